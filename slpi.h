@@ -1,0 +1,293 @@
+/* slpi.h — the one public header of libslpi, a verified reference implementation of
+ * stochastic Lie–Poisson integrators (SPEC: shared/SPEC.md; charter: shared/DESIGN.md).
+ *
+ * Layers: the problem model and registry (core/), canonical noise (core/noise.c),
+ * file formats (core/), the double path (fast/) and the certified Arb path (ref/).
+ * Exit/status codes everywhere: 0 ok, 1 a check failed, 2 usage or input error,
+ * 3 numerical failure (non-convergence, NaN/Inf, UNABLE).
+ */
+#ifndef SLPI_H
+#define SLPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef SLPI_FLINT3
+#include <flint/arb.h>
+#else
+#include <arb.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ errors */
+
+enum { SLPI_OK = 0, SLPI_ECHECK = 1, SLPI_EINPUT = 2, SLPI_ENUMERIC = 3 };
+
+typedef struct {
+    int code;       /* one of SLPI_OK, SLPI_EINPUT, SLPI_ENUMERIC, SLPI_ECHECK */
+    char msg[512];  /* names the problem: key, value, file:line, step, residual */
+} slpi_error;
+
+/* Record an error (printf-style) and return its code. */
+int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---------------------------------------------------------------- registry */
+
+typedef enum {
+    SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP, SLPI_SYS_MANAKOV,
+    SLPI_SYS_POINT_VORTICES, SLPI_SYS_EULER_ZEITLIN, SLPI_SYS_SINE_EULER,
+    SLPI_SYS_COUNT
+} slpi_system_id;
+
+typedef enum {
+    SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN,
+    SLPI_SCHEME_IM_DIRECT, SLPI_SCHEME_TRAP_DIRECT, SLPI_SCHEME_ISOMP,
+    SLPI_SCHEME_SVI, SLPI_SCHEME_COUNT
+} slpi_scheme_id;
+
+/* SPEC §4.7: P = used in a paper, E = supported extension, N/A = not applicable. */
+typedef enum { SLPI_NA = 0, SLPI_PAPER = 1, SLPI_EXTENSION = 2 } slpi_applicability;
+
+const char *slpi_system_name(slpi_system_id s);
+const char *slpi_scheme_name(slpi_scheme_id k);
+int slpi_system_from_name(const char *name, slpi_system_id *out);
+int slpi_scheme_from_name(const char *name, slpi_scheme_id *out);
+/* The static matrix of SPEC §4.7 (reason: why N/A, or a remark). */
+slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason);
+
+/* ----------------------------------------------------------- problem model */
+
+/* Enumerated options (the string names are in core/problem.c's key table). */
+typedef enum { SLPI_RB_FORM_ISO, SLPI_RB_FORM_SVI } slpi_rb_form;
+typedef enum {
+    SLPI_RB_NOISE_NONE,       /* M = 0 */
+    SLPI_RB_NOISE_ISO_QUAD,   /* H_i = amp x_i^2 (Frobenius), i = 1..3   (ISO §6.1) */
+    SLPI_RB_NOISE_ISO_QUAD1,  /* only H_1 of iso-quad, M = 1            (derived)  */
+    SLPI_RB_NOISE_SVI_LIN,    /* h_i = amp e_i . Pi, i = 1..3            (SVI §7.1) */
+    SLPI_RB_NOISE_SVI_LIN1,   /* h_1 = amp/sqrt3 (1,1,1) . Pi, M = 1     (choice)   */
+    SLPI_RB_NOISE_CONST_E3    /* one linear noise chi = amp e_3 (weak-exact oracles) */
+} slpi_rb_noise;
+
+typedef enum { SLPI_HT_FORM_RKMK, SLPI_HT_FORM_SVI } slpi_ht_form;
+typedef enum {
+    SLPI_HT_NOISE_NONE,
+    SLPI_HT_NOISE_SALT,      /* h_1 = alpha . pi                  (RKMK §5)        */
+    SLPI_HT_NOISE_CASE1,     /* h_1 = k1 Pi_z                      (SVI §8.3)       */
+    SLPI_HT_NOISE_CASE2,     /* h_1 = mg k1 Gamma_z                                 */
+    SLPI_HT_NOISE_CASE2_PI2, /* h_1 = k1 |Pi|^2                                     */
+    SLPI_HT_NOISE_CASE3,     /* h_1 = mg k1 Gamma_x, h_2 = mg k2 Gamma_y            */
+    SLPI_HT_NOISE_CASE3_PI   /* h_1 = k1 Pi_x, h_2 = k2 Pi_y                        */
+} slpi_ht_noise;
+
+typedef enum { SLPI_VORTEX_MODEL_A, SLPI_VORTEX_MODEL_B } slpi_vortex_model;
+typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L } slpi_ez_noise;
+typedef enum { SLPI_SE_IC_CANONICAL, SLPI_SE_IC_RANDOM, SLPI_SE_IC_COMPLEX } slpi_se_ic;
+typedef enum { SLPI_CAP_FAIL, SLPI_CAP_ACCEPT } slpi_cap_policy;
+typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
+typedef enum { SLPI_SVI_FORM_AUTO, SLPI_SVI_FORM_LP, SLPI_SVI_FORM_SO3, SLPI_SVI_FORM_SD } slpi_svi_form;
+typedef enum { SLPI_SVI_OUT_ROTATION, SLPI_SVI_OUT_NODE } slpi_svi_output;
+typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
+typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
+
+#define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
+#define SLPI_PATH_MAX 4096
+
+typedef struct {
+    /* what */
+    slpi_system_id system;
+    slpi_scheme_id scheme;
+    char preset[64];                 /* SPEC §5 case name, "" if none */
+
+    /* rigid body (SPEC §4.1) */
+    struct { slpi_rb_form form; double inertia[3]; slpi_rb_noise noise; double amp;
+             double h0_scale; int track_R; } rb;
+    /* heavy top (SPEC §4.2) */
+    struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
+             slpi_ht_noise noise; double alpha[3]; double k[2];
+             int potential_printed; double theta0; } ht;
+    /* Manakov so(n) (SPEC §4.3) */
+    struct { int n; double amp; int noise; } mk;
+    /* point vortices su(2)^n (SPEC §4.4) */
+    struct { int n; slpi_vortex_model model; double amp; int noise; } pv;
+    /* Euler–Zeitlin su(N) (SPEC §4.5) */
+    struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
+    /* sine-Euler su(N), N odd (SPEC §4.6) */
+    struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
+
+    /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
+    int n_x0;
+    double x0[SLPI_MAX_X0];
+    char x0_file[SLPI_PATH_MAX];
+
+    /* scheme options (SPEC §3.0 solver policy and per-scheme switches) */
+    double tol;                      /* 0 = the scheme's default */
+    int maxit;                       /* 0 = the scheme's default */
+    slpi_cap_policy on_cap;
+    int fixed_iters;                 /* > 0: exactly this many iterations, then ACCEPT */
+    slpi_isomp_update isomp_update;
+    int reproject;
+    double svi_c;                    /* +0.25 (true Cayley) or -0.25 (as printed) */
+    slpi_svi_form svi_form;
+    slpi_svi_output svi_output;
+    int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
+    slpi_solver_kind solver;
+
+    /* time grid: h and steps (T = h * steps) */
+    double h;
+    long steps;
+    int output_every;                /* write every k-th step (1 = all) */
+
+    /* canonical noise (SPEC §2, DESIGN §4) */
+    uint64_t seed;
+    uint64_t path;
+    slpi_trunc_mode truncate;
+    double trunc_ell;                /* ell of A_h = sqrt(2 ell |ln h|); papers: 2 */
+    int refine;                      /* fine levels summed into one step (0: none) */
+    char noise_file[SLPI_PATH_MAX];
+
+    /* certified path */
+    long prec;                       /* working precision in bits (default 128) */
+    long prec_max;                   /* cap for automatic precision doubling */
+} slpi_problem;
+
+/* The papers' defaults for system s and scheme k. */
+void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k);
+/* Set one key=value (names as in `slpi run --help`); bad key or value → SLPI_EINPUT
+ * with a message naming it. Setting "system" or "scheme" resets system defaults. */
+int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err);
+/* Read key=value lines ('#' comments) from a file; errors name file:line. */
+int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
+/* Apply a SPEC §5 preset by name (sets system, scheme and all its keys). */
+int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
+/* Whole-problem validation: ranges, cross-key rules, applicability. */
+int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
+/* Write the problem as key=value lines (round-trips through slpi_problem_load). */
+void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
+
+/* Derived shape of a problem. The state layout is owned by core: both paths, the
+ * trajectory files and external ports read and write exactly these doubles.
+ *   rigid-body      x (ISO form) or Pi (SVI form): 3; with rb.track_R (SVI form)
+ *                   followed by R row-major: 12
+ *   heavy-top       RKMK form (pi, gamma): 6; SVI form (Pi, Gamma, R row-major): 15
+ *   manakov         X_ij for i < j, row-major: n(n-1)/2
+ *   point-vortices  x_1..x_n (x_i in R^3: X_i = sum_k x_ik E_k (model A), hat(x_i) (B)): 3n
+ *   euler-zeitlin   packed N x N skew-Hermitian X: Im X_aa (a = 0..N-1), then for
+ *   sine-euler      a < b row-major Re X_ab, Im X_ab: N^2 (trace part included)  */
+int slpi_problem_state_dim(const slpi_problem *p);   /* doubles in the state vector */
+int slpi_problem_noise_count(const slpi_problem *p); /* M, the number of Wiener processes */
+/* Truncation in force for this problem (resolves TRUNC_AUTO per SPEC §2.2). */
+int slpi_problem_truncates(const slpi_problem *p);
+/* Name of state coordinate i (for TSV column headers), written into buf. */
+void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n);
+
+/* Presets (SPEC §5): NULL-terminated table of names and their key=value strings. */
+typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
+const slpi_preset *slpi_presets(void);
+
+/* ---------------------------------------------------------- canonical noise
+ * DESIGN §4, SPEC §2. Every increment is a pure function of (seed, path, component,
+ * level, index): Philox4x32-10 counters, a uniform → normal map that gives the same
+ * bits on every IEEE binary64 platform, and bottom-up dyadic sums for coarse levels.
+ * The construction is documented in core/noise.c. */
+
+/* Standard normal number j of stream (seed, path, component). */
+double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint64_t j);
+/* out[i] = slpi_noise_normal(seed, path, component, first + i), i < count. */
+void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
+                        uint64_t first, size_t count, double *out);
+/* Wiener increments of steps first..first+count-1 at step size h, in a hierarchy
+ * whose finest level is `refine` levels below: each increment is the dyadic pairwise
+ * binary64 sum of its 2^refine fine increments sqrt(h/2^refine) * Z. refine = 0 gives
+ * sqrt(h) * Z. Untruncated. */
+void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                           int refine, uint64_t first, size_t count, double *out);
+/* SPEC §2.2 threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
+ * precision and rounded to nearest binary64. */
+double slpi_noise_threshold(double h, double ell);
+/* Clip x[0..n) to [-D, D] by exact comparison; returns how many were clipped. */
+long slpi_noise_clip(double *x, size_t n, double D);
+
+/* A run's source of increments: the canonical generator or a noise file
+ * (p->noise_file), with the problem's truncation rule applied. */
+typedef struct slpi_noise_source slpi_noise_source;
+int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_error *err);
+/* The M increments of step n (0-based), truncated per the problem. */
+int slpi_noise_source_step(slpi_noise_source *src, long n, double *dW, slpi_error *err);
+long slpi_noise_source_clipped(const slpi_noise_source *src);
+void slpi_noise_source_close(slpi_noise_source *src);
+
+/* ------------------------------------------------------------ step reports */
+
+typedef enum {
+    SLPI_STEP_CONVERGED = 0,   /* solver met its tolerance (or explicit scheme) */
+    SLPI_STEP_STAGNATED,       /* accepted: increment stopped decreasing near tol */
+    SLPI_STEP_CAPPED,          /* maxit / fixed iterations reached, iterate accepted */
+    SLPI_STEP_NOT_CONVERGED,   /* maxit reached under policy FAIL: a failure */
+    SLPI_STEP_DIVERGED,        /* NaN/Inf or growth: a failure */
+    SLPI_STEP_UNABLE,          /* ref path: enclosure failed at the precision cap */
+    SLPI_STEP_INVALID          /* invalid input state or increments */
+} slpi_step_status;
+
+typedef struct {
+    slpi_step_status status;
+    int iterations;
+    double residual;           /* final solver increment/residual (max norm) */
+    long prec;                 /* ref path: precision used for this step */
+    double radius;             /* ref path: max radius of the output state */
+} slpi_step_info;
+
+const char *slpi_step_status_name(slpi_step_status s);
+static inline int slpi_step_failed(slpi_step_status s)
+{
+    return s >= SLPI_STEP_NOT_CONVERGED;
+}
+
+/* Named scalar diagnostics (H0, Casimirs, eigenvalue departure, ...). */
+#define SLPI_MAX_DIAG 48
+typedef struct {
+    int n;
+    const char *name[SLPI_MAX_DIAG];   /* static strings */
+    double value[SLPI_MAX_DIAG];
+} slpi_diag;
+void slpi_diag_add(slpi_diag *d, const char *name, double value);
+
+/* ------------------------------------------------------------ fast path API */
+
+typedef struct slpi_fast slpi_fast;
+int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
+void slpi_fast_free(slpi_fast *s);
+/* Default initial state of the problem's system (SPEC §4) in core's layout. */
+int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
+/* One step in place. dW: the M (truncated) Wiener increments of this step. */
+slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
+/* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
+void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
+
+/* ------------------------------------------------------------- ref path API
+ * Certified: every output ball contains the exact result of the discrete scheme for
+ * the given binary64 inputs (DESIGN §3), or the step reports SLPI_STEP_UNABLE. */
+
+typedef struct slpi_ref slpi_ref;
+int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
+void slpi_ref_free(slpi_ref *s);
+/* One step in place on a vector of slpi_problem_state_dim balls. */
+slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+/* Certified diagnostics (balls): invariants, and their differences from x0. */
+typedef struct {
+    int n;
+    const char *name[SLPI_MAX_DIAG];
+    arb_struct value[SLPI_MAX_DIAG];
+} slpi_ref_diag;
+void slpi_ref_diag_init(slpi_ref_diag *d);
+void slpi_ref_diag_clear(slpi_ref_diag *d);
+void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

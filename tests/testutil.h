@@ -1,0 +1,87 @@
+/* testutil.h — Arb-style test harness shared by every tests/t-<unit>.c.
+ *
+ * Each test program:
+ *   - prints the seed it uses (SLPI_TEST_SEED overrides it, for replay);
+ *   - scales its iteration counts by SLPI_TEST_MULTIPLIER (default 1);
+ *   - records failures with TEST_CHECK / TEST_CHECKF and ends with TEST_END,
+ *     which prints "<name>: N checks, N failed" and exits non-zero on failure.
+ * The random source here is only for generating test cases; it is not the
+ * canonical noise (core/noise.c), which the tests check separately.
+ */
+#ifndef SLPI_TESTUTIL_H
+#define SLPI_TESTUTIL_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *test_name_ = "test";
+static long test_checks_ = 0, test_failures_ = 0;
+static uint64_t test_rng_state_ = 0;
+
+/* splitmix64: small, good enough to generate test cases reproducibly. */
+static inline uint64_t test_rand_u64(void)
+{
+    uint64_t z = (test_rng_state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform double in [a, b). */
+static inline double test_rand_uniform(double a, double b)
+{
+    return a + (b - a) * ((double)(test_rand_u64() >> 11) * 0x1p-53);
+}
+
+/* Integer in [0, n). */
+static inline long test_rand_int(long n)
+{
+    return (long)(test_rand_u64() % (uint64_t)n);
+}
+
+/* SLPI_TEST_MULTIPLIER scales the depth of every randomized test. */
+static inline long test_iters(long base)
+{
+    const char *m = getenv("SLPI_TEST_MULTIPLIER");
+    double k = m ? atof(m) : 1.0;
+    if (!(k > 0)) k = 1.0;
+    long n = (long)(base * k);
+    return n < 1 ? 1 : n;
+}
+
+static inline void test_start(const char *name, uint64_t default_seed)
+{
+    test_name_ = name;
+    const char *s = getenv("SLPI_TEST_SEED");
+    uint64_t seed = s ? strtoull(s, NULL, 0) : default_seed;
+    test_rng_state_ = seed;
+    printf("%s: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 ")\n", name, seed, seed);
+    fflush(stdout);
+}
+
+static inline void test_fail_(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    test_failures_++;
+    fprintf(stderr, "%s: FAIL %s:%d: ", test_name_, file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+#define TEST_CHECK(cond) \
+    do { test_checks_++; if (!(cond)) test_fail_(__FILE__, __LINE__, "%s", #cond); } while (0)
+#define TEST_CHECKF(cond, ...) \
+    do { test_checks_++; if (!(cond)) test_fail_(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+
+#define TEST_END() \
+    do { printf("%s: %ld checks, %ld failed\n", test_name_, test_checks_, test_failures_); \
+         return test_failures_ ? 1 : 0; } while (0)
+
+#endif
