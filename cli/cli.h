@@ -1,0 +1,11 @@
+/* cli.h — the `slpi` command's subcommands. Each lives in cli/cmd-<name>.c, parses
+ * its own options with getopt_long, answers --help, and returns the exit code:
+ * 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure. */
+#ifndef SLPI_CLI_H
+#define SLPI_CLI_H
+
+int slpi_cli_list(int argc, char **argv);
+int slpi_cli_run(int argc, char **argv);
+int slpi_cli_noise(int argc, char **argv);
+
+#endif
