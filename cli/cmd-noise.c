@@ -32,8 +32,10 @@ static void noise_usage(FILE *f)
           "  --first J        index of the first step (default 0)\n"
           "  --output FILE    write there instead of standard output\n"
           "  --format noise|bits  noise file (default), or binary64 bit patterns in hex\n"
+          "  --check FILE     instead: validate a noise file; with --components, --h or\n"
+          "                   --steps also require that shape (M, level, at least N steps)\n"
           "  --help           this text\n"
-          "Exit: 0 ok, 2 usage error.\n", f);
+          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n", f);
 }
 
 static int noise_bad(const char *opt, const char *val, const char *why)
@@ -54,6 +56,37 @@ static int parse_u64_opt(const char *s, uint64_t max, uint64_t *out)
     return *end == '\0' && errno == 0 && v <= max;
 }
 
+/* --check FILE: validate it, and compare with the shape given on the command line. */
+static int noise_check(const char *file, const slpi_noise_header *want)
+{
+    slpi_noise_header hd;
+    slpi_error err;
+    double *dw;
+    if (slpi_noise_file_read(file, &hd, &dw, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    free(dw);
+    if (want->components && hd.components != want->components) {
+        fprintf(stderr, "slpi noise: %s: %d components, expected %d\n", file, hd.components,
+                want->components);
+        return SLPI_EINPUT;
+    }
+    if (want->h > 0 && hd.h != want->h) {
+        fprintf(stderr, "slpi noise: %s: wrong level: h = %.17g, expected %.17g\n", file, hd.h,
+                want->h);
+        return SLPI_EINPUT;
+    }
+    if (want->steps && hd.steps < want->steps) {
+        fprintf(stderr, "slpi noise: %s: %ld steps, expected at least %ld\n", file, hd.steps,
+                want->steps);
+        return SLPI_EINPUT;
+    }
+    printf("%s: ok: %ld steps of %d increments, h = %.17g, truncation %s\n", file, hd.steps,
+           hd.components, hd.h, hd.truncated ? "on" : "off");
+    return SLPI_OK;
+}
+
 int slpi_cli_noise(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -62,11 +95,12 @@ int slpi_cli_noise(int argc, char **argv)
         {"steps", required_argument, NULL, 'n'}, {"refine", required_argument, NULL, 'r'},
         {"truncate", required_argument, NULL, 't'}, {"ell", required_argument, NULL, 'l'},
         {"first", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'}, {"help", no_argument, NULL, '?' + 256},
+        {"format", required_argument, NULL, 'f'},
+        {"check", required_argument, NULL, 'c'}, {"help", no_argument, NULL, '?' + 256},
         {NULL, 0, NULL, 0}};
     slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0};
     int have_seed = 0, have_path = 0, bits = 0;
-    const char *output = NULL;
+    const char *output = NULL, *check = NULL;
     uint64_t u;
     char *end;
     int c;
@@ -136,6 +170,9 @@ int slpi_cli_noise(int argc, char **argv)
             }
             bits = !strcmp(optarg, "bits");
             break;
+        case 'c':
+            check = optarg;
+            break;
         case '?' + 256:
             noise_usage(stdout);
             return SLPI_OK;
@@ -148,6 +185,9 @@ int slpi_cli_noise(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, "slpi noise: unexpected argument '%s' (see slpi noise --help)\n", argv[optind]);
         return SLPI_EINPUT;
+    }
+    if (check) {
+        return noise_check(check, &hd);
     }
     if (!have_seed || !have_path || !hd.components || !(hd.h > 0) || !hd.steps) {
         fprintf(stderr, "slpi noise: --seed, --path, --components, --h and --steps are required "

@@ -145,11 +145,11 @@ static int header_line(noise_reader *r, const char *key, char **field, int want)
 {
     char *f[8];
     if (!reader_next(r)) {
-        return reader_fail(r, "truncated header: missing line '# ", key);
+        return reader_fail(r, "truncated header: missing line # ", key);
     }
     int n = split_fields(r->buf, " ", f, 7);
     if (n < 2 || strcmp(f[0], "#") != 0 || strcmp(f[1], key) != 0) {
-        return reader_fail(r, "expected header line '# ", key);
+        return reader_fail(r, "expected the header line # ", key);
     }
     if (n - 2 != want) {
         return reader_fail(r, "wrong number of values for header key ", key);
