@@ -1,6 +1,6 @@
 /* fast.h — internal interface of the double path (fast/): the system-operations
  * table every system file fills, the scheme table, the solver policy (SPEC §3.0) and
- * the shared dense kernels. Not installed; only fast/*.c and tests include it.
+ * the shared dense kernels. Not installed; only the fast/ sources and tests include it.
  *
  * COORDINATES (SPEC §1.2, §1.5). A system integrates the first `cdim` doubles of the
  * core state layout (slpi.h, slpi_problem_state_dim), called mu. Algebra elements
