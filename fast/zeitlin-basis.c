@@ -281,6 +281,47 @@ static void zeitlin_pass(const slpi_zeitlin *z, int lmin, const double *w,
     }
 }
 
+int slpi_zeitlin_degree(int alpha)
+{
+    int l = (int)sqrt((double)alpha + 1.0);
+    while (l * l > alpha + 1) l--;
+    while ((l + 1) * (l + 1) <= alpha + 1) l++;
+    return l;
+}
+
+/* (l, m, part) of alpha: j = 0 -> (m 0, zonal), j = 2m-1 -> cosine, j = 2m -> sine. */
+static void zeitlin_split(int alpha, int *l, int *m, int *part)
+{
+    *l = slpi_zeitlin_degree(alpha);
+    int j = alpha + 1 - *l * *l;
+    *m = (j + 1) / 2;
+    *part = j > 0 && j % 2 == 0;
+}
+
+double slpi_zeitlin_coef(const slpi_zeitlin *z, int alpha, const double complex *X)
+{
+    int N = z->N, l, m, part;
+    zeitlin_split(alpha, &l, &m, &part);
+    double x[2 * N], s = 0;
+    zeitlin_gather(N, m, X, x, x + (N - m));
+    const double *t = slpi_zeitlin_harmonic(z, l, m), *xp = x + part * (N - m);
+    for (int a = 0; a < N - m; a++) s += t[a] * xp[a];
+    return s;
+}
+
+void slpi_zeitlin_add_mode(const slpi_zeitlin *z, int alpha, double c, double complex *X)
+{
+    int N = z->N, l, m, part;
+    zeitlin_split(alpha, &l, &m, &part);
+    double x[2 * N];
+    const double *t = slpi_zeitlin_harmonic(z, l, m);
+    for (int a = 0; a < N - m; a++) {
+        x[a] = part ? 0.0 : c * t[a];
+        x[N - m + a] = part ? c * t[a] : 0.0;
+    }
+    zeitlin_scatter(N, m, x, m ? x + (N - m) : NULL, X);
+}
+
 void slpi_zeitlin_analysis(const slpi_zeitlin *z, const double complex *X, double *omega)
 {
     zeitlin_pass(z, 1, NULL, X, omega, NULL);

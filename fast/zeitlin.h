@@ -51,6 +51,12 @@ void slpi_zeitlin_analysis(const slpi_zeitlin *z, const double complex *X, doubl
 /* X = sum_alpha omega_alpha Y_alpha (X overwritten). */
 void slpi_zeitlin_synthesis(const slpi_zeitlin *z, const double *omega, double complex *X);
 
+/* A single basis element: omega_alpha(X) = Re Tr(Y_alpha^* X), and X += c Y_alpha; O(N). */
+double slpi_zeitlin_coef(const slpi_zeitlin *z, int alpha, const double complex *X);
+void slpi_zeitlin_add_mode(const slpi_zeitlin *z, int alpha, double c, double complex *X);
+/* Degree l of alpha. */
+int slpi_zeitlin_degree(int alpha);
+
 /* The modal noise field: out += sum over alpha with l >= lmin of w_alpha c_alpha Y_alpha,
  * with c_alpha = Re Tr(Y_alpha^* Y) if Y != NULL (reading Q), else c_alpha = 1 (reading L).
  * w is indexed by alpha - (lmin^2 - 1). Per diagonal through V_m: O(N^3). */
