@@ -36,6 +36,9 @@
 
 typedef struct slpi_fast_system slpi_fast_system;
 
+#define SLPI_FAST_SQRT2 1.41421356237309504880
+#define SLPI_FAST_PI 3.14159265358979323846
+
 struct slpi_fast_system {
     const char *name;
     int dim;        /* doubles of the core state layout */
@@ -43,6 +46,7 @@ struct slpi_fast_system {
     int M;          /* number of Wiener processes */
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
     int is_so3;     /* 1: mu is a single so(3)* 3-vector with coad = mu x xi (SVI-SO3 form) */
+    int is_semidirect; /* 1: mu = (Pi, Gamma) of the heavy top, then R (SVI-SD form) */
     int quad_h0;    /* 1: H_0 quadratic (energy property of TMK/IM) */
     int noise_state_dependent; /* 1: some xi_k (k >= 1) depends on mu: RKMK-LE inconsistent */
     void *ctx;      /* the system's own data, released by free_ctx */
@@ -63,6 +67,8 @@ struct slpi_fast_system {
     /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (SPEC §1.4); returns 0 or an error. */
     int (*orbit_exp)(const slpi_fast_system *s, const double *sigma, const double *mu,
                      double *out);
+    /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
+    void (*bracket)(const slpi_fast_system *s, const double *a, const double *b, double *out);
     /* Optional: sum over k of eta_k grad(k, mu) into xi (when a system can do it faster
      * than M calls of grad); NULL = the generic loop. */
     void (*grad_sum)(const slpi_fast_system *s, const double *eta, const double *mu,
@@ -197,5 +203,15 @@ int slpi_fast_eig_skewh(int n, const double complex *X, double *w);
  * for complex n x n P and X (LU via LAPACKE_zgesv); 0 or SLPI_ENUMERIC if singular. */
 int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
                       const double complex *X, double complex *out);
+
+/* ISOMP map on complex matrices with 2 zgemm: Ynew = Xn + [P,Y]/2 + P Y P/4 for skew-
+ * Hermitian P, Y ([P,Y] = T - T^*, T = P Y; P Y P = T P). T: n*n workspace. Returns
+ * ||Ynew - Y||_max over real and imaginary parts, *ynorm = ||Ynew||_max. */
+double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
+                        const double complex *Y, double complex *Ynew, double *ynorm,
+                        double complex *T);
+/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y. */
+void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
+                            const double complex *Xn, double complex *out, double complex *T);
 
 #endif
