@@ -151,9 +151,9 @@ static void ez_diagnostics(const slpi_fast_system *s, const double *x, const dou
     if (X0) {
         slpi_sun_unpack(N, x0, X0);
         double h0 = ez_h0(c, X0);
-        slpi_diag_add(d, "H0_rel", h0 != 0 ? (h - h0) / h0 : 0.0);
+        slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_sun_diagnostics(&c->u, c->X, X0, d);
+    slpi_sun_diagnostics(&c->u, c->X, X0, 0, d);
     free(X0);
 }
 

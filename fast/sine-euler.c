@@ -142,13 +142,13 @@ static void se_diagnostics(const slpi_fast_system *s, const double *x, const dou
     slpi_diag_add(d, "H0", h);
     slpi_sine_euler_to_fourier(&c->b, c->X, c->om);
     for (int k = 0; k < c->b.nm; k++) dep = fmax(dep, fabs(cimag(c->om[k])));
-    slpi_diag_add(d, "real_even_departure", dep);
+    slpi_diag_add(d, "real_even_dev", dep);
     if (X0) {
         slpi_sun_unpack(N, x0, X0);
         double h0 = se_energy(c, X0);
-        slpi_diag_add(d, "H0_rel", h0 != 0 ? (h - h0) / h0 : 0.0);
+        slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_sun_diagnostics(&c->u, c->X, X0, d);
+    slpi_sun_diagnostics(&c->u, c->X, X0, 1, d);
     free(X0);
 }
 

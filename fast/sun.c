@@ -1,7 +1,7 @@
 /* sun.c — su(N)/u(N) skew-Hermitian kernels of the double path, shared by the
  * Euler–Zeitlin (SPEC §4.5) and sine-Euler (SPEC §4.6) system files: packed-layout
  * conversion, the J-quadratic coadjoint action ad*_xi X = [X, xi] (SPEC §1.3), the orbit
- * map O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} (SPEC §1.4), and the ISOMP fixed-point
+ * map O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} (SPEC §1.4), the bracket, and the ISOMP fixed-point
  * map (SPEC §3.4; ISO paper eq. (26)) with the skew-Hermitian savings: one zgemm gives
  * the commutator, and the second product is formed on its upper block triangle only.
  */
@@ -129,15 +129,22 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
 /* The fast.h operations. ctx starts with an slpi_sun. */
 static slpi_sun *sun_of(const slpi_fast_system *s) { return (slpi_sun *)s->ctx; }
 
-static void sun_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+/* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
+ * whose packed coefficients are 2 pack(G). */
+static void sun_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
 {
     slpi_sun *u = sun_of(s);
     int N = u->N;
-    slpi_sun_unpack(N, mu, u->w[0]);
-    slpi_sun_unpack(N, xi, u->w[1]);
-    /* [X, Xi] = G - G^* with G = X Xi; its packed coefficients are 2 pack(G) */
+    slpi_sun_unpack(N, a, u->w[0]);
+    slpi_sun_unpack(N, b, u->w[1]);
     sun_gemm(N, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
     slpi_sun_pack(N, u->w[2], out);
+}
+
+/* ad*_xi X = [X, xi] (J-quadratic, Frobenius pairing; SPEC §1.3). */
+static void sun_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+{
+    sun_bracket(s, mu, xi, out);
 }
 
 static int sun_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
@@ -188,14 +195,8 @@ static void sun_m_comm_update(const slpi_fast_system *s, const double *Psi, cons
                               const double *Xn, double *out)
 {
     slpi_sun *u = sun_of(s);
-    int N = u->N;
-    cplx *G = u->w[0], *o = (cplx *)out;
-    const cplx *X = (const cplx *)Xn;
-    sun_gemm(N, 1.0, (const cplx *)Psi, CblasNoTrans, (const cplx *)Y, G);
-    for (int j = 0; j < N; j++)
-        for (int i = 0; i < N; i++)
-            o[i + (size_t)N * j] = X[i + (size_t)N * j] + G[i + (size_t)N * j] -
-                                   conj(G[j + (size_t)N * i]);
+    slpi_fast_zcomm_update(u->N, (const cplx *)Psi, (const cplx *)Y, (const cplx *)Xn,
+                           (cplx *)out, u->w[0]);
 }
 
 static int sun_m_cay_conj(const slpi_fast_system *s, double a, const double *Psi,
@@ -222,6 +223,7 @@ void slpi_sun_fill_ops(slpi_fast_system *s)
 {
     s->mdim = 2 * sun_of(s)->N * sun_of(s)->N;
     s->coad = sun_coad;
+    s->bracket = sun_bracket;
     s->orbit_exp = sun_orbit_exp;
     s->m_from_state = sun_m_from_state;
     s->m_to_state = sun_m_to_state;
@@ -248,7 +250,7 @@ int slpi_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
     return 0;
 }
 
-void slpi_sun_diagnostics(slpi_sun *u, const cplx *X, const cplx *X0, slpi_diag *d)
+void slpi_sun_diagnostics(slpi_sun *u, const cplx *X, const cplx *X0, int c3_dev, slpi_diag *d)
 {
     int N = u->N;
     double *lam = malloc(2 * (size_t)N * sizeof *lam), fro = 0;
@@ -265,8 +267,10 @@ void slpi_sun_diagnostics(slpi_sun *u, const cplx *X, const cplx *X0, slpi_diag 
         for (size_t i = 0; i < (size_t)N * N; i++) fro0 += creal(X0[i] * conj(X0[i]));
         int ok0 = ok && slpi_sun_spectrum(N, X0, lam + N, tr0) == 0;
         for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam[N + a]));
-        slpi_diag_add(d, "eig_departure", ok0 ? dep : NAN);
-        slpi_diag_add(d, "C2_rel", fro0 > 0 ? (fro0 - fro) / -fro0 : 0.0);
+        slpi_diag_add(d, "eig_dev", ok0 ? dep : NAN);
+        slpi_diag_add(d, "C2_rel_dev", fro0 > 0 ? (fro0 - fro) / -fro0 : 0.0);
+        if (c3_dev)
+            slpi_diag_add(d, "C3_rel_dev", ok0 ? (cimag(tr[3]) - cimag(tr0[3])) / cimag(tr0[3]) : NAN);
     }
     free(lam);
 }

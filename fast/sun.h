@@ -46,7 +46,7 @@ void slpi_sun_pack(int N, const double complex *X, double *x);
 double slpi_sun_isomp(slpi_sun *u, const double complex *Psi, const double complex *Xn,
                       const double complex *Y, double complex *Ynew, double *ynorm);
 
-/* Install coad, orbit_exp and the m_* operations (mdim = 2N^2); s->ctx must start with
+/* Install coad, bracket, orbit_exp and the m_* operations (mdim = 2N^2); s->ctx must start with
  * an initialised slpi_sun. */
 void slpi_sun_fill_ops(slpi_fast_system *s);
 
@@ -56,9 +56,9 @@ void slpi_sun_fill_ops(slpi_fast_system *s);
 int slpi_sun_spectrum(int N, const double complex *X, double *lam, double complex tr[5]);
 
 /* Standard su(N) diagnostics (SPEC §5): C2 = Tr X^2, C3 = Im Tr X^3, C4 = Tr X^4, |Tr X|,
- * and with x0 the eigenvalue departure max_k |lam_k - lam0_k| and relative C2 change.
- * X, X0: unpacked states. */
+ * and with x0 eig_dev = max_k |lam_k - lam0_k|, C2_rel_dev = (C2 - C2(X0)) / C2(X0) and,
+ * if c3_dev, C3_rel_dev likewise. X, X0: unpacked states. */
 void slpi_sun_diagnostics(slpi_sun *u, const double complex *X, const double complex *X0,
-                          slpi_diag *d);
+                          int c3_dev, slpi_diag *d);
 
 #endif
