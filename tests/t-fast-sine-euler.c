@@ -280,6 +280,69 @@ static void check_ic(void)
     TEST_CHECK(slpi_fast_sys_sine_euler(&s, &p, &err) == SLPI_EINPUT && strstr(err.msg, "amp"));
 }
 
+static double gauss(void)
+{
+    double u1 = test_rand_uniform(0, 1), u2 = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(1 - u1)) * cos(2 * 3.14159265358979323846 * u2);
+}
+
+/* One noisy path of `steps` steps at h = 0.5 from the canonical IC (RKMK §6 settings);
+ * returns the final diagnostics in d. */
+static int run_path(slpi_scheme_id k, int steps, slpi_diag *d)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_SINE_EULER, k);
+    p.h = 0.5;
+    slpi_fast *f;
+    if (slpi_fast_create(&f, &p, &err)) {
+        TEST_CHECKF(0, "create %s: %s", slpi_scheme_name(k), err.msg);
+        return -1;
+    }
+    double x[9], x0[9], dW[2];
+    slpi_fast_initial_state(f, x, &err);
+    memcpy(x0, x, sizeof x);
+    int fails = 0;
+    for (int n = 0; n < steps; n++) {
+        dW[0] = sqrt(p.h) * gauss();
+        dW[1] = sqrt(p.h) * gauss();
+        slpi_step_info info;
+        if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) fails++;
+    }
+    d->n = 0;
+    slpi_fast_diagnostics(f, x, x0, d);
+    slpi_fast_free(f);
+    return fails;
+}
+
+/* Structure: every orbit-preserving scheme keeps C2 and C3 to rounding, ISOMP and IM
+ * keep C2; TRAP visibly drifts C3 (negative control, SPEC §3.3, claim R3/R8 setting). */
+static void check_runs(int steps)
+{
+    static const slpi_scheme_id exact[] = {SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE,
+                                           SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_ISOMP,
+                                           SLPI_SCHEME_SVI};
+    slpi_diag d;
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
+        uint64_t keep = test_rng_state_;
+        TEST_CHECK(run_path(exact[i], steps, &d) == 0);
+        test_rng_state_ = keep; /* every scheme on the same Brownian path */
+        double r2 = fabs(diag_get(&d, "C2_rel_dev")) / (9 * U),
+               r3 = fabs(diag_get(&d, "C3_rel_dev")) / (9 * U);
+        TEST_CHECKF(r2 < 16 * sqrt(steps) && r3 < 16 * sqrt(steps),
+                    "%s: C2 ratio %.3g, C3 ratio %.3g", slpi_scheme_name(exact[i]), r2, r3);
+        printf("  %s, %d steps: C2 ratio %.2f, C3 ratio %.2f, real-even dev %.2g\n",
+               slpi_scheme_name(exact[i]), steps, r2, r3, diag_get(&d, "real_even_dev"));
+    }
+    TEST_CHECK(run_path(SLPI_SCHEME_IM_DIRECT, steps, &d) == 0);
+    double im2 = fabs(diag_get(&d, "C2_rel_dev")), im3 = fabs(diag_get(&d, "C3_rel_dev"));
+    TEST_CHECKF(im2 < 1e-12, "im-direct C2 %.3g", im2);
+    TEST_CHECK(run_path(SLPI_SCHEME_TRAP_DIRECT, steps, &d) == 0);
+    double tr3 = fabs(diag_get(&d, "C3_rel_dev"));
+    TEST_CHECKF(tr3 > 1e-6, "trap-direct must drift C3: %.3g", tr3);
+    printf("  im-direct: C2 %.2g, C3 %.2g; trap-direct: C3 %.2g (relative)\n", im2, im3, tr3);
+}
+
 int main(void)
 {
     test_start("t-fast-sine-euler", 5511);
@@ -289,6 +352,7 @@ int main(void)
     check_system(3, (int)test_iters(50));
     check_system(5, (int)test_iters(20));
     check_ic();
+    check_runs((int)test_iters(200));
 
     slpi_sine_euler_basis b;
     slpi_error err;

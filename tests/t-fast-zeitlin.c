@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast/fast.h"
+#include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "testutil.h"
 
 #define U (DBL_EPSILON / 2)
+#define M_PI_ 3.14159265358979323846
 
 typedef double complex cplx;
 
@@ -262,6 +265,178 @@ static void check_basis(int N, int samples)
     slpi_zeitlin_clear(&z);
 }
 
+static double diag_get(const slpi_diag *d, const char *name)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->name[i], name) == 0) return d->value[i];
+    return NAN;
+}
+
+static double gauss(void)
+{
+    double u1 = test_rand_uniform(0, 1), u2 = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(1 - u1)) * cos(2 * M_PI_ * u2);
+}
+
+/* The system file against an independent evaluation (SPEC §4.5): the field
+ * dX = eta_0 [P, X] + sum_alpha eta_alpha [B_alpha, X] with P from the modal solution
+ * (analysis, division by -l(l+1), synthesis) and B_alpha = -a_l omega_alpha Y_alpha (Q)
+ * or -a_l Y_alpha (L) built one at a time, naive products; per-component gradients;
+ * hess against a difference quotient; H0 and C2 against the coefficient sums. */
+static void check_system(int N, slpi_ez_noise noise, int samples)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p.ez.N = N;
+    p.ez.noise = noise;
+    p.ez.ic_lmax = N - 1;
+    slpi_fast_system s;
+    memset(&s, 0, sizeof s);
+    int rc = slpi_fast_sys_euler_zeitlin(&s, &p, &err);
+    TEST_CHECKF(rc == SLPI_OK, "create N=%d: %s", N, err.msg);
+    if (rc) return;
+    slpi_zeitlin z;
+    slpi_zeitlin_init(&z, N, &err);
+    int dim = s.dim, M = s.M, lmin = N / 2, nb = N * N - 1;
+    size_t NN = (size_t)N * N;
+    TEST_CHECK(M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin));
+    double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
+           *v = malloc(dim * sizeof *v), *ref = malloc(dim * sizeof *ref),
+           *tmp = malloc(dim * sizeof *tmp), *w = malloc(dim * sizeof *w),
+           *eta = malloc((M + 1) * sizeof *eta), *om = malloc(nb * sizeof *om),
+           *e1 = calloc(nb, sizeof *e1);
+    cplx *X = cmat(N), *P = cmat(N), *B = cmat(N), *C = cmat(N), *T = cmat(N), *V = cmat(N);
+    double wf = 0, wk = 0, wh = 0, wH = 0;
+    for (int it = 0; it < samples; it++) {
+        rand_skewh(X, N);
+        slpi_sun_pack(N, X, mu);
+        for (int k = 0; k <= M; k++) eta[k] = test_rand_uniform(-1, 1);
+        /* independent field */
+        slpi_zeitlin_analysis(&z, X, om);
+        for (int i = 0; i < nb; i++) {
+            int l = slpi_zeitlin_degree(i);
+            e1[i] = -om[i] / ((double)l * (l + 1));
+        }
+        slpi_zeitlin_synthesis(&z, e1, P);
+        for (size_t i = 0; i < NN; i++) P[i] *= eta[0];
+        memset(e1, 0, nb * sizeof *e1);
+        for (int k = 1; k <= M; k++) {
+            int alpha = lmin * lmin - 1 + k - 1, l = slpi_zeitlin_degree(alpha);
+            e1[alpha] = 1;
+            slpi_zeitlin_synthesis(&z, e1, B);
+            e1[alpha] = 0;
+            double c = -p.ez.amp / ((double)l * (l + 1)) * eta[k] *
+                       (noise == SLPI_EZ_NOISE_Q ? om[alpha] : 1.0);
+            for (size_t i = 0; i < NN; i++) P[i] += c * B[i];
+        }
+        ccomm(N, P, X, V, T);
+        slpi_sun_pack(N, V, ref);
+        s.grad_sum(&s, eta, mu, xi);
+        s.coad(&s, xi, mu, v);
+        double sc = 0, e = 0, ek = 0, eh = 0;
+        for (int i = 0; i < dim; i++) {
+            sc = fmax(sc, fabs(ref[i]));
+            e = fmax(e, fabs(v[i] - ref[i]));
+        }
+        memset(ref, 0, dim * sizeof *ref);
+        for (int k = 0; k <= M; k++) {
+            s.grad(&s, k, mu, xi);
+            s.coad(&s, xi, mu, tmp);
+            for (int i = 0; i < dim; i++) ref[i] += eta[k] * tmp[i];
+        }
+        for (int i = 0; i < dim; i++) ek = fmax(ek, fabs(v[i] - ref[i]));
+        /* hess: the generators are linear in mu, so the quotient is exact up to rounding */
+        for (int i = 0; i < dim; i++) w[i] = test_rand_uniform(-1, 1);
+        int k = (int)test_rand_int(M + 1);
+        s.grad(&s, k, mu, xi);
+        for (int i = 0; i < dim; i++) tmp[i] = mu[i] + 0.5 * w[i];
+        s.grad(&s, k, tmp, v);
+        s.hess(&s, k, mu, w, ref);
+        double hs = 0;
+        for (int i = 0; i < dim; i++) {
+            double q = (noise == SLPI_EZ_NOISE_L && k > 0) ? 0.0 : 2 * (v[i] - xi[i]);
+            eh = fmax(eh, fabs(q - ref[i]));
+            hs = fmax(hs, fabs(ref[i]));
+        }
+        /* H0 = 1/2 sum omega^2 / (l(l+1)), C2 = -sum omega^2 (traceless X) */
+        cplx tr = 0;
+        for (int a = 0; a < N; a++) tr += X[a + (size_t)N * a];
+        for (int a = 0; a < N; a++) X[a + (size_t)N * a] -= tr / N;
+        slpi_sun_pack(N, X, mu);
+        slpi_zeitlin_analysis(&z, X, om);
+        double h = 0, c2 = 0;
+        for (int i = 0; i < nb; i++) {
+            int l = slpi_zeitlin_degree(i);
+            h += 0.5 * om[i] * om[i] / ((double)l * (l + 1));
+            c2 -= om[i] * om[i];
+        }
+        slpi_diag d = {0};
+        s.diagnostics(&s, mu, NULL, &d);
+        double eH = fmax(fabs(diag_get(&d, "H0") - h) / h, fabs(diag_get(&d, "C2") - c2) / -c2);
+        wf = fmax(wf, e / (N * N * U * sc));
+        wk = fmax(wk, ek / (N * N * U * sc));
+        wh = fmax(wh, eh / (N * N * U * (hs > 0 ? hs : 1)));
+        wH = fmax(wH, eH / (N * N * U));
+    }
+    TEST_CHECKF(wf < 256, "field vs independent N=%d noise %d: ratio %.3g", N, noise, wf);
+    TEST_CHECKF(wk < 256, "grad_sum vs grad N=%d noise %d: ratio %.3g", N, noise, wk);
+    TEST_CHECKF(wh < 1024, "hess vs quotient N=%d noise %d: ratio %.3g", N, noise, wh);
+    TEST_CHECKF(wH < 256, "H0, C2 vs coefficients N=%d noise %d: ratio %.3g", N, noise, wH);
+    printf("  system N=%d noise %d (M=%d): field %.2f, grad_sum %.2f, hess %.2f, H0/C2 %.2f\n", N,
+           noise, M, wf, wk, wh, wH);
+    free(mu); free(xi); free(v); free(ref); free(tmp); free(w); free(eta); free(om); free(e1);
+    free(X); free(P); free(B); free(C); free(T); free(V);
+    slpi_zeitlin_clear(&z);
+    s.free_ctx(&s);
+}
+
+/* A short ISOMP run (SPEC §3.4; ISO §6.4 strong-test size) conserves the spectrum:
+ * eig_dev / (N u max|lambda|) and |C2_rel_dev| / (N u) stay below 64 (measured: 0.5-2.2);
+ * the initial condition has unit norm. */
+static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p.ez.N = N;
+    p.ez.ic_lmax = N - 1;
+    p.isomp_update = upd;
+    p.h = 1.0 / 128;
+    slpi_fast *f;
+    int rc = slpi_fast_create(&f, &p, &err);
+    TEST_CHECKF(rc == SLPI_OK, "isomp create: %s", err.msg);
+    if (rc) return;
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x = malloc(dim * sizeof *x), *x0 = malloc(dim * sizeof *x0),
+           *dW = malloc((M + 1) * sizeof *dW);
+    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+    memcpy(x0, x, dim * sizeof *x);
+    slpi_diag d = {0};
+    slpi_fast_diagnostics(f, x, NULL, &d);
+    TEST_CHECKF(fabs(diag_get(&d, "C2") + 1) < 1e-14, "IC norm: C2 = %.17g", diag_get(&d, "C2"));
+    int fails = 0;
+    for (int n = 0; n < steps; n++) {
+        for (int k = 0; k < M; k++) dW[k] = sqrt(p.h) * gauss();
+        slpi_step_info info;
+        if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) fails++;
+    }
+    TEST_CHECK(fails == 0);
+    d.n = 0;
+    slpi_fast_diagnostics(f, x, x0, &d);
+    double lmax = 1.0; /* ||X0||_F = 1 bounds every eigenvalue */
+    double r = diag_get(&d, "eig_dev") / (N * U * lmax), rc2 = fabs(diag_get(&d, "C2_rel_dev")) / (N * U);
+    TEST_CHECKF(r < 64 && rc2 < 64, "isomp %s N=%d: eig ratio %.3g C2 ratio %.3g",
+                upd == SLPI_ISO_UPDATE_CAY ? "cay" : "comm", N, r, rc2);
+    TEST_CHECKF(fabs(diag_get(&d, "H0_rel_dev")) > 1e-8, "noise moves H0: %.3g",
+                diag_get(&d, "H0_rel_dev"));
+    printf("  isomp %s N=%d, %d steps: eig_dev ratio %.2f, C2 ratio %.2f, H0_rel_dev %.3g, mean "
+           "iterations %.2f\n", upd == SLPI_ISO_UPDATE_CAY ? "cay" : "comm", N, steps, r, rc2,
+           diag_get(&d, "H0_rel_dev"), diag_get(&d, "mean_iters"));
+    free(x); free(x0); free(dW);
+    slpi_fast_free(f);
+}
+
 int main(void)
 {
     test_start("t-fast-zeitlin", 20261121);
@@ -269,6 +444,11 @@ int main(void)
     check_basis(5, 1000);
     check_basis(6, 1000);
     check_basis(128, (int)test_iters(40));
+    check_system(5, SLPI_EZ_NOISE_Q, (int)test_iters(20));
+    check_system(6, SLPI_EZ_NOISE_L, (int)test_iters(20));
+    check_system(7, SLPI_EZ_NOISE_NONE, (int)test_iters(10));
+    check_isomp_run(12, (int)test_iters(200), SLPI_ISO_UPDATE_COMM);
+    check_isomp_run(12, (int)test_iters(100), SLPI_ISO_UPDATE_CAY);
 
     slpi_zeitlin z;
     slpi_error err;
