@@ -45,8 +45,7 @@ static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N, base = c->lmin * c->lmin - 1;
     size_t NN = (size_t)N * N;
-    slpi_zeitlin_poisson(&c->z, Y, Psi);
-    for (size_t i = 0; i < NN; i++) Psi[i] *= eta[0];
+    slpi_zeitlin_poisson(&c->z, eta[0], Y, Psi);
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
         for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
@@ -68,8 +67,7 @@ static void ez_generator(ez_ctx *c, int k, const cplx *X, int derivative, cplx *
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     if (k == 0) {
-        slpi_zeitlin_poisson(&c->z, X, P);
-        for (size_t i = 0; i < NN; i++) P[i] = -P[i];
+        slpi_zeitlin_poisson(&c->z, -1.0, X, P);
         return;
     }
     memset(P, 0, NN * sizeof *P);
@@ -133,7 +131,7 @@ static double ez_h0(ez_ctx *c, const cplx *X)
 {
     int N = c->u.N;
     double h = 0;
-    slpi_zeitlin_poisson(&c->z, X, c->P);
+    slpi_zeitlin_poisson(&c->z, 1.0, X, c->P);
     for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
     return -0.5 * h;
 }

@@ -20,6 +20,8 @@
 
 /* Hard limit of the construction: V_d storage is ~N^3/3 doubles (2.8 GB at 1024). */
 #define ZEITLIN_N_MAX 1024
+/* Diagonals per block of the Poisson sweeps. */
+#define ZEITLIN_DBLK 16
 #define ZEITLIN_SQRT1_2 0.70710678118654752440
 
 static double zeitlin_beta(double s, double m)
@@ -28,30 +30,34 @@ static double zeitlin_beta(double s, double m)
     return v > 0.0 ? sqrt(v) : 0.0;
 }
 
-/* Thomas factorisation of the tridiagonal (ld, le) restricted to indices i0..n-1. */
-static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, int n,
+/* Thomas factorisation of the tridiagonal (ld, le) restricted to indices i0..n-1; the
+ * coefficients of index i go to tc[i * cs], tinv[i * cs]. */
+static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, int n, size_t cs,
                                   double *tc, double *tinv)
 {
+    double prev = 0.0;
     for (int i = i0; i < n; i++) {
-        double den = ld[i] - (i > i0 ? le[i - 1] * tc[i - 1] : 0.0);
-        tinv[i] = 1.0 / den;
-        tc[i] = i + 1 < n ? le[i] * tinv[i] : 0.0;
+        double den = ld[i] - (i > i0 ? le[i - 1] * prev : 0.0);
+        tinv[i * cs] = 1.0 / den;
+        prev = i + 1 < n ? le[i] * tinv[i * cs] : 0.0;
+        tc[i * cs] = prev;
     }
 }
 
-/* Solve on indices i0..n-1 in place on the strided complex vector p (p[i*stride]). */
+/* Solve on indices i0..n-1 in place on the strided complex vector p (p[i*stride]),
+ * coefficients of index i at [i * cs]. */
 static void zeitlin_thomas_solve(const double *le, const double *tc, const double *tinv,
-                                 int i0, int n, double complex *p, size_t stride)
+                                 size_t cs, int i0, int n, double complex *p, size_t stride)
 {
     double complex prev = 0.0;
     for (int i = i0; i < n; i++) {
         double complex y = p[i * stride];
-        if (i > i0) y -= le[i - 1] * prev;
-        prev = y * tinv[i];
+        if (i > i0) y -= le[(i - 1) * cs] * prev;
+        prev = y * tinv[i * cs];
         p[i * stride] = prev;
     }
     for (int i = n - 2; i >= i0; i--)
-        p[i * stride] -= tc[i] * p[(i + 1) * stride];
+        p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
 }
 
 int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
@@ -75,12 +81,13 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
     }
     z->ld = malloc(tri * sizeof *z->ld);
     z->le = malloc(tri * sizeof *z->le);
-    z->tc = malloc(tri * sizeof *z->tc);
-    z->tinv = malloc(tri * sizeof *z->tinv);
+    z->te = malloc((size_t)N * N * sizeof *z->te);
+    z->tc = malloc((size_t)N * N * sizeof *z->tc);
+    z->tinv = malloc((size_t)N * N * sizeof *z->tinv);
     z->vec = cube ? malloc(cube * sizeof *z->vec) : NULL;
     double *w = malloc((size_t)N * 2 * sizeof *w);
     lapack_int *isuppz = malloc((size_t)N * 2 * sizeof *isuppz);
-    if (!z->off || !z->voff || !z->ld || !z->le || !z->tc || !z->tinv || !z->vec || !w ||
+    if (!z->off || !z->voff || !z->ld || !z->le || !z->te || !z->tc || !z->tinv || !z->vec || !w ||
         !isuppz) {
         free(w);
         free(isuppz);
@@ -98,8 +105,8 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
             ld[a] = -2.0 * (s * (s + 1.0) - ma * mb);
             le[a] = a + 1 < n ? zeitlin_beta(s, ma) * zeitlin_beta(s, mb) : 0.0;
         }
-        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, z->tc + z->off[d],
-                              z->tinv + z->off[d]);
+        for (int a = 0; a < n; a++) z->te[(size_t)a * N + d] = le[a];
+        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, (size_t)N, z->tc + d, z->tinv + d);
 
         /* Eigenvectors of L_d: dstevr returns ascending eigenvalues, i.e. descending l. */
         double *V = z->vec + z->voff[d];
@@ -151,6 +158,7 @@ void slpi_zeitlin_clear(slpi_zeitlin *z)
     free(z->voff);
     free(z->ld);
     free(z->le);
+    free(z->te);
     free(z->tc);
     free(z->tinv);
     free(z->vec);
@@ -184,7 +192,8 @@ void slpi_zeitlin_laplacian(const slpi_zeitlin *z, const double complex *P, doub
     }
 }
 
-void slpi_zeitlin_poisson(const slpi_zeitlin *z, const double complex *X, double complex *P)
+void slpi_zeitlin_poisson(const slpi_zeitlin *z, double c, const double complex *X,
+                          double complex *P)
 {
     int N = z->N;
     size_t st = (size_t)N + 1;
@@ -193,19 +202,37 @@ void slpi_zeitlin_poisson(const slpi_zeitlin *z, const double complex *X, double
     mean /= N;
     /* d = 0: kernel C I. Pin p_0 = 0, solve the trailing block, remove the mean. */
     P[0] = 0.0;
-    for (int a = 1; a < N; a++) P[a * st] = X[a * st] - mean;
-    zeitlin_thomas_solve(z->le, z->tc, z->tinv, 1, N, P, st);
+    for (int a = 1; a < N; a++) P[a * st] = c * (X[a * st] - mean);
+    zeitlin_thomas_solve(z->te, z->tc, z->tinv, (size_t)N, 1, N, P, st);
     double complex pm = 0.0;
     for (int a = 0; a < N; a++) pm += P[a * st];
     pm /= N;
     for (int a = 0; a < N; a++) P[a * st] -= pm;
-    for (int d = 1; d < N; d++) {
-        int n = N - d;
-        const double *le = z->le + z->off[d], *tc = z->tc + z->off[d], *ti = z->tinv + z->off[d];
-        for (int side = 0; side < 2; side++) {
-            size_t start = side ? (size_t)d : (size_t)d * N;
-            for (int a = 0; a < n; a++) P[start + a * st] = X[start + a * st];
-            zeitlin_thomas_solve(le, tc, ti, 0, n, P + start, st);
+    /* d >= 1, both triangles: entry a of diagonal d is (a+d, a) at a*st + d (lower) or
+     * (a, a+d) at a*st + N d (upper). Blocks of ZEITLIN_DBLK diagonals sweep over a
+     * together: their Thomas recurrences run side by side, and the few cache lines a block
+     * touches per a stay resident even at power-of-two strides. */
+    for (int side = 0; side < 2; side++) {
+        size_t sd = side ? 1 : (size_t)N;
+        for (int d0 = 1; d0 < N; d0 += ZEITLIN_DBLK) {
+            int d1 = d0 + ZEITLIN_DBLK < N ? d0 + ZEITLIN_DBLK : N;
+            for (int a = 0; a < N - d0; a++) {
+                const double *ti = z->tinv + (size_t)a * N, *te = z->te + (size_t)(a ? a - 1 : 0) * N;
+                const double complex *x = X + a * st;
+                double complex *p = P + a * st, *pp = P + (a ? a - 1 : 0) * st;
+                int dm = d1 < N - a ? d1 : N - a;
+                if (a == 0)
+                    for (int d = d0; d < dm; d++) p[d * sd] = c * x[d * sd] * ti[d];
+                else
+                    for (int d = d0; d < dm; d++)
+                        p[d * sd] = (c * x[d * sd] - te[d] * pp[d * sd]) * ti[d];
+            }
+            for (int a = N - d0 - 2; a >= 0; a--) {
+                const double *tc = z->tc + (size_t)a * N;
+                double complex *p = P + a * st, *pn = P + (a + 1) * st;
+                int dm = d1 < N - 1 - a ? d1 : N - 1 - a;
+                for (int d = d0; d < dm; d++) p[d * sd] -= tc[d] * pn[d * sd];
+            }
         }
     }
 }

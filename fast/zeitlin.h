@@ -20,11 +20,11 @@ typedef struct {
     size_t *off;     /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
     double *ld;      /* L_d diagonal, n_d = N - d entries */
     double *le;      /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
-    double *tc;      /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1) */
-    double *tinv;
+    /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1), stored N x N with
+     * the coefficient of entry a of diagonal d at [a*N + d]: te (off-diagonal), tc, tinv */
+    double *te, *tc, *tinv;
     size_t *voff;    /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
     double *vec;     /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
-    double *work;    /* 4N doubles of scratch for the coefficient maps */
 } slpi_zeitlin;
 
 /* Build all of the above for N >= 2 (LAPACK dstevr per diagonal, O(N^3) total).
@@ -41,9 +41,10 @@ const double *slpi_zeitlin_harmonic(const slpi_zeitlin *z, int l, int m);
 /* out = Delta_N P for a general complex P (per-diagonal tridiagonal form). */
 void slpi_zeitlin_laplacian(const slpi_zeitlin *z, const double complex *P, double complex *out);
 
-/* P = Delta_N^{-1} (X - Tr(X)/N I), the traceless solution, for a general complex X;
+/* P = c Delta_N^{-1} (X - Tr(X)/N I), the traceless solution, for a general complex X;
  * O(N^2): Thomas per diagonal, pinned solve plus mean removal on d = 0. P != X. */
-void slpi_zeitlin_poisson(const slpi_zeitlin *z, const double complex *X, double complex *P);
+void slpi_zeitlin_poisson(const slpi_zeitlin *z, double c, const double complex *X,
+                          double complex *P);
 
 /* omega_alpha = Re Tr(Y_alpha^* X) for every alpha (N^2 - 1 values). */
 void slpi_zeitlin_analysis(const slpi_zeitlin *z, const double complex *X, double *omega);

@@ -234,7 +234,7 @@ static void check_basis(int N, int samples)
     /* 5. Poisson solve: residual of Delta P = X - tr/N, P traceless, and P against the
      *    modal solution P = -sum omega_alpha / (l(l+1)) Y_alpha; X with a trace part */
     rand_skewh(A, N);
-    slpi_zeitlin_poisson(&z, A, B);
+    slpi_zeitlin_poisson(&z, 1.0, A, B);
     slpi_zeitlin_laplacian(&z, B, C);
     tr = 0;
     cplx trP = 0;
