@@ -370,68 +370,73 @@ void slpi_zeitlin_Y(acb_mat_t Y, const slpi_zeitlin *z, int alpha)
     _arb_vec_clear(c, n);
 }
 
+/* alpha -> (l, j, m) */
+static void alpha_split(int alpha, int *l, int *j, int *m)
+{
+    *l = slpi_zeitlin_degree(alpha);
+    *j = alpha - slpi_zeitlin_alpha(*l, 0);
+    *m = (*j + 1) / 2;
+}
+
+void slpi_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_zeitlin *z,
+                        slong prec)
+{
+    int l, j, m;
+    alpha_split(alpha, &l, &j, &m);
+    arb_zero(w);
+    for (int a = 0; a < z->N - m; a++) {
+        /* m = 0: t_a Im X_aa; cosine part: Re X_{a+m,a}; sine part: Im X_{a+m,a} */
+        acb_srcptr e = acb_mat_entry(X, a + m, a);
+        arb_addmul(w, arb_mat_entry(z->V + m, a, l - m), (j & 1) ? acb_realref(e) : acb_imagref(e),
+                   prec);
+    }
+    if (m > 0)
+        arb_div(w, w, z->rsqrt2, prec);
+}
+
 void slpi_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_zeitlin *z, slong prec)
 {
-    int N = z->N;
-    arb_t sq2;
-    arb_init(sq2);
-    arb_sqrt_ui(sq2, 2, prec);
-    for (int m = 0; m < N; m++) {
-        const arb_mat_struct *V = z->V + m;
-        for (int l = (m > 0 ? m : 1); l < N; l++) {
-            if (m == 0) {
-                arb_ptr o = omega + slpi_zeitlin_alpha(l, 0);
-                arb_zero(o);
-                for (int a = 0; a < N; a++)
-                    arb_addmul(o, arb_mat_entry(V, a, l),
-                               acb_imagref(acb_mat_entry(X, a, a)), prec);
-            } else {
-                arb_ptr oc = omega + slpi_zeitlin_alpha(l, 2 * m - 1);
-                arb_ptr os = omega + slpi_zeitlin_alpha(l, 2 * m);
-                arb_zero(oc);
-                arb_zero(os);
-                for (int a = 0; a < N - m; a++) {
-                    arb_srcptr t = arb_mat_entry(V, a, l - m);
-                    arb_addmul(oc, t, acb_realref(acb_mat_entry(X, a + m, a)), prec);
-                    arb_addmul(os, t, acb_imagref(acb_mat_entry(X, a + m, a)), prec);
-                }
-                arb_mul(oc, oc, sq2, prec);
-                arb_mul(os, os, sq2, prec);
-            }
+    for (int alpha = 0; alpha < z->N * z->N - 1; alpha++)
+        slpi_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
+}
+
+void slpi_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_zeitlin *z,
+                        slong prec)
+{
+    int l, j, m;
+    arb_t v;
+    arb_init(v);
+    alpha_split(alpha, &l, &j, &m);
+    for (int a = 0; a < z->N - m; a++) {
+        arb_mul(v, arb_mat_entry(z->V + m, a, l - m), c, prec);
+        if (m == 0) {
+            /* Y_l0 = i T_l0 */
+            arb_add(acb_imagref(acb_mat_entry(X, a, a)), acb_imagref(acb_mat_entry(X, a, a)), v,
+                    prec);
+            continue;
+        }
+        arb_mul(v, v, z->rsqrt2, prec);
+        acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
+        if (j & 1) {
+            /* (A - A^T)/sqrt2: real, antisymmetric */
+            arb_add(acb_realref(lo), acb_realref(lo), v, prec);
+            arb_sub(acb_realref(up), acb_realref(up), v, prec);
+        } else {
+            /* i(A + A^T)/sqrt2: imaginary, symmetric */
+            arb_add(acb_imagref(lo), acb_imagref(lo), v, prec);
+            arb_add(acb_imagref(up), acb_imagref(up), v, prec);
         }
     }
-    arb_clear(sq2);
+    arb_clear(v);
 }
 
 void slpi_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_zeitlin *z,
                         slong prec)
 {
-    int N = z->N, nalpha = N * N - 1;
-    acb_t v;
-    acb_init(v);
     acb_mat_zero(X);
-    for (int alpha = alpha0; alpha < nalpha; alpha++) {
-        int l = slpi_zeitlin_degree(alpha), j = alpha - slpi_zeitlin_alpha(l, 0);
-        int m = (j + 1) / 2;
-        arb_srcptr ca = c + (alpha - alpha0);
-        if (arb_is_zero(ca))
-            continue;
-        for (int a = 0; a < N - m; a++) {
-            arb_srcptr t = arb_mat_entry(z->V + m, a, l - m);
-            acb_ptr lo = acb_mat_entry(X, a + m, a);
-            /* Y_l0 = i T, Y^c: real lower part, Y^s: imaginary lower part */
-            arb_addmul((j & 1) ? acb_realref(lo) : acb_imagref(lo), t, ca, prec);
-        }
-    }
-    /* scale the strictly lower part by 1/sqrt2 and mirror: X_{a,b} = -conj(X_{b,a}) */
-    for (int a = 0; a < N; a++)
-        for (int b = 0; b < a; b++) {
-            acb_ptr lo = acb_mat_entry(X, a, b);
-            acb_mul_arb(lo, lo, z->rsqrt2, prec);
-            acb_conj(v, lo);
-            acb_neg(acb_mat_entry(X, b, a), v);
-        }
-    acb_clear(v);
+    for (int alpha = alpha0; alpha < z->N * z->N - 1; alpha++)
+        if (!arb_is_zero(c + (alpha - alpha0)))
+            slpi_zeitlin_add_Y(X, c + (alpha - alpha0), alpha, z, prec);
 }
 
 void slpi_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_zeitlin *z, slong prec)
@@ -536,8 +541,26 @@ int slpi_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
         else
             arb_indeterminate(lam + k);
     }
-    if (kind)
+    if (kind) {
+        /* Sorted by midpoint; a run of overlapping balls holds as many eigenvalues as
+         * it has members, in any order: give each member the hull of the run. */
         qsort(lam, (size_t)N, sizeof(arb_struct), arb_mid_cmp);
+        for (int k = 0; k < N;) {
+            int e = k + 1;
+            arb_t hull;
+            arb_init(hull);
+            arb_set(hull, lam + k);
+            while (e < N && arb_overlaps(hull, lam + e))
+                arb_union(hull, hull, lam + e++, prec);
+            if (e - k > 1) {
+                kind = 1;
+                for (int i = k; i < e; i++)
+                    arb_set(lam + i, hull);
+            }
+            arb_clear(hull);
+            k = e;
+        }
+    }
     acb_mat_clear(A);
     acb_mat_clear(Ra);
     _acb_vec_clear(E, N);

@@ -56,8 +56,13 @@ void slpi_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec);
 void slpi_zeitlin_T(acb_mat_t T, const slpi_zeitlin *z, int l, int m);
 void slpi_zeitlin_Y(acb_mat_t Y, const slpi_zeitlin *z, int alpha);
 
-/* omega[alpha] = Re Tr(Y_alpha^* X), alpha = 0..N^2-2 (X skew-Hermitian). */
+/* omega[alpha] = Re Tr(Y_alpha^* X), alpha = 0..N^2-2 (X skew-Hermitian); one or all. */
+void slpi_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_zeitlin *z,
+                        slong prec);
 void slpi_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_zeitlin *z, slong prec);
+/* X += c Y_alpha (X must not be c's owner). */
+void slpi_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_zeitlin *z,
+                        slong prec);
 /* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
 void slpi_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_zeitlin *z,
                         slong prec);
