@@ -58,6 +58,11 @@ struct slpi_ref_system {
                   slong prec);
     void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
                    arb_srcptr mu, arb_srcptr dmu, slong prec);
+    /* lie(a, b): the operator L_a b such that the left-trivialized truncated
+     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (SPEC §3.2) in these coordinates:
+     * ad_a b = [a, b] in coordinates, -[A, B] in the B-form of matrix systems. */
+    void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+                slong prec);
 
     /* matrix level: N = 0 if the system has no matrix form (heavy top, se(3)) */
     int N;
@@ -90,11 +95,35 @@ int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
 
+/* Shared vector fields (ref/system.c), delta = (Delta_0..Delta_M) exact binary64:
+ *   gen_sum:  b = sum_k delta_k b_k(mu);          dgen_sum: db = sum_k delta_k Db_k(mu)[w];
+ *   vf:       V = coad(gen_sum(mu), mu) = sum_k delta_k V_k(mu);
+ *   dvf:      DV(mu)[w] = coad(dgen_sum(mu, w), mu) + coad(gen_sum(mu), w). */
+void slpi_ref_gen_sum(const slpi_ref_system *s, arb_ptr b, const double *delta,
+                      arb_srcptr mu, slong prec);
+void slpi_ref_dgen_sum(const slpi_ref_system *s, arb_ptr db, const double *delta,
+                       arb_srcptr mu, arb_srcptr w, slong prec);
+void slpi_ref_vf(const slpi_ref_system *s, arb_ptr out, const double *delta,
+                 arb_srcptr mu, slong prec);
+void slpi_ref_dvf(const slpi_ref_system *s, arb_ptr out, const double *delta,
+                  arb_srcptr mu, arb_srcptr w, slong prec);
+/* SLPI_EINPUT unless the state is mu alone (no R): schemes on the LP variable only. */
+int slpi_ref_check_plain(const slpi_ref_system *s, const char *scheme, slpi_error *err);
+/* out = a × b in R^3 (out may alias a or b). */
+void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
+/* max radius of a ball vector, as a double (rounded up) */
+double slpi_ref_vec_radius(arb_srcptr x, int n);
+
 /* --------------------------------------------------------- matrix helpers
  * (ref/matrix.c) */
-/* Fill gen/dgen/coad/orbit/dorbit of a matrix system from N, unpack, pack, mgen,
+/* Fill gen/dgen/coad/orbit/dorbit/lie of a matrix system from N, unpack, pack, mgen,
  * mdgen (gdim = dim: algebra elements are packed like the state). */
 void slpi_ref_matrix_attach(slpi_ref_system *s);
+/* B = sum_k delta_k B_k(X) and dB = sum_k delta_k DB_k(X)[W] (matrix level). */
+void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                          const acb_mat_t X, slong prec);
+void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta,
+                           const acb_mat_t X, const acb_mat_t W, slong prec);
 /* su(N) packed layout of slpi.h (Im X_aa, then Re X_ab, Im X_ab for a < b):
  * x has N^2 entries; X is skew-Hermitian. */
 void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
@@ -155,6 +184,10 @@ extern const slpi_ref_scheme slpi_ref_scheme_im_direct;
 extern const slpi_ref_scheme slpi_ref_scheme_trap_direct;
 extern const slpi_ref_scheme slpi_ref_scheme_isomp;
 extern const slpi_ref_scheme slpi_ref_scheme_svi;
+/* SVI-LP, the matrix form of the SVI scheme (ref/svi-lp.c), dispatched from svi. */
+slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
+                                      const double *delta, slong prec, char *why,
+                                      size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */
 const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k);
 
