@@ -504,15 +504,6 @@ void slpi_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_zeitlin *z, slong pr
     acb_mat_clear(P);
 }
 
-void slpi_zeitlin_trpow(acb_t out, const acb_mat_t X, int k, slong prec)
-{
-    acb_mat_t Q;
-    acb_mat_init(Q, acb_mat_nrows(X), acb_mat_ncols(X));
-    acb_mat_pow_ui(Q, X, (ulong)k, prec);
-    acb_mat_trace(out, Q, prec);
-    acb_mat_clear(Q);
-}
-
 static int arb_mid_cmp(const void *pa, const void *pb)
 {
     return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
@@ -566,32 +557,4 @@ int slpi_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
     _acb_vec_clear(E, N);
     _acb_vec_clear(Ea, N);
     return kind;
-}
-
-void slpi_zeitlin_unpack(acb_mat_t X, arb_srcptr x, int N)
-{
-    int k = N;
-    for (int a = 0; a < N; a++) {
-        arb_zero(acb_realref(acb_mat_entry(X, a, a)));
-        arb_set(acb_imagref(acb_mat_entry(X, a, a)), x + a);
-    }
-    for (int a = 0; a < N; a++)
-        for (int b = a + 1; b < N; b++, k += 2) {
-            arb_set(acb_realref(acb_mat_entry(X, a, b)), x + k);
-            arb_set(acb_imagref(acb_mat_entry(X, a, b)), x + k + 1);
-            arb_neg(acb_realref(acb_mat_entry(X, b, a)), x + k);
-            arb_set(acb_imagref(acb_mat_entry(X, b, a)), x + k + 1);
-        }
-}
-
-void slpi_zeitlin_pack(arb_ptr x, const acb_mat_t X, int N)
-{
-    int k = N;
-    for (int a = 0; a < N; a++)
-        arb_set(x + a, acb_imagref(acb_mat_entry(X, a, a)));
-    for (int a = 0; a < N; a++)
-        for (int b = a + 1; b < N; b++, k += 2) {
-            arb_set(x + k, acb_realref(acb_mat_entry(X, a, b)));
-            arb_set(x + k + 1, acb_imagref(acb_mat_entry(X, a, b)));
-        }
 }

@@ -10,7 +10,7 @@
  *   Real basis Y_alpha, alpha = l^2 - 1 + j (l = 1..N-1, j = 0..2l):
  *     j = 0: Y_l0 = i T_l0;  j = 2m-1: (A - A^T)/sqrt2;  j = 2m: i(A + A^T)/sqrt2,
  *     A = T_lm; orthonormal for the Frobenius pairing Re Tr(Y^* X).
- *   Packed state (slpi.h): Im X_aa (a = 0..N-1), then Re X_ab, Im X_ab for a < b.
+ *   Packed state (slpi.h) <-> matrix: slpi_ref_su_pack/unpack of ref/ref.h.
  * Every function is rigorous: its output balls contain the exact values for the exact
  * inputs contained in its input balls. */
 #ifndef SLPI_REF_ZEITLIN_H
@@ -73,15 +73,9 @@ void slpi_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_zeitlin *z,
 
 /* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
 void slpi_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_zeitlin *z, slong prec);
-/* Tr X^k (an acb: real for even k, imaginary for odd k on su(N)). */
-void slpi_zeitlin_trpow(acb_t out, const acb_mat_t X, int k, slong prec);
 /* Sorted eigenvalue enclosures of iX (Hermitian). Returns 2 if isolated as simple
  * eigenvalues, 1 if only enclosed as clusters (acb_mat_eig_multiple), 0 if Arb cannot
  * enclose them (lam is then set to indeterminate). */
 int slpi_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec);
-
-/* Packed layout <-> matrix. */
-void slpi_zeitlin_unpack(acb_mat_t X, arb_srcptr x, int N);
-void slpi_zeitlin_pack(arb_ptr x, const acb_mat_t X, int N);
 
 #endif
