@@ -59,48 +59,69 @@ static void ez_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slo
     slpi_ref_su_pack(mu, X, s->N, prec);
 }
 
-/* B = -a_l c Y_alpha for noise component k >= 1: c = omega_alpha(X) under (Q); under
- * (L) c = 1, or c = 0 for the derivative (linear_part = 1). */
-static void noise_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                      int linear_part, slong prec)
+/* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
+ * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
+ * or c = 0 for the derivative (deriv = 1). */
+static int noise_coeff(const slpi_ref_system *s, const slpi_zeitlin *z, int k, double d,
+                       arb_t c, const acb_mat_t X, int deriv, slong prec)
 {
-    const ez_data *d = s->data;
-    const slpi_zeitlin *z = tables(s, prec);
-    int alpha = d->lmin * d->lmin - 1 + (k - 1), l = slpi_zeitlin_degree(alpha);
-    arb_t c, amp;
-    arb_init(c);
-    arb_init(amp);
-    arb_set_d(amp, -d->amp);
-    if (d->noise == SLPI_EZ_NOISE_Q)
+    const ez_data *e = s->data;
+    int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_zeitlin_degree(alpha);
+    arb_t a, t;
+    arb_init(a);
+    arb_init(t);
+    arb_set_d(a, -e->amp);
+    arb_set_d(t, d);
+    arb_mul(a, a, t, prec);
+    if (e->noise == SLPI_EZ_NOISE_Q)
         slpi_zeitlin_coeff(c, X, alpha, z, prec);
     else
-        arb_set_si(c, !linear_part);
-    arb_mul(c, c, amp, prec);
+        arb_set_si(c, !deriv);
+    arb_mul(c, c, a, prec);
     arb_div_ui(c, c, (ulong)l * (ulong)(l + 1), prec);
+    arb_clear(a);
+    arb_clear(t);
+    return alpha;
+}
+
+/* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
+ * generators are linear in X, the (L) ones constant. One pass: O(N^2) per diagonal. */
+static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                    const acb_mat_t X, const acb_mat_t W, slong prec)
+{
+    const slpi_zeitlin *z = tables(s, prec);
+    const acb_mat_struct *V = W != NULL ? W : X;
+    arb_t c;
+    arb_init(c);
     acb_mat_zero(B);
-    slpi_zeitlin_add_Y(B, c, alpha, z, prec);
+    if (delta[0] != 0) {
+        slpi_zeitlin_poisson(B, V, z, prec);
+        arb_set_d(c, delta[0]);
+        acb_mat_scalar_mul_arb(B, B, c, prec);
+    }
+    for (int k = 1; k <= s->M; k++) {
+        if (delta[k] == 0)
+            continue;
+        int alpha = noise_coeff(s, z, k, delta[k], c, V, W != NULL, prec);
+        slpi_zeitlin_add_Y(B, c, alpha, z, prec);
+    }
     arb_clear(c);
-    arb_clear(amp);
 }
 
 static void ez_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
-    if (k == 0)
-        slpi_zeitlin_poisson(B, X, tables(s, prec), prec);
-    else
-        noise_gen(s, k, B, X, 0, prec);
+    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    delta[k] = 1;
+    gen_sum(s, B, delta, X, NULL, prec);
 }
 
-/* DB_k(X)[W]: B_0 and the (Q) generators are linear in X, the (L) ones constant. */
 static void ez_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
-    (void)X;
-    if (k == 0)
-        slpi_zeitlin_poisson(dB, W, tables(s, prec), prec);
-    else
-        noise_gen(s, k, dB, W, 1, prec);
+    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    delta[k] = 1;
+    gen_sum(s, dB, delta, X, W, prec);
 }
 
 static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
@@ -174,6 +195,7 @@ int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, s
     s->pack = ez_pack;
     s->mgen = ez_mgen;
     s->mdgen = ez_mdgen;
+    s->mgen_sum = gen_sum;
     slpi_ref_matrix_attach(s);
 
     static const char *const base[4] = { "H0", "C2", "C3", "TrX" };
