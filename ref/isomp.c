@@ -60,7 +60,8 @@ static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong p
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
     int N = s->N;
-    acb_mat_t Y, W, Psi, dPsi, T, U, dG;
+    acb_mat_t Y, W, Psi, dPsi, T, U, dG, dB;
+    acb_mat_init(dB, N, N);
     acb_mat_init(Y, N, N);
     acb_mat_init(W, N, N);
     acb_mat_init(Psi, N, N);
@@ -81,9 +82,11 @@ static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong p
     acb_mat_mul(T, dPsi, Y, prec);
     acb_mat_mul(U, T, Psi, prec);
     acb_mat_mul(T, Psi, W, prec);
-    acb_mat_addmul(U, T, Psi, prec);
+    acb_mat_mul(dB, T, Psi, prec);
+    acb_mat_add(U, U, dB, prec);
     acb_mat_mul(T, Psi, Y, prec);
-    acb_mat_addmul(U, T, dPsi, prec);
+    acb_mat_mul(dB, T, dPsi, prec);
+    acb_mat_add(U, U, dB, prec);
     acb_mat_scalar_mul_2exp_si(U, U, -2);
     acb_mat_add(dG, dG, U, prec);
     s->pack(s, out, dG, prec);
@@ -95,6 +98,7 @@ static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong p
     acb_mat_clear(T);
     acb_mat_clear(U);
     acb_mat_clear(dG);
+    acb_mat_clear(dB);
 }
 
 static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
