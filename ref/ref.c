@@ -88,6 +88,14 @@ void slpi_ref_free(slpi_ref *s)
     free(s);
 }
 
+int slpi_ref_set_step(slpi_ref *s, double h)
+{
+    if (!(h != 0) || !isfinite(h))
+        return SLPI_EINPUT;
+    s->p.h = h;
+    return SLPI_OK;
+}
+
 const char *slpi_ref_unable_reason(const slpi_ref *s)
 {
     return s->why;
