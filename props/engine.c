@@ -96,8 +96,8 @@ static uint64_t mix(uint64_t a, uint64_t b)
 
 /* --------------------------------------------------------------- generation */
 
-static void generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
-                     uint64_t seed)
+void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
+                    uint64_t seed)
 {
     static const double hs[] = { 0x1p-20, 0x1p-10, 0x1p-6, 0.05, 0.125, 0.25 };
     static const double mags[] = { 1e-3, 0.25, 1, 1, 2 };
@@ -128,10 +128,15 @@ static void generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k
 
 int props_verdict(const props_case *c, int use_ref, props_outcome *o)
 {
+    return props_verdict_with(table[c->prop], c, use_ref, o);
+}
+
+int props_verdict_with(const props_property *P, const props_case *c, int use_ref, props_outcome *o)
+{
     memset(o, 0, sizeof *o);
-    props_expect e = table[c->prop]->expect(c);
+    props_expect e = P->expect(c);
     if (e == PROPS_NA) { props_outcome_unable(o, "not claimed for this scheme/system (SPEC §3.6)"); return -1; }
-    table[c->prop]->check(c, use_ref, o);
+    P->check(c, use_ref, o);
     if (o->holds < 0) return -1;
     return o->holds == (e == PROPS_HOLDS);
 }
@@ -147,7 +152,7 @@ static double cost(const props_case *c)
 }
 
 /* Candidate i (in order of preference) derived from c; 0 when there are no more. */
-static int candidate(const props_case *c, int i, props_case *out)
+static int candidate(const props_property *P, const props_case *c, int i, props_case *out)
 {
     *out = *c;
     int lo = props_dim_min(c->system), step2 = c->system == SLPI_SYS_SINE_EULER ? 2 : 1;
@@ -167,23 +172,28 @@ static int candidate(const props_case *c, int i, props_case *out)
     default: return 0;
     }
     if (out->steps < 1 || out->dim < lo || out->noises < 0 || out->mag < 0x1p-10) *out = *c;
-    table[c->prop]->adjust(out, NULL);
+    P->adjust(out, NULL);
     if (out->noises > props_noise_count(out)) out->noises = props_noise_count(out);
     return 1;
 }
 
 int props_shrink(props_case *c, int use_ref, props_outcome *o, FILE *log)
 {
-    if (!table[c->prop]->shrinkable) return 0;
+    return props_shrink_with(table[c->prop], c, use_ref, o, log);
+}
+
+int props_shrink_with(const props_property *P, props_case *c, int use_ref, props_outcome *o, FILE *log)
+{
+    if (!P->shrinkable) return 0;
     int accepted = 0, evals = 0;
     for (int i = 0; evals < 300;) {
         props_case t;
-        if (!candidate(c, i, &t)) break;
+        if (!candidate(P, c, i, &t)) break;
         i++;
         if (!(cost(&t) < cost(c))) continue;
         props_outcome to;
         evals++;
-        if (props_verdict(&t, use_ref, &to) != 0) continue;
+        if (props_verdict_with(P, &t, use_ref, &to) != 0) continue;
         *c = t;
         *o = to;
         accepted++;
@@ -242,6 +252,10 @@ int props_case_parse(const char *s, props_case *c, slpi_error *err)
         } else if (strcmp(k, "scheme") == 0) {
             if (slpi_scheme_from_name(v, &c->scheme)) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown scheme '%s'", v);
         } else {
+            static const char *const known[] = { "variant", "dim", "steps", "h", "mag", "amp", "noises", "inertia", NULL };
+            int i = 0;
+            while (known[i] && strcmp(known[i], k) != 0) i++;
+            if (!known[i]) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown key '%s'", k);
             if (num(k, v, &d, err)) return SLPI_EINPUT;
             if (strcmp(k, "variant") == 0) c->variant = (int)d;
             else if (strcmp(k, "dim") == 0) c->dim = (int)d;
@@ -250,8 +264,7 @@ int props_case_parse(const char *s, props_case *c, slpi_error *err)
             else if (strcmp(k, "mag") == 0) c->mag = d;
             else if (strcmp(k, "amp") == 0) c->amp = d;
             else if (strcmp(k, "noises") == 0) c->noises = (int)d;
-            else if (strcmp(k, "inertia") == 0) c->inertia = (int)d;
-            else return slpi_error_set(err, SLPI_EINPUT, "replay: unknown key '%s'", k);
+            else c->inertia = (int)d;
         }
     }
     if (c->prop < 0 || c->system == SLPI_SYS_COUNT || c->scheme == SLPI_SCHEME_COUNT)
@@ -355,12 +368,12 @@ int props_run(const props_options *opt, props_summary *sum)
                     slpi_problem p;
                     slpi_error err;
                     uint64_t gseed = mix(mix(mix(opt->seed, (uint64_t)pi), (uint64_t)(s * 16 + k)), (uint64_t)v);
-                    generate(&c, pi, s, k, v, gseed);
+                    props_generate(&c, pi, s, k, v, gseed);
                     if (props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == PROPS_NA) continue;
                     long pass = 0, unable = 0, fail = 0;
                     double worst = 0;
                     for (long i = 0; i < ncases && !fail; i++) {
-                        generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
+                        props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
                         int use_ref = opt->use_ref && i < opt->ref_cases;
                         int verdict = props_verdict(&c, use_ref, &o);
                         if (verdict > 0) { pass++; worst = fmax(worst, o.ratio); }

@@ -125,12 +125,18 @@ typedef struct {
 
 typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } props_summary;
 
+/* Draw case `seed` of a group, biased to corner cases, fitted to the property. */
+void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
+                    uint64_t seed);
 /* Run the harness; returns SLPI_OK or SLPI_ECHECK (some property failed). */
 int props_run(const props_options *o, props_summary *s);
 /* Check one case and give its verdict: 1 pass, 0 fail, -1 unable. */
 int props_verdict(const props_case *c, int use_ref, props_outcome *o);
 /* Shrink a failing case in place; returns the number of accepted reductions. */
 int props_shrink(props_case *c, int use_ref, props_outcome *o, FILE *log);
+/* The same for a property given directly (tests shrink synthetic properties). */
+int props_verdict_with(const props_property *P, const props_case *c, int use_ref, props_outcome *o);
+int props_shrink_with(const props_property *P, props_case *c, int use_ref, props_outcome *o, FILE *log);
 /* Replay strings: "property=...,system=...,..." (the seed travels separately). */
 void props_case_format(const props_case *c, char *buf, size_t n);
 int props_case_parse(const char *s, props_case *c, slpi_error *err);
