@@ -109,7 +109,9 @@ typedef struct {
     /* heavy top (SPEC §4.2) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
-             int potential_printed; double theta0; } ht;
+             int potential_printed; double theta0; double pi0[3]; } ht;
+    /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
+     *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (SPEC §4.3) */
     struct { int n; double amp; int noise; } mk;
     /* point vortices su(2)^n (SPEC §4.4) */
@@ -137,9 +139,12 @@ typedef struct {
     int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
     slpi_solver_kind solver;
 
-    /* time grid: h and steps (T = h * steps) */
+    /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
+     * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */
     double h;
     long steps;
+    double T;                        /* 0: not given */
+    int level;                       /* -1: not given */
     int output_every;                /* write every k-th step (1 = all) */
 
     /* canonical noise (SPEC §2, DESIGN §4) */
@@ -160,12 +165,23 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k);
 /* Set one key=value (names as in `slpi run --help`); bad key or value → SLPI_EINPUT
  * with a message naming it. Setting "system" or "scheme" resets system defaults. */
 int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err);
+/* Set n keys at once, those that reset defaults first (preset, system, scheme, form);
+ * where[i] (may be NULL) prefixes error messages, e.g. "file:line". */
+int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const *values,
+                         const char *const *where, slpi_error *err);
+/* Print every key with its system and help text (the documentation of the keys). */
+void slpi_problem_print_keys(FILE *f);
 /* Read key=value lines ('#' comments) from a file; errors name file:line. */
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 /* Apply a SPEC §5 preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
+/* Resolve T/level into (h, steps), then validate. Call once after all keys are set. */
+int slpi_problem_finish(slpi_problem *p, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
+/* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
+ * one was given, 0 if the system's default applies, -1 on error (err set). */
+int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err);
 /* Write the problem as key=value lines (round-trips through slpi_problem_load). */
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
 
@@ -256,6 +272,72 @@ typedef struct {
 } slpi_diag;
 void slpi_diag_add(slpi_diag *d, const char *name, double value);
 
+/* ------------------------------------------------------------ file formats */
+
+/* Provenance lines (slpi, git, Arb, FLINT, MPFR, GMP, OpenBLAS core, libc, compiler,
+ * flags) as "<prefix>key=value"; and the header-vs-library cross-check. */
+void slpi_provenance_write(FILE *f, const char *prefix);
+int slpi_provenance_check(slpi_error *err);
+
+/* Trajectory TSV "slpi-trajectory 1" (format documented in core/trajectory.c). */
+int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name, int ncols,
+                           const char *const *cols);
+void slpi_traj_write_row(FILE *f, long step, double t, int n, const double *v, int hex);
+
+typedef struct {
+    int nhead;                 /* "# key=value" header lines */
+    char **head_key, **head_val;
+    int ncols;                 /* columns after step and t */
+    char **col;
+    long nrows;
+    long *step;                /* step index of each row */
+    double *mid, *rad;         /* row-major, ncols + 1 per row: t, then the columns;
+                                  rad is 0 for plain doubles, the radius for balls */
+} slpi_traj;
+int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err);
+void slpi_traj_free(slpi_traj *t);
+const char *slpi_traj_header(const slpi_traj *t, const char *key);
+int slpi_traj_column(const slpi_traj *t, const char *name);
+
+/* ------------------------------------------------------------- run driver
+ * One arithmetic path as seen by the driver (core/run.c); adapters for the fast and
+ * ref paths are slpi_fast_path() and slpi_ref_path() (oracle/). */
+typedef struct {
+    const char *name;                                            /* "fast" or "ref" */
+    void *(*create)(const slpi_problem *p, slpi_error *err);     /* NULL on error */
+    void (*destroy)(void *ctx);
+    /* Set the state from doubles; x0 == NULL: the system's default initial state. */
+    int (*set_state)(void *ctx, const double *x0, slpi_error *err);
+    slpi_step_status (*step)(void *ctx, const double *dW, slpi_step_info *info);
+    int (*diag_names)(void *ctx, const char **names, int max);  /* count */
+    void (*diag_values)(void *ctx, double *v, int n);             /* midpoints for balls */
+    /* One trajectory row: the state, the diagnostics, iterations and residual. */
+    void (*write_row)(void *ctx, FILE *f, long step, double t, const slpi_step_info *info, int hex);
+    void (*summary)(void *ctx, FILE *f);                          /* path-specific lines */
+} slpi_path_ops;
+
+typedef struct {
+    long steps_done, failed_step, stagnated, capped, clipped;
+    int max_iters;
+    double mean_iters, max_radius, seconds;
+    long max_prec;
+    int ndiag;                                  /* diagnostics: initial, final, and */
+    const char *diag_name[SLPI_MAX_DIAG];       /* the largest |value - initial| over */
+    double diag_first[SLPI_MAX_DIAG];           /* the written steps */
+    double diag_final[SLPI_MAX_DIAG];
+    double diag_maxchange[SLPI_MAX_DIAG];
+} slpi_run_result;
+
+/* Integrate p->steps steps on the canonical noise (or p->noise_file), streaming rows
+ * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
+int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+             slpi_run_result *res, slpi_error *err);
+/* The run's summary as JSON (problem, result, diagnostics) for machines. */
+int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi_run_result *res,
+                        int rc, const char *message, const char *file, slpi_error *err);
+const slpi_path_ops *slpi_fast_path(void);
+const slpi_path_ops *slpi_ref_path(void);
+
 /* ------------------------------------------------------------ fast path API */
 
 typedef struct slpi_fast slpi_fast;
@@ -277,7 +359,11 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
-/* Certified diagnostics (balls): invariants, and their differences from x0. */
+/* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
+ * it was certified. */
+const char *slpi_ref_unable_reason(const slpi_ref *s);
+/* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
+ * contain "x0", e.g. "|x|^2-|x0|^2"). */
 typedef struct {
     int n;
     const char *name[SLPI_MAX_DIAG];

@@ -1,0 +1,44 @@
+/* main.c — the `slpi` command: dispatch to subcommands (cli/cmd-*.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "slpi.h"
+
+typedef struct { const char *name; int (*fn)(int, char **); const char *what; } command;
+
+static const command commands[] = {
+    { "list", slpi_cli_list, "systems, schemes, presets, applicability (SPEC §4.7), keys" },
+    { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
+    { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: slpi <command> [options]   (slpi <command> --help for each)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return SLPI_EINPUT;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return SLPI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("slpi %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
+        slpi_provenance_write(stdout, "  ");
+        return SLPI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "slpi: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return SLPI_EINPUT;
+}

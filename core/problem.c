@@ -1,0 +1,819 @@
+/* problem.c — the problem model: the papers' defaults (SPEC §4, §5), key=value
+ * parsing with validation that names the bad key or value, cross-key rules and the
+ * problem-dependent part of the applicability matrix (SPEC §4.7), and the derived
+ * shape of a problem (state layout, number of noises, truncation rule of SPEC §2.2).
+ *
+ * Every key lives in one table (`keys` below): its name, the system it belongs to
+ * (or all), its type, where it is stored, its range and its help text. `slpi run
+ * --help` and `slpi list --keys` print that table, so the documentation cannot drift
+ * from the parser. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slpi.h"
+
+enum key_type { K_DOUBLE, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL };
+
+typedef struct {
+    const char *name;
+    int system;               /* -1: every system */
+    enum key_type type;
+    size_t offset;
+    int count;                /* K_VEC: number of doubles; K_STRING: buffer size */
+    const char *const *enums; /* K_ENUM: NULL-terminated names, value = index */
+    double lo, hi;            /* numeric range (inclusive) */
+    const char *help;
+} key_def;
+
+#define OFF(f) offsetof(slpi_problem, f)
+#define ANY (-1)
+static const char *const e_trunc[] = { "auto", "on", "off", NULL };
+static const char *const e_cap[] = { "fail", "accept", NULL };
+static const char *const e_update[] = { "comm", "cay", NULL };
+static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
+static const char *const e_svi_out[] = { "rotation", "node", NULL };
+static const char *const e_solver[] = { "fixed-point", "newton", NULL };
+static const char *const e_rb_form[] = { "iso", "svi", NULL };
+static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
+                                          "const-e3", NULL };
+static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
+static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3",
+                                          "case3-pi", NULL };
+static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
+static const char *const e_quad[] = { "none", "quad", NULL };
+static const char *const e_vortex[] = { "A", "B", NULL };
+static const char *const e_ez_noise[] = { "none", "Q", "L", NULL };
+static const char *const e_se_noise[] = { "none", "two-mode", NULL };
+static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
+static const char *const e_bool[] = { "0", "1", NULL };
+
+static const key_def keys[] = {
+    { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler (resets defaults)" },
+    { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
+    { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a SPEC §5 case name (see `slpi list`)" },
+    { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
+    { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, 0, 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
+    /* time grid */
+    { "h", ANY, K_DOUBLE, OFF(h), 0, NULL, 0x1p-60, 1e6, "time step (clears level)" },
+    { "steps", ANY, K_LONG, OFF(steps), 0, NULL, 1, 1e12, "number of steps (clears T and level)" },
+    { "T", ANY, K_DOUBLE, OFF(T), 0, NULL, 0x1p-60, 1e12, "final time (with h: steps = T/h, which must be an integer; with level: h = T 2^-level)" },
+    { "level", ANY, K_INT, OFF(level), 0, NULL, 0, 40, "level L of the hierarchy: h = T 2^-L, 2^L steps (needs T)" },
+    { "output_every", ANY, K_INT, OFF(output_every), 0, NULL, 1, 1e9, "write every k-th step" },
+    /* noise */
+    { "seed", ANY, K_U64, OFF(seed), 0, NULL, 0, 0, "canonical noise seed (64-bit)" },
+    { "path", ANY, K_U64, OFF(path), 0, NULL, 0, 0, "realization (path) index" },
+    { "truncate", ANY, K_ENUM, OFF(truncate), 0, e_trunc, 0, 0, "auto (on for ISO systems and the rigid body, off for heavy top and sine-Euler) | on | off" },
+    { "trunc_ell", ANY, K_DOUBLE, OFF(trunc_ell), 0, NULL, 0x1p-20, 100, "ell of the threshold sqrt(2 ell h |ln h|) (papers: 2)" },
+    { "refine", ANY, K_INT, OFF(refine), 0, NULL, 0, 40, "sum 2^refine fine increments per step (coupled hierarchy)" },
+    { "noise_file", ANY, K_STRING, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator" },
+    /* solver and scheme options */
+    { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
+    { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
+    { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },
+    { "fixed_iters", ANY, K_INT, OFF(fixed_iters), 0, NULL, 0, 1e6, "run exactly this many iterations and accept (0: off)" },
+    { "update", ANY, K_ENUM, OFF(isomp_update), 0, e_update, 0, 0, "isomp update: comm (default) | cay" },
+    { "reproject", ANY, K_ENUM, OFF(reproject), 0, e_bool, 0, 0, "isomp: project X <- (X - X*)/2 after each step (0 | 1)" },
+    { "svi_c", ANY, K_DOUBLE, OFF(svi_c), 0, NULL, -0.25, 0.25, "SVI quadratic-term sign: 0.25 (true Cayley) | -0.25 (as printed)" },
+    { "svi_form", ANY, K_ENUM, OFF(svi_form), 0, e_svi_form, 0, 0, "auto | lp | so3 | sd" },
+    { "svi_output", ANY, K_ENUM, OFF(svi_output), 0, e_svi_out, 0, 0, "rotation (default) | node" },
+    { "dexp_order", ANY, K_INT, OFF(dexp_order), 0, NULL, 0, 8, "RKMK: order q of the truncated dexp^-1" },
+    { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
+    { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 16, 1 << 20, "ref path: working precision in bits" },
+    { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 16, 1 << 20, "ref path: cap for automatic precision doubling" },
+    { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h)" },
+    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments)" },
+    /* rigid body */
+    { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
+    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (SPEC §4.1)" },
+    { "amp", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.amp), 0, NULL, 0, 1e6, "noise amplitude" },
+    { "h0_scale", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.h0_scale), 0, NULL, 0, 1e6, "factor on H0 (0: noise only)" },
+    { "track_R", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.track_R), 0, e_bool, 0, 0, "SVI form: also integrate R (0 | 1)" },
+    /* heavy top */
+    { "inertia", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.inertia), 3, NULL, 1e-12, 1e12, "body moments of inertia" },
+    { "mga", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.mga), 3, NULL, -1e6, 1e6, "m g a (RKMK: the centre-of-mass vector x)" },
+    { "mg", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.mg), 0, NULL, 0, 1e6, "m g of the Gamma noise cases" },
+    { "noise", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.noise), 0, e_ht_noise, 0, 0, "noise model (SPEC §4.2)" },
+    { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
+    { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
+    { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
+    { "theta0", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.theta0), 0, NULL, -10, 10, "SVI form: initial tilt about e_1" },
+    { "pi0", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.pi0), 3, NULL, -1e6, 1e6, "SVI form: initial body momentum" },
+    /* Manakov */
+    { "n", SLPI_SYS_MANAKOV, K_INT, OFF(mk.n), 0, NULL, 3, 64, "so(n)" },
+    { "amp", SLPI_SYS_MANAKOV, K_DOUBLE, OFF(mk.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
+    { "noise", SLPI_SYS_MANAKOV, K_ENUM, OFF(mk.noise), 0, e_quad, 0, 0, "none | quad (eq. (37))" },
+    /* point vortices */
+    { "n", SLPI_SYS_POINT_VORTICES, K_INT, OFF(pv.n), 0, NULL, 2, 64, "number of vortices" },
+    { "model", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(pv.model), 0, e_vortex, 0, 0, "su(2) model A (default) | B" },
+    { "amp", SLPI_SYS_POINT_VORTICES, K_DOUBLE, OFF(pv.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
+    { "noise", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(pv.noise), 0, e_quad, 0, 0, "none | quad (three shared Hamiltonians)" },
+    /* Euler–Zeitlin */
+    { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 256, "su(N)" },
+    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L" },
+    { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
+    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 255, "initial condition uses degrees l <= ic_lmax" },
+    { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
+    /* sine-Euler */
+    { "N", SLPI_SYS_SINE_EULER, K_INT, OFF(se.N), 0, NULL, 3, 99, "su(N), N odd" },
+    { "amp", SLPI_SYS_SINE_EULER, K_DOUBLE, OFF(se.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
+    { "noise", SLPI_SYS_SINE_EULER, K_ENUM, OFF(se.noise), 0, e_se_noise, 0, 0, "none | two-mode (modes (1,1) and (1,-1))" },
+    { "ic", SLPI_SYS_SINE_EULER, K_ENUM, OFF(se.ic), 0, e_se_ic, 0, 0, "canonical | random | complex" },
+    { "ic_seed", SLPI_SYS_SINE_EULER, K_U64, OFF(se.ic_seed), 0, NULL, 0, 0, "seed of a random initial condition" },
+};
+#undef OFF
+#undef ANY
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+
+/* ------------------------------------------------------------ defaults */
+
+static void rigid_body_form_defaults(slpi_problem *p, slpi_rb_form form)
+{
+    p->rb.form = form;
+    p->rb.h0_scale = 1.0;
+    p->rb.track_R = 0;
+    if (form == SLPI_RB_FORM_ISO) {          /* ISO §6.1, eqs. (33)-(35) */
+        p->rb.inertia[0] = 2.0; p->rb.inertia[1] = 1.0; p->rb.inertia[2] = 2.0 / 3.0;
+        p->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        p->rb.amp = 0.1;
+        p->h = 0x1p-8;
+        p->steps = 1000;
+    } else {                                 /* SVI §7.1, eq. (53) */
+        p->rb.inertia[0] = 1.0; p->rb.inertia[1] = 2.0; p->rb.inertia[2] = 3.0;
+        p->rb.noise = SLPI_RB_NOISE_SVI_LIN;
+        p->rb.amp = 0.02;
+        p->h = 0.01;
+        p->steps = 5000;
+    }
+}
+
+static void heavy_top_form_defaults(slpi_problem *p, slpi_ht_form form)
+{
+    p->ht.form = form;
+    p->ht.potential_printed = 0;
+    p->ht.alpha[0] = 0.01; p->ht.alpha[1] = 0.02; p->ht.alpha[2] = 0.03;
+    p->ht.k[0] = 0.1; p->ht.k[1] = 0.1;
+    p->ht.mg = 0.98;
+    p->h = 0.01;
+    if (form == SLPI_HT_FORM_RKMK) {         /* RKMK §5, eqs. (42)-(45) */
+        p->ht.inertia[0] = 4.0; p->ht.inertia[1] = 2.0; p->ht.inertia[2] = 1.0;
+        p->ht.mga[0] = 0.0; p->ht.mga[1] = 0.0; p->ht.mga[2] = 1.0;
+        p->ht.noise = SLPI_HT_NOISE_SALT;
+        p->ht.theta0 = 0.0;
+        p->ht.pi0[0] = p->ht.pi0[1] = p->ht.pi0[2] = 0.0;
+        p->steps = 10000;
+    } else {                                 /* SVI §8.3, the gyroscope */
+        p->ht.inertia[0] = 0.1; p->ht.inertia[1] = 0.1; p->ht.inertia[2] = 1.0;
+        p->ht.mga[0] = 0.0; p->ht.mga[1] = 0.0; p->ht.mga[2] = 0.98;
+        p->ht.noise = SLPI_HT_NOISE_NONE;
+        p->ht.theta0 = 0.15 * 3.14159265358979323846;
+        p->ht.pi0[0] = 0.0; p->ht.pi0[1] = 0.0; p->ht.pi0[2] = 1.0;
+        p->steps = 2000;
+    }
+}
+
+static void system_defaults(slpi_problem *p)
+{
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        rigid_body_form_defaults(p, p->scheme == SLPI_SCHEME_SVI ? SLPI_RB_FORM_SVI : SLPI_RB_FORM_ISO);
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        heavy_top_form_defaults(p, p->scheme == SLPI_SCHEME_SVI ? SLPI_HT_FORM_SVI : SLPI_HT_FORM_RKMK);
+        break;
+    case SLPI_SYS_MANAKOV:                   /* ISO §6.2 */
+        p->mk.n = 10; p->mk.amp = 0.1; p->mk.noise = 1;
+        p->h = 0x1p-8; p->steps = 1000;
+        break;
+    case SLPI_SYS_POINT_VORTICES:            /* ISO §6.3 */
+        p->pv.n = 4; p->pv.model = SLPI_VORTEX_MODEL_A; p->pv.amp = 0.1; p->pv.noise = 1;
+        p->h = 0x1p-8; p->steps = 1000;
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:             /* ISO §6.4, strong-test size */
+        p->ez.N = 12; p->ez.noise = SLPI_EZ_NOISE_Q; p->ez.amp = 2.0;
+        p->ez.ic_lmax = 11; p->ez.scale = 1.0;
+        p->h = 0x1p-8; p->steps = 100;
+        break;
+    case SLPI_SYS_SINE_EULER:                /* RKMK §6 */
+        p->se.N = 3; p->se.amp = 0.1; p->se.noise = 1; p->se.ic = SLPI_SE_IC_CANONICAL;
+        p->se.ic_seed = 1;
+        p->h = 0.5; p->steps = 2000;
+        break;
+    default:
+        break;
+    }
+}
+
+/* SPEC §3.0-§3.5 solver defaults. */
+static void scheme_defaults(slpi_problem *p)
+{
+    p->on_cap = SLPI_CAP_FAIL;
+    p->fixed_iters = 0;
+    p->tol = 1e-15;
+    switch (p->scheme) {
+    case SLPI_SCHEME_TMK:
+        p->maxit = 50;
+        if (p->system == SLPI_SYS_SINE_EULER) p->tol = 1e-14;
+        break;
+    case SLPI_SCHEME_IM_DIRECT:
+    case SLPI_SCHEME_TRAP_DIRECT:
+    case SLPI_SCHEME_ISOMP:
+        p->maxit = 100;
+        break;
+    case SLPI_SCHEME_SVI:
+        p->maxit = 200;
+        break;
+    default:
+        p->maxit = 1;    /* explicit schemes: no solver */
+        break;
+    }
+}
+
+void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
+{
+    memset(p, 0, sizeof *p);
+    p->system = s;
+    p->scheme = k;
+    p->T = 0.0;
+    p->level = -1;
+    p->output_every = 1;
+    p->seed = 1;
+    p->path = 0;
+    p->truncate = SLPI_TRUNC_AUTO;
+    p->trunc_ell = 2.0;
+    p->isomp_update = SLPI_ISO_UPDATE_COMM;
+    p->svi_c = 0.25;
+    p->svi_form = SLPI_SVI_FORM_AUTO;
+    p->svi_output = SLPI_SVI_OUT_ROTATION;
+    p->dexp_order = 0;
+    p->solver = SLPI_SOLVER_FIXED_POINT;
+    p->prec = 128;
+    p->prec_max = 1024;
+    system_defaults(p);
+    scheme_defaults(p);
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '\0') return -1;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end)) end++;
+    if (*end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '\0' || *s == '-' || *s == '+') return -1;
+    errno = 0;
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
+    while (isspace((unsigned char)*end)) end++;
+    if (*end != '\0' || errno == ERANGE) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Comma-separated doubles; returns the count or -1 (bad entry index in *bad). */
+static int parse_list(const char *s, double *out, int max, int *bad)
+{
+    char buf[8192];
+    if (strlen(s) >= sizeof buf) { *bad = 0; return -1; }
+    strcpy(buf, s);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n >= max || parse_double(tok, &out[n]) != 0) { *bad = n; return -1; }
+        n++;
+    }
+    if (n == 0) { *bad = 0; return -1; }
+    return n;
+}
+
+static const key_def *find_key(const char *name, slpi_system_id s)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].name, name) == 0 && (keys[i].system < 0 || keys[i].system == (int)s))
+            return &keys[i];
+    return NULL;
+}
+
+static int enum_index(const char *const *names, const char *v)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], v) == 0) return i;
+    return -1;
+}
+
+static int bad_enum(slpi_error *err, const char *key, const char *value, const char *const *names)
+{
+    char list[256] = "";
+    for (int i = 0; names[i]; i++) {
+        strncat(list, i ? " | " : "", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected one of %s", key, value, list);
+}
+
+static int check_range(slpi_error *err, const key_def *k, const char *value, double v)
+{
+    if (v < k->lo || v > k->hi)
+        return slpi_error_set(err, SLPI_EINPUT, "%s=%s: out of range [%g, %g]", k->name, value,
+                              k->lo, k->hi);
+    return SLPI_OK;
+}
+
+static int set_special(slpi_problem *p, const key_def *k, const char *value, slpi_error *err)
+{
+    if (strcmp(k->name, "system") == 0) {
+        slpi_system_id s;
+        if (slpi_system_from_name(value, &s) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "system=%s: unknown system (see `slpi list`)", value);
+        slpi_scheme_id sch = p->scheme;
+        slpi_problem_init(p, s, sch);
+        return SLPI_OK;
+    }
+    if (strcmp(k->name, "scheme") == 0) {
+        slpi_scheme_id sch;
+        if (slpi_scheme_from_name(value, &sch) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "scheme=%s: unknown scheme (see `slpi list`)", value);
+        slpi_scheme_id old = p->scheme;
+        p->scheme = sch;
+        /* The SVI scheme brings its own form of the rigid body and heavy top. */
+        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) &&
+            (p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_HEAVY_TOP))
+            system_defaults(p);
+        scheme_defaults(p);
+        return SLPI_OK;
+    }
+    if (strcmp(k->name, "preset") == 0)
+        return slpi_problem_preset(p, value, err);
+    if (strcmp(k->name, "form") == 0) {
+        int i = enum_index(k->enums, value);
+        if (i < 0) return bad_enum(err, k->name, value, k->enums);
+        if (p->system == SLPI_SYS_RIGID_BODY) rigid_body_form_defaults(p, (slpi_rb_form)i);
+        else heavy_top_form_defaults(p, (slpi_ht_form)i);
+        return SLPI_OK;
+    }
+    if (strcmp(k->name, "x0") == 0) {
+        int bad = 0;
+        int n = parse_list(value, p->x0, SLPI_MAX_X0, &bad);
+        if (n < 0)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "x0: entry %d is not a finite number (or more than %d entries; use x0_file)",
+                                  bad + 1, SLPI_MAX_X0);
+        p->n_x0 = n;
+        return SLPI_OK;
+    }
+    return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (unhandled key)", k->name);
+}
+
+int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
+{
+    const key_def *k = find_key(key, p->system);
+    if (!k) {
+        for (int i = 0; i < NKEYS; i++)
+            if (strcmp(keys[i].name, key) == 0)
+                return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
+                                      slpi_system_name(p->system));
+        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (see `slpi run --help`)", key);
+    }
+    if (value == NULL || value[0] == '\0')
+        return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
+    char *field = (char *)p + k->offset;
+    double v;
+    switch (k->type) {
+    case K_SPECIAL:
+        return set_special(p, k, value, err);
+    case K_DOUBLE:
+        if (parse_double(value, &v) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not a finite number", key, value);
+        if (check_range(err, k, value, v)) return SLPI_EINPUT;
+        *(double *)field = v;
+        if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
+        return SLPI_OK;
+    case K_INT:
+    case K_LONG:
+        if (parse_double(value, &v) != 0 || v != floor(v))
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an integer", key, value);
+        if (check_range(err, k, value, v)) return SLPI_EINPUT;
+        if (k->type == K_INT) *(int *)field = (int)v;
+        else *(long *)field = (long)v;
+        if (k->offset == offsetof(slpi_problem, steps)) { p->T = 0.0; p->level = -1; }
+        return SLPI_OK;
+    case K_U64:
+        if (parse_u64(value, (uint64_t *)field) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an unsigned 64-bit integer", key, value);
+        return SLPI_OK;
+    case K_ENUM: {
+        int i = enum_index(k->enums, value);
+        if (i < 0) return bad_enum(err, key, value, k->enums);
+        *(int *)field = i;
+        return SLPI_OK;
+    }
+    case K_VEC: {
+        double tmp[8];
+        int bad = 0;
+        int n = parse_list(value, tmp, 8, &bad);
+        if (n != k->count)
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected %d comma-separated finite numbers",
+                                  key, value, k->count);
+        for (int i = 0; i < n; i++)
+            if (check_range(err, k, value, tmp[i])) return SLPI_EINPUT;
+        memcpy(field, tmp, (size_t)n * sizeof(double));
+        return SLPI_OK;
+    }
+    case K_STRING:
+        if (strlen(value) >= (size_t)k->count)
+            return slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
+        strcpy(field, value);
+        return SLPI_OK;
+    }
+    return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
+}
+
+/* Keys that reset defaults must be applied before the others. */
+static int key_rank(const char *key)
+{
+    if (strcmp(key, "preset") == 0) return 0;
+    if (strcmp(key, "system") == 0) return 1;
+    if (strcmp(key, "scheme") == 0) return 2;
+    if (strcmp(key, "form") == 0) return 3;
+    return 4;
+}
+
+int slpi_problem_set_all(slpi_problem *p, int n, char *const *kv_keys, char *const *kv_values,
+                         const char *const *where, slpi_error *err)
+{
+    for (int rank = 0; rank <= 4; rank++)
+        for (int i = 0; i < n; i++) {
+            if (key_rank(kv_keys[i]) != rank) continue;
+            if (slpi_problem_set(p, kv_keys[i], kv_values[i], err) != SLPI_OK) {
+                if (where && where[i] && err) {
+                    char msg[sizeof err->msg];
+                    memcpy(msg, err->msg, sizeof msg);
+                    snprintf(err->msg, sizeof err->msg, "%.200s: %.300s", where[i], msg);
+                }
+                return SLPI_EINPUT;
+            }
+        }
+    return SLPI_OK;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    enum { MAXL = 256 };
+    char *k[MAXL], *v[MAXL], *where[MAXL];
+    int n = 0, rc = SLPI_OK, lineno = 0;
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line too long", path, lineno);
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *s = trim(line);
+        if (*s == '\0') continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected key=value, got '%s'", path, lineno, s);
+            break;
+        }
+        if (n == MAXL) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: too many keys", path, lineno);
+            break;
+        }
+        *eq = '\0';
+        char loc[SLPI_PATH_MAX + 32];
+        snprintf(loc, sizeof loc, "%s:%d", path, lineno);
+        k[n] = strdup(trim(s));
+        v[n] = strdup(trim(eq + 1));
+        where[n] = strdup(loc);
+        n++;
+    }
+    if (rc == SLPI_OK && ferror(f))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
+    fclose(f);
+    if (rc == SLPI_OK)
+        rc = slpi_problem_set_all(p, n, k, v, (const char *const *)where, err);
+    for (int i = 0; i < n; i++) { free(k[i]); free(v[i]); free(where[i]); }
+    return rc;
+}
+
+/* ------------------------------------------------------------ validation */
+
+static int noise_is_state_dependent(const slpi_problem *p)
+{
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        return p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1;
+    case SLPI_SYS_HEAVY_TOP:
+        return p->ht.noise == SLPI_HT_NOISE_CASE2_PI2;
+    case SLPI_SYS_MANAKOV:
+        return p->mk.noise != 0;
+    case SLPI_SYS_POINT_VORTICES:
+        return p->pv.noise != 0;
+    case SLPI_SYS_EULER_ZEITLIN:
+        return p->ez.noise == SLPI_EZ_NOISE_Q;
+    case SLPI_SYS_SINE_EULER:
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
+{
+    const char *reason = "";
+    if ((unsigned)p->system >= SLPI_SYS_COUNT || (unsigned)p->scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "unknown system or scheme");
+    const char *sys = slpi_system_name(p->system), *sch = slpi_scheme_name(p->scheme);
+    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA &&
+        !(p->scheme == SLPI_SCHEME_RKMK_LE && !noise_is_state_dependent(p)))
+        return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
+                              sys, reason);
+    if (p->scheme == SLPI_SCHEME_RKMK_LE && noise_is_state_dependent(p))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "scheme rkmk-le is not applicable to system %s with this noise model: "
+                              "stochastic Lie-Euler is Stratonovich-consistent only for "
+                              "state-independent noise (SPEC §3.2)", sys);
+    if (!(p->h > 0) || !isfinite(p->h))
+        return slpi_error_set(err, SLPI_EINPUT, "h=%g: the time step must be positive", p->h);
+    if (p->steps < 1)
+        return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
+    if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "truncate=on needs h < 1 (the threshold sqrt(2 ell h |ln h|) vanishes at h = 1), got h=%g",
+                              p->h);
+    if (p->prec_max < p->prec)
+        return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
+    if (p->svi_c != 0.25 && p->svi_c != -0.25)
+        return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
+                              p->svi_c);
+    if (p->scheme == SLPI_SCHEME_SVI && p->svi_c == -0.25 &&
+        p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "svi_c=-0.25 is defined only for the SO(3) vector forms (rigid-body, heavy-top), not %s",
+                              sys);
+    if (p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_AUTO) {
+        int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
+               : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY
+               : p->system == SLPI_SYS_HEAVY_TOP;
+        if (!ok)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s does not apply to system %s",
+                                  e_svi_form[p->svi_form], sys);
+        if (p->svi_form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for svi_form=so3 or sd");
+    }
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        if ((p->ht.form == SLPI_HT_FORM_SVI) != (p->scheme == SLPI_SCHEME_SVI))
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "heavy-top form=%s goes with %s (form=svi is the semidirect state of scheme svi)",
+                                  e_ht_form[p->ht.form], p->scheme == SLPI_SCHEME_SVI ? "form=svi" : "form=rkmk");
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        if (p->scheme == SLPI_SCHEME_TMK && p->ez.N > 32)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is dense of size (N^2-1)^2",
+                                  p->ez.N);
+        if (p->ez.ic_lmax > p->ez.N - 1)
+            return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->ez.ic_lmax,
+                                  p->ez.N - 1);
+        break;
+    case SLPI_SYS_SINE_EULER:
+        if (p->se.N % 2 == 0)
+            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (SPEC §4.6)", p->se.N);
+        break;
+    default:
+        break;
+    }
+    if (p->n_x0 > 0 && p->n_x0 != slpi_problem_state_dim(p))
+        return slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the %s state has %d", p->n_x0, sys,
+                              slpi_problem_state_dim(p));
+    if (p->n_x0 > 0 && p->x0_file[0])
+        return slpi_error_set(err, SLPI_EINPUT, "x0 and x0_file are both given");
+    return SLPI_OK;
+}
+
+int slpi_problem_finish(slpi_problem *p, slpi_error *err)
+{
+    if (p->level >= 0) {
+        if (!(p->T > 0))
+            return slpi_error_set(err, SLPI_EINPUT, "level=%d needs T", p->level);
+        p->h = ldexp(p->T, -p->level);
+        p->steps = 1L << p->level;
+    } else if (p->T > 0) {
+        double n = p->T / p->h;
+        double r = nearbyint(n);
+        if (!(r >= 1) || fabs(n - r) > 1e-9 * r || r > 1e12)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "T=%.17g is not an integer multiple of h=%.17g (T/h = %.17g); the step count is never rounded",
+                                  p->T, p->h, n);
+        p->steps = (long)r;
+    }
+    return slpi_problem_validate(p, err);
+}
+
+/* ------------------------------------------------------------ shape */
+
+int slpi_problem_state_dim(const slpi_problem *p)
+{
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY: return p->rb.track_R ? 12 : 3;
+    case SLPI_SYS_HEAVY_TOP: return p->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    case SLPI_SYS_MANAKOV: return p->mk.n * (p->mk.n - 1) / 2;
+    case SLPI_SYS_POINT_VORTICES: return 3 * p->pv.n;
+    case SLPI_SYS_EULER_ZEITLIN: return p->ez.N * p->ez.N;
+    case SLPI_SYS_SINE_EULER: return p->se.N * p->se.N;
+    default: return 0;
+    }
+}
+
+int slpi_problem_noise_count(const slpi_problem *p)
+{
+    static const int rb[] = { 0, 3, 1, 3, 1, 1 };
+    static const int ht[] = { 0, 1, 1, 1, 1, 2, 2 };
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY: return rb[p->rb.noise];
+    case SLPI_SYS_HEAVY_TOP: return ht[p->ht.noise];
+    case SLPI_SYS_MANAKOV: return p->mk.noise ? p->mk.n * (p->mk.n - 1) / 2 : 0;
+    case SLPI_SYS_POINT_VORTICES: return p->pv.noise ? 3 : 0;
+    case SLPI_SYS_EULER_ZEITLIN: {
+        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (SPEC §4.5) */
+        int lmin = p->ez.N / 2;
+        return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
+    }
+    case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;
+    default: return 0;
+    }
+}
+
+int slpi_problem_truncates(const slpi_problem *p)
+{
+    if (p->truncate != SLPI_TRUNC_AUTO) return p->truncate == SLPI_TRUNC_ON;
+    int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER;
+    return iso_like && p->h < 1.0;
+}
+
+void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
+{
+    static const char *const rb_iso[] = { "x1", "x2", "x3" };
+    static const char *const rb_svi[] = { "Pi1", "Pi2", "Pi3", "R11", "R12", "R13", "R21", "R22",
+                                          "R23", "R31", "R32", "R33" };
+    static const char *const ht_rkmk[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
+    static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
+                                          "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        snprintf(buf, n, "%s", p->rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
+        return;
+    case SLPI_SYS_HEAVY_TOP:
+        snprintf(buf, n, "%s", p->ht.form == SLPI_HT_FORM_RKMK ? ht_rkmk[i] : ht_svi[i]);
+        return;
+    case SLPI_SYS_MANAKOV: {
+        int row = 0, k = i;
+        while (k >= p->mk.n - 1 - row) { k -= p->mk.n - 1 - row; row++; }
+        snprintf(buf, n, "X_%d_%d", row + 1, row + 2 + k);
+        return;
+    }
+    case SLPI_SYS_POINT_VORTICES:
+        snprintf(buf, n, "x%d_%d", i / 3 + 1, i % 3 + 1);
+        return;
+    default: {
+        int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N;
+        if (i < N) { snprintf(buf, n, "ImX_%d_%d", i, i); return; }
+        int k = (i - N) / 2, a = 0;
+        while (k >= N - 1 - a) { k -= N - 1 - a; a++; }
+        snprintf(buf, n, "%sX_%d_%d", (i - N) % 2 ? "Im" : "Re", a, a + 1 + k);
+        return;
+    }
+    }
+}
+
+int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
+{
+    int dim = slpi_problem_state_dim(p);
+    if (p->n_x0 > 0) {
+        if (p->n_x0 != dim) {
+            slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the state has %d", p->n_x0, dim);
+            return -1;
+        }
+        memcpy(x, p->x0, (size_t)dim * sizeof(double));
+        return 1;
+    }
+    if (!p->x0_file[0]) return 0;
+    FILE *f = fopen(p->x0_file, "r");
+    if (!f) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", p->x0_file, strerror(errno));
+        return -1;
+    }
+    int count = 0, lineno = 0, rc = 1;
+    char line[65536];
+    while (rc == 1 && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *save = NULL;
+        for (char *tok = strtok_r(line, " \t\r\n,", &save); tok; tok = strtok_r(NULL, " \t\r\n,", &save)) {
+            double v;
+            if (parse_double(tok, &v) != 0) {
+                slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%s' is not a finite number", p->x0_file, lineno, tok);
+                rc = -1;
+                break;
+            }
+            if (count == dim) {
+                slpi_error_set(err, SLPI_EINPUT, "%s:%d: more than the %d values of the state", p->x0_file,
+                               lineno, dim);
+                rc = -1;
+                break;
+            }
+            x[count++] = v;
+        }
+    }
+    fclose(f);
+    if (rc == 1 && count != dim) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const char *prefix)
+{
+    const char *field = (const char *)p + k->offset;
+    fprintf(f, "%s%s=", prefix, k->name);
+    switch (k->type) {
+    case K_DOUBLE: fprintf(f, "%.17g", *(const double *)field); break;
+    case K_INT: fprintf(f, "%d", *(const int *)field); break;
+    case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
+    case K_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case K_ENUM: fprintf(f, "%s", k->enums[*(const int *)field]); break;
+    case K_VEC:
+        for (int i = 0; i < k->count; i++)
+            fprintf(f, "%s%.17g", i ? "," : "", ((const double *)field)[i]);
+        break;
+    case K_STRING: fprintf(f, "%s", field); break;
+    case K_SPECIAL: break;
+    }
+    fputc('\n', f);
+}
+
+void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
+{
+    fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->system));
+    fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->scheme));
+    if (p->system == SLPI_SYS_RIGID_BODY) fprintf(f, "%sform=%s\n", prefix, e_rb_form[p->rb.form]);
+    if (p->system == SLPI_SYS_HEAVY_TOP) fprintf(f, "%sform=%s\n", prefix, e_ht_form[p->ht.form]);
+    for (int i = 0; i < NKEYS; i++) {
+        const key_def *k = &keys[i];
+        if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->system)) continue;
+        if (k->type == K_STRING && ((const char *)p + k->offset)[0] == '\0') continue;
+        if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0))
+            continue;
+        write_value(k, p, f, prefix);
+    }
+    if (p->n_x0 > 0) {
+        fprintf(f, "%sx0=", prefix);
+        for (int i = 0; i < p->n_x0; i++) fprintf(f, "%s%.17g", i ? "," : "", p->x0[i]);
+        fputc('\n', f);
+    }
+}
+
+void slpi_problem_print_keys(FILE *f)
+{
+    for (int i = 0; i < NKEYS; i++) {
+        const key_def *k = &keys[i];
+        fprintf(f, "  %-15s %-15s %s\n", k->name,
+                k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system), k->help);
+    }
+}

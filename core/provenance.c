@@ -1,0 +1,55 @@
+/* provenance.c — what produced a result: slpi version and git revision, the library
+ * versions seen at compile time (headers) and at run time (shared objects), the
+ * BLAS kernel, libc, compiler and flags. Written into every output header, and
+ * cross-checked (header vs library) by slpi_provenance_check, à la MPFR's tversion. */
+#include <gmp.h>
+#include <mpfr.h>
+#include <stdio.h>
+#include <string.h>
+#include <gnu/libc-version.h>
+#include <flint/flint.h>
+#include <jansson.h>
+
+#include "slpi.h"
+
+char *openblas_get_corename(void);
+char *openblas_get_config(void);
+
+void slpi_provenance_write(FILE *f, const char *prefix)
+{
+    fprintf(f, "%sslpi_version=%s\n", prefix, SLPI_VERSION);
+    fprintf(f, "%sgit_rev=%s\n", prefix, SLPI_GIT_REV);
+    fprintf(f, "%sarb=%s\n", prefix, arb_version);
+    fprintf(f, "%sflint=%s\n", prefix, flint_version);
+    fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
+    fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
+    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename());
+    fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
+    fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
+    fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);
+}
+
+/* Returns SLPI_OK, or SLPI_ECHECK with a message when a header and its library
+ * disagree (a mixed installation gives results nobody can reproduce). */
+int slpi_provenance_check(slpi_error *err)
+{
+    char hdr[64];
+    if (strcmp(MPFR_VERSION_STRING, mpfr_get_version()) != 0)
+        return slpi_error_set(err, SLPI_ECHECK, "MPFR header %s but library %s", MPFR_VERSION_STRING,
+                              mpfr_get_version());
+    snprintf(hdr, sizeof hdr, "%d.%d.%d", __GNU_MP_VERSION, __GNU_MP_VERSION_MINOR,
+             __GNU_MP_VERSION_PATCHLEVEL);
+    if (strcmp(hdr, gmp_version) != 0)
+        return slpi_error_set(err, SLPI_ECHECK, "GMP header %s but library %s", hdr, gmp_version);
+    if (strcmp(FLINT_VERSION, flint_version) != 0)
+        return slpi_error_set(err, SLPI_ECHECK, "FLINT header %s but library %s", FLINT_VERSION,
+                              flint_version);
+    int major = 0, minor = 0;
+    if (sscanf(arb_version, "%d.%d", &major, &minor) != 2 || major != 2 || minor < 23)
+        return slpi_error_set(err, SLPI_ECHECK, "Arb library %s: slpi needs Arb 2.23 or a later 2.x",
+                              arb_version);
+    if (strcmp(JANSSON_VERSION, jansson_version_str()) != 0)
+        return slpi_error_set(err, SLPI_ECHECK, "Jansson header %s but library %s", JANSSON_VERSION,
+                              jansson_version_str());
+    return SLPI_OK;
+}

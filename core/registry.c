@@ -1,0 +1,99 @@
+/* registry.c — names of systems and schemes, and the applicability matrix of SPEC §4.7
+ * as data. Problem-dependent refinements (noise model, size, sign variant) are applied
+ * by slpi_problem_validate in core/problem.c. */
+#include <string.h>
+
+#include "slpi.h"
+
+static const char *const system_names[SLPI_SYS_COUNT] = {
+    "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler"
+};
+
+static const char *const scheme_names[SLPI_SCHEME_COUNT] = {
+    "tmk", "rkmk-le", "rkmk-heun", "im-direct", "trap-direct", "isomp", "svi"
+};
+
+typedef struct { slpi_applicability a; const char *reason; } cell;
+
+#define P(r) { SLPI_PAPER, r }
+#define E(r) { SLPI_EXTENSION, r }
+#define NA(r) { SLPI_NA, r }
+static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
+    [SLPI_SYS_RIGID_BODY] = {
+        E("closed-form so(3) exponential"),
+        E("consistent only with state-independent noise (svi-lin, svi-lin1, const-e3, none); "
+          "N/A with iso-quad"),
+        E(""), E(""), E(""),
+        P("ISO §6.1"),
+        P("SVI §6-7, SVI-SO3 vector form (c = +1/4 default, -1/4 as printed)") },
+    [SLPI_SYS_HEAVY_TOP] = {
+        P("RKMK §5"),
+        E("SALT noise; N/A with case2-pi2 (state-dependent)"),
+        E(""),
+        P("RKMK §5 label; the figures match TRAP-DIRECT (claim R3)"),
+        P("matches RKMK Figs. 4-5"),
+        NA("se(3) is not J-quadratic"),
+        P("SVI §8, semidirect form SVI-SD") },
+    [SLPI_SYS_MANAKOV] = {
+        E(""),
+        NA("state-dependent noise makes stochastic Lie-Euler inconsistent (allowed with noise=none)"),
+        E(""), E(""), E(""),
+        P("ISO §6.2"),
+        E("SVI-LP on SO(n); c = -1/4 is defined only for SO(3) vectors") },
+    [SLPI_SYS_POINT_VORTICES] = {
+        E("no energy property: H0 is not quadratic"),
+        NA("state-dependent noise makes stochastic Lie-Euler inconsistent (allowed with noise=none)"),
+        E(""), E(""), E(""),
+        P("ISO §6.3"),
+        E("SVI-LP blockwise on SU(2)^n; c = -1/4 N/A") },
+    [SLPI_SYS_EULER_ZEITLIN] = {
+        E("N <= 32 only: the chord matrix is dense of size (N^2-1)^2 (N/A at N = 128)"),
+        E("only under noise reading (L) or no noise"),
+        E(""), E(""), E(""),
+        P("ISO §6.4"),
+        E("SVI-LP on U(N); c = -1/4 N/A") },
+    [SLPI_SYS_SINE_EULER] = {
+        P("RKMK §6"),
+        E("SALT noise"),
+        E(""), E(""),
+        P("RKMK §6, Fig. 9"),
+        E("su(N) is J-quadratic"),
+        E("SVI-LP on U(N); c = -1/4 N/A") },
+};
+#undef P
+#undef E
+#undef NA
+
+const char *slpi_system_name(slpi_system_id s)
+{
+    return (unsigned)s < SLPI_SYS_COUNT ? system_names[s] : "?";
+}
+
+const char *slpi_scheme_name(slpi_scheme_id k)
+{
+    return (unsigned)k < SLPI_SCHEME_COUNT ? scheme_names[k] : "?";
+}
+
+int slpi_system_from_name(const char *name, slpi_system_id *out)
+{
+    for (int i = 0; i < SLPI_SYS_COUNT; i++)
+        if (strcmp(name, system_names[i]) == 0) { *out = (slpi_system_id)i; return 0; }
+    return -1;
+}
+
+int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
+{
+    for (int i = 0; i < SLPI_SCHEME_COUNT; i++)
+        if (strcmp(name, scheme_names[i]) == 0) { *out = (slpi_scheme_id)i; return 0; }
+    return -1;
+}
+
+slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)
+{
+    if ((unsigned)s >= SLPI_SYS_COUNT || (unsigned)k >= SLPI_SCHEME_COUNT) {
+        if (reason) *reason = "unknown system or scheme";
+        return SLPI_NA;
+    }
+    if (reason) *reason = matrix[s][k].reason;
+    return matrix[s][k].a;
+}

@@ -1,0 +1,192 @@
+/* trajectory.c — the trajectory TSV format (DESIGN §5), writer and validating reader.
+ *
+ * Format "slpi-trajectory 1":
+ *   # slpi-trajectory 1                  first line, format name and version
+ *   # key=value                          arith=fast|ref, provenance, the whole
+ *                                        problem (slpi_problem_write)
+ *   step<TAB>t<TAB>col...                one line of column names (no '#')
+ *   0<TAB>0<TAB>value...                 one line per written step
+ * Values are doubles written so they round-trip (%.17g, or %a with hex output) — or,
+ * for the ref path, Arb balls "mid +/- rad" in decimal that arb_set_str reads back.
+ * A file that ends in the middle of a line (a killed run) is reported as truncated.
+ * The reader validates the version line, header syntax, column count, every numeric
+ * field (no NaN in any column: a failed step is never written), and reports
+ * file:line: problem. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slpi.h"
+
+#define FORMAT_LINE "# slpi-trajectory 1"
+
+int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name, int ncols,
+                           const char *const *cols)
+{
+    fprintf(f, "%s\n", FORMAT_LINE);
+    fprintf(f, "# arith=%s\n", path_name);
+    slpi_provenance_write(f, "# ");
+    slpi_problem_write(p, f, "# ");
+    fputs("step\tt", f);
+    for (int i = 0; i < ncols; i++) fprintf(f, "\t%s", cols[i]);
+    fputc('\n', f);
+    return ferror(f) ? SLPI_EINPUT : SLPI_OK;
+}
+
+void slpi_traj_write_row(FILE *f, long step, double t, int n, const double *v, int hex)
+{
+    fprintf(f, "%ld\t%.17g", step, t);
+    for (int i = 0; i < n; i++) fprintf(f, hex ? "\t%a" : "\t%.17g", v[i]);
+    fputc('\n', f);
+}
+
+void slpi_traj_free(slpi_traj *t)
+{
+    for (int i = 0; i < t->nhead; i++) { free(t->head_key[i]); free(t->head_val[i]); }
+    for (int i = 0; i < t->ncols; i++) free(t->col[i]);
+    free(t->head_key); free(t->head_val); free(t->col);
+    free(t->step); free(t->mid); free(t->rad);
+    memset(t, 0, sizeof *t);
+}
+
+const char *slpi_traj_header(const slpi_traj *t, const char *key)
+{
+    for (int i = 0; i < t->nhead; i++)
+        if (strcmp(t->head_key[i], key) == 0) return t->head_val[i];
+    return NULL;
+}
+
+int slpi_traj_column(const slpi_traj *t, const char *name)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->col[i], name) == 0) return i;
+    return -1;
+}
+
+/* A cell: a double, or a ball "mid +/- rad". Returns 0 on success. */
+static int parse_cell(const char *s, double *mid, double *rad)
+{
+    char *end;
+    errno = 0;
+    *mid = strtod(s, &end);   /* ERANGE on subnormals is fine: the value is still exact */
+    if (end == s || !isfinite(*mid)) return -1;
+    *rad = 0.0;
+    while (*end == ' ') end++;
+    if (strncmp(end, "+/-", 3) == 0) {
+        const char *r = end + 3;
+        *rad = strtod(r, &end);
+        if (end == r || !isfinite(*rad) || *rad < 0) return -1;
+        while (*end == ' ') end++;
+    }
+    return *end == '\0' ? 0 : -1;
+}
+
+static int push_header(slpi_traj *t, const char *line)
+{
+    const char *eq = strchr(line, '=');
+    if (!eq) return 0;   /* a free comment line */
+    t->head_key = realloc(t->head_key, (size_t)(t->nhead + 1) * sizeof(char *));
+    t->head_val = realloc(t->head_val, (size_t)(t->nhead + 1) * sizeof(char *));
+    t->head_key[t->nhead] = strndup(line, (size_t)(eq - line));
+    t->head_val[t->nhead] = strdup(eq + 1);
+    t->nhead++;
+    return 0;
+}
+
+int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 0;
+    char *line = NULL;
+    ssize_t len;
+    long lineno = 0, rows_cap = 0;
+    int rc = SLPI_OK;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len == 0 || line[len - 1] != '\n') {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated line (file ends without a newline)",
+                                path, lineno);
+            break;
+        }
+        line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
+        if (lineno == 1) {
+            if (strncmp(line, "# slpi-trajectory ", 18) != 0) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path,
+                                    FORMAT_LINE);
+                break;
+            }
+            if (strcmp(line, FORMAT_LINE) != 0) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: unsupported version '%s' (this slpi reads '%s')",
+                                    path, line + 2, FORMAT_LINE);
+                break;
+            }
+            continue;
+        }
+        if (line[0] == '#') {
+            const char *s = line + 1;
+            while (*s == ' ') s++;
+            push_header(t, s);
+            continue;
+        }
+        /* split on tabs */
+        int n = 0;
+        char *cells[4096];
+        char *save = NULL;
+        for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
+            if (n == 4096) break;
+            cells[n++] = c;
+        }
+        if (t->ncols == 0 && t->col == NULL) {
+            if (n < 2 || strcmp(cells[0], "step") != 0 || strcmp(cells[1], "t") != 0) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: expected the column line 'step<TAB>t<TAB>...'",
+                                    path, lineno);
+                break;
+            }
+            t->ncols = n - 2;
+            t->col = calloc((size_t)(n > 2 ? n - 2 : 1), sizeof(char *));
+            for (int i = 2; i < n; i++) t->col[i - 2] = strdup(cells[i]);
+            continue;
+        }
+        if (n != t->ncols + 2) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: %d columns, the header names %d", path, lineno, n,
+                                t->ncols + 2);
+            break;
+        }
+        if (t->nrows == rows_cap) {
+            rows_cap = rows_cap ? 2 * rows_cap : 64;
+            t->step = realloc(t->step, (size_t)rows_cap * sizeof(long));
+            t->mid = realloc(t->mid, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
+            t->rad = realloc(t->rad, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
+        }
+        char *end;
+        errno = 0;
+        long step = strtol(cells[0], &end, 10);
+        if (*end != '\0' || errno || step < 0 || (t->nrows > 0 && step <= t->step[t->nrows - 1])) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step '%s' is not a non-negative integer above the previous one",
+                                path, lineno, cells[0]);
+            break;
+        }
+        t->step[t->nrows] = step;
+        double *m = t->mid + (size_t)t->nrows * (size_t)(t->ncols + 1);
+        double *r = t->rad + (size_t)t->nrows * (size_t)(t->ncols + 1);
+        for (int i = 1; i < n && rc == SLPI_OK; i++)
+            if (parse_cell(cells[i], &m[i - 1], &r[i - 1]) != 0)
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %d (%s): '%s' is not a finite number or ball",
+                                    path, lineno, i + 1, i == 1 ? "t" : t->col[i - 2], cells[i]);
+        if (rc != SLPI_OK) break;
+        t->nrows++;
+    }
+    free(line);
+    if (rc == SLPI_OK && ferror(f)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
+    if (rc == SLPI_OK && lineno == 0) rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
+    if (rc == SLPI_OK && t->col == NULL)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no column line", path);
+    fclose(f);
+    if (rc != SLPI_OK) slpi_traj_free(t);
+    return rc;
+}

@@ -1,0 +1,151 @@
+/* t-problem.c — problem specs: the papers' defaults, good and bad key=value inputs (each
+ * a clear error naming the key or value, code SLPI_EINPUT), key files with file:line,
+ * the T/level/h resolution (never rounding the step count), and a write/load round trip
+ * that reproduces every field bit for bit (randomized over keys). */
+#include <unistd.h>
+
+#include "slpi.h"
+#include "testutil.h"
+
+static int set_fails(slpi_problem *p, const char *k, const char *v, const char *must_contain)
+{
+    slpi_error err = { 0, "" };
+    int rc = slpi_problem_set(p, k, v, &err);
+    if (rc != SLPI_EINPUT || !strstr(err.msg, must_contain)) {
+        fprintf(stderr, "  %s=%s: rc %d, message '%s' (wanted '%s')\n", k, v ? v : "(null)", rc, err.msg,
+                must_contain);
+        return 0;
+    }
+    return 1;
+}
+
+static char *write_temp(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/slpi-t-problem-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+int main(void)
+{
+    test_start("t-problem", 2);
+    slpi_problem p, q;
+    slpi_error err = { 0, "" };
+
+    /* defaults of the papers */
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(p.rb.inertia[0] == 2.0 && p.rb.inertia[2] == 2.0 / 3.0 && p.rb.amp == 0.1);
+    TEST_CHECK(slpi_problem_noise_count(&p) == 3 && slpi_problem_state_dim(&p) == 3);
+    TEST_CHECK(slpi_problem_truncates(&p));
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
+    TEST_CHECK(p.rb.form == SLPI_RB_FORM_SVI && p.rb.inertia[2] == 3.0 && p.rb.amp == 0.02 && p.h == 0.01);
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_problem_state_dim(&p) == 6 && slpi_problem_noise_count(&p) == 1 && !slpi_problem_truncates(&p));
+    TEST_CHECK(p.ht.alpha[2] == 0.03 && p.tol == 1e-15 && p.maxit == 50);
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
+    TEST_CHECK(slpi_problem_state_dim(&p) == 15 && p.ht.inertia[0] == 0.1 && p.maxit == 200);
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_state_dim(&p) == 45 && slpi_problem_noise_count(&p) == 45);
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_noise_count(&p) == 108 && slpi_problem_state_dim(&p) == 144);
+    TEST_CHECK(slpi_problem_set(&p, "N", "128", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_noise_count(&p) == 12288);
+    slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
+    TEST_CHECK(p.tol == 1e-14 && slpi_problem_noise_count(&p) == 2 && slpi_problem_state_dim(&p) == 9);
+
+    /* bad inputs: each names the problem */
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(set_fails(&p, "system", "rigid-bodies", "unknown system"));
+    TEST_CHECK(set_fails(&p, "scheme", "rk4", "unknown scheme"));
+    TEST_CHECK(set_fails(&p, "h", "-0.1", "out of range"));
+    TEST_CHECK(set_fails(&p, "h", "0", "out of range"));
+    TEST_CHECK(set_fails(&p, "h", "", "missing value"));
+    TEST_CHECK(set_fails(&p, "h", NULL, "missing value"));
+    TEST_CHECK(set_fails(&p, "h", "0.1x", "not a finite number"));
+    TEST_CHECK(set_fails(&p, "h", "nan", "not a finite number"));
+    TEST_CHECK(set_fails(&p, "h", "1e999", "not a finite number"));
+    TEST_CHECK(set_fails(&p, "steps", "2.5", "not an integer"));
+    TEST_CHECK(set_fails(&p, "steps", "0", "out of range"));
+    TEST_CHECK(set_fails(&p, "seed", "-3", "unsigned"));
+    TEST_CHECK(set_fails(&p, "inertia", "1,2", "expected 3"));
+    TEST_CHECK(set_fails(&p, "inertia", "1,2,-3", "out of range"));
+    TEST_CHECK(set_fails(&p, "noise", "white", "expected one of"));
+    TEST_CHECK(set_fails(&p, "frobnicate", "1", "unknown key"));
+    TEST_CHECK(set_fails(&p, "N", "12", "not a parameter of system rigid-body"));
+    TEST_CHECK(set_fails(&p, "prec", "0", "out of range"));
+    TEST_CHECK(set_fails(&p, "x0", "1,zz,3", "entry 2"));
+    TEST_CHECK(set_fails(&p, "preset", "iso/rigid-body/longest", "unknown preset"));
+
+    /* cross-key rules */
+    slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_problem_set(&p, "N", "4", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "N odd"));
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_set(&p, "truncate", "on", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_set(&p, "h", "2", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "h < 1"));
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_set(&p, "x0", "1,0", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "x0: 2 values"));
+
+    /* time grid */
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_set(&p, "T", "0.1", &err) == SLPI_OK && slpi_problem_set(&p, "level", "7", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 128 && p.h == 0.1 / 128);
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_problem_set(&p, "T", "100", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 10000);
+    TEST_CHECK(slpi_problem_set(&p, "T", "100.005", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "not an integer multiple"));
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_problem_set(&p, "level", "3", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "needs T"));
+
+    /* key files: comments, order independence (system first), file:line errors */
+    char *path = write_temp("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
+    TEST_CHECKF(slpi_problem_load(&p, path, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECK(p.system == SLPI_SYS_RIGID_BODY && p.scheme == SLPI_SCHEME_SVI && p.h == 0.125 && p.rb.inertia[1] == 2.0);
+    unlink(path);
+    path = write_temp("system=rigid-body\nh=0.1\nsteps=ten\n");
+    TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":3: steps=ten"));
+    unlink(path);
+    path = write_temp("system=rigid-body\njust some words\n");
+    TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":2: expected key=value"));
+    unlink(path);
+    TEST_CHECK(slpi_problem_load(&p, "/nonexistent/slpi.cfg", &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
+
+    /* write/load round trip over random settings: every field reproduced exactly */
+    static const char *const sys[] = { "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler" };
+    static const char *const sch[] = { "tmk", "rkmk-heun", "im-direct", "trap-direct", "svi" };
+    for (long it = 0; it < test_iters(200); it++) {
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        TEST_CHECK(slpi_problem_set(&p, "system", sys[test_rand_int(6)], &err) == SLPI_OK);
+        TEST_CHECK(slpi_problem_set(&p, "scheme", sch[test_rand_int(5)], &err) == SLPI_OK);
+        char v[64];
+        snprintf(v, sizeof v, "%.17g", test_rand_uniform(1e-6, 0.5));
+        TEST_CHECK(slpi_problem_set(&p, "h", v, &err) == SLPI_OK);
+        snprintf(v, sizeof v, "%llu", (unsigned long long)test_rand_u64());
+        TEST_CHECK(slpi_problem_set(&p, "seed", v, &err) == SLPI_OK);
+        snprintf(v, sizeof v, "%.17g", test_rand_uniform(1e-17, 1e-10));
+        TEST_CHECK(slpi_problem_set(&p, "tol", v, &err) == SLPI_OK);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        slpi_problem_write(&p, f, "");
+        fclose(f);
+        path = write_temp(buf);
+        free(buf);
+        slpi_problem_init(&q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
+        int rc = slpi_problem_load(&q, path, &err);
+        TEST_CHECKF(rc == SLPI_OK, "reload: %s", err.msg);
+        unlink(path);
+        TEST_CHECKF(memcmp(&p, &q, sizeof p) == 0, "round trip differs (system %s scheme %s)",
+                    slpi_system_name(p.system), slpi_scheme_name(p.scheme));
+    }
+    TEST_END();
+}

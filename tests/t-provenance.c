@@ -1,0 +1,26 @@
+/* t-provenance.c — run first (alphabetically after nothing it depends on): prints the
+ * library versions this build sees and fails on a header/library mismatch (à la MPFR's
+ * tversion). Also checks that the provenance block names every library. */
+#include "slpi.h"
+#include "testutil.h"
+
+int main(void)
+{
+    test_start("t-provenance", 4);
+    slpi_error err = { 0, "" };
+    slpi_provenance_write(stdout, "  ");
+    int rc = slpi_provenance_check(&err);
+    TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    slpi_provenance_write(f, "# ");
+    fclose(f);
+    static const char *const need[] = { "# slpi_version=", "# git_rev=", "# arb=2.", "# flint=", "# mpfr=",
+                                        "# gmp=", "# openblas=", "# libc=glibc", "# compiler=", "# cflags=" };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        TEST_CHECKF(strstr(buf, need[i]) != NULL, "provenance lacks %s", need[i]);
+    TEST_CHECK(strstr(buf, "-ffp-contract=off") != NULL);
+    free(buf);
+    TEST_END();
+}

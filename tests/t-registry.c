@@ -1,0 +1,89 @@
+/* t-registry.c — the applicability matrix (SPEC §4.7) as data: names round-trip, every
+ * applicable pair resolves to a valid default problem, every N/A pair is rejected with
+ * its reason, and the problem-dependent rules (RKMK-LE and state-dependent noise, the
+ * SVI sign variant, Zeitlin TMK size) hold. */
+#include "slpi.h"
+#include "testutil.h"
+
+int main(void)
+{
+    test_start("t-registry", 1);
+    for (int s = 0; s < SLPI_SYS_COUNT; s++) {
+        slpi_system_id back;
+        TEST_CHECK(slpi_system_from_name(slpi_system_name((slpi_system_id)s), &back) == 0 && back == (slpi_system_id)s);
+    }
+    for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
+        slpi_scheme_id back;
+        TEST_CHECK(slpi_scheme_from_name(slpi_scheme_name((slpi_scheme_id)k), &back) == 0 && back == (slpi_scheme_id)k);
+    }
+    slpi_system_id sx;
+    TEST_CHECK(slpi_system_from_name("rigid_body", &sx) != 0);
+
+    /* Count of P/E cells: SPEC §4.7 has 6 systems x 7 schemes with these N/A cells. */
+    int applicable = 0;
+    for (int s = 0; s < SLPI_SYS_COUNT; s++)
+        for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
+            const char *why = NULL;
+            slpi_applicability a = slpi_registry_pair((slpi_system_id)s, (slpi_scheme_id)k, &why);
+            TEST_CHECK(why != NULL);
+            slpi_problem p;
+            slpi_error err = { 0, "" };
+            slpi_problem_init(&p, (slpi_system_id)s, (slpi_scheme_id)k);
+            int rc = slpi_problem_validate(&p, &err);
+            if (a != SLPI_NA) {
+                applicable++;
+                /* the default problem of a P/E pair validates, except RKMK-LE whose
+                 * defaults carry state-dependent noise where SPEC marks it so */
+                if (k == SLPI_SCHEME_RKMK_LE && (s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_EULER_ZEITLIN))
+                    TEST_CHECKF(rc == SLPI_EINPUT, "%s/%s default should need noise change", slpi_system_name(s),
+                                slpi_scheme_name(k));
+                else
+                    TEST_CHECKF(rc == SLPI_OK, "%s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
+            } else {
+                TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "not applicable"), "%s/%s: rc %d '%s'",
+                            slpi_system_name(s), slpi_scheme_name(k), rc, err.msg);
+                TEST_CHECK(why[0] != '\0');
+            }
+        }
+    TEST_CHECKF(applicable == 39, "applicable cells %d (expected 39)", applicable);
+    TEST_CHECK(slpi_registry_pair(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP, NULL) == SLPI_NA);
+    TEST_CHECK(slpi_registry_pair(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, NULL) == SLPI_PAPER);
+
+    /* RKMK-LE becomes applicable with state-independent noise. */
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_LE);
+    TEST_CHECK(slpi_problem_set(&p, "noise", "svi-lin", &err) == SLPI_OK);
+    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_RKMK_LE);
+    TEST_CHECK(slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK);
+    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_RKMK_LE);
+    TEST_CHECK(slpi_problem_set(&p, "noise", "L", &err) == SLPI_OK);
+    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    /* SVI c = -1/4 only on SO(3) vector forms. */
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
+    TEST_CHECK(slpi_problem_set(&p, "svi_c", "-0.25", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "svi_c"));
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
+    TEST_CHECK(slpi_problem_set(&p, "svi_c", "-0.25", &err) == SLPI_OK);
+    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    /* Zeitlin TMK: fine at N = 12, N/A at N = 128. */
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_TMK);
+    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECK(slpi_problem_set(&p, "N", "128", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_set(&p, "ic_lmax", "4", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "N=128"));
+
+    /* Every preset resolves to a valid problem. */
+    int npresets = 0;
+    for (const slpi_preset *c = slpi_presets(); c->name; c++, npresets++) {
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        int rc = slpi_problem_preset(&p, c->name, &err);
+        if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+        TEST_CHECKF(rc == SLPI_OK, "preset %s: %s", c->name, err.msg);
+        TEST_CHECK(strcmp(p.preset, c->name) == 0);
+    }
+    TEST_CHECK(npresets >= 30);
+    TEST_END();
+}

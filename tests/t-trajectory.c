@@ -1,0 +1,104 @@
+/* t-trajectory.c — the trajectory TSV format: random rows written with %.17g and %a read
+ * back bit for bit, the provenance and problem header read back, balls "mid +/- rad",
+ * and malformed files (empty, wrong format, wrong version, no column line, extra or
+ * missing column, NaN, garbage, truncated last line, decreasing step) each rejected
+ * with file:line. */
+#include <unistd.h>
+
+#include "slpi.h"
+#include "testutil.h"
+
+static char *write_temp(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/slpi-t-traj-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static double random_double(void)
+{
+    /* all binades, both signs, subnormals included */
+    uint64_t bits = test_rand_u64();
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return isfinite(d) ? d : test_rand_uniform(-1, 1);
+}
+
+static void bad(const char *text, const char *must)
+{
+    slpi_traj t;
+    slpi_error err = { 0, "" };
+    char *path = write_temp(text);
+    int rc = slpi_traj_read(path, &t, &err);
+    TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, must) && strstr(err.msg, path), "'%s': rc %d '%s' (wanted '%s')",
+                text, rc, err.msg, must);
+    unlink(path);
+}
+
+int main(void)
+{
+    test_start("t-trajectory", 3);
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    const char *cols[] = { "x1", "x2", "x3", "H0" };
+    for (int hex = 0; hex <= 1; hex++) {
+        char path[64];
+        strcpy(path, "/tmp/slpi-t-traj-XXXXXX");
+        FILE *f = fdopen(mkstemp(path), "w");
+        TEST_CHECK(slpi_traj_write_header(f, &p, "fast", 4, cols) == SLPI_OK);
+        long rows = test_iters(500);
+        double *v = malloc((size_t)rows * 5 * sizeof(double));
+        for (long r = 0; r < rows; r++) {
+            for (int i = 0; i < 5; i++) v[r * 5 + i] = random_double();
+            slpi_traj_write_row(f, r * 3, v[r * 5], 4, v + r * 5 + 1, hex);
+        }
+        fclose(f);
+        slpi_traj t;
+        TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
+        TEST_CHECK(t.ncols == 4 && t.nrows == rows);
+        TEST_CHECK(slpi_traj_column(&t, "H0") == 3 && slpi_traj_column(&t, "x9") == -1);
+        TEST_CHECK(slpi_traj_header(&t, "system") && strcmp(slpi_traj_header(&t, "system"), "rigid-body") == 0);
+        TEST_CHECK(slpi_traj_header(&t, "arith") && strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);
+        TEST_CHECK(slpi_traj_header(&t, "mpfr") != NULL && slpi_traj_header(&t, "openblas") != NULL);
+        TEST_CHECK(slpi_traj_header(&t, "slpi_version") && strcmp(slpi_traj_header(&t, "slpi_version"), SLPI_VERSION) == 0);
+        int exact = 1;
+        for (long r = 0; r < rows && r < t.nrows; r++) {
+            exact &= t.step[r] == r * 3;
+            exact &= memcmp(t.mid + r * 5, v + r * 5, 5 * sizeof(double)) == 0;
+            for (int i = 0; i < 5; i++) exact &= t.rad[r * 5 + i] == 0.0;
+        }
+        TEST_CHECKF(exact, "round trip not bit-exact (hex=%d)", hex);
+        slpi_traj_free(&t);
+        free(v);
+        unlink(path);
+    }
+
+    /* balls */
+    char *path = write_temp("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
+    slpi_traj t;
+    TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECK(t.nrows == 2 && t.mid[1] == 0.5 && t.rad[1] == 1e-40 && t.mid[3] == -0.25 && t.rad[3] == 0.0);
+    slpi_traj_free(&t);
+    unlink(path);
+
+    bad("", "empty file");
+    bad("step\tt\n", ":1: not an slpi trajectory");
+    bad("# slpi-trajectory 2\nstep\tt\n", ":1: unsupported version");
+    bad("# slpi-trajectory 1\n# a=b\n0\t0\t1\n", ":3: expected the column line");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\t2\n", ":3: 4 columns, the header names 3");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\n", ":3: 2 columns");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\tnan\n", ":3: column 3 (x)");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\tinf\n", ":3: column 3 (x)");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1.5q\n", ":3: column 3 (x)");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\n1\t0.1\t2", ":4: truncated line");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n1\t0\t1\n1\t0.1\t2\n", ":4: step '1'");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n-1\t0\t1\n", ":3: step '-1'");
+    bad("# slpi-trajectory 1\n", "no column line");
+    TEST_CHECK(slpi_traj_read("/nonexistent/x.tsv", &t, &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
+    TEST_END();
+}
