@@ -14,6 +14,9 @@
 
 typedef double complex cplx;
 
+/* Tile edge of the fused pass of slpi_sun_isomp. */
+#define SUN_TILE 32
+
 static size_t sun_pair(int N, int a, int b)
 {
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
@@ -98,30 +101,39 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c1, c1 - c0, N, &quarter, G, N,
                     Psi + (size_t)c0 * N, N, &zero, H + (size_t)c0 * N, N);
     }
+    /* the fused O(N^2) pass over SUN_TILE x SUN_TILE tiles of the upper triangle and their
+     * mirrors, so that the transposed accesses stay in cache at power-of-two N */
     double dmax = 0, ymax = 0;
-    for (int j = 0; j < N; j++) {
-        for (int i = 0; i < j; i++) {
-            size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
-            cplx g = G[ij], gt = G[ji], h = H[ij];
-            cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
-            cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
-            Ynew[ij] = v;
-            Ynew[ji] = w;
-            upd(&dmax, creal(v) - creal(Y[ij]));
-            upd(&dmax, cimag(v) - cimag(Y[ij]));
-            upd(&dmax, creal(w) - creal(Y[ji]));
-            upd(&dmax, cimag(w) - cimag(Y[ji]));
-            upd(&ymax, creal(v));
-            upd(&ymax, cimag(v));
+    for (int j0 = 0; j0 < N; j0 += SUN_TILE)
+        for (int i0 = 0; i0 <= j0; i0 += SUN_TILE) {
+            int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
+            int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
+            for (int j = j0; j < j1; j++) {
+                int iend = i1 < j ? i1 : j;
+                for (int i = i0; i < iend; i++) {
+                    size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
+                    cplx g = G[ij], gt = G[ji], h = H[ij];
+                    cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
+                    cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
+                    Ynew[ij] = v;
+                    Ynew[ji] = w;
+                    upd(&dmax, creal(v) - creal(Y[ij]));
+                    upd(&dmax, cimag(v) - cimag(Y[ij]));
+                    upd(&dmax, creal(w) - creal(Y[ji]));
+                    upd(&dmax, cimag(w) - cimag(Y[ji]));
+                    upd(&ymax, creal(v));
+                    upd(&ymax, cimag(v));
+                }
+                if (j < i0 || j >= i1) continue;
+                size_t jj = j + (size_t)N * j;
+                cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
+                Ynew[jj] = v;
+                upd(&dmax, creal(v) - creal(Y[jj]));
+                upd(&dmax, cimag(v) - cimag(Y[jj]));
+                upd(&ymax, creal(v));
+                upd(&ymax, cimag(v));
+            }
         }
-        size_t jj = j + (size_t)N * j;
-        cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
-        Ynew[jj] = v;
-        upd(&dmax, creal(v) - creal(Y[jj]));
-        upd(&dmax, cimag(v) - cimag(Y[jj]));
-        upd(&ymax, creal(v));
-        upd(&ymax, cimag(v));
-    }
     *ynorm = ymax;
     return dmax;
 }
