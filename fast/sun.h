@@ -42,9 +42,18 @@ void slpi_sun_pack(int N, const double complex *X, double *x);
  * Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4 with one full zgemm (G = Psi Y, [Psi,Y] = G - G^*)
  * and one upper block-triangle zgemm (Psi Y Psi = G Psi is skew-Hermitian), in one fused
  * pass that also returns ||Ynew - Y||_max and *ynorm = ||Ynew||_max (over the doubles).
- * Ynew is exactly skew-Hermitian when Xn is. */
+ * Ynew is exactly skew-Hermitian when Xn is.
+ *
+ * Xnext (optional) receives Xn + [Psi, Y] = Xn + G - G^* in the same pass, i.e. the COMM
+ * update from this iterate. PROPOSAL for fast.h / isomp.c (P1): let m_isomp_iter return it
+ * and, once the iteration has converged, take X_{n+1} from the last call instead of a
+ * further m_psi and m_comm_update on the converged Y (which costs one more Poisson solve
+ * and one more zgemm per step; the two updates differ by O(tol ||Psi||), inside the solve
+ * residual that bounds COMM-mode Casimir drift anyway). bench/bench-fast-zeitlin.c
+ * measures the step with and without it. */
 double slpi_sun_isomp(slpi_sun *u, const double complex *Psi, const double complex *Xn,
-                      const double complex *Y, double complex *Ynew, double *ynorm);
+                      const double complex *Y, double complex *Ynew, double *ynorm,
+                      double complex *Xnext);
 
 /* Install coad, bracket, orbit_exp and the m_* operations (mdim = 2N^2); s->ctx must start with
  * an initialised slpi_sun. */

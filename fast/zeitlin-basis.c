@@ -286,8 +286,9 @@ static void zeitlin_pass(const slpi_zeitlin *z, int lmin, const double *w,
         const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
         if (X) {
             zeitlin_gather(N, m, X, x, x + n);
-            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, kk, parts, n, 1.0, V, n, x, n,
-                        0.0, c, kk);
+            for (int part = 0; part < parts; part++)
+                cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
+                            c + part * kk, 1);
         } else {
             for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
         }
@@ -298,8 +299,9 @@ static void zeitlin_pass(const slpi_zeitlin *z, int lmin, const double *w,
                 if (w) c[part * kk + k] *= w[alpha - base];
             }
         if (!out) continue;
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, parts, kk, 1.0, V, n, c, kk,
-                    0.0, x, n);
+        for (int part = 0; part < parts; part++)
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
+                        x + part * n, 1);
         zeitlin_scatter(N, m, x, m ? x + n : NULL, out);
     }
 }
