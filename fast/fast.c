@@ -61,7 +61,11 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
         f->pol.maxit = p->maxit > 0 ? p->maxit : sch->default_maxit;
         f->pol.fixed_iters = p->fixed_iters;
         f->pol.on_cap = p->on_cap;
-        if (f->sys.dim != f->sys.cdim && p->scheme != SLPI_SCHEME_SVI)
+        if (f->sys.dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
+            rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
+                                "core's layout says %d and %d", f->sys.name, f->sys.dim, f->sys.M,
+                                slpi_problem_state_dim(p), slpi_problem_noise_count(p));
+        else if (f->sys.dim != f->sys.cdim && p->scheme != SLPI_SCHEME_SVI)
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
                                 "with svi", f->sys.name);
     }
@@ -89,14 +93,10 @@ void slpi_fast_free(slpi_fast *f)
 
 int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
 {
-    const slpi_problem *p = &f->p;
-    if (p->n_x0 > 0) {
-        if (p->n_x0 != f->sys.dim)
-            return slpi_error_set(err, SLPI_EINPUT, "x0 has %d values; %s needs %d", p->n_x0,
-                                  f->sys.name, f->sys.dim);
-        memcpy(x, p->x0, sizeof *x * (size_t)p->n_x0);
-    } else {
-        int rc = f->sys.initial_state(&f->sys, p, x, err);
+    int given = slpi_problem_explicit_x0(&f->p, x, err);
+    if (given < 0) return err->code;
+    if (!given) {
+        int rc = f->sys.initial_state(&f->sys, &f->p, x, err);
         if (rc) return rc;
     }
     if (!slpi_fast_all_finite(x, f->sys.dim))

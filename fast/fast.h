@@ -193,6 +193,27 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
 void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
                            const double *X, double *out);
 
+/* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
+ * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
+void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
+
+/* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
+ * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
+ * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
+ * with svi-lin noise (M = 3), each path bit-identical to slpi_fast_step on the same
+ * problem. Returns the number of failed paths; iters (may be NULL) accumulates. */
+typedef struct {
+    double Iinv[3];     /* inverse inertia (h0_scale included) */
+    double amp;         /* noise amplitude */
+    double c;           /* SVI quadratic-term sign (+-1/4) */
+    slpi_fast_policy pol;
+} slpi_fast_rb_soa;
+int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
+long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                            const double *dW, long *iters);
+long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                          const double *dW, long *iters);
+
 /* Complex/real dense matrices (column-major), fast/dense.c. */
 #include <complex.h>
 /* E = exp(B) for skew-Hermitian B (n x n), via zheev of iB; 0 or SLPI_ENUMERIC. */

@@ -119,7 +119,7 @@ static int ht_initial(const slpi_fast_system *s, const slpi_problem *p, double *
     }
     double th = p->ht.theta0, ct = cos(th), st = sin(th);
     double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
-    x[0] = 0; x[1] = 0; x[2] = 1;
+    memcpy(x, p->ht.pi0, 3 * sizeof *x);
     x[3] = 0; x[4] = -st; x[5] = ct;              /* Gamma = R^T e3 */
     memcpy(x + 6, R, sizeof R);
     return 0;

@@ -148,7 +148,7 @@ static void rb_diag(const slpi_fast_system *s, const double *x, const double *x0
     slpi_diag_add(d, "casimir_norm2", n2);
     if (x0) {
         double H0 = rb_energy(c, x0), n20 = slpi_fast_dot3(x0, x0);
-        slpi_diag_add(d, "H0_rel_dev", (H - H0) / H0);
+        slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
         slpi_diag_add(d, "casimir_norm2_dev", n2 - n20);
         /* eigenvalues of iX for X = hat x are {-|x|, 0, |x|} */
         slpi_diag_add(d, "eig_dev", fabs(sqrt(n2) - sqrt(n20)));
@@ -192,8 +192,11 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
         if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
             return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0",
                                   i, p->rb.inertia[i]);
-        c->Iinv[i] = 1 / p->rb.inertia[i];
+        c->Iinv[i] = p->rb.h0_scale / p->rb.inertia[i];   /* h0_scale 0: noise only */
     }
+    if (!(p->rb.h0_scale >= 0) || !isfinite(p->rb.h0_scale))
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0",
+                              p->rb.h0_scale);
     if (!isfinite(c->amp))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
     if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)

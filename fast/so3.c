@@ -1,5 +1,5 @@
 /* so3.c — 3-vector kernels of the double path: cross products, Rodrigues and Cayley
- * rotations (SPEC §1.6, §3.5 d), and the matrix operations of ISOMP/SVI-LP on blocks of
+ * rotations and the SVI A_c(x)^{-1} (SPEC §1.6, §3.5 d), and the matrix operations of ISOMP/SVI-LP on blocks of
  * so(3) vectors in the HAT and su(2) model (A) representations (SPEC §1.6, §3.4, §3.5 b).
  *
  * Block identities used (x, y, p are coefficient vectors):
@@ -88,6 +88,14 @@ void slpi_fast_cayley3(const double *x, double *R)
 {
     double k = 4 / (4 + slpi_fast_dot3(x, x));
     rot_from_coeffs(x, k, 0.5 * k, R);
+}
+
+void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out)
+{
+    double xv = slpi_fast_dot3(x, v), xx = slpi_fast_dot3(x, x), xc[3];
+    double k = (0.25 - c) * xv / (1 + c * xx), den = 1 + 0.25 * xx;
+    slpi_fast_cross(x, v, xc);
+    for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) / den;
 }
 
 /* Bracket factor and the sandwich P Y P of one block. */

@@ -10,7 +10,7 @@
  *  - LP (general compact quadratic group, c = +1/4): reduced fixed point in
  *    M = (mu~1 + mu~2)/2 with Psi = Psi(M) (x = -Psi/2), mu~1 = A^{-1} mu_k,
  *    mu~2 = A^{-1}(tau^{-1} mu_k tau), output mu_{k+1} = tau^{-2} mu_k tau^2.
- * A_c(x)^{-1} v = [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
+ * A_c(x)^{-1} is slpi_fast_ac_inv (so3.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,14 +83,6 @@ static void svi_free(slpi_fast *f)
     f->work = NULL;
 }
 
-static void ac_inv(double c, const double *x, const double *v, double *out)
-{
-    double xv = slpi_fast_dot3(x, v), xx = slpi_fast_dot3(x, x), xc[3];
-    double k = (0.25 - c) * xv / (1 + c * xx), den = 1 + 0.25 * xx;
-    slpi_fast_cross(x, v, xc);
-    for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) / den;
-}
-
 /* Vector forms: from the unknowns A, B (w->mu holds (M, Gamma~)) compute x, tau, f. */
 static void svi_vec_maps(const slpi_fast *f, svi_work *w, const double *A, const double *B,
                          double *x, double *tau, double *ft)
@@ -122,9 +114,9 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *i
         svi_vec_maps(f, w, A, B, x, tau, ft);
         slpi_fast_mat3t_vec(tau, Pk, tPk);
         if (sd) slpi_fast_mat3t_vec(tau, Gk, w->mu + 3);
-        ac_inv(w->c, x, Pk, An);
+        slpi_fast_ac_inv(w->c, x, Pk, An);
         for (int i = 0; i < 3; i++) v[i] = tPk[i] - ft[i];
-        ac_inv(w->c, x, v, Bn);
+        slpi_fast_ac_inv(w->c, x, v, Bn);
         double dmax = fmax(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
         memcpy(A, An, sizeof A);
         memcpy(B, Bn, sizeof B);
