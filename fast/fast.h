@@ -120,10 +120,38 @@ typedef struct {
     double first, prev, last;   /* increments */
 } slpi_fast_iter;
 
-void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol);
+static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol)
+{
+    it->pol = pol;
+    it->it = 0;
+    it->first = it->prev = it->last = 0;
+}
+
 /* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
- * Returns -1 to continue, or the final step status (SPEC §3.0). */
-int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm);
+ * Returns -1 to continue, or the final step status (SPEC §3.0): converged when
+ * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
+ * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
+ * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
+ * that many iterations and reports CAPPED. (Inline: the ensembles call it per path.) */
+static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm)
+{
+    const slpi_fast_policy *pol = it->pol;
+    it->it++;
+    if (it->it == 1) it->first = dmax;
+    it->prev = it->last;
+    it->last = dmax;
+    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
+    if (pol->fixed_iters > 0)
+        return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
+    double scale = unorm > 1 ? unorm : 1;
+    if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
+    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
+        return SLPI_STEP_STAGNATED;
+    if (it->it > 1 && dmax > 1e6 * it->first && it->first > 0) return SLPI_STEP_DIVERGED;
+    if (it->it >= pol->maxit)
+        return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
+    return -1;
+}
 
 /* -------------------------------------------------------------- scheme table */
 
