@@ -351,6 +351,9 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+/* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
+ * it was certified. */
+const char *slpi_ref_unable_reason(const slpi_ref *s);
 /* Certified diagnostics (balls): invariants, and their differences from x0. */
 typedef struct {
     int n;

@@ -6,12 +6,6 @@
 #include <string.h>
 #include "fast.h"
 
-/* fast-b's systems: weak, so that the library builds without them (see fast.h). */
-extern int slpi_fast_sys_euler_zeitlin(slpi_fast_system *, const slpi_problem *, slpi_error *)
-    __attribute__((weak));
-extern int slpi_fast_sys_sine_euler(slpi_fast_system *, const slpi_problem *, slpi_error *)
-    __attribute__((weak));
-
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 
 static sys_ctor system_ctor(slpi_system_id id)

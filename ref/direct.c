@@ -1,0 +1,120 @@
+/* ref/direct.c — IM-DIRECT and TRAP-DIRECT, the two baselines applied directly to the
+ * mu equation (SPEC §3.3; 000_4bd5cba106ace03f.txt §§1, 5, 6), certified. They share
+ * one definition in SPEC §3.3 and differ only in where V is evaluated:
+ *   IM:   F(y) = y - mu_n - V(1/2 (mu_n + y)),            F'(y)[w] = w - 1/2 DV(1/2(mu_n+y))[w];
+ *   TRAP: F(y) = y - mu_n - 1/2 (V(mu_n) + V(y)),         F'(y)[w] = w - 1/2 DV(y)[w];
+ * with V = sum_k Delta_k V_k (ref/system.c). The zero y = mu_{n+1} is enclosed by the
+ * Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
+ * L fixed-point sweeps y <- y - F(y) from y = mu_n, evaluated in balls. */
+#include "ref.h"
+
+typedef struct {
+    const slpi_ref_system *s;
+    const double *delta;
+    arb_srcptr mu;
+    arb_ptr vmu;      /* TRAP: V(mu_n) */
+    int trap;
+} direct_ctx;
+
+/* the point where V (and DV) is evaluated */
+static void eval_point(const direct_ctx *c, arb_ptr z, arb_srcptr y, slong prec)
+{
+    int n = c->s->dim;
+    if (c->trap) {
+        _arb_vec_set(z, y, n);
+        return;
+    }
+    _arb_vec_add(z, c->mu, y, n, prec);
+    _arb_vec_scalar_mul_2exp_si(z, z, n, -1);
+}
+
+static void direct_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const direct_ctx *c = ctx;
+    int n = c->s->dim;
+    arb_ptr z = _arb_vec_init(n);
+    eval_point(c, z, y, prec);
+    slpi_ref_vf(c->s, out, c->delta, z, prec);
+    if (c->trap) {
+        _arb_vec_add(out, out, c->vmu, n, prec);
+        _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
+    }
+    _arb_vec_add(out, out, c->mu, n, prec);
+    _arb_vec_sub(out, y, out, n, prec);
+    _arb_vec_clear(z, n);
+}
+
+static void direct_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const direct_ctx *c = ctx;
+    int n = c->s->dim;
+    arb_ptr z = _arb_vec_init(n);
+    eval_point(c, z, y, prec);
+    slpi_ref_dvf(c->s, out, c->delta, z, w, prec);
+    _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
+    _arb_vec_sub(out, w, out, n, prec);
+    _arb_vec_clear(z, n);
+}
+
+static void direct_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
+{
+    const direct_ctx *c = ctx;
+    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, direct_dF, Y, prec);
+}
+
+static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                                    slong prec, char *why, size_t why_len, int trap)
+{
+    int n = s->dim, ok = 1;
+    arb_ptr mu = _arb_vec_init(n), vmu = _arb_vec_init(n), y = _arb_vec_init(n),
+            r = _arb_vec_init(n);
+    _arb_vec_set(mu, x, n);
+    slpi_ref_vf(s, vmu, delta, mu, prec);
+    direct_ctx c = { s, delta, mu, vmu, trap };
+    if (s->p->fixed_iters > 0) {
+        _arb_vec_set(y, mu, n);
+        for (int l = 0; l < s->p->fixed_iters; l++) {
+            direct_F(&c, r, y, prec);
+            _arb_vec_sub(y, y, r, n, prec);
+        }
+    } else {
+        slpi_ref_fn f = { n, &c, direct_F, direct_J };
+        _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
+        ok = slpi_ref_krawczyk(y, &f, r, prec, why, why_len);
+    }
+    if (ok)
+        _arb_vec_set(x, y, n);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(vmu, n);
+    _arb_vec_clear(y, n);
+    _arb_vec_clear(r, n);
+    return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
+}
+
+static slpi_step_status im_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                                slong prec, char *why, size_t why_len)
+{
+    return direct_step(s, x, delta, prec, why, why_len, 0);
+}
+
+static slpi_step_status trap_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                                  slong prec, char *why, size_t why_len)
+{
+    return direct_step(s, x, delta, prec, why, why_len, 1);
+}
+
+static int im_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    (void)p;
+    return slpi_ref_check_plain(s, "im-direct", err);
+}
+
+static int trap_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    (void)p;
+    return slpi_ref_check_plain(s, "trap-direct", err);
+}
+
+const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step };
+const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check,
+                                                      trap_step };

@@ -1,0 +1,262 @@
+/* ref/heavy-top.c — the heavy top on se(3)^* in balls, coordinates with the se(3)
+ * structure (SPEC §1.3, §4.2; 000_4bd5cba106ace03f.txt §5, eqs. (42)-(45);
+ * 004_1c42604fc8f90f7f.txt §8, eqs. (44)-(52)).
+ *   mu = (pi, gamma), dot pairing; sigma = (xi, b);
+ *   ad*_(xi,b)(pi,gamma) = (pi × xi + gamma × b, gamma × xi);
+ *   [(xi1,b1),(xi2,b2)] = (xi1 × xi2, xi1 × b2 - xi2 × b1);
+ *   O_exp(sigma; mu) = exp(ad*_sigma) mu, the 6x6 exponential of
+ *   ad*_sigma = -[[hat xi, hat b], [0, hat xi]] (literal; the closed form of §4.2.1 is
+ *   the second way in the tests);
+ *   h = 1/2 pi . I^{-1} pi + x . gamma, grad h = (I^{-1} pi, x), x = ht.mga
+ *   (x -> -x with potential_printed, E-R3); noise gradients (dpi h_k, dgamma h_k):
+ *   salt (alpha, 0); case1 (k1 e3, 0); case2 (0, mg k1 e3); case2-pi2 (2 k1 pi, 0);
+ *   case3 (0, mg k1 e1), (0, mg k2 e2); case3-pi (k1 e1, 0), (k2 e2, 0).
+ * RKMK form state (pi, gamma); SVI form state (Pi, Gamma, R row-major). */
+#include "ref.h"
+#include <math.h>
+
+typedef struct {
+    arb_struct inv_inertia[3];
+    arb_struct x[3];         /* potential gradient */
+} ht_data;
+
+/* out = mg * k (exact binary64 inputs) */
+static void mg_times(arb_ptr out, double mg, double k, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_set_d(out, mg);
+    arb_set_d(t, k);
+    arb_mul(out, out, t, prec);
+    arb_clear(t);
+}
+
+static void ht_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
+{
+    const ht_data *d = s->data;
+    const slpi_problem *p = s->p;
+    _arb_vec_zero(b, 6);
+    if (k == 0) {
+        for (int i = 0; i < 3; i++) {
+            arb_mul(b + i, mu + i, d->inv_inertia + i, prec);
+            arb_set(b + 3 + i, d->x + i);
+        }
+        return;
+    }
+    switch (p->ht.noise) {
+    case SLPI_HT_NOISE_SALT:
+        for (int i = 0; i < 3; i++)
+            arb_set_d(b + i, p->ht.alpha[i]);
+        break;
+    case SLPI_HT_NOISE_CASE1:
+        arb_set_d(b + 2, p->ht.k[0]);
+        break;
+    case SLPI_HT_NOISE_CASE2:               /* mg k1 Gamma_z */
+        mg_times(b + 5, p->ht.mg, p->ht.k[0], prec);
+        break;
+    case SLPI_HT_NOISE_CASE2_PI2:
+        for (int i = 0; i < 3; i++) {
+            arb_set_d(b + i, p->ht.k[0]);
+            arb_mul(b + i, b + i, mu + i, prec);
+            arb_mul_2exp_si(b + i, b + i, 1);
+        }
+        break;
+    case SLPI_HT_NOISE_CASE3:               /* mg k_k Gamma_{x,y} */
+        mg_times(b + 3 + (k - 1), p->ht.mg, p->ht.k[k - 1], prec);
+        break;
+    case SLPI_HT_NOISE_CASE3_PI:
+        arb_set_d(b + (k - 1), p->ht.k[k - 1]);
+        break;
+    case SLPI_HT_NOISE_NONE:
+        break;
+    }
+}
+
+static void ht_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
+                    slong prec)
+{
+    const ht_data *d = s->data;
+    (void)mu;
+    _arb_vec_zero(db, 6);
+    if (k == 0) {
+        for (int i = 0; i < 3; i++)
+            arb_mul(db + i, w + i, d->inv_inertia + i, prec);
+    } else if (s->p->ht.noise == SLPI_HT_NOISE_CASE2_PI2) {
+        for (int i = 0; i < 3; i++) {
+            arb_set_d(db + i, s->p->ht.k[0]);
+            arb_mul(db + i, db + i, w + i, prec);
+            arb_mul_2exp_si(db + i, db + i, 1);
+        }
+    }
+}
+
+static void ht_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                    slong prec)
+{
+    (void)s;
+    arb_ptr t = _arb_vec_init(6);
+    slpi_ref_cross(t, mu, b, prec);                 /* pi × xi */
+    slpi_ref_cross(t + 3, mu + 3, b + 3, prec);     /* gamma × b */
+    _arb_vec_add(t, t, t + 3, 3, prec);
+    slpi_ref_cross(t + 3, mu + 3, b, prec);         /* gamma × xi */
+    _arb_vec_set(out, t, 6);
+    _arb_vec_clear(t, 6);
+}
+
+static void ht_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+                   slong prec)
+{
+    (void)s;
+    arb_ptr t = _arb_vec_init(9);
+    slpi_ref_cross(t, a, b, prec);
+    slpi_ref_cross(t + 3, a, b + 3, prec);
+    slpi_ref_cross(t + 6, b, a + 3, prec);
+    _arb_vec_sub(t + 3, t + 3, t + 6, 3, prec);
+    _arb_vec_set(out, t, 6);
+    _arb_vec_clear(t, 9);
+}
+
+/* A = ad*_sigma as a 6x6 matrix: A e_j = coad(sigma, e_j) */
+static void coad_matrix(const slpi_ref_system *s, arb_mat_t A, arb_srcptr sigma, slong prec)
+{
+    arb_ptr e = _arb_vec_init(6), col = _arb_vec_init(6);
+    for (int j = 0; j < 6; j++) {
+        _arb_vec_zero(e, 6);
+        arb_one(e + j);
+        ht_coad(s, col, sigma, e, prec);
+        for (int i = 0; i < 6; i++)
+            arb_set(arb_mat_entry(A, i, j), col + i);
+    }
+    _arb_vec_clear(e, 6);
+    _arb_vec_clear(col, 6);
+}
+
+static void mat_vec(arb_ptr out, const arb_mat_t A, arb_srcptr v, slong prec)
+{
+    for (slong i = 0; i < arb_mat_nrows(A); i++)
+        arb_dot(out + i, NULL, 0, A->rows[i], 1, v, 1, arb_mat_ncols(A), prec);
+}
+
+static void ht_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr mu,
+                     slong prec)
+{
+    arb_mat_t A, E;
+    arb_mat_init(A, 6, 6);
+    arb_mat_init(E, 6, 6);
+    coad_matrix(s, A, sigma, prec);
+    arb_mat_exp(E, A, prec);
+    arb_ptr t = _arb_vec_init(6);
+    mat_vec(t, E, mu, prec);
+    _arb_vec_set(out, t, 6);
+    _arb_vec_clear(t, 6);
+    arb_mat_clear(A);
+    arb_mat_clear(E);
+}
+
+/* d/dt exp(ad*_{sigma + t dsigma}) (mu + t dmu): block exponential */
+static void ht_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
+                      arb_srcptr dsigma, arb_srcptr mu, arb_srcptr dmu, slong prec)
+{
+    arb_mat_t A, dA, big, E;
+    arb_mat_init(A, 6, 6);
+    arb_mat_init(dA, 6, 6);
+    arb_mat_init(big, 12, 12);
+    arb_mat_init(E, 12, 12);
+    coad_matrix(s, A, sigma, prec);
+    coad_matrix(s, dA, dsigma, prec);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            arb_set(arb_mat_entry(big, i, j), arb_mat_entry(A, i, j));
+            arb_set(arb_mat_entry(big, 6 + i, 6 + j), arb_mat_entry(A, i, j));
+            arb_set(arb_mat_entry(big, i, 6 + j), arb_mat_entry(dA, i, j));
+        }
+    arb_mat_exp(E, big, prec);
+    arb_ptr t = _arb_vec_init(6);
+    for (int i = 0; i < 6; i++) {
+        arb_dot(t + i, NULL, 0, E->rows[i] + 6, 1, mu, 1, 6, prec);
+        if (dmu != NULL)
+            arb_dot(t + i, t + i, 0, E->rows[i], 1, dmu, 1, 6, prec);
+    }
+    _arb_vec_set(out, t, 6);
+    _arb_vec_clear(t, 6);
+    arb_mat_clear(A);
+    arb_mat_clear(dA);
+    arb_mat_clear(big);
+    arb_mat_clear(E);
+}
+
+static void ht_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    arb_ptr g = _arb_vec_init(6);
+    ht_gen(s, 0, g, x, prec);
+    arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec);
+    arb_mul_2exp_si(out + 0, out + 0, -1);
+    arb_dot(out + 0, out + 0, 0, g + 3, 1, x + 3, 1, 3, prec);   /* + x . gamma */
+    arb_dot(out + 1, NULL, 0, x + 3, 1, x + 3, 1, 3, prec);
+    arb_dot(out + 2, NULL, 0, x, 1, x + 3, 1, 3, prec);
+    if (s->n_inv == 4)                                           /* (R Pi)_z */
+        arb_dot(out + 3, NULL, 0, x + 6 + 6, 1, x, 1, 3, prec);
+    _arb_vec_clear(g, 6);
+}
+
+static void ht_clear(slpi_ref_system *s)
+{
+    ht_data *d = s->data;
+    for (int i = 0; i < 3; i++) {
+        arb_clear(d->inv_inertia + i);
+        arb_clear(d->x + i);
+    }
+    flint_free(d);
+}
+
+int slpi_ref_sys_heavy_top_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    const slong prec = 2 * p->prec_max + 64;
+    for (int i = 0; i < 3; i++) {
+        if (!(p->ht.inertia[i] > 0) || !isfinite(p->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d]=%g must be > 0",
+                                  i, p->ht.inertia[i]);
+        if (!isfinite(p->ht.mga[i]) || !isfinite(p->ht.alpha[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mga and alpha must be finite");
+    }
+    if (!isfinite(p->ht.mg) || !isfinite(p->ht.k[0]) || !isfinite(p->ht.k[1]))
+        return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mg and k must be finite");
+    ht_data *d = flint_malloc(sizeof *d);
+    for (int i = 0; i < 3; i++) {
+        arb_init(d->inv_inertia + i);
+        arb_set_d(d->inv_inertia + i, p->ht.inertia[i]);
+        arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
+        arb_init(d->x + i);
+        arb_set_d(d->x + i, p->ht.potential_printed ? -p->ht.mga[i] : p->ht.mga[i]);
+    }
+    s->p = p;
+    s->data = d;
+    s->clear = ht_clear;
+    s->dim = s->gdim = 6;
+    s->state_dim = p->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    switch (p->ht.noise) {
+    case SLPI_HT_NOISE_NONE:                             s->M = 0; break;
+    case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
+    default:                                             s->M = 1; break;
+    }
+    s->noise_state_dependent = p->ht.noise == SLPI_HT_NOISE_CASE2_PI2;
+    s->h0_quadratic = 1;
+    s->gen = ht_gen;
+    s->dgen = ht_dgen;
+    s->coad = ht_coad;
+    s->orbit = ht_orbit;
+    s->dorbit = ht_dorbit;
+    s->lie = ht_lie;
+    s->N = 0;
+    s->invariants = ht_invariants;
+    s->n_inv = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 3;
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0-H0(x0)";
+    s->inv_name[1] = "C1=|gamma|^2";
+    s->inv_delta_name[1] = "C1-C1(x0)";
+    s->inv_name[2] = "C2=pi.gamma";
+    s->inv_delta_name[2] = "C2-C2(x0)";
+    s->inv_name[3] = "(R Pi)_z";
+    s->inv_delta_name[3] = "(R Pi)_z-(R Pi)_z(x0)";
+    return SLPI_OK;
+}

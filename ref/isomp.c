@@ -1,0 +1,195 @@
+/* ref/isomp.c — ISOMP, the stochastic isospectral midpoint, certified (SPEC §3.4;
+ * 001_833b3b0a8868d904.txt §4.3, eqs. (26)-(30)). J-quadratic systems only.
+ *
+ * With eta = (h, dW_1..dW_M) (already truncated) and Psi(Y) = sum_k eta_k B_k(Y), the
+ * midpoint Xt is the zero of (SPEC §3.4 step 1, the derived form of eq. (26) line 2)
+ *     F(Y) = Y - X_n - 1/2 [Psi(Y), Y] - 1/4 Psi(Y) Y Psi(Y),
+ *     F'(Y)[W] = W - 1/2 ([dPsi, Y] + [Psi, W]) - 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi),
+ * dPsi = sum_k eta_k DB_k(Y)[W], enclosed by the Krawczyk test in the packed state
+ * coordinates. Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
+ * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
+ * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
+ * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
+#include "ref.h"
+
+typedef struct {
+    const slpi_ref_system *s;
+    const double *eta;
+    acb_mat_t Xn;
+} isomp_ctx;
+
+/* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too */
+static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_mat_t Y,
+                    slong prec)
+{
+    int N = c->s->N;
+    acb_mat_t T, U;
+    acb_mat_init(T, N, N);
+    acb_mat_init(U, N, N);
+    slpi_ref_mat_gen_sum(c->s, Psi, c->eta, Y, prec);
+    slpi_ref_mat_comm(T, Psi, Y, prec);
+    acb_mat_scalar_mul_2exp_si(T, T, -1);
+    acb_mat_mul(U, Psi, Y, prec);
+    acb_mat_mul(G, U, Psi, prec);
+    acb_mat_scalar_mul_2exp_si(G, G, -2);
+    acb_mat_add(G, G, T, prec);
+    acb_mat_add(G, G, c->Xn, prec);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+}
+
+static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    const slpi_ref_system *s = c->s;
+    acb_mat_t Y, G, Psi;
+    acb_mat_init(Y, s->N, s->N);
+    acb_mat_init(G, s->N, s->N);
+    acb_mat_init(Psi, s->N, s->N);
+    s->unpack(s, Y, y, prec);
+    isomp_G(c, G, Psi, Y, prec);
+    s->pack(s, out, G, prec);
+    _arb_vec_sub(out, y, out, s->dim, prec);
+    acb_mat_clear(Y);
+    acb_mat_clear(G);
+    acb_mat_clear(Psi);
+}
+
+static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    const slpi_ref_system *s = c->s;
+    int N = s->N;
+    acb_mat_t Y, W, Psi, dPsi, T, U, dG, dB;
+    acb_mat_init(dB, N, N);
+    acb_mat_init(Y, N, N);
+    acb_mat_init(W, N, N);
+    acb_mat_init(Psi, N, N);
+    acb_mat_init(dPsi, N, N);
+    acb_mat_init(T, N, N);
+    acb_mat_init(U, N, N);
+    acb_mat_init(dG, N, N);
+    s->unpack(s, Y, y, prec);
+    s->unpack(s, W, w, prec);
+    slpi_ref_mat_gen_sum(s, Psi, c->eta, Y, prec);
+    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, Y, W, prec);
+    /* 1/2 ([dPsi, Y] + [Psi, W]) */
+    slpi_ref_mat_comm(dG, dPsi, Y, prec);
+    slpi_ref_mat_comm(T, Psi, W, prec);
+    acb_mat_add(dG, dG, T, prec);
+    acb_mat_scalar_mul_2exp_si(dG, dG, -1);
+    /* 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi) */
+    acb_mat_mul(T, dPsi, Y, prec);
+    acb_mat_mul(U, T, Psi, prec);
+    acb_mat_mul(T, Psi, W, prec);
+    acb_mat_mul(dB, T, Psi, prec);
+    acb_mat_add(U, U, dB, prec);
+    acb_mat_mul(T, Psi, Y, prec);
+    acb_mat_mul(dB, T, dPsi, prec);
+    acb_mat_add(U, U, dB, prec);
+    acb_mat_scalar_mul_2exp_si(U, U, -2);
+    acb_mat_add(dG, dG, U, prec);
+    s->pack(s, out, dG, prec);
+    _arb_vec_sub(out, w, out, s->dim, prec);
+    acb_mat_clear(Y);
+    acb_mat_clear(W);
+    acb_mat_clear(Psi);
+    acb_mat_clear(dPsi);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+    acb_mat_clear(dG);
+    acb_mat_clear(dB);
+}
+
+static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, isomp_dF, Y, prec);
+}
+
+/* X_{n+1} from the midpoint Xt (matrix) */
+static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec)
+{
+    const slpi_ref_system *s = c->s;
+    int N = s->N, ok = 1;
+    acb_mat_t Psi, A, B, C;
+    acb_mat_init(Psi, N, N);
+    acb_mat_init(A, N, N);
+    acb_mat_init(B, N, N);
+    acb_mat_init(C, N, N);
+    slpi_ref_mat_gen_sum(s, Psi, c->eta, Xt, prec);
+    if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
+        slpi_ref_mat_comm(A, Psi, Xt, prec);
+        acb_mat_add(Xout, c->Xn, A, prec);
+    } else {
+        acb_mat_scalar_mul_2exp_si(Psi, Psi, -1);
+        acb_mat_one(A);
+        acb_mat_sub(A, A, Psi, prec);           /* I - Psi/2 */
+        acb_mat_one(B);
+        acb_mat_add(B, B, Psi, prec);           /* I + Psi/2 */
+        ok = acb_mat_solve(C, A, B, prec);
+        if (ok) {
+            acb_mat_mul(A, C, c->Xn, prec);
+            acb_mat_conjugate_transpose(B, C);
+            acb_mat_mul(Xout, A, B, prec);
+        }
+    }
+    acb_mat_clear(Psi);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+    return ok;
+}
+
+static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    (void)p;
+    if (s->N == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (SPEC 4.7)",
+                              slpi_system_name(s->p->system));
+    return slpi_ref_check_plain(s, "isomp", err);
+}
+
+static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                                   slong prec, char *why, size_t why_len)
+{
+    int n = s->dim, N = s->N, ok = 1;
+    isomp_ctx c;
+    c.s = s;
+    c.eta = delta;
+    acb_mat_init(c.Xn, N, N);
+    acb_mat_t Y, G, Psi;
+    acb_mat_init(Y, N, N);
+    acb_mat_init(G, N, N);
+    acb_mat_init(Psi, N, N);
+    arb_ptr y = _arb_vec_init(n);
+    s->unpack(s, c.Xn, x, prec);
+    if (s->p->fixed_iters > 0) {
+        acb_mat_set(Y, c.Xn);
+        for (int l = 0; l < s->p->fixed_iters; l++) {
+            isomp_G(&c, G, Psi, Y, prec);
+            s->pack(s, y, G, prec);
+            s->unpack(s, Y, y, prec);          /* stay in the packed (skew) space */
+        }
+    } else {
+        slpi_ref_fn f = { n, &c, isomp_F, isomp_J };
+        ok = slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
+        if (ok)
+            s->unpack(s, Y, y, prec);
+    }
+    if (ok) {
+        ok = isomp_update(&c, G, Y, prec);
+        if (ok)
+            s->pack(s, x, G, prec);
+        else
+            snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible");
+    }
+    acb_mat_clear(c.Xn);
+    acb_mat_clear(Y);
+    acb_mat_clear(G);
+    acb_mat_clear(Psi);
+    _arb_vec_clear(y, n);
+    return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
+}
+
+const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step };

@@ -1,0 +1,123 @@
+/* ref/manakov.c — the Manakov (generalized rigid body) system on so(n) in balls
+ * (SPEC §4.3; 001_833b3b0a8868d904.txt §6.2, eqs. (36)-(37)).
+ *   (I X)_ij = c_ij X_ij, c_ij = the 1-based row-major index of (i, j), i < j;
+ *   H0 = sum_{i<j} X_ij^2 / c_ij, B_0 = -I^{-1} X (dX = [X, I^{-1} X]);
+ *   noise: one per pair (i<j), B_ij = -amp X_ij (E_ij - E_ji);
+ *   Casimirs Tr X^{2k}, k = 1..floor(n/2) (at most 5 reported).
+ * State: X_ij for i < j row-major. */
+#include "ref.h"
+#include <math.h>
+
+#define MK_MAX_CAS 5
+
+static void mk_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+{
+    (void)prec;
+    int n = s->N, idx = 0;
+    acb_mat_zero(X);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++, idx++) {
+            arb_set(acb_realref(acb_mat_entry(X, i, j)), x + idx);
+            arb_neg(acb_realref(acb_mat_entry(X, j, i)), x + idx);
+        }
+}
+
+static void mk_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+{
+    (void)prec;
+    int n = s->N, idx = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++, idx++)
+            arb_set(x + idx, acb_realref(acb_mat_entry(X, i, j)));
+}
+
+/* B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with 1/c_ij;
+ * k >= 1 only pair k-1 with amp. Linear in X, so the derivative is the same map. */
+static void mk_linear(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                      slong prec)
+{
+    int n = s->N, idx = 0;
+    arb_t w;
+    arb_init(w);
+    acb_mat_zero(B);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++, idx++) {
+            if (k == 0) {
+                arb_set_si(w, -1);
+                arb_div_si(w, w, idx + 1, prec);
+            } else if (k - 1 == idx) {
+                arb_set_d(w, s->p->mk.amp);
+                arb_neg(w, w);
+            } else {
+                continue;
+            }
+            arb_ptr bij = acb_realref(acb_mat_entry(B, i, j));
+            arb_mul(bij, acb_realref(acb_mat_entry(X, i, j)), w, prec);
+            arb_neg(acb_realref(acb_mat_entry(B, j, i)), bij);
+        }
+    arb_clear(w);
+}
+
+static void mk_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+                     const acb_mat_t W, slong prec)
+{
+    (void)X;
+    mk_linear(s, k, dB, W, prec);
+}
+
+static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    int n = s->N, m = s->dim;
+    arb_t t;
+    arb_init(t);
+    arb_zero(out);
+    for (int idx = 0; idx < m; idx++) {
+        arb_sqr(t, x + idx, prec);
+        arb_div_si(t, t, idx + 1, prec);
+        arb_add(out, out, t, prec);
+    }
+    acb_mat_t X;
+    acb_mat_init(X, n, n);
+    acb_ptr T = _acb_vec_init(2 * MK_MAX_CAS);
+    mk_unpack(s, X, x, prec);
+    slpi_ref_mat_trace_powers(T, X, 2 * (s->n_inv - 1), prec);
+    for (int k = 1; k < s->n_inv; k++)
+        arb_set(out + k, acb_realref(T + 2 * k - 1));
+    _acb_vec_clear(T, 2 * MK_MAX_CAS);
+    acb_mat_clear(X);
+    arb_clear(t);
+}
+
+int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
+                                                 "Tr X^10" };
+    static const char *const dcas[MK_MAX_CAS] = { "dTr X^2", "dTr X^4", "dTr X^6",
+                                                  "dTr X^8", "dTr X^10" };
+    if (p->mk.n < 3 || p->mk.n > 64)
+        return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", p->mk.n);
+    if (!isfinite(p->mk.amp))
+        return slpi_error_set(err, SLPI_EINPUT, "manakov: amp must be finite");
+    int n = p->mk.n;
+    s->p = p;
+    s->N = n;
+    s->dim = s->state_dim = n * (n - 1) / 2;
+    s->M = p->mk.noise ? s->dim : 0;
+    s->noise_state_dependent = p->mk.noise != 0;
+    s->h0_quadratic = 1;
+    s->unpack = mk_unpack;
+    s->pack = mk_pack;
+    s->mgen = mk_linear;
+    s->mdgen = mk_mdgen;
+    slpi_ref_matrix_attach(s);
+    s->invariants = mk_invariants;
+    int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS;
+    s->n_inv = 1 + ncas;
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0-H0(x0)";
+    for (int k = 0; k < ncas; k++) {
+        s->inv_name[1 + k] = cas[k];
+        s->inv_delta_name[1 + k] = dcas[k];
+    }
+    return SLPI_OK;
+}

@@ -1,0 +1,279 @@
+/* ref/matrix.c — matrix-level helpers of the certified path and the generic
+ * coordinate operations of a J-quadratic system (SPEC §1.1, §1.3, §1.4, §1.5):
+ *   ad*_xi X = [xi^*, X] = [B, X] with B = xi^*, and the orbit map
+ *   O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} = e^B X e^{-B} (B skew-Hermitian,
+ *   so e^{-B} = (e^B)^*). The derivative of the exponential is read off the block
+ *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
+ * The su(N) packing is the state layout of slpi.h. */
+#include "ref.h"
+
+void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
+{
+    (void)prec;
+    int idx = N;
+    for (int a = 0; a < N; a++) {
+        arb_zero(acb_realref(acb_mat_entry(X, a, a)));
+        arb_set(acb_imagref(acb_mat_entry(X, a, a)), x + a);
+    }
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++, idx += 2) {
+            acb_ptr ab = acb_mat_entry(X, a, b), ba = acb_mat_entry(X, b, a);
+            arb_set(acb_realref(ab), x + idx);
+            arb_set(acb_imagref(ab), x + idx + 1);
+            arb_neg(acb_realref(ba), x + idx);
+            arb_set(acb_imagref(ba), x + idx + 1);
+        }
+}
+
+void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
+{
+    (void)prec;
+    int idx = N;
+    for (int a = 0; a < N; a++)
+        arb_set(x + a, acb_imagref(acb_mat_entry(X, a, a)));
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++, idx += 2) {
+            arb_set(x + idx, acb_realref(acb_mat_entry(X, a, b)));
+            arb_set(x + idx + 1, acb_imagref(acb_mat_entry(X, a, b)));
+        }
+}
+
+void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    acb_mat_t T;
+    acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
+    acb_mat_mul(C, A, B, prec);
+    acb_mat_mul(T, B, A, prec);
+    acb_mat_sub(C, C, T, prec);
+    acb_mat_clear(T);
+}
+
+void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec)
+{
+    acb_mat_exp(E, A, prec);
+}
+
+void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
+                       slong prec)
+{
+    slong n = acb_mat_nrows(A);
+    acb_mat_t big, ebig;
+    acb_mat_init(big, 2 * n, 2 * n);
+    acb_mat_init(ebig, 2 * n, 2 * n);
+    for (slong i = 0; i < n; i++)
+        for (slong j = 0; j < n; j++) {
+            acb_set(acb_mat_entry(big, i, j), acb_mat_entry(A, i, j));
+            acb_set(acb_mat_entry(big, n + i, n + j), acb_mat_entry(A, i, j));
+            acb_set(acb_mat_entry(big, i, n + j), acb_mat_entry(W, i, j));
+        }
+    acb_mat_exp(ebig, big, prec);
+    for (slong i = 0; i < n; i++)
+        for (slong j = 0; j < n; j++) {
+            acb_set(acb_mat_entry(E, i, j), acb_mat_entry(ebig, i, j));
+            acb_set(acb_mat_entry(dE, i, j), acb_mat_entry(ebig, i, n + j));
+        }
+    acb_mat_clear(big);
+    acb_mat_clear(ebig);
+}
+
+void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec)
+{
+    slong n = acb_mat_nrows(X);
+    acb_mat_t P, Q;
+    acb_mat_init(P, n, n);
+    acb_mat_init(Q, n, n);
+    acb_mat_set(P, X);
+    for (int j = 0; j < kmax; j++) {
+        if (j > 0) {
+            acb_mat_mul(Q, P, X, prec);
+            acb_mat_swap(P, Q);
+        }
+        acb_mat_trace(T + j, P, prec);
+    }
+    acb_mat_clear(P);
+    acb_mat_clear(Q);
+}
+
+static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                    const acb_mat_t X, const acb_mat_t W, slong prec)
+{
+    acb_mat_t T;
+    arb_t c;
+    if (s->mgen_sum != NULL) {
+        s->mgen_sum(s, B, delta, X, W, prec);
+        return;
+    }
+    acb_mat_init(T, s->N, s->N);
+    arb_init(c);
+    acb_mat_zero(B);
+    for (int k = 0; k <= s->M; k++) {
+        if (delta[k] == 0)
+            continue;
+        if (W == NULL)
+            s->mgen(s, k, T, X, prec);
+        else
+            s->mdgen(s, k, T, X, W, prec);
+        arb_set_d(c, delta[k]);
+        acb_mat_scalar_addmul_arb(B, T, c, prec);
+    }
+    acb_mat_clear(T);
+    arb_clear(c);
+}
+
+void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                          const acb_mat_t X, slong prec)
+{
+    gen_sum(s, B, delta, X, NULL, prec);
+}
+
+void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta,
+                           const acb_mat_t X, const acb_mat_t W, slong prec)
+{
+    gen_sum(s, dB, delta, X, W, prec);
+}
+
+/* ------------------------------------------- generic coordinate operations */
+
+static void mat_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
+{
+    acb_mat_t X, B;
+    acb_mat_init(X, s->N, s->N);
+    acb_mat_init(B, s->N, s->N);
+    s->unpack(s, X, mu, prec);
+    s->mgen(s, k, B, X, prec);
+    s->pack(s, b, B, prec);
+    acb_mat_clear(X);
+    acb_mat_clear(B);
+}
+
+static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
+                     arb_srcptr w, slong prec)
+{
+    acb_mat_t X, W, dB;
+    acb_mat_init(X, s->N, s->N);
+    acb_mat_init(W, s->N, s->N);
+    acb_mat_init(dB, s->N, s->N);
+    s->unpack(s, X, mu, prec);
+    s->unpack(s, W, w, prec);
+    s->mdgen(s, k, dB, X, W, prec);
+    s->pack(s, db, dB, prec);
+    acb_mat_clear(X);
+    acb_mat_clear(W);
+    acb_mat_clear(dB);
+}
+
+static void mat_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                     slong prec)
+{
+    acb_mat_t X, B, C;
+    acb_mat_init(X, s->N, s->N);
+    acb_mat_init(B, s->N, s->N);
+    acb_mat_init(C, s->N, s->N);
+    s->unpack(s, X, mu, prec);
+    s->unpack(s, B, b, prec);
+    slpi_ref_mat_comm(C, B, X, prec);
+    s->pack(s, out, C, prec);
+    acb_mat_clear(X);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+}
+
+/* out = E X E^*, i.e. e^B X e^{-B} for the exact skew-Hermitian B in the ball. */
+static void conj_by(acb_mat_t out, const acb_mat_t E, const acb_mat_t X, slong prec)
+{
+    acb_mat_t T, Es;
+    slong n = acb_mat_nrows(X);
+    acb_mat_init(T, n, n);
+    acb_mat_init(Es, n, n);
+    acb_mat_conjugate_transpose(Es, E);
+    acb_mat_mul(T, E, X, prec);
+    acb_mat_mul(out, T, Es, prec);
+    acb_mat_clear(T);
+    acb_mat_clear(Es);
+}
+
+static void mat_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                      slong prec)
+{
+    acb_mat_t X, B, E, Y;
+    acb_mat_init(X, s->N, s->N);
+    acb_mat_init(B, s->N, s->N);
+    acb_mat_init(E, s->N, s->N);
+    acb_mat_init(Y, s->N, s->N);
+    s->unpack(s, X, mu, prec);
+    s->unpack(s, B, b, prec);
+    slpi_ref_mat_exp(E, B, prec);
+    conj_by(Y, E, X, prec);
+    s->pack(s, out, Y, prec);
+    acb_mat_clear(X);
+    acb_mat_clear(B);
+    acb_mat_clear(E);
+    acb_mat_clear(Y);
+}
+
+/* d/dt e^{B+t dB} (X + t dX) e^{-B-t dB} = dE X E^* + E X dE^* + E dX E^*. */
+static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
+                       arb_srcptr mu, arb_srcptr dmu, slong prec)
+{
+    int n = s->N;
+    acb_mat_t X, B, dB, E, dE, T, U, V;
+    acb_mat_init(X, n, n);
+    acb_mat_init(B, n, n);
+    acb_mat_init(dB, n, n);
+    acb_mat_init(E, n, n);
+    acb_mat_init(dE, n, n);
+    acb_mat_init(T, n, n);
+    acb_mat_init(U, n, n);
+    acb_mat_init(V, n, n);
+    s->unpack(s, X, mu, prec);
+    s->unpack(s, B, b, prec);
+    s->unpack(s, dB, db, prec);
+    slpi_ref_mat_dexp(E, dE, B, dB, prec);
+    acb_mat_mul(T, dE, X, prec);          /* T = dE X */
+    acb_mat_conjugate_transpose(U, E);
+    acb_mat_mul(V, T, U, prec);           /* V = dE X E^* */
+    acb_mat_conjugate_transpose(T, V);    /* (dE X E^*)^* = -E X dE^* for skew X */
+    acb_mat_sub(V, V, T, prec);
+    if (dmu != NULL) {
+        s->unpack(s, X, dmu, prec);
+        conj_by(T, E, X, prec);
+        acb_mat_add(V, V, T, prec);
+    }
+    s->pack(s, out, V, prec);
+    acb_mat_clear(X);
+    acb_mat_clear(B);
+    acb_mat_clear(dB);
+    acb_mat_clear(E);
+    acb_mat_clear(dE);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+    acb_mat_clear(V);
+}
+
+/* L_a b = -[A, B]: the B-form of ad (B = sigma^*, SPEC §3.2). */
+static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+                    slong prec)
+{
+    acb_mat_t A, B, C;
+    acb_mat_init(A, s->N, s->N);
+    acb_mat_init(B, s->N, s->N);
+    acb_mat_init(C, s->N, s->N);
+    s->unpack(s, A, a, prec);
+    s->unpack(s, B, b, prec);
+    slpi_ref_mat_comm(C, B, A, prec);
+    s->pack(s, out, C, prec);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+}
+
+void slpi_ref_matrix_attach(slpi_ref_system *s)
+{
+    s->lie = mat_lie;
+    s->gdim = s->dim;
+    s->gen = mat_gen;
+    s->dgen = mat_dgen;
+    s->coad = mat_coad;
+    s->orbit = mat_orbit;
+    s->dorbit = mat_dorbit;
+}

@@ -1,0 +1,175 @@
+/* ref/ref.c — public entry points of the certified path (slpi.h; DESIGN §3):
+ * create/step/diagnostics/free, the scheme table, and the precision policy:
+ * a step runs at p->prec bits and, when its enclosure fails, again at doubled
+ * precision up to p->prec_max; beyond that it is UNABLE (never a guess). */
+#include "ref.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct slpi_ref {
+    slpi_problem p;
+    slpi_ref_system sys;
+    const slpi_ref_scheme *scheme;
+    long step_index;          /* steps attempted so far */
+    double *delta;            /* (h, dW_1..dW_M) */
+    arb_ptr work;             /* copy of the state for retries */
+    char why[256];            /* reason of the last UNABLE */
+};
+
+static const slpi_ref_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
+    [SLPI_SCHEME_TMK] = &slpi_ref_scheme_tmk,
+    [SLPI_SCHEME_RKMK_LE] = &slpi_ref_scheme_rkmk_le,
+    [SLPI_SCHEME_RKMK_HEUN] = &slpi_ref_scheme_rkmk_heun,
+    [SLPI_SCHEME_IM_DIRECT] = &slpi_ref_scheme_im_direct,
+    [SLPI_SCHEME_TRAP_DIRECT] = &slpi_ref_scheme_trap_direct,
+    [SLPI_SCHEME_ISOMP] = &slpi_ref_scheme_isomp,
+    [SLPI_SCHEME_SVI] = &slpi_ref_scheme_svi,
+};
+
+const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k)
+{
+    if ((int)k < 0 || k >= SLPI_SCHEME_COUNT)
+        return NULL;
+    return scheme_table[k];
+}
+
+int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
+{
+    *out = NULL;
+    const char *reason = NULL;
+    if ((int)p->system < 0 || p->system >= SLPI_SYS_COUNT || (int)p->scheme < 0 ||
+        p->scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "ref: invalid system or scheme id");
+    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
+        return slpi_error_set(err, SLPI_EINPUT, "ref: %s with %s is not applicable: %s",
+                              slpi_scheme_name(p->scheme), slpi_system_name(p->system),
+                              reason ? reason : "SPEC 4.7");
+    if (p->prec < 32 || p->prec > (1L << 20))
+        return slpi_error_set(err, SLPI_EINPUT, "ref: prec=%ld out of range [32, 2^20]",
+                              p->prec);
+    if (p->prec_max < p->prec)
+        return slpi_error_set(err, SLPI_EINPUT, "ref: prec_max=%ld below prec=%ld",
+                              p->prec_max, p->prec);
+    if (!(p->h > 0) || !isfinite(p->h))
+        return slpi_error_set(err, SLPI_EINPUT, "ref: step h=%g must be positive", p->h);
+    slpi_ref *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return slpi_error_set(err, SLPI_ENUMERIC, "ref: out of memory");
+    s->p = *p;
+    int rc = slpi_ref_system_init(&s->sys, &s->p, err);
+    if (rc != SLPI_OK) {
+        free(s);
+        return rc;
+    }
+    s->scheme = slpi_ref_scheme_get(p->scheme);
+    rc = s->scheme->check(&s->sys, &s->p, err);
+    if (rc == SLPI_OK && s->sys.state_dim != slpi_problem_state_dim(p))
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)",
+                            s->sys.state_dim, slpi_problem_state_dim(p));
+    if (rc != SLPI_OK) {
+        slpi_ref_system_clear(&s->sys);
+        free(s);
+        return rc;
+    }
+    s->delta = calloc((size_t)s->sys.M + 1, sizeof(double));
+    s->work = _arb_vec_init(s->sys.state_dim);
+    *out = s;
+    return SLPI_OK;
+}
+
+void slpi_ref_free(slpi_ref *s)
+{
+    if (s == NULL)
+        return;
+    _arb_vec_clear(s->work, s->sys.state_dim);
+    free(s->delta);
+    slpi_ref_system_clear(&s->sys);
+    free(s);
+}
+
+const char *slpi_ref_unable_reason(const slpi_ref *s)
+{
+    return s->why;
+}
+
+slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
+{
+    int n = s->sys.state_dim;
+    slpi_step_info local;
+    if (info == NULL)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    long step = s->step_index++;
+    s->why[0] = '\0';
+    s->delta[0] = s->p.h;
+    for (int k = 1; k <= s->sys.M; k++) {
+        s->delta[k] = dW[k - 1];
+        if (!isfinite(dW[k - 1])) {
+            snprintf(s->why, sizeof s->why, "step %ld: increment dW[%d] is not finite",
+                     step, k - 1);
+            return info->status = SLPI_STEP_INVALID;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (!arb_is_finite(x + i)) {
+            snprintf(s->why, sizeof s->why, "step %ld: state entry %d is not finite",
+                     step, i);
+            return info->status = SLPI_STEP_INVALID;
+        }
+    char why[200] = "";
+    for (long prec = s->p.prec; prec <= s->p.prec_max; prec *= 2) {
+        _arb_vec_set(s->work, x, n);
+        slpi_step_status st = s->scheme->step(&s->sys, s->work, s->delta, prec, why,
+                                              sizeof why);
+        info->prec = prec;
+        if (st == SLPI_STEP_CONVERGED) {
+            _arb_vec_set(x, s->work, n);
+            info->status = st;
+            info->radius = slpi_ref_vec_radius(x, n);
+            return st;
+        }
+    }
+    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %s", step,
+             s->p.prec_max, why);
+    info->radius = INFINITY;
+    return info->status = SLPI_STEP_UNABLE;
+}
+
+void slpi_ref_diag_init(slpi_ref_diag *d)
+{
+    d->n = 0;
+    for (int i = 0; i < SLPI_MAX_DIAG; i++) {
+        d->name[i] = NULL;
+        arb_init(d->value + i);
+    }
+}
+
+void slpi_ref_diag_clear(slpi_ref_diag *d)
+{
+    for (int i = 0; i < SLPI_MAX_DIAG; i++)
+        arb_clear(d->value + i);
+    d->n = 0;
+}
+
+void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d)
+{
+    const slpi_ref_system *sys = &s->sys;
+    slong prec = s->p.prec_max;
+    int m = sys->n_inv;
+    arb_ptr v = _arb_vec_init(m), v0 = _arb_vec_init(m);
+    sys->invariants(sys, v, x, prec);
+    if (x0 != NULL)
+        sys->invariants(sys, v0, x0, prec);
+    d->n = 0;
+    for (int i = 0; i < m && d->n < SLPI_MAX_DIAG; i++) {
+        d->name[d->n] = sys->inv_name[i];
+        arb_set(d->value + d->n++, v + i);
+    }
+    for (int i = 0; x0 != NULL && i < m && d->n < SLPI_MAX_DIAG; i++) {
+        d->name[d->n] = sys->inv_delta_name[i];
+        arb_sub(d->value + d->n++, v + i, v0 + i, prec);
+    }
+    _arb_vec_clear(v, m);
+    _arb_vec_clear(v0, m);
+}

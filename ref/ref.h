@@ -1,0 +1,198 @@
+/* ref/ref.h — internal interface of the certified Arb path (DESIGN §3, SPEC §1.5).
+ *
+ * A system file fills a `slpi_ref_system` (SPEC §1.5 "system interface") for one
+ * problem; scheme files use only this interface. Two levels:
+ *
+ *  - coordinate level (every system): the state vector x (slpi.h layout, length
+ *    `state_dim`) whose first `dim` entries are the Lie–Poisson variable mu; algebra
+ *    elements b (generators, the RKMK/TMK unknown sigma) are vectors of length `gdim`.
+ *      gen(k, mu)          b_k(mu): the generator of H_k (SPEC §1.5: xi_k, or B_k in
+ *                          matrix form), in the system's algebra coordinates;
+ *      dgen(k, mu, w)      D b_k(mu)[w] (SPEC §1.5 `hess`);
+ *      coad(b, mu)         ad*_b mu, bilinear, so that V_k(mu) = coad(gen(k,mu), mu);
+ *      orbit(b, mu)        the exponential orbit map O_exp(b; mu) (SPEC §1.4),
+ *                          equal to mu + coad(b, mu) + O(b^2);
+ *      dorbit(b,db,mu,dmu) its derivative d/dt O_exp(b + t db; mu + t dmu) at t = 0
+ *                          (dmu may be NULL: no variation of mu).
+ *  - matrix level (J-quadratic systems, SPEC §1.1; `N > 0`): the state part mu is a
+ *    skew-Hermitian N x N matrix X = unpack(mu), generators are matrices B_k(X) =
+ *    xi_k^* with dX = sum_k [B_k(X), X] o dS^k (SPEC §1.5), and an algebra element b
+ *    is packed like the state (so b = pack(B)). `slpi_ref_matrix_attach` then fills
+ *    the coordinate level generically: gen = pack(B_k), coad(b, mu) = pack([B, X]),
+ *    orbit = pack(e^B X e^{-B}) with a rigorous exponential.
+ *
+ * Every function takes balls and returns balls containing the exact value for every
+ * point of the input balls (parametric enclosure), at the precision `prec` passed
+ * explicitly. Outputs never alias inputs unless a comment says so.
+ * Invariants: `n_inv` named scalars (H0 first, then Casimirs, ...); `inv_name` and
+ * `inv_delta_name` are static strings ("H0", "H0-H0(x0)").
+ */
+#ifndef SLPI_REF_H
+#define SLPI_REF_H
+
+#include "slpi.h"
+#include <arb_mat.h>
+#include <acb_mat.h>
+
+#define SLPI_REF_MAX_INV 16
+
+typedef struct slpi_ref_system slpi_ref_system;
+
+struct slpi_ref_system {
+    const slpi_problem *p;   /* the problem (parameters as binary64, treated as exact) */
+    int state_dim;           /* slpi_problem_state_dim(p) */
+    int dim;                 /* entries of mu at the start of the state vector */
+    int gdim;                /* coordinates of an algebra element */
+    int M;                   /* number of Wiener processes (H_1..H_M) */
+    int noise_state_dependent; /* 1 if some b_k, k >= 1, depends on mu (RKMK-LE N/A) */
+    int h0_quadratic;        /* 1 if H0 is a quadratic form (energy certificates) */
+    void *data;              /* system-private data */
+
+    /* coordinate level (filled by the system, or by slpi_ref_matrix_attach) */
+    void (*gen)(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec);
+    void (*dgen)(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
+                 arb_srcptr w, slong prec);
+    void (*coad)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                 slong prec);
+    void (*orbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                  slong prec);
+    void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
+                   arb_srcptr mu, arb_srcptr dmu, slong prec);
+    /* lie(a, b): the operator L_a b such that the left-trivialized truncated
+     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (SPEC §3.2) in these coordinates:
+     * ad_a b = [a, b] in coordinates, -[A, B] in the B-form of matrix systems. */
+    void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+                slong prec);
+
+    /* matrix level: N = 0 if the system has no matrix form (heavy top, se(3)) */
+    int N;
+    void (*unpack)(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec);
+    void (*pack)(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec);
+    void (*mgen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                 slong prec);
+    void (*mdgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+                  const acb_mat_t W, slong prec);
+    /* optional (NULL: summed from mgen/mdgen): B = sum_k delta_k B_k(X) if W == NULL,
+     * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
+    void (*mgen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                     const acb_mat_t X, const acb_mat_t W, slong prec);
+
+    /* invariants of the state x (full state vector) */
+    int n_inv;
+    const char *inv_name[SLPI_REF_MAX_INV];
+    const char *inv_delta_name[SLPI_REF_MAX_INV];
+    void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
+
+    void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
+};
+
+/* --------------------------------------------------------------- systems
+ * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a
+ * message. One per system file. */
+int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_heavy_top_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_point_vortices_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+/* Dispatch on p->system; clears nothing on failure. */
+int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+void slpi_ref_system_clear(slpi_ref_system *s);
+
+/* Shared vector fields (ref/system.c), delta = (Delta_0..Delta_M) exact binary64:
+ *   gen_sum:  b = sum_k delta_k b_k(mu);          dgen_sum: db = sum_k delta_k Db_k(mu)[w];
+ *   vf:       V = coad(gen_sum(mu), mu) = sum_k delta_k V_k(mu);
+ *   dvf:      DV(mu)[w] = coad(dgen_sum(mu, w), mu) + coad(gen_sum(mu), w). */
+void slpi_ref_gen_sum(const slpi_ref_system *s, arb_ptr b, const double *delta,
+                      arb_srcptr mu, slong prec);
+void slpi_ref_dgen_sum(const slpi_ref_system *s, arb_ptr db, const double *delta,
+                       arb_srcptr mu, arb_srcptr w, slong prec);
+void slpi_ref_vf(const slpi_ref_system *s, arb_ptr out, const double *delta,
+                 arb_srcptr mu, slong prec);
+void slpi_ref_dvf(const slpi_ref_system *s, arb_ptr out, const double *delta,
+                  arb_srcptr mu, arb_srcptr w, slong prec);
+/* SLPI_EINPUT unless the state is mu alone (no R): schemes on the LP variable only. */
+int slpi_ref_check_plain(const slpi_ref_system *s, const char *scheme, slpi_error *err);
+/* out = a × b in R^3 (out may alias a or b). */
+void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
+/* max radius of a ball vector, as a double (rounded up) */
+double slpi_ref_vec_radius(arb_srcptr x, int n);
+
+/* --------------------------------------------------------- matrix helpers
+ * (ref/matrix.c) */
+/* Fill gen/dgen/coad/orbit/dorbit/lie of a matrix system from N, unpack, pack, mgen,
+ * mdgen (gdim = dim: algebra elements are packed like the state). */
+void slpi_ref_matrix_attach(slpi_ref_system *s);
+/* B = sum_k delta_k B_k(X) and dB = sum_k delta_k DB_k(X)[W] (matrix level). */
+void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                          const acb_mat_t X, slong prec);
+void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta,
+                           const acb_mat_t X, const acb_mat_t W, slong prec);
+/* su(N) packed layout of slpi.h (Im X_aa, then Re X_ab, Im X_ab for a < b):
+ * x has N^2 entries; X is skew-Hermitian. */
+void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
+void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec);
+/* C = [A, B] = AB - BA (C must not alias A or B). */
+void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* Rigorous e^A for a ball matrix A (contains e^A for every A in the ball). */
+void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
+/* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
+void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
+                       slong prec);
+/* out = Re Tr(X^k) or Im Tr(X^k) helpers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
+void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
+
+/* ---------------------------------------------------------- certification
+ * (ref/krawczyk.c) One generic Krawczyk / interval-Newton enclosure for every
+ * implicit scheme: find the unique zero of F: R^n -> R^n near `guess`.
+ *   F(ctx, out, y, prec): a ball enclosure of F over the ball vector y (the scheme's
+ *                         parameters, e.g. the previous state, may themselves be
+ *                         balls: the enclosure is then parametric);
+ *   J(ctx, Jm, Y, prec):  an enclosure of the Jacobian F'(y) for all y in the box Y
+ *                         (and all parameters in their balls).
+ * On success y holds balls containing the unique zero in the verified box and the
+ * function returns 1; on failure returns 0 and writes a reason into `why`. */
+typedef struct {
+    int n;
+    void *ctx;
+    void (*F)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+} slpi_ref_fn;
+
+int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
+                      char *why, size_t why_len);
+/* The Jacobian of f over the box Y column by column from a directional derivative
+ * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
+void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
+                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y,
+                                          arb_srcptr w, slong prec),
+                               arb_srcptr Y, slong prec);
+
+/* ------------------------------------------------------------- schemes
+ * One file per scheme. A scheme step maps the state x (state_dim balls, in place) with
+ * increments Delta = (h, dW_1..dW_M) at precision prec; it returns
+ * SLPI_STEP_CONVERGED with every output ball certified, or SLPI_STEP_UNABLE with a
+ * reason in why (the caller then retries at doubled precision). `check` rejects
+ * N/A pairs and unsupported options with SLPI_EINPUT. */
+typedef struct {
+    slpi_scheme_id id;
+    int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+    slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                             slong prec, char *why, size_t why_len);
+} slpi_ref_scheme;
+
+extern const slpi_ref_scheme slpi_ref_scheme_tmk;
+extern const slpi_ref_scheme slpi_ref_scheme_rkmk_le;
+extern const slpi_ref_scheme slpi_ref_scheme_rkmk_heun;
+extern const slpi_ref_scheme slpi_ref_scheme_im_direct;
+extern const slpi_ref_scheme slpi_ref_scheme_trap_direct;
+extern const slpi_ref_scheme slpi_ref_scheme_isomp;
+extern const slpi_ref_scheme slpi_ref_scheme_svi;
+/* SVI-LP, the matrix form of the SVI scheme (ref/svi-lp.c), dispatched from svi. */
+slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
+                                      const double *delta, slong prec, char *why,
+                                      size_t why_len);
+/* The scheme table, indexed by slpi_scheme_id. */
+const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k);
+
+#endif

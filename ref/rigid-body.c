@@ -1,0 +1,199 @@
+/* ref/rigid-body.c — the rigid body on so(3) in balls (SPEC §4.1).
+ * Both forms are the matrix system X = hat(x) with generators B_k = -hat(g_k(x))
+ * (B_k = xi_k^*, SPEC §1.5), where g_k is the angular velocity of H_k:
+ *   ISO form (§4.1.1, 001 eqs. (33)-(35)): H0 = x . I^{-1} x (Frobenius, P1), g_0 = I^{-1}x;
+ *   SVI form (§4.1.2, 004 eq. (53)):       h  = 1/2 Pi . I^{-1} Pi (dot),    g_0 = I^{-1}Pi;
+ * both scaled by rb.h0_scale, and the noise velocities
+ *   iso-quad  g_i = amp x_i e_i (i = 1..3), iso-quad1 only i = 1,
+ *   svi-lin   g_i = amp e_i,  svi-lin1 g_1 = amp/sqrt3 (1,1,1),  const-e3 g_1 = amp e_3,
+ * so that dx = sum_k x × g_k o dS^k. The SVI form optionally carries R (row-major)
+ * after Pi; only the SVI scheme updates it (Noether J = R Pi, 004 eq. (59)). */
+#include "ref.h"
+#include <math.h>
+
+typedef struct {
+    arb_struct inv_inertia[3];   /* 1 / I_i */
+    arb_struct h0_scale;
+    arb_struct amp;
+    arb_struct amp3;             /* amp / sqrt(3) */
+} rb_data;
+
+/* velocity g_k(x) */
+static void velocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr x, slong prec)
+{
+    const rb_data *d = s->data;
+    _arb_vec_zero(g, 3);
+    if (k == 0) {
+        for (int i = 0; i < 3; i++) {
+            arb_mul(g + i, x + i, d->inv_inertia + i, prec);
+            arb_mul(g + i, g + i, &d->h0_scale, prec);
+        }
+        return;
+    }
+    switch (s->p->rb.noise) {
+    case SLPI_RB_NOISE_ISO_QUAD:
+    case SLPI_RB_NOISE_ISO_QUAD1:
+        arb_mul(g + (k - 1), x + (k - 1), &d->amp, prec);
+        break;
+    case SLPI_RB_NOISE_SVI_LIN:
+        arb_set(g + (k - 1), &d->amp);
+        break;
+    case SLPI_RB_NOISE_SVI_LIN1:
+        for (int i = 0; i < 3; i++)
+            arb_set(g + i, &d->amp3);
+        break;
+    case SLPI_RB_NOISE_CONST_E3:
+        arb_set(g + 2, &d->amp);
+        break;
+    case SLPI_RB_NOISE_NONE:
+        break;
+    }
+}
+
+/* Dg_k(x)[w] */
+static void dvelocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr w, slong prec)
+{
+    const rb_data *d = s->data;
+    _arb_vec_zero(g, 3);
+    if (k == 0)
+        velocity(s, 0, g, w, prec);
+    else if (s->p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || s->p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1)
+        arb_mul(g + (k - 1), w + (k - 1), &d->amp, prec);
+}
+
+static void hat(acb_mat_t X, arb_srcptr x, int sign)
+{
+    acb_mat_zero(X);
+    arb_set(acb_realref(acb_mat_entry(X, 2, 1)), x + 0);
+    arb_set(acb_realref(acb_mat_entry(X, 0, 2)), x + 1);
+    arb_set(acb_realref(acb_mat_entry(X, 1, 0)), x + 2);
+    arb_neg(acb_realref(acb_mat_entry(X, 1, 2)), x + 0);
+    arb_neg(acb_realref(acb_mat_entry(X, 2, 0)), x + 1);
+    arb_neg(acb_realref(acb_mat_entry(X, 0, 1)), x + 2);
+    if (sign < 0)
+        acb_mat_neg(X, X);
+}
+
+static void rb_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+{
+    (void)s;
+    (void)prec;
+    hat(X, x, 1);
+}
+
+static void rb_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+{
+    (void)s;
+    (void)prec;
+    arb_set(x + 0, acb_realref(acb_mat_entry(X, 2, 1)));
+    arb_set(x + 1, acb_realref(acb_mat_entry(X, 0, 2)));
+    arb_set(x + 2, acb_realref(acb_mat_entry(X, 1, 0)));
+}
+
+static void rb_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                    slong prec)
+{
+    arb_ptr x = _arb_vec_init(3), g = _arb_vec_init(3);
+    rb_pack(s, x, X, prec);
+    velocity(s, k, g, x, prec);
+    hat(B, g, -1);
+    _arb_vec_clear(x, 3);
+    _arb_vec_clear(g, 3);
+}
+
+static void rb_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+                     const acb_mat_t W, slong prec)
+{
+    (void)X;
+    arb_ptr w = _arb_vec_init(3), g = _arb_vec_init(3);
+    rb_pack(s, w, W, prec);
+    dvelocity(s, k, g, w, prec);
+    hat(dB, g, -1);
+    _arb_vec_clear(w, 3);
+    _arb_vec_clear(g, 3);
+}
+
+static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    arb_ptr g = _arb_vec_init(3);
+    velocity(s, 0, g, x, prec);
+    arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec);            /* x . I^{-1} x */
+    if (s->p->rb.form == SLPI_RB_FORM_SVI)
+        arb_mul_2exp_si(out + 0, out + 0, -1);
+    arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec);            /* |x|^2 */
+    if (s->n_inv == 5)                                          /* J = R Pi */
+        for (int i = 0; i < 3; i++)
+            arb_dot(out + 2 + i, NULL, 0, x + 3 + 3 * i, 1, x, 1, 3, prec);
+    _arb_vec_clear(g, 3);
+}
+
+static void rb_clear(slpi_ref_system *s)
+{
+    rb_data *d = s->data;
+    for (int i = 0; i < 3; i++)
+        arb_clear(d->inv_inertia + i);
+    arb_clear(&d->h0_scale);
+    arb_clear(&d->amp);
+    arb_clear(&d->amp3);
+    flint_free(d);
+}
+
+int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    const slong prec = 2 * p->prec_max + 64;   /* parameters: far below any step radius */
+    for (int i = 0; i < 3; i++)
+        if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d]=%g must be > 0",
+                                  i, p->rb.inertia[i]);
+    if (!isfinite(p->rb.amp) || !isfinite(p->rb.h0_scale))
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: amp and h0_scale must be finite");
+    if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs form svi");
+    rb_data *d = flint_malloc(sizeof *d);
+    for (int i = 0; i < 3; i++) {
+        arb_init(d->inv_inertia + i);
+        arb_set_d(d->inv_inertia + i, p->rb.inertia[i]);
+        arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
+    }
+    arb_init(&d->h0_scale);
+    arb_set_d(&d->h0_scale, p->rb.h0_scale);
+    arb_init(&d->amp);
+    arb_set_d(&d->amp, p->rb.amp);
+    arb_init(&d->amp3);
+    arb_rsqrt_ui(&d->amp3, 3, prec);
+    arb_mul(&d->amp3, &d->amp3, &d->amp, prec);
+
+    s->p = p;
+    s->data = d;
+    s->clear = rb_clear;
+    s->dim = 3;
+    s->state_dim = p->rb.track_R ? 12 : 3;
+    switch (p->rb.noise) {
+    case SLPI_RB_NOISE_NONE:      s->M = 0; break;
+    case SLPI_RB_NOISE_ISO_QUAD:  s->M = 3; break;
+    case SLPI_RB_NOISE_SVI_LIN:   s->M = 3; break;
+    default:                      s->M = 1; break;
+    }
+    s->noise_state_dependent = (p->rb.noise == SLPI_RB_NOISE_ISO_QUAD ||
+                                p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1);
+    s->h0_quadratic = 1;
+    s->N = 3;
+    s->unpack = rb_unpack;
+    s->pack = rb_pack;
+    s->mgen = rb_mgen;
+    s->mdgen = rb_mdgen;
+    slpi_ref_matrix_attach(s);
+    s->invariants = rb_invariants;
+    s->n_inv = p->rb.track_R ? 5 : 2;
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0-H0(x0)";
+    s->inv_name[1] = "|x|^2";
+    s->inv_delta_name[1] = "|x|^2-|x0|^2";
+    s->inv_name[2] = "J_x";
+    s->inv_delta_name[2] = "J_x-J_x(x0)";
+    s->inv_name[3] = "J_y";
+    s->inv_delta_name[3] = "J_y-J_y(x0)";
+    s->inv_name[4] = "J_z";
+    s->inv_delta_name[4] = "J_z-J_z(x0)";
+    return SLPI_OK;
+}

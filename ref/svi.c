@@ -1,0 +1,357 @@
+/* ref/svi.c — SVI, the stochastic Lie-group variational midpoint with Cayley
+ * retraction, certified; this file holds the SO(3) vector forms and the dispatch
+ * (SPEC §3.5(d)-(f); 004_1c42604fc8f90f7f.txt eqs. (46)-(50), (54)-(64)); the matrix
+ * form SVI-LP is ref/svi-lp.c.
+ *
+ * SVI-SO3 (rigid body) and SVI-SD (heavy top, advected Gamma) are one system of
+ * equations in the unknowns z = (A, B, x), x = Delta t xi, c = svi_c = ±1/4:
+ *   M = (A + B)/2,  Gt = tau(x)^T Gamma_k  (eq. (50); heavy top only),
+ *   P = sum_k Delta_k d_Pi h_k(M, Gt),  Q = sum_k Delta_k d_Gamma h_k(M, Gt),  f = Q × Gt,
+ *   E1 = A_c(x) A - Pi_k,                                  (eq. (62) / step 4)
+ *   E2 = A_c(x) B - (tau^T Pi_k - f),                      (for the rigid body f = 0 and
+ *                                                           tau^T A_c(x) = A_c(-x))
+ *   E3 = x - P / 2                                          (xi = 1/2 dh + noise / 2 dt)
+ * with A_c(x) v = v + x × v / 2 + c (x.v) x and tau(x)^T v = v + s(-x × v + x × (x × v)/2),
+ * s = 4/(4 + |x|^2). Jacobian by forward differentiation of these expressions; the
+ * zero is enclosed by the Krawczyk test. Outputs: rotation form (default)
+ * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
+ * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
+ * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
+#include "ref.h"
+
+typedef struct {
+    const slpi_ref_system *s;
+    const double *delta;
+    int gamma;              /* heavy top: Gamma advected */
+    arb_ptr Pk, Gk;         /* Pi_k, Gamma_k */
+    arb_t c;
+} svi_ctx;
+
+static void dotv(arb_t out, arb_srcptr a, arb_srcptr b, slong prec)
+{
+    arb_dot(out, NULL, 0, a, 1, b, 1, 3, prec);
+}
+
+/* out = A_c(x) v */
+static void Ac(arb_ptr out, arb_srcptr x, arb_srcptr v, const arb_t c, slong prec)
+{
+    arb_ptr t = _arb_vec_init(3);
+    arb_t d;
+    arb_init(d);
+    slpi_ref_cross(t, x, v, prec);
+    _arb_vec_scalar_mul_2exp_si(t, t, 3, -1);
+    _arb_vec_add(t, t, v, 3, prec);
+    dotv(d, x, v, prec);
+    arb_mul(d, d, c, prec);
+    _arb_vec_scalar_addmul(t, x, 3, d, prec);
+    _arb_vec_set(out, t, 3);
+    arb_clear(d);
+    _arb_vec_clear(t, 3);
+}
+
+/* out = d/dt A_c(x + t dx)(v + t dv) */
+static void dAc(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, arb_srcptr dv,
+                const arb_t c, slong prec)
+{
+    arb_ptr t = _arb_vec_init(3), u = _arb_vec_init(3);
+    arb_t d, e;
+    arb_init(d);
+    arb_init(e);
+    slpi_ref_cross(t, dx, v, prec);
+    slpi_ref_cross(u, x, dv, prec);
+    _arb_vec_add(t, t, u, 3, prec);
+    _arb_vec_scalar_mul_2exp_si(t, t, 3, -1);
+    _arb_vec_add(t, t, dv, 3, prec);
+    dotv(d, dx, v, prec);
+    dotv(e, x, dv, prec);
+    arb_add(d, d, e, prec);
+    arb_mul(d, d, c, prec);
+    _arb_vec_scalar_addmul(t, x, 3, d, prec);
+    dotv(d, x, v, prec);
+    arb_mul(d, d, c, prec);
+    _arb_vec_scalar_addmul(t, dx, 3, d, prec);
+    _arb_vec_set(out, t, 3);
+    arb_clear(d);
+    arb_clear(e);
+    _arb_vec_clear(t, 3);
+    _arb_vec_clear(u, 3);
+}
+
+/* s = 4 / (4 + |x|^2) */
+static void cay_s(arb_t s, arb_srcptr x, slong prec)
+{
+    dotv(s, x, x, prec);
+    arb_add_ui(s, s, 4, prec);
+    arb_ui_div(s, 4, s, prec);
+}
+
+/* out = tau(x)^T v = v + s(-x × v + x × (x × v)/2) */
+static void tauT(arb_ptr out, arb_srcptr x, arb_srcptr v, slong prec)
+{
+    arb_ptr a = _arb_vec_init(3), b = _arb_vec_init(3);
+    arb_t s;
+    arb_init(s);
+    cay_s(s, x, prec);
+    slpi_ref_cross(a, x, v, prec);
+    slpi_ref_cross(b, x, a, prec);
+    _arb_vec_scalar_mul_2exp_si(b, b, 3, -1);
+    _arb_vec_sub(b, b, a, 3, prec);
+    _arb_vec_scalar_mul(b, b, 3, s, prec);
+    _arb_vec_add(out, v, b, 3, prec);
+    arb_clear(s);
+    _arb_vec_clear(a, 3);
+    _arb_vec_clear(b, 3);
+}
+
+/* out = d/dt tau(x + t dx)^T v, ds = -s^2 (x.dx)/2 */
+static void dtauT(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, slong prec)
+{
+    arb_ptr a = _arb_vec_init(3), b = _arb_vec_init(3), da = _arb_vec_init(3),
+            db = _arb_vec_init(3);
+    arb_t s, ds;
+    arb_init(s);
+    arb_init(ds);
+    cay_s(s, x, prec);
+    dotv(ds, x, dx, prec);
+    arb_mul(ds, ds, s, prec);
+    arb_mul(ds, ds, s, prec);
+    arb_mul_2exp_si(ds, ds, -1);
+    arb_neg(ds, ds);
+    slpi_ref_cross(a, x, v, prec);          /* a = x × v */
+    slpi_ref_cross(b, x, a, prec);          /* b = x × a */
+    _arb_vec_scalar_mul_2exp_si(b, b, 3, -1);
+    _arb_vec_sub(b, b, a, 3, prec);         /* g = -a + b/2 */
+    slpi_ref_cross(da, dx, v, prec);        /* da = dx × v */
+    slpi_ref_cross(db, dx, a, prec);
+    slpi_ref_cross(a, x, da, prec);
+    _arb_vec_add(db, db, a, 3, prec);       /* d(x × a) */
+    _arb_vec_scalar_mul_2exp_si(db, db, 3, -1);
+    _arb_vec_sub(db, db, da, 3, prec);      /* dg */
+    _arb_vec_scalar_mul(db, db, 3, s, prec);
+    _arb_vec_scalar_addmul(db, b, 3, ds, prec);
+    _arb_vec_set(out, db, 3);
+    arb_clear(s);
+    arb_clear(ds);
+    _arb_vec_clear(a, 3);
+    _arb_vec_clear(b, 3);
+    _arb_vec_clear(da, 3);
+    _arb_vec_clear(db, 3);
+}
+
+/* P = sum Delta_k d_Pi h_k(M, Gt), Q = sum Delta_k d_Gamma h_k (dM != NULL: derivatives) */
+static void grads(const svi_ctx *c, arb_ptr P, arb_ptr Q, arb_srcptr M, arb_srcptr Gt,
+                  arb_srcptr dM, arb_srcptr dGt, slong prec)
+{
+    const slpi_ref_system *s = c->s;
+    arb_ptr mu = _arb_vec_init(6), dmu = _arb_vec_init(6), g = _arb_vec_init(6);
+    _arb_vec_set(mu, M, 3);
+    if (c->gamma)
+        _arb_vec_set(mu + 3, Gt, 3);
+    if (dM != NULL) {
+        _arb_vec_set(dmu, dM, 3);
+        if (c->gamma)
+            _arb_vec_set(dmu + 3, dGt, 3);
+        slpi_ref_dgen_sum(s, g, c->delta, mu, dmu, prec);
+    } else {
+        slpi_ref_gen_sum(s, g, c->delta, mu, prec);
+    }
+    if (c->gamma) {
+        _arb_vec_set(P, g, 3);
+        _arb_vec_set(Q, g + 3, 3);
+    } else {
+        _arb_vec_neg(P, g, 3);
+        _arb_vec_zero(Q, 3);
+    }
+    _arb_vec_clear(mu, 6);
+    _arb_vec_clear(dmu, 6);
+    _arb_vec_clear(g, 6);
+}
+
+/* M, Gt, P, Q and f = Q × Gt at z */
+static void svi_parts(const svi_ctx *c, arb_ptr M, arb_ptr Gt, arb_ptr P, arb_ptr Q,
+                      arb_ptr f, arb_srcptr z, slong prec)
+{
+    _arb_vec_add(M, z, z + 3, 3, prec);
+    _arb_vec_scalar_mul_2exp_si(M, M, 3, -1);
+    if (c->gamma)
+        tauT(Gt, z + 6, c->Gk, prec);
+    else
+        _arb_vec_zero(Gt, 3);
+    grads(c, P, Q, M, Gt, NULL, NULL, prec);
+    slpi_ref_cross(f, Q, Gt, prec);
+}
+
+static void svi_F(void *ctx, arb_ptr out, arb_srcptr z, slong prec)
+{
+    const svi_ctx *c = ctx;
+    arb_ptr v = _arb_vec_init(15);
+    arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, f = v + 12;
+    arb_ptr t = _arb_vec_init(3);
+    svi_parts(c, M, Gt, P, Q, f, z, prec);
+    Ac(out, z + 6, z, c->c, prec);
+    _arb_vec_sub(out, out, c->Pk, 3, prec);
+    Ac(out + 3, z + 6, z + 3, c->c, prec);
+    tauT(t, z + 6, c->Pk, prec);
+    _arb_vec_sub(t, t, f, 3, prec);
+    _arb_vec_sub(out + 3, out + 3, t, 3, prec);
+    _arb_vec_scalar_mul_2exp_si(t, P, 3, -1);
+    _arb_vec_sub(out + 6, z + 6, t, 3, prec);
+    _arb_vec_clear(v, 15);
+    _arb_vec_clear(t, 3);
+}
+
+static void svi_dF(void *ctx, arb_ptr out, arb_srcptr z, arb_srcptr dz, slong prec)
+{
+    const svi_ctx *c = ctx;
+    arb_ptr v = _arb_vec_init(15), dv = _arb_vec_init(12), t = _arb_vec_init(3);
+    arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, f = v + 12;
+    arb_ptr dM = dv, dGt = dv + 3, dP = dv + 6, dQ = dv + 9;
+    arb_srcptr x = z + 6, dx = dz + 6;
+    svi_parts(c, M, Gt, P, Q, f, z, prec);
+    _arb_vec_add(dM, dz, dz + 3, 3, prec);
+    _arb_vec_scalar_mul_2exp_si(dM, dM, 3, -1);
+    if (c->gamma)
+        dtauT(dGt, x, dx, c->Gk, prec);
+    else
+        _arb_vec_zero(dGt, 3);
+    grads(c, dP, dQ, M, Gt, dM, dGt, prec);
+    dAc(out, x, dx, z, dz, c->c, prec);
+    dAc(out + 3, x, dx, z + 3, dz + 3, c->c, prec);
+    dtauT(t, x, dx, c->Pk, prec);
+    _arb_vec_sub(out + 3, out + 3, t, 3, prec);
+    slpi_ref_cross(t, dQ, Gt, prec);                 /* + df = dQ × Gt + Q × dGt */
+    _arb_vec_add(out + 3, out + 3, t, 3, prec);
+    slpi_ref_cross(t, Q, dGt, prec);
+    _arb_vec_add(out + 3, out + 3, t, 3, prec);
+    _arb_vec_scalar_mul_2exp_si(t, dP, 3, -1);
+    _arb_vec_sub(out + 6, dx, t, 3, prec);
+    _arb_vec_clear(v, 15);
+    _arb_vec_clear(dv, 12);
+    _arb_vec_clear(t, 3);
+}
+
+static void svi_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
+{
+    slpi_ref_jacobian_columns(Jm, 9, ctx, svi_dF, Y, prec);
+}
+
+/* R <- R tau^2 (R row-major 3x3 in place), tau = I + s(hat x + hat x^2 / 2):
+ * row r of R tau is tau^T r. */
+static void update_R(arb_ptr R, arb_srcptr x, slong prec)
+{
+    for (int i = 0; i < 3; i++) {
+        tauT(R + 3 * i, x, R + 3 * i, prec);
+        tauT(R + 3 * i, x, R + 3 * i, prec);
+    }
+}
+
+static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
+                                        const double *delta, slong prec, char *why,
+                                        size_t why_len)
+{
+    svi_ctx c;
+    c.s = s;
+    c.delta = delta;
+    c.gamma = s->p->system == SLPI_SYS_HEAVY_TOP;
+    c.Pk = _arb_vec_init(3);
+    c.Gk = _arb_vec_init(3);
+    arb_init(c.c);
+    arb_set_d(c.c, s->p->svi_c);
+    _arb_vec_set(c.Pk, x, 3);
+    if (c.gamma)
+        _arb_vec_set(c.Gk, x + 3, 3);
+    arb_ptr z = _arb_vec_init(9), guess = _arb_vec_init(9), v = _arb_vec_init(15);
+    _arb_vec_set(guess, c.Pk, 3);
+    _arb_vec_set(guess + 3, c.Pk, 3);
+    grads(&c, v, v + 3, c.Pk, c.Gk, NULL, NULL, prec);
+    _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
+    slpi_ref_fn f = { 9, &c, svi_F, svi_J };
+    int ok = slpi_ref_krawczyk(z, &f, guess, prec, why, why_len);
+    if (ok) {
+        arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, fv = v + 12;
+        arb_srcptr xs = z + 6;
+        svi_parts(&c, M, Gt, P, Q, fv, z, prec);
+        if (s->p->svi_output == SLPI_SVI_OUT_NODE) {
+            _arb_vec_neg(guess, xs, 3);
+            Ac(x, guess, z + 3, c.c, prec);
+        } else {
+            tauT(M, xs, c.Pk, prec);
+            _arb_vec_sub(M, M, fv, 3, prec);
+            tauT(x, xs, M, prec);
+        }
+        if (c.gamma) {
+            tauT(x + 3, xs, Gt, prec);
+            update_R(x + 6, xs, prec);
+        } else if (s->state_dim == 12) {
+            update_R(x + 3, xs, prec);
+        }
+    }
+    _arb_vec_clear(c.Pk, 3);
+    _arb_vec_clear(c.Gk, 3);
+    arb_clear(c.c);
+    _arb_vec_clear(z, 9);
+    _arb_vec_clear(guess, 9);
+    _arb_vec_clear(v, 15);
+    return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
+}
+
+/* the form in force: SO3/SD vector form or LP matrix form */
+static slpi_svi_form resolve_form(const slpi_ref_system *s)
+{
+    slpi_svi_form f = s->p->svi_form;
+    if (f != SLPI_SVI_FORM_AUTO)
+        return f;
+    if (s->p->system == SLPI_SYS_RIGID_BODY)
+        return SLPI_SVI_FORM_SO3;
+    if (s->p->system == SLPI_SYS_HEAVY_TOP)
+        return SLPI_SVI_FORM_SD;
+    return SLPI_SVI_FORM_LP;
+}
+
+static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    slpi_svi_form f = resolve_form(s);
+    if (p->svi_c != 0.25 && p->svi_c != -0.25)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c=%g must be +0.25 or -0.25",
+                              p->svi_c);
+    if (p->fixed_iters > 0)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "svi: fixed_iters is not supported by the ref path (the "
+                              "certified step is the exact solution)");
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        if (f == SLPI_SVI_FORM_SO3)
+            return SLPI_OK;
+        if (f != SLPI_SVI_FORM_LP)
+            return slpi_error_set(err, SLPI_EINPUT, "svi: rigid-body takes svi_form so3 or lp");
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        if (f != SLPI_SVI_FORM_SD)
+            return slpi_error_set(err, SLPI_EINPUT, "svi: heavy-top takes svi_form sd only");
+        if (p->ht.form != SLPI_HT_FORM_SVI)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "svi: heavy-top needs form svi (state Pi, Gamma, R)");
+        return SLPI_OK;
+    default:
+        if (f != SLPI_SVI_FORM_LP)
+            return slpi_error_set(err, SLPI_EINPUT, "svi: %s takes svi_form lp only",
+                                  slpi_system_name(p->system));
+        break;
+    }
+    if (p->svi_c != 0.25)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "svi: c = -1/4 exists only for SO(3) vector formulas (SPEC 3.5(d), 4.7)");
+    if (s->N == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: lp form needs a matrix system");
+    return slpi_ref_check_plain(s, "svi (lp form)", err);
+}
+
+static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
+                                 slong prec, char *why, size_t why_len)
+{
+    if (resolve_form(s) == SLPI_SVI_FORM_LP)
+        return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
+    return svi_vector_step(s, x, delta, prec, why, why_len);
+}
+
+const slpi_ref_scheme slpi_ref_scheme_svi = { SLPI_SCHEME_SVI, svi_check, svi_step };

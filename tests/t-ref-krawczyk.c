@@ -1,0 +1,135 @@
+/* t-ref-krawczyk — the generic Krawczyk enclosure (ref/krawczyk.c):
+ *  - a zero known in closed form is contained (sqrt(c), c a ball parameter: the
+ *    enclosure must contain sqrt(c') for every c' in the ball, checked at both ends);
+ *  - a 2x2 nonlinear system with exact zero (1, 2) is contained, tight;
+ *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed;
+ *  - the precision doubling: a tight enclosure at 64 bits is coarser than at 256. */
+#include "testutil.h"
+#include "ref/ref.h"
+
+typedef struct { arb_t c; int kind; } prob;
+
+/* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2) */
+static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    prob *p = ctx;
+    switch (p->kind) {
+    case 0: arb_sqr(out, y, prec); arb_sub(out, out, p->c, prec); break;
+    case 1: arb_sqr(out, y, prec); arb_add_ui(out, out, 1, prec); break;
+    case 2: arb_sqr(out, y, prec); break;
+    default: {
+        arb_t t;
+        arb_init(t);
+        arb_sqr(t, y, prec);
+        arb_add(t, t, y + 1, prec);
+        arb_sub_ui(out, t, 3, prec);
+        arb_sqr(t, y + 1, prec);
+        arb_sub_ui(t, t, 4, prec);
+        arb_mul(out + 1, t, y, prec);
+        arb_clear(t);
+    }
+    }
+}
+
+static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
+{
+    prob *p = ctx;
+    if (p->kind < 3) {
+        arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
+        return;
+    }
+    arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
+    arb_one(arb_mat_entry(Jm, 0, 1));
+    arb_sqr(arb_mat_entry(Jm, 1, 0), y + 1, prec);
+    arb_sub_ui(arb_mat_entry(Jm, 1, 0), arb_mat_entry(Jm, 1, 0), 4, prec);
+    arb_mul(arb_mat_entry(Jm, 1, 1), y, y + 1, prec);
+    arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1);
+}
+
+int main(void)
+{
+    test_start("t-ref-krawczyk", 5);
+    char why[200];
+    prob p;
+    arb_init(p.c);
+    arb_ptr y = _arb_vec_init(2), g = _arb_vec_init(2);
+    arb_t t, lo;
+    arb_init(t);
+    arb_init(lo);
+
+    /* sqrt(c) for random c, with a parameter ball of radius 1e-20 */
+    for (long it = 0; it < test_iters(50); it++) {
+        double c = test_rand_uniform(0.1, 10.0);
+        arb_set_d(p.c, c);
+        mag_set_d(arb_radref(p.c), 1e-20);
+        p.kind = 0;
+        slpi_ref_fn f = { 1, &p, F, J };
+        arb_set_d(g, sqrt(c) * 1.01);
+        int ok = slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why);
+        TEST_CHECKF(ok, "sqrt(%g): %s", c, why);
+        /* both ends of the parameter ball: sqrt(c +/- 1e-20) */
+        for (int s = -1; s <= 1; s += 2) {
+            arb_set_d(t, 1e-20 * s);
+            arb_add_ui(t, t, 0, 256);
+            arb_set_d(lo, c);
+            arb_add(t, t, lo, 256);
+            arb_sqrt(t, t, 256);
+            TEST_CHECKF(arb_contains(y, t), "sqrt(%g %+d e-20) not contained", c, s);
+        }
+        TEST_CHECK(mag_cmp_2exp_si(arb_radref(y), -60) < 0);
+    }
+
+    /* a wide parameter ball c = 2 +/- 0.1: the linear part -Y F(y~) alone misses
+     * sqrt(1.9); only the full Krawczyk image (with the (I - Y F'(X)) Z term) holds
+     * both ends */
+    arb_set_ui(p.c, 2);
+    mag_set_d(arb_radref(p.c), 0.1);
+    p.kind = 0;
+    {
+        slpi_ref_fn f = { 1, &p, F, J };
+        arb_set_d(g, 1.4);
+        TEST_CHECKF(slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why), "wide: %s", why);
+        arb_set_d(t, 1.9);
+        arb_sqrt(t, t, 128);
+        TEST_CHECK(arb_contains(y, t));
+        arb_set_d(t, 2.1);
+        arb_sqrt(t, t, 128);
+        TEST_CHECK(arb_contains(y, t));
+    }
+
+    /* 2x2 system, exact zero (1, 2) */
+    p.kind = 3;
+    slpi_ref_fn f2 = { 2, &p, F, J };
+    arb_set_d(g, 1.1);
+    arb_set_d(g + 1, 1.9);
+    TEST_CHECKF(slpi_ref_krawczyk(y, &f2, g, 128, why, sizeof why), "2x2: %s", why);
+    TEST_CHECK(arb_contains_si(y, 1) && arb_contains_si(y + 1, 2));
+    TEST_CHECK(mag_cmp_2exp_si(arb_radref(y), -110) < 0);
+
+    /* refusals */
+    p.kind = 1;
+    slpi_ref_fn f1 = { 1, &p, F, J };
+    arb_set_d(g, 0.5);
+    TEST_CHECK(!slpi_ref_krawczyk(y, &f1, g, 128, why, sizeof why));
+    p.kind = 2;
+    TEST_CHECK(!slpi_ref_krawczyk(y, &f1, g, 128, why, sizeof why));
+
+    /* precision: radius shrinks with prec */
+    p.kind = 0;
+    arb_set_ui(p.c, 2);
+    slpi_ref_fn f0 = { 1, &p, F, J };
+    arb_set_d(g, 1.5);
+    TEST_CHECK(slpi_ref_krawczyk(y, &f0, g, 64, why, sizeof why));
+    arb_set(t, y);
+    TEST_CHECK(slpi_ref_krawczyk(y, &f0, g, 256, why, sizeof why));
+    TEST_CHECK(arb_overlaps(t, y) && mag_cmp(arb_radref(y), arb_radref(t)) < 0);
+    TEST_CHECK(mag_cmp_2exp_si(arb_radref(y), -240) < 0);
+
+    arb_clear(t);
+    arb_clear(lo);
+    arb_clear(p.c);
+    _arb_vec_clear(y, 2);
+    _arb_vec_clear(g, 2);
+    flint_cleanup();
+    TEST_END();
+}
