@@ -107,35 +107,26 @@ static long isomp_chunk(const slpi_fast_rb_soa *c, int n, double h, double *x0, 
 }
 
 /* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators). */
-static void svi_x(const slpi_fast_rb_soa *c, const double *eta, const double *A, const double *B,
-                  double *x, double *tau)
+typedef struct { const slpi_fast_rb_soa *c; const double *eta; } svi_lane_ctx;
+
+static void svi_map(void *ctx, const double *A, const double *B, double *x, double *tau,
+                    double *ft)
 {
+    const svi_lane_ctx *l = ctx;
     for (int i = 0; i < 3; i++) {
         double m = 0.5 * (A[i] + B[i]);
-        x[i] = 0.5 * (eta[0] * (c->Iinv[i] * m) + eta[i + 1] * c->amp);
+        x[i] = 0.5 * (l->eta[0] * (l->c->Iinv[i] * m) + l->eta[i + 1] * l->c->amp);
+        ft[i] = 0;
     }
     slpi_fast_cayley3(x, tau);
 }
 
 static int svi_lane(const slpi_fast_rb_soa *c, const double *eta, double *P, int *its)
 {
-    double A[3] = {P[0], P[1], P[2]}, B[3] = {P[0], P[1], P[2]}, An[3], Bn[3], x[3], tau[9], t[3];
-    slpi_fast_iter it;
-    slpi_fast_iter_begin(&it, &c->pol);
-    int st;
-    do {
-        svi_x(c, eta, A, B, x, tau);
-        slpi_fast_mat3t_vec(tau, P, t);
-        slpi_fast_ac_inv(c->c, x, P, An);
-        slpi_fast_ac_inv(c->c, x, t, Bn);
-        double d = fmax(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
-        memcpy(A, An, sizeof A);
-        memcpy(B, Bn, sizeof B);
-        st = slpi_fast_iter_check(&it, d, fmax(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
-    } while (st < 0);
-    *its = it.it;
+    double A[3], B[3], x[3], tau[9], ft[3], t[3], resid;
+    svi_lane_ctx l = {c, eta};
+    int st = slpi_fast_svi3_solve(c->c, &c->pol, svi_map, &l, P, A, B, x, tau, ft, its, &resid);
     if (slpi_step_failed(st)) return st;
-    svi_x(c, eta, A, B, x, tau);
     slpi_fast_mat3t_vec(tau, P, t);
     slpi_fast_mat3t_vec(tau, t, P);
     return st;

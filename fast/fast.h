@@ -173,12 +173,18 @@ struct slpi_fast_scheme {
     slpi_scheme_id id;
     double default_tol;
     int default_maxit;
-    /* Check applicability and allocate f->work; error names the pair and why. */
+    /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
+     * slpi_fast_free); the error names the pair and why. */
     int (*create)(slpi_fast *f, slpi_error *err);
     /* One step in place on the full state x (dim doubles), increments f->eta. */
     slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
-    void (*free_work)(slpi_fast *f);
 };
+
+/* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
+ * by ndoubles doubles (16-byte aligned), whose address is returned; NULL with an
+ * SLPI_ENUMERIC error naming the scheme. slpi_fast_work_free (slpi_fast_free) frees it. */
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
+void slpi_fast_work_free(slpi_fast *f);
 
 extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im, slpi_fast_scheme_trap,
@@ -224,6 +230,17 @@ void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const doub
 /* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
  * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
 void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
+
+/* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
+ * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
+ * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
+ * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
+ * step status with the iteration count and last increment. */
+typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x,
+                                   double *tau, double *f);
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *f, int *iters, double *resid);
 
 /* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
