@@ -82,6 +82,17 @@ static double time_zgemm(int N, int reps)
     return best;
 }
 
+/* The iso/zeitlin/long parameters at size N and the given noise reading. */
+static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise)
+{
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p->ez.N = N;
+    p->ez.noise = noise;
+    p->ez.amp = 0.1;
+    p->ez.ic_lmax = 4;
+    p->h = 1.0 / 640;
+}
+
 /* Fastest single step of `steps` ISOMP steps over 3 passes from the initial condition
  * (the minimum is robust against time slicing on a shared machine), with that step's
  * iteration count in *it and the mean over all steps in *mean_it. */
@@ -89,12 +100,7 @@ static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double 
 {
     slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N;
-    p.ez.noise = noise;
-    p.ez.amp = 0.1;
-    p.ez.ic_lmax = 4;
-    p.h = 1.0 / 640;
+    bench_problem(&p, N, noise);
     slpi_fast *f;
     if (slpi_fast_create(&f, &p, &err)) {
         fprintf(stderr, "bench: %s\n", err.msg);
@@ -136,11 +142,7 @@ static double time_proposed(int N, int steps, int *it)
 {
     slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N;
-    p.ez.noise = SLPI_EZ_NOISE_NONE;
-    p.ez.ic_lmax = 4;
-    p.h = 1.0 / 640;
+    bench_problem(&p, N, SLPI_EZ_NOISE_NONE);
     slpi_fast_system s;
     memset(&s, 0, sizeof s);
     if (slpi_fast_sys_euler_zeitlin(&s, &p, &err)) {
@@ -187,7 +189,7 @@ static double time_kernel(int N, int nblk, int reps)
     size_t NN = (size_t)N * N;
     slpi_sun u;
     slpi_error err;
-    if (slpi_sun_init(&u, N, NULL, &err)) exit(1);
+    if (slpi_sun_init(&u, N, NULL, NULL, &err)) exit(1);
     u.nblk = nblk;
     cplx *P = malloc(NN * sizeof *P), *X = malloc(NN * sizeof *X), *Y = malloc(NN * sizeof *Y);
     rand_skewh(N, P, 1e-3);

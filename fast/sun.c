@@ -55,11 +55,13 @@ static int sun_default_blocks(int N)
 }
 
 int slpi_sun_init(slpi_sun *u, int N,
-                  void (*psi)(slpi_sun *, const double *, const cplx *, cplx *), slpi_error *err)
+                  void (*psi)(slpi_sun *, const double *, const cplx *, cplx *),
+                  void (*gen)(slpi_sun *, int, const cplx *, int, cplx *), slpi_error *err)
 {
     memset(u, 0, sizeof *u);
     u->N = N;
     u->psi = psi;
+    u->gen = gen;
     u->nblk = sun_default_blocks(N);
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));
@@ -145,6 +147,40 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
 
 /* The fast.h operations. ctx starts with an slpi_sun. */
 static slpi_sun *sun_of(const slpi_fast_system *s) { return (slpi_sun *)s->ctx; }
+
+/* grad(k, mu) = pack(xi_k(X)) and hess(k, mu, w) = pack(D xi_k[W]). */
+static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative,
+                           double *out)
+{
+    slpi_sun *u = sun_of(s);
+    slpi_sun_unpack(u->N, x, u->w[0]);
+    u->gen(u, k, u->w[0], derivative, u->w[1]);
+    slpi_sun_pack(u->N, u->w[1], out);
+}
+
+static void sun_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
+{
+    sun_gen_packed(s, k, mu, 0, xi);
+}
+
+static void sun_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
+                     double *out)
+{
+    (void)mu; /* the generators are linear or constant in mu (see sun.h) */
+    sun_gen_packed(s, k, w, 1, out);
+}
+
+/* sum_k eta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
+static void sun_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+                         double *xi)
+{
+    slpi_sun *u = sun_of(s);
+    size_t NN = (size_t)u->N * u->N;
+    slpi_sun_unpack(u->N, mu, u->w[0]);
+    u->psi(u, eta, u->w[0], u->w[1]);
+    for (size_t i = 0; i < NN; i++) u->w[1][i] = -u->w[1][i];
+    slpi_sun_pack(u->N, u->w[1], xi);
+}
 
 /* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
  * whose packed coefficients are 2 pack(G). */
@@ -239,6 +275,9 @@ static void sun_m_project(const slpi_fast_system *s, double *Yd)
 void slpi_sun_fill_ops(slpi_fast_system *s)
 {
     s->mdim = 2 * sun_of(s)->N * sun_of(s)->N;
+    s->grad = sun_grad;
+    s->hess = sun_hess;
+    s->grad_sum = sun_grad_sum;
     s->coad = sun_coad;
     s->bracket = sun_bracket;
     s->orbit_exp = sun_orbit_exp;

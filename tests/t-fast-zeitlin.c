@@ -444,7 +444,7 @@ static void check_sun_kernel(int N)
     size_t NN = (size_t)N * N;
     slpi_sun u;
     slpi_error err;
-    TEST_CHECK(slpi_sun_init(&u, N, NULL, &err) == SLPI_OK);
+    TEST_CHECK(slpi_sun_init(&u, N, NULL, NULL, &err) == SLPI_OK);
     cplx *P = cmat(N), *X = cmat(N), *Y = cmat(N), *R = cmat(N), *C = cmat(N), *T = cmat(N),
          *Yn = cmat(N), *Xx = cmat(N), *Rx = cmat(N);
     rand_skewh(P, N);
