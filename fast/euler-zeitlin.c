@@ -21,7 +21,7 @@ typedef double complex cplx;
 
 typedef struct {
     slpi_sun u;              /* first member (fast/sun.h) */
-    slpi_zeitlin z;
+    slpi_fast_zeitlin z;
     slpi_ez_noise noise;
     int M, lmin;
     double amp;
@@ -35,7 +35,7 @@ static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->ctx; }
 
 static double ez_a(const ez_ctx *c, int alpha)
 {
-    int l = slpi_zeitlin_degree(alpha);
+    int l = slpi_fast_zeitlin_degree(alpha);
     return c->amp / ((double)l * (l + 1));
 }
 
@@ -45,18 +45,18 @@ static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N, base = c->lmin * c->lmin - 1;
     size_t NN = (size_t)N * N;
-    slpi_zeitlin_poisson(&c->z, eta[0], Y, Psi);
+    slpi_fast_zeitlin_poisson(&c->z, eta[0], Y, Psi);
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
         for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
-        slpi_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
+        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
         return;
     }
     if (memcmp(c->leta, eta + 1, (size_t)c->M * sizeof *eta) != 0) {
         memcpy(c->leta, eta + 1, (size_t)c->M * sizeof *eta);
         for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
         memset(c->lfield, 0, NN * sizeof *c->lfield);
-        slpi_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
+        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
     }
     for (size_t i = 0; i < NN; i++) Psi[i] += c->lfield[i];
 }
@@ -67,15 +67,15 @@ static void ez_generator(ez_ctx *c, int k, const cplx *X, int derivative, cplx *
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     if (k == 0) {
-        slpi_zeitlin_poisson(&c->z, -1.0, X, P);
+        slpi_fast_zeitlin_poisson(&c->z, -1.0, X, P);
         return;
     }
     memset(P, 0, NN * sizeof *P);
     int alpha = c->lmin * c->lmin - 1 + k - 1;
     double coef = ez_a(c, alpha);
-    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_zeitlin_coef(&c->z, alpha, X);
+    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coef(&c->z, alpha, X);
     else if (derivative) coef = 0.0;
-    slpi_zeitlin_add_mode(&c->z, alpha, coef, P);
+    slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
 }
 
 static void ez_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
@@ -117,11 +117,11 @@ static int ez_initial_state(const slpi_fast_system *s, const slpi_problem *p, do
     for (int l = 1; l <= p->ez.ic_lmax && l < N; l++)
         for (int j = 0; j <= 2 * l; j++) {
             double v = cos(1.3 * l + 0.7 * j + 0.2);
-            om[slpi_zeitlin_index(l, j)] = v;
+            om[slpi_fast_zeitlin_index(l, j)] = v;
             nrm += v * v;
         }
     for (int i = 0; i < dim; i++) om[i] *= p->ez.scale / sqrt(nrm);
-    slpi_zeitlin_synthesis(&c->z, om, c->X);
+    slpi_fast_zeitlin_synthesis(&c->z, om, c->X);
     slpi_sun_pack(N, c->X, x);
     free(om);
     return SLPI_OK;
@@ -131,7 +131,7 @@ static double ez_h0(ez_ctx *c, const cplx *X)
 {
     int N = c->u.N;
     double h = 0;
-    slpi_zeitlin_poisson(&c->z, 1.0, X, c->P);
+    slpi_fast_zeitlin_poisson(&c->z, 1.0, X, c->P);
     for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
     return -0.5 * h;
 }
@@ -160,7 +160,7 @@ static void ez_free(slpi_fast_system *s)
     ez_ctx *c = ez_of(s);
     if (!c) return;
     slpi_sun_clear(&c->u);
-    slpi_zeitlin_clear(&c->z);
+    slpi_fast_zeitlin_clear(&c->z);
     free(c->w);
     free(c->leta);
     free(c->lfield);
@@ -199,7 +199,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->ctx = c;
     s->free_ctx = ez_free;
     int rc = slpi_sun_init(&c->u, N, ez_psi, err);
-    if (rc == SLPI_OK) rc = slpi_zeitlin_init(&c->z, N, err);
+    if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
     if (rc) {
         ez_free(s);
         return rc;

@@ -60,7 +60,7 @@ static void zeitlin_thomas_solve(const double *le, const double *tc, const doubl
         p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
 }
 
-int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
+int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
 {
     memset(z, 0, sizeof *z);
     if (N < 2 || N > ZEITLIN_N_MAX)
@@ -91,7 +91,7 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
         !isuppz) {
         free(w);
         free(isuppz);
-        slpi_zeitlin_clear(z);
+        slpi_fast_zeitlin_clear(z);
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: out of memory for the basis at N = %d", N);
     }
@@ -117,7 +117,7 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
             free(Z);
             free(w);
             free(isuppz);
-            slpi_zeitlin_clear(z);
+            slpi_fast_zeitlin_clear(z);
             return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
         }
         memcpy(dd, ld, (size_t)n * sizeof *dd);
@@ -140,7 +140,7 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
         if (bad) {
             free(w);
             free(isuppz);
-            slpi_zeitlin_clear(z);
+            slpi_fast_zeitlin_clear(z);
             return slpi_error_set(err, SLPI_ENUMERIC,
                                   "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "
                                   "(dstevr info %d, %d of %d eigenvalues -l(l+1))",
@@ -152,7 +152,7 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slpi_error *err)
     return SLPI_OK;
 }
 
-void slpi_zeitlin_clear(slpi_zeitlin *z)
+void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z)
 {
     free(z->off);
     free(z->voff);
@@ -165,13 +165,13 @@ void slpi_zeitlin_clear(slpi_zeitlin *z)
     memset(z, 0, sizeof *z);
 }
 
-const double *slpi_zeitlin_harmonic(const slpi_zeitlin *z, int l, int m)
+const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int m)
 {
     size_t n = (size_t)(z->N - m);
     return z->vec + z->voff[m] + (size_t)(l - m) * n;
 }
 
-void slpi_zeitlin_laplacian(const slpi_zeitlin *z, const double complex *P, double complex *out)
+void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double complex *P, double complex *out)
 {
     int N = z->N;
     for (int d = 0; d < N; d++) {
@@ -192,7 +192,7 @@ void slpi_zeitlin_laplacian(const slpi_zeitlin *z, const double complex *P, doub
     }
 }
 
-void slpi_zeitlin_poisson(const slpi_zeitlin *z, double c, const double complex *X,
+void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
                           double complex *P)
 {
     int N = z->N;
@@ -272,17 +272,17 @@ static void zeitlin_scatter(int N, int m, const double *u, const double *v, doub
 /* alpha of (l, m, part) with part 0 = cosine/zonal, 1 = sine. */
 static int zeitlin_alpha(int l, int m, int part)
 {
-    return slpi_zeitlin_index(l, m == 0 ? 0 : 2 * m - 1 + part);
+    return slpi_fast_zeitlin_index(l, m == 0 ? 0 : 2 * m - 1 + part);
 }
 
 /* The shared per-diagonal pass over degrees l >= lmin (lmin >= 1):
  *   analysis (X != NULL, omega != NULL): omega_alpha = <Y_alpha, X>;
  *   synthesis (out != NULL): out += sum c_alpha Y_alpha, where c_alpha = w_alpha times
  *   omega_alpha (if X != NULL) or times 1; c = omega when w == NULL. */
-static void zeitlin_pass(const slpi_zeitlin *z, int lmin, const double *w,
+static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
                          const double complex *X, double *omega, double complex *out)
 {
-    int N = z->N, base = slpi_zeitlin_index(lmin, 0);
+    int N = z->N, base = slpi_fast_zeitlin_index(lmin, 0);
     double x[2 * N], c[2 * N];
     for (int m = 0; m < N; m++) {
         int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
@@ -308,7 +308,7 @@ static void zeitlin_pass(const slpi_zeitlin *z, int lmin, const double *w,
     }
 }
 
-int slpi_zeitlin_degree(int alpha)
+int slpi_fast_zeitlin_degree(int alpha)
 {
     int l = (int)sqrt((double)alpha + 1.0);
     while (l * l > alpha + 1) l--;
@@ -319,29 +319,29 @@ int slpi_zeitlin_degree(int alpha)
 /* (l, m, part) of alpha: j = 0 -> (m 0, zonal), j = 2m-1 -> cosine, j = 2m -> sine. */
 static void zeitlin_split(int alpha, int *l, int *m, int *part)
 {
-    *l = slpi_zeitlin_degree(alpha);
+    *l = slpi_fast_zeitlin_degree(alpha);
     int j = alpha + 1 - *l * *l;
     *m = (j + 1) / 2;
     *part = j > 0 && j % 2 == 0;
 }
 
-double slpi_zeitlin_coef(const slpi_zeitlin *z, int alpha, const double complex *X)
+double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const double complex *X)
 {
     int N = z->N, l, m, part;
     zeitlin_split(alpha, &l, &m, &part);
     double x[2 * N], s = 0;
     zeitlin_gather(N, m, X, x, x + (N - m));
-    const double *t = slpi_zeitlin_harmonic(z, l, m), *xp = x + part * (N - m);
+    const double *t = slpi_fast_zeitlin_harmonic(z, l, m), *xp = x + part * (N - m);
     for (int a = 0; a < N - m; a++) s += t[a] * xp[a];
     return s;
 }
 
-void slpi_zeitlin_add_mode(const slpi_zeitlin *z, int alpha, double c, double complex *X)
+void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c, double complex *X)
 {
     int N = z->N, l, m, part;
     zeitlin_split(alpha, &l, &m, &part);
     double x[2 * N];
-    const double *t = slpi_zeitlin_harmonic(z, l, m);
+    const double *t = slpi_fast_zeitlin_harmonic(z, l, m);
     for (int a = 0; a < N - m; a++) {
         x[a] = part ? 0.0 : c * t[a];
         x[N - m + a] = part ? c * t[a] : 0.0;
@@ -349,18 +349,18 @@ void slpi_zeitlin_add_mode(const slpi_zeitlin *z, int alpha, double c, double co
     zeitlin_scatter(N, m, x, m ? x + (N - m) : NULL, X);
 }
 
-void slpi_zeitlin_analysis(const slpi_zeitlin *z, const double complex *X, double *omega)
+void slpi_fast_zeitlin_analysis(const slpi_fast_zeitlin *z, const double complex *X, double *omega)
 {
     zeitlin_pass(z, 1, NULL, X, omega, NULL);
 }
 
-void slpi_zeitlin_synthesis(const slpi_zeitlin *z, const double *omega, double complex *X)
+void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega, double complex *X)
 {
     memset(X, 0, (size_t)z->N * z->N * sizeof *X);
     zeitlin_pass(z, 1, omega, NULL, NULL, X);
 }
 
-void slpi_zeitlin_modal(const slpi_zeitlin *z, int lmin, const double *w,
+void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
                         const double complex *Y, double complex *out)
 {
     zeitlin_pass(z, lmin < 1 ? 1 : lmin, w, Y, NULL, out);

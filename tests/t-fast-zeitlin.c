@@ -131,13 +131,13 @@ static long double wigner3j(int J1, int J2, int J3, int M1, int M2, int M3)
 }
 
 /* T_lm at small N against the 3j values, up to one sign per (l, m). */
-static void check_3j(const slpi_zeitlin *z)
+static void check_3j(const slpi_fast_zeitlin *z)
 {
     int N = z->N, S2 = N - 1; /* 2s */
     double worst = 0;
     for (int l = 0; l < N; l++)
         for (int m = 0; m <= l; m++) {
-            const double *t = slpi_zeitlin_harmonic(z, l, m);
+            const double *t = slpi_fast_zeitlin_harmonic(z, l, m);
             double sg = 0, err = 0;
             for (int a = 0; a + m < N; a++) {
                 /* (T_lm)_{a+m, a}: row index a+m, m_row = -s + a + m, m_col = -s + a */
@@ -155,9 +155,9 @@ static void check_3j(const slpi_zeitlin *z)
 
 static void check_basis(int N, int samples)
 {
-    slpi_zeitlin z;
+    slpi_fast_zeitlin z;
     slpi_error err;
-    int rc = slpi_zeitlin_init(&z, N, &err);
+    int rc = slpi_fast_zeitlin_init(&z, N, &err);
     TEST_CHECKF(rc == SLPI_OK, "init N=%d: %s", N, err.msg);
     if (rc) return;
     size_t NN = (size_t)N * N;
@@ -171,8 +171,8 @@ static void check_basis(int N, int samples)
     for (int m = 0; m < N; m++)
         for (int l1 = m; l1 < N; l1++)
             for (int l2 = l1; l2 < N; l2++) {
-                const double *t1 = slpi_zeitlin_harmonic(&z, l1, m), *t2 =
-                                                                    slpi_zeitlin_harmonic(&z, l2, m);
+                const double *t1 = slpi_fast_zeitlin_harmonic(&z, l1, m), *t2 =
+                                                                    slpi_fast_zeitlin_harmonic(&z, l2, m);
                 double s = 0;
                 for (int a = 0; a < N - m; a++) s += t1[a] * t2[a];
                 orth = fmax(orth, fabs(s - (l1 == l2)));
@@ -187,8 +187,8 @@ static void check_basis(int N, int samples)
         int l = (int)floor(sqrt(alpha + 1.0 + 0.5));
         memset(om, 0, dim * sizeof *om);
         om[alpha] = 1;
-        slpi_zeitlin_synthesis(&z, om, A);
-        slpi_zeitlin_laplacian(&z, A, B);
+        slpi_fast_zeitlin_synthesis(&z, om, A);
+        slpi_fast_zeitlin_laplacian(&z, A, B);
         double e = 0, f = 0;
         for (size_t i = 0; i < NN; i++) e = fmax(e, cabs(B[i] + (double)l * (l + 1) * A[i]));
         for (int a = 0; a < N; a++) {
@@ -210,15 +210,15 @@ static void check_basis(int N, int samples)
 
     /* 3. both Laplacian forms agree on a random complex P (naive O(N^3) products) */
     rand_complex(A, NN);
-    slpi_zeitlin_laplacian(&z, A, B);
+    slpi_fast_zeitlin_laplacian(&z, A, B);
     laplacian_commutator(N, A, C);
     double lf = cmaxdiff(B, C, NN) / (N * U * lapn * cmaxabs(A, NN));
     TEST_CHECKF(lf < 16, "Laplacian forms N=%d: ratio %.3g", N, lf);
 
     /* 4. coefficient round trips: omega -> X -> omega, and X -> omega -> X (traceless X) */
     for (int i = 0; i < dim; i++) om[i] = test_rand_uniform(-1, 1);
-    slpi_zeitlin_synthesis(&z, om, A);
-    slpi_zeitlin_analysis(&z, A, om2);
+    slpi_fast_zeitlin_synthesis(&z, om, A);
+    slpi_fast_zeitlin_analysis(&z, A, om2);
     double rt = 0;
     for (int i = 0; i < dim; i++) rt = fmax(rt, fabs(om[i] - om2[i]));
     TEST_CHECKF(rt / (N * U) < 64, "omega round trip N=%d: ratio %.3g", N, rt / (N * U));
@@ -226,16 +226,16 @@ static void check_basis(int N, int samples)
     cplx tr = 0;
     for (int a = 0; a < N; a++) tr += A[a + (size_t)N * a];
     for (int a = 0; a < N; a++) A[a + (size_t)N * a] -= tr / N;
-    slpi_zeitlin_analysis(&z, A, om);
-    slpi_zeitlin_synthesis(&z, om, B);
+    slpi_fast_zeitlin_analysis(&z, A, om);
+    slpi_fast_zeitlin_synthesis(&z, om, B);
     double rt2 = cmaxdiff(A, B, NN) / (N * U * cmaxabs(A, NN));
     TEST_CHECKF(rt2 < 64, "X round trip N=%d: ratio %.3g", N, rt2);
 
     /* 5. Poisson solve: residual of Delta P = X - tr/N, P traceless, and P against the
      *    modal solution P = -sum omega_alpha / (l(l+1)) Y_alpha; X with a trace part */
     rand_skewh(A, N);
-    slpi_zeitlin_poisson(&z, 1.0, A, B);
-    slpi_zeitlin_laplacian(&z, B, C);
+    slpi_fast_zeitlin_poisson(&z, 1.0, A, B);
+    slpi_fast_zeitlin_laplacian(&z, B, C);
     tr = 0;
     cplx trP = 0;
     for (int a = 0; a < N; a++) {
@@ -247,10 +247,10 @@ static void check_basis(int N, int samples)
     TEST_CHECKF(res < 64, "Poisson residual N=%d: ratio %.3g", N, res);
     TEST_CHECKF(cabs(trP) / (N * U * cmaxabs(B, NN)) < 16, "Poisson traceless N=%d: %.3g", N,
                 cabs(trP));
-    slpi_zeitlin_analysis(&z, A, om);
+    slpi_fast_zeitlin_analysis(&z, A, om);
     for (int l = 1; l < N; l++)
-        for (int j = 0; j <= 2 * l; j++) om[slpi_zeitlin_index(l, j)] /= -(double)l * (l + 1);
-    slpi_zeitlin_synthesis(&z, om, C);
+        for (int j = 0; j <= 2 * l; j++) om[slpi_fast_zeitlin_index(l, j)] /= -(double)l * (l + 1);
+    slpi_fast_zeitlin_synthesis(&z, om, C);
     double pm = cmaxdiff(B, C, NN) / (N * U * cmaxabs(A, NN));
     TEST_CHECKF(pm < 64, "Poisson vs modal N=%d: ratio %.3g", N, pm);
     printf("  N=%d: orth %.2f, eig %.2f, forms %.2f, round trips %.2f %.2f, Poisson %.2f %.2f "
@@ -262,7 +262,7 @@ static void check_basis(int N, int samples)
     free(C);
     free(om);
     free(om2);
-    slpi_zeitlin_clear(&z);
+    slpi_fast_zeitlin_clear(&z);
 }
 
 static double diag_get(const slpi_diag *d, const char *name)
@@ -296,8 +296,8 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
     int rc = slpi_fast_sys_euler_zeitlin(&s, &p, &err);
     TEST_CHECKF(rc == SLPI_OK, "create N=%d: %s", N, err.msg);
     if (rc) return;
-    slpi_zeitlin z;
-    slpi_zeitlin_init(&z, N, &err);
+    slpi_fast_zeitlin z;
+    slpi_fast_zeitlin_init(&z, N, &err);
     int dim = s.dim, M = s.M, lmin = N / 2, nb = N * N - 1;
     size_t NN = (size_t)N * N;
     TEST_CHECK(M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin));
@@ -313,18 +313,18 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         slpi_sun_pack(N, X, mu);
         for (int k = 0; k <= M; k++) eta[k] = test_rand_uniform(-1, 1);
         /* independent field */
-        slpi_zeitlin_analysis(&z, X, om);
+        slpi_fast_zeitlin_analysis(&z, X, om);
         for (int i = 0; i < nb; i++) {
-            int l = slpi_zeitlin_degree(i);
+            int l = slpi_fast_zeitlin_degree(i);
             e1[i] = -om[i] / ((double)l * (l + 1));
         }
-        slpi_zeitlin_synthesis(&z, e1, P);
+        slpi_fast_zeitlin_synthesis(&z, e1, P);
         for (size_t i = 0; i < NN; i++) P[i] *= eta[0];
         memset(e1, 0, nb * sizeof *e1);
         for (int k = 1; k <= M; k++) {
-            int alpha = lmin * lmin - 1 + k - 1, l = slpi_zeitlin_degree(alpha);
+            int alpha = lmin * lmin - 1 + k - 1, l = slpi_fast_zeitlin_degree(alpha);
             e1[alpha] = 1;
-            slpi_zeitlin_synthesis(&z, e1, B);
+            slpi_fast_zeitlin_synthesis(&z, e1, B);
             e1[alpha] = 0;
             double c = -p.ez.amp / ((double)l * (l + 1)) * eta[k] *
                        (noise == SLPI_EZ_NOISE_Q ? om[alpha] : 1.0);
@@ -364,10 +364,10 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         for (int a = 0; a < N; a++) tr += X[a + (size_t)N * a];
         for (int a = 0; a < N; a++) X[a + (size_t)N * a] -= tr / N;
         slpi_sun_pack(N, X, mu);
-        slpi_zeitlin_analysis(&z, X, om);
+        slpi_fast_zeitlin_analysis(&z, X, om);
         double h = 0, c2 = 0;
         for (int i = 0; i < nb; i++) {
-            int l = slpi_zeitlin_degree(i);
+            int l = slpi_fast_zeitlin_degree(i);
             h += 0.5 * om[i] * om[i] / ((double)l * (l + 1));
             c2 -= om[i] * om[i];
         }
@@ -387,7 +387,7 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
            noise, M, wf, wk, wh, wH);
     free(mu); free(xi); free(v); free(ref); free(tmp); free(w); free(eta); free(om); free(e1);
     free(X); free(P); free(B); free(C); free(T); free(V);
-    slpi_zeitlin_clear(&z);
+    slpi_fast_zeitlin_clear(&z);
     s.free_ctx(&s);
 }
 
@@ -450,8 +450,8 @@ int main(void)
     check_isomp_run(12, (int)test_iters(200), SLPI_ISO_UPDATE_COMM);
     check_isomp_run(12, (int)test_iters(100), SLPI_ISO_UPDATE_CAY);
 
-    slpi_zeitlin z;
+    slpi_fast_zeitlin z;
     slpi_error err;
-    TEST_CHECK(slpi_zeitlin_init(&z, 1, &err) == SLPI_EINPUT && strstr(err.msg, "N = 1"));
+    TEST_CHECK(slpi_fast_zeitlin_init(&z, 1, &err) == SLPI_EINPUT && strstr(err.msg, "N = 1"));
     TEST_END();
 }
