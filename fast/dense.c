@@ -9,22 +9,6 @@
 #include <lapacke.h>
 #include "fast.h"
 
-double slpi_fast_maxabs(const double *x, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i]) <= m)) m = fabs(x[i]);   /* NaN propagates */
-    return m;
-}
-
-double slpi_fast_maxdiff(const double *x, const double *y, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i] - y[i]) <= m)) m = fabs(x[i] - y[i]);
-    return m;
-}
-
 int slpi_fast_all_finite(const double *x, int n)
 {
     for (int i = 0; i < n; i++)

@@ -33,6 +33,7 @@
 #define SLPI_FAST_H
 
 #include "slpi.h"
+#include "vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;
 
@@ -196,22 +197,14 @@ void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const doub
 
 /* ------------------------------------------------------------ dense kernels */
 
-double slpi_fast_maxabs(const double *x, int n);
-double slpi_fast_maxdiff(const double *x, const double *y, int n);
+/* (max norms, 3-vectors, Cayley3, A_c^{-1}: inline in vec3.h) */
 int slpi_fast_all_finite(const double *x, int n);
 
 /* 3-vectors (so(3), su(2), se(3)): fast/so3.c. */
-void slpi_fast_cross(const double *a, const double *b, double *out);
-double slpi_fast_dot3(const double *a, const double *b);
 /* R = exp(hat(w)) (Rodrigues, Taylor coefficients for |w| < 1e-4), row-major 3x3. */
 void slpi_fast_rodrigues(const double *w, double *R);
 /* Rotation about w/|w| by angle theta (R = I for w = 0). */
 void slpi_fast_rotation(const double *w, double theta, double *R);
-void slpi_fast_mat3_vec(const double *R, const double *v, double *out);   /* R v */
-void slpi_fast_mat3t_vec(const double *R, const double *v, double *out);  /* R^T v */
-void slpi_fast_mat3_mul(const double *A, const double *B, double *out);   /* A B */
-/* SO(3) Cayley tau(x) = I + 4/(4+|x|^2) (hat x + hat x^2 / 2) (SPEC §3.5 d). */
-void slpi_fast_cayley3(const double *x, double *R);
 
 /* Blocks of so(3) 3-vectors under one of two matrix models (SPEC §1.6):
  * HAT (X = hat x, [X,Y] = hat(x cross y)) or SU2A (X = sum x_k E_k, E_k = -i sigma_k/sqrt2,
@@ -226,10 +219,6 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
                           const double *X, double *out);
 void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
                            const double *X, double *out);
-
-/* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
- * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
-void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
 
 /* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
  * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
