@@ -19,15 +19,13 @@
  * on that representation. The generators are B_k = xi_k^* (SPEC §1.5), so
  * Psi(Y) = sum_k eta_k B_k(Y) with eta = (h, dW_1..dW_M).
  *
- * HOW A SYSTEM REGISTERS (fast-b: euler-zeitlin, sine-euler). Define, in your file,
- *     int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p,
- *                                     slpi_error *err);
- * (or slpi_fast_sys_sine_euler) that fills *s (it arrives zeroed) and returns SLPI_OK,
- * or an slpi_error code. fast/fast.c declares both weak: when the symbol is absent
- * slpi_fast_create answers SLPI_EINPUT "... not built"; when your object is linked in,
- * it is used with no edit of fast.c. Fill the coordinate ops if you support TMK, RKMK,
- * IM, TRAP (SPEC §4.7), the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
- * the scheme then rejects the pair with a clear error.
+ * HOW A SYSTEM REGISTERS. One constructor per system file,
+ *     int slpi_fast_sys_<name>(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+ * fills *s (it arrives zeroed) and returns SLPI_OK or an slpi_error code; fast/fast.c
+ * maps p->system to it. Fill the coordinate ops if the system supports TMK, RKMK, IM,
+ * TRAP (SPEC §4.7) and the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
+ * the scheme then rejects the pair with a clear error. The scheme workspace and the
+ * system context are released by slpi_fast_free (free_ctx for the latter).
  */
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H
