@@ -155,6 +155,12 @@ void slpi_fast_zcomm_update(int n, const double complex *P, const double complex
                             const double complex *Xn, double complex *out, double complex *T)
 {
     zmul(n, 1, P, Y, 0, T);
+    slpi_fast_zcomm_from_T(n, T, Xn, out);
+}
+
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
+                            double complex *out)
+{
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i]

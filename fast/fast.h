@@ -83,6 +83,11 @@ struct slpi_fast_system {
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
     double (*m_isomp_iter)(const slpi_fast_system *s, const double *eta, const double *Xn,
                            const double *Y, double *Ynew, double *ynorm, double *Psi_out);
+    /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
+     * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
+     * it for the COMM update after a converged or stagnated solve; X~ is then the last
+     * iterate fed to the map, within tol of its image. NULL: m_psi + m_comm_update. */
+    void (*m_isomp_comm_last)(const slpi_fast_system *s, const double *Xn, double *out);
     /* out = Xn + [Psi, Y] (ISOMP COMM update). */
     void (*m_comm_update)(const slpi_fast_system *s, const double *Psi, const double *Y,
                           const double *Xn, double *out);
@@ -263,7 +268,10 @@ int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
 double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
                         const double complex *Y, double complex *Ynew, double *ynorm,
                         double complex *T);
-/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y. */
+/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y;
+ * slpi_fast_zcomm_from_T: the same from a T already computed (no GEMM). */
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
+                            double complex *out);
 void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
                             const double complex *Xn, double complex *out, double complex *T);
 
