@@ -21,6 +21,14 @@ static int isomp_create(slpi_fast *f, slpi_error *err)
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (SPEC §3.4, §4.7)", s->name);
+    if (!s->m_psi || !s->m_comm_update || !s->m_from_state || !s->m_to_state)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
+    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
+                              s->name);
+    if (f->p.solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
+                              "(solver=fixed-point)", s->name);
     if (s->dim != s->cdim)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
