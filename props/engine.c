@@ -72,7 +72,7 @@ void props_outcome_unable(props_outcome *o, const char *why)
 
 void props_control_case(props_case *c)
 {
-    if (c->h < 0.125) c->h = 0.2;
+    if (c->h < 0.25) c->h = 0.25;
     c->mag = fmin(fmax(c->mag, 0.5), 2.0);
     c->inertia = 0;
     if (c->amp < 0.5) c->amp = 0.5;
@@ -96,6 +96,13 @@ static uint64_t mix(uint64_t a, uint64_t b)
 
 /* --------------------------------------------------------------- generation */
 
+/* Rules every generated or shrunk case obeys. Vortex rates grow like 1/|x|^2 (H_0 is
+ * scale-free), so small vortex states are just huge steps: keep |x| >= 1/2. */
+static void fit(props_case *c)
+{
+    if (c->system == SLPI_SYS_POINT_VORTICES && c->mag < 0.5) c->mag = 0.5;
+}
+
 void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
                     uint64_t seed)
 {
@@ -113,7 +120,6 @@ void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k,
     int lo = props_dim_min(s), hi = props_dim_max(s), u = (int)props_rng_int(&r, 4);
     c->dim = u == 0 ? hi : u == 1 ? lo + (int)props_rng_int(&r, hi - lo + 1) : lo;
     if (s == SLPI_SYS_SINE_EULER) c->dim = 3;
-    if (s == SLPI_SYS_POINT_VORTICES && c->mag < 0.5) c->mag = 0.5;  /* rates grow like 1/|x|^2 */
     c->steps = steps[props_rng_int(&r, 5)];
     c->h = hs[props_rng_int(&r, 6)];
     c->mag = mags[props_rng_int(&r, 5)];
@@ -123,6 +129,7 @@ void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k,
     int M = props_noise_count(c);
     int v = (int)props_rng_int(&r, 5);
     c->noises = v == 0 ? 0 : v == 1 ? (M > 0) : M;
+    fit(c);
     table[prop]->adjust(c, &r);
 }
 
@@ -172,6 +179,7 @@ static int candidate(const props_property *P, const props_case *c, int i, props_
     default: return 0;
     }
     if (out->steps < 1 || out->dim < lo || out->noises < 0 || out->mag < 0x1p-10) *out = *c;
+    fit(out);
     P->adjust(out, NULL);
     if (out->noises > props_noise_count(out)) out->noises = props_noise_count(out);
     return 1;
