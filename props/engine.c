@@ -379,12 +379,16 @@ int props_run(const props_options *opt, props_summary *sum)
                     props_generate(&c, pi, s, k, v, gseed);
                     if (props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == PROPS_NA) continue;
                     long pass = 0, unable = 0, fail = 0;
-                    double worst = 0;
+                    double worst = 0, least = INFINITY;
                     for (long i = 0; i < ncases && !fail; i++) {
                         props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
                         int use_ref = opt->use_ref && i < opt->ref_cases;
                         int verdict = props_verdict(&c, use_ref, &o);
-                        if (verdict > 0) { pass++; worst = fmax(worst, o.ratio); }
+                        if (verdict > 0) {
+                            pass++;
+                            worst = fmax(worst, o.ratio);
+                            least = fmin(least, o.ratio);
+                        }
                         else if (verdict < 0) unable++;
                         else {
                             fail++;
@@ -401,10 +405,10 @@ int props_run(const props_options *opt, props_summary *sum)
                     sum->fail += fail;
                     if (fail) sum->failed_groups++;
                     if (opt->verbose || fail)
-                        fprintf(out, "%s %-12s %-15s %-11s%-8s %3ld passed, %2ld unable, expect %-8s worst ratio %.3g\n",
+                        fprintf(out, "%s %-12s %-15s %-11s%-8s %3ld passed, %2ld unable, expect %-8s ratios [%.3g, %.3g]\n",
                                 fail ? "FAIL" : "ok  ", P->name, slpi_system_name(s), slpi_scheme_name(k),
                                 variant_name(k, v), pass, unable,
-                                P->expect(&c) == PROPS_HOLDS ? "holds" : "violated", worst);
+                                P->expect(&c) == PROPS_HOLDS ? "holds" : "violated", pass ? least : 0, worst);
                     fflush(out);
                 }
             }

@@ -12,7 +12,7 @@
 
 #define U DBL_EPSILON
 #define HOLD_RATIO 1e3     /* exact-in-exact-arithmetic properties: rounding and solver tol */
-#define REF_FAST_RATIO 100 /* fast vs certified ball (oracle budget 30 per step, x dim slack) */
+#define REF_FAST_RATIO 30  /* fast vs certified ball: the oracle's budget (issue 6) */
 
 static int is_symmetric_scheme(slpi_scheme_id k)
 {
