@@ -74,12 +74,9 @@ static void draw_inertia(const props_case *c, props_rng *r, double *I)
     if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
 }
 
-/* Rotation by the Cayley map of a random vector (SPEC §3.5(d) closed form). */
-static void random_rotation(props_rng *r, double *R)
+void props_cayley_rotation(const double *x, double *R)
 {
-    double x[3], n2 = 0;
-    for (int i = 0; i < 3; i++) { x[i] = 2 * props_rng_normal(r); n2 += x[i] * x[i]; }
-    double a = 4.0 / (4.0 + n2);
+    double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], a = 4.0 / (4.0 + n2);
     double X[9] = { 0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0 };
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
@@ -87,6 +84,13 @@ static void random_rotation(props_rng *r, double *R)
             for (int k = 0; k < 3; k++) X2 += X[3 * i + k] * X[3 * k + j];
             R[3 * i + j] = (i == j) + a * (X[3 * i + j] + 0.5 * X2);
         }
+}
+
+void props_random_rotation(props_rng *r, double *R)
+{
+    double x[3];
+    for (int i = 0; i < 3; i++) x[i] = 2 * props_rng_normal(r);
+    props_cayley_rotation(x, R);
 }
 
 /* Unit vectors at pairwise distance > 0.5 (point vortices away from collisions). */
@@ -191,7 +195,7 @@ static void initial_state(const props_case *c, props_rng *r, const slpi_problem 
         normals(r, x, 3, c->mag);
         if (p->ht.form == SLPI_HT_FORM_SVI) {
             double R[9];
-            random_rotation(r, R);
+            props_random_rotation(r, R);
             for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i];   /* Gamma = R^T e_3 */
             memcpy(x + 6, R, sizeof R);
         } else {
@@ -255,6 +259,18 @@ void props_increments(const props_case *c, long n, int M, double h, double *dW)
     if (ah < 1) slpi_noise_clip(dW, (size_t)M, slpi_noise_threshold(ah, 2.0));
 }
 
+/* Increments of the i-th step of a run in direction dir (mapped, negated backwards);
+ * returns the index of the step they belong to. */
+static long run_increments(const props_case *c, const slpi_problem *p, long i, int dir,
+                           props_noise_map map, const void *map_ctx, int M, double *dW)
+{
+    long s = dir > 0 ? i : c->steps - 1 - i;
+    props_increments(c, s, M, p->h, dW);
+    if (map) map(map_ctx, M, dW);
+    for (int k = 0; dir < 0 && k < M; k++) dW[k] = -dW[k];
+    return s;
+}
+
 slpi_step_status props_run_fast(const props_case *c, const slpi_problem *p, double *x, int dir,
                                 props_noise_map map, const void *map_ctx, char *why, size_t n)
 {
@@ -269,10 +285,7 @@ slpi_step_status props_run_fast(const props_case *c, const slpi_problem *p, doub
     slpi_step_status st = SLPI_STEP_CONVERGED;
     if (dir < 0) slpi_fast_set_step(f, -p->h);
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
-        long s = dir > 0 ? i : c->steps - 1 - i;
-        props_increments(c, s, M, p->h, dW);
-        if (map) map(map_ctx, M, dW);
-        for (int k = 0; dir < 0 && k < M; k++) dW[k] = -dW[k];
+        long s = run_increments(c, p, i, dir, map, map_ctx, M, dW);
         slpi_step_info info;
         st = slpi_fast_step(f, x, dW, &info);
         if (slpi_step_failed(st))
@@ -297,9 +310,7 @@ slpi_step_status props_run_ref(const props_case *c, const slpi_problem *p, arb_p
     slpi_step_status st = SLPI_STEP_CONVERGED;
     if (dir < 0) slpi_ref_set_step(s, -p->h);
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
-        long k = dir > 0 ? i : c->steps - 1 - i;
-        props_increments(c, k, M, p->h, dW);
-        for (int j = 0; dir < 0 && j < M; j++) dW[j] = -dW[j];
+        run_increments(c, p, i, dir, NULL, NULL, M, dW);
         slpi_step_info info;
         st = slpi_ref_step(s, x, dW, &info);
         if (slpi_step_failed(st)) snprintf(why, n, "ref: %s", slpi_ref_unable_reason(s));

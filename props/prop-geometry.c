@@ -90,15 +90,7 @@ static void choose_action(const props_case *c, const slpi_problem *p, action *g)
     case SLPI_SYS_RIGID_BODY:
     case SLPI_SYS_POINT_VORTICES:
         if (c->system == SLPI_SYS_POINT_VORTICES && c->noises == 0) {
-            double x[3], n2 = 0;
-            for (int i = 0; i < 3; i++) { x[i] = 2 * props_rng_normal(&r); n2 += x[i] * x[i]; }
-            double a = 4.0 / (4.0 + n2), X[9] = { 0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0 };
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) {
-                    double X2 = 0;
-                    for (int k = 0; k < 3; k++) X2 += X[3 * i + k] * X[3 * k + j];
-                    g->G[3 * i + j] = (i == j) + a * (X[3 * i + j] + 0.5 * X2);
-                }
+            props_random_rotation(&r, g->G);
             return;
         }
         for (int tries = 0; tries < 64; tries++) {
@@ -126,11 +118,8 @@ static void choose_action(const props_case *c, const slpi_problem *p, action *g)
         }
         return;
     case SLPI_SYS_HEAVY_TOP: {
-        double t = props_rng_normal(&r), a = 4.0 / (4.0 + t * t);
-        g->G[0] = g->G[4] = 1 - a * 0.5 * t * t;
-        g->G[1] = -a * t;
-        g->G[3] = a * t;
-        g->G[8] = 1;
+        double axis[3] = { 0, 0, props_rng_normal(&r) };
+        props_cayley_rotation(axis, g->G);
         return;
     }
     case SLPI_SYS_MANAKOV:

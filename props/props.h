@@ -33,6 +33,11 @@ double props_rng_uniform(props_rng *r, double a, double b);
 double props_rng_normal(props_rng *r);
 long props_rng_int(props_rng *r, long n);
 
+/* Group elements: tau(x) = (I - x^/2)^-1 (I + x^/2) (SPEC §3.5(d) closed form), and
+ * tau of a random vector. */
+void props_cayley_rotation(const double *x, double *R);
+void props_random_rotation(props_rng *r, double *R);
+
 /* Case -> problem (keys set, x0 explicit), and the case's increments. */
 int props_problem(const props_case *c, slpi_problem *p, slpi_error *err);
 int props_noise_count(const props_case *c);
