@@ -5,6 +5,7 @@
  * and eigenvalue enclosures. SPEC §4.5 (and §3.4 trace subtlety); ISO
  * `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
+#include "ref/ref.h"
 
 #include <flint/fmpq.h>
 #include <flint/fmpz.h>
@@ -345,14 +346,9 @@ void slpi_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
                 arb_clear(b);
             }
         }
-        /* C = [S, P]; D = [S, C] */
-        acb_mat_mul(C, S, P, prec);
-        acb_mat_mul(D, P, S, prec);
-        acb_mat_sub(C, C, D, prec);
-        acb_mat_mul(D, S, C, prec);
+        slpi_ref_mat_comm(C, S, P, prec);
+        slpi_ref_mat_comm(D, S, C, prec);
         acb_mat_add(acc, acc, D, prec);
-        acb_mat_mul(D, C, S, prec);
-        acb_mat_sub(acc, acc, D, prec);
     }
     acb_mat_swap(out, acc);
     acb_mat_clear(S);
