@@ -41,7 +41,7 @@ int main(void)
     slpi_problem p;
     slpi_ref_system s;
     slpi_error err;
-    slpi_zeitlin z;
+    slpi_ref_zeitlin z;
     char why[256] = "";
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
     p.ez.N = N_EZ;
@@ -50,7 +50,7 @@ int main(void)
     p.prec = PREC;
     memset(&s, 0, sizeof s);
     if (slpi_ref_sys_euler_zeitlin_init(&s, &p, &err) != SLPI_OK ||
-        slpi_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK) {
+        slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK) {
         fprintf(stderr, "bench-ref-zeitlin: %s\n", err.msg);
         return 2;
     }
@@ -60,7 +60,7 @@ int main(void)
     acb_mat_init(X, N_EZ, N_EZ);
     double nrm = 0;
     for (int a = 0; a < nalpha; a++) {
-        int l = slpi_zeitlin_degree(a), j = a - slpi_zeitlin_alpha(l, 0);
+        int l = slpi_ref_zeitlin_degree(a), j = a - slpi_ref_zeitlin_alpha(l, 0);
         double v = cos(1.3 * l + 0.7 * j + 0.2);
         arb_set_d(c + a, v);
         nrm += v * v;
@@ -70,7 +70,7 @@ int main(void)
     arb_set_d(r, sqrt(nrm));
     _arb_vec_scalar_div(c, c, nalpha, r, PREC);
     arb_clear(r);
-    slpi_zeitlin_synth(X, c, 0, &z, PREC);
+    slpi_ref_zeitlin_synth(X, c, 0, &z, PREC);
     s.pack(&s, x, X, PREC);
     for (int i = 0; i < n; i++)   /* the state comes in as binary64 */
         arb_set_d(x + i, arf_get_d(arb_midref(x + i), ARF_RND_NEAR));
@@ -111,7 +111,7 @@ int main(void)
     _arb_vec_clear(c, nalpha);
     _arb_vec_clear(x, n);
     acb_mat_clear(X);
-    slpi_zeitlin_clear(&z);
+    slpi_ref_zeitlin_clear(&z);
     slpi_ref_system_clear(&s);
     flint_cleanup();
     return done == STEPS ? 0 : 3;

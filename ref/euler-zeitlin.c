@@ -17,7 +17,7 @@
 #include <math.h>
 
 typedef struct {
-    slpi_zeitlin z;
+    slpi_ref_zeitlin z;
     arb_ptr al;          /* al[l] = -amp / (l(l+1)), l = 0..N-1 (al[0] unused) */
     int lmin;
     slpi_ez_noise noise;
@@ -40,7 +40,7 @@ static const char *const lam_delta_name[SLPI_ZEITLIN_NMAX] = {
 /* The basis tables and the noise amplitudes at precision prec. */
 static int build(ez_data *d, int N, slong prec, slpi_error *err)
 {
-    int rc = slpi_zeitlin_init(&d->z, N, prec, err);
+    int rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc != SLPI_OK)
         return rc;
     for (int l = 1; l < N; l++) {
@@ -51,13 +51,13 @@ static int build(ez_data *d, int N, slong prec, slpi_error *err)
 }
 
 /* The tables at precision >= prec (rebuilt on demand; N was validated at init). */
-static const slpi_zeitlin *tables(const slpi_ref_system *s, slong prec)
+static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
 {
     ez_data *d = s->data;
     if (prec > d->z.prec) {
         slpi_error err;
         int N = d->z.N;
-        slpi_zeitlin_clear(&d->z);
+        slpi_ref_zeitlin_clear(&d->z);
         build(d, N, prec, &err);
     }
     return &d->z;
@@ -76,13 +76,13 @@ static void ez_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slo
 /* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
  * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
  * or c = 0 for the derivative (deriv = 1). */
-static int noise_coeff(const slpi_ref_system *s, const slpi_zeitlin *z, int k, double d,
+static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int k, double d,
                        arb_t c, const acb_mat_t X, int deriv, slong prec)
 {
     const ez_data *e = s->data;
-    int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_zeitlin_degree(alpha);
+    int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
     if (e->noise == SLPI_EZ_NOISE_Q)
-        slpi_zeitlin_coeff(c, X, alpha, z, prec);
+        slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
     else
         arb_set_si(c, !deriv);
     arb_t t;
@@ -99,13 +99,13 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_zeitlin *z, int k, d
 static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
-    const slpi_zeitlin *z = tables(s, prec);
+    const slpi_ref_zeitlin *z = tables(s, prec);
     const acb_mat_struct *V = W != NULL ? W : X;
     arb_t c;
     arb_init(c);
     acb_mat_zero(B);
     if (delta[0] != 0) {
-        slpi_zeitlin_poisson(B, V, z, prec);
+        slpi_ref_zeitlin_poisson(B, V, z, prec);
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
@@ -113,7 +113,7 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
         if (delta[k] == 0)
             continue;
         int alpha = noise_coeff(s, z, k, delta[k], c, V, W != NULL, prec);
-        slpi_zeitlin_add_Y(B, c, alpha, z, prec);
+        slpi_ref_zeitlin_add_Y(B, c, alpha, z, prec);
     }
     arb_clear(c);
 }
@@ -137,18 +137,18 @@ static void ez_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_ma
 static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     int N = s->N;
-    const slpi_zeitlin *z = tables(s, prec);
+    const slpi_ref_zeitlin *z = tables(s, prec);
     acb_mat_t X;
     acb_ptr T = _acb_vec_init(4);
     arb_ptr lam = _arb_vec_init(N);
     acb_mat_init(X, N, N);
     slpi_ref_su_unpack(X, x, N, prec);
-    slpi_zeitlin_h0(out + 0, X, z, prec);
+    slpi_ref_zeitlin_h0(out + 0, X, z, prec);
     slpi_ref_mat_trace_powers(T, X, 4, prec);
     arb_set(out + 1, acb_realref(T + 1));
     arb_set(out + 2, acb_imagref(T + 2));
     arb_set(out + 3, acb_imagref(T + 0));
-    slpi_zeitlin_eigs(lam, X, prec);
+    slpi_ref_zeitlin_eigs(lam, X, prec);
     if (N <= EZ_ALL_EIGS_MAX) {
         _arb_vec_set(out + 4, lam, N);
     } else {
@@ -165,7 +165,7 @@ static void ez_clear(slpi_ref_system *s)
 {
     ez_data *d = s->data;
     _arb_vec_clear(d->al, d->z.N);
-    slpi_zeitlin_clear(&d->z);
+    slpi_ref_zeitlin_clear(&d->z);
     flint_free(d);
     s->data = NULL;
 }

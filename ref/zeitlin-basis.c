@@ -75,7 +75,7 @@ static void thomas_solve(acb_ptr p, acb_srcptr x, arb_srcptr E, arb_srcptr f, in
     acb_clear(t);
 }
 
-void slpi_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec)
+void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec)
 {
     /* (T_lm)_ab = (-1)^{s-m_a} sqrt(2l+1) (s l s; -m_a m m_b), Racah's formula with
      * j1 = j3 = s, j2 = l: every factorial argument is an integer (see ref/zeitlin.h):
@@ -148,14 +148,14 @@ static void threej_basis(arb_mat_t V, int N, int m, slong prec)
     int n = N - m;
     for (int l = m; l < N; l++) {
         for (int a = 0; a < n; a++)
-            slpi_zeitlin_threej(arb_mat_entry(V, a, l - m), N, l, m, a + m, a, prec);
+            slpi_ref_zeitlin_threej(arb_mat_entry(V, a, l - m), N, l, m, a + m, a, prec);
         if (arb_is_negative(arb_mat_entry(V, n - 1, l - m)))
             for (int a = 0; a < n; a++)
                 arb_neg(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m));
     }
 }
 
-int slpi_zeitlin_init(slpi_zeitlin *z, int N, slong prec, slpi_error *err)
+int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err)
 {
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
         return slpi_error_set(err, SLPI_EINPUT,
@@ -194,7 +194,7 @@ int slpi_zeitlin_init(slpi_zeitlin *z, int N, slong prec, slpi_error *err)
     return SLPI_OK;
 }
 
-void slpi_zeitlin_clear(slpi_zeitlin *z)
+void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
 {
     for (int d = 0; d < z->N; d++) {
         _arb_vec_clear(z->ldiag[d], z->N - d);
@@ -210,7 +210,7 @@ void slpi_zeitlin_clear(slpi_zeitlin *z)
     arb_clear(z->sqrt2);
 }
 
-int slpi_zeitlin_degree(int alpha)
+int slpi_ref_zeitlin_degree(int alpha)
 {
     int l = 1;
     while ((l + 1) * (l + 1) - 1 <= alpha)
@@ -226,7 +226,7 @@ static int eig_order_cmp(const void *pa, const void *pb)
     return (x->key < y->key) - (x->key > y->key);
 }
 
-int slpi_zeitlin_eigbasis(arb_mat_t out, const slpi_zeitlin *z, int m, slong prec)
+int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, slong prec)
 {
     int n = z->N - m, ok;
     acb_mat_t A, R, Ra;
@@ -285,7 +285,7 @@ int slpi_zeitlin_eigbasis(arb_mat_t out, const slpi_zeitlin *z, int m, slong pre
     return ok;
 }
 
-void slpi_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec)
 {
     int N = z->N;
     acb_mat_t r;
@@ -312,7 +312,7 @@ void slpi_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_zeitlin *z, s
     acb_clear(t);
 }
 
-void slpi_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
+void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
 {
     /* S_k = i J_k: J_3 = diag(m_a), (J_+)_{a+1,a} = beta_a, J_1 = (J_+ + J_+^T)/2,
      * J_2 = (J_+ - J_+^T)/(2i). out = sum_k [S_k, [S_k, P]]. */
@@ -357,31 +357,31 @@ void slpi_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
     acb_mat_clear(acc);
 }
 
-void slpi_zeitlin_T(acb_mat_t T, const slpi_zeitlin *z, int l, int m)
+void slpi_ref_zeitlin_T(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m)
 {
     acb_mat_zero(T);
     for (int a = 0; a < z->N - m; a++)
         acb_set_arb(acb_mat_entry(T, a + m, a), arb_mat_entry(z->V + m, a, l - m));
 }
 
-void slpi_zeitlin_Y(acb_mat_t Y, const slpi_zeitlin *z, int alpha)
+void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha)
 {
     int n = z->N * z->N - 1;
     arb_ptr c = _arb_vec_init(n);
     arb_one(c + alpha);
-    slpi_zeitlin_synth(Y, c, 0, z, z->prec);
+    slpi_ref_zeitlin_synth(Y, c, 0, z, z->prec);
     _arb_vec_clear(c, n);
 }
 
 /* alpha -> (l, j, m) */
 static void alpha_split(int alpha, int *l, int *j, int *m)
 {
-    *l = slpi_zeitlin_degree(alpha);
-    *j = alpha - slpi_zeitlin_alpha(*l, 0);
+    *l = slpi_ref_zeitlin_degree(alpha);
+    *j = alpha - slpi_ref_zeitlin_alpha(*l, 0);
     *m = (*j + 1) / 2;
 }
 
-void slpi_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_zeitlin *z,
+void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
                         slong prec)
 {
     int l, j, m;
@@ -397,13 +397,13 @@ void slpi_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_zeitli
         arb_mul(w, w, z->sqrt2, prec);
 }
 
-void slpi_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
 {
     for (int alpha = 0; alpha < z->N * z->N - 1; alpha++)
-        slpi_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
+        slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
 }
 
-void slpi_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_zeitlin *z,
+void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
                         slong prec)
 {
     int l, j, m;
@@ -435,16 +435,16 @@ void slpi_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_zeitli
     arb_clear(p);
 }
 
-void slpi_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_zeitlin *z,
+void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec)
 {
     acb_mat_zero(X);
     for (int alpha = alpha0; alpha < z->N * z->N - 1; alpha++)
         if (!arb_is_zero(c + (alpha - alpha0)))
-            slpi_zeitlin_add_Y(X, c + (alpha - alpha0), alpha, z, prec);
+            slpi_ref_zeitlin_add_Y(X, c + (alpha - alpha0), alpha, z, prec);
 }
 
-void slpi_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
 {
     int N = z->N;
     acb_ptr p = _acb_vec_init(N);
@@ -489,12 +489,12 @@ void slpi_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_zeitlin *z,
     arb_clear(mean);
 }
 
-void slpi_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
 {
     int N = z->N;
     acb_mat_t P;
     acb_mat_init(P, N, N);
-    slpi_zeitlin_poisson(P, X, z, prec);
+    slpi_ref_zeitlin_poisson(P, X, z, prec);
     arb_zero(H);
     /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
     for (int a = 0; a < N; a++)
@@ -514,7 +514,7 @@ static int arb_mid_cmp(const void *pa, const void *pb)
     return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
 }
 
-int slpi_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
+int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
 {
     int N = acb_mat_nrows(X), kind;
     acb_mat_t A, Ra;

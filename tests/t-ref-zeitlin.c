@@ -49,7 +49,7 @@ static void random_state(acb_mat_t X, int N)
 }
 
 /* 3j basis vs certified eigenvectors of every L_m, and 3j identities. */
-static void check_basis(const slpi_zeitlin *z)
+static void check_basis(const slpi_ref_zeitlin *z)
 {
     int N = z->N;
     arb_t u, v;
@@ -58,7 +58,7 @@ static void check_basis(const slpi_zeitlin *z)
     for (int m = 0; m < N; m++) {
         arb_mat_t E;
         arb_mat_init(E, N - m, N - m);
-        int ok = slpi_zeitlin_eigbasis(E, z, m, PREC);
+        int ok = slpi_ref_zeitlin_eigbasis(E, z, m, PREC);
         TEST_CHECKF(ok, "N=%d m=%d: eigenvectors of L_m not certified", N, m);
         if (ok) {
             int agree = arb_mat_overlaps(E, z->V + m);
@@ -71,8 +71,8 @@ static void check_basis(const slpi_zeitlin *z)
     for (int l = 0; l < N; l++)
         for (int m = 0; m <= l; m++)
             for (int b = 0; b + m < N; b++) {
-                slpi_zeitlin_threej(u, N, l, m, b + m, b, PREC);
-                slpi_zeitlin_threej(v, N, l, -m, b, b + m, PREC);
+                slpi_ref_zeitlin_threej(u, N, l, m, b + m, b, PREC);
+                slpi_ref_zeitlin_threej(v, N, l, -m, b, b + m, PREC);
                 if (m & 1)
                     arb_neg(v, v);
                 if (!arb_overlaps(u, v) || !arb_tight(u, PREC - 8))
@@ -82,7 +82,7 @@ static void check_basis(const slpi_zeitlin *z)
     arb_rsqrt_ui(v, (ulong)N, PREC);
     bad = 0;
     for (int a = 0; a < N; a++) {
-        slpi_zeitlin_threej(u, N, 0, 0, a, a, PREC);
+        slpi_ref_zeitlin_threej(u, N, 0, 0, a, a, PREC);
         bad += !arb_overlaps(u, v);
     }
     TEST_CHECKF(bad == 0, "N=%d: T_00 != I/sqrt(N)", N);
@@ -91,7 +91,7 @@ static void check_basis(const slpi_zeitlin *z)
 }
 
 /* Delta_N T_lm = -l(l+1) T_lm in both Laplacian forms; Y orthonormal, traceless. */
-static void check_eigen_orthonormal(const slpi_zeitlin *z)
+static void check_eigen_orthonormal(const slpi_ref_zeitlin *z)
 {
     int N = z->N, nalpha = N * N - 1;
     acb_mat_t T, L1, L2;
@@ -101,9 +101,9 @@ static void check_eigen_orthonormal(const slpi_zeitlin *z)
     int bad_eig = 0, bad_loose = 0;
     for (int l = 0; l < N; l++)
         for (int m = 0; m <= l; m++) {
-            slpi_zeitlin_T(T, z, l, m);
-            slpi_zeitlin_lap(L1, T, z, PREC);
-            slpi_zeitlin_lap_spin(L2, T, N, PREC);
+            slpi_ref_zeitlin_T(T, z, l, m);
+            slpi_ref_zeitlin_lap(L1, T, z, PREC);
+            slpi_ref_zeitlin_lap_spin(L2, T, N, PREC);
             acb_mat_scalar_addmul_si(L1, T, (slong)l * (l + 1), PREC);
             acb_mat_scalar_addmul_si(L2, T, (slong)l * (l + 1), PREC);
             if (!mat_contains_zero(L1) || !mat_contains_zero(L2))
@@ -118,7 +118,7 @@ static void check_eigen_orthonormal(const slpi_zeitlin *z)
     acb_mat_struct *Y = flint_malloc(sizeof(acb_mat_struct) * (size_t)nalpha);
     for (int a = 0; a < nalpha; a++) {
         acb_mat_init(Y + a, N, N);
-        slpi_zeitlin_Y(Y + a, z, a);
+        slpi_ref_zeitlin_Y(Y + a, z, a);
     }
     arb_t g, t;
     acb_t tr;
@@ -164,7 +164,7 @@ static void check_eigen_orthonormal(const slpi_zeitlin *z)
 /* On random states: Laplacian forms overlap; the Poisson solve has residual 0 and
  * matches the spectral solve; H0 two ways; coefficient maps invert each other;
  * Casimirs and eigenvalue enclosures agree. */
-static void check_random(const slpi_zeitlin *z, int reps)
+static void check_random(const slpi_ref_zeitlin *z, int reps)
 {
     int N = z->N, nalpha = N * N - 1;
     acb_mat_t X, X0, P, L1, L2, S;
@@ -187,8 +187,8 @@ static void check_random(const slpi_zeitlin *z, int reps)
     for (int r = 0; r < reps; r++) {
         random_state(X, N);
 
-        slpi_zeitlin_lap(L1, X, z, PREC);
-        slpi_zeitlin_lap_spin(L2, X, N, PREC);
+        slpi_ref_zeitlin_lap(L1, X, z, PREC);
+        slpi_ref_zeitlin_lap_spin(L2, X, N, PREC);
         TEST_CHECKF(acb_mat_overlaps(L1, L2) && mat_rad_below(L1, PREC - 16),
                     "N=%d: Laplacian forms disagree", N);
 
@@ -198,8 +198,8 @@ static void check_random(const slpi_zeitlin *z, int reps)
         acb_mat_set(X0, X);
         for (int a = 0; a < N; a++)
             acb_sub(acb_mat_entry(X0, a, a), acb_mat_entry(X0, a, a), tr, PREC);
-        slpi_zeitlin_poisson(P, X, z, PREC);
-        slpi_zeitlin_lap(L1, P, z, PREC);
+        slpi_ref_zeitlin_poisson(P, X, z, PREC);
+        slpi_ref_zeitlin_lap(L1, P, z, PREC);
         acb_mat_sub(L1, L1, X0, PREC);
         TEST_CHECKF(mat_contains_zero(L1) && mat_rad_below(L1, PREC - 24),
                     "N=%d: Poisson residual does not contain 0 (or too wide)", N);
@@ -207,24 +207,24 @@ static void check_random(const slpi_zeitlin *z, int reps)
         TEST_CHECKF(acb_contains_zero(tr), "N=%d: Tr Delta^-1 X != 0", N);
 
         /* spectral solve: P = -sum omega_alpha / (l(l+1)) Y_alpha */
-        slpi_zeitlin_coeffs(om, X, z, PREC);
+        slpi_ref_zeitlin_coeffs(om, X, z, PREC);
         arb_zero(H2);
         for (int a = 0; a < nalpha; a++) {
-            int l = slpi_zeitlin_degree(a);
+            int l = slpi_ref_zeitlin_degree(a);
             arb_div_si(c + a, om + a, -(slong)l * (l + 1), PREC);
             arb_submul(H2, c + a, om + a, PREC);
         }
         arb_mul_2exp_si(H2, H2, -1);
-        slpi_zeitlin_synth(S, c, 0, z, PREC);
+        slpi_ref_zeitlin_synth(S, c, 0, z, PREC);
         TEST_CHECKF(acb_mat_overlaps(S, P), "N=%d: Thomas and spectral Poisson solves differ", N);
-        slpi_zeitlin_h0(H1, X, z, PREC);
+        slpi_ref_zeitlin_h0(H1, X, z, PREC);
         TEST_CHECKF(arb_overlaps(H1, H2) && arb_tight(H1, PREC - 24) && arb_is_positive(H1),
                     "N=%d: H0 two ways disagree", N);
 
         /* synth(coeffs(X)) = X0; coeffs(synth(c)) = c */
-        slpi_zeitlin_synth(S, om, 0, z, PREC);
+        slpi_ref_zeitlin_synth(S, om, 0, z, PREC);
         TEST_CHECKF(acb_mat_overlaps(S, X0), "N=%d: synth(coeffs(X)) != X - Tr X/N", N);
-        slpi_zeitlin_coeffs(c, S, z, PREC);
+        slpi_ref_zeitlin_coeffs(c, S, z, PREC);
         TEST_CHECKF(vec_overlaps(c, om, nalpha), "N=%d: coeffs(synth(w)) != w", N);
 
         /* Casimirs: Tr X0^2 = -||X0||_F^2 = -sum omega^2; eigenvalues of iX0 */
@@ -236,7 +236,7 @@ static void check_random(const slpi_zeitlin *z, int reps)
             arb_submul(t, om + a, om + a, PREC);
         TEST_CHECKF(arb_overlaps(acb_realref(tr), t) && arb_contains_zero(acb_imagref(tr)),
                     "N=%d: enstrophy two ways disagree", N);
-        int kind = slpi_zeitlin_eigs(lam, X0, PREC);
+        int kind = slpi_ref_zeitlin_eigs(lam, X0, PREC);
         TEST_CHECKF(kind == 2, "N=%d: eigenvalues of a random state not isolated", N);
         arb_zero(s1);
         arb_zero(s2);
@@ -278,22 +278,22 @@ int main(void)
     test_start("t-ref-zeitlin", 20261121);
     int Ns[] = { 2, 5, 12, 16 };
     for (size_t i = 0; i < sizeof Ns / sizeof Ns[0]; i++) {
-        slpi_zeitlin z;
+        slpi_ref_zeitlin z;
         slpi_error err;
         int N = Ns[i];
-        TEST_CHECK(slpi_zeitlin_init(&z, N, PREC, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK);
         check_basis(&z);
         if (N <= 12)
             check_eigen_orthonormal(&z);
         check_random(&z, (int)test_iters(N <= 5 ? 4 : 1));
-        slpi_zeitlin_clear(&z);
+        slpi_ref_zeitlin_clear(&z);
     }
     /* bad N is an input error with a message */
     {
-        slpi_zeitlin z;
+        slpi_ref_zeitlin z;
         slpi_error err = { 0, "" };
-        TEST_CHECK(slpi_zeitlin_init(&z, 17, PREC, &err) == SLPI_EINPUT && err.msg[0]);
-        TEST_CHECK(slpi_zeitlin_init(&z, 1, PREC, &err) == SLPI_EINPUT);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, 17, PREC, &err) == SLPI_EINPUT && err.msg[0]);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, 1, PREC, &err) == SLPI_EINPUT);
     }
     flint_cleanup();
     TEST_END();
