@@ -1,0 +1,172 @@
+/* bench-fast-zeitlin.c — performance P1 (issue 4): Euler–Zeitlin ISOMP (SPEC §3.4, §4.5)
+ * at N = 64, 128, 256 on one thread, time per step against the lower bound
+ * (mean fixed-point iterations x 2 zgemm of size N, zgemm timed in the same run).
+ *
+ * Setup: the `iso/zeitlin/long` parameters (h = 1/640, IC l <= 4, unit norm, COMM
+ * update, tol 1e-15) without noise (the bound counts only the two products of an
+ * iteration), then the same with noise (Q), amp 0.1, whose O(N^3) modal evaluation
+ * the bound does not count (reported as its own ratio). Also the fused kernel alone
+ * (slpi_sun_isomp) per column-block count of the skew-Hermitian triangle product, which
+ * is how fast/sun.c's default block count was chosen.
+ *
+ * BLAS: the kernel OpenBLAS picked is printed (openblas_get_corename); the environment
+ * variable OPENBLAS_CORETYPE overrides it (e.g. OPENBLAS_CORETYPE=SkylakeX). Threads are
+ * pinned to one (openblas_set_num_threads(1)), so no pool competes with the caller.
+ */
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+
+#include "fast/fast.h"
+#include "fast/sun.h"
+
+typedef double complex cplx;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static uint64_t rng = 42;
+static double unif(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
+}
+
+static double gauss(void)
+{
+    return sqrt(-2 * log(1 - unif())) * cos(2 * 3.14159265358979323846 * unif());
+}
+
+static void rand_skewh(int N, cplx *X, double scale)
+{
+    for (int b = 0; b < N; b++)
+        for (int a = 0; a <= b; a++) {
+            cplx v = a == b ? I * (unif() - 0.5) : CMPLX(unif() - 0.5, unif() - 0.5);
+            X[a + (size_t)N * b] = scale * v;
+            X[b + (size_t)N * a] = -scale * conj(v);
+        }
+}
+
+/* Best-of-reps time of one N x N zgemm (C = A B). */
+static double time_zgemm(int N, int reps)
+{
+    size_t NN = (size_t)N * N;
+    cplx *A = malloc(NN * sizeof *A), *B = malloc(NN * sizeof *B), *C = malloc(NN * sizeof *C);
+    cplx one = 1, zero = 0;
+    rand_skewh(N, A, 1);
+    rand_skewh(N, B, 1);
+    double best = INFINITY;
+    for (int r = 0; r < reps; r++) {
+        double t = now();
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N, B, N, &zero,
+                    C, N);
+        best = fmin(best, now() - t);
+    }
+    free(A);
+    free(B);
+    free(C);
+    return best;
+}
+
+/* Per step time and mean iterations of `steps` ISOMP steps (best of 3 passes of the
+ * per-step average, each pass from the initial condition). */
+static double time_steps(int N, slpi_ez_noise noise, int steps, double *mean_it)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p.ez.N = N;
+    p.ez.noise = noise;
+    p.ez.amp = 0.1;
+    p.ez.ic_lmax = 4;
+    p.h = 1.0 / 640;
+    slpi_fast *f;
+    if (slpi_fast_create(&f, &p, &err)) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        exit(1);
+    }
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x = malloc(dim * sizeof *x), *dW = malloc(((size_t)M + 1) * steps * sizeof *dW);
+    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(p.h) * gauss();
+    double best = INFINITY;
+    long its = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        slpi_fast_initial_state(f, x, &err);
+        its = 0;
+        double t = now();
+        for (int n = 0; n < steps; n++) {
+            slpi_step_info info;
+            if (slpi_step_failed(slpi_fast_step(f, x, dW + (size_t)M * n, &info))) {
+                fprintf(stderr, "bench: step %d failed\n", n);
+                exit(1);
+            }
+            its += info.iterations;
+        }
+        best = fmin(best, (now() - t) / steps);
+    }
+    *mean_it = (double)its / steps;
+    free(x);
+    free(dW);
+    slpi_fast_free(f);
+    return best;
+}
+
+/* The fused kernel alone with nblk column blocks; a Psi of the size ISOMP sees. */
+static double time_kernel(int N, int nblk, int reps)
+{
+    size_t NN = (size_t)N * N;
+    slpi_sun u;
+    slpi_error err;
+    if (slpi_sun_init(&u, N, NULL, &err)) exit(1);
+    u.nblk = nblk;
+    cplx *P = malloc(NN * sizeof *P), *X = malloc(NN * sizeof *X), *Y = malloc(NN * sizeof *Y);
+    rand_skewh(N, P, 1e-3);
+    rand_skewh(N, X, 1);
+    double best = INFINITY, yn;
+    for (int r = 0; r < reps; r++) {
+        double t = now();
+        slpi_sun_isomp(&u, P, X, X, Y, &yn);
+        best = fmin(best, now() - t);
+    }
+    free(P);
+    free(X);
+    free(Y);
+    slpi_sun_clear(&u);
+    return best;
+}
+
+int main(void)
+{
+    openblas_set_num_threads(1);
+    printf("P1 Euler-Zeitlin ISOMP, one thread; BLAS: OpenBLAS core %s (%s)\n",
+           openblas_get_corename(), openblas_get_config());
+    static const int Ns[3] = {64, 128, 256}, steps[3] = {200, 40, 10};
+    for (int i = 0; i < 3; i++) {
+        int N = Ns[i];
+        double tg = time_zgemm(N, N >= 256 ? 20 : 100), it, itq;
+        double ts = time_steps(N, SLPI_EZ_NOISE_NONE, steps[i], &it);
+        double tq = time_steps(N, SLPI_EZ_NOISE_Q, steps[i] / 2, &itq);
+        double bound = it * 2 * tg, boundq = itq * 2 * tg;
+        printf("N=%3d  zgemm %8.3f ms (%5.1f GFlop/s)  step %8.3f ms  iterations %.2f  "
+               "bound %8.3f ms  ratio %.3f (goal <= 1.15 at N >= 128)\n",
+               N, 1e3 * tg, 8.0 * N * N * N / tg * 1e-9, 1e3 * ts, it, 1e3 * bound, ts / bound);
+        printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %.2f  ratio %.3f\n",
+               N * N - (N / 2) * (N / 2), 1e3 * tq, itq, tq / boundq);
+        printf("       fused kernel / 2 zgemm by column blocks:");
+        for (int nb = 1; nb <= 8; nb *= 2)
+            printf("  %d: %.3f", nb, time_kernel(N, nb, N >= 256 ? 10 : 50) / (2 * tg));
+        printf("\n");
+    }
+    return 0;
+}
