@@ -6,9 +6,12 @@
  *   - a certified ISOMP step at N = 12 (time reported, goal <= 20 ms, P4), and five at
  *     N = 6, with the eigenvalues of iX, Tr X^2, Im Tr X^3 and Tr X contained;
  *   - ISOMP symmetry at N = 5: the step with (-h, -dW) from X_{n+1} contains X_n;
- *     COMM and CAY updates overlap;
+ *     COMM and CAY updates overlap; a step from a wide state ball contains the steps
+ *     from corner points (parametric enclosure);
  *   - every applicable scheme (SPEC §4.7) certifies steps at N = 3 with its
  *     guaranteed invariants contained; without noise TMK and IM also keep H0;
+ *   - the Jacobian-free Krawczyk solver on an affine contraction with a wide parameter
+ *     ball contains the exact corner solutions;
  *   - a step far too large is UNABLE with a reason. */
 #include "testutil.h"
 #include "ref/ref.h"
@@ -24,7 +27,7 @@ enum { INV_H0, INV_C2, INV_C3, INV_TRX, INV_LAMBDA };
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -283,6 +286,97 @@ static void check_isomp_symmetric(int N)
     teardown(&f);
 }
 
+/* Parametric enclosure: from a state ball of radius 1e-8 the certified step contains
+ * the certified steps from corner points of that ball. */
+static void check_parametric(int N)
+{
+    fixture f;
+    setup(&f, N, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 2.0, 1.0);
+    arb_ptr xw = _arb_vec_init(f.n), xp = _arb_vec_init(f.n);
+    increments(&f, 1.0 / 16);
+    _arb_vec_set(xw, f.x, f.n);
+    for (int i = 0; i < f.n; i++)
+        mag_set_d(arb_radref(xw + i), 1e-8);
+    TEST_CHECK(step(&f, xw) == SLPI_STEP_CONVERGED);
+    int bad = 0;
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < f.n; i++)
+            arb_set_d(xp + i, arf_get_d(arb_midref(f.x + i), ARF_RND_NEAR) +
+                                  (test_rand_u64() & 1 ? 1e-8 : -1e-8));
+        TEST_CHECK(step(&f, xp) == SLPI_STEP_CONVERGED);
+        for (int i = 0; i < f.n; i++)
+            bad += !arb_contains(xw + i, xp + i);
+    }
+    TEST_CHECKF(bad == 0, "N=%d: wide-ball step misses %d corner-step entries", N, bad);
+    _arb_vec_clear(xw, f.n);
+    _arb_vec_clear(xp, f.n);
+    teardown(&f);
+}
+
+/* slpi_ref_krawczyk_fixed_point (added for the N = 12 ISOMP cost) on an affine
+ * contraction G(y) = a + B y with a wide parameter ball a: the enclosure must contain
+ * the exact fixed points (I - B)^{-1} a_c for corner points a_c (arb_mat_solve). */
+typedef struct { arb_mat_struct B; arb_srcptr a; } affine_map;
+
+static void affine_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const affine_map *m = ctx;
+    int n = arb_mat_nrows(&m->B);
+    for (int i = 0; i < n; i++)
+        arb_dot(out + i, m->a + i, 0, arb_mat_entry(&m->B, i, 0), 1, y, 1, n, prec);
+}
+
+static void affine_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec)
+{
+    const affine_map *m = ctx;
+    int n = arb_mat_nrows(&m->B);
+    (void)Y;
+    for (int i = 0; i < n; i++)
+        arb_dot(out + i, NULL, 0, arb_mat_entry(&m->B, i, 0), 1, Z, 1, n, prec);
+}
+
+static void check_fixed_point_solver(void)
+{
+    enum { n = 3 };
+    static const double Bv[n][n] = { { 0.2, -0.1, 0.05 }, { 0.1, 0.3, 0 }, { -0.05, 0.1, 0.25 } };
+    static const double av[n] = { 1, -2, 0.5 };
+    affine_map m;
+    arb_ptr a = _arb_vec_init(n), y = _arb_vec_init(n);
+    arb_mat_t IB, rhs, sol;
+    char why[256] = "";
+    arb_mat_init(&m.B, n, n);
+    arb_mat_init(IB, n, n);
+    arb_mat_init(rhs, n, 1);
+    arb_mat_init(sol, n, 1);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            arb_set_d(arb_mat_entry(&m.B, i, j), Bv[i][j]);
+            arb_set_d(arb_mat_entry(IB, i, j), (i == j) - Bv[i][j]);
+        }
+        arb_set_d(a + i, av[i]);
+        mag_set_d(arb_radref(a + i), 1e-6);
+    }
+    m.a = a;
+    slpi_ref_fixmap g = { n, &m, affine_G, affine_dG };
+    TEST_CHECKF(slpi_ref_krawczyk_fixed_point(y, &g, a, PREC, why, sizeof why),
+                "affine fixed point not certified: %s", why);
+    int bad = 0;
+    for (int r = 0; r < 8; r++) {
+        for (int i = 0; i < n; i++)
+            arb_set_d(arb_mat_entry(rhs, i, 0), av[i] + ((r >> i) & 1 ? 1e-6 : -1e-6));
+        TEST_CHECK(arb_mat_solve(sol, IB, rhs, PREC));
+        for (int i = 0; i < n; i++)
+            bad += !arb_contains(y + i, arb_mat_entry(sol, i, 0));
+    }
+    TEST_CHECKF(bad == 0, "affine fixed point: %d corner solutions outside the enclosure", bad);
+    arb_mat_clear(&m.B);
+    arb_mat_clear(IB);
+    arb_mat_clear(rhs);
+    arb_mat_clear(sol);
+    _arb_vec_clear(a, n);
+    _arb_vec_clear(y, n);
+}
+
 /* A step far too large to certify is UNABLE with a reason, not a crash or a guess. */
 static void check_unable(int N)
 {
@@ -313,6 +407,8 @@ int main(void)
     dt = run_steps(6, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 5, 1.0 / 64, cas, 3 + 6);
     printf("t-ref-zeitlin-step: certified ISOMP step N=6 (Q): %.2f ms\n", 1e3 * dt);
     check_isomp_symmetric(5);
+    check_parametric(5);
+    check_fixed_point_solver();
 
     /* N = 3 under every applicable scheme: orbit-map schemes keep every Casimir, IM the
      * quadratic ones (C2, Tr X), TRAP none; without noise TMK and IM keep H0 too. */
