@@ -13,7 +13,7 @@
 #include "ref.h"
 #include <string.h>
 
-#define NEWTON_MAXIT 100
+#define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
@@ -48,10 +48,17 @@ static int newton_mid(arb_ptr yt, const slpi_ref_fn *f, slong prec)
     arb_mat_init(Jm, n, n);
     arb_mat_init(rhs, n, 1);
     arb_mat_init(d, n, 1);
-    mag_t dn, yn, tol;
+    mag_t dn, yn, tol, ybound;
     mag_init(dn);
     mag_init(yn);
     mag_init(tol);
+    mag_init(ybound);
+    mag_one(ybound);              /* |y| beyond 2^20 max(1, |guess|) counts as divergence */
+    for (int i = 0; i < n; i++) {
+        arb_get_mag(tol, yt + i);
+        mag_max(ybound, ybound, tol);
+    }
+    mag_mul_2exp_si(ybound, ybound, 20);
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         f->F(f->ctx, Fv, yt, prec);
         f->J(f->ctx, Jm, yt, prec);
@@ -73,8 +80,8 @@ static int newton_mid(arb_ptr yt, const slpi_ref_fn *f, slong prec)
             mag_max(yn, yn, t);
             mag_clear(t);
         }
-        if (!mag_is_finite(dn))
-            break;
+        if (!mag_is_finite(dn) || mag_cmp(yn, ybound) > 0)
+            break;                  /* diverged: no zero near the guess */
         mag_mul_2exp_si(tol, yn, -prec + 8);
         if (mag_cmp(dn, tol) <= 0) {
             ok = 1;
@@ -88,6 +95,7 @@ static int newton_mid(arb_ptr yt, const slpi_ref_fn *f, slong prec)
     mag_clear(dn);
     mag_clear(yn);
     mag_clear(tol);
+    mag_clear(ybound);
     return ok;
 }
 
