@@ -321,12 +321,20 @@ typedef struct {
     int max_iters;
     double mean_iters, max_radius, seconds;
     long max_prec;
+    int ndiag;                                  /* diagnostics: initial, final, and */
+    const char *diag_name[SLPI_MAX_DIAG];       /* the largest |value - initial| over */
+    double diag_first[SLPI_MAX_DIAG];           /* the written steps */
+    double diag_final[SLPI_MAX_DIAG];
+    double diag_maxchange[SLPI_MAX_DIAG];
 } slpi_run_result;
 
 /* Integrate p->steps steps on the canonical noise (or p->noise_file), streaming rows
  * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
              slpi_run_result *res, slpi_error *err);
+/* The run's summary as JSON (problem, result, diagnostics) for machines. */
+int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi_run_result *res,
+                        int rc, const char *message, const char *file, slpi_error *err);
 const slpi_path_ops *slpi_fast_path(void);
 const slpi_path_ops *slpi_ref_path(void);
 
@@ -354,7 +362,8 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
-/* Certified diagnostics (balls): invariants, and their differences from x0. */
+/* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
+ * contain "x0", e.g. "|x|^2-|x0|^2"). */
 typedef struct {
     int n;
     const char *name[SLPI_MAX_DIAG];

@@ -9,6 +9,8 @@ typedef struct { const char *name; int (*fn)(int, char **); const char *what; } 
 
 static const command commands[] = {
     { "list", slpi_cli_list, "systems, schemes, presets, applicability (SPEC §4.7), keys" },
+    { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
+    { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
 };
 
 static void usage(FILE *f)

@@ -58,8 +58,8 @@ static const key_def keys[] = {
     { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
     { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, 0, 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
     /* time grid */
-    { "h", ANY, K_DOUBLE, OFF(h), 0, NULL, 0x1p-60, 1e6, "time step" },
-    { "steps", ANY, K_LONG, OFF(steps), 0, NULL, 1, 1e12, "number of steps" },
+    { "h", ANY, K_DOUBLE, OFF(h), 0, NULL, 0x1p-60, 1e6, "time step (clears level)" },
+    { "steps", ANY, K_LONG, OFF(steps), 0, NULL, 1, 1e12, "number of steps (clears T and level)" },
     { "T", ANY, K_DOUBLE, OFF(T), 0, NULL, 0x1p-60, 1e12, "final time (with h: steps = T/h, which must be an integer; with level: h = T 2^-level)" },
     { "level", ANY, K_INT, OFF(level), 0, NULL, 0, 40, "level L of the hierarchy: h = T 2^-L, 2^L steps (needs T)" },
     { "output_every", ANY, K_INT, OFF(output_every), 0, NULL, 1, 1e9, "write every k-th step" },
@@ -401,6 +401,7 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
             return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not a finite number", key, value);
         if (check_range(err, k, value, v)) return SLPI_EINPUT;
         *(double *)field = v;
+        if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
         return SLPI_OK;
     case K_INT:
     case K_LONG:
@@ -409,6 +410,7 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
         if (check_range(err, k, value, v)) return SLPI_EINPUT;
         if (k->type == K_INT) *(int *)field = (int)v;
         else *(long *)field = (long)v;
+        if (k->offset == offsetof(slpi_problem, steps)) { p->T = 0.0; p->level = -1; }
         return SLPI_OK;
     case K_U64:
         if (parse_u64(value, (uint64_t *)field) != 0)

@@ -2,8 +2,8 @@
  *
  * Format "slpi-trajectory 1":
  *   # slpi-trajectory 1                  first line, format name and version
- *   # key=value                          provenance (slpi_provenance_write), the whole
- *                                        problem (slpi_problem_write), path=fast|ref
+ *   # key=value                          arith=fast|ref, provenance, the whole
+ *                                        problem (slpi_problem_write)
  *   step<TAB>t<TAB>col...                one line of column names (no '#')
  *   0<TAB>0<TAB>value...                 one line per written step
  * Values are doubles written so they round-trip (%.17g, or %a with hex output) — or,
@@ -26,7 +26,7 @@ int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name
                            const char *const *cols)
 {
     fprintf(f, "%s\n", FORMAT_LINE);
-    fprintf(f, "# path=%s\n", path_name);
+    fprintf(f, "# arith=%s\n", path_name);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# ");
     fputs("step\tt", f);

@@ -99,6 +99,10 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
 {
     acb_mat_t T;
     arb_t c;
+    if (s->mgen_sum != NULL) {
+        s->mgen_sum(s, B, delta, X, W, prec);
+        return;
+    }
     acb_mat_init(T, s->N, s->N);
     arb_init(c);
     acb_mat_zero(B);

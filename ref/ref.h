@@ -72,6 +72,10 @@ struct slpi_ref_system {
                  slong prec);
     void (*mdgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                   const acb_mat_t W, slong prec);
+    /* optional (NULL: summed from mgen/mdgen): B = sum_k delta_k B_k(X) if W == NULL,
+     * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
+    void (*mgen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                     const acb_mat_t X, const acb_mat_t W, slong prec);
 
     /* invariants of the state x (full state vector) */
     int n_inv;

@@ -11,9 +11,7 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     case SLPI_SYS_HEAVY_TOP:       return slpi_ref_sys_heavy_top_init(s, p, err);
     case SLPI_SYS_MANAKOV:         return slpi_ref_sys_manakov_init(s, p, err);
     case SLPI_SYS_POINT_VORTICES:  return slpi_ref_sys_point_vortices_init(s, p, err);
-    case SLPI_SYS_EULER_ZEITLIN:
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "ref: euler-zeitlin is not in this build (branch ref-b)");
+    case SLPI_SYS_EULER_ZEITLIN:   return slpi_ref_sys_euler_zeitlin_init(s, p, err);
     case SLPI_SYS_SINE_EULER:      return slpi_ref_sys_sine_euler_init(s, p, err);
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);

@@ -63,7 +63,7 @@ int main(void)
         TEST_CHECK(t.ncols == 4 && t.nrows == rows);
         TEST_CHECK(slpi_traj_column(&t, "H0") == 3 && slpi_traj_column(&t, "x9") == -1);
         TEST_CHECK(slpi_traj_header(&t, "system") && strcmp(slpi_traj_header(&t, "system"), "rigid-body") == 0);
-        TEST_CHECK(slpi_traj_header(&t, "path") && strcmp(slpi_traj_header(&t, "path"), "fast") == 0);
+        TEST_CHECK(slpi_traj_header(&t, "arith") && strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);
         TEST_CHECK(slpi_traj_header(&t, "mpfr") != NULL && slpi_traj_header(&t, "openblas") != NULL);
         TEST_CHECK(slpi_traj_header(&t, "slpi_version") && strcmp(slpi_traj_header(&t, "slpi_version"), SLPI_VERSION) == 0);
         int exact = 1;
@@ -79,7 +79,7 @@ int main(void)
     }
 
     /* balls */
-    char *path = write_temp("# slpi-trajectory 1\n# path=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
+    char *path = write_temp("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
     slpi_traj t;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(t.nrows == 2 && t.mid[1] == 0.5 && t.rad[1] == 1e-40 && t.mid[3] == -0.25 && t.rad[3] == 0.0);

@@ -1,0 +1,260 @@
+/* cmd-noise.c — `slpi noise`: write canonical Wiener increments (SPEC §2, DESIGN §4) of
+ * one (seed, path), components 0..M-1, at one level (step size h, `refine` fine levels
+ * summed per step), optionally truncated (SPEC §2.2), as a noise file (format in
+ * core/noise-file.c) or as raw bit patterns (`--format bits`: per step one line of M
+ * 16-digit hex binary64 patterns, tab-separated; the known-answer digests in tests/kat/
+ * are SHA-256 sums of this output). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "noise.h"
+
+/* Increments are generated in blocks of this many steps per component. */
+#define NOISE_CLI_BLOCK 4096
+
+static void noise_usage(FILE *f)
+{
+    fputs("usage: slpi noise --seed S --path P --components M --h H --steps N [options]\n"
+          "Write canonical Wiener increments dW^1..dW^M of steps FIRST..FIRST+N-1.\n"
+          "  --seed S         64-bit seed (decimal or 0x hex)\n"
+          "  --path P         path index, 0..2^32-1\n"
+          "  --components M   number of Wiener processes, 1..100000\n"
+          "  --h H            step size of the level (hex or decimal), > 0\n"
+          "  --steps N        number of steps, >= 1\n"
+          "  --refine R       sum 2^R fine increments of size H/2^R per step (0..40, default 0)\n"
+          "  --truncate on|off  clip at D(H, ELL) = sqrt(2 ELL H |ln H|) (default off)\n"
+          "  --ell ELL        truncation parameter (default 2, the papers' value)\n"
+          "  --first J        index of the first step (default 0)\n"
+          "  --output FILE    write there instead of standard output\n"
+          "  --format noise|bits  noise file (default), or binary64 bit patterns in hex\n"
+          "  --check FILE     instead: validate a noise file; with --components, --h or\n"
+          "                   --steps also require that shape (M, level, at least N steps)\n"
+          "  --help           this text\n"
+          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n", f);
+}
+
+static int noise_bad(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, "slpi noise: --%s %s: %s (see slpi noise --help)\n", opt, val, why);
+    return SLPI_EINPUT;
+}
+
+static int parse_u64_opt(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    if (*s == '-' || *s == '+' || *s == '\0') {
+        return 0;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    *out = v;
+    return *end == '\0' && errno == 0 && v <= max;
+}
+
+/* --check FILE: validate it, and compare with the shape given on the command line. */
+static int noise_check(const char *file, const slpi_noise_header *want)
+{
+    slpi_noise_header hd;
+    slpi_error err;
+    double *dw;
+    if (slpi_noise_file_read(file, &hd, &dw, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    free(dw);
+    if (want->components && hd.components != want->components) {
+        fprintf(stderr, "slpi noise: %s: %d components, expected %d\n", file, hd.components,
+                want->components);
+        return SLPI_EINPUT;
+    }
+    if (want->h > 0 && hd.h != want->h) {
+        fprintf(stderr, "slpi noise: %s: wrong level: h = %.17g, expected %.17g\n", file, hd.h,
+                want->h);
+        return SLPI_EINPUT;
+    }
+    if (want->steps && hd.steps < want->steps) {
+        fprintf(stderr, "slpi noise: %s: %ld steps, expected at least %ld\n", file, hd.steps,
+                want->steps);
+        return SLPI_EINPUT;
+    }
+    printf("%s: ok: %ld steps of %d increments, h = %.17g, truncation %s\n", file, hd.steps,
+           hd.components, hd.h, hd.truncated ? "on" : "off");
+    return SLPI_OK;
+}
+
+int slpi_cli_noise(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"seed", required_argument, NULL, 's'}, {"path", required_argument, NULL, 'p'},
+        {"components", required_argument, NULL, 'm'}, {"h", required_argument, NULL, 'h'},
+        {"steps", required_argument, NULL, 'n'}, {"refine", required_argument, NULL, 'r'},
+        {"truncate", required_argument, NULL, 't'}, {"ell", required_argument, NULL, 'l'},
+        {"first", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"check", required_argument, NULL, 'c'}, {"help", no_argument, NULL, '?' + 256},
+        {NULL, 0, NULL, 0}};
+    slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0};
+    int have_seed = 0, have_path = 0, bits = 0;
+    const char *output = NULL, *check = NULL;
+    uint64_t u;
+    char *end;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (!parse_u64_opt(optarg, UINT64_MAX, &hd.seed)) {
+                return noise_bad("seed", optarg, "expected an unsigned 64-bit integer");
+            }
+            have_seed = 1;
+            break;
+        case 'p':
+            if (!parse_u64_opt(optarg, UINT32_MAX, &hd.path)) {
+                return noise_bad("path", optarg, "expected an integer 0..2^32-1");
+            }
+            have_path = 1;
+            break;
+        case 'm':
+            if (!parse_u64_opt(optarg, 100000, &u) || u < 1) {
+                return noise_bad("components", optarg, "expected an integer 1..100000");
+            }
+            hd.components = (int)u;
+            break;
+        case 'h':
+            hd.h = strtod(optarg, &end);
+            if (end == optarg || *end || !(hd.h > 0) || !isfinite(hd.h)) {
+                return noise_bad("h", optarg, "expected a positive finite step size");
+            }
+            break;
+        case 'n':
+            if (!parse_u64_opt(optarg, (uint64_t)1 << 40, &u) || u < 1) {
+                return noise_bad("steps", optarg, "expected an integer 1..2^40");
+            }
+            hd.steps = (long)u;
+            break;
+        case 'r':
+            if (!parse_u64_opt(optarg, 40, &u)) {
+                return noise_bad("refine", optarg, "expected an integer 0..40");
+            }
+            hd.refine = (int)u;
+            break;
+        case 't':
+            if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+                return noise_bad("truncate", optarg, "expected on or off");
+            }
+            hd.truncated = !strcmp(optarg, "on");
+            break;
+        case 'l':
+            hd.ell = strtod(optarg, &end);
+            if (end == optarg || *end || !(hd.ell > 0) || !isfinite(hd.ell)) {
+                return noise_bad("ell", optarg, "expected a positive number");
+            }
+            break;
+        case 'j':
+            if (!parse_u64_opt(optarg, (uint64_t)1 << 50, &hd.first)) {
+                return noise_bad("first", optarg, "expected an integer 0..2^50");
+            }
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "noise") && strcmp(optarg, "bits")) {
+                return noise_bad("format", optarg, "expected noise or bits");
+            }
+            bits = !strcmp(optarg, "bits");
+            break;
+        case 'c':
+            check = optarg;
+            break;
+        case '?' + 256:
+            noise_usage(stdout);
+            return SLPI_OK;
+        default:
+            fprintf(stderr, "slpi noise: unknown or incomplete option '%s' (see slpi noise --help)\n",
+                    argv[optind - 1]);
+            return SLPI_EINPUT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "slpi noise: unexpected argument '%s' (see slpi noise --help)\n", argv[optind]);
+        return SLPI_EINPUT;
+    }
+    if (check) {
+        return noise_check(check, &hd);
+    }
+    if (!have_seed || !have_path || !hd.components || !(hd.h > 0) || !hd.steps) {
+        fprintf(stderr, "slpi noise: --seed, --path, --components, --h and --steps are required "
+                        "(see slpi noise --help)\n");
+        return SLPI_EINPUT;
+    }
+    if (((hd.first + (uint64_t)hd.steps) >> (62 - hd.refine)) != 0) {
+        fprintf(stderr, "slpi noise: (first + steps) * 2^refine must be below 2^62\n");
+        return SLPI_EINPUT;
+    }
+    if (hd.truncated) {
+        if (!(hd.h < 1)) {
+            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (SPEC §2.2), got h = %g\n", hd.h);
+            return SLPI_EINPUT;
+        }
+        hd.threshold = slpi_noise_threshold(hd.h, hd.ell);
+    }
+
+    FILE *f = output ? fopen(output, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "slpi noise: cannot write %s: %s\n", output, strerror(errno));
+        return SLPI_EINPUT;
+    }
+    if (!bits) {
+        slpi_noise_file_write_header(f, &hd);
+    }
+    int M = hd.components;
+    double *blk = malloc((size_t)M * NOISE_CLI_BLOCK * sizeof *blk);
+    double *row = malloc((size_t)M * sizeof *row);
+    long clipped = 0;
+    for (long s0 = 0; blk && row && s0 < hd.steps; s0 += NOISE_CLI_BLOCK) {
+        size_t nb = (size_t)(hd.steps - s0 < NOISE_CLI_BLOCK ? hd.steps - s0 : NOISE_CLI_BLOCK);
+        for (int k = 0; k < M; k++) {
+            slpi_noise_increments(hd.seed, hd.path, (uint32_t)k, hd.h, hd.refine,
+                                  hd.first + (uint64_t)s0, nb, blk + (size_t)k * nb);
+        }
+        for (size_t i = 0; i < nb; i++) {
+            for (int k = 0; k < M; k++) {
+                row[k] = blk[(size_t)k * nb + i];
+            }
+            if (hd.truncated) {
+                clipped += slpi_noise_clip(row, (size_t)M, hd.threshold);
+            }
+            if (bits) {
+                for (int k = 0; k < M; k++) {
+                    uint64_t b;
+                    memcpy(&b, &row[k], sizeof b);
+                    fprintf(f, "%016" PRIx64 "%c", b, k + 1 < M ? '\t' : '\n');
+                }
+            } else {
+                slpi_noise_file_write_row(f, M, row);
+            }
+        }
+    }
+    int rc = blk && row ? SLPI_OK : SLPI_ENUMERIC;
+    free(blk);
+    free(row);
+    if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi noise: out of memory\n");
+    }
+    if ((output ? fclose(f) : fflush(f)) != 0 && rc == SLPI_OK) {
+        fprintf(stderr, "slpi noise: write error on %s\n", output ? output : "standard output");
+        rc = SLPI_EINPUT;
+    }
+    if (hd.truncated && rc == SLPI_OK) {
+        fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped,
+                hd.steps * (long)M, hd.threshold);
+    }
+    return rc;
+}

@@ -1,0 +1,302 @@
+/* noise-file.c — noise files: Wiener increments as text, so that any scheme (and any
+ * external implementation) consumes exactly the same increments (DESIGN §4, §5; SPEC
+ * §2.1). Writer and validating reader.
+ *
+ * Format "slpi-noise" version 1. Lines end in '\n'. First the header, ten lines in this
+ * order (binary64 values as C99 "%a" hex floats, then "%.17g" decimals of the same):
+ *   # slpi-noise 1
+ *   # seed S                        64-bit unsigned, decimal
+ *   # path P                        decimal (< 2^32)
+ *   # components M                  M >= 1, increments per step
+ *   # h HEX DEC                     step size of the level written, 0 < h
+ *   # refine R                      fine levels summed into one step, 0..40
+ *   # truncate off                  or: # truncate on ELL HEX DEC
+ *                                   (clipped at D(h, ELL) = HEX, which must equal
+ *                                   slpi_noise_threshold(h, ELL) bit for bit)
+ *   # first F                       global index of the first step written
+ *   # steps N                       number of data rows, N >= 1
+ *   # columns dW_1..dW_M (%a), then dW_1..dW_M (%.17g)
+ * Further lines starting with '#' before the first data row are comments. Then exactly N
+ * data rows, row i holding the increments of step F + i: 2M fields separated by one tab,
+ * M hex floats then the same M values in decimal. The reader checks the header keys,
+ * order and values, the version, the column count, that each field parses completely,
+ * is finite and that hex and decimal copies are the same binary64, |dW| <= D when
+ * truncated, and the row count; every error reads "file:line: problem".
+ */
+#include "noise.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd)
+{
+    fprintf(f, "# %s %d\n", SLPI_NOISE_FORMAT, SLPI_NOISE_VERSION);
+    fprintf(f, "# seed %" PRIu64 "\n# path %" PRIu64 "\n# components %d\n",
+            hd->seed, hd->path, hd->components);
+    fprintf(f, "# h %a %.17g\n# refine %d\n", hd->h, hd->h, hd->refine);
+    if (hd->truncated) {
+        fprintf(f, "# truncate on %.17g %a %.17g\n", hd->ell, hd->threshold, hd->threshold);
+    } else {
+        fprintf(f, "# truncate off\n");
+    }
+    fprintf(f, "# first %" PRIu64 "\n# steps %ld\n", hd->first, hd->steps);
+    fprintf(f, "# columns dW_1..dW_%d (%%a), then dW_1..dW_%d (%%.17g)\n",
+            hd->components, hd->components);
+}
+
+void slpi_noise_file_write_row(FILE *f, int components, const double *dw)
+{
+    for (int k = 0; k < components; k++) {
+        fprintf(f, "%a\t", dw[k]);
+    }
+    for (int k = 0; k < components; k++) {
+        fprintf(f, "%.17g%c", dw[k], k + 1 < components ? '\t' : '\n');
+    }
+}
+
+/* Reader state: the file, its name and the current line for messages. */
+typedef struct {
+    FILE *f;
+    const char *name;
+    long line;
+    char *buf;
+    size_t cap;
+    slpi_error *err;
+} noise_reader;
+
+/* Next line without its newline into r->buf; 0 at end of file. */
+static int reader_next(noise_reader *r)
+{
+    ssize_t n = getline(&r->buf, &r->cap, r->f);
+    if (n < 0) {
+        return 0;
+    }
+    r->line++;
+    if (n > 0 && r->buf[n - 1] == '\n') {
+        r->buf[n - 1] = '\0';
+    }
+    return 1;
+}
+
+static int reader_fail(noise_reader *r, const char *what, const char *detail)
+{
+    return slpi_error_set(r->err, SLPI_EINPUT, "%s:%ld: %s%s", r->name, r->line, what,
+                          detail);
+}
+
+/* A whole token as a double (hex or decimal); 0 unless it parses completely. */
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && errno != ERANGE;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9') {
+        return 0;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    *out = v;
+    return *end == '\0' && errno != ERANGE;
+}
+
+/* A binary64 written as "HEX DEC": both parse, are finite and are the same number. */
+static int parse_pair(noise_reader *r, const char *hex, const char *dec, double *out)
+{
+    double a, b;
+    if (!hex || !dec || !parse_double(hex, &a) || !parse_double(dec, &b)) {
+        return reader_fail(r, "expected a hex float and its decimal copy", "");
+    }
+    if (!isfinite(a)) {
+        return reader_fail(r, "value is not finite: ", hex);
+    }
+    if (memcmp(&a, &b, sizeof a) != 0) {
+        return reader_fail(r, "hex and decimal copies differ: ", dec);
+    }
+    *out = a;
+    return SLPI_OK;
+}
+
+/* Split r->buf at `sep` characters into at most max fields; returns the count (or
+ * max + 1 if there are more). */
+static int split_fields(char *s, const char *sep, char **field, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(s, sep, &save); tok;
+         tok = strtok_r(NULL, sep, &save)) {
+        if (n == max) {
+            return max + 1;
+        }
+        field[n++] = tok;
+    }
+    return n;
+}
+
+/* One header line "# key values...": checks the key, returns its value fields. */
+static int header_line(noise_reader *r, const char *key, char **field, int want)
+{
+    char *f[8];
+    if (!reader_next(r)) {
+        return reader_fail(r, "truncated header: missing line # ", key);
+    }
+    int n = split_fields(r->buf, " ", f, 7);
+    if (n < 2 || strcmp(f[0], "#") != 0 || strcmp(f[1], key) != 0) {
+        return reader_fail(r, "expected the header line # ", key);
+    }
+    if (n - 2 != want) {
+        return reader_fail(r, "wrong number of values for header key ", key);
+    }
+    for (int i = 0; i < want; i++) {
+        field[i] = f[i + 2];
+    }
+    return SLPI_OK;
+}
+
+static int read_header(noise_reader *r, slpi_noise_header *hd)
+{
+    char *v[7];
+    uint64_t u;
+    char *f[4];
+    if (!reader_next(r)) {
+        return reader_fail(r, "empty file", "");
+    }
+    int n = split_fields(r->buf, " ", f, 3);
+    if (n != 3 || strcmp(f[0], "#") != 0 || strcmp(f[1], SLPI_NOISE_FORMAT) != 0) {
+        return reader_fail(r, "not a noise file: the first line must be '# "
+                           SLPI_NOISE_FORMAT " 1'", "");
+    }
+    if (!parse_u64(f[2], &u) || u != SLPI_NOISE_VERSION) {
+        return reader_fail(r, "unsupported noise file version ", f[2]);
+    }
+    if (header_line(r, "seed", v, 1) || !parse_u64(v[0], &hd->seed)) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad seed: ", v[0]);
+    }
+    if (header_line(r, "path", v, 1) || !parse_u64(v[0], &hd->path) || hd->path >> 32) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad path (0..2^32-1): ", v[0]);
+    }
+    if (header_line(r, "components", v, 1) || !parse_u64(v[0], &u) || u < 1 || u > 1000000) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad component count: ", v[0]);
+    }
+    hd->components = (int)u;
+    if (header_line(r, "h", v, 2) || parse_pair(r, v[0], v[1], &hd->h)) {
+        return r->err->code;
+    }
+    if (!(hd->h > 0)) {
+        return reader_fail(r, "step size h must be positive: ", v[1]);
+    }
+    if (header_line(r, "refine", v, 1) || !parse_u64(v[0], &u) || u > 40) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad refine (0..40): ", v[0]);
+    }
+    hd->refine = (int)u;
+    if (!reader_next(r)) {
+        return reader_fail(r, "truncated header: missing line '# truncate'", "");
+    }
+    n = split_fields(r->buf, " ", v, 6);
+    if (n == 3 && !strcmp(v[0], "#") && !strcmp(v[1], "truncate") && !strcmp(v[2], "off")) {
+        hd->truncated = 0;
+        hd->ell = hd->threshold = 0;
+    } else if (n == 6 && !strcmp(v[0], "#") && !strcmp(v[1], "truncate")
+               && !strcmp(v[2], "on")) {
+        if (!parse_double(v[3], &hd->ell) || !(hd->ell > 0) || !isfinite(hd->ell)) {
+            return reader_fail(r, "bad ell: ", v[3]);
+        }
+        if (parse_pair(r, v[4], v[5], &hd->threshold)) {
+            return r->err->code;
+        }
+        double D = slpi_noise_threshold(hd->h, hd->ell);
+        if (!(D == hd->threshold)) {
+            char want[64];
+            snprintf(want, sizeof want, "%a", D);
+            return reader_fail(r, "threshold is not D(h, ell) = ", want);
+        }
+        hd->truncated = 1;
+    } else {
+        return reader_fail(r, "expected '# truncate off' or '# truncate on ELL HEX DEC'", "");
+    }
+    if (header_line(r, "first", v, 1) || !parse_u64(v[0], &hd->first)) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad first step: ", v[0]);
+    }
+    if (header_line(r, "steps", v, 1) || !parse_u64(v[0], &u) || u < 1 || u > (1u << 30)) {
+        return r->err->code ? r->err->code : reader_fail(r, "bad step count (1..2^30): ", v[0]);
+    }
+    hd->steps = (long)u;
+    return SLPI_OK;
+}
+
+/* One data row (already in r->buf) into dw[0..M). */
+static int read_row(noise_reader *r, const slpi_noise_header *hd, char **field, double *dw)
+{
+    int M = hd->components;
+    int n = split_fields(r->buf, "\t", field, 2 * M);
+    if (n != 2 * M) {
+        char got[64];
+        snprintf(got, sizeof got, "%s%d, expected %d", n > 2 * M ? "more than " : "",
+                 n > 2 * M ? 2 * M : n, 2 * M);
+        return reader_fail(r, "wrong column count: ", got);
+    }
+    for (int k = 0; k < M; k++) {
+        if (parse_pair(r, field[k], field[M + k], &dw[k])) {
+            return r->err->code;
+        }
+        if (hd->truncated && !(fabs(dw[k]) <= hd->threshold)) {
+            return reader_fail(r, "increment exceeds the truncation threshold: ", field[M + k]);
+        }
+    }
+    return SLPI_OK;
+}
+
+int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
+                         slpi_error *err)
+{
+    slpi_error local = {0, ""};
+    noise_reader r = {NULL, path, 0, NULL, 0, err ? err : &local};
+    r.err->code = SLPI_OK;
+    *dw = NULL;
+    r.f = fopen(path, "r");
+    if (!r.f) {
+        return slpi_error_set(r.err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    }
+    int rc = read_header(&r, hd);
+    double *v = NULL;
+    char **field = NULL;
+    if (rc == SLPI_OK) {
+        v = malloc((size_t)hd->steps * (size_t)hd->components * sizeof *v);
+        field = malloc(((size_t)2 * hd->components + 1) * sizeof *field);
+        if (!v || !field) {
+            rc = reader_fail(&r, "out of memory for the data rows", "");
+        }
+    }
+    long rows = 0;
+    while (rc == SLPI_OK && reader_next(&r)) {
+        if (r.buf[0] == '#' && rows == 0) {
+            continue;
+        }
+        if (rows == hd->steps) {
+            rc = reader_fail(&r, "more data rows than the header's steps", "");
+        } else {
+            rc = read_row(&r, hd, field, v + (size_t)rows * hd->components);
+            rows++;
+        }
+    }
+    if (rc == SLPI_OK && rows < hd->steps) {
+        rc = slpi_error_set(r.err, SLPI_EINPUT, "%s:%ld: truncated file: %ld data rows, "
+                            "the header says %ld", path, r.line, rows, hd->steps);
+    }
+    fclose(r.f);
+    free(r.buf);
+    free(field);
+    if (rc != SLPI_OK) {
+        free(v);
+        return rc;
+    }
+    *dw = v;
+    return SLPI_OK;
+}

@@ -1,0 +1,139 @@
+/* noise-source.c — a run's source of Wiener increments (SPEC §1.5, §2; DESIGN §4): the
+ * M increments of step n, from the canonical generator (core/noise.c, at the problem's
+ * level: step size h, `refine` fine levels summed per step) or from a noise file
+ * (core/noise-file.c), then clipped per SPEC §2.2 at D(h, ell) when the problem
+ * truncates. Component k = 0..M-1 is the Wiener process W^{k+1} of the SPEC.
+ *
+ * A noise file must match the problem: same M, same h (bit for bit: the level), first
+ * step 0 and at least `steps` rows; a file written with truncation must have been
+ * clipped at the threshold the problem uses (re-clipping is then the identity), and a
+ * truncated file cannot feed an untruncated problem. The file's seed, path and refine
+ * describe where its values came from and are not compared.
+ */
+#include "noise.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Largest `refine` accepted: 2^40 fine draws per step is already beyond any study. */
+#define NOISE_MAX_REFINE 40
+
+struct slpi_noise_source {
+    uint64_t seed, path;
+    int M, refine, truncate;
+    double h, D;
+    long steps, clipped;
+    double *file;   /* steps x M values of a noise file, or NULL: the generator */
+};
+
+static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
+{
+    slpi_noise_header hd;
+    int rc = slpi_noise_file_read(p->noise_file, &hd, &s->file, err);
+    if (rc != SLPI_OK) {
+        return rc;
+    }
+    const char *f = p->noise_file;
+    if (hd.components != s->M) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: %d components per step, the problem "
+                              "has M = %d", f, hd.components, s->M);
+    }
+    if (hd.h != s->h) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: wrong level: step size %.17g (%a), "
+                              "the problem has h = %.17g (%a)", f, hd.h, hd.h, s->h, s->h);
+    }
+    if (hd.first != 0 || hd.steps < s->steps) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: holds steps %llu..%llu, the run needs "
+                              "steps 0..%ld", f, (unsigned long long)hd.first,
+                              (unsigned long long)hd.first + (unsigned long long)hd.steps - 1,
+                              s->steps - 1);
+    }
+    if (hd.truncated && !s->truncate) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: increments were truncated at %.17g, "
+                              "the problem runs untruncated", f, hd.threshold);
+    }
+    if (hd.truncated && hd.threshold != s->D) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: increments were truncated at %.17g, "
+                              "the problem truncates at %.17g", f, hd.threshold, s->D);
+    }
+    return SLPI_OK;
+}
+
+int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_error *err)
+{
+    *out = NULL;
+    slpi_noise_source *s = calloc(1, sizeof *s);
+    if (!s) {
+        return slpi_error_set(err, SLPI_ENUMERIC, "noise source: out of memory");
+    }
+    s->seed = p->seed;
+    s->path = p->path;
+    s->M = slpi_problem_noise_count(p);
+    s->refine = p->refine;
+    s->h = p->h;
+    s->steps = p->steps;
+    s->truncate = slpi_problem_truncates(p);
+    int rc = SLPI_OK;
+    if (!(p->h > 0) || !isfinite(p->h)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
+    } else if (p->steps < 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be >= 0", p->steps);
+    } else if (p->path >> 32) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "path=%llu: paths are numbered 0..2^32-1",
+                            (unsigned long long)p->path);
+    } else if (p->refine < 0 || p->refine > NOISE_MAX_REFINE
+               || (uint64_t)p->steps > (UINT64_C(1) << (62 - p->refine))) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "refine=%d: must be 0..%d with steps*2^refine "
+                            "< 2^62", p->refine, NOISE_MAX_REFINE);
+    } else if (s->truncate && !(p->h < 1)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (SPEC §2.2: "
+                            "A_1 = 0), got h=%g", p->h);
+    } else if (s->truncate && (!(p->trunc_ell > 0) || !isfinite(p->trunc_ell))) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "trunc_ell=%g: must be positive", p->trunc_ell);
+    }
+    if (rc == SLPI_OK && s->truncate) {
+        s->D = slpi_noise_threshold(p->h, p->trunc_ell);
+    }
+    if (rc == SLPI_OK && p->noise_file[0]) {
+        rc = source_check_file(s, p, err);
+    }
+    if (rc != SLPI_OK) {
+        slpi_noise_source_close(s);
+        return rc;
+    }
+    *out = s;
+    return SLPI_OK;
+}
+
+int slpi_noise_source_step(slpi_noise_source *s, long n, double *dW, slpi_error *err)
+{
+    if (n < 0 || n >= s->steps) {
+        return slpi_error_set(err, SLPI_EINPUT, "noise: step %ld outside 0..%ld", n,
+                              s->steps - 1);
+    }
+    for (int k = 0; k < s->M; k++) {
+        if (s->file) {
+            dW[k] = s->file[(size_t)n * (size_t)s->M + (size_t)k];
+        } else {
+            slpi_noise_increments(s->seed, s->path, (uint32_t)k, s->h, s->refine,
+                                  (uint64_t)n, 1, &dW[k]);
+        }
+    }
+    if (s->truncate) {
+        s->clipped += slpi_noise_clip(dW, (size_t)s->M, s->D);
+    }
+    return SLPI_OK;
+}
+
+long slpi_noise_source_clipped(const slpi_noise_source *s)
+{
+    return s->clipped;
+}
+
+void slpi_noise_source_close(slpi_noise_source *s)
+{
+    if (s) {
+        free(s->file);
+        free(s);
+    }
+}

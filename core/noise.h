@@ -1,0 +1,35 @@
+/* noise.h — internal interface of the canonical noise (core/noise*.c), beyond slpi.h:
+ * the word -> normal map on its own (for the accuracy tests and ports), and the noise
+ * file format (core/noise-file.c). */
+#ifndef SLPI_NOISE_H
+#define SLPI_NOISE_H
+
+#include "slpi.h"
+
+/* Steps 2-4 of core/noise.c's header: the standard normal of one 64-bit Philox word. */
+double slpi_noise_word_normal(uint64_t w);
+
+
+
+/* ---- noise files (core/noise-file.c documents the format) ---- */
+typedef struct {
+    uint64_t seed, path;
+    int components;           /* M, increments per step */
+    double h;                 /* step size of the level written */
+    int refine;               /* fine levels summed into one step */
+    int truncated;            /* 1: values clipped at `threshold` = D(h, ell) */
+    double ell, threshold;
+    uint64_t first;           /* global index of the first step in the file */
+    long steps;               /* data rows */
+} slpi_noise_header;
+
+#define SLPI_NOISE_FORMAT "slpi-noise"
+#define SLPI_NOISE_VERSION 1
+
+void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd);
+void slpi_noise_file_write_row(FILE *f, int components, const double *dw);
+/* Read and validate a whole noise file: *dw gets steps x M values (row-major, malloc'd,
+ * the caller frees). Errors name "file:line: problem" and return SLPI_EINPUT. */
+int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
+                         slpi_error *err);
+#endif

@@ -1,0 +1,178 @@
+/* dense.c — dense kernels of the double path (SPEC §3.1 matrix exponential, §3.4/§3.5
+ * Cayley maps, §5 eigenvalue diagnostics) on complex column-major n x n matrices,
+ * through LAPACKE (zheev, zgesv) and CBLAS (zgemm), plus small vector helpers.
+ * Real skew matrices (so(n)) use the same kernels with zero imaginary parts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include <lapacke.h>
+#include "fast.h"
+
+double slpi_fast_maxabs(const double *x, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        if (!(fabs(x[i]) <= m)) m = fabs(x[i]);   /* NaN propagates */
+    return m;
+}
+
+double slpi_fast_maxdiff(const double *x, const double *y, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        if (!(fabs(x[i] - y[i]) <= m)) m = fabs(x[i] - y[i]);
+    return m;
+}
+
+int slpi_fast_all_finite(const double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}
+
+/* C = alpha A B + beta C (n x n). */
+static void zmul(int n, double complex alpha, const double complex *A, const double complex *B,
+                 double complex beta, double complex *C)
+{
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &alpha, A, n, B, n,
+                &beta, C, n);
+}
+
+/* Eigen-decomposition of the Hermitian iB: V (overwrites a copy) and w. */
+static int herm_eig(int n, const double complex *B, double complex *V, double *w, char jobz)
+{
+    for (int i = 0; i < n * n; i++) V[i] = I * B[i];
+    lapack_int info = LAPACKE_zheev(LAPACK_COL_MAJOR, jobz, 'U', n, (lapack_complex_double *)V,
+                                    n, w);
+    return info == 0 ? 0 : SLPI_ENUMERIC;
+}
+
+int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
+{
+    double complex *V = malloc(sizeof *V * (size_t)n * n * 2);
+    double *w = malloc(sizeof *w * (size_t)n);
+    if (!V || !w) { free(V); free(w); return SLPI_ENUMERIC; }
+    double complex *VD = V + (size_t)n * n;
+    int rc = herm_eig(n, B, V, w, 'V');
+    if (rc == 0) {
+        /* B = -i H, H = V diag(w) V^*, so exp(B) = V diag(exp(-i w)) V^*. */
+        for (int j = 0; j < n; j++) {
+            double complex e = cos(w[j]) - I * sin(w[j]);
+            for (int i = 0; i < n; i++) VD[(size_t)j * n + i] = V[(size_t)j * n + i] * e;
+        }
+        double complex one = 1, zero = 0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, n, n, n, &one, VD, n, V, n,
+                    &zero, E, n);
+    }
+    free(V);
+    free(w);
+    return rc;
+}
+
+int slpi_fast_eig_skewh(int n, const double complex *X, double *w)
+{
+    double complex *V = malloc(sizeof *V * (size_t)n * n);
+    if (!V) return SLPI_ENUMERIC;
+    int rc = herm_eig(n, X, V, w, 'N');
+    free(V);
+    return rc;
+}
+
+/* Solve A Z = R in place (R: n x n); A is overwritten. */
+static int zsolve_left(int n, double complex *A, double complex *R, lapack_int *piv)
+{
+    lapack_int info = LAPACKE_zgesv(LAPACK_COL_MAJOR, n, n, (lapack_complex_double *)A, n, piv,
+                                    (lapack_complex_double *)R, n);
+    return info == 0 ? 0 : SLPI_ENUMERIC;
+}
+
+/* Z <- Z A^{-1}, via A^T (Z^T) ... solved as A^T W = Z^T, Z = W^T. A is overwritten. */
+static int zsolve_right(int n, double complex *A, double complex *Z, double complex *T,
+                        lapack_int *piv)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            T[(size_t)j * n + i] = Z[(size_t)i * n + j];
+            if (i < j) {
+                double complex t = A[(size_t)j * n + i];
+                A[(size_t)j * n + i] = A[(size_t)i * n + j];
+                A[(size_t)i * n + j] = t;
+            }
+        }
+    int rc = zsolve_left(n, A, T, piv);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) Z[(size_t)j * n + i] = T[(size_t)i * n + j];
+    return rc;
+}
+
+/* M = I + s P. */
+static void shifted(int n, double s, const double complex *P, double complex *M)
+{
+    for (int i = 0; i < n * n; i++) M[i] = s * P[i];
+    for (int i = 0; i < n; i++) M[(size_t)i * n + i] += 1;
+}
+
+int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
+                      const double complex *X, double complex *out)
+{
+    size_t nn = (size_t)n * n;
+    double complex *A = malloc(sizeof *A * nn * 4);
+    lapack_int *piv = malloc(sizeof *piv * (size_t)n);
+    if (!A || !piv) { free(A); free(piv); return SLPI_ENUMERIC; }
+    double complex *Bm = A + nn, *Z = A + 2 * nn, *T = A + 3 * nn;
+    int rc;
+    if (mode == 0) {
+        /* C X C^{-1} = (I-aP)^{-1} (I+aP) X (I+aP)^{-1} (I-aP). */
+        shifted(n, a, P, Bm);
+        zmul(n, 1, Bm, X, 0, Z);
+        rc = zsolve_right(n, Bm, Z, T, piv);
+        shifted(n, -a, P, A);
+        zmul(n, 1, Z, A, 0, T);
+        memcpy(Z, T, sizeof *Z * nn);
+        if (rc == 0) rc = zsolve_left(n, A, Z, piv);
+    } else {
+        memcpy(Z, X, sizeof *Z * nn);
+        shifted(n, a, P, Bm);
+        rc = zsolve_right(n, Bm, Z, T, piv);
+        shifted(n, -a, P, A);
+        if (rc == 0) rc = zsolve_left(n, A, Z, piv);
+    }
+    if (rc == 0) memcpy(out, Z, sizeof *Z * nn);
+    free(A);
+    free(piv);
+    return rc;
+}
+
+double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
+                        const double complex *Y, double complex *Ynew, double *ynorm,
+                        double complex *T)
+{
+    /* T = P Y; [P,Y] = T - T^* (P, Y skew-Hermitian); P Y P = T P (skew-Hermitian). */
+    zmul(n, 1, P, Y, 0, T);
+    zmul(n, 0.25, T, P, 0, Ynew);
+    double dmax = 0, ymax = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            size_t ij = (size_t)j * n + i, ji = (size_t)i * n + j;
+            double complex v = Xn[ij] + 0.5 * (T[ij] - conj(T[ji])) + Ynew[ij];
+            Ynew[ij] = v;
+            double d = fmax(fabs(creal(v - Y[ij])), fabs(cimag(v - Y[ij])));
+            double a = fmax(fabs(creal(v)), fabs(cimag(v)));
+            if (!(d <= dmax)) dmax = d;
+            if (!(a <= ymax)) ymax = a;
+        }
+    *ynorm = ymax;
+    return dmax;
+}
+
+void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
+                            const double complex *Xn, double complex *out, double complex *T)
+{
+    zmul(n, 1, P, Y, 0, T);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i]
+                                     - conj(T[(size_t)i * n + j]);
+}

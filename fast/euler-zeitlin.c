@@ -1,0 +1,205 @@
+/* euler-zeitlin.c — the Euler–Zeitlin system on su(N) for the double path (SPEC §4.5;
+ * ISO paper `001_833b3b0a8868d904.txt` §6.4, eqs. (40)–(44), errata E-I2..E-I4).
+ *
+ *   B_0 = Delta_N^{-1} X (after trace removal), H_0 = -1/2 Tr((Delta_N^{-1} X)^* X);
+ *   noise on degrees l = floor(N/2)..N-1, a_l = amp / (l(l+1)), one Wiener process per
+ *   real basis element Y_alpha, in the order alpha = l^2 - 1 + j (component k = 1..M is
+ *   alpha = lmin^2 - 1 + k - 1), M = N^2 - floor(N/2)^2 (3N^2/4 for even N; for odd N,
+ *   e.g. N = 5: l = 2..4, M = 21);
+ *   reading (Q), default: B_alpha = -a_l omega_alpha(X) Y_alpha (H_alpha = a_l omega^2/2);
+ *   reading (L): B_alpha = -a_l Y_alpha (constant, SALT-type).
+ * Coordinates and matrix form as fast/sun.h. The basis data is fast/zeitlin-basis.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fast/sun.h"
+#include "fast/zeitlin.h"
+
+typedef double complex cplx;
+
+typedef struct {
+    slpi_sun u;              /* first member (fast/sun.h) */
+    slpi_fast_zeitlin z;
+    slpi_ez_noise noise;
+    int M, lmin;
+    double amp;
+    double *w;               /* M modal weights */
+    double *leta;            /* reading L: increments of the cached constant field */
+    cplx *lfield;            /* reading L: sum_k eta_k B_k, cached per step */
+    cplx *X, *P;             /* scratch for the coordinate operations */
+} ez_ctx;
+
+static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->ctx; }
+
+static double ez_a(const ez_ctx *c, int alpha)
+{
+    int l = slpi_fast_zeitlin_degree(alpha);
+    return c->amp / ((double)l * (l + 1));
+}
+
+/* Psi = eta_0 Delta^{-1} Y + sum_k eta_k B_k(Y). */
+static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
+{
+    ez_ctx *c = (ez_ctx *)u;
+    int N = u->N, base = c->lmin * c->lmin - 1;
+    size_t NN = (size_t)N * N;
+    slpi_fast_zeitlin_poisson(&c->z, eta[0], Y, Psi);
+    if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
+    if (c->noise == SLPI_EZ_NOISE_Q) {
+        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
+        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
+        return;
+    }
+    if (memcmp(c->leta, eta + 1, (size_t)c->M * sizeof *eta) != 0) {
+        memcpy(c->leta, eta + 1, (size_t)c->M * sizeof *eta);
+        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
+        memset(c->lfield, 0, NN * sizeof *c->lfield);
+        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
+    }
+    for (size_t i = 0; i < NN; i++) Psi[i] += c->lfield[i];
+}
+
+/* xi_k = -B_k: the generator of component k evaluated at the matrix X, into P. */
+static void ez_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx *P)
+{
+    ez_ctx *c = (ez_ctx *)u;
+    int N = u->N;
+    size_t NN = (size_t)N * N;
+    if (k == 0) {
+        slpi_fast_zeitlin_poisson(&c->z, -1.0, X, P);
+        return;
+    }
+    memset(P, 0, NN * sizeof *P);
+    int alpha = c->lmin * c->lmin - 1 + k - 1;
+    double coef = ez_a(c, alpha);
+    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coef(&c->z, alpha, X);
+    else if (derivative) coef = 0.0;
+    slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
+}
+
+static int ez_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
+                            slpi_error *err)
+{
+    ez_ctx *c = ez_of(s);
+    int N = c->u.N, dim = N * N - 1;
+    double *om = calloc((size_t)dim, sizeof *om), nrm = 0;
+    if (!om) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
+    for (int l = 1; l <= p->ez.ic_lmax && l < N; l++)
+        for (int j = 0; j <= 2 * l; j++) {
+            double v = cos(1.3 * l + 0.7 * j + 0.2);
+            om[slpi_fast_zeitlin_index(l, j)] = v;
+            nrm += v * v;
+        }
+    for (int i = 0; i < dim; i++) om[i] *= p->ez.scale / sqrt(nrm);
+    slpi_fast_zeitlin_synthesis(&c->z, om, c->X);
+    slpi_sun_pack(N, c->X, x);
+    free(om);
+    return SLPI_OK;
+}
+
+static double ez_h0(ez_ctx *c, const cplx *X)
+{
+    int N = c->u.N;
+    double h = 0;
+    slpi_fast_zeitlin_poisson(&c->z, 1.0, X, c->P);
+    for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
+    return -0.5 * h;
+}
+
+static void ez_diagnostics(const slpi_fast_system *s, const double *x, const double *x0,
+                           slpi_diag *d)
+{
+    ez_ctx *c = ez_of(s);
+    int N = c->u.N;
+    size_t NN = (size_t)N * N;
+    cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
+    slpi_sun_unpack(N, x, c->X);
+    double h = ez_h0(c, c->X);
+    slpi_diag_add(d, "H0", h);
+    if (X0) {
+        slpi_sun_unpack(N, x0, X0);
+        double h0 = ez_h0(c, X0);
+        slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
+    }
+    slpi_sun_diagnostics(&c->u, c->X, X0, 0, d);
+    free(X0);
+}
+
+static void ez_free(slpi_fast_system *s)
+{
+    ez_ctx *c = ez_of(s);
+    if (!c) return;
+    slpi_sun_clear(&c->u);
+    slpi_fast_zeitlin_clear(&c->z);
+    free(c->w);
+    free(c->leta);
+    free(c->lfield);
+    free(c->X);
+    free(c->P);
+    free(c);
+    s->ctx = NULL;
+}
+
+int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
+{
+    int N = p->ez.N;
+    if (N < 2)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
+    if (p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
+        p->ez.noise != SLPI_EZ_NOISE_L)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d",
+                              (int)p->ez.noise);
+    if (!(p->ez.amp >= 0 && isfinite(p->ez.amp)))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp = %g must be finite, >= 0",
+                              p->ez.amp);
+    if (p->ez.ic_lmax < 1 || p->ez.ic_lmax > N - 1)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 1..N-1 = %d",
+                              p->ez.ic_lmax, N - 1);
+    if (!(p->ez.scale > 0 && isfinite(p->ez.scale)))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0",
+                              p->ez.scale);
+    int lmin = N / 2, M = p->ez.noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin;
+    if (M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin: core layout (dim %d, M %d) disagrees with N = %d",
+                              slpi_problem_state_dim(p), slpi_problem_noise_count(p), N);
+
+    ez_ctx *c = calloc(1, sizeof *c);
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
+    s->ctx = c;
+    s->free_ctx = ez_free;
+    int rc = slpi_sun_init(&c->u, N, ez_psi, ez_generator, err);
+    if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
+    if (rc) {
+        ez_free(s);
+        return rc;
+    }
+    size_t NN = (size_t)N * N;
+    c->noise = p->ez.noise;
+    c->M = M;
+    c->lmin = lmin;
+    c->amp = p->ez.amp;
+    c->w = malloc(((size_t)M + 1) * sizeof *c->w);
+    c->leta = malloc(((size_t)M + 1) * sizeof *c->leta);
+    c->lfield = malloc(NN * sizeof *c->lfield);
+    c->X = malloc(NN * sizeof *c->X);
+    c->P = malloc(NN * sizeof *c->P);
+    if (!c->w || !c->leta || !c->lfield || !c->X || !c->P) {
+        ez_free(s);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    }
+    /* NaN increments: the first reading-L evaluation always fills the cache */
+    for (int k = 0; k < M; k++) c->leta[k] = NAN;
+
+    s->name = "euler-zeitlin";
+    s->dim = s->cdim = N * N;
+    s->M = M;
+    s->quad_h0 = 1;
+    s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
+    s->initial_state = ez_initial_state;
+    s->diagnostics = ez_diagnostics;
+    slpi_sun_fill_ops(s);
+    return SLPI_OK;
+}

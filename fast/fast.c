@@ -1,0 +1,170 @@
+/* fast.c — the public double-path API of slpi.h (slpi_fast_create/step/...): dispatch
+ * of p->system to the system files and p->scheme to the scheme files (SPEC §4.7 pairs),
+ * the increment vector of SPEC §1.5, NaN/Inf checks and the solver statistics (§3.0). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
+
+static sys_ctor system_ctor(slpi_system_id id)
+{
+    switch (id) {
+    case SLPI_SYS_RIGID_BODY: return slpi_fast_sys_rigid_body;
+    case SLPI_SYS_HEAVY_TOP: return slpi_fast_sys_heavy_top;
+    case SLPI_SYS_MANAKOV: return slpi_fast_sys_manakov;
+    case SLPI_SYS_POINT_VORTICES: return slpi_fast_sys_point_vortices;
+    case SLPI_SYS_EULER_ZEITLIN: return slpi_fast_sys_euler_zeitlin;
+    case SLPI_SYS_SINE_EULER: return slpi_fast_sys_sine_euler;
+    default: return NULL;
+    }
+}
+
+static const slpi_fast_scheme *scheme_table(slpi_scheme_id id)
+{
+    switch (id) {
+    case SLPI_SCHEME_TMK: return &slpi_fast_scheme_tmk;
+    case SLPI_SCHEME_RKMK_LE: return &slpi_fast_scheme_rkmk_le;
+    case SLPI_SCHEME_RKMK_HEUN: return &slpi_fast_scheme_rkmk_heun;
+    case SLPI_SCHEME_IM_DIRECT: return &slpi_fast_scheme_im;
+    case SLPI_SCHEME_TRAP_DIRECT: return &slpi_fast_scheme_trap;
+    case SLPI_SCHEME_ISOMP: return &slpi_fast_scheme_isomp;
+    case SLPI_SCHEME_SVI: return &slpi_fast_scheme_svi;
+    default: return NULL;
+    }
+}
+
+int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
+{
+    *out = NULL;
+    if ((unsigned)p->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
+    const slpi_fast_scheme *sch = scheme_table(p->scheme);
+    if (!sch)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
+    sys_ctor ctor = system_ctor(p->system);
+    if (!ctor)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: system %s is not built into this library",
+                              slpi_system_name(p->system));
+    if (!(p->h > 0) || !isfinite(p->h))
+        return slpi_error_set(err, SLPI_EINPUT, "fast: step size h = %g must be positive", p->h);
+    if (p->tol < 0 || p->maxit < 0 || p->fixed_iters < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: tol, maxit and fixed_iters must be >= 0");
+    slpi_fast *f = calloc(1, sizeof *f);
+    if (!f) return slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
+    f->p = *p;
+    f->scheme = sch;
+    int rc = ctor(&f->sys, p, err);
+    if (rc == SLPI_OK) {
+        f->pol.tol = p->tol > 0 ? p->tol : sch->default_tol;
+        f->pol.maxit = p->maxit > 0 ? p->maxit : sch->default_maxit;
+        f->pol.fixed_iters = p->fixed_iters;
+        f->pol.on_cap = p->on_cap;
+        if (f->sys.dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
+            rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
+                                "core's layout says %d and %d", f->sys.name, f->sys.dim, f->sys.M,
+                                slpi_problem_state_dim(p), slpi_problem_noise_count(p));
+        else if (f->sys.dim != f->sys.cdim && p->scheme != SLPI_SCHEME_SVI)
+            rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
+                                "with svi", f->sys.name);
+    }
+    if (rc == SLPI_OK) {
+        f->eta = calloc((size_t)f->sys.M + 1, sizeof *f->eta);
+        rc = f->eta ? sch->create(f, err)
+                    : slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
+    }
+    if (rc != SLPI_OK) {
+        slpi_fast_free(f);
+        return rc;
+    }
+    *out = f;
+    return SLPI_OK;
+}
+
+void slpi_fast_free(slpi_fast *f)
+{
+    if (!f) return;
+    slpi_fast_work_free(f);
+    if (f->sys.free_ctx) f->sys.free_ctx(&f->sys);
+    free(f->eta);
+    free(f);
+}
+
+int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
+{
+    int given = slpi_problem_explicit_x0(&f->p, x, err);
+    if (given < 0) return err->code;
+    if (!given) {
+        int rc = f->sys.initial_state(&f->sys, &f->p, x, err);
+        if (rc) return rc;
+    }
+    if (!slpi_fast_all_finite(x, f->sys.dim))
+        return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", f->sys.name);
+    return SLPI_OK;
+}
+
+slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
+{
+    memset(info, 0, sizeof *info);
+    f->eta[0] = f->p.h;
+    for (int k = 0; k < f->sys.M; k++) f->eta[k + 1] = dW[k];
+    if (!slpi_fast_all_finite(x, f->sys.dim) || !slpi_fast_all_finite(f->eta, f->sys.M + 1)) {
+        info->status = SLPI_STEP_INVALID;
+        info->residual = NAN;
+    } else {
+        info->status = f->scheme->step(f, x, info);
+        if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.dim))
+            info->status = SLPI_STEP_DIVERGED;
+    }
+    f->steps++;
+    f->iters += info->iterations;
+    if (info->iterations > f->max_iters) f->max_iters = info->iterations;
+    if (info->status == SLPI_STEP_STAGNATED) f->stagnated++;
+    if (info->status == SLPI_STEP_CAPPED) f->capped++;
+    if (slpi_step_failed(info->status)) f->failed++;
+    return info->status;
+}
+
+void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
+{
+    f->sys.diagnostics(&f->sys, x, x0, d);
+    slpi_diag_add(d, "mean_iters", f->steps ? (double)f->iters / f->steps : 0);
+    slpi_diag_add(d, "max_iters", (double)f->max_iters);
+    slpi_diag_add(d, "stagnated", (double)f->stagnated);
+    slpi_diag_add(d, "capped", (double)f->capped);
+    slpi_diag_add(d, "failed", (double)f->failed);
+}
+
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)
+{
+    size_t head = (wsize + 15) / 16 * 16;
+    char *w = calloc(1, head + ndoubles * sizeof(double));
+    if (!w) {
+        slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", slpi_scheme_name(f->p.scheme));
+        return NULL;
+    }
+    f->work = w;
+    return (double *)(w + head);
+}
+
+void slpi_fast_work_free(slpi_fast *f)
+{
+    free(f->work);
+    f->work = NULL;
+}
+
+void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+                        double *xi, double *tmp)
+{
+    if (s->grad_sum) {
+        s->grad_sum(s, eta, mu, xi);
+        return;
+    }
+    for (int i = 0; i < s->cdim; i++) xi[i] = 0;
+    for (int k = 0; k <= s->M; k++) {
+        if (eta[k] == 0) continue;
+        s->grad(s, k, mu, tmp);
+        for (int i = 0; i < s->cdim; i++) xi[i] += eta[k] * tmp[i];
+    }
+}

@@ -1,0 +1,283 @@
+/* fast.h — internal interface of the double path (fast/): the system-operations
+ * table every system file fills, the scheme table, the solver policy (SPEC §3.0) and
+ * the shared dense kernels. Not installed; only the fast/ sources and tests include it.
+ *
+ * COORDINATES (SPEC §1.2, §1.5). A system integrates the first `cdim` doubles of the
+ * core state layout (slpi.h, slpi_problem_state_dim), called mu. Algebra elements
+ * (gradients xi, TMK/RKMK unknowns sigma) are stored as coefficients in the SAME basis
+ * as mu, and `grad` returns the coefficients of the system's gradient (Frobenius or dot,
+ * SPEC §1.2) in that basis; `coad(xi, mu)` returns the coefficients of ad*_xi mu.
+ * Only these two are paired, so the dynamics dmu = sum_k coad(grad(k,mu),mu) dS^k are
+ * the SPEC ground-truth vector fields (tests/t-fast-fields.c checks each system).
+ * `hess(k,mu,w)` is the derivative of grad(k,.) at mu along w (state coordinates in,
+ * algebra coefficients out), for the TMK chord.
+ *
+ * MATRIX FORM (J-quadratic systems; ISOMP and SVI-LP). The system chooses a private
+ * representation of its matrices in `mdim` doubles (3-vectors for so(3)/su(2) blocks,
+ * a real n x n matrix for so(n), a complex column-major N x N matrix for su(N)).
+ * The schemes never look inside: they call the m_* operations below, all of which work
+ * on that representation. The generators are B_k = xi_k^* (SPEC §1.5), so
+ * Psi(Y) = sum_k eta_k B_k(Y) with eta = (h, dW_1..dW_M).
+ *
+ * HOW A SYSTEM REGISTERS (fast-b: euler-zeitlin, sine-euler). Define, in your file,
+ *     int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p,
+ *                                     slpi_error *err);
+ * (or slpi_fast_sys_sine_euler) that fills *s (it arrives zeroed) and returns SLPI_OK,
+ * or an slpi_error code. fast/fast.c declares both weak: when the symbol is absent
+ * slpi_fast_create answers SLPI_EINPUT "... not built"; when your object is linked in,
+ * it is used with no edit of fast.c. Fill the coordinate ops if you support TMK, RKMK,
+ * IM, TRAP (SPEC §4.7), the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
+ * the scheme then rejects the pair with a clear error.
+ */
+#ifndef SLPI_FAST_H
+#define SLPI_FAST_H
+
+#include "slpi.h"
+
+typedef struct slpi_fast_system slpi_fast_system;
+
+#define SLPI_FAST_SQRT2 1.41421356237309504880
+#define SLPI_FAST_PI 3.14159265358979323846
+
+struct slpi_fast_system {
+    const char *name;
+    int dim;        /* doubles of the core state layout */
+    int cdim;       /* leading doubles integrated as mu (dim minus tracked R etc.) */
+    int M;          /* number of Wiener processes */
+    int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
+    int is_so3;     /* 1: mu is a single so(3)* 3-vector with coad = mu x xi (SVI-SO3 form) */
+    int is_semidirect; /* 1: mu = (Pi, Gamma) of the heavy top, then R (SVI-SD form) */
+    int quad_h0;    /* 1: H_0 quadratic (energy property of TMK/IM) */
+    int noise_state_dependent; /* 1: some xi_k (k >= 1) depends on mu: RKMK-LE inconsistent */
+    void *ctx;      /* the system's own data, released by free_ctx */
+    void (*free_ctx)(slpi_fast_system *s);
+
+    /* Default initial condition (SPEC §4) in the core layout (dim doubles). */
+    int (*initial_state)(const slpi_fast_system *s, const slpi_problem *p, double *x,
+                         slpi_error *err);
+    /* Diagnostics of state x (dim doubles); x0 may be NULL. */
+    void (*diagnostics)(const slpi_fast_system *s, const double *x, const double *x0,
+                        slpi_diag *d);
+
+    /* ---- coordinate operations (NULL when the system does not support them) */
+    void (*grad)(const slpi_fast_system *s, int k, const double *mu, double *xi);
+    void (*coad)(const slpi_fast_system *s, const double *xi, const double *mu, double *out);
+    void (*hess)(const slpi_fast_system *s, int k, const double *mu, const double *w,
+                 double *out);
+    /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (SPEC §1.4); returns 0 or an error. */
+    int (*orbit_exp)(const slpi_fast_system *s, const double *sigma, const double *mu,
+                     double *out);
+    /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
+    void (*bracket)(const slpi_fast_system *s, const double *a, const double *b, double *out);
+    /* Optional: sum over k of eta_k grad(k, mu) into xi (when a system can do it faster
+     * than M calls of grad); NULL = the generic loop. */
+    void (*grad_sum)(const slpi_fast_system *s, const double *eta, const double *mu,
+                     double *xi);
+
+    /* ---- matrix operations (J-quadratic systems) */
+    void (*m_from_state)(const slpi_fast_system *s, const double *mu, double *Y);
+    void (*m_to_state)(const slpi_fast_system *s, const double *Y, double *mu);
+    /* Psi = sum_k eta_k B_k(Y), k = 0..M (Y need not be traceless: su(N) projects). */
+    void (*m_psi)(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi);
+    /* ISOMP fixed-point map (SPEC §3.4 step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
+     * with Psi = Psi(Y); returns ||Ynew - Y||_max and stores ||Ynew||_max in *ynorm.
+     * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
+    double (*m_isomp_iter)(const slpi_fast_system *s, const double *eta, const double *Xn,
+                           const double *Y, double *Ynew, double *ynorm, double *Psi_out);
+    /* out = Xn + [Psi, Y] (ISOMP COMM update). */
+    void (*m_comm_update)(const slpi_fast_system *s, const double *Psi, const double *Y,
+                          const double *Xn, double *out);
+    /* out = C X C^{-1}, C = (I - a Psi)^{-1} (I + a Psi) (Cayley conjugation); 0 or error. */
+    int (*m_cay_conj)(const slpi_fast_system *s, double a, const double *Psi,
+                      const double *X, double *out);
+    /* out = (I - a Psi)^{-1} X (I + a Psi)^{-1} (SVI A^{-1}; ISOMP quasi-Newton). */
+    int (*m_ainv)(const slpi_fast_system *s, double a, const double *Psi, const double *X,
+                  double *out);
+    /* Optional: remove the central (trace) part of a matrix in place (su(N)); NULL: none. */
+    void (*m_project)(const slpi_fast_system *s, double *Y);
+};
+
+/* System constructors (one file each). Same contract as described above. */
+int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+
+/* -------------------------------------------------------------- solver policy */
+
+typedef struct {
+    double tol;
+    int maxit;
+    int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
+    slpi_cap_policy on_cap;
+} slpi_fast_policy;
+
+typedef struct {
+    const slpi_fast_policy *pol;
+    int it;                     /* iterations done */
+    double first, prev, last;   /* increments */
+} slpi_fast_iter;
+
+static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol)
+{
+    it->pol = pol;
+    it->it = 0;
+    it->first = it->prev = it->last = 0;
+}
+
+/* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
+ * Returns -1 to continue, or the final step status (SPEC §3.0): converged when
+ * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
+ * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
+ * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
+ * that many iterations and reports CAPPED. (Inline: the ensembles call it per path.) */
+static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm)
+{
+    const slpi_fast_policy *pol = it->pol;
+    it->it++;
+    if (it->it == 1) it->first = dmax;
+    it->prev = it->last;
+    it->last = dmax;
+    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
+    if (pol->fixed_iters > 0)
+        return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
+    double scale = unorm > 1 ? unorm : 1;
+    if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
+    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
+        return SLPI_STEP_STAGNATED;
+    if (it->it > 1 && dmax > 1e6 * it->first && it->first > 0) return SLPI_STEP_DIVERGED;
+    if (it->it >= pol->maxit)
+        return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
+    return -1;
+}
+
+/* -------------------------------------------------------------- scheme table */
+
+typedef struct slpi_fast_scheme slpi_fast_scheme;
+
+/* The run object behind the public slpi_fast handle. */
+struct slpi_fast {
+    slpi_problem p;
+    slpi_fast_system sys;
+    const slpi_fast_scheme *scheme;
+    void *work;                 /* scheme workspace */
+    slpi_fast_policy pol;
+    double *eta;                /* M+1 increments (h, dW...) of the current step */
+    /* solver statistics (SPEC §3.0) */
+    long steps, iters, max_iters, stagnated, capped, failed;
+};
+
+struct slpi_fast_scheme {
+    slpi_scheme_id id;
+    double default_tol;
+    int default_maxit;
+    /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
+     * slpi_fast_free); the error names the pair and why. */
+    int (*create)(slpi_fast *f, slpi_error *err);
+    /* One step in place on the full state x (dim doubles), increments f->eta. */
+    slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
+};
+
+/* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
+ * by ndoubles doubles (16-byte aligned), whose address is returned; NULL with an
+ * SLPI_ENUMERIC error naming the scheme. slpi_fast_work_free (slpi_fast_free) frees it. */
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
+void slpi_fast_work_free(slpi_fast *f);
+
+extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
+    slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im, slpi_fast_scheme_trap,
+    slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
+
+/* Sum over k = 0..M of eta_k grad(k, mu) (uses grad_sum when present); tmp: cdim. */
+void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+                        double *xi, double *tmp);
+
+/* ------------------------------------------------------------ dense kernels */
+
+double slpi_fast_maxabs(const double *x, int n);
+double slpi_fast_maxdiff(const double *x, const double *y, int n);
+int slpi_fast_all_finite(const double *x, int n);
+
+/* 3-vectors (so(3), su(2), se(3)): fast/so3.c. */
+void slpi_fast_cross(const double *a, const double *b, double *out);
+double slpi_fast_dot3(const double *a, const double *b);
+/* R = exp(hat(w)) (Rodrigues, Taylor coefficients for |w| < 1e-4), row-major 3x3. */
+void slpi_fast_rodrigues(const double *w, double *R);
+/* Rotation about w/|w| by angle theta (R = I for w = 0). */
+void slpi_fast_rotation(const double *w, double theta, double *R);
+void slpi_fast_mat3_vec(const double *R, const double *v, double *out);   /* R v */
+void slpi_fast_mat3t_vec(const double *R, const double *v, double *out);  /* R^T v */
+void slpi_fast_mat3_mul(const double *A, const double *B, double *out);   /* A B */
+/* SO(3) Cayley tau(x) = I + 4/(4+|x|^2) (hat x + hat x^2 / 2) (SPEC §3.5 d). */
+void slpi_fast_cayley3(const double *x, double *R);
+
+/* Blocks of so(3) 3-vectors under one of two matrix models (SPEC §1.6):
+ * HAT (X = hat x, [X,Y] = hat(x cross y)) or SU2A (X = sum x_k E_k, E_k = -i sigma_k/sqrt2,
+ * [X,Y] = sqrt2 (x cross y).E). The m_* operations of rigid body and vortices. */
+typedef enum { SLPI_FAST_BLOCK_HAT, SLPI_FAST_BLOCK_SU2A } slpi_fast_block_model;
+/* Ynew = Xn + [P,Y]/2 + P Y P/4 on nb blocks; returns ||Ynew - Y||_max, *ynorm. */
+double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
+                              const double *Xn, const double *Y, double *Ynew, double *ynorm);
+void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P,
+                           const double *Y, const double *Xn, double *out);
+void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const double *P,
+                          const double *X, double *out);
+void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
+                           const double *X, double *out);
+
+/* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
+ * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
+void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
+
+/* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
+ * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
+ * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
+ * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
+ * step status with the iteration count and last increment. */
+typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x,
+                                   double *tau, double *f);
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *f, int *iters, double *resid);
+
+/* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
+ * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
+ * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
+ * with svi-lin noise (M = 3), each path bit-identical to slpi_fast_step on the same
+ * problem. Returns the number of failed paths; iters (may be NULL) accumulates. */
+typedef struct {
+    double Iinv[3];     /* inverse inertia (h0_scale included) */
+    double amp;         /* noise amplitude */
+    double c;           /* SVI quadratic-term sign (+-1/4) */
+    slpi_fast_policy pol;
+} slpi_fast_rb_soa;
+int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
+long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                            const double *dW, long *iters);
+long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                          const double *dW, long *iters);
+
+/* Complex/real dense matrices (column-major), fast/dense.c. */
+#include <complex.h>
+/* E = exp(B) for skew-Hermitian B (n x n), via zheev of iB; 0 or SLPI_ENUMERIC. */
+int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E);
+/* Eigenvalues (ascending) of the Hermitian matrix iX for skew-Hermitian X; 0 or error. */
+int slpi_fast_eig_skewh(int n, const double complex *X, double *w);
+/* out = C X C^{-1} with C = (I - aP)^{-1}(I + aP), or (mode 1) out = (I-aP)^{-1} X (I+aP)^{-1},
+ * for complex n x n P and X (LU via LAPACKE_zgesv); 0 or SLPI_ENUMERIC if singular. */
+int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
+                      const double complex *X, double complex *out);
+
+/* ISOMP map on complex matrices with 2 zgemm: Ynew = Xn + [P,Y]/2 + P Y P/4 for skew-
+ * Hermitian P, Y ([P,Y] = T - T^*, T = P Y; P Y P = T P). T: n*n workspace. Returns
+ * ||Ynew - Y||_max over real and imaginary parts, *ynorm = ||Ynew||_max. */
+double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
+                        const double complex *Y, double complex *Ynew, double *ynorm,
+                        double complex *T);
+/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y. */
+void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
+                            const double complex *Xn, double complex *out, double complex *T);
+
+#endif

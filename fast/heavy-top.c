@@ -1,0 +1,225 @@
+/* heavy-top.c — the heavy top on se(3)* (SPEC §4.2): RKMK form (§4.2.1, RKMK eqs.
+ * (42)-(45), SALT noise, the bracket-consistent potential sign or the printed one) and
+ * the SVI semidirect form (§4.2.2, SVI eqs. (44)-(52), (60); noise cases 1, 2, 2-pi2,
+ * 3, 3-pi; state Pi, Gamma, R row-major).
+ *
+ * Coordinates (fast.h): mu = (pi, gamma) / (Pi, Gamma) with the dot pairing (P2);
+ * grad returns (d_pi h_k, d_gamma h_k); coad((xi,b),(pi,gamma)) = (pi x xi + gamma x b,
+ * gamma x xi) (SPEC §1.3); O_exp in the closed form of §4.2.1. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+typedef struct {
+    slpi_ht_form form;
+    slpi_ht_noise noise;
+    double Iinv[3];
+    double x[3];          /* d_gamma h: the potential vector m g a (sign per potential_printed) */
+    double alpha[3];
+    double k[2];
+    double mg;
+} ht_ctx;
+
+static void ht_grad(const slpi_fast_system *s, int k, const double *mu, double *g)
+{
+    const ht_ctx *c = s->ctx;
+    for (int i = 0; i < 6; i++) g[i] = 0;
+    if (k == 0) {
+        for (int i = 0; i < 3; i++) {
+            g[i] = c->Iinv[i] * mu[i];
+            g[3 + i] = c->x[i];
+        }
+        return;
+    }
+    switch (c->noise) {
+    case SLPI_HT_NOISE_SALT: memcpy(g, c->alpha, 3 * sizeof *g); break;
+    case SLPI_HT_NOISE_CASE1: g[2] = c->k[0]; break;
+    case SLPI_HT_NOISE_CASE2: g[5] = c->mg * c->k[0]; break;
+    case SLPI_HT_NOISE_CASE2_PI2: for (int i = 0; i < 3; i++) g[i] = 2 * c->k[0] * mu[i]; break;
+    case SLPI_HT_NOISE_CASE3: g[3 + k - 1] = c->mg * c->k[k - 1]; break;
+    case SLPI_HT_NOISE_CASE3_PI: g[k - 1] = c->k[k - 1]; break;
+    case SLPI_HT_NOISE_NONE: break;
+    }
+}
+
+static void ht_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
+                    double *out)
+{
+    const ht_ctx *c = s->ctx;
+    (void)mu;
+    for (int i = 0; i < 6; i++) out[i] = 0;
+    if (k == 0)
+        for (int i = 0; i < 3; i++) out[i] = c->Iinv[i] * w[i];
+    else if (c->noise == SLPI_HT_NOISE_CASE2_PI2)
+        for (int i = 0; i < 3; i++) out[i] = 2 * c->k[0] * w[i];
+}
+
+static void ht_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+{
+    double a[3], b[3], g[3];
+    (void)s;
+    slpi_fast_cross(mu, xi, a);
+    slpi_fast_cross(mu + 3, xi + 3, b);
+    slpi_fast_cross(mu + 3, xi, g);
+    for (int i = 0; i < 3; i++) {
+        out[i] = a[i] + b[i];
+        out[3 + i] = g[i];
+    }
+}
+
+static void ht_bracket(const slpi_fast_system *s, const double *u, const double *v, double *out)
+{
+    double a[3], b[3], c[3];
+    (void)s;
+    slpi_fast_cross(u, v, a);
+    slpi_fast_cross(u, v + 3, b);
+    slpi_fast_cross(v, u + 3, c);
+    for (int i = 0; i < 3; i++) {
+        out[i] = a[i];
+        out[3 + i] = b[i] - c[i];
+    }
+}
+
+static int ht_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
+                        double *out)
+{
+    const double *xi = sigma, *b = sigma + 3;
+    double t2 = slpi_fast_dot3(xi, xi), t = sqrt(t2), c1, c2, R[9];
+    (void)s;
+    if (t < 1e-4) {
+        c1 = 0.5 * (1 - t2 / 12 * (1 - t2 / 30));        /* (1 - cos t)/t^2 */
+        c2 = (1 - t2 / 20 * (1 - t2 / 42)) / 6;          /* (t - sin t)/t^3 */
+    } else {
+        c1 = (1 - cos(t)) / t2;
+        c2 = (t - sin(t)) / (t2 * t);
+    }
+    double xb[3], xxb[3], v[3], gv[3], w[3];
+    slpi_fast_cross(xi, b, xb);
+    slpi_fast_cross(xi, xb, xxb);
+    for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
+    slpi_fast_rodrigues(xi, R);
+    slpi_fast_cross(mu + 3, v, gv);
+    for (int i = 0; i < 3; i++) w[i] = mu[i] + gv[i];
+    slpi_fast_mat3t_vec(R, w, out);
+    slpi_fast_mat3t_vec(R, mu + 3, out + 3);
+    return 0;
+}
+
+static int ht_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
+                      slpi_error *err)
+{
+    const ht_ctx *c = s->ctx;
+    (void)err;
+    if (c->form == SLPI_HT_FORM_RKMK) {
+        double r = sqrt(2.0) / 2;                 /* E-R4 */
+        double v[6] = {-r, r, 0, -r, r, 0};
+        memcpy(x, v, sizeof v);
+        return 0;
+    }
+    double th = p->ht.theta0, ct = cos(th), st = sin(th);
+    double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
+    memcpy(x, p->ht.pi0, 3 * sizeof *x);
+    x[3] = 0; x[4] = -st; x[5] = ct;              /* Gamma = R^T e3 */
+    memcpy(x + 6, R, sizeof R);
+    return 0;
+}
+
+static double ht_energy(const ht_ctx *c, const double *x)
+{
+    double e = 0;
+    for (int i = 0; i < 3; i++) e += 0.5 * c->Iinv[i] * x[i] * x[i] + c->x[i] * x[3 + i];
+    return e;
+}
+
+static void ht_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+{
+    const ht_ctx *c = s->ctx;
+    double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
+    slpi_diag_add(d, "H0", H);
+    slpi_diag_add(d, "C1_gamma2", C1);
+    slpi_diag_add(d, "C2_pi_gamma", C2);
+    if (x0) {
+        slpi_diag_add(d, "H0_dev", H - ht_energy(c, x0));
+        slpi_diag_add(d, "C1_dev", C1 - slpi_fast_dot3(x0 + 3, x0 + 3));
+        slpi_diag_add(d, "C2_dev", C2 - slpi_fast_dot3(x0, x0 + 3));
+        slpi_diag_add(d, "pi3_dev", x[2] - x0[2]);
+    }
+    if (c->form == SLPI_HT_FORM_SVI) {
+        const double *R = x + 6;
+        double RPi[3], e3[3] = {0, 0, 1}, G[3], eg = 0;
+        slpi_fast_mat3_vec(R, x, RPi);
+        slpi_fast_mat3t_vec(R, e3, G);
+        for (int i = 0; i < 3; i++) eg = fmax(eg, fabs(G[i] - x[3 + i]));
+        slpi_diag_add(d, "p_phi", RPi[2]);
+        slpi_diag_add(d, "p_psi", x[2]);
+        slpi_diag_add(d, "gamma_RTe3_err", eg);
+        double r33 = R[8] > 1 ? 1 : R[8] < -1 ? -1 : R[8];
+        slpi_diag_add(d, "theta", acos(r33));
+        if (x0) {
+            double RPi0[3];
+            slpi_fast_mat3_vec(x0 + 6, x0, RPi0);
+            slpi_diag_add(d, "p_phi_dev", RPi[2] - RPi0[2]);
+        }
+    }
+}
+
+static void ht_free(slpi_fast_system *s)
+{
+    free(s->ctx);
+    s->ctx = NULL;
+}
+
+int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
+{
+    ht_ctx *c = calloc(1, sizeof *c);
+    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "heavy-top: out of memory");
+    s->ctx = c;
+    s->free_ctx = ht_free;
+    c->form = p->ht.form;
+    c->noise = p->ht.noise;
+    c->mg = p->ht.mg;
+    for (int i = 0; i < 3; i++) {
+        if (!(p->ht.inertia[i] > 0) || !isfinite(p->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d] = %g must be > 0",
+                                  i, p->ht.inertia[i]);
+        c->Iinv[i] = 1 / p->ht.inertia[i];
+        c->x[i] = p->ht.potential_printed ? -p->ht.mga[i] : p->ht.mga[i];
+        c->alpha[i] = p->ht.alpha[i];
+    }
+    c->k[0] = p->ht.k[0];
+    c->k[1] = p->ht.k[1];
+    int rkmk = c->form == SLPI_HT_FORM_RKMK;
+    switch (c->noise) {
+    case SLPI_HT_NOISE_NONE: s->M = 0; break;
+    case SLPI_HT_NOISE_SALT: s->M = 1; break;
+    case SLPI_HT_NOISE_CASE1: case SLPI_HT_NOISE_CASE2: case SLPI_HT_NOISE_CASE2_PI2:
+        s->M = 1; break;
+    case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
+    default:
+        return slpi_error_set(err, SLPI_EINPUT, "heavy-top: unknown noise model %d", (int)c->noise);
+    }
+    if (rkmk && c->noise != SLPI_HT_NOISE_NONE && c->noise != SLPI_HT_NOISE_SALT)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "heavy-top: the RKMK form takes SALT noise or none (cases 1-3 "
+                              "belong to the SVI form)");
+    s->name = "heavy-top";
+    s->cdim = 6;
+    s->dim = rkmk ? 6 : 15;
+    s->mdim = 0;
+    s->quad_h0 = 1;
+    s->noise_state_dependent = c->noise == SLPI_HT_NOISE_CASE2_PI2;
+    s->is_semidirect = !rkmk;
+    s->initial_state = ht_initial;
+    s->diagnostics = ht_diag;
+    s->grad = ht_grad;
+    s->hess = ht_hess;
+    if (rkmk) {
+        /* The generic coordinate schemes integrate (pi, gamma) only in the RKMK form;
+         * the SVI form (with R) is advanced by SVI-SD alone. */
+        s->coad = ht_coad;
+        s->orbit_exp = ht_orbit_exp;
+        s->bracket = ht_bracket;
+    }
+    return SLPI_OK;
+}

@@ -1,0 +1,73 @@
+/* isomp.c — ISOMP, the stochastic isospectral midpoint (SPEC §3.4; ISO §4.3, eqs.
+ * (26)-(30)) for J-quadratic systems, on the system's matrix representation:
+ *   Y <- X_n + [Psi(Y), Y]/2 + Psi(Y) Y Psi(Y)/4 from Y = X_n (m_isomp_iter, fused), or
+ *   the quasi-Newton form Y <- (I - Psi/2)^{-1} X_n (I + Psi/2)^{-1} (solver=newton);
+ * then COMM: X_{n+1} = X_n + [Psi(Y), Y], or CAY: X_{n+1} = C X_n C^{-1},
+ * C = (I - Psi/2)^{-1}(I + Psi/2). The state layout stores only the independent entries
+ * of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
+ * (p->reproject changes nothing on this path). */
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+typedef struct {
+    double *Xn, *Y, *Yn, *P, *out;
+} isomp_work;
+
+static int isomp_create(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
+    if (!s->m_isomp_iter)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
+                              "not J-quadratic (SPEC §3.4, §4.7)", s->name);
+    if (s->dim != s->cdim)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
+                              "SVI-only", s->name);
+    size_t m = (size_t)s->mdim;
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 5 * m, err);
+    if (!buf) return err->code;
+    isomp_work *w = f->work;
+    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
+    return SLPI_OK;
+}
+
+static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    isomp_work *w = f->work;
+    int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
+    s->m_from_state(s, x, w->Xn);
+    memcpy(w->Y, w->Xn, sizeof *w->Y * (size_t)m);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &f->pol);
+    int st;
+    do {
+        double dmax, ynorm;
+        if (newton) {
+            s->m_psi(s, f->eta, w->Y, w->P);
+            if (s->m_ainv(s, 0.5, w->P, w->Xn, w->Yn)) return SLPI_STEP_DIVERGED;
+            dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
+            ynorm = slpi_fast_maxabs(w->Yn, m);
+        } else {
+            dmax = s->m_isomp_iter(s, f->eta, w->Xn, w->Y, w->Yn, &ynorm, NULL);
+        }
+        double *t = w->Y; w->Y = w->Yn; w->Yn = t;
+        st = slpi_fast_iter_check(&it, dmax, ynorm);
+    } while (st < 0);
+    info->iterations = it.it;
+    info->residual = it.last;
+    if (slpi_step_failed(st)) return st;
+    if (s->m_project) s->m_project(s, w->Y);
+    s->m_psi(s, f->eta, w->Y, w->P);
+    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY) {
+        if (s->m_cay_conj(s, 0.5, w->P, w->Xn, w->out)) return SLPI_STEP_DIVERGED;
+    } else {
+        s->m_comm_update(s, w->P, w->Y, w->Xn, w->out);
+    }
+    s->m_to_state(s, w->out, x);
+    return st;
+}
+
+const slpi_fast_scheme slpi_fast_scheme_isomp = {
+    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
+};

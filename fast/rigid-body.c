@@ -1,0 +1,235 @@
+/* rigid-body.c — the free rigid body on so(3) (SPEC §4.1): ISO form (§4.1.1, ISO eqs.
+ * (33)-(35)) and SVI form (§4.1.2, SVI eq. (53)), with the noise models iso-quad,
+ * iso-quad1, svi-lin, svi-lin1, const-e3 and none.
+ *
+ * Coordinates (fast.h): mu = x (ISO) or Pi (SVI); algebra coefficients are those of the
+ * gradient of h = H_F/2 = x.I^{-1}x/2 (P1: the Frobenius gradient of H_F is hat(I^{-1}x)),
+ * so both forms share coad(xi, mu) = mu x xi and the matrix generators B = -hat(xi).
+ * The SVI form can carry R (row-major, after Pi) for the Noether check of SVI. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+typedef struct {
+    slpi_rb_form form;
+    slpi_rb_noise noise;
+    double Iinv[3];
+    double amp;
+    int track_R;
+} rb_ctx;
+
+static void rb_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
+{
+    const rb_ctx *c = s->ctx;
+    xi[0] = xi[1] = xi[2] = 0;
+    if (k == 0) {
+        for (int i = 0; i < 3; i++) xi[i] = c->Iinv[i] * mu[i];
+        return;
+    }
+    switch (c->noise) {
+    case SLPI_RB_NOISE_ISO_QUAD:
+    case SLPI_RB_NOISE_ISO_QUAD1: xi[k - 1] = c->amp * mu[k - 1]; break;
+    case SLPI_RB_NOISE_SVI_LIN: xi[k - 1] = c->amp; break;
+    case SLPI_RB_NOISE_SVI_LIN1: xi[0] = xi[1] = xi[2] = c->amp / sqrt(3.0); break;
+    case SLPI_RB_NOISE_CONST_E3: xi[2] = c->amp; break;
+    case SLPI_RB_NOISE_NONE: break;
+    }
+}
+
+static void rb_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
+                    double *out)
+{
+    const rb_ctx *c = s->ctx;
+    (void)mu;
+    out[0] = out[1] = out[2] = 0;
+    if (k == 0)
+        for (int i = 0; i < 3; i++) out[i] = c->Iinv[i] * w[i];
+    else if (c->noise == SLPI_RB_NOISE_ISO_QUAD || c->noise == SLPI_RB_NOISE_ISO_QUAD1)
+        out[k - 1] = c->amp * w[k - 1];
+}
+
+static void rb_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+{
+    (void)s;
+    slpi_fast_cross(mu, xi, out);
+}
+
+static void rb_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
+{
+    (void)s;
+    slpi_fast_cross(a, b, out);
+}
+
+static int rb_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
+                        double *out)
+{
+    double R[9];
+    (void)s;
+    slpi_fast_rodrigues(sigma, R);
+    slpi_fast_mat3t_vec(R, mu, out);
+    return 0;
+}
+
+/* Matrix form: one HAT block; Psi = -sum_k eta_k xi_k. */
+static void rb_copy(const slpi_fast_system *s, const double *a, double *b)
+{
+    (void)s;
+    memcpy(b, a, 3 * sizeof *a);
+}
+
+static void rb_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+{
+    double tmp[3];
+    slpi_fast_grad_sum(s, eta, Y, Psi, tmp);
+    for (int i = 0; i < 3; i++) Psi[i] = -Psi[i];
+}
+
+static double rb_isomp(const slpi_fast_system *s, const double *eta, const double *Xn,
+                       const double *Y, double *Ynew, double *ynorm, double *Psi_out)
+{
+    double P[3];
+    rb_psi(s, eta, Y, P);
+    if (Psi_out) memcpy(Psi_out, P, sizeof P);
+    return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
+}
+
+static void rb_comm(const slpi_fast_system *s, const double *P, const double *Y,
+                    const double *Xn, double *out)
+{
+    (void)s;
+    slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, P, Y, Xn, out);
+}
+
+static int rb_cay(const slpi_fast_system *s, double a, const double *P, const double *X,
+                  double *out)
+{
+    (void)s;
+    slpi_fast_blocks_cay(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
+    return 0;
+}
+
+static int rb_ainv(const slpi_fast_system *s, double a, const double *P, const double *X,
+                   double *out)
+{
+    (void)s;
+    slpi_fast_blocks_ainv(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
+    return 0;
+}
+
+static int rb_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
+                      slpi_error *err)
+{
+    const rb_ctx *c = s->ctx;
+    (void)p; (void)err;
+    if (c->form == SLPI_RB_FORM_ISO) {
+        x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);          /* ISO §6.1 */
+    } else {
+        x[0] = -0.5878; x[1] = 0; x[2] = 0.8090;             /* SVI §7.1, as printed */
+    }
+    if (c->track_R)
+        for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
+    return 0;
+}
+
+static double rb_energy(const rb_ctx *c, const double *x)
+{
+    /* ISO reports H_0 = x.I^{-1}x (Frobenius, P1); SVI reports h = Pi.I^{-1}Pi / 2. */
+    double e = 0;
+    for (int i = 0; i < 3; i++) e += c->Iinv[i] * x[i] * x[i];
+    return c->form == SLPI_RB_FORM_ISO ? e : 0.5 * e;
+}
+
+static void rb_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+{
+    const rb_ctx *c = s->ctx;
+    double H = rb_energy(c, x), n2 = slpi_fast_dot3(x, x);
+    slpi_diag_add(d, "H0", H);
+    slpi_diag_add(d, "casimir_norm2", n2);
+    if (x0) {
+        double H0 = rb_energy(c, x0), n20 = slpi_fast_dot3(x0, x0);
+        slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
+        slpi_diag_add(d, "casimir_norm2_dev", n2 - n20);
+        /* eigenvalues of iX for X = hat x are {-|x|, 0, |x|} */
+        slpi_diag_add(d, "eig_dev", fabs(sqrt(n2) - sqrt(n20)));
+    }
+    if (c->track_R) {
+        const double *R = x + 3;
+        double J[3], e = 0, RtR[9], Rt[9];
+        slpi_fast_mat3_vec(R, x, J);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) Rt[3 * i + j] = R[3 * j + i];
+        slpi_fast_mat3_mul(Rt, R, RtR);
+        for (int i = 0; i < 9; i++) e = fmax(e, fabs(RtR[i] - (i % 4 == 0)));
+        slpi_diag_add(d, "R_orth_err", e);
+        if (x0) {
+            double J0[3];
+            slpi_fast_mat3_vec(x0 + 3, x0, J0);
+            double dj = 0;
+            for (int i = 0; i < 3; i++) dj = fmax(dj, fabs(J[i] - J0[i]));
+            slpi_diag_add(d, "noether_J_dev", dj);
+        }
+    }
+}
+
+static void rb_free(slpi_fast_system *s)
+{
+    free(s->ctx);
+    s->ctx = NULL;
+}
+
+int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
+{
+    rb_ctx *c = calloc(1, sizeof *c);
+    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "rigid-body: out of memory");
+    c->form = p->rb.form;
+    c->noise = p->rb.noise;
+    c->amp = p->rb.amp;
+    c->track_R = p->rb.track_R && p->rb.form == SLPI_RB_FORM_SVI;
+    s->ctx = c;
+    s->free_ctx = rb_free;
+    for (int i = 0; i < 3; i++) {
+        if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0",
+                                  i, p->rb.inertia[i]);
+        c->Iinv[i] = p->rb.h0_scale / p->rb.inertia[i];   /* h0_scale 0: noise only */
+    }
+    if (!(p->rb.h0_scale >= 0) || !isfinite(p->rb.h0_scale))
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0",
+                              p->rb.h0_scale);
+    if (!isfinite(c->amp))
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
+    if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs the SVI form");
+    switch (c->noise) {
+    case SLPI_RB_NOISE_NONE: s->M = 0; break;
+    case SLPI_RB_NOISE_ISO_QUAD: case SLPI_RB_NOISE_SVI_LIN: s->M = 3; break;
+    case SLPI_RB_NOISE_ISO_QUAD1: case SLPI_RB_NOISE_SVI_LIN1: case SLPI_RB_NOISE_CONST_E3:
+        s->M = 1; break;
+    default:
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: unknown noise model %d", (int)c->noise);
+    }
+    s->name = "rigid-body";
+    s->cdim = 3;
+    s->dim = c->track_R ? 12 : 3;
+    s->mdim = 3;
+    s->is_so3 = 1;
+    s->quad_h0 = 1;
+    s->noise_state_dependent =
+        c->noise == SLPI_RB_NOISE_ISO_QUAD || c->noise == SLPI_RB_NOISE_ISO_QUAD1;
+    s->initial_state = rb_initial;
+    s->diagnostics = rb_diag;
+    s->grad = rb_grad;
+    s->coad = rb_coad;
+    s->hess = rb_hess;
+    s->orbit_exp = rb_orbit_exp;
+    s->bracket = rb_bracket;
+    s->m_from_state = rb_copy;
+    s->m_to_state = rb_copy;
+    s->m_psi = rb_psi;
+    s->m_isomp_iter = rb_isomp;
+    s->m_comm_update = rb_comm;
+    s->m_cay_conj = rb_cay;
+    s->m_ainv = rb_ainv;
+    return SLPI_OK;
+}

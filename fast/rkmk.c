@@ -1,0 +1,100 @@
+/* rkmk.c — explicit stochastic RKMK (SPEC §3.2 [derived extension]; RKMK §4, Def. 4.1,
+ * eqs. (21), (34)-(36)): Lie–Euler (s = 1) and Heun (a21 = 1, b = (1/2, 1/2)) with the
+ * left-trivialized dexp^{-1} truncated at order q (p->dexp_order, 0..4):
+ *   dexp^{-1,[q]}_T(v) = v + [T,v]/2 + [T,[T,v]]/12 - ad_T^4 v / 720.
+ * Lie–Euler is rejected for state-dependent noise generators (Stratonovich-inconsistent,
+ * SPEC §3.2 and §4.7 N/A). */
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+typedef struct {
+    int q;
+    double *K1, *K2, *sigma, *mu2, *adj, *tmp;
+} rkmk_work;
+
+static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
+{
+    const slpi_fast_system *s = &f->sys;
+    if (!s->coad || !s->orbit_exp)
+        return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
+                              "(SPEC §4.7)", name, s->name);
+    int q = f->p.dexp_order;
+    if (q < 0 || q > 4)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
+    if (q > 0 && !s->bracket)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: %s has no bracket for dexp_order > 0",
+                              name, s->name);
+    int d = s->cdim;
+    double *buf = slpi_fast_work_new(f, sizeof(rkmk_work), 6 * (size_t)d, err);
+    if (!buf) return err->code;
+    rkmk_work *w = f->work;
+    w->q = q;
+    w->K1 = buf; w->K2 = buf + d; w->sigma = buf + 2 * d; w->mu2 = buf + 3 * d;
+    w->adj = buf + 4 * d; w->tmp = buf + 5 * d;
+    return SLPI_OK;
+}
+
+static int rkmk_le_create(slpi_fast *f, slpi_error *err)
+{
+    if (f->sys.noise_state_dependent && f->sys.M > 0)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "rkmk-le is not applicable to %s with state-dependent noise: it is "
+                              "not Stratonovich-consistent (SPEC §3.2, §4.7 N/A)", f->sys.name);
+    return rkmk_create_common(f, err, "rkmk-le");
+}
+
+static int rkmk_heun_create(slpi_fast *f, slpi_error *err)
+{
+    return rkmk_create_common(f, err, "rkmk-heun");
+}
+
+/* out += b * dexp^{-1,[q]}_T(v). */
+static void dexpinv_add(const slpi_fast_system *s, int q, const double *T, const double *v,
+                        double b, double *out, rkmk_work *w)
+{
+    static const double coef[5] = {1, 0.5, 1.0 / 12, 0, -1.0 / 720};
+    int d = s->cdim;
+    memcpy(w->adj, v, sizeof *v * (size_t)d);
+    for (int i = 0; i < d; i++) out[i] += b * v[i];
+    for (int j = 1; j <= q; j++) {
+        s->bracket(s, T, w->adj, w->tmp);
+        memcpy(w->adj, w->tmp, sizeof *w->adj * (size_t)d);
+        if (coef[j] != 0)
+            for (int i = 0; i < d; i++) out[i] += b * coef[j] * w->adj[i];
+    }
+}
+
+static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    rkmk_work *w = f->work;
+    slpi_fast_grad_sum(s, f->eta, x, w->K1, w->tmp);
+    if (s->orbit_exp(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    memcpy(x, w->mu2, sizeof *x * (size_t)s->cdim);
+    info->iterations = 0;
+    return SLPI_STEP_CONVERGED;
+}
+
+static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    rkmk_work *w = f->work;
+    int d = s->cdim;
+    slpi_fast_grad_sum(s, f->eta, x, w->K1, w->tmp);          /* Theta_1 = 0 */
+    if (s->orbit_exp(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
+    slpi_fast_grad_sum(s, f->eta, w->mu2, w->K2, w->tmp);
+    for (int i = 0; i < d; i++) w->sigma[i] = 0.5 * w->K1[i];
+    dexpinv_add(s, w->q, w->K1, w->K2, 0.5, w->sigma, w);
+    if (s->orbit_exp(s, w->sigma, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    memcpy(x, w->mu2, sizeof *x * (size_t)d);
+    info->iterations = 0;
+    return SLPI_STEP_CONVERGED;
+}
+
+const slpi_fast_scheme slpi_fast_scheme_rkmk_le = {
+    SLPI_SCHEME_RKMK_LE, 0, 0, rkmk_le_create, rkmk_le_step,
+};
+const slpi_fast_scheme slpi_fast_scheme_rkmk_heun = {
+    SLPI_SCHEME_RKMK_HEUN, 0, 0, rkmk_heun_create, rkmk_heun_step,
+};

@@ -1,0 +1,194 @@
+/* svi.c — SVI, the stochastic Lie-group variational midpoint with Cayley retraction
+ * (SPEC §3.5; SVI eqs. (28), (41), (46)-(50), (54)-(64)), in three forms:
+ *  - SO3 (rigid body, vector form, sign switch c = +1/4 true Cayley or -1/4 as printed):
+ *    x = Delta t xi = (1/2) sum_k eta_k grad_k((A+B)/2), tau = tau(x),
+ *    A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1} tau^T Pi_k (equivalent to (62)/(64));
+ *  - SD (heavy top, semidirect): as SO3 with Gamma~ = tau^T Gamma_k, f = (sum_k eta_k
+ *    d_Gamma h_k) x Gamma~ and B = A_c(x)^{-1}(tau^T Pi_k - f);
+ *    outputs Pi_{k+1} = tau^T(tau^T Pi_k - f) (rotation form) or A_c(-x) B (node form),
+ *    Gamma_{k+1} = tau^T Gamma~, R_{k+1} = R_k tau^2;
+ *  - LP (general compact quadratic group, c = +1/4): reduced fixed point in
+ *    M = (mu~1 + mu~2)/2 with Psi = Psi(M) (x = -Psi/2), mu~1 = A^{-1} mu_k,
+ *    mu~2 = A^{-1}(tau^{-1} mu_k tau), output mu_{k+1} = tau^{-2} mu_k tau^2.
+ * A_c(x)^{-1} is slpi_fast_ac_inv (so3.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fast.h"
+
+enum { FORM_SO3, FORM_SD, FORM_LP };
+
+typedef struct {
+    int form, node;
+    double c;
+    double *g, *tmp, *mu;                  /* vector forms: cdim scratch */
+    double *Xk, *M, *Mn, *P, *t1, *nu;     /* LP: mdim each */
+} svi_work;
+
+static int svi_create(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
+    const slpi_problem *p = &f->p;
+    int form;
+    switch (p->svi_form) {
+    case SLPI_SVI_FORM_AUTO:
+        form = s->is_semidirect ? FORM_SD : s->is_so3 ? FORM_SO3 : FORM_LP; break;
+    case SLPI_SVI_FORM_SO3: form = FORM_SO3; break;
+    case SLPI_SVI_FORM_SD: form = FORM_SD; break;
+    default: form = FORM_LP; break;
+    }
+    if (form == FORM_SO3 && !s->is_so3)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the SO(3) vector form needs a so(3) state; "
+                              "%s is not (SPEC §4.7)", s->name);
+    if (form == FORM_SD && !s->is_semidirect)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the semidirect form needs the heavy top in "
+                              "its SVI form; %s is not (SPEC §4.7)", s->name);
+    if (form == FORM_LP && (s->is_semidirect || !s->m_psi || !s->m_ainv || !s->m_cay_conj))
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the general LP form needs a compact "
+                              "quadratic matrix group; not applicable to %s%s (SPEC §4.7)",
+                              s->name, s->is_semidirect ? " (use the semidirect form)" : "");
+    if (form == FORM_LP && s->dim != s->cdim)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: R tracking needs the SO(3) vector form");
+    double c = p->svi_c == 0 ? 0.25 : p->svi_c;
+    if (c != 0.25 && c != -0.25)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c = %g must be +0.25 or -0.25", c);
+    if (form == FORM_LP && c != 0.25)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: c = -1/4 exists only for the SO(3) and "
+                              "semidirect vector formulas (SPEC §3.5 d, §4.7 N/A)");
+    if (form == FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: node output exists only for the vector forms");
+    size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->cdim;
+    double *buf = slpi_fast_work_new(f, sizeof(svi_work), 6 * m + 3 * (size_t)s->cdim, err);
+    if (!buf) return err->code;
+    svi_work *w = f->work;
+    w->form = form;
+    w->c = c;
+    w->node = p->svi_output == SLPI_SVI_OUT_NODE;
+    w->g = buf; w->tmp = buf + s->cdim; w->mu = buf + 2 * s->cdim;
+    double *b = buf + 3 * s->cdim;
+    w->Xk = b; w->M = b + m; w->Mn = b + 2 * m; w->P = b + 3 * m; w->t1 = b + 4 * m;
+    w->nu = b + 5 * m;
+    return SLPI_OK;
+}
+
+/* Vector forms: x, tau and f from the unknowns A, B (w->mu holds (M, Gamma~)); the
+ * semidirect form then advances Gamma~ = tau^T Gamma_k for the next evaluation. */
+typedef struct { const slpi_fast *f; svi_work *w; const double *Gk; } svi_vec_ctx;
+
+static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau,
+                        double *ft)
+{
+    svi_vec_ctx *c = ctx;
+    svi_work *w = c->w;
+    for (int i = 0; i < 3; i++) w->mu[i] = 0.5 * (A[i] + B[i]);
+    slpi_fast_grad_sum(&c->f->sys, c->f->eta, w->mu, w->g, w->tmp);
+    for (int i = 0; i < 3; i++) x[i] = 0.5 * w->g[i];
+    slpi_fast_cayley3(x, tau);
+    ft[0] = ft[1] = ft[2] = 0;
+    if (w->form == FORM_SD) {
+        slpi_fast_cross(w->g + 3, w->mu + 3, ft);   /* f with the current Gamma~ */
+        slpi_fast_mat3t_vec(tau, c->Gk, w->mu + 3);
+    }
+}
+
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *ft, int *iters, double *resid)
+{
+    double An[3], Bn[3], v[3];
+    memcpy(A, Pk, 3 * sizeof *A);
+    memcpy(B, Pk, 3 * sizeof *B);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, pol);
+    int st;
+    do {
+        map(ctx, A, B, x, tau, ft);
+        slpi_fast_mat3t_vec(tau, Pk, v);
+        for (int i = 0; i < 3; i++) v[i] -= ft[i];
+        slpi_fast_ac_inv(c, x, Pk, An);
+        slpi_fast_ac_inv(c, x, v, Bn);
+        double dmax = fmax(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
+        memcpy(A, An, sizeof An);
+        memcpy(B, Bn, sizeof Bn);
+        st = slpi_fast_iter_check(&it, dmax, fmax(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
+    } while (st < 0);
+    *iters = it.it;
+    *resid = it.last;
+    if (!slpi_step_failed(st)) map(ctx, A, B, x, tau, ft);
+    return st;
+}
+
+static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    svi_work *w = f->work;
+    int sd = w->form == FORM_SD;
+    const double *Pk = xs, *Gk = xs + 3;
+    double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
+    svi_vec_ctx ctx = {f, w, Gk};
+    if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
+    int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
+                                  &info->iterations, &info->residual);
+    if (slpi_step_failed(st)) return st;
+    if (w->node) {
+        double xc[3], xb = slpi_fast_dot3(x, B);
+        slpi_fast_cross(x, B, xc);
+        for (int i = 0; i < 3; i++) Pn[i] = B[i] - 0.5 * xc[i] + w->c * xb * x[i];
+    } else {
+        slpi_fast_mat3t_vec(tau, Pk, v);
+        for (int i = 0; i < 3; i++) v[i] -= ft[i];
+        slpi_fast_mat3t_vec(tau, v, Pn);
+    }
+    if (sd) {
+        double Gt[3];
+        slpi_fast_mat3t_vec(tau, Gk, Gt);
+        slpi_fast_mat3t_vec(tau, Gt, xs + 3);
+    }
+    memcpy(xs, Pn, sizeof Pn);
+    if (s->dim > s->cdim) {
+        double *R = xs + s->cdim, t2[9];
+        slpi_fast_mat3_mul(tau, tau, t2);
+        slpi_fast_mat3_mul(R, t2, R);
+    }
+    return st;
+}
+
+static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    svi_work *w = f->work;
+    int m = s->mdim;
+    s->m_from_state(s, xs, w->Xk);
+    memcpy(w->M, w->Xk, sizeof *w->M * (size_t)m);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &f->pol);
+    int st;
+    do {
+        s->m_psi(s, f->eta, w->M, w->P);
+        if (s->m_ainv(s, 0.25, w->P, w->Xk, w->t1) || s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu)
+            || s->m_ainv(s, 0.25, w->P, w->nu, w->Mn))
+            return SLPI_STEP_DIVERGED;
+        for (int i = 0; i < m; i++) w->Mn[i] = 0.5 * (w->t1[i] + w->Mn[i]);
+        double dmax = slpi_fast_maxdiff(w->Mn, w->M, m);
+        double *t = w->M; w->M = w->Mn; w->Mn = t;
+        st = slpi_fast_iter_check(&it, dmax, slpi_fast_maxabs(w->M, m));
+    } while (st < 0);
+    info->iterations = it.it;
+    info->residual = it.last;
+    if (slpi_step_failed(st)) return st;
+    s->m_psi(s, f->eta, w->M, w->P);
+    if (s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu) || s->m_cay_conj(s, 0.25, w->P, w->nu, w->t1))
+        return SLPI_STEP_DIVERGED;
+    s->m_to_state(s, w->t1, xs);
+    return st;
+}
+
+static slpi_step_status svi_step(slpi_fast *f, double *x, slpi_step_info *info)
+{
+    svi_work *w = f->work;
+    return w->form == FORM_LP ? svi_lp_step(f, x, info) : svi_vec_step(f, x, info);
+}
+
+const slpi_fast_scheme slpi_fast_scheme_svi = {
+    SLPI_SCHEME_SVI, 1e-15, 200, svi_create, svi_step,
+};

@@ -1,0 +1,92 @@
+/* tmk.c — TMK, the trapezoidal Munthe-Kaas scheme (SPEC §3.1; RKMK eqs. (36)-(41),
+ * Algorithm 1): chord iteration on sigma with the matrix D frozen at sigma = 0,
+ *   D v = v - 1/2 sum_k Delta_k D^2H_k(mu_n)[ad*_v mu_n]   (LU by LAPACKE_dgetrf),
+ *   mubar = (mu_n + O_exp(sigma; mu_n))/2, r = sigma - sum_k Delta_k xi_k(mubar),
+ *   sigma <- sigma - D^{-1} r, and mu_{n+1} = O_exp(sigma; mu_n).
+ * Fixed-iteration mode (p->fixed_iters) accepts the non-converged iterate. */
+#include <stdlib.h>
+#include <string.h>
+#include <lapacke.h>
+#include "fast.h"
+
+typedef struct {
+    double *D, *sigma, *r, *mubar, *e, *w, *h, *tmp;
+    lapack_int *piv;
+} tmk_work;
+
+static int tmk_create(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
+    if (!s->coad || !s->orbit_exp || !s->hess)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "tmk is not applicable to %s in this form (SPEC §4.7)", s->name);
+    int d = s->cdim;
+    /* doubles: D (d x d), 7 vectors, and room for the d pivots */
+    double *buf = slpi_fast_work_new(f, sizeof(tmk_work), (size_t)d * d + 8 * (size_t)d, err);
+    if (!buf) return err->code;
+    tmk_work *w = f->work;
+    w->D = buf;
+    w->sigma = buf + (size_t)d * d;
+    w->r = w->sigma + d;
+    w->mubar = w->r + d;
+    w->e = w->mubar + d;
+    w->w = w->e + d;
+    w->h = w->w + d;
+    w->tmp = w->h + d;
+    w->piv = (lapack_int *)(w->tmp + d);       /* sizeof(lapack_int) <= sizeof(double) */
+    return SLPI_OK;
+}
+
+/* Column-major chord matrix at mu_n. */
+static int tmk_chord(const slpi_fast_system *s, const double *eta, const double *mu,
+                     tmk_work *w)
+{
+    int d = s->cdim;
+    for (int j = 0; j < d; j++) {
+        double *col = w->D + (size_t)j * d;
+        memset(w->e, 0, sizeof *w->e * (size_t)d);
+        w->e[j] = 1;
+        s->coad(s, w->e, mu, w->w);
+        memcpy(col, w->e, sizeof *col * (size_t)d);
+        for (int k = 0; k <= s->M; k++) {
+            if (eta[k] == 0) continue;
+            s->hess(s, k, mu, w->w, w->h);
+            for (int i = 0; i < d; i++) col[i] -= 0.5 * eta[k] * w->h[i];
+        }
+    }
+    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, d, d, w->D, d, w->piv) == 0 ? 0 : -1;
+}
+
+static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    tmk_work *w = f->work;
+    int d = s->cdim;
+    if (tmk_chord(s, f->eta, x, w)) {
+        info->residual = 0;
+        return SLPI_STEP_DIVERGED;      /* singular chord matrix */
+    }
+    memset(w->sigma, 0, sizeof *w->sigma * (size_t)d);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &f->pol);
+    int st;
+    do {
+        if (s->orbit_exp(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+        for (int i = 0; i < d; i++) w->mubar[i] = 0.5 * (x[i] + w->mubar[i]);
+        slpi_fast_grad_sum(s, f->eta, w->mubar, w->r, w->tmp);
+        for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
+        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
+        for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
+        st = slpi_fast_iter_check(&it, slpi_fast_maxabs(w->r, d), slpi_fast_maxabs(w->sigma, d));
+    } while (st < 0);
+    info->iterations = it.it;
+    info->residual = it.last;
+    if (slpi_step_failed(st)) return st;
+    if (s->orbit_exp(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+    memcpy(x, w->mubar, sizeof *x * (size_t)d);
+    return st;
+}
+
+const slpi_fast_scheme slpi_fast_scheme_tmk = {
+    SLPI_SCHEME_TMK, 1e-15, 50, tmk_create, tmk_step,
+};

@@ -1,0 +1,365 @@
+/* zeitlin-basis.c — Euler–Zeitlin discretisation of su(N), double path (SPEC §4.5;
+ * ISO paper `001_833b3b0a8868d904.txt` §6.4, eqs. (40)–(44), Hoppe–Yau Laplacian).
+ *
+ * The Hoppe–Yau Laplacian maps each diagonal d = b - a of a matrix to itself by the
+ * symmetric tridiagonal L_d (diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal
+ * beta_a beta_{a+d}); diagonal -d has the same L_d. Its eigenvectors, ordered by
+ * l = d..N-1 (eigenvalue -l(l+1)), are the entries of the quantized harmonics T_ld
+ * (SPEC: built from LAPACK dstevr, never from 3j factorials, which overflow at
+ * N = 128; sign: last component positive). The Poisson solve is O(N^2): Thomas per
+ * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
+ */
+#include "fast/zeitlin.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Hard limit of the construction: V_d storage is ~N^3/3 doubles (2.8 GB at 1024). */
+#define ZEITLIN_N_MAX 1024
+#define ZEITLIN_SQRT1_2 0.70710678118654752440
+
+static double zeitlin_beta(double s, double m)
+{
+    double v = s * (s + 1.0) - m * (m + 1.0);
+    return v > 0.0 ? sqrt(v) : 0.0;
+}
+
+/* Thomas factorisation of the tridiagonal (ld, le) restricted to indices i0..n-1; the
+ * coefficients of index i go to tc[i * cs], tinv[i * cs]. */
+static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, int n, size_t cs,
+                                  double *tc, double *tinv)
+{
+    double prev = 0.0;
+    for (int i = i0; i < n; i++) {
+        double den = ld[i] - (i > i0 ? le[i - 1] * prev : 0.0);
+        tinv[i * cs] = 1.0 / den;
+        prev = i + 1 < n ? le[i] * tinv[i * cs] : 0.0;
+        tc[i * cs] = prev;
+    }
+}
+
+/* Solve on indices i0..n-1 in place on the strided complex vector p (p[i*stride]),
+ * coefficients of index i at [i * cs]. */
+static void zeitlin_thomas_solve(const double *le, const double *tc, const double *tinv,
+                                 size_t cs, int i0, int n, double complex *p, size_t stride)
+{
+    double complex prev = 0.0;
+    for (int i = i0; i < n; i++) {
+        double complex y = p[i * stride];
+        if (i > i0) y -= le[(i - 1) * cs] * prev;
+        prev = y * tinv[i * cs];
+        p[i * stride] = prev;
+    }
+    for (int i = n - 2; i >= i0; i--)
+        p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
+}
+
+int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
+{
+    memset(z, 0, sizeof *z);
+    if (N < 2 || N > ZEITLIN_N_MAX)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin: N = %d out of range 2..%d", N, ZEITLIN_N_MAX);
+    z->N = N;
+    size_t tri = (size_t)N * (size_t)(N + 1) / 2, cube = 0;
+    z->off = malloc((size_t)(N + 1) * sizeof *z->off);
+    z->voff = malloc((size_t)(N + 1) * sizeof *z->voff);
+    if (z->off && z->voff) {
+        z->off[0] = z->voff[0] = 0;
+        for (int d = 0; d < N; d++) {
+            size_t n = (size_t)(N - d);
+            z->off[d + 1] = z->off[d] + n;
+            z->voff[d + 1] = z->voff[d] + n * n;
+        }
+        cube = z->voff[N];
+    }
+    z->ld = malloc(tri * sizeof *z->ld);
+    z->le = malloc(tri * sizeof *z->le);
+    z->te = calloc((size_t)N * N, sizeof *z->te);
+    z->tc = calloc((size_t)N * N, sizeof *z->tc);
+    z->tinv = calloc((size_t)N * N, sizeof *z->tinv);
+    z->vec = cube ? malloc(cube * sizeof *z->vec) : NULL;
+    double *w = malloc((size_t)N * 2 * sizeof *w);
+    lapack_int *isuppz = malloc((size_t)N * 2 * sizeof *isuppz);
+    if (!z->off || !z->voff || !z->ld || !z->le || !z->te || !z->tc || !z->tinv || !z->vec || !w ||
+        !isuppz) {
+        free(w);
+        free(isuppz);
+        slpi_fast_zeitlin_clear(z);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin: out of memory for the basis at N = %d", N);
+    }
+
+    double s = 0.5 * (N - 1);
+    for (int d = 0; d < N; d++) {
+        int n = N - d;
+        double *ld = z->ld + z->off[d], *le = z->le + z->off[d];
+        for (int a = 0; a < n; a++) {
+            double ma = -s + a, mb = -s + a + d;
+            ld[a] = -2.0 * (s * (s + 1.0) - ma * mb);
+            le[a] = a + 1 < n ? zeitlin_beta(s, ma) * zeitlin_beta(s, mb) : 0.0;
+        }
+        /* symmetric coefficient matrices: entry a of diagonal d at (a, a+d) and (a+d, a) */
+        size_t st = (size_t)N + 1, up = (size_t)d * N, lo = (size_t)d;
+        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, st, z->tc + up, z->tinv + up);
+        for (int a = 0; a < n; a++) {
+            z->te[up + a * st] = z->te[lo + a * st] = le[a];
+            z->tc[lo + a * st] = z->tc[up + a * st];
+            z->tinv[lo + a * st] = z->tinv[up + a * st];
+        }
+
+        /* Eigenvectors of L_d: dstevr returns ascending eigenvalues, i.e. descending l. */
+        double *V = z->vec + z->voff[d];
+        double *dd = w + N, *ee = malloc((size_t)n * sizeof *ee);
+        double *Z = malloc((size_t)n * (size_t)n * sizeof *Z);
+        if (!ee || !Z) {
+            free(ee);
+            free(Z);
+            free(w);
+            free(isuppz);
+            slpi_fast_zeitlin_clear(z);
+            return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+        }
+        memcpy(dd, ld, (size_t)n * sizeof *dd);
+        memcpy(ee, le, (size_t)n * sizeof *ee);
+        lapack_int found = 0;
+        lapack_int info = LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0,
+                                         0.0, &found, w, Z, n, isuppz);
+        double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
+        int bad = info != 0 || found != n;
+        for (int k = 0; k < n && !bad; k++) {
+            int l = d + k;
+            double lam = w[n - 1 - k];
+            if (fabs(lam + (double)l * (l + 1)) > tol) bad = 1;
+            const double *src = Z + (size_t)(n - 1 - k) * n;
+            double sg = src[n - 1] < 0.0 ? -1.0 : 1.0;
+            for (int a = 0; a < n; a++) V[(size_t)k * n + a] = sg * src[a];
+        }
+        free(ee);
+        free(Z);
+        if (bad) {
+            free(w);
+            free(isuppz);
+            slpi_fast_zeitlin_clear(z);
+            return slpi_error_set(err, SLPI_ENUMERIC,
+                                  "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "
+                                  "(dstevr info %d, %d of %d eigenvalues -l(l+1))",
+                                  d, N, (int)info, (int)found, n);
+        }
+    }
+    free(w);
+    free(isuppz);
+    return SLPI_OK;
+}
+
+void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z)
+{
+    free(z->off);
+    free(z->voff);
+    free(z->ld);
+    free(z->le);
+    free(z->te);
+    free(z->tc);
+    free(z->tinv);
+    free(z->vec);
+    memset(z, 0, sizeof *z);
+}
+
+const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int m)
+{
+    size_t n = (size_t)(z->N - m);
+    return z->vec + z->voff[m] + (size_t)(l - m) * n;
+}
+
+void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double complex *P, double complex *out)
+{
+    int N = z->N;
+    for (int d = 0; d < N; d++) {
+        int n = N - d;
+        const double *ld = z->ld + z->off[d], *le = z->le + z->off[d];
+        /* diagonal +d starts at (0, d), diagonal -d at (d, 0); both step by N + 1 */
+        for (int side = 0; side < (d ? 2 : 1); side++) {
+            size_t start = side ? (size_t)d : (size_t)d * N, st = (size_t)N + 1;
+            const double complex *p = P + start;
+            double complex *o = out + start;
+            for (int a = 0; a < n; a++) {
+                double complex v = ld[a] * p[a * st];
+                if (a + 1 < n) v += le[a] * p[(a + 1) * st];
+                if (a > 0) v += le[a - 1] * p[(a - 1) * st];
+                o[a * st] = v;
+            }
+        }
+    }
+}
+
+void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
+                          double complex *P)
+{
+    int N = z->N;
+    size_t st = (size_t)N + 1;
+    double complex mean = 0.0;
+    for (int a = 0; a < N; a++) mean += X[a * st];
+    mean /= N;
+    /* d = 0: kernel C I. Pin p_0 = 0, solve the trailing block, remove the mean. */
+    P[0] = 0.0;
+    for (int a = 1; a < N; a++) P[a * st] = c * (X[a * st] - mean);
+    zeitlin_thomas_solve(z->te, z->tc, z->tinv, st, 1, N, P, st);
+    double complex pm = 0.0;
+    for (int a = 0; a < N; a++) pm += P[a * st];
+    pm /= N;
+    for (int a = 0; a < N; a++) P[a * st] -= pm;
+    /* d >= 1. The coefficient matrices te, tc, tinv are indexed like the entries, and an
+     * entry's predecessor on its diagonal is one column and one row back (index - st):
+     * the upper triangle is swept column by column (rows a < b of column b depend only on
+     * column b-1), the lower one by columns a with all its diagonals d = 1..N-1-a; every
+     * inner loop is contiguous and free of dependencies. */
+    const double *te = z->te, *tc = z->tc, *ti = z->tinv;
+    for (int b = 1; b < N; b++) {
+        size_t j = (size_t)N * b;
+        P[j] = c * X[j] * ti[j];
+        for (size_t i = j + 1; i < j + b; i++) P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+    }
+    for (int b = N - 2; b >= 1; b--)
+        for (size_t i = (size_t)N * b; i < (size_t)N * b + b; i++) P[i] -= tc[i] * P[i + st];
+    for (size_t i = 1; i < (size_t)N; i++) P[i] = c * X[i] * ti[i];
+    for (int a = 1; a < N - 1; a++)
+        for (size_t i = a * st + 1; i < (size_t)N * (a + 1); i++)
+            P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+    for (int a = N - 3; a >= 0; a--)
+        for (size_t i = a * st + 1; i < (size_t)N * (a + 1) - 1; i++) P[i] -= tc[i] * P[i + st];
+}
+
+/* Real projections of diagonal m of X onto the real-basis pattern (SPEC §4.5):
+ * m = 0: x0_a = Im X_aa; m >= 1: x0_a = (Re X_{a+m,a} - Re X_{a,a+m})/sqrt2,
+ * x1_a = (Im X_{a+m,a} + Im X_{a,a+m})/sqrt2, so that omega = V_m^T x. */
+static void zeitlin_gather(int N, int m, const double complex *X, double *x0, double *x1)
+{
+    size_t st = (size_t)N + 1;
+    if (m == 0) {
+        for (int a = 0; a < N; a++) x0[a] = cimag(X[a * st]);
+        return;
+    }
+    const double complex *lo = X + m, *up = X + (size_t)m * N;
+    for (int a = 0; a < N - m; a++) {
+        x0[a] = (creal(lo[a * st]) - creal(up[a * st])) * ZEITLIN_SQRT1_2;
+        x1[a] = (cimag(lo[a * st]) + cimag(up[a * st])) * ZEITLIN_SQRT1_2;
+    }
+}
+
+/* X += sum over the diagonal-m pattern with entry amplitudes u (cosine) and v (sine). */
+static void zeitlin_scatter(int N, int m, const double *u, const double *v, double complex *X)
+{
+    size_t st = (size_t)N + 1;
+    if (m == 0) {
+        for (int a = 0; a < N; a++) X[a * st] += I * u[a];
+        return;
+    }
+    double complex *lo = X + m, *up = X + (size_t)m * N;
+    for (int a = 0; a < N - m; a++) {
+        lo[a * st] += CMPLX(u[a] * ZEITLIN_SQRT1_2, v[a] * ZEITLIN_SQRT1_2);
+        up[a * st] += CMPLX(-u[a] * ZEITLIN_SQRT1_2, v[a] * ZEITLIN_SQRT1_2);
+    }
+}
+
+/* alpha of (l, m, part) with part 0 = cosine/zonal, 1 = sine. */
+static int zeitlin_alpha(int l, int m, int part)
+{
+    return slpi_fast_zeitlin_index(l, m == 0 ? 0 : 2 * m - 1 + part);
+}
+
+/* The shared per-diagonal pass over degrees l >= lmin (lmin >= 1):
+ *   analysis (X != NULL, omega != NULL): omega_alpha = <Y_alpha, X>;
+ *   synthesis (out != NULL): out += sum c_alpha Y_alpha, where c_alpha = w_alpha times
+ *   omega_alpha (if X != NULL) or times 1; c = omega when w == NULL. */
+static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
+                         const double complex *X, double *omega, double complex *out)
+{
+    int N = z->N, base = slpi_fast_zeitlin_index(lmin, 0);
+    double x[2 * N], c[2 * N];
+    for (int m = 0; m < N; m++) {
+        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
+        if (kk <= 0) continue;
+        const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
+        if (X) {
+            zeitlin_gather(N, m, X, x, x + n);
+            for (int part = 0; part < parts; part++)
+                cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
+                            c + part * kk, 1);
+        } else {
+            for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
+        }
+        for (int part = 0; part < parts; part++)
+            for (int k = 0; k < kk; k++) {
+                int alpha = zeitlin_alpha(m + k0 + k, m, part);
+                if (omega) omega[alpha] = c[part * kk + k];
+                if (w) c[part * kk + k] *= w[alpha - base];
+            }
+        if (!out) continue;
+        for (int part = 0; part < parts; part++)
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
+                        x + part * n, 1);
+        zeitlin_scatter(N, m, x, m ? x + n : NULL, out);
+    }
+}
+
+int slpi_fast_zeitlin_degree(int alpha)
+{
+    int l = (int)sqrt((double)alpha + 1.0);
+    while (l * l > alpha + 1) l--;
+    while ((l + 1) * (l + 1) <= alpha + 1) l++;
+    return l;
+}
+
+/* (l, m, part) of alpha: j = 0 -> (m 0, zonal), j = 2m-1 -> cosine, j = 2m -> sine. */
+static void zeitlin_split(int alpha, int *l, int *m, int *part)
+{
+    *l = slpi_fast_zeitlin_degree(alpha);
+    int j = alpha + 1 - *l * *l;
+    *m = (j + 1) / 2;
+    *part = j > 0 && j % 2 == 0;
+}
+
+double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const double complex *X)
+{
+    int N = z->N, l, m, part;
+    zeitlin_split(alpha, &l, &m, &part);
+    double x[2 * N], s = 0;
+    zeitlin_gather(N, m, X, x, x + (N - m));
+    const double *t = slpi_fast_zeitlin_harmonic(z, l, m), *xp = x + part * (N - m);
+    for (int a = 0; a < N - m; a++) s += t[a] * xp[a];
+    return s;
+}
+
+void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c, double complex *X)
+{
+    int N = z->N, l, m, part;
+    zeitlin_split(alpha, &l, &m, &part);
+    double x[2 * N];
+    const double *t = slpi_fast_zeitlin_harmonic(z, l, m);
+    for (int a = 0; a < N - m; a++) {
+        x[a] = part ? 0.0 : c * t[a];
+        x[N - m + a] = part ? c * t[a] : 0.0;
+    }
+    zeitlin_scatter(N, m, x, m ? x + (N - m) : NULL, X);
+}
+
+void slpi_fast_zeitlin_analysis(const slpi_fast_zeitlin *z, const double complex *X, double *omega)
+{
+    zeitlin_pass(z, 1, NULL, X, omega, NULL);
+}
+
+void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega, double complex *X)
+{
+    memset(X, 0, (size_t)z->N * z->N * sizeof *X);
+    zeitlin_pass(z, 1, omega, NULL, NULL, X);
+}
+
+void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
+                        const double complex *Y, double complex *out)
+{
+    zeitlin_pass(z, lmin < 1 ? 1 : lmin, w, Y, NULL, out);
+}

@@ -1,0 +1,68 @@
+/* zeitlin.h — internal: the Euler–Zeitlin discretisation data of su(N) for the double
+ * path (SPEC §4.5): Hoppe–Yau Laplacian per diagonal, O(N^2) Poisson solve, the
+ * quantized harmonics T_lm (eigenvectors of the tridiagonal L_m), the real
+ * skew-Hermitian basis Y_alpha and the coefficient maps omega <-> X.
+ *
+ * Matrices are N x N complex, column-major: element (a, b) at X[a + N*b].
+ * Real-basis index: alpha = l*l - 1 + j, l = 1..N-1, j = 0..2l, with
+ * j = 0 -> Y_l0 = i T_l0, j = 2m-1 -> Y^c_lm, j = 2m -> Y^s_lm (m = 1..l).
+ */
+#ifndef SLPI_FAST_ZEITLIN_H
+#define SLPI_FAST_ZEITLIN_H
+
+#include <complex.h>
+#include <stddef.h>
+
+#include "slpi.h"
+
+typedef struct {
+    int N;
+    size_t *off;     /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
+    double *ld;      /* L_d diagonal, n_d = N - d entries */
+    double *le;      /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
+    /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1) as symmetric N x N
+     * matrices indexed like the entries: entry a of diagonal d, (a, a+d) and (a+d, a), has
+     * off-diagonal te = beta_a beta_{a+d}, tc and tinv */
+    double *te, *tc, *tinv;
+    size_t *voff;    /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
+    double *vec;     /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
+} slpi_fast_zeitlin;
+
+/* Build all of the above for N >= 2 (LAPACK dstevr per diagonal, O(N^3) total).
+ * Returns SLPI_OK, or SLPI_EINPUT / SLPI_ENUMERIC with a message. */
+int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err);
+void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z);
+
+/* Number of real-basis elements, N^2 - 1, and the index of (l, j). */
+static inline int slpi_fast_zeitlin_index(int l, int j) { return l * l - 1 + j; }
+
+/* t_a = (T_lm)_{a+m, a}, a = 0..N-1-m (0 <= m <= l <= N-1), sign: last entry > 0. */
+const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int m);
+
+/* out = Delta_N P for a general complex P (per-diagonal tridiagonal form). */
+void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double complex *P, double complex *out);
+
+/* P = c Delta_N^{-1} (X - Tr(X)/N I), the traceless solution, for a general complex X;
+ * O(N^2): Thomas per diagonal, pinned solve plus mean removal on d = 0. P != X. */
+void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
+                          double complex *P);
+
+/* omega_alpha = Re Tr(Y_alpha^* X) for every alpha (N^2 - 1 values). */
+void slpi_fast_zeitlin_analysis(const slpi_fast_zeitlin *z, const double complex *X, double *omega);
+
+/* X = sum_alpha omega_alpha Y_alpha (X overwritten). */
+void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega, double complex *X);
+
+/* A single basis element: omega_alpha(X) = Re Tr(Y_alpha^* X), and X += c Y_alpha; O(N). */
+double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const double complex *X);
+void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c, double complex *X);
+/* Degree l of alpha. */
+int slpi_fast_zeitlin_degree(int alpha);
+
+/* The modal noise field: out += sum over alpha with l >= lmin of w_alpha c_alpha Y_alpha,
+ * with c_alpha = Re Tr(Y_alpha^* Y) if Y != NULL (reading Q), else c_alpha = 1 (reading L).
+ * w is indexed by alpha - (lmin^2 - 1). Per diagonal through V_m: O(N^3). */
+void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
+                        const double complex *Y, double complex *out);
+
+#endif

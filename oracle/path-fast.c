@@ -1,0 +1,101 @@
+/* path-fast.c — the fast (double) path behind the run driver's slpi_path_ops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "slpi.h"
+
+typedef struct {
+    slpi_fast *s;
+    int dim;
+    double *x, *x0;
+    slpi_diag diag;      /* of the current state, refreshed on demand */
+} fast_ctx;
+
+static void *fast_create(const slpi_problem *p, slpi_error *err)
+{
+    fast_ctx *c = calloc(1, sizeof *c);
+    if (slpi_fast_create(&c->s, p, err) != SLPI_OK) {
+        free(c);
+        return NULL;
+    }
+    c->dim = slpi_problem_state_dim(p);
+    c->x = calloc((size_t)c->dim, sizeof(double));
+    c->x0 = calloc((size_t)c->dim, sizeof(double));
+    return c;
+}
+
+static void fast_destroy(void *ctx)
+{
+    fast_ctx *c = ctx;
+    slpi_fast_free(c->s);
+    free(c->x);
+    free(c->x0);
+    free(c);
+}
+
+static int fast_set_state(void *ctx, const double *x0, slpi_error *err)
+{
+    fast_ctx *c = ctx;
+    if (x0) memcpy(c->x0, x0, (size_t)c->dim * sizeof(double));
+    else if (slpi_fast_initial_state(c->s, c->x0, err) != SLPI_OK) return err ? err->code : SLPI_EINPUT;
+    memcpy(c->x, c->x0, (size_t)c->dim * sizeof(double));
+    return SLPI_OK;
+}
+
+static slpi_step_status fast_step(void *ctx, const double *dW, slpi_step_info *info)
+{
+    fast_ctx *c = ctx;
+    return slpi_fast_step(c->s, c->x, dW, info);
+}
+
+static void refresh(fast_ctx *c)
+{
+    c->diag.n = 0;
+    slpi_fast_diagnostics(c->s, c->x, c->x0, &c->diag);
+}
+
+static int fast_diag_names(void *ctx, const char **names, int max)
+{
+    fast_ctx *c = ctx;
+    refresh(c);
+    int n = c->diag.n < max ? c->diag.n : max;
+    for (int i = 0; i < n; i++) names[i] = c->diag.name[i];
+    return n;
+}
+
+static void fast_diag_values(void *ctx, double *v, int n)
+{
+    fast_ctx *c = ctx;
+    refresh(c);
+    for (int i = 0; i < n && i < c->diag.n; i++) v[i] = c->diag.value[i];
+}
+
+static void fast_write_row(void *ctx, FILE *f, long step, double t, const slpi_step_info *info, int hex)
+{
+    fast_ctx *c = ctx;
+    refresh(c);
+    int n = c->dim + c->diag.n + 2;
+    double *row = malloc((size_t)n * sizeof(double));
+    memcpy(row, c->x, (size_t)c->dim * sizeof(double));
+    memcpy(row + c->dim, c->diag.value, (size_t)c->diag.n * sizeof(double));
+    row[n - 2] = info ? info->iterations : 0;
+    row[n - 1] = info ? info->residual : 0.0;
+    slpi_traj_write_row(f, step, t, n, row, hex);
+    free(row);
+}
+
+static void fast_summary(void *ctx, FILE *f)
+{
+    (void)ctx;
+    (void)f;
+}
+
+static const slpi_path_ops fast_ops = {
+    "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
+    fast_diag_values, fast_write_row, fast_summary,
+};
+
+const slpi_path_ops *slpi_fast_path(void)
+{
+    return &fast_ops;
+}

@@ -1,0 +1,226 @@
+/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 16
+ * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), at the matrix
+ * level of ref/ref.h:
+ *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: SPEC §3.4);
+ *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
+ *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (SPEC §4.5 order):
+ *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha.
+ * Invariants: H0 = -1/2 Tr((Delta^{-1}X)^* X) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
+ * Im Tr X (the central Casimir of U(N), for SVI-LP), then for N <= 12 the sorted
+ * eigenvalues of iX; for N > 12 Tr X^4 and the extreme eigenvalues of iX (the
+ * interface holds SLPI_REF_MAX_INV names). Eigenvalues Arb cannot enclose are
+ * returned indeterminate. The tables of ref/zeitlin-basis.c are rebuilt when a step
+ * asks for more precision than they were built at. */
+#include "ref/ref.h"
+#include "ref/zeitlin.h"
+
+#include <math.h>
+
+typedef struct {
+    slpi_ref_zeitlin z;
+    int lmin;
+    slpi_ez_noise noise;
+    double amp;
+} ez_data;
+
+static const char *const lam_name[SLPI_ZEITLIN_NMAX] = {
+    "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5", "lambda_6",
+    "lambda_7", "lambda_8", "lambda_9", "lambda_10", "lambda_11", "lambda_12",
+    "lambda_13", "lambda_14", "lambda_15", "lambda_16" };
+static const char *const lam_delta_name[SLPI_ZEITLIN_NMAX] = {
+    "lambda_1-lambda_1(x0)", "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)",
+    "lambda_4-lambda_4(x0)", "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)",
+    "lambda_7-lambda_7(x0)", "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)",
+    "lambda_10-lambda_10(x0)", "lambda_11-lambda_11(x0)", "lambda_12-lambda_12(x0)",
+    "lambda_13-lambda_13(x0)", "lambda_14-lambda_14(x0)", "lambda_15-lambda_15(x0)",
+    "lambda_16-lambda_16(x0)" };
+#define EZ_ALL_EIGS_MAX 12   /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
+
+/* The tables at precision >= prec (rebuilt on demand; N was validated at init). */
+static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
+{
+    ez_data *d = s->data;
+    if (prec > d->z.prec) {
+        slpi_error err;
+        int N = d->z.N;
+        slpi_ref_zeitlin_clear(&d->z);
+        slpi_ref_zeitlin_init(&d->z, N, prec, &err);
+    }
+    return &d->z;
+}
+
+static void ez_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
+{
+    slpi_ref_su_unpack(X, mu, s->N, prec);
+}
+
+static void ez_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec)
+{
+    slpi_ref_su_pack(mu, X, s->N, prec);
+}
+
+/* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
+ * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
+ * or c = 0 for the derivative (deriv = 1). */
+static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int k, double d,
+                       arb_t c, const acb_mat_t X, int deriv, slong prec)
+{
+    const ez_data *e = s->data;
+    int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
+    arb_t a, t;
+    arb_init(a);
+    arb_init(t);
+    arb_set_d(a, -e->amp);
+    arb_set_d(t, d);
+    arb_mul(a, a, t, prec);
+    if (e->noise == SLPI_EZ_NOISE_Q)
+        slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
+    else
+        arb_set_si(c, !deriv);
+    arb_mul(c, c, a, prec);
+    arb_div_ui(c, c, (ulong)l * (ulong)(l + 1), prec);
+    arb_clear(a);
+    arb_clear(t);
+    return alpha;
+}
+
+/* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
+ * generators are linear in X, the (L) ones constant. One pass: O(N^2) per diagonal. */
+static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+                    const acb_mat_t X, const acb_mat_t W, slong prec)
+{
+    const slpi_ref_zeitlin *z = tables(s, prec);
+    const acb_mat_struct *V = W != NULL ? W : X;
+    arb_t c;
+    arb_init(c);
+    acb_mat_zero(B);
+    if (delta[0] != 0) {
+        slpi_ref_zeitlin_poisson(B, V, z, prec);
+        arb_set_d(c, delta[0]);
+        acb_mat_scalar_mul_arb(B, B, c, prec);
+    }
+    for (int k = 1; k <= s->M; k++) {
+        if (delta[k] == 0)
+            continue;
+        int alpha = noise_coeff(s, z, k, delta[k], c, V, W != NULL, prec);
+        slpi_ref_zeitlin_add_Y(B, c, alpha, z, prec);
+    }
+    arb_clear(c);
+}
+
+static void ez_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                    slong prec)
+{
+    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    delta[k] = 1;
+    gen_sum(s, B, delta, X, NULL, prec);
+}
+
+static void ez_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+                     const acb_mat_t W, slong prec)
+{
+    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    delta[k] = 1;
+    gen_sum(s, dB, delta, X, W, prec);
+}
+
+static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    int N = s->N;
+    const slpi_ref_zeitlin *z = tables(s, prec);
+    acb_mat_t X;
+    acb_ptr T = _acb_vec_init(4);
+    arb_ptr lam = _arb_vec_init(N);
+    acb_mat_init(X, N, N);
+    slpi_ref_su_unpack(X, x, N, prec);
+    slpi_ref_zeitlin_h0(out + 0, X, z, prec);
+    slpi_ref_mat_trace_powers(T, X, 4, prec);
+    arb_set(out + 1, acb_realref(T + 1));
+    arb_set(out + 2, acb_imagref(T + 2));
+    arb_set(out + 3, acb_imagref(T + 0));
+    slpi_ref_zeitlin_eigs(lam, X, prec);
+    if (N <= EZ_ALL_EIGS_MAX) {
+        _arb_vec_set(out + 4, lam, N);
+    } else {
+        arb_set(out + 4, acb_realref(T + 3));
+        arb_set(out + 5, lam + 0);
+        arb_set(out + 6, lam + N - 1);
+    }
+    acb_mat_clear(X);
+    _acb_vec_clear(T, 4);
+    _arb_vec_clear(lam, N);
+}
+
+static void ez_clear(slpi_ref_system *s)
+{
+    ez_data *d = s->data;
+    slpi_ref_zeitlin_clear(&d->z);
+    flint_free(d);
+    s->data = NULL;
+}
+
+int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
+    int N = p->ez.N;
+    if (N < 2 || N > SLPI_ZEITLIN_NMAX)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
+                              SLPI_ZEITLIN_NMAX);
+    if (p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
+        p->ez.noise != SLPI_EZ_NOISE_L)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown",
+                              (int)p->ez.noise);
+    if (!isfinite(p->ez.amp) || p->ez.amp < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
+                              p->ez.amp);
+    ez_data *d = flint_malloc(sizeof(ez_data));
+    int rc = slpi_ref_zeitlin_init(&d->z, N, p->prec > 0 ? p->prec : 128, err);
+    if (rc != SLPI_OK) {
+        flint_free(d);
+        return rc;
+    }
+    d->lmin = N / 2;
+    d->noise = p->ez.noise;
+    d->amp = p->ez.amp;
+
+    s->p = p;
+    s->state_dim = slpi_problem_state_dim(p);
+    s->dim = N * N;
+    s->M = slpi_problem_noise_count(p);
+    s->noise_state_dependent = p->ez.noise == SLPI_EZ_NOISE_Q;
+    s->h0_quadratic = 1;
+    s->data = d;
+    s->N = N;
+    s->unpack = ez_unpack;
+    s->pack = ez_pack;
+    s->mgen = ez_mgen;
+    s->mdgen = ez_mdgen;
+    s->mgen_sum = gen_sum;
+    slpi_ref_matrix_attach(s);
+
+    static const char *const base[4] = { "H0", "C2", "C3", "TrX" };
+    static const char *const base_delta[4] = { "H0-H0(x0)", "C2-C2(x0)", "C3-C3(x0)",
+                                               "TrX-TrX(x0)" };
+    for (int i = 0; i < 4; i++) {
+        s->inv_name[i] = base[i];
+        s->inv_delta_name[i] = base_delta[i];
+    }
+    if (N <= EZ_ALL_EIGS_MAX) {
+        for (int i = 0; i < N; i++) {
+            s->inv_name[4 + i] = lam_name[i];
+            s->inv_delta_name[4 + i] = lam_delta_name[i];
+        }
+        s->n_inv = 4 + N;
+    } else {
+        s->inv_name[4] = "C4";
+        s->inv_delta_name[4] = "C4-C4(x0)";
+        s->inv_name[5] = lam_name[0];
+        s->inv_delta_name[5] = lam_delta_name[0];
+        s->inv_name[6] = "lambda_N";
+        s->inv_delta_name[6] = "lambda_N-lambda_N(x0)";
+        s->n_inv = 7;
+    }
+    s->invariants = ez_invariants;
+    s->clear = ez_clear;
+    return SLPI_OK;
+}

@@ -1,0 +1,560 @@
+/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 16, in Arb balls:
+ * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
+ * T_lm from the exact Racah 3j formula and from certified eigenvectors of L_m, the real
+ * basis Y_alpha and its coefficient maps, the Poisson solve Delta_N^{-1}, H0, Casimirs
+ * and eigenvalue enclosures. SPEC §4.5 (and §3.4 trace subtlety); ISO
+ * `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
+#include "ref/zeitlin.h"
+
+#include <flint/fmpq.h>
+#include <flint/fmpz.h>
+#include <stdlib.h>
+
+/* 4 m_a m_b = (2a-N+1)(2b-N+1); 4 s(s+1) = N^2-1. Diagonal of L_{b-a} at row a:
+ * -2(s(s+1) - m_a m_b) = -((N^2-1) - (2a-N+1)(2b-N+1)) / 2, exact. */
+static void lap_diag_coeff(arb_t out, int N, int a, int b)
+{
+    long num = (long)(2 * a - N + 1) * (2 * b - N + 1) - ((long)N * N - 1);
+    arb_set_si(out, num);
+    arb_mul_2exp_si(out, out, -1);
+}
+
+/* beta_a beta_b = sqrt((a+1)(N-1-a)(b+1)(N-1-b)), exact integer under the root. */
+static void beta_prod(arb_t out, int N, int a, int b, slong prec)
+{
+    if (a < 0 || b < 0 || a > N - 2 || b > N - 2) {
+        arb_zero(out);
+        return;
+    }
+    arb_sqrt_ui(out, (ulong)(a + 1) * (ulong)(N - 1 - a) * (ulong)(b + 1) * (ulong)(N - 1 - b),
+                prec);
+}
+
+/* Thomas pivots w_i of the symmetric tridiagonal (diag D, off E), size n. */
+static void thomas_pivots(arb_ptr w, arb_srcptr D, arb_srcptr E, int n, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_set(w + 0, D + 0);
+    for (int i = 1; i < n; i++) {
+        arb_sqr(t, E + i - 1, prec);
+        arb_div(t, t, w + i - 1, prec);
+        arb_sub(w + i, D + i, t, prec);
+    }
+    arb_clear(t);
+}
+
+/* Solve the symmetric tridiagonal (D, E) with pivots w for a complex right-hand side
+ * x (length n) into p; p may alias x. */
+static void thomas_solve(acb_ptr p, acb_srcptr x, arb_srcptr E, arb_srcptr w, int n,
+                         slong prec)
+{
+    acb_t t;
+    arb_t r;
+    acb_init(t);
+    arb_init(r);
+    if (p != x)
+        _acb_vec_set(p, x, n);
+    for (int i = 1; i < n; i++) {
+        arb_div(r, E + i - 1, w + i - 1, prec);
+        acb_mul_arb(t, p + i - 1, r, prec);
+        acb_sub(p + i, p + i, t, prec);
+    }
+    acb_div_arb(p + n - 1, p + n - 1, w + n - 1, prec);
+    for (int i = n - 2; i >= 0; i--) {
+        acb_mul_arb(t, p + i + 1, E + i, prec);
+        acb_sub(p + i, p + i, t, prec);
+        acb_div_arb(p + i, p + i, w + i, prec);
+    }
+    acb_clear(t);
+    arb_clear(r);
+}
+
+void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec)
+{
+    /* (T_lm)_ab = (-1)^{s-m_a} sqrt(2l+1) (s l s; -m_a m m_b), Racah's formula with
+     * j1 = j3 = s, j2 = l: every factorial argument is an integer (see ref/zeitlin.h):
+     * (-1)^{a+b+l} sqrt((2l+1) l!^2 (N-1-l)!/(N+l)! * a!(N-1-a)!(l+m)!(l-m)!b!(N-1-b)!)
+     *   * sum_k (-1)^k / [k!(N-1-l-a+k)!(k-m)!(l-k)!(a-k)!(l-k+m)!]. */
+    if (a - b != m || l < 0 || l > N - 1 || m > l || -m > l || a < 0 || b < 0 ||
+        a > N - 1 || b > N - 1) {
+        arb_zero(out);
+        return;
+    }
+    fmpz_t f, g;
+    fmpq_t S, R, term;
+    fmpz_init(f);
+    fmpz_init(g);
+    fmpq_init(S);
+    fmpq_init(R);
+    fmpq_init(term);
+
+    for (int k = 0; k <= l; k++) {
+        int args[6] = { k, N - 1 - l - a + k, k - m, l - k, a - k, l - k + m };
+        int ok = 1;
+        fmpz_one(g);
+        for (int i = 0; i < 6; i++) {
+            if (args[i] < 0) {
+                ok = 0;
+                break;
+            }
+            fmpz_fac_ui(f, (ulong)args[i]);
+            fmpz_mul(g, g, f);
+        }
+        if (!ok)
+            continue;
+        fmpz_set_si(f, (k & 1) ? -1 : 1);
+        fmpq_set_fmpz_frac(term, f, g);
+        fmpq_add(S, S, term);
+    }
+
+    /* R = (2l+1) l!^2 (N-1-l)! a!(N-1-a)!(l+m)!(l-m)!b!(N-1-b)! / (N+l)! */
+    int nums[8] = { l, l, N - 1 - l, a, N - 1 - a, l + m, l - m, b };
+    fmpz_set_ui(g, (ulong)(2 * l + 1));
+    for (int i = 0; i < 8; i++) {
+        fmpz_fac_ui(f, (ulong)nums[i]);
+        fmpz_mul(g, g, f);
+    }
+    fmpz_fac_ui(f, (ulong)(N - 1 - b));
+    fmpz_mul(g, g, f);
+    fmpz_fac_ui(f, (ulong)(N + l));
+    fmpq_set_fmpz_frac(R, g, f);
+
+    /* T = sign * |S| sqrt(R) = sign(S) (-1)^{a+b+l} sqrt(S^2 R). */
+    int sgn = fmpq_sgn(S) * (((a + b + l) & 1) ? -1 : 1);
+    fmpq_mul(term, S, S);
+    fmpq_mul(term, term, R);
+    arb_set_fmpq(out, term, prec + 10);
+    arb_sqrt(out, out, prec);
+    if (sgn < 0)
+        arb_neg(out, out);
+
+    fmpz_clear(f);
+    fmpz_clear(g);
+    fmpq_clear(S);
+    fmpq_clear(R);
+    fmpq_clear(term);
+}
+
+/* Column l-m of V = the 3j vector of T_lm on diagonal -m, sign fixed so the last
+ * component is positive (SPEC §4.5 sign choice). */
+static void threej_basis(arb_mat_t V, int N, int m, slong prec)
+{
+    int n = N - m;
+    for (int l = m; l < N; l++) {
+        for (int a = 0; a < n; a++)
+            slpi_ref_zeitlin_threej(arb_mat_entry(V, a, l - m), N, l, m, a + m, a, prec);
+        if (arb_is_negative(arb_mat_entry(V, n - 1, l - m)))
+            for (int a = 0; a < n; a++)
+                arb_neg(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m));
+    }
+}
+
+int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err)
+{
+    if (N < 2 || N > SLPI_ZEITLIN_NMAX)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin ref path: N = %d outside 2..%d", N,
+                              SLPI_ZEITLIN_NMAX);
+    if (prec < 16)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: prec %ld < 16",
+                              (long)prec);
+    z->N = N;
+    z->prec = prec;
+    z->ldiag = flint_malloc(sizeof(arb_ptr) * (size_t)N);
+    z->loff = flint_malloc(sizeof(arb_ptr) * (size_t)N);
+    z->tw = flint_malloc(sizeof(arb_ptr) * (size_t)N);
+    z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
+    arb_init(z->rsqrt2);
+    arb_rsqrt_ui(z->rsqrt2, 2, prec);
+    for (int d = 0; d < N; d++) {
+        int n = N - d;
+        z->ldiag[d] = _arb_vec_init(n);
+        z->loff[d] = _arb_vec_init(n);
+        z->tw[d] = _arb_vec_init(n);
+        for (int a = 0; a < n; a++) {
+            lap_diag_coeff(z->ldiag[d] + a, N, a, a + d);
+            if (a < n - 1)
+                beta_prod(z->loff[d] + a, N, a, a + d, prec);
+        }
+        if (d > 0)
+            thomas_pivots(z->tw[d], z->ldiag[d], z->loff[d], n, prec);
+        else
+            thomas_pivots(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
+        arb_mat_init(z->V + d, n, n);
+        threej_basis(z->V + d, N, d, prec);
+    }
+    return SLPI_OK;
+}
+
+void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
+{
+    for (int d = 0; d < z->N; d++) {
+        _arb_vec_clear(z->ldiag[d], z->N - d);
+        _arb_vec_clear(z->loff[d], z->N - d);
+        _arb_vec_clear(z->tw[d], z->N - d);
+        arb_mat_clear(z->V + d);
+    }
+    flint_free(z->ldiag);
+    flint_free(z->loff);
+    flint_free(z->tw);
+    flint_free(z->V);
+    arb_clear(z->rsqrt2);
+}
+
+int slpi_ref_zeitlin_degree(int alpha)
+{
+    int l = 1;
+    while ((l + 1) * (l + 1) - 1 <= alpha)
+        l++;
+    return l;
+}
+
+/* Order of eigenpairs by decreasing eigenvalue midpoint (l increasing). */
+typedef struct { double key; int idx; } eig_order;
+static int eig_order_cmp(const void *pa, const void *pb)
+{
+    const eig_order *x = pa, *y = pb;
+    return (x->key < y->key) - (x->key > y->key);
+}
+
+int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, slong prec)
+{
+    int n = z->N - m, ok;
+    acb_mat_t A, R, Ra;
+    acb_ptr E = _acb_vec_init(n), Ea = _acb_vec_init(n);
+    acb_t c;
+    arb_t nrm;
+    eig_order *ord = malloc(sizeof(eig_order) * (size_t)n);
+    acb_mat_init(A, n, n);
+    acb_mat_init(R, n, n);
+    acb_mat_init(Ra, n, n);
+    acb_init(c);
+    arb_init(nrm);
+
+    for (int a = 0; a < n; a++) {
+        arb_set(acb_realref(acb_mat_entry(A, a, a)), z->ldiag[m] + a);
+        if (a + 1 < n) {
+            arb_set(acb_realref(acb_mat_entry(A, a, a + 1)), z->loff[m] + a);
+            arb_set(acb_realref(acb_mat_entry(A, a + 1, a)), z->loff[m] + a);
+        }
+    }
+    acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
+    ok = acb_mat_eig_simple(E, NULL, R, A, Ea, Ra, prec);
+    if (ok) {
+        for (int k = 0; k < n; k++) {
+            ord[k].key = arf_get_d(arb_midref(acb_realref(E + k)), ARF_RND_NEAR);
+            ord[k].idx = k;
+        }
+        qsort(ord, (size_t)n, sizeof(eig_order), eig_order_cmp);
+        for (int col = 0; col < n && ok; col++) {
+            int k = ord[col].idx;
+            /* v / v_last is real (contains a real vector); then unit norm. */
+            acb_set(c, acb_mat_entry(R, n - 1, k));
+            arb_zero(nrm);
+            for (int a = 0; a < n; a++) {
+                acb_div(acb_mat_entry(R, a, k), acb_mat_entry(R, a, k), c, prec);
+                if (!arb_contains_zero(acb_imagref(acb_mat_entry(R, a, k))))
+                    ok = 0;
+                arb_addmul(nrm, acb_realref(acb_mat_entry(R, a, k)),
+                           acb_realref(acb_mat_entry(R, a, k)), prec);
+            }
+            arb_rsqrt(nrm, nrm, prec);
+            for (int a = 0; a < n; a++)
+                arb_mul(arb_mat_entry(out, a, col), acb_realref(acb_mat_entry(R, a, k)), nrm,
+                        prec);
+        }
+    }
+
+    acb_mat_clear(A);
+    acb_mat_clear(R);
+    acb_mat_clear(Ra);
+    _acb_vec_clear(E, n);
+    _acb_vec_clear(Ea, n);
+    acb_clear(c);
+    arb_clear(nrm);
+    free(ord);
+    return ok;
+}
+
+void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec)
+{
+    int N = z->N;
+    acb_mat_t r;
+    acb_t t;
+    acb_mat_init(r, N, N);
+    acb_init(t);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            /* row index along diagonal d = |b - a|: i = min(a, b) */
+            int d = abs(b - a), i = a < b ? a : b;
+            acb_ptr o = acb_mat_entry(r, a, b);
+            acb_mul_arb(o, acb_mat_entry(P, a, b), z->ldiag[d] + i, prec);
+            if (i + 1 < N - d) {
+                acb_mul_arb(t, acb_mat_entry(P, a + 1, b + 1), z->loff[d] + i, prec);
+                acb_add(o, o, t, prec);
+            }
+            if (i > 0) {
+                acb_mul_arb(t, acb_mat_entry(P, a - 1, b - 1), z->loff[d] + i - 1, prec);
+                acb_add(o, o, t, prec);
+            }
+        }
+    acb_mat_swap(out, r);
+    acb_mat_clear(r);
+    acb_clear(t);
+}
+
+void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
+{
+    /* S_k = i J_k: J_3 = diag(m_a), (J_+)_{a+1,a} = beta_a, J_1 = (J_+ + J_+^T)/2,
+     * J_2 = (J_+ - J_+^T)/(2i). out = sum_k [S_k, [S_k, P]]. */
+    acb_mat_t S, C, D, acc;
+    acb_mat_init(S, N, N);
+    acb_mat_init(C, N, N);
+    acb_mat_init(D, N, N);
+    acb_mat_init(acc, N, N);
+    for (int k = 1; k <= 3; k++) {
+        acb_mat_zero(S);
+        for (int a = 0; a < N; a++) {
+            if (k == 3) {
+                /* S_3 = i m_a, m_a = (2a - N + 1)/2 */
+                arb_set_si(acb_imagref(acb_mat_entry(S, a, a)), 2 * a - N + 1);
+                arb_mul_2exp_si(acb_imagref(acb_mat_entry(S, a, a)),
+                                acb_imagref(acb_mat_entry(S, a, a)), -1);
+            } else if (a + 1 < N) {
+                arb_t b;
+                arb_init(b);
+                arb_sqrt_ui(b, (ulong)(a + 1) * (ulong)(N - 1 - a), prec);
+                arb_mul_2exp_si(b, b, -1);
+                if (k == 1) {
+                    /* S_1 = i (J_+ + J_+^T)/2 */
+                    arb_set(acb_imagref(acb_mat_entry(S, a + 1, a)), b);
+                    arb_set(acb_imagref(acb_mat_entry(S, a, a + 1)), b);
+                } else {
+                    /* S_2 = (J_+ - J_+^T)/2 */
+                    arb_set(acb_realref(acb_mat_entry(S, a + 1, a)), b);
+                    arb_neg(acb_realref(acb_mat_entry(S, a, a + 1)), b);
+                }
+                arb_clear(b);
+            }
+        }
+        /* C = [S, P]; D = [S, C] */
+        acb_mat_mul(C, S, P, prec);
+        acb_mat_mul(D, P, S, prec);
+        acb_mat_sub(C, C, D, prec);
+        acb_mat_mul(D, S, C, prec);
+        acb_mat_add(acc, acc, D, prec);
+        acb_mat_mul(D, C, S, prec);
+        acb_mat_sub(acc, acc, D, prec);
+    }
+    acb_mat_swap(out, acc);
+    acb_mat_clear(S);
+    acb_mat_clear(C);
+    acb_mat_clear(D);
+    acb_mat_clear(acc);
+}
+
+void slpi_ref_zeitlin_T(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m)
+{
+    acb_mat_zero(T);
+    for (int a = 0; a < z->N - m; a++)
+        acb_set_arb(acb_mat_entry(T, a + m, a), arb_mat_entry(z->V + m, a, l - m));
+}
+
+void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha)
+{
+    int n = z->N * z->N - 1;
+    arb_ptr c = _arb_vec_init(n);
+    arb_one(c + alpha);
+    slpi_ref_zeitlin_synth(Y, c, 0, z, z->prec);
+    _arb_vec_clear(c, n);
+}
+
+/* alpha -> (l, j, m) */
+static void alpha_split(int alpha, int *l, int *j, int *m)
+{
+    *l = slpi_ref_zeitlin_degree(alpha);
+    *j = alpha - slpi_ref_zeitlin_alpha(*l, 0);
+    *m = (*j + 1) / 2;
+}
+
+void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
+                        slong prec)
+{
+    int l, j, m;
+    alpha_split(alpha, &l, &j, &m);
+    arb_zero(w);
+    for (int a = 0; a < z->N - m; a++) {
+        /* m = 0: t_a Im X_aa; cosine part: Re X_{a+m,a}; sine part: Im X_{a+m,a} */
+        acb_srcptr e = acb_mat_entry(X, a + m, a);
+        arb_addmul(w, arb_mat_entry(z->V + m, a, l - m), (j & 1) ? acb_realref(e) : acb_imagref(e),
+                   prec);
+    }
+    if (m > 0)
+        arb_div(w, w, z->rsqrt2, prec);
+}
+
+void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
+{
+    for (int alpha = 0; alpha < z->N * z->N - 1; alpha++)
+        slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
+}
+
+void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
+                        slong prec)
+{
+    int l, j, m;
+    arb_t v;
+    arb_init(v);
+    alpha_split(alpha, &l, &j, &m);
+    for (int a = 0; a < z->N - m; a++) {
+        arb_mul(v, arb_mat_entry(z->V + m, a, l - m), c, prec);
+        if (m == 0) {
+            /* Y_l0 = i T_l0 */
+            arb_add(acb_imagref(acb_mat_entry(X, a, a)), acb_imagref(acb_mat_entry(X, a, a)), v,
+                    prec);
+            continue;
+        }
+        arb_mul(v, v, z->rsqrt2, prec);
+        acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
+        if (j & 1) {
+            /* (A - A^T)/sqrt2: real, antisymmetric */
+            arb_add(acb_realref(lo), acb_realref(lo), v, prec);
+            arb_sub(acb_realref(up), acb_realref(up), v, prec);
+        } else {
+            /* i(A + A^T)/sqrt2: imaginary, symmetric */
+            arb_add(acb_imagref(lo), acb_imagref(lo), v, prec);
+            arb_add(acb_imagref(up), acb_imagref(up), v, prec);
+        }
+    }
+    arb_clear(v);
+}
+
+void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
+                        slong prec)
+{
+    acb_mat_zero(X);
+    for (int alpha = alpha0; alpha < z->N * z->N - 1; alpha++)
+        if (!arb_is_zero(c + (alpha - alpha0)))
+            slpi_ref_zeitlin_add_Y(X, c + (alpha - alpha0), alpha, z, prec);
+}
+
+void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
+{
+    int N = z->N;
+    acb_ptr p = _acb_vec_init(N);
+    arb_t mean;
+    arb_init(mean);
+    acb_mat_t r;
+    acb_mat_init(r, N, N);
+
+    /* d = 0: x_a = Im X_aa - Tr/N; pin p_0 = 0, solve on 1..N-1, subtract the mean. */
+    arb_zero(mean);
+    for (int a = 0; a < N; a++)
+        arb_add(mean, mean, acb_imagref(acb_mat_entry(X, a, a)), prec);
+    arb_div_ui(mean, mean, (ulong)N, prec);
+    for (int a = 0; a < N; a++) {
+        acb_zero(p + a);
+        arb_sub(acb_realref(p + a), acb_imagref(acb_mat_entry(X, a, a)), mean, prec);
+    }
+    acb_zero(p + 0);
+    thomas_solve(p + 1, p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
+    arb_zero(mean);
+    for (int a = 0; a < N; a++)
+        arb_add(mean, mean, acb_realref(p + a), prec);
+    arb_div_ui(mean, mean, (ulong)N, prec);
+    for (int a = 0; a < N; a++)
+        arb_sub(acb_imagref(acb_mat_entry(r, a, a)), acb_realref(p + a), mean, prec);
+
+    /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal. */
+    for (int d = 1; d < N; d++) {
+        int n = N - d;
+        for (int a = 0; a < n; a++)
+            acb_set(p + a, acb_mat_entry(X, a, a + d));
+        thomas_solve(p, p, z->loff[d], z->tw[d], n, prec);
+        for (int a = 0; a < n; a++) {
+            acb_set(acb_mat_entry(r, a, a + d), p + a);
+            acb_conj(acb_mat_entry(r, a + d, a), p + a);
+            acb_neg(acb_mat_entry(r, a + d, a), acb_mat_entry(r, a + d, a));
+        }
+    }
+    acb_mat_swap(P, r);
+    acb_mat_clear(r);
+    _acb_vec_clear(p, N);
+    arb_clear(mean);
+}
+
+void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
+{
+    int N = z->N;
+    acb_mat_t P;
+    acb_mat_init(P, N, N);
+    slpi_ref_zeitlin_poisson(P, X, z, prec);
+    arb_zero(H);
+    /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            arb_addmul(H, acb_realref(acb_mat_entry(P, a, b)),
+                       acb_realref(acb_mat_entry(X, a, b)), prec);
+            arb_addmul(H, acb_imagref(acb_mat_entry(P, a, b)),
+                       acb_imagref(acb_mat_entry(X, a, b)), prec);
+        }
+    arb_mul_2exp_si(H, H, -1);
+    arb_neg(H, H);
+    acb_mat_clear(P);
+}
+
+static int arb_mid_cmp(const void *pa, const void *pb)
+{
+    return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
+}
+
+int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
+{
+    int N = acb_mat_nrows(X), kind;
+    acb_mat_t A, Ra;
+    acb_ptr E = _acb_vec_init(N), Ea = _acb_vec_init(N);
+    acb_mat_init(A, N, N);
+    acb_mat_init(Ra, N, N);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
+    acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
+    if (acb_mat_eig_simple(E, NULL, NULL, A, Ea, Ra, prec))
+        kind = 2;
+    else if (acb_mat_eig_multiple(E, A, Ea, Ra, prec))
+        kind = 1;
+    else
+        kind = 0;
+    for (int k = 0; k < N; k++) {
+        if (kind)
+            arb_set(lam + k, acb_realref(E + k));
+        else
+            arb_indeterminate(lam + k);
+    }
+    if (kind) {
+        /* Sorted by midpoint; a run of overlapping balls holds as many eigenvalues as
+         * it has members, in any order: give each member the hull of the run. */
+        qsort(lam, (size_t)N, sizeof(arb_struct), arb_mid_cmp);
+        for (int k = 0; k < N;) {
+            int e = k + 1;
+            arb_t hull;
+            arb_init(hull);
+            arb_set(hull, lam + k);
+            while (e < N && arb_overlaps(hull, lam + e))
+                arb_union(hull, hull, lam + e++, prec);
+            if (e - k > 1) {
+                kind = 1;
+                for (int i = k; i < e; i++)
+                    arb_set(lam + i, hull);
+            }
+            arb_clear(hull);
+            k = e;
+        }
+    }
+    acb_mat_clear(A);
+    acb_mat_clear(Ra);
+    _acb_vec_clear(E, N);
+    _acb_vec_clear(Ea, N);
+    return kind;
+}

@@ -1,0 +1,81 @@
+/* zeitlin.h — internal interface of the certified Euler–Zeitlin mathematics on su(N)
+ * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), in Arb balls.
+ *
+ * Conventions (SPEC §4.5):
+ *   s = (N-1)/2, m_a = -s + a (a = 0..N-1), beta_a = sqrt((a+1)(N-1-a)).
+ *   Per-diagonal Laplacian L_d (diagonal d = b - a >= 0, entries p_a = P_{a,a+d}):
+ *     diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal beta_a beta_{a+d}.
+ *   Quantized harmonics T_lm, real, supported on (T_lm)_{a+m,a} = t_a (m >= 0), the
+ *   eigenvectors of L_m for -l(l+1), sign: last component positive.
+ *   Real basis Y_alpha, alpha = l^2 - 1 + j (l = 1..N-1, j = 0..2l):
+ *     j = 0: Y_l0 = i T_l0;  j = 2m-1: (A - A^T)/sqrt2;  j = 2m: i(A + A^T)/sqrt2,
+ *     A = T_lm; orthonormal for the Frobenius pairing Re Tr(Y^* X).
+ *   Packed state (slpi.h) <-> matrix: slpi_ref_su_pack/unpack of ref/ref.h.
+ * Every function is rigorous: its output balls contain the exact values for the exact
+ * inputs contained in its input balls. */
+#ifndef SLPI_REF_ZEITLIN_H
+#define SLPI_REF_ZEITLIN_H
+
+#include "slpi.h"
+#include <arb_mat.h>
+#include <acb_mat.h>
+
+#define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (issue 5) */
+
+typedef struct {
+    int N;
+    slong prec;          /* precision the tables were built at */
+    arb_ptr *ldiag;      /* ldiag[d][a], a = 0..N-1-d: diagonal of L_d */
+    arb_ptr *loff;       /* loff[d][a], a = 0..N-2-d: beta_a beta_{a+d} */
+    arb_ptr *tw;         /* tw[d]: Thomas pivots of L_d (d = 0: of L_0 on 1..N-1) */
+    arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm */
+    arb_t rsqrt2;        /* 1/sqrt(2) */
+} slpi_ref_zeitlin;
+
+/* Build the tables at precision prec (T_lm from the exact 3j formula). N in 2..16. */
+int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err);
+void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z);
+
+/* Index helpers: alpha <-> (l, j); dimension N^2 - 1 of su(N). */
+static inline int slpi_ref_zeitlin_alpha(int l, int j) { return l * l - 1 + j; }
+int slpi_ref_zeitlin_degree(int alpha);
+
+/* (T_lm)_ab by the Racah formula in exact arithmetic (any m, |m| <= l); 0 off support.
+ * The sign is the 3j sign, not the basis sign. */
+void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec);
+/* Column l-m of out ((N-m) x (N-m)) = t of T_lm, from certified eigenvectors of L_m
+ * (acb_mat_eig_simple), normalised to unit norm, last component positive.
+ * Returns 0 if Arb cannot certify the eigenvectors at this precision. */
+int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, slong prec);
+
+/* Hoppe–Yau Laplacian: per-diagonal (entrywise) form, and sum_k [S_k,[S_k,P]]. */
+void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec);
+void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec);
+
+/* Full matrices of T_lm (0 <= m <= l, basis sign) and of Y_alpha. */
+void slpi_ref_zeitlin_T(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m);
+void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
+
+/* omega[alpha] = Re Tr(Y_alpha^* X), alpha = 0..N^2-2 (X skew-Hermitian); one or all. */
+void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
+                        slong prec);
+void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
+/* X += c Y_alpha (X must not be c's owner). */
+void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
+                        slong prec);
+/* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
+void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
+                        slong prec);
+
+/* P = Delta_N^{-1} (X - Tr(X)/N I): trace removal, per-diagonal Thomas solves, d = 0
+ * pinned at p_0 = 0 then mean subtracted. X skew-Hermitian (diagonal read as i Im). */
+void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
+
+/* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
+void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
+/* Sorted eigenvalue enclosures of iX (Hermitian). Returns 2 if isolated as simple
+ * eigenvalues, 1 if only enclosed as clusters (acb_mat_eig_multiple), 0 if Arb cannot
+ * enclose them (lam is then set to indeterminate). */
+int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec);
+
+#endif

@@ -1,0 +1,63 @@
+/* fastutil.h — helpers shared by the tests of fast/ (t-fast-*.c): problem set-up,
+ * Gaussian increments from the test generator, and running n steps. */
+#ifndef SLPI_FASTUTIL_H
+#define SLPI_FASTUTIL_H
+
+#include "testutil.h"
+#include "fast/fast.h"
+
+typedef void (*fu_tweak)(slpi_problem *p);
+
+/* Create the double-path run for (s, k) with the papers' defaults, then tweak. */
+static inline slpi_fast *fu_make(slpi_system_id s, slpi_scheme_id k, fu_tweak tweak)
+{
+    slpi_problem p;
+    slpi_error err = {0};
+    slpi_problem_init(&p, s, k);
+    if (tweak) tweak(&p);
+    slpi_fast *f = NULL;
+    int rc = slpi_fast_create(&f, &p, &err);
+    TEST_CHECKF(rc == 0, "create %s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
+    return f;
+}
+
+/* Standard normal (Box–Muller) from the test generator. */
+static inline double fu_normal(void)
+{
+    double u = test_rand_uniform(0x1p-60, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* n steps with N(0, h) increments drawn from dw (n * M values) or fresh if dw == NULL;
+ * returns the number of failed steps. */
+static inline int fu_run(slpi_fast *f, double *x, long n, const double *dw)
+{
+    int M = f->sys.M, bad = 0;
+    double w[4096];
+    for (long i = 0; i < n; i++) {
+        for (int k = 0; k < M; k++)
+            w[k] = dw ? dw[i * M + k] : sqrt(f->p.h) * fu_normal();
+        slpi_step_info info;
+        if (slpi_step_failed(slpi_fast_step(f, x, w, &info))) bad++;
+    }
+    return bad;
+}
+
+static inline double fu_maxdiff(const double *a, const double *b, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
+    return m;
+}
+
+/* Value of a named diagnostic (NAN if absent). */
+static inline double fu_diag(slpi_fast *f, const double *x, const double *x0, const char *name)
+{
+    slpi_diag d = {0};
+    slpi_fast_diagnostics(f, x, x0, &d);
+    for (int i = 0; i < d.n; i++)
+        if (strcmp(d.name[i], name) == 0) return d.value[i];
+    return NAN;
+}
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# t-noise-cli.sh — `slpi noise` (cli/cmd-noise.c): usage errors exit 2 with a message;
+# output is byte-identical between runs and between stdout and --output; --first J
+# continues the same stream; a written file passes --check; malformed noise files (wrong
+# column count, NaN, truncated, wrong level, ...) are rejected with file:line and exit 2.
+cd "$(dirname "$0")/.." || exit 2
+slpi=${SLPI_BIN:-build/slpi}
+dir="${SLPI_BUILD:-build}/t-noise-cli"
+rm -rf "$dir"; mkdir -p "$dir"
+fail=0
+bad() { echo "t-noise-cli: FAIL: $*"; fail=1; }
+
+# expect CODE PATTERN CMD...: exit status CODE and PATTERN (grep -E) in stderr
+expect() {
+  code=$1; pat=$2; shift 2
+  "$@" >"$dir/out" 2>"$dir/err"; rc=$?
+  [ $rc -eq "$code" ] || bad "$* -> exit $rc, expected $code ($(head -c 200 "$dir/err"))"
+  [ -z "$pat" ] || grep -Eq -- "$pat" "$dir/err" || bad "$*: stderr lacks '$pat': $(head -c 200 "$dir/err")"
+}
+
+base="--seed 5 --path 2 --components 3 --h 0x1p-6"
+expect 0 "" "$slpi" noise --help
+expect 2 "required" "$slpi" noise --seed 5 --path 2 --h 0.1 --steps 3
+expect 2 "--components" "$slpi" noise $base --steps 3 --components 0
+expect 2 "--h" "$slpi" noise --seed 5 --path 2 --components 1 --h -1 --steps 3
+expect 2 "--seed" "$slpi" noise --seed 12x --path 2 --components 1 --h 0.1 --steps 3
+expect 2 "--path" "$slpi" noise --seed 1 --path 4294967296 --components 1 --h 0.1 --steps 3
+expect 2 "unknown" "$slpi" noise $base --steps 3 --frobnicate
+expect 2 "--truncate" "$slpi" noise $base --steps 3 --truncate maybe
+expect 2 "0 < h < 1" "$slpi" noise --seed 1 --path 0 --components 1 --h 1 --steps 3 --truncate on
+expect 2 "--format" "$slpi" noise $base --steps 3 --format json
+
+# determinism and --output
+"$slpi" noise $base --steps 40 --refine 2 --truncate on >"$dir/a" 2>/dev/null
+"$slpi" noise $base --steps 40 --refine 2 --truncate on --output "$dir/b" 2>/dev/null
+cmp -s "$dir/a" "$dir/b" || bad "stdout and --output differ"
+"$slpi" noise $base --steps 40 --refine 2 --truncate on 2>/dev/null | cmp -s - "$dir/a" || bad "two runs differ"
+expect 0 "" "$slpi" noise --check "$dir/a" --components 3 --h 0x1p-6 --steps 40
+grep -q "ok: 40 steps of 3" "$dir/out" || bad "--check did not report the file"
+# --first J continues the stream: rows of --first 30 --steps 10 = rows 31..40
+"$slpi" noise $base --steps 10 --first 30 --format bits >"$dir/c"
+"$slpi" noise $base --steps 40 --format bits | tail -n 10 | cmp -s - "$dir/c" || bad "--first is not the same stream"
+
+# malformed files, each rejected with file:line and exit 2
+f="$dir/a"
+sed '12s/\t[^\t]*$//' "$f" >"$dir/cols";   expect 2 "cols:12: wrong column count" "$slpi" noise --check "$dir/cols"
+sed '13s/^[^\t]*/nan/' "$f" >"$dir/nan";    expect 2 "nan:13: value is not finite" "$slpi" noise --check "$dir/nan"
+head -n 30 "$f" >"$dir/short";             expect 2 "short:30: truncated file" "$slpi" noise --check "$dir/short"
+sed '1s/1$/9/' "$f" >"$dir/ver";            expect 2 "ver:1: unsupported" "$slpi" noise --check "$dir/ver"
+sed '14s/\t\([-0-9]\)/\t9\1/4' "$f" >"$dir/dec"; expect 2 "dec:14: hex and decimal" "$slpi" noise --check "$dir/dec"
+expect 2 "wrong level" "$slpi" noise --check "$f" --h 0x1p-7
+expect 2 "components, expected 2" "$slpi" noise --check "$f" --components 2
+expect 2 "40 steps, expected at least 41" "$slpi" noise --check "$f" --steps 41
+expect 2 "cannot open" "$slpi" noise --check "$dir/missing"
+
+[ $fail -eq 0 ] && echo "t-noise-cli: all checks passed"
+exit $fail
