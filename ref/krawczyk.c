@@ -1,8 +1,8 @@
 /* ref/krawczyk.c — the one certified solver of the ref path (DESIGN §3; issue 5):
  * a Krawczyk / interval-Newton enclosure of the zero of F near a guess.
  *
- *  1. approximate zero y~ by Newton's method on midpoints (arb_mat_approx_solve);
- *  2. preconditioner Y ~ F'(y~)^{-1} (arb_mat_approx_inv on the midpoint Jacobian);
+ *  1. approximate zero y~ by (simplified) Newton on midpoints, with
+ *  2. the preconditioner Y ~ F'^{-1} (arb_mat_approx_inv on a midpoint Jacobian near y~);
  *  3. epsilon-inflation: Z = 0 +/- (1.1 (|z| + rad z) + eta) around the previous image,
  *     Krawczyk image K(Z) = -Y F(y~) + (I - Y F'(y~ + Z)) Z, with F'(y~ + Z) an
  *     enclosure of the Jacobian over the whole box (and over the parameter balls);
@@ -13,8 +13,9 @@
 #include "ref.h"
 #include <string.h>
 
-#define NEWTON_MAXIT 100
+#define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
+#define FIXED_MAXIT 200   /* midpoint iterations of the fixed-point variant */
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
 {
@@ -61,55 +62,95 @@ static void inflate(arb_t z, arb_t x, const arb_t yt, const arb_t k, slong prec)
     mag_clear(eta);
 }
 
-/* Newton on midpoints; returns 1 if the last correction is negligible at prec. */
-static int newton_mid(arb_ptr yt, const slpi_ref_fn *f, slong prec)
+/* Y = approximate inverse of the midpoint Jacobian at yt; 0 if singular */
+static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
 {
-    int n = f->n, ok = 0;
+    arb_mat_t Jm;
+    arb_mat_init(Jm, f->n, f->n);
+    f->J(f->ctx, Jm, yt, prec);
+    arb_mat_get_mid(Jm, Jm);
+    int ok = arb_mat_approx_inv(Y, Jm, prec);
+    arb_mat_clear(Jm);
+    return ok;
+}
+
+/* Newton on midpoints with the approximate inverse Y of the Jacobian kept while it
+ * contracts (simplified Newton; Y is refreshed when a correction shrinks by less than
+ * a factor 8). Returns 1 if the last correction is negligible at prec; Y is left as
+ * the last preconditioner. */
+static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
+{
+    int n = f->n, ok = 0, fresh = 1;
     arb_ptr Fv = _arb_vec_init(n);
-    arb_mat_t Jm, rhs, d;
-    arb_mat_init(Jm, n, n);
+    arb_mat_t rhs, d;
     arb_mat_init(rhs, n, 1);
     arb_mat_init(d, n, 1);
-    mag_t dn, yn, tol;
+    mag_t dn, dprev, yn, tol, ybound, t;
     mag_init(dn);
+    mag_init(dprev);
     mag_init(yn);
     mag_init(tol);
+    mag_init(ybound);
+    mag_init(t);
+    mag_inf(dprev);
+    mag_one(ybound);              /* |y| beyond 2^20 max(1, |guess|) counts as divergence */
+    for (int i = 0; i < n; i++) {
+        arb_get_mag(t, yt + i);
+        mag_max(ybound, ybound, t);
+    }
+    mag_mul_2exp_si(ybound, ybound, 20);
+    if (!precond(Y, f, yt, prec))
+        goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         f->F(f->ctx, Fv, yt, prec);
-        f->J(f->ctx, Jm, yt, prec);
-        arb_mat_get_mid(Jm, Jm);
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
-        if (!arb_mat_approx_solve(d, Jm, rhs, prec))
-            break;
+        arb_mat_mul(d, Y, rhs, prec);
         mag_zero(dn);
         mag_one(yn);
         for (int i = 0; i < n; i++) {
-            mag_t t;
-            mag_init(t);
             arb_get_mag(t, arb_mat_entry(d, i, 0));
             mag_max(dn, dn, t);
             arb_sub(yt + i, yt + i, arb_mat_entry(d, i, 0), prec);
             arb_get_mid_arb(yt + i, yt + i);
             arb_get_mag(t, yt + i);
             mag_max(yn, yn, t);
-            mag_clear(t);
         }
-        if (!mag_is_finite(dn))
-            break;
+        if (!mag_is_finite(dn) || mag_cmp(yn, ybound) > 0)
+            break;                  /* diverged: no zero near the guess */
         mag_mul_2exp_si(tol, yn, -prec + 8);
         if (mag_cmp(dn, tol) <= 0) {
             ok = 1;
             break;
         }
+        /* stagnation at the rounding level of an ill-conditioned problem: accept
+         * (the Krawczyk test decides) once below |y| 2^(-prec/2) */
+        mag_mul_2exp_si(tol, yn, -prec / 2);
+        mag_mul_2exp_si(t, dn, 1);
+        if (mag_cmp(dn, tol) <= 0 && mag_cmp(t, dprev) >= 0) {
+            ok = 1;
+            break;
+        }
+        mag_mul_2exp_si(t, dn, 3);
+        if (mag_cmp(t, dprev) > 0 && !fresh) {   /* slow: refresh the Jacobian */
+            if (!precond(Y, f, yt, prec))
+                break;
+            fresh = 1;
+        } else {
+            fresh = 0;
+        }
+        mag_set(dprev, dn);
     }
+done:
     _arb_vec_clear(Fv, n);
-    arb_mat_clear(Jm);
     arb_mat_clear(rhs);
     arb_mat_clear(d);
     mag_clear(dn);
+    mag_clear(dprev);
     mag_clear(yn);
     mag_clear(tol);
+    mag_clear(ybound);
+    mag_clear(t);
     return ok;
 }
 
@@ -127,15 +168,9 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_init(b, n, 1);
 
     vec_mid(yt, guess, n);
-    if (!newton_mid(yt, f, prec)) {
+    if (!newton_mid(yt, Y, f, prec)) {
         snprintf(why, why_len, "Newton on midpoints did not converge at %ld bits",
                  (long)prec);
-        goto done;
-    }
-    f->J(f->ctx, Jm, yt, prec);
-    arb_mat_get_mid(Jm, Jm);
-    if (!arb_mat_approx_inv(Y, Jm, prec)) {
-        snprintf(why, why_len, "midpoint Jacobian singular at %ld bits", (long)prec);
         goto done;
     }
     /* b = -Y F(y~): F(y~) is a ball (rounding and parameter balls). */
@@ -208,7 +243,7 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
 
     vec_mid(yt, guess, n);
     mag_inf(dprev);
-    for (it = 0; it < NEWTON_MAXIT; it++) {
+    for (it = 0; it < FIXED_MAXIT; it++) {
         g->G(g->ctx, Gv, yt, prec);
         mag_zero(d);
         mag_one(ym);
@@ -231,12 +266,12 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
         if (mag_cmp(d, tol) <= 0)
             break;
         if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
-            it = NEWTON_MAXIT;
+            it = FIXED_MAXIT;
             break;
         }
         mag_set(dprev, d);
     }
-    if (it == NEWTON_MAXIT) {
+    if (it == FIXED_MAXIT) {
         snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits",
                  (long)prec);
         goto done;
