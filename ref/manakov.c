@@ -92,8 +92,9 @@ int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_er
 {
     static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
                                                  "Tr X^10" };
-    static const char *const dcas[MK_MAX_CAS] = { "dTr X^2", "dTr X^4", "dTr X^6",
-                                                  "dTr X^8", "dTr X^10" };
+    static const char *const dcas[MK_MAX_CAS] = {
+        "Tr X^2-Tr X^2(x0)", "Tr X^4-Tr X^4(x0)", "Tr X^6-Tr X^6(x0)", "Tr X^8-Tr X^8(x0)",
+        "Tr X^10-Tr X^10(x0)" };
     if (p->mk.n < 3 || p->mk.n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", p->mk.n);
     if (!isfinite(p->mk.amp))
