@@ -160,3 +160,24 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     _arb_vec_clear(v, m);
     _arb_vec_clear(v0, m);
 }
+
+int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
+                            slpi_error *err)
+{
+    const slpi_problem *p = &s->p;
+    if (p->scheme != SLPI_SCHEME_SVI || p->system != SLPI_SYS_RIGID_BODY ||
+        p->svi_form == SLPI_SVI_FORM_LP)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "ref: the Poisson defect is certified for svi on the rigid "
+                              "body in vector form only, not %s/%s",
+                              slpi_system_name(p->system), slpi_scheme_name(p->scheme));
+    s->delta[0] = p->h;
+    for (int k = 1; k <= s->sys.M; k++)
+        s->delta[k] = dW[k - 1];
+    char why[200] = "";
+    for (long prec = p->prec; prec <= p->prec_max; prec *= 2)
+        if (slpi_ref_svi_poisson_defect(&s->sys, x, s->delta, defect, prec, why, sizeof why))
+            return SLPI_OK;
+    return slpi_error_set(err, SLPI_ENUMERIC, "ref: Poisson defect UNABLE at %ld bits: %s",
+                          p->prec_max, why);
+}
