@@ -100,8 +100,9 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
     slpi_problem p;
     slpi_error err;
     if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
-    int det = c->noises == 0 || c->amp == 0;
-    double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (c->noises == 1 ? 1 : 0.5);
+    int active = c->noises < slpi_problem_noise_count(&p) ? c->noises : slpi_problem_noise_count(&p);
+    int det = active == 0 || c->amp == 0;
+    double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (active == 1 ? 1 : 0.5);
     if (det) paths = 1;
     double *err2 = malloc((size_t)paths * NLEV * sizeof *err2);
     if (errors(c, &p, paths, err2)) {
