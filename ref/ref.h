@@ -139,7 +139,7 @@ void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
 void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
                        slong prec);
-/* out = Re Tr(X^k) or Im Tr(X^k) helpers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
+/* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
 
 /* ---------------------------------------------------------- certification
