@@ -55,56 +55,61 @@ static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     acb_mat_clear(Psi);
 }
 
-static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+/* F'(Y) column by column; Psi, Psi Y and Y Psi are formed once per Jacobian */
+static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
 {
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
-    int N = s->N;
-    acb_mat_t Y, W, Psi, dPsi, T, U, dG, dB;
-    acb_mat_init(dB, N, N);
+    int N = s->N, n = s->dim;
+    acb_mat_t Y, W, Psi, PY, YP, dPsi, T, U, dG;
     acb_mat_init(Y, N, N);
     acb_mat_init(W, N, N);
     acb_mat_init(Psi, N, N);
+    acb_mat_init(PY, N, N);
+    acb_mat_init(YP, N, N);
     acb_mat_init(dPsi, N, N);
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
     acb_mat_init(dG, N, N);
+    arb_ptr w = _arb_vec_init(n), col = _arb_vec_init(n);
     s->unpack(s, Y, y, prec);
-    s->unpack(s, W, w, prec);
     slpi_ref_mat_gen_sum(s, Psi, c->eta, Y, prec);
-    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, Y, W, prec);
-    /* 1/2 ([dPsi, Y] + [Psi, W]) */
-    slpi_ref_mat_comm(dG, dPsi, Y, prec);
-    slpi_ref_mat_comm(T, Psi, W, prec);
-    acb_mat_add(dG, dG, T, prec);
-    acb_mat_scalar_mul_2exp_si(dG, dG, -1);
-    /* 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi) */
-    acb_mat_mul(T, dPsi, Y, prec);
-    acb_mat_mul(U, T, Psi, prec);
-    acb_mat_mul(T, Psi, W, prec);
-    acb_mat_mul(dB, T, Psi, prec);
-    acb_mat_add(U, U, dB, prec);
-    acb_mat_mul(T, Psi, Y, prec);
-    acb_mat_mul(dB, T, dPsi, prec);
-    acb_mat_add(U, U, dB, prec);
-    acb_mat_scalar_mul_2exp_si(U, U, -2);
-    acb_mat_add(dG, dG, U, prec);
-    s->pack(s, out, dG, prec);
-    _arb_vec_sub(out, w, out, s->dim, prec);
+    acb_mat_mul(PY, Psi, Y, prec);
+    acb_mat_mul(YP, Y, Psi, prec);
+    for (int j = 0; j < n; j++) {
+        _arb_vec_zero(w, n);
+        arb_one(w + j);
+        s->unpack(s, W, w, prec);
+        slpi_ref_mat_dgen_sum(s, dPsi, c->eta, Y, W, prec);
+        /* 1/2 ([dPsi, Y] + [Psi, W]) */
+        slpi_ref_mat_comm(dG, dPsi, Y, prec);
+        slpi_ref_mat_comm(T, Psi, W, prec);
+        acb_mat_add(dG, dG, T, prec);
+        acb_mat_scalar_mul_2exp_si(dG, dG, -1);
+        /* 1/4 (dPsi (Y Psi) + Psi W Psi + (Psi Y) dPsi) */
+        acb_mat_mul(U, dPsi, YP, prec);
+        acb_mat_mul(T, PY, dPsi, prec);
+        acb_mat_add(U, U, T, prec);
+        acb_mat_mul(T, Psi, W, prec);
+        acb_mat_mul(W, T, Psi, prec);
+        acb_mat_add(U, U, W, prec);
+        acb_mat_scalar_mul_2exp_si(U, U, -2);
+        acb_mat_add(dG, dG, U, prec);
+        s->pack(s, col, dG, prec);
+        for (int i = 0; i < n; i++)
+            arb_sub(arb_mat_entry(Jm, i, j), w + i, col + i, prec);
+    }
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(col, n);
     acb_mat_clear(Y);
     acb_mat_clear(W);
     acb_mat_clear(Psi);
+    acb_mat_clear(PY);
+    acb_mat_clear(YP);
     acb_mat_clear(dPsi);
     acb_mat_clear(T);
     acb_mat_clear(U);
     acb_mat_clear(dG);
-    acb_mat_clear(dB);
-}
-
-static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const isomp_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, isomp_dF, Y, prec);
 }
 
 /* X_{n+1} from the midpoint Xt (matrix) */
