@@ -2,7 +2,8 @@
  * ref API, each statement checked as ball containment:
  *  - ISOMP with one constant generator is the closed-form Cayley rotation by
  *    2 arctan(|b|/2) (SPEC §3.4), in COMM and CAY mode;
- *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise;
+ *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise; with one
+ *    fixed-point sweep CAY still keeps |x|^2 and COMM provably does not (X8);
  *  - Casimir |x|^2: 0 in C(X_n) - C(X_0) for TMK, RKMK-HEUN, ISOMP-CAY, SVI (±1/4), IM;
  *  - deterministic energy: 0 in H0(X_n) - H0(X_0) for TMK, IM and SVI c = -1/4, while
  *    SVI c = +1/4 and TRAP are shown NOT to conserve (0 excluded);
@@ -164,6 +165,19 @@ int main(void)
         TEST_CHECKF(contains_zero(&R, "|x|^2-|x0|^2"), "%s: Casimir not certified",
                     slpi_scheme_name(p.scheme));
         TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.scheme), rad);
+        done(&R);
+    }
+
+    /* X8: with one fixed-point sweep (fixed_iters = 1, a different, certified map) the
+     * CAY update still keeps |x|^2 exactly, the COMM update provably does not */
+    for (int mode = 0; mode < 2; mode++) {
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        p.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+        p.fixed_iters = 1;
+        p.h = 0x1p-4;
+        TEST_CHECK(run(&R, &p, xiso, 5, 0.2, &rad));
+        TEST_CHECKF(contains_zero(&R, "|x|^2-|x0|^2") == mode, "fixed-iteration %s",
+                    mode ? "CAY" : "COMM");
         done(&R);
     }
 
