@@ -9,7 +9,7 @@
  *    SVI c = +1/4 and TRAP are shown NOT to conserve (0 excluded);
  *  - Noether J = R Pi for SVI with R tracked;
  *  - coordinates vs matrix form: TMK on the heavy top with gamma = 0, x = 0 equals TMK
- *    on the rigid body (SVI form) (overlap);
+ *    on the rigid body (SVI form); SVI-LP on so(3) equals SVI-SO3 with c = +1/4;
  *  - radii stay below 1e-30 at 128 bits. */
 #include "testutil.h"
 #include "slpi.h"
@@ -213,6 +213,24 @@ int main(void)
     TEST_CHECK(run(&R, &p, xiso, 10, 0.3, &rad));
     TEST_CHECK(!contains_zero(&R, "|x|^2-|x0|^2"));
     done(&R);
+
+    /* SVI: the matrix form SVI-LP (U(N) formulas of SPEC §3.5(c) on so(3)) and the
+     * vector form SVI-SO3 with c = +1/4 are one scheme: the enclosures overlap */
+    {
+        run_t A, B;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
+        p.h = 0.1;
+        p.rb.amp = 0.5;
+        uint64_t st = test_rng_state_;
+        TEST_CHECK(run(&A, &p, xsvi, 5, 0.3, &rad));
+        test_rng_state_ = st;
+        p.svi_form = SLPI_SVI_FORM_LP;
+        TEST_CHECK(run(&B, &p, xsvi, 5, 0.3, &rad));
+        for (int i = 0; i < 3; i++)
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);
+        done(&A);
+        done(&B);
+    }
 
     /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK */
     {
