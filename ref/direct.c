@@ -78,7 +78,7 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
             _arb_vec_sub(y, y, r, n, prec);
         }
     } else {
-        slpi_ref_fn f = { n, &c, direct_F, direct_J };
+        slpi_ref_fn f = { n, &c, direct_F, direct_J, NULL };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
         ok = slpi_ref_krawczyk(y, &f, r, prec, why, why_len);
     }

@@ -177,7 +177,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
             s->unpack(s, Y, y, prec);          /* stay in the packed (skew) space */
         }
     } else {
-        slpi_ref_fn f = { n, &c, isomp_F, isomp_J };
+        slpi_ref_fn f = { n, &c, isomp_F, isomp_J, NULL };
         ok = slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
         if (ok)
             s->unpack(s, Y, y, prec);

@@ -39,12 +39,16 @@ void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
     _arb_vec_clear(col, n);
 }
 
-/* Y = approximate inverse of the midpoint Jacobian at yt; 0 if singular */
-static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
+/* Y = approximate inverse of the midpoint Jacobian at yt (the cheap approximation
+ * Japprox unless exact is asked for); 0 if singular */
+static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, int exact, slong prec)
 {
     arb_mat_t Jm;
     arb_mat_init(Jm, f->n, f->n);
-    f->J(f->ctx, Jm, yt, prec);
+    if (f->Japprox != NULL && !exact)
+        f->Japprox(f->ctx, Jm, yt, prec);
+    else
+        f->J(f->ctx, Jm, yt, prec);
     arb_mat_get_mid(Jm, Jm);
     int ok = arb_mat_approx_inv(Y, Jm, prec);
     arb_mat_clear(Jm);
@@ -53,7 +57,7 @@ static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
 
 /* Newton on midpoints with the approximate inverse Y of the Jacobian kept while it
  * contracts (simplified Newton; Y is refreshed when a correction shrinks by less than
- * a factor 8). Returns 1 if the last correction is negligible at prec; Y is left as
+ * a factor 8; the refresh uses the exact Jacobian). Returns 1 if the last correction is negligible at prec; Y is left as
  * the last preconditioner. */
 static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
 {
@@ -76,7 +80,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
         mag_max(ybound, ybound, t);
     }
     mag_mul_2exp_si(ybound, ybound, 20);
-    if (!precond(Y, f, yt, prec))
+    if (!precond(Y, f, yt, 0, prec))
         goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         f->F(f->ctx, Fv, yt, prec);
@@ -110,7 +114,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
         }
         mag_mul_2exp_si(t, dn, 3);
         if (mag_cmp(t, dprev) > 0 && !fresh) {   /* slow: refresh the Jacobian */
-            if (!precond(Y, f, yt, prec))
+            if (!precond(Y, f, yt, 1, prec))
                 break;
             fresh = 1;
         } else {

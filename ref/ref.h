@@ -149,7 +149,8 @@ void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong pre
  *                         parameters, e.g. the previous state, may themselves be
  *                         balls: the enclosure is then parametric);
  *   J(ctx, Jm, Y, prec):  an enclosure of the Jacobian F'(y) for all y in the box Y
- *                         (and all parameters in their balls).
+ *                         (and all parameters in their balls);
+ *   Japprox (optional):   a cheap approximate Jacobian for the preconditioner.
  * On success y holds balls containing the unique zero in the verified box and the
  * function returns 1; on failure returns 0 and writes a reason into `why`. */
 typedef struct {
@@ -157,6 +158,9 @@ typedef struct {
     void *ctx;
     void (*F)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
     void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+    /* optional (may be NULL, then J): a cheap approximation of F' at a point, used only
+     * for Newton's midpoint iteration and the preconditioner, never for the test */
+    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
 } slpi_ref_fn;
 
 int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,

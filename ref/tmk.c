@@ -72,6 +72,13 @@ static void chord_dF(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr v, slong p
     _arb_vec_clear(a, s->dim);
 }
 
+/* the chord matrix D as the approximate Jacobian (preconditioner) of the TMK equation */
+static void chord_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
+{
+    const tmk_ctx *c = ctx;
+    slpi_ref_jacobian_columns(Jm, c->s->gdim, ctx, chord_dF, y, prec);
+}
+
 /* exactly L chord iterations from sigma = 0, in balls; 0 if D is not provably invertible */
 static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
 {
@@ -81,7 +88,7 @@ static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
     arb_mat_init(r, n, 1);
     arb_mat_init(d, n, 1);
     arb_ptr res = _arb_vec_init(n);
-    slpi_ref_jacobian_columns(D, n, (void *)c, chord_dF, sigma, prec);
+    chord_J((void *)c, D, sigma, prec);
     _arb_vec_zero(sigma, n);
     for (int l = 0; l < L && ok; l++) {
         tmk_F((void *)c, res, sigma, prec);
@@ -116,7 +123,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
         if (!ok)
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
-        slpi_ref_fn f = { n, &c, tmk_F, tmk_J };
+        slpi_ref_fn f = { n, &c, tmk_F, tmk_J, chord_J };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_krawczyk(sigma, &f, guess, prec, why, why_len);
     }
