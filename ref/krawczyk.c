@@ -15,6 +15,7 @@
 
 #define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
+#define FIXED_MAXIT 200   /* midpoint iterations of the fixed-point variant */
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
 {
@@ -37,6 +38,28 @@ void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
     }
     _arb_vec_clear(w, n);
     _arb_vec_clear(col, n);
+}
+
+/* epsilon-inflation of the last image k around 0: z = 0 +/- (1.1 |k| + eta),
+ * eta = 2^(4-prec) max(1, |y~|), and the box x = y~ + z. */
+static void inflate(arb_t z, arb_t x, const arb_t yt, const arb_t k, slong prec)
+{
+    mag_t r, eta;
+    mag_init(r);
+    mag_init(eta);
+    arb_get_mag(eta, yt);
+    mag_one(r);
+    mag_max(eta, eta, r);
+    mag_mul_2exp_si(eta, eta, -prec + 4);
+    arb_get_mag(r, k);
+    mag_mul_ui(r, r, 11);
+    mag_div_ui(r, r, 10);
+    mag_add(r, r, eta);
+    arb_zero(z);
+    mag_set(arb_radref(z), r);
+    arb_add(x, yt, z, prec);
+    mag_clear(r);
+    mag_clear(eta);
 }
 
 /* Y = approximate inverse of the midpoint Jacobian at yt (the cheap approximation
@@ -147,9 +170,6 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_init(Z, n, 1);
     arb_mat_init(K, n, 1);
     arb_mat_init(b, n, 1);
-    mag_t r, eta;
-    mag_init(r);
-    mag_init(eta);
 
     vec_mid(yt, guess, n);
     if (!newton_mid(yt, Y, f, prec)) {
@@ -166,21 +186,8 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        /* epsilon-inflation of the last image around 0 */
-        for (int i = 0; i < n; i++) {
-            arb_ptr z = arb_mat_entry(Z, i, 0);
-            arb_get_mag(eta, yt + i);
-            mag_one(r);
-            mag_max(eta, eta, r);
-            mag_mul_2exp_si(eta, eta, -prec + 4);
-            arb_get_mag(r, arb_mat_entry(K, i, 0));
-            mag_mul_ui(r, r, 11);
-            mag_div_ui(r, r, 10);
-            mag_add(r, r, eta);
-            arb_zero(z);
-            mag_set(arb_radref(z), r);
-            arb_add(X + i, yt + i, z, prec);
-        }
+        for (int i = 0; i < n; i++)
+            inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
         f->J(f->ctx, Jm, X, prec);
         arb_mat_mul(YJ, Y, Jm, prec);
@@ -212,7 +219,95 @@ done:
     arb_mat_clear(Z);
     arb_mat_clear(K);
     arb_mat_clear(b);
-    mag_clear(r);
-    mag_clear(eta);
+    return ok;
+}
+
+/* Jacobian-free variant for a fixed point y = G(y) (preconditioner I):
+ *  1. y~ by the midpoint iteration y <- mid G(y) (it must contract) until the step is
+ *     below 2^8 ulps or below the width of the image ball G(y~);
+ *  2. with Z the epsilon-inflated box around 0 and X = y~ + Z,
+ *     K = G(y~) + DG(X)[Z], DG(X)[Z] the ball evaluation of the directional derivative
+ *     over all x in X and directions z in Z (a box containing every DG(x) z);
+ *  3. if K lies in the interior of X: by the mean value theorem G(X) is in K, so G has
+ *     a fixed point in K (Brouwer); DG(x) Z inside int Z for the centred box Z gives
+ *     |DG(x)| rad Z < rad Z, a contraction in the weighted max norm, so it is unique in
+ *     X (Krawczyk with C = I). No Jacobian matrix: a few evaluations of G and DG. */
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len)
+{
+    int n = g->n, ok = 0, it;
+    arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
+    arb_ptr Z = _arb_vec_init(n), X = _arb_vec_init(n);
+    mag_t d, dprev, ym, t, tol;
+    mag_init(d);
+    mag_init(dprev);
+    mag_init(ym);
+    mag_init(t);
+    mag_init(tol);
+
+    vec_mid(yt, guess, n);
+    mag_inf(dprev);
+    for (it = 0; it < FIXED_MAXIT; it++) {
+        g->G(g->ctx, Gv, yt, prec);
+        mag_zero(d);
+        mag_one(ym);
+        mag_zero(tol);
+        for (int i = 0; i < n; i++) {
+            mag_max(tol, tol, arb_radref(Gv + i));
+            arb_get_mid_arb(Gv + i, Gv + i);
+            arb_sub(k + i, Gv + i, yt + i, prec);
+            arb_get_mag(t, k + i);
+            mag_max(d, d, t);
+            arb_get_mag(t, Gv + i);
+            mag_max(ym, ym, t);
+        }
+        _arb_vec_swap(yt, Gv, n);
+        /* done at 2^8 ulps, or once the step is below the width of the image ball
+         * (wide parameter balls: Arb keeps fewer midpoint bits) */
+        mag_mul_2exp_si(tol, tol, 2);
+        mag_mul_2exp_si(ym, ym, -prec + 8);
+        mag_max(tol, tol, ym);
+        if (mag_cmp(d, tol) <= 0)
+            break;
+        if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
+            it = FIXED_MAXIT;
+            break;
+        }
+        mag_set(dprev, d);
+    }
+    if (it == FIXED_MAXIT) {
+        snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits",
+                 (long)prec);
+        goto done;
+    }
+    /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */
+    g->G(g->ctx, Gv, yt, prec);
+    _arb_vec_sub(k, Gv, yt, n, prec);
+    for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
+        for (int i = 0; i < n; i++)
+            inflate(Z + i, X + i, yt + i, k + i, prec);
+        g->dG(g->ctx, k, X, Z, prec);
+        _arb_vec_add(k, k, Gv, n, prec);
+        _arb_vec_sub(k, k, yt, n, prec);
+        ok = 1;
+        for (int i = 0; i < n && ok; i++)
+            ok = arb_contains_interior(Z + i, k + i);
+    }
+    if (ok)
+        _arb_vec_add(y, yt, k, n, prec);
+    else
+        snprintf(why, why_len, "fixed-point Krawczyk image not inside the inflated box "
+                 "after %d inflations at %ld bits", INFLATE_MAXIT, (long)prec);
+done:
+    _arb_vec_clear(yt, n);
+    _arb_vec_clear(Gv, n);
+    _arb_vec_clear(k, n);
+    _arb_vec_clear(Z, n);
+    _arb_vec_clear(X, n);
+    mag_clear(d);
+    mag_clear(dprev);
+    mag_clear(ym);
+    mag_clear(t);
+    mag_clear(tol);
     return ok;
 }

@@ -39,22 +39,9 @@ const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k)
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
-    const char *reason = NULL;
-    if ((int)p->system < 0 || p->system >= SLPI_SYS_COUNT || (int)p->scheme < 0 ||
-        p->scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: invalid system or scheme id");
-    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: %s with %s is not applicable: %s",
-                              slpi_scheme_name(p->scheme), slpi_system_name(p->system),
-                              reason ? reason : "SPEC 4.7");
-    if (p->prec < 32 || p->prec > (1L << 20))
-        return slpi_error_set(err, SLPI_EINPUT, "ref: prec=%ld out of range [32, 2^20]",
-                              p->prec);
-    if (p->prec_max < p->prec)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: prec_max=%ld below prec=%ld",
-                              p->prec_max, p->prec);
-    if (!(p->h > 0) || !isfinite(p->h))
-        return slpi_error_set(err, SLPI_EINPUT, "ref: step h=%g must be positive", p->h);
+    /* applicability, ranges and cross-key rules live in one place: core/problem.c */
+    if (slpi_problem_validate(p, err) != SLPI_OK)
+        return SLPI_EINPUT;
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
         return slpi_error_set(err, SLPI_ENUMERIC, "ref: out of memory");

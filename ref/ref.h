@@ -165,6 +165,22 @@ typedef struct {
 
 int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
                       char *why, size_t why_len);
+/* Jacobian-free enclosure of the unique fixed point of a contraction G near `guess`
+ * (Krawczyk with preconditioner I; ref/krawczyk.c):
+ *   G(ctx, out, y, prec):      a ball enclosure of G over the ball vector y;
+ *   dG(ctx, out, Y, Z, prec):  an enclosure of {G'(y) z : y in Y, z in Z} (the
+ *                              directional derivative evaluated on balls).
+ * Same return convention as slpi_ref_krawczyk; no Jacobian matrix is formed, so it is
+ * much cheaper when G contracts well (implicit midpoint stages at small steps). */
+typedef struct {
+    int n;
+    void *ctx;
+    void (*G)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    void (*dG)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec);
+} slpi_ref_fixmap;
+
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
