@@ -96,8 +96,7 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
         slpi_ref_fixmap g = { n, &c, direct_G, direct_dG };
         slpi_ref_fn f = { n, &c, direct_F, direct_J, NULL };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
-        ok = slpi_ref_krawczyk_fixed_point(y, &g, r, prec, why, why_len) ||
-             slpi_ref_krawczyk(y, &f, r, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, &f, r, prec, why, why_len);
     }
     if (ok)
         _arb_vec_set(x, y, n);

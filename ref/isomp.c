@@ -225,8 +225,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
          * when G does not contract enough (large steps). */
         slpi_ref_fixmap g = { n, &c, isomp_Gp, isomp_dG };
         slpi_ref_fn f = { n, &c, isomp_F, isomp_J, NULL };
-        ok = slpi_ref_krawczyk_fixed_point(y, &g, x, prec, why, why_len) ||
-             slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, &f, x, prec, why, why_len);
         if (ok)
             s->unpack(s, Y, y, prec);
     }

@@ -311,3 +311,49 @@ done:
     mag_clear(tol);
     return ok;
 }
+
+/* max radius of a ball vector */
+static void max_rad(mag_t m, arb_srcptr y, int n)
+{
+    mag_zero(m);
+    for (int i = 0; i < n; i++)
+        mag_max(m, m, arb_radref(y + i));
+}
+
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, const slpi_ref_fn *f,
+                   arb_srcptr guess, slong prec, char *why, size_t why_len)
+{
+    int n = f->n, ok;
+    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n);
+    mag_t rf, rg;
+    mag_init(rf);
+    mag_init(rg);
+    ok = slpi_ref_krawczyk_fixed_point(yf, g, guess, prec, why, why_len);
+    if (ok) {
+        /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
+         * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
+         * would compound from step to step */
+        for (int i = 0; i < n; i++)
+            arb_get_mid_arb(t + i, yf + i);
+        g->G(g->ctx, u, t, prec);
+        max_rad(rg, u, n);
+        max_rad(rf, yf, n);
+        mag_mul_ui(rg, rg, 5);
+        mag_mul_2exp_si(rf, rf, 2);
+        if (mag_cmp(rf, rg) <= 0) {
+            _arb_vec_set(y, yf, n);
+            goto done;
+        }
+    }
+    if (slpi_ref_krawczyk(y, f, guess, prec, why, why_len))
+        ok = 1;
+    else if (ok)
+        _arb_vec_set(y, yf, n);          /* the wider certified enclosure */
+done:
+    _arb_vec_clear(yf, n);
+    _arb_vec_clear(t, n);
+    _arb_vec_clear(u, n);
+    mag_clear(rf);
+    mag_clear(rg);
+    return ok;
+}

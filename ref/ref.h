@@ -181,6 +181,12 @@ typedef struct {
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
+/* The implicit schemes' solver: the Jacobian-free test of the contraction g first,
+ * kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or if it fails)
+ * the dense Krawczyk test on F = y - G; the wider certified enclosure if only the
+ * first succeeds. Same return convention. */
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, const slpi_ref_fn *f,
+                   arb_srcptr guess, slong prec, char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,

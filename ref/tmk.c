@@ -143,8 +143,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
         slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG };
         slpi_ref_fn f = { n, &c, tmk_F, tmk_J, chord_J };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
-        ok = slpi_ref_krawczyk_fixed_point(sigma, &g, guess, prec, why, why_len) ||
-             slpi_ref_krawczyk(sigma, &f, guess, prec, why, why_len);
+        ok = slpi_ref_solve(sigma, &g, &f, guess, prec, why, why_len);
     }
     if (ok)
         s->orbit(s, x, sigma, mu, prec);
