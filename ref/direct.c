@@ -57,26 +57,6 @@ static void direct_dG(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     _arb_vec_clear(z, n);
 }
 
-static void direct_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
-{
-    const direct_ctx *c = ctx;
-    direct_G(ctx, out, y, prec);
-    _arb_vec_sub(out, y, out, c->s->dim, prec);
-}
-
-static void direct_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
-{
-    const direct_ctx *c = ctx;
-    direct_dG(ctx, out, y, w, prec);
-    _arb_vec_sub(out, w, out, c->s->dim, prec);
-}
-
-static void direct_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const direct_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, direct_dF, Y, prec);
-}
-
 static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                     slong prec, char *why, size_t why_len, int trap)
 {
@@ -94,9 +74,8 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
         }
     } else {
         slpi_ref_fixmap g = { n, &c, direct_G, direct_dG };
-        slpi_ref_fn f = { n, &c, direct_F, direct_J, NULL };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
-        ok = slpi_ref_solve(y, &g, &f, r, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }
     if (ok)
         _arb_vec_set(x, y, n);

@@ -57,13 +57,6 @@ static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     acb_mat_clear(Psi);
 }
 
-static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
-{
-    const isomp_ctx *c = ctx;
-    isomp_Gp(ctx, out, y, prec);
-    _arb_vec_sub(out, y, out, c->s->dim, prec);
-}
-
 /* Psi(Y), Psi Y and Y Psi: the parts of G'(Y) that do not depend on the direction */
 typedef struct {
     acb_mat_t Y, Psi, PY, YP;
@@ -224,8 +217,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
         /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
          * when G does not contract enough (large steps). */
         slpi_ref_fixmap g = { n, &c, isomp_Gp, isomp_dG };
-        slpi_ref_fn f = { n, &c, isomp_F, isomp_J, NULL };
-        ok = slpi_ref_solve(y, &g, &f, x, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, isomp_J, NULL, x, prec, why, why_len);
         if (ok)
             s->unpack(s, Y, y, prec);
     }

@@ -320,10 +320,50 @@ static void max_rad(mag_t m, arb_srcptr y, int n)
         mag_max(m, m, arb_radref(y + i));
 }
 
-int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, const slpi_ref_fn *f,
+/* F = y - G and its Jacobian, for the dense test inside slpi_ref_solve */
+typedef struct {
+    const slpi_ref_fixmap *g;
+    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
+} solve_ctx;
+
+static void solve_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->g->G(c->g->ctx, out, y, prec);
+    _arb_vec_sub(out, y, out, c->g->n, prec);
+}
+
+static void solve_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->g->dG(c->g->ctx, out, y, w, prec);
+    _arb_vec_sub(out, w, out, c->g->n, prec);
+}
+
+static void solve_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    if (c->J != NULL)
+        c->J(c->g->ctx, Jm, Y, prec);
+    else
+        slpi_ref_jacobian_columns(Jm, c->g->n, ctx, solve_dF, Y, prec);
+}
+
+static void solve_Japprox(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->Japprox(c->g->ctx, Jm, y, prec);
+}
+
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
+                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
                    arb_srcptr guess, slong prec, char *why, size_t why_len)
 {
-    int n = f->n, ok;
+    int n = g->n, ok;
+    solve_ctx sc = { g, J, Japprox };
+    slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };
     arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n);
     mag_t rf, rg;
     mag_init(rf);
@@ -345,7 +385,7 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, const slpi_ref_fn *f,
             goto done;
         }
     }
-    if (slpi_ref_krawczyk(y, f, guess, prec, why, why_len))
+    if (slpi_ref_krawczyk(y, &f, guess, prec, why, why_len))
         ok = 1;
     else if (ok)
         _arb_vec_set(y, yf, n);          /* the wider certified enclosure */

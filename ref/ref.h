@@ -181,11 +181,15 @@ typedef struct {
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
-/* The implicit schemes' solver: the Jacobian-free test of the contraction g first,
- * kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or if it fails)
- * the dense Krawczyk test on F = y - G; the wider certified enclosure if only the
- * first succeeds. Same return convention. */
-int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, const slpi_ref_fn *f,
+/* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
+ * first, kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or
+ * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
+ * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
+ * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
+ * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
+                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
                    arb_srcptr guess, slong prec, char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */

@@ -54,26 +54,6 @@ static void tmk_dG(void *ctx, arb_ptr out, arb_srcptr sigma, arb_srcptr w, slong
     _arb_vec_clear(dm, s->dim);
 }
 
-static void tmk_F(void *ctx, arb_ptr out, arb_srcptr sigma, slong prec)
-{
-    const tmk_ctx *c = ctx;
-    tmk_G(ctx, out, sigma, prec);
-    _arb_vec_sub(out, sigma, out, c->s->gdim, prec);
-}
-
-static void tmk_dF(void *ctx, arb_ptr out, arb_srcptr sigma, arb_srcptr w, slong prec)
-{
-    const tmk_ctx *c = ctx;
-    tmk_dG(ctx, out, sigma, w, prec);
-    _arb_vec_sub(out, w, out, c->s->gdim, prec);
-}
-
-static void tmk_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const tmk_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->gdim, ctx, tmk_dF, Y, prec);
-}
-
 /* chord direction: D v = v - 1/2 sum_k Delta_k Dxi_k(mu_n)[coad(v, mu_n)] */
 static void chord_dF(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr v, slong prec)
 {
@@ -107,7 +87,8 @@ static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
     chord_J((void *)c, D, sigma, prec);
     _arb_vec_zero(sigma, n);
     for (int l = 0; l < L && ok; l++) {
-        tmk_F((void *)c, res, sigma, prec);
+        tmk_G((void *)c, res, sigma, prec);
+        _arb_vec_sub(res, sigma, res, n, prec);          /* r = F(sigma) */
         for (int i = 0; i < n; i++)
             arb_set(arb_mat_entry(r, i, 0), res + i);
         ok = arb_mat_solve(d, D, r, prec);
@@ -141,9 +122,8 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
         slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG };
-        slpi_ref_fn f = { n, &c, tmk_F, tmk_J, chord_J };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
-        ok = slpi_ref_solve(sigma, &g, &f, guess, prec, why, why_len);
+        ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }
     if (ok)
         s->orbit(s, x, sigma, mu, prec);
