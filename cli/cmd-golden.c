@@ -10,7 +10,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: slpi golden [--dir DIR] [--check | --write [--case NAME] | --list]\n"
+            "usage: slpi golden [--dir DIR] [--check | --write [--case NAME] | --list | --problem NAME]\n"
             "  --dir DIR     folder of the golden files (default oracle/golden)\n"
             "  --check       check every case on the ref and fast paths (default): the fresh\n"
             "                certified balls must overlap the stored ones, the fast path must\n"
@@ -20,6 +20,7 @@ static void help(FILE *f)
             "                review the diff before committing)\n"
             "  --case NAME   with --write: only this case\n"
             "  --list        the case names\n"
+            "  --problem NAME  print the case's problem as key=value lines (for `slpi run --config`)\n"
             "Exit 0 all PASS, 1 a FAIL, 2 bad input (file:line), 3 UNABLE and no FAIL.\n",
             SLPI_ORACLE_THRESHOLD);
 }
@@ -29,7 +30,8 @@ int slpi_cli_golden(int argc, char **argv)
     static const struct option opts[] = {
         { "dir", required_argument, 0, 'd' }, { "check", no_argument, 0, 'c' },
         { "write", no_argument, 0, 'w' },     { "case", required_argument, 0, 'k' },
-        { "list", no_argument, 0, 'l' },      { "help", no_argument, 0, 'h' },
+        { "list", no_argument, 0, 'l' },      { "problem", required_argument, 0, 'p' },
+        { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 }
     };
     const char *dir = "oracle/golden", *only = NULL;
@@ -40,17 +42,32 @@ int slpi_cli_golden(int argc, char **argv)
         case 'd': dir = optarg; break;
         case 'c': case 'w': case 'l': mode = c; break;
         case 'k': only = optarg; break;
+        case 'p': mode = c; only = optarg; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi golden: see `slpi golden --help`\n"); return SLPI_EINPUT;
         }
     }
-    if (optind < argc || (only && mode != 'w')) {
+    if (optind < argc || (only && mode != 'w' && mode != 'p')) {
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;
     }
     slpi_error err = { 0, "" };
     if (mode == 'l') {
         for (const char *const *k = slpi_golden_cases(); *k; k++) puts(*k);
+        return SLPI_OK;
+    }
+    if (mode == 'p') {
+        char file[200], path[4400];
+        slpi_golden g;
+        slpi_golden_file_name(only, file, sizeof file);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        if (slpi_golden_read(path, &g, &err) != SLPI_OK) {
+            fprintf(stderr, "slpi golden: %s\n", err.msg);
+            return SLPI_EINPUT;
+        }
+        printf("# golden case %s: %s\n", g.name, g.what);
+        slpi_problem_write(&g.problem, stdout, "");
+        slpi_golden_clear(&g);
         return SLPI_OK;
     }
     if (mode == 'w') {
