@@ -467,10 +467,12 @@ typedef struct {
     long first_fail_step;      /* -1: none */
     slpi_score state, inv;     /* worst over certified rows */
 } slpi_verify_result;
-/* noise_file (may be NULL) overrides the header's noise; report (may be NULL) gets
- * one line per row and a summary. Returns SLPI_OK or an input error (exit 2). */
-int slpi_verify_file(const char *path, const char *noise_file, long max_steps, FILE *report,
-                     slpi_verify_result *res, slpi_error *err);
+/* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
+ * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
+ * max_steps < 0: no bound; report (may be NULL) gets one line per row and a summary.
+ * Returns SLPI_OK or an input error (exit 2). */
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
+                     FILE *report, slpi_verify_result *res, slpi_error *err);
 
 #ifdef __cplusplus
 }
