@@ -19,6 +19,7 @@ static void help(FILE *f)
             "  --noise-file F     increments from this noise file (default: the header's\n"
             "                     noise_file, else the canonical noise of seed and path)\n"
             "  --max-steps K      certify at most K steps; later rows are UNABLE (not checked)\n"
+            "  --golden-dir DIR   where a header's case=NAME is looked up (default oracle/golden)\n"
             "  --quiet, -q        only the summary, not one line per row\n"
             "Each row: state ratio |port - exact| / (n u |x|) (certified bounds lo, hi), ulps of\n"
             "the correctly rounded exact value, invariant ratio, invariant drift of the port and of\n"
@@ -31,10 +32,11 @@ int slpi_cli_verify(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "noise-file", required_argument, 0, 'n' }, { "max-steps", required_argument, 0, 'm' },
-        { "quiet", no_argument, 0, 'q' },           { "help", no_argument, 0, 'h' },
+        { "golden-dir", required_argument, 0, 'g' }, { "quiet", no_argument, 0, 'q' },
+        { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 }
     };
-    const char *noise = NULL;
+    const char *noise = NULL, *golden = NULL;
     long max_steps = -1;
     int quiet = 0, c;
     char *end;
@@ -50,6 +52,7 @@ int slpi_cli_verify(int argc, char **argv)
                 return SLPI_EINPUT;
             }
             break;
+        case 'g': golden = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi verify: see `slpi verify --help`\n"); return SLPI_EINPUT;
@@ -63,7 +66,7 @@ int slpi_cli_verify(int argc, char **argv)
     slpi_verify_result res;
     FILE *rows = NULL;
     if (quiet) rows = fopen("/dev/null", "w");
-    int rc = slpi_verify_file(argv[optind], noise, max_steps, quiet ? rows : stdout, &res, &err);
+    int rc = slpi_verify_file(argv[optind], noise, golden, max_steps, quiet ? rows : stdout, &res, &err);
     if (rows) fclose(rows);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi verify: %s\n", err.msg);

@@ -2,7 +2,8 @@
  * against the certified path (issue 6, oracle item 3). Input: a trajectory TSV
  * "slpi-trajectory 1" (core/trajectory.c; the port-facing description is in
  * oracle/README.md) whose '#' header carries the problem as key=value lines (the
- * provenance keys that slpi itself writes, and arith=, are skipped) and whose columns
+ * provenance keys that slpi itself writes, and arith=, are skipped; case=NAME takes
+ * a golden case's problem, the other keys apply on top) and whose columns
  * include the state coordinates under the names slpi_problem_state_name gives (extra
  * columns are ignored). The certified path is recomputed from the problem's initial
  * state on the same canonical noise (or the header's / the supplied noise file) and
@@ -76,32 +77,49 @@ static long key_line(const line_map *m, const char *key)
     return 0;
 }
 
-/* The problem of the header: every key except provenance and arith. */
+/* The problem of the header: a golden case's (case=NAME, from golden_dir), then every
+ * other key except provenance and arith on top. */
 static int header_problem(const char *path, const slpi_traj *t, const line_map *m, const char *noise_file,
-                          slpi_problem *p, slpi_error *err)
+                          const char *golden_dir, slpi_problem *p, slpi_error *err)
 {
-    int nprov = 0;
+    int nprov = 0, rc = SLPI_OK, have_case = 0;
     char **pk = NULL, **pv = NULL;
     slpi_oracle_provenance(&nprov, &pk, &pv);
     char **keys = calloc((size_t)t->nhead + 1, sizeof(char *)), **vals = calloc((size_t)t->nhead + 1, sizeof(char *));
     char **where = calloc((size_t)t->nhead + 1, sizeof(char *));
     int n = 0;
-    for (int i = 0; i < t->nhead; i++) {
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
         int skip = strcmp(t->head_key[i], "arith") == 0;
         for (int j = 0; j < nprov && !skip; j++) skip = strcmp(t->head_key[i], pk[j]) == 0;
         if (skip) continue;
+        char at[SLPI_PATH_MAX + 32];
+        snprintf(at, sizeof at, "%s:%ld", path, key_line(m, t->head_key[i]));
+        if (strcmp(t->head_key[i], "case") == 0) {
+            char file[200], gpath[SLPI_PATH_MAX + 200];
+            slpi_golden g;
+            slpi_golden_file_name(t->head_val[i], file, sizeof file);
+            snprintf(gpath, sizeof gpath, "%s/%s", golden_dir ? golden_dir : "oracle/golden", file);
+            slpi_error gerr = { 0, "" };
+            if (slpi_golden_read(gpath, &g, &gerr) != SLPI_OK) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s: case=%s: %s", at, t->head_val[i], gerr.msg);
+                break;
+            }
+            *p = g.problem;
+            have_case = 1;
+            slpi_golden_clear(&g);
+            continue;
+        }
         keys[n] = t->head_key[i];
         vals[n] = t->head_val[i];
-        char buf[SLPI_PATH_MAX + 32];
-        snprintf(buf, sizeof buf, "%s:%ld", path, key_line(m, t->head_key[i]));
-        where[n++] = strdup(buf);
+        where[n++] = strdup(at);
     }
     for (int j = 0; j < nprov; j++) { free(pk[j]); free(pv[j]); }
     free(pk);
     free(pv);
-    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = n == 0 ? slpi_error_set(err, SLPI_EINPUT, "%s: the header holds no problem (system=, scheme=, ...)", path)
-                    : slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
+    if (rc == SLPI_OK && n == 0 && !have_case)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: the header holds no problem (case=, or system=, scheme=, ...)", path);
+    if (rc == SLPI_OK && n > 0) rc = slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
     if (rc == SLPI_OK && noise_file) rc = slpi_problem_set(p, "noise_file", noise_file, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
     for (int i = 0; i < n; i++) free(where[i]);
@@ -209,8 +227,8 @@ static int check_rows(const char *path, const slpi_traj *t, const line_map *m, c
     return SLPI_OK;
 }
 
-int slpi_verify_file(const char *path, const char *noise_file, long max_steps, FILE *report,
-                     slpi_verify_result *res, slpi_error *err)
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
+                     FILE *report, slpi_verify_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
     res->verdict = SLPI_VERDICT_PASS;
@@ -224,7 +242,7 @@ int slpi_verify_file(const char *path, const char *noise_file, long max_steps, F
     slpi_problem p;
     verifier v;
     memset(&v, 0, sizeof v);
-    rc = header_problem(path, &t, &m, noise_file, &p, err);
+    rc = header_problem(path, &t, &m, noise_file, golden_dir, &p, err);
     int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0, M = rc == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
     int *col = calloc((size_t)dim + 1, sizeof(int));
     if (rc == SLPI_OK) rc = check_rows(path, &t, &m, &p, dim, col, err);

@@ -46,7 +46,7 @@ static void verify_fast_output(const slpi_golden *g, const char *dir)
     fclose(f);
     TEST_CHECKF(rc == SLPI_OK, "%s: fast run: %s", g->name, err.msg);
     slpi_verify_result v;
-    rc = slpi_verify_file(path, NULL, -1, NULL, &v, &err);
+    rc = slpi_verify_file(path, NULL, golden_dir(), -1, NULL, &v, &err);
     TEST_CHECKF(rc == SLPI_OK && v.verdict == SLPI_VERDICT_PASS && v.rows == g->problem.steps + 1 &&
                     v.last_certified_step == g->problem.steps,
                 "%s: verify of the fast output: rc %d (%s), %s, %ld rows, certified through %ld", g->name, rc, err.msg,

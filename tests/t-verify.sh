@@ -48,6 +48,12 @@ slpi noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate
 expect 0 "PASS" verify -q --noise-file "$tmp/noise.txt" build/fast.tsv
 expect 1 "FAIL" verify -q --noise-file "$tmp/other.txt" build/fast.tsv
 
+# 2b. a header that names a golden case instead of the whole problem
+{ echo '# slpi-trajectory 1'; echo '# case=rigid-body/isomp'; grep -v '^#' build/fast.tsv; } > "$tmp/case.tsv"
+expect 0 "PASS" verify -q "$tmp/case.tsv"
+sed 's|case=rigid-body/isomp|case=no/such|' "$tmp/case.tsv" > "$tmp/nocase.tsv"
+expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
+
 # 3. bad input: exit 2 with file:line
 sed 's/^\(5\t[^\t]*\t\)[^\t]*/\1zz/' build/fast.tsv > "$tmp/bad-number.tsv"
 expect 2 "bad-number.tsv:.*column 3 (x1)" verify "$tmp/bad-number.tsv"
