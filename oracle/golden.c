@@ -34,6 +34,7 @@
 
 #define GOLDEN_LINE "# slpi-golden 1"
 #define BALL_READ_PREC 512
+#define GOLDEN_MAX_VALUES (1 << 24)   /* increments: golden cases are short */
 
 void slpi_golden_clear(slpi_golden *g)
 {
@@ -121,17 +122,20 @@ static int bad(const where *w, const char *fmt, ...)
     return slpi_error_set(w->err, SLPI_EINPUT, "%s:%ld: %s", w->path, w->line, msg);
 }
 
-/* Split a line into TAB-separated fields in place; returns the count (at most max). */
-static int split_tabs(char *line, char **field, int max)
+/* Split a line into TAB-separated fields in place; *field is reallocated to hold them. */
+static int split_tabs(char *line, char ***field, int *cap)
 {
-    int n = 0;
+    int n = 1;
+    for (const char *s = line; *s; s++) n += *s == '\t';
+    if (n > *cap) {
+        *cap = n;
+        *field = realloc(*field, (size_t)n * sizeof(char *));
+    }
     char *s = line;
-    while (n < max) {
-        field[n++] = s;
+    for (int i = 0; i < n; i++) {
+        (*field)[i] = s;
         char *t = strchr(s, '\t');
-        if (!t) break;
-        *t = '\0';
-        s = t + 1;
+        if (t) *t = '\0', s = t + 1;
     }
     return n;
 }
@@ -164,6 +168,8 @@ typedef struct {
     int nkeys, cap;
     char **keys, **vals, **wh;
     int problem_done, have_x0, ended;
+    char **field;              /* the fields of the current line */
+    int field_cap;
     long ndw;
     int state_next;            /* next state index expected in the current checkpoint */
 } reader;
@@ -179,6 +185,9 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
         return bad(w, "the problem names an x0_file or noise_file: a golden case holds its own data");
     g->dim = slpi_problem_state_dim(&g->problem);
     g->M = slpi_problem_noise_count(&g->problem);
+    if (g->problem.steps > GOLDEN_MAX_VALUES / (g->M + 1))
+        return bad(w, "steps=%ld with M = %d: more increments than a golden case holds (%d)", g->problem.steps, g->M,
+                   GOLDEN_MAX_VALUES);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
     g->dW = calloc((size_t)(g->problem.steps * g->M + 1), sizeof(double));
     r->problem_done = 1;
@@ -229,7 +238,8 @@ static int read_dw(slpi_golden *g, reader *r, const where *w, int nf, char **f)
     long n;
     if (!r->have_x0) return bad(w, "dW line before the x0 line");
     if (g->ncheck > 0) return bad(w, "dW line after a checkpoint");
-    if (parse_long(f[1], &n) != 0 || n != r->ndw) return bad(w, "expected increments of step %ld, found '%s'", r->ndw, nf > 1 ? f[1] : "");
+    if (nf < 2 || parse_long(f[1], &n) != 0 || n != r->ndw)
+        return bad(w, "expected increments of step %ld, found '%s'", r->ndw, nf > 1 ? f[1] : "");
     if (n >= g->problem.steps) return bad(w, "step %ld: the problem has only %ld steps", n, g->problem.steps);
     if (nf != g->M + 2) return bad(w, "step %ld has %d increments, the problem has M = %d", n, nf - 2, g->M);
     for (int k = 0; k < g->M; k++)
@@ -327,9 +337,8 @@ static int read_record(slpi_golden *g, reader *r, const where *w, char *line)
         }
         return SLPI_OK;
     }
-    char *f[4100];
-    int nf = split_tabs(line, f, 4100);
-    if (nf == 4100) return bad(w, "too many fields");
+    int nf = split_tabs(line, &r->field, &r->field_cap);
+    char **f = r->field;
     if (strcmp(f[0], "problem") == 0) return read_problem(r, w, nf, f);
     if (strcmp(f[0], "x0") == 0) return read_x0(g, r, w, nf, f);
     if (strcmp(f[0], "dW") == 0) return read_dw(g, r, w, nf, f);
@@ -381,6 +390,7 @@ int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
     free(r.keys);
     free(r.vals);
     free(r.wh);
+    free(r.field);
     if (rc != SLPI_OK) slpi_golden_clear(g);
     return rc;
 }

@@ -152,6 +152,13 @@ static void test_reader(const char *dir)
     BAD(prob, "problem\tnosuchkey=1", "nosuchkey");
     BAD(prob, "problem", "expected 'problem<TAB>key=value'");
     BAD(dw0 + 1, NULL, "expected increments of step 1");
+    BAD(dw0, "dW", "expected increments of step 0");
+    BAD(x0, "x0", "the state has 3");
+    BAD(st, "state", "expected 'state");
+    BAD(inv, "inv", "expected 'inv");
+    t = replace_line(text, prob, "problem\tsteps=100000000");   /* found when the problem is complete */
+    expect_bad(bad, t, x0, "more increments than a golden case holds");
+    free(t);
     BAD(st + 1, NULL, "state index 2, expected 1");
     /* a header line after the problem, text after end, a missing end, truncation */
     BAD(x0, "# late=1", "header line after the problem");
