@@ -180,6 +180,11 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
     if (r->nkeys == 0) return bad(w, "no 'problem' lines before this record");
     int rc = slpi_problem_set_all(&g->problem, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(&g->problem, w->err);
+    if (rc != SLPI_OK && strncmp(w->err->msg, w->path, strlen(w->path)) != 0) {
+        char msg[sizeof w->err->msg];
+        snprintf(msg, sizeof msg, "%s", w->err->msg);
+        return bad(w, "the problem (complete at this line): %s", msg);
+    }
     if (rc != SLPI_OK) return rc;
     if (g->problem.x0_file[0] || g->problem.noise_file[0])
         return bad(w, "the problem names an x0_file or noise_file: a golden case holds its own data");
