@@ -165,8 +165,10 @@ static void test_reader(const char *dir)
     BAD(st + 1, NULL, "state index 2, expected 1");
     /* a header line after the problem, text after end, a missing end, truncation */
     BAD(x0, "# late=1", "header line after the problem");
-    t = malloc(strlen(text) + 8);
-    sprintf(t, "%sx\n", text);
+    size_t tn = strlen(text) + 8;
+    t = malloc(tn);
+    if (!t) return;
+    snprintf(t, tn, "%sx\n", text);
     expect_bad(bad, t, end + 1, "after the 'end'");
     t[strlen(text) - 1] = '\0';   /* drop the last newline: "end" unterminated */
     expect_bad(bad, t, end, "truncated");
