@@ -105,6 +105,10 @@ static void test_reader(const char *dir)
     slpi_golden_write(f, &g);
     fclose(f);
     char *text = slurp(good);
+    if (!text) {
+        TEST_CHECKF(0, "cannot read back %s", good);
+        return;
+    }
 
     /* round trip: read back, write again, the same text */
     TEST_CHECKF(slpi_golden_read(good, &h, &err) == SLPI_OK, "read: %s", err.msg);
