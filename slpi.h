@@ -463,9 +463,9 @@ int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, 
 typedef struct {
     slpi_verdict verdict;
     long rows, rows_pass, rows_fail, rows_unable;
-    long last_certified_step;  /* -1: none */
+    long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
     long first_fail_step;      /* -1: none */
-    slpi_score state, inv;     /* worst over certified rows */
+    slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
 } slpi_verify_result;
 /* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
  * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
