@@ -156,9 +156,11 @@ static void row_line(verifier *v, long step, double t, const slpi_score *st, con
     if (verdict == SLPI_VERDICT_FAIL && r->first_fail_step < 0) r->first_fail_step = step;
     r->verdict = slpi_verdict_worse(r->verdict, verdict);
     if (!v->report) return;
+    char ulps[32] = "-";
+    if (st && st->max_ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", st->max_ulps);
     if (st)
-        fprintf(v->report, "%8ld %12.6g %10.3g %10.3g %8.0f %10.3g %10.3g %10.3g  %s\n", step, t, st->lo, st->hi,
-                st->max_ulps, in->hi, port_drift, exact_drift, slpi_verdict_name(verdict));
+        fprintf(v->report, "%8ld %12.6g %10.3g %10.3g %8s %10.3g %10.3g %10.3g  %s\n", step, t, st->lo, st->hi, ulps,
+                in->hi, port_drift, exact_drift, slpi_verdict_name(verdict));
     else
         fprintf(v->report, "%8ld %12.6g %10s %10s %8s %10s %10s %10s  %s (%s)\n", step, t, "-", "-", "-", "-", "-", "-",
                 slpi_verdict_name(verdict), why);
@@ -192,9 +194,11 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     }
     slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st), slpi_score_verdict(&in));
     row_line(v, step, row[0], &st, &in, pd.hi, ed.hi, verdict, NULL);
-    slpi_score_merge(&v->res->state, &st);
-    slpi_score_merge(&v->res->inv, &in);
-    v->res->last_certified_step = step;
+    if (verdict != SLPI_VERDICT_UNABLE) {
+        slpi_score_merge(&v->res->state, &st);
+        slpi_score_merge(&v->res->inv, &in);
+        v->res->last_certified_step = step;
+    }
     v->row++;
     return SLPI_OK;
 }
@@ -291,11 +295,14 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
         for (int i = 0; i < v.ninv; i++)
             fprintf(report, "  %-24s port %10.3g   exact scheme %10.3g\n", v.inv_name[i], v.port_drift[i],
                     v.exact_drift[i]);
-        fprintf(report, "rows: %ld PASS, %ld FAIL, %ld UNABLE; certified through step %ld", res->rows_pass,
-                res->rows_fail, res->rows_unable, res->last_certified_step);
+        fprintf(report, "rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
+        if (res->last_certified_step >= 0) fprintf(report, "certified through step %ld", res->last_certified_step);
+        else fprintf(report, "no row certified");
         if (res->first_fail_step >= 0) fprintf(report, "; first FAIL at step %ld", res->first_fail_step);
-        fprintf(report, "\nworst state ratio <= %.3g (max %.0f ulps), worst invariant ratio <= %.3g, threshold %g\n",
-                res->state.hi, res->state.max_ulps, res->inv.hi, SLPI_ORACLE_THRESHOLD);
+        char ulps[32] = "no";
+        if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
+        fprintf(report, "\ncertified rows: worst state ratio <= %.3g (%s ulps), worst invariant ratio <= %.3g, threshold %g\n",
+                res->state.hi, ulps, res->inv.hi, SLPI_ORACLE_THRESHOLD);
         fprintf(report, "verdict: %s\n", slpi_verdict_name(res->verdict));
     }
     slpi_ref_free(v.s);

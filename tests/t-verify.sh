@@ -54,6 +54,16 @@ expect 0 "PASS" verify -q "$tmp/case.tsv"
 sed 's|case=rigid-body/isomp|case=no/such|' "$tmp/case.tsv" > "$tmp/nocase.tsv"
 expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
 
+# 2c. the certified radius runs out: 400 steps at 53 bits are certified for a while,
+#     then UNABLE (exit 3), never PASS; at the default precision they PASS
+slpi golden --problem rigid-body/isomp | sed 's/^steps=.*/steps=400/' > "$tmp/long.conf"
+slpi run --config "$tmp/long.conf" --quiet --output "$tmp/long.tsv"
+expect 0 "rows: 401 PASS, 0 FAIL, 0 UNABLE" verify "$tmp/long.tsv"
+sed 's/^# prec=.*/# prec=53/; s/^# prec_max=.*/# prec_max=53/' "$tmp/long.tsv" > "$tmp/long53.tsv"
+expect 3 "0 FAIL, [1-9][0-9]* UNABLE; certified through step [1-9]" verify "$tmp/long53.tsv"
+slpi verify "$tmp/long53.tsv" | awk -v bad=0 '$NF=="UNABLE"{u=1} $NF=="PASS"&&u{bad=1} END{exit bad}' ||
+  note "53 bits: a PASS row after an UNABLE one"
+
 # 3. bad input: exit 2 with file:line
 sed 's/^\(5\t[^\t]*\t\)[^\t]*/\1zz/' build/fast.tsv > "$tmp/bad-number.tsv"
 expect 2 "bad-number.tsv:.*column 3 (x1)" verify "$tmp/bad-number.tsv"
