@@ -54,6 +54,10 @@ expect 0 "PASS" verify -q "$tmp/case.tsv"
 sed 's|case=rigid-body/isomp|case=no/such|' "$tmp/case.tsv" > "$tmp/nocase.tsv"
 expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
 
+# 2b'. hex-float output of the fast path reads the same
+slpi run --config build/case.conf --quiet --hex --output "$tmp/hex.tsv"
+expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
+
 # 2c. the certified radius runs out: 400 steps at 53 bits are certified for a while,
 #     then UNABLE (exit 3), never PASS; at the default precision they PASS
 slpi golden --problem rigid-body/isomp | sed 's/^steps=.*/steps=400/' > "$tmp/long.conf"
