@@ -6,7 +6,7 @@
  *     ratio budget 30 (slpi_golden_check_dir prints the table of worst scores per pair);
  *   - `slpi verify` PASSes the fast path's trajectory of every case;
  *   - negative controls: a stored ball moved off the exact value makes the ref check
- *     FAIL, and a stored ball moved 100 n u |x| from the fast result makes the fast
+ *     FAIL, an invariant the ref path does not compute makes it UNABLE, and a stored ball moved 100 n u |x| from the fast result makes the fast
  *     check FAIL.
  * Folder: SLPI_GOLDEN_DIR, default oracle/golden (make check runs from the top). */
 #include <unistd.h>
@@ -125,6 +125,13 @@ static void test_controls(void)
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
     TEST_CHECKF(r.ref == SLPI_VERDICT_FAIL, "moved invariant: ref %s", slpi_verdict_name(r.ref));
     arb_set(k->inv, keep);
+    /* a stored invariant the ref path does not compute cannot be re-checked: UNABLE */
+    char *name = k->inv_name[0];
+    k->inv_name[0] = "no such invariant";
+    TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
+    TEST_CHECKF(r.ref == SLPI_VERDICT_UNABLE && strstr(r.msg, "no such invariant"), "unknown invariant: ref %s (%s)",
+                slpi_verdict_name(r.ref), r.msg);
+    k->inv_name[0] = name;
     /* the unchanged case passes, and the fresh balls lie inside the stored ones */
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
     TEST_CHECKF(r.ref == SLPI_VERDICT_PASS && r.fast == SLPI_VERDICT_PASS && r.ref_encloses,
