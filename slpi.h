@@ -464,6 +464,9 @@ int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
  * non-PASS cases and the table of worst scores per scheme x system pair. Input errors
  * (a missing or malformed file) return SLPI_EINPUT; *verdict is the worst verdict. */
 int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
+/* The same for the given files (names: the case each must hold, or NULL). */
+int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
+                            slpi_verdict *verdict, slpi_error *err);
 
 /* Verify a trajectory TSV of another implementation against the certified path
  * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. */
