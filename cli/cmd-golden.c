@@ -10,12 +10,12 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: slpi golden [--dir DIR] [--check | --write [--case NAME] | --list | --problem NAME]\n"
+            "usage: slpi golden [--dir DIR] [--check [FILE...] | --write [--case NAME] | --list | --problem NAME]\n"
             "  --dir DIR     folder of the golden files (default oracle/golden)\n"
-            "  --check       check every case on the ref and fast paths (default): the fresh\n"
-            "                certified balls must overlap the stored ones, the fast path must\n"
-            "                stay within |fast - exact| / (n u scale) <= %g; prints the worst\n"
-            "                scores per scheme x system pair\n"
+            "  --check       check every case of DIR (or the FILEs) on the ref and fast paths\n"
+            "                (the default): the fresh certified balls must overlap the stored\n"
+            "                ones, the fast path must stay within |fast - exact| / (n u scale)\n"
+            "                <= %g; prints the worst scores per scheme x system pair\n"
             "  --write       regenerate the files with the certified path (a deliberate act:\n"
             "                review the diff before committing)\n"
             "  --case NAME   with --write: only this case\n"
@@ -47,7 +47,7 @@ int slpi_cli_golden(int argc, char **argv)
         default: fprintf(stderr, "slpi golden: see `slpi golden --help`\n"); return SLPI_EINPUT;
         }
     }
-    if (optind < argc || (only && mode != 'w' && mode != 'p')) {
+    if ((optind < argc && mode != 'c') || (only && mode != 'w' && mode != 'p')) {
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;
     }
@@ -76,7 +76,8 @@ int slpi_cli_golden(int argc, char **argv)
         return rc;
     }
     slpi_verdict v;
-    int rc = slpi_golden_check_dir(dir, stdout, &v, &err);
+    int rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, stdout, &v, &err)
+                           : slpi_golden_check_dir(dir, stdout, &v, &err);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi golden: %s\n", err.msg);
         return rc;

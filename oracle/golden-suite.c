@@ -51,7 +51,7 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
 
 /* Worst scores of one scheme x system pair. */
 typedef struct {
-    char pair[96];
+    char pair[128];
     int cases;
     long steps;
     slpi_verdict ref, fast;
@@ -84,33 +84,33 @@ static void print_table(FILE *f, const pair_row *rows, int n)
                "certified balls overlap the stored ones (inside: and lie inside them)\n", SLPI_ORACLE_THRESHOLD);
 }
 
-int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err)
+int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
+                            slpi_verdict *verdict, slpi_error *err)
 {
-    int ncases = 0, nrows = 0, rc = SLPI_OK;
-    while (slpi_golden_cases()[ncases]) ncases++;
-    pair_row *rows = calloc((size_t)ncases, sizeof *rows);
+    int nrows = 0, rc = SLPI_OK;
+    pair_row *rows = calloc((size_t)(n > 0 ? n : 1), sizeof *rows);
     *verdict = SLPI_VERDICT_PASS;
-    for (const char *const *c = slpi_golden_cases(); *c && rc == SLPI_OK; c++) {
-        char path[SLPI_PATH_MAX], pair[96];
-        case_path(dir, *c, path, sizeof path);
+    for (int c = 0; c < n && rc == SLPI_OK; c++) {
+        char pair[128];
         slpi_golden g;
         slpi_golden_result res;
         double t0 = seconds();
-        if ((rc = slpi_golden_read(path, &g, err)) != SLPI_OK) break;
-        if (strcmp(g.name, *c) != 0)
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", path, g.name, *c);
+        if ((rc = slpi_golden_read(paths[c], &g, err)) != SLPI_OK) break;
+        if (names && strcmp(g.name, names[c]) != 0)
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
         if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
         long steps = g.problem.steps;
+        pair_of(g.name, pair, sizeof pair);
+        if (rc == SLPI_OK && report && slpi_verdict_worse(res.ref, res.fast) != SLPI_VERDICT_PASS)
+            fprintf(report, "%s: %s: %s\n", g.name, slpi_verdict_name(slpi_verdict_worse(res.ref, res.fast)), res.msg);
         slpi_golden_clear(&g);
         if (rc != SLPI_OK) break;
-        slpi_verdict v = slpi_verdict_worse(res.ref, res.fast);
-        *verdict = slpi_verdict_worse(*verdict, v);
-        if (report && v != SLPI_VERDICT_PASS) fprintf(report, "%s: %s: %s\n", *c, slpi_verdict_name(v), res.msg);
-        pair_of(*c, pair, sizeof pair);
-        pair_row *r = nrows > 0 && strcmp(rows[nrows - 1].pair, pair) == 0 ? rows + nrows - 1 : NULL;
+        *verdict = slpi_verdict_worse(*verdict, slpi_verdict_worse(res.ref, res.fast));
+        pair_row *r = NULL;
+        for (int i = 0; i < nrows && !r; i++)
+            if (strcmp(rows[i].pair, pair) == 0) r = rows + i;
         if (!r) {
             r = rows + nrows++;
-            memset(r, 0, sizeof *r);
             snprintf(r->pair, sizeof r->pair, "%s", pair);
             r->state.max_ulps = r->inv.max_ulps = -1;
             r->inside = 1;
@@ -126,5 +126,21 @@ int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, 
     }
     if (report && nrows > 0) print_table(report, rows, nrows);
     free(rows);
+    return rc;
+}
+
+int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err)
+{
+    const char *const *names = slpi_golden_cases();
+    int n = 0;
+    while (names[n]) n++;
+    char **paths = malloc((size_t)n * sizeof(char *));
+    for (int i = 0; i < n; i++) {
+        paths[i] = malloc(SLPI_PATH_MAX);
+        case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
+    }
+    int rc = slpi_golden_check_files(n, (const char *const *)paths, names, report, verdict, err);
+    for (int i = 0; i < n; i++) free(paths[i]);
+    free(paths);
     return rc;
 }

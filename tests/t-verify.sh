@@ -85,6 +85,13 @@ expect 0 "usage: slpi verify" verify --help
 expect 0 "usage: slpi golden" golden --help
 expect 0 "rigid-body/isomp" golden --list
 expect 2 "unknown" golden --write --dir "$tmp" --case no/such
+# slpi golden on single files: a checked file, a moved ball (FAIL), a broken file (file:line)
+g=oracle/golden/rigid-body.isomp.golden
+expect 0 "golden: PASS" golden "$g"
+awk -F'\t' 'BEGIN{OFS="\t"} $1=="state"&&$2=="0"{sub(/^0\.8911/, "0.8912", $4)} {print}' "$g" > "$tmp/moved.golden"
+expect 1 "does not overlap the stored ball" golden "$tmp/moved.golden"
+sed 's/^checkpoint\t1\t128$/checkpoint\t0\t128/' "$g" > "$tmp/broken.golden"
+expect 2 "broken.golden:[0-9]*: checkpoint step 0" golden "$tmp/broken.golden"
 
 rm -rf "$tmp" build/case.conf build/fast.tsv build/perturbed.tsv
 echo "t-verify: $n commands checked"
