@@ -3,7 +3,8 @@
 # oracle/README.md (fast-path output of a golden case PASSes, the same file with one
 # value perturbed in its 12th digit FAILs at that step, a bounded check is UNABLE), run
 # line by line with each annotated exit code; then a supplied noise file (the canonical
-# one PASSes, another seed's FAILs) and bad input (exit 2 with file:line).
+# one PASSes, another seed's FAILs), bad input (exit 2 with file:line), and `slpi golden`
+# on single files.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0; n=0
