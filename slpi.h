@@ -476,6 +476,9 @@ typedef struct {
     long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
     long first_fail_step;      /* -1: none */
     slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
+    int ninv;                  /* per invariant: worst drift ratio of the port and of */
+    const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
+    double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
 } slpi_verify_result;
 /* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
  * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
@@ -483,6 +486,8 @@ typedef struct {
  * Returns SLPI_OK or an input error (exit 2). */
 int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
                      FILE *report, slpi_verify_result *res, slpi_error *err);
+/* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
+int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
 
 #ifdef __cplusplus
 }
