@@ -21,6 +21,7 @@ static void help(FILE *f)
             "  --max-steps K      certify at most K steps; later rows are UNABLE (not checked)\n"
             "  --golden-dir DIR   where a header's case=NAME is looked up (default oracle/golden)\n"
             "  --quiet, -q        only the summary, not one line per row\n"
+            "  --json FILE        also write the result as JSON\n"
             "Each row: state ratio |port - exact| / (n u |x|) (certified bounds lo, hi), ulps of\n"
             "the correctly rounded exact value, invariant ratio, invariant drift of the port and of\n"
             "the exact scheme. PASS if every bound <= %g, FAIL if a lower bound exceeds it.\n"
@@ -33,10 +34,11 @@ int slpi_cli_verify(int argc, char **argv)
     static const struct option opts[] = {
         { "noise-file", required_argument, 0, 'n' }, { "max-steps", required_argument, 0, 'm' },
         { "golden-dir", required_argument, 0, 'g' }, { "quiet", no_argument, 0, 'q' },
+        { "json", required_argument, 0, 'j' },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 }
     };
-    const char *noise = NULL, *golden = NULL;
+    const char *noise = NULL, *golden = NULL, *json = NULL;
     long max_steps = -1;
     int quiet = 0, c;
     char *end;
@@ -53,6 +55,7 @@ int slpi_cli_verify(int argc, char **argv)
             }
             break;
         case 'g': golden = optarg; break;
+        case 'j': json = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi verify: see `slpi verify --help`\n"); return SLPI_EINPUT;
@@ -69,6 +72,10 @@ int slpi_cli_verify(int argc, char **argv)
     int rc = slpi_verify_file(argv[optind], noise, golden, max_steps, quiet ? rows : stdout, &res, &err);
     if (rows) fclose(rows);
     if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi verify: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    if (json && slpi_verify_write_json(argv[optind], &res, json, &err) != SLPI_OK) {
         fprintf(stderr, "slpi verify: %s\n", err.msg);
         return SLPI_EINPUT;
     }

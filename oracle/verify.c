@@ -16,6 +16,7 @@
  * when their lower bound exceeds 30, and is UNABLE when the balls are too wide, when
  * the certified step is UNABLE, or beyond --max-steps: it is never PASS unchecked. */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,9 +139,6 @@ typedef struct {
     slpi_ref_diag dp, d0;      /* of the port's row, of x0 */
     double *f;
     long row;                  /* next row */
-    int ninv;                  /* per invariant: worst drift ratios of port and exact */
-    const char *inv_name[SLPI_MAX_DIAG];
-    double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
     FILE *report;
     slpi_verify_result *res;
 } verifier;
@@ -181,14 +179,15 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     slpi_oracle_invariant_scales(v->s, x, v->dim, scale, n);
     slpi_score_invariants(v->dp.value, inv->value, scale, n, step, &in);
     slpi_score pd = { 0, 0, -1, 0, 0 }, ed = pd;
-    v->ninv = n;
+    slpi_verify_result *r = v->res;
+    r->ninv = n;
     for (int i = 0; i < n; i++) {
         slpi_score a, b;
         slpi_score_invariants(v->dp.value + i, v->d0.value + i, scale + i, 1, step, &a);
         slpi_score_invariants(inv->value + i, v->d0.value + i, scale + i, 1, step, &b);
-        v->inv_name[i] = inv->name[i];
-        v->port_drift[i] = fmax(v->port_drift[i], a.hi);
-        v->exact_drift[i] = fmax(v->exact_drift[i], b.hi);
+        r->inv_name[i] = inv->name[i];
+        r->port_drift[i] = fmax(r->port_drift[i], a.hi);
+        r->exact_drift[i] = fmax(r->exact_drift[i], b.hi);
         slpi_score_merge(&pd, &a);
         slpi_score_merge(&ed, &b);
     }
@@ -292,9 +291,9 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
     }
     if (rc == SLPI_OK && report) {
         fprintf(report, "invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
-        for (int i = 0; i < v.ninv; i++)
-            fprintf(report, "  %-24s port %10.3g   exact scheme %10.3g\n", v.inv_name[i], v.port_drift[i],
-                    v.exact_drift[i]);
+        for (int i = 0; i < res->ninv; i++)
+            fprintf(report, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
+                    res->exact_drift[i]);
         fprintf(report, "rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
         if (res->last_certified_step >= 0) fprintf(report, "certified through step %ld", res->last_certified_step);
         else fprintf(report, "no row certified");
@@ -313,4 +312,24 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
     free_map(&m);
     slpi_traj_free(&t);
     return rc;
+}
+
+int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err)
+{
+    json_t *drift = json_array();
+    for (int i = 0; i < res->ninv; i++)
+        json_array_append_new(drift, json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port",
+                                               res->port_drift[i], "exact_scheme", res->exact_drift[i]));
+    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
+                          "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict),
+                          "threshold", SLPI_ORACLE_THRESHOLD, "rows", (json_int_t)res->rows, "rows_pass",
+                          (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail, "rows_unable",
+                          (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
+                          "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo,
+                          "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
+                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift);
+    int bad = j == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
+    json_decref(j);
+    if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
+    return SLPI_OK;
 }

@@ -46,7 +46,9 @@ expect() {
 # 2. increments from a noise file: the canonical ones PASS, another seed's FAIL
 slpi noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/noise.txt" 2>/dev/null
 slpi noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/other.txt" 2>/dev/null
-expect 0 "PASS" verify -q --noise-file "$tmp/noise.txt" build/fast.tsv
+expect 0 "PASS" verify -q --noise-file "$tmp/noise.txt" --json "$tmp/v.json" build/fast.tsv
+grep -q '"verdict": "PASS"' "$tmp/v.json" && grep -q '"last_certified_step": 16' "$tmp/v.json" ||
+  note "verify --json: $(head -c 300 "$tmp/v.json")"
 expect 1 "FAIL" verify -q --noise-file "$tmp/other.txt" build/fast.tsv
 
 # 2b. a header that names a golden case instead of the whole problem
