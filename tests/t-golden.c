@@ -1,6 +1,6 @@
 /* t-golden.c — the golden certified cases (issue 6, oracle items 1–3) on both paths:
  *   - every applicable scheme x system pair of SPEC §4.7 has a case, and each file is
- *     the case it claims (name; increments equal to the problem's canonical ones; a
+ *     the case it claims, with a problem that round-trips through slpi_problem_load (name; increments equal to the problem's canonical ones; a
  *     default x0 that has changed since is reported as a stale file, not a failure);
  *   - the ref path still overlaps every stored ball and the fast path is within the
  *     ratio budget 30 (slpi_golden_check_dir prints the table of worst scores per pair);
@@ -54,6 +54,33 @@ static void verify_fast_output(const slpi_golden *g, const char *dir)
     unlink(path);
 }
 
+/* The stored problem round-trips through slpi_problem_write and slpi_problem_load. */
+static void problem_round_trip(const slpi_golden *g, const char *dir)
+{
+    char path[256], *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    snprintf(path, sizeof path, "%s/case.conf", dir);
+    FILE *f = fopen(path, "w");
+    slpi_problem_write(&g->problem, f, "");
+    fclose(f);
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    int rc = slpi_problem_load(&p, path, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s: problem does not load: %s", g->name, err.msg);
+    f = open_memstream(&a, &na);
+    slpi_problem_write(&g->problem, f, "");
+    fclose(f);
+    f = open_memstream(&b, &nb);
+    slpi_problem_write(&p, f, "");
+    fclose(f);
+    TEST_CHECKF(strcmp(a, b) == 0, "%s: problem changes through write/load", g->name);
+    free(a);
+    free(b);
+    unlink(path);
+}
+
 static void test_case_files(const char *tmp)
 {
     for (const char *const *c = slpi_golden_cases(); *c; c++) {
@@ -79,6 +106,7 @@ static void test_case_files(const char *tmp)
         TEST_CHECKF(g.check[g.ncheck - 1].step == g.problem.steps && g.check[g.ncheck - 1].ninv > 0,
                     "%s: last checkpoint at step %ld with %d invariants", *c, g.check[g.ncheck - 1].step,
                     g.check[g.ncheck - 1].ninv);
+        problem_round_trip(&g, tmp);
         verify_fast_output(&g, tmp);
         free(x0);
         free(dW);
