@@ -1,13 +1,14 @@
 /* t-golden.c — the golden certified cases (issue 6, oracle items 1–3) on both paths:
  *   - every applicable scheme x system pair of SPEC §4.7 has a case, and each file is
- *     the case it claims, with a problem that round-trips through slpi_problem_load (name; increments equal to the problem's canonical ones; a
- *     default x0 that has changed since is reported as a stale file, not a failure);
+ *     the case it claims (its name; increments equal to the problem's canonical ones;
+ *     a default x0 that has changed since is reported as a stale file, not a failure),
+ *     with a problem that round-trips through slpi_problem_write and slpi_problem_load;
  *   - the ref path still overlaps every stored ball and the fast path is within the
  *     ratio budget 30 (slpi_golden_check_dir prints the table of worst scores per pair);
  *   - `slpi verify` PASSes the fast path's trajectory of every case;
  *   - negative controls: a stored ball moved off the exact value makes the ref check
- *     FAIL, an invariant the ref path does not compute makes it UNABLE, and a stored ball moved 100 n u |x| from the fast result makes the fast
- *     check FAIL.
+ *     FAIL, an invariant the ref path does not compute makes it UNABLE, and stored
+ *     balls moved 100 n u |x| from the fast result make the fast check FAIL.
  * Folder: SLPI_GOLDEN_DIR, default oracle/golden (make check runs from the top). */
 #include <unistd.h>
 
