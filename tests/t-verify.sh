@@ -57,6 +57,11 @@ expect 0 "PASS" verify -q "$tmp/case.tsv"
 sed 's|case=rigid-body/isomp|case=no/such|' "$tmp/case.tsv" > "$tmp/nocase.tsv"
 expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
 
+# 2a. the least a port writes: a preset, steps, and the state columns
+{ printf '# slpi-trajectory 1\n# preset=iso/rigid-body/trajectories\n# steps=16\nstep\tt\tx1\tx2\tx3\n'
+  grep -v '^#' build/fast.tsv | tail -n +2 | cut -f1-5; } > "$tmp/minimal.tsv"
+expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/minimal.tsv"
+
 # 2b'. hex-float output of the fast path reads the same
 slpi run --config build/case.conf --quiet --hex --output "$tmp/hex.tsv"
 expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
