@@ -178,6 +178,7 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     double scale[SLPI_MAX_DIAG];
     slpi_oracle_invariant_scales(v->s, x, v->dim, scale, n);
     slpi_score_invariants(v->dp.value, inv->value, scale, n, step, &in);
+    slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st), slpi_score_verdict(&in));
     slpi_score pd = { 0, 0, -1, 0, 0 }, ed = pd;
     slpi_verify_result *r = v->res;
     r->ninv = n;
@@ -185,18 +186,18 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
         slpi_score a, b;
         slpi_score_invariants(v->dp.value + i, v->d0.value + i, scale + i, 1, step, &a);
         slpi_score_invariants(inv->value + i, v->d0.value + i, scale + i, 1, step, &b);
-        r->inv_name[i] = inv->name[i];
-        r->port_drift[i] = fmax(r->port_drift[i], a.hi);
-        r->exact_drift[i] = fmax(r->exact_drift[i], b.hi);
         slpi_score_merge(&pd, &a);
         slpi_score_merge(&ed, &b);
+        r->inv_name[i] = inv->name[i];
+        if (verdict == SLPI_VERDICT_UNABLE) continue;
+        r->port_drift[i] = fmax(r->port_drift[i], a.hi);
+        r->exact_drift[i] = fmax(r->exact_drift[i], b.hi);
     }
-    slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st), slpi_score_verdict(&in));
     row_line(v, step, row[0], &st, &in, pd.hi, ed.hi, verdict, NULL);
     if (verdict != SLPI_VERDICT_UNABLE) {
-        slpi_score_merge(&v->res->state, &st);
-        slpi_score_merge(&v->res->inv, &in);
-        v->res->last_certified_step = step;
+        slpi_score_merge(&r->state, &st);
+        slpi_score_merge(&r->inv, &in);
+        r->last_certified_step = step;
     }
     v->row++;
     return SLPI_OK;
