@@ -5,7 +5,9 @@
  *     with a problem that round-trips through slpi_problem_write and slpi_problem_load;
  *   - the ref path still overlaps every stored ball and the fast path is within the
  *     ratio budget 30 (slpi_golden_check_dir prints the table of worst scores per pair);
- *   - `slpi verify` PASSes the fast path's trajectory of every case;
+ *   - `slpi verify` PASSes the fast path's trajectory of every case; with
+ *     SLPI_TEST_MULTIPLIER k the horizon is k times longer, and the rows beyond the
+ *     case's horizon may be UNABLE (the certified radius runs out) but never FAIL;
  *   - negative controls: a stored ball moved off the exact value makes the ref check
  *     FAIL, an invariant the ref path does not compute makes it UNABLE, and stored
  *     balls moved 100 n u |x| from the fast result make the fast check FAIL.
@@ -35,7 +37,8 @@ static void test_coverage(void)
         }
 }
 
-/* The fast path's trajectory of the case, through the run driver, then verify. */
+/* The fast path's trajectory of the case, through the run driver, then verify; the
+ * horizon is the case's times SLPI_TEST_MULTIPLIER (make check-long goes further). */
 static void verify_fast_output(const slpi_golden *g, const char *dir)
 {
     char path[256];
@@ -43,15 +46,24 @@ static void verify_fast_output(const slpi_golden *g, const char *dir)
     FILE *f = fopen(path, "w");
     slpi_run_result run;
     slpi_error err = { 0, "" };
-    int rc = slpi_run(&g->problem, slpi_fast_path(), f, 0, NULL, &run, &err);
+    slpi_problem p = g->problem;
+    p.steps = g->problem.steps * test_iters(1);
+    int rc = slpi_run(&p, slpi_fast_path(), f, 0, NULL, &run, &err);
     fclose(f);
     TEST_CHECKF(rc == SLPI_OK, "%s: fast run: %s", g->name, err.msg);
     slpi_verify_result v;
     rc = slpi_verify_file(path, NULL, golden_dir(), -1, NULL, &v, &err);
-    TEST_CHECKF(rc == SLPI_OK && v.verdict == SLPI_VERDICT_PASS && v.rows == g->problem.steps + 1 &&
-                    v.last_certified_step == g->problem.steps,
+    /* beyond the case's own horizon the certified radius may run out (sine-Euler at
+     * h = 1/2 does within 10 times it): UNABLE there is allowed, FAIL never */
+    int whole = p.steps == g->problem.steps;
+    TEST_CHECKF(rc == SLPI_OK && v.rows == p.steps + 1 &&
+                    (whole ? v.verdict == SLPI_VERDICT_PASS && v.last_certified_step == p.steps
+                           : v.verdict != SLPI_VERDICT_FAIL && v.last_certified_step >= g->problem.steps),
                 "%s: verify of the fast output: rc %d (%s), %s, %ld rows, certified through %ld", g->name, rc, err.msg,
                 slpi_verdict_name(v.verdict), v.rows, v.last_certified_step);
+    if (rc == SLPI_OK && v.verdict == SLPI_VERDICT_UNABLE)
+        printf("t-golden: note: %s over %ld steps: certified through step %ld (%s)\n", g->name, p.steps,
+               v.last_certified_step, err.msg[0] ? err.msg : "the balls grew too wide for the budget");
     unlink(path);
 }
 
