@@ -347,6 +347,9 @@ void slpi_fast_free(slpi_fast *s);
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
 /* One step in place. dW: the M (truncated) Wiener increments of this step. */
 slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
+/* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
+ * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
+int slpi_fast_set_step(slpi_fast *s, double h);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 
@@ -359,6 +362,8 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+/* As slpi_fast_set_step: h < 0 steps backwards. */
+int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);

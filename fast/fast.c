@@ -105,6 +105,13 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     return info->status;
 }
 
+int slpi_fast_set_step(slpi_fast *f, double h)
+{
+    if (!(h != 0) || !isfinite(h)) return SLPI_EINPUT;
+    f->p.h = h;
+    return SLPI_OK;
+}
+
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
     f->sys.diagnostics(&f->sys, x, x0, d);

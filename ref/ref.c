@@ -85,6 +85,14 @@ static long next_prec(long prec, long prec_max)
     return 2 * prec < prec_max ? 2 * prec : prec_max;
 }
 
+int slpi_ref_set_step(slpi_ref *s, double h)
+{
+    if (!(h != 0) || !isfinite(h))
+        return SLPI_EINPUT;
+    s->p.h = h;
+    return SLPI_OK;
+}
+
 const char *slpi_ref_unable_reason(const slpi_ref *s)
 {
     return s->why;
