@@ -132,9 +132,51 @@ static void ref_summary(void *ctx, FILE *f)
     }
 }
 
+/* Checkpoint tokens: arb_dump_str's exact midpoint and radius, whose shape is four
+ * hexadecimal integers (mantissa and exponent of the midpoint and of the radius), each
+ * with an optional '-', one space apart; checked before arb_load_str, which is not
+ * meant for untrusted text. */
+static int dump_shaped(const char *s)
+{
+    for (int k = 0; k < 4; k++) {
+        if (*s == '-') s++;
+        size_t n = strspn(s, "0123456789abcdef");
+        if (n == 0 || n > 100000) return 0;
+        s += n;
+        if (k < 3 && *s++ != ' ') return 0;
+    }
+    return *s == '\0';
+}
+
+static int ref_state_save(void *ctx, char ***tokens)
+{
+    ref_ctx *c = ctx;
+    char **t = malloc((size_t)c->dim * sizeof *t);
+    for (int i = 0; i < c->dim; i++) {
+        char *a = arb_dump_str(c->x + i);
+        t[i] = strdup(a);
+        flint_free(a);
+    }
+    *tokens = t;
+    return c->dim;
+}
+
+static int ref_state_load(void *ctx, int n, char *const *tokens)
+{
+    ref_ctx *c = ctx;
+    if (n != c->dim) return SLPI_EINPUT;
+    arb_ptr v = _arb_vec_init(n);
+    int ok = 1;
+    for (int i = 0; ok && i < n; i++)
+        ok = dump_shaped(tokens[i]) && arb_load_str(v + i, tokens[i]) == 0 && arb_is_finite(v + i);
+    if (ok) _arb_vec_swap(c->x, v, n);
+    _arb_vec_clear(v, n);
+    return ok ? SLPI_OK : SLPI_EINPUT;
+}
+
 static const slpi_path_ops ref_ops = {
     "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary,
+    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load,
 };
 
 const slpi_path_ops *slpi_ref_path(void)
