@@ -329,6 +329,9 @@ int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err)
     char *last = NULL;
     if (len == 0) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
+    } else if (strncmp(text, "# " SLPI_CKPT_FORMAT " ", strlen(SLPI_CKPT_FORMAT) + 3) != 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not a checkpoint (expected '# %s %d')", path, SLPI_CKPT_FORMAT,
+                            SLPI_CKPT_VERSION);
     } else if (text[len - 1] != '\n' || memchr(text, '\0', len)) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated or binary checkpoint (no final newline, or a NUL byte)",
                             path, lines + 1);
