@@ -297,10 +297,15 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         slpi_step_status st = ops->step(ctx, dW, &info);
         if (slpi_step_failed(st)) {
             res->failed_step = n;
-            rc = slpi_error_set(err, SLPI_ENUMERIC,
-                                "step %ld (t = %.17g): %s after %d iterations, residual %.3g, radius %.3g, precision %ld bits",
-                                n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
-                                info.residual, info.radius, info.prec);
+            if (info.prec > 0)   /* certified path: the radius and precision tell why */
+                rc = slpi_error_set(err, SLPI_ENUMERIC,
+                                    "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations",
+                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.prec, info.radius,
+                                    info.residual, info.iterations);
+            else
+                rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g",
+                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
+                                    info.residual);
             break;
         }
         res->steps_done = n + 1;
