@@ -489,8 +489,9 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
     char line[8192];
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line too long", path, lineno);
+        if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
+                                strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
             break;
         }
         char *hash = strchr(line, '#');
