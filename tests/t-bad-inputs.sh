@@ -64,6 +64,7 @@ row "empty:0: empty file" noise --check empty
 row "adir: read error" run --config adir
 awk 'BEGIN { printf "h="; for (i = 0; i < 9000; i++) printf "1"; print "" }' > long.cfg
 row "long.cfg:1: line too long" run --config long.cfg
+printf 'h=0.1\0steps=3\nseed=2\n' > nul.cfg; row "nul.cfg:1: NUL byte in the line" run --config nul.cfg
 printf 'system=rigid-body\nsteps 5\n' > c; row "c:2: expected key=value, got 'steps 5'" run --config c
 printf 'h=0.1\nfrob=2\n' > c; row "c:2: frob: unknown key" run --config c
 printf 'system=rigid-body\nh=nan\n' > c; row "c:2: h=nan: not a finite number" run --config c
