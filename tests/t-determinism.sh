@@ -6,7 +6,8 @@
 #   make check:        the built slpi with OPENBLAS_NUM_THREADS = 1 and 2.
 #   make determinism:  SLPI_DET_BINS names slpi built with gcc and clang at -O0, -O2,
 #                      -O3 (the GNUmakefile builds them); every binary x 1, 2 threads.
-# Header lines that name the build (compiler, cflags) are the only lines not compared.
+# Header lines that name the build (compiler, cflags, git_rev) are the only lines not
+# compared.
 # Bound where bits may legitimately differ: none is needed so far — every case is
 # compared byte for byte. (MPI ranks: slpi has no MPI ensemble runner yet.)
 set -u
@@ -32,7 +33,7 @@ se-isomp|--system sine-euler --scheme isomp N=5 --steps 20
 EOF
 }
 
-strip() { grep -v '^# \(compiler\|cflags\)=' "$1"; }
+strip() { grep -v '^# \(compiler\|cflags\|git_rev\)=' "$1"; }
 
 k=0
 for b in $bins; do
