@@ -85,7 +85,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;
-    if (f->work && f->scheme->free_work) f->scheme->free_work(f);
+    slpi_fast_work_free(f);
     if (f->sys.free_ctx) f->sys.free_ctx(&f->sys);
     free(f->eta);
     free(f);
@@ -146,6 +146,24 @@ void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi
     slpi_diag_add(d, "stagnated", (double)f->stagnated);
     slpi_diag_add(d, "capped", (double)f->capped);
     slpi_diag_add(d, "failed", (double)f->failed);
+}
+
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)
+{
+    size_t head = (wsize + 15) / 16 * 16;
+    char *w = calloc(1, head + ndoubles * sizeof(double));
+    if (!w) {
+        slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", slpi_scheme_name(f->p.scheme));
+        return NULL;
+    }
+    f->work = w;
+    return (double *)(w + head);
+}
+
+void slpi_fast_work_free(slpi_fast *f)
+{
+    free(f->work);
+    f->work = NULL;
 }
 
 void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,

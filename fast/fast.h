@@ -120,10 +120,38 @@ typedef struct {
     double first, prev, last;   /* increments */
 } slpi_fast_iter;
 
-void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol);
+static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol)
+{
+    it->pol = pol;
+    it->it = 0;
+    it->first = it->prev = it->last = 0;
+}
+
 /* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
- * Returns -1 to continue, or the final step status (SPEC §3.0). */
-int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm);
+ * Returns -1 to continue, or the final step status (SPEC §3.0): converged when
+ * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
+ * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
+ * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
+ * that many iterations and reports CAPPED. (Inline: the ensembles call it per path.) */
+static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm)
+{
+    const slpi_fast_policy *pol = it->pol;
+    it->it++;
+    if (it->it == 1) it->first = dmax;
+    it->prev = it->last;
+    it->last = dmax;
+    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
+    if (pol->fixed_iters > 0)
+        return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
+    double scale = unorm > 1 ? unorm : 1;
+    if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
+    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
+        return SLPI_STEP_STAGNATED;
+    if (it->it > 1 && dmax > 1e6 * it->first && it->first > 0) return SLPI_STEP_DIVERGED;
+    if (it->it >= pol->maxit)
+        return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
+    return -1;
+}
 
 /* -------------------------------------------------------------- scheme table */
 
@@ -145,12 +173,18 @@ struct slpi_fast_scheme {
     slpi_scheme_id id;
     double default_tol;
     int default_maxit;
-    /* Check applicability and allocate f->work; error names the pair and why. */
+    /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
+     * slpi_fast_free); the error names the pair and why. */
     int (*create)(slpi_fast *f, slpi_error *err);
     /* One step in place on the full state x (dim doubles), increments f->eta. */
     slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
-    void (*free_work)(slpi_fast *f);
 };
+
+/* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
+ * by ndoubles doubles (16-byte aligned), whose address is returned; NULL with an
+ * SLPI_ENUMERIC error naming the scheme. slpi_fast_work_free (slpi_fast_free) frees it. */
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
+void slpi_fast_work_free(slpi_fast *f);
 
 extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im, slpi_fast_scheme_trap,
@@ -196,6 +230,17 @@ void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const doub
 /* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
  * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
 void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
+
+/* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
+ * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
+ * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
+ * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
+ * step status with the iteration count and last increment. */
+typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x,
+                                   double *tau, double *f);
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *f, int *iters, double *resid);
 
 /* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments

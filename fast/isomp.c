@@ -24,23 +24,11 @@ static int isomp_create(slpi_fast *f, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
     size_t m = (size_t)s->mdim;
-    isomp_work *w = calloc(1, sizeof *w);
-    double *buf = calloc(5 * m, sizeof *buf);
-    if (!w || !buf) {
-        free(w); free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "isomp: out of memory");
-    }
-    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
-    f->work = w;
-    return SLPI_OK;
-}
-
-static void isomp_free(slpi_fast *f)
-{
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 5 * m, err);
+    if (!buf) return err->code;
     isomp_work *w = f->work;
-    free(w->Xn);
-    free(w);
-    f->work = NULL;
+    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
+    return SLPI_OK;
 }
 
 static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
@@ -81,5 +69,5 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step, isomp_free,
+    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
 };
