@@ -133,16 +133,20 @@ static void ref_summary(void *ctx, FILE *f)
     }
 }
 
-/* Checkpoint tokens: arb_dump_str's exact midpoint and radius, whose shape is four
- * hexadecimal integers (mantissa and exponent of the midpoint and of the radius), each
- * with an optional '-', one space apart; checked before arb_load_str, which is not
- * meant for untrusted text. */
+/* Checkpoint tokens: arb_dump_str's exact midpoint and radius, four hexadecimal
+ * integers one space apart: midpoint mantissa and exponent, radius mantissa and
+ * exponent. arb_load_str aborts on text it was not meant for (a radius mantissa over
+ * MAG_BITS = 30 bits, a negative one), so the shape is checked first: optional '-' on
+ * all but the radius mantissa, exponents at most 16 hex digits, radius mantissa
+ * below 2^30. */
 static int dump_shaped(const char *s)
 {
+    static const size_t maxlen[4] = { 100000, 16, 8, 16 };
     for (int k = 0; k < 4; k++) {
-        if (*s == '-') s++;
+        if (*s == '-' && k != 2) s++;
         size_t n = strspn(s, "0123456789abcdef");
-        if (n == 0 || n > 100000) return 0;
+        if (n == 0 || n > maxlen[k]) return 0;
+        if (k == 2 && strtoul(s, NULL, 16) >= (1UL << 30)) return 0;
         s += n;
         if (k < 3 && *s++ != ' ') return 0;
     }
