@@ -199,8 +199,8 @@ static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, 
 {
     int fd = fileno(out);
     const char *oname = cs->ck->output ? cs->ck->output : "output";
-    off_t end = lseek(fd, 0, SEEK_CUR);
-    if (fflush(out) != 0 || end < 0 || fsync(fd) != 0 || digest_output(fd, &cs->digest, &cs->upto, (long)end) != 0)
+    off_t end = fflush(out) == 0 ? lseek(fd, 0, SEEK_CUR) : -1;
+    if (end < 0 || fsync(fd) != 0 || digest_output(fd, &cs->digest, &cs->upto, (long)end) != 0)
         return slpi_error_set(err, SLPI_EINPUT, "%s: cannot flush or read back the output for a checkpoint: %s", oname,
                               strerror(errno));
     slpi_checkpoint c = { 0 };
