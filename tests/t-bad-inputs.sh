@@ -103,6 +103,8 @@ row "empty: 0 values, the state has 3" run $P x0_file=empty
 printf '1 2 x\n' > x0; row "x0:1: 'x' is not a finite number" run $P x0_file=x0
 printf '1 2 3\n4\n' > x0; row "x0:2: more than the 3 values of the state" run $P x0_file=x0
 printf '1 inf 3\n' > x0; row "x0:1: 'inf' is not a finite number" run $P x0_file=x0
+awk 'BEGIN { for (i = 0; i < 65533; i++) printf " "; print "0.5 0.25" }' > x0long
+row "x0long: 2 values, the state has 3" run $P x0_file=x0long
 # checkpoints and their options
 "$slpi" run $P -q -o base.tsv || exit 1
 row "empty: empty file" resume $P --resume empty
