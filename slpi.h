@@ -314,6 +314,13 @@ typedef struct {
     /* One trajectory row: the state, the diagnostics, iterations and residual. */
     void (*write_row)(void *ctx, FILE *f, long step, double t, const slpi_step_info *info, int hex);
     void (*summary)(void *ctx, FILE *f);                          /* path-specific lines */
+    /* Checkpoints (core/checkpoint.c): everything the path carries from step to step
+     * (the current state, solver counters) as exact one-line text tokens without
+     * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
+     * arb_dump_str); returns the count. Loading sets only what saving wrote: set_state
+     * has set the initial state already. */
+    int (*state_save)(void *ctx, char ***tokens);
+    int (*state_load)(void *ctx, int n, char *const *tokens);
 } slpi_path_ops;
 
 typedef struct {
@@ -332,6 +339,21 @@ typedef struct {
  * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
              slpi_run_result *res, slpi_error *err);
+/* Checkpoint/resume (core/checkpoint.c documents the file format). checkpoint: write
+ * the file every `every` steps (atomically: write, fsync, rename); resume: continue the
+ * run recorded in that file. Both need `out` to be a regular file opened for update,
+ * named output (resume truncates it to the checkpointed length after checking its
+ * digest, then appends), so that the finished file is byte-identical to an
+ * uninterrupted run. */
+typedef struct {
+    const char *checkpoint;   /* NULL: no checkpoints */
+    long every;               /* steps between checkpoints (> 0) */
+    const char *resume;       /* NULL: start at step 0 */
+    const char *output;       /* the output file's name (for messages) */
+} slpi_run_ckpt;
+int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex,
+                          FILE *summary, const slpi_run_ckpt *ck, slpi_run_result *res,
+                          slpi_error *err);
 /* The run's summary as JSON (problem, result, diagnostics) for machines. */
 int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi_run_result *res,
                         int rc, const char *message, const char *file, slpi_error *err);
@@ -350,6 +372,11 @@ slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_
 /* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
  * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
 int slpi_fast_set_step(slpi_fast *s, double h);
+/* The solver counters the diagnostics report (steps, iterations, max iterations,
+ * stagnated, capped, failed), read and restored by checkpoints. */
+#define SLPI_FAST_NCOUNTERS 6
+void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
+void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 
