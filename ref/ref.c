@@ -85,6 +85,14 @@ static long next_prec(long prec, long prec_max)
     return 2 * prec < prec_max ? 2 * prec : prec_max;
 }
 
+int slpi_ref_set_step(slpi_ref *s, double h)
+{
+    if (!(h != 0) || !isfinite(h))
+        return SLPI_EINPUT;
+    s->p.h = h;
+    return SLPI_OK;
+}
+
 const char *slpi_ref_unable_reason(const slpi_ref *s)
 {
     return s->why;
@@ -127,7 +135,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             return st;
         }
     }
-    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %s", step,
+    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
