@@ -73,108 +73,314 @@
 #include "noise.h"
 #include "noise-table.h"
 
-/* Words mapped per batch in slpi_noise_normals (a multiple of 2). */
-#define NOISE_LANES 8
+/* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time. */
+#define NOISE_BLOCKS 32
 
-/* Step 1 of the header: the 2n words of blocks b .. b+n-1 (n <= NOISE_LANES/2), with
- * Random123's Philox rounds and key schedule applied to the n blocks in lock-step (the
- * rounds of philox4x32_R(10, ...), interleaved so that the multiplications of different
- * blocks overlap; tests/t-noise-normal.c checks the words against philox4x32_R). */
-static inline void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
-                               int n, uint64_t *w)
+/* Step 1 of the header for one block: Random123's philox4x32_R(10, ...) itself. */
+static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+                               uint64_t w[2])
 {
-    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    philox4x32_ctr_t c[NOISE_LANES / 2];
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        uint64_t bl = b + (uint64_t)l;
-        philox4x32_ctr_t cl = {{(uint32_t)bl, (uint32_t)(bl >> 32), component, (uint32_t)path}};
-        c[l] = _philox4x32round(cl, key);
-    }
-    for (int round = 1; round < 10; round++) {
-        key = _philox4x32bumpkey(key);
-#pragma GCC unroll 4
-        for (int l = 0; l < n; l++) {
-            c[l] = _philox4x32round(c[l], key);
-        }
-    }
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        w[2 * l] = ((uint64_t)c[l].v[1] << 32) | c[l].v[0];
-        w[2 * l + 1] = ((uint64_t)c[l].v[3] << 32) | c[l].v[2];
-    }
+    const philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    const philox4x32_ctr_t ctr = {{(uint32_t)b, (uint32_t)(b >> 32), component, (uint32_t)path}};
+    const philox4x32_ctr_t r = philox4x32_R(10, ctr, key);
+    w[0] = (uint64_t)r.v[1] << 32 | r.v[0];
+    w[1] = (uint64_t)r.v[3] << 32 | r.v[2];
 }
 
-/* Steps 2-4 of the header on n <= NOISE_LANES words, stage by stage across the words:
- * the same operations on each word, but independent chains side by side, so that the
- * processor overlaps the long Horner latency of one word with the others. */
-static inline void noise_map(const uint64_t *w, int n, double *out)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Step 1 for blocks b .. b+NOISE_BLOCKS-1 with SSE2 (baseline on x86-64): the same ten
+ * rounds as Random123 (PHILOX_M4x32_*, PHILOX_W32_*), two blocks per 128-bit register, one
+ * 64-bit lane per block holding each 32-bit counter word in its low half, so that
+ * pmuludq forms the two 32x32->64 products of a round directly (the high halves of the
+ * lanes carry junk that only ever reaches other high halves). Two registers (four
+ * blocks) go through the rounds together to overlap the multiply latencies.
+ * tests/t-noise-normal.c checks these words against philox4x32_R. */
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+                        uint64_t *w)
 {
-    const double *t[NOISE_LANES] = {NULL};   /* (initialised for the compiler's sake) */
-    double p[NOISE_LANES], tau[NOISE_LANES] = {0}, q[NOISE_LANES];
-#pragma GCC unroll 8
-    for (int l = 0; l < n; l++) {
-        const uint64_t m = (w[l] >> 11) & ((UINT64_C(1) << 52) - 1);
-        p[l] = (double)(int64_t)(2 * m + 1) * 0x1p-54;
-        uint64_t bits;
-        memcpy(&bits, &p[l], sizeof bits);
-        t[l] = noise_table[(int)((bits >> 52) - (uint64_t)(1023 + NOISE_TABLE_EMIN)) * 8
-                           + (int)((bits >> 49) & 7)];
-        tau[l] = (p[l] - t[l][0]) * t[l][1];
-        q[l] = t[l][6 + NOISE_TABLE_DEG];
+    __m128i k0[10], k1[10];
+    uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
+    for (int round = 0; round < 10; round++) {
+        k0[round] = _mm_set1_epi64x(key0);
+        k1[round] = _mm_set1_epi64x(key1);
+        key0 += PHILOX_W32_0;
+        key1 += PHILOX_W32_1;
+    }
+    const __m128i m0 = _mm_set1_epi64x(PHILOX_M4x32_0), m1 = _mm_set1_epi64x(PHILOX_M4x32_1);
+    const __m128i lo32 = _mm_set1_epi64x(0xffffffff);
+    for (int l = 0; l < NOISE_BLOCKS; l += 4) {
+        __m128i x0[2], x1[2], x2[2], x3[2];
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            const uint64_t bl = b + (uint64_t)(l + 2 * h);
+            x0[h] = _mm_set_epi64x((long long)(bl + 1), (long long)bl);
+            x1[h] = _mm_srli_epi64(x0[h], 32);
+            x2[h] = _mm_set1_epi64x(component);
+            x3[h] = _mm_set1_epi64x((uint32_t)path);
+        }
+#pragma GCC unroll 10
+        for (int round = 0; round < 10; round++) {
+    #pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+                const __m128i p0 = _mm_mul_epu32(x0[h], m0), p1 = _mm_mul_epu32(x2[h], m1);
+                x0[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p1, 32), x1[h]), k0[round]);
+                x2[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p0, 32), x3[h]), k1[round]);
+                x1[h] = p1;
+                x3[h] = p0;
+            }
+        }
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            const __m128i even = _mm_or_si128(_mm_slli_epi64(x1[h], 32), _mm_and_si128(x0[h], lo32));
+            const __m128i odd = _mm_or_si128(_mm_slli_epi64(x3[h], 32), _mm_and_si128(x2[h], lo32));
+            _mm_storeu_si128((__m128i *)(w + 2 * (l + 2 * h)), _mm_unpacklo_epi64(even, odd));
+            _mm_storeu_si128((__m128i *)(w + 2 * (l + 2 * h) + 2), _mm_unpackhi_epi64(even, odd));
+        }
+    }
+}
+#else
+/* Step 1 for blocks b .. b+NOISE_BLOCKS-1, one block after the other. */
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+                        uint64_t *w)
+{
+    for (int l = 0; l < NOISE_BLOCKS; l++) {
+        noise_block(seed, path, component, b + (uint64_t)l, w + 2 * l);
+    }
+}
+#endif
+
+/* The map runs on NOISE_VH pairs of words at a time, each pair in a GNU C vector of two
+ * binary64 (one SSE2 register on x86-64; a pair of scalars elsewhere). Their arithmetic
+ * is lane-wise binary64 + - x, rounded to nearest like the scalar operations, and
+ * -ffp-contract=off keeps products and sums apart (no fused multiply-add). Several
+ * independent pairs side by side let the processor overlap their Horner chains. */
+#define NOISE_VH 4
+#define NOISE_VL (2 * NOISE_VH)   /* words per full noise_map */
+typedef double noise_vd __attribute__((vector_size(16)));
+typedef uint64_t noise_vu __attribute__((vector_size(16)));
+
+/* Steps 2-4 of the header on the 2 nh words w[0..2nh-1], nh <= NOISE_VH. p = (2m+1) 2^-54 is
+ * formed exactly without an integer conversion: the binary64 with bits 0x433 m is
+ * 2^52 + m, and (2^52 + m) - (2^52 - 1/2) = m + 1/2 and its product by 2^-53 are exact.
+ * The table row's entries are gathered into vectors lane by lane (NOISE_COL). */
+static inline void noise_map(const uint64_t *w, double *out, int nh)
+{
+    noise_vu wv[NOISE_VH];
+    noise_vd p[NOISE_VH], tau[NOISE_VH], q[NOISE_VH];
+    const double *t[NOISE_VL];
+    memcpy(wv, w, (size_t)nh * sizeof wv[0]);
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        const noise_vu m = (wv[h] >> 11) & ((UINT64_C(1) << 52) - 1);
+        p[h] = ((noise_vd)(m | UINT64_C(0x4330000000000000)) - (0x1p52 - 0.5)) * 0x1p-53;
+        const noise_vu row = ((noise_vu)p[h] >> 49) - (uint64_t)(8 * (1023 + NOISE_TABLE_EMIN));
+        t[2 * h] = noise_table[row[0]];
+        t[2 * h + 1] = noise_table[row[1]];
+    }
+#define NOISE_COL(h, j) ((noise_vd){t[2 * (h)][j], t[2 * (h) + 1][j]})
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        tau[h] = (p[h] - NOISE_COL(h, 0)) * NOISE_COL(h, 1);
+        q[h] = NOISE_COL(h, 6 + NOISE_TABLE_DEG);
     }
 #pragma GCC unroll 10
     for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-#pragma GCC unroll 8
-        for (int l = 0; l < n; l++) {
-            q[l] = t[l][6 + k] + tau[l] * q[l];
+#pragma GCC unroll 4
+        for (int h = 0; h < nh; h++) {
+            q[h] = NOISE_COL(h, 6 + k) + tau[h] * q[h];
         }
     }
-#pragma GCC unroll 8
-    for (int l = 0; l < n; l++) {
-        const double v = p[l] - 0.5;
-        const double cv = 134217729.0 * v;
-        const double vh = cv - (cv - v);
-        const double vl = v - vh;
-        const double ph = v * t[l][3];
-        const double pl = ((vh * t[l][4] - ph) + vh * t[l][5] + vl * t[l][4]) + vl * t[l][5];
-        const double x = (t[l][2] + ph) + (pl + q[l]);
-        uint64_t xb;
-        memcpy(&xb, &x, sizeof xb);
-        xb ^= w[l] & (UINT64_C(1) << 63);
-        memcpy(&out[l], &xb, sizeof xb);
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        const noise_vd v = p[h] - 0.5;
+        const noise_vd cv = 134217729.0 * v;
+        const noise_vd vh = cv - (cv - v);
+        const noise_vd vl = v - vh;
+        const noise_vd gh = NOISE_COL(h, 4), gl = NOISE_COL(h, 5);
+        const noise_vd ph = v * NOISE_COL(h, 3);
+        const noise_vd pl = ((vh * gh - ph) + vh * gl + vl * gh) + vl * gl;
+        const noise_vd x = (NOISE_COL(h, 2) + ph) + (pl + q[h]);
+        wv[h] = (noise_vu)x ^ (wv[h] & (UINT64_C(1) << 63));
     }
+#undef NOISE_COL
+    memcpy(out, wv, (size_t)nh * sizeof wv[0]);
+}
+
+/* One word through noise_map (in lane 0). */
+static double noise_map1(uint64_t w)
+{
+    const uint64_t wv[2] = {w, w};
+    double z[2];
+    noise_map(wv, z, 1);
+    return z[0];
 }
 
 double slpi_noise_word_normal(uint64_t w)
 {
-    double z;
-    noise_map(&w, 1, &z);
-    return z;
+    return noise_map1(w);
 }
 
 double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint64_t j)
 {
     uint64_t w[2];
-    noise_words(seed, path, component, j >> 1, 1, w);
-    return slpi_noise_word_normal(w[j & 1]);
+    noise_block(seed, path, component, j >> 1, w);
+    return noise_map1(w[j & 1]);
 }
 
-void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
-                        uint64_t first, size_t count, double *out)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NOISE_AVX512 1
+
+/* ---- AVX-512 kernel (processors with AVX-512F, chosen at run time) ------------------
+ * Eight counters or eight words per 512-bit register. Philox as in noise_words (one
+ * 64-bit lane per block, vpmuludq), then steps 2-4 with the table read from registers:
+ * the rows of the top NOISE_FAST_ROWS / 8 binades (p >= 1/32, 15/16 of all normals) are
+ * held column by column, and vpermt2pd picks each lane's entry (16 rows per
+ * instruction) instead of 17 loads per normal. Lanes whose row lies below are recomputed
+ * by noise_map1 afterwards. The arithmetic is the header's, operation for operation,
+ * with the intrinsics' plain binary64 + - x (no fused multiply-add instruction exists in
+ * avx512f without fma, and -ffp-contract=off holds for the intrinsics too), so every
+ * lane has the bits of noise_map1. */
+#define NOISE_FAST_ROWS 32
+#define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
+#define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
+#define NOISE_AVX512_MIN 64                /* shorter runs are not worth the set-up */
+
+#define NOISE_AVX512_FN __attribute__((target("avx512f")))
+#define NOISE_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
+
+/* Column j of the fast rows, for the lanes' offsets idx (bits 0-4) into them. */
+NOISE_AVX512_INLINE __m512d noise_col512(const __m512d *col, __m512i idx, __mmask8 upper)
+{
+    return _mm512_mask_blend_pd(upper, _mm512_permutex2var_pd(col[0], idx, col[1]),
+                                _mm512_permutex2var_pd(col[2], idx, col[3]));
+}
+
+/* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. */
+NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mmask8 *fast)
+{
+    const __m512i m = _mm512_and_si512(_mm512_srli_epi64(w, 11),
+                                       _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
+    const __m512d p = _mm512_mul_pd(
+        _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x4330000000000000))),
+                      _mm512_set1_pd(0x1p52 - 0.5)),
+        _mm512_set1_pd(0x1p-53));
+    const __m512i idx = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(p), 49),
+                                         _mm512_set1_epi64(8 * (1023 + NOISE_TABLE_EMIN) + NOISE_FAST_FIRST));
+    const __mmask8 upper = _mm512_test_epi64_mask(idx, _mm512_set1_epi64(NOISE_FAST_ROWS / 2));
+    *fast = _mm512_cmp_epi64_mask(idx, _mm512_setzero_si512(), _MM_CMPINT_NLT);
+#define NOISE_C(j) noise_col512(col[j], idx, upper)
+    const __m512d tau = _mm512_mul_pd(_mm512_sub_pd(p, NOISE_C(0)), NOISE_C(1));
+    __m512d q = NOISE_C(6 + NOISE_TABLE_DEG);
+    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
+        q = _mm512_add_pd(NOISE_C(6 + k), _mm512_mul_pd(tau, q));
+    }
+    const __m512d v = _mm512_sub_pd(p, _mm512_set1_pd(0.5));
+    const __m512d cv = _mm512_mul_pd(_mm512_set1_pd(134217729.0), v);
+    const __m512d vh = _mm512_sub_pd(cv, _mm512_sub_pd(cv, v));
+    const __m512d vl = _mm512_sub_pd(v, vh);
+    const __m512d gh = NOISE_C(4), gl = NOISE_C(5);
+    const __m512d ph = _mm512_mul_pd(v, NOISE_C(3));
+    const __m512d pl = _mm512_add_pd(
+        _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
+                      _mm512_mul_pd(vl, gh)),
+        _mm512_mul_pd(vl, gl));
+    const __m512d x = _mm512_add_pd(_mm512_add_pd(NOISE_C(2), ph), _mm512_add_pd(pl, q));
+#undef NOISE_C
+    return _mm512_castsi512_pd(_mm512_xor_si512(
+        _mm512_castpd_si512(x), _mm512_and_si512(w, _mm512_set1_epi64((long long)(UINT64_C(1) << 63)))));
+}
+
+/* Normals first .. first+count-1, first even, count a multiple of 16. */
+NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, uint32_t component,
+                                                 uint64_t first, size_t count, double *out)
+{
+    __m512d col[NOISE_COLS][4];
+    const __m512i stride = _mm512_set_epi64(7 * NOISE_COLS, 6 * NOISE_COLS, 5 * NOISE_COLS,
+                                            4 * NOISE_COLS, 3 * NOISE_COLS, 2 * NOISE_COLS,
+                                            NOISE_COLS, 0);
+    for (int j = 0; j < NOISE_COLS; j++) {
+        for (int g = 0; g < 4; g++) {
+            col[j][g] = _mm512_i64gather_pd(stride, &noise_table[NOISE_FAST_FIRST + 8 * g][j], 8);
+        }
+    }
+    __m512i k0[10], k1[10];
+    uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
+    for (int round = 0; round < 10; round++) {
+        k0[round] = _mm512_set1_epi64(key0);
+        k1[round] = _mm512_set1_epi64(key1);
+        key0 += PHILOX_W32_0;
+        key1 += PHILOX_W32_1;
+    }
+    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
+    const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    for (size_t i = 0; i < count; i += 16) {
+        __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
+        __m512i x1 = _mm512_srli_epi64(x0, 32);
+        __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
+        for (int round = 0; round < 10; round++) {
+            const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
+            x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), k0[round]);
+            x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), k1[round]);
+            x1 = p1;
+            x3 = p0;
+        }
+        /* even words r[1]:r[0], odd words r[3]:r[2] */
+        const __m512i we = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
+        const __m512i wo = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+        __mmask8 fe, fo;
+        const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
+        const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+        _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
+        _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
+        if ((fe & fo) != 0xff) {   /* lanes below the fast rows */
+            uint64_t w[2][8];
+            _mm512_storeu_si512(w[0], we);
+            _mm512_storeu_si512(w[1], wo);
+            for (int l = 0; l < 8; l++) {
+                if (!((fe >> l) & 1)) out[i + 2 * l] = noise_map1(w[0][l]);
+                if (!((fo >> l) & 1)) out[i + 2 * l + 1] = noise_map1(w[1][l]);
+            }
+        }
+    }
+}
+#endif
+
+void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
+                            uint64_t first, size_t count, double *out)
 {
     size_t i = 0;
     if (count > 0 && (first & 1)) {
         out[i++] = slpi_noise_normal(seed, path, component, first);
     }
-    for (; i + NOISE_LANES <= count; i += NOISE_LANES) {
-        uint64_t w[NOISE_LANES];
-        noise_words(seed, path, component, (first + i) >> 1, NOISE_LANES / 2, w);
-        noise_map(w, NOISE_LANES, out + i);
+#ifdef NOISE_AVX512
+    if (allow_avx512 && count - i >= NOISE_AVX512_MIN && __builtin_cpu_supports("avx512f")) {
+        const size_t n = (count - i) & ~(size_t)15;
+        noise_normals_avx512(seed, path, component, first + i, n, out + i);
+        i += n;
+    }
+#else
+    (void)allow_avx512;
+#endif
+    for (; i + 2 * NOISE_BLOCKS <= count; i += 2 * NOISE_BLOCKS) {
+        uint64_t w[2 * NOISE_BLOCKS];
+        noise_words(seed, path, component, (first + i) >> 1, w);
+        for (int l = 0; l < 2 * NOISE_BLOCKS; l += NOISE_VL) {
+            noise_map(w + l, out + i + l, NOISE_VH);
+        }
     }
     for (; i < count; i++) {
         out[i] = slpi_noise_normal(seed, path, component, first + i);
     }
+}
+
+void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
+                        uint64_t first, size_t count, double *out)
+{
+    slpi_noise_normals_isa(1, seed, path, component, first, count, out);
 }
 
 /* Fine normals are produced in chunks of this many (a multiple of 2). */
