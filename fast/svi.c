@@ -107,10 +107,10 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
         for (int i = 0; i < 3; i++) v[i] -= ft[i];
         slpi_fast_ac_inv(c, x, Pk, An);
         slpi_fast_ac_inv(c, x, v, Bn);
-        double dmax = fmax(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
+        double dmax = slpi_fast_max2(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
         memcpy(A, An, sizeof An);
         memcpy(B, Bn, sizeof Bn);
-        st = slpi_fast_iter_check(&it, dmax, fmax(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
+        st = slpi_fast_iter_check(&it, dmax, slpi_fast_max2(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
     } while (st < 0);
     *iters = it.it;
     *resid = it.last;
