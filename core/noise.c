@@ -246,6 +246,7 @@ double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint6
 #define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
 #define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
 #define NOISE_AVX512_MIN 64                /* shorter runs are not worth the set-up */
+#define NOISE_FIX_SPAN 256                 /* a multiple of 16 and of NOISE_VL */
 
 #define NOISE_AVX512_FN __attribute__((target("avx512f")))
 #define NOISE_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
@@ -317,33 +318,50 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     const __m512i hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-    for (size_t i = 0; i < count; i += 16) {
-        __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
-        __m512i x1 = _mm512_srli_epi64(x0, 32);
-        __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
-        for (int round = 0; round < 10; round++) {
-            const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-            x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), k0[round]);
-            x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), k1[round]);
-            x1 = p1;
-            x3 = p0;
-        }
-        /* even words r[1]:r[0], odd words r[3]:r[2] */
-        const __m512i we = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
-        const __m512i wo = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
-        __mmask8 fe, fo;
-        const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
-        const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
-        _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
-        _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
-        if ((fe & fo) != 0xff) {   /* lanes below the fast rows */
-            uint64_t w[2][8];
-            _mm512_storeu_si512(w[0], we);
-            _mm512_storeu_si512(w[1], wo);
-            for (int l = 0; l < 8; l++) {
-                if (!((fe >> l) & 1)) out[i + 2 * l] = noise_map1(w[0][l]);
-                if (!((fo >> l) & 1)) out[i + 2 * l + 1] = noise_map1(w[1][l]);
+    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    /* Words of the lanes below the fast rows, and their places in out, are collected
+     * (vpcompressq, no branch) and mapped by noise_map after every NOISE_FIX_SPAN normals. */
+    uint64_t fix_w[NOISE_FIX_SPAN + 8], fix_at[NOISE_FIX_SPAN + 8];
+    double fix_z[NOISE_FIX_SPAN + 8];
+    for (size_t span = 0; span < count; span += NOISE_FIX_SPAN) {
+        const size_t end = count - span < NOISE_FIX_SPAN ? count : span + NOISE_FIX_SPAN;
+        int nfix = 0;
+        for (size_t i = span; i < end; i += 16) {
+            __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
+            __m512i x1 = _mm512_srli_epi64(x0, 32);
+            __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
+            for (int round = 0; round < 10; round++) {
+                const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
+                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), k0[round]);
+                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), k1[round]);
+                x1 = p1;
+                x3 = p0;
             }
+            /* even words r[1]:r[0], odd words r[3]:r[2] */
+            const __m512i we = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
+            const __m512i wo = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+            __mmask8 fe, fo;
+            const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
+            const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+            _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
+            _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
+            const __m512i at = _mm512_add_epi64(_mm512_set1_epi64((long long)i), even);
+            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, we));
+            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, at));
+            nfix += 8 - __builtin_popcount(fe);
+            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fo, wo));
+            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64(
+                                                   (__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
+            nfix += 8 - __builtin_popcount(fo);
+        }
+        for (int f = nfix; f % NOISE_VL; f++) {
+            fix_w[f] = 0;   /* fill the last group with valid (unused) words */
+        }
+        for (int f = 0; f < nfix; f += NOISE_VL) {
+            noise_map(fix_w + f, fix_z + f, NOISE_VH);
+        }
+        for (int f = 0; f < nfix; f++) {
+            out[fix_at[f]] = fix_z[f];
         }
     }
 }
