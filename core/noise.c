@@ -401,37 +401,55 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
     slpi_noise_normals_isa(1, seed, path, component, first, count, out);
 }
 
-/* Fine normals are produced in chunks of this many (a multiple of 2). */
-#define NOISE_CHUNK 512
+/* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
+ * by level inside a chunk (z[i] = z[2i] + z[2i+1]: each node is left child + right child);
+ * when 2^refine exceeds a chunk, the chunks' roots are combined by a binary counter over
+ * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
+#define NOISE_CHUNK_LOG 11
+#define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
 
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out)
 {
     const double sigma = sqrt(ldexp(h, -refine));
-    const uint64_t nfine = UINT64_C(1) << refine;
+    const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
+    const int outer = refine - inner;
     double z[NOISE_CHUNK];
-    double partial[64];   /* partial[k]: pending left subtree of 2^k fine increments */
-    uint64_t j = first << refine;   /* next fine index */
-    size_t have = 0, used = 0;      /* z[used..have) are pending normals */
+    double partial[64];
+    uint64_t j = first << refine;                       /* next fine index */
+    const uint64_t end = (first + count) << refine;
+    uint64_t root = 0;                                  /* chunk root within its increment */
+    size_t n = 0;                                       /* next increment */
 
-    for (size_t n = 0; n < count; n++) {
-        double acc = 0.0;
-        for (uint64_t i = 0; i < nfine; i++) {
-            if (used == have) {
-                uint64_t left = (first + count) * nfine - j;
-                have = left < NOISE_CHUNK ? (size_t)left : NOISE_CHUNK;
-                slpi_noise_normals(seed, path, component, j, have, z);
-                j += have;
-                used = 0;
-            }
-            acc = sigma * z[used++];
-            int k = 0;
-            while ((i >> k) & 1) {   /* i's low set bits: complete the subtrees */
-                acc = partial[k] + acc;
-                k++;
-            }
-            partial[k] = acc;
+    while (j < end) {
+        const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
+        slpi_noise_normals(seed, path, component, j, len, z);
+        j += len;
+        for (size_t i = 0; i < len; i++) {
+            z[i] = sigma * z[i];
         }
-        out[n] = acc;
+        size_t m = len;
+        for (int level = 0; level < inner; level++) {
+            m /= 2;
+            for (size_t i = 0; i < m; i++) {
+                z[i] = z[2 * i] + z[2 * i + 1];
+            }
+        }
+        if (outer == 0) {   /* z[0..m): whole increments */
+            memcpy(out + n, z, m * sizeof *z);
+            n += m;
+            continue;
+        }
+        double acc = z[0];   /* m == 1: one chunk root */
+        int k = 0;
+        while ((root >> k) & 1) {   /* root's low set bits: complete the subtrees */
+            acc = partial[k] + acc;
+            k++;
+        }
+        partial[k] = acc;
+        if (++root == UINT64_C(1) << outer) {
+            out[n++] = acc;
+            root = 0;
+        }
     }
 }
