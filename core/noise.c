@@ -48,9 +48,37 @@
  * both fast and bit-identical under any IEEE binary64 compiler that honours
  * -ffp-contract=off. Box-Muller would need our own log, sin and cos to 1/4 ulp and gives
  * pairs; the ziggurat consumes a variable number of words and claims no function value.
- * Throughput (bench/bench-noise.c, -O2, one core of the shared 2-core EPYC): about 85-90
- * M normals/s, twice a libm Box-Muller on the same Philox words; the Philox blocks and
- * the map run 8 lanes side by side (noise_words, noise_map) to overlap their latencies.
+ * ---- Speed (issue 3 item 8; every bit as above) --------------------------------------
+ * slpi_noise_normals works in batches and keeps the bits of slpi_noise_normal, which is
+ * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
+ * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
+ * -march=native and clang):
+ *  - portable kernels: Philox for 32 blocks in lock-step, two blocks per SSE2 register
+ *    with pmuludq for the 32x32->64 products (noise_words; Random123 block by block off
+ *    x86), then the map on 8 words at a time as 4 independent pairs of GNU C vectors
+ *    (noise_map), the 17 row entries gathered lane by lane.
+ *  - AVX-512 kernel, chosen at run time where the processor has AVX-512F (runs of >= 64):
+ *    Philox for 8 blocks per register, and the map on 8 words per register with the top
+ *    32 table rows (4 binades, 15/16 of all draws) held in registers column by column,
+ *    so that each of the 17 entries costs one vpermt2pd pair instead of 8 loads; the
+ *    1/16 of lanes below those rows are collected without a branch (vpcompressq) and
+ *    mapped by the portable noise_map every 256 normals.
+ *  - increments: each chunk of 2048 fine normals is scaled and summed level by level
+ *    in place.
+ * The floating-point operations are the header's, in its order, each a correctly rounded
+ * binary64 + - x; the vector forms only run several lanes at once. Products and sums
+ * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
+ * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
+ * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
+ * 2-core AMD EPYC (Zen 4) at load ~8, best of 7 with the worst in brackets): 210 (200) M
+ * normals/s, 4.7x a libm Box-Muller on the same Philox words (45 M/s); the portable
+ * kernels alone 125 (101) M/s; before this work 77-89 M/s. Increments: 188 M/s at refine
+ * 0, 175 M fine draws/s at refine 4. What bounds it: with the table in registers the
+ * AVX-512 map is throughput-bound on the double-pumped 512-bit units (~100 instructions
+ * per 8 normals, Horner's 10 dependent multiply-adds per lane set the latency), Philox
+ * ~1 ns/normal, and the collected low-row lanes ~0.4 ns/normal; the portable map is
+ * latency-bound (a 10-step Horner chain of ~60 cycles per lane and 17 gathered loads per
+ * normal fill the reorder window with ~6 normals).
  *
  * ---- Levels (SPEC §2.3) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
@@ -121,8 +149,8 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
         }
 #pragma GCC unroll 10
         for (int round = 0; round < 10; round++) {
-    #pragma GCC unroll 2
-        for (int h = 0; h < 2; h++) {
+#pragma GCC unroll 2
+            for (int h = 0; h < 2; h++) {
                 const __m128i p0 = _mm_mul_epu32(x0[h], m0), p1 = _mm_mul_epu32(x2[h], m1);
                 x0[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p1, 32), x1[h]), k0[round]);
                 x2[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p0, 32), x3[h]), k1[round]);
@@ -237,11 +265,10 @@ double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint6
  * 64-bit lane per block, vpmuludq), then steps 2-4 with the table read from registers:
  * the rows of the top NOISE_FAST_ROWS / 8 binades (p >= 1/32, 15/16 of all normals) are
  * held column by column, and vpermt2pd picks each lane's entry (16 rows per
- * instruction) instead of 17 loads per normal. Lanes whose row lies below are recomputed
- * by noise_map1 afterwards. The arithmetic is the header's, operation for operation,
- * with the intrinsics' plain binary64 + - x (no fused multiply-add instruction exists in
- * avx512f without fma, and -ffp-contract=off holds for the intrinsics too), so every
- * lane has the bits of noise_map1. */
+ * instruction) instead of 17 loads per normal. Lanes whose row lies below are mapped by
+ * noise_map afterwards. The arithmetic is the header's, operation for operation, with
+ * the intrinsics' plain binary64 + - x (-ffp-contract=off keeps the compiler from fusing
+ * them into the vfmadd that avx512f offers), so every lane has the bits of noise_map. */
 #define NOISE_FAST_ROWS 32
 #define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
 #define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
