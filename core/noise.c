@@ -353,6 +353,7 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
     for (size_t span = 0; span < count; span += NOISE_FIX_SPAN) {
         const size_t end = count - span < NOISE_FIX_SPAN ? count : span + NOISE_FIX_SPAN;
         int nfix = 0;
+        __m512i words[NOISE_FIX_SPAN / 8];   /* per 16 normals: even, odd words */
         for (size_t i = span; i < end; i += 16) {
             __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
             __m512i x1 = _mm512_srli_epi64(x0, 32);
@@ -365,8 +366,11 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
                 x3 = p0;
             }
             /* even words r[1]:r[0], odd words r[3]:r[2] */
-            const __m512i we = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
-            const __m512i wo = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+            words[(i - span) / 8] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
+            words[(i - span) / 8 + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+        }
+        for (size_t i = span; i < end; i += 16) {
+            const __m512i we = words[(i - span) / 8], wo = words[(i - span) / 8 + 1];
             __mmask8 fe, fo;
             const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
             const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
