@@ -117,8 +117,19 @@ static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component,
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+/* The ten round keys of philox4x32_R(10, ...) for the key of seed (Random123's bump). */
+static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[10])
+{
+    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    for (int round = 0; round < 10; round++) {
+        k0[round] = key.v[0];
+        k1[round] = key.v[1];
+        key = _philox4x32bumpkey(key);
+    }
+}
+
 /* Step 1 for blocks b .. b+NOISE_BLOCKS-1 with SSE2 (baseline on x86-64): the same ten
- * rounds as Random123 (PHILOX_M4x32_*, PHILOX_W32_*), two blocks per 128-bit register, one
+ * rounds as Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks per 128-bit register, one
  * 64-bit lane per block holding each 32-bit counter word in its low half, so that
  * pmuludq forms the two 32x32->64 products of a round directly (the high halves of the
  * lanes carry junk that only ever reaches other high halves). Two registers (four
@@ -127,13 +138,12 @@ static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component,
 static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
                         uint64_t *w)
 {
-    __m128i k0[10], k1[10];
-    uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
+    uint32_t k0[10], k1[10];
+    noise_round_keys(seed, k0, k1);
+    __m128i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
-        k0[round] = _mm_set1_epi64x(key0);
-        k1[round] = _mm_set1_epi64x(key1);
-        key0 += PHILOX_W32_0;
-        key1 += PHILOX_W32_1;
+        kv0[round] = _mm_set1_epi64x(k0[round]);
+        kv1[round] = _mm_set1_epi64x(k1[round]);
     }
     const __m128i m0 = _mm_set1_epi64x(PHILOX_M4x32_0), m1 = _mm_set1_epi64x(PHILOX_M4x32_1);
     const __m128i lo32 = _mm_set1_epi64x(0xffffffff);
@@ -152,8 +162,8 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
 #pragma GCC unroll 2
             for (int h = 0; h < 2; h++) {
                 const __m128i p0 = _mm_mul_epu32(x0[h], m0), p1 = _mm_mul_epu32(x2[h], m1);
-                x0[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p1, 32), x1[h]), k0[round]);
-                x2[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p0, 32), x3[h]), k1[round]);
+                x0[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p1, 32), x1[h]), kv0[round]);
+                x2[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p0, 32), x3[h]), kv1[round]);
                 x1[h] = p1;
                 x3[h] = p0;
             }
@@ -333,13 +343,12 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
             col[j][g] = _mm512_i64gather_pd(stride, &noise_table[NOISE_FAST_FIRST + 8 * g][j], 8);
         }
     }
-    __m512i k0[10], k1[10];
-    uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
+    uint32_t k0[10], k1[10];
+    noise_round_keys(seed, k0, k1);
+    __m512i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
-        k0[round] = _mm512_set1_epi64(key0);
-        k1[round] = _mm512_set1_epi64(key1);
-        key0 += PHILOX_W32_0;
-        key1 += PHILOX_W32_1;
+        kv0[round] = _mm512_set1_epi64(k0[round]);
+        kv1[round] = _mm512_set1_epi64(k1[round]);
     }
     const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -360,8 +369,8 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
             __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
             for (int round = 0; round < 10; round++) {
                 const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), k0[round]);
-                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), k1[round]);
+                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
+                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
                 x1 = p1;
                 x3 = p0;
             }
