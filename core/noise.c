@@ -101,8 +101,10 @@
 #include "noise.h"
 #include "noise-table.h"
 
-/* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time. */
+/* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time; runs
+ * of at most NOISE_SINGLE_MAX normals go one by one (a batch of 8 costs more). */
 #define NOISE_BLOCKS 32
+#define NOISE_SINGLE_MAX 4
 
 /* Step 1 of the header for one block: Random123's philox4x32_R(10, ...) itself. */
 static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
@@ -128,14 +130,15 @@ static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[
     }
 }
 
-/* Step 1 for blocks b .. b+NOISE_BLOCKS-1 with SSE2 (baseline on x86-64): the same ten
+/* Step 1 for blocks b .. b+n-1 (n a multiple of 4, <= NOISE_BLOCKS) with SSE2 (baseline
+ * on x86-64): the same ten
  * rounds as Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks per 128-bit register, one
  * 64-bit lane per block holding each 32-bit counter word in its low half, so that
  * pmuludq forms the two 32x32->64 products of a round directly (the high halves of the
  * lanes carry junk that only ever reaches other high halves). Two registers (four
  * blocks) go through the rounds together to overlap the multiply latencies.
  * tests/t-noise-normal.c checks these words against philox4x32_R. */
-static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
                         uint64_t *w)
 {
     uint32_t k0[10], k1[10];
@@ -147,7 +150,7 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
     }
     const __m128i m0 = _mm_set1_epi64x(PHILOX_M4x32_0), m1 = _mm_set1_epi64x(PHILOX_M4x32_1);
     const __m128i lo32 = _mm_set1_epi64x(0xffffffff);
-    for (int l = 0; l < NOISE_BLOCKS; l += 4) {
+    for (int l = 0; l < n; l += 4) {
         __m128i x0[2], x1[2], x2[2], x3[2];
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
@@ -178,11 +181,11 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
     }
 }
 #else
-/* Step 1 for blocks b .. b+NOISE_BLOCKS-1, one block after the other. */
-static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+/* Step 1 for blocks b .. b+n-1, one block after the other. */
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
                         uint64_t *w)
 {
-    for (int l = 0; l < NOISE_BLOCKS; l++) {
+    for (int l = 0; l < n; l++) {
         noise_block(seed, path, component, b + (uint64_t)l, w + 2 * l);
     }
 }
@@ -282,7 +285,7 @@ double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint6
 #define NOISE_FAST_ROWS 32
 #define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
 #define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
-#define NOISE_AVX512_MIN 64                /* shorter runs are not worth the set-up */
+#define NOISE_AVX512_MIN 96                /* shorter runs are not worth the set-up */
 #define NOISE_FIX_SPAN 256                 /* a multiple of 16 and of NOISE_VL */
 
 #define NOISE_AVX512_FN __attribute__((target("avx512f")))
@@ -423,12 +426,21 @@ void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint
 #else
     (void)allow_avx512;
 #endif
-    for (; i + 2 * NOISE_BLOCKS <= count; i += 2 * NOISE_BLOCKS) {
+    while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
         uint64_t w[2 * NOISE_BLOCKS];
-        noise_words(seed, path, component, (first + i) >> 1, w);
-        for (int l = 0; l < 2 * NOISE_BLOCKS; l += NOISE_VL) {
-            noise_map(w + l, out + i + l, NOISE_VH);
+        double z[2 * NOISE_BLOCKS];
+        const size_t left = count - i;
+        const int nw = left < 2 * NOISE_BLOCKS ? (int)((left + 7) & ~(size_t)7) : 2 * NOISE_BLOCKS;
+        double *to = left >= (size_t)nw ? out + i : z;
+        noise_words(seed, path, component, (first + i) >> 1, nw / 2, w);
+        for (int l = 0; l < nw; l += NOISE_VL) {
+            noise_map(w + l, to + l, NOISE_VH);
         }
+        const size_t done = left < (size_t)nw ? left : (size_t)nw;
+        if (to == z) {
+            memcpy(out + i, z, done * sizeof *z);
+        }
+        i += done;
     }
     for (; i < count; i++) {
         out[i] = slpi_noise_normal(seed, path, component, first + i);

@@ -55,9 +55,10 @@ int main(void)
     printf("t-noise-batch: AVX-512F %s\n", __builtin_cpu_supports("avx512f")
            ? "present: AVX-512 kernel vs portable kernels" : "absent: portable kernels only");
 #endif
-    /* 1. random runs: lengths around the kernels' granules (16, 64, 256) and long ones */
-    static const size_t lens[] = {0, 1, 2, 15, 16, 17, 63, 64, 65, 127, 255, 256, 257, 1000,
-                                  MAXN};
+    /* 1. random runs: lengths around the kernels' thresholds and granules (4, 8, 16, 64,
+     *    96, 256) and long ones */
+    static const size_t lens[] = {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 95, 96, 97,
+                                  127, 255, 256, 257, 1000, MAXN};
     for (long it = 0; it < test_iters(400); it++) {
         uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
         uint32_t comp = (uint32_t)(test_rand_u64() >> 40);
