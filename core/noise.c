@@ -53,32 +53,36 @@
  * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
  * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
  * -march=native and clang):
- *  - portable kernels: Philox for 32 blocks in lock-step, two blocks per SSE2 register
- *    with pmuludq for the 32x32->64 products (noise_words; Random123 block by block off
- *    x86), then the map on 8 words at a time as 4 independent pairs of GNU C vectors
- *    (noise_map), the 17 row entries gathered lane by lane.
- *  - AVX-512 kernel, chosen at run time where the processor has AVX-512F (runs of >= 64):
- *    Philox for 8 blocks per register, and the map on 8 words per register with the top
- *    32 table rows (4 binades, 15/16 of all draws) held in registers column by column,
- *    so that each of the 17 entries costs one vpermt2pd pair instead of 8 loads; the
- *    1/16 of lanes below those rows are collected without a branch (vpcompressq) and
- *    mapped by the portable noise_map every 256 normals.
- *  - increments: each chunk of 2048 fine normals is scaled and summed level by level
- *    in place.
+ *  - portable kernels: Philox for up to 32 blocks in lock-step, two blocks per SSE2
+ *    register with pmuludq for the 32x32->64 products (noise_words; Random123 block by
+ *    block off x86), then the map on 8 words at a time as 4 independent pairs of GNU C
+ *    vectors (noise_map), the 17 row entries gathered lane by lane. A short run or tail
+ *    is rounded up to a multiple of 8 normals; runs of <= 4 go one by one.
+ *  - AVX-512 kernel, chosen at run time where the processor has AVX-512F (runs of >= 96;
+ *    below, its set-up costs more than it saves): Philox for a span of 256 normals at 8
+ *    blocks per register, then the map on 8 words per register with the top 32 table
+ *    rows (4 binades, 15/16 of all draws) held in registers column by column, so that
+ *    each of the 17 entries costs two vpermt2pd and a blend per 8 lanes instead of 8
+ *    loads; the 1/16 of lanes below those rows are collected without a branch
+ *    (vpcompressq) and mapped by the portable noise_map at the end of the span.
+ *  - increments: each chunk of 2048 fine normals is scaled and summed level by level in
+ *    place.
  * The floating-point operations are the header's, in its order, each a correctly rounded
  * binary64 + - x; the vector forms only run several lanes at once. Products and sums
  * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
  * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
  * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
- * 2-core AMD EPYC (Zen 4) at load ~8, best of 7 with the worst in brackets): 210 (200) M
- * normals/s, 4.7x a libm Box-Muller on the same Philox words (45 M/s); the portable
- * kernels alone 125 (101) M/s; before this work 77-89 M/s. Increments: 188 M/s at refine
- * 0, 175 M fine draws/s at refine 4. What bounds it: with the table in registers the
- * AVX-512 map is throughput-bound on the double-pumped 512-bit units (~100 instructions
- * per 8 normals, Horner's 10 dependent multiply-adds per lane set the latency), Philox
- * ~1 ns/normal, and the collected low-row lanes ~0.4 ns/normal; the portable map is
- * latency-bound (a 10-step Horner chain of ~60 cycles per lane and 17 gathered loads per
- * normal fill the reorder window with ~6 normals).
+ * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 7-10, best of 7 over three runs, the worst
+ * of the 21 trials in brackets): 221-230 (172) M normals/s, 5.1x a libm Box-Muller on
+ * the same Philox words (43-45 M/s); the portable kernels alone 118-127 (97) M/s;
+ * before this work 77-89 M/s. Increments: 173-198 M/s at refine 0, 165-180 M fine
+ * draws/s at refine 4; one increment per call (core/noise-source.c's pattern, the
+ * one-number path) 22-25 M/s. Where the AVX-512 kernel's ~4.4 ns per normal go
+ * (measured by switching parts off): Philox 0.9 ns, the lanes below the fast rows
+ * 0.6 ns, the map 2.9 ns, which is bounded by the instructions in flight (~13 per
+ * normal, waiting on Horner's 10 dependent multiply-add pairs, ~60 cycles a lane) more
+ * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
+ * way with ~50 instructions per normal (17 of them gathering the row entries).
  *
  * ---- Levels (SPEC §2.3) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
