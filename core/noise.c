@@ -121,8 +121,6 @@ static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component,
     w[1] = (uint64_t)r.v[3] << 32 | r.v[2];
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
 /* The ten round keys of philox4x32_R(10, ...) for the key of seed (Random123's bump). */
 static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[10])
 {
@@ -134,14 +132,16 @@ static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[
     }
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
 /* Step 1 for blocks b .. b+n-1 (n a multiple of 4, <= NOISE_BLOCKS) with SSE2 (baseline
- * on x86-64): the same ten
- * rounds as Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks per 128-bit register, one
- * 64-bit lane per block holding each 32-bit counter word in its low half, so that
- * pmuludq forms the two 32x32->64 products of a round directly (the high halves of the
- * lanes carry junk that only ever reaches other high halves). Two registers (four
- * blocks) go through the rounds together to overlap the multiply latencies.
- * tests/t-noise-normal.c checks these words against philox4x32_R. */
+ * on x86-64): the ten rounds of Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks
+ * per 128-bit register, one 64-bit lane per block holding each 32-bit counter word in
+ * its low half, so that pmuludq forms the two 32x32->64 products of a round directly
+ * (the high halves of the lanes carry junk that only ever reaches other high halves).
+ * Two registers (four blocks) go through the rounds together to overlap the multiply
+ * latencies. tests/t-noise-batch.c checks the words, through the normals, against
+ * philox4x32_R. */
 static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
                         uint64_t *w)
 {
