@@ -72,10 +72,10 @@
  * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
  * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
  * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
- * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 7-10, best of 7 over three runs, the worst
- * of the 21 trials in brackets): 221-230 (172) M normals/s, 5.1x a libm Box-Muller on
+ * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 7-10, best of 7 over four runs, the worst
+ * of the 28 trials in brackets): 221-234 (172) M normals/s, 5.1-5.2x a libm Box-Muller on
  * the same Philox words (43-45 M/s); the portable kernels alone 118-127 (97) M/s;
- * before this work 77-89 M/s. Increments: 173-198 M/s at refine 0, 165-180 M fine
+ * before this work 77-89 M/s. Increments: 173-205 M/s at refine 0, 165-198 M fine
  * draws/s at refine 4; one increment per call (core/noise-source.c's pattern, the
  * one-number path) 22-25 M/s. Where the AVX-512 kernel's ~4.4 ns per normal go
  * (measured by switching parts off): Philox 0.9 ns, the lanes below the fast rows
