@@ -72,7 +72,7 @@
  * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
  * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
  * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
- * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 7-10, best of 7 over four runs, the worst
+ * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 4-10, best of 7 over four runs, the worst
  * of the 28 trials in brackets): 221-234 (172) M normals/s, 5.1-5.2x a libm Box-Muller on
  * the same Philox words (43-45 M/s); the portable kernels alone 118-127 (97) M/s;
  * before this work 77-89 M/s. Increments: 173-205 M/s at refine 0, 165-198 M fine
