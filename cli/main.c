@@ -11,6 +11,7 @@ static const command commands[] = {
     { "list", slpi_cli_list, "systems, schemes, presets, applicability (SPEC §4.7), keys" },
     { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
+    { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
 };
 
 static void usage(FILE *f)
