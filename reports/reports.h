@@ -100,4 +100,54 @@ double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, doubl
 double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
                               int truncate);
 
+/* ------------------------------------------------------------ claims audit (SPEC §6) */
+
+typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
+typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;
+typedef enum {
+    SLPI_VERDICT_CONFIRMED, SLPI_VERDICT_CONDITIONAL, SLPI_VERDICT_DISCREPANCY,
+    SLPI_VERDICT_QUALITATIVE, SLPI_VERDICT_UNABLE
+} slpi_verdict;
+
+/* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
+typedef struct {
+    char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    slpi_audit_role role;
+    int line;
+    /* outcome */
+    slpi_check_outcome outcome;
+    double value;               /* the measured number the threshold applies to */
+    char evidence[768];         /* what was measured, with numbers */
+    char command[1280];          /* the command that reproduces it */
+    char figure[128];           /* figure base name (figures/<name>.svg/.png), "" if none */
+    double seconds;
+} slpi_audit_check;
+
+typedef struct {
+    char id[8], source[96], expected[16];
+    slpi_verdict verdict;
+    char condition[256];        /* CONDITIONAL: the condition found */
+    int first, count;           /* its checks in the audit's check array */
+} slpi_audit_claim;
+
+typedef struct {
+    int full;                   /* the papers' sizes (FULL=1) */
+    char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
+    const char *only;           /* run only this claim id (NULL: all) */
+    int nchecks, nclaims;
+    slpi_audit_check *checks;
+    slpi_audit_claim *claims;
+} slpi_audit;
+
+const char *slpi_verdict_name(slpi_verdict v);
+/* Read the registry; errors name file:line. */
+int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
+/* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
+void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
+/* Evaluate every check and derive each claim's verdict from the outcomes. */
+void slpi_audit_run(slpi_audit *a, FILE *log);
+/* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
+int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
+void slpi_audit_free(slpi_audit *a);
+
 #endif
