@@ -12,6 +12,7 @@ static const command commands[] = {
     { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
+    { "audit", slpi_cli_audit, "audit every claim of SPEC §6: verdicts, HTML + JSON report" },
 };
 
 static void usage(FILE *f)
