@@ -362,7 +362,8 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
-/* Certified diagnostics (balls): invariants, and their differences from x0. */
+/* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
+ * contain "x0", e.g. "|x|^2-|x0|^2"). */
 typedef struct {
     int n;
     const char *name[SLPI_MAX_DIAG];

@@ -56,6 +56,14 @@ static int parse_u64_opt(const char *s, uint64_t max, uint64_t *out)
     return *end == '\0' && errno == 0 && v <= max;
 }
 
+/* A whole positive finite number (decimal or hex float). */
+static int parse_positive_opt(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && *out > 0 && isfinite(*out);
+}
+
 /* --check FILE: validate it, and compare with the shape given on the command line. */
 static int noise_check(const char *file, const slpi_noise_header *want)
 {
@@ -102,7 +110,6 @@ int slpi_cli_noise(int argc, char **argv)
     int have_seed = 0, have_path = 0, bits = 0;
     const char *output = NULL, *check = NULL;
     uint64_t u;
-    char *end;
     int c;
     optind = 1;
     opterr = 0;
@@ -127,8 +134,7 @@ int slpi_cli_noise(int argc, char **argv)
             hd.components = (int)u;
             break;
         case 'h':
-            hd.h = strtod(optarg, &end);
-            if (end == optarg || *end || !(hd.h > 0) || !isfinite(hd.h)) {
+            if (!parse_positive_opt(optarg, &hd.h)) {
                 return noise_bad("h", optarg, "expected a positive finite step size");
             }
             break;
@@ -151,8 +157,7 @@ int slpi_cli_noise(int argc, char **argv)
             hd.truncated = !strcmp(optarg, "on");
             break;
         case 'l':
-            hd.ell = strtod(optarg, &end);
-            if (end == optarg || *end || !(hd.ell > 0) || !isfinite(hd.ell)) {
+            if (!parse_positive_opt(optarg, &hd.ell)) {
                 return noise_bad("ell", optarg, "expected a positive number");
             }
             break;

@@ -27,18 +27,25 @@ echo "== 3. Heavy top (RKMK §5, Figs. 4-5): Casimirs under TMK vs the direct tr
 echo
 echo "== 4. Plots"
 col() { head -n 400 "$1" | grep -v '^#' | head -n 1 | tr '\t' '\n' | grep -n -x "$2" | cut -d: -f1; }
-c1=$(col "$out/heavy-top-tmk.tsv" dC1)
-c1t=$(col "$out/heavy-top-trap.tsv" dC1)
+c1=$(col "$out/heavy-top-tmk.tsv" C1_dev)
+c1t=$(col "$out/heavy-top-trap.tsv" C1_dev)
 gnuplot <<GP
 set terminal pngcairo size 900,700
 set output "$out/rigid-body.png"
-set title "Stochastic rigid body, IsoMP (h = 2^-8, T = 50): x(t) on the unit sphere"
+set title "Stochastic rigid body, IsoMP (h = 2^{-8}, T = 50): x(t) stays on the unit sphere"
 set view 60, 30
+set view equal xyz
+set xyplane at -1
+set parametric
+set isosamples 24, 12
+set urange [0:2*pi]; set vrange [-pi/2:pi/2]
 set xlabel "x1"; set ylabel "x2"; set zlabel "x3"
-splot "< grep -v '^#' $out/rigid-body.tsv | tail -n +2" using 3:4:5 with lines notitle
+splot cos(u)*cos(v), sin(u)*cos(v), sin(v) with lines lc rgb "#dddddd" notitle, \
+      "< grep -v '^#' $out/rigid-body.tsv | tail -n +2" using 3:4:5 with lines lc rgb "#8000c0" title "x(t)"
 set terminal svg size 900,700
 set output "$out/rigid-body.svg"
 replot
+unset parametric
 set terminal pngcairo size 900,500
 set output "$out/heavy-top-casimirs.png"
 set title "Heavy top, |gamma|^2 - |gamma_0|^2: TMK vs direct trapezoidal rule"

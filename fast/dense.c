@@ -9,22 +9,6 @@
 #include <lapacke.h>
 #include "fast.h"
 
-double slpi_fast_maxabs(const double *x, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i]) <= m)) m = fabs(x[i]);   /* NaN propagates */
-    return m;
-}
-
-double slpi_fast_maxdiff(const double *x, const double *y, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i] - y[i]) <= m)) m = fabs(x[i] - y[i]);
-    return m;
-}
-
 int slpi_fast_all_finite(const double *x, int n)
 {
     for (int i = 0; i < n; i++)
@@ -171,6 +155,12 @@ void slpi_fast_zcomm_update(int n, const double complex *P, const double complex
                             const double complex *Xn, double complex *out, double complex *T)
 {
     zmul(n, 1, P, Y, 0, T);
+    slpi_fast_zcomm_from_T(n, T, Xn, out);
+}
+
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
+                            double complex *out)
+{
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i]

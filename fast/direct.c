@@ -23,29 +23,17 @@ static int direct_create(slpi_fast *f, slpi_error *err, int trap)
         return slpi_error_set(err, SLPI_EINPUT, "%s: the double path solves by fixed-point "
                               "iteration only (solver=fixed-point)", name);
     int d = s->cdim;
-    direct_work *w = calloc(1, sizeof *w);
-    double *buf = calloc(7 * (size_t)d, sizeof *buf);
-    if (!w || !buf) {
-        free(w); free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", name);
-    }
+    double *buf = slpi_fast_work_new(f, sizeof(direct_work), 7 * (size_t)d, err);
+    if (!buf) return err->code;
+    direct_work *w = f->work;
     w->trap = trap;
     w->mu = buf; w->mnew = buf + d; w->arg = buf + 2 * d; w->xi = buf + 3 * d;
     w->v = buf + 4 * d; w->vn = buf + 5 * d; w->tmp = buf + 6 * d;
-    f->work = w;
     return SLPI_OK;
 }
 
 static int im_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 0); }
 static int trap_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 1); }
-
-static void direct_free(slpi_fast *f)
-{
-    direct_work *w = f->work;
-    free(w->mu);
-    free(w);
-    f->work = NULL;
-}
 
 /* out = V(mu) = ad*_{sum eta_k xi_k(mu)} mu */
 static void field(const slpi_fast_system *s, const double *eta, const double *mu, double *out,
@@ -85,8 +73,8 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *inf
 }
 
 const slpi_fast_scheme slpi_fast_scheme_im = {
-    SLPI_SCHEME_IM_DIRECT, 1e-15, 100, im_create, direct_step, direct_free,
+    SLPI_SCHEME_IM_DIRECT, 1e-15, 100, im_create, direct_step,
 };
 const slpi_fast_scheme slpi_fast_scheme_trap = {
-    SLPI_SCHEME_TRAP_DIRECT, 1e-15, 100, trap_create, direct_step, direct_free,
+    SLPI_SCHEME_TRAP_DIRECT, 1e-15, 100, trap_create, direct_step,
 };

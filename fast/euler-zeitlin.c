@@ -62,9 +62,10 @@ static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
 }
 
 /* xi_k = -B_k: the generator of component k evaluated at the matrix X, into P. */
-static void ez_generator(ez_ctx *c, int k, const cplx *X, int derivative, cplx *P)
+static void ez_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx *P)
 {
-    int N = c->u.N;
+    ez_ctx *c = (ez_ctx *)u;
+    int N = u->N;
     size_t NN = (size_t)N * N;
     if (k == 0) {
         slpi_fast_zeitlin_poisson(&c->z, -1.0, X, P);
@@ -76,35 +77,6 @@ static void ez_generator(ez_ctx *c, int k, const cplx *X, int derivative, cplx *
     if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coef(&c->z, alpha, X);
     else if (derivative) coef = 0.0;
     slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
-}
-
-static void ez_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
-{
-    ez_ctx *c = ez_of(s);
-    slpi_sun_unpack(c->u.N, mu, c->X);
-    ez_generator(c, k, c->X, 0, c->P);
-    slpi_sun_pack(c->u.N, c->P, xi);
-}
-
-static void ez_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
-{
-    (void)mu; /* xi_0 and the (Q) generators are linear in mu, (L) ones constant */
-    ez_ctx *c = ez_of(s);
-    slpi_sun_unpack(c->u.N, w, c->X);
-    ez_generator(c, k, c->X, 1, c->P);
-    slpi_sun_pack(c->u.N, c->P, out);
-}
-
-static void ez_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
-                        double *xi)
-{
-    ez_ctx *c = ez_of(s);
-    int N = c->u.N;
-    slpi_sun_unpack(N, mu, c->X);
-    ez_psi(&c->u, eta, c->X, c->P);
-    for (size_t i = 0; i < (size_t)N * N; i++) c->P[i] = -c->P[i];
-    slpi_sun_pack(N, c->P, xi);
 }
 
 static int ez_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
@@ -198,7 +170,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
     s->ctx = c;
     s->free_ctx = ez_free;
-    int rc = slpi_sun_init(&c->u, N, ez_psi, err);
+    int rc = slpi_sun_init(&c->u, N, ez_psi, ez_generator, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
     if (rc) {
         ez_free(s);
@@ -228,9 +200,6 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
     s->initial_state = ez_initial_state;
     s->diagnostics = ez_diagnostics;
-    s->grad = ez_grad;
-    s->hess = ez_hess;
-    s->grad_sum = ez_grad_sum;
     slpi_sun_fill_ops(s);
     return SLPI_OK;
 }

@@ -8,45 +8,26 @@
 
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 
-static sys_ctor system_ctor(slpi_system_id id)
-{
-    switch (id) {
-    case SLPI_SYS_RIGID_BODY: return slpi_fast_sys_rigid_body;
-    case SLPI_SYS_HEAVY_TOP: return slpi_fast_sys_heavy_top;
-    case SLPI_SYS_MANAKOV: return slpi_fast_sys_manakov;
-    case SLPI_SYS_POINT_VORTICES: return slpi_fast_sys_point_vortices;
-    case SLPI_SYS_EULER_ZEITLIN: return slpi_fast_sys_euler_zeitlin;
-    case SLPI_SYS_SINE_EULER: return slpi_fast_sys_sine_euler;
-    default: return NULL;
-    }
-}
+/* Indexed by slpi_system_id and slpi_scheme_id. */
+static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
+    slpi_fast_sys_rigid_body, slpi_fast_sys_heavy_top, slpi_fast_sys_manakov,
+    slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler,
+};
 
-static const slpi_fast_scheme *scheme_table(slpi_scheme_id id)
-{
-    switch (id) {
-    case SLPI_SCHEME_TMK: return &slpi_fast_scheme_tmk;
-    case SLPI_SCHEME_RKMK_LE: return &slpi_fast_scheme_rkmk_le;
-    case SLPI_SCHEME_RKMK_HEUN: return &slpi_fast_scheme_rkmk_heun;
-    case SLPI_SCHEME_IM_DIRECT: return &slpi_fast_scheme_im;
-    case SLPI_SCHEME_TRAP_DIRECT: return &slpi_fast_scheme_trap;
-    case SLPI_SCHEME_ISOMP: return &slpi_fast_scheme_isomp;
-    case SLPI_SCHEME_SVI: return &slpi_fast_scheme_svi;
-    default: return NULL;
-    }
-}
+static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
+    &slpi_fast_scheme_tmk, &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun,
+    &slpi_fast_scheme_im, &slpi_fast_scheme_trap, &slpi_fast_scheme_isomp, &slpi_fast_scheme_svi,
+};
 
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
     if ((unsigned)p->system >= SLPI_SYS_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
-    const slpi_fast_scheme *sch = scheme_table(p->scheme);
-    if (!sch)
+    if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
-    sys_ctor ctor = system_ctor(p->system);
-    if (!ctor)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: system %s is not built into this library",
-                              slpi_system_name(p->system));
+    const slpi_fast_scheme *sch = scheme_table[p->scheme];
+    sys_ctor ctor = system_ctor[p->system];
     if (!(p->h > 0) || !isfinite(p->h))
         return slpi_error_set(err, SLPI_EINPUT, "fast: step size h = %g must be positive", p->h);
     if (p->tol < 0 || p->maxit < 0 || p->fixed_iters < 0)
@@ -85,7 +66,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;
-    if (f->work && f->scheme->free_work) f->scheme->free_work(f);
+    slpi_fast_work_free(f);
     if (f->sys.free_ctx) f->sys.free_ctx(&f->sys);
     free(f->eta);
     free(f);
@@ -134,6 +115,24 @@ void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi
     slpi_diag_add(d, "stagnated", (double)f->stagnated);
     slpi_diag_add(d, "capped", (double)f->capped);
     slpi_diag_add(d, "failed", (double)f->failed);
+}
+
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)
+{
+    size_t head = (wsize + 15) / 16 * 16;
+    char *w = calloc(1, head + ndoubles * sizeof(double));
+    if (!w) {
+        slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", slpi_scheme_name(f->p.scheme));
+        return NULL;
+    }
+    f->work = w;
+    return (double *)(w + head);
+}
+
+void slpi_fast_work_free(slpi_fast *f)
+{
+    free(f->work);
+    f->work = NULL;
 }
 
 void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,

@@ -19,20 +19,19 @@
  * on that representation. The generators are B_k = xi_k^* (SPEC §1.5), so
  * Psi(Y) = sum_k eta_k B_k(Y) with eta = (h, dW_1..dW_M).
  *
- * HOW A SYSTEM REGISTERS (fast-b: euler-zeitlin, sine-euler). Define, in your file,
- *     int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p,
- *                                     slpi_error *err);
- * (or slpi_fast_sys_sine_euler) that fills *s (it arrives zeroed) and returns SLPI_OK,
- * or an slpi_error code. fast/fast.c declares both weak: when the symbol is absent
- * slpi_fast_create answers SLPI_EINPUT "... not built"; when your object is linked in,
- * it is used with no edit of fast.c. Fill the coordinate ops if you support TMK, RKMK,
- * IM, TRAP (SPEC §4.7), the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
- * the scheme then rejects the pair with a clear error.
+ * HOW A SYSTEM REGISTERS. One constructor per system file,
+ *     int slpi_fast_sys_<name>(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+ * fills *s (it arrives zeroed) and returns SLPI_OK or an slpi_error code; fast/fast.c
+ * maps p->system to it. Fill the coordinate ops if the system supports TMK, RKMK, IM,
+ * TRAP (SPEC §4.7) and the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
+ * the scheme then rejects the pair with a clear error. The scheme workspace and the
+ * system context are released by slpi_fast_free (free_ctx for the latter).
  */
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H
 
 #include "slpi.h"
+#include "vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;
 
@@ -84,6 +83,11 @@ struct slpi_fast_system {
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
     double (*m_isomp_iter)(const slpi_fast_system *s, const double *eta, const double *Xn,
                            const double *Y, double *Ynew, double *ynorm, double *Psi_out);
+    /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
+     * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
+     * it for the COMM update after a converged or stagnated solve; X~ is then the last
+     * iterate fed to the map, within tol of its image. NULL: m_psi + m_comm_update. */
+    void (*m_isomp_comm_last)(const slpi_fast_system *s, const double *Xn, double *out);
     /* out = Xn + [Psi, Y] (ISOMP COMM update). */
     void (*m_comm_update)(const slpi_fast_system *s, const double *Psi, const double *Y,
                           const double *Xn, double *out);
@@ -120,10 +124,38 @@ typedef struct {
     double first, prev, last;   /* increments */
 } slpi_fast_iter;
 
-void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol);
+static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol)
+{
+    it->pol = pol;
+    it->it = 0;
+    it->first = it->prev = it->last = 0;
+}
+
 /* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
- * Returns -1 to continue, or the final step status (SPEC §3.0). */
-int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm);
+ * Returns -1 to continue, or the final step status (SPEC §3.0): converged when
+ * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
+ * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
+ * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
+ * that many iterations and reports CAPPED. (Inline: the ensembles call it per path.) */
+static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm)
+{
+    const slpi_fast_policy *pol = it->pol;
+    it->it++;
+    if (it->it == 1) it->first = dmax;
+    it->prev = it->last;
+    it->last = dmax;
+    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
+    if (pol->fixed_iters > 0)
+        return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
+    double scale = unorm > 1 ? unorm : 1;
+    if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
+    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
+        return SLPI_STEP_STAGNATED;
+    if (it->it > 1 && dmax > 1e6 * it->first && it->first > 0) return SLPI_STEP_DIVERGED;
+    if (it->it >= pol->maxit)
+        return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
+    return -1;
+}
 
 /* -------------------------------------------------------------- scheme table */
 
@@ -145,12 +177,18 @@ struct slpi_fast_scheme {
     slpi_scheme_id id;
     double default_tol;
     int default_maxit;
-    /* Check applicability and allocate f->work; error names the pair and why. */
+    /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
+     * slpi_fast_free); the error names the pair and why. */
     int (*create)(slpi_fast *f, slpi_error *err);
     /* One step in place on the full state x (dim doubles), increments f->eta. */
     slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
-    void (*free_work)(slpi_fast *f);
 };
+
+/* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
+ * by ndoubles doubles (16-byte aligned), whose address is returned; NULL with an
+ * SLPI_ENUMERIC error naming the scheme. slpi_fast_work_free (slpi_fast_free) frees it. */
+double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
+void slpi_fast_work_free(slpi_fast *f);
 
 extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im, slpi_fast_scheme_trap,
@@ -162,22 +200,14 @@ void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const doub
 
 /* ------------------------------------------------------------ dense kernels */
 
-double slpi_fast_maxabs(const double *x, int n);
-double slpi_fast_maxdiff(const double *x, const double *y, int n);
+/* (max norms, 3-vectors, Cayley3, A_c^{-1}: inline in vec3.h) */
 int slpi_fast_all_finite(const double *x, int n);
 
 /* 3-vectors (so(3), su(2), se(3)): fast/so3.c. */
-void slpi_fast_cross(const double *a, const double *b, double *out);
-double slpi_fast_dot3(const double *a, const double *b);
 /* R = exp(hat(w)) (Rodrigues, Taylor coefficients for |w| < 1e-4), row-major 3x3. */
 void slpi_fast_rodrigues(const double *w, double *R);
 /* Rotation about w/|w| by angle theta (R = I for w = 0). */
 void slpi_fast_rotation(const double *w, double theta, double *R);
-void slpi_fast_mat3_vec(const double *R, const double *v, double *out);   /* R v */
-void slpi_fast_mat3t_vec(const double *R, const double *v, double *out);  /* R^T v */
-void slpi_fast_mat3_mul(const double *A, const double *B, double *out);   /* A B */
-/* SO(3) Cayley tau(x) = I + 4/(4+|x|^2) (hat x + hat x^2 / 2) (SPEC §3.5 d). */
-void slpi_fast_cayley3(const double *x, double *R);
 
 /* Blocks of so(3) 3-vectors under one of two matrix models (SPEC §1.6):
  * HAT (X = hat x, [X,Y] = hat(x cross y)) or SU2A (X = sum x_k E_k, E_k = -i sigma_k/sqrt2,
@@ -193,9 +223,16 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
 void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
                            const double *X, double *out);
 
-/* A_c(x)^{-1} v for the SO(3) vector form of SVI (SPEC §3.5 d), any c (in place ok):
- * [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4). */
-void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out);
+/* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
+ * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
+ * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
+ * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
+ * step status with the iteration count and last increment. */
+typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x,
+                                   double *tau, double *f);
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *f, int *iters, double *resid);
 
 /* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
@@ -231,7 +268,10 @@ int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
 double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
                         const double complex *Y, double complex *Ynew, double *ynorm,
                         double complex *T);
-/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y. */
+/* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y;
+ * slpi_fast_zcomm_from_T: the same from a T already computed (no GEMM). */
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
+                            double complex *out);
 void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
                             const double complex *Xn, double complex *out, double complex *T);
 

@@ -2,7 +2,8 @@
  * (26)-(30)) for J-quadratic systems, on the system's matrix representation:
  *   Y <- X_n + [Psi(Y), Y]/2 + Psi(Y) Y Psi(Y)/4 from Y = X_n (m_isomp_iter, fused), or
  *   the quasi-Newton form Y <- (I - Psi/2)^{-1} X_n (I + Psi/2)^{-1} (solver=newton);
- * then COMM: X_{n+1} = X_n + [Psi(Y), Y], or CAY: X_{n+1} = C X_n C^{-1},
+ * then COMM: X_{n+1} = X_n + [Psi(Y), Y] (after convergence, systems with
+ * m_isomp_comm_last reuse the last iteration's product Psi Y: one GEMM less), or CAY: X_{n+1} = C X_n C^{-1},
  * C = (I - Psi/2)^{-1}(I + Psi/2). The state layout stores only the independent entries
  * of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
  * (p->reproject changes nothing on this path). */
@@ -20,27 +21,23 @@ static int isomp_create(slpi_fast *f, slpi_error *err)
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (SPEC §3.4, §4.7)", s->name);
+    if (!s->m_psi || !s->m_comm_update || !s->m_from_state || !s->m_to_state)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
+    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
+                              s->name);
+    if (f->p.solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
+                              "(solver=fixed-point)", s->name);
     if (s->dim != s->cdim)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
     size_t m = (size_t)s->mdim;
-    isomp_work *w = calloc(1, sizeof *w);
-    double *buf = calloc(5 * m, sizeof *buf);
-    if (!w || !buf) {
-        free(w); free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "isomp: out of memory");
-    }
-    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
-    f->work = w;
-    return SLPI_OK;
-}
-
-static void isomp_free(slpi_fast *f)
-{
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 5 * m, err);
+    if (!buf) return err->code;
     isomp_work *w = f->work;
-    free(w->Xn);
-    free(w);
-    f->work = NULL;
+    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
+    return SLPI_OK;
 }
 
 static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
@@ -69,9 +66,16 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
+    int cay = f->p.isomp_update == SLPI_ISO_UPDATE_CAY;
+    if (!cay && !newton && s->m_isomp_comm_last &&
+        (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
+        s->m_isomp_comm_last(s, w->Xn, w->out);
+        s->m_to_state(s, w->out, x);
+        return st;
+    }
     if (s->m_project) s->m_project(s, w->Y);
     s->m_psi(s, f->eta, w->Y, w->P);
-    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY) {
+    if (cay) {
         if (s->m_cay_conj(s, 0.5, w->P, w->Xn, w->out)) return SLPI_STEP_DIVERGED;
     } else {
         s->m_comm_update(s, w->P, w->Y, w->Xn, w->out);
@@ -81,5 +85,5 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step, isomp_free,
+    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
 };

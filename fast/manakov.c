@@ -165,6 +165,13 @@ static double mk_isomp(const slpi_fast_system *s, const double *eta, const doubl
                             (double complex *)Ynew, ynorm, c->Z1);
 }
 
+/* Xn + T - T^* with T = Psi Y left in Z1 by the last mk_isomp. */
+static void mk_comm_last(const slpi_fast_system *s, const double *Xn, double *out)
+{
+    const mk_ctx *c = s->ctx;
+    slpi_fast_zcomm_from_T(c->n, c->Z1, (const double complex *)Xn, (double complex *)out);
+}
+
 static void mk_comm(const slpi_fast_system *s, const double *P, const double *Y,
                     const double *Xn, double *out)
 {
@@ -324,6 +331,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->m_psi = mk_psi;
     s->m_isomp_iter = mk_isomp;
     s->m_comm_update = mk_comm;
+    s->m_isomp_comm_last = mk_comm_last;
     s->m_cay_conj = mk_cay;
     s->m_ainv = mk_ainv;
     return SLPI_OK;

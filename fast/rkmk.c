@@ -10,7 +10,7 @@
 
 typedef struct {
     int q;
-    double *K1, *K2, *sigma, *mu2, *adj, *acc, *tmp;
+    double *K1, *K2, *sigma, *mu2, *adj, *tmp;
 } rkmk_work;
 
 static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
@@ -26,16 +26,12 @@ static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
         return slpi_error_set(err, SLPI_EINPUT, "%s: %s has no bracket for dexp_order > 0",
                               name, s->name);
     int d = s->cdim;
-    rkmk_work *w = calloc(1, sizeof *w);
-    double *buf = calloc(7 * (size_t)d, sizeof *buf);
-    if (!w || !buf) {
-        free(w); free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", name);
-    }
+    double *buf = slpi_fast_work_new(f, sizeof(rkmk_work), 6 * (size_t)d, err);
+    if (!buf) return err->code;
+    rkmk_work *w = f->work;
     w->q = q;
     w->K1 = buf; w->K2 = buf + d; w->sigma = buf + 2 * d; w->mu2 = buf + 3 * d;
-    w->adj = buf + 4 * d; w->acc = buf + 5 * d; w->tmp = buf + 6 * d;
-    f->work = w;
+    w->adj = buf + 4 * d; w->tmp = buf + 5 * d;
     return SLPI_OK;
 }
 
@@ -51,14 +47,6 @@ static int rkmk_le_create(slpi_fast *f, slpi_error *err)
 static int rkmk_heun_create(slpi_fast *f, slpi_error *err)
 {
     return rkmk_create_common(f, err, "rkmk-heun");
-}
-
-static void rkmk_free(slpi_fast *f)
-{
-    rkmk_work *w = f->work;
-    free(w->K1);
-    free(w);
-    f->work = NULL;
 }
 
 /* out += b * dexp^{-1,[q]}_T(v). */
@@ -105,8 +93,8 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *
 }
 
 const slpi_fast_scheme slpi_fast_scheme_rkmk_le = {
-    SLPI_SCHEME_RKMK_LE, 0, 0, rkmk_le_create, rkmk_le_step, rkmk_free,
+    SLPI_SCHEME_RKMK_LE, 0, 0, rkmk_le_create, rkmk_le_step,
 };
 const slpi_fast_scheme slpi_fast_scheme_rkmk_heun = {
-    SLPI_SCHEME_RKMK_HEUN, 0, 0, rkmk_heun_create, rkmk_heun_step, rkmk_free,
+    SLPI_SCHEME_RKMK_HEUN, 0, 0, rkmk_heun_create, rkmk_heun_step,
 };

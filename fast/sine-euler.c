@@ -41,41 +41,13 @@ static void se_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
 }
 
 /* xi_k at X (k = 0: -P(X); k >= 1: Z_k), or its derivative along X. */
-static void se_generator(se_ctx *c, int k, const cplx *X, int derivative, cplx *out)
+static void se_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx *out)
 {
+    se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)c->u.N * c->u.N;
     memset(out, 0, NN * sizeof *out);
     if (k == 0) slpi_sine_euler_stream(&c->b, -1.0, X, out);
     else if (!derivative) memcpy(out, c->Z + (size_t)(k - 1) * NN, NN * sizeof *out);
-}
-
-static void se_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
-{
-    se_ctx *c = se_of(s);
-    slpi_sun_unpack(c->u.N, mu, c->X);
-    se_generator(c, k, c->X, 0, c->P);
-    slpi_sun_pack(c->u.N, c->P, xi);
-}
-
-static void se_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
-{
-    (void)mu; /* xi_0 is linear in mu, the noise generators are constant */
-    se_ctx *c = se_of(s);
-    slpi_sun_unpack(c->u.N, w, c->X);
-    se_generator(c, k, c->X, 1, c->P);
-    slpi_sun_pack(c->u.N, c->P, out);
-}
-
-static void se_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
-                        double *xi)
-{
-    se_ctx *c = se_of(s);
-    int N = c->u.N;
-    slpi_sun_unpack(N, mu, c->X);
-    se_psi(&c->u, eta, c->X, c->P);
-    for (size_t i = 0; i < (size_t)N * N; i++) c->P[i] = -c->P[i];
-    slpi_sun_pack(N, c->P, xi);
 }
 
 static double se_uniform(uint64_t *state)
@@ -182,7 +154,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory");
     s->ctx = c;
     s->free_ctx = se_free;
-    rc = slpi_sun_init(&c->u, N, se_psi, err);
+    rc = slpi_sun_init(&c->u, N, se_psi, se_generator, err);
     if (rc) {
         se_free(s);
         return rc;
@@ -213,9 +185,6 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->noise_state_dependent = 0;
     s->initial_state = se_initial_state;
     s->diagnostics = se_diagnostics;
-    s->grad = se_grad;
-    s->hess = se_hess;
-    s->grad_sum = se_grad_sum;
     slpi_sun_fill_ops(s);
     return SLPI_OK;
 }

@@ -14,6 +14,9 @@
 
 typedef double complex cplx;
 
+/* Tile edge of the fused pass of slpi_sun_isomp. */
+#define SUN_TILE 32
+
 static size_t sun_pair(int N, int a, int b)
 {
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
@@ -52,11 +55,13 @@ static int sun_default_blocks(int N)
 }
 
 int slpi_sun_init(slpi_sun *u, int N,
-                  void (*psi)(slpi_sun *, const double *, const cplx *, cplx *), slpi_error *err)
+                  void (*psi)(slpi_sun *, const double *, const cplx *, cplx *),
+                  void (*gen)(slpi_sun *, int, const cplx *, int, cplx *), slpi_error *err)
 {
     memset(u, 0, sizeof *u);
     u->N = N;
     u->psi = psi;
+    u->gen = gen;
     u->nblk = sun_default_blocks(N);
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));
@@ -87,7 +92,7 @@ static void upd(double *m, double v)
 }
 
 double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
-                      double *ynorm)
+                      double *ynorm, cplx *Xnext)
 {
     int N = u->N;
     cplx *G = u->w[0], *H = u->w[1], quarter = 0.25, zero = 0;
@@ -98,36 +103,84 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c1, c1 - c0, N, &quarter, G, N,
                     Psi + (size_t)c0 * N, N, &zero, H + (size_t)c0 * N, N);
     }
+    /* the fused O(N^2) pass over SUN_TILE x SUN_TILE tiles of the upper triangle and their
+     * mirrors, so that the transposed accesses stay in cache at power-of-two N */
     double dmax = 0, ymax = 0;
-    for (int j = 0; j < N; j++) {
-        for (int i = 0; i < j; i++) {
-            size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
-            cplx g = G[ij], gt = G[ji], h = H[ij];
-            cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
-            cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
-            Ynew[ij] = v;
-            Ynew[ji] = w;
-            upd(&dmax, creal(v) - creal(Y[ij]));
-            upd(&dmax, cimag(v) - cimag(Y[ij]));
-            upd(&dmax, creal(w) - creal(Y[ji]));
-            upd(&dmax, cimag(w) - cimag(Y[ji]));
-            upd(&ymax, creal(v));
-            upd(&ymax, cimag(v));
+    for (int j0 = 0; j0 < N; j0 += SUN_TILE)
+        for (int i0 = 0; i0 <= j0; i0 += SUN_TILE) {
+            int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
+            int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
+            for (int j = j0; j < j1; j++) {
+                int iend = i1 < j ? i1 : j;
+                for (int i = i0; i < iend; i++) {
+                    size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
+                    cplx g = G[ij], gt = G[ji], h = H[ij];
+                    cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
+                    cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
+                    Ynew[ij] = v;
+                    Ynew[ji] = w;
+                    if (Xnext) {
+                        Xnext[ij] = Xn[ij] + (g - conj(gt));
+                        Xnext[ji] = Xn[ji] + (gt - conj(g));
+                    }
+                    upd(&dmax, creal(v) - creal(Y[ij]));
+                    upd(&dmax, cimag(v) - cimag(Y[ij]));
+                    upd(&dmax, creal(w) - creal(Y[ji]));
+                    upd(&dmax, cimag(w) - cimag(Y[ji]));
+                    upd(&ymax, creal(v));
+                    upd(&ymax, cimag(v));
+                }
+                if (j < i0 || j >= i1) continue;
+                size_t jj = j + (size_t)N * j;
+                cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
+                Ynew[jj] = v;
+                if (Xnext) Xnext[jj] = Xn[jj] + 2.0 * I * cimag(G[jj]);
+                upd(&dmax, creal(v) - creal(Y[jj]));
+                upd(&dmax, cimag(v) - cimag(Y[jj]));
+                upd(&ymax, creal(v));
+                upd(&ymax, cimag(v));
+            }
         }
-        size_t jj = j + (size_t)N * j;
-        cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
-        Ynew[jj] = v;
-        upd(&dmax, creal(v) - creal(Y[jj]));
-        upd(&dmax, cimag(v) - cimag(Y[jj]));
-        upd(&ymax, creal(v));
-        upd(&ymax, cimag(v));
-    }
     *ynorm = ymax;
     return dmax;
 }
 
 /* The fast.h operations. ctx starts with an slpi_sun. */
 static slpi_sun *sun_of(const slpi_fast_system *s) { return (slpi_sun *)s->ctx; }
+
+/* grad(k, mu) = pack(xi_k(X)) and hess(k, mu, w) = pack(D xi_k[W]). */
+static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative,
+                           double *out)
+{
+    slpi_sun *u = sun_of(s);
+    slpi_sun_unpack(u->N, x, u->w[0]);
+    u->gen(u, k, u->w[0], derivative, u->w[1]);
+    slpi_sun_pack(u->N, u->w[1], out);
+}
+
+static void sun_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
+{
+    sun_gen_packed(s, k, mu, 0, xi);
+}
+
+static void sun_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
+                     double *out)
+{
+    (void)mu; /* the generators are linear or constant in mu (see sun.h) */
+    sun_gen_packed(s, k, w, 1, out);
+}
+
+/* sum_k eta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
+static void sun_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+                         double *xi)
+{
+    slpi_sun *u = sun_of(s);
+    size_t NN = (size_t)u->N * u->N;
+    slpi_sun_unpack(u->N, mu, u->w[0]);
+    u->psi(u, eta, u->w[0], u->w[1]);
+    for (size_t i = 0; i < NN; i++) u->w[1][i] = -u->w[1][i];
+    slpi_sun_pack(u->N, u->w[1], xi);
+}
 
 /* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
  * whose packed coefficients are 2 pack(G). */
@@ -188,7 +241,7 @@ static double sun_m_isomp_iter(const slpi_fast_system *s, const double *eta, con
     slpi_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
     u->psi(u, eta, (const cplx *)Y, Psi);
-    return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm);
+    return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm, NULL);
 }
 
 static void sun_m_comm_update(const slpi_fast_system *s, const double *Psi, const double *Y,
@@ -222,6 +275,9 @@ static void sun_m_project(const slpi_fast_system *s, double *Yd)
 void slpi_sun_fill_ops(slpi_fast_system *s)
 {
     s->mdim = 2 * sun_of(s)->N * sun_of(s)->N;
+    s->grad = sun_grad;
+    s->hess = sun_hess;
+    s->grad_sum = sun_grad_sum;
     s->coad = sun_coad;
     s->bracket = sun_bracket;
     s->orbit_exp = sun_orbit_exp;

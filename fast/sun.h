@@ -9,8 +9,8 @@
  * u(N) (its skew-Hermitian part).
  *
  * A system context starts with an slpi_sun (first member), whose psi callback gives
- * Psi(Y) = sum_k eta_k B_k(Y); slpi_sun_fill_ops then installs coad, orbit_exp and every
- * m_* operation of fast.h on top of it.
+ * Psi(Y) = sum_k eta_k B_k(Y) and gen callback one xi_k; slpi_sun_fill_ops then installs
+ * grad, hess, grad_sum, coad, bracket, orbit_exp and every m_* operation of fast.h.
  */
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
@@ -25,6 +25,11 @@ struct slpi_sun {
     int N;
     /* Psi = sum_k eta_k B_k(Y) for a general (not necessarily traceless) Y. */
     void (*psi)(slpi_sun *u, const double *eta, const double complex *Y, double complex *Psi);
+    /* xi_k = -B_k evaluated at X (derivative = 0), or its derivative along X (derivative
+     * = 1). Both systems' generators are linear or constant in mu, so the derivative at any
+     * mu is the linear part evaluated at the direction. */
+    void (*gen)(slpi_sun *u, int k, const double complex *X, int derivative,
+                double complex *out);
     double complex *w[4];   /* N x N scratch matrices */
     int nblk;               /* column blocks of the skew-Hermitian triangle product */
 };
@@ -32,6 +37,7 @@ struct slpi_sun {
 int slpi_sun_init(slpi_sun *u, int N,
                   void (*psi)(slpi_sun *, const double *, const double complex *,
                               double complex *),
+                  void (*gen)(slpi_sun *, int, const double complex *, int, double complex *),
                   slpi_error *err);
 void slpi_sun_clear(slpi_sun *u);
 
@@ -42,12 +48,21 @@ void slpi_sun_pack(int N, const double complex *X, double *x);
  * Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4 with one full zgemm (G = Psi Y, [Psi,Y] = G - G^*)
  * and one upper block-triangle zgemm (Psi Y Psi = G Psi is skew-Hermitian), in one fused
  * pass that also returns ||Ynew - Y||_max and *ynorm = ||Ynew||_max (over the doubles).
- * Ynew is exactly skew-Hermitian when Xn is. */
+ * Ynew is exactly skew-Hermitian when Xn is.
+ *
+ * Xnext (optional) receives Xn + [Psi, Y] = Xn + G - G^* in the same pass, i.e. the COMM
+ * update from this iterate. PROPOSAL for fast.h / isomp.c (P1): let m_isomp_iter return it
+ * and, once the iteration has converged, take X_{n+1} from the last call instead of a
+ * further m_psi and m_comm_update on the converged Y (which costs one more Poisson solve
+ * and one more zgemm per step; the two updates differ by O(tol ||Psi||), inside the solve
+ * residual that bounds COMM-mode Casimir drift anyway). bench/bench-fast-zeitlin.c
+ * measures the step with and without it. */
 double slpi_sun_isomp(slpi_sun *u, const double complex *Psi, const double complex *Xn,
-                      const double complex *Y, double complex *Ynew, double *ynorm);
+                      const double complex *Y, double complex *Ynew, double *ynorm,
+                      double complex *Xnext);
 
-/* Install coad, bracket, orbit_exp and the m_* operations (mdim = 2N^2); s->ctx must start with
- * an initialised slpi_sun. */
+/* Install grad, hess, grad_sum, coad, bracket, orbit_exp and the m_* operations
+ * (mdim = 2N^2); s->ctx must start with an initialised slpi_sun. */
 void slpi_sun_fill_ops(slpi_fast_system *s);
 
 /* Invariants of a skew-Hermitian X: ascending eigenvalues lam of iX (N doubles), and

@@ -57,13 +57,10 @@ static int svi_create(slpi_fast *f, slpi_error *err)
                               "semidirect vector formulas (SPEC §3.5 d, §4.7 N/A)");
     if (form == FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
         return slpi_error_set(err, SLPI_EINPUT, "svi: node output exists only for the vector forms");
-    svi_work *w = calloc(1, sizeof *w);
     size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->cdim;
-    double *buf = calloc(6 * m + 3 * (size_t)s->cdim, sizeof *buf);
-    if (!w || !buf) {
-        free(w); free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "svi: out of memory");
-    }
+    double *buf = slpi_fast_work_new(f, sizeof(svi_work), 6 * m + 3 * (size_t)s->cdim, err);
+    if (!buf) return err->code;
+    svi_work *w = f->work;
     w->form = form;
     w->c = c;
     w->node = p->svi_output == SLPI_SVI_OUT_NODE;
@@ -71,30 +68,54 @@ static int svi_create(slpi_fast *f, slpi_error *err)
     double *b = buf + 3 * s->cdim;
     w->Xk = b; w->M = b + m; w->Mn = b + 2 * m; w->P = b + 3 * m; w->t1 = b + 4 * m;
     w->nu = b + 5 * m;
-    f->work = w;
     return SLPI_OK;
 }
 
-static void svi_free(slpi_fast *f)
-{
-    svi_work *w = f->work;
-    free(w->g);
-    free(w);
-    f->work = NULL;
-}
+/* Vector forms: x, tau and f from the unknowns A, B (w->mu holds (M, Gamma~)); the
+ * semidirect form then advances Gamma~ = tau^T Gamma_k for the next evaluation. */
+typedef struct { const slpi_fast *f; svi_work *w; const double *Gk; } svi_vec_ctx;
 
-/* Vector forms: from the unknowns A, B (w->mu holds (M, Gamma~)) compute x, tau, f. */
-static void svi_vec_maps(const slpi_fast *f, svi_work *w, const double *A, const double *B,
-                         double *x, double *tau, double *ft)
+static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau,
+                        double *ft)
 {
-    const slpi_fast_system *s = &f->sys;
+    svi_vec_ctx *c = ctx;
+    svi_work *w = c->w;
     for (int i = 0; i < 3; i++) w->mu[i] = 0.5 * (A[i] + B[i]);
-    slpi_fast_grad_sum(s, f->eta, w->mu, w->g, w->tmp);
+    slpi_fast_grad_sum(&c->f->sys, c->f->eta, w->mu, w->g, w->tmp);
     for (int i = 0; i < 3; i++) x[i] = 0.5 * w->g[i];
     slpi_fast_cayley3(x, tau);
     ft[0] = ft[1] = ft[2] = 0;
-    if (w->form == FORM_SD)
+    if (w->form == FORM_SD) {
         slpi_fast_cross(w->g + 3, w->mu + 3, ft);   /* f with the current Gamma~ */
+        slpi_fast_mat3t_vec(tau, c->Gk, w->mu + 3);
+    }
+}
+
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
+                         void *ctx, const double *Pk, double *A, double *B, double *x,
+                         double *tau, double *ft, int *iters, double *resid)
+{
+    double An[3], Bn[3], v[3];
+    memcpy(A, Pk, 3 * sizeof *A);
+    memcpy(B, Pk, 3 * sizeof *B);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, pol);
+    int st;
+    do {
+        map(ctx, A, B, x, tau, ft);
+        slpi_fast_mat3t_vec(tau, Pk, v);
+        for (int i = 0; i < 3; i++) v[i] -= ft[i];
+        slpi_fast_ac_inv(c, x, Pk, An);
+        slpi_fast_ac_inv(c, x, v, Bn);
+        double dmax = slpi_fast_max2(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
+        memcpy(A, An, sizeof An);
+        memcpy(B, Bn, sizeof Bn);
+        st = slpi_fast_iter_check(&it, dmax, slpi_fast_max2(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
+    } while (st < 0);
+    *iters = it.it;
+    *resid = it.last;
+    if (!slpi_step_failed(st)) map(ctx, A, B, x, tau, ft);
+    return st;
 }
 
 static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *info)
@@ -103,44 +124,25 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *i
     svi_work *w = f->work;
     int sd = w->form == FORM_SD;
     const double *Pk = xs, *Gk = xs + 3;
-    double A[3], B[3], An[3], Bn[3], x[3], tau[9], ft[3], tPk[3], v[3];
-    memcpy(A, Pk, sizeof A);
-    memcpy(B, Pk, sizeof B);
+    double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
+    svi_vec_ctx ctx = {f, w, Gk};
     if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
-    slpi_fast_iter it;
-    slpi_fast_iter_begin(&it, &f->pol);
-    int st;
-    do {
-        svi_vec_maps(f, w, A, B, x, tau, ft);
-        slpi_fast_mat3t_vec(tau, Pk, tPk);
-        if (sd) slpi_fast_mat3t_vec(tau, Gk, w->mu + 3);
-        slpi_fast_ac_inv(w->c, x, Pk, An);
-        for (int i = 0; i < 3; i++) v[i] = tPk[i] - ft[i];
-        slpi_fast_ac_inv(w->c, x, v, Bn);
-        double dmax = fmax(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
-        memcpy(A, An, sizeof A);
-        memcpy(B, Bn, sizeof B);
-        st = slpi_fast_iter_check(&it, dmax, fmax(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
-    } while (st < 0);
-    info->iterations = it.it;
-    info->residual = it.last;
+    int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
+                                  &info->iterations, &info->residual);
     if (slpi_step_failed(st)) return st;
-    svi_vec_maps(f, w, A, B, x, tau, ft);
-    double Pn[3], Gn[3];
     if (w->node) {
         double xc[3], xb = slpi_fast_dot3(x, B);
         slpi_fast_cross(x, B, xc);
         for (int i = 0; i < 3; i++) Pn[i] = B[i] - 0.5 * xc[i] + w->c * xb * x[i];
     } else {
-        slpi_fast_mat3t_vec(tau, Pk, tPk);
-        for (int i = 0; i < 3; i++) v[i] = tPk[i] - ft[i];
+        slpi_fast_mat3t_vec(tau, Pk, v);
+        for (int i = 0; i < 3; i++) v[i] -= ft[i];
         slpi_fast_mat3t_vec(tau, v, Pn);
     }
     if (sd) {
         double Gt[3];
         slpi_fast_mat3t_vec(tau, Gk, Gt);
-        slpi_fast_mat3t_vec(tau, Gt, Gn);
-        memcpy(xs + 3, Gn, sizeof Gn);
+        slpi_fast_mat3t_vec(tau, Gt, xs + 3);
     }
     memcpy(xs, Pn, sizeof Pn);
     if (s->dim > s->cdim) {
@@ -188,5 +190,5 @@ static slpi_step_status svi_step(slpi_fast *f, double *x, slpi_step_info *info)
 }
 
 const slpi_fast_scheme slpi_fast_scheme_svi = {
-    SLPI_SCHEME_SVI, 1e-15, 200, svi_create, svi_step, svi_free,
+    SLPI_SCHEME_SVI, 1e-15, 200, svi_create, svi_step,
 };

@@ -21,13 +21,10 @@ static int tmk_create(slpi_fast *f, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT,
                               "tmk is not applicable to %s in this form (SPEC §4.7)", s->name);
     int d = s->cdim;
-    tmk_work *w = calloc(1, sizeof *w);
-    double *buf = calloc((size_t)d * d + 7 * (size_t)d, sizeof *buf);
-    lapack_int *piv = calloc((size_t)d, sizeof *piv);
-    if (!w || !buf || !piv) {
-        free(w); free(buf); free(piv);
-        return slpi_error_set(err, SLPI_ENUMERIC, "tmk: out of memory");
-    }
+    /* doubles: D (d x d), 7 vectors, and room for the d pivots */
+    double *buf = slpi_fast_work_new(f, sizeof(tmk_work), (size_t)d * d + 8 * (size_t)d, err);
+    if (!buf) return err->code;
+    tmk_work *w = f->work;
     w->D = buf;
     w->sigma = buf + (size_t)d * d;
     w->r = w->sigma + d;
@@ -36,18 +33,8 @@ static int tmk_create(slpi_fast *f, slpi_error *err)
     w->w = w->e + d;
     w->h = w->w + d;
     w->tmp = w->h + d;
-    w->piv = piv;
-    f->work = w;
+    w->piv = (lapack_int *)(w->tmp + d);       /* sizeof(lapack_int) <= sizeof(double) */
     return SLPI_OK;
-}
-
-static void tmk_free(slpi_fast *f)
-{
-    tmk_work *w = f->work;
-    free(w->D);
-    free(w->piv);
-    free(w);
-    f->work = NULL;
 }
 
 /* Column-major chord matrix at mu_n. */
@@ -101,5 +88,5 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
 }
 
 const slpi_fast_scheme slpi_fast_scheme_tmk = {
-    SLPI_SCHEME_TMK, 1e-15, 50, tmk_create, tmk_step, tmk_free,
+    SLPI_SCHEME_TMK, 1e-15, 50, tmk_create, tmk_step,
 };

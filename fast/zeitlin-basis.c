@@ -20,8 +20,6 @@
 
 /* Hard limit of the construction: V_d storage is ~N^3/3 doubles (2.8 GB at 1024). */
 #define ZEITLIN_N_MAX 1024
-/* Diagonals per block of the Poisson sweeps. */
-#define ZEITLIN_DBLK 16
 #define ZEITLIN_SQRT1_2 0.70710678118654752440
 
 static double zeitlin_beta(double s, double m)
@@ -81,9 +79,9 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
     }
     z->ld = malloc(tri * sizeof *z->ld);
     z->le = malloc(tri * sizeof *z->le);
-    z->te = malloc((size_t)N * N * sizeof *z->te);
-    z->tc = malloc((size_t)N * N * sizeof *z->tc);
-    z->tinv = malloc((size_t)N * N * sizeof *z->tinv);
+    z->te = calloc((size_t)N * N, sizeof *z->te);
+    z->tc = calloc((size_t)N * N, sizeof *z->tc);
+    z->tinv = calloc((size_t)N * N, sizeof *z->tinv);
     z->vec = cube ? malloc(cube * sizeof *z->vec) : NULL;
     double *w = malloc((size_t)N * 2 * sizeof *w);
     lapack_int *isuppz = malloc((size_t)N * 2 * sizeof *isuppz);
@@ -105,8 +103,14 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
             ld[a] = -2.0 * (s * (s + 1.0) - ma * mb);
             le[a] = a + 1 < n ? zeitlin_beta(s, ma) * zeitlin_beta(s, mb) : 0.0;
         }
-        for (int a = 0; a < n; a++) z->te[(size_t)a * N + d] = le[a];
-        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, (size_t)N, z->tc + d, z->tinv + d);
+        /* symmetric coefficient matrices: entry a of diagonal d at (a, a+d) and (a+d, a) */
+        size_t st = (size_t)N + 1, up = (size_t)d * N, lo = (size_t)d;
+        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, st, z->tc + up, z->tinv + up);
+        for (int a = 0; a < n; a++) {
+            z->te[up + a * st] = z->te[lo + a * st] = le[a];
+            z->tc[lo + a * st] = z->tc[up + a * st];
+            z->tinv[lo + a * st] = z->tinv[up + a * st];
+        }
 
         /* Eigenvectors of L_d: dstevr returns ascending eigenvalues, i.e. descending l. */
         double *V = z->vec + z->voff[d];
@@ -203,38 +207,30 @@ void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const doubl
     /* d = 0: kernel C I. Pin p_0 = 0, solve the trailing block, remove the mean. */
     P[0] = 0.0;
     for (int a = 1; a < N; a++) P[a * st] = c * (X[a * st] - mean);
-    zeitlin_thomas_solve(z->te, z->tc, z->tinv, (size_t)N, 1, N, P, st);
+    zeitlin_thomas_solve(z->te, z->tc, z->tinv, st, 1, N, P, st);
     double complex pm = 0.0;
     for (int a = 0; a < N; a++) pm += P[a * st];
     pm /= N;
     for (int a = 0; a < N; a++) P[a * st] -= pm;
-    /* d >= 1, both triangles: entry a of diagonal d is (a+d, a) at a*st + d (lower) or
-     * (a, a+d) at a*st + N d (upper). Blocks of ZEITLIN_DBLK diagonals sweep over a
-     * together: their Thomas recurrences run side by side, and the few cache lines a block
-     * touches per a stay resident even at power-of-two strides. */
-    for (int side = 0; side < 2; side++) {
-        size_t sd = side ? 1 : (size_t)N;
-        for (int d0 = 1; d0 < N; d0 += ZEITLIN_DBLK) {
-            int d1 = d0 + ZEITLIN_DBLK < N ? d0 + ZEITLIN_DBLK : N;
-            for (int a = 0; a < N - d0; a++) {
-                const double *ti = z->tinv + (size_t)a * N, *te = z->te + (size_t)(a ? a - 1 : 0) * N;
-                const double complex *x = X + a * st;
-                double complex *p = P + a * st, *pp = P + (a ? a - 1 : 0) * st;
-                int dm = d1 < N - a ? d1 : N - a;
-                if (a == 0)
-                    for (int d = d0; d < dm; d++) p[d * sd] = c * x[d * sd] * ti[d];
-                else
-                    for (int d = d0; d < dm; d++)
-                        p[d * sd] = (c * x[d * sd] - te[d] * pp[d * sd]) * ti[d];
-            }
-            for (int a = N - d0 - 2; a >= 0; a--) {
-                const double *tc = z->tc + (size_t)a * N;
-                double complex *p = P + a * st, *pn = P + (a + 1) * st;
-                int dm = d1 < N - 1 - a ? d1 : N - 1 - a;
-                for (int d = d0; d < dm; d++) p[d * sd] -= tc[d] * pn[d * sd];
-            }
-        }
+    /* d >= 1. The coefficient matrices te, tc, tinv are indexed like the entries, and an
+     * entry's predecessor on its diagonal is one column and one row back (index - st):
+     * the upper triangle is swept column by column (rows a < b of column b depend only on
+     * column b-1), the lower one by columns a with all its diagonals d = 1..N-1-a; every
+     * inner loop is contiguous and free of dependencies. */
+    const double *te = z->te, *tc = z->tc, *ti = z->tinv;
+    for (int b = 1; b < N; b++) {
+        size_t j = (size_t)N * b;
+        P[j] = c * X[j] * ti[j];
+        for (size_t i = j + 1; i < j + b; i++) P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
     }
+    for (int b = N - 2; b >= 1; b--)
+        for (size_t i = (size_t)N * b; i < (size_t)N * b + b; i++) P[i] -= tc[i] * P[i + st];
+    for (size_t i = 1; i < (size_t)N; i++) P[i] = c * X[i] * ti[i];
+    for (int a = 1; a < N - 1; a++)
+        for (size_t i = a * st + 1; i < (size_t)N * (a + 1); i++)
+            P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+    for (int a = N - 3; a >= 0; a--)
+        for (size_t i = a * st + 1; i < (size_t)N * (a + 1) - 1; i++) P[i] -= tc[i] * P[i + st];
 }
 
 /* Real projections of diagonal m of X onto the real-basis pattern (SPEC §4.5):
@@ -290,8 +286,9 @@ static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
         const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
         if (X) {
             zeitlin_gather(N, m, X, x, x + n);
-            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, kk, parts, n, 1.0, V, n, x, n,
-                        0.0, c, kk);
+            for (int part = 0; part < parts; part++)
+                cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
+                            c + part * kk, 1);
         } else {
             for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
         }
@@ -302,8 +299,9 @@ static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
                 if (w) c[part * kk + k] *= w[alpha - base];
             }
         if (!out) continue;
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, parts, kk, 1.0, V, n, c, kk,
-                    0.0, x, n);
+        for (int part = 0; part < parts; part++)
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
+                        x + part * n, 1);
         zeitlin_scatter(N, m, x, m ? x + n : NULL, out);
     }
 }

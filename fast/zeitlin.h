@@ -20,8 +20,9 @@ typedef struct {
     size_t *off;     /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
     double *ld;      /* L_d diagonal, n_d = N - d entries */
     double *le;      /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
-    /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1), stored N x N with
-     * the coefficient of entry a of diagonal d at [a*N + d]: te (off-diagonal), tc, tinv */
+    /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1) as symmetric N x N
+     * matrices indexed like the entries: entry a of diagonal d, (a, a+d) and (a+d, a), has
+     * off-diagonal te = beta_a beta_{a+d}, tc and tinv */
     double *te, *tc, *tinv;
     size_t *voff;    /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
     double *vec;     /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */

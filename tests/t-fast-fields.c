@@ -4,22 +4,9 @@
  * and its Casimir preservation, and the so(3)/su(2) block matrix kernels (ISOMP map,
  * Cayley conjugation, A^{-1}) against explicit 3x3 real / 2x2 complex matrix products. */
 #include <complex.h>
-#include "testutil.h"
-#include "fast/fast.h"
+#include "fastutil.h"
 
 static double rnd(void) { return test_rand_uniform(-1, 1); }
-
-static slpi_fast *make(slpi_system_id s, slpi_scheme_id k, void (*tweak)(slpi_problem *))
-{
-    slpi_problem p;
-    slpi_error err = {0};
-    slpi_problem_init(&p, s, k);
-    if (tweak) tweak(&p);
-    slpi_fast *f = NULL;
-    int rc = slpi_fast_create(&f, &p, &err);
-    TEST_CHECKF(rc == 0, "create %s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
-    return f;
-}
 
 static void cross(const double *a, const double *b, double *c)
 {
@@ -49,8 +36,8 @@ static void ht_pi2(slpi_problem *p) { p->ht.noise = SLPI_HT_NOISE_CASE2_PI2; }
 
 static void check_rigid_body(void)
 {
-    slpi_fast *f = make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
-    slpi_fast *g = make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, rb_svi);
+    slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
+    slpi_fast *g = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, rb_svi);
     const double In[3] = {2, 1, 2.0 / 3}, J[3] = {1, 2, 3};
     for (int t = 0; t < test_iters(50); t++) {
         double x[3] = {rnd(), rnd(), rnd()}, w[3], v[3], e[3];
@@ -81,7 +68,7 @@ static void check_rigid_body(void)
 
 static void check_heavy_top(void)
 {
-    slpi_fast *f = make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, NULL);
+    slpi_fast *f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, NULL);
     const double In[3] = {4, 2, 1}, X[3] = {0, 0, 1}, al[3] = {0.01, 0.02, 0.03};
     for (int t = 0; t < test_iters(50); t++) {
         double mu[6], v[6], e[6], om[3], a[3], b[3];
@@ -104,7 +91,7 @@ static void check_heavy_top(void)
 /* Manakov: dX = [X, I^{-1}X] and [B_ij, X], B_ij = -0.1 X_ij (E_ij - E_ji), in full matrices. */
 static void check_manakov(void)
 {
-    slpi_fast *f = make(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, NULL);
+    slpi_fast *f = fu_make(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, NULL);
     int n = 10, d = 45;
     double A[100], G[100], C[100], mu[45], v[45], e[45];
     for (int t = 0; t < test_iters(10); t++) {
@@ -139,8 +126,8 @@ static void check_manakov(void)
 /* Vortices on the unit sphere: model A prefactor sqrt2/(4 pi), model B 1/(8 pi). */
 static void check_vortices(void)
 {
-    slpi_fast *fa = make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, NULL);
-    slpi_fast *fb = make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, pv_b);
+    slpi_fast *fa = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, NULL);
+    slpi_fast *fb = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, pv_b);
     for (int t = 0; t < test_iters(30); t++) {
         double x[12], v[12], e[12];
         for (int i = 0; i < 4; i++) {
@@ -338,17 +325,17 @@ int main(void)
     check_vortices();
     check_blocks();
     slpi_fast *f;
-    f = make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
+    f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
     check_hess(f, "rigid-body"); check_orbit(f, "rigid-body", cas_norm); slpi_fast_free(f);
-    f = make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, ht_zero_noise);
+    f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, ht_zero_noise);
     check_hess(f, "heavy-top"); check_orbit(f, "heavy-top", cas_gamma); slpi_fast_free(f);
-    f = make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI, ht_pi2);
+    f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI, ht_pi2);
     check_hess(f, "heavy-top SVI |Pi|^2"); slpi_fast_free(f);
-    f = make(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, NULL);
+    f = fu_make(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, NULL);
     check_hess(f, "manakov"); check_orbit(f, "manakov", cas_frob); slpi_fast_free(f);
-    f = make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, NULL);
+    f = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, NULL);
     check_hess(f, "vortices A"); slpi_fast_free(f);
-    f = make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, pv_b);
+    f = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, pv_b);
     check_hess(f, "vortices B"); check_orbit(f, "vortices B", cas_norm); slpi_fast_free(f);
     TEST_END();
 }

@@ -48,17 +48,23 @@ static void tw_rb(slpi_problem *p)
     p->svi_form = cur->lp ? SLPI_SVI_FORM_LP : SLPI_SVI_FORM_AUTO;
 }
 
+/* The run of configuration cfgs[i] with the given noise model and step. */
+static slpi_fast *make_cfg(int i, slpi_rb_noise noise, double h)
+{
+    cur = &cfgs[i];
+    cur_noise = noise;
+    cur_h = h;
+    return fu_make(SLPI_SYS_RIGID_BODY, cur->k, tw_rb);
+}
+
 static void check_orders(void)
 {
     double x0[3] = {sin(1.1), 0, cos(1.1)}, ref[3], x[3];
     rk4_ref(x0, 1.0, 1 << 13, ref);
-    cur_noise = SLPI_RB_NOISE_NONE;
     for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
-        cur = &cfgs[c];
         double e[5];
         for (int l = 0; l < 5; l++) {
-            cur_h = 1.0 / (8 << l);
-            slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, cur->k, tw_rb);
+            slpi_fast *f = make_cfg((int)c, SLPI_RB_NOISE_NONE, 1.0 / (8 << l));
             if (!f) return;
             memcpy(x, x0, sizeof x);
             TEST_CHECKF(fu_run(f, x, 8 << l, NULL) == 0, "%s: failed steps", cur->name);
@@ -75,14 +81,10 @@ static void check_orders(void)
 /* Zero increments with a noise model = the deterministic step, bit for bit. */
 static void check_zero_noise(void)
 {
-    cur_h = 1.0 / 64;
     for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
-        cur = &cfgs[c];
-        if (cur->k == SLPI_SCHEME_RKMK_LE) continue;   /* N/A with iso-quad */
-        cur_noise = SLPI_RB_NOISE_ISO_QUAD;
-        slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, cur->k, tw_rb);
-        cur_noise = SLPI_RB_NOISE_NONE;
-        slpi_fast *g = fu_make(SLPI_SYS_RIGID_BODY, cur->k, tw_rb);
+        if (cfgs[c].k == SLPI_SCHEME_RKMK_LE) continue;   /* N/A with iso-quad */
+        slpi_fast *f = make_cfg((int)c, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 64);
+        slpi_fast *g = make_cfg((int)c, SLPI_RB_NOISE_NONE, 1.0 / 64);
         double x[3] = {0.3, -0.5, 0.8}, y[3] = {0.3, -0.5, 0.8}, zero[30] = {0};
         fu_run(f, x, 10, zero);
         fu_run(g, y, 10, NULL);
@@ -96,12 +98,8 @@ static void check_zero_noise(void)
 /* ISOMP with (-h, -dW) undoes (h, dW); COMM and CAY agree to solver accuracy. */
 static void check_isomp_symmetry(void)
 {
-    cur_noise = SLPI_RB_NOISE_ISO_QUAD;
-    cur_h = 1.0 / 32;
-    cur = &cfgs[5];
-    slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, tw_rb);
-    cur = &cfgs[6];
-    slpi_fast *g = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, tw_rb);
+    slpi_fast *f = make_cfg(5, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 32);
+    slpi_fast *g = make_cfg(6, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 32);
     for (int t = 0; t < test_iters(50); t++) {
         double x0[3] = {fu_normal(), fu_normal(), fu_normal()}, x[3], y[3];
         double dw[3], mdw[3];
@@ -121,15 +119,36 @@ static void check_isomp_symmetry(void)
     slpi_fast_free(g);
 }
 
+/* ISOMP's quasi-Newton form (SPEC §3.4 step 3) has the fixed point of the plain map:
+ * on the rigid body, vortices and Manakov both solvers agree over 50 noisy steps. */
+static slpi_solver_kind g_solver;
+static void tw_solver(slpi_problem *p) { p->solver = g_solver; }
+
+static void check_isomp_newton(void)
+{
+    static const slpi_system_id ss[] = {SLPI_SYS_RIGID_BODY, SLPI_SYS_POINT_VORTICES, SLPI_SYS_MANAKOV};
+    for (int j = 0; j < 3; j++) {
+        g_solver = SLPI_SOLVER_NEWTON;
+        slpi_fast *f = fu_make(ss[j], SLPI_SCHEME_ISOMP, tw_solver);
+        g_solver = SLPI_SOLVER_FIXED_POINT;
+        slpi_fast *g = fu_make(ss[j], SLPI_SCHEME_ISOMP, tw_solver);
+        double x[64], y[64], dw[50 * 45];
+        for (int i = 0; i < 50 * f->sys.M; i++) dw[i] = sqrt(f->p.h) * fu_normal();
+        slpi_fast_initial_state(f, x, NULL);
+        memcpy(y, x, sizeof y);
+        TEST_CHECK(fu_run(f, x, 50, dw) == 0 && fu_run(g, y, 50, dw) == 0);
+        double d = fu_maxdiff(x, y, f->sys.dim);
+        TEST_CHECKF(d < 1e-13, "%s isomp newton vs fixed point: %g", slpi_system_name(ss[j]), d);
+        slpi_fast_free(f);
+        slpi_fast_free(g);
+    }
+}
+
 /* SVI-LP (matrix operations) equals SVI-SO3 with c = +1/4 (vector formulas). */
 static void check_svi_lp(void)
 {
-    cur_noise = SLPI_RB_NOISE_ISO_QUAD;
-    cur_h = 1.0 / 64;
-    cur = &cfgs[7];
-    slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, tw_rb);
-    cur = &cfgs[9];
-    slpi_fast *g = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, tw_rb);
+    slpi_fast *f = make_cfg(7, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 64);
+    slpi_fast *g = make_cfg(9, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 64);
     double dw[300], x[3] = {sin(1.1), 0, cos(1.1)}, y[3];
     for (int i = 0; i < 300; i++) dw[i] = sqrt(cur_h) * fu_normal();
     memcpy(y, x, sizeof y);
@@ -187,6 +206,7 @@ int main(void)
     check_orders();
     check_zero_noise();
     check_isomp_symmetry();
+    check_isomp_newton();
     check_svi_lp();
     check_manakov3();
     TEST_END();

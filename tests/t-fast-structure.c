@@ -141,18 +141,20 @@ static void check_svi_sd(void)
 
 static void tw_iso(slpi_problem *p) { p->isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM; }
 
-static void check_eigs(slpi_system_id s, int cay, long n, double bound)
+static void check_eigs(slpi_system_id s, slpi_scheme_id k, int cay, long n, double bound)
 {
     g_cay = cay;
-    slpi_fast *f = fu_make(s, SLPI_SCHEME_ISOMP, tw_iso);
+    slpi_fast *f = fu_make(s, k, tw_iso);
     if (!f) return;
     double x[64], x0[64];
     slpi_fast_initial_state(f, x0, NULL);
     memcpy(x, x0, sizeof x);
-    TEST_CHECKF(fu_run(f, x, n, NULL) == 0, "%s isomp: failed steps", slpi_system_name(s));
+    TEST_CHECKF(fu_run(f, x, n, NULL) == 0, "%s %s: failed steps", slpi_system_name(s),
+                slpi_scheme_name(k));
     double e = fu_diag(f, x, x0, "eig_dev"), h = fu_diag(f, x, x0, "H0_rel_dev");
-    printf("  %s isomp-%s %ld steps: eig_dev %.3g, H0 rel dev %.3g, mean iters %.1f\n",
-           slpi_system_name(s), cay ? "cay" : "comm", n, e, h, fu_diag(f, x, x0, "mean_iters"));
+    printf("  %s %s%s %ld steps: eig_dev %.3g, H0 rel dev %.3g, mean iters %.1f\n",
+           slpi_system_name(s), slpi_scheme_name(k), k != SLPI_SCHEME_ISOMP ? "" : cay ? "-cay" : "-comm",
+           n, e, h, fu_diag(f, x, x0, "mean_iters"));
     TEST_CHECKF(e < bound, "%s eigenvalue departure %g", slpi_system_name(s), e);
     TEST_CHECKF(fabs(h) > 1e-9, "%s energy must move under noise: %g", slpi_system_name(s), h);
     slpi_fast_free(f);
@@ -173,8 +175,13 @@ int main(void)
     check_heavy_top();
     check_svi_energy();
     check_svi_sd();
-    check_eigs(SLPI_SYS_MANAKOV, 1, test_iters(1000), 1e-13);
-    check_eigs(SLPI_SYS_MANAKOV, 0, test_iters(1000), 1e-12);
-    check_eigs(SLPI_SYS_POINT_VORTICES, 0, test_iters(4000), 1e-13);
+    check_eigs(SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP, 1, test_iters(1000), 1e-13);
+    check_eigs(SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP, 0, test_iters(1000), 1e-12);
+    check_eigs(SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI, 0, test_iters(500), 1e-13);
+    check_eigs(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, 0, test_iters(300), 1e-13);
+    check_eigs(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, 0, test_iters(4000), 1e-13);
+    check_eigs(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, 1, test_iters(4000), 1e-13);
+    check_eigs(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_SVI, 0, test_iters(4000), 1e-13);
+    check_eigs(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, 0, test_iters(2000), 1e-13);
     TEST_END();
 }

@@ -437,6 +437,60 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
     slpi_fast_free(f);
 }
 
+/* The fused ISOMP map of fast/sun.c against the naive formula, at sizes that cut the
+ * tiles and column blocks unevenly, for every block count; the packed layout. */
+static void check_sun_kernel(int N)
+{
+    size_t NN = (size_t)N * N;
+    slpi_sun u;
+    slpi_error err;
+    TEST_CHECK(slpi_sun_init(&u, N, NULL, NULL, &err) == SLPI_OK);
+    cplx *P = cmat(N), *X = cmat(N), *Y = cmat(N), *R = cmat(N), *C = cmat(N), *T = cmat(N),
+         *Yn = cmat(N), *Xx = cmat(N), *Rx = cmat(N);
+    rand_skewh(P, N);
+    rand_skewh(X, N);
+    rand_skewh(Y, N);
+    for (size_t i = 0; i < NN; i++) P[i] *= 0.1;
+    ccomm(N, P, Y, C, T);
+    cmul(N, P, Y, T);
+    cmul(N, T, P, R);
+    double dref = 0, yref = 0;
+    for (size_t i = 0; i < NN; i++) {
+        Rx[i] = X[i] + C[i];
+        R[i] = X[i] + 0.5 * C[i] + 0.25 * R[i];
+        dref = fmax(dref, fmax(fabs(creal(R[i] - Y[i])), fabs(cimag(R[i] - Y[i]))));
+        yref = fmax(yref, fmax(fabs(creal(R[i])), fabs(cimag(R[i]))));
+    }
+    double worst = 0;
+    for (int nb = 1; nb <= 5; nb++) {
+        u.nblk = nb;
+        double yn, d = slpi_sun_isomp(&u, P, X, Y, Yn, &yn, Xx);
+        double e = fmax(cmaxdiff(Yn, R, NN), cmaxdiff(Xx, Rx, NN)) / (N * U * cmaxabs(X, NN));
+        worst = fmax(worst, e);
+        TEST_CHECKF(fabs(d - dref) <= 4 * N * U && fabs(yn - yref) <= 4 * N * U,
+                    "sun isomp norms N=%d nblk=%d", N, nb);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++)
+                if (Yn[a + (size_t)N * b] != -conj(Yn[b + (size_t)N * a])) worst = INFINITY;
+    }
+    TEST_CHECKF(worst < 16, "sun isomp vs naive N=%d: ratio %.3g", N, worst);
+    /* packed layout: unpack(pack(A)) is the skew-Hermitian part of A */
+    rand_complex(T, NN);
+    double *x = malloc(NN * sizeof *x), e = 0;
+    slpi_sun_pack(N, T, x);
+    slpi_sun_unpack(N, x, C);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            cplx sk = 0.5 * (T[a + (size_t)N * b] - conj(T[b + (size_t)N * a]));
+            e = fmax(e, cabs(C[a + (size_t)N * b] - sk));
+        }
+    TEST_CHECKF(e <= 2 * U, "pack/unpack N=%d: %.3g", N, e);
+    printf("  sun kernel N=%d: vs naive ratio %.2f\n", N, worst);
+    free(x);
+    free(P); free(X); free(Y); free(R); free(C); free(T); free(Yn); free(Xx); free(Rx);
+    slpi_sun_clear(&u);
+}
+
 int main(void)
 {
     test_start("t-fast-zeitlin", 20261121);
@@ -444,6 +498,9 @@ int main(void)
     check_basis(5, 1000);
     check_basis(6, 1000);
     check_basis(128, (int)test_iters(40));
+    check_sun_kernel(5);
+    check_sun_kernel(37);
+    check_sun_kernel(70);
     check_system(5, SLPI_EZ_NOISE_Q, (int)test_iters(20));
     check_system(6, SLPI_EZ_NOISE_L, (int)test_iters(20));
     check_system(7, SLPI_EZ_NOISE_NONE, (int)test_iters(10));

@@ -2,7 +2,9 @@
 # t-noise-cli.sh — `slpi noise` (cli/cmd-noise.c): usage errors exit 2 with a message;
 # output is byte-identical between runs and between stdout and --output; --first J
 # continues the same stream; a written file passes --check; malformed noise files (wrong
-# column count, NaN, truncated, wrong level, ...) are rejected with file:line and exit 2.
+# column count, NaN, truncated, wrong level, ...) are rejected with file:line and exit 2,
+# by `slpi noise --check` and by `slpi run --noise-file`, and a run fed by a noise file
+# equals the run on the generator.
 cd "$(dirname "$0")/.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 dir="${SLPI_BUILD:-build}/t-noise-cli"
@@ -52,6 +54,16 @@ expect 2 "wrong level" "$slpi" noise --check "$f" --h 0x1p-7
 expect 2 "components, expected 2" "$slpi" noise --check "$f" --components 2
 expect 2 "40 steps, expected at least 41" "$slpi" noise --check "$f" --steps 41
 expect 2 "cannot open" "$slpi" noise --check "$dir/missing"
+
+# a run fed by the file equals the run on the generator; a bad file stops it with file:line
+run="--system rigid-body --scheme isomp --h 0x1p-6 --steps 40 -q"
+"$slpi" run $run --seed 5 --path 2 refine=2 -o "$dir/gen.tsv" || bad "run on the generator failed"
+"$slpi" run $run --noise-file "$f" -o "$dir/file.tsv" || bad "run on the noise file failed"
+[ "$(grep -v '^#' "$dir/gen.tsv")" = "$(grep -v '^#' "$dir/file.tsv")" ] || bad "run on the file differs from the generator"
+expect 2 "nan:13: value is not finite" "$slpi" run $run --noise-file "$dir/nan" -o "$dir/x.tsv"
+expect 2 "cols:12: wrong column count" "$slpi" run $run --noise-file "$dir/cols" -o "$dir/x.tsv"
+expect 2 "short:30: truncated file" "$slpi" run $run --noise-file "$dir/short" -o "$dir/x.tsv"
+expect 2 "wrong level" "$slpi" run --system rigid-body --scheme isomp --h 0x1p-7 --steps 40 -q --noise-file "$f" -o "$dir/x.tsv"
 
 [ $fail -eq 0 ] && echo "t-noise-cli: all checks passed"
 exit $fail

@@ -19,16 +19,6 @@ static int set_fails(slpi_problem *p, const char *k, const char *v, const char *
     return 1;
 }
 
-static char *write_temp(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/slpi-t-problem-XXXXXX");
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 int main(void)
 {
@@ -106,15 +96,15 @@ int main(void)
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "needs T"));
 
     /* key files: comments, order independence (system first), file:line errors */
-    char *path = write_temp("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
+    const char *path = test_temp_file("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     TEST_CHECKF(slpi_problem_load(&p, path, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(p.system == SLPI_SYS_RIGID_BODY && p.scheme == SLPI_SCHEME_SVI && p.h == 0.125 && p.rb.inertia[1] == 2.0);
     unlink(path);
-    path = write_temp("system=rigid-body\nh=0.1\nsteps=ten\n");
+    path = test_temp_file("system=rigid-body\nh=0.1\nsteps=ten\n");
     TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":3: steps=ten"));
     unlink(path);
-    path = write_temp("system=rigid-body\njust some words\n");
+    path = test_temp_file("system=rigid-body\njust some words\n");
     TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":2: expected key=value"));
     unlink(path);
     TEST_CHECK(slpi_problem_load(&p, "/nonexistent/slpi.cfg", &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
@@ -138,7 +128,7 @@ int main(void)
         FILE *f = open_memstream(&buf, &len);
         slpi_problem_write(&p, f, "");
         fclose(f);
-        path = write_temp(buf);
+        path = test_temp_file(buf);
         free(buf);
         slpi_problem_init(&q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
         int rc = slpi_problem_load(&q, path, &err);

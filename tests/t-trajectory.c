@@ -8,16 +8,6 @@
 #include "slpi.h"
 #include "testutil.h"
 
-static char *write_temp(const char *text)
-{
-    static char path[64];
-    strcpy(path, "/tmp/slpi-t-traj-XXXXXX");
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 static double random_double(void)
 {
@@ -32,7 +22,7 @@ static void bad(const char *text, const char *must)
 {
     slpi_traj t;
     slpi_error err = { 0, "" };
-    char *path = write_temp(text);
+    const char *path = test_temp_file(text);
     int rc = slpi_traj_read(path, &t, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, must) && strstr(err.msg, path), "'%s': rc %d '%s' (wanted '%s')",
                 text, rc, err.msg, must);
@@ -79,7 +69,7 @@ int main(void)
     }
 
     /* balls */
-    char *path = write_temp("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
+    const char *path = test_temp_file("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
     slpi_traj t;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(t.nrows == 2 && t.mid[1] == 0.5 && t.rad[1] == 1e-40 && t.mid[3] == -0.25 && t.rad[3] == 0.0);

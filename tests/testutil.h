@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *test_name_ = "test";
 static long test_checks_ = 0, test_failures_ = 0;
@@ -73,6 +74,18 @@ static inline void test_fail_(const char *file, int line, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+/* Write text to a new temporary file; returns its path (valid until the next call). */
+static inline const char *test_temp_file(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/slpi-test-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
 }
 
 #define TEST_CHECK(cond) \

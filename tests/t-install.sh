@@ -1,0 +1,34 @@
+#!/bin/sh
+# t-install.sh — `make install PREFIX=... DESTDIR=...` puts the library (static and
+# shared), the header, the binary and slpi.pc in place, and a program built only from
+# the installed files with pkg-config's flags links and runs.
+set -u
+build=${SLPI_BUILD:-build}
+tmp=$(mktemp -d)
+fail=0
+note() { echo "t-install: FAIL: $*" >&2; fail=1; }
+make --no-print-directory -s install BUILD="$build" PREFIX=/opt/slpi DESTDIR="$tmp" >"$tmp/log" 2>&1 || note "make install failed: $(tail -5 "$tmp/log")"
+root="$tmp/opt/slpi"
+for f in lib/libslpi.a lib/libslpi.so include/slpi.h bin/slpi lib/pkgconfig/slpi.pc; do
+  [ -f "$root/$f" ] || note "missing $f"
+done
+grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi.pc" || note "slpi.pc prefix"
+cat > "$tmp/use.c" <<'C'
+#include <slpi.h>
+#include <stdio.h>
+int main(void)
+{
+    slpi_problem p;
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    printf("%s %d\n", slpi_system_name(p.system), slpi_problem_state_dim(&p));
+    return 0;
+}
+C
+cflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --cflags slpi)
+libs=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --static --libs slpi)
+${CC:-cc} -std=c11 $cflags -o "$tmp/use" "$tmp/use.c" $libs 2>"$tmp/cc.log" || note "cannot build against the installed library: $(head -5 "$tmp/cc.log")"
+[ "$(LD_LIBRARY_PATH="$root/lib" "$tmp/use" 2>/dev/null)" = "rigid-body 3" ] || note "installed library program output"
+"$root/bin/slpi" --version >/dev/null || note "installed slpi --version"
+rm -rf "$tmp"
+[ $fail = 0 ] && echo "t-install: ok"
+exit $fail

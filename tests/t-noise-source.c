@@ -1,0 +1,147 @@
+/* t-noise-source.c — the run-time noise source (core/noise-source.c; SPEC §2): its
+ * increments equal the generator's at the problem's level, clipped at D(h, ell) when the
+ * problem truncates, with the clipped count; a noise file written from those values
+ * feeds the same bits; mismatched files (components, level, steps, truncation) and bad
+ * problems are refused with SLPI_EINPUT and a message naming the problem. */
+#include <unistd.h>
+
+#include "noise.h"
+#include "testutil.h"
+
+static char tmpl[] = "/tmp/t-noise-source-XXXXXX";
+
+/* Open must fail with SLPI_EINPUT and a message containing `what`. */
+static void expect_refused(const char *name, const slpi_problem *p, const char *what)
+{
+    slpi_noise_source *s = NULL;
+    slpi_error err = {0, ""};
+    int rc = slpi_noise_source_open(&s, p, &err);
+    TEST_CHECKF(rc == SLPI_EINPUT && !s && strstr(err.msg, what),
+                "%s: rc %d, message '%s', wanted '%s'", name, rc, err.msg, what);
+    slpi_noise_source_close(s);
+}
+
+/* Write the source's increments of p (steps x M) as a noise file. */
+static void write_file(const slpi_problem *p, const double *dw, int M, int truncated)
+{
+    slpi_noise_header hd = {p->seed, p->path, M, p->h, p->refine, truncated, p->trunc_ell,
+                            truncated ? slpi_noise_threshold(p->h, p->trunc_ell) : 0, 0,
+                            p->steps};
+    FILE *f = fopen(tmpl, "w");
+    slpi_noise_file_write_header(f, &hd);
+    for (long n = 0; n < p->steps; n++) slpi_noise_file_write_row(f, M, dw + n * M);
+    fclose(f);
+}
+
+int main(void)
+{
+    test_start("t-noise-source", 13);
+    int fd = mkstemp(tmpl);
+    close(fd);
+    slpi_error err = {0, ""};
+
+    /* rigid body, iso-quad noise (M = 3), truncation on by default (ISO), h = 2^-3 */
+    slpi_problem p;
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    p.h = 0x1p-3;
+    p.steps = test_iters(20000);
+    p.seed = test_rand_u64();
+    p.path = test_rand_u64() >> 40;
+    p.refine = 2;
+    const int M = slpi_problem_noise_count(&p);
+    TEST_CHECK(M == 3 && slpi_problem_truncates(&p));
+    double D = slpi_noise_threshold(p.h, p.trunc_ell);
+    double *dw = malloc((size_t)p.steps * (size_t)M * sizeof *dw);
+    slpi_noise_source *s = NULL;
+    TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
+    long clipped = 0;
+    for (long n = 0; s && n < p.steps; n++) {
+        TEST_CHECK(slpi_noise_source_step(s, n, dw + n * M, &err) == SLPI_OK);
+        for (int k = 0; k < M; k++) {
+            double g;
+            slpi_noise_increments(p.seed, p.path, (uint32_t)k, p.h, p.refine, (uint64_t)n, 1, &g);
+            clipped += fabs(g) > D;
+            g = g > D ? D : g < -D ? -D : g;
+            TEST_CHECKF(memcmp(&g, &dw[n * M + k], sizeof g) == 0, "step %ld comp %d", n, k);
+        }
+    }
+    printf("t-noise-source: %ld of %ld increments clipped at %.6g\n", clipped, p.steps * M, D);
+    TEST_CHECK(s && slpi_noise_source_clipped(s) == clipped && clipped > 0);
+    TEST_CHECK(s && slpi_noise_source_step(s, p.steps, dw, &err) == SLPI_EINPUT);
+    TEST_CHECK(s && slpi_noise_source_step(s, -1, dw, &err) == SLPI_EINPUT);
+    slpi_noise_source_close(s);
+
+    /* the same increments through a noise file */
+    write_file(&p, dw, M, 1);
+    slpi_problem q = p;
+    snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
+    s = NULL;
+    TEST_CHECKF(slpi_noise_source_open(&s, &q, &err) == SLPI_OK, "%s", err.msg);
+    double row[3];
+    long same = 0;
+    for (long n = 0; s && n < q.steps; n++) {
+        slpi_noise_source_step(s, n, row, &err);
+        same += memcmp(row, dw + n * M, sizeof row) == 0;
+    }
+    TEST_CHECKF(same == q.steps, "%ld of %ld file rows equal the generator's", same, q.steps);
+    slpi_noise_source_close(s);
+
+    /* mismatched files */
+    q.steps = p.steps + 1;
+    expect_refused("too few steps", &q, "the run needs steps 0..");
+    q = p;
+    snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
+    q.h = 0x1p-4;
+    expect_refused("wrong level", &q, "wrong level");
+    q.h = p.h;
+    q.rb.noise = SLPI_RB_NOISE_ISO_QUAD1;
+    expect_refused("wrong M", &q, "3 components per step, the problem has M = 1");
+    q.rb.noise = p.rb.noise;
+    q.truncate = SLPI_TRUNC_OFF;
+    expect_refused("truncated file", &q, "the problem runs untruncated");
+    q.truncate = SLPI_TRUNC_ON;
+    q.trunc_ell = 3;
+    expect_refused("other threshold", &q, "the problem truncates at");
+    snprintf(q.noise_file, sizeof q.noise_file, "%s.missing", tmpl);
+    q.trunc_ell = 2;
+    expect_refused("missing file", &q, "cannot open");
+
+    /* bad problems */
+    q = p;
+    q.path = UINT64_C(1) << 32;
+    expect_refused("path", &q, "paths are numbered");
+    q = p;
+    q.h = 1.5;
+    q.truncate = SLPI_TRUNC_ON;   /* (auto resolves to off for h >= 1) */
+    expect_refused("truncation with h >= 1", &q, "truncation needs 0 < h < 1");
+    q.truncate = SLPI_TRUNC_OFF;
+    slpi_noise_source *u = NULL;
+    TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK);   /* fine untruncated */
+    slpi_noise_source_close(u);
+    q = p;
+    q.refine = 41;
+    expect_refused("refine", &q, "refine=41");
+    q = p;
+    q.h = -1;
+    expect_refused("h", &q, "step size must be positive");
+
+    /* untruncated (heavy top, RKMK: SALT noise, no truncation) equals the generator */
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+    p.h = 0x1p-7;
+    p.steps = 100;
+    p.seed = 99;
+    TEST_CHECK(!slpi_problem_truncates(&p) && slpi_problem_noise_count(&p) >= 1);
+    s = NULL;
+    TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
+    for (long n = 0; s && n < p.steps; n++) {
+        double a, b;
+        slpi_noise_source_step(s, n, &a, &err);
+        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b);
+        TEST_CHECK(a == b);
+    }
+    TEST_CHECK(s && slpi_noise_source_clipped(s) == 0);
+    slpi_noise_source_close(s);
+    free(dw);
+    unlink(tmpl);
+    TEST_END();
+}
