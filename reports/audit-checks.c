@@ -225,7 +225,8 @@ static void check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int 
             rc = -1;
         }
     }
-    snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s steps=%s", c->kase, tok[2]);
+    snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
+             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : tok[2]);
     if (rc > 0) unable(c, "certified run: %s", err.msg);
     if (!rc) {
         slpi_ref_diagnostics(r, x, xi, &d);
