@@ -27,7 +27,7 @@ static int tokens(const char *s, char *buf, size_t n, char **tok, int max)
 static int is_check_word(const char *s)
 {
     static const char *w[] = {"max", "fails", "ref", "poisson", "slope", "gap", "resolvable",
-                              "refpoisson", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable"};
+                              "refpoisson", "sphere", "snapshots", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable"};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (!strncmp(s, w[i], strlen(w[i])) && (s[strlen(w[i])] == ' ' || !s[strlen(w[i])])) return 1;
     return 0;
@@ -103,17 +103,16 @@ static const char *fig_title(const slpi_audit_check *c)
 }
 
 /* Run gnuplot on script (SVG and PNG terminals set by the caller's plot body). */
-static void gnuplot(const slpi_audit *a, const char *name, const char *title, const char *xlabel,
-                    const char *ylabel, const char *logscale, const char *body)
+static void gnuplot_sized(const slpi_audit *a, const char *name, const char *size, const char *title,
+                          const char *xlabel, const char *ylabel, const char *logscale, const char *body)
 {
     char path[SLPI_PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/figures/%s.gp", a->outdir, name);
     FILE *f = fopen(path, "w");
     if (!f) return;
     for (int t = 0; t < 2; t++) {
-        fprintf(f, "set terminal %s\nset output '%s/figures/%s.%s'\n",
-                t ? "pngcairo size 640,420" : "svg size 640,420 dynamic", a->outdir, name,
-                t ? "png" : "svg");
+        fprintf(f, "set terminal %s size %s%s\nset output '%s/figures/%s.%s'\n",
+                t ? "pngcairo" : "svg", size, t ? "" : " dynamic", a->outdir, name, t ? "png" : "svg");
         fprintf(f, "set termoption noenhanced\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n%s\n"
                 "set datafile separator '\\t'\nset datafile commentschars '#'\nset key left top\n"
                 "set grid\n%s\n", title, xlabel, ylabel, logscale, body);
@@ -122,6 +121,12 @@ static void gnuplot(const slpi_audit *a, const char *name, const char *title, co
     char cmd[2 * SLPI_PATH_MAX + 128];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", path);
     if (system(cmd) != 0) fprintf(stderr, "audit: gnuplot failed on %s\n", path);
+}
+
+static void gnuplot(const slpi_audit *a, const char *name, const char *title, const char *xlabel,
+                    const char *ylabel, const char *logscale, const char *body)
+{
+    gnuplot_sized(a, name, "640,420", title, xlabel, ylabel, logscale, body);
 }
 
 /* ---- max DIAG <= X | >= X ; fails */
@@ -182,6 +187,134 @@ static void check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int 
              "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
              tok[1], tok[1], thr);
     gnuplot(a, name, fig_title(c), "t", tok[1], "set logscale y\nset format y '%.0e'", body);
+}
+
+/* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
+static void check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512], name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 2 || case_problem(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
+        unable(c, "case or check: %s", n != 2 ? "sphere A" : err.msg);
+        return;
+    }
+    int col = atoi(tok[1]);
+    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
+    figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv", c->kase, name);
+    FILE *out = fopen(data, "w");
+    slpi_run_result res;
+    int rc = slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err);
+    if (out) fclose(out);
+    slpi_traj t;
+    if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
+        unable(c, "trajectory: %s", err.msg);
+        return;
+    }
+    double r0 = 0, dev = 0;
+    for (long r = 0; r < t.nrows; r++) {
+        const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1 + col;
+        double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (r == 0) r0 = rad;
+        dev = fmax(dev, fabs(rad - r0));
+    }
+    slpi_traj_free(&t);
+    set_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
+    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g on the "
+             "sphere of radius %.6f: max ||x(t)| - |x(0)|| = %.2e (figure)", col + 1, col + 3,
+             p.h * (double)res.steps_done, r0, dev);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
+             "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
+             "set datafile columnheaders\nr = %.17g\nsplot r*cos(u)*cos(v), r*sin(u)*cos(v), r*sin(v) "
+             "with lines lc rgb '#cccccc' notitle, '%s' using %d:%d:%d with lines lw 1.2 title "
+             "'trajectory'", r0, data, col + 3, col + 4, col + 5);
+    gnuplot(a, name, fig_title(c), "", "", "", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- snapshots STEPS: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure) */
+static void check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512], name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 2 || case_problem(a, c, &p, args, sizeof args, &err)) {
+        unable(c, "case or check: %s", n != 2 ? "snapshots STEPS" : err.msg);
+        return;
+    }
+    p.steps = atol(tok[1]);
+    p.T = 0;
+    p.level = -1;
+    enum { NLAT = 64, NLON = 128 };
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    slpi_fast *f = NULL;
+    slpi_vort *v = NULL;
+    slpi_noise_source *src = NULL;
+    double *x = calloc((size_t)(2 * dim + M + 1), sizeof *x), *x0 = x + dim, *dW = x0 + dim;
+    double *grid = malloc(sizeof(double) * NLAT * NLON);
+    int rc = !x || !grid || slpi_problem_validate(&p, &err) || p.system != SLPI_SYS_EULER_ZEITLIN;
+    if (!rc) rc = slpi_fast_create(&f, &p, &err) || slpi_fast_initial_state(f, x, &err)
+                  || slpi_noise_source_open(&src, &p, &err) || slpi_vort_create(&v, p.ez.N, &err);
+    figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
+    FILE *out = rc ? NULL : fopen(data, "w");
+    if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
+    long at[3] = {0, p.steps / 2, p.steps};
+    double wmax = 0;
+    slpi_step_info info;
+    for (long s = 0, k = 0; !rc && out && k < 3; s++) {
+        if (s == at[k]) {
+            slpi_vort_grid(v, x, NLAT, NLON, grid);
+            for (int i = 0; i < NLAT * NLON; i++) wmax = fmax(wmax, fabs(grid[i]));
+            for (int i = 0; i < NLAT; i++) {
+                for (int j = 0; j < NLON; j++)
+                    fprintf(out, "%.6g %.6g %.9g\n", 360.0 * j / NLON, 90 - 180.0 * (i + 0.5) / NLAT,
+                            grid[i * NLON + j]);
+                fprintf(out, "\n");
+            }
+            fprintf(out, "\n");
+            k++;
+        }
+        if (k < 3 && (slpi_noise_source_step(src, s, dW, &err)
+                      || slpi_step_failed(slpi_fast_step(f, x, dW, &info))))
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld failed", s);
+    }
+    if (out) fclose(out);
+    if (rc) {
+        unable(c, "snapshots: %s", err.msg[0] ? err.msg : "not an euler-zeitlin case");
+    } else {
+        slpi_diag d = {0};
+        slpi_fast_diagnostics(f, x, x0, &d);
+        double c2 = NAN, eig = NAN;
+        for (int i = 0; i < d.n; i++) {
+            if (!strcmp(d.name[i], "C2_rel_dev")) c2 = d.value[i];
+            if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
+        }
+        set_outcome(c, 1, c2);
+        snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
+                 "latitude-longitude grid at t = 0, %g, %g (figure); after the run relative enstrophy "
+                 "change %.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
+                 p.h * (double)at[1], p.h * (double)at[2], c2, eig);
+        char body[5 * SLPI_PATH_MAX];
+        snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
+                 "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
+                 "set xtics 60\nset ytics 45\nset cbrange [%.6g:%.6g]\nset xrange [0:360]\nset yrange [-90:90]\nset palette defined (-1 'blue', 0 'white', "
+                 "1 'red')\nset title 't = 0'\nplot '%s' index 0 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 1 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 2 using 1:2:3 with image\nunset multiplot",
+                 -wmax, wmax, data, p.h * (double)at[1], data, p.h * (double)at[2], data);
+        gnuplot_sized(a, name, "560,900", fig_title(c), "longitude", "latitude", "", body);
+        strcpy(c->figure, name);
+    }
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, tok[1]);
+    slpi_vort_free(v);
+    slpi_noise_source_close(src);
+    slpi_fast_free(f);
+    free(x);
+    free(grid);
 }
 
 /* ---- ref DIAG STEPS: 0 in the certified ball of DIAG after STEPS steps */
@@ -711,6 +844,10 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
         unable(c, "empty check%s", "");
     } else if (!strcmp(tok[0], "max") || !strcmp(tok[0], "fails")) {
         check_run(a, c, tok, n);
+    } else if (!strcmp(tok[0], "sphere")) {
+        check_sphere(a, c, tok, n);
+    } else if (!strcmp(tok[0], "snapshots")) {
+        check_snapshots(a, c, tok, n);
     } else if (!strcmp(tok[0], "ref")) {
         check_ref(a, c, tok, n);
     } else if (!strcmp(tok[0], "poisson") || !strcmp(tok[0], "refpoisson")) {

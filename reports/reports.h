@@ -100,6 +100,15 @@ double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, doubl
 double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
                               int truncate);
 
+/* ------------------------------------------------------------ Euler–Zeitlin figures */
+
+/* Vorticity of an euler-zeitlin state (core layout) on an nlat x nlon grid (row i:
+ * colatitude pi (i + 1/2)/nlat; column j: longitude 2 pi j/nlon), for figures. */
+typedef struct slpi_vort slpi_vort;
+int slpi_vort_create(slpi_vort **v, int N, slpi_error *err);
+void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, double *grid);
+void slpi_vort_free(slpi_vort *v);
+
 /* ------------------------------------------------------------ claims audit (SPEC §6) */
 
 typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
