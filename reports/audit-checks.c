@@ -189,6 +189,23 @@ static void check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int 
     gnuplot(a, name, fig_title(c), "t", tok[1], "set logscale y\nset format y '%.0e'", body);
 }
 
+/* The case with `steps` steps (T and level cleared), for checks of `want` tokens; on
+ * a bad case or check the check is UNABLE (usage names the syntax) and -1 returned. */
+static int steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int want, const char *usage,
+                      char **tok, int steps_tok, slpi_problem *p)
+{
+    slpi_error err = {0, ""};
+    char args[512];
+    if (n != want || case_problem(a, c, p, args, sizeof args, &err)) {
+        unable(c, "case or check: %s", n != want ? usage : err.msg);
+        return -1;
+    }
+    p->steps = steps_tok ? atol(tok[steps_tok]) : 1;
+    p->T = 0;
+    p->level = -1;
+    return 0;
+}
+
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
 static void check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
 {
@@ -240,14 +257,8 @@ static void check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512], name[64], data[SLPI_PATH_MAX + 96];
-    if (n != 2 || case_problem(a, c, &p, args, sizeof args, &err)) {
-        unable(c, "case or check: %s", n != 2 ? "snapshots STEPS" : err.msg);
-        return;
-    }
-    p.steps = atol(tok[1]);
-    p.T = 0;
-    p.level = -1;
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (steps_case(a, c, n, 2, "snapshots STEPS", tok, 1, &p)) return;
     enum { NLAT = 64, NLON = 128 };
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     slpi_fast *f = NULL;
@@ -322,14 +333,7 @@ static void check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int 
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512];
-    if (n != 3 || case_problem(a, c, &p, args, sizeof args, &err)) {
-        unable(c, "case or check: %s", n != 3 ? "ref DIAG STEPS" : err.msg);
-        return;
-    }
-    p.steps = atol(tok[2]);
-    p.T = 0;
-    p.level = -1;
+    if (steps_case(a, c, n, 3, "ref DIAG STEPS", tok, 2, &p)) return;
     if (slpi_problem_validate(&p, &err)) {
         unable(c, "case: %s", err.msg);
         return;
@@ -489,15 +493,8 @@ static void check_poisson(const slpi_audit *a, slpi_audit_check *c, char **tok, 
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512];
-    if (n != 3 || case_problem(a, c, &p, args, sizeof args, &err)) {
-        unable(c, "case or check: %s", n != 3 ? "poisson <= X" : err.msg);
-        return;
-    }
+    if (steps_case(a, c, n, 3, "poisson <= X", tok, 0, &p)) return;
     int certified = !strcmp(tok[0], "refpoisson");
-    p.steps = 1;
-    p.T = 0;
-    p.level = -1;
     stepper st = {0};
     st.dim = slpi_problem_state_dim(&p);
     double x0[64];

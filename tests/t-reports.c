@@ -28,6 +28,18 @@ static const slpi_audit_check *check_of(const slpi_audit *a, const char *id, int
     return NULL;
 }
 
+/* Load a registry text into a (report folder dir) and evaluate it. */
+static int load_run(const char *reg, const char *dir, slpi_audit *a)
+{
+    slpi_error err;
+    memset(a, 0, sizeof *a);
+    snprintf(a->outdir, sizeof a->outdir, "%s", dir);
+    int rc = slpi_audit_load(a, test_temp_file(reg), &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+    if (rc == SLPI_OK) slpi_audit_run(a, NULL);
+    return rc;
+}
+
 int main(void)
 {
     test_start("t-reports", 11);
@@ -72,12 +84,7 @@ int main(void)
             "X6 | t | CONFIRMED | claim | - | thresholds | -\n"
             "X6 | t | CONFIRMED | cond | - | cayleypi | -\n";
         slpi_audit a;
-        memset(&a, 0, sizeof a);
-        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
-        int rc = slpi_audit_load(&a, test_temp_file(reg), &err);
-        TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-        if (rc == SLPI_OK) {
-            slpi_audit_run(&a, NULL);
+        if (load_run(reg, dir, &a) == SLPI_OK) {
             TEST_CHECK(verdict_of(&a, "X1") == SLPI_VERDICT_CONFIRMED);
             TEST_CHECK(verdict_of(&a, "X2") == SLPI_VERDICT_CONDITIONAL);
             TEST_CHECK(verdict_of(&a, "X3") == SLPI_VERDICT_DISCREPANCY);
@@ -143,12 +150,7 @@ int main(void)
             "B4 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 svi_c=-0.25 | refpoisson >= 1e-7 | -\n"
             "B5 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 | refpoisson <= 1e-12 | -\n";
         slpi_audit a;
-        memset(&a, 0, sizeof a);
-        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
-        int rc = slpi_audit_load(&a, test_temp_file(reg), &err);
-        TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-        if (rc == SLPI_OK) {
-            slpi_audit_run(&a, NULL);
+        if (load_run(reg, dir, &a) == SLPI_OK) {
             const slpi_audit_check *b1 = check_of(&a, "B1", 0), *b2 = check_of(&a, "B2", 0);
             TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL &&
                         b1->value == b2->value && b1->value < 1e-13, "%s", b1->evidence);
