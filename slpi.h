@@ -362,6 +362,13 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
+/* Certified Poisson-map defect of one step from x with increments dW (claims V4, V19):
+ * D hat(x) D^T - hat(x_1) as 9 balls (row-major 3x3), D the Jacobian of x -> x_1 by the
+ * implicit function theorem in balls. Available for scheme svi on the rigid body in
+ * vector form (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise,
+ * SLPI_ENUMERIC if it cannot be certified at the precision cap. */
+int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
+                            slpi_error *err);
 /* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
  * contain "x0", e.g. "|x|^2-|x0|^2"). */
 typedef struct {

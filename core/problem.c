@@ -82,8 +82,8 @@ static const key_def keys[] = {
     { "svi_output", ANY, K_ENUM, OFF(svi_output), 0, e_svi_out, 0, 0, "rotation (default) | node" },
     { "dexp_order", ANY, K_INT, OFF(dexp_order), 0, NULL, 0, 8, "RKMK: order q of the truncated dexp^-1" },
     { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
-    { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 16, 1 << 20, "ref path: working precision in bits" },
-    { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 16, 1 << 20, "ref path: cap for automatic precision doubling" },
+    { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 32, 1 << 20, "ref path: working precision in bits" },
+    { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 32, 1 << 20, "ref path: cap for automatic precision doubling" },
     { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h)" },
     { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments)" },
     /* rigid body */
@@ -229,6 +229,16 @@ static void scheme_defaults(slpi_problem *p)
     default:
         p->maxit = 1;    /* explicit schemes: no solver */
         break;
+    }
+    /* Stochastic Lie-Euler is consistent only with state-independent noise (SPEC §3.2):
+     * where the system's default noise is state-dependent but a consistent model exists,
+     * that model is the default (the rigid body's linear noise, Zeitlin's reading (L)). */
+    if (p->scheme == SLPI_SCHEME_RKMK_LE) {
+        if (p->system == SLPI_SYS_RIGID_BODY &&
+            (p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1))
+            p->rb.noise = SLPI_RB_NOISE_SVI_LIN;
+        if (p->system == SLPI_SYS_EULER_ZEITLIN && p->ez.noise == SLPI_EZ_NOISE_Q)
+            p->ez.noise = SLPI_EZ_NOISE_L;
     }
 }
 
@@ -545,12 +555,52 @@ static int noise_is_state_dependent(const slpi_problem *p)
     }
 }
 
+/* Every key's range and enum, also for problems filled in by code rather than parsed. */
+static int check_all_ranges(const slpi_problem *p, slpi_error *err)
+{
+    for (int i = 0; i < NKEYS; i++) {
+        const key_def *k = &keys[i];
+        if (k->system >= 0 && k->system != (int)p->system) continue;
+        const char *field = (const char *)p + k->offset;
+        double v[8];
+        int n = 1;
+        switch (k->type) {
+        case K_DOUBLE: v[0] = *(const double *)field; break;
+        case K_INT: v[0] = *(const int *)field; break;
+        case K_LONG: v[0] = (double)*(const long *)field; break;
+        case K_VEC: n = k->count; memcpy(v, field, (size_t)n * sizeof(double)); break;
+        case K_ENUM: {
+            int e = *(const int *)field, count = 0;
+            while (k->enums[count]) count++;
+            if (e < 0 || e >= count)
+                return slpi_error_set(err, SLPI_EINPUT, "%s: invalid value %d", k->name, e);
+            continue;
+        }
+        default: continue;
+        }
+        /* unset optional keys */
+        if ((k->offset == offsetof(slpi_problem, T) && v[0] == 0) ||
+            (k->offset == offsetof(slpi_problem, level) && v[0] == -1))
+            continue;
+        for (int j = 0; j < n; j++)
+            if (!(v[j] >= k->lo && v[j] <= k->hi))
+                return slpi_error_set(err, SLPI_EINPUT, "%s=%g: out of range [%g, %g]", k->name, v[j], k->lo,
+                                      k->hi);
+    }
+    return SLPI_OK;
+}
+
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
 {
     const char *reason = "";
-    if ((unsigned)p->system >= SLPI_SYS_COUNT || (unsigned)p->scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "unknown system or scheme");
+    if ((unsigned)p->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "unknown system id %d", (int)p->system);
+    if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "unknown scheme id %d", (int)p->scheme);
     const char *sys = slpi_system_name(p->system), *sch = slpi_scheme_name(p->scheme);
+    if (!(p->h > 0) || !isfinite(p->h))
+        return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
+    if (check_all_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
     if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA &&
         !(p->scheme == SLPI_SCHEME_RKMK_LE && !noise_is_state_dependent(p)))
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
@@ -560,8 +610,6 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
                               "stochastic Lie-Euler is Stratonovich-consistent only for "
                               "state-independent noise (SPEC §3.2)", sys);
-    if (!(p->h > 0) || !isfinite(p->h))
-        return slpi_error_set(err, SLPI_EINPUT, "h=%g: the time step must be positive", p->h);
     if (p->steps < 1)
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
     if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
@@ -582,9 +630,12 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
                : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY
                : p->system == SLPI_SYS_HEAVY_TOP;
+        static const char *const what[] = { "", "general quadratic group", "SO(3) vector form",
+                                            "semidirect heavy-top form" };
         if (!ok)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s does not apply to system %s",
-                                  e_svi_form[p->svi_form], sys);
+            return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
+                                  e_svi_form[p->svi_form], what[p->svi_form], sys,
+                                  p->system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
         if (p->svi_form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
             return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for svi_form=so3 or sd");
     }
@@ -594,10 +645,17 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
         break;
     case SLPI_SYS_HEAVY_TOP:
-        if ((p->ht.form == SLPI_HT_FORM_SVI) != (p->scheme == SLPI_SCHEME_SVI))
+        if (p->ht.form == SLPI_HT_FORM_SVI && p->scheme != SLPI_SCHEME_SVI)
             return slpi_error_set(err, SLPI_EINPUT,
-                                  "heavy-top form=%s goes with %s (form=svi is the semidirect state of scheme svi)",
-                                  e_ht_form[p->ht.form], p->scheme == SLPI_SCHEME_SVI ? "form=svi" : "form=rkmk");
+                                  "heavy-top form=svi (the semidirect state (Pi, Gamma, R)) runs only with svi, not %s",
+                                  sch);
+        if (p->ht.form == SLPI_HT_FORM_RKMK && p->scheme == SLPI_SCHEME_SVI)
+            return slpi_error_set(err, SLPI_EINPUT, "scheme svi on heavy-top runs only with form=svi");
+        if (p->ht.form == SLPI_HT_FORM_RKMK && p->ht.noise != SLPI_HT_NOISE_NONE &&
+            p->ht.noise != SLPI_HT_NOISE_SALT)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "heavy-top noise=%s: the RKMK form (pi, gamma) takes SALT noise or none; "
+                                  "the SVI noise cases need scheme svi", e_ht_noise[p->ht.noise]);
         break;
     case SLPI_SYS_EULER_ZEITLIN:
         if (p->scheme == SLPI_SCHEME_TMK && p->ez.N > 32)
@@ -615,6 +673,9 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     default:
         break;
     }
+    for (int i = 0; i < p->n_x0 && i < SLPI_MAX_X0; i++)
+        if (!isfinite(p->x0[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "x0: entry %d is not finite", i + 1);
     if (p->n_x0 > 0 && p->n_x0 != slpi_problem_state_dim(p))
         return slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the %s state has %d", p->n_x0, sys,
                               slpi_problem_state_dim(p));

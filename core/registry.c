@@ -36,13 +36,13 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         P("SVI §8, semidirect form SVI-SD") },
     [SLPI_SYS_MANAKOV] = {
         E(""),
-        NA("state-dependent noise makes stochastic Lie-Euler inconsistent (allowed with noise=none)"),
+        NA("state-dependent noise makes stochastic Lie-Euler Stratonovich-inconsistent (allowed with noise=none)"),
         E(""), E(""), E(""),
         P("ISO §6.2"),
         E("SVI-LP on SO(n); c = -1/4 is defined only for SO(3) vectors") },
     [SLPI_SYS_POINT_VORTICES] = {
         E("no energy property: H0 is not quadratic"),
-        NA("state-dependent noise makes stochastic Lie-Euler inconsistent (allowed with noise=none)"),
+        NA("state-dependent noise makes stochastic Lie-Euler Stratonovich-inconsistent (allowed with noise=none)"),
         E(""), E(""), E(""),
         P("ISO §6.3"),
         E("SVI-LP blockwise on SU(2)^n; c = -1/4 N/A") },

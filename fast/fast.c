@@ -26,12 +26,10 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
+    /* applicability, ranges and cross-key rules live in one place: core/problem.c */
+    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
-    if (!(p->h > 0) || !isfinite(p->h))
-        return slpi_error_set(err, SLPI_EINPUT, "fast: step size h = %g must be positive", p->h);
-    if (p->tol < 0 || p->maxit < 0 || p->fixed_iters < 0)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: tol, maxit and fixed_iters must be >= 0");
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
     f->p = *p;

@@ -244,6 +244,13 @@ static double sun_m_isomp_iter(const slpi_fast_system *s, const double *eta, con
     return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm, NULL);
 }
 
+/* COMM update from the last iteration's G = Psi Y, still in u->w[0] (no GEMM, P1). */
+static void sun_m_isomp_comm_last(const slpi_fast_system *s, const double *Xn, double *out)
+{
+    slpi_sun *u = sun_of(s);
+    slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
+}
+
 static void sun_m_comm_update(const slpi_fast_system *s, const double *Psi, const double *Y,
                               const double *Xn, double *out)
 {
@@ -285,6 +292,7 @@ void slpi_sun_fill_ops(slpi_fast_system *s)
     s->m_to_state = sun_m_to_state;
     s->m_psi = sun_m_psi;
     s->m_isomp_iter = sun_m_isomp_iter;
+    s->m_isomp_comm_last = sun_m_isomp_comm_last;
     s->m_comm_update = sun_m_comm_update;
     s->m_cay_conj = sun_m_cay_conj;
     s->m_ainv = sun_m_ainv;

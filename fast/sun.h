@@ -50,13 +50,10 @@ void slpi_sun_pack(int N, const double complex *X, double *x);
  * pass that also returns ||Ynew - Y||_max and *ynorm = ||Ynew||_max (over the doubles).
  * Ynew is exactly skew-Hermitian when Xn is.
  *
- * Xnext (optional) receives Xn + [Psi, Y] = Xn + G - G^* in the same pass, i.e. the COMM
- * update from this iterate. PROPOSAL for fast.h / isomp.c (P1): let m_isomp_iter return it
- * and, once the iteration has converged, take X_{n+1} from the last call instead of a
- * further m_psi and m_comm_update on the converged Y (which costs one more Poisson solve
- * and one more zgemm per step; the two updates differ by O(tol ||Psi||), inside the solve
- * residual that bounds COMM-mode Casimir drift anyway). bench/bench-fast-zeitlin.c
- * measures the step with and without it. */
+ * Xnext (optional) receives Xn + [Psi, Y] = Xn + G - G^* in the same pass. After the
+ * call G stays in u->w[0], from which m_isomp_comm_last forms the COMM update of the last
+ * iterate without a further Poisson solve and GEMM (fast.h; bench/bench-fast-zeitlin.c
+ * measures the step with it). */
 double slpi_sun_isomp(slpi_sun *u, const double complex *Psi, const double complex *Xn,
                       const double complex *Y, double complex *Ynew, double *ynorm,
                       double complex *Xnext);

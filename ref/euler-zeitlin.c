@@ -18,6 +18,7 @@
 
 typedef struct {
     slpi_ref_zeitlin z;
+    arb_ptr al;          /* al[l] = -amp / (l(l+1)), l = 0..N-1 (al[0] unused) */
     int lmin;
     slpi_ez_noise noise;
     double amp;
@@ -36,6 +37,19 @@ static const char *const lam_delta_name[SLPI_ZEITLIN_NMAX] = {
     "lambda_16-lambda_16(x0)" };
 #define EZ_ALL_EIGS_MAX 12   /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
 
+/* The basis tables and the noise amplitudes at precision prec. */
+static int build(ez_data *d, int N, slong prec, slpi_error *err)
+{
+    int rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
+    if (rc != SLPI_OK)
+        return rc;
+    for (int l = 1; l < N; l++) {
+        arb_set_d(d->al + l, -d->amp);
+        arb_div_ui(d->al + l, d->al + l, (ulong)l * (ulong)(l + 1), prec);
+    }
+    return SLPI_OK;
+}
+
 /* The tables at precision >= prec (rebuilt on demand; N was validated at init). */
 static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
 {
@@ -44,7 +58,7 @@ static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
         slpi_error err;
         int N = d->z.N;
         slpi_ref_zeitlin_clear(&d->z);
-        slpi_ref_zeitlin_init(&d->z, N, prec, &err);
+        build(d, N, prec, &err);
     }
     return &d->z;
 }
@@ -67,19 +81,15 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
 {
     const ez_data *e = s->data;
     int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
-    arb_t a, t;
-    arb_init(a);
-    arb_init(t);
-    arb_set_d(a, -e->amp);
-    arb_set_d(t, d);
-    arb_mul(a, a, t, prec);
     if (e->noise == SLPI_EZ_NOISE_Q)
         slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
     else
         arb_set_si(c, !deriv);
-    arb_mul(c, c, a, prec);
-    arb_div_ui(c, c, (ulong)l * (ulong)(l + 1), prec);
-    arb_clear(a);
+    arb_t t;
+    arb_init(t);
+    arb_set_d(t, d);
+    arb_mul(t, t, e->al + l, prec);
+    arb_mul(c, c, t, prec);
     arb_clear(t);
     return alpha;
 }
@@ -154,6 +164,7 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 static void ez_clear(slpi_ref_system *s)
 {
     ez_data *d = s->data;
+    _arb_vec_clear(d->al, d->z.N);
     slpi_ref_zeitlin_clear(&d->z);
     flint_free(d);
     s->data = NULL;
@@ -174,14 +185,16 @@ int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, s
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
                               p->ez.amp);
     ez_data *d = flint_malloc(sizeof(ez_data));
-    int rc = slpi_ref_zeitlin_init(&d->z, N, p->prec > 0 ? p->prec : 128, err);
-    if (rc != SLPI_OK) {
-        flint_free(d);
-        return rc;
-    }
     d->lmin = N / 2;
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;
+    d->al = _arb_vec_init(N);
+    int rc = build(d, N, p->prec > 0 ? p->prec : 128, err);
+    if (rc != SLPI_OK) {
+        _arb_vec_clear(d->al, N);
+        flint_free(d);
+        return rc;
+    }
 
     s->p = p;
     s->state_dim = slpi_problem_state_dim(p);

@@ -5,8 +5,9 @@
  * midpoint Xt is the zero of (SPEC §3.4 step 1, the derived form of eq. (26) line 2)
  *     F(Y) = Y - X_n - 1/2 [Psi(Y), Y] - 1/4 Psi(Y) Y Psi(Y),
  *     F'(Y)[W] = W - 1/2 ([dPsi, Y] + [Psi, W]) - 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi),
- * dPsi = sum_k eta_k DB_k(Y)[W], enclosed by the Krawczyk test in the packed state
- * coordinates. Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
+ * dPsi = sum_k eta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
+ * Jacobian-free Krawczyk test of the fixed point Y = G(Y) = X_n + 1/2[Psi, Y] +
+ * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F. Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
@@ -38,7 +39,8 @@ static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_ma
     acb_mat_clear(U);
 }
 
-static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+/* G in packed coordinates (the fixed-point form) */
+static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
@@ -49,13 +51,20 @@ static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     s->unpack(s, Y, y, prec);
     isomp_G(c, G, Psi, Y, prec);
     s->pack(s, out, G, prec);
-    _arb_vec_sub(out, y, out, s->dim, prec);
     acb_mat_clear(Y);
     acb_mat_clear(G);
     acb_mat_clear(Psi);
 }
 
-static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    isomp_Gp(ctx, out, y, prec);
+    _arb_vec_sub(out, y, out, c->s->dim, prec);
+}
+
+/* G'(y)[w] (w may be a box of directions) */
+static void isomp_dG(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
 {
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
@@ -90,7 +99,6 @@ static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong p
     acb_mat_scalar_mul_2exp_si(U, U, -2);
     acb_mat_add(dG, dG, U, prec);
     s->pack(s, out, dG, prec);
-    _arb_vec_sub(out, w, out, s->dim, prec);
     acb_mat_clear(Y);
     acb_mat_clear(W);
     acb_mat_clear(Psi);
@@ -99,6 +107,13 @@ static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong p
     acb_mat_clear(U);
     acb_mat_clear(dG);
     acb_mat_clear(dB);
+}
+
+static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    isomp_dG(ctx, out, y, w, prec);
+    _arb_vec_sub(out, w, out, c->s->dim, prec);
 }
 
 static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
@@ -172,8 +187,12 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
             s->unpack(s, Y, y, prec);          /* stay in the packed (skew) space */
         }
     } else {
+        /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
+         * when G does not contract enough (large steps). */
+        slpi_ref_fixmap g = { n, &c, isomp_Gp, isomp_dG };
         slpi_ref_fn f = { n, &c, isomp_F, isomp_J };
-        ok = slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
+        ok = slpi_ref_krawczyk_fixed_point(y, &g, x, prec, why, why_len) ||
+             slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
         if (ok)
             s->unpack(s, Y, y, prec);
     }

@@ -1,8 +1,8 @@
 /* ref/krawczyk.c — the one certified solver of the ref path (DESIGN §3; issue 5):
  * a Krawczyk / interval-Newton enclosure of the zero of F near a guess.
  *
- *  1. approximate zero y~ by Newton's method on midpoints (arb_mat_approx_solve);
- *  2. preconditioner Y ~ F'(y~)^{-1} (arb_mat_approx_inv on the midpoint Jacobian);
+ *  1. approximate zero y~ by (simplified) Newton on midpoints, with
+ *  2. the preconditioner Y ~ F'^{-1} (arb_mat_approx_inv on a midpoint Jacobian near y~);
  *  3. epsilon-inflation: Z = 0 +/- (1.1 (|z| + rad z) + eta) around the previous image,
  *     Krawczyk image K(Z) = -Y F(y~) + (I - Y F'(y~ + Z)) Z, with F'(y~ + Z) an
  *     enclosure of the Jacobian over the whole box (and over the parameter balls);
@@ -13,8 +13,9 @@
 #include "ref.h"
 #include <string.h>
 
-#define NEWTON_MAXIT 100
+#define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
+#define FIXED_MAXIT 200   /* midpoint iterations of the fixed-point variant */
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
 {
@@ -39,55 +40,117 @@ void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
     _arb_vec_clear(col, n);
 }
 
-/* Newton on midpoints; returns 1 if the last correction is negligible at prec. */
-static int newton_mid(arb_ptr yt, const slpi_ref_fn *f, slong prec)
+/* epsilon-inflation of the last image k around 0: z = 0 +/- (1.1 |k| + eta),
+ * eta = 2^(4-prec) max(1, |y~|), and the box x = y~ + z. */
+static void inflate(arb_t z, arb_t x, const arb_t yt, const arb_t k, slong prec)
 {
-    int n = f->n, ok = 0;
+    mag_t r, eta;
+    mag_init(r);
+    mag_init(eta);
+    arb_get_mag(eta, yt);
+    mag_one(r);
+    mag_max(eta, eta, r);
+    mag_mul_2exp_si(eta, eta, -prec + 4);
+    arb_get_mag(r, k);
+    mag_mul_ui(r, r, 11);
+    mag_div_ui(r, r, 10);
+    mag_add(r, r, eta);
+    arb_zero(z);
+    mag_set(arb_radref(z), r);
+    arb_add(x, yt, z, prec);
+    mag_clear(r);
+    mag_clear(eta);
+}
+
+/* Y = approximate inverse of the midpoint Jacobian at yt; 0 if singular */
+static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
+{
+    arb_mat_t Jm;
+    arb_mat_init(Jm, f->n, f->n);
+    f->J(f->ctx, Jm, yt, prec);
+    arb_mat_get_mid(Jm, Jm);
+    int ok = arb_mat_approx_inv(Y, Jm, prec);
+    arb_mat_clear(Jm);
+    return ok;
+}
+
+/* Newton on midpoints with the approximate inverse Y of the Jacobian kept while it
+ * contracts (simplified Newton; Y is refreshed when a correction shrinks by less than
+ * a factor 8). Returns 1 if the last correction is negligible at prec; Y is left as
+ * the last preconditioner. */
+static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
+{
+    int n = f->n, ok = 0, fresh = 1;
     arb_ptr Fv = _arb_vec_init(n);
-    arb_mat_t Jm, rhs, d;
-    arb_mat_init(Jm, n, n);
+    arb_mat_t rhs, d;
     arb_mat_init(rhs, n, 1);
     arb_mat_init(d, n, 1);
-    mag_t dn, yn, tol;
+    mag_t dn, dprev, yn, tol, ybound, t;
     mag_init(dn);
+    mag_init(dprev);
     mag_init(yn);
     mag_init(tol);
+    mag_init(ybound);
+    mag_init(t);
+    mag_inf(dprev);
+    mag_one(ybound);              /* |y| beyond 2^20 max(1, |guess|) counts as divergence */
+    for (int i = 0; i < n; i++) {
+        arb_get_mag(t, yt + i);
+        mag_max(ybound, ybound, t);
+    }
+    mag_mul_2exp_si(ybound, ybound, 20);
+    if (!precond(Y, f, yt, prec))
+        goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         f->F(f->ctx, Fv, yt, prec);
-        f->J(f->ctx, Jm, yt, prec);
-        arb_mat_get_mid(Jm, Jm);
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
-        if (!arb_mat_approx_solve(d, Jm, rhs, prec))
-            break;
+        arb_mat_mul(d, Y, rhs, prec);
         mag_zero(dn);
         mag_one(yn);
         for (int i = 0; i < n; i++) {
-            mag_t t;
-            mag_init(t);
             arb_get_mag(t, arb_mat_entry(d, i, 0));
             mag_max(dn, dn, t);
             arb_sub(yt + i, yt + i, arb_mat_entry(d, i, 0), prec);
             arb_get_mid_arb(yt + i, yt + i);
             arb_get_mag(t, yt + i);
             mag_max(yn, yn, t);
-            mag_clear(t);
         }
-        if (!mag_is_finite(dn))
-            break;
+        if (!mag_is_finite(dn) || mag_cmp(yn, ybound) > 0)
+            break;                  /* diverged: no zero near the guess */
         mag_mul_2exp_si(tol, yn, -prec + 8);
         if (mag_cmp(dn, tol) <= 0) {
             ok = 1;
             break;
         }
+        /* stagnation at the rounding level of an ill-conditioned problem: accept
+         * (the Krawczyk test decides) once below |y| 2^(-prec/2) */
+        mag_mul_2exp_si(tol, yn, -prec / 2);
+        mag_mul_2exp_si(t, dn, 1);
+        if (mag_cmp(dn, tol) <= 0 && mag_cmp(t, dprev) >= 0) {
+            ok = 1;
+            break;
+        }
+        mag_mul_2exp_si(t, dn, 3);
+        if (mag_cmp(t, dprev) > 0 && !fresh) {   /* slow: refresh the Jacobian */
+            if (!precond(Y, f, yt, prec))
+                break;
+            fresh = 1;
+        } else {
+            fresh = 0;
+        }
+        mag_set(dprev, dn);
     }
+done:
     _arb_vec_clear(Fv, n);
-    arb_mat_clear(Jm);
     arb_mat_clear(rhs);
     arb_mat_clear(d);
     mag_clear(dn);
+    mag_clear(dprev);
     mag_clear(yn);
     mag_clear(tol);
+    mag_clear(ybound);
+    mag_clear(t);
     return ok;
 }
 
@@ -103,20 +166,11 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_init(Z, n, 1);
     arb_mat_init(K, n, 1);
     arb_mat_init(b, n, 1);
-    mag_t r, eta;
-    mag_init(r);
-    mag_init(eta);
 
     vec_mid(yt, guess, n);
-    if (!newton_mid(yt, f, prec)) {
+    if (!newton_mid(yt, Y, f, prec)) {
         snprintf(why, why_len, "Newton on midpoints did not converge at %ld bits",
                  (long)prec);
-        goto done;
-    }
-    f->J(f->ctx, Jm, yt, prec);
-    arb_mat_get_mid(Jm, Jm);
-    if (!arb_mat_approx_inv(Y, Jm, prec)) {
-        snprintf(why, why_len, "midpoint Jacobian singular at %ld bits", (long)prec);
         goto done;
     }
     /* b = -Y F(y~): F(y~) is a ball (rounding and parameter balls). */
@@ -128,21 +182,8 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        /* epsilon-inflation of the last image around 0 */
-        for (int i = 0; i < n; i++) {
-            arb_ptr z = arb_mat_entry(Z, i, 0);
-            arb_get_mag(eta, yt + i);
-            mag_one(r);
-            mag_max(eta, eta, r);
-            mag_mul_2exp_si(eta, eta, -prec + 4);
-            arb_get_mag(r, arb_mat_entry(K, i, 0));
-            mag_mul_ui(r, r, 11);
-            mag_div_ui(r, r, 10);
-            mag_add(r, r, eta);
-            arb_zero(z);
-            mag_set(arb_radref(z), r);
-            arb_add(X + i, yt + i, z, prec);
-        }
+        for (int i = 0; i < n; i++)
+            inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
         f->J(f->ctx, Jm, X, prec);
         arb_mat_mul(YJ, Y, Jm, prec);
@@ -174,7 +215,95 @@ done:
     arb_mat_clear(Z);
     arb_mat_clear(K);
     arb_mat_clear(b);
-    mag_clear(r);
-    mag_clear(eta);
+    return ok;
+}
+
+/* Jacobian-free variant for a fixed point y = G(y) (preconditioner I):
+ *  1. y~ by the midpoint iteration y <- mid G(y) (it must contract) until the step is
+ *     below 2^8 ulps or below the width of the image ball G(y~);
+ *  2. with Z the epsilon-inflated box around 0 and X = y~ + Z,
+ *     K = G(y~) + DG(X)[Z], DG(X)[Z] the ball evaluation of the directional derivative
+ *     over all x in X and directions z in Z (a box containing every DG(x) z);
+ *  3. if K lies in the interior of X: by the mean value theorem G(X) is in K, so G has
+ *     a fixed point in K (Brouwer); DG(x) Z inside int Z for the centred box Z gives
+ *     |DG(x)| rad Z < rad Z, a contraction in the weighted max norm, so it is unique in
+ *     X (Krawczyk with C = I). No Jacobian matrix: a few evaluations of G and DG. */
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len)
+{
+    int n = g->n, ok = 0, it;
+    arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
+    arb_ptr Z = _arb_vec_init(n), X = _arb_vec_init(n);
+    mag_t d, dprev, ym, t, tol;
+    mag_init(d);
+    mag_init(dprev);
+    mag_init(ym);
+    mag_init(t);
+    mag_init(tol);
+
+    vec_mid(yt, guess, n);
+    mag_inf(dprev);
+    for (it = 0; it < FIXED_MAXIT; it++) {
+        g->G(g->ctx, Gv, yt, prec);
+        mag_zero(d);
+        mag_one(ym);
+        mag_zero(tol);
+        for (int i = 0; i < n; i++) {
+            mag_max(tol, tol, arb_radref(Gv + i));
+            arb_get_mid_arb(Gv + i, Gv + i);
+            arb_sub(k + i, Gv + i, yt + i, prec);
+            arb_get_mag(t, k + i);
+            mag_max(d, d, t);
+            arb_get_mag(t, Gv + i);
+            mag_max(ym, ym, t);
+        }
+        _arb_vec_swap(yt, Gv, n);
+        /* done at 2^8 ulps, or once the step is below the width of the image ball
+         * (wide parameter balls: Arb keeps fewer midpoint bits) */
+        mag_mul_2exp_si(tol, tol, 2);
+        mag_mul_2exp_si(ym, ym, -prec + 8);
+        mag_max(tol, tol, ym);
+        if (mag_cmp(d, tol) <= 0)
+            break;
+        if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
+            it = FIXED_MAXIT;
+            break;
+        }
+        mag_set(dprev, d);
+    }
+    if (it == FIXED_MAXIT) {
+        snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits",
+                 (long)prec);
+        goto done;
+    }
+    /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */
+    g->G(g->ctx, Gv, yt, prec);
+    _arb_vec_sub(k, Gv, yt, n, prec);
+    for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
+        for (int i = 0; i < n; i++)
+            inflate(Z + i, X + i, yt + i, k + i, prec);
+        g->dG(g->ctx, k, X, Z, prec);
+        _arb_vec_add(k, k, Gv, n, prec);
+        _arb_vec_sub(k, k, yt, n, prec);
+        ok = 1;
+        for (int i = 0; i < n && ok; i++)
+            ok = arb_contains_interior(Z + i, k + i);
+    }
+    if (ok)
+        _arb_vec_add(y, yt, k, n, prec);
+    else
+        snprintf(why, why_len, "fixed-point Krawczyk image not inside the inflated box "
+                 "after %d inflations at %ld bits", INFLATE_MAXIT, (long)prec);
+done:
+    _arb_vec_clear(yt, n);
+    _arb_vec_clear(Gv, n);
+    _arb_vec_clear(k, n);
+    _arb_vec_clear(Z, n);
+    _arb_vec_clear(X, n);
+    mag_clear(d);
+    mag_clear(dprev);
+    mag_clear(ym);
+    mag_clear(t);
+    mag_clear(tol);
     return ok;
 }

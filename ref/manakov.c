@@ -3,12 +3,17 @@
  *   (I X)_ij = c_ij X_ij, c_ij = the 1-based row-major index of (i, j), i < j;
  *   H0 = sum_{i<j} X_ij^2 / c_ij, B_0 = -I^{-1} X (dX = [X, I^{-1} X]);
  *   noise: one per pair (i<j), B_ij = -amp X_ij (E_ij - E_ji);
- *   Casimirs Tr X^{2k}, k = 1..floor(n/2) (at most 5 reported).
+ *   Casimirs Tr X^{2k}, k = 1..floor(n/2) (at most 5 reported), and the spectrum
+ *   +-i lambda_j as certified enclosures lambda_1 >= lambda_2 >= ... (at most 10;
+ *   acb_mat_eig_simple through slpi_ref_zeitlin_eigs; indeterminate if Arb cannot
+ *   separate them).
  * State: X_ij for i < j row-major. */
 #include "ref.h"
+#include "zeitlin.h"
 #include <math.h>
 
 #define MK_MAX_CAS 5
+#define MK_MAX_EIG 10
 
 static void mk_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
@@ -80,9 +85,15 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_init(X, n, n);
     acb_ptr T = _acb_vec_init(2 * MK_MAX_CAS);
     mk_unpack(s, X, x, prec);
-    slpi_ref_mat_trace_powers(T, X, 2 * (s->n_inv - 1), prec);
-    for (int k = 1; k < s->n_inv; k++)
+    slpi_ref_mat_trace_powers(T, X, 2 * MK_MAX_CAS, prec);
+    int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS, neig = s->n_inv - 1 - ncas;
+    for (int k = 1; k <= ncas; k++)
         arb_set(out + k, acb_realref(T + 2 * k - 1));
+    arb_ptr lam = _arb_vec_init(n);
+    slpi_ref_zeitlin_eigs(lam, X, prec);          /* ascending: -lambda_1 .. lambda_1 */
+    for (int j = 0; j < neig; j++)
+        arb_set(out + 1 + ncas + j, lam + n - 1 - j);
+    _arb_vec_clear(lam, n);
     _acb_vec_clear(T, 2 * MK_MAX_CAS);
     acb_mat_clear(X);
     arb_clear(t);
@@ -92,8 +103,9 @@ int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_er
 {
     static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
                                                  "Tr X^10" };
-    static const char *const dcas[MK_MAX_CAS] = { "dTr X^2", "dTr X^4", "dTr X^6",
-                                                  "dTr X^8", "dTr X^10" };
+    static const char *const dcas[MK_MAX_CAS] = {
+        "Tr X^2-Tr X^2(x0)", "Tr X^4-Tr X^4(x0)", "Tr X^6-Tr X^6(x0)", "Tr X^8-Tr X^8(x0)",
+        "Tr X^10-Tr X^10(x0)" };
     if (p->mk.n < 3 || p->mk.n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", p->mk.n);
     if (!isfinite(p->mk.amp))
@@ -111,13 +123,24 @@ int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_er
     s->mdgen = mk_mdgen;
     slpi_ref_matrix_attach(s);
     s->invariants = mk_invariants;
+    static const char *const eig[MK_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
+        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
+    static const char *const deig[MK_MAX_EIG] = { "lambda_1-lambda_1(x0)",
+        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
+        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
+        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)" };
     int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS;
-    s->n_inv = 1 + ncas;
+    int neig = n / 2 < MK_MAX_EIG ? n / 2 : MK_MAX_EIG;
+    s->n_inv = 1 + ncas + neig;
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0-H0(x0)";
     for (int k = 0; k < ncas; k++) {
         s->inv_name[1 + k] = cas[k];
         s->inv_delta_name[1 + k] = dcas[k];
+    }
+    for (int j = 0; j < neig; j++) {
+        s->inv_name[1 + ncas + j] = eig[j];
+        s->inv_delta_name[1 + ncas + j] = deig[j];
     }
     return SLPI_OK;
 }

@@ -248,8 +248,9 @@ int slpi_ref_sys_point_vortices_init(slpi_ref_system *s, const slpi_problem *p, 
 {
     static const char *const nm[8] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                        "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
-    static const char *const dnm[8] = { "d|x1|^2", "d|x2|^2", "d|x3|^2", "d|x4|^2",
-                                        "d|x5|^2", "d|x6|^2", "d|x7|^2", "d|x8|^2" };
+    static const char *const dnm[8] = {
+        "|x1|^2-|x1(x0)|^2", "|x2|^2-|x2(x0)|^2", "|x3|^2-|x3(x0)|^2", "|x4|^2-|x4(x0)|^2",
+        "|x5|^2-|x5(x0)|^2", "|x6|^2-|x6(x0)|^2", "|x7|^2-|x7(x0)|^2", "|x8|^2-|x8(x0)|^2" };
     if (p->pv.n < 2 || p->pv.n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", p->pv.n);
     if (!isfinite(p->pv.amp))

@@ -37,22 +37,9 @@ const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k)
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
-    const char *reason = NULL;
-    if ((int)p->system < 0 || p->system >= SLPI_SYS_COUNT || (int)p->scheme < 0 ||
-        p->scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: invalid system or scheme id");
-    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: %s with %s is not applicable: %s",
-                              slpi_scheme_name(p->scheme), slpi_system_name(p->system),
-                              reason ? reason : "SPEC 4.7");
-    if (p->prec < 32 || p->prec > (1L << 20))
-        return slpi_error_set(err, SLPI_EINPUT, "ref: prec=%ld out of range [32, 2^20]",
-                              p->prec);
-    if (p->prec_max < p->prec)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: prec_max=%ld below prec=%ld",
-                              p->prec_max, p->prec);
-    if (!(p->h > 0) || !isfinite(p->h))
-        return slpi_error_set(err, SLPI_EINPUT, "ref: step h=%g must be positive", p->h);
+    /* applicability, ranges and cross-key rules live in one place: core/problem.c */
+    if (slpi_problem_validate(p, err) != SLPI_OK)
+        return SLPI_EINPUT;
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
         return slpi_error_set(err, SLPI_ENUMERIC, "ref: out of memory");
@@ -172,4 +159,25 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     }
     _arb_vec_clear(v, m);
     _arb_vec_clear(v0, m);
+}
+
+int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
+                            slpi_error *err)
+{
+    const slpi_problem *p = &s->p;
+    if (p->scheme != SLPI_SCHEME_SVI || p->system != SLPI_SYS_RIGID_BODY ||
+        p->svi_form == SLPI_SVI_FORM_LP)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "ref: the Poisson defect is certified for svi on the rigid "
+                              "body in vector form only, not %s/%s",
+                              slpi_system_name(p->system), slpi_scheme_name(p->scheme));
+    s->delta[0] = p->h;
+    for (int k = 1; k <= s->sys.M; k++)
+        s->delta[k] = dW[k - 1];
+    char why[200] = "";
+    for (long prec = p->prec; prec <= p->prec_max; prec *= 2)
+        if (slpi_ref_svi_poisson_defect(&s->sys, x, s->delta, defect, prec, why, sizeof why))
+            return SLPI_OK;
+    return slpi_error_set(err, SLPI_ENUMERIC, "ref: Poisson defect UNABLE at %ld bits: %s",
+                          p->prec_max, why);
 }

@@ -161,6 +161,22 @@ typedef struct {
 
 int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
                       char *why, size_t why_len);
+/* Jacobian-free enclosure of the unique fixed point of a contraction G near `guess`
+ * (Krawczyk with preconditioner I; ref/krawczyk.c):
+ *   G(ctx, out, y, prec):      a ball enclosure of G over the ball vector y;
+ *   dG(ctx, out, Y, Z, prec):  an enclosure of {G'(y) z : y in Y, z in Z} (the
+ *                              directional derivative evaluated on balls).
+ * Same return convention as slpi_ref_krawczyk; no Jacobian matrix is formed, so it is
+ * much cheaper when G contracts well (implicit midpoint stages at small steps). */
+typedef struct {
+    int n;
+    void *ctx;
+    void (*G)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    void (*dG)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec);
+} slpi_ref_fixmap;
+
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
@@ -192,6 +208,11 @@ extern const slpi_ref_scheme slpi_ref_scheme_svi;
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len);
+/* Certified Poisson-map defect of one SVI-SO3 step of the rigid body (ref/svi.c):
+ * D hat(Pi_k) D^T - hat(Pi_{k+1}), D = dPi_{k+1}/dPi_k by the implicit function theorem
+ * on the enclosed zero (row-major 3x3 in defect); 0 with a reason on failure. */
+int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
+                                arb_ptr defect, slong prec, char *why, size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */
 const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k);
 

@@ -245,54 +245,178 @@ static void update_R(arb_ptr R, arb_srcptr x, slong prec)
     }
 }
 
+static void ctx_init(svi_ctx *c, const slpi_ref_system *s, const double *delta, arb_srcptr x)
+{
+    c->s = s;
+    c->delta = delta;
+    c->gamma = s->p->system == SLPI_SYS_HEAVY_TOP;
+    c->Pk = _arb_vec_init(3);
+    c->Gk = _arb_vec_init(3);
+    arb_init(c->c);
+    arb_set_d(c->c, s->p->svi_c);
+    _arb_vec_set(c->Pk, x, 3);
+    if (c->gamma)
+        _arb_vec_set(c->Gk, x + 3, 3);
+}
+
+static void ctx_clear(svi_ctx *c)
+{
+    _arb_vec_clear(c->Pk, 3);
+    _arb_vec_clear(c->Gk, 3);
+    arb_clear(c->c);
+}
+
+/* the certified zero z = (A, B, x) of the SVI equations */
+static int svi_solve(svi_ctx *c, arb_ptr z, slong prec, char *why, size_t why_len)
+{
+    arb_ptr guess = _arb_vec_init(9), v = _arb_vec_init(6);
+    _arb_vec_set(guess, c->Pk, 3);
+    _arb_vec_set(guess + 3, c->Pk, 3);
+    grads(c, v, v + 3, c->Pk, c->Gk, NULL, NULL, prec);
+    _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
+    slpi_ref_fn f = { 9, c, svi_F, svi_J };
+    int ok = slpi_ref_krawczyk(z, &f, guess, prec, why, why_len);
+    _arb_vec_clear(guess, 9);
+    _arb_vec_clear(v, 6);
+    return ok;
+}
+
+/* Pi_{k+1} from the zero z (rotation or node form); Gt, f filled in v (15) */
+static void svi_output(const svi_ctx *c, arb_ptr out, arb_ptr v, arb_srcptr z, slong prec)
+{
+    arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, fv = v + 12;
+    arb_ptr t = _arb_vec_init(3);
+    svi_parts(c, M, Gt, P, Q, fv, z, prec);
+    if (c->s->p->svi_output == SLPI_SVI_OUT_NODE) {
+        _arb_vec_neg(t, z + 6, 3);
+        Ac(out, t, z + 3, c->c, prec);
+    } else {
+        tauT(t, z + 6, c->Pk, prec);
+        _arb_vec_sub(t, t, fv, 3, prec);
+        tauT(out, z + 6, t, prec);
+    }
+    _arb_vec_clear(t, 3);
+}
+
 static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
                                         const double *delta, slong prec, char *why,
                                         size_t why_len)
 {
     svi_ctx c;
-    c.s = s;
-    c.delta = delta;
-    c.gamma = s->p->system == SLPI_SYS_HEAVY_TOP;
-    c.Pk = _arb_vec_init(3);
-    c.Gk = _arb_vec_init(3);
-    arb_init(c.c);
-    arb_set_d(c.c, s->p->svi_c);
-    _arb_vec_set(c.Pk, x, 3);
-    if (c.gamma)
-        _arb_vec_set(c.Gk, x + 3, 3);
-    arb_ptr z = _arb_vec_init(9), guess = _arb_vec_init(9), v = _arb_vec_init(15);
-    _arb_vec_set(guess, c.Pk, 3);
-    _arb_vec_set(guess + 3, c.Pk, 3);
-    grads(&c, v, v + 3, c.Pk, c.Gk, NULL, NULL, prec);
-    _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
-    slpi_ref_fn f = { 9, &c, svi_F, svi_J };
-    int ok = slpi_ref_krawczyk(z, &f, guess, prec, why, why_len);
+    ctx_init(&c, s, delta, x);
+    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15);
+    int ok = svi_solve(&c, z, prec, why, why_len);
     if (ok) {
-        arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, fv = v + 12;
         arb_srcptr xs = z + 6;
-        svi_parts(&c, M, Gt, P, Q, fv, z, prec);
-        if (s->p->svi_output == SLPI_SVI_OUT_NODE) {
-            _arb_vec_neg(guess, xs, 3);
-            Ac(x, guess, z + 3, c.c, prec);
-        } else {
-            tauT(M, xs, c.Pk, prec);
-            _arb_vec_sub(M, M, fv, 3, prec);
-            tauT(x, xs, M, prec);
-        }
+        svi_output(&c, x, v, z, prec);
         if (c.gamma) {
-            tauT(x + 3, xs, Gt, prec);
+            tauT(x + 3, xs, v + 3, prec);          /* Gamma_{k+1} = tau^T Gt */
             update_R(x + 6, xs, prec);
         } else if (s->state_dim == 12) {
             update_R(x + 3, xs, prec);
         }
     }
-    _arb_vec_clear(c.Pk, 3);
-    _arb_vec_clear(c.Gk, 3);
-    arb_clear(c.c);
+    ctx_clear(&c);
     _arb_vec_clear(z, 9);
-    _arb_vec_clear(guess, 9);
     _arb_vec_clear(v, 15);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
+}
+
+static void hat3(arb_mat_t H, arb_srcptr p)
+{
+    arb_mat_zero(H);
+    arb_set(arb_mat_entry(H, 2, 1), p + 0);
+    arb_set(arb_mat_entry(H, 0, 2), p + 1);
+    arb_set(arb_mat_entry(H, 1, 0), p + 2);
+    arb_neg(arb_mat_entry(H, 1, 2), p + 0);
+    arb_neg(arb_mat_entry(H, 2, 0), p + 1);
+    arb_neg(arb_mat_entry(H, 0, 1), p + 2);
+}
+
+int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
+                                arb_ptr defect, slong prec, char *why, size_t why_len)
+{
+    svi_ctx c;
+    ctx_init(&c, s, delta, x);
+    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), out = _arb_vec_init(3),
+            e = _arb_vec_init(3), t = _arb_vec_init(3), u = _arb_vec_init(3);
+    arb_mat_t Fz, Fp, dz, D, H, T;
+    arb_mat_init(Fz, 9, 9);
+    arb_mat_init(Fp, 9, 3);
+    arb_mat_init(dz, 9, 3);
+    arb_mat_init(D, 3, 3);
+    arb_mat_init(H, 3, 3);
+    arb_mat_init(T, 3, 3);
+    int ok = svi_solve(&c, z, prec, why, why_len);
+    if (ok) {
+        /* implicit function theorem: F(z, p) = 0, dz/dp = -F_z^{-1} F_p, with
+         * F_p = [-I; -tau(x)^T; 0] (E1, E2 depend on p = Pi_k linearly) */
+        svi_J(&c, Fz, z, prec);
+        for (int j = 0; j < 3; j++) {
+            _arb_vec_zero(e, 3);
+            arb_one(e + j);
+            tauT(t, z + 6, e, prec);
+            arb_one(arb_mat_entry(Fp, j, j));          /* -F_p */
+            for (int i = 0; i < 3; i++)
+                arb_set(arb_mat_entry(Fp, 3 + i, j), t + i);
+        }
+        ok = arb_mat_solve(dz, Fz, Fp, prec);
+        if (!ok)
+            snprintf(why, why_len, "svi: Jacobian of the SVI equations not provably invertible");
+    }
+    if (ok) {
+        arb_srcptr xs = z + 6;
+        for (int j = 0; j < 3; j++) {
+            arb_ptr col = _arb_vec_init(9);
+            for (int i = 0; i < 9; i++)
+                arb_set(col + i, arb_mat_entry(dz, i, j));
+            _arb_vec_zero(e, 3);
+            arb_one(e + j);
+            if (s->p->svi_output == SLPI_SVI_OUT_NODE) {
+                _arb_vec_neg(t, xs, 3);
+                _arb_vec_neg(u, col + 6, 3);
+                dAc(out, t, u, z + 3, col + 3, c.c, prec);
+            } else {
+                /* d/dp tau^T tau^T p = tau^T tau^T e_j + dtau^T[dx](tau^T p) + tau^T dtau^T[dx] p */
+                tauT(t, xs, e, prec);
+                tauT(out, xs, t, prec);
+                tauT(t, xs, c.Pk, prec);
+                dtauT(u, xs, col + 6, t, prec);
+                _arb_vec_add(out, out, u, 3, prec);
+                dtauT(u, xs, col + 6, c.Pk, prec);
+                tauT(t, xs, u, prec);
+                _arb_vec_add(out, out, t, 3, prec);
+            }
+            for (int i = 0; i < 3; i++)
+                arb_set(arb_mat_entry(D, i, j), out + i);
+            _arb_vec_clear(col, 9);
+        }
+        /* defect = D hat(Pi_k) D^T - hat(Pi_{k+1}) */
+        svi_output(&c, out, v, z, prec);
+        hat3(H, c.Pk);
+        arb_mat_mul(T, D, H, prec);
+        arb_mat_transpose(H, D);
+        arb_mat_mul(D, T, H, prec);
+        hat3(H, out);
+        arb_mat_sub(D, D, H, prec);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                arb_set(defect + 3 * i + j, arb_mat_entry(D, i, j));
+    }
+    ctx_clear(&c);
+    _arb_vec_clear(z, 9);
+    _arb_vec_clear(v, 15);
+    _arb_vec_clear(out, 3);
+    _arb_vec_clear(e, 3);
+    _arb_vec_clear(t, 3);
+    _arb_vec_clear(u, 3);
+    arb_mat_clear(Fz);
+    arb_mat_clear(Fp);
+    arb_mat_clear(dz);
+    arb_mat_clear(D);
+    arb_mat_clear(H);
+    arb_mat_clear(T);
+    return ok;
 }
 
 /* the form in force: SO3/SD vector form or LP matrix form */

@@ -5,6 +5,7 @@
  * and eigenvalue enclosures. SPEC §4.5 (and §3.4 trace subtlety); ISO
  * `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
+#include "ref/ref.h"
 
 #include <flint/fmpq.h>
 #include <flint/fmpz.h>
@@ -30,44 +31,48 @@ static void beta_prod(arb_t out, int N, int a, int b, slong prec)
                 prec);
 }
 
-/* Thomas pivots w_i of the symmetric tridiagonal (diag D, off E), size n. */
-static void thomas_pivots(arb_ptr w, arb_srcptr D, arb_srcptr E, int n, slong prec)
+/* Thomas factors of the symmetric tridiagonal (diag D, off E), size n, into f[0..2n):
+ * f[i] = 1/w_i with pivots w_0 = D_0, w_i = D_i - E_{i-1}^2 / w_{i-1}, and
+ * f[n+i] = E_i / w_i (i < n-1), the forward elimination multipliers. */
+static void thomas_factor(arb_ptr f, arb_srcptr D, arb_srcptr E, int n, slong prec)
 {
-    arb_t t;
+    arb_t w, t;
+    arb_init(w);
     arb_init(t);
-    arb_set(w + 0, D + 0);
-    for (int i = 1; i < n; i++) {
-        arb_sqr(t, E + i - 1, prec);
-        arb_div(t, t, w + i - 1, prec);
-        arb_sub(w + i, D + i, t, prec);
+    arb_set(w, D + 0);
+    for (int i = 0; i < n; i++) {
+        if (i > 0) {
+            arb_mul(t, E + i - 1, f + n + i - 1, prec);
+            arb_sub(w, D + i, t, prec);
+        }
+        arb_inv(f + i, w, prec);
+        if (i + 1 < n)
+            arb_mul(f + n + i, E + i, f + i, prec);
     }
+    arb_clear(w);
     arb_clear(t);
 }
 
-/* Solve the symmetric tridiagonal (D, E) with pivots w for a complex right-hand side
- * x (length n) into p; p may alias x. */
-static void thomas_solve(acb_ptr p, acb_srcptr x, arb_srcptr E, arb_srcptr w, int n,
+/* Solve the symmetric tridiagonal (D, E) with factors f for a complex right-hand
+ * side x (length n) into p; p may alias x. */
+static void thomas_solve(acb_ptr p, acb_srcptr x, arb_srcptr E, arb_srcptr f, int n,
                          slong prec)
 {
     acb_t t;
-    arb_t r;
     acb_init(t);
-    arb_init(r);
     if (p != x)
         _acb_vec_set(p, x, n);
     for (int i = 1; i < n; i++) {
-        arb_div(r, E + i - 1, w + i - 1, prec);
-        acb_mul_arb(t, p + i - 1, r, prec);
+        acb_mul_arb(t, p + i - 1, f + n + i - 1, prec);
         acb_sub(p + i, p + i, t, prec);
     }
-    acb_div_arb(p + n - 1, p + n - 1, w + n - 1, prec);
+    acb_mul_arb(p + n - 1, p + n - 1, f + n - 1, prec);
     for (int i = n - 2; i >= 0; i--) {
         acb_mul_arb(t, p + i + 1, E + i, prec);
         acb_sub(p + i, p + i, t, prec);
-        acb_div_arb(p + i, p + i, w + i, prec);
+        acb_mul_arb(p + i, p + i, f + i, prec);
     }
     acb_clear(t);
-    arb_clear(r);
 }
 
 void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec)
@@ -166,21 +171,23 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
     z->tw = flint_malloc(sizeof(arb_ptr) * (size_t)N);
     z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
     arb_init(z->rsqrt2);
+    arb_init(z->sqrt2);
     arb_rsqrt_ui(z->rsqrt2, 2, prec);
+    arb_sqrt_ui(z->sqrt2, 2, prec);
     for (int d = 0; d < N; d++) {
         int n = N - d;
         z->ldiag[d] = _arb_vec_init(n);
         z->loff[d] = _arb_vec_init(n);
-        z->tw[d] = _arb_vec_init(n);
+        z->tw[d] = _arb_vec_init(2 * n);
         for (int a = 0; a < n; a++) {
             lap_diag_coeff(z->ldiag[d] + a, N, a, a + d);
             if (a < n - 1)
                 beta_prod(z->loff[d] + a, N, a, a + d, prec);
         }
         if (d > 0)
-            thomas_pivots(z->tw[d], z->ldiag[d], z->loff[d], n, prec);
+            thomas_factor(z->tw[d], z->ldiag[d], z->loff[d], n, prec);
         else
-            thomas_pivots(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
+            thomas_factor(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
         arb_mat_init(z->V + d, n, n);
         threej_basis(z->V + d, N, d, prec);
     }
@@ -192,7 +199,7 @@ void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
     for (int d = 0; d < z->N; d++) {
         _arb_vec_clear(z->ldiag[d], z->N - d);
         _arb_vec_clear(z->loff[d], z->N - d);
-        _arb_vec_clear(z->tw[d], z->N - d);
+        _arb_vec_clear(z->tw[d], 2 * (z->N - d));
         arb_mat_clear(z->V + d);
     }
     flint_free(z->ldiag);
@@ -200,6 +207,7 @@ void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
     flint_free(z->tw);
     flint_free(z->V);
     arb_clear(z->rsqrt2);
+    arb_clear(z->sqrt2);
 }
 
 int slpi_ref_zeitlin_degree(int alpha)
@@ -338,14 +346,9 @@ void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong pr
                 arb_clear(b);
             }
         }
-        /* C = [S, P]; D = [S, C] */
-        acb_mat_mul(C, S, P, prec);
-        acb_mat_mul(D, P, S, prec);
-        acb_mat_sub(C, C, D, prec);
-        acb_mat_mul(D, S, C, prec);
+        slpi_ref_mat_comm(C, S, P, prec);
+        slpi_ref_mat_comm(D, S, C, prec);
         acb_mat_add(acc, acc, D, prec);
-        acb_mat_mul(D, C, S, prec);
-        acb_mat_sub(acc, acc, D, prec);
     }
     acb_mat_swap(out, acc);
     acb_mat_clear(S);
@@ -383,15 +386,15 @@ void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_re
 {
     int l, j, m;
     alpha_split(alpha, &l, &j, &m);
-    arb_zero(w);
-    for (int a = 0; a < z->N - m; a++) {
-        /* m = 0: t_a Im X_aa; cosine part: Re X_{a+m,a}; sine part: Im X_{a+m,a} */
-        acb_srcptr e = acb_mat_entry(X, a + m, a);
-        arb_addmul(w, arb_mat_entry(z->V + m, a, l - m), (j & 1) ? acb_realref(e) : acb_imagref(e),
-                   prec);
-    }
+    int n = z->N - m;
+    /* m = 0: sum_a t_a Im X_aa; cosine part: Re X_{a+m,a}; sine part: Im X_{a+m,a}.
+     * Column l-m of V has stride n; the diagonal X_{a+m,a} has stride N+1 entries
+     * (acb_mat entries are one contiguous row-major array of acb = 2 arb). */
+    acb_srcptr e = acb_mat_entry(X, m, 0);
+    arb_dot(w, NULL, 0, arb_mat_entry(z->V + m, 0, l - m), n,
+            (j & 1) ? acb_realref(e) : acb_imagref(e), 2 * (z->N + 1), n, prec);
     if (m > 0)
-        arb_div(w, w, z->rsqrt2, prec);
+        arb_mul(w, w, z->sqrt2, prec);
 }
 
 void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
@@ -404,30 +407,32 @@ void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_re
                         slong prec)
 {
     int l, j, m;
-    arb_t v;
+    arb_t v, p;
     arb_init(v);
+    arb_init(p);
     alpha_split(alpha, &l, &j, &m);
+    if (m == 0)
+        arb_set(v, c);
+    else
+        arb_mul(v, c, z->rsqrt2, prec);
     for (int a = 0; a < z->N - m; a++) {
-        arb_mul(v, arb_mat_entry(z->V + m, a, l - m), c, prec);
+        acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
+        arb_mul(p, arb_mat_entry(z->V + m, a, l - m), v, prec);
         if (m == 0) {
             /* Y_l0 = i T_l0 */
-            arb_add(acb_imagref(acb_mat_entry(X, a, a)), acb_imagref(acb_mat_entry(X, a, a)), v,
-                    prec);
-            continue;
-        }
-        arb_mul(v, v, z->rsqrt2, prec);
-        acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
-        if (j & 1) {
+            arb_add(acb_imagref(lo), acb_imagref(lo), p, prec);
+        } else if (j & 1) {
             /* (A - A^T)/sqrt2: real, antisymmetric */
-            arb_add(acb_realref(lo), acb_realref(lo), v, prec);
-            arb_sub(acb_realref(up), acb_realref(up), v, prec);
+            arb_add(acb_realref(lo), acb_realref(lo), p, prec);
+            arb_sub(acb_realref(up), acb_realref(up), p, prec);
         } else {
             /* i(A + A^T)/sqrt2: imaginary, symmetric */
-            arb_add(acb_imagref(lo), acb_imagref(lo), v, prec);
-            arb_add(acb_imagref(up), acb_imagref(up), v, prec);
+            arb_add(acb_imagref(lo), acb_imagref(lo), p, prec);
+            arb_add(acb_imagref(up), acb_imagref(up), p, prec);
         }
     }
     arb_clear(v);
+    arb_clear(p);
 }
 
 void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,

@@ -27,9 +27,9 @@ typedef struct {
     slong prec;          /* precision the tables were built at */
     arb_ptr *ldiag;      /* ldiag[d][a], a = 0..N-1-d: diagonal of L_d */
     arb_ptr *loff;       /* loff[d][a], a = 0..N-2-d: beta_a beta_{a+d} */
-    arb_ptr *tw;         /* tw[d]: Thomas pivots of L_d (d = 0: of L_0 on 1..N-1) */
+    arb_ptr *tw;         /* tw[d]: Thomas factors of L_d (d = 0: L_0 on 1..N-1), 2(N-d) */
     arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm */
-    arb_t rsqrt2;        /* 1/sqrt(2) */
+    arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
 } slpi_ref_zeitlin;
 
 /* Build the tables at precision prec (T_lm from the exact 3j formula). N in 2..16. */

@@ -32,13 +32,9 @@ int main(void)
             int rc = slpi_problem_validate(&p, &err);
             if (a != SLPI_NA) {
                 applicable++;
-                /* the default problem of a P/E pair validates, except RKMK-LE whose
-                 * defaults carry state-dependent noise where SPEC marks it so */
-                if (k == SLPI_SCHEME_RKMK_LE && (s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_EULER_ZEITLIN))
-                    TEST_CHECKF(rc == SLPI_EINPUT, "%s/%s default should need noise change", slpi_system_name(s),
-                                slpi_scheme_name(k));
-                else
-                    TEST_CHECKF(rc == SLPI_OK, "%s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
+                /* the default problem of every P/E pair validates (RKMK-LE gets the
+                 * system's state-independent noise model by default) */
+                TEST_CHECKF(rc == SLPI_OK, "%s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
             } else {
                 TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "not applicable"), "%s/%s: rc %d '%s'",
                             slpi_system_name(s), slpi_scheme_name(k), rc, err.msg);
@@ -49,12 +45,13 @@ int main(void)
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP, NULL) == SLPI_NA);
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, NULL) == SLPI_PAPER);
 
-    /* RKMK-LE becomes applicable with state-independent noise. */
+    /* RKMK-LE is applicable only with state-independent noise. */
     slpi_problem p;
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_LE);
-    TEST_CHECK(slpi_problem_set(&p, "noise", "svi-lin", &err) == SLPI_OK);
-    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECK(p.rb.noise == SLPI_RB_NOISE_SVI_LIN);
+    TEST_CHECK(slpi_problem_set(&p, "noise", "iso-quad", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "state-independent"));
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_RKMK_LE);
     TEST_CHECK(slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK);
     TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);

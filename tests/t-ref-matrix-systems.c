@@ -1,0 +1,242 @@
+/* t-ref-matrix-systems — the J-quadratic ref systems (Manakov, point vortices,
+ * sine-Euler) and the schemes on them:
+ *  - Manakov n = 3 is the ISO rigid body with I = diag(3,2,1) (SPEC §4.3): one ISOMP
+ *    step from both enclosures overlaps (packed (X01, X02, X12) = (-x3, x2, -x1));
+ *  - vortices: the tetrahedron is an equilibrium (0 in V_0, both models), and model B
+ *    runs at 1/(2 sqrt2) the speed of model A (SPEC §4.4, I23);
+ *  - sine-Euler: the canonical IC (0.3, -0.2, 0.45, -0.1) built from T_m = i/(2eps) J_m
+ *    with J_m = e^{i eps m1 m2} g^{m1} h^{m2} by matrix powers (a second construction)
+ *    gives C2 = -0.117121, C3 = -0.0151538 (SPEC §4.6) and H0 = N/(8 eps^2) sum
+ *    |w_m|^2/|m|^2;
+ *  - Casimirs certified (0 in C(X_n) - C(X_0)) for TMK, ISOMP-CAY, SVI-LP, RKMK-HEUN
+ *    (vortices from the SPEC §4.4 initial condition). */
+#include "testutil.h"
+#include "ref/ref.h"
+
+static void set_vec(arb_ptr x, const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        arb_set_d(x + i, v[i]);
+}
+
+/* all Casimir differences (indices >= 1) of a diag contain 0 */
+static int casimirs_zero(const slpi_ref_diag *d, int n_inv)
+{
+    for (int i = n_inv + 1; i < 2 * n_inv; i++)
+        if (!arb_contains_zero(d->value + i))
+            return 0;
+    return 1;
+}
+
+/* the sine-Euler state of real-even coefficients w = (w01, w11, w10, w1-1), N = 3 */
+static void sine_euler_state(arb_ptr x, const double *w, slong prec)
+{
+    const int N = 3;
+    const int modes[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 1, -1 } };
+    acb_mat_t g, h, gp, hp, J, W;
+    acb_mat_init(g, N, N); acb_mat_init(h, N, N); acb_mat_init(gp, N, N);
+    acb_mat_init(hp, N, N); acb_mat_init(J, N, N); acb_mat_init(W, N, N);
+    acb_t c;
+    acb_init(c);
+    arb_t eps;
+    arb_init(eps);
+    arb_const_pi(eps, prec);
+    arb_mul_2exp_si(eps, eps, 1);
+    arb_div_ui(eps, eps, N, prec);
+    for (int a = 0; a < N; a++) {      /* g = diag(q^a), q = e^{2 i eps}; h e_b = e_{b-1} */
+        acb_set_arb(c, eps);
+        acb_mul_ui(c, c, 2 * a, prec);
+        acb_mul_onei(c, c);
+        acb_exp(acb_mat_entry(g, a, a), c, prec);
+        acb_one(acb_mat_entry(h, (a + N - 1) % N, a));
+    }
+    for (int j = 0; j < 4; j++)
+        for (int s = -1; s <= 1; s += 2) {
+            int m1 = s * modes[j][0], m2 = s * modes[j][1];
+            acb_mat_pow_ui(gp, g, (m1 % N + N) % N, prec);   /* g^N = h^N = I */
+            acb_mat_pow_ui(hp, h, (m2 % N + N) % N, prec);
+            acb_mat_mul(J, gp, hp, prec);
+            acb_set_arb(c, eps);
+            acb_mul_si(c, c, m1 * m2, prec);
+            acb_mul_onei(c, c);
+            acb_exp(c, c, prec);
+            acb_mul_onei(c, c);
+            acb_div_arb(c, c, eps, prec);
+            acb_mul_2exp_si(c, c, -1);                          /* i e^{..} / (2 eps) */
+            arb_t wt;
+            arb_init(wt);
+            arb_set_d(wt, w[j]);
+            acb_mul_arb(c, c, wt, prec);
+            arb_clear(wt);
+            acb_mat_scalar_mul_acb(J, J, c, prec);
+            acb_mat_add(W, W, J, prec);
+        }
+    slpi_ref_su_pack(x, W, N, prec);
+    acb_clear(c);
+    arb_clear(eps);
+    acb_mat_clear(g); acb_mat_clear(h); acb_mat_clear(gp); acb_mat_clear(hp);
+    acb_mat_clear(J); acb_mat_clear(W);
+}
+
+int main(void)
+{
+    test_start("t-ref-matrix-systems", 13);
+    const slong prec = 128;
+    slpi_problem p;
+    slpi_error err;
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+
+    /* Manakov n = 3 vs rigid body, ISOMP */
+    {
+        double x[3] = { sin(1.1), 0.3, cos(1.1) }, w[3] = { 0.05, -0.03, 0.02 };
+        double xm[3] = { -x[2], x[1], -x[0] }, wm[3] = { w[2], w[1], w[0] };
+        slpi_ref *a, *b;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        p.rb.inertia[0] = 3; p.rb.inertia[1] = 2; p.rb.inertia[2] = 1;
+        TEST_CHECK(slpi_ref_create(&a, &p, &err) == SLPI_OK);
+        slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
+        p.mk.n = 3;
+        TEST_CHECK(slpi_ref_create(&b, &p, &err) == SLPI_OK);
+        arb_ptr xa = _arb_vec_init(3), xb = _arb_vec_init(3);
+        set_vec(xa, x, 3);
+        set_vec(xb, xm, 3);
+        TEST_CHECK(slpi_ref_step(a, xa, w, NULL) == SLPI_STEP_CONVERGED);
+        TEST_CHECK(slpi_ref_step(b, xb, wm, NULL) == SLPI_STEP_CONVERGED);
+        arb_neg(xb, xb);
+        arb_neg(xb + 2, xb + 2);
+        TEST_CHECK(arb_overlaps(xa, xb + 2) && arb_overlaps(xa + 1, xb + 1) &&
+                   arb_overlaps(xa + 2, xb));
+        _arb_vec_clear(xa, 3);
+        _arb_vec_clear(xb, 3);
+        slpi_ref_free(a);
+        slpi_ref_free(b);
+    }
+
+    /* vortices: tetrahedron equilibrium; model B = model A / (2 sqrt 2) */
+    {
+        const double r3 = 1 / sqrt(3.0);
+        const double tet[12] = { r3, r3, r3, r3, -r3, -r3, -r3, r3, -r3, -r3, -r3, r3 };
+        double delta[4] = { 1, 0, 0, 0 };
+        slpi_ref_system sa = { 0 }, sb = { 0 };
+        slpi_problem pa, pb;
+        slpi_problem_init(&pa, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
+        pb = pa;
+        pb.pv.model = SLPI_VORTEX_MODEL_B;
+        TEST_CHECK(slpi_ref_system_init(&sa, &pa, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_system_init(&sb, &pb, &err) == SLPI_OK);
+        arb_ptr x = _arb_vec_init(12), va = _arb_vec_init(12), vb = _arb_vec_init(12);
+        set_vec(x, tet, 12);
+        slpi_ref_vf(&sa, va, delta, x, prec);
+        slpi_ref_vf(&sb, vb, delta, x, prec);
+        for (int i = 0; i < 12; i++)
+            TEST_CHECK(arb_contains_zero(va + i) && arb_contains_zero(vb + i) &&
+                       mag_cmp_2exp_si(arb_radref(va + i), -100) < 0);
+        arb_t s;
+        arb_init(s);
+        arb_sqrt_ui(s, 8, prec);
+        for (long it = 0; it < test_iters(5); it++) {
+            for (int i = 0; i < 12; i++)
+                arb_set_d(x + i, test_rand_uniform(-1, 1));
+            slpi_ref_vf(&sa, va, delta, x, prec);
+            slpi_ref_vf(&sb, vb, delta, x, prec);
+            _arb_vec_scalar_mul(vb, vb, 12, s, prec);
+            for (int i = 0; i < 12; i++)
+                TEST_CHECK(arb_overlaps(va + i, vb + i));
+        }
+        arb_clear(s);
+        _arb_vec_clear(x, 12);
+        _arb_vec_clear(va, 12);
+        _arb_vec_clear(vb, 12);
+        slpi_ref_system_clear(&sa);
+        slpi_ref_system_clear(&sb);
+    }
+
+    /* sine-Euler canonical IC: C2, C3, H0 */
+    arb_ptr xse = _arb_vec_init(9);
+    {
+        const double w[4] = { 0.3, -0.2, 0.45, -0.1 };
+        sine_euler_state(xse, w, 256);
+        slpi_ref_system s = { 0 };
+        slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
+        TEST_CHECK(slpi_ref_system_init(&s, &p, &err) == SLPI_OK);
+        arb_ptr inv = _arb_vec_init(3);
+        s.invariants(&s, inv, xse, 256);
+        double c2 = arf_get_d(arb_midref(inv + 1), ARF_RND_NEAR);
+        double c3 = arf_get_d(arb_midref(inv + 2), ARF_RND_NEAR);
+        TEST_CHECKF(fabs(c2 + 0.117121) < 1e-6 && fabs(c3 + 0.0151538) < 1e-7,
+                    "sine-Euler C2 = %.9g, C3 = %.9g", c2, c3);
+        /* H0 = N/(8 eps^2) sum_m |w_m|^2/|m|^2, each real-even w counted for +-m */
+        arb_t h, e;
+        arb_init(h);
+        arb_init(e);
+        const int m2[4] = { 1, 2, 1, 2 };
+        for (int j = 0; j < 4; j++) {
+            arb_set_d(e, w[j]);
+            arb_sqr(e, e, 256);
+            arb_div_ui(e, e, m2[j], 256);
+            arb_add(h, h, e, 256);
+        }
+        arb_mul_2exp_si(h, h, 1);
+        arb_const_pi(e, 256);
+        arb_sqr(e, e, 256);
+        arb_div(h, h, e, 256);
+        arb_mul_ui(h, h, 27, 256);
+        arb_div_ui(h, h, 32, 256);            /* N/(8 eps^2) = 27 / (32 pi^2) */
+        TEST_CHECK(arb_overlaps(h, inv));
+        arb_clear(h);
+        arb_clear(e);
+        _arb_vec_clear(inv, 3);
+        slpi_ref_system_clear(&s);
+    }
+
+    /* certified Casimirs on the matrix systems */
+    const int systems[] = { SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES, SLPI_SYS_SINE_EULER };
+    const int schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI,
+                            SLPI_SCHEME_RKMK_HEUN };
+    for (int si = 0; si < 3; si++)
+        for (int k = 0; k < 4; k++) {
+            slpi_problem_init(&p, systems[si], schemes[k]);
+            p.mk.n = 4;
+            p.isomp_update = SLPI_ISO_UPDATE_CAY;
+            if (systems[si] == SLPI_SYS_SINE_EULER)
+                p.h = 0.05;
+            slpi_ref *r;
+            TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s", err.msg);
+            int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+            arb_ptr x = _arb_vec_init(n), x0 = _arb_vec_init(n);
+            if (systems[si] == SLPI_SYS_SINE_EULER)
+                _arb_vec_set(x0, xse, n);
+            else if (systems[si] == SLPI_SYS_POINT_VORTICES)
+                for (int i = 0; i < 4; i++) {
+                    const double th[4] = { 0.3, 0.45, 0.6, 0.35 }, ph[4] = { 0, 0.6, 1.3, 1.7 };
+                    arb_set_d(x0 + 3 * i, sin(th[i] * 3.14159265358979323846) * cos(ph[i] * 3.14159265358979323846));
+                    arb_set_d(x0 + 3 * i + 1, sin(th[i] * 3.14159265358979323846) * sin(ph[i] * 3.14159265358979323846));
+                    arb_set_d(x0 + 3 * i + 2, cos(th[i] * 3.14159265358979323846));
+                }
+            else
+                for (int i = 0; i < n; i++)
+                    arb_set_d(x0 + i, sin(1.0 + 2.1 * i));
+            _arb_vec_set(x, x0, n);
+            double dW[8];
+            int ok = 1;
+            for (int step = 0; step < 3 && ok; step++) {
+                for (int j = 0; j < M; j++)
+                    dW[j] = 0.05 * test_rand_uniform(-1, 1);
+                ok = slpi_ref_step(r, x, dW, NULL) == SLPI_STEP_CONVERGED;
+            }
+            TEST_CHECKF(ok, "%s/%s: %s", slpi_system_name(p.system),
+                        slpi_scheme_name(p.scheme), slpi_ref_unable_reason(r));
+            slpi_ref_diagnostics(r, x, x0, &d);
+            TEST_CHECKF(casimirs_zero(&d, d.n / 2), "%s/%s: Casimirs not certified",
+                        slpi_system_name(p.system), slpi_scheme_name(p.scheme));
+            _arb_vec_clear(x, n);
+            _arb_vec_clear(x0, n);
+            slpi_ref_free(r);
+        }
+
+    _arb_vec_clear(xse, 9);
+    slpi_ref_diag_clear(&d);
+    flint_cleanup();
+    TEST_END();
+}
