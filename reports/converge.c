@@ -17,6 +17,10 @@
  * The batches are also the units of the bootstrap CI of the slopes and of the MLMC
  * consistency check (even batches against odd batches).
  *
+ * Rigid-body ISOMP (iso-quad) and SVI-SO3 (svi-lin) levels step through the one-lane
+ * structure-of-arrays kernels of fast/ensemble.c, bit-identical to slpi_fast_step
+ * (cfg.general forces the general path; tests/t-converge.c compares the two).
+ *
  * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
  * problem validator and by fast/rkmk.c. With allow_inconsistent the study builds the
  * problem as RKMK-HEUN (which validates and allocates the same workspace) and then runs
@@ -44,8 +48,12 @@ typedef struct {
     long kstride;                /* reference steps between stored sup-grid states */
 } layout;
 
+typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
+
 typedef struct {
     slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
+    slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
+    soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
     double *U, *dW, *x0, *x, *xref, *xind, *xl, *tref, *tind, *tl, *val;
     long iters, clipped;
 } worker;
@@ -125,6 +133,22 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     return rc;
 }
 
+/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step (one lane). */
+static soa_kind soa_eligible(const slpi_fast *f)
+{
+    const slpi_problem *p = &f->p;
+    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R || f->scheme->id != p->scheme) return SOA_NONE;
+    if (p->scheme == SLPI_SCHEME_ISOMP && p->rb.form == SLPI_RB_FORM_ISO
+        && p->rb.noise == SLPI_RB_NOISE_ISO_QUAD && p->isomp_update == SLPI_ISO_UPDATE_COMM
+        && p->solver == SLPI_SOLVER_FIXED_POINT)
+        return SOA_ISOMP;
+    if (p->scheme == SLPI_SCHEME_SVI && p->rb.form == SLPI_RB_FORM_SVI
+        && p->rb.noise == SLPI_RB_NOISE_SVI_LIN && p->svi_output == SLPI_SVI_OUT_ROTATION
+        && (p->svi_form == SLPI_SVI_FORM_AUTO || p->svi_form == SLPI_SVI_FORM_SO3))
+        return SOA_SVI;
+    return SOA_NONE;
+}
+
 static void worker_free(worker *w, int nf)
 {
     for (int i = 0; i < nf; i++) slpi_fast_free(w->f[i]);
@@ -145,6 +169,12 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
     if (rc != SLPI_OK) {
         worker_free(w, nf);
         return rc;
+    }
+    for (int i = 0; i < nf; i++) {
+        slpi_error ignored;
+        w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
+        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], &w->f[i]->p, &ignored))
+            w->kind[i] = SOA_NONE;
     }
     int d = ly->dim;
     size_t grid = ((size_t)1 << c->kmax) + 1;
@@ -175,9 +205,13 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
 
 /* Integrate level l with object f on the current path's increments; the state at every
  * `tstride`-th step goes to traj (sup estimator; NULL: none). */
-static int integrate(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi_fast *f, int l,
+static int integrate(worker *w, const slpi_conv_cfg *c, const layout *ly, int idx, int l,
                      double *x, double *traj, long tstride, uint64_t path, slpi_error *err)
 {
+    slpi_fast *f = w->f[idx];
+    const slpi_fast_rb_soa *soa = &w->soa[idx];
+    soa_kind kind = w->kind[idx];
+    double xprev[3];
     long steps = 1L << l;
     double D = ly->trunc ? slpi_noise_threshold(f->p.h, c->base.trunc_ell) : 0;
     memcpy(x, w->x0, (size_t)ly->dim * sizeof *x);
@@ -186,8 +220,16 @@ static int integrate(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi_f
         for (int k = 0; k < ly->M; k++) w->dW[k] = level_incr(w, c->L, l, k)[n];
         if (ly->trunc) w->clipped += slpi_noise_clip(w->dW, (size_t)ly->M, D);
         slpi_step_info info = {0};
-        slpi_step_status st = slpi_fast_step(f, x, w->dW, &info);
-        w->iters += info.iterations;
+        slpi_step_status st = SLPI_STEP_CONVERGED;
+        if (kind != SOA_NONE) {
+            memcpy(xprev, x, sizeof xprev);
+            long bad = kind == SOA_ISOMP ? slpi_fast_rb_isomp_soa(soa, 1, f->p.h, x, w->dW, &w->iters)
+                                         : slpi_fast_rb_svi_soa(soa, 1, f->p.h, x, w->dW, &w->iters);
+            if (bad) st = slpi_fast_step(f, xprev, w->dW, &info);   /* the failure's report */
+        } else {
+            st = slpi_fast_step(f, x, w->dW, &info);
+            w->iters += info.iterations;
+        }
         if (slpi_step_failed(st))
             return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
                                   "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
@@ -236,15 +278,15 @@ static int run_path(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_
         slpi_conv_hierarchy(c->base.seed, path, (uint32_t)k, c->base.T, L, c->kmin,
                             level_incr(w, L, L, k));
     long ts = 1L << (L - c->kmax);
-    int rc = integrate(w, c, ly, w->f[nl], L, w->xref, ly->sup ? w->tref : NULL, ts, path, err);
+    int rc = integrate(w, c, ly, nl, L, w->xref, ly->sup ? w->tref : NULL, ts, path, err);
     if (rc == SLPI_OK && c->indep)
-        rc = integrate(w, c, ly, w->f[nl + 1], L, w->xind, ly->sup ? w->tind : NULL, ts, path, err);
+        rc = integrate(w, c, ly, nl + 1, L, w->xind, ly->sup ? w->tind : NULL, ts, path, err);
     if (rc != SLPI_OK) return rc;
     memset(w->val, 0, (size_t)ly->nq * sizeof *w->val);
     double *v = w->val;
     int nl1 = ly->nl1;
     for (int i = 0; i < nl && rc == SLPI_OK; i++) {
-        rc = integrate(w, c, ly, w->f[i], c->kmin + i, w->xl + (size_t)i * (size_t)d,
+        rc = integrate(w, c, ly, i, c->kmin + i, w->xl + (size_t)i * (size_t)d,
                        ly->sup ? w->tl : NULL, 1, path, err);
         if (rc == SLPI_OK && ly->sup) {
             v[SLPI_CONV_SELF * nl1 + i] = sup_dist2(ly, w->tl, w->tref, c->kmin + i, c->kmax);

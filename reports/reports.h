@@ -30,6 +30,7 @@ typedef struct {
     int exact;                  /* 1: weak reference is exact_value (weak-exact oracles) */
     double exact_value;
     int allow_inconsistent;     /* run RKMK-LE with state-dependent noise (negative control) */
+    int general;                /* 1: never the structure-of-arrays kernels (comparison) */
     int boot;                   /* bootstrap replicates (0: no CI) */
     uint64_t boot_seed;
     int threads;                /* OpenMP threads (0: the runtime default) */
