@@ -866,6 +866,7 @@ static void check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, in
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
 {
     char buf[256], *tok[16];
+    if (check_of(a, c) != c->check) snprintf(c->check, sizeof c->check, "%s", c->full);  /* FULL=1 */
     int n = tokens(check_of(a, c), buf, sizeof buf, tok, 16);
     c->figure[0] = 0;
     c->command[0] = 0;
