@@ -13,6 +13,9 @@ static const command commands[] = {
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
     { "audit", slpi_cli_audit, "audit every claim of SPEC §6: verdicts, HTML + JSON report" },
+    { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases" },
+    { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle" },
+    { "props", slpi_cli_props, "property harness: generated cases, SPEC §3.6 properties, shrinking, replay" },
 };
 
 static void usage(FILE *f)

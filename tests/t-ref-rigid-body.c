@@ -2,13 +2,14 @@
  * ref API, each statement checked as ball containment:
  *  - ISOMP with one constant generator is the closed-form Cayley rotation by
  *    2 arctan(|b|/2) (SPEC §3.4), in COMM and CAY mode;
- *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise;
+ *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise; with one
+ *    fixed-point sweep CAY still keeps |x|^2 and COMM provably does not (X8);
  *  - Casimir |x|^2: 0 in C(X_n) - C(X_0) for TMK, RKMK-HEUN, ISOMP-CAY, SVI (±1/4), IM;
  *  - deterministic energy: 0 in H0(X_n) - H0(X_0) for TMK, IM and SVI c = -1/4, while
  *    SVI c = +1/4 and TRAP are shown NOT to conserve (0 excluded);
  *  - Noether J = R Pi for SVI with R tracked;
  *  - coordinates vs matrix form: TMK on the heavy top with gamma = 0, x = 0 equals TMK
- *    on the rigid body (SVI form) (overlap);
+ *    on the rigid body (SVI form); SVI-LP on so(3) equals SVI-SO3 with c = +1/4;
  *  - radii stay below 1e-30 at 128 bits. */
 #include "testutil.h"
 #include "slpi.h"
@@ -167,6 +168,19 @@ int main(void)
         done(&R);
     }
 
+    /* X8: with one fixed-point sweep (fixed_iters = 1, a different, certified map) the
+     * CAY update still keeps |x|^2 exactly, the COMM update provably does not */
+    for (int mode = 0; mode < 2; mode++) {
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        p.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+        p.fixed_iters = 1;
+        p.h = 0x1p-4;
+        TEST_CHECK(run(&R, &p, xiso, 5, 0.2, &rad));
+        TEST_CHECKF(contains_zero(&R, "|x|^2-|x0|^2") == mode, "fixed-iteration %s",
+                    mode ? "CAY" : "COMM");
+        done(&R);
+    }
+
     /* deterministic energy */
     const int energy_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT };
     for (int j = 0; j < 2; j++) {
@@ -199,6 +213,24 @@ int main(void)
     TEST_CHECK(run(&R, &p, xiso, 10, 0.3, &rad));
     TEST_CHECK(!contains_zero(&R, "|x|^2-|x0|^2"));
     done(&R);
+
+    /* SVI: the matrix form SVI-LP (U(N) formulas of SPEC §3.5(c) on so(3)) and the
+     * vector form SVI-SO3 with c = +1/4 are one scheme: the enclosures overlap */
+    {
+        run_t A, B;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
+        p.h = 0.1;
+        p.rb.amp = 0.5;
+        uint64_t st = test_rng_state_;
+        TEST_CHECK(run(&A, &p, xsvi, 5, 0.3, &rad));
+        test_rng_state_ = st;
+        p.svi_form = SLPI_SVI_FORM_LP;
+        TEST_CHECK(run(&B, &p, xsvi, 5, 0.3, &rad));
+        for (int i = 0; i < 3; i++)
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);
+        done(&A);
+        done(&B);
+    }
 
     /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK */
     {

@@ -1,0 +1,180 @@
+/* cmd-props.c — `slpi props`: the property harness (props/, issue 6). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+
+#include "cli/cli.h"
+#include "props/props.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slpi props [options]\n"
+            "  --property P     one property (default: all)\n"
+            "  --system S       one system (default: all)\n"
+            "  --scheme K       one scheme (default: all)\n"
+            "  --cases N        cases per (property, system, scheme, variant) (default 6;\n"
+            "                   scaled by SLPI_TEST_MULTIPLIER; order properties use N/10)\n"
+            "  --seed S         run seed (default: SLPI_TEST_SEED, else 1)\n"
+            "  --fast-only      do not check the certified (ref) path\n"
+            "  --ref-cases N    check the ref path on the first N cases of each group (default 2)\n"
+            "  --replay CASE    check one case 'property=...,system=...,...' (seed: --seed or\n"
+            "                   SLPI_TEST_SEED), as printed with a counterexample\n"
+            "  --regressions D  replay every D/*.case file (saved counterexamples)\n"
+            "  --save D         save shrunk counterexamples as D/<property>-<system>-<scheme>-<seed>.case\n"
+            "  --verbose, -v    one line per group, and the shrinking steps\n"
+            "  --list           the properties\n"
+            "Exit 0 all passed, 1 a property failed, 2 usage error.\nProperties:\n");
+    for (int i = 0; i < props_property_count(); i++)
+        fprintf(f, "  %-13s %s\n", props_property_get(i)->name, props_property_get(i)->what);
+}
+
+static int replay_one(props_case *c, int use_ref, const char *label)
+{
+    props_outcome o;
+    int v = props_verdict(c, use_ref, &o);
+    char buf[512];
+    props_case_format(c, buf, sizeof buf);
+    if (v > 0) {
+        printf("PASS %s: %s (%s)\n", label, buf, o.msg);
+        return SLPI_OK;
+    }
+    if (v < 0) {
+        printf("UNABLE %s: %s (%s)\n", label, buf, o.msg);
+        return SLPI_ENUMERIC;
+    }
+    props_report_failure(stdout, c, &o, use_ref, NULL);
+    return SLPI_ECHECK;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int replay_dir(const char *dir, int use_ref)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "slpi props: cannot open %s\n", dir);
+        return SLPI_EINPUT;
+    }
+    char *names[1024];
+    int n = 0, rc = SLPI_OK;
+    for (struct dirent *e; (e = readdir(d)) && n < 1024;) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && strcmp(e->d_name + l - 5, ".case") == 0) names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp);
+    for (int i = 0; i < n; i++) {
+        char path[SLPI_PATH_MAX];
+        props_case c = { 0 };
+        slpi_error err;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        int r = props_regression_load(path, &c, &err);
+        if (r) fprintf(stderr, "slpi props: %s\n", err.msg);
+        else r = replay_one(&c, use_ref, names[i]);
+        if (r == SLPI_ECHECK || (r && rc != SLPI_ECHECK)) rc = r;
+        free(names[i]);
+    }
+    printf("props: %d regression cases replayed from %s\n", n, dir);
+    return rc == SLPI_ENUMERIC ? SLPI_OK : rc;
+}
+
+int slpi_cli_props(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "property", required_argument, 0, 'p' }, { "system", required_argument, 0, 's' },
+        { "scheme", required_argument, 0, 'k' },   { "cases", required_argument, 0, 'n' },
+        { "seed", required_argument, 0, 'S' },     { "fast-only", no_argument, 0, 'f' },
+        { "replay", required_argument, 0, 'r' },   { "regressions", required_argument, 0, 'R' },
+        { "save", required_argument, 0, 'w' },     { "verbose", no_argument, 0, 'v' },
+        { "list", no_argument, 0, 'l' },           { "help", no_argument, 0, 'h' },
+        { "ref-cases", required_argument, 0, 'c' },
+        { 0, 0, 0, 0 },
+    };
+    props_options o = { -1, -1, -1, 6, 1, 1, 2, NULL, 0, stdout };
+    const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
+    if (env) o.seed = strtoull(env, NULL, 0);
+    const char *mult = getenv("SLPI_TEST_MULTIPLIER");
+    double k = mult ? atof(mult) : 1;
+    int c, cases_given = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if ((o.prop = props_property_find(optarg)) < 0) {
+                fprintf(stderr, "slpi props: unknown property '%s' (see --list)\n", optarg);
+                return SLPI_EINPUT;
+            }
+            break;
+        case 's': {
+            slpi_system_id s;
+            if (slpi_system_from_name(optarg, &s)) { fprintf(stderr, "slpi props: unknown system '%s'\n", optarg); return SLPI_EINPUT; }
+            o.system = s;
+            break;
+        }
+        case 'k': {
+            slpi_scheme_id s;
+            if (slpi_scheme_from_name(optarg, &s)) { fprintf(stderr, "slpi props: unknown scheme '%s'\n", optarg); return SLPI_EINPUT; }
+            o.scheme = s;
+            break;
+        }
+        case 'n': {
+            char *end;
+            o.cases = strtol(optarg, &end, 10);
+            if (*end || o.cases < 1) { fprintf(stderr, "slpi props: --cases %s: need a positive integer\n", optarg); return SLPI_EINPUT; }
+            cases_given = 1;
+            break;
+        }
+        case 'S': {
+            char *end;
+            o.seed = strtoull(optarg, &end, 0);
+            if (*end || !*optarg) { fprintf(stderr, "slpi props: --seed %s: not an integer\n", optarg); return SLPI_EINPUT; }
+            break;
+        }
+        case 'c': {
+            char *end;
+            o.ref_cases = strtol(optarg, &end, 10);
+            if (*end || o.ref_cases < 0) { fprintf(stderr, "slpi props: --ref-cases %s: need an integer >= 0\n", optarg); return SLPI_EINPUT; }
+            break;
+        }
+        case 'f': o.use_ref = 0; break;
+        case 'r': replay = optarg; break;
+        case 'R': regress = optarg; break;
+        case 'w': o.save_dir = optarg; break;
+        case 'v': o.verbose = 1; break;
+        case 'l':
+        case 'h': usage(stdout); return SLPI_OK;
+        default: usage(stderr); return SLPI_EINPUT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "slpi props: unexpected argument '%s'\n", argv[optind]);
+        return SLPI_EINPUT;
+    }
+    if (regress) return replay_dir(regress, o.use_ref);
+    if (replay) {
+        props_case pc = { 0 };
+        slpi_error err;
+        pc.seed = o.seed;
+        if (props_case_parse(replay, &pc, &err)) {
+            fprintf(stderr, "slpi props: %s\n", err.msg);
+            return SLPI_EINPUT;
+        }
+        int r = replay_one(&pc, o.use_ref, "replay");
+        return r == SLPI_ENUMERIC ? SLPI_ENUMERIC : r;
+    }
+    if (!cases_given && k > 1) {
+        o.cases = (long)(o.cases * k);
+        o.ref_cases = (long)(o.ref_cases * k);
+    }
+    printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s\n",
+           o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only");
+    props_summary s;
+    return props_run(&o, &s);
+}

@@ -1,0 +1,320 @@
+/* props/cases.c — generators of the property harness (issue 6, props/): a case
+ * (props.h) becomes an slpi_problem with drawn inertia (generic, repeated or
+ * near-degenerate eigenvalues), noise model and amplitude, an explicit random initial
+ * state in core's layout (slpi.h), random group elements by the Cayley map, and its own
+ * Wiener increments (truncated as in SPEC §2.2); plus runners over both paths. */
+#include <math.h>
+#include <string.h>
+
+#include "props/props.h"
+
+uint64_t props_rng_u64(props_rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+double props_rng_uniform(props_rng *r, double a, double b)
+{
+    return a + (b - a) * ((double)(props_rng_u64(r) >> 11) * 0x1p-53);
+}
+
+long props_rng_int(props_rng *r, long n)
+{
+    return (long)(props_rng_u64(r) % (uint64_t)n);
+}
+
+double props_rng_normal(props_rng *r)
+{
+    double u = props_rng_uniform(r, 0x1p-53, 1.0), v = props_rng_uniform(r, 0.0, 1.0);
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+int props_dim_min(slpi_system_id s)
+{
+    switch (s) {
+    case SLPI_SYS_MANAKOV: return 3;
+    case SLPI_SYS_POINT_VORTICES: return 2;
+    case SLPI_SYS_EULER_ZEITLIN: return 2;
+    default: return 3;
+    }
+}
+
+int props_dim_max(slpi_system_id s)
+{
+    switch (s) {
+    case SLPI_SYS_MANAKOV: return 6;
+    case SLPI_SYS_POINT_VORTICES: return 5;
+    case SLPI_SYS_EULER_ZEITLIN: return 4;
+    case SLPI_SYS_SINE_EULER: return 5;
+    default: return 3;
+    }
+}
+
+static int setf(slpi_problem *p, const char *key, const char *fmt, double v, slpi_error *err)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    return slpi_problem_set(p, key, buf, err);
+}
+
+static int setv(slpi_problem *p, const char *key, const double *v, slpi_error *err)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+    return slpi_problem_set(p, key, buf, err);
+}
+
+static void draw_inertia(const props_case *c, props_rng *r, double *I)
+{
+    for (int i = 0; i < 3; i++) I[i] = props_rng_uniform(r, 0.5, 3.0);
+    if (c->inertia == 1) I[1] = I[0];
+    if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
+}
+
+void props_cayley_rotation(const double *x, double *R)
+{
+    double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], a = 4.0 / (4.0 + n2);
+    double X[9] = { 0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0 };
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double X2 = 0;
+            for (int k = 0; k < 3; k++) X2 += X[3 * i + k] * X[3 * k + j];
+            R[3 * i + j] = (i == j) + a * (X[3 * i + j] + 0.5 * X2);
+        }
+}
+
+void props_random_rotation(props_rng *r, double *R)
+{
+    double x[3];
+    for (int i = 0; i < 3; i++) x[i] = 2 * props_rng_normal(r);
+    props_cayley_rotation(x, R);
+}
+
+/* Unit vectors at pairwise distance > 0.5 (point vortices away from collisions). */
+static void vortex_positions(props_rng *r, int n, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        for (int tries = 0;; tries++) {
+            double v[3], s = 0;
+            for (int k = 0; k < 3; k++) { v[k] = props_rng_normal(r); s += v[k] * v[k]; }
+            s = sqrt(s);
+            for (int k = 0; k < 3; k++) x[3 * i + k] = v[k] / s;
+            int ok = 1;
+            for (int j = 0; j < i && tries < 1000; j++) {
+                double d = 0;
+                for (int k = 0; k < 3; k++) d += (x[3 * i + k] - x[3 * j + k]) * (x[3 * i + k] - x[3 * j + k]);
+                if (d < 0.25) ok = 0;
+            }
+            if (ok) break;
+        }
+    }
+}
+
+static void normals(props_rng *r, double *x, int n, double scale)
+{
+    for (int i = 0; i < n; i++) x[i] = scale * props_rng_normal(r);
+}
+
+/* Packed su(N): traceless diagonal, the rest Gaussian (slpi.h layout). */
+static void random_sun(props_rng *r, int N, double mag, double *x)
+{
+    normals(r, x, N * N, mag / N);
+    double tr = 0;
+    for (int a = 0; a < N; a++) tr += x[a];
+    for (int a = 0; a < N; a++) x[a] -= tr / N;
+}
+
+static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_error *err)
+{
+    static const char *const rb_noise[] = { "iso-quad", "iso-quad1", "svi-lin", "svi-lin1" };
+    static const char *const ht_noise[] = { "case1", "case2", "case3", "case3-pi" };
+    double I[3], v[3];
+    int rc = SLPI_OK, le = c->scheme == SLPI_SCHEME_RKMK_LE;
+    switch (c->system) {
+    case SLPI_SYS_RIGID_BODY:
+        draw_inertia(c, r, I);
+        rc = setv(p, "inertia", I, err);
+        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[le ? 2 + props_rng_int(r, 2) : props_rng_int(r, 4)], err);
+        if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        draw_inertia(c, r, I);
+        rc = setv(p, "inertia", I, err);
+        normals(r, v, 3, 1.0);
+        if (c->inertia == 1) v[0] = v[1] = 0;   /* a symmetric (Lagrange) top */
+        if (!rc) rc = setv(p, "mga", v, err);
+        normals(r, v, 3, c->amp);
+        if (c->inertia == 1) v[0] = v[1] = 0;
+        if (p->ht.form == SLPI_HT_FORM_RKMK) {
+            if (!rc) rc = slpi_problem_set(p, "noise", "salt", err);
+            if (!rc) rc = setv(p, "alpha", v, err);
+        } else {
+            if (!rc) rc = slpi_problem_set(p, "noise", ht_noise[props_rng_int(r, 4)], err);
+            char k[64];
+            snprintf(k, sizeof k, "%.17g,%.17g", c->amp, 0.5 * c->amp);
+            if (!rc) rc = slpi_problem_set(p, "k", k, err);
+            if (!rc) rc = setf(p, "mg", "%.17g", props_rng_uniform(r, 0.2, 1.5), err);
+        }
+        break;
+    case SLPI_SYS_MANAKOV:
+        rc = setf(p, "n", "%.0f", c->dim, err);
+        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        break;
+    case SLPI_SYS_POINT_VORTICES:
+        rc = setf(p, "n", "%.0f", c->dim, err);
+        if (!rc) rc = slpi_problem_set(p, "model", props_rng_int(r, 2) ? "B" : "A", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        rc = setf(p, "N", "%.0f", c->dim, err);
+        if (!rc) rc = setf(p, "ic_lmax", "%.0f", c->dim - 1, err);
+        if (!rc) rc = slpi_problem_set(p, "noise", le || props_rng_int(r, 3) == 0 ? "L" : "Q", err);
+        if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        break;
+    case SLPI_SYS_SINE_EULER:
+        rc = setf(p, "N", "%.0f", c->dim, err);
+        if (!rc) rc = slpi_problem_set(p, "noise", "two-mode", err);
+        if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        break;
+    default:
+        rc = slpi_error_set(err, SLPI_EINPUT, "props: unknown system");
+    }
+    return rc;
+}
+
+static void initial_state(const props_case *c, props_rng *r, const slpi_problem *p, double *x)
+{
+    int d = slpi_problem_state_dim(p);
+    switch (c->system) {
+    case SLPI_SYS_HEAVY_TOP:
+        normals(r, x, 3, c->mag);
+        if (p->ht.form == SLPI_HT_FORM_SVI) {
+            double R[9];
+            props_random_rotation(r, R);
+            for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i];   /* Gamma = R^T e_3 */
+            memcpy(x + 6, R, sizeof R);
+        } else {
+            normals(r, x + 3, 3, 1.0);
+        }
+        break;
+    case SLPI_SYS_POINT_VORTICES:
+        vortex_positions(r, c->dim, x);
+        for (int i = 0; i < d; i++) x[i] *= c->mag;
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+    case SLPI_SYS_SINE_EULER:
+        random_sun(r, c->dim, c->mag, x);
+        break;
+    default:
+        normals(r, x, d, c->mag / sqrt(d / 3.0));
+    }
+}
+
+int props_problem(const props_case *c, slpi_problem *p, slpi_error *err)
+{
+    props_rng r = { c->seed ^ 0x5851f42d4c957f2dULL };
+    if ((unsigned)c->system >= SLPI_SYS_COUNT || (unsigned)c->scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "props: bad system or scheme");
+    if (c->dim < props_dim_min(c->system) || c->dim > props_dim_max(c->system) ||
+        (c->system == SLPI_SYS_SINE_EULER && c->dim % 2 == 0))
+        return slpi_error_set(err, SLPI_EINPUT, "props: dim=%d out of range for %s", c->dim,
+                              slpi_system_name(c->system));
+    if (!(c->h > 0) || c->steps < 1 || !(c->mag > 0) || c->amp < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "props: need h > 0, steps >= 1, mag > 0, amp >= 0");
+    slpi_problem_init(p, c->system, c->scheme);
+    int rc = system_keys(c, &r, p, err);
+    if (rc) return rc;
+    p->h = c->h;
+    p->steps = c->steps;
+    p->truncate = SLPI_TRUNC_OFF;     /* props draws (and truncates) its own increments */
+    if (c->scheme == SLPI_SCHEME_SVI) p->svi_c = c->variant ? -0.25 : 0.25;
+    if (c->scheme == SLPI_SCHEME_ISOMP) p->isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+    int d = slpi_problem_state_dim(p);
+    if (d > SLPI_MAX_X0) return slpi_error_set(err, SLPI_EINPUT, "props: state of %d doubles too large", d);
+    initial_state(c, &r, p, p->x0);
+    p->n_x0 = d;
+    return slpi_problem_validate(p, err);
+}
+
+int props_noise_count(const props_case *c)
+{
+    slpi_problem p;
+    slpi_error err;
+    return props_problem(c, &p, &err) == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
+}
+
+void props_increments(const props_case *c, long n, int M, double h, double *dW)
+{
+    props_rng r = { c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)n * 0x9e3779b97f4a7c15ULL };
+    double ah = fabs(h);
+    for (int k = 0; k < M; k++) {
+        double z = props_rng_normal(&r);
+        dW[k] = k < c->noises ? sqrt(ah) * z : 0.0;
+    }
+    if (ah < 1) slpi_noise_clip(dW, (size_t)M, slpi_noise_threshold(ah, 2.0));
+}
+
+/* Increments of the i-th step of a run in direction dir (mapped, negated backwards);
+ * returns the index of the step they belong to. */
+static long run_increments(const props_case *c, const slpi_problem *p, long i, int dir,
+                           props_noise_map map, const void *map_ctx, int M, double *dW)
+{
+    long s = dir > 0 ? i : c->steps - 1 - i;
+    props_increments(c, s, M, p->h, dW);
+    if (map) map(map_ctx, M, dW);
+    for (int k = 0; dir < 0 && k < M; k++) dW[k] = -dW[k];
+    return s;
+}
+
+slpi_step_status props_run_fast(const props_case *c, const slpi_problem *p, double *x, int dir,
+                                props_noise_map map, const void *map_ctx, char *why, size_t n)
+{
+    slpi_fast *f = NULL;
+    slpi_error err = { 0, "" };
+    if (slpi_fast_create(&f, p, &err) != SLPI_OK) {
+        snprintf(why, n, "fast: %s", err.msg);
+        return SLPI_STEP_INVALID;
+    }
+    int M = slpi_problem_noise_count(p);
+    double dW[4096];
+    slpi_step_status st = SLPI_STEP_CONVERGED;
+    if (dir < 0) slpi_fast_set_step(f, -p->h);
+    for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
+        long s = run_increments(c, p, i, dir, map, map_ctx, M, dW);
+        slpi_step_info info;
+        st = slpi_fast_step(f, x, dW, &info);
+        if (slpi_step_failed(st))
+            snprintf(why, n, "fast step %ld: %s (residual %.3g after %d iterations)", s,
+                     slpi_step_status_name(st), info.residual, info.iterations);
+    }
+    slpi_fast_free(f);
+    return st;
+}
+
+slpi_step_status props_run_ref(const props_case *c, const slpi_problem *p, arb_ptr x, int dir,
+                               char *why, size_t n)
+{
+    slpi_ref *s = NULL;
+    slpi_error err = { 0, "" };
+    if (slpi_ref_create(&s, p, &err) != SLPI_OK) {
+        snprintf(why, n, "ref: %s", err.msg);
+        return SLPI_STEP_INVALID;
+    }
+    int M = slpi_problem_noise_count(p);
+    double dW[4096];
+    slpi_step_status st = SLPI_STEP_CONVERGED;
+    if (dir < 0) slpi_ref_set_step(s, -p->h);
+    for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
+        run_increments(c, p, i, dir, NULL, NULL, M, dW);
+        slpi_step_info info;
+        st = slpi_ref_step(s, x, dW, &info);
+        if (slpi_step_failed(st)) snprintf(why, n, "ref: %s", slpi_ref_unable_reason(s));
+    }
+    slpi_ref_free(s);
+    return st;
+}

@@ -1,0 +1,290 @@
+/* props/prop-geometry.c — equivariance and the Poisson-map property.
+ *
+ * Equivariance [derived from SPEC §1.3-§1.5]: every scheme is built from ad*, the orbit
+ * maps and the gradients, so for a Lie-algebra automorphism g with H_0∘g = H_0 and
+ * H_k∘g = ±H_pi(k), step(g X, permuted dW) = g step(X, dW). Checked on
+ *   rigid body (both forms): rotations by signed permutations that keep the inertia
+ *     (repeated eigenvalues give more of them) and the noise model;
+ *   heavy top (RKMK form, symmetric top, x and alpha along e_3): Cayley rotations about e_3;
+ *   Manakov: conjugation by diagonal sign matrices (each H_ij invariant);
+ *   point vortices: random Cayley rotations without noise, signed permutations with
+ *     the shared quadratic noises;
+ *   Euler–Zeitlin: rotations exp(theta S_3) about the sphere's axis (random theta without
+ *     noise, theta = pi with reading Q, which maps omega_lm to (-1)^m omega_lm).
+ * Not checked: heavy top SVI form, sine-Euler, Zeitlin under reading L.
+ *
+ * Poisson map (ISO Thm 4.5, SVI Prop. 4.4, V4/V5, I11): for fixed increments the
+ * Jacobian D of the step (central differences) satisfies D J(x_n) D^T = J(x_{n+1});
+ * ISOMP and SVI c = +1/4 claim it, SVI c = -1/4 is the negative control. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "props/props.h"
+
+#define EQ_RATIO 1e3
+#define POISSON_TOL 1e-8   /* relative residual; FD error <= 3e-10 seen, SVI -1/4 defect >= 1e-7 */
+
+typedef struct {
+    double G[9];           /* rotation (rigid body, heavy top, vortices) */
+    double sgn[64];        /* Manakov: diagonal signs */
+    double theta;          /* Zeitlin: angle about the axis */
+    int perm[3];
+    double nsign[3];       /* M = 3: dW'_{perm[j]} = nsign[j] dW_j; M = 1: dW' = nsign[0] dW */
+} action;
+
+static void map_noise(const void *ctx, int M, double *dW)
+{
+    const action *g = ctx;
+    if (M == 1) dW[0] *= g->nsign[0];
+    if (M != 3) return;
+    double v[3] = { dW[0], dW[1], dW[2] };
+    for (int j = 0; j < 3; j++) dW[g->perm[j]] = g->nsign[j] * v[j];
+}
+
+static void rot3(const double *G, const double *v, double *out)
+{
+    double w[3];
+    for (int i = 0; i < 3; i++) w[i] = G[3 * i] * v[0] + G[3 * i + 1] * v[1] + G[3 * i + 2] * v[2];
+    memcpy(out, w, sizeof w);
+}
+
+/* The 24 rotations that are signed permutations: g e_j = s_j e_perm(j), det = +1. */
+static int signed_perm(int idx, int *perm, double *s)
+{
+    static const int P[6][3] = { {0,1,2}, {1,2,0}, {2,0,1}, {0,2,1}, {2,1,0}, {1,0,2} };
+    int pi = idx / 4, sg = idx % 4;
+    double par = pi < 3 ? 1 : -1;
+    for (int j = 0; j < 3; j++) perm[j] = P[pi][j];
+    s[0] = sg & 1 ? -1 : 1;
+    s[1] = sg & 2 ? -1 : 1;
+    s[2] = par * s[0] * s[1];    /* det = parity * s0 s1 s2 = +1 */
+    return 1;
+}
+
+/* Does the signed permutation keep H_0 and the rigid-body / vortex noise model? */
+static int perm_allowed(const slpi_problem *p, const int *perm, const double *s)
+{
+    if (p->system == SLPI_SYS_RIGID_BODY) {
+        for (int j = 0; j < 3; j++)
+            if (p->rb.inertia[perm[j]] != p->rb.inertia[j]) return 0;
+        switch (p->rb.noise) {
+        case SLPI_RB_NOISE_ISO_QUAD1: return perm[0] == 0;
+        case SLPI_RB_NOISE_SVI_LIN1: return s[0] > 0 && s[1] > 0 && s[2] > 0;
+        case SLPI_RB_NOISE_CONST_E3: return perm[2] == 2;
+        default: return 1;
+        }
+    }
+    return 1;
+}
+
+static void choose_action(const props_case *c, const slpi_problem *p, action *g)
+{
+    props_rng r = { c->seed ^ 0x243f6a8885a308d3ULL };
+    memset(g, 0, sizeof *g);
+    for (int j = 0; j < 3; j++) {    /* the noise map is the identity unless set below */
+        g->perm[j] = j;
+        g->nsign[j] = 1;
+    }
+    switch (c->system) {
+    case SLPI_SYS_RIGID_BODY:
+    case SLPI_SYS_POINT_VORTICES:
+        if (c->system == SLPI_SYS_POINT_VORTICES && c->noises == 0) {
+            props_random_rotation(&r, g->G);
+            return;
+        }
+        for (int tries = 0; tries < 64; tries++) {
+            double s[3];
+            int perm[3];
+            signed_perm((int)props_rng_int(&r, 24), perm, s);
+            if (!perm_allowed(p, perm, s)) continue;
+            memset(g->G, 0, sizeof g->G);
+            for (int j = 0; j < 3; j++) {
+                g->G[3 * perm[j] + j] = s[j];
+                g->perm[j] = perm[j];
+                g->nsign[j] = 1;
+            }
+            int rb = c->system == SLPI_SYS_RIGID_BODY;
+            if (rb && p->rb.noise == SLPI_RB_NOISE_SVI_LIN)   /* h_j = amp e_j . Pi: signs follow */
+                for (int j = 0; j < 3; j++) g->nsign[j] = s[j];
+            if (rb && p->rb.noise == SLPI_RB_NOISE_CONST_E3) g->nsign[0] = s[2];
+            if (tries < 63 && perm[0] == 0 && perm[1] == 1 && s[0] > 0 && s[1] > 0) continue;
+            return;
+        }
+        g->G[0] = g->G[4] = g->G[8] = 1;   /* only the identity keeps this problem */
+        for (int j = 0; j < 3; j++) {
+            g->perm[j] = j;
+            g->nsign[j] = 1;
+        }
+        return;
+    case SLPI_SYS_HEAVY_TOP: {
+        double axis[3] = { 0, 0, props_rng_normal(&r) };
+        props_cayley_rotation(axis, g->G);
+        return;
+    }
+    case SLPI_SYS_MANAKOV:
+        for (int i = 0; i < c->dim; i++) g->sgn[i] = props_rng_int(&r, 2) ? 1 : -1;
+        return;
+    case SLPI_SYS_EULER_ZEITLIN:
+        g->theta = c->noises ? 3.14159265358979323846 : props_rng_uniform(&r, -3, 3);
+        return;
+    default:
+        return;
+    }
+}
+
+/* y = g . x in core's layout. With theta = pi the phases are exactly +-1. */
+static void act(const props_case *c, const slpi_problem *p, const action *g, const double *x, double *y)
+{
+    int d = slpi_problem_state_dim(p);
+    memcpy(y, x, (size_t)d * sizeof *y);
+    switch (c->system) {
+    case SLPI_SYS_RIGID_BODY:
+    case SLPI_SYS_HEAVY_TOP:
+    case SLPI_SYS_POINT_VORTICES:
+        for (int i = 0; i + 3 <= d; i += 3) rot3(g->G, x + i, y + i);
+        return;
+    case SLPI_SYS_MANAKOV:
+        for (int i = 0, k = 0; i < c->dim; i++)
+            for (int j = i + 1; j < c->dim; j++, k++) y[k] = g->sgn[i] * g->sgn[j] * x[k];
+        return;
+    case SLPI_SYS_EULER_ZEITLIN: {
+        int N = c->dim;
+        for (int a = 0, k = N; a < N; a++)
+            for (int b = a + 1; b < N; b++, k += 2) {
+                double ph = g->theta * (a - b), cs, sn;
+                if (g->theta == 3.14159265358979323846) {
+                    cs = (b - a) % 2 ? -1 : 1;
+                    sn = 0;
+                } else {
+                    cs = cos(ph);
+                    sn = sin(ph);
+                }
+                y[k] = cs * x[k] - sn * x[k + 1];
+                y[k + 1] = sn * x[k] + cs * x[k + 1];
+            }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static props_expect equiv_expect(const props_case *c)
+{
+    switch (c->system) {
+    case SLPI_SYS_HEAVY_TOP: return c->scheme == SLPI_SCHEME_SVI ? PROPS_NA : PROPS_HOLDS;
+    case SLPI_SYS_SINE_EULER: return PROPS_NA;
+    default: return PROPS_HOLDS;
+    }
+}
+
+static void equiv_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    if (c->system == SLPI_SYS_HEAVY_TOP) c->inertia = 1;   /* symmetric top: rotations about e_3 */
+    if (c->system == SLPI_SYS_EULER_ZEITLIN) {
+        slpi_problem p;
+        slpi_error err;
+        if (props_problem(c, &p, &err) == SLPI_OK && p.ez.noise == SLPI_EZ_NOISE_L) c->noises = 0;
+    }
+}
+
+static void equiv_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    (void)use_ref;
+    slpi_problem p;
+    slpi_error err;
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    int d = slpi_problem_state_dim(&p);
+    action g;
+    choose_action(c, &p, &g);
+    double x[SLPI_MAX_X0], y[SLPI_MAX_X0], gx[SLPI_MAX_X0];
+    memcpy(x, p.x0, sizeof x);
+    act(c, &p, &g, p.x0, y);
+    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(props_run_fast(c, &p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+        return;
+    }
+    act(c, &p, &g, x, gx);
+    double e = props_maxdiff(gx, y, d);
+    o->ratio = e / (c->steps * DBL_EPSILON * fmax(props_maxabs(x, d), 1.0));
+    o->holds = o->ratio <= EQ_RATIO;
+    snprintf(o->msg, sizeof o->msg, "fast: |step(g x, g dW) - g step(x, dW)| = %.3g (ratio %.3g)", e, o->ratio);
+}
+
+const props_property props_prop_equivariance = {
+    "equivariance", "step(g X, transformed dW) = g step(X, dW) for symmetries g of H_0 and the noise",
+    equiv_expect, equiv_adjust, equiv_check, 1, 0,
+};
+
+/* ------------------------------------------------------------- Poisson map */
+
+static props_expect poisson_expect(const props_case *c)
+{
+    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER) return PROPS_NA;
+    if (c->scheme == SLPI_SCHEME_ISOMP) return PROPS_HOLDS;
+    if (c->scheme == SLPI_SCHEME_SVI) return c->variant ? PROPS_VIOLATED : PROPS_HOLDS;
+    return PROPS_NA;
+}
+
+static void poisson_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    if (c->steps > 3) c->steps = 3;
+    if (c->h < 0x1p-12) c->h = 0x1p-12;    /* FD of a near-identity map says little */
+    if (c->mag < 0.25) c->mag = 0.25;       /* solver tolerances are absolute below |x| = 1 */
+    if (poisson_expect(c) == PROPS_VIOLATED) props_control_case(c);
+}
+
+static void poisson_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    (void)use_ref;
+    slpi_problem p;
+    slpi_error err;
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    double J0[36 * 36], J1[36 * 36], D[36 * 36], x[SLPI_MAX_X0];
+    int m = props_poisson_tensor(&p, p.x0, J0);
+    if (m == 0 || m > 36) { props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
+    memcpy(x, p.x0, sizeof x);
+    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
+    props_poisson_tensor(&p, x, J1);
+    /* central differences, Richardson-extrapolated: D = (4 D(eps/2) - D(eps)) / 3 */
+    double eps = 0x1p-14 * props_maxabs(p.x0, m);
+    for (int j = 0; j < m; j++) {
+        double col[2][36];
+        for (int r = 0; r < 2; r++) {
+            double xp[SLPI_MAX_X0], xm[SLPI_MAX_X0], e = r ? eps / 2 : eps;
+            memcpy(xp, p.x0, sizeof xp);
+            memcpy(xm, p.x0, sizeof xm);
+            xp[j] += e;
+            xm[j] -= e;
+            if (slpi_step_failed(props_run_fast(c, &p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+                slpi_step_failed(props_run_fast(c, &p, xm, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+                o->holds = -1;
+                return;
+            }
+            for (int i = 0; i < m; i++) col[r][i] = (xp[i] - xm[i]) / (2 * e);
+        }
+        for (int i = 0; i < m; i++) D[i * m + j] = (4 * col[1][i] - col[0][i]) / 3;
+    }
+    double res = 0, scale = 1e-300;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) {
+            double s = 0;
+            for (int k = 0; k < m; k++)
+                for (int l = 0; l < m; l++) s += D[i * m + k] * J0[k * m + l] * D[j * m + l];
+            res = fmax(res, fabs(s - J1[i * m + j]));
+            scale = fmax(scale, fabs(J1[i * m + j]));
+        }
+    o->ratio = res / scale;
+    o->holds = o->ratio <= POISSON_TOL;
+    snprintf(o->msg, sizeof o->msg, "fast: |D J(x0) D^T - J(x%ld)| / |J| = %.3g (tolerance %.0e)", c->steps,
+             o->ratio, POISSON_TOL);
+}
+
+const props_property props_prop_poisson = {
+    "poisson", "Poisson map D J(x_n) D^T = J(x_n+1) (ISOMP, SVI c=+1/4; violated by SVI c=-1/4)",
+    poisson_expect, poisson_adjust, poisson_check, 1, 0,
+};

@@ -1,0 +1,179 @@
+/* props/prop-order.c — convergence orders on small generated problems (SPEC §2.3-§2.5,
+ * §3.6): deterministic order (2; RKMK-LE 1) against the same scheme at a fine level,
+ * and strong order at T from coupled paths of the canonical hierarchy
+ * (slpi_noise_increments with refine, truncated per level), with a bootstrap CI over
+ * paths [SPEC §2.5 choice] that must contain the expected order: 1 for one noise,
+ * 1/2 for several non-commuting noises. Rigid body and heavy top (cheap states). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "props/props.h"
+
+#define T_END 0.25
+#define LMIN 3
+#define NLEV 4
+#define LREF 10
+#define DET_WINDOW 0.3
+#define CI_SLACK 0.1      /* bias allowance on the CI (pre-asymptotic levels) */
+
+static props_expect order_expect(const props_case *c)
+{
+    return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? PROPS_HOLDS : PROPS_NA;
+}
+
+static void order_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    c->mag = 1;          /* noise amplitude x |x| = 1: asymptotic from h = T/8 on */
+    c->inertia = 0;
+}
+
+/* Run level L of path `path` to T_END; x in/out. Increments of the hierarchy whose
+ * finest level is LREF (refine = LREF - L), components >= c->noises set to 0. */
+static int run_level(const props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x)
+{
+    slpi_problem p = *p0;
+    slpi_fast *f = NULL;
+    slpi_error err;
+    p.h = ldexp(T_END, -L);
+    p.steps = 1L << L;
+    if (slpi_fast_create(&f, &p, &err)) return -1;
+    int M = slpi_problem_noise_count(&p), rc = 0;
+    double dW[16], D = slpi_noise_threshold(p.h, 2.0);
+    for (long n = 0; n < p.steps && rc == 0; n++) {
+        for (int k = 0; k < M; k++) {
+            slpi_noise_increments(c->seed, path, (uint32_t)k, p.h, LREF - L, (uint64_t)n, 1, dW + k);
+            if (k >= c->noises) dW[k] = 0;
+        }
+        slpi_noise_clip(dW, (size_t)M, D);
+        slpi_step_info info;
+        if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) rc = -1;
+    }
+    slpi_fast_free(f);
+    return rc;
+}
+
+/* Least-squares slope of log e against log h (h halves per level). */
+static double slope(const double *e)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < NLEV; i++) {
+        double xx = -(LMIN + i) * log(2.0), yy = log(e[i]);
+        sx += xx; sy += yy; sxx += xx * xx; sxy += xx * yy;
+    }
+    return (NLEV * sxy - sx * sy) / (NLEV * sxx - sx * sx);
+}
+
+/* err[path * NLEV + i]: squared error of level LMIN + i on each path. */
+static int errors(const props_case *c, const slpi_problem *p, int paths, double *err2)
+{
+    int d = slpi_problem_state_dim(p);
+    for (int r = 0; r < paths; r++) {
+        double ref[SLPI_MAX_X0], x[SLPI_MAX_X0];
+        memcpy(ref, p->x0, sizeof ref);
+        if (run_level(c, p, LREF, (uint64_t)r, ref)) return -1;
+        for (int i = 0; i < NLEV; i++) {
+            memcpy(x, p->x0, sizeof x);
+            if (run_level(c, p, LMIN + i, (uint64_t)r, x)) return -1;
+            double s = 0;
+            for (int j = 0; j < d; j++) s += (x[j] - ref[j]) * (x[j] - ref[j]);
+            err2[r * NLEV + i] = s;
+        }
+    }
+    return 0;
+}
+
+static double rms_slope(const double *err2, const int *pick, int paths)
+{
+    double e[NLEV];
+    for (int i = 0; i < NLEV; i++) {
+        double s = 0;
+        for (int r = 0; r < paths; r++) s += err2[(pick ? pick[r] : r) * NLEV + i];
+        e[i] = sqrt(s / paths);
+    }
+    return slope(e);
+}
+
+static void order_check(const props_case *c, int paths, props_outcome *o)
+{
+    slpi_problem p;
+    slpi_error err;
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    int active = c->noises < slpi_problem_noise_count(&p) ? c->noises : slpi_problem_noise_count(&p);
+    int det = active == 0 || c->amp == 0;
+    double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (active == 1 ? 1 : 0.5);
+    if (det) paths = 1;
+    double *err2 = malloc((size_t)paths * NLEV * sizeof *err2);
+    if (errors(c, &p, paths, err2)) {
+        props_outcome_unable(o, "a solve failed in the convergence study");
+        free(err2);
+        return;
+    }
+    double s = rms_slope(err2, NULL, paths);
+    if (!(err2[NLEV - 1] > 1e-26 || paths > 1)) {
+        props_outcome_unable(o, "errors at rounding level");
+    } else if (det) {
+        o->ratio = fabs(s - expect);
+        o->holds = o->ratio <= DET_WINDOW;
+        snprintf(o->msg, sizeof o->msg, "deterministic order %.3f, expected %g +- %g", s, expect, DET_WINDOW);
+    } else {
+        enum { B = 200 };
+        double bs[B];
+        int *pick = malloc((size_t)paths * sizeof *pick);
+        props_rng r = { c->seed ^ 0x13198a2e03707344ULL };
+        for (int b = 0; b < B; b++) {
+            for (int i = 0; i < paths; i++) pick[i] = (int)props_rng_int(&r, paths);
+            bs[b] = rms_slope(err2, pick, paths);
+        }
+        free(pick);
+        for (int i = 1; i < B; i++)          /* insertion sort: B is small */
+            for (int j = i; j > 0 && bs[j] < bs[j - 1]; j--) { double t = bs[j]; bs[j] = bs[j - 1]; bs[j - 1] = t; }
+        double lo = bs[B / 40], hi = bs[B - 1 - B / 40];
+        o->holds = expect >= lo - CI_SLACK && expect <= hi + CI_SLACK;
+        o->ratio = expect < lo ? lo - expect : expect > hi ? expect - hi : 0;
+        snprintf(o->msg, sizeof o->msg, "strong order %.3f, 95%% CI [%.3f, %.3f] over %d paths, expected %g (slack %g)",
+                 s, lo, hi, paths, expect, CI_SLACK);
+    }
+    free(err2);
+}
+
+static void order_det_adjust(props_case *c, props_rng *r)
+{
+    order_adjust(c, r);
+    c->noises = 0;
+}
+
+static void order_det_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    (void)use_ref;
+    order_check(c, 1, o);
+}
+
+static void order_strong_adjust(props_case *c, props_rng *r)
+{
+    order_adjust(c, r);
+    int M = props_noise_count(c);
+    c->amp = 1.0;
+    if (c->noises < 1) c->noises = 1;
+    if (c->noises > M) c->noises = M;
+    if (c->noises == 2) c->noises = 3 <= M ? 3 : 1;
+}
+
+static void order_strong_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    (void)use_ref;
+    const char *m = getenv("SLPI_TEST_MULTIPLIER");
+    double k = m ? atof(m) : 1;
+    order_check(c, (int)(48 * (k > 1 ? k : 1)), o);
+}
+
+const props_property props_prop_order_det = {
+    "order-det", "deterministic order 2 (RKMK-LE: 1) against a fine-level run (h = T 2^-3..2^-6)",
+    order_expect, order_det_adjust, order_det_check, 0, 0,
+};
+
+const props_property props_prop_order_strong = {
+    "order-strong", "strong order from coupled paths, bootstrap CI contains 1 (one noise) or 1/2 (several)",
+    order_expect, order_strong_adjust, order_strong_check, 0, 0,
+};

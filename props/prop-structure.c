@@ -1,0 +1,301 @@
+/* props/prop-structure.c — properties of SPEC §3.6 that compare a run with itself or
+ * with the other path: Casimir / eigenvalue preservation (exact, quadratic only, none:
+ * TRAP-DIRECT is the negative control), deterministic energy (exact vs bounded),
+ * reversibility of the symmetric schemes (step with (-h, -dW), SPEC §3.3, §3.4, I15),
+ * and ref = fast (the fast result inside, or within budget of, the certified ball).
+ * Ratios are scale-free: |err| / (steps u scale), LAPACK style. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "props/props.h"
+
+#define U DBL_EPSILON
+#define HOLD_RATIO 1e3     /* exact-in-exact-arithmetic properties: rounding and solver tol */
+#define REF_FAST_RATIO 30  /* fast vs certified ball: the oracle's budget (issue 6) */
+
+static int is_symmetric_scheme(slpi_scheme_id k)
+{
+    return k != SLPI_SCHEME_RKMK_LE && k != SLPI_SCHEME_RKMK_HEUN;
+}
+
+
+/* ------------------------------------------------------------ Casimirs */
+
+static props_expect casimir_expect(const props_case *c)
+{
+    return c->scheme == SLPI_SCHEME_TRAP_DIRECT ? PROPS_VIOLATED : PROPS_HOLDS;
+}
+
+static void casimir_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    if (casimir_expect(c) == PROPS_VIOLATED) props_control_case(c);
+}
+
+/* Ref: every certified Casimir difference (not H0) contains 0. Returns 1, 0, -1 UNABLE. */
+static int ref_invariants_hold(const props_case *c, const slpi_problem *p, int energy,
+                               char *msg, size_t n)
+{
+    int d = slpi_problem_state_dim(p), ok = 1;
+    arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
+    for (int i = 0; i < d; i++) arb_set_d(x0 + i, p->x0[i]);
+    _arb_vec_set(x, x0, d);
+    slpi_step_status st = props_run_ref(c, p, x, 1, msg, n);
+    if (slpi_step_failed(st)) {
+        ok = -1;
+    } else {
+        slpi_ref *s = NULL;
+        slpi_error err;
+        slpi_ref_diag dg;
+        slpi_ref_diag_init(&dg);
+        if (slpi_ref_create(&s, p, &err) == SLPI_OK) {
+            slpi_ref_diagnostics(s, x, x0, &dg);
+            for (int i = dg.n / 2; i < dg.n; i++) {
+                int is_h0 = strncmp(dg.name[i], "H0", 2) == 0;
+                if (is_h0 != energy || arb_contains_zero(dg.value + i)) continue;
+                ok = 0;
+                snprintf(msg, n, "ref: certified %s = %s excludes 0", dg.name[i],
+                         arb_get_str(dg.value + i, 5, 0));
+            }
+            slpi_ref_free(s);
+        }
+        slpi_ref_diag_clear(&dg);
+    }
+    _arb_vec_clear(x, d);
+    _arb_vec_clear(x0, d);
+    return ok;
+}
+
+static void casimir_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    slpi_problem p;
+    slpi_error err;
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    double x[SLPI_MAX_X0];
+    memcpy(x, p.x0, sizeof x);
+    props_casimirs a, b;
+    props_casimir_values(&p, x, &a);
+    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+        return;
+    }
+    props_casimir_values(&p, x, &b);
+    int quad_only = c->scheme == SLPI_SCHEME_IM_DIRECT;
+    o->ratio = 0;
+    for (int i = 0; i < a.n; i++) {
+        if (quad_only && !a.quadratic[i]) continue;
+        double r = fabs(b.value[i] - a.value[i]) / (c->steps * U * fmax(a.scale[i], 1.0));
+        if (r >= o->ratio) {
+            o->ratio = r;
+            snprintf(o->msg, sizeof o->msg, "fast: %s changed by %.3g (ratio %.3g)", a.name[i],
+                     b.value[i] - a.value[i], r);
+        }
+    }
+    o->holds = o->ratio <= HOLD_RATIO;
+    if (use_ref && !quad_only && o->holds == (casimir_expect(c) == PROPS_HOLDS)) {
+        char msg[sizeof o->msg];
+        int rh = ref_invariants_hold(c, &p, 0, msg, sizeof msg);
+        if (rh < 0 || rh != o->holds) {
+            o->holds = rh < 0 ? -1 : rh;
+            memcpy(o->msg, msg, sizeof msg);
+        }
+    }
+}
+
+const props_property props_prop_casimir = {
+    "casimir", "Casimirs / eigenvalues preserved (SPEC §3.6: exact, quadratic only for IM, violated by TRAP)",
+    casimir_expect, casimir_adjust, casimir_check, 1, 0,
+};
+
+/* ------------------------------------------------------- deterministic energy */
+
+enum { ENERGY_EXACT = 1, ENERGY_BOUNDED = 2 };
+
+/* Point vortices are left out: H0 is logarithmic and may vanish, so no scale-free bound. */
+static int energy_kind(const props_case *c)
+{
+    if (c->system == SLPI_SYS_POINT_VORTICES) return 0;
+    switch (c->scheme) {
+    case SLPI_SCHEME_TMK:
+    case SLPI_SCHEME_IM_DIRECT:
+        return ENERGY_EXACT;
+    case SLPI_SCHEME_ISOMP:
+        return ENERGY_BOUNDED;
+    case SLPI_SCHEME_SVI:
+        return c->variant && c->system == SLPI_SYS_RIGID_BODY ? ENERGY_EXACT : ENERGY_BOUNDED;
+    default:
+        return 0;
+    }
+}
+
+static props_expect energy_expect(const props_case *c)
+{
+    return energy_kind(c) ? PROPS_HOLDS : PROPS_NA;
+}
+
+static void energy_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    c->noises = 0;
+}
+
+static double fast_h0(slpi_fast *f, const double *x)
+{
+    slpi_diag d = { 0 };
+    slpi_fast_diagnostics(f, x, NULL, &d);
+    for (int i = 0; i < d.n; i++)
+        if (strcmp(d.name[i], "H0") == 0) return d.value[i];
+    return NAN;
+}
+
+static void energy_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_fast *f = NULL;
+    if (props_problem(c, &p, &err) || slpi_fast_create(&f, &p, &err)) {
+        props_outcome_unable(o, err.msg);
+        return;
+    }
+    int d = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, p.x0), dev = 0, omega = 0;
+    memcpy(x, p.x0, sizeof x);
+    o->holds = 1;
+    for (long n = 0; n < c->steps; n++) {
+        slpi_step_info info;
+        props_increments(c, n, M, c->h, dW);
+        double prev[SLPI_MAX_X0];
+        memcpy(prev, x, sizeof prev);
+        if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
+            snprintf(o->msg, sizeof o->msg, "fast step %ld: %s", n, slpi_step_status_name(info.status));
+            o->holds = -1;
+            break;
+        }
+        omega = fmax(omega, props_maxdiff(x, prev, d) / (c->h * fmax(props_maxabs(prev, d), 1e-300)));
+        dev = fmax(dev, fabs(fast_h0(f, x) - h0));
+    }
+    slpi_fast_free(f);
+    if (o->holds < 0) return;
+    double scale = fmax(fabs(h0), 1e-300);
+    if (energy_kind(c) == ENERGY_EXACT) {
+        o->ratio = dev / (c->steps * U * fmax(scale, 1.0));
+        o->holds = o->ratio <= HOLD_RATIO;
+        snprintf(o->msg, sizeof o->msg, "fast: max |H0 - H0(x0)| = %.3g (ratio %.3g, exact expected)", dev, o->ratio);
+        if (use_ref && o->holds) {
+            char msg[sizeof o->msg];
+            int rh = ref_invariants_hold(c, &p, 1, msg, sizeof msg);
+            if (rh != 1) { o->holds = rh; memcpy(o->msg, msg, sizeof msg); }
+        }
+    } else {
+        /* bounded: |H0 - H0(x0)| <= 10 (h omega)^2 |H0| (second order, no drift over the run) */
+        double bound = 10 * (c->h * omega) * (c->h * omega) * scale + HOLD_RATIO * c->steps * U * fmax(scale, 1.0);
+        o->ratio = dev / bound;
+        o->holds = o->ratio <= 1;
+        snprintf(o->msg, sizeof o->msg, "fast: max |H0 - H0(x0)| = %.3g, bound 10 (h omega)^2 |H0| = %.3g (omega %.3g)",
+                 dev, bound, omega);
+    }
+}
+
+const props_property props_prop_energy = {
+    "energy", "noise-free energy: exact (TMK, IM, SVI c=-1/4 rigid body) or bounded O(h^2) (ISOMP, SVI)",
+    energy_expect, energy_adjust, energy_check, 1, 0,
+};
+
+/* ------------------------------------------------------------ reversibility */
+
+static props_expect reversible_expect(const props_case *c)
+{
+    return is_symmetric_scheme(c->scheme) ? PROPS_HOLDS : PROPS_NA;
+}
+
+static void reversible_adjust(props_case *c, props_rng *r)
+{
+    (void)c;
+    (void)r;
+}
+
+static void reversible_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    slpi_problem p;
+    slpi_error err;
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    int d = slpi_problem_state_dim(&p);
+    double x[SLPI_MAX_X0];
+    memcpy(x, p.x0, sizeof x);
+    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+        return;
+    }
+    if (props_too_fast(c, p.x0, x, d, o)) return;
+    if (slpi_step_failed(props_run_fast(c, &p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+        return;
+    }
+    double e = props_maxdiff(x, p.x0, d);
+    o->ratio = e / (c->steps * U * fmax(props_maxabs(p.x0, d), 1.0));
+    o->holds = o->ratio <= HOLD_RATIO;
+    snprintf(o->msg, sizeof o->msg, "fast: %ld steps with (h, dW) then (-h, -dW) land %.3g from x0 (ratio %.3g)",
+             c->steps, e, o->ratio);
+    if (!use_ref || !o->holds) return;
+    arb_ptr xb = _arb_vec_init(d);
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
+    char msg[sizeof o->msg];
+    if (slpi_step_failed(props_run_ref(c, &p, xb, 1, msg, sizeof msg)) ||
+        slpi_step_failed(props_run_ref(c, &p, xb, -1, msg, sizeof msg))) {
+        o->holds = -1;
+        memcpy(o->msg, msg, sizeof msg);
+    } else if (!props_balls_contain(xb, p.x0, d, &e)) {
+        o->holds = 0;
+        snprintf(o->msg, sizeof o->msg, "ref: the certified backward run misses x0 by %.3g", e);
+    }
+    _arb_vec_clear(xb, d);
+}
+
+const props_property props_prop_reversible = {
+    "reversible", "symmetric schemes: (-h, -dW) undoes (h, dW) (TMK, IM, TRAP, ISOMP, SVI)",
+    reversible_expect, reversible_adjust, reversible_check, 1, 0,
+};
+
+/* ------------------------------------------------------------ ref = fast */
+
+static props_expect ref_fast_expect(const props_case *c)
+{
+    (void)c;
+    return PROPS_HOLDS;
+}
+
+static void ref_fast_adjust(props_case *c, props_rng *r)
+{
+    (void)r;
+    if (c->steps > 4) c->steps = 4;   /* the certified path is slow */
+}
+
+static void ref_fast_check(const props_case *c, int use_ref, props_outcome *o)
+{
+    slpi_problem p;
+    slpi_error err;
+    if (!use_ref) { props_outcome_unable(o, "needs the certified path"); return; }
+    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    int d = slpi_problem_state_dim(&p);
+    double x[SLPI_MAX_X0], excess;
+    memcpy(x, p.x0, sizeof x);
+    arb_ptr xb = _arb_vec_init(d);
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
+    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(props_run_ref(c, &p, xb, 1, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+    } else if (!props_too_fast(c, p.x0, x, d, o)) {
+        int inside = props_balls_contain(xb, x, d, &excess);
+        o->ratio = excess / (c->steps * U * fmax(props_maxabs(x, d), 1.0));
+        o->holds = inside || o->ratio <= REF_FAST_RATIO;
+        snprintf(o->msg, sizeof o->msg, "fast %s the certified balls (excess %.3g, ratio %.3g, budget %d)",
+                 inside ? "inside" : "outside", excess, o->ratio, REF_FAST_RATIO);
+    }
+    _arb_vec_clear(xb, d);
+}
+
+const props_property props_prop_ref_fast = {
+    "ref-fast", "fast result inside (or within budget of) the certified ref enclosure",
+    ref_fast_expect, ref_fast_adjust, ref_fast_check, 1, 1,
+};
