@@ -92,8 +92,8 @@ int slpi_cli_audit(int argc, char **argv)
     int nd = 0;
     for (int j = 0; j < a.nclaims; j++) {
         const slpi_audit_claim *cl = &a.claims[j];
-        if (strcmp(cl->expected, slpi_verdict_name(cl->verdict))) {
-            printf("  %-4s computed %-12s SPEC expects %s\n", cl->id, slpi_verdict_name(cl->verdict), cl->expected);
+        if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
+            printf("  %-4s computed %-12s SPEC expects %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
             nd++;
         }
     }

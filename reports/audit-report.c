@@ -21,7 +21,7 @@ static const char *role_name(slpi_audit_role r)
 
 static int differs(const slpi_audit_claim *cl)
 {
-    return strcmp(cl->expected, slpi_verdict_name(cl->verdict)) != 0;
+    return strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict)) != 0;
 }
 
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
@@ -42,7 +42,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_t *o = json_object(), *checks = json_array();
         json_object_set_new(o, "id", json_string(cl->id));
         json_object_set_new(o, "source", json_string(cl->source));
-        json_object_set_new(o, "verdict", json_string(slpi_verdict_name(cl->verdict)));
+        json_object_set_new(o, "verdict", json_string(slpi_claim_verdict_name(cl->verdict)));
         json_object_set_new(o, "expected", json_string(cl->expected));
         json_object_set_new(o, "differs_from_spec", json_boolean(differs(cl)));
         if (cl->condition[0]) json_object_set_new(o, "condition", json_string(cl->condition));
@@ -83,8 +83,8 @@ static void claim_row(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
 {
     fprintf(f, "<tr id='%s'%s><td><b>%s</b><br><small>", cl->id, differs(cl) ? " class='diff'" : "", cl->id);
     html_text(f, cl->source);
-    fprintf(f, "</small></td><td class='v %s'>%s", slpi_verdict_name(cl->verdict),
-            slpi_verdict_name(cl->verdict));
+    fprintf(f, "</small></td><td class='v %s'>%s", slpi_claim_verdict_name(cl->verdict),
+            slpi_claim_verdict_name(cl->verdict));
     if (differs(cl)) fprintf(f, "<br><small>SPEC expects %s</small>", cl->expected);
     if (cl->condition[0]) {
         fprintf(f, "<br><small>condition: ");
@@ -137,14 +137,14 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     fprintf(f, "<p>%d claims, %d checks, %s sizes, %.0f s wall. Verdicts: ", a->nclaims, a->nchecks,
             a->full ? "the papers' full" : "reduced", seconds);
     for (int v = 0; v < 5; v++)
-        fprintf(f, "<span class='v %s'>%s %d</span>%s", slpi_verdict_name((slpi_verdict)v),
-                slpi_verdict_name((slpi_verdict)v), count[v], v < 4 ? ", " : ".</p>\n");
+        fprintf(f, "<span class='v %s'>%s %d</span>%s", slpi_claim_verdict_name((slpi_claim_verdict)v),
+                slpi_claim_verdict_name((slpi_claim_verdict)v), count[v], v < 4 ? ", " : ".</p>\n");
     fprintf(f, "<div class='alert'><h2>Verdicts that differ from SPEC §6's expectation (%d)</h2><ul>", ndiff);
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         if (!differs(cl)) continue;
         fprintf(f, "<li><a href='#%s'><b>%s</b></a>: computed <b>%s</b>, SPEC expects %s</li>", cl->id,
-                cl->id, slpi_verdict_name(cl->verdict), cl->expected);
+                cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
     }
     fprintf(f, "</ul><p>Verdicts come from the computed checks only (reports/audit.c); SPEC's "
             "DERIVED claims are expected CONFIRMED when their property holds.</p></div>\n");

@@ -15,7 +15,7 @@
 
 #include "reports/reports.h"
 
-const char *slpi_verdict_name(slpi_verdict v)
+const char *slpi_claim_verdict_name(slpi_claim_verdict v)
 {
     static const char *n[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "QUALITATIVE", "UNABLE"};
     return (unsigned)v < 5 ? n[v] : "?";
@@ -155,12 +155,12 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
                      c->kase, c->check);
         }
     }
-    if (qual) cl->verdict = SLPI_VERDICT_QUALITATIVE;
-    else if (unable || !nclaim) cl->verdict = SLPI_VERDICT_UNABLE;
-    else if (!fail) cl->verdict = SLPI_VERDICT_CONFIRMED;
-    else if (ncond && !condfail) cl->verdict = SLPI_VERDICT_CONDITIONAL;
-    else cl->verdict = SLPI_VERDICT_DISCREPANCY;
-    if (cl->verdict != SLPI_VERDICT_CONDITIONAL) cl->condition[0] = 0;
+    if (qual) cl->verdict = SLPI_CLAIM_QUALITATIVE;
+    else if (unable || !nclaim) cl->verdict = SLPI_CLAIM_UNABLE;
+    else if (!fail) cl->verdict = SLPI_CLAIM_CONFIRMED;
+    else if (ncond && !condfail) cl->verdict = SLPI_CLAIM_CONDITIONAL;
+    else cl->verdict = SLPI_CLAIM_DISCREPANCY;
+    if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
 
 static double now_seconds(void)

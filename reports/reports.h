@@ -115,9 +115,9 @@ void slpi_vort_free(slpi_vort *v);
 typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
 typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;
 typedef enum {
-    SLPI_VERDICT_CONFIRMED, SLPI_VERDICT_CONDITIONAL, SLPI_VERDICT_DISCREPANCY,
-    SLPI_VERDICT_QUALITATIVE, SLPI_VERDICT_UNABLE
-} slpi_verdict;
+    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY,
+    SLPI_CLAIM_QUALITATIVE, SLPI_CLAIM_UNABLE
+} slpi_claim_verdict;
 
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
@@ -135,7 +135,7 @@ typedef struct {
 
 typedef struct {
     char id[8], source[96], expected[16];
-    slpi_verdict verdict;
+    slpi_claim_verdict verdict;
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */
 } slpi_audit_claim;
@@ -149,7 +149,7 @@ typedef struct {
     slpi_audit_claim *claims;
 } slpi_audit;
 
-const char *slpi_verdict_name(slpi_verdict v);
+const char *slpi_claim_verdict_name(slpi_claim_verdict v);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */

@@ -14,11 +14,11 @@
 #include "reports/reports.h"
 #include "testutil.h"
 
-static slpi_verdict verdict_of(const slpi_audit *a, const char *id)
+static slpi_claim_verdict verdict_of(const slpi_audit *a, const char *id)
 {
     for (int j = 0; j < a->nclaims; j++)
         if (!strcmp(a->claims[j].id, id)) return a->claims[j].verdict;
-    return (slpi_verdict)-1;
+    return (slpi_claim_verdict)-1;
 }
 
 static const slpi_audit_check *check_of(const slpi_audit *a, const char *id, int k)
@@ -85,12 +85,12 @@ int main(void)
             "X6 | t | CONFIRMED | cond | - | cayleypi | -\n";
         slpi_audit a;
         if (load_run(reg, dir, &a) == SLPI_OK) {
-            TEST_CHECK(verdict_of(&a, "X1") == SLPI_VERDICT_CONFIRMED);
-            TEST_CHECK(verdict_of(&a, "X2") == SLPI_VERDICT_CONDITIONAL);
-            TEST_CHECK(verdict_of(&a, "X3") == SLPI_VERDICT_DISCREPANCY);
-            TEST_CHECK(verdict_of(&a, "X4") == SLPI_VERDICT_UNABLE);
-            TEST_CHECK(verdict_of(&a, "X5") == SLPI_VERDICT_QUALITATIVE);
-            TEST_CHECK(verdict_of(&a, "X6") == SLPI_VERDICT_CONFIRMED);
+            TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
+            TEST_CHECK(verdict_of(&a, "X2") == SLPI_CLAIM_CONDITIONAL);
+            TEST_CHECK(verdict_of(&a, "X3") == SLPI_CLAIM_DISCREPANCY);
+            TEST_CHECK(verdict_of(&a, "X4") == SLPI_CLAIM_UNABLE);
+            TEST_CHECK(verdict_of(&a, "X5") == SLPI_CLAIM_QUALITATIVE);
+            TEST_CHECK(verdict_of(&a, "X6") == SLPI_CLAIM_CONFIRMED);
             TEST_CHECK(strstr(a.claims[1].condition, "thresholds") != NULL);
             /* the report: JSON and HTML with every claim, differences flagged */
             TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
@@ -104,7 +104,7 @@ int main(void)
             for (size_t i = 0; cl && i < json_array_size(cl); i++) {
                 json_t *o = json_array_get(cl, i);
                 const char *v = json_string_value(json_object_get(o, "verdict"));
-                TEST_CHECK(v && !strcmp(v, slpi_verdict_name(a.claims[i].verdict)));
+                TEST_CHECK(v && !strcmp(v, slpi_claim_verdict_name(a.claims[i].verdict)));
                 TEST_CHECK(json_is_true(json_object_get(o, "differs_from_spec")) ==
                            (strcmp(a.claims[i].expected, v ? v : "") != 0));
             }
@@ -155,12 +155,12 @@ int main(void)
             TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL &&
                         b1->value == b2->value && b1->value < 1e-13, "%s", b1->evidence);
             TEST_CHECK(b1->figure[0] && strstr(b1->command, "slpi run --preset iso/rigid-body/long"));
-            TEST_CHECK(verdict_of(&a, "B3") == SLPI_VERDICT_UNABLE);
+            TEST_CHECK(verdict_of(&a, "B3") == SLPI_CLAIM_UNABLE);
             const slpi_audit_check *pf = check_of(&a, "B4", 0), *pr = check_of(&a, "B4", 1);
-            TEST_CHECKF(verdict_of(&a, "B4") == SLPI_VERDICT_CONFIRMED &&
+            TEST_CHECKF(verdict_of(&a, "B4") == SLPI_CLAIM_CONFIRMED &&
                         fabs(pf->value - pr->value) < 1e-9 * fmax(1, pr->value),
                         "fast %.6g vs certified %.6g", pf->value, pr->value);
-            TEST_CHECKF(verdict_of(&a, "B5") == SLPI_VERDICT_CONFIRMED, "%s", check_of(&a, "B5", 0)->evidence);
+            TEST_CHECKF(verdict_of(&a, "B5") == SLPI_CLAIM_CONFIRMED, "%s", check_of(&a, "B5", 0)->evidence);
         }
         slpi_audit_free(&a);
     }
