@@ -635,7 +635,7 @@ static void slope_figure(const slpi_audit *a, slpi_audit_check *c, const slpi_co
              "exp(%.17g)*x**%.17g with lines title sprintf('WLS slope %.3f [%.3f, %.3f]')", data,
              what, isfinite(ft->intercept) ? ft->intercept : 0.0, isfinite(ft->slope) ? ft->slope : 0.0,
              ft->slope, ft->lo, ft->hi);
-    gnuplot(a, name, fig_title(c), "h", "error", "set logscale xy\nset format y '%.0e'", body);
+    gnuplot(a, name, fig_title(c), "h", "error", "set logscale xy\nset format y '%.0e'\nset format x '%.0e'", body);
     strcpy(c->figure, name);
 }
 
