@@ -314,6 +314,13 @@ typedef struct {
     /* One trajectory row: the state, the diagnostics, iterations and residual. */
     void (*write_row)(void *ctx, FILE *f, long step, double t, const slpi_step_info *info, int hex);
     void (*summary)(void *ctx, FILE *f);                          /* path-specific lines */
+    /* Checkpoints (core/checkpoint.c): everything the path carries from step to step
+     * (the current state, solver counters) as exact one-line text tokens without
+     * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
+     * arb_dump_str); returns the count. Loading sets only what saving wrote: set_state
+     * has set the initial state already. */
+    int (*state_save)(void *ctx, char ***tokens);
+    int (*state_load)(void *ctx, int n, char *const *tokens);
 } slpi_path_ops;
 
 typedef struct {
@@ -332,6 +339,21 @@ typedef struct {
  * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
              slpi_run_result *res, slpi_error *err);
+/* Checkpoint/resume (core/checkpoint.c documents the file format). checkpoint: write
+ * the file every `every` steps (atomically: write, fsync, rename); resume: continue the
+ * run recorded in that file. Both need `out` to be a regular file opened for update,
+ * named output (resume truncates it to the checkpointed length after checking its
+ * digest, then appends), so that the finished file is byte-identical to an
+ * uninterrupted run. */
+typedef struct {
+    const char *checkpoint;   /* NULL: no checkpoints */
+    long every;               /* steps between checkpoints (> 0) */
+    const char *resume;       /* NULL: start at step 0 */
+    const char *output;       /* the output file's name (for messages) */
+} slpi_run_ckpt;
+int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex,
+                          FILE *summary, const slpi_run_ckpt *ck, slpi_run_result *res,
+                          slpi_error *err);
 /* The run's summary as JSON (problem, result, diagnostics) for machines. */
 int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi_run_result *res,
                         int rc, const char *message, const char *file, slpi_error *err);
@@ -350,6 +372,11 @@ slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_
 /* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
  * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
 int slpi_fast_set_step(slpi_fast *s, double h);
+/* The solver counters the diagnostics report (steps, iterations, max iterations,
+ * stagnated, capped, failed), read and restored by checkpoints. */
+#define SLPI_FAST_NCOUNTERS 6
+void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
+void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 
@@ -367,11 +394,13 @@ int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
-/* Certified Poisson-map defect of one step from x with increments dW (claims V4, V19):
- * D hat(x) D^T - hat(x_1) as 9 balls (row-major 3x3), D the Jacobian of x -> x_1 by the
- * implicit function theorem in balls. Available for scheme svi on the rigid body in
- * vector form (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise,
- * SLPI_ENUMERIC if it cannot be certified at the precision cap. */
+/* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
+ * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
+ * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
+ * rigid body (J = hat Pi), d = 6 for the heavy top (J = [[hat Pi, hat Gamma],
+ * [hat Gamma, 0]]; R is not differentiated). Available for scheme svi in vector form
+ * (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise, SLPI_ENUMERIC
+ * if it cannot be certified at the precision cap. */
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err);
 /* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
@@ -384,6 +413,115 @@ typedef struct {
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
+
+/* ------------------------------------------------------------------ oracle
+ * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
+ * other implementations (oracle/; formats and workflow in oracle/README.md). */
+
+typedef enum { SLPI_VERDICT_PASS = 0, SLPI_VERDICT_FAIL = 1, SLPI_VERDICT_UNABLE = 3 } slpi_verdict;
+const char *slpi_verdict_name(slpi_verdict v);
+/* The worse of two verdicts: FAIL over UNABLE over PASS. */
+slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
+
+/* A golden case "slpi-golden 1" (format documented in oracle/golden.c): the whole
+ * problem, the initial state and every increment as exact doubles, and certified balls
+ * of the state and of the invariants at a few checkpoints. */
+typedef struct {
+    long step;
+    long prec;                 /* precision the balls were computed at */
+    arb_ptr state;             /* dim balls */
+    int ninv;
+    char **inv_name;
+    arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
+} slpi_golden_checkpoint;
+
+typedef struct {
+    char name[128];            /* case name, e.g. "rigid-body/isomp" */
+    char what[256];            /* what the case is (its SPEC preset) */
+    int nhead;                 /* the "# key=value" provenance lines */
+    char **head_key, **head_val;
+    slpi_problem problem;      /* finished: h, steps set */
+    int dim, M;
+    double *x0;                /* dim */
+    double *dW;                /* steps * M, row n = the increments of step n */
+    int ncheck;
+    slpi_golden_checkpoint *check;
+} slpi_golden;
+
+/* Read and validate a golden file; every error names file:line and the problem. */
+int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err);
+int slpi_golden_write(FILE *f, const slpi_golden *g);
+void slpi_golden_clear(slpi_golden *g);
+
+/* The curated cases (oracle/golden-cases.c): NULL-terminated names; build one by
+ * running the certified path on its problem (the regeneration done by `make golden`). */
+const char *const *slpi_golden_cases(void);
+int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err);
+/* Golden file name of a case: "<system>.<scheme>[.variant].golden". */
+void slpi_golden_file_name(const char *name, char *buf, size_t n);
+
+/* Regenerate the file of every case (or only the case `only`) in dir, logging each. */
+int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
+
+/* Scores of the fast path against certified balls (oracle/score.c). Ratios are
+ * LAPACK-style |fast - exact| / (max(n,1) u scale), certified as an interval
+ * [lo, hi] from the ball; ulps are counted where Arb can round the ball to the
+ * correctly rounded double (arb_can_round_arf). */
+#define SLPI_ORACLE_THRESHOLD 30.0
+typedef struct {
+    double lo, hi;             /* certified bounds of the ratio */
+    double max_ulps;           /* over components that can be rounded; -1: none */
+    int rounded, count;        /* components rounded / compared */
+} slpi_score;
+/* Score doubles f[0..n) against balls b[0..n) at step `step`, with the given scale
+ * (scale <= 0: the max norm of the ball midpoints). */
+void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s);
+/* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
+ * it is 0); max_ulps = -1. */
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s);
+/* Fold a score into a running worst case; verdict of one score against the threshold. */
+void slpi_score_merge(slpi_score *worst, const slpi_score *s);
+slpi_verdict slpi_score_verdict(const slpi_score *s);
+
+/* Check one golden case on both paths: the ref path must overlap every stored ball
+ * (and reports whether it encloses them), the fast path is scored against them. */
+typedef struct {
+    slpi_verdict ref, fast;
+    int ref_encloses;          /* fresh ref balls contained in the stored ones */
+    double ref_radius;         /* max radius of the fresh ref state */
+    slpi_score state, inv;     /* worst over checkpoints, fast path */
+    char msg[512];             /* why a verdict is not PASS */
+} slpi_golden_result;
+int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
+
+/* Check every case's file in dir on both paths; report (may be NULL) gets the
+ * non-PASS cases and the table of worst scores per scheme x system pair. Input errors
+ * (a missing or malformed file) return SLPI_EINPUT; *verdict is the worst verdict. */
+int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
+/* The same for the given files (names: the case each must hold, or NULL). */
+int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
+                            slpi_verdict *verdict, slpi_error *err);
+
+/* Verify a trajectory TSV of another implementation against the certified path
+ * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. */
+typedef struct {
+    slpi_verdict verdict;
+    long rows, rows_pass, rows_fail, rows_unable;
+    long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
+    long first_fail_step;      /* -1: none */
+    slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
+    int ninv;                  /* per invariant: worst drift ratio of the port and of */
+    const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
+    double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
+} slpi_verify_result;
+/* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
+ * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
+ * max_steps < 0: no bound; report (may be NULL) gets one line per row and a summary.
+ * Returns SLPI_OK or an input error (exit 2). */
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
+                     FILE *report, slpi_verify_result *res, slpi_error *err);
+/* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
+int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,9 +25,18 @@ static void help(FILE *f)
             "  --hex               write doubles as %%a hex floats\n"
             "  --json FILE         also write the summary as JSON (written on failure too)\n"
             "  --quiet, -q         no summary\n"
+            "  --checkpoint FILE   write a checkpoint every --checkpoint-every N steps (default\n"
+            "                      1000), atomically (FILE.tmp, fsync, rename); needs --output\n"
+            "  --checkpoint-every N\n"
+            "  --resume FILE       continue the run of checkpoint FILE: give the same problem and\n"
+            "                      --output; the output is checked against the checkpoint,\n"
+            "                      truncated to it and completed, byte-identical to an\n"
+            "                      uninterrupted run (--checkpoint may name the same FILE)\n"
             "Output: the trajectory TSV (format 'slpi-trajectory 1': '#' provenance and problem\n"
             "header, a column line, one row per step) and a summary (to standard output when\n"
             "--output is given, else to standard error). Exit 0 ok, 2 bad input, 3 numerical failure.\n"
+            "On bad input found before the first step (exit 2) the --output file is removed; after a numerical failure\n"
+            "(exit 3) it holds the header and the rows of the steps before the failure.\n"
             "Keys:\n");
     slpi_problem_print_keys(f);
 }
@@ -44,6 +53,8 @@ int slpi_cli_run(int argc, char **argv)
         { "ref", no_argument, 0, 'r' },          { "output", required_argument, 0, 'o' },
         { "hex", no_argument, 0, 'x' },          { "quiet", no_argument, 0, 'q' },
         { "json", required_argument, 0, 'j' },
+        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
+        { "resume", required_argument, 0, 'R' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static const char *const shorthand[] = { "", "h", "steps", "T", "level", "seed", "path", "noise_file", "prec" };
@@ -51,6 +62,8 @@ int slpi_cli_run(int argc, char **argv)
     char *keys[MAXK], *vals[MAXK];
     int nk = 0, use_ref = 0, quiet = 0, hex = 0, c;
     const char *output = NULL, *config = NULL, *json = NULL;
+    slpi_run_ckpt ck = { NULL, 1000, NULL, NULL };
+    char *end;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         const char *key = NULL;
@@ -64,6 +77,16 @@ int slpi_cli_run(int argc, char **argv)
         case 'x': hex = 1; break;
         case 'j': json = optarg; break;
         case 'q': quiet = 1; break;
+        case 'C': ck.checkpoint = optarg; break;
+        case 'R': ck.resume = optarg; break;
+        case 'E':
+            errno = 0;
+            ck.every = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || ck.every <= 0) {
+                fprintf(stderr, "slpi run: --checkpoint-every %s: expected a positive number of steps\n", optarg);
+                return SLPI_EINPUT;
+            }
+            break;
         case 'h': help(stdout); return SLPI_OK;
         default:
             if (c >= 1 && c <= 8) { key = shorthand[c]; break; }
@@ -118,9 +141,14 @@ int slpi_cli_run(int argc, char **argv)
         fprintf(stderr, "slpi run: %s\n", err.msg);
         return SLPI_EINPUT;
     }
+    if ((ck.checkpoint || ck.resume) && !output) {
+        fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
+        return SLPI_EINPUT;
+    }
+    ck.output = output;
     FILE *out = stdout;
     if (output) {
-        out = fopen(output, "w");
+        out = fopen(output, ck.resume ? "r+" : ck.checkpoint ? "w+" : "w");
         if (!out) {
             fprintf(stderr, "slpi run: %s: cannot write: %s\n", output, strerror(errno));
             return SLPI_EINPUT;
@@ -128,11 +156,13 @@ int slpi_cli_run(int argc, char **argv)
     }
     slpi_run_result res;
     FILE *summary = quiet ? NULL : (output ? stdout : stderr);
-    rc = slpi_run(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), out, hex, summary, &res, &err);
+    rc = slpi_run_checkpointed(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), out, hex, summary, &ck, &res, &err);
     if (output && fclose(out) != 0 && rc == SLPI_OK) {
         fprintf(stderr, "slpi run: %s: write error\n", output);
         return SLPI_EINPUT;
     }
+    /* no partial file on bad input found before the first step */
+    if (output && rc == SLPI_EINPUT && !ck.resume && res.steps_done == 0) remove(output);
     if (json) {
         slpi_error jerr = { 0, "" };
         if (slpi_run_write_json(&p, use_ref ? "ref" : "fast", &res, rc, rc ? err.msg : "ok", json, &jerr)) {
@@ -142,7 +172,7 @@ int slpi_cli_run(int argc, char **argv)
     }
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
-        if (output) fprintf(stderr, "slpi run: %s holds the steps before the failure\n", output);
+        if (output && rc == SLPI_ENUMERIC) fprintf(stderr, "slpi run: %s holds the steps before the failure\n", output);
         return rc;
     }
     return SLPI_OK;

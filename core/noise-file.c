@@ -267,8 +267,13 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
     int rc = read_header(&r, hd);
     double *v = NULL;
     char **field = NULL;
+    long cap_rows = 0;
     if (rc == SLPI_OK) {
-        v = malloc((size_t)hd->steps * (size_t)hd->components * sizeof *v);
+        /* room for the rows grows as they arrive: the header's counts alone must not
+         * make the reader allocate (steps x M can claim terabytes) */
+        cap_rows = 65536 / hd->components > 1 ? 65536 / hd->components : 1;
+        if (cap_rows > hd->steps) cap_rows = hd->steps;
+        v = malloc((size_t)cap_rows * (size_t)hd->components * sizeof *v);
         field = malloc(((size_t)2 * hd->components + 1) * sizeof *field);
         if (!v || !field) {
             rc = reader_fail(&r, "out of memory for the data rows", "");
@@ -282,6 +287,15 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
         if (rows == hd->steps) {
             rc = reader_fail(&r, "more data rows than the header's steps", "");
         } else {
+            if (rows == cap_rows) {
+                cap_rows = 2 * cap_rows < hd->steps ? 2 * cap_rows : hd->steps;
+                double *w = realloc(v, (size_t)cap_rows * (size_t)hd->components * sizeof *v);
+                if (!w) {
+                    rc = reader_fail(&r, "out of memory for the data rows", "");
+                    break;
+                }
+                v = w;
+            }
             rc = read_row(&r, hd, field, v + (size_t)rows * hd->components);
             rows++;
         }

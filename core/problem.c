@@ -499,8 +499,9 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
     char line[8192];
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line too long", path, lineno);
+        if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
+                                strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
             break;
         }
         char *hash = strchr(line, '#');
@@ -797,8 +798,9 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
         return -1;
     }
     int count = 0, lineno = 0, rc = 1;
-    char line[65536];
-    while (rc == 1 && fgets(line, sizeof line, f)) {
+    char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
+    size_t cap = 0;
+    while (rc == 1 && getline(&line, &cap, f) >= 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
@@ -819,6 +821,7 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
             x[count++] = v;
         }
     }
+    free(line);
     fclose(f);
     if (rc == 1 && count != dim) {
         slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);

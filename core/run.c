@@ -6,15 +6,29 @@
  *
  * Failure policy (DESIGN §6, SPEC §3.0): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or
- * radius, exit 3, and no success summary. Output rows are flushed as they are written,
- * so a killed run leaves a valid prefix of whole lines. */
+ * radius, exit 3, and no success summary. Each output row is formatted in memory and
+ * handed to the kernel in one write(2), so a killed run (SIGTERM, SIGKILL) leaves a
+ * valid prefix of whole lines (a file system that runs out of space can still cut the
+ * last one, which the trajectory reader reports as truncated).
+ *
+ * Checkpoints (slpi_run_checkpointed; format in core/checkpoint.c): every `every`
+ * steps, after the row of that step, the output is flushed and fsync'ed, the digest of
+ * its new bytes is added to a running FNV-1a digest, and the path's exact state, the
+ * counters and the output length are written atomically. Resuming checks that the
+ * problem (its slpi_problem_write text), path, hex flag and the output's first
+ * out_bytes bytes are those of the checkpoint, truncates the output there and
+ * continues with the next step, so the finished output is byte-identical to an
+ * uninterrupted run. Noise needs no state: step n's increments are a function of n. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "slpi.h"
 
 static double now_seconds(void)
@@ -60,11 +74,178 @@ static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void 
     ops->summary(ctx, f);
 }
 
+/* All of buf to fd, across short writes and EINTR. */
+static int write_all(int fd, const char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* One row, formatted in memory and written with one write(2) (see the header). */
+static int emit_row(const slpi_path_ops *ops, void *ctx, FILE *out, long step, double t,
+                    const slpi_step_info *info, int hex, slpi_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return slpi_error_set(err, SLPI_EINPUT, "output: out of memory for a row");
+    ops->write_row(ctx, m, step, t, info, hex);
+    fclose(m);
+    int bad = fflush(out) != 0 || write_all(fileno(out), buf, len) != 0;
+    free(buf);
+    return bad ? slpi_error_set(err, SLPI_EINPUT, "output: write error at step %ld: %s", step, strerror(errno))
+               : SLPI_OK;
+}
+
+/* The problem as slpi_problem_write text (malloc'd). */
+static char *problem_text(const slpi_problem *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    slpi_problem_write(p, m, "");
+    fclose(m);
+    return buf;
+}
+
+/* Continue the FNV-1a digest of the output over bytes [*upto, to). */
+static int digest_output(int fd, uint64_t *digest, long *upto, long to)
+{
+    char buf[65536];
+    while (*upto < to) {
+        size_t want = (size_t)(to - *upto) < sizeof buf ? (size_t)(to - *upto) : sizeof buf;
+        ssize_t got = pread(fd, buf, want, (off_t)*upto);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return -1;
+        *digest = slpi_fnv1a(*digest, buf, (size_t)got);
+        *upto += got;
+    }
+    return 0;
+}
+
+/* The first line where the checkpoint's problem and this run's differ. */
+static int problem_mismatch(const char *file, const char *want, const char *have, slpi_error *err)
+{
+    while (*want && *have) {
+        size_t a = strcspn(want, "\n"), b = strcspn(have, "\n");
+        if (a != b || memcmp(want, have, a) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s: the checkpoint is of another problem: it has %.*s, this run %.*s",
+                                  file, (int)a, want, (int)b, have);
+        want += a + (want[a] == '\n');
+        have += b + (have[b] == '\n');
+    }
+    return slpi_error_set(err, SLPI_EINPUT, "%s: the checkpoint is of another problem (keys differ)", file);
+}
+
+typedef struct {
+    const slpi_run_ckpt *ck;
+    char *problem;        /* this run's problem text */
+    uint64_t digest;      /* FNV-1a of output bytes [0, upto) */
+    long upto;
+} ckpt_state;
+
+/* Check a checkpoint against this run and restore the state, counters and output. */
+static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *ops, void *ctx, FILE *out, int hex,
+                  slpi_run_result *res, long *total_iters, slpi_error *err)
+{
+    const char *file = cs->ck->resume, *oname = cs->ck->output ? cs->ck->output : "output";
+    slpi_checkpoint c;
+    int rc = slpi_checkpoint_read(file, &c, err);
+    if (rc != SLPI_OK) return rc;
+    int fd = fileno(out), dim = slpi_problem_state_dim(p);
+    struct stat st;
+    if (strcmp(c.problem, cs->problem) != 0) {
+        rc = problem_mismatch(file, c.problem, cs->problem, err);
+    } else if (strcmp(c.arith, ops->name) != 0 || c.hex != hex || c.dim != dim || c.res.ndiag != res->ndiag) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: written by the %s path (hex %d, %d state doubles, %d diagnostics); "
+                            "this run is %s (hex %d, %d, %d)", file, c.arith, c.hex, c.dim, c.res.ndiag, ops->name, hex,
+                            dim, res->ndiag);
+    } else if (c.step > p->steps) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: step %ld is beyond the run's %ld steps", file, c.step, p->steps);
+    } else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < c.out_bytes) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: shorter than the %ld bytes the checkpoint %s recorded", oname,
+                            c.out_bytes, file);
+    } else if (digest_output(fd, &cs->digest, &cs->upto, c.out_bytes) != 0 || cs->digest != c.out_digest) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes are not those the checkpoint %s recorded", oname,
+                            c.out_bytes, file);
+    } else if (ftruncate(fd, (off_t)c.out_bytes) != 0 || lseek(fd, (off_t)c.out_bytes, SEEK_SET) < 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot truncate to %ld bytes: %s", oname, c.out_bytes,
+                            strerror(errno));
+    }
+    if (rc == SLPI_OK && ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
+                            c.ntokens, ops->name);
+    if (rc == SLPI_OK) {
+        const char *const *names = res->diag_name;
+        int nd = res->ndiag;
+        c.res.ndiag = nd;
+        *res = c.res;
+        memcpy(res->diag_name, names, (size_t)nd * sizeof names[0]);
+        *total_iters = c.total_iters;
+    }
+    slpi_checkpoint_free(&c);
+    return rc;
+}
+
+static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, FILE *out, int hex, int dim,
+                           const slpi_run_result *res, long total_iters, slpi_error *err)
+{
+    int fd = fileno(out);
+    const char *oname = cs->ck->output ? cs->ck->output : "output";
+    off_t end = fflush(out) == 0 ? lseek(fd, 0, SEEK_CUR) : -1;
+    if (end < 0 || fsync(fd) != 0 || digest_output(fd, &cs->digest, &cs->upto, (long)end) != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: cannot flush or read back the output for a checkpoint: %s", oname,
+                              strerror(errno));
+    slpi_checkpoint c = { 0 };
+    c.problem = cs->problem;
+    snprintf(c.arith, sizeof c.arith, "%s", ops->name);
+    c.hex = hex;
+    c.dim = dim;
+    c.step = res->steps_done;
+    c.out_bytes = (long)end;
+    c.out_digest = cs->digest;
+    c.total_iters = total_iters;
+    c.res = *res;
+    c.ntokens = ops->state_save(ctx, &c.x);
+    int rc = slpi_checkpoint_write(cs->ck->checkpoint, &c, err);
+    for (int i = 0; i < c.ntokens; i++) free(c.x[i]);
+    free(c.x);
+    return rc;
+}
+
+static int check_ckpt_args(const slpi_run_ckpt *ck, const slpi_path_ops *ops, FILE *out, slpi_error *err)
+{
+    if (!ck || (!ck->checkpoint && !ck->resume)) return SLPI_OK;
+    struct stat st;
+    if (!ops->state_save || !ops->state_load)
+        return slpi_error_set(err, SLPI_EINPUT, "the %s path cannot write checkpoints", ops->name);
+    if (!out || fstat(fileno(out), &st) != 0 || !S_ISREG(st.st_mode))
+        return slpi_error_set(err, SLPI_EINPUT, "checkpoints and resume need the output in a regular file (--output FILE)");
+    if (ck->checkpoint && ck->every <= 0)
+        return slpi_error_set(err, SLPI_EINPUT, "checkpoint-every=%ld: must be a positive number of steps", ck->every);
+    return SLPI_OK;
+}
+
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
              slpi_run_result *res, slpi_error *err)
 {
+    return slpi_run_checkpointed(p, ops, out, hex, summary, NULL, res, err);
+}
+
+int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+                          const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
+{
     memset(res, 0, sizeof *res);
     res->failed_step = -1;
+    int rc = check_ckpt_args(ck, ops, out, err);
+    if (rc != SLPI_OK) return rc;
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     void *ctx = ops->create(p, err);
     if (!ctx) return err ? err->code : SLPI_EINPUT;
@@ -73,7 +254,9 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
     double *dW = calloc((size_t)(M > 0 ? M : 1), sizeof(double));
     double *x0 = malloc((size_t)dim * sizeof(double));
     char **cols = NULL;
-    int rc = SLPI_OK, ncols = 0;
+    int ncols = 0;
+    ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0 };
+    long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
     int given = slpi_problem_explicit_x0(p, x0, err);
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
@@ -93,25 +276,36 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
     for (int i = 0; i < res->ndiag; i++) cols[dim + i] = strdup(res->diag_name[i]);
     cols[ncols - 2] = strdup("iters");
     cols[ncols - 1] = strdup("residual");
-    if (out) {
+    if (cs.ck && !(cs.problem = problem_text(p))) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: out of memory");
+        goto done;
+    }
+    if (cs.ck && cs.ck->resume) {
+        if ((rc = resume(&cs, p, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK) goto done;
+        first = res->steps_done;
+        clip_base = res->clipped;
+    } else if (out) {
         slpi_traj_write_header(out, p, ops->name, ncols, (const char *const *)cols);
-        ops->write_row(ctx, out, 0, 0.0, NULL, hex);
-        fflush(out);
+        if ((rc = emit_row(ops, ctx, out, 0, 0.0, NULL, hex, err)) != SLPI_OK) goto done;
     }
 
     double start = now_seconds();
     int shown = 0;
-    long total_iters = 0;
-    for (long n = 0; n < p->steps; n++) {
+    for (long n = first; n < p->steps; n++) {
         if ((rc = slpi_noise_source_step(noise, n, dW, err)) != SLPI_OK) break;
         slpi_step_info info = { 0 };
         slpi_step_status st = ops->step(ctx, dW, &info);
         if (slpi_step_failed(st)) {
             res->failed_step = n;
-            rc = slpi_error_set(err, SLPI_ENUMERIC,
-                                "step %ld (t = %.17g): %s after %d iterations, residual %.3g, radius %.3g, precision %ld bits",
-                                n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
-                                info.residual, info.radius, info.prec);
+            if (info.prec > 0)   /* certified path: the radius and precision tell why */
+                rc = slpi_error_set(err, SLPI_ENUMERIC,
+                                    "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations",
+                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.prec, info.radius,
+                                    info.residual, info.iterations);
+            else
+                rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g",
+                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
+                                    info.residual);
             break;
         }
         res->steps_done = n + 1;
@@ -123,21 +317,24 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
         if (info.prec > res->max_prec) res->max_prec = info.prec;
         if ((n + 1) % p->output_every == 0 || n + 1 == p->steps) {
             record_diagnostics(ops, ctx, res);
-            if (out) {
-                ops->write_row(ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex);
-                fflush(out);
-            }
+            if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)
+                break;
+        }
+        if (cs.ck && cs.ck->checkpoint && (n + 1) % cs.ck->every == 0 && n + 1 < p->steps) {
+            res->clipped = clip_base + slpi_noise_source_clipped(noise);
+            if ((rc = take_checkpoint(&cs, ops, ctx, out, hex, dim, res, total_iters, err)) != SLPI_OK) break;
         }
         if ((n & 255) == 0) progress(start, n + 1, p->steps, &shown);
     }
     if (shown) fputc('\n', stderr);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
-    res->clipped = slpi_noise_source_clipped(noise);
+    res->clipped = clip_base + slpi_noise_source_clipped(noise);
     res->seconds = now_seconds() - start;
     if (rc == SLPI_OK && summary) print_summary(p, ops, ctx, res, summary);
 done:
     if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);
     free(cols);
+    free(cs.problem);
     free(x0);
     free(dW);
     if (noise) slpi_noise_source_close(noise);

@@ -104,7 +104,8 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
     char *line = NULL;
     ssize_t len;
     long lineno = 0, rows_cap = 0;
-    int rc = SLPI_OK;
+    int rc = SLPI_OK, cells_cap = 0;
+    char **cells = NULL;
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (len == 0 || line[len - 1] != '\n') {
@@ -133,12 +134,14 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
             push_header(t, s);
             continue;
         }
-        /* split on tabs */
+        /* split on tabs (as many cells as the line holds: su(64) rows have > 4096) */
         int n = 0;
-        char *cells[4096];
         char *save = NULL;
         for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
-            if (n == 4096) break;
+            if (n == cells_cap) {
+                cells_cap = cells_cap ? 2 * cells_cap : 64;
+                cells = realloc(cells, (size_t)cells_cap * sizeof *cells);
+            }
             cells[n++] = c;
         }
         if (t->ncols == 0 && t->col == NULL) {
@@ -182,6 +185,7 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
         t->nrows++;
     }
     free(line);
+    free(cells);
     if (rc == SLPI_OK && ferror(f)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
     if (rc == SLPI_OK && lineno == 0) rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
     if (rc == SLPI_OK && t->col == NULL)

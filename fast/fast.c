@@ -112,6 +112,18 @@ int slpi_fast_set_step(slpi_fast *f, double h)
     return SLPI_OK;
 }
 
+void slpi_fast_counters(const slpi_fast *f, long c[SLPI_FAST_NCOUNTERS])
+{
+    c[0] = f->steps; c[1] = f->iters; c[2] = f->max_iters;
+    c[3] = f->stagnated; c[4] = f->capped; c[5] = f->failed;
+}
+
+void slpi_fast_set_counters(slpi_fast *f, const long c[SLPI_FAST_NCOUNTERS])
+{
+    f->steps = c[0]; f->iters = c[1]; f->max_iters = c[2];
+    f->stagnated = c[3]; f->capped = c[4]; f->failed = c[5];
+}
+
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
     f->sys.diagnostics(&f->sys, x, x0, d);

@@ -12,7 +12,7 @@
 #ifndef SLPI_FAST_SINE_EULER_H
 #define SLPI_FAST_SINE_EULER_H
 
-#include <complex.h>
+#include "fast/cmplx.h"
 
 #include "slpi.h"
 

@@ -15,7 +15,7 @@
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
 
-#include <complex.h>
+#include "fast/cmplx.h"
 
 #include "fast/fast.h"
 

@@ -10,7 +10,7 @@
 #ifndef SLPI_FAST_ZEITLIN_H
 #define SLPI_FAST_ZEITLIN_H
 
-#include <complex.h>
+#include "fast/cmplx.h"
 #include <stddef.h>
 
 #include "slpi.h"

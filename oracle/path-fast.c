@@ -1,4 +1,7 @@
 /* path-fast.c — the fast (double) path behind the run driver's slpi_path_ops. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,9 +93,52 @@ static void fast_summary(void *ctx, FILE *f)
     (void)f;
 }
 
+/* Checkpoint tokens: the state's doubles as %a hex floats (strtod reads them back
+ * exactly), then the solver counters as decimal integers. */
+static int fast_state_save(void *ctx, char ***tokens)
+{
+    fast_ctx *c = ctx;
+    int n = c->dim + SLPI_FAST_NCOUNTERS;
+    long cnt[SLPI_FAST_NCOUNTERS];
+    slpi_fast_counters(c->s, cnt);
+    char **t = malloc((size_t)n * sizeof *t);
+    for (int i = 0; i < n; i++) {
+        t[i] = malloc(40);
+        if (i < c->dim) snprintf(t[i], 40, "%a", c->x[i]);
+        else snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
+    }
+    *tokens = t;
+    return n;
+}
+
+static int fast_state_load(void *ctx, int n, char *const *tokens)
+{
+    fast_ctx *c = ctx;
+    long cnt[SLPI_FAST_NCOUNTERS];
+    double *x = malloc((size_t)c->dim * sizeof *x);
+    int ok = n == c->dim + SLPI_FAST_NCOUNTERS;
+    for (int i = 0; ok && i < n; i++) {
+        char *end;
+        errno = 0;
+        if (i < c->dim) {
+            x[i] = strtod(tokens[i], &end);
+            ok = end != tokens[i] && *end == '\0' && isfinite(x[i]);
+        } else {
+            cnt[i - c->dim] = strtol(tokens[i], &end, 10);
+            ok = end != tokens[i] && *end == '\0' && !errno && cnt[i - c->dim] >= 0;
+        }
+    }
+    if (ok) {
+        memcpy(c->x, x, (size_t)c->dim * sizeof *x);
+        slpi_fast_set_counters(c->s, cnt);
+    }
+    free(x);
+    return ok ? SLPI_OK : SLPI_EINPUT;
+}
+
 static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary,
+    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load,
 };
 
 const slpi_path_ops *slpi_fast_path(void)

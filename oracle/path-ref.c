@@ -133,9 +133,55 @@ static void ref_summary(void *ctx, FILE *f)
     }
 }
 
+/* Checkpoint tokens: arb_dump_str's exact midpoint and radius, four hexadecimal
+ * integers one space apart: midpoint mantissa and exponent, radius mantissa and
+ * exponent. arb_load_str aborts on text it was not meant for (a radius mantissa over
+ * MAG_BITS = 30 bits, a negative one), so the shape is checked first: optional '-' on
+ * all but the radius mantissa, exponents at most 16 hex digits, radius mantissa
+ * below 2^30. */
+static int dump_shaped(const char *s)
+{
+    static const size_t maxlen[4] = { 100000, 16, 8, 16 };
+    for (int k = 0; k < 4; k++) {
+        if (*s == '-' && k != 2) s++;
+        size_t n = strspn(s, "0123456789abcdef");
+        if (n == 0 || n > maxlen[k]) return 0;
+        if (k == 2 && strtoul(s, NULL, 16) >= (1UL << 30)) return 0;
+        s += n;
+        if (k < 3 && *s++ != ' ') return 0;
+    }
+    return *s == '\0';
+}
+
+static int ref_state_save(void *ctx, char ***tokens)
+{
+    ref_ctx *c = ctx;
+    char **t = malloc((size_t)c->dim * sizeof *t);
+    for (int i = 0; i < c->dim; i++) {
+        char *a = arb_dump_str(c->x + i);
+        t[i] = strdup(a);
+        flint_free(a);
+    }
+    *tokens = t;
+    return c->dim;
+}
+
+static int ref_state_load(void *ctx, int n, char *const *tokens)
+{
+    ref_ctx *c = ctx;
+    if (n != c->dim) return SLPI_EINPUT;
+    arb_ptr v = _arb_vec_init(n);
+    int ok = 1;
+    for (int i = 0; ok && i < n; i++)
+        ok = dump_shaped(tokens[i]) && arb_load_str(v + i, tokens[i]) == 0 && arb_is_finite(v + i);
+    if (ok) _arb_vec_swap(c->x, v, n);
+    _arb_vec_clear(v, n);
+    return ok ? SLPI_OK : SLPI_EINPUT;
+}
+
 static const slpi_path_ops ref_ops = {
     "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary,
+    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load,
 };
 
 const slpi_path_ops *slpi_ref_path(void)

@@ -3,9 +3,10 @@
  * one definition in SPEC §3.3 and differ only in where V is evaluated:
  *   IM:   F(y) = y - mu_n - V(1/2 (mu_n + y)),            F'(y)[w] = w - 1/2 DV(1/2(mu_n+y))[w];
  *   TRAP: F(y) = y - mu_n - 1/2 (V(mu_n) + V(y)),         F'(y)[w] = w - 1/2 DV(y)[w];
- * with V = sum_k Delta_k V_k (ref/system.c). The zero y = mu_{n+1} is enclosed by the
- * Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
- * L fixed-point sweeps y <- y - F(y) from y = mu_n, evaluated in balls. */
+ * with V = sum_k Delta_k V_k (ref/system.c). The zero y = mu_{n+1}, a fixed point of
+ * G = y - F, is enclosed by the Jacobian-free Krawczyk test of G, or when G does not
+ * contract enough by the dense Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
+ * L fixed-point sweeps y <- G(y) from y = mu_n, evaluated in balls. */
 #include "ref.h"
 
 typedef struct {
@@ -28,7 +29,8 @@ static void eval_point(const direct_ctx *c, arb_ptr z, arb_srcptr y, slong prec)
     _arb_vec_scalar_mul_2exp_si(z, z, n, -1);
 }
 
-static void direct_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+/* G(y) = mu_n + V(1/2 (mu_n + y)) (IM) or mu_n + 1/2 (V(mu_n) + V(y)) (TRAP) */
+static void direct_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     const direct_ctx *c = ctx;
     int n = c->s->dim;
@@ -40,11 +42,11 @@ static void direct_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
         _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
     }
     _arb_vec_add(out, out, c->mu, n, prec);
-    _arb_vec_sub(out, y, out, n, prec);
     _arb_vec_clear(z, n);
 }
 
-static void direct_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+/* G'(y)[w] = 1/2 DV(z)[w] at the evaluation point z (w may be a box of directions) */
+static void direct_dG(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
 {
     const direct_ctx *c = ctx;
     int n = c->s->dim;
@@ -52,14 +54,7 @@ static void direct_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     eval_point(c, z, y, prec);
     slpi_ref_dvf(c->s, out, c->delta, z, w, prec);
     _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
-    _arb_vec_sub(out, w, out, n, prec);
     _arb_vec_clear(z, n);
-}
-
-static void direct_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const direct_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, direct_dF, Y, prec);
 }
 
 static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
@@ -74,13 +69,13 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
     if (s->p->fixed_iters > 0) {
         _arb_vec_set(y, mu, n);
         for (int l = 0; l < s->p->fixed_iters; l++) {
-            direct_F(&c, r, y, prec);
-            _arb_vec_sub(y, y, r, n, prec);
+            direct_G(&c, r, y, prec);
+            _arb_vec_swap(y, r, n);
         }
     } else {
-        slpi_ref_fn f = { n, &c, direct_F, direct_J };
+        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
-        ok = slpi_ref_krawczyk(y, &f, r, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }
     if (ok)
         _arb_vec_set(x, y, n);

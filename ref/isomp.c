@@ -7,7 +7,8 @@
  *     F'(Y)[W] = W - 1/2 ([dPsi, Y] + [Psi, W]) - 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi),
  * dPsi = sum_k eta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
  * Jacobian-free Krawczyk test of the fixed point Y = G(Y) = X_n + 1/2[Psi, Y] +
- * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F. Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
+ * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F.
+ * Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
@@ -56,70 +57,96 @@ static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     acb_mat_clear(Psi);
 }
 
-static void isomp_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+/* Psi(Y), Psi Y and Y Psi: the parts of G'(Y) that do not depend on the direction */
+typedef struct {
+    acb_mat_t Y, Psi, PY, YP;
+} dG_parts;
+
+static void dG_parts_init(const isomp_ctx *c, dG_parts *d, arb_srcptr y, slong prec)
 {
-    const isomp_ctx *c = ctx;
-    isomp_Gp(ctx, out, y, prec);
-    _arb_vec_sub(out, y, out, c->s->dim, prec);
+    const slpi_ref_system *s = c->s;
+    int N = s->N;
+    acb_mat_init(d->Y, N, N);
+    acb_mat_init(d->Psi, N, N);
+    acb_mat_init(d->PY, N, N);
+    acb_mat_init(d->YP, N, N);
+    s->unpack(s, d->Y, y, prec);
+    slpi_ref_mat_gen_sum(s, d->Psi, c->eta, d->Y, prec);
+    acb_mat_mul(d->PY, d->Psi, d->Y, prec);
+    acb_mat_mul(d->YP, d->Y, d->Psi, prec);
+}
+
+static void dG_parts_clear(dG_parts *d)
+{
+    acb_mat_clear(d->Y);
+    acb_mat_clear(d->Psi);
+    acb_mat_clear(d->PY);
+    acb_mat_clear(d->YP);
+}
+
+/* out = G'(Y)[w] = 1/2 ([dPsi, Y] + [Psi, W]) + 1/4 (dPsi (Y Psi) + Psi W Psi + (Psi Y) dPsi)
+ * (w may be a box of directions) */
+static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_srcptr w,
+                     slong prec)
+{
+    const slpi_ref_system *s = c->s;
+    int N = s->N;
+    acb_mat_t W, dPsi, T, U, dG;
+    acb_mat_init(W, N, N);
+    acb_mat_init(dPsi, N, N);
+    acb_mat_init(T, N, N);
+    acb_mat_init(U, N, N);
+    acb_mat_init(dG, N, N);
+    s->unpack(s, W, w, prec);
+    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, d->Y, W, prec);
+    slpi_ref_mat_comm(dG, dPsi, d->Y, prec);
+    slpi_ref_mat_comm(T, d->Psi, W, prec);
+    acb_mat_add(dG, dG, T, prec);
+    acb_mat_scalar_mul_2exp_si(dG, dG, -1);
+    acb_mat_mul(U, dPsi, d->YP, prec);
+    acb_mat_mul(T, d->PY, dPsi, prec);
+    acb_mat_add(U, U, T, prec);
+    acb_mat_mul(T, d->Psi, W, prec);
+    acb_mat_mul(W, T, d->Psi, prec);
+    acb_mat_add(U, U, W, prec);
+    acb_mat_scalar_mul_2exp_si(U, U, -2);
+    acb_mat_add(dG, dG, U, prec);
+    s->pack(s, out, dG, prec);
+    acb_mat_clear(W);
+    acb_mat_clear(dPsi);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+    acb_mat_clear(dG);
 }
 
 /* G'(y)[w] (w may be a box of directions) */
 static void isomp_dG(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
 {
     const isomp_ctx *c = ctx;
-    const slpi_ref_system *s = c->s;
-    int N = s->N;
-    acb_mat_t Y, W, Psi, dPsi, T, U, dG, dB;
-    acb_mat_init(dB, N, N);
-    acb_mat_init(Y, N, N);
-    acb_mat_init(W, N, N);
-    acb_mat_init(Psi, N, N);
-    acb_mat_init(dPsi, N, N);
-    acb_mat_init(T, N, N);
-    acb_mat_init(U, N, N);
-    acb_mat_init(dG, N, N);
-    s->unpack(s, Y, y, prec);
-    s->unpack(s, W, w, prec);
-    slpi_ref_mat_gen_sum(s, Psi, c->eta, Y, prec);
-    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, Y, W, prec);
-    /* 1/2 ([dPsi, Y] + [Psi, W]) */
-    slpi_ref_mat_comm(dG, dPsi, Y, prec);
-    slpi_ref_mat_comm(T, Psi, W, prec);
-    acb_mat_add(dG, dG, T, prec);
-    acb_mat_scalar_mul_2exp_si(dG, dG, -1);
-    /* 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi) */
-    acb_mat_mul(T, dPsi, Y, prec);
-    acb_mat_mul(U, T, Psi, prec);
-    acb_mat_mul(T, Psi, W, prec);
-    acb_mat_mul(dB, T, Psi, prec);
-    acb_mat_add(U, U, dB, prec);
-    acb_mat_mul(T, Psi, Y, prec);
-    acb_mat_mul(dB, T, dPsi, prec);
-    acb_mat_add(U, U, dB, prec);
-    acb_mat_scalar_mul_2exp_si(U, U, -2);
-    acb_mat_add(dG, dG, U, prec);
-    s->pack(s, out, dG, prec);
-    acb_mat_clear(Y);
-    acb_mat_clear(W);
-    acb_mat_clear(Psi);
-    acb_mat_clear(dPsi);
-    acb_mat_clear(T);
-    acb_mat_clear(U);
-    acb_mat_clear(dG);
-    acb_mat_clear(dB);
+    dG_parts d;
+    dG_parts_init(c, &d, y, prec);
+    dG_apply(c, &d, out, w, prec);
+    dG_parts_clear(&d);
 }
 
-static void isomp_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+/* F'(Y) = I - G'(Y) column by column, the direction-free parts formed once */
+static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
 {
     const isomp_ctx *c = ctx;
-    isomp_dG(ctx, out, y, w, prec);
-    _arb_vec_sub(out, w, out, c->s->dim, prec);
-}
-
-static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const isomp_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, isomp_dF, Y, prec);
+    int n = c->s->dim;
+    dG_parts d;
+    dG_parts_init(c, &d, y, prec);
+    arb_ptr w = _arb_vec_init(n), col = _arb_vec_init(n);
+    for (int j = 0; j < n; j++) {
+        _arb_vec_zero(w, n);
+        arb_one(w + j);
+        dG_apply(c, &d, col, w, prec);
+        for (int i = 0; i < n; i++)
+            arb_sub(arb_mat_entry(Jm, i, j), w + i, col + i, prec);
+    }
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(col, n);
+    dG_parts_clear(&d);
 }
 
 /* X_{n+1} from the midpoint Xt (matrix) */
@@ -190,9 +217,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
         /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
          * when G does not contract enough (large steps). */
         slpi_ref_fixmap g = { n, &c, isomp_Gp, isomp_dG };
-        slpi_ref_fn f = { n, &c, isomp_F, isomp_J };
-        ok = slpi_ref_krawczyk_fixed_point(y, &g, x, prec, why, why_len) ||
-             slpi_ref_krawczyk(y, &f, x, prec, why, why_len);
+        ok = slpi_ref_solve(y, &g, isomp_J, NULL, x, prec, why, why_len);
         if (ok)
             s->unpack(s, Y, y, prec);
     }

@@ -62,12 +62,16 @@ static void inflate(arb_t z, arb_t x, const arb_t yt, const arb_t k, slong prec)
     mag_clear(eta);
 }
 
-/* Y = approximate inverse of the midpoint Jacobian at yt; 0 if singular */
-static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
+/* Y = approximate inverse of the midpoint Jacobian at yt (the cheap approximation
+ * Japprox unless exact is asked for); 0 if singular */
+static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, int exact, slong prec)
 {
     arb_mat_t Jm;
     arb_mat_init(Jm, f->n, f->n);
-    f->J(f->ctx, Jm, yt, prec);
+    if (f->Japprox != NULL && !exact)
+        f->Japprox(f->ctx, Jm, yt, prec);
+    else
+        f->J(f->ctx, Jm, yt, prec);
     arb_mat_get_mid(Jm, Jm);
     int ok = arb_mat_approx_inv(Y, Jm, prec);
     arb_mat_clear(Jm);
@@ -76,7 +80,7 @@ static int precond(arb_mat_t Y, const slpi_ref_fn *f, arb_srcptr yt, slong prec)
 
 /* Newton on midpoints with the approximate inverse Y of the Jacobian kept while it
  * contracts (simplified Newton; Y is refreshed when a correction shrinks by less than
- * a factor 8). Returns 1 if the last correction is negligible at prec; Y is left as
+ * a factor 8; the refresh uses the exact Jacobian). Returns 1 if the last correction is negligible at prec; Y is left as
  * the last preconditioner. */
 static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
 {
@@ -99,7 +103,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
         mag_max(ybound, ybound, t);
     }
     mag_mul_2exp_si(ybound, ybound, 20);
-    if (!precond(Y, f, yt, prec))
+    if (!precond(Y, f, yt, 0, prec))
         goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         f->F(f->ctx, Fv, yt, prec);
@@ -133,7 +137,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
         }
         mag_mul_2exp_si(t, dn, 3);
         if (mag_cmp(t, dprev) > 0 && !fresh) {   /* slow: refresh the Jacobian */
-            if (!precond(Y, f, yt, prec))
+            if (!precond(Y, f, yt, 1, prec))
                 break;
             fresh = 1;
         } else {
@@ -305,5 +309,91 @@ done:
     mag_clear(ym);
     mag_clear(t);
     mag_clear(tol);
+    return ok;
+}
+
+/* max radius of a ball vector */
+static void max_rad(mag_t m, arb_srcptr y, int n)
+{
+    mag_zero(m);
+    for (int i = 0; i < n; i++)
+        mag_max(m, m, arb_radref(y + i));
+}
+
+/* F = y - G and its Jacobian, for the dense test inside slpi_ref_solve */
+typedef struct {
+    const slpi_ref_fixmap *g;
+    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
+} solve_ctx;
+
+static void solve_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->g->G(c->g->ctx, out, y, prec);
+    _arb_vec_sub(out, y, out, c->g->n, prec);
+}
+
+static void solve_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->g->dG(c->g->ctx, out, y, w, prec);
+    _arb_vec_sub(out, w, out, c->g->n, prec);
+}
+
+static void solve_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    if (c->J != NULL)
+        c->J(c->g->ctx, Jm, Y, prec);
+    else
+        slpi_ref_jacobian_columns(Jm, c->g->n, ctx, solve_dF, Y, prec);
+}
+
+static void solve_Japprox(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
+{
+    const solve_ctx *c = ctx;
+    c->Japprox(c->g->ctx, Jm, y, prec);
+}
+
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
+                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
+                   arb_srcptr guess, slong prec, char *why, size_t why_len)
+{
+    int n = g->n, ok;
+    solve_ctx sc = { g, J, Japprox };
+    slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };
+    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n);
+    mag_t rf, rg;
+    mag_init(rf);
+    mag_init(rg);
+    ok = slpi_ref_krawczyk_fixed_point(yf, g, guess, prec, why, why_len);
+    if (ok) {
+        /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
+         * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
+         * would compound from step to step */
+        for (int i = 0; i < n; i++)
+            arb_get_mid_arb(t + i, yf + i);
+        g->G(g->ctx, u, t, prec);
+        max_rad(rg, u, n);
+        max_rad(rf, yf, n);
+        mag_mul_ui(rg, rg, 5);
+        mag_mul_2exp_si(rf, rf, 2);
+        if (mag_cmp(rf, rg) <= 0) {
+            _arb_vec_set(y, yf, n);
+            goto done;
+        }
+    }
+    if (slpi_ref_krawczyk(y, &f, guess, prec, why, why_len))
+        ok = 1;
+    else if (ok)
+        _arb_vec_set(y, yf, n);          /* the wider certified enclosure */
+done:
+    _arb_vec_clear(yf, n);
+    _arb_vec_clear(t, n);
+    _arb_vec_clear(u, n);
+    mag_clear(rf);
+    mag_clear(rg);
     return ok;
 }

@@ -162,20 +162,28 @@ static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
     acb_mat_clear(dB);
 }
 
+/* out = pack([unpack(a), unpack(b)]) */
+static void packed_comm(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+                        slong prec)
+{
+    acb_mat_t A, B, C;
+    acb_mat_init(A, s->N, s->N);
+    acb_mat_init(B, s->N, s->N);
+    acb_mat_init(C, s->N, s->N);
+    s->unpack(s, A, a, prec);
+    s->unpack(s, B, b, prec);
+    slpi_ref_mat_comm(C, A, B, prec);
+    s->pack(s, out, C, prec);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+}
+
+/* ad*_b mu = [B, X] */
 static void mat_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
                      slong prec)
 {
-    acb_mat_t X, B, C;
-    acb_mat_init(X, s->N, s->N);
-    acb_mat_init(B, s->N, s->N);
-    acb_mat_init(C, s->N, s->N);
-    s->unpack(s, X, mu, prec);
-    s->unpack(s, B, b, prec);
-    slpi_ref_mat_comm(C, B, X, prec);
-    s->pack(s, out, C, prec);
-    acb_mat_clear(X);
-    acb_mat_clear(B);
-    acb_mat_clear(C);
+    packed_comm(s, out, b, mu, prec);
 }
 
 /* out = E X E^*, i.e. e^B X e^{-B} for the exact skew-Hermitian B in the ball. */
@@ -250,21 +258,11 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     acb_mat_clear(V);
 }
 
-/* L_a b = -[A, B]: the B-form of ad (B = sigma^*, SPEC §3.2). */
+/* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, SPEC §3.2). */
 static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                     slong prec)
 {
-    acb_mat_t A, B, C;
-    acb_mat_init(A, s->N, s->N);
-    acb_mat_init(B, s->N, s->N);
-    acb_mat_init(C, s->N, s->N);
-    s->unpack(s, A, a, prec);
-    s->unpack(s, B, b, prec);
-    slpi_ref_mat_comm(C, B, A, prec);
-    s->pack(s, out, C, prec);
-    acb_mat_clear(A);
-    acb_mat_clear(B);
-    acb_mat_clear(C);
+    packed_comm(s, out, b, a, prec);
 }
 
 void slpi_ref_matrix_attach(slpi_ref_system *s)

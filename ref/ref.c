@@ -1,7 +1,9 @@
 /* ref/ref.c — public entry points of the certified path (slpi.h; DESIGN §3):
  * create/step/diagnostics/free, the scheme table, and the precision policy:
  * a step runs at p->prec bits and, when its enclosure fails, again at doubled
- * precision up to p->prec_max; beyond that it is UNABLE (never a guess). */
+ * precision, the last try exactly at p->prec_max; beyond that it is UNABLE (never a
+ * guess), with the reason in slpi_ref_unable_reason. A failed step leaves the state
+ * unchanged. */
 #include "ref.h"
 #include <math.h>
 #include <stdlib.h>
@@ -75,6 +77,14 @@ void slpi_ref_free(slpi_ref *s)
     free(s);
 }
 
+/* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */
+static long next_prec(long prec, long prec_max)
+{
+    if (prec >= prec_max)
+        return 0;
+    return 2 * prec < prec_max ? 2 * prec : prec_max;
+}
+
 int slpi_ref_set_step(slpi_ref *s, double h)
 {
     if (!(h != 0) || !isfinite(h))
@@ -113,7 +123,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             return info->status = SLPI_STEP_INVALID;
         }
     char why[200] = "";
-    for (long prec = s->p.prec; prec <= s->p.prec_max; prec *= 2) {
+    for (long prec = s->p.prec; prec > 0; prec = next_prec(prec, s->p.prec_max)) {
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = s->scheme->step(&s->sys, s->work, s->delta, prec, why,
                                               sizeof why);
@@ -125,7 +135,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             return st;
         }
     }
-    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %s", step,
+    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
@@ -173,17 +183,18 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
                             slpi_error *err)
 {
     const slpi_problem *p = &s->p;
-    if (p->scheme != SLPI_SCHEME_SVI || p->system != SLPI_SYS_RIGID_BODY ||
+    if (p->scheme != SLPI_SCHEME_SVI ||
+        (p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP) ||
         p->svi_form == SLPI_SVI_FORM_LP)
         return slpi_error_set(err, SLPI_EINPUT,
                               "ref: the Poisson defect is certified for svi on the rigid "
-                              "body in vector form only, not %s/%s",
+                              "body and the heavy top in vector form only, not %s/%s",
                               slpi_system_name(p->system), slpi_scheme_name(p->scheme));
     s->delta[0] = p->h;
     for (int k = 1; k <= s->sys.M; k++)
         s->delta[k] = dW[k - 1];
     char why[200] = "";
-    for (long prec = p->prec; prec <= p->prec_max; prec *= 2)
+    for (long prec = p->prec; prec > 0; prec = next_prec(prec, p->prec_max))
         if (slpi_ref_svi_poisson_defect(&s->sys, x, s->delta, defect, prec, why, sizeof why))
             return SLPI_OK;
     return slpi_error_set(err, SLPI_ENUMERIC, "ref: Poisson defect UNABLE at %ld bits: %s",

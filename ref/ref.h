@@ -139,7 +139,7 @@ void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
 void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
                        slong prec);
-/* out = Re Tr(X^k) or Im Tr(X^k) helpers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
+/* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
 
 /* ---------------------------------------------------------- certification
@@ -149,7 +149,8 @@ void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong pre
  *                         parameters, e.g. the previous state, may themselves be
  *                         balls: the enclosure is then parametric);
  *   J(ctx, Jm, Y, prec):  an enclosure of the Jacobian F'(y) for all y in the box Y
- *                         (and all parameters in their balls).
+ *                         (and all parameters in their balls);
+ *   Japprox (optional):   a cheap approximate Jacobian for the preconditioner.
  * On success y holds balls containing the unique zero in the verified box and the
  * function returns 1; on failure returns 0 and writes a reason into `why`. */
 typedef struct {
@@ -157,6 +158,9 @@ typedef struct {
     void *ctx;
     void (*F)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
     void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+    /* optional (may be NULL, then J): a cheap approximation of F' at a point, used only
+     * for Newton's midpoint iteration and the preconditioner, never for the test */
+    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
 } slpi_ref_fn;
 
 int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
@@ -177,6 +181,16 @@ typedef struct {
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
+/* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
+ * first, kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or
+ * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
+ * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
+ * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
+ * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
+                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
+                   arb_srcptr guess, slong prec, char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
@@ -208,9 +222,10 @@ extern const slpi_ref_scheme slpi_ref_scheme_svi;
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len);
-/* Certified Poisson-map defect of one SVI-SO3 step of the rigid body (ref/svi.c):
- * D hat(Pi_k) D^T - hat(Pi_{k+1}), D = dPi_{k+1}/dPi_k by the implicit function theorem
- * on the enclosed zero (row-major 3x3 in defect); 0 with a reason on failure. */
+/* Certified Poisson-map defect of one SVI step in vector form (ref/svi.c):
+ * D J(p_k) D^T - J(p_{k+1}), p = Pi (rigid body, d = 3) or (Pi, Gamma) (heavy top,
+ * d = 6), D = dp_{k+1}/dp_k by the implicit function theorem on the enclosed zero
+ * (row-major d x d in defect); 0 with a reason on failure. */
 int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
                                 arb_ptr defect, slong prec, char *why, size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */

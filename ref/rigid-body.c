@@ -90,27 +90,33 @@ static void rb_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slon
     arb_set(x + 2, acb_realref(acb_mat_entry(X, 1, 0)));
 }
 
-static void rb_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
+/* B_k = -hat(g_k(x)), or its derivative -hat(Dg_k[w]) when W != NULL */
+static void rb_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                          const acb_mat_t W, slong prec)
 {
     arb_ptr x = _arb_vec_init(3), g = _arb_vec_init(3);
-    rb_pack(s, x, X, prec);
-    velocity(s, k, g, x, prec);
+    if (W == NULL) {
+        rb_pack(s, x, X, prec);
+        velocity(s, k, g, x, prec);
+    } else {
+        rb_pack(s, x, W, prec);
+        dvelocity(s, k, g, x, prec);
+    }
     hat(B, g, -1);
     _arb_vec_clear(x, 3);
     _arb_vec_clear(g, 3);
 }
 
+static void rb_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                    slong prec)
+{
+    rb_gen_matrix(s, k, B, X, NULL, prec);
+}
+
 static void rb_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
-    (void)X;
-    arb_ptr w = _arb_vec_init(3), g = _arb_vec_init(3);
-    rb_pack(s, w, W, prec);
-    dvelocity(s, k, g, w, prec);
-    hat(dB, g, -1);
-    _arb_vec_clear(w, 3);
-    _arb_vec_clear(g, 3);
+    rb_gen_matrix(s, k, dB, X, W, prec);
 }
 
 static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)

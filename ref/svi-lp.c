@@ -179,7 +179,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     acb_mat_scalar_mul_2exp_si(B, B, -1);
     acb_mat_neg(B, B);
     s->pack(s, guess, B, prec);
-    slpi_ref_fn f = { n, &c, lp_F, lp_J };
+    slpi_ref_fn f = { n, &c, lp_F, lp_J, NULL };
     ok = slpi_ref_krawczyk(xs, &f, guess, prec, why, why_len);
     if (ok) {
         lp_parts t;

@@ -2,8 +2,9 @@
  * 000_4bd5cba106ace03f.txt §4, eqs. (36)-(41), Algorithm 1).
  *
  * The step is the exact solution sigma of the TMK equation (eqs. (37)-(38))
- *     F(sigma) = sigma - sum_k Delta_k xi_k( 1/2 (mu_n + O_exp(sigma; mu_n)) ) = 0,
- * enclosed by the Krawczyk test with Jacobian
+ *     F(sigma) = sigma - G(sigma),  G(sigma) = sum_k Delta_k xi_k( 1/2 (mu_n + O_exp(sigma; mu_n)) ),
+ * enclosed by the Jacobian-free Krawczyk test of the contraction G, or when G does
+ * not contract enough by the dense Krawczyk test with Jacobian
  *     F'(sigma)[w] = w - sum_k Delta_k D xi_k(mbar)[ 1/2 D_sigma O_exp(sigma; mu_n)[w] ],
  * then mu_{n+1} = O_exp(sigma; mu_n). The chord iteration of eq. (41) is the solver of
  * the fast path, not part of the scheme; it defines the map only in fixed-iteration
@@ -27,18 +28,20 @@ static void midpoint(const tmk_ctx *c, arb_ptr mbar, arb_srcptr sigma, slong pre
     _arb_vec_scalar_mul_2exp_si(mbar, mbar, s->dim, -1);
 }
 
-static void tmk_F(void *ctx, arb_ptr out, arb_srcptr sigma, slong prec)
+/* G(sigma) = sum_k Delta_k xi_k(mbar(sigma)): the TMK equation is sigma = G(sigma) */
+static void tmk_G(void *ctx, arb_ptr out, arb_srcptr sigma, slong prec)
 {
     const tmk_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
     arb_ptr m = _arb_vec_init(s->dim);
     midpoint(c, m, sigma, prec);
     slpi_ref_gen_sum(s, out, c->delta, m, prec);
-    _arb_vec_sub(out, sigma, out, s->gdim, prec);
     _arb_vec_clear(m, s->dim);
 }
 
-static void tmk_dF(void *ctx, arb_ptr out, arb_srcptr sigma, arb_srcptr w, slong prec)
+/* G'(sigma)[w] = sum_k Delta_k Dxi_k(mbar)[1/2 D_sigma O_exp(sigma; mu)[w]] (w may be a
+ * box of directions) */
+static void tmk_dG(void *ctx, arb_ptr out, arb_srcptr sigma, arb_srcptr w, slong prec)
 {
     const tmk_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
@@ -47,15 +50,8 @@ static void tmk_dF(void *ctx, arb_ptr out, arb_srcptr sigma, arb_srcptr w, slong
     s->dorbit(s, dm, sigma, w, c->mu, NULL, prec);
     _arb_vec_scalar_mul_2exp_si(dm, dm, s->dim, -1);
     slpi_ref_dgen_sum(s, out, c->delta, m, dm, prec);
-    _arb_vec_sub(out, w, out, s->gdim, prec);
     _arb_vec_clear(m, s->dim);
     _arb_vec_clear(dm, s->dim);
-}
-
-static void tmk_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const tmk_ctx *c = ctx;
-    slpi_ref_jacobian_columns(Jm, c->s->gdim, ctx, tmk_dF, Y, prec);
 }
 
 /* chord direction: D v = v - 1/2 sum_k Delta_k Dxi_k(mu_n)[coad(v, mu_n)] */
@@ -72,6 +68,13 @@ static void chord_dF(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr v, slong p
     _arb_vec_clear(a, s->dim);
 }
 
+/* the chord matrix D as the approximate Jacobian (preconditioner) of the TMK equation */
+static void chord_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
+{
+    const tmk_ctx *c = ctx;
+    slpi_ref_jacobian_columns(Jm, c->s->gdim, ctx, chord_dF, y, prec);
+}
+
 /* exactly L chord iterations from sigma = 0, in balls; 0 if D is not provably invertible */
 static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
 {
@@ -81,10 +84,11 @@ static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
     arb_mat_init(r, n, 1);
     arb_mat_init(d, n, 1);
     arb_ptr res = _arb_vec_init(n);
-    slpi_ref_jacobian_columns(D, n, (void *)c, chord_dF, sigma, prec);
+    chord_J((void *)c, D, sigma, prec);
     _arb_vec_zero(sigma, n);
     for (int l = 0; l < L && ok; l++) {
-        tmk_F((void *)c, res, sigma, prec);
+        tmk_G((void *)c, res, sigma, prec);
+        _arb_vec_sub(res, sigma, res, n, prec);          /* r = F(sigma) */
         for (int i = 0; i < n; i++)
             arb_set(arb_mat_entry(r, i, 0), res + i);
         ok = arb_mat_solve(d, D, r, prec);
@@ -116,9 +120,10 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
         if (!ok)
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
-        slpi_ref_fn f = { n, &c, tmk_F, tmk_J };
+        /* Jacobian-free test of the contraction G first, the dense test otherwise */
+        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
-        ok = slpi_ref_krawczyk(sigma, &f, guess, prec, why, why_len);
+        ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }
     if (ok)
         s->orbit(s, x, sigma, mu, prec);

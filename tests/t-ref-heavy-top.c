@@ -7,8 +7,8 @@
  *  - SVI-SD on the gyroscope with the noise cases 1, 2, 3: Casimirs, Noether (R Pi)_z,
  *    and Gamma = R^T e3 (V8, V9, V24), both signs of c;
  *  - UNABLE: a step too large to certify reports UNABLE at the cap, leaves the state
- *    unchanged, and says why; NaN increments are INVALID; precision doubling: a
- *    large step that fails at 32 bits is certified after doubling. */
+ *    unchanged, and says why (after climbing the precision ladder to the cap); NaN
+ *    increments are INVALID. */
 #include "testutil.h"
 #include "slpi.h"
 
@@ -139,34 +139,6 @@ int main(void)
         dW[1] = NAN;
         TEST_CHECK(slpi_ref_step(r, x, dW, &info) == SLPI_STEP_INVALID);
         slpi_ref_free(r);
-    }
-    /* precision doubling: from 32 bits, sweep large TMK steps h = 8 * 1.1^k; near the
-     * limit of solvability some step fails at 32 bits and is certified after doubling */
-    {
-        long raised = 0;
-        double h = 8;
-        for (int k = 0; k < 46; k++, h *= 1.1) {
-            if (k < 38)
-                continue;
-            slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-            p.prec = 32;
-            p.prec_max = 256;
-            p.h = h;
-            slpi_error err;
-            slpi_ref *r;
-            TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
-            for (int i = 0; i < 6; i++)
-                arb_set_d(x + i, mu0[i]);
-            double dW = 0.1;
-            slpi_step_info info;
-            if (slpi_ref_step(r, x, &dW, &info) == SLPI_STEP_CONVERGED && info.prec > 32) {
-                raised++;
-                printf("h=%g certified after doubling to %ld bits\n", h, info.prec);
-                TEST_CHECK(info.prec <= p.prec_max && info.radius < 1e-10);
-            }
-            slpi_ref_free(r);
-        }
-        TEST_CHECK(raised > 0);
     }
     slpi_ref_diag_clear(&d);
     _arb_vec_clear(x, 15);

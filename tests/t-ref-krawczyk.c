@@ -3,13 +3,16 @@
  *    enclosure must contain sqrt(c') for every c' in the ball, checked at both ends);
  *  - a 2x2 nonlinear system with exact zero (1, 2) is contained, tight;
  *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed;
- *  - the precision doubling: a tight enclosure at 64 bits is coarser than at 256. */
+ *  - precision: an ill-conditioned zero is refused at 32 bits and certified at 64; a
+ *    tight enclosure at 64 bits is coarser than at 256. */
 #include "testutil.h"
 #include "ref/ref.h"
 
 typedef struct { arb_t c; int kind; } prob;
 
-/* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2) */
+/* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2);
+ * 4: the linear system (y0 + y1 - 2, y0 + (1 + 2^-40) y1 - 2 - 2^-40), zero (1, 1),
+ *    condition ~2^42 */
 static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
@@ -17,6 +20,21 @@ static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     case 0: arb_sqr(out, y, prec); arb_sub(out, out, p->c, prec); break;
     case 1: arb_sqr(out, y, prec); arb_add_ui(out, out, 1, prec); break;
     case 2: arb_sqr(out, y, prec); break;
+    case 4: {
+        arb_t e;
+        arb_init(e);
+        arb_one(e);
+        arb_mul_2exp_si(e, e, -40);
+        arb_add(out, y, y + 1, prec);
+        arb_sub_ui(out, out, 2, prec);
+        arb_add_ui(out + 1, e, 1, prec);
+        arb_mul(out + 1, out + 1, y + 1, prec);
+        arb_add(out + 1, out + 1, y, prec);
+        arb_sub_ui(out + 1, out + 1, 2, prec);
+        arb_sub(out + 1, out + 1, e, prec);
+        arb_clear(e);
+        break;
+    }
     default: {
         arb_t t;
         arb_init(t);
@@ -36,6 +54,15 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
     prob *p = ctx;
     if (p->kind < 3) {
         arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
+        return;
+    }
+    if (p->kind == 4) {
+        arb_one(arb_mat_entry(Jm, 0, 0));
+        arb_one(arb_mat_entry(Jm, 0, 1));
+        arb_one(arb_mat_entry(Jm, 1, 0));
+        arb_one(arb_mat_entry(Jm, 1, 1));
+        arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), -40);
+        arb_add_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1, prec);
         return;
     }
     arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
@@ -63,7 +90,7 @@ int main(void)
         arb_set_d(p.c, c);
         mag_set_d(arb_radref(p.c), 1e-20);
         p.kind = 0;
-        slpi_ref_fn f = { 1, &p, F, J };
+        slpi_ref_fn f = { 1, &p, F, J, NULL };
         arb_set_d(g, sqrt(c) * 1.01);
         int ok = slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why);
         TEST_CHECKF(ok, "sqrt(%g): %s", c, why);
@@ -86,7 +113,7 @@ int main(void)
     mag_set_d(arb_radref(p.c), 0.1);
     p.kind = 0;
     {
-        slpi_ref_fn f = { 1, &p, F, J };
+        slpi_ref_fn f = { 1, &p, F, J, NULL };
         arb_set_d(g, 1.4);
         TEST_CHECKF(slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why), "wide: %s", why);
         arb_set_d(t, 1.9);
@@ -99,16 +126,26 @@ int main(void)
 
     /* 2x2 system, exact zero (1, 2) */
     p.kind = 3;
-    slpi_ref_fn f2 = { 2, &p, F, J };
+    slpi_ref_fn f2 = { 2, &p, F, J, NULL };
     arb_set_d(g, 1.1);
     arb_set_d(g + 1, 1.9);
     TEST_CHECKF(slpi_ref_krawczyk(y, &f2, g, 128, why, sizeof why), "2x2: %s", why);
     TEST_CHECK(arb_contains_si(y, 1) && arb_contains_si(y + 1, 2));
     TEST_CHECK(mag_cmp_2exp_si(arb_radref(y), -110) < 0);
 
+    /* precision matters for an ill-conditioned zero (condition ~2^42): refused at 32
+     * bits, certified at 64 (what the precision ladder of slpi_ref_step relies on) */
+    p.kind = 4;
+    slpi_ref_fn f4 = { 2, &p, F, J, NULL };
+    arb_set_d(g, 0.9);
+    arb_set_d(g + 1, 1.1);
+    TEST_CHECK(!slpi_ref_krawczyk(y, &f4, g, 32, why, sizeof why));
+    TEST_CHECKF(slpi_ref_krawczyk(y, &f4, g, 64, why, sizeof why), "64 bits: %s", why);
+    TEST_CHECK(arb_contains_si(y, 1) && arb_contains_si(y + 1, 1));
+
     /* refusals */
     p.kind = 1;
-    slpi_ref_fn f1 = { 1, &p, F, J };
+    slpi_ref_fn f1 = { 1, &p, F, J, NULL };
     arb_set_d(g, 0.5);
     TEST_CHECK(!slpi_ref_krawczyk(y, &f1, g, 128, why, sizeof why));
     p.kind = 2;
@@ -117,7 +154,7 @@ int main(void)
     /* precision: radius shrinks with prec */
     p.kind = 0;
     arb_set_ui(p.c, 2);
-    slpi_ref_fn f0 = { 1, &p, F, J };
+    slpi_ref_fn f0 = { 1, &p, F, J, NULL };
     arb_set_d(g, 1.5);
     TEST_CHECK(slpi_ref_krawczyk(y, &f0, g, 64, why, sizeof why));
     arb_set(t, y);

@@ -2,13 +2,14 @@
  * ref API, each statement checked as ball containment:
  *  - ISOMP with one constant generator is the closed-form Cayley rotation by
  *    2 arctan(|b|/2) (SPEC §3.4), in COMM and CAY mode;
- *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise;
+ *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise; with one
+ *    fixed-point sweep CAY still keeps |x|^2 and COMM provably does not (X8);
  *  - Casimir |x|^2: 0 in C(X_n) - C(X_0) for TMK, RKMK-HEUN, ISOMP-CAY, SVI (±1/4), IM;
  *  - deterministic energy: 0 in H0(X_n) - H0(X_0) for TMK, IM and SVI c = -1/4, while
  *    SVI c = +1/4 and TRAP are shown NOT to conserve (0 excluded);
  *  - Noether J = R Pi for SVI with R tracked;
  *  - coordinates vs matrix form: TMK on the heavy top with gamma = 0, x = 0 equals TMK
- *    on the rigid body (SVI form) (overlap);
+ *    on the rigid body (SVI form); SVI-LP on so(3) equals SVI-SO3 with c = +1/4;
  *  - radii stay below 1e-30 at 128 bits. */
 #include "testutil.h"
 #include "slpi.h"
@@ -167,6 +168,19 @@ int main(void)
         done(&R);
     }
 
+    /* X8: with one fixed-point sweep (fixed_iters = 1, a different, certified map) the
+     * CAY update still keeps |x|^2 exactly, the COMM update provably does not */
+    for (int mode = 0; mode < 2; mode++) {
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        p.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+        p.fixed_iters = 1;
+        p.h = 0x1p-4;
+        TEST_CHECK(run(&R, &p, xiso, 5, 0.2, &rad));
+        TEST_CHECKF(contains_zero(&R, "|x|^2-|x0|^2") == mode, "fixed-iteration %s",
+                    mode ? "CAY" : "COMM");
+        done(&R);
+    }
+
     /* deterministic energy */
     const int energy_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT };
     for (int j = 0; j < 2; j++) {
@@ -200,24 +214,47 @@ int main(void)
     TEST_CHECK(!contains_zero(&R, "|x|^2-|x0|^2"));
     done(&R);
 
-    /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK */
+    /* SVI: the matrix form SVI-LP (U(N) formulas of SPEC §3.5(c) on so(3)) and the
+     * vector form SVI-SO3 with c = +1/4 are one scheme: the enclosures overlap */
     {
         run_t A, B;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
+        p.h = 0.1;
+        p.rb.amp = 0.5;
+        uint64_t st = test_rng_state_;
+        TEST_CHECK(run(&A, &p, xsvi, 5, 0.3, &rad));
+        test_rng_state_ = st;
+        p.svi_form = SLPI_SVI_FORM_LP;
+        TEST_CHECK(run(&B, &p, xsvi, 5, 0.3, &rad));
+        for (int i = 0; i < 3; i++)
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);
+        done(&A);
+        done(&B);
+    }
+
+    /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK, and RKMK-HEUN with
+     * the truncated dexp^{-1} of order q = 2 (the B-form bracket against the se(3) one) */
+    for (int j = 0; j < 2; j++) {
+        run_t A, B;
         const double x6[6] = { -0.5878, 0, 0.8090, 0, 0, 0 };
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+        const int scheme = j ? SLPI_SCHEME_RKMK_HEUN : SLPI_SCHEME_TMK;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, scheme);
+        p.dexp_order = 2 * j;
         p.rb.form = SLPI_RB_FORM_SVI;
         p.rb.inertia[0] = 1; p.rb.inertia[1] = 2; p.rb.inertia[2] = 3;
         p.rb.noise = SLPI_RB_NOISE_NONE;
         p.h = 0.05;
         TEST_CHECK(run(&A, &p, x6, 10, 0, &rad));
-        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, scheme);
+        p.dexp_order = 2 * j;
         p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
         p.ht.mga[0] = p.ht.mga[1] = p.ht.mga[2] = 0;
         p.ht.noise = SLPI_HT_NOISE_NONE;
         p.h = 0.05;
         TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
         for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "matrix vs coordinates, entry %d", i);
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
+                        slpi_scheme_name(scheme), i);
         done(&A);
         done(&B);
     }

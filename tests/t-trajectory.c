@@ -90,5 +90,19 @@ int main(void)
     bad("# slpi-trajectory 1\nstep\tt\tx\n-1\t0\t1\n", ":3: step '-1'");
     bad("# slpi-trajectory 1\n", "no column line");
     TEST_CHECK(slpi_traj_read("/nonexistent/x.tsv", &t, &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
+    /* wide rows (su(64) states have 4096 columns and more) are read whole */
+    enum { WIDE = 5000 };
+    char *wide = malloc(20 * WIDE + 64), *w = wide;
+    w += sprintf(w, "# slpi-trajectory 1\nstep\tt");
+    for (int i = 0; i < WIDE; i++) w += sprintf(w, "\tc%d", i);
+    w += sprintf(w, "\n0\t0");
+    for (int i = 0; i < WIDE; i++) w += sprintf(w, "\t%d", i);
+    sprintf(w, "\n");
+    const char *wpath = test_temp_file(wide);
+    TEST_CHECKF(slpi_traj_read(wpath, &t, &err) == SLPI_OK && t.ncols == WIDE && t.mid[WIDE] == WIDE - 1
+                && !strcmp(t.col[WIDE - 1], "c4999"), "wide file: %s", err.msg);
+    slpi_traj_free(&t);
+    unlink(wpath);
+    free(wide);
     TEST_END();
 }

@@ -1,0 +1,90 @@
+/* bench-ref-radius — per SPEC §5 preset on the ref path at 128 bits: how many steps are
+ * certified before the radius of the state exceeds 1e-30 (canonical noise of the
+ * preset, default initial state from the fast path), capped by STEP_CAP steps and
+ * SECONDS of work per preset; also the largest precision used and UNABLE steps. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "slpi.h"
+
+#define STEP_CAP 5000
+#define SECONDS 5.0
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);   /* CPU time: the machine is shared */
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+int main(void)
+{
+    printf("%-40s %-12s %10s %10s %8s %s\n", "preset", "scheme", "steps", "us/step",
+           "maxprec", "stop");
+    for (const slpi_preset *pr = slpi_presets(); pr->name != NULL; pr++) {
+        slpi_problem p;
+        slpi_error err;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        if (slpi_problem_preset(&p, pr->name, &err) != SLPI_OK ||
+            slpi_problem_finish(&p, &err) != SLPI_OK) {
+            printf("%-40s   (%s)\n", pr->name, err.msg);
+            continue;
+        }
+        slpi_ref *r = NULL;
+        slpi_fast *f = NULL;
+        slpi_noise_source *src = NULL;
+        int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+        double x0[4096], dW[4096];
+        if (n > 4096 || M > 4096 || slpi_ref_create(&r, &p, &err) != SLPI_OK ||
+            slpi_fast_create(&f, &p, &err) != SLPI_OK ||
+            slpi_fast_initial_state(f, x0, &err) != SLPI_OK ||
+            slpi_noise_source_open(&src, &p, &err) != SLPI_OK) {
+            printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(p.scheme),
+                   n > 4096 ? "state too large" : err.msg);
+            slpi_ref_free(r);
+            slpi_fast_free(f);
+            continue;
+        }
+        arb_ptr x = _arb_vec_init(n);
+        for (int i = 0; i < n; i++)
+            arb_set_d(x + i, x0[i]);
+        long steps = 0, maxprec = 0;
+        const char *stop = "cap";
+        double t0 = now(), t = 0;
+        while (steps < STEP_CAP && steps < p.steps) {
+            if ((t = now() - t0) > SECONDS) {
+                stop = "time";
+                break;
+            }
+            slpi_step_info info;
+            if (slpi_noise_source_step(src, steps, dW, &err) != SLPI_OK) {
+                stop = "noise";
+                break;
+            }
+            if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED) {
+                stop = "UNABLE";
+                break;
+            }
+            if (info.prec > maxprec)
+                maxprec = info.prec;
+            if (info.radius > 1e-30) {
+                stop = "radius";
+                break;
+            }
+            steps++;
+        }
+        if (steps == p.steps)
+            stop = "end";
+        t = now() - t0;
+        printf("%-40s %-12s %10ld %10.0f %8ld %s\n", pr->name, slpi_scheme_name(p.scheme),
+               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop);
+        fflush(stdout);
+        _arb_vec_clear(x, n);
+        slpi_noise_source_close(src);
+        slpi_fast_free(f);
+        slpi_ref_free(r);
+    }
+    flint_cleanup();
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* cmd-golden.c — `slpi golden`: list, regenerate (`make golden`) or check the golden
+ * certified cases of oracle/ (issue 6, oracle items 1–2; format in oracle/golden.c). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "slpi.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: slpi golden [--dir DIR] [--check [FILE...] | --write [--case NAME] | --list | --problem NAME]\n"
+            "  --dir DIR     folder of the golden files (default oracle/golden)\n"
+            "  --check       check every case of DIR (or the FILEs) on the ref and fast paths\n"
+            "                (the default): the fresh certified balls must overlap the stored\n"
+            "                ones, the fast path must stay within |fast - exact| / (n u scale)\n"
+            "                <= %g; prints the worst scores per scheme x system pair\n"
+            "  --write       regenerate the files with the certified path (a deliberate act:\n"
+            "                review the diff before committing)\n"
+            "  --case NAME   with --write: only this case\n"
+            "  --list        the case names\n"
+            "  --problem NAME  print the case's problem as key=value lines (for `slpi run --config`)\n"
+            "Exit 0 all PASS, 1 a FAIL, 2 bad input (file:line), 3 UNABLE and no FAIL.\n",
+            SLPI_ORACLE_THRESHOLD);
+}
+
+int slpi_cli_golden(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "dir", required_argument, 0, 'd' }, { "check", no_argument, 0, 'c' },
+        { "write", no_argument, 0, 'w' },     { "case", required_argument, 0, 'k' },
+        { "list", no_argument, 0, 'l' },      { "problem", required_argument, 0, 'p' },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 }
+    };
+    const char *dir = "oracle/golden", *only = NULL;
+    int mode = 'c', c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': dir = optarg; break;
+        case 'c': case 'w': case 'l': mode = c; break;
+        case 'k': only = optarg; break;
+        case 'p': mode = c; only = optarg; break;
+        case 'h': help(stdout); return SLPI_OK;
+        default: fprintf(stderr, "slpi golden: see `slpi golden --help`\n"); return SLPI_EINPUT;
+        }
+    }
+    if ((optind < argc && mode != 'c') || (only && mode != 'w' && mode != 'p')) {
+        fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
+        return SLPI_EINPUT;
+    }
+    slpi_error err = { 0, "" };
+    if (mode == 'l') {
+        for (const char *const *k = slpi_golden_cases(); *k; k++) puts(*k);
+        return SLPI_OK;
+    }
+    if (mode == 'p') {
+        char file[200], path[4400];
+        slpi_golden g;
+        slpi_golden_file_name(only, file, sizeof file);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        if (slpi_golden_read(path, &g, &err) != SLPI_OK) {
+            fprintf(stderr, "slpi golden: %s\n", err.msg);
+            return SLPI_EINPUT;
+        }
+        printf("# golden case %s: %s\n", g.name, g.what);
+        slpi_problem_write(&g.problem, stdout, "");
+        slpi_golden_clear(&g);
+        return SLPI_OK;
+    }
+    if (mode == 'w') {
+        int rc = slpi_golden_regenerate(dir, only, stdout, &err);
+        if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
+        return rc;
+    }
+    slpi_verdict v;
+    int rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, stdout, &v, &err)
+                           : slpi_golden_check_dir(dir, stdout, &v, &err);
+    if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi golden: %s\n", err.msg);
+        return rc;
+    }
+    printf("golden: %s\n", slpi_verdict_name(v));
+    return (int)v;
+}

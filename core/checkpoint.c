@@ -1,0 +1,360 @@
+/* checkpoint.c — run checkpoints (DESIGN §5, issue 8): what `slpi run --checkpoint`
+ * writes every N steps and `--resume` continues from, so that the resumed trajectory
+ * is byte-identical to an uninterrupted run.
+ *
+ * Format "slpi-checkpoint" version 1: text, one "key value" per line, in this order,
+ * every line ending in '\n':
+ *   # slpi-checkpoint 1
+ *   arith NAME                  path that wrote it: fast | ref
+ *   hex 0|1                     trajectory rows as %a (1) or %.17g (0)
+ *   dim D                       state doubles, 1..2^20
+ *   step S                      steps done; the run continues with step S (0-based)
+ *   out_bytes B                 length of the output file at the checkpoint
+ *   out_digest HEX16            FNV-1a 64 of those B bytes (checked before appending)
+ *   total_iters I               solver iterations over steps 0..S-1
+ *   max_iters I   stagnated N   capped N   clipped N   (one per line)
+ *   max_radius HEX              ref path: largest output radius so far (%a)
+ *   max_prec BITS
+ *   ndiag K                     0..SLPI_MAX_DIAG, then K lines
+ *   diag FIRST FINAL MAXCHANGE  %a; NaN/Inf allowed (diagnostics of a state)
+ *   problem_lines L             1..4096, then L lines
+ *   problem KEY=VALUE           slpi_problem_write of the run's problem
+ *   ntokens T                   1..2^21, then T lines
+ *   x TOKEN                     the path's exact state tokens (fast: %a doubles and
+ *                               counters; ref: arb_dump_str, which holds spaces)
+ *   end HEX16                   FNV-1a 64 of every byte before this line
+ * Nothing may follow the end line. The reader checks the version, each key and its
+ * range, counts, and the end digest (a torn or edited file is rejected), and names
+ * file:line. Files are written atomically: to PATH.tmp, fsync, rename over PATH, then
+ * fsync of the folder, so PATH always holds a whole checkpoint (old or new).
+ */
+#include "checkpoint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CKPT_MAX_DIM (1L << 20)
+#define CKPT_MAX_PROBLEM_LINES 4096
+#define CKPT_MAX_BYTES (1L << 30)
+
+uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+void slpi_checkpoint_free(slpi_checkpoint *c)
+{
+    if (c->x)
+        for (int i = 0; i < c->ntokens; i++) free(c->x[i]);
+    free(c->x);
+    free(c->problem);
+    memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------------------ writer */
+
+static void write_body(FILE *f, const slpi_checkpoint *c)
+{
+    const slpi_run_result *r = &c->res;
+    fprintf(f, "# %s %d\narith %s\nhex %d\ndim %d\nstep %ld\nout_bytes %ld\nout_digest %016" PRIx64 "\n",
+            SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, c->arith, c->hex, c->dim, c->step, c->out_bytes,
+            c->out_digest);
+    fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters,
+            r->max_iters, r->stagnated, r->capped, r->clipped);
+    fprintf(f, "max_radius %a\nmax_prec %ld\nndiag %d\n", r->max_radius, r->max_prec, r->ndiag);
+    for (int i = 0; i < r->ndiag; i++)
+        fprintf(f, "diag %a %a %a\n", r->diag_first[i], r->diag_final[i], r->diag_maxchange[i]);
+    int nl = 0;
+    for (const char *s = c->problem; *s; s++) nl += *s == '\n';
+    fprintf(f, "problem_lines %d\n", nl);
+    for (const char *s = c->problem; *s;) {
+        const char *e = strchr(s, '\n');
+        fprintf(f, "problem %.*s\n", (int)(e - s), s);
+        s = e + 1;
+    }
+    fprintf(f, "ntokens %d\n", c->ntokens);
+    for (int i = 0; i < c->ntokens; i++) fprintf(f, "x %s\n", c->x[i]);
+}
+
+static void sync_folder(const char *path)
+{
+    char *dir = strdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[slash == dir ? 1 : 0] = '\0';
+    int fd = open(slash ? dir : ".", O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);   /* best effort: some file systems refuse fsync on folders */
+        close(fd);
+    }
+    free(dir);
+}
+
+int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    write_body(m, c);
+    fclose(m);
+    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, len);
+
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 5);
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    int rc = SLPI_OK;
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", tmp, strerror(errno));
+    } else {
+        fwrite(buf, 1, len, f);
+        fprintf(f, "end %016" PRIx64 "\n", d);
+        int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+        bad |= fclose(f) != 0;
+        if (bad || rename(tmp, path) != 0) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", path, strerror(errno));
+            unlink(tmp);
+        } else {
+            sync_folder(path);
+        }
+    }
+    free(tmp);
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ reader */
+
+typedef struct {
+    const char *name;
+    char *text;        /* whole file, lines split in place */
+    char *pos, *end;   /* next line; end of the covered part */
+    long line;
+    slpi_error *err;
+} ckpt_reader;
+
+static int fail(ckpt_reader *r, const char *fmt, const char *detail)
+{
+    char what[256];
+    snprintf(what, sizeof what, fmt, detail);
+    return slpi_error_set(r->err, SLPI_EINPUT, "%s:%ld: %s", r->name, r->line, what);
+}
+
+/* The value of the next line "key value"; NULL (err set) if the key differs. */
+static char *value_of(ckpt_reader *r, const char *key)
+{
+    if (r->pos >= r->end) {
+        r->line++;
+        fail(r, "truncated checkpoint: missing '%s' line", key);
+        return NULL;
+    }
+    char *s = r->pos, *nl = memchr(s, '\n', (size_t)(r->end - s));
+    *nl = '\0';
+    r->pos = nl + 1;
+    r->line++;
+    size_t k = strlen(key);
+    if (strncmp(s, key, k) != 0 || s[k] != ' ') {
+        fail(r, "expected the line '%s VALUE'", key);
+        return NULL;
+    }
+    return s + k + 1;
+}
+
+static int read_long(ckpt_reader *r, const char *key, long lo, long hi, long *out)
+{
+    char *v = value_of(r, key), *end;
+    if (!v) return SLPI_EINPUT;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno || x < lo || x > hi || (*v != '-' && (*v < '0' || *v > '9')))
+        return fail(r, "bad value for this key: '%s'", v);
+    *out = x;
+    return SLPI_OK;
+}
+
+static int read_hex64(ckpt_reader *r, const char *key, uint64_t *out)
+{
+    char *v = value_of(r, key);
+    if (!v) return SLPI_EINPUT;
+    if (strlen(v) != 16 || strspn(v, "0123456789abcdef") != 16) return fail(r, "expected 16 hex digits: '%s'", v);
+    *out = strtoull(v, NULL, 16);
+    return SLPI_OK;
+}
+
+/* A %a double (finite unless allow_nonfinite) from a whole token. */
+static int parse_double(const char *s, int allow_nonfinite, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' && (allow_nonfinite || isfinite(*out));
+}
+
+static int read_header(ckpt_reader *r, slpi_checkpoint *c)
+{
+    char want[64];
+    snprintf(want, sizeof want, "# %s %d", SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION);
+    char *s = r->pos, *nl = memchr(s, '\n', (size_t)(r->end - s));
+    if (!nl) {
+        r->line = 1;
+        return fail(r, "not a checkpoint: no header line before the end line%s", "");
+    }
+    *nl = '\0';
+    r->pos = nl + 1;
+    r->line = 1;
+    size_t k = strlen(SLPI_CKPT_FORMAT) + 3;
+    if (strncmp(s, want, k) != 0) return fail(r, "not a checkpoint (expected '%s')", want);
+    if (strcmp(s, want) != 0) return fail(r, "unsupported checkpoint version '%s'", s + k);
+    char *v = value_of(r, "arith");
+    if (!v) return SLPI_EINPUT;
+    if (strcmp(v, "fast") != 0 && strcmp(v, "ref") != 0) return fail(r, "arith '%s': expected fast or ref", v);
+    strcpy(c->arith, v);
+    long x;
+    if (read_long(r, "hex", 0, 1, &x)) return SLPI_EINPUT;
+    c->hex = (int)x;
+    if (read_long(r, "dim", 1, CKPT_MAX_DIM, &x)) return SLPI_EINPUT;
+    c->dim = (int)x;
+    if (read_long(r, "step", 0, (long)1e12, &c->step) || read_long(r, "out_bytes", 0, LONG_MAX, &c->out_bytes)
+        || read_hex64(r, "out_digest", &c->out_digest) || read_long(r, "total_iters", 0, LONG_MAX, &c->total_iters)
+        || read_long(r, "max_iters", 0, INT_MAX, &x))
+        return SLPI_EINPUT;
+    slpi_run_result *res = &c->res;
+    res->max_iters = (int)x;
+    if (read_long(r, "stagnated", 0, c->step, &res->stagnated) || read_long(r, "capped", 0, c->step, &res->capped)
+        || read_long(r, "clipped", 0, LONG_MAX, &res->clipped))
+        return SLPI_EINPUT;
+    if (!(v = value_of(r, "max_radius"))) return SLPI_EINPUT;
+    if (!parse_double(v, 0, &res->max_radius) || res->max_radius < 0)
+        return fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);
+    if (read_long(r, "max_prec", 0, LONG_MAX, &res->max_prec) || read_long(r, "ndiag", 0, SLPI_MAX_DIAG, &x))
+        return SLPI_EINPUT;
+    res->ndiag = (int)x;
+    for (int i = 0; i < res->ndiag; i++) {
+        if (!(v = value_of(r, "diag"))) return SLPI_EINPUT;
+        char *save = NULL, *a = strtok_r(v, " ", &save), *b = strtok_r(NULL, " ", &save),
+             *d = strtok_r(NULL, " ", &save);
+        if (!a || !b || !d || strtok_r(NULL, " ", &save) || !parse_double(a, 1, &res->diag_first[i])
+            || !parse_double(b, 1, &res->diag_final[i]) || !parse_double(d, 1, &res->diag_maxchange[i]))
+            return fail(r, "diag: expected three %%a doubles (first final max-change)%s", "");
+    }
+    res->steps_done = c->step;
+    res->failed_step = -1;
+    return SLPI_OK;
+}
+
+static int read_problem_and_state(ckpt_reader *r, slpi_checkpoint *c)
+{
+    long nl;
+    if (read_long(r, "problem_lines", 1, CKPT_MAX_PROBLEM_LINES, &nl)) return SLPI_EINPUT;
+    size_t cap = 1, len = 0;
+    c->problem = calloc(1, 1);
+    for (long i = 0; i < nl; i++) {
+        char *v = value_of(r, "problem");
+        if (!v) return SLPI_EINPUT;
+        if (!strchr(v, '=')) return fail(r, "problem line '%s' is not key=value", v);
+        size_t n = strlen(v);
+        cap += n + 1;
+        c->problem = realloc(c->problem, cap);
+        memcpy(c->problem + len, v, n);
+        c->problem[len + n] = '\n';
+        len += n + 1;
+        c->problem[len] = '\0';
+    }
+    long nt;
+    if (read_long(r, "ntokens", 1, 2 * CKPT_MAX_DIM, &nt)) return SLPI_EINPUT;
+    c->x = calloc((size_t)nt, sizeof(char *));
+    for (int i = 0; i < nt; i++) {
+        char *v = value_of(r, "x");
+        if (!v) return SLPI_EINPUT;
+        if (!*v) return fail(r, "empty state token%s", "");
+        c->x[i] = strdup(v);
+        c->ntokens = i + 1;
+    }
+    if (r->pos != r->end) {
+        r->line++;
+        return fail(r, "unexpected line before the end line%s", "");
+    }
+    return SLPI_OK;
+}
+
+/* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
+static char *slurp(const char *path, size_t *len, slpi_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n > (size_t)CKPT_MAX_BYTES) break;
+        if (cap - n - 1 == 0) buf = realloc(buf, cap *= 2);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || n > (size_t)CKPT_MAX_BYTES) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: %s", path, bad ? "read error" : "larger than 1 GiB: not a checkpoint");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t len;
+    char *text = slurp(path, &len, err);
+    if (!text) return SLPI_EINPUT;
+    ckpt_reader r = { path, text, text, text, 0, err };
+    int rc = SLPI_OK;
+    long lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    /* the end line: the last line of the file, covering every byte before it */
+    char *last = NULL;
+    if (len == 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
+    } else if (strncmp(text, "# " SLPI_CKPT_FORMAT " ", strlen(SLPI_CKPT_FORMAT) + 3) != 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not a checkpoint (expected '# %s %d')", path, SLPI_CKPT_FORMAT,
+                            SLPI_CKPT_VERSION);
+    } else if (text[len - 1] != '\n' || memchr(text, '\0', len)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated or binary checkpoint (no final newline, or a NUL byte)",
+                            path, lines + 1);
+    } else {
+        text[len - 1] = '\0';
+        last = strrchr(text, '\n');
+        last = last ? last + 1 : text;
+        uint64_t want;
+        char *end;
+        if (strncmp(last, "end ", 4) != 0 || strlen(last + 4) != 16 || strspn(last + 4, "0123456789abcdef") != 16) {
+            r.line = lines;
+            rc = fail(&r, "truncated checkpoint: the last line is not 'end DIGEST'%s", "");
+        } else if ((want = strtoull(last + 4, &end, 16)) != slpi_fnv1a(SLPI_FNV_INIT, text, (size_t)(last - text))) {
+            r.line = lines;
+            rc = fail(&r, "digest mismatch: the checkpoint was altered or torn%s", "");
+        }
+    }
+    if (rc == SLPI_OK) {
+        r.end = last;
+        rc = read_header(&r, c);
+        if (rc == SLPI_OK) rc = read_problem_and_state(&r, c);
+    }
+    free(text);
+    if (rc != SLPI_OK) slpi_checkpoint_free(c);
+    return rc;
+}

@@ -1,0 +1,146 @@
+/* golden-suite.c — the golden cases as a suite (issue 6, oracle items 1–2): regenerate
+ * the files of a folder (`make golden`, `slpi golden --write`), and check every case
+ * on both paths with the table of the worst scores per scheme x system pair. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slpi.h"
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void case_path(const char *dir, const char *name, char *buf, size_t n)
+{
+    char file[200];
+    slpi_golden_file_name(name, file, sizeof file);
+    snprintf(buf, n, "%s/%s", dir, file);
+}
+
+int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err)
+{
+    int found = 0;
+    for (const char *const *c = slpi_golden_cases(); *c; c++) {
+        if (only && strcmp(only, *c) != 0) continue;
+        found = 1;
+        char path[SLPI_PATH_MAX];
+        case_path(dir, *c, path, sizeof path);
+        slpi_golden g;
+        double t0 = seconds();
+        int rc = slpi_golden_make(*c, &g, err);
+        if (rc != SLPI_OK) return rc;
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            slpi_golden_clear(&g);
+            return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+        }
+        rc = slpi_golden_write(f, &g);
+        if (fclose(f) != 0 || rc != SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", path);
+        if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, seconds() - t0);
+        slpi_golden_clear(&g);
+        if (rc != SLPI_OK) return rc;
+    }
+    if (!found) return slpi_error_set(err, SLPI_EINPUT, "golden case '%s': unknown (see `slpi golden --list`)", only);
+    return SLPI_OK;
+}
+
+/* Worst scores of one scheme x system pair. */
+typedef struct {
+    char pair[128];
+    int cases;
+    long steps;
+    slpi_verdict ref, fast;
+    int inside;                /* fresh ref balls inside the stored ones, every case */
+    slpi_score state, inv;
+    double seconds;
+} pair_row;
+
+static void pair_of(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", name);
+    char *s = strchr(buf, '/');
+    if (s && (s = strchr(s + 1, '/'))) *s = '\0';
+}
+
+static void print_table(FILE *f, const pair_row *rows, int n)
+{
+    fprintf(f, "%-28s %5s %5s %9s %12s %12s %-6s %-6s %-6s %6s\n", "pair (worst case)", "cases", "steps",
+            "max ulps", "state ratio", "inv ratio", "ref", "inside", "fast", "s");
+    for (int i = 0; i < n; i++) {
+        const pair_row *r = rows + i;
+        char ulps[32];
+        if (r->state.max_ulps < 0) snprintf(ulps, sizeof ulps, "-");
+        else snprintf(ulps, sizeof ulps, "%.0f", r->state.max_ulps);
+        fprintf(f, "%-28s %5d %5ld %9s %12.3g %12.3g %-6s %-6s %-6s %6.2f\n", r->pair, r->cases, r->steps, ulps,
+                r->state.hi, r->inv.hi, slpi_verdict_name(r->ref), r->inside ? "yes" : "no",
+                slpi_verdict_name(r->fast), r->seconds);
+    }
+    fprintf(f, "ratios: |fast - exact| / (n u scale), certified upper bounds; threshold %g. ref: the fresh\n"
+               "certified balls overlap the stored ones (inside: and lie inside them)\n", SLPI_ORACLE_THRESHOLD);
+}
+
+int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
+                            slpi_verdict *verdict, slpi_error *err)
+{
+    int nrows = 0, rc = SLPI_OK;
+    pair_row *rows = calloc((size_t)(n > 0 ? n : 1), sizeof *rows);
+    *verdict = SLPI_VERDICT_PASS;
+    for (int c = 0; c < n && rc == SLPI_OK; c++) {
+        char pair[128];
+        slpi_golden g;
+        slpi_golden_result res;
+        double t0 = seconds();
+        if ((rc = slpi_golden_read(paths[c], &g, err)) != SLPI_OK) break;
+        if (names && strcmp(g.name, names[c]) != 0)
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
+        if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
+        long steps = g.problem.steps;
+        pair_of(g.name, pair, sizeof pair);
+        if (rc == SLPI_OK && report && slpi_verdict_worse(res.ref, res.fast) != SLPI_VERDICT_PASS)
+            fprintf(report, "%s: %s: %s\n", g.name, slpi_verdict_name(slpi_verdict_worse(res.ref, res.fast)), res.msg);
+        slpi_golden_clear(&g);
+        if (rc != SLPI_OK) break;
+        *verdict = slpi_verdict_worse(*verdict, slpi_verdict_worse(res.ref, res.fast));
+        pair_row *r = NULL;
+        for (int i = 0; i < nrows && !r; i++)
+            if (strcmp(rows[i].pair, pair) == 0) r = rows + i;
+        if (!r) {
+            r = rows + nrows++;
+            snprintf(r->pair, sizeof r->pair, "%s", pair);
+            r->state.max_ulps = r->inv.max_ulps = -1;
+            r->inside = 1;
+        }
+        r->inside &= res.ref_encloses;
+        r->cases++;
+        if (steps > r->steps) r->steps = steps;
+        r->ref = slpi_verdict_worse(r->ref, res.ref);
+        r->fast = slpi_verdict_worse(r->fast, res.fast);
+        slpi_score_merge(&r->state, &res.state);
+        slpi_score_merge(&r->inv, &res.inv);
+        r->seconds += seconds() - t0;
+    }
+    if (report && nrows > 0) print_table(report, rows, nrows);
+    free(rows);
+    return rc;
+}
+
+int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err)
+{
+    const char *const *names = slpi_golden_cases();
+    int n = 0;
+    while (names[n]) n++;
+    char **paths = malloc((size_t)n * sizeof(char *));
+    for (int i = 0; i < n; i++) {
+        paths[i] = malloc(SLPI_PATH_MAX);
+        case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
+    }
+    int rc = slpi_golden_check_files(n, (const char *const *)paths, names, report, verdict, err);
+    for (int i = 0; i < n; i++) free(paths[i]);
+    free(paths);
+    return rc;
+}

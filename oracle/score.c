@@ -1,0 +1,247 @@
+/* score.c — fast-vs-certified scoring (issue 6, oracle item 2) and the golden check.
+ *
+ * Ratio: the LAPACK-style scale-free error |f - x| / (max(n,1) u scale), u = 2^-53,
+ * n the step index, x the exact discrete result (known only as a ball B). From B we
+ * get certified bounds lo <= ratio <= hi (|f - mid| -/+ rad). The verdict against the
+ * threshold 30 is tri-state: PASS if hi <= 30, FAIL if lo > 30, else UNABLE (the ball
+ * is too wide to decide). Landing inside a ball therefore passes when the ball is
+ * narrow enough to certify the budget, never merely because the ball is wide.
+ * Scale: the state's max norm (of the ball midpoints); for an invariant I,
+ * max(|I(x_n)|, sum_j |dI/dx_j| |x_j|) (slpi_oracle_invariant_scales), so that an
+ * invariant that is (nearly) zero is measured against what state rounding does to it.
+ * Ulps: where arb_can_round_arf says the ball determines the correctly rounded double
+ * r, the distance |f - r| in units of ulp(r), over the significant components
+ * |r| >= 2^-26 scale (a tiny component's ulps say nothing; the ratio covers it). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/oracle.h"
+
+#define SCORE_PREC 256
+
+const char *slpi_verdict_name(slpi_verdict v)
+{
+    switch (v) {
+    case SLPI_VERDICT_PASS: return "PASS";
+    case SLPI_VERDICT_FAIL: return "FAIL";
+    default: return "UNABLE";
+    }
+}
+
+slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b)
+{
+    if (a == SLPI_VERDICT_FAIL || b == SLPI_VERDICT_FAIL) return SLPI_VERDICT_FAIL;
+    if (a == SLPI_VERDICT_UNABLE || b == SLPI_VERDICT_UNABLE) return SLPI_VERDICT_UNABLE;
+    return SLPI_VERDICT_PASS;
+}
+
+static void score_empty(slpi_score *s)
+{
+    s->lo = s->hi = 0.0;
+    s->max_ulps = -1.0;
+    s->rounded = s->count = 0;
+}
+
+/* Bounds of |a - b| / denom into s (a, b balls). */
+static void score_pair(arb_srcptr a, arb_srcptr b, double denom, slpi_score *s)
+{
+    arb_t e;
+    arf_t lo, hi;
+    arb_init(e);
+    arf_init(lo);
+    arf_init(hi);
+    arb_sub(e, a, b, SCORE_PREC);
+    arb_get_abs_lbound_arf(lo, e, SCORE_PREC);
+    arb_get_abs_ubound_arf(hi, e, SCORE_PREC);
+    double l = arf_get_d(lo, ARF_RND_DOWN) / denom, h = arf_get_d(hi, ARF_RND_UP) / denom;
+    if (!arb_is_finite(e)) l = 0.0, h = INFINITY;
+    if (l > s->lo) s->lo = l;
+    if (h > s->hi || isnan(h)) s->hi = h;
+    s->count++;
+    arb_clear(e);
+    arf_clear(lo);
+    arf_clear(hi);
+}
+
+static double denominator(long step, double scale)
+{
+    return (double)(step > 1 ? step : 1) * 0x1p-53 * scale;
+}
+
+void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s)
+{
+    score_empty(s);
+    if (scale <= 0) {
+        scale = 0;
+        for (int i = 0; i < n; i++) {
+            double m = fabs(arf_get_d(arb_midref(b + i), ARF_RND_NEAR));
+            if (m > scale) scale = m;
+        }
+        if (scale == 0) scale = 1;
+    }
+    double denom = denominator(step, scale);
+    arb_t fi;
+    arb_init(fi);
+    for (int i = 0; i < n; i++) {
+        arb_set_d(fi, f[i]);
+        score_pair(fi, b + i, denom, s);
+        if (!arb_can_round_arf(b + i, 53, ARF_RND_NEAR)) continue;
+        double r = arf_get_d(arb_midref(b + i), ARF_RND_NEAR);
+        if (fabs(r) < 0x1p-26 * scale && !(r == 0 && f[i] == 0)) continue;
+        double ulp = r == 0 ? 1.0 : nextafter(fabs(r), INFINITY) - fabs(r);
+        double u = fabs(f[i] - r) / ulp;
+        if (u > s->max_ulps) s->max_ulps = u;
+        s->rounded++;
+    }
+    arb_clear(fi);
+}
+
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s)
+{
+    score_empty(s);
+    for (int i = 0; i < n; i++) score_pair(If + i, Ib + i, denominator(step, scale[i] > 0 ? scale[i] : 1.0), s);
+}
+
+void slpi_score_merge(slpi_score *worst, const slpi_score *s)
+{
+    if (s->lo > worst->lo) worst->lo = s->lo;
+    if (s->hi > worst->hi || isnan(s->hi)) worst->hi = s->hi;
+    if (s->max_ulps > worst->max_ulps) worst->max_ulps = s->max_ulps;
+    worst->rounded += s->rounded;
+    worst->count += s->count;
+}
+
+slpi_verdict slpi_score_verdict(const slpi_score *s)
+{
+    if (s->hi <= SLPI_ORACLE_THRESHOLD) return SLPI_VERDICT_PASS;
+    if (s->lo > SLPI_ORACLE_THRESHOLD) return SLPI_VERDICT_FAIL;
+    return SLPI_VERDICT_UNABLE;
+}
+
+/* ------------------------------------------------------------ golden check */
+
+typedef struct {
+    const slpi_golden *g;
+    slpi_golden_result *r;
+    int next;                  /* checkpoint index */
+} ref_check;
+
+/* Index of the invariant called name in d, -1 if it has none. */
+static int find_inv(const slpi_ref_diag *d, const char *name)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->name[i], name) == 0) return i;
+    return -1;
+}
+
+/* The fresh certified state and invariants against a checkpoint; invariants match by
+ * name (the ref path may have gained invariants since the file was made). */
+static int compare_ref(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *inv, const slpi_step_info *info)
+{
+    ref_check *c = ctx;
+    const slpi_golden_checkpoint *k = c->g->check + c->next++;
+    slpi_golden_result *r = c->r;
+    (void)step;
+    if (info->radius > r->ref_radius) r->ref_radius = info->radius;
+    for (int i = 0; i < c->g->dim; i++) {
+        if (!arb_contains(k->state + i, x + i)) r->ref_encloses = 0;
+        if (!arb_overlaps(k->state + i, x + i) && r->ref != SLPI_VERDICT_FAIL) {
+            r->ref = SLPI_VERDICT_FAIL;
+            snprintf(r->msg, sizeof r->msg, "ref state %d at step %ld does not overlap the stored ball", i, k->step);
+        }
+    }
+    for (int j = 0; j < k->ninv; j++) {
+        int i = find_inv(inv, k->inv_name[j]);
+        if (i < 0) {
+            if (r->ref == SLPI_VERDICT_PASS)
+                snprintf(r->msg, sizeof r->msg, "the ref path no longer computes the invariant '%s': regenerate the file",
+                         k->inv_name[j]);
+            r->ref = slpi_verdict_worse(r->ref, SLPI_VERDICT_UNABLE);
+            continue;
+        }
+        if (!arb_contains(k->inv + j, inv->value + i)) r->ref_encloses = 0;
+        if (!arb_overlaps(k->inv + j, inv->value + i) && r->ref != SLPI_VERDICT_FAIL) {
+            r->ref = SLPI_VERDICT_FAIL;
+            snprintf(r->msg, sizeof r->msg, "ref invariant %s at step %ld does not overlap the stored ball",
+                     k->inv_name[j], k->step);
+        }
+    }
+    return SLPI_OK;
+}
+
+/* The fast path over the golden increments, scored at each checkpoint. */
+static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *err)
+{
+    slpi_fast *f = NULL;
+    slpi_ref *s = NULL;
+    int rc = slpi_fast_create(&f, &g->problem, err);
+    if (rc == SLPI_OK) rc = slpi_ref_create(&s, &g->problem, err);
+    double *x = malloc((size_t)g->dim * sizeof(double));
+    memcpy(x, g->x0, (size_t)g->dim * sizeof(double));
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+    long n = 0;
+    for (int c = 0; c < g->ncheck && rc == SLPI_OK; c++) {
+        const slpi_golden_checkpoint *k = g->check + c;
+        for (; n < k->step; n++) {
+            slpi_step_info info = { 0 };
+            slpi_step_status st = slpi_fast_step(f, x, g->dW + n * g->M, &info);
+            if (slpi_step_failed(st)) {
+                r->fast = SLPI_VERDICT_FAIL;
+                snprintf(r->msg, sizeof r->msg, "fast step %ld: %s after %d iterations, residual %.3g", n,
+                         slpi_step_status_name(st), info.iterations, info.residual);
+                goto done;
+            }
+        }
+        slpi_score sc;
+        slpi_score_vector(x, k->state, g->dim, k->step, 0.0, &sc);
+        slpi_score_merge(&r->state, &sc);
+        slpi_oracle_invariants_of(s, x, g->dim, &d);
+        double scale[SLPI_MAX_DIAG];
+        slpi_oracle_invariant_scales(s, k->state, g->dim, scale, d.n);
+        for (int j = 0; j < k->ninv; j++) {
+            int i = find_inv(&d, k->inv_name[j]);
+            if (i < 0) continue;   /* reported by the ref check */
+            slpi_score_invariants(d.value + i, k->inv + j, scale + i, 1, k->step, &sc);
+            slpi_score_merge(&r->inv, &sc);
+        }
+    }
+    r->fast = slpi_verdict_worse(slpi_score_verdict(&r->state), slpi_score_verdict(&r->inv));
+    if (r->fast != SLPI_VERDICT_PASS && r->msg[0] == '\0')
+        snprintf(r->msg, sizeof r->msg, "fast path: state ratio in [%.3g, %.3g], invariant ratio in [%.3g, %.3g], threshold %g",
+                 r->state.lo, r->state.hi, r->inv.lo, r->inv.hi, SLPI_ORACLE_THRESHOLD);
+done:
+    slpi_ref_diag_clear(&d);
+    free(x);
+    slpi_ref_free(s);
+    slpi_fast_free(f);
+    return rc;
+}
+
+int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->ref = SLPI_VERDICT_PASS;
+    r->ref_encloses = 1;
+    score_empty(&r->state);
+    score_empty(&r->inv);
+    long *stops = malloc((size_t)(g->ncheck > 0 ? g->ncheck : 1) * sizeof(long));
+    for (int c = 0; c < g->ncheck; c++) stops[c] = g->check[c].step;
+    ref_check ctx = { g, r, 0 };
+    long done;
+    int rc = slpi_oracle_ref_walk(&g->problem, g->x0, g->dW, stops, g->ncheck, compare_ref, &ctx, &done, err);
+    free(stops);
+    if (rc == SLPI_ENUMERIC) {
+        r->ref = SLPI_VERDICT_UNABLE;
+        snprintf(r->msg, sizeof r->msg, "%s", err->msg);
+        rc = SLPI_OK;
+    }
+    if (rc != SLPI_OK) return rc;
+    char keep[sizeof r->msg];
+    snprintf(keep, sizeof keep, "%s", r->msg);
+    r->msg[0] = '\0';
+    rc = check_fast(g, r, err);
+    if (keep[0]) snprintf(r->msg, sizeof r->msg, "%s", keep);
+    return rc;
+}

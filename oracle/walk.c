@@ -1,0 +1,124 @@
+/* walk.c — the certified walk shared by golden generation, the golden check and
+ * `slpi verify`: the ref path (DESIGN §3, SPEC §1.7) stepped over given binary64
+ * increments from a given binary64 initial state, both taken as exact. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/oracle.h"
+
+#define SCALE_EPS_BITS 30
+
+int slpi_oracle_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    int given = slpi_problem_explicit_x0(p, x, err);
+    if (given < 0) return err->code;
+    if (given) return SLPI_OK;
+    slpi_fast *f = NULL;
+    int rc = slpi_fast_create(&f, p, err);
+    if (rc == SLPI_OK) rc = slpi_fast_initial_state(f, x, err);
+    slpi_fast_free(f);
+    return rc;
+}
+
+int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err)
+{
+    slpi_noise_source *src = NULL;
+    int M = slpi_problem_noise_count(p);
+    int rc = slpi_noise_source_open(&src, p, err);
+    for (long n = 0; rc == SLPI_OK && n < steps; n++) rc = slpi_noise_source_step(src, n, dW + n * M, err);
+    if (src) slpi_noise_source_close(src);
+    return rc;
+}
+
+void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, slpi_ref_diag *d)
+{
+    arb_ptr b = _arb_vec_init(dim);
+    for (int i = 0; i < dim; i++) arb_set_d(b + i, x[i]);
+    slpi_ref_diagnostics(s, b, NULL, d);
+    _arb_vec_clear(b, dim);
+}
+
+void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *scale, int n)
+{
+    arb_ptr b = _arb_vec_init(dim);
+    mag_t m;
+    mag_init(m);
+    for (int i = 0; i < dim; i++) {
+        arf_set(arb_midref(b + i), arb_midref(x + i));
+        arf_get_mag(m, arb_midref(b + i));
+        mag_mul_2exp_si(arb_radref(b + i), m, -SCALE_EPS_BITS);
+    }
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+    slpi_ref_diagnostics(s, b, NULL, &d);
+    for (int i = 0; i < n && i < d.n; i++)
+        scale[i] = fmax(fabs(arf_get_d(arb_midref(d.value + i), ARF_RND_NEAR)),
+                        ldexp(mag_get_d(arb_radref(d.value + i)), SCALE_EPS_BITS));
+    slpi_ref_diag_clear(&d);
+    mag_clear(m);
+    _arb_vec_clear(b, dim);
+}
+
+int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
+                         int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+{
+    slpi_ref *s = NULL;
+    *done = 0;
+    int rc = slpi_ref_create(&s, p, err);
+    if (rc != SLPI_OK) return rc;
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    arb_ptr x = _arb_vec_init(dim);
+    for (int i = 0; i < dim; i++) arb_set_d(x + i, x0[i]);
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+    long last = nstops > 0 ? stops[nstops - 1] : 0;
+    int next = 0;
+    slpi_step_info info = { 0 };
+    info.prec = p->prec;
+    while (next < nstops && stops[next] == 0 && rc == SLPI_OK) {
+        slpi_ref_diagnostics(s, x, NULL, &d);
+        rc = visit(ctx, 0, x, &d, &info);
+        next++;
+    }
+    for (long n = 0; n < last && rc == SLPI_OK; n++) {
+        memset(&info, 0, sizeof info);
+        slpi_step_status st = slpi_ref_step(s, x, dW + n * M, &info);
+        if (slpi_step_failed(st)) {
+            const char *why = slpi_ref_unable_reason(s);
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "ref step %ld: %s (radius %.3g, precision %ld bits)%s%s", n,
+                                slpi_step_status_name(st), info.radius, info.prec, why[0] ? ": " : "", why);
+            break;
+        }
+        *done = n + 1;
+        if (next < nstops && stops[next] == n + 1) {
+            slpi_ref_diagnostics(s, x, NULL, &d);
+            rc = visit(ctx, n + 1, x, &d, &info);
+            next++;
+        }
+    }
+    slpi_ref_diag_clear(&d);
+    _arb_vec_clear(x, dim);
+    slpi_ref_free(s);
+    return rc;
+}
+
+void slpi_oracle_provenance(int *n, char ***key, char ***val)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    slpi_provenance_write(f, "");
+    fclose(f);
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *key = realloc(*key, (size_t)(*n + 1) * sizeof(char *));
+        *val = realloc(*val, (size_t)(*n + 1) * sizeof(char *));
+        (*key)[*n] = strndup(line, (size_t)(eq - line));
+        (*val)[*n] = strdup(eq + 1);
+        (*n)++;
+    }
+    free(buf);
+}

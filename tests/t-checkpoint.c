@@ -1,0 +1,203 @@
+/* t-checkpoint.c — the checkpoint file format (core/checkpoint.c): a written
+ * checkpoint reads back field for field (random contents, NaN diagnostics included);
+ * every line with a bad value, re-digested so that the parser sees it, is rejected
+ * naming file:line; every proper prefix of a file (a torn write) is rejected; a file
+ * altered after writing fails its digest; another version is refused by name; and the
+ * write is atomic (no PATH.tmp left, an old checkpoint replaced whole). */
+#include <math.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "testutil.h"
+
+static char path[64];
+
+static char *slurp(const char *name, size_t *len)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    *len = fread(s, 1, (size_t)n, f);
+    s[*len] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void put(const char *name, const char *s, size_t n)
+{
+    FILE *f = fopen(name, "wb");
+    fwrite(s, 1, n, f);
+    fclose(f);
+}
+
+/* body (everything before the end line) with a fresh end line */
+static void put_digested(const char *body, size_t n)
+{
+    char *s = malloc(n + 32);
+    memcpy(s, body, n);
+    int k = snprintf(s + n, 32, "end %016llx\n", (unsigned long long)slpi_fnv1a(SLPI_FNV_INIT, body, n));
+    put(path, s, n + (size_t)k);
+    free(s);
+}
+
+static void random_checkpoint(slpi_checkpoint *c)
+{
+    memset(c, 0, sizeof *c);
+    c->problem = strdup("system=rigid-body\nscheme=isomp\nh=0.00390625\nsteps=1000\n");
+    strcpy(c->arith, test_rand_int(2) ? "fast" : "ref");
+    c->hex = (int)test_rand_int(2);
+    c->dim = 1 + (int)test_rand_int(20);
+    c->step = test_rand_int(1000);
+    c->out_bytes = test_rand_int(1L << 40);
+    c->out_digest = test_rand_u64();
+    c->total_iters = test_rand_int(100000);
+    c->res.max_iters = (int)test_rand_int(100);
+    c->res.stagnated = test_rand_int(c->step + 1);
+    c->res.capped = test_rand_int(c->step + 1);
+    c->res.clipped = test_rand_int(50);
+    c->res.max_radius = test_rand_uniform(0, 1e-10);
+    c->res.max_prec = 64 << test_rand_int(5);
+    c->res.ndiag = (int)test_rand_int(SLPI_MAX_DIAG + 1);
+    for (int i = 0; i < c->res.ndiag; i++) {
+        c->res.diag_first[i] = test_rand_uniform(-1e3, 1e3);
+        c->res.diag_final[i] = i == 0 ? NAN : test_rand_uniform(-1e3, 1e3);
+        c->res.diag_maxchange[i] = i == 1 ? INFINITY : test_rand_uniform(0, 1);
+    }
+    c->ntokens = c->dim + (int)test_rand_int(7);
+    c->x = malloc((size_t)c->ntokens * sizeof(char *));
+    for (int i = 0; i < c->ntokens; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, i % 2 ? "%a" : "%a 1f -3 7", test_rand_uniform(-1, 1));
+        c->x[i] = strdup(buf);
+    }
+}
+
+static int same_double(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void check_round_trip(const slpi_checkpoint *c)
+{
+    slpi_error err = { 0, "" };
+    slpi_checkpoint d;
+    TEST_CHECKF(slpi_checkpoint_write(path, c, &err) == SLPI_OK, "write: %s", err.msg);
+    char tmp[80];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    TEST_CHECKF(access(tmp, F_OK) != 0, "%s left behind", tmp);
+    int rc = slpi_checkpoint_read(path, &d, &err);
+    TEST_CHECKF(rc == SLPI_OK, "read back: %s", err.msg);
+    if (rc != SLPI_OK) return;
+    int ok = !strcmp(c->problem, d.problem) && !strcmp(c->arith, d.arith) && c->hex == d.hex && c->dim == d.dim
+             && c->step == d.step && c->out_bytes == d.out_bytes && c->out_digest == d.out_digest
+             && c->total_iters == d.total_iters && c->res.max_iters == d.res.max_iters
+             && c->res.stagnated == d.res.stagnated && c->res.capped == d.res.capped
+             && c->res.clipped == d.res.clipped && same_double(c->res.max_radius, d.res.max_radius)
+             && c->res.max_prec == d.res.max_prec && c->res.ndiag == d.res.ndiag && c->ntokens == d.ntokens
+             && d.res.steps_done == c->step && d.res.failed_step == -1;
+    for (int i = 0; ok && i < c->res.ndiag; i++)
+        ok = same_double(c->res.diag_first[i], d.res.diag_first[i]) && same_double(c->res.diag_final[i], d.res.diag_final[i])
+             && same_double(c->res.diag_maxchange[i], d.res.diag_maxchange[i]);
+    for (int i = 0; ok && i < c->ntokens; i++) ok = !strcmp(c->x[i], d.x[i]);
+    TEST_CHECKF(ok, "round trip changed a field (step %ld, %d tokens)", c->step, c->ntokens);
+    slpi_checkpoint_free(&d);
+}
+
+static void expect_reject(const char *what, const char *want)
+{
+    slpi_error err = { 0, "" };
+    slpi_checkpoint d;
+    int rc = slpi_checkpoint_read(path, &d, &err);
+    TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, want) && !strncmp(err.msg, path, strlen(path)),
+                "%s: rc %d, message '%s' (want '%s')", what, rc, err.msg, want);
+    if (rc == SLPI_OK) slpi_checkpoint_free(&d);
+}
+
+int main(void)
+{
+    test_start("t-checkpoint", 17);
+    snprintf(path, sizeof path, "/tmp/t-checkpoint-%ld", (long)getpid());
+    long iters = test_iters(20);
+    for (long it = 0; it < iters; it++) {
+        slpi_checkpoint c;
+        random_checkpoint(&c);
+        check_round_trip(&c);
+        slpi_checkpoint_free(&c);
+    }
+
+    slpi_checkpoint c;
+    random_checkpoint(&c);
+    c.res.ndiag = 2;
+    c.ntokens = 2;
+    slpi_error err = { 0, "" };
+    TEST_CHECK(slpi_checkpoint_write(path, &c, &err) == SLPI_OK);
+    size_t len;
+    char *good = slurp(path, &len);
+    size_t body = (size_t)(strstr(good, "\nend ") - good) + 1;
+
+    /* every line's value replaced by garbage (re-digested): file:line named */
+    int line = 0;
+    for (size_t at = 0; at < body; line++) {
+        size_t eol = (size_t)(strchr(good + at, '\n') - good);
+        const char *sp = memchr(good + at, ' ', eol - at);
+        if (line > 0 && sp && strncmp(good + at, "x ", 2) != 0) {
+            char *bad = malloc(body + 8);
+            size_t k = (size_t)(sp - good) + 1;
+            memcpy(bad, good, k);
+            memcpy(bad + k, "#bad", 4);
+            memcpy(bad + k + 4, good + eol, body - eol);
+            put_digested(bad, k + 4 + body - eol);
+            char where[96], what[64];
+            snprintf(where, sizeof where, "%s:%d: ", path, line + 1);
+            snprintf(what, sizeof what, "line %d value", line + 1);
+            expect_reject(what, where);
+            free(bad);
+        }
+        at = eol + 1;
+    }
+    /* torn writes: every proper prefix is refused */
+    for (size_t n = 0; n < len; n++) {
+        put(path, good, n);
+        expect_reject("prefix", n == 0 ? "empty file" : path);
+    }
+    /* altered after writing: the digest names it */
+    char *alt = strdup(good);
+    alt[strstr(alt, "step ") - alt + 5] ^= 1;
+    put(path, alt, len);
+    expect_reject("altered", "digest mismatch");
+    free(alt);
+    /* another version (re-digested) and a missing end line */
+    char *v2 = strdup(good);
+    v2[strlen("# slpi-checkpoint ")] = '2';
+    put_digested(v2, body);
+    expect_reject("version 2", ":1: unsupported checkpoint version '2'");
+    put(path, good, body);
+    expect_reject("no end line", "the last line is not 'end DIGEST'");
+    put(path, "hello\n", 6);
+    expect_reject("other file", ":1: not a checkpoint");
+    free(v2);
+    /* an extra line before the end line */
+    char *extra = malloc(body + 16);
+    memcpy(extra, good, body);
+    memcpy(extra + body, "x extra\n", 8);
+    put_digested(extra, body + 8);
+    expect_reject("extra line", "unexpected line before the end line");
+    free(extra);
+    /* atomic replacement: the old file is replaced whole */
+    put(path, "old\n", 4);
+    TEST_CHECK(slpi_checkpoint_write(path, &c, &err) == SLPI_OK);
+    size_t len2;
+    char *again = slurp(path, &len2);
+    TEST_CHECK(len2 == len && memcmp(again, good, len) == 0);
+    free(again);
+    /* unwritable folder */
+    TEST_CHECK(slpi_checkpoint_write("/nonexistent-dir/ck", &c, &err) == SLPI_EINPUT
+               && strstr(err.msg, "/nonexistent-dir/ck.tmp: cannot write the checkpoint"));
+    free(good);
+    slpi_checkpoint_free(&c);
+    unlink(path);
+    TEST_END();
+}

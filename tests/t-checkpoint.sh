@@ -1,0 +1,104 @@
+#!/bin/sh
+# t-checkpoint.sh — checkpoint/resume of `slpi run` (core/checkpoint.c, core/run.c):
+#  1. a checkpointed run writes the same bytes as a plain run;
+#  2. a run killed by SIGTERM, and one killed by SIGKILL, after a checkpoint leave a
+#     valid prefix of the uninterrupted output (whole lines), and --resume completes
+#     it byte-identical to the uninterrupted run (fast path, decimal and hex rows);
+#  3. the same for the ref path (balls restored exactly), resumed from a cut output;
+#  4. resuming is refused (exit 2, message naming the problem) for: another problem,
+#     an altered output, a torn or edited checkpoint, another path, a missing output,
+#     no --output, a bad --checkpoint-every.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+tmp=$(mktemp -d)
+fail=0; n=0
+bad() { echo "t-checkpoint: FAIL: $*" >&2; fail=1; }
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1
+
+base="--preset iso/rigid-body/trajectories --steps 60000 -q"
+
+# wait (at most ~20 s) until FILE exists, then a little longer so the run is mid-way
+wait_for() {
+  i=0
+  while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+  [ -s "$1" ]
+}
+
+# prefix OUT FULL: OUT is a prefix of FULL made of whole lines
+is_prefix() {
+  size=$(wc -c < "$1")
+  [ "$size" -gt 0 ] && head -c "$size" "$2" | cmp -s - "$1" && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
+}
+
+for hex in "" "--hex"; do
+  "$slpi" run $base $hex -o "$tmp/full.tsv" || bad "plain run failed"
+  n=$((n+1))
+  "$slpi" run $base $hex -o "$tmp/ck.tsv" --checkpoint "$tmp/ck" --checkpoint-every 2000 \
+    || bad "checkpointed run failed"
+  cmp -s "$tmp/full.tsv" "$tmp/ck.tsv" || bad "checkpointed run ($hex) differs from the plain run"
+  for sig in TERM KILL; do
+    n=$((n+1))
+    rm -f "$tmp/ck" "$tmp/part.tsv"
+    "$slpi" run $base $hex -o "$tmp/part.tsv" --checkpoint "$tmp/ck" --checkpoint-every 2000 &
+    pid=$!
+    wait_for "$tmp/ck" || bad "no checkpoint appeared"
+    sleep 0.2
+    kill -s $sig $pid 2>/dev/null
+    wait $pid; rc=$?
+    if [ $rc -eq 0 ]; then echo "t-checkpoint: note: run ($sig$hex) finished before the signal"; fi
+    is_prefix "$tmp/part.tsv" "$tmp/full.tsv" || bad "SIG$sig$hex: the killed output is not a whole-line prefix"
+    [ -e "$tmp/ck.tmp" ] && echo "t-checkpoint: note: SIG$sig left ck.tmp (never read)"
+    "$slpi" run $base $hex -o "$tmp/part.tsv" --resume "$tmp/ck" --checkpoint "$tmp/ck" --checkpoint-every 2000 \
+      || bad "SIG$sig$hex: resume failed"
+    cmp -s "$tmp/full.tsv" "$tmp/part.tsv" || bad "SIG$sig$hex: resumed output differs from the uninterrupted run"
+  done
+done
+
+# ref path: checkpoints every 7 steps, output cut inside a later row, resumed
+n=$((n+1))
+ref="--preset iso/rigid-body/trajectories --steps 40 --ref -q"
+"$slpi" run $ref -o "$tmp/rfull.tsv" || bad "ref run failed"
+"$slpi" run $ref -o "$tmp/rpart.tsv" --checkpoint "$tmp/rck" --checkpoint-every 7 || bad "ref checkpointed run failed"
+cmp -s "$tmp/rfull.tsv" "$tmp/rpart.tsv" || bad "ref checkpointed run differs"
+grep -q '^step 35$' "$tmp/rck" || bad "ref checkpoint is not at step 35"
+size=$(wc -c < "$tmp/rpart.tsv")
+head -c $((size - 100)) "$tmp/rfull.tsv" > "$tmp/rpart.tsv"
+"$slpi" run $ref -o "$tmp/rpart.tsv" --resume "$tmp/rck" || bad "ref resume failed"
+cmp -s "$tmp/rfull.tsv" "$tmp/rpart.tsv" || bad "ref resumed output differs"
+
+# refusals: expect PATTERN ARGS...: exit 2 and PATTERN in the message
+expect() {
+  pat=$1; shift; n=$((n+1))
+  "$slpi" "$@" >"$tmp/msg" 2>&1; rc=$?
+  if [ $rc -ne 2 ] || ! grep -q -- "$pat" "$tmp/msg"; then
+    bad "slpi $* -> exit $rc, $(head -c 300 "$tmp/msg") (want exit 2 and /$pat/)"
+  fi
+}
+cp "$tmp/full.tsv" "$tmp/x.tsv"   # last hex run: --hex full output
+small="--preset iso/rigid-body/trajectories --steps 100 -q"
+"$slpi" run $small -o "$tmp/s.tsv" --checkpoint "$tmp/sck" --checkpoint-every 30 || bad "small run failed"
+cp "$tmp/s.tsv" "$tmp/s0.tsv"
+expect "checkpoint is of another problem: it has seed=1, this run seed=2" run $small seed=2 -o "$tmp/s.tsv" --resume "$tmp/sck"
+expect "written by the fast path" run $small --hex -o "$tmp/s.tsv" --resume "$tmp/sck"
+sed 's/^0\t0\t/0\t0.0\t/' "$tmp/s0.tsv" > "$tmp/s.tsv"
+expect "are not those the checkpoint" run $small -o "$tmp/s.tsv" --resume "$tmp/sck"
+head -c 100 "$tmp/s0.tsv" > "$tmp/s.tsv"
+expect "shorter than the" run $small -o "$tmp/s.tsv" --resume "$tmp/sck"
+expect "nonexistent.tsv: cannot write" run $small -o "$tmp/nonexistent.tsv" --resume "$tmp/sck"
+cp "$tmp/s0.tsv" "$tmp/s.tsv"
+head -c 300 "$tmp/sck" > "$tmp/torn"
+expect "torn:.*truncated" run $small -o "$tmp/s.tsv" --resume "$tmp/torn"
+sed 's/^max_iters .*/max_iters 99/' "$tmp/sck" > "$tmp/edited"
+expect "edited:[0-9]*: digest mismatch" run $small -o "$tmp/s.tsv" --resume "$tmp/edited"
+sed 's/^# slpi-checkpoint 1/# slpi-checkpoint 2/' "$tmp/sck" > "$tmp/v2"
+expect "v2:.*digest mismatch" run $small -o "$tmp/s.tsv" --resume "$tmp/v2"
+expect "cannot open" run $small -o "$tmp/s.tsv" --resume "$tmp/missing-ck"
+expect "need --output" run $small --checkpoint "$tmp/c2"
+expect "checkpoint-every 0: expected a positive" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every 0
+expect "checkpoint-every x: expected a positive" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every x
+expect "not a checkpoint" run $small -o "$tmp/s.tsv" --resume "$tmp/s0.tsv"
+cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a refused resume changed the output file"
+
+echo "t-checkpoint: $n cases"
+exit $fail

@@ -1,0 +1,47 @@
+#!/bin/sh
+# t-failures.sh — numerical failures of `slpi run` (core/run.c failure policy): a
+# solver that does not converge under on_cap=fail (at the first step, and at a later
+# step), a state that overflows to NaN/Inf (diverged), and a certified step that
+# cannot be enclosed at the precision cap (UNABLE). Each must exit 3 with the step
+# index and the residual (fast) or radius and precision (ref) in the message, print no
+# success summary, leave the output as the header plus exactly the rows of the steps
+# before the failure (whole lines), and write exit_code 3 and failed_step to --json.
+# The contrast case (on_cap=accept) must succeed and count the capped steps.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1
+fail=0; n=0
+bad() { echo "t-failures: FAIL: $*" >&2; fail=1; }
+
+# failure STEP PATTERN ARGS...: exit 3, message with "step STEP" and PATTERN, rows 0..STEP
+failure() {
+  step=$1; pat=$2; shift 2; n=$((n+1))
+  rm -f "$tmp/out.tsv" "$tmp/run.json"
+  "$slpi" run "$@" -o "$tmp/out.tsv" --json "$tmp/run.json" >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+  [ $rc -eq 3 ] || bad "slpi run $* -> exit $rc (want 3): $(head -c 300 "$tmp/stderr")"
+  grep -q "step $step (t = [0-9.e-]*): $pat" "$tmp/stderr" \
+    || bad "slpi run $*: message $(head -c 300 "$tmp/stderr") (want 'step $step ...: $pat')"
+  grep -q "diagnostic\|solver: mean" "$tmp/stdout" "$tmp/stderr" && bad "slpi run $*: a summary after a failure"
+  rows=$(grep -c '^[0-9]' "$tmp/out.tsv")
+  [ "$rows" -eq $((step + 1)) ] || bad "slpi run $*: $rows rows in the output (want $((step + 1)): steps 0..$step)"
+  [ "$(tail -c 1 "$tmp/out.tsv" | od -An -c | tr -d ' ')" = '\n' ] || bad "slpi run $*: output ends mid-line"
+  grep -q '"exit_code": 3' "$tmp/run.json" && grep -q "\"failed_step\": $step" "$tmp/run.json" \
+    || bad "slpi run $*: JSON summary lacks exit_code 3 / failed_step $step"
+}
+
+RB="--preset iso/rigid-body/trajectories --steps 500"
+failure 0 "not-converged after 2 iterations, residual [0-9.e+-]*$" $RB maxit=2
+failure 3 "not-converged after 6 iterations, residual [0-9.e+-]*$" $RB maxit=6
+failure 0 "diverged after [0-9]* iterations, residual nan" $RB x0=1e200,1e200,1e200
+failure 0 "not-converged after 50 iterations, residual [0-9.e+-]*$" --system heavy-top --scheme tmk --steps 20 h=10
+failure 1 "UNABLE at precision 32 bits, radius inf" --system rigid-body --scheme tmk --steps 5 --ref prec=32 prec_max=32 h=5 amp=5
+
+# contrast: the same cap accepted is a success that counts capped steps
+n=$((n+1))
+"$slpi" run $RB maxit=2 on_cap=accept -o "$tmp/ok.tsv" > "$tmp/stdout" 2>&1 || bad "on_cap=accept failed"
+grep -q "capped 500" "$tmp/stdout" || bad "on_cap=accept: summary does not count 500 capped steps: $(head -3 "$tmp/stdout")"
+
+echo "t-failures: $n cases"
+exit $fail

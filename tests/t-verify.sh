@@ -1,0 +1,106 @@
+#!/bin/sh
+# t-verify.sh — `slpi verify` as a port would use it: the worked example of
+# oracle/README.md (fast-path output of a golden case PASSes, the same file with one
+# value perturbed in its 12th digit FAILs at that step, a bounded check is UNABLE), run
+# line by line with each annotated exit code; then a supplied noise file (the canonical
+# one PASSes, another seed's FAILs), bad input (exit 2 with file:line), and `slpi golden`
+# on single files.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+fail=0; n=0
+note() { echo "t-verify: FAIL: $*" >&2; fail=1; }
+tmp=$(mktemp -d)
+mkdir -p "$tmp/bin" build
+ln -s "$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")" "$tmp/bin/slpi"
+PATH="$tmp/bin:$PATH"; export PATH
+
+# 1. the README's worked example, line by line
+awk '/<!-- worked-example -->/{s=1; next} s&&/^```sh/{b=1; next} b&&/^```/{exit} b' oracle/README.md > "$tmp/example"
+[ "$(wc -l < "$tmp/example")" -ge 5 ] || note "worked example not found in oracle/README.md"
+while IFS= read -r line; do
+  n=$((n+1))
+  want=$(printf '%s\n' "$line" | sed -n 's/.*# exit \([0-9]\).*/\1/p')
+  sh -c "$line" > "$tmp/out" 2>&1; rc=$?
+  if [ "$rc" -ne "${want:-0}" ]; then note "'$line' -> exit $rc (want ${want:-0}): $(tail -c 400 "$tmp/out")"; fi
+  case "$line" in
+    *"verify build/perturbed.tsv"*)
+      grep -q "first FAIL at step 8" "$tmp/out" || note "perturbed file: no 'first FAIL at step 8'"
+      grep -q "rows: 16 PASS, 1 FAIL, 0 UNABLE" "$tmp/out" || note "perturbed file: not exactly one failing row" ;;
+    *"--max-steps 8"*)
+      grep -q "rows: 9 PASS, 0 FAIL, 8 UNABLE" "$tmp/out" || note "--max-steps 8: rows beyond 8 not UNABLE" ;;
+    *"verify build/fast.tsv"*)
+      grep -q "verdict: PASS" "$tmp/out" || note "fast output: no PASS verdict" ;;
+  esac
+done < "$tmp/example"
+[ -f build/fast.tsv ] || { note "the example wrote no build/fast.tsv"; echo "t-verify: $n example lines"; exit 1; }
+
+# expect CODE PATTERN ARGS...
+expect() {
+  code=$1; pat=$2; shift 2; n=$((n+1))
+  slpi "$@" > "$tmp/out" 2>&1; rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -q -- "$pat" "$tmp/out"; then
+    note "slpi $* -> exit $rc (want $code), output: $(tail -c 300 "$tmp/out") (want /$pat/)"
+  fi
+}
+
+# 2. increments from a noise file: the canonical ones PASS, another seed's FAIL
+slpi noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/noise.txt" 2>/dev/null
+slpi noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/other.txt" 2>/dev/null
+expect 0 "PASS" verify -q --noise-file "$tmp/noise.txt" --json "$tmp/v.json" build/fast.tsv
+grep -q '"verdict": "PASS"' "$tmp/v.json" && grep -q '"last_certified_step": 16' "$tmp/v.json" ||
+  note "verify --json: $(head -c 300 "$tmp/v.json")"
+expect 1 "FAIL" verify -q --noise-file "$tmp/other.txt" build/fast.tsv
+
+# 2b. a header that names a golden case instead of the whole problem
+{ echo '# slpi-trajectory 1'; echo '# case=rigid-body/isomp'; grep -v '^#' build/fast.tsv; } > "$tmp/case.tsv"
+expect 0 "PASS" verify -q "$tmp/case.tsv"
+sed 's|case=rigid-body/isomp|case=no/such|' "$tmp/case.tsv" > "$tmp/nocase.tsv"
+expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
+
+# 2a. the least a port writes: a preset, steps, and the state columns
+{ printf '# slpi-trajectory 1\n# preset=iso/rigid-body/trajectories\n# steps=16\nstep\tt\tx1\tx2\tx3\n'
+  grep -v '^#' build/fast.tsv | tail -n +2 | cut -f1-5; } > "$tmp/minimal.tsv"
+expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/minimal.tsv"
+
+# 2b'. hex-float output of the fast path reads the same
+slpi run --config build/case.conf --quiet --hex --output "$tmp/hex.tsv"
+expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
+
+# 2c. the certified radius runs out: 400 steps at 53 bits are certified for a while,
+#     then UNABLE (exit 3), never PASS; at the default precision they PASS
+slpi golden --problem rigid-body/isomp | sed 's/^steps=.*/steps=400/' > "$tmp/long.conf"
+slpi run --config "$tmp/long.conf" --quiet --output "$tmp/long.tsv"
+expect 0 "rows: 401 PASS, 0 FAIL, 0 UNABLE" verify "$tmp/long.tsv"
+sed 's/^# prec=.*/# prec=53/; s/^# prec_max=.*/# prec_max=53/' "$tmp/long.tsv" > "$tmp/long53.tsv"
+expect 3 "0 FAIL, [1-9][0-9]* UNABLE; certified through step [1-9]" verify "$tmp/long53.tsv"
+slpi verify "$tmp/long53.tsv" | awk -v bad=0 '$NF=="UNABLE"{u=1} $NF=="PASS"&&u{bad=1} END{exit bad}' ||
+  note "53 bits: a PASS row after an UNABLE one"
+
+# 3. bad input: exit 2 with file:line
+sed 's/^\(5\t[^\t]*\t\)[^\t]*/\1zz/' build/fast.tsv > "$tmp/bad-number.tsv"
+expect 2 "bad-number.tsv:.*column 3 (x1)" verify "$tmp/bad-number.tsv"
+sed 's/^# inertia=.*/# inertia=2,1/' build/fast.tsv > "$tmp/bad-key.tsv"
+expect 2 "bad-key.tsv:[0-9]*: .*inertia" verify "$tmp/bad-key.tsv"
+sed 's/^# h=.*/# h=0.0078125/' build/fast.tsv > "$tmp/bad-grid.tsv"
+expect 2 "bad-grid.tsv:[0-9]*: t = " verify "$tmp/bad-grid.tsv"
+sed '/^step/s/\tx2\t/\ty2\t/' build/fast.tsv > "$tmp/bad-col.tsv"
+expect 2 "bad-col.tsv:[0-9]*: no column 'x2'" verify "$tmp/bad-col.tsv"
+sed 's/^# frobnicate=.*//; 2a # frobnicate=1' build/fast.tsv > "$tmp/bad-extra.tsv"
+expect 2 "frobnicate" verify "$tmp/bad-extra.tsv"
+expect 2 "cannot open" verify "$tmp/missing.tsv"
+expect 2 "expected one trajectory" verify
+expect 0 "usage: slpi verify" verify --help
+expect 0 "usage: slpi golden" golden --help
+expect 0 "rigid-body/isomp" golden --list
+expect 2 "unknown" golden --write --dir "$tmp" --case no/such
+# slpi golden on single files: a checked file, a moved ball (FAIL), a broken file (file:line)
+g=oracle/golden/rigid-body.isomp.golden
+expect 0 "golden: PASS" golden "$g"
+awk -F'\t' 'BEGIN{OFS="\t"} $1=="state"&&$2=="0"{sub(/^0\.8911/, "0.8912", $4)} {print}' "$g" > "$tmp/moved.golden"
+expect 1 "does not overlap the stored ball" golden "$tmp/moved.golden"
+sed 's/^checkpoint\t1\t128$/checkpoint\t0\t128/' "$g" > "$tmp/broken.golden"
+expect 2 "broken.golden:[0-9]*: checkpoint step 0" golden "$tmp/broken.golden"
+
+rm -rf "$tmp" build/case.conf build/fast.tsv build/perturbed.tsv
+echo "t-verify: $n commands checked"
+exit $fail
