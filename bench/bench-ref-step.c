@@ -7,7 +7,7 @@
  * ref/fast cost ratio of the same steps (process CPU time). "prec" is that of the last
  * step; "ended" names the status that stopped a run early (UNABLE: the precision cap
  * was reached; invalid: the enclosure overflowed). Euler–Zeitlin is ref-b's
- * (bench-ref-zeitlin). */
+ * (bench-ref-zeitlin). P4 is timed on restarted runs of 100 steps, best of 3. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +15,8 @@
 #include "slpi.h"
 
 #define LIMIT 400
+#define P4_RUN 100
+#define P4_REPEATS 3
 
 static double now(void)
 {
@@ -103,7 +105,10 @@ int main(void)
             _arb_vec_clear(x, n);
             slpi_ref_free(r);
         }
-    /* P4 goal */
+    /* P4 goal: runs of P4_RUN steps from the ISO §6.1 initial condition (the radius
+     * stays near 1e-37; a single long run would end in the regime where the enclosure
+     * has blown up and every step climbs the precision ladder to UNABLE), for 1 s of
+     * CPU time, best of P4_REPEATS; every timed step must be CONVERGED at 128 bits. */
     {
         slpi_problem p;
         slpi_error err;
@@ -112,17 +117,28 @@ int main(void)
         if (slpi_ref_create(&r, &p, &err) != SLPI_OK)
             return 1;
         arb_ptr x = _arb_vec_init(3);
-        arb_set_d(x, sin(1.1));
-        arb_set_d(x + 2, cos(1.1));           /* ISO §6.1 initial condition */
-        double dW[3] = { 0.01, -0.02, 0.015 };
-        long steps = 0;
-        double t0 = now(), t;
-        while ((t = now() - t0) < 1.0) {
-            slpi_ref_step(r, x, dW, NULL);
-            steps++;
+        double dW[3] = { 0.01, -0.02, 0.015 }, best = INFINITY;
+        long bad = 0;
+        for (int rep = 0; rep < P4_REPEATS; rep++) {
+            long steps = 0;
+            double t0 = now(), t;
+            while ((t = now() - t0) < 1.0) {
+                _arb_vec_zero(x, 3);
+                arb_set_d(x, sin(1.1));
+                arb_set_d(x + 2, cos(1.1));
+                for (int j = 0; j < P4_RUN; j++, steps++) {
+                    slpi_step_info info;
+                    if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED ||
+                        info.prec != 128)
+                        bad++;
+                }
+            }
+            if (1e6 * t / steps < best)
+                best = 1e6 * t / steps;
         }
-        printf("P4 certified rigid-body IsoMP step at 128 bits: %.1f us (goal <= 50 us)\n",
-               1e6 * t / steps);
+        printf("P4 certified rigid-body IsoMP step at 128 bits: %.1f us (goal <= 50 us; "
+               "best of %d, runs of %d steps%s)\n", best, P4_REPEATS, P4_RUN,
+               bad ? ", SOME NOT CONVERGED AT 128 BITS" : "");
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }
