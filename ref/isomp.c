@@ -17,6 +17,7 @@
 typedef struct {
     const slpi_ref_system *s;
     const double *eta;
+    arb_srcptr x;          /* X_n packed */
     acb_mat_t Xn;
 } isomp_ctx;
 
@@ -149,6 +150,51 @@ static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
     dG_parts_clear(&d);
 }
 
+/* The coordinate form, for systems with a closed-form `sandwich` (no matrices): with
+ * p = sum_k eta_k b_k(y) = pack(Psi(Y)),
+ *     G(y) = x_n + 1/2 coad(p, y) + 1/8 sandwich(p, y, p),
+ *     G'(y)[w] = 1/2 (coad(dp, y) + coad(p, w)) + 1/4 sandwich(dp, y, p)
+ *                + 1/8 sandwich(p, w, p),  dp = sum_k eta_k Db_k(y)[w]. */
+static void isomp_Gc(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    const slpi_ref_system *s = c->s;
+    int n = s->dim;
+    arb_ptr p = _arb_vec_init(n), t = _arb_vec_init(n);
+    slpi_ref_gen_sum(s, p, c->eta, y, prec);
+    s->coad(s, out, p, y, prec);
+    _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
+    s->sandwich(s, t, p, y, p, prec);
+    _arb_vec_scalar_mul_2exp_si(t, t, n, -3);
+    _arb_vec_add(out, out, t, n, prec);
+    _arb_vec_add(out, out, c->x, n, prec);
+    _arb_vec_clear(p, n);
+    _arb_vec_clear(t, n);
+}
+
+static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
+{
+    const isomp_ctx *c = ctx;
+    const slpi_ref_system *s = c->s;
+    int n = s->dim;
+    arb_ptr p = _arb_vec_init(n), dp = _arb_vec_init(n), t = _arb_vec_init(n);
+    slpi_ref_gen_sum(s, p, c->eta, y, prec);
+    slpi_ref_dgen_sum(s, dp, c->eta, y, w, prec);
+    s->coad(s, out, dp, y, prec);
+    s->coad(s, t, p, w, prec);
+    _arb_vec_add(out, out, t, n, prec);
+    s->sandwich(s, t, dp, y, p, prec);
+    _arb_vec_scalar_mul_2exp_si(t, t, n, -1);
+    _arb_vec_add(out, out, t, n, prec);
+    s->sandwich(s, t, p, w, p, prec);
+    _arb_vec_scalar_mul_2exp_si(t, t, n, -2);
+    _arb_vec_add(out, out, t, n, prec);
+    _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
+    _arb_vec_clear(p, n);
+    _arb_vec_clear(dp, n);
+    _arb_vec_clear(t, n);
+}
+
 /* X_{n+1} from the midpoint Xt (matrix) */
 static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec)
 {
@@ -196,31 +242,31 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
                                    slong prec, char *why, size_t why_len)
 {
     int n = s->dim, N = s->N, ok = 1;
+    int coord = s->sandwich != NULL;
     isomp_ctx c;
     c.s = s;
     c.eta = delta;
+    c.x = x;
     acb_mat_init(c.Xn, N, N);
-    acb_mat_t Y, G, Psi;
+    acb_mat_t Y, G;
     acb_mat_init(Y, N, N);
     acb_mat_init(G, N, N);
-    acb_mat_init(Psi, N, N);
-    arb_ptr y = _arb_vec_init(n);
+    arb_ptr y = _arb_vec_init(n), t = _arb_vec_init(n);
+    slpi_ref_fixmap g = { n, &c, coord ? isomp_Gc : isomp_Gp, coord ? isomp_dGc : isomp_dG };
     s->unpack(s, c.Xn, x, prec);
     if (s->p->fixed_iters > 0) {
-        acb_mat_set(Y, c.Xn);
+        _arb_vec_set(y, x, n);
         for (int l = 0; l < s->p->fixed_iters; l++) {
-            isomp_G(&c, G, Psi, Y, prec);
-            s->pack(s, y, G, prec);
-            s->unpack(s, Y, y, prec);          /* stay in the packed (skew) space */
+            g.G(&c, t, y, prec);                /* packed: stays in the skew space */
+            _arb_vec_swap(y, t, n);
         }
     } else {
         /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
          * when G does not contract enough (large steps). */
-        slpi_ref_fixmap g = { n, &c, isomp_Gp, isomp_dG };
-        ok = slpi_ref_solve(y, &g, isomp_J, NULL, x, prec, why, why_len);
-        if (ok)
-            s->unpack(s, Y, y, prec);
+        ok = slpi_ref_solve(y, &g, coord ? NULL : isomp_J, NULL, x, prec, why, why_len);
     }
+    if (ok)
+        s->unpack(s, Y, y, prec);
     if (ok) {
         ok = isomp_update(&c, G, Y, prec);
         if (ok)
@@ -231,8 +277,8 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     acb_mat_clear(c.Xn);
     acb_mat_clear(Y);
     acb_mat_clear(G);
-    acb_mat_clear(Psi);
     _arb_vec_clear(y, n);
+    _arb_vec_clear(t, n);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 

@@ -76,6 +76,12 @@ struct slpi_ref_system {
      * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
     void (*mgen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                      const acb_mat_t X, const acb_mat_t W, slong prec);
+    /* optional (NULL: ISOMP works on matrices): out = pack(A Y C + C Y A) for packed a,
+     * y, c (skew-Hermitian for skew-Hermitian A, Y, C). A system that sets it, with
+     * gen/dgen/coad in closed form, lets ISOMP run its fixed-point map in coordinates
+     * (rigid body: hat identities, no 3x3 matrices). */
+    void (*sandwich)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
+                     arb_srcptr c, slong prec);
 
     /* invariants of the state x (full state vector) */
     int n_inv;

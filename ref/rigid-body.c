@@ -119,6 +119,48 @@ static void rb_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_ma
     rb_gen_matrix(s, k, dB, X, W, prec);
 }
 
+/* The coordinate level in closed form (hat identities; the same values as the matrix
+ * attach, without 3x3 matrices): b_k = pack(-hat g_k) = -g_k,
+ * coad(b, x) = pack([hat b, hat x]) = b × x, and
+ * hat a hat y hat c + hat c hat y hat a = -hat((a . y) c + (c . y) a). */
+static void rb_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
+{
+    velocity(s, k, b, mu, prec);
+    _arb_vec_neg(b, b, 3);
+}
+
+static void rb_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
+                    arb_srcptr w, slong prec)
+{
+    (void)mu;
+    dvelocity(s, k, db, w, prec);
+    _arb_vec_neg(db, db, 3);
+}
+
+static void rb_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+                    slong prec)
+{
+    (void)s;
+    slpi_ref_cross(out, b, mu, prec);
+}
+
+static void rb_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
+                        arb_srcptr c, slong prec)
+{
+    (void)s;
+    arb_t ay, cy;
+    arb_init(ay);
+    arb_init(cy);
+    arb_dot(ay, NULL, 1, a, 1, y, 1, 3, prec);      /* -(a . y) */
+    arb_dot(cy, NULL, 1, c, 1, y, 1, 3, prec);      /* -(c . y) */
+    for (int i = 0; i < 3; i++) {
+        arb_mul(out + i, ay, c + i, prec);
+        arb_addmul(out + i, cy, a + i, prec);
+    }
+    arb_clear(ay);
+    arb_clear(cy);
+}
+
 static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     arb_ptr g = _arb_vec_init(3);
@@ -189,6 +231,10 @@ int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi
     s->mgen = rb_mgen;
     s->mdgen = rb_mdgen;
     slpi_ref_matrix_attach(s);
+    s->gen = rb_gen;
+    s->dgen = rb_dgen;
+    s->coad = rb_coad;
+    s->sandwich = rb_sandwich;
     s->invariants = rb_invariants;
     s->n_inv = p->rb.track_R ? 5 : 2;
     s->inv_name[0] = "H0";
