@@ -394,11 +394,13 @@ int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
-/* Certified Poisson-map defect of one step from x with increments dW (claims V4, V19):
- * D hat(x) D^T - hat(x_1) as 9 balls (row-major 3x3), D the Jacobian of x -> x_1 by the
- * implicit function theorem in balls. Available for scheme svi on the rigid body in
- * vector form (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise,
- * SLPI_ENUMERIC if it cannot be certified at the precision cap. */
+/* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
+ * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
+ * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
+ * rigid body (J = hat Pi), d = 6 for the heavy top (J = [[hat Pi, hat Gamma],
+ * [hat Gamma, 0]]; R is not differentiated). Available for scheme svi in vector form
+ * (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise, SLPI_ENUMERIC
+ * if it cannot be certified at the precision cap. */
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err);
 /* Certified diagnostics (balls): invariants, and their differences from x0 (whose names

@@ -7,6 +7,8 @@
 int slpi_cli_list(int argc, char **argv);
 int slpi_cli_run(int argc, char **argv);
 int slpi_cli_noise(int argc, char **argv);
+int slpi_cli_converge(int argc, char **argv);
+int slpi_cli_audit(int argc, char **argv);
 int slpi_cli_golden(int argc, char **argv);
 int slpi_cli_verify(int argc, char **argv);
 int slpi_cli_props(int argc, char **argv);

@@ -48,9 +48,41 @@
  * both fast and bit-identical under any IEEE binary64 compiler that honours
  * -ffp-contract=off. Box-Muller would need our own log, sin and cos to 1/4 ulp and gives
  * pairs; the ziggurat consumes a variable number of words and claims no function value.
- * Throughput (bench/bench-noise.c, -O2, one core of the shared 2-core EPYC): about 85-90
- * M normals/s, twice a libm Box-Muller on the same Philox words; the Philox blocks and
- * the map run 8 lanes side by side (noise_words, noise_map) to overlap their latencies.
+ * ---- Speed (issue 3 item 8; every bit as above) --------------------------------------
+ * slpi_noise_normals works in batches and keeps the bits of slpi_noise_normal, which is
+ * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
+ * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
+ * -march=native and clang):
+ *  - portable kernels: Philox for up to 32 blocks in lock-step, two blocks per SSE2
+ *    register with pmuludq for the 32x32->64 products (noise_words; Random123 block by
+ *    block off x86), then the map on 8 words at a time as 4 independent pairs of GNU C
+ *    vectors (noise_map), the 17 row entries gathered lane by lane. A short run or tail
+ *    is rounded up to a multiple of 8 normals; runs of <= 4 go one by one.
+ *  - AVX-512 kernel, chosen at run time where the processor has AVX-512F (runs of >= 96;
+ *    below, its set-up costs more than it saves): Philox for a span of 256 normals at 8
+ *    blocks per register, then the map on 8 words per register with the top 32 table
+ *    rows (4 binades, 15/16 of all draws) held in registers column by column, so that
+ *    each of the 17 entries costs two vpermt2pd and a blend per 8 lanes instead of 8
+ *    loads; the 1/16 of lanes below those rows are collected without a branch
+ *    (vpcompressq) and mapped by the portable noise_map at the end of the span.
+ *  - increments: each chunk of 2048 fine normals is scaled and summed level by level in
+ *    place.
+ * The floating-point operations are the header's, in its order, each a correctly rounded
+ * binary64 + - x; the vector forms only run several lanes at once. Products and sums
+ * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
+ * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
+ * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
+ * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 4-10, best of 7 over four runs, the worst
+ * of the 28 trials in brackets): 221-234 (172) M normals/s, 5.1-5.2x a libm Box-Muller on
+ * the same Philox words (43-45 M/s); the portable kernels alone 118-127 (97) M/s;
+ * before this work 77-89 M/s. Increments: 173-205 M/s at refine 0, 165-198 M fine
+ * draws/s at refine 4; one increment per call (core/noise-source.c's pattern, the
+ * one-number path) 22-25 M/s. Where the AVX-512 kernel's ~4.4 ns per normal go
+ * (measured by switching parts off): Philox 0.9 ns, the lanes below the fast rows
+ * 0.6 ns, the map 2.9 ns, which is bounded by the instructions in flight (~13 per
+ * normal, waiting on Horner's 10 dependent multiply-add pairs, ~60 cycles a lane) more
+ * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
+ * way with ~50 instructions per normal (17 of them gathering the row entries).
  *
  * ---- Levels (SPEC §2.3) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
@@ -73,141 +105,407 @@
 #include "noise.h"
 #include "noise-table.h"
 
-/* Words mapped per batch in slpi_noise_normals (a multiple of 2). */
-#define NOISE_LANES 8
+/* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time; runs
+ * of at most NOISE_SINGLE_MAX normals go one by one (a batch of 8 costs more). */
+#define NOISE_BLOCKS 32
+#define NOISE_SINGLE_MAX 4
 
-/* Step 1 of the header: the 2n words of blocks b .. b+n-1 (n <= NOISE_LANES/2), with
- * Random123's Philox rounds and key schedule applied to the n blocks in lock-step (the
- * rounds of philox4x32_R(10, ...), interleaved so that the multiplications of different
- * blocks overlap; tests/t-noise-normal.c checks the words against philox4x32_R). */
-static inline void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
-                               int n, uint64_t *w)
+/* Step 1 of the header for one block: Random123's philox4x32_R(10, ...) itself. */
+static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
+                               uint64_t w[2])
+{
+    const philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    const philox4x32_ctr_t ctr = {{(uint32_t)b, (uint32_t)(b >> 32), component, (uint32_t)path}};
+    const philox4x32_ctr_t r = philox4x32_R(10, ctr, key);
+    w[0] = (uint64_t)r.v[1] << 32 | r.v[0];
+    w[1] = (uint64_t)r.v[3] << 32 | r.v[2];
+}
+
+/* The ten round keys of philox4x32_R(10, ...) for the key of seed (Random123's bump). */
+static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[10])
 {
     philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    philox4x32_ctr_t c[NOISE_LANES / 2];
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        uint64_t bl = b + (uint64_t)l;
-        philox4x32_ctr_t cl = {{(uint32_t)bl, (uint32_t)(bl >> 32), component, (uint32_t)path}};
-        c[l] = _philox4x32round(cl, key);
-    }
-    for (int round = 1; round < 10; round++) {
+    for (int round = 0; round < 10; round++) {
+        k0[round] = key.v[0];
+        k1[round] = key.v[1];
         key = _philox4x32bumpkey(key);
-#pragma GCC unroll 4
-        for (int l = 0; l < n; l++) {
-            c[l] = _philox4x32round(c[l], key);
-        }
-    }
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        w[2 * l] = ((uint64_t)c[l].v[1] << 32) | c[l].v[0];
-        w[2 * l + 1] = ((uint64_t)c[l].v[3] << 32) | c[l].v[2];
     }
 }
 
-/* Steps 2-4 of the header on n <= NOISE_LANES words, stage by stage across the words:
- * the same operations on each word, but independent chains side by side, so that the
- * processor overlaps the long Horner latency of one word with the others. */
-static inline void noise_map(const uint64_t *w, int n, double *out)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Step 1 for blocks b .. b+n-1 (n a multiple of 4, <= NOISE_BLOCKS) with SSE2 (baseline
+ * on x86-64): the ten rounds of Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks
+ * per 128-bit register, one 64-bit lane per block holding each 32-bit counter word in
+ * its low half, so that pmuludq forms the two 32x32->64 products of a round directly
+ * (the high halves of the lanes carry junk that only ever reaches other high halves).
+ * Two registers (four blocks) go through the rounds together to overlap the multiply
+ * latencies. tests/t-noise-batch.c checks the words, through the normals, against
+ * philox4x32_R. */
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
+                        uint64_t *w)
 {
-    const double *t[NOISE_LANES] = {NULL};   /* (initialised for the compiler's sake) */
-    double p[NOISE_LANES], tau[NOISE_LANES] = {0}, q[NOISE_LANES];
-#pragma GCC unroll 8
+    uint32_t k0[10], k1[10];
+    noise_round_keys(seed, k0, k1);
+    __m128i kv0[10], kv1[10];
+    for (int round = 0; round < 10; round++) {
+        kv0[round] = _mm_set1_epi64x(k0[round]);
+        kv1[round] = _mm_set1_epi64x(k1[round]);
+    }
+    const __m128i m0 = _mm_set1_epi64x(PHILOX_M4x32_0), m1 = _mm_set1_epi64x(PHILOX_M4x32_1);
+    const __m128i lo32 = _mm_set1_epi64x(0xffffffff);
+    for (int l = 0; l < n; l += 4) {
+        __m128i x0[2], x1[2], x2[2], x3[2];
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            const uint64_t bl = b + (uint64_t)(l + 2 * h);
+            x0[h] = _mm_set_epi64x((long long)(bl + 1), (long long)bl);
+            x1[h] = _mm_srli_epi64(x0[h], 32);
+            x2[h] = _mm_set1_epi64x(component);
+            x3[h] = _mm_set1_epi64x((uint32_t)path);
+        }
+#pragma GCC unroll 10
+        for (int round = 0; round < 10; round++) {
+#pragma GCC unroll 2
+            for (int h = 0; h < 2; h++) {
+                const __m128i p0 = _mm_mul_epu32(x0[h], m0), p1 = _mm_mul_epu32(x2[h], m1);
+                x0[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p1, 32), x1[h]), kv0[round]);
+                x2[h] = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi64(p0, 32), x3[h]), kv1[round]);
+                x1[h] = p1;
+                x3[h] = p0;
+            }
+        }
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            const __m128i even = _mm_or_si128(_mm_slli_epi64(x1[h], 32), _mm_and_si128(x0[h], lo32));
+            const __m128i odd = _mm_or_si128(_mm_slli_epi64(x3[h], 32), _mm_and_si128(x2[h], lo32));
+            _mm_storeu_si128((__m128i *)(w + 2 * (l + 2 * h)), _mm_unpacklo_epi64(even, odd));
+            _mm_storeu_si128((__m128i *)(w + 2 * (l + 2 * h) + 2), _mm_unpackhi_epi64(even, odd));
+        }
+    }
+}
+#else
+/* Step 1 for blocks b .. b+n-1, one block after the other. */
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
+                        uint64_t *w)
+{
     for (int l = 0; l < n; l++) {
-        const uint64_t m = (w[l] >> 11) & ((UINT64_C(1) << 52) - 1);
-        p[l] = (double)(int64_t)(2 * m + 1) * 0x1p-54;
-        uint64_t bits;
-        memcpy(&bits, &p[l], sizeof bits);
-        t[l] = noise_table[(int)((bits >> 52) - (uint64_t)(1023 + NOISE_TABLE_EMIN)) * 8
-                           + (int)((bits >> 49) & 7)];
-        tau[l] = (p[l] - t[l][0]) * t[l][1];
-        q[l] = t[l][6 + NOISE_TABLE_DEG];
+        noise_block(seed, path, component, b + (uint64_t)l, w + 2 * l);
+    }
+}
+#endif
+
+/* The map runs on NOISE_VH pairs of words at a time, each pair in a GNU C vector of two
+ * binary64 (one SSE2 register on x86-64; a pair of scalars elsewhere). Their arithmetic
+ * is lane-wise binary64 + - x, rounded to nearest like the scalar operations, and
+ * -ffp-contract=off keeps products and sums apart (no fused multiply-add). Several
+ * independent pairs side by side let the processor overlap their Horner chains. */
+#define NOISE_VH 4
+#define NOISE_VL (2 * NOISE_VH)   /* words per full noise_map */
+typedef double noise_vd __attribute__((vector_size(16)));
+typedef uint64_t noise_vu __attribute__((vector_size(16)));
+
+/* Steps 2-4 of the header on the 2 nh words w[0..2nh-1], nh <= NOISE_VH. p = (2m+1) 2^-54 is
+ * formed exactly without an integer conversion: the binary64 with bits 0x433 m is
+ * 2^52 + m, and (2^52 + m) - (2^52 - 1/2) = m + 1/2 and its product by 2^-53 are exact.
+ * The table row's entries are gathered into vectors lane by lane (NOISE_COL). */
+static inline void noise_map(const uint64_t *w, double *out, int nh)
+{
+    noise_vu wv[NOISE_VH];
+    noise_vd p[NOISE_VH], tau[NOISE_VH], q[NOISE_VH];
+    const double *t[NOISE_VL];
+    memcpy(wv, w, (size_t)nh * sizeof wv[0]);
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        const noise_vu m = (wv[h] >> 11) & ((UINT64_C(1) << 52) - 1);
+        p[h] = ((noise_vd)(m | UINT64_C(0x4330000000000000)) - (0x1p52 - 0.5)) * 0x1p-53;
+        const noise_vu row = ((noise_vu)p[h] >> 49) - (uint64_t)(8 * (1023 + NOISE_TABLE_EMIN));
+        t[2 * h] = noise_table[row[0]];
+        t[2 * h + 1] = noise_table[row[1]];
+    }
+#define NOISE_COL(h, j) ((noise_vd){t[2 * (h)][j], t[2 * (h) + 1][j]})
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        tau[h] = (p[h] - NOISE_COL(h, 0)) * NOISE_COL(h, 1);
+        q[h] = NOISE_COL(h, 6 + NOISE_TABLE_DEG);
     }
 #pragma GCC unroll 10
     for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-#pragma GCC unroll 8
-        for (int l = 0; l < n; l++) {
-            q[l] = t[l][6 + k] + tau[l] * q[l];
+#pragma GCC unroll 4
+        for (int h = 0; h < nh; h++) {
+            q[h] = NOISE_COL(h, 6 + k) + tau[h] * q[h];
         }
     }
-#pragma GCC unroll 8
-    for (int l = 0; l < n; l++) {
-        const double v = p[l] - 0.5;
-        const double cv = 134217729.0 * v;
-        const double vh = cv - (cv - v);
-        const double vl = v - vh;
-        const double ph = v * t[l][3];
-        const double pl = ((vh * t[l][4] - ph) + vh * t[l][5] + vl * t[l][4]) + vl * t[l][5];
-        const double x = (t[l][2] + ph) + (pl + q[l]);
-        uint64_t xb;
-        memcpy(&xb, &x, sizeof xb);
-        xb ^= w[l] & (UINT64_C(1) << 63);
-        memcpy(&out[l], &xb, sizeof xb);
+#pragma GCC unroll 4
+    for (int h = 0; h < nh; h++) {
+        const noise_vd v = p[h] - 0.5;
+        const noise_vd cv = 134217729.0 * v;
+        const noise_vd vh = cv - (cv - v);
+        const noise_vd vl = v - vh;
+        const noise_vd gh = NOISE_COL(h, 4), gl = NOISE_COL(h, 5);
+        const noise_vd ph = v * NOISE_COL(h, 3);
+        const noise_vd pl = ((vh * gh - ph) + vh * gl + vl * gh) + vl * gl;
+        const noise_vd x = (NOISE_COL(h, 2) + ph) + (pl + q[h]);
+        wv[h] = (noise_vu)x ^ (wv[h] & (UINT64_C(1) << 63));
     }
+#undef NOISE_COL
+    memcpy(out, wv, (size_t)nh * sizeof wv[0]);
+}
+
+/* One word through noise_map (in lane 0). */
+static double noise_map1(uint64_t w)
+{
+    const uint64_t wv[2] = {w, w};
+    double z[2];
+    noise_map(wv, z, 1);
+    return z[0];
 }
 
 double slpi_noise_word_normal(uint64_t w)
 {
-    double z;
-    noise_map(&w, 1, &z);
-    return z;
+    return noise_map1(w);
 }
 
 double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint64_t j)
 {
     uint64_t w[2];
-    noise_words(seed, path, component, j >> 1, 1, w);
-    return slpi_noise_word_normal(w[j & 1]);
+    noise_block(seed, path, component, j >> 1, w);
+    return noise_map1(w[j & 1]);
 }
 
-void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
-                        uint64_t first, size_t count, double *out)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NOISE_AVX512 1
+
+/* ---- AVX-512 kernel (processors with AVX-512F, chosen at run time) ------------------
+ * Eight counters or eight words per 512-bit register. Philox as in noise_words (one
+ * 64-bit lane per block, vpmuludq), then steps 2-4 with the table read from registers:
+ * the rows of the top NOISE_FAST_ROWS / 8 binades (p >= 1/32, 15/16 of all normals) are
+ * held column by column, and vpermt2pd picks each lane's entry (16 rows per
+ * instruction) instead of 17 loads per normal. Lanes whose row lies below are mapped by
+ * noise_map afterwards. The arithmetic is the header's, operation for operation, with
+ * the intrinsics' plain binary64 + - x (-ffp-contract=off keeps the compiler from fusing
+ * them into the vfmadd that avx512f offers), so every lane has the bits of noise_map. */
+#define NOISE_FAST_ROWS 32
+#define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
+#define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
+#define NOISE_AVX512_MIN 96                /* shorter runs are not worth the set-up */
+#define NOISE_FIX_SPAN 256                 /* a multiple of 16 and of NOISE_VL */
+
+#define NOISE_AVX512_FN __attribute__((target("avx512f")))
+#define NOISE_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
+
+/* Column j of the fast rows, for the lanes' offsets idx (bits 0-4) into them. */
+NOISE_AVX512_INLINE __m512d noise_col512(const __m512d *col, __m512i idx, __mmask8 upper)
+{
+    return _mm512_mask_blend_pd(upper, _mm512_permutex2var_pd(col[0], idx, col[1]),
+                                _mm512_permutex2var_pd(col[2], idx, col[3]));
+}
+
+/* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. */
+NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mmask8 *fast)
+{
+    const __m512i m = _mm512_and_si512(_mm512_srli_epi64(w, 11),
+                                       _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
+    const __m512d p = _mm512_mul_pd(
+        _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x4330000000000000))),
+                      _mm512_set1_pd(0x1p52 - 0.5)),
+        _mm512_set1_pd(0x1p-53));
+    const __m512i idx = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(p), 49),
+                                         _mm512_set1_epi64(8 * (1023 + NOISE_TABLE_EMIN) + NOISE_FAST_FIRST));
+    const __mmask8 upper = _mm512_test_epi64_mask(idx, _mm512_set1_epi64(NOISE_FAST_ROWS / 2));
+    *fast = _mm512_cmp_epi64_mask(idx, _mm512_setzero_si512(), _MM_CMPINT_NLT);
+#define NOISE_C(j) noise_col512(col[j], idx, upper)
+    const __m512d tau = _mm512_mul_pd(_mm512_sub_pd(p, NOISE_C(0)), NOISE_C(1));
+    __m512d q = NOISE_C(6 + NOISE_TABLE_DEG);
+    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
+        q = _mm512_add_pd(NOISE_C(6 + k), _mm512_mul_pd(tau, q));
+    }
+    const __m512d v = _mm512_sub_pd(p, _mm512_set1_pd(0.5));
+    const __m512d cv = _mm512_mul_pd(_mm512_set1_pd(134217729.0), v);
+    const __m512d vh = _mm512_sub_pd(cv, _mm512_sub_pd(cv, v));
+    const __m512d vl = _mm512_sub_pd(v, vh);
+    const __m512d gh = NOISE_C(4), gl = NOISE_C(5);
+    const __m512d ph = _mm512_mul_pd(v, NOISE_C(3));
+    const __m512d pl = _mm512_add_pd(
+        _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
+                      _mm512_mul_pd(vl, gh)),
+        _mm512_mul_pd(vl, gl));
+    const __m512d x = _mm512_add_pd(_mm512_add_pd(NOISE_C(2), ph), _mm512_add_pd(pl, q));
+#undef NOISE_C
+    return _mm512_castsi512_pd(_mm512_xor_si512(
+        _mm512_castpd_si512(x), _mm512_and_si512(w, _mm512_set1_epi64((long long)(UINT64_C(1) << 63)))));
+}
+
+/* Normals first .. first+count-1, first even, count a multiple of 16. */
+NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, uint32_t component,
+                                                 uint64_t first, size_t count, double *out)
+{
+    __m512d col[NOISE_COLS][4];
+    const __m512i stride = _mm512_set_epi64(7 * NOISE_COLS, 6 * NOISE_COLS, 5 * NOISE_COLS,
+                                            4 * NOISE_COLS, 3 * NOISE_COLS, 2 * NOISE_COLS,
+                                            NOISE_COLS, 0);
+    for (int j = 0; j < NOISE_COLS; j++) {
+        for (int g = 0; g < 4; g++) {
+            col[j][g] = _mm512_i64gather_pd(stride, &noise_table[NOISE_FAST_FIRST + 8 * g][j], 8);
+        }
+    }
+    uint32_t k0[10], k1[10];
+    noise_round_keys(seed, k0, k1);
+    __m512i kv0[10], kv1[10];
+    for (int round = 0; round < 10; round++) {
+        kv0[round] = _mm512_set1_epi64(k0[round]);
+        kv1[round] = _mm512_set1_epi64(k1[round]);
+    }
+    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
+    const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    /* Words of the lanes below the fast rows, and their places in out, are collected
+     * (vpcompressq, no branch) and mapped by noise_map after every NOISE_FIX_SPAN normals. */
+    uint64_t fix_w[NOISE_FIX_SPAN + 8], fix_at[NOISE_FIX_SPAN + 8];
+    double fix_z[NOISE_FIX_SPAN + 8];
+    for (size_t span = 0; span < count; span += NOISE_FIX_SPAN) {
+        const size_t end = count - span < NOISE_FIX_SPAN ? count : span + NOISE_FIX_SPAN;
+        int nfix = 0;
+        __m512i words[NOISE_FIX_SPAN / 8];   /* per 16 normals: even, odd words */
+        for (size_t i = span; i < end; i += 16) {
+            __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
+            __m512i x1 = _mm512_srli_epi64(x0, 32);
+            __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
+            for (int round = 0; round < 10; round++) {
+                const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
+                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
+                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
+                x1 = p1;
+                x3 = p0;
+            }
+            /* even words r[1]:r[0], odd words r[3]:r[2] */
+            words[(i - span) / 8] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
+            words[(i - span) / 8 + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+        }
+        for (size_t i = span; i < end; i += 16) {
+            const __m512i we = words[(i - span) / 8], wo = words[(i - span) / 8 + 1];
+            __mmask8 fe, fo;
+            const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
+            const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+            _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
+            _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
+            const __m512i at = _mm512_add_epi64(_mm512_set1_epi64((long long)i), even);
+            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, we));
+            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, at));
+            nfix += 8 - __builtin_popcount(fe);
+            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fo, wo));
+            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64(
+                                                   (__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
+            nfix += 8 - __builtin_popcount(fo);
+        }
+        for (int f = nfix; f % NOISE_VL; f++) {
+            fix_w[f] = 0;   /* fill the last group with valid (unused) words */
+        }
+        for (int f = 0; f < nfix; f += NOISE_VL) {
+            noise_map(fix_w + f, fix_z + f, NOISE_VH);
+        }
+        for (int f = 0; f < nfix; f++) {
+            out[fix_at[f]] = fix_z[f];
+        }
+    }
+}
+#endif
+
+void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
+                            uint64_t first, size_t count, double *out)
 {
     size_t i = 0;
     if (count > 0 && (first & 1)) {
         out[i++] = slpi_noise_normal(seed, path, component, first);
     }
-    for (; i + NOISE_LANES <= count; i += NOISE_LANES) {
-        uint64_t w[NOISE_LANES];
-        noise_words(seed, path, component, (first + i) >> 1, NOISE_LANES / 2, w);
-        noise_map(w, NOISE_LANES, out + i);
+#ifdef NOISE_AVX512
+    if (allow_avx512 && count - i >= NOISE_AVX512_MIN && __builtin_cpu_supports("avx512f")) {
+        const size_t n = (count - i) & ~(size_t)15;
+        noise_normals_avx512(seed, path, component, first + i, n, out + i);
+        i += n;
+    }
+#else
+    (void)allow_avx512;
+#endif
+    while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
+        uint64_t w[2 * NOISE_BLOCKS];
+        double z[2 * NOISE_BLOCKS];
+        const size_t left = count - i;
+        const int nw = left < 2 * NOISE_BLOCKS ? (int)((left + 7) & ~(size_t)7) : 2 * NOISE_BLOCKS;
+        double *to = left >= (size_t)nw ? out + i : z;
+        noise_words(seed, path, component, (first + i) >> 1, nw / 2, w);
+        for (int l = 0; l < nw; l += NOISE_VL) {
+            noise_map(w + l, to + l, NOISE_VH);
+        }
+        const size_t done = left < (size_t)nw ? left : (size_t)nw;
+        if (to == z) {
+            memcpy(out + i, z, done * sizeof *z);
+        }
+        i += done;
     }
     for (; i < count; i++) {
         out[i] = slpi_noise_normal(seed, path, component, first + i);
     }
 }
 
-/* Fine normals are produced in chunks of this many (a multiple of 2). */
-#define NOISE_CHUNK 512
+void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
+                        uint64_t first, size_t count, double *out)
+{
+    slpi_noise_normals_isa(1, seed, path, component, first, count, out);
+}
+
+/* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
+ * by level inside a chunk (z[i] = z[2i] + z[2i+1]: each node is left child + right child);
+ * when 2^refine exceeds a chunk, the chunks' roots are combined by a binary counter over
+ * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
+#define NOISE_CHUNK_LOG 11
+#define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
 
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out)
 {
     const double sigma = sqrt(ldexp(h, -refine));
-    const uint64_t nfine = UINT64_C(1) << refine;
+    const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
+    const int outer = refine - inner;
     double z[NOISE_CHUNK];
-    double partial[64];   /* partial[k]: pending left subtree of 2^k fine increments */
-    uint64_t j = first << refine;   /* next fine index */
-    size_t have = 0, used = 0;      /* z[used..have) are pending normals */
+    double partial[64];
+    uint64_t j = first << refine;                       /* next fine index */
+    const uint64_t end = (first + count) << refine;
+    uint64_t root = 0;                                  /* chunk root within its increment */
+    size_t n = 0;                                       /* next increment */
 
-    for (size_t n = 0; n < count; n++) {
-        double acc = 0.0;
-        for (uint64_t i = 0; i < nfine; i++) {
-            if (used == have) {
-                uint64_t left = (first + count) * nfine - j;
-                have = left < NOISE_CHUNK ? (size_t)left : NOISE_CHUNK;
-                slpi_noise_normals(seed, path, component, j, have, z);
-                j += have;
-                used = 0;
-            }
-            acc = sigma * z[used++];
-            int k = 0;
-            while ((i >> k) & 1) {   /* i's low set bits: complete the subtrees */
-                acc = partial[k] + acc;
-                k++;
-            }
-            partial[k] = acc;
+    while (j < end) {
+        const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
+        slpi_noise_normals(seed, path, component, j, len, z);
+        j += len;
+        for (size_t i = 0; i < len; i++) {
+            z[i] = sigma * z[i];
         }
-        out[n] = acc;
+        size_t m = len;
+        for (int level = 0; level < inner; level++) {
+            m /= 2;
+            for (size_t i = 0; i < m; i++) {
+                z[i] = z[2 * i] + z[2 * i + 1];
+            }
+        }
+        if (outer == 0) {   /* z[0..m): whole increments */
+            memcpy(out + n, z, m * sizeof *z);
+            n += m;
+            continue;
+        }
+        double acc = z[0];   /* m == 1: one chunk root */
+        int k = 0;
+        while ((root >> k) & 1) {   /* root's low set bits: complete the subtrees */
+            acc = partial[k] + acc;
+            k++;
+        }
+        partial[k] = acc;
+        if (++root == UINT64_C(1) << outer) {
+            out[n++] = acc;
+            root = 0;
+        }
     }
 }

@@ -8,6 +8,10 @@
 
 /* Steps 2-4 of core/noise.c's header: the standard normal of one 64-bit Philox word. */
 double slpi_noise_word_normal(uint64_t w);
+/* slpi_noise_normals with its AVX-512 kernel allowed (allow_avx512 != 0, taken only where
+ * the processor has AVX-512F) or not: the same bits either way (tests/t-noise-batch.c). */
+void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
+                            uint64_t first, size_t count, double *out);
 
 
 

@@ -183,11 +183,12 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
                             slpi_error *err)
 {
     const slpi_problem *p = &s->p;
-    if (p->scheme != SLPI_SCHEME_SVI || p->system != SLPI_SYS_RIGID_BODY ||
+    if (p->scheme != SLPI_SCHEME_SVI ||
+        (p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP) ||
         p->svi_form == SLPI_SVI_FORM_LP)
         return slpi_error_set(err, SLPI_EINPUT,
                               "ref: the Poisson defect is certified for svi on the rigid "
-                              "body in vector form only, not %s/%s",
+                              "body and the heavy top in vector form only, not %s/%s",
                               slpi_system_name(p->system), slpi_scheme_name(p->scheme));
     s->delta[0] = p->h;
     for (int k = 1; k <= s->sys.M; k++)

@@ -222,9 +222,10 @@ extern const slpi_ref_scheme slpi_ref_scheme_svi;
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len);
-/* Certified Poisson-map defect of one SVI-SO3 step of the rigid body (ref/svi.c):
- * D hat(Pi_k) D^T - hat(Pi_{k+1}), D = dPi_{k+1}/dPi_k by the implicit function theorem
- * on the enclosed zero (row-major 3x3 in defect); 0 with a reason on failure. */
+/* Certified Poisson-map defect of one SVI step in vector form (ref/svi.c):
+ * D J(p_k) D^T - J(p_{k+1}), p = Pi (rigid body, d = 3) or (Pi, Gamma) (heavy top,
+ * d = 6), D = dp_{k+1}/dp_k by the implicit function theorem on the enclosed zero
+ * (row-major d x d in defect); 0 with a reason on failure. */
 int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
                                 arb_ptr defect, slong prec, char *why, size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */

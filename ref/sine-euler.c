@@ -7,10 +7,15 @@
  *   P = sum_m psi_m T_m, psi_m = -omega_m/|m|^2; B_0 = P(W) (linear), H0 = 1/2 Tr(W P);
  *   noise (SALT, eq. (55)): B_i = -Z_i, Z_1 = amp (T_(1,1) + T_-(1,1)),
  *   Z_2 = amp (T_(1,-1) + T_-(1,-1));
- *   Casimirs C2 = Tr W^2 and C3 = Im Tr W^3 (E-R14).
+ *   Casimirs C2 = Tr W^2 and C3 = Im Tr W^3 (E-R14), and for N <= 12 the sorted
+ *   eigenvalues of iW as certified enclosures (slpi_ref_zeitlin_eigs; indeterminate if
+ *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
 #include "ref.h"
+#include "zeitlin.h"
 #include <math.h>
+
+#define SE_MAX_EIG 12
 
 typedef struct {
     int nm;               /* number of modes */
@@ -93,6 +98,8 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     slpi_ref_mat_trace_powers(tr, W, 3, prec);
     arb_set(out + 1, acb_realref(tr + 1));
     arb_set(out + 2, acb_imagref(tr + 2));
+    if (s->n_inv > 3)
+        slpi_ref_zeitlin_eigs(out + 3, W, prec);
     acb_clear(h);
     _acb_vec_clear(tr, 3);
     acb_mat_clear(W);
@@ -200,7 +207,19 @@ int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi
     s->mdgen = se_mdgen;
     slpi_ref_matrix_attach(s);
     s->invariants = se_invariants;
-    s->n_inv = 3;
+    static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
+        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10",
+        "lambda_11", "lambda_12" };
+    static const char *const deig[SE_MAX_EIG] = { "lambda_1-lambda_1(x0)",
+        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
+        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
+        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)",
+        "lambda_11-lambda_11(x0)", "lambda_12-lambda_12(x0)" };
+    s->n_inv = 3 + (N <= SE_MAX_EIG ? N : 0);
+    for (int j = 3; j < s->n_inv; j++) {
+        s->inv_name[j] = eig[j - 3];
+        s->inv_delta_name[j] = deig[j - 3];
+    }
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0-H0(x0)";
     s->inv_name[1] = "C2=Tr W^2";

@@ -200,34 +200,76 @@ static void svi_F(void *ctx, arb_ptr out, arb_srcptr z, slong prec)
     _arb_vec_clear(t, 3);
 }
 
-static void svi_dF(void *ctx, arb_ptr out, arb_srcptr z, arb_srcptr dz, slong prec)
+/* Forward derivative of the SVI equations and of the step's outputs along a tangent
+ * (dz, dPk, dGk) of the unknowns and of the parameters Pi_k, Gamma_k (NULL: 0):
+ * dF (9) if non-NULL, and dPi = d Pi_{k+1}, dGa = d Gamma_{k+1} if non-NULL. */
+static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcptr dPk,
+                        arb_srcptr dGk, arb_ptr dF, arb_ptr dPi, arb_ptr dGa, slong prec)
 {
-    const svi_ctx *c = ctx;
-    arb_ptr v = _arb_vec_init(15), dv = _arb_vec_init(12), t = _arb_vec_init(3);
+    arb_ptr v = _arb_vec_init(15), dv = _arb_vec_init(15), t = _arb_vec_init(3),
+            u = _arb_vec_init(3);
     arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, f = v + 12;
-    arb_ptr dM = dv, dGt = dv + 3, dP = dv + 6, dQ = dv + 9;
+    arb_ptr dM = dv, dGt = dv + 3, dP = dv + 6, dQ = dv + 9, df = dv + 12;
     arb_srcptr x = z + 6, dx = dz + 6;
     svi_parts(c, M, Gt, P, Q, f, z, prec);
     _arb_vec_add(dM, dz, dz + 3, 3, prec);
     _arb_vec_scalar_mul_2exp_si(dM, dM, 3, -1);
-    if (c->gamma)
-        dtauT(dGt, x, dx, c->Gk, prec);
-    else
-        _arb_vec_zero(dGt, 3);
+    if (c->gamma) {
+        dtauT(dGt, x, dx, c->Gk, prec);               /* d(tau^T Gamma_k) */
+        if (dGk != NULL) {
+            tauT(t, x, dGk, prec);
+            _arb_vec_add(dGt, dGt, t, 3, prec);
+        }
+    }
     grads(c, dP, dQ, M, Gt, dM, dGt, prec);
-    dAc(out, x, dx, z, dz, c->c, prec);
-    dAc(out + 3, x, dx, z + 3, dz + 3, c->c, prec);
-    dtauT(t, x, dx, c->Pk, prec);
-    _arb_vec_sub(out + 3, out + 3, t, 3, prec);
-    slpi_ref_cross(t, dQ, Gt, prec);                 /* + df = dQ × Gt + Q × dGt */
-    _arb_vec_add(out + 3, out + 3, t, 3, prec);
+    slpi_ref_cross(df, dQ, Gt, prec);                 /* df = dQ × Gt + Q × dGt */
     slpi_ref_cross(t, Q, dGt, prec);
-    _arb_vec_add(out + 3, out + 3, t, 3, prec);
-    _arb_vec_scalar_mul_2exp_si(t, dP, 3, -1);
-    _arb_vec_sub(out + 6, dx, t, 3, prec);
+    _arb_vec_add(df, df, t, 3, prec);
+    /* u = d(tau^T Pi_k - f) */
+    dtauT(u, x, dx, c->Pk, prec);
+    if (dPk != NULL) {
+        tauT(t, x, dPk, prec);
+        _arb_vec_add(u, u, t, 3, prec);
+    }
+    _arb_vec_sub(u, u, df, 3, prec);
+    if (dF != NULL) {
+        dAc(dF, x, dx, z, dz, c->c, prec);
+        if (dPk != NULL)
+            _arb_vec_sub(dF, dF, dPk, 3, prec);
+        dAc(dF + 3, x, dx, z + 3, dz + 3, c->c, prec);
+        _arb_vec_sub(dF + 3, dF + 3, u, 3, prec);
+        _arb_vec_scalar_mul_2exp_si(t, dP, 3, -1);
+        _arb_vec_sub(dF + 6, dx, t, 3, prec);
+    }
+    if (dPi != NULL) {
+        if (c->s->p->svi_output == SLPI_SVI_OUT_NODE) {      /* A_c(-x) B */
+            arb_ptr mx = _arb_vec_init(6);
+            _arb_vec_neg(mx, x, 3);
+            _arb_vec_neg(mx + 3, dx, 3);
+            dAc(dPi, mx, mx + 3, z + 3, dz + 3, c->c, prec);
+            _arb_vec_clear(mx, 6);
+        } else {                                             /* tau^T (tau^T Pi_k - f) */
+            tauT(t, x, c->Pk, prec);
+            _arb_vec_sub(t, t, f, 3, prec);
+            dtauT(dPi, x, dx, t, prec);
+            tauT(t, x, u, prec);
+            _arb_vec_add(dPi, dPi, t, 3, prec);
+        }
+    }
+    if (dGa != NULL) {                                       /* tau^T Gt */
+        dtauT(dGa, x, dx, Gt, prec);
+        tauT(t, x, dGt, prec);
+        _arb_vec_add(dGa, dGa, t, 3, prec);
+    }
     _arb_vec_clear(v, 15);
-    _arb_vec_clear(dv, 12);
+    _arb_vec_clear(dv, 15);
     _arb_vec_clear(t, 3);
+    _arb_vec_clear(u, 3);
+}
+
+static void svi_dF(void *ctx, arb_ptr out, arb_srcptr z, arb_srcptr dz, slong prec)
+{
+    svi_tangent(ctx, z, dz, NULL, NULL, out, NULL, NULL, prec);
 }
 
 static void svi_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
@@ -322,15 +364,24 @@ static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-static void hat3(arb_mat_t H, arb_srcptr p)
+/* the Lie-Poisson tensor at p (rigid body: hat(Pi); heavy top:
+ * [[hat Pi, hat Gamma], [hat Gamma, 0]], SPEC §1.3 up to the common sign) */
+static void poisson_tensor(arb_mat_t H, arb_srcptr p, int d)
 {
     arb_mat_zero(H);
-    arb_set(arb_mat_entry(H, 2, 1), p + 0);
-    arb_set(arb_mat_entry(H, 0, 2), p + 1);
-    arb_set(arb_mat_entry(H, 1, 0), p + 2);
-    arb_neg(arb_mat_entry(H, 1, 2), p + 0);
-    arb_neg(arb_mat_entry(H, 2, 0), p + 1);
-    arb_neg(arb_mat_entry(H, 0, 1), p + 2);
+    for (int b = 0; b < d / 3; b++)
+        for (int r = 0; r < d / 3; r++) {
+            if (b + r >= d / 3)
+                continue;
+            arb_srcptr v = p + 3 * (b + r);
+            int o0 = 3 * b, o1 = 3 * r;
+            arb_set(arb_mat_entry(H, o0 + 2, o1 + 1), v + 0);
+            arb_set(arb_mat_entry(H, o0 + 0, o1 + 2), v + 1);
+            arb_set(arb_mat_entry(H, o0 + 1, o1 + 0), v + 2);
+            arb_neg(arb_mat_entry(H, o0 + 1, o1 + 2), v + 0);
+            arb_neg(arb_mat_entry(H, o0 + 2, o1 + 0), v + 1);
+            arb_neg(arb_mat_entry(H, o0 + 0, o1 + 1), v + 2);
+        }
 }
 
 int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
@@ -338,78 +389,67 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
 {
     svi_ctx c;
     ctx_init(&c, s, delta, x);
-    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), out = _arb_vec_init(3),
-            e = _arb_vec_init(3), t = _arb_vec_init(3), u = _arb_vec_init(3);
+    const int d = c.gamma ? 6 : 3;
+    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), e = _arb_vec_init(6),
+            col = _arb_vec_init(9), zero = _arb_vec_init(9), out = _arb_vec_init(6),
+            p1 = _arb_vec_init(6);
     arb_mat_t Fz, Fp, dz, D, H, T;
     arb_mat_init(Fz, 9, 9);
-    arb_mat_init(Fp, 9, 3);
-    arb_mat_init(dz, 9, 3);
-    arb_mat_init(D, 3, 3);
-    arb_mat_init(H, 3, 3);
-    arb_mat_init(T, 3, 3);
+    arb_mat_init(Fp, 9, d);
+    arb_mat_init(dz, 9, d);
+    arb_mat_init(D, d, d);
+    arb_mat_init(H, d, d);
+    arb_mat_init(T, d, d);
     int ok = svi_solve(&c, z, prec, why, why_len);
     if (ok) {
-        /* implicit function theorem: F(z, p) = 0, dz/dp = -F_z^{-1} F_p, with
-         * F_p = [-I; -tau(x)^T; 0] (E1, E2 depend on p = Pi_k linearly) */
+        /* implicit function theorem: F(z, p) = 0, dz/dp = -F_z^{-1} F_p */
         svi_J(&c, Fz, z, prec);
-        for (int j = 0; j < 3; j++) {
-            _arb_vec_zero(e, 3);
+        for (int j = 0; j < d; j++) {
+            _arb_vec_zero(e, 6);
             arb_one(e + j);
-            tauT(t, z + 6, e, prec);
-            arb_one(arb_mat_entry(Fp, j, j));          /* -F_p */
-            for (int i = 0; i < 3; i++)
-                arb_set(arb_mat_entry(Fp, 3 + i, j), t + i);
+            svi_tangent(&c, z, zero, e, e + 3, col, NULL, NULL, prec);
+            for (int i = 0; i < 9; i++)
+                arb_neg(arb_mat_entry(Fp, i, j), col + i);
         }
         ok = arb_mat_solve(dz, Fz, Fp, prec);
         if (!ok)
             snprintf(why, why_len, "svi: Jacobian of the SVI equations not provably invertible");
     }
     if (ok) {
-        arb_srcptr xs = z + 6;
-        for (int j = 0; j < 3; j++) {
-            arb_ptr col = _arb_vec_init(9);
+        /* D = d(Pi_{k+1}, Gamma_{k+1}) / d(Pi_k, Gamma_k), column j along (dz_j, e_j) */
+        for (int j = 0; j < d; j++) {
+            _arb_vec_zero(e, 6);
+            arb_one(e + j);
             for (int i = 0; i < 9; i++)
                 arb_set(col + i, arb_mat_entry(dz, i, j));
-            _arb_vec_zero(e, 3);
-            arb_one(e + j);
-            if (s->p->svi_output == SLPI_SVI_OUT_NODE) {
-                _arb_vec_neg(t, xs, 3);
-                _arb_vec_neg(u, col + 6, 3);
-                dAc(out, t, u, z + 3, col + 3, c.c, prec);
-            } else {
-                /* d/dp tau^T tau^T p = tau^T tau^T e_j + dtau^T[dx](tau^T p) + tau^T dtau^T[dx] p */
-                tauT(t, xs, e, prec);
-                tauT(out, xs, t, prec);
-                tauT(t, xs, c.Pk, prec);
-                dtauT(u, xs, col + 6, t, prec);
-                _arb_vec_add(out, out, u, 3, prec);
-                dtauT(u, xs, col + 6, c.Pk, prec);
-                tauT(t, xs, u, prec);
-                _arb_vec_add(out, out, t, 3, prec);
-            }
-            for (int i = 0; i < 3; i++)
+            svi_tangent(&c, z, col, e, e + 3, NULL, out, c.gamma ? out + 3 : NULL, prec);
+            for (int i = 0; i < d; i++)
                 arb_set(arb_mat_entry(D, i, j), out + i);
-            _arb_vec_clear(col, 9);
         }
-        /* defect = D hat(Pi_k) D^T - hat(Pi_{k+1}) */
-        svi_output(&c, out, v, z, prec);
-        hat3(H, c.Pk);
+        /* defect = D J(p_k) D^T - J(p_{k+1}) */
+        svi_output(&c, p1, v, z, prec);
+        if (c.gamma)
+            tauT(p1 + 3, z + 6, v + 3, prec);
+        _arb_vec_set(out, c.Pk, 3);
+        _arb_vec_set(out + 3, c.Gk, 3);
+        poisson_tensor(H, out, d);
         arb_mat_mul(T, D, H, prec);
         arb_mat_transpose(H, D);
         arb_mat_mul(D, T, H, prec);
-        hat3(H, out);
+        poisson_tensor(H, p1, d);
         arb_mat_sub(D, D, H, prec);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                arb_set(defect + 3 * i + j, arb_mat_entry(D, i, j));
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++)
+                arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
     }
     ctx_clear(&c);
     _arb_vec_clear(z, 9);
     _arb_vec_clear(v, 15);
-    _arb_vec_clear(out, 3);
-    _arb_vec_clear(e, 3);
-    _arb_vec_clear(t, 3);
-    _arb_vec_clear(u, 3);
+    _arb_vec_clear(e, 6);
+    _arb_vec_clear(col, 9);
+    _arb_vec_clear(zero, 9);
+    _arb_vec_clear(out, 6);
+    _arb_vec_clear(p1, 6);
     arb_mat_clear(Fz);
     arb_mat_clear(Fp);
     arb_mat_clear(dz);

@@ -69,6 +69,13 @@ int main(void)
     TEST_CHECK(s && slpi_noise_source_clipped(s) == clipped && clipped > 0);
     TEST_CHECK(s && slpi_noise_source_step(s, p.steps, dw, &err) == SLPI_EINPUT);
     TEST_CHECK(s && slpi_noise_source_step(s, -1, dw, &err) == SLPI_EINPUT);
+    /* random access (a resumed run, block boundaries anywhere) gives the same bits */
+    for (long it = 0; s && it < test_iters(2000); it++) {
+        long n = test_rand_int(p.steps);
+        double row[3];
+        TEST_CHECK(slpi_noise_source_step(s, n, row, &err) == SLPI_OK);
+        TEST_CHECKF(memcmp(row, dw + n * M, sizeof row) == 0, "random access, step %ld", n);
+    }
     slpi_noise_source_close(s);
 
     /* the same increments through a noise file */

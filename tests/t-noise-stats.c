@@ -1,6 +1,7 @@
 /* t-noise-stats.c — statistics of the canonical normals and increments (SPEC §2.1):
- * moments within 5-sigma bounds, a Kolmogorov–Smirnov test against Phi on >= 2*10^6
- * draws, 4-sigma tail frequencies, and correlations across components, paths, seeds,
+ * moments within 5-sigma bounds, a Kolmogorov–Smirnov test and a chi-squared
+ * goodness-of-fit test (1000 equiprobable bins) against Phi on >= 2*10^6 draws, 4-sigma
+ * tail frequencies, and correlations across components, paths, seeds,
  * neighbouring indices (the two halves of one Philox block) and the levels of the
  * hierarchy (children of one coarse step). */
 #include "slpi.h"
@@ -82,6 +83,23 @@ int main(void)
     }
     printf("t-noise-stats: Kolmogorov-Smirnov sqrt(n) D = %.3f\n", sqrt(dn) * D);
     TEST_CHECKF(sqrt(dn) * D < 2.7, "KS statistic sqrt(n) D = %.3f", sqrt(dn) * D);
+
+    /* chi-squared, K equiprobable bins of Phi (bin floor(K Phi(z)), Phi by libm's erfc):
+     * K - 1 degrees of freedom, standardised by Wilson-Hilferty (chi2/nu)^(1/3) ~
+     * N(1 - 2/(9 nu), 2/(9 nu)); two-sided 5-sigma bound */
+    enum { K = 1000 };
+    static long bins[K];
+    for (size_t i = 0; i < n; i++) {
+        long k = (long)(K * (0.5 * erfc(-z[i] / sqrt(2.0))));
+        bins[k < 0 ? 0 : k >= K ? K - 1 : k]++;
+    }
+    double chi2 = 0, expect = dn / K, nu = K - 1;
+    for (int k = 0; k < K; k++) {
+        chi2 += (bins[k] - expect) * (bins[k] - expect) / expect;
+    }
+    double wh = (cbrt(chi2 / nu) - (1 - 2 / (9 * nu))) / sqrt(2 / (9 * nu));
+    printf("t-noise-stats: chi-squared %.1f on %d bins (%.0f dof): %.2f sigma\n", chi2, K, nu, wh);
+    TEST_CHECKF(fabs(wh) < 5, "chi-squared %.1f with %.0f dof is %.2f sigma off", chi2, nu, wh);
 
     /* independence: other component, path, seed; lag 1 (halves of a Philox block) and
      * lag 2 (neighbouring blocks) */

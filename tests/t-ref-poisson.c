@@ -1,5 +1,6 @@
 /* t-ref-poisson — the certified Poisson-map defect of one SVI step on the rigid body
- * (claims V4, V19; SPEC §3.5(f)): D hat(Pi) D^T - hat(Pi_1), D = dPi_1/dPi_0.
+ * (claims V4, V19; SPEC §3.5(f)): D hat(Pi) D^T - hat(Pi_1), D = dPi_1/dPi_0; and of
+ * one SVI-SD step on the heavy top (claim V5) with the se(3)^* tensor.
  *  - c = +1/4 (true Cayley): every entry encloses 0, deterministic and with noise,
  *    rotation and node output;
  *  - c = -1/4 (as printed): some entry provably excludes 0 (the audit's refutation);
@@ -78,6 +79,47 @@ int main(void)
                            max_abs_mid(def), mag_get_d(arb_radref(def)));
             }
     }
+    /* heavy top (V5): I = diag(1,2,3), mga = (0.2, 0.1, 1), dt = 0.05, deterministic and
+     * with h_1 = 0.3 Pi_x, h_2 = 0.4 Pi_y (case3-pi) */
+    {
+        arb_ptr def6 = _arb_vec_init(36);
+        double g = sqrt(0.01 + 0.09 + 0.81);
+        double x0[15] = { 0.3, 0.5, 0.8, 0.1 / g, -0.3 / g, 0.9 / g,
+                          1, 0, 0, 0, 1, 0, 0, 0, 1 };
+        for (int noisy = 0; noisy < 2; noisy++)
+            for (int sign = -1; sign <= 1; sign += 2) {
+                slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
+                p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
+                p.ht.mga[0] = 0.2; p.ht.mga[1] = 0.1; p.ht.mga[2] = 1;
+                p.ht.noise = noisy ? SLPI_HT_NOISE_CASE3_PI : SLPI_HT_NOISE_NONE;
+                p.ht.k[0] = 0.3; p.ht.k[1] = 0.4;
+                p.h = 0.05;
+                p.svi_c = 0.25 * sign;
+                double dW[2] = { 0.2, -0.15 };
+                slpi_ref *r;
+                slpi_error err;
+                TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s", err.msg);
+                arb_ptr x = _arb_vec_init(15);
+                for (int i = 0; i < 15; i++)
+                    arb_set_d(x + i, x0[i]);
+                TEST_CHECKF(slpi_ref_poisson_defect(r, x, dW, def6, &err) == SLPI_OK, "%s",
+                            err.msg);
+                int zero = 1;
+                double m = 0;
+                for (int i = 0; i < 36; i++) {
+                    zero = zero && arb_contains_zero(def6 + i);
+                    double a = fabs(arf_get_d(arb_midref(def6 + i), ARF_RND_NEAR));
+                    m = a > m ? a : m;
+                }
+                TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g",
+                            p.svi_c, noisy, m);
+                printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.svi_c, noisy, m);
+                _arb_vec_clear(x, 15);
+                slpi_ref_free(r);
+            }
+        _arb_vec_clear(def6, 36);
+    }
+
     /* other pairs are refused with a message */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_ref *r;

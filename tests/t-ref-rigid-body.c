@@ -232,24 +232,29 @@ int main(void)
         done(&B);
     }
 
-    /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK */
-    {
+    /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK, and RKMK-HEUN with
+     * the truncated dexp^{-1} of order q = 2 (the B-form bracket against the se(3) one) */
+    for (int j = 0; j < 2; j++) {
         run_t A, B;
         const double x6[6] = { -0.5878, 0, 0.8090, 0, 0, 0 };
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+        const int scheme = j ? SLPI_SCHEME_RKMK_HEUN : SLPI_SCHEME_TMK;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, scheme);
+        p.dexp_order = 2 * j;
         p.rb.form = SLPI_RB_FORM_SVI;
         p.rb.inertia[0] = 1; p.rb.inertia[1] = 2; p.rb.inertia[2] = 3;
         p.rb.noise = SLPI_RB_NOISE_NONE;
         p.h = 0.05;
         TEST_CHECK(run(&A, &p, x6, 10, 0, &rad));
-        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, scheme);
+        p.dexp_order = 2 * j;
         p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
         p.ht.mga[0] = p.ht.mga[1] = p.ht.mga[2] = 0;
         p.ht.noise = SLPI_HT_NOISE_NONE;
         p.h = 0.05;
         TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
         for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "matrix vs coordinates, entry %d", i);
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
+                        slpi_scheme_name(scheme), i);
         done(&A);
         done(&B);
     }

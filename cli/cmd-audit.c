@@ -1,0 +1,103 @@
+/* cmd-audit.c — `slpi audit`: evaluate every claim of the registry reports/claims.txt
+ * (SPEC §6) and write the report (index.html, claims.json, figures/ as SVG and PNG,
+ * data/) into a folder. Exit 0 when every claim has a verdict (whatever it is), 2 on
+ * bad input. The verdicts that differ from SPEC §6's expectation are printed last. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "reports/reports.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: slpi audit [options]\n"
+            "  --claims FILE   the claims registry (default reports/claims.txt)\n"
+            "  --out DIR       report folder (default build/audit)\n"
+            "  --full          the papers' sizes (long: hours); default reduced sizes\n"
+            "  --only ID       evaluate one claim (e.g. V4)\n"
+            "  --quiet, -q     no per-check log\n");
+}
+
+static int mkdirs(const char *dir)
+{
+    char p[SLPI_PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    return mkdir(p, 0755) && access(p, W_OK) ? -1 : 0;
+}
+
+int slpi_cli_audit(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "claims", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
+        { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
+        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+    };
+    const char *claims = "reports/claims.txt", *out = "build/audit";
+    slpi_audit a;
+    memset(&a, 0, sizeof a);
+    int quiet = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': claims = optarg; break;
+        case 'o': out = optarg; break;
+        case 'F': a.full = 1; break;
+        case 'i': a.only = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': help(stdout); return SLPI_OK;
+        default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "slpi audit: unexpected argument '%s'\n", argv[optind]);
+        return SLPI_EINPUT;
+    }
+    snprintf(a.outdir, sizeof a.outdir, "%s", out);
+    char sub[SLPI_PATH_MAX + 16];
+    snprintf(sub, sizeof sub, "%s/figures", out);
+    int bad = mkdirs(sub);
+    snprintf(sub, sizeof sub, "%s/data", out);
+    bad |= mkdirs(sub);
+    if (bad) {
+        fprintf(stderr, "slpi audit: cannot create %s/figures and %s/data\n", out, out);
+        return SLPI_EINPUT;
+    }
+    slpi_error err = { 0, "" };
+    int rc = slpi_audit_load(&a, claims, &err);
+    if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi audit: %s\n", err.msg);
+        return rc;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    slpi_audit_run(&a, quiet ? NULL : stdout);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    rc = slpi_audit_write(&a, secs, &err);
+    if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
+    printf("\n%d claims in %.0f s; report %s/index.html, %s/claims.json\n", a.nclaims, secs, out, out);
+    printf("verdicts that differ from SPEC §6's expectation:\n");
+    int nd = 0;
+    for (int j = 0; j < a.nclaims; j++) {
+        const slpi_audit_claim *cl = &a.claims[j];
+        if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
+            printf("  %-4s computed %-12s SPEC expects %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
+            nd++;
+        }
+    }
+    if (!nd) printf("  (none)\n");
+    slpi_audit_free(&a);
+    return rc;
+}

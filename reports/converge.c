@@ -1,0 +1,624 @@
+/* converge.c — coupled strong and weak convergence studies (SPEC §2.3–2.5; ISO §6,
+ * Figs. 5, 7, 9, 11; SVI Thm 6.1; claims I3, I4, I14, I16, V6, V21, R12, X4, X5, X7).
+ *
+ * For every path r the fine increments of the reference level L (h_L = T 2^-L) are drawn
+ * once from the canonical generator (refine 0 at h_L); every coarser level is built from
+ * them by dyadic pairwise binary64 sums, which equals slpi_noise_increments at (h_l,
+ * refine L-l) bit for bit (core/noise.c; checked in tests/t-converge.c). Truncation is
+ * applied per level AFTER summation, with that level's threshold D(h_l, ell) (SPEC §2.3
+ * item 3), when the problem truncates. The reference is the same scheme at level L
+ * (column "self") and, when asked, an independent scheme at level L on the same path
+ * (column "indep") or an exact value (weak-exact oracles).
+ *
+ * Work is split into batches of consecutive paths (batch b: paths [bR/B, (b+1)R/B)).
+ * A batch's sums are formed in path order; batches are combined in batch order; so the
+ * printed digits do not depend on the OpenMP thread count or the MPI rank count (rank
+ * q computes the batches b = q mod nranks; the combine callback sums zero-filled slots).
+ * The batches are also the units of the bootstrap CI of the slopes and of the MLMC
+ * consistency check (even batches against odd batches).
+ *
+ * Rigid-body ISOMP (iso-quad) and SVI-SO3 (svi-lin) levels step through the one-lane
+ * structure-of-arrays kernels of fast/ensemble.c, bit-identical to slpi_fast_step
+ * (cfg.general forces the general path; tests/t-converge.c compares the two).
+ *
+ * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
+ * problem validator and by fast/rkmk.c. With allow_inconsistent the study builds the
+ * problem as RKMK-HEUN (which validates and allocates the same workspace) and then runs
+ * the Lie–Euler step of the scheme table (slpi_fast_scheme_rkmk_le) on it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#define OMP(x) _Pragma(#x)
+#else
+#define OMP(x)
+#endif
+
+#include "fast/fast.h"
+#include "reports/reports.h"
+
+enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_EXTRA };
+
+typedef struct {
+    int nlev, nl1, nq, stride;   /* levels, nlev + 1, values per path, doubles per batch */
+    int dim, M, trunc, sup;
+    long kstride;                /* reference steps between stored sup-grid states */
+} layout;
+
+typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
+
+typedef struct {
+    slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
+    slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
+    soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
+    double *U, *dW, *x0, *x, *xref, *xind, *xl, *tref, *tind, *tl, *val;
+    long iters, clipped;
+} worker;
+
+const char *slpi_conv_col_name(int col)
+{
+    static const char *n[] = {"self", "indep", "mlmc", "phi"};
+    return col >= 0 && col < SLPI_CONV_NCOL ? n[col] : "?";
+}
+
+const char *slpi_conv_kind_name(slpi_conv_kind k)
+{
+    return k == SLPI_CONV_STRONG ? "strong" : k == SLPI_CONV_SUP ? "strong-sup" : "weak";
+}
+
+void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base)
+{
+    memset(c, 0, sizeof *c);
+    c->base = *base;
+    c->kind = SLPI_CONV_STRONG;
+    c->phi = SLPI_PHI_SIN2PI;
+    c->kmin = 3;
+    c->kmax = 8;
+    c->L = 12;
+    c->paths = 100;
+    c->batches = 0;
+    c->boot = 1000;
+    c->boot_seed = 20240501;
+    c->nranks = 1;
+}
+
+/* Untruncated increments of level l, component k: U + k 2^(L+1) + 2^(L+1) - 2^(l+1). */
+static double *level_incr(const worker *w, int L, int l, int k)
+{
+    size_t span = (size_t)1 << (L + 1);
+    return w->U + (size_t)k * span + span - ((size_t)1 << (l + 1));
+}
+
+static double phi_of(slpi_conv_phi phi, const double *x, int dim)
+{
+    if (phi == SLPI_PHI_X1) return x[0];
+    double s = 0;
+    for (int i = 0; i < dim && i < 3; i++) s += sin(2 * 3.14159265358979323846 * x[i]);
+    return s;
+}
+
+static double dist2(const double *a, const double *b, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return s;
+}
+
+/* The problem of level l (h = T 2^-l), validated, and its fast-path object. */
+static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
+                      slpi_error *err)
+{
+    slpi_problem p = c->base;
+    int swap = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
+    p.scheme = swap ? SLPI_SCHEME_RKMK_HEUN : k;
+    if (k != c->base.scheme) {
+        /* an independent scheme keeps the system and form, with its own solver defaults */
+        slpi_problem q = c->base;
+        int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.scheme), err);
+        if (rc != SLPI_OK) return rc;
+        p.tol = q.tol;
+        p.maxit = q.maxit;
+        p.on_cap = q.on_cap;
+        p.fixed_iters = q.fixed_iters;
+    }
+    p.level = l;
+    p.refine = 0;
+    p.noise_file[0] = 0;
+    int rc = slpi_problem_finish(&p, err);
+    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
+    if (rc == SLPI_OK && swap) (*out)->scheme = &slpi_fast_scheme_rkmk_le;
+    return rc;
+}
+
+/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step (one lane). */
+static soa_kind soa_eligible(const slpi_fast *f)
+{
+    const slpi_problem *p = &f->p;
+    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R || f->scheme->id != p->scheme) return SOA_NONE;
+    if (p->scheme == SLPI_SCHEME_ISOMP && p->rb.form == SLPI_RB_FORM_ISO
+        && p->rb.noise == SLPI_RB_NOISE_ISO_QUAD && p->isomp_update == SLPI_ISO_UPDATE_COMM
+        && p->solver == SLPI_SOLVER_FIXED_POINT)
+        return SOA_ISOMP;
+    if (p->scheme == SLPI_SCHEME_SVI && p->rb.form == SLPI_RB_FORM_SVI
+        && p->rb.noise == SLPI_RB_NOISE_SVI_LIN && p->svi_output == SLPI_SVI_OUT_ROTATION
+        && (p->svi_form == SLPI_SVI_FORM_AUTO || p->svi_form == SLPI_SVI_FORM_SO3))
+        return SOA_SVI;
+    return SOA_NONE;
+}
+
+static void worker_free(worker *w, int nf)
+{
+    for (int i = 0; i < nf; i++) slpi_fast_free(w->f[i]);
+    free(w->U);
+    free(w->dW);
+    free(w->x0);
+}
+
+static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi_error *err)
+{
+    memset(w, 0, sizeof *w);
+    int nf = 0, rc = SLPI_OK;
+    for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++, nf++)
+        rc = make_level(c, c->base.scheme, c->kmin + i, &w->f[i], err);
+    if (rc == SLPI_OK) rc = make_level(c, c->base.scheme, c->L, &w->f[ly->nlev], err), nf++;
+    if (rc == SLPI_OK && c->indep)
+        rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err), nf++;
+    if (rc != SLPI_OK) {
+        worker_free(w, nf);
+        return rc;
+    }
+    for (int i = 0; i < nf; i++) {
+        slpi_error ignored;
+        w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
+        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], &w->f[i]->p, &ignored))
+            w->kind[i] = SOA_NONE;
+    }
+    int d = ly->dim;
+    size_t grid = ((size_t)1 << c->kmax) + 1;
+    size_t nU = (size_t)(ly->M > 0 ? ly->M : 1) * ((size_t)1 << (c->L + 1));
+    w->U = malloc(nU * sizeof *w->U);
+    w->dW = malloc((size_t)(ly->M + 1) * sizeof *w->dW);
+    size_t nx = (size_t)d * (4 + (size_t)ly->nlev) + (ly->sup ? 3 * grid * (size_t)d : 0)
+                + (size_t)ly->nq;
+    w->x0 = malloc(nx * sizeof *w->x0);
+    if (!w->U || !w->dW || !w->x0) {
+        worker_free(w, nf);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory (2^%d fine steps)", c->L);
+    }
+    w->x = w->x0 + d;
+    w->xref = w->x + d;
+    w->xind = w->xref + d;
+    w->xl = w->xind + d;
+    w->val = w->xl + (size_t)d * (size_t)ly->nlev;
+    w->tref = w->val + ly->nq;
+    w->tind = ly->sup ? w->tref + grid * (size_t)d : NULL;
+    w->tl = ly->sup ? w->tind + grid * (size_t)d : NULL;
+    int given = slpi_problem_explicit_x0(&c->base, w->x0, err);
+    if (given < 0) rc = SLPI_EINPUT;
+    else if (!given) rc = slpi_fast_initial_state(w->f[0], w->x0, err);
+    if (rc != SLPI_OK) worker_free(w, nf);
+    return rc;
+}
+
+/* Integrate level l with object f on the current path's increments; the state at every
+ * `tstride`-th step goes to traj (sup estimator; NULL: none). */
+static int integrate(worker *w, const slpi_conv_cfg *c, const layout *ly, int idx, int l,
+                     double *x, double *traj, long tstride, uint64_t path, slpi_error *err)
+{
+    slpi_fast *f = w->f[idx];
+    const slpi_fast_rb_soa *soa = &w->soa[idx];
+    soa_kind kind = w->kind[idx];
+    double xprev[3];
+    long steps = 1L << l;
+    double D = ly->trunc ? slpi_noise_threshold(f->p.h, c->base.trunc_ell) : 0;
+    memcpy(x, w->x0, (size_t)ly->dim * sizeof *x);
+    if (traj) memcpy(traj, x, (size_t)ly->dim * sizeof *x);
+    for (long n = 0; n < steps; n++) {
+        for (int k = 0; k < ly->M; k++) w->dW[k] = level_incr(w, c->L, l, k)[n];
+        if (ly->trunc) w->clipped += slpi_noise_clip(w->dW, (size_t)ly->M, D);
+        slpi_step_info info = {0};
+        slpi_step_status st = SLPI_STEP_CONVERGED;
+        if (kind != SOA_NONE) {
+            memcpy(xprev, x, sizeof xprev);
+            long bad = kind == SOA_ISOMP ? slpi_fast_rb_isomp_soa(soa, 1, f->p.h, x, w->dW, &w->iters)
+                                         : slpi_fast_rb_svi_soa(soa, 1, f->p.h, x, w->dW, &w->iters);
+            if (bad) st = slpi_fast_step(f, xprev, w->dW, &info);   /* the failure's report */
+        } else {
+            st = slpi_fast_step(f, x, w->dW, &info);
+            w->iters += info.iterations;
+        }
+        if (slpi_step_failed(st))
+            return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
+                                  "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
+                                  slpi_scheme_name(f->scheme->id), (unsigned long long)path, l,
+                                  f->p.h, n, slpi_step_status_name(st), info.iterations,
+                                  info.residual);
+        if (traj && (n + 1) % tstride == 0)
+            memcpy(traj + (size_t)((n + 1) / tstride) * (size_t)ly->dim, x,
+                   (size_t)ly->dim * sizeof *x);
+    }
+    return SLPI_OK;
+}
+
+/* max over the level-l grid of ||x_l(t_n) - ref(t_n)||^2, both stored on the finest
+ * coarse grid (kmax) or, for x_l, on its own grid. */
+static double sup_dist2(const layout *ly, const double *tl, const double *tref, int l, int kmax)
+{
+    double m = 0;
+    long n = 1L << l, step = 1L << (kmax - l);
+    for (long i = 0; i <= n; i++) {
+        double d = dist2(tl + (size_t)i * (size_t)ly->dim, tref + (size_t)(i * step) * (size_t)ly->dim,
+                         ly->dim);
+        if (d > m) m = d;
+    }
+    return m;
+}
+
+void slpi_conv_hierarchy(uint64_t seed, uint64_t path, uint32_t k, double T, int L, int kmin,
+                         double *U)
+{
+    size_t span = (size_t)1 << (L + 1);
+    slpi_noise_increments(seed, path, k, ldexp(T, -L), 0, 0, (size_t)1 << L, U);
+    for (int l = L - 1; l >= kmin; l--) {
+        const double *up = U + span - ((size_t)1 << (l + 2));
+        double *dn = U + span - ((size_t)1 << (l + 1));
+        for (size_t i = 0; i < ((size_t)1 << l); i++) dn[i] = up[2 * i] + up[2 * i + 1];
+    }
+}
+
+/* All levels of one path; the per-path values go to w->val (col * nl1 + level). */
+static int run_path(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_t path,
+                    slpi_error *err)
+{
+    int d = ly->dim, nl = ly->nlev, L = c->L;
+    for (int k = 0; k < ly->M; k++)
+        slpi_conv_hierarchy(c->base.seed, path, (uint32_t)k, c->base.T, L, c->kmin,
+                            level_incr(w, L, L, k));
+    long ts = 1L << (L - c->kmax);
+    int rc = integrate(w, c, ly, nl, L, w->xref, ly->sup ? w->tref : NULL, ts, path, err);
+    if (rc == SLPI_OK && c->indep)
+        rc = integrate(w, c, ly, nl + 1, L, w->xind, ly->sup ? w->tind : NULL, ts, path, err);
+    if (rc != SLPI_OK) return rc;
+    memset(w->val, 0, (size_t)ly->nq * sizeof *w->val);
+    double *v = w->val;
+    int nl1 = ly->nl1;
+    for (int i = 0; i < nl && rc == SLPI_OK; i++) {
+        rc = integrate(w, c, ly, i, c->kmin + i, w->xl + (size_t)i * (size_t)d,
+                       ly->sup ? w->tl : NULL, 1, path, err);
+        if (rc == SLPI_OK && ly->sup) {
+            v[SLPI_CONV_SELF * nl1 + i] = sup_dist2(ly, w->tl, w->tref, c->kmin + i, c->kmax);
+            if (c->indep)
+                v[SLPI_CONV_INDEP * nl1 + i] = sup_dist2(ly, w->tl, w->tind, c->kmin + i, c->kmax);
+        }
+    }
+    if (rc != SLPI_OK) return rc;
+    double pref = phi_of(c->phi, w->xref, d);
+    for (int i = 0; i < nl; i++) {
+        const double *xi = w->xl + (size_t)i * (size_t)d;
+        if (c->kind == SLPI_CONV_WEAK) {
+            double pi = phi_of(c->phi, xi, d);
+            const double *xn = i + 1 < nl ? w->xl + (size_t)(i + 1) * (size_t)d : w->xref;
+            v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
+            if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
+            else if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = pi - phi_of(c->phi, w->xind, d);
+            v[SLPI_CONV_MLMC * nl1 + i] = pi - phi_of(c->phi, xn, d);
+            v[SLPI_CONV_PHI * nl1 + i] = pi;
+        } else if (c->kind == SLPI_CONV_STRONG) {
+            v[SLPI_CONV_SELF * nl1 + i] = dist2(xi, w->xref, d);
+            if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = dist2(xi, w->xind, d);
+        }
+    }
+    if (c->kind == SLPI_CONV_WEAK) {
+        v[SLPI_CONV_PHI * nl1 + nl] = pref;
+        if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - phi_of(c->phi, w->xind, d);
+    } else if (c->indep) {
+        v[SLPI_CONV_SELF * nl1 + nl] = dist2(w->xref, w->xind, d);
+    }
+    return SLPI_OK;
+}
+
+static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
+{
+    if (!(c->base.T > 0))
+        return slpi_error_set(err, SLPI_EINPUT, "converge: T must be given and positive");
+    if (c->kmin < 0 || c->kmax < c->kmin || c->L <= c->kmax || c->L > 30
+        || c->kmax - c->kmin + 1 > SLPI_CONV_MAXLEV - 1)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: levels %d..%d with reference %d: need "
+                              "0 <= kmin <= kmax < L <= 30 and at most %d levels",
+                              c->kmin, c->kmax, c->L, SLPI_CONV_MAXLEV - 1);
+    if (c->paths < 2 || c->path0 + (uint64_t)c->paths > (UINT64_C(1) << 32))
+        return slpi_error_set(err, SLPI_EINPUT, "converge: paths=%ld: need 2..2^32 paths "
+                              "(indices below 2^32)", c->paths);
+    if (c->batches < 0 || c->batches > c->paths)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d: need 1..paths", c->batches);
+    if (c->nranks < 1 || c->rank < 0 || c->rank >= c->nranks)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: rank %d of %d", c->rank, c->nranks);
+    if (c->base.noise_file[0])
+        return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
+                              "noise file");
+    if (c->exact && c->kind != SLPI_CONV_WEAK)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
+    return SLPI_OK;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Error estimate of one cell from path sums s1, s2 over n paths. */
+static void cell_from_sums(slpi_conv_kind kind, int col, double s1, double s2, double n,
+                           slpi_conv_cell *cell)
+{
+    cell->mean = s1 / n;
+    cell->var = n > 1 ? fmax(0, (s2 - s1 * s1 / n) / (n - 1)) : 0;
+    double se = sqrt(cell->var / n);
+    if (col == SLPI_CONV_PHI) {
+        cell->e = cell->mean;
+        cell->se = se;
+    } else if (kind == SLPI_CONV_WEAK) {
+        cell->e = fabs(cell->mean);
+        cell->se = se;
+    } else {
+        cell->e = sqrt(fmax(0, cell->mean));
+        cell->se = cell->e > 0 ? se / (2 * cell->e) : 0;
+    }
+}
+
+/* Cells of column col from batch sums, with batch multiplicities cnt (NULL: all once). */
+static void cells(const slpi_conv_cfg *c, const layout *ly, const double *buf, int nb,
+                  const int *cnt, int col, slpi_conv_cell *out)
+{
+    for (int i = 0; i < ly->nl1; i++) {
+        double s1 = 0, s2 = 0, n = 0;
+        for (int b = 0; b < nb; b++) {
+            int m = cnt ? cnt[b] : 1;
+            const double *q = buf + (size_t)b * (size_t)ly->stride;
+            for (int j = 0; j < m; j++) {
+                s1 += q[col * ly->nl1 + i];
+                s2 += q[ly->nq + col * ly->nl1 + i];
+                n += q[2 * ly->nq + Q_PATHS];
+            }
+        }
+        cell_from_sums(c->kind, col, s1, s2, n, &out[i]);
+    }
+}
+
+static void fit_col(const slpi_conv_cfg *c, const layout *ly, const double *buf, int nb, int col,
+                    slpi_conv_result *r)
+{
+    slpi_conv_cell *cl = r->cell[col];
+    int use[SLPI_CONV_MAXLEV] = {0};
+    double e[SLPI_CONV_MAXLEV], se[SLPI_CONV_MAXLEV];
+    for (int i = 0; i < ly->nlev; i++) {
+        use[i] = c->kind == SLPI_CONV_WEAK ? cl[i].e > 3 * cl[i].se : cl[i].e > 0;
+        cl[i].fitted = use[i];
+        e[i] = cl[i].e;
+        se[i] = cl[i].se;
+    }
+    slpi_conv_fit *f = &r->fit[col];
+    f->nfit = slpi_stats_wls(ly->nlev, r->h, e, se, use, &f->slope, &f->intercept);
+    f->lo = f->hi = NAN;
+    if (c->boot < 2 || nb < 2 || f->nfit < 2) return;
+    double *s = malloc((size_t)c->boot * sizeof *s);
+    int *cnt = calloc((size_t)nb, sizeof *cnt);
+    slpi_conv_cell bc[SLPI_CONV_MAXLEV];
+    if (!s || !cnt) {
+        free(s);
+        free(cnt);
+        return;
+    }
+    uint64_t st = c->boot_seed + (uint64_t)col;
+    int ns = 0;
+    for (int k = 0; k < c->boot; k++) {
+        memset(cnt, 0, (size_t)nb * sizeof *cnt);
+        for (int b = 0; b < nb; b++) cnt[slpi_stats_rand(&st, (uint64_t)nb)]++;
+        cells(c, ly, buf, nb, cnt, col, bc);
+        for (int i = 0; i < ly->nlev; i++) {
+            e[i] = bc[i].e;
+            se[i] = bc[i].se;
+        }
+        double sl, ic;
+        slpi_stats_wls(ly->nlev, r->h, e, se, use, &sl, &ic);
+        if (isfinite(sl)) s[ns++] = sl;
+    }
+    f->lo = slpi_stats_quantile(s, ns, 0.025);
+    f->hi = slpi_stats_quantile(s, ns, 0.975);
+    free(s);
+    free(cnt);
+}
+
+/* Giles' MLMC consistency check per level: |E[P_i - P_{i+1}] - (E P_i - E P_{i+1})| over
+ * 3 (sd_a/sqrt(n_a) + sd_b/sqrt(n_b) + sd_c/sqrt(n_c)), the difference from the even
+ * batches and the two levels from the odd ones (independent samples); < 1 passes. */
+static void mlmc_check(const slpi_conv_cfg *c, const layout *ly, const double *buf, int nb,
+                       slpi_conv_result *r)
+{
+    int *even = calloc((size_t)nb, sizeof *even), *odd = calloc((size_t)nb, sizeof *odd);
+    for (int b = 0; even && odd && b < nb; b++) (b % 2 ? odd : even)[b] = 1;
+    slpi_conv_cell a[SLPI_CONV_MAXLEV], p[SLPI_CONV_MAXLEV];
+    if (even && odd && nb >= 2) {
+        cells(c, ly, buf, nb, even, SLPI_CONV_MLMC, a);
+        cells(c, ly, buf, nb, odd, SLPI_CONV_PHI, p);
+        double ne = 0, no = 0;
+        for (int b = 0; b < nb; b++) {
+            double m = buf[(size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq + Q_PATHS];
+            if (b % 2) no += m;
+            else ne += m;
+        }
+        for (int i = 0; i < ly->nlev; i++) {
+            double num = fabs(a[i].mean - (p[i].mean - p[i + 1].mean));
+            double den = 3 * (sqrt(a[i].var / ne) + sqrt(p[i].var / no) + sqrt(p[i + 1].var / no));
+            r->mlmc_check[i] = den > 0 ? num / den : NAN;
+        }
+    } else {
+        for (int i = 0; i < ly->nlev; i++) r->mlmc_check[i] = NAN;
+    }
+    free(even);
+    free(odd);
+}
+
+int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
+                  slpi_conv_result *res, slpi_error *err)
+{
+    memset(res, 0, sizeof *res);
+    int rc = check_cfg(c, err);
+    if (rc != SLPI_OK) return rc;
+    double t0 = now_seconds();
+    layout ly;
+    ly.nlev = c->kmax - c->kmin + 1;
+    ly.nl1 = ly.nlev + 1;
+    ly.nq = SLPI_CONV_NCOL * ly.nl1;
+    ly.stride = 2 * ly.nq + Q_EXTRA;
+    ly.dim = slpi_problem_state_dim(&c->base);
+    ly.M = slpi_problem_noise_count(&c->base);
+    ly.trunc = slpi_problem_truncates(&c->base);
+    ly.sup = c->kind == SLPI_CONV_SUP;
+    int nb = c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32);
+    double *buf = calloc((size_t)nb * (size_t)ly.stride, sizeof *buf);
+    if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory");
+
+    int bad_batch = nb;
+    slpi_error first = {0};
+    int nt = c->threads;
+#ifdef _OPENMP
+    if (nt <= 0) nt = omp_get_max_threads();
+#else
+    nt = 1;
+#endif
+    OMP(omp parallel num_threads(nt))
+    {
+        worker w;
+        slpi_error werr = {0};
+        int wrc = worker_init(&w, c, &ly, &werr);
+        OMP(omp for schedule(dynamic, 1))
+        for (int b = 0; b < nb; b++) {
+            if (b % c->nranks != c->rank) continue;
+            int brc = wrc;
+            double *q = buf + (size_t)b * (size_t)ly.stride;
+            long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
+            w.iters = w.clipped = 0;
+            for (long r = r0; r < r1 && brc == SLPI_OK; r++) {
+                brc = run_path(&w, c, &ly, c->path0 + (uint64_t)r, &werr);
+                for (int j = 0; brc == SLPI_OK && j < ly.nq; j++) {
+                    q[j] += w.val[j];
+                    q[ly.nq + j] += w.val[j] * w.val[j];
+                }
+            }
+            for (int j = 0; j < 2 * ly.nq; j++) q[j] += 0.0;   /* -0 -> +0: exact rank sums */
+            q[2 * ly.nq + Q_ITERS] = (double)w.iters;
+            q[2 * ly.nq + Q_CLIPPED] = (double)w.clipped;
+            q[2 * ly.nq + Q_PATHS] = (double)(r1 - r0);
+            if (brc != SLPI_OK) {
+                OMP(omp critical)
+                {
+                    if (b < bad_batch) {
+                        bad_batch = b;
+                        first = werr;
+                        first.code = brc;
+                    }
+                }
+            }
+        }
+        if (wrc == SLPI_OK) worker_free(&w, ly.nlev + 1 + (c->indep ? 1 : 0));
+    }
+    /* every rank reports failure the same way: a failed batch sends a NaN path count */
+    if (bad_batch < nb) buf[(size_t)bad_batch * (size_t)ly.stride + 2 * (size_t)ly.nq + Q_PATHS] = NAN;
+    if (combine && combine(buf, (size_t)nb * (size_t)ly.stride, arg) != 0) {
+        free(buf);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: combining the ranks' sums failed");
+    }
+    for (int b = 0; b < nb && bad_batch == nb; b++)
+        if (isnan(buf[(size_t)b * (size_t)ly.stride + 2 * (size_t)ly.nq + Q_PATHS])) bad_batch = -b - 1;
+    if (bad_batch != nb) {
+        free(buf);
+        if (bad_batch >= 0) {
+            *err = first;
+            return first.code;
+        }
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: batch %d failed on another rank",
+                              -bad_batch - 1);
+    }
+
+    res->nlev = ly.nlev;
+    for (int i = 0; i < ly.nl1; i++) {
+        res->level[i] = i < ly.nlev ? c->kmin + i : c->L;
+        res->h[i] = ldexp(c->base.T, -res->level[i]);
+    }
+    for (int b = 0; b < nb; b++) {
+        const double *q = buf + (size_t)b * (size_t)ly.stride + 2 * (size_t)ly.nq;
+        res->iters += (long)q[Q_ITERS];
+        res->clipped += (long)q[Q_CLIPPED];
+        res->paths += (long)q[Q_PATHS];
+    }
+    res->have[SLPI_CONV_SELF] = 1;
+    res->have[SLPI_CONV_INDEP] = c->indep || c->exact;
+    res->have[SLPI_CONV_MLMC] = res->have[SLPI_CONV_PHI] = c->kind == SLPI_CONV_WEAK;
+    for (int col = 0; col < SLPI_CONV_NCOL; col++) {
+        if (!res->have[col]) continue;
+        cells(c, &ly, buf, nb, NULL, col, res->cell[col]);
+        if (col != SLPI_CONV_PHI) fit_col(c, &ly, buf, nb, col, res);
+    }
+    res->refgap = res->cell[SLPI_CONV_SELF][ly.nlev].e;
+    res->refgap_se = res->cell[SLPI_CONV_SELF][ly.nlev].se;
+    if (c->kind == SLPI_CONV_WEAK) mlmc_check(c, &ly, buf, nb, res);
+    if (c->exact)
+        for (int i = 0; i < ly.nl1; i++)
+            res->quad[i] = slpi_weak_exact_scheme(c->base.scheme, c->base.rb.amp, c->base.T,
+                                                  res->h[i], c->base.trunc_ell, ly.trunc);
+    free(buf);
+    res->seconds = now_seconds() - t0;
+    return SLPI_OK;
+}
+
+void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
+{
+    const slpi_problem *p = &c->base;
+    fprintf(f, "# slpi converge: %s study, %s on %s%s%s, T = %.17g, seed %llu, paths %llu..%llu"
+            " (%ld), %d batches\n", slpi_conv_kind_name(c->kind), slpi_scheme_name(p->scheme),
+            slpi_system_name(p->system), p->preset[0] ? ", preset " : "", p->preset, p->T,
+            (unsigned long long)p->seed, (unsigned long long)c->path0,
+            (unsigned long long)(c->path0 + (uint64_t)c->paths - 1), r->paths,
+            c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32));
+    fprintf(f, "# levels %d..%d, reference level %d (same scheme)", c->kmin, c->kmax, c->L);
+    if (c->indep) fprintf(f, " and %s (independent)", slpi_scheme_name(c->indep_scheme));
+    if (c->exact) fprintf(f, " and the exact value %.17g", c->exact_value);
+    if (c->allow_inconsistent) fprintf(f, "; inconsistent scheme allowed (negative control)");
+    fprintf(f, "\n# truncation %s; solver iterations %ld; clipped increments %ld\n",
+            slpi_problem_truncates(p) ? "per level after summation" : "off", r->iters, r->clipped);
+    if (c->kind == SLPI_CONV_WEAK)
+        fprintf(f, "# phi = %s\n", c->phi == SLPI_PHI_X1 ? "x_1" : "sum_i sin(2 pi x_i)");
+    fprintf(f, "%-6s %-24s", "level", "h");
+    for (int col = 0; col < SLPI_CONV_NCOL; col++)
+        if (r->have[col]) fprintf(f, " %-13s %-10s", slpi_conv_col_name(col), "SE");
+    if (c->kind == SLPI_CONV_WEAK) fprintf(f, " %-10s %-10s", "var(dP)", "giles");
+    if (c->exact) fprintf(f, " %-20s %-8s", "quadrature", "z");
+    fputc('\n', f);
+    for (int i = 0; i < r->nlev; i++) {
+        fprintf(f, "%-6d %-24.17g", r->level[i], r->h[i]);
+        for (int col = 0; col < SLPI_CONV_NCOL; col++)
+            if (r->have[col]) fprintf(f, " %-13.6e %-10.3e", r->cell[col][i].e, r->cell[col][i].se);
+        if (c->kind == SLPI_CONV_WEAK)
+            fprintf(f, " %-10.3e %-10.3f", r->cell[SLPI_CONV_MLMC][i].var, r->mlmc_check[i]);
+        if (c->exact) {
+            const slpi_conv_cell *ph = &r->cell[SLPI_CONV_PHI][i];
+            fprintf(f, " %-20.15f %-8.2f", r->quad[i], ph->se > 0 ? (ph->mean - r->quad[i]) / ph->se : 0.0);
+        }
+        fputc('\n', f);
+    }
+    for (int col = 0; col < SLPI_CONV_NCOL; col++) {
+        if (!r->have[col] || col == SLPI_CONV_PHI) continue;
+        const slpi_conv_fit *ft = &r->fit[col];
+        fprintf(f, "slope %-5s %8.4f  95%% CI [%.4f, %.4f]  (%d levels fitted%s)\n",
+                slpi_conv_col_name(col), ft->slope, ft->lo, ft->hi, ft->nfit,
+                c->kind == SLPI_CONV_WEAK ? ", e > 3 SE" : "");
+    }
+    if (c->indep)
+        fprintf(f, "reference gap (self vs %s at level %d): %.6e +- %.3e\n",
+                slpi_scheme_name(c->indep_scheme), c->L, r->refgap, r->refgap_se);
+}

@@ -1,0 +1,163 @@
+/* reports.h — internal interface of reports/: coupled convergence studies (SPEC §2.3–2.5),
+ * their statistics (weighted least-squares slopes, batch bootstrap CIs, MLMC diagnostics),
+ * the Monte-Carlo-free weak oracles (SPEC §5.2 iso/so3/weak-exact, §5.3 svi/so3/weak-exact)
+ * and the claims audit (SPEC §6). Used by cli/cmd-converge.c, cli/cmd-audit.c and tests. */
+#ifndef SLPI_REPORTS_H
+#define SLPI_REPORTS_H
+
+#include "slpi.h"
+
+/* ------------------------------------------------------------ convergence study */
+
+typedef enum { SLPI_CONV_STRONG, SLPI_CONV_SUP, SLPI_CONV_WEAK } slpi_conv_kind;
+typedef enum { SLPI_PHI_SIN2PI, SLPI_PHI_X1 } slpi_conv_phi;
+
+/* Reference columns of a study: the same scheme at the reference level (self), an
+ * independent scheme at the reference level, or an exact value (weak-exact oracles). */
+enum { SLPI_CONV_SELF, SLPI_CONV_INDEP, SLPI_CONV_MLMC, SLPI_CONV_PHI, SLPI_CONV_NCOL };
+#define SLPI_CONV_MAXLEV 24
+
+typedef struct {
+    slpi_problem base;          /* system, scheme, T, seed, noise, solver keys */
+    slpi_conv_kind kind;
+    slpi_conv_phi phi;          /* weak functional */
+    int kmin, kmax, L;          /* coarse levels h = T 2^-k, k = kmin..kmax; reference L */
+    long paths;                 /* R */
+    uint64_t path0;             /* first path index */
+    int batches;                /* batch count (the unit of work and of the bootstrap) */
+    int indep;                  /* 1: independent reference scheme indep_scheme at level L */
+    slpi_scheme_id indep_scheme;
+    int exact;                  /* 1: weak reference is exact_value (weak-exact oracles) */
+    double exact_value;
+    int allow_inconsistent;     /* run RKMK-LE with state-dependent noise (negative control) */
+    int general;                /* 1: never the structure-of-arrays kernels (comparison) */
+    int boot;                   /* bootstrap replicates (0: no CI) */
+    uint64_t boot_seed;
+    int threads;                /* OpenMP threads (0: the runtime default) */
+    int rank, nranks;           /* this process computes batches b with b % nranks == rank */
+} slpi_conv_cfg;
+
+typedef struct {
+    double e, se;               /* error estimate and its standard error */
+    double mean, var;           /* mean and variance of the per-path quantity */
+    int fitted;                 /* used in the slope fit */
+} slpi_conv_cell;
+
+typedef struct {
+    double slope, lo, hi;       /* WLS slope of log e on log h; bootstrap 95% CI */
+    double intercept;
+    int nfit;
+} slpi_conv_fit;
+
+typedef struct {
+    int nlev;
+    double h[SLPI_CONV_MAXLEV];
+    int level[SLPI_CONV_MAXLEV];
+    int have[SLPI_CONV_NCOL];
+    slpi_conv_cell cell[SLPI_CONV_NCOL][SLPI_CONV_MAXLEV];
+    slpi_conv_fit fit[SLPI_CONV_NCOL];
+    double refgap, refgap_se;   /* self reference vs independent reference at level L */
+    double mlmc_check[SLPI_CONV_MAXLEV];   /* Giles consistency ratio (< 1 passes) */
+    double quad[SLPI_CONV_MAXLEV];         /* weak-exact: quadrature E phi(X_h(T)) */
+    long paths, iters, clipped;
+    double seconds;
+} slpi_conv_result;
+
+/* Combine the per-batch sums of all ranks in place (MPI_Allreduce sum); NULL: one rank.
+ * Each batch's slot is written by exactly one rank and is zero elsewhere, so the sum is
+ * exact and the result independent of the rank count. */
+typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
+
+/* The untruncated increments of one path and component at levels L down to kmin,
+ * level l at U + 2^(L+1) - 2^(l+1) (2^l values): the fine level drawn at h_L = T 2^-L,
+ * each coarser one by pairwise binary64 sums (= slpi_noise_increments at refine L - l). */
+void slpi_conv_hierarchy(uint64_t seed, uint64_t path, uint32_t k, double T, int L, int kmin,
+                         double *U);
+void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
+int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
+                  slpi_conv_result *res, slpi_error *err);
+/* Print the study (every digit is a deterministic function of cfg). */
+void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f);
+const char *slpi_conv_col_name(int col);
+const char *slpi_conv_kind_name(slpi_conv_kind k);
+
+/* ------------------------------------------------------------ statistics */
+
+/* WLS fit of log e on log h with weights (e/se)^2 over the cells marked fitted. */
+int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use,
+                   double *slope, double *intercept);
+/* Deterministic pseudo-random integer in [0, n) (splitmix64 on *state). */
+uint64_t slpi_stats_rand(uint64_t *state, uint64_t n);
+/* q-quantile (0..1) of v[0..n) (sorts v). */
+double slpi_stats_quantile(double *v, int n, double q);
+
+/* ------------------------------------------------------------ weak-exact oracles */
+
+/* E g(clip(sqrt(h) Z, +-D)) for Z ~ N(0,1), D = sqrt(2 ell h |ln h|) (D <= 0: no clip),
+ * by composite Gauss–Legendre quadrature plus the two atoms at +-D. */
+double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, double h, double D);
+/* E[first coordinate at T] of the so(3) oracle with H_0 = 0, chi = sigma e_3, x_0 = e_1:
+ * (E cos phi(dW))^(T/h) with phi = 2 atan(sigma dW/2) (ISOMP) or 4 atan(sigma dW/4) (SVI). */
+double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
+                              int truncate);
+
+/* ------------------------------------------------------------ Euler–Zeitlin figures */
+
+/* Vorticity of an euler-zeitlin state (core layout) on an nlat x nlon grid (row i:
+ * colatitude pi (i + 1/2)/nlat; column j: longitude 2 pi j/nlon), for figures. */
+typedef struct slpi_vort slpi_vort;
+int slpi_vort_create(slpi_vort **v, int N, slpi_error *err);
+void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, double *grid);
+void slpi_vort_free(slpi_vort *v);
+
+/* ------------------------------------------------------------ claims audit (SPEC §6) */
+
+typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
+typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;
+typedef enum {
+    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY,
+    SLPI_CLAIM_QUALITATIVE, SLPI_CLAIM_UNABLE
+} slpi_claim_verdict;
+
+/* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
+typedef struct {
+    char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    slpi_audit_role role;
+    int line;
+    /* outcome */
+    slpi_check_outcome outcome;
+    double value;               /* the measured number the threshold applies to */
+    char evidence[768];         /* what was measured, with numbers */
+    char command[1280];          /* the command that reproduces it */
+    char figure[128];           /* figure base name (figures/<name>.svg/.png), "" if none */
+    double seconds;
+} slpi_audit_check;
+
+typedef struct {
+    char id[8], source[96], expected[16];
+    slpi_claim_verdict verdict;
+    char condition[256];        /* CONDITIONAL: the condition found */
+    int first, count;           /* its checks in the audit's check array */
+} slpi_audit_claim;
+
+typedef struct {
+    int full;                   /* the papers' sizes (FULL=1) */
+    char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
+    const char *only;           /* run only this claim id (NULL: all) */
+    int nchecks, nclaims;
+    slpi_audit_check *checks;
+    slpi_audit_claim *claims;
+} slpi_audit;
+
+const char *slpi_claim_verdict_name(slpi_claim_verdict v);
+/* Read the registry; errors name file:line. */
+int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
+/* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
+void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
+/* Evaluate every check and derive each claim's verdict from the outcomes. */
+void slpi_audit_run(slpi_audit *a, FILE *log);
+/* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
+int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
+void slpi_audit_free(slpi_audit *a);
+
+#endif

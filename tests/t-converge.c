@@ -1,0 +1,287 @@
+/* t-converge.c — the coupled convergence machinery (reports/converge.c, stats.c,
+ * weak-exact.c; SPEC §2.3–2.5, §5.2 I16, §5.3 V21, §5.4 X4):
+ *  - the per-path hierarchy equals slpi_noise_increments at (h_l, refine L-l), bit for bit;
+ *  - WLS slope of exact power laws; bootstrap quantiles;
+ *  - weak-exact quadrature: SPEC I16 values, Gauss–Legendre vs a composite Simpson rule,
+ *    Monte Carlo through the implemented ISOMP and SVI steps within 4 SE of the quadrature;
+ *  - printed results identical for 1 and 2 threads and for 1 and 2 (simulated) ranks,
+ *    and for the structure-of-arrays kernels and the general path;
+ *  - ISO strong slopes: ~1/2 for M = 3 (I3), ~1 for M = 1 (I14);
+ *  - RKMK-LE negative control (X4): its limit differs from ISOMP's, RKMK-HEUN's does not;
+ *  - bad configurations are rejected with a message. */
+#include "reports/reports.h"
+#include "testutil.h"
+
+static double *saved;
+static size_t saved_n;
+
+/* Simulated rank 1: keep its partial sums. */
+static int keep(double *buf, size_t n, void *arg)
+{
+    (void)arg;
+    saved = malloc(n * sizeof *saved);
+    memcpy(saved, buf, n * sizeof *saved);
+    saved_n = n;
+    return 0;
+}
+
+/* Simulated rank 0: add rank 1's sums (what MPI_Allreduce does). */
+static int add_saved(double *buf, size_t n, void *arg)
+{
+    (void)arg;
+    if (n != saved_n) return 1;
+    for (size_t i = 0; i < n; i++) buf[i] += saved[i];
+    return 0;
+}
+
+static char *study_text(slpi_conv_cfg *c, slpi_conv_combine comb, int *rc)
+{
+    slpi_conv_result r;
+    slpi_error err = {0, ""};
+    char *text = NULL;
+    size_t len = 0;
+    *rc = slpi_conv_run(c, comb, NULL, &r, &err);
+    if (*rc != SLPI_OK) {
+        fprintf(stderr, "study failed: %s\n", err.msg);
+        return NULL;
+    }
+    FILE *f = open_memstream(&text, &len);
+    slpi_conv_print(c, &r, f);
+    fclose(f);
+    return text;
+}
+
+static slpi_conv_cfg preset_cfg(const char *preset)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(&p, preset, &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
+    p.level = -1;
+    slpi_conv_cfg c;
+    slpi_conv_init(&c, &p);
+    return c;
+}
+
+static double g_cos2(double w, void *arg)
+{
+    (void)arg;
+    return cos(2 * atan(w / 2));
+}
+
+int main(void)
+{
+    test_start("t-converge", 7);
+
+    /* hierarchy: pairwise sums of the fine level = the generator's coarse levels */
+    {
+        int L = 9, kmin = 2;
+        double *U = malloc(sizeof(double) << (L + 1)), *g = malloc(sizeof(double) << L);
+        for (int t = 0; t < 3; t++) {
+            uint64_t seed = test_rand_u64(), path = (uint64_t)test_rand_int(1000);
+            double T = test_rand_uniform(0.05, 2);
+            slpi_conv_hierarchy(seed, path, 1, T, L, kmin, U);
+            for (int l = kmin; l <= L; l++) {
+                slpi_noise_increments(seed, path, 1, ldexp(T, -l), L - l, 0, (size_t)1 << l, g);
+                const double *u = U + ((size_t)1 << (L + 1)) - ((size_t)1 << (l + 1));
+                TEST_CHECKF(memcmp(u, g, sizeof(double) << l) == 0, "level %d differs", l);
+            }
+        }
+        free(U);
+        free(g);
+    }
+
+    /* WLS of an exact power law; quantiles */
+    {
+        double h[5], e[5], se[5], s, ic;
+        int use[5] = {1, 1, 1, 1, 1};
+        for (int i = 0; i < 5; i++) {
+            h[i] = ldexp(1, -i - 3);
+            e[i] = 0.7 * pow(h[i], 0.5);
+            se[i] = e[i] * (0.1 + 0.1 * i);
+        }
+        TEST_CHECK(slpi_stats_wls(5, h, e, se, use, &s, &ic) == 5);
+        TEST_CHECKF(fabs(s - 0.5) < 1e-13 && fabs(ic - log(0.7)) < 1e-12, "slope %.17g", s);
+        double v[5] = {5, 1, 4, 2, 3};
+        TEST_CHECK(slpi_stats_quantile(v, 5, 0.5) == 3 && slpi_stats_quantile(v, 5, 0.25) == 2);
+    }
+
+    /* weak-exact quadrature: SPEC I16 values and an independent Simpson rule */
+    {
+        static const double i16[6] = {0.01805, 0.00921, 0.00467, 0.00235, 0.00118, 0.00059};
+        for (int k = 3; k <= 8; k++) {
+            double h = ldexp(1, -k);
+            double e = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, h, 2, 1) - exp(-0.5);
+            TEST_CHECKF(fabs(e - i16[k - 3]) < 0.006 * i16[k - 3] + 5e-6, "h=2^-%d: %.6g vs %.5g",
+                        k, e, i16[k - 3]);
+            /* Simpson on [-A, A] plus the atoms, 20000 intervals */
+            double D = slpi_noise_threshold(h, 2), A = D / sqrt(h), s = 0;
+            int n = 20000;
+            for (int i = 0; i <= n; i++) {
+                double z = -A + 2 * A * i / n, wgt = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+                s += wgt * g_cos2(sqrt(h) * z, NULL) * exp(-0.5 * z * z);
+            }
+            s *= (2 * A / n) / 3 / sqrt(2 * 3.14159265358979323846);
+            s += 0.5 * erfc(A / sqrt(2.0)) * 2 * g_cos2(D, NULL);
+            double q = slpi_weak_clipped_mean(g_cos2, NULL, h, D);
+            TEST_CHECKF(fabs(q - s) < 1e-12, "h=2^-%d: GL %.17g Simpson %.17g", k, q, s);
+        }
+    }
+
+    /* Monte Carlo through the implemented steps agrees with the quadrature (ISOMP, SVI) */
+    {
+        const char *pr[2] = {"iso/so3/weak-exact", "svi/so3/weak-exact"};
+        for (int j = 0; j < 2; j++) {
+            slpi_conv_cfg c = preset_cfg(pr[j]);
+            c.kind = SLPI_CONV_WEAK;
+            c.phi = SLPI_PHI_X1;
+            c.exact = 1;
+            c.exact_value = exp(-0.5);
+            c.kmin = 3;
+            c.kmax = 5;
+            c.L = 7;
+            c.paths = test_iters(400);
+            c.boot = 50;
+            slpi_conv_result r;
+            slpi_error err;
+            int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s: %s", pr[j], err.msg);
+            for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
+                const slpi_conv_cell *ph = &r.cell[SLPI_CONV_PHI][i];
+                TEST_CHECKF(fabs(ph->mean - r.quad[i]) < 4 * ph->se, "%s level %d: MC %.6g +- %.2g, "
+                            "quadrature %.6g", pr[j], r.level[i], ph->mean, ph->se, r.quad[i]);
+                /* coupled level differences against the quadrature's: a sharp test */
+                const slpi_conv_cell *dl = &r.cell[SLPI_CONV_MLMC][i];
+                double dq = r.quad[i] - r.quad[i + 1];
+                TEST_CHECKF(fabs(dl->mean - dq) < 4 * dl->se + 1e-12, "%s level %d: E[P_l - P_l+1] "
+                            "%.6g +- %.2g, quadrature %.6g", pr[j], r.level[i], dl->mean, dl->se, dq);
+                /* coupling: the coupled SE is far below the uncoupled one (X7) */
+                TEST_CHECK(r.cell[SLPI_CONV_SELF][i].se < 0.2 * ph->se);
+            }
+        }
+    }
+
+    /* thread and (simulated) rank independence of every printed digit */
+    {
+        slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+        c.kind = SLPI_CONV_WEAK;
+        c.kmin = 2;
+        c.kmax = 5;
+        c.L = 8;
+        c.paths = 60;
+        c.batches = 6;
+        c.boot = 100;
+        c.indep = 1;
+        c.indep_scheme = SLPI_SCHEME_SVI;
+        int rc1, rc2, rc3;
+        c.threads = 1;
+        char *t1 = study_text(&c, NULL, &rc1);
+        c.threads = 2;
+        char *t2 = study_text(&c, NULL, &rc2);
+        TEST_CHECK(rc1 == SLPI_OK && rc2 == SLPI_OK && t1 && t2 && strcmp(t1, t2) == 0);
+        c.nranks = 2;
+        c.rank = 1;
+        free(study_text(&c, keep, &rc3));
+        c.rank = 0;
+        char *t3 = study_text(&c, add_saved, &rc3);
+        TEST_CHECKF(rc3 == SLPI_OK && t1 && t3 && strcmp(t1, t3) == 0, "2 ranks differ:\n%s\n%s",
+                    t1 ? t1 : "", t3 ? t3 : "");
+        free(saved);
+        free(t1);
+        free(t2);
+        free(t3);
+    }
+
+    /* the structure-of-arrays kernels (fast/ensemble.c) print the same digits as the
+     * general path: ISOMP iso-quad weak study, SVI-SO3 svi-lin sup study (both c) */
+    {
+        const char *pr[3] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3", "svi/rigid-body/strong-n3"};
+        for (int j = 0; j < 3; j++) {
+            slpi_conv_cfg c = preset_cfg(pr[j]);
+            c.kind = j ? SLPI_CONV_SUP : SLPI_CONV_WEAK;
+            if (j == 2) c.base.svi_c = -0.25;
+            c.kmin = 2;
+            c.kmax = 5;
+            c.L = 8;
+            c.paths = 24;
+            c.boot = 50;
+            slpi_conv_result rs, rg;
+            slpi_error err;
+            int rc1 = slpi_conv_run(&c, NULL, NULL, &rs, &err);
+            c.general = 1;
+            int rc2 = slpi_conv_run(&c, NULL, NULL, &rg, &err);
+            int same = rc1 == SLPI_OK && rc2 == SLPI_OK && rs.iters == rg.iters;
+            for (int col = 0; same && col < SLPI_CONV_NCOL; col++)
+                for (int i = 0; i <= rs.nlev; i++)
+                    same &= rs.cell[col][i].mean == rg.cell[col][i].mean
+                            && rs.cell[col][i].var == rg.cell[col][i].var;
+            TEST_CHECKF(same, "%s: the SoA kernels and the general path differ", pr[j]);
+        }
+    }
+
+    /* ISO strong slopes: 1/2 with three noises (I3), 1 with one (I14); bootstrap CI around */
+    {
+        const char *pr[2] = {"iso/rigid-body/strong", "iso/rigid-body/strong-single-noise"};
+        double lo[2] = {0.3, 0.75}, hi[2] = {0.75, 1.3};
+        for (int j = 0; j < 2; j++) {
+            slpi_conv_cfg c = preset_cfg(pr[j]);
+            c.kmin = 3;
+            c.kmax = 7;
+            c.L = 10;
+            c.paths = test_iters(64);
+            c.boot = 200;
+            slpi_conv_result r;
+            slpi_error err;
+            int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+            const slpi_conv_fit *f = &r.fit[SLPI_CONV_SELF];
+            TEST_CHECKF(rc == SLPI_OK && f->slope > lo[j] && f->slope < hi[j] && f->lo <= f->slope
+                        && f->slope <= f->hi, "%s: slope %.3f [%.3f, %.3f]", pr[j], f->slope, f->lo, f->hi);
+        }
+    }
+
+    /* negative control X4: RKMK-LE (state-dependent noise) has another limit than ISOMP */
+    {
+        double gap[2];
+        slpi_scheme_id k[2] = {SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN};
+        for (int j = 0; j < 2; j++) {
+            slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
+            c.base.scheme = k[j];
+            c.base.maxit = 1;
+            c.allow_inconsistent = 1;
+            c.kmin = 3;
+            c.kmax = 5;
+            c.L = 10;
+            c.paths = 32;
+            c.indep = 1;
+            c.indep_scheme = SLPI_SCHEME_ISOMP;
+            slpi_conv_result r;
+            slpi_error err;
+            int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+            gap[j] = r.refgap;
+        }
+        TEST_CHECKF(gap[0] > 100 * gap[1], "LE gap %.3g vs Heun gap %.3g", gap[0], gap[1]);
+        slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
+        c.base.scheme = SLPI_SCHEME_RKMK_LE;
+        c.kmin = 3; c.kmax = 4; c.L = 6; c.paths = 4;
+        slpi_conv_result r;
+        slpi_error err;
+        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT);
+    }
+
+    /* bad configurations */
+    {
+        slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
+        slpi_conv_result r;
+        slpi_error err;
+        c.kmax = c.L;
+        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "levels"));
+        c = preset_cfg("iso/rigid-body/strong");
+        c.paths = 1;
+        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "paths"));
+        c = preset_cfg("iso/rigid-body/strong");
+        c.exact = 1;
+        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "exact"));
+    }
+    TEST_END();
+}

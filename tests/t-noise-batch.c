@@ -1,0 +1,98 @@
+/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, issue 3
+ * item 8) give the bits of the one-number definition: slpi_noise_normals (its AVX-512
+ * kernel where the processor has AVX-512F) = slpi_noise_normals_isa(0, ...) (portable
+ * kernels) = slpi_noise_normal index by index, over odd starts, short and long runs,
+ * block counters that carry into their high word, the top of the index range, and
+ * enough tail draws (p < 1/32, the lanes the AVX-512 kernel hands back) to exercise
+ * every path; and slpi_noise_increments = the pairwise tree of sigma Z_j written out
+ * here recursively, for refine 0..14 (above 11 the tree spans several chunks). */
+#include "slpi.h"
+#include "noise.h"
+#include "testutil.h"
+
+#define MAXN 5000
+
+static int same(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Sum of sigma z[0..n), n a power of 2, as the binary tree left + right. */
+static double tree(const double *z, size_t n, double sigma)
+{
+    return n == 1 ? sigma * z[0] : tree(z, n / 2, sigma) + tree(z + n / 2, n / 2, sigma);
+}
+
+static long ntail = 0, nchecked = 0;
+
+/* One run first .. first+count-1: the three ways agree; every index for short runs,
+ * a sample of indices against the one-number function for long ones. */
+static void check_run(uint64_t seed, uint64_t path, uint32_t comp, uint64_t first, size_t count)
+{
+    static double a[MAXN], b[MAXN];
+    slpi_noise_normals(seed, path, comp, first, count, a);
+    slpi_noise_normals_isa(0, seed, path, comp, first, count, b);
+    size_t bad = count;
+    for (size_t i = 0; i < count && bad == count; i++) {
+        if (!same(a[i], b[i])) bad = i;
+        ntail += fabs(a[i]) > 1.8627;   /* -Phi^{-1}(1/32) = 1.86273...: p < 1/32 */
+    }
+    TEST_CHECKF(bad == count, "seed %" PRIu64 " path %" PRIu64 " comp %u first %" PRIu64
+                " count %zu: kernels differ at +%zu: %a != %a", seed, path, comp, first, count,
+                bad, bad < count ? a[bad] : 0.0, bad < count ? b[bad] : 0.0);
+    for (size_t i = 0; i < count; i += count < 200 ? 1 : 1 + (size_t)test_rand_int(40)) {
+        double z = slpi_noise_normal(seed, path, comp, first + i);
+        TEST_CHECKF(same(a[i], z), "first %" PRIu64 " count %zu: normals[%zu] = %a, normal() = %a",
+                    first, count, i, a[i], z);
+    }
+    nchecked += (long)count;
+}
+
+int main(void)
+{
+    test_start("t-noise-batch", 3);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    printf("t-noise-batch: AVX-512F %s\n", __builtin_cpu_supports("avx512f")
+           ? "present: AVX-512 kernel vs portable kernels" : "absent: portable kernels only");
+#endif
+    /* 1. random runs: lengths around the kernels' thresholds and granules (4, 8, 16, 64,
+     *    96, 256) and long ones */
+    static const size_t lens[] = {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 95, 96, 97,
+                                  127, 255, 256, 257, 1000, MAXN};
+    for (long it = 0; it < test_iters(400); it++) {
+        uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
+        uint32_t comp = (uint32_t)(test_rand_u64() >> 40);
+        uint64_t first = test_rand_u64() >> test_rand_int(64);
+        first = first > UINT64_MAX - MAXN ? first - MAXN : first;
+        size_t count = it % 2 ? lens[test_rand_int(sizeof lens / sizeof lens[0])]
+                              : (size_t)test_rand_int(MAXN + 1);
+        check_run(seed, path, comp, first, count);
+    }
+    /* 2. block counters whose low word wraps inside the run, and the end of the range */
+    check_run(1, 2, 3, (UINT64_C(1) << 33) - 301, 600);
+    check_run(UINT64_MAX, UINT32_MAX, UINT32_MAX, (UINT64_C(1) << 33) - 300, 600);
+    check_run(5, 0, 0, UINT64_MAX - 999, 1000);
+    printf("t-noise-batch: %ld normals compared, %ld with p < 1/32\n", nchecked, ntail);
+    TEST_CHECKF(ntail > 1000, "only %ld draws below the AVX-512 kernel's fast rows", ntail);
+
+    /* 3. increments against the recursive tree */
+    static double z[1 << 15], inc[4];
+    for (long it = 0; it < test_iters(60); it++) {
+        uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
+        uint32_t comp = (uint32_t)test_rand_int(8);
+        int r = (int)(it % 15);
+        size_t count = 1 + (size_t)test_rand_int(r > 12 ? 1 : 4);
+        uint64_t first = test_rand_u64() >> (20 + r + test_rand_int(30));
+        double h = ldexp(1.0 + (double)test_rand_int(7), -(int)test_rand_int(12));
+        double sigma = sqrt(ldexp(h, -r));
+        slpi_noise_increments(seed, path, comp, h, r, first, count, inc);
+        for (size_t n = 0; n < count; n++) {
+            size_t nf = (size_t)1 << r;
+            slpi_noise_normals_isa(0, seed, path, comp, (first + n) << r, nf, z);
+            double want = tree(z, nf, sigma);
+            TEST_CHECKF(same(inc[n], want), "refine %d step %" PRIu64 ": %a is not the tree sum %a",
+                        r, first + n, inc[n], want);
+        }
+    }
+    TEST_END();
+}

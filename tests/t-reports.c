@@ -1,0 +1,171 @@
+/* t-reports.c — the claims audit (reports/audit*.c, claims.txt; SPEC §6):
+ *  - the registry holds every claim of SPEC §6 (R1-R19, I1-I23, V1-V24, X1-X8) and parses;
+ *  - verdict rules from outcomes only (a registry with deliberately wrong expectations
+ *    gets CONFIRMED / CONDITIONAL / DISCREPANCY / QUALITATIVE / UNABLE from its checks);
+ *  - malformed registry lines are rejected with file:line;
+ *  - a diagnostic check end to end (pass and fail on the same run);
+ *  - the Poisson defect two ways (fast doubles vs certified balls) and the SVI -1/4
+ *    defect away from 0, +1/4 at FD level (V4, V19);
+ *  - claims.json and index.html: every claim with its verdict. */
+#include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reports/reports.h"
+#include "testutil.h"
+
+static slpi_claim_verdict verdict_of(const slpi_audit *a, const char *id)
+{
+    for (int j = 0; j < a->nclaims; j++)
+        if (!strcmp(a->claims[j].id, id)) return a->claims[j].verdict;
+    return (slpi_claim_verdict)-1;
+}
+
+static const slpi_audit_check *check_of(const slpi_audit *a, const char *id, int k)
+{
+    for (int j = 0; j < a->nclaims; j++)
+        if (!strcmp(a->claims[j].id, id)) return &a->checks[a->claims[j].first + k];
+    return NULL;
+}
+
+/* Load a registry text into a (report folder dir) and evaluate it. */
+static int load_run(const char *reg, const char *dir, slpi_audit *a)
+{
+    slpi_error err;
+    memset(a, 0, sizeof *a);
+    snprintf(a->outdir, sizeof a->outdir, "%s", dir);
+    int rc = slpi_audit_load(a, test_temp_file(reg), &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+    if (rc == SLPI_OK) slpi_audit_run(a, NULL);
+    return rc;
+}
+
+int main(void)
+{
+    test_start("t-reports", 11);
+    slpi_error err;
+    char dir[] = "/tmp/slpi-t-reports-XXXXXX";
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    char sub[64];
+    snprintf(sub, sizeof sub, "%s/figures", dir);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/data", dir);
+    mkdir(sub, 0755);
+
+    /* the registry covers SPEC §6 */
+    {
+        slpi_audit a;
+        memset(&a, 0, sizeof a);
+        int rc = slpi_audit_load(&a, "reports/claims.txt", &err);
+        TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+        static const struct { char k; int n; } fam[] = {{'R', 19}, {'I', 23}, {'V', 24}, {'X', 8}};
+        for (int f = 0; rc == SLPI_OK && f < 4; f++)
+            for (int i = 1; i <= fam[f].n; i++) {
+                char id[16];
+                snprintf(id, sizeof id, "%c%d", fam[f].k, i);
+                TEST_CHECKF(check_of(&a, id, 0) != NULL,
+                            "claim %s missing from the registry", id);
+            }
+        TEST_CHECKF(a.nclaims == 74, "%d claims", a.nclaims);
+        slpi_audit_free(&a);
+    }
+
+    /* verdicts from outcomes only: every expectation below is deliberately wrong */
+    {
+        const char *reg =
+            "# test registry\n"
+            "X1 | t | DISCREPANCY | claim | - | thresholds | -\n"
+            "X2 | t | CONFIRMED | claim | - | cayleypi | -\n"
+            "X2 | t | CONFIRMED | cond | - | thresholds | -\n"
+            "X3 | t | CONFIRMED | claim | - | cayleypi | -\n"
+            "X3 | t | CONFIRMED | ev | - | thresholds | -\n"
+            "X4 | t | CONFIRMED | claim | - | unable not built | -\n"
+            "X5 | t | CONFIRMED | qual | - | cayleypi | -\n"
+            "X6 | t | CONFIRMED | claim | - | thresholds | -\n"
+            "X6 | t | CONFIRMED | cond | - | cayleypi | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK) {
+            TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
+            TEST_CHECK(verdict_of(&a, "X2") == SLPI_CLAIM_CONDITIONAL);
+            TEST_CHECK(verdict_of(&a, "X3") == SLPI_CLAIM_DISCREPANCY);
+            TEST_CHECK(verdict_of(&a, "X4") == SLPI_CLAIM_UNABLE);
+            TEST_CHECK(verdict_of(&a, "X5") == SLPI_CLAIM_QUALITATIVE);
+            TEST_CHECK(verdict_of(&a, "X6") == SLPI_CLAIM_CONFIRMED);
+            TEST_CHECK(strstr(a.claims[1].condition, "thresholds") != NULL);
+            /* the report: JSON and HTML with every claim, differences flagged */
+            TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
+            char path[128];
+            snprintf(path, sizeof path, "%s/claims.json", dir);
+            json_error_t je;
+            json_t *root = json_load_file(path, 0, &je);
+            TEST_CHECKF(root != NULL, "claims.json: %s", je.text);
+            json_t *cl = root ? json_object_get(root, "claims") : NULL;
+            TEST_CHECK(cl && json_array_size(cl) == 6);
+            for (size_t i = 0; cl && i < json_array_size(cl); i++) {
+                json_t *o = json_array_get(cl, i);
+                const char *v = json_string_value(json_object_get(o, "verdict"));
+                TEST_CHECK(v && !strcmp(v, slpi_claim_verdict_name(a.claims[i].verdict)));
+                TEST_CHECK(json_is_true(json_object_get(o, "differs_from_spec")) ==
+                           (strcmp(a.claims[i].expected, v ? v : "") != 0));
+            }
+            json_decref(root);
+            snprintf(path, sizeof path, "%s/index.html", dir);
+            FILE *f = fopen(path, "r");
+            char *html = calloc(1, 1 << 20);
+            size_t n = f ? fread(html, 1, (1 << 20) - 1, f) : 0;
+            if (f) fclose(f);
+            TEST_CHECK(n > 0 && strstr(html, "<tr id='X6'") && strstr(html, "differ from SPEC"));
+            free(html);
+        }
+        slpi_audit_free(&a);
+    }
+
+    /* malformed lines name file:line */
+    {
+        const char *bad[] = {
+            "R1 | s | CONFIRMED | claim | - | thresholds\n",
+            "R1 | s | MAYBE | claim | - | thresholds | -\n",
+            "R1 | s | CONFIRMED | guess | - | thresholds | -\n",
+            "R1 | s | CONFIRMED | claim | - | thresholds | -\nR2 | s | CONFIRMED | claim | - | thresholds | -\n"
+            "R1 | s | CONFIRMED | claim | - | thresholds | -\n",
+        };
+        for (int i = 0; i < 4; i++) {
+            slpi_audit a;
+            memset(&a, 0, sizeof a);
+            const char *p = test_temp_file(bad[i]);
+            int rc = slpi_audit_load(&a, p, &err);
+            TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, p) && strstr(err.msg, ":"),
+                        "case %d: rc %d, %s", i, rc, err.msg);
+            slpi_audit_free(&a);
+        }
+    }
+
+    /* one run, two thresholds; Poisson defects fast vs certified; unknown diagnostic */
+    {
+        const char *reg =
+            "B1 | t | CONFIRMED | claim | iso/rigid-body/long T=0.5 | max casimir_norm2_dev <= 1e-13 | -\n"
+            "B2 | t | CONFIRMED | claim | iso/rigid-body/long T=0.5 | max casimir_norm2_dev >= 1e-13 | -\n"
+            "B3 | t | CONFIRMED | claim | iso/rigid-body/long T=0.5 | max no_such_diag <= 1 | -\n"
+            "B4 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 svi_c=-0.25 | poisson >= 1e-7 | -\n"
+            "B4 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 svi_c=-0.25 | refpoisson >= 1e-7 | -\n"
+            "B5 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 | refpoisson <= 1e-12 | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK) {
+            const slpi_audit_check *b1 = check_of(&a, "B1", 0), *b2 = check_of(&a, "B2", 0);
+            TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL &&
+                        b1->value == b2->value && b1->value < 1e-13, "%s", b1->evidence);
+            TEST_CHECK(b1->figure[0] && strstr(b1->command, "slpi run --preset iso/rigid-body/long"));
+            TEST_CHECK(verdict_of(&a, "B3") == SLPI_CLAIM_UNABLE);
+            const slpi_audit_check *pf = check_of(&a, "B4", 0), *pr = check_of(&a, "B4", 1);
+            TEST_CHECKF(verdict_of(&a, "B4") == SLPI_CLAIM_CONFIRMED &&
+                        fabs(pf->value - pr->value) < 1e-9 * fmax(1, pr->value),
+                        "fast %.6g vs certified %.6g", pf->value, pr->value);
+            TEST_CHECKF(verdict_of(&a, "B5") == SLPI_CLAIM_CONFIRMED, "%s", check_of(&a, "B5", 0)->evidence);
+        }
+        slpi_audit_free(&a);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    TEST_CHECK(system(cmd) == 0);
+    TEST_END();
+}
