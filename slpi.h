@@ -165,7 +165,7 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k);
 /* Set one key=value (names as in `slpi run --help`); bad key or value → SLPI_EINPUT
  * with a message naming it. Setting "system" or "scheme" resets system defaults. */
 int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err);
-/* Set n keys at once, those that reset defaults first (preset, system, scheme, form);
+/* Set n keys at once, those that reset defaults first (preset, scheme, system, form);
  * where[i] (may be NULL) prefixes error messages, e.g. "file:line". */
 int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const *values,
                          const char *const *where, slpi_error *err);

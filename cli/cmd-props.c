@@ -16,11 +16,11 @@ static void usage(FILE *f)
             "  --property P     one property (default: all)\n"
             "  --system S       one system (default: all)\n"
             "  --scheme K       one scheme (default: all)\n"
-            "  --cases N        cases per (property, system, scheme, variant) (default 6;\n"
+            "  --cases N        cases per (property, system, scheme, variant) (default 20;\n"
             "                   scaled by SLPI_TEST_MULTIPLIER; order properties use N/10)\n"
             "  --seed S         run seed (default: SLPI_TEST_SEED, else 1)\n"
             "  --fast-only      do not check the certified (ref) path\n"
-            "  --ref-cases N    check the ref path on the first N cases of each group (default 2)\n"
+            "  --ref-cases N    check the ref path on the first N cases of each group (default 5)\n"
             "  --replay CASE    check one case 'property=...,system=...,...' (seed: --seed or\n"
             "                   SLPI_TEST_SEED), as printed with a counterexample\n"
             "  --regressions D  replay every D/*.case file (saved counterexamples)\n"
@@ -97,7 +97,7 @@ int slpi_cli_props(int argc, char **argv)
         { "ref-cases", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    props_options o = { -1, -1, -1, 6, 1, 1, 2, NULL, 0, stdout };
+    props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
     if (env) o.seed = strtoull(env, NULL, 0);
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");

@@ -360,9 +360,10 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
             return slpi_error_set(err, SLPI_EINPUT, "scheme=%s: unknown scheme (see `slpi list`)", value);
         slpi_scheme_id old = p->scheme;
         p->scheme = sch;
-        /* The SVI scheme brings its own form of the rigid body and heavy top. */
-        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) &&
-            (p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_HEAVY_TOP))
+        /* The heavy top's SVI scheme has its own state (Pi, Gamma, R): switching to or
+         * from it switches the form and its defaults. Every other system keeps its
+         * parameters, so "preset, then another scheme" runs the same case. */
+        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) && p->system == SLPI_SYS_HEAVY_TOP)
             system_defaults(p);
         scheme_defaults(p);
         return SLPI_OK;
@@ -453,12 +454,13 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
 }
 
-/* Keys that reset defaults must be applied before the others. */
+/* Keys that reset defaults must be applied before the others: preset, scheme, system
+ * (whose defaults depend on the scheme: SVI brings the SVI forms), form. */
 static int key_rank(const char *key)
 {
     if (strcmp(key, "preset") == 0) return 0;
-    if (strcmp(key, "system") == 0) return 1;
-    if (strcmp(key, "scheme") == 0) return 2;
+    if (strcmp(key, "scheme") == 0) return 1;   /* before system: the system's defaults */
+    if (strcmp(key, "system") == 0) return 2;   /* then follow the scheme (SVI forms) */
     if (strcmp(key, "form") == 0) return 3;
     return 4;
 }

@@ -204,6 +204,8 @@ void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const doub
 int slpi_fast_all_finite(const double *x, int n);
 
 /* 3-vectors (so(3), su(2), se(3)): fast/so3.c. */
+/* c1 = (1 - cos t)/t^2, c2 = (t - sin t)/t^3 at t^2 = t2, free of cancellation. */
+void slpi_fast_exp_coeffs(double t2, double *c1, double *c2);
 /* R = exp(hat(w)) (Rodrigues, Taylor coefficients for |w| < 1e-4), row-major 3x3. */
 void slpi_fast_rodrigues(const double *w, double *R);
 /* Rotation about w/|w| by angle theta (R = I for w = 0). */

@@ -85,15 +85,9 @@ static int ht_orbit_exp(const slpi_fast_system *s, const double *sigma, const do
                         double *out)
 {
     const double *xi = sigma, *b = sigma + 3;
-    double t2 = slpi_fast_dot3(xi, xi), t = sqrt(t2), c1, c2, R[9];
+    double c1, c2, R[9];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
     (void)s;
-    if (t < 1e-4) {
-        c1 = 0.5 * (1 - t2 / 12 * (1 - t2 / 30));        /* (1 - cos t)/t^2 */
-        c2 = (1 - t2 / 20 * (1 - t2 / 42)) / 6;          /* (t - sin t)/t^3 */
-    } else {
-        c1 = (1 - cos(t)) / t2;
-        c2 = (t - sin(t)) / (t2 * t);
-    }
+    slpi_fast_exp_coeffs(slpi_fast_dot3(xi, xi), &c1, &c2);
     double xb[3], xxb[3], v[3], gv[3], w[3];
     slpi_fast_cross(xi, b, xb);
     slpi_fast_cross(xi, xb, xxb);

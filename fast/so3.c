@@ -13,16 +13,38 @@
 #include <math.h>
 #include "fast.h"
 
+/* c1 = (1 - cos t)/t^2 and c2 = (t - sin t)/t^3 for t^2 = t2, without cancellation:
+ * c1 = 2 sin^2(t/2)/t^2 (no subtraction), c2 by its Taylor series below t = 1 (nine
+ * terms: the first omitted one is below 2^-60 of the sum) and directly above, where
+ * t - sin t keeps at least 3/20 of t. */
+void slpi_fast_exp_coeffs(double t2, double *c1, double *c2)
+{
+    double t = sqrt(t2);
+    if (t < 1e-4) {
+        *c1 = 0.5 * (1 - t2 / 12 * (1 - t2 / 30));
+    } else {
+        double sh = sin(0.5 * t) / t;
+        *c1 = 2 * sh * sh;
+    }
+    if (t < 1) {
+        /* sum_{k=0..8} (-1)^k t^(2k) / (2k+3)! by Horner in t2 */
+        static const double inv_fact[9] = {
+            1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800, 1.0 / 6227020800.0,
+            1.0 / 1307674368000.0, 1.0 / 355687428096000.0, 1.0 / 121645100408832000.0,
+        };
+        double acc = inv_fact[8];
+        for (int k = 7; k >= 0; k--) acc = inv_fact[k] - t2 * acc;
+        *c2 = acc;
+    } else {
+        *c2 = (t - sin(t)) / (t2 * t);
+    }
+}
+
 void slpi_fast_rodrigues(const double *w, double *R)
 {
-    double t2 = slpi_fast_dot3(w, w), t = sqrt(t2), s, c;
-    if (t < 1e-4) {
-        s = 1 - t2 / 6 * (1 - t2 / 20);
-        c = 0.5 * (1 - t2 / 12 * (1 - t2 / 30));
-    } else {
-        s = sin(t) / t;
-        c = (1 - cos(t)) / t2;
-    }
+    double t2 = slpi_fast_dot3(w, w), t = sqrt(t2), s, c, unused;
+    s = t < 1e-4 ? 1 - t2 / 6 * (1 - t2 / 20) : sin(t) / t;
+    slpi_fast_exp_coeffs(t2, &c, &unused);
     slpi_fast_rot_coeffs(w, s, c, R);
 }
 

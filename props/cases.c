@@ -72,6 +72,7 @@ static void draw_inertia(const props_case *c, props_rng *r, double *I)
     for (int i = 0; i < 3; i++) I[i] = props_rng_uniform(r, 0.5, 3.0);
     if (c->inertia == 1) I[1] = I[0];
     if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
+    if (c->inertia == 3) { I[0] = 1; I[1] = 2; I[2] = 3; }
 }
 
 void props_cayley_rotation(const double *x, double *R)
@@ -210,8 +211,12 @@ static void initial_state(const props_case *c, props_rng *r, const slpi_problem 
     case SLPI_SYS_SINE_EULER:
         random_sun(r, c->dim, c->mag, x);
         break;
-    default:
-        normals(r, x, d, c->mag / sqrt(d / 3.0));
+    default: {   /* a random direction of norm mag */
+        double n2 = 0;
+        normals(r, x, d, 1.0);
+        for (int i = 0; i < d; i++) n2 += x[i] * x[i];
+        for (int i = 0; i < d; i++) x[i] *= c->mag / sqrt(n2);
+    }
     }
 }
 

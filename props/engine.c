@@ -74,7 +74,7 @@ void props_control_case(props_case *c)
 {
     if (c->h < 0.25) c->h = 0.25;
     c->mag = fmin(fmax(c->mag, 0.5), 2.0);
-    c->inertia = 0;
+    c->inertia = 3;
     if (c->amp < 0.5) c->amp = 0.5;
     if (c->steps < 2) c->steps = 2;
     if ((c->system == SLPI_SYS_POINT_VORTICES || c->system == SLPI_SYS_EULER_ZEITLIN) && c->dim < 3) c->dim = 3;
@@ -380,6 +380,8 @@ int props_run(const props_options *opt, props_summary *sum)
                     if (props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == PROPS_NA) continue;
                     long pass = 0, unable = 0, fail = 0;
                     double worst = 0, least = INFINITY;
+                    props_outcome last_unable;
+                    props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
                         props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
                         int use_ref = opt->use_ref && i < opt->ref_cases;
@@ -389,7 +391,11 @@ int props_run(const props_options *opt, props_summary *sum)
                             worst = fmax(worst, o.ratio);
                             least = fmin(least, o.ratio);
                         }
-                        else if (verdict < 0) unable++;
+                        else if (verdict < 0) {
+                            unable++;
+                            last_unable = o;
+                            unable_case = c;
+                        }
                         else {
                             fail++;
                             props_outcome first = o;
@@ -398,6 +404,16 @@ int props_run(const props_options *opt, props_summary *sum)
                             if (n) fprintf(out, "props: shrunk by %d reductions\n", n);
                             props_report_failure(out, &c, &o, use_ref, opt->save_dir);
                         }
+                    }
+                    if (!fail && 2 * unable > ncases) {
+                        /* a scheme that never converges must not pass by being UNABLE */
+                        fail++;
+                        char buf[512];
+                        props_case_format(&unable_case, buf, sizeof buf);
+                        fprintf(out, "props: FAIL %s on %s/%s: mostly UNABLE (%ld of %ld cases), last: %s\n"
+                                "  replay: SLPI_TEST_SEED=%" PRIu64 " slpi props --replay '%s'\n", P->name,
+                                slpi_system_name(s), slpi_scheme_name(k), unable, ncases, last_unable.msg,
+                                unable_case.seed, buf);
                     }
                     sum->groups++;
                     sum->pass += pass;

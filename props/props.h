@@ -22,7 +22,8 @@ typedef struct {
     double mag;            /* size of the initial state */
     double amp;            /* noise amplitude */
     int noises;            /* active Wiener components; the others get increment 0 */
-    int inertia;           /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate */
+    int inertia;           /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate,
+                              3 well separated (1, 2, 3): order studies and controls */
     uint64_t seed;
 } props_case;
 
@@ -105,7 +106,7 @@ double props_maxdiff(const double *a, const double *b, int n);
 /* 1 if every ball contains the double. Worst excess over the radius in *excess. */
 int props_balls_contain(arb_srcptr x, const double *v, int n, double *excess);
 void props_outcome_unable(props_outcome *o, const char *why);
-/* Negative controls must fail visibly: moderate h and state, generic inertia, all
+/* Negative controls must fail visibly: moderate h and state, inertia (1, 2, 3), all
  * noises on, enough steps and modes (a symmetric top, two vortices or su(2) Zeitlin
  * move by linear rotations that even TRAP-DIRECT or SVI c = -1/4 get exactly right). */
 void props_control_case(props_case *c);
