@@ -143,54 +143,6 @@ static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double 
     return best;
 }
 
-/* The step as proposed in fast/sun.h (slpi_sun_isomp): the same fixed point (tol 1e-15
- * relative to max(1, ||Y||_max), as SPEC §3.0), with X_{n+1} taken from the last call's
- * Xnext instead of one more Psi and commutator. Fastest single step over 3 passes. */
-static double time_proposed(int N, int steps, int *it)
-{
-    slpi_problem p;
-    slpi_error err;
-    bench_problem(&p, N, SLPI_EZ_NOISE_NONE);
-    slpi_fast_system s;
-    memset(&s, 0, sizeof s);
-    if (slpi_fast_sys_euler_zeitlin(&s, &p, &err)) {
-        fprintf(stderr, "bench: %s\n", err.msg);
-        exit(1);
-    }
-    slpi_sun *u = s.ctx;
-    size_t NN = (size_t)N * N;
-    cplx *buf = malloc(5 * NN * sizeof *buf), *Xn = buf, *Y = buf + NN, *Yn = buf + 2 * NN,
-         *Psi = buf + 3 * NN, *Xnext = buf + 4 * NN;
-    double *x = malloc(NN * sizeof *x), eta[1] = {p.h}, best = INFINITY;
-    for (int pass = 0; pass < 3; pass++) {
-        s.initial_state(&s, &p, x, &err);
-        for (int n = 0; n < steps; n++) {
-            double t = now(), yn, d;
-            int k = 0;
-            s.m_from_state(&s, x, (double *)Xn);
-            memcpy(Y, Xn, NN * sizeof *Y);
-            do {
-                u->psi(u, eta, Y, Psi);
-                d = slpi_sun_isomp(u, Psi, Xn, Y, Yn, &yn, Xnext);
-                cplx *tmp = Y;
-                Y = Yn;
-                Yn = tmp;
-                k++;
-            } while (d > 1e-15 * fmax(1.0, yn) && k < 100);
-            s.m_to_state(&s, (const double *)Xnext, x);
-            t = now() - t;
-            if (t < best) {
-                best = t;
-                *it = k;
-            }
-        }
-    }
-    free(buf);
-    free(x);
-    s.free_ctx(&s);
-    return best;
-}
-
 /* The fused kernel alone with nblk column blocks; a Psi of the size ISOMP sees. */
 static double time_kernel(int N, int nblk, int reps)
 {
@@ -232,10 +184,6 @@ int main(void)
                "bound %8.3f ms  ratio %.3f (goal <= 1.15 at N >= 128)\n",
                N, 1e3 * tg, 8.0 * N * N * N / tg * 1e-9, 1e3 * ts, it, mit, 1e3 * bound,
                ts / bound);
-        int itp;
-        double tp = time_proposed(N, steps[i], &itp);
-        printf("       proposed step (COMM update from the last iterate): %8.3f ms  iterations %d"
-               "  ratio %.3f\n", 1e3 * tp, itp, tp / (itp * 2 * tg));
         printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %d  ratio %.3f\n",
                N * N - (N / 2) * (N / 2), 1e3 * tq, itq, tq / boundq);
         printf("       fused kernel / 2 zgemm by column blocks:");

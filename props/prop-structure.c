@@ -59,8 +59,9 @@ static int ref_invariants_hold(const props_case *c, const slpi_problem *p, int e
                 int is_h0 = strncmp(dg.name[i], "H0", 2) == 0;
                 if (is_h0 != energy || arb_contains_zero(dg.value + i)) continue;
                 ok = 0;
-                snprintf(msg, n, "ref: certified %s = %s excludes 0", dg.name[i],
-                         arb_get_str(dg.value + i, 5, 0));
+                char *v = arb_get_str(dg.value + i, 5, 0);
+                snprintf(msg, n, "ref: certified %s = %s excludes 0", dg.name[i], v);
+                flint_free(v);
             }
             slpi_ref_free(s);
         }

@@ -2,7 +2,8 @@
  * header of reports/claims.txt). Each check builds its case (a SPEC §5 preset plus
  * key=value overrides, FULL=1 overrides appended), computes one number on the fast path
  * (diagnostic maxima over a run, a Poisson defect, a coupled convergence study), on the
- * certified path (a diagnostic's ball after some steps) or in closed form, compares it
+ * certified path (a diagnostic's ball after some steps), in closed form, or by the
+ * computations of reports/gaps.h (R19, V16, V18, V20, I13), compares it
  * with the threshold and records the evidence, the reproducing command and a figure. */
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include <arb_mat.h>
 
+#include "reports/gaps.h"
 #include "reports/reports.h"
 
 #define EPS_FD 1e-5
@@ -27,7 +29,8 @@ static int tokens(const char *s, char *buf, size_t n, char **tok, int max)
 static int is_check_word(const char *s)
 {
     static const char *w[] = {"max", "fails", "ref", "poisson", "slope", "gap", "resolvable",
-                              "refpoisson", "sphere", "snapshots", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable"};
+                              "refpoisson", "sphere", "snapshots", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable",
+                              "dexpinv", "adstar", "sviident", "svivs", "lifted"};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (!strncmp(s, w[i], strlen(w[i])) && (s[strlen(w[i])] == ' ' || !s[strlen(w[i])])) return 1;
     return 0;
@@ -829,6 +832,152 @@ static void check_cayleypi(slpi_audit_check *c)
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
 
+/* ---- computed identities and the two non-registry schemes (reports/gaps.h) */
+
+/* Outcome of "OP X" (tokens op, thr) for value v, with the check's own command line. */
+static void gap_outcome(slpi_audit_check *c, const char *op, const char *thr, double v)
+{
+    set_outcome(c, compare(op, v, atof(thr)), v);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* dexpinv SYSTEM sigma|printed <= X (R19) */
+static void check_dexpinv(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_system_id sys;
+    slpi_error err = {0, ""};
+    double d;
+    int printed = n == 5 && !strcmp(tok[2], "printed");
+    if (n != 5 || slpi_system_from_name(tok[1], &sys) || (!printed && strcmp(tok[2], "sigma"))) {
+        unable(c, "check syntax: %s", "dexpinv SYSTEM sigma|printed <= X");
+        return;
+    }
+    if (slpi_gaps_dexpinv(sys, printed, 50, 1, &d, &err)) {
+        unable(c, "dexpinv: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[3], tok[4], d);
+    snprintf(c->evidence, sizeof c->evidence, "%s on the fast path's %s algebra (its orbit map "
+             "O_exp, bracket and ad*): sigma' = dexp^-1_sigma(v) by %s; max over 50 random (mu0, "
+             "sigma, v), |sigma| = 0.2..2, of |d/dt O_exp(sigma(t); mu0) - ad*_v mu| / (|v||mu|) "
+             "= %.3e (4th-order central differences at 1e-3) %s %s %s", printed ?
+             "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..." :
+             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (SPEC §3.2)", tok[1], printed ?
+             "the printed expansion" : "the Bernoulli series to order 30", d,
+             c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[3], tok[4]);
+}
+
+/* adstar so3 <= X | adstar son N +|- <= X (V18) */
+static void check_adstar(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    double d;
+    if (n == 4 && !strcmp(tok[1], "so3")) {
+        d = slpi_gaps_cayley_ad_so3(200, 1);
+        gap_outcome(c, tok[2], tok[3], d);
+        snprintf(c->evidence, sizeof c->evidence, "SO(3) vector form, c = +1/4 and -1/4, 200 random "
+                 "x (|x| ~ 0.2..15) and Pi: max |A_c(-x) Pi - tau(x)^T A_c(x) Pi| / (|Pi| (1 + "
+                 "|x|^2)) = %.3e with the fast path's Cayley tau (%s %s %s)", d,
+                 c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[2], tok[3]);
+        return;
+    }
+    if (n != 6 || strcmp(tok[1], "son") || (strcmp(tok[3], "+") && strcmp(tok[3], "-"))) {
+        unable(c, "check syntax: %s", "adstar so3 <= X | adstar son N +|- <= X");
+        return;
+    }
+    int sg = tok[3][0] == '+' ? 1 : -1, dim = atoi(tok[2]);
+    if (slpi_gaps_cayley_ad_son(dim, sg, 100, 1, &d, &err)) {
+        unable(c, "adstar: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[4], tok[5], d);
+    snprintf(c->evidence, sizeof c->evidence, "so(%d) matrix form, A(x) mu = mu + [x,mu]/2 %s x mu x/4 "
+             "(%s), Ad*_g mu = g^-1 mu g, tau = (I - x/2)^-1 (I + x/2): max over 100 random skew x, "
+             "mu of |tau^-1 A(x) mu tau - A(-x) mu|_max / (|mu|_max (1 + |x|_max^2)) = %.3e (%s %s %s)",
+             dim, sg > 0 ? "-" : "+", sg > 0 ? "the dual of d tau^-1, c = +1/4" :
+             "the c = -1/4 analogue", d, c->outcome == SLPI_CHECK_PASS ? "meets" : "misses",
+             tok[4], tok[5]);
+}
+
+/* sviident STEPS xi|ident|mid <= X (V20) */
+static void check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    slpi_gaps_svi_result r;
+    if (steps_case(a, c, n, 5, "sviident STEPS xi|ident|mid <= X", tok, 1, &p)) return;
+    int k = !strcmp(tok[2], "xi") ? 0 : !strcmp(tok[2], "ident") ? 1 : !strcmp(tok[2], "mid") ? 2 : -1;
+    if (k < 0) {
+        unable(c, "check syntax: %s", "sviident STEPS xi|ident|mid <= X");
+        return;
+    }
+    if (slpi_gaps_svi_identities(&p, p.steps, &r, &err)) {
+        unable(c, "sviident: %s", err.msg);
+        return;
+    }
+    double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
+    gap_outcome(c, tok[3], tok[4], v);
+    double cc = p.svi_c == 0 ? 0.25 : p.svi_c;
+    snprintf(c->evidence, sizeof c->evidence, "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
+             "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
+             "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
+             "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
+             "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
+             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, tok[2], tok[3], tok[4]);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
+}
+
+/* svivs det|quad <= X (V16) */
+static void check_svivs(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    double det, quad;
+    if (n != 4 || (strcmp(tok[1], "det") && strcmp(tok[1], "quad"))) {
+        unable(c, "check syntax: %s", "svivs det|quad <= X");
+        return;
+    }
+    if (slpi_gaps_svivs(1.0, 0.1, 200, 1, &det, &quad, &err)) {
+        unable(c, "svivs: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[2], tok[3], !strcmp(tok[1], "det") ? det : quad);
+    snprintf(c->evidence, sizeof c->evidence, "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
+             "dt = 0.1, 200 random states and dW ~ N(0, dt): max |det D - 1| = %.3e (central "
+             "differences), max |q1^2 + p1^2 - q0^2 - p0^2| / (q0^2 + p0^2) = %.3e; checked: %s %s %s",
+             det, quad, tok[1], tok[2], tok[3]);
+}
+
+/* lifted A STEPS group|proj|half|equiv <= X (I13) */
+static void check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    slpi_gaps_lifted_result r;
+    if (steps_case(a, c, n, 6, "lifted A STEPS group|proj|half|equiv <= X", tok, 2, &p)) return;
+    static const char *what[] = {"group", "proj", "half", "equiv"};
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(tok[3], what[i])) k = i;
+    if (k < 0) {
+        unable(c, "check syntax: %s", "lifted A STEPS group|proj|half|equiv <= X");
+        return;
+    }
+    double aw = atof(tok[1]);
+    if (slpi_gaps_lifted(&p, aw, p.steps, 1, &r, &err)) {
+        unable(c, "lifted: %s", err.msg);
+        return;
+    }
+    double v[4] = {r.group, r.proj, r.half, r.equiv};
+    gap_outcome(c, tok[4], tok[5], v[k]);
+    snprintf(c->evidence, sizeof c->evidence, "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
+             "%ld steps of h = %g from a random (Q0, P0): max |Q^T Q - I| = %.2e; mu o Phi_h vs "
+             "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
+             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s", aw,
+             aw == 0.5 ? "consistent form, SPEC §3.4" : aw == 0.25 ? "printed (21)-(22)" : "other",
+             r.steps, p.h, r.group, r.proj, r.half, r.equiv, tok[3], tok[4], tok[5]);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
+}
+
 /* ---- test NAME...: the project's unit-test programs (build/tests, or $SLPI_BUILD/tests) */
 static void check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
 {
@@ -896,6 +1045,16 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
         check_thresholds(c);
     } else if (!strcmp(tok[0], "cayleypi")) {
         check_cayleypi(c);
+    } else if (!strcmp(tok[0], "dexpinv")) {
+        check_dexpinv(c, tok, n);
+    } else if (!strcmp(tok[0], "adstar")) {
+        check_adstar(c, tok, n);
+    } else if (!strcmp(tok[0], "sviident")) {
+        check_sviident(a, c, tok, n);
+    } else if (!strcmp(tok[0], "svivs")) {
+        check_svivs(c, tok, n);
+    } else if (!strcmp(tok[0], "lifted")) {
+        check_lifted(a, c, tok, n);
     } else if (!strcmp(tok[0], "test")) {
         check_tests(a, c, tok, n);
     } else if (!strcmp(tok[0], "unable")) {

@@ -9,7 +9,8 @@
 # Header lines that name the build (compiler, cflags, git_rev) are the only lines not
 # compared.
 # Bound where bits may legitimately differ: none is needed so far — every case is
-# compared byte for byte. (MPI ranks: slpi has no MPI ensemble runner yet.)
+# compared byte for byte. Ensembles over 1/2 threads and MPI 1/2 ranks: tests/t-mpi.sh,
+# which `make determinism` runs after this script.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 bins=${SLPI_DET_BINS:-$slpi}

@@ -1,0 +1,67 @@
+/* gaps.h — the computations behind five audit claims that need more than a run of a
+ * registry scheme (SPEC §6; issue 7): R19 (dexp^{-1} sign, SPEC §3.2, E-R6), V18 (Cayley
+ * identity (30), SPEC §3.5 b, d), V20 (SVI-SO3 step identities and the printed variant
+ * as a rescaled midpoint, SPEC §3.5 d), V16 (SVI-VS on the Kubo oscillator, SPEC §3.5 a)
+ * and I13 (the lifted midpoint on T*G, SPEC §3.4, E-I1). Every function computes its
+ * number from the formulas (never from expected values); random inputs are canonical
+ * normals slpi_noise_normal(seed, ...). Implemented in reports/identities.c,
+ * reports/svi-vs.c and reports/lifted.c; evaluated by reports/audit-checks.c. */
+#ifndef SLPI_REPORTS_GAPS_H
+#define SLPI_REPORTS_GAPS_H
+
+#include "slpi.h"
+
+/* R19: max over `trials` random (mu0, sigma, v) of the relative finite-difference defect
+ * |d/dt O_exp(sigma(t); mu0) - ad*_v mu(t)| / (|v| |mu|) along sigma' = dexp^{-1}_sigma(v),
+ * on the fast path's algebra of `sys` (rigid-body so(3) or heavy-top se(3): its orbit
+ * map, bracket and coad), |sigma| = 0.2..2, fourth-order central differences at 1e-3.
+ * printed = 0: the Bernoulli series to order 30 with B1+ = +1/2 (SPEC §3.2);
+ * printed = 1: the expansion printed in eq. (34), v + [v,sigma]/2 + [[v,sigma],sigma]/12
+ * + ... (first-order sign opposite). */
+int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
+                      double *defect, slpi_error *err);
+
+/* V18 on SO(3), vector form: max over random x, Pi and c = +-1/4 of
+ * |A_c(-x) Pi - tau(x)^T A_c(x) Pi| / (|Pi| (1 + |x|^2)) (tau of the fast path). */
+double slpi_gaps_cayley_ad_so3(int trials, uint64_t seed);
+/* V18 on so(n), matrix form: max over random skew x, mu of
+ * |tau^{-1} A(x) mu tau - A(-x) mu|_max / (|mu|_max (1 + |x|_max^2)) with
+ * tau = (I - x/2)^{-1}(I + x/2) and A(x) mu = mu + [x,mu]/2 - s x mu x/4, s = +1 (the
+ * Frobenius dual of d tau^{-1}, c = +1/4) or s = -1 (the c = -1/4 analogue). */
+int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *defect,
+                            slpi_error *err);
+
+/* V20: `steps` steps of SVI-SO3 on the rigid body (problem p: svi, rigid-body; R is
+ * tracked here) with the canonical noise of p. From each step's output R_{k+1} = R_k tau^2
+ * the converged x is recovered, A, B solved from (62) given Pi_k and x, and measured:
+ *   xi     max |x - Delta t xi((A+B)/2)|_max / (3 u max(1,|x|_max)): x is the fixed point;
+ *   ident  max scale-free ratio |err|_max / (3 u |Pi_k|_max) of the two identities of
+ *          SPEC §3.5 d;
+ *   mid    max |Pi_{k+1} - IM(Pi_k; Delta t/s^2, dW/s)| / |Pi_k| against one IM-DIRECT
+ *          step of the fast path, s = 1 - |x|^2/4. */
+typedef struct { double xi, ident, mid, smin; long steps; } slpi_gaps_svi_result;
+int slpi_gaps_svi_identities(const slpi_problem *p, long steps, slpi_gaps_svi_result *r,
+                             slpi_error *err);
+
+/* V16: SVI-VS (SVI eq. (14)) on R^2 for H = (q^2+p^2)/2, H_1 = sigma (q^2+p^2)/2: one step
+ * (q, p) -> (q1, p1) with increments dt, dW by fixed-point iteration (tol 1e-15, maxit
+ * 200); returns the step status. */
+slpi_step_status slpi_svivs_kubo_step(double sigma, double dt, double dW, const double *z,
+                                      double *z1, int *iters);
+/* Over `trials` random states and increments dW ~ N(0, dt): max |det D - 1| (central
+ * differences, exact up to rounding for this linear map) and max relative change of
+ * q^2 + p^2. */
+int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *det_dev,
+                    double *quad_dev, slpi_error *err);
+
+/* I13: the lifted midpoint on T*SO(3) (J = I, mu(Q,P) = (Q^T P - P^T Q)/2) driven by the
+ * generators of the fast ISO rigid body of p, with half-weight a: a = 1/2 is the
+ * consistent form of SPEC §3.4, a = 1/4 the printed (21)-(22). Over `steps` steps from a
+ * random (Q0, P0): group = max |Q^T Q - I|_max; proj = max |mu(Phi_h(Q,P)) - Psi(mu(Q,P))|
+ * / |mu| against one fast ISOMP step at (h, dW); half = the same against (h/2, dW/2);
+ * equiv = |Phi(gQ, gP) - g Phi(Q, P)|_max / |P| for a random g in SO(3). */
+typedef struct { double group, proj, half, equiv; long steps; } slpi_gaps_lifted_result;
+int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
+                     slpi_gaps_lifted_result *r, slpi_error *err);
+
+#endif

@@ -1,0 +1,321 @@
+/* identities.c — three audit computations on closed forms and the fast path's own
+ * algebra (SPEC §6; gaps.h documents each):
+ *  - R19 (SPEC §3.2, E-R6; RKMK eqs. (32), (34)): sigma' = dexp^{-1}_sigma(v) makes
+ *    O_exp(sigma(t); mu0) solve mu' = ad*_v mu only with B1+ = +1/2, checked by finite
+ *    differences against the printed expansion v + [v,sigma]/2 + ...;
+ *  - V18 (SPEC §3.5 b, d; SVI Rem. 3.2, eq. (30)): Ad*_{tau(x)} A(x) = A(-x);
+ *  - V20 (SPEC §3.5 d; SVI eqs. (54)-(64)): the identities of a converged SVI-SO3 step
+ *    and the printed variant (c = -1/4) as the implicit midpoint with step Delta t/s^2. */
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "fast/fast.h"
+#include "reports/gaps.h"
+
+#define U_ROUND 0x1p-53
+
+static double rnd(uint64_t seed, int trial, int comp, int j)
+{
+    return slpi_noise_normal(seed, (uint64_t)trial, (uint32_t)comp, (uint64_t)j);
+}
+
+static double maxabs(const double *x, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
+    return m;
+}
+
+/* ------------------------------------------------------------------ R19 */
+
+enum { NBERN = 31 };
+
+/* b_j = B_j / j! from x/(e^x - 1) = sum b_j x^j (B1 = -1/2), then B1+ = +1/2. */
+static void bernoulli(double *b)
+{
+    b[0] = 1;
+    for (int m = 1; m < NBERN; m++) {
+        double s = 0, f = 1;   /* f = 1/(m+1-k)! built from k = m down */
+        for (int k = m - 1; k >= 0; k--) {
+            f /= (double)(m + 1 - k);
+            s += b[k] * f;
+        }
+        b[m] = -s;   /* the coefficient of b_m is 1/1! */
+    }
+    b[1] = 0.5;
+}
+
+/* sum_j b_j (sg ad_sigma)^j v: sg = +1 the Sigma form, sg = -1 the printed expansion. */
+static void dexpinv(const slpi_fast_system *s, const double *b, double sg, const double *sigma,
+                    const double *v, double *out)
+{
+    int n = s->cdim;
+    double t[8], u[8];
+    memcpy(t, v, sizeof(double) * (size_t)n);
+    memcpy(out, v, sizeof(double) * (size_t)n);
+    for (int j = 1; j < NBERN; j++) {
+        s->bracket(s, sigma, t, u);
+        for (int i = 0; i < n; i++) t[i] = sg * u[i];
+        for (int i = 0; i < n; i++) out[i] += b[j] * t[i];
+    }
+}
+
+int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
+                      double *defect, slpi_error *err)
+{
+    slpi_problem p;
+    slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
+    p.h = 0.01;
+    p.steps = 1;
+    slpi_fast *f = NULL;
+    int rc = slpi_fast_create(&f, &p, err);
+    if (rc) return rc;
+    const slpi_fast_system *s = &f->sys;
+    int n = s->cdim;
+    if (!s->orbit_exp || !s->bracket || !s->coad || n > 8) {
+        slpi_fast_free(f);
+        return slpi_error_set(err, SLPI_EINPUT, "dexpinv: %s has no orbit map and bracket "
+                              "on the fast path", slpi_system_name(sys));
+    }
+    double b[NBERN];
+    bernoulli(b);
+    const double eps = 1e-3;
+    *defect = 0;
+    for (int t = 0; t < trials; t++) {
+        double mu0[8], sigma[8], v[8], ds[8], mu[8], target[8], sp[8], d[8], ym[4][8];
+        double norm = 0, r = 0.2 + 1.8 * (double)(t % 10) / 9;   /* |sigma| = 0.2 .. 2 */
+        for (int i = 0; i < n; i++) {
+            mu0[i] = rnd(seed, t, 0, i);
+            sigma[i] = rnd(seed, t, 1, i);
+            v[i] = rnd(seed, t, 2, i);
+            norm += sigma[i] * sigma[i];
+        }
+        for (int i = 0; i < n; i++) sigma[i] *= r / sqrt(norm);
+        dexpinv(s, b, printed ? -1.0 : 1.0, sigma, v, ds);
+        static const double off[4] = {-2, -1, 1, 2};
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < n; i++) sp[i] = sigma[i] + off[k] * eps * ds[i];
+            s->orbit_exp(s, sp, mu0, ym[k]);
+        }
+        s->orbit_exp(s, sigma, mu0, mu);
+        s->coad(s, v, mu, target);
+        for (int i = 0; i < n; i++)   /* fourth-order central difference */
+            d[i] = (ym[0][i] - 8 * ym[1][i] + 8 * ym[2][i] - ym[3][i]) / (12 * eps) - target[i];
+        *defect = fmax(*defect, maxabs(d, n) / (maxabs(v, n) * maxabs(mu, n)));
+    }
+    slpi_fast_free(f);
+    return SLPI_OK;
+}
+
+/* ------------------------------------------------------------------ V18 */
+
+static void ac_apply(double c, const double *x, const double *P, double *out)
+{
+    double xc[3], xp = slpi_fast_dot3(x, P);
+    slpi_fast_cross(x, P, xc);
+    for (int i = 0; i < 3; i++) out[i] = P[i] + 0.5 * xc[i] + c * xp * x[i];
+}
+
+double slpi_gaps_cayley_ad_so3(int trials, uint64_t seed)
+{
+    double worst = 0;
+    for (int t = 0; t < trials; t++) {
+        double x[3], mx[3], P[3], tau[9], a[3], l[3], r[3];
+        double scale = 0.1 + 0.9 * (double)(t % 10);   /* |x| from ~0.2 to ~15 */
+        for (int i = 0; i < 3; i++) {
+            x[i] = scale * rnd(seed, t, 3, i);
+            mx[i] = -x[i];
+            P[i] = rnd(seed, t, 4, i);
+        }
+        slpi_fast_cayley3(x, tau);
+        for (int k = 0; k < 2; k++) {
+            double c = k ? -0.25 : 0.25;
+            ac_apply(c, mx, P, l);
+            ac_apply(c, x, P, a);
+            slpi_fast_mat3t_vec(tau, a, r);
+            for (int i = 0; i < 3; i++) l[i] -= r[i];
+            worst = fmax(worst, maxabs(l, 3) / (maxabs(P, 3) * (1 + slpi_fast_dot3(x, x))));
+        }
+    }
+    return worst;
+}
+
+enum { NMAX = 8 };
+
+/* out = A B for n x n row-major (out may alias neither). */
+static void mmul(int n, const double *A, const double *B, double *out)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++) s += A[i * n + k] * B[k * n + j];
+            out[i * n + j] = s;
+        }
+}
+
+/* out = (I + a x)^{-1} (I + b x); -1 if I + a x is singular. */
+static int cayley_n(int n, double a, double b, const double *x, double *out)
+{
+    double L[NMAX * NMAX];
+    lapack_int piv[NMAX];
+    for (int i = 0; i < n * n; i++) {
+        L[i] = a * x[i];
+        out[i] = b * x[i];
+    }
+    for (int i = 0; i < n; i++) {
+        L[i * n + i] += 1;
+        out[i * n + i] += 1;
+    }
+    return LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, n, L, n, piv, out, n) ? -1 : 0;
+}
+
+/* A_s(x) mu = mu + [x, mu]/2 - s x mu x/4. */
+static void a_son(int n, int s, const double *x, const double *mu, double *out)
+{
+    double xm[NMAX * NMAX], mx[NMAX * NMAX], xmx[NMAX * NMAX];
+    mmul(n, x, mu, xm);
+    mmul(n, mu, x, mx);
+    mmul(n, xm, x, xmx);
+    for (int i = 0; i < n * n; i++) out[i] = mu[i] + 0.5 * (xm[i] - mx[i]) - 0.25 * s * xmx[i];
+}
+
+int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *defect,
+                            slpi_error *err)
+{
+    if (n < 2 || n > NMAX || (s != 1 && s != -1))
+        return slpi_error_set(err, SLPI_EINPUT, "cayleyad: n = %d must be 2..%d and the sign "
+                              "+ or -", n, NMAX);
+    *defect = 0;
+    for (int t = 0; t < trials; t++) {
+        double x[NMAX * NMAX], mx[NMAX * NMAX], mu[NMAX * NMAX], tau[NMAX * NMAX],
+            taui[NMAX * NMAX], a[NMAX * NMAX], w[NMAX * NMAX], l[NMAX * NMAX], r[NMAX * NMAX];
+        double scale = 0.1 + 0.3 * (double)(t % 6);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++) {
+                double xv = i == j ? 0 : scale * rnd(seed, t, 5, i * n + j);
+                double mv = i == j ? 0 : rnd(seed, t, 6, i * n + j);
+                x[i * n + j] = xv; x[j * n + i] = -xv;
+                mu[i * n + j] = mv; mu[j * n + i] = -mv;
+            }
+        for (int i = 0; i < n * n; i++) mx[i] = -x[i];
+        if (cayley_n(n, -0.5, 0.5, x, tau) || cayley_n(n, 0.5, -0.5, x, taui))
+            return slpi_error_set(err, SLPI_ENUMERIC, "cayleyad: I -+ x/2 singular (trial %d)", t);
+        a_son(n, s, x, mu, a);
+        mmul(n, taui, a, w);
+        mmul(n, w, tau, l);
+        a_son(n, s, mx, mu, r);
+        for (int i = 0; i < n * n; i++) l[i] -= r[i];
+        *defect = fmax(*defect, maxabs(l, n * n) / (maxabs(mu, n * n) * (1 + pow(maxabs(x, n * n), 2))));
+    }
+    return SLPI_OK;
+}
+
+/* ------------------------------------------------------------------ V20 */
+
+/* Solve M y = v for the 3 x 3 row-major M (copied). */
+static int solve3(const double *M, const double *v, double *y)
+{
+    double L[9];
+    lapack_int piv[3];
+    memcpy(L, M, sizeof L);
+    memcpy(y, v, 3 * sizeof *y);
+    return LAPACKE_dgesv(LAPACK_ROW_MAJOR, 3, 1, L, 3, piv, y, 1) ? -1 : 0;
+}
+
+/* The matrix of A_c(x): I + hat(x)/2 + c x x^T. */
+static void ac_matrix(double c, const double *x, double *M)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M[3 * i + j] = (i == j) + c * x[i] * x[j];
+    M[1] -= 0.5 * x[2]; M[2] += 0.5 * x[1];
+    M[3] += 0.5 * x[2]; M[5] -= 0.5 * x[0];
+    M[6] -= 0.5 * x[1]; M[7] += 0.5 * x[0];
+}
+
+int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_result *r,
+                             slpi_error *err)
+{
+    slpi_problem p = *p0, q;
+    p.rb.track_R = 1;
+    p.steps = steps;
+    p.T = 0;
+    p.level = -1;
+    memset(r, 0, sizeof *r);
+    r->smin = 1;
+    if (p.system != SLPI_SYS_RIGID_BODY || p.scheme != SLPI_SCHEME_SVI || p.rb.form != SLPI_RB_FORM_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "sviident: needs scheme svi on the rigid body "
+                              "(SVI form), not %s/%s", slpi_scheme_name(p.scheme),
+                              slpi_system_name(p.system));
+    int rc = slpi_problem_validate(&p, err);
+    q = p;
+    q.scheme = SLPI_SCHEME_IM_DIRECT;
+    q.rb.track_R = 0;
+    slpi_fast *f = NULL, *g = NULL;
+    slpi_noise_source *src = NULL;
+    double x[12], dW[8], eta[9], tmp[3];
+    int M = slpi_problem_noise_count(&p);
+    if (!rc) rc = slpi_problem_validate(&q, err);
+    if (!rc) rc = slpi_fast_create(&f, &p, err) || slpi_fast_create(&g, &q, err)
+                  || slpi_fast_initial_state(f, x, err) || slpi_noise_source_open(&src, &p, err);
+    if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
+    double c = p.svi_c == 0 ? 0.25 : p.svi_c;
+    for (long k = 0; !rc && k < steps; k++) {
+        double Pk[3], Pn[3], y[3], xx[3], Am[9], Bm[9], rhs[3], A[3], B[3], S[3], D[3], e[3];
+        slpi_step_info info;
+        static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        memcpy(x + 3, I3, sizeof I3);   /* R_k = I: then R_{k+1} = tau^2 */
+        memcpy(Pk, x, sizeof Pk);
+        rc = slpi_noise_source_step(src, k, dW, err);
+        if (!rc && slpi_step_failed(slpi_fast_step(f, x, dW, &info)))
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: step %ld failed (residual %.2e)",
+                                k, info.residual);
+        if (rc) break;
+        memcpy(Pn, x, sizeof Pn);
+        const double *T = x + 3;   /* tau^2; y = tau^{-1}(tau^2) (SPEC §3.5 d) */
+        double k2 = 2 / (1 + T[0] + T[4] + T[8]);
+        y[0] = k2 * (T[7] - T[5]); y[1] = k2 * (T[2] - T[6]); y[2] = k2 * (T[3] - T[1]);
+        double yy = slpi_fast_dot3(y, y);   /* tau(y) = tau(x)^2: |x|/2 = tan(atan(|y|/2)/2) */
+        for (int i = 0; i < 3; i++) xx[i] = y[i] / (1 + sqrt(1 + 0.25 * yy));
+        ac_matrix(c, xx, Am);
+        double mxx[3] = {-xx[0], -xx[1], -xx[2]};
+        ac_matrix(c, mxx, Bm);
+        if (solve3(Am, Pk, A)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
+        slpi_fast_mat3_vec(Bm, A, rhs);
+        if (!rc && solve3(Am, rhs, B)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
+        if (rc) break;
+        /* the recovered x is the fixed point: x = Delta t xi((A+B)/2) */
+        double Mv[3];
+        for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
+        eta[0] = p.h;
+        for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
+        slpi_fast_grad_sum(&f->sys, eta, Mv, e, tmp);
+        for (int i = 0; i < 3; i++) e[i] = 0.5 * e[i] - xx[i];
+        r->xi = fmax(r->xi, maxabs(e, 3) / (3 * U_ROUND * fmax(1, maxabs(xx, 3))));
+        /* identities: Pi_{k+1} - Pi_k = -x x (A+B); Pi_k + Pi_{k+1} = s (A+B) + (1/4+c)(x.(A+B)) x */
+        double xx2 = slpi_fast_dot3(xx, xx), s = 1 - 0.25 * xx2, AB[3], cr[3];
+        for (int i = 0; i < 3; i++) AB[i] = A[i] + B[i];
+        slpi_fast_cross(xx, AB, cr);
+        double xab = slpi_fast_dot3(xx, AB), scale = 3 * U_ROUND * maxabs(Pk, 3);
+        for (int i = 0; i < 3; i++) {
+            D[i] = Pn[i] - Pk[i] + cr[i];
+            S[i] = Pk[i] + Pn[i] - s * AB[i] - (0.25 + c) * xab * xx[i];
+        }
+        r->ident = fmax(r->ident, fmax(maxabs(D, 3), maxabs(S, 3)) / scale);
+        /* the implicit midpoint rule with step Delta t/s^2 and increments dW/s */
+        double z[3], dWs[8];
+        memcpy(z, Pk, sizeof z);
+        for (int i = 0; i < M; i++) dWs[i] = dW[i] / s;
+        rc = slpi_fast_set_step(g, p.h / (s * s));
+        if (!rc && slpi_step_failed(slpi_fast_step(g, z, dWs, &info)))
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: IM-DIRECT step %ld failed", k);
+        for (int i = 0; i < 3; i++) z[i] -= Pn[i];
+        r->mid = fmax(r->mid, maxabs(z, 3) / maxabs(Pk, 3));
+        r->smin = fmin(r->smin, s);
+        r->steps = k + 1;
+    }
+    slpi_noise_source_close(src);
+    slpi_fast_free(f);
+    slpi_fast_free(g);
+    return rc;
+}

@@ -1,0 +1,167 @@
+/* lifted.c — the lifted stochastic midpoint on T*G (SPEC §3.4 "Lifted scheme on T*G";
+ * ISO eqs. (8), (21)-(22), Rem. 4.3, Lemma 4.4; claim I13, erratum E-I1) for G = SO(3),
+ * J = I (c = 1): mu(Q, P) = (Q^T P - P^T Q)/2, and with G~ = sum_k eta_k grad H_k(mu~)
+ * = Psi(mu~)^*, mu~ = mu(Q~, P~),
+ *     Q_n = Q~ (I - a G~),  Q_{n+1} = Q~ (I + a G~),  P_n = P~ (I + a G~^*),  P_{n+1} = P~ (I - a G~^*).
+ * a = 1/2 is the consistent form; a = 1/4 is the printed (21)-(22) (1/2 counted twice).
+ * Since G~^* = -G~, both Q and P move by the same right factor. Solved as a fixed point in
+ * G~ from Psi(X_n)^*: Q~ = Q_n (I - a G~)^{-1}, P~ = P_n (I - a G~)^{-1}. The generators
+ * Psi are those of the fast ISO rigid body (m_psi), so the projection mu o Phi_h is
+ * compared with the fast path's own ISOMP step Psi_h. */
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "fast/fast.h"
+#include "reports/gaps.h"
+
+static void hat(const double *x, double *X)
+{
+    X[0] = 0; X[1] = -x[2]; X[2] = x[1];
+    X[3] = x[2]; X[4] = 0; X[5] = -x[0];
+    X[6] = -x[1]; X[7] = x[0]; X[8] = 0;
+}
+
+static void transpose(const double *A, double *T)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) T[3 * j + i] = A[3 * i + j];
+}
+
+/* mu(Q, P) as the 3-vector of the skew matrix (Q^T P - P^T Q)/2. */
+static void momentum(const double *Q, const double *P, double *x)
+{
+    double Qt[9], W[9];
+    transpose(Q, Qt);
+    slpi_fast_mat3_mul(Qt, P, W);
+    x[0] = 0.5 * (W[7] - W[5]);
+    x[1] = 0.5 * (W[2] - W[6]);
+    x[2] = 0.5 * (W[3] - W[1]);
+}
+
+/* out = B F^{-1} with F = I - a G (solve F^T out^T = B^T); -1 if singular. */
+static int rsolve(double a, const double *G, const double *B, double *out)
+{
+    double Ft[9], R[9];
+    lapack_int piv[3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Ft[3 * j + i] = (i == j) - a * G[3 * i + j];
+    transpose(B, R);
+    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, 3, 3, Ft, 3, piv, R, 3)) return -1;
+    transpose(R, out);
+    return 0;
+}
+
+/* One lifted step (Q, P) -> (Q1, P1) with increments eta = (h, dW...); status. */
+static slpi_step_status lifted_step(const slpi_fast_system *s, double a, const double *eta,
+                                    const double *Q, const double *P, double *Q1, double *P1)
+{
+    const slpi_fast_policy pol = {1e-15, 100, 0, SLPI_CAP_FAIL};
+    double xn[3], psi[3], g[3], G[9], Qt[9], Pt[9], xt[3], F[9];
+    momentum(Q, P, xn);
+    s->m_psi(s, eta, xn, psi);
+    for (int i = 0; i < 3; i++) g[i] = -psi[i];   /* G = Psi^* = -hat(psi) */
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &pol);
+    int st;
+    do {
+        hat(g, G);
+        if (rsolve(a, G, Q, Qt) || rsolve(a, G, P, Pt)) return SLPI_STEP_DIVERGED;
+        momentum(Qt, Pt, xt);
+        s->m_psi(s, eta, xt, psi);
+        double gn[3] = {-psi[0], -psi[1], -psi[2]};
+        double d = slpi_fast_maxdiff(gn, g, 3);
+        memcpy(g, gn, sizeof g);
+        st = slpi_fast_iter_check(&it, d, slpi_fast_maxabs(g, 3));
+    } while (st < 0);
+    if (slpi_step_failed(st)) return st;
+    hat(g, G);
+    if (rsolve(a, G, Q, Qt) || rsolve(a, G, P, Pt)) return SLPI_STEP_DIVERGED;
+    for (int i = 0; i < 9; i++) F[i] = (i % 4 == 0) + a * G[i];
+    slpi_fast_mat3_mul(Qt, F, Q1);
+    slpi_fast_mat3_mul(Pt, F, P1);
+    return st;
+}
+
+/* Random rotation: Cayley of a normal 3-vector. */
+static void random_rotation(uint64_t seed, uint32_t comp, double *R)
+{
+    double w[3];
+    for (int i = 0; i < 3; i++) w[i] = slpi_noise_normal(seed, 0, comp, (uint64_t)i);
+    slpi_fast_cayley3(w, R);
+}
+
+int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed,
+                     slpi_gaps_lifted_result *r, slpi_error *err)
+{
+    slpi_problem p = *p0;
+    p.steps = steps;
+    p.T = 0;
+    p.level = -1;
+    memset(r, 0, sizeof *r);
+    if (p.system != SLPI_SYS_RIGID_BODY || p.scheme != SLPI_SCHEME_ISOMP)
+        return slpi_error_set(err, SLPI_EINPUT, "lifted: needs scheme isomp on the rigid body, "
+                              "not %s/%s", slpi_scheme_name(p.scheme), slpi_system_name(p.system));
+    if (!(a > 0 && a < 1)) return slpi_error_set(err, SLPI_EINPUT, "lifted: a = %g not in (0, 1)", a);
+    slpi_fast *f = NULL;
+    slpi_noise_source *src = NULL;
+    int M = slpi_problem_noise_count(&p);
+    int rc = slpi_problem_validate(&p, err) || slpi_fast_create(&f, &p, err)
+             || slpi_noise_source_open(&src, &p, err);
+    if (!rc && (M > 7 || f->sys.mdim != 3))
+        rc = slpi_error_set(err, SLPI_EINPUT, "lifted: needs the so(3) matrix form, M <= 7");
+    double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], dW[8], eta[8], half[8];
+    random_rotation(seed, 9, Q);
+    random_rotation(seed, 10, gR);
+    for (int i = 0; i < 9; i++) P[i] = slpi_noise_normal(seed, 0, 11, (uint64_t)i);
+    for (long k = 0; !rc && k < steps; k++) {
+        rc = slpi_noise_source_step(src, k, dW, err);
+        if (rc) break;
+        eta[0] = p.h;
+        for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
+        if (slpi_step_failed(lifted_step(&f->sys, a, eta, Q, P, Q1, P1))) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: step %ld did not converge", k);
+            break;
+        }
+        if (k == 0) {   /* equivariance under left translation by g */
+            slpi_fast_mat3_mul(gR, Q, gQ);
+            slpi_fast_mat3_mul(gR, P, gP);
+            if (slpi_step_failed(lifted_step(&f->sys, a, eta, gQ, gP, Qg, Pg))) {
+                rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: translated step did not converge");
+                break;
+            }
+            slpi_fast_mat3_mul(gR, Q1, gQ);
+            slpi_fast_mat3_mul(gR, P1, gP);
+            for (int i = 0; i < 9; i++) {
+                r->equiv = fmax(r->equiv, fabs(Qg[i] - gQ[i]));
+                r->equiv = fmax(r->equiv, fabs(Pg[i] - gP[i]) / slpi_fast_maxabs(P, 9));
+            }
+        }
+        /* the projection against the fast ISOMP step at (h, dW) and at (h/2, dW/2) */
+        double x[3], y[3], z[3], x1[3];
+        slpi_step_info info;
+        momentum(Q, P, x);
+        momentum(Q1, P1, x1);
+        memcpy(y, x, sizeof y);
+        memcpy(z, x, sizeof z);
+        for (int i = 0; i < M; i++) half[i] = 0.5 * dW[i];
+        if (slpi_fast_set_step(f, p.h) || slpi_step_failed(slpi_fast_step(f, y, dW, &info))
+            || slpi_fast_set_step(f, 0.5 * p.h) || slpi_step_failed(slpi_fast_step(f, z, half, &info))) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: the ISOMP step %ld failed", k);
+            break;
+        }
+        double xn = slpi_fast_maxabs(x, 3);
+        r->proj = fmax(r->proj, slpi_fast_maxdiff(x1, y, 3) / xn);
+        r->half = fmax(r->half, slpi_fast_maxdiff(x1, z, 3) / xn);
+        double Qt[9], QQ[9];
+        transpose(Q1, Qt);
+        slpi_fast_mat3_mul(Qt, Q1, QQ);
+        for (int i = 0; i < 9; i++) r->group = fmax(r->group, fabs(QQ[i] - (i % 4 == 0)));
+        memcpy(Q, Q1, sizeof Q);
+        memcpy(P, P1, sizeof P);
+        r->steps = k + 1;
+    }
+    slpi_noise_source_close(src);
+    slpi_fast_free(f);
+    return rc;
+}

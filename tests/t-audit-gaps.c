@@ -1,0 +1,198 @@
+/* t-audit-gaps.c — the five audit computations of reports/gaps.h (claims R19, V16, V18,
+ * V20, I13; SPEC §3.2, §3.4, §3.5) and their evaluators in reports/audit-checks.c:
+ *  - R19: the dexp^-1 Sigma form passes the finite-difference test on so(3) and se(3),
+ *    the printed expansion fails it by O(1);
+ *  - V18: identity (30) to rounding on SO(3) (both c) and on so(n) for c = +1/4; the
+ *    c = -1/4 analogue holds on so(3) only;
+ *  - V16: the SVI-VS Kubo step equals the closed-form Cayley rotation (two ways), det 1,
+ *    q^2 + p^2 kept;
+ *  - V20: recovered fixed point, identities for both c, c = -1/4 equals the rescaled
+ *    IM-DIRECT step, c = +1/4 does not;
+ *  - I13: the consistent lifted midpoint stays on SO(3), projects onto the fast ISOMP
+ *    step and is equivariant; the printed one projects onto ISOMP at half speed;
+ *  - bad inputs give errors; the registry's lines of the five claims reach the verdicts
+ *    SPEC §6 expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+#include <stdlib.h>
+
+#include "reports/gaps.h"
+#include "reports/reports.h"
+#include "testutil.h"
+
+static void test_dexpinv(uint64_t seed)
+{
+    slpi_error err = {0, ""};
+    const slpi_system_id sys[2] = {SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP};
+    for (int i = 0; i < 2; i++) {
+        double ds, dp;
+        TEST_CHECK(slpi_gaps_dexpinv(sys[i], 0, (int)test_iters(40), seed, &ds, &err) == SLPI_OK);
+        TEST_CHECK(slpi_gaps_dexpinv(sys[i], 1, (int)test_iters(40), seed, &dp, &err) == SLPI_OK);
+        printf("  dexp^-1 on %s: Sigma form %.2e, printed %.2e\n", slpi_system_name(sys[i]), ds, dp);
+        TEST_CHECKF(ds <= 1e-9, "%s: Sigma-form FD defect %.3e", slpi_system_name(sys[i]), ds);
+        TEST_CHECKF(dp >= 0.1, "%s: printed expansion defect only %.3e", slpi_system_name(sys[i]), dp);
+    }
+    double d;
+    TEST_CHECK(slpi_gaps_dexpinv(SLPI_SYS_MANAKOV, 0, 1, seed, &d, &err) != SLPI_OK);
+}
+
+static void test_adstar(uint64_t seed)
+{
+    slpi_error err = {0, ""};
+    double v = slpi_gaps_cayley_ad_so3((int)test_iters(200), seed);
+    printf("  (30) on SO(3), both c: %.2e\n", v);
+    TEST_CHECKF(v <= 1e-15, "SO(3) vector form: %.3e", v);
+    for (int n = 3; n <= 6; n++) {
+        double dp, dm;
+        TEST_CHECK(slpi_gaps_cayley_ad_son(n, 1, (int)test_iters(50), seed, &dp, &err) == SLPI_OK);
+        TEST_CHECK(slpi_gaps_cayley_ad_son(n, -1, (int)test_iters(50), seed, &dm, &err) == SLPI_OK);
+        printf("  (30) on so(%d): c = +1/4 %.2e, -1/4 analogue %.2e\n", n, dp, dm);
+        TEST_CHECKF(dp <= 1e-15, "so(%d) c = +1/4: %.3e", n, dp);
+        TEST_CHECKF(n == 3 ? dm <= 1e-15 : dm >= 0.1, "so(%d) -1/4 analogue: %.3e", n, dm);
+    }
+    TEST_CHECK(slpi_gaps_cayley_ad_son(1, 1, 1, seed, &v, &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_gaps_cayley_ad_son(4, 0, 1, seed, &v, &err) == SLPI_EINPUT);
+}
+
+static void test_svivs(uint64_t seed)
+{
+    slpi_error err = {0, ""};
+    double worst = 0;
+    long n = test_iters(200);
+    for (long t = 0; t < n; t++) {
+        double sigma = test_rand_uniform(0, 1), dt = test_rand_uniform(0.001, 0.2);
+        double dW = sqrt(dt) * test_rand_uniform(-1.5, 1.5), z[2], z1[2];   /* |a| < 1 */
+        z[0] = test_rand_uniform(-3, 3);
+        z[1] = test_rand_uniform(-3, 3);
+        int it;
+        TEST_CHECK(!slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, z, z1, &it)));
+        /* closed form: the midpoint of z' = a J z is the Cayley rotation by a */
+        double a = dt + sigma * dW, k = 1 / (1 + 0.25 * a * a);
+        double e0 = k * ((1 - 0.25 * a * a) * z[0] + a * z[1]) - z1[0];
+        double e1 = k * ((1 - 0.25 * a * a) * z[1] - a * z[0]) - z1[1];
+        worst = fmax(worst, fmax(fabs(e0), fabs(e1)) / fmax(fabs(z[0]), fabs(z[1])));
+    }
+    printf("  SVI-VS Kubo step vs closed-form Cayley rotation: %.2e\n", worst);
+    TEST_CHECKF(worst <= 1e-13, "SVI-VS step off its closed form by %.3e", worst);
+    double det, quad;
+    TEST_CHECK(slpi_gaps_svivs(1.0, 0.1, (int)test_iters(200), seed, &det, &quad, &err) == SLPI_OK);
+    printf("  SVI-VS: |det - 1| %.2e, |d(q^2+p^2)| %.2e\n", det, quad);
+    TEST_CHECKF(det <= 1e-10, "det - 1 = %.3e", det);
+    TEST_CHECKF(quad <= 1e-13, "q^2 + p^2 changed by %.3e", quad);
+    double z[2] = {1, 0}, z1[2];
+    int it;
+    TEST_CHECK(slpi_step_failed(slpi_svivs_kubo_step(1.0, 3.0, 0.0, z, z1, &it)));   /* a/2 > 1 */
+}
+
+static void preset(slpi_problem *p, const char *name)
+{
+    slpi_error err = {0, ""};
+    TEST_CHECKF(slpi_problem_preset(p, name, &err) == SLPI_OK, "%s: %s", name, err.msg);
+}
+
+static void test_svi(void)
+{
+    slpi_error err = {0, ""};
+    for (int k = 0; k < 2; k++) {
+        slpi_problem p;
+        preset(&p, "svi/rigid-body/paths");
+        p.h = 0.1;
+        p.svi_c = k ? -0.25 : 0.25;
+        slpi_gaps_svi_result r;
+        int rc = slpi_gaps_svi_identities(&p, test_iters(50), &r, &err);
+        TEST_CHECKF(rc == SLPI_OK, "sviident: %s", err.msg);
+        printf("  SVI-SO3 c = %+g: fixed point %.2f, identities %.2f (units of 3u), IM gap %.2e\n",
+               p.svi_c, r.xi, r.ident, r.mid);
+        TEST_CHECKF(r.xi <= 30 && r.ident <= 30, "c = %g: xi %.3g, identities %.3g", p.svi_c, r.xi, r.ident);
+        TEST_CHECKF(k ? r.mid <= 1e-13 : r.mid >= 1e-6, "c = %g: gap to the rescaled IM step %.3e",
+                    p.svi_c, r.mid);
+    }
+    slpi_problem p;
+    slpi_gaps_svi_result r;
+    preset(&p, "iso/rigid-body/long");
+    TEST_CHECK(slpi_gaps_svi_identities(&p, 1, &r, &err) == SLPI_EINPUT);
+}
+
+static void test_lifted(void)
+{
+    slpi_error err = {0, ""};
+    slpi_problem p;
+    preset(&p, "iso/rigid-body/long");
+    p.h = 0.05;
+    for (int k = 0; k < 2; k++) {
+        double a = k ? 0.25 : 0.5;
+        slpi_gaps_lifted_result r;
+        int rc = slpi_gaps_lifted(&p, a, test_iters(40), 7, &r, &err);
+        TEST_CHECKF(rc == SLPI_OK, "lifted: %s", err.msg);
+        printf("  lifted a = %g: |Q^TQ - I| %.2e, vs ISOMP(h) %.2e, vs ISOMP(h/2) %.2e, equiv %.2e\n",
+               a, r.group, r.proj, r.half, r.equiv);
+        TEST_CHECKF(r.group <= 1e-13 && r.equiv <= 1e-13, "a = %g: group %.3e equiv %.3e", a,
+                    r.group, r.equiv);
+        TEST_CHECKF(k ? r.proj >= 1e-3 && r.half <= 1e-13 : r.proj <= 1e-13 && r.half >= 1e-3,
+                    "a = %g: projection %.3e (h), %.3e (h/2)", a, r.proj, r.half);
+    }
+    slpi_gaps_lifted_result r;
+    TEST_CHECK(slpi_gaps_lifted(&p, 1.5, 1, 7, &r, &err) == SLPI_EINPUT);
+    preset(&p, "svi/rigid-body/paths");
+    TEST_CHECK(slpi_gaps_lifted(&p, 0.5, 1, 7, &r, &err) == SLPI_EINPUT);
+}
+
+/* The registry's lines of the five claims through the audit, and a wrong threshold. */
+static void test_registry(void)
+{
+    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20"};
+    static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
+        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED};
+    char dir[] = "/tmp/slpi-gaps-XXXXXX";
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    for (int i = 0; i < 5; i++) {
+        slpi_audit a = {0};
+        slpi_error err = {0, ""};
+        a.only = ids[i];
+        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+        TEST_CHECKF(slpi_audit_load(&a, "reports/claims.txt", &err) == SLPI_OK, "%s", err.msg);
+        slpi_audit_run(&a, NULL);
+        int unable = 0, evpass = 1;
+        for (int j = 0; j < a.nchecks; j++) {
+            unable += a.checks[j].outcome == SLPI_CHECK_UNABLE;
+            if (a.checks[j].role == SLPI_ROLE_EV) evpass &= a.checks[j].outcome == SLPI_CHECK_PASS;
+        }
+        TEST_CHECKF(a.nclaims == 1 && a.claims[0].verdict == want[i] && !unable && evpass,
+                    "%s: verdict %s (%d checks UNABLE, evidence %s)", ids[i], a.nclaims ?
+                    slpi_claim_verdict_name(a.claims[0].verdict) : "-", unable, evpass ? "ok" : "FAILED");
+        slpi_audit_free(&a);
+    }
+    const char *reg =
+        "V18 | x | CONFIRMED | claim | - | adstar son 5 - <= 1e-15 | -\n"
+        "V16 | x | CONFIRMED | claim | - | svivs det >= 1e-3 | -\n"
+        "R19 | x | CONFIRMED | claim | - | dexpinv heavy-top sigma <= 1e-7 | -\n"
+        "V20 | x | CONFIRMED | claim | svi/rigid-body/paths h=0.1 | sviident 20 mid <= 1e-13 | -\n"
+        "I13 | x | CONFIRMED | claim | iso/rigid-body/long h=0.05 | lifted 0.25 20 proj <= 1e-13 | -\n"
+        "X9 | x | CONFIRMED | claim | - | lifted 0.5 20 proj <= 1e-13 | -\n"
+        "X10 | x | CONFIRMED | claim | - | adstar son 5 * <= 1 | -\n";
+    static const slpi_claim_verdict want2[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY,
+        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE,
+        SLPI_CLAIM_UNABLE};
+    slpi_audit a = {0};
+    slpi_error err = {0, ""};
+    snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+    TEST_CHECKF(slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK, "%s", err.msg);
+    slpi_audit_run(&a, NULL);
+    for (int j = 0; j < a.nclaims && j < 7; j++)
+        TEST_CHECKF(a.claims[j].verdict == want2[j], "%s: %s (%s)", a.claims[j].id,
+                    slpi_claim_verdict_name(a.claims[j].verdict), a.checks[j].evidence);
+    TEST_CHECK(a.nclaims == 7);
+    slpi_audit_free(&a);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    test_start("t-audit-gaps", 20261121);
+    uint64_t seed = test_rand_u64();
+    test_dexpinv(seed);
+    test_adstar(seed);
+    test_svivs(seed);
+    test_svi();
+    test_lifted();
+    test_registry();
+    TEST_END();
+}
