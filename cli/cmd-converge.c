@@ -3,7 +3,8 @@
  * paths and, when built with -DSLPI_MPI (make mpi), MPI across ranks:
  *   mpirun -n K build/mpi/slpi converge ...
  * Every printed digit is independent of the thread and rank count; the wall time goes
- * to standard error only. */
+ * to standard error only. --checkpoint/--resume save and reload the completed batches'
+ * sums (format in reports/converge.c); a resumed study prints the same bytes. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +37,9 @@ static void help(FILE *f)
             "  --threads N         OpenMP threads (default: the runtime's)\n"
             "  --allow-inconsistent  run rkmk-le with state-dependent noise (negative control)\n"
             "  --checkpoint FILE   write the sums of the completed batches to FILE (atomically:\n"
-            "                      FILE.tmp, fsync, rename) every K completed batches\n"
-            "  --checkpoint-every K  batches between checkpoints (default 1); one MPI rank only\n"
+            "                      FILE.tmp, fsync, rename) at the start and every K completed\n"
+            "                      batches; one MPI rank only (resuming works under any count)\n"
+            "  --checkpoint-every K  completed batches between checkpoints (default 1)\n"
             "  --resume FILE       reload the batches a checkpoint of the same study completed and\n"
             "                      compute the rest: the output is byte-identical to an\n"
             "                      uninterrupted run, for any thread or rank count; a checkpoint of\n"

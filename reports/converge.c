@@ -22,8 +22,8 @@
  * (cfg.general forces the general path; tests/t-converge.c compares the two).
  *
  * Checkpoints (issue 8): with cfg.checkpoint the sums of the batches completed so far are
- * written (atomically, core/checkpoint.c) after every cfg.checkpoint_every completed
- * batches; cfg.resume reloads them and computes only the others. A batch's row is a
+ * written (atomically, core/checkpoint.c) before any work and after every
+ * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the others. A batch's row is a
  * pure function of the study, stored as %a doubles, so the resumed study prints the
  * same bytes as an uninterrupted one. Format "slpi-converge-checkpoint" version 1:
  *   # slpi-converge-checkpoint 1
@@ -632,7 +632,10 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         free(study);
         return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory");
     }
-    if (c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK) {
+    /* the first checkpoint (the reloaded batches, or none) before any work: an
+     * unwritable path fails at once */
+    if ((c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)
+        || (c->checkpoint && (rc = write_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)) {
         free(buf);
         free(done);
         free(study);

@@ -7,8 +7,8 @@
 #     mpirun -n 2 when build/mpi/slpi exists) prints the bytes of the uninterrupted study;
 #  3. resuming is refused with exit 2 and "file:line:" for: another study parameter and
 #     another problem key (naming the first differing one), a torn file, an edited row,
-#     a run checkpoint, a missing file; bad --checkpoint-every and --checkpoint under
-#     two MPI ranks are refused with exit 2.
+#     a run checkpoint, a missing file; bad --checkpoint-every, an unwritable checkpoint
+#     (at once, before any batch) and --checkpoint under two MPI ranks: exit 2.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 b="${SLPI_BUILD:-build}"
@@ -31,11 +31,12 @@ OMP_NUM_THREADS=2 "$slpi" converge $study --threads 2 --checkpoint "$tmp/every.c
 cmp -s "$tmp/full.txt" "$tmp/every.txt" || bad "a checkpointed study prints other bytes than a plain one"
 grep -q '^done 150$' "$tmp/every.ck" || bad "the last checkpoint of a whole study does not hold its 150 batches"
 
-# wait (at most ~20 s) until FILE exists
+# wait (at most ~20 s) until the checkpoint FILE holds a completed batch (the first one,
+# written before any work, holds none)
 wait_for() {
   i=0
-  while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-  [ -s "$1" ]
+  while ! grep -q '^done [1-9]' "$1" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+  grep -q '^done [1-9]' "$1" 2>/dev/null
 }
 
 for t in 1 2; do
@@ -44,8 +45,8 @@ for t in 1 2; do
   OMP_NUM_THREADS=$t "$slpi" converge $study --threads $t --checkpoint "$ck" --checkpoint-every 1 \
     > "$tmp/killed$t.txt" 2>/dev/null &
   pid=$!
-  wait_for "$ck" || bad "threads $t: no checkpoint appeared"
-  sleep 0.4
+  wait_for "$ck" || bad "threads $t: no checkpoint with a batch appeared"
+  sleep 0.3
   kill -s KILL $pid 2>/dev/null
   wait $pid; rc=$?
   [ $rc -eq 0 ] && echo "t-converge-ckpt: note: the $t-thread study finished before SIGKILL"
@@ -92,6 +93,7 @@ printf '# slpi-checkpoint 1\narith fast\n' > "$tmp/run.ck"
 refuse "a run checkpoint" "run.ck:1: not a checkpoint" $study --resume "$tmp/run.ck"
 refuse "a missing checkpoint" "nothere.ck: cannot open" $study --resume "$tmp/nothere.ck"
 refuse "checkpoint-every 0" "checkpoint-every=0" $study --checkpoint "$tmp/x.ck" --checkpoint-every 0
+refuse "an unwritable checkpoint" "nodir/x.ck.tmp: cannot write the checkpoint" $study --checkpoint "$tmp/nodir/x.ck"
 
-[ $fail -eq 0 ] && echo "t-converge-ckpt: ok (SIGKILL + resume byte-identical; 8 refusals)"
+[ $fail -eq 0 ] && echo "t-converge-ckpt: ok (SIGKILL + resume byte-identical; 9 refusals)"
 exit $fail
