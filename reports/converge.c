@@ -587,8 +587,11 @@ static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study
         }
         s += k + (s[k] == '\n');
     }
-    if (rc == SLPI_OK && nl != mine)
-        rc = slpi_ckpt_fail(&r, "the checkpoint is of another study: it has fewer parameter lines%s", "");
+    if (rc == SLPI_OK && nl != mine) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
+        rc = slpi_ckpt_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+    }
     if (rc == SLPI_OK) rc = slpi_ckpt_long(&r, "done", 0, nb, &nd);
     for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
         rc = read_batch(&r, c, ly, nb, prev, buf, &prev);
