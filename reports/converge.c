@@ -23,9 +23,9 @@
  *
  * Checkpoints (issue 8): with cfg.checkpoint the sums of the batches completed so far are
  * written (atomically, core/checkpoint.c) before any work and after every
- * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the others. A batch's row is a
- * pure function of the study, stored as %a doubles, so the resumed study prints the
- * same bytes as an uninterrupted one. Format "slpi-converge-checkpoint" version 1:
+ * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the
+ * others. A batch's row is a pure function of the study, stored as %a doubles, so the
+ * resumed study prints the same bytes as an uninterrupted one. Format "slpi-converge-checkpoint" version 1:
  *   # slpi-converge-checkpoint 1
  *   study_lines N               then N lines "study KEY=VALUE": the study's parameters
  *                               (kind, levels, paths, batches, row stride, ...) and its
