@@ -121,10 +121,12 @@ int slpi_cli_run(int argc, char **argv)
         /* a --system/--scheme/--preset on the command line resets defaults first, then
          * the file's keys apply, then the remaining command-line keys */
         int nreset = 0;
-        char *rk[3], *rv[3];
+        char *rk[MAXK], *rv[MAXK];
         for (int i = 0; i < nk; i++)
             if (!strcmp(keys[i], "preset") || !strcmp(keys[i], "system") || !strcmp(keys[i], "scheme")) {
-                rk[nreset] = keys[i]; rv[nreset] = vals[i]; if (nreset < 2) nreset++;
+                rk[nreset] = keys[i];
+                rv[nreset] = vals[i];
+                nreset++;
             }
         rc = slpi_problem_set_all(&p, nreset, rk, rv, NULL, &err);
         if (rc == SLPI_OK) rc = slpi_problem_load(&p, config, &err);

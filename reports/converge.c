@@ -21,6 +21,22 @@
  * structure-of-arrays kernels of fast/ensemble.c, bit-identical to slpi_fast_step
  * (cfg.general forces the general path; tests/t-converge.c compares the two).
  *
+ * Checkpoints (issue 8): with cfg.checkpoint the sums of the batches completed so far are
+ * written (atomically, core/checkpoint.c) before any work and after every
+ * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the
+ * others. A batch's row is a pure function of the study, stored as %a doubles, so the
+ * resumed study prints the same bytes as an uninterrupted one. Format "slpi-converge-checkpoint" version 1:
+ *   # slpi-converge-checkpoint 1
+ *   study_lines N               then N lines "study KEY=VALUE": the study's parameters
+ *                               (kind, levels, paths, batches, row stride, ...) and its
+ *                               problem (slpi_problem_write, prefix "problem.")
+ *   done K                      completed batches, then K lines, batch indices increasing
+ *   batch B V_1 ... V_S         the batch's row: S = stride %a doubles
+ *   end HEX16                   FNV-1a 64 of every byte before this line
+ * A checkpoint is written by one rank only (with MPI the rows of other ranks are combined
+ * only at the end); a resume works with any thread and rank count (rank 0 holds the
+ * reloaded rows, the other ranks zeros, so the combining sum is exact).
+ *
  * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
  * problem validator and by fast/rkmk.c. With allow_inconsistent the study builds the
  * problem as RKMK-HEUN (which validates and allocates the same workspace) and then runs
@@ -37,8 +53,12 @@
 #define OMP(x)
 #endif
 
+#include "core/checkpoint.h"
 #include "fast/fast.h"
 #include "reports/reports.h"
+
+#define CONV_CKPT_FORMAT "slpi-converge-checkpoint"
+#define CONV_CKPT_VERSION 1
 
 enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_EXTRA };
 
@@ -336,6 +356,12 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d: need 1..paths", c->batches);
     if (c->nranks < 1 || c->rank < 0 || c->rank >= c->nranks)
         return slpi_error_set(err, SLPI_EINPUT, "converge: rank %d of %d", c->rank, c->nranks);
+    if (c->checkpoint && c->checkpoint_every < 1)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoint-every=%d: must be a positive "
+                              "number of batches", c->checkpoint_every);
+    if (c->checkpoint && c->nranks > 1)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoints are written by one MPI rank "
+                              "only (use threads; a checkpoint resumes under any rank count)");
     if (c->base.noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
                               "noise file");
@@ -463,6 +489,126 @@ static void mlmc_check(const slpi_conv_cfg *c, const layout *ly, const double *b
     free(odd);
 }
 
+/* ------------------------------------------------------------------ checkpoints */
+
+/* The study's parameters as "KEY=VALUE\n" lines (malloc'd; every one that changes a
+ * printed digit, and nothing that does not: threads, ranks, checkpoint options). */
+static char *study_text(const slpi_conv_cfg *c, const layout *ly, int nb)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    fprintf(m, "kind=%s\nphi=%d\nkmin=%d\nkmax=%d\nref=%d\npaths=%ld\npath0=%llu\nbatches=%d\nstride=%d\n",
+            slpi_conv_kind_name(c->kind), (int)c->phi, c->kmin, c->kmax, c->L, c->paths,
+            (unsigned long long)c->path0, nb, ly->stride);
+    fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\nallow_inconsistent=%d\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
+            c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value,
+            c->allow_inconsistent, c->general, c->boot, (unsigned long long)c->boot_seed);
+    slpi_problem_write(&c->base, m, "problem.");
+    fclose(m);
+    return buf;
+}
+
+static int write_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study, const double *buf,
+                      const unsigned char *done, int nb, slpi_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", c->checkpoint);
+    int nl = 0, nd = 0;
+    for (const char *s = study; *s; s++) nl += *s == '\n';
+    for (int b = 0; b < nb; b++) nd += done[b];
+    fprintf(m, "# %s %d\nstudy_lines %d\n", CONV_CKPT_FORMAT, CONV_CKPT_VERSION, nl);
+    for (const char *s = study; *s;) {
+        size_t k = strcspn(s, "\n");
+        fprintf(m, "study %.*s\n", (int)k, s);
+        s += k + 1;
+    }
+    fprintf(m, "done %d\n", nd);
+    for (int b = 0; b < nb; b++) {
+        if (!done[b]) continue;
+        fprintf(m, "batch %d", b);
+        for (int j = 0; j < ly->stride; j++) fprintf(m, " %a", buf[(size_t)b * (size_t)ly->stride + (size_t)j]);
+        fputc('\n', m);
+    }
+    fclose(m);
+    int rc = slpi_ckpt_write_text(c->checkpoint, text, len, err);
+    free(text);
+    return rc;
+}
+
+/* One "batch B V..." line into its row of buf; the path count must be the batch's. */
+static int read_batch(slpi_ckpt_reader *r, const slpi_conv_cfg *c, const layout *ly, int nb, int prev,
+                      double *buf, int *bout)
+{
+    char *v = slpi_ckpt_value(r, "batch"), *end;
+    if (!v) return SLPI_EINPUT;
+    long b = strtol(v, &end, 10);
+    if (end == v || *end != ' ' || b <= prev || b >= nb)
+        return slpi_ckpt_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
+    double *q = buf + (size_t)b * (size_t)ly->stride;
+    for (int j = 0; j < ly->stride; j++) {
+        char *t = end;
+        q[j] = strtod(t, &end);
+        if (end == t || (*end != ' ' && *end != '\0') || (*end == '\0') != (j + 1 == ly->stride))
+            return slpi_ckpt_fail(r, "batch row: expected %s %%a doubles", j + 1 < ly->stride ? "more" : "exactly stride");
+    }
+    long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
+    if (q[2 * ly->nq + Q_PATHS] != (double)(r1 - r0))
+        return slpi_ckpt_fail(r, "batch row: its path count is not the batch's%s", "");
+    *bout = (int)b;
+    return SLPI_OK;
+}
+
+/* Reload the completed batches of c->resume into buf (rank 0) and mark them in done. */
+static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study, double *buf,
+                     unsigned char *done, int nb, slpi_error *err)
+{
+    slpi_ckpt_reader r;
+    int rc = slpi_ckpt_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
+    if (rc != SLPI_OK) return rc;
+    long nl, nd;
+    int mine = 0;
+    for (const char *s = study; *s; s++) mine += *s == '\n';
+    rc = slpi_ckpt_long(&r, "study_lines", 1, 65536, &nl);
+    const char *s = study;
+    for (long i = 0; i < nl && rc == SLPI_OK; i++) {
+        char *v = slpi_ckpt_value(&r, "study");
+        size_t k = strcspn(s, "\n");
+        if (!v) {
+            rc = SLPI_EINPUT;
+        } else if (!*s || strlen(v) != k || memcmp(v, s, k) != 0) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "the checkpoint is of another study: it has %.200s, this study %.*s", v,
+                     *s ? (int)(k < 200 ? k : 200) : 4, *s ? s : "none");
+            rc = slpi_ckpt_fail(&r, "%s", msg);
+        }
+        s += k + (s[k] == '\n');
+    }
+    if (rc == SLPI_OK && nl != mine) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
+        rc = slpi_ckpt_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+    }
+    if (rc == SLPI_OK) rc = slpi_ckpt_long(&r, "done", 0, nb, &nd);
+    for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
+        rc = read_batch(&r, c, ly, nb, prev, buf, &prev);
+        if (rc == SLPI_OK) done[prev] = 1;
+    }
+    if (rc == SLPI_OK && r.pos != r.end) {
+        r.line++;
+        rc = slpi_ckpt_fail(&r, "unexpected line before the end line%s", "");
+    }
+    slpi_ckpt_close(&r);
+    if (rc != SLPI_OK) memset(buf, 0, (size_t)nb * (size_t)ly->stride * sizeof *buf);
+    else if (c->rank != 0)   /* rank 0 alone contributes the reloaded rows to the sum */
+        for (int b = 0; b < nb; b++)
+            if (done[b]) memset(buf + (size_t)b * (size_t)ly->stride, 0, (size_t)ly->stride * sizeof *buf);
+    return rc;
+}
+
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err)
 {
@@ -481,7 +627,25 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
     ly.sup = c->kind == SLPI_CONV_SUP;
     int nb = c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32);
     double *buf = calloc((size_t)nb * (size_t)ly.stride, sizeof *buf);
-    if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory");
+    unsigned char *done = calloc((size_t)nb, 1);
+    char *study = c->checkpoint || c->resume ? study_text(c, &ly, nb) : NULL;
+    if (!buf || !done || ((c->checkpoint || c->resume) && !study)) {
+        free(buf);
+        free(done);
+        free(study);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory");
+    }
+    /* the first checkpoint (the reloaded batches, or none) before any work: an
+     * unwritable path fails at once */
+    if ((c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)
+        || (c->checkpoint && (rc = write_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)) {
+        free(buf);
+        free(done);
+        free(study);
+        return rc;
+    }
+    int since_ckpt = 0, ckrc = SLPI_OK;
+    slpi_error ckerr = {0};
 
     int bad_batch = nb;
     slpi_error first = {0};
@@ -498,7 +662,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         int wrc = worker_init(&w, c, &ly, &werr);
         OMP(omp for schedule(dynamic, 1))
         for (int b = 0; b < nb; b++) {
-            if (b % c->nranks != c->rank) continue;
+            if (b % c->nranks != c->rank || done[b]) continue;
             int brc = wrc;
             double *q = buf + (size_t)b * (size_t)ly.stride;
             long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
@@ -514,18 +678,29 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             q[2 * ly.nq + Q_ITERS] = (double)w.iters;
             q[2 * ly.nq + Q_CLIPPED] = (double)w.clipped;
             q[2 * ly.nq + Q_PATHS] = (double)(r1 - r0);
-            if (brc != SLPI_OK) {
-                OMP(omp critical)
-                {
-                    if (b < bad_batch) {
-                        bad_batch = b;
-                        first = werr;
-                        first.code = brc;
+            OMP(omp critical)
+            {
+                if (brc != SLPI_OK && b < bad_batch) {
+                    bad_batch = b;
+                    first = werr;
+                    first.code = brc;
+                } else if (brc == SLPI_OK && c->checkpoint) {
+                    done[b] = 1;
+                    if (++since_ckpt == c->checkpoint_every && ckrc == SLPI_OK) {
+                        since_ckpt = 0;
+                        ckrc = write_ckpt(c, &ly, study, buf, done, nb, &ckerr);
                     }
                 }
             }
         }
         if (wrc == SLPI_OK) worker_free(&w, ly.nlev + 1 + (c->indep ? 1 : 0));
+    }
+    free(done);
+    free(study);
+    if (ckrc != SLPI_OK) {
+        free(buf);
+        *err = ckerr;
+        return ckrc;
     }
     /* every rank reports failure the same way: a failed batch sends a NaN path count */
     if (bad_batch < nb) buf[(size_t)bad_batch * (size_t)ly.stride + 2 * (size_t)ly.nq + Q_PATHS] = NAN;

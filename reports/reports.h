@@ -35,6 +35,9 @@ typedef struct {
     uint64_t boot_seed;
     int threads;                /* OpenMP threads (0: the runtime default) */
     int rank, nranks;           /* this process computes batches b with b % nranks == rank */
+    const char *checkpoint;     /* write the completed batches' sums here (NULL: none) ... */
+    int checkpoint_every;       /* ... after every this many completed batches (one rank) */
+    const char *resume;         /* skip the batches a checkpoint of the same study holds */
 } slpi_conv_cfg;
 
 typedef struct {

@@ -46,6 +46,10 @@ if "$slpi" --help | grep -q "^  run "; then
   printf 'system=rigid-body\nh=0.1\ninertia=1,2\n' > "$tmp/bad.cfg"
   expect 2 "bad.cfg:3: inertia=1,2: expected 3" run --config "$tmp/bad.cfg"
   expect 2 "cannot write" run --steps 1 -o /nonexistent/dir/out.tsv
+  # preset, system and scheme on the command line all apply before a --config file
+  printf 'h=0.01\nsteps=3\n' > "$tmp/ok.cfg"
+  expect 0 "# scheme=tmk" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
+  expect 0 "# steps=3" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
 fi
 rm -rf "$tmp"
 echo "t-cli: $n commands checked"

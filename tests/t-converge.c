@@ -8,7 +8,13 @@
  *    and for the structure-of-arrays kernels and the general path;
  *  - ISO strong slopes: ~1/2 for M = 3 (I3), ~1 for M = 1 (I14);
  *  - RKMK-LE negative control (X4): its limit differs from ISOMP's, RKMK-HEUN's does not;
+ *  - checkpoints: a study resumed from a checkpoint of some of its batches prints the bytes
+ *    of a plain study (1 and 2 threads, simulated 2 ranks); crafted checkpoints with a
+ *    valid digest but a bad batch index or count are refused with file:line;
  *  - bad configurations are rejected with a message. */
+#include <unistd.h>
+
+#include "core/checkpoint.h"
 #include "reports/reports.h"
 #include "testutil.h"
 
@@ -49,6 +55,24 @@ static char *study_text(slpi_conv_cfg *c, slpi_conv_combine comb, int *rc)
     slpi_conv_print(c, &r, f);
     fclose(f);
     return text;
+}
+
+/* Rewrite checkpoint file path with its first `from` replaced by `to`, digest renewed. */
+static int craft(const char *path, const char *out, const char *from, const char *to)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *end = strstr(text, "\nend "), *at = strstr(text, from);
+    if (!end || !at || at > end) return -1;
+    end[1] = '\0';
+    char body[1 << 16];
+    snprintf(body, sizeof body, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    slpi_error err;
+    return slpi_ckpt_write_text(out, body, strlen(body), &err);
 }
 
 static slpi_conv_cfg preset_cfg(const char *preset)
@@ -267,6 +291,66 @@ int main(void)
         slpi_conv_result r;
         slpi_error err;
         TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT);
+    }
+
+    /* checkpoints: taken every 4 of 7 batches (one thread: the file then holds batches
+     * 0..3), then resumed on 1 and 2 threads and as simulated ranks 0 and 1 of 2 */
+    {
+        char ck[] = "/tmp/t-converge-ckpt-XXXXXX", bad[64];
+        int fd = mkstemp(ck), rc;
+        TEST_CHECK(fd >= 0);
+        close(fd);
+        snprintf(bad, sizeof bad, "%s.bad", ck);
+        slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+        c.kind = SLPI_CONV_WEAK;
+        c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 28; c.batches = 7; c.boot = 50;
+        c.indep = 1;
+        c.indep_scheme = SLPI_SCHEME_SVI;
+        c.threads = 1;
+        char *plain = study_text(&c, NULL, &rc);
+        c.checkpoint = ck;
+        c.checkpoint_every = 4;
+        char *with = study_text(&c, NULL, &rc);
+        TEST_CHECK(plain && with && strcmp(plain, with) == 0);
+        free(with);
+        c.checkpoint = NULL;
+        c.resume = ck;
+        for (int t = 1; t <= 2; t++) {
+            c.threads = t;
+            char *res = study_text(&c, NULL, &rc);
+            TEST_CHECKF(plain && res && strcmp(plain, res) == 0, "resumed on %d threads differs", t);
+            free(res);
+        }
+        c.nranks = 2;
+        c.rank = 1;
+        free(study_text(&c, keep, &rc));
+        c.rank = 0;
+        char *ranks = study_text(&c, add_saved, &rc);
+        TEST_CHECKF(plain && ranks && strcmp(plain, ranks) == 0, "resumed on 2 ranks differs");
+        free(ranks);
+        free(saved);
+        saved = NULL;
+        c.nranks = 1;
+        slpi_conv_result r;
+        slpi_error err;
+        const char *from[] = {"\nbatch 1 ", "\ndone 4\n", "study paths=28", "\nbatch 2 0x"};
+        const char *to[] = {"\nbatch 0 ", "\ndone 5\n", "study paths=29", "\nbatch 2 zz"};
+        const char *want[] = {"increasing indices", "missing 'batch'", "it has paths=29, this study paths=28",
+                              "%a doubles"};
+        for (int i = 0; i < 4; i++) {
+            TEST_CHECK(craft(ck, bad, from[i], to[i]) == SLPI_OK);
+            c.resume = bad;
+            rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+            TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, bad) && strstr(err.msg, want[i]),
+                        "crafted %d: %s", i, err.msg);
+        }
+        c.resume = NULL;
+        c.checkpoint = ck;
+        c.checkpoint_every = 0;
+        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "checkpoint-every"));
+        free(plain);
+        unlink(ck);
+        unlink(bad);
     }
 
     /* bad configurations */
