@@ -356,6 +356,9 @@ static void solve_Japprox(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
     c->Japprox(c->g->ctx, Jm, y, prec);
 }
 
+/* Largest size at which slpi_ref_solve insists on the tighter dense enclosure. */
+#define SOLVE_DENSE_N 64
+
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
                    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
@@ -372,13 +375,15 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     if (ok) {
         /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
          * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
-         * would compound from step to step */
+         * would compound from step to step. Above SOLVE_DENSE_N unknowns the dense test
+         * costs n derivative evaluations and an n^3 solve (Euler-Zeitlin N = 12: 5x the
+         * step), so there the fixed-point enclosure is kept up to an inflation of 4. */
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(t + i, yf + i);
         g->G(g->ctx, u, t, prec);
         max_rad(rg, u, n);
         max_rad(rf, yf, n);
-        mag_mul_ui(rg, rg, 5);
+        mag_mul_ui(rg, rg, n > SOLVE_DENSE_N ? 16 : 5);
         mag_mul_2exp_si(rf, rf, 2);
         if (mag_cmp(rf, rg) <= 0) {
             _arb_vec_set(y, yf, n);
