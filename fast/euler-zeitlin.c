@@ -196,7 +196,6 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->name = "euler-zeitlin";
     s->dim = s->cdim = N * N;
     s->M = M;
-    s->quad_h0 = 1;
     s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
     s->initial_state = ez_initial_state;
     s->diagnostics = ez_diagnostics;

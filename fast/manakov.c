@@ -316,7 +316,6 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->cdim = s->dim = c->d;
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
-    s->quad_h0 = 1;
     s->noise_state_dependent = s->M > 0;
     s->initial_state = mk_initial;
     s->diagnostics = mk_diag;

@@ -181,7 +181,6 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->name = "sine-euler";
     s->dim = s->cdim = N * N;
     s->M = M;
-    s->quad_h0 = 1;
     s->noise_state_dependent = 0;
     s->initial_state = se_initial_state;
     s->diagnostics = se_diagnostics;

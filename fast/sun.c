@@ -92,7 +92,7 @@ static void upd(double *m, double v)
 }
 
 double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
-                      double *ynorm, cplx *Xnext)
+                      double *ynorm)
 {
     int N = u->N;
     cplx *G = u->w[0], *H = u->w[1], quarter = 0.25, zero = 0;
@@ -119,10 +119,6 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
                     cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
                     Ynew[ij] = v;
                     Ynew[ji] = w;
-                    if (Xnext) {
-                        Xnext[ij] = Xn[ij] + (g - conj(gt));
-                        Xnext[ji] = Xn[ji] + (gt - conj(g));
-                    }
                     upd(&dmax, creal(v) - creal(Y[ij]));
                     upd(&dmax, cimag(v) - cimag(Y[ij]));
                     upd(&dmax, creal(w) - creal(Y[ji]));
@@ -134,7 +130,6 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
                 size_t jj = j + (size_t)N * j;
                 cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
                 Ynew[jj] = v;
-                if (Xnext) Xnext[jj] = Xn[jj] + 2.0 * I * cimag(G[jj]);
                 upd(&dmax, creal(v) - creal(Y[jj]));
                 upd(&dmax, cimag(v) - cimag(Y[jj]));
                 upd(&ymax, creal(v));
@@ -241,7 +236,7 @@ static double sun_m_isomp_iter(const slpi_fast_system *s, const double *eta, con
     slpi_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
     u->psi(u, eta, (const cplx *)Y, Psi);
-    return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm, NULL);
+    return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm);
 }
 
 /* COMM update from the last iteration's G = Psi Y, still in u->w[0] (no GEMM, P1). */

@@ -50,13 +50,10 @@ void slpi_sun_pack(int N, const double complex *X, double *x);
  * pass that also returns ||Ynew - Y||_max and *ynorm = ||Ynew||_max (over the doubles).
  * Ynew is exactly skew-Hermitian when Xn is.
  *
- * Xnext (optional) receives Xn + [Psi, Y] = Xn + G - G^* in the same pass. After the
- * call G stays in u->w[0], from which m_isomp_comm_last forms the COMM update of the last
- * iterate without a further Poisson solve and GEMM (fast.h; bench/bench-fast-zeitlin.c
- * measures the step with it). */
+ * After the call G stays in u->w[0], from which m_isomp_comm_last forms the COMM update
+ * Xn + G - G^* of the last iterate without a further Poisson solve and GEMM. */
 double slpi_sun_isomp(slpi_sun *u, const double complex *Psi, const double complex *Xn,
-                      const double complex *Y, double complex *Ynew, double *ynorm,
-                      double complex *Xnext);
+                      const double complex *Y, double complex *Ynew, double *ynorm);
 
 /* Install grad, hess, grad_sum, coad, bracket, orbit_exp and the m_* operations
  * (mdim = 2N^2); s->ctx must start with an initialised slpi_sun. */
