@@ -1,5 +1,5 @@
 /* slpi.h — the one public header of libslpi, a verified reference implementation of
- * stochastic Lie–Poisson integrators (SPEC: shared/SPEC.md; charter: shared/DESIGN.md).
+ * stochastic Lie–Poisson integrators (docs: docs/README.md; charter: docs/design.md).
  *
  * Layers: the problem model and registry (core/), canonical noise (core/noise.c),
  * file formats (core/), the double path (fast/) and the certified Arb path (ref/).
@@ -50,14 +50,14 @@ typedef enum {
     SLPI_SCHEME_SVI, SLPI_SCHEME_COUNT
 } slpi_scheme_id;
 
-/* SPEC §4.7: P = used in a paper, E = supported extension, N/A = not applicable. */
+/* docs/systems.md#applicability: P = used in a paper, E = supported extension, N/A = not applicable. */
 typedef enum { SLPI_NA = 0, SLPI_PAPER = 1, SLPI_EXTENSION = 2 } slpi_applicability;
 
 const char *slpi_system_name(slpi_system_id s);
 const char *slpi_scheme_name(slpi_scheme_id k);
 int slpi_system_from_name(const char *name, slpi_system_id *out);
 int slpi_scheme_from_name(const char *name, slpi_scheme_id *out);
-/* The static matrix of SPEC §4.7 (reason: why N/A, or a remark). */
+/* The static matrix of docs/systems.md#applicability (reason: why N/A, or a remark). */
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason);
 
 /* ----------------------------------------------------------- problem model */
@@ -101,24 +101,24 @@ typedef struct {
     /* what */
     slpi_system_id system;
     slpi_scheme_id scheme;
-    char preset[64];                 /* SPEC §5 case name, "" if none */
+    char preset[64];                 /* docs/experiments.md case name, "" if none */
 
-    /* rigid body (SPEC §4.1) */
+    /* rigid body (docs/systems.md#rigid-body) */
     struct { slpi_rb_form form; double inertia[3]; slpi_rb_noise noise; double amp;
              double h0_scale; int track_R; } rb;
-    /* heavy top (SPEC §4.2) */
+    /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
              int potential_printed; double theta0; double pi0[3]; } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
-    /* Manakov so(n) (SPEC §4.3) */
+    /* Manakov so(n) (docs/systems.md#manakov) */
     struct { int n; double amp; int noise; } mk;
-    /* point vortices su(2)^n (SPEC §4.4) */
+    /* point vortices su(2)^n (docs/systems.md#point-vortices) */
     struct { int n; slpi_vortex_model model; double amp; int noise; } pv;
-    /* Euler–Zeitlin su(N) (SPEC §4.5) */
+    /* Euler–Zeitlin su(N) (docs/systems.md#euler-zeitlin) */
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
-    /* sine-Euler su(N), N odd (SPEC §4.6) */
+    /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
@@ -126,7 +126,7 @@ typedef struct {
     double x0[SLPI_MAX_X0];
     char x0_file[SLPI_PATH_MAX];
 
-    /* scheme options (SPEC §3.0 solver policy and per-scheme switches) */
+    /* scheme options (docs/schemes.md#solver solver policy and per-scheme switches) */
     double tol;                      /* 0 = the scheme's default */
     int maxit;                       /* 0 = the scheme's default */
     slpi_cap_policy on_cap;
@@ -147,7 +147,7 @@ typedef struct {
     int level;                       /* -1: not given */
     int output_every;                /* write every k-th step (1 = all) */
 
-    /* canonical noise (SPEC §2, DESIGN §4) */
+    /* canonical noise (docs/noise.md, docs/noise.md#contract) */
     uint64_t seed;
     uint64_t path;
     slpi_trunc_mode truncate;
@@ -173,7 +173,7 @@ int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const 
 void slpi_problem_print_keys(FILE *f);
 /* Read key=value lines ('#' comments) from a file; errors name file:line. */
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
-/* Apply a SPEC §5 preset by name (sets system, scheme and all its keys). */
+/* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
 /* Resolve T/level into (h, steps), then validate. Call once after all keys are set. */
 int slpi_problem_finish(slpi_problem *p, slpi_error *err);
@@ -196,17 +196,17 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
  *   sine-euler      a < b row-major Re X_ab, Im X_ab: N^2 (trace part included)  */
 int slpi_problem_state_dim(const slpi_problem *p);   /* doubles in the state vector */
 int slpi_problem_noise_count(const slpi_problem *p); /* M, the number of Wiener processes */
-/* Truncation in force for this problem (resolves TRUNC_AUTO per SPEC §2.2). */
+/* Truncation in force for this problem (resolves TRUNC_AUTO per docs/noise.md#truncation). */
 int slpi_problem_truncates(const slpi_problem *p);
 /* Name of state coordinate i (for TSV column headers), written into buf. */
 void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n);
 
-/* Presets (SPEC §5): NULL-terminated table of names and their key=value strings. */
+/* Presets (docs/experiments.md): NULL-terminated table of names and their key=value strings. */
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 
 /* ---------------------------------------------------------- canonical noise
- * DESIGN §4, SPEC §2. Every increment is a pure function of (seed, path, component,
+ * docs/noise.md#contract, docs/noise.md. Every increment is a pure function of (seed, path, component,
  * level, index): Philox4x32-10 counters, a uniform → normal map that gives the same
  * bits on every IEEE binary64 platform, and bottom-up dyadic sums for coarse levels.
  * The construction is documented in core/noise.c. */
@@ -222,7 +222,7 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * sqrt(h) * Z. Untruncated. */
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out);
-/* SPEC §2.2 threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
+/* docs/noise.md#truncation threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
  * precision and rounded to nearest binary64. */
 double slpi_noise_threshold(double h, double ell);
 /* Clip x[0..n) to [-D, D] by exact comparison; returns how many were clipped. */
@@ -365,7 +365,7 @@ const slpi_path_ops *slpi_ref_path(void);
 typedef struct slpi_fast slpi_fast;
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
-/* Default initial state of the problem's system (SPEC §4) in core's layout. */
+/* Default initial state of the problem's system (docs/systems.md) in core's layout. */
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
 /* One step in place. dW: the M (truncated) Wiener increments of this step. */
 slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
@@ -382,7 +382,7 @@ void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi
 
 /* ------------------------------------------------------------- ref path API
  * Certified: every output ball contains the exact result of the discrete scheme for
- * the given binary64 inputs (DESIGN §3), or the step reports SLPI_STEP_UNABLE. */
+ * the given binary64 inputs (docs/design.md#two-paths), or the step reports SLPI_STEP_UNABLE. */
 
 typedef struct slpi_ref slpi_ref;
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
@@ -437,7 +437,7 @@ typedef struct {
 
 typedef struct {
     char name[128];            /* case name, e.g. "rigid-body/isomp" */
-    char what[256];            /* what the case is (its SPEC preset) */
+    char what[256];            /* what the case is (its docs preset) */
     int nhead;                 /* the "# key=value" provenance lines */
     char **head_key, **head_val;
     slpi_problem problem;      /* finished: h, steps set */

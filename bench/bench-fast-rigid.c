@@ -1,4 +1,4 @@
-/* bench-fast-rigid.c — benchmark P2 (issue 4): realization-steps per second per core of
+/* bench-fast-rigid.c — benchmark P2 (fast-path performance): realization-steps per second per core of
  * the so(3) rigid-body ensembles (fast/ensemble.c, structure of arrays), ISOMP-COMM with
  * iso-quad noise (ISO §6.1) and SVI-SO3 with svi-lin noise (SVI §7.1), with OpenMP over
  * blocks of paths. Ratios measured in the same run: SoA kernel vs the general path

@@ -1,4 +1,4 @@
-/* bench-noise.c — throughput of the canonical noise (core/noise.c; DESIGN §4, issue 3):
+/* bench-noise.c — throughput of the canonical noise (core/noise.c; docs/noise.md#contract; the noise speed work):
  * standard normals per second per core from slpi_noise_normals (the kernel this processor
  * gets: AVX-512 where it has AVX-512F) and from its portable kernels alone
  * (slpi_noise_normals_isa(0, ...)), increments per second through the hierarchy (refine 0
@@ -15,7 +15,7 @@
 #include <Random123/philox.h>
 
 #include "slpi.h"
-#include "noise.h"
+#include "core/noise.h"
 
 #define CHUNK 4096
 #define TRIALS 7

@@ -1,4 +1,4 @@
-/* bench-ref-radius — per SPEC §5 preset on the ref path at 128 bits: how many steps are
+/* bench-ref-radius — per docs/experiments.md preset on the ref path at 128 bits: how many steps are
  * certified before the radius of the state exceeds 1e-30 (canonical noise of the
  * preset, default initial state from the fast path), capped by STEP_CAP steps and
  * SECONDS of work per preset; also the largest precision used and UNABLE steps. */

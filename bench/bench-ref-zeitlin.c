@@ -1,5 +1,5 @@
-/* bench-ref-zeitlin.c — P4 (issue 5): the certified ISOMP step on Euler–Zeitlin su(12)
- * at 128 bits (SPEC §3.4, §4.5: `iso/zeitlin/strong` setting, reading (Q), amp 2,
+/* bench-ref-zeitlin.c — P4 (certified-path performance): the certified ISOMP step on Euler–Zeitlin su(12)
+ * at 128 bits (docs/schemes.md#isomp, docs/systems.md#euler-zeitlin: `iso/zeitlin/strong` setting, reading (Q), amp 2,
  * h = 2^-7, IC c_alpha = cos(1.3 l + 0.7 j + 0.2) over all degrees, ||X0||_F = 1).
  * Goal: <= 20 ms per step. Prints the mean step time (process CPU time: the machine is
  * shared), the radius growth, the step from which the radius exceeds 1e-30, and the
@@ -50,7 +50,7 @@ int main(void)
     p.ez.amp = 2.0;
     p.prec = PREC;
     memset(&s, 0, sizeof s);
-    if (slpi_ref_sys_euler_zeitlin_init(&s, &p, &err) != SLPI_OK ||
+    if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
         slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK) {
         fprintf(stderr, "bench-ref-zeitlin: %s\n", err.msg);
         return 2;

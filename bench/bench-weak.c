@@ -1,4 +1,4 @@
-/* bench-weak.c — the ISO weak study (SPEC §5.2 iso/rigid-body/weak, claim I4): wall and
+/* bench-weak.c — the ISO weak study (docs/experiments.md#iso iso/rigid-body/weak, claim I4): wall and
  * CPU time per coupled path of slpi converge's engine (reports/converge.c) at the paper's
  * levels h = T 2^-7..-13 with the reference T 2^-16, T = 0.125, on a reduced number of
  * paths (BENCH_WEAK_PATHS, default 32), 1 and 2 OpenMP threads; the canonical noise

@@ -1,7 +1,7 @@
 /* cmd-audit.c — `slpi audit`: evaluate every claim of the registry reports/claims.txt
- * (SPEC §6) and write the report (index.html, claims.json, figures/ as SVG and PNG,
+ * (docs/claims.md) and write the report (index.html, claims.json, figures/ as SVG and PNG,
  * data/) into a folder. Exit 0 when every claim has a verdict (whatever it is), 2 on
- * bad input. The verdicts that differ from SPEC §6's expectation are printed last. */
+ * bad input. The verdicts that differ from the expected verdict (docs/claims.md) are printed last. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,12 +88,12 @@ int slpi_cli_audit(int argc, char **argv)
     rc = slpi_audit_write(&a, secs, &err);
     if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
     printf("\n%d claims in %.0f s; report %s/index.html, %s/claims.json\n", a.nclaims, secs, out, out);
-    printf("verdicts that differ from SPEC §6's expectation:\n");
+    printf("verdicts that differ from the expected verdict (docs/claims.md):\n");
     int nd = 0;
     for (int j = 0; j < a.nclaims; j++) {
         const slpi_audit_claim *cl = &a.claims[j];
         if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
-            printf("  %-4s computed %-12s SPEC expects %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
+            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
             nd++;
         }
     }

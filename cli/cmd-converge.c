@@ -1,5 +1,5 @@
 /* cmd-converge.c — `slpi converge`: a coupled strong or weak convergence study
- * (reports/converge.c; SPEC §2.3–2.5) on the canonical noise, OpenMP over batches of
+ * (reports/converge.c; docs/noise.md#coupling, docs/noise.md#estimators) on the canonical noise, OpenMP over batches of
  * paths and, when built with -DSLPI_MPI (make mpi), MPI across ranks:
  *   mpirun -n K build/mpi/slpi converge ...
  * Every printed digit is independent of the thread and rank count; the wall time goes
@@ -23,7 +23,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi converge [options] [key=value ...]\n"
-            "  --preset NAME       start from a SPEC §5 case (its T, noise and solver keys)\n"
+            "  --preset NAME       start from a docs/experiments.md case (its T, noise and solver keys)\n"
             "  --kind K            strong (rms at T) | sup (rms of the max over the grid) | weak\n"
             "  --levels A..B       coarse levels h = T 2^-k, k = A..B (default 3..8)\n"
             "  --ref L             reference level (default 12); same scheme, same paths\n"

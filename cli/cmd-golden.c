@@ -1,5 +1,5 @@
 /* cmd-golden.c — `slpi golden`: list, regenerate (`make golden`) or check the golden
- * certified cases of oracle/ (issue 6, oracle items 1–2; format in oracle/golden.c). */
+ * certified cases of oracle/ (golden cases and fast-vs-certified scoring; format in oracle/golden.c). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>

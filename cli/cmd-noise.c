@@ -1,6 +1,6 @@
-/* cmd-noise.c — `slpi noise`: write canonical Wiener increments (SPEC §2, DESIGN §4) of
+/* cmd-noise.c — `slpi noise`: write canonical Wiener increments (docs/noise.md, docs/noise.md#contract) of
  * one (seed, path), components 0..M-1, at one level (step size h, `refine` fine levels
- * summed per step), optionally truncated (SPEC §2.2), as a noise file (format in
+ * summed per step), optionally truncated (docs/noise.md#truncation), as a noise file (format in
  * core/noise-file.c) or as raw bit patterns (`--format bits`: per step one line of M
  * 16-digit hex binary64 patterns, tab-separated; the known-answer digests in tests/kat/
  * are SHA-256 sums of this output). */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "noise.h"
+#include "cli/cli.h"
+#include "core/noise.h"
 
 /* Increments are generated in blocks of this many steps per component. */
 #define NOISE_CLI_BLOCK 4096
@@ -205,7 +205,7 @@ int slpi_cli_noise(int argc, char **argv)
     }
     if (hd.truncated) {
         if (!(hd.h < 1)) {
-            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (SPEC §2.2), got h = %g\n", hd.h);
+            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (docs/noise.md#truncation), got h = %g\n", hd.h);
             return SLPI_EINPUT;
         }
         hd.threshold = slpi_noise_threshold(hd.h, hd.ell);

@@ -1,4 +1,4 @@
-/* cmd-props.c — `slpi props`: the property harness (props/, issue 6). */
+/* cmd-props.c — `slpi props`: the property harness (props/). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,16 +28,16 @@ static void usage(FILE *f)
             "  --verbose, -v    one line per group, and the shrinking steps\n"
             "  --list           the properties\n"
             "Exit 0 all passed, 1 a property failed, 2 usage error.\nProperties:\n");
-    for (int i = 0; i < props_property_count(); i++)
-        fprintf(f, "  %-13s %s\n", props_property_get(i)->name, props_property_get(i)->what);
+    for (int i = 0; i < slpi_props_property_count(); i++)
+        fprintf(f, "  %-13s %s\n", slpi_props_property_get(i)->name, slpi_props_property_get(i)->what);
 }
 
-static int replay_one(props_case *c, int use_ref, const char *label)
+static int replay_one(slpi_props_case *c, int use_ref, const char *label)
 {
-    props_outcome o;
-    int v = props_verdict(c, use_ref, &o);
+    slpi_props_outcome o;
+    int v = slpi_props_verdict(c, use_ref, &o);
     char buf[512];
-    props_case_format(c, buf, sizeof buf);
+    slpi_props_case_format(c, buf, sizeof buf);
     if (v > 0) {
         printf("PASS %s: %s (%s)\n", label, buf, o.msg);
         return SLPI_OK;
@@ -46,7 +46,7 @@ static int replay_one(props_case *c, int use_ref, const char *label)
         printf("UNABLE %s: %s (%s)\n", label, buf, o.msg);
         return SLPI_ENUMERIC;
     }
-    props_report_failure(stdout, c, &o, use_ref, NULL);
+    slpi_props_report_failure(stdout, c, &o, use_ref, NULL);
     return SLPI_ECHECK;
 }
 
@@ -72,10 +72,10 @@ static int replay_dir(const char *dir, int use_ref)
     qsort(names, (size_t)n, sizeof *names, cmp);
     for (int i = 0; i < n; i++) {
         char path[SLPI_PATH_MAX];
-        props_case c = { 0 };
+        slpi_props_case c = { 0 };
         slpi_error err;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        int r = props_regression_load(path, &c, &err);
+        int r = slpi_props_regression_load(path, &c, &err);
         if (r) fprintf(stderr, "slpi props: %s\n", err.msg);
         else r = replay_one(&c, use_ref, names[i]);
         if (r == SLPI_ECHECK || (r && rc != SLPI_ECHECK)) rc = r;
@@ -97,7 +97,7 @@ int slpi_cli_props(int argc, char **argv)
         { "ref-cases", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
+    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
     if (env) o.seed = strtoull(env, NULL, 0);
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
@@ -107,7 +107,7 @@ int slpi_cli_props(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
-            if ((o.prop = props_property_find(optarg)) < 0) {
+            if ((o.prop = slpi_props_property_find(optarg)) < 0) {
                 fprintf(stderr, "slpi props: unknown property '%s' (see --list)\n", optarg);
                 return SLPI_EINPUT;
             }
@@ -159,10 +159,10 @@ int slpi_cli_props(int argc, char **argv)
     }
     if (regress) return replay_dir(regress, o.use_ref);
     if (replay) {
-        props_case pc = { 0 };
+        slpi_props_case pc = { 0 };
         slpi_error err;
         pc.seed = o.seed;
-        if (props_case_parse(replay, &pc, &err)) {
+        if (slpi_props_case_parse(replay, &pc, &err)) {
             fprintf(stderr, "slpi props: %s\n", err.msg);
             return SLPI_EINPUT;
         }
@@ -175,6 +175,6 @@ int slpi_cli_props(int argc, char **argv)
     }
     printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s\n",
            o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only");
-    props_summary s;
-    return props_run(&o, &s);
+    slpi_props_summary s;
+    return slpi_props_run(&o, &s);
 }

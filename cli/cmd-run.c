@@ -14,7 +14,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi run [options] [key=value ...]\n"
-            "  --preset NAME       start from a SPEC §5 case (see `slpi list`)\n"
+            "  --preset NAME       start from a docs/experiments.md case (see `slpi list`)\n"
             "  --system S          rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler\n"
             "  --scheme K          tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi\n"
             "  --config FILE       key=value lines ('#' comments)\n"

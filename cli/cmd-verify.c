@@ -1,5 +1,5 @@
 /* cmd-verify.c — `slpi verify FILE`: check a trajectory of another implementation
- * against the certified path (issue 6, oracle item 3; oracle/verify.c, and the port
+ * against the certified path (the port verifier; oracle/verify.c, and the port
  * workflow in oracle/README.md). */
 #include <errno.h>
 #include <getopt.h>

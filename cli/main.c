@@ -8,14 +8,14 @@
 typedef struct { const char *name; int (*fn)(int, char **); const char *what; } command;
 
 static const command commands[] = {
-    { "list", slpi_cli_list, "systems, schemes, presets, applicability (SPEC §4.7), keys" },
+    { "list", slpi_cli_list, "systems, schemes, presets, applicability (docs/systems.md#applicability), keys" },
     { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
-    { "audit", slpi_cli_audit, "audit every claim of SPEC §6: verdicts, HTML + JSON report" },
+    { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report" },
     { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases" },
     { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle" },
-    { "props", slpi_cli_props, "property harness: generated cases, SPEC §3.6 properties, shrinking, replay" },
+    { "props", slpi_cli_props, "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay" },
 };
 
 static void usage(FILE *f)

@@ -1,6 +1,5 @@
 /* noise-file.c — noise files: Wiener increments as text, so that any scheme (and any
- * external implementation) consumes exactly the same increments (DESIGN §4, §5; SPEC
- * §2.1). Writer and validating reader.
+ * external implementation) consumes exactly the same increments (docs/noise.md#contract, docs/design.md#formats; docs/noise.md#increments). Writer and validating reader.
  *
  * Format "slpi-noise" version 1. Lines end in '\n'. First the header, ten lines in this
  * order (binary64 values as C99 "%a" hex floats, then "%.17g" decimals of the same):
@@ -23,7 +22,7 @@
  * is finite and that hex and decimal copies are the same binary64, |dW| <= D when
  * truncated, and the row count; every error reads "file:line: problem".
  */
-#include "noise.h"
+#include "core/noise.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,8 +1,8 @@
-/* noise.c — the canonical noise generator (SPEC §2.1, §2.3; DESIGN §4): Philox4x32-10
+/* noise.c — the canonical noise generator (docs/noise.md#increments, docs/noise.md#coupling; docs/noise.md#contract): Philox4x32-10
  * counters, a bit-reproducible uniform -> standard normal map, and the bottom-up dyadic
  * Brownian hierarchy. Everything here is a pure function of its arguments (no state, no
  * allocation), so any number can be produced alone, in any order, on any thread or rank.
- * The threshold and clipping of SPEC §2.2 are in core/noise-trunc.c.
+ * The threshold and clipping of docs/noise.md#truncation are in core/noise-trunc.c.
  *
  * ---- Normal number j of stream (seed, path, component) --------------------------------
  * This paragraph is the contract; an external port (GPU, another language) reproduces
@@ -48,7 +48,7 @@
  * both fast and bit-identical under any IEEE binary64 compiler that honours
  * -ffp-contract=off. Box-Muller would need our own log, sin and cos to 1/4 ulp and gives
  * pairs; the ziggurat consumes a variable number of words and claims no function value.
- * ---- Speed (issue 3 item 8; every bit as above) --------------------------------------
+ * ---- Speed (every bit as above) ----------------------------------------------------
  * slpi_noise_normals works in batches and keeps the bits of slpi_noise_normal, which is
  * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
  * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
@@ -84,7 +84,7 @@
  * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
  * way with ~50 instructions per normal (17 of them gathering the row entries).
  *
- * ---- Levels (SPEC §2.3) --------------------------------------------------------------
+ * ---- Levels (docs/noise.md#coupling) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
  * the fine increments are f_j = sigma * Z_j with sigma = sqrt(h * 2^-r) (one correctly
  * rounded square root of an exact product) and Z_j the normals of the stream; the
@@ -102,8 +102,8 @@
 
 #include <Random123/philox.h>
 
-#include "noise.h"
-#include "noise-table.h"
+#include "core/noise.h"
+#include "core/noise-table.h"
 
 /* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time; runs
  * of at most NOISE_SINGLE_MAX normals go one by one (a batch of 8 costs more). */

@@ -1,7 +1,7 @@
-/* problem.c — the problem model: the papers' defaults (SPEC §4, §5), key=value
+/* problem.c — the problem model: the papers' defaults (docs/systems.md, docs/experiments.md), key=value
  * parsing with validation that names the bad key or value, cross-key rules and the
- * problem-dependent part of the applicability matrix (SPEC §4.7), and the derived
- * shape of a problem (state layout, number of noises, truncation rule of SPEC §2.2).
+ * problem-dependent part of the applicability matrix (docs/systems.md#applicability), and the derived
+ * shape of a problem (state layout, number of noises, truncation rule of docs/noise.md#truncation).
  *
  * Every key lives in one table (`keys` below): its name, the system it belongs to
  * (or all), its type, where it is stored, its range and its help text. `slpi run
@@ -54,7 +54,7 @@ static const char *const e_bool[] = { "0", "1", NULL };
 static const key_def keys[] = {
     { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler (resets defaults)" },
     { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
-    { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a SPEC §5 case name (see `slpi list`)" },
+    { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a docs/experiments.md case name (see `slpi list`)" },
     { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
     { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, 0, 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
     /* time grid */
@@ -88,7 +88,7 @@ static const key_def keys[] = {
     { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments)" },
     /* rigid body */
     { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
-    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (SPEC §4.1)" },
+    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
     { "amp", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.amp), 0, NULL, 0, 1e6, "noise amplitude" },
     { "h0_scale", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.h0_scale), 0, NULL, 0, 1e6, "factor on H0 (0: noise only)" },
     { "track_R", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.track_R), 0, e_bool, 0, 0, "SVI form: also integrate R (0 | 1)" },
@@ -96,7 +96,7 @@ static const key_def keys[] = {
     { "inertia", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.inertia), 3, NULL, 1e-12, 1e12, "body moments of inertia" },
     { "mga", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.mga), 3, NULL, -1e6, 1e6, "m g a (RKMK: the centre-of-mass vector x)" },
     { "mg", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.mg), 0, NULL, 0, 1e6, "m g of the Gamma noise cases" },
-    { "noise", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.noise), 0, e_ht_noise, 0, 0, "noise model (SPEC §4.2)" },
+    { "noise", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.noise), 0, e_ht_noise, 0, 0, "noise model (docs/systems.md#heavy-top)" },
     { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
     { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
     { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
@@ -207,7 +207,7 @@ static void system_defaults(slpi_problem *p)
     }
 }
 
-/* SPEC §3.0-§3.5 solver defaults. */
+/* docs/schemes.md#solver, docs/schemes.md#svi solver defaults. */
 static void scheme_defaults(slpi_problem *p)
 {
     p->on_cap = SLPI_CAP_FAIL;
@@ -230,7 +230,7 @@ static void scheme_defaults(slpi_problem *p)
         p->maxit = 1;    /* explicit schemes: no solver */
         break;
     }
-    /* Stochastic Lie-Euler is consistent only with state-independent noise (SPEC §3.2):
+    /* Stochastic Lie-Euler is consistent only with state-independent noise (docs/schemes.md#rkmk):
      * where the system's default noise is state-dependent but a consistent model exists,
      * that model is the default (the rigid body's linear noise, Zeitlin's reading (L)). */
     if (p->scheme == SLPI_SCHEME_RKMK_LE) {
@@ -612,7 +612,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
                               "stochastic Lie-Euler is Stratonovich-consistent only for "
-                              "state-independent noise (SPEC §3.2)", sys);
+                              "state-independent noise (docs/schemes.md#rkmk)", sys);
     if (p->steps < 1)
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
     if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
@@ -671,7 +671,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         break;
     case SLPI_SYS_SINE_EULER:
         if (p->se.N % 2 == 0)
-            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (SPEC §4.6)", p->se.N);
+            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (docs/systems.md#sine-euler)", p->se.N);
         break;
     default:
         break;
@@ -731,7 +731,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
     case SLPI_SYS_MANAKOV: return p->mk.noise ? p->mk.n * (p->mk.n - 1) / 2 : 0;
     case SLPI_SYS_POINT_VORTICES: return p->pv.noise ? 3 : 0;
     case SLPI_SYS_EULER_ZEITLIN: {
-        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (SPEC §4.5) */
+        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
         int lmin = p->ez.N / 2;
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }

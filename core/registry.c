@@ -1,4 +1,4 @@
-/* registry.c — names of systems and schemes, and the applicability matrix of SPEC §4.7
+/* registry.c — names of systems and schemes, and the applicability matrix of docs/systems.md#applicability
  * as data. Problem-dependent refinements (noise model, size, sign variant) are applied
  * by slpi_problem_validate in core/problem.c. */
 #include <string.h>

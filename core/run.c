@@ -4,7 +4,7 @@
  * reached only through slpi_path_ops, so core does not depend on fast/ or ref/ (their
  * adapters are in oracle/path-fast.c and oracle/path-ref.c).
  *
- * Failure policy (DESIGN §6, SPEC §3.0): a step that fails (not converged under policy
+ * Failure policy (docs/design.md#command, docs/schemes.md#solver): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or
  * radius, exit 3, and no success summary. Each output row is formatted in memory and
  * handed to the kernel in one write(2), so a killed run (SIGTERM, SIGKILL) leaves a
@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
+#include "core/checkpoint.h"
 #include "slpi.h"
 
 static double now_seconds(void)

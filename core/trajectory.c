@@ -1,4 +1,4 @@
-/* trajectory.c — the trajectory TSV format (DESIGN §5), writer and validating reader.
+/* trajectory.c — the trajectory TSV format (docs/design.md#formats), writer and validating reader.
  *
  * Format "slpi-trajectory 1":
  *   # slpi-trajectory 1                  first line, format name and version

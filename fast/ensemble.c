@@ -1,9 +1,9 @@
 /* ensemble.c — structure-of-arrays ensembles of the so(3) rigid body for large Monte
- * Carlo studies (SPEC §4.1, §5.2 iso/rigid-body/weak, §5.3; benchmark P2): ISOMP-COMM
- * (SPEC §3.4) with iso-quad noise and SVI-SO3 (SPEC §3.5 d, rotation output) with
+ * Carlo studies (docs/systems.md#rigid-body, docs/experiments.md#iso iso/rigid-body/weak, docs/experiments.md#svi; benchmark P2): ISOMP-COMM
+ * (docs/schemes.md#isomp) with iso-quad noise and SVI-SO3 (docs/schemes.md#svi-so3, rotation output) with
  * svi-lin noise, specialised to 3-vectors with the operation order of the general path
  * (isomp.c, svi.c, rigid-body.c), so every path is bit-identical to slpi_fast_step
- * (tests/t-fast-ensemble.c). The solver policy is SPEC §3.0 per path (solver.c). */
+ * (tests/t-fast-ensemble.c). The solver policy is docs/schemes.md#solver per path (solver.c). */
 /* The sweeps below are written to be vectorised across paths; GCC does so at -O2 only
  * with its dynamic cost model. Elementwise only: no reassociation, results unchanged. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -11,7 +11,7 @@
 #endif
 #include <math.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
@@ -31,10 +31,10 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     return SLPI_OK;
 }
 
-/* Psi(Y) = -(h I^{-1} y + amp (eta_k y_k)_k) (iso-quad generators, B = -hat xi). */
-static void iso_psi(const slpi_fast_rb_soa *c, const double *eta, const double *y, double *p)
+/* Psi(Y) = -(h I^{-1} y + amp (delta_k y_k)_k) (iso-quad generators, B = -hat xi). */
+static void iso_psi(const slpi_fast_rb_soa *c, const double *delta, const double *y, double *p)
 {
-    for (int i = 0; i < 3; i++) p[i] = -(eta[0] * (c->Iinv[i] * y[i]) + eta[i + 1] * (c->amp * y[i]));
+    for (int i = 0; i < 3; i++) p[i] = -(delta[0] * (c->Iinv[i] * y[i]) + delta[i + 1] * (c->amp * y[i]));
 }
 
 /* One ISOMP fixed-point sweep over a chunk of lanes (branch-free, vectorisable): the
@@ -97,9 +97,9 @@ static long isomp_chunk(const slpi_fast_rb_soa *c, int n, double h, double *x0, 
             bad++;
             continue;
         }
-        double eta[4] = {h, e0[r], e1[r], e2[r]}, yy[3] = {y[0][r], y[1][r], y[2][r]}, p[3];
+        double delta[4] = {h, e0[r], e1[r], e2[r]}, yy[3] = {y[0][r], y[1][r], y[2][r]}, p[3];
         double xx[3] = {x0[r], x1[r], x2[r]};
-        iso_psi(c, eta, yy, p);
+        iso_psi(c, delta, yy, p);
         slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, p, yy, xx, xx);
         x0[r] = xx[0]; x1[r] = xx[1]; x2[r] = xx[2];
     }
@@ -107,7 +107,7 @@ static long isomp_chunk(const slpi_fast_rb_soa *c, int n, double h, double *x0, 
 }
 
 /* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators). */
-typedef struct { const slpi_fast_rb_soa *c; const double *eta; } svi_lane_ctx;
+typedef struct { const slpi_fast_rb_soa *c; const double *delta; } svi_lane_ctx;
 
 static void svi_map(void *ctx, const double *A, const double *B, double *x, double *tau,
                     double *ft)
@@ -115,16 +115,16 @@ static void svi_map(void *ctx, const double *A, const double *B, double *x, doub
     const svi_lane_ctx *l = ctx;
     for (int i = 0; i < 3; i++) {
         double m = 0.5 * (A[i] + B[i]);
-        x[i] = 0.5 * (l->eta[0] * (l->c->Iinv[i] * m) + l->eta[i + 1] * l->c->amp);
+        x[i] = 0.5 * (l->delta[0] * (l->c->Iinv[i] * m) + l->delta[i + 1] * l->c->amp);
         ft[i] = 0;
     }
     slpi_fast_cayley3(x, tau);
 }
 
-static int svi_lane(const slpi_fast_rb_soa *c, const double *eta, double *P, int *its)
+static int svi_lane(const slpi_fast_rb_soa *c, const double *delta, double *P, int *its)
 {
     double A[3], B[3], x[3], tau[9], ft[3], t[3], resid;
-    svi_lane_ctx l = {c, eta};
+    svi_lane_ctx l = {c, delta};
     int st = slpi_fast_svi3_solve(c->c, &c->pol, svi_map, &l, P, A, B, x, tau, ft, its, &resid);
     if (slpi_step_failed(st)) return st;
     slpi_fast_mat3t_vec(tau, P, t);
@@ -139,10 +139,10 @@ static long soa_run(lane_fn fn, const slpi_fast_rb_soa *c, long nl, double h, do
 {
     long bad = 0, its = 0;
     for (long r = 0; r < nl; r++) {
-        double eta[4] = {h, dW[r], dW[nl + r], dW[2 * nl + r]};
+        double delta[4] = {h, dW[r], dW[nl + r], dW[2 * nl + r]};
         double s[3] = {x[r], x[nl + r], x[2 * nl + r]};
         int k = 0;
-        if (slpi_step_failed(fn(c, eta, s, &k))) {
+        if (slpi_step_failed(fn(c, delta, s, &k))) {
             bad++;
         } else {
             x[r] = s[0]; x[nl + r] = s[1]; x[2 * nl + r] = s[2];

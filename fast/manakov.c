@@ -1,14 +1,14 @@
-/* manakov.c — the generalized rigid body on so(n) of ISO §6.2 (SPEC §4.3, ISO eqs.
+/* manakov.c — the generalized rigid body on so(n) of ISO §6.2 (docs/systems.md#manakov, ISO eqs.
  * (36)-(37)): H_0 = sum_{i<j} X_ij^2 / c_ij, noise H_ij = amp X_ij^2 (M = n(n-1)/2).
  *
  * Coordinates (fast.h): mu = X_ij (i < j, row-major, core layout) in the basis
  * E_ij - E_ji; gradient coefficients g_ij with grad H = sum g_ij (E_ij - E_ji), so
- * g = X_ij / c_ij for H_0 and amp X_ij for H_ij; coad(xi, X) = [X, xi] (SPEC §1.3).
+ * g = X_ij / c_ij for H_0 and amp X_ij for H_ij; coad(xi, X) = [X, xi] (docs/conventions.md#brackets).
  * Matrix form: complex column-major n x n with zero imaginary parts (dense.c kernels). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     int n, d;
@@ -61,12 +61,12 @@ static void mk_grad(const slpi_fast_system *s, int k, const double *mu, double *
     g[k - 1] = c->amp * mu[k - 1];
 }
 
-static void mk_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+static void mk_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *g)
 {
     const mk_ctx *c = s->ctx;
     for (int i = 0; i < c->d; i++)
-        g[i] = eta[0] * mu[i] * c->cinv[i] + (s->M ? eta[i + 1] * c->amp * mu[i] : 0);
+        g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
 }
 
 static void mk_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
@@ -145,22 +145,22 @@ static void mk_m_to_state(const slpi_fast_system *s, const double *Y, double *mu
     mk_from_complex(s->ctx, (const double complex *)Y, mu);
 }
 
-static void mk_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+static void mk_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
 {
     mk_ctx *c = s->ctx;
     double *u = c->A, *g = c->B;
     mk_from_complex(c, (const double complex *)Y, u);
-    mk_grad_sum(s, eta, u, g);
+    mk_grad_sum(s, delta, u, g);
     for (int i = 0; i < c->d; i++) g[i] = -g[i];
     mk_to_complex(c, g, (double complex *)Psi);
 }
 
-static double mk_isomp(const slpi_fast_system *s, const double *eta, const double *Xn,
+static double mk_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
                        const double *Y, double *Ynew, double *ynorm, double *Psi_out)
 {
     mk_ctx *c = s->ctx;
     double complex *P = Psi_out ? (double complex *)Psi_out : c->Z3;
-    mk_psi(s, eta, Y, (double *)P);
+    mk_psi(s, delta, Y, (double *)P);
     return slpi_fast_zisomp(c->n, P, (const double complex *)Xn, (const double complex *)Y,
                             (double complex *)Ynew, ynorm, c->Z1);
 }
@@ -316,16 +316,15 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->cdim = s->dim = c->d;
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
-    s->quad_h0 = 1;
     s->noise_state_dependent = s->M > 0;
     s->initial_state = mk_initial;
     s->diagnostics = mk_diag;
-    s->grad = mk_grad;
-    s->grad_sum = mk_grad_sum;
-    s->hess = mk_hess;
+    s->gen = mk_grad;
+    s->gen_sum = mk_grad_sum;
+    s->dgen = mk_hess;
     s->coad = mk_coad;
     s->bracket = mk_bracket;
-    s->orbit_exp = mk_orbit_exp;
+    s->orbit = mk_orbit_exp;
     s->m_from_state = mk_m_from_state;
     s->m_to_state = mk_m_to_state;
     s->m_psi = mk_psi;

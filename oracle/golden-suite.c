@@ -1,4 +1,4 @@
-/* golden-suite.c — the golden cases as a suite (issue 6, oracle items 1–2): regenerate
+/* golden-suite.c — the golden cases as a suite (regeneration and the fast-vs-certified check): regenerate
  * the files of a folder (`make golden`, `slpi golden --write`), and check every case
  * on both paths with the table of the worst scores per scheme x system pair. */
 #include <errno.h>

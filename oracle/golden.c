@@ -1,8 +1,8 @@
 /* golden.c — the golden-case file format "slpi-golden 1": writer and validating reader
- * (issue 6, oracle item 1; DESIGN §5). A golden case depends on nothing but its file:
+ * (the oracle's stored certified cases; docs/design.md#formats). A golden case depends on nothing but its file:
  * the problem, the initial state and every increment are stored exactly, and the
- * certified balls are what the ref path (SPEC §1.7) proved about the exact discrete
- * result of the scheme on those inputs. (DESIGN §2 lists the golden format among core's
+ * certified balls are what the ref path (docs/conventions.md#two-paths) proved about the exact discrete
+ * result of the scheme on those inputs. (docs/architecture.md lists the golden format among core's
  * file formats; it lives here because only oracle/ reads or writes it and it needs the
  * ref path's balls. The reader is one function, slpi_golden_read, for fuzzing.)
  *

@@ -1,6 +1,6 @@
 /* path-ref.c — the certified (Arb ball) path behind the run driver's slpi_path_ops.
  * The ref path computes no initial conditions: the default initial state is the fast
- * path's binary64 one, which the ball path then treats as exact input (DESIGN §3).
+ * path's binary64 one, which the ball path then treats as exact input (docs/design.md#two-paths).
  * Rows hold balls "mid +/- rad" whose decimal rounding is added to the radius, so
  * every printed ball still contains the exact result. */
 #include <stdlib.h>

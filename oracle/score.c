@@ -1,4 +1,4 @@
-/* score.c — fast-vs-certified scoring (issue 6, oracle item 2) and the golden check.
+/* score.c — fast-vs-certified scoring (the oracle's fast-vs-certified budget) and the golden check.
  *
  * Ratio: the LAPACK-style scale-free error |f - x| / (max(n,1) u scale), u = 2^-53,
  * n the step index, x the exact discrete result (known only as a ball B). From B we

@@ -1,5 +1,5 @@
 /* verify.c — `slpi verify`: check a trajectory of another implementation (a port)
- * against the certified path (issue 6, oracle item 3). Input: a trajectory TSV
+ * against the certified path (the port verifier). Input: a trajectory TSV
  * "slpi-trajectory 1" (core/trajectory.c; the port-facing description is in
  * oracle/README.md) whose '#' header carries the problem as key=value lines (the
  * provenance keys that slpi itself writes, and arith=, are skipped; case=NAME takes
@@ -257,7 +257,7 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
     long *stops = calloc((size_t)t.nrows + 1, sizeof(long));
     int nstops = 0;
     for (long r = 0; r < t.nrows && t.step[r] <= last; r++) stops[nstops++] = t.step[r];
-    if (rc == SLPI_OK) rc = slpi_oracle_initial_state(&p, x0, err);
+    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&p, x0, err);
     if (rc == SLPI_OK) rc = slpi_oracle_increments(&p, last, dW, err);
     if (rc == SLPI_OK) rc = slpi_ref_create(&v.s, &p, err);
     if (rc == SLPI_OK) {

@@ -1,5 +1,5 @@
 /* walk.c — the certified walk shared by golden generation, the golden check and
- * `slpi verify`: the ref path (DESIGN §3, SPEC §1.7) stepped over given binary64
+ * `slpi verify`: the ref path (docs/design.md#two-paths, docs/conventions.md#two-paths) stepped over given binary64
  * increments from a given binary64 initial state, both taken as exact. */
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #define SCALE_EPS_BITS 30
 
-int slpi_oracle_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
 {
     int given = slpi_problem_explicit_x0(p, x, err);
     if (given < 0) return err->code;

@@ -1,8 +1,8 @@
-/* props/prop-order.c — convergence orders on small generated problems (SPEC §2.3-§2.5,
+/* props/prop-order.c — convergence orders on small generated problems (docs/noise.md#coupling, docs/noise.md#estimators,
  * §3.6): deterministic order (2; RKMK-LE 1) against the same scheme at a fine level,
  * and strong order at T from coupled paths of the canonical hierarchy
  * (slpi_noise_increments with refine, truncated per level), with a bootstrap CI over
- * paths [SPEC §2.5 choice] that must contain the expected order: 1 for one noise,
+ * paths [docs/noise.md#estimators choice] that must contain the expected order: 1 for one noise,
  * 1/2 for several non-commuting noises. Rigid body and heavy top (cheap states). */
 #include <inttypes.h>
 #include <math.h>
@@ -18,12 +18,12 @@
 #define DET_WINDOW 0.3
 #define CI_SLACK 0.15     /* bias allowance on the CI (pre-asymptotic levels) */
 
-static props_expect order_expect(const props_case *c)
+static slpi_props_expect order_expect(const slpi_props_case *c)
 {
-    return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? PROPS_HOLDS : PROPS_NA;
+    return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
 }
 
-static void order_adjust(props_case *c, props_rng *r)
+static void order_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     c->mag = 1;
@@ -34,7 +34,7 @@ static void order_adjust(props_case *c, props_rng *r)
  * finest level is LREF (refine = LREF - L), components >= c->noises set to 0. */
 static char failure[200];
 
-static int run_level(const props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x)
+static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x)
 {
     slpi_problem p = *p0;
     slpi_fast *f = NULL;
@@ -77,7 +77,7 @@ static double slope(const double *e)
  * converged (a coarse fixed point may stop contracting on a rare large increment: that
  * path is dropped and counted, the study is UNABLE when more than 1/8 are). Returns the
  * number of paths kept. */
-static int errors(const props_case *c, const slpi_problem *p, int paths, double *err2)
+static int errors(const slpi_props_case *c, const slpi_problem *p, int paths, double *err2)
 {
     int d = slpi_problem_state_dim(p), kept = 0;
     for (int r = 0; r < paths; r++) {
@@ -109,11 +109,11 @@ static double rms_slope(const double *err2, const int *pick, int paths)
     return slope(e);
 }
 
-static void order_check(const props_case *c, int paths, props_outcome *o)
+static void order_check(const slpi_props_case *c, int paths, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int active = c->noises < slpi_problem_noise_count(&p) ? c->noises : slpi_problem_noise_count(&p);
     int det = active == 0 || c->amp == 0;
     double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (active == 1 ? 1 : 0.5);
@@ -129,8 +129,8 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
     int dropped = paths - kept;
     paths = kept;
     double s = rms_slope(err2, NULL, paths);
-    if (det && !(sqrt(err2[NLEV - 1]) > 1e-11 * fmax(1.0, props_maxabs(p.x0, slpi_problem_state_dim(&p))))) {
-        props_outcome_unable(o, "errors at rounding level");
+    if (det && !(sqrt(err2[NLEV - 1]) > 1e-11 * fmax(1.0, slpi_props_maxabs(p.x0, slpi_problem_state_dim(&p))))) {
+        slpi_props_outcome_unable(o, "errors at rounding level");
     } else if (det) {
         o->ratio = fabs(s - expect);
         o->holds = o->ratio <= DET_WINDOW;
@@ -139,9 +139,9 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
         enum { B = 200 };
         double bs[B];
         int *pick = malloc((size_t)paths * sizeof *pick);
-        props_rng r = { c->seed ^ 0x13198a2e03707344ULL };
+        slpi_props_rng r = { c->seed ^ 0x13198a2e03707344ULL };
         for (int b = 0; b < B; b++) {
-            for (int i = 0; i < paths; i++) pick[i] = (int)props_rng_int(&r, paths);
+            for (int i = 0; i < paths; i++) pick[i] = (int)slpi_props_rng_int(&r, paths);
             bs[b] = rms_slope(err2, pick, paths);
         }
         free(pick);
@@ -158,22 +158,22 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
     free(err2);
 }
 
-static void order_det_adjust(props_case *c, props_rng *r)
+static void order_det_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     order_adjust(c, r);
     c->noises = 0;
 }
 
-static void order_det_check(const props_case *c, int use_ref, props_outcome *o)
+static void order_det_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     order_check(c, 1, o);
 }
 
-static void order_strong_adjust(props_case *c, props_rng *r)
+static void order_strong_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     order_adjust(c, r);
-    int M = props_noise_count(c);
+    int M = slpi_props_noise_count(c);
     if (c->noises < 1) c->noises = 1;
     if (c->noises > M) c->noises = M;
     if (c->noises == 2) c->noises = 3 <= M ? 3 : 1;
@@ -182,7 +182,7 @@ static void order_strong_adjust(props_case *c, props_rng *r)
     c->amp = c->noises == 1 ? 0.5 : 1.0;
 }
 
-static void order_strong_check(const props_case *c, int use_ref, props_outcome *o)
+static void order_strong_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     const char *m = getenv("SLPI_TEST_MULTIPLIER");
@@ -190,12 +190,12 @@ static void order_strong_check(const props_case *c, int use_ref, props_outcome *
     order_check(c, (int)(48 * (k > 1 ? k : 1)), o);
 }
 
-const props_property props_prop_order_det = {
+const slpi_props_property slpi_props_prop_order_det = {
     "order-det", "deterministic order 2 (RKMK-LE: 1) against a fine-level run (h = T 2^-3..2^-6)",
     order_expect, order_det_adjust, order_det_check, 0, 0,
 };
 
-const props_property props_prop_order_strong = {
+const slpi_props_property slpi_props_prop_order_strong = {
     "order-strong", "strong order from coupled paths, bootstrap CI contains 1 (one noise) or 1/2 (several)",
     order_expect, order_strong_adjust, order_strong_check, 0, 0,
 };

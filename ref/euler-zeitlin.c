@@ -1,9 +1,9 @@
 /* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 16
- * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), at the matrix
+ * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
  * level of ref/ref.h:
- *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: SPEC §3.4);
+ *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
- *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (SPEC §4.5 order):
+ *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
  *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha.
  * Invariants: H0 = -1/2 Tr((Delta^{-1}X)^* X) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
  * Im Tr X (the central Casimir of U(N), for SVI-LP), then for N <= 12 the sorted
@@ -148,7 +148,7 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_set(out + 1, acb_realref(T + 1));
     arb_set(out + 2, acb_imagref(T + 2));
     arb_set(out + 3, acb_imagref(T + 0));
-    slpi_ref_zeitlin_eigs(lam, X, prec);
+    slpi_ref_mat_eig_skewh(lam, X, prec);
     if (N <= EZ_ALL_EIGS_MAX) {
         _arb_vec_set(out + 4, lam, N);
     } else {
@@ -170,7 +170,7 @@ static void ez_clear(slpi_ref_system *s)
     s->data = NULL;
 }
 
-int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N;
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)

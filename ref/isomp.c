@@ -1,22 +1,22 @@
-/* ref/isomp.c — ISOMP, the stochastic isospectral midpoint, certified (SPEC §3.4;
- * 001_833b3b0a8868d904.txt §4.3, eqs. (26)-(30)). J-quadratic systems only.
+/* ref/isomp.c — ISOMP, the stochastic isospectral midpoint, certified (docs/schemes.md#isomp;
+ * ISO §4.3, eqs. (26)-(30)). J-quadratic systems only.
  *
- * With eta = (h, dW_1..dW_M) (already truncated) and Psi(Y) = sum_k eta_k B_k(Y), the
- * midpoint Xt is the zero of (SPEC §3.4 step 1, the derived form of eq. (26) line 2)
+ * With delta = (h, dW_1..dW_M) (already truncated) and Psi(Y) = sum_k delta_k B_k(Y), the
+ * midpoint Xt is the zero of (docs/schemes.md#isomp step 1, the derived form of eq. (26) line 2)
  *     F(Y) = Y - X_n - 1/2 [Psi(Y), Y] - 1/4 Psi(Y) Y Psi(Y),
  *     F'(Y)[W] = W - 1/2 ([dPsi, Y] + [Psi, W]) - 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi),
- * dPsi = sum_k eta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
+ * dPsi = sum_k delta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
  * Jacobian-free Krawczyk test of the fixed point Y = G(Y) = X_n + 1/2[Psi, Y] +
  * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F.
  * Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;
-    const double *eta;
+    const double *delta;
     arb_srcptr x;          /* X_n packed */
     acb_mat_t Xn;
 } isomp_ctx;
@@ -29,7 +29,7 @@ static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_ma
     acb_mat_t T, U;
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
-    slpi_ref_mat_gen_sum(c->s, Psi, c->eta, Y, prec);
+    slpi_ref_mat_gen_sum(c->s, Psi, c->delta, Y, prec);
     slpi_ref_mat_comm(T, Psi, Y, prec);
     acb_mat_scalar_mul_2exp_si(T, T, -1);
     acb_mat_mul(U, Psi, Y, prec);
@@ -72,7 +72,7 @@ static void dG_parts_init(const isomp_ctx *c, dG_parts *d, arb_srcptr y, slong p
     acb_mat_init(d->PY, N, N);
     acb_mat_init(d->YP, N, N);
     s->unpack(s, d->Y, y, prec);
-    slpi_ref_mat_gen_sum(s, d->Psi, c->eta, d->Y, prec);
+    slpi_ref_mat_gen_sum(s, d->Psi, c->delta, d->Y, prec);
     acb_mat_mul(d->PY, d->Psi, d->Y, prec);
     acb_mat_mul(d->YP, d->Y, d->Psi, prec);
 }
@@ -99,7 +99,7 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     acb_mat_init(U, N, N);
     acb_mat_init(dG, N, N);
     s->unpack(s, W, w, prec);
-    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, d->Y, W, prec);
+    slpi_ref_mat_dgen_sum(s, dPsi, c->delta, d->Y, W, prec);
     slpi_ref_mat_comm(dG, dPsi, d->Y, prec);
     slpi_ref_mat_comm(T, d->Psi, W, prec);
     acb_mat_add(dG, dG, T, prec);
@@ -151,17 +151,17 @@ static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
 }
 
 /* The coordinate form, for systems with a closed-form `sandwich` (no matrices): with
- * p = sum_k eta_k b_k(y) = pack(Psi(Y)),
+ * p = sum_k delta_k b_k(y) = pack(Psi(Y)),
  *     G(y) = x_n + 1/2 coad(p, y) + 1/8 sandwich(p, y, p),
  *     G'(y)[w] = 1/2 (coad(dp, y) + coad(p, w)) + 1/4 sandwich(dp, y, p)
- *                + 1/8 sandwich(p, w, p),  dp = sum_k eta_k Db_k(y)[w]. */
+ *                + 1/8 sandwich(p, w, p),  dp = sum_k delta_k Db_k(y)[w]. */
 static void isomp_Gc(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
     int n = s->dim;
     arb_ptr p = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_gen_sum(s, p, c->eta, y, prec);
+    slpi_ref_gen_sum(s, p, c->delta, y, prec);
     s->coad(s, out, p, y, prec);
     _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
     s->sandwich(s, t, p, y, p, prec);
@@ -178,8 +178,8 @@ static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     const slpi_ref_system *s = c->s;
     int n = s->dim;
     arb_ptr p = _arb_vec_init(n), dp = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_gen_sum(s, p, c->eta, y, prec);
-    slpi_ref_dgen_sum(s, dp, c->eta, y, w, prec);
+    slpi_ref_gen_sum(s, p, c->delta, y, prec);
+    slpi_ref_dgen_sum(s, dp, c->delta, y, w, prec);
     s->coad(s, out, dp, y, prec);
     s->coad(s, t, p, w, prec);
     _arb_vec_add(out, out, t, n, prec);
@@ -205,7 +205,7 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(A, N, N);
     acb_mat_init(B, N, N);
     acb_mat_init(C, N, N);
-    slpi_ref_mat_gen_sum(s, Psi, c->eta, Xt, prec);
+    slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
     if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
         slpi_ref_mat_comm(A, Psi, Xt, prec);
         acb_mat_add(Xout, c->Xn, A, prec);
@@ -233,7 +233,7 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
 {
     (void)p;
     if (s->N == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (SPEC 4.7)",
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (docs/systems.md#applicability)",
                               slpi_system_name(s->p->system));
     return slpi_ref_check_plain(s, "isomp", err);
 }
@@ -245,7 +245,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     int coord = s->sandwich != NULL;
     isomp_ctx c;
     c.s = s;
-    c.eta = delta;
+    c.delta = delta;
     c.x = x;
     acb_mat_init(c.Xn, N, N);
     acb_mat_t Y, G;

@@ -1,11 +1,11 @@
 /* ref/matrix.c — matrix-level helpers of the certified path and the generic
- * coordinate operations of a J-quadratic system (SPEC §1.1, §1.3, §1.4, §1.5):
+ * coordinate operations of a J-quadratic system (docs/conventions.md#algebras, docs/conventions.md#brackets, docs/conventions.md#orbit-maps, docs/conventions.md#sde):
  *   ad*_xi X = [xi^*, X] = [B, X] with B = xi^*, and the orbit map
  *   O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} = e^B X e^{-B} (B skew-Hermitian,
  *   so e^{-B} = (e^B)^*). The derivative of the exponential is read off the block
  *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
  * The su(N) packing is the state layout of slpi.h. */
-#include "ref.h"
+#include "ref/ref.h"
 
 void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
 {
@@ -258,7 +258,7 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     acb_mat_clear(V);
 }
 
-/* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, SPEC §3.2). */
+/* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, docs/schemes.md#rkmk). */
 static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                     slong prec)
 {

@@ -1,10 +1,10 @@
-/* ref/ref.c — public entry points of the certified path (slpi.h; DESIGN §3):
+/* ref/ref.c — public entry points of the certified path (slpi.h; docs/design.md#two-paths):
  * create/step/diagnostics/free, the scheme table, and the precision policy:
  * a step runs at p->prec bits and, when its enclosure fails, again at doubled
  * precision, the last try exactly at p->prec_max; beyond that it is UNABLE (never a
  * guess), with the reason in slpi_ref_unable_reason. A failed step leaves the state
  * unchanged. */
-#include "ref.h"
+#include "ref/ref.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,22 +1,22 @@
-/* ref/ref.h — internal interface of the certified Arb path (DESIGN §3, SPEC §1.5).
+/* ref/ref.h — internal interface of the certified Arb path (docs/design.md#two-paths, docs/conventions.md#sde).
  *
- * A system file fills a `slpi_ref_system` (SPEC §1.5 "system interface") for one
+ * A system file fills a `slpi_ref_system` (docs/conventions.md#sde "system interface") for one
  * problem; scheme files use only this interface. Two levels:
  *
  *  - coordinate level (every system): the state vector x (slpi.h layout, length
  *    `state_dim`) whose first `dim` entries are the Lie–Poisson variable mu; algebra
  *    elements b (generators, the RKMK/TMK unknown sigma) are vectors of length `gdim`.
- *      gen(k, mu)          b_k(mu): the generator of H_k (SPEC §1.5: xi_k, or B_k in
+ *      gen(k, mu)          b_k(mu): the generator of H_k (docs/conventions.md#sde: xi_k, or B_k in
  *                          matrix form), in the system's algebra coordinates;
- *      dgen(k, mu, w)      D b_k(mu)[w] (SPEC §1.5 `hess`);
+ *      dgen(k, mu, w)      D b_k(mu)[w] (docs/conventions.md#sde `hess`);
  *      coad(b, mu)         ad*_b mu, bilinear, so that V_k(mu) = coad(gen(k,mu), mu);
- *      orbit(b, mu)        the exponential orbit map O_exp(b; mu) (SPEC §1.4),
+ *      orbit(b, mu)        the exponential orbit map O_exp(b; mu) (docs/conventions.md#orbit-maps),
  *                          equal to mu + coad(b, mu) + O(b^2);
  *      dorbit(b,db,mu,dmu) its derivative d/dt O_exp(b + t db; mu + t dmu) at t = 0
  *                          (dmu may be NULL: no variation of mu).
- *  - matrix level (J-quadratic systems, SPEC §1.1; `N > 0`): the state part mu is a
+ *  - matrix level (J-quadratic systems, docs/conventions.md#algebras; `N > 0`): the state part mu is a
  *    skew-Hermitian N x N matrix X = unpack(mu), generators are matrices B_k(X) =
- *    xi_k^* with dX = sum_k [B_k(X), X] o dS^k (SPEC §1.5), and an algebra element b
+ *    xi_k^* with dX = sum_k [B_k(X), X] o dS^k (docs/conventions.md#sde), and an algebra element b
  *    is packed like the state (so b = pack(B)). `slpi_ref_matrix_attach` then fills
  *    the coordinate level generically: gen = pack(B_k), coad(b, mu) = pack([B, X]),
  *    orbit = pack(e^B X e^{-B}) with a rigorous exponential.
@@ -59,7 +59,7 @@ struct slpi_ref_system {
     void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
                    arb_srcptr mu, arb_srcptr dmu, slong prec);
     /* lie(a, b): the operator L_a b such that the left-trivialized truncated
-     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (SPEC §3.2) in these coordinates:
+     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (docs/schemes.md#rkmk) in these coordinates:
      * ad_a b = [a, b] in coordinates, -[A, B] in the B-form of matrix systems. */
     void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                 slong prec);
@@ -95,12 +95,12 @@ struct slpi_ref_system {
 /* --------------------------------------------------------------- systems
  * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a
  * message. One per system file. */
-int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_heavy_top_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_point_vortices_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 /* Dispatch on p->system; clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);

@@ -1,5 +1,5 @@
-/* ref/sine-euler.c — sine-Euler on the torus, su(N) with N odd, in balls (SPEC §4.6;
- * 000_4bd5cba106ace03f.txt §6, eqs. (46)-(55)).
+/* ref/sine-euler.c — sine-Euler on the torus, su(N) with N odd, in balls (docs/systems.md#sine-euler;
+ * RKMK §6, eqs. (46)-(55)).
  *   eps = 2 pi / N, K = (N-1)/2, modes m in {-K..K}^2 \ {0};
  *   T_m = i/(2 eps) J_m, J_m = e^{i eps m1 m2} g^{m1} h^{m2}, g = diag(q^a), q = e^{2 i eps},
  *   h e_b = e_{(b-1) mod N}: (J_m)_{a,b} = e^{i eps (m1 m2 + 2 a m1)} [a = b - m2 mod N];
@@ -8,11 +8,11 @@
  *   noise (SALT, eq. (55)): B_i = -Z_i, Z_1 = amp (T_(1,1) + T_-(1,1)),
  *   Z_2 = amp (T_(1,-1) + T_-(1,-1));
  *   Casimirs C2 = Tr W^2 and C3 = Im Tr W^3 (E-R14), and for N <= 12 the sorted
- *   eigenvalues of iW as certified enclosures (slpi_ref_zeitlin_eigs; indeterminate if
+ *   eigenvalues of iW as certified enclosures (slpi_ref_mat_eig_skewh; indeterminate if
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
-#include "ref.h"
-#include "zeitlin.h"
+#include "ref/ref.h"
+#include "ref/zeitlin.h"
 #include <math.h>
 
 #define SE_MAX_EIG 12
@@ -99,7 +99,7 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_set(out + 1, acb_realref(tr + 1));
     arb_set(out + 2, acb_imagref(tr + 2));
     if (s->n_inv > 3)
-        slpi_ref_zeitlin_eigs(out + 3, W, prec);
+        slpi_ref_mat_eig_skewh(out + 3, W, prec);
     acb_clear(h);
     _acb_vec_clear(tr, 3);
     acb_mat_clear(W);
@@ -152,7 +152,7 @@ static void basis_matrix(acb_mat_t T, int N, int m1, int m2, slong prec)
     fmpq_clear(r);
 }
 
-int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     const slong prec = 2 * p->prec_max + 64;
     int N = p->se.N;

@@ -1,5 +1,5 @@
-/* ref/tmk.c — TMK, the trapezoidal Munthe-Kaas scheme, certified (SPEC §3.1;
- * 000_4bd5cba106ace03f.txt §4, eqs. (36)-(41), Algorithm 1).
+/* ref/tmk.c — TMK, the trapezoidal Munthe-Kaas scheme, certified (docs/schemes.md#tmk;
+ * RKMK §4, eqs. (36)-(41), Algorithm 1).
  *
  * The step is the exact solution sigma of the TMK equation (eqs. (37)-(38))
  *     F(sigma) = sigma - G(sigma),  G(sigma) = sum_k Delta_k xi_k( 1/2 (mu_n + O_exp(sigma; mu_n)) ),
@@ -11,7 +11,7 @@
  * mode (p->fixed_iters > 0), where exactly that many chord steps
  *     sigma <- sigma - D^{-1} r,  D v = v - 1/2 sum_k Delta_k D xi_k(mu_n)[ad*_v mu_n],
  * from sigma = 0 are evaluated in balls (the defined map is certified). */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;

@@ -2,8 +2,8 @@
  * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
  * T_lm from the exact Racah 3j formula and from certified eigenvectors of L_m, the real
  * basis Y_alpha and its coefficient maps, the Poisson solve Delta_N^{-1}, H0, Casimirs
- * and eigenvalue enclosures. SPEC §4.5 (and §3.4 trace subtlety); ISO
- * `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
+ * and eigenvalue enclosures. docs/systems.md#euler-zeitlin (and docs/schemes.md#isomp trace subtlety); ISO
+ * ISO, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
 #include "ref/ref.h"
 
@@ -142,7 +142,7 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
 }
 
 /* Column l-m of V = the 3j vector of T_lm on diagonal -m, sign fixed so the last
- * component is positive (SPEC §4.5 sign choice). */
+ * component is positive (docs/systems.md#euler-zeitlin sign choice). */
 static void threej_basis(arb_mat_t V, int N, int m, slong prec)
 {
     int n = N - m;
@@ -514,7 +514,7 @@ static int arb_mid_cmp(const void *pa, const void *pb)
     return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
 }
 
-int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec)
 {
     int N = acb_mat_nrows(X), kind;
     acb_mat_t A, Ra;

@@ -1,7 +1,7 @@
 /* zeitlin.h — internal interface of the certified Euler–Zeitlin mathematics on su(N)
- * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), in Arb balls.
+ * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), in Arb balls.
  *
- * Conventions (SPEC §4.5):
+ * Conventions (docs/systems.md#euler-zeitlin):
  *   s = (N-1)/2, m_a = -s + a (a = 0..N-1), beta_a = sqrt((a+1)(N-1-a)).
  *   Per-diagonal Laplacian L_d (diagonal d = b - a >= 0, entries p_a = P_{a,a+d}):
  *     diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal beta_a beta_{a+d}.
@@ -20,7 +20,7 @@
 #include <arb_mat.h>
 #include <acb_mat.h>
 
-#define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (issue 5) */
+#define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (cost of the certified step) */
 
 typedef struct {
     int N;
@@ -76,6 +76,6 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
 /* Sorted eigenvalue enclosures of iX (Hermitian). Returns 2 if isolated as simple
  * eigenvalues, 1 if only enclosed as clusters (acb_mat_eig_multiple), 0 if Arb cannot
  * enclose them (lam is then set to indeterminate). */
-int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec);
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec);
 
 #endif

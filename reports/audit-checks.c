@@ -1,5 +1,5 @@
-/* audit-checks.c — the evaluators of the claims audit (SPEC §6; check syntax in the
- * header of reports/claims.txt). Each check builds its case (a SPEC §5 preset plus
+/* audit-checks.c — the evaluators of the claims audit (docs/claims.md; check syntax in the
+ * header of reports/claims.txt). Each check builds its case (a docs/experiments.md preset plus
  * key=value overrides, FULL=1 overrides appended), computes one number on the fast path
  * (diagnostic maxima over a run, a Poisson defect, a coupled convergence study), on the
  * certified path (a diagnostic's ball after some steps), in closed form, or by the
@@ -794,7 +794,7 @@ static void check_moments(slpi_audit_check *c)
     int pass = m2 <= h * h * h && fabs(m2 - 1.5e-8) < 0.05e-8 && m4 <= 3 * h * h;
     set_outcome(c, pass, m2);
     snprintf(c->evidence, sizeof c->evidence, "h = 0.01, D = %.6f: E(dW - clip dW)^2 = %.4e (closed form; "
-             "<= h^3 = 1e-6; SPEC 1.5e-8), E clip(dW)^4 = %.6e <= 3h^2 = %.1e (quadrature); odd "
+             "<= h^3 = 1e-6; docs/conventions.md.5e-8), E clip(dW)^4 = %.6e <= 3h^2 = %.1e (quadrature); odd "
              "moments vanish by symmetry of the clipped law", D, m2, m4, 3 * h * h);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
@@ -813,7 +813,7 @@ static void check_thresholds(slpi_audit_check *c)
     }
     set_outcome(c, worst < 4e-16 && wspec < 2e-4, worst);
     snprintf(c->evidence, sizeof c->evidence, "ISO A_h sqrt(h) and SVI D_h agree with D(h, 2) to %.1e "
-             "relative (rounding) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16; SPEC table values "
+             "relative (rounding) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16; docs table values "
              "reproduced to %.1e", worst, wspec);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
@@ -862,7 +862,7 @@ static void check_dexpinv(slpi_audit_check *c, char **tok, int n)
              "sigma, v), |sigma| = 0.2..2, of |d/dt O_exp(sigma(t); mu0) - ad*_v mu| / (|v||mu|) "
              "= %.3e (4th-order central differences at 1e-3) %s %s %s", printed ?
              "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..." :
-             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (SPEC §3.2)", tok[1], printed ?
+             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)", tok[1], printed ?
              "the printed expansion" : "the Bernoulli series to order 30", d,
              c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[3], tok[4]);
 }
@@ -973,7 +973,7 @@ static void check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, i
              "%ld steps of h = %g from a random (Q0, P0): max |Q^T Q - I| = %.2e; mu o Phi_h vs "
              "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
              "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s", aw,
-             aw == 0.5 ? "consistent form, SPEC §3.4" : aw == 0.25 ? "printed (21)-(22)" : "other",
+             aw == 0.5 ? "consistent form, docs/schemes.md#isomp" : aw == 0.25 ? "printed (21)-(22)" : "other",
              r.steps, p.h, r.group, r.proj, r.half, r.equiv, tok[3], tok[4], tok[5]);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }

@@ -1,7 +1,7 @@
-/* audit-report.c — the audit's report (issue 7): claims.json (every claim with its
- * verdict, the expected verdict of SPEC §6, and every check with its number, evidence,
+/* audit-report.c — the audit's report: claims.json (every claim with its
+ * verdict, the expected verdict of docs/claims.md, and every check with its number, evidence,
  * command and figure) and index.html (one section per paper, one row per claim, the
- * verdicts that differ from SPEC §6's expectation listed first), with provenance. */
+ * verdicts that differ from the expected verdict (docs/claims.md) listed first), with provenance. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +85,7 @@ static void claim_row(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
     html_text(f, cl->source);
     fprintf(f, "</small></td><td class='v %s'>%s", slpi_claim_verdict_name(cl->verdict),
             slpi_claim_verdict_name(cl->verdict));
-    if (differs(cl)) fprintf(f, "<br><small>SPEC expects %s</small>", cl->expected);
+    if (differs(cl)) fprintf(f, "<br><small>expected %s</small>", cl->expected);
     if (cl->condition[0]) {
         fprintf(f, "<br><small>condition: ");
         html_text(f, cl->condition);
@@ -133,26 +133,26 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "#fff2cc}.DISCREPANCY{background:#f8d0d0}.QUALITATIVE{background:#dde8f7}.UNABLE{background:"
             "#e0e0e0}.o.pass{color:#176b17}.o.fail{color:#a00}.o.unable{color:#666}tr.diff td:first-child"
             "{border-left:6px solid #c00}.alert{border:3px solid #c00;padding:.6em;background:#fff4f4}"
-            "</style></head><body>\n<h1>slpi — audit of the claims of SPEC §6</h1>\n");
+            "</style></head><body>\n<h1>slpi — audit of the claims of docs/claims.md</h1>\n");
     fprintf(f, "<p>%d claims, %d checks, %s sizes, %.0f s wall. Verdicts: ", a->nclaims, a->nchecks,
             a->full ? "the papers' full" : "reduced", seconds);
     for (int v = 0; v < 5; v++)
         fprintf(f, "<span class='v %s'>%s %d</span>%s", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v], v < 4 ? ", " : ".</p>\n");
-    fprintf(f, "<div class='alert'><h2>Verdicts that differ from SPEC §6's expectation (%d)</h2><ul>", ndiff);
+    fprintf(f, "<div class='alert'><h2>Verdicts that differ from the expected verdict (docs/claims.md) (%d)</h2><ul>", ndiff);
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         if (!differs(cl)) continue;
-        fprintf(f, "<li><a href='#%s'><b>%s</b></a>: computed <b>%s</b>, SPEC expects %s</li>", cl->id,
+        fprintf(f, "<li><a href='#%s'><b>%s</b></a>: computed <b>%s</b>, expected %s</li>", cl->id,
                 cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
     }
-    fprintf(f, "</ul><p>Verdicts come from the computed checks only (reports/audit.c); SPEC's "
+    fprintf(f, "</ul><p>Verdicts come from the computed checks only (reports/audit.c); the documentation's "
             "DERIVED claims are expected CONFIRMED when their property holds.</p></div>\n");
     static const struct { char key; const char *title; } papers[] = {
-        {'R', "RKMK — Luesink, Ephrati, Cifani, Geurts (000_4bd5cba106ace03f.txt)"},
-        {'I', "ISO — Ephrati, Jansson, Lang, Luesink (001_833b3b0a8868d904.txt)"},
-        {'V', "SVI — Gay-Balmaz, Wu (004_1c42604fc8f90f7f.txt)"},
-        {'X', "Cross-cutting (SPEC §6.4)"},
+        {'R', "RKMK — Luesink, Ephrati, Cifani, Geurts (arXiv:2111.13143)"},
+        {'I', "ISO — Ephrati, Jansson, Lang, Luesink (arXiv:2408.16701)"},
+        {'V', "SVI — Gay-Balmaz, Wu (arXiv:2412.19368)"},
+        {'X', "Cross-cutting (docs/claims.md#cross)"},
     };
     for (size_t p = 0; p < sizeof papers / sizeof papers[0]; p++) {
         fprintf(f, "<h2>%s</h2>\n<table><tr><th>claim</th><th>verdict</th><th>checks: evidence and "

@@ -1,7 +1,7 @@
-/* audit.c — the claims audit of SPEC §6 (issue 7): reads the claims registry
+/* audit.c — the claims audit of docs/claims.md: reads the claims registry
  * (reports/claims.txt: one line per check, format in its header), evaluates every check
  * (reports/audit-checks.c) and derives each claim's verdict from the outcomes alone:
- *   - role "qual" (SPEC: QUALITATIVE): QUALITATIVE, the checks are evidence;
+ *   - role "qual" (docs: QUALITATIVE): QUALITATIVE, the checks are evidence;
  *   - any claim check UNABLE: UNABLE;
  *   - every claim check passes: CONFIRMED;
  *   - a claim check fails and every "cond" check passes (there is one): CONDITIONAL, with

@@ -1,11 +1,11 @@
-/* converge.c — coupled strong and weak convergence studies (SPEC §2.3–2.5; ISO §6,
+/* converge.c — coupled strong and weak convergence studies (docs/noise.md#coupling, docs/noise.md#estimators; ISO §6,
  * Figs. 5, 7, 9, 11; SVI Thm 6.1; claims I3, I4, I14, I16, V6, V21, R12, X4, X5, X7).
  *
  * For every path r the fine increments of the reference level L (h_L = T 2^-L) are drawn
  * once from the canonical generator (refine 0 at h_L); every coarser level is built from
  * them by dyadic pairwise binary64 sums, which equals slpi_noise_increments at (h_l,
  * refine L-l) bit for bit (core/noise.c; checked in tests/t-converge.c). Truncation is
- * applied per level AFTER summation, with that level's threshold D(h_l, ell) (SPEC §2.3
+ * applied per level AFTER summation, with that level's threshold D(h_l, ell) (docs/noise.md#coupling
  * item 3), when the problem truncates. The reference is the same scheme at level L
  * (column "self") and, when asked, an independent scheme at level L on the same path
  * (column "indep") or an exact value (weak-exact oracles).
@@ -21,7 +21,7 @@
  * structure-of-arrays kernels of fast/ensemble.c, bit-identical to slpi_fast_step
  * (cfg.general forces the general path; tests/t-converge.c compares the two).
  *
- * Checkpoints (issue 8): with cfg.checkpoint the sums of the batches completed so far are
+ * Checkpoints (resumable studies): with cfg.checkpoint the sums of the batches completed so far are
  * written (atomically, core/checkpoint.c) before any work and after every
  * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the
  * others. A batch's row is a pure function of the study, stored as %a doubles, so the
@@ -534,30 +534,30 @@ static int write_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *stud
         fputc('\n', m);
     }
     fclose(m);
-    int rc = slpi_ckpt_write_text(c->checkpoint, text, len, err);
+    int rc = slpi_checkpoint_write_text(c->checkpoint, text, len, err);
     free(text);
     return rc;
 }
 
 /* One "batch B V..." line into its row of buf; the path count must be the batch's. */
-static int read_batch(slpi_ckpt_reader *r, const slpi_conv_cfg *c, const layout *ly, int nb, int prev,
+static int read_batch(slpi_checkpoint_reader *r, const slpi_conv_cfg *c, const layout *ly, int nb, int prev,
                       double *buf, int *bout)
 {
-    char *v = slpi_ckpt_value(r, "batch"), *end;
+    char *v = slpi_checkpoint_value(r, "batch"), *end;
     if (!v) return SLPI_EINPUT;
     long b = strtol(v, &end, 10);
     if (end == v || *end != ' ' || b <= prev || b >= nb)
-        return slpi_ckpt_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
+        return slpi_checkpoint_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
     double *q = buf + (size_t)b * (size_t)ly->stride;
     for (int j = 0; j < ly->stride; j++) {
         char *t = end;
         q[j] = strtod(t, &end);
         if (end == t || (*end != ' ' && *end != '\0') || (*end == '\0') != (j + 1 == ly->stride))
-            return slpi_ckpt_fail(r, "batch row: expected %s %%a doubles", j + 1 < ly->stride ? "more" : "exactly stride");
+            return slpi_checkpoint_fail(r, "batch row: expected %s %%a doubles", j + 1 < ly->stride ? "more" : "exactly stride");
     }
     long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
     if (q[2 * ly->nq + Q_PATHS] != (double)(r1 - r0))
-        return slpi_ckpt_fail(r, "batch row: its path count is not the batch's%s", "");
+        return slpi_checkpoint_fail(r, "batch row: its path count is not the batch's%s", "");
     *bout = (int)b;
     return SLPI_OK;
 }
@@ -566,16 +566,16 @@ static int read_batch(slpi_ckpt_reader *r, const slpi_conv_cfg *c, const layout 
 static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study, double *buf,
                      unsigned char *done, int nb, slpi_error *err)
 {
-    slpi_ckpt_reader r;
-    int rc = slpi_ckpt_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
+    slpi_checkpoint_reader r;
+    int rc = slpi_checkpoint_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
     long nl, nd;
     int mine = 0;
     for (const char *s = study; *s; s++) mine += *s == '\n';
-    rc = slpi_ckpt_long(&r, "study_lines", 1, 65536, &nl);
+    rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
     const char *s = study;
     for (long i = 0; i < nl && rc == SLPI_OK; i++) {
-        char *v = slpi_ckpt_value(&r, "study");
+        char *v = slpi_checkpoint_value(&r, "study");
         size_t k = strcspn(s, "\n");
         if (!v) {
             rc = SLPI_EINPUT;
@@ -583,25 +583,25 @@ static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study
             char msg[512];
             snprintf(msg, sizeof msg, "the checkpoint is of another study: it has %.200s, this study %.*s", v,
                      *s ? (int)(k < 200 ? k : 200) : 4, *s ? s : "none");
-            rc = slpi_ckpt_fail(&r, "%s", msg);
+            rc = slpi_checkpoint_fail(&r, "%s", msg);
         }
         s += k + (s[k] == '\n');
     }
     if (rc == SLPI_OK && nl != mine) {
         char msg[256];
         snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
-        rc = slpi_ckpt_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+        rc = slpi_checkpoint_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
     }
-    if (rc == SLPI_OK) rc = slpi_ckpt_long(&r, "done", 0, nb, &nd);
+    if (rc == SLPI_OK) rc = slpi_checkpoint_long(&r, "done", 0, nb, &nd);
     for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
         rc = read_batch(&r, c, ly, nb, prev, buf, &prev);
         if (rc == SLPI_OK) done[prev] = 1;
     }
     if (rc == SLPI_OK && r.pos != r.end) {
         r.line++;
-        rc = slpi_ckpt_fail(&r, "unexpected line before the end line%s", "");
+        rc = slpi_checkpoint_fail(&r, "unexpected line before the end line%s", "");
     }
-    slpi_ckpt_close(&r);
+    slpi_checkpoint_close(&r);
     if (rc != SLPI_OK) memset(buf, 0, (size_t)nb * (size_t)ly->stride * sizeof *buf);
     else if (c->rank != 0)   /* rank 0 alone contributes the reloaded rows to the sum */
         for (int b = 0; b < nb; b++)

@@ -1,8 +1,8 @@
 /* gaps.h — the computations behind five audit claims that need more than a run of a
- * registry scheme (SPEC §6; issue 7): R19 (dexp^{-1} sign, SPEC §3.2, E-R6), V18 (Cayley
- * identity (30), SPEC §3.5 b, d), V20 (SVI-SO3 step identities and the printed variant
- * as a rescaled midpoint, SPEC §3.5 d), V16 (SVI-VS on the Kubo oscillator, SPEC §3.5 a)
- * and I13 (the lifted midpoint on T*G, SPEC §3.4, E-I1). Every function computes its
+ * registry scheme (docs/claims.md; the audit of the papers' claims): R19 (dexp^{-1} sign, docs/schemes.md#rkmk, E-R6), V18 (Cayley
+ * identity (30), docs/schemes.md#svi-cayley, docs/schemes.md#svi-so3), V20 (SVI-SO3 step identities and the printed variant
+ * as a rescaled midpoint, docs/schemes.md#svi-so3), V16 (SVI-VS on the Kubo oscillator, docs/schemes.md#svi-vs)
+ * and I13 (the lifted midpoint on T*G, docs/schemes.md#isomp, E-I1). Every function computes its
  * number from the formulas (never from expected values); random inputs are canonical
  * normals slpi_noise_normal(seed, ...). Implemented in reports/identities.c,
  * reports/svi-vs.c and reports/lifted.c; evaluated by reports/audit-checks.c. */
@@ -15,7 +15,7 @@
  * |d/dt O_exp(sigma(t); mu0) - ad*_v mu(t)| / (|v| |mu|) along sigma' = dexp^{-1}_sigma(v),
  * on the fast path's algebra of `sys` (rigid-body so(3) or heavy-top se(3): its orbit
  * map, bracket and coad), |sigma| = 0.2..2, fourth-order central differences at 1e-3.
- * printed = 0: the Bernoulli series to order 30 with B1+ = +1/2 (SPEC §3.2);
+ * printed = 0: the Bernoulli series to order 30 with B1+ = +1/2 (docs/schemes.md#rkmk);
  * printed = 1: the expansion printed in eq. (34), v + [v,sigma]/2 + [[v,sigma],sigma]/12
  * + ... (first-order sign opposite). */
 int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
@@ -36,7 +36,7 @@ int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *def
  * the converged x is recovered, A, B solved from (62) given Pi_k and x, and measured:
  *   xi     max |x - Delta t xi((A+B)/2)|_max / (3 u max(1,|x|_max)): x is the fixed point;
  *   ident  max scale-free ratio |err|_max / (3 u |Pi_k|_max) of the two identities of
- *          SPEC §3.5 d;
+ *          docs/schemes.md#svi-so3;
  *   mid    max |Pi_{k+1} - IM(Pi_k; Delta t/s^2, dW/s)| / |Pi_k| against one IM-DIRECT
  *          step of the fast path, s = 1 - |x|^2/4. */
 typedef struct { double xi, ident, mid, smin; long steps; } slpi_gaps_svi_result;
@@ -56,7 +56,7 @@ int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *
 
 /* I13: the lifted midpoint on T*SO(3) (J = I, mu(Q,P) = (Q^T P - P^T Q)/2) driven by the
  * generators of the fast ISO rigid body of p, with half-weight a: a = 1/2 is the
- * consistent form of SPEC §3.4, a = 1/4 the printed (21)-(22). Over `steps` steps from a
+ * consistent form of docs/schemes.md#isomp, a = 1/4 the printed (21)-(22). Over `steps` steps from a
  * random (Q0, P0): group = max |Q^T Q - I|_max; proj = max |mu(Phi_h(Q,P)) - Psi(mu(Q,P))|
  * / |mu| against one fast ISOMP step at (h, dW); half = the same against (h/2, dW/2);
  * equiv = |Phi(gQ, gP) - g Phi(Q, P)|_max / |P| for a random g in SO(3). */

@@ -1,7 +1,7 @@
-/* reports.h — internal interface of reports/: coupled convergence studies (SPEC §2.3–2.5),
+/* reports.h — internal interface of reports/: coupled convergence studies (docs/noise.md#coupling, docs/noise.md#estimators),
  * their statistics (weighted least-squares slopes, batch bootstrap CIs, MLMC diagnostics),
- * the Monte-Carlo-free weak oracles (SPEC §5.2 iso/so3/weak-exact, §5.3 svi/so3/weak-exact)
- * and the claims audit (SPEC §6). Used by cli/cmd-converge.c, cli/cmd-audit.c and tests. */
+ * the Monte-Carlo-free weak oracles (docs/experiments.md#iso iso/so3/weak-exact, docs/experiments.md#svi svi/so3/weak-exact)
+ * and the claims audit (docs/claims.md). Used by cli/cmd-converge.c, cli/cmd-audit.c and tests. */
 #ifndef SLPI_REPORTS_H
 #define SLPI_REPORTS_H
 
@@ -113,7 +113,7 @@ int slpi_vort_create(slpi_vort **v, int N, slpi_error *err);
 void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, double *grid);
 void slpi_vort_free(slpi_vort *v);
 
-/* ------------------------------------------------------------ claims audit (SPEC §6) */
+/* ------------------------------------------------------------ claims audit (docs/claims.md) */
 
 typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
 typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;

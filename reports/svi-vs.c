@@ -1,10 +1,10 @@
-/* svi-vs.c — SVI-VS, the stochastic variational midpoint on a vector space (SPEC §3.5 a;
+/* svi-vs.c — SVI-VS, the stochastic variational midpoint on a vector space (docs/schemes.md#svi-vs;
  * SVI eq. (14), Prop. 2.6), on the Kubo oscillator H = (q^2+p^2)/2, H_1 = sigma
- * (q^2+p^2)/2 (SPEC test system [choice]; claim V16). Not a registry scheme: the audit
+ * (q^2+p^2)/2 (docs test system [choice]; claim V16). Not a registry scheme: the audit
  * checks that the one-step map is symplectic (det = 1 in one degree of freedom) and keeps
  * q^2 + p^2. The step solves
  *   z_k = z_{k-1} + sum_i inc_i J grad H_i((z_{k-1} + z_k)/2),  J (gq, gp) = (gp, -gq),
- * inc = (Delta t, Delta W), by fixed-point iteration under the SPEC §3.0 policy. */
+ * inc = (Delta t, Delta W), by fixed-point iteration under the docs/schemes.md#solver policy. */
 #include <math.h>
 #include <string.h>
 

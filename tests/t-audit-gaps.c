@@ -1,5 +1,5 @@
 /* t-audit-gaps.c — the five audit computations of reports/gaps.h (claims R19, V16, V18,
- * V20, I13; SPEC §3.2, §3.4, §3.5) and their evaluators in reports/audit-checks.c:
+ * V20, I13; docs/schemes.md#rkmk, docs/schemes.md#isomp, docs/schemes.md#svi) and their evaluators in reports/audit-checks.c:
  *  - R19: the dexp^-1 Sigma form passes the finite-difference test on so(3) and se(3),
  *    the printed expansion fails it by O(1);
  *  - V18: identity (30) to rounding on SO(3) (both c) and on so(n) for c = +1/4; the
@@ -11,7 +11,7 @@
  *  - I13: the consistent lifted midpoint stays on SO(3), projects onto the fast ISOMP
  *    step and is equivariant; the printed one projects onto ISOMP at half speed;
  *  - bad inputs give errors; the registry's lines of the five claims reach the verdicts
- *    SPEC §6 expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+ *    docs/claims.md expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
 #include <stdlib.h>
 
 #include "reports/gaps.h"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
+#include "core/checkpoint.h"
 #include "testutil.h"
 
 static char path[64];

@@ -1,8 +1,8 @@
 /* t-converge.c — the coupled convergence machinery (reports/converge.c, stats.c,
- * weak-exact.c; SPEC §2.3–2.5, §5.2 I16, §5.3 V21, §5.4 X4):
+ * weak-exact.c; docs/noise.md#coupling, docs/noise.md#estimators, docs/experiments.md#iso I16, docs/experiments.md#svi V21, docs/experiments.md#cross X4):
  *  - the per-path hierarchy equals slpi_noise_increments at (h_l, refine L-l), bit for bit;
  *  - WLS slope of exact power laws; bootstrap quantiles;
- *  - weak-exact quadrature: SPEC I16 values, Gauss–Legendre vs a composite Simpson rule,
+ *  - weak-exact quadrature: docs/claims.md#i16 values, Gauss–Legendre vs a composite Simpson rule,
  *    Monte Carlo through the implemented ISOMP and SVI steps within 4 SE of the quadrature;
  *  - printed results identical for 1 and 2 threads and for 1 and 2 (simulated) ranks,
  *    and for the structure-of-arrays kernels and the general path;
@@ -72,7 +72,7 @@ static int craft(const char *path, const char *out, const char *from, const char
     char body[1 << 16];
     snprintf(body, sizeof body, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     slpi_error err;
-    return slpi_ckpt_write_text(out, body, strlen(body), &err);
+    return slpi_checkpoint_write_text(out, body, strlen(body), &err);
 }
 
 static slpi_conv_cfg preset_cfg(const char *preset)
@@ -130,7 +130,7 @@ int main(void)
         TEST_CHECK(slpi_stats_quantile(v, 5, 0.5) == 3 && slpi_stats_quantile(v, 5, 0.25) == 2);
     }
 
-    /* weak-exact quadrature: SPEC I16 values and an independent Simpson rule */
+    /* weak-exact quadrature: docs/claims.md#i16 values and an independent Simpson rule */
     {
         static const double i16[6] = {0.01805, 0.00921, 0.00467, 0.00235, 0.00118, 0.00059};
         for (int k = 3; k <= 8; k++) {

@@ -1,4 +1,4 @@
-/* t-fast-poisson.c — Poisson-map property by finite differences (SPEC §3.4 Thm 4.5,
+/* t-fast-poisson.c — Poisson-map property by finite differences (docs/schemes.md#isomp Thm 4.5,
  * §3.5 f, cases iso/rigid-body/poisson-fd and svi/rigid-body/poisson-fd): for fixed
  * increments the Jacobian D of x_n -> x_{n+1} satisfies D J(x_n) D^T = J(x_{n+1}),
  * J(x) = hat(x), for ISOMP (COMM and CAY) and SVI with c = +1/4, and visibly fails

@@ -1,4 +1,4 @@
-/* t-fast-presets.c — every SPEC §5 preset (core's slpi_presets) of the rigid body, heavy
+/* t-fast-presets.c — every docs/experiments.md preset (core's slpi_presets) of the rigid body, heavy
  * top, Manakov and point vortices builds on the double path and takes 20 steps with
  * canonical increments (slpi_noise_source) without a failed step, and its diagnostics
  * are finite. */

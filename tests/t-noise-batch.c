@@ -1,4 +1,4 @@
-/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, issue 3
+/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, the batched kernels
  * item 8) give the bits of the one-number definition: slpi_noise_normals (its AVX-512
  * kernel where the processor has AVX-512F) = slpi_noise_normals_isa(0, ...) (portable
  * kernels) = slpi_noise_normal index by index, over odd starts, short and long runs,
@@ -7,7 +7,7 @@
  * every path; and slpi_noise_increments = the pairwise tree of sigma Z_j written out
  * here recursively, for refine 0..14 (above 11 the tree spans several chunks). */
 #include "slpi.h"
-#include "noise.h"
+#include "core/noise.h"
 #include "testutil.h"
 
 #define MAXN 5000
