@@ -36,6 +36,26 @@ typedef struct {
 int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Strict numbers (core/parse.c), for every key, option and numeric text field: the
+ * whole text is the number (blanks around it allowed), no trailing garbage, overflow,
+ * NaN, infinity or subnormal; lo <= value <= hi; integers in decimal (u64 also 0x hex).
+ * Errors (SLPI_EINPUT) name the value as given: name "h" -> "h=1e-320: subnormal ...",
+ * name "--threads" -> "--threads abc: not an integer". *out is set only on success. */
+int slpi_parse_double(const char *name, const char *text, double lo, double hi, double *out, slpi_error *err);
+int slpi_parse_long(const char *name, const char *text, long lo, long hi, long *out, slpi_error *err);
+int slpi_parse_int(const char *name, const char *text, int lo, int hi, int *out, slpi_error *err);
+int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *out, slpi_error *err);
+/* An exact binary64 field of a data file (%a or %.17g): the whole token, finite;
+ * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (the caller
+ * names file:line). */
+int slpi_parse_binary64(const char *text, double *out);
+/* Open an input file for reading: a regular file or a pipe; a folder or a device
+ * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */
+FILE *slpi_input_open(const char *path, slpi_error *err);
+/* Shared checks of one text line s[0..len) (without its '\n') of file at line: a UTF-8
+ * byte-order mark on line 1, a NUL byte, a CRLF line end; each named as such. */
+int slpi_parse_text_line(const char *file, long line, const char *s, size_t len, slpi_error *err);
+
 /* ---------------------------------------------------------------- registry */
 
 typedef enum {
@@ -299,6 +319,37 @@ void slpi_traj_free(slpi_traj *t);
 const char *slpi_traj_header(const slpi_traj *t, const char *key);
 int slpi_traj_column(const slpi_traj *t, const char *name);
 
+/* Safe output files (core/output.c documents the rules): a regular file is written
+ * to a temporary file in its folder and renamed over PATH by commit (abort removes
+ * only that temporary file); devices and FIFOs (/dev/null, /dev/full) are written in
+ * place and never removed; NULL or "-" is standard output. Every write, flush, fsync,
+ * close or rename error is reported (SLPI_EINPUT, "PATH: write error: ..."). */
+typedef struct slpi_output slpi_output;
+typedef enum {
+    SLPI_OUTPUT_REPLACE,   /* temporary file, renamed over PATH at commit (or publish) */
+    SLPI_OUTPUT_UPDATE     /* an existing regular file, in place, locked (resume) */
+} slpi_output_mode;
+int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err);
+FILE *slpi_output_file(const slpi_output *o);
+const char *slpi_output_name(const slpi_output *o);   /* for messages */
+/* Rename the temporary file over PATH now and keep writing into it (a streamed output
+ * whose prefix must be visible, e.g. beside checkpoints); no-op otherwise. */
+int slpi_output_publish(slpi_output *o, slpi_error *err);
+/* Flush, fsync, close, rename; frees o (also on error, after removing the temporary). */
+int slpi_output_commit(slpi_output *o, slpi_error *err);
+/* Close and remove the temporary file if not yet published; frees o. NULL: no-op. */
+void slpi_output_abort(slpi_output *o);
+/* 1 if a and b name one file: same device and inode when both exist, else the same
+ * normalized path (real folder + last component). */
+int slpi_output_same_file(const char *a, const char *b);
+/* Refuse (SLPI_EINPUT, naming both) an output that is another output or an input of
+ * the command; NULL, "" and "-" entries are skipped, as are existing non-regular files
+ * (/dev/null may be named twice). Roles name the options: "--output", "noise_file". */
+int slpi_output_check_paths(int nout, const char *const *out, const char *const *out_role, int nin,
+                            const char *const *in, const char *const *in_role, slpi_error *err);
+/* Flush standard output; a write error (e.g. > /dev/full) is SLPI_EINPUT. */
+int slpi_output_close_stdout(slpi_error *err);
+
 /* ------------------------------------------------------------- run driver
  * One arithmetic path as seen by the driver (core/run.c); adapters for the fast and
  * ref paths are slpi_fast_path() and slpi_ref_path() (oracle/). */
@@ -350,6 +401,7 @@ typedef struct {
     long every;               /* steps between checkpoints (> 0) */
     const char *resume;       /* NULL: start at step 0 */
     const char *output;       /* the output file's name (for messages) */
+    slpi_output *handle;      /* may be NULL; else published before the first checkpoint */
 } slpi_run_ckpt;
 int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex,
                           FILE *summary, const slpi_run_ckpt *ck, slpi_run_result *res,

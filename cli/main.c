@@ -42,7 +42,16 @@ int main(int argc, char **argv)
         return SLPI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            /* a report that cannot be written (> /dev/full, a closed pipe) is never exit 0 */
+            slpi_error err = { 0, "" };
+            if (slpi_output_close_stdout(&err) != SLPI_OK) {
+                fprintf(stderr, "slpi %s: %s\n", argv[1], err.msg);
+                return SLPI_EINPUT;
+            }
+            return rc;
+        }
     fprintf(stderr, "slpi: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return SLPI_EINPUT;

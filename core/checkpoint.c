@@ -25,8 +25,9 @@
  *   end HEX16                   FNV-1a 64 of every byte before this line
  * Nothing may follow the end line. The reader checks the version, each key and its
  * range, counts, and the end digest (a torn or edited file is rejected), and names
- * file:line. Files are written atomically: to PATH.tmp, fsync, rename over PATH, then
- * fsync of the folder, so PATH always holds a whole checkpoint (old or new).
+ * file:line. Files are written atomically (core/output.c: a temporary file in the same
+ * folder, fsync, rename over PATH, fsync of the folder), so PATH always holds a whole
+ * checkpoint (old or new).
  */
 #include "core/checkpoint.h"
 
@@ -87,19 +88,6 @@ static void write_body(FILE *f, const slpi_checkpoint *c)
     for (int i = 0; i < c->ntokens; i++) fprintf(f, "x %s\n", c->x[i]);
 }
 
-static void sync_folder(const char *path)
-{
-    char *dir = strdup(path);
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[slash == dir ? 1 : 0] = '\0';
-    int fd = open(slash ? dir : ".", O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);   /* best effort: some file systems refuse fsync on folders */
-        close(fd);
-    }
-    free(dir);
-}
-
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err)
 {
     char *buf = NULL;
@@ -116,28 +104,13 @@ int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error
 int slpi_checkpoint_write_text(const char *path, const char *buf, size_t len, slpi_error *err)
 {
     uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, len);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    int rc = SLPI_OK;
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", tmp, strerror(errno));
-    } else {
-        fwrite(buf, 1, len, f);
-        fprintf(f, "end %016" PRIx64 "\n", d);
-        int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", path, strerror(errno));
-            unlink(tmp);
-        } else {
-            sync_folder(path);
-        }
-    }
-    free(tmp);
-    return rc;
+    slpi_output *o;
+    int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
+    if (rc != SLPI_OK) return rc;
+    FILE *f = slpi_output_file(o);
+    fwrite(buf, 1, len, f);
+    fprintf(f, "end %016" PRIx64 "\n", d);
+    return slpi_output_commit(o, err);
 }
 
 /* ------------------------------------------------------------------ reader */

@@ -26,7 +26,7 @@ typedef struct {
 #define SLPI_FNV_INIT UINT64_C(0xcbf29ce484222325)
 uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n);
 
-/* Write c to path atomically: path.tmp, fsync, rename. */
+/* Write c to path atomically (core/output.c: temporary file, fsync, rename). */
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err);
 /* Read and validate a checkpoint file; errors read "file:line: problem". */
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err);
@@ -35,7 +35,7 @@ void slpi_checkpoint_free(slpi_checkpoint *c);
 /* Primitives shared by every checkpoint format (run checkpoints above, ensemble
  * checkpoints of reports/converge.c): a text file "# FORMAT VERSION", "key value"
  * lines, and a final "end DIGEST" line (FNV-1a 64 of every byte before it). */
-/* Write the len bytes of body, then its end line, atomically (path.tmp, fsync, rename). */
+/* Write the len bytes of body, then its end line, atomically (core/output.c). */
 int slpi_checkpoint_write_text(const char *path, const char *body, size_t len, slpi_error *err);
 
 typedef struct {

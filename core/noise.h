@@ -29,6 +29,11 @@ typedef struct {
 
 #define SLPI_NOISE_FORMAT "slpi-noise"
 #define SLPI_NOISE_VERSION 1
+/* Size limits shared by the writer (`slpi noise`) and the reader, which holds the whole
+ * file in memory: what one writes, the other reads. */
+#define SLPI_NOISE_FILE_MAX_COMPONENTS 100000
+#define SLPI_NOISE_FILE_MAX_STEPS (1L << 30)
+#define SLPI_NOISE_FILE_MAX_VALUES (1L << 28)   /* steps x M: 2 GiB of doubles */
 
 void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd);
 void slpi_noise_file_write_row(FILE *f, int components, const double *dw);

@@ -9,6 +9,7 @@
  * from the parser. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -268,46 +269,32 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
 
 /* ------------------------------------------------------------ parsing */
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s)) s++;
-    if (*s == '\0') return -1;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end)) end++;
-    if (*end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    while (isspace((unsigned char)*s)) s++;
-    if (*s == '\0' || *s == '-' || *s == '+') return -1;
-    errno = 0;
-    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-    while (isspace((unsigned char)*end)) end++;
-    if (*end != '\0' || errno == ERANGE) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-/* Comma-separated doubles; returns the count or -1 (bad entry index in *bad). */
-static int parse_list(const char *s, double *out, int max, int *bad)
+/* Comma-separated finite doubles in [lo, hi] (strict, core/parse.c); returns the count,
+ * or -1 with the error naming the entry. */
+static int parse_list(const char *key, const char *s, double lo, double hi, double *out, int max, slpi_error *err)
 {
     char buf[8192];
-    if (strlen(s) >= sizeof buf) { *bad = 0; return -1; }
+    if (strlen(s) >= sizeof buf) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
+        return -1;
+    }
     strcpy(buf, s);
     int n = 0;
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n >= max || parse_double(tok, &out[n]) != 0) { *bad = n; return -1; }
+        char name[64];
+        snprintf(name, sizeof name, "%s: entry %d:", key, n + 1);
+        if (n >= max) {
+            slpi_error_set(err, SLPI_EINPUT, "%s: more than %d entries", key, max);
+            return -1;
+        }
+        if (slpi_parse_double(name, tok, lo, hi, &out[n], err) != SLPI_OK) return -1;
         n++;
     }
-    if (n == 0) { *bad = 0; return -1; }
+    if (n == 0) {
+        slpi_error_set(err, SLPI_EINPUT, "%s=%s: no values", key, s);
+        return -1;
+    }
     return n;
 }
 
@@ -334,14 +321,6 @@ static int bad_enum(slpi_error *err, const char *key, const char *value, const c
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected one of %s", key, value, list);
-}
-
-static int check_range(slpi_error *err, const key_def *k, const char *value, double v)
-{
-    if (v < k->lo || v > k->hi)
-        return slpi_error_set(err, SLPI_EINPUT, "%s=%s: out of range [%g, %g]", k->name, value,
-                              k->lo, k->hi);
-    return SLPI_OK;
 }
 
 static int set_special(slpi_problem *p, const key_def *k, const char *value, slpi_error *err)
@@ -378,12 +357,10 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
         return SLPI_OK;
     }
     if (strcmp(k->name, "x0") == 0) {
-        int bad = 0;
-        int n = parse_list(value, p->x0, SLPI_MAX_X0, &bad);
-        if (n < 0)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "x0: entry %d is not a finite number (or more than %d entries; use x0_file)",
-                                  bad + 1, SLPI_MAX_X0);
+        double x[SLPI_MAX_X0];
+        int n = parse_list("x0", value, -DBL_MAX, DBL_MAX, x, SLPI_MAX_X0, err);
+        if (n < 0) return SLPI_EINPUT;
+        memcpy(p->x0, x, (size_t)n * sizeof x[0]);
         p->n_x0 = n;
         return SLPI_OK;
     }
@@ -403,30 +380,24 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
     if (value == NULL || value[0] == '\0')
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
     char *field = (char *)p + k->offset;
-    double v;
     switch (k->type) {
     case K_SPECIAL:
         return set_special(p, k, value, err);
     case K_DOUBLE:
-        if (parse_double(value, &v) != 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not a finite number", key, value);
-        if (check_range(err, k, value, v)) return SLPI_EINPUT;
-        *(double *)field = v;
+        if (slpi_parse_double(key, value, k->lo, k->hi, (double *)field, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
         return SLPI_OK;
     case K_INT:
-    case K_LONG:
-        if (parse_double(value, &v) != 0 || v != floor(v))
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an integer", key, value);
-        if (check_range(err, k, value, v)) return SLPI_EINPUT;
+    case K_LONG: {
+        long v;
+        if (slpi_parse_long(key, value, (long)k->lo, (long)k->hi, &v, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->type == K_INT) *(int *)field = (int)v;
-        else *(long *)field = (long)v;
+        else *(long *)field = v;
         if (k->offset == offsetof(slpi_problem, steps)) { p->T = 0.0; p->level = -1; }
         return SLPI_OK;
+    }
     case K_U64:
-        if (parse_u64(value, (uint64_t *)field) != 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an unsigned 64-bit integer", key, value);
-        return SLPI_OK;
+        return slpi_parse_u64(key, value, UINT64_MAX, (uint64_t *)field, err);
     case K_ENUM: {
         int i = enum_index(k->enums, value);
         if (i < 0) return bad_enum(err, key, value, k->enums);
@@ -435,13 +406,11 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
     }
     case K_VEC: {
         double tmp[8];
-        int bad = 0;
-        int n = parse_list(value, tmp, 8, &bad);
+        int n = parse_list(key, value, k->lo, k->hi, tmp, 8, err);
+        if (n < 0) return SLPI_EINPUT;
         if (n != k->count)
             return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected %d comma-separated finite numbers",
                                   key, value, k->count);
-        for (int i = 0; i < n; i++)
-            if (check_range(err, k, value, tmp[i])) return SLPI_EINPUT;
         memcpy(field, tmp, (size_t)n * sizeof(double));
         return SLPI_OK;
     }
@@ -493,8 +462,8 @@ static char *trim(char *s)
 
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = slpi_input_open(path, err);
+    if (!f) return SLPI_EINPUT;
     enum { MAXL = 256 };
     char *k[MAXL], *v[MAXL], *where[MAXL];
     int n = 0, rc = SLPI_OK, lineno = 0;
@@ -504,6 +473,10 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
         if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
                                 strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
+            break;
+        }
+        if (lineno == 1 && slpi_parse_text_line(path, 1, line, strlen(line), err) != SLPI_OK) {   /* a BOM */
+            rc = SLPI_EINPUT;
             break;
         }
         char *hash = strchr(line, '#');
@@ -794,23 +767,27 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
         return 1;
     }
     if (!p->x0_file[0]) return 0;
-    FILE *f = fopen(p->x0_file, "r");
-    if (!f) {
-        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", p->x0_file, strerror(errno));
-        return -1;
-    }
+    FILE *f = slpi_input_open(p->x0_file, err);
+    if (!f) return -1;
     int count = 0, lineno = 0, rc = 1;
     char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
     size_t cap = 0;
-    while (rc == 1 && getline(&line, &cap, f) >= 0) {
+    ssize_t len;
+    while (rc == 1 && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF is harmless here */
+        if (slpi_parse_text_line(p->x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
+            rc = -1;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
-        char *save = NULL;
-        for (char *tok = strtok_r(line, " \t\r\n,", &save); tok; tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        char *save = NULL, where[SLPI_PATH_MAX + 32];
+        snprintf(where, sizeof where, "%s:%d:", p->x0_file, lineno);
+        for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
             double v;
-            if (parse_double(tok, &v) != 0) {
-                slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%s' is not a finite number", p->x0_file, lineno, tok);
+            if (slpi_parse_double(where, tok, -DBL_MAX, DBL_MAX, &v, err) != SLPI_OK) {
                 rc = -1;
                 break;
             }

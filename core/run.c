@@ -199,6 +199,8 @@ static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, 
 {
     int fd = fileno(out);
     const char *oname = cs->ck->output ? cs->ck->output : "output";
+    /* the checkpoint names the output: it must be in place before the checkpoint is */
+    if (cs->ck->handle && slpi_output_publish(cs->ck->handle, err) != SLPI_OK) return SLPI_EINPUT;
     off_t end = fflush(out) == 0 ? lseek(fd, 0, SEEK_CUR) : -1;
     if (end < 0 || fsync(fd) != 0 || digest_output(fd, &cs->digest, &cs->upto, (long)end) != 0)
         return slpi_error_set(err, SLPI_EINPUT, "%s: cannot flush or read back the output for a checkpoint: %s", oname,
@@ -362,8 +364,16 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
     if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
     json_object_set_new(j, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(j, "noise_path", json_integer((json_int_t)p->path));
-    int bad = json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    slpi_output *o;
+    int wrc = slpi_output_open(&o, file, SLPI_OUTPUT_REPLACE, err);
+    if (wrc == SLPI_OK) {
+        if (json_dumpf(j, slpi_output_file(o), JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+            slpi_output_abort(o);
+            wrc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
+        } else {
+            wrc = slpi_output_commit(o, err);
+        }
+    }
     json_decref(j);
-    if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
-    return SLPI_OK;
+    return wrc;
 }

@@ -61,7 +61,7 @@ row "missing.noise: cannot open" run $P noise_file=missing.noise
 row "short:14: truncated file" noise --check short
 row "empty:0: empty file" noise --check empty
 # key files
-row "adir: read error" run --config adir
+row "adir: not a regular file (a folder)" run --config adir
 awk 'BEGIN { printf "h="; for (i = 0; i < 9000; i++) printf "1"; print "" }' > long.cfg
 row "long.cfg:1: line too long" run --config long.cfg
 printf 'h=0.1\0steps=3\nseed=2\n' > nul.cfg; row "nul.cfg:1: NUL byte in the line" run --config nul.cfg
@@ -90,7 +90,7 @@ row "refine=41: out of range" run refine=41
 row "T=1 is not an integer multiple of h" run T=1 h=0.3
 row "level=3 needs T" run level=3
 row "x0: 2 values given" run x0=1,2
-row "x0: entry 1 is not a finite number" run x0=nan,0,0
+row "x0: entry 1: 'nan': not a finite number" run x0=nan,0,0
 row "steps=0: out of range" run --steps 0
 row "steps=99999999999999999999: " run steps=99999999999999999999
 row "unrecognized option '--frobnicate'" run --frobnicate
@@ -100,9 +100,9 @@ row "not applicable\|N/A" run --system manakov --scheme rkmk-le
 # initial-state files
 row "missing.x0: cannot open" run $P x0_file=missing.x0
 row "empty: 0 values, the state has 3" run $P x0_file=empty
-printf '1 2 x\n' > x0; row "x0:1: 'x' is not a finite number" run $P x0_file=x0
+printf '1 2 x\n' > x0; row "x0:1: 'x': not a finite number" run $P x0_file=x0
 printf '1 2 3\n4\n' > x0; row "x0:2: more than the 3 values of the state" run $P x0_file=x0
-printf '1 inf 3\n' > x0; row "x0:1: 'inf' is not a finite number" run $P x0_file=x0
+printf '1 inf 3\n' > x0; row "x0:1: 'inf': not a finite number (infinity)" run $P x0_file=x0
 awk 'BEGIN { for (i = 0; i < 65533; i++) printf " "; print "0.5 0.25" }' > x0long
 row "x0long: 2 values, the state has 3" run $P x0_file=x0long
 # checkpoints and their options
@@ -111,12 +111,12 @@ row "empty: empty file" resume $P --resume empty
 printf '# slpi-checkpoint 1\narith fast\n' > ck; row "ck:.*truncated checkpoint" resume $P --resume ck
 row "good.noise:1: not a checkpoint" resume $P --resume good.noise
 row "missing.ck: cannot open" resume $P --resume missing.ck
-row "checkpoint-every -3: expected a positive number" run $P --checkpoint ck2 --checkpoint-every -3
+row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
 # the noise command
-row "--components 0: expected an integer" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1
-row "--h -1: expected a positive" noise --seed 1 --path 0 --components 1 --h -1 --steps 1
-row "--seed xyz: expected an unsigned 64-bit integer" noise --seed xyz --path 0 --components 1 --h 0.1 --steps 1
-row "--h nan: expected a positive" noise --seed 1 --path 0 --components 1 --h nan --steps 1
+row "--components 0: out of range \[1, 100000\]" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1
+row "--h -1: out of range" noise --seed 1 --path 0 --components 1 --h -1 --steps 1
+row "--seed xyz: not an unsigned 64-bit integer" noise --seed xyz --path 0 --components 1 --h 0.1 --steps 1
+row "--h nan: not a finite number (NaN)" noise --seed 1 --path 0 --components 1 --h nan --steps 1
 # other commands
 row "unrecognized option '--frob'" list --frob
 row "unknown command 'frobnicate'" frobnicate
