@@ -46,8 +46,8 @@ int slpi_parse_long(const char *name, const char *text, long lo, long hi, long *
 int slpi_parse_int(const char *name, const char *text, int lo, int hi, int *out, slpi_error *err);
 int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *out, slpi_error *err);
 /* An exact binary64 field of a data file (%a or %.17g): the whole token, finite;
- * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (the caller
- * names file:line). */
+ * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (*out set to
+ * it; the caller names file:line). */
 int slpi_parse_binary64(const char *text, double *out);
 /* Open an input file for reading: a regular file or a pipe; a folder or a device
  * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */

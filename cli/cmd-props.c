@@ -16,7 +16,7 @@ static void usage(FILE *f)
             "  --property P     one property (default: all)\n"
             "  --system S       one system (default: all)\n"
             "  --scheme K       one scheme (default: all)\n"
-            "  --cases N        cases per (property, system, scheme, variant) (default 20;\n"
+            "  --cases N        cases per (property, system, scheme, variant), 1..10^8 (default 20;\n"
             "                   scaled by SLPI_TEST_MULTIPLIER; order properties use N/10)\n"
             "  --seed S         run seed (default: SLPI_TEST_SEED, else 1)\n"
             "  --fast-only      do not check the certified (ref) path\n"
@@ -85,6 +85,12 @@ static int replay_dir(const char *dir, int use_ref)
     return rc == SLPI_ENUMERIC ? SLPI_OK : rc;
 }
 
+static int bad_number(const slpi_error *err)
+{
+    fprintf(stderr, "slpi props: %s\n", err->msg);
+    return SLPI_EINPUT;
+}
+
 int slpi_cli_props(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -99,9 +105,13 @@ int slpi_cli_props(int argc, char **argv)
     };
     slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
-    if (env) o.seed = strtoull(env, NULL, 0);
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
-    double k = mult ? atof(mult) : 1;
+    double k = 1;
+    slpi_error err = { 0, "" };
+    if ((env && slpi_parse_u64("SLPI_TEST_SEED", env, UINT64_MAX, &o.seed, &err))
+        || (mult && slpi_parse_double("SLPI_TEST_MULTIPLIER", mult, 0, 1e6, &k, &err))) {
+        return bad_number(&err);
+    }
     int c, cases_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
@@ -124,25 +134,16 @@ int slpi_cli_props(int argc, char **argv)
             o.scheme = s;
             break;
         }
-        case 'n': {
-            char *end;
-            o.cases = strtol(optarg, &end, 10);
-            if (*end || o.cases < 1) { fprintf(stderr, "slpi props: --cases %s: need a positive integer\n", optarg); return SLPI_EINPUT; }
+        case 'n':
+            if (slpi_parse_long("--cases", optarg, 1, 100000000, &o.cases, &err)) return bad_number(&err);
             cases_given = 1;
             break;
-        }
-        case 'S': {
-            char *end;
-            o.seed = strtoull(optarg, &end, 0);
-            if (*end || !*optarg) { fprintf(stderr, "slpi props: --seed %s: not an integer\n", optarg); return SLPI_EINPUT; }
+        case 'S':
+            if (slpi_parse_u64("--seed", optarg, UINT64_MAX, &o.seed, &err)) return bad_number(&err);
             break;
-        }
-        case 'c': {
-            char *end;
-            o.ref_cases = strtol(optarg, &end, 10);
-            if (*end || o.ref_cases < 0) { fprintf(stderr, "slpi props: --ref-cases %s: need an integer >= 0\n", optarg); return SLPI_EINPUT; }
+        case 'c':
+            if (slpi_parse_long("--ref-cases", optarg, 0, 100000000, &o.ref_cases, &err)) return bad_number(&err);
             break;
-        }
         case 'f': o.use_ref = 0; break;
         case 'r': replay = optarg; break;
         case 'R': regress = optarg; break;
@@ -153,6 +154,7 @@ int slpi_cli_props(int argc, char **argv)
         default: usage(stderr); return SLPI_EINPUT;
         }
     }
+
     if (optind < argc) {
         fprintf(stderr, "slpi props: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;

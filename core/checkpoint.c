@@ -144,13 +144,10 @@ char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key)
 
 int slpi_checkpoint_long(slpi_checkpoint_reader *r, const char *key, long lo, long hi, long *out)
 {
-    char *v = slpi_checkpoint_value(r, key), *end;
+    char *v = slpi_checkpoint_value(r, key);
     if (!v) return SLPI_EINPUT;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno || x < lo || x > hi || (*v != '-' && (*v < '0' || *v > '9')))
+    if (*v == ' ' || slpi_parse_long(key, v, lo, hi, out, NULL) != SLPI_OK)
         return slpi_checkpoint_fail(r, "bad value for this key: '%s'", v);
-    *out = x;
     return SLPI_OK;
 }
 
@@ -166,9 +163,8 @@ static int read_hex64(slpi_checkpoint_reader *r, const char *key, uint64_t *out)
 /* A %a double (finite unless allow_nonfinite) from a whole token. */
 static int parse_double(const char *s, int allow_nonfinite, double *out)
 {
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && (allow_nonfinite || isfinite(*out));
+    int rc = slpi_parse_binary64(s, out);
+    return rc == 0 || (rc == -2 && allow_nonfinite);
 }
 
 static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
@@ -248,11 +244,8 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
 /* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
 static char *slurp(const char *path, size_t *len, slpi_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    FILE *f = slpi_input_open(path, err);
+    if (!f) return NULL;
     size_t cap = 4096, n = 0, got;
     char *buf = malloc(cap);
     while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {

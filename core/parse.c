@@ -127,9 +127,8 @@ int slpi_parse_binary64(const char *text, double *out)
     if (!*text || isspace((unsigned char)*text)) return -1;
     double v = strtod(text, &end);   /* ERANGE on a subnormal: the value is still exact */
     if (end == text || *end != '\0') return -1;
-    if (!isfinite(v)) return -2;
     *out = v;
-    return 0;
+    return isfinite(v) ? 0 : -2;
 }
 
 FILE *slpi_input_open(const char *path, slpi_error *err)
