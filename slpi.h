@@ -200,7 +200,11 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
 /* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
- * one was given, 0 if the system's default applies, -1 on error (err set). */
+ * one was given, 0 if the system's default applies, -1 on error (err set). A given
+ * state must lie on the system's manifold within SLPI_MANIFOLD_TOL (heavy top |gamma| =
+ * 1; R^T R = I, det R = 1 where the state holds R; Euler-Zeitlin and sine-Euler states
+ * traceless, relative to max(1, max |x|) per diagonal entry). */
+#define SLPI_MANIFOLD_TOL 1e-10
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err);
 /* Write the problem as key=value lines (round-trips through slpi_problem_load). */
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);

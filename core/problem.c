@@ -85,8 +85,8 @@ static const key_def keys[] = {
     { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
     { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 32, 1 << 20, "ref path: working precision in bits" },
     { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 32, 1 << 20, "ref path: cap for automatic precision doubling" },
-    { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h)" },
-    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments)" },
+    { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h); on the manifold within 1e-10: heavy top |gamma| = 1, R^T R = I and det R = 1 (SVI forms), su(N) traceless" },
+    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },
     /* rigid body */
     { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
     { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
@@ -755,6 +755,60 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
     }
 }
 
+/* An explicit initial state must lie on the system's manifold (the constraints the
+ * schemes preserve, docs/conventions.md): within SLPI_MANIFOLD_TOL, absolute for |gamma| and the
+ * rotation R, relative to max(1, max |x|) per diagonal entry for the trace of su(N). */
+static int orthogonal(const double *R, double *defect)
+{
+    double d = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double g = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
+            if (fabs(g) > d) d = fabs(g);
+        }
+    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
+               + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    *defect = d > fabs(det - 1) ? d : fabs(det - 1);
+    return *defect <= SLPI_MANIFOLD_TOL;
+}
+
+static int check_manifold(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    double d;
+    int n = 0;
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        if (p->rb.track_R && !orthogonal(x + 3, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    case SLPI_SYS_HEAVY_TOP: {
+        const double *g = x + 3;
+        double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (!(fabs(norm - 1) <= SLPI_MANIFOLD_TOL))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: |%s| = %.17g: the direction of gravity must be a unit "
+                                  "vector (within %g)", src, p->ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm,
+                                  SLPI_MANIFOLD_TOL);
+        if (p->ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    }
+    case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
+    case SLPI_SYS_SINE_EULER: n = p->se.N; break;
+    default: return SLPI_OK;
+    }
+    /* su(N): Im X_aa (the first N values) sum to 0 */
+    double tr = 0, scale = 1;
+    for (int i = 0; i < n * n; i++) scale = fabs(x[i]) > scale ? fabs(x[i]) : scale;
+    for (int i = 0; i < n; i++) tr += x[i];
+    if (!(fabs(tr) <= SLPI_MANIFOLD_TOL * scale * n))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: the trace of X is %.3g i: an su(%d) state is traceless (the "
+                              "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)", src, tr, n,
+                              SLPI_MANIFOLD_TOL);
+    return SLPI_OK;
+}
+
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
 {
     int dim = slpi_problem_state_dim(p);
@@ -764,7 +818,7 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
             return -1;
         }
         memcpy(x, p->x0, (size_t)dim * sizeof(double));
-        return 1;
+        return check_manifold(p, x, "x0", err) == SLPI_OK ? 1 : -1;
     }
     if (!p->x0_file[0]) return 0;
     FILE *f = slpi_input_open(p->x0_file, err);
@@ -806,6 +860,7 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
         slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);
         rc = -1;
     }
+    if (rc == 1 && check_manifold(p, x, p->x0_file, err) != SLPI_OK) rc = -1;
     return rc;
 }
 
