@@ -168,7 +168,7 @@ keep="full"; row "full: write error" noisex --seed 1 --path 0 --components 3 --h
 keep="link target.tsv"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o link
 cat fifo > fifo.out & reader=$!
 keep="fifo"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o fifo
-wait $reader
+kill $reader 2>/dev/null; wait $reader 2>/dev/null   # a run that never opened the FIFO leaves cat waiting
 keep="in.noise"; row "--output in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o in.noise
 keep="in.noise"; row "--output ./in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o ./in.noise
 keep="in.x0"; row "--json in.x0 is also the input x0_file" runx $P x0_file=in.x0 -o o1.tsv --json in.x0
