@@ -100,6 +100,7 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
     mode_t mask = umask(0);
     umask(mask);
     fchmod(fd, old ? (old->st_mode & 07777) : (0666 & ~mask));
+    if (old) (void)fchown(fd, old->st_uid, old->st_gid);   /* best effort: keep the replaced file's owner */
     o->f = fdopen(fd, "w+");
     if (!o->f) {
         int rc = fail(err, o->path, "cannot open");
