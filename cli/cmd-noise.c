@@ -14,8 +14,11 @@
 #include "cli/cli.h"
 #include "core/noise.h"
 
-/* Increments are generated in blocks of this many steps per component. */
+/* Increments are generated in blocks of up to this many steps per component, and of at
+ * most NOISE_CLI_BLOCK_VALUES increments in all (8 MiB, whatever M is); the output does
+ * not depend on the block size. */
 #define NOISE_CLI_BLOCK 4096
+#define NOISE_CLI_BLOCK_VALUES (1L << 20)
 
 static void noise_usage(FILE *f)
 {
@@ -194,11 +197,12 @@ int slpi_cli_noise(int argc, char **argv)
         slpi_noise_file_write_header(f, &hd);
     }
     int M = hd.components;
-    double *blk = malloc((size_t)M * NOISE_CLI_BLOCK * sizeof *blk);
+    long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
+    double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
     double *row = malloc((size_t)M * sizeof *row);
     long clipped = 0;
-    for (long s0 = 0; blk && row && s0 < hd.steps; s0 += NOISE_CLI_BLOCK) {
-        size_t nb = (size_t)(hd.steps - s0 < NOISE_CLI_BLOCK ? hd.steps - s0 : NOISE_CLI_BLOCK);
+    for (long s0 = 0; blk && row && s0 < hd.steps; s0 += block) {
+        size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
         for (int k = 0; k < M; k++) {
             slpi_noise_increments(hd.seed, hd.path, (uint32_t)k, hd.h, hd.refine,
                                   hd.first + (uint64_t)s0, nb, blk + (size_t)k * nb);
