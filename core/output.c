@@ -15,6 +15,8 @@
  *     one wins; no interleaving). slpi_output_abort removes only that temporary file.
  *     slpi_output_publish renames early and keeps writing into the published file
  *     (a streamed output whose valid prefix must be visible: checkpointed runs).
+ *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add); only
+ *     SIGKILL or a crash can leave one behind.
  *   - SLPI_OUTPUT_UPDATE opens an existing regular file for update in place (resuming
  *     a checkpointed run), under an exclusive fcntl(2) lock that a second writer is
  *     refused; abort leaves it as it is.
@@ -30,6 +32,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +41,56 @@
 
 #include "slpi.h"
 
+/* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,
+ * SIGHUP or SIGPIPE (handlers installed only where the disposition is the default, which would
+ * end the process anyway; they unlink and re-raise). Slots are claimed and released
+ * by one atomic flag each, so the handler only reads names that are complete. */
+#define PENDING_MAX 16
+static char pending_name[PENDING_MAX][SLPI_PATH_MAX + 64];
+static volatile sig_atomic_t pending_used[PENDING_MAX];
+
+static void remove_pending(int sig)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending_used[i]) unlink(pending_name[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int pending_add(const char *name)
+{
+    static int installed;
+    if (!installed) {
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction old, sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = remove_pending;
+            sigemptyset(&sa.sa_mask);
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(sigs[i], &sa, NULL);
+        }
+        installed = 1;
+    }
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!pending_used[i] && strlen(name) < sizeof pending_name[i]) {
+            strcpy(pending_name[i], name);
+            pending_used[i] = 1;
+            return i;
+        }
+    return -1;   /* more than PENDING_MAX at once: that one is not cleaned up on a signal */
+}
+
+static void pending_drop(int slot)
+{
+    if (slot >= 0) pending_used[slot] = 0;
+}
+
 struct slpi_output {
     FILE *f;
     char *path;        /* the name given (for messages) */
     char *target;      /* the regular file that commit renames over (symlinks resolved) */
     char *tmp;         /* our temporary file, NULL once renamed or when writing in place */
+    int pending;       /* its slot in pending_name (-1: none) */
     int is_stdout;
     int regular;       /* f is a regular file: fsync it */
 };
@@ -74,6 +122,7 @@ static void sync_folder_of(const char *path)
 
 static void release(slpi_output *o)
 {
+    pending_drop(o->pending);
     free(o->path);
     free(o->target);
     free(o->tmp);
@@ -97,6 +146,7 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
         o->tmp = NULL;
         return rc;
     }
+    o->pending = pending_add(o->tmp);
     mode_t mask = umask(0);
     umask(mask);
     fchmod(fd, old ? (old->st_mode & 07777) : (0666 & ~mask));
@@ -106,6 +156,8 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
         int rc = fail(err, o->path, "cannot open");
         close(fd);
         unlink(o->tmp);
+        pending_drop(o->pending);
+        o->pending = -1;
         return rc;
     }
     o->regular = 1;
@@ -126,6 +178,7 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
     *out = NULL;
     slpi_output *o = calloc(1, sizeof *o);
     if (!o) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
+    o->pending = -1;
     if (!path || strcmp(path, "-") == 0) {
         o->path = strdup("standard output");
         o->f = stdout;
@@ -200,6 +253,8 @@ int slpi_output_publish(slpi_output *o, slpi_error *err)
     int rc = flush_out(o, err);
     if (rc == SLPI_OK && rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
     if (rc != SLPI_OK) return rc;
+    pending_drop(o->pending);
+    o->pending = -1;
     free(o->tmp);
     o->tmp = NULL;
     sync_folder_of(o->target);

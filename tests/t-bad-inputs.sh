@@ -233,6 +233,16 @@ export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit int
 row "--first -1: not an unsigned 64-bit integer" noise --seed 1 --path 0 --components 1 --h 0.1 --steps 1 --first -1
 row "--path 4294967296: out of range" noise --seed 1 --path 4294967296 --components 1 --h 0.1 --steps 1
 
+# a run ended by SIGTERM before it finishes removes its temporary file and leaves no output
+n=$((n+1))
+"$slpi" run $P --steps 50000000 -q -o killed.tsv & k=$!
+i=0; while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+kill -TERM $k; wait $k; rk=$?
+if [ $rk -ne 143 ] || ls -A | grep -q 'killed'; then
+  echo "t-bad-inputs: FAIL #$n: SIGTERM: exit $rk (want 143), left: $(ls -A | grep killed)" >&2
+  fail=1
+fi
+
 # two runs writing one -o at once both finish, and the file is one whole run's output
 "$slpi" run $P --steps 20000 seed=1 -q -o one.tsv && "$slpi" run $P --steps 20000 seed=2 -q -o two.tsv || exit 1
 "$slpi" run $P --steps 20000 seed=1 -q -o both.tsv & a=$!
