@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/mutants/run.sh [NAME...] — the mutation suite (`make mutants`, issue 11 item 6).
+# tests/mutants/run.sh [--check] [NAME...] — the mutation suite (`make mutants`).
 #
 # Each tests/mutants/NAME.patch plants one small deliberate bug. Its header (the lines
 # before the diff) says what it plants and which tests must notice:
@@ -23,16 +23,21 @@
 # and closes with `killed K of N non-equivalent`. Exit status: 0 iff every
 # non-equivalent mutant was killed (no SURVIVED, STALE or BROKEN), 2 when the unmutated
 # tree fails to build or fails a named test (then no kill would mean anything).
-# Environment: SLPI_MUTANTS_SCRATCH (default build/mutants), SLPI_MUTANTS_TIMEOUT (seconds
+# --check: only check that every patch has its header, names tests that exist and still
+# applies to the tree (patch --dry-run); one line per problem, exit 1 if any (the fast
+# self-test tests/t-mutants.sh runs this in `make check`).
+# Environment: SLPI_MUTANTS_DIR (the patches, default tests/mutants), SLPI_MUTANTS_SCRATCH (default build/mutants), SLPI_MUTANTS_TIMEOUT (seconds
 # per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=${SLPI_MUTANTS_DIR:-$top/tests/mutants}
+check_only=0
+[ "${1:-}" = --check ] && { check_only=1; shift; }
 scratch=${SLPI_MUTANTS_SCRATCH:-$top/build/mutants}
 tmo=${SLPI_MUTANTS_TIMEOUT:-600}
 jobs=${SLPI_MUTANTS_JOBS:-2}
 tree=$scratch/tree
 log=$scratch/log
-mkdir -p "$tree" "$log"
 
 # ------------------------------------------------------------------ helpers
 # header KEY FILE: the text after "# KEY:" in the patch's header (before the diff)
@@ -88,11 +93,39 @@ build_for() {
 # ------------------------------------------------------------------ patches
 if [ $# -gt 0 ]; then
   patches=""
-  for n in "$@"; do n=${n%.patch}; patches="$patches $top/tests/mutants/${n##*/}.patch"; done
+  for n in "$@"; do n=${n%.patch}; patches="$patches $dir/${n##*/}.patch"; done
 else
-  patches=$(ls "$top"/tests/mutants/*.patch 2>/dev/null)
+  patches=$(ls "$dir"/*.patch 2>/dev/null)
 fi
-[ -n "$patches" ] || { echo "mutants: no patches in tests/mutants/"; exit 2; }
+[ -n "$patches" ] || { echo "mutants: no patches in $dir"; exit 2; }
+
+# problem FILE: why the patch is unusable on the tree $1 ("" if it is fine)
+problem() {
+  p=$2
+  [ -f "$p" ] || { echo "no such patch"; return; }
+  what=$(header what "$p"); by=$(killed_by "$p"); eq=$(header equivalent "$p")
+  if [ -z "$what" ] || { [ -z "$by" ] && [ -z "$eq" ]; } || { [ -n "$by" ] && [ -n "$eq" ]; }; then
+    echo "needs '# what:' and one of '# killed-by: t-...' or '# equivalent:'"; return
+  fi
+  for t in $by; do
+    [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "killed-by names $t, which is not a test"; return; }
+  done
+  grep -q '^+++ ' "$p" || { echo "holds no diff"; return; }
+  out=$(patch -p1 -d "$1" --dry-run --batch -s < "$p" 2>&1) || echo "STALE: no longer applies: $(echo "$out" | head -1)"
+}
+
+if [ $check_only -eq 1 ]; then
+  n=0; nbad=0
+  for p in $patches; do
+    n=$((n+1))
+    why=$(problem "$top" "$p")
+    [ -z "$why" ] || { echo "mutants: $(basename "$p"): $why"; nbad=$((nbad+1)); }
+  done
+  echo "mutants: $n patches checked, $nbad unusable"
+  [ $nbad -eq 0 ]
+  exit
+fi
+mkdir -p "$tree" "$log"
 
 sync_tree
 echo "mutants: scratch tree $tree (logs in $log)"
@@ -108,26 +141,19 @@ full_ok=0   # the whole suite passed once on the unmutated tree
 total=0; killed=0; equiv=0; bad=0
 for p in $patches; do
   name=$(basename "$p" .patch)
-  if [ ! -f "$p" ]; then echo "BROKEN     $name: no such patch"; bad=$((bad+1)); continue; fi
+  why=$(problem "$tree" "$p")
   what=$(header what "$p"); by=$(killed_by "$p"); eq=$(header equivalent "$p")
-  if [ -z "$what" ] || { [ -z "$by" ] && [ -z "$eq" ]; } || { [ -n "$by" ] && [ -n "$eq" ]; }; then
-    echo "BROKEN     $name: needs '# what:' and one of '# killed-by:' or '# equivalent:'"
-    bad=$((bad+1)); continue
-  fi
-  if ! patch -p1 -d "$tree" --dry-run --batch -s < "$p" > "$log/patch.txt" 2>&1; then
-    echo "STALE      $name: no longer applies ($(head -1 "$log/patch.txt"))"
-    [ -n "$eq" ] || total=$((total+1))
-    bad=$((bad+1)); continue
-  fi
+  case "$why" in
+    "") ;;
+    STALE:*) echo "STALE      $name: ${why#STALE: }"; [ -n "$eq" ] || total=$((total+1)); bad=$((bad+1)); continue ;;
+    *) echo "BROKEN     $name: $why"; bad=$((bad+1)); continue ;;
+  esac
   if [ -n "$eq" ]; then echo "EQUIVALENT $name: $eq"; equiv=$((equiv+1)); continue; fi
   total=$((total+1))
   start=$(date +%s)
   patch -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1
   result=""
-  for t in $by; do
-    if [ ! -f "$tree/tests/$t.c" ] && [ ! -f "$tree/tests/$t.sh" ]; then result="BROKEN:no test $t"; break; fi
-  done
-  if [ -z "$result" ] && ! build_for $by; then
+  if ! build_for $by; then
     cp "$log/build.txt" "$log/$name.build.txt"
     result="BROKEN:does not build (see $log/$name.build.txt)"
   fi
