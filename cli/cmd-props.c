@@ -103,7 +103,7 @@ int slpi_cli_props(int argc, char **argv)
         { "ref-cases", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
+    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
     double k = 1;

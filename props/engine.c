@@ -362,7 +362,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
     FILE *out = opt->out ? opt->out : stdout;
     for (int pi = 0; pi < NPROPS; pi++) {
         if (opt->prop >= 0 && opt->prop != pi) continue;
-        const slpi_props_property *P = table[pi];
+        const slpi_props_property *P = opt->property ? opt->property : table[pi];
         long ncases = P->needs_ref ? (opt->use_ref ? opt->ref_cases : 0)
                     : P->shrinkable ? opt->cases : (opt->cases + 9) / 10;
         if (ncases == 0) continue;
@@ -385,7 +385,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     for (long i = 0; i < ncases && !fail; i++) {
                         slpi_props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
                         int use_ref = opt->use_ref && i < opt->ref_cases;
-                        int verdict = slpi_props_verdict(&c, use_ref, &o);
+                        int verdict = slpi_props_verdict_with(P, &c, use_ref, &o);
                         if (verdict > 0) {
                             pass++;
                             worst = fmax(worst, o.ratio);
@@ -399,7 +399,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                         else {
                             fail++;
                             slpi_props_outcome first = o;
-                            int n = slpi_props_shrink(&c, use_ref, &o, opt->verbose ? out : NULL);
+                            int n = slpi_props_shrink_with(P, &c, use_ref, &o, opt->verbose ? out : NULL);
                             fprintf(out, "props: first failure: %s\n", first.msg);
                             if (n) fprintf(out, "props: shrunk by %d reductions\n", n);
                             slpi_props_report_failure(out, &c, &o, use_ref, opt->save_dir);

@@ -127,6 +127,9 @@ typedef struct {
     const char *save_dir;  /* write shrunk counterexamples here (NULL: no) */
     int verbose;
     FILE *out;
+    /* NULL, or a property (not in the table) that replaces table entry `prop` (tests
+     * exercise the engine's group rules with synthetic properties) */
+    const slpi_props_property *property;
 } slpi_props_options;
 
 typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi_props_summary;

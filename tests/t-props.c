@@ -89,7 +89,7 @@ static void check_generators(void)
         }
     }
     /* the engine's own draws: run the harness generator through the case it reports */
-    slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL };
+    slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL };
     FILE *sink = tmpfile();
     o.out = sink;
     slpi_props_summary s;
@@ -215,6 +215,41 @@ static void check_shrinker(void)
     }
 }
 
+/* The engine's group rule: a group whose cases are mostly UNABLE fails (a scheme that
+ * never converges must not pass by being UNABLE); half or fewer UNABLE passes. The
+ * synthetic property is UNABLE on `unable_of_4` of every 4 cases it sees. */
+static int unable_of_4, unable_calls;
+static void unable_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    (void)c;
+    (void)use_ref;
+    o->holds = unable_calls++ % 4 < unable_of_4 ? -1 : 1;
+    o->ratio = 0;
+    snprintf(o->msg, sizeof o->msg, "synthetic UNABLE");
+}
+static const slpi_props_property sometimes_unable = { "sometimes-unable", "test", syn_expect, syn_adjust,
+                                                 unable_check, 1, 0 };
+
+static void check_mostly_unable(void)
+{
+    for (unable_of_4 = 0; unable_of_4 <= 4; unable_of_4++) {
+        slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0,
+                            NULL, 0, NULL, &sometimes_unable };
+        FILE *sink = tmpfile();
+        o.out = sink;
+        slpi_props_summary s;
+        unable_calls = 0;
+        int rc = slpi_props_run(&o, &s);
+        fclose(sink);
+        int mostly = 2 * unable_of_4 > 4;   /* 3 or 4 of 4 */
+        TEST_CHECKF(s.groups == 2 && s.unable == 2 * 10 * unable_of_4 && s.pass == 2 * 10 * (4 - unable_of_4),
+                    "%d of 4 UNABLE: %ld groups, %ld passed, %ld unable", unable_of_4, s.groups, s.pass, s.unable);
+        TEST_CHECKF(rc == (mostly ? SLPI_ECHECK : SLPI_OK) && s.failed_groups == (mostly ? 2 : 0),
+                    "%d of 4 cases UNABLE: the run returned %d with %ld failed groups", unable_of_4, rc,
+                    s.failed_groups);
+    }
+}
+
 /* Real properties: ISOMP keeps the Casimirs (both paths); TRAP-DIRECT must lose them. */
 static void check_real_property(void)
 {
@@ -245,6 +280,7 @@ int main(void)
     check_increments();
     check_invariants();
     check_shrinker();
+    check_mostly_unable();
     check_real_property();
     TEST_END();
 }
