@@ -70,8 +70,8 @@ static result run_soa(const slpi_fast_rb_soa *c, int svi, int nb, int steps, dou
                 if (n % CHUNK_STEPS == 0) canonical_chunk((uint64_t)b * BLOCK, n, h, wc);
                 w = wc + (size_t)(n % CHUNK_STEPS) * 3 * BLOCK;
             }
-            bad += svi ? slpi_fast_rb_svi_soa(c, BLOCK, h, xb, w, &iters)
-                       : slpi_fast_rb_isomp_soa(c, BLOCK, h, xb, w, &iters);
+            bad += svi ? slpi_fast_rb_svi_soa(c, BLOCK, h, xb, w, &iters, NULL)
+                       : slpi_fast_rb_isomp_soa(c, BLOCK, h, xb, w, &iters, NULL);
         }
     }
     double t = now() - t0, rs = (double)nb * BLOCK * steps;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "core/noise.h"
 #include "reports/reports.h"
 
 static double wall(void)
@@ -37,11 +38,12 @@ int main(void)
     }
     p.level = -1;
     /* noise hierarchy alone: 3 components x 2^16 fine normals, summed up to level 7 */
-    double *U = malloc(sizeof(double) << 17);
+    double *U = malloc(sizeof(double) << 17), *lev[10];
+    for (int i = 0; i <= 9; i++) lev[i] = U + (2 << 16) - ((2 << 16) >> i);
     double c0 = cpu();
     int nh = 64;
     for (int r = 0; r < nh; r++)
-        for (uint32_t k = 0; k < 3; k++) slpi_conv_hierarchy(1, (uint64_t)r, k, p.T, 16, 7, U);
+        for (uint32_t k = 0; k < 3; k++) slpi_noise_levels(1, (uint64_t)r, k, ldexp(p.T, -16), 9, 0, 1 << 16, lev);
     double noise = (cpu() - c0) / nh;
     free(U);
     printf("noise hierarchy: %.2f ms CPU per path (3 x 2^16 normals and sums)\n", 1e3 * noise);

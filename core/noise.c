@@ -464,6 +464,15 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
 #define NOISE_CHUNK_LOG 11
 #define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
 
+/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
+ * + right child; out == in allowed). */
+static void noise_pair_sums(const double *in, size_t m, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        out[i] = in[2 * i] + in[2 * i + 1];
+    }
+}
+
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out)
 {
@@ -487,9 +496,7 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
         size_t m = len;
         for (int level = 0; level < inner; level++) {
             m /= 2;
-            for (size_t i = 0; i < m; i++) {
-                z[i] = z[2 * i] + z[2 * i + 1];
-            }
+            noise_pair_sums(z, m, z);
         }
         if (outer == 0) {   /* z[0..m): whole increments */
             memcpy(out + n, z, m * sizeof *z);
@@ -507,5 +514,14 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
             out[n++] = acc;
             root = 0;
         }
+    }
+}
+
+void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
+                       uint64_t first, size_t count, double *const *lev)
+{
+    slpi_noise_increments(seed, path, component, h, 0, first, count, lev[0]);
+    for (int i = 1; i <= nup; i++) {
+        noise_pair_sums(lev[i - 1], count >> i, lev[i]);
     }
 }

@@ -12,6 +12,14 @@ double slpi_noise_word_normal(uint64_t w);
  * the processor has AVX-512F) or not: the same bits either way (tests/t-noise-batch.c). */
 void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out);
+/* A whole dyadic hierarchy at once (the coupled studies of reports/converge.c): lev[0]
+ * gets the count increments first..first+count-1 at step h (refine 0), and lev[i],
+ * i = 1..nup, the count >> i increments above them at step 2^i h, each the pairwise sum
+ * of two of lev[i-1]: bit for bit slpi_noise_increments(seed, path, component, 2^i h, i,
+ * first >> i, count >> i, .) (tests/t-noise-batch.c). first and count are multiples of
+ * 2^nup. */
+void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
+                       uint64_t first, size_t count, double *const *lev);
 
 
 

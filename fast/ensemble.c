@@ -3,7 +3,7 @@
  * ISOMP-COMM (docs/schemes.md#isomp) with iso-quad noise and SVI-SO3 (docs/schemes.md#svi-so3, rotation output)
  * with svi-lin noise, specialised to 3-vectors.
  *
- * Paths advance in groups of ENS_W lanes in lock-step: every lane of a group runs the
+ * Paths advance in groups of ENS_W lanes (2, 4 or 8 binary64: one register) in lock-step: every lane of a group runs the
  * fixed-point sweep of the general path (isomp.c + so3.c, svi.c + vec3.h) with the same
  * operations in the same order, and the solver policy of docs/schemes.md#solver (fast.h,
  * slpi_fast_iter_check) is evaluated lane-wise with masks. All lanes of a group start
@@ -13,9 +13,10 @@
  * is therefore bit-identical to slpi_fast_step on the same problem (tests/t-fast-ensemble.c,
  * tests/t-converge.c).
  *
- * The lanes are GCC vector extensions (ENS_W binary64 per vector) in one body compiled
- * three times: portable (whatever the baseline ISA lowers them to), AVX2 and AVX-512F,
- * chosen at run time (slpi_fast_rb_soa.isa). The arithmetic is lane-wise binary64
+ * The lanes are GCC vector extensions (ENS_W binary64 per vector) in one body,
+ * fast/ensemble-lanes.h, compiled three times: here (portable: whatever the baseline ISA
+ * lowers them to), in fast/ensemble-avx2.c and in fast/ensemble-avx512.c (AVX-512F, DQ,
+ * VL), chosen at run time (slpi_fast_rb_soa.isa). The arithmetic is lane-wise binary64
  * + - x / and comparisons, each rounded like its scalar twin; -ffp-contract=off keeps
  * products and sums apart in every variant (no vfmadd in this object: tests/t-fast-ensemble
  * runs objdump on it), and no variant reassociates. */
@@ -23,268 +24,22 @@
 #include <string.h>
 #include "fast/fast.h"
 
-enum { ENS_W = 8 };
-typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
-typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
+#define ENS_W 2   /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
+#define ENS_ISOMP_FN slpi_fast_ens_isomp_portable
+#define ENS_SVI_FN slpi_fast_ens_svi_portable
+#include "fast/ensemble-lanes.h"
 
-#define ENS_INLINE static inline __attribute__((always_inline))
-
-/* Lane-wise helpers as macros (GCC notes an ABI change for 64-byte vectors passed by value
- * to functions, even inlined ones). ENS_SEL: m ? a : b (m: all ones or zeros per lane). */
-#define ENS_SEL(m, a, b) ((ens_vd)(((m) & (ens_vl)(a)) | (~(m) & (ens_vl)(b))))
-#define ENS_SELI(m, a, b) (((m) & (a)) | (~(m) & (b)))
-#define ENS_ABS(a) ((ens_vd)((ens_vl)(a) & 0x7fffffffffffffffLL))
-/* the scalar "if (!(v <= m)) m = v" of slpi_fast_maxabs / maxdiff (NaN propagates) */
-#define ENS_UPD(m, v) ((m) = ENS_SEL((v) <= (m), (m), (v)))
-/* slpi_fast_max2: (a >= b || a != a) ? a : b */
-#define ENS_MAX2(a, b) ENS_SEL(((a) >= (b)) | ((a) != (a)), (a), (b))
-#define ENS_DOT(a, b) ((a)[0] * (b)[0] + (a)[1] * (b)[1] + (a)[2] * (b)[2])
-
-ENS_INLINE int ens_any(const ens_vl *m)
-{
-    long long r = 0;
-    for (int l = 0; l < ENS_W; l++) r |= (*m)[l];
-    return r != 0;
-}
-
-/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of every active lane with
- * increments d and norms m; returns the lanes' statuses (-1: continue). */
-typedef struct {
-    ens_vd first, prev, last;
-} ens_iter;
-
-ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp,
-                          const ens_vd *mp, ens_vl *out)
-{
-    const ens_vd d = *dp, m = *mp;
-    if (it == 1) s->first = d;
-    s->prev = s->last;
-    s->last = d;
-    const ens_vl zero = (ens_vl){0}, none = zero - 1;
-    const ens_vl nan = ~((d - d) == 0) | ~((m - m) == 0);
-    ens_vl st;
-    if (pol->fixed_iters > 0) {
-        st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
-    } else {
-        const ens_vd scale = ENS_SEL(m > 1, m, (ens_vd){0} + 1);
-        const double tol100 = 100 * pol->tol;
-        st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED
-                                                                        : SLPI_STEP_NOT_CONVERGED)
-                              : none;
-        if (it > 1) {
-            st = ENS_SELI((d > 1e6 * s->first) & (s->first > 0), zero + SLPI_STEP_DIVERGED, st);
-            st = ENS_SELI((d >= s->prev) & (d <= tol100 * scale), zero + SLPI_STEP_STAGNATED, st);
-        }
-        st = ENS_SELI(d <= pol->tol * scale, zero + SLPI_STEP_CONVERGED, st);
-    }
-    *out = ENS_SELI(nan, zero + SLPI_STEP_DIVERGED, st);
-}
-
-/* Lanes l < n of a group from SoA arrays; lanes n..ENS_W-1 repeat lane 0 (never stored). */
-ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
-{
-    for (int l = 0; l < ENS_W; l++) (*v)[l] = a[l < n ? l : 0];
-}
-
-/* The lanes that start solving: l < n with a finite state and finite increments; the
- * others are INVALID with 0 iterations, as slpi_fast_step reports them. */
-ENS_INLINE void ens_begin(int n, const ens_vd *x, const ens_vd *e, ens_vl *st, ens_vl *act)
-{
-    ens_vl fin = (ens_vl){0} - 1;
-    for (int i = 0; i < 3; i++) fin &= ((x[i] - x[i]) == 0) & ((e[i] - e[i]) == 0);
-    for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
-    *act = fin;
-    *st = ENS_SELI(fin, (ens_vl){0} - 1, (ens_vl){0} + SLPI_STEP_INVALID);
-}
-
-/* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
- * failures. */
-ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v, double *x0, double *x1,
-                           double *x2, long *iters)
-{
-    long bad = 0;
-    for (int l = 0; l < n; l++) {
-        *iters += (*itsp)[l];
-        if (slpi_step_failed((slpi_step_status)(*stp)[l])) {
-            bad++;
-            continue;
-        }
-        x0[l] = v[0][l];
-        x1[l] = v[1][l];
-        x2[l] = v[2][l];
-    }
-    return bad;
-}
-
-/* Psi(Y) = -(h I^{-1} y + amp (delta_k y_k)_k) (iso-quad generators, B = -hat xi), as
- * rigid-body.c's psi. */
-ENS_INLINE void ens_iso_psi(const slpi_fast_rb_soa *c, double h, const ens_vd *e, const ens_vd *y,
-                            ens_vd *p)
-{
-    for (int i = 0; i < 3; i++) p[i] = -(h * (c->Iinv[i] * y[i]) + e[i] * (c->amp * y[i]));
-}
-
-ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) from Y = X
- * (so3.c slpi_fast_blocks_isomp, HAT model), then X + [Psi(Y), Y] (slpi_fast_blocks_comm). */
-ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *x0, double *x1,
-                                double *x2, const double *e0, const double *e1, const double *e2,
-                                long *iters)
-{
-    ens_vd X[3], E[3];
-    ens_load(&X[0], x0, n); ens_load(&X[1], x1, n); ens_load(&X[2], x2, n);
-    ens_load(&E[0], e0, n); ens_load(&E[1], e1, n); ens_load(&E[2], e2, n);
-    ens_vd Y[3] = {X[0], X[1], X[2]};
-    ens_iter s = {{0}, {0}, {0}};
-    const ens_vl zero = (ens_vl){0};
-    ens_vl st, its = zero, act;
-    ens_begin(n, X, E, &st, &act);
-    for (int it = 1; ens_any(&act); it++) {
-        ens_vd P[3], C[3], V[3];
-        ens_iso_psi(c, h, E, Y, P);
-        ens_cross(P, Y, C);
-        const ens_vd py = ENS_DOT(P, Y);
-        for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
-        ens_vd d = (ens_vd){0}, m = (ens_vd){0};
-        for (int i = 0; i < 3; i++) {
-            ENS_UPD(d, ENS_ABS(V[i] - Y[i]));
-            ENS_UPD(m, ENS_ABS(V[i]));
-        }
-        for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
-        ens_vl sn;
-        ens_check(&c->pol, it, &s, &d, &m, &sn);
-        st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, zero + it, its);
-        act &= sn < 0;
-    }
-    ens_vd P[3], C[3], out[3];
-    ens_iso_psi(c, h, E, Y, P);
-    ens_cross(P, Y, C);
-    for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
-    return ens_store3(n, &st, &its, out, x0, x1, x2, iters);
-}
-
-/* tau = cay(x) = I + k hat x + (k/2) hat x^2, k = 4/(4 + |x|^2) (vec3.h slpi_fast_cayley3
- * and slpi_fast_rot_coeffs), row-major. */
-ENS_INLINE void ens_cayley(const ens_vd *w, ens_vd *R)
-{
-    const ens_vd k = 4 / (4 + ENS_DOT(w, w)), c = 0.5 * k;
-    const ens_vd xx = w[0] * w[0], yy = w[1] * w[1], zz = w[2] * w[2];
-    R[0] = 1 - c * (yy + zz); R[1] = -k * w[2] + c * w[0] * w[1]; R[2] = k * w[1] + c * w[0] * w[2];
-    R[3] = k * w[2] + c * w[0] * w[1]; R[4] = 1 - c * (xx + zz); R[5] = -k * w[0] + c * w[1] * w[2];
-    R[6] = -k * w[1] + c * w[0] * w[2]; R[7] = k * w[0] + c * w[1] * w[2]; R[8] = 1 - c * (xx + yy);
-}
-
-ENS_INLINE void ens_mat3t_vec(const ens_vd *R, const ens_vd *v, ens_vd *out)   /* R^T v */
-{
-    const ens_vd o0 = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-    const ens_vd o1 = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-    const ens_vd o2 = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-    out[0] = o0; out[1] = o1; out[2] = o2;
-}
-
-/* slpi_fast_ac_inv: A_c(x)^{-1} v. */
-ENS_INLINE void ens_ac_inv(double c, const ens_vd *x, const ens_vd *v, ens_vd *out)
-{
-    const ens_vd xv = ENS_DOT(x, v), xx = ENS_DOT(x, x);
-    const ens_vd k = (0.25 - c) * xv / (1 + c * xx), inv = 1 / (1 + 0.25 * xx);
-    ens_vd xc[3];
-    ens_cross(x, v, xc);
-    for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) * inv;
-}
-
-/* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators), and
- * tau = cay(x). */
-ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E, const ens_vd *A,
-                            const ens_vd *B, ens_vd *x, ens_vd *tau)
-{
-    for (int i = 0; i < 3; i++) {
-        const ens_vd m = 0.5 * (A[i] + B[i]);
-        x[i] = 0.5 * (h * (c->Iinv[i] * m) + E[i] * c->amp);
-    }
-    ens_cayley(x, tau);
-}
-
-/* SVI-SO3 on n <= ENS_W lanes: slpi_fast_svi3_solve from A = B = Pi_k, then
- * Pi_{k+1} = tau^T tau^T Pi_k (rotation output). */
-ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *x0, double *x1,
-                              double *x2, const double *e0, const double *e1, const double *e2,
-                              long *iters)
-{
-    ens_vd Pk[3], E[3];
-    ens_load(&Pk[0], x0, n); ens_load(&Pk[1], x1, n); ens_load(&Pk[2], x2, n);
-    ens_load(&E[0], e0, n); ens_load(&E[1], e1, n); ens_load(&E[2], e2, n);
-    ens_vd A[3] = {Pk[0], Pk[1], Pk[2]}, B[3] = {Pk[0], Pk[1], Pk[2]};
-    ens_iter s = {{0}, {0}, {0}};
-    const ens_vl zero = (ens_vl){0};
-    ens_vl st, its = zero, act;
-    ens_begin(n, Pk, E, &st, &act);
-    for (int it = 1; ens_any(&act); it++) {
-        ens_vd x[3], tau[9], v[3], An[3], Bn[3];
-        ens_svi_map(c, h, E, A, B, x, tau);
-        ens_mat3t_vec(tau, Pk, v);
-        ens_ac_inv(c->c, x, Pk, An);
-        ens_ac_inv(c->c, x, v, Bn);
-        ens_vd da = (ens_vd){0}, db = (ens_vd){0}, ma = (ens_vd){0}, mb = (ens_vd){0};
-        for (int i = 0; i < 3; i++) {
-            ENS_UPD(da, ENS_ABS(An[i] - A[i]));
-            ENS_UPD(db, ENS_ABS(Bn[i] - B[i]));
-            ENS_UPD(ma, ENS_ABS(An[i]));
-            ENS_UPD(mb, ENS_ABS(Bn[i]));
-        }
-        for (int i = 0; i < 3; i++) {
-            A[i] = ENS_SEL(act, An[i], A[i]);
-            B[i] = ENS_SEL(act, Bn[i], B[i]);
-        }
-        const ens_vd d = ENS_MAX2(da, db), m = ENS_MAX2(ma, mb);
-        ens_vl sn;
-        ens_check(&c->pol, it, &s, &d, &m, &sn);
-        st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, zero + it, its);
-        act &= sn < 0;
-    }
-    ens_vd x[3], tau[9], t[3], out[3];
-    ens_svi_map(c, h, E, A, B, x, tau);
-    ens_mat3t_vec(tau, Pk, t);
-    ens_mat3t_vec(tau, t, out);
-    return ens_store3(n, &st, &its, out, x0, x1, x2, iters);
-}
-
-/* Every group of nl lanes: one body, compiled per instruction set. */
-#define ENS_RUN(GROUP)                                                                    \
-    long bad = 0;                                                                         \
-    for (long r = 0; r < nl; r += ENS_W) {                                                \
-        const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                             \
-        bad += GROUP(c, n, h, x + r, x + nl + r, x + 2 * nl + r, dW + r, dW + nl + r,     \
-                     dW + 2 * nl + r, iters);                                             \
-    }                                                                                     \
-    return bad
-
-#define ENS_VARIANTS(NAME, GROUP)                                                         \
-    static long NAME##_portable(const slpi_fast_rb_soa *c, long nl, double h, double *x,  \
-                                const double *dW, long *iters) { ENS_RUN(GROUP); }        \
-    ENS_TARGET("avx2") static long NAME##_avx2(const slpi_fast_rb_soa *c, long nl,        \
-                                               double h, double *x, const double *dW,     \
-                                               long *iters) { ENS_RUN(GROUP); }           \
-    ENS_TARGET("avx512f") static long NAME##_avx512(const slpi_fast_rb_soa *c, long nl,   \
-                                                    double h, double *x, const double *dW,\
-                                                    long *iters) { ENS_RUN(GROUP); }
-
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ENS_X86 1
-#define ENS_TARGET(t) __attribute__((target(t)))
-#else
-#define ENS_TARGET(t)
+long slpi_fast_ens_isomp_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                              long *, unsigned char *);
+long slpi_fast_ens_svi_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                            long *, unsigned char *);
+long slpi_fast_ens_isomp_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                                long *, unsigned char *);
+long slpi_fast_ens_svi_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                              long *, unsigned char *);
 #endif
-
-ENS_VARIANTS(ens_isomp, ens_isomp_group)
-ENS_VARIANTS(ens_svi, ens_svi_group)
 
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
 {
@@ -293,7 +48,9 @@ int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
     case SLPI_FAST_ISA_PORTABLE: return 1;
 #ifdef ENS_X86
     case SLPI_FAST_ISA_AVX2: return __builtin_cpu_supports("avx2");
-    case SLPI_FAST_ISA_AVX512: return __builtin_cpu_supports("avx512f");
+    case SLPI_FAST_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+               && __builtin_cpu_supports("avx512vl");
 #endif
     default: return 0;
     }
@@ -325,29 +82,42 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     return SLPI_OK;
 }
 
-typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *);
+typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
+                       unsigned char *);
 
 static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl, double h,
-                         double *x, const double *dW, long *iters)
+                         double *x, const double *dW, long *iters, unsigned char *failed)
 {
     long its = 0;
     slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
     if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
-    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its);
+    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, failed);
     if (iters) *iters += its;
     return bad;
 }
 
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters)
+                            const double *dW, long *iters, unsigned char *failed)
 {
-    static const ens_fn fn[3] = {ens_isomp_portable, ens_isomp_avx2, ens_isomp_avx512};
-    return ens_dispatch(fn, c, nl, h, x, dW, iters);
+#ifdef ENS_X86
+    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_avx2,
+                                 slpi_fast_ens_isomp_avx512};
+#else
+    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_portable,
+                                 slpi_fast_ens_isomp_portable};
+#endif
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
 }
 
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters)
+                          const double *dW, long *iters, unsigned char *failed)
 {
-    static const ens_fn fn[3] = {ens_svi_portable, ens_svi_avx2, ens_svi_avx512};
-    return ens_dispatch(fn, c, nl, h, x, dW, iters);
+#ifdef ENS_X86
+    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_avx2,
+                                 slpi_fast_ens_svi_avx512};
+#else
+    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable,
+                                 slpi_fast_ens_svi_portable};
+#endif
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
 }

@@ -238,10 +238,11 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
 /* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
  * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
- * with svi-lin noise (M = 3), advanced in lock-step groups of 8 lanes (vectorised; the
+ * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
  * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
  * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
- * paths (their state is left unchanged); iters (may be NULL) accumulates. */
+ * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
+ * for the others); iters (may be NULL) accumulates the iterations. */
 typedef enum {
     SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
 } slpi_fast_isa;
@@ -256,9 +257,9 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
 slpi_fast_isa slpi_fast_ensemble_isa_best(void);
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters);
+                            const double *dW, long *iters, unsigned char *failed);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters);
+                          const double *dW, long *iters, unsigned char *failed);
 
 /* Complex/real dense matrices (column-major), fast/dense.c. */
 #include <complex.h>

@@ -55,26 +55,29 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
     double xs[3 * MAXL], xa[MAXL][3], dW[3 * MAXL];
     for (int r = 0; r < nl; r++)
         for (int i = 0; i < 3; i++) xs[i * nl + r] = xa[r][i] = 2 * fu_normal();
-    long its_soa = 0, its = 0, bad_soa = 0, bad = 0;
+    long its_soa = 0, its = 0, bad_soa = 0, bad = 0, flags = 0;
+    unsigned char failed[MAXL];
     for (int n = 0; n < STEPS; n++) {
         for (int i = 0; i < 3 * nl; i++) dW[i] = 4 * sqrt(f->p.h) * fu_normal();
         if (pol->nan_lane && nl > 5 && n == STEPS / 2) dW[nl + 5] = NAN;
-        bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->p.h, xs, dW, &its_soa)
-                                          : slpi_fast_rb_svi_soa(&soa, nl, f->p.h, xs, dW, &its_soa);
+        bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed)
+                                          : slpi_fast_rb_svi_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed);
         for (int r = 0; r < nl; r++) {
             double w[3] = {dW[r], dW[nl + r], dW[2 * nl + r]};
             slpi_step_info info;
-            if (slpi_step_failed(slpi_fast_step(f, xa[r], w, &info))) bad++;
+            int fl = slpi_step_failed(slpi_fast_step(f, xa[r], w, &info));
+            bad += fl;
+            flags += fl != failed[r];
             its += info.iterations;
         }
     }
     int same = 1;
     for (int r = 0; r < nl; r++)
         for (int i = 0; i < 3; i++) same &= memcmp(&xs[i * nl + r], &xa[r][i], sizeof(double)) == 0;
-    TEST_CHECKF(same && its == its_soa && bad == bad_soa,
-                "%s c=%+.2f %s, %s kernel, %d lanes: bits %s, iterations %ld vs %ld, failures %ld vs %ld",
-                slpi_scheme_name(k), c, pol->name, isa_name(isa), nl, same ? "equal" : "differ",
-                its_soa, its, bad_soa, bad);
+    TEST_CHECKF(same && its == its_soa && bad == bad_soa && flags == 0,
+                "%s c=%+.2f %s, %s kernel, %d lanes: bits %s, iterations %ld vs %ld, failures %ld vs %ld"
+                " (%ld lanes flagged wrongly)", slpi_scheme_name(k), c, pol->name, isa_name(isa), nl,
+                same ? "equal" : "differ", its_soa, its, bad_soa, bad, flags);
     if (nl == MAXL)
         printf("  %-5s c=%+.2f %-46s %-8s: %ld iterations, %ld failures: %s\n", slpi_scheme_name(k),
                c, pol->name, isa_name(isa), its, bad, same && its == its_soa && bad == bad_soa
