@@ -42,9 +42,9 @@
  * reloaded rows, the other ranks zeros, so the combining sum is exact).
  *
  * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
- * problem validator and by fast/rkmk.c. With allow_inconsistent the study builds the
- * problem as RKMK-HEUN (which validates and allocates the same workspace) and then runs
- * the Lie–Euler step of the scheme table (slpi_fast_scheme_rkmk_le) on it. */
+ * problem validator and by fast/rkmk.c. With allow_inconsistent the study validates the
+ * problem as RKMK-HEUN and takes fast's run object for that control
+ * (slpi_fast_create_inconsistent_le), which steps with Lie–Euler. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,8 +180,8 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
                       slpi_error *err)
 {
     slpi_problem p = c->base;
-    int swap = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
-    p.scheme = swap ? SLPI_SCHEME_RKMK_HEUN : k;
+    int control = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
+    p.scheme = control ? SLPI_SCHEME_RKMK_HEUN : k;   /* RKMK-LE would not validate */
     if (k != c->base.scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
         slpi_problem q = c->base;
@@ -196,8 +196,12 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     p.refine = 0;
     p.noise_file[0] = 0;
     int rc = slpi_problem_finish(&p, err);
-    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
-    if (rc == SLPI_OK && swap) (*out)->scheme = &slpi_fast_scheme_rkmk_le;
+    if (rc == SLPI_OK && control) {
+        p.scheme = SLPI_SCHEME_RKMK_LE;
+        rc = slpi_fast_create_inconsistent_le(out, &p, err);
+    } else if (rc == SLPI_OK) {
+        rc = slpi_fast_create(out, &p, err);
+    }
     return rc;
 }
 
