@@ -6,23 +6,9 @@
  * per path), and the projection to the paper's 500 paths on 2 cores against the issue's
  * 5-minute goal. CPU seconds are the robust figure on a shared machine. */
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench/benchutil.h"
 #include "reports/reports.h"
-
-static double wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(void)
 {
@@ -52,12 +38,12 @@ int main(void)
         c.threads = 2;
         c.boot = 0;
         slpi_conv_result res;
-        double w0 = wall(), t0 = cpu();
+        double w0 = bench_wall(), t0 = bench_cpu();
         if (slpi_conv_run(&c, NULL, NULL, &res, &err)) {
             fprintf(stderr, "%s: %s\n", presets[i], err.msg);
             return 1;
         }
-        double w = wall() - w0, t = cpu() - t0, proj = t / (double)R * 500 / 2;
+        double w = bench_wall() - w0, t = bench_cpu() - t0, proj = t / (double)R * 500 / 2;
         printf("%-22s %6.2f s wall, %7.2f s CPU: %9.3f us CPU per realization-step, %.2f iterations"
                " per step; 500 paths on 2 cores: %8.1f s (goal 300 s: ratio %.2f)\n", presets[i], w, t,
                1e6 * t / ((double)R * steps), (double)res.iters / ((double)R * steps), proj, proj / 300);

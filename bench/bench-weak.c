@@ -15,27 +15,13 @@
  *     (the engine's batches are independent; the 2-thread scaling is printed beside it).
  * The machine may be shared: CPU seconds are the robust figure; `uptime` belongs with it. */
 #include <stdlib.h>
-#include <time.h>
 
 #include "core/noise.h"
 #include "fast/fast.h"
+#include "bench/benchutil.h"
 #include "reports/reports.h"
 
 enum { KMIN = 4, KMAX = 10, REF = 13, LANES = 64 };
-
-static double wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static long steps_per_path(void)
 {
@@ -77,13 +63,13 @@ int main(void)
         c.threads = th;
         c.boot = 0;
         slpi_conv_result res;
-        double w0 = wall(), t0 = cpu();
+        double w0 = bench_wall(), t0 = bench_cpu();
         if (slpi_conv_run(&c, NULL, NULL, &res, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        eng_wall[th] = wall() - w0;
-        eng_cpu[th] = cpu() - t0;
+        eng_wall[th] = bench_wall() - w0;
+        eng_cpu[th] = bench_cpu() - t0;
         iters = res.iters;
         printf("engine, %d thread%s: %.2f s wall, %.2f s CPU: %.2f ns CPU per realization-step, "
                "%.2f solver iterations per step\n", th, th > 1 ? "s" : " ", eng_wall[th],
@@ -94,7 +80,7 @@ int main(void)
     const long S = 1L << (REF - KMIN);
     double *hier = malloc(sizeof(double) * 2 * (size_t)S), *lev[REF - KMIN + 1];
     for (int i = 0; i <= REF - KMIN; i++) lev[i] = hier + 2 * S - (2 * S >> i);
-    double sink = 0, t0 = cpu();
+    double sink = 0, t0 = bench_cpu();
     for (long r = 0; r < R; r++)
         for (uint32_t k = 0; k < 3; k++)
             for (long seg = 0; seg < 1L << KMIN; seg++) {
@@ -102,7 +88,7 @@ int main(void)
                                   (uint64_t)(seg * S), (size_t)S, lev);
                 sink += lev[REF - KMIN][0];
             }
-    double noise = cpu() - t0;
+    double noise = bench_cpu() - t0;
     free(hier);
 
     /* the step kernel alone: blocks of LANES paths, every level, increments made before */
@@ -124,10 +110,10 @@ int main(void)
             for (int i = 0; i < 3 * LANES; i++) x[i] = i < LANES ? 0.0 : i < 2 * LANES ? 0.6 : 0.8;
             double *w = malloc(sizeof *w * (size_t)nw);
             for (long i = 0; i < nw; i++) w[i] = sh * dW[i];
-            t0 = cpu();
+            t0 = bench_cpu();
             for (long n = 0; n < 1L << l; n++)
                 slpi_fast_rb_isomp_soa(&soa, LANES, h, x, w + (size_t)(n % 4096) * 3 * LANES, &kiters, NULL);
-            kernel += cpu() - t0;
+            kernel += bench_cpu() - t0;
             free(w);
             sink += x[0];
         }

@@ -80,12 +80,18 @@ ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
     for (int l = 0; l < ENS_W; l++) (*v)[l] = a[l < n ? l : 0];
 }
 
-/* The lanes that start solving: l < n with a finite state and finite increments; the
- * others are INVALID with 0 iterations, as slpi_fast_step reports them. */
-ENS_INLINE void ens_begin(int n, const ens_vd *x, const ens_vd *e, ens_vl *st, ens_vl *act)
+/* A group's state x and increments e (lanes l < n of the SoA arrays) and the lanes that
+ * start solving: those with a finite state and finite increments; the others are INVALID
+ * with 0 iterations, as slpi_fast_step reports them. */
+ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], ens_vd *X, ens_vd *E,
+                          ens_vl *st, ens_vl *act)
 {
     ens_vl fin = (ens_vl){0} - 1;
-    for (int i = 0; i < 3; i++) fin &= ENS_FINITE(x[i]) & ENS_FINITE(e[i]);
+    for (int i = 0; i < 3; i++) {
+        ens_load(&X[i], x[i], n);
+        ens_load(&E[i], e[i], n);
+        fin &= ENS_FINITE(X[i]) & ENS_FINITE(E[i]);
+    }
     for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
     *act = fin;
     *st = ENS_SELI(fin, (ens_vl){0} - 1, (ens_vl){0} + SLPI_STEP_INVALID);
@@ -94,8 +100,7 @@ ENS_INLINE void ens_begin(int n, const ens_vd *x, const ens_vd *e, ens_vl *st, e
 /* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
  * failures. */
 ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v,
-                           const ens_vd *old, double *x0, double *x1, double *x2, long *iters,
-                           unsigned char *failed)
+                           const ens_vd *old, double *const x[3], long *iters, unsigned char *failed)
 {
     const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED;   /* slpi_step_failed */
     long bad = 0, its = 0;
@@ -105,7 +110,6 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
         if (failed) failed[l] = (unsigned char)(fl[l] != 0);
     }
     *iters += its;
-    double *x[3] = {x0, x1, x2};
     for (int i = 0; i < 3; i++) {
         const ens_vd o = ENS_SEL(fl, old[i], v[i]);
         if (n == ENS_W) {
@@ -134,18 +138,14 @@ ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
 
 /* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) from Y = X
  * (so3.c slpi_fast_blocks_isomp, HAT model), then X + [Psi(Y), Y] (slpi_fast_blocks_comm). */
-ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *x0, double *x1,
-                                double *x2, const double *e0, const double *e1, const double *e2,
-                                long *iters, unsigned char *failed)
+ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+                                const double *const ep[3], long *iters, unsigned char *failed)
 {
     ens_vd X[3], E[3];
-    ens_load(&X[0], x0, n); ens_load(&X[1], x1, n); ens_load(&X[2], x2, n);
-    ens_load(&E[0], e0, n); ens_load(&E[1], e1, n); ens_load(&E[2], e2, n);
+    ens_vl st, act, its = (ens_vl){0};
+    ens_begin(n, xp, ep, X, E, &st, &act);
     ens_vd Y[3] = {X[0], X[1], X[2]};
     ens_iter s = {{0}, {0}, {0}};
-    const ens_vl zero = (ens_vl){0};
-    ens_vl st, its = zero, act;
-    ens_begin(n, X, E, &st, &act);
     for (int it = 1; ens_any(&act); it++) {
         ens_vd P[3], C[3], V[3];
         ens_iso_psi(c, h, E, Y, P);
@@ -161,14 +161,14 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
         ens_vl sn;
         ens_check(&c->pol, it, &s, &d, &m, &sn);
         st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, zero + it, its);
+        its = ENS_SELI(act, (ens_vl){0} + it, its);
         act &= sn < 0;
     }
     ens_vd P[3], C[3], out[3];
     ens_iso_psi(c, h, E, Y, P);
     ens_cross(P, Y, C);
     for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
-    return ens_store3(n, &st, &its, out, X, x0, x1, x2, iters, failed);
+    return ens_store3(n, &st, &its, out, X, xp, iters, failed);
 }
 
 /* tau = cay(x) = I + k hat x + (k/2) hat x^2, k = 4/(4 + |x|^2) (vec3.h slpi_fast_cayley3
@@ -214,18 +214,14 @@ ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E
 
 /* SVI-SO3 on n <= ENS_W lanes: slpi_fast_svi3_solve from A = B = Pi_k, then
  * Pi_{k+1} = tau^T tau^T Pi_k (rotation output). */
-ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *x0, double *x1,
-                              double *x2, const double *e0, const double *e1, const double *e2,
-                              long *iters, unsigned char *failed)
+ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+                              const double *const ep[3], long *iters, unsigned char *failed)
 {
     ens_vd Pk[3], E[3];
-    ens_load(&Pk[0], x0, n); ens_load(&Pk[1], x1, n); ens_load(&Pk[2], x2, n);
-    ens_load(&E[0], e0, n); ens_load(&E[1], e1, n); ens_load(&E[2], e2, n);
+    ens_vl st, act, its = (ens_vl){0};
+    ens_begin(n, xp, ep, Pk, E, &st, &act);
     ens_vd A[3] = {Pk[0], Pk[1], Pk[2]}, B[3] = {Pk[0], Pk[1], Pk[2]};
     ens_iter s = {{0}, {0}, {0}};
-    const ens_vl zero = (ens_vl){0};
-    ens_vl st, its = zero, act;
-    ens_begin(n, Pk, E, &st, &act);
     for (int it = 1; ens_any(&act); it++) {
         ens_vd x[3], tau[9], v[3], An[3], Bn[3];
         ens_svi_map(c, h, E, A, B, x, tau);
@@ -247,14 +243,14 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
         ens_vl sn;
         ens_check(&c->pol, it, &s, &d, &m, &sn);
         st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, zero + it, its);
+        its = ENS_SELI(act, (ens_vl){0} + it, its);
         act &= sn < 0;
     }
     ens_vd x[3], tau[9], t[3], out[3];
     ens_svi_map(c, h, E, A, B, x, tau);
     ens_mat3t_vec(tau, Pk, t);
     ens_mat3t_vec(tau, t, out);
-    return ens_store3(n, &st, &its, out, Pk, x0, x1, x2, iters, failed);
+    return ens_store3(n, &st, &its, out, Pk, xp, iters, failed);
 }
 
 /* Every group of nl lanes. */
@@ -262,8 +258,9 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
     long bad = 0;                                                                         \
     for (long r = 0; r < nl; r += ENS_W) {                                                \
         const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                             \
-        bad += GROUP(c, n, h, x + r, x + nl + r, x + 2 * nl + r, dW + r, dW + nl + r,     \
-                     dW + 2 * nl + r, iters, failed ? failed + r : NULL);                 \
+        double *const xs[3] = {x + r, x + nl + r, x + 2 * nl + r};                        \
+        const double *const es[3] = {dW + r, dW + nl + r, dW + 2 * nl + r};               \
+        bad += GROUP(c, n, h, xs, es, iters, failed ? failed + r : NULL);                 \
     }                                                                                     \
     return bad
 
