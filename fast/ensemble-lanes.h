@@ -33,7 +33,7 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
 ENS_INLINE int ens_any(const ens_vl *m)
 {
     long long r = 0;
-    for (int l = 0; l < ENS_W; l++) r |= (*m)[l];
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) r |= (*m)[l];
     return r != 0;
 }
 
@@ -77,7 +77,9 @@ ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
         memcpy(v, a, sizeof *v);
         return;
     }
-    for (int l = 0; l < ENS_W; l++) (*v)[l] = a[l < n ? l : 0];
+    ens_vd t;
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) t[l] = a[l < n ? l : 0];
+    *v = t;
 }
 
 /* A group's state x and increments e (lanes l < n of the SoA arrays) and the lanes that
@@ -87,12 +89,12 @@ ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], e
                           ens_vl *st, ens_vl *act)
 {
     ens_vl fin = (ens_vl){0} - 1;
-    for (int i = 0; i < 3; i++) {
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
         ens_load(&X[i], x[i], n);
         ens_load(&E[i], e[i], n);
         fin &= ENS_FINITE(X[i]) & ENS_FINITE(E[i]);
     }
-    for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
     *act = fin;
     *st = ENS_SELI(fin, (ens_vl){0} - 1, (ens_vl){0} + SLPI_STEP_INVALID);
 }
@@ -110,7 +112,7 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
         if (failed) failed[l] = (unsigned char)(fl[l] != 0);
     }
     *iters += its;
-    for (int i = 0; i < 3; i++) {
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
         const ens_vd o = ENS_SEL(fl, old[i], v[i]);
         if (n == ENS_W) {
             memcpy(x[i], &o, sizeof o);
@@ -126,7 +128,7 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
 ENS_INLINE void ens_iso_psi(const slpi_fast_rb_soa *c, double h, const ens_vd *e, const ens_vd *y,
                             ens_vd *p)
 {
-    for (int i = 0; i < 3; i++) p[i] = -(h * (c->Iinv[i] * y[i]) + e[i] * (c->amp * y[i]));
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) p[i] = -(h * (c->Iinv[i] * y[i]) + e[i] * (c->amp * y[i]));
 }
 
 ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
@@ -151,13 +153,13 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
         ens_iso_psi(c, h, E, Y, P);
         ens_cross(P, Y, C);
         const ens_vd py = ENS_DOT(P, Y);
-        for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
         ens_vd d = (ens_vd){0}, m = (ens_vd){0};
-        for (int i = 0; i < 3; i++) {
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
             ENS_UPD(d, ENS_ABS(V[i] - Y[i]));
             ENS_UPD(m, ENS_ABS(V[i]));
         }
-        for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
         ens_vl sn;
         ens_check(&c->pol, it, &s, &d, &m, &sn);
         st = ENS_SELI(act, sn, st);
@@ -167,7 +169,7 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
     ens_vd P[3], C[3], out[3];
     ens_iso_psi(c, h, E, Y, P);
     ens_cross(P, Y, C);
-    for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
     return ens_store3(n, &st, &its, out, X, xp, iters, failed);
 }
 
@@ -197,7 +199,7 @@ ENS_INLINE void ens_ac_inv(double c, const ens_vd *x, const ens_vd *v, ens_vd *o
     const ens_vd k = (0.25 - c) * xv / (1 + c * xx), inv = 1 / (1 + 0.25 * xx);
     ens_vd xc[3];
     ens_cross(x, v, xc);
-    for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) * inv;
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) * inv;
 }
 
 /* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators), and
@@ -205,7 +207,7 @@ ENS_INLINE void ens_ac_inv(double c, const ens_vd *x, const ens_vd *v, ens_vd *o
 ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E, const ens_vd *A,
                             const ens_vd *B, ens_vd *x, ens_vd *tau)
 {
-    for (int i = 0; i < 3; i++) {
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
         const ens_vd m = 0.5 * (A[i] + B[i]);
         x[i] = 0.5 * (h * (c->Iinv[i] * m) + E[i] * c->amp);
     }
@@ -229,13 +231,13 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
         ens_ac_inv(c->c, x, Pk, An);
         ens_ac_inv(c->c, x, v, Bn);
         ens_vd da = (ens_vd){0}, db = (ens_vd){0}, ma = (ens_vd){0}, mb = (ens_vd){0};
-        for (int i = 0; i < 3; i++) {
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
             ENS_UPD(da, ENS_ABS(An[i] - A[i]));
             ENS_UPD(db, ENS_ABS(Bn[i] - B[i]));
             ENS_UPD(ma, ENS_ABS(An[i]));
             ENS_UPD(mb, ENS_ABS(Bn[i]));
         }
-        for (int i = 0; i < 3; i++) {
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
             A[i] = ENS_SEL(act, An[i], A[i]);
             B[i] = ENS_SEL(act, Bn[i], B[i]);
         }
