@@ -640,6 +640,13 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
     uint64_t root = 0;                                  /* chunk root within its increment */
     size_t n = 0;                                       /* next increment */
 
+    if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
+        slpi_noise_normals(seed, path, component, first, count, out);
+        for (size_t i = 0; i < count; i++) {
+            out[i] = sigma * out[i];
+        }
+        return;
+    }
     while (j < end) {
         const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
         slpi_noise_normals(seed, path, component, j, len, z);
