@@ -4,8 +4,8 @@
  * bit for bit, path by path, including each path's iteration count and failures, for
  * every kernel this processor can run (portable, AVX2, AVX-512F), lane counts that
  * leave a partial group, and solver policies that stop lanes of one group at different
- * iterations for different reasons: tolerance, fixed iterations, a cap accepted or
- * failed, and a NaN lane (diverged). */
+ * iterations for different reasons: tolerance, stagnation (a tolerance below rounding),
+ * fixed iterations, a cap accepted or failed, and a NaN lane (diverged). */
 #include "fastutil.h"
 
 typedef struct {
@@ -17,6 +17,7 @@ typedef struct {
 static const policy policies[] = {
     {"default", 0, 0, 0, 0, 0},
     {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0},
+    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0},
     {"fixed_iters 3", 0, 0, 3, 0, 0},
     {"maxit 3, accept", 0, 3, 0, 0, 0},
     {"maxit 3, fail", 0, 3, 0, 1, 0},
