@@ -193,6 +193,12 @@ extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
+/* The negative control of claim X4 (reports/converge.c, allow_inconsistent): the run
+ * object of problem p with p->scheme = RKMK-LE on a system with state-dependent noise,
+ * which slpi_fast_create refuses: built as RKMK-HEUN (which validates and allocates the
+ * same workspace), stepping with Lie–Euler. For that comparison only. */
+int slpi_fast_create_inconsistent_le(slpi_fast **out, const slpi_problem *p, slpi_error *err);
+
 /* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: cdim. */
 void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *xi, double *tmp);
@@ -238,19 +244,28 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
 /* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
  * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
- * with svi-lin noise (M = 3), each path bit-identical to slpi_fast_step on the same
- * problem. Returns the number of failed paths; iters (may be NULL) accumulates. */
+ * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
+ * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
+ * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
+ * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
+ * for the others); iters (may be NULL) accumulates the iterations. */
+typedef enum {
+    SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
+} slpi_fast_isa;
 typedef struct {
     double Iinv[3];     /* inverse inertia (h0_scale included) */
     double amp;         /* noise amplitude */
     double c;           /* SVI quadratic-term sign (+-1/4) */
     slpi_fast_policy pol;
+    slpi_fast_isa isa;  /* set by init to the best available */
 } slpi_fast_rb_soa;
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
+int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
+slpi_fast_isa slpi_fast_ensemble_isa_best(void);
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters);
+                            const double *dW, long *iters, unsigned char *failed);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters);
+                          const double *dW, long *iters, unsigned char *failed);
 
 /* Complex/real dense matrices (column-major), fast/dense.c. */
 #include <complex.h>

@@ -71,11 +71,6 @@ typedef struct {
  * exact and the result independent of the rank count. */
 typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
 
-/* The untruncated increments of one path and component at levels L down to kmin,
- * level l at U + 2^(L+1) - 2^(l+1) (2^l values): the fine level drawn at h_L = T 2^-L,
- * each coarser one by pairwise binary64 sums (= slpi_noise_increments at refine L - l). */
-void slpi_conv_hierarchy(uint64_t seed, uint64_t path, uint32_t k, double T, int L, int kmin,
-                         double *U);
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err);
