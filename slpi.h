@@ -520,24 +520,30 @@ void slpi_golden_file_name(const char *name, char *buf, size_t n);
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
 
 /* Scores of the fast path against certified balls (oracle/score.c). Ratios are
- * LAPACK-style |fast - exact| / (max(n,1) u scale), certified as an interval
- * [lo, hi] from the ball; ulps are counted where Arb can round the ball to the
- * correctly rounded double (arb_can_round_arf). */
+ * LAPACK-style |fast - exact| / (unit scale), unit = max(n,1) u, certified as an
+ * interval [lo, hi] from the ball; ulps are counted where Arb can round the ball to
+ * the correctly rounded double (arb_can_round_arf). The default budget: binary64's
+ * u and PASS at ratio <= 30; a port states its own (slpi_verify_opts). */
 #define SLPI_ORACLE_THRESHOLD 30.0
+#define SLPI_U_BINARY64 0x1p-53
+#define SLPI_U_BINARY32 0x1p-24
 typedef struct {
     double lo, hi;             /* certified bounds of the ratio */
     double max_ulps;           /* over components that can be rounded; -1: none */
     int rounded, count;        /* components rounded / compared */
 } slpi_score;
-/* Score doubles f[0..n) against balls b[0..n) at step `step`, with the given scale
- * (scale <= 0: the max norm of the ball midpoints). */
-void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s);
+/* The error unit of `steps` accumulated steps of unit roundoff u: max(steps,1) u. */
+double slpi_score_unit(long steps, double u);
+/* Score doubles f[0..n) against balls b[0..n) in units `unit` (slpi_score_unit) of the
+ * given scale (scale <= 0: the max norm of the ball midpoints). */
+void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s);
 /* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
  * it is 0); max_ulps = -1. */
-void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s);
-/* Fold a score into a running worst case; verdict of one score against the threshold. */
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s);
+/* Fold a score into a running worst case; verdict of one score against the budget K
+ * (PASS hi <= K, FAIL lo > K, else UNABLE). */
 void slpi_score_merge(slpi_score *worst, const slpi_score *s);
-slpi_verdict slpi_score_verdict(const slpi_score *s);
+slpi_verdict slpi_score_verdict(const slpi_score *s, double budget);
 
 /* Check one golden case on both paths: the ref path must overlap every stored ball
  * (and reports whether it encloses them), the fast path is scored against them. */
@@ -559,16 +565,30 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
                             slpi_verdict *verdict, slpi_error *err);
 
 /* Verify a trajectory TSV of another implementation against the certified path
- * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. */
+ * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. The
+ * global comparison scores each row against the certified trajectory from x0; the
+ * local one (oracle/local.c) each row against the certified step(s) from the port's
+ * previous row. */
 typedef struct {
     slpi_verdict verdict;
-    long rows, rows_pass, rows_fail, rows_unable;
+    long rows, rows_pass, rows_fail, rows_unable, first_fail_step;
+    slpi_score state;          /* worst step ratio over the certified rows */
+} slpi_verify_local;
+typedef struct {
+    slpi_verdict verdict;      /* the worse of the comparisons that ran */
+    long rows, rows_pass, rows_fail, rows_unable;   /* global comparison from here on */
     long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
     long first_fail_step;      /* -1: none */
     slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
     int ninv;                  /* per invariant: worst drift ratio of the port and of */
     const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
     double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
+    slpi_verdict global_verdict;
+    char global_why[600];      /* why the certified walk stopped early, or "" */
+    slpi_verify_local local;
+    double u, budget;          /* the stated budget */
+    uint64_t sample_seed;
+    char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
 } slpi_verify_result;
 /* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
  * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
@@ -578,6 +598,34 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
                      FILE *report, slpi_verify_result *res, slpi_error *err);
 /* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
 int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
+
+/* Options of slpi_verify_run (slpi_verify_opts_init: both comparisons, binary64's u,
+ * K = 30, no bounds, every row, one rank). */
+typedef struct {
+    const char *noise_file;    /* NULL: the header's noise_file (relative to the file), else canonical */
+    const char *golden_dir;    /* where case=NAME is looked up; NULL: slpi_golden_dir() */
+    int global, local;         /* which comparisons run */
+    double u, budget;          /* the port's unit roundoff and the ratio K that PASSes */
+    long max_steps;            /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long row_first, row_last;  /* local: only rows whose step lies in [first, last]; -1: open */
+    long sample;               /* local: check this many of those rows, drawn from sample_seed; 0: all */
+    uint64_t sample_seed;
+    int table;                 /* the report gets one line per row */
+    int threads;               /* OpenMP threads of the local check (0: the runtime's) */
+    int rank, nranks;          /* MPI: this rank checks rows i = rank (mod nranks) */
+    int (*combine)(double *buf, size_t n, void *arg);   /* sum over ranks in place; NULL: one rank */
+    void *combine_arg;
+} slpi_verify_opts;
+void slpi_verify_opts_init(slpi_verify_opts *o);
+/* Verify with options; report (may be NULL) gets the summary (and the table). */
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                    slpi_error *err);
+/* "binary64", "binary32" or "stated" for a unit roundoff. */
+const char *slpi_verify_precision_name(double u);
+/* The folder of the golden files: $SLPI_GOLDEN_DIR, else the installed
+ * $(PREFIX)/share/slpi/golden beside the running executable's ../share, else the
+ * source tree's oracle/golden (oracle/golden-dir.c). */
+const char *slpi_golden_dir(void);
 
 #ifdef __cplusplus
 }
