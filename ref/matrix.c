@@ -38,13 +38,127 @@ void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
         }
 }
 
+/* Below this size acb_mat_mul (classical dot products) is as fast and keeps the small
+ * systems' enclosures bit-identical to the golden files'. */
+#define MAT_MUL_SPLIT_N 24
+
+/* A = Re + i Im as two real matrices (copies) */
+static void mat_split(arb_mat_t re, arb_mat_t im, const acb_mat_t A)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++) {
+            arb_set(arb_mat_entry(re, i, j), acb_realref(acb_mat_entry(A, i, j)));
+            arb_set(arb_mat_entry(im, i, j), acb_imagref(acb_mat_entry(A, i, j)));
+        }
+}
+
+void slpi_ref_mat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), k = acb_mat_ncols(A), n = acb_mat_ncols(B);
+    if (m < MAT_MUL_SPLIT_N || n < MAT_MUL_SPLIT_N || k < MAT_MUL_SPLIT_N) {
+        acb_mat_mul(C, A, B, prec);
+        return;
+    }
+    arb_mat_t ar, ai, br, bi, t, u;
+    arb_mat_init(ar, m, k);
+    arb_mat_init(ai, m, k);
+    arb_mat_init(br, k, n);
+    arb_mat_init(bi, k, n);
+    arb_mat_init(t, m, n);
+    arb_mat_init(u, m, n);
+    mat_split(ar, ai, A);
+    mat_split(br, bi, B);
+    arb_mat_mul(t, ar, br, prec);
+    arb_mat_mul(u, ai, bi, prec);
+    arb_mat_sub(t, t, u, prec);
+    for (slong i = 0; i < m; i++)
+        for (slong j = 0; j < n; j++)
+            arb_swap(acb_realref(acb_mat_entry(C, i, j)), arb_mat_entry(t, i, j));
+    arb_mat_mul(t, ar, bi, prec);
+    arb_mat_mul(u, ai, br, prec);
+    arb_mat_add(t, t, u, prec);
+    for (slong i = 0; i < m; i++)
+        for (slong j = 0; j < n; j++)
+            arb_swap(acb_imagref(acb_mat_entry(C, i, j)), arb_mat_entry(t, i, j));
+    arb_mat_clear(ar);
+    arb_mat_clear(ai);
+    arb_mat_clear(br);
+    arb_mat_clear(bi);
+    arb_mat_clear(t);
+    arb_mat_clear(u);
+}
+
+void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), k = acb_mat_ncols(A), n = acb_mat_ncols(B);
+    arb_mat_t ar, ai, br, bi, t1, t2, t3;
+    arb_mat_init(ar, m, k);
+    arb_mat_init(ai, m, k);
+    arb_mat_init(br, k, n);
+    arb_mat_init(bi, k, n);
+    arb_mat_init(t1, m, n);
+    arb_mat_init(t2, m, n);
+    arb_mat_init(t3, m, n);
+    mat_split(ar, ai, A);
+    mat_split(br, bi, B);
+    arb_mat_approx_mul(t1, ar, br, prec);
+    arb_mat_approx_mul(t2, ai, bi, prec);
+    arb_mat_add(ar, ar, ai, prec);
+    arb_mat_add(br, br, bi, prec);
+    arb_mat_approx_mul(t3, ar, br, prec);      /* (ar + ai)(br + bi) */
+    arb_mat_sub(t3, t3, t1, prec);
+    arb_mat_sub(t3, t3, t2, prec);             /* ar bi + ai br */
+    arb_mat_sub(t1, t1, t2, prec);             /* ar br - ai bi */
+    for (slong i = 0; i < m; i++)
+        for (slong j = 0; j < n; j++) {
+            arb_get_mid_arb(acb_realref(acb_mat_entry(C, i, j)), arb_mat_entry(t1, i, j));
+            arb_get_mid_arb(acb_imagref(acb_mat_entry(C, i, j)), arb_mat_entry(t3, i, j));
+        }
+    arb_mat_clear(ar);
+    arb_mat_clear(ai);
+    arb_mat_clear(br);
+    arb_mat_clear(bi);
+    arb_mat_clear(t1);
+    arb_mat_clear(t2);
+    arb_mat_clear(t3);
+}
+
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
 {
     acb_mat_t T;
     acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
-    acb_mat_mul(C, A, B, prec);
-    acb_mat_mul(T, B, A, prec);
+    slpi_ref_mat_mul(C, A, B, prec);
+    slpi_ref_mat_mul(T, B, A, prec);
     acb_mat_sub(C, C, T, prec);
+    acb_mat_clear(T);
+}
+
+void slpi_ref_mat_skew_part(acb_mat_t C, const acb_mat_t P, slong prec)
+{
+    slong n = acb_mat_nrows(P);
+    acb_t t;
+    acb_init(t);
+    for (slong i = 0; i < n; i++) {
+        /* P_ii - conj(P_ii) = 2i Im P_ii exactly */
+        arb_zero(acb_realref(acb_mat_entry(C, i, i)));
+        arb_mul_2exp_si(acb_imagref(acb_mat_entry(C, i, i)), acb_imagref(acb_mat_entry(P, i, i)), 1);
+        for (slong j = i + 1; j < n; j++) {
+            acb_conj(t, acb_mat_entry(P, j, i));
+            acb_sub(t, acb_mat_entry(P, i, j), t, prec);
+            acb_set(acb_mat_entry(C, i, j), t);
+            acb_conj(t, t);
+            acb_neg(acb_mat_entry(C, j, i), t);
+        }
+    }
+    acb_clear(t);
+}
+
+void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    acb_mat_t T;
+    acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
+    slpi_ref_mat_mul(T, A, B, prec);
+    slpi_ref_mat_skew_part(C, T, prec);
     acb_mat_clear(T);
 }
 
