@@ -110,6 +110,6 @@ static int trap_check(const slpi_ref_system *s, const slpi_problem *p, slpi_erro
     return slpi_ref_check_plain(s, "trap-direct", err);
 }
 
-const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step };
+const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step, NULL };
 const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check,
-                                                      trap_step };
+                                                      trap_step, NULL };

@@ -261,37 +261,59 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
     return slpi_ref_check_plain(s, "isomp", err);
 }
 
+/* The context and the fixed-point map of one step from the (ball) state x. */
+static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system *s,
+                        arb_srcptr x, const double *delta, slong prec)
+{
+    int coord = s->sandwich != NULL;
+    c->s = s;
+    c->delta = delta;
+    c->x = x;
+    acb_mat_init(c->Xn, s->N, s->N);
+    s->unpack(s, c->Xn, x, prec);
+    g->n = s->dim;
+    g->ctx = c;
+    g->G = coord ? isomp_Gc : isomp_Gp;
+    g->dG = coord ? isomp_dGc : isomp_dG;
+    g->Gmid = coord || s->N < ISOMP_MID_N ? NULL : isomp_Gp_mid;
+}
+
+/* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration
+ * mode, else the certified fixed point (the Jacobian-free test of the contraction G
+ * first; the dense Krawczyk test when G does not contract enough). */
+static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr y, slong prec,
+                          char *why, size_t why_len)
+{
+    const slpi_ref_system *s = c->s;
+    int n = s->dim;
+    if (s->p->fixed_iters > 0) {
+        arb_ptr t = _arb_vec_init(n);
+        _arb_vec_set(y, c->x, n);
+        for (int l = 0; l < s->p->fixed_iters; l++) {
+            g->G(g->ctx, t, y, prec);          /* packed: stays in the skew space */
+            _arb_vec_swap(y, t, n);
+        }
+        _arb_vec_clear(t, n);
+        return 1;
+    }
+    return slpi_ref_solve(y, g, s->sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why,
+                          why_len);
+}
+
 static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                    slong prec, char *why, size_t why_len)
 {
-    int n = s->dim, N = s->N, ok = 1;
-    int coord = s->sandwich != NULL;
+    int n = s->dim, N = s->N, ok;
     isomp_ctx c;
-    c.s = s;
-    c.delta = delta;
-    c.x = x;
-    acb_mat_init(c.Xn, N, N);
+    slpi_ref_fixmap g;
     acb_mat_t Y, G;
     acb_mat_init(Y, N, N);
     acb_mat_init(G, N, N);
-    arb_ptr y = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_fixmap g = { n, &c, coord ? isomp_Gc : isomp_Gp, coord ? isomp_dGc : isomp_dG,
-                          coord || N < ISOMP_MID_N ? NULL : isomp_Gp_mid };
-    s->unpack(s, c.Xn, x, prec);
-    if (s->p->fixed_iters > 0) {
-        _arb_vec_set(y, x, n);
-        for (int l = 0; l < s->p->fixed_iters; l++) {
-            g.G(&c, t, y, prec);                /* packed: stays in the skew space */
-            _arb_vec_swap(y, t, n);
-        }
-    } else {
-        /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
-         * when G does not contract enough (large steps). */
-        ok = slpi_ref_solve(y, &g, coord ? NULL : isomp_J, NULL, x, prec, why, why_len);
-    }
-    if (ok)
-        s->unpack(s, Y, y, prec);
+    arb_ptr y = _arb_vec_init(n);
+    isomp_setup(&c, &g, s, x, delta, prec);
+    ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
+        s->unpack(s, Y, y, prec);
         ok = isomp_update(&c, G, Y, prec);
         if (ok)
             s->pack(s, x, G, prec);
@@ -302,8 +324,81 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     acb_mat_clear(Y);
     acb_mat_clear(G);
     _arb_vec_clear(y, n);
-    _arb_vec_clear(t, n);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step };
+/* D Phi over the box x for the COMM update (docs/schemes.md#isomp): with Y(X) the midpoint,
+ *     dY = (I - G'(Y)) ^{-1} dX,   X_{n+1} = X + [Psi(Y), Y],
+ *     D Phi = I + DC(Y) (I - G'(Y))^{-1},   DC(Y)[W] = [DPsi(Y)[W], Y] + [Psi(Y), W],
+ * every factor enclosed over the midpoint enclosure Ybox of the whole box (columns of
+ * G' and DC from unit directions; the inverse by arb_mat_inv). Not for CAY or
+ * fixed-iteration steps (0 with a reason). */
+static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
+                     slong prec, char *why, size_t why_len)
+{
+    int n = s->dim, N = s->N, ok;
+    if (s->p->fixed_iters > 0 || s->p->isomp_update != SLPI_ISO_UPDATE_COMM) {
+        snprintf(why, why_len, "isomp: no step Jacobian for CAY or fixed iterations");
+        return 0;
+    }
+    isomp_ctx c;
+    slpi_ref_fixmap g;
+    arb_ptr y = _arb_vec_init(n), w = _arb_vec_init(n), col = _arb_vec_init(n);
+    arb_mat_t A, Ai, C;
+    acb_mat_t Y, Psi, W, dPsi, T, U;
+    arb_mat_init(A, n, n);
+    arb_mat_init(Ai, n, n);
+    arb_mat_init(C, n, n);
+    acb_mat_init(Y, N, N);
+    acb_mat_init(Psi, N, N);
+    acb_mat_init(W, N, N);
+    acb_mat_init(dPsi, N, N);
+    acb_mat_init(T, N, N);
+    acb_mat_init(U, N, N);
+    isomp_setup(&c, &g, s, x, delta, prec);
+    ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
+    if (ok) {
+        s->unpack(s, Y, y, prec);
+        slpi_ref_mat_gen_sum(s, Psi, delta, Y, prec);
+        for (int j = 0; j < n; j++) {
+            _arb_vec_zero(w, n);
+            arb_one(w + j);
+            g.dG(g.ctx, col, y, w, prec);                    /* A = I - G'(Ybox) */
+            for (int i = 0; i < n; i++)
+                arb_sub(arb_mat_entry(A, i, j), w + i, col + i, prec);
+            s->unpack(s, W, w, prec);                        /* C = DC(Ybox) */
+            slpi_ref_mat_dgen_sum(s, dPsi, delta, Y, W, prec);
+            slpi_ref_mat_comm(T, dPsi, Y, prec);
+            slpi_ref_mat_comm(U, Psi, W, prec);
+            acb_mat_add(T, T, U, prec);
+            s->pack(s, col, T, prec);
+            for (int i = 0; i < n; i++)
+                arb_set(arb_mat_entry(C, i, j), col + i);
+        }
+        ok = arb_mat_inv(Ai, A, prec);
+        if (ok) {
+            arb_mat_mul(J, C, Ai, prec);
+            for (int i = 0; i < n; i++)
+                arb_add_ui(arb_mat_entry(J, i, i), arb_mat_entry(J, i, i), 1, prec);
+        } else {
+            snprintf(why, why_len, "isomp: I - G' not provably invertible over the box");
+        }
+    }
+    acb_mat_clear(c.Xn);
+    _arb_vec_clear(y, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(col, n);
+    arb_mat_clear(A);
+    arb_mat_clear(Ai);
+    arb_mat_clear(C);
+    acb_mat_clear(Y);
+    acb_mat_clear(Psi);
+    acb_mat_clear(W);
+    acb_mat_clear(dPsi);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+    return ok;
+}
+
+const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step,
+                                                isomp_jac };

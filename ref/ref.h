@@ -235,6 +235,11 @@ typedef struct {
     int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
     slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
                              slong prec, char *why, size_t why_len);
+    /* optional (NULL: none): an enclosure J (state_dim^2) of the step map's Jacobian
+     * D Phi(xi) for every xi in the box x, for the mean-value (Lohner) propagation of
+     * slpi_ref_step; 0 with a reason where the scheme's options give none. */
+    int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
+               slong prec, char *why, size_t why_len);
 } slpi_ref_scheme;
 
 extern const slpi_ref_scheme slpi_ref_scheme_tmk;

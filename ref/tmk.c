@@ -133,4 +133,4 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step };
+const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step, NULL };
