@@ -11,15 +11,18 @@
 
 /* Mean-value (Lohner) propagation for schemes with a step Jacobian and states of at
  * most LOHNER_MAX entries: the trajectory this object produced is kept as the set
- * c + A r (c exact, A an exact nearly orthogonal matrix, r a ball vector) and stepped
+ * c + A r (c exact, A an exact invertible matrix, r a ball vector) and stepped
  *     Phi(c + A r) in Phi(c) + J (A r),  J enclosing D Phi over the box hull of the set,
- * then re-centred c' = mid Phi(c), A' = Q of a QR factorisation of mid(J A),
- * r' = (A'^{-1} J A) r + A'^{-1} (Phi(c) - c')  (Lohner 1987, "QR method"). The ball
+ * then re-centred c' = mid Phi(c), A' = mid(J A) while its condition number stays
+ * below LOHNER_COND_MAX (the parallelepiped method: no growth for elliptic motion),
+ * else the Q of its QR factorisation (Lohner 1987, "QR method"), and
+ * r' = (A'^{-1} J A) r + A'^{-1} (Phi(c) - c'), A'^{-1} enclosed by arb_mat_inv. The ball
  * returned is the hull c' + A' r' intersected with the plain ball trajectory, stepped
  * alongside (so no ball is wider than the plain path's, and where the hull holds the
  * plain ball it is that ball, bit for bit). Only the rounding and the curvature of Phi over
  * the box enter as box wrapping, so the radius grows like the trajectory's own
- * sensitivity instead of like |D Phi| entrywise. A state other than the last output
+ * sensitivity (up to the wrapping of r through A'^{-1} J A) instead of like |D Phi|
+ * entrywise. A state other than the last output
  * starts afresh (c = mid x, A = I, r = 0 +/- rad x). */
 #define LOHNER_MAX 64
 
@@ -170,6 +173,26 @@ static void lohner_orth(arb_mat_t Q, const arb_mat_t B, slong prec)
     arb_clear(t);
 }
 
+/* Largest condition number kept for the parallelepiped basis A' = mid(J A). */
+#define LOHNER_COND_MAX 1e4
+
+/* ||A||_inf ||Ai||_inf, about (a heuristic: it only chooses the basis) */
+static double lohner_cond(const arb_mat_t A, const arb_mat_t Ai)
+{
+    double na = 0, ni = 0;
+    for (slong i = 0; i < arb_mat_nrows(A); i++) {
+        double ra = 0, ri = 0;
+        for (slong j = 0; j < arb_mat_ncols(A); j++) {
+            ra += fabs(arf_get_d(arb_midref(arb_mat_entry(A, i, j)), ARF_RND_NEAR));
+            ri += fabs(arf_get_d(arb_midref(arb_mat_entry(Ai, i, j)), ARF_RND_NEAR)) +
+                  mag_get_d(arb_radref(arb_mat_entry(Ai, i, j)));
+        }
+        na = ra > na ? ra : na;
+        ni = ri > ni ? ri : ni;
+    }
+    return na * ni;
+}
+
 /* One Lohner step of the set behind x (see LOHNER_MAX) at prec. x gets the hull
  * c' + A' r' intersected with the next ball of the plain trajectory (both contain the
  * exact image). */
@@ -208,10 +231,15 @@ static slpi_step_status lohner_step(slpi_ref *s, arb_ptr x, slong prec, char *wh
     if (s->scheme->step(&s->sys, yc, s->delta, prec, why, why_len) != SLPI_STEP_CONVERGED)
         goto done;
     arb_mat_mul(B, J, L->A, prec);                /* Phi(c + A r) in Phi(c) + B r */
-    lohner_orth(Q, B, prec);
-    if (!arb_mat_inv(Qi, Q, prec)) {
-        snprintf(why, why_len, "lohner: basis not provably invertible");
-        goto done;
+    /* A' = mid(B) while it stays well conditioned (elliptic motion: no growth at all),
+     * else the orthogonal factor of mid(B) (Lohner's QR method) */
+    arb_mat_get_mid(Q, B);
+    if (!arb_mat_inv(Qi, Q, prec) || lohner_cond(Q, Qi) > LOHNER_COND_MAX) {
+        lohner_orth(Q, B, prec);
+        if (!arb_mat_inv(Qi, Q, prec)) {
+            snprintf(why, why_len, "lohner: basis not provably invertible");
+            goto done;
+        }
     }
     arb_mat_mul(R, Qi, B, prec);
     for (int i = 0; i < n; i++) {             /* new centre and its offset Phi(c) - c' */
