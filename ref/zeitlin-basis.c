@@ -1,6 +1,7 @@
-/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 16, in Arb balls:
+/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 256, in Arb balls:
  * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
- * T_lm from the exact Racah 3j formula and from certified eigenvectors of L_m, the real
+ * T_lm as exact null vectors of L_m + l(l+1) (the tables), from the exact Racah 3j
+ * formula and from certified eigenvectors of L_m (the witnesses of the tests), the real
  * basis Y_alpha and its coefficient maps, the Poisson solve Delta_N^{-1}, H0, Casimirs
  * and eigenvalue enclosures. docs/systems.md#euler-zeitlin (and docs/schemes.md#isomp trace subtlety); ISO
  * ISO, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
