@@ -2,6 +2,7 @@
  * certified before the radius of the state exceeds 1e-30 (canonical noise of the
  * preset, default initial state from the fast path), capped by STEP_CAP steps and
  * SECONDS of work per preset; also the largest precision used and UNABLE steps.
+ * The mean-value (Lohner) propagation is on wherever slpi_ref_set_lohner allows it.
  * Usage: bench-ref-radius [FILTER [STEP_CAP [SECONDS]]]: only presets whose name
  * contains FILTER ("" for all), other caps (defaults 5000 steps, 5 s). */
 #include <math.h>
@@ -24,8 +25,8 @@ int main(int argc, char **argv)
     const char *filter = argc > 1 ? argv[1] : "";
     long step_cap = argc > 2 ? atol(argv[2]) : 5000;
     double seconds = argc > 3 ? atof(argv[3]) : 5.0;
-    printf("%-40s %-12s %10s %10s %8s %s\n", "preset", "scheme", "steps", "us/step",
-           "maxprec", "stop");
+    printf("%-40s %-12s %10s %10s %8s %-6s %s\n", "preset", "scheme", "steps", "us/step",
+           "maxprec", "stop", "propagation");
     for (const slpi_preset *pr = slpi_presets(); pr->name != NULL; pr++) {
         if (strstr(pr->name, filter) == NULL)
             continue;
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
             slpi_fast_free(f);
             continue;
         }
+        const char *lohner = slpi_ref_set_lohner(r, 1) == SLPI_OK ? "lohner" : "plain";
         arb_ptr x = _arb_vec_init(n);
         for (int i = 0; i < n; i++)
             arb_set_d(x + i, x0[i]);
@@ -83,8 +85,8 @@ int main(int argc, char **argv)
         if (steps == p.steps)
             stop = "end";
         t = now() - t0;
-        printf("%-40s %-12s %10ld %10.0f %8ld %s\n", pr->name, slpi_scheme_name(p.scheme),
-               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop);
+        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(p.scheme),
+               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
         fflush(stdout);
         _arb_vec_clear(x, n);
         slpi_noise_source_close(src);

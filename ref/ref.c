@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Mean-value (Lohner) propagation for schemes with a step Jacobian and states of at
- * most LOHNER_MAX entries: the trajectory this object produced is kept as the set
+/* Mean-value (Lohner) propagation (slpi_ref_set_lohner) for schemes with a step
+ * Jacobian and states of at most LOHNER_MAX entries: the trajectory this object produced is kept as the set
  * c + A r (c exact, A an exact invertible matrix, r a ball vector) and stepped
  *     Phi(c + A r) in Phi(c) + J (A r),  J enclosing D Phi over the box hull of the set,
  * then re-centred c' = mid Phi(c), A' = mid(J A) while its condition number stays
@@ -88,16 +88,41 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
     }
     s->delta = calloc((size_t)s->sys.M + 1, sizeof(double));
     s->work = _arb_vec_init(s->sys.state_dim);
-    if (s->scheme->jac != NULL && s->sys.state_dim <= LOHNER_MAX) {
-        int n = s->sys.state_dim;
-        s->lo = calloc(1, sizeof *s->lo);
-        s->lo->c = _arb_vec_init(n);
-        s->lo->r = _arb_vec_init(n);
-        s->lo->out = _arb_vec_init(n);
-        s->lo->plain = _arb_vec_init(n);
-        arb_mat_init(s->lo->A, n, n);
-    }
     *out = s;
+    return SLPI_OK;
+}
+
+static void lohner_free(slpi_ref *s)
+{
+    int n = s->sys.state_dim;
+    if (s->lo == NULL)
+        return;
+    _arb_vec_clear(s->lo->c, n);
+    _arb_vec_clear(s->lo->r, n);
+    _arb_vec_clear(s->lo->out, n);
+    _arb_vec_clear(s->lo->plain, n);
+    arb_mat_clear(s->lo->A);
+    free(s->lo);
+    s->lo = NULL;
+}
+
+int slpi_ref_set_lohner(slpi_ref *s, int on)
+{
+    int n = s->sys.state_dim;
+    lohner_free(s);
+    if (!on)
+        return SLPI_OK;
+    if (s->scheme->jac == NULL || n > LOHNER_MAX || s->p.fixed_iters > 0 ||
+        (s->p.scheme == SLPI_SCHEME_ISOMP && s->p.isomp_update != SLPI_ISO_UPDATE_COMM))
+        return SLPI_EINPUT;
+    s->lo = calloc(1, sizeof *s->lo);
+    if (s->lo == NULL)
+        return SLPI_EINPUT;
+    s->lo->c = _arb_vec_init(n);
+    s->lo->r = _arb_vec_init(n);
+    s->lo->out = _arb_vec_init(n);
+    s->lo->plain = _arb_vec_init(n);
+    arb_mat_init(s->lo->A, n, n);
     return SLPI_OK;
 }
 
@@ -105,16 +130,8 @@ void slpi_ref_free(slpi_ref *s)
 {
     if (s == NULL)
         return;
-    int n = s->sys.state_dim;
-    _arb_vec_clear(s->work, n);
-    if (s->lo != NULL) {
-        _arb_vec_clear(s->lo->c, n);
-        _arb_vec_clear(s->lo->r, n);
-        _arb_vec_clear(s->lo->out, n);
-        _arb_vec_clear(s->lo->plain, n);
-        arb_mat_clear(s->lo->A);
-        free(s->lo);
-    }
+    lohner_free(s);
+    _arb_vec_clear(s->work, s->sys.state_dim);
     free(s->delta);
     slpi_ref_system_clear(&s->sys);
     free(s);

@@ -7,7 +7,9 @@
  *     random corners of the start ball, while its radius stays below the plain ball
  *     path's (a wrong Jacobian tilts the parallelepiped and loses the corners);
  *   - the gain: iso/rigid-body/long keeps the radius <= 1e-30 over 3000 steps (the
- *     plain ball path exceeds it at step 1016).
+ *     plain ball path exceeds it at step 1016);
+ *   - slpi_ref_set_lohner refuses what it cannot do (CAY update, fixed iterations,
+ *     TMK) with SLPI_EINPUT.
  * Canonical noise of the presets; public API only. */
 #include "testutil.h"
 #include "slpi.h"
@@ -60,6 +62,7 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
 {
     int n = f->n;
     slpi_ref *r = ref_at(f, 128), *rp = ref_at(f, 128), *hi = ref_at(f, 256);
+    TEST_CHECK(slpi_ref_set_lohner(r, 1) == SLPI_OK);
     slpi_error err;
     arb_ptr x = _arb_vec_init(n), xp = _arb_vec_init(n);
     arb_ptr *y = malloc(sizeof(arb_ptr) * (size_t)corners);
@@ -89,9 +92,6 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
             TEST_CHECKF(0, "%s step %d: %s", name, k, slpi_ref_unable_reason(r));
             break;
         }
-        /* the plain ball path: a fresh copy each step defeats the Lohner set */
-        slpi_ref_free(rp);
-        rp = ref_at(f, 128);
         if (rad > 0 && slpi_ref_step(rp, xp, f->dW, &infop) == SLPI_STEP_CONVERGED)
             wider += info.radius > infop.radius;
         for (int c = 0; c < corners; c++) {
@@ -128,6 +128,7 @@ static double horizon_radius(fixture *f, int steps)
     slpi_ref *r = ref_at(f, 128);
     slpi_error err;
     slpi_step_info info = { 0 };
+    TEST_CHECK(slpi_ref_set_lohner(r, 1) == SLPI_OK);
     arb_ptr x = _arb_vec_init(f->n);
     for (int i = 0; i < f->n; i++)
         arb_set_d(x + i, f->x0[i]);
@@ -141,9 +142,38 @@ static double horizon_radius(fixture *f, int steps)
     return info.radius;
 }
 
+/* Settings without a step Jacobian are refused. */
+static void check_refusals(void)
+{
+    static const char *const cases[][2] = {
+        { "iso/rigid-body/long", "update=cay" },
+        { "iso/rigid-body/long", "fixed_iters=2" },
+        { "rkmk/heavy-top/casimirs-421", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        slpi_problem p;
+        slpi_error err;
+        slpi_ref *r = NULL;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        TEST_CHECK(slpi_problem_preset(&p, cases[i][0], &err) == SLPI_OK);
+        if (cases[i][1][0]) {
+            char key[32];
+            const char *eq = strchr(cases[i][1], '=');
+            snprintf(key, sizeof key, "%.*s", (int)(eq - cases[i][1]), cases[i][1]);
+            TEST_CHECK(slpi_problem_set(&p, key, eq + 1, &err) == SLPI_OK);
+        }
+        TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
+        TEST_CHECKF(slpi_ref_set_lohner(r, 1) == SLPI_EINPUT, "%s %s: accepted", cases[i][0],
+                    cases[i][1]);
+        slpi_ref_free(r);
+    }
+}
+
 int main(void)
 {
     test_start("t-ref-lohner", 20261123);
+    check_refusals();
     int steps = (int)test_iters(100);
     fixture f;
     if (setup(&f, "iso/rigid-body/long")) {
