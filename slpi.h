@@ -469,6 +469,13 @@ typedef struct {
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
+/* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1; off by
+ * default): far smaller radii over long runs (ISOMP with update=comm and solved steps,
+ * states of at most 64 entries: the rigid body, point vortices, Manakov up to so(11)).
+ * The balls then depend on the trajectory's history, not on the last ball alone, so
+ * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
+ * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
+int slpi_ref_set_lohner(slpi_ref *s, int on);
 
 /* ------------------------------------------------------------------ oracle
  * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of

@@ -73,7 +73,7 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
             _arb_vec_swap(y, r, n);
         }
     } else {
-        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG };
+        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG, NULL };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
         ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }
@@ -110,6 +110,6 @@ static int trap_check(const slpi_ref_system *s, const slpi_problem *p, slpi_erro
     return slpi_ref_check_plain(s, "trap-direct", err);
 }
 
-const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step };
+const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step, NULL };
 const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check,
-                                                      trap_step };
+                                                      trap_step, NULL };

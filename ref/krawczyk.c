@@ -246,34 +246,46 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     mag_init(tol);
 
     vec_mid(yt, guess, n);
-    mag_inf(dprev);
-    for (it = 0; it < FIXED_MAXIT; it++) {
-        g->G(g->ctx, Gv, yt, prec);
-        mag_zero(d);
-        mag_one(ym);
-        mag_zero(tol);
-        for (int i = 0; i < n; i++) {
-            mag_max(tol, tol, arb_radref(Gv + i));
-            arb_get_mid_arb(Gv + i, Gv + i);
-            arb_sub(k + i, Gv + i, yt + i, prec);
-            arb_get_mag(t, k + i);
-            mag_max(d, d, t);
-            arb_get_mag(t, Gv + i);
-            mag_max(ym, ym, t);
+    /* with an approximate Gmid: first at half precision to its rounding level (or until
+     * it stalls there), then at prec; the enclosure below never uses Gmid */
+    slong lp = g->Gmid != NULL && prec >= 128 ? prec / 2 : prec;
+    for (;; lp = prec) {
+        mag_inf(dprev);
+        for (it = 0; it < FIXED_MAXIT; it++) {
+            if (g->Gmid != NULL)
+                g->Gmid(g->ctx, Gv, yt, lp);
+            else
+                g->G(g->ctx, Gv, yt, lp);
+            mag_zero(d);
+            mag_one(ym);
+            mag_zero(tol);
+            for (int i = 0; i < n; i++) {
+                mag_max(tol, tol, arb_radref(Gv + i));
+                arb_get_mid_arb(Gv + i, Gv + i);
+                arb_sub(k + i, Gv + i, yt + i, prec);
+                arb_get_mag(t, k + i);
+                mag_max(d, d, t);
+                arb_get_mag(t, Gv + i);
+                mag_max(ym, ym, t);
+            }
+            _arb_vec_swap(yt, Gv, n);
+            /* done at 2^8 ulps, or once the step is below the width of the image ball
+             * (wide parameter balls: Arb keeps fewer midpoint bits) */
+            mag_mul_2exp_si(tol, tol, 2);
+            mag_mul_2exp_si(ym, ym, -lp + 8);
+            mag_max(tol, tol, ym);
+            if (mag_cmp(d, tol) <= 0)
+                break;
+            if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
+                if (lp < prec && mag_is_finite(d))
+                    break;          /* stalled at the half-precision rounding level */
+                it = FIXED_MAXIT;
+                break;
+            }
+            mag_set(dprev, d);
         }
-        _arb_vec_swap(yt, Gv, n);
-        /* done at 2^8 ulps, or once the step is below the width of the image ball
-         * (wide parameter balls: Arb keeps fewer midpoint bits) */
-        mag_mul_2exp_si(tol, tol, 2);
-        mag_mul_2exp_si(ym, ym, -prec + 8);
-        mag_max(tol, tol, ym);
-        if (mag_cmp(d, tol) <= 0)
+        if (lp == prec || it == FIXED_MAXIT)
             break;
-        if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
-            it = FIXED_MAXIT;
-            break;
-        }
-        mag_set(dprev, d);
     }
     if (it == FIXED_MAXIT) {
         snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits",
@@ -372,6 +384,12 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     mag_init(rf);
     mag_init(rg);
     ok = slpi_ref_krawczyk_fixed_point(yf, g, guess, prec, why, why_len);
+    if (ok && n > SLPI_REF_DENSE_MAX) {
+        _arb_vec_set(y, yf, n);          /* no dense test at this size */
+        goto done;
+    }
+    if (!ok && n > SLPI_REF_DENSE_MAX)
+        goto done;
     if (ok) {
         /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
          * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor

@@ -38,13 +38,140 @@ void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
         }
 }
 
+/* Below this size acb_mat_mul (classical dot products) is as fast and keeps the small
+ * systems' enclosures bit-identical to the golden files'. */
+#define MAT_MUL_SPLIT_N 24
+
+/* The real and imaginary parts of A (m x k) and B (k x n), as copies. */
+typedef struct {
+    arb_mat_t ar, ai, br, bi;
+} mat_parts;
+
+static void mat_split(arb_mat_t re, arb_mat_t im, const acb_mat_t A)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++) {
+            arb_set(arb_mat_entry(re, i, j), acb_realref(acb_mat_entry(A, i, j)));
+            arb_set(arb_mat_entry(im, i, j), acb_imagref(acb_mat_entry(A, i, j)));
+        }
+}
+
+static void mat_parts_init(mat_parts *p, const acb_mat_t A, const acb_mat_t B)
+{
+    arb_mat_init(p->ar, acb_mat_nrows(A), acb_mat_ncols(A));
+    arb_mat_init(p->ai, acb_mat_nrows(A), acb_mat_ncols(A));
+    arb_mat_init(p->br, acb_mat_nrows(B), acb_mat_ncols(B));
+    arb_mat_init(p->bi, acb_mat_nrows(B), acb_mat_ncols(B));
+    mat_split(p->ar, p->ai, A);
+    mat_split(p->br, p->bi, B);
+}
+
+static void mat_parts_clear(mat_parts *p)
+{
+    arb_mat_clear(p->ar);
+    arb_mat_clear(p->ai);
+    arb_mat_clear(p->br);
+    arb_mat_clear(p->bi);
+}
+
+/* C = re + i im, the entries moved out of re and im */
+static void mat_join(acb_mat_t C, arb_mat_t re, arb_mat_t im)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++) {
+            arb_swap(acb_realref(acb_mat_entry(C, i, j)), arb_mat_entry(re, i, j));
+            arb_swap(acb_imagref(acb_mat_entry(C, i, j)), arb_mat_entry(im, i, j));
+        }
+}
+
+void slpi_ref_mat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), k = acb_mat_ncols(A), n = acb_mat_ncols(B);
+    if (m < MAT_MUL_SPLIT_N || n < MAT_MUL_SPLIT_N || k < MAT_MUL_SPLIT_N) {
+        acb_mat_mul(C, A, B, prec);
+        return;
+    }
+    mat_parts p;
+    arb_mat_t re, im, u;
+    mat_parts_init(&p, A, B);
+    arb_mat_init(re, m, n);
+    arb_mat_init(im, m, n);
+    arb_mat_init(u, m, n);
+    arb_mat_mul(re, p.ar, p.br, prec);
+    arb_mat_mul(u, p.ai, p.bi, prec);
+    arb_mat_sub(re, re, u, prec);
+    arb_mat_mul(im, p.ar, p.bi, prec);
+    arb_mat_mul(u, p.ai, p.br, prec);
+    arb_mat_add(im, im, u, prec);
+    mat_join(C, re, im);
+    mat_parts_clear(&p);
+    arb_mat_clear(re);
+    arb_mat_clear(im);
+    arb_mat_clear(u);
+}
+
+void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), n = acb_mat_ncols(B);
+    mat_parts p;
+    arb_mat_t t1, t2, t3;
+    mat_parts_init(&p, A, B);
+    arb_mat_init(t1, m, n);
+    arb_mat_init(t2, m, n);
+    arb_mat_init(t3, m, n);
+    arb_mat_approx_mul(t1, p.ar, p.br, prec);
+    arb_mat_approx_mul(t2, p.ai, p.bi, prec);
+    arb_mat_add(p.ar, p.ar, p.ai, prec);
+    arb_mat_add(p.br, p.br, p.bi, prec);
+    arb_mat_approx_mul(t3, p.ar, p.br, prec);  /* (ar + ai)(br + bi) */
+    arb_mat_sub(t3, t3, t1, prec);
+    arb_mat_sub(t3, t3, t2, prec);             /* ar bi + ai br */
+    arb_mat_sub(t1, t1, t2, prec);             /* ar br - ai bi */
+    arb_mat_get_mid(t1, t1);
+    arb_mat_get_mid(t3, t3);
+    mat_join(C, t1, t3);
+    mat_parts_clear(&p);
+    arb_mat_clear(t1);
+    arb_mat_clear(t2);
+    arb_mat_clear(t3);
+}
+
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
 {
     acb_mat_t T;
     acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
-    acb_mat_mul(C, A, B, prec);
-    acb_mat_mul(T, B, A, prec);
+    slpi_ref_mat_mul(C, A, B, prec);
+    slpi_ref_mat_mul(T, B, A, prec);
     acb_mat_sub(C, C, T, prec);
+    acb_mat_clear(T);
+}
+
+void slpi_ref_mat_skew_part(acb_mat_t C, const acb_mat_t P, slong prec)
+{
+    slong n = acb_mat_nrows(P);
+    acb_t t;
+    acb_init(t);
+    for (slong i = 0; i < n; i++) {
+        /* P_ii - conj(P_ii) = 2i Im P_ii exactly */
+        arb_zero(acb_realref(acb_mat_entry(C, i, i)));
+        arb_mul_2exp_si(acb_imagref(acb_mat_entry(C, i, i)), acb_imagref(acb_mat_entry(P, i, i)), 1);
+        for (slong j = i + 1; j < n; j++) {
+            acb_conj(t, acb_mat_entry(P, j, i));
+            acb_sub(t, acb_mat_entry(P, i, j), t, prec);
+            acb_set(acb_mat_entry(C, i, j), t);
+            acb_conj(t, t);
+            acb_neg(acb_mat_entry(C, j, i), t);
+        }
+    }
+    acb_clear(t);
+}
+
+void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    acb_mat_t T;
+    acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
+    slpi_ref_mat_mul(T, A, B, prec);
+    slpi_ref_mat_skew_part(C, T, prec);
     acb_mat_clear(T);
 }
 

@@ -140,6 +140,21 @@ void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
 void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec);
 /* C = [A, B] = AB - BA (C must not alias A or B). */
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C = AB (no aliasing): from 24 x 24 on by four real products with Arb's arb_mat_mul
+ * (block algorithm: exact integer midpoint products, radii in floating point), about
+ * 2x faster than acb_mat_mul at N = 128; acb_mat_mul below. */
+void slpi_ref_mat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C ~ AB from the midpoints of A and B, without an error bound (radii zero): three
+ * real products (Gauss) with arb_mat_approx_mul. Only for approximate iterates
+ * (midpoint iterations), never for an enclosure. */
+void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C = P - P^* (C may alias P). For P = AB with A, B skew-Hermitian, (AB)^* = BA, so
+ * C = [A, B]: the commutator of skew-Hermitian matrices from one product. Sound for
+ * ball matrices every point of which is skew-Hermitian (the unpacked states and the
+ * generators of a J-quadratic system). */
+void slpi_ref_mat_skew_part(acb_mat_t C, const acb_mat_t P, slong prec);
+/* C = [A, B] = AB - (AB)^* for skew-Hermitian A, B (as above); C must not alias. */
+void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
 /* Rigorous e^A for a ball matrix A (contains e^A for every A in the ball). */
 void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
@@ -183,16 +198,21 @@ typedef struct {
     void *ctx;
     void (*G)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
     void (*dG)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec);
+    /* optional (NULL: G): G at a point to about prec bits with no error bound, for the
+     * midpoint iteration only; with it, the iteration runs at prec/2 bits first. */
+    void (*Gmid)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
 } slpi_ref_fixmap;
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
 /* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
- * first, kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or
+ * first, kept if its radius is within 5/4 of that of G at the midpoint (always kept
+ * above SLPI_REF_DENSE_MAX unknowns, where no dense test is tried); otherwise (or
  * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
  * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
  * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
  * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+#define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
                    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
@@ -215,6 +235,11 @@ typedef struct {
     int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
     slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
                              slong prec, char *why, size_t why_len);
+    /* optional (NULL: none): an enclosure J (state_dim^2) of the step map's Jacobian
+     * D Phi(xi) for every xi in the box x, for the mean-value (Lohner) propagation of
+     * slpi_ref_step; 0 with a reason where the scheme's options give none. */
+    int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
+               slong prec, char *why, size_t why_len);
 } slpi_ref_scheme;
 
 extern const slpi_ref_scheme slpi_ref_scheme_tmk;

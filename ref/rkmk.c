@@ -108,6 +108,6 @@ static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const dou
     return SLPI_STEP_CONVERGED;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_rkmk_le = { SLPI_SCHEME_RKMK_LE, le_check, le_step };
+const slpi_ref_scheme slpi_ref_scheme_rkmk_le = { SLPI_SCHEME_RKMK_LE, le_check, le_step, NULL };
 const slpi_ref_scheme slpi_ref_scheme_rkmk_heun = { SLPI_SCHEME_RKMK_HEUN, heun_check,
-                                                    heun_step };
+                                                    heun_step, NULL };

@@ -518,4 +518,4 @@ static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const doub
     return svi_vector_step(s, x, delta, prec, why, why_len);
 }
 
-const slpi_ref_scheme slpi_ref_scheme_svi = { SLPI_SCHEME_SVI, svi_check, svi_step };
+const slpi_ref_scheme slpi_ref_scheme_svi = { SLPI_SCHEME_SVI, svi_check, svi_step, NULL };

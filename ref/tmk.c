@@ -121,7 +121,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
-        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG };
+        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }
@@ -133,4 +133,4 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step };
+const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step, NULL };

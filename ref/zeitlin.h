@@ -20,7 +20,7 @@
 #include <arb_mat.h>
 #include <acb_mat.h>
 
-#define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (cost of the certified step) */
+#define SLPI_ZEITLIN_NMAX 256   /* the certified path covers N = 2..256 (the key's range) */
 
 typedef struct {
     int N;
@@ -32,7 +32,8 @@ typedef struct {
     arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
 } slpi_ref_zeitlin;
 
-/* Build the tables at precision prec (T_lm from the exact 3j formula). N in 2..16. */
+/* Build the tables at precision prec (T_lm as exact null vectors of L_m + l(l+1), an
+ * integer recurrence; SLPI_ENUMERIC if one were not). N in 2..SLPI_ZEITLIN_NMAX. */
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err);
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z);
 
@@ -60,9 +61,6 @@ void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
 void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
                         slong prec);
 void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
-/* X += c Y_alpha (X must not be c's owner). */
-void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
-                        slong prec);
 /* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
 void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec);

@@ -292,7 +292,7 @@ int main(void)
     {
         slpi_ref_zeitlin z;
         slpi_error err = { 0, "" };
-        TEST_CHECK(slpi_ref_zeitlin_init(&z, 17, PREC, &err) == SLPI_EINPUT && err.msg[0]);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, SLPI_ZEITLIN_NMAX + 1, PREC, &err) == SLPI_EINPUT && err.msg[0]);
         TEST_CHECK(slpi_ref_zeitlin_init(&z, 1, PREC, &err) == SLPI_EINPUT);
     }
     flint_cleanup();
