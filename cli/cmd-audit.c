@@ -21,6 +21,8 @@ static void help(FILE *f)
             "  --out DIR       report folder (default build/audit)\n"
             "  --full          the papers' sizes (long: hours); default reduced sizes\n"
             "  --only ID       evaluate one claim (e.g. V4)\n"
+            "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
+            "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
             "  --quiet, -q     no per-check log\n");
 }
 
@@ -42,7 +44,8 @@ int slpi_cli_audit(int argc, char **argv)
     static const struct option opts[] = {
         { "claims", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
         { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
-        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
+        { "tests", required_argument, 0, 't' },  { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit";
     slpi_audit a;
@@ -55,6 +58,7 @@ int slpi_cli_audit(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'F': a.full = 1; break;
         case 'i': a.only = optarg; break;
+        case 't': a.tests = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;

@@ -147,6 +147,7 @@ typedef struct {
     int full;                   /* the papers' sizes (FULL=1) */
     char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
     const char *only;           /* run only this claim id (NULL: all) */
+    const char *tests;          /* recorded unit-test results (reports/unit-tests.sh) or NULL */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;

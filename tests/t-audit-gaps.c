@@ -1,4 +1,4 @@
-/* t-audit-gaps.c — the five audit computations of reports/gaps.h (claims R19, V16, V18,
+/* t-audit-gaps.c — the five audit computations of gaps/gaps.h (claims R19, V16, V18,
  * V20, I13; docs/schemes.md#rkmk, docs/schemes.md#isomp, docs/schemes.md#svi) and their evaluators in reports/audit-checks.c:
  *  - R19: the dexp^-1 Sigma form passes the finite-difference test on so(3) and se(3),
  *    the printed expansion fails it by O(1);
@@ -14,7 +14,7 @@
  *    docs/claims.md expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
 #include <stdlib.h>
 
-#include "reports/gaps.h"
+#include "gaps/gaps.h"
 #include "reports/reports.h"
 #include "testutil.h"
 

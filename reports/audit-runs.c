@@ -1,0 +1,254 @@
+/* audit-runs.c — checks on runs of a case (docs/claims.md): the largest change of a fast-path
+ * diagnostic (max DIAG <= X | >= X), a run that must stop with a solver failure (fails),
+ * a trajectory on its sphere (sphere A), Euler–Zeitlin vorticity snapshots (snapshots
+ * STEPS) and a certified diagnostic ball after some steps (ref DIAG STEPS). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/audit-checks.h"
+
+/* ---- max DIAG <= X | >= X ; fails */
+void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512];
+    if (slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
+        return;
+    }
+    int want_fail = !strcmp(tok[0], "fails");
+    if (!want_fail && n != 4) {
+        slpi_audit_unable(c, "check syntax: %s", "max DIAG <= X");
+        return;
+    }
+    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
+    char name[64], data[SLPI_PATH_MAX + 96];
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    FILE *out = fopen(data, "w");
+    slpi_run_result res;
+    int rc = slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err);
+    if (out) fclose(out);
+    const char *fo = slpi_audit_full_overrides(a, c);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
+             fo ? " " : "", fo ? fo : "", name);
+    if (want_fail) {
+        slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
+        snprintf(c->evidence, sizeof c->evidence, "%s", rc == SLPI_ENUMERIC ? err.msg :
+                 rc == SLPI_OK ? "the run completed without a solver failure" : err.msg);
+        return;
+    }
+    if (rc != SLPI_OK) {
+        c->outcome = SLPI_CHECK_FAIL;
+        c->value = NAN;
+        snprintf(c->evidence, sizeof c->evidence, "the run failed: %s", err.msg);
+        return;
+    }
+    int k = -1;
+    for (int i = 0; i < res.ndiag; i++)
+        if (!strcmp(res.diag_name[i], tok[1])) k = i;
+    if (k < 0) {
+        slpi_audit_unable(c, "no diagnostic %s in this run", tok[1]);
+        return;
+    }
+    double v = res.diag_maxchange[k], thr = atof(tok[3]);
+    slpi_audit_outcome(c, slpi_audit_compare(tok[2], v, thr), v);
+    snprintf(c->evidence, sizeof c->evidence, "max |%s - initial| = %.3e over %ld steps of h = %.6g "
+             "(T = %.6g) %s threshold %s %.3g; solver mean %.2f, max %d iterations", tok[1], v,
+             res.steps_done, p.h, p.h * (double)res.steps_done, c->outcome == SLPI_CHECK_PASS ?
+             "meets" : "misses", tok[2], thr, res.mean_iters, res.max_iters);
+    strcpy(c->figure, name);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+             "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 2:(abs(column('%s') - v0)) with lines "
+             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
+             tok[1], tok[1], thr);
+    slpi_audit_plot(a, c, name, NULL, "t", tok[1], "set logscale y\nset format y '%.0e'", body);
+}
+
+/* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
+void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512], name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 2 || slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
+        slpi_audit_unable(c, "case or check: %s", n != 2 ? "sphere A" : err.msg);
+        return;
+    }
+    int col = atoi(tok[1]);
+    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv", c->kase, name);
+    FILE *out = fopen(data, "w");
+    slpi_run_result res;
+    int rc = slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err);
+    if (out) fclose(out);
+    slpi_traj t;
+    if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
+        slpi_audit_unable(c, "trajectory: %s", err.msg);
+        return;
+    }
+    double r0 = 0, dev = 0;
+    for (long r = 0; r < t.nrows; r++) {
+        const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1 + col;
+        double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (r == 0) r0 = rad;
+        dev = fmax(dev, fabs(rad - r0));
+    }
+    slpi_traj_free(&t);
+    slpi_audit_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
+    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g on the "
+             "sphere of radius %.6f: max ||x(t)| - |x(0)|| = %.2e (figure)", col + 1, col + 3,
+             p.h * (double)res.steps_done, r0, dev);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
+             "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
+             "set datafile columnheaders\nr = %.17g\nsplot r*cos(u)*cos(v), r*sin(u)*cos(v), r*sin(v) "
+             "with lines lc rgb '#cccccc' notitle, '%s' using %d:%d:%d with lines lw 1.2 title "
+             "'trajectory'", r0, data, col + 3, col + 4, col + 5);
+    slpi_audit_plot(a, c, name, NULL, "", "", "", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- snapshots STEPS: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure) */
+void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (slpi_audit_steps_case(a, c, n, 2, "snapshots STEPS", tok, 1, &p)) return;
+    enum { NLAT = 64, NLON = 128 };
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    slpi_fast *f = NULL;
+    slpi_vort *v = NULL;
+    slpi_noise_source *src = NULL;
+    double *x = calloc((size_t)(2 * dim + M + 1), sizeof *x), *x0 = x + dim, *dW = x0 + dim;
+    double *grid = malloc(sizeof(double) * NLAT * NLON);
+    int rc = !x || !grid || slpi_problem_validate(&p, &err) || p.system != SLPI_SYS_EULER_ZEITLIN;
+    if (!rc) rc = slpi_fast_create(&f, &p, &err) || slpi_fast_initial_state(f, x, &err)
+                  || slpi_noise_source_open(&src, &p, &err) || slpi_vort_create(&v, p.ez.N, &err);
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
+    FILE *out = rc ? NULL : fopen(data, "w");
+    if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
+    long at[3] = {0, p.steps / 2, p.steps};
+    double wmax = 0;
+    slpi_step_info info;
+    for (long s = 0, k = 0; !rc && out && k < 3; s++) {
+        if (s == at[k]) {
+            slpi_vort_grid(v, x, NLAT, NLON, grid);
+            for (int i = 0; i < NLAT * NLON; i++) wmax = fmax(wmax, fabs(grid[i]));
+            for (int i = 0; i < NLAT; i++) {
+                for (int j = 0; j < NLON; j++)
+                    fprintf(out, "%.6g %.6g %.9g\n", 360.0 * j / NLON, 90 - 180.0 * (i + 0.5) / NLAT,
+                            grid[i * NLON + j]);
+                fprintf(out, "\n");
+            }
+            fprintf(out, "\n");
+            k++;
+        }
+        if (k < 3 && (slpi_noise_source_step(src, s, dW, &err)
+                      || slpi_step_failed(slpi_fast_step(f, x, dW, &info))))
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld failed", s);
+    }
+    if (out) fclose(out);
+    if (rc) {
+        slpi_audit_unable(c, "snapshots: %s", err.msg[0] ? err.msg : "not an euler-zeitlin case");
+    } else {
+        slpi_diag d = {0};
+        slpi_fast_diagnostics(f, x, x0, &d);
+        double c2 = NAN, eig = NAN;
+        for (int i = 0; i < d.n; i++) {
+            if (!strcmp(d.name[i], "C2_rel_dev")) c2 = d.value[i];
+            if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
+        }
+        slpi_audit_outcome(c, 1, c2);
+        snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
+                 "latitude-longitude grid at t = 0, %g, %g (figure); after the run relative enstrophy "
+                 "change %.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
+                 p.h * (double)at[1], p.h * (double)at[2], c2, eig);
+        char body[5 * SLPI_PATH_MAX];
+        snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
+                 "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
+                 "set xtics 60\nset ytics 45\nset cbrange [%.6g:%.6g]\nset xrange [0:360]\nset yrange [-90:90]\nset palette defined (-1 'blue', 0 'white', "
+                 "1 'red')\nset title 't = 0'\nplot '%s' index 0 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 1 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 2 using 1:2:3 with image\nunset multiplot",
+                 -wmax, wmax, data, p.h * (double)at[1], data, p.h * (double)at[2], data);
+        slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
+        strcpy(c->figure, name);
+    }
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, tok[1]);
+    slpi_vort_free(v);
+    slpi_noise_source_close(src);
+    slpi_fast_free(f);
+    free(x);
+    free(grid);
+}
+
+/* ---- ref DIAG STEPS: 0 in the certified ball of DIAG after STEPS steps */
+void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    if (slpi_audit_steps_case(a, c, n, 3, "ref DIAG STEPS", tok, 2, &p)) return;
+    if (slpi_problem_validate(&p, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
+        return;
+    }
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x0 = calloc((size_t)dim + (size_t)M + 1, sizeof *x0), *dW = x0 + dim;
+    slpi_fast *f = NULL;
+    slpi_ref *r = NULL;
+    slpi_noise_source *src = NULL;
+    arb_ptr x = _arb_vec_init(dim), xi = _arb_vec_init(dim);
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+    int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
+    if (!rc && !given) rc = slpi_fast_create(&f, &p, &err) || slpi_fast_initial_state(f, x0, &err);
+    if (!rc) rc = slpi_ref_create(&r, &p, &err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    for (int i = 0; !rc && i < dim; i++) {
+        arb_set_d(x + i, x0[i]);
+        arb_set_d(xi + i, x0[i]);
+    }
+    slpi_step_info info = {0};
+    for (long s = 0; !rc && s < p.steps; s++) {
+        rc = slpi_noise_source_step(src, s, dW, &err);
+        if (!rc && slpi_step_failed(slpi_ref_step(r, x, dW, &info))) {
+            slpi_audit_unable(c, "certified step failed: %s", slpi_ref_unable_reason(r));
+            rc = -1;
+        }
+    }
+    snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
+             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : tok[2]);
+    if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
+    if (!rc) {
+        slpi_ref_diagnostics(r, x, xi, &d);
+        int k = -1;
+        for (int i = 0; i < d.n; i++)
+            if (!strcmp(d.name[i], tok[1])) k = i;
+        if (k < 0) {
+            slpi_audit_unable(c, "no certified diagnostic %s", tok[1]);
+        } else {
+            int in = arb_contains_zero(&d.value[k]);
+            double mid = arf_get_d(arb_midref(&d.value[k]), ARF_RND_NEAR);
+            double rad = mag_get_d(arb_radref(&d.value[k]));
+            slpi_audit_outcome(c, in, rad);
+            snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
+                     "after %ld steps: the ball %s 0", info.prec, tok[1], mid, rad, p.steps,
+                     in ? "contains" : "excludes");
+        }
+    }
+    slpi_ref_diag_clear(&d);
+    _arb_vec_clear(x, dim);
+    _arb_vec_clear(xi, dim);
+    slpi_noise_source_close(src);
+    slpi_ref_free(r);
+    slpi_fast_free(f);
+    free(x0);
+}
