@@ -79,4 +79,19 @@ int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified,
                          arb_t out, slpi_error *err);
 int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err);
 
+/* X4 (docs/schemes.md#rkmk): the missed drift of stochastic Lie-Euler, d(mu) = 1/2 sum_k
+ * ad*_{D xi_k(mu)[V_k]} mu with V_k = ad*_{xi_k(mu)} mu, relative to sum_k |xi_k| |V_k|
+ * (max norms), maximised over `trials` random mu (canonical normals). control = 0: the
+ * generators of problem p on the fast path (its system and noise; any scheme with
+ * coordinate operations, e.g. tmk); control = 1: the so(3) control H_1 = a x_1 x_2,
+ * control = 2: H_1 = a x_1^2/2 (p: the rigid body). 0 iff RKMK-LE is consistent. */
+int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint64_t seed,
+                           double *drift, slpi_error *err);
+/* X4: rms over `paths` coupled paths of |x_LE(T) - x_Heun(T)| at h = T 2^-l,
+ * l = kmin..kmax (gap[l - kmin]), on the noise-free fast rigid body plus the control noise
+ * (1: a x_1 x_2, inconsistent; 2: a x_1^2/2, consistent), x0 = (0.6, 0.64, 0.48); Heun is
+ * RKMK-Heun with q = 0 (Stratonovich-consistent). Shrinks with h iff d = 0. */
+int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
+                     double *gap, slpi_error *err);
+
 #endif

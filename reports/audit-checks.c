@@ -21,7 +21,8 @@ static int is_check_word(const char *s)
 {
     static const char *w[] = {"max", "fails", "ref", "poisson", "slope", "gap", "resolvable",
                               "refpoisson", "sphere", "snapshots", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable",
-                              "dexpinv", "adstar", "sviident", "svivs", "lifted"};
+                              "dexpinv", "adstar", "sviident", "svivs", "lifted",
+                              "mutant", "drift", "legap", "growth", "critical"};
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (!strncmp(s, w[i], strlen(w[i])) && (s[strlen(w[i])] == ' ' || !s[strlen(w[i])])) return 1;
     return 0;
@@ -146,9 +147,19 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
     } else if (!strcmp(tok[0], "moments")) {
         slpi_audit_check_moments(c);
     } else if (!strcmp(tok[0], "thresholds")) {
-        slpi_audit_check_thresholds(c);
+        slpi_audit_check_thresholds(c, tok, n);
     } else if (!strcmp(tok[0], "cayleypi")) {
-        slpi_audit_check_cayleypi(c);
+        slpi_audit_check_cayleypi(c, tok, n);
+    } else if (!strcmp(tok[0], "mutant")) {
+        slpi_audit_check_mutant(c, tok, n);
+    } else if (!strcmp(tok[0], "drift")) {
+        slpi_audit_check_drift(a, c, tok, n);
+    } else if (!strcmp(tok[0], "legap")) {
+        slpi_audit_check_legap(a, c, tok, n);
+    } else if (!strcmp(tok[0], "growth")) {
+        slpi_audit_check_growth(a, c, tok, n);
+    } else if (!strcmp(tok[0], "critical")) {
+        slpi_audit_check_critical(a, c, tok, n);
     } else if (!strcmp(tok[0], "dexpinv")) {
         slpi_audit_check_dexpinv(c, tok, n);
     } else if (!strcmp(tok[0], "adstar")) {

@@ -1,10 +1,12 @@
 /* audit-checks.h — internal interface of the claims audit's check evaluators (docs/claims.md;
  * check syntax in the header of reports/claims.txt). reports/audit-checks.c holds the
  * shared parsing and the dispatcher; one file per check family:
- *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref
+ *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
+ *                    growth (trend of a diagnostic), critical (critical step sweep)
  *   audit-poisson.c  poisson/refpoisson (one-step Poisson defect, gaps/gaps.h)
  *   audit-studies.c  slope, gap, resolvable, weakexact (coupled convergence studies)
- *   audit-closed.c   closed computations and the gaps/ identities, test results
+ *   audit-closed.c   closed computations and the gaps/ identities (incl. drift, legap:
+ *                    Stratonovich consistency of Lie-Euler), test results, mutant
  *   audit-figure.c   gnuplot figures of the checks. */
 #ifndef SLPI_REPORTS_AUDIT_CHECKS_H
 #define SLPI_REPORTS_AUDIT_CHECKS_H
@@ -50,8 +52,13 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, 
 void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_moments(slpi_audit_check *c);
-void slpi_audit_check_thresholds(slpi_audit_check *c);
-void slpi_audit_check_cayleypi(slpi_audit_check *c);
+void slpi_audit_check_thresholds(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_mutant(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast/algebra.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
 
@@ -30,47 +31,162 @@ void slpi_audit_check_moments(slpi_audit_check *c)
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
 
-void slpi_audit_check_thresholds(slpi_audit_check *c)
-{
-    static const double hs[6] = {0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625};
-    static const double spec[6] = {1.0197, 0.38939, 0.42919, 0.29435, 0.09013, 0.02602};
-    double worst = 0, wspec = 0;
-    for (int i = 0; i < 6; i++) {
-        double D = slpi_noise_threshold(hs[i], 2);
-        double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]);  /* A_h sqrt h, ISO */
-        double svi = sqrt(4 * fabs(log(hs[i])) * hs[i]);         /* D_dt, SVI */
-        worst = fmax(worst, fmax(fabs(iso - D), fabs(svi - D)) / D);
-        wspec = fmax(wspec, fabs(D - spec[i]) / spec[i]);
-    }
-    slpi_audit_outcome(c, worst < 4e-16 && wspec < 2e-4, worst);
-    snprintf(c->evidence, sizeof c->evidence, "ISO A_h sqrt(h) and SVI D_h agree with D(h, 2) to %.1e "
-             "relative (rounding) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16; docs table values "
-             "reproduced to %.1e", worst, wspec);
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
-}
-
-void slpi_audit_check_cayleypi(slpi_audit_check *c)
-{
-    /* tau(x) rotates by 2 atan(|x|/2) < pi for every finite x: a rotation by pi is not
-     * in the image of Cayley (its eigenvalue -1 makes I + R singular). */
-    double sup = 0;
-    for (double r = 1; r <= 1e15; r *= 10) sup = fmax(sup, 2 * atan(r / 2));
-    double gap = 3.14159265358979323846 - sup;
-    slpi_audit_outcome(c, gap <= 0, gap);
-    snprintf(c->evidence, sizeof c->evidence, "Cayley tau(x) is the rotation by 2 atan(|x|/2): the supremum "
-             "over |x| <= 1e15 is pi - %.1e < pi, so rotations by pi (eigenvalue -1, I + R singular) "
-             "are not Cayley images: the map onto SO(3) is not surjective", gap > 0 ? gap : 0.0);
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
-}
-
-/* ---- computed identities and the two non-registry schemes (gaps/gaps.h) */
-
 /* Outcome of "OP X" (tokens op, thr) for value v, with the check's own command line. */
 static void gap_outcome(slpi_audit_check *c, const char *op, const char *thr, double v)
 {
     slpi_audit_outcome(c, slpi_audit_compare(op, v, atof(thr)), v);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
+
+/* thresholds ELL: the papers' truncation thresholds (ISO A_h sqrt(h) = sqrt(4 |ln h|) sqrt(h),
+ * SVI D_dt = sqrt(4 dt |ln dt|)) against the library's D(h, ELL) = sqrt(2 ELL h |ln h|)
+ * that the noise source clips at; met iff they agree to rounding (ELL = 2). */
+void slpi_audit_check_thresholds(slpi_audit_check *c, char **tok, int n)
+{
+    static const double hs[6] = {0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625};
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "thresholds ELL");
+        return;
+    }
+    double ell = atof(tok[1]), worst = 0;
+    for (int i = 0; i < 6; i++) {
+        double D = slpi_noise_threshold(hs[i], ell);
+        double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]);  /* A_h sqrt h, ISO */
+        double svi = sqrt(4 * fabs(log(hs[i])) * hs[i]);         /* D_dt, SVI */
+        worst = fmax(worst, fmax(fabs(iso - D), fabs(svi - D)) / D);
+    }
+    slpi_audit_outcome(c, worst < 4e-16, worst);
+    snprintf(c->evidence, sizeof c->evidence, "ISO's A_h sqrt(h) and SVI's D_dt against the library's "
+             "clipping threshold D(h, ell = %g) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16: largest "
+             "relative difference %.1e (%s < 4e-16, i.e. equal to rounding)", ell, worst,
+             slpi_audit_meets(c));
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* cayleypi ANGLE: is the rotation by ANGLE (a number, or "pi": exactly diag(-1,-1,1))
+ * about e_3 a Cayley image? Exactly: tau(x) = R needs I + R invertible (x = 2 (R - I)
+ * (R + I)^-1); here det of its rotation block is 2 + 2 cos(ANGLE). If a preimage exists it
+ * is x = 2 tan(ANGLE/2) e_3, verified against the fast path's tau. Met iff a preimage exists
+ * (the claim "tau is onto SO(3)"). */
+void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n)
+{
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "cayleypi ANGLE|pi");
+        return;
+    }
+    int is_pi = !strcmp(tok[1], "pi");
+    double th = is_pi ? 3.14159265358979323846 : atof(tok[1]);
+    double co = is_pi ? -1 : cos(th), si = is_pi ? 0 : sin(th);
+    double R[9] = {co, -si, 0, si, co, 0, 0, 0, 1}, det = 2 + 2 * co, dev = INFINITY;
+    if (det != 0) {
+        double x[3] = {0, 0, 2 * si / (1 + co)}, T[9];
+        slpi_fast_cayley3(x, T);
+        dev = slpi_fast_maxdiff(T, R, 9);
+    }
+    slpi_audit_outcome(c, dev <= 1e-14, dev);
+    snprintf(c->evidence, sizeof c->evidence, "rotation by %s about e_3: det of the block of I + R = "
+             "2 + 2 cos = %.3g; %s. (tau(x) rotates by 2 atan(|x|/2) < pi for every finite x; in "
+             "binary64 the image of |x| >= 1e17 rounds to the rotation by pi, which is why a floating-"
+             "point search seems to reach it.)", is_pi ? "pi (exactly diag(-1, -1, 1))" : tok[1], det,
+             det == 0 ? "I + R is singular, so no x has tau(x) = R: the Cayley map is not onto SO(3)"
+             : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
+    if (det != 0) {
+        size_t l = strlen(c->evidence);
+        snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev,
+                 slpi_audit_meets(c));
+    }
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* mutant NAME: the failure demonstration of a unit-test check is the mutation suite
+ * (make mutants applies tests/mutants/NAME.patch and requires the tests to fail); not run
+ * by the audit. */
+void slpi_audit_check_mutant(slpi_audit_check *c, char **tok, int n)
+{
+    c->outcome = SLPI_CHECK_NOT_RUN;
+    c->value = NAN;
+    snprintf(c->evidence, sizeof c->evidence, "demonstrated by `make mutants`: the deliberate bug "
+             "tests/mutants/%s.patch must make the unit tests above fail", n > 1 ? tok[1] : "?");
+    snprintf(c->command, sizeof c->command, "make mutants");
+}
+
+/* drift case|x1x2|x1sq <= X | >= X (X4): the relative missed drift of stochastic Lie-Euler
+ * for the case's noise generators, or the so(3) controls H_1 = a x_1 x_2 / a x_1^2/2. */
+void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512];
+    int ctl = n == 4 ? (!strcmp(tok[1], "x1x2") ? 1 : !strcmp(tok[1], "x1sq") ? 2
+                        : !strcmp(tok[1], "case") ? 0 : -1) : -1;
+    if (ctl < 0 || slpi_audit_case(a, c, &p, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case or check: %s", ctl < 0 ? "drift case|x1x2|x1sq <= X" : err.msg);
+        return;
+    }
+    double d;
+    if (slpi_gaps_missed_drift(&p, ctl, 20, 1, &d, &err)) {
+        slpi_audit_unable(c, "drift: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[2], tok[3], d);
+    snprintf(c->evidence, sizeof c->evidence, "missed drift of stochastic Lie-Euler, |1/2 sum_k "
+             "ad*_{D xi_k[V_k]} mu| / sum_k |xi_k| |V_k| (V_k = ad*_{xi_k} mu), max over 20 random mu, "
+             "for %s%s%s: %.3e (%s %s %s); zero means RKMK-LE is Stratonovich-consistent",
+             ctl == 1 ? "the so(3) control H_1 = a x_1 x_2" : ctl == 2 ? "the so(3) control H_1 = a "
+             "x_1^2/2" : "the noise of ", ctl ? "" : slpi_system_name(p.system), ctl ? "" : args, d,
+             slpi_audit_meets(c), tok[2], tok[3]);
+}
+
+/* legap x1x2|x1sq KMIN KMAX PATHS LO HI (X4): the rms gap between Lie-Euler and the
+ * consistent RKMK-Heun on coupled paths at h = 2^-k, k = KMIN..KMAX, T = 1; the LS slope
+ * of log gap on log h must lie in [LO, HI] (about 1 when consistent, 0 when not). */
+void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    int ctl = n == 7 ? (!strcmp(tok[1], "x1x2") ? 1 : !strcmp(tok[1], "x1sq") ? 2 : -1) : -1;
+    int k0 = n == 7 ? atoi(tok[2]) : 0, k1 = n == 7 ? atoi(tok[3]) : 0;
+    if (ctl < 0 || k1 - k0 < 2 || k1 - k0 > 12) {
+        slpi_audit_unable(c, "check syntax: %s", "legap x1x2|x1sq KMIN KMAX PATHS LO HI (3..13 levels)");
+        return;
+    }
+    double g[13], h[13], e[13], se[13], slope, ic;
+    int use[13];
+    if (slpi_gaps_le_gap(ctl, 1, k0, k1, atol(tok[4]), 1, g, &err)) {
+        slpi_audit_unable(c, "legap: %s", err.msg);
+        return;
+    }
+    int nl = k1 - k0 + 1;
+    for (int i = 0; i < nl; i++) {
+        h[i] = ldexp(1, -(k0 + i));
+        e[i] = g[i];
+        se[i] = 0.05 * g[i];
+        use[i] = 1;
+    }
+    slpi_stats_wls(nl, h, e, se, use, &slope, &ic);
+    double lo = atof(tok[5]), hi = atof(tok[6]);
+    slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
+    snprintf(c->evidence, sizeof c->evidence, "rigid body + control noise %s, %s paths, T = 1: rms gap "
+             "|x_LE - x_Heun| = %.3e at h = 2^-%d, %.3e at h = 2^-%d; slope %.3f (%s [%.2f, %.2f])",
+             ctl == 1 ? "H_1 = a x_1 x_2 (missed drift != 0)" : "H_1 = a x_1^2/2 (missed drift 0)",
+             tok[4], g[0], k0, g[nl - 1], k1, slope, slpi_audit_meets(c), lo, hi);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+    char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    FILE *f = fopen(data, "w");
+    if (!f) return;
+    fprintf(f, "# h\tgap\n");
+    for (int i = 0; i < nl; i++) fprintf(f, "%.17g\t%.17g\n", h[i], g[i]);
+    fclose(f);
+    snprintf(body, sizeof body, "plot '%s' using 1:2 with linespoints pt 7 lw 2 title 'rms gap LE - Heun', "
+             "%.17g*(x/%.17g) with lines dt 2 title 'reference slope 1', %.17g with lines dt 3 title "
+             "'reference slope 0'", data, g[0], h[0], g[0]);
+    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1", "set logscale xy\nset format y '%.0e'", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- computed identities and the two non-registry schemes (gaps/gaps.h) */
+
 
 /* dexpinv SYSTEM sigma|printed <= X (R19) */
 void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n)

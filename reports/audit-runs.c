@@ -114,34 +114,46 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
     strcpy(c->figure, name);
 }
 
-/* ---- snapshots STEPS: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure) */
+/* ---- snapshots STEPS OP X: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure);
+ * the number is the relative change of the vorticity field on the grid,
+ * |omega(T) - omega(0)|_2 / |omega(0)|_2 (mixing moves the field; a frozen one stays). */
 void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (slpi_audit_steps_case(a, c, n, 2, "snapshots STEPS", tok, 1, &p)) return;
+    if (slpi_audit_steps_case(a, c, n, 4, "snapshots STEPS <= X | >= X", tok, 1, &p)) return;
     enum { NLAT = 64, NLON = 128 };
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     slpi_fast *f = NULL;
     slpi_vort *v = NULL;
     slpi_noise_source *src = NULL;
     double *x = calloc((size_t)(2 * dim + M + 1), sizeof *x), *x0 = x + dim, *dW = x0 + dim;
-    double *grid = malloc(sizeof(double) * NLAT * NLON);
-    int rc = !x || !grid || slpi_problem_validate(&p, &err) || p.system != SLPI_SYS_EULER_ZEITLIN;
-    if (!rc) rc = slpi_fast_create(&f, &p, &err) || slpi_fast_initial_state(f, x, &err)
-                  || slpi_noise_source_open(&src, &p, &err) || slpi_vort_create(&v, p.ez.N, &err);
+    double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
+    int rc = !x || !grid ? slpi_error_set(&err, SLPI_ENUMERIC, "out of memory") : SLPI_OK;
+    if (!rc) rc = slpi_problem_validate(&p, &err);
+    if (!rc && p.system != SLPI_SYS_EULER_ZEITLIN)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
+    if (!rc) rc = slpi_fast_create(&f, &p, &err);
+    if (!rc) rc = slpi_fast_initial_state(f, x, &err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    if (!rc) rc = slpi_vort_create(&v, p.ez.N, &err);
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
     FILE *out = rc ? NULL : fopen(data, "w");
     if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
     long at[3] = {0, p.steps / 2, p.steps};
-    double wmax = 0;
+    double wmax = 0, d2 = 0, n2 = 0;
     slpi_step_info info;
     for (long s = 0, k = 0; !rc && out && k < 3; s++) {
         if (s == at[k]) {
             slpi_vort_grid(v, x, NLAT, NLON, grid);
             for (int i = 0; i < NLAT * NLON; i++) wmax = fmax(wmax, fabs(grid[i]));
+            if (k == 0) memcpy(grid0, grid, sizeof(double) * NLAT * NLON);
+            for (int i = 0; k == 2 && i < NLAT * NLON; i++) {
+                d2 += (grid[i] - grid0[i]) * (grid[i] - grid0[i]);
+                n2 += grid0[i] * grid0[i];
+            }
             for (int i = 0; i < NLAT; i++) {
                 for (int j = 0; j < NLON; j++)
                     fprintf(out, "%.6g %.6g %.9g\n", 360.0 * j / NLON, 90 - 180.0 * (i + 0.5) / NLAT,
@@ -157,7 +169,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
     }
     if (out) fclose(out);
     if (rc) {
-        slpi_audit_unable(c, "snapshots: %s", err.msg[0] ? err.msg : "not an euler-zeitlin case");
+        slpi_audit_unable(c, "snapshots: %s", err.msg);
     } else {
         slpi_diag d = {0};
         slpi_fast_diagnostics(f, x, x0, &d);
@@ -166,11 +178,14 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
             if (!strcmp(d.name[i], "C2_rel_dev")) c2 = d.value[i];
             if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
         }
-        slpi_audit_outcome(c, 1, c2);
+        double change = n2 > 0 ? sqrt(d2 / n2) : 0;
+        slpi_audit_outcome(c, slpi_audit_compare(tok[2], change, atof(tok[3])), change);
         snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
-                 "latitude-longitude grid at t = 0, %g, %g (figure); after the run relative enstrophy "
-                 "change %.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
-                 p.h * (double)at[1], p.h * (double)at[2], c2, eig);
+                 "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
+                 "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
+                 "%.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
+                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), tok[2],
+                 tok[3], c2, eig);
         char body[5 * SLPI_PATH_MAX];
         snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
                  "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
@@ -209,7 +224,8 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
     int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
-    if (!rc && !given) rc = slpi_fast_create(&f, &p, &err) || slpi_fast_initial_state(f, x0, &err);
+    if (!rc && !given) rc = slpi_fast_create(&f, &p, &err);
+    if (!rc && !given) rc = slpi_fast_initial_state(f, x0, &err);
     if (!rc) rc = slpi_ref_create(&r, &p, &err);
     if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
     for (int i = 0; !rc && i < dim; i++) {
@@ -251,4 +267,126 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     slpi_ref_free(r);
     slpi_fast_free(f);
     free(x0);
+}
+
+/* ---- growth DIAG LO HI: the growth law of |DIAG - DIAG(0)| over a run: the WLS slope of
+ * log max_{m <= n} |DIAG_m - DIAG_0| on log n over n = 2^4 .. steps (round-off that
+ * accumulates linearly gives 1, a random walk 1/2); pass iff the slope is in [LO, HI]. */
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512], name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 4 || slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
+        slpi_audit_unable(c, "case or check: %s", n != 4 ? "growth DIAG LO HI" : err.msg);
+        return;
+    }
+    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    const char *fo = slpi_audit_full_overrides(a, c);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
+             fo ? " " : "", fo ? fo : "", name);
+    FILE *out = fopen(data, "w");
+    slpi_run_result res;
+    int rc = out ? slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err)
+                 : slpi_error_set(&err, SLPI_EINPUT, "%s: cannot write", data);
+    if (out) fclose(out);
+    slpi_traj t;
+    if (rc || slpi_traj_read(data, &t, &err)) {
+        slpi_audit_unable(c, "growth: %s", err.msg);
+        return;
+    }
+    int col = slpi_traj_column(&t, tok[1]);
+    enum { NB = 40 };
+    double hs[NB], es[NB], se[NB], run = 0, v0 = 0;
+    int use[NB], nb = 0;
+    long next = 16;
+    for (long r = 0; col >= 0 && r < t.nrows && nb < NB; r++) {
+        double v = t.mid[(size_t)r * (size_t)(t.ncols + 1) + 1 + (size_t)col];
+        if (r == 0) v0 = v;
+        run = fmax(run, fabs(v - v0));
+        if (t.step[r] >= next && run > 0) {
+            hs[nb] = (double)t.step[r];
+            es[nb] = run;
+            se[nb] = 0.1 * run;
+            use[nb++] = 1;
+            next *= 2;
+        }
+    }
+    slpi_traj_free(&t);
+    if (col < 0 || nb < 3) {
+        slpi_audit_unable(c, col < 0 ? "growth: no column %s" : "growth: %s stays 0 (no trend)", tok[1]);
+        return;
+    }
+    double slope, ic, lo = atof(tok[2]), hi = atof(tok[3]);
+    slpi_stats_wls(nb, hs, es, se, use, &slope, &ic);
+    slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
+    snprintf(c->evidence, sizeof c->evidence, "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
+             "%.2e at n = %g; log-log slope %.3f over n = 16..%g (%s [%.2f, %.2f]; 1 = linear, 1/2 = "
+             "random walk); extrapolated to 1e10 steps: %.1e", tok[1], tok[1], res.steps_done,
+             es[0], hs[0], es[nb - 1], hs[nb - 1], slope, hs[nb - 1], slpi_audit_meets(c), lo, hi,
+             exp(ic) * pow(1e10, slope));
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+             "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 1:(abs(column('%s') - v0)) with lines "
+             "title '|%s - %s(0)|', exp(%.17g)*x**%.17g with lines lw 2 title 'fit: slope %.2f', "
+             "exp(%.17g)*x with lines dt 2 title 'reference slope 1 (linear)', exp(%.17g)*x**0.5 "
+             "with lines dt 3 title 'reference slope 1/2'", data, tok[1], data, tok[1], tok[1],
+             tok[1], ic, slope, slope, log(es[nb - 1] / hs[nb - 1]), log(es[nb - 1] / sqrt(hs[nb - 1])));
+    slpi_audit_plot(a, c, name, NULL, "step n", tok[1], "set logscale xy\nset format y '%.0e'", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- critical H0 H1 DH SEEDS LO HI: the critical step size, the smallest h in H0, H0+DH,
+ * .., H1 at which a run of the case (T of the case, seeds 1..SEEDS) ends in a solver
+ * failure (converged mode, the case's tolerance and iteration cap); +inf if none does.
+ * Pass iff it lies in [LO, HI]. */
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p0;
+    slpi_error err = {0, ""};
+    char args[512];
+    if (n != 7 || slpi_audit_case(a, c, &p0, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case or check: %s", n != 7 ? "critical H0 H1 DH SEEDS LO HI" : err.msg);
+        return;
+    }
+    double h0 = atof(tok[1]), h1 = atof(tok[2]), dh = atof(tok[3]), lo = atof(tok[5]), hi = atof(tok[6]);
+    int seeds = atoi(tok[4]);
+    double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
+    char list[600] = "";
+    for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
+        int failed = 0, maxit = 0;
+        for (int s = 1; s <= seeds && !failed; s++) {
+            slpi_problem p = p0;
+            slpi_run_result res;
+            p.h = h;
+            p.T = 0;
+            p.level = -1;
+            p.steps = (long)ceil(T / h);
+            p.seed = (uint64_t)s;
+            int rc = slpi_problem_finish(&p, &err);
+            if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
+            if (rc == SLPI_EINPUT) {
+                slpi_audit_unable(c, "critical: %s", err.msg);
+                return;
+            }
+            failed = rc != SLPI_OK;
+            if (!failed) maxit = maxit > res.max_iters ? maxit : res.max_iters;
+        }
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%sh = %.3g: %s", l ? "; " : "", h,
+                 failed ? "solver failure" : "all converged");
+        if (!failed) {
+            l = strlen(list);
+            snprintf(list + l, sizeof list - l, " (max %d iterations)", maxit);
+        }
+        if (failed) hc = h;
+    }
+    slpi_audit_outcome(c, hc >= lo && hc <= hi, hc);
+    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, %d "
+             "seeds, T = %g): %s%.3g (%s [%g, %g]); %s", seeds, T, isinf(hc) ? "none up to h = " : "h = ",
+             isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
+             "for H = %s..%s step %s)", c->id, c->kase, tok[1], tok[2], tok[3]);
 }
