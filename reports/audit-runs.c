@@ -65,7 +65,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
              "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 2:(abs(column('%s') - v0)) with lines "
              "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
              tok[1], tok[1], thr);
-    slpi_audit_plot(a, c, name, NULL, "t", tok[1], "set logscale y\nset format y '%.0e'", body);
+    slpi_audit_plot(a, c, name, NULL, "t", tok[1], v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
 }
 
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */

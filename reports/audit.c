@@ -77,13 +77,12 @@ static int parse_line(slpi_audit_check *c, char *buf, const char *path, int line
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s': claim | cond | ev | fails | "
                               "passes", path, line, f[3]);
     c->role = (slpi_audit_role)r;
-    static const char *verdicts[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "QUALITATIVE"};
     int v = -1;
     for (int i = 0; i < 4; i++)
-        if (!strcmp(f[2], verdicts[i])) v = i;
+        if (!strcmp(f[2], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
     if (v < 0)
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
-                              "CONFIRMED CONDITIONAL DISCREPANCY QUALITATIVE", path, line, f[2]);
+                              "CONFIRMED CONDITIONAL DISCREPANCY UNABLE", path, line, f[2]);
     int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
     if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
     if (!rc) rc = copy_field(c->expected, sizeof c->expected, f[2], "expected", path, line, err);
