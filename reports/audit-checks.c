@@ -17,26 +17,16 @@ int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max)
     return k;
 }
 
-static int is_check_word(const char *s)
+/* The FULL=1 case overrides of c in force, or NULL. */
+const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_check *c)
 {
-    static const char *w[] = {"max", "fails", "ref", "poisson", "slope", "gap", "resolvable",
-                              "refpoisson", "sphere", "snapshots", "weakexact", "moments", "thresholds", "cayleypi", "test", "unable",
-                              "dexpinv", "adstar", "sviident", "svivs", "lifted",
-                              "mutant", "drift", "legap", "growth", "critical"};
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-        if (!strncmp(s, w[i], strlen(w[i])) && (s[strlen(w[i])] == ' ' || !s[strlen(w[i])])) return 1;
-    return 0;
+    return a->full && c->full_case[0] ? c->full_case : NULL;
 }
 
 /* The check string in force (FULL=1 may replace it). */
-const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_check *c)
-{
-    return a->full && strcmp(c->full, "-") && !is_check_word(c->full) ? c->full : NULL;
-}
-
 const char *slpi_audit_check_string(const slpi_audit *a, const slpi_audit_check *c)
 {
-    return a->full && strcmp(c->full, "-") && is_check_word(c->full) ? c->full : c->check;
+    return a->full && c->full_check[0] ? c->full_check : c->check;
 }
 
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */
@@ -47,7 +37,7 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     int n = slpi_audit_tokens(c->kase, buf, sizeof buf, tok, 32);
     char fbuf[256];
     if (slpi_audit_full_overrides(a, c))
-        n += slpi_audit_tokens(c->full, fbuf, sizeof fbuf, tok + n, 8);
+        n += slpi_audit_tokens(c->full_case, fbuf, sizeof fbuf, tok + n, 8);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (n < 1 || !strcmp(tok[0], "-"))
         return slpi_error_set(err, SLPI_EINPUT, "line %d: the check needs a case", c->line);
@@ -120,7 +110,8 @@ int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int w
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
 {
     char buf[256], *tok[16];
-    if (slpi_audit_check_string(a, c) != c->check) snprintf(c->check, sizeof c->check, "%s", c->full);  /* FULL=1 */
+    if (slpi_audit_check_string(a, c) != c->check)   /* FULL=1 */
+        snprintf(c->check, sizeof c->check, "%s", c->full_check);
     int n = slpi_audit_tokens(slpi_audit_check_string(a, c), buf, sizeof buf, tok, 16);
     c->figure[0] = 0;
     c->command[0] = 0;

@@ -181,7 +181,8 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok
     snprintf(body, sizeof body, "plot '%s' using 1:2 with linespoints pt 7 lw 2 title 'rms gap LE - Heun', "
              "%.17g*(x/%.17g) with lines dt 2 title 'reference slope 1', %.17g with lines dt 3 title "
              "'reference slope 0'", data, g[0], h[0], g[0]);
-    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1", "set logscale xy\nset format y '%.0e'", body);
+    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1", "set logscale xy\nset format y '%.0e'\n"
+                    "set key bottom right", body);
     strcpy(c->figure, name);
 }
 

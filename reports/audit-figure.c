@@ -11,7 +11,7 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
                      const char *preamble, const char *body)
 {
     char path[SLPI_PATH_MAX + 64], title[300];
-    snprintf(title, sizeof title, "%s: %s", c->id, c->kase);
+    snprintf(title, sizeof title, "%s: %s", c->id, strcmp(c->kase, "-") ? c->kase : c->check);
     snprintf(path, sizeof path, "%s/figures/%s.gp", a->outdir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -22,8 +22,8 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
         fprintf(f, "set terminal %s size %s font 'sans,%d'%s\nset output '%s/figures/%s.%s'\n",
                 t ? "pngcairo" : "svg", size ? size : "820,540", t ? 13 : 15, t ? "" : " dynamic",
                 a->outdir, name, t ? "png" : "svg");
-        fprintf(f, "set termoption noenhanced\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n%s\n"
-                "set datafile separator '\\t'\nset datafile commentschars '#'\nset key left top\n"
+        fprintf(f, "set termoption noenhanced\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
+                "set key left top\n%s\nset datafile separator '\\t'\nset datafile commentschars '#'\n"
                 "set grid\n%s\n", title, xlabel, ylabel, preamble, body);
     }
     fclose(f);

@@ -150,7 +150,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     fprintf(f, "<section id='%s'><h3>%s <span class='v %s'>%s</span></h3>\n<p class='st'>", cl->id,
             cl->id, v, v);
     html_text(f, cl->statement);
-    fprintf(f, "</p>\n<table class='kv'><tr><th>where</th><td>%s, ", papers[paper_of(cl)].tag);
+    fprintf(f, "</p>\n<table class='kv'><tr><th>where</th><td>");
     html_text(f, cl->source);
     fprintf(f, "</td></tr><tr><th>paper reports</th><td>");
     html_text(f, cl->magnitude);
@@ -238,7 +238,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         const char *v = slpi_claim_verdict_name(cl->verdict);
-        fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>%s, ", cl->id, cl->id, papers[paper_of(cl)].tag);
+        fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
         html_text(f, cl->source);
         fprintf(f, "</td><td class='v %s'>%s</td><td>", v, v);
         html_short(f, cl->statement, 110);

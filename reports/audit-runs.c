@@ -8,32 +8,43 @@
 
 #include "reports/audit-checks.h"
 
+/* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows):
+ * -1 with the check UNABLE on a bad case, else the run's return code (err set). */
+static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
+                    slpi_run_result *res, char *name, char *data, slpi_error *err)
+{
+    char args[512];
+    if (slpi_audit_case(a, c, p, args, sizeof args, err) || slpi_problem_finish(p, err)) {
+        slpi_audit_unable(c, "case: %s", err->msg);
+        return -1;
+    }
+    p->output_every = p->steps > 20000 ? (int)(p->steps / 20000) : 1;
+    slpi_audit_figure_name(c, name, 64);
+    snprintf(data, SLPI_PATH_MAX + 96, "%s/data/%s.tsv", a->outdir, name);
+    const char *fo = slpi_audit_full_overrides(a, c);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
+             fo ? " " : "", fo ? fo : "", name);
+    FILE *out = fopen(data, "w");
+    if (!out) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", data);
+    int rc = slpi_run(p, slpi_fast_path(), out, 0, NULL, res, err);
+    fclose(out);
+    return rc;
+}
+
 /* ---- max DIAG <= X | >= X ; fails */
 void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512];
-    if (slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
-        slpi_audit_unable(c, "case: %s", err.msg);
-        return;
-    }
     int want_fail = !strcmp(tok[0], "fails");
     if (!want_fail && n != 4) {
         slpi_audit_unable(c, "check syntax: %s", "max DIAG <= X");
         return;
     }
-    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
     char name[64], data[SLPI_PATH_MAX + 96];
-    slpi_audit_figure_name(c, name, sizeof name);
-    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
-    FILE *out = fopen(data, "w");
     slpi_run_result res;
-    int rc = slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err);
-    if (out) fclose(out);
-    const char *fo = slpi_audit_full_overrides(a, c);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
-             fo ? " " : "", fo ? fo : "", name);
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
     if (want_fail) {
         slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
         snprintf(c->evidence, sizeof c->evidence, "%s", rc == SLPI_ENUMERIC ? err.msg :
@@ -73,20 +84,15 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512], name[64], data[SLPI_PATH_MAX + 96];
-    if (n != 2 || slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
-        slpi_audit_unable(c, "case or check: %s", n != 2 ? "sphere A" : err.msg);
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "sphere A");
         return;
     }
     int col = atoi(tok[1]);
-    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
-    slpi_audit_figure_name(c, name, sizeof name);
-    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv", c->kase, name);
-    FILE *out = fopen(data, "w");
     slpi_run_result res;
-    int rc = slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err);
-    if (out) fclose(out);
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
     slpi_traj t;
     if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
         slpi_audit_unable(c, "trajectory: %s", err.msg);
@@ -276,22 +282,14 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    char args[512], name[64], data[SLPI_PATH_MAX + 96];
-    if (n != 4 || slpi_audit_case(a, c, &p, args, sizeof args, &err) || slpi_problem_finish(&p, &err)) {
-        slpi_audit_unable(c, "case or check: %s", n != 4 ? "growth DIAG LO HI" : err.msg);
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 4) {
+        slpi_audit_unable(c, "check syntax: %s", "growth DIAG LO HI");
         return;
     }
-    p.output_every = p.steps > 20000 ? (int)(p.steps / 20000) : 1;
-    slpi_audit_figure_name(c, name, sizeof name);
-    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
-    const char *fo = slpi_audit_full_overrides(a, c);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
-             fo ? " " : "", fo ? fo : "", name);
-    FILE *out = fopen(data, "w");
     slpi_run_result res;
-    int rc = out ? slpi_run(&p, slpi_fast_path(), out, 0, NULL, &res, &err)
-                 : slpi_error_set(&err, SLPI_EINPUT, "%s: cannot write", data);
-    if (out) fclose(out);
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
     slpi_traj t;
     if (rc || slpi_traj_read(data, &t, &err)) {
         slpi_audit_unable(c, "growth: %s", err.msg);

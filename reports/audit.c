@@ -89,6 +89,17 @@ static int parse_line(slpi_audit_check *c, char *buf, const char *path, int line
     if (!rc) rc = copy_field(c->kase, sizeof c->kase, f[4], "case", path, line, err);
     if (!rc) rc = copy_field(c->check, sizeof c->check, f[5], "check", path, line, err);
     if (!rc) rc = copy_field(c->full, sizeof c->full, f[6], "full", path, line, err);
+    /* "k=v ... :: CHECK": overrides and a replacement check; a first word with '=': only
+     * overrides; otherwise a replacement check */
+    char *sep = strstr(c->full, " :: ");
+    size_t w = strcspn(c->full, " ");
+    if (!rc && sep) {
+        snprintf(c->full_case, sizeof c->full_case, "%.*s", (int)(sep - c->full), c->full);
+        snprintf(c->full_check, sizeof c->full_check, "%s", sep + 4);
+    } else if (!rc && strcmp(c->full, "-")) {
+        if (memchr(c->full, '=', w)) snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
+        else snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
+    }
     return rc;
 }
 

@@ -129,6 +129,7 @@ typedef enum {
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
     slpi_audit_role role;
     int line;
     /* outcome */

@@ -13,8 +13,9 @@
  *  - X4: the missed drift of stochastic Lie-Euler vanishes for iso-quad and the x_1^2
  *    control, not for x_1 x_2; the same verdict two ways: the Lie-Euler - Heun gap shrinks
  *    like h exactly where the drift vanishes and stays flat where it does not;
- *  - bad inputs give errors; the registry's lines of the five claims reach the verdicts
- *    docs/claims.md expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+ *  - bad inputs give errors; the registry's lines of the five claims and of the closed
+ *    computations V17, I19, X3 reach the expected verdicts (R19, I19 DISCREPANCY, the
+ *    others CONFIRMED) through slpi_audit_run. */
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
@@ -181,12 +182,13 @@ static const char *registry(const char *const *lines, int n)
 /* The registry's lines of the five claims through the audit, and a wrong threshold. */
 static void test_registry(void)
 {
-    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20"};
+    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3"};
     static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED};
+        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
+        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED};
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 8; i++) {
         slpi_audit a = {0};
         slpi_error err = {0, ""};
         a.only = ids[i];

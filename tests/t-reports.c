@@ -181,7 +181,10 @@ int main(void)
             "B4 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 svi_c=-0.25 | poisson >= 1e-7 | -\n"
             "B4 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 svi_c=-0.25 | refpoisson >= 1e-7 | -\n"
             "B5 | t | CONFIRMED | claim | svi/rigid-body/energy-det h=0.2 | refpoisson <= 1e-12 | -\n"
-            "B5 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+            "B5 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= B6 | s | m | p | -\n"
+            "B6 | t | CONFIRMED | claim | iso/vortices/strong | slope strong 6 9 12 40 0.35 0.65 | -\n"
+            "B6 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
         slpi_audit a;
         if (load_run(reg, dir, &a) == SLPI_OK) {
             const slpi_audit_check *b1 = check_of(&a, "B1", 1), *b2 = check_of(&a, "B2", 0);
@@ -194,6 +197,10 @@ int main(void)
                         fabs(pf->value - pr->value) < 1e-9 * fmax(1, pr->value),
                         "fast %.6g vs certified %.6g", pf->value, pr->value);
             TEST_CHECKF(verdict_of(&a, "B5") == SLPI_CLAIM_CONFIRMED, "%s", check_of(&a, "B5", 0)->evidence);
+            /* a slope whose point estimate lies in the window but whose CI straddles it */
+            const slpi_audit_check *b6 = check_of(&a, "B6", 0);
+            TEST_CHECKF(b6->outcome == SLPI_CHECK_UNABLE && b6->value >= 0.35 && b6->value <= 0.65,
+                        "%s", b6->evidence);
         }
         slpi_audit_free(&a);
     }
