@@ -10,7 +10,8 @@
  *   - otherwise: DISCREPANCY.
  * The expected verdict of the registry is never consulted here; the report compares the
  * two afterwards. Results can be cached per claim (keyed by the claim's registry lines,
- * the size and the bytes of the running executable), so an interrupted FULL=1 audit
+ * the size, the bytes of the running executable and the recorded unit-test results),
+ * so an interrupted FULL=1 audit
  * resumes and an unchanged claim is not recomputed. */
 #include <math.h>
 #include <stdint.h>
@@ -310,17 +311,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* The build key: FNV-1a of the running executable's bytes (0 if unreadable). */
-static uint64_t build_key(void)
+/* FNV-1a of a file's bytes into h (h unchanged if unreadable). */
+static uint64_t file_key(uint64_t h, const char *path)
 {
-    FILE *f = fopen("/proc/self/exe", "rb");
-    if (!f) return 0;
-    uint64_t h = 0xcbf29ce484222325ULL;
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) return h;
     unsigned char buf[1 << 16];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, n);
     fclose(f);
     return h;
+}
+
+/* The build key: the running executable's bytes and the recorded unit-test results. */
+static uint64_t build_key(const slpi_audit *a)
+{
+    return file_key(file_key(0xcbf29ce484222325ULL, "/proc/self/exe"), a->tests);
 }
 
 static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t build)
@@ -407,7 +413,7 @@ static const char *outcome_word(const slpi_audit_check *c)
 
 void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress)
 {
-    uint64_t build = a->cache ? build_key() : 0;
+    uint64_t build = a->cache ? build_key(a) : 0;
     double t0 = now_seconds();
     int ndone = 0;
     for (int j = 0; j < a->nclaims; j++) {
