@@ -38,7 +38,7 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         P("SVI §8, semidirect form SVI-SD") },
     [SLPI_SYS_MANAKOV] = {
         E(""),
-        NA("disabled, although consistent: H_ij = 0.1 X_ij^2 depends on one coordinate, so the "
+        NA("disabled, although Stratonovich-consistent: H_ij = 0.1 X_ij^2 depends on one coordinate, so the "
            "missed drift vanishes (docs/schemes.md#rkmk; claim X4 computes 0); the validator still rejects "
            "state-dependent noise (allowed with noise=none)"),
         E(""), E(""), E(""),
@@ -46,7 +46,7 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         E("SVI-LP on SO(n); c = -1/4 is defined only for SO(3) vectors") },
     [SLPI_SYS_POINT_VORTICES] = {
         E("no energy property: H0 is not quadratic"),
-        NA("disabled, although consistent: each shared H_k is a sum of functions of one coordinate "
+        NA("disabled, although Stratonovich-consistent: each shared H_k is a sum of functions of one coordinate "
            "per vortex, so the missed drift vanishes (docs/schemes.md#rkmk; claim X4 computes 0); the validator "
            "still rejects state-dependent noise (allowed with noise=none)"),
         E(""), E(""), E(""),

@@ -151,6 +151,8 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
         slpi_audit_check_growth(a, c, tok, n);
     } else if (!strcmp(tok[0], "critical")) {
         slpi_audit_check_critical(a, c, tok, n);
+    } else if (!strcmp(tok[0], "ensemble")) {
+        slpi_audit_check_ensemble(a, c, tok, n);
     } else if (!strcmp(tok[0], "dexpinv")) {
         slpi_audit_check_dexpinv(c, tok, n);
     } else if (!strcmp(tok[0], "adstar")) {

@@ -2,7 +2,8 @@
  * check syntax in the header of reports/claims.txt). reports/audit-checks.c holds the
  * shared parsing and the dispatcher; one file per check family:
  *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
- *                    growth (trend of a diagnostic), critical (critical step sweep)
+ *                    growth (trend of a diagnostic), critical (critical step sweep),
+ *                    ensemble (axis changes and spread of several realizations)
  *   audit-poisson.c  poisson/refpoisson (one-step Poisson defect, gaps/gaps.h)
  *   audit-studies.c  slope, gap, resolvable, weakexact (coupled convergence studies)
  *   audit-closed.c   closed computations and the gaps/ identities (incl. drift, legap:
@@ -59,6 +60,7 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok
 void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
