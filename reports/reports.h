@@ -110,16 +110,21 @@ void slpi_vort_free(slpi_vort *v);
 
 /* ------------------------------------------------------------ claims audit (docs/claims.md) */
 
-typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
-typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;
+/* claim: decides the verdict; cond: the condition under which a failed claim holds;
+ * ev: evidence only; fails/passes: a control, the decisive check on a case where it must
+ * fail (or pass), the demonstration that the check can fail (or pass). */
 typedef enum {
-    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY,
-    SLPI_CLAIM_QUALITATIVE, SLPI_CLAIM_UNABLE
+    SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_CTL_FAIL, SLPI_ROLE_CTL_PASS
+} slpi_audit_role;
+typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE, SLPI_CHECK_NOT_RUN } slpi_check_outcome;
+typedef enum {
+    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE
 } slpi_claim_verdict;
 
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
     slpi_audit_role role;
     int line;
     /* outcome */
@@ -133,7 +138,13 @@ typedef struct {
 
 typedef struct {
     char id[8], source[96], expected[16];
+    /* the claim's description ("= ID | ..." line of the registry) */
+    char statement[512];        /* the claim in our words */
+    char magnitude[256];        /* what the paper reports (numbers, order) */
+    char paper_size[256];       /* the paper's experiment size */
+    char why[768];              /* DISCREPANCY / CONDITIONAL: what differs and why */
     slpi_claim_verdict verdict;
+    char reason[1024];          /* one line: why this verdict (computed) */
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */
 } slpi_audit_claim;
@@ -142,18 +153,28 @@ typedef struct {
     int full;                   /* the papers' sizes (FULL=1) */
     char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
     const char *only;           /* run only this claim id (NULL: all) */
+    const char *tests;          /* recorded unit-test results (reports/unit-tests.sh) or NULL */
+    int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
+    const char *cache;          /* per-claim result cache folder (NULL: none) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;
 } slpi_audit;
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v);
+const char *slpi_audit_role_name(slpi_audit_role r);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
-/* Evaluate every check and derive each claim's verdict from the outcomes. */
-void slpi_audit_run(slpi_audit *a, FILE *log);
+/* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
+ * NULL) receives each claim's verdict, progress (may be NULL; a terminal) "claim k of n,
+ * elapsed, estimate" lines. With a->cache, a claim whose inputs (its registry lines, the
+ * size, the build) match a cached result is not recomputed. */
+void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress);
+/* Controls mode: the number of control lines whose outcome differs from the one they
+ * demand (0: every check demonstrated that it can fail). */
+int slpi_audit_controls_wrong(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 void slpi_audit_free(slpi_audit *a);
