@@ -1,5 +1,5 @@
 /* slpi.h — the one public header of libslpi, a verified reference implementation of
- * stochastic Lie–Poisson integrators (docs: docs/README.md; charter: docs/design.md).
+ * stochastic Lie–Poisson integrators (the mathematics: docs/README.md; design: docs/design.md).
  *
  * Layers: the problem model and registry (core/), canonical noise (core/noise.c),
  * file formats (core/), the double path (fast/) and the certified Arb path (ref/).
