@@ -360,6 +360,20 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
 const slpi_path_ops *slpi_fast_path(void);
 const slpi_path_ops *slpi_ref_path(void);
 
+/* Progress of long work on standard error (core/progress.c): "what: done/total (pct),
+ * rate, time left". The mode is process-wide and set once by the command line:
+ * AUTO shows it when stderr is a terminal and the work has run 2 s, ON always (from the
+ * start), OFF never. begin returns NULL when nothing will be shown, and every other
+ * call accepts NULL, so a caller needs no test of its own. add/set may be called from
+ * several threads. Progress never writes anything but standard error. */
+typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
+typedef struct slpi_progress slpi_progress;
+void slpi_progress_set_mode(slpi_progress_mode mode);
+slpi_progress *slpi_progress_begin(const char *what, long total);
+void slpi_progress_add(slpi_progress *pg, long n);     /* n more units done */
+void slpi_progress_set(slpi_progress *pg, long done);  /* done units in total */
+void slpi_progress_end(slpi_progress *pg);             /* erase the line, free */
+
 /* ------------------------------------------------------------ fast path API */
 
 typedef struct slpi_fast slpi_fast;
