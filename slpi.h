@@ -537,6 +537,26 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
 /* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
 int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
 
+/* ------------------------------------------------- handle API for bindings
+ * (oracle/api.c; python/slpi uses it): no struct needs mirroring. Functions return
+ * SLPI_OK or an error code; slpi_api_last_error() is the calling thread's last message. */
+const char *slpi_api_last_error(void);
+slpi_problem *slpi_problem_new(const char *preset);   /* NULL/"": rigid body, ISOMP */
+void slpi_problem_free(slpi_problem *p);
+int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
+/* State doubles, Wiener processes, steps, rows slpi_integrate writes (step 0, every
+ * output_every-th step and the last), the step size and output_every. */
+int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
+                       int *every);
+int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
+/* The fast path from step 0 on the problem's noise: states[rows][dim]; counters as
+ * slpi_fast_counters (may be NULL). */
+int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS]);
+/* Final states of paths first_path .. first_path+npaths-1: finals[npaths][dim]. */
+int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
+/* slpi_verify_file without a report: *verdict is a slpi_verdict. */
+int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
+
 #ifdef __cplusplus
 }
 #endif
