@@ -13,10 +13,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* SLPI_FAST_ONLY: the double path only, without Arb's headers (the certified path's
+ * ball declarations are left out). */
+#ifndef SLPI_FAST_ONLY
 #ifdef SLPI_FLINT3
 #include <flint/arb.h>
 #else
 #include <arb.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -402,12 +406,15 @@ typedef struct slpi_ref slpi_ref;
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
+#ifndef SLPI_FAST_ONLY
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+#endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
+#ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
  * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
  * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
@@ -427,6 +434,7 @@ typedef struct {
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
+#endif
 
 /* ------------------------------------------------------------------ oracle
  * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
@@ -440,6 +448,7 @@ slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
 /* A golden case "slpi-golden 1" (format documented in oracle/golden.c): the whole
  * problem, the initial state and every increment as exact doubles, and certified balls
  * of the state and of the invariants at a few checkpoints. */
+#ifndef SLPI_FAST_ONLY
 typedef struct {
     long step;
     long prec;                 /* precision the balls were computed at */
@@ -448,6 +457,9 @@ typedef struct {
     char **inv_name;
     arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
 } slpi_golden_checkpoint;
+#else
+typedef struct slpi_golden_checkpoint slpi_golden_checkpoint;
+#endif
 
 typedef struct {
     char name[128];            /* case name, e.g. "rigid-body/isomp" */
@@ -489,10 +501,12 @@ typedef struct {
 } slpi_score;
 /* Score doubles f[0..n) against balls b[0..n) at step `step`, with the given scale
  * (scale <= 0: the max norm of the ball midpoints). */
+#ifndef SLPI_FAST_ONLY
 void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s);
 /* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
  * it is 0); max_ulps = -1. */
 void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s);
+#endif
 /* Fold a score into a running worst case; verdict of one score against the threshold. */
 void slpi_score_merge(slpi_score *worst, const slpi_score *s);
 slpi_verdict slpi_score_verdict(const slpi_score *s);

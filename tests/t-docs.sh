@@ -4,7 +4,8 @@
 # anchor that it defines (an explicit <a id="..."> or a heading's slug), every relative
 # Markdown link resolves, and nothing points outside the repository: no path into a
 # sibling folder, no local paper file names, no working-note citations
-# ("SPEC §", "DESIGN §") and no tracker references ("issue N").
+# ("SPEC §", "DESIGN §") and no tracker references ("issue N"). Mutant patches
+# (tests/mutants/) carry planted faults and are not scanned.
 # Run from the root of the work tree (make check does). Planted faults: tests/mutants/docs-*.
 set -u
 command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1 || { echo "t-docs: FAIL: not in a git work tree" >&2; exit 1; }
@@ -13,7 +14,7 @@ command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1 || { echo "
 PENDING=${SLPI_DOCS_PENDING-docs/architecture.md}
 git ls-files -z | PENDING="$PENDING" perl -0 -e '
 use strict; use warnings;
-my @files = grep { length && $_ ne "LICENSE" && -f $_ && -T $_ } split /\0/, do { local $/; <STDIN> };
+my @files = grep { length && $_ ne "LICENSE" && !m{^tests/mutants/} && -f $_ && -T $_ } split /\0/, do { local $/; <STDIN> };
 my %pending = map { $_ => 1 } split " ", $ENV{PENDING};
 my (%anchors, $fail, $refs, $pend);
 sub fail { print STDERR "t-docs: FAIL: @_\n"; $fail++ }
