@@ -1,5 +1,5 @@
 /* slpi.h — the one public header of libslpi, a verified reference implementation of
- * stochastic Lie–Poisson integrators (docs: docs/README.md; charter: docs/design.md).
+ * stochastic Lie–Poisson integrators (the mathematics: docs/README.md; design: docs/design.md).
  *
  * Layers: the problem model and registry (core/), canonical noise (core/noise.c),
  * file formats (core/), the double path (fast/) and the certified Arb path (ref/).
@@ -13,10 +13,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* SLPI_FAST_ONLY: the double path only, without Arb's headers (the certified path's
+ * ball declarations are left out). */
+#ifndef SLPI_FAST_ONLY
 #ifdef SLPI_FLINT3
 #include <flint/arb.h>
 #else
 #include <arb.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -416,6 +420,20 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
 const slpi_path_ops *slpi_fast_path(void);
 const slpi_path_ops *slpi_ref_path(void);
 
+/* Progress of long work on standard error (core/progress.c): "what: done/total (pct),
+ * rate, time left". The mode is process-wide and set once by the command line:
+ * AUTO shows it when stderr is a terminal and the work has run 2 s, ON always (from the
+ * start), OFF never. begin returns NULL when nothing will be shown, and every other
+ * call accepts NULL, so a caller needs no test of its own. add/set may be called from
+ * several threads. Progress never writes anything but standard error. */
+typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
+typedef struct slpi_progress slpi_progress;
+void slpi_progress_set_mode(slpi_progress_mode mode);
+slpi_progress *slpi_progress_begin(const char *what, long total);
+void slpi_progress_add(slpi_progress *pg, long n);     /* n more units done */
+void slpi_progress_set(slpi_progress *pg, long done);  /* done units in total */
+void slpi_progress_end(slpi_progress *pg);             /* erase the line, free */
+
 /* ------------------------------------------------------------ fast path API */
 
 typedef struct slpi_fast slpi_fast;
@@ -444,12 +462,15 @@ typedef struct slpi_ref slpi_ref;
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
+#ifndef SLPI_FAST_ONLY
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+#endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
+#ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
  * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
  * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
@@ -476,6 +497,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
  * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
  * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
 int slpi_ref_set_lohner(slpi_ref *s, int on);
+#endif
 
 /* ------------------------------------------------------------------ oracle
  * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
@@ -489,6 +511,7 @@ slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
 /* A golden case "slpi-golden 1" (format documented in oracle/golden.c): the whole
  * problem, the initial state and every increment as exact doubles, and certified balls
  * of the state and of the invariants at a few checkpoints. */
+#ifndef SLPI_FAST_ONLY
 typedef struct {
     long step;
     long prec;                 /* precision the balls were computed at */
@@ -497,6 +520,9 @@ typedef struct {
     char **inv_name;
     arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
 } slpi_golden_checkpoint;
+#else
+typedef struct slpi_golden_checkpoint slpi_golden_checkpoint;
+#endif
 
 typedef struct {
     char name[128];            /* case name, e.g. "rigid-body/isomp" */
@@ -543,10 +569,12 @@ typedef struct {
 double slpi_score_unit(long steps, double u);
 /* Score doubles f[0..n) against balls b[0..n) in units `unit` (slpi_score_unit) of the
  * given scale (scale <= 0: the max norm of the ball midpoints). */
+#ifndef SLPI_FAST_ONLY
 void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s);
 /* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
  * it is 0); max_ulps = -1. */
 void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s);
+#endif
 /* Fold a score into a running worst case; verdict of one score against the budget K
  * (PASS hi <= K, FAIL lo > K, else UNABLE). */
 void slpi_score_merge(slpi_score *worst, const slpi_score *s);
@@ -633,6 +661,25 @@ const char *slpi_verify_precision_name(double u);
  * $(PREFIX)/share/slpi/golden beside the running executable's ../share, else the
  * source tree's oracle/golden (oracle/golden-dir.c). */
 const char *slpi_golden_dir(void);
+/* ------------------------------------------------- handle API for bindings
+ * (oracle/api.c; python/slpi uses it): no struct needs mirroring. Functions return
+ * SLPI_OK or an error code; slpi_api_last_error() is the calling thread's last message. */
+const char *slpi_api_last_error(void);
+slpi_problem *slpi_problem_new(const char *preset);   /* NULL/"": rigid body, ISOMP */
+void slpi_problem_free(slpi_problem *p);
+int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
+/* State doubles, Wiener processes, steps, rows slpi_integrate writes (step 0, every
+ * output_every-th step and the last), the step size and output_every. */
+int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
+                       int *every);
+int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
+/* The fast path from step 0 on the problem's noise: states[rows][dim]; counters as
+ * slpi_fast_counters (may be NULL). */
+int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS]);
+/* Final states of paths first_path .. first_path+npaths-1: finals[npaths][dim]. */
+int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
+/* slpi_verify_file without a report: *verdict is a slpi_verdict. */
+int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: slpi <command> [options]   (slpi <command> --help for each)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(f, "\nprogress: on a terminal, work that runs longer than about 2 s shows its progress on\n"
+               "standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
     fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure\n");
 }
 
@@ -41,6 +43,23 @@ int main(int argc, char **argv)
         slpi_provenance_write(stdout, "  ");
         return SLPI_OK;
     }
+    /* progress is one switch for every command (core/progress.c): --progress is taken
+     * out here; --quiet/-q stays for the command and also silences progress */
+    int kept = 2;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < argc) argv[kept++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--progress") == 0) {
+            slpi_progress_set_mode(SLPI_PROGRESS_ON);
+            continue;
+        }
+        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) slpi_progress_set_mode(SLPI_PROGRESS_OFF);
+        argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    argc = kept;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
             int rc = commands[i].fn(argc - 1, argv + 1);

@@ -38,16 +38,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void progress(double start, long n, long total, int *shown)
-{
-    double el = now_seconds() - start;
-    if (el < 2.0 || !isatty(2)) return;
-    int width = 40, done = (int)((double)width * (double)n / (double)total);
-    fprintf(stderr, "\r[%.*s%*s] %3d%% step %ld/%ld %.0fs", done, "########################################",
-            width - done, "", (int)(100.0 * (double)n / (double)total), n, total, el);
-    *shown = 1;
-}
-
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
 {
     ops->diag_values(ctx, res->diag_final, res->ndiag);
@@ -292,7 +282,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     }
 
     double start = now_seconds();
-    int shown = 0;
+    char what[48];
+    snprintf(what, sizeof what, "run (%s path), steps", ops->name);
+    slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
     for (long n = first; n < p->steps; n++) {
         if ((rc = slpi_noise_source_step(noise, n, dW, err)) != SLPI_OK) break;
         slpi_step_info info = { 0 };
@@ -326,9 +318,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
             res->clipped = clip_base + slpi_noise_source_clipped(noise);
             if ((rc = take_checkpoint(&cs, ops, ctx, out, hex, dim, res, total_iters, err)) != SLPI_OK) break;
         }
-        if ((n & 255) == 0) progress(start, n + 1, p->steps, &shown);
+        slpi_progress_set(pg, n + 1 - first);
     }
-    if (shown) fputc('\n', stderr);
+    slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_noise_source_clipped(noise);
     res->seconds = now_seconds() - start;
