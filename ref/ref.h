@@ -31,8 +31,13 @@
 #define SLPI_REF_H
 
 #include "slpi.h"
+#ifdef SLPI_FLINT3             /* the switch of config.mk, as in slpi.h */
+#include <flint/arb_mat.h>
+#include <flint/acb_mat.h>
+#else
 #include <arb_mat.h>
 #include <acb_mat.h>
+#endif
 
 #define SLPI_REF_MAX_INV 16
 
@@ -88,6 +93,11 @@ struct slpi_ref_system {
     const char *inv_name[SLPI_REF_MAX_INV];
     const char *inv_delta_name[SLPI_REF_MAX_INV];
     void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
+
+    /* x = the initial state from core's coefficient description (slpi_problem_initial_state
+     * of kind ZEITLIN or FOURIER) with this path's certified basis; NULL for systems whose
+     * initial states are always values. */
+    void (*initial_map)(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec);
 
     void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
 };

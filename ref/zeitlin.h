@@ -16,9 +16,7 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
-#include "slpi.h"
-#include <arb_mat.h>
-#include <acb_mat.h>
+#include "ref/ref.h"
 
 #define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (cost of the certified step) */
 
