@@ -157,6 +157,11 @@ void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_m
                        slong prec);
 /* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
+/* Sorted eigenvalue enclosures of the Hermitian iX for skew-Hermitian X (N x N, lam: N
+ * balls). Returns 2 if isolated as simple eigenvalues, 1 if only enclosed as clusters
+ * (acb_mat_eig_multiple; a run of overlapping balls gets their hull), 0 if Arb cannot
+ * enclose them (lam is then indeterminate). */
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec);
 
 /* ---------------------------------------------------------- certification
  * (ref/krawczyk.c) One generic Krawczyk / interval-Newton enclosure for every

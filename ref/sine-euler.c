@@ -12,7 +12,6 @@
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
 #include "ref/ref.h"
-#include "ref/zeitlin.h"
 #include <math.h>
 
 #define SE_MAX_EIG 12
