@@ -2,8 +2,9 @@
 # t-architecture.sh — the module rules of docs/architecture.md, read from its
 # ```architecture block (so the page and the test cannot drift):
 #   1. includes: a library or cli file includes slpi.h, its own module's headers, and the
-#      declared interfaces of the modules it may depend on (each "#include" resolved the
-#      way the compiler does: the file's folder, then the root, then core/);
+#      declared interfaces of the modules it may depend on, each spelled from the
+#      repository root ("fast/fast.h", never "fast.h": resolved the way the compiler
+#      does, the file's folder, then the root, then core/, it must name the same path);
 #   2. Arb/FLINT headers only through the SLPI_FLINT3 switch (<flint/...> in the #ifdef
 #      branch, the plain name in the #else branch);
 #   3. symbols: every undefined slpi_ symbol of a library or cli object (nm) is defined
@@ -31,9 +32,9 @@ for m in $mods; do
     nfiles=$((nfiles + 1))
     dir=$(dirname "$f")
     sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
-      if [ -f "$dir/$inc" ]; then echo "inc $f $dir/$inc"
-      elif [ -f "$inc" ]; then echo "inc $f $inc"
-      elif [ -f "core/$inc" ]; then echo "inc $f core/$inc"
+      if [ -f "$dir/$inc" ]; then echo "inc $f $dir/$inc $inc"
+      elif [ -f "$inc" ]; then echo "inc $f $inc $inc"
+      elif [ -f "core/$inc" ]; then echo "inc $f core/$inc $inc"
       else echo "unresolved $f $inc"; fi
     done >> "$tmp/facts"
   done
@@ -73,6 +74,7 @@ awk -v build="$build/" '
   $1 == "unresolved" { print "t-architecture: FAIL: " $2 " includes \"" $3 "\", which resolves to no file"; fail = 1 }
   $1 == "inc" {
     ninc++; f = $2; h = $3; sub(/^\.\//, "", h)
+    if (h != $4) { print "t-architecture: FAIL: " f " includes \"" $4 "\": spell it from the root, \"" h "\""; fail = 1 }
     if (h == "slpi.h") next
     n = modof(h); m = modof(f)
     if (n == m) next
