@@ -233,6 +233,25 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n);
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 
+/* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
+ * state is part of the problem: an explicit x0 / x0_file, or the system's default,
+ * described here once for both paths. Most are values in the state layout; the
+ * Euler–Zeitlin and sine-Euler defaults are coefficients in a basis of su(N) that each
+ * path maps with its own basis (slpi_fast_initial_state: binary64 tables;
+ * slpi_ref_initial_state: certified balls), so neither path needs the other. */
+typedef enum {
+    SLPI_INITIAL_VALUES,   /* slpi_problem_state_dim doubles: the state itself */
+    SLPI_INITIAL_ZEITLIN,  /* N^2 - 1 doubles omega_alpha: X0 = sum omega_alpha Y_alpha, the
+                              real basis of the quantized harmonics, alpha = l^2 - 1 + j */
+    SLPI_INITIAL_FOURIER   /* 2 (N^2 - 1) doubles (Re, Im) of omega_m by mode index (m1 =
+                              -K..K, then m2, zero skipped): W0 = sum omega_m T_m */
+} slpi_initial_kind;
+slpi_initial_kind slpi_problem_initial_kind(const slpi_problem *p);
+/* Doubles of the description (state_dim for values). */
+int slpi_problem_initial_size(const slpi_problem *p);
+/* The description into x[slpi_problem_initial_size]; SLPI_OK or an input error. */
+int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);
+
 /* ---------------------------------------------------------- canonical noise
  * docs/noise.md#contract, docs/noise.md. Every increment is a pure function of (seed, path, component,
  * level, index): Philox4x32-10 counters, a uniform → normal map that gives the same
@@ -264,6 +283,16 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
 int slpi_noise_source_step(slpi_noise_source *src, long n, double *dW, slpi_error *err);
 long slpi_noise_source_clipped(const slpi_noise_source *src);
 void slpi_noise_source_close(slpi_noise_source *src);
+/* The truncation rule in one place (docs/noise.md#truncation): the problem's threshold D(h, trunc_ell)
+ * when slpi_problem_truncates(p), +INFINITY when it does not truncate (clipping at it is
+ * the identity), NAN outside the rule's domain (the noise source reports that). */
+double slpi_problem_noise_threshold(const slpi_problem *p);
+/* Canonical increments as rows: out[i M + k] = increment of step first + i, component
+ * k (slpi_noise_increments with h and refine, so coarse levels are the canonical dyadic
+ * sums), i < count, clipped to [-D, D] (D = INFINITY: untruncated). Returns the number
+ * clipped, -1 if out of memory. */
+long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
+                     uint64_t first, size_t count, double D);
 
 /* ------------------------------------------------------------ step reports */
 
@@ -439,7 +468,8 @@ void slpi_progress_end(slpi_progress *pg);             /* erase the line, free *
 typedef struct slpi_fast slpi_fast;
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
-/* Default initial state of the problem's system (docs/systems.md) in core's layout. */
+/* The problem's initial state (slpi_problem_initial_state) in core's layout, coefficient
+ * descriptions mapped with the binary64 basis. */
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
 /* One step in place. dW: the M (truncated) Wiener increments of this step. */
 slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
@@ -453,6 +483,9 @@ void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
 void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
+/* The same initial state for a problem without an integrator (only the system's basis
+ * tables are built): the binary64 state that golden files and `slpi verify` start from. */
+int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);
 
 /* ------------------------------------------------------------- ref path API
  * Certified: every output ball contains the exact result of the discrete scheme for
@@ -497,6 +530,10 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
  * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
  * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
 int slpi_ref_set_lohner(slpi_ref *s, int on);
+/* The problem's initial state (slpi_problem_initial_state) as slpi_problem_state_dim
+ * balls: values exactly, coefficients mapped with the certified basis (balls containing
+ * the exact state). Needs no fast path. */
+int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err);
 #endif
 
 /* ------------------------------------------------------------------ oracle

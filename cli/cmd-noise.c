@@ -199,21 +199,14 @@ int slpi_cli_noise(int argc, char **argv)
     int M = hd.components;
     long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
     double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
-    double *row = malloc((size_t)M * sizeof *row);
-    long clipped = 0;
-    for (long s0 = 0; blk && row && s0 < hd.steps; s0 += block) {
+    long clipped = 0, got = 0;
+    for (long s0 = 0; blk && got >= 0 && s0 < hd.steps; s0 += block) {
         size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
-        for (int k = 0; k < M; k++) {
-            slpi_noise_increments(hd.seed, hd.path, (uint32_t)k, hd.h, hd.refine,
-                                  hd.first + (uint64_t)s0, nb, blk + (size_t)k * nb);
-        }
-        for (size_t i = 0; i < nb; i++) {
-            for (int k = 0; k < M; k++) {
-                row[k] = blk[(size_t)k * nb + i];
-            }
-            if (hd.truncated) {
-                clipped += slpi_noise_clip(row, (size_t)M, hd.threshold);
-            }
+        got = slpi_noise_rows(blk, hd.seed, hd.path, M, hd.h, hd.refine, hd.first + (uint64_t)s0, nb,
+                              hd.truncated ? hd.threshold : INFINITY);
+        clipped += got;
+        for (size_t i = 0; got >= 0 && i < nb; i++) {
+            const double *row = blk + i * (size_t)M;
             if (bits) {
                 for (int k = 0; k < M; k++) {
                     uint64_t b;
@@ -225,9 +218,8 @@ int slpi_cli_noise(int argc, char **argv)
             }
         }
     }
-    int rc = blk && row ? SLPI_OK : SLPI_ENUMERIC;
+    int rc = blk && got >= 0 ? SLPI_OK : SLPI_ENUMERIC;
     free(blk);
-    free(row);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi noise: out of memory\n");
     }

@@ -16,8 +16,9 @@ static void usage(FILE *f)
             "  --property P     one property (default: all)\n"
             "  --system S       one system (default: all)\n"
             "  --scheme K       one scheme (default: all)\n"
-            "  --cases N        cases per (property, system, scheme, variant), 1..10^8 (default 20;\n"
-            "                   scaled by SLPI_TEST_MULTIPLIER; order properties use N/10)\n"
+            "  --cases N        cases per (property, system, scheme, variant) 1..10^8 (default 20;\n"
+            "                   scaled by SLPI_TEST_MULTIPLIER, which also multiplies the\n"
+            "                   order studies' paths; order properties use N/10 cases)\n"
             "  --seed S         run seed (default: SLPI_TEST_SEED, else 1)\n"
             "  --fast-only      do not check the certified (ref) path\n"
             "  --ref-cases N    check the ref path on the first N cases of each group (default 5)\n"
@@ -55,7 +56,7 @@ static int cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int replay_dir(const char *dir, int use_ref)
+static int replay_dir(const char *dir, int use_ref, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -76,6 +77,7 @@ static int replay_dir(const char *dir, int use_ref)
         slpi_error err;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         int r = slpi_props_regression_load(path, &c, &err);
+        c.depth = depth;
         if (r) fprintf(stderr, "slpi props: %s\n", err.msg);
         else r = replay_one(&c, use_ref, names[i]);
         if (r == SLPI_ECHECK || (r && rc != SLPI_ECHECK)) rc = r;
@@ -103,7 +105,7 @@ int slpi_cli_props(int argc, char **argv)
         { "ref-cases", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL };
+    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL, 1 };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
     double k = 1;
@@ -159,7 +161,8 @@ int slpi_cli_props(int argc, char **argv)
         fprintf(stderr, "slpi props: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;
     }
-    if (regress) return replay_dir(regress, o.use_ref);
+    o.depth = k > 1 ? (int)k : 1;
+    if (regress) return replay_dir(regress, o.use_ref, o.depth);
     if (replay) {
         slpi_props_case pc = { 0 };
         slpi_error err;
@@ -168,6 +171,7 @@ int slpi_cli_props(int argc, char **argv)
             fprintf(stderr, "slpi props: %s\n", err.msg);
             return SLPI_EINPUT;
         }
+        pc.depth = o.depth;
         int r = replay_one(&pc, o.use_ref, "replay");
         return r == SLPI_ENUMERIC ? SLPI_ENUMERIC : r;
     }

@@ -112,7 +112,7 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
         rc = slpi_error_set(err, SLPI_EINPUT, "trunc_ell=%g: must be positive", p->trunc_ell);
     }
     if (rc == SLPI_OK && s->truncate) {
-        s->D = slpi_noise_threshold(p->h, p->trunc_ell);
+        s->D = slpi_problem_noise_threshold(p);
     }
     if (rc == SLPI_OK && p->noise_file[0]) {
         rc = source_check_file(s, p, err);
@@ -158,4 +158,21 @@ void slpi_noise_source_close(slpi_noise_source *s)
         free(s->block);
         free(s);
     }
+}
+
+long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
+                     uint64_t first, size_t count, double D)
+{
+    double *col = count > 1 ? malloc(count * sizeof *col) : NULL;
+    if (count > 1 && !col) return -1;
+    for (int k = 0; k < M; k++) {
+        if (count == 1) {
+            slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, 1, out + k);
+            continue;
+        }
+        slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, col);
+        for (size_t i = 0; i < count; i++) out[i * (size_t)M + (size_t)k] = col[i];
+    }
+    free(col);
+    return slpi_noise_clip(out, count * (size_t)M, D);
 }

@@ -52,3 +52,8 @@ long slpi_noise_clip(double *x, size_t n, double D)
     }
     return clipped;
 }
+
+double slpi_problem_noise_threshold(const slpi_problem *p)
+{
+    return slpi_problem_truncates(p) ? slpi_noise_threshold(p->h, p->trunc_ell) : INFINITY;
+}

@@ -250,6 +250,10 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0 };
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
+    if (!dW || !x0) {
+        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (state of %d doubles)", dim);
+        goto done;
+    }
     int given = slpi_problem_explicit_x0(p, x0, err);
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
@@ -259,7 +263,11 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ops->diag_values(ctx, res->diag_first, res->ndiag);
     memcpy(res->diag_final, res->diag_first, (size_t)res->ndiag * sizeof(double));
     ncols = dim + res->ndiag + 2;
-    cols = malloc((size_t)ncols * sizeof(char *));
+    cols = calloc((size_t)ncols, sizeof(char *));
+    if (!cols) {
+        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (%d columns)", ncols);
+        goto done;
+    }
     for (int i = 0; i < dim; i++) {
         char buf[64];
         slpi_problem_state_name(p, i, buf, sizeof buf);
@@ -268,6 +276,11 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     for (int i = 0; i < res->ndiag; i++) cols[dim + i] = strdup(res->diag_name[i]);
     cols[ncols - 2] = strdup("iters");
     cols[ncols - 1] = strdup("residual");
+    for (int i = 0; i < ncols; i++)
+        if (!cols[i]) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (column names)");
+            goto done;
+        }
     if (cs.ck && !(cs.problem = problem_text(p))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: out of memory");
         goto done;

@@ -79,23 +79,13 @@ static void ez_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative,
     slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
 }
 
-static int ez_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                            slpi_error *err)
+/* X0 = sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
+static int ez_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
 {
     ez_ctx *c = ez_of(s);
-    int N = c->u.N, dim = N * N - 1;
-    double *om = calloc((size_t)dim, sizeof *om), nrm = 0;
-    if (!om) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
-    for (int l = 1; l <= p->ez.ic_lmax && l < N; l++)
-        for (int j = 0; j <= 2 * l; j++) {
-            double v = cos(1.3 * l + 0.7 * j + 0.2);
-            om[slpi_fast_zeitlin_index(l, j)] = v;
-            nrm += v * v;
-        }
-    for (int i = 0; i < dim; i++) om[i] *= p->ez.scale / sqrt(nrm);
+    (void)err;
     slpi_fast_zeitlin_synthesis(&c->z, om, c->X);
-    slpi_fast_sun_pack(N, c->X, x);
-    free(om);
+    slpi_fast_sun_pack(c->u.N, c->X, x);
     return SLPI_OK;
 }
 
@@ -197,7 +187,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->dim = s->cdim = N * N;
     s->M = M;
     s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
-    s->initial_state = ez_initial_state;
+    s->initial_map = ez_initial_map;
     s->diagnostics = ez_diagnostics;
     slpi_fast_sun_fill_ops(s);
     return SLPI_OK;

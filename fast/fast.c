@@ -85,17 +85,42 @@ void slpi_fast_free(slpi_fast *f)
     free(f);
 }
 
+/* Core's description of the initial state; coefficients mapped with sys's basis. */
+static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, double *x,
+                         slpi_error *err)
+{
+    int rc;
+    if (slpi_problem_initial_kind(p) == SLPI_INITIAL_VALUES) {
+        rc = slpi_problem_initial_state(p, x, err);
+    } else {
+        double *c = malloc((size_t)slpi_problem_initial_size(p) * sizeof *c);
+        if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "initial state of %s: out of memory", sys->name);
+        rc = slpi_problem_initial_state(p, c, err);
+        if (rc == SLPI_OK) rc = sys->initial_map(sys, c, x, err);
+        free(c);
+    }
+    if (rc) return rc;
+    if (!slpi_fast_all_finite(x, sys->dim))
+        return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", sys->name);
+    return SLPI_OK;
+}
+
 int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
 {
-    int given = slpi_problem_explicit_x0(&f->p, x, err);
-    if (given < 0) return err->code;
-    if (!given) {
-        int rc = f->sys.initial_state(&f->sys, &f->p, x, err);
-        if (rc) return rc;
-    }
-    if (!slpi_fast_all_finite(x, f->sys.dim))
-        return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", f->sys.name);
-    return SLPI_OK;
+    return initial_state(&f->sys, &f->p, x, err);
+}
+
+int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    if ((unsigned)p->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
+    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
+    slpi_fast_system sys;
+    memset(&sys, 0, sizeof sys);
+    int rc = system_ctor[p->system](&sys, p, err);
+    if (rc == SLPI_OK) rc = initial_state(&sys, p, x, err);
+    if (sys.free_ctx) sys.free_ctx(&sys);
+    return rc;
 }
 
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)

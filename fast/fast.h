@@ -50,9 +50,10 @@ struct slpi_fast_system {
     void *ctx;      /* the system's own data, released by free_ctx */
     void (*free_ctx)(slpi_fast_system *s);
 
-    /* Default initial condition (docs/systems.md) in the core layout (dim doubles). */
-    int (*initial_state)(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                         slpi_error *err);
+    /* The initial state from core's coefficient description (slpi_problem_initial_state
+     * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (dim
+     * doubles); NULL for systems whose initial states are always values. */
+    int (*initial_map)(const slpi_fast_system *s, const double *c, double *x, slpi_error *err);
     /* Diagnostics of state x (dim doubles); x0 may be NULL. */
     void (*diagnostics)(const slpi_fast_system *s, const double *x, const double *x0,
                         slpi_diag *d);

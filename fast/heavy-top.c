@@ -100,25 +100,6 @@ static int ht_orbit_exp(const slpi_fast_system *s, const double *sigma, const do
     return 0;
 }
 
-static int ht_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const ht_ctx *c = s->ctx;
-    (void)err;
-    if (c->form == SLPI_HT_FORM_RKMK) {
-        double r = sqrt(2.0) / 2;                 /* E-R4 */
-        double v[6] = {-r, r, 0, -r, r, 0};
-        memcpy(x, v, sizeof v);
-        return 0;
-    }
-    double th = p->ht.theta0, ct = cos(th), st = sin(th);
-    double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
-    memcpy(x, p->ht.pi0, 3 * sizeof *x);
-    x[3] = 0; x[4] = -st; x[5] = ct;              /* Gamma = R^T e3 */
-    memcpy(x + 6, R, sizeof R);
-    return 0;
-}
-
 static double ht_energy(const ht_ctx *c, const double *x)
 {
     double e = 0;
@@ -203,7 +184,6 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     s->mdim = 0;
     s->noise_state_dependent = c->noise == SLPI_HT_NOISE_CASE2_PI2;
     s->is_semidirect = !rkmk;
-    s->initial_state = ht_initial;
     s->diagnostics = ht_diag;
     s->gen = ht_grad;
     s->dgen = ht_hess;

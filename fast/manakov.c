@@ -196,23 +196,6 @@ static int mk_ainv(const slpi_fast_system *s, double a, const double *P, const d
                              (double complex *)out);
 }
 
-static int mk_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const mk_ctx *c = s->ctx;
-    int n = c->n, k = 0;
-    double ss = 0;
-    (void)p; (void)err;
-    for (int i = 1; i <= n; i++)
-        for (int j = i + 1; j <= n; j++, k++) {
-            x[k] = sin(1.1 * i + 0.7 * j + 0.3 * i * j);
-            ss += 2 * x[k] * x[k];
-        }
-    double f = sqrt(2.0 / ss);                 /* ||X0||_F = sqrt 2 */
-    for (int i = 0; i < c->d; i++) x[i] *= f;
-    return 0;
-}
-
 static double mk_energy(const mk_ctx *c, const double *x)
 {
     double e = 0;
@@ -317,7 +300,6 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
     s->noise_state_dependent = s->M > 0;
-    s->initial_state = mk_initial;
     s->diagnostics = mk_diag;
     s->gen = mk_grad;
     s->gen_sum = mk_grad_sum;

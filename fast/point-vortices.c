@@ -165,25 +165,6 @@ static int pv_ainv(const slpi_fast_system *s, double a, const double *P, const d
     return 0;
 }
 
-static int pv_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    static const double ang[4][2] = {{0.3, 0}, {0.45, 0.6}, {0.6, 1.3}, {0.35, 1.7}};
-    const pv_ctx *c = s->ctx;
-    (void)p;
-    if (c->n != 4)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "point-vortices: the default initial condition is for 4 vortices "
-                              "(n = %d): give x0", c->n);
-    for (int i = 0; i < 4; i++) {
-        double th = ang[i][0] * SLPI_FAST_PI, ph = ang[i][1] * SLPI_FAST_PI;
-        x[3 * i] = sin(th) * cos(ph);
-        x[3 * i + 1] = sin(th) * sin(ph);
-        x[3 * i + 2] = cos(th);
-    }
-    return 0;
-}
-
 static double pv_energy(const pv_ctx *c, const double *x)
 {
     double e = 0;
@@ -243,7 +224,6 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     s->cdim = s->dim = s->mdim = 3 * n;
     s->M = p->pv.noise ? 3 : 0;
     s->noise_state_dependent = s->M > 0;
-    s->initial_state = pv_initial;
     s->diagnostics = pv_diag;
     s->gen = pv_grad;
     s->gen_sum = pv_grad_sum;

@@ -117,21 +117,6 @@ static int rb_ainv(const slpi_fast_system *s, double a, const double *P, const d
     return 0;
 }
 
-static int rb_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const rb_ctx *c = s->ctx;
-    (void)p; (void)err;
-    if (c->form == SLPI_RB_FORM_ISO) {
-        x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);          /* ISO §6.1 */
-    } else {
-        x[0] = -0.5878; x[1] = 0; x[2] = 0.8090;             /* SVI §7.1, as printed */
-    }
-    if (c->track_R)
-        for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
-    return 0;
-}
-
 static double rb_energy(const rb_ctx *c, const double *x)
 {
     /* ISO reports H_0 = x.I^{-1}x (Frobenius, P1); SVI reports h = Pi.I^{-1}Pi / 2. */
@@ -216,7 +201,6 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->is_so3 = 1;
     s->noise_state_dependent =
         c->noise == SLPI_RB_NOISE_ISO_QUAD || c->noise == SLPI_RB_NOISE_ISO_QUAD1;
-    s->initial_state = rb_initial;
     s->diagnostics = rb_diag;
     s->gen = rb_grad;
     s->coad = rb_coad;

@@ -4,10 +4,7 @@
  *   B_0 = P(W) = sum psi_m T_m, psi_m = -omega_m / |m|^2 (xi_0 = grad h = -P);
  *   SALT noise (M = 2 when p->se.noise): Z_1 = amp (T_(1,1) + T_(-1,-1)),
  *   Z_2 = amp (T_(1,-1) + T_(-1,1)), B_i = -Z_i (xi_i = Z_i), i.e. zeta = amp per +-n;
- *   initial conditions: canonical real-even (omega_(0,1), omega_(1,1), omega_(1,0),
- *   omega_(1,-1)) = (0.3, -0.2, 0.45, -0.1) with omega_{-m} = omega_m, or random from
- *   p->se.ic_seed with U(-0.5, 0.5) coefficients (real-even, or complex with
- *   omega_{-m} = conj omega_m), drawn by splitmix64 in mode order over m > -m pairs.
+ *   initial conditions: the Fourier coefficients of core/initial-state.c, mapped here.
  * Coordinates and matrix form as fast/sun.h; basis: fast/sine-euler-basis.c.
  */
 #include <math.h>
@@ -50,41 +47,13 @@ static void se_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative,
     else if (!derivative) memcpy(out, c->Z + (size_t)(k - 1) * NN, NN * sizeof *out);
 }
 
-static double se_uniform(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1p-53 - 0.5;
-}
-
-static int se_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                            slpi_error *err)
+/* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
+static int se_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
 {
     se_ctx *c = se_of(s);
     const slpi_fast_sine_euler_basis *b = &c->b;
-    memset(c->om, 0, (size_t)b->nm * sizeof *c->om);
-    if (p->se.ic == SLPI_SE_IC_CANONICAL) {
-        static const int mode[4][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}};
-        static const double val[4] = {0.3, -0.2, 0.45, -0.1};
-        for (int i = 0; i < 4; i++) {
-            c->om[slpi_fast_sine_euler_mode(b, mode[i][0], mode[i][1])] = val[i];
-            c->om[slpi_fast_sine_euler_mode(b, -mode[i][0], -mode[i][1])] = val[i];
-        }
-    } else if (p->se.ic == SLPI_SE_IC_RANDOM || p->se.ic == SLPI_SE_IC_COMPLEX) {
-        uint64_t st = p->se.ic_seed;
-        for (int k = b->nm / 2; k < b->nm; k++) {     /* modes after the zero mode */
-            int m1, m2;
-            slpi_fast_sine_euler_mode_of(b, k, &m1, &m2);
-            double re = se_uniform(&st), im = p->se.ic == SLPI_SE_IC_COMPLEX ? se_uniform(&st) : 0;
-            c->om[k] = CMPLX(re, im);
-            c->om[slpi_fast_sine_euler_mode(b, -m1, -m2)] = CMPLX(re, -im);
-        }
-    } else {
-        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: unknown initial condition %d",
-                              (int)p->se.ic);
-    }
+    (void)err;
+    for (int k = 0; k < b->nm; k++) c->om[k] = CMPLX(om[2 * k], om[2 * k + 1]);
     slpi_fast_sine_euler_from_fourier(b, c->om, c->X);
     slpi_fast_sun_pack(b->N, c->X, x);
     return SLPI_OK;
@@ -182,7 +151,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->dim = s->cdim = N * N;
     s->M = M;
     s->noise_state_dependent = 0;
-    s->initial_state = se_initial_state;
+    s->initial_map = se_initial_map;
     s->diagnostics = se_diagnostics;
     slpi_fast_sun_fill_ops(s);
     return SLPI_OK;

@@ -6,10 +6,6 @@
 
 #include "slpi.h"
 
-/* The problem's initial state: its explicit x0 (or x0_file), else the system default
- * as the fast path builds it in binary64 (the ref path takes it as exact input). */
-int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);
-
 /* Increments of steps 0..steps-1 (steps * M doubles, row n = step n) from the
  * problem's noise source (canonical generator or noise_file, truncation applied). */
 int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err);

@@ -9,18 +9,6 @@
 
 #define SCALE_EPS_BITS 30
 
-int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
-{
-    int given = slpi_problem_explicit_x0(p, x, err);
-    if (given < 0) return err->code;
-    if (given) return SLPI_OK;
-    slpi_fast *f = NULL;
-    int rc = slpi_fast_create(&f, p, err);
-    if (rc == SLPI_OK) rc = slpi_fast_initial_state(f, x, err);
-    slpi_fast_free(f);
-    return rc;
-}
-
 int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err)
 {
     slpi_noise_source *src = NULL;

@@ -236,7 +236,8 @@ int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *er
     if (rc) return rc;
     p->h = c->h;
     p->steps = c->steps;
-    p->truncate = SLPI_TRUNC_OFF;     /* props draws (and truncates) its own increments */
+    /* every case truncates where the rule applies (docs/noise.md#truncation, trunc_ell = 2) [choice] */
+    p->truncate = p->h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
     if (c->scheme == SLPI_SCHEME_SVI) p->svi_c = c->variant ? -0.25 : 0.25;
     if (c->scheme == SLPI_SCHEME_ISOMP) p->isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
     int d = slpi_problem_state_dim(p);
@@ -253,15 +254,11 @@ int slpi_props_noise_count(const slpi_props_case *c)
     return slpi_props_problem(c, &p, &err) == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
 }
 
-void slpi_props_increments(const slpi_props_case *c, long n, int M, double h, double *dW)
+void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long n, double *dW)
 {
-    slpi_props_rng r = { c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)n * 0x9e3779b97f4a7c15ULL };
-    double ah = fabs(h);
-    for (int k = 0; k < M; k++) {
-        double z = slpi_props_rng_normal(&r);
-        dW[k] = k < c->noises ? sqrt(ah) * z : 0.0;
-    }
-    if (ah < 1) slpi_noise_clip(dW, (size_t)M, slpi_noise_threshold(ah, 2.0));
+    int M = slpi_problem_noise_count(p), on = c->noises < M ? c->noises : M;
+    slpi_noise_rows(dW, c->seed, 0, on, p->h, 0, (uint64_t)n, 1, slpi_problem_noise_threshold(p));
+    for (int k = on; k < M; k++) dW[k] = 0.0;
 }
 
 /* Increments of the i-th step of a run in direction dir (mapped, negated backwards);
@@ -270,7 +267,7 @@ static long run_increments(const slpi_props_case *c, const slpi_problem *p, long
                            slpi_props_noise_map map, const void *map_ctx, int M, double *dW)
 {
     long s = dir > 0 ? i : c->steps - 1 - i;
-    slpi_props_increments(c, s, M, p->h, dW);
+    slpi_props_increments(c, p, s, dW);
     if (map) map(map_ctx, M, dW);
     for (int k = 0; dir < 0 && k < M; k++) dW[k] = -dW[k];
     return s;

@@ -384,6 +384,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     slpi_props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
                         slpi_props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
+                        c.depth = opt->depth;
                         int use_ref = opt->use_ref && i < opt->ref_cases;
                         int verdict = slpi_props_verdict_with(P, &c, use_ref, &o);
                         if (verdict > 0) {

@@ -31,12 +31,14 @@ static void order_adjust(slpi_props_case *c, slpi_props_rng *r)
 }
 
 /* Run level L of path `path` to T_END; x in/out. Increments of the hierarchy whose
- * finest level is LREF (refine = LREF - L), components >= c->noises set to 0. */
-static char failure[200];
-
-static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x)
+ * finest level is LREF (refine = LREF - L), components >= c->noises set to 0; every
+ * level truncates (the papers' rule at each level's h). A failed solve is described
+ * in why[n]. */
+static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x,
+                     char *why, size_t n)
 {
     slpi_problem p = *p0;
+    p.truncate = SLPI_TRUNC_ON;
     slpi_fast *f = NULL;
     slpi_error err;
     p.h = ldexp(T_END, -L);
@@ -44,18 +46,16 @@ static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, ui
     p.maxit = 2000;      /* coarse levels of a noisy path can contract slowly [choice] */
     if (slpi_fast_create(&f, &p, &err)) return -1;
     int M = slpi_problem_noise_count(&p), rc = 0;
-    double dW[16], D = slpi_noise_threshold(p.h, 2.0);
-    for (long n = 0; n < p.steps && rc == 0; n++) {
-        for (int k = 0; k < M; k++) {
-            slpi_noise_increments(c->seed, path, (uint32_t)k, p.h, LREF - L, (uint64_t)n, 1, dW + k);
-            if (k >= c->noises) dW[k] = 0;
-        }
-        slpi_noise_clip(dW, (size_t)M, D);
+    double dW[16], D = slpi_problem_noise_threshold(&p);
+    int on = c->noises < M ? c->noises : M;
+    for (long s = 0; s < p.steps && rc == 0; s++) {
+        slpi_noise_rows(dW, c->seed, path, on, p.h, LREF - L, (uint64_t)s, 1, D);
+        for (int k = on; k < M; k++) dW[k] = 0;
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
             rc = -1;
-            snprintf(failure, sizeof failure, "path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
-                     path, L, n, slpi_step_status_name(info.status), info.residual, info.iterations);
+            snprintf(why, n, "path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
+                     path, L, s, slpi_step_status_name(info.status), info.residual, info.iterations);
         }
     }
     slpi_fast_free(f);
@@ -77,17 +77,18 @@ static double slope(const double *e)
  * converged (a coarse fixed point may stop contracting on a rare large increment: that
  * path is dropped and counted, the study is UNABLE when more than 1/8 are). Returns the
  * number of paths kept. */
-static int errors(const slpi_props_case *c, const slpi_problem *p, int paths, double *err2)
+static int errors(const slpi_props_case *c, const slpi_problem *p, int paths, double *err2, char *why,
+                  size_t n)
 {
     int d = slpi_problem_state_dim(p), kept = 0;
     for (int r = 0; r < paths; r++) {
         double ref[SLPI_MAX_X0], x[SLPI_MAX_X0], e[NLEV];
         int ok = 1;
         memcpy(ref, p->x0, sizeof ref);
-        ok = run_level(c, p, LREF, (uint64_t)r, ref) == 0;
+        ok = run_level(c, p, LREF, (uint64_t)r, ref, why, n) == 0;
         for (int i = 0; i < NLEV && ok; i++) {
             memcpy(x, p->x0, sizeof x);
-            ok = run_level(c, p, LMIN + i, (uint64_t)r, x) == 0;
+            ok = run_level(c, p, LMIN + i, (uint64_t)r, x, why, n) == 0;
             e[i] = 0;
             for (int j = 0; j < d; j++) e[i] += (x[j] - ref[j]) * (x[j] - ref[j]);
         }
@@ -119,7 +120,8 @@ static void order_check(const slpi_props_case *c, int paths, slpi_props_outcome 
     double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (active == 1 ? 1 : 0.5);
     if (det) paths = 1;
     double *err2 = malloc((size_t)paths * NLEV * sizeof *err2);
-    int kept = errors(c, &p, paths, err2);
+    char failure[200] = "";
+    int kept = errors(c, &p, paths, err2, failure, sizeof failure);
     if (8 * (paths - kept) > paths || kept == 0) {
         snprintf(o->msg, sizeof o->msg, "%d of %d paths had a failed solve, e.g. %s", paths - kept, paths, failure);
         o->holds = -1;
@@ -185,9 +187,7 @@ static void order_strong_adjust(slpi_props_case *c, slpi_props_rng *r)
 static void order_strong_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
-    const char *m = getenv("SLPI_TEST_MULTIPLIER");
-    double k = m ? atof(m) : 1;
-    order_check(c, (int)(48 * (k > 1 ? k : 1)), o);
+    order_check(c, 48 * (c->depth > 1 ? c->depth : 1), o);
 }
 
 const slpi_props_property slpi_props_prop_order_det = {

@@ -163,13 +163,13 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
         slpi_props_outcome_unable(o, err.msg);
         return;
     }
-    int d = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, p.x0), dev = 0, omega = 0;
     memcpy(x, p.x0, sizeof x);
     o->holds = 1;
     for (long n = 0; n < c->steps; n++) {
         slpi_step_info info;
-        slpi_props_increments(c, n, M, c->h, dW);
+        slpi_props_increments(c, &p, n, dW);
         double prev[SLPI_MAX_X0];
         memcpy(prev, x, sizeof prev);
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {

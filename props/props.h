@@ -25,6 +25,8 @@ typedef struct {
     int inertia;           /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate,
                               3 well separated (1, 2, 3): order studies and controls */
     uint64_t seed;
+    int depth;             /* work multiplier of statistical properties (order studies:
+                              48 depth paths); < 1 means 1; not part of replay strings */
 } slpi_props_case;
 
 /* splitmix64 (test-case generation only; the canonical noise is core/noise.c). */
@@ -42,8 +44,9 @@ void slpi_props_random_rotation(slpi_props_rng *r, double *R);
 /* Case -> problem (keys set, x0 explicit), and the case's increments. */
 int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *err);
 int slpi_props_noise_count(const slpi_props_case *c);
-/* Increments of step n (M values; components >= c->noises are 0), for step size h. */
-void slpi_props_increments(const slpi_props_case *c, long n, int M, double h, double *dW);
+/* Increments of step n of the case's problem p (slpi_props_problem): the canonical noise
+ * (seed c->seed, path 0) at p->h, truncated by p's rule; components >= c->noises are 0. */
+void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long n, double *dW);
 int slpi_props_dim_min(slpi_system_id s);
 int slpi_props_dim_max(slpi_system_id s);
 
@@ -130,6 +133,7 @@ typedef struct {
     /* NULL, or a property (not in the table) that replaces table entry `prop` (tests
      * exercise the engine's group rules with synthetic properties) */
     const slpi_props_property *property;
+    int depth;             /* slpi_props_case.depth of every generated case (< 1: 1) */
 } slpi_props_options;
 
 typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi_props_summary;

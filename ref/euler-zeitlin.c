@@ -185,6 +185,22 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     _arb_vec_clear(lam, N);
 }
 
+/* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis. */
+static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+{
+    const slpi_ref_zeitlin *z = tables(s, prec);
+    int N = s->N, n = N * N - 1;
+    arb_ptr om = _arb_vec_init(n);
+    acb_mat_t X;
+    acb_mat_init(X, N, N);
+    for (int i = 0; i < n; i++)
+        arb_set_d(om + i, c[i]);
+    slpi_ref_zeitlin_synth(X, om, 0, z, prec);
+    slpi_ref_su_pack(x, X, N, prec);
+    acb_mat_clear(X);
+    _arb_vec_clear(om, n);
+}
+
 static void ez_clear(slpi_ref_system *s)
 {
     ez_data *d = s->data;
@@ -267,5 +283,6 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     }
     s->invariants = ez_invariants;
     s->clear = ez_clear;
+    s->initial_map = ez_initial_map;
     return SLPI_OK;
 }

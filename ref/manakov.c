@@ -9,7 +9,6 @@
  *   separate them).
  * State: X_ij for i < j row-major. */
 #include "ref/ref.h"
-#include "ref/zeitlin.h"
 #include <math.h>
 
 #define MK_MAX_CAS 5

@@ -6,6 +6,7 @@
  *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
  * The su(N) packing is the state layout of slpi.h. */
 #include "ref/ref.h"
+#include <stdlib.h>
 
 void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
 {
@@ -401,4 +402,59 @@ void slpi_ref_matrix_attach(slpi_ref_system *s)
     s->coad = mat_coad;
     s->orbit = mat_orbit;
     s->dorbit = mat_dorbit;
+}
+
+static int arb_mid_cmp(const void *pa, const void *pb)
+{
+    return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
+}
+
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec)
+{
+    int N = acb_mat_nrows(X), kind;
+    acb_mat_t A, Ra;
+    acb_ptr E = _acb_vec_init(N), Ea = _acb_vec_init(N);
+    acb_mat_init(A, N, N);
+    acb_mat_init(Ra, N, N);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
+    acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
+    if (acb_mat_eig_simple(E, NULL, NULL, A, Ea, Ra, prec))
+        kind = 2;
+    else if (acb_mat_eig_multiple(E, A, Ea, Ra, prec))
+        kind = 1;
+    else
+        kind = 0;
+    for (int k = 0; k < N; k++) {
+        if (kind)
+            arb_set(lam + k, acb_realref(E + k));
+        else
+            arb_indeterminate(lam + k);
+    }
+    if (kind) {
+        /* Sorted by midpoint; a run of overlapping balls holds as many eigenvalues as
+         * it has members, in any order: give each member the hull of the run. */
+        qsort(lam, (size_t)N, sizeof(arb_struct), arb_mid_cmp);
+        for (int k = 0; k < N;) {
+            int e = k + 1;
+            arb_t hull;
+            arb_init(hull);
+            arb_set(hull, lam + k);
+            while (e < N && arb_overlaps(hull, lam + e))
+                arb_union(hull, hull, lam + e++, prec);
+            if (e - k > 1) {
+                kind = 1;
+                for (int i = k; i < e; i++)
+                    arb_set(lam + i, hull);
+            }
+            arb_clear(hull);
+            k = e;
+        }
+    }
+    acb_mat_clear(A);
+    acb_mat_clear(Ra);
+    _acb_vec_clear(E, N);
+    _acb_vec_clear(Ea, N);
+    return kind;
 }

@@ -137,6 +137,26 @@ void slpi_ref_free(slpi_ref *s)
     free(s);
 }
 
+int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err)
+{
+    int n = slpi_problem_initial_size(&s->p);
+    double *c = malloc((size_t)n * sizeof *c);
+    if (c == NULL)
+        return slpi_error_set(err, SLPI_ENUMERIC, "ref: out of memory");
+    int rc = slpi_problem_initial_state(&s->p, c, err);
+    for (int i = 0; rc == SLPI_OK && i < n; i++)
+        if (!isfinite(c[i]))
+            rc = slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf",
+                                slpi_system_name(s->p.system));
+    if (rc == SLPI_OK && slpi_problem_initial_kind(&s->p) == SLPI_INITIAL_VALUES)
+        for (int i = 0; i < n; i++)
+            arb_set_d(x + i, c[i]);
+    else if (rc == SLPI_OK)
+        s->sys.initial_map(&s->sys, x, c, s->p.prec);
+    free(c);
+    return rc;
+}
+
 /* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */
 static long next_prec(long prec, long prec_max)
 {

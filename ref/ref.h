@@ -31,8 +31,13 @@
 #define SLPI_REF_H
 
 #include "slpi.h"
+#ifdef SLPI_FLINT3             /* the switch of config.mk, as in slpi.h */
+#include <flint/arb_mat.h>
+#include <flint/acb_mat.h>
+#else
 #include <arb_mat.h>
 #include <acb_mat.h>
+#endif
 
 #define SLPI_REF_MAX_INV 16
 
@@ -88,6 +93,11 @@ struct slpi_ref_system {
     const char *inv_name[SLPI_REF_MAX_INV];
     const char *inv_delta_name[SLPI_REF_MAX_INV];
     void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
+
+    /* x = the initial state from core's coefficient description (slpi_problem_initial_state
+     * of kind ZEITLIN or FOURIER) with this path's certified basis; NULL for systems whose
+     * initial states are always values. */
+    void (*initial_map)(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec);
 
     void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
 };
@@ -162,6 +172,11 @@ void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_m
                        slong prec);
 /* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
+/* Sorted eigenvalue enclosures of the Hermitian iX for skew-Hermitian X (N x N, lam: N
+ * balls). Returns 2 if isolated as simple eigenvalues, 1 if only enclosed as clusters
+ * (acb_mat_eig_multiple; a run of overlapping balls gets their hull), 0 if Arb cannot
+ * enclose them (lam is then indeterminate). */
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec);
 
 /* ---------------------------------------------------------- certification
  * (ref/krawczyk.c) One generic Krawczyk / interval-Newton enclosure for every

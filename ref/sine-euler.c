@@ -12,7 +12,6 @@
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
 #include "ref/ref.h"
-#include "ref/zeitlin.h"
 #include <math.h>
 
 #define SE_MAX_EIG 12
@@ -107,6 +106,23 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_clear(T);
 }
 
+/* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
+static void se_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+{
+    const se_data *d = s->data;
+    acb_mat_t W;
+    acb_t w;
+    acb_mat_init(W, s->N, s->N);
+    acb_init(w);
+    for (int j = 0; j < d->nm; j++) {
+        acb_set_d_d(w, c[2 * j], c[2 * j + 1]);
+        acb_mat_scalar_addmul_acb(W, d->T + j, w, prec);
+    }
+    slpi_ref_su_pack(x, W, s->N, prec);
+    acb_clear(w);
+    acb_mat_clear(W);
+}
+
 static void se_clear(slpi_ref_system *s)
 {
     se_data *d = s->data;
@@ -196,6 +212,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->p = p;
     s->data = d;
     s->clear = se_clear;
+    s->initial_map = se_initial_map;
     s->N = N;
     s->dim = s->state_dim = N * N;
     s->M = p->se.noise ? 2 : 0;

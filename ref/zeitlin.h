@@ -16,9 +16,7 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
-#include "slpi.h"
-#include <arb_mat.h>
-#include <acb_mat.h>
+#include "ref/ref.h"
 
 #define SLPI_ZEITLIN_NMAX 256   /* the certified path covers N = 2..256 (the key's range) */
 
@@ -71,9 +69,5 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
 
 /* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
 void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
-/* Sorted eigenvalue enclosures of iX (Hermitian). Returns 2 if isolated as simple
- * eigenvalues, 1 if only enclosed as clusters (acb_mat_eig_multiple), 0 if Arb cannot
- * enclose them (lam is then set to indeterminate). */
-int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec);
 
 #endif

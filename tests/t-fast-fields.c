@@ -173,7 +173,7 @@ static void check_hess(slpi_fast *f, const char *what)
     const slpi_fast_system *s = &f->sys;
     int d = s->cdim;
     double mu[64], w[64], mp[64], mm[64], gp[64], gm[64], h[64];
-    f->sys.initial_state(s, &f->p, mu, NULL);
+    slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) mu[i] += 0.05 * rnd();
     for (int i = 0; i < d; i++) w[i] = rnd();
     double eps = 1e-5;
@@ -197,7 +197,7 @@ static void check_orbit(slpi_fast *f, const char *what, double (*casimir)(const 
     const slpi_fast_system *s = &f->sys;
     int d = s->cdim;
     double mu[64], sg[64], o[64], term[64], t2[64], sum[64];
-    s->initial_state(s, &f->p, mu, NULL);
+    slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) sg[i] = 0.3 * rnd();
     s->orbit(s, sg, mu, o);
     for (int i = 0; i < d; i++) sum[i] = term[i] = mu[i];

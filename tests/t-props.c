@@ -89,7 +89,7 @@ static void check_generators(void)
         }
     }
     /* the engine's own draws: run the harness generator through the case it reports */
-    slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL };
+    slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL, 1 };
     FILE *sink = tmpfile();
     o.out = sink;
     slpi_props_summary s;
@@ -114,18 +114,24 @@ static void check_increments(void)
 {
     for (long t = 0; t < test_iters(100); t++) {
         slpi_props_case c = random_case(0);
+        slpi_problem p;
+        slpi_error err;
         int M = slpi_props_noise_count(&c);
-        if (M == 0) continue;
+        if (M == 0 || slpi_props_problem(&c, &p, &err) != SLPI_OK) continue;
+        /* the canonical noise of (seed, path 0) at h, clipped by the papers' rule */
         double a[4096], b[4096], D = c.h < 1 ? slpi_noise_threshold(c.h, 2.0) : INFINITY;
         long n = test_rand_int(100);
-        slpi_props_increments(&c, n, M, c.h, a);
-        slpi_props_increments(&c, n, M, c.h, b);
+        slpi_props_increments(&c, &p, n, a);
+        slpi_props_increments(&c, &p, n, b);
         TEST_CHECK(memcmp(a, b, (size_t)M * sizeof *a) == 0);
         for (int k = 0; k < M; k++) {
+            double z;
+            slpi_noise_increments(c.seed, 0, (uint32_t)k, c.h, 0, (uint64_t)n, 1, &z);
+            z = fmin(fmax(z, -D), D);
             TEST_CHECK(fabs(a[k]) <= D);
-            if (k >= c.noises) TEST_CHECK(a[k] == 0);
+            TEST_CHECK(k >= c.noises ? a[k] == 0 : a[k] == z);
         }
-        slpi_props_increments(&c, n + 1, M, c.h, b);
+        slpi_props_increments(&c, &p, n + 1, b);
         TEST_CHECK(c.noises == 0 || memcmp(a, b, (size_t)M * sizeof *a) != 0);
     }
 }
@@ -234,7 +240,7 @@ static void check_mostly_unable(void)
 {
     for (unable_of_4 = 0; unable_of_4 <= 4; unable_of_4++) {
         slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0,
-                            NULL, 0, NULL, &sometimes_unable };
+                            NULL, 0, NULL, &sometimes_unable, 1 };
         FILE *sink = tmpfile();
         o.out = sink;
         slpi_props_summary s;
