@@ -74,7 +74,7 @@ typedef struct {
 
 typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
 
-/* Lock-step blocks (issue 13): the paths of a batch are taken BLOCK_MAX at a time (fewer
+/* Lock-step blocks: the paths of a batch are taken BLOCK_MAX at a time (fewer
  * when one segment's increments would not fit in BLOCK_BYTES), and time is cut into the
  * 2^kmin segments of one coarsest step. Per segment, the increments of every path of the
  * block are drawn (slpi_noise_levels: the fine level and its pairwise sums, core's one

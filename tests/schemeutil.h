@@ -91,17 +91,17 @@ static inline void su_fast_vs_ref(slpi_scheme_id k)
         }
         if (f && su_ref_run(&p, x0, dW, b)) {
             slpi_score sc;
-            slpi_score_vector(x, b, dim, SU_STEPS, 0, &sc);
+            slpi_score_vector(x, b, dim, slpi_score_unit(SU_STEPS, SLPI_U_BINARY64), 0, &sc);
             printf("  %s/%s: fast vs certified after %d steps: ratio in [%.3g, %.3g]\n",
                    slpi_system_name(p.system), slpi_scheme_name(k), SU_STEPS, sc.lo, sc.hi);
-            TEST_CHECKF(slpi_score_verdict(&sc) == SLPI_VERDICT_PASS, "%s/%s: ratio %.3g",
+            TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS, "%s/%s: ratio %.3g",
                         slpi_system_name(p.system), slpi_scheme_name(k), sc.hi);
             double big = 0;
             for (int i = 0; i < dim; i++) big = fmax(big, fabs(x[i]));
             int i = (int)test_rand_int(dim);
             x[i] += 1e-9 * big;
-            slpi_score_vector(x, b, dim, SU_STEPS, 0, &sc);
-            TEST_CHECKF(slpi_score_verdict(&sc) == SLPI_VERDICT_FAIL, "%s/%s: a state off by 1e-9 scores %.3g",
+            slpi_score_vector(x, b, dim, slpi_score_unit(SU_STEPS, SLPI_U_BINARY64), 0, &sc);
+            TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_FAIL, "%s/%s: a state off by 1e-9 scores %.3g",
                         slpi_system_name(p.system), slpi_scheme_name(k), sc.hi);
             systems++;
         } else {

@@ -25,10 +25,6 @@ static double tree(const double *z, size_t n, double sigma)
 }
 
 static long ntail = 0, nchecked = 0;
-/* 1 where slpi_noise_normals takes its AVX-512 kernel: then it is compared with the
- * portable kernel; without AVX-512 both calls run the portable kernel, so every index
- * is compared with the one-number function instead (a different computation). */
-static int avx512 = 0;
 
 /* One run first .. first+count-1: the three ways agree; every index for short runs,
  * a sample of indices against the one-number function for long ones. */

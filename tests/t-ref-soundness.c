@@ -1,4 +1,4 @@
-/* t-ref-soundness.c — scheme-level soundness of the certified path (issue 11 item 5):
+/* t-ref-soundness.c — scheme-level soundness of the certified path:
  * for every ref scheme (and the variants that change its arithmetic: fixed_iters, the
  * CAY update, the SVI forms and outputs, c = -1/4, dexp_order), one certified step from
  * wide input balls x_i = m_i +/- r (r = 1e-8 of the state's size) must contain the

@@ -1,5 +1,5 @@
 /* t-sweep.c — fast path against the certified path over the settings the golden cases
- * (oracle/golden-cases.c) never touch (issue 11 item 4): fixed_iters for every implicit
+ * (oracle/golden-cases.c) never touch: fixed_iters for every implicit
  * scheme the ref path defines it for (TMK chord steps, IM/TRAP fixed-point steps, ISOMP
  * in both updates), dexp_order 1..4 of RKMK-Heun, every noise case of every system (as
  * in core/problem.c's key table, with distinct k1 != k2 so that a swapped coefficient
@@ -145,10 +145,10 @@ static int score_step(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *i
     slpi_score s;
     (void)inv;
     TEST_CHECKF(info->radius < 1e-20, "%s: ref radius %.3g at step %ld", v->name, info->radius, step);
-    slpi_score_vector(v->fast + (step - 1) * v->dim, x, v->dim, step, 0.0, &s);
+    slpi_score_vector(v->fast + (step - 1) * v->dim, x, v->dim, slpi_score_unit(step, SLPI_U_BINARY64), 0.0, &s);
     slpi_score_merge(&v->worst, &s);
     if (v->other) {
-        slpi_score_vector(v->other + (step - 1) * v->dim, x, v->dim, step, 0.0, &s);
+        slpi_score_vector(v->other + (step - 1) * v->dim, x, v->dim, slpi_score_unit(step, SLPI_U_BINARY64), 0.0, &s);
         if (s.lo > v->moved) v->moved = s.lo;
     }
     v->checked++;
@@ -203,7 +203,7 @@ static void sweep_one(const sweep_case *c)
     rc = slpi_oracle_ref_walk(&p, x0, dW, stops, nstops, score_step, &v, &done, &err);
     TEST_CHECKF(rc == SLPI_OK && v.checked == nstops, "'%s': ref path: %s (%ld steps certified)", c->settings,
                 err.msg, done);
-    slpi_verdict verdict = slpi_score_verdict(&v.worst);
+    slpi_verdict verdict = slpi_score_verdict(&v.worst, SLPI_ORACLE_THRESHOLD);
     TEST_CHECKF(verdict == SLPI_VERDICT_PASS, "'%s': fast path %s: ratio in [%.3g, %.3g], threshold %g",
                 c->settings, slpi_verdict_name(verdict), v.worst.lo, v.worst.hi, SLPI_ORACLE_THRESHOLD);
     if (v.other)
