@@ -10,4 +10,5 @@ SYS_LIBS     = -lm -lpthread
 # Debian 12 packages the project needs (checked and installed by `make deps`).
 DEB_PACKAGES = libflint-arb-dev libflint-dev libmpfr-dev libgmp-dev \
                liblapacke-dev libopenblas-dev librandom123-dev lcov gnuplot-nox \
-               libjansson-dev pkg-config clang libopenmpi-dev openmpi-bin chromium
+               libjansson-dev pkg-config clang libopenmpi-dev openmpi-bin chromium \
+               python3-numpy python3-cffi python3-pytest

@@ -1,5 +1,5 @@
 /* slpi.h — the one public header of libslpi, a verified reference implementation of
- * stochastic Lie–Poisson integrators (SPEC: shared/SPEC.md; charter: shared/DESIGN.md).
+ * stochastic Lie–Poisson integrators (the mathematics: docs/README.md; design: docs/design.md).
  *
  * Layers: the problem model and registry (core/), canonical noise (core/noise.c),
  * file formats (core/), the double path (fast/) and the certified Arb path (ref/).
@@ -13,10 +13,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* SLPI_FAST_ONLY: the double path only, without Arb's headers (the certified path's
+ * ball declarations are left out). */
+#ifndef SLPI_FAST_ONLY
 #ifdef SLPI_FLINT3
 #include <flint/arb.h>
 #else
 #include <arb.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -36,6 +40,26 @@ typedef struct {
 int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Strict numbers (core/parse.c), for every key, option and numeric text field: the
+ * whole text is the number (blanks around it allowed), no trailing garbage, overflow,
+ * NaN, infinity or subnormal; lo <= value <= hi; integers in decimal (u64 also 0x hex).
+ * Errors (SLPI_EINPUT) name the value as given: name "h" -> "h=1e-320: subnormal ...",
+ * name "--threads" -> "--threads abc: not an integer". *out is set only on success. */
+int slpi_parse_double(const char *name, const char *text, double lo, double hi, double *out, slpi_error *err);
+int slpi_parse_long(const char *name, const char *text, long lo, long hi, long *out, slpi_error *err);
+int slpi_parse_int(const char *name, const char *text, int lo, int hi, int *out, slpi_error *err);
+int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *out, slpi_error *err);
+/* An exact binary64 field of a data file (%a or %.17g): the whole token, finite;
+ * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (*out set to
+ * it; the caller names file:line). */
+int slpi_parse_binary64(const char *text, double *out);
+/* Open an input file for reading: a regular file or a pipe; a folder or a device
+ * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */
+FILE *slpi_input_open(const char *path, slpi_error *err);
+/* Shared checks of one text line s[0..len) (without its '\n') of file at line: a UTF-8
+ * byte-order mark on line 1, a NUL byte, a CRLF line end; each named as such. */
+int slpi_parse_text_line(const char *file, long line, const char *s, size_t len, slpi_error *err);
+
 /* ---------------------------------------------------------------- registry */
 
 typedef enum {
@@ -50,14 +74,14 @@ typedef enum {
     SLPI_SCHEME_SVI, SLPI_SCHEME_COUNT
 } slpi_scheme_id;
 
-/* SPEC §4.7: P = used in a paper, E = supported extension, N/A = not applicable. */
+/* docs/systems.md#applicability: P = used in a paper, E = supported extension, N/A = not applicable. */
 typedef enum { SLPI_NA = 0, SLPI_PAPER = 1, SLPI_EXTENSION = 2 } slpi_applicability;
 
 const char *slpi_system_name(slpi_system_id s);
 const char *slpi_scheme_name(slpi_scheme_id k);
 int slpi_system_from_name(const char *name, slpi_system_id *out);
 int slpi_scheme_from_name(const char *name, slpi_scheme_id *out);
-/* The static matrix of SPEC §4.7 (reason: why N/A, or a remark). */
+/* The static matrix of docs/systems.md#applicability (reason: why N/A, or a remark). */
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason);
 
 /* ----------------------------------------------------------- problem model */
@@ -101,24 +125,24 @@ typedef struct {
     /* what */
     slpi_system_id system;
     slpi_scheme_id scheme;
-    char preset[64];                 /* SPEC §5 case name, "" if none */
+    char preset[64];                 /* docs/experiments.md case name, "" if none */
 
-    /* rigid body (SPEC §4.1) */
+    /* rigid body (docs/systems.md#rigid-body) */
     struct { slpi_rb_form form; double inertia[3]; slpi_rb_noise noise; double amp;
              double h0_scale; int track_R; } rb;
-    /* heavy top (SPEC §4.2) */
+    /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
              int potential_printed; double theta0; double pi0[3]; } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
-    /* Manakov so(n) (SPEC §4.3) */
+    /* Manakov so(n) (docs/systems.md#manakov) */
     struct { int n; double amp; int noise; } mk;
-    /* point vortices su(2)^n (SPEC §4.4) */
+    /* point vortices su(2)^n (docs/systems.md#point-vortices) */
     struct { int n; slpi_vortex_model model; double amp; int noise; } pv;
-    /* Euler–Zeitlin su(N) (SPEC §4.5) */
+    /* Euler–Zeitlin su(N) (docs/systems.md#euler-zeitlin) */
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
-    /* sine-Euler su(N), N odd (SPEC §4.6) */
+    /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
@@ -126,7 +150,7 @@ typedef struct {
     double x0[SLPI_MAX_X0];
     char x0_file[SLPI_PATH_MAX];
 
-    /* scheme options (SPEC §3.0 solver policy and per-scheme switches) */
+    /* scheme options (docs/schemes.md#solver solver policy and per-scheme switches) */
     double tol;                      /* 0 = the scheme's default */
     int maxit;                       /* 0 = the scheme's default */
     slpi_cap_policy on_cap;
@@ -147,7 +171,7 @@ typedef struct {
     int level;                       /* -1: not given */
     int output_every;                /* write every k-th step (1 = all) */
 
-    /* canonical noise (SPEC §2, DESIGN §4) */
+    /* canonical noise (docs/noise.md, docs/noise.md#contract) */
     uint64_t seed;
     uint64_t path;
     slpi_trunc_mode truncate;
@@ -173,14 +197,18 @@ int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const 
 void slpi_problem_print_keys(FILE *f);
 /* Read key=value lines ('#' comments) from a file; errors name file:line. */
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
-/* Apply a SPEC §5 preset by name (sets system, scheme and all its keys). */
+/* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
 /* Resolve T/level into (h, steps), then validate. Call once after all keys are set. */
 int slpi_problem_finish(slpi_problem *p, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
 /* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
- * one was given, 0 if the system's default applies, -1 on error (err set). */
+ * one was given, 0 if the system's default applies, -1 on error (err set). A given
+ * state must lie on the system's manifold within SLPI_MANIFOLD_TOL (heavy top |gamma| =
+ * 1; R^T R = I, det R = 1 where the state holds R; Euler-Zeitlin and sine-Euler states
+ * traceless, relative to max(1, max |x|) per diagonal entry). */
+#define SLPI_MANIFOLD_TOL 1e-10
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err);
 /* Write the problem as key=value lines (round-trips through slpi_problem_load). */
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
@@ -196,17 +224,36 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
  *   sine-euler      a < b row-major Re X_ab, Im X_ab: N^2 (trace part included)  */
 int slpi_problem_state_dim(const slpi_problem *p);   /* doubles in the state vector */
 int slpi_problem_noise_count(const slpi_problem *p); /* M, the number of Wiener processes */
-/* Truncation in force for this problem (resolves TRUNC_AUTO per SPEC §2.2). */
+/* Truncation in force for this problem (resolves TRUNC_AUTO per docs/noise.md#truncation). */
 int slpi_problem_truncates(const slpi_problem *p);
 /* Name of state coordinate i (for TSV column headers), written into buf. */
 void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n);
 
-/* Presets (SPEC §5): NULL-terminated table of names and their key=value strings. */
+/* Presets (docs/experiments.md): NULL-terminated table of names and their key=value strings. */
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 
+/* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
+ * state is part of the problem: an explicit x0 / x0_file, or the system's default,
+ * described here once for both paths. Most are values in the state layout; the
+ * Euler–Zeitlin and sine-Euler defaults are coefficients in a basis of su(N) that each
+ * path maps with its own basis (slpi_fast_initial_state: binary64 tables;
+ * slpi_ref_initial_state: certified balls), so neither path needs the other. */
+typedef enum {
+    SLPI_INITIAL_VALUES,   /* slpi_problem_state_dim doubles: the state itself */
+    SLPI_INITIAL_ZEITLIN,  /* N^2 - 1 doubles omega_alpha: X0 = sum omega_alpha Y_alpha, the
+                              real basis of the quantized harmonics, alpha = l^2 - 1 + j */
+    SLPI_INITIAL_FOURIER   /* 2 (N^2 - 1) doubles (Re, Im) of omega_m by mode index (m1 =
+                              -K..K, then m2, zero skipped): W0 = sum omega_m T_m */
+} slpi_initial_kind;
+slpi_initial_kind slpi_problem_initial_kind(const slpi_problem *p);
+/* Doubles of the description (state_dim for values). */
+int slpi_problem_initial_size(const slpi_problem *p);
+/* The description into x[slpi_problem_initial_size]; SLPI_OK or an input error. */
+int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);
+
 /* ---------------------------------------------------------- canonical noise
- * DESIGN §4, SPEC §2. Every increment is a pure function of (seed, path, component,
+ * docs/noise.md#contract, docs/noise.md. Every increment is a pure function of (seed, path, component,
  * level, index): Philox4x32-10 counters, a uniform → normal map that gives the same
  * bits on every IEEE binary64 platform, and bottom-up dyadic sums for coarse levels.
  * The construction is documented in core/noise.c. */
@@ -222,7 +269,7 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * sqrt(h) * Z. Untruncated. */
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out);
-/* SPEC §2.2 threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
+/* docs/noise.md#truncation threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
  * precision and rounded to nearest binary64. */
 double slpi_noise_threshold(double h, double ell);
 /* Clip x[0..n) to [-D, D] by exact comparison; returns how many were clipped. */
@@ -236,6 +283,16 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
 int slpi_noise_source_step(slpi_noise_source *src, long n, double *dW, slpi_error *err);
 long slpi_noise_source_clipped(const slpi_noise_source *src);
 void slpi_noise_source_close(slpi_noise_source *src);
+/* The truncation rule in one place (docs/noise.md#truncation): the problem's threshold D(h, trunc_ell)
+ * when slpi_problem_truncates(p), +INFINITY when it does not truncate (clipping at it is
+ * the identity), NAN outside the rule's domain (the noise source reports that). */
+double slpi_problem_noise_threshold(const slpi_problem *p);
+/* Canonical increments as rows: out[i M + k] = increment of step first + i, component
+ * k (slpi_noise_increments with h and refine, so coarse levels are the canonical dyadic
+ * sums), i < count, clipped to [-D, D] (D = INFINITY: untruncated). Returns the number
+ * clipped, -1 if out of memory. */
+long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
+                     uint64_t first, size_t count, double D);
 
 /* ------------------------------------------------------------ step reports */
 
@@ -299,6 +356,37 @@ void slpi_traj_free(slpi_traj *t);
 const char *slpi_traj_header(const slpi_traj *t, const char *key);
 int slpi_traj_column(const slpi_traj *t, const char *name);
 
+/* Safe output files (core/output.c documents the rules): a regular file is written
+ * to a temporary file in its folder and renamed over PATH by commit (abort removes
+ * only that temporary file); devices and FIFOs (/dev/null, /dev/full) are written in
+ * place and never removed; NULL or "-" is standard output. Every write, flush, fsync,
+ * close or rename error is reported (SLPI_EINPUT, "PATH: write error: ..."). */
+typedef struct slpi_output slpi_output;
+typedef enum {
+    SLPI_OUTPUT_REPLACE,   /* temporary file, renamed over PATH at commit (or publish) */
+    SLPI_OUTPUT_UPDATE     /* an existing regular file, in place, locked (resume) */
+} slpi_output_mode;
+int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err);
+FILE *slpi_output_file(const slpi_output *o);
+const char *slpi_output_name(const slpi_output *o);   /* for messages */
+/* Rename the temporary file over PATH now and keep writing into it (a streamed output
+ * whose prefix must be visible, e.g. beside checkpoints); no-op otherwise. */
+int slpi_output_publish(slpi_output *o, slpi_error *err);
+/* Flush, fsync, close, rename; frees o (also on error, after removing the temporary). */
+int slpi_output_commit(slpi_output *o, slpi_error *err);
+/* Close and remove the temporary file if not yet published; frees o. NULL: no-op. */
+void slpi_output_abort(slpi_output *o);
+/* 1 if a and b name one file: same device and inode when both exist, else the same
+ * normalized path (real folder + last component). */
+int slpi_output_same_file(const char *a, const char *b);
+/* Refuse (SLPI_EINPUT, naming both) an output that is another output or an input of
+ * the command; NULL, "" and "-" entries are skipped, as are existing non-regular files
+ * (/dev/null may be named twice). Roles name the options: "--output", "noise_file". */
+int slpi_output_check_paths(int nout, const char *const *out, const char *const *out_role, int nin,
+                            const char *const *in, const char *const *in_role, slpi_error *err);
+/* Flush standard output; a write error (e.g. > /dev/full) is SLPI_EINPUT. */
+int slpi_output_close_stdout(slpi_error *err);
+
 /* ------------------------------------------------------------- run driver
  * One arithmetic path as seen by the driver (core/run.c); adapters for the fast and
  * ref paths are slpi_fast_path() and slpi_ref_path() (oracle/). */
@@ -350,6 +438,7 @@ typedef struct {
     long every;               /* steps between checkpoints (> 0) */
     const char *resume;       /* NULL: start at step 0 */
     const char *output;       /* the output file's name (for messages) */
+    slpi_output *handle;      /* may be NULL; else published before the first checkpoint */
 } slpi_run_ckpt;
 int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex,
                           FILE *summary, const slpi_run_ckpt *ck, slpi_run_result *res,
@@ -360,12 +449,27 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
 const slpi_path_ops *slpi_fast_path(void);
 const slpi_path_ops *slpi_ref_path(void);
 
+/* Progress of long work on standard error (core/progress.c): "what: done/total (pct),
+ * rate, time left". The mode is process-wide and set once by the command line:
+ * AUTO shows it when stderr is a terminal and the work has run 2 s, ON always (from the
+ * start), OFF never. begin returns NULL when nothing will be shown, and every other
+ * call accepts NULL, so a caller needs no test of its own. add/set may be called from
+ * several threads. Progress never writes anything but standard error. */
+typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
+typedef struct slpi_progress slpi_progress;
+void slpi_progress_set_mode(slpi_progress_mode mode);
+slpi_progress *slpi_progress_begin(const char *what, long total);
+void slpi_progress_add(slpi_progress *pg, long n);     /* n more units done */
+void slpi_progress_set(slpi_progress *pg, long done);  /* done units in total */
+void slpi_progress_end(slpi_progress *pg);             /* erase the line, free */
+
 /* ------------------------------------------------------------ fast path API */
 
 typedef struct slpi_fast slpi_fast;
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
-/* Default initial state of the problem's system (SPEC §4) in core's layout. */
+/* The problem's initial state (slpi_problem_initial_state) in core's layout, coefficient
+ * descriptions mapped with the binary64 basis. */
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
 /* One step in place. dW: the M (truncated) Wiener increments of this step. */
 slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
@@ -379,21 +483,27 @@ void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
 void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
+/* The same initial state for a problem without an integrator (only the system's basis
+ * tables are built): the binary64 state that golden files and `slpi verify` start from. */
+int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);
 
 /* ------------------------------------------------------------- ref path API
  * Certified: every output ball contains the exact result of the discrete scheme for
- * the given binary64 inputs (DESIGN §3), or the step reports SLPI_STEP_UNABLE. */
+ * the given binary64 inputs (docs/design.md#two-paths), or the step reports SLPI_STEP_UNABLE. */
 
 typedef struct slpi_ref slpi_ref;
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
+#ifndef SLPI_FAST_ONLY
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+#endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
+#ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
  * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
  * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
@@ -413,6 +523,18 @@ typedef struct {
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
+/* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1; off by
+ * default): far smaller radii over long runs (ISOMP with update=comm and solved steps,
+ * states of at most 64 entries: the rigid body, point vortices, Manakov up to so(11)).
+ * The balls then depend on the trajectory's history, not on the last ball alone, so
+ * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
+ * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
+int slpi_ref_set_lohner(slpi_ref *s, int on);
+/* The problem's initial state (slpi_problem_initial_state) as slpi_problem_state_dim
+ * balls: values exactly, coefficients mapped with the certified basis (balls containing
+ * the exact state). Needs no fast path. */
+int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err);
+#endif
 
 /* ------------------------------------------------------------------ oracle
  * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
@@ -426,6 +548,7 @@ slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
 /* A golden case "slpi-golden 1" (format documented in oracle/golden.c): the whole
  * problem, the initial state and every increment as exact doubles, and certified balls
  * of the state and of the invariants at a few checkpoints. */
+#ifndef SLPI_FAST_ONLY
 typedef struct {
     long step;
     long prec;                 /* precision the balls were computed at */
@@ -434,10 +557,13 @@ typedef struct {
     char **inv_name;
     arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
 } slpi_golden_checkpoint;
+#else
+typedef struct slpi_golden_checkpoint slpi_golden_checkpoint;
+#endif
 
 typedef struct {
     char name[128];            /* case name, e.g. "rigid-body/isomp" */
-    char what[256];            /* what the case is (its SPEC preset) */
+    char what[256];            /* what the case is (its docs preset) */
     int nhead;                 /* the "# key=value" provenance lines */
     char **head_key, **head_val;
     slpi_problem problem;      /* finished: h, steps set */
@@ -464,24 +590,32 @@ void slpi_golden_file_name(const char *name, char *buf, size_t n);
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
 
 /* Scores of the fast path against certified balls (oracle/score.c). Ratios are
- * LAPACK-style |fast - exact| / (max(n,1) u scale), certified as an interval
- * [lo, hi] from the ball; ulps are counted where Arb can round the ball to the
- * correctly rounded double (arb_can_round_arf). */
+ * LAPACK-style |fast - exact| / (unit scale), unit = max(n,1) u, certified as an
+ * interval [lo, hi] from the ball; ulps are counted where Arb can round the ball to
+ * the correctly rounded double (arb_can_round_arf). The default budget: binary64's
+ * u and PASS at ratio <= 30; a port states its own (slpi_verify_opts). */
 #define SLPI_ORACLE_THRESHOLD 30.0
+#define SLPI_U_BINARY64 0x1p-53
+#define SLPI_U_BINARY32 0x1p-24
 typedef struct {
     double lo, hi;             /* certified bounds of the ratio */
     double max_ulps;           /* over components that can be rounded; -1: none */
     int rounded, count;        /* components rounded / compared */
 } slpi_score;
-/* Score doubles f[0..n) against balls b[0..n) at step `step`, with the given scale
- * (scale <= 0: the max norm of the ball midpoints). */
-void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s);
+/* The error unit of `steps` accumulated steps of unit roundoff u: max(steps,1) u. */
+double slpi_score_unit(long steps, double u);
+/* Score doubles f[0..n) against balls b[0..n) in units `unit` (slpi_score_unit) of the
+ * given scale (scale <= 0: the max norm of the ball midpoints). */
+#ifndef SLPI_FAST_ONLY
+void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s);
 /* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
  * it is 0); max_ulps = -1. */
-void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s);
-/* Fold a score into a running worst case; verdict of one score against the threshold. */
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s);
+#endif
+/* Fold a score into a running worst case; verdict of one score against the budget K
+ * (PASS hi <= K, FAIL lo > K, else UNABLE). */
 void slpi_score_merge(slpi_score *worst, const slpi_score *s);
-slpi_verdict slpi_score_verdict(const slpi_score *s);
+slpi_verdict slpi_score_verdict(const slpi_score *s, double budget);
 
 /* Check one golden case on both paths: the ref path must overlap every stored ball
  * (and reports whether it encloses them), the fast path is scored against them. */
@@ -503,16 +637,30 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
                             slpi_verdict *verdict, slpi_error *err);
 
 /* Verify a trajectory TSV of another implementation against the certified path
- * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. */
+ * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. The
+ * global comparison scores each row against the certified trajectory from x0; the
+ * local one (oracle/local.c) each row against the certified step(s) from the port's
+ * previous row. */
 typedef struct {
     slpi_verdict verdict;
-    long rows, rows_pass, rows_fail, rows_unable;
+    long rows, rows_pass, rows_fail, rows_unable, first_fail_step;
+    slpi_score state;          /* worst step ratio over the certified rows */
+} slpi_verify_local;
+typedef struct {
+    slpi_verdict verdict;      /* the worse of the comparisons that ran */
+    long rows, rows_pass, rows_fail, rows_unable;   /* global comparison from here on */
     long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
     long first_fail_step;      /* -1: none */
     slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
     int ninv;                  /* per invariant: worst drift ratio of the port and of */
     const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
     double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
+    slpi_verdict global_verdict;
+    char global_why[600];      /* why the certified walk stopped early, or "" */
+    slpi_verify_local local;
+    double u, budget;          /* the stated budget */
+    uint64_t sample_seed;
+    char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
 } slpi_verify_result;
 /* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
  * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
@@ -522,6 +670,53 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
                      FILE *report, slpi_verify_result *res, slpi_error *err);
 /* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
 int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
+
+/* Options of slpi_verify_run (slpi_verify_opts_init: both comparisons, binary64's u,
+ * K = 30, no bounds, every row, one rank). */
+typedef struct {
+    const char *noise_file;    /* NULL: the header's noise_file (relative to the file), else canonical */
+    const char *golden_dir;    /* where case=NAME is looked up; NULL: slpi_golden_dir() */
+    int global, local;         /* which comparisons run */
+    double u, budget;          /* the port's unit roundoff and the ratio K that PASSes */
+    long max_steps;            /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long row_first, row_last;  /* local: only rows whose step lies in [first, last]; -1: open */
+    long sample;               /* local: check this many of those rows, drawn from sample_seed; 0: all */
+    uint64_t sample_seed;
+    int table;                 /* the report gets one line per row */
+    int threads;               /* OpenMP threads of the local check (0: the runtime's) */
+    int rank, nranks;          /* MPI: this rank checks rows i = rank (mod nranks) */
+    int (*combine)(double *buf, size_t n, void *arg);   /* sum over ranks in place; NULL: one rank */
+    void *combine_arg;
+} slpi_verify_opts;
+void slpi_verify_opts_init(slpi_verify_opts *o);
+/* Verify with options; report (may be NULL) gets the summary (and the table). */
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                    slpi_error *err);
+/* "binary64", "binary32" or "stated" for a unit roundoff. */
+const char *slpi_verify_precision_name(double u);
+/* The folder of the golden files: $SLPI_GOLDEN_DIR, else the installed
+ * $(PREFIX)/share/slpi/golden beside the running executable's ../share, else the
+ * source tree's oracle/golden (oracle/golden-dir.c). */
+const char *slpi_golden_dir(void);
+/* ------------------------------------------------- handle API for bindings
+ * (oracle/api.c; python/slpi uses it): no struct needs mirroring. Functions return
+ * SLPI_OK or an error code; slpi_api_last_error() is the calling thread's last message. */
+const char *slpi_api_last_error(void);
+slpi_problem *slpi_problem_new(const char *preset);   /* NULL/"": rigid body, ISOMP */
+void slpi_problem_free(slpi_problem *p);
+int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
+/* State doubles, Wiener processes, steps, rows slpi_integrate writes (step 0, every
+ * output_every-th step and the last), the step size and output_every. */
+int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
+                       int *every);
+int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
+/* The fast path from step 0 on the problem's noise: states[rows][dim]; counters as
+ * slpi_fast_counters (may be NULL). */
+int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS]);
+/* Final states of paths first_path .. first_path+npaths-1: finals[npaths][dim]. */
+int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
+/* slpi_verify_file without a report: *verdict is a slpi_verdict. */
+int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* bench-fast-zeitlin.c — performance P1 (issue 4): Euler–Zeitlin ISOMP (SPEC §3.4, §4.5)
+/* bench-fast-zeitlin.c — performance P1 (fast-path performance): Euler–Zeitlin ISOMP (docs/schemes.md#isomp, docs/systems.md#euler-zeitlin)
  * at N = 64, 128, 256 on one thread, time per step against the lower bound
  * (fixed-point iterations x 2 zgemm of size N, zgemm timed in the same run; the
  * fastest step and the fastest zgemm are compared, which is robust on a shared machine).
@@ -7,7 +7,7 @@
  * update, tol 1e-15) without noise (the bound counts only the two products of an
  * iteration), then the same with noise (Q), amp 0.1, whose O(N^3) modal evaluation
  * the bound does not count (reported as its own ratio). Also the fused kernel alone
- * (slpi_sun_isomp) per column-block count of the skew-Hermitian triangle product, which
+ * (slpi_fast_sun_isomp) per column-block count of the skew-Hermitian triangle product, which
  * is how fast/sun.c's default block count was chosen.
  *
  * BLAS: the kernel OpenBLAS picked is printed (openblas_get_corename); the environment
@@ -147,9 +147,9 @@ static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double 
 static double time_kernel(int N, int nblk, int reps)
 {
     size_t NN = (size_t)N * N;
-    slpi_sun u;
+    slpi_fast_sun u;
     slpi_error err;
-    if (slpi_sun_init(&u, N, NULL, NULL, &err)) exit(1);
+    if (slpi_fast_sun_init(&u, N, NULL, NULL, &err)) exit(1);
     u.nblk = nblk;
     cplx *P = malloc(NN * sizeof *P), *X = malloc(NN * sizeof *X), *Y = malloc(NN * sizeof *Y);
     rand_skewh(N, P, 1e-3);
@@ -157,13 +157,13 @@ static double time_kernel(int N, int nblk, int reps)
     double best = INFINITY, yn;
     for (int r = 0; r < reps; r++) {
         double t = now();
-        slpi_sun_isomp(&u, P, X, X, Y, &yn);
+        slpi_fast_sun_isomp(&u, P, X, X, Y, &yn);
         best = fmin(best, now() - t);
     }
     free(P);
     free(X);
     free(Y);
-    slpi_sun_clear(&u);
+    slpi_fast_sun_clear(&u);
     return best;
 }
 

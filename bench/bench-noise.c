@@ -1,7 +1,7 @@
-/* bench-noise.c — throughput of the canonical noise (core/noise.c; DESIGN §4, issue 3):
+/* bench-noise.c — throughput of the canonical noise (core/noise.c; docs/noise.md#contract; the noise speed work):
  * standard normals per second per core from slpi_noise_normals (the kernel this processor
  * gets: AVX-512 where it has AVX-512F) and from its portable kernels alone
- * (slpi_noise_normals_isa(0, ...)), increments per second through the hierarchy (refine 0
+ * (slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, ...)) and its AVX2 kernel forced, increments per second through the hierarchy (refine 0
  * and 4, runs of 4096), one increment per call as core/noise-source.c asks for them
  * (slpi_noise_increments with count 1: the one-number path), and, in the same run, a
  * plain libm Box–Muller fed by the same Philox4x32-10 counters, as a ratio. Rates use the
@@ -15,7 +15,7 @@
 #include <Random123/philox.h>
 
 #include "slpi.h"
-#include "noise.h"
+#include "core/noise.h"
 
 #define CHUNK 4096
 #define TRIALS 7
@@ -44,7 +44,7 @@ static void box_muller(uint64_t seed, uint64_t first_block, size_t count, double
     }
 }
 
-typedef enum { CANONICAL, PORTABLE, BOX_MULLER, HIER0, HIER4, STEP } kind;
+typedef enum { CANONICAL, PORTABLE, AVX2, BOX_MULLER, HIER0, HIER4, STEP } kind;
 enum { KINDS = STEP + 1 };
 
 /* Values per CPU second of one kind, over at least `budget` CPU seconds. */
@@ -57,7 +57,8 @@ static double rate(kind k, double budget, double *sink)
         for (int rep = 0; rep < 64; rep++, done += CHUNK) {
             switch (k) {
             case CANONICAL: slpi_noise_normals(1, 0, 0, done, CHUNK, buf); break;
-            case PORTABLE: slpi_noise_normals_isa(0, 1, 0, 0, done, CHUNK, buf); break;
+            case PORTABLE: slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, 1, 0, 0, done, CHUNK, buf); break;
+            case AVX2: slpi_noise_normals_isa(SLPI_NOISE_AVX2, 1, 0, 0, done, CHUNK, buf); break;
             case BOX_MULLER: box_muller(1, done / 2, CHUNK, buf); break;
             case HIER0: slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf); break;
             case HIER4: slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf); break;
@@ -77,7 +78,8 @@ static double rate(kind k, double budget, double *sink)
 int main(void)
 {
     static const char *what[KINDS] = {
-        "canonical normals (dispatched)", "canonical normals (portable)", "libm Box-Muller",
+        "canonical normals (dispatched)", "canonical normals (portable)", "canonical normals (AVX2)",
+        "libm Box-Muller",
         "increments, refine 0", "increments, refine 4", "increments, 1 per call"};
     double sink = 0, best[KINDS] = {0}, worst[KINDS];
     for (int k = 0; k < KINDS; k++) worst[k] = INFINITY;
@@ -91,7 +93,8 @@ int main(void)
     for (int k = 0; k < KINDS; k++) {
         printf("bench-noise: %-32s %7.1f M/s per core (worst of %d: %5.1f)%s\n", what[k],
                best[k] / 1e6, TRIALS, worst[k] / 1e6,
-               k == CANONICAL ? " target 150" : k == HIER4 ? " increments of 16 draws" : "");
+               k == CANONICAL ? " target 300 with AVX-512" : k == AVX2 ? (slpi_noise_isa_available(SLPI_NOISE_AVX2)
+               ? " target 180" : " (no AVX2 here: portable)") : k == HIER4 ? " increments of 16 draws" : "");
     }
     printf("bench-noise: canonical / Box-Muller %7.2f (portable kernels: %.2f)\n",
            best[CANONICAL] / best[BOX_MULLER], best[PORTABLE] / best[BOX_MULLER]);

@@ -1,15 +1,17 @@
-/* bench-ref-radius — per SPEC §5 preset on the ref path at 128 bits: how many steps are
+/* bench-ref-radius — per docs/experiments.md preset on the ref path at 128 bits: how many steps are
  * certified before the radius of the state exceeds 1e-30 (canonical noise of the
  * preset, default initial state from the fast path), capped by STEP_CAP steps and
- * SECONDS of work per preset; also the largest precision used and UNABLE steps. */
+ * SECONDS of work per preset; also the largest precision used and UNABLE steps.
+ * The mean-value (Lohner) propagation is on wherever slpi_ref_set_lohner allows it.
+ * Usage: bench-ref-radius [FILTER [STEP_CAP [SECONDS]]]: only presets whose name
+ * contains FILTER ("" for all), other caps (defaults 5000 steps, 5 s). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "slpi.h"
 
-#define STEP_CAP 5000
-#define SECONDS 5.0
 
 static double now(void)
 {
@@ -18,11 +20,16 @@ static double now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    printf("%-40s %-12s %10s %10s %8s %s\n", "preset", "scheme", "steps", "us/step",
-           "maxprec", "stop");
+    const char *filter = argc > 1 ? argv[1] : "";
+    long step_cap = argc > 2 ? atol(argv[2]) : 5000;
+    double seconds = argc > 3 ? atof(argv[3]) : 5.0;
+    printf("%-40s %-12s %10s %10s %8s %-6s %s\n", "preset", "scheme", "steps", "us/step",
+           "maxprec", "stop", "propagation");
     for (const slpi_preset *pr = slpi_presets(); pr->name != NULL; pr++) {
+        if (strstr(pr->name, filter) == NULL)
+            continue;
         slpi_problem p;
         slpi_error err;
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
@@ -46,14 +53,15 @@ int main(void)
             slpi_fast_free(f);
             continue;
         }
+        const char *lohner = slpi_ref_set_lohner(r, 1) == SLPI_OK ? "lohner" : "plain";
         arb_ptr x = _arb_vec_init(n);
         for (int i = 0; i < n; i++)
             arb_set_d(x + i, x0[i]);
         long steps = 0, maxprec = 0;
         const char *stop = "cap";
         double t0 = now(), t = 0;
-        while (steps < STEP_CAP && steps < p.steps) {
-            if ((t = now() - t0) > SECONDS) {
+        while (steps < step_cap && steps < p.steps) {
+            if ((t = now() - t0) > seconds) {
                 stop = "time";
                 break;
             }
@@ -77,8 +85,8 @@ int main(void)
         if (steps == p.steps)
             stop = "end";
         t = now() - t0;
-        printf("%-40s %-12s %10ld %10.0f %8ld %s\n", pr->name, slpi_scheme_name(p.scheme),
-               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop);
+        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(p.scheme),
+               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
         fflush(stdout);
         _arb_vec_clear(x, n);
         slpi_noise_source_close(src);

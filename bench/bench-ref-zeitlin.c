@@ -1,9 +1,10 @@
-/* bench-ref-zeitlin.c — P4 (issue 5): the certified ISOMP step on Euler–Zeitlin su(12)
- * at 128 bits (SPEC §3.4, §4.5: `iso/zeitlin/strong` setting, reading (Q), amp 2,
+/* bench-ref-zeitlin.c — P4 (certified-path performance): the certified ISOMP step on Euler–Zeitlin su(12)
+ * at 128 bits (docs/schemes.md#isomp, docs/systems.md#euler-zeitlin: `iso/zeitlin/strong` setting, reading (Q), amp 2,
  * h = 2^-7, IC c_alpha = cos(1.3 l + 0.7 j + 0.2) over all degrees, ||X0||_F = 1).
  * Goal: <= 20 ms per step. Prints the mean step time (process CPU time: the machine is
  * shared), the radius growth, the step from which the radius exceeds 1e-30, and the
- * ref/fast cost ratio on the same steps (public slpi_fast_* API). */
+ * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
+ * N..., the per-size table of bench_sizes below instead. */
 #include "ref/ref.h"
 #include "ref/zeitlin.h"
 
@@ -37,8 +38,77 @@ static double gauss(uint64_t *st)
     return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
 }
 
-int main(void)
+/* `bench-ref-zeitlin N...`: for each N, the iso/zeitlin/long setting (reading (Q),
+ * amp 0.1, h = 1/640, IC degrees <= 4) with N replaced: the certified path's set-up
+ * time (T_lm tables), and STEPS_N certified ISOMP steps from the fast path's binary64
+ * states (each step from exact doubles, as `verify --local` does) through the public
+ * slpi_ref_step: CPU time per step, radius, precision used. */
+#define STEPS_N 2
+static int bench_sizes(int argc, char **argv)
 {
+    printf("%6s %8s %10s %12s %12s %8s\n", "N", "unknowns", "setup s", "step s (CPU)",
+           "radius", "prec");
+    for (int a = 1; a < argc; a++) {
+        slpi_problem p;
+        slpi_error err;
+        slpi_fast *f = NULL;
+        slpi_ref *r = NULL;
+        slpi_noise_source *src = NULL;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK ||
+            slpi_problem_set(&p, "N", argv[a], &err) != SLPI_OK ||
+            slpi_problem_finish(&p, &err) != SLPI_OK ||
+            slpi_fast_create(&f, &p, &err) != SLPI_OK ||
+            slpi_noise_source_open(&src, &p, &err) != SLPI_OK) {
+            fprintf(stderr, "bench-ref-zeitlin: N=%s: %s\n", argv[a], err.msg);
+            return 2;
+        }
+        int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+        double *xf = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1));
+        arb_ptr x = _arb_vec_init(n);
+        double t0 = now();
+        int rc = slpi_ref_create(&r, &p, &err);
+        double tsetup = now() - t0, tstep = 0, rad = 0;
+        long prec = 0;
+        int done = 0;
+        if (rc == SLPI_OK && slpi_fast_initial_state(f, xf, &err) == SLPI_OK) {
+            for (int k = 0; k < STEPS_N; k++) {
+                slpi_step_info info;
+                slpi_noise_source_step(src, k, dW, &err);
+                for (int i = 0; i < n; i++)
+                    arb_set_d(x + i, xf[i]);
+                t0 = now();
+                if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED) {
+                    printf("N=%s step %d: %s\n", argv[a], k, slpi_ref_unable_reason(r));
+                    break;
+                }
+                tstep += now() - t0;
+                rad = info.radius > rad ? info.radius : rad;
+                prec = info.prec > prec ? info.prec : prec;
+                done++;
+                if (slpi_step_failed(slpi_fast_step(f, xf, dW, &info)))
+                    break;
+            }
+        }
+        if (done)
+            printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", p.ez.N, n, tsetup, tstep / done, rad,
+                   prec);
+        fflush(stdout);
+        _arb_vec_clear(x, n);
+        free(xf);
+        free(dW);
+        slpi_ref_free(r);
+        slpi_fast_free(f);
+        slpi_noise_source_close(src);
+    }
+    flint_cleanup();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        return bench_sizes(argc, argv);
     slpi_problem p;
     slpi_ref_system s;
     slpi_error err;
@@ -50,7 +120,7 @@ int main(void)
     p.ez.amp = 2.0;
     p.prec = PREC;
     memset(&s, 0, sizeof s);
-    if (slpi_ref_sys_euler_zeitlin_init(&s, &p, &err) != SLPI_OK ||
+    if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
         slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK) {
         fprintf(stderr, "bench-ref-zeitlin: %s\n", err.msg);
         return 2;

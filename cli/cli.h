@@ -13,4 +13,11 @@ int slpi_cli_golden(int argc, char **argv);
 int slpi_cli_verify(int argc, char **argv);
 int slpi_cli_props(int argc, char **argv);
 
+/* A report's stream (cli/output.c): standard output, or the file path (NULL and a
+ * message on failure); closing checks that everything was written (SLPI_EINPUT and a
+ * message if not). */
+#include <stdio.h>
+FILE *slpi_cli_output_open(const char *cmd, const char *path);
+int slpi_cli_output_close(const char *cmd, const char *path, FILE *f);
+
 #endif

@@ -1,7 +1,9 @@
 /* cmd-audit.c — `slpi audit`: evaluate every claim of the registry reports/claims.txt
- * (SPEC §6) and write the report (index.html, claims.json, figures/ as SVG and PNG,
+ * (docs/claims.md) and write the report (index.html, claims.json, figures/ as SVG and PNG,
  * data/) into a folder. Exit 0 when every claim has a verdict (whatever it is), 2 on
- * bad input. The verdicts that differ from SPEC §6's expectation are printed last. */
+ * bad input. Each claim's verdict is printed as it is decided, the verdicts that differ
+ * from the registry's expectation last. --controls runs only the failure demonstrations
+ * and exits 1 if a check did not fail (or pass) where its control demands it. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +22,14 @@ static void help(FILE *f)
             "  --claims FILE   the claims registry (default reports/claims.txt)\n"
             "  --out DIR       report folder (default build/audit)\n"
             "  --full          the papers' sizes (long: hours); default reduced sizes\n"
+            "  --controls      only the failure demonstrations (controls); exit 1 if one\n"
+            "                  did not come out as it demands\n"
+            "  --cache DIR     reuse per-claim results keyed by the claim's registry lines,\n"
+            "                  the size and this executable (resumes an interrupted run)\n"
+            "  --progress      progress on stderr even when it is not a terminal\n"
             "  --only ID       evaluate one claim (e.g. V4)\n"
+            "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
+            "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
             "  --quiet, -q     no per-check log\n");
 }
 
@@ -42,12 +51,15 @@ int slpi_cli_audit(int argc, char **argv)
     static const struct option opts[] = {
         { "claims", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
         { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
-        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
+        { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
+        { "cache", required_argument, 0, 'k' },  { "progress", no_argument, 0, 'P' },
+        { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit";
     slpi_audit a;
     memset(&a, 0, sizeof a);
-    int quiet = 0, c;
+    int quiet = 0, progress = isatty(2), c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
@@ -55,6 +67,10 @@ int slpi_cli_audit(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'F': a.full = 1; break;
         case 'i': a.only = optarg; break;
+        case 't': a.tests = optarg; break;
+        case 'C': a.controls = 1; break;
+        case 'k': a.cache = optarg; break;
+        case 'P': progress = 1; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
@@ -70,8 +86,10 @@ int slpi_cli_audit(int argc, char **argv)
     int bad = mkdirs(sub);
     snprintf(sub, sizeof sub, "%s/data", out);
     bad |= mkdirs(sub);
+    if (a.cache) bad |= mkdirs(a.cache);
     if (bad) {
-        fprintf(stderr, "slpi audit: cannot create %s/figures and %s/data\n", out, out);
+        fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out,
+                a.cache ? " or " : "", a.cache ? a.cache : "");
         return SLPI_EINPUT;
     }
     slpi_error err = { 0, "" };
@@ -82,18 +100,31 @@ int slpi_cli_audit(int argc, char **argv)
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    slpi_audit_run(&a, quiet ? NULL : stdout);
+    slpi_audit_run(&a, quiet ? NULL : stdout, progress && !quiet ? stderr : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (a.controls) {
+        int wrong = slpi_audit_controls_wrong(&a);
+        if (slpi_audit_write(&a, secs, &err) != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
+        printf("\n%d claims, controls in %.0f s: %d control%s not as demanded\n", a.nclaims, secs,
+               wrong, wrong == 1 ? "" : "s");
+        slpi_audit_free(&a);
+        return wrong ? 1 : SLPI_OK;
+    }
     rc = slpi_audit_write(&a, secs, &err);
     if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-    printf("\n%d claims in %.0f s; report %s/index.html, %s/claims.json\n", a.nclaims, secs, out, out);
-    printf("verdicts that differ from SPEC §6's expectation:\n");
+    int count[4] = {0};
+    for (int j = 0; j < a.nclaims; j++) count[a.claims[j].verdict]++;
+    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE\n"
+           "report %s/index.html, %s/claims.json\n", a.nclaims, secs, count[0], count[1], count[2],
+           count[3], out, out);
+    printf("verdicts that differ from the registry's expectation:\n");
     int nd = 0;
     for (int j = 0; j < a.nclaims; j++) {
         const slpi_audit_claim *cl = &a.claims[j];
         if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
-            printf("  %-4s computed %-12s SPEC expects %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
+            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict),
+                   cl->expected);
             nd++;
         }
     }

@@ -1,5 +1,5 @@
 /* cmd-converge.c — `slpi converge`: a coupled strong or weak convergence study
- * (reports/converge.c; SPEC §2.3–2.5) on the canonical noise, OpenMP over batches of
+ * (reports/converge.c; docs/noise.md#coupling, docs/noise.md#estimators) on the canonical noise, OpenMP over batches of
  * paths and, when built with -DSLPI_MPI (make mpi), MPI across ranks:
  *   mpirun -n K build/mpi/slpi converge ...
  * Every printed digit is independent of the thread and rank count; the wall time goes
@@ -23,23 +23,25 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi converge [options] [key=value ...]\n"
-            "  --preset NAME       start from a SPEC §5 case (its T, noise and solver keys)\n"
+            "  --preset NAME       start from a docs/experiments.md case (its T, noise and solver keys)\n"
             "  --kind K            strong (rms at T) | sup (rms of the max over the grid) | weak\n"
-            "  --levels A..B       coarse levels h = T 2^-k, k = A..B (default 3..8)\n"
-            "  --ref L             reference level (default 12); same scheme, same paths\n"
+            "  --levels A..B       coarse levels h = T 2^-k, k = A..B, 0..30 (default 3..8)\n"
+            "  --ref L             reference level 1..30 (default 12); same scheme, same paths; the\n"
+            "                      noise hierarchy (M x 2^(L+1) doubles per thread) must fit in 2 GiB\n"
             "  --indep SCHEME      also an independent reference: SCHEME at level L\n"
             "  --exact             weak reference exp(-amp^2 T/2) (so(3) oracle: noise=const-e3,\n"
             "                      h0_scale=0, x0=1,0,0), with the quadrature value per level\n"
             "  --phi F             weak functional: sin2pi (sum sin 2 pi x_i, default) | x1\n"
-            "  --paths R --path0 P number of coupled paths and the first path index\n"
-            "  --batches B         batches of paths (work units, bootstrap units; default min(R,32))\n"
-            "  --boot N            bootstrap replicates for the slope CI (default 1000; 0: none)\n"
-            "  --threads N         OpenMP threads (default: the runtime's)\n"
+            "  --paths R --path0 P number of coupled paths (2..2^32) and the first path index\n"
+            "  --batches B         batches of paths, 1..min(R, 65536) (work units, bootstrap units;\n"
+            "                      default min(R,32))\n"
+            "  --boot N            bootstrap replicates for the slope CI, 0..10^6 (default 1000; 0: none)\n"
+            "  --threads N         OpenMP threads, 1..256 (default: the runtime's)\n"
             "  --allow-inconsistent  run rkmk-le with state-dependent noise (negative control)\n"
             "  --checkpoint FILE   write the sums of the completed batches to FILE (atomically:\n"
-            "                      FILE.tmp, fsync, rename) at the start and every K completed\n"
+            "                      a temporary file, fsync, rename) at the start and every K completed\n"
             "                      batches; one MPI rank only (resuming works under any count)\n"
-            "  --checkpoint-every K  completed batches between checkpoints (default 1)\n"
+            "  --checkpoint-every K  completed batches between checkpoints, 1..65536 (default 1)\n"
             "  --resume FILE       reload the batches a checkpoint of the same study completed and\n"
             "                      compute the rest: the output is byte-identical to an\n"
             "                      uninterrupted run, for any thread or rank count; a checkpoint of\n"
@@ -57,17 +59,38 @@ static int mpi_combine(double *buf, size_t n, void *arg)
 }
 #endif
 
-static int parse_levels(const char *s, int *a, int *b)
+/* Limits checked before anything is allocated (exit 2 with the option named). */
+#define CONV_MAX_THREADS 256
+#define CONV_MAX_BATCHES 65536
+#define CONV_MAX_BOOT 1000000
+#define CONV_MAX_WORKER_BYTES ((double)(1L << 31))   /* per thread: noise hierarchy and grids */
+
+/* --levels A..B, each level 0..30 (strict, core/parse.c). */
+static int parse_levels(const char *s, int *a, int *b, slpi_error *err)
 {
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || strncmp(end, "..", 2) != 0) return -1;
-    const char *t = end + 2;
-    long y = strtol(t, &end, 10);
-    if (end == t || *end) return -1;
-    *a = (int)x;
-    *b = (int)y;
-    return 0;
+    const char *dots = strstr(s, "..");
+    char first[32];
+    if (!dots || (size_t)(dots - s) >= sizeof first)
+        return slpi_error_set(err, SLPI_EINPUT, "--levels %s: expected A..B", s);
+    memcpy(first, s, (size_t)(dots - s));
+    first[dots - s] = '\0';
+    if (slpi_parse_int("--levels", first, 0, 30, a, err) || slpi_parse_int("--levels", dots + 2, 0, 30, b, err))
+        return SLPI_EINPUT;
+    return SLPI_OK;
+}
+
+/* The engine keeps per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup
+ * study 3 grids of 2^kmax + 1 states: refuse a study that cannot fit before it starts. */
+static int check_memory(const slpi_conv_cfg *c, const slpi_problem *p, slpi_error *err)
+{
+    int M = slpi_problem_noise_count(p), d = slpi_problem_state_dim(p);
+    double bytes = 8.0 * ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1)
+                          + (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
+    if (bytes > CONV_MAX_WORKER_BYTES)
+        return slpi_error_set(err, SLPI_EINPUT, "--ref %d: the noise hierarchy of M = %d noises over 2^%d fine steps "
+                              "needs %.3g GiB per thread, more than the 2 GiB limit (lower --ref or the levels)",
+                              c->L, M, c->L + 1, bytes / ldexp(1.0, 30));
+    return SLPI_OK;
 }
 
 static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
@@ -92,6 +115,8 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     slpi_conv_cfg cfg;
     slpi_conv_init(&cfg, &p);
     const char *preset = NULL, *indep = NULL;
+    slpi_error err = { 0, "" };
+    int rc = SLPI_OK;
     cfg.checkpoint_every = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -103,13 +128,8 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
             else if (!strcmp(optarg, "weak")) cfg.kind = SLPI_CONV_WEAK;
             else { fprintf(stderr, "slpi converge: --kind %s: strong | sup | weak\n", optarg); return SLPI_EINPUT; }
             break;
-        case 'l':
-            if (parse_levels(optarg, &cfg.kmin, &cfg.kmax)) {
-                fprintf(stderr, "slpi converge: --levels %s: expected A..B\n", optarg);
-                return SLPI_EINPUT;
-            }
-            break;
-        case 'L': cfg.L = atoi(optarg); break;
+        case 'l': rc = parse_levels(optarg, &cfg.kmin, &cfg.kmax, &err); break;
+        case 'L': rc = slpi_parse_int("--ref", optarg, 1, 30, &cfg.L, &err); break;
         case 'i': indep = optarg; break;
         case 'e': cfg.exact = 1; break;
         case 'f':
@@ -117,17 +137,21 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
             else if (!strcmp(optarg, "x1")) cfg.phi = SLPI_PHI_X1;
             else { fprintf(stderr, "slpi converge: --phi %s: sin2pi | x1\n", optarg); return SLPI_EINPUT; }
             break;
-        case 'R': cfg.paths = atol(optarg); break;
-        case 'p': cfg.path0 = strtoull(optarg, NULL, 10); break;
-        case 'b': cfg.batches = atoi(optarg); break;
-        case 'B': cfg.boot = atoi(optarg); break;
-        case 't': cfg.threads = atoi(optarg); break;
+        case 'R': rc = slpi_parse_long("--paths", optarg, 2, 1L << 32, &cfg.paths, &err); break;
+        case 'p': rc = slpi_parse_u64("--path0", optarg, UINT32_MAX, &cfg.path0, &err); break;
+        case 'b': rc = slpi_parse_int("--batches", optarg, 1, CONV_MAX_BATCHES, &cfg.batches, &err); break;
+        case 'B': rc = slpi_parse_int("--boot", optarg, 0, CONV_MAX_BOOT, &cfg.boot, &err); break;
+        case 't': rc = slpi_parse_int("--threads", optarg, 1, CONV_MAX_THREADS, &cfg.threads, &err); break;
         case 'a': cfg.allow_inconsistent = 1; break;
         case 'C': cfg.checkpoint = optarg; break;
-        case 'E': cfg.checkpoint_every = atoi(optarg); break;
+        case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
         case 'r': cfg.resume = optarg; break;
         case 'h': if (rank == 0) help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi converge: see `slpi converge --help`\n"); return SLPI_EINPUT;
+        }
+        if (rc != SLPI_OK) {
+            if (rank == 0) fprintf(stderr, "slpi converge: %s\n", err.msg);
+            return SLPI_EINPUT;
         }
     }
     for (int i = optind; i < argc; i++) {
@@ -140,8 +164,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         keys[nk] = argv[i];
         vals[nk++] = eq + 1;
     }
-    slpi_error err = { 0, "" };
-    int rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
+    rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
     if (rc == SLPI_OK && nk) rc = slpi_problem_set_all(&p, nk, keys, vals, NULL, &err);
     if (rc == SLPI_OK && indep) {
         slpi_scheme_id k;
@@ -154,6 +177,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         && !(p.system == SLPI_SYS_RIGID_BODY && p.rb.noise == SLPI_RB_NOISE_CONST_E3 && p.rb.h0_scale == 0))
         rc = slpi_error_set(&err, SLPI_EINPUT, "--exact: only the so(3) oracle (rigid-body, "
                             "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
+    if (rc == SLPI_OK) rc = check_memory(&cfg, &p, &err);
     if (rc == SLPI_OK) {
         p.level = -1;
         cfg.base = p;

@@ -1,5 +1,5 @@
 /* cmd-golden.c — `slpi golden`: list, regenerate (`make golden`) or check the golden
- * certified cases of oracle/ (issue 6, oracle items 1–2; format in oracle/golden.c). */
+ * certified cases of oracle/ (golden cases and fast-vs-certified scoring; format in oracle/golden.c). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +11,10 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi golden [--dir DIR] [--check [FILE...] | --write [--case NAME] | --list | --problem NAME]\n"
-            "  --dir DIR     folder of the golden files (default oracle/golden)\n"
+            "  --dir DIR     folder of the golden files (default: the installed ones beside\n"
+            "                the program, $PREFIX/share/slpi/golden, else oracle/golden;\n"
+            "                --write: oracle/golden)\n"
+            "  -o, --output FILE  write the report there instead of standard output\n"
             "  --check       check every case of DIR (or the FILEs) on the ref and fast paths\n"
             "                (the default): the fresh certified balls must overlap the stored\n"
             "                ones, the fast path must stay within |fast - exact| / (n u scale)\n"
@@ -31,15 +34,16 @@ int slpi_cli_golden(int argc, char **argv)
         { "dir", required_argument, 0, 'd' }, { "check", no_argument, 0, 'c' },
         { "write", no_argument, 0, 'w' },     { "case", required_argument, 0, 'k' },
         { "list", no_argument, 0, 'l' },      { "problem", required_argument, 0, 'p' },
-        { "help", no_argument, 0, 'h' },
+        { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 }
     };
-    const char *dir = "oracle/golden", *only = NULL;
+    const char *dir = NULL, *only = NULL, *output = NULL;
     int mode = 'c', c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
         case 'd': dir = optarg; break;
+        case 'o': output = optarg; break;
         case 'c': case 'w': case 'l': mode = c; break;
         case 'k': only = optarg; break;
         case 'p': mode = c; only = optarg; break;
@@ -51,37 +55,34 @@ int slpi_cli_golden(int argc, char **argv)
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;
     }
+    if (!dir) dir = mode == 'w' ? "oracle/golden" : slpi_golden_dir();
+    FILE *out = slpi_cli_output_open("golden", output);
+    if (!out) return SLPI_EINPUT;
     slpi_error err = { 0, "" };
+    int rc = SLPI_OK;
+    slpi_verdict v = SLPI_VERDICT_PASS;
     if (mode == 'l') {
-        for (const char *const *k = slpi_golden_cases(); *k; k++) puts(*k);
-        return SLPI_OK;
-    }
-    if (mode == 'p') {
+        for (const char *const *k = slpi_golden_cases(); *k; k++) fprintf(out, "%s\n", *k);
+    } else if (mode == 'p') {
         char file[200], path[4400];
         slpi_golden g;
         slpi_golden_file_name(only, file, sizeof file);
         snprintf(path, sizeof path, "%s/%s", dir, file);
-        if (slpi_golden_read(path, &g, &err) != SLPI_OK) {
-            fprintf(stderr, "slpi golden: %s\n", err.msg);
-            return SLPI_EINPUT;
+        rc = slpi_golden_read(path, &g, &err);
+        if (rc == SLPI_OK) {
+            fprintf(out, "# golden case %s: %s\n", g.name, g.what);
+            slpi_problem_write(&g.problem, out, "");
+            slpi_golden_clear(&g);
         }
-        printf("# golden case %s: %s\n", g.name, g.what);
-        slpi_problem_write(&g.problem, stdout, "");
-        slpi_golden_clear(&g);
-        return SLPI_OK;
+    } else if (mode == 'w') {
+        rc = slpi_golden_regenerate(dir, only, out, &err);
+    } else {
+        rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, out, &v, &err)
+                           : slpi_golden_check_dir(dir, out, &v, &err);
+        if (rc == SLPI_OK) fprintf(out, "golden: %s\n", slpi_verdict_name(v));
     }
-    if (mode == 'w') {
-        int rc = slpi_golden_regenerate(dir, only, stdout, &err);
-        if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
-        return rc;
-    }
-    slpi_verdict v;
-    int rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, stdout, &v, &err)
-                           : slpi_golden_check_dir(dir, stdout, &v, &err);
-    if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi golden: %s\n", err.msg);
-        return rc;
-    }
-    printf("golden: %s\n", slpi_verdict_name(v));
-    return (int)v;
+    if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
+    int wrc = slpi_cli_output_close("golden", output, out);
+    if (rc != SLPI_OK) return rc;
+    return wrc != SLPI_OK ? wrc : (int)v;
 }

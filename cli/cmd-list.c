@@ -10,7 +10,7 @@ static void help(FILE *f)
 {
     fprintf(f, "usage: slpi list [--keys] [--help]\n"
                "  Prints the systems and schemes, which pairs apply (P: used in a paper, E: supported\n"
-               "  extension, N/A with the reason; SPEC §4.7) and the presets (SPEC §5).\n"
+               "  extension, N/A with the reason; docs/systems.md#applicability) and the presets (docs/experiments.md).\n"
                "  --keys   also print every problem key with its help text\n");
 }
 

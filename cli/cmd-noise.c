@@ -1,6 +1,6 @@
-/* cmd-noise.c — `slpi noise`: write canonical Wiener increments (SPEC §2, DESIGN §4) of
+/* cmd-noise.c — `slpi noise`: write canonical Wiener increments (docs/noise.md, docs/noise.md#contract) of
  * one (seed, path), components 0..M-1, at one level (step size h, `refine` fine levels
- * summed per step), optionally truncated (SPEC §2.2), as a noise file (format in
+ * summed per step), optionally truncated (docs/noise.md#truncation), as a noise file (format in
  * core/noise-file.c) or as raw bit patterns (`--format bits`: per step one line of M
  * 16-digit hex binary64 patterns, tab-separated; the known-answer digests in tests/kat/
  * are SHA-256 sums of this output). */
@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "noise.h"
+#include "cli/cli.h"
+#include "core/noise.h"
 
-/* Increments are generated in blocks of this many steps per component. */
+/* Increments are generated in blocks of up to this many steps per component, and of at
+ * most NOISE_CLI_BLOCK_VALUES increments in all (8 MiB, whatever M is); the output does
+ * not depend on the block size. */
 #define NOISE_CLI_BLOCK 4096
+#define NOISE_CLI_BLOCK_VALUES (1L << 20)
 
 static void noise_usage(FILE *f)
 {
@@ -24,13 +27,15 @@ static void noise_usage(FILE *f)
           "  --seed S         64-bit seed (decimal or 0x hex)\n"
           "  --path P         path index, 0..2^32-1\n"
           "  --components M   number of Wiener processes, 1..100000\n"
-          "  --h H            step size of the level (hex or decimal), > 0\n"
-          "  --steps N        number of steps, >= 1\n"
+          "  --h H            step size of the level (hex or decimal), 2^-60..1e6 (as the key h)\n"
+          "  --steps N        number of steps, 1..2^40; a noise file holds at most 2^30 steps and\n"
+          "                   2^28 increments (steps x M), what the reader accepts\n"
           "  --refine R       sum 2^R fine increments of size H/2^R per step (0..40, default 0)\n"
           "  --truncate on|off  clip at D(H, ELL) = sqrt(2 ELL H |ln H|) (default off)\n"
-          "  --ell ELL        truncation parameter (default 2, the papers' value)\n"
+          "  --ell ELL        truncation parameter, 2^-20..100 (default 2, the papers' value)\n"
           "  --first J        index of the first step (default 0)\n"
-          "  --output FILE    write there instead of standard output\n"
+          "  --output FILE    write there instead of standard output (a temporary file renamed\n"
+          "                   over FILE when complete; FILE is left as it was on error)\n"
           "  --format noise|bits  noise file (default), or binary64 bit patterns in hex\n"
           "  --check FILE     instead: validate a noise file; with --components, --h or\n"
           "                   --steps also require that shape (M, level, at least N steps)\n"
@@ -38,30 +43,11 @@ static void noise_usage(FILE *f)
           "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n", f);
 }
 
-static int noise_bad(const char *opt, const char *val, const char *why)
+/* A strict number (core/parse.c); the message names the option and its value. */
+static int noise_bad(const slpi_error *err)
 {
-    fprintf(stderr, "slpi noise: --%s %s: %s (see slpi noise --help)\n", opt, val, why);
+    fprintf(stderr, "slpi noise: %s (see slpi noise --help)\n", err->msg);
     return SLPI_EINPUT;
-}
-
-static int parse_u64_opt(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    if (*s == '-' || *s == '+' || *s == '\0') {
-        return 0;
-    }
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    *out = v;
-    return *end == '\0' && errno == 0 && v <= max;
-}
-
-/* A whole positive finite number (decimal or hex float). */
-static int parse_positive_opt(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && *out > 0 && isfinite(*out);
 }
 
 /* --check FILE: validate it, and compare with the shape given on the command line. */
@@ -109,69 +95,53 @@ int slpi_cli_noise(int argc, char **argv)
     slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0};
     int have_seed = 0, have_path = 0, bits = 0;
     const char *output = NULL, *check = NULL;
-    uint64_t u;
+    slpi_error err = { 0, "" };
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 's':
-            if (!parse_u64_opt(optarg, UINT64_MAX, &hd.seed)) {
-                return noise_bad("seed", optarg, "expected an unsigned 64-bit integer");
-            }
+            if (slpi_parse_u64("--seed", optarg, UINT64_MAX, &hd.seed, &err)) return noise_bad(&err);
             have_seed = 1;
             break;
         case 'p':
-            if (!parse_u64_opt(optarg, UINT32_MAX, &hd.path)) {
-                return noise_bad("path", optarg, "expected an integer 0..2^32-1");
-            }
+            if (slpi_parse_u64("--path", optarg, UINT32_MAX, &hd.path, &err)) return noise_bad(&err);
             have_path = 1;
             break;
         case 'm':
-            if (!parse_u64_opt(optarg, 100000, &u) || u < 1) {
-                return noise_bad("components", optarg, "expected an integer 1..100000");
-            }
-            hd.components = (int)u;
+            if (slpi_parse_int("--components", optarg, 1, SLPI_NOISE_FILE_MAX_COMPONENTS, &hd.components, &err))
+                return noise_bad(&err);
             break;
         case 'h':
-            if (!parse_positive_opt(optarg, &hd.h)) {
-                return noise_bad("h", optarg, "expected a positive finite step size");
-            }
+            if (slpi_parse_double("--h", optarg, 0x1p-60, 1e6, &hd.h, &err)) return noise_bad(&err);
             break;
         case 'n':
-            if (!parse_u64_opt(optarg, (uint64_t)1 << 40, &u) || u < 1) {
-                return noise_bad("steps", optarg, "expected an integer 1..2^40");
-            }
-            hd.steps = (long)u;
+            if (slpi_parse_long("--steps", optarg, 1, 1L << 40, &hd.steps, &err)) return noise_bad(&err);
             break;
         case 'r':
-            if (!parse_u64_opt(optarg, 40, &u)) {
-                return noise_bad("refine", optarg, "expected an integer 0..40");
-            }
-            hd.refine = (int)u;
+            if (slpi_parse_int("--refine", optarg, 0, 40, &hd.refine, &err)) return noise_bad(&err);
             break;
         case 't':
             if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-                return noise_bad("truncate", optarg, "expected on or off");
+                fprintf(stderr, "slpi noise: --truncate %s: expected on or off\n", optarg);
+                return SLPI_EINPUT;
             }
             hd.truncated = !strcmp(optarg, "on");
             break;
         case 'l':
-            if (!parse_positive_opt(optarg, &hd.ell)) {
-                return noise_bad("ell", optarg, "expected a positive number");
-            }
+            if (slpi_parse_double("--ell", optarg, 0x1p-20, 100, &hd.ell, &err)) return noise_bad(&err);
             break;
         case 'j':
-            if (!parse_u64_opt(optarg, (uint64_t)1 << 50, &hd.first)) {
-                return noise_bad("first", optarg, "expected an integer 0..2^50");
-            }
+            if (slpi_parse_u64("--first", optarg, (uint64_t)1 << 50, &hd.first, &err)) return noise_bad(&err);
             break;
         case 'o':
             output = optarg;
             break;
         case 'f':
             if (strcmp(optarg, "noise") && strcmp(optarg, "bits")) {
-                return noise_bad("format", optarg, "expected noise or bits");
+                fprintf(stderr, "slpi noise: --format %s: expected noise or bits\n", optarg);
+                return SLPI_EINPUT;
             }
             bits = !strcmp(optarg, "bits");
             break;
@@ -205,37 +175,38 @@ int slpi_cli_noise(int argc, char **argv)
     }
     if (hd.truncated) {
         if (!(hd.h < 1)) {
-            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (SPEC §2.2), got h = %g\n", hd.h);
+            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (docs/noise.md#truncation), got h = %g\n", hd.h);
             return SLPI_EINPUT;
         }
         hd.threshold = slpi_noise_threshold(hd.h, hd.ell);
     }
 
-    FILE *f = output ? fopen(output, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "slpi noise: cannot write %s: %s\n", output, strerror(errno));
+    if (!bits && (hd.steps > SLPI_NOISE_FILE_MAX_STEPS || hd.steps > SLPI_NOISE_FILE_MAX_VALUES / hd.components)) {
+        fprintf(stderr, "slpi noise: --steps %ld x --components %d: more than the 2^30 steps or 2^28 increments a "
+                "noise file may hold (the reader keeps them in memory); write several files with --first\n",
+                hd.steps, hd.components);
         return SLPI_EINPUT;
     }
+    slpi_output *o;
+    if (slpi_output_open(&o, output, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    FILE *f = slpi_output_file(o);
     if (!bits) {
         slpi_noise_file_write_header(f, &hd);
     }
     int M = hd.components;
-    double *blk = malloc((size_t)M * NOISE_CLI_BLOCK * sizeof *blk);
-    double *row = malloc((size_t)M * sizeof *row);
-    long clipped = 0;
-    for (long s0 = 0; blk && row && s0 < hd.steps; s0 += NOISE_CLI_BLOCK) {
-        size_t nb = (size_t)(hd.steps - s0 < NOISE_CLI_BLOCK ? hd.steps - s0 : NOISE_CLI_BLOCK);
-        for (int k = 0; k < M; k++) {
-            slpi_noise_increments(hd.seed, hd.path, (uint32_t)k, hd.h, hd.refine,
-                                  hd.first + (uint64_t)s0, nb, blk + (size_t)k * nb);
-        }
-        for (size_t i = 0; i < nb; i++) {
-            for (int k = 0; k < M; k++) {
-                row[k] = blk[(size_t)k * nb + i];
-            }
-            if (hd.truncated) {
-                clipped += slpi_noise_clip(row, (size_t)M, hd.threshold);
-            }
+    long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
+    double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
+    long clipped = 0, got = 0;
+    for (long s0 = 0; blk && got >= 0 && s0 < hd.steps; s0 += block) {
+        size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
+        got = slpi_noise_rows(blk, hd.seed, hd.path, M, hd.h, hd.refine, hd.first + (uint64_t)s0, nb,
+                              hd.truncated ? hd.threshold : INFINITY);
+        clipped += got;
+        for (size_t i = 0; got >= 0 && i < nb; i++) {
+            const double *row = blk + i * (size_t)M;
             if (bits) {
                 for (int k = 0; k < M; k++) {
                     uint64_t b;
@@ -247,14 +218,15 @@ int slpi_cli_noise(int argc, char **argv)
             }
         }
     }
-    int rc = blk && row ? SLPI_OK : SLPI_ENUMERIC;
+    int rc = blk && got >= 0 ? SLPI_OK : SLPI_ENUMERIC;
     free(blk);
-    free(row);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi noise: out of memory\n");
     }
-    if ((output ? fclose(f) : fflush(f)) != 0 && rc == SLPI_OK) {
-        fprintf(stderr, "slpi noise: write error on %s\n", output ? output : "standard output");
+    if (rc != SLPI_OK) {
+        slpi_output_abort(o);
+    } else if (slpi_output_commit(o, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
         rc = SLPI_EINPUT;
     }
     if (hd.truncated && rc == SLPI_OK) {

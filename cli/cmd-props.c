@@ -1,4 +1,4 @@
-/* cmd-props.c — `slpi props`: the property harness (props/, issue 6). */
+/* cmd-props.c — `slpi props`: the property harness (props/). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,8 +16,9 @@ static void usage(FILE *f)
             "  --property P     one property (default: all)\n"
             "  --system S       one system (default: all)\n"
             "  --scheme K       one scheme (default: all)\n"
-            "  --cases N        cases per (property, system, scheme, variant) (default 20;\n"
-            "                   scaled by SLPI_TEST_MULTIPLIER; order properties use N/10)\n"
+            "  --cases N        cases per (property, system, scheme, variant) 1..10^8 (default 20;\n"
+            "                   scaled by SLPI_TEST_MULTIPLIER, which also multiplies the\n"
+            "                   order studies' paths; order properties use N/10 cases)\n"
             "  --seed S         run seed (default: SLPI_TEST_SEED, else 1)\n"
             "  --fast-only      do not check the certified (ref) path\n"
             "  --ref-cases N    check the ref path on the first N cases of each group (default 5)\n"
@@ -28,16 +29,16 @@ static void usage(FILE *f)
             "  --verbose, -v    one line per group, and the shrinking steps\n"
             "  --list           the properties\n"
             "Exit 0 all passed, 1 a property failed, 2 usage error.\nProperties:\n");
-    for (int i = 0; i < props_property_count(); i++)
-        fprintf(f, "  %-13s %s\n", props_property_get(i)->name, props_property_get(i)->what);
+    for (int i = 0; i < slpi_props_property_count(); i++)
+        fprintf(f, "  %-13s %s\n", slpi_props_property_get(i)->name, slpi_props_property_get(i)->what);
 }
 
-static int replay_one(props_case *c, int use_ref, const char *label)
+static int replay_one(slpi_props_case *c, int use_ref, const char *label)
 {
-    props_outcome o;
-    int v = props_verdict(c, use_ref, &o);
+    slpi_props_outcome o;
+    int v = slpi_props_verdict(c, use_ref, &o);
     char buf[512];
-    props_case_format(c, buf, sizeof buf);
+    slpi_props_case_format(c, buf, sizeof buf);
     if (v > 0) {
         printf("PASS %s: %s (%s)\n", label, buf, o.msg);
         return SLPI_OK;
@@ -46,7 +47,7 @@ static int replay_one(props_case *c, int use_ref, const char *label)
         printf("UNABLE %s: %s (%s)\n", label, buf, o.msg);
         return SLPI_ENUMERIC;
     }
-    props_report_failure(stdout, c, &o, use_ref, NULL);
+    slpi_props_report_failure(stdout, c, &o, use_ref, NULL);
     return SLPI_ECHECK;
 }
 
@@ -55,7 +56,7 @@ static int cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int replay_dir(const char *dir, int use_ref)
+static int replay_dir(const char *dir, int use_ref, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -72,10 +73,11 @@ static int replay_dir(const char *dir, int use_ref)
     qsort(names, (size_t)n, sizeof *names, cmp);
     for (int i = 0; i < n; i++) {
         char path[SLPI_PATH_MAX];
-        props_case c = { 0 };
+        slpi_props_case c = { 0 };
         slpi_error err;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        int r = props_regression_load(path, &c, &err);
+        int r = slpi_props_regression_load(path, &c, &err);
+        c.depth = depth;
         if (r) fprintf(stderr, "slpi props: %s\n", err.msg);
         else r = replay_one(&c, use_ref, names[i]);
         if (r == SLPI_ECHECK || (r && rc != SLPI_ECHECK)) rc = r;
@@ -83,6 +85,12 @@ static int replay_dir(const char *dir, int use_ref)
     }
     printf("props: %d regression cases replayed from %s\n", n, dir);
     return rc == SLPI_ENUMERIC ? SLPI_OK : rc;
+}
+
+static int bad_number(const slpi_error *err)
+{
+    fprintf(stderr, "slpi props: %s\n", err->msg);
+    return SLPI_EINPUT;
 }
 
 int slpi_cli_props(int argc, char **argv)
@@ -97,17 +105,21 @@ int slpi_cli_props(int argc, char **argv)
         { "ref-cases", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout };
+    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL, 1 };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
-    if (env) o.seed = strtoull(env, NULL, 0);
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
-    double k = mult ? atof(mult) : 1;
+    double k = 1;
+    slpi_error err = { 0, "" };
+    if ((env && slpi_parse_u64("SLPI_TEST_SEED", env, UINT64_MAX, &o.seed, &err))
+        || (mult && slpi_parse_double("SLPI_TEST_MULTIPLIER", mult, 0, 1e6, &k, &err))) {
+        return bad_number(&err);
+    }
     int c, cases_given = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
-            if ((o.prop = props_property_find(optarg)) < 0) {
+            if ((o.prop = slpi_props_property_find(optarg)) < 0) {
                 fprintf(stderr, "slpi props: unknown property '%s' (see --list)\n", optarg);
                 return SLPI_EINPUT;
             }
@@ -124,25 +136,16 @@ int slpi_cli_props(int argc, char **argv)
             o.scheme = s;
             break;
         }
-        case 'n': {
-            char *end;
-            o.cases = strtol(optarg, &end, 10);
-            if (*end || o.cases < 1) { fprintf(stderr, "slpi props: --cases %s: need a positive integer\n", optarg); return SLPI_EINPUT; }
+        case 'n':
+            if (slpi_parse_long("--cases", optarg, 1, 100000000, &o.cases, &err)) return bad_number(&err);
             cases_given = 1;
             break;
-        }
-        case 'S': {
-            char *end;
-            o.seed = strtoull(optarg, &end, 0);
-            if (*end || !*optarg) { fprintf(stderr, "slpi props: --seed %s: not an integer\n", optarg); return SLPI_EINPUT; }
+        case 'S':
+            if (slpi_parse_u64("--seed", optarg, UINT64_MAX, &o.seed, &err)) return bad_number(&err);
             break;
-        }
-        case 'c': {
-            char *end;
-            o.ref_cases = strtol(optarg, &end, 10);
-            if (*end || o.ref_cases < 0) { fprintf(stderr, "slpi props: --ref-cases %s: need an integer >= 0\n", optarg); return SLPI_EINPUT; }
+        case 'c':
+            if (slpi_parse_long("--ref-cases", optarg, 0, 100000000, &o.ref_cases, &err)) return bad_number(&err);
             break;
-        }
         case 'f': o.use_ref = 0; break;
         case 'r': replay = optarg; break;
         case 'R': regress = optarg; break;
@@ -153,19 +156,22 @@ int slpi_cli_props(int argc, char **argv)
         default: usage(stderr); return SLPI_EINPUT;
         }
     }
+
     if (optind < argc) {
         fprintf(stderr, "slpi props: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;
     }
-    if (regress) return replay_dir(regress, o.use_ref);
+    o.depth = k > 1 ? (int)k : 1;
+    if (regress) return replay_dir(regress, o.use_ref, o.depth);
     if (replay) {
-        props_case pc = { 0 };
+        slpi_props_case pc = { 0 };
         slpi_error err;
         pc.seed = o.seed;
-        if (props_case_parse(replay, &pc, &err)) {
+        if (slpi_props_case_parse(replay, &pc, &err)) {
             fprintf(stderr, "slpi props: %s\n", err.msg);
             return SLPI_EINPUT;
         }
+        pc.depth = o.depth;
         int r = replay_one(&pc, o.use_ref, "replay");
         return r == SLPI_ENUMERIC ? SLPI_ENUMERIC : r;
     }
@@ -175,6 +181,6 @@ int slpi_cli_props(int argc, char **argv)
     }
     printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s\n",
            o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only");
-    props_summary s;
-    return props_run(&o, &s);
+    slpi_props_summary s;
+    return slpi_props_run(&o, &s);
 }

@@ -14,7 +14,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi run [options] [key=value ...]\n"
-            "  --preset NAME       start from a SPEC §5 case (see `slpi list`)\n"
+            "  --preset NAME       start from a docs/experiments.md case (see `slpi list`)\n"
             "  --system S          rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler\n"
             "  --scheme K          tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi\n"
             "  --config FILE       key=value lines ('#' comments)\n"
@@ -24,9 +24,10 @@ static void help(FILE *f)
             "  --output FILE, -o   trajectory TSV (default: standard output)\n"
             "  --hex               write doubles as %%a hex floats\n"
             "  --json FILE         also write the summary as JSON (written on failure too)\n"
-            "  --quiet, -q         no summary\n"
+            "  --quiet, -q         no summary, no progress\n"
+            "  --progress          progress on standard error even when it is not a terminal\n"
             "  --checkpoint FILE   write a checkpoint every --checkpoint-every N steps (default\n"
-            "                      1000), atomically (FILE.tmp, fsync, rename); needs --output\n"
+            "                      1000), atomically (temporary file, fsync, rename); needs --output\n"
             "  --checkpoint-every N\n"
             "  --resume FILE       continue the run of checkpoint FILE: give the same problem and\n"
             "                      --output; the output is checked against the checkpoint,\n"
@@ -35,8 +36,13 @@ static void help(FILE *f)
             "Output: the trajectory TSV (format 'slpi-trajectory 1': '#' provenance and problem\n"
             "header, a column line, one row per step) and a summary (to standard output when\n"
             "--output is given, else to standard error). Exit 0 ok, 2 bad input, 3 numerical failure.\n"
-            "On bad input found before the first step (exit 2) the --output file is removed; after a numerical failure\n"
-            "(exit 3) it holds the header and the rows of the steps before the failure.\n"
+            "Files: --output is written to a temporary file in its folder and renamed over FILE at the end,\n"
+            "so FILE is never half-written and concurrent runs cannot interleave; on bad input or a write\n"
+            "error (exit 2) FILE is left as it was; after a numerical failure (exit 3) it holds the header\n"
+            "and the rows of the steps before the failure. With --checkpoint the output is renamed into\n"
+            "place at the first checkpoint and streamed (a killed run leaves a valid prefix to --resume).\n"
+            "Devices and FIFOs (/dev/null) are written in place and never removed. No output may name an\n"
+            "input (--config, noise_file, x0_file, --resume) or another output.\n"
             "Keys:\n");
     slpi_problem_print_keys(f);
 }
@@ -62,8 +68,7 @@ int slpi_cli_run(int argc, char **argv)
     char *keys[MAXK], *vals[MAXK];
     int nk = 0, use_ref = 0, quiet = 0, hex = 0, c;
     const char *output = NULL, *config = NULL, *json = NULL;
-    slpi_run_ckpt ck = { NULL, 1000, NULL, NULL };
-    char *end;
+    slpi_run_ckpt ck = { NULL, 1000, NULL, NULL, NULL };
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         const char *key = NULL;
@@ -79,14 +84,14 @@ int slpi_cli_run(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'C': ck.checkpoint = optarg; break;
         case 'R': ck.resume = optarg; break;
-        case 'E':
-            errno = 0;
-            ck.every = strtol(optarg, &end, 10);
-            if (end == optarg || *end || errno || ck.every <= 0) {
-                fprintf(stderr, "slpi run: --checkpoint-every %s: expected a positive number of steps\n", optarg);
+        case 'E': {
+            slpi_error perr = { 0, "" };
+            if (slpi_parse_long("--checkpoint-every", optarg, 1, 1000000000000L, &ck.every, &perr) != SLPI_OK) {
+                fprintf(stderr, "slpi run: %s (steps between checkpoints)\n", perr.msg);
                 return SLPI_EINPUT;
             }
             break;
+        }
         case 'h': help(stdout); return SLPI_OK;
         default:
             if (c >= 1 && c <= 8) { key = shorthand[c]; break; }
@@ -147,24 +152,37 @@ int slpi_cli_run(int argc, char **argv)
         fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
         return SLPI_EINPUT;
     }
-    ck.output = output;
-    FILE *out = stdout;
-    if (output) {
-        out = fopen(output, ck.resume ? "r+" : ck.checkpoint ? "w+" : "w");
-        if (!out) {
-            fprintf(stderr, "slpi run: %s: cannot write: %s\n", output, strerror(errno));
-            return SLPI_EINPUT;
-        }
-    }
-    slpi_run_result res;
-    FILE *summary = quiet ? NULL : (output ? stdout : stderr);
-    rc = slpi_run_checkpointed(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), out, hex, summary, &ck, &res, &err);
-    if (output && fclose(out) != 0 && rc == SLPI_OK) {
-        fprintf(stderr, "slpi run: %s: write error\n", output);
+    /* no output may replace an input or another output (--checkpoint may be --resume) */
+    const char *outs[] = { output, json, ck.checkpoint }, *out_role[] = { "--output", "--json", "--checkpoint" };
+    const char *ins[] = { config, p.noise_file, p.x0_file, ck.resume },
+               *in_role[] = { "--config", "noise_file", "x0_file", "--resume" };
+    if (slpi_output_check_paths(3, outs, out_role, 3, ins, in_role, &err) != SLPI_OK
+        || slpi_output_check_paths(2, outs, out_role, 4, ins, in_role, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi run: %s\n", err.msg);
         return SLPI_EINPUT;
     }
-    /* no partial file on bad input found before the first step */
-    if (output && rc == SLPI_EINPUT && !ck.resume && res.steps_done == 0) remove(output);
+    ck.output = output;
+    slpi_output *o = NULL;
+    if (output && slpi_output_open(&o, output, ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi run: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    ck.handle = o;
+    slpi_run_result res;
+    FILE *summary = quiet ? NULL : (output ? stdout : stderr);
+    rc = slpi_run_checkpointed(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, hex,
+                               summary, &ck, &res, &err);
+    /* kept: a finished run, and the valid prefix of a numerical failure (exit 3); an
+     * input error leaves the old file as it was (only our temporary file is removed) */
+    if (rc == SLPI_OK || rc == SLPI_ENUMERIC) {
+        slpi_error werr = { 0, "" };
+        if (slpi_output_commit(o, &werr) != SLPI_OK) {
+            if (rc == SLPI_OK) rc = SLPI_EINPUT, err = werr;
+            else fprintf(stderr, "slpi run: %s\n", werr.msg);
+        }
+    } else {
+        slpi_output_abort(o);
+    }
     if (json) {
         slpi_error jerr = { 0, "" };
         if (slpi_run_write_json(&p, use_ref ? "ref" : "fast", &res, rc, rc ? err.msg : "ok", json, &jerr)) {

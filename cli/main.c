@@ -8,14 +8,14 @@
 typedef struct { const char *name; int (*fn)(int, char **); const char *what; } command;
 
 static const command commands[] = {
-    { "list", slpi_cli_list, "systems, schemes, presets, applicability (SPEC §4.7), keys" },
+    { "list", slpi_cli_list, "systems, schemes, presets, applicability (docs/systems.md#applicability), keys" },
     { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
-    { "audit", slpi_cli_audit, "audit every claim of SPEC §6: verdicts, HTML + JSON report" },
+    { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report" },
     { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases" },
     { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle" },
-    { "props", slpi_cli_props, "property harness: generated cases, SPEC §3.6 properties, shrinking, replay" },
+    { "props", slpi_cli_props, "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay" },
 };
 
 static void usage(FILE *f)
@@ -23,6 +23,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: slpi <command> [options]   (slpi <command> --help for each)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(f, "\nprogress: on a terminal, work that runs longer than about 2 s shows its progress on\n"
+               "standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
     fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure\n");
 }
 
@@ -41,8 +43,34 @@ int main(int argc, char **argv)
         slpi_provenance_write(stdout, "  ");
         return SLPI_OK;
     }
+    /* progress is one switch for every command (core/progress.c): --progress is taken
+     * out here; --quiet/-q stays for the command and also silences progress */
+    int kept = 2;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < argc) argv[kept++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--progress") == 0) {
+            slpi_progress_set_mode(SLPI_PROGRESS_ON);
+            continue;
+        }
+        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) slpi_progress_set_mode(SLPI_PROGRESS_OFF);
+        argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    argc = kept;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int rc = commands[i].fn(argc - 1, argv + 1);
+            /* a report that cannot be written (> /dev/full, a closed pipe) is never exit 0 */
+            slpi_error err = { 0, "" };
+            if (slpi_output_close_stdout(&err) != SLPI_OK) {
+                fprintf(stderr, "slpi %s: %s\n", argv[1], err.msg);
+                return SLPI_EINPUT;
+            }
+            return rc;
+        }
     fprintf(stderr, "slpi: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return SLPI_EINPUT;

@@ -1,4 +1,4 @@
-/* checkpoint.c — run checkpoints (DESIGN §5, issue 8): what `slpi run --checkpoint`
+/* checkpoint.c — run checkpoints (docs/design.md#formats; resumable runs): what `slpi run --checkpoint`
  * writes every N steps and `--resume` continues from, so that the resumed trajectory
  * is byte-identical to an uninterrupted run.
  *
@@ -25,10 +25,11 @@
  *   end HEX16                   FNV-1a 64 of every byte before this line
  * Nothing may follow the end line. The reader checks the version, each key and its
  * range, counts, and the end digest (a torn or edited file is rejected), and names
- * file:line. Files are written atomically: to PATH.tmp, fsync, rename over PATH, then
- * fsync of the folder, so PATH always holds a whole checkpoint (old or new).
+ * file:line. Files are written atomically (core/output.c: a temporary file in the same
+ * folder, fsync, rename over PATH, fsync of the folder), so PATH always holds a whole
+ * checkpoint (old or new).
  */
-#include "checkpoint.h"
+#include "core/checkpoint.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,19 +88,6 @@ static void write_body(FILE *f, const slpi_checkpoint *c)
     for (int i = 0; i < c->ntokens; i++) fprintf(f, "x %s\n", c->x[i]);
 }
 
-static void sync_folder(const char *path)
-{
-    char *dir = strdup(path);
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[slash == dir ? 1 : 0] = '\0';
-    int fd = open(slash ? dir : ".", O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);   /* best effort: some file systems refuse fsync on folders */
-        close(fd);
-    }
-    free(dir);
-}
-
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err)
 {
     char *buf = NULL;
@@ -108,41 +96,26 @@ int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error
     if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
     write_body(m, c);
     fclose(m);
-    int rc = slpi_ckpt_write_text(path, buf, len, err);
+    int rc = slpi_checkpoint_write_text(path, buf, len, err);
     free(buf);
     return rc;
 }
 
-int slpi_ckpt_write_text(const char *path, const char *buf, size_t len, slpi_error *err)
+int slpi_checkpoint_write_text(const char *path, const char *buf, size_t len, slpi_error *err)
 {
     uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, len);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    int rc = SLPI_OK;
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", tmp, strerror(errno));
-    } else {
-        fwrite(buf, 1, len, f);
-        fprintf(f, "end %016" PRIx64 "\n", d);
-        int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the checkpoint: %s", path, strerror(errno));
-            unlink(tmp);
-        } else {
-            sync_folder(path);
-        }
-    }
-    free(tmp);
-    return rc;
+    slpi_output *o;
+    int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
+    if (rc != SLPI_OK) return rc;
+    FILE *f = slpi_output_file(o);
+    fwrite(buf, 1, len, f);
+    fprintf(f, "end %016" PRIx64 "\n", d);
+    return slpi_output_commit(o, err);
 }
 
 /* ------------------------------------------------------------------ reader */
 
-int slpi_ckpt_fail(slpi_ckpt_reader *r, const char *fmt, const char *detail)
+int slpi_checkpoint_fail(slpi_checkpoint_reader *r, const char *fmt, const char *detail)
 {
     char what[256];
     snprintf(what, sizeof what, fmt, detail);
@@ -150,11 +123,11 @@ int slpi_ckpt_fail(slpi_ckpt_reader *r, const char *fmt, const char *detail)
 }
 
 /* The value of the next line "key value"; NULL (err set) if the key differs. */
-char *slpi_ckpt_value(slpi_ckpt_reader *r, const char *key)
+char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key)
 {
     if (r->pos >= r->end) {
         r->line++;
-        slpi_ckpt_fail(r, "truncated checkpoint: missing '%s' line", key);
+        slpi_checkpoint_fail(r, "truncated checkpoint: missing '%s' line", key);
         return NULL;
     }
     char *s = r->pos, *nl = memchr(s, '\n', (size_t)(r->end - s));
@@ -163,29 +136,26 @@ char *slpi_ckpt_value(slpi_ckpt_reader *r, const char *key)
     r->line++;
     size_t k = strlen(key);
     if (strncmp(s, key, k) != 0 || s[k] != ' ') {
-        slpi_ckpt_fail(r, "expected the line '%s VALUE'", key);
+        slpi_checkpoint_fail(r, "expected the line '%s VALUE'", key);
         return NULL;
     }
     return s + k + 1;
 }
 
-int slpi_ckpt_long(slpi_ckpt_reader *r, const char *key, long lo, long hi, long *out)
+int slpi_checkpoint_long(slpi_checkpoint_reader *r, const char *key, long lo, long hi, long *out)
 {
-    char *v = slpi_ckpt_value(r, key), *end;
+    char *v = slpi_checkpoint_value(r, key);
     if (!v) return SLPI_EINPUT;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno || x < lo || x > hi || (*v != '-' && (*v < '0' || *v > '9')))
-        return slpi_ckpt_fail(r, "bad value for this key: '%s'", v);
-    *out = x;
+    if (*v == ' ' || slpi_parse_long(key, v, lo, hi, out, NULL) != SLPI_OK)
+        return slpi_checkpoint_fail(r, "bad value for this key: '%s'", v);
     return SLPI_OK;
 }
 
-static int read_hex64(slpi_ckpt_reader *r, const char *key, uint64_t *out)
+static int read_hex64(slpi_checkpoint_reader *r, const char *key, uint64_t *out)
 {
-    char *v = slpi_ckpt_value(r, key);
+    char *v = slpi_checkpoint_value(r, key);
     if (!v) return SLPI_EINPUT;
-    if (strlen(v) != 16 || strspn(v, "0123456789abcdef") != 16) return slpi_ckpt_fail(r, "expected 16 hex digits: '%s'", v);
+    if (strlen(v) != 16 || strspn(v, "0123456789abcdef") != 16) return slpi_checkpoint_fail(r, "expected 16 hex digits: '%s'", v);
     *out = strtoull(v, NULL, 16);
     return SLPI_OK;
 }
@@ -193,60 +163,59 @@ static int read_hex64(slpi_ckpt_reader *r, const char *key, uint64_t *out)
 /* A %a double (finite unless allow_nonfinite) from a whole token. */
 static int parse_double(const char *s, int allow_nonfinite, double *out)
 {
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && (allow_nonfinite || isfinite(*out));
+    int rc = slpi_parse_binary64(s, out);
+    return rc == 0 || (rc == -2 && allow_nonfinite);
 }
 
-static int read_header(slpi_ckpt_reader *r, slpi_checkpoint *c)
+static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
 {
-    char *v = slpi_ckpt_value(r, "arith");
+    char *v = slpi_checkpoint_value(r, "arith");
     if (!v) return SLPI_EINPUT;
-    if (strcmp(v, "fast") != 0 && strcmp(v, "ref") != 0) return slpi_ckpt_fail(r, "arith '%s': expected fast or ref", v);
+    if (strcmp(v, "fast") != 0 && strcmp(v, "ref") != 0) return slpi_checkpoint_fail(r, "arith '%s': expected fast or ref", v);
     strcpy(c->arith, v);
     long x;
-    if (slpi_ckpt_long(r, "hex", 0, 1, &x)) return SLPI_EINPUT;
+    if (slpi_checkpoint_long(r, "hex", 0, 1, &x)) return SLPI_EINPUT;
     c->hex = (int)x;
-    if (slpi_ckpt_long(r, "dim", 1, CKPT_MAX_DIM, &x)) return SLPI_EINPUT;
+    if (slpi_checkpoint_long(r, "dim", 1, CKPT_MAX_DIM, &x)) return SLPI_EINPUT;
     c->dim = (int)x;
-    if (slpi_ckpt_long(r, "step", 0, (long)1e12, &c->step) || slpi_ckpt_long(r, "out_bytes", 0, LONG_MAX, &c->out_bytes)
-        || read_hex64(r, "out_digest", &c->out_digest) || slpi_ckpt_long(r, "total_iters", 0, LONG_MAX, &c->total_iters)
-        || slpi_ckpt_long(r, "max_iters", 0, INT_MAX, &x))
+    if (slpi_checkpoint_long(r, "step", 0, (long)1e12, &c->step) || slpi_checkpoint_long(r, "out_bytes", 0, LONG_MAX, &c->out_bytes)
+        || read_hex64(r, "out_digest", &c->out_digest) || slpi_checkpoint_long(r, "total_iters", 0, LONG_MAX, &c->total_iters)
+        || slpi_checkpoint_long(r, "max_iters", 0, INT_MAX, &x))
         return SLPI_EINPUT;
     slpi_run_result *res = &c->res;
     res->max_iters = (int)x;
-    if (slpi_ckpt_long(r, "stagnated", 0, c->step, &res->stagnated) || slpi_ckpt_long(r, "capped", 0, c->step, &res->capped)
-        || slpi_ckpt_long(r, "clipped", 0, LONG_MAX, &res->clipped))
+    if (slpi_checkpoint_long(r, "stagnated", 0, c->step, &res->stagnated) || slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped)
+        || slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
         return SLPI_EINPUT;
-    if (!(v = slpi_ckpt_value(r, "max_radius"))) return SLPI_EINPUT;
+    if (!(v = slpi_checkpoint_value(r, "max_radius"))) return SLPI_EINPUT;
     if (!parse_double(v, 0, &res->max_radius) || res->max_radius < 0)
-        return slpi_ckpt_fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);
-    if (slpi_ckpt_long(r, "max_prec", 0, LONG_MAX, &res->max_prec) || slpi_ckpt_long(r, "ndiag", 0, SLPI_MAX_DIAG, &x))
+        return slpi_checkpoint_fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);
+    if (slpi_checkpoint_long(r, "max_prec", 0, LONG_MAX, &res->max_prec) || slpi_checkpoint_long(r, "ndiag", 0, SLPI_MAX_DIAG, &x))
         return SLPI_EINPUT;
     res->ndiag = (int)x;
     for (int i = 0; i < res->ndiag; i++) {
-        if (!(v = slpi_ckpt_value(r, "diag"))) return SLPI_EINPUT;
+        if (!(v = slpi_checkpoint_value(r, "diag"))) return SLPI_EINPUT;
         char *save = NULL, *a = strtok_r(v, " ", &save), *b = strtok_r(NULL, " ", &save),
              *d = strtok_r(NULL, " ", &save);
         if (!a || !b || !d || strtok_r(NULL, " ", &save) || !parse_double(a, 1, &res->diag_first[i])
             || !parse_double(b, 1, &res->diag_final[i]) || !parse_double(d, 1, &res->diag_maxchange[i]))
-            return slpi_ckpt_fail(r, "diag: expected three %%a doubles (first final max-change)%s", "");
+            return slpi_checkpoint_fail(r, "diag: expected three %%a doubles (first final max-change)%s", "");
     }
     res->steps_done = c->step;
     res->failed_step = -1;
     return SLPI_OK;
 }
 
-static int read_problem_and_state(slpi_ckpt_reader *r, slpi_checkpoint *c)
+static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
 {
     long nl;
-    if (slpi_ckpt_long(r, "problem_lines", 1, CKPT_MAX_PROBLEM_LINES, &nl)) return SLPI_EINPUT;
+    if (slpi_checkpoint_long(r, "problem_lines", 1, CKPT_MAX_PROBLEM_LINES, &nl)) return SLPI_EINPUT;
     size_t cap = 1, len = 0;
     c->problem = calloc(1, 1);
     for (long i = 0; i < nl; i++) {
-        char *v = slpi_ckpt_value(r, "problem");
+        char *v = slpi_checkpoint_value(r, "problem");
         if (!v) return SLPI_EINPUT;
-        if (!strchr(v, '=')) return slpi_ckpt_fail(r, "problem line '%s' is not key=value", v);
+        if (!strchr(v, '=')) return slpi_checkpoint_fail(r, "problem line '%s' is not key=value", v);
         size_t n = strlen(v);
         cap += n + 1;
         c->problem = realloc(c->problem, cap);
@@ -256,18 +225,18 @@ static int read_problem_and_state(slpi_ckpt_reader *r, slpi_checkpoint *c)
         c->problem[len] = '\0';
     }
     long nt;
-    if (slpi_ckpt_long(r, "ntokens", 1, 2 * CKPT_MAX_DIM, &nt)) return SLPI_EINPUT;
+    if (slpi_checkpoint_long(r, "ntokens", 1, 2 * CKPT_MAX_DIM, &nt)) return SLPI_EINPUT;
     c->x = calloc((size_t)nt, sizeof(char *));
     for (int i = 0; i < nt; i++) {
-        char *v = slpi_ckpt_value(r, "x");
+        char *v = slpi_checkpoint_value(r, "x");
         if (!v) return SLPI_EINPUT;
-        if (!*v) return slpi_ckpt_fail(r, "empty state token%s", "");
+        if (!*v) return slpi_checkpoint_fail(r, "empty state token%s", "");
         c->x[i] = strdup(v);
         c->ntokens = i + 1;
     }
     if (r->pos != r->end) {
         r->line++;
-        return slpi_ckpt_fail(r, "unexpected line before the end line%s", "");
+        return slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
     }
     return SLPI_OK;
 }
@@ -275,11 +244,8 @@ static int read_problem_and_state(slpi_ckpt_reader *r, slpi_checkpoint *c)
 /* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
 static char *slurp(const char *path, size_t *len, slpi_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    FILE *f = slpi_input_open(path, err);
+    if (!f) return NULL;
     size_t cap = 4096, n = 0, got;
     char *buf = malloc(cap);
     while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
@@ -299,7 +265,7 @@ static char *slurp(const char *path, size_t *len, slpi_error *err)
     return buf;
 }
 
-int slpi_ckpt_open(slpi_ckpt_reader *r, const char *path, const char *format, int version, slpi_error *err)
+int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char *format, int version, slpi_error *err)
 {
     memset(r, 0, sizeof *r);
     r->name = path;
@@ -331,27 +297,27 @@ int slpi_ckpt_open(slpi_ckpt_reader *r, const char *path, const char *format, in
         char *end;
         r->line = lines;
         if (strncmp(last, "end ", 4) != 0 || strlen(last + 4) != 16 || strspn(last + 4, "0123456789abcdef") != 16)
-            rc = slpi_ckpt_fail(r, "truncated checkpoint: the last line is not 'end DIGEST'%s", "");
+            rc = slpi_checkpoint_fail(r, "truncated checkpoint: the last line is not 'end DIGEST'%s", "");
         else if ((d = strtoull(last + 4, &end, 16)) != slpi_fnv1a(SLPI_FNV_INIT, text, (size_t)(last - text)))
-            rc = slpi_ckpt_fail(r, "digest mismatch: the checkpoint was altered or torn%s", "");
+            rc = slpi_checkpoint_fail(r, "digest mismatch: the checkpoint was altered or torn%s", "");
     }
     if (rc == SLPI_OK) {
         r->end = last;
         char *nl = memchr(text, '\n', (size_t)(last - text));
         r->line = 1;
         if (!nl) {
-            rc = slpi_ckpt_fail(r, "not a checkpoint: no header line before the end line%s", "");
+            rc = slpi_checkpoint_fail(r, "not a checkpoint: no header line before the end line%s", "");
         } else {
             *nl = '\0';
             r->pos = nl + 1;
-            if (strcmp(text, want) != 0) rc = slpi_ckpt_fail(r, "unsupported checkpoint version '%s'", text + k);
+            if (strcmp(text, want) != 0) rc = slpi_checkpoint_fail(r, "unsupported checkpoint version '%s'", text + k);
         }
     }
-    if (rc != SLPI_OK) slpi_ckpt_close(r);
+    if (rc != SLPI_OK) slpi_checkpoint_close(r);
     return rc;
 }
 
-void slpi_ckpt_close(slpi_ckpt_reader *r)
+void slpi_checkpoint_close(slpi_checkpoint_reader *r)
 {
     free(r->text);
     r->text = r->pos = r->end = NULL;
@@ -360,12 +326,12 @@ void slpi_ckpt_close(slpi_ckpt_reader *r)
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err)
 {
     memset(c, 0, sizeof *c);
-    slpi_ckpt_reader r;
-    int rc = slpi_ckpt_open(&r, path, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err);
+    slpi_checkpoint_reader r;
+    int rc = slpi_checkpoint_open(&r, path, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
     rc = read_header(&r, c);
     if (rc == SLPI_OK) rc = read_problem_and_state(&r, c);
-    slpi_ckpt_close(&r);
+    slpi_checkpoint_close(&r);
     if (rc != SLPI_OK) slpi_checkpoint_free(c);
     return rc;
 }

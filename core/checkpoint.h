@@ -26,7 +26,7 @@ typedef struct {
 #define SLPI_FNV_INIT UINT64_C(0xcbf29ce484222325)
 uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n);
 
-/* Write c to path atomically: path.tmp, fsync, rename. */
+/* Write c to path atomically (core/output.c: temporary file, fsync, rename). */
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err);
 /* Read and validate a checkpoint file; errors read "file:line: problem". */
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err);
@@ -35,8 +35,8 @@ void slpi_checkpoint_free(slpi_checkpoint *c);
 /* Primitives shared by every checkpoint format (run checkpoints above, ensemble
  * checkpoints of reports/converge.c): a text file "# FORMAT VERSION", "key value"
  * lines, and a final "end DIGEST" line (FNV-1a 64 of every byte before it). */
-/* Write the len bytes of body, then its end line, atomically (path.tmp, fsync, rename). */
-int slpi_ckpt_write_text(const char *path, const char *body, size_t len, slpi_error *err);
+/* Write the len bytes of body, then its end line, atomically (core/output.c). */
+int slpi_checkpoint_write_text(const char *path, const char *body, size_t len, slpi_error *err);
 
 typedef struct {
     const char *name;
@@ -44,17 +44,17 @@ typedef struct {
     char *pos, *end;   /* next line; end of the covered part (the end line) */
     long line;         /* line number of the last line read */
     slpi_error *err;
-} slpi_ckpt_reader;
+} slpi_checkpoint_reader;
 
 /* Read path, check the end digest and the header line "# format version"; then the
- * reader stands on line 2. Errors read "file:line: problem". Close with slpi_ckpt_close. */
-int slpi_ckpt_open(slpi_ckpt_reader *r, const char *path, const char *format, int version, slpi_error *err);
-void slpi_ckpt_close(slpi_ckpt_reader *r);
+ * reader stands on line 2. Errors read "file:line: problem". Close with slpi_checkpoint_close. */
+int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char *format, int version, slpi_error *err);
+void slpi_checkpoint_close(slpi_checkpoint_reader *r);
 /* The value of the next line "key value" (NULL, error set, if the key differs). */
-char *slpi_ckpt_value(slpi_ckpt_reader *r, const char *key);
+char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key);
 /* The next line "key N" with lo <= N <= hi. */
-int slpi_ckpt_long(slpi_ckpt_reader *r, const char *key, long lo, long hi, long *out);
+int slpi_checkpoint_long(slpi_checkpoint_reader *r, const char *key, long lo, long hi, long *out);
 /* Set the error "file:line: " + fmt (one %s: detail); returns SLPI_EINPUT. */
-int slpi_ckpt_fail(slpi_ckpt_reader *r, const char *fmt, const char *detail);
+int slpi_checkpoint_fail(slpi_checkpoint_reader *r, const char *fmt, const char *detail);
 
 #endif

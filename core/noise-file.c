@@ -1,6 +1,5 @@
 /* noise-file.c — noise files: Wiener increments as text, so that any scheme (and any
- * external implementation) consumes exactly the same increments (DESIGN §4, §5; SPEC
- * §2.1). Writer and validating reader.
+ * external implementation) consumes exactly the same increments (docs/noise.md#contract, docs/design.md#formats; docs/noise.md#increments). Writer and validating reader.
  *
  * Format "slpi-noise" version 1. Lines end in '\n'. First the header, ten lines in this
  * order (binary64 values as C99 "%a" hex floats, then "%.17g" decimals of the same):
@@ -23,7 +22,7 @@
  * is finite and that hex and decimal copies are the same binary64, |dW| <= D when
  * truncated, and the row count; every error reads "file:line: problem".
  */
-#include "noise.h"
+#include "core/noise.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -63,7 +62,7 @@ typedef struct {
     const char *name;
     long line;
     char *buf;
-    size_t cap;
+    size_t cap, len;
     slpi_error *err;
 } noise_reader;
 
@@ -76,8 +75,9 @@ static int reader_next(noise_reader *r)
     }
     r->line++;
     if (n > 0 && r->buf[n - 1] == '\n') {
-        r->buf[n - 1] = '\0';
+        r->buf[--n] = '\0';
     }
+    r->len = (size_t)n;
     return 1;
 }
 
@@ -87,36 +87,27 @@ static int reader_fail(noise_reader *r, const char *what, const char *detail)
                           detail);
 }
 
-/* A whole token as a double (hex or decimal); 0 unless it parses completely. */
+/* A whole token as a double (hex or decimal, subnormals exact); 0 unless it parses. */
 static int parse_double(const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && errno != ERANGE;
+    return slpi_parse_binary64(s, out) == 0;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+/* A whole decimal unsigned integer <= max (strict, core/parse.c). */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-    char *end;
-    if (*s < '0' || *s > '9') {
-        return 0;
-    }
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    *out = v;
-    return *end == '\0' && errno != ERANGE;
+    return *s && strspn(s, "0123456789") == strlen(s) && slpi_parse_u64("", s, max, out, NULL) == SLPI_OK;
 }
 
 /* A binary64 written as "HEX DEC": both parse, are finite and are the same number. */
 static int parse_pair(noise_reader *r, const char *hex, const char *dec, double *out)
 {
     double a, b;
+    if (hex && slpi_parse_binary64(hex, &a) == -2) {
+        return reader_fail(r, "value is not finite: ", hex);
+    }
     if (!hex || !dec || !parse_double(hex, &a) || !parse_double(dec, &b)) {
         return reader_fail(r, "expected a hex float and its decimal copy", "");
-    }
-    if (!isfinite(a)) {
-        return reader_fail(r, "value is not finite: ", hex);
     }
     if (memcmp(&a, &b, sizeof a) != 0) {
         return reader_fail(r, "hex and decimal copies differ: ", dec);
@@ -168,21 +159,24 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
     if (!reader_next(r)) {
         return reader_fail(r, "empty file", "");
     }
+    if (slpi_parse_text_line(r->name, 1, r->buf, r->len, r->err) != SLPI_OK) {
+        return SLPI_EINPUT;
+    }
     int n = split_fields(r->buf, " ", f, 3);
     if (n != 3 || strcmp(f[0], "#") != 0 || strcmp(f[1], SLPI_NOISE_FORMAT) != 0) {
         return reader_fail(r, "not a noise file: the first line must be '# "
                            SLPI_NOISE_FORMAT " 1'", "");
     }
-    if (!parse_u64(f[2], &u) || u != SLPI_NOISE_VERSION) {
+    if (!parse_u64(f[2], UINT64_MAX, &u) || u != SLPI_NOISE_VERSION) {
         return reader_fail(r, "unsupported noise file version ", f[2]);
     }
-    if (header_line(r, "seed", v, 1) || !parse_u64(v[0], &hd->seed)) {
+    if (header_line(r, "seed", v, 1) || !parse_u64(v[0], UINT64_MAX, &hd->seed)) {
         return r->err->code ? r->err->code : reader_fail(r, "bad seed: ", v[0]);
     }
-    if (header_line(r, "path", v, 1) || !parse_u64(v[0], &hd->path) || hd->path >> 32) {
+    if (header_line(r, "path", v, 1) || !parse_u64(v[0], UINT32_MAX, &hd->path)) {
         return r->err->code ? r->err->code : reader_fail(r, "bad path (0..2^32-1): ", v[0]);
     }
-    if (header_line(r, "components", v, 1) || !parse_u64(v[0], &u) || u < 1 || u > 1000000) {
+    if (header_line(r, "components", v, 1) || !parse_u64(v[0], SLPI_NOISE_FILE_MAX_COMPONENTS, &u) || u < 1) {
         return r->err->code ? r->err->code : reader_fail(r, "bad component count: ", v[0]);
     }
     hd->components = (int)u;
@@ -192,7 +186,7 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
     if (!(hd->h > 0)) {
         return reader_fail(r, "step size h must be positive: ", v[1]);
     }
-    if (header_line(r, "refine", v, 1) || !parse_u64(v[0], &u) || u > 40) {
+    if (header_line(r, "refine", v, 1) || !parse_u64(v[0], 40, &u)) {
         return r->err->code ? r->err->code : reader_fail(r, "bad refine (0..40): ", v[0]);
     }
     hd->refine = (int)u;
@@ -221,13 +215,19 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
     } else {
         return reader_fail(r, "expected '# truncate off' or '# truncate on ELL HEX DEC'", "");
     }
-    if (header_line(r, "first", v, 1) || !parse_u64(v[0], &hd->first)) {
+    if (header_line(r, "first", v, 1) || !parse_u64(v[0], UINT64_MAX, &hd->first)) {
         return r->err->code ? r->err->code : reader_fail(r, "bad first step: ", v[0]);
     }
-    if (header_line(r, "steps", v, 1) || !parse_u64(v[0], &u) || u < 1 || u > (1u << 30)) {
+    if (header_line(r, "steps", v, 1) || !parse_u64(v[0], SLPI_NOISE_FILE_MAX_STEPS, &u) || u < 1) {
         return r->err->code ? r->err->code : reader_fail(r, "bad step count (1..2^30): ", v[0]);
     }
     hd->steps = (long)u;
+    if (hd->steps > SLPI_NOISE_FILE_MAX_VALUES / hd->components) {
+        char what[96];
+        snprintf(what, sizeof what, "%ld steps x %d components: more than the 2^28 increments", hd->steps,
+                 hd->components);
+        return reader_fail(r, what, " a noise file may hold (the reader keeps them in memory)");
+    }
     return SLPI_OK;
 }
 
@@ -235,6 +235,9 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
 static int read_row(noise_reader *r, const slpi_noise_header *hd, char **field, double *dw)
 {
     int M = hd->components;
+    if (slpi_parse_text_line(r->name, r->line, r->buf, r->len, r->err) != SLPI_OK) {
+        return SLPI_EINPUT;
+    }
     int n = split_fields(r->buf, "\t", field, 2 * M);
     if (n != 2 * M) {
         char got[64];
@@ -257,12 +260,12 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
                          slpi_error *err)
 {
     slpi_error local = {0, ""};
-    noise_reader r = {NULL, path, 0, NULL, 0, err ? err : &local};
+    noise_reader r = {NULL, path, 0, NULL, 0, 0, err ? err : &local};
     r.err->code = SLPI_OK;
     *dw = NULL;
-    r.f = fopen(path, "r");
+    r.f = slpi_input_open(path, r.err);
     if (!r.f) {
-        return slpi_error_set(r.err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return SLPI_EINPUT;
     }
     int rc = read_header(&r, hd);
     double *v = NULL;

@@ -1,8 +1,8 @@
-/* noise-source.c — a run's source of Wiener increments (SPEC §1.5, §2; DESIGN §4): the
+/* noise-source.c — a run's source of Wiener increments (docs/conventions.md#sde, docs/noise.md; docs/noise.md#contract): the
  * M increments of step n, from the canonical generator (core/noise.c, at the problem's
  * level: step size h, `refine` fine levels summed per step) or from a noise file
- * (core/noise-file.c), then clipped per SPEC §2.2 at D(h, ell) when the problem
- * truncates. Component k = 0..M-1 is the Wiener process W^{k+1} of the SPEC.
+ * (core/noise-file.c), then clipped per docs/noise.md#truncation at D(h, ell) when the problem
+ * truncates. Component k = 0..M-1 is the Wiener process W^{k+1} of the documentation.
  *
  * A noise file must match the problem: same M, same h (bit for bit: the level), first
  * step 0 and at least `steps` rows; a file written with truncation must have been
@@ -15,7 +15,7 @@
  * every increment is a pure function of its indices, so the block boundaries do not
  * change a bit, and a run resumed at any step sees the same values.
  */
-#include "noise.h"
+#include "core/noise.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,13 +106,13 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
         rc = slpi_error_set(err, SLPI_EINPUT, "refine=%d: must be 0..%d with steps*2^refine "
                             "< 2^62", p->refine, NOISE_MAX_REFINE);
     } else if (s->truncate && !(p->h < 1)) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (SPEC §2.2: "
+        rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (docs/noise.md#truncation: "
                             "A_1 = 0), got h=%g", p->h);
     } else if (s->truncate && (!(p->trunc_ell > 0) || !isfinite(p->trunc_ell))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "trunc_ell=%g: must be positive", p->trunc_ell);
     }
     if (rc == SLPI_OK && s->truncate) {
-        s->D = slpi_noise_threshold(p->h, p->trunc_ell);
+        s->D = slpi_problem_noise_threshold(p);
     }
     if (rc == SLPI_OK && p->noise_file[0]) {
         rc = source_check_file(s, p, err);
@@ -158,4 +158,21 @@ void slpi_noise_source_close(slpi_noise_source *s)
         free(s->block);
         free(s);
     }
+}
+
+long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
+                     uint64_t first, size_t count, double D)
+{
+    double *col = count > 1 ? malloc(count * sizeof *col) : NULL;
+    if (count > 1 && !col) return -1;
+    for (int k = 0; k < M; k++) {
+        if (count == 1) {
+            slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, 1, out + k);
+            continue;
+        }
+        slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, col);
+        for (size_t i = 0; i < count; i++) out[i * (size_t)M + (size_t)k] = col[i];
+    }
+    free(col);
+    return slpi_noise_clip(out, count * (size_t)M, D);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # noise-table.py — generates core/noise-table.h, the piecewise-polynomial table of the
-# canonical uniform -> normal map of core/noise.c (SPEC §2.1, DESIGN §4).
+# canonical uniform -> normal map of core/noise.c (docs/noise.md#increments, docs/noise.md#contract).
 #
 # Run: python3 core/noise-table.py > core/noise-table.h   (needs mpmath; not a build step:
 # the generated header is committed, and tests/t-noise-normal.c checks every row against

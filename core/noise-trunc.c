@@ -1,4 +1,4 @@
-/* noise-trunc.c — truncation of Wiener increments (SPEC §2.2; ISO §4.2 after eq. (22),
+/* noise-trunc.c — truncation of Wiener increments (docs/noise.md#truncation; ISO §4.2 after eq. (22),
  * A_h = sqrt(2 ell |ln h|) on dW/sqrt(h); SVI eq. (55), D_dt = sqrt(4 |ln dt| dt) on dW).
  * The two rules coincide: one threshold D(h, ell) = sqrt(2 ell h |ln h|) on the
  * increment, evaluated once in Arb ball arithmetic with the precision raised until the
@@ -51,4 +51,9 @@ long slpi_noise_clip(double *x, size_t n, double D)
         }
     }
     return clipped;
+}
+
+double slpi_problem_noise_threshold(const slpi_problem *p)
+{
+    return slpi_problem_truncates(p) ? slpi_noise_threshold(p->h, p->trunc_ell) : INFINITY;
 }

@@ -1,8 +1,8 @@
-/* noise.c — the canonical noise generator (SPEC §2.1, §2.3; DESIGN §4): Philox4x32-10
+/* noise.c — the canonical noise generator (docs/noise.md#increments, docs/noise.md#coupling; docs/noise.md#contract): Philox4x32-10
  * counters, a bit-reproducible uniform -> standard normal map, and the bottom-up dyadic
  * Brownian hierarchy. Everything here is a pure function of its arguments (no state, no
  * allocation), so any number can be produced alone, in any order, on any thread or rank.
- * The threshold and clipping of SPEC §2.2 are in core/noise-trunc.c.
+ * The threshold and clipping of docs/noise.md#truncation are in core/noise-trunc.c.
  *
  * ---- Normal number j of stream (seed, path, component) --------------------------------
  * This paragraph is the contract; an external port (GPU, another language) reproduces
@@ -48,7 +48,7 @@
  * both fast and bit-identical under any IEEE binary64 compiler that honours
  * -ffp-contract=off. Box-Muller would need our own log, sin and cos to 1/4 ulp and gives
  * pairs; the ziggurat consumes a variable number of words and claims no function value.
- * ---- Speed (issue 3 item 8; every bit as above) --------------------------------------
+ * ---- Speed (every bit as above) ----------------------------------------------------
  * slpi_noise_normals works in batches and keeps the bits of slpi_noise_normal, which is
  * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
  * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
@@ -84,7 +84,7 @@
  * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
  * way with ~50 instructions per normal (17 of them gathering the row entries).
  *
- * ---- Levels (SPEC §2.3) --------------------------------------------------------------
+ * ---- Levels (docs/noise.md#coupling) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
  * the fine increments are f_j = sigma * Z_j with sigma = sqrt(h * 2^-r) (one correctly
  * rounded square root of an exact product) and Z_j the normals of the stream; the
@@ -102,8 +102,8 @@
 
 #include <Random123/philox.h>
 
-#include "noise.h"
-#include "noise-table.h"
+#include "core/noise.h"
+#include "core/noise-table.h"
 
 /* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time; runs
  * of at most NOISE_SINGLE_MAX normals go one by one (a batch of 8 costs more). */
@@ -412,9 +412,156 @@ NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, u
         }
     }
 }
+
+/* ---- AVX2 kernel (processors with AVX2 but not AVX-512F, chosen at run time) --------
+ * Four counters or four words per 256-bit register: Philox as in noise_normals_avx512
+ * (one 64-bit lane per block, vpmuludq), then steps 2-4 with the four lanes' table rows
+ * read as 4 x 4 blocks of consecutive entries and transposed in registers (unpack,
+ * vperm2f128) into columns: every row, so no lane is handed back (vgatherqpd is slower
+ * than the plain loads on the processors measured). The arithmetic is noise_map's,
+ * operation for operation, with the intrinsics' plain binary64 + - x (no vfmadd:
+ * -ffp-contract=off), so every lane has the bits of noise_map (tests/t-noise-batch.c
+ * forces this kernel on any AVX2 machine). */
+#define NOISE_AVX2_FN __attribute__((target("avx2")))
+#define NOISE_AVX2_W 8   /* word registers mapped together: 32 normals per round trip */
+#define NOISE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) static inline
+
+/* Columns b..b+3 of the rows t[0..3] (col[b + j] lane l = t[l][b + j]); b <= NOISE_COLS - 4. */
+NOISE_AVX2_INLINE void noise_cols256(const double *const t[4], int b, __m256d *col)
+{
+    const __m256d r0 = _mm256_loadu_pd(t[0] + b), r1 = _mm256_loadu_pd(t[1] + b);
+    const __m256d r2 = _mm256_loadu_pd(t[2] + b), r3 = _mm256_loadu_pd(t[3] + b);
+    const __m256d a = _mm256_unpacklo_pd(r0, r1), c = _mm256_unpacklo_pd(r2, r3);
+    const __m256d e = _mm256_unpackhi_pd(r0, r1), d = _mm256_unpackhi_pd(r2, r3);
+    col[b] = _mm256_permute2f128_pd(a, c, 0x20);
+    col[b + 1] = _mm256_permute2f128_pd(e, d, 0x20);
+    col[b + 2] = _mm256_permute2f128_pd(a, c, 0x31);
+    col[b + 3] = _mm256_permute2f128_pd(e, d, 0x31);
+}
+
+/* Steps 2-4 on NOISE_AVX2_W registers of four words, side by side (their Horner chains
+ * overlap). */
+NOISE_AVX2_INLINE void noise_map256(const __m256i *w, __m256d *z)
+{
+    __m256d p[NOISE_AVX2_W], col[NOISE_AVX2_W][NOISE_COLS], tau[NOISE_AVX2_W], q[NOISE_AVX2_W];
+    #pragma GCC unroll 8
+    for (int h = 0; h < NOISE_AVX2_W; h++) {
+        const __m256i m = _mm256_and_si256(_mm256_srli_epi64(w[h], 11),
+                                           _mm256_set1_epi64x((long long)((UINT64_C(1) << 52) - 1)));
+        p[h] = _mm256_mul_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x4330000000000000))),
+                          _mm256_set1_pd(0x1p52 - 0.5)),
+            _mm256_set1_pd(0x1p-53));
+        uint64_t row[4];
+        _mm256_storeu_si256((__m256i *)row,
+                            _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(p[h]), 49),
+                                             _mm256_set1_epi64x(8 * (1023 + NOISE_TABLE_EMIN))));
+        const double *const t[4] = {noise_table[row[0]], noise_table[row[1]], noise_table[row[2]],
+                                    noise_table[row[3]]};
+        __m256d tail[NOISE_COLS];
+        #pragma GCC unroll 4
+        for (int b = 0; b + 4 <= NOISE_COLS; b += 4) {   /* columns 0..15 */
+            noise_cols256(t, b, col[h]);
+        }
+        noise_cols256(t, NOISE_COLS - 4, tail);          /* the last one, within the row */
+        col[h][NOISE_COLS - 1] = tail[NOISE_COLS - 1];
+        tau[h] = _mm256_mul_pd(_mm256_sub_pd(p[h], col[h][0]), col[h][1]);
+        q[h] = col[h][6 + NOISE_TABLE_DEG];
+    }
+    #pragma GCC unroll 10
+    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
+        #pragma GCC unroll 8
+        for (int h = 0; h < NOISE_AVX2_W; h++) {
+            q[h] = _mm256_add_pd(col[h][6 + k], _mm256_mul_pd(tau[h], q[h]));
+        }
+    }
+    #pragma GCC unroll 8
+    for (int h = 0; h < NOISE_AVX2_W; h++) {
+        const __m256d v = _mm256_sub_pd(p[h], _mm256_set1_pd(0.5));
+        const __m256d cv = _mm256_mul_pd(_mm256_set1_pd(134217729.0), v);
+        const __m256d vh = _mm256_sub_pd(cv, _mm256_sub_pd(cv, v));
+        const __m256d vl = _mm256_sub_pd(v, vh);
+        const __m256d gh = col[h][4], gl = col[h][5];
+        const __m256d ph = _mm256_mul_pd(v, col[h][3]);
+        const __m256d pl = _mm256_add_pd(
+            _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(vh, gh), ph), _mm256_mul_pd(vh, gl)),
+                          _mm256_mul_pd(vl, gh)),
+            _mm256_mul_pd(vl, gl));
+        const __m256d x = _mm256_add_pd(_mm256_add_pd(col[h][2], ph), _mm256_add_pd(pl, q[h]));
+        z[h] = _mm256_castsi256_pd(_mm256_xor_si256(
+            _mm256_castpd_si256(x), _mm256_and_si256(w[h], _mm256_set1_epi64x((long long)(UINT64_C(1) << 63)))));
+    }
+}
+
+/* Normals first .. first+count-1, first even, count a multiple of 4 NOISE_AVX2_W. */
+NOISE_AVX2_FN static void noise_normals_avx2(uint64_t seed, uint64_t path, uint32_t component,
+                                             uint64_t first, size_t count, double *out)
+{
+    uint32_t k0[10], k1[10];
+    noise_round_keys(seed, k0, k1);
+    __m256i kv0[10], kv1[10];
+    for (int round = 0; round < 10; round++) {
+        kv0[round] = _mm256_set1_epi64x(k0[round]);
+        kv1[round] = _mm256_set1_epi64x(k1[round]);
+    }
+    const __m256i m0 = _mm256_set1_epi64x(PHILOX_M4x32_0), m1 = _mm256_set1_epi64x(PHILOX_M4x32_1);
+    const __m256i lanes = _mm256_set_epi64x(3, 2, 1, 0), four = _mm256_set1_epi64x(4);
+    for (size_t i = 0; i < count; i += 4 * NOISE_AVX2_W) {
+        __m256i x0[NOISE_AVX2_W / 2], x1[NOISE_AVX2_W / 2], x2[NOISE_AVX2_W / 2], x3[NOISE_AVX2_W / 2];
+        x0[0] = _mm256_add_epi64(_mm256_set1_epi64x((long long)((first + i) >> 1)), lanes);
+        for (int h = 1; h < NOISE_AVX2_W / 2; h++) {
+            x0[h] = _mm256_add_epi64(x0[h - 1], four);
+        }
+        #pragma GCC unroll 4
+        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
+            x1[h] = _mm256_srli_epi64(x0[h], 32);
+            x2[h] = _mm256_set1_epi64x(component);
+            x3[h] = _mm256_set1_epi64x((uint32_t)path);
+        }
+        #pragma GCC unroll 10
+        for (int round = 0; round < 10; round++) {
+            #pragma GCC unroll 4
+            for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
+                const __m256i p0 = _mm256_mul_epu32(x0[h], m0), p1 = _mm256_mul_epu32(x2[h], m1);
+                x0[h] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x1[h]), kv0[round]);
+                x2[h] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x3[h]), kv1[round]);
+                x1[h] = p1;
+                x3[h] = p0;
+            }
+        }
+        __m256i w[NOISE_AVX2_W];
+        __m256d z[NOISE_AVX2_W];
+        #pragma GCC unroll 4
+        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* even words r[1]:r[0], odd words r[3]:r[2] */
+            w[2 * h] = _mm256_blend_epi32(x0[h], _mm256_slli_epi64(x1[h], 32), 0xAA);
+            w[2 * h + 1] = _mm256_blend_epi32(x2[h], _mm256_slli_epi64(x3[h], 32), 0xAA);
+        }
+        noise_map256(w, z);
+        #pragma GCC unroll 4
+        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* normals 2b and 2b+1 interleaved */
+            const __m256d ze = z[2 * h], zo = z[2 * h + 1];
+            const __m256d lo = _mm256_unpacklo_pd(ze, zo), hi = _mm256_unpackhi_pd(ze, zo);
+            _mm256_storeu_pd(out + i + 8 * h, _mm256_permute2f128_pd(lo, hi, 0x20));
+            _mm256_storeu_pd(out + i + 8 * h + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
+        }
+    }
+}
 #endif
 
-void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
+int slpi_noise_isa_available(int isa)
+{
+    switch (isa) {
+    case SLPI_NOISE_PORTABLE:
+    case SLPI_NOISE_BEST: return 1;
+#ifdef NOISE_AVX512
+    case SLPI_NOISE_AVX2: return __builtin_cpu_supports("avx2");
+    case SLPI_NOISE_AVX512: return __builtin_cpu_supports("avx512f");
+#endif
+    default: return 0;
+    }
+}
+
+void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out)
 {
     size_t i = 0;
@@ -422,13 +569,20 @@ void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint
         out[i++] = slpi_noise_normal(seed, path, component, first);
     }
 #ifdef NOISE_AVX512
-    if (allow_avx512 && count - i >= NOISE_AVX512_MIN && __builtin_cpu_supports("avx512f")) {
+    if (count - i >= NOISE_AVX512_MIN) {
         const size_t n = (count - i) & ~(size_t)15;
-        noise_normals_avx512(seed, path, component, first + i, n, out + i);
-        i += n;
+        if ((isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512) && slpi_noise_isa_available(SLPI_NOISE_AVX512)) {
+            noise_normals_avx512(seed, path, component, first + i, n, out + i);
+            i += n;
+        } else if ((isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX2)
+                   && slpi_noise_isa_available(SLPI_NOISE_AVX2)) {
+            const size_t n2 = (count - i) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W);
+            noise_normals_avx2(seed, path, component, first + i, n2, out + i);
+            i += n2;
+        }
     }
 #else
-    (void)allow_avx512;
+    (void)isa;
 #endif
     while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
         uint64_t w[2 * NOISE_BLOCKS];
@@ -454,7 +608,7 @@ void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint
 void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
                         uint64_t first, size_t count, double *out)
 {
-    slpi_noise_normals_isa(1, seed, path, component, first, count, out);
+    slpi_noise_normals_isa(SLPI_NOISE_BEST, seed, path, component, first, count, out);
 }
 
 /* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
@@ -463,6 +617,15 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
 #define NOISE_CHUNK_LOG 11
 #define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
+
+/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
+ * + right child; out == in allowed). */
+static void noise_pair_sums(const double *in, size_t m, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        out[i] = in[2 * i] + in[2 * i + 1];
+    }
+}
 
 void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                            int refine, uint64_t first, size_t count, double *out)
@@ -477,6 +640,13 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
     uint64_t root = 0;                                  /* chunk root within its increment */
     size_t n = 0;                                       /* next increment */
 
+    if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
+        slpi_noise_normals(seed, path, component, first, count, out);
+        for (size_t i = 0; i < count; i++) {
+            out[i] = sigma * out[i];
+        }
+        return;
+    }
     while (j < end) {
         const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
         slpi_noise_normals(seed, path, component, j, len, z);
@@ -487,9 +657,7 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
         size_t m = len;
         for (int level = 0; level < inner; level++) {
             m /= 2;
-            for (size_t i = 0; i < m; i++) {
-                z[i] = z[2 * i] + z[2 * i + 1];
-            }
+            noise_pair_sums(z, m, z);
         }
         if (outer == 0) {   /* z[0..m): whole increments */
             memcpy(out + n, z, m * sizeof *z);
@@ -507,5 +675,14 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
             out[n++] = acc;
             root = 0;
         }
+    }
+}
+
+void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
+                       uint64_t first, size_t count, double *const *lev)
+{
+    slpi_noise_increments(seed, path, component, h, 0, first, count, lev[0]);
+    for (int i = 1; i <= nup; i++) {
+        noise_pair_sums(lev[i - 1], count >> i, lev[i]);
     }
 }

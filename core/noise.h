@@ -8,10 +8,22 @@
 
 /* Steps 2-4 of core/noise.c's header: the standard normal of one 64-bit Philox word. */
 double slpi_noise_word_normal(uint64_t w);
-/* slpi_noise_normals with its AVX-512 kernel allowed (allow_avx512 != 0, taken only where
- * the processor has AVX-512F) or not: the same bits either way (tests/t-noise-batch.c). */
-void slpi_noise_normals_isa(int allow_avx512, uint64_t seed, uint64_t path, uint32_t component,
+/* slpi_noise_normals with a chosen kernel: the portable ones only, the best this processor
+ * has (what slpi_noise_normals uses), or the AVX2 or the AVX-512F kernel where the processor
+ * has it (else the portable ones): the same bits every way (tests/t-noise-batch.c). */
+enum { SLPI_NOISE_PORTABLE = 0, SLPI_NOISE_BEST = 1, SLPI_NOISE_AVX2 = 2, SLPI_NOISE_AVX512 = 3 };
+void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out);
+/* 1 if this processor runs kernel isa (PORTABLE and BEST: always). */
+int slpi_noise_isa_available(int isa);
+/* A whole dyadic hierarchy at once (the coupled studies of reports/converge.c): lev[0]
+ * gets the count increments first..first+count-1 at step h (refine 0), and lev[i],
+ * i = 1..nup, the count >> i increments above them at step 2^i h, each the pairwise sum
+ * of two of lev[i-1]: bit for bit slpi_noise_increments(seed, path, component, 2^i h, i,
+ * first >> i, count >> i, .) (tests/t-noise-batch.c). first and count are multiples of
+ * 2^nup. */
+void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
+                       uint64_t first, size_t count, double *const *lev);
 
 
 
@@ -29,6 +41,11 @@ typedef struct {
 
 #define SLPI_NOISE_FORMAT "slpi-noise"
 #define SLPI_NOISE_VERSION 1
+/* Size limits shared by the writer (`slpi noise`) and the reader, which holds the whole
+ * file in memory: what one writes, the other reads. */
+#define SLPI_NOISE_FILE_MAX_COMPONENTS 100000
+#define SLPI_NOISE_FILE_MAX_STEPS (1L << 30)
+#define SLPI_NOISE_FILE_MAX_VALUES (1L << 28)   /* steps x M: 2 GiB of doubles */
 
 void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd);
 void slpi_noise_file_write_row(FILE *f, int components, const double *dw);

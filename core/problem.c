@@ -1,7 +1,7 @@
-/* problem.c — the problem model: the papers' defaults (SPEC §4, §5), key=value
+/* problem.c — the problem model: the papers' defaults (docs/systems.md, docs/experiments.md), key=value
  * parsing with validation that names the bad key or value, cross-key rules and the
- * problem-dependent part of the applicability matrix (SPEC §4.7), and the derived
- * shape of a problem (state layout, number of noises, truncation rule of SPEC §2.2).
+ * problem-dependent part of the applicability matrix (docs/systems.md#applicability), and the derived
+ * shape of a problem (state layout, number of noises, truncation rule of docs/noise.md#truncation).
  *
  * Every key lives in one table (`keys` below): its name, the system it belongs to
  * (or all), its type, where it is stored, its range and its help text. `slpi run
@@ -9,6 +9,7 @@
  * from the parser. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static const char *const e_bool[] = { "0", "1", NULL };
 static const key_def keys[] = {
     { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler (resets defaults)" },
     { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
-    { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a SPEC §5 case name (see `slpi list`)" },
+    { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a docs/experiments.md case name (see `slpi list`)" },
     { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
     { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, 0, 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
     /* time grid */
@@ -84,11 +85,11 @@ static const key_def keys[] = {
     { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
     { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 32, 1 << 20, "ref path: working precision in bits" },
     { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 32, 1 << 20, "ref path: cap for automatic precision doubling" },
-    { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h)" },
-    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments)" },
+    { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h); on the manifold within 1e-10: heavy top |gamma| = 1, R^T R = I and det R = 1 (SVI forms), su(N) traceless" },
+    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },
     /* rigid body */
     { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
-    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (SPEC §4.1)" },
+    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
     { "amp", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.amp), 0, NULL, 0, 1e6, "noise amplitude" },
     { "h0_scale", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(rb.h0_scale), 0, NULL, 0, 1e6, "factor on H0 (0: noise only)" },
     { "track_R", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.track_R), 0, e_bool, 0, 0, "SVI form: also integrate R (0 | 1)" },
@@ -96,7 +97,7 @@ static const key_def keys[] = {
     { "inertia", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.inertia), 3, NULL, 1e-12, 1e12, "body moments of inertia" },
     { "mga", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.mga), 3, NULL, -1e6, 1e6, "m g a (RKMK: the centre-of-mass vector x)" },
     { "mg", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.mg), 0, NULL, 0, 1e6, "m g of the Gamma noise cases" },
-    { "noise", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.noise), 0, e_ht_noise, 0, 0, "noise model (SPEC §4.2)" },
+    { "noise", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.noise), 0, e_ht_noise, 0, 0, "noise model (docs/systems.md#heavy-top)" },
     { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
     { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
     { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
@@ -207,7 +208,7 @@ static void system_defaults(slpi_problem *p)
     }
 }
 
-/* SPEC §3.0-§3.5 solver defaults. */
+/* docs/schemes.md#solver, docs/schemes.md#svi solver defaults. */
 static void scheme_defaults(slpi_problem *p)
 {
     p->on_cap = SLPI_CAP_FAIL;
@@ -230,7 +231,7 @@ static void scheme_defaults(slpi_problem *p)
         p->maxit = 1;    /* explicit schemes: no solver */
         break;
     }
-    /* Stochastic Lie-Euler is consistent only with state-independent noise (SPEC §3.2):
+    /* Stochastic Lie-Euler is consistent only with state-independent noise (docs/schemes.md#rkmk):
      * where the system's default noise is state-dependent but a consistent model exists,
      * that model is the default (the rigid body's linear noise, Zeitlin's reading (L)). */
     if (p->scheme == SLPI_SCHEME_RKMK_LE) {
@@ -268,46 +269,32 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
 
 /* ------------------------------------------------------------ parsing */
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s)) s++;
-    if (*s == '\0') return -1;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end)) end++;
-    if (*end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    while (isspace((unsigned char)*s)) s++;
-    if (*s == '\0' || *s == '-' || *s == '+') return -1;
-    errno = 0;
-    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-    while (isspace((unsigned char)*end)) end++;
-    if (*end != '\0' || errno == ERANGE) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-/* Comma-separated doubles; returns the count or -1 (bad entry index in *bad). */
-static int parse_list(const char *s, double *out, int max, int *bad)
+/* Comma-separated finite doubles in [lo, hi] (strict, core/parse.c); returns the count,
+ * or -1 with the error naming the entry. */
+static int parse_list(const char *key, const char *s, double lo, double hi, double *out, int max, slpi_error *err)
 {
     char buf[8192];
-    if (strlen(s) >= sizeof buf) { *bad = 0; return -1; }
+    if (strlen(s) >= sizeof buf) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
+        return -1;
+    }
     strcpy(buf, s);
     int n = 0;
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n >= max || parse_double(tok, &out[n]) != 0) { *bad = n; return -1; }
+        char name[64];
+        snprintf(name, sizeof name, "%s: entry %d:", key, n + 1);
+        if (n >= max) {
+            slpi_error_set(err, SLPI_EINPUT, "%s: more than %d entries", key, max);
+            return -1;
+        }
+        if (slpi_parse_double(name, tok, lo, hi, &out[n], err) != SLPI_OK) return -1;
         n++;
     }
-    if (n == 0) { *bad = 0; return -1; }
+    if (n == 0) {
+        slpi_error_set(err, SLPI_EINPUT, "%s=%s: no values", key, s);
+        return -1;
+    }
     return n;
 }
 
@@ -334,14 +321,6 @@ static int bad_enum(slpi_error *err, const char *key, const char *value, const c
         strncat(list, names[i], sizeof list - strlen(list) - 1);
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected one of %s", key, value, list);
-}
-
-static int check_range(slpi_error *err, const key_def *k, const char *value, double v)
-{
-    if (v < k->lo || v > k->hi)
-        return slpi_error_set(err, SLPI_EINPUT, "%s=%s: out of range [%g, %g]", k->name, value,
-                              k->lo, k->hi);
-    return SLPI_OK;
 }
 
 static int set_special(slpi_problem *p, const key_def *k, const char *value, slpi_error *err)
@@ -378,12 +357,10 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
         return SLPI_OK;
     }
     if (strcmp(k->name, "x0") == 0) {
-        int bad = 0;
-        int n = parse_list(value, p->x0, SLPI_MAX_X0, &bad);
-        if (n < 0)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "x0: entry %d is not a finite number (or more than %d entries; use x0_file)",
-                                  bad + 1, SLPI_MAX_X0);
+        double x[SLPI_MAX_X0];
+        int n = parse_list("x0", value, -DBL_MAX, DBL_MAX, x, SLPI_MAX_X0, err);
+        if (n < 0) return SLPI_EINPUT;
+        memcpy(p->x0, x, (size_t)n * sizeof x[0]);
         p->n_x0 = n;
         return SLPI_OK;
     }
@@ -403,30 +380,24 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
     if (value == NULL || value[0] == '\0')
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
     char *field = (char *)p + k->offset;
-    double v;
     switch (k->type) {
     case K_SPECIAL:
         return set_special(p, k, value, err);
     case K_DOUBLE:
-        if (parse_double(value, &v) != 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not a finite number", key, value);
-        if (check_range(err, k, value, v)) return SLPI_EINPUT;
-        *(double *)field = v;
+        if (slpi_parse_double(key, value, k->lo, k->hi, (double *)field, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
         return SLPI_OK;
     case K_INT:
-    case K_LONG:
-        if (parse_double(value, &v) != 0 || v != floor(v))
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an integer", key, value);
-        if (check_range(err, k, value, v)) return SLPI_EINPUT;
+    case K_LONG: {
+        long v;
+        if (slpi_parse_long(key, value, (long)k->lo, (long)k->hi, &v, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->type == K_INT) *(int *)field = (int)v;
-        else *(long *)field = (long)v;
+        else *(long *)field = v;
         if (k->offset == offsetof(slpi_problem, steps)) { p->T = 0.0; p->level = -1; }
         return SLPI_OK;
+    }
     case K_U64:
-        if (parse_u64(value, (uint64_t *)field) != 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: not an unsigned 64-bit integer", key, value);
-        return SLPI_OK;
+        return slpi_parse_u64(key, value, UINT64_MAX, (uint64_t *)field, err);
     case K_ENUM: {
         int i = enum_index(k->enums, value);
         if (i < 0) return bad_enum(err, key, value, k->enums);
@@ -435,13 +406,11 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
     }
     case K_VEC: {
         double tmp[8];
-        int bad = 0;
-        int n = parse_list(value, tmp, 8, &bad);
+        int n = parse_list(key, value, k->lo, k->hi, tmp, 8, err);
+        if (n < 0) return SLPI_EINPUT;
         if (n != k->count)
             return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected %d comma-separated finite numbers",
                                   key, value, k->count);
-        for (int i = 0; i < n; i++)
-            if (check_range(err, k, value, tmp[i])) return SLPI_EINPUT;
         memcpy(field, tmp, (size_t)n * sizeof(double));
         return SLPI_OK;
     }
@@ -493,8 +462,8 @@ static char *trim(char *s)
 
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = slpi_input_open(path, err);
+    if (!f) return SLPI_EINPUT;
     enum { MAXL = 256 };
     char *k[MAXL], *v[MAXL], *where[MAXL];
     int n = 0, rc = SLPI_OK, lineno = 0;
@@ -504,6 +473,10 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
         if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
                                 strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
+            break;
+        }
+        if (lineno == 1 && slpi_parse_text_line(path, 1, line, strlen(line), err) != SLPI_OK) {   /* a BOM */
+            rc = SLPI_EINPUT;
             break;
         }
         char *hash = strchr(line, '#');
@@ -612,7 +585,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
                               "stochastic Lie-Euler is Stratonovich-consistent only for "
-                              "state-independent noise (SPEC §3.2)", sys);
+                              "state-independent noise (docs/schemes.md#rkmk)", sys);
     if (p->steps < 1)
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
     if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
@@ -671,7 +644,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         break;
     case SLPI_SYS_SINE_EULER:
         if (p->se.N % 2 == 0)
-            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (SPEC §4.6)", p->se.N);
+            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (docs/systems.md#sine-euler)", p->se.N);
         break;
     default:
         break;
@@ -731,7 +704,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
     case SLPI_SYS_MANAKOV: return p->mk.noise ? p->mk.n * (p->mk.n - 1) / 2 : 0;
     case SLPI_SYS_POINT_VORTICES: return p->pv.noise ? 3 : 0;
     case SLPI_SYS_EULER_ZEITLIN: {
-        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (SPEC §4.5) */
+        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
         int lmin = p->ez.N / 2;
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }
@@ -782,6 +755,60 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
     }
 }
 
+/* An explicit initial state must lie on the system's manifold (the constraints the
+ * schemes preserve, docs/conventions.md): within SLPI_MANIFOLD_TOL, absolute for |gamma| and the
+ * rotation R, relative to max(1, max |x|) per diagonal entry for the trace of su(N). */
+static int orthogonal(const double *R, double *defect)
+{
+    double d = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double g = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
+            if (fabs(g) > d) d = fabs(g);
+        }
+    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
+               + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    *defect = d > fabs(det - 1) ? d : fabs(det - 1);
+    return *defect <= SLPI_MANIFOLD_TOL;
+}
+
+static int check_manifold(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    double d;
+    int n = 0;
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        if (p->rb.track_R && !orthogonal(x + 3, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    case SLPI_SYS_HEAVY_TOP: {
+        const double *g = x + 3;
+        double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (!(fabs(norm - 1) <= SLPI_MANIFOLD_TOL))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: |%s| = %.17g: the direction of gravity must be a unit "
+                                  "vector (within %g)", src, p->ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm,
+                                  SLPI_MANIFOLD_TOL);
+        if (p->ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    }
+    case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
+    case SLPI_SYS_SINE_EULER: n = p->se.N; break;
+    default: return SLPI_OK;
+    }
+    /* su(N): Im X_aa (the first N values) sum to 0 */
+    double tr = 0, scale = 1;
+    for (int i = 0; i < n * n; i++) scale = fabs(x[i]) > scale ? fabs(x[i]) : scale;
+    for (int i = 0; i < n; i++) tr += x[i];
+    if (!(fabs(tr) <= SLPI_MANIFOLD_TOL * scale * n))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: the trace of X is %.3g i: an su(%d) state is traceless (the "
+                              "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)", src, tr, n,
+                              SLPI_MANIFOLD_TOL);
+    return SLPI_OK;
+}
+
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
 {
     int dim = slpi_problem_state_dim(p);
@@ -791,26 +818,30 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
             return -1;
         }
         memcpy(x, p->x0, (size_t)dim * sizeof(double));
-        return 1;
+        return check_manifold(p, x, "x0", err) == SLPI_OK ? 1 : -1;
     }
     if (!p->x0_file[0]) return 0;
-    FILE *f = fopen(p->x0_file, "r");
-    if (!f) {
-        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", p->x0_file, strerror(errno));
-        return -1;
-    }
+    FILE *f = slpi_input_open(p->x0_file, err);
+    if (!f) return -1;
     int count = 0, lineno = 0, rc = 1;
     char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
     size_t cap = 0;
-    while (rc == 1 && getline(&line, &cap, f) >= 0) {
+    ssize_t len;
+    while (rc == 1 && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF is harmless here */
+        if (slpi_parse_text_line(p->x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
+            rc = -1;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
-        char *save = NULL;
-        for (char *tok = strtok_r(line, " \t\r\n,", &save); tok; tok = strtok_r(NULL, " \t\r\n,", &save)) {
+        char *save = NULL, where[SLPI_PATH_MAX + 32];
+        snprintf(where, sizeof where, "%s:%d:", p->x0_file, lineno);
+        for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
             double v;
-            if (parse_double(tok, &v) != 0) {
-                slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%s' is not a finite number", p->x0_file, lineno, tok);
+            if (slpi_parse_double(where, tok, -DBL_MAX, DBL_MAX, &v, err) != SLPI_OK) {
                 rc = -1;
                 break;
             }
@@ -829,6 +860,7 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
         slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);
         rc = -1;
     }
+    if (rc == 1 && check_manifold(p, x, p->x0_file, err) != SLPI_OK) rc = -1;
     return rc;
 }
 

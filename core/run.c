@@ -4,7 +4,7 @@
  * reached only through slpi_path_ops, so core does not depend on fast/ or ref/ (their
  * adapters are in oracle/path-fast.c and oracle/path-ref.c).
  *
- * Failure policy (DESIGN §6, SPEC §3.0): a step that fails (not converged under policy
+ * Failure policy (docs/design.md#command, docs/schemes.md#solver): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or
  * radius, exit 3, and no success summary. Each output row is formatted in memory and
  * handed to the kernel in one write(2), so a killed run (SIGTERM, SIGKILL) leaves a
@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
+#include "core/checkpoint.h"
 #include "slpi.h"
 
 static double now_seconds(void)
@@ -36,16 +36,6 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void progress(double start, long n, long total, int *shown)
-{
-    double el = now_seconds() - start;
-    if (el < 2.0 || !isatty(2)) return;
-    int width = 40, done = (int)((double)width * (double)n / (double)total);
-    fprintf(stderr, "\r[%.*s%*s] %3d%% step %ld/%ld %.0fs", done, "########################################",
-            width - done, "", (int)(100.0 * (double)n / (double)total), n, total, el);
-    *shown = 1;
 }
 
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
@@ -199,6 +189,8 @@ static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, 
 {
     int fd = fileno(out);
     const char *oname = cs->ck->output ? cs->ck->output : "output";
+    /* the checkpoint names the output: it must be in place before the checkpoint is */
+    if (cs->ck->handle && slpi_output_publish(cs->ck->handle, err) != SLPI_OK) return SLPI_EINPUT;
     off_t end = fflush(out) == 0 ? lseek(fd, 0, SEEK_CUR) : -1;
     if (end < 0 || fsync(fd) != 0 || digest_output(fd, &cs->digest, &cs->upto, (long)end) != 0)
         return slpi_error_set(err, SLPI_EINPUT, "%s: cannot flush or read back the output for a checkpoint: %s", oname,
@@ -258,6 +250,10 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0 };
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
+    if (!dW || !x0) {
+        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (state of %d doubles)", dim);
+        goto done;
+    }
     int given = slpi_problem_explicit_x0(p, x0, err);
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
@@ -267,7 +263,11 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ops->diag_values(ctx, res->diag_first, res->ndiag);
     memcpy(res->diag_final, res->diag_first, (size_t)res->ndiag * sizeof(double));
     ncols = dim + res->ndiag + 2;
-    cols = malloc((size_t)ncols * sizeof(char *));
+    cols = calloc((size_t)ncols, sizeof(char *));
+    if (!cols) {
+        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (%d columns)", ncols);
+        goto done;
+    }
     for (int i = 0; i < dim; i++) {
         char buf[64];
         slpi_problem_state_name(p, i, buf, sizeof buf);
@@ -276,6 +276,11 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     for (int i = 0; i < res->ndiag; i++) cols[dim + i] = strdup(res->diag_name[i]);
     cols[ncols - 2] = strdup("iters");
     cols[ncols - 1] = strdup("residual");
+    for (int i = 0; i < ncols; i++)
+        if (!cols[i]) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (column names)");
+            goto done;
+        }
     if (cs.ck && !(cs.problem = problem_text(p))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: out of memory");
         goto done;
@@ -290,7 +295,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     }
 
     double start = now_seconds();
-    int shown = 0;
+    char what[48];
+    snprintf(what, sizeof what, "run (%s path), steps", ops->name);
+    slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
     for (long n = first; n < p->steps; n++) {
         if ((rc = slpi_noise_source_step(noise, n, dW, err)) != SLPI_OK) break;
         slpi_step_info info = { 0 };
@@ -324,9 +331,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
             res->clipped = clip_base + slpi_noise_source_clipped(noise);
             if ((rc = take_checkpoint(&cs, ops, ctx, out, hex, dim, res, total_iters, err)) != SLPI_OK) break;
         }
-        if ((n & 255) == 0) progress(start, n + 1, p->steps, &shown);
+        slpi_progress_set(pg, n + 1 - first);
     }
-    if (shown) fputc('\n', stderr);
+    slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_noise_source_clipped(noise);
     res->seconds = now_seconds() - start;
@@ -362,8 +369,16 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
     if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
     json_object_set_new(j, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(j, "noise_path", json_integer((json_int_t)p->path));
-    int bad = json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    slpi_output *o;
+    int wrc = slpi_output_open(&o, file, SLPI_OUTPUT_REPLACE, err);
+    if (wrc == SLPI_OK) {
+        if (json_dumpf(j, slpi_output_file(o), JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+            slpi_output_abort(o);
+            wrc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
+        } else {
+            wrc = slpi_output_commit(o, err);
+        }
+    }
     json_decref(j);
-    if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
-    return SLPI_OK;
+    return wrc;
 }

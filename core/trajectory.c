@@ -1,4 +1,4 @@
-/* trajectory.c — the trajectory TSV format (DESIGN §5), writer and validating reader.
+/* trajectory.c — the trajectory TSV format (docs/design.md#formats), writer and validating reader.
  *
  * Format "slpi-trajectory 1":
  *   # slpi-trajectory 1                  first line, format name and version
@@ -14,6 +14,7 @@
  * file:line: problem. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,22 +66,20 @@ int slpi_traj_column(const slpi_traj *t, const char *name)
     return -1;
 }
 
-/* A cell: a double, or a ball "mid +/- rad". Returns 0 on success. */
-static int parse_cell(const char *s, double *mid, double *rad)
+/* A cell (modified in place): a double, or a ball "mid +/- rad" (exact binary64
+ * fields, core/parse.c; subnormals are exact). Returns 0 on success. */
+static int parse_cell(char *s, double *mid, double *rad)
 {
-    char *end;
-    errno = 0;
-    *mid = strtod(s, &end);   /* ERANGE on subnormals is fine: the value is still exact */
-    if (end == s || !isfinite(*mid)) return -1;
+    char *pm = strstr(s, "+/-"), *r = NULL;
     *rad = 0.0;
-    while (*end == ' ') end++;
-    if (strncmp(end, "+/-", 3) == 0) {
-        const char *r = end + 3;
-        *rad = strtod(r, &end);
-        if (end == r || !isfinite(*rad) || *rad < 0) return -1;
-        while (*end == ' ') end++;
+    if (pm) {
+        r = pm + 3;
+        while (*r == ' ') r++;
+        while (pm > s && pm[-1] == ' ') pm--;
+        *pm = '\0';
     }
-    return *end == '\0' ? 0 : -1;
+    if (slpi_parse_binary64(s, mid) != 0) return -1;
+    return r && (slpi_parse_binary64(r, rad) != 0 || *rad < 0) ? -1 : 0;
 }
 
 static int push_header(slpi_traj *t, const char *line)
@@ -98,8 +97,8 @@ static int push_header(slpi_traj *t, const char *line)
 int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = slpi_input_open(path, err);
+    if (!f) return SLPI_EINPUT;
     size_t cap = 0;
     char *line = NULL;
     ssize_t len;
@@ -114,7 +113,11 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
             break;
         }
         line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF: a port's text mode */
+        if (slpi_parse_text_line(path, lineno, line, (size_t)len, err) != SLPI_OK) {
+            rc = SLPI_EINPUT;
+            break;
+        }
         if (lineno == 1) {
             if (strncmp(line, "# slpi-trajectory ", 18) != 0) {
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path,
@@ -166,10 +169,9 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
             t->mid = realloc(t->mid, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
             t->rad = realloc(t->rad, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
         }
-        char *end;
-        errno = 0;
-        long step = strtol(cells[0], &end, 10);
-        if (*end != '\0' || errno || step < 0 || (t->nrows > 0 && step <= t->step[t->nrows - 1])) {
+        long step;
+        if (slpi_parse_long("", cells[0], 0, LONG_MAX, &step, NULL) != SLPI_OK
+            || (t->nrows > 0 && step <= t->step[t->nrows - 1])) {
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step '%s' is not a non-negative integer above the previous one",
                                 path, lineno, cells[0]);
             break;

@@ -1,4 +1,4 @@
-/* dense.c — dense kernels of the double path (SPEC §3.1 matrix exponential, §3.4/§3.5
+/* dense.c — dense kernels of the double path (docs/schemes.md#tmk matrix exponential, docs/schemes.md#isomp/docs/schemes.md#svi
  * Cayley maps, §5 eigenvalue diagnostics) on complex column-major n x n matrices,
  * through LAPACKE (zheev, zgesv) and CBLAS (zgemm), plus small vector helpers.
  * Real skew matrices (so(n)) use the same kernels with zero imaginary parts. */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 int slpi_fast_all_finite(const double *x, int n)
 {

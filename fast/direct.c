@@ -1,11 +1,11 @@
 /* direct.c — the baselines IM-DIRECT and TRAP-DIRECT applied to the LP equation
- * (SPEC §3.3; RKMK §5 and §6), with V(mu) = sum_k Delta_k ad*_{xi_k(mu)} mu:
+ * (docs/schemes.md#direct; RKMK §5 and §6), with V(mu) = sum_k Delta_k ad*_{xi_k(mu)} mu:
  *   IM:   mu_{n+1} = mu_n + V((mu_n + mu_{n+1})/2),
  *   TRAP: mu_{n+1} = mu_n + (V(mu_n) + V(mu_{n+1}))/2,
- * solved by fixed-point iteration from mu_n under the policy of SPEC §3.0. */
+ * solved by fixed-point iteration from mu_n under the policy of docs/schemes.md#solver. */
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     int trap;
@@ -18,7 +18,7 @@ static int direct_create(slpi_fast *f, slpi_error *err, int trap)
     const char *name = trap ? "trap-direct" : "im-direct";
     if (!s->coad)
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
-                              "(SPEC §4.7)", name, s->name);
+                              "(docs/systems.md#applicability)", name, s->name);
     if (f->p.solver != SLPI_SOLVER_FIXED_POINT)
         return slpi_error_set(err, SLPI_EINPUT, "%s: the double path solves by fixed-point "
                               "iteration only (solver=fixed-point)", name);
@@ -35,11 +35,11 @@ static int direct_create(slpi_fast *f, slpi_error *err, int trap)
 static int im_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 0); }
 static int trap_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 1); }
 
-/* out = V(mu) = ad*_{sum eta_k xi_k(mu)} mu */
-static void field(const slpi_fast_system *s, const double *eta, const double *mu, double *out,
+/* out = V(mu) = ad*_{sum delta_k xi_k(mu)} mu */
+static void field(const slpi_fast_system *s, const double *delta, const double *mu, double *out,
                   direct_work *w)
 {
-    slpi_fast_grad_sum(s, eta, mu, w->xi, w->tmp);
+    slpi_fast_gen_sum(s, delta, mu, w->xi, w->tmp);
     s->coad(s, w->xi, mu, out);
 }
 
@@ -49,17 +49,17 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *inf
     direct_work *w = f->work;
     int d = s->cdim;
     memcpy(w->mu, x, sizeof *x * (size_t)d);
-    if (w->trap) field(s, f->eta, x, w->vn, w);
+    if (w->trap) field(s, f->delta, x, w->vn, w);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
         if (w->trap) {
-            field(s, f->eta, w->mu, w->v, w);
+            field(s, f->delta, w->mu, w->v, w);
             for (int i = 0; i < d; i++) w->mnew[i] = x[i] + 0.5 * (w->vn[i] + w->v[i]);
         } else {
             for (int i = 0; i < d; i++) w->arg[i] = 0.5 * (x[i] + w->mu[i]);
-            field(s, f->eta, w->arg, w->v, w);
+            field(s, f->delta, w->arg, w->v, w);
             for (int i = 0; i < d; i++) w->mnew[i] = x[i] + w->v[i];
         }
         double dm = slpi_fast_maxdiff(w->mnew, w->mu, d);
@@ -72,9 +72,9 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *inf
     return st;
 }
 
-const slpi_fast_scheme slpi_fast_scheme_im = {
+const slpi_fast_scheme slpi_fast_scheme_im_direct = {
     SLPI_SCHEME_IM_DIRECT, 1e-15, 100, im_create, direct_step,
 };
-const slpi_fast_scheme slpi_fast_scheme_trap = {
+const slpi_fast_scheme slpi_fast_scheme_trap_direct = {
     SLPI_SCHEME_TRAP_DIRECT, 1e-15, 100, trap_create, direct_step,
 };

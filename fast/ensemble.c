@@ -1,17 +1,67 @@
-/* ensemble.c — structure-of-arrays ensembles of the so(3) rigid body for large Monte
- * Carlo studies (SPEC §4.1, §5.2 iso/rigid-body/weak, §5.3; benchmark P2): ISOMP-COMM
- * (SPEC §3.4) with iso-quad noise and SVI-SO3 (SPEC §3.5 d, rotation output) with
- * svi-lin noise, specialised to 3-vectors with the operation order of the general path
- * (isomp.c, svi.c, rigid-body.c), so every path is bit-identical to slpi_fast_step
- * (tests/t-fast-ensemble.c). The solver policy is SPEC §3.0 per path (solver.c). */
-/* The sweeps below are written to be vectorised across paths; GCC does so at -O2 only
- * with its dynamic cost model. Elementwise only: no reassociation, results unchanged. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
-#endif
+/* ensemble.c — lock-step structure-of-arrays ensembles of the so(3) rigid body for large
+ * Monte Carlo studies (docs/systems.md#rigid-body, docs/experiments.md#iso iso/rigid-body/weak, docs/experiments.md#svi; benchmark P2):
+ * ISOMP-COMM (docs/schemes.md#isomp) with iso-quad noise and SVI-SO3 (docs/schemes.md#svi-so3, rotation output)
+ * with svi-lin noise, specialised to 3-vectors.
+ *
+ * Paths advance in groups of ENS_W lanes (2, 4 or 8 binary64: one register) in lock-step: every lane of a group runs the
+ * fixed-point sweep of the general path (isomp.c + so3.c, svi.c + vec3.h) with the same
+ * operations in the same order, and the solver policy of docs/schemes.md#solver (fast.h,
+ * slpi_fast_iter_check) is evaluated lane-wise with masks. All lanes of a group start
+ * together, so they share the iteration count while active; a lane whose policy returns a
+ * status is frozen with that iterate (its later sweeps are computed and discarded), so it
+ * ends with exactly the iterate, status and iteration count of its scalar run. Every path
+ * is therefore bit-identical to slpi_fast_step on the same problem (tests/t-fast-ensemble.c,
+ * tests/t-converge.c).
+ *
+ * The lanes are GCC vector extensions (ENS_W binary64 per vector) in one body,
+ * fast/ensemble-lanes.h, compiled three times: here (portable: whatever the baseline ISA
+ * lowers them to), in fast/ensemble-avx2.c and in fast/ensemble-avx512.c (AVX-512F, DQ,
+ * VL), chosen at run time (slpi_fast_rb_soa.isa). The arithmetic is lane-wise binary64
+ * + - x / and comparisons, each rounded like its scalar twin; -ffp-contract=off keeps
+ * products and sums apart in every variant (no vfmadd in this object: tests/t-fast-ensemble
+ * runs objdump on it), and no variant reassociates. */
 #include <math.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
+
+#define ENS_W 2   /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
+#define ENS_ISOMP_FN slpi_fast_ens_isomp_portable
+#define ENS_SVI_FN slpi_fast_ens_svi_portable
+#include "fast/ensemble-lanes.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ENS_X86 1
+long slpi_fast_ens_isomp_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                              long *, unsigned char *);
+long slpi_fast_ens_svi_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                            long *, unsigned char *);
+long slpi_fast_ens_isomp_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                                long *, unsigned char *);
+long slpi_fast_ens_svi_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
+                              long *, unsigned char *);
+#endif
+
+int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
+{
+    switch (isa) {
+    case SLPI_FAST_ISA_AUTO:
+    case SLPI_FAST_ISA_PORTABLE: return 1;
+#ifdef ENS_X86
+    case SLPI_FAST_ISA_AVX2: return __builtin_cpu_supports("avx2");
+    case SLPI_FAST_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+               && __builtin_cpu_supports("avx512vl");
+#endif
+    default: return 0;
+    }
+}
+
+slpi_fast_isa slpi_fast_ensemble_isa_best(void)
+{
+    return slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX512)  ? SLPI_FAST_ISA_AVX512
+           : slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX2) ? SLPI_FAST_ISA_AVX2
+                                                                  : SLPI_FAST_ISA_PORTABLE;
+}
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
@@ -28,146 +78,46 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     c->pol.maxit = p->maxit > 0 ? p->maxit : p->scheme == SLPI_SCHEME_SVI ? 200 : 100;
     c->pol.fixed_iters = p->fixed_iters;
     c->pol.on_cap = p->on_cap;
+    c->isa = slpi_fast_ensemble_isa_best();
     return SLPI_OK;
 }
 
-/* Psi(Y) = -(h I^{-1} y + amp (eta_k y_k)_k) (iso-quad generators, B = -hat xi). */
-static void iso_psi(const slpi_fast_rb_soa *c, const double *eta, const double *y, double *p)
+typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
+                       unsigned char *);
+
+static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl, double h,
+                         double *x, const double *dW, long *iters, unsigned char *failed)
 {
-    for (int i = 0; i < 3; i++) p[i] = -(eta[0] * (c->Iinv[i] * y[i]) + eta[i + 1] * (c->amp * y[i]));
-}
-
-/* One ISOMP fixed-point sweep over a chunk of lanes (branch-free, vectorisable): the
- * operations of iso_psi and slpi_fast_blocks_isomp in the same order. */
-enum { CHUNK = 64 };
-
-static void isomp_sweep(const slpi_fast_rb_soa *c, int n, const double *restrict e0,
-                        const double *restrict e1, const double *restrict e2,
-                        const double *restrict x0, const double *restrict x1,
-                        const double *restrict x2, double *restrict y0, double *restrict y1,
-                        double *restrict y2, double *restrict v0, double *restrict v1,
-                        double *restrict v2, double *restrict dm, double *restrict ym, double h)
-{
-    const double i0 = c->Iinv[0], i1 = c->Iinv[1], i2 = c->Iinv[2], a = c->amp;
-    for (int r = 0; r < n; r++) {
-        double p0 = -(h * (i0 * y0[r]) + e0[r] * (a * y0[r]));
-        double p1 = -(h * (i1 * y1[r]) + e1[r] * (a * y1[r]));
-        double p2 = -(h * (i2 * y2[r]) + e2[r] * (a * y2[r]));
-        double c0 = p1 * y2[r] - p2 * y1[r], c1 = p2 * y0[r] - p0 * y2[r], c2 = p0 * y1[r] - p1 * y0[r];
-        double py = p0 * y0[r] + p1 * y1[r] + p2 * y2[r];
-        double w0 = x0[r] + 0.5 * c0 + 0.25 * (-py * p0);
-        double w1 = x1[r] + 0.5 * c1 + 0.25 * (-py * p1);
-        double w2 = x2[r] + 0.5 * c2 + 0.25 * (-py * p2);
-        double d = fabs(w0 - y0[r]), t = fabs(w1 - y1[r]), u = fabs(w2 - y2[r]);
-        d = t <= d ? d : t;
-        d = u <= d ? d : u;
-        double m = fabs(w0), s = fabs(w1), q = fabs(w2);
-        m = s <= m ? m : s;
-        m = q <= m ? m : q;
-        v0[r] = w0; v1[r] = w1; v2[r] = w2; dm[r] = d; ym[r] = m;
-    }
-}
-
-/* ISOMP on nl lanes in chunks: vector sweeps, then the per-lane solver policy. */
-static long isomp_chunk(const slpi_fast_rb_soa *c, int n, double h, double *x0, double *x1,
-                        double *x2, const double *e0, const double *e1, const double *e2,
-                        long *iters)
-{
-    double y[3][CHUNK], v[3][CHUNK], dm[CHUNK], ym[CHUNK];
-    slpi_fast_iter it[CHUNK];
-    int st[CHUNK], active = n;
-    long bad = 0;
-    for (int r = 0; r < n; r++) {
-        y[0][r] = x0[r]; y[1][r] = x1[r]; y[2][r] = x2[r];
-        slpi_fast_iter_begin(&it[r], &c->pol);
-        st[r] = -1;
-    }
-    while (active > 0) {
-        isomp_sweep(c, n, e0, e1, e2, x0, x1, x2, y[0], y[1], y[2], v[0], v[1], v[2], dm, ym, h);
-        for (int r = 0; r < n; r++) {
-            if (st[r] >= 0) continue;
-            y[0][r] = v[0][r]; y[1][r] = v[1][r]; y[2][r] = v[2][r];
-            st[r] = slpi_fast_iter_check(&it[r], dm[r], ym[r]);
-            if (st[r] >= 0) active--;
-        }
-    }
-    for (int r = 0; r < n; r++) {
-        *iters += it[r].it;
-        if (slpi_step_failed(st[r])) {
-            bad++;
-            continue;
-        }
-        double eta[4] = {h, e0[r], e1[r], e2[r]}, yy[3] = {y[0][r], y[1][r], y[2][r]}, p[3];
-        double xx[3] = {x0[r], x1[r], x2[r]};
-        iso_psi(c, eta, yy, p);
-        slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, p, yy, xx, xx);
-        x0[r] = xx[0]; x1[r] = xx[1]; x2[r] = xx[2];
-    }
-    return bad;
-}
-
-/* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators). */
-typedef struct { const slpi_fast_rb_soa *c; const double *eta; } svi_lane_ctx;
-
-static void svi_map(void *ctx, const double *A, const double *B, double *x, double *tau,
-                    double *ft)
-{
-    const svi_lane_ctx *l = ctx;
-    for (int i = 0; i < 3; i++) {
-        double m = 0.5 * (A[i] + B[i]);
-        x[i] = 0.5 * (l->eta[0] * (l->c->Iinv[i] * m) + l->eta[i + 1] * l->c->amp);
-        ft[i] = 0;
-    }
-    slpi_fast_cayley3(x, tau);
-}
-
-static int svi_lane(const slpi_fast_rb_soa *c, const double *eta, double *P, int *its)
-{
-    double A[3], B[3], x[3], tau[9], ft[3], t[3], resid;
-    svi_lane_ctx l = {c, eta};
-    int st = slpi_fast_svi3_solve(c->c, &c->pol, svi_map, &l, P, A, B, x, tau, ft, its, &resid);
-    if (slpi_step_failed(st)) return st;
-    slpi_fast_mat3t_vec(tau, P, t);
-    slpi_fast_mat3t_vec(tau, t, P);
-    return st;
-}
-
-typedef int (*lane_fn)(const slpi_fast_rb_soa *, const double *, double *, int *);
-
-static long soa_run(lane_fn fn, const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                    const double *dW, long *iters)
-{
-    long bad = 0, its = 0;
-    for (long r = 0; r < nl; r++) {
-        double eta[4] = {h, dW[r], dW[nl + r], dW[2 * nl + r]};
-        double s[3] = {x[r], x[nl + r], x[2 * nl + r]};
-        int k = 0;
-        if (slpi_step_failed(fn(c, eta, s, &k))) {
-            bad++;
-        } else {
-            x[r] = s[0]; x[nl + r] = s[1]; x[2 * nl + r] = s[2];
-        }
-        its += k;
-    }
+    long its = 0;
+    slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
+    if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
+    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, failed);
     if (iters) *iters += its;
     return bad;
 }
 
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters)
+                            const double *dW, long *iters, unsigned char *failed)
 {
-    long bad = 0, its = 0;
-    for (long r = 0; r < nl; r += CHUNK) {
-        int n = nl - r < CHUNK ? (int)(nl - r) : CHUNK;
-        bad += isomp_chunk(c, n, h, x + r, x + nl + r, x + 2 * nl + r, dW + r, dW + nl + r,
-                           dW + 2 * nl + r, &its);
-    }
-    if (iters) *iters += its;
-    return bad;
+#ifdef ENS_X86
+    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_avx2,
+                                 slpi_fast_ens_isomp_avx512};
+#else
+    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_portable,
+                                 slpi_fast_ens_isomp_portable};
+#endif
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
 }
 
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters)
+                          const double *dW, long *iters, unsigned char *failed)
 {
-    return soa_run(svi_lane, c, nl, h, x, dW, iters);
+#ifdef ENS_X86
+    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_avx2,
+                                 slpi_fast_ens_svi_avx512};
+#else
+    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable,
+                                 slpi_fast_ens_svi_portable};
+#endif
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
 }

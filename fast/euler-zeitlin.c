@@ -1,5 +1,5 @@
-/* euler-zeitlin.c — the Euler–Zeitlin system on su(N) for the double path (SPEC §4.5;
- * ISO paper `001_833b3b0a8868d904.txt` §6.4, eqs. (40)–(44), errata E-I2..E-I4).
+/* euler-zeitlin.c — the Euler–Zeitlin system on su(N) for the double path (docs/systems.md#euler-zeitlin;
+ * ISO paper §6.4, eqs. (40)–(44), errata E-I2..E-I4).
  *
  *   B_0 = Delta_N^{-1} X (after trace removal), H_0 = -1/2 Tr((Delta_N^{-1} X)^* X);
  *   noise on degrees l = floor(N/2)..N-1, a_l = amp / (l(l+1)), one Wiener process per
@@ -20,14 +20,14 @@
 typedef double complex cplx;
 
 typedef struct {
-    slpi_sun u;              /* first member (fast/sun.h) */
+    slpi_fast_sun u;              /* first member (fast/sun.h) */
     slpi_fast_zeitlin z;
     slpi_ez_noise noise;
     int M, lmin;
     double amp;
     double *w;               /* M modal weights */
     double *leta;            /* reading L: increments of the cached constant field */
-    cplx *lfield;            /* reading L: sum_k eta_k B_k, cached per step */
+    cplx *lfield;            /* reading L: sum_k delta_k B_k, cached per step */
     cplx *X, *P;             /* scratch for the coordinate operations */
 } ez_ctx;
 
@@ -39,22 +39,22 @@ static double ez_a(const ez_ctx *c, int alpha)
     return c->amp / ((double)l * (l + 1));
 }
 
-/* Psi = eta_0 Delta^{-1} Y + sum_k eta_k B_k(Y). */
-static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
+/* Psi = eta_0 Delta^{-1} Y + sum_k delta_k B_k(Y). */
+static void ez_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N, base = c->lmin * c->lmin - 1;
     size_t NN = (size_t)N * N;
-    slpi_fast_zeitlin_poisson(&c->z, eta[0], Y, Psi);
+    slpi_fast_zeitlin_poisson(&c->z, delta[0], Y, Psi);
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
-        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
+        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * delta[k + 1];
         slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
         return;
     }
-    if (memcmp(c->leta, eta + 1, (size_t)c->M * sizeof *eta) != 0) {
-        memcpy(c->leta, eta + 1, (size_t)c->M * sizeof *eta);
-        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * eta[k + 1];
+    if (memcmp(c->leta, delta + 1, (size_t)c->M * sizeof *delta) != 0) {
+        memcpy(c->leta, delta + 1, (size_t)c->M * sizeof *delta);
+        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * delta[k + 1];
         memset(c->lfield, 0, NN * sizeof *c->lfield);
         slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
     }
@@ -62,7 +62,7 @@ static void ez_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
 }
 
 /* xi_k = -B_k: the generator of component k evaluated at the matrix X, into P. */
-static void ez_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx *P)
+static void ez_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *P)
 {
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N;
@@ -79,23 +79,13 @@ static void ez_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx
     slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
 }
 
-static int ez_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                            slpi_error *err)
+/* X0 = sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
+static int ez_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
 {
     ez_ctx *c = ez_of(s);
-    int N = c->u.N, dim = N * N - 1;
-    double *om = calloc((size_t)dim, sizeof *om), nrm = 0;
-    if (!om) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
-    for (int l = 1; l <= p->ez.ic_lmax && l < N; l++)
-        for (int j = 0; j <= 2 * l; j++) {
-            double v = cos(1.3 * l + 0.7 * j + 0.2);
-            om[slpi_fast_zeitlin_index(l, j)] = v;
-            nrm += v * v;
-        }
-    for (int i = 0; i < dim; i++) om[i] *= p->ez.scale / sqrt(nrm);
+    (void)err;
     slpi_fast_zeitlin_synthesis(&c->z, om, c->X);
-    slpi_sun_pack(N, c->X, x);
-    free(om);
+    slpi_fast_sun_pack(c->u.N, c->X, x);
     return SLPI_OK;
 }
 
@@ -115,15 +105,15 @@ static void ez_diagnostics(const slpi_fast_system *s, const double *x, const dou
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
-    slpi_sun_unpack(N, x, c->X);
+    slpi_fast_sun_unpack(N, x, c->X);
     double h = ez_h0(c, c->X);
     slpi_diag_add(d, "H0", h);
     if (X0) {
-        slpi_sun_unpack(N, x0, X0);
+        slpi_fast_sun_unpack(N, x0, X0);
         double h0 = ez_h0(c, X0);
         slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_sun_diagnostics(&c->u, c->X, X0, 0, d);
+    slpi_fast_sun_diagnostics(&c->u, c->X, X0, 0, d);
     free(X0);
 }
 
@@ -131,7 +121,7 @@ static void ez_free(slpi_fast_system *s)
 {
     ez_ctx *c = ez_of(s);
     if (!c) return;
-    slpi_sun_clear(&c->u);
+    slpi_fast_sun_clear(&c->u);
     slpi_fast_zeitlin_clear(&c->z);
     free(c->w);
     free(c->leta);
@@ -170,7 +160,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
     s->ctx = c;
     s->free_ctx = ez_free;
-    int rc = slpi_sun_init(&c->u, N, ez_psi, ez_generator, err);
+    int rc = slpi_fast_sun_init(&c->u, N, ez_psi, ez_generator, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
     if (rc) {
         ez_free(s);
@@ -197,8 +187,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->dim = s->cdim = N * N;
     s->M = M;
     s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
-    s->initial_state = ez_initial_state;
+    s->initial_map = ez_initial_map;
     s->diagnostics = ez_diagnostics;
-    slpi_sun_fill_ops(s);
+    slpi_fast_sun_fill_ops(s);
     return SLPI_OK;
 }

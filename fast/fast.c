@@ -1,10 +1,10 @@
 /* fast.c — the public double-path API of slpi.h (slpi_fast_create/step/...): dispatch
- * of p->system to the system files and p->scheme to the scheme files (SPEC §4.7 pairs),
- * the increment vector of SPEC §1.5, NaN/Inf checks and the solver statistics (§3.0). */
+ * of p->system to the system files and p->scheme to the scheme files (docs/systems.md#applicability pairs),
+ * the increment vector of docs/conventions.md#sde, NaN/Inf checks and the solver statistics (docs/schemes.md#solver). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 
@@ -16,7 +16,7 @@ static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
     &slpi_fast_scheme_tmk, &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun,
-    &slpi_fast_scheme_im, &slpi_fast_scheme_trap, &slpi_fast_scheme_isomp, &slpi_fast_scheme_svi,
+    &slpi_fast_scheme_im_direct, &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp, &slpi_fast_scheme_svi,
 };
 
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
@@ -49,8 +49,8 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
                                 "with svi", f->sys.name);
     }
     if (rc == SLPI_OK) {
-        f->eta = calloc((size_t)f->sys.M + 1, sizeof *f->eta);
-        rc = f->eta ? sch->create(f, err)
+        f->delta = calloc((size_t)f->sys.M + 1, sizeof *f->delta);
+        rc = f->delta ? sch->create(f, err)
                     : slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
     }
     if (rc != SLPI_OK) {
@@ -61,34 +61,74 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+int slpi_fast_create_inconsistent_le(slpi_fast **out, const slpi_problem *p, slpi_error *err)
+{
+    if (p->scheme != SLPI_SCHEME_RKMK_LE)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: the inconsistent control is rkmk-le, not %s",
+                              slpi_scheme_name(p->scheme));
+    slpi_problem q = *p;
+    q.scheme = SLPI_SCHEME_RKMK_HEUN;
+    int rc = slpi_fast_create(out, &q, err);
+    if (rc == SLPI_OK) {
+        (*out)->p.scheme = SLPI_SCHEME_RKMK_LE;
+        (*out)->scheme = &slpi_fast_scheme_rkmk_le;
+    }
+    return rc;
+}
+
 void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;
     slpi_fast_work_free(f);
     if (f->sys.free_ctx) f->sys.free_ctx(&f->sys);
-    free(f->eta);
+    free(f->delta);
     free(f);
+}
+
+/* Core's description of the initial state; coefficients mapped with sys's basis. */
+static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, double *x,
+                         slpi_error *err)
+{
+    int rc;
+    if (slpi_problem_initial_kind(p) == SLPI_INITIAL_VALUES) {
+        rc = slpi_problem_initial_state(p, x, err);
+    } else {
+        double *c = malloc((size_t)slpi_problem_initial_size(p) * sizeof *c);
+        if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "initial state of %s: out of memory", sys->name);
+        rc = slpi_problem_initial_state(p, c, err);
+        if (rc == SLPI_OK) rc = sys->initial_map(sys, c, x, err);
+        free(c);
+    }
+    if (rc) return rc;
+    if (!slpi_fast_all_finite(x, sys->dim))
+        return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", sys->name);
+    return SLPI_OK;
 }
 
 int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
 {
-    int given = slpi_problem_explicit_x0(&f->p, x, err);
-    if (given < 0) return err->code;
-    if (!given) {
-        int rc = f->sys.initial_state(&f->sys, &f->p, x, err);
-        if (rc) return rc;
-    }
-    if (!slpi_fast_all_finite(x, f->sys.dim))
-        return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", f->sys.name);
-    return SLPI_OK;
+    return initial_state(&f->sys, &f->p, x, err);
+}
+
+int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    if ((unsigned)p->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
+    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
+    slpi_fast_system sys;
+    memset(&sys, 0, sizeof sys);
+    int rc = system_ctor[p->system](&sys, p, err);
+    if (rc == SLPI_OK) rc = initial_state(&sys, p, x, err);
+    if (sys.free_ctx) sys.free_ctx(&sys);
+    return rc;
 }
 
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
 {
     memset(info, 0, sizeof *info);
-    f->eta[0] = f->p.h;
-    for (int k = 0; k < f->sys.M; k++) f->eta[k + 1] = dW[k];
-    if (!slpi_fast_all_finite(x, f->sys.dim) || !slpi_fast_all_finite(f->eta, f->sys.M + 1)) {
+    f->delta[0] = f->p.h;
+    for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
+    if (!slpi_fast_all_finite(x, f->sys.dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
         info->status = SLPI_STEP_INVALID;
         info->residual = NAN;
     } else {
@@ -152,17 +192,17 @@ void slpi_fast_work_free(slpi_fast *f)
     f->work = NULL;
 }
 
-void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *xi, double *tmp)
 {
-    if (s->grad_sum) {
-        s->grad_sum(s, eta, mu, xi);
+    if (s->gen_sum) {
+        s->gen_sum(s, delta, mu, xi);
         return;
     }
     for (int i = 0; i < s->cdim; i++) xi[i] = 0;
     for (int k = 0; k <= s->M; k++) {
-        if (eta[k] == 0) continue;
-        s->grad(s, k, mu, tmp);
-        for (int i = 0; i < s->cdim; i++) xi[i] += eta[k] * tmp[i];
+        if (delta[k] == 0) continue;
+        s->gen(s, k, mu, tmp);
+        for (int i = 0; i < s->cdim; i++) xi[i] += delta[k] * tmp[i];
     }
 }

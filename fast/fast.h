@@ -1,29 +1,29 @@
 /* fast.h — internal interface of the double path (fast/): the system-operations
- * table every system file fills, the scheme table, the solver policy (SPEC §3.0) and
+ * table every system file fills, the scheme table, the solver policy (docs/schemes.md#solver) and
  * the shared dense kernels. Not installed; only the fast/ sources and tests include it.
  *
- * COORDINATES (SPEC §1.2, §1.5). A system integrates the first `cdim` doubles of the
+ * COORDINATES (docs/conventions.md#pairing, docs/conventions.md#sde). A system integrates the first `cdim` doubles of the
  * core state layout (slpi.h, slpi_problem_state_dim), called mu. Algebra elements
  * (gradients xi, TMK/RKMK unknowns sigma) are stored as coefficients in the SAME basis
- * as mu, and `grad` returns the coefficients of the system's gradient (Frobenius or dot,
- * SPEC §1.2) in that basis; `coad(xi, mu)` returns the coefficients of ad*_xi mu.
- * Only these two are paired, so the dynamics dmu = sum_k coad(grad(k,mu),mu) dS^k are
- * the SPEC ground-truth vector fields (tests/t-fast-fields.c checks each system).
- * `hess(k,mu,w)` is the derivative of grad(k,.) at mu along w (state coordinates in,
+ * as mu, and `gen` returns the coefficients of the system's gradient (Frobenius or dot,
+ * docs/conventions.md#pairing) in that basis; `coad(xi, mu)` returns the coefficients of ad*_xi mu.
+ * Only these two are paired, so the dynamics dmu = sum_k coad(gen(k,mu),mu) dS^k are
+ * the documentation ground-truth vector fields (tests/t-fast-fields.c checks each system).
+ * `dgen(k,mu,w)` is the derivative of gen(k,.) at mu along w (state coordinates in,
  * algebra coefficients out), for the TMK chord.
  *
  * MATRIX FORM (J-quadratic systems; ISOMP and SVI-LP). The system chooses a private
  * representation of its matrices in `mdim` doubles (3-vectors for so(3)/su(2) blocks,
  * a real n x n matrix for so(n), a complex column-major N x N matrix for su(N)).
  * The schemes never look inside: they call the m_* operations below, all of which work
- * on that representation. The generators are B_k = xi_k^* (SPEC §1.5), so
- * Psi(Y) = sum_k eta_k B_k(Y) with eta = (h, dW_1..dW_M).
+ * on that representation. The generators are B_k = xi_k^* (docs/conventions.md#sde), so
+ * Psi(Y) = sum_k delta_k B_k(Y) with delta = (h, dW_1..dW_M).
  *
  * HOW A SYSTEM REGISTERS. One constructor per system file,
  *     int slpi_fast_sys_<name>(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
  * fills *s (it arrives zeroed) and returns SLPI_OK or an slpi_error code; fast/fast.c
  * maps p->system to it. Fill the coordinate ops if the system supports TMK, RKMK, IM,
- * TRAP (SPEC §4.7) and the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
+ * TRAP (docs/systems.md#applicability) and the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
  * the scheme then rejects the pair with a clear error. The scheme workspace and the
  * system context are released by slpi_fast_free (free_ctx for the latter).
  */
@@ -31,7 +31,7 @@
 #define SLPI_FAST_H
 
 #include "slpi.h"
-#include "vec3.h"
+#include "fast/vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;
 
@@ -50,37 +50,38 @@ struct slpi_fast_system {
     void *ctx;      /* the system's own data, released by free_ctx */
     void (*free_ctx)(slpi_fast_system *s);
 
-    /* Default initial condition (SPEC §4) in the core layout (dim doubles). */
-    int (*initial_state)(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                         slpi_error *err);
+    /* The initial state from core's coefficient description (slpi_problem_initial_state
+     * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (dim
+     * doubles); NULL for systems whose initial states are always values. */
+    int (*initial_map)(const slpi_fast_system *s, const double *c, double *x, slpi_error *err);
     /* Diagnostics of state x (dim doubles); x0 may be NULL. */
     void (*diagnostics)(const slpi_fast_system *s, const double *x, const double *x0,
                         slpi_diag *d);
 
     /* ---- coordinate operations (NULL when the system does not support them) */
-    void (*grad)(const slpi_fast_system *s, int k, const double *mu, double *xi);
+    void (*gen)(const slpi_fast_system *s, int k, const double *mu, double *xi);
     void (*coad)(const slpi_fast_system *s, const double *xi, const double *mu, double *out);
-    void (*hess)(const slpi_fast_system *s, int k, const double *mu, const double *w,
+    void (*dgen)(const slpi_fast_system *s, int k, const double *mu, const double *w,
                  double *out);
-    /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (SPEC §1.4); returns 0 or an error. */
-    int (*orbit_exp)(const slpi_fast_system *s, const double *sigma, const double *mu,
+    /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (docs/conventions.md#orbit-maps); returns 0 or an error. */
+    int (*orbit)(const slpi_fast_system *s, const double *sigma, const double *mu,
                      double *out);
     /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
     void (*bracket)(const slpi_fast_system *s, const double *a, const double *b, double *out);
-    /* Optional: sum over k of eta_k grad(k, mu) into xi (when a system can do it faster
+    /* Optional: sum over k of delta_k gen(k, mu) into xi (when a system can do it faster
      * than M calls of grad); NULL = the generic loop. */
-    void (*grad_sum)(const slpi_fast_system *s, const double *eta, const double *mu,
+    void (*gen_sum)(const slpi_fast_system *s, const double *delta, const double *mu,
                      double *xi);
 
     /* ---- matrix operations (J-quadratic systems) */
     void (*m_from_state)(const slpi_fast_system *s, const double *mu, double *Y);
     void (*m_to_state)(const slpi_fast_system *s, const double *Y, double *mu);
-    /* Psi = sum_k eta_k B_k(Y), k = 0..M (Y need not be traceless: su(N) projects). */
-    void (*m_psi)(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi);
-    /* ISOMP fixed-point map (SPEC §3.4 step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
+    /* Psi = sum_k delta_k B_k(Y), k = 0..M (Y need not be traceless: su(N) projects). */
+    void (*m_psi)(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi);
+    /* ISOMP fixed-point map (docs/schemes.md#isomp step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
      * with Psi = Psi(Y); returns ||Ynew - Y||_max and stores ||Ynew||_max in *ynorm.
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
-    double (*m_isomp_iter)(const slpi_fast_system *s, const double *eta, const double *Xn,
+    double (*m_isomp_iter)(const slpi_fast_system *s, const double *delta, const double *Xn,
                            const double *Y, double *Ynew, double *ynorm, double *Psi_out);
     /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
      * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
@@ -131,7 +132,7 @@ static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_poli
 }
 
 /* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
- * Returns -1 to continue, or the final step status (SPEC §3.0): converged when
+ * Returns -1 to continue, or the final step status (docs/schemes.md#solver): converged when
  * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
  * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
  * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
@@ -167,8 +168,8 @@ struct slpi_fast {
     const slpi_fast_scheme *scheme;
     void *work;                 /* scheme workspace */
     slpi_fast_policy pol;
-    double *eta;                /* M+1 increments (h, dW...) of the current step */
-    /* solver statistics (SPEC §3.0) */
+    double *delta;                /* M+1 increments (h, dW...) of the current step */
+    /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
 };
 
@@ -179,7 +180,7 @@ struct slpi_fast_scheme {
     /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
      * slpi_fast_free); the error names the pair and why. */
     int (*create)(slpi_fast *f, slpi_error *err);
-    /* One step in place on the full state x (dim doubles), increments f->eta. */
+    /* One step in place on the full state x (dim doubles), increments f->delta. */
     slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
 };
 
@@ -190,11 +191,17 @@ double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_err
 void slpi_fast_work_free(slpi_fast *f);
 
 extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
-    slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im, slpi_fast_scheme_trap,
+    slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
-/* Sum over k = 0..M of eta_k grad(k, mu) (uses grad_sum when present); tmp: cdim. */
-void slpi_fast_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+/* The negative control of claim X4 (reports/converge.c, allow_inconsistent): the run
+ * object of problem p with p->scheme = RKMK-LE on a system with state-dependent noise,
+ * which slpi_fast_create refuses: built as RKMK-HEUN (which validates and allocates the
+ * same workspace), stepping with Lie–Euler. For that comparison only. */
+int slpi_fast_create_inconsistent_le(slpi_fast **out, const slpi_problem *p, slpi_error *err);
+
+/* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: cdim. */
+void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *xi, double *tmp);
 
 /* ------------------------------------------------------------ dense kernels */
@@ -210,7 +217,7 @@ void slpi_fast_rodrigues(const double *w, double *R);
 /* Rotation about w/|w| by angle theta (R = I for w = 0). */
 void slpi_fast_rotation(const double *w, double theta, double *R);
 
-/* Blocks of so(3) 3-vectors under one of two matrix models (SPEC §1.6):
+/* Blocks of so(3) 3-vectors under one of two matrix models (docs/conventions.md#hat-maps):
  * HAT (X = hat x, [X,Y] = hat(x cross y)) or SU2A (X = sum x_k E_k, E_k = -i sigma_k/sqrt2,
  * [X,Y] = sqrt2 (x cross y).E). The m_* operations of rigid body and vortices. */
 typedef enum { SLPI_FAST_BLOCK_HAT, SLPI_FAST_BLOCK_SU2A } slpi_fast_block_model;
@@ -224,7 +231,7 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
 void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
                            const double *X, double *out);
 
-/* SVI vector forms (SPEC §3.5 d, e), fast/svi.c. map(ctx, A, B, x, tau, f) gives
+/* SVI vector forms (docs/schemes.md#svi-so3, docs/schemes.md#svi-sd), fast/svi.c. map(ctx, A, B, x, tau, f) gives
  * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
  * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
  * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
@@ -235,22 +242,31 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
                          void *ctx, const double *Pk, double *A, double *B, double *x,
                          double *tau, double *f, int *iters, double *resid);
 
-/* Structure-of-arrays ensembles of the so(3) rigid body (SPEC §4.1; benchmark P2),
+/* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
  * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
- * with svi-lin noise (M = 3), each path bit-identical to slpi_fast_step on the same
- * problem. Returns the number of failed paths; iters (may be NULL) accumulates. */
+ * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
+ * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
+ * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
+ * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
+ * for the others); iters (may be NULL) accumulates the iterations. */
+typedef enum {
+    SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
+} slpi_fast_isa;
 typedef struct {
     double Iinv[3];     /* inverse inertia (h0_scale included) */
     double amp;         /* noise amplitude */
     double c;           /* SVI quadratic-term sign (+-1/4) */
     slpi_fast_policy pol;
+    slpi_fast_isa isa;  /* set by init to the best available */
 } slpi_fast_rb_soa;
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
+int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
+slpi_fast_isa slpi_fast_ensemble_isa_best(void);
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters);
+                            const double *dW, long *iters, unsigned char *failed);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters);
+                          const double *dW, long *iters, unsigned char *failed);
 
 /* Complex/real dense matrices (column-major), fast/dense.c. */
 #include <complex.h>

@@ -1,15 +1,15 @@
-/* heavy-top.c — the heavy top on se(3)* (SPEC §4.2): RKMK form (§4.2.1, RKMK eqs.
+/* heavy-top.c — the heavy top on se(3)* (docs/systems.md#heavy-top): RKMK form (docs/systems.md#heavy-top-rkmk, RKMK eqs.
  * (42)-(45), SALT noise, the bracket-consistent potential sign or the printed one) and
  * the SVI semidirect form (§4.2.2, SVI eqs. (44)-(52), (60); noise cases 1, 2, 2-pi2,
  * 3, 3-pi; state Pi, Gamma, R row-major).
  *
  * Coordinates (fast.h): mu = (pi, gamma) / (Pi, Gamma) with the dot pairing (P2);
  * grad returns (d_pi h_k, d_gamma h_k); coad((xi,b),(pi,gamma)) = (pi x xi + gamma x b,
- * gamma x xi) (SPEC §1.3); O_exp in the closed form of §4.2.1. */
+ * gamma x xi) (docs/conventions.md#brackets); O_exp in the closed form of docs/systems.md#heavy-top-rkmk. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     slpi_ht_form form;
@@ -100,25 +100,6 @@ static int ht_orbit_exp(const slpi_fast_system *s, const double *sigma, const do
     return 0;
 }
 
-static int ht_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const ht_ctx *c = s->ctx;
-    (void)err;
-    if (c->form == SLPI_HT_FORM_RKMK) {
-        double r = sqrt(2.0) / 2;                 /* E-R4 */
-        double v[6] = {-r, r, 0, -r, r, 0};
-        memcpy(x, v, sizeof v);
-        return 0;
-    }
-    double th = p->ht.theta0, ct = cos(th), st = sin(th);
-    double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
-    memcpy(x, p->ht.pi0, 3 * sizeof *x);
-    x[3] = 0; x[4] = -st; x[5] = ct;              /* Gamma = R^T e3 */
-    memcpy(x + 6, R, sizeof R);
-    return 0;
-}
-
 static double ht_energy(const ht_ctx *c, const double *x)
 {
     double e = 0;
@@ -203,15 +184,14 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     s->mdim = 0;
     s->noise_state_dependent = c->noise == SLPI_HT_NOISE_CASE2_PI2;
     s->is_semidirect = !rkmk;
-    s->initial_state = ht_initial;
     s->diagnostics = ht_diag;
-    s->grad = ht_grad;
-    s->hess = ht_hess;
+    s->gen = ht_grad;
+    s->dgen = ht_hess;
     if (rkmk) {
         /* The generic coordinate schemes integrate (pi, gamma) only in the RKMK form;
          * the SVI form (with R) is advanced by SVI-SD alone. */
         s->coad = ht_coad;
-        s->orbit_exp = ht_orbit_exp;
+        s->orbit = ht_orbit_exp;
         s->bracket = ht_bracket;
     }
     return SLPI_OK;

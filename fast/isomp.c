@@ -1,4 +1,4 @@
-/* isomp.c — ISOMP, the stochastic isospectral midpoint (SPEC §3.4; ISO §4.3, eqs.
+/* isomp.c — ISOMP, the stochastic isospectral midpoint (docs/schemes.md#isomp; ISO §4.3, eqs.
  * (26)-(30)) for J-quadratic systems, on the system's matrix representation:
  *   Y <- X_n + [Psi(Y), Y]/2 + Psi(Y) Y Psi(Y)/4 from Y = X_n (m_isomp_iter, fused), or
  *   the quasi-Newton form Y <- (I - Psi/2)^{-1} X_n (I + Psi/2)^{-1} (solver=newton);
@@ -9,7 +9,7 @@
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     double *Xn, *Y, *Yn, *P, *out;
@@ -20,7 +20,7 @@ static int isomp_create(slpi_fast *f, slpi_error *err)
     const slpi_fast_system *s = &f->sys;
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
-                              "not J-quadratic (SPEC §3.4, §4.7)", s->name);
+                              "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
     if (!s->m_psi || !s->m_comm_update || !s->m_from_state || !s->m_to_state)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
     if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
@@ -53,12 +53,12 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     do {
         double dmax, ynorm;
         if (newton) {
-            s->m_psi(s, f->eta, w->Y, w->P);
+            s->m_psi(s, f->delta, w->Y, w->P);
             if (s->m_ainv(s, 0.5, w->P, w->Xn, w->Yn)) return SLPI_STEP_DIVERGED;
             dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
             ynorm = slpi_fast_maxabs(w->Yn, m);
         } else {
-            dmax = s->m_isomp_iter(s, f->eta, w->Xn, w->Y, w->Yn, &ynorm, NULL);
+            dmax = s->m_isomp_iter(s, f->delta, w->Xn, w->Y, w->Yn, &ynorm, NULL);
         }
         double *t = w->Y; w->Y = w->Yn; w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
@@ -74,7 +74,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
         return st;
     }
     if (s->m_project) s->m_project(s, w->Y);
-    s->m_psi(s, f->eta, w->Y, w->P);
+    s->m_psi(s, f->delta, w->Y, w->P);
     if (cay) {
         if (s->m_cay_conj(s, 0.5, w->P, w->Xn, w->out)) return SLPI_STEP_DIVERGED;
     } else {

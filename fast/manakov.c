@@ -1,14 +1,14 @@
-/* manakov.c — the generalized rigid body on so(n) of ISO §6.2 (SPEC §4.3, ISO eqs.
+/* manakov.c — the generalized rigid body on so(n) of ISO §6.2 (docs/systems.md#manakov, ISO eqs.
  * (36)-(37)): H_0 = sum_{i<j} X_ij^2 / c_ij, noise H_ij = amp X_ij^2 (M = n(n-1)/2).
  *
  * Coordinates (fast.h): mu = X_ij (i < j, row-major, core layout) in the basis
  * E_ij - E_ji; gradient coefficients g_ij with grad H = sum g_ij (E_ij - E_ji), so
- * g = X_ij / c_ij for H_0 and amp X_ij for H_ij; coad(xi, X) = [X, xi] (SPEC §1.3).
+ * g = X_ij / c_ij for H_0 and amp X_ij for H_ij; coad(xi, X) = [X, xi] (docs/conventions.md#brackets).
  * Matrix form: complex column-major n x n with zero imaginary parts (dense.c kernels). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     int n, d;
@@ -61,12 +61,12 @@ static void mk_grad(const slpi_fast_system *s, int k, const double *mu, double *
     g[k - 1] = c->amp * mu[k - 1];
 }
 
-static void mk_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+static void mk_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *g)
 {
     const mk_ctx *c = s->ctx;
     for (int i = 0; i < c->d; i++)
-        g[i] = eta[0] * mu[i] * c->cinv[i] + (s->M ? eta[i + 1] * c->amp * mu[i] : 0);
+        g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
 }
 
 static void mk_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
@@ -145,22 +145,22 @@ static void mk_m_to_state(const slpi_fast_system *s, const double *Y, double *mu
     mk_from_complex(s->ctx, (const double complex *)Y, mu);
 }
 
-static void mk_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+static void mk_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
 {
     mk_ctx *c = s->ctx;
     double *u = c->A, *g = c->B;
     mk_from_complex(c, (const double complex *)Y, u);
-    mk_grad_sum(s, eta, u, g);
+    mk_grad_sum(s, delta, u, g);
     for (int i = 0; i < c->d; i++) g[i] = -g[i];
     mk_to_complex(c, g, (double complex *)Psi);
 }
 
-static double mk_isomp(const slpi_fast_system *s, const double *eta, const double *Xn,
+static double mk_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
                        const double *Y, double *Ynew, double *ynorm, double *Psi_out)
 {
     mk_ctx *c = s->ctx;
     double complex *P = Psi_out ? (double complex *)Psi_out : c->Z3;
-    mk_psi(s, eta, Y, (double *)P);
+    mk_psi(s, delta, Y, (double *)P);
     return slpi_fast_zisomp(c->n, P, (const double complex *)Xn, (const double complex *)Y,
                             (double complex *)Ynew, ynorm, c->Z1);
 }
@@ -194,23 +194,6 @@ static int mk_ainv(const slpi_fast_system *s, double a, const double *P, const d
     const mk_ctx *c = s->ctx;
     return slpi_fast_zcayley(c->n, 1, a, (const double complex *)P, (const double complex *)X,
                              (double complex *)out);
-}
-
-static int mk_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const mk_ctx *c = s->ctx;
-    int n = c->n, k = 0;
-    double ss = 0;
-    (void)p; (void)err;
-    for (int i = 1; i <= n; i++)
-        for (int j = i + 1; j <= n; j++, k++) {
-            x[k] = sin(1.1 * i + 0.7 * j + 0.3 * i * j);
-            ss += 2 * x[k] * x[k];
-        }
-    double f = sqrt(2.0 / ss);                 /* ||X0||_F = sqrt 2 */
-    for (int i = 0; i < c->d; i++) x[i] *= f;
-    return 0;
 }
 
 static double mk_energy(const mk_ctx *c, const double *x)
@@ -317,14 +300,13 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
     s->noise_state_dependent = s->M > 0;
-    s->initial_state = mk_initial;
     s->diagnostics = mk_diag;
-    s->grad = mk_grad;
-    s->grad_sum = mk_grad_sum;
-    s->hess = mk_hess;
+    s->gen = mk_grad;
+    s->gen_sum = mk_grad_sum;
+    s->dgen = mk_hess;
     s->coad = mk_coad;
     s->bracket = mk_bracket;
-    s->orbit_exp = mk_orbit_exp;
+    s->orbit = mk_orbit_exp;
     s->m_from_state = mk_m_from_state;
     s->m_to_state = mk_m_to_state;
     s->m_psi = mk_psi;

@@ -1,7 +1,7 @@
-/* point-vortices.c — n point vortices on S^2 as su(2)^n (SPEC §4.4, ISO §6.3, eqs.
+/* point-vortices.c — n point vortices on S^2 as su(2)^n (docs/systems.md#point-vortices, ISO §6.3, eqs.
  * (38)-(39) with the fixes E-I5, E-I6): H_0 = -(1/4pi) sum_{i<j} log(1 - c_ij),
  * c_ij the cosine of x_i, x_j; shared noise H_k with Frobenius gradient amp x_ik E_k
- * (M = 3). Matrix models (A) E_k = -i sigma_k / sqrt2 (default) or (B) hat (SPEC §1.6).
+ * (M = 3). Matrix models (A) E_k = -i sigma_k / sqrt2 (default) or (B) hat (docs/conventions.md#hat-maps).
  *
  * Coordinates (fast.h): mu = (x_1..x_n); gradient coefficients are the Frobenius
  * gradient in the block basis (E_k in (A), hat e_k in (B)), i.e. dH/dx_i in (A) and
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     int n;
@@ -48,14 +48,14 @@ static void pv_grad(const slpi_fast_system *s, int k, const double *mu, double *
     for (int i = 0; i < c->n; i++) g[3 * i + k - 1] = c->amp * mu[3 * i + k - 1];
 }
 
-static void pv_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+static void pv_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *g)
 {
     const pv_ctx *c = s->ctx;
     for (int i = 0; i < c->n; i++)
         for (int k = 0; k < 3; k++)
-            g[3 * i + k] = s->M ? eta[k + 1] * c->amp * mu[3 * i + k] : 0;
-    pv_grad0(c, mu, eta[0] * c->gs, g);
+            g[3 * i + k] = s->M ? delta[k + 1] * c->amp * mu[3 * i + k] : 0;
+    pv_grad0(c, mu, delta[0] * c->gs, g);
 }
 
 /* Directional derivative of the H_0 gradient (closed form of d(grad)[w]). */
@@ -127,18 +127,18 @@ static void pv_copy(const slpi_fast_system *s, const double *a, double *b)
     memcpy(b, a, sizeof *a * (size_t)s->cdim);
 }
 
-static void pv_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+static void pv_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
 {
-    pv_grad_sum(s, eta, Y, Psi);
+    pv_grad_sum(s, delta, Y, Psi);
     for (int i = 0; i < s->cdim; i++) Psi[i] = -Psi[i];
 }
 
-static double pv_isomp(const slpi_fast_system *s, const double *eta, const double *Xn,
+static double pv_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
                        const double *Y, double *Ynew, double *ynorm, double *Psi_out)
 {
     const pv_ctx *c = s->ctx;
     double *P = Psi_out ? Psi_out : c->tmp;
-    pv_psi(s, eta, Y, P);
+    pv_psi(s, delta, Y, P);
     return slpi_fast_blocks_isomp(pv_model(c), c->n, P, Xn, Y, Ynew, ynorm);
 }
 
@@ -162,25 +162,6 @@ static int pv_ainv(const slpi_fast_system *s, double a, const double *P, const d
 {
     const pv_ctx *c = s->ctx;
     slpi_fast_blocks_ainv(pv_model(c), c->n, a, P, X, out);
-    return 0;
-}
-
-static int pv_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    static const double ang[4][2] = {{0.3, 0}, {0.45, 0.6}, {0.6, 1.3}, {0.35, 1.7}};
-    const pv_ctx *c = s->ctx;
-    (void)p;
-    if (c->n != 4)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "point-vortices: the default initial condition is for 4 vortices "
-                              "(n = %d): give x0", c->n);
-    for (int i = 0; i < 4; i++) {
-        double th = ang[i][0] * SLPI_FAST_PI, ph = ang[i][1] * SLPI_FAST_PI;
-        x[3 * i] = sin(th) * cos(ph);
-        x[3 * i + 1] = sin(th) * sin(ph);
-        x[3 * i + 2] = cos(th);
-    }
     return 0;
 }
 
@@ -243,14 +224,13 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     s->cdim = s->dim = s->mdim = 3 * n;
     s->M = p->pv.noise ? 3 : 0;
     s->noise_state_dependent = s->M > 0;
-    s->initial_state = pv_initial;
     s->diagnostics = pv_diag;
-    s->grad = pv_grad;
-    s->grad_sum = pv_grad_sum;
-    s->hess = pv_hess;
+    s->gen = pv_grad;
+    s->gen_sum = pv_grad_sum;
+    s->dgen = pv_hess;
     s->coad = pv_coad;
     s->bracket = pv_bracket;
-    s->orbit_exp = pv_orbit_exp;
+    s->orbit = pv_orbit_exp;
     s->m_from_state = pv_copy;
     s->m_to_state = pv_copy;
     s->m_psi = pv_psi;

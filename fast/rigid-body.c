@@ -1,4 +1,4 @@
-/* rigid-body.c — the free rigid body on so(3) (SPEC §4.1): ISO form (§4.1.1, ISO eqs.
+/* rigid-body.c — the free rigid body on so(3) (docs/systems.md#rigid-body): ISO form (docs/systems.md#rigid-body-iso, ISO eqs.
  * (33)-(35)) and SVI form (§4.1.2, SVI eq. (53)), with the noise models iso-quad,
  * iso-quad1, svi-lin, svi-lin1, const-e3 and none.
  *
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     slpi_rb_form form;
@@ -71,25 +71,25 @@ static int rb_orbit_exp(const slpi_fast_system *s, const double *sigma, const do
     return 0;
 }
 
-/* Matrix form: one HAT block; Psi = -sum_k eta_k xi_k. */
+/* Matrix form: one HAT block; Psi = -sum_k delta_k xi_k. */
 static void rb_copy(const slpi_fast_system *s, const double *a, double *b)
 {
     (void)s;
     memcpy(b, a, 3 * sizeof *a);
 }
 
-static void rb_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+static void rb_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
 {
     double tmp[3];
-    slpi_fast_grad_sum(s, eta, Y, Psi, tmp);
+    slpi_fast_gen_sum(s, delta, Y, Psi, tmp);
     for (int i = 0; i < 3; i++) Psi[i] = -Psi[i];
 }
 
-static double rb_isomp(const slpi_fast_system *s, const double *eta, const double *Xn,
+static double rb_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
                        const double *Y, double *Ynew, double *ynorm, double *Psi_out)
 {
     double P[3];
-    rb_psi(s, eta, Y, P);
+    rb_psi(s, delta, Y, P);
     if (Psi_out) memcpy(Psi_out, P, sizeof P);
     return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
 }
@@ -114,21 +114,6 @@ static int rb_ainv(const slpi_fast_system *s, double a, const double *P, const d
 {
     (void)s;
     slpi_fast_blocks_ainv(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
-    return 0;
-}
-
-static int rb_initial(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                      slpi_error *err)
-{
-    const rb_ctx *c = s->ctx;
-    (void)p; (void)err;
-    if (c->form == SLPI_RB_FORM_ISO) {
-        x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);          /* ISO §6.1 */
-    } else {
-        x[0] = -0.5878; x[1] = 0; x[2] = 0.8090;             /* SVI §7.1, as printed */
-    }
-    if (c->track_R)
-        for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
     return 0;
 }
 
@@ -216,12 +201,11 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->is_so3 = 1;
     s->noise_state_dependent =
         c->noise == SLPI_RB_NOISE_ISO_QUAD || c->noise == SLPI_RB_NOISE_ISO_QUAD1;
-    s->initial_state = rb_initial;
     s->diagnostics = rb_diag;
-    s->grad = rb_grad;
+    s->gen = rb_grad;
     s->coad = rb_coad;
-    s->hess = rb_hess;
-    s->orbit_exp = rb_orbit_exp;
+    s->dgen = rb_hess;
+    s->orbit = rb_orbit_exp;
     s->bracket = rb_bracket;
     s->m_from_state = rb_copy;
     s->m_to_state = rb_copy;

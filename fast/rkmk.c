@@ -1,12 +1,12 @@
-/* rkmk.c — explicit stochastic RKMK (SPEC §3.2 [derived extension]; RKMK §4, Def. 4.1,
+/* rkmk.c — explicit stochastic RKMK (docs/schemes.md#rkmk [derived extension]; RKMK §4, Def. 4.1,
  * eqs. (21), (34)-(36)): Lie–Euler (s = 1) and Heun (a21 = 1, b = (1/2, 1/2)) with the
  * left-trivialized dexp^{-1} truncated at order q (p->dexp_order, 0..4):
  *   dexp^{-1,[q]}_T(v) = v + [T,v]/2 + [T,[T,v]]/12 - ad_T^4 v / 720.
  * Lie–Euler is rejected for state-dependent noise generators (Stratonovich-inconsistent,
- * SPEC §3.2 and §4.7 N/A). */
+ * docs/schemes.md#rkmk, docs/systems.md#applicability N/A). */
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     int q;
@@ -16,9 +16,9 @@ typedef struct {
 static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
 {
     const slpi_fast_system *s = &f->sys;
-    if (!s->coad || !s->orbit_exp)
+    if (!s->coad || !s->orbit)
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
-                              "(SPEC §4.7)", name, s->name);
+                              "(docs/systems.md#applicability)", name, s->name);
     int q = f->p.dexp_order;
     if (q < 0 || q > 4)
         return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
@@ -40,7 +40,7 @@ static int rkmk_le_create(slpi_fast *f, slpi_error *err)
     if (f->sys.noise_state_dependent && f->sys.M > 0)
         return slpi_error_set(err, SLPI_EINPUT,
                               "rkmk-le is not applicable to %s with state-dependent noise: it is "
-                              "not Stratonovich-consistent (SPEC §3.2, §4.7 N/A)", f->sys.name);
+                              "not Stratonovich-consistent (docs/schemes.md#rkmk, docs/systems.md#applicability N/A)", f->sys.name);
     return rkmk_create_common(f, err, "rkmk-le");
 }
 
@@ -69,8 +69,8 @@ static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, slpi_step_info *in
 {
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
-    slpi_fast_grad_sum(s, f->eta, x, w->K1, w->tmp);
-    if (s->orbit_exp(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    slpi_fast_gen_sum(s, f->delta, x, w->K1, w->tmp);
+    if (s->orbit(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mu2, sizeof *x * (size_t)s->cdim);
     info->iterations = 0;
     return SLPI_STEP_CONVERGED;
@@ -81,12 +81,12 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
     int d = s->cdim;
-    slpi_fast_grad_sum(s, f->eta, x, w->K1, w->tmp);          /* Theta_1 = 0 */
-    if (s->orbit_exp(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
-    slpi_fast_grad_sum(s, f->eta, w->mu2, w->K2, w->tmp);
+    slpi_fast_gen_sum(s, f->delta, x, w->K1, w->tmp);          /* Theta_1 = 0 */
+    if (s->orbit(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
+    slpi_fast_gen_sum(s, f->delta, w->mu2, w->K2, w->tmp);
     for (int i = 0; i < d; i++) w->sigma[i] = 0.5 * w->K1[i];
     dexpinv_add(s, w->q, w->K1, w->K2, 0.5, w->sigma, w);
-    if (s->orbit_exp(s, w->sigma, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    if (s->orbit(s, w->sigma, x, w->mu2)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mu2, sizeof *x * (size_t)d);
     info->iterations = 0;
     return SLPI_STEP_CONVERGED;

@@ -1,13 +1,10 @@
-/* sine-euler.c — the sine-Euler system on su(N), N odd, for the double path (SPEC §4.6;
- * RKMK paper `000_4bd5cba106ace03f.txt` §6, eqs. (53), (55), errata E-R13, E-R14).
+/* sine-euler.c — the sine-Euler system on su(N), N odd, for the double path (docs/systems.md#sine-euler;
+ * RKMK paper §6, eqs. (53), (55), errata E-R13, E-R14).
  *
  *   B_0 = P(W) = sum psi_m T_m, psi_m = -omega_m / |m|^2 (xi_0 = grad h = -P);
  *   SALT noise (M = 2 when p->se.noise): Z_1 = amp (T_(1,1) + T_(-1,-1)),
  *   Z_2 = amp (T_(1,-1) + T_(-1,1)), B_i = -Z_i (xi_i = Z_i), i.e. zeta = amp per +-n;
- *   initial conditions: canonical real-even (omega_(0,1), omega_(1,1), omega_(1,0),
- *   omega_(1,-1)) = (0.3, -0.2, 0.45, -0.1) with omega_{-m} = omega_m, or random from
- *   p->se.ic_seed with U(-0.5, 0.5) coefficients (real-even, or complex with
- *   omega_{-m} = conj omega_m), drawn by splitmix64 in mode order over m > -m pairs.
+ *   initial conditions: the Fourier coefficients of core/initial-state.c, mapped here.
  * Coordinates and matrix form as fast/sun.h; basis: fast/sine-euler-basis.c.
  */
 #include <math.h>
@@ -20,8 +17,8 @@
 typedef double complex cplx;
 
 typedef struct {
-    slpi_sun u;              /* first member (fast/sun.h) */
-    slpi_sine_euler_basis b;
+    slpi_fast_sun u;              /* first member (fast/sun.h) */
+    slpi_fast_sine_euler_basis b;
     int M;
     cplx *Z;                 /* M noise matrices */
     cplx *X, *P;             /* scratch */
@@ -30,63 +27,35 @@ typedef struct {
 
 static se_ctx *se_of(const slpi_fast_system *s) { return (se_ctx *)s->ctx; }
 
-static void se_psi(slpi_sun *u, const double *eta, const cplx *Y, cplx *Psi)
+static void se_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)u->N * u->N;
     memset(Psi, 0, NN * sizeof *Psi);
-    slpi_sine_euler_stream(&c->b, eta[0], Y, Psi);
+    slpi_fast_sine_euler_stream(&c->b, delta[0], Y, Psi);
     for (int i = 0; i < c->M; i++)
-        for (size_t e = 0; e < NN; e++) Psi[e] -= eta[i + 1] * c->Z[i * NN + e];
+        for (size_t e = 0; e < NN; e++) Psi[e] -= delta[i + 1] * c->Z[i * NN + e];
 }
 
 /* xi_k at X (k = 0: -P(X); k >= 1: Z_k), or its derivative along X. */
-static void se_generator(slpi_sun *u, int k, const cplx *X, int derivative, cplx *out)
+static void se_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *out)
 {
     se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)c->u.N * c->u.N;
     memset(out, 0, NN * sizeof *out);
-    if (k == 0) slpi_sine_euler_stream(&c->b, -1.0, X, out);
+    if (k == 0) slpi_fast_sine_euler_stream(&c->b, -1.0, X, out);
     else if (!derivative) memcpy(out, c->Z + (size_t)(k - 1) * NN, NN * sizeof *out);
 }
 
-static double se_uniform(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1p-53 - 0.5;
-}
-
-static int se_initial_state(const slpi_fast_system *s, const slpi_problem *p, double *x,
-                            slpi_error *err)
+/* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
+static int se_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
 {
     se_ctx *c = se_of(s);
-    const slpi_sine_euler_basis *b = &c->b;
-    memset(c->om, 0, (size_t)b->nm * sizeof *c->om);
-    if (p->se.ic == SLPI_SE_IC_CANONICAL) {
-        static const int mode[4][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}};
-        static const double val[4] = {0.3, -0.2, 0.45, -0.1};
-        for (int i = 0; i < 4; i++) {
-            c->om[slpi_sine_euler_mode(b, mode[i][0], mode[i][1])] = val[i];
-            c->om[slpi_sine_euler_mode(b, -mode[i][0], -mode[i][1])] = val[i];
-        }
-    } else if (p->se.ic == SLPI_SE_IC_RANDOM || p->se.ic == SLPI_SE_IC_COMPLEX) {
-        uint64_t st = p->se.ic_seed;
-        for (int k = b->nm / 2; k < b->nm; k++) {     /* modes after the zero mode */
-            int m1, m2;
-            slpi_sine_euler_mode_of(b, k, &m1, &m2);
-            double re = se_uniform(&st), im = p->se.ic == SLPI_SE_IC_COMPLEX ? se_uniform(&st) : 0;
-            c->om[k] = CMPLX(re, im);
-            c->om[slpi_sine_euler_mode(b, -m1, -m2)] = CMPLX(re, -im);
-        }
-    } else {
-        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: unknown initial condition %d",
-                              (int)p->se.ic);
-    }
-    slpi_sine_euler_from_fourier(b, c->om, c->X);
-    slpi_sun_pack(b->N, c->X, x);
+    const slpi_fast_sine_euler_basis *b = &c->b;
+    (void)err;
+    for (int k = 0; k < b->nm; k++) c->om[k] = CMPLX(om[2 * k], om[2 * k + 1]);
+    slpi_fast_sine_euler_from_fourier(b, c->om, c->X);
+    slpi_fast_sun_pack(b->N, c->X, x);
     return SLPI_OK;
 }
 
@@ -95,7 +64,7 @@ static double se_energy(se_ctx *c, const cplx *W)
     int N = c->u.N;
     double h = 0;
     memset(c->P, 0, (size_t)N * N * sizeof *c->P);
-    slpi_sine_euler_stream(&c->b, 1.0, W, c->P);
+    slpi_fast_sine_euler_stream(&c->b, 1.0, W, c->P);
     /* h = 1/2 Tr(W P) */
     for (int a = 0; a < N; a++)
         for (int e = 0; e < N; e++) h += creal(W[a + (size_t)N * e] * c->P[e + (size_t)N * a]);
@@ -109,18 +78,18 @@ static void se_diagnostics(const slpi_fast_system *s, const double *x, const dou
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
-    slpi_sun_unpack(N, x, c->X);
+    slpi_fast_sun_unpack(N, x, c->X);
     double h = se_energy(c, c->X), dep = 0;
     slpi_diag_add(d, "H0", h);
-    slpi_sine_euler_to_fourier(&c->b, c->X, c->om);
+    slpi_fast_sine_euler_to_fourier(&c->b, c->X, c->om);
     for (int k = 0; k < c->b.nm; k++) dep = fmax(dep, fabs(cimag(c->om[k])));
     slpi_diag_add(d, "real_even_dev", dep);
     if (X0) {
-        slpi_sun_unpack(N, x0, X0);
+        slpi_fast_sun_unpack(N, x0, X0);
         double h0 = se_energy(c, X0);
         slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_sun_diagnostics(&c->u, c->X, X0, 1, d);
+    slpi_fast_sun_diagnostics(&c->u, c->X, X0, 1, d);
     free(X0);
 }
 
@@ -128,7 +97,7 @@ static void se_free(slpi_fast_system *s)
 {
     se_ctx *c = se_of(s);
     if (!c) return;
-    slpi_sun_clear(&c->u);
+    slpi_fast_sun_clear(&c->u);
     free(c->Z);
     free(c->X);
     free(c->P);
@@ -139,8 +108,8 @@ static void se_free(slpi_fast_system *s)
 
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    slpi_sine_euler_basis b;
-    int rc = slpi_sine_euler_basis_init(&b, p->se.N, err);
+    slpi_fast_sine_euler_basis b;
+    int rc = slpi_fast_sine_euler_basis_init(&b, p->se.N, err);
     if (rc) return rc;
     if (!(p->se.amp >= 0 && isfinite(p->se.amp)))
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp = %g must be finite, >= 0",
@@ -154,7 +123,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory");
     s->ctx = c;
     s->free_ctx = se_free;
-    rc = slpi_sun_init(&c->u, N, se_psi, se_generator, err);
+    rc = slpi_fast_sun_init(&c->u, N, se_psi, se_generator, err);
     if (rc) {
         se_free(s);
         return rc;
@@ -172,9 +141,9 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     }
     static const int zmode[2][2] = {{1, 1}, {1, -1}};
     for (int i = 0; i < M; i++) {
-        slpi_sine_euler_add(&b, slpi_sine_euler_mode(&b, zmode[i][0], zmode[i][1]), p->se.amp,
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]), p->se.amp,
                             c->Z + i * NN);
-        slpi_sine_euler_add(&b, slpi_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]), p->se.amp,
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]), p->se.amp,
                             c->Z + i * NN);
     }
 
@@ -182,8 +151,8 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->dim = s->cdim = N * N;
     s->M = M;
     s->noise_state_dependent = 0;
-    s->initial_state = se_initial_state;
+    s->initial_map = se_initial_map;
     s->diagnostics = se_diagnostics;
-    slpi_sun_fill_ops(s);
+    slpi_fast_sun_fill_ops(s);
     return SLPI_OK;
 }

@@ -1,7 +1,7 @@
 /* so3.c — so(3) kernels of the double path: Rodrigues and angle-axis rotations
- * (SPEC §1.6; the inline 3-vector kernels are in vec3.h), and the matrix operations of
+ * (docs/conventions.md#hat-maps; the inline 3-vector kernels are in vec3.h), and the matrix operations of
  * ISOMP/SVI-LP on blocks of so(3) vectors in the HAT and su(2) model (A)
- * representations (SPEC §1.6, §3.4, §3.5 b).
+ * representations (docs/conventions.md#hat-maps, docs/schemes.md#isomp, docs/schemes.md#svi-cayley).
  *
  * Block identities used (x, y, p are coefficient vectors):
  *   HAT:  [P,Y] = p x y,        P Y P = -(p.y) p,
@@ -11,7 +11,7 @@
  *         Cayley conjugation = rotation about p by 4 atan(a|p|/sqrt2),
  *         (I - aP)^{-1} X (I + aP)^{-1} = (x + a[P,X] - a^2 P X P) / (1 + a^2|p|^2/2)^2. */
 #include <math.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 /* c1 = (1 - cos t)/t^2 and c2 = (t - sin t)/t^3 for t^2 = t2, without cancellation:
  * c1 = 2 sin^2(t/2)/t^2 (no subtraction), c2 by its Taylor series below t = 1 (nine

@@ -1,8 +1,8 @@
 /* sun.c — su(N)/u(N) skew-Hermitian kernels of the double path, shared by the
- * Euler–Zeitlin (SPEC §4.5) and sine-Euler (SPEC §4.6) system files: packed-layout
- * conversion, the J-quadratic coadjoint action ad*_xi X = [X, xi] (SPEC §1.3), the orbit
- * map O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} (SPEC §1.4), the bracket, and the ISOMP fixed-point
- * map (SPEC §3.4; ISO paper eq. (26)) with the skew-Hermitian savings: one zgemm gives
+ * Euler–Zeitlin (docs/systems.md#euler-zeitlin) and sine-Euler (docs/systems.md#sine-euler) system files: packed-layout
+ * conversion, the J-quadratic coadjoint action ad*_xi X = [X, xi] (docs/conventions.md#brackets), the orbit
+ * map O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} (docs/conventions.md#orbit-maps), the bracket, and the ISOMP fixed-point
+ * map (docs/schemes.md#isomp; ISO paper eq. (26)) with the skew-Hermitian savings: one zgemm gives
  * the commutator, and the second product is formed on its upper block triangle only.
  */
 #include "fast/sun.h"
@@ -14,7 +14,7 @@
 
 typedef double complex cplx;
 
-/* Tile edge of the fused pass of slpi_sun_isomp. */
+/* Tile edge of the fused pass of slpi_fast_sun_isomp. */
 #define SUN_TILE 32
 
 static size_t sun_pair(int N, int a, int b)
@@ -22,7 +22,7 @@ static size_t sun_pair(int N, int a, int b)
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
 }
 
-void slpi_sun_unpack(int N, const double *x, cplx *X)
+void slpi_fast_sun_unpack(int N, const double *x, cplx *X)
 {
     for (int a = 0; a < N; a++) {
         X[a + (size_t)N * a] = CMPLX(0.0, x[a]);
@@ -34,7 +34,7 @@ void slpi_sun_unpack(int N, const double *x, cplx *X)
     }
 }
 
-void slpi_sun_pack(int N, const cplx *X, double *x)
+void slpi_fast_sun_pack(int N, const cplx *X, double *x)
 {
     for (int a = 0; a < N; a++) {
         x[a] = cimag(X[a + (size_t)N * a]);
@@ -54,9 +54,9 @@ static int sun_default_blocks(int N)
     return N >= 192 ? 8 : N >= 96 ? 4 : N >= 48 ? 2 : 1;
 }
 
-int slpi_sun_init(slpi_sun *u, int N,
-                  void (*psi)(slpi_sun *, const double *, const cplx *, cplx *),
-                  void (*gen)(slpi_sun *, int, const cplx *, int, cplx *), slpi_error *err)
+int slpi_fast_sun_init(slpi_fast_sun *u, int N,
+                  void (*psi)(slpi_fast_sun *, const double *, const cplx *, cplx *),
+                  void (*gen)(slpi_fast_sun *, int, const cplx *, int, cplx *), slpi_error *err)
 {
     memset(u, 0, sizeof *u);
     u->N = N;
@@ -66,14 +66,14 @@ int slpi_sun_init(slpi_sun *u, int N,
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));
         if (!u->w[i]) {
-            slpi_sun_clear(u);
+            slpi_fast_sun_clear(u);
             return slpi_error_set(err, SLPI_EINPUT, "su(%d): out of memory", N);
         }
     }
     return SLPI_OK;
 }
 
-void slpi_sun_clear(slpi_sun *u)
+void slpi_fast_sun_clear(slpi_fast_sun *u)
 {
     for (int i = 0; i < 4; i++) free(u->w[i]);
     memset(u, 0, sizeof *u);
@@ -91,7 +91,7 @@ static void upd(double *m, double v)
     if (!(fabs(v) <= *m)) *m = fabs(v);   /* NaN propagates */
 }
 
-double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
+double slpi_fast_sun_isomp(slpi_fast_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
                       double *ynorm)
 {
     int N = u->N;
@@ -140,17 +140,17 @@ double slpi_sun_isomp(slpi_sun *u, const cplx *Psi, const cplx *Xn, const cplx *
     return dmax;
 }
 
-/* The fast.h operations. ctx starts with an slpi_sun. */
-static slpi_sun *sun_of(const slpi_fast_system *s) { return (slpi_sun *)s->ctx; }
+/* The fast.h operations. ctx starts with an slpi_fast_sun. */
+static slpi_fast_sun *sun_of(const slpi_fast_system *s) { return (slpi_fast_sun *)s->ctx; }
 
-/* grad(k, mu) = pack(xi_k(X)) and hess(k, mu, w) = pack(D xi_k[W]). */
+/* gen(k, mu) = pack(xi_k(X)) and dgen(k, mu, w) = pack(D xi_k[W]). */
 static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative,
                            double *out)
 {
-    slpi_sun *u = sun_of(s);
-    slpi_sun_unpack(u->N, x, u->w[0]);
+    slpi_fast_sun *u = sun_of(s);
+    slpi_fast_sun_unpack(u->N, x, u->w[0]);
     u->gen(u, k, u->w[0], derivative, u->w[1]);
-    slpi_sun_pack(u->N, u->w[1], out);
+    slpi_fast_sun_pack(u->N, u->w[1], out);
 }
 
 static void sun_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
@@ -165,31 +165,31 @@ static void sun_hess(const slpi_fast_system *s, int k, const double *mu, const d
     sun_gen_packed(s, k, w, 1, out);
 }
 
-/* sum_k eta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
-static void sun_grad_sum(const slpi_fast_system *s, const double *eta, const double *mu,
+/* sum_k delta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
+static void sun_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                          double *xi)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     size_t NN = (size_t)u->N * u->N;
-    slpi_sun_unpack(u->N, mu, u->w[0]);
-    u->psi(u, eta, u->w[0], u->w[1]);
+    slpi_fast_sun_unpack(u->N, mu, u->w[0]);
+    u->psi(u, delta, u->w[0], u->w[1]);
     for (size_t i = 0; i < NN; i++) u->w[1][i] = -u->w[1][i];
-    slpi_sun_pack(u->N, u->w[1], xi);
+    slpi_fast_sun_pack(u->N, u->w[1], xi);
 }
 
 /* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
  * whose packed coefficients are 2 pack(G). */
 static void sun_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     int N = u->N;
-    slpi_sun_unpack(N, a, u->w[0]);
-    slpi_sun_unpack(N, b, u->w[1]);
+    slpi_fast_sun_unpack(N, a, u->w[0]);
+    slpi_fast_sun_unpack(N, b, u->w[1]);
     sun_gemm(N, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
-    slpi_sun_pack(N, u->w[2], out);
+    slpi_fast_sun_pack(N, u->w[2], out);
 }
 
-/* ad*_xi X = [X, xi] (J-quadratic, Frobenius pairing; SPEC §1.3). */
+/* ad*_xi X = [X, xi] (J-quadratic, Frobenius pairing; docs/conventions.md#brackets). */
 static void sun_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
 {
     sun_bracket(s, mu, xi, out);
@@ -198,58 +198,58 @@ static void sun_coad(const slpi_fast_system *s, const double *xi, const double *
 static int sun_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
                          double *out)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     int N = u->N;
     size_t NN = (size_t)N * N;
     cplx *S = u->w[0], *E = u->w[1], *T = u->w[2];
     /* sigma^* = -S for skew-Hermitian S: E = exp(-S), E^{-1} = E^* */
-    slpi_sun_unpack(N, sigma, S);
+    slpi_fast_sun_unpack(N, sigma, S);
     for (size_t i = 0; i < NN; i++) S[i] = -S[i];
     int rc = slpi_fast_expm_skewh(N, S, E);
     if (rc) return rc;
-    slpi_sun_unpack(N, mu, S);
+    slpi_fast_sun_unpack(N, mu, S);
     sun_gemm(N, 1.0, E, CblasNoTrans, S, T);
     sun_gemm(N, 1.0, T, CblasConjTrans, E, S);
-    slpi_sun_pack(N, S, out);
+    slpi_fast_sun_pack(N, S, out);
     return slpi_fast_all_finite(out, (int)NN) ? 0 : SLPI_ENUMERIC;
 }
 
 static void sun_m_from_state(const slpi_fast_system *s, const double *mu, double *Y)
 {
-    slpi_sun_unpack(sun_of(s)->N, mu, (cplx *)Y);
+    slpi_fast_sun_unpack(sun_of(s)->N, mu, (cplx *)Y);
 }
 
 static void sun_m_to_state(const slpi_fast_system *s, const double *Y, double *mu)
 {
-    slpi_sun_pack(sun_of(s)->N, (const cplx *)Y, mu);
+    slpi_fast_sun_pack(sun_of(s)->N, (const cplx *)Y, mu);
 }
 
-static void sun_m_psi(const slpi_fast_system *s, const double *eta, const double *Y, double *Psi)
+static void sun_m_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
 {
-    slpi_sun *u = sun_of(s);
-    u->psi(u, eta, (const cplx *)Y, (cplx *)Psi);
+    slpi_fast_sun *u = sun_of(s);
+    u->psi(u, delta, (const cplx *)Y, (cplx *)Psi);
 }
 
-static double sun_m_isomp_iter(const slpi_fast_system *s, const double *eta, const double *Xn,
+static double sun_m_isomp_iter(const slpi_fast_system *s, const double *delta, const double *Xn,
                                const double *Y, double *Ynew, double *ynorm, double *Psi_out)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
-    u->psi(u, eta, (const cplx *)Y, Psi);
-    return slpi_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm);
+    u->psi(u, delta, (const cplx *)Y, Psi);
+    return slpi_fast_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm);
 }
 
 /* COMM update from the last iteration's G = Psi Y, still in u->w[0] (no GEMM, P1). */
 static void sun_m_isomp_comm_last(const slpi_fast_system *s, const double *Xn, double *out)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 
 static void sun_m_comm_update(const slpi_fast_system *s, const double *Psi, const double *Y,
                               const double *Xn, double *out)
 {
-    slpi_sun *u = sun_of(s);
+    slpi_fast_sun *u = sun_of(s);
     slpi_fast_zcomm_update(u->N, (const cplx *)Psi, (const cplx *)Y, (const cplx *)Xn,
                            (cplx *)out, u->w[0]);
 }
@@ -274,15 +274,15 @@ static void sun_m_project(const slpi_fast_system *s, double *Yd)
     for (int a = 0; a < N; a++) Y[a + (size_t)N * a] -= tr / N;
 }
 
-void slpi_sun_fill_ops(slpi_fast_system *s)
+void slpi_fast_sun_fill_ops(slpi_fast_system *s)
 {
     s->mdim = 2 * sun_of(s)->N * sun_of(s)->N;
-    s->grad = sun_grad;
-    s->hess = sun_hess;
-    s->grad_sum = sun_grad_sum;
+    s->gen = sun_grad;
+    s->dgen = sun_hess;
+    s->gen_sum = sun_grad_sum;
     s->coad = sun_coad;
     s->bracket = sun_bracket;
-    s->orbit_exp = sun_orbit_exp;
+    s->orbit = sun_orbit_exp;
     s->m_from_state = sun_m_from_state;
     s->m_to_state = sun_m_to_state;
     s->m_psi = sun_m_psi;
@@ -294,7 +294,7 @@ void slpi_sun_fill_ops(slpi_fast_system *s)
     s->m_project = sun_m_project;
 }
 
-int slpi_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
+int slpi_fast_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
 {
     int rc = slpi_fast_eig_skewh(N, X, lam);
     for (int k = 0; k < 5; k++) tr[k] = 0;
@@ -309,14 +309,14 @@ int slpi_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
     return 0;
 }
 
-void slpi_sun_diagnostics(slpi_sun *u, const cplx *X, const cplx *X0, int c3_dev, slpi_diag *d)
+void slpi_fast_sun_diagnostics(slpi_fast_sun *u, const cplx *X, const cplx *X0, int c3_dev, slpi_diag *d)
 {
     int N = u->N;
     double *lam = malloc(2 * (size_t)N * sizeof *lam), fro = 0;
     cplx tr[5], tr0[5], trace = 0;
     for (size_t i = 0; i < (size_t)N * N; i++) fro += creal(X[i] * conj(X[i]));
     for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
-    int ok = lam && slpi_sun_spectrum(N, X, lam, tr) == 0;
+    int ok = lam && slpi_fast_sun_spectrum(N, X, lam, tr) == 0;
     slpi_diag_add(d, "C2", -fro);
     slpi_diag_add(d, "C3", ok ? cimag(tr[3]) : NAN);
     slpi_diag_add(d, "C4", ok ? creal(tr[4]) : NAN);
@@ -324,7 +324,7 @@ void slpi_sun_diagnostics(slpi_sun *u, const cplx *X, const cplx *X0, int c3_dev
     if (X0) {
         double fro0 = 0, dep = 0;
         for (size_t i = 0; i < (size_t)N * N; i++) fro0 += creal(X0[i] * conj(X0[i]));
-        int ok0 = ok && slpi_sun_spectrum(N, X0, lam + N, tr0) == 0;
+        int ok0 = ok && slpi_fast_sun_spectrum(N, X0, lam + N, tr0) == 0;
         for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam[N + a]));
         slpi_diag_add(d, "eig_dev", ok0 ? dep : NAN);
         slpi_diag_add(d, "C2_rel_dev", fro0 > 0 ? (fro0 - fro) / -fro0 : 0.0);

@@ -1,9 +1,9 @@
 /* svi.c — SVI, the stochastic Lie-group variational midpoint with Cayley retraction
- * (SPEC §3.5; SVI eqs. (28), (41), (46)-(50), (54)-(64)), in three forms:
+ * (docs/schemes.md#svi; SVI eqs. (28), (41), (46)-(50), (54)-(64)), in three forms:
  *  - SO3 (rigid body, vector form, sign switch c = +1/4 true Cayley or -1/4 as printed):
- *    x = Delta t xi = (1/2) sum_k eta_k grad_k((A+B)/2), tau = tau(x),
+ *    x = Delta t xi = (1/2) sum_k delta_k grad_k((A+B)/2), tau = tau(x),
  *    A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1} tau^T Pi_k (equivalent to (62)/(64));
- *  - SD (heavy top, semidirect): as SO3 with Gamma~ = tau^T Gamma_k, f = (sum_k eta_k
+ *  - SD (heavy top, semidirect): as SO3 with Gamma~ = tau^T Gamma_k, f = (sum_k delta_k
  *    d_Gamma h_k) x Gamma~ and B = A_c(x)^{-1}(tau^T Pi_k - f);
  *    outputs Pi_{k+1} = tau^T(tau^T Pi_k - f) (rotation form) or A_c(-x) B (node form),
  *    Gamma_{k+1} = tau^T Gamma~, R_{k+1} = R_k tau^2;
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 enum { FORM_SO3, FORM_SD, FORM_LP };
 
@@ -39,13 +39,13 @@ static int svi_create(slpi_fast *f, slpi_error *err)
     }
     if (form == FORM_SO3 && !s->is_so3)
         return slpi_error_set(err, SLPI_EINPUT, "svi: the SO(3) vector form needs a so(3) state; "
-                              "%s is not (SPEC §4.7)", s->name);
+                              "%s is not (docs/systems.md#applicability)", s->name);
     if (form == FORM_SD && !s->is_semidirect)
         return slpi_error_set(err, SLPI_EINPUT, "svi: the semidirect form needs the heavy top in "
-                              "its SVI form; %s is not (SPEC §4.7)", s->name);
+                              "its SVI form; %s is not (docs/systems.md#applicability)", s->name);
     if (form == FORM_LP && (s->is_semidirect || !s->m_psi || !s->m_ainv || !s->m_cay_conj))
         return slpi_error_set(err, SLPI_EINPUT, "svi: the general LP form needs a compact "
-                              "quadratic matrix group; not applicable to %s%s (SPEC §4.7)",
+                              "quadratic matrix group; not applicable to %s%s (docs/systems.md#applicability)",
                               s->name, s->is_semidirect ? " (use the semidirect form)" : "");
     if (form == FORM_LP && s->dim != s->cdim)
         return slpi_error_set(err, SLPI_EINPUT, "svi: R tracking needs the SO(3) vector form");
@@ -54,7 +54,7 @@ static int svi_create(slpi_fast *f, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c = %g must be +0.25 or -0.25", c);
     if (form == FORM_LP && c != 0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi: c = -1/4 exists only for the SO(3) and "
-                              "semidirect vector formulas (SPEC §3.5 d, §4.7 N/A)");
+                              "semidirect vector formulas (docs/schemes.md#svi-so3, docs/systems.md#applicability N/A)");
     if (form == FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
         return slpi_error_set(err, SLPI_EINPUT, "svi: node output exists only for the vector forms");
     size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->cdim;
@@ -81,7 +81,7 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     svi_vec_ctx *c = ctx;
     svi_work *w = c->w;
     for (int i = 0; i < 3; i++) w->mu[i] = 0.5 * (A[i] + B[i]);
-    slpi_fast_grad_sum(&c->f->sys, c->f->eta, w->mu, w->g, w->tmp);
+    slpi_fast_gen_sum(&c->f->sys, c->f->delta, w->mu, w->g, w->tmp);
     for (int i = 0; i < 3; i++) x[i] = 0.5 * w->g[i];
     slpi_fast_cayley3(x, tau);
     ft[0] = ft[1] = ft[2] = 0;
@@ -164,7 +164,7 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
-        s->m_psi(s, f->eta, w->M, w->P);
+        s->m_psi(s, f->delta, w->M, w->P);
         if (s->m_ainv(s, 0.25, w->P, w->Xk, w->t1) || s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu)
             || s->m_ainv(s, 0.25, w->P, w->nu, w->Mn))
             return SLPI_STEP_DIVERGED;
@@ -176,7 +176,7 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    s->m_psi(s, f->eta, w->M, w->P);
+    s->m_psi(s, f->delta, w->M, w->P);
     if (s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu) || s->m_cay_conj(s, 0.25, w->P, w->nu, w->t1))
         return SLPI_STEP_DIVERGED;
     s->m_to_state(s, w->t1, xs);

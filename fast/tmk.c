@@ -1,4 +1,4 @@
-/* tmk.c — TMK, the trapezoidal Munthe-Kaas scheme (SPEC §3.1; RKMK eqs. (36)-(41),
+/* tmk.c — TMK, the trapezoidal Munthe-Kaas scheme (docs/schemes.md#tmk; RKMK eqs. (36)-(41),
  * Algorithm 1): chord iteration on sigma with the matrix D frozen at sigma = 0,
  *   D v = v - 1/2 sum_k Delta_k D^2H_k(mu_n)[ad*_v mu_n]   (LU by LAPACKE_dgetrf),
  *   mubar = (mu_n + O_exp(sigma; mu_n))/2, r = sigma - sum_k Delta_k xi_k(mubar),
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
-#include "fast.h"
+#include "fast/fast.h"
 
 typedef struct {
     double *D, *sigma, *r, *mubar, *e, *w, *h, *tmp;
@@ -17,9 +17,9 @@ typedef struct {
 static int tmk_create(slpi_fast *f, slpi_error *err)
 {
     const slpi_fast_system *s = &f->sys;
-    if (!s->coad || !s->orbit_exp || !s->hess)
+    if (!s->coad || !s->orbit || !s->dgen)
         return slpi_error_set(err, SLPI_EINPUT,
-                              "tmk is not applicable to %s in this form (SPEC §4.7)", s->name);
+                              "tmk is not applicable to %s in this form (docs/systems.md#applicability)", s->name);
     int d = s->cdim;
     /* doubles: D (d x d), 7 vectors, and room for the d pivots */
     double *buf = slpi_fast_work_new(f, sizeof(tmk_work), (size_t)d * d + 8 * (size_t)d, err);
@@ -38,7 +38,7 @@ static int tmk_create(slpi_fast *f, slpi_error *err)
 }
 
 /* Column-major chord matrix at mu_n. */
-static int tmk_chord(const slpi_fast_system *s, const double *eta, const double *mu,
+static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu,
                      tmk_work *w)
 {
     int d = s->cdim;
@@ -49,9 +49,9 @@ static int tmk_chord(const slpi_fast_system *s, const double *eta, const double 
         s->coad(s, w->e, mu, w->w);
         memcpy(col, w->e, sizeof *col * (size_t)d);
         for (int k = 0; k <= s->M; k++) {
-            if (eta[k] == 0) continue;
-            s->hess(s, k, mu, w->w, w->h);
-            for (int i = 0; i < d; i++) col[i] -= 0.5 * eta[k] * w->h[i];
+            if (delta[k] == 0) continue;
+            s->dgen(s, k, mu, w->w, w->h);
+            for (int i = 0; i < d; i++) col[i] -= 0.5 * delta[k] * w->h[i];
         }
     }
     return LAPACKE_dgetrf(LAPACK_COL_MAJOR, d, d, w->D, d, w->piv) == 0 ? 0 : -1;
@@ -62,7 +62,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     const slpi_fast_system *s = &f->sys;
     tmk_work *w = f->work;
     int d = s->cdim;
-    if (tmk_chord(s, f->eta, x, w)) {
+    if (tmk_chord(s, f->delta, x, w)) {
         info->residual = 0;
         return SLPI_STEP_DIVERGED;      /* singular chord matrix */
     }
@@ -71,9 +71,9 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
-        if (s->orbit_exp(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+        if (s->orbit(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
         for (int i = 0; i < d; i++) w->mubar[i] = 0.5 * (x[i] + w->mubar[i]);
-        slpi_fast_grad_sum(s, f->eta, w->mubar, w->r, w->tmp);
+        slpi_fast_gen_sum(s, f->delta, w->mubar, w->r, w->tmp);
         for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
         LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
         for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
@@ -82,7 +82,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    if (s->orbit_exp(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+    if (s->orbit(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mubar, sizeof *x * (size_t)d);
     return st;
 }

@@ -1,7 +1,7 @@
 /* vec3.h — small inline kernels of the double path (included by fast.h): max norms
- * that propagate NaN (SPEC §3.0), 3-vector algebra, rotation matrices, the SO(3)
+ * that propagate NaN (docs/schemes.md#solver), 3-vector algebra, rotation matrices, the SO(3)
  * Cayley map tau(x) = I + 4/(4+|x|^2)(hat x + hat x^2/2) and the SVI A_c(x)^{-1}
- * (SPEC §1.6, §3.5 d). Inline so that the ensemble kernels (ensemble.c) and the
+ * (docs/conventions.md#hat-maps, docs/schemes.md#svi-so3). Inline so that the ensemble kernels (ensemble.c) and the
  * general path share one definition at full speed. */
 #ifndef SLPI_FAST_VEC3_H
 #define SLPI_FAST_VEC3_H

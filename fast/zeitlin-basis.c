@@ -1,11 +1,11 @@
-/* zeitlin-basis.c — Euler–Zeitlin discretisation of su(N), double path (SPEC §4.5;
- * ISO paper `001_833b3b0a8868d904.txt` §6.4, eqs. (40)–(44), Hoppe–Yau Laplacian).
+/* zeitlin-basis.c — Euler–Zeitlin discretisation of su(N), double path (docs/systems.md#euler-zeitlin;
+ * ISO paper §6.4, eqs. (40)–(44), Hoppe–Yau Laplacian).
  *
  * The Hoppe–Yau Laplacian maps each diagonal d = b - a of a matrix to itself by the
  * symmetric tridiagonal L_d (diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal
  * beta_a beta_{a+d}); diagonal -d has the same L_d. Its eigenvectors, ordered by
  * l = d..N-1 (eigenvalue -l(l+1)), are the entries of the quantized harmonics T_ld
- * (SPEC: built from LAPACK dstevr, never from 3j factorials, which overflow at
+ * (docs: built from LAPACK dstevr, never from 3j factorials, which overflow at
  * N = 128; sign: last component positive). The Poisson solve is O(N^2): Thomas per
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
@@ -233,7 +233,7 @@ void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const doubl
         for (size_t i = a * st + 1; i < (size_t)N * (a + 1) - 1; i++) P[i] -= tc[i] * P[i + st];
 }
 
-/* Real projections of diagonal m of X onto the real-basis pattern (SPEC §4.5):
+/* Real projections of diagonal m of X onto the real-basis pattern (docs/systems.md#euler-zeitlin):
  * m = 0: x0_a = Im X_aa; m >= 1: x0_a = (Re X_{a+m,a} - Re X_{a,a+m})/sqrt2,
  * x1_a = (Im X_{a+m,a} + Im X_{a,a+m})/sqrt2, so that omega = V_m^T x. */
 static void zeitlin_gather(int N, int m, const double complex *X, double *x0, double *x1)

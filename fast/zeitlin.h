@@ -1,5 +1,5 @@
 /* zeitlin.h — internal: the Euler–Zeitlin discretisation data of su(N) for the double
- * path (SPEC §4.5): Hoppe–Yau Laplacian per diagonal, O(N^2) Poisson solve, the
+ * path (docs/systems.md#euler-zeitlin): Hoppe–Yau Laplacian per diagonal, O(N^2) Poisson solve, the
  * quantized harmonics T_lm (eigenvectors of the tridiagonal L_m), the real
  * skew-Hermitian basis Y_alpha and the coefficient maps omega <-> X.
  *

@@ -1,6 +1,6 @@
-/* golden-cases.c — the curated golden cases (issue 6, oracle item 1) and their
- * generation: at least one case per applicable scheme x system pair of SPEC §4.7,
- * each a SPEC §5 preset with a short horizon, plus the paper variants that change the
+/* golden-cases.c — the curated golden cases (the oracle's stored certified cases) and their
+ * generation: at least one case per applicable scheme x system pair of docs/systems.md#applicability,
+ * each a docs/experiments.md preset with a short horizon, plus the paper variants that change the
  * scheme's arithmetic (ISOMP-CAY, SVI c = -1/4 as printed). Sizes that make the
  * certified path slow are reduced (Manakov n = 5 instead of 10, Euler–Zeitlin N = 5
  * instead of 12/128) so that the whole check stays within seconds; the horizon is a
@@ -141,7 +141,7 @@ int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err)
     g->M = slpi_problem_noise_count(&g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
     g->dW = calloc((size_t)(c->steps * g->M + 1), sizeof(double));
-    rc = slpi_oracle_initial_state(&g->problem, g->x0, err);
+    rc = slpi_fast_problem_initial_state(&g->problem, g->x0, err);
     if (rc == SLPI_OK) rc = slpi_oracle_increments(&g->problem, c->steps, g->dW, err);
     long stops[3] = { 1, c->steps / 2, c->steps };
     int nstops = 0;

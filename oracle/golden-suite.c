@@ -1,7 +1,6 @@
-/* golden-suite.c — the golden cases as a suite (issue 6, oracle items 1–2): regenerate
+/* golden-suite.c — the golden cases as a suite (regeneration and the fast-vs-certified check): regenerate
  * the files of a folder (`make golden`, `slpi golden --write`), and check every case
  * on both paths with the table of the worst scores per scheme x system pair. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,13 +33,14 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         double t0 = seconds();
         int rc = slpi_golden_make(*c, &g, err);
         if (rc != SLPI_OK) return rc;
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            slpi_golden_clear(&g);
-            return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+        slpi_output *o;   /* core/output.c: a whole file or the old one, never half */
+        rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
+        if (rc == SLPI_OK && slpi_golden_write(slpi_output_file(o), &g) != SLPI_OK) {
+            slpi_output_abort(o);
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", path);
+        } else if (rc == SLPI_OK) {
+            rc = slpi_output_commit(o, err);
         }
-        rc = slpi_golden_write(f, &g);
-        if (fclose(f) != 0 || rc != SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", path);
         if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, seconds() - t0);
         slpi_golden_clear(&g);
         if (rc != SLPI_OK) return rc;

@@ -1,16 +1,21 @@
 /* golden.c — the golden-case file format "slpi-golden 1": writer and validating reader
- * (issue 6, oracle item 1; DESIGN §5). A golden case depends on nothing but its file:
+ * (the oracle's stored certified cases; docs/design.md#formats). A golden case depends on nothing but its file:
  * the problem, the initial state and every increment are stored exactly, and the
- * certified balls are what the ref path (SPEC §1.7) proved about the exact discrete
- * result of the scheme on those inputs. (DESIGN §2 lists the golden format among core's
+ * certified balls are what the ref path (docs/conventions.md#two-paths) proved about the exact discrete
+ * result of the scheme on those inputs. (docs/architecture.md lists the golden format among core's
  * file formats; it lives here because only oracle/ reads or writes it and it needs the
  * ref path's balls. The reader is one function, slpi_golden_read, for fuzzing.)
  *
  * Format (text, one record per line, fields separated by one TAB):
  *   # slpi-golden 1                 first line: format name and version
- *   # key=value                     case=NAME, what=TEXT, then provenance (slpi, git,
- *                                   Arb, FLINT, MPFR, GMP, OpenBLAS core, libc,
- *                                   compiler, flags) — informative, not checked
+ *   # key=value                     case=NAME, what=TEXT, the promises
+ *                                   checkpoints=S1,S2,... (the checkpoint steps, all
+ *                                   present, in this order) and invariants=N1,N2,...
+ *                                   (the invariant names every checkpoint holds, in this
+ *                                   order; may be empty) — a file with a checkpoint
+ *                                   block or an invariant line removed is refused —
+ *                                   then provenance (slpi, git, Arb, FLINT, MPFR, GMP,
+ *                                   OpenBLAS core, libc, compiler, flags), informative
  *   problem<TAB>key=value           the whole problem (slpi_problem_write): it goes
  *                                   through slpi_problem_set_all and _finish, so it
  *                                   round-trips like a file for slpi_problem_load
@@ -27,6 +32,7 @@
  * strtod reads exactly (the writer uses %a). Every error names file:line. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -76,7 +82,11 @@ static void write_hex_row(FILE *f, int n, const double *v)
 
 int slpi_golden_write(FILE *f, const slpi_golden *g)
 {
-    fprintf(f, "%s\n# case=%s\n# what=%s\n", GOLDEN_LINE, g->name, g->what);
+    fprintf(f, "%s\n# case=%s\n# what=%s\n# checkpoints=", GOLDEN_LINE, g->name, g->what);
+    for (int c = 0; c < g->ncheck; c++) fprintf(f, "%s%ld", c ? "," : "", g->check[c].step);
+    fputs("\n# invariants=", f);
+    for (int i = 0; g->ncheck > 0 && i < g->check[0].ninv; i++) fprintf(f, "%s%s", i ? "," : "", g->check[0].inv_name[i]);
+    fputc('\n', f);
     for (int i = 0; i < g->nhead; i++) fprintf(f, "# %s=%s\n", g->head_key[i], g->head_val[i]);
     slpi_problem_write(&g->problem, f, "problem\t");
     fputs("x0", f);
@@ -144,18 +154,12 @@ static int split_tabs(char *line, char ***field, int *cap)
 
 static int parse_double(const char *s, double *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*v) ? 0 : -1;
+    return slpi_parse_binary64(s, v) == 0 ? 0 : -1;
 }
 
 static int parse_long(const char *s, long *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return end != s && *end == '\0' && errno == 0 ? 0 : -1;
+    return slpi_parse_long("", s, LONG_MIN, LONG_MAX, v, NULL) == SLPI_OK ? 0 : -1;
 }
 
 static int parse_ball(const char *s, arb_t b)
@@ -174,6 +178,9 @@ typedef struct {
     int field_cap;
     long ndw;
     int state_next;            /* next state index expected in the current checkpoint */
+    char *promised_steps;      /* the header's checkpoints=... and invariants=..., */
+    char *promised_inv;
+    long steps_line, inv_line; /* and their lines */
 } reader;
 
 static int finish_problem(slpi_golden *g, reader *r, const where *w)
@@ -335,6 +342,12 @@ static int read_record(slpi_golden *g, reader *r, const where *w, char *line)
         if (r->nkeys > 0 || r->have_x0) return bad(w, "header line after the problem");
         if (strncmp(s, "case=", 5) == 0) snprintf(g->name, sizeof g->name, "%s", eq + 1);
         else if (strncmp(s, "what=", 5) == 0) snprintf(g->what, sizeof g->what, "%s", eq + 1);
+        else if (strncmp(s, "checkpoints=", 12) == 0 || strncmp(s, "invariants=", 11) == 0) {
+            char **slot = s[0] == 'c' ? &r->promised_steps : &r->promised_inv;
+            if (*slot) return bad(w, "second '%.*s' header line", (int)(eq - s), s);
+            *slot = strdup(eq + 1);
+            *(s[0] == 'c' ? &r->steps_line : &r->inv_line) = w->line;
+        }
         else {
             g->head_key = realloc(g->head_key, (size_t)(g->nhead + 1) * sizeof(char *));
             g->head_val = realloc(g->head_val, (size_t)(g->nhead + 1) * sizeof(char *));
@@ -361,11 +374,50 @@ static int read_record(slpi_golden *g, reader *r, const where *w, char *line)
     return bad(w, "unknown record '%.40s'", f[0]);
 }
 
+/* The header's promises against what the file holds: every promised checkpoint step,
+ * in order, and in each checkpoint every promised invariant, in order. */
+static int check_promises(const slpi_golden *g, const reader *r, const where *w)
+{
+    if (!r->promised_steps || !r->promised_inv)
+        return slpi_error_set(w->err, SLPI_EINPUT, "%s: no '# %s=' header line (the file must state what it holds)",
+                              w->path, r->promised_steps ? "invariants" : "checkpoints");
+    where at = { w->path, r->steps_line, w->err };
+    char *steps = strdup(r->promised_steps), *save = NULL, name[32];
+    int c = 0, rc = SLPI_OK;
+    snprintf(name, sizeof name, "checkpoints:");
+    for (char *tok = strtok_r(steps, ",", &save); tok && rc == SLPI_OK; tok = strtok_r(NULL, ",", &save), c++) {
+        long step;
+        if (slpi_parse_long(name, tok, 1, LONG_MAX, &step, w->err) != SLPI_OK)
+            rc = bad(&at, "%s", w->err->msg);
+        else if (c >= g->ncheck || g->check[c].step != step)
+            rc = bad(&at, "the header promises a checkpoint at step %ld; the file %s", step,
+                     c < g->ncheck ? "has another one in its place" : "lacks it");
+    }
+    free(steps);
+    if (rc == SLPI_OK && c != g->ncheck)
+        rc = bad(&at, "the file holds %d checkpoints, the header promises %d", g->ncheck, c);
+    at.line = r->inv_line;
+    for (int k = 0; k < g->ncheck && rc == SLPI_OK; k++) {
+        const slpi_golden_checkpoint *ck = g->check + k;
+        char *names = strdup(r->promised_inv);
+        int i = 0;
+        save = NULL;
+        for (char *tok = strtok_r(names, ",", &save); tok && rc == SLPI_OK; tok = strtok_r(NULL, ",", &save), i++)
+            if (i >= ck->ninv || strcmp(ck->inv_name[i], tok) != 0)
+                rc = bad(&at, "the header promises the invariant '%s' in every checkpoint; the checkpoint at step %ld %s",
+                         tok, ck->step, i < ck->ninv ? "has another one in its place" : "lacks it");
+        if (rc == SLPI_OK && i != ck->ninv)
+            rc = bad(&at, "the checkpoint at step %ld holds %d invariants, the header promises %d", ck->step, ck->ninv, i);
+        free(names);
+    }
+    return rc;
+}
+
 int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
 {
     memset(g, 0, sizeof *g);
-    FILE *fp = fopen(path, "r");
-    if (!fp) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *fp = slpi_input_open(path, err);
+    if (!fp) return SLPI_EINPUT;
     reader r;
     memset(&r, 0, sizeof r);
     where w = { path, 0, err };
@@ -377,7 +429,7 @@ int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
         w.line++;
         if (len == 0 || line[len - 1] != '\n') { rc = bad(&w, "truncated line (file ends without a newline)"); break; }
         line[--len] = '\0';
-        if ((size_t)len != strlen(line)) { rc = bad(&w, "NUL byte in the line"); break; }
+        if ((rc = slpi_parse_text_line(path, w.line, line, (size_t)len, err)) != SLPI_OK) break;
         if (w.line == 1) {
             if (strcmp(line, GOLDEN_LINE) != 0)
                 rc = strncmp(line, "# slpi-golden ", 14) == 0
@@ -392,7 +444,10 @@ int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
     if (rc == SLPI_OK && w.line == 0) rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
     if (rc == SLPI_OK && !r.ended) rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: file ends before the 'end' line", path, w.line);
     if (rc == SLPI_OK && g->name[0] == '\0') rc = slpi_error_set(err, SLPI_EINPUT, "%s: no '# case=' header line", path);
+    if (rc == SLPI_OK) rc = check_promises(g, &r, &w);
     fclose(fp);
+    free(r.promised_steps);
+    free(r.promised_inv);
     for (int i = 0; i < r.nkeys; i++) { free(r.keys[i]); free(r.vals[i]); free(r.wh[i]); }
     free(r.keys);
     free(r.vals);

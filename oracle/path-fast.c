@@ -14,19 +14,6 @@ typedef struct {
     slpi_diag diag;      /* of the current state, refreshed on demand */
 } fast_ctx;
 
-static void *fast_create(const slpi_problem *p, slpi_error *err)
-{
-    fast_ctx *c = calloc(1, sizeof *c);
-    if (slpi_fast_create(&c->s, p, err) != SLPI_OK) {
-        free(c);
-        return NULL;
-    }
-    c->dim = slpi_problem_state_dim(p);
-    c->x = calloc((size_t)c->dim, sizeof(double));
-    c->x0 = calloc((size_t)c->dim, sizeof(double));
-    return c;
-}
-
 static void fast_destroy(void *ctx)
 {
     fast_ctx *c = ctx;
@@ -34,6 +21,28 @@ static void fast_destroy(void *ctx)
     free(c->x);
     free(c->x0);
     free(c);
+}
+
+static void *fast_create(const slpi_problem *p, slpi_error *err)
+{
+    fast_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        slpi_error_set(err, SLPI_ENUMERIC, "fast path: out of memory");
+        return NULL;
+    }
+    if (slpi_fast_create(&c->s, p, err) != SLPI_OK) {
+        free(c);
+        return NULL;
+    }
+    c->dim = slpi_problem_state_dim(p);
+    c->x = calloc((size_t)c->dim, sizeof(double));
+    c->x0 = calloc((size_t)c->dim, sizeof(double));
+    if (!c->x || !c->x0) {
+        fast_destroy(c);
+        slpi_error_set(err, SLPI_ENUMERIC, "fast path: out of memory (state of %d doubles)", c->dim);
+        return NULL;
+    }
+    return c;
 }
 
 static int fast_set_state(void *ctx, const double *x0, slpi_error *err)

@@ -1,6 +1,6 @@
 /* path-ref.c — the certified (Arb ball) path behind the run driver's slpi_path_ops.
- * The ref path computes no initial conditions: the default initial state is the fast
- * path's binary64 one, which the ball path then treats as exact input (DESIGN §3).
+ * The default initial state is the problem's (slpi_ref_initial_state: values exactly,
+ * su(N) coefficients through the certified basis); given states are exact input.
  * Rows hold balls "mid +/- rad" whose decimal rounding is added to the radius, so
  * every printed ball still contains the exact result. */
 #include <stdlib.h>
@@ -19,6 +19,10 @@ typedef struct {
 static void *ref_create(const slpi_problem *p, slpi_error *err)
 {
     ref_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        slpi_error_set(err, SLPI_ENUMERIC, "ref path: out of memory");
+        return NULL;
+    }
     if (slpi_ref_create(&c->s, p, err) != SLPI_OK) {
         free(c);
         return NULL;
@@ -44,22 +48,14 @@ static void ref_destroy(void *ctx)
 static int ref_set_state(void *ctx, const double *x0, slpi_error *err)
 {
     ref_ctx *c = ctx;
-    double *x = malloc((size_t)c->dim * sizeof(double));
-    if (x0) {
-        memcpy(x, x0, (size_t)c->dim * sizeof(double));
-    } else {
-        slpi_fast *f = NULL;
-        int rc = slpi_fast_create(&f, c->p, err);
-        if (rc == SLPI_OK) rc = slpi_fast_initial_state(f, x, err);
-        slpi_fast_free(f);
-        if (rc != SLPI_OK) {
-            free(x);
+    if (x0 == NULL) {
+        int rc = slpi_ref_initial_state(c->s, c->x0, err);
+        if (rc != SLPI_OK)
             return rc;
-        }
+    } else {
+        for (int i = 0; i < c->dim; i++) arb_set_d(c->x0 + i, x0[i]);
     }
-    for (int i = 0; i < c->dim; i++) arb_set_d(c->x0 + i, x[i]);
     _arb_vec_set(c->x, c->x0, c->dim);
-    free(x);
     return SLPI_OK;
 }
 

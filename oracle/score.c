@@ -1,10 +1,12 @@
-/* score.c — fast-vs-certified scoring (issue 6, oracle item 2) and the golden check.
+/* score.c — fast-vs-certified scoring (the oracle's fast-vs-certified budget) and the golden check.
  *
- * Ratio: the LAPACK-style scale-free error |f - x| / (max(n,1) u scale), u = 2^-53,
- * n the step index, x the exact discrete result (known only as a ball B). From B we
+ * Ratio: the LAPACK-style scale-free error |f - x| / (unit scale), unit = max(n,1) u
+ * (u = 2^-53 for binary64, the port's unit roundoff under a stated budget; n the steps
+ * the error had to accumulate: the step index globally, the steps since the previous
+ * row locally), x the exact discrete result (known only as a ball B). From B we
  * get certified bounds lo <= ratio <= hi (|f - mid| -/+ rad). The verdict against the
- * threshold 30 is tri-state: PASS if hi <= 30, FAIL if lo > 30, else UNABLE (the ball
- * is too wide to decide). Landing inside a ball therefore passes when the ball is
+ * budget K (30 by default) is tri-state: PASS if hi <= K, FAIL if lo > K, else UNABLE
+ * (the ball is too wide to decide). Landing inside a ball therefore passes when the ball is
  * narrow enough to certify the budget, never merely because the ball is wide.
  * Scale: the state's max norm (of the ball midpoints); for an invariant I,
  * max(|I(x_n)|, sum_j |dI/dx_j| |x_j|) (slpi_oracle_invariant_scales), so that an
@@ -64,12 +66,12 @@ static void score_pair(arb_srcptr a, arb_srcptr b, double denom, slpi_score *s)
     arf_clear(hi);
 }
 
-static double denominator(long step, double scale)
+double slpi_score_unit(long steps, double u)
 {
-    return (double)(step > 1 ? step : 1) * 0x1p-53 * scale;
+    return (double)(steps > 1 ? steps : 1) * u;
 }
 
-void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double scale, slpi_score *s)
+void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s)
 {
     score_empty(s);
     if (scale <= 0) {
@@ -80,7 +82,7 @@ void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double s
         }
         if (scale == 0) scale = 1;
     }
-    double denom = denominator(step, scale);
+    double denom = unit * scale;
     arb_t fi;
     arb_init(fi);
     for (int i = 0; i < n; i++) {
@@ -97,10 +99,10 @@ void slpi_score_vector(const double *f, arb_srcptr b, int n, long step, double s
     arb_clear(fi);
 }
 
-void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, long step, slpi_score *s)
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s)
 {
     score_empty(s);
-    for (int i = 0; i < n; i++) score_pair(If + i, Ib + i, denominator(step, scale[i] > 0 ? scale[i] : 1.0), s);
+    for (int i = 0; i < n; i++) score_pair(If + i, Ib + i, unit * (scale[i] > 0 ? scale[i] : 1.0), s);
 }
 
 void slpi_score_merge(slpi_score *worst, const slpi_score *s)
@@ -112,10 +114,10 @@ void slpi_score_merge(slpi_score *worst, const slpi_score *s)
     worst->count += s->count;
 }
 
-slpi_verdict slpi_score_verdict(const slpi_score *s)
+slpi_verdict slpi_score_verdict(const slpi_score *s, double budget)
 {
-    if (s->hi <= SLPI_ORACLE_THRESHOLD) return SLPI_VERDICT_PASS;
-    if (s->lo > SLPI_ORACLE_THRESHOLD) return SLPI_VERDICT_FAIL;
+    if (s->hi <= budget) return SLPI_VERDICT_PASS;
+    if (s->lo > budget) return SLPI_VERDICT_FAIL;
     return SLPI_VERDICT_UNABLE;
 }
 
@@ -195,7 +197,7 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
             }
         }
         slpi_score sc;
-        slpi_score_vector(x, k->state, g->dim, k->step, 0.0, &sc);
+        slpi_score_vector(x, k->state, g->dim, slpi_score_unit(k->step, SLPI_U_BINARY64), 0.0, &sc);
         slpi_score_merge(&r->state, &sc);
         slpi_oracle_invariants_of(s, x, g->dim, &d);
         double scale[SLPI_MAX_DIAG];
@@ -203,11 +205,12 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
         for (int j = 0; j < k->ninv; j++) {
             int i = find_inv(&d, k->inv_name[j]);
             if (i < 0) continue;   /* reported by the ref check */
-            slpi_score_invariants(d.value + i, k->inv + j, scale + i, 1, k->step, &sc);
+            slpi_score_invariants(d.value + i, k->inv + j, scale + i, 1, slpi_score_unit(k->step, SLPI_U_BINARY64), &sc);
             slpi_score_merge(&r->inv, &sc);
         }
     }
-    r->fast = slpi_verdict_worse(slpi_score_verdict(&r->state), slpi_score_verdict(&r->inv));
+    r->fast = slpi_verdict_worse(slpi_score_verdict(&r->state, SLPI_ORACLE_THRESHOLD),
+                                 slpi_score_verdict(&r->inv, SLPI_ORACLE_THRESHOLD));
     if (r->fast != SLPI_VERDICT_PASS && r->msg[0] == '\0')
         snprintf(r->msg, sizeof r->msg, "fast path: state ratio in [%.3g, %.3g], invariant ratio in [%.3g, %.3g], threshold %g",
                  r->state.lo, r->state.hi, r->inv.lo, r->inv.hi, SLPI_ORACLE_THRESHOLD);

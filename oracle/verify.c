@@ -1,5 +1,5 @@
 /* verify.c — `slpi verify`: check a trajectory of another implementation (a port)
- * against the certified path (issue 6, oracle item 3). Input: a trajectory TSV
+ * against the certified path (the port verifier). Input: a trajectory TSV
  * "slpi-trajectory 1" (core/trajectory.c; the port-facing description is in
  * oracle/README.md) whose '#' header carries the problem as key=value lines (the
  * provenance keys that slpi itself writes, and arith=, are skipped; case=NAME takes
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/noise.h"
 #include "oracle/oracle.h"
 
 /* Line numbers of the header keys, the column line and the rows (for file:line). */
@@ -78,6 +79,15 @@ static long key_line(const line_map *m, const char *key)
     return 0;
 }
 
+/* A file reference of the header (noise_file=, x0_file=) relative to the trajectory's
+ * folder, as a port writes it next to its trajectory; absolute ones stay. */
+static void header_file_ref(const char *traj, const char *val, char *out, size_t n)
+{
+    const char *slash = strrchr(traj, '/');
+    if (val[0] == '/' || !slash) snprintf(out, n, "%s", val);
+    else snprintf(out, n, "%.*s/%s", (int)(slash - traj), traj, val);
+}
+
 /* The problem of the header: a golden case's (case=NAME, from golden_dir), then every
  * other key except provenance and arith on top. */
 static int header_problem(const char *path, const slpi_traj *t, const line_map *m, const char *noise_file,
@@ -87,8 +97,9 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
     char **pk = NULL, **pv = NULL;
     slpi_oracle_provenance(&nprov, &pk, &pv);
     char **keys = calloc((size_t)t->nhead + 1, sizeof(char *)), **vals = calloc((size_t)t->nhead + 1, sizeof(char *));
-    char **where = calloc((size_t)t->nhead + 1, sizeof(char *));
+    char **where = calloc((size_t)t->nhead + 1, sizeof(char *)), **own = calloc((size_t)t->nhead + 1, sizeof(char *));
     int n = 0;
+    if (!keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", path);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
         int skip = strcmp(t->head_key[i], "arith") == 0;
@@ -100,7 +111,7 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
             char file[200], gpath[SLPI_PATH_MAX + 200];
             slpi_golden g;
             slpi_golden_file_name(t->head_val[i], file, sizeof file);
-            snprintf(gpath, sizeof gpath, "%s/%s", golden_dir ? golden_dir : "oracle/golden", file);
+            snprintf(gpath, sizeof gpath, "%s/%s", golden_dir ? golden_dir : slpi_golden_dir(), file);
             slpi_error gerr = { 0, "" };
             if (slpi_golden_read(gpath, &g, &gerr) != SLPI_OK) {
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s: case=%s: %s", at, t->head_val[i], gerr.msg);
@@ -113,6 +124,11 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
         }
         keys[n] = t->head_key[i];
         vals[n] = t->head_val[i];
+        if ((!strcmp(keys[n], "noise_file") || !strcmp(keys[n], "x0_file")) && vals[n][0]) {
+            char ref[2 * SLPI_PATH_MAX];
+            header_file_ref(path, vals[n], ref, sizeof ref);
+            vals[n] = own[n] = strdup(ref);
+        }
         where[n++] = strdup(at);
     }
     for (int j = 0; j < nprov; j++) { free(pk[j]); free(pv[j]); }
@@ -123,23 +139,21 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
     if (rc == SLPI_OK && n > 0) rc = slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
     if (rc == SLPI_OK && noise_file) rc = slpi_problem_set(p, "noise_file", noise_file, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
-    for (int i = 0; i < n; i++) free(where[i]);
+    for (int i = 0; i < n; i++) { free(where[i]); free(own[i]); }
     free(where);
+    free(own);
     free(keys);
     free(vals);
     return rc;
 }
 
 typedef struct {
-    const slpi_traj *t;
-    const slpi_problem *p;
-    const int *col;            /* state coordinate i is column col[i] */
-    int dim;
+    const slpi_oracle_port *port;
     slpi_ref *s;               /* invariants of the port's states */
     slpi_ref_diag dp, d0;      /* of the port's row, of x0 */
     double *f;
     long row;                  /* next row */
-    FILE *report;
+    FILE *table;               /* the per-row table, or NULL */
     slpi_verify_result *res;
 } verifier;
 
@@ -152,40 +166,42 @@ static void row_line(verifier *v, long step, double t, const slpi_score *st, con
     else if (verdict == SLPI_VERDICT_FAIL) r->rows_fail++;
     else r->rows_unable++;
     if (verdict == SLPI_VERDICT_FAIL && r->first_fail_step < 0) r->first_fail_step = step;
-    r->verdict = slpi_verdict_worse(r->verdict, verdict);
-    if (!v->report) return;
+    r->global_verdict = slpi_verdict_worse(r->global_verdict, verdict);
+    if (!v->table) return;
     char ulps[32] = "-";
     if (st && st->max_ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", st->max_ulps);
     if (st)
-        fprintf(v->report, "%8ld %12.6g %10.3g %10.3g %8s %10.3g %10.3g %10.3g  %s\n", step, t, st->lo, st->hi, ulps,
+        fprintf(v->table, "%8ld %12.6g %10.3g %10.3g %8s %10.3g %10.3g %10.3g  %s\n", step, t, st->lo, st->hi, ulps,
                 in->hi, port_drift, exact_drift, slpi_verdict_name(verdict));
     else
-        fprintf(v->report, "%8ld %12.6g %10s %10s %8s %10s %10s %10s  %s (%s)\n", step, t, "-", "-", "-", "-", "-", "-",
+        fprintf(v->table, "%8ld %12.6g %10s %10s %8s %10s %10s %10s  %s (%s)\n", step, t, "-", "-", "-", "-", "-", "-",
                 slpi_verdict_name(verdict), why);
 }
 
 static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *inv, const slpi_step_info *info)
 {
     verifier *v = ctx;
-    const slpi_traj *t = v->t;
+    const slpi_oracle_port *port = v->port;
+    const slpi_traj *t = port->t;
     (void)info;
     const double *row = t->mid + (size_t)v->row * (size_t)(t->ncols + 1);
-    for (int i = 0; i < v->dim; i++) v->f[i] = row[1 + v->col[i]];
+    for (int i = 0; i < port->dim; i++) v->f[i] = row[1 + port->col[i]];
     slpi_score st, in;
-    slpi_score_vector(v->f, x, v->dim, step, 0.0, &st);
-    slpi_oracle_invariants_of(v->s, v->f, v->dim, &v->dp);
+    double unit = slpi_score_unit(step, port->u);
+    slpi_score_vector(v->f, x, port->dim, unit, 0.0, &st);
+    slpi_oracle_invariants_of(v->s, v->f, port->dim, &v->dp);
     int n = inv->n < v->dp.n ? inv->n : v->dp.n;
     double scale[SLPI_MAX_DIAG];
-    slpi_oracle_invariant_scales(v->s, x, v->dim, scale, n);
-    slpi_score_invariants(v->dp.value, inv->value, scale, n, step, &in);
-    slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st), slpi_score_verdict(&in));
+    slpi_oracle_invariant_scales(v->s, x, port->dim, scale, n);
+    slpi_score_invariants(v->dp.value, inv->value, scale, n, unit, &in);
+    slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st, port->budget), slpi_score_verdict(&in, port->budget));
     slpi_score pd = { 0, 0, -1, 0, 0 }, ed = pd;
     slpi_verify_result *r = v->res;
     r->ninv = n;
     for (int i = 0; i < n; i++) {
         slpi_score a, b;
-        slpi_score_invariants(v->dp.value + i, v->d0.value + i, scale + i, 1, step, &a);
-        slpi_score_invariants(inv->value + i, v->d0.value + i, scale + i, 1, step, &b);
+        slpi_score_invariants(v->dp.value + i, v->d0.value + i, scale + i, 1, unit, &a);
+        slpi_score_invariants(inv->value + i, v->d0.value + i, scale + i, 1, unit, &b);
         slpi_score_merge(&pd, &a);
         slpi_score_merge(&ed, &b);
         r->inv_name[i] = inv->name[i];
@@ -232,88 +248,269 @@ static int check_rows(const char *path, const slpi_traj *t, const line_map *m, c
     return SLPI_OK;
 }
 
-int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
-                     FILE *report, slpi_verify_result *res, slpi_error *err)
+/* A noise file the problem truncates but that was written untruncated (`slpi noise`
+ * without --truncate on, or --preset/--config): the verifier clips its values as the
+ * problem says, a port that consumed them as they are solved another problem. Noted in
+ * res->note with the count of values beyond the threshold; a file of another shape
+ * (M, level, steps, threshold) is refused by the noise source itself. */
+static int note_noise_file(const slpi_problem *p, slpi_verify_result *res, slpi_error *err)
+{
+    if (!p->noise_file[0] || !slpi_problem_truncates(p)) return SLPI_OK;
+    slpi_noise_header hd;
+    double *dw = NULL;
+    int rc = slpi_noise_file_read(p->noise_file, &hd, &dw, err);
+    if (rc != SLPI_OK) return rc;
+    if (!hd.truncated && hd.components == slpi_problem_noise_count(p) && hd.h == p->h) {
+        double D = slpi_noise_threshold(p->h, p->trunc_ell);
+        long beyond = 0, total = hd.steps * (long)hd.components;
+        for (long i = 0; i < total; i++) beyond += fabs(dw[i]) > D;
+        if (beyond > 0)
+            snprintf(res->note, sizeof res->note,
+                     "noise file %.400s is untruncated, the problem truncates at D = %.17g: %ld of its %ld increments exceed D "
+                     "and are clipped here; a port that used them unclipped solved another problem (write the file with "
+                     "`slpi noise --preset/--config`, which truncates as the problem does)",
+                     p->noise_file, D, beyond, total);
+    }
+    free(dw);
+    return SLPI_OK;
+}
+
+void slpi_verify_opts_init(slpi_verify_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->global = o->local = 1;
+    o->u = SLPI_U_BINARY64;
+    o->budget = SLPI_ORACLE_THRESHOLD;
+    o->max_steps = o->row_first = o->row_last = -1;
+    o->nranks = 1;
+}
+
+const char *slpi_verify_precision_name(double u)
+{
+    return u == SLPI_U_BINARY64 ? "binary64" : u == SLPI_U_BINARY32 ? "binary32" : "stated";
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rows the local check visits: every row with a predecessor (and row 0 at step 0)
+ * whose step lies in the --rows range, or a sample of o->sample of them drawn without
+ * replacement by splitmix64 from o->sample_seed (partial Fisher-Yates), ascending. */
+static long local_rows(const slpi_traj *t, const slpi_verify_opts *o, long **out)
+{
+    long *r = malloc((size_t)(t->nrows + 1) * sizeof *r), n = 0;
+    if (!r) return -1;
+    for (long i = 0; i < t->nrows; i++) {
+        if (i == 0 && t->step[0] != 0) continue;
+        if ((o->row_first >= 0 && t->step[i] < o->row_first) || (o->row_last >= 0 && t->step[i] > o->row_last)) continue;
+        r[n++] = i;
+    }
+    if (o->sample > 0 && o->sample < n) {
+        uint64_t state = o->sample_seed;
+        for (long i = 0; i < o->sample; i++) {
+            long j = i + (long)(splitmix64(&state) % (uint64_t)(n - i));
+            long tmp = r[i];
+            r[i] = r[j];
+            r[j] = tmp;
+        }
+        n = o->sample;
+        qsort(r, (size_t)n, sizeof *r, cmp_long);
+    }
+    *out = r;
+    return n;
+}
+
+static void run_local(const slpi_oracle_port *port, const slpi_verify_opts *o, FILE *table, slpi_verify_result *res,
+                      slpi_error *err, int *rc)
+{
+    const slpi_traj *t = port->t;
+    long *rows = NULL, n = local_rows(t, o, &rows);
+    slpi_oracle_local_row *lr = n >= 0 ? calloc((size_t)n + 1, sizeof *lr) : NULL;
+    if (!lr) {
+        *rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", t->nrows);
+        free(rows);
+        return;
+    }
+    *rc = slpi_oracle_local(port, rows, n, lr, err);
+    if (table && *rc == SLPI_OK)
+        fprintf(table, "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %s\n",
+                "step", "from", "local lo", "local hi", "ulps", "verdict");
+    slpi_verify_local *L = &res->local;
+    for (long i = 0; *rc == SLPI_OK && i < n; i++) {
+        long r = lr[i].row, step = t->step[r], from = r > 0 ? t->step[r - 1] : step;
+        L->rows++;
+        if (lr[i].verdict == SLPI_VERDICT_PASS) L->rows_pass++;
+        else if (lr[i].verdict == SLPI_VERDICT_FAIL) L->rows_fail++;
+        else L->rows_unable++;
+        if (lr[i].verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = step;
+        L->verdict = slpi_verdict_worse(L->verdict, lr[i].verdict);
+        int certified = !slpi_step_failed(lr[i].status);
+        if (certified) {
+            slpi_score sc = { lr[i].lo, lr[i].hi, lr[i].ulps, 0, 1 };
+            slpi_score_merge(&L->state, &sc);
+        }
+        if (!table) continue;
+        if (certified) {
+            char ulps[32] = "-";
+            if (lr[i].ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", lr[i].ulps);
+            fprintf(table, "%8ld %8ld %10.3g %10.3g %8s  %s\n", step, from, lr[i].lo, lr[i].hi, ulps,
+                    slpi_verdict_name(lr[i].verdict));
+        } else {
+            fprintf(table, "%8ld %8ld %10s %10s %8s  UNABLE (%s)\n", step, from, "-", "-", "-",
+                    lr[i].status == SLPI_STEP_INVALID ? "more steps than --max-steps" : "the certified step is UNABLE");
+        }
+    }
+    free(lr);
+    free(rows);
+}
+
+static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_result *res, slpi_error *err, int *rc)
+{
+    const slpi_traj *t = port->t;
+    verifier v;
+    memset(&v, 0, sizeof v);
+    long last = t->step[t->nrows - 1], done = 0;
+    if (port->max_steps >= 0 && last > port->max_steps) last = port->max_steps;
+    long *stops = malloc((size_t)t->nrows * sizeof *stops);
+    v.f = malloc((size_t)port->dim * sizeof(double));
+    if (!stops || !v.f) *rc = slpi_error_set(err, SLPI_ENUMERIC, "verify: out of memory for %ld rows", t->nrows);
+    int nstops = 0;
+    for (long r = 0; stops && r < t->nrows && t->step[r] <= last; r++) stops[nstops++] = t->step[r];
+    if (*rc == SLPI_OK) *rc = slpi_ref_create(&v.s, port->p, err);
+    if (*rc == SLPI_OK) {
+        v.port = port;
+        v.table = table;
+        v.res = res;
+        slpi_ref_diag_init(&v.dp);
+        slpi_ref_diag_init(&v.d0);
+        slpi_oracle_invariants_of(v.s, port->x0, port->dim, &v.d0);
+        if (table)
+            fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
+                    "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
+        *rc = slpi_oracle_ref_walk_source(port->p, port->x0, stops, nstops, visit_row, &v, &done, err);
+        char why[600] = "not checked (--max-steps)";
+        if (*rc == SLPI_ENUMERIC) {
+            snprintf(why, sizeof why, "%s", err->msg);
+            snprintf(res->global_why, sizeof res->global_why, "%s", err->msg);
+            *rc = SLPI_OK;
+        }
+        for (long r = v.row; *rc == SLPI_OK && r < t->nrows; r++)
+            row_line(&v, t->step[r], t->mid[(size_t)r * (size_t)(t->ncols + 1)], NULL, NULL, 0, 0, SLPI_VERDICT_UNABLE, why);
+        slpi_ref_diag_clear(&v.dp);
+        slpi_ref_diag_clear(&v.d0);
+    }
+    slpi_ref_free(v.s);
+    free(v.f);
+    free(stops);
+}
+
+static void write_summary(FILE *f, const char *path, const slpi_problem *p, const slpi_traj *t,
+                          const slpi_verify_opts *o, const slpi_verify_result *res)
+{
+    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", path,
+            slpi_scheme_name(p->scheme), slpi_system_name(p->system), t->nrows, t->step[0], t->step[t->nrows - 1],
+            p->h, p->noise_file[0] ? "file " : "canonical", p->noise_file);
+    fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
+               "steps since the previous row (local)\n", res->u, slpi_verify_precision_name(res->u), res->budget);
+    if (res->note[0]) fprintf(f, "note: %s\n", res->note);
+    if (o->global) {
+        fprintf(f, "global: invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
+        for (int i = 0; i < res->ninv; i++)
+            fprintf(f, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
+                    res->exact_drift[i]);
+        fprintf(f, "global rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
+        if (res->last_certified_step >= 0) fprintf(f, "certified through step %ld", res->last_certified_step);
+        else fprintf(f, "no row certified");
+        if (res->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", res->first_fail_step);
+        char ulps[32] = "no";
+        if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
+        fprintf(f, "\nglobal certified rows: worst state ratio <= %.3g (%s ulps), worst invariant ratio <= %.3g\n",
+                res->state.hi, ulps, res->inv.hi);
+        if (res->global_why[0]) fprintf(f, "global stopped: %s\n", res->global_why);
+    }
+    if (o->local) {
+        const slpi_verify_local *L = &res->local;
+        fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
+        if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
+        if (o->row_first >= 0 || o->row_last >= 0) fprintf(f, " (steps %ld..%ld)", o->row_first, o->row_last);
+        if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
+        char ulps[32] = "no";
+        if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
+        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps)\n", L->state.hi, ulps);
+    }
+    fprintf(f, "verdict:");
+    if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
+    if (o->local) fprintf(f, "%s local %s", o->global ? "," : "", slpi_verdict_name(res->local.verdict));
+    fprintf(f, " => %s\n", slpi_verdict_name(res->verdict));
+}
+
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                    slpi_error *err)
 {
     memset(res, 0, sizeof *res);
-    res->verdict = SLPI_VERDICT_PASS;
-    res->last_certified_step = res->first_fail_step = -1;
-    res->state.max_ulps = res->inv.max_ulps = -1;
+    res->verdict = res->global_verdict = res->local.verdict = SLPI_VERDICT_PASS;
+    res->last_certified_step = res->first_fail_step = res->local.first_fail_step = -1;
+    res->state.max_ulps = res->inv.max_ulps = res->local.state.max_ulps = -1;
+    res->u = o->u;
+    res->budget = o->budget;
+    res->sample_seed = o->sample_seed;
+    if (!(o->u > 0 && o->u < 1) || !(o->budget > 0) || !isfinite(o->budget))
+        return slpi_error_set(err, SLPI_EINPUT, "budget: u = %g must lie in (0, 1) and K = %g be positive", o->u, o->budget);
     slpi_traj t;
     int rc = slpi_traj_read(path, &t, err);
     if (rc != SLPI_OK) return rc;
     line_map m;
     map_lines(path, &m);
     slpi_problem p;
-    verifier v;
-    memset(&v, 0, sizeof v);
-    rc = header_problem(path, &t, &m, noise_file, golden_dir, &p, err);
-    int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0, M = rc == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
+    rc = header_problem(path, &t, &m, o->noise_file, o->golden_dir, &p, err);
+    int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0;
     int *col = calloc((size_t)dim + 1, sizeof(int));
+    double *x0 = calloc((size_t)dim + 1, sizeof(double));
+    if (!col || !x0) rc = slpi_error_set(err, SLPI_ENUMERIC, "verify: out of memory");
     if (rc == SLPI_OK) rc = check_rows(path, &t, &m, &p, dim, col, err);
-    long last = rc == SLPI_OK ? t.step[t.nrows - 1] : 0;
-    if (max_steps >= 0 && last > max_steps) last = max_steps;
-    double *x0 = calloc((size_t)dim + 1, sizeof(double)), *dW = calloc((size_t)(last * M + 1), sizeof(double));
-    long *stops = calloc((size_t)t.nrows + 1, sizeof(long));
-    int nstops = 0;
-    for (long r = 0; r < t.nrows && t.step[r] <= last; r++) stops[nstops++] = t.step[r];
-    if (rc == SLPI_OK) rc = slpi_oracle_initial_state(&p, x0, err);
-    if (rc == SLPI_OK) rc = slpi_oracle_increments(&p, last, dW, err);
-    if (rc == SLPI_OK) rc = slpi_ref_create(&v.s, &p, err);
+    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&p, x0, err);
+    if (rc == SLPI_OK) rc = note_noise_file(&p, res, err);
+    slpi_oracle_port port = { &p, &t, col, dim, x0, o->u, o->budget, o->max_steps, o->threads,
+                              o->rank, o->nranks > 0 ? o->nranks : 1, o->combine, o->combine_arg };
+    FILE *table = o->table ? report : NULL;
+    if (rc == SLPI_OK && table)
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(p.scheme), slpi_system_name(p.system),
+                t.nrows);
+    if (rc == SLPI_OK && o->global) run_global(&port, table, res, err, &rc);
+    if (rc == SLPI_OK && o->local) run_local(&port, o, table, res, err, &rc);
     if (rc == SLPI_OK) {
-        v.t = &t;
-        v.p = &p;
-        v.col = col;
-        v.dim = dim;
-        v.f = calloc((size_t)dim, sizeof(double));
-        v.report = report;
-        v.res = res;
-        slpi_ref_diag_init(&v.dp);
-        slpi_ref_diag_init(&v.d0);
-        slpi_oracle_invariants_of(v.s, x0, dim, &v.d0);
-        if (report) {
-            fprintf(report, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", path,
-                    slpi_scheme_name(p.scheme), slpi_system_name(p.system), t.nrows, t.step[0], t.step[t.nrows - 1],
-                    p.h, p.noise_file[0] ? "file " : "canonical", p.noise_file);
-            fprintf(report, "%8s %12s %10s %10s %8s %10s %10s %10s  %s\n", "step", "t", "state lo", "state hi",
-                    "ulps", "inv hi", "drift", "exact drift", "verdict");
-        }
-        long done;
-        rc = slpi_oracle_ref_walk(&p, x0, dW, stops, nstops, visit_row, &v, &done, err);
-        char why[600] = "not checked (--max-steps)";
-        if (rc == SLPI_ENUMERIC) {
-            snprintf(why, sizeof why, "%s", err->msg);
-            rc = SLPI_OK;
-        }
-        for (long r = v.row; rc == SLPI_OK && r < t.nrows; r++)
-            row_line(&v, t.step[r], t.mid[(size_t)r * (size_t)(t.ncols + 1)], NULL, NULL, 0, 0, SLPI_VERDICT_UNABLE, why);
-        slpi_ref_diag_clear(&v.dp);
-        slpi_ref_diag_clear(&v.d0);
-        free(v.f);
+        if (o->global) res->verdict = slpi_verdict_worse(res->verdict, res->global_verdict);
+        if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
+        if (report) write_summary(report, path, &p, &t, o, res);
     }
-    if (rc == SLPI_OK && report) {
-        fprintf(report, "invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
-        for (int i = 0; i < res->ninv; i++)
-            fprintf(report, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
-                    res->exact_drift[i]);
-        fprintf(report, "rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
-        if (res->last_certified_step >= 0) fprintf(report, "certified through step %ld", res->last_certified_step);
-        else fprintf(report, "no row certified");
-        if (res->first_fail_step >= 0) fprintf(report, "; first FAIL at step %ld", res->first_fail_step);
-        char ulps[32] = "no";
-        if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
-        fprintf(report, "\ncertified rows: worst state ratio <= %.3g (%s ulps), worst invariant ratio <= %.3g, threshold %g\n",
-                res->state.hi, ulps, res->inv.hi, SLPI_ORACLE_THRESHOLD);
-        fprintf(report, "verdict: %s\n", slpi_verdict_name(res->verdict));
-    }
-    slpi_ref_free(v.s);
-    free(stops);
-    free(dW);
     free(x0);
     free(col);
     free_map(&m);
     slpi_traj_free(&t);
     return rc;
+}
+
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
+                     FILE *report, slpi_verify_result *res, slpi_error *err)
+{
+    slpi_verify_opts o;
+    slpi_verify_opts_init(&o);
+    o.noise_file = noise_file;
+    o.golden_dir = golden_dir;
+    o.max_steps = max_steps;
+    o.local = 0;
+    return slpi_verify_run(path, &o, report, res, err);
 }
 
 int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err)
@@ -322,14 +519,26 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
     for (int i = 0; i < res->ninv; i++)
         json_array_append_new(drift, json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port",
                                                res->port_drift[i], "exact_scheme", res->exact_drift[i]));
-    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
+    const slpi_verify_local *L = &res->local;
+    json_t *local = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "verdict", slpi_verdict_name(L->verdict),
+                              "rows", (json_int_t)L->rows, "rows_pass", (json_int_t)L->rows_pass, "rows_fail",
+                              (json_int_t)L->rows_fail, "rows_unable", (json_int_t)L->rows_unable, "first_fail_step",
+                              (json_int_t)L->first_fail_step, "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi,
+                              "max_ulps", L->state.max_ulps);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)res->sample_seed);
+    json_t *budget = json_pack("{s:s, s:f, s:f, s:s}", "precision", slpi_verify_precision_name(res->u), "unit_roundoff",
+                               res->u, "K", res->budget, "rule", "PASS when |port - exact| <= K n u |x|");
+    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:s, s:s}",
                           "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict),
-                          "threshold", SLPI_ORACLE_THRESHOLD, "rows", (json_int_t)res->rows, "rows_pass",
+                          "threshold", res->budget, "budget", budget, "global_verdict",
+                          slpi_verdict_name(res->global_verdict), "rows", (json_int_t)res->rows, "rows_pass",
                           (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail, "rows_unable",
                           (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
                           "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo,
                           "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
-                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift);
+                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift, "local", local, "sample_seed",
+                          seed, "note", res->note);
     int bad = j == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
     json_decref(j);
     if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);

@@ -1,5 +1,5 @@
 /* walk.c — the certified walk shared by golden generation, the golden check and
- * `slpi verify`: the ref path (DESIGN §3, SPEC §1.7) stepped over given binary64
+ * `slpi verify`: the ref path (docs/design.md#two-paths, docs/conventions.md#two-paths) stepped over given binary64
  * increments from a given binary64 initial state, both taken as exact. */
 #include <math.h>
 #include <stdlib.h>
@@ -8,18 +8,6 @@
 #include "oracle/oracle.h"
 
 #define SCALE_EPS_BITS 30
-
-int slpi_oracle_initial_state(const slpi_problem *p, double *x, slpi_error *err)
-{
-    int given = slpi_problem_explicit_x0(p, x, err);
-    if (given < 0) return err->code;
-    if (given) return SLPI_OK;
-    slpi_fast *f = NULL;
-    int rc = slpi_fast_create(&f, p, err);
-    if (rc == SLPI_OK) rc = slpi_fast_initial_state(f, x, err);
-    slpi_fast_free(f);
-    return rc;
-}
 
 int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err)
 {
@@ -60,14 +48,16 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
     _arb_vec_clear(b, dim);
 }
 
-int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
-                         int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+/* The walk; the increments of step n are dW + n M, or from src when dW is NULL. */
+static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_noise_source *src,
+                const long *stops, int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     slpi_ref *s = NULL;
     *done = 0;
     int rc = slpi_ref_create(&s, p, err);
     if (rc != SLPI_OK) return rc;
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    double *row = src ? malloc((size_t)(M + 1) * sizeof *row) : NULL;
     arb_ptr x = _arb_vec_init(dim);
     for (int i = 0; i < dim; i++) arb_set_d(x + i, x0[i]);
     slpi_ref_diag d;
@@ -83,7 +73,8 @@ int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *
     }
     for (long n = 0; n < last && rc == SLPI_OK; n++) {
         memset(&info, 0, sizeof info);
-        slpi_step_status st = slpi_ref_step(s, x, dW + n * M, &info);
+        if (src && (rc = slpi_noise_source_step(src, n, row, err)) != SLPI_OK) break;
+        slpi_step_status st = slpi_ref_step(s, x, src ? row : dW + n * M, &info);
         if (slpi_step_failed(st)) {
             const char *why = slpi_ref_unable_reason(s);
             rc = slpi_error_set(err, SLPI_ENUMERIC, "ref step %ld: %s (radius %.3g, precision %ld bits)%s%s", n,
@@ -99,7 +90,25 @@ int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *
     }
     slpi_ref_diag_clear(&d);
     _arb_vec_clear(x, dim);
+    free(row);
     slpi_ref_free(s);
+    return rc;
+}
+
+int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
+                         int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+{
+    return walk(p, x0, dW, NULL, stops, nstops, visit, ctx, done, err);
+}
+
+int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, const long *stops, int nstops,
+                                slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+{
+    slpi_noise_source *src = NULL;
+    *done = 0;
+    int rc = slpi_noise_source_open(&src, p, err);
+    if (rc == SLPI_OK) rc = walk(p, x0, NULL, src, stops, nstops, visit, ctx, done, err);
+    slpi_noise_source_close(src);
     return rc;
 }
 

@@ -1,14 +1,14 @@
-/* props/cases.c — generators of the property harness (issue 6, props/): a case
+/* props/cases.c — generators of the property harness (props/): a case
  * (props.h) becomes an slpi_problem with drawn inertia (generic, repeated or
  * near-degenerate eigenvalues), noise model and amplitude, an explicit random initial
  * state in core's layout (slpi.h), random group elements by the Cayley map, and its own
- * Wiener increments (truncated as in SPEC §2.2); plus runners over both paths. */
+ * Wiener increments (truncated as in docs/noise.md#truncation); plus runners over both paths. */
 #include <math.h>
 #include <string.h>
 
 #include "props/props.h"
 
-uint64_t props_rng_u64(props_rng *r)
+uint64_t slpi_props_rng_u64(slpi_props_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -16,23 +16,23 @@ uint64_t props_rng_u64(props_rng *r)
     return z ^ (z >> 31);
 }
 
-double props_rng_uniform(props_rng *r, double a, double b)
+double slpi_props_rng_uniform(slpi_props_rng *r, double a, double b)
 {
-    return a + (b - a) * ((double)(props_rng_u64(r) >> 11) * 0x1p-53);
+    return a + (b - a) * ((double)(slpi_props_rng_u64(r) >> 11) * 0x1p-53);
 }
 
-long props_rng_int(props_rng *r, long n)
+long slpi_props_rng_int(slpi_props_rng *r, long n)
 {
-    return (long)(props_rng_u64(r) % (uint64_t)n);
+    return (long)(slpi_props_rng_u64(r) % (uint64_t)n);
 }
 
-double props_rng_normal(props_rng *r)
+double slpi_props_rng_normal(slpi_props_rng *r)
 {
-    double u = props_rng_uniform(r, 0x1p-53, 1.0), v = props_rng_uniform(r, 0.0, 1.0);
+    double u = slpi_props_rng_uniform(r, 0x1p-53, 1.0), v = slpi_props_rng_uniform(r, 0.0, 1.0);
     return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
-int props_dim_min(slpi_system_id s)
+int slpi_props_dim_min(slpi_system_id s)
 {
     switch (s) {
     case SLPI_SYS_MANAKOV: return 3;
@@ -42,7 +42,7 @@ int props_dim_min(slpi_system_id s)
     }
 }
 
-int props_dim_max(slpi_system_id s)
+int slpi_props_dim_max(slpi_system_id s)
 {
     switch (s) {
     case SLPI_SYS_MANAKOV: return 6;
@@ -67,15 +67,15 @@ static int setv(slpi_problem *p, const char *key, const double *v, slpi_error *e
     return slpi_problem_set(p, key, buf, err);
 }
 
-static void draw_inertia(const props_case *c, props_rng *r, double *I)
+static void draw_inertia(const slpi_props_case *c, slpi_props_rng *r, double *I)
 {
-    for (int i = 0; i < 3; i++) I[i] = props_rng_uniform(r, 0.5, 3.0);
+    for (int i = 0; i < 3; i++) I[i] = slpi_props_rng_uniform(r, 0.5, 3.0);
     if (c->inertia == 1) I[1] = I[0];
     if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
     if (c->inertia == 3) { I[0] = 1; I[1] = 2; I[2] = 3; }
 }
 
-void props_cayley_rotation(const double *x, double *R)
+void slpi_props_cayley_rotation(const double *x, double *R)
 {
     double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], a = 4.0 / (4.0 + n2);
     double X[9] = { 0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0 };
@@ -87,20 +87,20 @@ void props_cayley_rotation(const double *x, double *R)
         }
 }
 
-void props_random_rotation(props_rng *r, double *R)
+void slpi_props_random_rotation(slpi_props_rng *r, double *R)
 {
     double x[3];
-    for (int i = 0; i < 3; i++) x[i] = 2 * props_rng_normal(r);
-    props_cayley_rotation(x, R);
+    for (int i = 0; i < 3; i++) x[i] = 2 * slpi_props_rng_normal(r);
+    slpi_props_cayley_rotation(x, R);
 }
 
 /* Unit vectors at pairwise distance > 0.5 (point vortices away from collisions). */
-static void vortex_positions(props_rng *r, int n, double *x)
+static void vortex_positions(slpi_props_rng *r, int n, double *x)
 {
     for (int i = 0; i < n; i++) {
         for (int tries = 0;; tries++) {
             double v[3], s = 0;
-            for (int k = 0; k < 3; k++) { v[k] = props_rng_normal(r); s += v[k] * v[k]; }
+            for (int k = 0; k < 3; k++) { v[k] = slpi_props_rng_normal(r); s += v[k] * v[k]; }
             s = sqrt(s);
             for (int k = 0; k < 3; k++) x[3 * i + k] = v[k] / s;
             int ok = 1;
@@ -114,13 +114,13 @@ static void vortex_positions(props_rng *r, int n, double *x)
     }
 }
 
-static void normals(props_rng *r, double *x, int n, double scale)
+static void normals(slpi_props_rng *r, double *x, int n, double scale)
 {
-    for (int i = 0; i < n; i++) x[i] = scale * props_rng_normal(r);
+    for (int i = 0; i < n; i++) x[i] = scale * slpi_props_rng_normal(r);
 }
 
 /* Packed su(N): traceless diagonal, the rest Gaussian (slpi.h layout). */
-static void random_sun(props_rng *r, int N, double mag, double *x)
+static void random_sun(slpi_props_rng *r, int N, double mag, double *x)
 {
     normals(r, x, N * N, mag / N);
     double tr = 0;
@@ -128,7 +128,7 @@ static void random_sun(props_rng *r, int N, double mag, double *x)
     for (int a = 0; a < N; a++) x[a] -= tr / N;
 }
 
-static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_error *err)
+static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem *p, slpi_error *err)
 {
     static const char *const rb_noise[] = { "iso-quad", "iso-quad1", "svi-lin", "svi-lin1" };
     static const char *const ht_noise[] = { "case1", "case2", "case3", "case3-pi" };
@@ -138,7 +138,7 @@ static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_
     case SLPI_SYS_RIGID_BODY:
         draw_inertia(c, r, I);
         rc = setv(p, "inertia", I, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[le ? 2 + props_rng_int(r, 2) : props_rng_int(r, 4)], err);
+        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[le ? 2 + slpi_props_rng_int(r, 2) : slpi_props_rng_int(r, 4)], err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_HEAVY_TOP:
@@ -153,11 +153,11 @@ static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_
             if (!rc) rc = slpi_problem_set(p, "noise", "salt", err);
             if (!rc) rc = setv(p, "alpha", v, err);
         } else {
-            if (!rc) rc = slpi_problem_set(p, "noise", ht_noise[props_rng_int(r, 4)], err);
+            if (!rc) rc = slpi_problem_set(p, "noise", ht_noise[slpi_props_rng_int(r, 4)], err);
             char k[64];
             snprintf(k, sizeof k, "%.17g,%.17g", c->amp, 0.5 * c->amp);
             if (!rc) rc = slpi_problem_set(p, "k", k, err);
-            if (!rc) rc = setf(p, "mg", "%.17g", props_rng_uniform(r, 0.2, 1.5), err);
+            if (!rc) rc = setf(p, "mg", "%.17g", slpi_props_rng_uniform(r, 0.2, 1.5), err);
         }
         break;
     case SLPI_SYS_MANAKOV:
@@ -167,14 +167,14 @@ static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_
         break;
     case SLPI_SYS_POINT_VORTICES:
         rc = setf(p, "n", "%.0f", c->dim, err);
-        if (!rc) rc = slpi_problem_set(p, "model", props_rng_int(r, 2) ? "B" : "A", err);
+        if (!rc) rc = slpi_problem_set(p, "model", slpi_props_rng_int(r, 2) ? "B" : "A", err);
         if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_EULER_ZEITLIN:
         rc = setf(p, "N", "%.0f", c->dim, err);
         if (!rc) rc = setf(p, "ic_lmax", "%.0f", c->dim - 1, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le || props_rng_int(r, 3) == 0 ? "L" : "Q", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", le || slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_SINE_EULER:
@@ -188,7 +188,7 @@ static int system_keys(const props_case *c, props_rng *r, slpi_problem *p, slpi_
     return rc;
 }
 
-static void initial_state(const props_case *c, props_rng *r, const slpi_problem *p, double *x)
+static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi_problem *p, double *x)
 {
     int d = slpi_problem_state_dim(p);
     switch (c->system) {
@@ -196,7 +196,7 @@ static void initial_state(const props_case *c, props_rng *r, const slpi_problem 
         normals(r, x, 3, c->mag);
         if (p->ht.form == SLPI_HT_FORM_SVI) {
             double R[9];
-            props_random_rotation(r, R);
+            slpi_props_random_rotation(r, R);
             for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i];   /* Gamma = R^T e_3 */
             memcpy(x + 6, R, sizeof R);
         } else {
@@ -220,12 +220,12 @@ static void initial_state(const props_case *c, props_rng *r, const slpi_problem 
     }
 }
 
-int props_problem(const props_case *c, slpi_problem *p, slpi_error *err)
+int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *err)
 {
-    props_rng r = { c->seed ^ 0x5851f42d4c957f2dULL };
+    slpi_props_rng r = { c->seed ^ 0x5851f42d4c957f2dULL };
     if ((unsigned)c->system >= SLPI_SYS_COUNT || (unsigned)c->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "props: bad system or scheme");
-    if (c->dim < props_dim_min(c->system) || c->dim > props_dim_max(c->system) ||
+    if (c->dim < slpi_props_dim_min(c->system) || c->dim > slpi_props_dim_max(c->system) ||
         (c->system == SLPI_SYS_SINE_EULER && c->dim % 2 == 0))
         return slpi_error_set(err, SLPI_EINPUT, "props: dim=%d out of range for %s", c->dim,
                               slpi_system_name(c->system));
@@ -236,7 +236,8 @@ int props_problem(const props_case *c, slpi_problem *p, slpi_error *err)
     if (rc) return rc;
     p->h = c->h;
     p->steps = c->steps;
-    p->truncate = SLPI_TRUNC_OFF;     /* props draws (and truncates) its own increments */
+    /* every case truncates where the rule applies (docs/noise.md#truncation, trunc_ell = 2) [choice] */
+    p->truncate = p->h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
     if (c->scheme == SLPI_SCHEME_SVI) p->svi_c = c->variant ? -0.25 : 0.25;
     if (c->scheme == SLPI_SCHEME_ISOMP) p->isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
     int d = slpi_problem_state_dim(p);
@@ -246,38 +247,34 @@ int props_problem(const props_case *c, slpi_problem *p, slpi_error *err)
     return slpi_problem_validate(p, err);
 }
 
-int props_noise_count(const props_case *c)
+int slpi_props_noise_count(const slpi_props_case *c)
 {
     slpi_problem p;
     slpi_error err;
-    return props_problem(c, &p, &err) == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
+    return slpi_props_problem(c, &p, &err) == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
 }
 
-void props_increments(const props_case *c, long n, int M, double h, double *dW)
+void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long n, double *dW)
 {
-    props_rng r = { c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)n * 0x9e3779b97f4a7c15ULL };
-    double ah = fabs(h);
-    for (int k = 0; k < M; k++) {
-        double z = props_rng_normal(&r);
-        dW[k] = k < c->noises ? sqrt(ah) * z : 0.0;
-    }
-    if (ah < 1) slpi_noise_clip(dW, (size_t)M, slpi_noise_threshold(ah, 2.0));
+    int M = slpi_problem_noise_count(p), on = c->noises < M ? c->noises : M;
+    slpi_noise_rows(dW, c->seed, 0, on, p->h, 0, (uint64_t)n, 1, slpi_problem_noise_threshold(p));
+    for (int k = on; k < M; k++) dW[k] = 0.0;
 }
 
 /* Increments of the i-th step of a run in direction dir (mapped, negated backwards);
  * returns the index of the step they belong to. */
-static long run_increments(const props_case *c, const slpi_problem *p, long i, int dir,
-                           props_noise_map map, const void *map_ctx, int M, double *dW)
+static long run_increments(const slpi_props_case *c, const slpi_problem *p, long i, int dir,
+                           slpi_props_noise_map map, const void *map_ctx, int M, double *dW)
 {
     long s = dir > 0 ? i : c->steps - 1 - i;
-    props_increments(c, s, M, p->h, dW);
+    slpi_props_increments(c, p, s, dW);
     if (map) map(map_ctx, M, dW);
     for (int k = 0; dir < 0 && k < M; k++) dW[k] = -dW[k];
     return s;
 }
 
-slpi_step_status props_run_fast(const props_case *c, const slpi_problem *p, double *x, int dir,
-                                props_noise_map map, const void *map_ctx, char *why, size_t n)
+slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_problem *p, double *x, int dir,
+                                slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
 {
     slpi_fast *f = NULL;
     slpi_error err = { 0, "" };
@@ -301,7 +298,7 @@ slpi_step_status props_run_fast(const props_case *c, const slpi_problem *p, doub
     return st;
 }
 
-slpi_step_status props_run_ref(const props_case *c, const slpi_problem *p, arb_ptr x, int dir,
+slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
                                char *why, size_t n)
 {
     slpi_ref *s = NULL;

@@ -1,8 +1,8 @@
-/* props/engine.c — the property engine (issue 6, props/; theft/Hypothesis style):
+/* props/engine.c — the property engine (props/; theft/Hypothesis style):
  * for each (property, system, scheme, variant) it draws seeded cases biased to corner
  * cases (smallest and largest dimension, one step, tiny and large h, tiny states, zero
  * noise, repeated and near-degenerate inertia), checks each against the scheme's row of
- * SPEC §3.6 (props_property.expect: holds, or a negative control that must be
+ * docs/schemes.md#summary (slpi_props_property.expect: holds, or a negative control that must be
  * violated), shrinks the first failing case (steps, dimension, number of noises, noise
  * amplitude, magnitude, inertia) to a minimal counterexample, and prints it as a
  * replay command; it can save it under tests/regressions/, which `make check` replays.
@@ -15,16 +15,16 @@
 
 #include "props/props.h"
 
-static const props_property *const table[] = {
-    &props_prop_casimir, &props_prop_energy, &props_prop_reversible, &props_prop_equivariance,
-    &props_prop_poisson, &props_prop_ref_fast, &props_prop_order_det, &props_prop_order_strong,
+static const slpi_props_property *const table[] = {
+    &slpi_props_prop_casimir, &slpi_props_prop_energy, &slpi_props_prop_reversible, &slpi_props_prop_equivariance,
+    &slpi_props_prop_poisson, &slpi_props_prop_ref_fast, &slpi_props_prop_order_det, &slpi_props_prop_order_strong,
 };
 #define NPROPS ((int)(sizeof table / sizeof table[0]))
 
-int props_property_count(void) { return NPROPS; }
-const props_property *props_property_get(int i) { return i >= 0 && i < NPROPS ? table[i] : NULL; }
+int slpi_props_property_count(void) { return NPROPS; }
+const slpi_props_property *slpi_props_property_get(int i) { return i >= 0 && i < NPROPS ? table[i] : NULL; }
 
-int props_property_find(const char *name)
+int slpi_props_property_find(const char *name)
 {
     for (int i = 0; i < NPROPS; i++)
         if (strcmp(table[i]->name, name) == 0) return i;
@@ -33,21 +33,21 @@ int props_property_find(const char *name)
 
 /* ----------------------------------------------------------------- helpers */
 
-double props_maxabs(const double *x, int n)
+double slpi_props_maxabs(const double *x, int n)
 {
     double m = 0;
     for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
     return m;
 }
 
-double props_maxdiff(const double *a, const double *b, int n)
+double slpi_props_maxdiff(const double *a, const double *b, int n)
 {
     double m = 0;
     for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
     return m;
 }
 
-int props_balls_contain(arb_srcptr x, const double *v, int n, double *excess)
+int slpi_props_balls_contain(arb_srcptr x, const double *v, int n, double *excess)
 {
     int all = 1;
     *excess = 0;
@@ -64,13 +64,13 @@ int props_balls_contain(arb_srcptr x, const double *v, int n, double *excess)
     return all;
 }
 
-void props_outcome_unable(props_outcome *o, const char *why)
+void slpi_props_outcome_unable(slpi_props_outcome *o, const char *why)
 {
     o->holds = -1;
     snprintf(o->msg, sizeof o->msg, "%s", why);
 }
 
-void props_control_case(props_case *c)
+void slpi_props_control_case(slpi_props_case *c)
 {
     if (c->h < 0.25) c->h = 0.25;
     c->mag = fmin(fmax(c->mag, 0.5), 2.0);
@@ -78,91 +78,91 @@ void props_control_case(props_case *c)
     if (c->amp < 0.5) c->amp = 0.5;
     if (c->steps < 2) c->steps = 2;
     if ((c->system == SLPI_SYS_POINT_VORTICES || c->system == SLPI_SYS_EULER_ZEITLIN) && c->dim < 3) c->dim = 3;
-    c->noises = props_noise_count(c);
+    c->noises = slpi_props_noise_count(c);
 }
 
-int props_too_fast(const props_case *c, const double *x0, const double *x, int d, props_outcome *o)
+int slpi_props_too_fast(const slpi_props_case *c, const double *x0, const double *x, int d, slpi_props_outcome *o)
 {
-    if (!(props_maxdiff(x, x0, d) > 0.5 * c->steps * props_maxabs(x0, d))) return 0;
-    props_outcome_unable(o, "the state moves by more than half its size per step: the implicit solve need not be unique");
+    if (!(slpi_props_maxdiff(x, x0, d) > 0.5 * c->steps * slpi_props_maxabs(x0, d))) return 0;
+    slpi_props_outcome_unable(o, "the state moves by more than half its size per step: the implicit solve need not be unique");
     return 1;
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {
-    props_rng r = { a ^ (b * 0xd1b54a32d192ed03ULL) };
-    return props_rng_u64(&r);
+    slpi_props_rng r = { a ^ (b * 0xd1b54a32d192ed03ULL) };
+    return slpi_props_rng_u64(&r);
 }
 
 /* --------------------------------------------------------------- generation */
 
 /* Rules every generated or shrunk case obeys. Vortex rates grow like 1/|x|^2 (H_0 is
  * scale-free), so small vortex states are just huge steps: keep |x| >= 1/2. */
-static void fit(props_case *c)
+static void fit(slpi_props_case *c)
 {
     if (c->system == SLPI_SYS_POINT_VORTICES && c->mag < 0.5) c->mag = 0.5;
 }
 
-void props_generate(props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
+void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
                     uint64_t seed)
 {
     static const double hs[] = { 0x1p-20, 0x1p-10, 0x1p-6, 0.05, 0.125, 0.25 };
     static const double mags[] = { 1e-3, 0.25, 1, 1, 2 };
     static const double amps[] = { 0, 0.1, 0.5, 1 };
     static const long steps[] = { 1, 2, 3, 5, 8 };
-    props_rng r = { seed };
+    slpi_props_rng r = { seed };
     memset(c, 0, sizeof *c);
     c->prop = prop;
     c->system = s;
     c->scheme = k;
     c->variant = variant;
     c->seed = seed;
-    int lo = props_dim_min(s), hi = props_dim_max(s), u = (int)props_rng_int(&r, 4);
-    c->dim = u == 0 ? hi : u == 1 ? lo + (int)props_rng_int(&r, hi - lo + 1) : lo;
+    int lo = slpi_props_dim_min(s), hi = slpi_props_dim_max(s), u = (int)slpi_props_rng_int(&r, 4);
+    c->dim = u == 0 ? hi : u == 1 ? lo + (int)slpi_props_rng_int(&r, hi - lo + 1) : lo;
     if (s == SLPI_SYS_SINE_EULER) c->dim = 3;
-    c->steps = steps[props_rng_int(&r, 5)];
-    c->h = hs[props_rng_int(&r, 6)];
-    c->mag = mags[props_rng_int(&r, 5)];
-    c->amp = amps[props_rng_int(&r, 4)];
-    c->inertia = (int)props_rng_int(&r, 4) % 3;
+    c->steps = steps[slpi_props_rng_int(&r, 5)];
+    c->h = hs[slpi_props_rng_int(&r, 6)];
+    c->mag = mags[slpi_props_rng_int(&r, 5)];
+    c->amp = amps[slpi_props_rng_int(&r, 4)];
+    c->inertia = (int)slpi_props_rng_int(&r, 4) % 3;
     c->noises = 64;
-    int M = props_noise_count(c);
-    int v = (int)props_rng_int(&r, 5);
+    int M = slpi_props_noise_count(c);
+    int v = (int)slpi_props_rng_int(&r, 5);
     c->noises = v == 0 ? 0 : v == 1 ? (M > 0) : M;
     fit(c);
     table[prop]->adjust(c, &r);
 }
 
-int props_verdict(const props_case *c, int use_ref, props_outcome *o)
+int slpi_props_verdict(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
-    return props_verdict_with(table[c->prop], c, use_ref, o);
+    return slpi_props_verdict_with(table[c->prop], c, use_ref, o);
 }
 
-int props_verdict_with(const props_property *P, const props_case *c, int use_ref, props_outcome *o)
+int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     memset(o, 0, sizeof *o);
-    props_expect e = P->expect(c);
-    if (e == PROPS_NA) { props_outcome_unable(o, "not claimed for this scheme/system (SPEC §3.6)"); return -1; }
+    slpi_props_expect e = P->expect(c);
+    if (e == SLPI_PROPS_NA) { slpi_props_outcome_unable(o, "not claimed for this scheme/system (docs/schemes.md#summary)"); return -1; }
     P->check(c, use_ref, o);
     if (o->holds < 0) return -1;
-    return o->holds == (e == PROPS_HOLDS);
+    return o->holds == (e == SLPI_PROPS_HOLDS);
 }
 
 /* ---------------------------------------------------------------- shrinking */
 
 /* Size of a case, lexicographic in steps, dimension, noises, amplitude, magnitude
  * (distance from 1) and inertia: a shrink step must decrease it, so shrinking ends. */
-static double cost(const props_case *c)
+static double cost(const slpi_props_case *c)
 {
     return c->steps * 1e9 + c->dim * 1e7 + c->noises * 1e5 + (c->amp != 0) * 1e3 + fmin(c->amp, 99.0) +
            fmin(fabs(log2(c->mag)), 99.0) * 1e-3 + c->inertia * 1e-6;
 }
 
 /* Candidate i (in order of preference) derived from c; 0 when there are no more. */
-static int candidate(const props_property *P, const props_case *c, int i, props_case *out)
+static int candidate(const slpi_props_property *P, const slpi_props_case *c, int i, slpi_props_case *out)
 {
     *out = *c;
-    int lo = props_dim_min(c->system), step2 = c->system == SLPI_SYS_SINE_EULER ? 2 : 1;
+    int lo = slpi_props_dim_min(c->system), step2 = c->system == SLPI_SYS_SINE_EULER ? 2 : 1;
     switch (i) {
     case 0: out->steps = 1; break;
     case 1: out->steps = c->steps / 2; break;
@@ -181,33 +181,33 @@ static int candidate(const props_property *P, const props_case *c, int i, props_
     if (out->steps < 1 || out->dim < lo || out->noises < 0 || out->mag < 0x1p-10) *out = *c;
     fit(out);
     P->adjust(out, NULL);
-    if (out->noises > props_noise_count(out)) out->noises = props_noise_count(out);
+    if (out->noises > slpi_props_noise_count(out)) out->noises = slpi_props_noise_count(out);
     return 1;
 }
 
-int props_shrink(props_case *c, int use_ref, props_outcome *o, FILE *log)
+int slpi_props_shrink(slpi_props_case *c, int use_ref, slpi_props_outcome *o, FILE *log)
 {
-    return props_shrink_with(table[c->prop], c, use_ref, o, log);
+    return slpi_props_shrink_with(table[c->prop], c, use_ref, o, log);
 }
 
-int props_shrink_with(const props_property *P, props_case *c, int use_ref, props_outcome *o, FILE *log)
+int slpi_props_shrink_with(const slpi_props_property *P, slpi_props_case *c, int use_ref, slpi_props_outcome *o, FILE *log)
 {
     if (!P->shrinkable) return 0;
     int accepted = 0, evals = 0;
     for (int i = 0; evals < 300;) {
-        props_case t;
+        slpi_props_case t;
         if (!candidate(P, c, i, &t)) break;
         i++;
         if (!(cost(&t) < cost(c))) continue;
-        props_outcome to;
+        slpi_props_outcome to;
         evals++;
-        if (props_verdict_with(P, &t, use_ref, &to) != 0) continue;
+        if (slpi_props_verdict_with(P, &t, use_ref, &to) != 0) continue;
         *c = t;
         *o = to;
         accepted++;
         if (log) {
             char buf[512];
-            props_case_format(c, buf, sizeof buf);
+            slpi_props_case_format(c, buf, sizeof buf);
             fprintf(log, "  shrunk: %s\n", buf);
         }
         i = 0;
@@ -217,7 +217,7 @@ int props_shrink_with(const props_property *P, props_case *c, int use_ref, props
 
 /* ------------------------------------------------------------ replay strings */
 
-void props_case_format(const props_case *c, char *buf, size_t n)
+void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)
 {
     snprintf(buf, n, "property=%s,system=%s,scheme=%s,variant=%d,dim=%d,steps=%ld,h=%a,mag=%.17g,amp=%.17g,noises=%d,inertia=%d",
              table[c->prop]->name, slpi_system_name(c->system), slpi_scheme_name(c->scheme), c->variant,
@@ -234,7 +234,7 @@ static int num(const char *key, const char *v, double *out, slpi_error *err)
     return SLPI_OK;
 }
 
-int props_case_parse(const char *s, props_case *c, slpi_error *err)
+int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
 {
     char buf[1024];
     if (strlen(s) >= sizeof buf) return slpi_error_set(err, SLPI_EINPUT, "replay: string too long");
@@ -253,7 +253,7 @@ int props_case_parse(const char *s, props_case *c, slpi_error *err)
         const char *k = tok, *v = eq + 1;
         double d = 0;
         if (strcmp(k, "property") == 0) {
-            if ((c->prop = props_property_find(v)) < 0)
+            if ((c->prop = slpi_props_property_find(v)) < 0)
                 return slpi_error_set(err, SLPI_EINPUT, "replay: unknown property '%s'", v);
         } else if (strcmp(k, "system") == 0) {
             if (slpi_system_from_name(v, &c->system)) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown system '%s'", v);
@@ -278,14 +278,14 @@ int props_case_parse(const char *s, props_case *c, slpi_error *err)
     if (c->prop < 0 || c->system == SLPI_SYS_COUNT || c->scheme == SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "replay: property, system and scheme are required");
     slpi_problem p;
-    return props_problem(c, &p, err);
+    return slpi_props_problem(c, &p, err);
 }
 
-void props_report_failure(FILE *f, const props_case *c, const props_outcome *o, int use_ref,
+void slpi_props_report_failure(FILE *f, const slpi_props_case *c, const slpi_props_outcome *o, int use_ref,
                           const char *dir)
 {
     char buf[512];
-    props_case_format(c, buf, sizeof buf);
+    slpi_props_case_format(c, buf, sizeof buf);
     fprintf(f, "props: FAIL %s on %s/%s: %s\n", table[c->prop]->name, slpi_system_name(c->system),
             slpi_scheme_name(c->scheme), o->msg);
     fprintf(f, "  counterexample: %s\n", buf);
@@ -306,7 +306,7 @@ void props_report_failure(FILE *f, const props_case *c, const props_outcome *o, 
     fprintf(f, "  saved: %s\n", path);
 }
 
-int props_regression_load(const char *path, props_case *c, slpi_error *err)
+int slpi_props_regression_load(const char *path, slpi_props_case *c, slpi_error *err)
 {
     FILE *f = fopen(path, "r");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -331,7 +331,7 @@ int props_regression_load(const char *path, props_case *c, slpi_error *err)
     fclose(f);
     if (rc) return rc;
     if (!have_seed || !spec[0]) return slpi_error_set(err, SLPI_EINPUT, "%s: needs seed= and case= lines", path);
-    rc = props_case_parse(spec, c, err);
+    rc = slpi_props_case_parse(spec, c, err);
     if (rc) {
         char msg[sizeof err->msg];
         memcpy(msg, err->msg, sizeof msg);
@@ -356,13 +356,13 @@ static const char *variant_name(slpi_scheme_id k, int v)
     return "";
 }
 
-int props_run(const props_options *opt, props_summary *sum)
+int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     FILE *out = opt->out ? opt->out : stdout;
     for (int pi = 0; pi < NPROPS; pi++) {
         if (opt->prop >= 0 && opt->prop != pi) continue;
-        const props_property *P = table[pi];
+        const slpi_props_property *P = opt->property ? opt->property : table[pi];
         long ncases = P->needs_ref ? (opt->use_ref ? opt->ref_cases : 0)
                     : P->shrinkable ? opt->cases : (opt->cases + 9) / 10;
         if (ncases == 0) continue;
@@ -371,21 +371,22 @@ int props_run(const props_options *opt, props_summary *sum)
             for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
                 if (opt->scheme >= 0 && opt->scheme != k) continue;
                 for (int v = 0; v < variants(s, k); v++) {
-                    props_case c;
-                    props_outcome o;
+                    slpi_props_case c;
+                    slpi_props_outcome o;
                     slpi_problem p;
                     slpi_error err;
                     uint64_t gseed = mix(mix(mix(opt->seed, (uint64_t)pi), (uint64_t)(s * 16 + k)), (uint64_t)v);
-                    props_generate(&c, pi, s, k, v, gseed);
-                    if (props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == PROPS_NA) continue;
+                    slpi_props_generate(&c, pi, s, k, v, gseed);
+                    if (slpi_props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == SLPI_PROPS_NA) continue;
                     long pass = 0, unable = 0, fail = 0;
                     double worst = 0, least = INFINITY;
-                    props_outcome last_unable;
-                    props_case unable_case;
+                    slpi_props_outcome last_unable;
+                    slpi_props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
-                        props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
+                        slpi_props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
+                        c.depth = opt->depth;
                         int use_ref = opt->use_ref && i < opt->ref_cases;
-                        int verdict = props_verdict(&c, use_ref, &o);
+                        int verdict = slpi_props_verdict_with(P, &c, use_ref, &o);
                         if (verdict > 0) {
                             pass++;
                             worst = fmax(worst, o.ratio);
@@ -398,18 +399,18 @@ int props_run(const props_options *opt, props_summary *sum)
                         }
                         else {
                             fail++;
-                            props_outcome first = o;
-                            int n = props_shrink(&c, use_ref, &o, opt->verbose ? out : NULL);
+                            slpi_props_outcome first = o;
+                            int n = slpi_props_shrink_with(P, &c, use_ref, &o, opt->verbose ? out : NULL);
                             fprintf(out, "props: first failure: %s\n", first.msg);
                             if (n) fprintf(out, "props: shrunk by %d reductions\n", n);
-                            props_report_failure(out, &c, &o, use_ref, opt->save_dir);
+                            slpi_props_report_failure(out, &c, &o, use_ref, opt->save_dir);
                         }
                     }
                     if (!fail && 2 * unable > ncases) {
                         /* a scheme that never converges must not pass by being UNABLE */
                         fail++;
                         char buf[512];
-                        props_case_format(&unable_case, buf, sizeof buf);
+                        slpi_props_case_format(&unable_case, buf, sizeof buf);
                         fprintf(out, "props: FAIL %s on %s/%s: mostly UNABLE (%ld of %ld cases), last: %s\n"
                                 "  replay: SLPI_TEST_SEED=%" PRIu64 " slpi props --replay '%s'\n", P->name,
                                 slpi_system_name(s), slpi_scheme_name(k), unable, ncases, last_unable.msg,
@@ -424,7 +425,7 @@ int props_run(const props_options *opt, props_summary *sum)
                         fprintf(out, "%s %-12s %-15s %-11s%-8s %3ld passed, %2ld unable, expect %-8s ratios [%.3g, %.3g]\n",
                                 fail ? "FAIL" : "ok  ", P->name, slpi_system_name(s), slpi_scheme_name(k),
                                 variant_name(k, v), pass, unable,
-                                P->expect(&c) == PROPS_HOLDS ? "holds" : "violated", pass ? least : 0, worst);
+                                P->expect(&c) == SLPI_PROPS_HOLDS ? "holds" : "violated", pass ? least : 0, worst);
                     fflush(out);
                 }
             }

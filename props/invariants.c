@@ -1,8 +1,8 @@
 /* props/invariants.c — invariants and Poisson tensors the properties check, computed
  * here from the state doubles in core's layout (slpi.h), independently of both paths'
- * diagnostics: Casimirs of SPEC §4 (|x|^2; |gamma|^2, pi.gamma; Tr X^2k; |x_i|^2;
+ * diagnostics: Casimirs of docs/systems.md (|x|^2; |gamma|^2, pi.gamma; Tr X^2k; |x_i|^2;
  * Tr X^2, Im Tr X^3, Re Tr X^4 on su(N)) with their degree, and the Lie–Poisson tensor
- * J(x)_ab = <x, [e_a, e_b]> of SPEC §1.3 up to a constant factor (all that the test
+ * J(x)_ab = <x, [e_a, e_b]> of docs/conventions.md#brackets up to a constant factor (all that the test
  * D J(x_n) D^T = J(x_{n+1}) of ISO Thm 4.5 / SVI Prop. 4.4 needs). */
 #include <complex.h>
 #include <math.h>
@@ -10,9 +10,9 @@
 
 #include "props/props.h"
 
-static void add(props_casimirs *c, const char *name, double v, double scale, int quad)
+static void add(slpi_props_casimirs *c, const char *name, double v, double scale, int quad)
 {
-    if (c->n >= PROPS_MAX_CAS) return;
+    if (c->n >= SLPI_PROPS_MAX_CAS) return;
     c->name[c->n] = name;
     c->value[c->n] = v;
     c->scale[c->n] = scale > 0 ? scale : 1;
@@ -63,7 +63,7 @@ static double complex ctrace(int n, const double complex *A)
     return s;
 }
 
-void props_casimir_values(const slpi_problem *p, const double *x, props_casimirs *out)
+void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out)
 {
     static const char *const vname[] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                          "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
@@ -125,7 +125,7 @@ static void hat(const double *v, double *J, int ld)
     J[2 * ld + 0] = -v[1]; J[2 * ld + 1] = v[0];
 }
 
-int props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
+int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
 {
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:

@@ -1,6 +1,6 @@
 /* props/prop-geometry.c — equivariance and the Poisson-map property.
  *
- * Equivariance [derived from SPEC §1.3-§1.5]: every scheme is built from ad*, the orbit
+ * Equivariance [derived from docs/conventions.md#brackets, docs/conventions.md#sde]: every scheme is built from ad*, the orbit
  * maps and the gradients, so for a Lie-algebra automorphism g with H_0∘g = H_0 and
  * H_k∘g = ±H_pi(k), step(g X, permuted dW) = g step(X, dW). Checked on
  *   rigid body (both forms): rotations by signed permutations that keep the inertia
@@ -78,9 +78,9 @@ static int perm_allowed(const slpi_problem *p, const int *perm, const double *s)
     return 1;
 }
 
-static void choose_action(const props_case *c, const slpi_problem *p, action *g)
+static void choose_action(const slpi_props_case *c, const slpi_problem *p, action *g)
 {
-    props_rng r = { c->seed ^ 0x243f6a8885a308d3ULL };
+    slpi_props_rng r = { c->seed ^ 0x243f6a8885a308d3ULL };
     memset(g, 0, sizeof *g);
     for (int j = 0; j < 3; j++) {    /* the noise map is the identity unless set below */
         g->perm[j] = j;
@@ -90,13 +90,13 @@ static void choose_action(const props_case *c, const slpi_problem *p, action *g)
     case SLPI_SYS_RIGID_BODY:
     case SLPI_SYS_POINT_VORTICES:
         if (c->system == SLPI_SYS_POINT_VORTICES && c->noises == 0) {
-            props_random_rotation(&r, g->G);
+            slpi_props_random_rotation(&r, g->G);
             return;
         }
         for (int tries = 0; tries < 64; tries++) {
             double s[3];
             int perm[3];
-            signed_perm((int)props_rng_int(&r, 24), perm, s);
+            signed_perm((int)slpi_props_rng_int(&r, 24), perm, s);
             if (!perm_allowed(p, perm, s)) continue;
             memset(g->G, 0, sizeof g->G);
             for (int j = 0; j < 3; j++) {
@@ -118,15 +118,15 @@ static void choose_action(const props_case *c, const slpi_problem *p, action *g)
         }
         return;
     case SLPI_SYS_HEAVY_TOP: {
-        double axis[3] = { 0, 0, props_rng_normal(&r) };
-        props_cayley_rotation(axis, g->G);
+        double axis[3] = { 0, 0, slpi_props_rng_normal(&r) };
+        slpi_props_cayley_rotation(axis, g->G);
         return;
     }
     case SLPI_SYS_MANAKOV:
-        for (int i = 0; i < c->dim; i++) g->sgn[i] = props_rng_int(&r, 2) ? 1 : -1;
+        for (int i = 0; i < c->dim; i++) g->sgn[i] = slpi_props_rng_int(&r, 2) ? 1 : -1;
         return;
     case SLPI_SYS_EULER_ZEITLIN:
-        g->theta = c->noises ? 3.14159265358979323846 : props_rng_uniform(&r, -3, 3);
+        g->theta = c->noises ? 3.14159265358979323846 : slpi_props_rng_uniform(&r, -3, 3);
         return;
     default:
         return;
@@ -134,7 +134,7 @@ static void choose_action(const props_case *c, const slpi_problem *p, action *g)
 }
 
 /* y = g . x in core's layout. With theta = pi the phases are exactly +-1. */
-static void act(const props_case *c, const slpi_problem *p, const action *g, const double *x, double *y)
+static void act(const slpi_props_case *c, const slpi_problem *p, const action *g, const double *x, double *y)
 {
     int d = slpi_problem_state_dim(p);
     memcpy(y, x, (size_t)d * sizeof *y);
@@ -170,88 +170,88 @@ static void act(const props_case *c, const slpi_problem *p, const action *g, con
     }
 }
 
-static props_expect equiv_expect(const props_case *c)
+static slpi_props_expect equiv_expect(const slpi_props_case *c)
 {
     switch (c->system) {
-    case SLPI_SYS_HEAVY_TOP: return c->scheme == SLPI_SCHEME_SVI ? PROPS_NA : PROPS_HOLDS;
-    case SLPI_SYS_SINE_EULER: return PROPS_NA;
-    default: return PROPS_HOLDS;
+    case SLPI_SYS_HEAVY_TOP: return c->scheme == SLPI_SCHEME_SVI ? SLPI_PROPS_NA : SLPI_PROPS_HOLDS;
+    case SLPI_SYS_SINE_EULER: return SLPI_PROPS_NA;
+    default: return SLPI_PROPS_HOLDS;
     }
 }
 
-static void equiv_adjust(props_case *c, props_rng *r)
+static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     if (c->system == SLPI_SYS_HEAVY_TOP) c->inertia = 1;   /* symmetric top: rotations about e_3 */
     if (c->system == SLPI_SYS_EULER_ZEITLIN) {
         slpi_problem p;
         slpi_error err;
-        if (props_problem(c, &p, &err) == SLPI_OK && p.ez.noise == SLPI_EZ_NOISE_L) c->noises = 0;
+        if (slpi_props_problem(c, &p, &err) == SLPI_OK && p.ez.noise == SLPI_EZ_NOISE_L) c->noises = 0;
     }
 }
 
-static void equiv_check(const props_case *c, int use_ref, props_outcome *o)
+static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     action g;
     choose_action(c, &p, &g);
     double x[SLPI_MAX_X0], y[SLPI_MAX_X0], gx[SLPI_MAX_X0];
     memcpy(x, p.x0, sizeof x);
     act(c, &p, &g, p.x0, y);
-    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-        slpi_step_failed(props_run_fast(c, &p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(slpi_props_run_fast(c, &p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
     act(c, &p, &g, x, gx);
-    double e = props_maxdiff(gx, y, d);
-    o->ratio = e / (c->steps * DBL_EPSILON * fmax(props_maxabs(x, d), 1.0));
+    double e = slpi_props_maxdiff(gx, y, d);
+    o->ratio = e / (c->steps * DBL_EPSILON * fmax(slpi_props_maxabs(x, d), 1.0));
     o->holds = o->ratio <= EQ_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: |step(g x, g dW) - g step(x, dW)| = %.3g (ratio %.3g)", e, o->ratio);
 }
 
-const props_property props_prop_equivariance = {
+const slpi_props_property slpi_props_prop_equivariance = {
     "equivariance", "step(g X, transformed dW) = g step(X, dW) for symmetries g of H_0 and the noise",
     equiv_expect, equiv_adjust, equiv_check, 1, 0,
 };
 
 /* ------------------------------------------------------------- Poisson map */
 
-static props_expect poisson_expect(const props_case *c)
+static slpi_props_expect poisson_expect(const slpi_props_case *c)
 {
-    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER) return PROPS_NA;
-    if (c->scheme == SLPI_SCHEME_ISOMP) return PROPS_HOLDS;
-    if (c->scheme == SLPI_SCHEME_SVI) return c->variant ? PROPS_VIOLATED : PROPS_HOLDS;
-    return PROPS_NA;
+    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER) return SLPI_PROPS_NA;
+    if (c->scheme == SLPI_SCHEME_ISOMP) return SLPI_PROPS_HOLDS;
+    if (c->scheme == SLPI_SCHEME_SVI) return c->variant ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
+    return SLPI_PROPS_NA;
 }
 
-static void poisson_adjust(props_case *c, props_rng *r)
+static void poisson_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     if (c->steps > 3) c->steps = 3;
     if (c->h < 0x1p-12) c->h = 0x1p-12;    /* FD of a near-identity map says little */
     if (c->mag < 0.25) c->mag = 0.25;       /* solver tolerances are absolute below |x| = 1 */
-    if (poisson_expect(c) == PROPS_VIOLATED) props_control_case(c);
+    if (poisson_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
-static void poisson_check(const props_case *c, int use_ref, props_outcome *o)
+static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     double J0[36 * 36], J1[36 * 36], D[36 * 36], x[SLPI_MAX_X0];
-    int m = props_poisson_tensor(&p, p.x0, J0);
-    if (m == 0 || m > 36) { props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
+    int m = slpi_props_poisson_tensor(&p, p.x0, J0);
+    if (m == 0 || m > 36) { slpi_props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
     memcpy(x, p.x0, sizeof x);
-    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
-    props_poisson_tensor(&p, x, J1);
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
+    slpi_props_poisson_tensor(&p, x, J1);
     /* central differences, Richardson-extrapolated: D = (4 D(eps/2) - D(eps)) / 3 */
-    double eps = 0x1p-14 * props_maxabs(p.x0, m);
+    double eps = 0x1p-14 * slpi_props_maxabs(p.x0, m);
     for (int j = 0; j < m; j++) {
         double col[2][36];
         for (int r = 0; r < 2; r++) {
@@ -260,8 +260,8 @@ static void poisson_check(const props_case *c, int use_ref, props_outcome *o)
             memcpy(xm, p.x0, sizeof xm);
             xp[j] += e;
             xm[j] -= e;
-            if (slpi_step_failed(props_run_fast(c, &p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-                slpi_step_failed(props_run_fast(c, &p, xm, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+            if (slpi_step_failed(slpi_props_run_fast(c, &p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+                slpi_step_failed(slpi_props_run_fast(c, &p, xm, 1, NULL, NULL, o->msg, sizeof o->msg))) {
                 o->holds = -1;
                 return;
             }
@@ -284,7 +284,7 @@ static void poisson_check(const props_case *c, int use_ref, props_outcome *o)
              o->ratio, POISSON_TOL);
 }
 
-const props_property props_prop_poisson = {
+const slpi_props_property slpi_props_prop_poisson = {
     "poisson", "Poisson map D J(x_n) D^T = J(x_n+1) (ISOMP, SVI c=+1/4; violated by SVI c=-1/4)",
     poisson_expect, poisson_adjust, poisson_check, 1, 0,
 };

@@ -1,8 +1,8 @@
-/* props/prop-order.c — convergence orders on small generated problems (SPEC §2.3-§2.5,
+/* props/prop-order.c — convergence orders on small generated problems (docs/noise.md#coupling, docs/noise.md#estimators,
  * §3.6): deterministic order (2; RKMK-LE 1) against the same scheme at a fine level,
  * and strong order at T from coupled paths of the canonical hierarchy
  * (slpi_noise_increments with refine, truncated per level), with a bootstrap CI over
- * paths [SPEC §2.5 choice] that must contain the expected order: 1 for one noise,
+ * paths [docs/noise.md#estimators choice] that must contain the expected order: 1 for one noise,
  * 1/2 for several non-commuting noises. Rigid body and heavy top (cheap states). */
 #include <inttypes.h>
 #include <math.h>
@@ -18,12 +18,12 @@
 #define DET_WINDOW 0.3
 #define CI_SLACK 0.15     /* bias allowance on the CI (pre-asymptotic levels) */
 
-static props_expect order_expect(const props_case *c)
+static slpi_props_expect order_expect(const slpi_props_case *c)
 {
-    return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? PROPS_HOLDS : PROPS_NA;
+    return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
 }
 
-static void order_adjust(props_case *c, props_rng *r)
+static void order_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     c->mag = 1;
@@ -31,12 +31,14 @@ static void order_adjust(props_case *c, props_rng *r)
 }
 
 /* Run level L of path `path` to T_END; x in/out. Increments of the hierarchy whose
- * finest level is LREF (refine = LREF - L), components >= c->noises set to 0. */
-static char failure[200];
-
-static int run_level(const props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x)
+ * finest level is LREF (refine = LREF - L), components >= c->noises set to 0; every
+ * level truncates (the papers' rule at each level's h). A failed solve is described
+ * in why[n]. */
+static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, uint64_t path, double *x,
+                     char *why, size_t n)
 {
     slpi_problem p = *p0;
+    p.truncate = SLPI_TRUNC_ON;
     slpi_fast *f = NULL;
     slpi_error err;
     p.h = ldexp(T_END, -L);
@@ -44,18 +46,16 @@ static int run_level(const props_case *c, const slpi_problem *p0, int L, uint64_
     p.maxit = 2000;      /* coarse levels of a noisy path can contract slowly [choice] */
     if (slpi_fast_create(&f, &p, &err)) return -1;
     int M = slpi_problem_noise_count(&p), rc = 0;
-    double dW[16], D = slpi_noise_threshold(p.h, 2.0);
-    for (long n = 0; n < p.steps && rc == 0; n++) {
-        for (int k = 0; k < M; k++) {
-            slpi_noise_increments(c->seed, path, (uint32_t)k, p.h, LREF - L, (uint64_t)n, 1, dW + k);
-            if (k >= c->noises) dW[k] = 0;
-        }
-        slpi_noise_clip(dW, (size_t)M, D);
+    double dW[16], D = slpi_problem_noise_threshold(&p);
+    int on = c->noises < M ? c->noises : M;
+    for (long s = 0; s < p.steps && rc == 0; s++) {
+        slpi_noise_rows(dW, c->seed, path, on, p.h, LREF - L, (uint64_t)s, 1, D);
+        for (int k = on; k < M; k++) dW[k] = 0;
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
             rc = -1;
-            snprintf(failure, sizeof failure, "path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
-                     path, L, n, slpi_step_status_name(info.status), info.residual, info.iterations);
+            snprintf(why, n, "path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
+                     path, L, s, slpi_step_status_name(info.status), info.residual, info.iterations);
         }
     }
     slpi_fast_free(f);
@@ -77,17 +77,18 @@ static double slope(const double *e)
  * converged (a coarse fixed point may stop contracting on a rare large increment: that
  * path is dropped and counted, the study is UNABLE when more than 1/8 are). Returns the
  * number of paths kept. */
-static int errors(const props_case *c, const slpi_problem *p, int paths, double *err2)
+static int errors(const slpi_props_case *c, const slpi_problem *p, int paths, double *err2, char *why,
+                  size_t n)
 {
     int d = slpi_problem_state_dim(p), kept = 0;
     for (int r = 0; r < paths; r++) {
         double ref[SLPI_MAX_X0], x[SLPI_MAX_X0], e[NLEV];
         int ok = 1;
         memcpy(ref, p->x0, sizeof ref);
-        ok = run_level(c, p, LREF, (uint64_t)r, ref) == 0;
+        ok = run_level(c, p, LREF, (uint64_t)r, ref, why, n) == 0;
         for (int i = 0; i < NLEV && ok; i++) {
             memcpy(x, p->x0, sizeof x);
-            ok = run_level(c, p, LMIN + i, (uint64_t)r, x) == 0;
+            ok = run_level(c, p, LMIN + i, (uint64_t)r, x, why, n) == 0;
             e[i] = 0;
             for (int j = 0; j < d; j++) e[i] += (x[j] - ref[j]) * (x[j] - ref[j]);
         }
@@ -109,17 +110,18 @@ static double rms_slope(const double *err2, const int *pick, int paths)
     return slope(e);
 }
 
-static void order_check(const props_case *c, int paths, props_outcome *o)
+static void order_check(const slpi_props_case *c, int paths, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int active = c->noises < slpi_problem_noise_count(&p) ? c->noises : slpi_problem_noise_count(&p);
     int det = active == 0 || c->amp == 0;
     double expect = det ? (c->scheme == SLPI_SCHEME_RKMK_LE ? 1 : 2) : (active == 1 ? 1 : 0.5);
     if (det) paths = 1;
     double *err2 = malloc((size_t)paths * NLEV * sizeof *err2);
-    int kept = errors(c, &p, paths, err2);
+    char failure[200] = "";
+    int kept = errors(c, &p, paths, err2, failure, sizeof failure);
     if (8 * (paths - kept) > paths || kept == 0) {
         snprintf(o->msg, sizeof o->msg, "%d of %d paths had a failed solve, e.g. %s", paths - kept, paths, failure);
         o->holds = -1;
@@ -129,8 +131,8 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
     int dropped = paths - kept;
     paths = kept;
     double s = rms_slope(err2, NULL, paths);
-    if (det && !(sqrt(err2[NLEV - 1]) > 1e-11 * fmax(1.0, props_maxabs(p.x0, slpi_problem_state_dim(&p))))) {
-        props_outcome_unable(o, "errors at rounding level");
+    if (det && !(sqrt(err2[NLEV - 1]) > 1e-11 * fmax(1.0, slpi_props_maxabs(p.x0, slpi_problem_state_dim(&p))))) {
+        slpi_props_outcome_unable(o, "errors at rounding level");
     } else if (det) {
         o->ratio = fabs(s - expect);
         o->holds = o->ratio <= DET_WINDOW;
@@ -139,9 +141,9 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
         enum { B = 200 };
         double bs[B];
         int *pick = malloc((size_t)paths * sizeof *pick);
-        props_rng r = { c->seed ^ 0x13198a2e03707344ULL };
+        slpi_props_rng r = { c->seed ^ 0x13198a2e03707344ULL };
         for (int b = 0; b < B; b++) {
-            for (int i = 0; i < paths; i++) pick[i] = (int)props_rng_int(&r, paths);
+            for (int i = 0; i < paths; i++) pick[i] = (int)slpi_props_rng_int(&r, paths);
             bs[b] = rms_slope(err2, pick, paths);
         }
         free(pick);
@@ -158,22 +160,22 @@ static void order_check(const props_case *c, int paths, props_outcome *o)
     free(err2);
 }
 
-static void order_det_adjust(props_case *c, props_rng *r)
+static void order_det_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     order_adjust(c, r);
     c->noises = 0;
 }
 
-static void order_det_check(const props_case *c, int use_ref, props_outcome *o)
+static void order_det_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     order_check(c, 1, o);
 }
 
-static void order_strong_adjust(props_case *c, props_rng *r)
+static void order_strong_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     order_adjust(c, r);
-    int M = props_noise_count(c);
+    int M = slpi_props_noise_count(c);
     if (c->noises < 1) c->noises = 1;
     if (c->noises > M) c->noises = M;
     if (c->noises == 2) c->noises = 3 <= M ? 3 : 1;
@@ -182,20 +184,18 @@ static void order_strong_adjust(props_case *c, props_rng *r)
     c->amp = c->noises == 1 ? 0.5 : 1.0;
 }
 
-static void order_strong_check(const props_case *c, int use_ref, props_outcome *o)
+static void order_strong_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
-    const char *m = getenv("SLPI_TEST_MULTIPLIER");
-    double k = m ? atof(m) : 1;
-    order_check(c, (int)(48 * (k > 1 ? k : 1)), o);
+    order_check(c, 48 * (c->depth > 1 ? c->depth : 1), o);
 }
 
-const props_property props_prop_order_det = {
+const slpi_props_property slpi_props_prop_order_det = {
     "order-det", "deterministic order 2 (RKMK-LE: 1) against a fine-level run (h = T 2^-3..2^-6)",
     order_expect, order_det_adjust, order_det_check, 0, 0,
 };
 
-const props_property props_prop_order_strong = {
+const slpi_props_property slpi_props_prop_order_strong = {
     "order-strong", "strong order from coupled paths, bootstrap CI contains 1 (one noise) or 1/2 (several)",
     order_expect, order_strong_adjust, order_strong_check, 0, 0,
 };

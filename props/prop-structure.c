@@ -1,7 +1,7 @@
-/* props/prop-structure.c — properties of SPEC §3.6 that compare a run with itself or
+/* props/prop-structure.c — properties of docs/schemes.md#summary that compare a run with itself or
  * with the other path: Casimir / eigenvalue preservation (exact, quadratic only, none:
  * TRAP-DIRECT is the negative control), deterministic energy (exact vs bounded),
- * reversibility of the symmetric schemes (step with (-h, -dW), SPEC §3.3, §3.4, I15),
+ * reversibility of the symmetric schemes (step with (-h, -dW), docs/schemes.md#direct, docs/schemes.md#isomp, I15),
  * and ref = fast (the fast result inside, or within budget of, the certified ball).
  * Ratios are scale-free: |err| / (steps u scale), LAPACK style. */
 #include <float.h>
@@ -12,9 +12,9 @@
 
 #define U DBL_EPSILON
 #define HOLD_RATIO 1e3     /* exact-in-exact-arithmetic properties: rounding and solver tol */
-#define REF_FAST_RATIO 30  /* fast vs certified ball: the oracle's budget (issue 6) for
+#define REF_FAST_RATIO 30  /* fast vs certified ball: the oracle's budget for
                               explicit schemes; implicit ones get HOLD_RATIO, since the
-                              fast stopping test (SPEC §3.0, size of the last increment)
+                              fast stopping test (docs/schemes.md#solver, size of the last increment)
                               understates the error when the iteration contracts slowly
                               (seen: 182 for SVI on vortices at h = 1/4, |x| = 2) */
 
@@ -26,26 +26,26 @@ static int is_symmetric_scheme(slpi_scheme_id k)
 
 /* ------------------------------------------------------------ Casimirs */
 
-static props_expect casimir_expect(const props_case *c)
+static slpi_props_expect casimir_expect(const slpi_props_case *c)
 {
-    return c->scheme == SLPI_SCHEME_TRAP_DIRECT ? PROPS_VIOLATED : PROPS_HOLDS;
+    return c->scheme == SLPI_SCHEME_TRAP_DIRECT ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
 }
 
-static void casimir_adjust(props_case *c, props_rng *r)
+static void casimir_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
-    if (casimir_expect(c) == PROPS_VIOLATED) props_control_case(c);
+    if (casimir_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
 /* Ref: every certified Casimir difference (not H0) contains 0. Returns 1, 0, -1 UNABLE. */
-static int ref_invariants_hold(const props_case *c, const slpi_problem *p, int energy,
+static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, int energy,
                                char *msg, size_t n)
 {
     int d = slpi_problem_state_dim(p), ok = 1;
     arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(x0 + i, p->x0[i]);
     _arb_vec_set(x, x0, d);
-    slpi_step_status st = props_run_ref(c, p, x, 1, msg, n);
+    slpi_step_status st = slpi_props_run_ref(c, p, x, 1, msg, n);
     if (slpi_step_failed(st)) {
         ok = -1;
     } else {
@@ -72,20 +72,20 @@ static int ref_invariants_hold(const props_case *c, const slpi_problem *p, int e
     return ok;
 }
 
-static void casimir_check(const props_case *c, int use_ref, props_outcome *o)
+static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     double x[SLPI_MAX_X0];
     memcpy(x, p.x0, sizeof x);
-    props_casimirs a, b;
-    props_casimir_values(&p, x, &a);
-    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+    slpi_props_casimirs a, b;
+    slpi_props_casimir_values(&p, x, &a);
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    props_casimir_values(&p, x, &b);
+    slpi_props_casimir_values(&p, x, &b);
     int quad_only = c->scheme == SLPI_SCHEME_IM_DIRECT;
     o->ratio = 0;
     for (int i = 0; i < a.n; i++) {
@@ -98,7 +98,7 @@ static void casimir_check(const props_case *c, int use_ref, props_outcome *o)
         }
     }
     o->holds = o->ratio <= HOLD_RATIO;
-    if (use_ref && !quad_only && o->holds == (casimir_expect(c) == PROPS_HOLDS)) {
+    if (use_ref && !quad_only && o->holds == (casimir_expect(c) == SLPI_PROPS_HOLDS)) {
         char msg[sizeof o->msg];
         int rh = ref_invariants_hold(c, &p, 0, msg, sizeof msg);
         if (rh < 0 || rh != o->holds) {
@@ -108,8 +108,8 @@ static void casimir_check(const props_case *c, int use_ref, props_outcome *o)
     }
 }
 
-const props_property props_prop_casimir = {
-    "casimir", "Casimirs / eigenvalues preserved (SPEC §3.6: exact, quadratic only for IM, violated by TRAP)",
+const slpi_props_property slpi_props_prop_casimir = {
+    "casimir", "Casimirs / eigenvalues preserved (docs/schemes.md#summary: exact, quadratic only for IM, violated by TRAP)",
     casimir_expect, casimir_adjust, casimir_check, 1, 0,
 };
 
@@ -118,7 +118,7 @@ const props_property props_prop_casimir = {
 enum { ENERGY_EXACT = 1, ENERGY_BOUNDED = 2 };
 
 /* Point vortices are left out: H0 is logarithmic and may vanish, so no scale-free bound. */
-static int energy_kind(const props_case *c)
+static int energy_kind(const slpi_props_case *c)
 {
     if (c->system == SLPI_SYS_POINT_VORTICES) return 0;
     switch (c->scheme) {
@@ -134,12 +134,12 @@ static int energy_kind(const props_case *c)
     }
 }
 
-static props_expect energy_expect(const props_case *c)
+static slpi_props_expect energy_expect(const slpi_props_case *c)
 {
-    return energy_kind(c) ? PROPS_HOLDS : PROPS_NA;
+    return energy_kind(c) ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
 }
 
-static void energy_adjust(props_case *c, props_rng *r)
+static void energy_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     c->noises = 0;
@@ -154,22 +154,22 @@ static double fast_h0(slpi_fast *f, const double *x)
     return NAN;
 }
 
-static void energy_check(const props_case *c, int use_ref, props_outcome *o)
+static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
     slpi_fast *f = NULL;
-    if (props_problem(c, &p, &err) || slpi_fast_create(&f, &p, &err)) {
-        props_outcome_unable(o, err.msg);
+    if (slpi_props_problem(c, &p, &err) || slpi_fast_create(&f, &p, &err)) {
+        slpi_props_outcome_unable(o, err.msg);
         return;
     }
-    int d = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, p.x0), dev = 0, omega = 0;
     memcpy(x, p.x0, sizeof x);
     o->holds = 1;
     for (long n = 0; n < c->steps; n++) {
         slpi_step_info info;
-        props_increments(c, n, M, c->h, dW);
+        slpi_props_increments(c, &p, n, dW);
         double prev[SLPI_MAX_X0];
         memcpy(prev, x, sizeof prev);
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
@@ -177,7 +177,7 @@ static void energy_check(const props_case *c, int use_ref, props_outcome *o)
             o->holds = -1;
             break;
         }
-        omega = fmax(omega, props_maxdiff(x, prev, d) / (c->h * fmax(props_maxabs(prev, d), 1e-300)));
+        omega = fmax(omega, slpi_props_maxdiff(x, prev, d) / (c->h * fmax(slpi_props_maxabs(prev, d), 1e-300)));
         dev = fmax(dev, fabs(fast_h0(f, x) - h0));
     }
     slpi_fast_free(f);
@@ -202,43 +202,43 @@ static void energy_check(const props_case *c, int use_ref, props_outcome *o)
     }
 }
 
-const props_property props_prop_energy = {
+const slpi_props_property slpi_props_prop_energy = {
     "energy", "noise-free energy: exact (TMK, IM, SVI c=-1/4 rigid body) or bounded O(h^2) (ISOMP, SVI)",
     energy_expect, energy_adjust, energy_check, 1, 0,
 };
 
 /* ------------------------------------------------------------ reversibility */
 
-static props_expect reversible_expect(const props_case *c)
+static slpi_props_expect reversible_expect(const slpi_props_case *c)
 {
-    return is_symmetric_scheme(c->scheme) ? PROPS_HOLDS : PROPS_NA;
+    return is_symmetric_scheme(c->scheme) ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
 }
 
-static void reversible_adjust(props_case *c, props_rng *r)
+static void reversible_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)c;
     (void)r;
 }
 
-static void reversible_check(const props_case *c, int use_ref, props_outcome *o)
+static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0];
     memcpy(x, p.x0, sizeof x);
-    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    if (props_too_fast(c, p.x0, x, d, o)) return;
-    if (slpi_step_failed(props_run_fast(c, &p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
+    if (slpi_props_too_fast(c, p.x0, x, d, o)) return;
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    double e = props_maxdiff(x, p.x0, d);
-    o->ratio = e / (c->steps * U * fmax(props_maxabs(p.x0, d), 1.0));
+    double e = slpi_props_maxdiff(x, p.x0, d);
+    o->ratio = e / (c->steps * U * fmax(slpi_props_maxabs(p.x0, d), 1.0));
     o->holds = o->ratio <= HOLD_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: %ld steps with (h, dW) then (-h, -dW) land %.3g from x0 (ratio %.3g)",
              c->steps, e, o->ratio);
@@ -246,55 +246,55 @@ static void reversible_check(const props_case *c, int use_ref, props_outcome *o)
     arb_ptr xb = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
     char msg[sizeof o->msg];
-    if (slpi_step_failed(props_run_ref(c, &p, xb, 1, msg, sizeof msg)) ||
-        slpi_step_failed(props_run_ref(c, &p, xb, -1, msg, sizeof msg))) {
+    if (slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, msg, sizeof msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, &p, xb, -1, msg, sizeof msg))) {
         o->holds = -1;
         memcpy(o->msg, msg, sizeof msg);
-    } else if (!props_balls_contain(xb, p.x0, d, &e)) {
+    } else if (!slpi_props_balls_contain(xb, p.x0, d, &e)) {
         o->holds = 0;
         snprintf(o->msg, sizeof o->msg, "ref: the certified backward run misses x0 by %.3g", e);
     }
     _arb_vec_clear(xb, d);
 }
 
-const props_property props_prop_reversible = {
+const slpi_props_property slpi_props_prop_reversible = {
     "reversible", "symmetric schemes: (-h, -dW) undoes (h, dW) (TMK, IM, TRAP, ISOMP, SVI)",
     reversible_expect, reversible_adjust, reversible_check, 1, 0,
 };
 
 /* ------------------------------------------------------------ ref = fast */
 
-static props_expect ref_fast_expect(const props_case *c)
+static slpi_props_expect ref_fast_expect(const slpi_props_case *c)
 {
     (void)c;
-    return PROPS_HOLDS;
+    return SLPI_PROPS_HOLDS;
 }
 
-static void ref_fast_adjust(props_case *c, props_rng *r)
+static void ref_fast_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     if (c->steps > 4) c->steps = 4;   /* the certified path is slow */
 }
 
-static void ref_fast_check(const props_case *c, int use_ref, props_outcome *o)
+static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     slpi_problem p;
     slpi_error err;
-    if (!use_ref) { props_outcome_unable(o, "needs the certified path"); return; }
-    if (props_problem(c, &p, &err)) { props_outcome_unable(o, err.msg); return; }
+    if (!use_ref) { slpi_props_outcome_unable(o, "needs the certified path"); return; }
+    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0], excess;
     memcpy(x, p.x0, sizeof x);
     arb_ptr xb = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
-    if (slpi_step_failed(props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-        slpi_step_failed(props_run_ref(c, &p, xb, 1, o->msg, sizeof o->msg))) {
+    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, o->msg, sizeof o->msg))) {
         o->holds = -1;
-    } else if (!props_too_fast(c, p.x0, x, d, o)) {
-        int inside = props_balls_contain(xb, x, d, &excess);
+    } else if (!slpi_props_too_fast(c, p.x0, x, d, o)) {
+        int inside = slpi_props_balls_contain(xb, x, d, &excess);
         int is_explicit = c->scheme == SLPI_SCHEME_RKMK_LE || c->scheme == SLPI_SCHEME_RKMK_HEUN;
         double budget = is_explicit ? REF_FAST_RATIO : HOLD_RATIO;
-        o->ratio = excess / (c->steps * U * fmax(props_maxabs(x, d), 1.0));
+        o->ratio = excess / (c->steps * U * fmax(slpi_props_maxabs(x, d), 1.0));
         o->holds = inside || o->ratio <= budget;
         snprintf(o->msg, sizeof o->msg, "fast %s the certified balls (excess %.3g, ratio %.3g, budget %g)",
                  inside ? "inside" : "outside", excess, o->ratio, budget);
@@ -302,7 +302,7 @@ static void ref_fast_check(const props_case *c, int use_ref, props_outcome *o)
     _arb_vec_clear(xb, d);
 }
 
-const props_property props_prop_ref_fast = {
+const slpi_props_property slpi_props_prop_ref_fast = {
     "ref-fast", "fast result inside (or within budget of) the certified ref enclosure",
     ref_fast_expect, ref_fast_adjust, ref_fast_check, 1, 1,
 };

@@ -1,13 +1,13 @@
 /* ref/direct.c — IM-DIRECT and TRAP-DIRECT, the two baselines applied directly to the
- * mu equation (SPEC §3.3; 000_4bd5cba106ace03f.txt §§1, 5, 6), certified. They share
- * one definition in SPEC §3.3 and differ only in where V is evaluated:
+ * mu equation (docs/schemes.md#direct; RKMK §§1, 5, 6), certified. They share
+ * one definition in docs/schemes.md#direct and differ only in where V is evaluated:
  *   IM:   F(y) = y - mu_n - V(1/2 (mu_n + y)),            F'(y)[w] = w - 1/2 DV(1/2(mu_n+y))[w];
  *   TRAP: F(y) = y - mu_n - 1/2 (V(mu_n) + V(y)),         F'(y)[w] = w - 1/2 DV(y)[w];
  * with V = sum_k Delta_k V_k (ref/system.c). The zero y = mu_{n+1}, a fixed point of
  * G = y - F, is enclosed by the Jacobian-free Krawczyk test of G, or when G does not
  * contract enough by the dense Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
  * L fixed-point sweeps y <- G(y) from y = mu_n, evaluated in balls. */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;
@@ -73,7 +73,7 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
             _arb_vec_swap(y, r, n);
         }
     } else {
-        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG };
+        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG, NULL };
         _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
         ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }
@@ -110,6 +110,6 @@ static int trap_check(const slpi_ref_system *s, const slpi_problem *p, slpi_erro
     return slpi_ref_check_plain(s, "trap-direct", err);
 }
 
-const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step };
+const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step, NULL };
 const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check,
-                                                      trap_step };
+                                                      trap_step, NULL };

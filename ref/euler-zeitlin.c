@@ -1,20 +1,22 @@
-/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 16
- * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), at the matrix
+/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 256
+ * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
  * level of ref/ref.h:
- *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: SPEC §3.4);
+ *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
- *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (SPEC §4.5 order):
+ *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
  *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha.
  * Invariants: H0 = -1/2 Tr((Delta^{-1}X)^* X) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
  * Im Tr X (the central Casimir of U(N), for SVI-LP), then for N <= 12 the sorted
- * eigenvalues of iX; for N > 12 Tr X^4 and the extreme eigenvalues of iX (the
- * interface holds SLPI_REF_MAX_INV names). Eigenvalues Arb cannot enclose are
+ * eigenvalues of iX; for 12 < N <= 16 Tr X^4 and the extreme eigenvalues of iX (the
+ * interface holds SLPI_REF_MAX_INV names); for N > 16 C4 = Tr X^4, C5 = Im Tr X^5,
+ * C6 = Tr X^6. Eigenvalues Arb cannot enclose are
  * returned indeterminate. The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at. */
 #include "ref/ref.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 typedef struct {
     slpi_ref_zeitlin z;
@@ -24,11 +26,11 @@ typedef struct {
     double amp;
 } ez_data;
 
-static const char *const lam_name[SLPI_ZEITLIN_NMAX] = {
+static const char *const lam_name[] = {
     "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5", "lambda_6",
     "lambda_7", "lambda_8", "lambda_9", "lambda_10", "lambda_11", "lambda_12",
     "lambda_13", "lambda_14", "lambda_15", "lambda_16" };
-static const char *const lam_delta_name[SLPI_ZEITLIN_NMAX] = {
+static const char *const lam_delta_name[] = {
     "lambda_1-lambda_1(x0)", "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)",
     "lambda_4-lambda_4(x0)", "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)",
     "lambda_7-lambda_7(x0)", "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)",
@@ -36,6 +38,10 @@ static const char *const lam_delta_name[SLPI_ZEITLIN_NMAX] = {
     "lambda_13-lambda_13(x0)", "lambda_14-lambda_14(x0)", "lambda_15-lambda_15(x0)",
     "lambda_16-lambda_16(x0)" };
 #define EZ_ALL_EIGS_MAX 12   /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
+/* Above this N no eigenvalues: acb_mat_eig_simple at the diagnostics' precision costs
+ * 1 s per row at N = 16 and 5 s at N = 32 (growing like N^3 or worse); the Casimirs
+ * Tr X^k (k <= 6) are certified instead, a few matrix products. */
+#define EZ_EIGS_MAX 16
 
 /* The basis tables and the noise amplitudes at precision prec. */
 static int build(ez_data *d, int N, slong prec, slpi_error *err)
@@ -95,7 +101,8 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
 }
 
 /* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
- * generators are linear in X, the (L) ones constant. One pass: O(N^2) per diagonal. */
+ * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
+ * diagonal, and the noise as one basis synthesis of its coefficients. */
 static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
@@ -109,11 +116,20 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
-    for (int k = 1; k <= s->M; k++) {
-        if (delta[k] == 0)
-            continue;
-        int alpha = noise_coeff(s, z, k, delta[k], c, V, W != NULL, prec);
-        slpi_ref_zeitlin_add_Y(B, c, alpha, z, prec);
+    if (s->M > 0) {
+        /* the noise components are alpha = alpha0 .. N^2 - 2: one synthesis */
+        const ez_data *e = s->data;
+        int N = s->N, alpha0 = e->lmin * e->lmin - 1;
+        arb_ptr cv = _arb_vec_init(s->M);
+        acb_mat_t T;
+        acb_mat_init(T, N, N);
+        for (int k = 1; k <= s->M; k++)
+            if (delta[k] != 0)
+                noise_coeff(s, z, k, delta[k], cv + k - 1, V, W != NULL, prec);
+        slpi_ref_zeitlin_synth(T, cv, alpha0, z, prec);
+        acb_mat_add(B, B, T, prec);
+        acb_mat_clear(T);
+        _arb_vec_clear(cv, s->M);
     }
     arb_clear(c);
 }
@@ -121,17 +137,19 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
 static void ez_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
-    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    double *delta = calloc((size_t)s->M + 1, sizeof(double));
     delta[k] = 1;
     gen_sum(s, B, delta, X, NULL, prec);
+    free(delta);
 }
 
 static void ez_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
-    double delta[SLPI_ZEITLIN_NMAX * SLPI_ZEITLIN_NMAX + 1] = { 0 };
+    double *delta = calloc((size_t)s->M + 1, sizeof(double));
     delta[k] = 1;
     gen_sum(s, dB, delta, X, W, prec);
+    free(delta);
 }
 
 static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
@@ -139,26 +157,48 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     int N = s->N;
     const slpi_ref_zeitlin *z = tables(s, prec);
     acb_mat_t X;
-    acb_ptr T = _acb_vec_init(4);
+    acb_ptr T = _acb_vec_init(6);
     arb_ptr lam = _arb_vec_init(N);
     acb_mat_init(X, N, N);
     slpi_ref_su_unpack(X, x, N, prec);
     slpi_ref_zeitlin_h0(out + 0, X, z, prec);
-    slpi_ref_mat_trace_powers(T, X, 4, prec);
+    slpi_ref_mat_trace_powers(T, X, N > EZ_EIGS_MAX ? 6 : 4, prec);
     arb_set(out + 1, acb_realref(T + 1));
     arb_set(out + 2, acb_imagref(T + 2));
     arb_set(out + 3, acb_imagref(T + 0));
-    slpi_ref_zeitlin_eigs(lam, X, prec);
-    if (N <= EZ_ALL_EIGS_MAX) {
-        _arb_vec_set(out + 4, lam, N);
-    } else {
+    if (N > EZ_EIGS_MAX) {
         arb_set(out + 4, acb_realref(T + 3));
-        arb_set(out + 5, lam + 0);
-        arb_set(out + 6, lam + N - 1);
+        arb_set(out + 5, acb_imagref(T + 4));
+        arb_set(out + 6, acb_realref(T + 5));
+    } else {
+        slpi_ref_mat_eig_skewh(lam, X, prec);
+        if (N <= EZ_ALL_EIGS_MAX) {
+            _arb_vec_set(out + 4, lam, N);
+        } else {
+            arb_set(out + 4, acb_realref(T + 3));
+            arb_set(out + 5, lam + 0);
+            arb_set(out + 6, lam + N - 1);
+        }
     }
     acb_mat_clear(X);
-    _acb_vec_clear(T, 4);
+    _acb_vec_clear(T, 6);
     _arb_vec_clear(lam, N);
+}
+
+/* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis. */
+static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+{
+    const slpi_ref_zeitlin *z = tables(s, prec);
+    int N = s->N, n = N * N - 1;
+    arb_ptr om = _arb_vec_init(n);
+    acb_mat_t X;
+    acb_mat_init(X, N, N);
+    for (int i = 0; i < n; i++)
+        arb_set_d(om + i, c[i]);
+    slpi_ref_zeitlin_synth(X, om, 0, z, prec);
+    slpi_ref_su_pack(x, X, N, prec);
+    acb_mat_clear(X);
+    _arb_vec_clear(om, n);
 }
 
 static void ez_clear(slpi_ref_system *s)
@@ -170,7 +210,7 @@ static void ez_clear(slpi_ref_system *s)
     s->data = NULL;
 }
 
-int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N;
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
@@ -224,6 +264,14 @@ int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, s
             s->inv_delta_name[4 + i] = lam_delta_name[i];
         }
         s->n_inv = 4 + N;
+    } else if (N > EZ_EIGS_MAX) {
+        static const char *const more[3] = { "C4", "C5", "C6" };
+        static const char *const more_delta[3] = { "C4-C4(x0)", "C5-C5(x0)", "C6-C6(x0)" };
+        for (int i = 0; i < 3; i++) {
+            s->inv_name[4 + i] = more[i];
+            s->inv_delta_name[4 + i] = more_delta[i];
+        }
+        s->n_inv = 7;
     } else {
         s->inv_name[4] = "C4";
         s->inv_delta_name[4] = "C4-C4(x0)";
@@ -235,5 +283,6 @@ int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, s
     }
     s->invariants = ez_invariants;
     s->clear = ez_clear;
+    s->initial_map = ez_initial_map;
     return SLPI_OK;
 }

@@ -1,6 +1,6 @@
 /* ref/heavy-top.c — the heavy top on se(3)^* in balls, coordinates with the se(3)
- * structure (SPEC §1.3, §4.2; 000_4bd5cba106ace03f.txt §5, eqs. (42)-(45);
- * 004_1c42604fc8f90f7f.txt §8, eqs. (44)-(52)).
+ * structure (docs/conventions.md#brackets, docs/systems.md#heavy-top; RKMK §5, eqs. (42)-(45);
+ * SVI §8, eqs. (44)-(52)).
  *   mu = (pi, gamma), dot pairing; sigma = (xi, b);
  *   ad*_(xi,b)(pi,gamma) = (pi × xi + gamma × b, gamma × xi);
  *   [(xi1,b1),(xi2,b2)] = (xi1 × xi2, xi1 × b2 - xi2 × b1);
@@ -12,7 +12,7 @@
  *   salt (alpha, 0); case1 (k1 e3, 0); case2 (0, mg k1 e3); case2-pi2 (2 k1 pi, 0);
  *   case3 (0, mg k1 e1), (0, mg k2 e2); case3-pi (k1 e1, 0), (k2 e2, 0).
  * RKMK form state (pi, gamma); SVI form state (Pi, Gamma, R row-major). */
-#include "ref.h"
+#include "ref/ref.h"
 #include <math.h>
 
 typedef struct {
@@ -209,7 +209,7 @@ static void ht_clear(slpi_ref_system *s)
     flint_free(d);
 }
 
-int slpi_ref_sys_heavy_top_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     const slong prec = 2 * p->prec_max + 64;
     for (int i = 0; i < 3; i++) {

@@ -1,39 +1,48 @@
-/* ref/isomp.c — ISOMP, the stochastic isospectral midpoint, certified (SPEC §3.4;
- * 001_833b3b0a8868d904.txt §4.3, eqs. (26)-(30)). J-quadratic systems only.
+/* ref/isomp.c — ISOMP, the stochastic isospectral midpoint, certified (docs/schemes.md#isomp;
+ * ISO §4.3, eqs. (26)-(30)). J-quadratic systems only.
  *
- * With eta = (h, dW_1..dW_M) (already truncated) and Psi(Y) = sum_k eta_k B_k(Y), the
- * midpoint Xt is the zero of (SPEC §3.4 step 1, the derived form of eq. (26) line 2)
+ * With delta = (h, dW_1..dW_M) (already truncated) and Psi(Y) = sum_k delta_k B_k(Y), the
+ * midpoint Xt is the zero of (docs/schemes.md#isomp step 1, the derived form of eq. (26) line 2)
  *     F(Y) = Y - X_n - 1/2 [Psi(Y), Y] - 1/4 Psi(Y) Y Psi(Y),
  *     F'(Y)[W] = W - 1/2 ([dPsi, Y] + [Psi, W]) - 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi),
- * dPsi = sum_k eta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
+ * dPsi = sum_k delta_k DB_k(Y)[W], enclosed in the packed state coordinates by the
  * Jacobian-free Krawczyk test of the fixed point Y = G(Y) = X_n + 1/2[Psi, Y] +
  * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F.
  * Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
-#include "ref.h"
+#include "ref/ref.h"
+
+/* From this size on the midpoint iteration uses approximate products (Gmid). */
+#define ISOMP_MID_N 24
 
 typedef struct {
     const slpi_ref_system *s;
-    const double *eta;
+    const double *delta;
     arb_srcptr x;          /* X_n packed */
     acb_mat_t Xn;
 } isomp_ctx;
 
-/* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too */
+typedef void (*mat_mul_fn)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+
+/* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too. All
+ * matrices are skew-Hermitian at every point of their balls, so with U = Psi Y,
+ * [Psi, Y] = U - U^* (slpi_ref_mat_skew_part) and G = X_n + 1/2 (U - U^*) + 1/4 U Psi:
+ * two products, by `mul` (slpi_ref_mat_mul for the enclosure, slpi_ref_mat_mul_approx
+ * for the midpoint iteration). */
 static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_mat_t Y,
-                    slong prec)
+                    mat_mul_fn mul, slong prec)
 {
     int N = c->s->N;
     acb_mat_t T, U;
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
-    slpi_ref_mat_gen_sum(c->s, Psi, c->eta, Y, prec);
-    slpi_ref_mat_comm(T, Psi, Y, prec);
+    slpi_ref_mat_gen_sum(c->s, Psi, c->delta, Y, prec);
+    mul(U, Psi, Y, prec);
+    slpi_ref_mat_skew_part(T, U, prec);
     acb_mat_scalar_mul_2exp_si(T, T, -1);
-    acb_mat_mul(U, Psi, Y, prec);
-    acb_mat_mul(G, U, Psi, prec);
+    mul(G, U, Psi, prec);
     acb_mat_scalar_mul_2exp_si(G, G, -2);
     acb_mat_add(G, G, T, prec);
     acb_mat_add(G, G, c->Xn, prec);
@@ -42,81 +51,95 @@ static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_ma
 }
 
 /* G in packed coordinates (the fixed-point form) */
-static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+static void isomp_Gpack(const isomp_ctx *c, arb_ptr out, arb_srcptr y, mat_mul_fn mul,
+                        slong prec)
 {
-    const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
     acb_mat_t Y, G, Psi;
     acb_mat_init(Y, s->N, s->N);
     acb_mat_init(G, s->N, s->N);
     acb_mat_init(Psi, s->N, s->N);
     s->unpack(s, Y, y, prec);
-    isomp_G(c, G, Psi, Y, prec);
+    isomp_G(c, G, Psi, Y, mul, prec);
     s->pack(s, out, G, prec);
     acb_mat_clear(Y);
     acb_mat_clear(G);
     acb_mat_clear(Psi);
 }
 
-/* Psi(Y), Psi Y and Y Psi: the parts of G'(Y) that do not depend on the direction */
+static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    isomp_Gpack(ctx, out, y, slpi_ref_mat_mul, prec);
+}
+
+static void isomp_Gp_mid(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    isomp_Gpack(ctx, out, y, slpi_ref_mat_mul_approx, prec);
+}
+
+/* The parts of G'(Y) that do not depend on the direction: Psi(Y) and
+ * M = 1/2 Y + 1/4 (Psi Y)^* = 1/2 Y + 1/4 Y Psi. */
 typedef struct {
-    acb_mat_t Y, Psi, PY, YP;
+    acb_mat_t Y, Psi, M;
 } dG_parts;
 
 static void dG_parts_init(const isomp_ctx *c, dG_parts *d, arb_srcptr y, slong prec)
 {
     const slpi_ref_system *s = c->s;
     int N = s->N;
+    acb_mat_t U;
     acb_mat_init(d->Y, N, N);
     acb_mat_init(d->Psi, N, N);
-    acb_mat_init(d->PY, N, N);
-    acb_mat_init(d->YP, N, N);
+    acb_mat_init(d->M, N, N);
+    acb_mat_init(U, N, N);
     s->unpack(s, d->Y, y, prec);
-    slpi_ref_mat_gen_sum(s, d->Psi, c->eta, d->Y, prec);
-    acb_mat_mul(d->PY, d->Psi, d->Y, prec);
-    acb_mat_mul(d->YP, d->Y, d->Psi, prec);
+    slpi_ref_mat_gen_sum(s, d->Psi, c->delta, d->Y, prec);
+    slpi_ref_mat_mul(U, d->Psi, d->Y, prec);
+    acb_mat_conjugate_transpose(d->M, U);
+    acb_mat_scalar_mul_2exp_si(d->M, d->M, -1);
+    acb_mat_add(d->M, d->M, d->Y, prec);
+    acb_mat_scalar_mul_2exp_si(d->M, d->M, -1);
+    acb_mat_clear(U);
 }
 
 static void dG_parts_clear(dG_parts *d)
 {
     acb_mat_clear(d->Y);
     acb_mat_clear(d->Psi);
-    acb_mat_clear(d->PY);
-    acb_mat_clear(d->YP);
+    acb_mat_clear(d->M);
 }
 
-/* out = G'(Y)[w] = 1/2 ([dPsi, Y] + [Psi, W]) + 1/4 (dPsi (Y Psi) + Psi W Psi + (Psi Y) dPsi)
- * (w may be a box of directions) */
+/* out = G'(Y)[w] = 1/2 ([dPsi, Y] + [Psi, W]) + 1/4 (dPsi Y Psi + Psi W Psi + Psi Y dPsi)
+ * (w may be a box of directions). With every matrix skew-Hermitian, A - A^* for
+ * A = dPsi Y gives [dPsi, Y], for A = dPsi Y Psi gives dPsi Y Psi + Psi Y dPsi, so
+ *     G'(Y)[W] = skew(dPsi M + 1/2 Psi W) + 1/4 (Psi W) Psi,   skew(A) = A - A^*:
+ * three products. */
 static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_srcptr w,
                      slong prec)
 {
     const slpi_ref_system *s = c->s;
     int N = s->N;
-    acb_mat_t W, dPsi, T, U, dG;
+    acb_mat_t W, dPsi, T, V, dG;
     acb_mat_init(W, N, N);
     acb_mat_init(dPsi, N, N);
     acb_mat_init(T, N, N);
-    acb_mat_init(U, N, N);
+    acb_mat_init(V, N, N);
     acb_mat_init(dG, N, N);
     s->unpack(s, W, w, prec);
-    slpi_ref_mat_dgen_sum(s, dPsi, c->eta, d->Y, W, prec);
-    slpi_ref_mat_comm(dG, dPsi, d->Y, prec);
-    slpi_ref_mat_comm(T, d->Psi, W, prec);
+    slpi_ref_mat_dgen_sum(s, dPsi, c->delta, d->Y, W, prec);
+    slpi_ref_mat_mul(V, d->Psi, W, prec);
+    slpi_ref_mat_mul(T, dPsi, d->M, prec);
+    acb_mat_scalar_mul_2exp_si(dG, V, -1);
+    acb_mat_add(T, T, dG, prec);
+    slpi_ref_mat_skew_part(T, T, prec);
+    slpi_ref_mat_mul(dG, V, d->Psi, prec);
+    acb_mat_scalar_mul_2exp_si(dG, dG, -2);
     acb_mat_add(dG, dG, T, prec);
-    acb_mat_scalar_mul_2exp_si(dG, dG, -1);
-    acb_mat_mul(U, dPsi, d->YP, prec);
-    acb_mat_mul(T, d->PY, dPsi, prec);
-    acb_mat_add(U, U, T, prec);
-    acb_mat_mul(T, d->Psi, W, prec);
-    acb_mat_mul(W, T, d->Psi, prec);
-    acb_mat_add(U, U, W, prec);
-    acb_mat_scalar_mul_2exp_si(U, U, -2);
-    acb_mat_add(dG, dG, U, prec);
     s->pack(s, out, dG, prec);
     acb_mat_clear(W);
     acb_mat_clear(dPsi);
     acb_mat_clear(T);
-    acb_mat_clear(U);
+    acb_mat_clear(V);
     acb_mat_clear(dG);
 }
 
@@ -151,17 +174,17 @@ static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
 }
 
 /* The coordinate form, for systems with a closed-form `sandwich` (no matrices): with
- * p = sum_k eta_k b_k(y) = pack(Psi(Y)),
+ * p = sum_k delta_k b_k(y) = pack(Psi(Y)),
  *     G(y) = x_n + 1/2 coad(p, y) + 1/8 sandwich(p, y, p),
  *     G'(y)[w] = 1/2 (coad(dp, y) + coad(p, w)) + 1/4 sandwich(dp, y, p)
- *                + 1/8 sandwich(p, w, p),  dp = sum_k eta_k Db_k(y)[w]. */
+ *                + 1/8 sandwich(p, w, p),  dp = sum_k delta_k Db_k(y)[w]. */
 static void isomp_Gc(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     const isomp_ctx *c = ctx;
     const slpi_ref_system *s = c->s;
     int n = s->dim;
     arb_ptr p = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_gen_sum(s, p, c->eta, y, prec);
+    slpi_ref_gen_sum(s, p, c->delta, y, prec);
     s->coad(s, out, p, y, prec);
     _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
     s->sandwich(s, t, p, y, p, prec);
@@ -178,8 +201,8 @@ static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     const slpi_ref_system *s = c->s;
     int n = s->dim;
     arb_ptr p = _arb_vec_init(n), dp = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_gen_sum(s, p, c->eta, y, prec);
-    slpi_ref_dgen_sum(s, dp, c->eta, y, w, prec);
+    slpi_ref_gen_sum(s, p, c->delta, y, prec);
+    slpi_ref_dgen_sum(s, dp, c->delta, y, w, prec);
     s->coad(s, out, dp, y, prec);
     s->coad(s, t, p, w, prec);
     _arb_vec_add(out, out, t, n, prec);
@@ -205,9 +228,9 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(A, N, N);
     acb_mat_init(B, N, N);
     acb_mat_init(C, N, N);
-    slpi_ref_mat_gen_sum(s, Psi, c->eta, Xt, prec);
+    slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
     if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
-        slpi_ref_mat_comm(A, Psi, Xt, prec);
+        slpi_ref_mat_comm_skew(A, Psi, Xt, prec);
         acb_mat_add(Xout, c->Xn, A, prec);
     } else {
         acb_mat_scalar_mul_2exp_si(Psi, Psi, -1);
@@ -217,9 +240,9 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
         acb_mat_add(B, B, Psi, prec);           /* I + Psi/2 */
         ok = acb_mat_solve(C, A, B, prec);
         if (ok) {
-            acb_mat_mul(A, C, c->Xn, prec);
+            slpi_ref_mat_mul(A, C, c->Xn, prec);
             acb_mat_conjugate_transpose(B, C);
-            acb_mat_mul(Xout, A, B, prec);
+            slpi_ref_mat_mul(Xout, A, B, prec);
         }
     }
     acb_mat_clear(Psi);
@@ -233,41 +256,64 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
 {
     (void)p;
     if (s->N == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (SPEC 4.7)",
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (docs/systems.md#applicability)",
                               slpi_system_name(s->p->system));
     return slpi_ref_check_plain(s, "isomp", err);
+}
+
+/* The context and the fixed-point map of one step from the (ball) state x. */
+static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system *s,
+                        arb_srcptr x, const double *delta, slong prec)
+{
+    int coord = s->sandwich != NULL;
+    c->s = s;
+    c->delta = delta;
+    c->x = x;
+    acb_mat_init(c->Xn, s->N, s->N);
+    s->unpack(s, c->Xn, x, prec);
+    g->n = s->dim;
+    g->ctx = c;
+    g->G = coord ? isomp_Gc : isomp_Gp;
+    g->dG = coord ? isomp_dGc : isomp_dG;
+    g->Gmid = coord || s->N < ISOMP_MID_N ? NULL : isomp_Gp_mid;
+}
+
+/* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration
+ * mode, else the certified fixed point (the Jacobian-free test of the contraction G
+ * first; the dense Krawczyk test when G does not contract enough). */
+static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr y, slong prec,
+                          char *why, size_t why_len)
+{
+    const slpi_ref_system *s = c->s;
+    int n = s->dim;
+    if (s->p->fixed_iters > 0) {
+        arb_ptr t = _arb_vec_init(n);
+        _arb_vec_set(y, c->x, n);
+        for (int l = 0; l < s->p->fixed_iters; l++) {
+            g->G(g->ctx, t, y, prec);          /* packed: stays in the skew space */
+            _arb_vec_swap(y, t, n);
+        }
+        _arb_vec_clear(t, n);
+        return 1;
+    }
+    return slpi_ref_solve(y, g, s->sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why,
+                          why_len);
 }
 
 static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                    slong prec, char *why, size_t why_len)
 {
-    int n = s->dim, N = s->N, ok = 1;
-    int coord = s->sandwich != NULL;
+    int n = s->dim, N = s->N, ok;
     isomp_ctx c;
-    c.s = s;
-    c.eta = delta;
-    c.x = x;
-    acb_mat_init(c.Xn, N, N);
+    slpi_ref_fixmap g;
     acb_mat_t Y, G;
     acb_mat_init(Y, N, N);
     acb_mat_init(G, N, N);
-    arb_ptr y = _arb_vec_init(n), t = _arb_vec_init(n);
-    slpi_ref_fixmap g = { n, &c, coord ? isomp_Gc : isomp_Gp, coord ? isomp_dGc : isomp_dG };
-    s->unpack(s, c.Xn, x, prec);
-    if (s->p->fixed_iters > 0) {
-        _arb_vec_set(y, x, n);
-        for (int l = 0; l < s->p->fixed_iters; l++) {
-            g.G(&c, t, y, prec);                /* packed: stays in the skew space */
-            _arb_vec_swap(y, t, n);
-        }
-    } else {
-        /* Jacobian-free enclosure of the contraction G first; the dense Krawczyk test
-         * when G does not contract enough (large steps). */
-        ok = slpi_ref_solve(y, &g, coord ? NULL : isomp_J, NULL, x, prec, why, why_len);
-    }
-    if (ok)
-        s->unpack(s, Y, y, prec);
+    arb_ptr y = _arb_vec_init(n);
+    isomp_setup(&c, &g, s, x, delta, prec);
+    ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
+        s->unpack(s, Y, y, prec);
         ok = isomp_update(&c, G, Y, prec);
         if (ok)
             s->pack(s, x, G, prec);
@@ -278,8 +324,81 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     acb_mat_clear(Y);
     acb_mat_clear(G);
     _arb_vec_clear(y, n);
-    _arb_vec_clear(t, n);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step };
+/* D Phi over the box x for the COMM update (docs/schemes.md#isomp): with Y(X) the midpoint,
+ *     dY = (I - G'(Y)) ^{-1} dX,   X_{n+1} = X + [Psi(Y), Y],
+ *     D Phi = I + DC(Y) (I - G'(Y))^{-1},   DC(Y)[W] = [DPsi(Y)[W], Y] + [Psi(Y), W],
+ * every factor enclosed over the midpoint enclosure Ybox of the whole box (columns of
+ * G' and DC from unit directions; the inverse by arb_mat_inv). Not for CAY or
+ * fixed-iteration steps (0 with a reason). */
+static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
+                     slong prec, char *why, size_t why_len)
+{
+    int n = s->dim, N = s->N, ok;
+    if (s->p->fixed_iters > 0 || s->p->isomp_update != SLPI_ISO_UPDATE_COMM) {
+        snprintf(why, why_len, "isomp: no step Jacobian for CAY or fixed iterations");
+        return 0;
+    }
+    isomp_ctx c;
+    slpi_ref_fixmap g;
+    arb_ptr y = _arb_vec_init(n), w = _arb_vec_init(n), col = _arb_vec_init(n);
+    arb_mat_t A, Ai, C;
+    acb_mat_t Y, Psi, W, dPsi, T, U;
+    arb_mat_init(A, n, n);
+    arb_mat_init(Ai, n, n);
+    arb_mat_init(C, n, n);
+    acb_mat_init(Y, N, N);
+    acb_mat_init(Psi, N, N);
+    acb_mat_init(W, N, N);
+    acb_mat_init(dPsi, N, N);
+    acb_mat_init(T, N, N);
+    acb_mat_init(U, N, N);
+    isomp_setup(&c, &g, s, x, delta, prec);
+    ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
+    if (ok) {
+        s->unpack(s, Y, y, prec);
+        slpi_ref_mat_gen_sum(s, Psi, delta, Y, prec);
+        for (int j = 0; j < n; j++) {
+            _arb_vec_zero(w, n);
+            arb_one(w + j);
+            g.dG(g.ctx, col, y, w, prec);                    /* A = I - G'(Ybox) */
+            for (int i = 0; i < n; i++)
+                arb_sub(arb_mat_entry(A, i, j), w + i, col + i, prec);
+            s->unpack(s, W, w, prec);                        /* C = DC(Ybox) */
+            slpi_ref_mat_dgen_sum(s, dPsi, delta, Y, W, prec);
+            slpi_ref_mat_comm(T, dPsi, Y, prec);
+            slpi_ref_mat_comm(U, Psi, W, prec);
+            acb_mat_add(T, T, U, prec);
+            s->pack(s, col, T, prec);
+            for (int i = 0; i < n; i++)
+                arb_set(arb_mat_entry(C, i, j), col + i);
+        }
+        ok = arb_mat_inv(Ai, A, prec);
+        if (ok) {
+            arb_mat_mul(J, C, Ai, prec);
+            for (int i = 0; i < n; i++)
+                arb_add_ui(arb_mat_entry(J, i, i), arb_mat_entry(J, i, i), 1, prec);
+        } else {
+            snprintf(why, why_len, "isomp: I - G' not provably invertible over the box");
+        }
+    }
+    acb_mat_clear(c.Xn);
+    _arb_vec_clear(y, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(col, n);
+    arb_mat_clear(A);
+    arb_mat_clear(Ai);
+    arb_mat_clear(C);
+    acb_mat_clear(Y);
+    acb_mat_clear(Psi);
+    acb_mat_clear(W);
+    acb_mat_clear(dPsi);
+    acb_mat_clear(T);
+    acb_mat_clear(U);
+    return ok;
+}
+
+const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step,
+                                                isomp_jac };

@@ -1,15 +1,14 @@
 /* ref/manakov.c — the Manakov (generalized rigid body) system on so(n) in balls
- * (SPEC §4.3; 001_833b3b0a8868d904.txt §6.2, eqs. (36)-(37)).
+ * (docs/systems.md#manakov; ISO §6.2, eqs. (36)-(37)).
  *   (I X)_ij = c_ij X_ij, c_ij = the 1-based row-major index of (i, j), i < j;
  *   H0 = sum_{i<j} X_ij^2 / c_ij, B_0 = -I^{-1} X (dX = [X, I^{-1} X]);
  *   noise: one per pair (i<j), B_ij = -amp X_ij (E_ij - E_ji);
  *   Casimirs Tr X^{2k}, k = 1..floor(n/2) (at most 5 reported), and the spectrum
  *   +-i lambda_j as certified enclosures lambda_1 >= lambda_2 >= ... (at most 10;
- *   acb_mat_eig_simple through slpi_ref_zeitlin_eigs; indeterminate if Arb cannot
+ *   acb_mat_eig_simple through slpi_ref_mat_eig_skewh; indeterminate if Arb cannot
  *   separate them).
  * State: X_ij for i < j row-major. */
-#include "ref.h"
-#include "zeitlin.h"
+#include "ref/ref.h"
 #include <math.h>
 
 #define MK_MAX_CAS 5
@@ -90,7 +89,7 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     for (int k = 1; k <= ncas; k++)
         arb_set(out + k, acb_realref(T + 2 * k - 1));
     arb_ptr lam = _arb_vec_init(n);
-    slpi_ref_zeitlin_eigs(lam, X, prec);          /* ascending: -lambda_1 .. lambda_1 */
+    slpi_ref_mat_eig_skewh(lam, X, prec);          /* ascending: -lambda_1 .. lambda_1 */
     for (int j = 0; j < neig; j++)
         arb_set(out + 1 + ncas + j, lam + n - 1 - j);
     _arb_vec_clear(lam, n);
@@ -99,7 +98,7 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_clear(t);
 }
 
-int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
                                                  "Tr X^10" };

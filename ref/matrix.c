@@ -1,11 +1,12 @@
 /* ref/matrix.c — matrix-level helpers of the certified path and the generic
- * coordinate operations of a J-quadratic system (SPEC §1.1, §1.3, §1.4, §1.5):
+ * coordinate operations of a J-quadratic system (docs/conventions.md#algebras, docs/conventions.md#brackets, docs/conventions.md#orbit-maps, docs/conventions.md#sde):
  *   ad*_xi X = [xi^*, X] = [B, X] with B = xi^*, and the orbit map
  *   O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} = e^B X e^{-B} (B skew-Hermitian,
  *   so e^{-B} = (e^B)^*). The derivative of the exponential is read off the block
  *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
  * The su(N) packing is the state layout of slpi.h. */
-#include "ref.h"
+#include "ref/ref.h"
+#include <stdlib.h>
 
 void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
 {
@@ -38,13 +39,140 @@ void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
         }
 }
 
+/* Below this size acb_mat_mul (classical dot products) is as fast and keeps the small
+ * systems' enclosures bit-identical to the golden files'. */
+#define MAT_MUL_SPLIT_N 24
+
+/* The real and imaginary parts of A (m x k) and B (k x n), as copies. */
+typedef struct {
+    arb_mat_t ar, ai, br, bi;
+} mat_parts;
+
+static void mat_split(arb_mat_t re, arb_mat_t im, const acb_mat_t A)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++) {
+            arb_set(arb_mat_entry(re, i, j), acb_realref(acb_mat_entry(A, i, j)));
+            arb_set(arb_mat_entry(im, i, j), acb_imagref(acb_mat_entry(A, i, j)));
+        }
+}
+
+static void mat_parts_init(mat_parts *p, const acb_mat_t A, const acb_mat_t B)
+{
+    arb_mat_init(p->ar, acb_mat_nrows(A), acb_mat_ncols(A));
+    arb_mat_init(p->ai, acb_mat_nrows(A), acb_mat_ncols(A));
+    arb_mat_init(p->br, acb_mat_nrows(B), acb_mat_ncols(B));
+    arb_mat_init(p->bi, acb_mat_nrows(B), acb_mat_ncols(B));
+    mat_split(p->ar, p->ai, A);
+    mat_split(p->br, p->bi, B);
+}
+
+static void mat_parts_clear(mat_parts *p)
+{
+    arb_mat_clear(p->ar);
+    arb_mat_clear(p->ai);
+    arb_mat_clear(p->br);
+    arb_mat_clear(p->bi);
+}
+
+/* C = re + i im, the entries moved out of re and im */
+static void mat_join(acb_mat_t C, arb_mat_t re, arb_mat_t im)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++) {
+            arb_swap(acb_realref(acb_mat_entry(C, i, j)), arb_mat_entry(re, i, j));
+            arb_swap(acb_imagref(acb_mat_entry(C, i, j)), arb_mat_entry(im, i, j));
+        }
+}
+
+void slpi_ref_mat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), k = acb_mat_ncols(A), n = acb_mat_ncols(B);
+    if (m < MAT_MUL_SPLIT_N || n < MAT_MUL_SPLIT_N || k < MAT_MUL_SPLIT_N) {
+        acb_mat_mul(C, A, B, prec);
+        return;
+    }
+    mat_parts p;
+    arb_mat_t re, im, u;
+    mat_parts_init(&p, A, B);
+    arb_mat_init(re, m, n);
+    arb_mat_init(im, m, n);
+    arb_mat_init(u, m, n);
+    arb_mat_mul(re, p.ar, p.br, prec);
+    arb_mat_mul(u, p.ai, p.bi, prec);
+    arb_mat_sub(re, re, u, prec);
+    arb_mat_mul(im, p.ar, p.bi, prec);
+    arb_mat_mul(u, p.ai, p.br, prec);
+    arb_mat_add(im, im, u, prec);
+    mat_join(C, re, im);
+    mat_parts_clear(&p);
+    arb_mat_clear(re);
+    arb_mat_clear(im);
+    arb_mat_clear(u);
+}
+
+void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    slong m = acb_mat_nrows(A), n = acb_mat_ncols(B);
+    mat_parts p;
+    arb_mat_t t1, t2, t3;
+    mat_parts_init(&p, A, B);
+    arb_mat_init(t1, m, n);
+    arb_mat_init(t2, m, n);
+    arb_mat_init(t3, m, n);
+    arb_mat_approx_mul(t1, p.ar, p.br, prec);
+    arb_mat_approx_mul(t2, p.ai, p.bi, prec);
+    arb_mat_add(p.ar, p.ar, p.ai, prec);
+    arb_mat_add(p.br, p.br, p.bi, prec);
+    arb_mat_approx_mul(t3, p.ar, p.br, prec);  /* (ar + ai)(br + bi) */
+    arb_mat_sub(t3, t3, t1, prec);
+    arb_mat_sub(t3, t3, t2, prec);             /* ar bi + ai br */
+    arb_mat_sub(t1, t1, t2, prec);             /* ar br - ai bi */
+    arb_mat_get_mid(t1, t1);
+    arb_mat_get_mid(t3, t3);
+    mat_join(C, t1, t3);
+    mat_parts_clear(&p);
+    arb_mat_clear(t1);
+    arb_mat_clear(t2);
+    arb_mat_clear(t3);
+}
+
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
 {
     acb_mat_t T;
     acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
-    acb_mat_mul(C, A, B, prec);
-    acb_mat_mul(T, B, A, prec);
+    slpi_ref_mat_mul(C, A, B, prec);
+    slpi_ref_mat_mul(T, B, A, prec);
     acb_mat_sub(C, C, T, prec);
+    acb_mat_clear(T);
+}
+
+void slpi_ref_mat_skew_part(acb_mat_t C, const acb_mat_t P, slong prec)
+{
+    slong n = acb_mat_nrows(P);
+    acb_t t;
+    acb_init(t);
+    for (slong i = 0; i < n; i++) {
+        /* P_ii - conj(P_ii) = 2i Im P_ii exactly */
+        arb_zero(acb_realref(acb_mat_entry(C, i, i)));
+        arb_mul_2exp_si(acb_imagref(acb_mat_entry(C, i, i)), acb_imagref(acb_mat_entry(P, i, i)), 1);
+        for (slong j = i + 1; j < n; j++) {
+            acb_conj(t, acb_mat_entry(P, j, i));
+            acb_sub(t, acb_mat_entry(P, i, j), t, prec);
+            acb_set(acb_mat_entry(C, i, j), t);
+            acb_conj(t, t);
+            acb_neg(acb_mat_entry(C, j, i), t);
+        }
+    }
+    acb_clear(t);
+}
+
+void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    acb_mat_t T;
+    acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(A));
+    slpi_ref_mat_mul(T, A, B, prec);
+    slpi_ref_mat_skew_part(C, T, prec);
     acb_mat_clear(T);
 }
 
@@ -258,7 +386,7 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     acb_mat_clear(V);
 }
 
-/* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, SPEC §3.2). */
+/* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, docs/schemes.md#rkmk). */
 static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                     slong prec)
 {
@@ -274,4 +402,59 @@ void slpi_ref_matrix_attach(slpi_ref_system *s)
     s->coad = mat_coad;
     s->orbit = mat_orbit;
     s->dorbit = mat_dorbit;
+}
+
+static int arb_mid_cmp(const void *pa, const void *pb)
+{
+    return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
+}
+
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec)
+{
+    int N = acb_mat_nrows(X), kind;
+    acb_mat_t A, Ra;
+    acb_ptr E = _acb_vec_init(N), Ea = _acb_vec_init(N);
+    acb_mat_init(A, N, N);
+    acb_mat_init(Ra, N, N);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
+    acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
+    if (acb_mat_eig_simple(E, NULL, NULL, A, Ea, Ra, prec))
+        kind = 2;
+    else if (acb_mat_eig_multiple(E, A, Ea, Ra, prec))
+        kind = 1;
+    else
+        kind = 0;
+    for (int k = 0; k < N; k++) {
+        if (kind)
+            arb_set(lam + k, acb_realref(E + k));
+        else
+            arb_indeterminate(lam + k);
+    }
+    if (kind) {
+        /* Sorted by midpoint; a run of overlapping balls holds as many eigenvalues as
+         * it has members, in any order: give each member the hull of the run. */
+        qsort(lam, (size_t)N, sizeof(arb_struct), arb_mid_cmp);
+        for (int k = 0; k < N;) {
+            int e = k + 1;
+            arb_t hull;
+            arb_init(hull);
+            arb_set(hull, lam + k);
+            while (e < N && arb_overlaps(hull, lam + e))
+                arb_union(hull, hull, lam + e++, prec);
+            if (e - k > 1) {
+                kind = 1;
+                for (int i = k; i < e; i++)
+                    arb_set(lam + i, hull);
+            }
+            arb_clear(hull);
+            k = e;
+        }
+    }
+    acb_mat_clear(A);
+    acb_mat_clear(Ra);
+    _acb_vec_clear(E, N);
+    _acb_vec_clear(Ea, N);
+    return kind;
 }

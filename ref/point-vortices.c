@@ -1,5 +1,5 @@
-/* ref/point-vortices.c — point vortices on S^2, su(2)^n, in balls (SPEC §4.4, §1.6;
- * 001_833b3b0a8868d904.txt §6.3, eqs. (38)-(39) with E-I5, E-I6).
+/* ref/point-vortices.c — point vortices on S^2, su(2)^n, in balls (docs/systems.md#point-vortices, docs/conventions.md#hat-maps;
+ * ISO §6.3, eqs. (38)-(39) with E-I5, E-I6).
  *   X = diag(X_1..X_n), X_i = E(x_i): model A E(v) = sum_k v_k E_k, E_k = -i/sqrt2 sigma_k
  *   (orthonormal, Frobenius); model B E(v) = hat(v) (Frobenius gradient = hat(grad)/2);
  *   H0 = -1/(4 pi) sum_{i<j} log(1 - c_ij), c_ij = x_i.x_j / (|x_i||x_j|), Gamma_i = 1;
@@ -7,7 +7,7 @@
  *   B_0 block i = -E(g_i) (A) or -E(g_i/2) (B); noise k = 1..3 (shared):
  *   B_k block i = -amp x_ik E(e_k) (both models).
  * Invariants |x_i|^2 (block eigenvalues) and H0. State x_1..x_n in R^3. */
-#include "ref.h"
+#include "ref/ref.h"
 #include <math.h>
 
 static int blk(const slpi_ref_system *s)
@@ -244,7 +244,7 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_clear(ni); arb_clear(nj); arb_clear(c); arb_clear(pi4);
 }
 
-int slpi_ref_sys_point_vortices_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     static const char *const nm[8] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                        "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };

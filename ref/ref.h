@@ -1,22 +1,22 @@
-/* ref/ref.h — internal interface of the certified Arb path (DESIGN §3, SPEC §1.5).
+/* ref/ref.h — internal interface of the certified Arb path (docs/design.md#two-paths, docs/conventions.md#sde).
  *
- * A system file fills a `slpi_ref_system` (SPEC §1.5 "system interface") for one
+ * A system file fills a `slpi_ref_system` (docs/conventions.md#sde "system interface") for one
  * problem; scheme files use only this interface. Two levels:
  *
  *  - coordinate level (every system): the state vector x (slpi.h layout, length
  *    `state_dim`) whose first `dim` entries are the Lie–Poisson variable mu; algebra
  *    elements b (generators, the RKMK/TMK unknown sigma) are vectors of length `gdim`.
- *      gen(k, mu)          b_k(mu): the generator of H_k (SPEC §1.5: xi_k, or B_k in
+ *      gen(k, mu)          b_k(mu): the generator of H_k (docs/conventions.md#sde: xi_k, or B_k in
  *                          matrix form), in the system's algebra coordinates;
- *      dgen(k, mu, w)      D b_k(mu)[w] (SPEC §1.5 `hess`);
+ *      dgen(k, mu, w)      D b_k(mu)[w] (docs/conventions.md#sde `hess`);
  *      coad(b, mu)         ad*_b mu, bilinear, so that V_k(mu) = coad(gen(k,mu), mu);
- *      orbit(b, mu)        the exponential orbit map O_exp(b; mu) (SPEC §1.4),
+ *      orbit(b, mu)        the exponential orbit map O_exp(b; mu) (docs/conventions.md#orbit-maps),
  *                          equal to mu + coad(b, mu) + O(b^2);
  *      dorbit(b,db,mu,dmu) its derivative d/dt O_exp(b + t db; mu + t dmu) at t = 0
  *                          (dmu may be NULL: no variation of mu).
- *  - matrix level (J-quadratic systems, SPEC §1.1; `N > 0`): the state part mu is a
+ *  - matrix level (J-quadratic systems, docs/conventions.md#algebras; `N > 0`): the state part mu is a
  *    skew-Hermitian N x N matrix X = unpack(mu), generators are matrices B_k(X) =
- *    xi_k^* with dX = sum_k [B_k(X), X] o dS^k (SPEC §1.5), and an algebra element b
+ *    xi_k^* with dX = sum_k [B_k(X), X] o dS^k (docs/conventions.md#sde), and an algebra element b
  *    is packed like the state (so b = pack(B)). `slpi_ref_matrix_attach` then fills
  *    the coordinate level generically: gen = pack(B_k), coad(b, mu) = pack([B, X]),
  *    orbit = pack(e^B X e^{-B}) with a rigorous exponential.
@@ -31,8 +31,13 @@
 #define SLPI_REF_H
 
 #include "slpi.h"
+#ifdef SLPI_FLINT3             /* the switch of config.mk, as in slpi.h */
+#include <flint/arb_mat.h>
+#include <flint/acb_mat.h>
+#else
 #include <arb_mat.h>
 #include <acb_mat.h>
+#endif
 
 #define SLPI_REF_MAX_INV 16
 
@@ -59,7 +64,7 @@ struct slpi_ref_system {
     void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
                    arb_srcptr mu, arb_srcptr dmu, slong prec);
     /* lie(a, b): the operator L_a b such that the left-trivialized truncated
-     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (SPEC §3.2) in these coordinates:
+     * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (docs/schemes.md#rkmk) in these coordinates:
      * ad_a b = [a, b] in coordinates, -[A, B] in the B-form of matrix systems. */
     void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                 slong prec);
@@ -89,18 +94,23 @@ struct slpi_ref_system {
     const char *inv_delta_name[SLPI_REF_MAX_INV];
     void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
 
+    /* x = the initial state from core's coefficient description (slpi_problem_initial_state
+     * of kind ZEITLIN or FOURIER) with this path's certified basis; NULL for systems whose
+     * initial states are always values. */
+    void (*initial_map)(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec);
+
     void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
 };
 
 /* --------------------------------------------------------------- systems
  * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a
  * message. One per system file. */
-int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_heavy_top_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_manakov_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_point_vortices_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_euler_zeitlin_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 /* Dispatch on p->system; clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
@@ -140,6 +150,21 @@ void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
 void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec);
 /* C = [A, B] = AB - BA (C must not alias A or B). */
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C = AB (no aliasing): from 24 x 24 on by four real products with Arb's arb_mat_mul
+ * (block algorithm: exact integer midpoint products, radii in floating point), about
+ * 2x faster than acb_mat_mul at N = 128; acb_mat_mul below. */
+void slpi_ref_mat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C ~ AB from the midpoints of A and B, without an error bound (radii zero): three
+ * real products (Gauss) with arb_mat_approx_mul. Only for approximate iterates
+ * (midpoint iterations), never for an enclosure. */
+void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* C = P - P^* (C may alias P). For P = AB with A, B skew-Hermitian, (AB)^* = BA, so
+ * C = [A, B]: the commutator of skew-Hermitian matrices from one product. Sound for
+ * ball matrices every point of which is skew-Hermitian (the unpacked states and the
+ * generators of a J-quadratic system). */
+void slpi_ref_mat_skew_part(acb_mat_t C, const acb_mat_t P, slong prec);
+/* C = [A, B] = AB - (AB)^* for skew-Hermitian A, B (as above); C must not alias. */
+void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
 /* Rigorous e^A for a ball matrix A (contains e^A for every A in the ball). */
 void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
@@ -147,6 +172,11 @@ void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_m
                        slong prec);
 /* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
+/* Sorted eigenvalue enclosures of the Hermitian iX for skew-Hermitian X (N x N, lam: N
+ * balls). Returns 2 if isolated as simple eigenvalues, 1 if only enclosed as clusters
+ * (acb_mat_eig_multiple; a run of overlapping balls gets their hull), 0 if Arb cannot
+ * enclose them (lam is then indeterminate). */
+int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec);
 
 /* ---------------------------------------------------------- certification
  * (ref/krawczyk.c) One generic Krawczyk / interval-Newton enclosure for every
@@ -183,16 +213,21 @@ typedef struct {
     void *ctx;
     void (*G)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
     void (*dG)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec);
+    /* optional (NULL: G): G at a point to about prec bits with no error bound, for the
+     * midpoint iteration only; with it, the iteration runs at prec/2 bits first. */
+    void (*Gmid)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
 } slpi_ref_fixmap;
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
 /* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
- * first, kept if its radius is within 5/4 of that of G at the midpoint; otherwise (or
+ * first, kept if its radius is within 5/4 of that of G at the midpoint (always kept
+ * above SLPI_REF_DENSE_MAX unknowns, where no dense test is tried); otherwise (or
  * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
  * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
  * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
  * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+#define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
                    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
@@ -215,6 +250,11 @@ typedef struct {
     int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
     slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
                              slong prec, char *why, size_t why_len);
+    /* optional (NULL: none): an enclosure J (state_dim^2) of the step map's Jacobian
+     * D Phi(xi) for every xi in the box x, for the mean-value (Lohner) propagation of
+     * slpi_ref_step; 0 with a reason where the scheme's options give none. */
+    int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
+               slong prec, char *why, size_t why_len);
 } slpi_ref_scheme;
 
 extern const slpi_ref_scheme slpi_ref_scheme_tmk;

@@ -1,6 +1,6 @@
-/* ref/rigid-body.c — the rigid body on so(3) in balls (SPEC §4.1).
+/* ref/rigid-body.c — the rigid body on so(3) in balls (docs/systems.md#rigid-body).
  * Both forms are the matrix system X = hat(x) with generators B_k = -hat(g_k(x))
- * (B_k = xi_k^*, SPEC §1.5), where g_k is the angular velocity of H_k:
+ * (B_k = xi_k^*, docs/conventions.md#sde), where g_k is the angular velocity of H_k:
  *   ISO form (§4.1.1, 001 eqs. (33)-(35)): H0 = x . I^{-1} x (Frobenius, P1), g_0 = I^{-1}x;
  *   SVI form (§4.1.2, 004 eq. (53)):       h  = 1/2 Pi . I^{-1} Pi (dot),    g_0 = I^{-1}Pi;
  * both scaled by rb.h0_scale, and the noise velocities
@@ -8,7 +8,7 @@
  *   svi-lin   g_i = amp e_i,  svi-lin1 g_1 = amp/sqrt3 (1,1,1),  const-e3 g_1 = amp e_3,
  * so that dx = sum_k x × g_k o dS^k. The SVI form optionally carries R (row-major)
  * after Pi; only the SVI scheme updates it (Noether J = R Pi, 004 eq. (59)). */
-#include "ref.h"
+#include "ref/ref.h"
 #include <math.h>
 
 typedef struct {
@@ -186,7 +186,7 @@ static void rb_clear(slpi_ref_system *s)
     flint_free(d);
 }
 
-int slpi_ref_sys_rigid_body_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     const slong prec = 2 * p->prec_max + 64;   /* parameters: far below any step radius */
     for (int i = 0; i < 3; i++)

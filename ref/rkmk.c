@@ -1,5 +1,5 @@
-/* ref/rkmk.c — explicit stochastic RKMK: Lie–Euler and Heun (SPEC §3.2 [derived
- * extension]; 000_4bd5cba106ace03f.txt §4, Definition 4.1, eqs. (21), (34)-(36)).
+/* ref/rkmk.c — explicit stochastic RKMK: Lie–Euler and Heun (docs/schemes.md#rkmk [derived
+ * extension]; RKMK §4, Definition 4.1, eqs. (21), (34)-(36)).
  * One file for the two members of this family: they share the stage recursion
  *   Theta_1 = 0, K_1 = sum_k Delta_k xi_k(mu_n),
  *   Theta_i = sum_{j<i} a_ij dexp^{-1,[q]}_{Theta_j}(K_j), K_i = sum_k Delta_k xi_k(O_exp(Theta_i; mu_n)),
@@ -7,7 +7,7 @@
  * with dexp^{-1,[q]}_T(v) = sum_{j<=q} B+_j/j! L_T^j v (B+_1 = +1/2). LE: s = 1;
  * HEUN: a_21 = 1, b = (1/2, 1/2), q = p->dexp_order (default 0). Explicit: every
  * operation is a ball operation, so the output is certified without a solver. */
-#include "ref.h"
+#include "ref/ref.h"
 
 /* B+_j / j!, j = 0..8 */
 static const long bern_num[9] = { 1, 1, 1, 0, -1, 0, 1, 0, -1 };
@@ -57,7 +57,7 @@ static int le_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error 
     if (rc == SLPI_OK && s->noise_state_dependent)
         rc = slpi_error_set(err, SLPI_EINPUT,
                             "rkmk-le is not applicable with state-dependent noise "
-                            "generators (Stratonovich-inconsistent, SPEC 3.2, 4.7)");
+                            "generators (Stratonovich-inconsistent, docs/schemes.md#rkmk, docs/systems.md#applicability)");
     return rc;
 }
 
@@ -108,6 +108,6 @@ static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const dou
     return SLPI_STEP_CONVERGED;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_rkmk_le = { SLPI_SCHEME_RKMK_LE, le_check, le_step };
+const slpi_ref_scheme slpi_ref_scheme_rkmk_le = { SLPI_SCHEME_RKMK_LE, le_check, le_step, NULL };
 const slpi_ref_scheme slpi_ref_scheme_rkmk_heun = { SLPI_SCHEME_RKMK_HEUN, heun_check,
-                                                    heun_step };
+                                                    heun_step, NULL };

@@ -1,5 +1,5 @@
-/* ref/sine-euler.c — sine-Euler on the torus, su(N) with N odd, in balls (SPEC §4.6;
- * 000_4bd5cba106ace03f.txt §6, eqs. (46)-(55)).
+/* ref/sine-euler.c — sine-Euler on the torus, su(N) with N odd, in balls (docs/systems.md#sine-euler;
+ * RKMK §6, eqs. (46)-(55)).
  *   eps = 2 pi / N, K = (N-1)/2, modes m in {-K..K}^2 \ {0};
  *   T_m = i/(2 eps) J_m, J_m = e^{i eps m1 m2} g^{m1} h^{m2}, g = diag(q^a), q = e^{2 i eps},
  *   h e_b = e_{(b-1) mod N}: (J_m)_{a,b} = e^{i eps (m1 m2 + 2 a m1)} [a = b - m2 mod N];
@@ -8,11 +8,10 @@
  *   noise (SALT, eq. (55)): B_i = -Z_i, Z_1 = amp (T_(1,1) + T_-(1,1)),
  *   Z_2 = amp (T_(1,-1) + T_-(1,-1));
  *   Casimirs C2 = Tr W^2 and C3 = Im Tr W^3 (E-R14), and for N <= 12 the sorted
- *   eigenvalues of iW as certified enclosures (slpi_ref_zeitlin_eigs; indeterminate if
+ *   eigenvalues of iW as certified enclosures (slpi_ref_mat_eig_skewh; indeterminate if
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
-#include "ref.h"
-#include "zeitlin.h"
+#include "ref/ref.h"
 #include <math.h>
 
 #define SE_MAX_EIG 12
@@ -99,12 +98,29 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_set(out + 1, acb_realref(tr + 1));
     arb_set(out + 2, acb_imagref(tr + 2));
     if (s->n_inv > 3)
-        slpi_ref_zeitlin_eigs(out + 3, W, prec);
+        slpi_ref_mat_eig_skewh(out + 3, W, prec);
     acb_clear(h);
     _acb_vec_clear(tr, 3);
     acb_mat_clear(W);
     acb_mat_clear(P);
     acb_mat_clear(T);
+}
+
+/* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
+static void se_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+{
+    const se_data *d = s->data;
+    acb_mat_t W;
+    acb_t w;
+    acb_mat_init(W, s->N, s->N);
+    acb_init(w);
+    for (int j = 0; j < d->nm; j++) {
+        acb_set_d_d(w, c[2 * j], c[2 * j + 1]);
+        acb_mat_scalar_addmul_acb(W, d->T + j, w, prec);
+    }
+    slpi_ref_su_pack(x, W, s->N, prec);
+    acb_clear(w);
+    acb_mat_clear(W);
 }
 
 static void se_clear(slpi_ref_system *s)
@@ -152,7 +168,7 @@ static void basis_matrix(acb_mat_t T, int N, int m1, int m2, slong prec)
     fmpq_clear(r);
 }
 
-int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     const slong prec = 2 * p->prec_max + 64;
     int N = p->se.N;
@@ -196,6 +212,7 @@ int slpi_ref_sys_sine_euler_init(slpi_ref_system *s, const slpi_problem *p, slpi
     s->p = p;
     s->data = d;
     s->clear = se_clear;
+    s->initial_map = se_initial_map;
     s->N = N;
     s->dim = s->state_dim = N * N;
     s->M = p->se.noise ? 2 : 0;

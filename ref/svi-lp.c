@@ -1,5 +1,5 @@
 /* ref/svi-lp.c — SVI-LP, the Cayley SVI scheme on a compact quadratic matrix group
- * (c = +1/4), certified (SPEC §3.5(b)-(c); 004_1c42604fc8f90f7f.txt eqs. (28), (30), (41)).
+ * (c = +1/4), certified (docs/schemes.md#svi-cayley, docs/schemes.md#svi-lp; SVI eqs. (28), (30), (41)).
  *
  * Unknown: the algebra element x = dt xi (skew-Hermitian, packed like the state). With
  * P = I + x/2, Q = I - x/2, tau = Q^{-1} P (Cayley):
@@ -10,7 +10,7 @@
  * the same expressions (d P^{-1} = -P^{-1} dP P^{-1}); enclosed by the Krawczyk test.
  * Output in rotation form mu_{k+1} = tau^{-2} mu_k tau^2 = (tau^2)^* mu_k tau^2 (tau
  * unitary for the exact skew-Hermitian x). */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;

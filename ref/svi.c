@@ -1,6 +1,6 @@
 /* ref/svi.c — SVI, the stochastic Lie-group variational midpoint with Cayley
  * retraction, certified; this file holds the SO(3) vector forms and the dispatch
- * (SPEC §3.5(d)-(f); 004_1c42604fc8f90f7f.txt eqs. (46)-(50), (54)-(64)); the matrix
+ * (docs/schemes.md#svi-so3, docs/schemes.md#svi-sd, docs/schemes.md#svi-sign; SVI eqs. (46)-(50), (54)-(64)); the matrix
  * form SVI-LP is ref/svi-lp.c.
  *
  * SVI-SO3 (rigid body) and SVI-SD (heavy top, advected Gamma) are one system of
@@ -17,7 +17,7 @@
  * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;
@@ -365,7 +365,7 @@ static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
 }
 
 /* the Lie-Poisson tensor at p (rigid body: hat(Pi); heavy top:
- * [[hat Pi, hat Gamma], [hat Gamma, 0]], SPEC §1.3 up to the common sign) */
+ * [[hat Pi, hat Gamma], [hat Gamma, 0]], docs/conventions.md#brackets up to the common sign) */
 static void poisson_tensor(arb_mat_t H, arb_srcptr p, int d)
 {
     arb_mat_zero(H);
@@ -504,7 +504,7 @@ static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error
     }
     if (p->svi_c != 0.25)
         return slpi_error_set(err, SLPI_EINPUT,
-                              "svi: c = -1/4 exists only for SO(3) vector formulas (SPEC 3.5(d), 4.7)");
+                              "svi: c = -1/4 exists only for SO(3) vector formulas (docs/schemes.md#svi-so3, docs/systems.md#applicability)");
     if (s->N == 0)
         return slpi_error_set(err, SLPI_EINPUT, "svi: lp form needs a matrix system");
     return slpi_ref_check_plain(s, "svi (lp form)", err);
@@ -518,4 +518,4 @@ static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const doub
     return svi_vector_step(s, x, delta, prec, why, why_len);
 }
 
-const slpi_ref_scheme slpi_ref_scheme_svi = { SLPI_SCHEME_SVI, svi_check, svi_step };
+const slpi_ref_scheme slpi_ref_scheme_svi = { SLPI_SCHEME_SVI, svi_check, svi_step, NULL };

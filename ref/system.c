@@ -1,18 +1,18 @@
 /* ref/system.c — system dispatch and the shared Stratonovich vector fields of the
- * unified SDE (SPEC §1.5): dmu = sum_k ad*_{xi_k(mu)} mu o dS^k, evaluated for one
+ * unified SDE (docs/conventions.md#sde): dmu = sum_k ad*_{xi_k(mu)} mu o dS^k, evaluated for one
  * step's increment vector Delta = (h, dW_1..dW_M) as V(mu) = coad(sum_k Delta_k b_k(mu),
  * mu) by bilinearity of coad. */
-#include "ref.h"
+#include "ref/ref.h"
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     switch (p->system) {
-    case SLPI_SYS_RIGID_BODY:      return slpi_ref_sys_rigid_body_init(s, p, err);
-    case SLPI_SYS_HEAVY_TOP:       return slpi_ref_sys_heavy_top_init(s, p, err);
-    case SLPI_SYS_MANAKOV:         return slpi_ref_sys_manakov_init(s, p, err);
-    case SLPI_SYS_POINT_VORTICES:  return slpi_ref_sys_point_vortices_init(s, p, err);
-    case SLPI_SYS_EULER_ZEITLIN:   return slpi_ref_sys_euler_zeitlin_init(s, p, err);
-    case SLPI_SYS_SINE_EULER:      return slpi_ref_sys_sine_euler_init(s, p, err);
+    case SLPI_SYS_RIGID_BODY:      return slpi_ref_sys_rigid_body(s, p, err);
+    case SLPI_SYS_HEAVY_TOP:       return slpi_ref_sys_heavy_top(s, p, err);
+    case SLPI_SYS_MANAKOV:         return slpi_ref_sys_manakov(s, p, err);
+    case SLPI_SYS_POINT_VORTICES:  return slpi_ref_sys_point_vortices(s, p, err);
+    case SLPI_SYS_EULER_ZEITLIN:   return slpi_ref_sys_euler_zeitlin(s, p, err);
+    case SLPI_SYS_SINE_EULER:      return slpi_ref_sys_sine_euler(s, p, err);
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
     }

@@ -1,5 +1,5 @@
-/* ref/tmk.c — TMK, the trapezoidal Munthe-Kaas scheme, certified (SPEC §3.1;
- * 000_4bd5cba106ace03f.txt §4, eqs. (36)-(41), Algorithm 1).
+/* ref/tmk.c — TMK, the trapezoidal Munthe-Kaas scheme, certified (docs/schemes.md#tmk;
+ * RKMK §4, eqs. (36)-(41), Algorithm 1).
  *
  * The step is the exact solution sigma of the TMK equation (eqs. (37)-(38))
  *     F(sigma) = sigma - G(sigma),  G(sigma) = sum_k Delta_k xi_k( 1/2 (mu_n + O_exp(sigma; mu_n)) ),
@@ -11,7 +11,7 @@
  * mode (p->fixed_iters > 0), where exactly that many chord steps
  *     sigma <- sigma - D^{-1} r,  D v = v - 1/2 sum_k Delta_k D xi_k(mu_n)[ad*_v mu_n],
  * from sigma = 0 are evaluated in balls (the defined map is certified). */
-#include "ref.h"
+#include "ref/ref.h"
 
 typedef struct {
     const slpi_ref_system *s;
@@ -121,7 +121,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
-        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG };
+        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }
@@ -133,4 +133,4 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step };
+const slpi_ref_scheme slpi_ref_scheme_tmk = { SLPI_SCHEME_TMK, tmk_check, tmk_step, NULL };

@@ -1,14 +1,16 @@
-/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 16, in Arb balls:
+/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 256, in Arb balls:
  * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
- * T_lm from the exact Racah 3j formula and from certified eigenvectors of L_m, the real
+ * T_lm as exact null vectors of L_m + l(l+1) (the tables), from the exact Racah 3j
+ * formula and from certified eigenvectors of L_m (the witnesses of the tests), the real
  * basis Y_alpha and its coefficient maps, the Poisson solve Delta_N^{-1}, H0, Casimirs
- * and eigenvalue enclosures. SPEC §4.5 (and §3.4 trace subtlety); ISO
- * `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
+ * and eigenvalue enclosures. docs/systems.md#euler-zeitlin (and docs/schemes.md#isomp trace subtlety); ISO
+ * ISO, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
 #include "ref/ref.h"
 
 #include <flint/fmpq.h>
 #include <flint/fmpz.h>
+#include <flint/fmpz_vec.h>
 #include <stdlib.h>
 
 /* 4 m_a m_b = (2a-N+1)(2b-N+1); 4 s(s+1) = N^2-1. Diagonal of L_{b-a} at row a:
@@ -141,18 +143,80 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
     fmpq_clear(term);
 }
 
-/* Column l-m of V = the 3j vector of T_lm on diagonal -m, sign fixed so the last
- * component is positive (SPEC §4.5 sign choice). */
-static void threej_basis(arb_mat_t V, int N, int m, slong prec)
+/* Column l-m of V = t of T_lm, the eigenvector of L_m for -l(l+1), exactly: with
+ * D_a = 2 ldiag[m][a] and E_a^2 = (2 loff[m][a])^2 integers, the null vector of
+ * 2 L_m + 2l(l+1) I is t_a = q_a / (E_0 ... E_{a-1}) with the integer recurrence
+ *     q_0 = 1,  q_{a+1} = -(D_a + 2l(l+1)) q_a - E_{a-1}^2 q_{a-1},
+ * every row but the last holding by construction and the last iff q_n = 0, which is
+ * checked exactly (so -l(l+1) is certified to be an eigenvalue and t its eigenvector;
+ * the off-diagonals are nonzero, so the eigenvalue is simple). Then t is normalised
+ * to unit norm with its last component positive (docs/systems.md#euler-zeitlin sign choice). O(n) integer
+ * operations per vector: the basis for N = 128 in well under a second, where the 3j
+ * formula (kept as the independent witness, slpi_ref_zeitlin_threej) costs minutes.
+ * Returns 0 if some q_n != 0 (impossible for the Hoppe-Yau Laplacian). */
+static int nullvec_basis(arb_mat_t V, int N, int m, slong prec)
 {
-    int n = N - m;
-    for (int l = m; l < N; l++) {
-        for (int a = 0; a < n; a++)
-            slpi_ref_zeitlin_threej(arb_mat_entry(V, a, l - m), N, l, m, a + m, a, prec);
-        if (arb_is_negative(arb_mat_entry(V, n - 1, l - m)))
-            for (int a = 0; a < n; a++)
-                arb_neg(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m));
+    int n = N - m, ok = 1;
+    slong wp = prec + 32;
+    fmpz *D = _fmpz_vec_init(n), *E2 = _fmpz_vec_init(n), *q = _fmpz_vec_init(n + 1);
+    fmpz_t t;
+    arb_t nrm, s, r;
+    arb_ptr isq = _arb_vec_init(n);    /* 1 / sqrt(E_0^2 ... E_{a-1}^2) */
+    fmpz_init(t);
+    arb_init(nrm);
+    arb_init(s);
+    arb_init(r);
+    for (int a = 0; a < n; a++) {
+        int b = a + m;
+        fmpz_set_si(D + a, (long)(2 * a - N + 1) * (2 * b - N + 1) - ((long)N * N - 1));
+        if (a + 1 < n) {  /* (2 beta_a beta_b)^2 = 4 (a+1)(N-1-a)(b+1)(N-1-b) */
+            fmpz_set_ui(E2 + a, 4);
+            fmpz_mul_ui(E2 + a, E2 + a, (ulong)(a + 1) * (ulong)(N - 1 - a));
+            fmpz_mul_ui(E2 + a, E2 + a, (ulong)(b + 1) * (ulong)(N - 1 - b));
+        }
     }
+    fmpz_one(t);
+    arb_one(isq + 0);
+    for (int a = 1; a < n; a++) {
+        fmpz_mul(t, t, E2 + a - 1);
+        arb_set_fmpz(r, t);
+        arb_rsqrt(isq + a, r, wp);
+    }
+    for (int l = m; l < N && ok; l++) {
+        long lam2 = 2L * l * (l + 1);
+        fmpz_one(q + 0);
+        for (int a = 0; a < n; a++) {
+            fmpz_add_si(t, D + a, lam2);
+            fmpz_mul(q + a + 1, t, q + a);
+            if (a > 0)
+                fmpz_addmul(q + a + 1, E2 + a - 1, q + a - 1);
+            fmpz_neg(q + a + 1, q + a + 1);
+        }
+        if (!fmpz_is_zero(q + n)) {
+            ok = 0;
+            break;
+        }
+        arb_zero(nrm);
+        for (int a = 0; a < n; a++) {
+            arb_set_round_fmpz(s, q + a, wp);
+            arb_mul(arb_mat_entry(V, a, l - m), s, isq + a, wp);
+            arb_addmul(nrm, arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m), wp);
+        }
+        arb_rsqrt(nrm, nrm, wp);
+        if (fmpz_sgn(q + n - 1) < 0)
+            arb_neg(nrm, nrm);
+        for (int a = 0; a < n; a++)
+            arb_mul(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m), nrm, prec);
+    }
+    _fmpz_vec_clear(D, n);
+    _fmpz_vec_clear(E2, n);
+    _fmpz_vec_clear(q, n + 1);
+    fmpz_clear(t);
+    arb_clear(nrm);
+    arb_clear(s);
+    arb_clear(r);
+    _arb_vec_clear(isq, n);
+    return ok;
 }
 
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err)
@@ -164,6 +228,7 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
     if (prec < 16)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: prec %ld < 16",
                               (long)prec);
+    int bad = -1;
     z->N = N;
     z->prec = prec;
     z->ldiag = flint_malloc(sizeof(arb_ptr) * (size_t)N);
@@ -189,7 +254,13 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
         else
             thomas_factor(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
         arb_mat_init(z->V + d, n, n);
-        threej_basis(z->V + d, N, d, prec);
+        if (!nullvec_basis(z->V + d, N, d, prec))
+            bad = d;
+    }
+    if (bad >= 0) {
+        slpi_ref_zeitlin_clear(z);
+        return slpi_error_set(err, SLPI_ENUMERIC, "euler-zeitlin ref path: N = %d: "
+                              "-l(l+1) is not an eigenvalue of L_%d", N, bad);
     }
     return SLPI_OK;
 }
@@ -403,45 +474,53 @@ void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_ze
         slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
 }
 
-void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
-                        slong prec)
-{
-    int l, j, m;
-    arb_t v, p;
-    arb_init(v);
-    arb_init(p);
-    alpha_split(alpha, &l, &j, &m);
-    if (m == 0)
-        arb_set(v, c);
-    else
-        arb_mul(v, c, z->rsqrt2, prec);
-    for (int a = 0; a < z->N - m; a++) {
-        acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
-        arb_mul(p, arb_mat_entry(z->V + m, a, l - m), v, prec);
-        if (m == 0) {
-            /* Y_l0 = i T_l0 */
-            arb_add(acb_imagref(lo), acb_imagref(lo), p, prec);
-        } else if (j & 1) {
-            /* (A - A^T)/sqrt2: real, antisymmetric */
-            arb_add(acb_realref(lo), acb_realref(lo), p, prec);
-            arb_sub(acb_realref(up), acb_realref(up), p, prec);
-        } else {
-            /* i(A + A^T)/sqrt2: imaginary, symmetric */
-            arb_add(acb_imagref(lo), acb_imagref(lo), p, prec);
-            arb_add(acb_imagref(up), acb_imagref(up), p, prec);
-        }
-    }
-    arb_clear(v);
-    arb_clear(p);
-}
-
 void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec)
 {
+    /* Per diagonal m and part j (m = 0: j = 0, i T_l0; m > 0: j = 2m-1 the real
+     * antisymmetric, j = 2m the imaginary symmetric combination), the coefficients
+     * v_l of the Y_alpha(l, j) with alpha >= alpha0 (a suffix l >= l0, scaled by
+     * 1/sqrt2 for m > 0), and the diagonal entries p_a = sum_l V_m[a, l-m] v_l as one
+     * dot product each: O(N^3) fused multiply-adds in arb_dot. */
+    int N = z->N;
+    arb_ptr v = _arb_vec_init(N);
+    arb_t p;
+    arb_init(p);
     acb_mat_zero(X);
-    for (int alpha = alpha0; alpha < z->N * z->N - 1; alpha++)
-        if (!arb_is_zero(c + (alpha - alpha0)))
-            slpi_ref_zeitlin_add_Y(X, c + (alpha - alpha0), alpha, z, prec);
+    for (int m = 0; m < N; m++)
+        for (int j = m == 0 ? 0 : 2 * m - 1; j <= 2 * m; j++) {
+            int l0 = m;
+            while (l0 < N && slpi_ref_zeitlin_alpha(l0, j) < alpha0)
+                l0++;
+            if (l0 == N)
+                continue;
+            int nl = N - l0, n = N - m, any = 0;
+            for (int l = l0; l < N; l++) {
+                arb_srcptr cl = c + (slpi_ref_zeitlin_alpha(l, j) - alpha0);
+                any |= !arb_is_zero(cl);
+                if (m == 0)
+                    arb_set(v + (l - l0), cl);
+                else
+                    arb_mul(v + (l - l0), cl, z->rsqrt2, prec);
+            }
+            if (!any)
+                continue;
+            for (int a = 0; a < n; a++) {
+                acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
+                arb_dot(p, NULL, 0, arb_mat_entry(z->V + m, a, l0 - m), 1, v, 1, nl, prec);
+                if (m == 0) {
+                    arb_set(acb_imagref(lo), p);
+                } else if (j & 1) {
+                    arb_set(acb_realref(lo), p);
+                    arb_neg(acb_realref(up), p);
+                } else {
+                    arb_set(acb_imagref(lo), p);
+                    arb_set(acb_imagref(up), p);
+                }
+            }
+        }
+    arb_clear(p);
+    _arb_vec_clear(v, N);
 }
 
 void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
@@ -507,59 +586,4 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
     arb_mul_2exp_si(H, H, -1);
     arb_neg(H, H);
     acb_mat_clear(P);
-}
-
-static int arb_mid_cmp(const void *pa, const void *pb)
-{
-    return arf_cmp(arb_midref((arb_srcptr)pa), arb_midref((arb_srcptr)pb));
-}
-
-int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec)
-{
-    int N = acb_mat_nrows(X), kind;
-    acb_mat_t A, Ra;
-    acb_ptr E = _acb_vec_init(N), Ea = _acb_vec_init(N);
-    acb_mat_init(A, N, N);
-    acb_mat_init(Ra, N, N);
-    for (int a = 0; a < N; a++)
-        for (int b = 0; b < N; b++)
-            acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
-    acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
-    if (acb_mat_eig_simple(E, NULL, NULL, A, Ea, Ra, prec))
-        kind = 2;
-    else if (acb_mat_eig_multiple(E, A, Ea, Ra, prec))
-        kind = 1;
-    else
-        kind = 0;
-    for (int k = 0; k < N; k++) {
-        if (kind)
-            arb_set(lam + k, acb_realref(E + k));
-        else
-            arb_indeterminate(lam + k);
-    }
-    if (kind) {
-        /* Sorted by midpoint; a run of overlapping balls holds as many eigenvalues as
-         * it has members, in any order: give each member the hull of the run. */
-        qsort(lam, (size_t)N, sizeof(arb_struct), arb_mid_cmp);
-        for (int k = 0; k < N;) {
-            int e = k + 1;
-            arb_t hull;
-            arb_init(hull);
-            arb_set(hull, lam + k);
-            while (e < N && arb_overlaps(hull, lam + e))
-                arb_union(hull, hull, lam + e++, prec);
-            if (e - k > 1) {
-                kind = 1;
-                for (int i = k; i < e; i++)
-                    arb_set(lam + i, hull);
-            }
-            arb_clear(hull);
-            k = e;
-        }
-    }
-    acb_mat_clear(A);
-    acb_mat_clear(Ra);
-    _acb_vec_clear(E, N);
-    _acb_vec_clear(Ea, N);
-    return kind;
 }

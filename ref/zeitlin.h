@@ -1,7 +1,7 @@
 /* zeitlin.h — internal interface of the certified Euler–Zeitlin mathematics on su(N)
- * (SPEC §4.5; ISO `001_833b3b0a8868d904.txt`, §6.4, eqs. (40)–(44)), in Arb balls.
+ * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), in Arb balls.
  *
- * Conventions (SPEC §4.5):
+ * Conventions (docs/systems.md#euler-zeitlin):
  *   s = (N-1)/2, m_a = -s + a (a = 0..N-1), beta_a = sqrt((a+1)(N-1-a)).
  *   Per-diagonal Laplacian L_d (diagonal d = b - a >= 0, entries p_a = P_{a,a+d}):
  *     diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal beta_a beta_{a+d}.
@@ -16,11 +16,9 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
-#include "slpi.h"
-#include <arb_mat.h>
-#include <acb_mat.h>
+#include "ref/ref.h"
 
-#define SLPI_ZEITLIN_NMAX 16   /* the certified path covers N <= 16 (issue 5) */
+#define SLPI_ZEITLIN_NMAX 256   /* the certified path covers N = 2..256 (the key's range) */
 
 typedef struct {
     int N;
@@ -32,7 +30,8 @@ typedef struct {
     arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
 } slpi_ref_zeitlin;
 
-/* Build the tables at precision prec (T_lm from the exact 3j formula). N in 2..16. */
+/* Build the tables at precision prec (T_lm as exact null vectors of L_m + l(l+1), an
+ * integer recurrence; SLPI_ENUMERIC if one were not). N in 2..SLPI_ZEITLIN_NMAX. */
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err);
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z);
 
@@ -60,9 +59,6 @@ void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
 void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
                         slong prec);
 void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
-/* X += c Y_alpha (X must not be c's owner). */
-void slpi_ref_zeitlin_add_Y(acb_mat_t X, const arb_t c, int alpha, const slpi_ref_zeitlin *z,
-                        slong prec);
 /* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
 void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec);
@@ -73,9 +69,5 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
 
 /* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
 void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
-/* Sorted eigenvalue enclosures of iX (Hermitian). Returns 2 if isolated as simple
- * eigenvalues, 1 if only enclosed as clusters (acb_mat_eig_multiple), 0 if Arb cannot
- * enclose them (lam is then set to indeterminate). */
-int slpi_ref_zeitlin_eigs(arb_ptr lam, const acb_mat_t X, slong prec);
 
 #endif

@@ -1,7 +1,7 @@
-/* audit-report.c — the audit's report (issue 7): claims.json (every claim with its
- * verdict, the expected verdict of SPEC §6, and every check with its number, evidence,
- * command and figure) and index.html (one section per paper, one row per claim, the
- * verdicts that differ from SPEC §6's expectation listed first), with provenance. */
+/* audit-report.c — the audit's report: claims.json (every claim with its statement, paper
+ * reference, the paper's magnitude and size, the audit's size, verdict, reason and every
+ * check with its number, evidence, command, figure and control) and index.html (the papers
+ * cited, a summary table, then one section per claim), with provenance. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +10,16 @@
 
 static const char *outcome_name(slpi_check_outcome o)
 {
-    return o == SLPI_CHECK_PASS ? "pass" : o == SLPI_CHECK_FAIL ? "fail" : "unable";
+    static const char *n[] = {"met", "not met", "unable", "not run"};
+    return (unsigned)o < 4 ? n[o] : "?";
 }
 
-static const char *role_name(slpi_audit_role r)
+/* The role in words. */
+static const char *role_words(slpi_audit_role r)
 {
-    static const char *n[] = {"claim", "cond", "ev", "qual"};
-    return n[r];
+    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
+                              "control: must be met"};
+    return (unsigned)r < 5 ? n[r] : "?";
 }
 
 static int differs(const slpi_audit_claim *cl)
@@ -24,10 +27,43 @@ static int differs(const slpi_audit_claim *cl)
     return strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict)) != 0;
 }
 
+static const struct { char key; const char *tag, *cite; } papers[] = {
+    {'R', "RKMK", "E. Luesink, S. Ephrati, P. Cifani, B. Geurts, <i>Casimir preserving stochastic "
+     "Lie&ndash;Poisson integrators</i>, arXiv:2111.13143 (Adv. Contin. Discrete Models 2024:1)"},
+    {'I', "ISO", "S. Ephrati, E. Jansson, A. Lang, E. Luesink, <i>An exponential map free implicit "
+     "midpoint method for stochastic Lie&ndash;Poisson systems</i>, arXiv:2408.16701"},
+    {'V', "SVI", "F. Gay-Balmaz, M. Wu, <i>Variational integrators for stochastic Hamiltonian "
+     "systems on Lie groups: properties and convergence</i>, arXiv:2412.19368"},
+    {'X', "cross-cutting", "claims derived by this project across the three papers"},
+};
+
+static int paper_of(const slpi_audit_claim *cl)
+{
+    for (int p = 0; p < 4; p++)
+        if (cl->id[0] == papers[p].key) return p;
+    return 3;
+}
+
+/* The audit's size of a claim: its decisive checks' cases and checks in force. */
+static void audit_size(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = cl->first; i < cl->first + cl->count; i++) {
+        const slpi_audit_check *c = &a->checks[i];
+        if (c->role != SLPI_ROLE_CLAIM) continue;
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s%s%s: %s", l ? "; " : "", c->kase,
+                 a->full && strcmp(c->full, "-") ? " [full: " : "",
+                 a->full && strcmp(c->full, "-") ? c->full : "", c->check);
+        l = strlen(out);
+        if (a->full && strcmp(c->full, "-")) snprintf(out + l, n - l, "]");
+    }
+}
+
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     json_t *root = json_object(), *arr = json_array();
-    json_object_set_new(root, "format", json_string("slpi-audit 1"));
+    json_object_set_new(root, "format", json_string("slpi-audit 2"));
     json_object_set_new(root, "size", json_string(a->full ? "full" : "reduced"));
     json_object_set_new(root, "seconds", json_real(seconds));
     char *prov = NULL;
@@ -39,17 +75,26 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
     free(prov);
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
-        json_t *o = json_object(), *checks = json_array();
+        json_t *o = json_object(), *checks = json_array(), *demo = json_array();
+        char size[2048];
+        audit_size(a, cl, size, sizeof size);
         json_object_set_new(o, "id", json_string(cl->id));
+        json_object_set_new(o, "paper", json_string(papers[paper_of(cl)].tag));
         json_object_set_new(o, "source", json_string(cl->source));
+        json_object_set_new(o, "statement", json_string(cl->statement));
+        json_object_set_new(o, "paper_magnitude", json_string(cl->magnitude));
+        json_object_set_new(o, "paper_size", json_string(cl->paper_size));
+        json_object_set_new(o, "audit_size", json_string(size));
         json_object_set_new(o, "verdict", json_string(slpi_claim_verdict_name(cl->verdict)));
+        json_object_set_new(o, "reason", json_string(cl->reason));
+        json_object_set_new(o, "why", json_string(cl->why));
         json_object_set_new(o, "expected", json_string(cl->expected));
-        json_object_set_new(o, "differs_from_spec", json_boolean(differs(cl)));
+        json_object_set_new(o, "differs_from_expected", json_boolean(differs(cl)));
         if (cl->condition[0]) json_object_set_new(o, "condition", json_string(cl->condition));
         for (int i = cl->first; i < cl->first + cl->count; i++) {
             const slpi_audit_check *c = &a->checks[i];
             json_t *k = json_object();
-            json_object_set_new(k, "role", json_string(role_name(c->role)));
+            json_object_set_new(k, "role", json_string(slpi_audit_role_name(c->role)));
             json_object_set_new(k, "case", json_string(c->kase));
             json_object_set_new(k, "check", json_string(c->check));
             json_object_set_new(k, "outcome", json_string(outcome_name(c->outcome)));
@@ -58,8 +103,11 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
             json_object_set_new(k, "command", json_string(c->command));
             if (c->figure[0]) json_object_set_new(k, "figure", json_string(c->figure));
             json_object_set_new(k, "seconds", json_real(c->seconds));
+            if (c->role == SLPI_ROLE_CTL_FAIL || c->role == SLPI_ROLE_CTL_PASS)
+                json_array_append(demo, k);
             json_array_append_new(checks, k);
         }
+        json_object_set_new(o, "failure_demonstration", demo);
         json_object_set_new(o, "checks", checks);
         json_array_append_new(arr, o);
     }
@@ -79,87 +127,130 @@ static void html_text(FILE *f, const char *s)
     }
 }
 
-static void claim_row(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
+/* At most n characters of s (ending at a word), escaped. */
+static void html_short(FILE *f, const char *s, size_t n)
 {
-    fprintf(f, "<tr id='%s'%s><td><b>%s</b><br><small>", cl->id, differs(cl) ? " class='diff'" : "", cl->id);
-    html_text(f, cl->source);
-    fprintf(f, "</small></td><td class='v %s'>%s", slpi_claim_verdict_name(cl->verdict),
-            slpi_claim_verdict_name(cl->verdict));
-    if (differs(cl)) fprintf(f, "<br><small>SPEC expects %s</small>", cl->expected);
-    if (cl->condition[0]) {
-        fprintf(f, "<br><small>condition: ");
-        html_text(f, cl->condition);
-        fprintf(f, "</small>");
+    char buf[400];
+    snprintf(buf, sizeof buf < n + 1 ? sizeof buf : n + 1, "%s", s);
+    if (strlen(s) > strlen(buf)) {
+        char *sp = strrchr(buf, ' ');
+        if (sp) *sp = 0;
+        html_text(f, buf);
+        fputs(" &hellip;", f);
+    } else {
+        html_text(f, buf);
     }
-    fprintf(f, "</td><td><ul>");
+}
+
+static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
+{
+    const char *v = slpi_claim_verdict_name(cl->verdict);
+    char size[2048];
+    audit_size(a, cl, size, sizeof size);
+    fprintf(f, "<section id='%s'><h3>%s <span class='v %s'>%s</span></h3>\n<p class='st'>", cl->id,
+            cl->id, v, v);
+    html_text(f, cl->statement);
+    fprintf(f, "</p>\n<table class='kv'><tr><th>where</th><td>");
+    html_text(f, cl->source);
+    fprintf(f, "</td></tr><tr><th>paper reports</th><td>");
+    html_text(f, cl->magnitude);
+    fprintf(f, "</td></tr><tr><th>paper's size</th><td>");
+    html_text(f, cl->paper_size);
+    fprintf(f, "</td></tr><tr><th>audit's size (%s)</th><td>", a->full ? "FULL=1" : "reduced");
+    html_text(f, size);
+    fprintf(f, "</td></tr><tr><th>verdict</th><td><b>%s</b>: ", v);
+    html_text(f, cl->reason);
+    if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
+    fprintf(f, "</td></tr>");
+    if (strcmp(cl->why, "-")) {
+        fprintf(f, "<tr><th>what differs and why</th><td>");
+        html_text(f, cl->why);
+        fprintf(f, "</td></tr>");
+    }
+    if (cl->condition[0]) {
+        fprintf(f, "<tr><th>holds under</th><td>");
+        html_text(f, cl->condition);
+        fprintf(f, "</td></tr>");
+    }
+    fprintf(f, "</table>\n<ul class='checks'>");
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
-        fprintf(f, "<li><span class='o %s'>%s</span> <i>%s</i> <code>", outcome_name(c->outcome),
-                outcome_name(c->outcome), role_name(c->role));
+        fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s</i>: <code>", (int)c->outcome,
+                outcome_name(c->outcome), role_words(c->role));
         html_text(f, c->check);
         fprintf(f, "</code> on <code>");
         html_text(f, c->kase);
         fprintf(f, "</code><br>");
         html_text(f, c->evidence);
         if (c->command[0]) {
-            fprintf(f, "<br><code class='cmd'>");
+            fprintf(f, "<br>reproduce: <code class='cmd'>");
             html_text(f, c->command);
             fprintf(f, "</code>");
         }
-        fprintf(f, "</li>");
+        if (c->figure[0])
+            fprintf(f, " &middot; data: <a href='data/%s.tsv'>%s.tsv</a>", c->figure, c->figure);
+        fprintf(f, "</li>\n");
     }
-    fprintf(f, "</ul></td><td>");
+    fprintf(f, "</ul>\n");
     for (int i = cl->first; i < cl->first + cl->count; i++)
         if (a->checks[i].figure[0])
-            fprintf(f, "<a href='figures/%s.svg'><img src='figures/%s.svg' width='260' alt='%s'></a>",
+            fprintf(f, "<a href='figures/%s.png'><img class='fig' src='figures/%s.svg' alt='%s'></a>\n",
                     a->checks[i].figure, a->checks[i].figure, a->checks[i].figure);
-    fprintf(f, "</td></tr>\n");
+    fprintf(f, "</section>\n");
 }
 
 static int write_html(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", path);
-    int count[5] = {0}, ndiff = 0;
-    for (int j = 0; j < a->nclaims; j++) {
-        count[a->claims[j].verdict]++;
-        ndiff += differs(&a->claims[j]);
-    }
+    int count[4] = {0};
+    for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
     fprintf(f, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
-            "</title>\n<style>body{font-family:sans-serif;margin:1.5em;max-width:1400px}"
-            "table{border-collapse:collapse;width:100%%}td,th{border:1px solid #bbb;padding:4px;"
-            "vertical-align:top;font-size:13px}ul{margin:0;padding-left:1.2em}code{font-size:12px}"
-            ".cmd{color:#555}.v{font-weight:bold}.CONFIRMED{background:#d9f2d9}.CONDITIONAL{background:"
-            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.QUALITATIVE{background:#dde8f7}.UNABLE{background:"
-            "#e0e0e0}.o.pass{color:#176b17}.o.fail{color:#a00}.o.unable{color:#666}tr.diff td:first-child"
-            "{border-left:6px solid #c00}.alert{border:3px solid #c00;padding:.6em;background:#fff4f4}"
-            "</style></head><body>\n<h1>slpi — audit of the claims of SPEC §6</h1>\n");
-    fprintf(f, "<p>%d claims, %d checks, %s sizes, %.0f s wall. Verdicts: ", a->nclaims, a->nchecks,
-            a->full ? "the papers' full" : "reduced", seconds);
-    for (int v = 0; v < 5; v++)
-        fprintf(f, "<span class='v %s'>%s %d</span>%s", slpi_claim_verdict_name((slpi_claim_verdict)v),
-                slpi_claim_verdict_name((slpi_claim_verdict)v), count[v], v < 4 ? ", " : ".</p>\n");
-    fprintf(f, "<div class='alert'><h2>Verdicts that differ from SPEC §6's expectation (%d)</h2><ul>", ndiff);
+            "</title>\n<style>body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;"
+            "line-height:1.35}table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:4px 6px;"
+            "vertical-align:top;font-size:14px;text-align:left}table.sum{width:100%%}table.kv{width:100%%;"
+            "margin:.4em 0}table.kv th{width:11em;background:#f4f4f4}code{font-size:12.5px}.cmd{color:#444}"
+            ".v{font-weight:bold;padding:1px 5px}.CONFIRMED{background:#d9f2d9}.CONDITIONAL{background:"
+            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.UNABLE{background:#e0e0e0}.o{font-weight:bold}"
+            ".o0{color:#176b17}.o1{color:#a05a00}.o2,.o3{color:#666}ul.checks li{margin:.3em 0;"
+            "font-size:14px}img.fig{width:100%%;max-width:820px;display:block;margin:.5em 0}"
+            "section{border-top:2px solid #ccc;margin-top:1.2em}p.st{font-size:16px}"
+            "</style></head><body>\n<h1>slpi &mdash; audit of the numerical claims of three papers</h1>\n");
+    fprintf(f, "<p>Papers audited:</p><ul>");
+    for (int p = 0; p < 3; p++) fprintf(f, "<li><b>%s</b>: %s</li>", papers[p].tag, papers[p].cite);
+    fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
+            a->full ? "the papers' (FULL=1)" : "reduced", seconds);
+    for (int v = 0; v < 4; v++)
+        fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
+                slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
+    fprintf(f, "</p>\n<p>How a verdict is reached: every claim has decisive checks (a number "
+            "computed by slpi and compared with a stated threshold) and at least one control, the "
+            "same check on a case where it must come out the other way. CONFIRMED: every decisive "
+            "check is met and every control behaves. CONDITIONAL: a decisive check is not met but the "
+            "stated condition's checks are. DISCREPANCY: a decisive check is not met and no condition "
+            "rescues it. UNABLE: a check could not be computed or was not decisive (e.g. a slope "
+            "whose 95%% interval straddles the window), or a control did not come out as demanded. "
+            "Slopes are decided on the batch-bootstrap 95%% interval, never on the point estimate. "
+            "Reproduce everything with <code>make audit</code> (reduced) or <code>make audit "
+            "FULL=1</code> (the papers' sizes; resumable).</p>\n");
+    fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>paper, where</th><th>verdict"
+            "</th><th>in one line</th></tr>\n");
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
-        if (!differs(cl)) continue;
-        fprintf(f, "<li><a href='#%s'><b>%s</b></a>: computed <b>%s</b>, SPEC expects %s</li>", cl->id,
-                cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
+        const char *v = slpi_claim_verdict_name(cl->verdict);
+        fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
+        html_text(f, cl->source);
+        fprintf(f, "</td><td class='v %s'>%s</td><td>", v, v);
+        html_short(f, cl->statement, 110);
+        fprintf(f, "<br><small>");
+        html_short(f, strcmp(cl->why, "-") && cl->verdict != SLPI_CLAIM_CONFIRMED ? cl->why : cl->reason, 200);
+        fprintf(f, "</small></td></tr>\n");
     }
-    fprintf(f, "</ul><p>Verdicts come from the computed checks only (reports/audit.c); SPEC's "
-            "DERIVED claims are expected CONFIRMED when their property holds.</p></div>\n");
-    static const struct { char key; const char *title; } papers[] = {
-        {'R', "RKMK — Luesink, Ephrati, Cifani, Geurts (000_4bd5cba106ace03f.txt)"},
-        {'I', "ISO — Ephrati, Jansson, Lang, Luesink (001_833b3b0a8868d904.txt)"},
-        {'V', "SVI — Gay-Balmaz, Wu (004_1c42604fc8f90f7f.txt)"},
-        {'X', "Cross-cutting (SPEC §6.4)"},
-    };
-    for (size_t p = 0; p < sizeof papers / sizeof papers[0]; p++) {
-        fprintf(f, "<h2>%s</h2>\n<table><tr><th>claim</th><th>verdict</th><th>checks: evidence and "
-                "the command that reproduces it</th><th>figure</th></tr>\n", papers[p].title);
+    fprintf(f, "</table>\n");
+    for (int p = 0; p < 4; p++) {
+        fprintf(f, "<h2>%s: %s</h2>\n", papers[p].tag, papers[p].cite);
         for (int j = 0; j < a->nclaims; j++)
-            if (a->claims[j].id[0] == papers[p].key) claim_row(f, a, &a->claims[j]);
-        fprintf(f, "</table>\n");
+            if (paper_of(&a->claims[j]) == p) claim_section(f, a, &a->claims[j]);
     }
     fprintf(f, "<h2>Provenance</h2><pre>");
     char *prov = NULL;
@@ -170,7 +261,8 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     html_text(f, prov);
     free(prov);
     fprintf(f, "</pre><p>Machine-readable: <a href='claims.json'>claims.json</a>.</p></body></html>\n");
-    fclose(f);
+    int bad = ferror(f);
+    if (fclose(f) || bad) return slpi_error_set(err, SLPI_ENUMERIC, "%s: cannot write", path);
     return SLPI_OK;
 }
 

@@ -1,14 +1,22 @@
-/* converge.c — coupled strong and weak convergence studies (SPEC §2.3–2.5; ISO §6,
+/* converge.c — coupled strong and weak convergence studies (docs/noise.md#coupling, docs/noise.md#estimators; ISO §6,
  * Figs. 5, 7, 9, 11; SVI Thm 6.1; claims I3, I4, I14, I16, V6, V21, R12, X4, X5, X7).
  *
  * For every path r the fine increments of the reference level L (h_L = T 2^-L) are drawn
- * once from the canonical generator (refine 0 at h_L); every coarser level is built from
- * them by dyadic pairwise binary64 sums, which equals slpi_noise_increments at (h_l,
- * refine L-l) bit for bit (core/noise.c; checked in tests/t-converge.c). Truncation is
- * applied per level AFTER summation, with that level's threshold D(h_l, ell) (SPEC §2.3
- * item 3), when the problem truncates. The reference is the same scheme at level L
- * (column "self") and, when asked, an independent scheme at level L on the same path
- * (column "indep") or an exact value (weak-exact oracles).
+ * from the canonical generator (refine 0 at h_L), and every coarser level is formed from
+ * them by dyadic pairwise binary64 sums: slpi_noise_levels (core/noise.c), equal to
+ * slpi_noise_increments at (h_l, refine L-l) bit for bit. Truncation is applied per level
+ * AFTER summation, with that level's threshold D(h_l, ell) (docs/noise.md#coupling item 3), when the
+ * problem truncates; "clipped increments" counts each level's clipped increments once (the
+ * independent reference shares the reference level's). The reference is the same scheme
+ * at level L (column "self") and, when asked, an independent scheme at level L on the same
+ * path (column "indep") or an exact value (weak-exact oracles).
+ *
+ * Paths advance in lock-step blocks (run_block below): per block, time is cut into the
+ * 2^kmin steps of the coarsest level, and in each such segment the block's increments are
+ * drawn once and every level advances the whole block; the rigid-body ISOMP (iso-quad) and
+ * SVI-SO3 (svi-lin) levels run in the vectorised lanes of fast/ensemble.c, bit-identical
+ * to slpi_fast_step per path (cfg.general forces the general path; tests/t-converge.c
+ * compares the two), the other systems path by path with slpi_fast_step.
  *
  * Work is split into batches of consecutive paths (batch b: paths [bR/B, (b+1)R/B)).
  * A batch's sums are formed in path order; batches are combined in batch order; so the
@@ -17,11 +25,7 @@
  * The batches are also the units of the bootstrap CI of the slopes and of the MLMC
  * consistency check (even batches against odd batches).
  *
- * Rigid-body ISOMP (iso-quad) and SVI-SO3 (svi-lin) levels step through the one-lane
- * structure-of-arrays kernels of fast/ensemble.c, bit-identical to slpi_fast_step
- * (cfg.general forces the general path; tests/t-converge.c compares the two).
- *
- * Checkpoints (issue 8): with cfg.checkpoint the sums of the batches completed so far are
+ * Checkpoints (resumable studies): with cfg.checkpoint the sums of the batches completed so far are
  * written (atomically, core/checkpoint.c) before any work and after every
  * cfg.checkpoint_every completed batches; cfg.resume reloads them and computes only the
  * others. A batch's row is a pure function of the study, stored as %a doubles, so the
@@ -38,9 +42,9 @@
  * reloaded rows, the other ranks zeros, so the combining sum is exact).
  *
  * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
- * problem validator and by fast/rkmk.c. With allow_inconsistent the study builds the
- * problem as RKMK-HEUN (which validates and allocates the same workspace) and then runs
- * the Lie–Euler step of the scheme table (slpi_fast_scheme_rkmk_le) on it. */
+ * problem validator and by fast/rkmk.c. With allow_inconsistent the study validates the
+ * problem as RKMK-HEUN and takes fast's run object for that control
+ * (slpi_fast_create_inconsistent_le), which steps with Lie–Euler. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +58,7 @@
 #endif
 
 #include "core/checkpoint.h"
+#include "core/noise.h"
 #include "fast/fast.h"
 #include "reports/reports.h"
 
@@ -65,16 +70,38 @@ enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_EXTRA };
 typedef struct {
     int nlev, nl1, nq, stride;   /* levels, nlev + 1, values per path, doubles per batch */
     int dim, M, trunc, sup;
-    long kstride;                /* reference steps between stored sup-grid states */
 } layout;
 
 typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
+
+/* Lock-step blocks: the paths of a batch are taken BLOCK_MAX at a time (fewer
+ * when one segment's increments would not fit in BLOCK_BYTES), and time is cut into the
+ * 2^kmin segments of one coarsest step. Per segment, the increments of every path of the
+ * block are drawn (slpi_noise_levels: the fine level and its pairwise sums, core's one
+ * implementation), truncated per level (slpi_noise_threshold, slpi_noise_clip), and every
+ * level advances the whole block through the segment: the rigid-body ISOMP/SVI levels in
+ * the vectorised lanes of fast/ensemble.c, the others path by path with slpi_fast_step.
+ * Each path's arithmetic is the same whatever the block size; the block's per-path values
+ * are then added to the batch sums in path order, as one path at a time would. */
+enum { BLOCK_MAX = 64 };
+#define BLOCK_BYTES ((size_t)8 << 20)
 
 typedef struct {
     slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
     slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
     soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
-    double *U, *dW, *x0, *x, *xref, *xind, *xl, *tref, *tind, *tl, *val;
+    int nf, B;                  /* fast objects; lanes per block */
+    long S;                     /* fine steps per segment, 2^(L - kmin) */
+    double *x0;                 /* the initial state */
+    double *x;                  /* states of a block, SoA: object i at x + i dim B */
+    double *noise;              /* one segment's increments of a block, per level (noise_at) */
+    double *hier, *lev[32];     /* one path's hierarchy of a segment: level L - i at lev[i] */
+    double *traj;               /* sup: reference (and independent) states on the kmax grid */
+    double *sup;                /* sup: running maxima, (level, column) x lane */
+    double *lane, *dW;          /* one path's state and increments (general path) */
+    double *scratch;            /* three states of one path */
+    double *val;                /* per-path values of the block, lane r at val + r nq */
+    unsigned char *failed;
     long iters, clipped;
 } worker;
 
@@ -105,13 +132,6 @@ void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base)
     c->nranks = 1;
 }
 
-/* Untruncated increments of level l, component k: U + k 2^(L+1) + 2^(L+1) - 2^(l+1). */
-static double *level_incr(const worker *w, int L, int l, int k)
-{
-    size_t span = (size_t)1 << (L + 1);
-    return w->U + (size_t)k * span + span - ((size_t)1 << (l + 1));
-}
-
 static double phi_of(slpi_conv_phi phi, const double *x, int dim)
 {
     if (phi == SLPI_PHI_X1) return x[0];
@@ -127,13 +147,41 @@ static double dist2(const double *a, const double *b, int n)
     return s;
 }
 
+/* The same for lane r of two SoA blocks with n lanes. */
+static double dist2_lane(const double *a, const double *b, int dim, int n, int r)
+{
+    double s = 0;
+    for (int i = 0; i < dim; i++) {
+        double d = a[(size_t)i * (size_t)n + (size_t)r] - b[(size_t)i * (size_t)n + (size_t)r];
+        s += d * d;
+    }
+    return s;
+}
+
+/* The level of fast object i: coarse kmin + i, then the reference and independent at L. */
+static int level_of(const slpi_conv_cfg *c, const layout *ly, int i)
+{
+    return i < ly->nlev ? c->kmin + i : c->L;
+}
+
+/* Increments of object i's level in the segment buffer of a block of n lanes: step t,
+ * component k, lane r at noise_at(...)[(t M + k) n + r]; the independent scheme shares
+ * the reference's. */
+static double *noise_at(const worker *w, const slpi_conv_cfg *c, const layout *ly, int i, int n)
+{
+    size_t off = 0;
+    if (i > ly->nlev) i = ly->nlev;
+    for (int j = 0; j < i; j++) off += (size_t)1 << (level_of(c, ly, j) - c->kmin);
+    return w->noise + off * (size_t)ly->M * (size_t)n;
+}
+
 /* The problem of level l (h = T 2^-l), validated, and its fast-path object. */
 static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
                       slpi_error *err)
 {
     slpi_problem p = c->base;
-    int swap = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
-    p.scheme = swap ? SLPI_SCHEME_RKMK_HEUN : k;
+    int control = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
+    p.scheme = control ? SLPI_SCHEME_RKMK_HEUN : k;   /* RKMK-LE would not validate */
     if (k != c->base.scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
         slpi_problem q = c->base;
@@ -148,12 +196,16 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     p.refine = 0;
     p.noise_file[0] = 0;
     int rc = slpi_problem_finish(&p, err);
-    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
-    if (rc == SLPI_OK && swap) (*out)->scheme = &slpi_fast_scheme_rkmk_le;
+    if (rc == SLPI_OK && control) {
+        p.scheme = SLPI_SCHEME_RKMK_LE;
+        rc = slpi_fast_create_inconsistent_le(out, &p, err);
+    } else if (rc == SLPI_OK) {
+        rc = slpi_fast_create(out, &p, err);
+    }
     return rc;
 }
 
-/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step (one lane). */
+/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step. */
 static soa_kind soa_eligible(const slpi_fast *f)
 {
     const slpi_problem *p = &f->p;
@@ -169,173 +221,210 @@ static soa_kind soa_eligible(const slpi_fast *f)
     return SOA_NONE;
 }
 
-static void worker_free(worker *w, int nf)
+static void worker_free(worker *w)
 {
-    for (int i = 0; i < nf; i++) slpi_fast_free(w->f[i]);
-    free(w->U);
-    free(w->dW);
+    for (int i = 0; i < w->nf; i++) slpi_fast_free(w->f[i]);
     free(w->x0);
+    free(w->noise);
+    free(w->failed);
 }
 
 static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi_error *err)
 {
     memset(w, 0, sizeof *w);
-    int nf = 0, rc = SLPI_OK;
-    for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++, nf++)
-        rc = make_level(c, c->base.scheme, c->kmin + i, &w->f[i], err);
-    if (rc == SLPI_OK) rc = make_level(c, c->base.scheme, c->L, &w->f[ly->nlev], err), nf++;
-    if (rc == SLPI_OK && c->indep)
-        rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err), nf++;
+    int rc = SLPI_OK;
+    for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++)
+        if ((rc = make_level(c, c->base.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
+    if (rc == SLPI_OK && (rc = make_level(c, c->base.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK)
+        w->nf++;
+    if (rc == SLPI_OK && c->indep
+        && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
+        w->nf++;
     if (rc != SLPI_OK) {
-        worker_free(w, nf);
+        worker_free(w);
         return rc;
     }
-    for (int i = 0; i < nf; i++) {
+    for (int i = 0; i < w->nf; i++) {
         slpi_error ignored;
         w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
         if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], &w->f[i]->p, &ignored))
             w->kind[i] = SOA_NONE;
     }
-    int d = ly->dim;
-    size_t grid = ((size_t)1 << c->kmax) + 1;
-    size_t nU = (size_t)(ly->M > 0 ? ly->M : 1) * ((size_t)1 << (c->L + 1));
-    w->U = malloc(nU * sizeof *w->U);
-    w->dW = malloc((size_t)(ly->M + 1) * sizeof *w->dW);
-    size_t nx = (size_t)d * (4 + (size_t)ly->nlev) + (ly->sup ? 3 * grid * (size_t)d : 0)
-                + (size_t)ly->nq;
-    w->x0 = malloc(nx * sizeof *w->x0);
-    if (!w->U || !w->dW || !w->x0) {
-        worker_free(w, nf);
+    size_t d = (size_t)ly->dim, M = (size_t)(ly->M > 0 ? ly->M : 1), nf = (size_t)w->nf;
+    w->S = 1L << (c->L - c->kmin);
+    size_t seg = 0;                      /* increments of one segment and lane, all levels */
+    for (int i = 0; i <= ly->nlev; i++) seg += (size_t)1 << (level_of(c, ly, i) - c->kmin);
+    seg *= M;
+    size_t grid = ((size_t)1 << (c->kmax - c->kmin)) + 1, per_lane = seg + nf * d
+                  + (ly->sup ? 2 * grid * d + 2 * (size_t)ly->nlev : 0) + (size_t)ly->nq;
+    size_t B = BLOCK_BYTES / (per_lane * sizeof(double));
+    w->B = B >= BLOCK_MAX ? BLOCK_MAX : B >= 8 ? (int)(B & ~(size_t)7) : B >= 1 ? (int)B : 1;
+    size_t n = (size_t)w->B + 1;         /* + the lone-path buffers (lane, dW) */
+    w->x0 = malloc((d + 2 * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
+    w->noise = malloc(per_lane * n * sizeof *w->noise);
+    w->failed = malloc((size_t)w->B);
+    if (!w->x0 || !w->noise || !w->failed) {
+        worker_free(w);
         return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory (2^%d fine steps)", c->L);
     }
-    w->x = w->x0 + d;
-    w->xref = w->x + d;
-    w->xind = w->xref + d;
-    w->xl = w->xind + d;
-    w->val = w->xl + (size_t)d * (size_t)ly->nlev;
-    w->tref = w->val + ly->nq;
-    w->tind = ly->sup ? w->tref + grid * (size_t)d : NULL;
-    w->tl = ly->sup ? w->tind + grid * (size_t)d : NULL;
+    w->hier = w->x0 + d;
+    w->lane = w->hier + 2 * w->S;
+    w->dW = w->lane + d;
+    w->scratch = w->dW + M;
+    for (int i = 0; i <= c->L - c->kmin; i++) w->lev[i] = w->hier + 2 * w->S - (2 * w->S >> i);
+    w->x = w->noise + seg * (size_t)w->B;
+    w->traj = w->x + nf * d * (size_t)w->B;
+    w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
+    w->val = w->sup + (ly->sup ? 2 * (size_t)ly->nlev * (size_t)w->B : 0);
     int given = slpi_problem_explicit_x0(&c->base, w->x0, err);
     if (given < 0) rc = SLPI_EINPUT;
     else if (!given) rc = slpi_fast_initial_state(w->f[0], w->x0, err);
-    if (rc != SLPI_OK) worker_free(w, nf);
+    if (rc != SLPI_OK) worker_free(w);
     return rc;
 }
 
-/* Integrate level l with object f on the current path's increments; the state at every
- * `tstride`-th step goes to traj (sup estimator; NULL: none). */
-static int integrate(worker *w, const slpi_conv_cfg *c, const layout *ly, int idx, int l,
-                     double *x, double *traj, long tstride, uint64_t path, slpi_error *err)
+/* One segment's increments of the n paths from path0: every level's, truncated per level
+ * after summation (docs/noise.md#coupling item 3). */
+static void block_noise(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_t path0, int n,
+                        long seg)
 {
-    slpi_fast *f = w->f[idx];
-    const slpi_fast_rb_soa *soa = &w->soa[idx];
-    soa_kind kind = w->kind[idx];
-    double xprev[3];
-    long steps = 1L << l;
-    double D = ly->trunc ? slpi_noise_threshold(f->p.h, c->base.trunc_ell) : 0;
-    memcpy(x, w->x0, (size_t)ly->dim * sizeof *x);
-    if (traj) memcpy(traj, x, (size_t)ly->dim * sizeof *x);
-    for (long n = 0; n < steps; n++) {
-        for (int k = 0; k < ly->M; k++) w->dW[k] = level_incr(w, c->L, l, k)[n];
-        if (ly->trunc) w->clipped += slpi_noise_clip(w->dW, (size_t)ly->M, D);
-        slpi_step_info info = {0};
-        slpi_step_status st = SLPI_STEP_CONVERGED;
-        if (kind != SOA_NONE) {
-            memcpy(xprev, x, sizeof xprev);
-            long bad = kind == SOA_ISOMP ? slpi_fast_rb_isomp_soa(soa, 1, f->p.h, x, w->dW, &w->iters)
-                                         : slpi_fast_rb_svi_soa(soa, 1, f->p.h, x, w->dW, &w->iters);
-            if (bad) st = slpi_fast_step(f, xprev, w->dW, &info);   /* the failure's report */
-        } else {
-            st = slpi_fast_step(f, x, w->dW, &info);
-            w->iters += info.iterations;
+    int M = ly->M, nup = c->L - c->kmin;
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < M; k++) {
+            slpi_noise_levels(c->base.seed, path0 + (uint64_t)r, (uint32_t)k, ldexp(c->base.T, -c->L),
+                              nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            for (int i = 0; i <= ly->nlev; i++) {
+                int l = level_of(c, ly, i);
+                const double *src = w->lev[c->L - l];
+                double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r;
+                for (long t = 0; t < 1L << (l - c->kmin); t++) dst[(size_t)t * (size_t)M * (size_t)n] = src[t];
+            }
         }
+    if (!ly->trunc) return;
+    for (int i = 0; i <= ly->nlev; i++) {
+        double D = slpi_noise_threshold(w->f[i]->p.h, c->base.trunc_ell);
+        size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
+        w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, D);
+    }
+}
+
+/* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. */
+static int step_block(worker *w, const slpi_conv_cfg *c, const layout *ly, int i, double *x,
+                      const double *dW, int n, uint64_t path0, long step, slpi_error *err)
+{
+    slpi_fast *f = w->f[i];
+    long bad = 0;
+    if (w->kind[i] != SOA_NONE) {
+        bad = w->kind[i] == SOA_ISOMP
+                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, f->p.h, x, dW, &w->iters, w->failed)
+                  : slpi_fast_rb_svi_soa(&w->soa[i], n, f->p.h, x, dW, &w->iters, w->failed);
+        if (!bad) return SLPI_OK;
+    }
+    for (int r = 0; r < n; r++) {
+        if (bad && !w->failed[r]) continue;   /* SoA: only a failed lane, for its report */
+        for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
+        for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
+        slpi_step_info info = {0};
+        slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
         if (slpi_step_failed(st))
             return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
                                   "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-                                  slpi_scheme_name(f->scheme->id), (unsigned long long)path, l,
-                                  f->p.h, n, slpi_step_status_name(st), info.iterations,
-                                  info.residual);
-        if (traj && (n + 1) % tstride == 0)
-            memcpy(traj + (size_t)((n + 1) / tstride) * (size_t)ly->dim, x,
-                   (size_t)ly->dim * sizeof *x);
+                                  slpi_scheme_name(f->scheme->id), (unsigned long long)(path0 + (uint64_t)r),
+                                  level_of(c, ly, i), f->p.h, step, slpi_step_status_name(st),
+                                  info.iterations, info.residual);
+        w->iters += info.iterations;
+        for (int j = 0; j < ly->dim; j++) x[(size_t)j * (size_t)n + (size_t)r] = w->lane[j];
     }
     return SLPI_OK;
 }
 
-/* max over the level-l grid of ||x_l(t_n) - ref(t_n)||^2, both stored on the finest
- * coarse grid (kmax) or, for x_l, on its own grid. */
-static double sup_dist2(const layout *ly, const double *tl, const double *tref, int l, int kmax)
+/* Copy SoA state x (n lanes) to slot j of a trajectory block. */
+static void traj_put(double *traj, int j, const double *x, size_t dn)
 {
-    double m = 0;
-    long n = 1L << l, step = 1L << (kmax - l);
-    for (long i = 0; i <= n; i++) {
-        double d = dist2(tl + (size_t)i * (size_t)ly->dim, tref + (size_t)(i * step) * (size_t)ly->dim,
-                         ly->dim);
-        if (d > m) m = d;
-    }
-    return m;
+    memcpy(traj + (size_t)j * dn, x, dn * sizeof *x);
 }
 
-void slpi_conv_hierarchy(uint64_t seed, uint64_t path, uint32_t k, double T, int L, int kmin,
-                         double *U)
+/* The n paths from path0 through every level; path r's values go to w->val + r nq
+ * (col * nl1 + level). */
+static int run_block(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_t path0, int n,
+                     slpi_error *err)
 {
-    size_t span = (size_t)1 << (L + 1);
-    slpi_noise_increments(seed, path, k, ldexp(T, -L), 0, 0, (size_t)1 << L, U);
-    for (int l = L - 1; l >= kmin; l--) {
-        const double *up = U + span - ((size_t)1 << (l + 2));
-        double *dn = U + span - ((size_t)1 << (l + 1));
-        for (size_t i = 0; i < ((size_t)1 << l); i++) dn[i] = up[2 * i] + up[2 * i + 1];
-    }
-}
-
-/* All levels of one path; the per-path values go to w->val (col * nl1 + level). */
-static int run_path(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_t path,
-                    slpi_error *err)
-{
-    int d = ly->dim, nl = ly->nlev, L = c->L;
-    for (int k = 0; k < ly->M; k++)
-        slpi_conv_hierarchy(c->base.seed, path, (uint32_t)k, c->base.T, L, c->kmin,
-                            level_incr(w, L, L, k));
-    long ts = 1L << (L - c->kmax);
-    int rc = integrate(w, c, ly, nl, L, w->xref, ly->sup ? w->tref : NULL, ts, path, err);
-    if (rc == SLPI_OK && c->indep)
-        rc = integrate(w, c, ly, nl + 1, L, w->xind, ly->sup ? w->tind : NULL, ts, path, err);
-    if (rc != SLPI_OK) return rc;
-    memset(w->val, 0, (size_t)ly->nq * sizeof *w->val);
-    double *v = w->val;
-    int nl1 = ly->nl1;
-    for (int i = 0; i < nl && rc == SLPI_OK; i++) {
-        rc = integrate(w, c, ly, i, c->kmin + i, w->xl + (size_t)i * (size_t)d,
-                       ly->sup ? w->tl : NULL, 1, path, err);
-        if (rc == SLPI_OK && ly->sup) {
-            v[SLPI_CONV_SELF * nl1 + i] = sup_dist2(ly, w->tl, w->tref, c->kmin + i, c->kmax);
-            if (c->indep)
-                v[SLPI_CONV_INDEP * nl1 + i] = sup_dist2(ly, w->tl, w->tind, c->kmin + i, c->kmax);
+    int d = ly->dim, nl = ly->nlev, nl1 = ly->nl1;
+    size_t dn = (size_t)d * (size_t)n, grid = ((size_t)1 << (c->kmax - c->kmin)) + 1;
+    for (int i = 0; i < w->nf; i++)
+        for (int j = 0; j < d; j++)
+            for (int r = 0; r < n; r++) w->x[(size_t)i * dn + (size_t)j * (size_t)n + (size_t)r] = w->x0[j];
+    double *supv = w->sup;                        /* (level, column) x lane */
+    if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
+    int rc = SLPI_OK;
+    for (long seg = 0; seg < 1L << c->kmin && rc == SLPI_OK; seg++) {
+        block_noise(w, c, ly, path0, n, seg);
+        /* the references first (their kmax-grid states for the sup estimator), then the
+         * coarse levels */
+        for (int o = 0; o < w->nf && rc == SLPI_OK; o++) {
+            int i = o < w->nf - nl ? nl + o : o - (w->nf - nl), l = level_of(c, ly, i);
+            long cnt = 1L << (l - c->kmin);
+            double *x = w->x + (size_t)i * dn, *traj = w->traj + (size_t)(i - nl) * grid * dn;
+            const double *noise = noise_at(w, c, ly, i, n);
+            long ts = 1L << (c->L - c->kmax);
+            if (ly->sup && i >= nl) traj_put(traj, 0, x, dn);
+            for (long t = 0; t < cnt && rc == SLPI_OK; t++) {
+                rc = step_block(w, c, ly, i, x, noise + (size_t)t * (size_t)ly->M * (size_t)n, n, path0,
+                                seg * cnt + t, err);
+                if (!ly->sup) continue;
+                if (i >= nl) {
+                    if ((t + 1) % ts == 0) traj_put(traj, (int)((t + 1) / ts), x, dn);
+                    continue;
+                }
+                size_t j = (size_t)(t + 1) << (c->kmax - l);
+                for (int col = 0; col < 1 + (c->indep != 0); col++) {
+                    const double *ref = w->traj + ((size_t)col * grid + j) * dn;
+                    double *m = supv + ((size_t)i * 2 + (size_t)col) * (size_t)n;
+                    for (int r = 0; r < n; r++) {
+                        double e = dist2_lane(x, ref, d, n, r);
+                        if (e > m[r]) m[r] = e;
+                    }
+                }
+            }
         }
     }
     if (rc != SLPI_OK) return rc;
-    double pref = phi_of(c->phi, w->xref, d);
-    for (int i = 0; i < nl; i++) {
-        const double *xi = w->xl + (size_t)i * (size_t)d;
+    for (int r = 0; r < n; r++) {
+        double *v = w->val + (size_t)r * (size_t)ly->nq;
+        memset(v, 0, (size_t)ly->nq * sizeof *v);
+        /* lane r of object i as a plain vector */
+#define LANE(i, buf)                                                                           \
+    for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i) * dn + (size_t)j * (size_t)n + (size_t)r]
+        double *xref = w->lane, *xi = w->scratch, *xn = w->scratch + d, *xind = w->scratch + 2 * d;
+        LANE(nl, xref);
+        if (c->indep) LANE(nl + 1, xind);
+        double pref = phi_of(c->phi, xref, d);
+        for (int i = 0; i < nl; i++) {
+            LANE(i, xi);
+            if (ly->sup) {
+                v[SLPI_CONV_SELF * nl1 + i] = supv[((size_t)i * 2) * (size_t)n + (size_t)r];
+                if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = supv[((size_t)i * 2 + 1) * (size_t)n + (size_t)r];
+            } else if (c->kind == SLPI_CONV_WEAK) {
+                double pi = phi_of(c->phi, xi, d);
+                if (i + 1 < nl) LANE(i + 1, xn);
+                else memcpy(xn, xref, (size_t)d * sizeof *xn);
+                v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
+                if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
+                else if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = pi - phi_of(c->phi, xind, d);
+                v[SLPI_CONV_MLMC * nl1 + i] = pi - phi_of(c->phi, xn, d);
+                v[SLPI_CONV_PHI * nl1 + i] = pi;
+            } else {
+                v[SLPI_CONV_SELF * nl1 + i] = dist2(xi, xref, d);
+                if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = dist2(xi, xind, d);
+            }
+        }
+#undef LANE
         if (c->kind == SLPI_CONV_WEAK) {
-            double pi = phi_of(c->phi, xi, d);
-            const double *xn = i + 1 < nl ? w->xl + (size_t)(i + 1) * (size_t)d : w->xref;
-            v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
-            if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
-            else if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = pi - phi_of(c->phi, w->xind, d);
-            v[SLPI_CONV_MLMC * nl1 + i] = pi - phi_of(c->phi, xn, d);
-            v[SLPI_CONV_PHI * nl1 + i] = pi;
-        } else if (c->kind == SLPI_CONV_STRONG) {
-            v[SLPI_CONV_SELF * nl1 + i] = dist2(xi, w->xref, d);
-            if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = dist2(xi, w->xind, d);
+            v[SLPI_CONV_PHI * nl1 + nl] = pref;
+            if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - phi_of(c->phi, xind, d);
+        } else if (c->indep) {
+            v[SLPI_CONV_SELF * nl1 + nl] = dist2(xref, xind, d);
         }
-    }
-    if (c->kind == SLPI_CONV_WEAK) {
-        v[SLPI_CONV_PHI * nl1 + nl] = pref;
-        if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - phi_of(c->phi, w->xind, d);
-    } else if (c->indep) {
-        v[SLPI_CONV_SELF * nl1 + nl] = dist2(w->xref, w->xind, d);
     }
     return SLPI_OK;
 }
@@ -534,30 +623,30 @@ static int write_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *stud
         fputc('\n', m);
     }
     fclose(m);
-    int rc = slpi_ckpt_write_text(c->checkpoint, text, len, err);
+    int rc = slpi_checkpoint_write_text(c->checkpoint, text, len, err);
     free(text);
     return rc;
 }
 
 /* One "batch B V..." line into its row of buf; the path count must be the batch's. */
-static int read_batch(slpi_ckpt_reader *r, const slpi_conv_cfg *c, const layout *ly, int nb, int prev,
+static int read_batch(slpi_checkpoint_reader *r, const slpi_conv_cfg *c, const layout *ly, int nb, int prev,
                       double *buf, int *bout)
 {
-    char *v = slpi_ckpt_value(r, "batch"), *end;
+    char *v = slpi_checkpoint_value(r, "batch"), *end;
     if (!v) return SLPI_EINPUT;
     long b = strtol(v, &end, 10);
     if (end == v || *end != ' ' || b <= prev || b >= nb)
-        return slpi_ckpt_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
+        return slpi_checkpoint_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
     double *q = buf + (size_t)b * (size_t)ly->stride;
     for (int j = 0; j < ly->stride; j++) {
         char *t = end;
         q[j] = strtod(t, &end);
         if (end == t || (*end != ' ' && *end != '\0') || (*end == '\0') != (j + 1 == ly->stride))
-            return slpi_ckpt_fail(r, "batch row: expected %s %%a doubles", j + 1 < ly->stride ? "more" : "exactly stride");
+            return slpi_checkpoint_fail(r, "batch row: expected %s %%a doubles", j + 1 < ly->stride ? "more" : "exactly stride");
     }
     long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
     if (q[2 * ly->nq + Q_PATHS] != (double)(r1 - r0))
-        return slpi_ckpt_fail(r, "batch row: its path count is not the batch's%s", "");
+        return slpi_checkpoint_fail(r, "batch row: its path count is not the batch's%s", "");
     *bout = (int)b;
     return SLPI_OK;
 }
@@ -566,16 +655,16 @@ static int read_batch(slpi_ckpt_reader *r, const slpi_conv_cfg *c, const layout 
 static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study, double *buf,
                      unsigned char *done, int nb, slpi_error *err)
 {
-    slpi_ckpt_reader r;
-    int rc = slpi_ckpt_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
+    slpi_checkpoint_reader r;
+    int rc = slpi_checkpoint_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
     long nl, nd;
     int mine = 0;
     for (const char *s = study; *s; s++) mine += *s == '\n';
-    rc = slpi_ckpt_long(&r, "study_lines", 1, 65536, &nl);
+    rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
     const char *s = study;
     for (long i = 0; i < nl && rc == SLPI_OK; i++) {
-        char *v = slpi_ckpt_value(&r, "study");
+        char *v = slpi_checkpoint_value(&r, "study");
         size_t k = strcspn(s, "\n");
         if (!v) {
             rc = SLPI_EINPUT;
@@ -583,25 +672,25 @@ static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study
             char msg[512];
             snprintf(msg, sizeof msg, "the checkpoint is of another study: it has %.200s, this study %.*s", v,
                      *s ? (int)(k < 200 ? k : 200) : 4, *s ? s : "none");
-            rc = slpi_ckpt_fail(&r, "%s", msg);
+            rc = slpi_checkpoint_fail(&r, "%s", msg);
         }
         s += k + (s[k] == '\n');
     }
     if (rc == SLPI_OK && nl != mine) {
         char msg[256];
         snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
-        rc = slpi_ckpt_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+        rc = slpi_checkpoint_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
     }
-    if (rc == SLPI_OK) rc = slpi_ckpt_long(&r, "done", 0, nb, &nd);
+    if (rc == SLPI_OK) rc = slpi_checkpoint_long(&r, "done", 0, nb, &nd);
     for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
         rc = read_batch(&r, c, ly, nb, prev, buf, &prev);
         if (rc == SLPI_OK) done[prev] = 1;
     }
     if (rc == SLPI_OK && r.pos != r.end) {
         r.line++;
-        rc = slpi_ckpt_fail(&r, "unexpected line before the end line%s", "");
+        rc = slpi_checkpoint_fail(&r, "unexpected line before the end line%s", "");
     }
-    slpi_ckpt_close(&r);
+    slpi_checkpoint_close(&r);
     if (rc != SLPI_OK) memset(buf, 0, (size_t)nb * (size_t)ly->stride * sizeof *buf);
     else if (c->rank != 0)   /* rank 0 alone contributes the reloaded rows to the sum */
         for (int b = 0; b < nb; b++)
@@ -667,11 +756,15 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             double *q = buf + (size_t)b * (size_t)ly.stride;
             long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
             w.iters = w.clipped = 0;
-            for (long r = r0; r < r1 && brc == SLPI_OK; r++) {
-                brc = run_path(&w, c, &ly, c->path0 + (uint64_t)r, &werr);
-                for (int j = 0; brc == SLPI_OK && j < ly.nq; j++) {
-                    q[j] += w.val[j];
-                    q[ly.nq + j] += w.val[j] * w.val[j];
+            for (long r = r0; r < r1 && brc == SLPI_OK; r += w.B) {
+                int n = r1 - r < w.B ? (int)(r1 - r) : w.B;
+                brc = run_block(&w, c, &ly, c->path0 + (uint64_t)r, n, &werr);
+                for (int k = 0; brc == SLPI_OK && k < n; k++) {   /* in path order */
+                    const double *v = w.val + (size_t)k * (size_t)ly.nq;
+                    for (int j = 0; j < ly.nq; j++) {
+                        q[j] += v[j];
+                        q[ly.nq + j] += v[j] * v[j];
+                    }
                 }
             }
             for (int j = 0; j < 2 * ly.nq; j++) q[j] += 0.0;   /* -0 -> +0: exact rank sums */
@@ -693,7 +786,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                 }
             }
         }
-        if (wrc == SLPI_OK) worker_free(&w, ly.nlev + 1 + (c->indep ? 1 : 0));
+        if (wrc == SLPI_OK) worker_free(&w);
     }
     free(done);
     free(study);

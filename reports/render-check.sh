@@ -18,6 +18,6 @@ if [ "$size" -lt 20000 ]; then
 fi
 ids=$(grep -o '"id": "[A-Z][0-9]*"' "$dir/claims.json" | cut -d'"' -f4)
 for id in $ids; do
-  grep -q "<tr id='$id'" "$html" || { echo "render-check: FAIL: claim $id not in the page"; exit 1; }
+  grep -q "<section id='$id'>" "$html" || { echo "render-check: FAIL: claim $id not in the page"; exit 1; }
 done
 echo "render-check: ok ($(echo $ids | wc -w) claims; screenshot $dir/screenshot.png, $size bytes)"

@@ -1,7 +1,7 @@
-/* reports.h — internal interface of reports/: coupled convergence studies (SPEC §2.3–2.5),
+/* reports.h — internal interface of reports/: coupled convergence studies (docs/noise.md#coupling, docs/noise.md#estimators),
  * their statistics (weighted least-squares slopes, batch bootstrap CIs, MLMC diagnostics),
- * the Monte-Carlo-free weak oracles (SPEC §5.2 iso/so3/weak-exact, §5.3 svi/so3/weak-exact)
- * and the claims audit (SPEC §6). Used by cli/cmd-converge.c, cli/cmd-audit.c and tests. */
+ * the Monte-Carlo-free weak oracles (docs/experiments.md#iso iso/so3/weak-exact, docs/experiments.md#svi svi/so3/weak-exact)
+ * and the claims audit (docs/claims.md). Used by cli/cmd-converge.c, cli/cmd-audit.c and tests. */
 #ifndef SLPI_REPORTS_H
 #define SLPI_REPORTS_H
 
@@ -71,11 +71,6 @@ typedef struct {
  * exact and the result independent of the rank count. */
 typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
 
-/* The untruncated increments of one path and component at levels L down to kmin,
- * level l at U + 2^(L+1) - 2^(l+1) (2^l values): the fine level drawn at h_L = T 2^-L,
- * each coarser one by pairwise binary64 sums (= slpi_noise_increments at refine L - l). */
-void slpi_conv_hierarchy(uint64_t seed, uint64_t path, uint32_t k, double T, int L, int kmin,
-                         double *U);
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err);
@@ -113,18 +108,23 @@ int slpi_vort_create(slpi_vort **v, int N, slpi_error *err);
 void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, double *grid);
 void slpi_vort_free(slpi_vort *v);
 
-/* ------------------------------------------------------------ claims audit (SPEC §6) */
+/* ------------------------------------------------------------ claims audit (docs/claims.md) */
 
-typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_QUAL } slpi_audit_role;
-typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE } slpi_check_outcome;
+/* claim: decides the verdict; cond: the condition under which a failed claim holds;
+ * ev: evidence only; fails/passes: a control, the decisive check on a case where it must
+ * fail (or pass), the demonstration that the check can fail (or pass). */
 typedef enum {
-    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY,
-    SLPI_CLAIM_QUALITATIVE, SLPI_CLAIM_UNABLE
+    SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_CTL_FAIL, SLPI_ROLE_CTL_PASS
+} slpi_audit_role;
+typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE, SLPI_CHECK_NOT_RUN } slpi_check_outcome;
+typedef enum {
+    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE
 } slpi_claim_verdict;
 
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
     slpi_audit_role role;
     int line;
     /* outcome */
@@ -138,7 +138,13 @@ typedef struct {
 
 typedef struct {
     char id[8], source[96], expected[16];
+    /* the claim's description ("= ID | ..." line of the registry) */
+    char statement[512];        /* the claim in our words */
+    char magnitude[256];        /* what the paper reports (numbers, order) */
+    char paper_size[256];       /* the paper's experiment size */
+    char why[768];              /* DISCREPANCY / CONDITIONAL: what differs and why */
     slpi_claim_verdict verdict;
+    char reason[1024];          /* one line: why this verdict (computed) */
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */
 } slpi_audit_claim;
@@ -147,18 +153,28 @@ typedef struct {
     int full;                   /* the papers' sizes (FULL=1) */
     char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
     const char *only;           /* run only this claim id (NULL: all) */
+    const char *tests;          /* recorded unit-test results (reports/unit-tests.sh) or NULL */
+    int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
+    const char *cache;          /* per-claim result cache folder (NULL: none) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;
 } slpi_audit;
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v);
+const char *slpi_audit_role_name(slpi_audit_role r);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
-/* Evaluate every check and derive each claim's verdict from the outcomes. */
-void slpi_audit_run(slpi_audit *a, FILE *log);
+/* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
+ * NULL) receives each claim's verdict, progress (may be NULL; a terminal) "claim k of n,
+ * elapsed, estimate" lines. With a->cache, a claim whose inputs (its registry lines, the
+ * size, the build) match a cached result is not recomputed. */
+void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress);
+/* Controls mode: the number of control lines whose outcome differs from the one they
+ * demand (0: every check demonstrated that it can fail). */
+int slpi_audit_controls_wrong(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 void slpi_audit_free(slpi_audit *a);

@@ -1,4 +1,4 @@
-/* stats.c — statistics of the convergence studies (SPEC §2.5): the weighted least-squares
+/* stats.c — statistics of the convergence studies (docs/noise.md#estimators): the weighted least-squares
  * slope of log e on log h (weights (e/SE)^2, the inverse variance of log e to first
  * order), a deterministic splitmix64 generator for the batch bootstrap, and quantiles. */
 #include <math.h>

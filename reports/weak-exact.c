@@ -1,11 +1,11 @@
-/* weak-exact.c — the Monte-Carlo-free weak oracles of SPEC §5.2 (iso/so3/weak-exact,
+/* weak-exact.c — the Monte-Carlo-free weak oracles of docs/experiments.md#iso (iso/so3/weak-exact,
  * claim I16) and §5.3 (svi/so3/weak-exact, claim V21): so(3) with H_0 = 0, one constant
  * noise generator chi = sigma e_3 and x_0 = e_1. One step rotates x about e_3 by
- * phi(dW) = 2 atan(sigma dW / 2) (ISOMP: Cayley of the midpoint, SPEC §3.4) or
- * 4 atan(sigma dW / 4) (SVI-SO3 with x = sigma dW e_3 / 2, SPEC §3.5 d); the increments
+ * phi(dW) = 2 atan(sigma dW / 2) (ISOMP: Cayley of the midpoint, docs/schemes.md#isomp) or
+ * 4 atan(sigma dW / 4) (SVI-SO3 with x = sigma dW e_3 / 2, docs/schemes.md#svi-so3); the increments
  * are independent and symmetric, so E x_1(T) = (E cos phi)^(T/h) exactly. E cos phi is
  * a quadrature over the clipped normal: Gauss–Legendre on [-A, A] (A = D/sqrt h) plus
- * the atoms P(|Z| > A) at +-D (SPEC §2.2). The exact SDE value is exp(-sigma^2 T / 2). */
+ * the atoms P(|Z| > A) at +-D (docs/noise.md#truncation). The exact SDE value is exp(-sigma^2 T / 2). */
 #include <math.h>
 
 #include "reports/reports.h"

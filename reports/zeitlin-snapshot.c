@@ -1,4 +1,4 @@
-/* zeitlin-snapshot.c — Euler–Zeitlin vorticity on a latitude–longitude grid (SPEC §5.2
+/* zeitlin-snapshot.c — Euler–Zeitlin vorticity on a latitude–longitude grid (docs/experiments.md#iso
  * iso/zeitlin/snapshots, ISO Fig. 2; qualitative): the state's N x N skew-Hermitian
  * matrix (core layout, slpi.h) is expanded in the real basis Y_alpha of fast/zeitlin.h
  * (coefficients omega_alpha = Re Tr(Y_alpha^* X)), and the same coefficients are summed

@@ -1,5 +1,5 @@
-/* t-audit-gaps.c — the five audit computations of reports/gaps.h (claims R19, V16, V18,
- * V20, I13; SPEC §3.2, §3.4, §3.5) and their evaluators in reports/audit-checks.c:
+/* t-audit-gaps.c — the five audit computations of gaps/gaps.h (claims R19, V16, V18,
+ * V20, I13; docs/schemes.md#rkmk, docs/schemes.md#isomp, docs/schemes.md#svi) and their evaluators in reports/audit-checks.c:
  *  - R19: the dexp^-1 Sigma form passes the finite-difference test on so(3) and se(3),
  *    the printed expansion fails it by O(1);
  *  - V18: identity (30) to rounding on SO(3) (both c) and on so(n) for c = +1/4; the
@@ -10,11 +10,15 @@
  *    IM-DIRECT step, c = +1/4 does not;
  *  - I13: the consistent lifted midpoint stays on SO(3), projects onto the fast ISOMP
  *    step and is equivariant; the printed one projects onto ISOMP at half speed;
- *  - bad inputs give errors; the registry's lines of the five claims reach the verdicts
- *    SPEC §6 expects (R19 DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+ *  - X4: the missed drift of stochastic Lie-Euler vanishes for iso-quad and the x_1^2
+ *    control, not for x_1 x_2; the same verdict two ways: the Lie-Euler - Heun gap shrinks
+ *    like h exactly where the drift vanishes and stays flat where it does not;
+ *  - bad inputs give errors; the registry's lines of the five claims and of the closed
+ *    computations V17, I19, X3 reach the expected verdicts (R19, I19 DISCREPANCY, the
+ *    others CONFIRMED) through slpi_audit_run. */
 #include <stdlib.h>
 
-#include "reports/gaps.h"
+#include "gaps/gaps.h"
 #include "reports/reports.h"
 #include "testutil.h"
 
@@ -135,21 +139,62 @@ static void test_lifted(void)
     TEST_CHECK(slpi_gaps_lifted(&p, 0.5, 1, 7, &r, &err) == SLPI_EINPUT);
 }
 
+/* X4: drift and gap agree on which noises are Stratonovich-consistent for Lie-Euler. */
+static void test_consistency(uint64_t seed)
+{
+    slpi_error err = {0, ""};
+    slpi_problem p;
+    double d0, d1, d2, g1[6], g2[6];
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_problem_set(&p, "noise", "iso-quad", &err) == SLPI_OK);
+    TEST_CHECK(slpi_gaps_missed_drift(&p, 0, 10, seed, &d0, &err) == SLPI_OK);
+    TEST_CHECK(slpi_gaps_missed_drift(&p, 1, 10, seed, &d1, &err) == SLPI_OK);
+    TEST_CHECK(slpi_gaps_missed_drift(&p, 2, 10, seed, &d2, &err) == SLPI_OK);
+    printf("  missed drift: iso-quad %.2e, a x1 x2 %.2e, a x1^2/2 %.2e\n", d0, d1, d2);
+    TEST_CHECKF(d0 <= 1e-14 && d2 <= 1e-14 && d1 >= 0.1, "%.2e %.2e %.2e", d0, d1, d2);
+    TEST_CHECK(slpi_gaps_le_gap(1, 1, 4, 9, test_iters(40), seed, g1, &err) == SLPI_OK);
+    TEST_CHECK(slpi_gaps_le_gap(2, 1, 4, 9, test_iters(40), seed, g2, &err) == SLPI_OK);
+    printf("  LE - Heun gap h = 2^-4 .. 2^-9: x1 x2 %.2e -> %.2e, x1^2 %.2e -> %.2e\n", g1[0], g1[5],
+           g2[0], g2[5]);
+    TEST_CHECKF(g2[0] / g2[5] > 20 && g2[0] / g2[5] < 50, "consistent gap ratio %.2f (2^5 = 32)",
+                g2[0] / g2[5]);
+    TEST_CHECKF(g1[0] / g1[5] < 2, "inconsistent gap ratio %.2f (flat)", g1[0] / g1[5]);
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
+    TEST_CHECK(slpi_gaps_missed_drift(&p, 1, 1, seed, &d1, &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_gaps_le_gap(1, 1, 5, 4, 10, seed, g1, &err) == SLPI_EINPUT);
+}
+
+/* Registry text for claim lines: each line gets a description and a control that holds. */
+static const char *registry(const char *const *lines, int n)
+{
+    static char buf[8192];
+    buf[0] = 0;
+    for (int i = 0; i < n; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "%.*s", (int)strcspn(lines[i], " "), lines[i]);
+        size_t l = strlen(buf);
+        snprintf(buf + l, sizeof buf - l, "= %s | s | m | p | -\n%s\n%s | x | CONFIRMED | fails | - | "
+                 "thresholds 1 | -\n", id, lines[i], id);
+    }
+    return buf;
+}
+
 /* The registry's lines of the five claims through the audit, and a wrong threshold. */
 static void test_registry(void)
 {
-    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20"};
+    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3"};
     static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED};
+        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
+        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED};
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 8; i++) {
         slpi_audit a = {0};
         slpi_error err = {0, ""};
         a.only = ids[i];
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
         TEST_CHECKF(slpi_audit_load(&a, "reports/claims.txt", &err) == SLPI_OK, "%s", err.msg);
-        slpi_audit_run(&a, NULL);
+        slpi_audit_run(&a, NULL, NULL);
         int unable = 0, evpass = 1;
         for (int j = 0; j < a.nchecks; j++) {
             unable += a.checks[j].outcome == SLPI_CHECK_UNABLE;
@@ -160,14 +205,15 @@ static void test_registry(void)
                     slpi_claim_verdict_name(a.claims[0].verdict) : "-", unable, evpass ? "ok" : "FAILED");
         slpi_audit_free(&a);
     }
-    const char *reg =
-        "V18 | x | CONFIRMED | claim | - | adstar son 5 - <= 1e-15 | -\n"
-        "V16 | x | CONFIRMED | claim | - | svivs det >= 1e-3 | -\n"
-        "R19 | x | CONFIRMED | claim | - | dexpinv heavy-top sigma <= 1e-7 | -\n"
-        "V20 | x | CONFIRMED | claim | svi/rigid-body/paths h=0.1 | sviident 20 mid <= 1e-13 | -\n"
-        "I13 | x | CONFIRMED | claim | iso/rigid-body/long h=0.05 | lifted 0.25 20 proj <= 1e-13 | -\n"
-        "X9 | x | CONFIRMED | claim | - | lifted 0.5 20 proj <= 1e-13 | -\n"
-        "X10 | x | CONFIRMED | claim | - | adstar son 5 * <= 1 | -\n";
+    static const char *const lines[] = {
+        "V18 | x | CONFIRMED | claim | - | adstar son 5 - <= 1e-15 | -",
+        "V16 | x | CONFIRMED | claim | - | svivs det >= 1e-3 | -",
+        "R19 | x | CONFIRMED | claim | - | dexpinv heavy-top sigma <= 1e-7 | -",
+        "V20 | x | CONFIRMED | claim | svi/rigid-body/paths h=0.1 | sviident 20 mid <= 1e-13 | -",
+        "I13 | x | CONFIRMED | claim | iso/rigid-body/long h=0.05 | lifted 0.25 20 proj <= 1e-13 | -",
+        "X9 | x | CONFIRMED | claim | - | lifted 0.5 20 proj <= 1e-13 | -",
+        "X10 | x | CONFIRMED | claim | - | adstar son 5 * <= 1 | -"};
+    const char *reg = registry(lines, 7);
     static const slpi_claim_verdict want2[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY,
         SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE,
         SLPI_CLAIM_UNABLE};
@@ -175,10 +221,10 @@ static void test_registry(void)
     slpi_error err = {0, ""};
     snprintf(a.outdir, sizeof a.outdir, "%s", dir);
     TEST_CHECKF(slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK, "%s", err.msg);
-    slpi_audit_run(&a, NULL);
+    slpi_audit_run(&a, NULL, NULL);
     for (int j = 0; j < a.nclaims && j < 7; j++)
         TEST_CHECKF(a.claims[j].verdict == want2[j], "%s: %s (%s)", a.claims[j].id,
-                    slpi_claim_verdict_name(a.claims[j].verdict), a.checks[j].evidence);
+                    slpi_claim_verdict_name(a.claims[j].verdict), a.checks[a.claims[j].first].evidence);
     TEST_CHECK(a.nclaims == 7);
     slpi_audit_free(&a);
     rmdir(dir);
@@ -193,6 +239,7 @@ int main(void)
     test_svivs(seed);
     test_svi();
     test_lifted();
+    test_consistency(seed);
     test_registry();
     TEST_END();
 }

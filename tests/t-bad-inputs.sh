@@ -1,29 +1,61 @@
 #!/bin/sh
 # t-bad-inputs.sh — table of malformed inputs across every command and every file the
-# commands read (key files, x0 files, noise files, checkpoints, options). Each row:
-# the command must exit 2 (not crash: no exit >= 128, no sanitizer report), print a
-# message matching the row's pattern (naming the key or file:line), and leave no
-# output file behind (`run` and `noise` rows write to -o/--output; an input error
-# found before the first step removes the file, see `slpi run --help`).
+# commands read (key files, x0 files, noise files, golden files, checkpoints, options,
+# initial states off their manifold) and of unsafe outputs (a device, a FIFO, a
+# symbolic link, an output naming an input or another output, a report to /dev/full).
+# Each row: the command must exit 2 (not crash: no exit >= 128, no sanitizer report),
+# print a message matching the row's pattern (naming the key or file:line), leave no
+# output file behind (`run` and `noise` rows write to -o/--output, which is written
+# only when the run succeeds, see `slpi run --help`), no temporary file, and every file
+# the row names in $keep exactly as it was. Last, two runs writing one -o at once must
+# leave one whole run's output.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 fail=0; n=0
+top=$(pwd)
 cd "$tmp" || exit 1
 
+# snap FILE...: what each file is (type, link target, contents), to compare after a row
+snap() {
+  for f; do
+    if [ -L "$f" ]; then echo "link $f -> $(readlink "$f")"
+    elif [ -c "$f" ]; then echo "chardev $f"
+    elif [ -p "$f" ]; then echo "fifo $f"
+    elif [ -f "$f" ]; then echo "file $f $(cksum < "$f")"
+    else echo "none $f"; fi
+  done
+}
+
 # row PATTERN COMMAND ARGS...: the command gets an output file where it writes one
+# (COMMAND runx, verifyx, goldenx, noisex: no output file added; stdout goes to $out).
+# Files named in $keep must be exactly as before (nothing deleted, truncated or
+# replaced); no temporary file (.NAME.slpi-XXXXXX) may be left behind.
+keep=""; out=msg
 row() {
   pat=$1; cmd=$2; shift 2; n=$((n+1))
   rm -f out.tsv
+  before=$(snap $keep)
   case $cmd in
     run) "$slpi" run "$@" -o out.tsv >msg 2>&1 ;;
     noise) "$slpi" noise "$@" --output out.tsv >msg 2>&1 ;;
     resume) cp base.tsv out.tsv; "$slpi" run "$@" -o out.tsv >msg 2>&1 ;;
+    runx|verifyx|goldenx|noisex)
+      if [ "$out" = msg ]; then "$slpi" "${cmd%x}" "$@" >msg 2>&1; else "$slpi" "${cmd%x}" "$@" 2>msg >"$out"; fi ;;
     *) "$slpi" "$cmd" "$@" >msg 2>&1 ;;
   esac
   rc=$?
+  if [ "$(snap $keep)" != "$before" ]; then
+    echo "t-bad-inputs: FAIL #$n: slpi $cmd $* changed a file it must keep: $(snap $keep | tr '\n' ' ') (was: $(echo "$before" | tr '\n' ' '))" >&2
+    fail=1
+  fi
+  if ls -A | grep -q '\.slpi-'; then
+    echo "t-bad-inputs: FAIL #$n: slpi $cmd $* left a temporary file: $(ls -A | grep '\.slpi-')" >&2
+    rm -f .*.slpi-*; fail=1
+  fi
+  keep=""; out=msg
   if [ $rc -ne 2 ] || ! grep -q -- "$pat" msg || grep -q "Sanitizer\|runtime error" msg; then
     echo "t-bad-inputs: FAIL #$n: slpi $cmd $* -> exit $rc: $(head -c 300 msg) (want exit 2 and /$pat/)" >&2
     fail=1
@@ -38,6 +70,7 @@ row() {
 }
 
 P="--preset iso/rigid-body/trajectories --steps 5"
+ln -s "$top/oracle/golden" oracle-golden
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 5 > good.noise || exit 1
 nl=$(printf '\n')
 : > empty
@@ -61,7 +94,7 @@ row "missing.noise: cannot open" run $P noise_file=missing.noise
 row "short:14: truncated file" noise --check short
 row "empty:0: empty file" noise --check empty
 # key files
-row "adir: read error" run --config adir
+row "adir: not a regular file (a folder)" run --config adir
 awk 'BEGIN { printf "h="; for (i = 0; i < 9000; i++) printf "1"; print "" }' > long.cfg
 row "long.cfg:1: line too long" run --config long.cfg
 printf 'h=0.1\0steps=3\nseed=2\n' > nul.cfg; row "nul.cfg:1: NUL byte in the line" run --config nul.cfg
@@ -90,7 +123,7 @@ row "refine=41: out of range" run refine=41
 row "T=1 is not an integer multiple of h" run T=1 h=0.3
 row "level=3 needs T" run level=3
 row "x0: 2 values given" run x0=1,2
-row "x0: entry 1 is not a finite number" run x0=nan,0,0
+row "x0: entry 1: 'nan': not a finite number" run x0=nan,0,0
 row "steps=0: out of range" run --steps 0
 row "steps=99999999999999999999: " run steps=99999999999999999999
 row "unrecognized option '--frobnicate'" run --frobnicate
@@ -100,9 +133,9 @@ row "not applicable\|N/A" run --system manakov --scheme rkmk-le
 # initial-state files
 row "missing.x0: cannot open" run $P x0_file=missing.x0
 row "empty: 0 values, the state has 3" run $P x0_file=empty
-printf '1 2 x\n' > x0; row "x0:1: 'x' is not a finite number" run $P x0_file=x0
+printf '1 2 x\n' > x0; row "x0:1: 'x': not a finite number" run $P x0_file=x0
 printf '1 2 3\n4\n' > x0; row "x0:2: more than the 3 values of the state" run $P x0_file=x0
-printf '1 inf 3\n' > x0; row "x0:1: 'inf' is not a finite number" run $P x0_file=x0
+printf '1 inf 3\n' > x0; row "x0:1: 'inf': not a finite number (infinity)" run $P x0_file=x0
 awk 'BEGIN { for (i = 0; i < 65533; i++) printf " "; print "0.5 0.25" }' > x0long
 row "x0long: 2 values, the state has 3" run $P x0_file=x0long
 # checkpoints and their options
@@ -111,15 +144,114 @@ row "empty: empty file" resume $P --resume empty
 printf '# slpi-checkpoint 1\narith fast\n' > ck; row "ck:.*truncated checkpoint" resume $P --resume ck
 row "good.noise:1: not a checkpoint" resume $P --resume good.noise
 row "missing.ck: cannot open" resume $P --resume missing.ck
-row "checkpoint-every -3: expected a positive number" run $P --checkpoint ck2 --checkpoint-every -3
+row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
 # the noise command
-row "--components 0: expected an integer" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1
-row "--h -1: expected a positive" noise --seed 1 --path 0 --components 1 --h -1 --steps 1
-row "--seed xyz: expected an unsigned 64-bit integer" noise --seed xyz --path 0 --components 1 --h 0.1 --steps 1
-row "--h nan: expected a positive" noise --seed 1 --path 0 --components 1 --h nan --steps 1
+row "--components 0: out of range \[1, 100000\]" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1
+row "--h -1: out of range" noise --seed 1 --path 0 --components 1 --h -1 --steps 1
+row "--seed xyz: not an unsigned 64-bit integer" noise --seed xyz --path 0 --components 1 --h 0.1 --steps 1
+row "--h nan: not a finite number (NaN)" noise --seed 1 --path 0 --components 1 --h nan --steps 1
 # other commands
 row "unrecognized option '--frob'" list --frob
 row "unknown command 'frobnicate'" frobnicate
+
+# ---- file safety (core/output.c): nothing but a regular file this run created is ever
+# removed or truncated; an output never replaces an input or another output.
+# A private /dev/full (root can make one; else the system's, which a user cannot
+# remove), a FIFO with a reader, a symbolic link, inputs that outputs must not touch.
+mknod full c 1 7 2>/dev/null || ln -s /dev/full full
+mkfifo fifo
+ln -s target.tsv link; echo "keep me" > target.tsv
+cp good.noise in.noise; printf '0.6 0 0.8\n' > in.x0; printf 'h=0.00390625\n' > in.cfg
+keep="full"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o full
+keep="full"; row "write error" runx $P -o full
+keep="full"; row "full: write error" noisex --seed 1 --path 0 --components 3 --h 0.1 --steps 5 --output full
+keep="link target.tsv"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o link
+cat fifo > fifo.out & reader=$!
+keep="fifo"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o fifo
+kill $reader 2>/dev/null; wait $reader 2>/dev/null   # a run that never opened the FIFO leaves cat waiting
+keep="in.noise"; row "--output in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o in.noise
+keep="in.noise"; row "--output ./in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o ./in.noise
+keep="in.x0"; row "--json in.x0 is also the input x0_file" runx $P x0_file=in.x0 -o o1.tsv --json in.x0
+keep="in.cfg"; row "--checkpoint in.cfg is also the input --config" runx $P --config in.cfg -o o1.tsv --checkpoint in.cfg
+keep="target.tsv"; row "--output link and --checkpoint target.tsv name the same file" runx $P -o link --checkpoint target.tsv
+row "--output same.tsv and --json same.tsv name the same file" runx $P -o same.tsv --json same.tsv
+row "--output same.tsv and --checkpoint ./same.tsv name the same file" runx $P -o same.tsv --checkpoint ./same.tsv
+cp base.tsv res.tsv; "$slpi" run $P -q -o res.tsv --checkpoint res.ck --checkpoint-every 2 || exit 1
+keep="res.ck"; row "--output res.ck is also the input --resume res.ck" runx $P -o res.ck --resume res.ck
+row "adir: is a directory" runx $P -o adir
+keep="full"; row "run: .*--checkpoint.*full\|full: write error" runx $P -o ck.tsv --checkpoint full --checkpoint-every 2
+rm -f ck.tsv
+# a report that cannot be written is an error, never a silent exit 0
+keep="full"; out=full; row "standard output: write error" goldenx oracle-golden/rigid-body.isomp.golden
+keep="full"; out=full; row "standard output: write error" verifyx base.tsv --max-steps 2
+keep="full"; out=full; row "standard output: write error" runx $P
+keep="full"; out=full; row "standard output: write error" noisex --seed 1 --path 0 --components 3 --h 0.1 --steps 5
+# non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
+row "/dev/zero: not a regular file (a character device)" verify /dev/zero
+row "adir: not a regular file (a folder)" run $P noise_file=adir
+sed 's/$/\r/' good.noise > crlf.noise; row "crlf.noise:1: CRLF line end" run $P noise_file=crlf.noise
+printf '\357\273\277' | cat - good.noise > bom.noise; row "bom.noise:1: starts with a UTF-8 byte-order mark" run $P noise_file=bom.noise
+printf '\357\273\277h=0.1\n' > bom.cfg; row "bom.cfg:1: starts with a UTF-8 byte-order mark" run --config bom.cfg
+row "h=1e-320: subnormal" run h=1e-320
+row "amp=4e-320: subnormal" run amp=4e-320
+row "h=1e-400: underflows to 0" run h=1e-400
+printf '0.5 1e-310 0.5\n' > sub.x0; row "sub.x0:1: '1e-310': subnormal" run $P x0_file=sub.x0
+row "trunc_ell=2x: not a finite number (trailing 'x')" run trunc_ell=2x
+row "maxit=1e3: not an integer" run maxit=1e3
+sed '9s/.*/# steps 2147483648/' good.noise > big.noise; row "big.noise:9: bad step count (1..2^30)" run $P noise_file=big.noise
+sed '4s/.*/# components 100000/; 9s/.*/# steps 4096/' good.noise > wide.noise
+row "wide.noise:9: 4096 steps x 100000 components: more than the 2^28 increments" run $P noise_file=wide.noise
+row "--steps 2147483648 x --components 1: more than the 2^30 steps" noise --seed 1 --path 0 --components 1 --h 0.1 --steps 2147483648
+row "--steps 4096 x --components 100000: more than the 2^30 steps or 2^28 increments" noise --seed 1 --path 0 --components 100000 --h 0.1 --steps 4096
+# initial states off their manifold (tolerance 1e-10, `slpi run --help`)
+row "x0: R is not a rotation" run --preset svi/heavy-top/case3 --steps 2 x0=0,0,1,0,0,1,2,0,0,0,2,0,0,0,2
+row "x0: |Gamma| = 2: the direction of gravity must be a unit vector" run --preset svi/heavy-top/case3 --steps 2 x0=0,0,1,0,0,2,1,0,0,0,1,0,0,0,1
+row "x0: |gamma| = 0.70710678118654757" run --system heavy-top --scheme tmk --steps 2 x0=0,0,1,0,0.5,0.5
+row "x0: R is not a rotation" run --preset svi/rigid-body/noether track_R=1 --steps 2 x0=1,0,0,1,0,0,0,1,0,0,0,-1
+printf '1e-3 0 0 0 0 0 0 0 0\n' > tr.x0; row "tr.x0: the trace of X is 0.001 i: an su(3) state is traceless" run --system euler-zeitlin --scheme isomp N=3 ic_lmax=2 --steps 2 x0_file=tr.x0
+# golden files: every checkpoint and invariant the header promises must be there
+G=oracle-golden/rigid-body.isomp.golden
+awk '/^checkpoint\t8\t/ { skip = 1 } /^checkpoint\t16\t/ { skip = 0 } !skip' $G > nock.golden
+row "nock.golden:4: the header promises a checkpoint at step 8" golden nock.golden
+grep -v '^inv	H0	' $G > noinv.golden; row "noinv.golden:5: the header promises the invariant 'H0'" golden noinv.golden
+grep -v '^# invariants=' $G > nohead.golden; row "nohead.golden: no '# invariants=' header line" golden nohead.golden
+sed '$d' $G | awk '/^checkpoint\t16\t/ { exit } 1' > cut.golden; echo end >> cut.golden
+row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.golden:4: .*promises a checkpoint at step 16" golden cut.golden
+# strict options: converge, props, run, noise
+C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
+row "--threads abc: not an integer" converge $C --threads abc
+row "--threads -1: out of range \[1, 256\]" converge $C --threads -1
+row "--threads 100000: out of range \[1, 256\]" converge $C --threads 100000
+row "--boot -5: out of range" converge $C --boot -5
+row "--ref 5xyz: not an integer" converge $C --ref 5xyz
+row "--batches 99999999999: out of range \[1, 65536\]" converge $C --batches 99999999999
+row "--paths 1e6: not an integer" converge $C --paths 1e6
+row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
+row "--cases abc: not an integer" props --cases abc
+row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
+export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit integer" props --list; unset SLPI_TEST_SEED
+row "--first -1: not an unsigned 64-bit integer" noise --seed 1 --path 0 --components 1 --h 0.1 --steps 1 --first -1
+row "--path 4294967296: out of range" noise --seed 1 --path 4294967296 --components 1 --h 0.1 --steps 1
+
+# a run ended by SIGTERM before it finishes removes its temporary file and leaves no output
+n=$((n+1))
+"$slpi" run $P --steps 50000000 -q -o killed.tsv & k=$!
+i=0; while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+kill -TERM $k; wait $k; rk=$?
+if [ $rk -ne 143 ] || ls -A | grep -q 'killed'; then
+  echo "t-bad-inputs: FAIL #$n: SIGTERM: exit $rk (want 143), left: $(ls -A | grep killed)" >&2
+  fail=1
+fi
+
+# two runs writing one -o at once both finish, and the file is one whole run's output
+"$slpi" run $P --steps 20000 seed=1 -q -o one.tsv && "$slpi" run $P --steps 20000 seed=2 -q -o two.tsv || exit 1
+"$slpi" run $P --steps 20000 seed=1 -q -o both.tsv & a=$!
+"$slpi" run $P --steps 20000 seed=2 -q -o both.tsv & b=$!
+wait $a; ra=$?; wait $b; rb=$?; n=$((n+1))
+if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! { cmp -s both.tsv one.tsv || cmp -s both.tsv two.tsv; }; then
+  echo "t-bad-inputs: FAIL #$n: concurrent writers: exit $ra and $rb, the file is neither run's output" >&2
+  fail=1
+fi
 
 echo "t-bad-inputs: $n malformed inputs"
 [ $n -ge 40 ] || { echo "t-bad-inputs: FAIL: fewer than 40 rows" >&2; fail=1; }

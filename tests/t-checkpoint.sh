@@ -95,8 +95,8 @@ sed 's/^# slpi-checkpoint 1/# slpi-checkpoint 2/' "$tmp/sck" > "$tmp/v2"
 expect "v2:.*digest mismatch" run $small -o "$tmp/s.tsv" --resume "$tmp/v2"
 expect "cannot open" run $small -o "$tmp/s.tsv" --resume "$tmp/missing-ck"
 expect "need --output" run $small --checkpoint "$tmp/c2"
-expect "checkpoint-every 0: expected a positive" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every 0
-expect "checkpoint-every x: expected a positive" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every x
+expect "checkpoint-every 0: out of range \[1," run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every 0
+expect "checkpoint-every x: not an integer" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every x
 expect "not a checkpoint" run $small -o "$tmp/s.tsv" --resume "$tmp/s0.tsv"
 cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a refused resume changed the output file"
 

@@ -92,8 +92,8 @@ refuse "an edited row" "edited.ck:[0-9]*: digest mismatch" $study --resume "$tmp
 printf '# slpi-checkpoint 1\narith fast\n' > "$tmp/run.ck"
 refuse "a run checkpoint" "run.ck:1: not a checkpoint" $study --resume "$tmp/run.ck"
 refuse "a missing checkpoint" "nothere.ck: cannot open" $study --resume "$tmp/nothere.ck"
-refuse "checkpoint-every 0" "checkpoint-every=0" $study --checkpoint "$tmp/x.ck" --checkpoint-every 0
-refuse "an unwritable checkpoint" "nodir/x.ck.tmp: cannot write the checkpoint" $study --checkpoint "$tmp/nodir/x.ck"
+refuse "checkpoint-every 0" "--checkpoint-every 0: out of range" $study --checkpoint "$tmp/x.ck" --checkpoint-every 0
+refuse "an unwritable checkpoint" "nodir/x.ck: cannot write" $study --checkpoint "$tmp/nodir/x.ck"
 
 [ $fail -eq 0 ] && echo "t-converge-ckpt: ok (SIGKILL + resume byte-identical; 9 refusals)"
 exit $fail

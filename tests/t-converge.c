@@ -1,8 +1,9 @@
 /* t-converge.c — the coupled convergence machinery (reports/converge.c, stats.c,
- * weak-exact.c; SPEC §2.3–2.5, §5.2 I16, §5.3 V21, §5.4 X4):
- *  - the per-path hierarchy equals slpi_noise_increments at (h_l, refine L-l), bit for bit;
+ * weak-exact.c; docs/noise.md#coupling, docs/noise.md#estimators, docs/experiments.md#iso I16, docs/experiments.md#svi V21, docs/experiments.md#cross X4):
+ *  - the lock-step engine's strong and sup errors equal, to the bit, a direct path-by-path
+ *    computation from slpi_noise_increments at (h_l, refine L-l) and slpi_fast_step;
  *  - WLS slope of exact power laws; bootstrap quantiles;
- *  - weak-exact quadrature: SPEC I16 values, Gauss–Legendre vs a composite Simpson rule,
+ *  - weak-exact quadrature: docs/claims.md#i16 values, Gauss–Legendre vs a composite Simpson rule,
  *    Monte Carlo through the implemented ISOMP and SVI steps within 4 SE of the quadrature;
  *  - printed results identical for 1 and 2 threads and for 1 and 2 (simulated) ranks,
  *    and for the structure-of-arrays kernels and the general path;
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "fast/fast.h"
 #include "reports/reports.h"
 #include "testutil.h"
 
@@ -72,7 +74,7 @@ static int craft(const char *path, const char *out, const char *from, const char
     char body[1 << 16];
     snprintf(body, sizeof body, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     slpi_error err;
-    return slpi_ckpt_write_text(out, body, strlen(body), &err);
+    return slpi_checkpoint_write_text(out, body, strlen(body), &err);
 }
 
 static slpi_conv_cfg preset_cfg(const char *preset)
@@ -97,22 +99,68 @@ int main(void)
 {
     test_start("t-converge", 7);
 
-    /* hierarchy: pairwise sums of the fine level = the generator's coarse levels */
+    /* the lock-step engine against a direct path-by-path computation: for every path,
+     * each level's increments from slpi_noise_increments(h_l, refine L - l), clipped at
+     * D(h_l), stepped with slpi_fast_step; the mean squared error to the reference at T
+     * (strong) or the mean over paths of the largest squared error over the level's grid
+     * (sup), summed in path order as one batch does, must be the engine's to the bit (70
+     * paths: a full lock-step block and a partial one; ISOMP and SVI, vector lanes and
+     * general path) */
     {
-        int L = 9, kmin = 2;
-        double *U = malloc(sizeof(double) << (L + 1)), *g = malloc(sizeof(double) << L);
-        for (int t = 0; t < 3; t++) {
-            uint64_t seed = test_rand_u64(), path = (uint64_t)test_rand_int(1000);
-            double T = test_rand_uniform(0.05, 2);
-            slpi_conv_hierarchy(seed, path, 1, T, L, kmin, U);
-            for (int l = kmin; l <= L; l++) {
-                slpi_noise_increments(seed, path, 1, ldexp(T, -l), L - l, 0, (size_t)1 << l, g);
-                const double *u = U + ((size_t)1 << (L + 1)) - ((size_t)1 << (l + 1));
-                TEST_CHECKF(memcmp(u, g, sizeof(double) << l) == 0, "level %d differs", l);
+        const char *pr[2] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3"};
+        const slpi_conv_kind kinds[6] = {SLPI_CONV_STRONG, SLPI_CONV_STRONG, SLPI_CONV_SUP,
+                                         SLPI_CONV_SUP, SLPI_CONV_STRONG, SLPI_CONV_SUP};
+        for (int j = 0; j < 6; j++) {
+            slpi_conv_cfg c = preset_cfg(pr[j % 2]);
+            c.kind = kinds[j];
+            c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 70; c.batches = 1; c.boot = 0;
+            c.general = j >= 4;
+            const char *what = c.kind == SLPI_CONV_SUP ? "sup" : "strong";
+            slpi_conv_result r;
+            slpi_error err;
+            int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+            int nlev = c.kmax - c.kmin + 1, M = slpi_problem_noise_count(&c.base);
+            double s1[8] = {0}, x[3], dw[1 << 7][3], traj[(1 << 4) + 1][3];
+            long iters = 0;
+            for (long p = 0; rc == SLPI_OK && p < c.paths; p++) {
+                for (int i = nlev; i >= 0; i--) {   /* the reference first: its kmax-grid states */
+                    int l = i < nlev ? c.kmin + i : c.L;
+                    slpi_problem q = c.base;
+                    q.level = l;
+                    slpi_fast *f = NULL;
+                    TEST_CHECK(slpi_problem_finish(&q, &err) == SLPI_OK && slpi_fast_create(&f, &q, &err) == SLPI_OK);
+                    if (!f) break;
+                    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+                    double D = slpi_noise_threshold(q.h, q.trunc_ell), z[1 << 7], sup = 0;
+                    for (int k = 0; k < M; k++) {
+                        slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, c.L - l, 0, (size_t)1 << l, z);
+                        if (slpi_problem_truncates(&q)) slpi_noise_clip(z, (size_t)1 << l, D);
+                        for (int n = 0; n < 1 << l; n++) dw[n][k] = z[n];
+                    }
+                    if (i == nlev) memcpy(traj[0], x, sizeof x);
+                    for (int n = 0; n < 1 << l; n++) {
+                        slpi_step_info info;
+                        TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dw[n], &info)));
+                        iters += info.iterations;
+                        if (i == nlev && (n + 1) % (1 << (c.L - c.kmax)) == 0)
+                            memcpy(traj[(n + 1) >> (c.L - c.kmax)], x, sizeof x);
+                        const double *ref = traj[(n + 1) << (c.kmax - l)];
+                        double e = 0;
+                        for (int k = 0; i < nlev && k < 3; k++) e += (x[k] - ref[k]) * (x[k] - ref[k]);
+                        if (e > sup) sup = e;
+                        if (i < nlev && n + 1 == 1 << l) s1[i] += c.kind == SLPI_CONV_SUP ? sup : e;
+                    }
+                    slpi_fast_free(f);
+                }
             }
+            for (int i = 0; rc == SLPI_OK && i < nlev; i++)
+                TEST_CHECKF(r.cell[SLPI_CONV_SELF][i].mean == s1[i] / (double)c.paths,
+                            "%s %s%s level %d: engine %a, direct %a", pr[j % 2], what,
+                            c.general ? " (general)" : "", r.level[i], r.cell[SLPI_CONV_SELF][i].mean,
+                            s1[i] / (double)c.paths);
+            TEST_CHECKF(r.iters == iters, "%s %s: iterations %ld vs %ld", pr[j % 2], what, r.iters, iters);
         }
-        free(U);
-        free(g);
     }
 
     /* WLS of an exact power law; quantiles */
@@ -130,7 +178,7 @@ int main(void)
         TEST_CHECK(slpi_stats_quantile(v, 5, 0.5) == 3 && slpi_stats_quantile(v, 5, 0.25) == 2);
     }
 
-    /* weak-exact quadrature: SPEC I16 values and an independent Simpson rule */
+    /* weak-exact quadrature: docs/claims.md#i16 values and an independent Simpson rule */
     {
         static const double i16[6] = {0.01805, 0.00921, 0.00467, 0.00235, 0.00118, 0.00059};
         for (int k = 3; k <= 8; k++) {

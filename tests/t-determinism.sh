@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-determinism.sh — the determinism matrix (issue 8): the fast path's trajectories
+# t-determinism.sh — the determinism matrix: the fast path's trajectories
 # (written with --hex, so every bit shows) for one case per system and several schemes
 # must be byte-identical across builds and BLAS thread counts, and so must the
 # canonical noise (`slpi noise`).

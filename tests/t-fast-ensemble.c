@@ -1,51 +1,110 @@
-/* t-fast-ensemble.c — the structure-of-arrays rigid-body ensembles of fast/ensemble.c
- * against the general path (slpi_fast_step) on the same increments: ISOMP-COMM with
- * iso-quad noise and SVI-SO3 (c = +-1/4) with svi-lin noise must agree bit for bit,
- * including the iteration counts. */
+/* t-fast-ensemble.c — the lock-step structure-of-arrays rigid-body ensembles of
+ * fast/ensemble.c against the general path (slpi_fast_step) on the same increments:
+ * ISOMP-COMM with iso-quad noise and SVI-SO3 (c = +-1/4) with svi-lin noise must agree
+ * bit for bit, path by path, including each path's iteration count and failures, for
+ * every kernel this processor can run (portable, AVX2, AVX-512F), lane counts that
+ * leave a partial group, and solver policies that stop lanes of one group at different
+ * iterations for different reasons: tolerance, stagnation (a tolerance below rounding),
+ * fixed iterations, a cap accepted or failed, and a NaN lane (diverged). */
 #include "fastutil.h"
 
-static double g_c;
-static void tw(slpi_problem *p) { p->svi_c = g_c; p->h = 1.0 / 64; }
+typedef struct {
+    const char *name;
+    double tol;
+    int maxit, fixed, fail_on_cap, nan_lane;
+} policy;
 
-static void compare(slpi_scheme_id k, double c)
+static const policy policies[] = {
+    {"default", 0, 0, 0, 0, 0},
+    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0},
+    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0},
+    {"fixed_iters 3", 0, 0, 3, 0, 0},
+    {"maxit 3, accept", 0, 3, 0, 0, 0},
+    {"maxit 3, fail", 0, 3, 0, 1, 0},
+    {"a NaN increment in lane 5", 0, 0, 0, 0, 1},
+};
+
+static const policy *g_pol;
+static double g_c;
+
+static void tw(slpi_problem *p)
+{
+    p->svi_c = g_c;
+    p->h = 1.0 / 16;
+    if (g_pol->tol > 0) p->tol = g_pol->tol;
+    if (g_pol->maxit > 0) p->maxit = g_pol->maxit;
+    p->fixed_iters = g_pol->fixed;
+    p->on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
+}
+
+static const char *isa_name(slpi_fast_isa isa)
+{
+    return isa == SLPI_FAST_ISA_AVX512 ? "avx512" : isa == SLPI_FAST_ISA_AVX2 ? "avx2" : "portable";
+}
+
+static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa isa, int nl)
 {
     g_c = c;
+    g_pol = pol;
     slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, k, tw);
     if (!f) return;
     slpi_fast_rb_soa soa;
     slpi_error err = {0};
     TEST_CHECK(slpi_fast_rb_soa_init(&soa, &f->p, &err) == 0);
-    enum { NL = 37, STEPS = 200 };
-    double xs[3 * NL], xa[NL][3], dW[3 * NL];
-    for (int r = 0; r < NL; r++)
-        for (int i = 0; i < 3; i++) xs[i * NL + r] = xa[r][i] = fu_normal();
-    long its_soa = 0, its = 0, bad = 0;
+    soa.isa = isa;
+    enum { MAXL = 37, STEPS = 40 };
+    double xs[3 * MAXL], xa[MAXL][3], dW[3 * MAXL];
+    for (int r = 0; r < nl; r++)
+        for (int i = 0; i < 3; i++) xs[i * nl + r] = xa[r][i] = 2 * fu_normal();
+    long its_soa = 0, its = 0, bad_soa = 0, bad = 0, flags = 0;
+    unsigned char failed[MAXL];
     for (int n = 0; n < STEPS; n++) {
-        for (int i = 0; i < 3 * NL; i++) dW[i] = sqrt(f->p.h) * fu_normal();
-        bad += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, NL, f->p.h, xs, dW, &its_soa)
-                                      : slpi_fast_rb_svi_soa(&soa, NL, f->p.h, xs, dW, &its_soa);
-        for (int r = 0; r < NL; r++) {
-            double w[3] = {dW[r], dW[NL + r], dW[2 * NL + r]};
+        for (int i = 0; i < 3 * nl; i++) dW[i] = 4 * sqrt(f->p.h) * fu_normal();
+        if (pol->nan_lane && nl > 5 && n == STEPS / 2) dW[nl + 5] = NAN;
+        bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed)
+                                          : slpi_fast_rb_svi_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed);
+        for (int r = 0; r < nl; r++) {
+            double w[3] = {dW[r], dW[nl + r], dW[2 * nl + r]};
             slpi_step_info info;
-            if (slpi_step_failed(slpi_fast_step(f, xa[r], w, &info))) bad++;
+            int fl = slpi_step_failed(slpi_fast_step(f, xa[r], w, &info));
+            bad += fl;
+            flags += fl != failed[r];
             its += info.iterations;
         }
     }
-    double dmax = 0;
-    for (int r = 0; r < NL; r++)
-        for (int i = 0; i < 3; i++) dmax = fmax(dmax, fabs(xs[i * NL + r] - xa[r][i]));
-    printf("  %s c=%+.2f: max difference %g, iterations %ld vs %ld\n", slpi_scheme_name(k), c,
-           dmax, its_soa, its);
-    TEST_CHECKF(dmax == 0 && its == its_soa && bad == 0, "%s soa vs general: %g, its %ld/%ld, bad %ld",
-                slpi_scheme_name(k), dmax, its_soa, its, bad);
+    int same = 1;
+    for (int r = 0; r < nl; r++)
+        for (int i = 0; i < 3; i++) same &= memcmp(&xs[i * nl + r], &xa[r][i], sizeof(double)) == 0;
+    TEST_CHECKF(same && its == its_soa && bad == bad_soa && flags == 0,
+                "%s c=%+.2f %s, %s kernel, %d lanes: bits %s, iterations %ld vs %ld, failures %ld vs %ld"
+                " (%ld lanes flagged wrongly)", slpi_scheme_name(k), c, pol->name, isa_name(isa), nl,
+                same ? "equal" : "differ", its_soa, its, bad_soa, bad, flags);
+    if (nl == MAXL)
+        printf("  %-5s c=%+.2f %-46s %-8s: %ld iterations, %ld failures: %s\n", slpi_scheme_name(k),
+               c, pol->name, isa_name(isa), its, bad, same && its == its_soa && bad == bad_soa
+               ? "identical" : "DIFFERENT");
     slpi_fast_free(f);
 }
 
 int main(void)
 {
     test_start("t-fast-ensemble", 31337);
-    compare(SLPI_SCHEME_ISOMP, 0.25);
-    compare(SLPI_SCHEME_SVI, 0.25);
-    compare(SLPI_SCHEME_SVI, -0.25);
+    slpi_fast_isa isas[] = {SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512};
+    int lanes[] = {37, 1, 8, 13};
+    int ran = 0;
+    for (int a = 0; a < 3; a++) {
+        if (!slpi_fast_ensemble_isa_available(isas[a])) {
+            printf("  %s kernel: not available on this processor\n", isa_name(isas[a]));
+            continue;
+        }
+        ran++;
+        for (size_t p = 0; p < sizeof policies / sizeof policies[0]; p++)
+            for (int l = 0; l < 4; l++) {
+                compare(SLPI_SCHEME_ISOMP, 0.25, &policies[p], isas[a], lanes[l]);
+                compare(SLPI_SCHEME_SVI, 0.25, &policies[p], isas[a], lanes[l]);
+                compare(SLPI_SCHEME_SVI, -0.25, &policies[p], isas[a], lanes[l]);
+            }
+    }
+    TEST_CHECK(ran >= 1);
     TEST_END();
 }

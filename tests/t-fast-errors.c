@@ -1,4 +1,4 @@
-/* t-fast-errors.c — every error path of fast/ (SPEC §3.0 solver policy, §4.7
+/* t-fast-errors.c — every error path of fast/ (docs/schemes.md#solver solver policy, docs/systems.md#applicability
  * applicability): non-convergence at a huge step (FAIL, ACCEPT and fixed-iteration
  * policies, with iteration counts and residuals), NaN/Inf states and increments,
  * inapplicable pairs and options, bad parameters and initial conditions. */

@@ -1,4 +1,4 @@
-/* t-fast-fields.c — the system files of fast/ against SPEC §4's ground-truth formulas:
+/* t-fast-fields.c — the system files of fast/ against docs/systems.md's ground-truth formulas:
  * vector fields coad(grad_k(mu), mu) at random states (§4.1-§4.4), Hessians against
  * central differences of the gradients, O_exp against a Taylor series of exp(ad*_sigma)
  * and its Casimir preservation, and the so(3)/su(2) block matrix kernels (ISOMP map,
@@ -19,7 +19,7 @@ static void cross(const double *a, const double *b, double *c)
 static void field(const slpi_fast_system *s, int k, const double *mu, double *v)
 {
     double xi[256];
-    s->grad(s, k, mu, xi);
+    s->gen(s, k, mu, xi);
     s->coad(s, xi, mu, v);
 }
 
@@ -173,21 +173,21 @@ static void check_hess(slpi_fast *f, const char *what)
     const slpi_fast_system *s = &f->sys;
     int d = s->cdim;
     double mu[64], w[64], mp[64], mm[64], gp[64], gm[64], h[64];
-    f->sys.initial_state(s, &f->p, mu, NULL);
+    slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) mu[i] += 0.05 * rnd();
     for (int i = 0; i < d; i++) w[i] = rnd();
     double eps = 1e-5;
     for (int i = 0; i < d; i++) { mp[i] = mu[i] + eps * w[i]; mm[i] = mu[i] - eps * w[i]; }
     for (int k = 0; k <= (s->M < 3 ? s->M : 3); k++) {
-        s->grad(s, k, mp, gp);
-        s->grad(s, k, mm, gm);
-        s->hess(s, k, mu, w, h);
+        s->gen(s, k, mp, gp);
+        s->gen(s, k, mm, gm);
+        s->dgen(s, k, mu, w, h);
         double err = 0, sc = 1e-300;
         for (int i = 0; i < d; i++) {
             err = fmax(err, fabs((gp[i] - gm[i]) / (2 * eps) - h[i]));
             sc = fmax(sc, fabs(h[i]));
         }
-        TEST_CHECKF(err <= 1e-7 * fmax(sc, 1e-3), "%s hess k=%d: fd error %g (scale %g)", what, k, err, sc);
+        TEST_CHECKF(err <= 1e-7 * fmax(sc, 1e-3), "%s dgen k=%d: fd error %g (scale %g)", what, k, err, sc);
     }
 }
 
@@ -197,9 +197,9 @@ static void check_orbit(slpi_fast *f, const char *what, double (*casimir)(const 
     const slpi_fast_system *s = &f->sys;
     int d = s->cdim;
     double mu[64], sg[64], o[64], term[64], t2[64], sum[64];
-    s->initial_state(s, &f->p, mu, NULL);
+    slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) sg[i] = 0.3 * rnd();
-    s->orbit_exp(s, sg, mu, o);
+    s->orbit(s, sg, mu, o);
     for (int i = 0; i < d; i++) sum[i] = term[i] = mu[i];
     for (int j = 1; j < 40; j++) {
         s->coad(s, sg, term, t2);

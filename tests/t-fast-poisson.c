@@ -1,9 +1,10 @@
-/* t-fast-poisson.c — Poisson-map property by finite differences (SPEC §3.4 Thm 4.5,
+/* t-fast-poisson.c — Poisson-map property by finite differences (docs/schemes.md#isomp Thm 4.5,
  * §3.5 f, cases iso/rigid-body/poisson-fd and svi/rigid-body/poisson-fd): for fixed
  * increments the Jacobian D of x_n -> x_{n+1} satisfies D J(x_n) D^T = J(x_{n+1}),
  * J(x) = hat(x), for ISOMP (COMM and CAY) and SVI with c = +1/4, and visibly fails
  * for SVI with c = -1/4 (negative control). Also SVI node and rotation outputs agree. */
 #include "fastutil.h"
+#include "props/props.h"
 
 static int g_cay, g_node;
 static double g_c;
@@ -17,12 +18,6 @@ static void tw(slpi_problem *p)
     p->isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
     p->svi_c = g_c;
     p->svi_output = g_node ? SLPI_SVI_OUT_NODE : SLPI_SVI_OUT_ROTATION;
-}
-
-static void hat(const double *x, double *H)
-{
-    double h[9] = {0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0};
-    memcpy(H, h, sizeof h);
 }
 
 /* max |D J(x) D^T - J(x1)| with D by central differences. */
@@ -41,8 +36,8 @@ static double poisson_residual(slpi_fast *f, const double *x, const double *dw)
     }
     memcpy(x1, x, sizeof x1);
     fu_run(f, x1, 1, dw);
-    hat(x, H0);
-    hat(x1, H1);
+    slpi_props_poisson_tensor(&f->p, x, H0);      /* J = hat x (props/invariants.c) */
+    slpi_props_poisson_tensor(&f->p, x1, H1);
     slpi_fast_mat3_mul(D, H0, T);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) R[3 * i + j] = T[3 * i] * D[3 * j] + T[3 * i + 1] * D[3 * j + 1] + T[3 * i + 2] * D[3 * j + 2];

@@ -1,8 +1,8 @@
-/* t-fast-registry.c — the double path agrees with the applicability matrix of SPEC §4.7
+/* t-fast-registry.c — the double path agrees with the applicability matrix of docs/systems.md#applicability
  * (core's slpi_registry_pair): with the papers' defaults (slpi_problem_init), every pair
  * marked P or E is created and takes 20 steps without failure, and every N/A pair is
  * rejected with SLPI_EINPUT and a message. Systems of this module: rigid body, heavy
- * top, Manakov, point vortices. SPEC §4.7 makes rigid-body/rkmk-le E only with
+ * top, Manakov, point vortices. docs/systems.md#applicability makes rigid-body/rkmk-le E only with
  * state-independent noise: its default is svi-lin, and iso-quad must be rejected. */
 #include "fastutil.h"
 

@@ -1,4 +1,4 @@
-/* t-fast-schemes.c — scheme consistency of fast/ on the rigid body (SPEC §3, §4.1):
+/* t-fast-schemes.c — scheme consistency of fast/ on the rigid body (docs/schemes.md, docs/systems.md#rigid-body):
  * deterministic global orders (2 for TMK, HEUN, IM, TRAP, ISOMP COMM/CAY, SVI +-1/4 and
  * SVI-LP; 1 for Lie–Euler) against an RK4 reference computed here; one step with zero
  * increments equals the deterministic step; ISOMP reversibility and COMM vs CAY updates;
@@ -119,7 +119,7 @@ static void check_isomp_symmetry(void)
     slpi_fast_free(g);
 }
 
-/* ISOMP's quasi-Newton form (SPEC §3.4 step 3) has the fixed point of the plain map:
+/* ISOMP's quasi-Newton form (docs/schemes.md#isomp step 3) has the fixed point of the plain map:
  * on the rigid body, vortices and Manakov both solvers agree over 50 noisy steps. */
 static slpi_solver_kind g_solver;
 static void tw_solver(slpi_problem *p) { p->solver = g_solver; }

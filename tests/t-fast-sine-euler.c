@@ -1,4 +1,4 @@
-/* t-fast-sine-euler.c — sine-Euler on su(N), N odd, double path (SPEC §4.6): the basis
+/* t-fast-sine-euler.c — sine-Euler on su(N), N odd, double path (docs/systems.md#sine-euler): the basis
  * relations of T_m, Fourier I/O, the vector field against the Fourier form eq. (55),
  * the Casimir and energy closed forms against matrix traces, the canonical initial
  * condition's printed invariants, and the diagnostics. Scale-free ratios
@@ -36,14 +36,14 @@ static cplx ctrace(int N, const cplx *A)
 }
 
 /* Random skew-Hermitian coefficients: omega_{-m} = conj(omega_m). */
-static void rand_omega(const slpi_sine_euler_basis *b, cplx *om, int real_even)
+static void rand_omega(const slpi_fast_sine_euler_basis *b, cplx *om, int real_even)
 {
     for (int k = b->nm / 2; k < b->nm; k++) {
         int m1, m2;
-        slpi_sine_euler_mode_of(b, k, &m1, &m2);
+        slpi_fast_sine_euler_mode_of(b, k, &m1, &m2);
         cplx v = CMPLX(test_rand_uniform(-0.5, 0.5), real_even ? 0 : test_rand_uniform(-0.5, 0.5));
         om[k] = v;
-        om[slpi_sine_euler_mode(b, -m1, -m2)] = conj(v);
+        om[slpi_fast_sine_euler_mode(b, -m1, -m2)] = conj(v);
     }
 }
 
@@ -51,28 +51,28 @@ static int wedge(int a1, int a2, int b1, int b2) { return a1 * b2 - a2 * b1; }
 
 static void check_basis(int N)
 {
-    slpi_sine_euler_basis b;
+    slpi_fast_sine_euler_basis b;
     slpi_error err;
-    TEST_CHECK(slpi_sine_euler_basis_init(&b, N, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_sine_euler_basis_init(&b, N, &err) == SLPI_OK);
     size_t NN = (size_t)N * N;
     double scale = 1 / (2 * b.eps); /* |entries of T_m| */
     cplx *T = calloc(NN * b.nm, sizeof *T), *A = malloc(NN * sizeof *A),
          *B = malloc(NN * sizeof *B);
-    for (int k = 0; k < b.nm; k++) slpi_sine_euler_add(&b, k, 1.0, T + k * NN);
+    for (int k = 0; k < b.nm; k++) slpi_fast_sine_euler_add(&b, k, 1.0, T + k * NN);
     double herm = 0, gram = 0, comm = 0, tr = 0;
     for (int i = 0; i < b.nm; i++) {
         int a1, a2;
-        slpi_sine_euler_mode_of(&b, i, &a1, &a2);
-        TEST_CHECK(slpi_sine_euler_mode(&b, a1, a2) == i);
-        TEST_CHECK(slpi_sine_euler_mode(&b, a1 + N, a2 - 2 * N) == i);
-        const cplx *Ti = T + i * NN, *Tn = T + slpi_sine_euler_mode(&b, -a1, -a2) * NN;
+        slpi_fast_sine_euler_mode_of(&b, i, &a1, &a2);
+        TEST_CHECK(slpi_fast_sine_euler_mode(&b, a1, a2) == i);
+        TEST_CHECK(slpi_fast_sine_euler_mode(&b, a1 + N, a2 - 2 * N) == i);
+        const cplx *Ti = T + i * NN, *Tn = T + slpi_fast_sine_euler_mode(&b, -a1, -a2) * NN;
         for (int a = 0; a < N; a++)
             for (int e = 0; e < N; e++)
                 herm = fmax(herm, cabs(conj(Ti[e + (size_t)N * a]) + Tn[a + (size_t)N * e]));
         tr = fmax(tr, cabs(ctrace(N, Ti)));
         for (int j = 0; j < b.nm; j++) {
             int b1, b2;
-            slpi_sine_euler_mode_of(&b, j, &b1, &b2);
+            slpi_fast_sine_euler_mode_of(&b, j, &b1, &b2);
             const cplx *Tj = T + j * NN;
             cplx g = 0;
             for (size_t e = 0; e < NN; e++) g += conj(Ti[e]) * Tj[e];
@@ -80,7 +80,7 @@ static void check_basis(int N)
             /* [T_a, T_b] = sin(eps a^b)/eps T_{a+b} */
             cmul(N, Ti, Tj, A);
             cmul(N, Tj, Ti, B);
-            int k = slpi_sine_euler_mode(&b, a1 + b1, a2 + b2);
+            int k = slpi_fast_sine_euler_mode(&b, a1 + b1, a2 + b2);
             double f = sin(b.eps * wedge(a1, a2, b1, b2)) / b.eps;
             for (size_t e = 0; e < NN; e++) {
                 cplx ref = k < 0 ? 0 : f * T[k * NN + e];
@@ -99,19 +99,19 @@ static void check_basis(int N)
     cplx *om = malloc(b.nm * sizeof *om), *om2 = malloc(b.nm * sizeof *om2);
     cplx *W = malloc(NN * sizeof *W), *P = calloc(NN, sizeof *P);
     rand_omega(&b, om, 0);
-    slpi_sine_euler_from_fourier(&b, om, W);
-    slpi_sine_euler_to_fourier(&b, W, om2);
+    slpi_fast_sine_euler_from_fourier(&b, om, W);
+    slpi_fast_sine_euler_to_fourier(&b, W, om2);
     double rt = 0;
     for (int k = 0; k < b.nm; k++) rt = fmax(rt, cabs(om[k] - om2[k]));
     TEST_CHECKF(rt / (N * U) < 16, "Fourier round trip N=%d: ratio %.3g", N, rt / (N * U));
     cmul(N, W, W, A);
     cplx t2 = ctrace(N, A);
     cmul(N, A, W, B);
-    cplx t3 = ctrace(N, B), c3 = slpi_sine_euler_tr3(&b, om);
-    double c2 = slpi_sine_euler_c2(&b, om);
-    slpi_sine_euler_stream(&b, 1.0, W, P);
+    cplx t3 = ctrace(N, B), c3 = slpi_fast_sine_euler_tr3(&b, om);
+    double c2 = slpi_fast_sine_euler_c2(&b, om);
+    slpi_fast_sine_euler_stream(&b, 1.0, W, P);
     cmul(N, W, P, A);
-    double h = slpi_sine_euler_energy(&b, om), hm = 0.5 * creal(ctrace(N, A));
+    double h = slpi_fast_sine_euler_energy(&b, om), hm = 0.5 * creal(ctrace(N, A));
     double r2 = cabs(t2 - c2) / (N * U * fabs(c2));
     double r3 = cabs(t3 - c3) / (N * N * U * cabs(t3));
     double rh = fabs(h - hm) / (N * U * h);
@@ -132,21 +132,21 @@ static void check_basis(int N)
 
 /* Eq. (55) coefficientwise: d omega_m = sum_n sin(eps m^n)/eps omega_{m-n}
  * (omega_n / |n|^2 h + sum_i zeta_{i,n} dW_i), zeta_{1,+-(1,1)} = zeta_{2,+-(1,-1)} = amp. */
-static void fourier_field(const slpi_sine_euler_basis *b, double amp, const double *eta,
+static void fourier_field(const slpi_fast_sine_euler_basis *b, double amp, const double *delta,
                           const cplx *om, cplx *out)
 {
     for (int i = 0; i < b->nm; i++) {
         int m1, m2;
-        slpi_sine_euler_mode_of(b, i, &m1, &m2);
+        slpi_fast_sine_euler_mode_of(b, i, &m1, &m2);
         cplx s = 0;
         for (int j = 0; j < b->nm; j++) {
             int n1, n2;
-            slpi_sine_euler_mode_of(b, j, &n1, &n2);
-            int k = slpi_sine_euler_mode(b, m1 - n1, m2 - n2);
+            slpi_fast_sine_euler_mode_of(b, j, &n1, &n2);
+            int k = slpi_fast_sine_euler_mode(b, m1 - n1, m2 - n2);
             if (k < 0) continue;
-            cplx f = om[j] / (double)(n1 * n1 + n2 * n2) * eta[0];
-            if ((n1 == 1 && n2 == 1) || (n1 == -1 && n2 == -1)) f += amp * eta[1];
-            if ((n1 == 1 && n2 == -1) || (n1 == -1 && n2 == 1)) f += amp * eta[2];
+            cplx f = om[j] / (double)(n1 * n1 + n2 * n2) * delta[0];
+            if ((n1 == 1 && n2 == 1) || (n1 == -1 && n2 == -1)) f += amp * delta[1];
+            if ((n1 == 1 && n2 == -1) || (n1 == -1 && n2 == 1)) f += amp * delta[2];
             s += sin(b->eps * wedge(m1, m2, n1, n2)) / b->eps * om[k] * f;
         }
         out[i] = s;
@@ -164,8 +164,8 @@ static void check_system(int N, int samples)
     int rc = slpi_fast_sys_sine_euler(&s, &p, &err);
     TEST_CHECKF(rc == SLPI_OK, "create N=%d: %s", N, err.msg);
     if (rc) return;
-    slpi_sine_euler_basis b;
-    slpi_sine_euler_basis_init(&b, N, &err);
+    slpi_fast_sine_euler_basis b;
+    slpi_fast_sine_euler_basis_init(&b, N, &err);
     int dim = s.dim;
     size_t NN = (size_t)N * N;
     double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
@@ -175,26 +175,26 @@ static void check_system(int N, int samples)
          *W = malloc(NN * sizeof *W);
     double worst = 0, worst_k = 0;
     for (int it = 0; it < samples; it++) {
-        double eta[3] = {test_rand_uniform(0, 1), test_rand_uniform(-1, 1),
+        double delta[3] = {test_rand_uniform(0, 1), test_rand_uniform(-1, 1),
                          test_rand_uniform(-1, 1)};
         rand_omega(&b, om, 0);
-        slpi_sine_euler_from_fourier(&b, om, W);
+        slpi_fast_sine_euler_from_fourier(&b, om, W);
         /* plus a trace part: central, it must not change the field */
         double c = test_rand_uniform(-1, 1);
         for (int i = 0; i < N; i++) W[i + (size_t)N * i] += I * c;
-        slpi_sun_pack(N, W, mu);
-        s.grad_sum(&s, eta, mu, xi);
+        slpi_fast_sun_pack(N, W, mu);
+        s.gen_sum(&s, delta, mu, xi);
         s.coad(&s, xi, mu, v);
         /* the same through the per-component gradients */
         memset(ref, 0, dim * sizeof *ref);
         for (int k = 0; k <= s.M; k++) {
-            s.grad(&s, k, mu, xi);
+            s.gen(&s, k, mu, xi);
             s.coad(&s, xi, mu, tmp);
-            for (int i = 0; i < dim; i++) ref[i] += eta[k] * tmp[i];
+            for (int i = 0; i < dim; i++) ref[i] += delta[k] * tmp[i];
         }
-        fourier_field(&b, p.se.amp, eta, om, f);
-        slpi_sine_euler_from_fourier(&b, f, W);
-        slpi_sun_pack(N, W, tmp);
+        fourier_field(&b, p.se.amp, delta, om, f);
+        slpi_fast_sine_euler_from_fourier(&b, f, W);
+        slpi_fast_sun_pack(N, W, tmp);
         double e = 0, e2 = 0, sc = 0;
         for (int i = 0; i < dim; i++) {
             e = fmax(e, fabs(v[i] - tmp[i]));
@@ -205,8 +205,8 @@ static void check_system(int N, int samples)
         worst_k = fmax(worst_k, e2 / (N * N * U * (sc > 0 ? sc : 1)));
     }
     TEST_CHECKF(worst < 256, "vector field vs eq. (55) N=%d: ratio %.3g", N, worst);
-    TEST_CHECKF(worst_k < 64, "grad_sum vs per-component grad N=%d: ratio %.3g", N, worst_k);
-    printf("  N=%d: vector field vs eq. (55): ratio %.2f; grad_sum vs grad: %.2f\n", N, worst,
+    TEST_CHECKF(worst_k < 64, "gen_sum vs per-component grad N=%d: ratio %.3g", N, worst_k);
+    printf("  N=%d: vector field vs eq. (55): ratio %.2f; gen_sum vs grad: %.2f\n", N, worst,
            worst_k);
     free(mu);
     free(xi);
@@ -226,7 +226,15 @@ static double diag_get(const slpi_diag *d, const char *name)
     return NAN;
 }
 
-/* Initial conditions and diagnostics: the canonical IC's printed C2 and C3 (SPEC §4.6),
+/* Core's Fourier description of the initial state, mapped by the system (N = 3). */
+static int initial(const slpi_fast_system *s, const slpi_problem *p, double *x, slpi_error *err)
+{
+    double c[16];
+    int rc = slpi_problem_initial_state(p, c, err);
+    return rc ? rc : s->initial_map(s, c, x, err);
+}
+
+/* Initial conditions and diagnostics: the canonical IC's printed C2 and C3 (docs/systems.md#sine-euler),
  * C3 from the eigenvalues against the closed form, real-even departure, random ICs. */
 static void check_ic(void)
 {
@@ -238,7 +246,7 @@ static void check_ic(void)
     TEST_CHECK(slpi_fast_sys_sine_euler(&s, &p, &err) == SLPI_OK);
     double x[9], y[9];
     slpi_diag d = {0};
-    TEST_CHECK(s.initial_state(&s, &p, x, &err) == SLPI_OK);
+    TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
     s.diagnostics(&s, x, x, &d);
     double c2 = diag_get(&d, "C2"), c3 = diag_get(&d, "C3");
     TEST_CHECKF(fabs(c2 + 0.117121) < 1e-6 && fabs(c3 + 0.0151538) < 1e-7,
@@ -247,28 +255,28 @@ static void check_ic(void)
     TEST_CHECK(diag_get(&d, "eig_dev") == 0 && diag_get(&d, "H0") > 0);
     printf("  canonical IC: C2 %.9g, C3 %.9g, H0 %.9g\n", c2, c3, diag_get(&d, "H0"));
     /* closed form of Tr W^3 on the canonical coefficients */
-    slpi_sine_euler_basis b;
-    slpi_sine_euler_basis_init(&b, 3, &err);
+    slpi_fast_sine_euler_basis b;
+    slpi_fast_sine_euler_basis_init(&b, 3, &err);
     cplx W[9], om[8];
-    slpi_sun_unpack(3, x, W);
-    slpi_sine_euler_to_fourier(&b, W, om);
-    double c3c = cimag(slpi_sine_euler_tr3(&b, om));
+    slpi_fast_sun_unpack(3, x, W);
+    slpi_fast_sine_euler_to_fourier(&b, W, om);
+    double c3c = cimag(slpi_fast_sine_euler_tr3(&b, om));
     TEST_CHECKF(fabs(c3 - c3c) / (9 * U * fabs(c3)) < 64, "C3 eigenvalues vs closed form: %.3g",
                 fabs(c3 - c3c));
     p.se.ic = SLPI_SE_IC_RANDOM;
     p.se.ic_seed = 7;
-    TEST_CHECK(s.initial_state(&s, &p, x, &err) == SLPI_OK);
-    TEST_CHECK(s.initial_state(&s, &p, y, &err) == SLPI_OK && memcmp(x, y, sizeof x) == 0);
+    TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
+    TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK && memcmp(x, y, sizeof x) == 0);
     d.n = 0;
     s.diagnostics(&s, x, NULL, &d);
     TEST_CHECK(diag_get(&d, "real_even_dev") < 64 * U);
     p.se.ic = SLPI_SE_IC_COMPLEX;
-    TEST_CHECK(s.initial_state(&s, &p, y, &err) == SLPI_OK);
+    TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK);
     d.n = 0;
     s.diagnostics(&s, y, NULL, &d);
     TEST_CHECK(diag_get(&d, "real_even_dev") > 1e-3);
     p.se.ic_seed = 8;
-    TEST_CHECK(s.initial_state(&s, &p, x, &err) == SLPI_OK && memcmp(x, y, sizeof x) != 0);
+    TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK && memcmp(x, y, sizeof x) != 0);
     s.free_ctx(&s);
 
     /* bad input: even N, negative amplitude */
@@ -316,7 +324,7 @@ static int run_path(slpi_scheme_id k, int steps, slpi_diag *d)
 }
 
 /* Structure: every orbit-preserving scheme keeps C2 and C3 to rounding, ISOMP and IM
- * keep C2; TRAP visibly drifts C3 (negative control, SPEC §3.3, claim R3/R8 setting). */
+ * keep C2; TRAP visibly drifts C3 (negative control, docs/schemes.md#direct, claim R3/R8 setting). */
 static void check_runs(int steps)
 {
     static const slpi_scheme_id exact[] = {SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE,
@@ -354,8 +362,8 @@ int main(void)
     check_ic();
     check_runs((int)test_iters(200));
 
-    slpi_sine_euler_basis b;
+    slpi_fast_sine_euler_basis b;
     slpi_error err;
-    TEST_CHECK(slpi_sine_euler_basis_init(&b, 4, &err) == SLPI_EINPUT && strstr(err.msg, "odd"));
+    TEST_CHECK(slpi_fast_sine_euler_basis_init(&b, 4, &err) == SLPI_EINPUT && strstr(err.msg, "odd"));
     TEST_END();
 }

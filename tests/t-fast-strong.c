@@ -1,5 +1,5 @@
-/* t-fast-strong.c — strong convergence on coupled Brownian paths (SPEC §2.3, §2.5): for
- * one noise (commuting case) the strong order is 1 (SPEC §3.1 Remark 4.2, §3.2, §3.4
+/* t-fast-strong.c — strong convergence on coupled Brownian paths (docs/noise.md#coupling, docs/noise.md#estimators): for
+ * one noise (commuting case) the strong order is 1 (docs/schemes.md#tmk Remark 4.2, docs/schemes.md#rkmk, docs/schemes.md#isomp
  * [derived]): TMK and RKMK-HEUN on the heavy top with SALT alpha = (0.3, 0.6, 0.9), and
  * ISOMP on the rigid body with iso-quad1. Errors at T = 1 against the same scheme at
  * h = 2^-12 on the same path (fine increments summed pairwise); slope by least squares

@@ -1,4 +1,4 @@
-/* t-fast-structure.c — structure preservation of fast/ over long runs (SPEC §3.6, §6):
+/* t-fast-structure.c — structure preservation of fast/ over long runs (docs/schemes.md#summary, docs/claims.md):
  * Casimirs to rounding for the orbit-map schemes (TMK, RKMK, ISOMP-CAY, SVI) as the
  * scale-free ratio |dC| / (u |C| sqrt(steps)); ISOMP-COMM and IM to solver accuracy;
  * TRAP visibly drifting (negative control, claim R3); TMK deterministic energy and its
@@ -87,7 +87,7 @@ static void tw_svi_det(slpi_problem *p)
     p->svi_c = g_c;
 }
 
-/* SVI rigid body, no noise, dt = 0.01, T = 50 (SPEC §3.5 f). */
+/* SVI rigid body, no noise, dt = 0.01, T = 50 (docs/schemes.md#svi-sign). */
 static void check_svi_energy(void)
 {
     for (int s = 0; s < 2; s++) {

@@ -1,4 +1,4 @@
-/* t-fast-values.c — fast/ against the numbers and closed forms SPEC §4 and §5 give:
+/* t-fast-values.c — fast/ against the numbers and closed forms docs/systems.md, docs/experiments.md give:
  * initial energies and spectra (rigid body 0.705749, SVI E0 0.2818346, heavy top 0.1875,
  * gyroscope 1.373186, Manakov spectrum), the SVI rigid-body state at T = 50, the
  * MC-free weak oracles' one-step rotations (ISOMP 2 atan(s dW/2), SVI 4 atan(s dW/4),

@@ -1,4 +1,4 @@
-/* t-fast-zeitlin.c — Euler–Zeitlin on su(N), double path (SPEC §4.5): the Hoppe–Yau
+/* t-fast-zeitlin.c — Euler–Zeitlin on su(N), double path (docs/systems.md#euler-zeitlin): the Hoppe–Yau
  * Laplacian in both forms, the quantized harmonics against exact 3j symbols, the real
  * basis and its coefficient maps, the O(N^2) Poisson solve, and the system file
  * (vector field, generators, Casimirs, an ISOMP run). Errors are scale-free ratios
@@ -71,7 +71,7 @@ static void ccomm(int N, const cplx *A, const cplx *B, cplx *C, cplx *tmp)
     for (size_t i = 0; i < (size_t)N * N; i++) C[i] -= tmp[i];
 }
 
-/* Laplacian as sum_k [S_k, [S_k, P]], S_k = i J_k (SPEC §4.5, second form). */
+/* Laplacian as sum_k [S_k, [S_k, P]], S_k = i J_k (docs/systems.md#euler-zeitlin, second form). */
 static void laplacian_commutator(int N, const cplx *P, cplx *out)
 {
     size_t NN = (size_t)N * N;
@@ -278,11 +278,11 @@ static double gauss(void)
     return sqrt(-2 * log(1 - u1)) * cos(2 * M_PI_ * u2);
 }
 
-/* The system file against an independent evaluation (SPEC §4.5): the field
+/* The system file against an independent evaluation (docs/systems.md#euler-zeitlin): the field
  * dX = eta_0 [P, X] + sum_alpha eta_alpha [B_alpha, X] with P from the modal solution
  * (analysis, division by -l(l+1), synthesis) and B_alpha = -a_l omega_alpha Y_alpha (Q)
  * or -a_l Y_alpha (L) built one at a time, naive products; per-component gradients;
- * hess against a difference quotient; H0 and C2 against the coefficient sums. */
+ * dgen against a difference quotient; H0 and C2 against the coefficient sums. */
 static void check_system(int N, slpi_ez_noise noise, int samples)
 {
     slpi_problem p;
@@ -304,14 +304,14 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
     double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
            *v = malloc(dim * sizeof *v), *ref = malloc(dim * sizeof *ref),
            *tmp = malloc(dim * sizeof *tmp), *w = malloc(dim * sizeof *w),
-           *eta = malloc((M + 1) * sizeof *eta), *om = malloc(nb * sizeof *om),
+           *delta = malloc((M + 1) * sizeof *delta), *om = malloc(nb * sizeof *om),
            *e1 = calloc(nb, sizeof *e1);
     cplx *X = cmat(N), *P = cmat(N), *B = cmat(N), *C = cmat(N), *T = cmat(N), *V = cmat(N);
     double wf = 0, wk = 0, wh = 0, wH = 0;
     for (int it = 0; it < samples; it++) {
         rand_skewh(X, N);
-        slpi_sun_pack(N, X, mu);
-        for (int k = 0; k <= M; k++) eta[k] = test_rand_uniform(-1, 1);
+        slpi_fast_sun_pack(N, X, mu);
+        for (int k = 0; k <= M; k++) delta[k] = test_rand_uniform(-1, 1);
         /* independent field */
         slpi_fast_zeitlin_analysis(&z, X, om);
         for (int i = 0; i < nb; i++) {
@@ -319,20 +319,20 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
             e1[i] = -om[i] / ((double)l * (l + 1));
         }
         slpi_fast_zeitlin_synthesis(&z, e1, P);
-        for (size_t i = 0; i < NN; i++) P[i] *= eta[0];
+        for (size_t i = 0; i < NN; i++) P[i] *= delta[0];
         memset(e1, 0, nb * sizeof *e1);
         for (int k = 1; k <= M; k++) {
             int alpha = lmin * lmin - 1 + k - 1, l = slpi_fast_zeitlin_degree(alpha);
             e1[alpha] = 1;
             slpi_fast_zeitlin_synthesis(&z, e1, B);
             e1[alpha] = 0;
-            double c = -p.ez.amp / ((double)l * (l + 1)) * eta[k] *
+            double c = -p.ez.amp / ((double)l * (l + 1)) * delta[k] *
                        (noise == SLPI_EZ_NOISE_Q ? om[alpha] : 1.0);
             for (size_t i = 0; i < NN; i++) P[i] += c * B[i];
         }
         ccomm(N, P, X, V, T);
-        slpi_sun_pack(N, V, ref);
-        s.grad_sum(&s, eta, mu, xi);
+        slpi_fast_sun_pack(N, V, ref);
+        s.gen_sum(&s, delta, mu, xi);
         s.coad(&s, xi, mu, v);
         double sc = 0, e = 0, ek = 0, eh = 0;
         for (int i = 0; i < dim; i++) {
@@ -341,18 +341,18 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         }
         memset(ref, 0, dim * sizeof *ref);
         for (int k = 0; k <= M; k++) {
-            s.grad(&s, k, mu, xi);
+            s.gen(&s, k, mu, xi);
             s.coad(&s, xi, mu, tmp);
-            for (int i = 0; i < dim; i++) ref[i] += eta[k] * tmp[i];
+            for (int i = 0; i < dim; i++) ref[i] += delta[k] * tmp[i];
         }
         for (int i = 0; i < dim; i++) ek = fmax(ek, fabs(v[i] - ref[i]));
-        /* hess: the generators are linear in mu, so the quotient is exact up to rounding */
+        /* dgen: the generators are linear in mu, so the quotient is exact up to rounding */
         for (int i = 0; i < dim; i++) w[i] = test_rand_uniform(-1, 1);
         int k = (int)test_rand_int(M + 1);
-        s.grad(&s, k, mu, xi);
+        s.gen(&s, k, mu, xi);
         for (int i = 0; i < dim; i++) tmp[i] = mu[i] + 0.5 * w[i];
-        s.grad(&s, k, tmp, v);
-        s.hess(&s, k, mu, w, ref);
+        s.gen(&s, k, tmp, v);
+        s.dgen(&s, k, mu, w, ref);
         double hs = 0;
         for (int i = 0; i < dim; i++) {
             double q = (noise == SLPI_EZ_NOISE_L && k > 0) ? 0.0 : 2 * (v[i] - xi[i]);
@@ -363,7 +363,7 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         cplx tr = 0;
         for (int a = 0; a < N; a++) tr += X[a + (size_t)N * a];
         for (int a = 0; a < N; a++) X[a + (size_t)N * a] -= tr / N;
-        slpi_sun_pack(N, X, mu);
+        slpi_fast_sun_pack(N, X, mu);
         slpi_fast_zeitlin_analysis(&z, X, om);
         double h = 0, c2 = 0;
         for (int i = 0; i < nb; i++) {
@@ -380,18 +380,18 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         wH = fmax(wH, eH / (N * N * U));
     }
     TEST_CHECKF(wf < 256, "field vs independent N=%d noise %d: ratio %.3g", N, noise, wf);
-    TEST_CHECKF(wk < 256, "grad_sum vs grad N=%d noise %d: ratio %.3g", N, noise, wk);
-    TEST_CHECKF(wh < 1024, "hess vs quotient N=%d noise %d: ratio %.3g", N, noise, wh);
+    TEST_CHECKF(wk < 256, "gen_sum vs grad N=%d noise %d: ratio %.3g", N, noise, wk);
+    TEST_CHECKF(wh < 1024, "dgen vs quotient N=%d noise %d: ratio %.3g", N, noise, wh);
     TEST_CHECKF(wH < 256, "H0, C2 vs coefficients N=%d noise %d: ratio %.3g", N, noise, wH);
-    printf("  system N=%d noise %d (M=%d): field %.2f, grad_sum %.2f, hess %.2f, H0/C2 %.2f\n", N,
+    printf("  system N=%d noise %d (M=%d): field %.2f, gen_sum %.2f, dgen %.2f, H0/C2 %.2f\n", N,
            noise, M, wf, wk, wh, wH);
-    free(mu); free(xi); free(v); free(ref); free(tmp); free(w); free(eta); free(om); free(e1);
+    free(mu); free(xi); free(v); free(ref); free(tmp); free(w); free(delta); free(om); free(e1);
     free(X); free(P); free(B); free(C); free(T); free(V);
     slpi_fast_zeitlin_clear(&z);
     s.free_ctx(&s);
 }
 
-/* A short ISOMP run (SPEC §3.4; ISO §6.4 strong-test size) conserves the spectrum:
+/* A short ISOMP run (docs/schemes.md#isomp; ISO §6.4 strong-test size) conserves the spectrum:
  * eig_dev / (N u max|lambda|) and |C2_rel_dev| / (N u) stay below 64 (measured: 0.5-2.2);
  * the initial condition has unit norm. */
 static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
@@ -442,9 +442,9 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
 static void check_sun_kernel(int N)
 {
     size_t NN = (size_t)N * N;
-    slpi_sun u;
+    slpi_fast_sun u;
     slpi_error err;
-    TEST_CHECK(slpi_sun_init(&u, N, NULL, NULL, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_sun_init(&u, N, NULL, NULL, &err) == SLPI_OK);
     cplx *P = cmat(N), *X = cmat(N), *Y = cmat(N), *R = cmat(N), *C = cmat(N), *T = cmat(N),
          *Yn = cmat(N), *Xx = cmat(N), *Rx = cmat(N);
     rand_skewh(P, N);
@@ -464,7 +464,7 @@ static void check_sun_kernel(int N)
     double worst = 0;
     for (int nb = 1; nb <= 5; nb++) {
         u.nblk = nb;
-        double yn, d = slpi_sun_isomp(&u, P, X, Y, Yn, &yn);
+        double yn, d = slpi_fast_sun_isomp(&u, P, X, Y, Yn, &yn);
         slpi_fast_zcomm_from_T(N, u.w[0], X, Xx);   /* the COMM update ISOMP takes from G */
         double e = fmax(cmaxdiff(Yn, R, NN), cmaxdiff(Xx, Rx, NN)) / (N * U * cmaxabs(X, NN));
         worst = fmax(worst, e);
@@ -478,8 +478,8 @@ static void check_sun_kernel(int N)
     /* packed layout: unpack(pack(A)) is the skew-Hermitian part of A */
     rand_complex(T, NN);
     double *x = malloc(NN * sizeof *x), e = 0;
-    slpi_sun_pack(N, T, x);
-    slpi_sun_unpack(N, x, C);
+    slpi_fast_sun_pack(N, T, x);
+    slpi_fast_sun_unpack(N, x, C);
     for (int a = 0; a < N; a++)
         for (int b = 0; b < N; b++) {
             cplx sk = 0.5 * (T[a + (size_t)N * b] - conj(T[b + (size_t)N * a]));
@@ -489,7 +489,7 @@ static void check_sun_kernel(int N)
     printf("  sun kernel N=%d: vs naive ratio %.2f\n", N, worst);
     free(x);
     free(P); free(X); free(Y); free(R); free(C); free(T); free(Yn); free(Xx); free(Rx);
-    slpi_sun_clear(&u);
+    slpi_fast_sun_clear(&u);
 }
 
 int main(void)

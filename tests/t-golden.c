@@ -1,5 +1,5 @@
-/* t-golden.c — the golden certified cases (issue 6, oracle items 1–3) on both paths:
- *   - every applicable scheme x system pair of SPEC §4.7 has a case, and each file is
+/* t-golden.c — the golden certified cases (generation, scoring, the port verifier) on both paths:
+ *   - every applicable scheme x system pair of docs/systems.md#applicability has a case, and each file is
  *     the case it claims (its name; increments equal to the problem's canonical ones;
  *     a default x0 that has changed since is reported as a stale file, not a failure),
  *     with a problem that round-trips through slpi_problem_write and slpi_problem_load;
@@ -108,7 +108,7 @@ static void test_case_files(const char *tmp)
         }
         TEST_CHECKF(strcmp(g.name, *c) == 0, "%s holds case %s", path, g.name);
         double *x0 = calloc((size_t)g.dim, sizeof(double)), *dW = calloc((size_t)(g.problem.steps * g.M + 1), sizeof(double));
-        TEST_CHECK(slpi_oracle_initial_state(&g.problem, x0, &err) == SLPI_OK);
+        TEST_CHECK(slpi_fast_problem_initial_state(&g.problem, x0, &err) == SLPI_OK);
         TEST_CHECK(slpi_oracle_increments(&g.problem, g.problem.steps, dW, &err) == SLPI_OK);
         /* the stored x0 is the case's input; a different default of the generator makes
          * the file stale (regenerate it deliberately), not wrong */

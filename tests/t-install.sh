@@ -28,6 +28,13 @@ cflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-confi
 libs=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --static --libs slpi)
 ${CC:-cc} -std=c11 $cflags -o "$tmp/use" "$tmp/use.c" $libs 2>"$tmp/cc.log" || note "cannot build against the installed library: $(head -5 "$tmp/cc.log")"
 [ "$(LD_LIBRARY_PATH="$root/lib" "$tmp/use" 2>/dev/null)" = "rigid-body 3" ] || note "installed library program output"
+# linked against the shared library with pkg-config's flags: runs without LD_LIBRARY_PATH
+# (slpi.pc's rpath), and a fast-only program needs no Arb headers (SLPI_FAST_ONLY)
+dlibs=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --libs slpi)
+${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$root/include" -o "$tmp/use-so" "$tmp/use.c" $dlibs 2>"$tmp/cc.log" || note "cannot build a fast-only program against the shared library: $(head -5 "$tmp/cc.log")"
+[ "$(env -u LD_LIBRARY_PATH "$tmp/use-so" 2>/dev/null)" = "rigid-body 3" ] || note "a program linked with pkg-config --libs does not find libslpi.so by itself"
+mkdir -p "$tmp/noarb" && printf '#error "an Arb header was included"\n' > "$tmp/noarb/arb.h"
+${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$tmp/noarb" -I"$root/include" -fsyntax-only "$tmp/use.c" 2>"$tmp/cc.log" || note "SLPI_FAST_ONLY still includes Arb: $(head -3 "$tmp/cc.log")"
 "$root/bin/slpi" --version >/dev/null || note "installed slpi --version"
 rm -rf "$tmp"
 [ $fail = 0 ] && echo "t-install: ok"

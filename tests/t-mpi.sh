@@ -12,8 +12,14 @@ mpibin="$b/mpi/slpi"
 out="$b/t-mpi"
 mkdir -p "$out"
 fail=0
-if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$mpibin" ]; then
-  echo "t-mpi: FAIL: mpirun or $mpibin missing (make deps installs Open MPI; make mpi builds it)"
+# MPI is optional (the library and the plain binary never need it): without Open MPI
+# the test says so and is counted as skipped (exit 77); with it, it must run.
+if ! command -v mpirun >/dev/null 2>&1 || ! command -v "${MPICC:-mpicc}" >/dev/null 2>&1; then
+  echo "t-mpi: SKIP: Open MPI is not installed (mpirun or mpicc missing): ranks 1/2 not compared"
+  exit 77
+fi
+if [ ! -x "$mpibin" ]; then
+  echo "t-mpi: FAIL: Open MPI is installed but $mpibin is missing (make mpi builds it)"
   exit 1
 fi
 export OPENBLAS_NUM_THREADS=1 OMPI_MCA_btl_vader_single_copy_mechanism=none

@@ -1,13 +1,14 @@
-/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, issue 3
- * item 8) give the bits of the one-number definition: slpi_noise_normals (its AVX-512
- * kernel where the processor has AVX-512F) = slpi_noise_normals_isa(0, ...) (portable
- * kernels) = slpi_noise_normal index by index, over odd starts, short and long runs,
+/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, the batched kernels
+ * item 8) give the bits of the one-number definition: slpi_noise_normals (the best kernel
+ * here), the AVX2 and the AVX-512F kernels forced one by one where the processor has them
+ * (so an AVX-512 machine checks the AVX2 kernel too) = slpi_noise_normals_isa(PORTABLE,
+ * ...) (portable kernels) = slpi_noise_normal index by index, over odd starts, short and long runs,
  * block counters that carry into their high word, the top of the index range, and
  * enough tail draws (p < 1/32, the lanes the AVX-512 kernel hands back) to exercise
  * every path; and slpi_noise_increments = the pairwise tree of sigma Z_j written out
  * here recursively, for refine 0..14 (above 11 the tree spans several chunks). */
 #include "slpi.h"
-#include "noise.h"
+#include "core/noise.h"
 #include "testutil.h"
 
 #define MAXN 5000
@@ -27,19 +28,26 @@ static long ntail = 0, nchecked = 0;
 
 /* One run first .. first+count-1: the three ways agree; every index for short runs,
  * a sample of indices against the one-number function for long ones. */
+static const char *const kname[] = {"portable", "best", "AVX2", "AVX-512F"};
+
 static void check_run(uint64_t seed, uint64_t path, uint32_t comp, uint64_t first, size_t count)
 {
     static double a[MAXN], b[MAXN];
-    slpi_noise_normals(seed, path, comp, first, count, a);
-    slpi_noise_normals_isa(0, seed, path, comp, first, count, b);
-    size_t bad = count;
-    for (size_t i = 0; i < count && bad == count; i++) {
-        if (!same(a[i], b[i])) bad = i;
-        ntail += fabs(a[i]) > 1.8627;   /* -Phi^{-1}(1/32) = 1.86273...: p < 1/32 */
+    slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, seed, path, comp, first, count, b);
+    for (int isa = SLPI_NOISE_BEST; isa <= SLPI_NOISE_AVX512; isa++) {
+        if (!slpi_noise_isa_available(isa)) continue;
+        if (isa == SLPI_NOISE_BEST) slpi_noise_normals(seed, path, comp, first, count, a);
+        else slpi_noise_normals_isa(isa, seed, path, comp, first, count, a);
+        size_t bad = count;
+        for (size_t i = 0; i < count && bad == count; i++) {
+            if (!same(a[i], b[i])) bad = i;
+            ntail += isa == SLPI_NOISE_BEST && fabs(a[i]) > 1.8627;   /* -Phi^{-1}(1/32) = 1.86273...: p < 1/32 */
+        }
+        TEST_CHECKF(bad == count, "seed %" PRIu64 " path %" PRIu64 " comp %u first %" PRIu64
+                    " count %zu: the %s kernel differs from the portable one at +%zu: %a != %a", seed,
+                    path, comp, first, count, kname[isa], bad, bad < count ? a[bad] : 0.0,
+                    bad < count ? b[bad] : 0.0);
     }
-    TEST_CHECKF(bad == count, "seed %" PRIu64 " path %" PRIu64 " comp %u first %" PRIu64
-                " count %zu: kernels differ at +%zu: %a != %a", seed, path, comp, first, count,
-                bad, bad < count ? a[bad] : 0.0, bad < count ? b[bad] : 0.0);
     for (size_t i = 0; i < count; i += count < 200 ? 1 : 1 + (size_t)test_rand_int(40)) {
         double z = slpi_noise_normal(seed, path, comp, first + i);
         TEST_CHECKF(same(a[i], z), "first %" PRIu64 " count %zu: normals[%zu] = %a, normal() = %a",
@@ -52,9 +60,10 @@ int main(void)
 {
     test_start("t-noise-batch", 3);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    printf("t-noise-batch: AVX-512F %s\n", __builtin_cpu_supports("avx512f")
-           ? "present: AVX-512 kernel vs portable kernels" : "absent: portable kernels only");
 #endif
+    for (int isa = SLPI_NOISE_AVX2; isa <= SLPI_NOISE_AVX512; isa++)
+        printf("t-noise-batch: %s kernel %s\n", kname[isa], slpi_noise_isa_available(isa)
+               ? "present: compared with the portable kernels" : "absent on this processor");
     /* 1. random runs: lengths around the kernels' thresholds and granules (4, 8, 16, 64,
      *    96, 256) and long ones */
     static const size_t lens[] = {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 95, 96, 97,
@@ -88,10 +97,28 @@ int main(void)
         slpi_noise_increments(seed, path, comp, h, r, first, count, inc);
         for (size_t n = 0; n < count; n++) {
             size_t nf = (size_t)1 << r;
-            slpi_noise_normals_isa(0, seed, path, comp, (first + n) << r, nf, z);
+            slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, seed, path, comp, (first + n) << r, nf, z);
             double want = tree(z, nf, sigma);
             TEST_CHECKF(same(inc[n], want), "refine %d step %" PRIu64 ": %a is not the tree sum %a",
                         r, first + n, inc[n], want);
+        }
+    }
+
+    /* 4. a whole hierarchy at once (slpi_noise_levels) = slpi_noise_increments per level */
+    static double lv[1 << 11], g[1 << 10];
+    for (long it = 0; it < test_iters(6); it++) {
+        uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
+        int nup = 1 + (int)test_rand_int(9);
+        size_t count = (size_t)1 << (nup + (int)test_rand_int(2));
+        uint64_t first = (test_rand_u64() >> 40) << nup;
+        double h = ldexp(1.0 + (double)test_rand_int(7), -10 - (int)test_rand_int(8));
+        double *lev[12];
+        for (int i = 0; i <= nup; i++) lev[i] = lv + 2 * count - (2 * count >> i);
+        slpi_noise_levels(seed, path, 2, h, nup, first, count, lev);
+        for (int i = 0; i <= nup; i++) {
+            slpi_noise_increments(seed, path, 2, ldexp(h, i), i, first >> i, count >> i, g);
+            TEST_CHECKF(memcmp(lev[i], g, (count >> i) * sizeof *g) == 0,
+                        "levels: level %d of %d (count %zu) differs from slpi_noise_increments", i, nup, count);
         }
     }
     TEST_END();

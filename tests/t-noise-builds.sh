@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-noise-builds.sh — determinism of the canonical noise across compilers and
-# optimisation levels (DESIGN §4): core/noise.c plus the driver tests/kat/noise-dump.c,
+# optimisation levels (docs/noise.md#contract): core/noise.c plus the driver tests/kat/noise-dump.c,
 # built with gcc -O0, gcc -O2, gcc -O3 -march=native and clang -O2 (all -std=c11
 # -ffp-contract=off), must reproduce every SHA-256 digest of tests/kat/noise.sha256.
 cd "$(dirname "$0")/.." || exit 2

@@ -3,7 +3,7 @@
  * message "file:line: problem" naming the right line. */
 #include <unistd.h>
 
-#include "noise.h"
+#include "core/noise.h"
 #include "testutil.h"
 
 static char tmpl[] = "/tmp/t-noise-file-XXXXXX";

@@ -1,7 +1,7 @@
-/* t-noise-hierarchy.c — the coupled levels (SPEC §2.3) and truncation (SPEC §2.2):
+/* t-noise-hierarchy.c — the coupled levels (docs/noise.md#coupling) and truncation (docs/noise.md#truncation):
  * a coarse increment equals, bit for bit, the binary64 sum of its two children and the
  * recursive pairwise sum of sqrt(h/2^r) Z over its fine draws; the threshold D(h, ell)
- * equals an independent MPFR evaluation and the SPEC's table; clipping is exact; and the
+ * equals an independent MPFR evaluation and the documentation's table; clipping is exact; and the
  * clipped count matches the tail probability 2 Phi(-A_h) within its binomial CI. */
 #include <mpfr.h>
 
@@ -67,13 +67,13 @@ int main(void)
         TEST_CHECK(same(inc[0], sqrt(h) * slpi_noise_normal(seed, path, comp, first)));
     }
 
-    /* 2. thresholds: Arb (library) vs MPFR (here), and the SPEC §2.2 table */
+    /* 2. thresholds: Arb (library) vs MPFR (here), and the docs/noise.md#truncation table */
     static const double spec_h[6] = {0x1p-3, 0x1p-7, 1e-2, 0x1p-8, 0x1p-12, 0x1p-16};
     static const double spec_D[6] = {1.0197, 0.38939, 0.42919, 0.29435, 0.09013, 0.02602};
     static const double spec_unit[6] = {1e-4, 1e-5, 1e-5, 1e-5, 1e-5, 1e-5};   /* printed */
     for (int i = 0; i < 6; i++) {
         double D = slpi_noise_threshold(spec_h[i], 2);
-        TEST_CHECKF(fabs(D - spec_D[i]) <= 0.5 * spec_unit[i], "D(%g) = %.6g, SPEC %.5g",
+        TEST_CHECKF(fabs(D - spec_D[i]) <= 0.5 * spec_unit[i], "D(%g) = %.6g, docs %.5g",
                     spec_h[i], D, spec_D[i]);
     }
     for (long it = 0; it < test_iters(2000); it++) {

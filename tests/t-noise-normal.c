@@ -1,13 +1,17 @@
-/* t-noise-normal.c — the canonical uniform -> normal map of core/noise.c (SPEC §2.1,
- * DESIGN §4): Random123's published Philox4x32-10 vectors; the documented counter and
+/* t-noise-normal.c — the canonical uniform -> normal map of core/noise.c (docs/noise.md#increments,
+ * docs/noise.md#contract): Random123's published Philox4x32-10 vectors; the documented counter and
  * word mapping, re-implemented here from core/noise.c's header; and the accuracy claim
  * |Z - Phi^{-1}(U)| < 1 ulp, checked with Arb on >= 10^6 stream samples plus every row
  * of the table (its end points, random interior points, both extreme uniforms). */
 #include "slpi.h"
-#include "noise.h"
+#include "core/noise.h"
 #include "testutil.h"
 
+#ifdef SLPI_FLINT3
+#include <flint/arb_hypgeom.h>
+#else
 #include <arb_hypgeom.h>
+#endif
 #include <Random123/philox.h>
 
 /* Published known answers (Random123 kat_vectors: counter, key -> output). */

@@ -1,11 +1,11 @@
-/* t-noise-source.c — the run-time noise source (core/noise-source.c; SPEC §2): its
+/* t-noise-source.c — the run-time noise source (core/noise-source.c; docs/noise.md): its
  * increments equal the generator's at the problem's level, clipped at D(h, ell) when the
  * problem truncates, with the clipped count; a noise file written from those values
  * feeds the same bits; mismatched files (components, level, steps, truncation) and bad
  * problems are refused with SLPI_EINPUT and a message naming the problem. */
 #include <unistd.h>
 
-#include "noise.h"
+#include "core/noise.h"
 #include "testutil.h"
 
 static char tmpl[] = "/tmp/t-noise-source-XXXXXX";

@@ -1,4 +1,4 @@
-/* t-noise-stats.c — statistics of the canonical normals and increments (SPEC §2.1):
+/* t-noise-stats.c — statistics of the canonical normals and increments (docs/noise.md#increments):
  * moments within 5-sigma bounds, a Kolmogorov–Smirnov test and a chi-squared
  * goodness-of-fit test (1000 equiprobable bins) against Phi on >= 2*10^6 draws, 4-sigma
  * tail frequencies, and correlations across components, paths, seeds,

@@ -1,4 +1,4 @@
-/* t-noise-threads.c — thread independence of the canonical noise (DESIGN §4): the same
+/* t-noise-threads.c — thread independence of the canonical noise (docs/noise.md#contract): the same
  * normals and increments, byte for byte, from one call, from 2 and 3 pthreads splitting
  * the range at arbitrary (odd) points, and from single-index calls in reverse order. */
 #include <pthread.h>

@@ -209,7 +209,7 @@ static void test_scores(void)
             arb_set_d(b + i, m[i]);
         }
         slpi_score s;
-        slpi_score_vector(f, b, n, step, 0.0, &s);
+        slpi_score_vector(f, b, n, slpi_score_unit(step, SLPI_U_BINARY64), 0.0, &s);
         long double worst = 0, ulps = 0;
         for (int i = 0; i < n; i++) {
             long double e = fabsl((long double)f[i] - (long double)m[i]) / ((long double)step * 0x1p-53L * (long double)scale);
@@ -229,19 +229,19 @@ static void test_scores(void)
     mag_set_d(arb_radref(b), 1e-14);
     f[0] = 1.0 + 4e-14;
     slpi_score s;
-    slpi_score_vector(f, b, 1, 1, 1.0, &s);
+    slpi_score_vector(f, b, 1, slpi_score_unit(1, SLPI_U_BINARY64), 1.0, &s);
     double lo = (f[0] - 1.0 - 1e-14) / 0x1p-53, hi = (f[0] - 1.0 + 1e-14) / 0x1p-53;
     TEST_CHECKF(fabs(s.lo - lo) < 1e-8 * lo && fabs(s.hi - hi) < 1e-8 * hi, "ball ratio [%g, %g], want [%g, %g]", s.lo, s.hi, lo, hi);
     TEST_CHECKF(s.rounded == 0 && s.max_ulps < 0, "a wide ball cannot be rounded (rounded %d)", s.rounded);
     /* verdicts */
     slpi_score v = { 1, 30, -1, 0, 1 };
-    TEST_CHECK(slpi_score_verdict(&v) == SLPI_VERDICT_PASS);
+    TEST_CHECK(slpi_score_verdict(&v, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS);
     v.hi = 31;
-    TEST_CHECK(slpi_score_verdict(&v) == SLPI_VERDICT_UNABLE);
+    TEST_CHECK(slpi_score_verdict(&v, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_UNABLE);
     v.lo = 30.5;
-    TEST_CHECK(slpi_score_verdict(&v) == SLPI_VERDICT_FAIL);
+    TEST_CHECK(slpi_score_verdict(&v, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_FAIL);
     v.lo = 0, v.hi = NAN;
-    TEST_CHECK(slpi_score_verdict(&v) == SLPI_VERDICT_UNABLE);
+    TEST_CHECK(slpi_score_verdict(&v, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_UNABLE);
     TEST_CHECK(slpi_verdict_worse(SLPI_VERDICT_PASS, SLPI_VERDICT_UNABLE) == SLPI_VERDICT_UNABLE);
     TEST_CHECK(slpi_verdict_worse(SLPI_VERDICT_FAIL, SLPI_VERDICT_UNABLE) == SLPI_VERDICT_FAIL);
     TEST_CHECK(slpi_verdict_worse(SLPI_VERDICT_PASS, SLPI_VERDICT_PASS) == SLPI_VERDICT_PASS);

@@ -9,15 +9,15 @@
 #include "props/props.h"
 #include "testutil.h"
 
-static props_case random_case(int prop)
+static slpi_props_case random_case(int prop)
 {
-    props_case c;
+    slpi_props_case c;
     for (;;) {
         memset(&c, 0, sizeof c);
         c.prop = prop;
         c.system = (slpi_system_id)test_rand_int(SLPI_SYS_COUNT);
         c.scheme = (slpi_scheme_id)test_rand_int(SLPI_SCHEME_COUNT);
-        c.dim = props_dim_min(c.system) + (int)test_rand_int(props_dim_max(c.system) - props_dim_min(c.system) + 1);
+        c.dim = slpi_props_dim_min(c.system) + (int)test_rand_int(slpi_props_dim_max(c.system) - slpi_props_dim_min(c.system) + 1);
         if (c.system == SLPI_SYS_SINE_EULER) c.dim = 3;
         c.steps = 1 + test_rand_int(8);
         c.h = ldexp(1.0, -(int)test_rand_int(20));
@@ -30,22 +30,22 @@ static props_case random_case(int prop)
         c.noises = 0;
         slpi_problem p;
         slpi_error err;
-        if (props_problem(&c, &p, &err) == SLPI_OK) break;   /* N/A pairs: draw again */
+        if (slpi_props_problem(&c, &p, &err) == SLPI_OK) break;   /* N/A pairs: draw again */
     }
-    c.noises = (int)test_rand_int(props_noise_count(&c) + 1);
+    c.noises = (int)test_rand_int(slpi_props_noise_count(&c) + 1);
     return c;
 }
 
 static void check_replay_strings(void)
 {
     for (long t = 0; t < test_iters(200); t++) {
-        props_case c = random_case((int)test_rand_int(props_property_count())), d = { 0 };
+        slpi_props_case c = random_case((int)test_rand_int(slpi_props_property_count())), d = { 0 };
         char a[512], b[512];
         slpi_error err;
-        props_case_format(&c, a, sizeof a);
+        slpi_props_case_format(&c, a, sizeof a);
         d.seed = c.seed;
-        TEST_CHECKF(props_case_parse(a, &d, &err) == SLPI_OK, "parse '%s': %s", a, err.msg);
-        props_case_format(&d, b, sizeof b);
+        TEST_CHECKF(slpi_props_case_parse(a, &d, &err) == SLPI_OK, "parse '%s': %s", a, err.msg);
+        slpi_props_case_format(&d, b, sizeof b);
         TEST_CHECKF(strcmp(a, b) == 0, "round trip '%s' -> '%s'", a, b);
         TEST_CHECK(d.h == c.h && d.mag == c.mag && d.amp == c.amp);
     }
@@ -60,9 +60,9 @@ static void check_replay_strings(void)
         { "property=casimir,system", "key=value" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        props_case c = { 0 };
+        slpi_props_case c = { 0 };
         slpi_error err = { 0, "" };
-        TEST_CHECKF(props_case_parse(bad[i][0], &c, &err) == SLPI_EINPUT && strstr(err.msg, bad[i][1]),
+        TEST_CHECKF(slpi_props_case_parse(bad[i][0], &c, &err) == SLPI_EINPUT && strstr(err.msg, bad[i][1]),
                     "'%s' gave '%s', expected '%s'", bad[i][0], err.msg, bad[i][1]);
     }
 }
@@ -72,10 +72,10 @@ static void check_generators(void)
 {
     int dim_lo = 0, dim_hi = 0, one_step = 0, tiny_h = 0, big_h = 0, repeated = 0, degenerate = 0, quiet = 0;
     for (long t = 0; t < test_iters(300); t++) {
-        props_case c = random_case(0);
+        slpi_props_case c = random_case(0);
         slpi_problem p;
         slpi_error err;
-        TEST_CHECKF(props_problem(&c, &p, &err) == SLPI_OK, "%s", err.msg);
+        TEST_CHECKF(slpi_props_problem(&c, &p, &err) == SLPI_OK, "%s", err.msg);
         int d = slpi_problem_state_dim(&p), finite = 1;
         for (int i = 0; i < d; i++) finite &= isfinite(p.x0[i]);
         TEST_CHECK(finite && p.n_x0 == d);
@@ -89,17 +89,17 @@ static void check_generators(void)
         }
     }
     /* the engine's own draws: run the harness generator through the case it reports */
-    props_options o = { props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL };
+    slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL, 1 };
     FILE *sink = tmpfile();
     o.out = sink;
-    props_summary s;
-    TEST_CHECK(props_run(&o, &s) == SLPI_OK && s.pass > 0 && s.fail == 0);
+    slpi_props_summary s;
+    TEST_CHECK(slpi_props_run(&o, &s) == SLPI_OK && s.pass > 0 && s.fail == 0);
     fclose(sink);
     for (long t = 0; t < test_iters(400); t++) {
-        props_case c;
-        props_generate(&c, props_property_find("casimir"), SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP, 0, test_rand_u64());
-        dim_lo += c.dim == props_dim_min(c.system);
-        dim_hi += c.dim == props_dim_max(c.system);
+        slpi_props_case c;
+        slpi_props_generate(&c, slpi_props_property_find("casimir"), SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP, 0, test_rand_u64());
+        dim_lo += c.dim == slpi_props_dim_min(c.system);
+        dim_hi += c.dim == slpi_props_dim_max(c.system);
         one_step += c.steps == 1;
         tiny_h += c.h < 1e-5;
         big_h += c.h > 0.2;
@@ -113,19 +113,25 @@ static void check_generators(void)
 static void check_increments(void)
 {
     for (long t = 0; t < test_iters(100); t++) {
-        props_case c = random_case(0);
-        int M = props_noise_count(&c);
-        if (M == 0) continue;
+        slpi_props_case c = random_case(0);
+        slpi_problem p;
+        slpi_error err;
+        int M = slpi_props_noise_count(&c);
+        if (M == 0 || slpi_props_problem(&c, &p, &err) != SLPI_OK) continue;
+        /* the canonical noise of (seed, path 0) at h, clipped by the papers' rule */
         double a[4096], b[4096], D = c.h < 1 ? slpi_noise_threshold(c.h, 2.0) : INFINITY;
         long n = test_rand_int(100);
-        props_increments(&c, n, M, c.h, a);
-        props_increments(&c, n, M, c.h, b);
+        slpi_props_increments(&c, &p, n, a);
+        slpi_props_increments(&c, &p, n, b);
         TEST_CHECK(memcmp(a, b, (size_t)M * sizeof *a) == 0);
         for (int k = 0; k < M; k++) {
+            double z;
+            slpi_noise_increments(c.seed, 0, (uint32_t)k, c.h, 0, (uint64_t)n, 1, &z);
+            z = fmin(fmax(z, -D), D);
             TEST_CHECK(fabs(a[k]) <= D);
-            if (k >= c.noises) TEST_CHECK(a[k] == 0);
+            TEST_CHECK(k >= c.noises ? a[k] == 0 : a[k] == z);
         }
-        props_increments(&c, n + 1, M, c.h, b);
+        slpi_props_increments(&c, &p, n + 1, b);
         TEST_CHECK(c.noises == 0 || memcmp(a, b, (size_t)M * sizeof *a) != 0);
     }
 }
@@ -134,13 +140,13 @@ static void check_increments(void)
 static void check_invariants(void)
 {
     for (long t = 0; t < test_iters(100); t++) {
-        props_case c = random_case(0);
+        slpi_props_case c = random_case(0);
         slpi_problem p;
         slpi_error err;
-        props_problem(&c, &p, &err);
+        slpi_props_problem(&c, &p, &err);
         int d = slpi_problem_state_dim(&p);
-        props_casimirs k;
-        props_casimir_values(&p, p.x0, &k);
+        slpi_props_casimirs k;
+        slpi_props_casimir_values(&p, p.x0, &k);
         TEST_CHECK(k.n > 0);
         double s2 = 0;
         for (int i = 0; i < d; i++) s2 += p.x0[i] * p.x0[i];
@@ -152,18 +158,18 @@ static void check_invariants(void)
             TEST_CHECKF(fabs(k.value[0] + f2) <= 32 * DBL_EPSILON * f2, "Tr X^2 %g vs -|X|^2 %g", k.value[0], -f2);
         }
         double J[36 * 36];
-        int m = props_poisson_tensor(&p, p.x0, J);
+        int m = slpi_props_poisson_tensor(&p, p.x0, J);
         for (int a = 0; a < m; a++)
             for (int b = 0; b < m; b++) TEST_CHECK(J[a * m + b] == -J[b * m + a]);
         for (int ci = 0; ci < k.n && m > 0; ci++) {
-            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, props_maxabs(p.x0, m));
+            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, slpi_props_maxabs(p.x0, m));
             for (int j = 0; j < m; j++) {
-                props_casimirs kp, km;
+                slpi_props_casimirs kp, km;
                 memcpy(x, p.x0, sizeof x);
                 x[j] += e;
-                props_casimir_values(&p, x, &kp);
+                slpi_props_casimir_values(&p, x, &kp);
                 x[j] -= 2 * e;
-                props_casimir_values(&p, x, &km);
+                slpi_props_casimir_values(&p, x, &km);
                 g[j] = (kp.value[ci] - km.value[ci]) / (2 * e);
             }
             double r = 0, sc = 1e-300;
@@ -171,7 +177,7 @@ static void check_invariants(void)
                 double s = 0;
                 for (int b = 0; b < m; b++) s += J[a * m + b] * g[b];
                 r = fmax(r, fabs(s));
-                sc = fmax(sc, fabs(g[a]) * props_maxabs(p.x0, m));
+                sc = fmax(sc, fabs(g[a]) * slpi_props_maxabs(p.x0, m));
             }
             TEST_CHECKF(r <= 1e-6 * sc, "%s: J grad %s = %g (scale %g)", slpi_system_name(c.system), k.name[ci], r, sc);
         }
@@ -179,21 +185,21 @@ static void check_invariants(void)
 }
 
 /* A synthetic property that fails iff steps >= 3, dim >= 4 and some noise is on. */
-static props_expect syn_expect(const props_case *c) { (void)c; return PROPS_HOLDS; }
-static void syn_adjust(props_case *c, props_rng *r) { (void)c; (void)r; }
-static void syn_check(const props_case *c, int use_ref, props_outcome *o)
+static slpi_props_expect syn_expect(const slpi_props_case *c) { (void)c; return SLPI_PROPS_HOLDS; }
+static void syn_adjust(slpi_props_case *c, slpi_props_rng *r) { (void)c; (void)r; }
+static void syn_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
     o->holds = !(c->steps >= 3 && c->dim >= 4 && c->noises >= 1);
     o->ratio = 0;
     snprintf(o->msg, sizeof o->msg, "synthetic");
 }
-static const props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0 };
+static const slpi_props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0 };
 
 static void check_shrinker(void)
 {
     for (long t = 0; t < test_iters(20); t++) {
-        props_case c = { 0 };
+        slpi_props_case c = { 0 };
         c.prop = 0;
         c.system = SLPI_SYS_MANAKOV;
         c.scheme = SLPI_SCHEME_ISOMP;
@@ -204,37 +210,72 @@ static void check_shrinker(void)
         c.amp = test_rand_uniform(0.01, 1);
         c.inertia = (int)test_rand_int(3);
         c.seed = test_rand_u64();
-        c.noises = 1 + (int)test_rand_int(props_noise_count(&c));
-        props_outcome o;
-        TEST_CHECK(props_verdict_with(&synthetic, &c, 0, &o) == 0);
-        int n = props_shrink_with(&synthetic, &c, 0, &o, NULL);
+        c.noises = 1 + (int)test_rand_int(slpi_props_noise_count(&c));
+        slpi_props_outcome o;
+        TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
+        int n = slpi_props_shrink_with(&synthetic, &c, 0, &o, NULL);
         TEST_CHECKF(n > 0 && c.steps == 3 && c.dim == 4 && c.noises == 1 && c.amp == 0 && c.mag == 1 &&
                     c.inertia == 0, "shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g inertia=%d",
                     c.steps, c.dim, c.noises, c.amp, c.mag, c.inertia);
-        TEST_CHECK(props_verdict_with(&synthetic, &c, 0, &o) == 0);
+        TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
+    }
+}
+
+/* The engine's group rule: a group whose cases are mostly UNABLE fails (a scheme that
+ * never converges must not pass by being UNABLE); half or fewer UNABLE passes. The
+ * synthetic property is UNABLE on `unable_of_4` of every 4 cases it sees. */
+static int unable_of_4, unable_calls;
+static void unable_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    (void)c;
+    (void)use_ref;
+    o->holds = unable_calls++ % 4 < unable_of_4 ? -1 : 1;
+    o->ratio = 0;
+    snprintf(o->msg, sizeof o->msg, "synthetic UNABLE");
+}
+static const slpi_props_property sometimes_unable = { "sometimes-unable", "test", syn_expect, syn_adjust,
+                                                 unable_check, 1, 0 };
+
+static void check_mostly_unable(void)
+{
+    for (unable_of_4 = 0; unable_of_4 <= 4; unable_of_4++) {
+        slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0,
+                            NULL, 0, NULL, &sometimes_unable, 1 };
+        FILE *sink = tmpfile();
+        o.out = sink;
+        slpi_props_summary s;
+        unable_calls = 0;
+        int rc = slpi_props_run(&o, &s);
+        fclose(sink);
+        int mostly = 2 * unable_of_4 > 4;   /* 3 or 4 of 4 */
+        TEST_CHECKF(s.groups == 2 && s.unable == 2 * 10 * unable_of_4 && s.pass == 2 * 10 * (4 - unable_of_4),
+                    "%d of 4 UNABLE: %ld groups, %ld passed, %ld unable", unable_of_4, s.groups, s.pass, s.unable);
+        TEST_CHECKF(rc == (mostly ? SLPI_ECHECK : SLPI_OK) && s.failed_groups == (mostly ? 2 : 0),
+                    "%d of 4 cases UNABLE: the run returned %d with %ld failed groups", unable_of_4, rc,
+                    s.failed_groups);
     }
 }
 
 /* Real properties: ISOMP keeps the Casimirs (both paths); TRAP-DIRECT must lose them. */
 static void check_real_property(void)
 {
-    props_case c = { 0 };
+    slpi_props_case c = { 0 };
     slpi_error err;
-    props_outcome o;
+    slpi_props_outcome o;
     c.seed = 11;
-    TEST_CHECK(props_case_parse("property=casimir,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
-    TEST_CHECKF(props_verdict(&c, 1, &o) == 1 && o.holds == 1, "isomp casimir: %s", o.msg);
-    TEST_CHECK(props_case_parse("property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=4,h=0.2,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
-    TEST_CHECKF(props_verdict(&c, 1, &o) == 1 && o.holds == 0 && o.ratio > 1e6, "trap control: %s", o.msg);
+    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
+    TEST_CHECKF(slpi_props_verdict(&c, 1, &o) == 1 && o.holds == 1, "isomp casimir: %s", o.msg);
+    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=4,h=0.2,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
+    TEST_CHECKF(slpi_props_verdict(&c, 1, &o) == 1 && o.holds == 0 && o.ratio > 1e6, "trap control: %s", o.msg);
     /* the negative control stays visible under shrinking: the adjust keeps it detectable */
     c.h = 0x1p-20;
     c.mag = 1e-3;
     c.inertia = 2;
     c.noises = 0;
     c.steps = 1;
-    props_control_case(&c);
+    slpi_props_control_case(&c);
     TEST_CHECK(c.h >= 0.25 && c.mag >= 0.5 && c.inertia == 3 && c.steps >= 2 && c.noises >= 1 &&
-               c.noises == props_noise_count(&c));
+               c.noises == slpi_props_noise_count(&c));
 }
 
 int main(void)
@@ -245,6 +286,7 @@ int main(void)
     check_increments();
     check_invariants();
     check_shrinker();
+    check_mostly_unable();
     check_real_property();
     TEST_END();
 }

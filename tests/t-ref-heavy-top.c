@@ -1,4 +1,4 @@
-/* t-ref-heavy-top — certified steps on the heavy top (SPEC §4.2) and the precision
+/* t-ref-heavy-top — certified steps on the heavy top (docs/systems.md#heavy-top) and the precision
  * policy of slpi_ref_step:
  *  - TMK, RKMK-LE/HEUN with SALT noise: 0 in C1(X_n) - C1(X_0), C2 likewise (R1);
  *    TMK in fixed-iteration mode (1 chord step) too (Casimirs for any sigma);
@@ -92,7 +92,7 @@ int main(void)
     TEST_CHECK(run(&p, mu0, 20, 0.3, x, &d, &rad));
     TEST_CHECK(!zero_in(&d, "C1-C1(x0)") && !zero_in(&d, "C2-C2(x0)"));
 
-    /* SVI-SD, gyroscope (SPEC §4.2.2) */
+    /* SVI-SD, gyroscope (docs/systems.md#heavy-top-svi) */
     const double th = 0.15 * 3.14159265358979323846;
     const double gyro[15] = { 0, 0, 1, 0, -sin(th), cos(th),
                               1, 0, 0, 0, cos(th), sin(th), 0, -sin(th), cos(th) };

@@ -1,15 +1,15 @@
 /* t-ref-matrix-systems — the J-quadratic ref systems (Manakov, point vortices,
  * sine-Euler) and the schemes on them:
- *  - Manakov n = 3 is the ISO rigid body with I = diag(3,2,1) (SPEC §4.3): one ISOMP
+ *  - Manakov n = 3 is the ISO rigid body with I = diag(3,2,1) (docs/systems.md#manakov): one ISOMP
  *    step from both enclosures overlaps (packed (X01, X02, X12) = (-x3, x2, -x1));
  *  - vortices: the tetrahedron is an equilibrium (0 in V_0, both models), and model B
- *    runs at 1/(2 sqrt2) the speed of model A (SPEC §4.4, I23);
+ *    runs at 1/(2 sqrt2) the speed of model A (docs/systems.md#point-vortices, I23);
  *  - sine-Euler: the canonical IC (0.3, -0.2, 0.45, -0.1) built from T_m = i/(2eps) J_m
  *    with J_m = e^{i eps m1 m2} g^{m1} h^{m2} by matrix powers (a second construction)
- *    gives C2 = -0.117121, C3 = -0.0151538 (SPEC §4.6) and H0 = N/(8 eps^2) sum
+ *    gives C2 = -0.117121, C3 = -0.0151538 (docs/systems.md#sine-euler) and H0 = N/(8 eps^2) sum
  *    |w_m|^2/|m|^2;
  *  - Casimirs certified (0 in C(X_n) - C(X_0)) for TMK, ISOMP-CAY, SVI-LP, RKMK-HEUN
- *    (vortices from the SPEC §4.4 initial condition). */
+ *    (vortices from the docs/systems.md#point-vortices initial condition). */
 #include "testutil.h"
 #include "ref/ref.h"
 

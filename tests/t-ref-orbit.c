@@ -1,6 +1,6 @@
 /* t-ref-orbit — the coordinate operations of every ref system, two ways:
  *  - so(3): the orbit map through arb/acb_mat_exp vs Rodrigues in closed form;
- *  - se(3): the 6x6 exp(ad*_sigma) vs the closed form of SPEC §4.2.1;
+ *  - se(3): the 6x6 exp(ad*_sigma) vs the closed form of docs/systems.md#heavy-top-rkmk;
  *  - every system: Casimirs of O_exp(b; mu) contain those of mu for random b
  *    (claim X1, cross/all/orbit-maps), and the derivatives dgen, dorbit, DV agree
  *    with central differences (ball arithmetic at 256 bits, step 2^-40);
@@ -85,7 +85,7 @@ static void rodrigues(arb_ptr out, arb_srcptr b, arb_srcptr x, slong prec)
     arb_clear(th); arb_clear(s1); arb_clear(s2); arb_clear(t);
 }
 
-/* SPEC §4.2.1 closed form of O_exp((xi,b);(pi,gamma)) */
+/* docs/systems.md#heavy-top-rkmk closed form of O_exp((xi,b);(pi,gamma)) */
 static void se3_closed(arb_ptr out, arb_srcptr sig, arb_srcptr mu, slong prec)
 {
     arb_t th, c1, c2, t, u;

@@ -1,5 +1,5 @@
 /* t-ref-poisson — the certified Poisson-map defect of one SVI step on the rigid body
- * (claims V4, V19; SPEC §3.5(f)): D hat(Pi) D^T - hat(Pi_1), D = dPi_1/dPi_0; and of
+ * (claims V4, V19; docs/schemes.md#svi-sign): D hat(Pi) D^T - hat(Pi_1), D = dPi_1/dPi_0; and of
  * one SVI-SD step on the heavy top (claim V5) with the se(3)^* tensor.
  *  - c = +1/4 (true Cayley): every entry encloses 0, deterministic and with noise,
  *    rotation and node output;

@@ -1,7 +1,7 @@
-/* t-ref-rigid-body — certified steps on the rigid body (SPEC §4.1) through the public
+/* t-ref-rigid-body — certified steps on the rigid body (docs/systems.md#rigid-body) through the public
  * ref API, each statement checked as ball containment:
  *  - ISOMP with one constant generator is the closed-form Cayley rotation by
- *    2 arctan(|b|/2) (SPEC §3.4), in COMM and CAY mode;
+ *    2 arctan(|b|/2) (docs/schemes.md#isomp), in COMM and CAY mode;
  *  - COMM and CAY updates enclose the same exact X_{n+1} (overlap) with noise; with one
  *    fixed-point sweep CAY still keeps |x|^2 and COMM provably does not (X8);
  *  - Casimir |x|^2: 0 in C(X_n) - C(X_0) for TMK, RKMK-HEUN, ISOMP-CAY, SVI (±1/4), IM;
@@ -214,7 +214,7 @@ int main(void)
     TEST_CHECK(!contains_zero(&R, "|x|^2-|x0|^2"));
     done(&R);
 
-    /* SVI: the matrix form SVI-LP (U(N) formulas of SPEC §3.5(c) on so(3)) and the
+    /* SVI: the matrix form SVI-LP (U(N) formulas of docs/schemes.md#svi-lp on so(3)) and the
      * vector form SVI-SO3 with c = +1/4 are one scheme: the enclosures overlap */
     {
         run_t A, B;

@@ -1,5 +1,5 @@
 /* t-ref-zeitlin-step.c — the certified Euler–Zeitlin system file (ref/euler-zeitlin.c,
- * SPEC §4.5) under ref-a's schemes (ref/ref.h):
+ * docs/systems.md#euler-zeitlin) under ref-a's schemes (ref/ref.h):
  *   - generators two ways: B_0 = Delta^{-1} X against the spectral solve, H0 conserved
  *     along [B_0, X]; the (Q)/(L) noise generators against the basis coefficients;
  *     D B_k by exact linearity;
@@ -8,7 +8,7 @@
  *   - ISOMP symmetry at N = 5: the step with (-h, -dW) from X_{n+1} contains X_n;
  *     COMM and CAY updates overlap; a step from a wide state ball contains the steps
  *     from corner points (parametric enclosure);
- *   - every applicable scheme (SPEC §4.7) certifies steps at N = 3 with its
+ *   - every applicable scheme (docs/systems.md#applicability) certifies steps at N = 3 with its
  *     guaranteed invariants contained; without noise TMK and IM also keep H0;
  *   - the Jacobian-free Krawczyk solver on an affine contraction with a wide parameter
  *     ball contains the exact corner solutions;
@@ -59,7 +59,7 @@ static void setup(fixture *f, int N, slpi_ez_noise noise, slpi_scheme_id k, doub
     f->p.ez.amp = amp;
     f->p.prec = PREC;
     memset(&f->s, 0, sizeof f->s);
-    TEST_CHECK(slpi_ref_sys_euler_zeitlin_init(&f->s, &f->p, &err) == SLPI_OK);
+    TEST_CHECK(slpi_ref_sys_euler_zeitlin(&f->s, &f->p, &err) == SLPI_OK);
     f->sc = slpi_ref_scheme_get(k);
     TEST_CHECKF(f->sc->check == NULL || f->sc->check(&f->s, &f->p, &err) == SLPI_OK,
                 "%s N=%d: check: %s", slpi_scheme_name(k), N, err.msg);
@@ -357,7 +357,7 @@ static void check_fixed_point_solver(void)
         mag_set_d(arb_radref(a + i), 1e-6);
     }
     m.a = a;
-    slpi_ref_fixmap g = { n, &m, affine_G, affine_dG };
+    slpi_ref_fixmap g = { n, &m, affine_G, affine_dG, NULL };
     TEST_CHECKF(slpi_ref_krawczyk_fixed_point(y, &g, a, PREC, why, sizeof why),
                 "affine fixed point not certified: %s", why);
     int bad = 0;

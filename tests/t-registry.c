@@ -1,4 +1,4 @@
-/* t-registry.c — the applicability matrix (SPEC §4.7) as data: names round-trip, every
+/* t-registry.c — the applicability matrix (docs/systems.md#applicability) as data: names round-trip, every
  * applicable pair resolves to a valid default problem, every N/A pair is rejected with
  * its reason, and the problem-dependent rules (RKMK-LE and state-dependent noise, the
  * SVI sign variant, Zeitlin TMK size) hold. */
@@ -19,7 +19,7 @@ int main(void)
     slpi_system_id sx;
     TEST_CHECK(slpi_system_from_name("rigid_body", &sx) != 0);
 
-    /* Count of P/E cells: SPEC §4.7 has 6 systems x 7 schemes with these N/A cells. */
+    /* Count of P/E cells: docs/systems.md#applicability has 6 systems x 7 schemes with these N/A cells. */
     int applicable = 0;
     for (int s = 0; s < SLPI_SYS_COUNT; s++)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {

@@ -29,7 +29,7 @@ while IFS= read -r line; do
     *"--max-steps 8"*)
       grep -q "rows: 9 PASS, 0 FAIL, 8 UNABLE" "$tmp/out" || note "--max-steps 8: rows beyond 8 not UNABLE" ;;
     *"verify build/fast.tsv"*)
-      grep -q "verdict: PASS" "$tmp/out" || note "fast output: no PASS verdict" ;;
+      grep -q "verdict: global PASS, local PASS => PASS" "$tmp/out" || note "fast output: no PASS verdict" ;;
   esac
 done < "$tmp/example"
 [ -f build/fast.tsv ] || { note "the example wrote no build/fast.tsv"; echo "t-verify: $n example lines"; exit 1; }
@@ -60,11 +60,11 @@ expect 2 "nocase.tsv:2: case=no/such" verify "$tmp/nocase.tsv"
 # 2a. the least a port writes: a preset, steps, and the state columns
 { printf '# slpi-trajectory 1\n# preset=iso/rigid-body/trajectories\n# steps=16\nstep\tt\tx1\tx2\tx3\n'
   grep -v '^#' build/fast.tsv | tail -n +2 | cut -f1-5; } > "$tmp/minimal.tsv"
-expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/minimal.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/minimal.tsv"
 
 # 2b'. hex-float output of the fast path reads the same
 slpi run --config build/case.conf --quiet --hex --output "$tmp/hex.tsv"
-expect 0 "PASS (17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
 
 # 2c. the certified radius runs out: 400 steps at 53 bits are certified for a while,
 #     then UNABLE (exit 3), never PASS; at the default precision they PASS

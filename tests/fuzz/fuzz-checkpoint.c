@@ -3,7 +3,7 @@
  * The digest line would stop almost every mutation at the reader's first check, so
  * the harness recomputes it for half of the inputs (first byte odd) before reading. */
 #include "fuzzutil.h"
-#include "checkpoint.h"
+#include "core/checkpoint.h"
 
 static void *path_ctx(const slpi_path_ops *ops)
 {

@@ -1,6 +1,6 @@
-/* fuzz-noise.c — the noise-file reader (core/noise-file.c, DESIGN §4-§5). */
+/* fuzz-noise.c — the noise-file reader (core/noise-file.c, docs/noise.md#contract, docs/design.md#formats). */
 #include "fuzzutil.h"
-#include "noise.h"
+#include "core/noise.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

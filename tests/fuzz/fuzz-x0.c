@@ -1,5 +1,6 @@
 /* fuzz-x0.c — initial-state files (x0_file, slpi_problem_explicit_x0 in core/problem.c)
- * for a 15-double state (heavy top, SVI form). */
+ * for a 15-double state (heavy top, SVI form); an accepted state must lie on the
+ * manifold (|Gamma| = 1, R^T R = I). */
 #include <math.h>
 
 #include "fuzzutil.h"
@@ -19,8 +20,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int dim = slpi_problem_state_dim(&p);
     int rc = slpi_problem_explicit_x0(&p, x, &err);
     if (rc < 0) fuzz_check_error(SLPI_EINPUT, &err);
-    if (rc == 1)
+    if (rc == 1) {
         for (int i = 0; i < dim; i++)
             if (!isfinite(x[i])) abort();
+        /* an accepted state is on the manifold: |Gamma| = 1, R a rotation */
+        const double *g = x + 3, *R = x + 6;
+        if (fabs(sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) - 1) > SLPI_MANIFOLD_TOL) abort();
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                if (fabs(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)) > SLPI_MANIFOLD_TOL) abort();
+    }
     return 0;
 }

@@ -1,13 +1,14 @@
-/* gaps.h — the computations behind five audit claims that need more than a run of a
- * registry scheme (SPEC §6; issue 7): R19 (dexp^{-1} sign, SPEC §3.2, E-R6), V18 (Cayley
- * identity (30), SPEC §3.5 b, d), V20 (SVI-SO3 step identities and the printed variant
- * as a rescaled midpoint, SPEC §3.5 d), V16 (SVI-VS on the Kubo oscillator, SPEC §3.5 a)
- * and I13 (the lifted midpoint on T*G, SPEC §3.4, E-I1). Every function computes its
+/* gaps.h — the audit's extra mathematics (docs/claims.md): the computations behind the claims
+ * that need more than a run of a registry scheme — R19 (dexp^{-1} sign, docs/schemes.md#rkmk,
+ * E-R6), V18 (Cayley identity (30), docs/schemes.md#svi-cayley, docs/schemes.md#svi-so3), V20 (SVI-SO3 step identities and
+ * the printed variant as a rescaled midpoint, docs/schemes.md#svi-so3), V16 (SVI-VS on the Kubo
+ * oscillator, docs/schemes.md#svi-vs), I13 (the lifted midpoint on T*G, docs/schemes.md#isomp, E-I1) and the
+ * one-step Poisson defect of a scheme (I11, V4, V5, V19). Every function computes its
  * number from the formulas (never from expected values); random inputs are canonical
- * normals slpi_noise_normal(seed, ...). Implemented in reports/identities.c,
- * reports/svi-vs.c and reports/lifted.c; evaluated by reports/audit-checks.c. */
-#ifndef SLPI_REPORTS_GAPS_H
-#define SLPI_REPORTS_GAPS_H
+ * normals slpi_noise_normal(seed, ...). The module uses slpi.h and fast/algebra.h only
+ * (never fast/'s private tables); reports/audit-*.c evaluates the claims with it. */
+#ifndef SLPI_GAPS_H
+#define SLPI_GAPS_H
 
 #include "slpi.h"
 
@@ -15,7 +16,7 @@
  * |d/dt O_exp(sigma(t); mu0) - ad*_v mu(t)| / (|v| |mu|) along sigma' = dexp^{-1}_sigma(v),
  * on the fast path's algebra of `sys` (rigid-body so(3) or heavy-top se(3): its orbit
  * map, bracket and coad), |sigma| = 0.2..2, fourth-order central differences at 1e-3.
- * printed = 0: the Bernoulli series to order 30 with B1+ = +1/2 (SPEC §3.2);
+ * printed = 0: the Bernoulli series to order 30 with B1+ = +1/2 (docs/schemes.md#rkmk);
  * printed = 1: the expansion printed in eq. (34), v + [v,sigma]/2 + [[v,sigma],sigma]/12
  * + ... (first-order sign opposite). */
 int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
@@ -36,7 +37,7 @@ int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *def
  * the converged x is recovered, A, B solved from (62) given Pi_k and x, and measured:
  *   xi     max |x - Delta t xi((A+B)/2)|_max / (3 u max(1,|x|_max)): x is the fixed point;
  *   ident  max scale-free ratio |err|_max / (3 u |Pi_k|_max) of the two identities of
- *          SPEC §3.5 d;
+ *          docs/schemes.md#svi-so3;
  *   mid    max |Pi_{k+1} - IM(Pi_k; Delta t/s^2, dW/s)| / |Pi_k| against one IM-DIRECT
  *          step of the fast path, s = 1 - |x|^2/4. */
 typedef struct { double xi, ident, mid, smin; long steps; } slpi_gaps_svi_result;
@@ -56,12 +57,41 @@ int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *
 
 /* I13: the lifted midpoint on T*SO(3) (J = I, mu(Q,P) = (Q^T P - P^T Q)/2) driven by the
  * generators of the fast ISO rigid body of p, with half-weight a: a = 1/2 is the
- * consistent form of SPEC §3.4, a = 1/4 the printed (21)-(22). Over `steps` steps from a
+ * consistent form of docs/schemes.md#isomp, a = 1/4 the printed (21)-(22). Over `steps` steps from a
  * random (Q0, P0): group = max |Q^T Q - I|_max; proj = max |mu(Phi_h(Q,P)) - Psi(mu(Q,P))|
  * / |mu| against one fast ISOMP step at (h, dW); half = the same against (h/2, dW/2);
  * equiv = |Phi(gQ, gP) - g Phi(Q, P)|_max / |P| for a random g in SO(3). */
 typedef struct { double group, proj, half, equiv; long steps; } slpi_gaps_lifted_result;
 int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
                      slpi_gaps_lifted_result *r, slpi_error *err);
+
+/* I11, V4, V5, V19: the one-step Poisson defect of the noise-free map x0 -> Phi(x0) of
+ * problem p against the Lie-Poisson tensor J of its first k = slpi_gaps_poisson_coords(p)
+ * coordinates (rigid body 3: hat Pi; heavy top 6: [[hat Pi, hat Gamma], [hat Gamma, 0]];
+ * 0: no tensor here). slpi_gaps_poisson_fd encloses max |D J(x0) D^T - J(Phi(x0))| with D
+ * the central difference quotient at eps: of the fast step (exact balls of its doubles)
+ * or (certified = 1) of the certified step (enclosures of the exact scheme's quotients;
+ * the O(eps^2) remainder to the derivative is not enclosed, so callers compare two eps).
+ * slpi_gaps_poisson_ift: the rigorous defect of ref/ (implicit-function-theorem Jacobian
+ * in balls; svi on the rigid body only), max over the 9 entries. */
+int slpi_gaps_poisson_coords(const slpi_problem *p);
+int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
+                         arb_t out, slpi_error *err);
+int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err);
+
+/* X4 (docs/schemes.md#rkmk): the missed drift of stochastic Lie-Euler, d(mu) = 1/2 sum_k
+ * ad*_{D xi_k(mu)[V_k]} mu with V_k = ad*_{xi_k(mu)} mu, relative to sum_k |xi_k| |V_k|
+ * (max norms), maximised over `trials` random mu (canonical normals). control = 0: the
+ * generators of problem p on the fast path (its system and noise; any scheme with
+ * coordinate operations, e.g. tmk); control = 1: the so(3) control H_1 = a x_1 x_2,
+ * control = 2: H_1 = a x_1^2/2 (p: the rigid body). 0 iff RKMK-LE is consistent. */
+int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint64_t seed,
+                           double *drift, slpi_error *err);
+/* X4: rms over `paths` coupled paths of |x_LE(T) - x_Heun(T)| at h = T 2^-l,
+ * l = kmin..kmax (gap[l - kmin]), on the noise-free fast rigid body plus the control noise
+ * (1: a x_1 x_2, inconsistent; 2: a x_1^2/2, consistent), x0 = (0.6, 0.64, 0.48); Heun is
+ * RKMK-Heun with q = 0 (Stratonovich-consistent). Shrinks with h iff d = 0. */
+int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
+                     double *gap, slpi_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* lifted.c — the lifted stochastic midpoint on T*G (SPEC §3.4 "Lifted scheme on T*G";
+/* lifted.c — the lifted stochastic midpoint on T*G (docs/schemes.md#isomp "Lifted scheme on T*G";
  * ISO eqs. (8), (21)-(22), Rem. 4.3, Lemma 4.4; claim I13, erratum E-I1) for G = SO(3),
  * J = I (c = 1): mu(Q, P) = (Q^T P - P^T Q)/2, and with G~ = sum_k eta_k grad H_k(mu~)
  * = Psi(mu~)^*, mu~ = mu(Q~, P~),
@@ -12,8 +12,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "fast/fast.h"
-#include "reports/gaps.h"
+#include "fast/algebra.h"
+#include "gaps/gaps.h"
 
 static void hat(const double *x, double *X)
 {
@@ -52,28 +52,33 @@ static int rsolve(double a, const double *G, const double *B, double *out)
     return 0;
 }
 
+typedef struct { const slpi_fast *f; double a; const double *eta, *Q, *P; } lifted_ctx;
+
+/* The fixed-point map G~ -> Psi(mu(Q F^{-1}, P F^{-1}))^* (F = I - a G~) on the 3-vector g
+ * of G~ = hat(g); -1 if F is singular. */
+static int lifted_map(void *arg, const double *g, double *gn)
+{
+    const lifted_ctx *c = arg;
+    double G[9], Qt[9], Pt[9], xt[3], psi[3];
+    hat(g, G);
+    if (rsolve(c->a, G, c->Q, Qt) || rsolve(c->a, G, c->P, Pt)) return -1;
+    momentum(Qt, Pt, xt);
+    slpi_fast_generator_sum(c->f, c->eta, xt, psi);
+    for (int i = 0; i < 3; i++) gn[i] = -psi[i];   /* G = Psi^* = -hat(psi) */
+    return 0;
+}
+
 /* One lifted step (Q, P) -> (Q1, P1) with increments eta = (h, dW...); status. */
-static slpi_step_status lifted_step(const slpi_fast_system *s, double a, const double *eta,
+static slpi_step_status lifted_step(const slpi_fast *f, double a, const double *eta,
                                     const double *Q, const double *P, double *Q1, double *P1)
 {
-    const slpi_fast_policy pol = {1e-15, 100, 0, SLPI_CAP_FAIL};
-    double xn[3], psi[3], g[3], G[9], Qt[9], Pt[9], xt[3], F[9];
+    lifted_ctx c = {f, a, eta, Q, P};
+    double xn[3], psi[3], g[3], G[9], Qt[9], Pt[9], F[9];
+    int iters;
     momentum(Q, P, xn);
-    s->m_psi(s, eta, xn, psi);
-    for (int i = 0; i < 3; i++) g[i] = -psi[i];   /* G = Psi^* = -hat(psi) */
-    slpi_fast_iter it;
-    slpi_fast_iter_begin(&it, &pol);
-    int st;
-    do {
-        hat(g, G);
-        if (rsolve(a, G, Q, Qt) || rsolve(a, G, P, Pt)) return SLPI_STEP_DIVERGED;
-        momentum(Qt, Pt, xt);
-        s->m_psi(s, eta, xt, psi);
-        double gn[3] = {-psi[0], -psi[1], -psi[2]};
-        double d = slpi_fast_maxdiff(gn, g, 3);
-        memcpy(g, gn, sizeof g);
-        st = slpi_fast_iter_check(&it, d, slpi_fast_maxabs(g, 3));
-    } while (st < 0);
+    slpi_fast_generator_sum(f, eta, xn, psi);
+    for (int i = 0; i < 3; i++) g[i] = -psi[i];
+    slpi_step_status st = slpi_fast_fixed_point(lifted_map, &c, 3, 1e-15, 100, g, &iters);
     if (slpi_step_failed(st)) return st;
     hat(g, G);
     if (rsolve(a, G, Q, Qt) || rsolve(a, G, P, Pt)) return SLPI_STEP_DIVERGED;
@@ -106,9 +111,10 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
     slpi_fast *f = NULL;
     slpi_noise_source *src = NULL;
     int M = slpi_problem_noise_count(&p);
-    int rc = slpi_problem_validate(&p, err) || slpi_fast_create(&f, &p, err)
-             || slpi_noise_source_open(&src, &p, err);
-    if (!rc && (M > 7 || f->sys.mdim != 3))
+    int rc = slpi_problem_validate(&p, err);
+    if (!rc) rc = slpi_fast_create(&f, &p, err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, err);
+    if (!rc && (M > 7 || slpi_fast_matrix_dim(f) != 3))
         rc = slpi_error_set(err, SLPI_EINPUT, "lifted: needs the so(3) matrix form, M <= 7");
     double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], dW[8], eta[8], half[8];
     random_rotation(seed, 9, Q);
@@ -119,14 +125,14 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
         if (rc) break;
         eta[0] = p.h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
-        if (slpi_step_failed(lifted_step(&f->sys, a, eta, Q, P, Q1, P1))) {
+        if (slpi_step_failed(lifted_step(f, a, eta, Q, P, Q1, P1))) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: step %ld did not converge", k);
             break;
         }
         if (k == 0) {   /* equivariance under left translation by g */
             slpi_fast_mat3_mul(gR, Q, gQ);
             slpi_fast_mat3_mul(gR, P, gP);
-            if (slpi_step_failed(lifted_step(&f->sys, a, eta, gQ, gP, Qg, Pg))) {
+            if (slpi_step_failed(lifted_step(f, a, eta, gQ, gP, Qg, Pg))) {
                 rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: translated step did not converge");
                 break;
             }

@@ -1,15 +1,15 @@
-/* svi-vs.c — SVI-VS, the stochastic variational midpoint on a vector space (SPEC §3.5 a;
+/* svi-vs.c — SVI-VS, the stochastic variational midpoint on a vector space (docs/schemes.md#svi-vs;
  * SVI eq. (14), Prop. 2.6), on the Kubo oscillator H = (q^2+p^2)/2, H_1 = sigma
- * (q^2+p^2)/2 (SPEC test system [choice]; claim V16). Not a registry scheme: the audit
+ * (q^2+p^2)/2 (docs test system [choice]; claim V16). Not a registry scheme: the audit
  * checks that the one-step map is symplectic (det = 1 in one degree of freedom) and keeps
  * q^2 + p^2. The step solves
  *   z_k = z_{k-1} + sum_i inc_i J grad H_i((z_{k-1} + z_k)/2),  J (gq, gp) = (gp, -gq),
- * inc = (Delta t, Delta W), by fixed-point iteration under the SPEC §3.0 policy. */
+ * inc = (Delta t, Delta W), by fixed-point iteration under the docs/schemes.md#solver policy. */
 #include <math.h>
 #include <string.h>
 
-#include "fast/fast.h"
-#include "reports/gaps.h"
+#include "fast/algebra.h"
+#include "gaps/gaps.h"
 
 /* grad H_i at z = (q, p) for the Kubo oscillator: H_0 gradient z, H_1 gradient sigma z. */
 static void kubo_grad(double sigma, int i, const double *z, double *g)
@@ -19,29 +19,31 @@ static void kubo_grad(double sigma, int i, const double *z, double *g)
     g[1] = k * z[1];
 }
 
+typedef struct { double sigma; const double *inc, *z; } kubo_ctx;
+
+/* The fixed-point map z~ -> z + sum_i inc_i J grad H_i((z + z~)/2). */
+static int kubo_map(void *arg, const double *cur, double *nz)
+{
+    const kubo_ctx *k = arg;
+    double zb[2] = {0.5 * (k->z[0] + cur[0]), 0.5 * (k->z[1] + cur[1])}, g[2];
+    nz[0] = k->z[0];
+    nz[1] = k->z[1];
+    for (int i = 0; i < 2; i++) {
+        kubo_grad(k->sigma, i, zb, g);
+        nz[0] += k->inc[i] * g[1];
+        nz[1] -= k->inc[i] * g[0];
+    }
+    return 0;
+}
+
 slpi_step_status slpi_svivs_kubo_step(double sigma, double dt, double dW, const double *z,
                                       double *z1, int *iters)
 {
-    const slpi_fast_policy pol = {1e-15, 200, 0, SLPI_CAP_FAIL};
     const double inc[2] = {dt, dW};
-    slpi_fast_iter it;
-    slpi_fast_iter_begin(&it, &pol);
-    double cur[2] = {z[0], z[1]};
-    int st;
-    do {
-        double zb[2] = {0.5 * (z[0] + cur[0]), 0.5 * (z[1] + cur[1])}, nz[2] = {z[0], z[1]}, g[2];
-        for (int i = 0; i < 2; i++) {
-            kubo_grad(sigma, i, zb, g);
-            nz[0] += inc[i] * g[1];
-            nz[1] -= inc[i] * g[0];
-        }
-        double d = slpi_fast_maxdiff(nz, cur, 2);
-        memcpy(cur, nz, sizeof cur);
-        st = slpi_fast_iter_check(&it, d, slpi_fast_maxabs(cur, 2));
-    } while (st < 0);
-    memcpy(z1, cur, sizeof cur);
-    *iters = it.it;
-    return st;
+    kubo_ctx k = {sigma, inc, z};
+    z1[0] = z[0];
+    z1[1] = z[1];
+    return slpi_fast_fixed_point(kubo_map, &k, 2, 1e-15, 200, z1, iters);
 }
 
 int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *det_dev,

@@ -1,17 +1,17 @@
 /* identities.c — three audit computations on closed forms and the fast path's own
- * algebra (SPEC §6; gaps.h documents each):
- *  - R19 (SPEC §3.2, E-R6; RKMK eqs. (32), (34)): sigma' = dexp^{-1}_sigma(v) makes
+ * algebra (docs/claims.md; gaps.h documents each):
+ *  - R19 (docs/schemes.md#rkmk, E-R6; RKMK eqs. (32), (34)): sigma' = dexp^{-1}_sigma(v) makes
  *    O_exp(sigma(t); mu0) solve mu' = ad*_v mu only with B1+ = +1/2, checked by finite
  *    differences against the printed expansion v + [v,sigma]/2 + ...;
- *  - V18 (SPEC §3.5 b, d; SVI Rem. 3.2, eq. (30)): Ad*_{tau(x)} A(x) = A(-x);
- *  - V20 (SPEC §3.5 d; SVI eqs. (54)-(64)): the identities of a converged SVI-SO3 step
+ *  - V18 (docs/schemes.md#svi-cayley, docs/schemes.md#svi-so3; SVI Rem. 3.2, eq. (30)): Ad*_{tau(x)} A(x) = A(-x);
+ *  - V20 (docs/schemes.md#svi-so3; SVI eqs. (54)-(64)): the identities of a converged SVI-SO3 step
  *    and the printed variant (c = -1/4) as the implicit midpoint with step Delta t/s^2. */
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
-#include "fast/fast.h"
-#include "reports/gaps.h"
+#include "fast/algebra.h"
+#include "gaps/gaps.h"
 
 #define U_ROUND 0x1p-53
 
@@ -47,15 +47,15 @@ static void bernoulli(double *b)
 }
 
 /* sum_j b_j (sg ad_sigma)^j v: sg = +1 the Sigma form, sg = -1 the printed expansion. */
-static void dexpinv(const slpi_fast_system *s, const double *b, double sg, const double *sigma,
+static void dexpinv(const slpi_fast *f, const double *b, double sg, const double *sigma,
                     const double *v, double *out)
 {
-    int n = s->cdim;
+    int n = slpi_fast_algebra_dim(f);
     double t[8], u[8];
     memcpy(t, v, sizeof(double) * (size_t)n);
     memcpy(out, v, sizeof(double) * (size_t)n);
     for (int j = 1; j < NBERN; j++) {
-        s->bracket(s, sigma, t, u);
+        slpi_fast_bracket(f, sigma, t, u);
         for (int i = 0; i < n; i++) t[i] = sg * u[i];
         for (int i = 0; i < n; i++) out[i] += b[j] * t[i];
     }
@@ -71,9 +71,8 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
     slpi_fast *f = NULL;
     int rc = slpi_fast_create(&f, &p, err);
     if (rc) return rc;
-    const slpi_fast_system *s = &f->sys;
-    int n = s->cdim;
-    if (!s->orbit_exp || !s->bracket || !s->coad || n > 8) {
+    int n = slpi_fast_algebra_dim(f);
+    if (!slpi_fast_has_algebra(f) || n > 8) {
         slpi_fast_free(f);
         return slpi_error_set(err, SLPI_EINPUT, "dexpinv: %s has no orbit map and bracket "
                               "on the fast path", slpi_system_name(sys));
@@ -92,14 +91,14 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
             norm += sigma[i] * sigma[i];
         }
         for (int i = 0; i < n; i++) sigma[i] *= r / sqrt(norm);
-        dexpinv(s, b, printed ? -1.0 : 1.0, sigma, v, ds);
+        dexpinv(f, b, printed ? -1.0 : 1.0, sigma, v, ds);
         static const double off[4] = {-2, -1, 1, 2};
         for (int k = 0; k < 4; k++) {
             for (int i = 0; i < n; i++) sp[i] = sigma[i] + off[k] * eps * ds[i];
-            s->orbit_exp(s, sp, mu0, ym[k]);
+            slpi_fast_orbit(f, sp, mu0, ym[k]);
         }
-        s->orbit_exp(s, sigma, mu0, mu);
-        s->coad(s, v, mu, target);
+        slpi_fast_orbit(f, sigma, mu0, mu);
+        slpi_fast_coad(f, v, mu, target);
         for (int i = 0; i < n; i++)   /* fourth-order central difference */
             d[i] = (ym[0][i] - 8 * ym[1][i] + 8 * ym[2][i] - ym[3][i]) / (12 * eps) - target[i];
         *defect = fmax(*defect, maxabs(d, n) / (maxabs(v, n) * maxabs(mu, n)));
@@ -253,11 +252,13 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     q.rb.track_R = 0;
     slpi_fast *f = NULL, *g = NULL;
     slpi_noise_source *src = NULL;
-    double x[12], dW[8], eta[9], tmp[3];
+    double x[12], dW[8], eta[9];
     int M = slpi_problem_noise_count(&p);
     if (!rc) rc = slpi_problem_validate(&q, err);
-    if (!rc) rc = slpi_fast_create(&f, &p, err) || slpi_fast_create(&g, &q, err)
-                  || slpi_fast_initial_state(f, x, err) || slpi_noise_source_open(&src, &p, err);
+    if (!rc) rc = slpi_fast_create(&f, &p, err);
+    if (!rc) rc = slpi_fast_create(&g, &q, err);
+    if (!rc) rc = slpi_fast_initial_state(f, x, err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, err);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
     double c = p.svi_c == 0 ? 0.25 : p.svi_c;
     for (long k = 0; !rc && k < steps; k++) {
@@ -272,7 +273,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
                                 k, info.residual);
         if (rc) break;
         memcpy(Pn, x, sizeof Pn);
-        const double *T = x + 3;   /* tau^2; y = tau^{-1}(tau^2) (SPEC §3.5 d) */
+        const double *T = x + 3;   /* tau^2; y = tau^{-1}(tau^2) (docs/schemes.md#svi-so3) */
         double k2 = 2 / (1 + T[0] + T[4] + T[8]);
         y[0] = k2 * (T[7] - T[5]); y[1] = k2 * (T[2] - T[6]); y[2] = k2 * (T[3] - T[1]);
         double yy = slpi_fast_dot3(y, y);   /* tau(y) = tau(x)^2: |x|/2 = tan(atan(|y|/2)/2) */
@@ -289,7 +290,10 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
         eta[0] = p.h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
-        slpi_fast_grad_sum(&f->sys, eta, Mv, e, tmp);
+        if (slpi_fast_gradient_sum(f, eta, Mv, e)) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: out of memory");
+            break;
+        }
         for (int i = 0; i < 3; i++) e[i] = 0.5 * e[i] - xx[i];
         r->xi = fmax(r->xi, maxabs(e, 3) / (3 * U_ROUND * fmax(1, maxabs(xx, 3))));
         /* identities: Pi_{k+1} - Pi_k = -x x (A+B); Pi_k + Pi_{k+1} = s (A+B) + (1/4+c)(x.(A+B)) x */

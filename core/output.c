@@ -1,0 +1,364 @@
+/* output.c — safe output files for every command that writes one (docs/design.md#command: never
+ * delete or truncate a file the run did not create; nothing lost).
+ *
+ * slpi_output_open(path, mode):
+ *   - path NULL or "-": standard output (commit flushes it and reports a write error).
+ *   - an existing file that is not a regular file (a device such as /dev/null or
+ *     /dev/full, a FIFO): written in place, never truncated beyond what open(2) does to
+ *     such a file, never removed; write, flush and close errors are reported.
+ *   - otherwise (a regular file, or no file yet), SLPI_OUTPUT_REPLACE writes a fresh
+ *     temporary file ".NAME.slpi-XXXXXX" in the same folder (through a symbolic link:
+ *     in the folder of its target, so the link survives), and slpi_output_commit
+ *     flushes, fsyncs, renames it over PATH and fsyncs the folder. Until then PATH is
+ *     untouched: an input error, a write error or a killed process leaves the old PATH
+ *     as it was, and concurrent writers to one PATH each rename a whole file (the last
+ *     one wins; no interleaving). slpi_output_abort removes only that temporary file.
+ *     slpi_output_publish renames early and keeps writing into the published file
+ *     (a streamed output whose valid prefix must be visible: checkpointed runs).
+ *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add); only
+ *     SIGKILL or a crash can leave one behind.
+ *   - SLPI_OUTPUT_UPDATE opens an existing regular file for update in place (resuming
+ *     a checkpointed run), under an exclusive fcntl(2) lock that a second writer is
+ *     refused; abort leaves it as it is.
+ * Every failure is reported as "PATH: what: strerror" and is an error of the command
+ * (SLPI_EINPUT): a lost report is never an exit 0.
+ *
+ * slpi_output_check_paths refuses an output that is also an input or another output
+ * of the same command: by device and inode when both exist, else by normalized path
+ * (the real path of the folder plus the last component). Existing non-regular files
+ * (/dev/null, FIFOs) may be named twice: writing them twice loses nothing. */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "slpi.h"
+
+/* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,
+ * SIGHUP or SIGPIPE (handlers installed only where the disposition is the default, which would
+ * end the process anyway; they unlink and re-raise). Slots are claimed and released
+ * by one atomic flag each, so the handler only reads names that are complete. */
+#define PENDING_MAX 16
+static char pending_name[PENDING_MAX][SLPI_PATH_MAX + 64];
+static volatile sig_atomic_t pending_used[PENDING_MAX];
+
+static void remove_pending(int sig)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending_used[i]) unlink(pending_name[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int pending_add(const char *name)
+{
+    static int installed;
+    if (!installed) {
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction old, sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = remove_pending;
+            sigemptyset(&sa.sa_mask);
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(sigs[i], &sa, NULL);
+        }
+        installed = 1;
+    }
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!pending_used[i] && strlen(name) < sizeof pending_name[i]) {
+            strcpy(pending_name[i], name);
+            pending_used[i] = 1;
+            return i;
+        }
+    return -1;   /* more than PENDING_MAX at once: that one is not cleaned up on a signal */
+}
+
+static void pending_drop(int slot)
+{
+    if (slot >= 0) pending_used[slot] = 0;
+}
+
+struct slpi_output {
+    FILE *f;
+    char *path;        /* the name given (for messages) */
+    char *target;      /* the regular file that commit renames over (symlinks resolved) */
+    char *tmp;         /* our temporary file, NULL once renamed or when writing in place */
+    int pending;       /* its slot in pending_name (-1: none) */
+    int is_stdout;
+    int regular;       /* f is a regular file: fsync it */
+};
+
+static int fail(slpi_error *err, const char *path, const char *what)
+{
+    return slpi_error_set(err, SLPI_EINPUT, "%s: %s: %s", path, what, strerror(errno));
+}
+
+/* The folder of path (malloc'd; "." for a bare name). */
+static char *folder_of(const char *path)
+{
+    char *copy = strdup(path);
+    char *d = strdup(dirname(copy));
+    free(copy);
+    return d;
+}
+
+static void sync_folder_of(const char *path)
+{
+    char *dir = folder_of(path);
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);   /* best effort: some file systems refuse fsync on folders */
+        close(fd);
+    }
+    free(dir);
+}
+
+static void release(slpi_output *o)
+{
+    pending_drop(o->pending);
+    free(o->path);
+    free(o->target);
+    free(o->tmp);
+    free(o);
+}
+
+/* A temporary file beside target, with the mode a new (or the replaced) file gets. */
+static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
+{
+    char *dir = folder_of(o->target), *copy = strdup(o->target);
+    const char *base = basename(copy);
+    size_t n = strlen(dir) + strlen(base) + 32;
+    o->tmp = malloc(n);
+    snprintf(o->tmp, n, "%s/.%s.slpi-XXXXXX", dir, base);
+    free(dir);
+    free(copy);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int rc = fail(err, o->path, "cannot write (a temporary file in its folder)");
+        free(o->tmp);
+        o->tmp = NULL;
+        return rc;
+    }
+    o->pending = pending_add(o->tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, old ? (old->st_mode & 07777) : (0666 & ~mask));
+    if (old) (void)fchown(fd, old->st_uid, old->st_gid);   /* best effort: keep the replaced file's owner */
+    o->f = fdopen(fd, "w+");
+    if (!o->f) {
+        int rc = fail(err, o->path, "cannot open");
+        close(fd);
+        unlink(o->tmp);
+        pending_drop(o->pending);
+        o->pending = -1;
+        return rc;
+    }
+    o->regular = 1;
+    return SLPI_OK;
+}
+
+static int lock_whole(int fd)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    return fcntl(fd, F_SETLK, &l);
+}
+
+int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err)
+{
+    *out = NULL;
+    slpi_output *o = calloc(1, sizeof *o);
+    if (!o) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
+    o->pending = -1;
+    if (!path || strcmp(path, "-") == 0) {
+        o->path = strdup("standard output");
+        o->f = stdout;
+        o->is_stdout = 1;
+        *out = o;
+        return SLPI_OK;
+    }
+    o->path = strdup(path);
+    struct stat st, lst;
+    int exists = stat(path, &st) == 0, stat_errno = errno;
+    int rc = SLPI_OK;
+    if (!exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: a symbolic link to a missing file: not written", path);
+    } else if (!exists && stat_errno != ENOENT) {
+        errno = stat_errno;
+        rc = fail(err, path, "cannot write");
+    } else if (exists && S_ISDIR(st.st_mode)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: is a directory", path);
+    } else if (mode == SLPI_OUTPUT_UPDATE) {
+        int fd = -1;
+        if (!exists || !S_ISREG(st.st_mode))
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: %s", path,
+                                exists ? "not a regular file: cannot be updated in place" : "cannot write: no such file to update");
+        else if ((fd = open(path, O_RDWR)) < 0)
+            rc = fail(err, path, "cannot open for update");
+        else if (lock_whole(fd) != 0)
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", path);
+        else if (!(o->f = fdopen(fd, "r+")))
+            rc = fail(err, path, "cannot open for update");
+        if (rc != SLPI_OK && fd >= 0) close(fd);
+        o->regular = 1;
+    } else if (exists && !S_ISREG(st.st_mode)) {
+        /* a device or a FIFO: written in place, never removed */
+        if (!(o->f = fopen(path, "w"))) rc = fail(err, path, "cannot write");
+    } else {
+        o->target = exists ? realpath(path, NULL) : strdup(path);
+        if (!o->target) rc = fail(err, path, "cannot resolve");
+        else rc = open_temp(o, exists ? &st : NULL, err);
+    }
+    if (rc != SLPI_OK) {
+        release(o);
+        return rc;
+    }
+    *out = o;
+    return SLPI_OK;
+}
+
+FILE *slpi_output_file(const slpi_output *o)
+{
+    return o->f;
+}
+
+const char *slpi_output_name(const slpi_output *o)
+{
+    return o->path;
+}
+
+/* Flush, and fsync a regular file. */
+static int flush_out(slpi_output *o, slpi_error *err)
+{
+    if (fflush(o->f) != 0 || ferror(o->f)) {
+        if (!errno) errno = EIO;
+        return fail(err, o->path, "write error");
+    }
+    if (o->regular && fsync(fileno(o->f)) != 0) return fail(err, o->path, "write error (fsync)");
+    return SLPI_OK;
+}
+
+int slpi_output_publish(slpi_output *o, slpi_error *err)
+{
+    if (!o->tmp) return SLPI_OK;
+    int rc = flush_out(o, err);
+    if (rc == SLPI_OK && rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
+    if (rc != SLPI_OK) return rc;
+    pending_drop(o->pending);
+    o->pending = -1;
+    free(o->tmp);
+    o->tmp = NULL;
+    sync_folder_of(o->target);
+    return SLPI_OK;
+}
+
+int slpi_output_commit(slpi_output *o, slpi_error *err)
+{
+    if (!o) return SLPI_OK;
+    int rc = flush_out(o, err);
+    if (o->is_stdout) {
+        release(o);
+        return rc;
+    }
+    if (fclose(o->f) != 0 && rc == SLPI_OK) rc = fail(err, o->path, "write error (close)");
+    o->f = NULL;
+    if (rc == SLPI_OK && o->tmp) {
+        if (rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
+        else sync_folder_of(o->target);
+    }
+    if (rc == SLPI_OK) {
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    if (o->tmp) unlink(o->tmp);
+    release(o);
+    return rc;
+}
+
+void slpi_output_abort(slpi_output *o)
+{
+    if (!o) return;
+    if (o->is_stdout) {
+        fflush(stdout);
+    } else {
+        if (o->f) fclose(o->f);
+        if (o->tmp) unlink(o->tmp);   /* only the temporary file this process created */
+    }
+    release(o);
+}
+
+/* ------------------------------------------------------------- same-file checks */
+
+/* path with its folder resolved (malloc'd): "dir/../x" and "./x" name one file. */
+static char *normalized(const char *path)
+{
+    char *dir = folder_of(path), *copy = strdup(path);
+    char *rdir = realpath(dir, NULL);
+    const char *base = basename(copy);
+    size_t n = strlen(rdir ? rdir : dir) + strlen(base) + 2;
+    char *s = malloc(n);
+    snprintf(s, n, "%s/%s", rdir ? rdir : dir, base);
+    free(rdir);
+    free(dir);
+    free(copy);
+    return s;
+}
+
+int slpi_output_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb) return 0;
+    char *na = normalized(a), *nb = normalized(b);
+    int same = strcmp(na, nb) == 0;
+    free(na);
+    free(nb);
+    return same;
+}
+
+static int named(const char *p)
+{
+    return p && *p && strcmp(p, "-") != 0;
+}
+
+static int non_regular(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+int slpi_output_check_paths(int nout, const char *const *out, const char *const *out_role, int nin,
+                            const char *const *in, const char *const *in_role, slpi_error *err)
+{
+    for (int i = 0; i < nout; i++) {
+        if (!named(out[i]) || non_regular(out[i])) continue;
+        for (int j = i + 1; j < nout; j++)
+            if (named(out[j]) && slpi_output_same_file(out[i], out[j]))
+                return slpi_error_set(err, SLPI_EINPUT, "%s %s and %s %s name the same file: one output would "
+                                      "replace the other", out_role[i], out[i], out_role[j], out[j]);
+        for (int j = 0; j < nin; j++)
+            if (named(in[j]) && slpi_output_same_file(out[i], in[j]))
+                return slpi_error_set(err, SLPI_EINPUT, "%s %s is also the input %s %s: refusing to overwrite "
+                                      "an input", out_role[i], out[i], in_role[j], in[j]);
+    }
+    return SLPI_OK;
+}
+
+int slpi_output_close_stdout(slpi_error *err)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (!errno) errno = EIO;
+        return fail(err, "standard output", "write error");
+    }
+    return SLPI_OK;
+}

@@ -1,0 +1,162 @@
+/* parse.c — strict numbers for every key (core/problem.c), every command-line option
+ * (cli/) and every numeric field of core's text formats: one scanner, one set of
+ * messages. The whole text must be the number (blanks around it are allowed): no
+ * trailing garbage, no overflow, no NaN or infinity, no subnormal double; then the
+ * value must lie in [lo, hi]. Integers are decimal digits (a sign only where negative
+ * values exist); unsigned 64-bit values may also be 0x hex (seeds). A message names the
+ * value as it was given: "h=1e-320: ..." for a key, "--threads abc: ..." for an option
+ * (a name that starts with '-'), "x0:3: 'abc': ..." for a field of a file (a name that
+ * ends in ':').
+ *
+ * Also here: the exact binary64 fields of the data formats (noise, trajectory, golden,
+ * checkpoint files: finite, subnormals allowed since they round-trip exactly), and the
+ * checks every text reader shares: an input must be a regular file or a pipe (not
+ * /dev/zero or a folder), a UTF-8 byte-order mark, CRLF line ends and NUL bytes are
+ * named as such rather than reported as a wrong key or version. */
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "slpi.h"
+
+/* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"
+ * (a name ending in ':', a field of a file). */
+static int reject(slpi_error *err, const char *name, const char *text, const char *why)
+{
+    size_t n = strlen(name);
+    if (n > 0 && name[n - 1] == ':')
+        return slpi_error_set(err, SLPI_EINPUT, "%s '%.200s': %s", name, text, why);
+    return slpi_error_set(err, SLPI_EINPUT, "%s%s%.200s: %s", name, name[0] == '-' ? " " : "=", text, why);
+}
+
+/* The number's text without surrounding blanks, into buf; 0 if empty or too long. */
+static int trimmed(const char *text, char *buf, size_t n)
+{
+    while (isspace((unsigned char)*text)) text++;
+    size_t len = strlen(text);
+    while (len > 0 && isspace((unsigned char)text[len - 1])) len--;
+    if (len == 0 || len >= n) return 0;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    return 1;
+}
+
+int slpi_parse_double(const char *name, const char *text, double lo, double hi, double *out, slpi_error *err)
+{
+    char s[512], *end, why[160];
+    if (!text || !trimmed(text, s, sizeof s))
+        return reject(err, name, text ? text : "", text && *text ? "not a finite number" : "missing value");
+    /* strtod would read "0x", "inf", "nan(...)" and hex floats; hex floats are exact
+     * and allowed, the others are refused below */
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s) return reject(err, name, text, "not a finite number");
+    if (*end) {
+        snprintf(why, sizeof why, "not a finite number (trailing '%.40s')", end);
+        return reject(err, name, text, why);
+    }
+    if (isnan(v)) return reject(err, name, text, "not a finite number (NaN)");
+    if (isinf(v))
+        return reject(err, name, text, strpbrk(s, "iI") ? "not a finite number (infinity)"
+                                                        : "not a finite number (beyond the largest double, 1.8e308)");
+    if (v != 0 && fabs(v) < DBL_MIN) return reject(err, name, text, "subnormal: below the smallest normal double "
+                                                   "2.2250738585072014e-308 (use 0 or a normal value)");
+    if (v == 0 && errno == ERANGE)
+        return reject(err, name, text, "underflows to 0: below the smallest double (use 0 or a normal value)");
+    if (!(v >= lo && v <= hi)) {
+        snprintf(why, sizeof why, "out of range [%g, %g]", lo, hi);
+        return reject(err, name, text, why);
+    }
+    *out = v;
+    return SLPI_OK;
+}
+
+int slpi_parse_long(const char *name, const char *text, long lo, long hi, long *out, slpi_error *err)
+{
+    char s[512], *end, why[160];
+    if (!text || !trimmed(text, s, sizeof s))
+        return reject(err, name, text ? text : "", text && *text ? "not an integer" : "missing value");
+    const char *digits = s + (s[0] == '-' || s[0] == '+');
+    if (!isdigit((unsigned char)*digits) || strspn(digits, "0123456789") != strlen(digits))
+        return reject(err, name, text, "not an integer");
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno == ERANGE || v < lo || v > hi) {
+        snprintf(why, sizeof why, "out of range [%ld, %ld]", lo, hi);
+        return reject(err, name, text, why);
+    }
+    *out = v;
+    return SLPI_OK;
+}
+
+int slpi_parse_int(const char *name, const char *text, int lo, int hi, int *out, slpi_error *err)
+{
+    long v;
+    int rc = slpi_parse_long(name, text, lo, hi, &v, err);
+    if (rc == SLPI_OK) *out = (int)v;
+    return rc;
+}
+
+int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *out, slpi_error *err)
+{
+    char s[512], *end, why[160];
+    const char *what = "not an unsigned 64-bit integer";
+    if (!text || !trimmed(text, s, sizeof s)) return reject(err, name, text ? text : "", text && *text ? what : "missing value");
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = s + (hex ? 2 : 0);
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") != strlen(digits))
+        return reject(err, name, text, what);
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
+    if (errno == ERANGE) return reject(err, name, text, "not an unsigned 64-bit integer (above 2^64-1)");
+    if (v > hi) {
+        snprintf(why, sizeof why, "out of range [0, %llu]", (unsigned long long)hi);
+        return reject(err, name, text, why);
+    }
+    *out = (uint64_t)v;
+    return SLPI_OK;
+}
+
+int slpi_parse_binary64(const char *text, double *out)
+{
+    char *end;
+    if (!*text || isspace((unsigned char)*text)) return -1;
+    double v = strtod(text, &end);   /* ERANGE on a subnormal: the value is still exact */
+    if (end == text || *end != '\0') return -1;
+    *out = v;
+    return isfinite(v) ? 0 : -2;
+}
+
+FILE *slpi_input_open(const char *path, slpi_error *err)
+{
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: not a regular file (%s)", path,
+                       S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a character device"
+                       : S_ISBLK(st.st_mode) ? "a block device" : "a socket or special file");
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+int slpi_parse_text_line(const char *file, long line, const char *s, size_t len, slpi_error *err)
+{
+    if (line == 1 && len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:1: starts with a UTF-8 byte-order mark (EF BB BF): "
+                              "save the file without it", file);
+    if (memchr(s, '\0', len)) return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: NUL byte in the line", file, line);
+    if (len > 0 && s[len - 1] == '\r')
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: CRLF line end (Windows text): convert it to LF "
+                              "line ends (e.g. dos2unix)", file, line);
+    return SLPI_OK;
+}

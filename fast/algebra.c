@@ -1,0 +1,68 @@
+/* algebra.c — fast/algebra.h: the system table's algebra operations behind the public
+ * slpi_fast handle, and the docs/schemes.md#solver fixed-point driver for code outside fast/. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fast/algebra.h"
+#include "fast/fast.h"
+
+int slpi_fast_algebra_dim(const slpi_fast *f) { return f->sys.cdim; }
+
+int slpi_fast_matrix_dim(const slpi_fast *f) { return f->sys.mdim; }
+
+int slpi_fast_has_algebra(const slpi_fast *f)
+{
+    return f->sys.orbit && f->sys.bracket && f->sys.coad;
+}
+
+int slpi_fast_orbit(const slpi_fast *f, const double *sigma, const double *mu, double *out)
+{
+    return f->sys.orbit(&f->sys, sigma, mu, out);
+}
+
+void slpi_fast_bracket(const slpi_fast *f, const double *a, const double *b, double *out)
+{
+    f->sys.bracket(&f->sys, a, b, out);
+}
+
+void slpi_fast_coad(const slpi_fast *f, const double *xi, const double *mu, double *out)
+{
+    f->sys.coad(&f->sys, xi, mu, out);
+}
+
+int slpi_fast_gradient_sum(const slpi_fast *f, const double *delta, const double *mu, double *xi)
+{
+    double tmp[64], *t = f->sys.cdim <= 64 ? tmp : malloc(sizeof(double) * (size_t)f->sys.cdim);
+    if (!t) return SLPI_ENUMERIC;
+    slpi_fast_gen_sum(&f->sys, delta, mu, xi, t);
+    if (t != tmp) free(t);
+    return SLPI_OK;
+}
+
+void slpi_fast_generator_sum(const slpi_fast *f, const double *delta, const double *Y, double *Psi)
+{
+    f->sys.m_psi(&f->sys, delta, Y, Psi);
+}
+
+slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,
+                                       int maxit, double *u, int *iters)
+{
+    const slpi_fast_policy pol = {tol, maxit, 0, SLPI_CAP_FAIL};
+    double buf[64];
+    double *un = n <= 64 ? buf : malloc(sizeof(double) * (size_t)n);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &pol);
+    int st = un ? -1 : SLPI_STEP_DIVERGED;
+    while (st < 0) {
+        if (map(ctx, u, un)) {
+            st = SLPI_STEP_DIVERGED;
+            break;
+        }
+        double d = slpi_fast_maxdiff(un, u, n);
+        memcpy(u, un, sizeof(double) * (size_t)n);
+        st = slpi_fast_iter_check(&it, d, slpi_fast_maxabs(u, n));
+    }
+    if (un != buf) free(un);
+    *iters = it.it;
+    return (slpi_step_status)st;
+}

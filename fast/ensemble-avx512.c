@@ -1,0 +1,13 @@
+/* ensemble-avx512.c — the lock-step lanes of fast/ensemble.c compiled for AVX-512F/DQ/VL
+ * (fast/ensemble-lanes.h under `#pragma GCC target`), taken at run time where the
+ * processor has it (slpi_fast_ensemble_isa_available). -ffp-contract=off holds here as
+ * everywhere: no fused multiply-add (tests/t-fast-ensemble.sh checks the object). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC target("avx512f,avx512dq,avx512vl")
+#define ENS_W 8
+#define ENS_ISOMP_FN slpi_fast_ens_isomp_avx512
+#define ENS_SVI_FN slpi_fast_ens_svi_avx512
+#include "fast/ensemble-lanes.h"
+#else
+typedef int slpi_fast_ensemble_avx512_unused;   /* not an x86-64 GCC build: no such kernel */
+#endif

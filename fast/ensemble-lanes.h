@@ -1,0 +1,284 @@
+/* ensemble-lanes.h — the lock-step lane kernels of fast/ensemble.c, included once per
+ * instruction set by fast/ensemble.c (portable), fast/ensemble-avx2.c and
+ * fast/ensemble-avx512.c, each under its own `#pragma GCC target`: every function here,
+ * comparisons included, is then compiled for that set (an always_inline default-target
+ * body inlined into a target function would have its vector comparisons lowered lane by
+ * lane for the default target). The including file defines ENS_W, the lanes per vector
+ * (the set's register width: wider vectors would have their comparisons split lane by
+ * lane), and ENS_ISOMP_FN and ENS_SVI_FN, the names of the two entry points it exports
+ * (declared in fast/ensemble.c). The
+ * arithmetic and the policy are documented in fast/ensemble.c. */
+#include <string.h>
+#include "fast/fast.h"
+
+typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
+typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
+
+#define ENS_INLINE static inline __attribute__((always_inline))
+
+/* Lane-wise helpers as macros (GCC notes an ABI change for 64-byte vectors passed by value
+ * to functions, even inlined ones). ENS_SEL: m ? a : b (m: all ones or zeros per lane). */
+#define ENS_SEL(m, a, b) ((ens_vd)(((m) & (ens_vl)(a)) | (~(m) & (ens_vl)(b))))
+#define ENS_SELI(m, a, b) (((m) & (a)) | (~(m) & (b)))
+#define ENS_ABS(a) ((ens_vd)((ens_vl)(a) & 0x7fffffffffffffffLL))
+/* the scalar "if (!(v <= m)) m = v" of slpi_fast_maxabs / maxdiff (NaN propagates) */
+#define ENS_UPD(m, v) ((m) = ENS_SEL((v) <= (m), (m), (v)))
+/* slpi_fast_max2: (a >= b || a != a) ? a : b, with a != a (NaN) as ~(a <= a); and a
+ * finiteness test, x - x == 0, as x - x <= 0 (x - x is +0 or NaN). GCC lowers vector
+ * == and != on doubles lane by lane, <= and >= to one vector comparison. */
+#define ENS_MAX2(a, b) ENS_SEL(((a) >= (b)) | ~((a) <= (a)), (a), (b))
+#define ENS_FINITE(x) (((x) - (x)) <= 0)
+#define ENS_DOT(a, b) ((a)[0] * (b)[0] + (a)[1] * (b)[1] + (a)[2] * (b)[2])
+
+ENS_INLINE int ens_any(const ens_vl *m)
+{
+    long long r = 0;
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) r |= (*m)[l];
+    return r != 0;
+}
+
+/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of every active lane with
+ * increments d and norms m; returns the lanes' statuses (-1: continue). */
+typedef struct {
+    ens_vd first, prev, last;
+} ens_iter;
+
+ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp,
+                          const ens_vd *mp, ens_vl *out)
+{
+    const ens_vd d = *dp, m = *mp;
+    if (it == 1) s->first = d;
+    s->prev = s->last;
+    s->last = d;
+    const ens_vl zero = (ens_vl){0}, none = zero - 1;
+    const ens_vl nan = ~(ENS_FINITE(d) & ENS_FINITE(m));
+    ens_vl st;
+    if (pol->fixed_iters > 0) {
+        st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
+    } else {
+        const ens_vd scale = ENS_SEL(m > 1, m, (ens_vd){0} + 1);
+        const double tol100 = 100 * pol->tol;
+        st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED
+                                                                        : SLPI_STEP_NOT_CONVERGED)
+                              : none;
+        if (it > 1) {
+            st = ENS_SELI((d > 1e6 * s->first) & (s->first > 0), zero + SLPI_STEP_DIVERGED, st);
+            st = ENS_SELI((d >= s->prev) & (d <= tol100 * scale), zero + SLPI_STEP_STAGNATED, st);
+        }
+        st = ENS_SELI(d <= pol->tol * scale, zero + SLPI_STEP_CONVERGED, st);
+    }
+    *out = ENS_SELI(nan, zero + SLPI_STEP_DIVERGED, st);
+}
+
+/* Lanes l < n of a group from SoA arrays; lanes n..ENS_W-1 repeat lane 0 (never stored). */
+ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
+{
+    if (n == ENS_W) {
+        memcpy(v, a, sizeof *v);
+        return;
+    }
+    ens_vd t;
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) t[l] = a[l < n ? l : 0];
+    *v = t;
+}
+
+/* A group's state x and increments e (lanes l < n of the SoA arrays) and the lanes that
+ * start solving: those with a finite state and finite increments; the others are INVALID
+ * with 0 iterations, as slpi_fast_step reports them. */
+ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], ens_vd *X, ens_vd *E,
+                          ens_vl *st, ens_vl *act)
+{
+    ens_vl fin = (ens_vl){0} - 1;
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        ens_load(&X[i], x[i], n);
+        ens_load(&E[i], e[i], n);
+        fin &= ENS_FINITE(X[i]) & ENS_FINITE(E[i]);
+    }
+    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
+    *act = fin;
+    *st = ENS_SELI(fin, (ens_vl){0} - 1, (ens_vl){0} + SLPI_STEP_INVALID);
+}
+
+/* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
+ * failures. */
+ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v,
+                           const ens_vd *old, double *const x[3], long *iters, unsigned char *failed)
+{
+    const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED;   /* slpi_step_failed */
+    long bad = 0, its = 0;
+    for (int l = 0; l < n; l++) {
+        its += (*itsp)[l];
+        bad -= fl[l];
+        if (failed) failed[l] = (unsigned char)(fl[l] != 0);
+    }
+    *iters += its;
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        const ens_vd o = ENS_SEL(fl, old[i], v[i]);
+        if (n == ENS_W) {
+            memcpy(x[i], &o, sizeof o);
+        } else {
+            for (int l = 0; l < n; l++) x[i][l] = o[l];
+        }
+    }
+    return bad;
+}
+
+/* Psi(Y) = -(h I^{-1} y + amp (delta_k y_k)_k) (iso-quad generators, B = -hat xi), as
+ * rigid-body.c's psi. */
+ENS_INLINE void ens_iso_psi(const slpi_fast_rb_soa *c, double h, const ens_vd *e, const ens_vd *y,
+                            ens_vd *p)
+{
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) p[i] = -(h * (c->Iinv[i] * y[i]) + e[i] * (c->amp * y[i]));
+}
+
+ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) from Y = X
+ * (so3.c slpi_fast_blocks_isomp, HAT model), then X + [Psi(Y), Y] (slpi_fast_blocks_comm). */
+ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+                                const double *const ep[3], long *iters, unsigned char *failed)
+{
+    ens_vd X[3], E[3];
+    ens_vl st, act, its = (ens_vl){0};
+    ens_begin(n, xp, ep, X, E, &st, &act);
+    ens_vd Y[3] = {X[0], X[1], X[2]};
+    ens_iter s = {{0}, {0}, {0}};
+    for (int it = 1; ens_any(&act); it++) {
+        ens_vd P[3], C[3], V[3];
+        ens_iso_psi(c, h, E, Y, P);
+        ens_cross(P, Y, C);
+        const ens_vd py = ENS_DOT(P, Y);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
+        ens_vd d = (ens_vd){0}, m = (ens_vd){0};
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+            ENS_UPD(d, ENS_ABS(V[i] - Y[i]));
+            ENS_UPD(m, ENS_ABS(V[i]));
+        }
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
+        ens_vl sn;
+        ens_check(&c->pol, it, &s, &d, &m, &sn);
+        st = ENS_SELI(act, sn, st);
+        its = ENS_SELI(act, (ens_vl){0} + it, its);
+        act &= sn < 0;
+    }
+    ens_vd P[3], C[3], out[3];
+    ens_iso_psi(c, h, E, Y, P);
+    ens_cross(P, Y, C);
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
+    return ens_store3(n, &st, &its, out, X, xp, iters, failed);
+}
+
+/* tau = cay(x) = I + k hat x + (k/2) hat x^2, k = 4/(4 + |x|^2) (vec3.h slpi_fast_cayley3
+ * and slpi_fast_rot_coeffs), row-major. */
+ENS_INLINE void ens_cayley(const ens_vd *w, ens_vd *R)
+{
+    const ens_vd k = 4 / (4 + ENS_DOT(w, w)), c = 0.5 * k;
+    const ens_vd xx = w[0] * w[0], yy = w[1] * w[1], zz = w[2] * w[2];
+    R[0] = 1 - c * (yy + zz); R[1] = -k * w[2] + c * w[0] * w[1]; R[2] = k * w[1] + c * w[0] * w[2];
+    R[3] = k * w[2] + c * w[0] * w[1]; R[4] = 1 - c * (xx + zz); R[5] = -k * w[0] + c * w[1] * w[2];
+    R[6] = -k * w[1] + c * w[0] * w[2]; R[7] = k * w[0] + c * w[1] * w[2]; R[8] = 1 - c * (xx + yy);
+}
+
+ENS_INLINE void ens_mat3t_vec(const ens_vd *R, const ens_vd *v, ens_vd *out)   /* R^T v */
+{
+    const ens_vd o0 = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+    const ens_vd o1 = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+    const ens_vd o2 = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+    out[0] = o0; out[1] = o1; out[2] = o2;
+}
+
+/* slpi_fast_ac_inv: A_c(x)^{-1} v. */
+ENS_INLINE void ens_ac_inv(double c, const ens_vd *x, const ens_vd *v, ens_vd *out)
+{
+    const ens_vd xv = ENS_DOT(x, v), xx = ENS_DOT(x, x);
+    const ens_vd k = (0.25 - c) * xv / (1 + c * xx), inv = 1 / (1 + 0.25 * xx);
+    ens_vd xc[3];
+    ens_cross(x, v, xc);
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) * inv;
+}
+
+/* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators), and
+ * tau = cay(x). */
+ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E, const ens_vd *A,
+                            const ens_vd *B, ens_vd *x, ens_vd *tau)
+{
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        const ens_vd m = 0.5 * (A[i] + B[i]);
+        x[i] = 0.5 * (h * (c->Iinv[i] * m) + E[i] * c->amp);
+    }
+    ens_cayley(x, tau);
+}
+
+/* SVI-SO3 on n <= ENS_W lanes: slpi_fast_svi3_solve from A = B = Pi_k, then
+ * Pi_{k+1} = tau^T tau^T Pi_k (rotation output). */
+ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+                              const double *const ep[3], long *iters, unsigned char *failed)
+{
+    ens_vd Pk[3], E[3];
+    ens_vl st, act, its = (ens_vl){0};
+    ens_begin(n, xp, ep, Pk, E, &st, &act);
+    ens_vd A[3] = {Pk[0], Pk[1], Pk[2]}, B[3] = {Pk[0], Pk[1], Pk[2]};
+    ens_iter s = {{0}, {0}, {0}};
+    for (int it = 1; ens_any(&act); it++) {
+        ens_vd x[3], tau[9], v[3], An[3], Bn[3];
+        ens_svi_map(c, h, E, A, B, x, tau);
+        ens_mat3t_vec(tau, Pk, v);
+        ens_ac_inv(c->c, x, Pk, An);
+        ens_ac_inv(c->c, x, v, Bn);
+        ens_vd da = (ens_vd){0}, db = (ens_vd){0}, ma = (ens_vd){0}, mb = (ens_vd){0};
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+            ENS_UPD(da, ENS_ABS(An[i] - A[i]));
+            ENS_UPD(db, ENS_ABS(Bn[i] - B[i]));
+            ENS_UPD(ma, ENS_ABS(An[i]));
+            ENS_UPD(mb, ENS_ABS(Bn[i]));
+        }
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+            A[i] = ENS_SEL(act, An[i], A[i]);
+            B[i] = ENS_SEL(act, Bn[i], B[i]);
+        }
+        const ens_vd d = ENS_MAX2(da, db), m = ENS_MAX2(ma, mb);
+        ens_vl sn;
+        ens_check(&c->pol, it, &s, &d, &m, &sn);
+        st = ENS_SELI(act, sn, st);
+        its = ENS_SELI(act, (ens_vl){0} + it, its);
+        act &= sn < 0;
+    }
+    ens_vd x[3], tau[9], t[3], out[3];
+    ens_svi_map(c, h, E, A, B, x, tau);
+    ens_mat3t_vec(tau, Pk, t);
+    ens_mat3t_vec(tau, t, out);
+    return ens_store3(n, &st, &its, out, Pk, xp, iters, failed);
+}
+
+/* Every group of nl lanes. */
+#define ENS_RUN(GROUP)                                                                    \
+    long bad = 0;                                                                         \
+    for (long r = 0; r < nl; r += ENS_W) {                                                \
+        const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                             \
+        double *const xs[3] = {x + r, x + nl + r, x + 2 * nl + r};                        \
+        const double *const es[3] = {dW + r, dW + nl + r, dW + 2 * nl + r};               \
+        bad += GROUP(c, n, h, xs, es, iters, failed ? failed + r : NULL);                 \
+    }                                                                                     \
+    return bad
+
+long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
+                  long *iters, unsigned char *failed);
+long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
+                  long *iters, unsigned char *failed)
+{
+    ENS_RUN(ens_isomp_group);
+}
+
+long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
+                long *iters, unsigned char *failed);
+long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
+                long *iters, unsigned char *failed)
+{
+    ENS_RUN(ens_svi_group);
+}
+#undef ENS_RUN

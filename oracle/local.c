@@ -1,0 +1,114 @@
+/* local.c — per-step (local) verification of a port's trajectory (`slpi verify
+ * --local`): each checked row n+1 against the certified step of the scheme taken from
+ * the port's own row n. The doubles of row n are exact inputs (balls of radius 0), the
+ * increments are the problem's (canonical noise or noise file, truncated as the problem
+ * says), and the ref path (ref/) encloses the exact result of the discrete scheme after
+ * the k = step(n+1) - step(n) steps between the two rows. The port's row n+1 is scored
+ * against that ball in units of k m u scale (oracle/score.c; u the port's unit
+ * roundoff, scale the max norm of the ball's midpoints, m = ceil(sqrt(dim)) the order of
+ * the matrices a state of dimension dim stands for: LAPACK's tests measure a computed
+ * product or solve of order m in units of m u): the budget of a correctly computed step
+ * whose rounding errors are a few units of m u relative to the state. Row 0 (step 0) is
+ * scored against the problem's initial state in the same units with k = 1.
+ *
+ * Rows are independent: OpenMP threads over the rows of this rank (each thread with
+ * its own certified path and noise source), and MPI ranks (cli/cmd-verify.c under
+ * `make mpi`) over rows i = rank (mod nranks); the ranks' results are summed by the
+ * combine callback, each row being computed by exactly one rank. The result of a row does
+ * not depend on the thread or rank that computed it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "oracle/oracle.h"
+
+/* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status. */
+#define ROW_FIELDS 5
+
+double slpi_oracle_local_unit(long steps, int dim, double u)
+{
+    return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
+}
+
+/* The certified state after the steps from row r-1 to row r of the port (or the
+ * problem's x0 for row 0), compared with the port's row r. */
+static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_port *port, long r, arb_ptr x,
+                      double *f, double *dW, double *out)
+{
+    const slpi_traj *t = port->t;
+    size_t w = (size_t)(t->ncols + 1);
+    long to = t->step[r], from = r > 0 ? t->step[r - 1] : to;
+    const double *prev = r > 0 ? t->mid + (size_t)(r - 1) * w : NULL, *row = t->mid + (size_t)r * w;
+    for (int i = 0; i < port->dim; i++) {
+        arb_set_d(x + i, prev ? prev[1 + port->col[i]] : port->x0[i]);
+        f[i] = row[1 + port->col[i]];
+    }
+    slpi_step_status st = SLPI_STEP_CONVERGED;
+    slpi_error err = { 0, "" };
+    if (port->max_steps >= 0 && to - from > port->max_steps) st = SLPI_STEP_INVALID;
+    for (long n = from; n < to && !slpi_step_failed(st); n++) {
+        slpi_step_info info = { 0 };
+        if (slpi_noise_source_step(src, n, dW, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
+        else st = slpi_ref_step(s, x, dW, &info);
+    }
+    memset(out, 0, ROW_FIELDS * sizeof *out);
+    out[4] = (double)st;
+    if (slpi_step_failed(st)) {
+        out[3] = 1.0 + (double)SLPI_VERDICT_UNABLE;
+        return;
+    }
+    slpi_score sc;
+    slpi_score_vector(f, x, port->dim, slpi_oracle_local_unit(to - from, port->dim, port->u), 0.0, &sc);
+    out[0] = sc.lo;
+    out[1] = sc.hi;
+    out[2] = sc.max_ulps;
+    out[3] = 1.0 + (double)slpi_score_verdict(&sc, port->budget);
+}
+
+int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows, slpi_oracle_local_row *res,
+                      slpi_error *err)
+{
+    const slpi_problem *p = port->p;
+    double *buf = calloc((size_t)nrows * ROW_FIELDS + 1, sizeof *buf);
+    if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", nrows);
+    int rc = SLPI_OK;
+#ifdef _OPENMP
+    int threads = port->threads > 0 ? port->threads : omp_get_max_threads();
+#endif
+#pragma omp parallel num_threads(threads)
+    {
+        slpi_ref *s = NULL;
+        slpi_noise_source *src = NULL;
+        slpi_error e = { 0, "" };
+        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK && slpi_noise_source_open(&src, p, &e) == SLPI_OK;
+        arb_ptr x = _arb_vec_init(port->dim);
+        double *f = malloc((size_t)(port->dim + slpi_problem_noise_count(p) + 1) * sizeof *f);
+        if (!ok || !f) {
+#pragma omp critical(slpi_oracle_local_err)
+            if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", f ? e.msg : "out of memory");
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < nrows; i++)
+            if (ok && f && i % port->nranks == port->rank) check_row(s, src, port, rows[i], x, f, f + port->dim, buf + i * ROW_FIELDS);
+        free(f);
+        _arb_vec_clear(x, port->dim);
+        if (src) slpi_noise_source_close(src);
+        slpi_ref_free(s);
+    }
+    if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
+        rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");
+    for (long i = 0; rc == SLPI_OK && i < nrows; i++) {
+        const double *b = buf + i * ROW_FIELDS;
+        res[i].row = rows[i];
+        res[i].lo = b[0];
+        res[i].hi = b[1];
+        res[i].ulps = b[2];
+        res[i].verdict = (slpi_verdict)((int)b[3] - 1);
+        res[i].status = (slpi_step_status)(int)b[4];
+    }
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* audit-checks.h — internal interface of the claims audit's check evaluators (docs/claims.md;
+ * check syntax in the header of reports/claims.txt). reports/audit-checks.c holds the
+ * shared parsing and the dispatcher; one file per check family:
+ *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
+ *                    growth (trend of a diagnostic), critical (critical step sweep),
+ *                    ensemble (axis changes and spread of several realizations)
+ *   audit-poisson.c  poisson/refpoisson (one-step Poisson defect, gaps/gaps.h)
+ *   audit-studies.c  slope, gap, resolvable, weakexact (coupled convergence studies)
+ *   audit-closed.c   closed computations and the gaps/ identities (incl. drift, legap:
+ *                    Stratonovich consistency of Lie-Euler), test results, mutant
+ *   audit-figure.c   gnuplot figures of the checks. */
+#ifndef SLPI_REPORTS_AUDIT_CHECKS_H
+#define SLPI_REPORTS_AUDIT_CHECKS_H
+
+#include "reports/reports.h"
+
+/* Split s (copied into buf) into at most max whitespace-separated tokens. */
+int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max);
+/* The check string in force (FULL=1 may replace it). */
+const char *slpi_audit_check_string(const slpi_audit *a, const slpi_audit_check *c);
+/* The FULL=1 case overrides of c in force, or NULL. */
+const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_check *c);
+/* The case as a problem; args receives " k=v ..." for the reproducing command. */
+int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p,
+                    char *args, size_t nargs, slpi_error *err);
+/* The case with the steps of token steps_tok (0: one step), T and level cleared, for
+ * checks of `want` tokens; on a bad case or check the check is UNABLE (usage names the
+ * syntax) and -1 is returned. */
+int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int want,
+                          const char *usage, char **tok, int steps_tok, slpi_problem *p);
+void slpi_audit_outcome(slpi_audit_check *c, int pass, double value);
+void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg);
+/* "<= X" or ">= X": does v pass against thr? */
+int slpi_audit_compare(const char *op, double v, double thr);
+/* "meets" or "misses", for evidence sentences (a check never says a bare "fail"). */
+const char *slpi_audit_meets(const slpi_audit_check *c);
+void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);
+/* Write figures/<name>.gp and run gnuplot on it (SVG and PNG): title from the claim,
+ * size "W,H" (NULL: the default page-width size), axis labels, a logscale/format
+ * preamble and the plot body. Failures are reported on stderr (the figure is absent). */
+void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name,
+                     const char *size, const char *xlabel, const char *ylabel,
+                     const char *preamble, const char *body);
+
+/* The evaluators: tok[0..n) is the check string in force. */
+void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_moments(slpi_audit_check *c);
+void slpi_audit_check_thresholds(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_mutant(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_svivs(slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+
+#endif

@@ -1,0 +1,374 @@
+/* audit-closed.c — checks computed in closed form or by the audit's extra mathematics
+ * (docs/claims.md; gaps/gaps.h): moments, thresholds, cayleypi, dexpinv (R19), adstar (V18),
+ * sviident (V20), svivs (V16), lifted (I13), and test (unit-test results recorded by the
+ * build, never run from here). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fast/algebra.h"
+#include "gaps/gaps.h"
+#include "reports/audit-checks.h"
+
+/* ---- closed computations */
+static double pow4(double w, void *arg)
+{
+    (void)arg;
+    return w * w * w * w;
+}
+
+void slpi_audit_check_moments(slpi_audit_check *c)
+{
+    double h = 0.01, D = slpi_noise_threshold(h, 2), A = D / sqrt(h);
+    double phiA = exp(-0.5 * A * A) / sqrt(2 * 3.14159265358979323846), tail = 0.5 * erfc(A / sqrt(2.0));
+    double m2 = 2 * h * ((1 + A * A) * tail - A * phiA);  /* E (dW - clip dW)^2 */
+    double m4 = slpi_weak_clipped_mean(pow4, NULL, h, D);
+    int pass = m2 <= h * h * h && fabs(m2 - 1.5e-8) < 0.05e-8 && m4 <= 3 * h * h;
+    slpi_audit_outcome(c, pass, m2);
+    snprintf(c->evidence, sizeof c->evidence, "h = 0.01, D = %.6f: E(dW - clip dW)^2 = %.4e (closed form; "
+             "<= h^3 = 1e-6; docs/conventions.md.5e-8), E clip(dW)^4 = %.6e <= 3h^2 = %.1e (quadrature); odd "
+             "moments vanish by symmetry of the clipped law", D, m2, m4, 3 * h * h);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* Outcome of "OP X" (tokens op, thr) for value v, with the check's own command line. */
+static void gap_outcome(slpi_audit_check *c, const char *op, const char *thr, double v)
+{
+    slpi_audit_outcome(c, slpi_audit_compare(op, v, atof(thr)), v);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* thresholds ELL: the papers' truncation thresholds (ISO A_h sqrt(h) = sqrt(4 |ln h|) sqrt(h),
+ * SVI D_dt = sqrt(4 dt |ln dt|)) against the library's D(h, ELL) = sqrt(2 ELL h |ln h|)
+ * that the noise source clips at; met iff they agree to rounding (ELL = 2). */
+void slpi_audit_check_thresholds(slpi_audit_check *c, char **tok, int n)
+{
+    static const double hs[6] = {0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625};
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "thresholds ELL");
+        return;
+    }
+    double ell = atof(tok[1]), worst = 0;
+    for (int i = 0; i < 6; i++) {
+        double D = slpi_noise_threshold(hs[i], ell);
+        double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]);  /* A_h sqrt h, ISO */
+        double svi = sqrt(4 * fabs(log(hs[i])) * hs[i]);         /* D_dt, SVI */
+        worst = fmax(worst, fmax(fabs(iso - D), fabs(svi - D)) / D);
+    }
+    slpi_audit_outcome(c, worst < 4e-16, worst);
+    snprintf(c->evidence, sizeof c->evidence, "ISO's A_h sqrt(h) and SVI's D_dt against the library's "
+             "clipping threshold D(h, ell = %g) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16: largest "
+             "relative difference %.1e (%s < 4e-16, i.e. equal to rounding)", ell, worst,
+             slpi_audit_meets(c));
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* cayleypi ANGLE: is the rotation by ANGLE (a number, or "pi": exactly diag(-1,-1,1))
+ * about e_3 a Cayley image? Exactly: tau(x) = R needs I + R invertible (x = 2 (R - I)
+ * (R + I)^-1); here det of its rotation block is 2 + 2 cos(ANGLE). If a preimage exists it
+ * is x = 2 tan(ANGLE/2) e_3, verified against the fast path's tau. Met iff a preimage exists
+ * (the claim "tau is onto SO(3)"). */
+void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n)
+{
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "cayleypi ANGLE|pi");
+        return;
+    }
+    int is_pi = !strcmp(tok[1], "pi");
+    double th = is_pi ? 3.14159265358979323846 : atof(tok[1]);
+    double co = is_pi ? -1 : cos(th), si = is_pi ? 0 : sin(th);
+    double R[9] = {co, -si, 0, si, co, 0, 0, 0, 1}, det = 2 + 2 * co, dev = INFINITY;
+    if (det != 0) {
+        double x[3] = {0, 0, 2 * si / (1 + co)}, T[9];
+        slpi_fast_cayley3(x, T);
+        dev = slpi_fast_maxdiff(T, R, 9);
+    }
+    slpi_audit_outcome(c, dev <= 1e-14, dev);
+    snprintf(c->evidence, sizeof c->evidence, "rotation by %s about e_3: det of the block of I + R = "
+             "2 + 2 cos = %.3g; %s. (tau(x) rotates by 2 atan(|x|/2) < pi for every finite x; in "
+             "binary64 the image of |x| >= 1e17 rounds to the rotation by pi, which is why a floating-"
+             "point search seems to reach it.)", is_pi ? "pi (exactly diag(-1, -1, 1))" : tok[1], det,
+             det == 0 ? "I + R is singular, so no x has tau(x) = R: the Cayley map is not onto SO(3)"
+             : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
+    if (det != 0) {
+        size_t l = strlen(c->evidence);
+        snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev,
+                 slpi_audit_meets(c));
+    }
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+}
+
+/* mutant NAME: the failure demonstration of a unit-test check is the mutation suite
+ * (make mutants applies tests/mutants/NAME.patch and requires the tests to fail); not run
+ * by the audit. */
+void slpi_audit_check_mutant(slpi_audit_check *c, char **tok, int n)
+{
+    c->outcome = SLPI_CHECK_NOT_RUN;
+    c->value = NAN;
+    snprintf(c->evidence, sizeof c->evidence, "demonstrated by `make mutants`: the deliberate bug "
+             "tests/mutants/%s.patch must make the unit tests above fail", n > 1 ? tok[1] : "?");
+    snprintf(c->command, sizeof c->command, "make mutants");
+}
+
+/* drift case|x1x2|x1sq <= X | >= X (X4): the relative missed drift of stochastic Lie-Euler
+ * for the case's noise generators, or the so(3) controls H_1 = a x_1 x_2 / a x_1^2/2. */
+void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char args[512];
+    int ctl = n == 4 ? (!strcmp(tok[1], "x1x2") ? 1 : !strcmp(tok[1], "x1sq") ? 2
+                        : !strcmp(tok[1], "case") ? 0 : -1) : -1;
+    if (ctl < 0 || slpi_audit_case(a, c, &p, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case or check: %s", ctl < 0 ? "drift case|x1x2|x1sq <= X" : err.msg);
+        return;
+    }
+    double d;
+    if (slpi_gaps_missed_drift(&p, ctl, 20, 1, &d, &err)) {
+        slpi_audit_unable(c, "drift: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[2], tok[3], d);
+    snprintf(c->evidence, sizeof c->evidence, "missed drift of stochastic Lie-Euler, |1/2 sum_k "
+             "ad*_{D xi_k[V_k]} mu| / sum_k |xi_k| |V_k| (V_k = ad*_{xi_k} mu), max over 20 random mu, "
+             "for %s%s%s: %.3e (%s %s %s); zero means RKMK-LE is Stratonovich-consistent",
+             ctl == 1 ? "the so(3) control H_1 = a x_1 x_2" : ctl == 2 ? "the so(3) control H_1 = a "
+             "x_1^2/2" : "the noise of ", ctl ? "" : slpi_system_name(p.system), ctl ? "" : args, d,
+             slpi_audit_meets(c), tok[2], tok[3]);
+}
+
+/* legap x1x2|x1sq KMIN KMAX PATHS LO HI (X4): the rms gap between Lie-Euler and the
+ * consistent RKMK-Heun on coupled paths at h = 2^-k, k = KMIN..KMAX, T = 1; the LS slope
+ * of log gap on log h must lie in [LO, HI] (about 1 when consistent, 0 when not). */
+void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    int ctl = n == 7 ? (!strcmp(tok[1], "x1x2") ? 1 : !strcmp(tok[1], "x1sq") ? 2 : -1) : -1;
+    int k0 = n == 7 ? atoi(tok[2]) : 0, k1 = n == 7 ? atoi(tok[3]) : 0;
+    if (ctl < 0 || k1 - k0 < 2 || k1 - k0 > 12) {
+        slpi_audit_unable(c, "check syntax: %s", "legap x1x2|x1sq KMIN KMAX PATHS LO HI (3..13 levels)");
+        return;
+    }
+    double g[13], h[13], e[13], se[13], slope, ic;
+    int use[13];
+    if (slpi_gaps_le_gap(ctl, 1, k0, k1, atol(tok[4]), 1, g, &err)) {
+        slpi_audit_unable(c, "legap: %s", err.msg);
+        return;
+    }
+    int nl = k1 - k0 + 1;
+    for (int i = 0; i < nl; i++) {
+        h[i] = ldexp(1, -(k0 + i));
+        e[i] = g[i];
+        se[i] = 0.05 * g[i];
+        use[i] = 1;
+    }
+    slpi_stats_wls(nl, h, e, se, use, &slope, &ic);
+    double lo = atof(tok[5]), hi = atof(tok[6]);
+    slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
+    snprintf(c->evidence, sizeof c->evidence, "rigid body + control noise %s, %s paths, T = 1: rms gap "
+             "|x_LE - x_Heun| = %.3e at h = 2^-%d, %.3e at h = 2^-%d; slope %.3f (%s [%.2f, %.2f])",
+             ctl == 1 ? "H_1 = a x_1 x_2 (missed drift != 0)" : "H_1 = a x_1^2/2 (missed drift 0)",
+             tok[4], g[0], k0, g[nl - 1], k1, slope, slpi_audit_meets(c), lo, hi);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
+    char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    FILE *f = fopen(data, "w");
+    if (!f) return;
+    fprintf(f, "# h\tgap\n");
+    for (int i = 0; i < nl; i++) fprintf(f, "%.17g\t%.17g\n", h[i], g[i]);
+    fclose(f);
+    snprintf(body, sizeof body, "plot '%s' using 1:2 with linespoints pt 7 lw 2 title 'rms gap LE - Heun', "
+             "%.17g*(x/%.17g) with lines dt 2 title 'reference slope 1', %.17g with lines dt 3 title "
+             "'reference slope 0'", data, g[0], h[0], g[0]);
+    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1", "set logscale xy\nset format y '%.0e'\n"
+                    "set key bottom right", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- computed identities and the two non-registry schemes (gaps/gaps.h) */
+
+
+/* dexpinv SYSTEM sigma|printed <= X (R19) */
+void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_system_id sys;
+    slpi_error err = {0, ""};
+    double d;
+    int printed = n == 5 && !strcmp(tok[2], "printed");
+    if (n != 5 || slpi_system_from_name(tok[1], &sys) || (!printed && strcmp(tok[2], "sigma"))) {
+        slpi_audit_unable(c, "check syntax: %s", "dexpinv SYSTEM sigma|printed <= X");
+        return;
+    }
+    if (slpi_gaps_dexpinv(sys, printed, 50, 1, &d, &err)) {
+        slpi_audit_unable(c, "dexpinv: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[3], tok[4], d);
+    snprintf(c->evidence, sizeof c->evidence, "%s on the fast path's %s algebra (its orbit map "
+             "O_exp, bracket and ad*): sigma' = dexp^-1_sigma(v) by %s; max over 50 random (mu0, "
+             "sigma, v), |sigma| = 0.2..2, of |d/dt O_exp(sigma(t); mu0) - ad*_v mu| / (|v||mu|) "
+             "= %.3e (4th-order central differences at 1e-3) %s %s %s", printed ?
+             "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..." :
+             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)", tok[1], printed ?
+             "the printed expansion" : "the Bernoulli series to order 30", d,
+             c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[3], tok[4]);
+}
+
+/* adstar so3 <= X | adstar son N +|- <= X (V18) */
+void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    double d;
+    if (n == 4 && !strcmp(tok[1], "so3")) {
+        d = slpi_gaps_cayley_ad_so3(200, 1);
+        gap_outcome(c, tok[2], tok[3], d);
+        snprintf(c->evidence, sizeof c->evidence, "SO(3) vector form, c = +1/4 and -1/4, 200 random "
+                 "x (|x| ~ 0.2..15) and Pi: max |A_c(-x) Pi - tau(x)^T A_c(x) Pi| / (|Pi| (1 + "
+                 "|x|^2)) = %.3e with the fast path's Cayley tau (%s %s %s)", d,
+                 c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[2], tok[3]);
+        return;
+    }
+    if (n != 6 || strcmp(tok[1], "son") || (strcmp(tok[3], "+") && strcmp(tok[3], "-"))) {
+        slpi_audit_unable(c, "check syntax: %s", "adstar so3 <= X | adstar son N +|- <= X");
+        return;
+    }
+    int sg = tok[3][0] == '+' ? 1 : -1, dim = atoi(tok[2]);
+    if (slpi_gaps_cayley_ad_son(dim, sg, 100, 1, &d, &err)) {
+        slpi_audit_unable(c, "adstar: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[4], tok[5], d);
+    snprintf(c->evidence, sizeof c->evidence, "so(%d) matrix form, A(x) mu = mu + [x,mu]/2 %s x mu x/4 "
+             "(%s), Ad*_g mu = g^-1 mu g, tau = (I - x/2)^-1 (I + x/2): max over 100 random skew x, "
+             "mu of |tau^-1 A(x) mu tau - A(-x) mu|_max / (|mu|_max (1 + |x|_max^2)) = %.3e (%s %s %s)",
+             dim, sg > 0 ? "-" : "+", sg > 0 ? "the dual of d tau^-1, c = +1/4" :
+             "the c = -1/4 analogue", d, c->outcome == SLPI_CHECK_PASS ? "meets" : "misses",
+             tok[4], tok[5]);
+}
+
+/* sviident STEPS xi|ident|mid <= X (V20) */
+void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    slpi_gaps_svi_result r;
+    if (slpi_audit_steps_case(a, c, n, 5, "sviident STEPS xi|ident|mid <= X", tok, 1, &p)) return;
+    int k = !strcmp(tok[2], "xi") ? 0 : !strcmp(tok[2], "ident") ? 1 : !strcmp(tok[2], "mid") ? 2 : -1;
+    if (k < 0) {
+        slpi_audit_unable(c, "check syntax: %s", "sviident STEPS xi|ident|mid <= X");
+        return;
+    }
+    if (slpi_gaps_svi_identities(&p, p.steps, &r, &err)) {
+        slpi_audit_unable(c, "sviident: %s", err.msg);
+        return;
+    }
+    double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
+    gap_outcome(c, tok[3], tok[4], v);
+    double cc = p.svi_c == 0 ? 0.25 : p.svi_c;
+    snprintf(c->evidence, sizeof c->evidence, "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
+             "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
+             "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
+             "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
+             "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
+             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, tok[2], tok[3], tok[4]);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
+}
+
+/* svivs det|quad <= X (V16) */
+void slpi_audit_check_svivs(slpi_audit_check *c, char **tok, int n)
+{
+    slpi_error err = {0, ""};
+    double det, quad;
+    if (n != 4 || (strcmp(tok[1], "det") && strcmp(tok[1], "quad"))) {
+        slpi_audit_unable(c, "check syntax: %s", "svivs det|quad <= X");
+        return;
+    }
+    if (slpi_gaps_svivs(1.0, 0.1, 200, 1, &det, &quad, &err)) {
+        slpi_audit_unable(c, "svivs: %s", err.msg);
+        return;
+    }
+    gap_outcome(c, tok[2], tok[3], !strcmp(tok[1], "det") ? det : quad);
+    snprintf(c->evidence, sizeof c->evidence, "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
+             "dt = 0.1, 200 random states and dW ~ N(0, dt): max |det D - 1| = %.3e (central "
+             "differences), max |q1^2 + p1^2 - q0^2 - p0^2| / (q0^2 + p0^2) = %.3e; checked: %s %s %s",
+             det, quad, tok[1], tok[2], tok[3]);
+}
+
+/* lifted A STEPS group|proj|half|equiv <= X (I13) */
+void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    slpi_gaps_lifted_result r;
+    if (slpi_audit_steps_case(a, c, n, 6, "lifted A STEPS group|proj|half|equiv <= X", tok, 2, &p)) return;
+    static const char *what[] = {"group", "proj", "half", "equiv"};
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(tok[3], what[i])) k = i;
+    if (k < 0) {
+        slpi_audit_unable(c, "check syntax: %s", "lifted A STEPS group|proj|half|equiv <= X");
+        return;
+    }
+    double aw = atof(tok[1]);
+    if (slpi_gaps_lifted(&p, aw, p.steps, 1, &r, &err)) {
+        slpi_audit_unable(c, "lifted: %s", err.msg);
+        return;
+    }
+    double v[4] = {r.group, r.proj, r.half, r.equiv};
+    gap_outcome(c, tok[4], tok[5], v[k]);
+    snprintf(c->evidence, sizeof c->evidence, "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
+             "%ld steps of h = %g from a random (Q0, P0): max |Q^T Q - I| = %.2e; mu o Phi_h vs "
+             "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
+             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s", aw,
+             aw == 0.5 ? "consistent form, docs/schemes.md#isomp" : aw == 0.25 ? "printed (21)-(22)" : "other",
+             r.steps, p.h, r.group, r.proj, r.half, r.equiv, tok[3], tok[4], tok[5]);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
+}
+
+/* ---- test NAME...: the results of the project's unit-test programs, as recorded by the
+ * build in the file a->tests (reports/unit-tests.sh: "NAME<TAB>EXIT<TAB>summary" lines).
+ * The library never runs a program itself; without the file the check is UNABLE. */
+static int test_result(const char *path, const char *name, int *exitcode, char *summary,
+                       size_t n)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t2) continue;
+        *t1 = *t2 = 0;
+        if (strcmp(line, name)) continue;
+        found = 1;
+        *exitcode = atoi(t1 + 1);
+        t2[1 + strcspn(t2 + 1, "\n")] = 0;
+        snprintf(summary, n, "%s", t2 + 1);
+    }
+    if (f) fclose(f);
+    return found;
+}
+
+void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    int pass = 1;
+    c->evidence[0] = 0;
+    snprintf(c->command, sizeof c->command, "make audit (runs");
+    for (int i = 1; i < n; i++) {
+        char summary[256];
+        int code;
+        if (!test_result(a->tests, tok[i], &code, summary, sizeof summary)) {
+            slpi_audit_unable(c, "no recorded result of unit test %s (make audit records them; "
+                              "slpi audit --tests FILE)", tok[i]);
+            return;
+        }
+        pass &= code == 0;
+        size_t l = strlen(c->evidence);
+        snprintf(c->evidence + l, sizeof c->evidence - l, "%s%s: exit %d (%s)", l ? "; " : "",
+                 tok[i], code, summary);
+        l = strlen(c->command);
+        snprintf(c->command + l, sizeof c->command - l, " build/tests/%s", tok[i]);
+    }
+    strcat(c->command, ")");
+    slpi_audit_outcome(c, pass, pass);
+}

@@ -1,0 +1,496 @@
+/* audit-runs.c — checks on runs of a case (docs/claims.md): the largest change of a fast-path
+ * diagnostic (max DIAG <= X | >= X), a run that must stop with a solver failure (fails),
+ * a trajectory on its sphere (sphere A), Euler–Zeitlin vorticity snapshots (snapshots
+ * STEPS) and a certified diagnostic ball after some steps (ref DIAG STEPS). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/audit-checks.h"
+
+/* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows):
+ * -1 with the check UNABLE on a bad case, else the run's return code (err set). */
+static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
+                    slpi_run_result *res, char *name, char *data, slpi_error *err)
+{
+    char args[512];
+    if (slpi_audit_case(a, c, p, args, sizeof args, err) || slpi_problem_finish(p, err)) {
+        slpi_audit_unable(c, "case: %s", err->msg);
+        return -1;
+    }
+    p->output_every = p->steps > 20000 ? (int)(p->steps / 20000) : 1;
+    slpi_audit_figure_name(c, name, 64);
+    snprintf(data, SLPI_PATH_MAX + 96, "%s/data/%s.tsv", a->outdir, name);
+    const char *fo = slpi_audit_full_overrides(a, c);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
+             fo ? " " : "", fo ? fo : "", name);
+    FILE *out = fopen(data, "w");
+    if (!out) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", data);
+    int rc = slpi_run(p, slpi_fast_path(), out, 0, NULL, res, err);
+    fclose(out);
+    return rc;
+}
+
+/* ---- max DIAG <= X | >= X ; fails */
+void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    int want_fail = !strcmp(tok[0], "fails");
+    if (!want_fail && n != 4) {
+        slpi_audit_unable(c, "check syntax: %s", "max DIAG <= X");
+        return;
+    }
+    char name[64], data[SLPI_PATH_MAX + 96];
+    slpi_run_result res;
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
+    if (want_fail) {
+        slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
+        snprintf(c->evidence, sizeof c->evidence, "%s", rc == SLPI_ENUMERIC ? err.msg :
+                 rc == SLPI_OK ? "the run completed without a solver failure" : err.msg);
+        return;
+    }
+    if (rc != SLPI_OK) {
+        c->outcome = SLPI_CHECK_FAIL;
+        c->value = NAN;
+        snprintf(c->evidence, sizeof c->evidence, "the run failed: %s", err.msg);
+        return;
+    }
+    int k = -1;
+    for (int i = 0; i < res.ndiag; i++)
+        if (!strcmp(res.diag_name[i], tok[1])) k = i;
+    if (k < 0) {
+        slpi_audit_unable(c, "no diagnostic %s in this run", tok[1]);
+        return;
+    }
+    double v = res.diag_maxchange[k], thr = atof(tok[3]);
+    slpi_audit_outcome(c, slpi_audit_compare(tok[2], v, thr), v);
+    snprintf(c->evidence, sizeof c->evidence, "max |%s - initial| = %.3e over %ld steps of h = %.6g "
+             "(T = %.6g) %s threshold %s %.3g; solver mean %.2f, max %d iterations", tok[1], v,
+             res.steps_done, p.h, p.h * (double)res.steps_done, c->outcome == SLPI_CHECK_PASS ?
+             "meets" : "misses", tok[2], thr, res.mean_iters, res.max_iters);
+    strcpy(c->figure, name);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+             "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 2:(abs(column('%s') - v0)) with lines "
+             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
+             tok[1], tok[1], thr);
+    slpi_audit_plot(a, c, name, NULL, "t", tok[1], v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
+}
+
+/* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
+void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 2) {
+        slpi_audit_unable(c, "check syntax: %s", "sphere A");
+        return;
+    }
+    int col = atoi(tok[1]);
+    slpi_run_result res;
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
+    slpi_traj t;
+    if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
+        slpi_audit_unable(c, "trajectory: %s", err.msg);
+        return;
+    }
+    double r0 = 0, dev = 0;
+    for (long r = 0; r < t.nrows; r++) {
+        const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1 + col;
+        double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (r == 0) r0 = rad;
+        dev = fmax(dev, fabs(rad - r0));
+    }
+    slpi_traj_free(&t);
+    slpi_audit_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
+    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g on the "
+             "sphere of radius %.6f: max ||x(t)| - |x(0)|| = %.2e (figure)", col + 1, col + 3,
+             p.h * (double)res.steps_done, r0, dev);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
+             "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
+             "set datafile columnheaders\nr = %.17g\nsplot r*cos(u)*cos(v), r*sin(u)*cos(v), r*sin(v) "
+             "with lines lc rgb '#cccccc' notitle, '%s' using %d:%d:%d with lines lw 1.2 title "
+             "'trajectory'", r0, data, col + 3, col + 4, col + 5);
+    slpi_audit_plot(a, c, name, NULL, "", "", "", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- snapshots STEPS OP X: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure);
+ * the number is the relative change of the vorticity field on the grid,
+ * |omega(T) - omega(0)|_2 / |omega(0)|_2 (mixing moves the field; a frozen one stays). */
+void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (slpi_audit_steps_case(a, c, n, 4, "snapshots STEPS <= X | >= X", tok, 1, &p)) return;
+    enum { NLAT = 64, NLON = 128 };
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    slpi_fast *f = NULL;
+    slpi_vort *v = NULL;
+    slpi_noise_source *src = NULL;
+    double *x = calloc((size_t)(2 * dim + M + 1), sizeof *x), *x0 = x + dim, *dW = x0 + dim;
+    double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
+    int rc = !x || !grid ? slpi_error_set(&err, SLPI_ENUMERIC, "out of memory") : SLPI_OK;
+    if (!rc) rc = slpi_problem_validate(&p, &err);
+    if (!rc && p.system != SLPI_SYS_EULER_ZEITLIN)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
+    if (!rc) rc = slpi_fast_create(&f, &p, &err);
+    if (!rc) rc = slpi_fast_initial_state(f, x, &err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    if (!rc) rc = slpi_vort_create(&v, p.ez.N, &err);
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
+    FILE *out = rc ? NULL : fopen(data, "w");
+    if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
+    long at[3] = {0, p.steps / 2, p.steps};
+    double wmax = 0, d2 = 0, n2 = 0;
+    slpi_step_info info;
+    for (long s = 0, k = 0; !rc && out && k < 3; s++) {
+        if (s == at[k]) {
+            slpi_vort_grid(v, x, NLAT, NLON, grid);
+            for (int i = 0; i < NLAT * NLON; i++) wmax = fmax(wmax, fabs(grid[i]));
+            if (k == 0) memcpy(grid0, grid, sizeof(double) * NLAT * NLON);
+            for (int i = 0; k == 2 && i < NLAT * NLON; i++) {
+                d2 += (grid[i] - grid0[i]) * (grid[i] - grid0[i]);
+                n2 += grid0[i] * grid0[i];
+            }
+            for (int i = 0; i < NLAT; i++) {
+                for (int j = 0; j < NLON; j++)
+                    fprintf(out, "%.6g %.6g %.9g\n", 360.0 * j / NLON, 90 - 180.0 * (i + 0.5) / NLAT,
+                            grid[i * NLON + j]);
+                fprintf(out, "\n");
+            }
+            fprintf(out, "\n");
+            k++;
+        }
+        if (k < 3 && (slpi_noise_source_step(src, s, dW, &err)
+                      || slpi_step_failed(slpi_fast_step(f, x, dW, &info))))
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld failed", s);
+    }
+    if (out) fclose(out);
+    if (rc) {
+        slpi_audit_unable(c, "snapshots: %s", err.msg);
+    } else {
+        slpi_diag d = {0};
+        slpi_fast_diagnostics(f, x, x0, &d);
+        double c2 = NAN, eig = NAN;
+        for (int i = 0; i < d.n; i++) {
+            if (!strcmp(d.name[i], "C2_rel_dev")) c2 = d.value[i];
+            if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
+        }
+        double change = n2 > 0 ? sqrt(d2 / n2) : 0;
+        slpi_audit_outcome(c, slpi_audit_compare(tok[2], change, atof(tok[3])), change);
+        snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
+                 "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
+                 "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
+                 "%.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
+                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), tok[2],
+                 tok[3], c2, eig);
+        char body[5 * SLPI_PATH_MAX];
+        snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
+                 "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
+                 "set xtics 60\nset ytics 45\nset cbrange [%.6g:%.6g]\nset xrange [0:360]\nset yrange [-90:90]\nset palette defined (-1 'blue', 0 'white', "
+                 "1 'red')\nset title 't = 0'\nplot '%s' index 0 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 1 using 1:2:3 with image\n"
+                 "set title 't = %g'\nplot '%s' index 2 using 1:2:3 with image\nunset multiplot",
+                 -wmax, wmax, data, p.h * (double)at[1], data, p.h * (double)at[2], data);
+        slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
+        strcpy(c->figure, name);
+    }
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, tok[1]);
+    slpi_vort_free(v);
+    slpi_noise_source_close(src);
+    slpi_fast_free(f);
+    free(x);
+    free(grid);
+}
+
+/* ---- ref DIAG STEPS: 0 in the certified ball of DIAG after STEPS steps */
+void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    if (slpi_audit_steps_case(a, c, n, 3, "ref DIAG STEPS", tok, 2, &p)) return;
+    if (slpi_problem_validate(&p, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
+        return;
+    }
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x0 = calloc((size_t)dim + (size_t)M + 1, sizeof *x0), *dW = x0 + dim;
+    slpi_fast *f = NULL;
+    slpi_ref *r = NULL;
+    slpi_noise_source *src = NULL;
+    arb_ptr x = _arb_vec_init(dim), xi = _arb_vec_init(dim);
+    slpi_ref_diag d;
+    slpi_ref_diag_init(&d);
+    int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
+    if (!rc && !given) rc = slpi_fast_create(&f, &p, &err);
+    if (!rc && !given) rc = slpi_fast_initial_state(f, x0, &err);
+    if (!rc) rc = slpi_ref_create(&r, &p, &err);
+    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    for (int i = 0; !rc && i < dim; i++) {
+        arb_set_d(x + i, x0[i]);
+        arb_set_d(xi + i, x0[i]);
+    }
+    slpi_step_info info = {0};
+    for (long s = 0; !rc && s < p.steps; s++) {
+        rc = slpi_noise_source_step(src, s, dW, &err);
+        if (!rc && slpi_step_failed(slpi_ref_step(r, x, dW, &info))) {
+            slpi_audit_unable(c, "certified step failed: %s", slpi_ref_unable_reason(r));
+            rc = -1;
+        }
+    }
+    snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
+             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : tok[2]);
+    if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
+    if (!rc) {
+        slpi_ref_diagnostics(r, x, xi, &d);
+        int k = -1;
+        for (int i = 0; i < d.n; i++)
+            if (!strcmp(d.name[i], tok[1])) k = i;
+        if (k < 0) {
+            slpi_audit_unable(c, "no certified diagnostic %s", tok[1]);
+        } else {
+            int in = arb_contains_zero(&d.value[k]);
+            double mid = arf_get_d(arb_midref(&d.value[k]), ARF_RND_NEAR);
+            double rad = mag_get_d(arb_radref(&d.value[k]));
+            slpi_audit_outcome(c, in, rad);
+            snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
+                     "after %ld steps: the ball %s 0", info.prec, tok[1], mid, rad, p.steps,
+                     in ? "contains" : "excludes");
+        }
+    }
+    slpi_ref_diag_clear(&d);
+    _arb_vec_clear(x, dim);
+    _arb_vec_clear(xi, dim);
+    slpi_noise_source_close(src);
+    slpi_ref_free(r);
+    slpi_fast_free(f);
+    free(x0);
+}
+
+/* ---- growth DIAG LO HI: the growth law of |DIAG - DIAG(0)| over a run: the WLS slope of
+ * log max_{m <= n} |DIAG_m - DIAG_0| on log n over n = 2^4 .. steps (round-off that
+ * accumulates linearly gives 1, a random walk 1/2); pass iff the slope is in [LO, HI]. */
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (n != 4) {
+        slpi_audit_unable(c, "check syntax: %s", "growth DIAG LO HI");
+        return;
+    }
+    slpi_run_result res;
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
+    slpi_traj t;
+    if (rc || slpi_traj_read(data, &t, &err)) {
+        slpi_audit_unable(c, "growth: %s", err.msg);
+        return;
+    }
+    int col = slpi_traj_column(&t, tok[1]);
+    enum { NB = 40 };
+    double hs[NB], es[NB], se[NB], run = 0, v0 = 0;
+    int use[NB], nb = 0;
+    long next = 16;
+    for (long r = 0; col >= 0 && r < t.nrows && nb < NB; r++) {
+        double v = t.mid[(size_t)r * (size_t)(t.ncols + 1) + 1 + (size_t)col];
+        if (r == 0) v0 = v;
+        run = fmax(run, fabs(v - v0));
+        if (t.step[r] >= next && run > 0) {
+            hs[nb] = (double)t.step[r];
+            es[nb] = run;
+            se[nb] = 0.1 * run;
+            use[nb++] = 1;
+            next *= 2;
+        }
+    }
+    slpi_traj_free(&t);
+    if (col < 0 || nb < 3) {
+        slpi_audit_unable(c, col < 0 ? "growth: no column %s" : "growth: %s stays 0 (no trend)", tok[1]);
+        return;
+    }
+    double slope, ic, lo = atof(tok[2]), hi = atof(tok[3]);
+    slpi_stats_wls(nb, hs, es, se, use, &slope, &ic);
+    slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
+    snprintf(c->evidence, sizeof c->evidence, "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
+             "%.2e at n = %g; log-log slope %.3f over n = 16..%g (%s [%.2f, %.2f]; 1 = linear, 1/2 = "
+             "random walk); extrapolated to 1e10 steps: %.1e", tok[1], tok[1], res.steps_done,
+             es[0], hs[0], es[nb - 1], hs[nb - 1], slope, hs[nb - 1], slpi_audit_meets(c), lo, hi,
+             exp(ic) * pow(1e10, slope));
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+             "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 1:(abs(column('%s') - v0)) with lines "
+             "title '|%s - %s(0)|', exp(%.17g)*x**%.17g with lines lw 2 title 'fit: slope %.2f', "
+             "exp(%.17g)*x with lines dt 2 title 'reference slope 1 (linear)', exp(%.17g)*x**0.5 "
+             "with lines dt 3 title 'reference slope 1/2'", data, tok[1], data, tok[1], tok[1],
+             tok[1], ic, slope, slope, log(es[nb - 1] / hs[nb - 1]), log(es[nb - 1] / sqrt(hs[nb - 1])));
+    slpi_audit_plot(a, c, name, NULL, "step n", tok[1], "set logscale xy\nset format y '%.0e'", body);
+    strcpy(c->figure, name);
+}
+
+/* ---- critical H0 H1 DH SEEDS LO HI: the critical step size, the smallest h in H0, H0+DH,
+ * .., H1 at which a run of the case (T of the case, seeds 1..SEEDS) ends in a solver
+ * failure (converged mode, the case's tolerance and iteration cap); +inf if none does.
+ * Pass iff it lies in [LO, HI]. */
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p0;
+    slpi_error err = {0, ""};
+    char args[512];
+    if (n != 7 || slpi_audit_case(a, c, &p0, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case or check: %s", n != 7 ? "critical H0 H1 DH SEEDS LO HI" : err.msg);
+        return;
+    }
+    double h0 = atof(tok[1]), h1 = atof(tok[2]), dh = atof(tok[3]), lo = atof(tok[5]), hi = atof(tok[6]);
+    int seeds = atoi(tok[4]);
+    double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
+    char list[600] = "";
+    for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
+        int failed = 0, maxit = 0;
+        for (int s = 1; s <= seeds && !failed; s++) {
+            slpi_problem p = p0;
+            slpi_run_result res;
+            p.h = h;
+            p.T = 0;
+            p.level = -1;
+            p.steps = (long)ceil(T / h);
+            p.seed = (uint64_t)s;
+            int rc = slpi_problem_finish(&p, &err);
+            if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
+            if (rc == SLPI_EINPUT) {
+                slpi_audit_unable(c, "critical: %s", err.msg);
+                return;
+            }
+            failed = rc != SLPI_OK;
+            if (!failed) maxit = maxit > res.max_iters ? maxit : res.max_iters;
+        }
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%sh = %.3g: %s", l ? "; " : "", h,
+                 failed ? "solver failure" : "all converged");
+        if (!failed) {
+            l = strlen(list);
+            snprintf(list + l, sizeof list - l, " (max %d iterations)", maxit);
+        }
+        if (failed) hc = h;
+    }
+    slpi_audit_outcome(c, hc >= lo && hc <= hi, hc);
+    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, %d "
+             "seeds, T = %g): %s%.3g (%s [%g, %g]); %s", seeds, T, isinf(hc) ? "none up to h = " : "h = ",
+             isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
+             "for H = %s..%s step %s)", c->id, c->kase, tok[1], tok[2], tok[3]);
+}
+
+/* Run p into tmp and read it back (tmp removed); 0 or an error code. */
+static int run_traj(const slpi_problem *p, const char *tmp, slpi_traj *t, slpi_error *err)
+{
+    slpi_run_result res;
+    FILE *out = fopen(tmp, "w");
+    int rc = out ? slpi_run(p, slpi_fast_path(), out, 0, NULL, &res, err)
+                 : slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", tmp);
+    if (out) fclose(out);
+    if (!rc) rc = slpi_traj_read(tmp, t, err);
+    remove(tmp);
+    return rc;
+}
+
+/* ---- ensemble PATHS away LO HI | ensemble PATHS spread X: PATHS realizations (path =
+ * 0..PATHS-1) of the case against its noise-free path, state coordinates 0..2 (a
+ * momentum on its sphere). away: each path's largest distance from the deterministic
+ * path over the run; met iff the smallest is <= LO (a path keeps close) and the largest
+ * >= HI (a path moves away, into another quarter of the sphere). spread: rms distance of
+ * the paths from their mean at T and at T/4; met iff spread(T) / spread(T/4) >= X. */
+void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    int away = n == 5 && !strcmp(tok[2], "away"), spread = n == 4 && !strcmp(tok[2], "spread");
+    long np = n >= 4 ? atol(tok[1]) : 0;
+    if ((!away && !spread) || np < 2 || np > 200) {
+        slpi_audit_unable(c, "check syntax: %s", "ensemble PATHS away LO HI | ensemble PATHS spread X");
+        return;
+    }
+    slpi_problem p0, pd;
+    slpi_error err = {0, ""};
+    char args[512], name[64], data[SLPI_PATH_MAX + 96], tmp[SLPI_PATH_MAX + 96];
+    if (slpi_audit_case(a, c, &p0, args, sizeof args, &err) || slpi_problem_finish(&p0, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
+        return;
+    }
+    long steps = p0.steps, q = steps / 4;
+    p0.output_every = steps > 2000 ? (int)(steps / 2000) : 1;
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    snprintf(tmp, sizeof tmp, "%s/data/%s-path.tsv", a->outdir, name);
+    pd = p0;
+    slpi_traj det;
+    int rc = slpi_problem_set(&pd, "noise", "none", &err);
+    if (!rc) rc = run_traj(&pd, tmp, &det, &err);
+    if (rc) {
+        slpi_audit_unable(c, "ensemble: the noise-free path: %s", err.msg);
+        return;
+    }
+    double *at = calloc((size_t)np * 6, sizeof *at), dmin = INFINITY, dmax = 0;
+    if (!at) rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+    FILE *fig = rc ? NULL : fopen(data, "w");
+    if (fig) fprintf(fig, "# path\tt\t|Pi(t) - Pi_det(t)|\n");
+    for (long r = 0; !rc && r < np; r++) {
+        slpi_problem p = p0;
+        slpi_traj t;
+        p.path = (uint64_t)r;
+        rc = run_traj(&p, tmp, &t, &err);
+        if (rc) break;
+        double dist = 0;
+        for (long k = 0; k < t.nrows && k < det.nrows; k++) {
+            const double *v = t.mid + (size_t)k * (size_t)(t.ncols + 1);
+            const double *w = det.mid + (size_t)k * (size_t)(det.ncols + 1);
+            double d2 = 0;
+            for (int i = 1; i <= 3; i++) d2 += (v[i] - w[i]) * (v[i] - w[i]);
+            dist = fmax(dist, sqrt(d2));
+            if (fig && k % 4 == 0) fprintf(fig, "%ld\t%.9g\t%.9g\n", r, v[0], sqrt(d2));
+            if (t.step[k] == q || t.step[k] == steps)
+                memcpy(at + 6 * r + (t.step[k] == q ? 0 : 3), v + 1, 3 * sizeof(double));
+        }
+        if (fig) fprintf(fig, "\n\n");
+        slpi_traj_free(&t);
+        dmin = fmin(dmin, dist);
+        dmax = fmax(dmax, dist);
+    }
+    slpi_traj_free(&det);
+    if (fig) fclose(fig);
+    if (rc) {
+        slpi_audit_unable(c, "ensemble: %s", err.msg);
+        free(at);
+        return;
+    }
+    double s[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        double m[3] = {0, 0, 0};
+        for (long r = 0; r < np; r++)
+            for (int i = 0; i < 3; i++) m[i] += at[6 * r + 3 * w + i] / (double)np;
+        for (long r = 0; r < np; r++)
+            for (int i = 0; i < 3; i++) s[w] += pow(at[6 * r + 3 * w + i] - m[i], 2) / (double)np;
+        s[w] = sqrt(s[w]);
+    }
+    free(at);
+    if (away) slpi_audit_outcome(c, dmin <= atof(tok[3]) && dmax >= atof(tok[4]), dmax);
+    else slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= atof(tok[3]), s[0] > 0 ? s[1] / s[0] : NAN);
+    snprintf(c->evidence, sizeof c->evidence, "%ld paths over T = %g against the noise-free path: the "
+             "closest path stays within %.3f, the farthest moves %.3f away (on the unit sphere); rms "
+             "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s", np,
+             p0.h * (double)steps, dmin, dmax, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0,
+             slpi_audit_meets(c), away ? "min <= LO and max >= HI" : "ratio >= X");
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s path=R (R = 0..%ld) and noise=none",
+             c->kase, np - 1);
+    char body[3 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "plot for [i=0:%ld] '%s' index i using 2:3 with lines notitle",
+             np - 1, data);
+    slpi_audit_plot(a, c, name, NULL, "t", "|Pi(t) - Pi_deterministic(t)|", "", body);
+    strcpy(c->figure, name);
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# t-architecture.sh — the module rules of docs/architecture.md, read from its
+# ```architecture block (so the page and the test cannot drift):
+#   1. includes: a library or cli file includes slpi.h, its own module's headers, and the
+#      declared interfaces of the modules it may depend on, each spelled from the
+#      repository root ("fast/fast.h", never "fast.h": resolved the way the compiler
+#      does, the file's folder, then the root, then core/, it must name the same path);
+#   2. Arb/FLINT headers only through the SLPI_FLINT3 switch (<flint/...> in the #ifdef
+#      branch, the plain name in the #else branch);
+#   3. symbols: every undefined slpi_ symbol of a library or cli object (nm) is defined
+#      by the object's own module or by one it may depend on; so a call through slpi.h to
+#      a module the table forbids fails as well;
+#   4. every "pending" line of the table still names a real violation.
+cd "$(dirname "$0")/.." || exit 2
+build=${SLPI_BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+awk '/^```architecture/ {on = 1; next} /^```/ {on = 0} on && !/^#/ && NF' docs/architecture.md > "$tmp/table"
+[ -s "$tmp/table" ] || { echo "t-architecture: FAIL: no architecture block in docs/architecture.md"; exit 1; }
+mods=$(awk '$1 == "module" {print $2}' "$tmp/table")
+[ -n "$mods" ] || { echo "t-architecture: FAIL: the table names no module"; exit 1; }
+
+# The facts, one line each: "inc FILE HEADER" (resolved quoted includes), "angle FILE <H>"
+# (Arb headers outside their switch branch), "use FILE MODULE SYMBOL" (nm).
+: > "$tmp/facts"
+nfiles=0
+for m in $mods; do
+  for f in "$m"/*.c "$m"/*.h; do
+    [ -f "$f" ] || continue
+    nfiles=$((nfiles + 1))
+    dir=$(dirname "$f")
+    sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+      if [ -f "$dir/$inc" ]; then echo "inc $f $dir/$inc $inc"
+      elif [ -f "$inc" ]; then echo "inc $f $inc $inc"
+      elif [ -f "core/$inc" ]; then echo "inc $f core/$inc $inc"
+      else echo "unresolved $f $inc"; fi
+    done >> "$tmp/facts"
+  done
+done
+for m in $mods; do ls "$m"/*.c "$m"/*.h 2>/dev/null; done | xargs awk '
+  FNR == 1 {st = 0}
+  /^[ \t]*#[ \t]*ifdef[ \t]+SLPI_FLINT3/ {st = 1; next}
+  /^[ \t]*#[ \t]*else/ && st == 1 {st = 2; next}
+  /^[ \t]*#[ \t]*endif/ && st {st = 0; next}
+  /^[ \t]*#[ \t]*include[ \t]*</ {
+    h = $0; sub(/.*</, "", h); sub(/>.*/, "", h)
+    if (h !~ /^(flint\/)?(arb|acb|arf|mag)(_[a-z0-9_]+)?\.h$/) next
+    if (h ~ /^flint\// ? st != 1 : st != 2) print "angle", FILENAME, "<" h ">"
+  }' >> "$tmp/facts"
+objs=$(for m in $mods; do ls "$build/$m"/*.o 2>/dev/null; done)
+[ -n "$objs" ] || { echo "t-architecture: FAIL: no objects under $build (run make first)"; exit 1; }
+nm -A -g --defined-only $objs 2>/dev/null | awk 'NF == 3 {print "def", $3, $1}' >> "$tmp/facts"
+nm -A -u $objs 2>/dev/null | awk '{print "undef", $NF, $1}' >> "$tmp/facts"
+
+# One pass: the table first, then the facts.
+awk -v build="$build/" '
+  function modof(p) { sub(/^\.\//, "", p); sub(/\/.*/, "", p); return p }
+  function srcof(o) { sub(/:.*/, "", o); o = substr(o, length(build) + 1); sub(/\.o$/, ".c", o); return o }
+  function allowed(f, n,   d) { d = (f in filedeps) ? filedeps[f] : deps[modof(f)]; return index(" " d " ", " " n " ") > 0 }
+  function depsof(f) { return (f in filedeps) ? filedeps[f] : deps[modof(f)] }
+  function violation(f, h, msg) {
+    if ((f " " h) in pending) { seen[f " " h] = 1; return }
+    print "t-architecture: FAIL: " msg; fail = 1
+  }
+  FNR == NR {
+    if ($1 == "module") { d = ""; for (i = 3; i <= NF; i++) d = d (d ? " " : "") $i; deps[$2] = d; ismod[$2] = 1 }
+    if ($1 == "file") { d = ""; for (i = 3; i <= NF; i++) d = d (d ? " " : "") $i; filedeps[$2] = d }
+    if ($1 == "interface") for (i = 3; i <= NF; i++) iface[$i] = $2
+    if ($1 == "pending") pending[$2 " " $3] = 1
+    next
+  }
+  $1 == "unresolved" { print "t-architecture: FAIL: " $2 " includes \"" $3 "\", which resolves to no file"; fail = 1 }
+  $1 == "inc" {
+    ninc++; f = $2; h = $3; sub(/^\.\//, "", h)
+    if (h != $4) { print "t-architecture: FAIL: " f " includes \"" $4 "\": spell it from the root, \"" h "\""; fail = 1 }
+    if (h == "slpi.h") next
+    n = modof(h); m = modof(f)
+    if (n == m) next
+    if (allowed(f, n) && iface[h] == n) next
+    violation(f, h, f " includes " h ": " m " may include only slpi.h, its own headers and the interfaces of: " (depsof(f) ? depsof(f) : "(none)"))
+  }
+  $1 == "angle" { violation($2, $3, $2 " includes " $3 " outside the SLPI_FLINT3 switch (see slpi.h)") }
+  $1 == "def" { if ($2 ~ /^slpi_/) defmod[$2] = modof(substr($3, length(build) + 1)) }
+  $1 == "undef" { if ($2 ~ /^slpi_/) { nuse++; use[++nu] = $2; usefile[nu] = srcof($3) } }
+  END {
+    for (i = 1; i <= nu; i++) {
+      s = use[i]; f = usefile[i]; if (!(s in defmod)) continue
+      n = defmod[s]; m = modof(f)
+      if (n != m && !allowed(f, n)) {
+        print "t-architecture: FAIL: " f " uses " s " of module " n "; " f " may depend on: " (depsof(f) ? depsof(f) : "(none)"); fail = 1
+      }
+    }
+    for (k in pending)
+      if (!(k in seen)) { print "t-architecture: FAIL: pending \"" k "\" no longer occurs: remove it from docs/architecture.md"; fail = 1 }
+      else { print "t-architecture: known violation (pending): " k; np++ }
+    printf "t-architecture: %d includes and %d slpi_ symbol uses checked; %d pending\n", ninc, nuse, np
+    exit fail
+  }' "$tmp/table" "$tmp/facts" || fail=1
+echo "t-architecture: $nfiles files"
+exit $fail
