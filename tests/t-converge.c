@@ -145,7 +145,7 @@ int main(void)
                         iters += info.iterations;
                         if (i == nlev && (n + 1) % (1 << (c.L - c.kmax)) == 0)
                             memcpy(traj[(n + 1) >> (c.L - c.kmax)], x, sizeof x);
-                        const double *ref = traj[(n + 1) << (c.kmax - l)];
+                        const double *ref = i < nlev ? traj[(n + 1) << (c.kmax - l)] : x;   /* the reference level compares with nothing */
                         double e = 0;
                         for (int k = 0; i < nlev && k < 3; k++) e += (x[k] - ref[k]) * (x[k] - ref[k]);
                         if (e > sup) sup = e;

@@ -1,12 +1,12 @@
 #!/bin/sh
 # t-symbols.sh — the library exports only slpi_ symbols: every global symbol defined in
 # libslpi.a and in the dynamic symbol table of libslpi.so starts with slpi_ (nm), apart
-# from the linker's own (_init, _fini, _edata, _end, __bss_start) and OpenMP's named critical sections
-# (.gomp_critical_user_slpi_*); and the check sees the library (it must find the public API, e.g. slpi_run and slpi_ref_step).
+# from the linker's own (_init, _fini, _edata, _end, __bss_start) OpenMP's named critical sections
+# (.gomp_critical_user_slpi_*) and AddressSanitizer's ODR indicators (__odr_asan.slpi_*); and the check sees the library (it must find the public API, e.g. slpi_run and slpi_ref_step).
 cd "$(dirname "$0")/.." || exit 2
 build=${SLPI_BUILD:-build}
 fail=0
-linker='^(_init|_fini|_edata|_end|__bss_start|\.gomp_critical_user_slpi_.*)$'
+linker='^(_init|_fini|_edata|_end|__bss_start|\.gomp_critical_user_slpi_.*|__odr_asan\.slpi_.*)$'
 for lib in "$build/libslpi.a" "$build/libslpi.so"; do
   [ -f "$lib" ] || { echo "t-symbols: FAIL: $lib missing (run make)"; exit 1; }
   case "$lib" in
