@@ -421,8 +421,12 @@ typedef struct {
     double diag_first[SLPI_MAX_DIAG];           /* the written steps */
     double diag_final[SLPI_MAX_DIAG];
     double diag_maxchange[SLPI_MAX_DIAG];
+    long prec_raised;                           /* ref path: steps above p->prec bits */
 } slpi_run_result;
 
+/* Estimated size in bytes of the trajectory text slpi_run writes for p (ball: the
+ * certified path's `mid +/- rad` columns), for the command's large-output guard. */
+double slpi_run_output_bytes(const slpi_problem *p, int ball);
 /* Integrate p->steps steps on the canonical noise (or p->noise_file), streaming rows
  * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,

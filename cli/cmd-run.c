@@ -26,6 +26,8 @@ static void help(FILE *f)
             "  --json FILE         also write the summary as JSON (written on failure too)\n"
             "  --quiet, -q         no summary, no progress\n"
             "  --progress          progress on standard error even when it is not a terminal\n"
+            "  --force             write a trajectory estimated above 1 GB (else refused: use\n"
+            "                      output_every=K to write every K-th step)\n"
             "  --checkpoint FILE   write a checkpoint every --checkpoint-every N steps (default\n"
             "                      1000), atomically (temporary file, fsync, rename); needs --output\n"
             "  --checkpoint-every N\n"
@@ -60,13 +62,13 @@ int slpi_cli_run(int argc, char **argv)
         { "hex", no_argument, 0, 'x' },          { "quiet", no_argument, 0, 'q' },
         { "json", required_argument, 0, 'j' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "resume", required_argument, 0, 'R' },
+        { "resume", required_argument, 0, 'R' }, { "force", no_argument, 0, 'F' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static const char *const shorthand[] = { "", "h", "steps", "T", "level", "seed", "path", "noise_file", "prec" };
     enum { MAXK = 128 };
     char *keys[MAXK], *vals[MAXK];
-    int nk = 0, use_ref = 0, quiet = 0, hex = 0, c;
+    int nk = 0, use_ref = 0, quiet = 0, hex = 0, force = 0, c;
     const char *output = NULL, *config = NULL, *json = NULL;
     slpi_run_ckpt ck = { NULL, 1000, NULL, NULL, NULL };
     optind = 1;
@@ -82,6 +84,7 @@ int slpi_cli_run(int argc, char **argv)
         case 'x': hex = 1; break;
         case 'j': json = optarg; break;
         case 'q': quiet = 1; break;
+        case 'F': force = 1; break;
         case 'C': ck.checkpoint = optarg; break;
         case 'R': ck.resume = optarg; break;
         case 'E': {
@@ -146,6 +149,13 @@ int slpi_cli_run(int argc, char **argv)
     if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    double bytes = slpi_run_output_bytes(&p, use_ref);
+    if (bytes > 1e9 && !force) {
+        fprintf(stderr, "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
+                "set output_every=K to write every K-th step, or give --force\n", bytes / 1e9,
+                p.steps / p.output_every + 1, slpi_problem_state_dim(&p));
         return SLPI_EINPUT;
     }
     if ((ck.checkpoint || ck.resume) && !output) {

@@ -47,24 +47,46 @@ static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_res
     }
 }
 
+/* Solver counters that a path also reports as diagnostic columns (fast/): they go in
+ * the summary's solver line, not in the table of diagnostics. */
+static int is_counter(const char *name)
+{
+    static const char *const counters[] = { "mean_iters", "max_iters", "stagnated", "capped", "failed" };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+        if (strcmp(name, counters[i]) == 0) return 1;
+    return 0;
+}
+
 static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void *ctx,
                           const slpi_run_result *res, FILE *f)
 {
     fprintf(f, "%s: %s on %s (%s path): %ld steps of h = %.17g, T = %.17g, %.3f s\n",
             p->preset[0] ? p->preset : "run", slpi_scheme_name(p->scheme), slpi_system_name(p->system), ops->name,
             res->steps_done, p->h, (double)res->steps_done * p->h, res->seconds);
-    fprintf(f, "  solver: mean %.2f iterations, max %d, stagnated %ld, capped %ld; clipped increments %ld\n",
-            res->mean_iters, res->max_iters, res->stagnated, res->capped, res->clipped);
-    if (res->max_prec)
-        fprintf(f, "  certified: max radius %.3g, precision up to %ld bits\n", res->max_radius, res->max_prec);
+    if (res->max_prec)   /* the certified path: enclosures, not iterations, are its work */
+        fprintf(f, "  certified: max radius %.3g, precision up to %ld bits, raised above %ld bits on %ld of %ld "
+                "steps; clipped increments %ld\n", res->max_radius, res->max_prec, p->prec, res->prec_raised,
+                res->steps_done, res->clipped);
+    else
+        fprintf(f, "  solver: mean %.2f iterations, max %d, stagnated %ld, capped %ld; clipped increments %ld\n",
+                res->mean_iters, res->max_iters, res->stagnated, res->capped, res->clipped);
     fprintf(f, "  %-22s %24s %24s %12s\n", "diagnostic", "initial", "final", "max |change|");
     for (int i = 0; i < res->ndiag; i++)
-        fprintf(f, "  %-22s %24.17g %24.17g %12.3g\n", res->diag_name[i], res->diag_first[i], res->diag_final[i],
-                res->diag_maxchange[i]);
+        if (!is_counter(res->diag_name[i]))
+            fprintf(f, "  %-22s %24.17g %24.17g %12.3g\n", res->diag_name[i], res->diag_first[i],
+                    res->diag_final[i], res->diag_maxchange[i]);
     ops->summary(ctx, f);
 }
 
-/* All of buf to fd, across short writes and EINTR. */
+double slpi_run_output_bytes(const slpi_problem *p, int ball)
+{
+    /* a row: step, t, the state, about 16 diagnostics and counters, iterations, residual;
+     * a double as %.17g is at most 24 characters and a tab, a ball about 64 */
+    double rows = (double)(p->steps / p->output_every) + 2.0;
+    double cols = 20.0 + (double)slpi_problem_state_dim(p);
+    return rows * cols * (ball ? 64.0 : 25.0);
+}
+
 static int write_all(int fd, const char *buf, size_t n)
 {
     while (n > 0) {
@@ -322,6 +344,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         if (st == SLPI_STEP_CAPPED) res->capped++;
         if (info.radius > res->max_radius) res->max_radius = info.radius;
         if (info.prec > res->max_prec) res->max_prec = info.prec;
+        if (info.prec > p->prec) res->prec_raised++;
         if ((n + 1) % p->output_every == 0 || n + 1 == p->steps) {
             record_diagnostics(ops, ctx, res);
             if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)

@@ -235,7 +235,7 @@ row "--path 4294967296: out of range" noise --seed 1 --path 4294967296 --compone
 
 # a run ended by SIGTERM before it finishes removes its temporary file and leaves no output
 n=$((n+1))
-"$slpi" run $P --steps 50000000 -q -o killed.tsv & k=$!
+"$slpi" run $P --steps 50000000 output_every=1000 -q -o killed.tsv & k=$!
 i=0; while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
 kill -TERM $k; wait $k; rk=$?
 if [ $rk -ne 143 ] || ls -A | grep -q 'killed'; then
