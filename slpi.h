@@ -232,6 +232,10 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n);
 /* Presets (docs/experiments.md): NULL-terminated table of names and their key=value strings. */
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
+/* 1 if stochastic Lie-Euler (rkmk-le) is Stratonovich-consistent for p's system and noise
+ * model (its missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes; docs/schemes.md#rkmk, claim X4),
+ * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
+int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
 
 /* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
  * state is part of the problem: an explicit x0 / x0_file, or the system's default,

@@ -231,16 +231,6 @@ static void scheme_defaults(slpi_problem *p)
         p->maxit = 1;    /* explicit schemes: no solver */
         break;
     }
-    /* Stochastic Lie-Euler is consistent only with state-independent noise (docs/schemes.md#rkmk):
-     * where the system's default noise is state-dependent but a consistent model exists,
-     * that model is the default (the rigid body's linear noise, Zeitlin's reading (L)). */
-    if (p->scheme == SLPI_SCHEME_RKMK_LE) {
-        if (p->system == SLPI_SYS_RIGID_BODY &&
-            (p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1))
-            p->rb.noise = SLPI_RB_NOISE_SVI_LIN;
-        if (p->system == SLPI_SYS_EULER_ZEITLIN && p->ez.noise == SLPI_EZ_NOISE_Q)
-            p->ez.noise = SLPI_EZ_NOISE_L;
-    }
 }
 
 void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
@@ -511,24 +501,53 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
 
 /* ------------------------------------------------------------ validation */
 
-static int noise_is_state_dependent(const slpi_problem *p)
+/* Stochastic Lie-Euler (RKMK-LE) is Stratonovich-consistent for p's system and noise model
+ * (docs/schemes.md#rkmk; claim X4, computed two ways in gaps/consistency.c). Its mean increment carries
+ * 1/2 sum_k ad*_{xi_k} V_k h with V_k = ad*_{xi_k(mu)} mu; the Stratonovich SDE's Ito drift is
+ * 1/2 sum_k (ad*_{xi_k} V_k + ad*_{D xi_k(mu)[V_k]} mu), so the scheme misses
+ * d(mu) = 1/2 sum_k ad*_{D xi_k(mu)[V_k]} mu and is consistent iff d = 0. Linear H_k have
+ * D xi_k = 0; H_k = phi(<mu, e_k>) has D xi_k[V_k] = phi'' <V_k, e_k> e_k with
+ * <ad*_{e_k} mu, e_k> = <mu, [e_k, e_k]> = 0; the heavy top's k|Pi|^2 moves Gamma only
+ * (V_k = (0, .)), so D xi_k[V_k] = 0. So every noise model here is consistent; a noise
+ * such as H_1 = a x_1 x_2 on so(3) is not (d != 0: the audit's negative control). */
+int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
 {
+    const char *r = NULL;
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:
-        return p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1;
+        switch (p->rb.noise) {
+        case SLPI_RB_NOISE_NONE: r = "no noise"; break;
+        case SLPI_RB_NOISE_ISO_QUAD:
+        case SLPI_RB_NOISE_ISO_QUAD1: r = "H_i = amp x_i^2 is a function of one coordinate"; break;
+        case SLPI_RB_NOISE_SVI_LIN:
+        case SLPI_RB_NOISE_SVI_LIN1:
+        case SLPI_RB_NOISE_CONST_E3: r = "linear H_k"; break;
+        }
+        break;
     case SLPI_SYS_HEAVY_TOP:
-        return p->ht.noise == SLPI_HT_NOISE_CASE2_PI2;
+        r = p->ht.noise == SLPI_HT_NOISE_NONE ? "no noise"
+            : p->ht.noise == SLPI_HT_NOISE_CASE2_PI2 ? "H_1 = k|Pi|^2 moves Gamma only: D xi[V] = 0"
+            : "linear H_k";
+        break;
     case SLPI_SYS_MANAKOV:
-        return p->mk.noise != 0;
+        r = p->mk.noise ? "H_ij = amp X_ij^2 is a function of one coordinate" : "no noise";
+        break;
     case SLPI_SYS_POINT_VORTICES:
-        return p->pv.noise != 0;
+        r = p->pv.noise ? "each shared H_k is a sum of functions of one coordinate per vortex"
+            : "no noise";
+        break;
     case SLPI_SYS_EULER_ZEITLIN:
-        return p->ez.noise == SLPI_EZ_NOISE_Q;
+        r = p->ez.noise == SLPI_EZ_NOISE_Q ? "reading (Q): H = a_l omega^2/2 is a function of one "
+            "coordinate" : p->ez.noise == SLPI_EZ_NOISE_L ? "reading (L): linear H_k" : "no noise";
+        break;
     case SLPI_SYS_SINE_EULER:
-        return 0;
+        r = p->se.noise ? "SALT noise: linear H_k" : "no noise";
+        break;
     default:
-        return 0;
+        break;
     }
+    if (why) *why = r ? r : "no derivation for this noise model (docs/schemes.md#rkmk)";
+    return r != NULL;
 }
 
 /* Every key's range and enum, also for problems filled in by code rather than parsed. */
@@ -577,15 +596,13 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (!(p->h > 0) || !isfinite(p->h))
         return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
     if (check_all_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
-    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA &&
-        !(p->scheme == SLPI_SCHEME_RKMK_LE && !noise_is_state_dependent(p)))
+    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
                               sys, reason);
-    if (p->scheme == SLPI_SCHEME_RKMK_LE && noise_is_state_dependent(p))
+    if (p->scheme == SLPI_SCHEME_RKMK_LE && !slpi_problem_le_consistent(p, &reason))
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
-                              "stochastic Lie-Euler is Stratonovich-consistent only for "
-                              "state-independent noise (docs/schemes.md#rkmk)", sys);
+                              "stochastic Lie-Euler is not Stratonovich-consistent: %s", sys, reason);
     if (p->steps < 1)
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
     if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))

@@ -23,14 +23,14 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         E("closed-form so(3) exponential"),
         E("Stratonovich-consistent with every noise model, iso-quad included: each H_k is linear or "
           "a function of one coordinate <x, e_k>, so the missed drift 1/2 sum ad*_{D xi_k V_k} x "
-          "vanishes (docs/schemes.md#rkmk; claim X4 computes it). The validator still rejects iso-quad"),
+          "vanishes (docs/schemes.md#rkmk; slpi_problem_le_consistent; claim X4 computes it)"),
         E(""), E(""), E(""),
         P("ISO §6.1"),
         P("SVI §6-7, SVI-SO3 vector form (c = +1/4 default, -1/4 as printed)") },
     [SLPI_SYS_HEAVY_TOP] = {
         P("RKMK §5"),
         E("SALT noise (the RKMK form takes SALT or none; consistent: linear H_k). The SVI noise "
-          "k|Pi|^2 would be consistent too (it drives Gamma only, D xi V = 0) but runs with svi only"),
+          "k|Pi|^2 is consistent too (it drives Gamma only, D xi V = 0) but its form runs svi only"),
         E(""),
         P("RKMK §5 label; the figures match TRAP-DIRECT (claim R3)"),
         P("matches RKMK Figs. 4-5"),
@@ -38,24 +38,23 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         P("SVI §8, semidirect form SVI-SD") },
     [SLPI_SYS_MANAKOV] = {
         E(""),
-        NA("disabled, although Stratonovich-consistent: H_ij = 0.1 X_ij^2 depends on one coordinate, so the "
-           "missed drift vanishes (docs/schemes.md#rkmk; claim X4 computes 0); the validator still rejects "
-           "state-dependent noise (allowed with noise=none)"),
+        E("Stratonovich-consistent: H_ij = 0.1 X_ij^2 is a function of one coordinate, so the "
+          "missed drift vanishes (docs/schemes.md#rkmk; slpi_problem_le_consistent; claim X4 computes 0)"),
         E(""), E(""), E(""),
         P("ISO §6.2"),
         E("SVI-LP on SO(n); c = -1/4 is defined only for SO(3) vectors") },
     [SLPI_SYS_POINT_VORTICES] = {
         E("no energy property: H0 is not quadratic"),
-        NA("disabled, although Stratonovich-consistent: each shared H_k is a sum of functions of one coordinate "
-           "per vortex, so the missed drift vanishes (docs/schemes.md#rkmk; claim X4 computes 0); the validator "
-           "still rejects state-dependent noise (allowed with noise=none)"),
+        E("Stratonovich-consistent: each shared H_k is a sum of functions of one coordinate per "
+          "vortex, so the missed drift vanishes (docs/schemes.md#rkmk; slpi_problem_le_consistent; claim X4 "
+          "computes 0)"),
         E(""), E(""), E(""),
         P("ISO §6.3"),
         E("SVI-LP blockwise on SU(2)^n; c = -1/4 N/A") },
     [SLPI_SYS_EULER_ZEITLIN] = {
         E("N <= 32 only: the chord matrix is dense of size (N^2-1)^2 (N/A at N = 128)"),
-        E("consistent under both readings ((Q): H = a_l omega^2/2 depends on one coordinate; (L): "
-          "linear; claim X4); the validator still rejects reading (Q)"),
+        E("Stratonovich-consistent under both readings ((Q): H = a_l omega^2/2 is a function of one "
+          "coordinate; (L): linear; docs/schemes.md#rkmk; slpi_problem_le_consistent; claim X4)"),
         E(""), E(""), E(""),
         P("ISO §6.4"),
         E("SVI-LP on U(N); c = -1/4 N/A") },

@@ -186,7 +186,6 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->name = "euler-zeitlin";
     s->dim = s->cdim = N * N;
     s->M = M;
-    s->noise_state_dependent = c->noise == SLPI_EZ_NOISE_Q;
     s->initial_map = ez_initial_map;
     s->diagnostics = ez_diagnostics;
     slpi_fast_sun_fill_ops(s);

@@ -46,7 +46,6 @@ struct slpi_fast_system {
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
     int is_so3;     /* 1: mu is a single so(3)* 3-vector with coad = mu x xi (SVI-SO3 form) */
     int is_semidirect; /* 1: mu = (Pi, Gamma) of the heavy top, then R (SVI-SD form) */
-    int noise_state_dependent; /* 1: some xi_k (k >= 1) depends on mu: RKMK-LE inconsistent */
     void *ctx;      /* the system's own data, released by free_ctx */
     void (*free_ctx)(slpi_fast_system *s);
 

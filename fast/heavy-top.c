@@ -182,7 +182,6 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     s->cdim = 6;
     s->dim = rkmk ? 6 : 15;
     s->mdim = 0;
-    s->noise_state_dependent = c->noise == SLPI_HT_NOISE_CASE2_PI2;
     s->is_semidirect = !rkmk;
     s->diagnostics = ht_diag;
     s->gen = ht_grad;

@@ -299,7 +299,6 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->cdim = s->dim = c->d;
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
-    s->noise_state_dependent = s->M > 0;
     s->diagnostics = mk_diag;
     s->gen = mk_grad;
     s->gen_sum = mk_grad_sum;

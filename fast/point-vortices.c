@@ -223,7 +223,6 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     s->name = "point-vortices";
     s->cdim = s->dim = s->mdim = 3 * n;
     s->M = p->pv.noise ? 3 : 0;
-    s->noise_state_dependent = s->M > 0;
     s->diagnostics = pv_diag;
     s->gen = pv_grad;
     s->gen_sum = pv_grad_sum;

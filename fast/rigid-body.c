@@ -199,8 +199,6 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->dim = c->track_R ? 12 : 3;
     s->mdim = 3;
     s->is_so3 = 1;
-    s->noise_state_dependent =
-        c->noise == SLPI_RB_NOISE_ISO_QUAD || c->noise == SLPI_RB_NOISE_ISO_QUAD1;
     s->diagnostics = rb_diag;
     s->gen = rb_grad;
     s->coad = rb_coad;

@@ -2,8 +2,8 @@
  * eqs. (21), (34)-(36)): Lie–Euler (s = 1) and Heun (a21 = 1, b = (1/2, 1/2)) with the
  * left-trivialized dexp^{-1} truncated at order q (p->dexp_order, 0..4):
  *   dexp^{-1,[q]}_T(v) = v + [T,v]/2 + [T,[T,v]]/12 - ad_T^4 v / 720.
- * Lie–Euler is rejected for state-dependent noise generators (Stratonovich-inconsistent,
- * docs/schemes.md#rkmk, docs/systems.md#applicability N/A). */
+ * Lie–Euler runs where core's slpi_problem_le_consistent holds (checked by the problem
+ * validator: Stratonovich-consistent for every noise model here, docs/schemes.md#rkmk, claim X4). */
 #include <stdlib.h>
 #include <string.h>
 #include "fast/fast.h"
@@ -37,10 +37,6 @@ static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
 
 static int rkmk_le_create(slpi_fast *f, slpi_error *err)
 {
-    if (f->sys.noise_state_dependent && f->sys.M > 0)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "rkmk-le is not applicable to %s with state-dependent noise: it is "
-                              "not Stratonovich-consistent (docs/schemes.md#rkmk, docs/systems.md#applicability N/A)", f->sys.name);
     return rkmk_create_common(f, err, "rkmk-le");
 }
 

@@ -150,7 +150,6 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->name = "sine-euler";
     s->dim = s->cdim = N * N;
     s->M = M;
-    s->noise_state_dependent = 0;
     s->initial_map = se_initial_map;
     s->diagnostics = se_diagnostics;
     slpi_fast_sun_fill_ops(s);

@@ -240,7 +240,6 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->state_dim = slpi_problem_state_dim(p);
     s->dim = N * N;
     s->M = slpi_problem_noise_count(p);
-    s->noise_state_dependent = p->ez.noise == SLPI_EZ_NOISE_Q;
     s->h0_quadratic = 1;
     s->data = d;
     s->N = N;

@@ -239,7 +239,6 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
     default:                                             s->M = 1; break;
     }
-    s->noise_state_dependent = p->ht.noise == SLPI_HT_NOISE_CASE2_PI2;
     s->h0_quadratic = 1;
     s->gen = ht_gen;
     s->dgen = ht_dgen;

@@ -114,7 +114,6 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->N = n;
     s->dim = s->state_dim = n * (n - 1) / 2;
     s->M = p->mk.noise ? s->dim : 0;
-    s->noise_state_dependent = p->mk.noise != 0;
     s->h0_quadratic = 1;
     s->unpack = mk_unpack;
     s->pack = mk_pack;

@@ -258,7 +258,6 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     s->p = p;
     s->dim = s->state_dim = 3 * p->pv.n;
     s->M = p->pv.noise ? 3 : 0;
-    s->noise_state_dependent = p->pv.noise != 0;
     s->h0_quadratic = 0;
     s->N = blk(s) * p->pv.n;
     s->unpack = pv_unpack;

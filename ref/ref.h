@@ -49,7 +49,6 @@ struct slpi_ref_system {
     int dim;                 /* entries of mu at the start of the state vector */
     int gdim;                /* coordinates of an algebra element */
     int M;                   /* number of Wiener processes (H_1..H_M) */
-    int noise_state_dependent; /* 1 if some b_k, k >= 1, depends on mu (RKMK-LE N/A) */
     int h0_quadratic;        /* 1 if H0 is a quadratic form (energy certificates) */
     void *data;              /* system-private data */
 

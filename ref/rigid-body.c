@@ -222,8 +222,6 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     case SLPI_RB_NOISE_SVI_LIN:   s->M = 3; break;
     default:                      s->M = 1; break;
     }
-    s->noise_state_dependent = (p->rb.noise == SLPI_RB_NOISE_ISO_QUAD ||
-                                p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1);
     s->h0_quadratic = 1;
     s->N = 3;
     s->unpack = rb_unpack;

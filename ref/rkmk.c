@@ -53,12 +53,7 @@ static int rkmk_check_common(const slpi_ref_system *s, const char *name, slpi_er
 static int le_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     (void)p;
-    int rc = rkmk_check_common(s, "rkmk-le", err);
-    if (rc == SLPI_OK && s->noise_state_dependent)
-        rc = slpi_error_set(err, SLPI_EINPUT,
-                            "rkmk-le is not applicable with state-dependent noise "
-                            "generators (Stratonovich-inconsistent, docs/schemes.md#rkmk, docs/systems.md#applicability)");
-    return rc;
+    return rkmk_check_common(s, "rkmk-le", err);
 }
 
 static int heun_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)

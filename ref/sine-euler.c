@@ -216,7 +216,6 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->N = N;
     s->dim = s->state_dim = N * N;
     s->M = p->se.noise ? 2 : 0;
-    s->noise_state_dependent = 0;
     s->h0_quadratic = 1;
     s->unpack = se_unpack;
     s->pack = se_pack;

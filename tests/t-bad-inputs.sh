@@ -129,7 +129,7 @@ row "steps=99999999999999999999: " run steps=99999999999999999999
 row "unrecognized option '--frobnicate'" run --frobnicate
 row "expected key=value" run justaword
 row "prec=0: out of range" run --ref --prec 0
-row "not applicable\|N/A" run --system manakov --scheme rkmk-le
+row "not applicable\|N/A" run --system heavy-top --scheme isomp
 # initial-state files
 row "missing.x0: cannot open" run $P x0_file=missing.x0
 row "empty: 0 values, the state has 3" run $P x0_file=empty

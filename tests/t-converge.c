@@ -8,7 +8,8 @@
  *  - printed results identical for 1 and 2 threads and for 1 and 2 (simulated) ranks,
  *    and for the structure-of-arrays kernels and the general path;
  *  - ISO strong slopes: ~1/2 for M = 3 (I3), ~1 for M = 1 (I14);
- *  - RKMK-LE negative control (X4): its limit differs from ISOMP's, RKMK-HEUN's does not;
+ *  - RKMK-LE vs RKMK-HEUN (X4): at the reference level both are near ISOMP's limit, LE (strong
+ *    order 1/2 here) much farther than Heun, and LE now runs without the inconsistent option;
  *  - checkpoints: a study resumed from a checkpoint of some of its batches prints the bytes
  *    of a plain study (1 and 2 threads, simulated 2 ranks); crafted checkpoints with a
  *    valid digest but a bad batch index or count are refused with file:line;
@@ -311,7 +312,10 @@ int main(void)
         }
     }
 
-    /* negative control X4: RKMK-LE (state-dependent noise) has another limit than ISOMP */
+    /* X4: RKMK-LE with iso-quad is Stratonovich-consistent (slpi_problem_le_consistent), so
+     * its gap to ISOMP shrinks with h (the audit's X4 'gap' checks); at level 10 it is still
+     * far above Heun's. The genuinely inconsistent control (H_1 = a x_1 x_2, whose gap stays
+     * flat) is gaps/consistency.c's, tested in t-audit-gaps. */
     {
         double gap[2];
         slpi_scheme_id k[2] = {SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN};
@@ -335,10 +339,11 @@ int main(void)
         TEST_CHECKF(gap[0] > 100 * gap[1], "LE gap %.3g vs Heun gap %.3g", gap[0], gap[1]);
         slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
         c.base.scheme = SLPI_SCHEME_RKMK_LE;
+        c.base.maxit = 1;
         c.kmin = 3; c.kmax = 4; c.L = 6; c.paths = 4;
         slpi_conv_result r;
         slpi_error err;
-        TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT);
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_OK, "%s", err.msg);
     }
 
     /* checkpoints: taken every 4 of 7 batches (one thread: the file then holds batches

@@ -27,11 +27,6 @@ static void check_rejections(void)
     slpi_problem p;
     p = base(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP);
     expect_reject(&p, "J-quadratic", "isomp on heavy-top");
-    p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_LE);
-    p.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-    expect_reject(&p, "Stratonovich", "rkmk-le with iso-quad");
-    p = base(SLPI_SYS_MANAKOV, SLPI_SCHEME_RKMK_LE);
-    expect_reject(&p, "Stratonovich", "rkmk-le on manakov");
     p = base(SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
     p.svi_c = -0.25;
     expect_reject(&p, "svi_c=-0.25", "svi c=-1/4 on manakov");

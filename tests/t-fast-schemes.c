@@ -82,7 +82,6 @@ static void check_orders(void)
 static void check_zero_noise(void)
 {
     for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
-        if (cfgs[c].k == SLPI_SCHEME_RKMK_LE) continue;   /* N/A with iso-quad */
         slpi_fast *f = make_cfg((int)c, SLPI_RB_NOISE_ISO_QUAD, 1.0 / 64);
         slpi_fast *g = make_cfg((int)c, SLPI_RB_NOISE_NONE, 1.0 / 64);
         double x[3] = {0.3, -0.5, 0.8}, y[3] = {0.3, -0.5, 0.8}, zero[30] = {0};

@@ -160,8 +160,8 @@ static void test_reader(const char *dir)
     BAD(x0, "x0", "the state has 3");
     BAD(st, "state", "expected 'state");
     BAD(inv, "inv", "expected 'inv");
-    t = replace_line(text, find_line(text, "problem\tscheme="), "problem\tscheme=rkmk-le");
-    expect_bad(bad, t, x0, "not applicable");   /* a whole-problem rule: named where it is complete */
+    t = replace_line(text, find_line(text, "problem\tprec_max="), "problem\tprec_max=64");
+    expect_bad(bad, t, x0, "below prec");   /* a whole-problem rule: named where it is complete */
     free(t);
     t = replace_line(text, prob, "problem\tsteps=100000000");   /* found when the problem is complete */
     expect_bad(bad, t, x0, "more increments than a golden case holds");

@@ -1,7 +1,7 @@
 /* t-registry.c — the applicability matrix (docs/systems.md#applicability) as data: names round-trip, every
  * applicable pair resolves to a valid default problem, every N/A pair is rejected with
- * its reason, and the problem-dependent rules (RKMK-LE and state-dependent noise, the
- * SVI sign variant, Zeitlin TMK size) hold. */
+ * its reason, and the problem-dependent rules (RKMK-LE's Stratonovich consistency per
+ * noise model, the SVI sign variant, Zeitlin TMK size) hold. */
 #include "slpi.h"
 #include "testutil.h"
 
@@ -32,8 +32,8 @@ int main(void)
             int rc = slpi_problem_validate(&p, &err);
             if (a != SLPI_NA) {
                 applicable++;
-                /* the default problem of every P/E pair validates (RKMK-LE gets the
-                 * system's state-independent noise model by default) */
+                /* the default problem of every P/E pair validates (RKMK-LE with the
+                 * system's default noise model, state-dependent or not) */
                 TEST_CHECKF(rc == SLPI_OK, "%s/%s: %s", slpi_system_name(s), slpi_scheme_name(k), err.msg);
             } else {
                 TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "not applicable"), "%s/%s: rc %d '%s'",
@@ -41,23 +41,42 @@ int main(void)
                 TEST_CHECK(why[0] != '\0');
             }
         }
-    TEST_CHECKF(applicable == 39, "applicable cells %d (expected 39)", applicable);
+    TEST_CHECKF(applicable == 41, "applicable cells %d (expected 41)", applicable);
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP, NULL) == SLPI_NA);
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, NULL) == SLPI_PAPER);
 
-    /* RKMK-LE is applicable only with state-independent noise. */
+    /* RKMK-LE is Stratonovich-consistent for every noise model of every system (docs/schemes.md#rkmk,
+     * claim X4: state-dependent H_k = phi(<mu, e_k>) included); it validates wherever the
+     * system's form takes the noise (the heavy top's RKMK form: SALT or none). The numbers
+     * behind the rule: t-audit-gaps compares it with the computed missed drift. */
+    static const struct { slpi_system_id s; const char *noise; int runs; } le[] = {
+        {SLPI_SYS_RIGID_BODY, "none", 1}, {SLPI_SYS_RIGID_BODY, "iso-quad", 1},
+        {SLPI_SYS_RIGID_BODY, "iso-quad1", 1}, {SLPI_SYS_RIGID_BODY, "svi-lin", 1},
+        {SLPI_SYS_RIGID_BODY, "svi-lin1", 1}, {SLPI_SYS_RIGID_BODY, "const-e3", 1},
+        {SLPI_SYS_HEAVY_TOP, "none", 1}, {SLPI_SYS_HEAVY_TOP, "salt", 1},
+        {SLPI_SYS_HEAVY_TOP, "case2-pi2", 0}, {SLPI_SYS_HEAVY_TOP, "case3", 0},
+        {SLPI_SYS_MANAKOV, "none", 1}, {SLPI_SYS_MANAKOV, "quad", 1},
+        {SLPI_SYS_POINT_VORTICES, "none", 1}, {SLPI_SYS_POINT_VORTICES, "quad", 1},
+        {SLPI_SYS_EULER_ZEITLIN, "none", 1}, {SLPI_SYS_EULER_ZEITLIN, "Q", 1},
+        {SLPI_SYS_EULER_ZEITLIN, "L", 1}, {SLPI_SYS_SINE_EULER, "two-mode", 1},
+    };
     slpi_problem p;
     slpi_error err = { 0, "" };
+    for (size_t i = 0; i < sizeof le / sizeof le[0]; i++) {
+        const char *why = NULL;
+        slpi_problem_init(&p, le[i].s, SLPI_SCHEME_RKMK_LE);
+        TEST_CHECK(slpi_problem_set(&p, "noise", le[i].noise, &err) == SLPI_OK);
+        TEST_CHECKF(slpi_problem_le_consistent(&p, &why) == 1 && why && why[0], "%s noise=%s",
+                    slpi_system_name(le[i].s), le[i].noise);
+        int rc = slpi_problem_validate(&p, &err);
+        TEST_CHECKF(le[i].runs ? rc == SLPI_OK : rc == SLPI_EINPUT && strstr(err.msg, "RKMK form"),
+                    "%s noise=%s: rc %d '%s'", slpi_system_name(le[i].s), le[i].noise, rc, err.msg);
+    }
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_LE);
-    TEST_CHECK(p.rb.noise == SLPI_RB_NOISE_SVI_LIN);
-    TEST_CHECK(slpi_problem_set(&p, "noise", "iso-quad", &err) == SLPI_OK);
-    TEST_CHECK(slpi_problem_validate(&p, &err) == SLPI_EINPUT && strstr(err.msg, "state-independent"));
-    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_RKMK_LE);
-    TEST_CHECK(slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK);
-    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
-    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_RKMK_LE);
-    TEST_CHECK(slpi_problem_set(&p, "noise", "L", &err) == SLPI_OK);
-    TEST_CHECKF(slpi_problem_validate(&p, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECK(p.rb.noise == SLPI_RB_NOISE_ISO_QUAD);   /* the system's default, as for any scheme */
+    const char *why = NULL;
+    p.rb.noise = (slpi_rb_noise)99;   /* a noise model without a derivation is not consistent */
+    TEST_CHECK(slpi_problem_le_consistent(&p, &why) == 0 && strstr(why, "no derivation"));
     /* SVI c = -1/4 only on SO(3) vector forms. */
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
     TEST_CHECK(slpi_problem_set(&p, "svi_c", "-0.25", &err) == SLPI_OK);
