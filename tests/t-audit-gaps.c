@@ -159,6 +159,28 @@ static void test_consistency(uint64_t seed)
     TEST_CHECKF(g2[0] / g2[5] > 20 && g2[0] / g2[5] < 50, "consistent gap ratio %.2f (2^5 = 32)",
                 g2[0] / g2[5]);
     TEST_CHECKF(g1[0] / g1[5] < 2, "inconsistent gap ratio %.2f (flat)", g1[0] / g1[5]);
+    /* the library's rule (slpi_problem_le_consistent) and the computed missed drift agree
+     * for every noise model with coordinate operations on the fast path */
+    static const struct { const char *preset, *noise; } le[] = {
+        {"iso/rigid-body/strong", "iso-quad"}, {"iso/rigid-body/strong", "iso-quad1"},
+        {"iso/rigid-body/strong", "svi-lin"}, {"rkmk/heavy-top/casimirs-421", "salt"},
+        {"iso/manakov/long", "quad"}, {"iso/vortices/long", "quad"},
+        {"iso/zeitlin/strong", "Q"}, {"iso/zeitlin/strong", "L"},
+        {"rkmk/sine-euler/casimirs-tmk", "two-mode"},
+    };
+    for (size_t i = 0; i < sizeof le / sizeof le[0]; i++) {
+        double d;
+        TEST_CHECK(slpi_problem_preset(&p, le[i].preset, &err) == SLPI_OK &&
+                   slpi_problem_set(&p, "scheme", "tmk", &err) == SLPI_OK &&
+                   slpi_problem_set(&p, "noise", le[i].noise, &err) == SLPI_OK);
+        if (p.system == SLPI_SYS_EULER_ZEITLIN)
+            TEST_CHECK(slpi_problem_set(&p, "N", "6", &err) == SLPI_OK &&
+                       slpi_problem_set(&p, "ic_lmax", "5", &err) == SLPI_OK);
+        int rc = slpi_gaps_missed_drift(&p, 0, 3, seed, &d, &err);
+        TEST_CHECKF(rc == SLPI_OK && slpi_problem_le_consistent(&p, NULL) == (d <= 1e-12),
+                    "%s noise=%s: rule %d, missed drift %.2e (%s)", le[i].preset, le[i].noise,
+                    slpi_problem_le_consistent(&p, NULL), d, err.msg);
+    }
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     TEST_CHECK(slpi_gaps_missed_drift(&p, 1, 1, seed, &d1, &err) == SLPI_EINPUT);
     TEST_CHECK(slpi_gaps_le_gap(1, 1, 5, 4, 10, seed, g1, &err) == SLPI_EINPUT);
