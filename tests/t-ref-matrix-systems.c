@@ -193,9 +193,9 @@ int main(void)
     /* certified Casimirs on the matrix systems */
     const int systems[] = { SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES, SLPI_SYS_SINE_EULER };
     const int schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI,
-                            SLPI_SCHEME_RKMK_HEUN };
+                            SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_RKMK_LE };   /* LE: claim X4 */
     for (int si = 0; si < 3; si++)
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             slpi_problem_init(&p, systems[si], schemes[k]);
             p.mk.n = 4;
             p.isomp_update = SLPI_ISO_UPDATE_CAY;

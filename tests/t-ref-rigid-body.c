@@ -156,8 +156,9 @@ int main(void)
 
     /* Casimir containment with noise, and radius, for the orbit schemes and IM */
     const int casimir_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_ISOMP,
-                                    SLPI_SCHEME_IM_DIRECT, SLPI_SCHEME_SVI };
-    for (int j = 0; j < 5; j++) {
+                                    SLPI_SCHEME_IM_DIRECT, SLPI_SCHEME_SVI,
+                                    SLPI_SCHEME_RKMK_LE };   /* with iso-quad (claim X4) */
+    for (int j = 0; j < 6; j++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, casimir_schemes[j]);
         p.isomp_update = SLPI_ISO_UPDATE_CAY;
         const double *x0 = casimir_schemes[j] == SLPI_SCHEME_SVI ? xsvi : xiso;

@@ -419,6 +419,7 @@ int main(void)
         { SLPI_SCHEME_TMK, SLPI_EZ_NOISE_Q, NULL, 6 },
         { SLPI_SCHEME_RKMK_HEUN, SLPI_EZ_NOISE_Q, NULL, 6 },
         { SLPI_SCHEME_RKMK_LE, SLPI_EZ_NOISE_L, NULL, 6 },
+        { SLPI_SCHEME_RKMK_LE, SLPI_EZ_NOISE_Q, NULL, 6 },   /* consistent too (claim X4) */
         { SLPI_SCHEME_IM_DIRECT, SLPI_EZ_NOISE_Q, im_keep, 2 },
         { SLPI_SCHEME_TRAP_DIRECT, SLPI_EZ_NOISE_Q, NULL, 0 },
         { SLPI_SCHEME_SVI, SLPI_EZ_NOISE_Q, NULL, 6 },
