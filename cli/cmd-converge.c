@@ -37,7 +37,6 @@ static void help(FILE *f)
             "                      default min(R,32))\n"
             "  --boot N            bootstrap replicates for the slope CI, 0..10^6 (default 1000; 0: none)\n"
             "  --threads N         OpenMP threads, 1..256 (default: the runtime's)\n"
-            "  --allow-inconsistent  run rkmk-le with state-dependent noise (negative control)\n"
             "  --checkpoint FILE   write the sums of the completed batches to FILE (atomically:\n"
             "                      a temporary file, fsync, rename) at the start and every K completed\n"
             "                      batches; one MPI rank only (resuming works under any count)\n"
@@ -102,7 +101,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         { "phi", required_argument, 0, 'f' },    { "paths", required_argument, 0, 'R' },
         { "path0", required_argument, 0, 'p' },  { "batches", required_argument, 0, 'b' },
         { "boot", required_argument, 0, 'B' },   { "threads", required_argument, 0, 't' },
-        { "allow-inconsistent", no_argument, 0, 'a' }, { "help", no_argument, 0, 'h' },
+        { "help", no_argument, 0, 'h' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
         { "resume", required_argument, 0, 'r' },
         { 0, 0, 0, 0 }
@@ -142,7 +141,6 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'b': rc = slpi_parse_int("--batches", optarg, 1, CONV_MAX_BATCHES, &cfg.batches, &err); break;
         case 'B': rc = slpi_parse_int("--boot", optarg, 0, CONV_MAX_BOOT, &cfg.boot, &err); break;
         case 't': rc = slpi_parse_int("--threads", optarg, 1, CONV_MAX_THREADS, &cfg.threads, &err); break;
-        case 'a': cfg.allow_inconsistent = 1; break;
         case 'C': cfg.checkpoint = optarg; break;
         case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
         case 'r': cfg.resume = optarg; break;

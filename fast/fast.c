@@ -61,21 +61,6 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
-int slpi_fast_create_inconsistent_le(slpi_fast **out, const slpi_problem *p, slpi_error *err)
-{
-    if (p->scheme != SLPI_SCHEME_RKMK_LE)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: the inconsistent control is rkmk-le, not %s",
-                              slpi_scheme_name(p->scheme));
-    slpi_problem q = *p;
-    q.scheme = SLPI_SCHEME_RKMK_HEUN;
-    int rc = slpi_fast_create(out, &q, err);
-    if (rc == SLPI_OK) {
-        (*out)->p.scheme = SLPI_SCHEME_RKMK_LE;
-        (*out)->scheme = &slpi_fast_scheme_rkmk_le;
-    }
-    return rc;
-}
-
 void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;

@@ -193,12 +193,6 @@ extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
-/* The negative control of claim X4 (reports/converge.c, allow_inconsistent): the run
- * object of problem p with p->scheme = RKMK-LE on a system with state-dependent noise,
- * which slpi_fast_create refuses: built as RKMK-HEUN (which validates and allocates the
- * same workspace), stepping with Lie–Euler. For that comparison only. */
-int slpi_fast_create_inconsistent_le(slpi_fast **out, const slpi_problem *p, slpi_error *err);
-
 /* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: cdim. */
 void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
                         double *xi, double *tmp);

@@ -37,10 +37,6 @@ static int study(const slpi_audit *a, slpi_audit_check *c, char **tok, int n, sl
             cfg->phi = SLPI_PHI_X1;
             snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1");
         }
-        if (!strcmp(tok[i], "inconsistent")) {
-            cfg->allow_inconsistent = 1;
-            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --allow-inconsistent");
-        }
     }
     char pre[256];
     snprintf(pre, sizeof pre, "%s", c->kase);
@@ -128,7 +124,7 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok
     if (study(a, c, tok, n, kind, atoi(tok[2]), atoi(tok[3]), atoi(tok[4]), atol(tok[5]), &cfg, &r,
               c->command, sizeof c->command))
         return;
-    int col = cfg.indep && !cfg.allow_inconsistent ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
+    int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     const slpi_conv_fit *f = &r.fit[col];
     double lo = atof(tok[6]), hi = atof(tok[7]);
     slope_decision(c, f, lo, hi);
@@ -157,11 +153,11 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     }
     char ind[64];
     snprintf(ind, sizeof ind, "indep=%s", tok[1]);
-    char *t2[3] = {ind, "inconsistent", NULL};
+    char *t2[2] = {ind, NULL};
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     int L = atoi(tok[2]);
-    if (study(a, c, t2, 2, SLPI_CONV_STRONG, 3, 4, L, atol(tok[3]), &cfg, &r, c->command,
+    if (study(a, c, t2, 1, SLPI_CONV_STRONG, 3, 4, L, atol(tok[3]), &cfg, &r, c->command,
               sizeof c->command))
         return;
     double thr = atof(tok[5]);

@@ -40,11 +40,7 @@
  * A checkpoint is written by one rank only (with MPI the rows of other ranks are combined
  * only at the end); a resume works with any thread and rank count (rank 0 holds the
  * reloaded rows, the other ranks zeros, so the combining sum is exact).
- *
- * Negative control (claim X4): RKMK-LE with state-dependent noise is rejected by the
- * problem validator and by fast/rkmk.c. With allow_inconsistent the study validates the
- * problem as RKMK-HEUN and takes fast's run object for that control
- * (slpi_fast_create_inconsistent_le), which steps with Lie–Euler. */
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,8 +176,7 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
                       slpi_error *err)
 {
     slpi_problem p = c->base;
-    int control = c->allow_inconsistent && k == SLPI_SCHEME_RKMK_LE;
-    p.scheme = control ? SLPI_SCHEME_RKMK_HEUN : k;   /* RKMK-LE would not validate */
+    p.scheme = k;
     if (k != c->base.scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
         slpi_problem q = c->base;
@@ -196,12 +191,7 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     p.refine = 0;
     p.noise_file[0] = 0;
     int rc = slpi_problem_finish(&p, err);
-    if (rc == SLPI_OK && control) {
-        p.scheme = SLPI_SCHEME_RKMK_LE;
-        rc = slpi_fast_create_inconsistent_le(out, &p, err);
-    } else if (rc == SLPI_OK) {
-        rc = slpi_fast_create(out, &p, err);
-    }
+    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
     return rc;
 }
 
@@ -591,9 +581,9 @@ static char *study_text(const slpi_conv_cfg *c, const layout *ly, int nb)
     fprintf(m, "kind=%s\nphi=%d\nkmin=%d\nkmax=%d\nref=%d\npaths=%ld\npath0=%llu\nbatches=%d\nstride=%d\n",
             slpi_conv_kind_name(c->kind), (int)c->phi, c->kmin, c->kmax, c->L, c->paths,
             (unsigned long long)c->path0, nb, ly->stride);
-    fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\nallow_inconsistent=%d\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
+    fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
             c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value,
-            c->allow_inconsistent, c->general, c->boot, (unsigned long long)c->boot_seed);
+            c->general, c->boot, (unsigned long long)c->boot_seed);
     slpi_problem_write(&c->base, m, "problem.");
     fclose(m);
     return buf;
@@ -856,7 +846,6 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     fprintf(f, "# levels %d..%d, reference level %d (same scheme)", c->kmin, c->kmax, c->L);
     if (c->indep) fprintf(f, " and %s (independent)", slpi_scheme_name(c->indep_scheme));
     if (c->exact) fprintf(f, " and the exact value %.17g", c->exact_value);
-    if (c->allow_inconsistent) fprintf(f, "; inconsistent scheme allowed (negative control)");
     fprintf(f, "\n# truncation %s; solver iterations %ld; clipped increments %ld\n",
             slpi_problem_truncates(p) ? "per level after summation" : "off", r->iters, r->clipped);
     if (c->kind == SLPI_CONV_WEAK)

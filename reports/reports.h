@@ -29,7 +29,6 @@ typedef struct {
     slpi_scheme_id indep_scheme;
     int exact;                  /* 1: weak reference is exact_value (weak-exact oracles) */
     double exact_value;
-    int allow_inconsistent;     /* run RKMK-LE with state-dependent noise (negative control) */
     int general;                /* 1: never the structure-of-arrays kernels (comparison) */
     int boot;                   /* bootstrap replicates (0: no CI) */
     uint64_t boot_seed;

@@ -323,7 +323,6 @@ int main(void)
             slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
             c.base.scheme = k[j];
             c.base.maxit = 1;
-            c.allow_inconsistent = 1;
             c.kmin = 3;
             c.kmax = 5;
             c.L = 10;
