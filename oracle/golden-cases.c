@@ -21,7 +21,7 @@ typedef struct {
 #define HT "preset=rkmk/heavy-top/casimirs-421 "
 #define MK "preset=iso/manakov/long n=5 "
 #define PV "preset=iso/vortices/trajectories "
-#define EZ "preset=iso/zeitlin/long N=5 "
+#define EZ "preset=iso/zeitlin/long N=5 output_every=1 "
 #define SE "preset=rkmk/sine-euler/casimirs-tmk "
 
 static const golden_case cases[] = {
