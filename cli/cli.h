@@ -4,6 +4,8 @@
 #ifndef SLPI_CLI_H
 #define SLPI_CLI_H
 
+#include "slpi.h"
+
 int slpi_cli_list(int argc, char **argv);
 int slpi_cli_run(int argc, char **argv);
 int slpi_cli_noise(int argc, char **argv);
@@ -13,11 +15,12 @@ int slpi_cli_golden(int argc, char **argv);
 int slpi_cli_verify(int argc, char **argv);
 int slpi_cli_props(int argc, char **argv);
 
-/* A report's stream (cli/output.c): standard output, or the file path (NULL and a
- * message on failure); closing checks that everything was written (SLPI_EINPUT and a
+/* A report's stream (cli/output.c): standard output, or the file path written through
+ * core/output.c (a temporary file renamed at close; NULL and a message on failure; the
+ * caller has refused, with slpi_output_check_paths, a path that is also an input or
+ * another output); closing checks that everything was written (SLPI_EINPUT and a
  * message if not). */
-#include <stdio.h>
-FILE *slpi_cli_output_open(const char *cmd, const char *path);
-int slpi_cli_output_close(const char *cmd, const char *path, FILE *f);
+slpi_output *slpi_cli_output_open(const char *cmd, const char *path);
+int slpi_cli_output_close(const char *cmd, slpi_output *o);
 
 #endif

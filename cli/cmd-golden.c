@@ -56,8 +56,17 @@ int slpi_cli_golden(int argc, char **argv)
         return SLPI_EINPUT;
     }
     if (!dir) dir = mode == 'w' ? "oracle/golden" : slpi_golden_dir();
-    FILE *out = slpi_cli_output_open("golden", output);
-    if (!out) return SLPI_EINPUT;
+    const char *outs[1] = { output }, *out_role[1] = { "--output" }, *in_role[1] = { "golden file" };
+    for (int i = optind; i < argc; i++) {   /* the golden files checked are inputs */
+        slpi_error perr = { 0, "" };
+        if (slpi_output_check_paths(1, outs, out_role, 1, (const char *const *)argv + i, in_role, &perr) != SLPI_OK) {
+            fprintf(stderr, "slpi golden: %s\n", perr.msg);
+            return SLPI_EINPUT;
+        }
+    }
+    slpi_output *report = slpi_cli_output_open("golden", output);
+    if (!report) return SLPI_EINPUT;
+    FILE *out = slpi_output_file(report);
     slpi_error err = { 0, "" };
     int rc = SLPI_OK;
     slpi_verdict v = SLPI_VERDICT_PASS;
@@ -82,7 +91,7 @@ int slpi_cli_golden(int argc, char **argv)
         if (rc == SLPI_OK) fprintf(out, "golden: %s\n", slpi_verdict_name(v));
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
-    int wrc = slpi_cli_output_close("golden", output, out);
+    int wrc = slpi_cli_output_close("golden", report);
     if (rc != SLPI_OK) return rc;
     return wrc != SLPI_OK ? wrc : (int)v;
 }

@@ -194,8 +194,16 @@ static int verify_main(int argc, char **argv, int rank, int nranks)
         MPI_Bcast(&o.sample_seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     }
 #endif
-    FILE *out = rank == 0 ? slpi_cli_output_open("verify", output) : NULL;
-    if (rank == 0 && !out) return SLPI_EINPUT;
+    const char *outs[2] = { output, json }, *out_role[2] = { "--output", "--json" };
+    const char *in[1] = { argv[optind] }, *in_role[1] = { "trajectory" };
+    slpi_error perr = { 0, "" };
+    if (slpi_output_check_paths(2, outs, out_role, 1, in, in_role, &perr) != SLPI_OK) {
+        if (rank == 0) fprintf(stderr, "slpi verify: %s\n", perr.msg);
+        return SLPI_EINPUT;
+    }
+    slpi_output *report = rank == 0 ? slpi_cli_output_open("verify", output) : NULL;
+    if (rank == 0 && !report) return SLPI_EINPUT;
+    FILE *out = report ? slpi_output_file(report) : NULL;
     slpi_error err = { 0, "" };
     slpi_verify_result res;
     int rc = slpi_verify_run(argv[optind], &o, quiet ? NULL : out, &res, &err);
@@ -217,7 +225,7 @@ static int verify_main(int argc, char **argv, int rank, int nranks)
                     res.local.rows_unable, res.local.state.hi);
         fprintf(out, ")\n");
     }
-    if (out && slpi_cli_output_close("verify", output, out) != SLPI_OK && rc == SLPI_OK) rc = SLPI_EINPUT;
+    if (report && slpi_cli_output_close("verify", report) != SLPI_OK && rc == SLPI_OK) rc = SLPI_EINPUT;
     return rc != SLPI_OK ? rc : (int)res.verdict;
 }
 

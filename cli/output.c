@@ -1,27 +1,29 @@
 /* output.c — a command's report on standard output or in an -o/--output file, and
  * the check that every byte of it was written (a full disk, /dev/full, a closed pipe):
- * a report that cannot be written is an error (exit 2), never a silent success. */
-#include <errno.h>
+ * a report that cannot be written is an error (exit 2), never a silent success. The
+ * file itself is core/output.c's: nothing the run did not create is truncated, and a
+ * report that names one of the command's inputs is refused (by the command, with
+ * slpi_output_check_paths) before anything is opened. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "slpi.h"
 
-FILE *slpi_cli_output_open(const char *cmd, const char *path)
+slpi_output *slpi_cli_output_open(const char *cmd, const char *path)
 {
-    if (!path) return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "slpi %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-    return f;
+    slpi_error err = { 0, "" };
+    slpi_output *o = NULL;
+    if (slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi %s: %s\n", cmd, err.msg);
+        return NULL;
+    }
+    return o;
 }
 
-int slpi_cli_output_close(const char *cmd, const char *path, FILE *f)
+int slpi_cli_output_close(const char *cmd, slpi_output *o)
 {
-    int bad = ferror(f);
-    bad |= (f == stdout ? fflush(f) : fclose(f)) != 0;
-    if (f == stdout) bad |= ferror(f);
-    if (!bad) return SLPI_OK;
-    fprintf(stderr, "slpi %s: write error on %s\n", cmd, path ? path : "standard output");
+    slpi_error err = { 0, "" };
+    if (slpi_output_commit(o, &err) == SLPI_OK) return SLPI_OK;
+    fprintf(stderr, "slpi %s: %s\n", cmd, err.msg);
     return SLPI_EINPUT;
 }

@@ -186,6 +186,12 @@ keep="full"; out=full; row "standard output: write error" goldenx oracle-golden/
 keep="full"; out=full; row "standard output: write error" verifyx base.tsv --max-steps 2
 keep="full"; out=full; row "standard output: write error" runx $P
 keep="full"; out=full; row "standard output: write error" noisex --seed 1 --path 0 --components 3 --h 0.1 --steps 5
+# a report naming the file it reads is refused, not truncated (the input is kept whole)
+cp oracle-golden/rigid-body.isomp.golden own.golden
+keep="own.golden"; row "--output own.golden is also the input golden file own.golden" goldenx own.golden -o own.golden
+keep="base.tsv"; row "--output base.tsv is also the input trajectory base.tsv" verifyx base.tsv -o base.tsv
+keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" verifyx base.tsv --json base.tsv
+keep="full"; row "/dev/full: write error" verifyx base.tsv --max-steps 2 -o /dev/full
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
 row "adir: not a regular file (a folder)" run $P noise_file=adir
