@@ -76,10 +76,24 @@ static inline void test_fail_(const char *file, int line, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* Write text to a new temporary file; returns its path (valid until the next call). */
+/* The temporary files of test_temp_file, removed when the test exits. */
+static char test_temp_paths_[1024][32];
+static int test_ntemp_;
+static inline void test_temp_cleanup_(void)
+{
+    for (int i = 0; i < test_ntemp_; i++) unlink(test_temp_paths_[i]);
+}
+
+/* Write text to a new temporary file; returns its path (valid until the test exits,
+ * when it is removed). */
 static inline const char *test_temp_file(const char *text)
 {
-    static char path[64];
+    if (test_ntemp_ == 0) atexit(test_temp_cleanup_);
+    if (test_ntemp_ == (int)(sizeof test_temp_paths_ / sizeof test_temp_paths_[0])) {
+        fprintf(stderr, "%s: too many temporary files\n", test_name_);
+        exit(2);
+    }
+    char *path = test_temp_paths_[test_ntemp_++];
     strcpy(path, "/tmp/slpi-test-XXXXXX");
     int fd = mkstemp(path);
     FILE *f = fdopen(fd, "w");
