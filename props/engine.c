@@ -295,15 +295,18 @@ void slpi_props_report_failure(FILE *f, const slpi_props_case *c, const slpi_pro
     char path[SLPI_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s-%s-%s-%" PRIu64 ".case", dir, table[c->prop]->name,
              slpi_system_name(c->system), slpi_scheme_name(c->scheme), c->seed);
-    FILE *g = fopen(path, "w");
-    if (!g) {
-        fprintf(f, "  could not save %s: %s\n", path, strerror(errno));
-        return;
+    slpi_output *out = NULL;
+    slpi_error err = { 0, "" };
+    if (slpi_output_open(&out, path, SLPI_OUTPUT_REPLACE, &err) == SLPI_OK) {
+        FILE *g = slpi_output_file(out);
+        fprintf(g, "# slpi props counterexample (replayed by make check; it must pass once fixed)\n");
+        fprintf(g, "# found: %s\nseed=%" PRIu64 "\ncase=%s\n", o->msg, c->seed, buf);
+        if (slpi_output_commit(out, &err) == SLPI_OK) {
+            fprintf(f, "  saved: %s\n", path);
+            return;
+        }
     }
-    fprintf(g, "# slpi props counterexample (replayed by make check; it must pass once fixed)\n");
-    fprintf(g, "# found: %s\nseed=%" PRIu64 "\ncase=%s\n", o->msg, c->seed, buf);
-    fclose(g);
-    fprintf(f, "  saved: %s\n", path);
+    fprintf(f, "  could not save it: %s\n", err.msg);
 }
 
 int slpi_props_regression_load(const char *path, slpi_props_case *c, slpi_error *err)
