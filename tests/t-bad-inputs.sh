@@ -34,10 +34,15 @@ snap() {
 # Files named in $keep must be exactly as before (nothing deleted, truncated or
 # replaced); no temporary file (.NAME.slpi-XXXXXX) may be left behind.
 keep=""; out=msg
+# Each command runs with at most 8 GiB of address space, so that a missing limit (a bug,
+# or a mutant of `make mutants`) fails its row instead of exhausting the machine; not
+# under AddressSanitizer, whose shadow memory reserves terabytes of address space.
+if ldd "$slpi" 2>/dev/null | grep -q libasan; then memcap=unlimited; else memcap=8388608; fi
 row() {
   pat=$1; cmd=$2; shift 2; n=$((n+1))
   rm -f out.tsv
   before=$(snap $keep)
+  (ulimit -v $memcap
   case $cmd in
     run) "$slpi" run "$@" -o out.tsv >msg 2>&1 ;;
     noise) "$slpi" noise "$@" --output out.tsv >msg 2>&1 ;;
@@ -45,7 +50,7 @@ row() {
     runx|verifyx|goldenx|noisex)
       if [ "$out" = msg ]; then "$slpi" "${cmd%x}" "$@" >msg 2>&1; else "$slpi" "${cmd%x}" "$@" 2>msg >"$out"; fi ;;
     *) "$slpi" "$cmd" "$@" >msg 2>&1 ;;
-  esac
+  esac)
   rc=$?
   if [ "$(snap $keep)" != "$before" ]; then
     echo "t-bad-inputs: FAIL #$n: slpi $cmd $* changed a file it must keep: $(snap $keep | tr '\n' ' ') (was: $(echo "$before" | tr '\n' ' '))" >&2
