@@ -8,8 +8,11 @@
 
 #include "reports/audit-checks.h"
 
-/* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows):
- * -1 with the check UNABLE on a bad case, else the run's return code (err set). */
+/* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows and
+ * about 64 MB: every k-th step of a long or large run, e.g. every 200th of N = 128 Zeitlin
+ * over 32000 steps, whose rows hold 16384 state columns; a diagnostic's largest change
+ * is taken over the written rows, as by `slpi run`): -1 with the check UNABLE on a bad
+ * case, else the run's return code (err set). */
 static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
                     slpi_run_result *res, char *name, char *data, slpi_error *err)
 {
@@ -18,7 +21,11 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
         slpi_audit_unable(c, "case: %s", err->msg);
         return -1;
     }
-    p->output_every = p->steps > 20000 ? (int)(p->steps / 20000) : 1;
+    long row_bytes = 25L * (slpi_problem_state_dim(p) + 16);   /* %.17g columns and diagnostics */
+    long rows = 64L * 1000 * 1000 / row_bytes;
+    if (rows > 20000) rows = 20000;
+    if (rows < 2) rows = 2;
+    p->output_every = p->steps > rows ? (int)((p->steps + rows - 1) / rows) : 1;
     slpi_audit_figure_name(c, name, 64);
     snprintf(data, SLPI_PATH_MAX + 96, "%s/data/%s.tsv", a->outdir, name);
     const char *fo = slpi_audit_full_overrides(a, c);
