@@ -26,7 +26,6 @@ static void help(FILE *f)
             "                  did not come out as it demands\n"
             "  --cache DIR     reuse per-claim results keyed by the claim's registry lines,\n"
             "                  the size and this executable (resumes an interrupted run)\n"
-            "  --progress      progress on stderr even when it is not a terminal\n"
             "  --only ID       evaluate one claim (e.g. V4)\n"
             "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
@@ -53,13 +52,13 @@ int slpi_cli_audit(int argc, char **argv)
         { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
         { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
-        { "cache", required_argument, 0, 'k' },  { "progress", no_argument, 0, 'P' },
+        { "cache", required_argument, 0, 'k' },  
         { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit";
     slpi_audit a;
     memset(&a, 0, sizeof a);
-    int quiet = 0, progress = isatty(2), c;
+    int quiet = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
@@ -70,7 +69,6 @@ int slpi_cli_audit(int argc, char **argv)
         case 't': a.tests = optarg; break;
         case 'C': a.controls = 1; break;
         case 'k': a.cache = optarg; break;
-        case 'P': progress = 1; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
@@ -100,7 +98,7 @@ int slpi_cli_audit(int argc, char **argv)
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    slpi_audit_run(&a, quiet ? NULL : stdout, progress && !quiet ? stderr : NULL);
+    slpi_audit_run(&a, quiet ? NULL : stdout);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (a.controls) {

@@ -37,6 +37,9 @@ static void help(FILE *f)
             "                      default min(R,32))\n"
             "  --boot N            bootstrap replicates for the slope CI, 0..10^6 (default 1000; 0: none)\n"
             "  --threads N         OpenMP threads, 1..256 (default: the runtime's)\n"
+            "  -o, --output FILE   the report in FILE instead of standard output (written to a\n"
+            "                      temporary file and renamed when complete)\n"
+            "  --json FILE         also the study as JSON (provenance, problem, levels, slopes)\n"
             "  --checkpoint FILE   write the sums of the completed batches to FILE (atomically:\n"
             "                      a temporary file, fsync, rename) at the start and every K completed\n"
             "                      batches; one MPI rank only (resuming works under any count)\n"
@@ -104,6 +107,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         { "help", no_argument, 0, 'h' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
         { "resume", required_argument, 0, 'r' },
+        { "output", required_argument, 0, 'o' }, { "json", required_argument, 0, 'j' },
         { 0, 0, 0, 0 }
     };
     enum { MAXK = 64 };
@@ -113,12 +117,12 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_conv_cfg cfg;
     slpi_conv_init(&cfg, &p);
-    const char *preset = NULL, *indep = NULL;
+    const char *preset = NULL, *indep = NULL, *output = NULL, *json = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK;
     cfg.checkpoint_every = 1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
         case 'P': preset = optarg; break;
         case 'k':
@@ -144,6 +148,8 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'C': cfg.checkpoint = optarg; break;
         case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
         case 'r': cfg.resume = optarg; break;
+        case 'o': output = optarg; break;
+        case 'j': json = optarg; break;
         case 'h': if (rank == 0) help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi converge: see `slpi converge --help`\n"); return SLPI_EINPUT;
         }
@@ -176,6 +182,15 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         rc = slpi_error_set(&err, SLPI_EINPUT, "--exact: only the so(3) oracle (rigid-body, "
                             "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
     if (rc == SLPI_OK) rc = check_memory(&cfg, &p, &err);
+    /* the reports are neither the checkpoint nor an input (the checkpoint may be the
+     * file resumed from: it is rewritten whole, atomically) */
+    const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
+    const char *ins[2] = { cfg.resume, p.x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
+    slpi_output *report = NULL, *jreport = NULL;
+    if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
+    if (rc == SLPI_OK && rank == 0 && json) rc = slpi_output_open(&jreport, json, SLPI_OUTPUT_REPLACE, &err);
     if (rc == SLPI_OK) {
         p.level = -1;
         cfg.base = p;
@@ -185,10 +200,18 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         slpi_conv_result res;
         rc = slpi_conv_run(&cfg, combine, NULL, &res, &err);
         if (rc == SLPI_OK && rank == 0) {
-            slpi_conv_print(&cfg, &res, stdout);
-            fprintf(stderr, "slpi converge: %.2f s wall\n", res.seconds);
+            slpi_conv_print(&cfg, &res, slpi_output_file(report));
+            if (jreport && slpi_conv_write_json(&cfg, &res, slpi_output_file(jreport)) != SLPI_OK)
+                rc = slpi_error_set(&err, SLPI_EINPUT, "%s: write error", json);
+            if (rc == SLPI_OK) rc = slpi_output_commit(report, &err);
+            report = NULL;
+            if (rc == SLPI_OK && jreport) rc = slpi_output_commit(jreport, &err);
+            jreport = NULL;
+            if (rc == SLPI_OK) fprintf(stderr, "slpi converge: %.2f s wall\n", res.seconds);
         }
     }
+    slpi_output_abort(report);
+    slpi_output_abort(jreport);
     if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi converge: %s\n", err.msg);
     return rc;
 }

@@ -24,6 +24,9 @@ static void case_path(const char *dir, const char *name, char *buf, size_t n)
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err)
 {
     int found = 0;
+    long ncases = 0;
+    for (const char *const *c = slpi_golden_cases(); *c; c++) ncases += !only || strcmp(only, *c) == 0;
+    slpi_progress *pg = slpi_progress_begin("golden --write, cases", ncases);
     for (const char *const *c = slpi_golden_cases(); *c; c++) {
         if (only && strcmp(only, *c) != 0) continue;
         found = 1;
@@ -32,7 +35,10 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         slpi_golden g;
         double t0 = seconds();
         int rc = slpi_golden_make(*c, &g, err);
-        if (rc != SLPI_OK) return rc;
+        if (rc != SLPI_OK) {
+            slpi_progress_end(pg);
+            return rc;
+        }
         slpi_output *o;   /* core/output.c: a whole file or the old one, never half */
         rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
         if (rc == SLPI_OK && slpi_golden_write(slpi_output_file(o), &g) != SLPI_OK) {
@@ -43,8 +49,13 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         }
         if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, seconds() - t0);
         slpi_golden_clear(&g);
-        if (rc != SLPI_OK) return rc;
+        slpi_progress_add(pg, 1);
+        if (rc != SLPI_OK) {
+            slpi_progress_end(pg);
+            return rc;
+        }
     }
+    slpi_progress_end(pg);
     if (!found) return slpi_error_set(err, SLPI_EINPUT, "golden case '%s': unknown (see `slpi golden --list`)", only);
     return SLPI_OK;
 }
@@ -90,7 +101,8 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
     int nrows = 0, rc = SLPI_OK;
     pair_row *rows = calloc((size_t)(n > 0 ? n : 1), sizeof *rows);
     *verdict = SLPI_VERDICT_PASS;
-    for (int c = 0; c < n && rc == SLPI_OK; c++) {
+    slpi_progress *pg = slpi_progress_begin("golden, cases", n);
+    for (int c = 0; c < n && rc == SLPI_OK; c++, slpi_progress_add(pg, 1)) {
         char pair[128];
         slpi_golden g;
         slpi_golden_result res;
@@ -124,6 +136,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         slpi_score_merge(&r->inv, &res.inv);
         r->seconds += seconds() - t0;
     }
+    slpi_progress_end(pg);
     if (report && nrows > 0) print_table(report, rows, nrows);
     free(rows);
     return rc;

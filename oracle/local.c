@@ -75,6 +75,9 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
     double *buf = calloc((size_t)nrows * ROW_FIELDS + 1, sizeof *buf);
     if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", nrows);
     int rc = SLPI_OK;
+    long mine = 0;   /* this rank's rows (progress on rank 0 only) */
+    for (long i = 0; i < nrows; i++) mine += i % port->nranks == port->rank;
+    slpi_progress *pg = port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
 #ifdef _OPENMP
     int threads = port->threads > 0 ? port->threads : omp_get_max_threads();
 #endif
@@ -92,12 +95,16 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
         }
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
-            if (ok && f && i % port->nranks == port->rank) check_row(s, src, port, rows[i], x, f, f + port->dim, buf + i * ROW_FIELDS);
+            if (ok && f && i % port->nranks == port->rank) {
+                check_row(s, src, port, rows[i], x, f, f + port->dim, buf + i * ROW_FIELDS);
+                slpi_progress_add(pg, 1);
+            }
         free(f);
         _arb_vec_clear(x, port->dim);
         if (src) slpi_noise_source_close(src);
         slpi_ref_free(s);
     }
+    slpi_progress_end(pg);
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");
     for (long i = 0; rc == SLPI_OK && i < nrows; i++) {

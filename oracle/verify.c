@@ -155,6 +155,7 @@ typedef struct {
     long row;                  /* next row */
     FILE *table;               /* the per-row table, or NULL */
     slpi_verify_result *res;
+    slpi_progress *pg;         /* steps of the certified trajectory walked */
 } verifier;
 
 static void row_line(verifier *v, long step, double t, const slpi_score *st, const slpi_score *in, double port_drift,
@@ -184,6 +185,7 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     const slpi_oracle_port *port = v->port;
     const slpi_traj *t = port->t;
     (void)info;
+    slpi_progress_set(v->pg, step);
     const double *row = t->mid + (size_t)v->row * (size_t)(t->ncols + 1);
     for (int i = 0; i < port->dim; i++) v->f[i] = row[1 + port->col[i]];
     slpi_score st, in;
@@ -398,7 +400,9 @@ static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_re
         if (table)
             fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
                     "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
+        v.pg = port->rank == 0 ? slpi_progress_begin("verify --global, steps", last) : NULL;
         *rc = slpi_oracle_ref_walk_source(port->p, port->x0, stops, nstops, visit_row, &v, &done, err);
+        slpi_progress_end(v.pg);
         char why[600] = "not checked (--max-steps)";
         if (*rc == SLPI_ENUMERIC) {
             snprintf(why, sizeof why, "%s", err->msg);

@@ -363,14 +363,19 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     FILE *out = opt->out ? opt->out : stdout;
+    long units = 0;   /* progress: one unit per (property, system) */
+    for (int pi = 0; pi < NPROPS; pi++)
+        units += (opt->prop < 0 || opt->prop == pi) * (opt->system >= 0 ? 1 : SLPI_SYS_COUNT);
+    slpi_progress *pg = slpi_progress_begin("props, properties x systems", units);
     for (int pi = 0; pi < NPROPS; pi++) {
         if (opt->prop >= 0 && opt->prop != pi) continue;
         const slpi_props_property *P = opt->property ? opt->property : table[pi];
         long ncases = P->needs_ref ? (opt->use_ref ? opt->ref_cases : 0)
                     : P->shrinkable ? opt->cases : (opt->cases + 9) / 10;
-        if (ncases == 0) continue;
         for (int s = 0; s < SLPI_SYS_COUNT; s++) {
             if (opt->system >= 0 && opt->system != s) continue;
+            slpi_progress_add(pg, 1);
+            if (ncases == 0) continue;
             for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
                 if (opt->scheme >= 0 && opt->scheme != k) continue;
                 for (int v = 0; v < variants(s, k); v++) {
@@ -434,6 +439,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
             }
         }
     }
+    slpi_progress_end(pg);
     fprintf(out, "props: %ld groups, %ld cases passed, %ld failed, %ld unable (seed %" PRIu64 ")\n",
             sum->groups, sum->pass, sum->fail, sum->unable, opt->seed);
     return sum->fail ? SLPI_ECHECK : SLPI_OK;

@@ -411,23 +411,14 @@ static const char *outcome_word(const slpi_audit_check *c)
     return c->outcome == SLPI_CHECK_PASS ? "met" : "not met";
 }
 
-void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress)
+void slpi_audit_run(slpi_audit *a, FILE *log)
 {
     uint64_t build = a->cache ? build_key(a) : 0;
-    double t0 = now_seconds();
-    int ndone = 0;
+    slpi_progress *pg = slpi_progress_begin("audit, claims", a->nclaims);
     for (int j = 0; j < a->nclaims; j++) {
         slpi_audit_claim *cl = &a->claims[j];
         uint64_t key = a->cache ? claim_key(a, cl, build) : 0;
         int cached = a->cache && cache_load(a, cl, key);
-        if (progress) {
-            double el = now_seconds() - t0;
-            fprintf(progress, "\raudit: claim %d of %d (%s), %.0f s elapsed", j + 1, a->nclaims,
-                    cl->id, el);
-            if (ndone) fprintf(progress, ", about %.0f s left   ",
-                               el / (double)ndone * (double)(a->nclaims - j));
-            fflush(progress);
-        }
         for (int i = cl->first; !cached && i < cl->first + cl->count; i++) {
             slpi_audit_check *c = &a->checks[i];
             if (a->controls && !is_control(c)) {
@@ -440,10 +431,9 @@ void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress)
             c->seconds = now_seconds() - t1;
         }
         if (!cached && a->cache) cache_store(a, cl, key);
-        ndone += !cached;
         verdict(a, cl);
+        slpi_progress_add(pg, 1);
         if (log) {
-            if (progress) fprintf(progress, "\r%72s\r", "");
             fprintf(log, "%-4s %-12s %s\n", cl->id, a->controls ? "" :
                     slpi_claim_verdict_name(cl->verdict), cached ? "(cached)" : "");
             for (int i = cl->first; i < cl->first + cl->count; i++) {
@@ -456,7 +446,7 @@ void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress)
             fflush(log);
         }
     }
-    if (progress) fprintf(progress, "\r%72s\r", "");
+    slpi_progress_end(pg);
 }
 
 void slpi_audit_free(slpi_audit *a)

@@ -734,6 +734,11 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
 #else
     nt = 1;
 #endif
+    long todo = 0;   /* the paths this rank computes now (progress on rank 0 only) */
+    for (int b = 0; b < nb; b++)
+        if (b % c->nranks == c->rank && !done[b])
+            todo += (long)((long double)c->paths * (b + 1) / nb) - (long)((long double)c->paths * b / nb);
+    slpi_progress *pg = c->rank == 0 ? slpi_progress_begin("converge, paths", todo) : NULL;
     OMP(omp parallel num_threads(nt))
     {
         worker w;
@@ -749,6 +754,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             for (long r = r0; r < r1 && brc == SLPI_OK; r += w.B) {
                 int n = r1 - r < w.B ? (int)(r1 - r) : w.B;
                 brc = run_block(&w, c, &ly, c->path0 + (uint64_t)r, n, &werr);
+                slpi_progress_add(pg, n);
                 for (int k = 0; brc == SLPI_OK && k < n; k++) {   /* in path order */
                     const double *v = w.val + (size_t)k * (size_t)ly.nq;
                     for (int j = 0; j < ly.nq; j++) {
@@ -778,6 +784,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         }
         if (wrc == SLPI_OK) worker_free(&w);
     }
+    slpi_progress_end(pg);
     free(done);
     free(study);
     if (ckrc != SLPI_OK) {
@@ -832,50 +839,4 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
     free(buf);
     res->seconds = now_seconds() - t0;
     return SLPI_OK;
-}
-
-void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
-{
-    const slpi_problem *p = &c->base;
-    fprintf(f, "# slpi converge: %s study, %s on %s%s%s, T = %.17g, seed %llu, paths %llu..%llu"
-            " (%ld), %d batches\n", slpi_conv_kind_name(c->kind), slpi_scheme_name(p->scheme),
-            slpi_system_name(p->system), p->preset[0] ? ", preset " : "", p->preset, p->T,
-            (unsigned long long)p->seed, (unsigned long long)c->path0,
-            (unsigned long long)(c->path0 + (uint64_t)c->paths - 1), r->paths,
-            c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32));
-    fprintf(f, "# levels %d..%d, reference level %d (same scheme)", c->kmin, c->kmax, c->L);
-    if (c->indep) fprintf(f, " and %s (independent)", slpi_scheme_name(c->indep_scheme));
-    if (c->exact) fprintf(f, " and the exact value %.17g", c->exact_value);
-    fprintf(f, "\n# truncation %s; solver iterations %ld; clipped increments %ld\n",
-            slpi_problem_truncates(p) ? "per level after summation" : "off", r->iters, r->clipped);
-    if (c->kind == SLPI_CONV_WEAK)
-        fprintf(f, "# phi = %s\n", c->phi == SLPI_PHI_X1 ? "x_1" : "sum_i sin(2 pi x_i)");
-    fprintf(f, "%-6s %-24s", "level", "h");
-    for (int col = 0; col < SLPI_CONV_NCOL; col++)
-        if (r->have[col]) fprintf(f, " %-13s %-10s", slpi_conv_col_name(col), "SE");
-    if (c->kind == SLPI_CONV_WEAK) fprintf(f, " %-10s %-10s", "var(dP)", "giles");
-    if (c->exact) fprintf(f, " %-20s %-8s", "quadrature", "z");
-    fputc('\n', f);
-    for (int i = 0; i < r->nlev; i++) {
-        fprintf(f, "%-6d %-24.17g", r->level[i], r->h[i]);
-        for (int col = 0; col < SLPI_CONV_NCOL; col++)
-            if (r->have[col]) fprintf(f, " %-13.6e %-10.3e", r->cell[col][i].e, r->cell[col][i].se);
-        if (c->kind == SLPI_CONV_WEAK)
-            fprintf(f, " %-10.3e %-10.3f", r->cell[SLPI_CONV_MLMC][i].var, r->mlmc_check[i]);
-        if (c->exact) {
-            const slpi_conv_cell *ph = &r->cell[SLPI_CONV_PHI][i];
-            fprintf(f, " %-20.15f %-8.2f", r->quad[i], ph->se > 0 ? (ph->mean - r->quad[i]) / ph->se : 0.0);
-        }
-        fputc('\n', f);
-    }
-    for (int col = 0; col < SLPI_CONV_NCOL; col++) {
-        if (!r->have[col] || col == SLPI_CONV_PHI) continue;
-        const slpi_conv_fit *ft = &r->fit[col];
-        fprintf(f, "slope %-5s %8.4f  95%% CI [%.4f, %.4f]  (%d levels fitted%s)\n",
-                slpi_conv_col_name(col), ft->slope, ft->lo, ft->hi, ft->nfit,
-                c->kind == SLPI_CONV_WEAK ? ", e > 3 SE" : "");
-    }
-    if (c->indep)
-        fprintf(f, "reference gap (self vs %s at level %d): %.6e +- %.3e\n",
-                slpi_scheme_name(c->indep_scheme), c->L, r->refgap, r->refgap_se);
 }

@@ -73,8 +73,12 @@ typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err);
-/* Print the study (every digit is a deterministic function of cfg). */
+/* Print the study (reports/converge-report.c): provenance and problem keys as "# " lines,
+ * then the table; every digit is a deterministic function of cfg and the build. */
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f);
+/* The same study as one JSON document (provenance, problem, study, levels, slopes);
+ * SLPI_EINPUT on a write error. */
+int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f);
 const char *slpi_conv_col_name(int col);
 const char *slpi_conv_kind_name(slpi_conv_kind k);
 
@@ -167,10 +171,10 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
- * NULL) receives each claim's verdict, progress (may be NULL; a terminal) "claim k of n,
- * elapsed, estimate" lines. With a->cache, a claim whose inputs (its registry lines, the
- * size, the build) match a cached result is not recomputed. */
-void slpi_audit_run(slpi_audit *a, FILE *log, FILE *progress);
+ * NULL) receives each claim's verdict; progress over the claims goes through
+ * slpi_progress (core/progress.c). With a->cache, a claim whose inputs (its registry
+ * lines, the size, the build) match a cached result is not recomputed. */
+void slpi_audit_run(slpi_audit *a, FILE *log);
 /* Controls mode: the number of control lines whose outcome differs from the one they
  * demand (0: every check demonstrated that it can fail). */
 int slpi_audit_controls_wrong(const slpi_audit *a);

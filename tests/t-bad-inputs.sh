@@ -30,7 +30,7 @@ snap() {
 }
 
 # row PATTERN COMMAND ARGS...: the command gets an output file where it writes one
-# (COMMAND runx, verifyx, goldenx, noisex: no output file added; stdout goes to $out).
+# (COMMAND runx, verifyx, goldenx, noisex, convergex: no output file added; stdout goes to $out).
 # Files named in $keep must be exactly as before (nothing deleted, truncated or
 # replaced); no temporary file (.NAME.slpi-XXXXXX) may be left behind.
 keep=""; out=msg
@@ -47,7 +47,7 @@ row() {
     run) "$slpi" run "$@" -o out.tsv >msg 2>&1 ;;
     noise) "$slpi" noise "$@" --output out.tsv >msg 2>&1 ;;
     resume) cp base.tsv out.tsv; "$slpi" run "$@" -o out.tsv >msg 2>&1 ;;
-    runx|verifyx|goldenx|noisex)
+    runx|verifyx|goldenx|noisex|convergex)
       if [ "$out" = msg ]; then "$slpi" "${cmd%x}" "$@" >msg 2>&1; else "$slpi" "${cmd%x}" "$@" 2>msg >"$out"; fi ;;
     *) "$slpi" "$cmd" "$@" >msg 2>&1 ;;
   esac)
@@ -231,6 +231,12 @@ row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.gold
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
 row "--threads abc: not an integer" converge $C --threads abc
+"$slpi" converge $C --checkpoint conv.ck > /dev/null 2>&1
+keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same file" converge $C -o conv.ck --checkpoint conv.ck
+keep="conv.ck"; row "--output conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck -o conv.ck
+keep="conv.ck"; row "--json conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck --json conv.ck
+keep="full"; out=full; row "standard output: write error" convergex $C
+keep="full"; row "/dev/full: write error" converge $C --json /dev/full
 row "--threads -1: out of range \[1, 256\]" converge $C --threads -1
 row "--threads 100000: out of range \[1, 256\]" converge $C --threads 100000
 row "--boot -5: out of range" converge $C --boot -5

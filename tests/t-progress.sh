@@ -3,6 +3,9 @@
 # with --progress writes the same trajectory file and the same summary, byte for byte,
 # as one without; --progress draws "what: done/total" lines on stderr and erases them;
 # without it, and with stderr not a terminal, stderr stays empty; --quiet silences it.
+# The same for the other long commands: converge, verify (global and local), golden
+# (check and --write), props and audit each draw their own progress line with
+# --progress, and their reports and output files are the same bytes without it.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0
@@ -25,5 +28,39 @@ cmp -s "$d/a.tsv" "$d/c.tsv" || note "trajectory differs with --quiet"
 # to standard output (no -o): the trajectory stream is identical too
 $slpi $run --progress -q > "$d/d.tsv" 2>/dev/null && $slpi $run -q > "$d/e.tsv" 2>/dev/null || note "run to stdout failed"
 cmp -s "$d/d.tsv" "$d/e.tsv" || note "trajectory on stdout differs with --progress"
+# the other long commands: CMD... with --progress and without; stdout (timings taken out:
+# lines with "wall", "s elapsed" or a seconds column) and every file in $d/p and $d/n the
+# same; stderr with --progress holds WHAT's line
+same() {
+  what=$1; shift
+  rm -rf "$d/p" "$d/n"; mkdir -p "$d/p" "$d/n"
+  (cd "$d/p" && "$slpi" "$@" --progress > ../p.out 2> ../p.err)
+  rp=$?
+  (cd "$d/n" && "$slpi" "$@" > ../n.out 2> ../n.err)
+  rn=$?
+  [ $rp -eq $rn ] || note "$1: exit $rp with --progress, $rn without"
+  for o in p n; do
+    sed -e 's/[0-9.]* s wall//; s/[0-9.]*s  / s  /; s/ [0-9.]* s$//; s/in [0-9]* s:/in s:/; s/[0-9.]* s)$/ s)/; s/[0-9.]*  *$//' \
+      "$d/$o.out" > "$d/$o.sum"
+  done
+  cmp -s "$d/p.sum" "$d/n.sum" || note "$1: standard output differs with --progress: $(diff "$d/p.sum" "$d/n.sum" | head -4)"
+  (cd "$d/p" && find . -type f | LC_ALL=C sort) > "$d/p.files"
+  (cd "$d/n" && find . -type f | LC_ALL=C sort) > "$d/n.files"
+  cmp -s "$d/p.files" "$d/n.files" || note "$1: other output files with --progress"
+  while read -r f; do
+    case $f in *.json|*.html|*.gp|*.svg) continue ;; esac   # carry timings
+    cmp -s "$d/p/$f" "$d/n/$f" || note "$1: $f differs with --progress"
+  done < "$d/p.files"
+  tr '\r' '\n' < "$d/p.err" | grep -q "^$what: [0-9]*/[0-9]* (" || note "$1: no '$what' progress line with --progress"
+  grep -q "$what" "$d/n.err" && note "$1: progress on stderr without --progress (not a terminal)"
+}
+$slpi $run -q -o "$d/t.tsv" 2>/dev/null
+cp oracle/golden/rigid-body.isomp.golden "$d/g.golden" 2>/dev/null || cp "$(dirname "$0")/../oracle/golden/rigid-body.isomp.golden" "$d/g.golden"
+same "converge, paths" converge --preset iso/rigid-body/strong --paths 64 --levels 2..4 --ref 6 --boot 10 -o c.txt
+same "verify --global, steps" verify "$d/t.tsv" --global -o v.txt
+same "verify --local, rows" verify "$d/t.tsv" --local --sample 50 --sample-seed 3 -o v.txt
+same "golden, cases" golden "$d/g.golden" -o g.txt
+same "props, properties x systems" props --property casimir --system rigid-body --cases 2
+same "audit, claims" audit --controls --only X3 --claims "$(pwd)/reports/claims.txt" --out a
 echo "t-progress: outputs byte-identical with and without --progress; progress only on stderr"
 exit $fail

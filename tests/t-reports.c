@@ -40,7 +40,7 @@ static int load_run(const char *reg, const char *dir, slpi_audit *a)
     snprintf(a->outdir, sizeof a->outdir, "%s", dir);
     int rc = slpi_audit_load(a, test_temp_file(reg), &err);
     TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-    if (rc == SLPI_OK) slpi_audit_run(a, NULL, NULL);
+    if (rc == SLPI_OK) slpi_audit_run(a, NULL);
     return rc;
 }
 
@@ -154,9 +154,9 @@ int main(void)
         snprintf(c2.outdir, sizeof c2.outdir, "%s", dir);
         const char *path = test_temp_file(reg);
         if (slpi_audit_load(&b, path, &err) == SLPI_OK && slpi_audit_load(&c2, path, &err) == SLPI_OK) {
-            slpi_audit_run(&b, NULL, NULL);
+            slpi_audit_run(&b, NULL);
             for (int i = 0; i < c2.nchecks; i++) c2.checks[i].seconds = -1;
-            slpi_audit_run(&c2, NULL, NULL);
+            slpi_audit_run(&c2, NULL);
             for (int i = 0; i < b.nchecks; i++)
                 TEST_CHECKF(b.checks[i].outcome == c2.checks[i].outcome &&
                             !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
