@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
+#include "reports/audit-checks.h"
 #include "reports/reports.h"
 #include "testutil.h"
 
@@ -252,9 +253,28 @@ static void test_registry(void)
     rmdir(dir);
 }
 
+/* I19's closed computation, two ways: the rotation by pi about e_3 has no Cayley
+ * preimage (I + R is singular: exact, no tolerance), and a rotation by 3 rad is tau of
+ * x = 2 tan(3/2) e_3 to rounding. */
+static void test_cayleypi(void)
+{
+    slpi_audit_check c;
+    char k[] = "cayleypi", pi[] = "pi", three[] = "3";
+    char *t1[2] = { k, pi }, *t2[2] = { k, three };
+    memset(&c, 0, sizeof c);
+    slpi_audit_check_cayleypi(&c, t1, 2);
+    TEST_CHECKF(c.outcome == SLPI_CHECK_FAIL && isinf(c.value), "cayleypi pi: outcome %d, value %g (want not met, inf)",
+                (int)c.outcome, c.value);
+    memset(&c, 0, sizeof c);
+    slpi_audit_check_cayleypi(&c, t2, 2);
+    TEST_CHECKF(c.outcome == SLPI_CHECK_PASS && c.value <= 1e-14, "cayleypi 3: outcome %d, value %g", (int)c.outcome,
+                c.value);
+}
+
 int main(void)
 {
     test_start("t-audit-gaps", 20261121);
+    test_cayleypi();
     uint64_t seed = test_rand_u64();
     test_dexpinv(seed);
     test_adstar(seed);

@@ -119,6 +119,11 @@ static void expect_reject(const char *what, const char *want)
 int main(void)
 {
     test_start("t-checkpoint", 17);
+    /* the digest is FNV-1a 64 as published (Fowler, Noll, Vo): its test vectors */
+    TEST_CHECK(slpi_fnv1a(SLPI_FNV_INIT, "", 0) == UINT64_C(0xcbf29ce484222325));
+    TEST_CHECK(slpi_fnv1a(SLPI_FNV_INIT, "a", 1) == UINT64_C(0xaf63dc4c8601ec8c));
+    TEST_CHECK(slpi_fnv1a(SLPI_FNV_INIT, "foobar", 6) == UINT64_C(0x85944171f73967e8));
+    TEST_CHECK(slpi_fnv1a(slpi_fnv1a(SLPI_FNV_INIT, "foo", 3), "bar", 3) == UINT64_C(0x85944171f73967e8));
     snprintf(path, sizeof path, "/tmp/t-checkpoint-%ld", (long)getpid());
     long iters = test_iters(20);
     for (long it = 0; it < iters; it++) {
