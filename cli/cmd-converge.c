@@ -65,7 +65,6 @@ static int mpi_combine(double *buf, size_t n, void *arg)
 #define CONV_MAX_THREADS 256
 #define CONV_MAX_BATCHES 65536
 #define CONV_MAX_BOOT 1000000
-#define CONV_MAX_WORKER_BYTES ((double)(1L << 31))   /* per thread: noise hierarchy and grids */
 
 /* --levels A..B, each level 0..30 (strict, core/parse.c). */
 static int parse_levels(const char *s, int *a, int *b, slpi_error *err)
@@ -78,20 +77,6 @@ static int parse_levels(const char *s, int *a, int *b, slpi_error *err)
     first[dots - s] = '\0';
     if (slpi_parse_int("--levels", first, 0, 30, a, err) || slpi_parse_int("--levels", dots + 2, 0, 30, b, err))
         return SLPI_EINPUT;
-    return SLPI_OK;
-}
-
-/* The engine keeps per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup
- * study 3 grids of 2^kmax + 1 states: refuse a study that cannot fit before it starts. */
-static int check_memory(const slpi_conv_cfg *c, const slpi_problem *p, slpi_error *err)
-{
-    int M = slpi_problem_noise_count(p), d = slpi_problem_state_dim(p);
-    double bytes = 8.0 * ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1)
-                          + (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
-    if (bytes > CONV_MAX_WORKER_BYTES)
-        return slpi_error_set(err, SLPI_EINPUT, "--ref %d: the noise hierarchy of M = %d noises over 2^%d fine steps "
-                              "needs %.3g GiB per thread, more than the 2 GiB limit (lower --ref or the levels)",
-                              c->L, M, c->L + 1, bytes / ldexp(1.0, 30));
     return SLPI_OK;
 }
 
@@ -181,7 +166,6 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         && !(p.system == SLPI_SYS_RIGID_BODY && p.rb.noise == SLPI_RB_NOISE_CONST_E3 && p.rb.h0_scale == 0))
         rc = slpi_error_set(&err, SLPI_EINPUT, "--exact: only the so(3) oracle (rigid-body, "
                             "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
-    if (rc == SLPI_OK) rc = check_memory(&cfg, &p, &err);
     /* the reports are neither the checkpoint nor an input (the checkpoint may be the
      * file resumed from: it is rewritten whole, atomically) */
     const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };

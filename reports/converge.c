@@ -446,6 +446,18 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
+    if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > 256)
+        return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
+                              "0..256 threads", c->boot, c->threads);
+    /* per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup study 3 grids of
+     * 2^kmax + 1 states: a study that cannot fit is refused before it starts */
+    int M = slpi_problem_noise_count(&c->base), d = slpi_problem_state_dim(&c->base);
+    double bytes = 8.0 * ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1)
+                          + (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
+    if (bytes > ldexp(1.0, 31))
+        return slpi_error_set(err, SLPI_EINPUT, "--ref %d: the noise hierarchy of M = %d noises over 2^%d fine steps "
+                              "needs %.3g GiB per thread, more than the 2 GiB limit (lower --ref or the levels)",
+                              c->L, M, c->L + 1, bytes / ldexp(1.0, 30));
     return SLPI_OK;
 }
 
