@@ -195,6 +195,9 @@ int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const 
                          const char *const *where, slpi_error *err);
 /* Print every key with its system and help text (the documentation of the keys). */
 void slpi_problem_print_keys(FILE *f);
+/* Key i of that table (0, 1, ...): its name, the system it belongs to ("" for every
+ * system) and its help text; 0 past the last key. */
+int slpi_problem_key(int i, const char **name, const char **system, const char **help);
 /* Read key=value lines ('#' comments) from a file; errors name file:line. */
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 /* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
@@ -725,6 +728,18 @@ int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAS
 int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
 /* slpi_verify_file without a report: *verdict is a slpi_verdict. */
 int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
+/* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of
+ * n bytes; returns the length the whole text needs (without the terminating 0), so a
+ * caller retries with a larger buffer when it is >= n; -1 on error. */
+long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+/* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):
+ * kind "strong", "sup" or "weak"; levels kmin..kmax against reference level ref; paths
+ * paths from path0; boot bootstrap replicates; indep a scheme name for an independent
+ * reference (NULL: the same scheme). Per level i = 0..kmax-kmin: h[i], the error e[i]
+ * against the reference and its standard error se[i]; fit = {slope, CI low, CI high}. */
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
+                      double fit[3]);
 
 #ifdef __cplusplus
 }

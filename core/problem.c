@@ -924,6 +924,15 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
     }
 }
 
+int slpi_problem_key(int i, const char **name, const char **system, const char **help)
+{
+    if (i < 0 || i >= NKEYS) return 0;
+    *name = keys[i].name;
+    *system = keys[i].system < 0 ? "" : slpi_system_name((slpi_system_id)keys[i].system);
+    *help = keys[i].help;
+    return 1;
+}
+
 void slpi_problem_print_keys(FILE *f)
 {
     for (int i = 0; i < NKEYS; i++) {

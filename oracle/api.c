@@ -3,6 +3,7 @@
  * into a caller's buffer, ensembles of final states, and the last error of the calling
  * thread as a string. No struct of slpi.h has to be mirrored by a caller. It lives in
  * oracle/ because it drives the fast path (core/ must not depend on fast/). */
+#include "oracle/oracle.h"
 #include "slpi.h"
 
 #include <stdio.h>
@@ -11,10 +12,26 @@
 
 static _Thread_local char last_error[512];
 
-static int record(const slpi_error *err, int rc)
+int slpi_api_record(const slpi_error *err, int rc)
 {
     if (rc != SLPI_OK) snprintf(last_error, sizeof last_error, "%s", err->msg[0] ? err->msg : "error");
     return rc;
+}
+
+long slpi_problem_text(const slpi_problem *p, char *buf, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        snprintf(last_error, sizeof last_error, "out of memory");
+        return -1;
+    }
+    slpi_problem_write(p, f, "");
+    fclose(f);
+    if (n > 0) snprintf(buf, n, "%s", text);
+    free(text);
+    return (long)len;
 }
 
 const char *slpi_api_last_error(void)
@@ -31,7 +48,7 @@ slpi_problem *slpi_problem_new(const char *preset)
         return NULL;
     }
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (preset && preset[0] && record(&err, slpi_problem_preset(p, preset, &err)) != SLPI_OK) {
+    if (preset && preset[0] && slpi_api_record(&err, slpi_problem_preset(p, preset, &err)) != SLPI_OK) {
         free(p);
         return NULL;
     }
@@ -46,7 +63,7 @@ void slpi_problem_free(slpi_problem *p)
 int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value)
 {
     slpi_error err = { 0 };
-    return record(&err, slpi_problem_set(p, key, value, &err));
+    return slpi_api_record(&err, slpi_problem_set(p, key, value, &err));
 }
 
 /* The finished copy a run uses (h, steps from T and level; validated). */
@@ -56,7 +73,7 @@ static int finished(const slpi_problem *p, slpi_problem *q)
     *q = *p;
     int rc = slpi_problem_finish(q, &err);
     if (rc == SLPI_OK) rc = slpi_problem_validate(q, &err);
-    return record(&err, rc);
+    return slpi_api_record(&err, rc);
 }
 
 int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
@@ -119,7 +136,7 @@ static int integrate(const slpi_problem *q, double *states, double *final, long 
     if (s) slpi_fast_free(s);
     free(x);
     free(dW);
-    return record(&err, rc);
+    return slpi_api_record(&err, rc);
 }
 
 int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS])
@@ -156,5 +173,5 @@ int slpi_api_verify(const char *path, const char *noise_file, long max_steps, in
     int rc = slpi_verify_file(path, noise_file, NULL, max_steps, NULL, res, &err);
     if (rc == SLPI_OK) *verdict = (int)res->verdict;
     free(res);
-    return record(&err, rc);
+    return slpi_api_record(&err, rc);
 }

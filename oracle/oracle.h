@@ -72,4 +72,9 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
 /* The provenance lines as key/value pairs (appended to *n, *key, *val). */
 void slpi_oracle_provenance(int *n, char ***key, char ***val);
 
+/* The handle API's error channel (oracle/api.c): record err's message as the calling
+ * thread's slpi_api_last_error when rc is an error; returns rc. For the API entry
+ * points other modules add (reports/api-converge.c). */
+int slpi_api_record(const slpi_error *err, int rc);
+
 #endif

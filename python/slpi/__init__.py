@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from cffi import FFI
 
-__all__ = ["run", "ensemble", "noise", "verify", "presets", "SlpiError", "Result"]
+__all__ = ["run", "ensemble", "converge", "noise", "verify", "presets", "keys", "SlpiError", "Result",
+           "Study"]
 
 _ffi = FFI()
 _ffi.cdef("""
@@ -35,6 +36,11 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
                            int refine, uint64_t first, size_t count, double *out);
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
+int slpi_problem_key(int i, const char **name, const char **system, const char **help);
+long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
+                      double fit[3]);
 """)
 
 
@@ -155,3 +161,51 @@ def presets():
         i += 1
     return out
 
+
+def keys(preset=None, **settings):
+    """Every problem key (``slpi list --keys``) as a list of dicts: its name, the system it
+    belongs to ("" for every system; some names, such as N, noise or amp, exist for
+    several systems), its help text, and its value in the problem of `preset` and
+    `settings` (None where the key is not that problem's)."""
+    pr = _Problem(preset, **settings)
+    n = _lib.slpi_problem_text(pr.p, _ffi.NULL, 0)
+    buf = _ffi.new("char[]", n + 1)
+    _lib.slpi_problem_text(pr.p, buf, n + 1)
+    values = dict(line.split("=", 1) for line in _ffi.string(buf).decode().splitlines() if "=" in line)
+    out, i = [], 0
+    name, system, hlp = _ffi.new("char **"), _ffi.new("char **"), _ffi.new("char **")
+    while _lib.slpi_problem_key(i, name, system, hlp):
+        k, sy = _ffi.string(name[0]).decode(), _ffi.string(system[0]).decode()
+        mine = sy in ("", values.get("system"))
+        out.append({"name": k, "system": sy, "help": _ffi.string(hlp[0]).decode(),
+                    "value": values.get(k) if mine else None})
+        i += 1
+    return out
+
+
+@dataclass
+class Study:
+    """A coupled convergence study: per level the step h, the error e against the
+    reference and its standard error se; the fitted order with its bootstrap 95% CI."""
+    h: np.ndarray
+    e: np.ndarray
+    se: np.ndarray
+    slope: float
+    ci: tuple
+
+
+def converge(preset=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000,
+             indep=None, **settings):
+    """The study `slpi converge` runs (docs/noise.md#coupling): levels h = T 2^-k for k in
+    levels[0]..levels[1] against reference level `ref` (the same scheme, or `indep`),
+    `paths` coupled paths from `path0`. Returns a Study."""
+    pr = _Problem(preset, **settings)
+    n = levels[1] - levels[0] + 1
+    if n < 1:
+        raise SlpiError(2, "converge: levels %r: need a first level <= the last" % (levels,))
+    h, e, se = np.empty(n), np.empty(n), np.empty(n)
+    fit = _ffi.new("double[3]")
+    ptr = lambda a: _ffi.cast("double *", _ffi.from_buffer(a))
+    _check(_lib.slpi_api_converge(pr.p, kind.encode(), levels[0], levels[1], ref, paths, path0, boot,
+                                  indep.encode() if indep else _ffi.NULL, ptr(h), ptr(e), ptr(se), fit))
+    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]))

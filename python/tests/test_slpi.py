@@ -74,3 +74,47 @@ def test_verify_a_cli_trajectory(tmp_path):
     subprocess.run([SLPI, "run", "-q", "--preset", "iso/rigid-body/trajectories", "--steps", "8", "-o", str(f)],
                    check=True)
     assert slpi.verify(str(f)) == "PASS"
+
+
+def test_converge_equals_cli_and_paths():
+    """slpi.converge: the same numbers as `slpi converge --json`, and its level error is the
+    rms distance, over the coupled paths, of ensemble final states computed here."""
+    study = slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=6, paths=16, boot=20)
+    out = subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..4", "--ref", "6",
+                          "--paths", "16", "--boot", "20", "--json", "/dev/stdout", "-o", "/dev/null"],
+                         check=True, capture_output=True, text=True).stdout
+    import json
+    doc = json.loads(out)
+    assert [lv["h"] for lv in doc["levels"]] == list(study.h)
+    assert [lv["self"]["e"] for lv in doc["levels"]] == list(study.e)
+    assert [lv["self"]["se"] for lv in doc["levels"]] == list(study.se)
+    assert doc["slopes"]["self"]["slope"] == study.slope
+    assert (doc["slopes"]["self"]["ci_lo"], doc["slopes"]["self"]["ci_hi"]) == study.ci
+    # second way: each level against level 6 from the ensemble call on the same coupled
+    # paths (a level-k increment is the sum of 2^(6-k) level-6 ones: refine=6-k)
+    fine = slpi.ensemble("iso/rigid-body/strong", paths=16, level=6)
+    for i, k in enumerate(range(2, 5)):
+        coarse = slpi.ensemble("iso/rigid-body/strong", paths=16, level=k, refine=6 - k)
+        rms = np.sqrt(np.mean(np.sum((coarse - fine) ** 2, axis=1)))
+        assert abs(rms - study.e[i]) <= 1e-12 * rms
+    with pytest.raises(slpi.SlpiError):
+        slpi.converge("iso/rigid-body/strong", kind="mean", levels=(2, 4), ref=6, paths=16)
+    with pytest.raises(slpi.SlpiError, match="noise hierarchy"):
+        slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=30, paths=16)
+
+
+def test_keys_equal_cli():
+    """slpi.keys: the names, systems and help texts `slpi list --keys` prints, and the
+    values `slpi run` writes in its header for the same problem."""
+    ks = slpi.keys("iso/zeitlin/long", N=12, steps=1)
+    listing = subprocess.run([SLPI, "list", "--keys"], check=True, capture_output=True, text=True).stdout
+    lines = listing.split("keys (", 1)[1].splitlines()[1:]
+    cli = [(ln[2:17].strip(), ln[18:33].strip(), ln[34:].strip()) for ln in lines if ln.startswith("  ")]
+    assert [(k["name"], k["system"], k["help"]) for k in ks] == cli
+    head = subprocess.run([SLPI, "run", "--preset", "iso/zeitlin/long", "N=12", "steps=1", "-q", "-o", "-"],
+                          check=True, capture_output=True, text=True).stdout
+    header = dict(ln[2:].split("=", 1) for ln in head.splitlines() if ln.startswith("# ") and "=" in ln)
+    mine = [k for k in ks if k["value"] is not None]
+    assert len(mine) >= 20 and all(header[k["name"]] == k["value"] for k in mine)
+    assert {k["system"] for k in mine} == {"", "euler-zeitlin"}
+    assert next(k for k in ks if k["name"] == "N" and k["system"] == "euler-zeitlin")["value"] == "12"
