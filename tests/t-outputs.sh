@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-outputs.sh — output hygiene of `slpi run`: a trajectory estimated above 1 GB is
 # refused before anything is opened (exit 2, the size named, an existing -o file left
-# untouched) unless decimated with output_every; the Zeitlin long preset decimates by
+# untouched) unless decimated with output_every or forced (--force); the Zeitlin long
+# preset decimates by
 # default; the summary keeps solver counters out of the diagnostics table; the certified
 # path reports its precision raises instead of fast-path iteration counts.
 set -u
@@ -15,6 +16,11 @@ $slpi run --preset iso/zeitlin/long output_every=1 -o "$d/z.tsv" 2> "$d/err"
 [ $? -eq 2 ] || note "a 13 GB trajectory was not refused with exit 2"
 grep -q 'about 1[0-9.]* GB (32001 rows of 16384 state columns)' "$d/err" || note "size message: $(cat "$d/err")"
 [ "$(cat "$d/z.tsv")" = keep ] || note "the refused run touched its -o file"
+# --force lets the same run start: it gets as far as writing (here into a full device,
+# so nothing large is written) and fails there, not at the guard
+$slpi run --preset iso/zeitlin/long output_every=1 --force -o /dev/full 2> "$d/err"
+[ $? -eq 2 ] && grep -q 'write error at step 0' "$d/err" && ! grep -q 'GB' "$d/err" \
+  || note "--force did not bypass the size guard: $(cat "$d/err")"
 $slpi run --preset iso/zeitlin/long steps=64 -q -o "$d/z.tsv" 2> "$d/err" || note "decimated Zeitlin preset refused: $(cat "$d/err")"
 rows=$(grep -vc '^#' "$d/z.tsv")
 [ "$rows" = 4 ] || note "iso/zeitlin/long with 64 steps wrote $rows lines, expected column line + steps 0, 32, 64"
