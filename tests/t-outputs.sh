@@ -2,9 +2,8 @@
 # t-outputs.sh — output hygiene of `slpi run`: a trajectory estimated above 1 GB is
 # refused before anything is opened (exit 2, the size named, an existing -o file left
 # untouched) unless decimated with output_every or forced (--force); the Zeitlin long
-# preset decimates by
-# default; the summary keeps solver counters out of the diagnostics table; the certified
-# path reports its precision raises instead of fast-path iteration counts.
+# preset decimates by default; the summary keeps solver counters out of the diagnostics
+# table; the certified path reports its precision raises instead of fast-path iteration counts.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0
