@@ -479,6 +479,8 @@ void slpi_progress_end(slpi_progress *pg);             /* erase the line, free *
 typedef struct slpi_fast slpi_fast;
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
+/* The finished problem the run object integrates (h and steps resolved). */
+const slpi_problem *slpi_fast_problem(const slpi_fast *s);
 /* The problem's initial state (slpi_problem_initial_state) in core's layout, coefficient
  * descriptions mapped with the binary64 basis. */
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);

@@ -12,36 +12,36 @@ int slpi_fast_matrix_dim(const slpi_fast *f) { return f->sys.mdim; }
 
 int slpi_fast_has_algebra(const slpi_fast *f)
 {
-    return f->sys.orbit && f->sys.bracket && f->sys.coad;
+    return f->sys.orbit && f->sys.lie && f->sys.coad;
 }
 
-int slpi_fast_orbit(const slpi_fast *f, const double *sigma, const double *mu, double *out)
+int slpi_fast_orbit(const slpi_fast *f, double *out, const double *sigma, const double *mu)
 {
-    return f->sys.orbit(&f->sys, sigma, mu, out);
+    return f->sys.orbit(&f->sys, out, sigma, mu);
 }
 
-void slpi_fast_bracket(const slpi_fast *f, const double *a, const double *b, double *out)
+void slpi_fast_lie(const slpi_fast *f, double *out, const double *a, const double *b)
 {
-    f->sys.bracket(&f->sys, a, b, out);
+    f->sys.lie(&f->sys, out, a, b);
 }
 
-void slpi_fast_coad(const slpi_fast *f, const double *xi, const double *mu, double *out)
+void slpi_fast_coad(const slpi_fast *f, double *out, const double *xi, const double *mu)
 {
-    f->sys.coad(&f->sys, xi, mu, out);
+    f->sys.coad(&f->sys, out, xi, mu);
 }
 
-int slpi_fast_gradient_sum(const slpi_fast *f, const double *delta, const double *mu, double *xi)
+int slpi_fast_gradient_sum(const slpi_fast *f, double *xi, const double *delta, const double *mu)
 {
     double tmp[64], *t = f->sys.cdim <= 64 ? tmp : malloc(sizeof(double) * (size_t)f->sys.cdim);
     if (!t) return SLPI_ENUMERIC;
-    slpi_fast_gen_sum(&f->sys, delta, mu, xi, t);
+    slpi_fast_gen_sum(&f->sys, xi, t, delta, mu);
     if (t != tmp) free(t);
     return SLPI_OK;
 }
 
-void slpi_fast_generator_sum(const slpi_fast *f, const double *delta, const double *Y, double *Psi)
+void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delta, const double *Y)
 {
-    f->sys.m_psi(&f->sys, delta, Y, Psi);
+    f->sys.m_psi(&f->sys, Psi, delta, Y);
 }
 
 slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,

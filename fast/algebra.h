@@ -16,16 +16,16 @@ int slpi_fast_matrix_dim(const slpi_fast *f);
 /* 1 when the system provides the orbit map, the bracket and ad* on the fast path. */
 int slpi_fast_has_algebra(const slpi_fast *f);
 /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (docs/conventions.md#orbit-maps); 0 or an error code. */
-int slpi_fast_orbit(const slpi_fast *f, const double *sigma, const double *mu, double *out);
+int slpi_fast_orbit(const slpi_fast *f, double *out, const double *sigma, const double *mu);
 /* out = [a, b] (algebra coefficients). */
-void slpi_fast_bracket(const slpi_fast *f, const double *a, const double *b, double *out);
+void slpi_fast_lie(const slpi_fast *f, double *out, const double *a, const double *b);
 /* out = ad*_xi mu. */
-void slpi_fast_coad(const slpi_fast *f, const double *xi, const double *mu, double *out);
+void slpi_fast_coad(const slpi_fast *f, double *out, const double *xi, const double *mu);
 /* xi = sum_{k=0..M} delta_k grad H_k(mu) (delta = (h, dW_1..dW_M)); 0 or SLPI_ENUMERIC. */
-int slpi_fast_gradient_sum(const slpi_fast *f, const double *delta, const double *mu, double *xi);
+int slpi_fast_gradient_sum(const slpi_fast *f, double *xi, const double *delta, const double *mu);
 /* Psi = sum_k delta_k B_k(Y) in the matrix representation (mdim doubles; docs/conventions.md#sde). */
-void slpi_fast_generator_sum(const slpi_fast *f, const double *delta, const double *Y,
-                             double *Psi);
+void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delta,
+                             const double *Y);
 
 /* Fixed-point iteration u <- map(u) on n doubles under the solver policy of docs/schemes.md#solver
  * (tolerance tol max(1, |u|), at most maxit iterations, failure at the cap), the same

@@ -39,8 +39,8 @@ static int trap_create(slpi_fast *f, slpi_error *err) { return direct_create(f, 
 static void field(const slpi_fast_system *s, const double *delta, const double *mu, double *out,
                   direct_work *w)
 {
-    slpi_fast_gen_sum(s, delta, mu, w->xi, w->tmp);
-    s->coad(s, w->xi, mu, out);
+    slpi_fast_gen_sum(s, w->xi, w->tmp, delta, mu);
+    s->coad(s, out, w->xi, mu);
 }
 
 static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *info)

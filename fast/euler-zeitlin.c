@@ -80,7 +80,7 @@ static void ez_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative,
 }
 
 /* X0 = sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
-static int ez_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
+static int ez_initial_map(const slpi_fast_system *s, double *x, const double *om, slpi_error *err)
 {
     ez_ctx *c = ez_of(s);
     (void)err;
@@ -98,8 +98,8 @@ static double ez_h0(ez_ctx *c, const cplx *X)
     return -0.5 * h;
 }
 
-static void ez_diagnostics(const slpi_fast_system *s, const double *x, const double *x0,
-                           slpi_diag *d)
+static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x,
+                           const double *x0)
 {
     ez_ctx *c = ez_of(s);
     int N = c->u.N;

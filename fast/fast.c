@@ -61,6 +61,11 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+const slpi_problem *slpi_fast_problem(const slpi_fast *f)
+{
+    return &f->p;
+}
+
 void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;
@@ -81,7 +86,7 @@ static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, dou
         double *c = malloc((size_t)slpi_problem_initial_size(p) * sizeof *c);
         if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "initial state of %s: out of memory", sys->name);
         rc = slpi_problem_initial_state(p, c, err);
-        if (rc == SLPI_OK) rc = sys->initial_map(sys, c, x, err);
+        if (rc == SLPI_OK) rc = sys->initial_map(sys, x, c, err);
         free(c);
     }
     if (rc) return rc;
@@ -151,7 +156,7 @@ void slpi_fast_set_counters(slpi_fast *f, const long c[SLPI_FAST_NCOUNTERS])
 
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
-    f->sys.diagnostics(&f->sys, x, x0, d);
+    f->sys.diagnostics(&f->sys, d, x, x0);
     slpi_diag_add(d, "mean_iters", f->steps ? (double)f->iters / f->steps : 0);
     slpi_diag_add(d, "max_iters", (double)f->max_iters);
     slpi_diag_add(d, "stagnated", (double)f->stagnated);
@@ -177,17 +182,17 @@ void slpi_fast_work_free(slpi_fast *f)
     f->work = NULL;
 }
 
-void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
-                        double *xi, double *tmp)
+void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
+                        const double *delta, const double *mu)
 {
     if (s->gen_sum) {
-        s->gen_sum(s, delta, mu, xi);
+        s->gen_sum(s, xi, delta, mu);
         return;
     }
     for (int i = 0; i < s->cdim; i++) xi[i] = 0;
     for (int k = 0; k <= s->M; k++) {
         if (delta[k] == 0) continue;
-        s->gen(s, k, mu, tmp);
+        s->gen(s, k, tmp, mu);
         for (int i = 0; i < s->cdim; i++) xi[i] += delta[k] * tmp[i];
     }
 }

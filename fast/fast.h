@@ -31,6 +31,7 @@
 #define SLPI_FAST_H
 
 #include "slpi.h"
+#include "fast/ensemble.h"
 #include "fast/vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;
@@ -52,50 +53,50 @@ struct slpi_fast_system {
     /* The initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (dim
      * doubles); NULL for systems whose initial states are always values. */
-    int (*initial_map)(const slpi_fast_system *s, const double *c, double *x, slpi_error *err);
+    int (*initial_map)(const slpi_fast_system *s, double *x, const double *c, slpi_error *err);
     /* Diagnostics of state x (dim doubles); x0 may be NULL. */
-    void (*diagnostics)(const slpi_fast_system *s, const double *x, const double *x0,
-                        slpi_diag *d);
+    void (*diagnostics)(const slpi_fast_system *s, slpi_diag *d, const double *x,
+                        const double *x0);
 
     /* ---- coordinate operations (NULL when the system does not support them) */
-    void (*gen)(const slpi_fast_system *s, int k, const double *mu, double *xi);
-    void (*coad)(const slpi_fast_system *s, const double *xi, const double *mu, double *out);
-    void (*dgen)(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                 double *out);
+    void (*gen)(const slpi_fast_system *s, int k, double *xi, const double *mu);
+    void (*coad)(const slpi_fast_system *s, double *out, const double *xi, const double *mu);
+    void (*dgen)(const slpi_fast_system *s, int k, double *out, const double *mu,
+                 const double *w);
     /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (docs/conventions.md#orbit-maps); returns 0 or an error. */
-    int (*orbit)(const slpi_fast_system *s, const double *sigma, const double *mu,
-                     double *out);
+    int (*orbit)(const slpi_fast_system *s, double *out, const double *sigma,
+                     const double *mu);
     /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
-    void (*bracket)(const slpi_fast_system *s, const double *a, const double *b, double *out);
+    void (*lie)(const slpi_fast_system *s, double *out, const double *a, const double *b);
     /* Optional: sum over k of delta_k gen(k, mu) into xi (when a system can do it faster
      * than M calls of grad); NULL = the generic loop. */
-    void (*gen_sum)(const slpi_fast_system *s, const double *delta, const double *mu,
-                     double *xi);
+    void (*gen_sum)(const slpi_fast_system *s, double *xi, const double *delta,
+                     const double *mu);
 
     /* ---- matrix operations (J-quadratic systems) */
-    void (*m_from_state)(const slpi_fast_system *s, const double *mu, double *Y);
-    void (*m_to_state)(const slpi_fast_system *s, const double *Y, double *mu);
+    void (*m_unpack)(const slpi_fast_system *s, double *Y, const double *mu);
+    void (*m_pack)(const slpi_fast_system *s, double *mu, const double *Y);
     /* Psi = sum_k delta_k B_k(Y), k = 0..M (Y need not be traceless: su(N) projects). */
-    void (*m_psi)(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi);
+    void (*m_psi)(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y);
     /* ISOMP fixed-point map (docs/schemes.md#isomp step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
      * with Psi = Psi(Y); returns ||Ynew - Y||_max and stores ||Ynew||_max in *ynorm.
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
-    double (*m_isomp_iter)(const slpi_fast_system *s, const double *delta, const double *Xn,
-                           const double *Y, double *Ynew, double *ynorm, double *Psi_out);
+    double (*m_isomp_iter)(const slpi_fast_system *s, double *Ynew, double *ynorm,
+                           double *Psi_out, const double *delta, const double *Xn, const double *Y);
     /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
      * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
      * it for the COMM update after a converged or stagnated solve; X~ is then the last
      * iterate fed to the map, within tol of its image. NULL: m_psi + m_comm_update. */
-    void (*m_isomp_comm_last)(const slpi_fast_system *s, const double *Xn, double *out);
+    void (*m_isomp_comm_last)(const slpi_fast_system *s, double *out, const double *Xn);
     /* out = Xn + [Psi, Y] (ISOMP COMM update). */
-    void (*m_comm_update)(const slpi_fast_system *s, const double *Psi, const double *Y,
-                          const double *Xn, double *out);
+    void (*m_comm_update)(const slpi_fast_system *s, double *out, const double *Psi,
+                          const double *Y, const double *Xn);
     /* out = C X C^{-1}, C = (I - a Psi)^{-1} (I + a Psi) (Cayley conjugation); 0 or error. */
-    int (*m_cay_conj)(const slpi_fast_system *s, double a, const double *Psi,
-                      const double *X, double *out);
+    int (*m_cay_conj)(const slpi_fast_system *s, double *out, double a,
+                      const double *Psi, const double *X);
     /* out = (I - a Psi)^{-1} X (I + a Psi)^{-1} (SVI A^{-1}; ISOMP quasi-Newton). */
-    int (*m_ainv)(const slpi_fast_system *s, double a, const double *Psi, const double *X,
-                  double *out);
+    int (*m_ainv)(const slpi_fast_system *s, double *out, double a, const double *Psi,
+                  const double *X);
     /* Optional: remove the central (trace) part of a matrix in place (su(N)); NULL: none. */
     void (*m_project)(const slpi_fast_system *s, double *Y);
 };
@@ -110,12 +111,6 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
 
 /* -------------------------------------------------------------- solver policy */
 
-typedef struct {
-    double tol;
-    int maxit;
-    int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
-    slpi_cap_policy on_cap;
-} slpi_fast_policy;
 
 typedef struct {
     const slpi_fast_policy *pol;
@@ -194,8 +189,8 @@ extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
 /* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: cdim. */
-void slpi_fast_gen_sum(const slpi_fast_system *s, const double *delta, const double *mu,
-                        double *xi, double *tmp);
+void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
+                        const double *delta, const double *mu);
 
 /* ------------------------------------------------------------ dense kernels */
 
@@ -204,11 +199,11 @@ int slpi_fast_all_finite(const double *x, int n);
 
 /* 3-vectors (so(3), su(2), se(3)): fast/so3.c. */
 /* c1 = (1 - cos t)/t^2, c2 = (t - sin t)/t^3 at t^2 = t2, free of cancellation. */
-void slpi_fast_exp_coeffs(double t2, double *c1, double *c2);
+void slpi_fast_exp_coeffs(double *c1, double *c2, double t2);
 /* R = exp(hat(w)) (Rodrigues, Taylor coefficients for |w| < 1e-4), row-major 3x3. */
-void slpi_fast_rodrigues(const double *w, double *R);
+void slpi_fast_rodrigues(double *R, const double *w);
 /* Rotation about w/|w| by angle theta (R = I for w = 0). */
-void slpi_fast_rotation(const double *w, double theta, double *R);
+void slpi_fast_rotation(double *R, const double *w, double theta);
 
 /* Blocks of so(3) 3-vectors under one of two matrix models (docs/conventions.md#hat-maps):
  * HAT (X = hat x, [X,Y] = hat(x cross y)) or SU2A (X = sum x_k E_k, E_k = -i sigma_k/sqrt2,
@@ -234,32 +229,6 @@ typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, 
 int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
                          void *ctx, const double *Pk, double *A, double *B, double *x,
                          double *tau, double *f, int *iters, double *resid);
-
-/* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
- * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
- * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
- * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
- * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
- * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
- * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
- * for the others); iters (may be NULL) accumulates the iterations. */
-typedef enum {
-    SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
-} slpi_fast_isa;
-typedef struct {
-    double Iinv[3];     /* inverse inertia (h0_scale included) */
-    double amp;         /* noise amplitude */
-    double c;           /* SVI quadratic-term sign (+-1/4) */
-    slpi_fast_policy pol;
-    slpi_fast_isa isa;  /* set by init to the best available */
-} slpi_fast_rb_soa;
-int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
-int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
-slpi_fast_isa slpi_fast_ensemble_isa_best(void);
-long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters, unsigned char *failed);
-long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters, unsigned char *failed);
 
 /* Complex/real dense matrices (column-major), fast/dense.c. */
 #include <complex.h>

@@ -21,7 +21,7 @@ typedef struct {
     double mg;
 } ht_ctx;
 
-static void ht_grad(const slpi_fast_system *s, int k, const double *mu, double *g)
+static void ht_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
     const ht_ctx *c = s->ctx;
     for (int i = 0; i < 6; i++) g[i] = 0;
@@ -43,8 +43,8 @@ static void ht_grad(const slpi_fast_system *s, int k, const double *mu, double *
     }
 }
 
-static void ht_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
+static void ht_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+                    const double *w)
 {
     const ht_ctx *c = s->ctx;
     (void)mu;
@@ -55,48 +55,48 @@ static void ht_hess(const slpi_fast_system *s, int k, const double *mu, const do
         for (int i = 0; i < 3; i++) out[i] = 2 * c->k[0] * w[i];
 }
 
-static void ht_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+static void ht_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
     double a[3], b[3], g[3];
     (void)s;
-    slpi_fast_cross(mu, xi, a);
-    slpi_fast_cross(mu + 3, xi + 3, b);
-    slpi_fast_cross(mu + 3, xi, g);
+    slpi_fast_cross(a, mu, xi);
+    slpi_fast_cross(b, mu + 3, xi + 3);
+    slpi_fast_cross(g, mu + 3, xi);
     for (int i = 0; i < 3; i++) {
         out[i] = a[i] + b[i];
         out[3 + i] = g[i];
     }
 }
 
-static void ht_bracket(const slpi_fast_system *s, const double *u, const double *v, double *out)
+static void ht_bracket(const slpi_fast_system *s, double *out, const double *u, const double *v)
 {
     double a[3], b[3], c[3];
     (void)s;
-    slpi_fast_cross(u, v, a);
-    slpi_fast_cross(u, v + 3, b);
-    slpi_fast_cross(v, u + 3, c);
+    slpi_fast_cross(a, u, v);
+    slpi_fast_cross(b, u, v + 3);
+    slpi_fast_cross(c, v, u + 3);
     for (int i = 0; i < 3; i++) {
         out[i] = a[i];
         out[3 + i] = b[i] - c[i];
     }
 }
 
-static int ht_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
-                        double *out)
+static int ht_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+                        const double *mu)
 {
     const double *xi = sigma, *b = sigma + 3;
     double c1, c2, R[9];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
     (void)s;
-    slpi_fast_exp_coeffs(slpi_fast_dot3(xi, xi), &c1, &c2);
+    slpi_fast_exp_coeffs(&c1, &c2, slpi_fast_dot3(xi, xi));
     double xb[3], xxb[3], v[3], gv[3], w[3];
-    slpi_fast_cross(xi, b, xb);
-    slpi_fast_cross(xi, xb, xxb);
+    slpi_fast_cross(xb, xi, b);
+    slpi_fast_cross(xxb, xi, xb);
     for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
-    slpi_fast_rodrigues(xi, R);
-    slpi_fast_cross(mu + 3, v, gv);
+    slpi_fast_rodrigues(R, xi);
+    slpi_fast_cross(gv, mu + 3, v);
     for (int i = 0; i < 3; i++) w[i] = mu[i] + gv[i];
-    slpi_fast_mat3t_vec(R, w, out);
-    slpi_fast_mat3t_vec(R, mu + 3, out + 3);
+    slpi_fast_mat3t_vec(out, R, w);
+    slpi_fast_mat3t_vec(out + 3, R, mu + 3);
     return 0;
 }
 
@@ -107,7 +107,7 @@ static double ht_energy(const ht_ctx *c, const double *x)
     return e;
 }
 
-static void ht_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+static void ht_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     const ht_ctx *c = s->ctx;
     double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
@@ -123,8 +123,8 @@ static void ht_diag(const slpi_fast_system *s, const double *x, const double *x0
     if (c->form == SLPI_HT_FORM_SVI) {
         const double *R = x + 6;
         double RPi[3], e3[3] = {0, 0, 1}, G[3], eg = 0;
-        slpi_fast_mat3_vec(R, x, RPi);
-        slpi_fast_mat3t_vec(R, e3, G);
+        slpi_fast_mat3_vec(RPi, R, x);
+        slpi_fast_mat3t_vec(G, R, e3);
         for (int i = 0; i < 3; i++) eg = fmax(eg, fabs(G[i] - x[3 + i]));
         slpi_diag_add(d, "p_phi", RPi[2]);
         slpi_diag_add(d, "p_psi", x[2]);
@@ -133,7 +133,7 @@ static void ht_diag(const slpi_fast_system *s, const double *x, const double *x0
         slpi_diag_add(d, "theta", acos(r33));
         if (x0) {
             double RPi0[3];
-            slpi_fast_mat3_vec(x0 + 6, x0, RPi0);
+            slpi_fast_mat3_vec(RPi0, x0 + 6, x0);
             slpi_diag_add(d, "p_phi_dev", RPi[2] - RPi0[2]);
         }
     }
@@ -191,7 +191,7 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
          * the SVI form (with R) is advanced by SVI-SD alone. */
         s->coad = ht_coad;
         s->orbit = ht_orbit_exp;
-        s->bracket = ht_bracket;
+        s->lie = ht_bracket;
     }
     return SLPI_OK;
 }

@@ -21,7 +21,7 @@ static int isomp_create(slpi_fast *f, slpi_error *err)
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
-    if (!s->m_psi || !s->m_comm_update || !s->m_from_state || !s->m_to_state)
+    if (!s->m_psi || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
     if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
@@ -45,7 +45,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
-    s->m_from_state(s, x, w->Xn);
+    s->m_unpack(s, w->Xn, x);
     memcpy(w->Y, w->Xn, sizeof *w->Y * (size_t)m);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
@@ -53,12 +53,12 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     do {
         double dmax, ynorm;
         if (newton) {
-            s->m_psi(s, f->delta, w->Y, w->P);
-            if (s->m_ainv(s, 0.5, w->P, w->Xn, w->Yn)) return SLPI_STEP_DIVERGED;
+            s->m_psi(s, w->P, f->delta, w->Y);
+            if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
             dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
             ynorm = slpi_fast_maxabs(w->Yn, m);
         } else {
-            dmax = s->m_isomp_iter(s, f->delta, w->Xn, w->Y, w->Yn, &ynorm, NULL);
+            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, f->delta, w->Xn, w->Y);
         }
         double *t = w->Y; w->Y = w->Yn; w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
@@ -69,18 +69,18 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     int cay = f->p.isomp_update == SLPI_ISO_UPDATE_CAY;
     if (!cay && !newton && s->m_isomp_comm_last &&
         (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
-        s->m_isomp_comm_last(s, w->Xn, w->out);
-        s->m_to_state(s, w->out, x);
+        s->m_isomp_comm_last(s, w->out, w->Xn);
+        s->m_pack(s, x, w->out);
         return st;
     }
     if (s->m_project) s->m_project(s, w->Y);
-    s->m_psi(s, f->delta, w->Y, w->P);
+    s->m_psi(s, w->P, f->delta, w->Y);
     if (cay) {
-        if (s->m_cay_conj(s, 0.5, w->P, w->Xn, w->out)) return SLPI_STEP_DIVERGED;
+        if (s->m_cay_conj(s, w->out, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
     } else {
-        s->m_comm_update(s, w->P, w->Y, w->Xn, w->out);
+        s->m_comm_update(s, w->out, w->P, w->Y, w->Xn);
     }
-    s->m_to_state(s, w->out, x);
+    s->m_pack(s, x, w->out);
     return st;
 }
 

@@ -50,7 +50,7 @@ static void mk_commutator(const mk_ctx *cc, const double *a, const double *b, do
         }
 }
 
-static void mk_grad(const slpi_fast_system *s, int k, const double *mu, double *g)
+static void mk_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
     const mk_ctx *c = s->ctx;
     if (k == 0) {
@@ -61,27 +61,27 @@ static void mk_grad(const slpi_fast_system *s, int k, const double *mu, double *
     g[k - 1] = c->amp * mu[k - 1];
 }
 
-static void mk_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
-                        double *g)
+static void mk_grad_sum(const slpi_fast_system *s, double *g, const double *delta,
+                        const double *mu)
 {
     const mk_ctx *c = s->ctx;
     for (int i = 0; i < c->d; i++)
         g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
 }
 
-static void mk_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
+static void mk_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+                    const double *w)
 {
     (void)mu;
-    mk_grad(s, k, w, out);
+    mk_grad(s, k, out, w);
 }
 
-static void mk_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+static void mk_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
     mk_commutator(s->ctx, mu, xi, out);
 }
 
-static void mk_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
+static void mk_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     mk_commutator(s->ctx, a, b, out);
 }
@@ -105,8 +105,8 @@ static void mk_from_complex(const mk_ctx *c, const double complex *Z, double *u)
         for (int j = i + 1; j < n; j++, k++) u[k] = creal(Z[(size_t)j * n + i]);
 }
 
-static int mk_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
-                        double *out)
+static int mk_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+                        const double *mu)
 {
     mk_ctx *c = s->ctx;
     int n = c->n;
@@ -135,61 +135,61 @@ static int mk_orbit_exp(const slpi_fast_system *s, const double *sigma, const do
 }
 
 /* ---- matrix form */
-static void mk_m_from_state(const slpi_fast_system *s, const double *mu, double *Y)
+static void mk_m_from_state(const slpi_fast_system *s, double *Y, const double *mu)
 {
     mk_to_complex(s->ctx, mu, (double complex *)Y);
 }
 
-static void mk_m_to_state(const slpi_fast_system *s, const double *Y, double *mu)
+static void mk_m_to_state(const slpi_fast_system *s, double *mu, const double *Y)
 {
     mk_from_complex(s->ctx, (const double complex *)Y, mu);
 }
 
-static void mk_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
+static void mk_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     mk_ctx *c = s->ctx;
     double *u = c->A, *g = c->B;
     mk_from_complex(c, (const double complex *)Y, u);
-    mk_grad_sum(s, delta, u, g);
+    mk_grad_sum(s, g, delta, u);
     for (int i = 0; i < c->d; i++) g[i] = -g[i];
     mk_to_complex(c, g, (double complex *)Psi);
 }
 
-static double mk_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
-                       const double *Y, double *Ynew, double *ynorm, double *Psi_out)
+static double mk_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
     mk_ctx *c = s->ctx;
     double complex *P = Psi_out ? (double complex *)Psi_out : c->Z3;
-    mk_psi(s, delta, Y, (double *)P);
+    mk_psi(s, (double *)P, delta, Y);
     return slpi_fast_zisomp(c->n, P, (const double complex *)Xn, (const double complex *)Y,
                             (double complex *)Ynew, ynorm, c->Z1);
 }
 
 /* Xn + T - T^* with T = Psi Y left in Z1 by the last mk_isomp. */
-static void mk_comm_last(const slpi_fast_system *s, const double *Xn, double *out)
+static void mk_comm_last(const slpi_fast_system *s, double *out, const double *Xn)
 {
     const mk_ctx *c = s->ctx;
     slpi_fast_zcomm_from_T(c->n, c->Z1, (const double complex *)Xn, (double complex *)out);
 }
 
-static void mk_comm(const slpi_fast_system *s, const double *P, const double *Y,
-                    const double *Xn, double *out)
+static void mk_comm(const slpi_fast_system *s, double *out, const double *P,
+                    const double *Y, const double *Xn)
 {
     mk_ctx *c = s->ctx;
     slpi_fast_zcomm_update(c->n, (const double complex *)P, (const double complex *)Y,
                            (const double complex *)Xn, (double complex *)out, c->Z1);
 }
 
-static int mk_cay(const slpi_fast_system *s, double a, const double *P, const double *X,
-                  double *out)
+static int mk_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+                  const double *X)
 {
     const mk_ctx *c = s->ctx;
     return slpi_fast_zcayley(c->n, 0, a, (const double complex *)P, (const double complex *)X,
                              (double complex *)out);
 }
 
-static int mk_ainv(const slpi_fast_system *s, double a, const double *P, const double *X,
-                   double *out)
+static int mk_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+                   const double *X)
 {
     const mk_ctx *c = s->ctx;
     return slpi_fast_zcayley(c->n, 1, a, (const double complex *)P, (const double complex *)X,
@@ -230,7 +230,7 @@ static void mk_traces(mk_ctx *c, const double *x, double *tr, int kmax)
     }
 }
 
-static void mk_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+static void mk_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     static const char *tr_name[5] = {"trX2", "trX4", "trX6", "trX8", "trX10"};
     static const char *tr_dev[5] = {"trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev",
@@ -304,10 +304,10 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->gen_sum = mk_grad_sum;
     s->dgen = mk_hess;
     s->coad = mk_coad;
-    s->bracket = mk_bracket;
+    s->lie = mk_bracket;
     s->orbit = mk_orbit_exp;
-    s->m_from_state = mk_m_from_state;
-    s->m_to_state = mk_m_to_state;
+    s->m_unpack = mk_m_from_state;
+    s->m_pack = mk_m_to_state;
     s->m_psi = mk_psi;
     s->m_isomp_iter = mk_isomp;
     s->m_comm_update = mk_comm;

@@ -37,7 +37,7 @@ static void pv_grad0(const pv_ctx *c, const double *x, double s, double *g)
     }
 }
 
-static void pv_grad(const slpi_fast_system *s, int k, const double *mu, double *g)
+static void pv_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
     const pv_ctx *c = s->ctx;
     for (int i = 0; i < 3 * c->n; i++) g[i] = 0;
@@ -48,8 +48,8 @@ static void pv_grad(const slpi_fast_system *s, int k, const double *mu, double *
     for (int i = 0; i < c->n; i++) g[3 * i + k - 1] = c->amp * mu[3 * i + k - 1];
 }
 
-static void pv_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
-                        double *g)
+static void pv_grad_sum(const slpi_fast_system *s, double *g, const double *delta,
+                        const double *mu)
 {
     const pv_ctx *c = s->ctx;
     for (int i = 0; i < c->n; i++)
@@ -59,8 +59,8 @@ static void pv_grad_sum(const slpi_fast_system *s, const double *delta, const do
 }
 
 /* Directional derivative of the H_0 gradient (closed form of d(grad)[w]). */
-static void pv_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
+static void pv_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+                    const double *w)
 {
     const pv_ctx *c = s->ctx;
     int n = c->n;
@@ -90,29 +90,29 @@ static void pv_hess(const slpi_fast_system *s, int k, const double *mu, const do
     }
 }
 
-static void pv_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+static void pv_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
     const pv_ctx *c = s->ctx;
     for (int i = 0; i < c->n; i++) {
-        slpi_fast_cross(mu + 3 * i, xi + 3 * i, out + 3 * i);
+        slpi_fast_cross(out + 3 * i, mu + 3 * i, xi + 3 * i);
         for (int k = 0; k < 3; k++) out[3 * i + k] *= c->kappa;
     }
 }
 
-static void pv_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
+static void pv_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
-    pv_coad(s, b, a, out);
+    pv_coad(s, out, b, a);
 }
 
-static int pv_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
-                        double *out)
+static int pv_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+                        const double *mu)
 {
     const pv_ctx *c = s->ctx;
     for (int i = 0; i < c->n; i++) {
         double w[3], R[9];
         for (int k = 0; k < 3; k++) w[k] = c->kappa * sigma[3 * i + k];
-        slpi_fast_rodrigues(w, R);
-        slpi_fast_mat3t_vec(R, mu + 3 * i, out + 3 * i);
+        slpi_fast_rodrigues(R, w);
+        slpi_fast_mat3t_vec(out + 3 * i, R, mu + 3 * i);
     }
     return 0;
 }
@@ -122,43 +122,43 @@ static slpi_fast_block_model pv_model(const pv_ctx *c)
     return c->model == SLPI_VORTEX_MODEL_A ? SLPI_FAST_BLOCK_SU2A : SLPI_FAST_BLOCK_HAT;
 }
 
-static void pv_copy(const slpi_fast_system *s, const double *a, double *b)
+static void pv_copy(const slpi_fast_system *s, double *b, const double *a)
 {
     memcpy(b, a, sizeof *a * (size_t)s->cdim);
 }
 
-static void pv_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
+static void pv_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
-    pv_grad_sum(s, delta, Y, Psi);
+    pv_grad_sum(s, Psi, delta, Y);
     for (int i = 0; i < s->cdim; i++) Psi[i] = -Psi[i];
 }
 
-static double pv_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
-                       const double *Y, double *Ynew, double *ynorm, double *Psi_out)
+static double pv_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
     const pv_ctx *c = s->ctx;
     double *P = Psi_out ? Psi_out : c->tmp;
-    pv_psi(s, delta, Y, P);
+    pv_psi(s, P, delta, Y);
     return slpi_fast_blocks_isomp(pv_model(c), c->n, P, Xn, Y, Ynew, ynorm);
 }
 
-static void pv_comm(const slpi_fast_system *s, const double *P, const double *Y,
-                    const double *Xn, double *out)
+static void pv_comm(const slpi_fast_system *s, double *out, const double *P,
+                    const double *Y, const double *Xn)
 {
     const pv_ctx *c = s->ctx;
     slpi_fast_blocks_comm(pv_model(c), c->n, P, Y, Xn, out);
 }
 
-static int pv_cay(const slpi_fast_system *s, double a, const double *P, const double *X,
-                  double *out)
+static int pv_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+                  const double *X)
 {
     const pv_ctx *c = s->ctx;
     slpi_fast_blocks_cay(pv_model(c), c->n, a, P, X, out);
     return 0;
 }
 
-static int pv_ainv(const slpi_fast_system *s, double a, const double *P, const double *X,
-                   double *out)
+static int pv_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+                   const double *X)
 {
     const pv_ctx *c = s->ctx;
     slpi_fast_blocks_ainv(pv_model(c), c->n, a, P, X, out);
@@ -177,7 +177,7 @@ static double pv_energy(const pv_ctx *c, const double *x)
     return e / (4 * SLPI_FAST_PI);
 }
 
-static void pv_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+static void pv_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     const pv_ctx *c = s->ctx;
     double H = pv_energy(c, x);
@@ -228,10 +228,10 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     s->gen_sum = pv_grad_sum;
     s->dgen = pv_hess;
     s->coad = pv_coad;
-    s->bracket = pv_bracket;
+    s->lie = pv_bracket;
     s->orbit = pv_orbit_exp;
-    s->m_from_state = pv_copy;
-    s->m_to_state = pv_copy;
+    s->m_unpack = pv_copy;
+    s->m_pack = pv_copy;
     s->m_psi = pv_psi;
     s->m_isomp_iter = pv_isomp;
     s->m_comm_update = pv_comm;

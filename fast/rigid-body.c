@@ -19,7 +19,7 @@ typedef struct {
     int track_R;
 } rb_ctx;
 
-static void rb_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
+static void rb_grad(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     const rb_ctx *c = s->ctx;
     xi[0] = xi[1] = xi[2] = 0;
@@ -37,8 +37,8 @@ static void rb_grad(const slpi_fast_system *s, int k, const double *mu, double *
     }
 }
 
-static void rb_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                    double *out)
+static void rb_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+                    const double *w)
 {
     const rb_ctx *c = s->ctx;
     (void)mu;
@@ -49,68 +49,68 @@ static void rb_hess(const slpi_fast_system *s, int k, const double *mu, const do
         out[k - 1] = c->amp * w[k - 1];
 }
 
-static void rb_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+static void rb_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
     (void)s;
-    slpi_fast_cross(mu, xi, out);
+    slpi_fast_cross(out, mu, xi);
 }
 
-static void rb_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
+static void rb_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     (void)s;
-    slpi_fast_cross(a, b, out);
+    slpi_fast_cross(out, a, b);
 }
 
-static int rb_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
-                        double *out)
+static int rb_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+                        const double *mu)
 {
     double R[9];
     (void)s;
-    slpi_fast_rodrigues(sigma, R);
-    slpi_fast_mat3t_vec(R, mu, out);
+    slpi_fast_rodrigues(R, sigma);
+    slpi_fast_mat3t_vec(out, R, mu);
     return 0;
 }
 
 /* Matrix form: one HAT block; Psi = -sum_k delta_k xi_k. */
-static void rb_copy(const slpi_fast_system *s, const double *a, double *b)
+static void rb_copy(const slpi_fast_system *s, double *b, const double *a)
 {
     (void)s;
     memcpy(b, a, 3 * sizeof *a);
 }
 
-static void rb_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
+static void rb_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     double tmp[3];
-    slpi_fast_gen_sum(s, delta, Y, Psi, tmp);
+    slpi_fast_gen_sum(s, Psi, tmp, delta, Y);
     for (int i = 0; i < 3; i++) Psi[i] = -Psi[i];
 }
 
-static double rb_isomp(const slpi_fast_system *s, const double *delta, const double *Xn,
-                       const double *Y, double *Ynew, double *ynorm, double *Psi_out)
+static double rb_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
     double P[3];
-    rb_psi(s, delta, Y, P);
+    rb_psi(s, P, delta, Y);
     if (Psi_out) memcpy(Psi_out, P, sizeof P);
     return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
 }
 
-static void rb_comm(const slpi_fast_system *s, const double *P, const double *Y,
-                    const double *Xn, double *out)
+static void rb_comm(const slpi_fast_system *s, double *out, const double *P,
+                    const double *Y, const double *Xn)
 {
     (void)s;
     slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, P, Y, Xn, out);
 }
 
-static int rb_cay(const slpi_fast_system *s, double a, const double *P, const double *X,
-                  double *out)
+static int rb_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+                  const double *X)
 {
     (void)s;
     slpi_fast_blocks_cay(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
     return 0;
 }
 
-static int rb_ainv(const slpi_fast_system *s, double a, const double *P, const double *X,
-                   double *out)
+static int rb_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+                   const double *X)
 {
     (void)s;
     slpi_fast_blocks_ainv(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
@@ -125,7 +125,7 @@ static double rb_energy(const rb_ctx *c, const double *x)
     return c->form == SLPI_RB_FORM_ISO ? e : 0.5 * e;
 }
 
-static void rb_diag(const slpi_fast_system *s, const double *x, const double *x0, slpi_diag *d)
+static void rb_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     const rb_ctx *c = s->ctx;
     double H = rb_energy(c, x), n2 = slpi_fast_dot3(x, x);
@@ -141,15 +141,15 @@ static void rb_diag(const slpi_fast_system *s, const double *x, const double *x0
     if (c->track_R) {
         const double *R = x + 3;
         double J[3], e = 0, RtR[9], Rt[9];
-        slpi_fast_mat3_vec(R, x, J);
+        slpi_fast_mat3_vec(J, R, x);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) Rt[3 * i + j] = R[3 * j + i];
-        slpi_fast_mat3_mul(Rt, R, RtR);
+        slpi_fast_mat3_mul(RtR, Rt, R);
         for (int i = 0; i < 9; i++) e = fmax(e, fabs(RtR[i] - (i % 4 == 0)));
         slpi_diag_add(d, "R_orth_err", e);
         if (x0) {
             double J0[3];
-            slpi_fast_mat3_vec(x0 + 3, x0, J0);
+            slpi_fast_mat3_vec(J0, x0 + 3, x0);
             double dj = 0;
             for (int i = 0; i < 3; i++) dj = fmax(dj, fabs(J[i] - J0[i]));
             slpi_diag_add(d, "noether_J_dev", dj);
@@ -204,9 +204,9 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->coad = rb_coad;
     s->dgen = rb_hess;
     s->orbit = rb_orbit_exp;
-    s->bracket = rb_bracket;
-    s->m_from_state = rb_copy;
-    s->m_to_state = rb_copy;
+    s->lie = rb_bracket;
+    s->m_unpack = rb_copy;
+    s->m_pack = rb_copy;
     s->m_psi = rb_psi;
     s->m_isomp_iter = rb_isomp;
     s->m_comm_update = rb_comm;

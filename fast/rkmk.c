@@ -22,7 +22,7 @@ static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
     int q = f->p.dexp_order;
     if (q < 0 || q > 4)
         return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
-    if (q > 0 && !s->bracket)
+    if (q > 0 && !s->lie)
         return slpi_error_set(err, SLPI_EINPUT, "%s: %s has no bracket for dexp_order > 0",
                               name, s->name);
     int d = s->cdim;
@@ -54,7 +54,7 @@ static void dexpinv_add(const slpi_fast_system *s, int q, const double *T, const
     memcpy(w->adj, v, sizeof *v * (size_t)d);
     for (int i = 0; i < d; i++) out[i] += b * v[i];
     for (int j = 1; j <= q; j++) {
-        s->bracket(s, T, w->adj, w->tmp);
+        s->lie(s, w->tmp, T, w->adj);
         memcpy(w->adj, w->tmp, sizeof *w->adj * (size_t)d);
         if (coef[j] != 0)
             for (int i = 0; i < d; i++) out[i] += b * coef[j] * w->adj[i];
@@ -65,8 +65,8 @@ static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, slpi_step_info *in
 {
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
-    slpi_fast_gen_sum(s, f->delta, x, w->K1, w->tmp);
-    if (s->orbit(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    slpi_fast_gen_sum(s, w->K1, w->tmp, f->delta, x);
+    if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mu2, sizeof *x * (size_t)s->cdim);
     info->iterations = 0;
     return SLPI_STEP_CONVERGED;
@@ -77,12 +77,12 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
     int d = s->cdim;
-    slpi_fast_gen_sum(s, f->delta, x, w->K1, w->tmp);          /* Theta_1 = 0 */
-    if (s->orbit(s, w->K1, x, w->mu2)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
-    slpi_fast_gen_sum(s, f->delta, w->mu2, w->K2, w->tmp);
+    slpi_fast_gen_sum(s, w->K1, w->tmp, f->delta, x);          /* Theta_1 = 0 */
+    if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
+    slpi_fast_gen_sum(s, w->K2, w->tmp, f->delta, w->mu2);
     for (int i = 0; i < d; i++) w->sigma[i] = 0.5 * w->K1[i];
     dexpinv_add(s, w->q, w->K1, w->K2, 0.5, w->sigma, w);
-    if (s->orbit(s, w->sigma, x, w->mu2)) return SLPI_STEP_DIVERGED;
+    if (s->orbit(s, w->mu2, w->sigma, x)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mu2, sizeof *x * (size_t)d);
     info->iterations = 0;
     return SLPI_STEP_CONVERGED;

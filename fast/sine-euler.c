@@ -48,7 +48,7 @@ static void se_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative,
 }
 
 /* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
-static int se_initial_map(const slpi_fast_system *s, const double *om, double *x, slpi_error *err)
+static int se_initial_map(const slpi_fast_system *s, double *x, const double *om, slpi_error *err)
 {
     se_ctx *c = se_of(s);
     const slpi_fast_sine_euler_basis *b = &c->b;
@@ -71,8 +71,8 @@ static double se_energy(se_ctx *c, const cplx *W)
     return 0.5 * h;
 }
 
-static void se_diagnostics(const slpi_fast_system *s, const double *x, const double *x0,
-                           slpi_diag *d)
+static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x,
+                           const double *x0)
 {
     se_ctx *c = se_of(s);
     int N = c->u.N;

@@ -17,7 +17,7 @@
  * c1 = 2 sin^2(t/2)/t^2 (no subtraction), c2 by its Taylor series below t = 1 (nine
  * terms: the first omitted one is below 2^-60 of the sum) and directly above, where
  * t - sin t keeps at least 3/20 of t. */
-void slpi_fast_exp_coeffs(double t2, double *c1, double *c2)
+void slpi_fast_exp_coeffs(double *c1, double *c2, double t2)
 {
     double t = sqrt(t2);
     if (t < 1e-4) {
@@ -40,24 +40,24 @@ void slpi_fast_exp_coeffs(double t2, double *c1, double *c2)
     }
 }
 
-void slpi_fast_rodrigues(const double *w, double *R)
+void slpi_fast_rodrigues(double *R, const double *w)
 {
     double t2 = slpi_fast_dot3(w, w), t = sqrt(t2), s, c, unused;
     s = t < 1e-4 ? 1 - t2 / 6 * (1 - t2 / 20) : sin(t) / t;
-    slpi_fast_exp_coeffs(t2, &c, &unused);
-    slpi_fast_rot_coeffs(w, s, c, R);
+    slpi_fast_exp_coeffs(&c, &unused, t2);
+    slpi_fast_rot_coeffs(R, w, s, c);
 }
 
-void slpi_fast_rotation(const double *w, double theta, double *R)
+void slpi_fast_rotation(double *R, const double *w, double theta)
 {
     double n = sqrt(slpi_fast_dot3(w, w));
     if (n == 0) {
         double z[3] = {0, 0, 0};
-        slpi_fast_rot_coeffs(z, 0, 0, R);
+        slpi_fast_rot_coeffs(R, z, 0, 0);
         return;
     }
     double half = sin(0.5 * theta);
-    slpi_fast_rot_coeffs(w, sin(theta) / n, 2 * half * half / (n * n), R);
+    slpi_fast_rot_coeffs(R, w, sin(theta) / n, 2 * half * half / (n * n));
 }
 
 /* Bracket factor and the sandwich P Y P of one block. */
@@ -84,7 +84,7 @@ double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
     for (int b = 0; b < nb; b++) {
         const double *p = P + 3 * b, *y = Y + 3 * b, *x = Xn + 3 * b;
         double c[3], s[3];
-        slpi_fast_cross(p, y, c);
+        slpi_fast_cross(c, p, y);
         sandwich(m, p, y, s);
         for (int i = 0; i < 3; i++) {
             double v = x[i] + kb * c[i] + 0.25 * s[i];
@@ -104,7 +104,7 @@ void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P,
     double kb = bracket_factor(m);
     for (int b = 0; b < nb; b++) {
         double c[3];
-        slpi_fast_cross(P + 3 * b, Y + 3 * b, c);
+        slpi_fast_cross(c, P + 3 * b, Y + 3 * b);
         for (int i = 0; i < 3; i++) out[3 * b + i] = Xn[3 * b + i] + kb * c[i];
     }
 }
@@ -116,8 +116,8 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
         const double *p = P + 3 * b;
         double np = sqrt(slpi_fast_dot3(p, p)), R[9];
         double theta = m == SLPI_FAST_BLOCK_HAT ? 2 * atan(a * np) : 4 * atan(a * np / SLPI_FAST_SQRT2);
-        slpi_fast_rotation(p, theta, R);
-        slpi_fast_mat3_vec(R, X + 3 * b, out + 3 * b);
+        slpi_fast_rotation(R, p, theta);
+        slpi_fast_mat3_vec(out + 3 * b, R, X + 3 * b);
     }
 }
 
@@ -127,7 +127,7 @@ void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const doub
     for (int b = 0; b < nb; b++) {
         const double *p = P + 3 * b, *x = X + 3 * b;
         double c[3], pp = slpi_fast_dot3(p, p);
-        slpi_fast_cross(p, x, c);
+        slpi_fast_cross(c, p, x);
         if (m == SLPI_FAST_BLOCK_HAT) {
             double k = 1 / (1 + a * a * pp);
             for (int i = 0; i < 3; i++) out[3 * b + i] = k * (x[i] + a * c[i]);

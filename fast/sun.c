@@ -153,21 +153,21 @@ static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, in
     slpi_fast_sun_pack(u->N, u->w[1], out);
 }
 
-static void sun_grad(const slpi_fast_system *s, int k, const double *mu, double *xi)
+static void sun_grad(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     sun_gen_packed(s, k, mu, 0, xi);
 }
 
-static void sun_hess(const slpi_fast_system *s, int k, const double *mu, const double *w,
-                     double *out)
+static void sun_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+                     const double *w)
 {
     (void)mu; /* the generators are linear or constant in mu (see sun.h) */
     sun_gen_packed(s, k, w, 1, out);
 }
 
 /* sum_k delta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
-static void sun_grad_sum(const slpi_fast_system *s, const double *delta, const double *mu,
-                         double *xi)
+static void sun_grad_sum(const slpi_fast_system *s, double *xi, const double *delta,
+                         const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
     size_t NN = (size_t)u->N * u->N;
@@ -179,7 +179,7 @@ static void sun_grad_sum(const slpi_fast_system *s, const double *delta, const d
 
 /* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
  * whose packed coefficients are 2 pack(G). */
-static void sun_bracket(const slpi_fast_system *s, const double *a, const double *b, double *out)
+static void sun_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     slpi_fast_sun *u = sun_of(s);
     int N = u->N;
@@ -190,13 +190,13 @@ static void sun_bracket(const slpi_fast_system *s, const double *a, const double
 }
 
 /* ad*_xi X = [X, xi] (J-quadratic, Frobenius pairing; docs/conventions.md#brackets). */
-static void sun_coad(const slpi_fast_system *s, const double *xi, const double *mu, double *out)
+static void sun_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
-    sun_bracket(s, mu, xi, out);
+    sun_bracket(s, out, mu, xi);
 }
 
-static int sun_orbit_exp(const slpi_fast_system *s, const double *sigma, const double *mu,
-                         double *out)
+static int sun_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+                         const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
     int N = u->N;
@@ -214,24 +214,24 @@ static int sun_orbit_exp(const slpi_fast_system *s, const double *sigma, const d
     return slpi_fast_all_finite(out, (int)NN) ? 0 : SLPI_ENUMERIC;
 }
 
-static void sun_m_from_state(const slpi_fast_system *s, const double *mu, double *Y)
+static void sun_m_from_state(const slpi_fast_system *s, double *Y, const double *mu)
 {
     slpi_fast_sun_unpack(sun_of(s)->N, mu, (cplx *)Y);
 }
 
-static void sun_m_to_state(const slpi_fast_system *s, const double *Y, double *mu)
+static void sun_m_to_state(const slpi_fast_system *s, double *mu, const double *Y)
 {
     slpi_fast_sun_pack(sun_of(s)->N, (const cplx *)Y, mu);
 }
 
-static void sun_m_psi(const slpi_fast_system *s, const double *delta, const double *Y, double *Psi)
+static void sun_m_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     slpi_fast_sun *u = sun_of(s);
     u->psi(u, delta, (const cplx *)Y, (cplx *)Psi);
 }
 
-static double sun_m_isomp_iter(const slpi_fast_system *s, const double *delta, const double *Xn,
-                               const double *Y, double *Ynew, double *ynorm, double *Psi_out)
+static double sun_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
+                               double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
     slpi_fast_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
@@ -240,28 +240,28 @@ static double sun_m_isomp_iter(const slpi_fast_system *s, const double *delta, c
 }
 
 /* COMM update from the last iteration's G = Psi Y, still in u->w[0] (no GEMM, P1). */
-static void sun_m_isomp_comm_last(const slpi_fast_system *s, const double *Xn, double *out)
+static void sun_m_isomp_comm_last(const slpi_fast_system *s, double *out, const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 
-static void sun_m_comm_update(const slpi_fast_system *s, const double *Psi, const double *Y,
-                              const double *Xn, double *out)
+static void sun_m_comm_update(const slpi_fast_system *s, double *out, const double *Psi,
+                              const double *Y, const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
     slpi_fast_zcomm_update(u->N, (const cplx *)Psi, (const cplx *)Y, (const cplx *)Xn,
                            (cplx *)out, u->w[0]);
 }
 
-static int sun_m_cay_conj(const slpi_fast_system *s, double a, const double *Psi,
-                          const double *X, double *out)
+static int sun_m_cay_conj(const slpi_fast_system *s, double *out, double a,
+                          const double *Psi, const double *X)
 {
     return slpi_fast_zcayley(sun_of(s)->N, 0, a, (const cplx *)Psi, (const cplx *)X, (cplx *)out);
 }
 
-static int sun_m_ainv(const slpi_fast_system *s, double a, const double *Psi, const double *X,
-                      double *out)
+static int sun_m_ainv(const slpi_fast_system *s, double *out, double a, const double *Psi,
+                      const double *X)
 {
     return slpi_fast_zcayley(sun_of(s)->N, 1, a, (const cplx *)Psi, (const cplx *)X, (cplx *)out);
 }
@@ -281,10 +281,10 @@ void slpi_fast_sun_fill_ops(slpi_fast_system *s)
     s->dgen = sun_hess;
     s->gen_sum = sun_grad_sum;
     s->coad = sun_coad;
-    s->bracket = sun_bracket;
+    s->lie = sun_bracket;
     s->orbit = sun_orbit_exp;
-    s->m_from_state = sun_m_from_state;
-    s->m_to_state = sun_m_to_state;
+    s->m_unpack = sun_m_from_state;
+    s->m_pack = sun_m_to_state;
     s->m_psi = sun_m_psi;
     s->m_isomp_iter = sun_m_isomp_iter;
     s->m_isomp_comm_last = sun_m_isomp_comm_last;

@@ -81,13 +81,13 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     svi_vec_ctx *c = ctx;
     svi_work *w = c->w;
     for (int i = 0; i < 3; i++) w->mu[i] = 0.5 * (A[i] + B[i]);
-    slpi_fast_gen_sum(&c->f->sys, c->f->delta, w->mu, w->g, w->tmp);
+    slpi_fast_gen_sum(&c->f->sys, w->g, w->tmp, c->f->delta, w->mu);
     for (int i = 0; i < 3; i++) x[i] = 0.5 * w->g[i];
-    slpi_fast_cayley3(x, tau);
+    slpi_fast_cayley3(tau, x);
     ft[0] = ft[1] = ft[2] = 0;
     if (w->form == FORM_SD) {
-        slpi_fast_cross(w->g + 3, w->mu + 3, ft);   /* f with the current Gamma~ */
-        slpi_fast_mat3t_vec(tau, c->Gk, w->mu + 3);
+        slpi_fast_cross(ft, w->g + 3, w->mu + 3);   /* f with the current Gamma~ */
+        slpi_fast_mat3t_vec(w->mu + 3, tau, c->Gk);
     }
 }
 
@@ -103,10 +103,10 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
     int st;
     do {
         map(ctx, A, B, x, tau, ft);
-        slpi_fast_mat3t_vec(tau, Pk, v);
+        slpi_fast_mat3t_vec(v, tau, Pk);
         for (int i = 0; i < 3; i++) v[i] -= ft[i];
-        slpi_fast_ac_inv(c, x, Pk, An);
-        slpi_fast_ac_inv(c, x, v, Bn);
+        slpi_fast_ac_inv(An, c, x, Pk);
+        slpi_fast_ac_inv(Bn, c, x, v);
         double dmax = slpi_fast_max2(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
         memcpy(A, An, sizeof An);
         memcpy(B, Bn, sizeof Bn);
@@ -132,23 +132,23 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *i
     if (slpi_step_failed(st)) return st;
     if (w->node) {
         double xc[3], xb = slpi_fast_dot3(x, B);
-        slpi_fast_cross(x, B, xc);
+        slpi_fast_cross(xc, x, B);
         for (int i = 0; i < 3; i++) Pn[i] = B[i] - 0.5 * xc[i] + w->c * xb * x[i];
     } else {
-        slpi_fast_mat3t_vec(tau, Pk, v);
+        slpi_fast_mat3t_vec(v, tau, Pk);
         for (int i = 0; i < 3; i++) v[i] -= ft[i];
-        slpi_fast_mat3t_vec(tau, v, Pn);
+        slpi_fast_mat3t_vec(Pn, tau, v);
     }
     if (sd) {
         double Gt[3];
-        slpi_fast_mat3t_vec(tau, Gk, Gt);
-        slpi_fast_mat3t_vec(tau, Gt, xs + 3);
+        slpi_fast_mat3t_vec(Gt, tau, Gk);
+        slpi_fast_mat3t_vec(xs + 3, tau, Gt);
     }
     memcpy(xs, Pn, sizeof Pn);
     if (s->dim > s->cdim) {
         double *R = xs + s->cdim, t2[9];
-        slpi_fast_mat3_mul(tau, tau, t2);
-        slpi_fast_mat3_mul(R, t2, R);
+        slpi_fast_mat3_mul(t2, tau, tau);
+        slpi_fast_mat3_mul(R, R, t2);
     }
     return st;
 }
@@ -158,15 +158,15 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     const slpi_fast_system *s = &f->sys;
     svi_work *w = f->work;
     int m = s->mdim;
-    s->m_from_state(s, xs, w->Xk);
+    s->m_unpack(s, w->Xk, xs);
     memcpy(w->M, w->Xk, sizeof *w->M * (size_t)m);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
-        s->m_psi(s, f->delta, w->M, w->P);
-        if (s->m_ainv(s, 0.25, w->P, w->Xk, w->t1) || s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu)
-            || s->m_ainv(s, 0.25, w->P, w->nu, w->Mn))
+        s->m_psi(s, w->P, f->delta, w->M);
+        if (s->m_ainv(s, w->t1, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk)
+            || s->m_ainv(s, w->Mn, 0.25, w->P, w->nu))
             return SLPI_STEP_DIVERGED;
         for (int i = 0; i < m; i++) w->Mn[i] = 0.5 * (w->t1[i] + w->Mn[i]);
         double dmax = slpi_fast_maxdiff(w->Mn, w->M, m);
@@ -176,10 +176,10 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    s->m_psi(s, f->delta, w->M, w->P);
-    if (s->m_cay_conj(s, 0.25, w->P, w->Xk, w->nu) || s->m_cay_conj(s, 0.25, w->P, w->nu, w->t1))
+    s->m_psi(s, w->P, f->delta, w->M);
+    if (s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->t1, 0.25, w->P, w->nu))
         return SLPI_STEP_DIVERGED;
-    s->m_to_state(s, w->t1, xs);
+    s->m_pack(s, xs, w->t1);
     return st;
 }
 

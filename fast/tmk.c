@@ -46,11 +46,11 @@ static int tmk_chord(const slpi_fast_system *s, const double *delta, const doubl
         double *col = w->D + (size_t)j * d;
         memset(w->e, 0, sizeof *w->e * (size_t)d);
         w->e[j] = 1;
-        s->coad(s, w->e, mu, w->w);
+        s->coad(s, w->w, w->e, mu);
         memcpy(col, w->e, sizeof *col * (size_t)d);
         for (int k = 0; k <= s->M; k++) {
             if (delta[k] == 0) continue;
-            s->dgen(s, k, mu, w->w, w->h);
+            s->dgen(s, k, w->h, mu, w->w);
             for (int i = 0; i < d; i++) col[i] -= 0.5 * delta[k] * w->h[i];
         }
     }
@@ -71,9 +71,9 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
-        if (s->orbit(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+        if (s->orbit(s, w->mubar, w->sigma, x)) return SLPI_STEP_DIVERGED;
         for (int i = 0; i < d; i++) w->mubar[i] = 0.5 * (x[i] + w->mubar[i]);
-        slpi_fast_gen_sum(s, f->delta, w->mubar, w->r, w->tmp);
+        slpi_fast_gen_sum(s, w->r, w->tmp, f->delta, w->mubar);
         for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
         LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
         for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
@@ -82,7 +82,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    if (s->orbit(s, w->sigma, x, w->mubar)) return SLPI_STEP_DIVERGED;
+    if (s->orbit(s, w->mubar, w->sigma, x)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mubar, sizeof *x * (size_t)d);
     return st;
 }

@@ -30,7 +30,7 @@ static inline double slpi_fast_maxdiff(const double *x, const double *y, int n)
     return m;
 }
 
-static inline void slpi_fast_cross(const double *a, const double *b, double *out)
+static inline void slpi_fast_cross(double *out, const double *a, const double *b)
 {
     double c0 = a[1] * b[2] - a[2] * b[1];
     double c1 = a[2] * b[0] - a[0] * b[2];
@@ -44,7 +44,7 @@ static inline double slpi_fast_dot3(const double *a, const double *b)
 }
 
 /* R = I + s hat(w) + c hat(w)^2, row-major. */
-static inline void slpi_fast_rot_coeffs(const double *w, double s, double c, double *R)
+static inline void slpi_fast_rot_coeffs(double *R, const double *w, double s, double c)
 {
     double xx = w[0] * w[0], yy = w[1] * w[1], zz = w[2] * w[2];
     R[0] = 1 - c * (yy + zz); R[1] = -s * w[2] + c * w[0] * w[1]; R[2] = s * w[1] + c * w[0] * w[2];
@@ -52,7 +52,7 @@ static inline void slpi_fast_rot_coeffs(const double *w, double s, double c, dou
     R[6] = -s * w[1] + c * w[0] * w[2]; R[7] = s * w[0] + c * w[1] * w[2]; R[8] = 1 - c * (xx + yy);
 }
 
-static inline void slpi_fast_mat3_vec(const double *R, const double *v, double *out)   /* R v */
+static inline void slpi_fast_mat3_vec(double *out, const double *R, const double *v)   /* R v */
 {
     double o0 = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
     double o1 = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
@@ -60,7 +60,7 @@ static inline void slpi_fast_mat3_vec(const double *R, const double *v, double *
     out[0] = o0; out[1] = o1; out[2] = o2;
 }
 
-static inline void slpi_fast_mat3t_vec(const double *R, const double *v, double *out)  /* R^T v */
+static inline void slpi_fast_mat3t_vec(double *out, const double *R, const double *v)  /* R^T v */
 {
     double o0 = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
     double o1 = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
@@ -68,7 +68,7 @@ static inline void slpi_fast_mat3t_vec(const double *R, const double *v, double 
     out[0] = o0; out[1] = o1; out[2] = o2;
 }
 
-static inline void slpi_fast_mat3_mul(const double *A, const double *B, double *out)   /* A B */
+static inline void slpi_fast_mat3_mul(double *out, const double *A, const double *B)   /* A B */
 {
     double t[9];
     for (int i = 0; i < 3; i++)
@@ -78,19 +78,19 @@ static inline void slpi_fast_mat3_mul(const double *A, const double *B, double *
 }
 
 /* SO(3) Cayley tau(x), a rotation by 2 atan(|x|/2) about x. */
-static inline void slpi_fast_cayley3(const double *x, double *R)
+static inline void slpi_fast_cayley3(double *R, const double *x)
 {
     double k = 4 / (4 + slpi_fast_dot3(x, x));
-    slpi_fast_rot_coeffs(x, k, 0.5 * k, R);
+    slpi_fast_rot_coeffs(R, x, k, 0.5 * k);
 }
 
 /* A_c(x)^{-1} v = [v - x cross v / 2 + (1/4 - c)(x.v) x / (1 + c|x|^2)] / (1 + |x|^2/4)
  * (in place allowed). */
-static inline void slpi_fast_ac_inv(double c, const double *x, const double *v, double *out)
+static inline void slpi_fast_ac_inv(double *out, double c, const double *x, const double *v)
 {
     double xv = slpi_fast_dot3(x, v), xx = slpi_fast_dot3(x, x), xc[3];
     double k = (0.25 - c) * xv / (1 + c * xx), inv = 1 / (1 + 0.25 * xx);
-    slpi_fast_cross(x, v, xc);
+    slpi_fast_cross(xc, x, v);
     for (int i = 0; i < 3; i++) out[i] = (v[i] - 0.5 * xc[i] + k * x[i]) * inv;
 }
 

@@ -41,7 +41,7 @@ static int generator(generators *g, int k, const double *mu, double *xi)
     }
     memset(g->eta, 0, sizeof(double) * (size_t)(g->M + 1));
     g->eta[k] = 1;
-    return slpi_fast_gradient_sum(g->f, g->eta, mu, xi);
+    return slpi_fast_gradient_sum(g->f, xi, g->eta, mu);
 }
 
 static double maxabs(const double *x, int n)
@@ -59,7 +59,7 @@ static double drift_at(generators *g, const double *mu)
            d[MAXN] = {0}, scale = 0;
     for (int k = 1; k <= g->M; k++) {
         if (generator(g, k, mu, xi)) return -1;
-        slpi_fast_coad(g->f, xi, mu, V);
+        slpi_fast_coad(g->f, V, xi, mu);
         double vn = maxabs(V, n), eps = vn > 0 ? 1e-3 * maxabs(mu, n) / vn : 0;
         if (vn == 0) continue;
         for (int i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ static double drift_at(generators *g, const double *mu)
         }
         if (generator(g, k, mp, xp) || generator(g, k, mm, xm)) return -1;
         for (int i = 0; i < n; i++) D[i] = (xp[i] - xm[i]) / (2 * eps);
-        slpi_fast_coad(g->f, D, mu, w);
+        slpi_fast_coad(g->f, w, D, mu);
         for (int i = 0; i < n; i++) d[i] += 0.5 * w[i];
         scale += maxabs(xi, n) * vn;
     }
@@ -123,7 +123,7 @@ int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint6
 static int le_sigma(generators *g, double h, double dW, const double *x, double *s)
 {
     double xi[3], eta[1] = {h};
-    int rc = slpi_fast_gradient_sum(g->f, eta, x, s);
+    int rc = slpi_fast_gradient_sum(g->f, s, eta, x);
     if (!rc) rc = generator(g, 1, x, xi);
     for (int i = 0; i < 3; i++) s[i] += dW * xi[i];
     return rc;
@@ -134,7 +134,7 @@ static int lie_euler(generators *g, double h, double w, double *x)
 {
     double s[3], z[3];
     int rc = le_sigma(g, h, w, x, s);
-    if (!rc) rc = slpi_fast_orbit(g->f, s, x, z);
+    if (!rc) rc = slpi_fast_orbit(g->f, z, s, x);
     if (!rc) memcpy(x, z, sizeof z);
     return rc;
 }
@@ -144,10 +144,10 @@ static int heun(generators *g, double h, double w, double *x)
 {
     double s1[3], s2[3], z[3];
     int rc = le_sigma(g, h, w, x, s1);
-    if (!rc) rc = slpi_fast_orbit(g->f, s1, x, z);
+    if (!rc) rc = slpi_fast_orbit(g->f, z, s1, x);
     if (!rc) rc = le_sigma(g, h, w, z, s2);
     for (int i = 0; i < 3; i++) s1[i] = 0.5 * (s1[i] + s2[i]);
-    if (!rc) rc = slpi_fast_orbit(g->f, s1, x, z);
+    if (!rc) rc = slpi_fast_orbit(g->f, z, s1, x);
     if (!rc) memcpy(x, z, sizeof z);
     return rc;
 }

@@ -55,7 +55,7 @@ static void dexpinv(const slpi_fast *f, const double *b, double sg, const double
     memcpy(t, v, sizeof(double) * (size_t)n);
     memcpy(out, v, sizeof(double) * (size_t)n);
     for (int j = 1; j < NBERN; j++) {
-        slpi_fast_bracket(f, sigma, t, u);
+        slpi_fast_lie(f, u, sigma, t);
         for (int i = 0; i < n; i++) t[i] = sg * u[i];
         for (int i = 0; i < n; i++) out[i] += b[j] * t[i];
     }
@@ -95,10 +95,10 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
         static const double off[4] = {-2, -1, 1, 2};
         for (int k = 0; k < 4; k++) {
             for (int i = 0; i < n; i++) sp[i] = sigma[i] + off[k] * eps * ds[i];
-            slpi_fast_orbit(f, sp, mu0, ym[k]);
+            slpi_fast_orbit(f, ym[k], sp, mu0);
         }
-        slpi_fast_orbit(f, sigma, mu0, mu);
-        slpi_fast_coad(f, v, mu, target);
+        slpi_fast_orbit(f, mu, sigma, mu0);
+        slpi_fast_coad(f, target, v, mu);
         for (int i = 0; i < n; i++)   /* fourth-order central difference */
             d[i] = (ym[0][i] - 8 * ym[1][i] + 8 * ym[2][i] - ym[3][i]) / (12 * eps) - target[i];
         *defect = fmax(*defect, maxabs(d, n) / (maxabs(v, n) * maxabs(mu, n)));
@@ -112,7 +112,7 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
 static void ac_apply(double c, const double *x, const double *P, double *out)
 {
     double xc[3], xp = slpi_fast_dot3(x, P);
-    slpi_fast_cross(x, P, xc);
+    slpi_fast_cross(xc, x, P);
     for (int i = 0; i < 3; i++) out[i] = P[i] + 0.5 * xc[i] + c * xp * x[i];
 }
 
@@ -127,12 +127,12 @@ double slpi_gaps_cayley_ad_so3(int trials, uint64_t seed)
             mx[i] = -x[i];
             P[i] = rnd(seed, t, 4, i);
         }
-        slpi_fast_cayley3(x, tau);
+        slpi_fast_cayley3(tau, x);
         for (int k = 0; k < 2; k++) {
             double c = k ? -0.25 : 0.25;
             ac_apply(c, mx, P, l);
             ac_apply(c, x, P, a);
-            slpi_fast_mat3t_vec(tau, a, r);
+            slpi_fast_mat3t_vec(r, tau, a);
             for (int i = 0; i < 3; i++) l[i] -= r[i];
             worst = fmax(worst, maxabs(l, 3) / (maxabs(P, 3) * (1 + slpi_fast_dot3(x, x))));
         }
@@ -282,7 +282,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         double mxx[3] = {-xx[0], -xx[1], -xx[2]};
         ac_matrix(c, mxx, Bm);
         if (solve3(Am, Pk, A)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
-        slpi_fast_mat3_vec(Bm, A, rhs);
+        slpi_fast_mat3_vec(rhs, Bm, A);
         if (!rc && solve3(Am, rhs, B)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
         if (rc) break;
         /* the recovered x is the fixed point: x = Delta t xi((A+B)/2) */
@@ -290,7 +290,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
         eta[0] = p.h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
-        if (slpi_fast_gradient_sum(f, eta, Mv, e)) {
+        if (slpi_fast_gradient_sum(f, e, eta, Mv)) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: out of memory");
             break;
         }
@@ -299,7 +299,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         /* identities: Pi_{k+1} - Pi_k = -x x (A+B); Pi_k + Pi_{k+1} = s (A+B) + (1/4+c)(x.(A+B)) x */
         double xx2 = slpi_fast_dot3(xx, xx), s = 1 - 0.25 * xx2, AB[3], cr[3];
         for (int i = 0; i < 3; i++) AB[i] = A[i] + B[i];
-        slpi_fast_cross(xx, AB, cr);
+        slpi_fast_cross(cr, xx, AB);
         double xab = slpi_fast_dot3(xx, AB), scale = 3 * U_ROUND * maxabs(Pk, 3);
         for (int i = 0; i < 3; i++) {
             D[i] = Pn[i] - Pk[i] + cr[i];

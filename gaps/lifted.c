@@ -33,7 +33,7 @@ static void momentum(const double *Q, const double *P, double *x)
 {
     double Qt[9], W[9];
     transpose(Q, Qt);
-    slpi_fast_mat3_mul(Qt, P, W);
+    slpi_fast_mat3_mul(W, Qt, P);
     x[0] = 0.5 * (W[7] - W[5]);
     x[1] = 0.5 * (W[2] - W[6]);
     x[2] = 0.5 * (W[3] - W[1]);
@@ -63,7 +63,7 @@ static int lifted_map(void *arg, const double *g, double *gn)
     hat(g, G);
     if (rsolve(c->a, G, c->Q, Qt) || rsolve(c->a, G, c->P, Pt)) return -1;
     momentum(Qt, Pt, xt);
-    slpi_fast_generator_sum(c->f, c->eta, xt, psi);
+    slpi_fast_generator_sum(c->f, psi, c->eta, xt);
     for (int i = 0; i < 3; i++) gn[i] = -psi[i];   /* G = Psi^* = -hat(psi) */
     return 0;
 }
@@ -76,15 +76,15 @@ static slpi_step_status lifted_step(const slpi_fast *f, double a, const double *
     double xn[3], psi[3], g[3], G[9], Qt[9], Pt[9], F[9];
     int iters;
     momentum(Q, P, xn);
-    slpi_fast_generator_sum(f, eta, xn, psi);
+    slpi_fast_generator_sum(f, psi, eta, xn);
     for (int i = 0; i < 3; i++) g[i] = -psi[i];
     slpi_step_status st = slpi_fast_fixed_point(lifted_map, &c, 3, 1e-15, 100, g, &iters);
     if (slpi_step_failed(st)) return st;
     hat(g, G);
     if (rsolve(a, G, Q, Qt) || rsolve(a, G, P, Pt)) return SLPI_STEP_DIVERGED;
     for (int i = 0; i < 9; i++) F[i] = (i % 4 == 0) + a * G[i];
-    slpi_fast_mat3_mul(Qt, F, Q1);
-    slpi_fast_mat3_mul(Pt, F, P1);
+    slpi_fast_mat3_mul(Q1, Qt, F);
+    slpi_fast_mat3_mul(P1, Pt, F);
     return st;
 }
 
@@ -93,7 +93,7 @@ static void random_rotation(uint64_t seed, uint32_t comp, double *R)
 {
     double w[3];
     for (int i = 0; i < 3; i++) w[i] = slpi_noise_normal(seed, 0, comp, (uint64_t)i);
-    slpi_fast_cayley3(w, R);
+    slpi_fast_cayley3(R, w);
 }
 
 int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed,
@@ -130,14 +130,14 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
             break;
         }
         if (k == 0) {   /* equivariance under left translation by g */
-            slpi_fast_mat3_mul(gR, Q, gQ);
-            slpi_fast_mat3_mul(gR, P, gP);
+            slpi_fast_mat3_mul(gQ, gR, Q);
+            slpi_fast_mat3_mul(gP, gR, P);
             if (slpi_step_failed(lifted_step(f, a, eta, gQ, gP, Qg, Pg))) {
                 rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: translated step did not converge");
                 break;
             }
-            slpi_fast_mat3_mul(gR, Q1, gQ);
-            slpi_fast_mat3_mul(gR, P1, gP);
+            slpi_fast_mat3_mul(gQ, gR, Q1);
+            slpi_fast_mat3_mul(gP, gR, P1);
             for (int i = 0; i < 9; i++) {
                 r->equiv = fmax(r->equiv, fabs(Qg[i] - gQ[i]));
                 r->equiv = fmax(r->equiv, fabs(Pg[i] - gP[i]) / slpi_fast_maxabs(P, 9));
@@ -161,7 +161,7 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
         r->half = fmax(r->half, slpi_fast_maxdiff(x1, z, 3) / xn);
         double Qt[9], QQ[9];
         transpose(Q1, Qt);
-        slpi_fast_mat3_mul(Qt, Q1, QQ);
+        slpi_fast_mat3_mul(QQ, Qt, Q1);
         for (int i = 0; i < 9; i++) r->group = fmax(r->group, fabs(QQ[i] - (i % 4 == 0)));
         memcpy(Q, Q1, sizeof Q);
         memcpy(P, P1, sizeof P);

@@ -80,7 +80,7 @@ void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n)
     double R[9] = {co, -si, 0, si, co, 0, 0, 0, 1}, det = 2 + 2 * co, dev = INFINITY;
     if (det != 0) {
         double x[3] = {0, 0, 2 * si / (1 + co)}, T[9];
-        slpi_fast_cayley3(x, T);
+        slpi_fast_cayley3(T, x);
         dev = slpi_fast_maxdiff(T, R, 9);
     }
     slpi_audit_outcome(c, dev <= 1e-14, dev);

@@ -55,7 +55,7 @@
 
 #include "core/checkpoint.h"
 #include "core/noise.h"
-#include "fast/fast.h"
+#include "fast/ensemble.h"
 #include "reports/reports.h"
 
 #define CONV_CKPT_FORMAT "slpi-converge-checkpoint"
@@ -198,8 +198,8 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
 /* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step. */
 static soa_kind soa_eligible(const slpi_fast *f)
 {
-    const slpi_problem *p = &f->p;
-    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R || f->scheme->id != p->scheme) return SOA_NONE;
+    const slpi_problem *p = slpi_fast_problem(f);
+    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R) return SOA_NONE;
     if (p->scheme == SLPI_SCHEME_ISOMP && p->rb.form == SLPI_RB_FORM_ISO
         && p->rb.noise == SLPI_RB_NOISE_ISO_QUAD && p->isomp_update == SLPI_ISO_UPDATE_COMM
         && p->solver == SLPI_SOLVER_FIXED_POINT)
@@ -237,7 +237,7 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
     for (int i = 0; i < w->nf; i++) {
         slpi_error ignored;
         w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
-        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], &w->f[i]->p, &ignored))
+        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], slpi_fast_problem(w->f[i]), &ignored))
             w->kind[i] = SOA_NONE;
     }
     size_t d = (size_t)ly->dim, M = (size_t)(ly->M > 0 ? ly->M : 1), nf = (size_t)w->nf;
@@ -292,7 +292,7 @@ static void block_noise(worker *w, const slpi_conv_cfg *c, const layout *ly, uin
         }
     if (!ly->trunc) return;
     for (int i = 0; i <= ly->nlev; i++) {
-        double D = slpi_noise_threshold(w->f[i]->p.h, c->base.trunc_ell);
+        double D = slpi_noise_threshold(slpi_fast_problem(w->f[i])->h, c->base.trunc_ell);
         size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
         w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, D);
     }
@@ -306,8 +306,8 @@ static int step_block(worker *w, const slpi_conv_cfg *c, const layout *ly, int i
     long bad = 0;
     if (w->kind[i] != SOA_NONE) {
         bad = w->kind[i] == SOA_ISOMP
-                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, f->p.h, x, dW, &w->iters, w->failed)
-                  : slpi_fast_rb_svi_soa(&w->soa[i], n, f->p.h, x, dW, &w->iters, w->failed);
+                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed)
+                  : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed);
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {
@@ -319,8 +319,8 @@ static int step_block(worker *w, const slpi_conv_cfg *c, const layout *ly, int i
         if (slpi_step_failed(st))
             return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
                                   "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-                                  slpi_scheme_name(f->scheme->id), (unsigned long long)(path0 + (uint64_t)r),
-                                  level_of(c, ly, i), f->p.h, step, slpi_step_status_name(st),
+                                  slpi_scheme_name(slpi_fast_problem(f)->scheme), (unsigned long long)(path0 + (uint64_t)r),
+                                  level_of(c, ly, i), slpi_fast_problem(f)->h, step, slpi_step_status_name(st),
                                   info.iterations, info.residual);
         w->iters += info.iterations;
         for (int j = 0; j < ly->dim; j++) x[(size_t)j * (size_t)n + (size_t)r] = w->lane[j];

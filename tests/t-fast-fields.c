@@ -19,8 +19,8 @@ static void cross(const double *a, const double *b, double *c)
 static void field(const slpi_fast_system *s, int k, const double *mu, double *v)
 {
     double xi[256];
-    s->gen(s, k, mu, xi);
-    s->coad(s, xi, mu, v);
+    s->gen(s, k, xi, mu);
+    s->coad(s, v, xi, mu);
 }
 
 static double maxdiff(const double *a, const double *b, int n)
@@ -179,9 +179,9 @@ static void check_hess(slpi_fast *f, const char *what)
     double eps = 1e-5;
     for (int i = 0; i < d; i++) { mp[i] = mu[i] + eps * w[i]; mm[i] = mu[i] - eps * w[i]; }
     for (int k = 0; k <= (s->M < 3 ? s->M : 3); k++) {
-        s->gen(s, k, mp, gp);
-        s->gen(s, k, mm, gm);
-        s->dgen(s, k, mu, w, h);
+        s->gen(s, k, gp, mp);
+        s->gen(s, k, gm, mm);
+        s->dgen(s, k, h, mu, w);
         double err = 0, sc = 1e-300;
         for (int i = 0; i < d; i++) {
             err = fmax(err, fabs((gp[i] - gm[i]) / (2 * eps) - h[i]));
@@ -199,10 +199,10 @@ static void check_orbit(slpi_fast *f, const char *what, double (*casimir)(const 
     double mu[64], sg[64], o[64], term[64], t2[64], sum[64];
     slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) sg[i] = 0.3 * rnd();
-    s->orbit(s, sg, mu, o);
+    s->orbit(s, o, sg, mu);
     for (int i = 0; i < d; i++) sum[i] = term[i] = mu[i];
     for (int j = 1; j < 40; j++) {
-        s->coad(s, sg, term, t2);
+        s->coad(s, t2, sg, term);
         for (int i = 0; i < d; i++) { term[i] = t2[i] / j; sum[i] += term[i]; }
     }
     TEST_CHECKF(maxdiff(o, sum, d) < 1e-13, "%s O_exp vs series: %g", what, maxdiff(o, sum, d));

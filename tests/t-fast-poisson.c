@@ -38,7 +38,7 @@ static double poisson_residual(slpi_fast *f, const double *x, const double *dw)
     fu_run(f, x1, 1, dw);
     slpi_props_poisson_tensor(&f->p, x, H0);      /* J = hat x (props/invariants.c) */
     slpi_props_poisson_tensor(&f->p, x1, H1);
-    slpi_fast_mat3_mul(D, H0, T);
+    slpi_fast_mat3_mul(T, D, H0);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) R[3 * i + j] = T[3 * i] * D[3 * j] + T[3 * i + 1] * D[3 * j + 1] + T[3 * i + 2] * D[3 * j + 2];
     return fu_maxdiff(R, H1, 9);

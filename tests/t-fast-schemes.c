@@ -18,7 +18,7 @@ static void rk4_ref(const double *x0, double T, long n, double *x)
             double c = st == 0 ? 0 : st == 3 ? 1 : 0.5;
             for (int i = 0; i < 3; i++) y[i] = x[i] + (st ? c * h * k[st - 1][i] : 0);
             double w[3] = {y[0] / Iiso[0], y[1] / Iiso[1], y[2] / Iiso[2]};
-            slpi_fast_cross(y, w, k[st]);
+            slpi_fast_cross(k[st], y, w);
         }
         for (int i = 0; i < 3; i++) x[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     }

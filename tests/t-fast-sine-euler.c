@@ -183,13 +183,13 @@ static void check_system(int N, int samples)
         double c = test_rand_uniform(-1, 1);
         for (int i = 0; i < N; i++) W[i + (size_t)N * i] += I * c;
         slpi_fast_sun_pack(N, W, mu);
-        s.gen_sum(&s, delta, mu, xi);
-        s.coad(&s, xi, mu, v);
+        s.gen_sum(&s, xi, delta, mu);
+        s.coad(&s, v, xi, mu);
         /* the same through the per-component gradients */
         memset(ref, 0, dim * sizeof *ref);
         for (int k = 0; k <= s.M; k++) {
-            s.gen(&s, k, mu, xi);
-            s.coad(&s, xi, mu, tmp);
+            s.gen(&s, k, xi, mu);
+            s.coad(&s, tmp, xi, mu);
             for (int i = 0; i < dim; i++) ref[i] += delta[k] * tmp[i];
         }
         fourier_field(&b, p.se.amp, delta, om, f);
@@ -231,7 +231,7 @@ static int initial(const slpi_fast_system *s, const slpi_problem *p, double *x, 
 {
     double c[16];
     int rc = slpi_problem_initial_state(p, c, err);
-    return rc ? rc : s->initial_map(s, c, x, err);
+    return rc ? rc : s->initial_map(s, x, c, err);
 }
 
 /* Initial conditions and diagnostics: the canonical IC's printed C2 and C3 (docs/systems.md#sine-euler),
@@ -247,7 +247,7 @@ static void check_ic(void)
     double x[9], y[9];
     slpi_diag d = {0};
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
-    s.diagnostics(&s, x, x, &d);
+    s.diagnostics(&s, &d, x, x);
     double c2 = diag_get(&d, "C2"), c3 = diag_get(&d, "C3");
     TEST_CHECKF(fabs(c2 + 0.117121) < 1e-6 && fabs(c3 + 0.0151538) < 1e-7,
                 "canonical IC: C2 %.9g C3 %.9g, printed -0.117121 -0.0151538", c2, c3);
@@ -268,12 +268,12 @@ static void check_ic(void)
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
     TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK && memcmp(x, y, sizeof x) == 0);
     d.n = 0;
-    s.diagnostics(&s, x, NULL, &d);
+    s.diagnostics(&s, &d, x, NULL);
     TEST_CHECK(diag_get(&d, "real_even_dev") < 64 * U);
     p.se.ic = SLPI_SE_IC_COMPLEX;
     TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK);
     d.n = 0;
-    s.diagnostics(&s, y, NULL, &d);
+    s.diagnostics(&s, &d, y, NULL);
     TEST_CHECK(diag_get(&d, "real_even_dev") > 1e-3);
     p.se.ic_seed = 8;
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK && memcmp(x, y, sizeof x) != 0);

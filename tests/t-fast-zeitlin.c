@@ -332,8 +332,8 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         }
         ccomm(N, P, X, V, T);
         slpi_fast_sun_pack(N, V, ref);
-        s.gen_sum(&s, delta, mu, xi);
-        s.coad(&s, xi, mu, v);
+        s.gen_sum(&s, xi, delta, mu);
+        s.coad(&s, v, xi, mu);
         double sc = 0, e = 0, ek = 0, eh = 0;
         for (int i = 0; i < dim; i++) {
             sc = fmax(sc, fabs(ref[i]));
@@ -341,18 +341,18 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
         }
         memset(ref, 0, dim * sizeof *ref);
         for (int k = 0; k <= M; k++) {
-            s.gen(&s, k, mu, xi);
-            s.coad(&s, xi, mu, tmp);
+            s.gen(&s, k, xi, mu);
+            s.coad(&s, tmp, xi, mu);
             for (int i = 0; i < dim; i++) ref[i] += delta[k] * tmp[i];
         }
         for (int i = 0; i < dim; i++) ek = fmax(ek, fabs(v[i] - ref[i]));
         /* dgen: the generators are linear in mu, so the quotient is exact up to rounding */
         for (int i = 0; i < dim; i++) w[i] = test_rand_uniform(-1, 1);
         int k = (int)test_rand_int(M + 1);
-        s.gen(&s, k, mu, xi);
+        s.gen(&s, k, xi, mu);
         for (int i = 0; i < dim; i++) tmp[i] = mu[i] + 0.5 * w[i];
-        s.gen(&s, k, tmp, v);
-        s.dgen(&s, k, mu, w, ref);
+        s.gen(&s, k, v, tmp);
+        s.dgen(&s, k, ref, mu, w);
         double hs = 0;
         for (int i = 0; i < dim; i++) {
             double q = (noise == SLPI_EZ_NOISE_L && k > 0) ? 0.0 : 2 * (v[i] - xi[i]);
@@ -372,7 +372,7 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
             c2 -= om[i] * om[i];
         }
         slpi_diag d = {0};
-        s.diagnostics(&s, mu, NULL, &d);
+        s.diagnostics(&s, &d, mu, NULL);
         double eH = fmax(fabs(diag_get(&d, "H0") - h) / h, fabs(diag_get(&d, "C2") - c2) / -c2);
         wf = fmax(wf, e / (N * N * U * sc));
         wk = fmax(wk, ek / (N * N * U * sc));

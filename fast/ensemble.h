@@ -1,0 +1,44 @@
+/* ensemble.h — the declared interface of the double path's lock-step ensembles
+ * (fast/ensemble.c), for the convergence studies of reports/ (docs/architecture.md):
+ * the structure-of-arrays kernels and the solver policy they take. Everything else of
+ * fast/ stays behind fast/fast.h. */
+#ifndef SLPI_FAST_ENSEMBLE_H
+#define SLPI_FAST_ENSEMBLE_H
+
+#include "slpi.h"
+
+/* The fixed-point solver policy of docs/schemes.md#solver. */
+typedef struct {
+    double tol;
+    int maxit;
+    int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
+    slpi_cap_policy on_cap;
+} slpi_fast_policy;
+
+/* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
+ * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments
+ * dW[k*nl + r]. ISOMP-COMM with iso-quad noise (M = 3), and SVI-SO3 (rotation output)
+ * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
+ * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
+ * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
+ * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
+ * for the others); iters (may be NULL) accumulates the iterations. */
+typedef enum {
+    SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
+} slpi_fast_isa;
+typedef struct {
+    double Iinv[3];     /* inverse inertia (h0_scale included) */
+    double amp;         /* noise amplitude */
+    double c;           /* SVI quadratic-term sign (+-1/4) */
+    slpi_fast_policy pol;
+    slpi_fast_isa isa;  /* set by init to the best available */
+} slpi_fast_rb_soa;
+int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
+int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
+slpi_fast_isa slpi_fast_ensemble_isa_best(void);
+long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                            const double *dW, long *iters, unsigned char *failed);
+long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
+                          const double *dW, long *iters, unsigned char *failed);
+
+#endif
