@@ -23,7 +23,11 @@
 static void noise_usage(FILE *f)
 {
     fputs("usage: slpi noise --seed S --path P --components M --h H --steps N [options]\n"
+          "       slpi noise --preset NAME | --config FILE [key=value ...] [--output FILE]\n"
           "Write canonical Wiener increments dW^1..dW^M of steps FIRST..FIRST+N-1.\n"
+          "  --preset NAME, --config FILE  the increments a problem consumes: its seed, path,\n"
+          "                   noise count, level h, steps, refine and truncation (a port reads\n"
+          "                   this file to integrate exactly what `slpi run` and `slpi verify` do)\n"
           "  --seed S         64-bit seed (decimal or 0x hex)\n"
           "  --path P         path index, 0..2^32-1\n"
           "  --components M   number of Wiener processes, 1..100000\n"
@@ -34,7 +38,7 @@ static void noise_usage(FILE *f)
           "  --truncate on|off  clip at D(H, ELL) = sqrt(2 ELL H |ln H|) (default off)\n"
           "  --ell ELL        truncation parameter, 2^-20..100 (default 2, the papers' value)\n"
           "  --first J        index of the first step (default 0)\n"
-          "  --output FILE    write there instead of standard output (a temporary file renamed\n"
+          "  -o, --output FILE  write there instead of standard output (a temporary file renamed\n"
           "                   over FILE when complete; FILE is left as it was on error)\n"
           "  --format noise|bits  noise file (default), or binary64 bit patterns in hex\n"
           "  --check FILE     instead: validate a noise file; with --components, --h or\n"
@@ -91,38 +95,47 @@ int slpi_cli_noise(int argc, char **argv)
         {"first", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"check", required_argument, NULL, 'c'}, {"help", no_argument, NULL, '?' + 256},
+        {"preset", required_argument, NULL, 'P'}, {"config", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
     slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0};
     int have_seed = 0, have_path = 0, bits = 0;
-    const char *output = NULL, *check = NULL;
+    const char *output = NULL, *check = NULL, *preset = NULL, *config = NULL;
+    int shape_given = 0;   /* --seed .. --first: not with --preset/--config */
     slpi_error err = { 0, "" };
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
         switch (c) {
         case 's':
+            shape_given = 1;
             if (slpi_parse_u64("--seed", optarg, UINT64_MAX, &hd.seed, &err)) return noise_bad(&err);
             have_seed = 1;
             break;
         case 'p':
+            shape_given = 1;
             if (slpi_parse_u64("--path", optarg, UINT32_MAX, &hd.path, &err)) return noise_bad(&err);
             have_path = 1;
             break;
         case 'm':
+            shape_given = 1;
             if (slpi_parse_int("--components", optarg, 1, SLPI_NOISE_FILE_MAX_COMPONENTS, &hd.components, &err))
                 return noise_bad(&err);
             break;
         case 'h':
+            shape_given = 1;
             if (slpi_parse_double("--h", optarg, 0x1p-60, 1e6, &hd.h, &err)) return noise_bad(&err);
             break;
         case 'n':
+            shape_given = 1;
             if (slpi_parse_long("--steps", optarg, 1, 1L << 40, &hd.steps, &err)) return noise_bad(&err);
             break;
         case 'r':
+            shape_given = 1;
             if (slpi_parse_int("--refine", optarg, 0, 40, &hd.refine, &err)) return noise_bad(&err);
             break;
         case 't':
+            shape_given = 1;
             if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "slpi noise: --truncate %s: expected on or off\n", optarg);
                 return SLPI_EINPUT;
@@ -130,9 +143,11 @@ int slpi_cli_noise(int argc, char **argv)
             hd.truncated = !strcmp(optarg, "on");
             break;
         case 'l':
+            shape_given = 1;
             if (slpi_parse_double("--ell", optarg, 0x1p-20, 100, &hd.ell, &err)) return noise_bad(&err);
             break;
         case 'j':
+            shape_given = 1;
             if (slpi_parse_u64("--first", optarg, (uint64_t)1 << 50, &hd.first, &err)) return noise_bad(&err);
             break;
         case 'o':
@@ -148,6 +163,12 @@ int slpi_cli_noise(int argc, char **argv)
         case 'c':
             check = optarg;
             break;
+        case 'P':
+            preset = optarg;
+            break;
+        case 'C':
+            config = optarg;
+            break;
         case '?' + 256:
             noise_usage(stdout);
             return SLPI_OK;
@@ -156,6 +177,42 @@ int slpi_cli_noise(int argc, char **argv)
                     argv[optind - 1]);
             return SLPI_EINPUT;
         }
+    }
+    if (preset || config) {
+        /* the increments the problem consumes: its seed, path, M, level h, steps, refine
+         * and truncation (slpi_noise_source does the same), key=value arguments on top */
+        if (shape_given || check) {
+            fprintf(stderr, "slpi noise: --preset/--config take the noise from the problem: no --seed, --path, "
+                            "--components, --h, --steps, --refine, --truncate, --ell, --first or --check with them\n");
+            return SLPI_EINPUT;
+        }
+        slpi_problem p;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        int rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
+        if (rc == SLPI_OK && config) rc = slpi_problem_load(&p, config, &err);
+        for (int i = optind; rc == SLPI_OK && i < argc; i++) {
+            char *eq = strchr(argv[i], '=');
+            if (!eq || eq == argv[i]) {
+                rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", argv[i]);
+                break;
+            }
+            *eq = '\0';
+            rc = slpi_problem_set(&p, argv[i], eq + 1, &err);
+        }
+        if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+        if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
+            rc = slpi_error_set(&err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
+        if (rc != SLPI_OK) return noise_bad(&err);
+        hd.seed = p.seed;
+        hd.path = p.path;
+        hd.components = slpi_problem_noise_count(&p);
+        hd.h = p.h;
+        hd.steps = p.steps;
+        hd.refine = p.refine;
+        hd.truncated = slpi_problem_truncates(&p);
+        hd.ell = p.trunc_ell;
+        have_seed = have_path = 1;
+        optind = argc;
     }
     if (optind < argc) {
         fprintf(stderr, "slpi noise: unexpected argument '%s' (see slpi noise --help)\n", argv[optind]);

@@ -65,5 +65,25 @@ expect 2 "cols:12: wrong column count" "$slpi" run $run --noise-file "$dir/cols"
 expect 2 "short:30: truncated file" "$slpi" run $run --noise-file "$dir/short" -o "$dir/x.tsv"
 expect 2 "wrong level" "$slpi" run --system rigid-body --scheme isomp --h 0x1p-7 --steps 40 -q --noise-file "$f" -o "$dir/x.tsv"
 
+# --preset/--config: exactly the increments the problem consumes (its seed, path, M, h,
+# steps, refine, truncation): a run fed by that file writes the generator run's rows, also
+# on a truncating problem whose increments are clipped (16 of 6000 at h = 0.1) and with
+# refine
+for pre in "iso/rigid-body/trajectories steps=64 seed=9 path=3" "iso/rigid-body/trajectories h=0.1 steps=2000 truncate=on" \
+           "iso/rigid-body/weak level=4 refine=2" "rkmk/heavy-top/stoch-421-realization steps=32" \
+           "iso/manakov/long steps=16"; do
+  set -- $pre; p=$1; shift
+  "$slpi" noise --preset "$p" "$@" -o "$dir/pre.noise" 2>/dev/null || bad "noise --preset $pre failed"
+  "$slpi" run --preset "$p" "$@" --hex -q -o "$dir/pg.tsv" || bad "run $pre failed"
+  "$slpi" run --preset "$p" "$@" noise_file="$dir/pre.noise" --hex -q -o "$dir/pf.tsv" || bad "run $pre on its noise file failed"
+  [ "$(grep -v '^#' "$dir/pg.tsv")" = "$(grep -v '^#' "$dir/pf.tsv")" ] || bad "noise --preset $pre: the run on the file differs"
+done
+printf 'system=rigid-body\nscheme=isomp\nh=0.01\nsteps=20\nseed=4\n' > "$dir/rb.conf"
+"$slpi" noise --config "$dir/rb.conf" -o "$dir/conf.noise" 2>/dev/null || bad "noise --config failed"
+grep -q '^# seed 4$' "$dir/conf.noise" && grep -q '^# components 3$' "$dir/conf.noise" || bad "noise --config: header $(head -5 "$dir/conf.noise" | tr '\n' ' ')"
+expect 2 "take the noise from the problem" "$slpi" noise --preset iso/rigid-body/trajectories --seed 3
+expect 2 "has no noise" "$slpi" noise --preset iso/rigid-body/trajectories noise=none
+expect 2 "expected key=value" "$slpi" noise --preset iso/rigid-body/trajectories steps
+
 [ $fail -eq 0 ] && echo "t-noise-cli: all checks passed"
 exit $fail
