@@ -6,7 +6,8 @@
 # failure; the trajectory rounded to binary32 (a port that computes in float) FAILs the
 # binary64 budget and PASSes the binary32 one (--precision binary32, and the same with
 # --unit-roundoff 0x1p-24); a sample of rows (--sample) of the perturbed file that
-# includes the step finds it too.
+# includes the step finds it too; a noise file named relative to the trajectory is found
+# from any working directory.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0
@@ -49,5 +50,13 @@ grep -q 'first FAIL at step 5000$' "$d/out" || note "the failure is not named at
 [ "$(verdict "$d/f32.tsv" --precision binary32)" = 0 ] || note "a binary32 port FAILs its own budget: $(tail -3 "$d/out")"
 grep -q 'u = 5.96046e-08 (binary32)' "$d/out" || note "the binary32 budget is not printed: $(grep budget "$d/out")"
 [ "$(verdict "$d/f32.tsv" --unit-roundoff 0x1p-24)" = 0 ] || note "--unit-roundoff 2^-24 differs from binary32: $(tail -3 "$d/out")"
+# a port's directory: the trajectory names its noise file by a relative path, resolved
+# against the trajectory's folder wherever verify runs from
+mkdir -p "$d/port"
+(cd "$d/port" && $slpi noise --preset iso/rigid-body/trajectories steps=40 -o n.noise 2>/dev/null \
+  && $slpi run --preset iso/rigid-body/trajectories steps=40 noise_file=n.noise -q -o t.tsv) || note "port directory set-up failed"
+[ "$(cd / && verdict "$d/port/t.tsv")" = 0 ] || note "a noise file named relative to its trajectory is not found: $(tail -2 "$d/out")"
+mv "$d/port/n.noise" "$d/port/m.noise"
+[ "$(cd / && verdict "$d/port/t.tsv")" = 2 ] || note "a missing relative noise file is not exit 2: $(tail -2 "$d/out")"
 [ $fail -eq 0 ] && echo "t-verify-port: 10^4 steps PASS; one wrong step caught at step 5000; binary32 port FAILs binary64, PASSes binary32"
 exit $fail
