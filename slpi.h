@@ -182,6 +182,8 @@ typedef struct {
     /* certified path */
     long prec;                       /* working precision in bits (default 128) */
     long prec_max;                   /* cap for automatic precision doubling */
+    int ref_lohner;                  /* 1: the ref path propagates in mean-value (Lohner) form
+                                        (key propagation=lohner; slpi_ref_set_lohner) */
 } slpi_problem;
 
 /* The papers' defaults for system s and scheme k. */

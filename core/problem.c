@@ -38,6 +38,7 @@ static const char *const e_update[] = { "comm", "cay", NULL };
 static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
 static const char *const e_svi_out[] = { "rotation", "node", NULL };
 static const char *const e_solver[] = { "fixed-point", "newton", NULL };
+static const char *const e_propagation[] = { "ball", "lohner", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
                                           "const-e3", NULL };
@@ -85,6 +86,7 @@ static const key_def keys[] = {
     { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
     { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 32, 1 << 20, "ref path: working precision in bits" },
     { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 32, 1 << 20, "ref path: cap for automatic precision doubling" },
+    { "propagation", ANY, K_ENUM, OFF(ref_lohner), 0, e_propagation, 0, 0, "ref path: ball (step the last balls, default) | lohner (mean-value form: far smaller radii over long runs; ISOMP comm, states up to 64 entries; no checkpoints)" },
     { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h); on the manifold within 1e-10: heavy top |gamma| = 1, R^T R = I and det R = 1 (SVI forms), su(N) traceless" },
     { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },
     /* rigid body */

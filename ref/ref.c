@@ -88,6 +88,12 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
     }
     s->delta = calloc((size_t)s->sys.M + 1, sizeof(double));
     s->work = _arb_vec_init(s->sys.state_dim);
+    if (p->ref_lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
+        slpi_ref_free(s);
+        return slpi_error_set(err, SLPI_EINPUT, "propagation=lohner: not available for %s on %s (it needs "
+                              "ISOMP with update=comm and solved steps, on states of at most 64 entries)",
+                              slpi_scheme_name(p->scheme), slpi_system_name(p->system));
+    }
     *out = s;
     return SLPI_OK;
 }
