@@ -68,17 +68,24 @@ build() {   # build TARGET...: quiet make in the scratch tree
   make -C "$tree" --no-print-directory -j"$jobs" BUILD=build "$@" > "$log/build.txt" 2>&1
 }
 
-# the suite in `make check` order: t-provenance, the other C tests, the shell tests
+# the suite in `make check` order: t-provenance, the other C tests, the shell tests (a
+# name that is both runs both, once)
 suite() {
   echo t-provenance
   for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
-  for t in "$tree"/tests/t-*.sh; do n=$(basename "$t" .sh); [ "$n" = t-mutants ] || echo "$n"; done
+  for t in "$tree"/tests/t-*.sh; do
+    n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+  done
 }
 
 # run_test NAME: 0 if it passes (output in $log/NAME.txt)
+# (a name may be both a C test and a shell test, e.g. t-checkpoint: both run)
 run_test() {
-  if [ -f "$tree/tests/$1.sh" ]; then cmd="sh tests/$1.sh"; else cmd="build/tests/$1"; fi
-  (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) > "$log/$1.txt" 2>&1
+  : > "$log/$1.txt"
+  for cmd in "build/tests/$1" "sh tests/$1.sh"; do
+    case $cmd in sh*) [ -f "$tree/tests/$1.sh" ] || continue ;; *) [ -f "$tree/tests/$1.c" ] || continue ;; esac
+    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || return 1
+  done
 }
 
 # build_for NAME...: the library, the slpi binary, and what the named tests need
