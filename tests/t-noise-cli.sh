@@ -78,6 +78,12 @@ for pre in "iso/rigid-body/trajectories steps=64 seed=9 path=3" "iso/rigid-body/
   "$slpi" run --preset "$p" "$@" noise_file="$dir/pre.noise" --hex -q -o "$dir/pf.tsv" || bad "run $pre on its noise file failed"
   [ "$(grep -v '^#' "$dir/pg.tsv")" = "$(grep -v '^#' "$dir/pf.tsv")" ] || bad "noise --preset $pre: the run on the file differs"
 done
+# the truncating problem's file is itself clipped and says so (a run re-clips what it reads,
+# so equal rows alone would not show it): header "truncate on 2 D", no |dW| above D
+"$slpi" noise --preset iso/rigid-body/trajectories h=0.1 steps=2000 truncate=on -o "$dir/clip.noise" 2>/dev/null
+grep -q '^# truncate on 2 ' "$dir/clip.noise" || bad "noise --preset on a truncating problem: header $(grep '^# truncate' "$dir/clip.noise")"
+awk -v D="$(awk '/^# truncate on/ {print $6}' "$dir/clip.noise")" '!/^#/ { for (i = 4; i <= 6; i++) if ($i > D || -$i > D) n++ } END { exit n > 0 }' \
+  "$dir/clip.noise" || bad "noise --preset on a truncating problem: increments above D in the file"
 printf 'system=rigid-body\nscheme=isomp\nh=0.01\nsteps=20\nseed=4\n' > "$dir/rb.conf"
 "$slpi" noise --config "$dir/rb.conf" -o "$dir/conf.noise" 2>/dev/null || bad "noise --config failed"
 grep -q '^# seed 4$' "$dir/conf.noise" && grep -q '^# components 3$' "$dir/conf.noise" || bad "noise --config: header $(head -5 "$dir/conf.noise" | tr '\n' ' ')"
