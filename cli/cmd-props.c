@@ -27,7 +27,7 @@ static void usage(FILE *f)
             "  --regressions D  replay every D/*.case file (saved counterexamples)\n"
             "  --save D         save shrunk counterexamples as D/<property>-<system>-<scheme>-<seed>.case\n"
             "  --verbose, -v    one line per group, and the shrinking steps\n"
-            "  --list           the properties\n"
+            "  --list           the coverage table: property x system x scheme x path\n"
             "Exit 0 all passed, 1 a property failed, 2 usage error.\nProperties:\n");
     for (int i = 0; i < slpi_props_property_count(); i++)
         fprintf(f, "  %-13s %s\n", slpi_props_property_get(i)->name, slpi_props_property_get(i)->what);
@@ -151,7 +151,7 @@ int slpi_cli_props(int argc, char **argv)
         case 'R': regress = optarg; break;
         case 'w': o.save_dir = optarg; break;
         case 'v': o.verbose = 1; break;
-        case 'l':
+        case 'l': return slpi_props_table(stdout) ? SLPI_ECHECK : SLPI_OK;
         case 'h': usage(stdout); return SLPI_OK;
         default: usage(stderr); return SLPI_EINPUT;
         }

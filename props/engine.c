@@ -138,12 +138,17 @@ int slpi_props_verdict(const slpi_props_case *c, int use_ref, slpi_props_outcome
     return slpi_props_verdict_with(table[c->prop], c, use_ref, o);
 }
 
+static const char *why_not(const slpi_props_property *P, const slpi_props_case *c, int ref)
+{
+    return P->why_not ? P->why_not(c, ref) : NULL;
+}
+
 int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     memset(o, 0, sizeof *o);
     slpi_props_expect e = P->expect(c);
     if (e == SLPI_PROPS_NA) { slpi_props_outcome_unable(o, "not claimed for this scheme/system (docs/schemes.md#summary)"); return -1; }
-    P->check(c, use_ref, o);
+    P->check(c, use_ref && !why_not(P, c, 1), o);
     if (o->holds < 0) return -1;
     return o->holds == (e == SLPI_PROPS_HOLDS);
 }
@@ -359,6 +364,69 @@ static const char *variant_name(slpi_scheme_id k, int v)
     return "";
 }
 
+static uint64_t group_seed(uint64_t seed, int pi, int s, int k, int v)
+{
+    return mix(mix(mix(seed, (uint64_t)pi), (uint64_t)(s * 16 + k)), (uint64_t)v);
+}
+
+/* The group's first case; 0 when the group runs, else its reason in why. The one
+ * decision slpi_props_run and slpi_props_table share. */
+static int group_case(const slpi_props_property *P, int pi, int s, int k, int v, uint64_t gseed, slpi_props_case *c,
+                      char *why, size_t n)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_props_generate(c, pi, s, k, v, gseed);
+    const char *reason = NULL;
+    if (slpi_registry_pair(s, k, &reason) == SLPI_NA) {
+        snprintf(why, n, "N/A: %s", reason ? reason : "not applicable (docs/systems.md#applicability)");
+        return 1;
+    }
+    if (slpi_props_problem(c, &p, &err) != SLPI_OK) {
+        snprintf(why, n, "N/A: %s", err.msg);
+        return 1;
+    }
+    if (P->expect(c) == SLPI_PROPS_NA) {
+        reason = why_not(P, c, 0);
+        snprintf(why, n, "%s", reason ? reason : "N/A: not claimed (docs/schemes.md#summary)");
+        return 1;
+    }
+    return 0;
+}
+
+int slpi_props_table(FILE *out)
+{
+    long checked = 0, na = 0, limit = 0, unknown = 0;
+    fprintf(out, "| property | system | scheme | fast | ref |\n|---|---|---|---|---|\n");
+    for (int pi = 0; pi < NPROPS; pi++)
+        for (int s = 0; s < SLPI_SYS_COUNT; s++)
+            for (int k = 0; k < SLPI_SCHEME_COUNT; k++)
+                for (int v = 0; v < variants(s, k); v++) {
+                    const slpi_props_property *P = table[pi];
+                    slpi_props_case c;
+                    char why[600];
+                    const char *cell[2];
+                    if (group_case(P, pi, s, k, v, group_seed(1, pi, s, k, v), &c, why, sizeof why)) {
+                        cell[0] = cell[1] = why;
+                    }
+                    else {
+                        cell[0] = P->needs_ref ? why_not(P, &c, 1) : why_not(P, &c, 0);
+                        cell[1] = why_not(P, &c, 1);
+                        for (int j = 0; j < 2; j++) if (!cell[j]) cell[j] = "checked";
+                    }
+                    for (int j = 0; j < 2; j++) {
+                        if (strcmp(cell[j], "checked") == 0) checked++;
+                        else if (strncmp(cell[j], "N/A: ", 5) == 0) na++;
+                        else if (strncmp(cell[j], "limitation: ", 12) == 0) limit++;
+                        else unknown++;
+                    }
+                    fprintf(out, "| %s | %s | %s%s%s | %s | %s |\n", P->name, slpi_system_name(s),
+                            slpi_scheme_name(k), *variant_name(k, v) ? " " : "", variant_name(k, v), cell[0], cell[1]);
+                }
+    fprintf(out, "\ncells: %ld checked, %ld N/A, %ld limitation, %ld unknown\n", checked, na, limit, unknown);
+    return (int)unknown;
+}
+
 int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
@@ -381,11 +449,9 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                 for (int v = 0; v < variants(s, k); v++) {
                     slpi_props_case c;
                     slpi_props_outcome o;
-                    slpi_problem p;
-                    slpi_error err;
-                    uint64_t gseed = mix(mix(mix(opt->seed, (uint64_t)pi), (uint64_t)(s * 16 + k)), (uint64_t)v);
-                    slpi_props_generate(&c, pi, s, k, v, gseed);
-                    if (slpi_props_problem(&c, &p, &err) != SLPI_OK || P->expect(&c) == SLPI_PROPS_NA) continue;
+                    uint64_t gseed = group_seed(opt->seed, pi, s, k, v);
+                    char why[600];
+                    if (group_case(P, pi, s, k, v, gseed, &c, why, sizeof why)) continue;
                     long pass = 0, unable = 0, fail = 0;
                     double worst = 0, least = INFINITY;
                     slpi_props_outcome last_unable;

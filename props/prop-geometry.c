@@ -179,6 +179,15 @@ static slpi_props_expect equiv_expect(const slpi_props_case *c)
     }
 }
 
+static const char *equiv_why_not(const slpi_props_case *c, int ref)
+{
+    if (c->system == SLPI_SYS_SINE_EULER) return "limitation: no group action of sine-Euler implemented here";
+    if (c->system == SLPI_SYS_HEAVY_TOP && c->scheme == SLPI_SCHEME_SVI)
+        return "limitation: no rotation of the SVI heavy-top form implemented here";
+    if (ref) return "limitation: fast path only (no certified equivariance defect yet)";
+    return NULL;
+}
+
 static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
@@ -216,7 +225,7 @@ static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
 
 const slpi_props_property slpi_props_prop_equivariance = {
     "equivariance", "step(g X, transformed dW) = g step(X, dW) for symmetries g of H_0 and the noise",
-    equiv_expect, equiv_adjust, equiv_check, 1, 0,
+    equiv_expect, equiv_adjust, equiv_check, 1, 0, equiv_why_not,
 };
 
 /* ------------------------------------------------------------- Poisson map */
@@ -227,6 +236,16 @@ static slpi_props_expect poisson_expect(const slpi_props_case *c)
     if (c->scheme == SLPI_SCHEME_ISOMP) return SLPI_PROPS_HOLDS;
     if (c->scheme == SLPI_SCHEME_SVI) return c->variant ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
     return SLPI_PROPS_NA;
+}
+
+static const char *poisson_why_not(const slpi_props_case *c, int ref)
+{
+    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER)
+        return "limitation: no Poisson tensor in props/invariants.c for this system";
+    if (c->scheme != SLPI_SCHEME_ISOMP && c->scheme != SLPI_SCHEME_SVI)
+        return "N/A: the scheme claims no Poisson property (docs/schemes.md#summary)";
+    if (ref) return "limitation: fast path only (finite differences; no certified defect yet)";
+    return NULL;
 }
 
 static void poisson_adjust(slpi_props_case *c, slpi_props_rng *r)
@@ -286,5 +305,5 @@ static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outc
 
 const slpi_props_property slpi_props_prop_poisson = {
     "poisson", "Poisson map D J(x_n) D^T = J(x_n+1) (ISOMP, SVI c=+1/4; violated by SVI c=-1/4)",
-    poisson_expect, poisson_adjust, poisson_check, 1, 0,
+    poisson_expect, poisson_adjust, poisson_check, 1, 0, poisson_why_not,
 };

@@ -23,6 +23,13 @@ static slpi_props_expect order_expect(const slpi_props_case *c)
     return c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
 }
 
+static const char *order_why_not(const slpi_props_case *c, int ref)
+{
+    if (order_expect(c) == SLPI_PROPS_NA) return "limitation: order studies run on the rigid body and the heavy top only";
+    if (ref) return "N/A: an order study is statistical; ref-fast ties the fast path to the certified one";
+    return NULL;
+}
+
 static void order_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
@@ -192,10 +199,10 @@ static void order_strong_check(const slpi_props_case *c, int use_ref, slpi_props
 
 const slpi_props_property slpi_props_prop_order_det = {
     "order-det", "deterministic order 2 (RKMK-LE: 1) against a fine-level run (h = T 2^-3..2^-6)",
-    order_expect, order_det_adjust, order_det_check, 0, 0,
+    order_expect, order_det_adjust, order_det_check, 0, 0, order_why_not,
 };
 
 const slpi_props_property slpi_props_prop_order_strong = {
     "order-strong", "strong order from coupled paths, bootstrap CI contains 1 (one noise) or 1/2 (several)",
-    order_expect, order_strong_adjust, order_strong_check, 0, 0,
+    order_expect, order_strong_adjust, order_strong_check, 0, 0, order_why_not,
 };

@@ -31,6 +31,13 @@ static slpi_props_expect casimir_expect(const slpi_props_case *c)
     return c->scheme == SLPI_SCHEME_TRAP_DIRECT ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
 }
 
+static const char *casimir_why_not(const slpi_props_case *c, int ref)
+{
+    if (ref && c->scheme == SLPI_SCHEME_IM_DIRECT)
+        return "limitation: IM keeps only the quadratic Casimirs; the ref check asks every Casimir ball to contain 0";
+    return NULL;
+}
+
 static void casimir_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
@@ -98,7 +105,7 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
         }
     }
     o->holds = o->ratio <= HOLD_RATIO;
-    if (use_ref && !quad_only && o->holds == (casimir_expect(c) == SLPI_PROPS_HOLDS)) {
+    if (use_ref && o->holds == (casimir_expect(c) == SLPI_PROPS_HOLDS)) {
         char msg[sizeof o->msg];
         int rh = ref_invariants_hold(c, &p, 0, msg, sizeof msg);
         if (rh < 0 || rh != o->holds) {
@@ -110,7 +117,7 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
 
 const slpi_props_property slpi_props_prop_casimir = {
     "casimir", "Casimirs / eigenvalues preserved (docs/schemes.md#summary: exact, quadratic only for IM, violated by TRAP)",
-    casimir_expect, casimir_adjust, casimir_check, 1, 0,
+    casimir_expect, casimir_adjust, casimir_check, 1, 0, casimir_why_not,
 };
 
 /* ------------------------------------------------------- deterministic energy */
@@ -137,6 +144,14 @@ static int energy_kind(const slpi_props_case *c)
 static slpi_props_expect energy_expect(const slpi_props_case *c)
 {
     return energy_kind(c) ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
+}
+
+static const char *energy_why_not(const slpi_props_case *c, int ref)
+{
+    if (c->system == SLPI_SYS_POINT_VORTICES) return "N/A: H0 is logarithmic and may vanish: no scale-free bound";
+    if (!energy_kind(c)) return "N/A: the scheme claims no energy behaviour (docs/schemes.md#summary)";
+    if (ref && energy_kind(c) == ENERGY_BOUNDED) return "N/A: bounded O(h^2) energy is not a certified statement";
+    return NULL;
 }
 
 static void energy_adjust(slpi_props_case *c, slpi_props_rng *r)
@@ -204,7 +219,7 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
 
 const slpi_props_property slpi_props_prop_energy = {
     "energy", "noise-free energy: exact (TMK, IM, SVI c=-1/4 rigid body) or bounded O(h^2) (ISOMP, SVI)",
-    energy_expect, energy_adjust, energy_check, 1, 0,
+    energy_expect, energy_adjust, energy_check, 1, 0, energy_why_not,
 };
 
 /* ------------------------------------------------------------ reversibility */
@@ -212,6 +227,12 @@ const slpi_props_property slpi_props_prop_energy = {
 static slpi_props_expect reversible_expect(const slpi_props_case *c)
 {
     return is_symmetric_scheme(c->scheme) ? SLPI_PROPS_HOLDS : SLPI_PROPS_NA;
+}
+
+static const char *reversible_why_not(const slpi_props_case *c, int ref)
+{
+    (void)ref;
+    return is_symmetric_scheme(c->scheme) ? NULL : "N/A: the scheme is not symmetric (docs/schemes.md#summary)";
 }
 
 static void reversible_adjust(slpi_props_case *c, slpi_props_rng *r)
@@ -259,7 +280,7 @@ static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_o
 
 const slpi_props_property slpi_props_prop_reversible = {
     "reversible", "symmetric schemes: (-h, -dW) undoes (h, dW) (TMK, IM, TRAP, ISOMP, SVI)",
-    reversible_expect, reversible_adjust, reversible_check, 1, 0,
+    reversible_expect, reversible_adjust, reversible_check, 1, 0, reversible_why_not,
 };
 
 /* ------------------------------------------------------------ ref = fast */
@@ -304,5 +325,5 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
 
 const slpi_props_property slpi_props_prop_ref_fast = {
     "ref-fast", "fast result inside (or within budget of) the certified ref enclosure",
-    ref_fast_expect, ref_fast_adjust, ref_fast_check, 1, 1,
+    ref_fast_expect, ref_fast_adjust, ref_fast_check, 1, 1, NULL,
 };

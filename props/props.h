@@ -93,6 +93,10 @@ typedef struct {
     void (*check)(const slpi_props_case *c, int use_ref, slpi_props_outcome *o);
     int shrinkable;
     int needs_ref;         /* compares with the certified path: runs only ref_cases cases */
+    /* Why a cell is not checked (the coverage table, `slpi props --list`): path 0 (fast)
+     * is consulted only where expect() is NA; path 1 (ref) decides whether the engine
+     * hands use_ref to check(). NULL (or a NULL function): checked. */
+    const char *(*why_not)(const slpi_props_case *c, int ref);
 } slpi_props_property;
 
 int slpi_props_property_count(void);
@@ -141,6 +145,10 @@ typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi
 /* Draw case `seed` of a group, biased to corner cases, fitted to the property. */
 void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
                     uint64_t seed);
+/* The coverage table: every property x system x scheme (variant) x path as `checked`,
+ * `N/A: reason` or `limitation: reason`, from the same decisions slpi_props_run makes;
+ * a markdown table on out. Returns the number of cells that are neither (0). */
+int slpi_props_table(FILE *out);
 /* Run the harness; returns SLPI_OK or SLPI_ECHECK (some property failed). */
 int slpi_props_run(const slpi_props_options *o, slpi_props_summary *s);
 /* Check one case and give its verdict: 1 pass, 0 fail, -1 unable. */

@@ -194,7 +194,7 @@ static void syn_check(const slpi_props_case *c, int use_ref, slpi_props_outcome 
     o->ratio = 0;
     snprintf(o->msg, sizeof o->msg, "synthetic");
 }
-static const slpi_props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0 };
+static const slpi_props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0, NULL };
 
 static void check_shrinker(void)
 {
@@ -234,7 +234,7 @@ static void unable_check(const slpi_props_case *c, int use_ref, slpi_props_outco
     snprintf(o->msg, sizeof o->msg, "synthetic UNABLE");
 }
 static const slpi_props_property sometimes_unable = { "sometimes-unable", "test", syn_expect, syn_adjust,
-                                                 unable_check, 1, 0 };
+                                                 unable_check, 1, 0, NULL };
 
 static void check_mostly_unable(void)
 {
