@@ -247,6 +247,14 @@ static int check_rows(const char *path, const slpi_traj *t, const line_map *m, c
                 return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %s holds a ball: verify reads doubles", path,
                                       line, t->col[col[i]]);
     }
+    /* a file that stops short of its header's steps is truncated, or its header is wrong
+     * (steps=1e11 over a few rows): either way it is not the run the header describes */
+    long last = t->step[t->nrows - 1];
+    if (last < p->steps)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: the header says steps=%ld but the last row is step %ld: a truncated file, or "
+                              "set steps=%ld", path, t->nrows <= m->nrows ? m->row_line[t->nrows - 1] : 0L, p->steps,
+                              last, last);
     return SLPI_OK;
 }
 

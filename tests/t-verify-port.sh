@@ -7,9 +7,13 @@
 # binary64 budget and PASSes the binary32 one (--precision binary32, and the same with
 # --unit-roundoff 0x1p-24); a sample of rows (--sample) of the perturbed file that
 # includes the step finds it too; a noise file named relative to the trajectory is found
-# from any working directory.
+# from any working directory. A real binary32 port (tests/port/rigid-body-float.c) PASSes
+# binary32 and FAILs binary64, and FAILs binary32 too with a wrong amplitude; the last row
+# is checked; a sample depends on its seed only; a header's steps= beyond the last row
+# and an unwritable report are errors.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
+slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
 fail=0
 note() { echo "t-verify-port: FAIL: $*" >&2; fail=1; }
 d=$(mktemp -d)
@@ -58,5 +62,45 @@ mkdir -p "$d/port"
 [ "$(cd / && verdict "$d/port/t.tsv")" = 0 ] || note "a noise file named relative to its trajectory is not found: $(tail -2 "$d/out")"
 mv "$d/port/n.noise" "$d/port/m.noise"
 [ "$(cd / && verdict "$d/port/t.tsv")" = 2 ] || note "a missing relative noise file is not exit 2: $(tail -2 "$d/out")"
+# a real binary32 port (tests/port/rigid-body-float.c: ISOMP written in float from the
+# docs, and the same in double rounded to float row by row) PASSes the binary32 budget and
+# FAILs binary64; the port with a wrong amplitude (0.1 -> 0.101) is another scheme and
+# FAILs even at binary32's budget
+${CC:-cc} -std=c11 -O2 -ffp-contract=off -o "$d/port32" tests/port/rigid-body-float.c -lm || note "cannot compile the float port"
+sed 's/a = (T)0.1;/a = (T)0.101;/' tests/port/rigid-body-float.c > "$d/wrong.c"
+${CC:-cc} -std=c11 -O2 -ffp-contract=off -o "$d/wrong32" "$d/wrong.c" -lm || note "cannot compile the wrong float port"
+$slpi noise --preset iso/rigid-body/trajectories steps=2000 -o "$d/noise.txt" 2>/dev/null || note "noise --preset failed"
+"$d/port32" "$d/noise.txt" 2000 > "$d/p32.tsv" || note "the float port failed"
+"$d/port32" "$d/noise.txt" 2000 round > "$d/r32.tsv" || note "the rounding port failed"
+"$d/wrong32" "$d/noise.txt" 2000 > "$d/w32.tsv" || note "the wrong float port failed"
+for f in p32 r32; do
+  [ "$(verdict "$d/$f.tsv" --precision binary32)" = 0 ] || note "$f: the float port FAILs binary32: $(tail -3 "$d/out")"
+  grep -q '^local rows: 2001 PASS, 0 FAIL' "$d/out" || note "$f: not every row checked: $(grep '^local rows' "$d/out")"
+  [ "$(verdict "$d/$f.tsv" --unit-roundoff 0x1p-24)" = 0 ] || note "$f: the float port FAILs u = 2^-24: $(tail -3 "$d/out")"
+  [ "$(verdict "$d/$f.tsv")" = 1 ] || note "$f: the float port PASSes binary64: $(tail -3 "$d/out")"
+done
+[ "$(verdict "$d/w32.tsv" --precision binary32)" = 1 ] || note "a float port with amplitude 0.101 PASSes binary32: $(tail -3 "$d/out")"
+# the last row is checked too, and a sample is a function of its seed
+python3 -c 'import sys
+for l in open(sys.argv[1]):
+    f = l.rstrip("\n").split("\t")
+    if f[0] == "2000": f[2] = (float.fromhex(f[2]) * (1 - 1e-5)).hex()
+    print("\t".join(f))' "$d/p32.tsv" > "$d/last.tsv"
+[ "$(verdict "$d/last.tsv" --precision binary32)" = 1 ] && grep -q 'first FAIL at step 2000$' "$d/out" \
+  || note "a wrong last row is not caught: $(grep '^local rows' "$d/out")"
+sample() { $slpi verify --local --table --sample 40 "$@" "$d/t.tsv" | awk '$1 ~ /^[0-9]+$/ { printf "%s ", $1 }'; }
+s1=$(sample --sample-seed 7); s2=$(SLPI_VERIFY_SEED=7 sample); s3=$(sample --sample-seed 8)
+[ "$(echo "$s1" | wc -w)" -eq 40 ] || note "--sample 40 checked '$s1'"
+[ "$s1" = "$s2" ] || note "--sample-seed 7 and SLPI_VERIFY_SEED=7 drew '$s1' and '$s2'"
+[ "$s1" != "$s3" ] || note "seeds 7 and 8 drew the same rows '$s1'"
+# a header whose steps= lies beyond the last row (steps=1e11 over 2001 rows) is exit 2 at
+# once, naming both; a report that cannot be written is a non-zero exit
+sed 's/^# steps=2000$/# steps=100000000000/' "$d/p32.tsv" > "$d/huge.tsv"
+[ "$(verdict "$d/huge.tsv")" = 2 ] && grep -q 'the header says steps=100000000000 but the last row is step 2000' "$d/out" \
+  || note "steps=1e11 over 2001 rows: $(tail -2 "$d/out")"
+for opt in -q --table; do
+  $slpi verify --local $opt --precision binary32 "$d/p32.tsv" > /dev/full 2>/dev/null && note "verify $opt > /dev/full: exit 0"
+done
+$slpi verify --local -q --precision binary32 -o /dev/full "$d/p32.tsv" 2>/dev/null && note "verify -o /dev/full: exit 0"
 [ $fail -eq 0 ] && echo "t-verify-port: 10^4 steps PASS; one wrong step caught at step 5000; binary32 port FAILs binary64, PASSes binary32"
 exit $fail
