@@ -116,6 +116,9 @@ typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
 typedef enum { SLPI_SVI_FORM_AUTO, SLPI_SVI_FORM_LP, SLPI_SVI_FORM_SO3, SLPI_SVI_FORM_SD } slpi_svi_form;
 typedef enum { SLPI_SVI_OUT_ROTATION, SLPI_SVI_OUT_NODE } slpi_svi_output;
 typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
+/* tol relative to max(1, |u|) (STATE, default) or to h |u| (STEP, as quflow scales its
+ * stopping rule by dt |W|); |.| the max norm of the iterate */
+typedef enum { SLPI_TOL_STATE, SLPI_TOL_STEP } slpi_tol_scale;
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
@@ -162,6 +165,8 @@ typedef struct {
     slpi_svi_output svi_output;
     int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
     slpi_solver_kind solver;
+    slpi_tol_scale tol_scale;        /* what tol is relative to (docs/schemes.md#solver) */
+    int warm_start;                  /* 1: ISOMP starts from the previous step's increment */
 
     /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
      * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */

@@ -47,7 +47,7 @@ void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delt
 slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,
                                        int maxit, double *u, int *iters)
 {
-    const slpi_fast_policy pol = {tol, maxit, 0, SLPI_CAP_FAIL};
+    const slpi_fast_policy pol = {.tol = tol, .maxit = maxit, .on_cap = SLPI_CAP_FAIL};
     double buf[64];
     double *un = n <= 64 ? buf : malloc(sizeof(double) * (size_t)n);
     slpi_fast_iter it;

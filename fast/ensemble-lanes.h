@@ -56,7 +56,7 @@ ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, cons
     if (pol->fixed_iters > 0) {
         st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
     } else {
-        const ens_vd scale = ENS_SEL(m > 1, m, (ens_vd){0} + 1);
+        const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){0} + 1);
         const double tol100 = 100 * pol->tol;
         st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED
                                                                         : SLPI_STEP_NOT_CONVERGED)

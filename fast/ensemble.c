@@ -78,6 +78,10 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     c->pol.maxit = p->maxit > 0 ? p->maxit : p->scheme == SLPI_SCHEME_SVI ? 200 : 100;
     c->pol.fixed_iters = p->fixed_iters;
     c->pol.on_cap = p->on_cap;
+    c->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
+    if (p->warm_start)
+        return slpi_error_set(err, SLPI_EINPUT, "ensemble: warm_start=1 carries one path's solve "
+                              "from step to step; the lock-step ensembles start every step cold");
     c->isa = slpi_fast_ensemble_isa_best();
     return SLPI_OK;
 }
@@ -89,6 +93,12 @@ static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl,
                          double *x, const double *dW, long *iters, unsigned char *failed)
 {
     long its = 0;
+    slpi_fast_rb_soa ch;
+    if (c->pol.tol_h > 0) { /* tol_scale=step: relative to this call's step */
+        ch = *c;
+        ch.pol.tol_h = fabs(h);
+        c = &ch;
+    }
     slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
     if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
     long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, failed);

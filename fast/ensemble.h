@@ -10,6 +10,7 @@
 /* The fixed-point solver policy of docs/schemes.md#solver. */
 typedef struct {
     double tol;
+    double tol_h;               /* 0: tol relative to max(1, |u|); > 0: to tol_h |u| (tol_scale=step, tol_h = |h|) */
     int maxit;
     int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
     slpi_cap_policy on_cap;

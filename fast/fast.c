@@ -40,6 +40,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
         f->pol.maxit = p->maxit > 0 ? p->maxit : sch->default_maxit;
         f->pol.fixed_iters = p->fixed_iters;
         f->pol.on_cap = p->on_cap;
+        f->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
         if (f->sys.dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
                                 "core's layout says %d and %d", f->sys.name, f->sys.dim, f->sys.M,
@@ -139,6 +140,7 @@ int slpi_fast_set_step(slpi_fast *f, double h)
 {
     if (!(h != 0) || !isfinite(h)) return SLPI_EINPUT;
     f->p.h = h;
+    if (f->pol.tol_h > 0) f->pol.tol_h = fabs(h);
     return SLPI_OK;
 }
 

@@ -127,8 +127,8 @@ static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_poli
 
 /* Record one iteration with increment dmax = ||u_new - u||_max and unorm = ||u_new||_max.
  * Returns -1 to continue, or the final step status (docs/schemes.md#solver): converged when
- * dmax <= tol max(1, unorm); stagnated when the increment stopped decreasing within
- * 100 tol max(1, unorm); diverged on NaN/Inf or growth > 1e6 over the first increment;
+ * dmax <= tol s, s = max(1, unorm) (or tol_h unorm, tol_scale=step); stagnated when the
+ * increment stopped decreasing within 100 tol s; diverged on NaN/Inf or growth > 1e6 over the first increment;
  * capped at maxit (policy ACCEPT) or not converged (FAIL); fixed_iters > 0 runs exactly
  * that many iterations and reports CAPPED. (Inline: the ensembles call it per path.) */
 static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double unorm)
@@ -141,7 +141,7 @@ static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double u
     if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
     if (pol->fixed_iters > 0)
         return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
-    double scale = unorm > 1 ? unorm : 1;
+    double scale = pol->tol_h > 0 ? pol->tol_h * unorm : unorm > 1 ? unorm : 1;
     if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
     if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
         return SLPI_STEP_STAGNATED;

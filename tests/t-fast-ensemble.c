@@ -5,23 +5,25 @@
  * every kernel this processor can run (portable, AVX2, AVX-512F), lane counts that
  * leave a partial group, and solver policies that stop lanes of one group at different
  * iterations for different reasons: tolerance, stagnation (a tolerance below rounding),
- * fixed iterations, a cap accepted or failed, and a NaN lane (diverged). */
+ * fixed iterations, a cap accepted or failed, a NaN lane (diverged), and a tolerance
+ * relative to the step (tol_scale=step: tol h |x|, h the kernel call's step). */
 #include "fastutil.h"
 
 typedef struct {
     const char *name;
     double tol;
-    int maxit, fixed, fail_on_cap, nan_lane;
+    int maxit, fixed, fail_on_cap, nan_lane, tol_step;
 } policy;
 
 static const policy policies[] = {
-    {"default", 0, 0, 0, 0, 0},
-    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0},
-    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0},
-    {"fixed_iters 3", 0, 0, 3, 0, 0},
-    {"maxit 3, accept", 0, 3, 0, 0, 0},
-    {"maxit 3, fail", 0, 3, 0, 1, 0},
-    {"a NaN increment in lane 5", 0, 0, 0, 0, 1},
+    {"default", 0, 0, 0, 0, 0, 0},
+    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0, 0},
+    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0, 0},
+    {"fixed_iters 3", 0, 0, 3, 0, 0, 0},
+    {"maxit 3, accept", 0, 3, 0, 0, 0, 0},
+    {"maxit 3, fail", 0, 3, 0, 1, 0, 0},
+    {"a NaN increment in lane 5", 0, 0, 0, 0, 1, 0},
+    {"tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1},
 };
 
 static const policy *g_pol;
@@ -34,6 +36,7 @@ static void tw(slpi_problem *p)
     if (g_pol->tol > 0) p->tol = g_pol->tol;
     if (g_pol->maxit > 0) p->maxit = g_pol->maxit;
     p->fixed_iters = g_pol->fixed;
+    p->tol_scale = g_pol->tol_step ? SLPI_TOL_STEP : SLPI_TOL_STATE;
     p->on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
 }
 
