@@ -90,8 +90,16 @@ static double time_zgemm(int N, int reps)
     return best;
 }
 
+/* Solver settings: slpi's default; warm start; quflow's (isomp_fixedpoint's defaults:
+ * the iteration starts from the previous step's increment and stops when the change of
+ * the increment is below sqrt(eps) dt/hbar |W|, i.e. tol_scale=step with tol = sqrt(eps)
+ * = 1.49e-8; quflow measures both sides in the max-row-sum norm, slpi in the max-entry
+ * norm, so the two rules agree to within a factor N either way). */
+typedef enum { SOLVE_DEFAULT, SOLVE_WARM, SOLVE_QUFLOW } solve_mode;
+static const char *const solve_name[] = {"default (tol 1e-15)", "warm_start=1", "quflow's rule"};
+
 /* The iso/zeitlin/long parameters at size N and the given noise reading. */
-static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise)
+static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mode mode)
 {
     slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
     p->ez.N = N;
@@ -99,16 +107,23 @@ static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise)
     p->ez.amp = 0.1;
     p->ez.ic_lmax = 4;
     p->h = 1.0 / 640;
+    p->warm_start = mode != SOLVE_DEFAULT;
+    if (mode == SOLVE_QUFLOW) {
+        p->tol = 0x1p-26;
+        p->tol_scale = SLPI_TOL_STEP;
+    }
 }
 
 /* Fastest single step of `steps` ISOMP steps over 3 passes from the initial condition
  * (the minimum is robust against time slicing on a shared machine), with that step's
- * iteration count in *it and the mean over all steps in *mean_it. */
-static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double *mean_it)
+ * iteration count in *it, the mean over all steps in *mean_it and the fastest pass's
+ * mean time per step in *mean_t. */
+static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps, int *it, double *mean_it,
+                         double *mean_t)
 {
     slpi_problem p;
     slpi_error err;
-    bench_problem(&p, N, noise);
+    bench_problem(&p, N, noise, mode);
     slpi_fast *f;
     if (slpi_fast_create(&f, &p, &err)) {
         fprintf(stderr, "bench: %s\n", err.msg);
@@ -119,7 +134,9 @@ static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double 
     for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(p.h) * gauss();
     double best = INFINITY;
     long its = 0;
+    *mean_t = INFINITY;
     for (int pass = 0; pass < 3; pass++) {
+        double tp = 0;
         slpi_fast_initial_state(f, x, &err);
         for (int n = 0; n < steps; n++) {
             slpi_step_info info;
@@ -129,12 +146,14 @@ static double time_steps(int N, slpi_ez_noise noise, int steps, int *it, double 
                 exit(1);
             }
             t = now() - t;
+            tp += t;
             if (t < best) {
                 best = t;
                 *it = info.iterations;
             }
             its += info.iterations;
         }
+        *mean_t = fmin(*mean_t, tp / steps);
     }
     *mean_it = (double)its / (3.0 * steps);
     free(x);
@@ -175,10 +194,10 @@ int main(void)
     static const int Ns[3] = {64, 128, 256}, steps[3] = {200, 40, 10};
     for (int i = 0; i < 3; i++) {
         int N = Ns[i];
-        double tg = time_zgemm(N, N >= 256 ? 20 : 100), mit, mitq;
+        double tg = time_zgemm(N, N >= 256 ? 20 : 100), mit, mitq, mt, mtq;
         int it, itq;
-        double ts = time_steps(N, SLPI_EZ_NOISE_NONE, steps[i], &it, &mit);
-        double tq = time_steps(N, SLPI_EZ_NOISE_Q, steps[i] / 2, &itq, &mitq);
+        double ts = time_steps(N, SLPI_EZ_NOISE_NONE, SOLVE_DEFAULT, steps[i], &it, &mit, &mt);
+        double tq = time_steps(N, SLPI_EZ_NOISE_Q, SOLVE_DEFAULT, steps[i] / 2, &itq, &mitq, &mtq);
         double bound = it * 2 * tg, boundq = itq * 2 * tg;
         printf("N=%3d  zgemm %8.3f ms (%5.1f GFlop/s)  step %8.3f ms  iterations %d (mean %.2f)  "
                "bound %8.3f ms  ratio %.3f (goal <= 1.15 at N >= 128)\n",
@@ -186,6 +205,14 @@ int main(void)
                ts / bound);
         printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %d  ratio %.3f\n",
                N * N - (N / 2) * (N / 2), 1e3 * tq, itq, tq / boundq);
+        printf("       solver settings, noise (Q), %d steps: mean per step, iterations, / (mean iterations x 2 zgemm)\n",
+               steps[i]);
+        for (int mode = SOLVE_DEFAULT; mode <= SOLVE_QUFLOW; mode++) {
+            double m1, t1;
+            int i1;
+            time_steps(N, SLPI_EZ_NOISE_Q, mode, steps[i], &i1, &m1, &t1);
+            printf("         %-20s %8.3f ms  %.2f  %.3f\n", solve_name[mode], 1e3 * t1, m1, t1 / (m1 * 2 * tg));
+        }
         printf("       fused kernel / 2 zgemm by column blocks:");
         for (int nb = 1; nb <= 8; nb *= 2)
             printf("  %d: %.3f", nb, time_kernel(N, nb, N >= 256 ? 10 : 50) / (2 * tg));
