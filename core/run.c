@@ -63,10 +63,11 @@ static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void 
     fprintf(f, "%s: %s on %s (%s path): %ld steps of h = %.17g, T = %.17g, %.3f s\n",
             p->preset[0] ? p->preset : "run", slpi_scheme_name(p->scheme), slpi_system_name(p->system), ops->name,
             res->steps_done, p->h, (double)res->steps_done * p->h, res->seconds);
-    if (res->max_prec)   /* the certified path: enclosures, not iterations, are its work */
-        fprintf(f, "  certified: max radius %.3g, precision up to %ld bits, raised above %ld bits on %ld of %ld "
-                "steps; clipped increments %ld\n", res->max_radius, res->max_prec, p->prec, res->prec_raised,
-                res->steps_done, res->clipped);
+    if (res->max_prec)   /* the certified path: its solver work and its enclosures */
+        fprintf(f, "  certified: solver mean %.2f iterations (midpoint iterations and enclosure tests, every "
+                "precision tried), max %d; max radius %.3g, precision up to %ld bits, raised above %ld bits on %ld "
+                "of %ld steps; clipped increments %ld\n", res->mean_iters, res->max_iters, res->max_radius,
+                res->max_prec, p->prec, res->prec_raised, res->steps_done, res->clipped);
     else
         fprintf(f, "  solver: mean %.2f iterations, max %d, stagnated %ld, capped %ld; clipped increments %ld\n",
                 res->mean_iters, res->max_iters, res->stagnated, res->capped, res->clipped);

@@ -9,13 +9,24 @@
  *  4. if every K_j lies in the interior of Z_j (arb_contains_interior), F has exactly
  *     one zero in y~ + Z and it lies in y~ + K (Krawczyk 1969; Rump 1983): return it.
  * Since F and F' are evaluated with the scheme's parameters as balls (the previous
- * state, increments), the statement holds for every parameter in those balls. */
+ * state, increments), the statement holds for every parameter in those balls.
+ * The solver's work is counted per thread (slpi_ref_iterations_take): one per midpoint
+ * iteration (Newton or fixed-point) and one per enclosure test. */
 #include "ref/ref.h"
 #include <string.h>
 
 #define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
 #define FIXED_MAXIT 200   /* midpoint iterations of the fixed-point variant */
+
+static _Thread_local long solver_iterations;
+
+long slpi_ref_iterations_take(void)
+{
+    long n = solver_iterations;
+    solver_iterations = 0;
+    return n;
+}
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
 {
@@ -106,6 +117,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
     if (!precond(Y, f, yt, 0, prec))
         goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
+        solver_iterations++;
         f->F(f->ctx, Fv, yt, prec);
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
@@ -186,6 +198,7 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
+        solver_iterations++;
         for (int i = 0; i < n; i++)
             inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
@@ -252,6 +265,7 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     for (;; lp = prec) {
         mag_inf(dprev);
         for (it = 0; it < FIXED_MAXIT; it++) {
+            solver_iterations++;
             if (g->Gmid != NULL)
                 g->Gmid(g->ctx, Gv, yt, lp);
             else
@@ -296,6 +310,7 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     g->G(g->ctx, Gv, yt, prec);
     _arb_vec_sub(k, Gv, yt, n, prec);
     for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
+        solver_iterations++;
         for (int i = 0; i < n; i++)
             inflate(Z + i, X + i, yt + i, k + i, prec);
         g->dG(g->ctx, k, X, Z, prec);

@@ -359,6 +359,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             return info->status = SLPI_STEP_INVALID;
         }
     char why[200] = "";
+    slpi_ref_iterations_take();
     for (long prec = s->p.prec; prec > 0; prec = next_prec(prec, s->p.prec_max)) {
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
@@ -369,6 +370,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             st = s->scheme->step(&s->sys, s->work, s->delta, prec, why, sizeof why);
         }
         info->prec = prec;
+        info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {
             _arb_vec_set(x, s->work, n);
             info->status = st;

@@ -200,6 +200,9 @@ typedef struct {
 
 int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
                       char *why, size_t why_len);
+/* The solvers' work on this thread since the last call (midpoint iterations plus
+ * enclosure tests, every solve and precision included), and reset it to 0. */
+long slpi_ref_iterations_take(void);
 /* Jacobian-free enclosure of the unique fixed point of a contraction G near `guess`
  * (Krawczyk with preconditioner I; ref/krawczyk.c):
  *   G(ctx, out, y, prec):      a ball enclosure of G over the ball vector y;

@@ -4,7 +4,9 @@
  *  - a 2x2 nonlinear system with exact zero (1, 2) is contained, tight;
  *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed;
  *  - precision: an ill-conditioned zero is refused at 32 bits and certified at 64; a
- *    tight enclosure at 64 bits is coarser than at 256. */
+ *    tight enclosure at 64 bits is coarser than at 256;
+ *  - the solver work it reports (slpi_ref_iterations_take): fewer iterations from the
+ *    double nearest sqrt(c) than from 1% off, at least one Newton step and one test. */
 #include "testutil.h"
 #include "ref/ref.h"
 
@@ -91,9 +93,18 @@ int main(void)
         mag_set_d(arb_radref(p.c), 1e-20);
         p.kind = 0;
         slpi_ref_fn f = { 1, &p, F, J, NULL };
+        /* the work counted two ways: from the double nearest sqrt(c) Newton needs fewer
+         * iterations than from 1% off, and at least one test each time */
+        arb_set_d(g, sqrt(c));
+        slpi_ref_iterations_take();
+        TEST_CHECKF(slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why), "sqrt(%g) from near: %s", c, why);
+        long near = slpi_ref_iterations_take();
         arb_set_d(g, sqrt(c) * 1.01);
         int ok = slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why);
         TEST_CHECKF(ok, "sqrt(%g): %s", c, why);
+        long far = slpi_ref_iterations_take();
+        TEST_CHECKF(near >= 2 && far > near && far < 60 + 20, "sqrt(%g): %ld iterations from near, %ld from 1%% off",
+                    c, near, far);
         /* both ends of the parameter ball: sqrt(c +/- 1e-20) */
         for (int s = -1; s <= 1; s += 2) {
             arb_set_d(t, 1e-20 * s);
