@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-install.sh — `make install PREFIX=... DESTDIR=...` puts the library (static and
-# shared), the header, the binary and slpi.pc in place, and a program built only from
-# the installed files with pkg-config's flags links and runs.
+# shared), the header, the binary, slpi.pc and the golden cases in place; a program
+# built only from the installed files with pkg-config's flags links and runs, and the
+# installed binary finds the installed golden cases.
 set -u
 build=${SLPI_BUILD:-build}
 tmp=$(mktemp -d)
@@ -36,6 +37,14 @@ ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$root/include" -o "$tmp/use-so" "$tmp/use
 mkdir -p "$tmp/noarb" && printf '#error "an Arb header was included"\n' > "$tmp/noarb/arb.h"
 ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$tmp/noarb" -I"$root/include" -fsyntax-only "$tmp/use.c" 2>"$tmp/cc.log" || note "SLPI_FAST_ONLY still includes Arb: $(head -3 "$tmp/cc.log")"
 "$root/bin/slpi" --version >/dev/null || note "installed slpi --version"
+# the golden cases are installed, and the installed binary finds them beside itself from
+# a folder that has no oracle/golden
+n=$(ls "$root/share/slpi/golden/"*.golden 2>/dev/null | wc -l)
+[ "$n" -eq "$(ls oracle/golden/*.golden | wc -l)" ] || note "$n golden files installed"
+(cd "$tmp" && "$root/bin/slpi" golden > "$tmp/golden.out" 2>&1) || note "installed slpi golden: $(tail -3 "$tmp/golden.out")"
+tail -1 "$tmp/golden.out" | grep -q PASS || note "installed slpi golden: $(tail -1 "$tmp/golden.out")"
+mv "$root/share/slpi/golden" "$root/share/slpi/golden.away"
+(cd "$tmp" && "$root/bin/slpi" golden > "$tmp/golden.out" 2>&1) && note "installed slpi golden PASSes without its installed cases"
 rm -rf "$tmp"
 [ $fail = 0 ] && echo "t-install: ok"
 exit $fail

@@ -7,7 +7,8 @@
 # binary64 budget and PASSes the binary32 one (--precision binary32, and the same with
 # --unit-roundoff 0x1p-24); a sample of rows (--sample) of the perturbed file that
 # includes the step finds it too; a noise file named relative to the trajectory is found
-# from any working directory. A real binary32 port (tests/port/rigid-body-float.c) PASSes
+# from any working directory, and one written untruncated for a truncating problem is
+# noted with its count of clipped values. A real binary32 port (tests/port/rigid-body-float.c) PASSes
 # binary32 and FAILs binary64, and FAILs binary32 too with a wrong amplitude; the last row
 # is checked; a sample depends on its seed only; a header's steps= beyond the last row
 # and an unwritable report are errors.
@@ -60,6 +61,13 @@ mkdir -p "$d/port"
 (cd "$d/port" && $slpi noise --preset iso/rigid-body/trajectories steps=40 -o n.noise 2>/dev/null \
   && $slpi run --preset iso/rigid-body/trajectories steps=40 noise_file=n.noise -q -o t.tsv) || note "port directory set-up failed"
 [ "$(cd / && verdict "$d/port/t.tsv")" = 0 ] || note "a noise file named relative to its trajectory is not found: $(tail -2 "$d/out")"
+# a noise file written untruncated for a truncating problem: verify clips it as the
+# problem does and says how many values a port would have used unclipped
+printf 'preset=iso/rigid-body/trajectories\nh=0.25\nsteps=200\nnoise_file=un.noise\n' > "$d/port/un.conf"
+(cd "$d/port" && $slpi noise --seed 1 --path 0 --components 3 --h 0.25 --steps 200 -o un.noise 2>/dev/null \
+  && $slpi run --config un.conf -q -o un.tsv) || note "untruncated noise file set-up failed"
+[ "$(verdict "$d/port/un.tsv")" = 0 ] && grep -q 'note: noise file .*un.noise is untruncated, the problem truncates at D = 1.17741.*: 12 of its 600 increments exceed D' "$d/out" \
+  || note "an untruncated noise file is not noted: $(head -4 "$d/out")"
 mv "$d/port/n.noise" "$d/port/m.noise"
 [ "$(cd / && verdict "$d/port/t.tsv")" = 2 ] || note "a missing relative noise file is not exit 2: $(tail -2 "$d/out")"
 # a real binary32 port (tests/port/rigid-body-float.c: ISOMP written in float from the
