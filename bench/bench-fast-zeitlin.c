@@ -13,8 +13,9 @@
  * BLAS: the kernel OpenBLAS picked is printed (openblas_get_corename); the environment
  * variable OPENBLAS_CORETYPE overrides it (e.g. OPENBLAS_CORETYPE=SkylakeX). Threads are
  * pinned to one (openblas_set_num_threads(1)), so no pool competes with the caller.
- * Default and how it was chosen: Debian's OpenBLAS 0.3.21 detects this Zen 5 machine as
- * Cooperlake (AVX-512 kernels, not Haswell). One-thread zgemm measured in one session
+ * Default and how it was chosen: Debian's OpenBLAS 0.3.21 detected this Zen 5 machine as
+ * Cooperlake (AVX-512 kernels) in one session and as Haswell in a later one (the core
+ * printed on the first line says which). One-thread zgemm measured in one session
  * (N = 64/128/256, best of runs): Cooperlake 45/49/47 GFlop/s, SkylakeX 45/48/45,
  * Haswell 48/54/45, Zen 47/49/45, BLIS 0.9.0 (libblis-dev, zen3 kernels) 38-46/48-52/44-51;
  * all within the +-10% run-to-run spread on this shared machine, so the library keeps
