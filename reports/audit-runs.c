@@ -230,15 +230,13 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     }
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     double *x0 = calloc((size_t)dim + (size_t)M + 1, sizeof *x0), *dW = x0 + dim;
-    slpi_fast *f = NULL;
     slpi_ref *r = NULL;
     slpi_noise_source *src = NULL;
     arb_ptr x = _arb_vec_init(dim), xi = _arb_vec_init(dim);
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
     int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
-    if (!rc && !given) rc = slpi_fast_create(&f, &p, &err);
-    if (!rc && !given) rc = slpi_fast_initial_state(f, x0, &err);
+    if (!rc && !given) rc = slpi_fast_problem_initial_state(&p, x0, &err);
     if (!rc) rc = slpi_ref_create(&r, &p, &err);
     if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
     for (int i = 0; !rc && i < dim; i++) {
@@ -278,7 +276,6 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     _arb_vec_clear(xi, dim);
     slpi_noise_source_close(src);
     slpi_ref_free(r);
-    slpi_fast_free(f);
     free(x0);
 }
 
