@@ -150,6 +150,9 @@ printf '# slpi-checkpoint 1\narith fast\n' > ck; row "ck:.*truncated checkpoint"
 row "good.noise:1: not a checkpoint" resume $P --resume good.noise
 row "missing.ck: cannot open" resume $P --resume missing.ck
 row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
+row "warm_start=1: no --checkpoint or --resume" run $P warm_start=1 --checkpoint ck3
+row "warm_start=1 is an ISOMP solver option, not tmk's" run $P warm_start=1 scheme=tmk
+row "tol_scale=often" run $P tol_scale=often
 # the noise command
 row "--components 0: out of range \[1, 100000\]" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1
 row "--h -1: out of range" noise --seed 1 --path 0 --components 1 --h -1 --steps 1
@@ -231,6 +234,7 @@ row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.gold
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
 row "--threads abc: not an integer" converge $C --threads abc
+row "warm_start=1 carries one path's solve" converge $C warm_start=1
 "$slpi" converge $C --checkpoint conv.ck > /dev/null 2>&1
 keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same file" converge $C -o conv.ck --checkpoint conv.ck
 keep="conv.ck"; row "--output conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck -o conv.ck
