@@ -53,7 +53,10 @@ static int copy_field(char *dst, size_t n, const char *src, const char *what, co
     return SLPI_OK;
 }
 
-static int parse_line(slpi_audit_check *c, char *buf, const char *path, int line, slpi_error *err)
+/* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
+ * expected to decide otherwise; the verdict of the audit's mode is kept. */
+static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path, int line,
+                      slpi_error *err)
 {
     char *f[7];
     int nf = 0;
@@ -78,15 +81,22 @@ static int parse_line(slpi_audit_check *c, char *buf, const char *path, int line
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s': claim | cond | ev | fails | "
                               "passes", path, line, f[3]);
     c->role = (slpi_audit_role)r;
-    int v = -1;
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(f[2], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
-    if (v < 0)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
-                              "CONFIRMED CONDITIONAL DISCREPANCY UNABLE", path, line, f[2]);
+    char *slash = strchr(f[2], '/');
+    const char *mode[2] = {f[2], slash ? slash + 1 : f[2]};
+    if (slash) *slash = 0;
+    for (int m = 0; m < 2; m++) {
+        int v = -1;
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(mode[m], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
+        if (v < 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
+                                  "CONFIRMED CONDITIONAL DISCREPANCY UNABLE (or REDUCED/FULL)",
+                                  path, line, mode[m]);
+    }
     int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
     if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
-    if (!rc) rc = copy_field(c->expected, sizeof c->expected, f[2], "expected", path, line, err);
+    if (!rc) rc = copy_field(c->expected, sizeof c->expected, mode[full != 0], "expected", path,
+                             line, err);
     if (!rc) rc = copy_field(c->kase, sizeof c->kase, f[4], "case", path, line, err);
     if (!rc) rc = copy_field(c->check, sizeof c->check, f[5], "check", path, line, err);
     if (!rc) rc = copy_field(c->full, sizeof c->full, f[6], "full", path, line, err);
@@ -221,7 +231,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             a->checks = n;
         }
         slpi_audit_check *c = &a->checks[a->nchecks];
-        rc = parse_line(c, s, path, line, err);
+        rc = parse_line(c, s, a->full, path, line, err);
         if (rc != SLPI_OK) break;
         if (a->only && strcmp(c->id, a->only)) continue;
         a->nchecks++;

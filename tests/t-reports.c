@@ -44,6 +44,18 @@ static int load_run(const char *reg, const char *dir, slpi_audit *a)
     return rc;
 }
 
+/* Load a registry text at a size; 1 when it loads, else its error must contain want. */
+static int loads(const char *reg, int full, const char *want, slpi_audit *a)
+{
+    slpi_error err = {0, ""};
+    memset(a, 0, sizeof *a);
+    a->full = full;
+    int rc = slpi_audit_load(a, test_temp_file(reg), &err);
+    if (rc != SLPI_OK) TEST_CHECKF(want && strstr(err.msg, want), "'%s' lacks '%s'", err.msg, want);
+    else TEST_CHECKF(!want, "loaded; expected an error with '%s'", want);
+    return rc == SLPI_OK;
+}
+
 int main(void)
 {
     test_start("t-reports", 11);
@@ -203,6 +215,36 @@ int main(void)
                         "%s", b6->evidence);
         }
         slpi_audit_free(&a);
+    }
+    /* malformed registries are refused with file:line; REDUCED/FULL expectations */
+    {
+        static const struct { const char *line, *want; } bad[] = {
+            {"M1 | t | CONFIRMED | claim | - | thresholds 2", ":3: 6 fields, expected 7"},
+            {"M1 | t | CONFIRMED | decides | - | thresholds 2 | -", ":3: role 'decides'"},
+            {"M1 | t | MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'"},
+            {"M1 | t | UNABLE/MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'"},
+            {"M1 | t | UNABLE/ | claim | - | thresholds 2 | -", ":3: expected verdict ''"},
+            {"M1 | t | CONFIRMED | claim | - | thresholds 2 | -", "has no control"},
+        };
+        char reg[512];
+        slpi_audit a;
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            snprintf(reg, sizeof reg, "# bad line %zu\n= M1 | s | m | p | -\n%s\n", i, bad[i].line);
+            loads(reg, 0, bad[i].want, &a);
+            slpi_audit_free(&a);
+        }
+        loads("M2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+              "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "has no description", &a);
+        slpi_audit_free(&a);
+        const char *two = "= M3 | s | m | p | -\n"
+                          "M3 | t | UNABLE/CONFIRMED | claim | - | thresholds 2 | -\n"
+                          "M3 | t | UNABLE/CONFIRMED | fails | - | thresholds 1 | -\n";
+        for (int full = 0; full < 2; full++) {
+            if (loads(two, full, NULL, &a))
+                TEST_CHECKF(a.nclaims == 1 && !strcmp(a.claims[0].expected, full ? "CONFIRMED" : "UNABLE"),
+                            "full=%d: expected '%s'", full, a.nclaims ? a.claims[0].expected : "");
+            slpi_audit_free(&a);
+        }
     }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
