@@ -299,7 +299,7 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
 }
 
 slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
-                               char *why, size_t n)
+                               slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
 {
     slpi_ref *s = NULL;
     slpi_error err = { 0, "" };
@@ -312,7 +312,7 @@ slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem
     slpi_step_status st = SLPI_STEP_CONVERGED;
     if (dir < 0) slpi_ref_set_step(s, -p->h);
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
-        run_increments(c, p, i, dir, NULL, NULL, M, dW);
+        run_increments(c, p, i, dir, map, map_ctx, M, dW);
         slpi_step_info info;
         st = slpi_ref_step(s, x, dW, &info);
         if (slpi_step_failed(st)) snprintf(why, n, "ref: %s", slpi_ref_unable_reason(s));

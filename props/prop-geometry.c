@@ -12,6 +12,11 @@
  *   Euler–Zeitlin: rotations exp(theta S_3) about the sphere's axis (random theta without
  *     noise, theta = pi with reading Q, which maps omega_lm to (-1)^m omega_lm).
  * Not checked: heavy top SVI form, sine-Euler, Zeitlin under reading L.
+ * Certified (ref path): the same statement with an action that is exact in binary64 (a
+ * signed permutation of the coordinates: the rotations above that are signed
+ * permutations, the quarter turn about e_3 for the heavy top, theta = pi for Zeitlin);
+ * the ball of step(g x, g dW) must meet g applied to the ball of step(x, dW) in every
+ * coordinate, since both contain the exact results of the discrete scheme.
  *
  * Poisson map (ISO Thm 4.5, SVI Prop. 4.4, V4/V5, I11): for fixed increments the
  * Jacobian D of the step (central differences) satisfies D J(x_n) D^T = J(x_{n+1});
@@ -78,7 +83,8 @@ static int perm_allowed(const slpi_problem *p, const int *perm, const double *s)
     return 1;
 }
 
-static void choose_action(const slpi_props_case *c, const slpi_problem *p, action *g)
+/* exact: only actions that are signed permutations of the coordinates (the ref check). */
+static void choose_action(const slpi_props_case *c, const slpi_problem *p, int exact, action *g)
 {
     slpi_props_rng r = { c->seed ^ 0x243f6a8885a308d3ULL };
     memset(g, 0, sizeof *g);
@@ -89,7 +95,7 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, actio
     switch (c->system) {
     case SLPI_SYS_RIGID_BODY:
     case SLPI_SYS_POINT_VORTICES:
-        if (c->system == SLPI_SYS_POINT_VORTICES && c->noises == 0) {
+        if (c->system == SLPI_SYS_POINT_VORTICES && c->noises == 0 && !exact) {
             slpi_props_random_rotation(&r, g->G);
             return;
         }
@@ -119,14 +125,16 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, actio
         return;
     case SLPI_SYS_HEAVY_TOP: {
         double axis[3] = { 0, 0, slpi_props_rng_normal(&r) };
-        slpi_props_cayley_rotation(axis, g->G);
+        static const double quarter[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 };
+        if (exact) memcpy(g->G, quarter, sizeof quarter);
+        else slpi_props_cayley_rotation(axis, g->G);
         return;
     }
     case SLPI_SYS_MANAKOV:
         for (int i = 0; i < c->dim; i++) g->sgn[i] = slpi_props_rng_int(&r, 2) ? 1 : -1;
         return;
     case SLPI_SYS_EULER_ZEITLIN:
-        g->theta = c->noises ? 3.14159265358979323846 : slpi_props_rng_uniform(&r, -3, 3);
+        g->theta = c->noises || exact ? 3.14159265358979323846 : slpi_props_rng_uniform(&r, -3, 3);
         return;
     default:
         return;
@@ -184,7 +192,7 @@ static const char *equiv_why_not(const slpi_props_case *c, int ref)
     if (c->system == SLPI_SYS_SINE_EULER) return "limitation: no group action of sine-Euler implemented here";
     if (c->system == SLPI_SYS_HEAVY_TOP && c->scheme == SLPI_SCHEME_SVI)
         return "limitation: no rotation of the SVI heavy-top form implemented here";
-    if (ref) return "limitation: fast path only (no certified equivariance defect yet)";
+    (void)ref;
     return NULL;
 }
 
@@ -199,15 +207,66 @@ static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
     }
 }
 
+/* The certified check: g is a signed permutation of the coordinates, read off the images
+ * of the basis vectors; coordinate i of the ball of step(x) maps to coordinate to[i] with
+ * sign sg[i] and must overlap that coordinate of the ball of step(g x). */
+static void equiv_ref(const slpi_props_case *c, const slpi_problem *p, slpi_props_outcome *o)
+{
+    int d = slpi_problem_state_dim(p), to[SLPI_MAX_X0];
+    double sg[SLPI_MAX_X0], e[SLPI_MAX_X0], ge[SLPI_MAX_X0], y[SLPI_MAX_X0];
+    action g;
+    choose_action(c, p, 1, &g);
+    for (int j = 0; j < d; j++) {
+        memset(e, 0, sizeof e);
+        e[j] = 1;
+        act(c, p, &g, e, ge);
+        int nz = 0;
+        for (int i = 0; i < d; i++)
+            if (ge[i] != 0) {
+                nz++;
+                to[j] = i;
+                sg[j] = ge[i];
+            }
+        if (nz != 1 || fabs(sg[j]) != 1) {
+            slpi_props_outcome_unable(o, "ref: the exact action is not a signed permutation");
+            return;
+        }
+    }
+    act(c, p, &g, p->x0, y);
+    arb_ptr a = _arb_vec_init(d), b = _arb_vec_init(d);
+    arb_t t;
+    arb_init(t);
+    for (int i = 0; i < d; i++) {
+        arb_set_d(a + i, p->x0[i]);
+        arb_set_d(b + i, y[i]);
+    }
+    char msg[sizeof o->msg];
+    if (slpi_step_failed(slpi_props_run_ref(c, p, a, 1, NULL, NULL, msg, sizeof msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, p, b, 1, map_noise, &g, msg, sizeof msg))) {
+        o->holds = -1;
+        memcpy(o->msg, msg, sizeof msg);
+    }
+    for (int j = 0; j < d && o->holds == 1; j++) {
+        if (sg[j] > 0) arb_set(t, a + j);
+        else arb_neg(t, a + j);
+        if (arb_overlaps(t, b + to[j])) continue;
+        o->holds = 0;
+        snprintf(o->msg, sizeof o->msg, "ref: coordinate %d of step(g x, g dW) is certified apart from "
+                 "g step(x, dW) (%s coordinate %d)", to[j], sg[j] > 0 ? "+" : "-", j);
+    }
+    arb_clear(t);
+    _arb_vec_clear(a, d);
+    _arb_vec_clear(b, d);
+}
+
 static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
-    (void)use_ref;
     slpi_problem p;
     slpi_error err;
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     action g;
-    choose_action(c, &p, &g);
+    choose_action(c, &p, 0, &g);
     double x[SLPI_MAX_X0], y[SLPI_MAX_X0], gx[SLPI_MAX_X0];
     memcpy(x, p.x0, sizeof x);
     act(c, &p, &g, p.x0, y);
@@ -221,6 +280,7 @@ static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     o->ratio = e / (c->steps * DBL_EPSILON * fmax(slpi_props_maxabs(x, d), 1.0));
     o->holds = o->ratio <= EQ_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: |step(g x, g dW) - g step(x, dW)| = %.3g (ratio %.3g)", e, o->ratio);
+    if (use_ref && o->holds == 1) equiv_ref(c, &p, o);
 }
 
 const slpi_props_property slpi_props_prop_equivariance = {

@@ -52,7 +52,7 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
     arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(x0 + i, p->x0[i]);
     _arb_vec_set(x, x0, d);
-    slpi_step_status st = slpi_props_run_ref(c, p, x, 1, msg, n);
+    slpi_step_status st = slpi_props_run_ref(c, p, x, 1, NULL, NULL, msg, n);
     if (slpi_step_failed(st)) {
         ok = -1;
     } else {
@@ -267,8 +267,8 @@ static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_o
     arb_ptr xb = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
     char msg[sizeof o->msg];
-    if (slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, msg, sizeof msg)) ||
-        slpi_step_failed(slpi_props_run_ref(c, &p, xb, -1, msg, sizeof msg))) {
+    if (slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, msg, sizeof msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, &p, xb, -1, NULL, NULL, msg, sizeof msg))) {
         o->holds = -1;
         memcpy(o->msg, msg, sizeof msg);
     } else if (!slpi_props_balls_contain(xb, p.x0, d, &e)) {
@@ -309,7 +309,7 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
     arb_ptr xb = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-        slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, o->msg, sizeof o->msg))) {
+        slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
     } else if (!slpi_props_too_fast(c, p.x0, x, d, o)) {
         int inside = slpi_props_balls_contain(xb, x, d, &excess);

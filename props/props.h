@@ -57,7 +57,7 @@ typedef void (*slpi_props_noise_map)(const void *ctx, int M, double *dW);
 slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_problem *p, double *x, int dir,
                                 slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
 slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
-                               char *why, size_t n);
+                               slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
 
 /* ------------------------------------------------------------ invariants
  * Computed here from the state doubles (independently of both paths' diagnostics). */
