@@ -20,7 +20,8 @@
  *
  * Poisson map (ISO Thm 4.5, SVI Prop. 4.4, V4/V5, I11): for fixed increments the
  * Jacobian D of the step (central differences) satisfies D J(x_n) D^T = J(x_{n+1});
- * ISOMP and SVI c = +1/4 claim it, SVI c = -1/4 is the negative control. */
+ * ISOMP and SVI c = +1/4 claim it, SVI c = -1/4 is the negative control. Certified for
+ * SVI on the rigid body and the heavy top (slpi_ref_poisson_defect, the first step). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
