@@ -525,12 +525,15 @@ int slpi_ref_set_step(slpi_ref *s, double h);
 const char *slpi_ref_unable_reason(const slpi_ref *s);
 #ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
- * V19): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1 by
- * the implicit function theorem in balls, J the Lie-Poisson tensor: d = 3 for the
+ * V19, I11): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1.
+ * Scheme svi in vector form: D by the implicit function theorem in balls, d = 3 for the
  * rigid body (J = hat Pi), d = 6 for the heavy top (J = [[hat Pi, hat Gamma],
- * [hat Gamma, 0]]; R is not differentiated). Available for scheme svi in vector form
- * (c = +1/4: contains 0; c = -1/4: excludes 0). SLPI_EINPUT otherwise, SLPI_ENUMERIC
- * if it cannot be certified at the precision cap. */
+ * [hat Gamma, 0]]; R is not differentiated); c = +1/4: contains 0; c = -1/4: excludes 0.
+ * Scheme isomp with update=comm and no fixed_iters, on a state of at most 64 numbers
+ * that is the algebra's dual (rigid body, Manakov, vortices, Zeitlin, sine-Euler): D the
+ * scheme's certified step Jacobian, d the state dimension, J(y) v = ad*_v y (a constant
+ * factor and the sign do not matter). SLPI_EINPUT otherwise, SLPI_ENUMERIC if it cannot
+ * be certified at the precision cap. */
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err);
 /* Certified diagnostics (balls): invariants, and their differences from x0 (whose names

@@ -72,8 +72,9 @@ int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
  * the central difference quotient at eps: of the fast step (exact balls of its doubles)
  * or (certified = 1) of the certified step (enclosures of the exact scheme's quotients;
  * the O(eps^2) remainder to the derivative is not enclosed, so callers compare two eps).
- * slpi_gaps_poisson_ift: the rigorous defect of ref/ (implicit-function-theorem Jacobian
- * in balls; svi on the rigid body only), max over the 9 entries. */
+ * slpi_gaps_poisson_ift: the rigorous defect of ref/ (slpi_ref_poisson_defect: svi's
+ * implicit-function-theorem Jacobian or isomp's certified step Jacobian, in balls; on the
+ * rigid body only), max over the 9 entries. */
 int slpi_gaps_poisson_coords(const slpi_problem *p);
 int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
                          arb_t out, slpi_error *err);

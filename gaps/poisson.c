@@ -129,9 +129,10 @@ int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified,
 
 int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err)
 {
-    if (p->system != SLPI_SYS_RIGID_BODY || p->scheme != SLPI_SCHEME_SVI)
-        return slpi_error_set(err, SLPI_EINPUT, "poisson: the rigorous defect exists for svi on "
-                              "the rigid body only");
+    if (p->system != SLPI_SYS_RIGID_BODY ||
+        (p->scheme != SLPI_SCHEME_SVI && p->scheme != SLPI_SCHEME_ISOMP))
+        return slpi_error_set(err, SLPI_EINPUT, "poisson: the rigorous defect is used for svi and "
+                              "isomp on the rigid body only");
     slpi_ref *r = NULL;
     arb_ptr x = _arb_vec_init(3), d = _arb_vec_init(9);
     double dW[8] = {0};

@@ -21,7 +21,8 @@
  * Poisson map (ISO Thm 4.5, SVI Prop. 4.4, V4/V5, I11): for fixed increments the
  * Jacobian D of the step (central differences) satisfies D J(x_n) D^T = J(x_{n+1});
  * ISOMP and SVI c = +1/4 claim it, SVI c = -1/4 is the negative control. Certified for
- * SVI on the rigid body and the heavy top (slpi_ref_poisson_defect, the first step). */
+ * SVI on the rigid body and the heavy top and for ISOMP with update=comm
+ * (slpi_ref_poisson_defect, the first step). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -305,10 +306,12 @@ static const char *poisson_why_not(const slpi_props_case *c, int ref)
         return "limitation: no Poisson tensor in props/invariants.c for this system";
     if (c->scheme != SLPI_SCHEME_ISOMP && c->scheme != SLPI_SCHEME_SVI)
         return "N/A: the scheme claims no Poisson property (docs/schemes.md#summary)";
-    if (ref && !(c->scheme == SLPI_SCHEME_SVI &&
-                 (c->system == SLPI_SYS_RIGID_BODY || c->system == SLPI_SYS_HEAVY_TOP)))
-        return "limitation: the certified defect (slpi_ref_poisson_defect) covers SVI on the rigid "
-               "body and the heavy top; no step Jacobian of the others is exposed";
+    if (ref && c->scheme == SLPI_SCHEME_SVI && c->system != SLPI_SYS_RIGID_BODY &&
+        c->system != SLPI_SYS_HEAVY_TOP)
+        return "limitation: the certified defect (slpi_ref_poisson_defect) covers SVI in vector "
+               "form only (rigid body, heavy top), not the matrix (LP) form";
+    if (ref && c->scheme == SLPI_SCHEME_ISOMP && c->variant)
+        return "limitation: the certified step Jacobian of ISOMP covers update=comm only";
     return NULL;
 }
 
@@ -326,7 +329,8 @@ static void poisson_adjust(slpi_props_case *c, slpi_props_rng *r)
  * the balls cannot confirm is UNABLE. */
 static void poisson_ref(const slpi_props_case *c, const slpi_problem *p, slpi_props_outcome *o)
 {
-    int d = slpi_problem_state_dim(p), m = p->system == SLPI_SYS_RIGID_BODY ? 3 : 6;
+    int d = slpi_problem_state_dim(p), m = c->scheme == SLPI_SCHEME_ISOMP ? d
+                                           : p->system == SLPI_SYS_RIGID_BODY ? 3 : 6;
     double dW[4096];
     slpi_props_increments(c, p, 0, dW);
     slpi_ref *s = NULL;

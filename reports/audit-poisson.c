@@ -29,7 +29,8 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
     arb_t d1, d2;
     arb_init(d1);
     arb_init(d2);
-    int rigorous = certified && p.system == SLPI_SYS_RIGID_BODY && p.scheme == SLPI_SCHEME_SVI;
+    int rigorous = certified && p.system == SLPI_SYS_RIGID_BODY &&
+                   (p.scheme == SLPI_SCHEME_SVI || p.scheme == SLPI_SCHEME_ISOMP);
     if (!rc && rigorous) {
         rc = slpi_gaps_poisson_ift(&p, x0, d1, &err);
         arb_set(d2, d1);
@@ -48,11 +49,15 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
         double m1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR), m2 = arf_get_d(arb_midref(d2), ARF_RND_NEAR);
         slpi_audit_outcome(c, pass, arf_get_d(arb_midref(d1), ARF_RND_NEAR));
         if (rigorous) {
-            snprintf(c->evidence, sizeof c->evidence, "one noise-free step at h = %g (svi, c = %+g), "
-                     "rigorous (ref/: Jacobian by the implicit function theorem in Arb balls): max |D "
-                     "hat(Pi) D^T - hat(Pi_1)| in [%.4e, %.4e] %s %s %.1e; the enclosure %s 0", p.h,
-                     p.svi_c, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses", tok[1], thr,
-                     lo1 > 0 ? "excludes" : "contains");
+            char how[96];
+            if (p.scheme == SLPI_SCHEME_SVI)
+                snprintf(how, sizeof how, "svi, c = %+g; Jacobian by the implicit function theorem", p.svi_c);
+            else
+                snprintf(how, sizeof how, "isomp; the scheme's certified step Jacobian");
+            snprintf(c->evidence, sizeof c->evidence, "one noise-free step at h = %g (%s in Arb "
+                     "balls, ref/): max |D hat(Pi) D^T - hat(Pi_1)| in [%.4e, %.4e] %s %s %.1e; the "
+                     "enclosure %s 0", p.h, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses",
+                     tok[1], thr, lo1 > 0 ? "excludes" : "contains");
         } else {
             snprintf(c->evidence, sizeof c->evidence, "one noise-free step at h = %g (%s%s), %s: max |D Phi J "
                  "D Phi^T - J o Phi| in [%.4e, %.4e] with central differences eps = %.0e (%.4e at "

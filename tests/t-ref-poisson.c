@@ -4,7 +4,11 @@
  *  - c = +1/4 (true Cayley): every entry encloses 0, deterministic and with noise,
  *    rotation and node output;
  *  - c = -1/4 (as printed): some entry provably excludes 0 (the audit's refutation);
- *  - pairs other than svi on the rigid body are refused (SLPI_EINPUT). */
+ *  - ISOMP (update=comm; ISO Thm 4.5) on the rigid body, Manakov so(4) and three point
+ *    vortices, with noise: D J(x) D^T - J(x_1) with the scheme's certified step Jacobian
+ *    and J(y) v = ad*_v y; every entry encloses 0 with radius below 1e-25, so a defect of
+ *    that size would show;
+ *  - other pairs (TMK, ISOMP with update=cay or fixed_iters) are refused (SLPI_EINPUT). */
 #include "testutil.h"
 #include "slpi.h"
 
@@ -120,14 +124,61 @@ int main(void)
         _arb_vec_clear(def6, 36);
     }
 
+    /* ISOMP: the presets' systems with noise, a random state near the preset's */
+    {
+        static const char *const presets[] = { "iso/rigid-body/long", "iso/manakov/long",
+                                               "iso/vortices/long" };
+        for (int k = 0; k < 3; k++) {
+            slpi_problem q;
+            slpi_error err;
+            TEST_CHECKF(slpi_problem_preset(&q, presets[k], &err) == SLPI_OK, "%s", err.msg);
+            if (k == 1) TEST_CHECK(slpi_problem_set(&q, "n", "4", &err) == SLPI_OK);
+            TEST_CHECK(slpi_problem_set(&q, "h", "0.05", &err) == SLPI_OK);
+            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s", err.msg);
+            int d = slpi_problem_state_dim(&q), M = slpi_problem_noise_count(&q);
+            double x0[64], dWk[64];
+            TEST_CHECKF(slpi_problem_initial_state(&q, x0, &err) == SLPI_OK, "%s", err.msg);
+            for (int i = 0; i < d; i++) x0[i] += test_rand_uniform(-0.05, 0.05);
+            for (int i = 0; i < M; i++) dWk[i] = test_rand_uniform(-0.2, 0.2);
+            slpi_ref *r;
+            TEST_CHECKF(slpi_ref_create(&r, &q, &err) == SLPI_OK, "%s", err.msg);
+            arb_ptr x = _arb_vec_init(d), dd = _arb_vec_init(d * d);
+            for (int i = 0; i < d; i++) arb_set_d(x + i, x0[i]);
+            int rc = slpi_ref_poisson_defect(r, x, dWk, dd, &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s: %s", presets[k], err.msg);
+            int zero = 1;
+            double rad = 0, mid = 0;
+            for (int i = 0; rc == SLPI_OK && i < d * d; i++) {
+                zero = zero && arb_contains_zero(dd + i);
+                rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
+                mid = fmax(mid, fabs(arf_get_d(arb_midref(dd + i), ARF_RND_NEAR)));
+            }
+            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", presets[k], mid, rad);
+            printf("isomp %s (state %d, %d noises): defect |mid| <= %.3g, radius <= %.3g\n",
+                   presets[k], d, M, mid, rad);
+            _arb_vec_clear(x, d);
+            _arb_vec_clear(dd, d * d);
+            slpi_ref_free(r);
+        }
+    }
+
     /* other pairs are refused with a message */
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    slpi_ref *r;
-    slpi_error err;
-    TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
-    double dW[3] = { 0, 0, 0 };
-    TEST_CHECK(slpi_ref_poisson_defect(r, def, dW, def, &err) == SLPI_EINPUT);
-    slpi_ref_free(r);
+    static const struct { slpi_scheme_id k; const char *key, *value; } refused[] = {
+        { SLPI_SCHEME_TMK, "h", "0.1" },
+        { SLPI_SCHEME_ISOMP, "update", "cay" },
+        { SLPI_SCHEME_ISOMP, "fixed_iters", "2" },
+    };
+    for (int k = 0; k < 3; k++) {
+        slpi_ref *r;
+        slpi_error err;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, refused[k].k);
+        TEST_CHECK(slpi_problem_set(&p, refused[k].key, refused[k].value, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
+        double dW[3] = { 0, 0, 0 };
+        TEST_CHECKF(slpi_ref_poisson_defect(r, def, dW, def, &err) == SLPI_EINPUT, "%s=%s",
+                    refused[k].key, refused[k].value);
+        slpi_ref_free(r);
+    }
     _arb_vec_clear(def, 9);
     flint_cleanup();
     TEST_END();
