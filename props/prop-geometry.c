@@ -10,8 +10,11 @@
  *   point vortices: random Cayley rotations without noise, signed permutations with
  *     the shared quadratic noises;
  *   Euler–Zeitlin: rotations exp(theta S_3) about the sphere's axis (random theta without
- *     noise, theta = pi with reading Q, which maps omega_lm to (-1)^m omega_lm).
- * Not checked: heavy top SVI form, sine-Euler, Zeitlin under reading L.
+ *     noise, theta = pi with reading Q, which maps omega_lm to (-1)^m omega_lm);
+ *   sine-Euler: the point reflection of the torus, omega_m -> omega_-m, i.e. X -> P X P with
+ *     the permutation P e_a = e_(-a mod N) (P g P = g^-1, P h P = h^-1; H_0 and the two-mode
+ *     noise Z_i = amp (T_n + T_-n) are invariant).
+ * Not checked: heavy top SVI form, Zeitlin under reading L.
  * Certified (ref path): the same statement with an action that is exact in binary64 (a
  * signed permutation of the coordinates: the rotations above that are signed
  * permutations, the quarter turn about e_3 for the heavy top, theta = pi for Zeitlin);
@@ -143,6 +146,12 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
     }
 }
 
+/* Index of (Re X_ab, Im X_ab), a < b, in core's su(N) layout (the N diagonal values first). */
+static int sun_pair(int N, int a, int b)
+{
+    return N + 2 * (a * (N - 1) - a * (a - 1) / 2 + b - a - 1);
+}
+
 /* y = g . x in core's layout. With theta = pi the phases are exactly +-1. */
 static void act(const slpi_props_case *c, const slpi_problem *p, const action *g, const double *x, double *y)
 {
@@ -175,6 +184,19 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
             }
         return;
     }
+    case SLPI_SYS_SINE_EULER: {   /* X -> P X P with P e_a = e_(-a mod N): omega_m -> omega_-m */
+        int N = c->dim;
+        for (int a = 0; a < N; a++) {
+            int sa = (N - a) % N;
+            y[a] = x[sa];
+            for (int b = a + 1; b < N; b++) {
+                int sb = (N - b) % N, k = sun_pair(N, sa < sb ? sa : sb, sa < sb ? sb : sa);
+                y[sun_pair(N, a, b)] = sa < sb ? x[k] : -x[k];   /* X_ba = -conj X_ab */
+                y[sun_pair(N, a, b) + 1] = x[k + 1];
+            }
+        }
+        return;
+    }
     default:
         return;
     }
@@ -184,14 +206,12 @@ static slpi_props_expect equiv_expect(const slpi_props_case *c)
 {
     switch (c->system) {
     case SLPI_SYS_HEAVY_TOP: return c->scheme == SLPI_SCHEME_SVI ? SLPI_PROPS_NA : SLPI_PROPS_HOLDS;
-    case SLPI_SYS_SINE_EULER: return SLPI_PROPS_NA;
     default: return SLPI_PROPS_HOLDS;
     }
 }
 
 static const char *equiv_why_not(const slpi_props_case *c, int ref)
 {
-    if (c->system == SLPI_SYS_SINE_EULER) return "limitation: no group action of sine-Euler implemented here";
     if (c->system == SLPI_SYS_HEAVY_TOP && c->scheme == SLPI_SCHEME_SVI)
         return "limitation: no rotation of the SVI heavy-top form implemented here";
     (void)ref;
