@@ -423,8 +423,10 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
 }
 
 /* ISOMP's defect (docs/schemes.md#isomp; ISO Thm 4.5): D the scheme's step Jacobian at
- * the point x, J(y) v = coad(v, y) the Lie-Poisson tensor in the state's coordinates (up to
- * a constant factor and sign, which the identity D J(x) D^T = J(x_1) does not see). */
+ * the point x, J(y) e_j = coad(e_j / g_j, y) the Lie-Poisson tensor in the state's
+ * coordinates, g_j = |unpack(e_j)|_F^2 the Frobenius metric of coordinate j (1 without a
+ * matrix form; the su(N) layout weighs off-diagonal entries twice). A constant factor and
+ * the sign do not matter to D J(x) D^T = J(x_1). */
 static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong prec, char *why,
                                 size_t why_len)
 {
@@ -439,9 +441,23 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
     _arb_vec_set(x1, x, d);
     int ok = s->scheme->jac(sys, D, x, s->delta, prec, why, why_len) &&
              s->scheme->step(sys, x1, s->delta, prec, why, why_len) == SLPI_STEP_CONVERGED;
+    acb_mat_t E;
+    acb_mat_init(E, sys->N > 0 ? sys->N : 1, sys->N > 0 ? sys->N : 1);
     for (int j = 0; ok && j < d; j++) {
         _arb_vec_zero(e, d);
         arb_one(e + j);
+        if (sys->unpack != NULL && sys->N > 0) {
+            arb_t g;
+            arb_init(g);
+            sys->unpack(sys, E, e, prec);
+            for (int a = 0; a < sys->N * sys->N; a++) {
+                acb_srcptr z = acb_mat_entry(E, a / sys->N, a % sys->N);
+                arb_addmul(g, acb_realref(z), acb_realref(z), prec);
+                arb_addmul(g, acb_imagref(z), acb_imagref(z), prec);
+            }
+            arb_div(e + j, e + j, g, prec);
+            arb_clear(g);
+        }
         sys->coad(sys, col, e, x, prec);
         for (int i = 0; i < d; i++)
             arb_set(arb_mat_entry(J0, i, j), col + i);
@@ -458,6 +474,7 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
             for (int j = 0; j < d; j++)
                 arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
     }
+    acb_mat_clear(E);
     _arb_vec_clear(x1, d);
     _arb_vec_clear(e, d);
     _arb_vec_clear(col, d);

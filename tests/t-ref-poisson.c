@@ -4,8 +4,9 @@
  *  - c = +1/4 (true Cayley): every entry encloses 0, deterministic and with noise,
  *    rotation and node output;
  *  - c = -1/4 (as printed): some entry provably excludes 0 (the audit's refutation);
- *  - ISOMP (update=comm; ISO Thm 4.5) on the rigid body, Manakov so(4) and three point
- *    vortices, with noise: D J(x) D^T - J(x_1) with the scheme's certified step Jacobian
+ *  - ISOMP (update=comm; ISO Thm 4.5) on the rigid body, Manakov so(4), the vortices,
+ *    Euler-Zeitlin su(3) and sine-Euler su(3) (where the packed layout's Frobenius metric
+ *    enters the tensor), with noise: D J(x) D^T - J(x_1) with the scheme's certified step Jacobian
  *    and J(y) v = ad*_v y; every entry encloses 0 with radius below 1e-25, so a defect of
  *    that size would show;
  *  - other pairs (TMK, ISOMP with update=cay or fixed_iters) are refused (SLPI_EINPUT). */
@@ -126,15 +127,31 @@ int main(void)
 
     /* ISOMP: the presets' systems with noise, a random state near the preset's */
     {
-        static const char *const presets[] = { "iso/rigid-body/long", "iso/manakov/long",
-                                               "iso/vortices/long" };
-        for (int k = 0; k < 3; k++) {
+        static const char *const presets[][4] = {
+            { "iso/rigid-body/long", "h", "0.05" },
+            { "iso/manakov/long", "h", "0.05", "n=4" },
+            { "iso/vortices/long", "h", "0.05" },
+            { "iso/zeitlin/strong", "h", "0.0625", "N=3" },   /* su(3): the metric matters */
+            { "rkmk/sine-euler/casimirs-tmk", "h", "0.5", "scheme=isomp" },
+        };
+        for (int k = 0; k < 5; k++) {
             slpi_problem q;
             slpi_error err;
-            TEST_CHECKF(slpi_problem_preset(&q, presets[k], &err) == SLPI_OK, "%s", err.msg);
-            if (k == 1) TEST_CHECK(slpi_problem_set(&q, "n", "4", &err) == SLPI_OK);
-            TEST_CHECK(slpi_problem_set(&q, "h", "0.05", &err) == SLPI_OK);
-            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s", err.msg);
+            TEST_CHECKF(slpi_problem_preset(&q, presets[k][0], &err) == SLPI_OK, "%s", err.msg);
+            if (presets[k][3]) {
+                char key[32], *eq;
+                snprintf(key, sizeof key, "%s", presets[k][3]);
+                eq = strchr(key, '=');
+                *eq = 0;
+                TEST_CHECK(slpi_problem_set(&q, key, eq + 1, &err) == SLPI_OK);
+            }
+            if (k == 3) {
+                TEST_CHECK(slpi_problem_set(&q, "ic_lmax", "2", &err) == SLPI_OK);
+                TEST_CHECK(slpi_problem_set(&q, "level", "0", &err) == SLPI_OK);
+                TEST_CHECK(slpi_problem_set(&q, "T", "0.125", &err) == SLPI_OK);
+            }
+            TEST_CHECK(slpi_problem_set(&q, presets[k][1], presets[k][2], &err) == SLPI_OK);
+            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: %s", presets[k][0], err.msg);
             int d = slpi_problem_state_dim(&q), M = slpi_problem_noise_count(&q);
             double x0[64], dWk[64];
             TEST_CHECKF(slpi_problem_initial_state(&q, x0, &err) == SLPI_OK, "%s", err.msg);
@@ -145,7 +162,7 @@ int main(void)
             arb_ptr x = _arb_vec_init(d), dd = _arb_vec_init(d * d);
             for (int i = 0; i < d; i++) arb_set_d(x + i, x0[i]);
             int rc = slpi_ref_poisson_defect(r, x, dWk, dd, &err);
-            TEST_CHECKF(rc == SLPI_OK, "%s: %s", presets[k], err.msg);
+            TEST_CHECKF(rc == SLPI_OK, "%s: %s", presets[k][0], err.msg);
             int zero = 1;
             double rad = 0, mid = 0;
             for (int i = 0; rc == SLPI_OK && i < d * d; i++) {
@@ -153,9 +170,9 @@ int main(void)
                 rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
                 mid = fmax(mid, fabs(arf_get_d(arb_midref(dd + i), ARF_RND_NEAR)));
             }
-            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", presets[k], mid, rad);
+            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", presets[k][0], mid, rad);
             printf("isomp %s (state %d, %d noises): defect |mid| <= %.3g, radius <= %.3g\n",
-                   presets[k], d, M, mid, rad);
+                   presets[k][0], d, M, mid, rad);
             _arb_vec_clear(x, d);
             _arb_vec_clear(dd, d * d);
             slpi_ref_free(r);
