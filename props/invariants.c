@@ -2,7 +2,8 @@
  * here from the state doubles in core's layout (slpi.h), independently of both paths'
  * diagnostics: Casimirs of docs/systems.md (|x|^2; |gamma|^2, pi.gamma; Tr X^2k; |x_i|^2;
  * Tr X^2, Im Tr X^3, Re Tr X^4 on su(N)) with their degree, and the Lie–Poisson tensor
- * J(x)_ab = <x, [e_a, e_b]> of docs/conventions.md#brackets up to a constant factor (all that the test
+ * J(x)_ab = <x, [e_a, e_b]> of docs/conventions.md#brackets up to a constant factor (on su(N)
+ * with the packed layout's Frobenius metric; all that the test
  * D J(x_n) D^T = J(x_{n+1}) of ISO Thm 4.5 / SVI Prop. 4.4 needs). */
 #include <complex.h>
 #include <math.h>
@@ -56,6 +57,19 @@ static void cmatmul(int n, const double complex *A, const double complex *B, dou
         }
 }
 
+/* Skew-Hermitian N x N from core's su(N) layout (Im X_aa, then Re X_ab, Im X_ab, a < b). */
+static void unpack_su(int N, const double *x, double complex *X)
+{
+    memset(X, 0, (size_t)N * N * sizeof *X);
+    for (int a = 0, k = N; a < N; a++) {
+        X[a * N + a] = I * x[a];
+        for (int b = a + 1; b < N; b++, k += 2) {
+            X[a * N + b] = x[k] + I * x[k + 1];
+            X[b * N + a] = -x[k] + I * x[k + 1];
+        }
+    }
+}
+
 static double complex ctrace(int n, const double complex *A)
 {
     double complex s = 0;
@@ -95,15 +109,9 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
     case SLPI_SYS_EULER_ZEITLIN:
     case SLPI_SYS_SINE_EULER: {
         int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N;
-        double complex X[25] = { 0 }, X2[25], X3[25], X4[25];
+        double complex X[25], X2[25], X3[25], X4[25];
         double f2 = 0;
-        for (int a = 0, k = N; a < N; a++) {
-            X[a * N + a] = I * x[a];
-            for (int b = a + 1; b < N; b++, k += 2) {
-                X[a * N + b] = x[k] + I * x[k + 1];
-                X[b * N + a] = -x[k] + I * x[k + 1];
-            }
-        }
+        unpack_su(N, x, X);
         for (int i = 0; i < N * N; i++) f2 += creal(X[i] * conj(X[i]));
         cmatmul(N, X, X, X2);
         cmatmul(N, X2, X, X3);
@@ -162,6 +170,32 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
                 for (int i = 0, k = 0; i < n; i++)
                     for (int j = i + 1; j < n; j++, k++) s += x[k] * (AB[i * n + j] - BA[i * n + j]);
                 J[a * m + b] = s;
+            }
+        return m;
+    }
+    case SLPI_SYS_EULER_ZEITLIN:
+    case SLPI_SYS_SINE_EULER: {
+        /* coordinate functions x_a = <X, F_a> / g_a (F_a = unpack(e_a), g_a = |F_a|_F^2: the
+         * layout weighs off-diagonal entries twice), so J_ab = <X, [F_a, F_b]> / (g_a g_b) */
+        int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N, m = N * N;
+        double complex X[25], F[25][25], AB[25], BA[25];
+        double e[25], g[25];
+        if (m > 25) return 0;
+        unpack_su(N, x, X);
+        for (int a = 0; a < m; a++) {
+            memset(e, 0, sizeof e);
+            e[a] = 1;
+            unpack_su(N, e, F[a]);
+            g[a] = 0;
+            for (int i = 0; i < m; i++) g[a] += creal(F[a][i] * conj(F[a][i]));
+        }
+        for (int a = 0; a < m; a++)
+            for (int b = 0; b < m; b++) {
+                cmatmul(N, F[a], F[b], AB);
+                cmatmul(N, F[b], F[a], BA);
+                double s = 0;
+                for (int i = 0; i < m; i++) s += creal(conj(X[i]) * (AB[i] - BA[i]));
+                J[a * m + b] = s / (g[a] * g[b]);
             }
         return m;
     }

@@ -314,7 +314,6 @@ const slpi_props_property slpi_props_prop_equivariance = {
 
 static slpi_props_expect poisson_expect(const slpi_props_case *c)
 {
-    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER) return SLPI_PROPS_NA;
     if (c->scheme == SLPI_SCHEME_ISOMP) return SLPI_PROPS_HOLDS;
     if (c->scheme == SLPI_SCHEME_SVI) return c->variant ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
     return SLPI_PROPS_NA;
@@ -322,8 +321,6 @@ static slpi_props_expect poisson_expect(const slpi_props_case *c)
 
 static const char *poisson_why_not(const slpi_props_case *c, int ref)
 {
-    if (c->system == SLPI_SYS_EULER_ZEITLIN || c->system == SLPI_SYS_SINE_EULER)
-        return "limitation: no Poisson tensor in props/invariants.c for this system";
     if (c->scheme != SLPI_SCHEME_ISOMP && c->scheme != SLPI_SCHEME_SVI)
         return "N/A: the scheme claims no Poisson property (docs/schemes.md#summary)";
     if (ref && c->scheme == SLPI_SCHEME_SVI && c->system != SLPI_SYS_RIGID_BODY &&
