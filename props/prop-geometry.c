@@ -5,7 +5,9 @@
  * H_k∘g = ±H_pi(k), step(g X, permuted dW) = g step(X, dW). Checked on
  *   rigid body (both forms): rotations by signed permutations that keep the inertia
  *     (repeated eigenvalues give more of them) and the noise model;
- *   heavy top (RKMK form, symmetric top, x and alpha along e_3): Cayley rotations about e_3;
+ *   heavy top, RKMK form (symmetric top, x and alpha along e_3): Cayley rotations about e_3;
+ *     SVI form: the same rotations of space, R -> G R (Pi and Gamma = R^T e_3 are body
+ *     quantities, left alone; the Noether symmetry of (R Pi)_z);
  *   Manakov: conjugation by diagonal sign matrices (each H_ij invariant);
  *   point vortices: random Cayley rotations without noise, signed permutations with
  *     the shared quadratic noises;
@@ -14,7 +16,7 @@
  *   sine-Euler: the point reflection of the torus, omega_m -> omega_-m, i.e. X -> P X P with
  *     the permutation P e_a = e_(-a mod N) (P g P = g^-1, P h P = h^-1; H_0 and the two-mode
  *     noise Z_i = amp (T_n + T_-n) are invariant).
- * Not checked: heavy top SVI form, Zeitlin under reading L.
+ * Not checked: Zeitlin under reading L.
  * Certified (ref path): the same statement with an action that is exact in binary64 (a
  * signed permutation of the coordinates: the rotations above that are signed
  * permutations, the quarter turn about e_3 for the heavy top, theta = pi for Zeitlin);
@@ -161,6 +163,14 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
     case SLPI_SYS_RIGID_BODY:
     case SLPI_SYS_HEAVY_TOP:
     case SLPI_SYS_POINT_VORTICES:
+        if (c->system == SLPI_SYS_HEAVY_TOP && p->ht.form == SLPI_HT_FORM_SVI) {
+            for (int j = 0; j < 3; j++) {   /* R -> G R; Pi, Gamma = R^T e_3 stay */
+                double col[3] = { x[6 + j], x[9 + j], x[12 + j] }, gc[3];
+                rot3(g->G, col, gc);
+                for (int i = 0; i < 3; i++) y[6 + 3 * i + j] = gc[i];
+            }
+            return;
+        }
         for (int i = 0; i + 3 <= d; i += 3) rot3(g->G, x + i, y + i);
         return;
     case SLPI_SYS_MANAKOV:
@@ -204,16 +214,13 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
 
 static slpi_props_expect equiv_expect(const slpi_props_case *c)
 {
-    switch (c->system) {
-    case SLPI_SYS_HEAVY_TOP: return c->scheme == SLPI_SCHEME_SVI ? SLPI_PROPS_NA : SLPI_PROPS_HOLDS;
-    default: return SLPI_PROPS_HOLDS;
-    }
+    (void)c;
+    return SLPI_PROPS_HOLDS;
 }
 
 static const char *equiv_why_not(const slpi_props_case *c, int ref)
 {
-    if (c->system == SLPI_SYS_HEAVY_TOP && c->scheme == SLPI_SCHEME_SVI)
-        return "limitation: no rotation of the SVI heavy-top form implemented here";
+    (void)c;
     (void)ref;
     return NULL;
 }
