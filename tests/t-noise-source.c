@@ -2,7 +2,10 @@
  * increments equal the generator's at the problem's level, clipped at D(h, ell) when the
  * problem truncates, with the clipped count; a noise file written from those values
  * feeds the same bits; mismatched files (components, level, steps, truncation) and bad
- * problems are refused with SLPI_EINPUT and a message naming the problem. */
+ * problems are refused with SLPI_EINPUT and a message naming the problem; the threshold
+ * D(h, ell) itself agrees with its binary64 formula. */
+#include <float.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "core/noise.h"
@@ -39,6 +42,14 @@ int main(void)
     int fd = mkstemp(tmpl);
     close(fd);
     slpi_error err = {0, ""};
+
+    /* the clipping threshold two ways: core's correctly rounded D(h, ell) against the
+     * binary64 formula sqrt(2 ell h |ln h|) (docs/noise.md#truncation), a few ulps apart */
+    for (long t = 0; t < test_iters(200); t++) {
+        double h = ldexp(test_rand_uniform(0.5, 1), -(int)test_rand_int(30)), ell = 1 + (double)test_rand_int(4);
+        double D = slpi_noise_threshold(h, ell), f = sqrt(2 * ell * h * fabs(log(h)));
+        TEST_CHECKF(fabs(D - f) <= 8 * DBL_EPSILON * f, "D(%a, %g) = %.17g, formula %.17g", h, ell, D, f);
+    }
 
     /* rigid body, iso-quad noise (M = 3), truncation on by default (ISO), h = 2^-3 */
     slpi_problem p;
