@@ -84,8 +84,9 @@ static const sweep_case cases[] = {
     { EZ "scheme=isomp noise=none", 4, NULL },
     { EZ "scheme=isomp noise=L", 4, "noise=none" },
     { EZ "scheme=isomp noise=Q amp=2", 4, "noise=none" },
-    { EZ "scheme=rkmk-heun noise=L", 4, "noise=none" },   /* the generators, not ISOMP's modal pass */
-    { EZ "scheme=rkmk-heun noise=Q amp=2", 4, "noise=none" },
+    { EZ "scheme=rkmk-heun noise=L", 4, "noise=none" },
+    { EZ "scheme=tmk noise=L", 2, "noise=none" },   /* the per-noise generators, not ISOMP's modal pass */
+    { EZ "scheme=tmk noise=Q amp=2", 2, "noise=none" },
     { SE "scheme=isomp noise=none", 8, NULL },
     /* outputs, forms, solvers and updates */
     { RBS "svi_output=node svi_form=so3", 12, NULL },
