@@ -199,7 +199,7 @@ cp oracle-golden/rigid-body.isomp.golden own.golden
 keep="own.golden"; row "--output own.golden is also the input golden file own.golden" goldenx own.golden -o own.golden
 keep="base.tsv"; row "--output base.tsv is also the input trajectory base.tsv" verifyx base.tsv -o base.tsv
 keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" verifyx base.tsv --json base.tsv
-keep="full"; row "/dev/full: write error" verifyx base.tsv --max-steps 2 -o /dev/full
+keep="full"; row "full: write error" verifyx base.tsv --max-steps 2 -o full
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
 row "adir: not a regular file (a folder)" run $P noise_file=adir
@@ -240,7 +240,7 @@ keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same fil
 keep="conv.ck"; row "--output conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck -o conv.ck
 keep="conv.ck"; row "--json conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck --json conv.ck
 keep="full"; out=full; row "standard output: write error" convergex $C
-keep="full"; row "/dev/full: write error" converge $C --json /dev/full
+keep="full"; row "full: write error" converge $C --json full
 row "--threads -1: out of range \[1, 256\]" converge $C --threads -1
 row "--threads 100000: out of range \[1, 256\]" converge $C --threads 100000
 row "--boot -5: out of range" converge $C --boot -5

@@ -17,7 +17,10 @@ grep -q 'about 1[0-9.]* GB (32001 rows of 16384 state columns)' "$d/err" || note
 [ "$(cat "$d/z.tsv")" = keep ] || note "the refused run touched its -o file"
 # --force lets the same run start: it gets as far as writing (here into a full device,
 # so nothing large is written) and fails there, not at the guard
-$slpi run --preset iso/zeitlin/long output_every=1 --force -o /dev/full 2> "$d/err"
+# (a private full device where root can make one, so that a broken slpi cannot replace
+# the system's /dev/full)
+mknod "$d/full" c 1 7 2>/dev/null || ln -s /dev/full "$d/full"
+$slpi run --preset iso/zeitlin/long output_every=1 --force -o "$d/full" 2> "$d/err"
 [ $? -eq 2 ] && grep -q 'write error at step 0' "$d/err" && ! grep -q 'GB' "$d/err" \
   || note "--force did not bypass the size guard: $(cat "$d/err")"
 $slpi run --preset iso/zeitlin/long steps=64 -q -o "$d/z.tsv" 2> "$d/err" || note "decimated Zeitlin preset refused: $(cat "$d/err")"
