@@ -531,8 +531,9 @@ const char *slpi_ref_unable_reason(const slpi_ref *s);
  * [hat Gamma, 0]]; R is not differentiated); c = +1/4: contains 0; c = -1/4: excludes 0.
  * Scheme isomp with update=comm and no fixed_iters, on a state of at most 64 numbers
  * that is the algebra's dual (rigid body, Manakov, vortices, Zeitlin, sine-Euler): D the
- * scheme's certified step Jacobian, d the state dimension, J(y) v = ad*_v y (a constant
- * factor and the sign do not matter). SLPI_EINPUT otherwise, SLPI_ENUMERIC if it cannot
+ * scheme's certified step Jacobian, d the state dimension, J(y) e_j = ad*_(e_j / g_j) y
+ * with g_j the Frobenius weight of coordinate j (2 for the off-diagonal entries of the
+ * su(N) layout; a constant factor and the sign do not matter). SLPI_EINPUT otherwise, SLPI_ENUMERIC if it cannot
  * be certified at the precision cap. */
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err);

@@ -78,6 +78,8 @@ int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
 int slpi_gaps_poisson_coords(const slpi_problem *p);
 int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
                          arb_t out, slpi_error *err);
+/* 1 where slpi_gaps_poisson_ift applies. */
+int slpi_gaps_poisson_rigorous(const slpi_problem *p);
 int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err);
 
 /* X4 (docs/schemes.md#rkmk): the missed drift of stochastic Lie-Euler, d(mu) = 1/2 sum_k

@@ -127,10 +127,15 @@ int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified,
     return rc;
 }
 
+int slpi_gaps_poisson_rigorous(const slpi_problem *p)
+{
+    return p->system == SLPI_SYS_RIGID_BODY &&
+           (p->scheme == SLPI_SCHEME_SVI || p->scheme == SLPI_SCHEME_ISOMP);
+}
+
 int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err)
 {
-    if (p->system != SLPI_SYS_RIGID_BODY ||
-        (p->scheme != SLPI_SCHEME_SVI && p->scheme != SLPI_SCHEME_ISOMP))
+    if (!slpi_gaps_poisson_rigorous(p))
         return slpi_error_set(err, SLPI_EINPUT, "poisson: the rigorous defect is used for svi and "
                               "isomp on the rigid body only");
     slpi_ref *r = NULL;

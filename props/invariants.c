@@ -57,8 +57,7 @@ static void cmatmul(int n, const double complex *A, const double complex *B, dou
         }
 }
 
-/* Skew-Hermitian N x N from core's su(N) layout (Im X_aa, then Re X_ab, Im X_ab, a < b). */
-static void unpack_su(int N, const double *x, double complex *X)
+void slpi_props_sun_unpack(int N, const double *x, double complex *X)
 {
     memset(X, 0, (size_t)N * N * sizeof *X);
     for (int a = 0, k = N; a < N; a++) {
@@ -66,6 +65,17 @@ static void unpack_su(int N, const double *x, double complex *X)
         for (int b = a + 1; b < N; b++, k += 2) {
             X[a * N + b] = x[k] + I * x[k + 1];
             X[b * N + a] = -x[k] + I * x[k + 1];
+        }
+    }
+}
+
+void slpi_props_sun_pack(int N, const double complex *X, double *x)
+{
+    for (int a = 0, k = N; a < N; a++) {
+        x[a] = cimag(X[a * N + a]);
+        for (int b = a + 1; b < N; b++, k += 2) {
+            x[k] = creal(X[a * N + b]);
+            x[k + 1] = cimag(X[a * N + b]);
         }
     }
 }
@@ -111,7 +121,7 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
         int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N;
         double complex X[25], X2[25], X3[25], X4[25];
         double f2 = 0;
-        unpack_su(N, x, X);
+        slpi_props_sun_unpack(N, x, X);
         for (int i = 0; i < N * N; i++) f2 += creal(X[i] * conj(X[i]));
         cmatmul(N, X, X, X2);
         cmatmul(N, X2, X, X3);
@@ -181,11 +191,11 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
         double complex X[25], F[25][25], AB[25], BA[25];
         double e[25], g[25];
         if (m > 25) return 0;
-        unpack_su(N, x, X);
+        slpi_props_sun_unpack(N, x, X);
         for (int a = 0; a < m; a++) {
             memset(e, 0, sizeof e);
             e[a] = 1;
-            unpack_su(N, e, F[a]);
+            slpi_props_sun_unpack(N, e, F[a]);
             g[a] = 0;
             for (int i = 0; i < m; i++) g[a] += creal(F[a][i] * conj(F[a][i]));
         }

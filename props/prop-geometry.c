@@ -28,6 +28,7 @@
  * ISOMP and SVI c = +1/4 claim it, SVI c = -1/4 is the negative control. Certified for
  * SVI on the rigid body and the heavy top and for ISOMP with update=comm
  * (slpi_ref_poisson_defect, the first step). */
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -148,12 +149,6 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
     }
 }
 
-/* Index of (Re X_ab, Im X_ab), a < b, in core's su(N) layout (the N diagonal values first). */
-static int sun_pair(int N, int a, int b)
-{
-    return N + 2 * (a * (N - 1) - a * (a - 1) / 2 + b - a - 1);
-}
-
 /* y = g . x in core's layout. With theta = pi the phases are exactly +-1. */
 static void act(const slpi_props_case *c, const slpi_problem *p, const action *g, const double *x, double *y)
 {
@@ -196,15 +191,11 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
     }
     case SLPI_SYS_SINE_EULER: {   /* X -> P X P with P e_a = e_(-a mod N): omega_m -> omega_-m */
         int N = c->dim;
-        for (int a = 0; a < N; a++) {
-            int sa = (N - a) % N;
-            y[a] = x[sa];
-            for (int b = a + 1; b < N; b++) {
-                int sb = (N - b) % N, k = sun_pair(N, sa < sb ? sa : sb, sa < sb ? sb : sa);
-                y[sun_pair(N, a, b)] = sa < sb ? x[k] : -x[k];   /* X_ba = -conj X_ab */
-                y[sun_pair(N, a, b) + 1] = x[k + 1];
-            }
-        }
+        double complex X[25], Y[25];
+        slpi_props_sun_unpack(N, x, X);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) Y[a * N + b] = X[(N - a) % N * N + (N - b) % N];
+        slpi_props_sun_pack(N, Y, y);
         return;
     }
     default:

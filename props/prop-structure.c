@@ -31,16 +31,55 @@ static slpi_props_expect casimir_expect(const slpi_props_case *c)
     return c->scheme == SLPI_SCHEME_TRAP_DIRECT ? SLPI_PROPS_VIOLATED : SLPI_PROPS_HOLDS;
 }
 
-
 static void casimir_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     if (casimir_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
-/* Ref: every certified Casimir difference (not H0) contains 0. Returns 1, 0, -1 UNABLE. */
+/* t[m] = C_m(x) - C_m(x0) in balls for each quadratic Casimir m of slpi_props_casimir_values
+ * (the others are left 0): C_m is the form x^T Q x, Q read off C_m by polarization at the
+ * basis vectors (exact: the forms have small integer entries), so no Casimir is written a
+ * second time. */
+static void quadratic_changes(const slpi_problem *p, arb_srcptr x, arb_srcptr x0, arb_ptr t)
+{
+    int d = slpi_problem_state_dim(p);
+    slpi_props_casimirs one[SLPI_MAX_X0], two;
+    double e[SLPI_MAX_X0] = { 0 };
+    arb_t u, q;
+    arb_init(u);
+    arb_init(q);
+    for (int i = 0; i < d; i++) {
+        e[i] = 1;
+        slpi_props_casimir_values(p, e, &one[i]);
+        e[i] = 0;
+    }
+    _arb_vec_zero(t, SLPI_PROPS_MAX_CAS);
+    for (int i = 0; i < d; i++)
+        for (int j = i; j < d; j++) {
+            if (j > i) {
+                e[i] = e[j] = 1;
+                slpi_props_casimir_values(p, e, &two);
+                e[i] = e[j] = 0;
+            }
+            arb_mul(u, x + i, x + j, 128);
+            arb_submul(u, x0 + i, x0 + j, 128);
+            for (int m = 0; m < one[i].n; m++) {
+                if (!one[i].quadratic[m]) continue;
+                /* Q_ii, or 2 Q_ij = C(e_i + e_j) - C(e_i) - C(e_j) */
+                arb_set_d(q, j == i ? one[i].value[m] : two.value[m] - one[i].value[m] - one[j].value[m]);
+                arb_addmul(t + m, q, u, 128);
+            }
+        }
+    arb_clear(u);
+    arb_clear(q);
+}
+
+/* Ref: every certified Casimir difference (not H0; with energy, H0 only) contains 0; with
+ * quad_only (IM keeps only the quadratic Casimirs) every quadratic one. Returns 1, 0, -1
+ * UNABLE. */
 static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, int energy,
-                               char *msg, size_t n)
+                               int quad_only, char *msg, size_t n)
 {
     int d = slpi_problem_state_dim(p), ok = 1;
     arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
@@ -49,6 +88,19 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
     slpi_step_status st = slpi_props_run_ref(c, p, x, 1, NULL, NULL, msg, n);
     if (slpi_step_failed(st)) {
         ok = -1;
+    } else if (quad_only) {
+        slpi_props_casimirs k;
+        arb_ptr t = _arb_vec_init(SLPI_PROPS_MAX_CAS);
+        slpi_props_casimir_values(p, p->x0, &k);
+        quadratic_changes(p, x, x0, t);
+        for (int m = 0; m < k.n; m++) {
+            if (!k.quadratic[m] || arb_contains_zero(t + m)) continue;
+            ok = 0;
+            char *v = arb_get_str(t + m, 5, 0);
+            snprintf(msg, n, "ref: certified change of the quadratic %s = %s excludes 0", k.name[m], v);
+            flint_free(v);
+        }
+        _arb_vec_clear(t, SLPI_PROPS_MAX_CAS);
     } else {
         slpi_ref *s = NULL;
         slpi_error err;
@@ -68,64 +120,6 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
         }
         slpi_ref_diag_clear(&dg);
     }
-    _arb_vec_clear(x, d);
-    _arb_vec_clear(x0, d);
-    return ok;
-}
-
-/* Ref for IM, which keeps only the quadratic Casimirs: each quadratic C of
- * slpi_props_casimir_values is the form x^T Q x, with Q read off C by polarization at the
- * basis vectors (exact: the forms have small integer entries), evaluated on the certified
- * ball of the run; C(x_n) - C(x_0) must contain 0. Returns 1, 0, -1 UNABLE. */
-static int ref_quadratic_hold(const slpi_props_case *c, const slpi_problem *p, char *msg, size_t n)
-{
-    int d = slpi_problem_state_dim(p), ok = 1;
-    slpi_props_casimirs k0, ki, kj, kij;
-    slpi_props_casimir_values(p, p->x0, &k0);
-    arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
-    arb_t q, t, u;
-    arb_init(q);
-    arb_init(t);
-    arb_init(u);
-    for (int i = 0; i < d; i++) arb_set_d(x0 + i, p->x0[i]);
-    _arb_vec_set(x, x0, d);
-    if (slpi_step_failed(slpi_props_run_ref(c, p, x, 1, NULL, NULL, msg, n))) ok = -1;
-    double e[SLPI_MAX_X0];
-    for (int m = 0; ok == 1 && m < k0.n; m++) {
-        if (!k0.quadratic[m]) continue;
-        arb_zero(t);   /* t = C(x_n) - C(x_0) = sum_ij Q_ij (x_i x_j - x0_i x0_j) */
-        for (int i = 0; i < d; i++) {
-            memset(e, 0, sizeof e);
-            e[i] = 1;
-            slpi_props_casimir_values(p, e, &ki);
-            for (int j = i; j < d; j++) {
-                double qij = ki.value[m];
-                if (j > i) {
-                    e[j] = 1;
-                    slpi_props_casimir_values(p, e, &kij);
-                    e[i] = 0;
-                    slpi_props_casimir_values(p, e, &kj);
-                    e[i] = 1;
-                    e[j] = 0;
-                    qij = kij.value[m] - ki.value[m] - kj.value[m];   /* 2 Q_ij */
-                }
-                if (qij == 0) continue;
-                arb_mul(u, x + i, x + j, 128);
-                arb_submul(u, x0 + i, x0 + j, 128);
-                arb_set_d(q, qij);
-                arb_addmul(t, q, u, 128);
-            }
-        }
-        if (!arb_contains_zero(t)) {
-            ok = 0;
-            char *v = arb_get_str(t, 5, 0);
-            snprintf(msg, n, "ref: certified change of the quadratic %s = %s excludes 0", k0.name[m], v);
-            flint_free(v);
-        }
-    }
-    arb_clear(q);
-    arb_clear(t);
-    arb_clear(u);
     _arb_vec_clear(x, d);
     _arb_vec_clear(x0, d);
     return ok;
@@ -159,8 +153,7 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     o->holds = o->ratio <= HOLD_RATIO;
     if (use_ref && o->holds == (casimir_expect(c) == SLPI_PROPS_HOLDS)) {
         char msg[sizeof o->msg];
-        int rh = quad_only ? ref_quadratic_hold(c, &p, msg, sizeof msg)
-                           : ref_invariants_hold(c, &p, 0, msg, sizeof msg);
+        int rh = ref_invariants_hold(c, &p, 0, quad_only, msg, sizeof msg);
         if (rh < 0 || rh != o->holds) {
             o->holds = rh < 0 ? -1 : rh;
             memcpy(o->msg, msg, sizeof msg);
@@ -257,7 +250,7 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
         snprintf(o->msg, sizeof o->msg, "fast: max |H0 - H0(x0)| = %.3g (ratio %.3g, exact expected)", dev, o->ratio);
         if (use_ref && o->holds) {
             char msg[sizeof o->msg];
-            int rh = ref_invariants_hold(c, &p, 1, msg, sizeof msg);
+            int rh = ref_invariants_hold(c, &p, 1, 0, msg, sizeof msg);
             if (rh != 1) { o->holds = rh; memcpy(o->msg, msg, sizeof msg); }
         }
     } else {

@@ -59,6 +59,12 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
 slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
                                slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
 
+/* core's su(N) layout (Im X_aa, then Re X_ab, Im X_ab for a < b; slpi.h) and the
+ * skew-Hermitian N x N matrix, row-major (props/invariants.c; spelled _Complex here so
+ * that this header does not bring complex.h's I into every props file). */
+void slpi_props_sun_unpack(int N, const double *x, double _Complex *X);
+void slpi_props_sun_pack(int N, const double _Complex *X, double *x);
+
 /* ------------------------------------------------------------ invariants
  * Computed here from the state doubles (independently of both paths' diagnostics). */
 #define SLPI_PROPS_MAX_CAS 8

@@ -112,14 +112,21 @@ static void lohner_free(slpi_ref *s)
     s->lo = NULL;
 }
 
+/* Whether the scheme's certified step Jacobian serves this problem (the Lohner propagation
+ * and ISOMP's Poisson defect use it). */
+static int has_step_jacobian(const slpi_ref *s)
+{
+    return s->scheme->jac != NULL && s->sys.state_dim <= LOHNER_MAX && s->p.fixed_iters == 0 &&
+           !(s->p.scheme == SLPI_SCHEME_ISOMP && s->p.isomp_update != SLPI_ISO_UPDATE_COMM);
+}
+
 int slpi_ref_set_lohner(slpi_ref *s, int on)
 {
     int n = s->sys.state_dim;
     lohner_free(s);
     if (!on)
         return SLPI_OK;
-    if (s->scheme->jac == NULL || n > LOHNER_MAX || s->p.fixed_iters > 0 ||
-        (s->p.scheme == SLPI_SCHEME_ISOMP && s->p.isomp_update != SLPI_ISO_UPDATE_COMM))
+    if (!has_step_jacobian(s))
         return SLPI_EINPUT;
     s->lo = calloc(1, sizeof *s->lo);
     if (s->lo == NULL)
@@ -491,9 +498,8 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
     const slpi_problem *p = &s->p;
     int svi = p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_LP &&
               (p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_HEAVY_TOP);
-    int isomp = p->scheme == SLPI_SCHEME_ISOMP && s->scheme->jac != NULL &&
-                p->isomp_update == SLPI_ISO_UPDATE_COMM && p->fixed_iters == 0 &&
-                s->sys.gdim == s->sys.state_dim && s->sys.state_dim <= LOHNER_MAX;
+    int isomp = p->scheme == SLPI_SCHEME_ISOMP && has_step_jacobian(s) &&
+                s->sys.gdim == s->sys.state_dim;
     if (!svi && !isomp)
         return slpi_error_set(err, SLPI_EINPUT,
                               "ref: the Poisson defect is certified for svi on the rigid body and "

@@ -29,8 +29,7 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
     arb_t d1, d2;
     arb_init(d1);
     arb_init(d2);
-    int rigorous = certified && p.system == SLPI_SYS_RIGID_BODY &&
-                   (p.scheme == SLPI_SCHEME_SVI || p.scheme == SLPI_SCHEME_ISOMP);
+    int rigorous = certified && slpi_gaps_poisson_rigorous(&p);
     if (!rc && rigorous) {
         rc = slpi_gaps_poisson_ift(&p, x0, d1, &err);
         arb_set(d2, d1);

@@ -127,31 +127,23 @@ int main(void)
 
     /* ISOMP: the presets' systems with noise, a random state near the preset's */
     {
-        static const char *const presets[][4] = {
-            { "iso/rigid-body/long", "h", "0.05" },
-            { "iso/manakov/long", "h", "0.05", "n=4" },
-            { "iso/vortices/long", "h", "0.05" },
-            { "iso/zeitlin/strong", "h", "0.0625", "N=3" },   /* su(3): the metric matters */
-            { "rkmk/sine-euler/casimirs-tmk", "h", "0.5", "scheme=isomp" },
+        /* a preset and key=value overrides (NULL-terminated pairs) */
+        static const struct { const char *preset, *kv[8]; } cases[] = {
+            { "iso/rigid-body/long", { "h", "0.05" } },
+            { "iso/manakov/long", { "n", "4", "h", "0.05" } },
+            { "iso/vortices/long", { "h", "0.05" } },
+            { "iso/zeitlin/strong",   /* su(3): the metric matters */
+              { "N", "3", "ic_lmax", "2", "level", "0", "h", "0.0625" } },
+            { "rkmk/sine-euler/casimirs-tmk", { "scheme", "isomp", "h", "0.5" } },
         };
         for (int k = 0; k < 5; k++) {
             slpi_problem q;
             slpi_error err;
-            TEST_CHECKF(slpi_problem_preset(&q, presets[k][0], &err) == SLPI_OK, "%s", err.msg);
-            if (presets[k][3]) {
-                char key[32], *eq;
-                snprintf(key, sizeof key, "%s", presets[k][3]);
-                eq = strchr(key, '=');
-                *eq = 0;
-                TEST_CHECK(slpi_problem_set(&q, key, eq + 1, &err) == SLPI_OK);
-            }
-            if (k == 3) {
-                TEST_CHECK(slpi_problem_set(&q, "ic_lmax", "2", &err) == SLPI_OK);
-                TEST_CHECK(slpi_problem_set(&q, "level", "0", &err) == SLPI_OK);
-                TEST_CHECK(slpi_problem_set(&q, "T", "0.125", &err) == SLPI_OK);
-            }
-            TEST_CHECK(slpi_problem_set(&q, presets[k][1], presets[k][2], &err) == SLPI_OK);
-            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: %s", presets[k][0], err.msg);
+            TEST_CHECKF(slpi_problem_preset(&q, cases[k].preset, &err) == SLPI_OK, "%s", err.msg);
+            for (int i = 0; i < 8 && cases[k].kv[i]; i += 2)
+                TEST_CHECKF(slpi_problem_set(&q, cases[k].kv[i], cases[k].kv[i + 1], &err) == SLPI_OK,
+                            "%s=%s: %s", cases[k].kv[i], cases[k].kv[i + 1], err.msg);
+            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
             int d = slpi_problem_state_dim(&q), M = slpi_problem_noise_count(&q);
             double x0[64], dWk[64];
             TEST_CHECKF(slpi_problem_initial_state(&q, x0, &err) == SLPI_OK, "%s", err.msg);
@@ -162,7 +154,7 @@ int main(void)
             arb_ptr x = _arb_vec_init(d), dd = _arb_vec_init(d * d);
             for (int i = 0; i < d; i++) arb_set_d(x + i, x0[i]);
             int rc = slpi_ref_poisson_defect(r, x, dWk, dd, &err);
-            TEST_CHECKF(rc == SLPI_OK, "%s: %s", presets[k][0], err.msg);
+            TEST_CHECKF(rc == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
             int zero = 1;
             double rad = 0, mid = 0;
             for (int i = 0; rc == SLPI_OK && i < d * d; i++) {
@@ -170,9 +162,9 @@ int main(void)
                 rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
                 mid = fmax(mid, fabs(arf_get_d(arb_midref(dd + i), ARF_RND_NEAR)));
             }
-            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", presets[k][0], mid, rad);
+            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", cases[k].preset, mid, rad);
             printf("isomp %s (state %d, %d noises): defect |mid| <= %.3g, radius <= %.3g\n",
-                   presets[k][0], d, M, mid, rad);
+                   cases[k].preset, d, M, mid, rad);
             _arb_vec_clear(x, d);
             _arb_vec_clear(dd, d * d);
             slpi_ref_free(r);
