@@ -21,7 +21,7 @@
 #include "bench/benchutil.h"
 #include "reports/reports.h"
 
-enum { KMIN = 4, KMAX = 10, REF = 13, LANES = 64 };
+enum { KMIN = 4, KMAX = 10, REF = 13, LANES = 64, TILE = 8 };
 
 static long steps_per_path(void)
 {
@@ -76,15 +76,16 @@ int main(void)
                eng_cpu[th], 1e9 * eng_cpu[th] / rs, (double)iters / rs);
     }
 
-    /* the noise alone: the engine's slpi_noise_levels calls */
+    /* the noise alone: the engine's slpi_noise_levels calls (tiles of TILE paths) */
     const long S = 1L << (REF - KMIN);
-    double *hier = malloc(sizeof(double) * 2 * (size_t)S), *lev[REF - KMIN + 1];
-    for (int i = 0; i <= REF - KMIN; i++) lev[i] = hier + 2 * S - (2 * S >> i);
+    double *hier = malloc(sizeof(double) * 2 * TILE * (size_t)S), *lev[TILE * (REF - KMIN + 1)];
+    for (int q = 0; q < TILE; q++)
+        for (int i = 0; i <= REF - KMIN; i++) lev[q * (REF - KMIN + 1) + i] = hier + (q + 1) * 2 * S - (2 * S >> i);
     double sink = 0, t0 = bench_cpu();
-    for (long r = 0; r < R; r++)
+    for (long r = 0; r < R; r += TILE)
         for (uint32_t k = 0; k < 3; k++)
             for (long seg = 0; seg < 1L << KMIN; seg++) {
-                slpi_noise_levels(p.seed, (uint64_t)r, k, ldexp(p.T, -REF), REF - KMIN,
+                slpi_noise_levels(p.seed, (uint64_t)r, TILE, k, ldexp(p.T, -REF), REF - KMIN,
                                   (uint64_t)(seg * S), (size_t)S, lev);
                 sink += lev[REF - KMIN][0];
             }

@@ -337,25 +337,37 @@ NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mm
         _mm512_castpd_si512(x), _mm512_and_si512(w, _mm512_set1_epi64((long long)(UINT64_C(1) << 63)))));
 }
 
+/* The kernel's set-up for one seed, shared by the runs of many paths: the fast rows
+ * column by column (col[j][8 g + l] = entry j of fast row 8 g + l) and the round keys. */
+typedef struct {
+    _Alignas(64) double col[NOISE_COLS][32];
+    uint32_t k0[10], k1[10];
+} noise512_setup;
+
+static void noise512_prepare(noise512_setup *u, uint64_t seed)
+{
+    for (int j = 0; j < NOISE_COLS; j++) {
+        for (int r = 0; r < 32; r++) {
+            u->col[j][r] = noise_table[NOISE_FAST_FIRST + r][j];
+        }
+    }
+    noise_round_keys(seed, u->k0, u->k1);
+}
+
 /* Normals first .. first+count-1, first even, count a multiple of 16. */
-NOISE_AVX512_FN static void noise_normals_avx512(uint64_t seed, uint64_t path, uint32_t component,
+NOISE_AVX512_FN static void noise_normals_avx512(const noise512_setup *u, uint64_t path, uint32_t component,
                                                  uint64_t first, size_t count, double *out)
 {
     __m512d col[NOISE_COLS][4];
-    const __m512i stride = _mm512_set_epi64(7 * NOISE_COLS, 6 * NOISE_COLS, 5 * NOISE_COLS,
-                                            4 * NOISE_COLS, 3 * NOISE_COLS, 2 * NOISE_COLS,
-                                            NOISE_COLS, 0);
     for (int j = 0; j < NOISE_COLS; j++) {
         for (int g = 0; g < 4; g++) {
-            col[j][g] = _mm512_i64gather_pd(stride, &noise_table[NOISE_FAST_FIRST + 8 * g][j], 8);
+            col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
         }
     }
-    uint32_t k0[10], k1[10];
-    noise_round_keys(seed, k0, k1);
     __m512i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
-        kv0[round] = _mm512_set1_epi64(k0[round]);
-        kv1[round] = _mm512_set1_epi64(k1[round]);
+        kv0[round] = _mm512_set1_epi64(u->k0[round]);
+        kv1[round] = _mm512_set1_epi64(u->k1[round]);
     }
     const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -561,48 +573,68 @@ int slpi_noise_isa_available(int isa)
     }
 }
 
+/* slpi_noise_normals_isa on npaths paths from path (path + q to out[q stride]), with the
+ * AVX-512 kernel's set-up made once for all of them. */
+static void noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
+                                uint64_t first, size_t count, double *const *out, size_t stride)
+{
+    const size_t head = count > 0 && (first & 1);
+#ifdef NOISE_AVX512
+    const size_t n512 = count - head >= NOISE_AVX512_MIN && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512)
+                                && slpi_noise_isa_available(SLPI_NOISE_AVX512)
+                            ? (count - head) & ~(size_t)15
+                            : 0;
+    const size_t n256 = !n512 && count - head >= NOISE_AVX512_MIN && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX2)
+                                && slpi_noise_isa_available(SLPI_NOISE_AVX2)
+                            ? (count - head) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W)
+                            : 0;
+    noise512_setup u;
+    if (n512) noise512_prepare(&u, seed);
+#else
+    (void)isa;
+    const size_t n512 = 0, n256 = 0;
+#endif
+    for (size_t q = 0; q < npaths; q++) {
+        const uint64_t pq = path + q;
+        double *const o = out[q * stride];
+        size_t i = 0;
+        if (head) {
+            o[i++] = slpi_noise_normal(seed, pq, component, first);
+        }
+#ifdef NOISE_AVX512
+        if (n512) {
+            noise_normals_avx512(&u, pq, component, first + i, n512, o + i);
+        } else if (n256) {
+            noise_normals_avx2(seed, pq, component, first + i, n256, o + i);
+        }
+        i += n512 + n256;
+#endif
+        while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
+            uint64_t w[2 * NOISE_BLOCKS];
+            double z[2 * NOISE_BLOCKS];
+            const size_t left = count - i;
+            const int nw = left < 2 * NOISE_BLOCKS ? (int)((left + 7) & ~(size_t)7) : 2 * NOISE_BLOCKS;
+            double *to = left >= (size_t)nw ? o + i : z;
+            noise_words(seed, pq, component, (first + i) >> 1, nw / 2, w);
+            for (int l = 0; l < nw; l += NOISE_VL) {
+                noise_map(w + l, to + l, NOISE_VH);
+            }
+            const size_t done = left < (size_t)nw ? left : (size_t)nw;
+            if (to == z) {
+                memcpy(o + i, z, done * sizeof *z);
+            }
+            i += done;
+        }
+        for (; i < count; i++) {
+            o[i] = slpi_noise_normal(seed, pq, component, first + i);
+        }
+    }
+}
+
 void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out)
 {
-    size_t i = 0;
-    if (count > 0 && (first & 1)) {
-        out[i++] = slpi_noise_normal(seed, path, component, first);
-    }
-#ifdef NOISE_AVX512
-    if (count - i >= NOISE_AVX512_MIN) {
-        const size_t n = (count - i) & ~(size_t)15;
-        if ((isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512) && slpi_noise_isa_available(SLPI_NOISE_AVX512)) {
-            noise_normals_avx512(seed, path, component, first + i, n, out + i);
-            i += n;
-        } else if ((isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX2)
-                   && slpi_noise_isa_available(SLPI_NOISE_AVX2)) {
-            const size_t n2 = (count - i) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W);
-            noise_normals_avx2(seed, path, component, first + i, n2, out + i);
-            i += n2;
-        }
-    }
-#else
-    (void)isa;
-#endif
-    while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
-        uint64_t w[2 * NOISE_BLOCKS];
-        double z[2 * NOISE_BLOCKS];
-        const size_t left = count - i;
-        const int nw = left < 2 * NOISE_BLOCKS ? (int)((left + 7) & ~(size_t)7) : 2 * NOISE_BLOCKS;
-        double *to = left >= (size_t)nw ? out + i : z;
-        noise_words(seed, path, component, (first + i) >> 1, nw / 2, w);
-        for (int l = 0; l < nw; l += NOISE_VL) {
-            noise_map(w + l, to + l, NOISE_VH);
-        }
-        const size_t done = left < (size_t)nw ? left : (size_t)nw;
-        if (to == z) {
-            memcpy(out + i, z, done * sizeof *z);
-        }
-        i += done;
-    }
-    for (; i < count; i++) {
-        out[i] = slpi_noise_normal(seed, path, component, first + i);
-    }
+    noise_normals_paths(isa, seed, path, 1, component, first, count, &out, 1);
 }
 
 void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
@@ -678,11 +710,19 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
     }
 }
 
-void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
-                       uint64_t first, size_t count, double *const *lev)
+void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
+                       int nup, uint64_t first, size_t count, double *const *lev)
 {
-    slpi_noise_increments(seed, path, component, h, 0, first, count, lev[0]);
-    for (int i = 1; i <= nup; i++) {
-        noise_pair_sums(lev[i - 1], count >> i, lev[i]);
+    const size_t stride = (size_t)nup + 1;
+    const double sigma = sqrt(h);   /* slpi_noise_increments at refine 0 */
+    noise_normals_paths(SLPI_NOISE_BEST, seed, path, npaths, component, first, count, lev, stride);
+    for (size_t q = 0; q < npaths; q++) {
+        double *const *l = lev + q * stride;
+        for (size_t i = 0; i < count; i++) {
+            l[0][i] = sigma * l[0][i];
+        }
+        for (int i = 1; i <= nup; i++) {
+            noise_pair_sums(l[i - 1], count >> i, l[i]);
+        }
     }
 }

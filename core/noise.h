@@ -16,16 +16,15 @@ void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t comp
                             uint64_t first, size_t count, double *out);
 /* 1 if this processor runs kernel isa (PORTABLE and BEST: always). */
 int slpi_noise_isa_available(int isa);
-/* A whole dyadic hierarchy at once (the coupled studies of reports/converge.c): lev[0]
- * gets the count increments first..first+count-1 at step h (refine 0), and lev[i],
- * i = 1..nup, the count >> i increments above them at step 2^i h, each the pairwise sum
- * of two of lev[i-1]: bit for bit slpi_noise_increments(seed, path, component, 2^i h, i,
+/* Whole dyadic hierarchies at once (the coupled studies of reports/converge.c), of the
+ * npaths paths path, path + 1, ...: path + q's levels are lev[q (nup + 1) + i], i = 0..nup;
+ * level 0 gets the count increments first..first+count-1 at step h (refine 0), and level
+ * i the count >> i increments above them at step 2^i h, each the pairwise sum of two of
+ * level i-1: bit for bit slpi_noise_increments(seed, path + q, component, 2^i h, i,
  * first >> i, count >> i, .) (tests/t-noise-batch.c). first and count are multiples of
- * 2^nup. */
-void slpi_noise_levels(uint64_t seed, uint64_t path, uint32_t component, double h, int nup,
-                       uint64_t first, size_t count, double *const *lev);
-
-
+ * 2^nup. The paths share the generator's set-up. */
+void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
+                       int nup, uint64_t first, size_t count, double *const *lev);
 
 /* ---- noise files (core/noise-file.c documents the format) ---- */
 typedef struct {

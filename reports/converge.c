@@ -79,7 +79,7 @@ typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
  * the vectorised lanes of fast/ensemble.c, the others path by path with slpi_fast_step.
  * Each path's arithmetic is the same whatever the block size; the block's per-path values
  * are then added to the batch sums in path order, as one path at a time would. */
-enum { BLOCK_MAX = 64 };
+enum { BLOCK_MAX = 64, TILE = 8 };
 #define BLOCK_BYTES ((size_t)8 << 20)
 
 typedef struct {
@@ -91,7 +91,9 @@ typedef struct {
     double *x0;                 /* the initial state */
     double *x;                  /* states of a block, SoA: object i at x + i dim B */
     double *noise;              /* one segment's increments of a block, per level (noise_at) */
-    double *hier, *lev[32];     /* one path's hierarchy of a segment: level L - i at lev[i] */
+    int tile;                   /* paths whose hierarchies are drawn together, min(TILE, B) */
+    double *hier, *lev[TILE * 32];  /* path q of a tile's hierarchy of a segment: level L - i at lev[q (L - kmin + 1) + i] */
+    double D[SLPI_CONV_MAXLEV + 2];  /* truncation threshold of object i's level */
     double *traj;               /* sup: reference (and independent) states on the kmax grid */
     double *sup;                /* sup: running maxima, (level, column) x lane */
     double *lane, *dW;          /* one path's state and increments (general path) */
@@ -250,7 +252,8 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
     size_t B = BLOCK_BYTES / (per_lane * sizeof(double));
     w->B = B >= BLOCK_MAX ? BLOCK_MAX : B >= 8 ? (int)(B & ~(size_t)7) : B >= 1 ? (int)B : 1;
     size_t n = (size_t)w->B + 1;         /* + the lone-path buffers (lane, dW) */
-    w->x0 = malloc((d + 2 * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
+    w->tile = w->B < TILE ? w->B : TILE;
+    w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
     w->noise = malloc(per_lane * n * sizeof *w->noise);
     w->failed = malloc((size_t)w->B);
     if (!w->x0 || !w->noise || !w->failed) {
@@ -258,10 +261,14 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
         return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory (2^%d fine steps)", c->L);
     }
     w->hier = w->x0 + d;
-    w->lane = w->hier + 2 * w->S;
+    w->lane = w->hier + 2 * (size_t)w->tile * (size_t)w->S;
     w->dW = w->lane + d;
     w->scratch = w->dW + M;
-    for (int i = 0; i <= c->L - c->kmin; i++) w->lev[i] = w->hier + 2 * w->S - (2 * w->S >> i);
+    for (int q = 0; q < w->tile; q++)
+        for (int i = 0; i <= c->L - c->kmin; i++)
+            w->lev[q * (c->L - c->kmin + 1) + i] = w->hier + (size_t)(q + 1) * 2 * (size_t)w->S - (2 * w->S >> i);
+    for (int i = 0; i < w->nf; i++)
+        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->h, c->base.trunc_ell);
     w->x = w->noise + seg * (size_t)w->B;
     w->traj = w->x + nf * d * (size_t)w->B;
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
@@ -274,28 +281,33 @@ static int worker_init(worker *w, const slpi_conv_cfg *c, const layout *ly, slpi
 }
 
 /* One segment's increments of the n paths from path0: every level's, truncated per level
- * after summation (docs/noise.md#coupling item 3). */
+ * after summation (docs/noise.md#coupling item 3). The paths are drawn a tile at a time
+ * (each path's hierarchy contiguous, truncated there) and written to the block's
+ * step-major layout a tile row (one cache line of lanes) at a time. */
 static void block_noise(worker *w, const slpi_conv_cfg *c, const layout *ly, uint64_t path0, int n,
                         long seg)
 {
+#define LEV(q, l) w->lev[(q) * (nup + 1) + c->L - (l)]   /* path r0 + q's level l */
     int M = ly->M, nup = c->L - c->kmin;
-    for (int r = 0; r < n; r++)
+    for (int r0 = 0; r0 < n; r0 += w->tile) {
+        int nt = n - r0 < w->tile ? n - r0 : w->tile;
         for (int k = 0; k < M; k++) {
-            slpi_noise_levels(c->base.seed, path0 + (uint64_t)r, (uint32_t)k, ldexp(c->base.T, -c->L),
+            slpi_noise_levels(c->base.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, ldexp(c->base.T, -c->L),
                               nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            for (int q = 0; q < nt && ly->trunc; q++)
+                for (int i = 0; i <= ly->nlev; i++) {
+                    int l = level_of(c, ly, i);
+                    w->clipped += slpi_noise_clip(LEV(q, l), (size_t)1 << (l - c->kmin), w->D[i]);
+                }
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
-                const double *src = w->lev[c->L - l];
-                double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r;
-                for (long t = 0; t < 1L << (l - c->kmin); t++) dst[(size_t)t * (size_t)M * (size_t)n] = src[t];
+                double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
+                for (long t = 0; t < 1L << (l - c->kmin); t++, dst += (size_t)M * (size_t)n)
+                    for (int q = 0; q < nt; q++) dst[q] = LEV(q, l)[t];
             }
         }
-    if (!ly->trunc) return;
-    for (int i = 0; i <= ly->nlev; i++) {
-        double D = slpi_noise_threshold(slpi_fast_problem(w->f[i])->h, c->base.trunc_ell);
-        size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
-        w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, D);
     }
+#undef LEV
 }
 
 /* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. */

@@ -104,22 +104,27 @@ int main(void)
         }
     }
 
-    /* 4. a whole hierarchy at once (slpi_noise_levels) = slpi_noise_increments per level */
-    static double lv[1 << 11], g[1 << 10];
+    /* 4. whole hierarchies of several paths at once (slpi_noise_levels) = slpi_noise_increments
+     * per path and level */
+    static double lv[4][1 << 11], g[1 << 10];
     for (long it = 0; it < test_iters(6); it++) {
         uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
         int nup = 1 + (int)test_rand_int(9);
+        size_t np = 1 + (size_t)test_rand_int(4);
         size_t count = (size_t)1 << (nup + (int)test_rand_int(2));
         uint64_t first = (test_rand_u64() >> 40) << nup;
         double h = ldexp(1.0 + (double)test_rand_int(7), -10 - (int)test_rand_int(8));
-        double *lev[12];
-        for (int i = 0; i <= nup; i++) lev[i] = lv + 2 * count - (2 * count >> i);
-        slpi_noise_levels(seed, path, 2, h, nup, first, count, lev);
-        for (int i = 0; i <= nup; i++) {
-            slpi_noise_increments(seed, path, 2, ldexp(h, i), i, first >> i, count >> i, g);
-            TEST_CHECKF(memcmp(lev[i], g, (count >> i) * sizeof *g) == 0,
-                        "levels: level %d of %d (count %zu) differs from slpi_noise_increments", i, nup, count);
-        }
+        double *lev[4 * 11];
+        for (size_t q = 0; q < np; q++)
+            for (int i = 0; i <= nup; i++) lev[q * (size_t)(nup + 1) + (size_t)i] = lv[q] + 2 * count - (2 * count >> i);
+        slpi_noise_levels(seed, path, np, 2, h, nup, first, count, lev);
+        for (size_t q = 0; q < np; q++)
+            for (int i = 0; i <= nup; i++) {
+                slpi_noise_increments(seed, path + q, 2, ldexp(h, i), i, first >> i, count >> i, g);
+                TEST_CHECKF(memcmp(lev[q * (size_t)(nup + 1) + (size_t)i], g, (count >> i) * sizeof *g) == 0,
+                            "levels: path %zu of %zu, level %d of %d (count %zu) differs from "
+                            "slpi_noise_increments", q, np, i, nup, count);
+            }
     }
     TEST_END();
 }
