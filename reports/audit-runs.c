@@ -106,6 +106,7 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
         return;
     }
     double r0 = 0, dev = 0;
+    long rows = t.nrows;
     for (long r = 0; r < t.nrows; r++) {
         const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1 + col;
         double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -114,9 +115,12 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
     }
     slpi_traj_free(&t);
     slpi_audit_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
-    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g on the "
-             "sphere of radius %.6f: max ||x(t)| - |x(0)|| = %.2e (figure)", col + 1, col + 3,
-             p.h * (double)res.steps_done, r0, dev);
+    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g "
+             "(%ld steps, %ld rows written, one per %d step%s) on the sphere of radius %.6f: max ||x(t)| - |x(0)|| "
+             "= %.2e, %s <= 1e-12 max(1, |x(0)|) (figure)", col + 1, col + 3,
+             p.h * (double)res.steps_done, res.steps_done, rows, p.output_every,
+             p.output_every > 1 ? "s" : "", r0, dev,
+             slpi_audit_meets(c));
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
              "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
