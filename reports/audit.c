@@ -133,6 +133,11 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 5 (= id | statement | "
                               "magnitude | paper size | why)", path, line, nf);
     for (int i = 0; i < 5; i++) f[i] = trim(f[i]);
+    static const char *what[] = {"id", "statement", "what the paper reports", "the paper's size"};
+    for (int i = 0; i < 4; i++)
+        if (!f[i][0] || !strcmp(f[i], "-"))
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s is empty (a claim without an "
+                                  "experiment says so in words)", path, line, what[i]);
     memset(d, 0, sizeof *d);
     d->line = line;
     int rc = copy_field(d->id, sizeof d->id, f[0], "id", path, line, err);
