@@ -14,14 +14,6 @@ static const char *outcome_name(slpi_check_outcome o)
     return (unsigned)o < 4 ? n[o] : "?";
 }
 
-/* The role in words. */
-static const char *role_words(slpi_audit_role r)
-{
-    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
-                              "control: must be met"};
-    return (unsigned)r < 5 ? n[r] : "?";
-}
-
 static int differs(const slpi_audit_claim *cl)
 {
     return strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict)) != 0;
@@ -188,7 +180,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s</i>: <code>", (int)c->outcome,
-                outcome_name(c->outcome), role_words(c->role));
+                outcome_name(c->outcome), slpi_audit_role_words(c->role));
         html_text(f, c->check);
         fprintf(f, "</code> on <code>");
         html_text(f, c->kase);
