@@ -56,7 +56,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p, long steps, slpi_gaps_svi_re
  * ratio <= 2) and the most iterations; R = |Pi_0|, D the threshold. */
 typedef struct { double R, D, nmin, nmax, ratio; long points, failed; int maxit; } slpi_gaps_svi_orbit_result;
 int slpi_gaps_svi_orbit(const slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r,
-                        slpi_error *err);
+                        double *map, slpi_error *err);
 
 /* V16: SVI-VS (SVI eq. (14)) on R^2 for H = (q^2+p^2)/2, H_1 = sigma (q^2+p^2)/2: one step
  * (q, p) -> (q1, p1) with increments dt, dW by fixed-point iteration (tol 1e-15, maxit

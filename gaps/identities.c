@@ -344,7 +344,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
 /* ------------------------------------------------------------------ V25 */
 
 int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_result *r,
-                        slpi_error *err)
+                        double *map, slpi_error *err)
 {
     slpi_problem p = *p0;
     p.rb.track_R = 1;
@@ -383,14 +383,18 @@ int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_re
                 memcpy(x, Pk, sizeof Pk);
                 memcpy(x + 3, I3, sizeof I3);
                 slpi_step_info info;
+                double *cell = map ? map + (size_t)la * (size_t)(2 * grid) + (size_t)lo : NULL;
+                if (cell && m == 0) *cell = 0;
                 r->points++;
                 if (slpi_step_failed(slpi_fast_step(f, x, dW, &info)) ||
                     svi_recover(c, Pk, x + 3, xx, A, B)) {
                     r->failed++;
+                    if (cell) *cell = NAN;
                     continue;
                 }
                 double na = sqrt(slpi_fast_dot3(A, A)), nb = sqrt(slpi_fast_dot3(B, B));
                 double nab = sqrt(na * na + nb * nb);
+                if (cell && !isnan(*cell)) *cell = fmax(*cell, nab);
                 r->nmin = fmin(r->nmin, nab);
                 r->nmax = fmax(r->nmax, nab);
                 r->ratio = fmax(r->ratio, fmax(na, nb) / R);

@@ -276,6 +276,32 @@ void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
 
+/* The map of SVI Fig. 14: per point of the orbit grid the largest |(A, B)| over the
+ * increments, minus sqrt(2) |Pi|, over longitude and latitude (blank where not found). */
+static void orbit_figure(const slpi_audit *a, slpi_audit_check *c, int g, double R, const double *map)
+{
+    char name[64], data[SLPI_PATH_MAX + 96];
+    if (!map) return;
+    slpi_audit_figure_name(c, name, sizeof name);
+    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
+    FILE *f = fopen(data, "w");
+    if (!f) return;
+    fprintf(f, "# longitude (deg)\tlatitude (deg)\tmax over increments |(A,B)| - sqrt(2)|Pi|\n");
+    for (int la = 0; la < g; la++) {
+        for (int lo = 0; lo < 2 * g; lo++)
+            fprintf(f, "%.6g\t%.6g\t%.9g\n", 180.0 * (lo + 0.5) / g, 90 - 180.0 * (la + 0.5) / g,
+                    map[(size_t)la * (size_t)(2 * g) + (size_t)lo] - sqrt(2) * R);
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    char body[2 * SLPI_PATH_MAX];
+    snprintf(body, sizeof body, "set xrange [0:360]\nset yrange [-90:90]\nset cblabel "
+             "'max |(A,B)| - sqrt(2)|Pi|'\nset format cb '%%.1e'\nplot '%s' using 1:2:3 with image "
+             "notitle", data);
+    slpi_audit_plot(a, c, name, NULL, "longitude of Pi (degrees)", "latitude of Pi (degrees)", "", body);
+    strcpy(c->figure, name);
+}
+
 /* sviorbit GRID ratio|band <= X | >= X (V25, SVI Fig. 14): the fixed point (A, B) of (64)
  * over a GRID x 2 GRID grid of the orbit |Pi| = |Pi_0| and every increment in {-D, 0, D}^M.
  * ratio: max(|A|, |B|) / |Pi| (+inf when the iteration fails anywhere); band: the spread
@@ -292,14 +318,19 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, char **
         slpi_audit_unable(c, "check syntax: %s", usage);
         return;
     }
-    if (slpi_gaps_svi_orbit(&p, atoi(tok[1]), &r, &err)) {
+    int g = atoi(tok[1]);
+    double *map = g >= 2 && g <= 512 ? malloc((size_t)g * (size_t)(2 * g) * sizeof *map) : NULL;
+    if (slpi_gaps_svi_orbit(&p, g, &r, map, &err)) {
         slpi_audit_unable(c, "sviorbit: %s", err.msg);
+        free(map);
         return;
     }
+    orbit_figure(a, c, g, r.R, map);
+    free(map);
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
     gap_outcome(c, tok[3], tok[4], r.failed ? INFINITY : band ? spread : r.ratio);
     double cc = p.svi_c == 0 ? 0.25 : p.svi_c;
-    int g = atoi(tok[1]), l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
+    int l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
         "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
         "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
         "threshold; ", cc, p.h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);

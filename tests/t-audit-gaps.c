@@ -124,10 +124,11 @@ static void test_svi_orbit(void)
     slpi_error err = {0, ""};
     slpi_problem p;
     slpi_gaps_svi_orbit_result r;
+    double map[6 * 12];
     for (int k = 0; k < 2; k++) {
         preset(&p, "svi/rigid-body/paths");
         p.svi_c = k ? -0.25 : 0.25;
-        int rc = slpi_gaps_svi_orbit(&p, 6, &r, &err);
+        int rc = slpi_gaps_svi_orbit(&p, 6, &r, map, &err);
         TEST_CHECKF(rc == SLPI_OK, "sviorbit: %s", err.msg);
         printf("  SVI orbit c = %+g: %ld points, %ld failed, |(A,B)| in [%.6f, %.6f], ratio %.6f\n",
                p.svi_c, r.points, r.failed, r.nmin, r.nmax, r.ratio);
@@ -135,17 +136,23 @@ static void test_svi_orbit(void)
         TEST_CHECKF(fabs(r.nmin - sqrt(2)) < 1e-3 && fabs(r.nmax - sqrt(2)) < 1e-3, "c = %g: [%g, %g]",
                     p.svi_c, r.nmin, r.nmax);
         TEST_CHECKF(k || r.ratio <= 1 + 1e-15, "c = +1/4: ratio %.17g", r.ratio);
+        double mmax = 0, mmin = INFINITY;   /* the map holds each point's largest |(A, B)| */
+        for (int i = 0; i < 6 * 12; i++) {
+            mmax = fmax(mmax, map[i]);
+            mmin = fmin(mmin, map[i]);
+        }
+        TEST_CHECK(mmax == r.nmax && mmin >= r.nmin && mmin <= r.nmax);
     }
     preset(&p, "svi/rigid-body/paths");
     p.maxit = 3;
-    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, &err) == SLPI_OK && r.failed == r.points);
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == r.points);
     preset(&p, "svi/rigid-body/paths");
     p.h = 0.5;
-    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, &err) == SLPI_OK && r.failed == 0 &&
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == 0 &&
                r.nmax - r.nmin > 1e-2);
-    TEST_CHECK(slpi_gaps_svi_orbit(&p, 1, &r, &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 1, &r, NULL, &err) == SLPI_EINPUT);
     preset(&p, "iso/rigid-body/long");
-    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_EINPUT);
 }
 
 static void test_lifted(void)
