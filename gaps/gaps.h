@@ -1,7 +1,8 @@
 /* gaps.h — the audit's extra mathematics (docs/claims.md): the computations behind the claims
  * that need more than a run of a registry scheme — R19 (dexp^{-1} sign, docs/schemes.md#rkmk,
  * E-R6), V18 (Cayley identity (30), docs/schemes.md#svi-cayley, docs/schemes.md#svi-so3), V20 (SVI-SO3 step identities and
- * the printed variant as a rescaled midpoint, docs/schemes.md#svi-so3), V16 (SVI-VS on the Kubo
+ * the printed variant as a rescaled midpoint, docs/schemes.md#svi-so3), V25 (the fixed point of (64)
+ * over the orbit, SVI Fig. 14), V16 (SVI-VS on the Kubo
  * oscillator, docs/schemes.md#svi-vs), I13 (the lifted midpoint on T*G, docs/schemes.md#isomp, E-I1) and the
  * one-step Poisson defect of a scheme (I11, V4, V5, V19). Every function computes its
  * number from the formulas (never from expected values); random inputs are canonical
@@ -43,6 +44,19 @@ int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *def
 typedef struct { double xi, ident, mid, smin; long steps; } slpi_gaps_svi_result;
 int slpi_gaps_svi_identities(const slpi_problem *p, long steps, slpi_gaps_svi_result *r,
                              slpi_error *err);
+
+/* V25 (SVI Fig. 14): the fixed point (A, B) = (Pi~1, Pi~2) of (62)/(64) over the coadjoint
+ * orbit. For Pi at the cell centres of a grid x 2 grid latitude-longitude grid of the sphere
+ * |Pi| = |Pi_0| of p (svi on the rigid body, SVI form, truncated noise) and for every
+ * increment vector in {-D, 0, D}^M (D the clipping threshold of p: the largest truncated
+ * increment), one fast SVI step from Pi (the fast path's solver policy); A and B are
+ * recovered from its output as for V20. Measured: points tried and failed (the iteration
+ * did not converge), the range [nmin, nmax] of |(A, B)| = sqrt(|A|^2 + |B|^2),
+ * ratio = max(|A|, |B|) / |Pi| (App. 10.2 places the fixed point in B_2R x B_2R, R = |Pi|:
+ * ratio <= 2) and the most iterations; R = |Pi_0|, D the threshold. */
+typedef struct { double R, D, nmin, nmax, ratio; long points, failed; int maxit; } slpi_gaps_svi_orbit_result;
+int slpi_gaps_svi_orbit(const slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r,
+                        double *map, slpi_error *err);
 
 /* V16: SVI-VS (SVI eq. (14)) on R^2 for H = (q^2+p^2)/2, H_1 = sigma (q^2+p^2)/2: one step
  * (q, p) -> (q1, p1) with increments dt, dW by fixed-point iteration (tol 1e-15, maxit

@@ -232,6 +232,35 @@ static void ac_matrix(double c, const double *x, double *M)
     M[6] -= 0.5 * x[1]; M[7] += 0.5 * x[0];
 }
 
+/* From the output R_{k+1} = tau(x)^2 of one SVI-SO3 step with R_k = I, the converged x
+ * (tau^{-1}(tau^2) halved along the axis: |x|/2 = tan(atan(|y|/2)/2)), then A and B of (62):
+ * A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1} A_c(-x) A. -1 if A_c(x) is singular. */
+static int svi_recover(double c, const double *Pk, const double *T, double *xx, double *A,
+                       double *B)
+{
+    double y[3], Am[9], Bm[9], rhs[3];
+    double k2 = 2 / (1 + T[0] + T[4] + T[8]);   /* y = tau^{-1}(tau^2) (docs/schemes.md#svi-so3) */
+    y[0] = k2 * (T[7] - T[5]); y[1] = k2 * (T[2] - T[6]); y[2] = k2 * (T[3] - T[1]);
+    double yy = slpi_fast_dot3(y, y);
+    for (int i = 0; i < 3; i++) xx[i] = y[i] / (1 + sqrt(1 + 0.25 * yy));
+    ac_matrix(c, xx, Am);
+    double mxx[3] = {-xx[0], -xx[1], -xx[2]};
+    ac_matrix(c, mxx, Bm);
+    if (solve3(Am, Pk, A)) return -1;
+    slpi_fast_mat3_vec(rhs, Bm, A);
+    return solve3(Am, rhs, B) ? -1 : 0;
+}
+
+/* Check the problem of an SVI-SO3 gap computation; 0 or an input error. */
+static int svi_so3_problem(const char *what, const slpi_problem *p, slpi_error *err)
+{
+    if (p->system != SLPI_SYS_RIGID_BODY || p->scheme != SLPI_SCHEME_SVI || p->rb.form != SLPI_RB_FORM_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: needs scheme svi on the rigid body "
+                              "(SVI form), not %s/%s", what, slpi_scheme_name(p->scheme),
+                              slpi_system_name(p->system));
+    return slpi_problem_validate(p, err);
+}
+
 int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_result *r,
                              slpi_error *err)
 {
@@ -242,11 +271,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     p.level = -1;
     memset(r, 0, sizeof *r);
     r->smin = 1;
-    if (p.system != SLPI_SYS_RIGID_BODY || p.scheme != SLPI_SCHEME_SVI || p.rb.form != SLPI_RB_FORM_SVI)
-        return slpi_error_set(err, SLPI_EINPUT, "sviident: needs scheme svi on the rigid body "
-                              "(SVI form), not %s/%s", slpi_scheme_name(p.scheme),
-                              slpi_system_name(p.system));
-    int rc = slpi_problem_validate(&p, err);
+    int rc = svi_so3_problem("sviident", &p, err);
     q = p;
     q.scheme = SLPI_SCHEME_IM_DIRECT;
     q.rb.track_R = 0;
@@ -262,7 +287,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
     double c = p.svi_c == 0 ? 0.25 : p.svi_c;
     for (long k = 0; !rc && k < steps; k++) {
-        double Pk[3], Pn[3], y[3], xx[3], Am[9], Bm[9], rhs[3], A[3], B[3], S[3], D[3], e[3];
+        double Pk[3], Pn[3], xx[3], A[3], B[3], S[3], D[3], e[3];
         slpi_step_info info;
         static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
         memcpy(x + 3, I3, sizeof I3);   /* R_k = I: then R_{k+1} = tau^2 */
@@ -273,18 +298,10 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
                                 k, info.residual);
         if (rc) break;
         memcpy(Pn, x, sizeof Pn);
-        const double *T = x + 3;   /* tau^2; y = tau^{-1}(tau^2) (docs/schemes.md#svi-so3) */
-        double k2 = 2 / (1 + T[0] + T[4] + T[8]);
-        y[0] = k2 * (T[7] - T[5]); y[1] = k2 * (T[2] - T[6]); y[2] = k2 * (T[3] - T[1]);
-        double yy = slpi_fast_dot3(y, y);   /* tau(y) = tau(x)^2: |x|/2 = tan(atan(|y|/2)/2) */
-        for (int i = 0; i < 3; i++) xx[i] = y[i] / (1 + sqrt(1 + 0.25 * yy));
-        ac_matrix(c, xx, Am);
-        double mxx[3] = {-xx[0], -xx[1], -xx[2]};
-        ac_matrix(c, mxx, Bm);
-        if (solve3(Am, Pk, A)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
-        slpi_fast_mat3_vec(rhs, Bm, A);
-        if (!rc && solve3(Am, rhs, B)) rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
-        if (rc) break;
+        if (svi_recover(c, Pk, x + 3, xx, A, B)) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
+            break;
+        }
         /* the recovered x is the fixed point: x = Delta t xi((A+B)/2) */
         double Mv[3];
         for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
@@ -321,5 +338,68 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     slpi_noise_source_close(src);
     slpi_fast_free(f);
     slpi_fast_free(g);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ V25 */
+
+int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_result *r,
+                        double *map, slpi_error *err)
+{
+    slpi_problem p = *p0;
+    p.rb.track_R = 1;
+    p.steps = 1;
+    p.T = 0;
+    p.level = -1;
+    memset(r, 0, sizeof *r);
+    r->nmin = INFINITY;
+    if (grid < 2 || grid > 512)
+        return slpi_error_set(err, SLPI_EINPUT, "sviorbit: grid %d must be 2..512", grid);
+    int rc = svi_so3_problem("sviorbit", &p, err);
+    int M = slpi_problem_noise_count(&p);
+    if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: %d noises (at most 8)", M);
+    slpi_fast *f = NULL;
+    double x[12], dW[8];
+    if (!rc) rc = slpi_fast_create(&f, &p, err);
+    if (!rc) rc = slpi_fast_initial_state(f, x, err);
+    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = p.svi_c == 0 ? 0.25 : p.svi_c;
+    r->R = R;
+    r->D = slpi_problem_noise_threshold(&p);
+    if (!rc && !isfinite(r->D))
+        rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: the case must truncate its noise (the "
+                            "largest increment is the clipping threshold)");
+    long ncomb = 1;
+    for (int i = 0; i < M; i++) ncomb *= 3;
+    static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double pi = acos(-1.0);
+    for (int la = 0; !rc && la < grid; la++)
+        for (int lo = 0; !rc && lo < 2 * grid; lo++)
+            for (long m = 0; !rc && m < ncomb; m++) {
+                double th = pi * (la + 0.5) / grid, ph = pi * (lo + 0.5) / grid;
+                double Pk[3] = {R * sin(th) * cos(ph), R * sin(th) * sin(ph), R * cos(th)};
+                double xx[3], A[3], B[3];
+                long q = m;
+                for (int i = 0; i < M; i++, q /= 3) dW[i] = (double)(q % 3 - 1) * r->D;
+                memcpy(x, Pk, sizeof Pk);
+                memcpy(x + 3, I3, sizeof I3);
+                slpi_step_info info;
+                double *cell = map ? map + (size_t)la * (size_t)(2 * grid) + (size_t)lo : NULL;
+                if (cell && m == 0) *cell = 0;
+                r->points++;
+                if (slpi_step_failed(slpi_fast_step(f, x, dW, &info)) ||
+                    svi_recover(c, Pk, x + 3, xx, A, B)) {
+                    r->failed++;
+                    if (cell) *cell = NAN;
+                    continue;
+                }
+                double na = sqrt(slpi_fast_dot3(A, A)), nb = sqrt(slpi_fast_dot3(B, B));
+                double nab = sqrt(na * na + nb * nb);
+                if (cell && !isnan(*cell)) *cell = fmax(*cell, nab);
+                r->nmin = fmin(r->nmin, nab);
+                r->nmax = fmax(r->nmax, nab);
+                r->ratio = fmax(r->ratio, fmax(na, nb) / R);
+                if (info.iterations > r->maxit) r->maxit = info.iterations;
+            }
+    slpi_fast_free(f);
     return rc;
 }

@@ -159,6 +159,8 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
         slpi_audit_check_adstar(c, tok, n);
     } else if (!strcmp(tok[0], "sviident")) {
         slpi_audit_check_sviident(a, c, tok, n);
+    } else if (!strcmp(tok[0], "sviorbit")) {
+        slpi_audit_check_sviorbit(a, c, tok, n);
     } else if (!strcmp(tok[0], "svivs")) {
         slpi_audit_check_svivs(c, tok, n);
     } else if (!strcmp(tok[0], "lifted")) {

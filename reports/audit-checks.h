@@ -6,7 +6,7 @@
  *                    ensemble (axis changes and spread of several realizations)
  *   audit-poisson.c  poisson/refpoisson (one-step Poisson defect, gaps/gaps.h)
  *   audit-studies.c  slope, gap, resolvable, weakexact (coupled convergence studies)
- *   audit-closed.c   closed computations and the gaps/ identities (incl. drift, legap:
+ *   audit-closed.c   closed computations and the gaps/ identities (incl. sviorbit, drift, legap:
  *                    Stratonovich consistency of Lie-Euler), test results, mutant
  *   audit-figure.c   gnuplot figures of the checks. */
 #ifndef SLPI_REPORTS_AUDIT_CHECKS_H
@@ -64,6 +64,7 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **
 void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_svivs(slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);

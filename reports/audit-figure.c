@@ -10,8 +10,11 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
                      const char *size, const char *xlabel, const char *ylabel,
                      const char *preamble, const char *body)
 {
-    char path[SLPI_PATH_MAX + 64], title[300];
-    snprintf(title, sizeof title, "%s: %s", c->id, strcmp(c->kase, "-") ? c->kase : c->check);
+    char path[SLPI_PATH_MAX + 64], title[600];
+    /* which check this is (a control's figure must not pass for the claim's): id, role,
+     * check, and on a second line the case */
+    snprintf(title, sizeof title, "%s (%s): %s%s%s", c->id, slpi_audit_role_words(c->role), c->check,
+             strcmp(c->kase, "-") ? "\\n" : "", strcmp(c->kase, "-") ? c->kase : "");
     snprintf(path, sizeof path, "%s/figures/%s.gp", a->outdir, name);
     FILE *f = fopen(path, "w");
     if (!f) {

@@ -14,28 +14,29 @@ static const char *outcome_name(slpi_check_outcome o)
     return (unsigned)o < 4 ? n[o] : "?";
 }
 
-/* The role in words. */
-static const char *role_words(slpi_audit_role r)
-{
-    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
-                              "control: must be met"};
-    return (unsigned)r < 5 ? n[r] : "?";
-}
-
 static int differs(const slpi_audit_claim *cl)
 {
     return strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict)) != 0;
 }
 
-static const struct { char key; const char *tag, *cite; } papers[] = {
-    {'R', "RKMK", "E. Luesink, S. Ephrati, P. Cifani, B. Geurts, <i>Casimir preserving stochastic "
-     "Lie&ndash;Poisson integrators</i>, arXiv:2111.13143 (Adv. Contin. Discrete Models 2024:1)"},
-    {'I', "ISO", "S. Ephrati, E. Jansson, A. Lang, E. Luesink, <i>An exponential map free implicit "
-     "midpoint method for stochastic Lie&ndash;Poisson systems</i>, arXiv:2408.16701"},
-    {'V', "SVI", "F. Gay-Balmaz, M. Wu, <i>Variational integrators for stochastic Hamiltonian "
-     "systems on Lie groups: properties and convergence</i>, arXiv:2412.19368"},
-    {'X', "cross-cutting", "claims derived by this project across the three papers"},
+/* The papers: authors, title (italic in the HTML) and where; plain text in claims.json. */
+static const struct { char key; const char *tag, *authors, *title, *where; } papers[] = {
+    {'R', "RKMK", "E. Luesink, S. Ephrati, P. Cifani, B. Geurts", "Casimir preserving stochastic "
+     "Lie–Poisson integrators", "arXiv:2111.13143 (Adv. Contin. Discrete Models 2024:1)"},
+    {'I', "ISO", "S. Ephrati, E. Jansson, A. Lang, E. Luesink", "An exponential map free implicit "
+     "midpoint method for stochastic Lie–Poisson systems", "arXiv:2408.16701"},
+    {'V', "SVI", "F. Gay-Balmaz, M. Wu", "Variational integrators for stochastic Hamiltonian "
+     "systems on Lie groups: properties and convergence", "arXiv:2412.19368"},
+    {'X', "cross-cutting", "", "", "claims derived by this project across the three papers"},
 };
+
+/* The citation of paper p: HTML (title in italics) or plain text. */
+static void paper_cite(int p, int html, char *out, size_t n)
+{
+    if (!papers[p].title[0]) snprintf(out, n, "%s", papers[p].where);
+    else snprintf(out, n, "%s, %s%s%s, %s", papers[p].authors, html ? "<i>" : "", papers[p].title,
+                  html ? "</i>" : "", papers[p].where);
+}
 
 static int paper_of(const slpi_audit_claim *cl)
 {
@@ -79,7 +80,10 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         char size[2048];
         audit_size(a, cl, size, sizeof size);
         json_object_set_new(o, "id", json_string(cl->id));
+        char cite[512];
+        paper_cite(paper_of(cl), 0, cite, sizeof cite);
         json_object_set_new(o, "paper", json_string(papers[paper_of(cl)].tag));
+        json_object_set_new(o, "paper_reference", json_string(cite));
         json_object_set_new(o, "source", json_string(cl->source));
         json_object_set_new(o, "statement", json_string(cl->statement));
         json_object_set_new(o, "paper_magnitude", json_string(cl->magnitude));
@@ -176,7 +180,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s</i>: <code>", (int)c->outcome,
-                outcome_name(c->outcome), role_words(c->role));
+                outcome_name(c->outcome), slpi_audit_role_words(c->role));
         html_text(f, c->check);
         fprintf(f, "</code> on <code>");
         html_text(f, c->kase);
@@ -217,7 +221,11 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "section{border-top:2px solid #ccc;margin-top:1.2em}p.st{font-size:16px}"
             "</style></head><body>\n<h1>slpi &mdash; audit of the numerical claims of three papers</h1>\n");
     fprintf(f, "<p>Papers audited:</p><ul>");
-    for (int p = 0; p < 3; p++) fprintf(f, "<li><b>%s</b>: %s</li>", papers[p].tag, papers[p].cite);
+    char cite[512];
+    for (int p = 0; p < 3; p++) {
+        paper_cite(p, 1, cite, sizeof cite);
+        fprintf(f, "<li><b>%s</b>: %s</li>", papers[p].tag, cite);
+    }
     fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
             a->full ? "the papers' (FULL=1)" : "reduced", seconds);
     for (int v = 0; v < 4; v++)
@@ -248,7 +256,8 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     }
     fprintf(f, "</table>\n");
     for (int p = 0; p < 4; p++) {
-        fprintf(f, "<h2>%s: %s</h2>\n", papers[p].tag, papers[p].cite);
+        paper_cite(p, 1, cite, sizeof cite);
+        fprintf(f, "<h2>%s: %s</h2>\n", papers[p].tag, cite);
         for (int j = 0; j < a->nclaims; j++)
             if (paper_of(&a->claims[j]) == p) claim_section(f, a, &a->claims[j]);
     }

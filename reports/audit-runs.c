@@ -58,10 +58,15 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
                  rc == SLPI_OK ? "the run completed without a solver failure" : err.msg);
         return;
     }
-    if (rc != SLPI_OK) {
+    if (rc == SLPI_ENUMERIC) {   /* the scheme stopped: a numerical outcome, not an audit error */
         c->outcome = SLPI_CHECK_FAIL;
         c->value = NAN;
-        snprintf(c->evidence, sizeof c->evidence, "the run failed: %s", err.msg);
+        snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped before the end of "
+                 "the run, so %s has no value over it (%s)", tok[1], err.msg);
+        return;
+    }
+    if (rc != SLPI_OK) {
+        slpi_audit_unable(c, "the case could not be run: %s", err.msg);
         return;
     }
     int k = -1;
@@ -73,10 +78,13 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     }
     double v = res.diag_maxchange[k], thr = atof(tok[3]);
     slpi_audit_outcome(c, slpi_audit_compare(tok[2], v, thr), v);
-    snprintf(c->evidence, sizeof c->evidence, "max |%s - initial| = %.3e over %ld steps of h = %.6g "
-             "(T = %.6g) %s threshold %s %.3g; solver mean %.2f, max %d iterations", tok[1], v,
-             res.steps_done, p.h, p.h * (double)res.steps_done, c->outcome == SLPI_CHECK_PASS ?
-             "meets" : "misses", tok[2], thr, res.mean_iters, res.max_iters);
+    char rows[96] = "";
+    if (p.output_every > 1)
+        snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
+    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
+             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations", tok[1], tok[1], v,
+             res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c), tok[2],
+             thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
@@ -106,6 +114,7 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
         return;
     }
     double r0 = 0, dev = 0;
+    long rows = t.nrows;
     for (long r = 0; r < t.nrows; r++) {
         const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1 + col;
         double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -114,9 +123,12 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
     }
     slpi_traj_free(&t);
     slpi_audit_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
-    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g on the "
-             "sphere of radius %.6f: max ||x(t)| - |x(0)|| = %.2e (figure)", col + 1, col + 3,
-             p.h * (double)res.steps_done, r0, dev);
+    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g "
+             "(%ld steps, %ld rows written, one per %d step%s) on the sphere of radius %.6f: max ||x(t)| - |x(0)|| "
+             "= %.2e, %s <= 1e-12 max(1, |x(0)|) (figure)", col + 1, col + 3,
+             p.h * (double)res.steps_done, res.steps_done, rows, p.output_every,
+             p.output_every > 1 ? "s" : "", r0, dev,
+             slpi_audit_meets(c));
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
              "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
@@ -178,7 +190,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
         }
         if (k < 3 && (slpi_noise_source_step(src, s, dW, &err)
                       || slpi_step_failed(slpi_fast_step(f, x, dW, &info))))
-            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld failed", s);
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "the scheme's solver stopped at step %ld", s);
     }
     if (out) fclose(out);
     if (rc) {

@@ -46,9 +46,14 @@ static int study(const slpi_audit *a, slpi_audit_check *c, char **tok, int n, sl
              pre, args, kind == SLPI_CONV_WEAK ? "weak" : kind == SLPI_CONV_SUP ? "sup" : "strong",
              kmin, kmax, L, R, extra);
     if (slpi_conv_run(cfg, NULL, NULL, res, &err)) {
-        c->outcome = SLPI_CHECK_FAIL;
+        if (err.code != SLPI_ENUMERIC) {
+            slpi_audit_unable(c, "the study could not be run: %s", err.msg);
+            return -1;
+        }
+        c->outcome = SLPI_CHECK_FAIL;   /* the scheme stopped: a numerical outcome */
         c->value = NAN;
-        snprintf(c->evidence, sizeof c->evidence, "the study failed: %s", err.msg);
+        snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped on a path of the "
+                 "study, so no slope is measured (%s)", err.msg);
         return -1;
     }
     return 0;

@@ -35,6 +35,14 @@ const char *slpi_audit_role_name(slpi_audit_role r)
     return (unsigned)r < 5 ? n[r] : "?";
 }
 
+/* The role in words (report and log): a control's name never reads like a software failure. */
+const char *slpi_audit_role_words(slpi_audit_role r)
+{
+    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
+                              "control: must be met"};
+    return (unsigned)r < 5 ? n[r] : "?";
+}
+
 static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
@@ -133,6 +141,11 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 5 (= id | statement | "
                               "magnitude | paper size | why)", path, line, nf);
     for (int i = 0; i < 5; i++) f[i] = trim(f[i]);
+    static const char *what[] = {"id", "statement", "what the paper reports", "the paper's size"};
+    for (int i = 0; i < 4; i++)
+        if (!f[i][0] || !strcmp(f[i], "-"))
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s is empty (a claim without an "
+                                  "experiment says so in words)", path, line, what[i]);
     memset(d, 0, sizeof *d);
     d->line = line;
     int rc = copy_field(d->id, sizeof d->id, f[0], "id", path, line, err);
@@ -449,7 +462,7 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
             for (int i = cl->first; i < cl->first + cl->count; i++) {
                 const slpi_audit_check *c = &a->checks[i];
                 if (a->controls && !is_control(c)) continue;
-                fprintf(log, "     %-6s %-8s%s %6.1fs  %s\n", slpi_audit_role_name(c->role),
+                fprintf(log, "     %-25s %-8s%s %6.1fs  %s\n", slpi_audit_role_words(c->role),
                         outcome_word(c), control_wrong(c) ? " (CONTROL WRONG)" : "", c->seconds,
                         c->check);
             }

@@ -166,6 +166,8 @@ typedef struct {
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v);
 const char *slpi_audit_role_name(slpi_audit_role r);
+/* The role in words: "decides", "condition", "evidence", "control: must (not) be met". */
+const char *slpi_audit_role_words(slpi_audit_role r);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */

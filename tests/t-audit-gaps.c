@@ -116,6 +116,45 @@ static void test_svi(void)
     TEST_CHECK(slpi_gaps_svi_identities(&p, 1, &r, &err) == SLPI_EINPUT);
 }
 
+/* V25: the fixed point of (64) over the orbit (SVI Fig. 14): found everywhere at the paper's
+ * step, |(A, B)| near sqrt(2)|Pi|, |A|, |B| <= |Pi| for c = +1/4 (A_c(x)^{-1} does not expand);
+ * a solver cap below the iterations needed fails at every point; a large step spreads |(A, B)|. */
+static void test_svi_orbit(void)
+{
+    slpi_error err = {0, ""};
+    slpi_problem p;
+    slpi_gaps_svi_orbit_result r;
+    double map[6 * 12];
+    for (int k = 0; k < 2; k++) {
+        preset(&p, "svi/rigid-body/paths");
+        p.svi_c = k ? -0.25 : 0.25;
+        int rc = slpi_gaps_svi_orbit(&p, 6, &r, map, &err);
+        TEST_CHECKF(rc == SLPI_OK, "sviorbit: %s", err.msg);
+        printf("  SVI orbit c = %+g: %ld points, %ld failed, |(A,B)| in [%.6f, %.6f], ratio %.6f\n",
+               p.svi_c, r.points, r.failed, r.nmin, r.nmax, r.ratio);
+        TEST_CHECK(r.points == 6 * 12 * 27 && r.failed == 0 && fabs(r.R - 1) < 1e-3);
+        TEST_CHECKF(fabs(r.nmin - sqrt(2)) < 1e-3 && fabs(r.nmax - sqrt(2)) < 1e-3, "c = %g: [%g, %g]",
+                    p.svi_c, r.nmin, r.nmax);
+        TEST_CHECKF(k || r.ratio <= 1 + 1e-15, "c = +1/4: ratio %.17g", r.ratio);
+        double mmax = 0, mmin = INFINITY;   /* the map holds each point's largest |(A, B)| */
+        for (int i = 0; i < 6 * 12; i++) {
+            mmax = fmax(mmax, map[i]);
+            mmin = fmin(mmin, map[i]);
+        }
+        TEST_CHECK(mmax == r.nmax && mmin >= r.nmin && mmin <= r.nmax);
+    }
+    preset(&p, "svi/rigid-body/paths");
+    p.maxit = 3;
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == r.points);
+    preset(&p, "svi/rigid-body/paths");
+    p.h = 0.5;
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == 0 &&
+               r.nmax - r.nmin > 1e-2);
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 1, &r, NULL, &err) == SLPI_EINPUT);
+    preset(&p, "iso/rigid-body/long");
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_EINPUT);
+}
+
 static void test_lifted(void)
 {
     slpi_error err = {0, ""};
@@ -202,16 +241,16 @@ static const char *registry(const char *const *lines, int n)
     return buf;
 }
 
-/* The registry's lines of the five claims through the audit, and a wrong threshold. */
+/* The registry's lines of the claims computed by gaps/ through the audit, and a wrong threshold. */
 static void test_registry(void)
 {
-    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3"};
+    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25"};
     static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
         SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED};
+        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED};
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++) {
         slpi_audit a = {0};
         slpi_error err = {0, ""};
         a.only = ids[i];
@@ -280,6 +319,7 @@ int main(void)
     test_adstar(seed);
     test_svivs(seed);
     test_svi();
+    test_svi_orbit();
     test_lifted();
     test_consistency(seed);
     test_registry();
