@@ -9,6 +9,9 @@
  * (declared in fast/ensemble.c). The
  * arithmetic and the policy are documented in fast/ensemble.c. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #include "fast/fast.h"
 
 typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
@@ -21,8 +24,19 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
 #define ENS_SEL(m, a, b) ((ens_vd)(((m) & (ens_vl)(a)) | (~(m) & (ens_vl)(b))))
 #define ENS_SELI(m, a, b) (((m) & (a)) | (~(m) & (b)))
 #define ENS_ABS(a) ((ens_vd)((ens_vl)(a) & 0x7fffffffffffffffLL))
-/* the scalar "if (!(v <= m)) m = v" of slpi_fast_maxabs / maxdiff (NaN propagates) */
+/* the scalar "if (!(v <= m)) m = v" of slpi_fast_maxabs / maxdiff (NaN propagates), for
+ * m, v >= +0 or NaN (absolute values): the x86 max instructions return their second
+ * operand v when either is a NaN or the two are equal, and -0 never occurs, so max(m, v)
+ * has exactly these bits in one instruction. */
+#if defined(__AVX512F__) && ENS_W == 8
+#define ENS_UPD(m, v) ((m) = (ens_vd)_mm512_max_pd((__m512d)(m), (__m512d)(v)))
+#elif defined(__AVX__) && ENS_W == 4
+#define ENS_UPD(m, v) ((m) = (ens_vd)_mm256_max_pd((__m256d)(m), (__m256d)(v)))
+#elif defined(__SSE2__) && ENS_W == 2
+#define ENS_UPD(m, v) ((m) = (ens_vd)_mm_max_pd((__m128d)(m), (__m128d)(v)))
+#else
 #define ENS_UPD(m, v) ((m) = ENS_SEL((v) <= (m), (m), (v)))
+#endif
 /* slpi_fast_max2: (a >= b || a != a) ? a : b, with a != a (NaN) as ~(a <= a); and a
  * finiteness test, x - x == 0, as x - x <= 0 (x - x is +0 or NaN). GCC lowers vector
  * == and != on doubles lane by lane, <= and >= to one vector comparison. */
@@ -32,19 +46,28 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
 
 ENS_INLINE int ens_any(const ens_vl *m)
 {
+#if defined(__AVX512F__) && ENS_W == 8
+    return _mm512_test_epi64_mask((__m512i)*m, (__m512i)*m) != 0;
+#elif defined(__AVX__) && ENS_W == 4
+    return !_mm256_testz_si256((__m256i)*m, (__m256i)*m);
+#else
     long long r = 0;
     _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) r |= (*m)[l];
     return r != 0;
+#endif
 }
 
-/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of every active lane with
- * increments d and norms m; returns the lanes' statuses (-1: continue). */
+/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of the active lanes act
+ * with increments d and norms m. Returns 0 when no active lane can stop at this iteration
+ * (most sweeps: every stopping rule needs d <= 100 tol scale, d > 10^6 first, a NaN, the
+ * iteration cap or fixed iterations), else 1 with the lanes' statuses in *out (-1:
+ * continue). */
 typedef struct {
     ens_vd first, prev, last;
 } ens_iter;
 
-ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp,
-                          const ens_vd *mp, ens_vl *out)
+ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp,
+                         const ens_vd *mp, const ens_vl *act, ens_vl *out)
 {
     const ens_vd d = *dp, m = *mp;
     if (it == 1) s->first = d;
@@ -52,12 +75,17 @@ ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, cons
     s->last = d;
     const ens_vl zero = (ens_vl){0}, none = zero - 1;
     const ens_vl nan = ~(ENS_FINITE(d) & ENS_FINITE(m));
+    const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){0} + 1);
+    const double tol100 = 100 * pol->tol;
+    if (pol->fixed_iters <= 0 && it < pol->maxit) {
+        const ens_vl may = ~ENS_FINITE(d + m) | (d <= tol100 * scale) | (d > 1e6 * s->first);
+        const ens_vl stop = may & *act;
+        if (!ens_any(&stop)) return 0;
+    }
     ens_vl st;
     if (pol->fixed_iters > 0) {
         st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
     } else {
-        const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){0} + 1);
-        const double tol100 = 100 * pol->tol;
         st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED
                                                                         : SLPI_STEP_NOT_CONVERGED)
                               : none;
@@ -68,6 +96,7 @@ ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, cons
         st = ENS_SELI(d <= pol->tol * scale, zero + SLPI_STEP_CONVERGED, st);
     }
     *out = ENS_SELI(nan, zero + SLPI_STEP_DIVERGED, st);
+    return 1;
 }
 
 /* Lanes l < n of a group from SoA arrays; lanes n..ENS_W-1 repeat lane 0 (never stored). */
@@ -161,10 +190,11 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
         }
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
         ens_vl sn;
-        ens_check(&c->pol, it, &s, &d, &m, &sn);
-        st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, (ens_vl){0} + it, its);
-        act &= sn < 0;
+        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) {   /* a lane stops: its status, its count */
+            st = ENS_SELI(act, sn, st);
+            its = ENS_SELI(act, (ens_vl){0} + it, its);
+            act &= sn < 0;
+        }
     }
     ens_vd P[3], C[3], out[3];
     ens_iso_psi(c, h, E, Y, P);
@@ -243,10 +273,11 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
         }
         const ens_vd d = ENS_MAX2(da, db), m = ENS_MAX2(ma, mb);
         ens_vl sn;
-        ens_check(&c->pol, it, &s, &d, &m, &sn);
-        st = ENS_SELI(act, sn, st);
-        its = ENS_SELI(act, (ens_vl){0} + it, its);
-        act &= sn < 0;
+        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) {   /* a lane stops: its status, its count */
+            st = ENS_SELI(act, sn, st);
+            its = ENS_SELI(act, (ens_vl){0} + it, its);
+            act &= sn < 0;
+        }
     }
     ens_vd x[3], tau[9], t[3], out[3];
     ens_svi_map(c, h, E, A, B, x, tau);
