@@ -5,8 +5,10 @@
  * every kernel this processor can run (portable, AVX2, AVX-512F), lane counts that
  * leave a partial group, and solver policies that stop lanes of one group at different
  * iterations for different reasons: tolerance, stagnation (a tolerance below rounding),
- * fixed iterations, a cap accepted or failed, a NaN lane (diverged), and a tolerance
- * relative to the step (tol_scale=step: tol h |x|, h the kernel call's step). */
+ * fixed iterations, a cap accepted or failed, a NaN increment (the lane is invalid), a
+ * lane whose sweep overflows into a NaN (diverged at its first iteration while the
+ * other lanes go on), and a tolerance relative to the step (tol_scale=step: tol h |x|,
+ * h the kernel call's step). */
 #include "fastutil.h"
 
 typedef struct {
@@ -23,6 +25,7 @@ static const policy policies[] = {
     {"maxit 3, accept", 0, 3, 0, 0, 0, 0},
     {"maxit 3, fail", 0, 3, 0, 1, 0, 0},
     {"a NaN increment in lane 5", 0, 0, 0, 0, 1, 0},
+    {"lane 5 at |x| = 1e300 (its sweep makes a NaN)", 0, 0, 0, 0, 2, 0},
     {"tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1},
 };
 
@@ -63,7 +66,9 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
     unsigned char failed[MAXL];
     for (int n = 0; n < STEPS; n++) {
         for (int i = 0; i < 3 * nl; i++) dW[i] = 4 * sqrt(f->p.h) * fu_normal();
-        if (pol->nan_lane && nl > 5 && n == STEPS / 2) dW[nl + 5] = NAN;
+        if (pol->nan_lane == 1 && nl > 5 && n == STEPS / 2) dW[nl + 5] = NAN;
+        if (pol->nan_lane == 2 && nl > 5 && n == STEPS / 2)
+            for (int i = 0; i < 3; i++) xs[i * nl + 5] = xa[5][i] = 1e300 * (i + 1);
         bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed)
                                           : slpi_fast_rb_svi_soa(&soa, nl, f->p.h, xs, dW, &its_soa, failed);
         for (int r = 0; r < nl; r++) {
