@@ -294,11 +294,6 @@ static void block_noise(worker *w, const slpi_conv_cfg *c, const layout *ly, uin
         for (int k = 0; k < M; k++) {
             slpi_noise_levels(c->base.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, ldexp(c->base.T, -c->L),
                               nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
-            for (int q = 0; q < nt && ly->trunc; q++)
-                for (int i = 0; i <= ly->nlev; i++) {
-                    int l = level_of(c, ly, i);
-                    w->clipped += slpi_noise_clip(LEV(q, l), (size_t)1 << (l - c->kmin), w->D[i]);
-                }
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
                 double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
@@ -308,6 +303,10 @@ static void block_noise(worker *w, const slpi_conv_cfg *c, const layout *ly, uin
         }
     }
 #undef LEV
+    for (int i = 0; i <= ly->nlev && ly->trunc; i++) {
+        size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
+        w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, w->D[i]);
+    }
 }
 
 /* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. */
