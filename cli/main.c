@@ -33,11 +33,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    /* One BLAS thread unless the environment chooses (docs/conventions.md#threads): a
+    /* One BLAS thread unless OPENBLAS_NUM_THREADS chooses (docs/conventions.md#threads): a
      * pool of OpenBLAS threads spins against busy cores (Euler-Zeitlin N = 64, 200
-     * steps: 0.17 s with one thread, 6.5 s with two, at load 5), and on idle cores a
-     * second thread gains at most 11% (N = 128) and loses 13% at N = 64. */
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS")) openblas_set_num_threads(1);
+     * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
+     * last bits of 64 x 64 products, and the su(N) kernels thread themselves on the
+     * OpenMP team (OMP_NUM_THREADS), calling BLAS from each thread. */
+    if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
     if (argc < 2) {
         usage(stderr);
         return SLPI_EINPUT;

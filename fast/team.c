@@ -1,0 +1,171 @@
+/* team.c — the threads of the su(N) kernels (docs/conventions.md#threads).
+ *
+ * slpi_fast_team_run(size, n, fn, ctx) runs fn(ctx, 0..n-1), each unit exactly once, on the
+ * calling thread and on helper threads, and returns when every unit is done. Units are
+ * claimed in increasing order from a shared counter; the caller claims too, and waits
+ * only for units a helper has claimed and not yet finished — never for a helper that has
+ * not arrived. So a helper that the scheduler keeps off the cores (a busy shared machine)
+ * costs nothing: the caller does all the work itself, at the one-thread speed. (An OpenMP
+ * parallel region ends with a barrier that waits for every thread of the team: at load 4-7
+ * on two cores that made an N = 64 step 14x slower on two threads than on one.)
+ *
+ * The units are a partition fixed by the caller, and a unit computes the same bits on any
+ * thread, so results do not depend on the number of threads.
+ *
+ * Team size: omp_get_max_threads() (OMP_NUM_THREADS), i.e. that many - 1 helpers, created
+ * on first use and kept for the life of the process; inside an active OpenMP parallel
+ * region (the lock-step ensembles, `slpi converge --threads`) or while another thread
+ * holds the team, the caller runs every unit itself. Helpers spin briefly between jobs
+ * (TEAM_SPIN pauses, a fraction of a millisecond), then sleep on a condition variable; the
+ * caller, waiting for a claimed unit, spins a little, then yields its core.
+ *
+ * Protocol: state = (generation << 32) | next unit. A job is published in slot
+ * generation & 1 before state moves to the new generation; a claim is a compare-and-swap
+ * that names the generation, so a helper that read a job late can never claim a unit of a
+ * later one, and the slot it read stays untouched until the job after next. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "fast/fast.h"
+
+#define TEAM_MAX_HELPERS 63
+#define TEAM_SPIN 20000
+
+typedef struct {
+    _Atomic(slpi_fast_team_fn) fn;
+    _Atomic(void *) ctx;
+    atomic_int n;
+    atomic_int helpers;          /* helpers (by index) allowed to join */
+} team_job;
+
+static struct {
+    pthread_mutex_t m;
+    pthread_cond_t c;
+    int started;                 /* helpers created (under m) */
+    atomic_int sleepers;
+    atomic_flag busy;            /* a caller holds the team */
+    _Atomic uint64_t state;      /* generation << 32 | next unit */
+    atomic_int done;             /* units of the current job finished by helpers */
+    team_job job[2];
+} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, ATOMIC_FLAG_INIT, 0, 0,
+          {{0}}};
+
+static inline void team_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Claim the next unit of generation g (fewer than n units): the unit, or -1. */
+static int team_claim(uint32_t g, int n)
+{
+    uint64_t w = atomic_load(&team.state);
+    for (;;) {
+        if ((uint32_t)(w >> 32) != g || (int)(w & 0xffffffffu) >= n) return -1;
+        if (atomic_compare_exchange_weak(&team.state, &w, w + 1)) return (int)(w & 0xffffffffu);
+    }
+}
+
+static void *team_helper(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    uint32_t seen = 0;
+    for (;;) {
+        uint64_t w;
+        int spins = 0;
+        while ((uint32_t)((w = atomic_load(&team.state)) >> 32) == seen) {
+            if (++spins < TEAM_SPIN) {
+                team_pause();
+                continue;
+            }
+            pthread_mutex_lock(&team.m);
+            atomic_fetch_add(&team.sleepers, 1);
+            while ((uint32_t)(atomic_load(&team.state) >> 32) == seen)
+                pthread_cond_wait(&team.c, &team.m);
+            atomic_fetch_sub(&team.sleepers, 1);
+            pthread_mutex_unlock(&team.m);
+            spins = 0;
+        }
+        uint32_t g = (uint32_t)(w >> 32);
+        seen = g;
+        team_job *j = &team.job[g & 1];
+        if (id >= atomic_load(&j->helpers)) continue;
+        slpi_fast_team_fn fn = atomic_load(&j->fn);
+        void *ctx = atomic_load(&j->ctx);
+        int n = atomic_load(&j->n), u;
+        while ((u = team_claim(g, n)) >= 0) {
+            fn(ctx, u);
+            atomic_fetch_add(&team.done, 1);
+        }
+    }
+    return NULL;
+}
+
+/* Helpers wanted for this call: 0 when the caller must run alone. */
+static int team_size(int n)
+{
+    int want = 0;
+#ifdef _OPENMP
+    if (!omp_in_parallel()) want = omp_get_max_threads() - 1;
+#endif
+    if (want > n - 1) want = n - 1;
+    if (want > TEAM_MAX_HELPERS) want = TEAM_MAX_HELPERS;
+    if (want <= 0) return 0;
+    pthread_mutex_lock(&team.m);
+    while (team.started < want) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        int rc = pthread_create(&t, &a, team_helper, (void *)(intptr_t)team.started);
+        pthread_attr_destroy(&a);
+        if (rc) break;
+        team.started++;
+    }
+    if (want > team.started) want = team.started;
+    pthread_mutex_unlock(&team.m);
+    return want;
+}
+
+void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
+{
+    int helpers = n > 1 && size >= SLPI_FAST_TEAM_MIN_N ? team_size(n) : 0;
+    if (helpers == 0 || atomic_flag_test_and_set(&team.busy)) {
+        for (int u = 0; u < n; u++) fn(ctx, u);
+        return;
+    }
+    uint32_t g = (uint32_t)(atomic_load(&team.state) >> 32) + 1;
+    team_job *j = &team.job[g & 1];
+    atomic_store(&j->fn, fn);
+    atomic_store(&j->ctx, ctx);
+    atomic_store(&j->n, n);
+    atomic_store(&j->helpers, helpers);
+    atomic_store(&team.done, 0);
+    atomic_store(&team.state, (uint64_t)g << 32);
+    if (atomic_load(&team.sleepers) > 0) {
+        pthread_mutex_lock(&team.m);
+        pthread_cond_broadcast(&team.c);
+        pthread_mutex_unlock(&team.m);
+    }
+    int mine = 0, u;
+    while ((u = team_claim(g, n)) >= 0) {
+        fn(ctx, u);
+        mine++;
+    }
+    /* the units the helpers claimed are under way: wait for them only (yielding, in case
+     * a preempted helper waits for this core) */
+    for (int spins = 0; atomic_load(&team.done) < n - mine; spins++) {
+        if (spins < TEAM_SPIN / 16) team_pause();
+        else sched_yield();
+    }
+    atomic_flag_clear(&team.busy);
+}
