@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <omp.h>
 
 #include "cli/cli.h"
 #include "slpi.h"
@@ -39,6 +40,12 @@ int main(int argc, char **argv)
      * last bits of 64 x 64 products, and the su(N) kernels thread themselves on the
      * OpenMP team (OMP_NUM_THREADS), calling BLAS from each thread. */
     if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
+    /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
+     * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
+     * (docs/conventions.md#threads). The commands that run many paths (converge, verify,
+     * audit) keep the OpenMP default for their own threads. */
+    if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS"))
+        omp_set_num_threads(1);
     if (argc < 2) {
         usage(stderr);
         return SLPI_EINPUT;

@@ -16,8 +16,13 @@
  * on first use and kept for the life of the process; inside an active OpenMP parallel
  * region (the lock-step ensembles, `slpi converge --threads`) or while another thread
  * holds the team, the caller runs every unit itself. Helpers spin briefly between jobs
- * (TEAM_SPIN pauses, a fraction of a millisecond), then sleep on a condition variable; the
- * caller, waiting for a claimed unit, spins a little, then yields its core.
+ * (TEAM_SPIN pauses, a fraction of a millisecond), then sleep on a condition variable; a
+ * helper that gets too few units (it is rarely on a core: a busy machine) stops spinning
+ * and sleeps until every TEAM_PROBE-th job, so that it does not take the caller's share of
+ * the cores; the
+ * caller, waiting for a claimed unit, spins a little, then yields its core. When that
+ * wait was long (a helper preempted in the middle of a unit: more than twice the caller's
+ * own work in the job), the caller runs the next TEAM_SOLO_JOBS jobs alone.
  *
  * Protocol: state = (generation << 32) | next unit. A job is published in slot
  * generation & 1 before state moves to the new generation; a claim is a compare-and-swap
@@ -27,6 +32,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -36,6 +42,17 @@
 
 #define TEAM_MAX_HELPERS 63
 #define TEAM_SPIN 20000
+/* Back-off: a job whose caller waited for claimed units longer than twice its own work
+ * plus TEAM_STALL_SLACK seconds (a helper preempted in the middle of a unit) makes the next
+ * TEAM_SOLO_JOBS jobs run on the caller alone. */
+#define TEAM_STALL_SLACK 20e-6
+#define TEAM_SOLO_JOBS 256
+/* A helper whose share of the units it could have taken falls below 1/TEAM_IDLE_SHARE
+ * (moving average over about 8 jobs: the caller took nearly everything, so the helper is
+ * rarely on a core when a job comes: a busy machine) sleeps without spinning until every
+ * TEAM_PROBE-th job: spinning there only takes the caller's share of the cores. */
+#define TEAM_IDLE_SHARE 5
+#define TEAM_PROBE 64
 
 typedef struct {
     _Atomic(slpi_fast_team_fn) fn;
@@ -46,15 +63,25 @@ typedef struct {
 
 static struct {
     pthread_mutex_t m;
-    pthread_cond_t c;
+    pthread_cond_t c, cidle;
     int started;                 /* helpers created (under m) */
-    atomic_int sleepers;
+    atomic_int sleepers, idlers; /* helpers asleep between jobs, and idle ones */
+    atomic_uint probe;           /* bumped (under m) at every TEAM_PROBE-th job */
+    atomic_int pending;          /* a wake-up was sent and no sleeper has woken since */
     atomic_flag busy;            /* a caller holds the team */
     _Atomic uint64_t state;      /* generation << 32 | next unit */
     atomic_int done;             /* units of the current job finished by helpers */
     team_job job[2];
-} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, ATOMIC_FLAG_INIT, 0, 0,
-          {{0}}};
+    int solo;                    /* jobs left to run alone (back-off; the holder's) */
+} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0,
+          0, 0, ATOMIC_FLAG_INIT, 0, 0, {{0}}, 0};
+
+static double team_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static inline void team_pause(void)
 {
@@ -77,14 +104,25 @@ static int team_claim(uint32_t g, int n)
 
 static void *team_helper(void *arg)
 {
-    int id = (int)(intptr_t)arg;
+    int id = (int)(intptr_t)arg, share = 512;   /* moving average of got / n, in 1/1024 */
     uint32_t seen = 0;
     for (;;) {
         uint64_t w;
+        if (share < 1024 / TEAM_IDLE_SHARE) {
+            pthread_mutex_lock(&team.m);
+            unsigned pr = atomic_load(&team.probe);
+            atomic_fetch_add(&team.idlers, 1);
+            while (atomic_load(&team.probe) == pr) pthread_cond_wait(&team.cidle, &team.m);
+            atomic_fetch_sub(&team.idlers, 1);
+            pthread_mutex_unlock(&team.m);
+            share = 512;
+            seen = (uint32_t)(atomic_load(&team.state) >> 32) - 1;   /* join the current job */
+        }
         int spins = 0;
         while ((uint32_t)((w = atomic_load(&team.state)) >> 32) == seen) {
             if (++spins < TEAM_SPIN) {
-                team_pause();
+                if (spins % 64 == 0) sched_yield();
+                else team_pause();
                 continue;
             }
             pthread_mutex_lock(&team.m);
@@ -92,6 +130,7 @@ static void *team_helper(void *arg)
             while ((uint32_t)(atomic_load(&team.state) >> 32) == seen)
                 pthread_cond_wait(&team.c, &team.m);
             atomic_fetch_sub(&team.sleepers, 1);
+            atomic_store(&team.pending, 0);
             pthread_mutex_unlock(&team.m);
             spins = 0;
         }
@@ -101,11 +140,13 @@ static void *team_helper(void *arg)
         if (id >= atomic_load(&j->helpers)) continue;
         slpi_fast_team_fn fn = atomic_load(&j->fn);
         void *ctx = atomic_load(&j->ctx);
-        int n = atomic_load(&j->n), u;
+        int n = atomic_load(&j->n), u, got = 0;
         while ((u = team_claim(g, n)) >= 0) {
             fn(ctx, u);
             atomic_fetch_add(&team.done, 1);
+            got++;
         }
+        share += (got * 1024 / n - share) / 8;
     }
     return NULL;
 }
@@ -143,6 +184,12 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
         for (int u = 0; u < n; u++) fn(ctx, u);
         return;
     }
+    if (team.solo > 0) {
+        team.solo--;
+        atomic_flag_clear(&team.busy);
+        for (int u = 0; u < n; u++) fn(ctx, u);
+        return;
+    }
     uint32_t g = (uint32_t)(atomic_load(&team.state) >> 32) + 1;
     team_job *j = &team.job[g & 1];
     atomic_store(&j->fn, fn);
@@ -151,21 +198,32 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
     atomic_store(&j->helpers, helpers);
     atomic_store(&team.done, 0);
     atomic_store(&team.state, (uint64_t)g << 32);
-    if (atomic_load(&team.sleepers) > 0) {
+    /* wake sleepers once (not again until one has woken: under load the wake-up takes
+     * long), and the idle helpers at a probe */
+    int probe = g % TEAM_PROBE == 0;
+    if ((atomic_load(&team.sleepers) > 0 && !atomic_exchange(&team.pending, 1)) ||
+        (probe && atomic_load(&team.idlers) > 0)) {
         pthread_mutex_lock(&team.m);
+        if (probe) {
+            atomic_fetch_add(&team.probe, 1);
+            pthread_cond_broadcast(&team.cidle);
+        }
         pthread_cond_broadcast(&team.c);
         pthread_mutex_unlock(&team.m);
     }
     int mine = 0, u;
+    double t0 = team_clock();
     while ((u = team_claim(g, n)) >= 0) {
         fn(ctx, u);
         mine++;
     }
     /* the units the helpers claimed are under way: wait for them only (yielding, in case
      * a preempted helper waits for this core) */
+    double t1 = team_clock();
     for (int spins = 0; atomic_load(&team.done) < n - mine; spins++) {
         if (spins < TEAM_SPIN / 16) team_pause();
         else sched_yield();
     }
+    if (team_clock() - t1 > 2 * (t1 - t0) + TEAM_STALL_SLACK) team.solo = TEAM_SOLO_JOBS;
     atomic_flag_clear(&team.busy);
 }
