@@ -37,8 +37,8 @@ int main(int argc, char **argv)
     /* One BLAS thread unless OPENBLAS_NUM_THREADS chooses (docs/conventions.md#threads): a
      * pool of OpenBLAS threads spins against busy cores (Euler-Zeitlin N = 64, 200
      * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
-     * last bits of 64 x 64 products, and the su(N) kernels thread themselves on the
-     * OpenMP team (OMP_NUM_THREADS), calling BLAS from each thread. */
+     * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
+     * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
     if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
     /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
      * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
