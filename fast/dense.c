@@ -26,9 +26,10 @@ static void zmul(int n, double complex alpha, const double complex *A, const dou
 
 /* Spare entries after the matrix and the work array zheev reads: OpenBLAS 0.3.21's
  * zgemv_n Haswell kernel, which zheev reaches through zhetrd/zlatrd, reads past the end of
- * both (OpenBLAS issue #4013; valgrind: 912-976 bytes past them at n = 64), and with
- * exact-size arrays that read crossed into an unmapped page (SIGSEGV in the diagnostics of
- * an n = 64 Euler-Zeitlin run). The spare entries are never written. */
+ * both (an out-of-bounds read reported upstream on AMD EPYC and fixed after 0.3.21;
+ * valgrind: 912-976 bytes past them at n = 64), and with exact-size arrays that read
+ * crossed into an unmapped page (SIGSEGV in the diagnostics of an n = 64 Euler-Zeitlin
+ * run). The spare entries are never written. */
 #define SLPI_ZHEEV_SPARE(n) (4 * (size_t)(n) + 64)
 
 /* Eigen-decomposition of the Hermitian iB: V (overwrites a copy, followed by
