@@ -175,6 +175,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->free_ctx = ez_free;
     int rc = slpi_fast_sun_init(&c->u, N, ez_psi, ez_generator, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
+    if (rc == SLPI_OK && p->ez.noise != SLPI_EZ_NOISE_NONE)
+        rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
     if (rc) {
         ez_free(s);
         return rc;

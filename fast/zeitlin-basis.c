@@ -167,6 +167,8 @@ void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z)
     free(z->tc);
     free(z->tinv);
     free(z->vec);
+    free(z->poff);
+    free(z->pvec);
     memset(z, 0, sizeof *z);
 }
 
@@ -436,8 +438,109 @@ void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega
     zeitlin_pass(z, 1, omega, NULL, NULL, X);
 }
 
+int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err)
+{
+    int N = z->N;
+    if (lmin < 1) lmin = 1;
+    free(z->poff);
+    free(z->pvec);
+    z->pvec = NULL;
+    z->plmin = 0;
+    z->poff = malloc((2 * (size_t)N + 1) * sizeof *z->poff);
+    if (!z->poff)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    size_t tot = 0;
+    for (int m = 0; m < N; m++) {
+        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
+        for (int p = 0; p < 2; p++) {
+            int rows = p ? n / 2 : (n + 1) / 2, k1 = k0 + ((k0 & 1) != p), cols = k1 < n ? (n - k1 + 1) / 2 : 0;
+            z->poff[2 * m + p] = tot;
+            tot += (size_t)rows * cols;
+        }
+    }
+    z->poff[2 * N] = tot;
+    z->pvec = malloc((tot ? tot : 1) * sizeof *z->pvec);
+    if (!z->pvec)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    for (int m = 0; m < N; m++) {
+        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
+        for (int p = 0; p < 2; p++) {
+            int rows = p ? n / 2 : (n + 1) / 2, j = 0;
+            double *B = z->pvec + z->poff[2 * m + p];
+            for (int k = k0 + ((k0 & 1) != p); k < n; k += 2, j++) {
+                const double *v = z->vec + z->voff[m] + (size_t)k * n;
+                for (int a = 0; a < rows; a++)
+                    B[(size_t)j * rows + a] = a == n - 1 - a ? v[a]
+                                              : p ? 0.5 * (v[a] - v[n - 1 - a])
+                                                  : 0.5 * (v[a] + v[n - 1 - a]);
+            }
+        }
+    }
+    z->plmin = lmin;
+    return SLPI_OK;
+}
+
+/* The modal pass on diagonal m through the parity blocks (lmin = z->plmin): the symmetric
+ * and antisymmetric halves of the gathered vectors (x_a +- x_{n-1-a}), their coefficients
+ * (one dgemv per block and part), the weights, and back (y_a, y_{n-1-a} = s_a +- t_a). */
+static void zeitlin_modal_diagonal(void *arg, int m)
+{
+    const zeitlin_pass_job *b = arg;
+    const slpi_fast_zeitlin *z = b->z;
+    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_index(lmin, 0);
+    int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, h = n / 2, hs = (n + 1) / 2;
+    if (n - k0 <= 0) return;
+    double x[2 * N], hx[2][2][hs], c[2][2][hs], y[2][2][hs];
+    if (b->X) {
+        zeitlin_gather(N, m, b->X, x, x + n);
+        if (!m) memcpy(x + n, x, (size_t)n * sizeof *x);   /* m = 0: one part */
+        for (int part = 0; part < 2; part++) {
+            const double *xp = x + part * n;
+            for (int a = 0; a < h; a++) {
+                hx[0][part][a] = xp[a] + xp[n - 1 - a];
+                hx[1][part][a] = xp[a] - xp[n - 1 - a];
+            }
+            if (hs > h) hx[0][part][h] = xp[h];
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        int rows = p ? h : hs, k1 = k0 + ((k0 & 1) != p), cols = k1 < n ? (n - k1 + 1) / 2 : 0;
+        const double *B = z->pvec + z->poff[2 * m + p];
+        for (int part = 0; part < 2; part++)
+            for (int a = 0; a < rows; a++) y[p][part][a] = 0.0;
+        if (rows == 0 || cols == 0) continue;
+        for (int part = 0; part < 2; part++) {
+            if (b->X)
+                cblas_dgemv(CblasColMajor, CblasTrans, rows, cols, 1.0, B, rows, hx[p][part], 1,
+                            0.0, c[p][part], 1);
+            else
+                for (int j = 0; j < cols; j++) c[p][part][j] = 1.0;
+            if (part < (m ? 2 : 1))
+                for (int j = 0; j < cols; j++)
+                    c[p][part][j] *= b->w[zeitlin_alpha(m + k1 + 2 * j, m, part) - base];
+            cblas_dgemv(CblasColMajor, CblasNoTrans, rows, cols, 1.0, B, rows, c[p][part], 1, 0.0,
+                        y[p][part], 1);
+        }
+    }
+    for (int part = 0; part < 2; part++) {
+        double *xp = x + part * n;
+        for (int a = 0; a < h; a++) {
+            xp[a] = y[0][part][a] + y[1][part][a];
+            xp[n - 1 - a] = y[0][part][a] - y[1][part][a];
+        }
+        if (hs > h) xp[h] = y[0][part][h];
+    }
+    zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
+}
+
 void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
                         const double complex *Y, double complex *out)
 {
-    zeitlin_pass(z, lmin < 1 ? 1 : lmin, w, Y, NULL, out);
+    if (lmin < 1) lmin = 1;
+    if (z->plmin != lmin) {
+        zeitlin_pass(z, lmin, w, Y, NULL, out);
+        return;
+    }
+    zeitlin_pass_job b = {z, lmin, w, Y, NULL, out};
+    slpi_fast_team_run(z->N, z->N, zeitlin_modal_diagonal, &b);
 }
