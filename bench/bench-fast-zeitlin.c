@@ -16,8 +16,10 @@
  * from N = SLPI_FAST_TEAM_MIN_N, and the ratio lines run them on one OpenMP thread. The
  * "threads" line times the noise (Q) step on 1 and 2 OpenMP threads in wall-clock time,
  * alternating 1 and 2 over several repetitions and reporting the medians and their ratio.
- * The load average (/proc/loadavg) is printed before and after: on a shared 2-core
- * machine the 2-thread figure means little when the load is above about 1.
+ * The load average (/proc/loadavg) is printed before and after: while another session
+ * keeps the cores busy, Linux's per-session scheduling (autogroup) gives this process
+ * about one core whatever its thread count, and 2/1 can only be about 1; the free-core
+ * figure needs idle cores (or the bench under `chrt -f 10`; docs/conventions.md#threads).
  *
  * BLAS: the kernel OpenBLAS picked is printed (openblas_get_corename); the environment
  * variable OPENBLAS_CORETYPE overrides it (e.g. OPENBLAS_CORETYPE=SkylakeX).
