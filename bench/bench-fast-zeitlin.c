@@ -1,7 +1,8 @@
 /* bench-fast-zeitlin.c — performance P1 (fast-path performance): Euler–Zeitlin ISOMP (docs/schemes.md#isomp, docs/systems.md#euler-zeitlin)
- * at N = 64, 128, 256 on one thread, time per step against the lower bound
- * (fixed-point iterations x 2 zgemm of size N, zgemm timed in the same run; the
- * fastest step and the fastest zgemm are compared, which is robust on a shared machine).
+ * at N = 64, 128, 256, time per step against the lower bound (fixed-point iterations x 2
+ * zgemm of size N, zgemm timed in the same run on one thread; the fastest step and the
+ * fastest zgemm are compared, which is robust on a shared machine), then one thread
+ * against two.
  *
  * Setup: the `iso/zeitlin/long` parameters (h = 1/640, IC l <= 4, unit norm, COMM
  * update, tol 1e-15) without noise (the bound counts only the two products of an
@@ -10,9 +11,18 @@
  * (slpi_fast_sun_isomp) per column-block count of the skew-Hermitian triangle product, which
  * is how fast/sun.c's default block count was chosen.
  *
+ * Threads (docs/conventions.md#threads): OpenBLAS is pinned to one thread
+ * (openblas_set_num_threads(1)); the su(N) kernels share their work out to the OpenMP team
+ * from N = SLPI_FAST_TEAM_MIN_N, and the ratio lines run them on one OpenMP thread. The
+ * "threads" line times the noise (Q) step on 1 and 2 OpenMP threads in wall-clock time,
+ * alternating 1 and 2 over several repetitions and reporting the medians and their ratio.
+ * The load average (/proc/loadavg) is printed before and after: while another session
+ * keeps the cores busy, Linux's per-session scheduling (autogroup) gives this process
+ * about one core whatever its thread count, and 2/1 can only be about 1; the free-core
+ * figure needs idle cores (or the bench under `chrt -f 10`; docs/conventions.md#threads).
+ *
  * BLAS: the kernel OpenBLAS picked is printed (openblas_get_corename); the environment
- * variable OPENBLAS_CORETYPE overrides it (e.g. OPENBLAS_CORETYPE=SkylakeX). Threads are
- * pinned to one (openblas_set_num_threads(1)), so no pool competes with the caller.
+ * variable OPENBLAS_CORETYPE overrides it (e.g. OPENBLAS_CORETYPE=SkylakeX).
  * Default and how it was chosen: Debian's OpenBLAS 0.3.21 detected this Zen 5 machine as
  * Cooperlake (AVX-512 kernels) in one session and as Haswell in a later one (the core
  * printed on the first line says which). One-thread zgemm measured in one session
@@ -31,7 +41,9 @@
 #include <time.h>
 
 #include <cblas.h>
+#include <omp.h>
 
+#include "benchutil.h"
 #include "fast/fast.h"
 #include "fast/sun.h"
 
@@ -115,12 +127,12 @@ static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mod
     }
 }
 
-/* Fastest single step of `steps` ISOMP steps over 3 passes from the initial condition
+/* Fastest single step of `steps` ISOMP steps over `passes` passes from the initial condition
  * (the minimum is robust against time slicing on a shared machine), with that step's
  * iteration count in *it, the mean over all steps in *mean_it and the fastest pass's
- * mean time per step in *mean_t. */
-static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps, int *it, double *mean_it,
-                         double *mean_t)
+ * mean time per step in *mean_t; clk: thread CPU time (now) or wall time (bench_wall). */
+static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, solve_mode mode,
+                            int steps, int passes, int *it, double *mean_it, double *mean_t)
 {
     slpi_problem p;
     slpi_error err;
@@ -136,17 +148,17 @@ static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps,
     double best = INFINITY;
     long its = 0;
     *mean_t = INFINITY;
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < passes; pass++) {
         double tp = 0;
         slpi_fast_initial_state(f, x, &err);
         for (int n = 0; n < steps; n++) {
             slpi_step_info info;
-            double t = now();
+            double t = clk();
             if (slpi_step_failed(slpi_fast_step(f, x, dW + (size_t)M * n, &info))) {
                 fprintf(stderr, "bench: step %d failed\n", n);
                 exit(1);
             }
-            t = now() - t;
+            t = clk() - t;
             tp += t;
             if (t < best) {
                 best = t;
@@ -156,11 +168,17 @@ static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps,
         }
         *mean_t = fmin(*mean_t, tp / steps);
     }
-    *mean_it = (double)its / (3.0 * steps);
+    *mean_it = (double)its / ((double)passes * steps);
     free(x);
     free(dW);
     slpi_fast_free(f);
     return best;
+}
+
+static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps, int *it, double *mean_it,
+                         double *mean_t)
+{
+    return time_steps_on(now, N, noise, mode, steps, 3, it, mean_it, mean_t);
 }
 
 /* The fused kernel alone with nblk column blocks; a Psi of the size ISOMP sees. */
@@ -187,12 +205,51 @@ static double time_kernel(int N, int nblk, int reps)
     return best;
 }
 
+static void print_load(const char *when)
+{
+    char buf[128] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f)) strcpy(buf, "?\n");
+        fclose(f);
+    }
+    printf("load (/proc/loadavg) %s: %s", when, buf);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median over reps of the mean wall time per noise (Q) step on 1 and on 2 OpenMP
+ * threads, alternating, into t[0], t[1]. */
+static void time_threads(int N, int steps, int reps, double t[2])
+{
+    double s[2][16];
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < 2; k++) {
+            int it;
+            double mit;
+            omp_set_num_threads(k + 1);
+            time_steps_on(bench_wall, N, SLPI_EZ_NOISE_Q, SOLVE_DEFAULT, steps, 1, &it, &mit, &s[k][r]);
+        }
+    omp_set_num_threads(1);
+    for (int k = 0; k < 2; k++) {
+        qsort(s[k], reps, sizeof s[k][0], cmp_double);
+        t[k] = s[k][reps / 2];
+    }
+}
+
 int main(void)
 {
     openblas_set_num_threads(1);
-    printf("P1 Euler-Zeitlin ISOMP, one thread; BLAS: OpenBLAS core %s (%s)\n",
-           openblas_get_corename(), openblas_get_config());
+    omp_set_num_threads(1);
+    printf("P1 Euler-Zeitlin ISOMP; BLAS: OpenBLAS core %s (%s), one BLAS thread; thread team from N = %d\n",
+           openblas_get_corename(), openblas_get_config(), SLPI_FAST_TEAM_MIN_N);
+    print_load("start");
     static const int Ns[3] = {64, 128, 256}, steps[3] = {200, 40, 10};
+    double ratio[3][2], thr[3][2];
     for (int i = 0; i < 3; i++) {
         int N = Ns[i];
         double tg = time_zgemm(N, N >= 256 ? 20 : 100), mit, mitq, mt, mtq;
@@ -200,11 +257,13 @@ int main(void)
         double ts = time_steps(N, SLPI_EZ_NOISE_NONE, SOLVE_DEFAULT, steps[i], &it, &mit, &mt);
         double tq = time_steps(N, SLPI_EZ_NOISE_Q, SOLVE_DEFAULT, steps[i] / 2, &itq, &mitq, &mtq);
         double bound = it * 2 * tg, boundq = itq * 2 * tg;
+        ratio[i][0] = ts / bound;
+        ratio[i][1] = tq / boundq;
         printf("N=%3d  zgemm %8.3f ms (%5.1f GFlop/s)  step %8.3f ms  iterations %d (mean %.2f)  "
                "bound %8.3f ms  ratio %.3f (goal <= 1.15 at N >= 128)\n",
                N, 1e3 * tg, 8.0 * N * N * N / tg * 1e-9, 1e3 * ts, it, mit, 1e3 * bound,
                ts / bound);
-        printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %d  ratio %.3f\n",
+        printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %d  ratio %.3f (goal <= 1.3 at N = 128)\n",
                N * N - (N / 2) * (N / 2), 1e3 * tq, itq, tq / boundq);
         printf("       solver settings, noise (Q), %d steps: mean per step, iterations, / (mean iterations x 2 zgemm)\n",
                steps[i]);
@@ -218,6 +277,14 @@ int main(void)
         for (int nb = 1; nb <= 8; nb *= 2)
             printf("  %d: %.3f", nb, time_kernel(N, nb, N >= 256 ? 10 : 50) / (2 * tg));
         printf("\n");
+        time_threads(N, steps[i], 7, thr[i]);
+        printf("       threads, noise (Q), wall, median of 7: 1 thread %8.3f ms/step  2 threads %8.3f ms/step  "
+               "2/1 %.3f (goal < 1 at N >= 64)\n", 1e3 * thr[i][0], 1e3 * thr[i][1], thr[i][1] / thr[i][0]);
     }
+    printf("summary  N   step/(it x 2 zgemm) no noise  noise (Q)   ms/step 1 thread  2 threads  2/1\n");
+    for (int i = 0; i < 3; i++)
+        printf("       %4d   %10.3f                %8.3f   %14.3f  %9.3f  %.3f\n", Ns[i], ratio[i][0],
+               ratio[i][1], 1e3 * thr[i][0], 1e3 * thr[i][1], thr[i][1] / thr[i][0]);
+    print_load("end");
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <omp.h>
 
 #include "cli/cli.h"
 #include "slpi.h"
@@ -33,11 +34,18 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    /* One BLAS thread unless the environment chooses (docs/conventions.md#threads): a
+    /* One BLAS thread unless OPENBLAS_NUM_THREADS chooses (docs/conventions.md#threads): a
      * pool of OpenBLAS threads spins against busy cores (Euler-Zeitlin N = 64, 200
-     * steps: 0.17 s with one thread, 6.5 s with two, at load 5), and on idle cores a
-     * second thread gains at most 11% (N = 128) and loses 13% at N = 64. */
-    if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS")) openblas_set_num_threads(1);
+     * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
+     * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
+     * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
+    if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
+    /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
+     * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
+     * (docs/conventions.md#threads). The commands that run many paths (converge, verify,
+     * audit) keep the OpenMP default for their own threads. */
+    if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS"))
+        omp_set_num_threads(1);
     if (argc < 2) {
         usage(stderr);
         return SLPI_EINPUT;

@@ -24,18 +24,37 @@ static void zmul(int n, double complex alpha, const double complex *A, const dou
                 &beta, C, n);
 }
 
-/* Eigen-decomposition of the Hermitian iB: V (overwrites a copy) and w. */
+/* Spare entries after the matrix and the work array zheev reads: OpenBLAS 0.3.21's
+ * zgemv_n Haswell kernel, which zheev reaches through zhetrd/zlatrd, reads past the end of
+ * both (an out-of-bounds read reported upstream on AMD EPYC and fixed after 0.3.21;
+ * valgrind: 912-976 bytes past them at n = 64), and with exact-size arrays that read
+ * crossed into an unmapped page (SIGSEGV in the diagnostics of an n = 64 Euler-Zeitlin
+ * run). The spare entries are never written. */
+#define SLPI_ZHEEV_SPARE(n) (4 * (size_t)(n) + 64)
+
+/* Eigen-decomposition of the Hermitian iB: V (overwrites a copy, followed by
+ * SLPI_ZHEEV_SPARE(n) allocated entries) and w. */
 static int herm_eig(int n, const double complex *B, double complex *V, double *w, char jobz)
 {
     for (int i = 0; i < n * n; i++) V[i] = I * B[i];
-    lapack_int info = LAPACKE_zheev(LAPACK_COL_MAJOR, jobz, 'U', n, (lapack_complex_double *)V,
-                                    n, w);
+    lapack_complex_double q;
+    lapack_int info = LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n,
+                                         (lapack_complex_double *)V, n, w, &q, -1, NULL);
+    if (info) return SLPI_ENUMERIC;
+    lapack_int lwork = (lapack_int)creal(q);
+    lapack_complex_double *work = malloc(sizeof *work * ((size_t)lwork + SLPI_ZHEEV_SPARE(n)));
+    double *rwork = malloc(sizeof *rwork * (3 * (size_t)n + 1));
+    info = work && rwork ? LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n,
+                                              (lapack_complex_double *)V, n, w, work, lwork, rwork)
+                         : -1;
+    free(work);
+    free(rwork);
     return info == 0 ? 0 : SLPI_ENUMERIC;
 }
 
 int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
 {
-    double complex *V = malloc(sizeof *V * (size_t)n * n * 2);
+    double complex *V = malloc(sizeof *V * ((size_t)n * n * 2 + SLPI_ZHEEV_SPARE(n)));
     double *w = malloc(sizeof *w * (size_t)n);
     if (!V || !w) { free(V); free(w); return SLPI_ENUMERIC; }
     double complex *VD = V + (size_t)n * n;
@@ -57,7 +76,7 @@ int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
 
 int slpi_fast_eig_skewh(int n, const double complex *X, double *w)
 {
-    double complex *V = malloc(sizeof *V * (size_t)n * n);
+    double complex *V = malloc(sizeof *V * ((size_t)n * n + SLPI_ZHEEV_SPARE(n)));
     if (!V) return SLPI_ENUMERIC;
     int rc = herm_eig(n, X, V, w, 'N');
     free(V);

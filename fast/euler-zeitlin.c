@@ -25,7 +25,9 @@ typedef struct {
     slpi_ez_noise noise;
     int M, lmin;
     double amp;
-    double *w;               /* M modal weights */
+    double *a;               /* M amplitudes a_l of the components, fixed at creation */
+    double *w;               /* M modal weights -a_l delta_k of the last increments */
+    double *weta;            /* reading Q: the increments w was formed from */
     double *leta;            /* reading L: increments of the cached constant field */
     cplx *lfield;            /* reading L: sum_k delta_k B_k, cached per step */
     cplx *X, *P;             /* scratch for the coordinate operations */
@@ -39,22 +41,31 @@ static double ez_a(const ez_ctx *c, int alpha)
     return c->amp / ((double)l * (l + 1));
 }
 
+/* w_k = -a_l delta_k, formed when the increments change: once per step, not once per
+ * solver iteration (cache keyed on the increments' values, as reading L's field). */
+static void ez_weights(ez_ctx *c, const double *delta, double *cached)
+{
+    if (memcmp(cached, delta + 1, (size_t)c->M * sizeof *delta) == 0) return;
+    memcpy(cached, delta + 1, (size_t)c->M * sizeof *delta);
+    for (int k = 0; k < c->M; k++) c->w[k] = -c->a[k] * delta[k + 1];
+}
+
 /* Psi = eta_0 Delta^{-1} Y + sum_k delta_k B_k(Y). */
 static void ez_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     ez_ctx *c = (ez_ctx *)u;
-    int N = u->N, base = c->lmin * c->lmin - 1;
+    int N = u->N;
     size_t NN = (size_t)N * N;
     slpi_fast_zeitlin_poisson(&c->z, delta[0], Y, Psi);
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
-        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * delta[k + 1];
+        ez_weights(c, delta, c->weta);
         slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
         return;
     }
     if (memcmp(c->leta, delta + 1, (size_t)c->M * sizeof *delta) != 0) {
+        ez_weights(c, delta, c->weta);
         memcpy(c->leta, delta + 1, (size_t)c->M * sizeof *delta);
-        for (int k = 0; k < c->M; k++) c->w[k] = -ez_a(c, base + k) * delta[k + 1];
         memset(c->lfield, 0, NN * sizeof *c->lfield);
         slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
     }
@@ -123,7 +134,9 @@ static void ez_free(slpi_fast_system *s)
     if (!c) return;
     slpi_fast_sun_clear(&c->u);
     slpi_fast_zeitlin_clear(&c->z);
+    free(c->a);
     free(c->w);
+    free(c->weta);
     free(c->leta);
     free(c->lfield);
     free(c->X);
@@ -162,6 +175,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     s->free_ctx = ez_free;
     int rc = slpi_fast_sun_init(&c->u, N, ez_psi, ez_generator, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
+    if (rc == SLPI_OK && p->ez.noise != SLPI_EZ_NOISE_NONE)
+        rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
     if (rc) {
         ez_free(s);
         return rc;
@@ -171,17 +186,23 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->M = M;
     c->lmin = lmin;
     c->amp = p->ez.amp;
+    c->a = malloc(((size_t)M + 1) * sizeof *c->a);
     c->w = malloc(((size_t)M + 1) * sizeof *c->w);
+    c->weta = malloc(((size_t)M + 1) * sizeof *c->weta);
     c->leta = malloc(((size_t)M + 1) * sizeof *c->leta);
     c->lfield = malloc(NN * sizeof *c->lfield);
     c->X = malloc(NN * sizeof *c->X);
     c->P = malloc(NN * sizeof *c->P);
-    if (!c->w || !c->leta || !c->lfield || !c->X || !c->P) {
+    if (!c->a || !c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P) {
         ez_free(s);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
-    /* NaN increments: the first reading-L evaluation always fills the cache */
-    for (int k = 0; k < M; k++) c->leta[k] = NAN;
+    /* NaN increments: the first evaluation always fills the caches */
+    for (int k = 0; k < M; k++) {
+        c->a[k] = ez_a(c, lmin * lmin - 1 + k);
+        c->weta[k] = c->leta[k] = NAN;
+        c->w[k] = -c->a[k] * c->weta[k];
+    }
 
     s->name = "euler-zeitlin";
     s->dim = s->cdim = N * N;

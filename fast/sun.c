@@ -91,51 +91,103 @@ static void upd(double *m, double v)
     if (!(fabs(v) <= *m)) *m = fabs(v);   /* NaN propagates */
 }
 
+/* The fused O(N^2) pass on one SUN_TILE x SUN_TILE tile (i0, j0), i0 <= j0, of the upper
+ * triangle and its mirror, so that the transposed accesses stay in cache at power-of-two
+ * N; the tile's max |Ynew - Y| and max |Ynew| (over the doubles) into m[0], m[1]. */
+static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, const cplx *Xn,
+                           const cplx *Y, cplx *Ynew, double m[2])
+{
+    double dmax = 0, ymax = 0;
+    int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
+    int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
+    for (int j = j0; j < j1; j++) {
+        int iend = i1 < j ? i1 : j;
+        for (int i = i0; i < iend; i++) {
+            size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
+            cplx g = G[ij], gt = G[ji], h = H[ij];
+            cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
+            cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
+            Ynew[ij] = v;
+            Ynew[ji] = w;
+            upd(&dmax, creal(v) - creal(Y[ij]));
+            upd(&dmax, cimag(v) - cimag(Y[ij]));
+            upd(&dmax, creal(w) - creal(Y[ji]));
+            upd(&dmax, cimag(w) - cimag(Y[ji]));
+            upd(&ymax, creal(v));
+            upd(&ymax, cimag(v));
+        }
+        if (j < i0 || j >= i1) continue;
+        size_t jj = j + (size_t)N * j;
+        cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
+        Ynew[jj] = v;
+        upd(&dmax, creal(v) - creal(Y[jj]));
+        upd(&dmax, cimag(v) - cimag(Y[jj]));
+        upd(&ymax, creal(v));
+        upd(&ymax, cimag(v));
+    }
+    m[0] = dmax;
+    m[1] = ymax;
+}
+
+/* The fused map's work in three phases of units for the thread team (fast/team.c), each
+ * unit one BLAS call on a block of a partition fixed by N, or one tile: G = Psi Y in gsplit
+ * column blocks, H = G Psi / 4 in its nblk column blocks (largest first), the fused pass in
+ * tiles t = tj (tj + 1) / 2 + ti (ti <= tj), whose maxima go to tmax[t]. */
+typedef struct {
+    int N, gsplit, nblk;
+    const cplx *Psi, *Xn, *Y;
+    cplx *G, *H, *Ynew;
+    double (*tmax)[2];
+} sun_isomp_job;
+
+static void sun_isomp_g(void *arg, int J)
+{
+    const sun_isomp_job *b = arg;
+    int N = b->N, c0 = J * N / b->gsplit, c1 = (J + 1) * N / b->gsplit;
+    cplx one = 1, zero = 0;
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, c1 - c0, N, &one, b->Psi, N,
+                b->Y + (size_t)c0 * N, N, &zero, b->G + (size_t)c0 * N, N);
+}
+
+/* H = G Psi / 4 on rows 0..c1-1 of column block [c0, c1): covers i <= j */
+static void sun_isomp_h(void *arg, int u)
+{
+    const sun_isomp_job *b = arg;
+    int N = b->N, J = b->nblk - 1 - u;
+    int c0 = (int)((long)J * N / b->nblk), c1 = (int)((long)(J + 1) * N / b->nblk);
+    cplx quarter = 0.25, zero = 0;
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c1, c1 - c0, N, &quarter, b->G, N,
+                b->Psi + (size_t)c0 * N, N, &zero, b->H + (size_t)c0 * N, N);
+}
+
+static void sun_isomp_t(void *arg, int t)
+{
+    const sun_isomp_job *b = arg;
+    int tj = 0;
+    while ((tj + 1) * (tj + 2) / 2 <= t) tj++;
+    int ti = t - tj * (tj + 1) / 2;
+    sun_isomp_tile(b->N, ti * SUN_TILE, tj * SUN_TILE, b->G, b->H, b->Xn, b->Y, b->Ynew,
+                   b->tmax[t]);
+}
+
+/* Threads (docs/conventions.md#threads): from N = SLPI_FAST_TEAM_MIN_N each phase runs on
+ * the thread team; the tiles' maxima are combined in tile order. The result is the same
+ * for every thread count. */
 double slpi_fast_sun_isomp(slpi_fast_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
                       double *ynorm)
 {
-    int N = u->N;
-    cplx *G = u->w[0], *H = u->w[1], quarter = 0.25, zero = 0;
-    sun_gemm(N, 1.0, Psi, CblasNoTrans, Y, G);
-    /* H = G Psi / 4 on rows 0..c1-1 of each column block [c0, c1): covers i <= j */
-    for (int J = 0; J < u->nblk; J++) {
-        int c0 = (int)((long)J * N / u->nblk), c1 = (int)((long)(J + 1) * N / u->nblk);
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c1, c1 - c0, N, &quarter, G, N,
-                    Psi + (size_t)c0 * N, N, &zero, H + (size_t)c0 * N, N);
-    }
-    /* the fused O(N^2) pass over SUN_TILE x SUN_TILE tiles of the upper triangle and their
-     * mirrors, so that the transposed accesses stay in cache at power-of-two N */
+    int N = u->N, nt = (N + SUN_TILE - 1) / SUN_TILE, ntiles = nt * (nt + 1) / 2;
+    double tmax[ntiles][2];
+    /* the column halves of G from N = SLPI_FAST_TEAM_MIN_N, for every thread count */
+    sun_isomp_job b = {N, N >= SLPI_FAST_TEAM_MIN_N ? 2 : 1, u->nblk, Psi, Xn, Y, u->w[0], u->w[1], Ynew, tmax};
+    slpi_fast_team_run(N, b.gsplit, sun_isomp_g, &b);
+    slpi_fast_team_run(N, b.nblk, sun_isomp_h, &b);
+    slpi_fast_team_run(N, ntiles, sun_isomp_t, &b);
     double dmax = 0, ymax = 0;
-    for (int j0 = 0; j0 < N; j0 += SUN_TILE)
-        for (int i0 = 0; i0 <= j0; i0 += SUN_TILE) {
-            int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
-            int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
-            for (int j = j0; j < j1; j++) {
-                int iend = i1 < j ? i1 : j;
-                for (int i = i0; i < iend; i++) {
-                    size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
-                    cplx g = G[ij], gt = G[ji], h = H[ij];
-                    cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
-                    cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
-                    Ynew[ij] = v;
-                    Ynew[ji] = w;
-                    upd(&dmax, creal(v) - creal(Y[ij]));
-                    upd(&dmax, cimag(v) - cimag(Y[ij]));
-                    upd(&dmax, creal(w) - creal(Y[ji]));
-                    upd(&dmax, cimag(w) - cimag(Y[ji]));
-                    upd(&ymax, creal(v));
-                    upd(&ymax, cimag(v));
-                }
-                if (j < i0 || j >= i1) continue;
-                size_t jj = j + (size_t)N * j;
-                cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
-                Ynew[jj] = v;
-                upd(&dmax, creal(v) - creal(Y[jj]));
-                upd(&dmax, cimag(v) - cimag(Y[jj]));
-                upd(&ymax, creal(v));
-                upd(&ymax, cimag(v));
-            }
-        }
+    for (int t = 0; t < ntiles; t++) {
+        upd(&dmax, tmax[t][0]);
+        upd(&ymax, tmax[t][1]);
+    }
     *ynorm = ymax;
     return dmax;
 }

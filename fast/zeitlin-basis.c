@@ -10,6 +10,7 @@
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
 #include "fast/zeitlin.h"
+#include "fast/fast.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -166,6 +167,8 @@ void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z)
     free(z->tc);
     free(z->tinv);
     free(z->vec);
+    free(z->poff);
+    free(z->pvec);
     memset(z, 0, sizeof *z);
 }
 
@@ -196,41 +199,101 @@ void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double comple
     }
 }
 
-void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
-                          double complex *P)
+/* Diagonals d0 <= d < d1 (d >= 1) of the Poisson solve, upper triangle if upper, else
+ * lower. The coefficient matrices te, tc, tinv are indexed like the entries, and an
+ * entry's predecessor on its diagonal is one column and one row back (index - st): the
+ * upper triangle is swept column by column (the rows of column b in the band depend only
+ * on column b-1), the lower one by columns a with its diagonals d in the band; every inner
+ * loop is contiguous and free of dependencies. Each entry's arithmetic is the same for
+ * every band, so the bands (the threads' units) do not change the result. */
+static void zeitlin_poisson_band(const slpi_fast_zeitlin *z, double c, const double complex *X,
+                                 double complex *P, int upper, int d0, int d1)
 {
     int N = z->N;
+    size_t st = (size_t)N + 1;
+    const double *te = z->te, *tc = z->tc, *ti = z->tinv;
+    if (upper) {
+        /* entry (a, b = a + d) at a + N b; column b holds rows a = b - d */
+        for (int b = d0; b < N; b++) {
+            int a0 = b - d1 + 1 > 0 ? b - d1 + 1 : 0, a1 = b - d0;
+            size_t j = (size_t)N * b;
+            for (int a = a0; a <= a1; a++) {
+                size_t i = j + a;
+                P[i] = a == 0 ? c * X[i] * ti[i] : (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+            }
+        }
+        for (int b = N - 2; b >= d0; b--) {
+            int a0 = b - d1 + 1 > 0 ? b - d1 + 1 : 0, a1 = b - d0;
+            for (size_t i = (size_t)N * b + a0; i <= (size_t)N * b + a1; i++)
+                P[i] -= tc[i] * P[i + st];
+        }
+        return;
+    }
+    /* entry (a + d, a) at a st + d; column a holds d = 1..N-1-a */
+    for (int a = 0; a < N - 1; a++) {
+        int e1 = d1 < N - a ? d1 : N - a;
+        for (size_t i = a * st + d0; i < a * st + e1; i++)
+            P[i] = a == 0 ? c * X[i] * ti[i] : (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+    }
+    for (int a = N - 3; a >= 0; a--) {
+        int e1 = d1 < N - 1 - a ? d1 : N - 1 - a;
+        for (size_t i = a * st + d0; i < a * st + e1; i++) P[i] -= tc[i] * P[i + st];
+    }
+}
+
+/* Bands of diagonals per triangle, the thread team's units: equal numbers of entries. */
+#define ZEITLIN_POISSON_BANDS 4
+
+typedef struct {
+    const slpi_fast_zeitlin *z;
+    double c;
+    const double complex *X;
+    double complex *P;
+    int edge[ZEITLIN_POISSON_BANDS + 1];
+} zeitlin_poisson_job;
+
+/* Unit u < 2 bands: band u / 2 of the upper (u odd) or lower triangle; the last unit:
+ * d = 0 (kernel C I): pin p_0 = 0, solve the trailing block, remove the mean. */
+static void zeitlin_poisson_unit(void *arg, int u)
+{
+    const zeitlin_poisson_job *b = arg;
+    int N = b->z->N;
+    if (u < 2 * ZEITLIN_POISSON_BANDS) {
+        zeitlin_poisson_band(b->z, b->c, b->X, b->P, u % 2, b->edge[u / 2], b->edge[u / 2 + 1]);
+        return;
+    }
+    const double complex *X = b->X;
+    double complex *P = b->P;
     size_t st = (size_t)N + 1;
     double complex mean = 0.0;
     for (int a = 0; a < N; a++) mean += X[a * st];
     mean /= N;
-    /* d = 0: kernel C I. Pin p_0 = 0, solve the trailing block, remove the mean. */
     P[0] = 0.0;
-    for (int a = 1; a < N; a++) P[a * st] = c * (X[a * st] - mean);
-    zeitlin_thomas_solve(z->te, z->tc, z->tinv, st, 1, N, P, st);
+    for (int a = 1; a < N; a++) P[a * st] = b->c * (X[a * st] - mean);
+    zeitlin_thomas_solve(b->z->te, b->z->tc, b->z->tinv, st, 1, N, P, st);
     double complex pm = 0.0;
     for (int a = 0; a < N; a++) pm += P[a * st];
     pm /= N;
     for (int a = 0; a < N; a++) P[a * st] -= pm;
-    /* d >= 1. The coefficient matrices te, tc, tinv are indexed like the entries, and an
-     * entry's predecessor on its diagonal is one column and one row back (index - st):
-     * the upper triangle is swept column by column (rows a < b of column b depend only on
-     * column b-1), the lower one by columns a with all its diagonals d = 1..N-1-a; every
-     * inner loop is contiguous and free of dependencies. */
-    const double *te = z->te, *tc = z->tc, *ti = z->tinv;
-    for (int b = 1; b < N; b++) {
-        size_t j = (size_t)N * b;
-        P[j] = c * X[j] * ti[j];
-        for (size_t i = j + 1; i < j + b; i++) P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
+}
+
+void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
+                          double complex *P)
+{
+    int N = z->N, nb = ZEITLIN_POISSON_BANDS;
+    zeitlin_poisson_job b = {z, c, X, P, {0}};
+    /* diagonals 1..N-1 hold N(N-1)/2 entries; band k ends where k/nb of them are covered */
+    b.edge[0] = 1;
+    for (int k = 1, d = 1; k <= nb; k++) {
+        double goal = (double)k / nb * (double)N * (N - 1) / 2;
+        double got = (double)(d - 1) * (2.0 * N - d) / 2;   /* entries of diagonals 1..d-1 */
+        while (d < N && got < goal) {
+            got += N - d;
+            d++;
+        }
+        b.edge[k] = k == nb ? N : d;
     }
-    for (int b = N - 2; b >= 1; b--)
-        for (size_t i = (size_t)N * b; i < (size_t)N * b + b; i++) P[i] -= tc[i] * P[i + st];
-    for (size_t i = 1; i < (size_t)N; i++) P[i] = c * X[i] * ti[i];
-    for (int a = 1; a < N - 1; a++)
-        for (size_t i = a * st + 1; i < (size_t)N * (a + 1); i++)
-            P[i] = (c * X[i] - te[i - st] * P[i - st]) * ti[i];
-    for (int a = N - 3; a >= 0; a--)
-        for (size_t i = a * st + 1; i < (size_t)N * (a + 1) - 1; i++) P[i] -= tc[i] * P[i + st];
+    slpi_fast_team_run(N, 2 * nb + 1, zeitlin_poisson_unit, &b);
 }
 
 /* Real projections of diagonal m of X onto the real-basis pattern (docs/systems.md#euler-zeitlin):
@@ -274,36 +337,53 @@ static int zeitlin_alpha(int l, int m, int part)
 /* The shared per-diagonal pass over degrees l >= lmin (lmin >= 1):
  *   analysis (X != NULL, omega != NULL): omega_alpha = <Y_alpha, X>;
  *   synthesis (out != NULL): out += sum c_alpha Y_alpha, where c_alpha = w_alpha times
- *   omega_alpha (if X != NULL) or times 1; c = omega when w == NULL. */
+ *   omega_alpha (if X != NULL) or times 1; c = omega when w == NULL.
+ * The diagonals are independent (each reads and writes only its own): they are the thread
+ * team's units, the longest first (m = 0, 1, ...). */
+typedef struct {
+    const slpi_fast_zeitlin *z;
+    int lmin;
+    const double *w;
+    const double complex *X;
+    double *omega;
+    double complex *out;
+} zeitlin_pass_job;
+
+static void zeitlin_pass_diagonal(void *arg, int m)
+{
+    const zeitlin_pass_job *b = arg;
+    const slpi_fast_zeitlin *z = b->z;
+    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_index(lmin, 0);
+    int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
+    if (kk <= 0) return;
+    double x[2 * N], c[2 * N];
+    const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
+    if (b->X) {
+        zeitlin_gather(N, m, b->X, x, x + n);
+        for (int part = 0; part < parts; part++)
+            cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
+                        c + part * kk, 1);
+    } else {
+        for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
+    }
+    for (int part = 0; part < parts; part++)
+        for (int k = 0; k < kk; k++) {
+            int alpha = zeitlin_alpha(m + k0 + k, m, part);
+            if (b->omega) b->omega[alpha] = c[part * kk + k];
+            if (b->w) c[part * kk + k] *= b->w[alpha - base];
+        }
+    if (!b->out) return;
+    for (int part = 0; part < parts; part++)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
+                    x + part * n, 1);
+    zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
+}
+
 static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
                          const double complex *X, double *omega, double complex *out)
 {
-    int N = z->N, base = slpi_fast_zeitlin_index(lmin, 0);
-    double x[2 * N], c[2 * N];
-    for (int m = 0; m < N; m++) {
-        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
-        if (kk <= 0) continue;
-        const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
-        if (X) {
-            zeitlin_gather(N, m, X, x, x + n);
-            for (int part = 0; part < parts; part++)
-                cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
-                            c + part * kk, 1);
-        } else {
-            for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
-        }
-        for (int part = 0; part < parts; part++)
-            for (int k = 0; k < kk; k++) {
-                int alpha = zeitlin_alpha(m + k0 + k, m, part);
-                if (omega) omega[alpha] = c[part * kk + k];
-                if (w) c[part * kk + k] *= w[alpha - base];
-            }
-        if (!out) continue;
-        for (int part = 0; part < parts; part++)
-            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
-                        x + part * n, 1);
-        zeitlin_scatter(N, m, x, m ? x + n : NULL, out);
-    }
+    zeitlin_pass_job b = {z, lmin, w, X, omega, out};
+    slpi_fast_team_run(z->N, z->N, zeitlin_pass_diagonal, &b);
 }
 
 int slpi_fast_zeitlin_degree(int alpha)
@@ -358,8 +438,109 @@ void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega
     zeitlin_pass(z, 1, omega, NULL, NULL, X);
 }
 
+int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err)
+{
+    int N = z->N;
+    if (lmin < 1) lmin = 1;
+    free(z->poff);
+    free(z->pvec);
+    z->pvec = NULL;
+    z->plmin = 0;
+    z->poff = malloc((2 * (size_t)N + 1) * sizeof *z->poff);
+    if (!z->poff)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    size_t tot = 0;
+    for (int m = 0; m < N; m++) {
+        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
+        for (int p = 0; p < 2; p++) {
+            int rows = p ? n / 2 : (n + 1) / 2, k1 = k0 + ((k0 & 1) != p), cols = k1 < n ? (n - k1 + 1) / 2 : 0;
+            z->poff[2 * m + p] = tot;
+            tot += (size_t)rows * cols;
+        }
+    }
+    z->poff[2 * N] = tot;
+    z->pvec = malloc((tot ? tot : 1) * sizeof *z->pvec);
+    if (!z->pvec)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    for (int m = 0; m < N; m++) {
+        int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
+        for (int p = 0; p < 2; p++) {
+            int rows = p ? n / 2 : (n + 1) / 2, j = 0;
+            double *B = z->pvec + z->poff[2 * m + p];
+            for (int k = k0 + ((k0 & 1) != p); k < n; k += 2, j++) {
+                const double *v = z->vec + z->voff[m] + (size_t)k * n;
+                for (int a = 0; a < rows; a++)
+                    B[(size_t)j * rows + a] = a == n - 1 - a ? v[a]
+                                              : p ? 0.5 * (v[a] - v[n - 1 - a])
+                                                  : 0.5 * (v[a] + v[n - 1 - a]);
+            }
+        }
+    }
+    z->plmin = lmin;
+    return SLPI_OK;
+}
+
+/* The modal pass on diagonal m through the parity blocks (lmin = z->plmin): the symmetric
+ * and antisymmetric halves of the gathered vectors (x_a +- x_{n-1-a}), their coefficients
+ * (one dgemv per block and part), the weights, and back (y_a, y_{n-1-a} = s_a +- t_a). */
+static void zeitlin_modal_diagonal(void *arg, int m)
+{
+    const zeitlin_pass_job *b = arg;
+    const slpi_fast_zeitlin *z = b->z;
+    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_index(lmin, 0);
+    int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, h = n / 2, hs = (n + 1) / 2;
+    if (n - k0 <= 0) return;
+    double x[2 * N], hx[2][2][hs], c[2][2][hs], y[2][2][hs];
+    if (b->X) {
+        zeitlin_gather(N, m, b->X, x, x + n);
+        if (!m) memcpy(x + n, x, (size_t)n * sizeof *x);   /* m = 0: one part */
+        for (int part = 0; part < 2; part++) {
+            const double *xp = x + part * n;
+            for (int a = 0; a < h; a++) {
+                hx[0][part][a] = xp[a] + xp[n - 1 - a];
+                hx[1][part][a] = xp[a] - xp[n - 1 - a];
+            }
+            if (hs > h) hx[0][part][h] = xp[h];
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        int rows = p ? h : hs, k1 = k0 + ((k0 & 1) != p), cols = k1 < n ? (n - k1 + 1) / 2 : 0;
+        const double *B = z->pvec + z->poff[2 * m + p];
+        for (int part = 0; part < 2; part++)
+            for (int a = 0; a < rows; a++) y[p][part][a] = 0.0;
+        if (rows == 0 || cols == 0) continue;
+        for (int part = 0; part < 2; part++) {
+            if (b->X)
+                cblas_dgemv(CblasColMajor, CblasTrans, rows, cols, 1.0, B, rows, hx[p][part], 1,
+                            0.0, c[p][part], 1);
+            else
+                for (int j = 0; j < cols; j++) c[p][part][j] = 1.0;
+            if (part < (m ? 2 : 1))
+                for (int j = 0; j < cols; j++)
+                    c[p][part][j] *= b->w[zeitlin_alpha(m + k1 + 2 * j, m, part) - base];
+            cblas_dgemv(CblasColMajor, CblasNoTrans, rows, cols, 1.0, B, rows, c[p][part], 1, 0.0,
+                        y[p][part], 1);
+        }
+    }
+    for (int part = 0; part < 2; part++) {
+        double *xp = x + part * n;
+        for (int a = 0; a < h; a++) {
+            xp[a] = y[0][part][a] + y[1][part][a];
+            xp[n - 1 - a] = y[0][part][a] - y[1][part][a];
+        }
+        if (hs > h) xp[h] = y[0][part][h];
+    }
+    zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
+}
+
 void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
                         const double complex *Y, double complex *out)
 {
-    zeitlin_pass(z, lmin < 1 ? 1 : lmin, w, Y, NULL, out);
+    if (lmin < 1) lmin = 1;
+    if (z->plmin != lmin) {
+        zeitlin_pass(z, lmin, w, Y, NULL, out);
+        return;
+    }
+    zeitlin_pass_job b = {z, lmin, w, Y, NULL, out};
+    slpi_fast_team_run(z->N, z->N, zeitlin_modal_diagonal, &b);
 }

@@ -26,6 +26,14 @@ typedef struct {
     double *te, *tc, *tinv;
     size_t *voff;    /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
     double *vec;     /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
+    /* The modal pass's parity blocks (slpi_fast_zeitlin_modal_init; plmin = 0: none).
+     * L_d is persymmetric, so column k of V_d is symmetric (k even) or antisymmetric (k odd)
+     * under a -> n_d-1-a. Block (d, p), p = k mod 2, holds the columns k >= plmin - d of
+     * parity p, column-major, on rows a = 0..ceil(n_d/2)-1 (p = 0) or floor(n_d/2)-1
+     * (p = 1), symmetrized: (v_a + v_{n-1-a})/2 resp. (v_a - v_{n-1-a})/2. */
+    int plmin;
+    size_t *poff;    /* poff[2d + p]: start of block (d, p) in pvec; poff[2N]: total */
+    double *pvec;
 } slpi_fast_zeitlin;
 
 /* Build all of the above for N >= 2 (LAPACK dstevr per diagonal, O(N^3) total).
@@ -59,9 +67,15 @@ void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c,
 /* Degree l of alpha. */
 int slpi_fast_zeitlin_degree(int alpha);
 
+/* Build the parity blocks of the degrees l >= lmin (lmin >= 1) for the modal pass: about
+ * half the storage of the V_m columns they cover. SLPI_OK or SLPI_EINPUT (out of memory). */
+int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err);
+
 /* The modal noise field: out += sum over alpha with l >= lmin of w_alpha c_alpha Y_alpha,
  * with c_alpha = Re Tr(Y_alpha^* Y) if Y != NULL (reading Q), else c_alpha = 1 (reading L).
- * w is indexed by alpha - (lmin^2 - 1). Per diagonal through V_m: O(N^3). */
+ * w is indexed by alpha - (lmin^2 - 1). Per diagonal, O(N^3) in all: through the parity
+ * blocks when slpi_fast_zeitlin_modal_init built them for this lmin (each coefficient from
+ * half a vector: half the flops and the memory traffic), else through V_m. */
 void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
                         const double complex *Y, double complex *out);
 

@@ -1,10 +1,13 @@
 /* t-fast-zeitlin.c — Euler–Zeitlin on su(N), double path (docs/systems.md#euler-zeitlin): the Hoppe–Yau
  * Laplacian in both forms, the quantized harmonics against exact 3j symbols, the real
  * basis and its coefficient maps, the O(N^2) Poisson solve, and the system file
- * (vector field, generators, Casimirs, an ISOMP run). Errors are scale-free ratios
+ * (vector field, generators, Casimirs, an ISOMP run), the modal weights formed once per
+ * step, the modal pass's parity blocks, and the threaded kernels bit for bit across thread
+ * counts. Errors are scale-free ratios
  * |err| / (n u scale), u = 2^-53. */
 #include <complex.h>
 #include <float.h>
+#include <omp.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,6 +495,122 @@ static void check_sun_kernel(int N)
     slpi_fast_sun_clear(&u);
 }
 
+/* The modal pass through the parity blocks (slpi_fast_zeitlin_modal_init) against the pass
+ * through the full V_m, both readings: |difference| / (N u max|out|) below 64 (measured
+ * 0-3.5: the blocks hold symmetrized columns, and half-length sums). */
+static void check_modal_parity(int N)
+{
+    size_t NN = (size_t)N * N;
+    slpi_fast_zeitlin zf, zp;
+    slpi_error err;
+    TEST_CHECK(slpi_fast_zeitlin_init(&zf, N, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_init(&zp, N, &err) == SLPI_OK);
+    int lmin = N / 2 > 0 ? N / 2 : 1, M = N * N - lmin * lmin;
+    TEST_CHECK(slpi_fast_zeitlin_modal_init(&zp, lmin, &err) == SLPI_OK);
+    cplx *Y = cmat(N), *A = cmat(N), *B = cmat(N);
+    double *w = malloc(((size_t)M + 1) * sizeof *w), worst = 0;
+    rand_skewh(Y, N);
+    for (int k = 0; k < M; k++) w[k] = test_rand_uniform(-1, 1);
+    for (int reading = 0; reading < 2; reading++) {
+        memset(A, 0, NN * sizeof *A);
+        memset(B, 0, NN * sizeof *B);
+        slpi_fast_zeitlin_modal(&zf, lmin, w, reading ? NULL : Y, A);
+        slpi_fast_zeitlin_modal(&zp, lmin, w, reading ? NULL : Y, B);
+        double e = cmaxdiff(A, B, NN) / (N * U * cmaxabs(A, NN));
+        TEST_CHECKF(e < 64, "modal parity vs full N=%d reading %s: ratio %.3g", N, reading ? "L" : "Q", e);
+        worst = fmax(worst, e);
+    }
+    printf("  modal parity blocks N=%d: vs full V_m ratio %.2f\n", N, worst);
+    free(Y); free(A); free(B); free(w);
+    slpi_fast_zeitlin_clear(&zf);
+    slpi_fast_zeitlin_clear(&zp);
+}
+
+/* An ISOMP problem with noise (Q) strong enough to matter (amp 2, every degree in the IC). */
+static slpi_fast *noisy_isomp(int N, slpi_problem *p)
+{
+    slpi_error err;
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p->ez.N = N;
+    p->ez.ic_lmax = N - 1;
+    p->ez.amp = 2;
+    p->h = 1.0 / 128;
+    slpi_fast *f;
+    int rc = slpi_fast_create(&f, p, &err);
+    TEST_CHECKF(rc == SLPI_OK, "isomp create N=%d: %s", N, err.msg);
+    return rc ? NULL : f;
+}
+
+/* The modal weights -a_l delta_k are formed once per step, when the increments change
+ * (fast/euler-zeitlin.c): a step after another one equals, bit for bit, the same step of a
+ * fresh system, also when the increments differ only in the last component. */
+static void check_weights_once(int N)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_fast *f = noisy_isomp(N, &p), *g = noisy_isomp(N, &p);
+    if (!f || !g) return;
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x = malloc(dim * sizeof *x), *y = malloc(dim * sizeof *y),
+           *dW = malloc((M + 1) * sizeof *dW);
+    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+    for (int k = 0; k < M; k++) dW[k] = sqrt(p.h) * gauss();
+    slpi_step_info info;
+    TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
+    memcpy(y, x, dim * sizeof *x);
+    dW[M - 1] += 0.25 * sqrt(p.h);
+    TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
+    TEST_CHECK(!slpi_step_failed(slpi_fast_step(g, y, dW, &info)));
+    TEST_CHECKF(memcmp(x, y, dim * sizeof *x) == 0,
+                "N=%d: a step after a step differs from a fresh system's", N);
+    free(x); free(y); free(dW);
+    slpi_fast_free(f);
+    slpi_fast_free(g);
+}
+
+/* The threaded kernels (Poisson bands, modal diagonals, the fused map's GEMM blocks and
+ * tiles; N >= SLPI_FAST_OMP_MIN_N) give the same bits for 1, 2 and 3 threads: three ISOMP
+ * steps with noise (Q), and the vector field alone. */
+static void check_threads(int N)
+{
+    int keep = omp_get_max_threads(), M = N * N - (N / 2) * (N / 2), dim = N * N;
+    double *ref = NULL, *refv = NULL, *dW = malloc(3 * (size_t)M * sizeof *dW),
+           *delta = malloc(((size_t)M + 1) * sizeof *delta);
+    for (int k = 0; k < 3 * M; k++) dW[k] = gauss() / sqrt(128.0);
+    delta[0] = 1.0 / 128;
+    memcpy(delta + 1, dW, (size_t)M * sizeof *dW);
+    for (int t = 1; t <= 3; t++) {
+        omp_set_num_threads(t);
+        slpi_problem p;
+        slpi_error err;
+        slpi_fast *f = noisy_isomp(N, &p);
+        if (!f) break;
+        TEST_CHECK(slpi_problem_state_dim(&p) == dim && slpi_problem_noise_count(&p) == M);
+        double *x = malloc(dim * sizeof *x), *v = malloc(dim * sizeof *v);
+        TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+        f->sys.gen_sum(&f->sys, v, delta, x);
+        for (int n = 0; n < 3; n++) {
+            slpi_step_info info;
+            TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW + (size_t)M * n, &info)));
+        }
+        if (!ref) {
+            ref = x;
+            refv = v;
+        } else {
+            TEST_CHECKF(memcmp(x, ref, dim * sizeof *x) == 0, "N=%d: steps on %d threads differ "
+                        "from 1 thread", N, t);
+            TEST_CHECKF(memcmp(v, refv, dim * sizeof *v) == 0, "N=%d: field on %d threads "
+                        "differs from 1 thread", N, t);
+            free(x);
+            free(v);
+        }
+        slpi_fast_free(f);
+    }
+    omp_set_num_threads(keep);
+    printf("  threads N=%d: 1, 2, 3 threads bit-identical\n", N);
+    free(ref); free(refv); free(dW); free(delta);
+}
+
 int main(void)
 {
     test_start("t-fast-zeitlin", 20261121);
@@ -507,6 +626,14 @@ int main(void)
     check_system(7, SLPI_EZ_NOISE_NONE, (int)test_iters(10));
     check_isomp_run(12, (int)test_iters(200), SLPI_ISO_UPDATE_COMM);
     check_isomp_run(12, (int)test_iters(100), SLPI_ISO_UPDATE_CAY);
+    check_modal_parity(2);
+    check_modal_parity(5);
+    check_modal_parity(6);
+    check_modal_parity(37);
+    check_modal_parity(128);
+    check_weights_once(12);
+    check_threads(64);
+    check_threads(67);
 
     slpi_fast_zeitlin z;
     slpi_error err;
