@@ -133,12 +133,12 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
     static const char *const rb_noise[] = { "iso-quad", "iso-quad1", "svi-lin", "svi-lin1" };
     static const char *const ht_noise[] = { "case1", "case2", "case3", "case3-pi" };
     double I[3], v[3];
-    int rc = SLPI_OK, le = c->scheme == SLPI_SCHEME_RKMK_LE;
+    int rc = SLPI_OK;
     switch (c->system) {
     case SLPI_SYS_RIGID_BODY:
         draw_inertia(c, r, I);
         rc = setv(p, "inertia", I, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[le ? 2 + slpi_props_rng_int(r, 2) : slpi_props_rng_int(r, 4)], err);
+        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[slpi_props_rng_int(r, 4)], err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_HEAVY_TOP:
@@ -162,19 +162,19 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         break;
     case SLPI_SYS_MANAKOV:
         rc = setf(p, "n", "%.0f", c->dim, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", "quad", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_POINT_VORTICES:
         rc = setf(p, "n", "%.0f", c->dim, err);
         if (!rc) rc = slpi_problem_set(p, "model", slpi_props_rng_int(r, 2) ? "B" : "A", err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", "quad", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_EULER_ZEITLIN:
         rc = setf(p, "N", "%.0f", c->dim, err);
         if (!rc) rc = setf(p, "ic_lmax", "%.0f", c->dim - 1, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le || slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_SINE_EULER:
