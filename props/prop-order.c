@@ -90,27 +90,43 @@ static double slope(const double *e)
     return (NLEV * sxy - sx * sy) / (NLEV * sxx - sx * sx);
 }
 
-/* err[kept * NLEV + i]: squared distance at T_END, on each path whose solves all
- * converged, of level LMIN + i of p from
- *   q == NULL: level LREF of p itself (the order studies), or
- *   q != NULL: the same level of q on the same increments (agreement), on the hierarchy
- *              whose finest level is the finest level studied.
- * A coarse fixed point may stop contracting on a rare large increment: that path is
- * dropped and counted (the study is UNABLE when more than 1/8 are). Returns the number
- * of paths kept. */
-static int errors(const slpi_props_case *c, const slpi_problem *p, const slpi_problem *q, int paths,
+/* The exact solution at T_END of the so(3) weak problem on path r (order-weak below):
+ * dx = x x grad H_1 o dW with H_1 = amp x_3 rotates x about e_3, (x_1, x_2)(T) =
+ * (x_1 cos t + x_2 sin t, -x_1 sin t + x_2 cos t), t = amp W(T), W(T) the untruncated sum
+ * of the hierarchy's finest increments. */
+static void exact_so3(const slpi_props_case *c, const slpi_problem *p, int finest, uint64_t r, double *x)
+{
+    double W;
+    slpi_noise_rows(&W, c->seed, r, 1, T_END, finest, 0, 1, INFINITY);
+    double t = p->rb.amp * W;
+    memcpy(x, p->x0, 3 * sizeof *x);
+    x[0] = p->x0[0] * cos(t) + p->x0[1] * sin(t);
+    x[1] = -p->x0[0] * sin(t) + p->x0[1] * cos(t);
+}
+
+/* What a level is compared with on each path: level LREF of the same scheme (the order
+ * studies), the same level of a partner scheme on the same increments (agreement), or
+ * the exact so(3) solution (weak order: the signed difference of phi = x_1). */
+typedef enum { VS_FINE, VS_PARTNER, VS_EXACT } versus;
+
+/* err[kept * NLEV + i]: the error at T_END of level LMIN + i of p, on each path whose
+ * solves all converged: the squared distance from the reference (VS_FINE, VS_PARTNER:
+ * q), or x_1 - x_1(exact) (VS_EXACT). The hierarchy's finest level is LREF against a
+ * fine run, else the finest level studied. A coarse fixed point may stop contracting on
+ * a rare large increment: that path is dropped and counted (the study is UNABLE when
+ * more than 1/8 are). Returns the number of paths kept. */
+static int errors(const slpi_props_case *c, const slpi_problem *p, const slpi_problem *q, versus vs, int paths,
                   double *err2, char *why, size_t n)
 {
-    int d = slpi_problem_state_dim(p), kept = 0, finest = q ? LMIN + NLEV - 1 : LREF;
+    int d = slpi_problem_state_dim(p), kept = 0, finest = vs == VS_FINE ? LREF : LMIN + NLEV - 1;
     for (int r = 0; r < paths; r++) {
         double ref[SLPI_MAX_X0], x[SLPI_MAX_X0], e[NLEV];
         int ok = 1;
-        if (!q) {
-            memcpy(ref, p->x0, sizeof ref);
-            ok = run_level(c, p, LREF, finest, (uint64_t)r, ref, why, n) == 0;
-        }
+        memcpy(ref, p->x0, sizeof ref);
+        if (vs == VS_FINE) ok = run_level(c, p, LREF, finest, (uint64_t)r, ref, why, n) == 0;
+        if (vs == VS_EXACT) exact_so3(c, p, finest, (uint64_t)r, ref);
         for (int i = 0; i < NLEV && ok; i++) {
-            if (q) {
+            if (vs == VS_PARTNER) {
                 memcpy(ref, q->x0, sizeof ref);
                 ok = run_level(c, q, LMIN + i, finest, (uint64_t)r, ref, why, n) == 0;
             }
@@ -118,6 +134,7 @@ static int errors(const slpi_props_case *c, const slpi_problem *p, const slpi_pr
             ok = ok && run_level(c, p, LMIN + i, finest, (uint64_t)r, x, why, n) == 0;
             e[i] = 0;
             for (int j = 0; j < d; j++) e[i] += (x[j] - ref[j]) * (x[j] - ref[j]);
+            if (vs == VS_EXACT) e[i] = x[0] - ref[0];
         }
         if (!ok) continue;
         memcpy(err2 + kept * NLEV, e, sizeof e);
@@ -137,11 +154,6 @@ static double path_slope(const double *err2, const int *pick, int paths, int wea
         e[i] = weak ? fabs(s / paths) : sqrt(s / paths);
     }
     return slope(e);
-}
-
-static double rms_slope(const double *err2, const int *pick, int paths)
-{
-    return path_slope(err2, pick, paths, 0);
 }
 
 /* A study: the rms slope over paths and its bootstrap 95% CI [docs/noise.md#estimators choice]. */
@@ -171,12 +183,12 @@ static void bootstrap(const double *err2, int paths, int weak, uint64_t seed, st
 /* Run the study of p (against q, or its own level LREF when q is NULL) on `paths`
  * coupled paths; 0, or -1 with o UNABLE. Errors at rounding level on the finest level
  * studied are UNABLE too (nothing to measure). */
-static int run_study(const slpi_props_case *c, const slpi_problem *p, const slpi_problem *q, int paths,
-                     study *st, slpi_props_outcome *o)
+static int run_study(const slpi_props_case *c, const slpi_problem *p, const slpi_problem *q, versus vs,
+                     int paths, study *st, slpi_props_outcome *o)
 {
     double *err2 = malloc((size_t)paths * NLEV * sizeof *err2);
     char failure[200] = "";
-    int kept = errors(c, p, q, paths, err2, failure, sizeof failure);
+    int kept = errors(c, p, q, vs, paths, err2, failure, sizeof failure);
     if (8 * (paths - kept) > paths || kept == 0) {
         snprintf(o->msg, sizeof o->msg, "%d of %d paths had a failed solve, e.g. %s", paths - kept, paths, failure);
         o->holds = -1;
@@ -186,15 +198,16 @@ static int run_study(const slpi_props_case *c, const slpi_problem *p, const slpi
     st->paths = kept;
     st->dropped = paths - kept;
     double last = 0;
-    for (int r = 0; r < kept; r++) last = fmax(last, err2[r * NLEV + NLEV - 1]);
+    for (int r = 0; r < kept; r++) last = fmax(last, fabs(err2[r * NLEV + NLEV - 1]));
+    if (vs == VS_EXACT) last *= last;
     int rc = 0;
     if (!(sqrt(last) > 1e-11 * fmax(1.0, slpi_props_maxabs(p->x0, slpi_problem_state_dim(p))))) {
         slpi_props_outcome_unable(o, "errors at rounding level");
         rc = -1;
     } else if (kept == 1) {
-        st->s = st->lo = st->hi = rms_slope(err2, NULL, 1);
+        st->s = st->lo = st->hi = path_slope(err2, NULL, 1, vs == VS_EXACT);
     } else {
-        bootstrap(err2, kept, 0, c->seed, st);
+        bootstrap(err2, kept, vs == VS_EXACT, c->seed, st);
     }
     free(err2);
     return rc;
@@ -244,7 +257,7 @@ static void order_check(const slpi_props_case *c, double expect, slpi_props_outc
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int active = active_noises(c, &p);
     study st;
-    if (run_study(c, &p, NULL, active ? strong_paths(c) : 1, &st, o)) return;
+    if (run_study(c, &p, NULL, VS_FINE, active ? strong_paths(c) : 1, &st, o)) return;
     order_verdict(&st, active == 0, expect < 0 ? owed_order(c, active) : expect, o);
 }
 
@@ -394,7 +407,7 @@ static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     int active = active_noises(c, &p);
     double expect = owed_order(c, active);
     study st;
-    if (run_study(c, &p, &q, active ? strong_paths(c) : 1, &st, o)) return;
+    if (run_study(c, &p, &q, VS_PARTNER, active ? strong_paths(c) : 1, &st, o)) return;
     o->holds = expect <= st.hi + CI_SLACK;
     o->ratio = st.hi + CI_SLACK - expect;
     snprintf(o->msg, sizeof o->msg, "gap to %s: slope %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), "
@@ -418,9 +431,7 @@ const slpi_props_property slpi_props_prop_agree = {
 /* -------------------------------------------------------------- order-weak
  * Weak order where the SDE has an exact solution to couple with: so(3) with H_0 = 0 and
  * one constant noise H_1 = amp x_3 (the problem of claims I16, V21: noise=const-e3,
- * h0_scale=0). dx = x x grad H o dW (docs/systems.md#rigid-body) rotates x about e_3:
- * (x_1, x_2)(T) = (x_1 cos t + x_2 sin t, -x_1 sin t + x_2 cos t), t = amp W(T), with W(T)
- * the untruncated sum of the hierarchy's finest increments. The weak error of level L,
+ * h0_scale=0; docs/systems.md#rigid-body), solved exactly by exact_so3. The weak error of level L,
  * E phi(X_L) - E phi(X(T)) with phi = x_1, is estimated as the mean over paths of the
  * coupled difference phi(X_L) - phi(X(T)) (unbiased; its variance is O(h^2), so a few
  * hundred paths resolve it where independent paths need ~1e7, claim X7). ISOMP owes weak
@@ -459,40 +470,17 @@ static void weak_check(const slpi_props_case *c, int use_ref, slpi_props_outcome
     (void)use_ref;
     slpi_problem p;
     slpi_error err;
+    study st;
     if (slpi_props_problem(c, &p, &err) || slpi_problem_set(&p, "noise", "const-e3", &err) ||
         slpi_problem_set(&p, "h0_scale", "0", &err)) {
         slpi_props_outcome_unable(o, err.msg);
         return;
     }
-    int paths = WEAK_PATHS * (c->depth > 1 ? c->depth : 1), finest = LMIN + NLEV - 1, kept = 0;
-    double *d = malloc((size_t)paths * NLEV * sizeof *d);
-    char why[200] = "";
-    for (int r = 0; r < paths; r++) {
-        double W, x[SLPI_MAX_X0], e[NLEV];
-        int ok = 1;
-        slpi_noise_rows(&W, c->seed, (uint64_t)r, 1, T_END, finest, 0, 1, INFINITY);
-        double t = p.rb.amp * W, exact = p.x0[0] * cos(t) + p.x0[1] * sin(t);
-        for (int i = 0; i < NLEV && ok; i++) {
-            memcpy(x, p.x0, sizeof x);
-            ok = run_level(c, &p, LMIN + i, finest, (uint64_t)r, x, why, sizeof why) == 0;
-            e[i] = x[0] - exact;
-        }
-        if (!ok) continue;
-        memcpy(d + kept * NLEV, e, sizeof e);
-        kept++;
-    }
-    study st = { 0, 0, 0, kept, paths - kept };
-    if (8 * (paths - kept) > paths || kept < 2) {
-        snprintf(o->msg, sizeof o->msg, "%d of %d paths had a failed solve, e.g. %s", paths - kept, paths, why);
-        o->holds = -1;
-    } else {
-        bootstrap(d, kept, 1, c->seed, &st);
-        o->holds = 1 <= st.hi + CI_SLACK && 1 >= st.lo - CI_SLACK;
-        o->ratio = 1 < st.lo ? st.lo - 1 : 1 > st.hi ? 1 - st.hi : 0;
-        snprintf(o->msg, sizeof o->msg, "weak order (phi = x_1, exact so(3) rotation) %.3f, 95%% CI [%.3f, %.3f] "
-                 "over %d paths (%d dropped), expected 1 (slack %g)", st.s, st.lo, st.hi, st.paths, st.dropped, CI_SLACK);
-    }
-    free(d);
+    if (run_study(c, &p, NULL, VS_EXACT, WEAK_PATHS * (c->depth > 1 ? c->depth : 1), &st, o)) return;
+    o->holds = 1 <= st.hi + CI_SLACK && 1 >= st.lo - CI_SLACK;
+    o->ratio = 1 < st.lo ? st.lo - 1 : 1 > st.hi ? 1 - st.hi : 0;
+    snprintf(o->msg, sizeof o->msg, "weak order (phi = x_1, exact so(3) rotation) %.3f, 95%% CI [%.3f, %.3f] "
+             "over %d paths (%d dropped), expected 1 (slack %g)", st.s, st.lo, st.hi, st.paths, st.dropped, CI_SLACK);
 }
 
 const slpi_props_property slpi_props_prop_order_weak = {
