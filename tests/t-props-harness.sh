@@ -4,8 +4,9 @@
 # SLPI_TEST_MULTIPLIER deepens and puts the corner corpus first, SLPI_TEST_SEED replays),
 # then the command's contract: --corners runs the corpus; usage errors exit 2; a
 # replayed case passes; a replayed case that breaks its expectation (TRAP-DIRECT on a
-# symmetric top, where the negative control cannot show) exits 1 naming the property with a replay command; a regression directory is replayed
-# file by file and a malformed file is reported with its name.
+# symmetric top, where the negative control cannot show) exits 1 naming the property
+# with a replay command; a regression directory is replayed file by file and a
+# malformed file is reported with its name.
 cd "$(dirname "$0")/.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 dir="${SLPI_BUILD:-build}/t-props-harness"
