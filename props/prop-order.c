@@ -453,9 +453,9 @@ static const char *weak_why_not(const slpi_props_case *c, int ref)
 {
     if (ref || weak_expect(c) == SLPI_PROPS_HOLDS) return order_why_not(c, ref);
     if (!weak_claimed(c)) return "N/A: docs/schemes.md#summary claims a weak order for ISOMP only (SVI on so(3): claim V21)";
-    return "limitation: no exact solution to couple with on this system; against a fine level the weak error "
-           "needs ~1e7 paths per study (claim I4: the rigid body resolves 6 of 7 levels at 1e7 paths in 34 min "
-           "on 2 cores, none at 4000)";
+    return "limitation: no exact solution to couple with on this system; against a fine level the weak error is "
+           "unresolved at 4800 coupled paths (ISOMP, Manakov n = 4, six noises: 27 s of CPU, slope CI [-1.5, 1.2]); "
+           "a CI of +-0.15 needs ~4e5 paths, ~40 min per study (props/README.md)";
 }
 
 static void weak_adjust(slpi_props_case *c, slpi_props_rng *r)
