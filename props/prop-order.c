@@ -162,6 +162,18 @@ typedef struct {
     int paths, dropped;
 } study;
 
+/* The lower-bound rule: the CI (+ CI_SLACK) reaches `order`; and the CI (+- CI_SLACK)
+ * contains it. */
+static int reaches(const study *st, double order)
+{
+    return order <= st->hi + CI_SLACK;
+}
+
+static int contains(const study *st, double order)
+{
+    return reaches(st, order) && order >= st->lo - CI_SLACK;
+}
+
 static void bootstrap(const double *err2, int paths, int weak, uint64_t seed, study *st)
 {
     enum { B = 200 };
@@ -238,7 +250,7 @@ static void order_verdict(const study *st, int det, double expect, slpi_props_ou
         snprintf(o->msg, sizeof o->msg, "deterministic order %.3f, expected %g +- %g", st->s, expect, DET_WINDOW);
         return;
     }
-    o->holds = expect <= st->hi + CI_SLACK && (expect >= st->lo - CI_SLACK || expect == 1);
+    o->holds = expect == 1 ? reaches(st, expect) : contains(st, expect);
     o->ratio = expect < st->lo ? st->lo - expect : expect > st->hi ? expect - st->hi : 0;
     snprintf(o->msg, sizeof o->msg, "strong order %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), expected %g (slack %g)",
              st->s, st->lo, st->hi, st->paths, st->dropped, expect, CI_SLACK);
@@ -374,12 +386,6 @@ static int partner(const slpi_problem *p, slpi_problem *q, slpi_error *err)
     return slpi_problem_set(q, "scheme", p->scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk", err);
 }
 
-static const char *partner_name(const slpi_problem *p)
-{
-    if (p->system == SLPI_SYS_HEAVY_TOP && p->scheme == SLPI_SCHEME_SVI) return p->svi_c > 0 ? "svi c=-1/4" : "svi c=+1/4";
-    return p->scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk";
-}
-
 /* The X4 control's verdict under the agreement rule (1: it "agrees", which must not
  * happen); its slope and CI in st. */
 static int le_control_agrees(const slpi_props_case *c, study *st, slpi_props_outcome *o)
@@ -395,7 +401,7 @@ static int le_control_agrees(const slpi_props_case *c, study *st, slpi_props_out
     }
     free(gap2);
     if (rc) { slpi_props_outcome_unable(o, err.msg); return -1; }
-    return 1 <= st->hi + CI_SLACK;     /* one noise: order 1 owed */
+    return reaches(st, 1);     /* one noise: order 1 owed */
 }
 
 static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
@@ -408,10 +414,11 @@ static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     double expect = owed_order(c, active);
     study st;
     if (run_study(c, &p, &q, VS_PARTNER, active ? strong_paths(c) : 1, &st, o)) return;
-    o->holds = expect <= st.hi + CI_SLACK;
+    o->holds = reaches(&st, expect);
     o->ratio = st.hi + CI_SLACK - expect;
-    snprintf(o->msg, sizeof o->msg, "gap to %s: slope %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), "
-             "must reach %g (slack %g)", partner_name(&p), st.s, st.lo, st.hi, st.paths, st.dropped, expect, CI_SLACK);
+    snprintf(o->msg, sizeof o->msg, "gap to %s%s: slope %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), "
+             "must reach %g (slack %g)", slpi_scheme_name(q.scheme),
+             q.scheme != SLPI_SCHEME_SVI ? "" : q.svi_c > 0 ? " c=+1/4" : " c=-1/4", st.s, st.lo, st.hi, st.paths, st.dropped, expect, CI_SLACK);
     if (!o->holds || c->system != SLPI_SYS_RIGID_BODY || c->scheme != SLPI_SCHEME_RKMK_LE) return;
     study ctl;
     slpi_props_outcome co;
@@ -477,7 +484,7 @@ static void weak_check(const slpi_props_case *c, int use_ref, slpi_props_outcome
         return;
     }
     if (run_study(c, &p, NULL, VS_EXACT, WEAK_PATHS * (c->depth > 1 ? c->depth : 1), &st, o)) return;
-    o->holds = 1 <= st.hi + CI_SLACK && 1 >= st.lo - CI_SLACK;
+    o->holds = contains(&st, 1);
     o->ratio = 1 < st.lo ? st.lo - 1 : 1 > st.hi ? 1 - st.hi : 0;
     snprintf(o->msg, sizeof o->msg, "weak order (phi = x_1, exact so(3) rotation) %.3f, 95%% CI [%.3f, %.3f] "
              "over %d paths (%d dropped), expected 1 (slack %g)", st.s, st.lo, st.hi, st.paths, st.dropped, CI_SLACK);
