@@ -28,6 +28,10 @@ static void usage(FILE *f)
             "  --save D         save shrunk counterexamples as D/<property>-<system>-<scheme>-<seed>.case\n"
             "  --verbose, -v    one line per group, and the shrinking steps\n"
             "  --list           the coverage table: property x system x scheme x path\n"
+            "  --corners        the first cases of each group are the corner corpus (largest,\n"
+            "                   smallest and other-parity sizes, near-singular inertia, states\n"
+            "                   near a separatrix and a pole, amplitude 4); on by default when\n"
+            "                   SLPI_TEST_MULTIPLIER > 1 (make check-long)\n"
             "Exit 0 all passed, 1 a property failed, 2 usage error.\nProperties:\n");
     for (int i = 0; i < slpi_props_property_count(); i++)
         fprintf(f, "  %-13s %s\n", slpi_props_property_get(i)->name, slpi_props_property_get(i)->what);
@@ -102,10 +106,10 @@ int slpi_cli_props(int argc, char **argv)
         { "replay", required_argument, 0, 'r' },   { "regressions", required_argument, 0, 'R' },
         { "save", required_argument, 0, 'w' },     { "verbose", no_argument, 0, 'v' },
         { "list", no_argument, 0, 'l' },           { "help", no_argument, 0, 'h' },
-        { "ref-cases", required_argument, 0, 'c' },
+        { "ref-cases", required_argument, 0, 'c' }, { "corners", no_argument, 0, 'C' },
         { 0, 0, 0, 0 },
     };
-    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL, 1 };
+    slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL, 1, 0 };
     const char *replay = NULL, *regress = NULL, *env = getenv("SLPI_TEST_SEED");
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
     double k = 1;
@@ -147,6 +151,7 @@ int slpi_cli_props(int argc, char **argv)
             if (slpi_parse_long("--ref-cases", optarg, 0, 100000000, &o.ref_cases, &err)) return bad_number(&err);
             break;
         case 'f': o.use_ref = 0; break;
+        case 'C': o.corners = 1; break;
         case 'r': replay = optarg; break;
         case 'R': regress = optarg; break;
         case 'w': o.save_dir = optarg; break;
@@ -162,6 +167,7 @@ int slpi_cli_props(int argc, char **argv)
         return SLPI_EINPUT;
     }
     o.depth = k > 1 ? (int)k : 1;
+    if (k > 1) o.corners = 1;
     if (regress) return replay_dir(regress, o.use_ref, o.depth);
     if (replay) {
         slpi_props_case pc = { 0 };
@@ -179,8 +185,8 @@ int slpi_cli_props(int argc, char **argv)
         o.cases = (long)(o.cases * k);
         o.ref_cases = (long)(o.ref_cases * k);
     }
-    printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s\n",
-           o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only");
+    printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s%s\n",
+           o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only", o.corners ? ", corner corpus first" : "");
     slpi_props_summary s;
     return slpi_props_run(&o, &s);
 }

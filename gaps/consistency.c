@@ -152,8 +152,8 @@ static int heun(generators *g, double h, double w, double *x)
     return rc;
 }
 
-int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
-                     double *gap, slpi_error *err)
+int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
+                           double *gap2, slpi_error *err)
 {
     slpi_problem p;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
@@ -165,9 +165,9 @@ int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint
     generators g;
     rc = open_generators(&p, control, &g, &f, err);
     long nf = 1L << kmax;
+    int nl = kmax - kmin + 1;
     double *dW = malloc(sizeof(double) * (size_t)nf);
     if (!rc && !dW) rc = slpi_error_set(err, SLPI_ENUMERIC, "le-gap: out of memory");
-    for (int l = kmin; l <= kmax; l++) gap[l - kmin] = 0;
     for (long r = 0; !rc && r < paths; r++) {
         double hf = T / (double)nf;
         for (long j = 0; j < nf; j++)
@@ -183,13 +183,28 @@ int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint
             }
             double e2 = 0;
             for (int i = 0; i < 3; i++) e2 += (x[i] - y[i]) * (x[i] - y[i]);
-            gap[l - kmin] += e2 / (double)paths;
+            gap2[r * nl + (l - kmin)] = e2;
         }
     }
     if (rc && !err->msg[0]) rc = slpi_error_set(err, SLPI_ENUMERIC, "le-gap: a step failed");
-    for (int l = kmin; l <= kmax; l++) gap[l - kmin] = sqrt(gap[l - kmin]);
     free(dW);
     free(g.eta);
     slpi_fast_free(f);
+    return rc;
+}
+
+int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
+                     double *gap, slpi_error *err)
+{
+    int nl = kmax - kmin + 1;
+    double *gap2 = paths > 0 && nl > 0 ? malloc(sizeof(double) * (size_t)paths * (size_t)nl) : NULL;
+    if (!gap2) return slpi_error_set(err, SLPI_EINPUT, "le-gap: levels %d..%d, %ld paths", kmin, kmax, paths);
+    int rc = slpi_gaps_le_gap_paths(control, T, kmin, kmax, paths, seed, gap2, err);
+    for (int i = 0; !rc && i < nl; i++) {
+        double s = 0;
+        for (long r = 0; r < paths; r++) s += gap2[r * nl + i] / (double)paths;
+        gap[i] = sqrt(s);
+    }
+    free(gap2);
     return rc;
 }

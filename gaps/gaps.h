@@ -110,5 +110,9 @@ int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint6
  * RKMK-Heun with q = 0 (Stratonovich-consistent). Shrinks with h iff d = 0. */
 int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
                      double *gap, slpi_error *err);
+/* The same per path: gap2[r * (kmax - kmin + 1) + (l - kmin)] = |x_LE(T) - x_Heun(T)|^2 on
+ * path r (the property harness bootstraps its slope over paths). */
+int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
+                           double *gap2, slpi_error *err);
 
 #endif

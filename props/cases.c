@@ -73,6 +73,29 @@ static void draw_inertia(const slpi_props_case *c, slpi_props_rng *r, double *I)
     if (c->inertia == 1) I[1] = I[0];
     if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
     if (c->inertia == 3) { I[0] = 1; I[1] = 2; I[2] = 3; }
+    if (c->inertia == 4) { I[0] = 1e-2; I[1] = 1; I[2] = 2; }
+}
+
+/* x (3 doubles) = mag (e_axis + 1e-6 g) / |...| with g Gaussian: near an equilibrium axis. */
+static void near_axis(slpi_props_rng *r, int axis, double mag, double *x)
+{
+    double n2 = 0;
+    for (int i = 0; i < 3; i++) {
+        x[i] = (i == axis) + 1e-6 * slpi_props_rng_normal(r);
+        n2 += x[i] * x[i];
+    }
+    for (int i = 0; i < 3; i++) x[i] *= mag / sqrt(n2);
+}
+
+/* The axis of the state corner: 1 the middle moment's (the separatrix of the free rigid
+ * body), 2 e_3 (a pole). */
+static int corner_axis(const slpi_problem *p, int state)
+{
+    if (state == 2 || p->system != SLPI_SYS_RIGID_BODY) return 2;
+    const double *I = p->rb.inertia;
+    for (int i = 0; i < 3; i++)
+        if ((I[i] - I[(i + 1) % 3]) * (I[i] - I[(i + 2) % 3]) <= 0) return i;
+    return 1;
 }
 
 void slpi_props_cayley_rotation(const double *x, double *R)
@@ -94,8 +117,9 @@ void slpi_props_random_rotation(slpi_props_rng *r, double *R)
     slpi_props_cayley_rotation(x, R);
 }
 
-/* Unit vectors at pairwise distance > 0.5 (point vortices away from collisions). */
-static void vortex_positions(slpi_props_rng *r, int n, double *x)
+/* Unit vectors at pairwise distance > 0.5 (point vortices away from collisions); with
+ * pole set, the first one near the north pole. */
+static void vortex_positions(slpi_props_rng *r, int n, int pole, double *x)
 {
     for (int i = 0; i < n; i++) {
         for (int tries = 0;; tries++) {
@@ -103,6 +127,7 @@ static void vortex_positions(slpi_props_rng *r, int n, double *x)
             for (int k = 0; k < 3; k++) { v[k] = slpi_props_rng_normal(r); s += v[k] * v[k]; }
             s = sqrt(s);
             for (int k = 0; k < 3; k++) x[3 * i + k] = v[k] / s;
+            if (i == 0 && pole) near_axis(r, 2, 1.0, x);
             int ok = 1;
             for (int j = 0; j < i && tries < 1000; j++) {
                 double d = 0;
@@ -133,12 +158,12 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
     static const char *const rb_noise[] = { "iso-quad", "iso-quad1", "svi-lin", "svi-lin1" };
     static const char *const ht_noise[] = { "case1", "case2", "case3", "case3-pi" };
     double I[3], v[3];
-    int rc = SLPI_OK, le = c->scheme == SLPI_SCHEME_RKMK_LE;
+    int rc = SLPI_OK;
     switch (c->system) {
     case SLPI_SYS_RIGID_BODY:
         draw_inertia(c, r, I);
         rc = setv(p, "inertia", I, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[le ? 2 + slpi_props_rng_int(r, 2) : slpi_props_rng_int(r, 4)], err);
+        if (!rc) rc = slpi_problem_set(p, "noise", rb_noise[slpi_props_rng_int(r, 4)], err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_HEAVY_TOP:
@@ -162,19 +187,19 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         break;
     case SLPI_SYS_MANAKOV:
         rc = setf(p, "n", "%.0f", c->dim, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", "quad", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_POINT_VORTICES:
         rc = setf(p, "n", "%.0f", c->dim, err);
         if (!rc) rc = slpi_problem_set(p, "model", slpi_props_rng_int(r, 2) ? "B" : "A", err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le ? "none" : "quad", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", "quad", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_EULER_ZEITLIN:
         rc = setf(p, "N", "%.0f", c->dim, err);
         if (!rc) rc = setf(p, "ic_lmax", "%.0f", c->dim - 1, err);
-        if (!rc) rc = slpi_problem_set(p, "noise", le || slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
+        if (!rc) rc = slpi_problem_set(p, "noise", slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
     case SLPI_SYS_SINE_EULER:
@@ -194,26 +219,36 @@ static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slp
     switch (c->system) {
     case SLPI_SYS_HEAVY_TOP:
         normals(r, x, 3, c->mag);
+        if (c->state) near_axis(r, corner_axis(p, c->state), c->mag, x);
         if (p->ht.form == SLPI_HT_FORM_SVI) {
-            double R[9];
+            double R[9], g[3];
             slpi_props_random_rotation(r, R);
+            if (c->state == 2) {        /* upright: R near the identity, Gamma near e_3 */
+                normals(r, g, 3, 1e-6);
+                slpi_props_cayley_rotation(g, R);
+            }
             for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i];   /* Gamma = R^T e_3 */
             memcpy(x + 6, R, sizeof R);
         } else {
             normals(r, x + 3, 3, 1.0);
+            if (c->state == 2) near_axis(r, 2, 1.0, x + 3);      /* sleeping upright */
         }
         break;
     case SLPI_SYS_POINT_VORTICES:
-        vortex_positions(r, c->dim, x);
+        vortex_positions(r, c->dim, c->state == 2, x);
         for (int i = 0; i < d; i++) x[i] *= c->mag;
         break;
     case SLPI_SYS_EULER_ZEITLIN:
     case SLPI_SYS_SINE_EULER:
         random_sun(r, c->dim, c->mag, x);
         break;
-    default: {   /* a random direction of norm mag */
+    default: {   /* a random direction of norm mag; the corners near a coordinate axis */
         double n2 = 0;
         normals(r, x, d, 1.0);
+        if (c->state) {
+            for (int i = 0; i < d; i++) x[i] *= 1e-6;
+            x[corner_axis(p, c->state)] = 1;
+        }
         for (int i = 0; i < d; i++) n2 += x[i] * x[i];
         for (int i = 0; i < d; i++) x[i] *= c->mag / sqrt(n2);
     }
@@ -231,6 +266,9 @@ int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *er
                               slpi_system_name(c->system));
     if (!(c->h > 0) || c->steps < 1 || !(c->mag > 0) || c->amp < 0)
         return slpi_error_set(err, SLPI_EINPUT, "props: need h > 0, steps >= 1, mag > 0, amp >= 0");
+    if (c->inertia < 0 || c->inertia > 4 || c->state < 0 || c->state > 2)
+        return slpi_error_set(err, SLPI_EINPUT, "props: inertia=%d (0..4) or state=%d (0..2) out of range",
+                              c->inertia, c->state);
     slpi_problem_init(p, c->system, c->scheme);
     int rc = system_keys(c, &r, p, err);
     if (rc) return rc;

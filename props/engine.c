@@ -18,6 +18,7 @@
 static const slpi_props_property *const table[] = {
     &slpi_props_prop_casimir, &slpi_props_prop_energy, &slpi_props_prop_reversible, &slpi_props_prop_equivariance,
     &slpi_props_prop_poisson, &slpi_props_prop_ref_fast, &slpi_props_prop_order_det, &slpi_props_prop_order_strong,
+    &slpi_props_prop_order_control, &slpi_props_prop_order_weak, &slpi_props_prop_agree,
 };
 #define NPROPS ((int)(sizeof table / sizeof table[0]))
 
@@ -75,6 +76,7 @@ void slpi_props_control_case(slpi_props_case *c)
     if (c->h < 0.25) c->h = 0.25;
     c->mag = fmin(fmax(c->mag, 0.5), 2.0);
     c->inertia = 3;
+    c->state = 0;        /* near an equilibrium even TRAP-DIRECT keeps Casimirs to rounding */
     if (c->amp < 0.5) c->amp = 0.5;
     if (c->steps < 2) c->steps = 2;
     if ((c->system == SLPI_SYS_POINT_VORTICES || c->system == SLPI_SYS_EULER_ZEITLIN) && c->dim < 3) c->dim = 3;
@@ -133,6 +135,26 @@ void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_sc
     table[prop]->adjust(c, &r);
 }
 
+int slpi_props_corner(slpi_props_case *c, int i)
+{
+    int lo = slpi_props_dim_min(c->system), hi = slpi_props_dim_max(c->system);
+    int step2 = c->system == SLPI_SYS_SINE_EULER ? 2 : 1;   /* sine-Euler: odd N only */
+    switch (i) {
+    case 0: c->dim = hi; break;
+    case 1: c->dim = lo; break;
+    case 2: c->dim = hi - step2 >= lo ? hi - step2 : hi; break;   /* the other parity */
+    case 3: c->inertia = 4; c->h = 0x1p-10; if (c->steps < 3) c->steps = 3; break;
+    case 4: c->state = 1; break;
+    case 5: c->state = 2; break;
+    case 6: c->amp = 4; c->noises = 64; break;
+    default: return 0;
+    }
+    fit(c);
+    if (c->noises > slpi_props_noise_count(c)) c->noises = slpi_props_noise_count(c);
+    table[c->prop]->adjust(c, NULL);
+    return 1;
+}
+
 int slpi_props_verdict(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     return slpi_props_verdict_with(table[c->prop], c, use_ref, o);
@@ -160,7 +182,7 @@ int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case 
 static double cost(const slpi_props_case *c)
 {
     return c->steps * 1e9 + c->dim * 1e7 + c->noises * 1e5 + (c->amp != 0) * 1e3 + fmin(c->amp, 99.0) +
-           fmin(fabs(log2(c->mag)), 99.0) * 1e-3 + c->inertia * 1e-6;
+           fmin(fabs(log2(c->mag)), 99.0) * 1e-3 + c->inertia * 1e-6 + c->state * 1e-5;
 }
 
 /* Candidate i (in order of preference) derived from c; 0 when there are no more. */
@@ -181,6 +203,7 @@ static int candidate(const slpi_props_property *P, const slpi_props_case *c, int
     case 9: out->mag = 1; break;
     case 10: out->mag = c->mag / 2; break;
     case 11: out->inertia = 0; break;
+    case 12: out->state = 0; break;
     default: return 0;
     }
     if (out->steps < 1 || out->dim < lo || out->noises < 0 || out->mag < 0x1p-10) *out = *c;
@@ -227,6 +250,8 @@ void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)
     snprintf(buf, n, "property=%s,system=%s,scheme=%s,variant=%d,dim=%d,steps=%ld,h=%a,mag=%.17g,amp=%.17g,noises=%d,inertia=%d",
              table[c->prop]->name, slpi_system_name(c->system), slpi_scheme_name(c->scheme), c->variant,
              c->dim, c->steps, c->h, c->mag, c->amp, c->noises, c->inertia);
+    size_t len = strlen(buf);
+    if (c->state && len < n) snprintf(buf + len, n - len, ",state=%d", c->state);
 }
 
 static int num(const char *key, const char *v, double *out, slpi_error *err)
@@ -265,7 +290,7 @@ int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
         } else if (strcmp(k, "scheme") == 0) {
             if (slpi_scheme_from_name(v, &c->scheme)) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown scheme '%s'", v);
         } else {
-            static const char *const known[] = { "variant", "dim", "steps", "h", "mag", "amp", "noises", "inertia", NULL };
+            static const char *const known[] = { "variant", "dim", "steps", "h", "mag", "amp", "noises", "inertia", "state", NULL };
             int i = 0;
             while (known[i] && strcmp(known[i], k) != 0) i++;
             if (!known[i]) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown key '%s'", k);
@@ -277,7 +302,8 @@ int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
             else if (strcmp(k, "mag") == 0) c->mag = d;
             else if (strcmp(k, "amp") == 0) c->amp = d;
             else if (strcmp(k, "noises") == 0) c->noises = (int)d;
-            else c->inertia = (int)d;
+            else if (strcmp(k, "inertia") == 0) c->inertia = (int)d;
+            else c->state = (int)d;
         }
     }
     if (c->prop < 0 || c->system == SLPI_SYS_COUNT || c->scheme == SLPI_SCHEME_COUNT)
@@ -458,6 +484,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     slpi_props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
                         slpi_props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
+                        if (opt->corners) slpi_props_corner(&c, (int)i);
                         c.depth = opt->depth;
                         int use_ref = opt->use_ref && i < opt->ref_cases;
                         int verdict = slpi_props_verdict_with(P, &c, use_ref, &o);

@@ -23,7 +23,11 @@ typedef struct {
     double amp;            /* noise amplitude */
     int noises;            /* active Wiener components; the others get increment 0 */
     int inertia;           /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate,
-                              3 well separated (1, 2, 3): order studies and controls */
+                              3 well separated (1, 2, 3): order studies and controls,
+                              4 near-singular (1e-2, 1, 2) */
+    int state;             /* initial state: 0 random, 1 near a separatrix (so(3): the
+                              middle axis), 2 near a pole (e_3; a vortex at the north pole,
+                              the heavy top sleeping upright); su(N) states ignore it */
     uint64_t seed;
     int depth;             /* work multiplier of statistical properties (order studies:
                               48 depth paths); < 1 means 1; not part of replay strings */
@@ -111,7 +115,8 @@ int slpi_props_property_find(const char *name);
 
 extern const slpi_props_property slpi_props_prop_casimir, slpi_props_prop_energy, slpi_props_prop_reversible,
     slpi_props_prop_ref_fast, slpi_props_prop_equivariance, slpi_props_prop_poisson, slpi_props_prop_order_det,
-    slpi_props_prop_order_strong;
+    slpi_props_prop_order_strong,
+    slpi_props_prop_order_control, slpi_props_prop_agree, slpi_props_prop_order_weak;
 
 /* Helpers the property files share. */
 double slpi_props_maxabs(const double *x, int n);
@@ -144,6 +149,8 @@ typedef struct {
      * exercise the engine's group rules with synthetic properties) */
     const slpi_props_property *property;
     int depth;             /* slpi_props_case.depth of every generated case (< 1: 1) */
+    int corners;           /* the first cases of each group are the corner corpus
+                              (slpi_props_corner; `make check-long` turns it on) */
 } slpi_props_options;
 
 typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi_props_summary;
@@ -151,6 +158,11 @@ typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi
 /* Draw case `seed` of a group, biased to corner cases, fitted to the property. */
 void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
                     uint64_t seed);
+/* Corner i of the corpus applied to a generated case (then refitted to its property):
+ * the largest, smallest and other-parity dimension, near-singular inertia at a small h,
+ * a state near a separatrix, near a pole, and a large noise amplitude. Returns 0 when
+ * there is no corner i. */
+int slpi_props_corner(slpi_props_case *c, int i);
 /* The coverage table: every property x system x scheme (variant) x path as `checked`,
  * `N/A: reason` or `limitation: reason`, from the same decisions slpi_props_run makes;
  * a markdown table on out. Returns the number of cells that are neither (0). */

@@ -1,11 +1,12 @@
 #!/bin/sh
 # t-props-harness.sh — the property harness at default depth (`slpi props`: every
-# property of props/ on every applicable system/scheme pair, both paths; ~30 s on one
-# core; SLPI_TEST_MULTIPLIER deepens, SLPI_TEST_SEED replays), then the command's
-# contract: usage errors exit 2; a replayed case passes; a replayed case that breaks its
-# expectation (TRAP-DIRECT on a symmetric top, where the negative control cannot show)
-# exits 1 naming the property with a replay command; a regression directory is replayed
-# file by file and a malformed file is reported with its name.
+# property of props/ on every applicable system/scheme pair, both paths; ~75 s of CPU;
+# SLPI_TEST_MULTIPLIER deepens and puts the corner corpus first, SLPI_TEST_SEED replays),
+# then the command's contract: --corners runs the corpus; usage errors exit 2; a
+# replayed case passes; a replayed case that breaks its expectation (TRAP-DIRECT on a
+# symmetric top, where the negative control cannot show) exits 1 naming the property
+# with a replay command; a regression directory is replayed file by file and a
+# malformed file is reported with its name.
 cd "$(dirname "$0")/.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 dir="${SLPI_BUILD:-build}/t-props-harness"
@@ -28,6 +29,7 @@ cat "$dir/harness"
 grep -Eq "^props: [0-9]+ groups, [0-9]+ cases passed, 0 failed" "$dir/harness" || bad "no clean summary line"
 
 expect 0 "casimir" "$slpi" props --help
+expect 0 "corner corpus first" "$slpi" props --corners --cases 7 --property reversible --system rigid-body --scheme isomp
 expect 2 "unknown property" "$slpi" props --property nope
 expect 2 "unknown system" "$slpi" props --system nope
 expect 2 "--cases" "$slpi" props --cases 0
