@@ -100,13 +100,13 @@ int main(void)
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     TEST_CHECKF(slpi_problem_load(&p, path, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(p.system == SLPI_SYS_RIGID_BODY && p.scheme == SLPI_SCHEME_SVI && p.h == 0.125 && p.rb.inertia[1] == 2.0);
-    unlink(path);
+    test_temp_remove(path);
     path = test_temp_file("system=rigid-body\nh=0.1\nsteps=ten\n");
     TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":3: steps=ten"));
-    unlink(path);
+    test_temp_remove(path);
     path = test_temp_file("system=rigid-body\njust some words\n");
     TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":2: expected key=value"));
-    unlink(path);
+    test_temp_remove(path);
     TEST_CHECK(slpi_problem_load(&p, "/nonexistent/slpi.cfg", &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
 
     /* write/load round trip over random settings: every field reproduced exactly */
@@ -133,7 +133,7 @@ int main(void)
         slpi_problem_init(&q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
         int rc = slpi_problem_load(&q, path, &err);
         TEST_CHECKF(rc == SLPI_OK, "reload: %s", err.msg);
-        unlink(path);
+        test_temp_remove(path);
         TEST_CHECKF(memcmp(&p, &q, sizeof p) == 0, "round trip differs (system %s scheme %s)",
                     slpi_system_name(p.system), slpi_scheme_name(p.scheme));
     }

@@ -26,7 +26,7 @@ static void bad(const char *text, const char *must)
     int rc = slpi_traj_read(path, &t, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, must) && strstr(err.msg, path), "'%s': rc %d '%s' (wanted '%s')",
                 text, rc, err.msg, must);
-    unlink(path);
+    test_temp_remove(path);
 }
 
 int main(void)
@@ -74,7 +74,7 @@ int main(void)
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(t.nrows == 2 && t.mid[1] == 0.5 && t.rad[1] == 1e-40 && t.mid[3] == -0.25 && t.rad[3] == 0.0);
     slpi_traj_free(&t);
-    unlink(path);
+    test_temp_remove(path);
 
     bad("", "empty file");
     bad("step\tt\n", ":1: not an slpi trajectory");

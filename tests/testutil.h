@@ -102,6 +102,19 @@ static inline const char *test_temp_file(const char *text)
     return path;
 }
 
+/* Remove a file of test_temp_file now and free its place (a loop that makes one per
+ * iteration stays within the table at any SLPI_TEST_MULTIPLIER). */
+static inline void test_temp_remove(const char *path)
+{
+    for (int i = 0; i < test_ntemp_; i++)
+        if (strcmp(test_temp_paths_[i], path) == 0) {
+            unlink(test_temp_paths_[i]);
+            if (i != test_ntemp_ - 1) strcpy(test_temp_paths_[i], test_temp_paths_[test_ntemp_ - 1]);
+            test_ntemp_--;
+            return;
+        }
+}
+
 #define TEST_CHECK(cond) \
     do { test_checks_++; if (!(cond)) test_fail_(__FILE__, __LINE__, "%s", #cond); } while (0)
 #define TEST_CHECKF(cond, ...) \
