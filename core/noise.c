@@ -650,6 +650,14 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
 #define NOISE_CHUNK_LOG 11
 #define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
 
+/* x[i] = sigma x[i], i < n: normals to increments. */
+static void noise_scale(double *x, size_t n, double sigma)
+{
+    for (size_t i = 0; i < n; i++) {
+        x[i] = sigma * x[i];
+    }
+}
+
 /* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
  * + right child; out == in allowed). */
 static void noise_pair_sums(const double *in, size_t m, double *out)
@@ -674,18 +682,14 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
 
     if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
         slpi_noise_normals(seed, path, component, first, count, out);
-        for (size_t i = 0; i < count; i++) {
-            out[i] = sigma * out[i];
-        }
+        noise_scale(out, count, sigma);
         return;
     }
     while (j < end) {
         const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
         slpi_noise_normals(seed, path, component, j, len, z);
         j += len;
-        for (size_t i = 0; i < len; i++) {
-            z[i] = sigma * z[i];
-        }
+        noise_scale(z, len, sigma);
         size_t m = len;
         for (int level = 0; level < inner; level++) {
             m /= 2;
@@ -718,9 +722,7 @@ void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t com
     noise_normals_paths(SLPI_NOISE_BEST, seed, path, npaths, component, first, count, lev, stride);
     for (size_t q = 0; q < npaths; q++) {
         double *const *l = lev + q * stride;
-        for (size_t i = 0; i < count; i++) {
-            l[0][i] = sigma * l[0][i];
-        }
+        noise_scale(l[0], count, sigma);
         for (int i = 1; i <= nup; i++) {
             noise_pair_sums(l[i - 1], count >> i, l[i]);
         }

@@ -74,7 +74,6 @@ ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const
     s->prev = s->last;
     s->last = d;
     const ens_vl zero = (ens_vl){0}, none = zero - 1;
-    const ens_vl nan = ~(ENS_FINITE(d) & ENS_FINITE(m));
     const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){0} + 1);
     const double tol100 = 100 * pol->tol;
     if (pol->fixed_iters <= 0 && it < pol->maxit) {
@@ -82,6 +81,7 @@ ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const
         const ens_vl stop = may & *act;
         if (!ens_any(&stop)) return 0;
     }
+    const ens_vl nan = ~(ENS_FINITE(d) & ENS_FINITE(m));
     ens_vl st;
     if (pol->fixed_iters > 0) {
         st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
