@@ -52,8 +52,8 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
     }
     if (sscanf(text, "so3^%d%n", &n, &used) == 1 && used > 0 && text[used] == 0
         && isdigit((unsigned char)text[4])) {
-        if (n < 1 || n > 64)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so3^k needs 1 <= k <= 64", key, text);
+        if (n < 2 || n > 64)   /* k = 1 is so3 (the built-in vortices start at 2) */
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so3^k needs 2 <= k <= 64 (k = 1: so3)", key, text);
         a->kind = SLPI_ALGEBRA_SO3K; a->n = n; a->dim = 3 * n;
         return SLPI_OK;
     }
@@ -247,7 +247,7 @@ static size_t number_len(const char *s)
 /* A finite constant: no overflow to infinity, no underflow to a subnormal (0 itself is fine). */
 static int number_value(parser *P, const char *at, size_t len, double *v)
 {
-    char buf[128];
+    char buf[800];
     if (len >= sizeof buf) return fail(P, at, "number longer than %d characters", (int)sizeof buf - 1);
     memcpy(buf, at, len);
     buf[len] = 0;

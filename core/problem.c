@@ -368,8 +368,8 @@ static int set_model_key(slpi_problem *p, const char *key, const char *value, in
     while (*t == ' ' || *t == '\t' || *t == '+') t++;
     size_t tl = strlen(t);
     while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
-    if (tl >= SLPI_MODEL_NAME_MAX) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s=%s: at most %d characters", key, value, SLPI_MODEL_NAME_MAX - 1);
+    if (tl >= SLPI_MODEL_PARAM_TEXT) {
+        *rc = slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
         return 1;
     }
     int i = 0;
