@@ -65,6 +65,7 @@ int slpi_parse_text_line(const char *file, long line, const char *s, size_t len,
 typedef enum {
     SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP, SLPI_SYS_MANAKOV,
     SLPI_SYS_POINT_VORTICES, SLPI_SYS_EULER_ZEITLIN, SLPI_SYS_SINE_EULER,
+    SLPI_SYS_MODEL,     /* a model described as data (docs/models.md) */
     SLPI_SYS_COUNT
 } slpi_system_id;
 
@@ -123,6 +124,12 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
 #define SLPI_PATH_MAX 4096
+/* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
+ * noise Hamiltonians, parameters, and the length of a parameter's name and value text. */
+#define SLPI_EXPR_MAX_TEXT 4096
+#define SLPI_MODEL_MAX_NOISE 16
+#define SLPI_MODEL_MAX_PARAMS 32
+#define SLPI_MODEL_NAME_MAX 32
 
 typedef struct {
     /* what */
@@ -147,6 +154,14 @@ typedef struct {
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
+    /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM
+     * (M = the highest index given; gaps are an error) and parameters param.NAME, all as
+     * the text given, parsed by core/expr.h */
+    struct { char algebra[SLPI_MODEL_NAME_MAX]; char H[SLPI_EXPR_MAX_TEXT];
+             char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
+             int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
+             char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
+             double param[SLPI_MODEL_MAX_PARAMS]; } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
     int n_x0;

@@ -30,6 +30,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
+    if (!ctor) return slpi_error_set(err, SLPI_EINPUT, "fast: system %s is not built on this path", slpi_system_name(p->system));
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
     f->p = *p;
