@@ -125,11 +125,12 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
 #define SLPI_PATH_MAX 4096
 /* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
- * noise Hamiltonians, parameters, and the length of a parameter's name and value text. */
+ * noise Hamiltonians, parameters, the length of a parameter's name and of its value text. */
 #define SLPI_EXPR_MAX_TEXT 4096
 #define SLPI_MODEL_MAX_NOISE 16
 #define SLPI_MODEL_MAX_PARAMS 32
 #define SLPI_MODEL_NAME_MAX 32
+#define SLPI_MODEL_PARAM_TEXT 128   /* room for a double's exact decimal expansion, e.g. 0.1's 57 */
 
 typedef struct {
     /* what */
@@ -160,7 +161,7 @@ typedef struct {
     struct { char algebra[SLPI_MODEL_NAME_MAX]; char H[SLPI_EXPR_MAX_TEXT];
              char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
              int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
-             char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
+             char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_PARAM_TEXT];
              double param[SLPI_MODEL_MAX_PARAMS]; } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */

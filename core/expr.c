@@ -52,8 +52,8 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
     }
     if (sscanf(text, "so3^%d%n", &n, &used) == 1 && used > 0 && text[used] == 0
         && isdigit((unsigned char)text[4])) {
-        if (n < 1 || n > 64)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so3^k needs 1 <= k <= 64", key, text);
+        if (n < 2 || n > 64)   /* k = 1 is so3 (the built-in vortices start at 2) */
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so3^k needs 2 <= k <= 64 (k = 1: so3)", key, text);
         a->kind = SLPI_ALGEBRA_SO3K; a->n = n; a->dim = 3 * n;
         return SLPI_OK;
     }
@@ -247,7 +247,7 @@ static size_t number_len(const char *s)
 /* A finite constant: no overflow to infinity, no underflow to a subnormal (0 itself is fine). */
 static int number_value(parser *P, const char *at, size_t len, double *v)
 {
-    char buf[128];
+    char buf[800];
     if (len >= sizeof buf) return fail(P, at, "number longer than %d characters", (int)sizeof buf - 1);
     memcpy(buf, at, len);
     buf[len] = 0;
@@ -477,6 +477,24 @@ int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_
     return SLPI_OK;
 }
 
+int slpi_expr_number(const char *key, const char *text, double *v, slpi_error *err)
+{
+    const char *s = text;
+    while (*s == ' ' || *s == '\t') s++;
+    const char *num = s;
+    if (*s == '-' || *s == '+') s++;
+    size_t len = number_len(s);
+    const char *end = s + len;
+    while (*end == ' ' || *end == '\t') end++;
+    if (!len || *end)
+        return slpi_error_set(err, SLPI_EINPUT, "%s=%.60s: not a decimal number (digits, '.', exponent; "
+                              "an optional sign)", key, text);
+    parser P = { .key = key, .text = text, .err = err };
+    if (number_value(&P, s, len, v) < 0) return SLPI_EINPUT;
+    if (*num == '-') *v = -*v;
+    return SLPI_OK;
+}
+
 /* ------------------------------------------------------------ whole models */
 
 void slpi_model_free(slpi_model *m)
@@ -519,4 +537,86 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
         }
     }
     return SLPI_OK;
+}
+
+/* ------------------------------------------------------------ consistency rule */
+
+/* Indices of a coordinate's basis element: so(n) (i, j); su(n) (a, a) or (a, b). */
+static void index_pair(const slpi_algebra *a, int i, int *r, int *c)
+{
+    if (a->kind == SLPI_ALGEBRA_SON) {
+        upper_pair(a->n, i, r, c);
+    } else if (i < a->n) {
+        *r = *c = i;
+    } else {
+        upper_pair(a->n, (i - a->n) / 2, r, c);
+    }
+}
+
+int slpi_algebra_commute(const slpi_algebra *a, int i, int j)
+{
+    if (i == j) return 1;
+    switch (a->kind) {
+    case SLPI_ALGEBRA_SO3: return 0;
+    case SLPI_ALGEBRA_SE3:
+        /* [(x, 0), (y, 0)] = (x cross y, 0), [(x, 0), (0, b)] = (0, x cross b), translations commute */
+        return (i >= 3 && j >= 3) || i % 3 == j % 3;
+    case SLPI_ALGEBRA_SO3K: return i / 3 != j / 3;
+    case SLPI_ALGEBRA_SON:
+    case SLPI_ALGEBRA_SUN: {
+        int r1, c1, r2, c2;
+        index_pair(a, i, &r1, &c1);
+        index_pair(a, j, &r2, &c2);
+        if (a->kind == SLPI_ALGEBRA_SUN && r1 == c1 && r2 == c2) return 1;   /* diagonal */
+        return r1 != r2 && r1 != c2 && c1 != r2 && c1 != c2;
+    }
+    }
+    return 0;
+}
+
+int slpi_expr_affine(const slpi_expr *e)
+{
+    unsigned char *aff = malloc((size_t)e->n);
+    if (!aff) return 0;
+    for (int i = 0; i < e->n; i++) {
+        const slpi_expr_node *n = &e->node[i];
+        int a = n->a, b = n->b;
+        if (!e->dep[i]) { aff[i] = 1; continue; }
+        switch (n->op) {
+        case SLPI_EXPR_COORD: aff[i] = 1; break;
+        case SLPI_EXPR_NEG: aff[i] = aff[a]; break;
+        case SLPI_EXPR_ADD: case SLPI_EXPR_SUB: aff[i] = aff[a] && aff[b]; break;
+        case SLPI_EXPR_MUL: aff[i] = (!e->dep[a] && aff[b]) || (!e->dep[b] && aff[a]); break;
+        case SLPI_EXPR_DIV: aff[i] = !e->dep[b] && aff[a]; break;
+        case SLPI_EXPR_POWI: aff[i] = n->arg == 1 && aff[a]; break;
+        default: aff[i] = 0; break;
+        }
+    }
+    int r = aff[e->n - 1];
+    free(aff);
+    return r;
+}
+
+int slpi_model_le_consistent(const slpi_model *m, const char **why)
+{
+    int affine = 1;
+    for (int k = 1; k <= m->M; k++) {
+        const slpi_expr *e = &m->H[k];
+        if (slpi_expr_affine(e)) continue;
+        affine = 0;
+        for (int i = 0; i < e->n; i++) {
+            if (e->node[i].op != SLPI_EXPR_COORD) continue;
+            for (int j = 0; j < i; j++)
+                if (e->node[j].op == SLPI_EXPR_COORD
+                    && !slpi_algebra_commute(&m->alg, e->node[i].arg, e->node[j].arg)) {
+                    *why = "a noise Hamiltonian is neither affine nor a function of coordinates whose "
+                           "basis elements commute, so Lie-Euler's missed drift need not vanish "
+                           "(docs/models.md#schemes)";
+                    return 0;
+                }
+        }
+    }
+    *why = m->M == 0 ? "no noise" : affine ? "affine noise Hamiltonians"
+         : "every noise Hamiltonian is affine or a function of commuting coordinates";
+    return 1;
 }

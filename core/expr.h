@@ -118,7 +118,7 @@ typedef struct {
     int dim;        /* coordinates (the state layout's length) */
 } slpi_algebra;
 
-/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 16), "so3^k" (1 <= k <= 64);
+/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 16), "so3^k" (2 <= k <= 64);
  * an error names key=text and lists the families. */
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */
@@ -148,6 +148,11 @@ int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_
                     int npar, const slpi_expr_param *par, slpi_error *err);
 void slpi_expr_free(slpi_expr *e);
 
+/* A parameter's value (key param.NAME): a NUMBER of the grammar with an optional sign,
+ * blanks around it allowed, finite and not subnormal; *v its binary64 rounding. The
+ * error names key=text. */
+int slpi_expr_number(const char *key, const char *text, double *v, slpi_error *err);
+
 /* ------------------------------------------------------------ whole models */
 
 /* A parsed model: H[0] = H, H[k] = noise_Hk (k = 1..M). Built from the problem's model
@@ -161,5 +166,17 @@ typedef struct {
 
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);
 void slpi_model_free(slpi_model *m);
+
+/* 1 if the basis elements of coordinates i and j commute ([e_i, e_j] = 0). */
+int slpi_algebra_commute(const slpi_algebra *a, int i, int j);
+/* 1 if e is affine in the coordinates (its gradient is constant). */
+int slpi_expr_affine(const slpi_expr *e);
+/* The Lie-Euler consistency rule on a model (docs/models.md#schemes): every noise
+ * Hamiltonian is affine, or depends only on coordinates whose basis elements commute
+ * pairwise. Then D xi_k[V_k] = 0 for V_k = ad*_{xi_k} mu (with a diagonal pairing,
+ * <V_k, e_j> = <mu, [xi_k, e_j]> = 0 for each coordinate j that H_k depends on), so the
+ * missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes. A sufficient rule: a model it
+ * refuses may still be consistent. Returns 1 or 0, *why a static reason. */
+int slpi_model_le_consistent(const slpi_model *m, const char **why);
 
 #endif

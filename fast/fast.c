@@ -12,6 +12,7 @@ typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
     slpi_fast_sys_rigid_body, slpi_fast_sys_heavy_top, slpi_fast_sys_manakov,
     slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler,
+    slpi_fast_sys_model,
 };
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
@@ -30,7 +31,6 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
-    if (!ctor) return slpi_error_set(err, SLPI_EINPUT, "fast: system %s is not built on this path", slpi_system_name(p->system));
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
     f->p = *p;
