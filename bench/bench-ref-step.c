@@ -8,7 +8,7 @@
  * step; "ended" names the status that stopped a run early (UNABLE: the precision cap
  * was reached; invalid: the enclosure overflowed). Euler–Zeitlin is ref-b's
  * (bench-ref-zeitlin). P4 is timed on restarted runs of 100 steps, best of 3. Last (alone
- * with --model): the model rigid body against the built-in per certified step (issue 24). */
+ * with --model): the model rigid body against the built-in per certified step. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,9 +84,10 @@ static double ref_cost(const slpi_problem *p, const double *x0)
     return best;
 }
 
-/* Issue 24's speed figure: the ISO rigid body restated as a model (models/rigid-body.slpi:
- * the same inertia, iso-quad noise with amp 0.1) against the built-in, per certified step
- * of every scheme, in one run (goal: model within 5x of the built-in). */
+/* The models' certified speed figure (docs/models.md#certified-derivatives): the ISO rigid
+ * body restated as a model (models/rigid-body.slpi: the same inertia, iso-quad noise with
+ * amp 0.1) against the built-in, per certified step of every scheme, in one run (goal:
+ * the model within 5x of the built-in). */
 static void model_ratio(void)
 {
     static const char *const keys[][2] = {

@@ -144,7 +144,7 @@ double slpi_ref_vec_radius(arb_srcptr x, int n);
 
 /* ------------------------------------------------------- algebra families
  * The structure of each family, written once in its built-in system's file and shared
- * with ref/model.c (docs/models.md#algebras). Invariant 0 is H0, the system's own; the
+ * with ref/model.c (docs/models.md, docs/conventions.md#algebras). Invariant 0 is H0, the system's own; the
  * Casimir functions fill invariants 1..n_inv-1, the name functions set their names and
  * s->n_inv (s->dim and s->N set first).
  *   so(3), hat map (ref/rigid-body.c): X = hat x; coad(b, x) = b × x;
