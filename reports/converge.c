@@ -674,7 +674,7 @@ static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study
     slpi_checkpoint_reader r;
     int rc = slpi_checkpoint_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
-    long nl, nd;
+    long nl = 0, nd = 0;
     int mine = 0;
     for (const char *s = study; *s; s++) mine += *s == '\n';
     rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
