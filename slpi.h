@@ -53,6 +53,11 @@ int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *ou
  * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (*out set to
  * it; the caller names file:line). */
 int slpi_parse_binary64(const char *text, double *out);
+/* Threads of one command's OpenMP work (core/threads.c): `requested` (> 0), or the OpenMP
+ * runtime's default (OMP_NUM_THREADS) when requested <= 0, into *nt; more than
+ * SLPI_MAX_THREADS is refused (SLPI_EINPUT, the message names who and the source). */
+#define SLPI_MAX_THREADS 256
+int slpi_threads_resolve(int requested, const char *who, int *nt, slpi_error *err);
 /* Open an input file for reading: a regular file or a pipe; a folder or a device
  * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */
 FILE *slpi_input_open(const char *path, slpi_error *err);
