@@ -91,6 +91,10 @@ sed '13s/\t[^\t]*$/\t1e999/' good.noise > f; row "f:13: expected a hex float and
 sed '15d' good.noise > short; row "short:14: truncated file: 4 data rows, the header says 5" run $P noise_file=short
 sed '14s/\t[^\t]*$/\t0.125/' good.noise > f; row "f:14: hex and decimal copies differ" run $P noise_file=f
 sed '4s/3/-3/' good.noise > g; row "g:4: bad component count: -3" run $P noise_file=g
+sed '13i\
+# a comment between data rows' good.noise > f; row "f:13: a '#' line between data rows" run $P noise_file=f
+"$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 10 --first 5 > first5.noise
+row "first5.noise: holds steps 5..14, the run needs steps 0..4" run $P noise_file=first5.noise
 "$slpi" noise --seed 1 --path 0 --components 2 --h 0.00390625 --steps 5 > m2.noise
 row "m2.noise: 2 components per step, the problem has M = 3" run $P noise_file=m2.noise
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.0078125 --steps 5 > h2.noise
