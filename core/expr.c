@@ -411,34 +411,28 @@ static int parse_unary(parser *P)
     return parse_power(P);
 }
 
-static int parse_term(parser *P)
+/* A left-associative chain of one precedence level: level 0 sums (+ -) of level-1
+ * terms, level 1 products (* /) of unary factors. */
+static int parse_chain(parser *P, int level)
 {
-    int a = parse_unary(P);
+    static const char ops[2][2] = { { '+', '-' }, { '*', '/' } };
+    static const int codes[2][2] = { { SLPI_EXPR_ADD, SLPI_EXPR_SUB }, { SLPI_EXPR_MUL, SLPI_EXPR_DIV } };
+    int a = level ? parse_unary(P) : parse_chain(P, 1);
     while (a >= 0) {
         blanks(P);
         const char *at = P->s;
-        if (*at != '*' && *at != '/') break;
+        if (*at != ops[level][0] && *at != ops[level][1]) break;
         P->s++;
-        int b = parse_unary(P);
+        int b = level ? parse_unary(P) : parse_chain(P, 1);
         if (b < 0) return b;
-        a = add_node(P, at, *at == '*' ? SLPI_EXPR_MUL : SLPI_EXPR_DIV, a, b, 0);
+        a = add_node(P, at, codes[level][*at == ops[level][1]], a, b, 0);
     }
     return a;
 }
 
 static int parse_expr(parser *P)
 {
-    int a = parse_term(P);
-    while (a >= 0) {
-        blanks(P);
-        const char *at = P->s;
-        if (*at != '+' && *at != '-') break;
-        P->s++;
-        int b = parse_term(P);
-        if (b < 0) return b;
-        a = add_node(P, at, *at == '+' ? SLPI_EXPR_ADD : SLPI_EXPR_SUB, a, b, 0);
-    }
-    return a;
+    return parse_chain(P, 0);
 }
 
 void slpi_expr_free(slpi_expr *e)

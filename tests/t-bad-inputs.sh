@@ -156,7 +156,7 @@ row "noise_H2 is given but noise_H1 is not" run $Mo "H=x1^2" "noise_H2=x2"
 row "noise_H17: unknown key" run $Mo "H=x1^2" "noise_H17=x2"
 row "param.a=abc: not a decimal number" run $Mo "H=x1^2" param.a=abc
 row "param.1a: a parameter name is a letter" run $Mo "H=x1^2" param.1a=2
-row "system=model needs its initial state: x0= or x0_file=" run system=model algebra=so3 "H=x1^2"
+row "system=model has no default initial state: give x0= or x0_file=" run system=model algebra=so3 "H=x1^2"
 row "x0: 3 values given, the model state has 6" run system=model algebra=se3 "H=pi1^2" x0=1,0,0 --scheme tmk
 row "stochastic Lie-Euler is not Stratonovich-consistent: a noise Hamiltonian is neither affine" run $Mo --scheme rkmk-le "H=x1^2" "noise_H1=x1*x2"
 row "scheme isomp is not applicable to a model on se3" run system=model algebra=se3 "H=pi1^2" x0=1,0,0,0,0,1 --scheme isomp
