@@ -63,7 +63,6 @@ static int mpi_combine(double *buf, size_t n, void *arg)
 #endif
 
 /* Limits checked before anything is allocated (exit 2 with the option named). */
-#define CONV_MAX_THREADS 256
 #define CONV_MAX_BATCHES 65536
 #define CONV_MAX_BOOT 1000000
 
@@ -130,7 +129,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'p': rc = slpi_parse_u64("--path0", optarg, UINT32_MAX, &cfg.path0, &err); break;
         case 'b': rc = slpi_parse_int("--batches", optarg, 1, CONV_MAX_BATCHES, &cfg.batches, &err); break;
         case 'B': rc = slpi_parse_int("--boot", optarg, 0, CONV_MAX_BOOT, &cfg.boot, &err); break;
-        case 't': rc = slpi_parse_int("--threads", optarg, 1, CONV_MAX_THREADS, &cfg.threads, &err); break;
+        case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &cfg.threads, &err); break;
         case 'C': cfg.checkpoint = optarg; break;
         case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
         case 'r': cfg.resume = optarg; break;

@@ -978,6 +978,13 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
     return SLPI_OK;
 }
 
+int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error *err)
+{
+    for (int i = 0; i < slpi_problem_state_dim(p); i++)
+        if (!isfinite(x[i])) return slpi_error_set(err, SLPI_EINPUT, "x0[%d] = %g: not finite", i, x[i]);
+    return check_manifold(p, x, "x0", err);
+}
+
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
 {
     int dim = slpi_problem_state_dim(p);
