@@ -446,6 +446,9 @@ typedef struct {
      * has set the initial state already. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
+    /* optional (NULL: none): why the last step failed, in words ("" if not known); the
+     * certified path's UNABLE reason (a model's domain error names its key and column) */
+    const char *(*why)(void *ctx);
 } slpi_path_ops;
 
 typedef struct {
