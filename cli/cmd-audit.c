@@ -26,7 +26,9 @@ static void help(FILE *f)
             "                  did not come out as it demands\n"
             "  --cache DIR     reuse per-claim results keyed by the claim's registry lines,\n"
             "                  the size and this executable (resumes an interrupted run)\n"
-            "  --only ID       evaluate one claim (e.g. V4)\n"
+            "  --only ID,...   evaluate these claims only (e.g. V4 or I4,I25)\n"
+            "  --cached-only   with --cache: report only the claims the cache holds (the others\n"
+            "                  \"not run\"), computing nothing: archives an unfinished FULL run\n"
             "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
             "  --quiet, -q     no per-check log\n");
@@ -52,7 +54,7 @@ int slpi_cli_audit(int argc, char **argv)
         { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
         { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
-        { "cache", required_argument, 0, 'k' },  
+        { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
         { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit";
@@ -69,6 +71,7 @@ int slpi_cli_audit(int argc, char **argv)
         case 't': a.tests = optarg; break;
         case 'C': a.controls = 1; break;
         case 'k': a.cache = optarg; break;
+        case 'K': a.cached_only = 1; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
@@ -85,6 +88,10 @@ int slpi_cli_audit(int argc, char **argv)
     snprintf(sub, sizeof sub, "%s/data", out);
     bad |= mkdirs(sub);
     if (a.cache) bad |= mkdirs(a.cache);
+    if (a.cached_only && !a.cache) {
+        fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
+        return SLPI_EINPUT;
+    }
     if (bad) {
         fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out,
                 a.cache ? " or " : "", a.cache ? a.cache : "");
@@ -111,11 +118,11 @@ int slpi_cli_audit(int argc, char **argv)
     }
     rc = slpi_audit_write(&a, secs, &err);
     if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-    int count[4] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = {0};
     for (int j = 0; j < a.nclaims; j++) count[a.claims[j].verdict]++;
-    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE\n"
-           "report %s/index.html, %s/claims.json\n", a.nclaims, secs, count[0], count[1], count[2],
-           count[3], out, out);
+    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
+           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n", a.nclaims, secs,
+           count[0], count[1], count[2], count[3], count[4], out, out);
     printf("verdicts that differ from the registry's expectation:\n");
     int nd = 0;
     for (int j = 0; j < a.nclaims; j++) {

@@ -3,6 +3,9 @@
  * check with its number, evidence, command, figure and control) and index.html (the papers
  * cited, a summary table, then one section per claim), with provenance. */
 #include <jansson.h>
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,10 +64,33 @@ static void audit_size(const slpi_audit *a, const slpi_audit_claim *cl, char *ou
     }
 }
 
+/* When and where: UTC date, host name, processors and load average at the time of writing. */
+static void run_stamp(char *date, size_t nd, char *machine, size_t nm)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, nd, "%Y-%m-%d %H:%M UTC", &tm);
+    char host[128] = "?", load[64] = "?";
+    gethostname(host, sizeof host - 1);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?");
+        load[strcspn(load, "\n")] = 0;
+        fclose(f);
+    }
+    snprintf(machine, nm, "%s, %ld processors, load average %s", host, sysconf(_SC_NPROCESSORS_ONLN),
+             load);
+}
+
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     json_t *root = json_object(), *arr = json_array();
-    json_object_set_new(root, "format", json_string("slpi-audit 2"));
+    json_object_set_new(root, "format", json_string("slpi-audit 3"));
+    char date[64], machine[256];
+    run_stamp(date, sizeof date, machine, sizeof machine);
+    json_object_set_new(root, "date", json_string(date));
+    json_object_set_new(root, "machine", json_string(machine));
     json_object_set_new(root, "size", json_string(a->full ? "full" : "reduced"));
     json_object_set_new(root, "seconds", json_real(seconds));
     char *prov = NULL;
@@ -92,6 +118,21 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(o, "verdict", json_string(slpi_claim_verdict_name(cl->verdict)));
         json_object_set_new(o, "reason", json_string(cl->reason));
         json_object_set_new(o, "why", json_string(cl->why));
+        json_object_set_new(o, "why_text", json_string(cl->why_text));
+        json_object_set_new(o, "quote", json_string(cl->quote));
+        json_object_set_new(o, "rule", json_string(cl->rule));
+        json_object_set_new(o, "choices", json_string(cl->choices));
+        json_object_set_new(o, "from_cache", json_boolean(cl->cached));
+        json_t *vars = json_array();
+        for (int v = 0; v < cl->nvar; v++) {
+            json_t *w = json_object();
+            json_object_set_new(w, "label", json_string(cl->var[v].label));
+            json_object_set_new(w, "what", json_string(cl->var[v].what));
+            json_object_set_new(w, "verdict", json_string(slpi_claim_verdict_name(cl->var[v].verdict)));
+            json_object_set_new(w, "reason", json_string(cl->var[v].reason));
+            json_array_append_new(vars, w);
+        }
+        json_object_set_new(o, "variants", vars);
         json_object_set_new(o, "expected", json_string(cl->expected));
         json_object_set_new(o, "differs_from_expected", json_boolean(differs(cl)));
         if (cl->condition[0]) json_object_set_new(o, "condition", json_string(cl->condition));
@@ -99,6 +140,12 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
             const slpi_audit_check *c = &a->checks[i];
             json_t *k = json_object();
             json_object_set_new(k, "role", json_string(slpi_audit_role_name(c->role)));
+            json_object_set_new(k, "variant", json_string(c->vlabel));
+            json_object_set_new(k, "line", json_integer(c->line));
+            json_t *nums = json_object();
+            for (int m = 0; m < c->nnum; m++)
+                if (isfinite(c->num[m])) json_object_set_new(nums, c->num_name[m], json_real(c->num[m]));
+            json_object_set_new(k, "numbers", nums);
             json_object_set_new(k, "case", json_string(c->kase));
             json_object_set_new(k, "check", json_string(c->check));
             json_object_set_new(k, "outcome", json_string(outcome_name(c->outcome)));
@@ -207,7 +254,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
 {
     FILE *f = fopen(path, "w");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", path);
-    int count[4] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = {0};
     for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
     fprintf(f, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
             "</title>\n<style>body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;"
@@ -228,7 +275,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     }
     fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
             a->full ? "the papers' (FULL=1)" : "reduced", seconds);
-    for (int v = 0; v < 4; v++)
+    for (int v = 0; v < SLPI_CLAIM_NVERDICTS; v++)
         fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
     fprintf(f, "</p>\n<p>How a verdict is reached: every claim has decisive checks (a number "
