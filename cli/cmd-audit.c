@@ -31,6 +31,8 @@ static void help(FILE *f)
             "                  \"not run\"), computing nothing: archives an unfinished FULL run\n"
             "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
+            "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
+            "                  registry to FILE (- for stdout) and stop (no run)\n"
             "  --quiet, -q     no per-check log\n");
 }
 
@@ -55,9 +57,10 @@ int slpi_cli_audit(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
         { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
+        { "docs", required_argument, 0, 'D' },
         { 0, 0, 0, 0 }
     };
-    const char *claims = "reports/claims.txt", *out = "build/audit";
+    const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
     slpi_audit a;
     memset(&a, 0, sizeof a);
     int quiet = 0, c;
@@ -72,6 +75,7 @@ int slpi_cli_audit(int argc, char **argv)
         case 'C': a.controls = 1; break;
         case 'k': a.cache = optarg; break;
         case 'K': a.cached_only = 1; break;
+        case 'D': docs = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
@@ -80,6 +84,17 @@ int slpi_cli_audit(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, "slpi audit: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;
+    }
+    if (docs) {
+        slpi_error e = { 0, "" };
+        int r = slpi_audit_load(&a, claims, &e);
+        FILE *f = r ? NULL : strcmp(docs, "-") ? fopen(docs, "w") : stdout;
+        if (!r && !f) snprintf(e.msg, sizeof e.msg, "%s: cannot write", docs), r = SLPI_EINPUT;
+        if (!r) r = slpi_audit_docs(&a, f);
+        if (f && f != stdout && fclose(f)) r = SLPI_EINPUT;
+        if (r) fprintf(stderr, "slpi audit: %s\n", e.msg[0] ? e.msg : "cannot write the docs");
+        slpi_audit_free(&a);
+        return r;
     }
     snprintf(a.outdir, sizeof a.outdir, "%s", out);
     char sub[SLPI_PATH_MAX + 16];

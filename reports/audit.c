@@ -296,7 +296,7 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
             char q[1024];
             if (x[i].kind == '"') {
                 snprintf(q, sizeof q, "\"%s\" (%s)", x[i].b, x[i].a);
-                append(cl->quote, sizeof cl->quote, " ", q);
+                append(cl->quote, sizeof cl->quote, "; ", q);
             } else if (x[i].kind == '~') {
                 append(cl->rule, sizeof cl->rule, " ", x[i].b);
                 cl->rule_line = x[i].line;

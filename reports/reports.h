@@ -225,5 +225,7 @@ int slpi_audit_controls_wrong(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 void slpi_audit_free(slpi_audit *a);
+/* docs/claims.md's per-claim entries, from the registry alone (reports/audit-docs.c). */
+int slpi_audit_docs(const slpi_audit *a, FILE *f);
 
 #endif
