@@ -31,6 +31,8 @@ static void help(FILE *f)
             "                  \"not run\"), computing nothing: archives an unfinished FULL run\n"
             "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
+            "  --archive DIR   an archived FULL=1 report folder (reports/full) whose verdicts\n"
+            "                  and numbers the report shows beside this run's\n"
             "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
             "                  registry to FILE (- for stdout) and stop (no run)\n"
             "  --quiet, -q     no per-check log\n");
@@ -57,7 +59,7 @@ int slpi_cli_audit(int argc, char **argv)
         { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
         { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
-        { "docs", required_argument, 0, 'D' },
+        { "docs", required_argument, 0, 'D' },  { "archive", required_argument, 0, 'A' },
         { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
@@ -76,6 +78,7 @@ int slpi_cli_audit(int argc, char **argv)
         case 'k': a.cache = optarg; break;
         case 'K': a.cached_only = 1; break;
         case 'D': docs = optarg; break;
+        case 'A': a.archive = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;

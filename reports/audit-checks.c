@@ -158,7 +158,8 @@ int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char 
                 snprintf(out, n, "{%d.%s}", k, name);
                 return -1;
             }
-            l += (size_t)snprintf(out + l, n - l, "%.3g", c->num[j]);
+            if (isfinite(c->num[j])) l += (size_t)snprintf(out + l, n - l, "%.3g", c->num[j]);
+            else l += (size_t)snprintf(out + l, n - l, "%s", isinf(c->num[j]) ? "inf" : "(no value)");
             s += used - 1;
             continue;
         }

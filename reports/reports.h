@@ -191,6 +191,7 @@ typedef struct {
     int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
     const char *cache;          /* per-claim result cache folder (NULL: none) */
     int cached_only;            /* 1: only what the cache holds (claims not in it: not run) */
+    const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;
