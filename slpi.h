@@ -149,7 +149,9 @@ typedef struct {
     /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
-             int potential_printed; double theta0; double pi0[3]; } ht;
+             int potential_printed; double theta0; double pi0[3];
+             int exp_form; /* fast RKMK orbit map: 0 cancellation-free coefficients (default),
+                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring) */ } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (docs/systems.md#manakov) */
