@@ -30,8 +30,10 @@ then the module's own tests); tests/mutants/run.sh then applies it in its scratc
 builds, runs those first and the rest of the suite after them, stopping at the first
 failure, each test under a timeout. A mutant that does not compile does not count.
 
-usage: generate.py list SEED N            the mutants, one line each (no files written)
-       generate.py write SEED N DIR       write DIR/NAME.patch for each
+usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no files)
+       generate.py write SEED N DIR [MODULE...]  write DIR/NAME.patch for each
+                                        (MODULE...: only these modules, for the self-test
+                                        tests/t-mutants-random.sh)
        generate.py run SEED N             write to build/mutants-random/SEED and run them,
                                         then the table killed / survived / not compiled /
                                         timed out by module
@@ -210,8 +212,8 @@ def module_of(path):
     return path.split("/")[0]
 
 
-def draw(seed, n):
-    files = sources()
+def draw(seed, n, modules=MODULES):
+    files = [f for f in sources() if module_of(f) in modules]
     lines = collections.Counter()
     bymod = collections.defaultdict(lambda: collections.defaultdict(list))
     for f in files:
@@ -219,14 +221,14 @@ def draw(seed, n):
         lines[m] += sum(1 for _ in open(os.path.join(TOP, f), "rb"))
         for s in sites_of(f):
             bymod[m][s.kind].append(s)
-    total = sum(lines[m] for m in MODULES)
-    quota = {m: n * lines[m] // total for m in MODULES}
-    rema = sorted(MODULES, key=lambda m: (-(n * lines[m] % total), MODULES.index(m)))
+    total = sum(lines[m] for m in modules)
+    quota = {m: n * lines[m] // total for m in modules}
+    rema = sorted(modules, key=lambda m: (-(n * lines[m] % total), MODULES.index(m)))
     for m in rema[:n - sum(quota.values())]:
         quota[m] += 1
     rng = random.Random(seed)
     chosen = []
-    for m in MODULES:
+    for m in modules:
         kinds = {k: list(v) for k, v in sorted(bymod[m].items()) if v}
         for _ in range(quota[m]):
             if not kinds:
@@ -287,13 +289,13 @@ def name_of(seed, i, s):
     return "gen-%s-%03d-%s-%s-%s-%d" % (seed, i, module_of(s.path), stem, s.kind, s.line)
 
 
-def write(seed, n, outdir):
+def write(seed, n, outdir, modules=MODULES):
     os.makedirs(outdir, exist_ok=True)
     for f in os.listdir(outdir):
         if f.endswith(".patch"):
             os.remove(os.path.join(outdir, f))
     names = []
-    for i, s in enumerate(draw(seed, n)):
+    for i, s in enumerate(draw(seed, n, modules)):
         name = name_of(seed, i, s)
         with open(os.path.join(outdir, name + ".patch"), "w") as fp:
             fp.write("# what: %s (generated, seed %s)\n" % (s.describe(), seed))
@@ -347,12 +349,12 @@ def run(seed, n):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[0] == "list":
-        for i, s in enumerate(draw(argv[1], int(argv[2]))):
+    if len(argv) >= 3 and argv[0] == "list" and set(argv[3:]) <= set(MODULES):
+        for i, s in enumerate(draw(argv[1], int(argv[2]), argv[3:] or MODULES)):
             print(name_of(argv[1], i, s), s.describe())
         return 0
-    if len(argv) == 4 and argv[0] == "write":
-        for name in write(argv[1], int(argv[2]), argv[3]):
+    if len(argv) >= 4 and argv[0] == "write" and set(argv[4:]) <= set(MODULES):
+        for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES):
             print(name)
         return 0
     if len(argv) == 3 and argv[0] == "run":
