@@ -251,6 +251,14 @@ row "--boot -5: out of range" converge $C --boot -5
 row "--ref 5xyz: not an integer" converge $C --ref 5xyz
 row "--batches 99999999999: out of range \[1, 65536\]" converge $C --batches 99999999999
 row "--paths 1e6: not an integer" converge $C --paths 1e6
+# the runtime's thread count is capped like --threads (65536 crashed the runtime, 20000 took 10 s)
+export OMP_NUM_THREADS=65536
+row "converge: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out of range \[1, 256\]" converge $C
+row "verify --local: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out of range \[1, 256\]" verifyx base.tsv --local
+export OMP_NUM_THREADS=20000
+row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $C
+unset OMP_NUM_THREADS
+row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
 row "--cases abc: not an integer" props --cases abc
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
