@@ -91,6 +91,10 @@ sed '13s/\t[^\t]*$/\t1e999/' good.noise > f; row "f:13: expected a hex float and
 sed '15d' good.noise > short; row "short:14: truncated file: 4 data rows, the header says 5" run $P noise_file=short
 sed '14s/\t[^\t]*$/\t0.125/' good.noise > f; row "f:14: hex and decimal copies differ" run $P noise_file=f
 sed '4s/3/-3/' good.noise > g; row "g:4: bad component count: -3" run $P noise_file=g
+sed '13i\
+# a comment between data rows' good.noise > f; row "f:13: a '#' line between data rows" run $P noise_file=f
+"$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 10 --first 5 > first5.noise
+row "first5.noise: holds steps 5..14, the run needs steps 0..4" run $P noise_file=first5.noise
 "$slpi" noise --seed 1 --path 0 --components 2 --h 0.00390625 --steps 5 > m2.noise
 row "m2.noise: 2 components per step, the problem has M = 3" run $P noise_file=m2.noise
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.0078125 --steps 5 > h2.noise
@@ -250,6 +254,14 @@ row "--boot -5: out of range" converge $C --boot -5
 row "--ref 5xyz: not an integer" converge $C --ref 5xyz
 row "--batches 99999999999: out of range \[1, 65536\]" converge $C --batches 99999999999
 row "--paths 1e6: not an integer" converge $C --paths 1e6
+# the runtime's thread count is capped like --threads (65536 crashed the runtime, 20000 took 10 s)
+export OMP_NUM_THREADS=65536
+row "converge: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out of range \[1, 256\]" converge $C
+row "verify --local: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out of range \[1, 256\]" verifyx base.tsv --local
+export OMP_NUM_THREADS=20000
+row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $C
+unset OMP_NUM_THREADS
+row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
 row "--cases abc: not an integer" props --cases abc
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x

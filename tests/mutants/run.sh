@@ -13,7 +13,8 @@
 #      if none fails, runs the rest of the `make check` suite (minus t-mutants.sh, which
 #      dry-runs the patches and so fails on a patched tree) up to the first failure;
 #   3. reverts it (patch -R) and prints one line:
-#        KILLED     NAME by t-x            (a test failed or timed out)
+#        KILLED     NAME by t-x            (a test failed; "(timed out)" if it ran out
+#                                           of its time, SLPI_MUTANTS_TIMEOUT)
 #        KILLED     NAME by t-y, not by its killed-by t-x   (header needs fixing)
 #        SURVIVED   NAME                   (the whole suite passed: a test must be
 #                                           strengthened, or the mutant is equivalent)
@@ -84,7 +85,8 @@ run_test() {
   : > "$log/$1.txt"
   for cmd in "build/tests/$1" "sh tests/$1.sh"; do
     case $cmd in sh*) [ -f "$tree/tests/$1.sh" ] || continue ;; *) [ -f "$tree/tests/$1.c" ] || continue ;; esac
-    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || return 1
+    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || {
+      [ $? -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
   done
 }
 
@@ -193,7 +195,9 @@ for p in $patches; do
   patch -R -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1 || sync_tree
   secs=$(( $(date +%s) - start ))
   case "$result" in
-    KILLED:*) killed=$((killed+1)); printf 'KILLED     %s %s (%d s)\n' "$name" "${result#KILLED:}" "$secs" ;;
+    KILLED:*) killed=$((killed+1))
+      grep -q '^run.sh: timed out' "$log/$name.txt" 2>/dev/null && result="$result (timed out)"
+      printf 'KILLED     %s %s (%d s)\n' "$name" "${result#KILLED:}" "$secs" ;;
     BROKEN:*) bad=$((bad+1)); printf 'BROKEN     %s: %s\n' "$name" "${result#BROKEN:}" ;;
     *) printf 'SURVIVED   %s: %s (%d s)\n' "$name" "$what" "$secs" ;;
   esac
