@@ -40,6 +40,8 @@ static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
 static const char *const e_svi_out[] = { "rotation", "node", NULL };
 static const char *const e_solver[] = { "fixed-point", "newton", NULL };
 static const char *const e_tol_scale[] = { "state", "step", NULL };
+static const char *const e_predictor[] = { "euler", "none", NULL };
+static const char *const e_warm[] = { "0", "1", "2", NULL };
 static const char *const e_propagation[] = { "ball", "lohner", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
@@ -78,7 +80,8 @@ static const key_def keys[] = {
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
-    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_bool, 0, 0, "isomp, fast path: start the solve from the previous step's increment (0 | 1; not in ensembles or with checkpoints)" },
+    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start) | 2 (the last two increments extrapolated); not in ensembles or with checkpoints" },
+    { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: X_n + [Psi(X_n), X_n]/2) | none (X_n); fixed_iters starts from X_n" },
     { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
     { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },
     { "fixed_iters", ANY, K_INT, OFF(fixed_iters), 0, NULL, 0, 1e6, "run exactly this many iterations and accept (0: off)" },
@@ -742,7 +745,11 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->prec_max < p->prec)
         return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
     if (p->warm_start && p->scheme != SLPI_SCHEME_ISOMP)
-        return slpi_error_set(err, SLPI_EINPUT, "warm_start=1 is an ISOMP solver option, not %s's", sch);
+        return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's",
+                              p->warm_start, sch);
+    if (p->predictor != SLPI_PREDICTOR_EULER && p->scheme != SLPI_SCHEME_ISOMP)
+        return slpi_error_set(err, SLPI_EINPUT, "predictor=%s is an ISOMP solver option, not %s's",
+                              e_predictor[p->predictor], sch);
     if (p->svi_c != 0.25 && p->svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->svi_c);
