@@ -94,6 +94,14 @@ int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
     return -1;
 }
 
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
+{
+    if (p->svi_form != SLPI_SVI_FORM_AUTO) return p->svi_form;
+    if (p->system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
+    if (p->system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
+    return SLPI_SVI_FORM_LP;
+}
+
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)
 {
     if ((unsigned)s >= SLPI_SYS_COUNT || (unsigned)k >= SLPI_SCHEME_COUNT) {

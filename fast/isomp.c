@@ -20,25 +20,30 @@ typedef struct {
     int warm;                   /* D and xlast hold a completed step */
 } isomp_work;
 
-static int isomp_create(slpi_fast *f, slpi_error *err)
+static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
-    if (!s->m_psi || !s->m_comm_update || !s->m_unpack || !s->m_pack)
+    if (!s->m_gen_sum || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
-    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+    if (p->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
                               s->name);
-    if (f->p.solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+    if (p->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
                               "(solver=fixed-point)", s->name);
-    if (s->dim != s->cdim)
+    if (s->state_dim != s->dim)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
+    return SLPI_OK;
+}
+
+static int isomp_init(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
     size_t m = (size_t)s->mdim;
-    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 6 * m + (size_t)s->dim, err);
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 6 * m + (size_t)s->state_dim, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
     w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
@@ -52,19 +57,20 @@ static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int
     const slpi_fast_system *s = &f->sys;
     s->m_pack(s, x, w->out);
     if (f->p.warm_start) {
-        memcpy(w->xlast, x, sizeof *x * (size_t)s->dim);
+        memcpy(w->xlast, x, sizeof *x * (size_t)s->state_dim);
         w->warm = 1;
     }
     return st;
 }
 
-static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
     s->m_unpack(s, w->Xn, x);
-    int warm = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->dim) == 0;
+    int warm = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0;
     w->warm = 0;
     for (int i = 0; i < m; i++) w->Y[i] = warm ? w->Xn[i] + w->D[i] : w->Xn[i];
     slpi_fast_iter it;
@@ -73,12 +79,12 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     do {
         double dmax, ynorm;
         if (newton) {
-            s->m_psi(s, w->P, f->delta, w->Y);
+            s->m_gen_sum(s, w->P, delta, w->Y);
             if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
             dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
             ynorm = slpi_fast_maxabs(w->Yn, m);
         } else {
-            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, f->delta, w->Xn, w->Y);
+            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, delta, w->Xn, w->Y);
         }
         double *t = w->Y; w->Y = w->Yn; w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
@@ -95,7 +101,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
         return isomp_finish(f, w, x, st);
     }
     if (s->m_project) s->m_project(s, w->Y);
-    s->m_psi(s, w->P, f->delta, w->Y);
+    s->m_gen_sum(s, w->P, delta, w->Y);
     if (cay) {
         if (s->m_cay_conj(s, w->out, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
     } else {
@@ -105,5 +111,5 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
+    SLPI_SCHEME_ISOMP, isomp_check, isomp_step, isomp_init,
 };

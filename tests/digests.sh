@@ -5,8 +5,10 @@
 # four convergence studies, a property run, and the canonical-noise bit streams of the
 # tests/kat/noise.sha256 cases. Run it before and after a change and `diff` the two outputs:
 # any line that differs names what changed. Provenance lines that name the build (git_rev,
-# cflags) are left out of the digests; everything else is hashed as written.
-# --audit FILE: instead, one line "CLAIM VERDICT" per claim of an audit's claims.json.
+# cflags) and the golden report's timing column are left out of the digests; everything
+# else is hashed as written.
+# --audit FILE: instead, one line "CLAIM VERDICT" per claim of an audit's claims.json and one
+# per check (role, case, check, outcome, value; not the seconds).
 # Environment: SLPI_BIN (default build/slpi). Takes about 2 CPU-minutes (not part of
 # `make check`).
 cd "$(dirname "$0")/.." || exit 2
@@ -18,7 +20,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 claims = d.get("claims", d) if isinstance(d, dict) else d
 for c in claims:
-    print(c.get("id"), c.get("verdict", c.get("status")))
+    print(c.get("id"), c.get("verdict"))
+    for k in c.get("checks", []):   # every check's outcome and value (not its seconds)
+        print(" ", c.get("id"), k.get("role"), k.get("case"), k.get("check"), k.get("outcome"), repr(k.get("value")))
 EOF
   exit $?
 fi
@@ -35,7 +39,9 @@ for p in rkmk/heavy-top/det-441-trajectory rkmk/heavy-top/stoch-421-realization 
          iso/vortices/long svi/rigid-body/paths svi/heavy-top/case1; do
   dig "run-ref:$p" "$slpi" run --preset "$p" --ref steps=3 output_every=1 -q
 done
-dig golden "$slpi" golden --check
+# the golden report's last column is the seconds each pair took: left out
+golden() { "$slpi" golden --check | awk 'NF >= 10 { $NF = "" } { print }'; }
+dig golden golden
 dig converge-strong-rb "$slpi" converge --preset iso/rigid-body/strong --levels 2..4 --ref 6 --paths 32 --boot 50
 dig converge-sup-ht "$slpi" converge --preset rkmk/heavy-top/strong-order --kind sup --levels 2..4 --ref 6 --paths 16 --boot 20
 dig converge-weak-exact "$slpi" converge --preset svi/so3/weak-exact --kind weak --exact --levels 2..4 --ref 6 --paths 64 --boot 20
