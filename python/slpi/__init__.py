@@ -123,8 +123,8 @@ def _available_memory():
 def _guard_memory(nbytes, what, max_memory, hint=""):
     limit = _available_memory() if max_memory is None else max_memory
     if limit is not None and nbytes > limit:
-        raise SlpiError(2, "%s needs %.3g GB of memory, %s %.3g GB%s" % (
-            what, nbytes / 1e9, "available:" if max_memory is None else "max_memory=", limit / 1e9, hint),
+        raise SlpiError(2, "%s: needs %.3g GB of memory, more than %s %.3g GB (max_memory)%s" % (
+            what, nbytes / 1e9, "the available" if max_memory is None else "the stated", limit / 1e9, hint),
             "max_memory", nbytes)
 
 
@@ -286,8 +286,10 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-# Wall time of one piece of work between returns to Python (Ctrl-C is seen between pieces).
+# Wall time of one piece of work between returns to Python (Ctrl-C is seen between
+# pieces), and the steps of the first piece (later ones are sized from its time).
 _PIECE_SECONDS = 0.05
+_FIRST_PIECE = 16
 
 
 def _advance(st, steps, every, dW, out, row0, progress, include_initial):
@@ -299,7 +301,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
                               _ptr(None if out["diag"] is None else out["diag"][row]),
                               _ptr(None if out["drad"] is None else out["drad"][row]))
         row += 1
-    done, piece = 0, 16
+    done, piece = 0, _FIRST_PIECE
     rows = _ffi.new("long *")
     while done < steps:
         n = min(piece, steps - done)
@@ -432,10 +434,9 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
         if len(x0) != dim:
             raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
     rows = _row_count(steps, every)
-    nd_guess = 48
-    _guard_memory(rows * 8.0 * ((dim + nd_guess) * (2 if ref else 1) + 2) + 8 * steps, "run: %d rows" % rows,
-                  max_memory)
+    _guard_memory(rows * 8.0 * (dim * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     st = _Stepper(pr, ref, x0)
+    _guard_memory(rows * 8.0 * ((dim + st.ndiag) * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     out = dict(x=np.empty((rows, dim)), xrad=np.empty((rows, dim)) if ref else None,
                diag=np.empty((rows, st.ndiag)), drad=np.empty((rows, st.ndiag)) if ref else None,
                iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
