@@ -53,6 +53,11 @@ int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *ou
  * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (*out set to
  * it; the caller names file:line). */
 int slpi_parse_binary64(const char *text, double *out);
+/* Threads of one command's OpenMP work (core/threads.c): `requested` (> 0), or the OpenMP
+ * runtime's default (OMP_NUM_THREADS) when requested <= 0, into *nt; more than
+ * SLPI_MAX_THREADS is refused (SLPI_EINPUT, the message names who and the source). */
+#define SLPI_MAX_THREADS 256
+int slpi_threads_resolve(int requested, const char *who, int *nt, slpi_error *err);
 /* Open an input file for reading: a regular file or a pipe; a folder or a device
  * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */
 FILE *slpi_input_open(const char *path, slpi_error *err);
@@ -65,6 +70,7 @@ int slpi_parse_text_line(const char *file, long line, const char *s, size_t len,
 typedef enum {
     SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP, SLPI_SYS_MANAKOV,
     SLPI_SYS_POINT_VORTICES, SLPI_SYS_EULER_ZEITLIN, SLPI_SYS_SINE_EULER,
+    SLPI_SYS_MODEL,     /* a model described as data (docs/models.md) */
     SLPI_SYS_COUNT
 } slpi_system_id;
 
@@ -119,10 +125,19 @@ typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
 /* tol relative to max(1, |u|) (STATE, default) or to h |u| (STEP, as quflow scales its
  * stopping rule by dt |W|); |.| the max norm of the iterate */
 typedef enum { SLPI_TOL_STATE, SLPI_TOL_STEP } slpi_tol_scale;
+/* ISOMP's starting guess of the midpoint solve (docs/schemes.md#solver). */
+typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE } slpi_predictor;
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
 #define SLPI_PATH_MAX 4096
+/* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
+ * noise Hamiltonians, parameters, the length of a parameter's name and of its value text. */
+#define SLPI_EXPR_MAX_TEXT 4096
+#define SLPI_MODEL_MAX_NOISE 16
+#define SLPI_MODEL_MAX_PARAMS 32
+#define SLPI_MODEL_NAME_MAX 32
+#define SLPI_MODEL_PARAM_TEXT 128   /* room for a double's exact decimal expansion, e.g. 0.1's 57 */
 
 typedef struct {
     /* what */
@@ -136,7 +151,9 @@ typedef struct {
     /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
-             int potential_printed; double theta0; double pi0[3]; } ht;
+             int potential_printed; double theta0; double pi0[3];
+             int exp_form; /* fast RKMK orbit map: 0 cancellation-free coefficients (default),
+                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring) */ } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (docs/systems.md#manakov) */
@@ -147,6 +164,14 @@ typedef struct {
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
+    /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM
+     * (M = the highest index given; gaps are an error) and parameters param.NAME, all as
+     * the text given, parsed by core/expr.h */
+    struct { char algebra[SLPI_MODEL_NAME_MAX]; char H[SLPI_EXPR_MAX_TEXT];
+             char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
+             int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
+             char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_PARAM_TEXT];
+             double param[SLPI_MODEL_MAX_PARAMS]; } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
     int n_x0;
@@ -166,7 +191,8 @@ typedef struct {
     int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
     slpi_solver_kind solver;
     slpi_tol_scale tol_scale;        /* what tol is relative to (docs/schemes.md#solver) */
-    int warm_start;                  /* 1: ISOMP starts from the previous step's increment */
+    int warm_start;                  /* ISOMP: 1 starts from the previous step's correction, 2 extrapolates two */
+    slpi_predictor predictor;        /* ISOMP's cold start: Euler predictor (default) or X_n */
 
     /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
      * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */
@@ -435,6 +461,9 @@ typedef struct {
      * has set the initial state already. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
+    /* optional (NULL: none): why the last step failed, in words ("" if not known); the
+     * certified path's UNABLE reason (a model's domain error names its key and column) */
+    const char *(*why)(void *ctx);
 } slpi_path_ops;
 
 typedef struct {

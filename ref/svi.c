@@ -18,6 +18,7 @@
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
 #include "ref/ref.h"
+#include "core/expr.h"
 
 typedef struct {
     const slpi_ref_system *s;
@@ -459,13 +460,24 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
     return ok;
 }
 
+/* 1 for the rigid body and a model on so3: the SO(3) vector form applies */
+static int on_so3(const slpi_problem *p)
+{
+    slpi_algebra a;
+    slpi_error err;
+    if (p->system == SLPI_SYS_MODEL)
+        return slpi_algebra_parse(&a, "algebra", p->model.algebra, &err) == SLPI_OK &&
+               a.kind == SLPI_ALGEBRA_SO3;
+    return p->system == SLPI_SYS_RIGID_BODY;
+}
+
 /* the form in force: SO3/SD vector form or LP matrix form */
 static slpi_svi_form resolve_form(const slpi_ref_system *s)
 {
     slpi_svi_form f = s->p->svi_form;
     if (f != SLPI_SVI_FORM_AUTO)
         return f;
-    if (s->p->system == SLPI_SYS_RIGID_BODY)
+    if (on_so3(s->p))
         return SLPI_SVI_FORM_SO3;
     if (s->p->system == SLPI_SYS_HEAVY_TOP)
         return SLPI_SVI_FORM_SD;
@@ -482,25 +494,22 @@ static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error
         return slpi_error_set(err, SLPI_EINPUT,
                               "svi: fixed_iters is not supported by the ref path (the "
                               "certified step is the exact solution)");
-    switch (p->system) {
-    case SLPI_SYS_RIGID_BODY:
+    if (on_so3(p)) {
         if (f == SLPI_SVI_FORM_SO3)
             return SLPI_OK;
         if (f != SLPI_SVI_FORM_LP)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: rigid-body takes svi_form so3 or lp");
-        break;
-    case SLPI_SYS_HEAVY_TOP:
+            return slpi_error_set(err, SLPI_EINPUT, "svi: %s on so3 takes svi_form so3 or lp",
+                                  slpi_system_name(p->system));
+    } else if (p->system == SLPI_SYS_HEAVY_TOP) {
         if (f != SLPI_SVI_FORM_SD)
             return slpi_error_set(err, SLPI_EINPUT, "svi: heavy-top takes svi_form sd only");
         if (p->ht.form != SLPI_HT_FORM_SVI)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "svi: heavy-top needs form svi (state Pi, Gamma, R)");
         return SLPI_OK;
-    default:
-        if (f != SLPI_SVI_FORM_LP)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: %s takes svi_form lp only",
-                                  slpi_system_name(p->system));
-        break;
+    } else if (f != SLPI_SVI_FORM_LP) {
+        return slpi_error_set(err, SLPI_EINPUT, "svi: %s takes svi_form lp only",
+                              slpi_system_name(p->system));
     }
     if (p->svi_c != 0.25)
         return slpi_error_set(err, SLPI_EINPUT,

@@ -13,6 +13,7 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     case SLPI_SYS_POINT_VORTICES:  return slpi_ref_sys_point_vortices(s, p, err);
     case SLPI_SYS_EULER_ZEITLIN:   return slpi_ref_sys_euler_zeitlin(s, p, err);
     case SLPI_SYS_SINE_EULER:      return slpi_ref_sys_sine_euler(s, p, err);
+    case SLPI_SYS_MODEL:           return slpi_ref_sys_model(s, p, err);
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
     }

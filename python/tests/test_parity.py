@@ -226,3 +226,28 @@ def test_readers_equal_cli(tmp_path):
 def test_version_matches_library():
     out = subprocess.run([SLPI, "--version"], check=True, capture_output=True, text=True).stdout
     assert slpi.__version__ in out.split()[1:3] or ("slpi " + slpi.__version__) in out
+
+
+def test_model_equals_cli_config():
+    """slpi.Model from a models/*.slpi key file's lines: the same run, bit for bit, as
+    `slpi run --config FILE`, on the fast path, in an ensemble and certified."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "models", "rigid-body.slpi")
+    kv = dict(ln.split("=", 1) for ln in open(path).read().splitlines() if ln and not ln.startswith("#"))
+    m = slpi.Model(kv["algebra"], kv["H"], noise=[kv["noise_H%d" % i] for i in (1, 2, 3)],
+                   params={k[6:]: v for k, v in kv.items() if k.startswith("param.")},
+                   x0=[float(x) for x in kv["x0"].split(",")])
+    r = slpi.run(m, steps=40)
+    names, cli = cli_rows("--config", path, "steps=40")
+    assert np.array_equal(cli[:, 2:5], r.states)
+    assert np.array_equal(cli[:, names.index("H0")], r.diagnostics["H0"])
+    fin = slpi.ensemble(m, paths=2, first_path=3, steps=40)
+    assert np.array_equal(fin[1], slpi.run(m, steps=40, path=4).states[-1])
+    c = slpi.run(m, steps=5, ref=True)
+    assert np.all(np.abs(c.states - r.states[:6]) <= c.radii + 64 * np.finfo(float).eps)
+    # a float parameter is its binary64 value on both paths; the built-in twin agrees to rounding
+    twin = slpi.run(RB, steps=40, x0=[1, 0.5, 0.2])
+    assert np.max(np.abs(twin.states - r.states)) < 1e-13
+    with pytest.raises(slpi.SlpiError, match="H"):
+        slpi.Model("so3", "x1^^2", x0=[1, 0, 0])
+    with pytest.raises(slpi.SlpiError, match="noise"):
+        slpi.Model("so3", "x1^2", noise=[1], x0=[1, 0, 0])
