@@ -215,6 +215,11 @@ typedef struct {
     long prec_max;                   /* cap for automatic precision doubling */
     int ref_lohner;                  /* 1: the ref path propagates in mean-value (Lohner) form
                                         (key propagation=lohner; slpi_ref_set_lohner) */
+
+    /* 1 after slpi_problem_set changed the time grid of a problem with T or level in
+     * force, until slpi_problem_finish resolves it: slpi_fast_create and slpi_ref_create
+     * refuse the problem then */
+    int unfinished;
 } slpi_problem;
 
 /* The papers' defaults for system s and scheme k. */
@@ -235,8 +240,13 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 /* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
-/* Resolve T/level into (h, steps), then validate. Call once after all keys are set. */
+/* Resolve T/level into (h, steps), then validate. Call once after all keys are set (a
+ * problem whose T or level is not resolved is refused by slpi_fast_create and
+ * slpi_ref_create). */
 int slpi_problem_finish(slpi_problem *p, slpi_error *err);
+/* SLPI_EINPUT naming who if p has a T or level that slpi_problem_finish has not resolved
+ * since the grid last changed. */
+int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
 /* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
