@@ -32,8 +32,9 @@ int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
 int slpi_integrate(const slpi_problem *p, double *states, long counters[6]);
 int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
 int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
-void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                           int refine, uint64_t first, size_t count, double *out);
+typedef struct { int code; char msg[512]; } slpi_error;
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
@@ -140,8 +141,11 @@ def ensemble(preset=None, paths=100, first_path=0, **keys):
 def noise(seed, path, component, h, steps, refine=0, first=0):
     """Canonical Wiener increments (the noise contract of docs/noise.md): steps values."""
     out = np.empty(steps)
-    _lib.slpi_noise_increments(seed, path, component, h, refine, first, steps,
-                               _ffi.cast("double *", _ffi.from_buffer(out)))
+    err = _ffi.new("slpi_error *")
+    rc = _lib.slpi_noise_increments(seed, path, component, h, refine, first, steps,
+                                    _ffi.cast("double *", _ffi.from_buffer(out)), err)
+    if rc != 0:
+        raise SlpiError(rc, _ffi.string(err.msg).decode())
     return out
 
 
