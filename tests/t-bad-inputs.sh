@@ -212,6 +212,13 @@ keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" ver
 keep="full"; row "full: write error" verifyx base.tsv --max-steps 2 -o full
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
+# an allocation failure is named as such (a 2.2 GB line once read as 'no column line'):
+# a 40 MB column line under 100 MB of address space (not under AddressSanitizer)
+if [ "$memcap" != unlimited ]; then
+  { grep '^#' base.tsv; printf 'step\tt\t'; head -c 40000000 /dev/zero | tr '\0' x; echo; } > longline.tsv
+  memcap=100000; row "longline.tsv:[0-9]*: out of memory reading the file" verifyx longline.tsv
+  memcap=8388608; rm -f longline.tsv
+fi
 row "adir: not a regular file (a folder)" run $P noise_file=adir
 sed 's/$/\r/' good.noise > crlf.noise; row "crlf.noise:1: CRLF line end" run $P noise_file=crlf.noise
 printf '\357\273\277' | cat - good.noise > bom.noise; row "bom.noise:1: starts with a UTF-8 byte-order mark" run $P noise_file=bom.noise
