@@ -717,7 +717,9 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
         raise _bad("refine", refine, "steps * 2^refine must stay below 2^62")
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
-    _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out))
+    err = _ffi.new("slpi_error *")
+    if _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err) != 0:
+        raise SlpiError(err.code, _ffi.string(err.msg).decode())
     return out
 
 
