@@ -143,10 +143,10 @@ void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
 double slpi_ref_vec_radius(arb_srcptr x, int n);
 
 /* ------------------------------------------------------- algebra families
- * The structure of each family, written once in its built-in system's file and shared
- * with ref/model.c (docs/models.md, docs/conventions.md#algebras). Invariant 0 is H0, the system's own; the
- * Casimir functions fill invariants 1..n_inv-1, the name functions set their names and
- * s->n_inv (s->dim and s->N set first).
+ * The structure of each family (docs/conventions.md#algebras), written once in its
+ * built-in system's file and shared with ref/model.c (docs/models.md). Invariant 0 is H0,
+ * the system's own; the Casimir functions fill invariants 1..n_inv-1, the name functions
+ * set their names and s->n_inv (s->dim and s->N set first).
  *   so(3), hat map (ref/rigid-body.c): X = hat x; coad(b, x) = b × x;
  *     sandwich as the slpi_ref_system field. */
 void slpi_ref_so3_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
