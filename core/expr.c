@@ -411,34 +411,28 @@ static int parse_unary(parser *P)
     return parse_power(P);
 }
 
-static int parse_term(parser *P)
+/* A left-associative chain of one precedence level: level 0 sums (+ -) of level-1
+ * terms, level 1 products (* /) of unary factors. */
+static int parse_chain(parser *P, int level)
 {
-    int a = parse_unary(P);
+    static const char ops[2][2] = { { '+', '-' }, { '*', '/' } };
+    static const int codes[2][2] = { { SLPI_EXPR_ADD, SLPI_EXPR_SUB }, { SLPI_EXPR_MUL, SLPI_EXPR_DIV } };
+    int a = level ? parse_unary(P) : parse_chain(P, 1);
     while (a >= 0) {
         blanks(P);
         const char *at = P->s;
-        if (*at != '*' && *at != '/') break;
+        if (*at != ops[level][0] && *at != ops[level][1]) break;
         P->s++;
-        int b = parse_unary(P);
+        int b = level ? parse_unary(P) : parse_chain(P, 1);
         if (b < 0) return b;
-        a = add_node(P, at, *at == '*' ? SLPI_EXPR_MUL : SLPI_EXPR_DIV, a, b, 0);
+        a = add_node(P, at, codes[level][*at == ops[level][1]], a, b, 0);
     }
     return a;
 }
 
 static int parse_expr(parser *P)
 {
-    int a = parse_term(P);
-    while (a >= 0) {
-        blanks(P);
-        const char *at = P->s;
-        if (*at != '+' && *at != '-') break;
-        P->s++;
-        int b = parse_term(P);
-        if (b < 0) return b;
-        a = add_node(P, at, *at == '+' ? SLPI_EXPR_ADD : SLPI_EXPR_SUB, a, b, 0);
-    }
-    return a;
+    return parse_chain(P, 0);
 }
 
 void slpi_expr_free(slpi_expr *e)
@@ -574,26 +568,27 @@ int slpi_algebra_commute(const slpi_algebra *a, int i, int j)
     return 0;
 }
 
-int slpi_expr_affine(const slpi_expr *e)
+int slpi_expr_degree(const slpi_expr *e)
 {
-    unsigned char *aff = malloc((size_t)e->n);
-    if (!aff) return 0;
+    int *deg = malloc((size_t)e->n * sizeof *deg);
+    if (!deg) return -1;
     for (int i = 0; i < e->n; i++) {
         const slpi_expr_node *n = &e->node[i];
-        int a = n->a, b = n->b;
-        if (!e->dep[i]) { aff[i] = 1; continue; }
+        int a = n->a >= 0 ? deg[n->a] : 0, b = n->b >= 0 ? deg[n->b] : 0;
+        if (!e->dep[i]) { deg[i] = 0; continue; }
         switch (n->op) {
-        case SLPI_EXPR_COORD: aff[i] = 1; break;
-        case SLPI_EXPR_NEG: aff[i] = aff[a]; break;
-        case SLPI_EXPR_ADD: case SLPI_EXPR_SUB: aff[i] = aff[a] && aff[b]; break;
-        case SLPI_EXPR_MUL: aff[i] = (!e->dep[a] && aff[b]) || (!e->dep[b] && aff[a]); break;
-        case SLPI_EXPR_DIV: aff[i] = !e->dep[b] && aff[a]; break;
-        case SLPI_EXPR_POWI: aff[i] = n->arg == 1 && aff[a]; break;
-        default: aff[i] = 0; break;
+        case SLPI_EXPR_COORD: deg[i] = 1; break;
+        case SLPI_EXPR_NEG: deg[i] = a; break;
+        case SLPI_EXPR_ADD: case SLPI_EXPR_SUB: deg[i] = a < 0 || b < 0 ? -1 : a > b ? a : b; break;
+        case SLPI_EXPR_MUL: deg[i] = a < 0 || b < 0 ? -1 : a + b; break;
+        case SLPI_EXPR_DIV: deg[i] = e->dep[n->b] ? -1 : a; break;
+        case SLPI_EXPR_POWI: deg[i] = a < 0 || n->arg < 0 ? -1 : a * n->arg; break;
+        default: deg[i] = -1; break;
         }
+        if (deg[i] > 1000) deg[i] = 1000;   /* x^64^... : large is all that matters */
     }
-    int r = aff[e->n - 1];
-    free(aff);
+    int r = deg[e->n - 1];
+    free(deg);
     return r;
 }
 
@@ -602,7 +597,8 @@ int slpi_model_le_consistent(const slpi_model *m, const char **why)
     int affine = 1;
     for (int k = 1; k <= m->M; k++) {
         const slpi_expr *e = &m->H[k];
-        if (slpi_expr_affine(e)) continue;
+        int deg = slpi_expr_degree(e);
+        if (deg >= 0 && deg <= 1) continue;
         affine = 0;
         for (int i = 0; i < e->n; i++) {
             if (e->node[i].op != SLPI_EXPR_COORD) continue;

@@ -169,10 +169,13 @@ void slpi_model_free(slpi_model *m);
 
 /* 1 if the basis elements of coordinates i and j commute ([e_i, e_j] = 0). */
 int slpi_algebra_commute(const slpi_algebra *a, int i, int j);
-/* 1 if e is affine in the coordinates (its gradient is constant). */
-int slpi_expr_affine(const slpi_expr *e);
+/* The degree of e as a polynomial in the coordinates (0 constant, 1 affine, 2 quadratic,
+ * ...), read off the tape's operations (+ - * by constants, / by constants, ^n with n >= 0);
+ * -1 if the tape is not visibly a polynomial (a function of a coordinate, a division by
+ * one, a real power). */
+int slpi_expr_degree(const slpi_expr *e);
 /* The Lie-Euler consistency rule on a model (docs/models.md#schemes): every noise
- * Hamiltonian is affine, or depends only on coordinates whose basis elements commute
+ * Hamiltonian is affine (slpi_expr_degree <= 1), or depends only on coordinates whose basis elements commute
  * pairwise. Then D xi_k[V_k] = 0 for V_k = ad*_{xi_k} mu (with a diagonal pairing,
  * <V_k, e_j> = <mu, [xi_k, e_j]> = 0 for each coordinate j that H_k depends on), so the
  * missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes. A sufficient rule: a model it

@@ -688,7 +688,8 @@ static int check_all_ranges(const slpi_problem *p, slpi_error *err)
  * only, the SVI-LP form for the matrix algebras; TMK, RKMK-Heun, IM and TRAP need the
  * gradient, its derivative, ad*, the bracket and the orbit map, which every algebra has;
  * RKMK-LE needs the consistency rule (slpi_problem_le_consistent). Also: the model must
- * parse, and the initial state is the user's (no default). */
+ * parse. (Its initial state is the user's: slpi_problem_initial_state refuses a model
+ * without x0 or x0_file, while an API caller may hand the state to the step directly.) */
 static int validate_model(const slpi_problem *p, slpi_error *err)
 {
     slpi_model m;
@@ -705,9 +706,6 @@ static int validate_model(const slpi_problem *p, slpi_error *err)
     if (p->scheme == SLPI_SCHEME_SVI && p->svi_form == SLPI_SVI_FORM_SO3 && !so3)
         return slpi_error_set(err, SLPI_EINPUT, "svi_form=so3 (SO(3) vector form) needs algebra=so3, not %s",
                               p->model.algebra);
-    if (p->n_x0 == 0 && !p->x0_file[0])
-        return slpi_error_set(err, SLPI_EINPUT, "system=model needs its initial state: x0= or x0_file= "
-                              "(%d values in the %s layout)", slpi_problem_state_dim(p), p->model.algebra);
     return SLPI_OK;
 }
 

@@ -34,6 +34,8 @@ typedef struct {
     int n;
     const slpi_expr_node *node;
     const unsigned char *dep;
+    int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
+    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1) */
     double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
 } tape;
 
@@ -43,6 +45,9 @@ typedef struct {
     int has_inner, has_sun;
     slpi_model m;
     tape t[1 + SLPI_MODEL_MAX_NOISE];
+    tape all;                     /* H_0..H_M in one tape (gen_sum: one sweep each way) */
+    slpi_expr_node *all_node;
+    unsigned char *all_dep;
     int dim;
     double *winv, *g, *hv, *mu, *xi;
     double complex *Z, *X0;       /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
@@ -63,14 +68,17 @@ static double ipow(double x, int n)
     return r;
 }
 
-/* f'(x) and f''(x) of a unary operation at x, whose value is y. */
+/* f'(x) and f''(x) of a unary operation at x, whose value is y; f'' only when f2 is not
+ * NULL (the gradient alone needs no second derivatives). */
 static void unary_derivs(int op, int arg, double x, double y, double *f1, double *f2)
 {
+    double s2;
+    if (!f2) f2 = &s2;
     switch (op) {
     case SLPI_EXPR_NEG: *f1 = -1; *f2 = 0; return;
     case SLPI_EXPR_POWI:
         *f1 = arg == 0 ? 0 : arg * ipow(x, arg - 1);
-        *f2 = arg == 0 || arg == 1 ? 0 : (double)arg * (arg - 1) * ipow(x, arg - 2);
+        if (f2 != &s2) *f2 = arg == 0 || arg == 1 ? 0 : (double)arg * (arg - 1) * ipow(x, arg - 2);
         return;
     case SLPI_EXPR_SQRT: *f1 = 0.5 / y; *f2 = -0.25 / (x * y); return;
     case SLPI_EXPR_EXP: *f1 = y; *f2 = y; return;
@@ -86,8 +94,11 @@ static void unary_derivs(int op, int arg, double x, double y, double *f1, double
     }
 }
 
-/* Value of node i from its operands (v filled below i); NAN outside the domain. */
-static double node_value(const slpi_expr_node *n, const double *v)
+/* Value of node i from its operands (v filled below i); NAN outside the domain of log,
+ * sqrt, a real power, a division or a negative power. Overflow to an infinity is not
+ * caught here: it reaches the value or, through a zero derivative, the gradient as an
+ * infinity or a NaN, which the callers test once at the end. */
+static inline double node_value(const slpi_expr_node *n, const double *v)
 {
     double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0, r;
     switch (n->op) {
@@ -110,16 +121,44 @@ static double node_value(const slpi_expr_node *n, const double *v)
     case SLPI_EXPR_TANH: r = tanh(x); break;
     default: r = NAN; break;
     }
-    return r - r == 0 ? r : NAN;
+    return r;
+}
+
+/* 0 if every root's value is finite, else 1. */
+static int finite_roots(const tape *t)
+{
+    double r = 0;
+    for (int k = 0; k < t->nroot; k++) r += t->v[t->root[k]] - t->v[t->root[k]];
+    return !(r == 0);
 }
 
 /* Forward pass over the coordinate-dependent nodes at mu, with tangents along w when w
- * is not NULL. Returns 0, or 1 + the first node outside its domain. */
+ * is not NULL. Returns 0, or 1 when the value is not finite (a domain error, an overflow). */
 static int forward(const tape *t, const double *mu, const double *w)
 {
     double *v = t->v, *vd = t->vd;
-    for (int i = 0; i < t->n; i++) {
-        if (!t->dep[i]) continue;
+    if (!w) {   /* values only: the common operations inline (the gradient's hot loop) */
+        for (int j = 0; j < t->nd; j++) {
+            int i = t->order[j];
+            const slpi_expr_node *n = &t->node[i];
+            switch (n->op) {
+            case SLPI_EXPR_COORD: v[i] = mu[n->arg]; break;
+            case SLPI_EXPR_ADD: v[i] = v[n->a] + v[n->b]; break;
+            case SLPI_EXPR_SUB: v[i] = v[n->a] - v[n->b]; break;
+            case SLPI_EXPR_MUL: v[i] = v[n->a] * v[n->b]; break;
+            case SLPI_EXPR_NEG: v[i] = -v[n->a]; break;
+            case SLPI_EXPR_DIV: v[i] = v[n->b] != 0 ? v[n->a] / v[n->b] : NAN; break;
+            case SLPI_EXPR_POWI:
+                if (n->arg == 2) { v[i] = v[n->a] * v[n->a]; break; }
+                v[i] = node_value(n, v);
+                break;
+            default: v[i] = node_value(n, v); break;
+            }
+        }
+        return finite_roots(t);
+    }
+    for (int j = 0; j < t->nd; j++) {
+        int i = t->order[j];
         const slpi_expr_node *n = &t->node[i];
         if (n->op == SLPI_EXPR_COORD) {
             v[i] = mu[n->arg];
@@ -127,7 +166,6 @@ static int forward(const tape *t, const double *mu, const double *w)
             continue;
         }
         v[i] = node_value(n, v);
-        if (v[i] != v[i]) return i + 1;
         if (!w) continue;
         double xd = n->a >= 0 ? vd[n->a] : 0, yd = n->b >= 0 ? vd[n->b] : 0;
         double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0;
@@ -138,29 +176,70 @@ static int forward(const tape *t, const double *mu, const double *w)
         case SLPI_EXPR_DIV: vd[i] = (xd - v[i] * yd) / y; break;
         case SLPI_EXPR_POW: vd[i] = v[i] * (y * xd / x + log(x) * yd); break;
         default: {
-            double f1, f2;
-            unary_derivs(n->op, n->arg, x, v[i], &f1, &f2);
+            double f1;
+            unary_derivs(n->op, n->arg, x, v[i], &f1, NULL);
             vd[i] = f1 * xd;
         }
         }
     }
-    return 0;
+    return finite_roots(t);
 }
 
 /* Adjoint (and its tangent) pushed to operand j with local derivative d. */
 #define PUSH(j, d, dd) do { if (t->dep[j]) { a[j] += y * (d); if (tan) ad[j] += yd * (d) + y * (dd); } } while (0)
 
-/* Reverse pass after forward(): g += seed dH/dmu and, when hv is not NULL (forward ran
- * with tangents), hv += seed D(dH/dmu)[w]. */
-static void reverse(const tape *t, double seed, double *g, double *hv)
+/* Reverse pass after forward(): g += sum_k seed[k] dH_k/dmu over the tape's roots and,
+ * when hv is not NULL (forward ran with tangents), hv += the same of D(dH_k/dmu)[w]. */
+static void reverse(const tape *t, const double *seed, double *g, double *hv)
 {
     double *v = t->v, *vd = t->vd, *a = t->a, *ad = t->ad;
-    int tan = hv != NULL, last = t->n - 1;
-    if (!t->dep[last]) return;
-    for (int i = 0; i <= last; i++) a[i] = ad[i] = 0;
-    a[last] = seed;
-    for (int i = last; i >= 0; i--) {
-        if (!t->dep[i]) continue;
+    int tan = hv != NULL;
+    if (!tan) {   /* the gradient alone: the common operations inline */
+        const unsigned char *dep = t->dep;
+        for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
+        for (int k = 0; k < t->nroot; k++)
+            if (dep[t->root[k]]) a[t->root[k]] = seed[k];
+        for (int j = t->nd - 1; j >= 0; j--) {
+            int i = t->order[j];
+            const slpi_expr_node *n = &t->node[i];
+            double y = a[i];
+            int A = n->a, B = n->b;
+            switch (n->op) {
+            case SLPI_EXPR_COORD: g[n->arg] += y; break;
+            case SLPI_EXPR_ADD: if (dep[A]) a[A] += y; if (dep[B]) a[B] += y; break;
+            case SLPI_EXPR_SUB: if (dep[A]) a[A] += y; if (dep[B]) a[B] -= y; break;
+            case SLPI_EXPR_MUL: if (dep[A]) a[A] += y * v[B]; if (dep[B]) a[B] += y * v[A]; break;
+            case SLPI_EXPR_NEG: a[A] -= y; break;
+            case SLPI_EXPR_POWI:
+                if (n->arg == 2) { a[A] += 2 * y * v[A]; break; }
+                a[A] += y * (n->arg == 0 ? 0 : n->arg * ipow(v[A], n->arg - 1));
+                break;
+            case SLPI_EXPR_DIV:
+                if (dep[A]) a[A] += y / v[B];
+                if (dep[B]) a[B] -= y * v[i] / v[B];
+                break;
+            case SLPI_EXPR_POW: {
+                double x = v[A];
+                if (dep[A]) a[A] += y * v[B] * v[i] / x;
+                if (dep[B]) a[B] += y * v[i] * log(x);
+                break;
+            }
+            default: {
+                double f1;
+                unary_derivs(n->op, n->arg, v[A], v[i], &f1, NULL);
+                a[A] += y * f1;
+            }
+            }
+        }
+        return;
+    }
+    for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
+    if (tan)
+        for (int j = 0; j < t->nd; j++) ad[t->order[j]] = 0;
+    for (int k = 0; k < t->nroot; k++)
+        if (t->dep[t->root[k]]) a[t->root[k]] = seed[k];
+    for (int j = t->nd - 1; j >= 0; j--) {
+        int i = t->order[j];
         double y = a[i], yd = tan ? ad[i] : 0;
         if (y == 0 && yd == 0) continue;
         const slpi_expr_node *n = &t->node[i];
@@ -199,19 +278,26 @@ static void reverse(const tape *t, double seed, double *g, double *hv)
             break;
         }
         default: {
-            double f1, f2;
-            unary_derivs(n->op, n->arg, v[A], v[i], &f1, &f2);
-            PUSH(A, f1, tan ? f2 * vd[A] : 0);
+            double f1, f2 = 0;
+            unary_derivs(n->op, n->arg, v[A], v[i], &f1, tan ? &f2 : NULL);
+            PUSH(A, f1, f2 * vd[A]);
         }
         }
     }
 }
 #undef PUSH
 
-/* out = g / w (the pairing's gradient), traceless part on su(n). */
+/* out = g / w (the pairing's gradient), traceless part on su(n); all NaN if g is not
+ * finite (an overflow inside the evaluation: see node_value). */
 static void to_algebra(const model_ctx *c, double *out, const double *g)
 {
-    for (int i = 0; i < c->dim; i++) out[i] = g[i] * c->winv[i];
+    double s = 0;
+    for (int i = 0; i < c->dim; i++) {
+        out[i] = g[i] * c->winv[i];
+        s += out[i] - out[i];
+    }
+    if (s != 0 || s != s)
+        for (int i = 0; i < c->dim; i++) out[i] = NAN;
     if (c->m.alg.kind == SLPI_ALGEBRA_SUN) {
         int N = c->m.alg.n;
         double tr = 0;
@@ -225,25 +311,25 @@ static void fill_nan(double *x, int n)
     for (int i = 0; i < n; i++) x[i] = NAN;
 }
 
+static const double one = 1;
+
 static void model_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     model_ctx *c = ctx_of(s);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
     if (forward(&c->t[k], mu, NULL)) { fill_nan(xi, c->dim); return; }
-    reverse(&c->t[k], 1, c->g, NULL);
+    reverse(&c->t[k], &one, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
+/* sum_k delta_k xi_k: the fused tape, seeded with delta at its roots. */
 static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *delta,
                           const double *mu)
 {
     model_ctx *c = ctx_of(s);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    for (int k = 0; k <= c->m.M; k++) {
-        if (delta[k] == 0) continue;
-        if (forward(&c->t[k], mu, NULL)) { fill_nan(xi, c->dim); return; }
-        reverse(&c->t[k], delta[k], c->g, NULL);
-    }
+    if (forward(&c->all, mu, NULL)) { fill_nan(xi, c->dim); return; }
+    reverse(&c->all, delta, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
@@ -253,7 +339,7 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
     model_ctx *c = ctx_of(s);
     for (int i = 0; i < c->dim; i++) c->g[i] = c->hv[i] = 0;
     if (forward(&c->t[k], mu, w)) { fill_nan(out, c->dim); return; }
-    reverse(&c->t[k], 1, c->g, c->hv);
+    reverse(&c->t[k], &one, c->g, c->hv);
     to_algebra(c, out, c->hv);
 }
 
@@ -262,7 +348,7 @@ static double model_value(const model_ctx *c, int k, const double *mu)
 {
     const tape *t = &c->t[k];
     if (forward(t, mu, NULL)) return NAN;
-    return t->v[t->n - 1];
+    return t->v[t->root[0]];
 }
 
 /* ------------------------------------------------------------ the algebra's operations */
@@ -406,7 +492,16 @@ static void model_free(slpi_fast_system *s)
     if (!c) return;
     if (c->has_inner && c->inner.free_ctx) c->inner.free_ctx(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
-    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) free(c->t[k].v);
+    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
+        free(c->t[k].v);
+        free(c->t[k].order);
+        free(c->t[k].root);
+    }
+    free(c->all.v);
+    free(c->all.order);
+    free(c->all.root);
+    free(c->all_node);
+    free(c->all_dep);
     slpi_model_free(&c->m);
     free(c->winv);
     free(c->Z);
@@ -452,31 +547,74 @@ static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
     return slpi_error_set(err, SLPI_EINPUT, "model: unknown algebra");
 }
 
-/* Tape k's scratch, and the values of its constant nodes (a domain error there is the
- * user's input: the key and the column). */
-static int build_tape(model_ctx *c, int k, slpi_error *err)
+/* A tape over nodes node[0..n) (dep flags, roots), its scratch, and the values of its
+ * constant nodes (a domain error there is the user's input: the key and the column);
+ * owner[i] is the Hamiltonian node i belongs to (its constants' table). */
+static int build_tape(tape *t, int n, const slpi_expr_node *node, const unsigned char *dep, int nroot,
+                      const int *root, const slpi_model *m, const int *owner, slpi_error *err)
 {
-    const slpi_expr *e = &c->m.H[k];
-    tape *t = &c->t[k];
-    t->n = e->n;
-    t->node = e->node;
-    t->dep = e->dep;
-    t->v = calloc(4 * (size_t)e->n, sizeof *t->v);
-    if (!t->v) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
-    t->vd = t->v + e->n;
-    t->a = t->vd + e->n;
-    t->ad = t->a + e->n;
-    for (int i = 0; i < e->n; i++) {
-        if (e->dep[i]) continue;
-        const slpi_expr_node *n = &e->node[i];
-        t->v[i] = n->op == SLPI_EXPR_CONST ? e->cval[n->arg]
-                : n->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(n, t->v);
-        if (t->v[i] != t->v[i])
+    t->n = n;
+    t->node = node;
+    t->dep = dep;
+    t->nroot = nroot;
+    t->v = calloc(4 * (size_t)n, sizeof *t->v);
+    t->order = malloc((size_t)n * sizeof *t->order);
+    t->root = malloc((size_t)nroot * sizeof *t->root);
+    if (!t->v || !t->order || !t->root) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+    memcpy(t->root, root, (size_t)nroot * sizeof *root);
+    t->vd = t->v + n;
+    t->a = t->vd + n;
+    t->ad = t->a + n;
+    for (int i = 0; i < n; i++)
+        if (dep[i]) t->order[t->nd++] = i;
+    for (int i = 0; i < n; i++) {
+        if (dep[i]) continue;
+        const slpi_expr_node *nd = &node[i];
+        int k = owner[i];
+        t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
+                : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
+        if (!(t->v[i] - t->v[i] == 0)) {
+            char key[32];
+            snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
             return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) "
-                                  "in a constant subexpression", k ? "noise_H" : "H", n->col,
-                                  slpi_expr_op_name(n->op));
+                                  "in a constant subexpression", key, nd->col, slpi_expr_op_name(nd->op));
+        }
     }
     return SLPI_OK;
+}
+
+/* The tapes of H_0..H_M, and the fused tape: their nodes one after the other, operands
+ * shifted, one root per Hamiltonian. */
+static int build_tapes(model_ctx *c, slpi_error *err)
+{
+    int total = 0, M = c->m.M, roots[1 + SLPI_MODEL_MAX_NOISE];
+    for (int k = 0; k <= M; k++) total += c->m.H[k].n;
+    c->all_node = malloc((size_t)total * sizeof *c->all_node);
+    c->all_dep = malloc((size_t)total);
+    int *owner = malloc((size_t)total * sizeof *owner);
+    if (!c->all_node || !c->all_dep || !owner) {
+        free(owner);
+        return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+    }
+    int rc = SLPI_OK;
+    for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
+        const slpi_expr *e = &c->m.H[k];
+        for (int i = 0; i < e->n; i++) {
+            slpi_expr_node nd = e->node[i];
+            if (nd.a >= 0) nd.a += off;
+            if (nd.b >= 0) nd.b += off;
+            c->all_node[off + i] = nd;
+            c->all_dep[off + i] = e->dep[i];
+            owner[off + i] = k;
+        }
+        int root = e->n - 1;
+        rc = build_tape(&c->t[k], e->n, e->node, e->dep, 1, &root, &c->m, owner + off, err);
+        off += e->n;
+        roots[k] = off - 1;
+    }
+    if (rc == SLPI_OK) rc = build_tape(&c->all, total, c->all_node, c->all_dep, M + 1, roots, &c->m, owner, err);
+    free(owner);
+    return rc;
 }
 
 int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -489,8 +627,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if (rc) return rc;
     const slpi_algebra *a = &c->m.alg;
     int dim = c->dim = a->dim, n = a->n;
-    for (int k = 0; k <= c->m.M; k++)
-        if ((rc = build_tape(c, k, err)) != SLPI_OK) return rc;
+    if ((rc = build_tapes(c, err)) != SLPI_OK) return rc;
     c->winv = malloc(5 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");

@@ -78,5 +78,14 @@ refuse() {
 refuse heavy-top.slpi isomp "ISOMP needs a J-quadratic matrix algebra"
 refuse heavy-top.slpi svi "se3's (pi, gamma) state has none"
 
+# A domain error on the double path is a numerical failure with the step (exit 3): the
+# gradient of log(x1) is NaN once x1 < 0, and x1 = cos(t) turns negative near t = pi/2.
+n=$((n+1))
+"$slpi" run -q system=model algebra=so3 "H=x3^2/2 + 0.01*log(x1)" x0=1,1,1 scheme=tmk h=0.01 steps=1000 \
+  -o "$tmp/d.tsv" >"$tmp/err" 2>&1; rc=$?
+if [ $rc -ne 3 ] || ! grep -q "step" "$tmp/err"; then
+  echo "t-models: FAIL: a domain error -> exit $rc, $(head -c 300 "$tmp/err") (want 3 naming the step)" >&2; fail=1
+fi
+
 [ $fail -eq 0 ] && echo "t-models: $n checks passed"
 exit $fail

@@ -367,6 +367,16 @@ static void check_budget_boundary(void)
 int main(void)
 {
     test_start("t-props", 20261121);
+    {   /* the cases of system model use this one (slpi props --config; docs/models.md) */
+        slpi_problem m;
+        slpi_error err = { 0, "" };
+        slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+        TEST_CHECK(slpi_problem_set(&m, "algebra", "so3", &err) == 0 &&
+                   slpi_problem_set(&m, "H", "x1^2/2 + x2^2 + x3^2/3 + 0.1*x1^4", &err) == 0 &&
+                   slpi_problem_set(&m, "noise_H1", "0.2*x1^2", &err) == 0 &&
+                   slpi_problem_set(&m, "noise_H2", "0.1*x3", &err) == 0);
+        slpi_props_set_model(&m);
+    }
     check_replay_strings();
     check_corners();
     check_generators();
