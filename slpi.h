@@ -125,6 +125,8 @@ typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
 /* tol relative to max(1, |u|) (STATE, default) or to h |u| (STEP, as quflow scales its
  * stopping rule by dt |W|); |.| the max norm of the iterate */
 typedef enum { SLPI_TOL_STATE, SLPI_TOL_STEP } slpi_tol_scale;
+/* ISOMP's starting guess of the midpoint solve (docs/schemes.md#solver). */
+typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE } slpi_predictor;
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
@@ -149,7 +151,9 @@ typedef struct {
     /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
-             int potential_printed; double theta0; double pi0[3]; } ht;
+             int potential_printed; double theta0; double pi0[3];
+             int exp_form; /* fast RKMK orbit map: 0 cancellation-free coefficients (default),
+                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring) */ } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (docs/systems.md#manakov) */
@@ -187,7 +191,8 @@ typedef struct {
     int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
     slpi_solver_kind solver;
     slpi_tol_scale tol_scale;        /* what tol is relative to (docs/schemes.md#solver) */
-    int warm_start;                  /* 1: ISOMP starts from the previous step's increment */
+    int warm_start;                  /* ISOMP: 1 starts from the previous step's correction, 2 extrapolates two */
+    slpi_predictor predictor;        /* ISOMP's cold start: Euler predictor (default) or X_n */
 
     /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
      * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */

@@ -40,6 +40,8 @@ static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
 static const char *const e_svi_out[] = { "rotation", "node", NULL };
 static const char *const e_solver[] = { "fixed-point", "newton", NULL };
 static const char *const e_tol_scale[] = { "state", "step", NULL };
+static const char *const e_predictor[] = { "euler", "none", NULL };
+static const char *const e_warm[] = { "0", "1", "2", NULL };
 static const char *const e_propagation[] = { "ball", "lohner", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
@@ -48,6 +50,7 @@ static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
 static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3",
                                           "case3-pi", NULL };
 static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
+static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", NULL };
 static const char *const e_quad[] = { "none", "quad", NULL };
 static const char *const e_vortex[] = { "A", "B", NULL };
 static const char *const e_ez_noise[] = { "none", "Q", "L", NULL };
@@ -77,7 +80,8 @@ static const key_def keys[] = {
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
-    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_bool, 0, 0, "isomp, fast path: start the solve from the previous step's increment (0 | 1; not in ensembles or with checkpoints)" },
+    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start) | 2 (the last two increments extrapolated); not in ensembles or with checkpoints" },
+    { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: X_n + [Psi(X_n), X_n]/2) | none (X_n); fixed_iters starts from X_n" },
     { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
     { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },
     { "fixed_iters", ANY, K_INT, OFF(fixed_iters), 0, NULL, 0, 1e6, "run exactly this many iterations and accept (0: off)" },
@@ -107,6 +111,7 @@ static const key_def keys[] = {
     { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
     { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
     { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
+    { "exp_form", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.exp_form), 0, e_ht_exp, 0, 0, "fast path, RKMK form: how the orbit map's exponential is rounded: stable (cancellation-free coefficients, default) | rodrigues (textbook (1 - cos t)/t^2, (t - sin t)/t^3) | expm (4x4 SE(3) matrix exponential by scaling and squaring); the exact map is the same (audit R2)" },
     { "theta0", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.theta0), 0, NULL, -10, 10, "SVI form: initial tilt about e_1" },
     { "pi0", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.pi0), 3, NULL, -1e6, 1e6, "SVI form: initial body momentum" },
     /* Manakov */
@@ -166,6 +171,7 @@ static void heavy_top_form_defaults(slpi_problem *p, slpi_ht_form form)
 {
     p->ht.form = form;
     p->ht.potential_printed = 0;
+    p->ht.exp_form = 0;
     p->ht.alpha[0] = 0.01; p->ht.alpha[1] = 0.02; p->ht.alpha[2] = 0.03;
     p->ht.k[0] = 0.1; p->ht.k[1] = 0.1;
     p->ht.mg = 0.98;
@@ -737,7 +743,11 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->prec_max < p->prec)
         return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
     if (p->warm_start && p->scheme != SLPI_SCHEME_ISOMP)
-        return slpi_error_set(err, SLPI_EINPUT, "warm_start=1 is an ISOMP solver option, not %s's", sch);
+        return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's",
+                              p->warm_start, sch);
+    if (p->predictor != SLPI_PREDICTOR_EULER && p->scheme != SLPI_SCHEME_ISOMP)
+        return slpi_error_set(err, SLPI_EINPUT, "predictor=%s is an ISOMP solver option, not %s's",
+                              e_predictor[p->predictor], sch);
     if (p->svi_c != 0.25 && p->svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->svi_c);

@@ -179,7 +179,10 @@ row "good.noise:1: not a checkpoint" resume $P --resume good.noise
 row "missing.ck: cannot open" resume $P --resume missing.ck
 row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
 row "warm_start=1: no --checkpoint or --resume" run $P warm_start=1 --checkpoint ck3
+row "warm_start=2: no --checkpoint or --resume" run $P warm_start=2 --checkpoint ck3
 row "warm_start=1 is an ISOMP solver option, not tmk's" run $P warm_start=1 scheme=tmk
+row "predictor=none is an ISOMP solver option, not tmk's" run $P predictor=none scheme=tmk
+row "predictor=fast" run $P predictor=fast
 row "tol_scale=often" run $P tol_scale=often
 # the noise command
 row "--components 0: out of range \[1, 100000\]" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1

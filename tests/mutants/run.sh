@@ -28,7 +28,8 @@
 # applies to the tree (patch --dry-run); one line per problem, exit 1 if any (the fast
 # self-test tests/t-mutants.sh runs this in `make check`).
 # Environment: SLPI_MUTANTS_DIR (the patches, default tests/mutants), SLPI_MUTANTS_SCRATCH (default build/mutants), SLPI_MUTANTS_TIMEOUT (seconds
-# per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2).
+# per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2), SLPI_MUTANTS_EXCLUDE (test
+# names never run, e.g. the slowest ones for generated mutants: tests/mutants/generate.py).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${SLPI_MUTANTS_DIR:-$top/tests/mutants}
@@ -48,7 +49,7 @@ header() {
 
 # killed_by FILE: the test names of the killed-by line (t-x, t-x.sh or t-x.c; commas ok)
 killed_by() {
-  header killed-by "$1" | tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | tr '\n' ' '
+  header killed-by "$1" | tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | excluded | tr '\n' ' '
 }
 
 # the tree: copy files whose content differs (new mtime: make rebuilds them), drop
@@ -72,10 +73,19 @@ build() {   # build TARGET...: quiet make in the scratch tree
 # the suite in `make check` order: t-provenance, the other C tests, the shell tests (a
 # name that is both runs both, once)
 suite() {
-  echo t-provenance
-  for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
-  for t in "$tree"/tests/t-*.sh; do
-    n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+  {
+    echo t-provenance
+    for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
+    for t in "$tree"/tests/t-*.sh; do
+      n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+    done
+  } | excluded
+}
+
+# excluded: the names read, without those of SLPI_MUTANTS_EXCLUDE
+excluded() {
+  while IFS= read -r n; do
+    case " ${SLPI_MUTANTS_EXCLUDE:-} " in *" $n "*) ;; *) echo "$n" ;; esac
   done
 }
 
