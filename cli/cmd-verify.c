@@ -150,7 +150,7 @@ static int verify_main(int argc, char **argv, int rank, int nranks)
             break;
         case 'S': seed = optarg; break;
         case 't':
-            if (parse_count(optarg, &v) || v < 1 || v > 1024) return bad("threads", optarg, "expected an integer 1..1024");
+            if (parse_count(optarg, &v) || v < 1 || v > SLPI_MAX_THREADS) return bad("threads", optarg, "expected an integer 1..256");
             o.threads = (int)v;
             break;
         case 'p':

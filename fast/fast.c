@@ -12,6 +12,7 @@ typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
     slpi_fast_sys_rigid_body, slpi_fast_sys_heavy_top, slpi_fast_sys_manakov,
     slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler,
+    slpi_fast_sys_model,
 };
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {

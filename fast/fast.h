@@ -120,6 +120,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
 int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
 
 /* -------------------------------------------------------------- solver policy */
 

@@ -73,8 +73,8 @@ static struct {
     atomic_int done;             /* units of the current job finished by helpers */
     team_job job[2];
     int solo;                    /* jobs left to run alone (back-off; the holder's) */
-} team = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0,
-          0, 0, ATOMIC_FLAG_INIT, 0, 0, {{0}}, 0};
+} team = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER,
+          .cidle = PTHREAD_COND_INITIALIZER, .busy = ATOMIC_FLAG_INIT};   /* the rest: zero */
 
 static double team_clock(void)
 {

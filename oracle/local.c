@@ -19,9 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "oracle/oracle.h"
 
@@ -72,15 +69,14 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
                       slpi_error *err)
 {
     const slpi_problem *p = port->p;
+    int threads = 1;
+    if (slpi_threads_resolve(port->threads, "verify --local", &threads, err) != SLPI_OK) return SLPI_EINPUT;
     double *buf = calloc((size_t)nrows * ROW_FIELDS + 1, sizeof *buf);
     if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", nrows);
     int rc = SLPI_OK;
     long mine = 0;   /* this rank's rows (progress on rank 0 only) */
     for (long i = 0; i < nrows; i++) mine += i % port->nranks == port->rank;
     slpi_progress *pg = port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
-#ifdef _OPENMP
-    int threads = port->threads > 0 ? port->threads : omp_get_max_threads();
-#endif
 #pragma omp parallel num_threads(threads)
     {
         slpi_ref *s = NULL;

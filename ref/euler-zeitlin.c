@@ -154,16 +154,15 @@ static void ez_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_m
     free(delta);
 }
 
-static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+/* The Casimirs and spectrum of su(N) (shared with ref/model.c): out[1..n_inv) */
+void slpi_ref_su_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     int N = s->N;
-    const slpi_ref_zeitlin *z = tables(s, prec);
     acb_mat_t X;
     acb_ptr T = _acb_vec_init(6);
     arb_ptr lam = _arb_vec_init(N);
     acb_mat_init(X, N, N);
     slpi_ref_sun_unpack(X, x, N, prec);
-    slpi_ref_zeitlin_h0(out + 0, X, z, prec);
     slpi_ref_mat_trace_powers(T, X, N > EZ_EIGS_MAX ? 6 : 4, prec);
     arb_set(out + 1, acb_realref(T + 1));
     arb_set(out + 2, acb_imagref(T + 2));
@@ -185,6 +184,52 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_clear(X);
     _acb_vec_clear(T, 6);
     _arb_vec_clear(lam, N);
+}
+
+static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    int N = s->N;
+    const slpi_ref_zeitlin *z = tables(s, prec);
+    acb_mat_t X;
+    acb_mat_init(X, N, N);
+    slpi_ref_sun_unpack(X, x, N, prec);
+    slpi_ref_zeitlin_h0(out + 0, X, z, prec);
+    acb_mat_clear(X);
+    slpi_ref_su_casimirs(s, out, x, prec);
+}
+
+void slpi_ref_su_casimir_names(slpi_ref_system *s)
+{
+    int N = s->N;
+    static const char *const base[3] = { "C2", "C3", "TrX" };
+    static const char *const base_delta[3] = { "C2-C2(x0)", "C3-C3(x0)", "TrX-TrX(x0)" };
+    for (int i = 0; i < 3; i++) {
+        s->inv_name[1 + i] = base[i];
+        s->inv_delta_name[1 + i] = base_delta[i];
+    }
+    if (N <= EZ_ALL_EIGS_MAX) {
+        for (int i = 0; i < N; i++) {
+            s->inv_name[4 + i] = lam_name[i];
+            s->inv_delta_name[4 + i] = lam_delta_name[i];
+        }
+        s->n_inv = 4 + N;
+    } else if (N > EZ_EIGS_MAX) {
+        static const char *const more[3] = { "C4", "C5", "C6" };
+        static const char *const more_delta[3] = { "C4-C4(x0)", "C5-C5(x0)", "C6-C6(x0)" };
+        for (int i = 0; i < 3; i++) {
+            s->inv_name[4 + i] = more[i];
+            s->inv_delta_name[4 + i] = more_delta[i];
+        }
+        s->n_inv = 7;
+    } else {
+        s->inv_name[4] = "C4";
+        s->inv_delta_name[4] = "C4-C4(x0)";
+        s->inv_name[5] = lam_name[0];
+        s->inv_delta_name[5] = lam_delta_name[0];
+        s->inv_name[6] = "lambda_N";
+        s->inv_delta_name[6] = "lambda_N-lambda_N(x0)";
+        s->n_inv = 7;
+    }
 }
 
 /* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis. */
@@ -252,36 +297,9 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->m_gen_sum = ez_m_gen_sum;
     slpi_ref_matrix_attach(s);
 
-    static const char *const base[4] = { "H0", "C2", "C3", "TrX" };
-    static const char *const base_delta[4] = { "H0-H0(x0)", "C2-C2(x0)", "C3-C3(x0)",
-                                               "TrX-TrX(x0)" };
-    for (int i = 0; i < 4; i++) {
-        s->inv_name[i] = base[i];
-        s->inv_delta_name[i] = base_delta[i];
-    }
-    if (N <= EZ_ALL_EIGS_MAX) {
-        for (int i = 0; i < N; i++) {
-            s->inv_name[4 + i] = lam_name[i];
-            s->inv_delta_name[4 + i] = lam_delta_name[i];
-        }
-        s->n_inv = 4 + N;
-    } else if (N > EZ_EIGS_MAX) {
-        static const char *const more[3] = { "C4", "C5", "C6" };
-        static const char *const more_delta[3] = { "C4-C4(x0)", "C5-C5(x0)", "C6-C6(x0)" };
-        for (int i = 0; i < 3; i++) {
-            s->inv_name[4 + i] = more[i];
-            s->inv_delta_name[4 + i] = more_delta[i];
-        }
-        s->n_inv = 7;
-    } else {
-        s->inv_name[4] = "C4";
-        s->inv_delta_name[4] = "C4-C4(x0)";
-        s->inv_name[5] = lam_name[0];
-        s->inv_delta_name[5] = lam_delta_name[0];
-        s->inv_name[6] = "lambda_N";
-        s->inv_delta_name[6] = "lambda_N-lambda_N(x0)";
-        s->n_inv = 7;
-    }
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0-H0(x0)";
+    slpi_ref_su_casimir_names(s);
     s->invariants = ez_invariants;
     s->clear = ez_clear;
     s->initial_map = ez_initial_map;

@@ -370,12 +370,18 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     for (long prec = s->p.prec; prec > 0; prec = next_prec(prec, s->p.prec_max)) {
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
+        if (s->sys.fault != NULL)
+            s->sys.fault(&s->sys, why, sizeof why);   /* forget earlier evaluations' */
         if (s->lo != NULL)
             st = lohner_step(s, s->work, prec, why, sizeof why);
         if (st != SLPI_STEP_CONVERGED) {        /* the plain ball step */
             _arb_vec_set(s->work, x, n);
             st = s->scheme->step(&s->sys, s->work, s->delta, prec, why, sizeof why);
         }
+        /* a domain error anywhere in the attempt (a model's log of a ball reaching 0,
+         * ...) makes it UNABLE with its reason, whatever the scheme concluded */
+        if (s->sys.fault != NULL && s->sys.fault(&s->sys, why, sizeof why))
+            st = SLPI_STEP_UNABLE;
         info->prec = prec;
         info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {

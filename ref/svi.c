@@ -18,6 +18,7 @@
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
 #include "ref/ref.h"
+#include "core/expr.h"
 
 typedef struct {
     const slpi_ref_system *s;

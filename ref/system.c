@@ -14,6 +14,7 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     case SLPI_SYS_POINT_VORTICES:  rc = slpi_ref_sys_point_vortices(s, p, err); break;
     case SLPI_SYS_EULER_ZEITLIN:   rc = slpi_ref_sys_euler_zeitlin(s, p, err); break;
     case SLPI_SYS_SINE_EULER:      rc = slpi_ref_sys_sine_euler(s, p, err); break;
+    case SLPI_SYS_MODEL:           rc = slpi_ref_sys_model(s, p, err); break;
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
     }

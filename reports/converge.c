@@ -456,13 +456,13 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
                               "noise file");
     if (c->base.warm_start)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: warm_start=1 carries one path's solve from "
-                              "step to step; the ensemble engine starts every step cold");
+        return slpi_error_set(err, SLPI_EINPUT, "converge: warm_start=%d carries one path's solve from "
+                              "step to step; the ensemble engine starts every step cold", c->base.warm_start);
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
-    if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > 256)
+    if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)
         return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
-                              "0..256 threads", c->boot, c->threads);
+                              "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);
     /* per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup study 3 grids of
      * 2^kmax + 1 states: a study that cannot fit is refused before it starts */
     int M = slpi_problem_noise_count(&c->base), d = slpi_problem_state_dim(&c->base);
@@ -674,7 +674,7 @@ static int read_ckpt(const slpi_conv_cfg *c, const layout *ly, const char *study
     slpi_checkpoint_reader r;
     int rc = slpi_checkpoint_open(&r, c->resume, CONV_CKPT_FORMAT, CONV_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
-    long nl, nd;
+    long nl = 0, nd = 0;
     int mine = 0;
     for (const char *s = study; *s; s++) mine += *s == '\n';
     rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
@@ -740,9 +740,11 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         free(study);
         return slpi_error_set(err, SLPI_ENUMERIC, "converge: out of memory");
     }
-    /* the first checkpoint (the reloaded batches, or none) before any work: an
-     * unwritable path fails at once */
-    if ((c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)
+    /* the thread count, then the first checkpoint (the reloaded batches, or none) before
+     * any work: an unwritable path fails at once */
+    int nt = 1;
+    if ((rc = slpi_threads_resolve(c->threads, "converge", &nt, err)) != SLPI_OK
+        || (c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)
         || (c->checkpoint && (rc = write_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)) {
         free(buf);
         free(done);
@@ -754,12 +756,6 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
 
     int bad_batch = nb;
     slpi_error first = {0};
-    int nt = c->threads;
-#ifdef _OPENMP
-    if (nt <= 0) nt = omp_get_max_threads();
-#else
-    nt = 1;
-#endif
     long todo = 0;   /* the paths this rank computes now (progress on rank 0 only) */
     for (int b = 0; b < nb; b++)
         if (b % c->nranks == c->rank && !done[b])
