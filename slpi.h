@@ -285,8 +285,8 @@ const slpi_preset *slpi_presets(void);
  * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
 /* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
- * SO(3) vector form (so3) for the rigid body, the semidirect form (sd) for the heavy top
- * and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
+ * SO(3) vector form (so3) for the rigid body and a model on so3, the semidirect form (sd)
+ * for the heavy top and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
  * the validator follow (core/registry.c). */
 slpi_svi_form slpi_registry_svi_form(const slpi_problem *p);
 

@@ -1,8 +1,17 @@
 /* error.c — error records, step-status names and diagnostic lists shared by every module. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "core/check.h"
 #include "slpi.h"
+
+/* Defined in every build (core/check.h's macros call it only under SLPI_DEBUG). */
+_Noreturn void slpi_check_failed(const char *file, int line, const char *text)
+{
+    fprintf(stderr, "%s:%d: defensive check failed: %s\n", file, line, text);
+    abort();
+}
 
 int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
 {

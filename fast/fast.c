@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/check.h"
 #include "fast/fast.h"
 
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
@@ -43,11 +44,14 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
         f->pol.fixed_iters = p->fixed_iters;
         f->pol.on_cap = p->on_cap;
         f->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
-        if (f->sys.state_dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
+        /* invariants: the system builds core's layout, and a tracked R (state_dim > dim)
+         * exists only in the SVI forms, which core's validator allows with svi alone */
+        if (SLPI_NEVER(f->sys.state_dim != slpi_problem_state_dim(p) ||
+                       f->sys.M != slpi_problem_noise_count(p)))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
                                 "core's layout says %d and %d", f->sys.name, f->sys.state_dim, f->sys.M,
                                 slpi_problem_state_dim(p), slpi_problem_noise_count(p));
-        else if (f->sys.state_dim != f->sys.dim && p->scheme != SLPI_SCHEME_SVI)
+        else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && p->scheme != SLPI_SCHEME_SVI))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
                                 "with svi", f->sys.name);
     }

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/check.h"
 #include "fast/fast.h"
 
 enum { FORM_SO3, FORM_SD, FORM_LP };
@@ -26,10 +27,12 @@ typedef struct {
 } svi_work;
 
 /* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
- * validator; what remains is whether this system has the operations the form needs. */
+ * validator, which lets the lp form run only on systems with a matrix form (every one
+ * but the heavy top): that this system has its operations is an invariant. */
 static int svi_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && (!s->m_gen_sum || !s->m_ainv || !s->m_cay_conj))
+    if (SLPI_NEVER(slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP &&
+                   (!s->m_gen_sum || !s->m_ainv || !s->m_cay_conj)))
         return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
                               "compact quadratic group, which %s lacks (docs/systems.md#applicability)", s->name);
     return SLPI_OK;

@@ -12,6 +12,7 @@
  * C6 = Tr X^6. Eigenvalues Arb cannot enclose are
  * returned indeterminate. The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at. */
+#include "core/check.h"
 #include "ref/ref.h"
 #include "ref/zeitlin.h"
 
@@ -45,28 +46,31 @@ static const char *const lam_delta_name[] = {
  * Tr X^k (k <= 6) are certified instead, a few matrix products. */
 #define EZ_EIGS_MAX 16
 
-/* The basis tables and the noise amplitudes at precision prec. */
-static int build(ez_data *d, int N, slong prec, slpi_error *err)
+/* The noise amplitudes a_l at precision prec. */
+static void amplitudes(ez_data *d, slong prec)
 {
-    int rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
-    if (rc != SLPI_OK)
-        return rc;
-    for (int l = 1; l < N; l++) {
+    for (int l = 1; l < d->z.N; l++) {
         arb_set_d(d->a + l, d->amp);
         arb_div_ui(d->a + l, d->a + l, (ulong)l * (ulong)(l + 1), prec);
     }
-    return SLPI_OK;
 }
 
-/* The tables at precision >= prec (rebuilt on demand; N was validated at init). */
+/* The tables at precision >= prec, rebuilt on demand. The rebuild cannot fail once the
+ * first build (at creation) succeeded: the same N, a higher precision, and the basis's
+ * only failure (q_n != 0, ref/zeitlin-basis.c) impossible (docs/conventions.md#defensive-checks).
+ * Should it fail all the same, the tables of the lower precision stay: still enclosures,
+ * only wider (never cleared tables, as the error was once swallowed here). */
 static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
 {
     ez_data *d = s->data;
     if (prec > d->z.prec) {
         slpi_error err;
-        int N = d->z.N;
-        slpi_ref_zeitlin_clear(&d->z);
-        build(d, N, prec, &err);
+        slpi_ref_zeitlin z;
+        if (!SLPI_NEVER(slpi_ref_zeitlin_init(&z, d->z.N, prec, &err) != SLPI_OK)) {
+            slpi_ref_zeitlin_clear(&d->z);
+            d->z = z;
+            amplitudes(d, prec);
+        }
     }
     return &d->z;
 }
@@ -276,7 +280,10 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;
     d->a = _arb_vec_init(N);
-    int rc = build(d, N, p->prec > 0 ? p->prec : 128, err);
+    slong prec = p->prec > 0 ? p->prec : 128;
+    int rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
+    if (rc == SLPI_OK)
+        amplitudes(d, prec);
     if (rc != SLPI_OK) {
         _arb_vec_clear(d->a, N);
         flint_free(d);

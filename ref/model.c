@@ -460,37 +460,37 @@ static void md_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const ac
     _arb_vec_clear(b, n);
 }
 
-static void md_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void md_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     md_gen_matrix(s, k, B, X, NULL, prec);
 }
 
-static void md_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void md_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     md_gen_matrix(s, k, dB, X, W, prec);
 }
 
 /* the su(n) and so(3)^k packings with the interface's signature */
-static void sun_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+static void sun_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     slpi_ref_sun_unpack(X, x, s->N, prec);
 }
 
-static void sun_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+static void sun_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
     slpi_ref_sun_pack(x, X, s->N, prec);
 }
 
-static void so3k_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+static void so3k_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_so3k_unpack(X, x, s->dim / 3, 2, prec);
+    slpi_ref_so3k_m_unpack(X, x, s->dim / 3, 2, prec);
 }
 
-static void so3k_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+static void so3k_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_so3k_pack(x, X, s->dim / 3, 2, prec);
+    slpi_ref_so3k_m_pack(x, X, s->dim / 3, 2, prec);
 }
 
 static void md_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
@@ -621,20 +621,20 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         break;
     case SLPI_ALGEBRA_SUN:
         s->N = alg->n;
-        s->m_unpack = sun_unpack;
-        s->m_pack = sun_pack;
+        s->m_unpack = sun_m_unpack;
+        s->m_pack = sun_m_pack;
         slpi_ref_su_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SO3K:
         s->N = 2 * alg->n;
-        s->m_unpack = so3k_unpack;
-        s->m_pack = so3k_pack;
+        s->m_unpack = so3k_m_unpack;
+        s->m_pack = so3k_m_pack;
         slpi_ref_so3k_casimir_names(s);
         break;
     }
     if (s->N > 0) {
-        s->m_gen = md_mgen;
-        s->m_dgen = md_mdgen;
+        s->m_gen = md_m_gen;
+        s->m_dgen = md_m_dgen;
         slpi_ref_matrix_attach(s);
     }
     if (alg->kind == SLPI_ALGEBRA_SO3) {       /* closed forms of the hat map */

@@ -67,14 +67,14 @@ static void get_block(int b, arb_ptr v, const acb_mat_t X, int i, slong prec)
     arb_clear(r);
 }
 
-void slpi_ref_so3k_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec)
+void slpi_ref_so3k_m_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec)
 {
     acb_mat_zero(X);
     for (int i = 0; i < k; i++)
         put_block(b, X, i, x + 3 * i, prec);
 }
 
-void slpi_ref_so3k_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
+void slpi_ref_so3k_m_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
 {
     for (int i = 0; i < k; i++)
         get_block(b, x + 3 * i, X, i, prec);
@@ -82,12 +82,12 @@ void slpi_ref_so3k_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
 
 static void pv_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_so3k_unpack(X, x, s->p->pv.n, blk(s), prec);
+    slpi_ref_so3k_m_unpack(X, x, s->p->pv.n, blk(s), prec);
 }
 
 static void pv_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_so3k_pack(x, X, s->p->pv.n, blk(s), prec);
+    slpi_ref_so3k_m_pack(x, X, s->p->pv.n, blk(s), prec);
 }
 
 /* v -= t x (3-vectors) */

@@ -4,6 +4,7 @@
  * precision, the last try exactly at p->prec_max; beyond that it is UNABLE (never a
  * guess), with the reason in slpi_ref_unable_reason. A failed step leaves the state
  * unchanged. */
+#include "core/check.h"
 #include "ref/ref.h"
 #include <math.h>
 #include <stdlib.h>
@@ -77,8 +78,12 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
         return rc;
     }
     s->scheme = slpi_ref_scheme_get(p->scheme);
-    rc = s->scheme->check(&s->sys, &s->p, err);
-    if (rc == SLPI_OK && s->sys.state_dim != slpi_problem_state_dim(p))
+    /* the validator knows every scheme id; the system builds core's layout */
+    if (SLPI_NEVER(s->scheme == NULL))
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)p->scheme);
+    else
+        rc = s->scheme->check(&s->sys, &s->p, err);
+    if (rc == SLPI_OK && SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p)))
         rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)",
                             s->sys.state_dim, slpi_problem_state_dim(p));
     if (rc != SLPI_OK) {
@@ -87,6 +92,11 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
         return rc;
     }
     s->delta = calloc((size_t)s->sys.M + 1, sizeof(double));
+    if (s->delta == NULL) {
+        slpi_ref_system_clear(&s->sys);
+        free(s);
+        return slpi_error_set(err, SLPI_ENUMERIC, "ref: out of memory");
+    }
     s->work = _arb_vec_init(s->sys.state_dim);
     if (p->ref_lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
         slpi_ref_free(s);

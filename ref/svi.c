@@ -17,6 +17,7 @@
  * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
+#include "core/check.h"
 #include "ref/ref.h"
 #include "core/expr.h"
 
@@ -461,14 +462,15 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
 }
 
 /* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
- * validator; what remains is whether this system has the operations the form needs. */
+ * validator, which lets the lp form run only on systems with a matrix form (every one
+ * but the heavy top): that this system has its operations is an invariant. */
 static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     if (p->fixed_iters > 0)
         return slpi_error_set(err, SLPI_EINPUT,
                               "svi: fixed_iters is not supported by the ref path (the "
                               "certified step is the exact solution)");
-    if (slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && s->N == 0)
+    if (SLPI_NEVER(slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && s->N == 0))
         return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
                               "compact quadratic group, which %s lacks (docs/systems.md#applicability)",
                               slpi_system_name(p->system));
