@@ -436,8 +436,16 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         html_text(f, json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date")) : "undated");
         fprintf(f, ", revision <code>%.*s</code>, ", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
         html_text(f, json_string_value(json_object_get(arch, "machine")) ? json_string_value(json_object_get(arch, "machine")) : "machine not recorded");
-        fprintf(f, "; %.0f s; its report: <code>%s/index.html</code>.</p>\n",
-                json_number_value(json_object_get(arch, "seconds")), a->archive);
+        /* the time of the checks it holds (a --cached-only archive's own run takes 0 s) */
+        double secs = 0;
+        json_t *cls = json_object_get(arch, "claims");
+        for (size_t i = 0; i < json_array_size(cls); i++) {
+            json_t *ch = json_object_get(json_array_get(cls, i), "checks");
+            for (size_t k = 0; k < json_array_size(ch); k++)
+                secs += json_number_value(json_object_get(json_array_get(ch, k), "seconds"));
+        }
+        fprintf(f, "; its checks took %.0f s; its report: <code>%s/index.html</code>.</p>\n", secs,
+                a->archive);
     }
     fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
             "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict</th>%s"
@@ -464,11 +472,11 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         }
         size_words(c, size, sizeof size);
         fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
-        html_short(f, cl->statement, 140);
+        html_short(f, cl->statement, 120);
         fprintf(f, " <small>(");
         html_text(f, cl->source);
         fprintf(f, ")</small><br><small>");
-        html_short(f, strcmp(cl->why, "-") ? cl->why_text : cl->reason, 230);
+        html_short(f, strcmp(cl->why, "-") ? cl->why_text : cl->reason, 170);
         fprintf(f, "</small></td><td>");
         html_short(f, cl->magnitude, 120);
         fprintf(f, "</td><td>");

@@ -162,10 +162,16 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok
     slpi_audit_num(c, "nfit", f->nfit);
     slpi_audit_num(c, "paths", (double)r.paths);
     int last = r.nlev - 1;
-    snprintf(c->evidence, sizeof c->evidence, "%s slope %.3f, 95%% batch-bootstrap CI [%.3f, %.3f] "
-             "(%d levels fitted) against the %s reference, window [%.2f, %.2f]: %s; e = %.3e +- %.1e "
-             "at h = %.4g, %.3e at h = %.4g; %ld paths", slpi_conv_kind_name(kind), f->slope, f->lo,
-             f->hi, f->nfit, col == SLPI_CONV_INDEP ? slpi_scheme_name(cfg.indep_scheme) : "same-scheme",
+    char fit[160];
+    if (isfinite(f->slope) && isfinite(f->lo) && isfinite(f->hi))
+        snprintf(fit, sizeof fit, "%s slope %.3f, 95%% batch-bootstrap CI [%.3f, %.3f] (%d levels fitted)",
+                 slpi_conv_kind_name(kind), f->slope, f->lo, f->hi, f->nfit);
+    else
+        snprintf(fit, sizeof fit, "no %s slope: %d of %d levels resolved (3 needed)",
+                 slpi_conv_kind_name(kind), f->nfit, r.nlev);
+    snprintf(c->evidence, sizeof c->evidence, "%s against the %s reference, window [%.2f, %.2f]: %s; "
+             "e = %.3e +- %.1e at h = %.4g, %.3e at h = %.4g; %ld paths", fit,
+             col == SLPI_CONV_INDEP ? slpi_scheme_name(cfg.indep_scheme) : "same-scheme",
              lo, hi, slope_words(c, f), r.cell[col][last].e, r.cell[col][last].se, r.h[last],
              r.cell[col][0].e, r.h[0], r.paths);
     if (cfg.indep) {
