@@ -969,9 +969,11 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     _check(_lib.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
                                   indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit))
     why = ""
-    if np.isnan(fit[0]):
-        why = ("fewer than two levels with a positive error" if np.sum(e > 0) < 2 else
-               "the errors do not determine a slope")
+    if np.isnan(fit[0]):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
+        usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))
+        why = ("%d of %d levels %s: a slope needs 2 (more paths resolve the error)"
+               % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error")
+               if usable < 2 else "the errors do not determine a slope")
     return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]), why=why)
 
 
