@@ -1,14 +1,15 @@
 #!/bin/sh
 # cross-deps.sh DEBARCH TRIPLET — what `make cross-check` needs, installed as `make deps`
 # installs the host's packages (tests/deps.sh): Debian's cross compiler gcc-TRIPLET,
-# qemu-user-static, and from the target's multiarch (dpkg --add-architecture DEBARCH) the
+# qemu-user-static, and from the target's multiarch (dpkg --add-architecture DEBARCH) its C library
+# headers (libc6-dev: the cross compiler searches /usr/include/TRIPLET first), the
 # runtime libflint-arb2 and libflint17 and the -dev packages of MPFR, GMP, LAPACKE,
 # OpenBLAS and Jansson (oracle/README.md "Another architecture" says why not Arb's -dev).
 # As root: adds the architecture if missing, apt-get update, installs what is missing.
 # Otherwise: prints the exact commands and fails.
 set -u
 da=$1 triplet=$2
-pkgs="gcc-$triplet qemu-user-static libflint-arb2:$da libflint17:$da libmpfr-dev:$da libgmp-dev:$da \
+pkgs="gcc-$triplet qemu-user-static libc6-dev:$da libflint-arb2:$da libflint17:$da libmpfr-dev:$da libgmp-dev:$da \
 liblapacke-dev:$da libopenblas-dev:$da libjansson-dev:$da"
 missing=""
 for p in $pkgs; do
