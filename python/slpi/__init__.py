@@ -718,8 +718,7 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
     err = _ffi.new("slpi_error *")
-    _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err)
-    if err.code != 0:
+    if _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err) != 0:
         raise SlpiError(err.code, _ffi.string(err.msg).decode())
     return out
 

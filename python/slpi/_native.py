@@ -29,11 +29,8 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 typedef struct { int code; char msg[512]; } slpi_error;
-/* Declared with the trailing slpi_error * of the validating noise API (argument checks) and no
- * result: a library without that argument ignores it, one with it fills err on a refusal
- * (err->code != 0; python/slpi checks the same rules before the call). */
-void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                           int refine, uint64_t first, size_t count, double *out, slpi_error *err);
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
