@@ -3,9 +3,9 @@
 # (`make cross-check ARCH=aarch64|s390x`; not part of `make check`, see
 # oracle/README.md "Another architecture"). Needs Debian's cross compiler
 # (gcc-$TRIPLET), qemu-user (qemu-user-static) and the target's libraries from
-# multiarch (dpkg --add-architecture; the runtime libflint-arb2:ARCH and libflint17:ARCH
-# and the -dev packages of mpfr, gmp, lapacke, openblas, jansson): Debian 12's
-# libflint-arb-dev and libflint-dev are not Multi-Arch: same, so the target's ones
+# multiarch: tests/cross-deps.sh installs them first (as root; otherwise it prints the
+# commands), as `make deps` does for the host. Debian 12's libflint-arb-dev and
+# libflint-dev are not Multi-Arch: same, so the target's ones
 # would remove the host's; the build links the target's runtime libraries by soname
 # and compiles against the host's (identical, architecture-independent) Arb/FLINT
 # headers instead. Steps, each timed:
@@ -17,15 +17,17 @@
 set -u
 arch=${1:-${ARCH:-aarch64}}
 case $arch in
-  aarch64|arm64) arch=aarch64; triplet=aarch64-linux-gnu; qemu=qemu-aarch64 ;;
-  s390x) triplet=s390x-linux-gnu; qemu=qemu-s390x ;;
-  ppc64el|powerpc64le) arch=ppc64el; triplet=powerpc64le-linux-gnu; qemu=qemu-ppc64le ;;
+  aarch64|arm64) arch=aarch64; debarch=arm64; triplet=aarch64-linux-gnu; qemu=qemu-aarch64 ;;
+  s390x) debarch=s390x; triplet=s390x-linux-gnu; qemu=qemu-s390x ;;
+  ppc64el|powerpc64le) arch=ppc64el; debarch=ppc64el; triplet=powerpc64le-linux-gnu; qemu=qemu-ppc64le ;;
   *) echo "cross-check: unknown ARCH '$arch' (aarch64, s390x, ppc64el)" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.." || exit 2
 host=${SLPI_BIN:-build/slpi}
 build=build/cross-$arch
 steps=${CROSS_STEPS:-10000}
+# the cross compiler, qemu-user and the target's libraries, installed as `make deps` does
+sh tests/cross-deps.sh "$debarch" "$triplet" || exit 2
 for q in "$qemu-static" "$qemu"; do command -v "$q" >/dev/null && { qemu=$q; break; }; done
 command -v "$qemu" >/dev/null || { echo "cross-check: no $qemu(-static): apt-get install qemu-user-static" >&2; exit 2; }
 command -v "$triplet-gcc" >/dev/null || { echo "cross-check: no $triplet-gcc: apt-get install gcc-$triplet" >&2; exit 2; }

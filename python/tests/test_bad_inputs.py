@@ -43,6 +43,7 @@ ROWS = [
     (lambda: slpi.noise(1, 0, 0, -0.01, 5), "h"),
     (lambda: slpi.noise(1, 0, 0, float("nan"), 5), "h"),
     (lambda: slpi.noise(1, 0, 0, None, 5), "h"),
+    (lambda: slpi.noise(1, 0, 0, 2e6, 5), "h"),
     (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=41), "refine"),
     (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=-1), "refine"),
     (lambda: slpi.noise(1, 0, 0, 0.01, -1), "steps"),

@@ -251,3 +251,16 @@ def test_model_equals_cli_config():
         slpi.Model("so3", "x1^^2", x0=[1, 0, 0])
     with pytest.raises(slpi.SlpiError, match="noise"):
         slpi.Model("so3", "x1^2", noise=[1], x0=[1, 0, 0])
+
+
+def test_weak_study_says_why_its_slope_is_nan():
+    """A weak study too small to resolve its errors: slope NaN with the CLI's rule as the
+    reason (levels with e > 3 SE), and the table says the same number of levels fitted."""
+    s = slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 4), ref=6, paths=8, boot=10)
+    assert np.isnan(s.slope) and "e > 3 SE" in s.why
+    usable = int(s.why.split()[0])
+    out = subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/weak", "--kind", "weak", "--levels", "2..4",
+                          "--ref", "6", "--paths", "8", "--boot", "10", "-o", "-"], capture_output=True, text=True).stdout
+    assert "(%d levels fitted, e > 3 SE)" % usable in out
+    ok = slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=6, paths=16, boot=10)
+    assert np.isfinite(ok.slope) and ok.why == ""
