@@ -337,6 +337,7 @@ typedef struct {
     double residual;           /* final solver increment/residual (max norm) */
     long prec;                 /* ref path: precision used for this step */
     double radius;             /* ref path: max radius of the output state */
+    const char *why;           /* ref path, UNABLE: the reason (valid until the next step), or NULL */
 } slpi_step_info;
 
 const char *slpi_step_status_name(slpi_step_status s);

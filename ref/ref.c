@@ -388,6 +388,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;
+    info->why = s->why;
     return info->status = SLPI_STEP_UNABLE;
 }
 
