@@ -70,6 +70,7 @@ int slpi_parse_text_line(const char *file, long line, const char *s, size_t len,
 typedef enum {
     SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP, SLPI_SYS_MANAKOV,
     SLPI_SYS_POINT_VORTICES, SLPI_SYS_EULER_ZEITLIN, SLPI_SYS_SINE_EULER,
+    SLPI_SYS_MODEL,     /* a model described as data (docs/models.md) */
     SLPI_SYS_COUNT
 } slpi_system_id;
 
@@ -124,10 +125,19 @@ typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
 /* tol relative to max(1, |u|) (STATE, default) or to h |u| (STEP, as quflow scales its
  * stopping rule by dt |W|); |.| the max norm of the iterate */
 typedef enum { SLPI_TOL_STATE, SLPI_TOL_STEP } slpi_tol_scale;
+/* ISOMP's starting guess of the midpoint solve (docs/schemes.md#solver). */
+typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE } slpi_predictor;
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
 #define SLPI_PATH_MAX 4096
+/* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
+ * noise Hamiltonians, parameters, the length of a parameter's name and of its value text. */
+#define SLPI_EXPR_MAX_TEXT 4096
+#define SLPI_MODEL_MAX_NOISE 16
+#define SLPI_MODEL_MAX_PARAMS 32
+#define SLPI_MODEL_NAME_MAX 32
+#define SLPI_MODEL_PARAM_TEXT 128   /* room for a double's exact decimal expansion, e.g. 0.1's 57 */
 
 typedef struct {
     /* what */
@@ -141,7 +151,9 @@ typedef struct {
     /* heavy top (docs/systems.md#heavy-top) */
     struct { slpi_ht_form form; double inertia[3]; double mga[3]; double mg;
              slpi_ht_noise noise; double alpha[3]; double k[2];
-             int potential_printed; double theta0; double pi0[3]; } ht;
+             int potential_printed; double theta0; double pi0[3];
+             int exp_form; /* fast RKMK orbit map: 0 cancellation-free coefficients (default),
+                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring) */ } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (docs/systems.md#manakov) */
@@ -152,6 +164,14 @@ typedef struct {
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
+    /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM
+     * (M = the highest index given; gaps are an error) and parameters param.NAME, all as
+     * the text given, parsed by core/expr.h */
+    struct { char algebra[SLPI_MODEL_NAME_MAX]; char H[SLPI_EXPR_MAX_TEXT];
+             char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
+             int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
+             char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_PARAM_TEXT];
+             double param[SLPI_MODEL_MAX_PARAMS]; } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
     int n_x0;
@@ -171,7 +191,8 @@ typedef struct {
     int dexp_order;                  /* q of the truncated dexp^{-1} (RKMK) */
     slpi_solver_kind solver;
     slpi_tol_scale tol_scale;        /* what tol is relative to (docs/schemes.md#solver) */
-    int warm_start;                  /* 1: ISOMP starts from the previous step's increment */
+    int warm_start;                  /* ISOMP: 1 starts from the previous step's correction, 2 extrapolates two */
+    slpi_predictor predictor;        /* ISOMP's cold start: Euler predictor (default) or X_n */
 
     /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
      * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */
@@ -225,6 +246,8 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
  * traceless, relative to max(1, max |x|) per diagonal entry). */
 #define SLPI_MANIFOLD_TOL 1e-10
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err);
+/* The same manifold check of a state x[state_dim] given by other means (a binding's array). */
+int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error *err);
 /* Write the problem as key=value lines (round-trips through slpi_problem_load). */
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
 
@@ -251,6 +274,11 @@ const slpi_preset *slpi_presets(void);
  * model (its missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes; docs/schemes.md#rkmk, claim X4),
  * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
+/* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
+ * SO(3) vector form (so3) for the rigid body, the semidirect form (sd) for the heavy top
+ * and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
+ * the validator follow (core/registry.c). */
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p);
 
 /* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
  * state is part of the problem: an explicit x0 / x0_file, or the system's default,
@@ -337,7 +365,6 @@ typedef struct {
     double residual;           /* final solver increment/residual (max norm) */
     long prec;                 /* ref path: precision used for this step */
     double radius;             /* ref path: max radius of the output state */
-    const char *why;           /* ref path, UNABLE: the reason (valid until the next step), or NULL */
 } slpi_step_info;
 
 const char *slpi_step_status_name(slpi_step_status s);
@@ -435,6 +462,9 @@ typedef struct {
      * has set the initial state already. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
+    /* optional (NULL: none): why the last step failed, in words ("" if not known); the
+     * certified path's UNABLE reason (a model's domain error names its key and column) */
+    const char *(*why)(void *ctx);
 } slpi_path_ops;
 
 typedef struct {
@@ -751,8 +781,44 @@ int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
 int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS]);
 /* Final states of paths first_path .. first_path+npaths-1: finals[npaths][dim]. */
 int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
+/* Steppers: a run that advances in pieces, on the fast path (ref = 0) or the certified
+ * path (ref = 1: states and diagnostics as midpoints and radii; every exact value lies
+ * within radius of the midpoint). x0 (nx0 doubles, may be NULL: the problem's initial
+ * state) must lie on the system's manifold (slpi_problem_check_state). Any split of the
+ * steps into advances gives the same bits as one advance. */
+typedef struct slpi_stepper slpi_stepper;
+int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0);
+void slpi_stepper_free(slpi_stepper *s);
+/* Back to step 0 from the initial state on another path of the problem's noise. */
+int slpi_stepper_restart(slpi_stepper *s, uint64_t path);
+void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
+const char *slpi_stepper_diag_name(const slpi_stepper *s, int i);   /* NULL past the last */
+long slpi_stepper_position(const slpi_stepper *s);                  /* steps done */
+/* Counts since step 0: steps, solver iterations, max iterations, stagnated and capped
+ * steps, clipped increments, the largest precision in bits (certified path). */
+enum { SLPI_STEPPER_STEPS, SLPI_STEPPER_ITERATIONS, SLPI_STEPPER_MAX_ITERATIONS, SLPI_STEPPER_STAGNATED,
+       SLPI_STEPPER_CAPPED, SLPI_STEPPER_CLIPPED, SLPI_STEPPER_MAX_PREC, SLPI_STEPPER_NCOUNTS };
+void slpi_stepper_counts(const slpi_stepper *s, long counts[SLPI_STEPPER_NCOUNTS]);
+/* The current state x[dim] and its radii, diagnostics diag[ndiag] and their radii (the
+ * radii 0 on the fast path; any pointer but x may be NULL). */
+void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
+/* Advance count steps (at most those left): increments dW[count][M] (clipped at the
+ * problem's truncation threshold, as a noise file's), or NULL: the problem's noise. After
+ * each step whose number (steps done) is a multiple of every, or the problem's last, one
+ * row goes to x, xrad, diag, drad (as slpi_stepper_row), iters and resid (the step's
+ * solver iterations and residual; may be NULL); *rows gets their number. A failing step
+ * stops with SLPI_ENUMERIC naming it; the rows before it are written. */
+int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
+                         double *diag, double *drad, int *iters, double *resid, long *rows);
 /* slpi_verify_file without a report: *verdict is a slpi_verdict. */
 int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
+/* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json. */
+int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+/* slpi_golden_check_dir on dir (NULL: slpi_golden_dir()): *verdict a slpi_verdict, the
+ * report's text in report[n] (cut at n - 1 bytes). */
+int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
+/* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
+const char *slpi_api_version(void);
 /* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of
  * n bytes; returns the length the whole text needs (without the terminating 0), so a
  * caller retries with a larger buffer when it is >= n; -1 on error. */

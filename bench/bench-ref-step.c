@@ -7,7 +7,8 @@
  * ref/fast cost ratio of the same steps (process CPU time). "prec" is that of the last
  * step; "ended" names the status that stopped a run early (UNABLE: the precision cap
  * was reached; invalid: the enclosure overflowed). Euler–Zeitlin is ref-b's
- * (bench-ref-zeitlin). P4 is timed on restarted runs of 100 steps, best of 3. */
+ * (bench-ref-zeitlin). P4 is timed on restarted runs of 100 steps, best of 3. Last (alone
+ * with --model): the model rigid body against the built-in per certified step. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,8 +50,83 @@ static double fast_cost(const slpi_problem *p, const double *x0, long steps)
     return 1e6 * t / done;
 }
 
-int main(void)
+/* CPU us per certified step of p from x0, runs of P4_RUN steps for 0.5 s, best of
+ * P4_REPEATS; -1 if a step is not CONVERGED */
+static double ref_cost(const slpi_problem *p, const double *x0)
 {
+    slpi_ref *r;
+    slpi_error err;
+    if (slpi_ref_create(&r, p, &err) != SLPI_OK) {
+        fprintf(stderr, "bench-ref-step: %s\n", err.msg);
+        return -1;
+    }
+    int n = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    arb_ptr x = _arb_vec_init(n);
+    double dW[64], best = INFINITY;
+    for (int rep = 0; rep < P4_REPEATS && best > 0; rep++) {
+        long steps = 0;
+        double t0 = now(), t;
+        while ((t = now() - t0) < 0.5 && best > 0) {
+            for (int i = 0; i < n; i++)
+                arb_set_d(x + i, x0[i]);
+            for (int s = 0; s < P4_RUN; s++, steps++) {
+                for (int j = 0; j < M; j++)
+                    dW[j] = sqrt(p->h) * sin(3.3 * s + j);
+                if (slpi_ref_step(r, x, dW, NULL) != SLPI_STEP_CONVERGED)
+                    best = -1;
+            }
+        }
+        if (best > 0 && 1e6 * t / steps < best)
+            best = 1e6 * t / steps;
+    }
+    _arb_vec_clear(x, n);
+    slpi_ref_free(r);
+    return best;
+}
+
+/* The models' certified speed figure (docs/models.md#certified-derivatives): the ISO rigid
+ * body restated as a model (models/rigid-body.slpi: the same inertia, iso-quad noise with
+ * amp 0.1) against the built-in, per certified step of every scheme, in one run (goal:
+ * the model within 5x of the built-in). */
+static void model_ratio(void)
+{
+    static const char *const keys[][2] = {
+        { "system", "model" }, { "algebra", "so3" }, { "param.I1", "2" }, { "param.I2", "1" },
+        { "param.I3", "0.66666666666666662965923251249478198587894439697265625" },
+        { "param.amp", "0.1000000000000000055511151231257827021181583404541015625" },
+        { "H", "x1^2/I1 + x2^2/I2 + x3^2/I3" }, { "noise_H1", "amp*x1^2" },
+        { "noise_H2", "amp*x2^2" }, { "noise_H3", "amp*x3^2" }, { "x0", "1,0.5,0.2" } };
+    const double x0[3] = { 1, 0.5, 0.2 };
+    printf("\nmodel rigid body (models/rigid-body.slpi) vs built-in, certified step at 128 bits:\n");
+    printf("%-12s %14s %14s %10s\n", "scheme", "built-in us", "model us", "model/built-in");
+    for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
+        slpi_problem pb, pm;
+        slpi_error err;
+        slpi_problem_init(&pb, SLPI_SYS_RIGID_BODY, k);
+        slpi_problem_init(&pm, SLPI_SYS_RIGID_BODY, k);
+        int bad = slpi_problem_set(&pb, "form", "iso", &err) || slpi_problem_set(&pb, "noise", "iso-quad", &err) ||
+                  slpi_problem_set(&pb, "amp", keys[5][1], &err) || slpi_problem_set(&pb, "inertia", "2,1,0.66666666666666662965923251249478198587894439697265625", &err);
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !bad; i++)
+            bad = slpi_problem_set(&pm, keys[i][0], keys[i][1], &err);
+        if (bad || slpi_problem_set(&pm, "scheme", slpi_scheme_name(k), &err)) {
+            printf("%-12s (setup: %s)\n", slpi_scheme_name(k), err.msg);
+            continue;
+        }
+        if (k == SLPI_SCHEME_SVI)
+            slpi_problem_set(&pb, "svi_form", "so3", &err);
+        double tb = ref_cost(&pb, x0), tm = ref_cost(&pm, x0);
+        printf("%-12s %14.1f %14.1f %10.2f\n", slpi_scheme_name(k), tb, tm, tb > 0 && tm > 0 ? tm / tb : NAN);
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--model") == 0) {   /* only the model figure */
+        model_ratio();
+        flint_cleanup();
+        return 0;
+    }
     printf("%-16s %-12s %12s %12s %9s %6s %20s %s\n", "system", "scheme", "ref us/step",
            "fast us/step", "ref/fast", "prec", "steps to rad>1e-30", "ended");
     for (int sys = 0; sys < SLPI_SYS_COUNT; sys++)
@@ -142,6 +218,7 @@ int main(void)
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }
+    model_ratio();
     flint_cleanup();
     return 0;
 }

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """vs-quflow.py — Euler–Zeitlin ISOMP per step, slpi against quflow (klasmodin/quflow,
-isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256, no noise.
+isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256, 512, 1024 (or the
+sizes in VS_QUFLOW_N, comma-separated), no noise.
 
-slpi runs with quflow's stopping rule (warm_start=1 tol_scale=step tol=2^-26 = sqrt(eps):
-quflow's defaults without compensated summation; bench/bench-fast-zeitlin.c explains
-the remaining difference of norms) and with its own default (cold, tol 1e-15). Printed:
-mean time per step (best of 3 runs of STEPS steps; slpi's from the `seconds` of the
-run's JSON summary, which leaves out its set-up, the su(N) basis), quflow / slpi, slpi's
-mean iterations, and the relative difference of the final states in the max norm.
+slpi runs, in the same run as quflow:
+  - at quflow's stopping rule (tol_scale=step tol=2^-26 = sqrt(eps): quflow's defaults
+    without compensated summation; bench/bench-fast-zeitlin.c explains the remaining
+    difference of norms), started as quflow starts (warm_start=1: the previous step's
+    increment) and from slpi's Euler predictor (docs/schemes.md#solver);
+  - at its own default (Euler predictor, tol 1e-15), and at the default with
+    predictor=none (the cold start of before the predictor).
+Printed: mean time per step (best of 3 runs of STEPS steps, 1 run from N = 512 with
+fewer steps, STEPS (256/N)^3 but at least 2; slpi's from the `seconds` of the run's JSON
+summary, which leaves out its set-up, the su(N) basis), quflow / slpi, the mean
+iterations, and each final state's error against slpi's default (tol 1e-15, the most
+accurate of them), relative in the max norm: the accuracy that each speed buys. "At
+equal accuracy" compares quflow with the slpi rows whose error is at most quflow's.
 
 quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/quflow
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
-python3-scipy, python3-numba); its spherical-harmonics modules (ducc0, h5py, ...) are
+python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
 Measured (2026-11-22, quflow b42eede, this 2-core machine at load 3.5, 20 steps): quflow
 and slpi with quflow's rule take the same iterations (2.05, 2.05, 2.00 per step at N = 64,
@@ -51,7 +59,8 @@ class _Absent(types.ModuleType):
         return _Absent(name)
 
 
-for mod in ("ducc0", "h5py", "pyssht", "matplotlib", "matplotlib.pyplot", "cartopy", "cartopy.crs"):
+for mod in ("ducc0", "h5py", "pyssht", "matplotlib", "matplotlib.pyplot", "matplotlib.animation",
+            "matplotlib.colors", "mpl_toolkits", "mpl_toolkits.axes_grid1", "cartopy", "cartopy.crs"):
     try:
         __import__(mod)
     except ImportError:
@@ -97,25 +106,40 @@ def slpi_run(keys):
     return js["seconds"], js["mean_iterations"], x
 
 
+QUFLOW_RULE = dict(tol_scale="step", tol="0x1p-26")
+CASES = (("quflow's rule, warm start  ", dict(QUFLOW_RULE, warm_start=1)),
+         ("quflow's rule, predictor   ", QUFLOW_RULE),
+         ("default (tol 1e-15)        ", {}),
+         ("default, predictor=none    ", dict(predictor="none")))
+
+
 def main():
-    print(f"vs-quflow: {STEPS} steps of h = {H} (quflow dt = h hbar), one thread, no noise")
-    for N in (64, 128, 256):
-        keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=STEPS,
-                    output_every=STEPS)
+    sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
+    print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise; load {os.getloadavg()[0]:.1f}")
+    for N in sizes:
+        steps = STEPS if N <= 256 else max(2, int(STEPS * (256 / N) ** 3))
+        runs = 3 if N <= 256 else 1
+        keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=steps,
+                    output_every=steps)
         W0 = matrix(slpi_run(dict(keys, steps=1))[2][0], N)
         hb = 2.0 / np.sqrt(N * N - 1)
         isomp_fixedpoint(W0.copy(), H * hb, steps=1)  # compile (numba) outside the timing
         stats = {"iterations": 0.0}  # quflow fills a non-empty dict only
-        tq, Wq = best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=STEPS, stats=stats))
-        row = [f"N={N:3d}  quflow {1e3 * tq / STEPS:8.3f} ms/step  mean iterations {stats['iterations']:.2f}"]
-        for name, extra in (("quflow's rule", dict(warm_start=1, tol_scale="step", tol="0x1p-26")),
-                            ("default     ", {})):
-            runs = [slpi_run(dict(keys, **extra)) for _ in range(3)]
-            ts, its, x = min(runs, key=lambda r: r[0])
-            diff = np.abs(matrix(x[1], N) - Wq).max() / np.abs(Wq).max()
-            row.append(f"slpi {name} {1e3 * ts / STEPS:8.3f} ms/step  quflow/slpi {tq / ts:5.2f}  "
-                       f"mean iterations {its:.2f}  final states differ {diff:.1e}")
-        print("\n       ".join(row))
+        tq, Wq = best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, stats=stats), runs)
+        res = []
+        for name, extra in CASES:
+            ts, its, x = min((slpi_run(dict(keys, **extra)) for _ in range(runs)), key=lambda r: r[0])
+            res.append((name, ts, its, matrix(x[1], N)))
+        Wref = res[2][3]
+        scale = np.abs(Wref).max()
+        eq = np.abs(Wq - Wref).max() / scale
+        row = [f"N={N:4d}, {steps} steps: quflow {1e3 * tq / steps:9.3f} ms/step  mean iterations "
+               f"{stats['iterations']:.2f}  error {eq:.1e}"]
+        for name, ts, its, W in res:
+            err = np.abs(W - Wref).max() / scale
+            row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f}  "
+                       f"mean iterations {its:.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
+        print("\n         ".join(row), flush=True)
 
 
 main()

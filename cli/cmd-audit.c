@@ -26,9 +26,15 @@ static void help(FILE *f)
             "                  did not come out as it demands\n"
             "  --cache DIR     reuse per-claim results keyed by the claim's registry lines,\n"
             "                  the size and this executable (resumes an interrupted run)\n"
-            "  --only ID       evaluate one claim (e.g. V4)\n"
+            "  --only ID,...   evaluate these claims only (e.g. V4 or I4,I25)\n"
+            "  --cached-only   with --cache: report only the claims the cache holds (the others\n"
+            "                  \"not run\"), computing nothing: archives an unfinished FULL run\n"
             "  --tests FILE    unit-test results for the \"test\" checks (make audit records\n"
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
+            "  --archive DIR   an archived FULL=1 report folder (reports/full) whose verdicts\n"
+            "                  and numbers the report shows beside this run's\n"
+            "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
+            "                  registry to FILE (- for stdout) and stop (no run)\n"
             "  --quiet, -q     no per-check log\n");
 }
 
@@ -52,10 +58,11 @@ int slpi_cli_audit(int argc, char **argv)
         { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
         { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
-        { "cache", required_argument, 0, 'k' },  
+        { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
+        { "docs", required_argument, 0, 'D' },  { "archive", required_argument, 0, 'A' },
         { 0, 0, 0, 0 }
     };
-    const char *claims = "reports/claims.txt", *out = "build/audit";
+    const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
     slpi_audit a;
     memset(&a, 0, sizeof a);
     int quiet = 0, c;
@@ -69,6 +76,9 @@ int slpi_cli_audit(int argc, char **argv)
         case 't': a.tests = optarg; break;
         case 'C': a.controls = 1; break;
         case 'k': a.cache = optarg; break;
+        case 'K': a.cached_only = 1; break;
+        case 'D': docs = optarg; break;
+        case 'A': a.archive = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
@@ -78,6 +88,17 @@ int slpi_cli_audit(int argc, char **argv)
         fprintf(stderr, "slpi audit: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;
     }
+    if (docs) {
+        slpi_error e = { 0, "" };
+        int r = slpi_audit_load(&a, claims, &e);
+        FILE *f = r ? NULL : strcmp(docs, "-") ? fopen(docs, "w") : stdout;
+        if (!r && !f) snprintf(e.msg, sizeof e.msg, "%s: cannot write", docs), r = SLPI_EINPUT;
+        if (!r) r = slpi_audit_docs(&a, f);
+        if (f && f != stdout && fclose(f)) r = SLPI_EINPUT;
+        if (r) fprintf(stderr, "slpi audit: %s\n", e.msg[0] ? e.msg : "cannot write the docs");
+        slpi_audit_free(&a);
+        return r;
+    }
     snprintf(a.outdir, sizeof a.outdir, "%s", out);
     char sub[SLPI_PATH_MAX + 16];
     snprintf(sub, sizeof sub, "%s/figures", out);
@@ -85,6 +106,10 @@ int slpi_cli_audit(int argc, char **argv)
     snprintf(sub, sizeof sub, "%s/data", out);
     bad |= mkdirs(sub);
     if (a.cache) bad |= mkdirs(a.cache);
+    if (a.cached_only && !a.cache) {
+        fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
+        return SLPI_EINPUT;
+    }
     if (bad) {
         fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out,
                 a.cache ? " or " : "", a.cache ? a.cache : "");
@@ -111,11 +136,11 @@ int slpi_cli_audit(int argc, char **argv)
     }
     rc = slpi_audit_write(&a, secs, &err);
     if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-    int count[4] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = {0};
     for (int j = 0; j < a.nclaims; j++) count[a.claims[j].verdict]++;
-    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE\n"
-           "report %s/index.html, %s/claims.json\n", a.nclaims, secs, count[0], count[1], count[2],
-           count[3], out, out);
+    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
+           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n", a.nclaims, secs,
+           count[0], count[1], count[2], count[3], count[4], out, out);
     printf("verdicts that differ from the registry's expectation:\n");
     int nd = 0;
     for (int j = 0; j < a.nclaims; j++) {

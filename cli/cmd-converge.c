@@ -24,6 +24,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: slpi converge [options] [key=value ...]\n"
             "  --preset NAME       start from a docs/experiments.md case (its T, noise and solver keys)\n"
+            "  --config FILE       key=value lines ('#' comments), e.g. a model (docs/models.md)\n"
             "  --kind K            strong (rms at T) | sup (rms of the max over the grid) | weak\n"
             "  --levels A..B       coarse levels h = T 2^-k, k = A..B, 0..30 (default 3..8)\n"
             "  --ref L             reference level 1..30 (default 12); same scheme, same paths; the\n"
@@ -90,7 +91,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         { "boot", required_argument, 0, 'B' },   { "threads", required_argument, 0, 't' },
         { "help", no_argument, 0, 'h' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "resume", required_argument, 0, 'r' },
+        { "resume", required_argument, 0, 'r' }, { "config", required_argument, 0, 'c' },
         { "output", required_argument, 0, 'o' }, { "json", required_argument, 0, 'j' },
         { 0, 0, 0, 0 }
     };
@@ -101,7 +102,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_conv_cfg cfg;
     slpi_conv_init(&cfg, &p);
-    const char *preset = NULL, *indep = NULL, *output = NULL, *json = NULL;
+    const char *preset = NULL, *indep = NULL, *output = NULL, *json = NULL, *config = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK;
     cfg.checkpoint_every = 1;
@@ -134,6 +135,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'r': cfg.resume = optarg; break;
         case 'o': output = optarg; break;
         case 'j': json = optarg; break;
+        case 'c': config = optarg; break;
         case 'h': if (rank == 0) help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi converge: see `slpi converge --help`\n"); return SLPI_EINPUT;
         }
@@ -153,7 +155,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         vals[nk++] = eq + 1;
     }
     rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
-    if (rc == SLPI_OK && nk) rc = slpi_problem_set_all(&p, nk, keys, vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_cli_problem_keys(&p, config, nk, keys, vals, &err);
     if (rc == SLPI_OK && indep) {
         slpi_scheme_id k;
         rc = slpi_scheme_from_name(indep, &k);

@@ -15,6 +15,8 @@ static void usage(FILE *f)
             "usage: slpi props [options]\n"
             "  --property P     one property (default: all)\n"
             "  --system S       one system (default: all)\n"
+            "  --config FILE    a model (system=model, docs/models.md): the cases of system model\n"
+            "                   use it (and --system defaults to model)\n"
             "  --scheme K       one scheme (default: all)\n"
             "  --cases N        cases per (property, system, scheme, variant) 1..10^8 (default 20;\n"
             "                   scaled by SLPI_TEST_MULTIPLIER, which also multiplies the\n"
@@ -107,6 +109,7 @@ int slpi_cli_props(int argc, char **argv)
         { "save", required_argument, 0, 'w' },     { "verbose", no_argument, 0, 'v' },
         { "list", no_argument, 0, 'l' },           { "help", no_argument, 0, 'h' },
         { "ref-cases", required_argument, 0, 'c' }, { "corners", no_argument, 0, 'C' },
+        { "config", required_argument, 0, 'm' },
         { 0, 0, 0, 0 },
     };
     slpi_props_options o = { -1, -1, -1, 20, 1, 1, 5, NULL, 0, stdout, NULL, 1, 0 };
@@ -156,6 +159,18 @@ int slpi_cli_props(int argc, char **argv)
         case 'R': regress = optarg; break;
         case 'w': o.save_dir = optarg; break;
         case 'v': o.verbose = 1; break;
+        case 'm': {
+            slpi_problem m;
+            slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+            if (slpi_problem_load(&m, optarg, &err)) return bad_number(&err);
+            if (m.system != SLPI_SYS_MODEL) {
+                fprintf(stderr, "slpi props: --config %s: not a model (system=model; docs/models.md)\n", optarg);
+                return SLPI_EINPUT;
+            }
+            slpi_props_set_model(&m);
+            if (o.system < 0) o.system = SLPI_SYS_MODEL;
+            break;
+        }
         case 'l': return slpi_props_table(stdout) ? SLPI_ECHECK : SLPI_OK;
         case 'h': usage(stdout); return SLPI_OK;
         default: usage(stderr); return SLPI_EINPUT;

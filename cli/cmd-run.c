@@ -124,28 +124,7 @@ int slpi_cli_run(int argc, char **argv)
     slpi_problem p;
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = SLPI_OK;
-    if (config) {
-        /* a --system/--scheme/--preset on the command line resets defaults first, then
-         * the file's keys apply, then the remaining command-line keys */
-        int nreset = 0;
-        char *rk[MAXK], *rv[MAXK];
-        for (int i = 0; i < nk; i++)
-            if (!strcmp(keys[i], "preset") || !strcmp(keys[i], "system") || !strcmp(keys[i], "scheme")) {
-                rk[nreset] = keys[i];
-                rv[nreset] = vals[i];
-                nreset++;
-            }
-        rc = slpi_problem_set_all(&p, nreset, rk, rv, NULL, &err);
-        if (rc == SLPI_OK) rc = slpi_problem_load(&p, config, &err);
-        int m = 0;
-        for (int i = 0; i < nk; i++)
-            if (strcmp(keys[i], "preset") && strcmp(keys[i], "system") && strcmp(keys[i], "scheme")) {
-                keys[m] = keys[i]; vals[m] = vals[i]; m++;
-            }
-        nk = m;
-    }
-    if (rc == SLPI_OK) rc = slpi_problem_set_all(&p, nk, keys, vals, NULL, &err);
+    int rc = slpi_cli_problem_keys(&p, config, nk, keys, vals, &err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
@@ -168,8 +147,8 @@ int slpi_cli_run(int argc, char **argv)
     if ((ck.checkpoint || ck.resume) && !use_ref && p.warm_start) {
         /* the solve starts from the previous step's increment, which a checkpoint does not
          * hold: a resumed run would differ from an uninterrupted one in the last bits */
-        fprintf(stderr, "slpi run: warm_start=1: no --checkpoint or --resume (each step starts from the "
-                        "previous step's solve, which a checkpoint does not hold)\n");
+        fprintf(stderr, "slpi run: warm_start=%d: no --checkpoint or --resume (each step starts from the "
+                        "previous steps' solves, which a checkpoint does not hold)\n", p.warm_start);
         return SLPI_EINPUT;
     }
     if ((ck.checkpoint || ck.resume) && !output) {

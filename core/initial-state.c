@@ -175,6 +175,8 @@ int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err
     case SLPI_SYS_POINT_VORTICES: return vortices(p, x, err);
     case SLPI_SYS_EULER_ZEITLIN: zeitlin(p, x); return SLPI_OK;
     case SLPI_SYS_SINE_EULER: return fourier(p, x, err);
+    case SLPI_SYS_MODEL:
+        return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
     default: return slpi_error_set(err, SLPI_EINPUT, "initial state: unknown system %d", (int)p->system);
     }
 }

@@ -15,7 +15,8 @@
  *   # first F                       global index of the first step written
  *   # steps N                       number of data rows, N >= 1
  *   # columns dW_1..dW_M (%a), then dW_1..dW_M (%.17g)
- * Further lines starting with '#' before the first data row are comments. Then exactly N
+ * Further lines starting with '#' before the first data row are comments (after it, a '#'
+ * line is an error: skipping it would shift every later step). Then exactly N
  * data rows, row i holding the increments of step F + i: 2M fields separated by one tab,
  * M hex floats then the same M values in decimal. The reader checks the header keys,
  * order and values, the version, the column count, that each field parses completely,
@@ -284,8 +285,13 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
     }
     long rows = 0;
     while (rc == SLPI_OK && reader_next(&r)) {
-        if (r.buf[0] == '#' && rows == 0) {
-            continue;
+        if (r.buf[0] == '#') {
+            if (rows == 0) {
+                continue;
+            }
+            /* never skipped: a commented-out row would shift every later step */
+            rc = reader_fail(&r, "a '#' line between data rows (comments only before the first row)", "");
+            break;
         }
         if (rows == hd->steps) {
             rc = reader_fail(&r, "more data rows than the header's steps", "");

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/expr.h"
 
 enum key_type { K_DOUBLE, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL };
 
@@ -39,6 +40,8 @@ static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
 static const char *const e_svi_out[] = { "rotation", "node", NULL };
 static const char *const e_solver[] = { "fixed-point", "newton", NULL };
 static const char *const e_tol_scale[] = { "state", "step", NULL };
+static const char *const e_predictor[] = { "euler", "none", NULL };
+static const char *const e_warm[] = { "0", "1", "2", NULL };
 static const char *const e_propagation[] = { "ball", "lohner", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
@@ -47,6 +50,7 @@ static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
 static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3",
                                           "case3-pi", NULL };
 static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
+static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", NULL };
 static const char *const e_quad[] = { "none", "quad", NULL };
 static const char *const e_vortex[] = { "A", "B", NULL };
 static const char *const e_ez_noise[] = { "none", "Q", "L", NULL };
@@ -55,7 +59,7 @@ static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
 static const char *const e_bool[] = { "0", "1", NULL };
 
 static const key_def keys[] = {
-    { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler (resets defaults)" },
+    { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler | model (resets defaults)" },
     { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
     { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a docs/experiments.md case name (see `slpi list`)" },
     { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
@@ -76,7 +80,8 @@ static const key_def keys[] = {
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
-    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_bool, 0, 0, "isomp, fast path: start the solve from the previous step's increment (0 | 1; not in ensembles or with checkpoints)" },
+    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start) | 2 (the last two increments extrapolated); not in ensembles or with checkpoints" },
+    { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: X_n + [Psi(X_n), X_n]/2) | none (X_n); fixed_iters starts from X_n" },
     { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
     { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },
     { "fixed_iters", ANY, K_INT, OFF(fixed_iters), 0, NULL, 0, 1e6, "run exactly this many iterations and accept (0: off)" },
@@ -106,6 +111,7 @@ static const key_def keys[] = {
     { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
     { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
     { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
+    { "exp_form", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.exp_form), 0, e_ht_exp, 0, 0, "fast path, RKMK form: how the orbit map's exponential is rounded: stable (cancellation-free coefficients, default) | rodrigues (textbook (1 - cos t)/t^2, (t - sin t)/t^3) | expm (4x4 SE(3) matrix exponential by scaling and squaring); the exact map is the same (audit R2)" },
     { "theta0", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.theta0), 0, NULL, -10, 10, "SVI form: initial tilt about e_1" },
     { "pi0", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.pi0), 3, NULL, -1e6, 1e6, "SVI form: initial body momentum" },
     /* Manakov */
@@ -129,6 +135,11 @@ static const key_def keys[] = {
     { "noise", SLPI_SYS_SINE_EULER, K_ENUM, OFF(se.noise), 0, e_se_noise, 0, 0, "none | two-mode (modes (1,1) and (1,-1))" },
     { "ic", SLPI_SYS_SINE_EULER, K_ENUM, OFF(se.ic), 0, e_se_ic, 0, 0, "canonical | random | complex" },
     { "ic_seed", SLPI_SYS_SINE_EULER, K_U64, OFF(se.ic_seed), 0, NULL, 0, 0, "seed of a random initial condition" },
+    /* models (docs/models.md, core/expr.h) */
+    { "algebra", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "so3 | se3 | so(n) | su(n) | so3^k: the model's algebra and state layout" },
+    { "H", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the Hamiltonian: an expression in the algebra's coordinates and the parameters" },
+    { "noise_H<k>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "noise Hamiltonian k = 1..16 (M = the highest k; 1..M all given)" },
+    { "param.<NAME>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "a named parameter usable in every expression: a decimal number" },
 };
 #undef OFF
 #undef ANY
@@ -160,6 +171,7 @@ static void heavy_top_form_defaults(slpi_problem *p, slpi_ht_form form)
 {
     p->ht.form = form;
     p->ht.potential_printed = 0;
+    p->ht.exp_form = 0;
     p->ht.alpha[0] = 0.01; p->ht.alpha[1] = 0.02; p->ht.alpha[2] = 0.03;
     p->ht.k[0] = 0.1; p->ht.k[1] = 0.1;
     p->ht.mg = 0.98;
@@ -207,6 +219,9 @@ static void system_defaults(slpi_problem *p)
         p->se.N = 3; p->se.amp = 0.1; p->se.noise = 1; p->se.ic = SLPI_SE_IC_CANONICAL;
         p->se.ic_seed = 1;
         p->h = 0.5; p->steps = 2000;
+        break;
+    case SLPI_SYS_MODEL:                     /* the ISO grid (docs/models.md) */
+        p->h = 0x1p-8; p->steps = 1000;
         break;
     default:
         break;
@@ -318,6 +333,66 @@ static int bad_enum(slpi_error *err, const char *key, const char *value, const c
     return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected one of %s", key, value, list);
 }
 
+/* An expression's text, kept as given (parsed by slpi_problem_validate through
+ * slpi_model_parse, when every parameter is known). */
+static int set_expression(char *field, const char *key, const char *value, slpi_error *err)
+{
+    size_t len = strlen(value);
+    if (len >= SLPI_EXPR_MAX_TEXT)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: %zu characters, over the limit of %d", key, len,
+                              SLPI_EXPR_MAX_TEXT - 1);
+    memcpy(field, value, len + 1);
+    return SLPI_OK;
+}
+
+/* noise_H<k> and param.<NAME> of a model: 1 if key is one of them (then *rc is the result). */
+static int set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
+{
+    if (strncmp(key, "noise_H", 7) == 0) {
+        int k;
+        if (slpi_parse_int(key, key + 7, 1, SLPI_MODEL_MAX_NOISE, &k, err) != SLPI_OK) {
+            *rc = slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (noise Hamiltonians are noise_H1..noise_H%d)",
+                                 key, SLPI_MODEL_MAX_NOISE);
+            return 1;
+        }
+        *rc = set_expression(p->model.noise_H[k - 1], key, value, err);
+        return 1;
+    }
+    if (strncmp(key, "param.", 6) != 0) return 0;
+    const char *name = key + 6;
+    size_t len = strlen(name);
+    int ok = len > 0 && len < SLPI_MODEL_NAME_MAX && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (size_t i = 0; ok && i < len; i++) ok = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!ok) {
+        *rc = slpi_error_set(err, SLPI_EINPUT, "%s: a parameter name is a letter or '_' then letters, digits "
+                             "and '_', at most %d characters", key, SLPI_MODEL_NAME_MAX - 1);
+        return 1;
+    }
+    double v;
+    if (slpi_expr_number(key, value, &v, err) != SLPI_OK) { *rc = SLPI_EINPUT; return 1; }
+    const char *t = value;
+    while (*t == ' ' || *t == '\t' || *t == '+') t++;
+    size_t tl = strlen(t);
+    while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
+    if (tl >= SLPI_MODEL_PARAM_TEXT) {
+        *rc = slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
+        return 1;
+    }
+    int i = 0;
+    while (i < p->model.nparam && strcmp(p->model.param_name[i], name) != 0) i++;
+    if (i == SLPI_MODEL_MAX_PARAMS) {
+        *rc = slpi_error_set(err, SLPI_EINPUT, "%s: more than %d parameters", key, SLPI_MODEL_MAX_PARAMS);
+        return 1;
+    }
+    if (i == p->model.nparam) p->model.nparam++;
+    memcpy(p->model.param_name[i], name, len + 1);
+    memcpy(p->model.param_text[i], t, tl);
+    p->model.param_text[i][tl] = 0;
+    p->model.param[i] = v;
+    *rc = SLPI_OK;
+    return 1;
+}
+
 static int set_special(slpi_problem *p, const key_def *k, const char *value, slpi_error *err)
 {
     if (strcmp(k->name, "system") == 0) {
@@ -351,6 +426,13 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
         else heavy_top_form_defaults(p, (slpi_ht_form)i);
         return SLPI_OK;
     }
+    if (strcmp(k->name, "algebra") == 0) {
+        slpi_algebra a;
+        if (slpi_algebra_parse(&a, "algebra", value, err) != SLPI_OK) return SLPI_EINPUT;
+        slpi_algebra_text(&a, p->model.algebra, sizeof p->model.algebra);
+        return SLPI_OK;
+    }
+    if (strcmp(k->name, "H") == 0) return set_expression(p->model.H, "H", value, err);
     if (strcmp(k->name, "x0") == 0) {
         double x[SLPI_MAX_X0];
         int n = parse_list("x0", value, -DBL_MAX, DBL_MAX, x, SLPI_MAX_X0, err);
@@ -364,6 +446,10 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
 
 int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
 {
+    int rc;
+    if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
+    if (p->system == SLPI_SYS_MODEL && set_model_key(p, key, value, &rc, err)) return rc;
     const key_def *k = find_key(key, p->system);
     if (!k) {
         for (int i = 0; i < NKEYS; i++)
@@ -548,6 +634,19 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
     case SLPI_SYS_SINE_EULER:
         r = p->se.noise ? "SALT noise: linear H_k" : "no noise";
         break;
+    case SLPI_SYS_MODEL: {
+        slpi_model m;
+        slpi_error e;
+        if (slpi_model_parse(&m, p, &e) != SLPI_OK) {
+            if (why) *why = "the model does not parse";
+            return 0;
+        }
+        const char *w;
+        int ok = slpi_model_le_consistent(&m, &w);
+        slpi_model_free(&m);
+        if (why) *why = w;
+        return ok;
+    }
     default:
         break;
     }
@@ -590,6 +689,34 @@ static int check_all_ranges(const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+/* A model's applicability, scheme by scheme (docs/models.md#schemes): ISOMP and SVI need a
+ * matrix algebra with an invariant pairing (not se3); the SVI-SO3 vector form is for so3
+ * only, the SVI-LP form for the matrix algebras; TMK, RKMK-Heun, IM and TRAP need the
+ * gradient, its derivative, ad*, the bracket and the orbit map, which every algebra has;
+ * RKMK-LE needs the consistency rule (slpi_problem_le_consistent). Also: the model must
+ * parse, and the initial state is the user's (no default). */
+static int validate_model(const slpi_problem *p, slpi_error *err)
+{
+    slpi_model m;
+    if (slpi_model_parse(&m, p, err) != SLPI_OK) return SLPI_EINPUT;
+    int se3 = m.alg.kind == SLPI_ALGEBRA_SE3, so3 = m.alg.kind == SLPI_ALGEBRA_SO3;
+    slpi_model_free(&m);
+    const char *sch = slpi_scheme_name(p->scheme);
+    if (se3 && (p->scheme == SLPI_SCHEME_ISOMP || p->scheme == SLPI_SCHEME_SVI))
+        return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to a model on se3: %s", sch,
+                              p->scheme == SLPI_SCHEME_ISOMP
+                                  ? "ISOMP needs a J-quadratic matrix algebra with an invariant pairing, and se(3) is not one"
+                                  : "SVI's forms are the SO(3) vector form, the semidirect form with R (the heavy top's "
+                                    "SVI state) and the compact quadratic group form; se3's (pi, gamma) state has none");
+    if (p->scheme == SLPI_SCHEME_SVI && p->svi_form == SLPI_SVI_FORM_SO3 && !so3)
+        return slpi_error_set(err, SLPI_EINPUT, "svi_form=so3 (SO(3) vector form) needs algebra=so3, not %s",
+                              p->model.algebra);
+    if (p->n_x0 == 0 && !p->x0_file[0])
+        return slpi_error_set(err, SLPI_EINPUT, "system=model needs its initial state: x0= or x0_file= "
+                              "(%d values in the %s layout)", slpi_problem_state_dim(p), p->model.algebra);
+    return SLPI_OK;
+}
+
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
 {
     const char *reason = "";
@@ -601,6 +728,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (!(p->h > 0) || !isfinite(p->h))
         return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
     if (check_all_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
+    if (p->system == SLPI_SYS_MODEL && validate_model(p, err) != SLPI_OK) return SLPI_EINPUT;
     if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
                               sys, reason);
@@ -617,18 +745,17 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->prec_max < p->prec)
         return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
     if (p->warm_start && p->scheme != SLPI_SCHEME_ISOMP)
-        return slpi_error_set(err, SLPI_EINPUT, "warm_start=1 is an ISOMP solver option, not %s's", sch);
+        return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's",
+                              p->warm_start, sch);
+    if (p->predictor != SLPI_PREDICTOR_EULER && p->scheme != SLPI_SCHEME_ISOMP)
+        return slpi_error_set(err, SLPI_EINPUT, "predictor=%s is an ISOMP solver option, not %s's",
+                              e_predictor[p->predictor], sch);
     if (p->svi_c != 0.25 && p->svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->svi_c);
-    if (p->scheme == SLPI_SCHEME_SVI && p->svi_c == -0.25 &&
-        p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "svi_c=-0.25 is defined only for the SO(3) vector forms (rigid-body, heavy-top), not %s",
-                              sys);
     if (p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_AUTO) {
         int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
-               : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY
+               : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_MODEL
                : p->system == SLPI_SYS_HEAVY_TOP;
         static const char *const what[] = { "", "general quadratic group", "SO(3) vector form",
                                             "semidirect heavy-top form" };
@@ -636,8 +763,18 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
                                   e_svi_form[p->svi_form], what[p->svi_form], sys,
                                   p->system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
-        if (p->svi_form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for svi_form=so3 or sd");
+    }
+    /* The SVI form in force (slpi_registry_svi_form, the one rule) and what it admits. */
+    if (p->scheme == SLPI_SCHEME_SVI) {
+        slpi_svi_form form = slpi_registry_svi_form(p);
+        if (form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_output=node exists only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->system == SLPI_SYS_RIGID_BODY && p->rb.track_R)
+            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:
@@ -714,6 +851,11 @@ int slpi_problem_state_dim(const slpi_problem *p)
     case SLPI_SYS_POINT_VORTICES: return 3 * p->pv.n;
     case SLPI_SYS_EULER_ZEITLIN: return p->ez.N * p->ez.N;
     case SLPI_SYS_SINE_EULER: return p->se.N * p->se.N;
+    case SLPI_SYS_MODEL: {
+        slpi_algebra a;
+        slpi_error e;
+        return slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK ? a.dim : 0;
+    }
     default: return 0;
     }
 }
@@ -733,6 +875,12 @@ int slpi_problem_noise_count(const slpi_problem *p)
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }
     case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;
+    case SLPI_SYS_MODEL: {
+        int M = 0;
+        for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+            if (p->model.noise_H[k][0]) M = k + 1;
+        return M;
+    }
     default: return 0;
     }
 }
@@ -740,7 +888,9 @@ int slpi_problem_noise_count(const slpi_problem *p)
 int slpi_problem_truncates(const slpi_problem *p)
 {
     if (p->truncate != SLPI_TRUNC_AUTO) return p->truncate == SLPI_TRUNC_ON;
-    int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER;
+    /* a model follows the built-in of its algebra: se3 (the heavy top) off, the others on */
+    int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER &&
+                   !(p->system == SLPI_SYS_MODEL && strcmp(p->model.algebra, "se3") == 0);
     return iso_like && p->h < 1.0;
 }
 
@@ -753,6 +903,13 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
     static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
                                           "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
     switch (p->system) {
+    case SLPI_SYS_MODEL: {
+        slpi_algebra a;
+        slpi_error e;
+        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK) slpi_algebra_coord_name(&a, i, buf, n);
+        else snprintf(buf, n, "x%d", i + 1);
+        return;
+    }
     case SLPI_SYS_RIGID_BODY:
         snprintf(buf, n, "%s", p->rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
         return;
@@ -820,6 +977,9 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
     }
     case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
     case SLPI_SYS_SINE_EULER: n = p->se.N; break;
+    case SLPI_SYS_MODEL:
+        if (sscanf(p->model.algebra, "su(%d)", &n) != 1) return SLPI_OK;
+        break;
     default: return SLPI_OK;
     }
     /* su(N): Im X_aa (the first N values) sum to 0 */
@@ -831,6 +991,13 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
                               "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)", src, tr, n,
                               SLPI_MANIFOLD_TOL);
     return SLPI_OK;
+}
+
+int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error *err)
+{
+    for (int i = 0; i < slpi_problem_state_dim(p); i++)
+        if (!isfinite(x[i])) return slpi_error_set(err, SLPI_EINPUT, "x0[%d] = %g: not finite", i, x[i]);
+    return check_manifold(p, x, "x0", err);
 }
 
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
@@ -923,6 +1090,14 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0))
             continue;
         write_value(k, p, f, prefix);
+    }
+    if (p->system == SLPI_SYS_MODEL) {
+        fprintf(f, "%salgebra=%s\n", prefix, p->model.algebra);
+        fprintf(f, "%sH=%s\n", prefix, p->model.H);
+        for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+            if (p->model.noise_H[k][0]) fprintf(f, "%snoise_H%d=%s\n", prefix, k + 1, p->model.noise_H[k]);
+        for (int i = 0; i < p->model.nparam; i++)
+            fprintf(f, "%sparam.%s=%s\n", prefix, p->model.param_name[i], p->model.param_text[i]);
     }
     if (p->n_x0 > 0) {
         fprintf(f, "%sx0=", prefix);

@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/expr.h"
 
 static const char *const system_names[SLPI_SYS_COUNT] = {
-    "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler"
+    "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler",
+    "model"
 };
 
 static const char *const scheme_names[SLPI_SCHEME_COUNT] = {
@@ -65,6 +67,14 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
         P("RKMK §6, Fig. 9"),
         E("su(N) is J-quadratic"),
         E("SVI-LP on U(N); c = -1/4 N/A") },
+    /* a model's applicability depends on its algebra and Hamiltonians: the rule for each
+     * scheme is applied by slpi_problem_validate (docs/models.md#schemes) */
+    [SLPI_SYS_MODEL] = {
+        E("every algebra (the TMK chord is the exact Hessian of the expressions)"),
+        E("when the model's noise Hamiltonians pass the Lie-Euler consistency rule"),
+        E(""), E(""), E(""),
+        E("matrix algebras with an invariant pairing: so3, so(n), su(n), so3^k (not se3)"),
+        E("so3 (SVI-SO3 form) and the matrix algebras (SVI-LP); not se3") },
 };
 #undef P
 #undef E
@@ -92,6 +102,21 @@ int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
     for (int i = 0; i < SLPI_SCHEME_COUNT; i++)
         if (strcmp(name, scheme_names[i]) == 0) { *out = (slpi_scheme_id)i; return 0; }
     return -1;
+}
+
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
+{
+    if (p->svi_form != SLPI_SVI_FORM_AUTO) return p->svi_form;
+    if (p->system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
+    if (p->system == SLPI_SYS_MODEL) {   /* a model on so3 takes the SO(3) vector form */
+        slpi_algebra a;
+        slpi_error err;
+        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &err) == SLPI_OK &&
+            a.kind == SLPI_ALGEBRA_SO3)
+            return SLPI_SVI_FORM_SO3;
+    }
+    if (p->system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
+    return SLPI_SVI_FORM_LP;
 }
 
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)

@@ -329,12 +329,12 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         slpi_step_status st = ops->step(ctx, dW, &info);
         if (slpi_step_failed(st)) {
             res->failed_step = n;
-            if (info.prec > 0)   /* certified path: the radius and precision tell why */
+            const char *why = ops->why != NULL ? ops->why(ctx) : "";
+            if (info.prec > 0)   /* certified path: the radius, precision and reason tell why */
                 rc = slpi_error_set(err, SLPI_ENUMERIC,
-                                    "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, "
-                                    "%d iterations%s%.300s", n, (double)(n + 1) * p->h, slpi_step_status_name(st),
-                                    info.prec, info.radius, info.residual, info.iterations, info.why ? ": " : "",
-                                    info.why ? info.why : "");
+                                    "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations%s%s%s",
+                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.prec, info.radius,
+                                    info.residual, info.iterations, why[0] ? " (" : "", why, why[0] ? ")" : "");
             else
                 rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g",
                                     n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,

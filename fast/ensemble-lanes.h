@@ -167,8 +167,10 @@ ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) from Y = X
- * (so3.c slpi_fast_blocks_isomp, HAT model), then X + [Psi(Y), Y] (slpi_fast_blocks_comm). */
+/* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) (so3.c
+ * slpi_fast_blocks_isomp, HAT model) from the Euler predictor Y = X + [Psi(X), X]/2, Psi
+ * with the increments halved (isomp.c; c->predict), or from Y = X; then X + [Psi(Y), Y]
+ * (slpi_fast_blocks_comm). */
 ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
                                 const double *const ep[3], long *iters, unsigned char *failed)
 {
@@ -176,6 +178,13 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
     ens_vl st, act, its = (ens_vl){0};
     ens_begin(n, xp, ep, X, E, &st, &act);
     ens_vd Y[3] = {X[0], X[1], X[2]};
+    if (c->predict) {
+        ens_vd Eh[3], P[3], C[3];
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Eh[i] = 0.5 * E[i];
+        ens_iso_psi(c, 0.5 * h, Eh, X, P);
+        ens_cross(P, X, C);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = X[i] + 1.0 * C[i];
+    }
     ens_iter s = {{0}, {0}, {0}};
     for (int it = 1; ens_any(&act); it++) {
         ens_vd P[3], C[3], V[3];

@@ -32,6 +32,7 @@ typedef struct {
     double amp;         /* noise amplitude */
     double c;           /* SVI quadratic-term sign (+-1/4) */
     slpi_fast_policy pol;
+    int predict;        /* ISOMP starts from the Euler predictor (fast/isomp.c), else from X_n */
     slpi_fast_isa isa;  /* set by init to the best available */
 } slpi_fast_rb_soa;
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);

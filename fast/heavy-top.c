@@ -19,11 +19,12 @@ typedef struct {
     double alpha[3];
     double k[2];
     double mg;
+    int exp_form;         /* 0 stable, 1 textbook Rodrigues, 2 expm (problem key exp_form) */
 } ht_ctx;
 
-static void ht_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
+static void ht_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     for (int i = 0; i < 6; i++) g[i] = 0;
     if (k == 0) {
         for (int i = 0; i < 3; i++) {
@@ -43,10 +44,10 @@ static void ht_grad(const slpi_fast_system *s, int k, double *g, const double *m
     }
 }
 
-static void ht_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void ht_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                     const double *w)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     (void)mu;
     for (int i = 0; i < 6; i++) out[i] = 0;
     if (k == 0)
@@ -68,7 +69,7 @@ static void ht_coad(const slpi_fast_system *s, double *out, const double *xi, co
     }
 }
 
-static void ht_bracket(const slpi_fast_system *s, double *out, const double *u, const double *v)
+static void ht_lie(const slpi_fast_system *s, double *out, const double *u, const double *v)
 {
     double a[3], b[3], c[3];
     (void)s;
@@ -81,18 +82,74 @@ static void ht_bracket(const slpi_fast_system *s, double *out, const double *u, 
     }
 }
 
-static int ht_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+/* The textbook Rodrigues coefficients, rounded as written: s = sin t / t,
+ * c1 = (1 - cos t)/t^2, c2 = (t - sin t)/t^3 (cancellation for small t: the variant the
+ * audit's R2 compares; exact value the same as slpi_fast_exp_coeffs). */
+static void textbook_coeffs(double *s, double *c1, double *c2, double t2)
+{
+    double t = sqrt(t2);
+    if (t == 0) {
+        *s = 1, *c1 = 0.5, *c2 = 1.0 / 6;
+        return;
+    }
+    *s = sin(t) / t;
+    *c1 = (1 - cos(t)) / t2;
+    *c2 = (t - sin(t)) / (t2 * t);
+}
+
+/* exp of the 4x4 SE(3) matrix [[hat(xi), b], [0, 0]] = [[R, V b], [0, 1]] by scaling and
+ * squaring (|xi| 2^-j <= 1/4, Taylor to degree 14: remainder below 2^-60). */
+static void expm_se3(double *R, double *vb, const double *xi, const double *b)
+{
+    double A[16] = {0, -xi[2], xi[1], b[0], xi[2], 0, -xi[0], b[1], -xi[1], xi[0], 0, b[2], 0, 0, 0, 0};
+    double n = sqrt(slpi_fast_dot3(xi, xi)), E[16], P[16], T[16];
+    int j = 0;
+    while (n > 0.25) n *= 0.5, j++;
+    for (int i = 0; i < 16; i++) A[i] = ldexp(A[i], -j);
+    for (int i = 0; i < 16; i++) E[i] = P[i] = (i % 5 == 0);
+    for (int k = 1; k <= 14; k++) {
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) {
+                double acc = 0;
+                for (int m = 0; m < 4; m++) acc += P[4 * r + m] * A[4 * m + c];
+                T[4 * r + c] = acc / k;
+            }
+        for (int i = 0; i < 16; i++) E[i] += (P[i] = T[i]);
+    }
+    for (; j > 0; j--) {
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) {
+                double acc = 0;
+                for (int m = 0; m < 4; m++) acc += E[4 * r + m] * E[4 * m + c];
+                T[4 * r + c] = acc;
+            }
+        memcpy(E, T, sizeof E);
+    }
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++) R[3 * r + c] = E[4 * r + c];
+        vb[r] = E[4 * r + 3];
+    }
+}
+
+static int ht_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                         const double *mu)
 {
+    const ht_ctx *ctx = s->data;
     const double *xi = sigma, *b = sigma + 3;
-    double c1, c2, R[9];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
-    (void)s;
-    slpi_fast_exp_coeffs(&c1, &c2, slpi_fast_dot3(xi, xi));
-    double xb[3], xxb[3], v[3], gv[3], w[3];
-    slpi_fast_cross(xb, xi, b);
-    slpi_fast_cross(xxb, xi, xb);
-    for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
-    slpi_fast_rodrigues(R, xi);
+    double c1, c2, R[9], v[3];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
+    if (ctx->exp_form == 2) {
+        expm_se3(R, v, xi, b);
+    } else {
+        double sn = 0, xb[3], xxb[3];
+        if (ctx->exp_form == 1) textbook_coeffs(&sn, &c1, &c2, slpi_fast_dot3(xi, xi));
+        else slpi_fast_exp_coeffs(&c1, &c2, slpi_fast_dot3(xi, xi));
+        slpi_fast_cross(xb, xi, b);
+        slpi_fast_cross(xxb, xi, xb);
+        for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
+        if (ctx->exp_form == 1) slpi_fast_rot_coeffs(R, xi, sn, c1);
+        else slpi_fast_rodrigues(R, xi);
+    }
+    double gv[3], w[3];
     slpi_fast_cross(gv, mu + 3, v);
     for (int i = 0; i < 3; i++) w[i] = mu[i] + gv[i];
     slpi_fast_mat3t_vec(out, R, w);
@@ -107,9 +164,9 @@ static double ht_energy(const ht_ctx *c, const double *x)
     return e;
 }
 
-static void ht_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void ht_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
     slpi_diag_add(d, "H0", H);
     slpi_diag_add(d, "C1_gamma2", C1);
@@ -139,18 +196,18 @@ static void ht_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, co
     }
 }
 
-static void ht_free(slpi_fast_system *s)
+static void ht_clear(slpi_fast_system *s)
 {
-    free(s->ctx);
-    s->ctx = NULL;
+    free(s->data);
+    s->data = NULL;
 }
 
 int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     ht_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "heavy-top: out of memory");
-    s->ctx = c;
-    s->free_ctx = ht_free;
+    s->data = c;
+    s->clear = ht_clear;
     c->form = p->ht.form;
     c->noise = p->ht.noise;
     c->mg = p->ht.mg;
@@ -162,6 +219,7 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
         c->x[i] = p->ht.potential_printed ? -p->ht.mga[i] : p->ht.mga[i];
         c->alpha[i] = p->ht.alpha[i];
     }
+    c->exp_form = p->ht.exp_form;
     c->k[0] = p->ht.k[0];
     c->k[1] = p->ht.k[1];
     int rkmk = c->form == SLPI_HT_FORM_RKMK;
@@ -179,19 +237,18 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
                               "heavy-top: the RKMK form takes SALT noise or none (cases 1-3 "
                               "belong to the SVI form)");
     s->name = "heavy-top";
-    s->cdim = 6;
-    s->dim = rkmk ? 6 : 15;
+    s->dim = 6;
+    s->state_dim = rkmk ? 6 : 15;
     s->mdim = 0;
-    s->is_semidirect = !rkmk;
-    s->diagnostics = ht_diag;
-    s->gen = ht_grad;
-    s->dgen = ht_hess;
+    s->diagnostics = ht_diagnostics;
+    s->gen = ht_gen;
+    s->dgen = ht_dgen;
     if (rkmk) {
         /* The generic coordinate schemes integrate (pi, gamma) only in the RKMK form;
          * the SVI form (with R) is advanced by SVI-SD alone. */
         s->coad = ht_coad;
-        s->orbit = ht_orbit_exp;
-        s->lie = ht_bracket;
+        s->orbit = ht_orbit;
+        s->lie = ht_lie;
     }
     return SLPI_OK;
 }

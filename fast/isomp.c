@@ -1,14 +1,21 @@
 /* isomp.c — ISOMP, the stochastic isospectral midpoint (docs/schemes.md#isomp; ISO §4.3, eqs.
  * (26)-(30)) for J-quadratic systems, on the system's matrix representation:
- *   Y <- X_n + [Psi(Y), Y]/2 + Psi(Y) Y Psi(Y)/4 from Y = X_n (m_isomp_iter, fused), or
+ *   Y <- X_n + [Psi(Y), Y]/2 + Psi(Y) Y Psi(Y)/4 (m_isomp_iter, fused), or
  *   the quasi-Newton form Y <- (I - Psi/2)^{-1} X_n (I + Psi/2)^{-1} (solver=newton);
  * then COMM: X_{n+1} = X_n + [Psi(Y), Y] (after convergence, systems with
  * m_isomp_comm_last reuse the last iteration's product Psi Y: one GEMM less), or CAY: X_{n+1} = C X_n C^{-1},
- * C = (I - Psi/2)^{-1}(I + Psi/2). warm_start=1 (quflow's habit) starts the iteration from
- * Y = X_n + (Y_{n-1} - X_{n-1}), the previous step's increment, when the state handed in is
- * the one the previous step returned (a different state, e.g. another path, starts cold):
- * the same fixed point to within tol, usually an iteration fewer. The state layout stores only the independent entries
- * of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
+ * C = (I - Psi/2)^{-1}(I + Psi/2). The solve starts from the Euler predictor
+ * E = X_n + [Psi(X_n), X_n]/2 (predictor=euler, the default; docs/schemes.md#solver): the
+ * midpoint to O(|Psi|^2), as the first iterate from X_n is, for one commutator product
+ * instead of the iterate's two, so the solve takes about one iteration fewer; Psi(X_n)/2
+ * is Psi(X_n) with the increments halved (exact in binary). predictor=none and the
+ * fixed-iteration mode (whose map is defined from Y = X_n) start from E = X_n. warm_start=1
+ * (quflow's habit) adds the previous step's correction to its start: Y = E_n + (Y_{n-1} -
+ * E_{n-1}) (with predictor=none, quflow's own Y = X_n + (Y_{n-1} - X_{n-1})), when the state
+ * handed in is the one the previous step returned (a different state, e.g. another path,
+ * starts cold): the same fixed point to within tol; on a smooth (noise-free) trajectory
+ * the correction changes by O(h^3) from step to step, so warm and predicted starts stack.
+ * The state layout stores only the independent entries of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
 #include <string.h>
@@ -16,69 +23,93 @@
 
 typedef struct {
     double *Xn, *Y, *Yn, *P, *out;
-    double *D, *xlast;          /* warm start: Y - X_n and the state returned, of the last step */
-    int warm;                   /* D and xlast hold a completed step */
+    double *D, *D2, *xlast;     /* warm start: the last step's Y - E (warm_start=1) or Y - X_n
+                                   (2; D2: the step before's), and the state it returned */
+    int warm;                   /* consecutive completed steps behind xlast (at most 2) */
+    double *half;               /* the step's increments halved (the Euler predictor) */
 } isomp_work;
 
-static int isomp_create(slpi_fast *f, slpi_error *err)
+static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
-    if (!s->m_psi || !s->m_comm_update || !s->m_unpack || !s->m_pack)
+    if (!s->m_gen_sum || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
-    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+    if (p->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
                               s->name);
-    if (f->p.solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+    if (p->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
                               "(solver=fixed-point)", s->name);
-    if (s->dim != s->cdim)
+    if (s->state_dim != s->dim)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
+    return SLPI_OK;
+}
+
+static int isomp_init(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
     size_t m = (size_t)s->mdim;
-    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 6 * m + (size_t)s->dim, err);
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 7 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
     w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
+    w->half = w->xlast + s->state_dim;
+    w->D2 = w->half + s->M + 1;
     return SLPI_OK;
 }
 
-/* x <- the new state; with warm_start, remember it (the next step starts warm from it). */
-static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int st)
+/* x <- the new state; with warm_start, remember it (the next step starts warm from it)
+ * after `chain` consecutive steps. */
+static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int st, int chain)
 {
     const slpi_fast_system *s = &f->sys;
     s->m_pack(s, x, w->out);
     if (f->p.warm_start) {
-        memcpy(w->xlast, x, sizeof *x * (size_t)s->dim);
-        w->warm = 1;
+        memcpy(w->xlast, x, sizeof *x * (size_t)s->state_dim);
+        w->warm = chain < 2 ? chain + 1 : 2;
     }
     return st;
 }
 
-static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
     s->m_unpack(s, w->Xn, x);
-    int warm = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->dim) == 0;
+    int chain = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
+                ? w->warm : 0, extrap = f->p.warm_start == 2 && chain > 0;
     w->warm = 0;
-    for (int i = 0; i < m; i++) w->Y[i] = warm ? w->Xn[i] + w->D[i] : w->Xn[i];
+    /* the start E: the Euler predictor (kept in w->out until the update) or X_n */
+    const double *E = w->Xn;
+    if (!extrap && f->p.predictor == SLPI_PREDICTOR_EULER && f->pol.fixed_iters <= 0) {
+        for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * delta[k];
+        s->m_gen_sum(s, w->P, w->half, w->Xn);
+        s->m_comm_update(s, w->out, w->P, w->Xn, w->Xn);
+        E = w->out;
+    }
+    if (extrap && chain > 1) {
+        for (int i = 0; i < m; i++) w->Y[i] = E[i] + (2 * w->D[i] - w->D2[i]);
+    } else {
+        for (int i = 0; i < m; i++) w->Y[i] = chain ? E[i] + w->D[i] : E[i];
+    }
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
         double dmax, ynorm;
         if (newton) {
-            s->m_psi(s, w->P, f->delta, w->Y);
+            s->m_gen_sum(s, w->P, delta, w->Y);
             if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
             dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
             ynorm = slpi_fast_maxabs(w->Yn, m);
         } else {
-            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, f->delta, w->Xn, w->Y);
+            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, delta, w->Xn, w->Y);
         }
         double *t = w->Y; w->Y = w->Yn; w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
@@ -86,24 +117,28 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    if (f->p.warm_start)
+    if (f->p.warm_start == 2) {
+        double *t = w->D2; w->D2 = w->D; w->D = t;
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - w->Xn[i];
+    } else if (f->p.warm_start) {
+        for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - E[i];
+    }
     int cay = f->p.isomp_update == SLPI_ISO_UPDATE_CAY;
     if (!cay && !newton && s->m_isomp_comm_last &&
         (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
         s->m_isomp_comm_last(s, w->out, w->Xn);
-        return isomp_finish(f, w, x, st);
+        return isomp_finish(f, w, x, st, chain);
     }
     if (s->m_project) s->m_project(s, w->Y);
-    s->m_psi(s, w->P, f->delta, w->Y);
+    s->m_gen_sum(s, w->P, delta, w->Y);
     if (cay) {
         if (s->m_cay_conj(s, w->out, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
     } else {
         s->m_comm_update(s, w->out, w->P, w->Y, w->Xn);
     }
-    return isomp_finish(f, w, x, st);
+    return isomp_finish(f, w, x, st, chain);
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
+    SLPI_SCHEME_ISOMP, isomp_check, isomp_step, isomp_init,
 };

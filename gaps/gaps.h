@@ -79,9 +79,9 @@ typedef struct { double group, proj, half, equiv; long steps; } slpi_gaps_lifted
 int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
                      slpi_gaps_lifted_result *r, slpi_error *err);
 
-/* I11, V4, V5, V19: the one-step Poisson defect of the noise-free map x0 -> Phi(x0) of
- * problem p against the Lie-Poisson tensor J of its first k = slpi_gaps_poisson_coords(p)
- * coordinates (rigid body 3: hat Pi; heavy top 6: [[hat Pi, hat Gamma], [hat Gamma, 0]];
+/* I11, V4, V5, V19, V26: the one-step Poisson defect of the map x0 -> Phi(x0; dW) for
+ * the fixed increment dW = (dw, ..., dw) (dw = 0: the noise-free map) of problem p against
+ * the Lie-Poisson tensor J of its first k = slpi_gaps_poisson_coords(p) coordinates (rigid body 3: hat Pi; heavy top 6: [[hat Pi, hat Gamma], [hat Gamma, 0]];
  * 0: no tensor here). slpi_gaps_poisson_fd encloses max |D J(x0) D^T - J(Phi(x0))| with D
  * the central difference quotient at eps: of the fast step (exact balls of its doubles)
  * or (certified = 1) of the certified step (enclosures of the exact scheme's quotients;
@@ -91,10 +91,11 @@ int slpi_gaps_lifted(const slpi_problem *p, double a, long steps, uint64_t seed,
  * rigid body only), max over the 9 entries. */
 int slpi_gaps_poisson_coords(const slpi_problem *p);
 int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
-                         arb_t out, slpi_error *err);
+                         double dw, arb_t out, slpi_error *err);
 /* 1 where slpi_gaps_poisson_ift applies. */
 int slpi_gaps_poisson_rigorous(const slpi_problem *p);
-int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err);
+int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, double dw, arb_t out,
+                          slpi_error *err);
 
 /* X4 (docs/schemes.md#rkmk): the missed drift of stochastic Lie-Euler, d(mu) = 1/2 sum_k
  * ad*_{D xi_k(mu)[V_k]} mu with V_k = ad*_{xi_k(mu)} mu, relative to sum_k |xi_k| |V_k|

@@ -1,4 +1,4 @@
-/* poisson.c — the one-step Poisson defect of a scheme's noise-free map (claims I11, V4,
+/* poisson.c — the one-step Poisson defect of a scheme's map for a fixed increment (0: noise-free) (claims I11, V4,
  * V5, V19; docs/claims.md): the Lie–Poisson tensor in Arb balls and max |D J(x0) D^T - J(Phi(x0))|
  * with D a central difference quotient of the fast step (exact balls of its doubles) or
  * of the certified step, and the rigorous defect of ref/ where it exists (gaps.h). */
@@ -15,16 +15,19 @@
 enum { MAXDIM = 64 };
 static const slong PREC = 128;
 
-/* One noise-free step from binary64 x to balls y on the fast or the certified path. */
+/* One step with every noise increment equal to dw (0: noise-free) from binary64 x to
+ * balls y on the fast or the certified path. */
 typedef struct {
     slpi_fast *f;
     slpi_ref *r;
     int dim;
+    double dw;
 } stepper;
 
 static int step_to_balls(stepper *s, const double *x, arb_ptr y)
 {
-    double dW[8] = {0}, v[MAXDIM];
+    double dW[8], v[MAXDIM];
+    for (int i = 0; i < 8; i++) dW[i] = s->dw;
     slpi_step_info info;
     if (s->f) {
         memcpy(v, x, sizeof(double) * (size_t)s->dim);
@@ -111,10 +114,13 @@ static int defect(stepper *s, const double *x0, int k, double eps, arb_t out)
 }
 
 int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
-                         arb_t out, slpi_error *err)
+                         double dw, arb_t out, slpi_error *err)
 {
-    stepper s = {NULL, NULL, slpi_problem_state_dim(p)};
+    stepper s = {NULL, NULL, slpi_problem_state_dim(p), dw};
     int k = slpi_gaps_poisson_coords(p);
+    if (slpi_problem_noise_count(p) > 8)
+        return slpi_error_set(err, SLPI_EINPUT, "poisson: %d noises (at most 8)",
+                              slpi_problem_noise_count(p));
     if (!k || s.dim > MAXDIM)
         return slpi_error_set(err, SLPI_EINPUT, "poisson: %s has no Lie-Poisson tensor here "
                               "(rigid body and heavy top only)", slpi_system_name(p->system));
@@ -133,15 +139,19 @@ int slpi_gaps_poisson_rigorous(const slpi_problem *p)
            (p->scheme == SLPI_SCHEME_SVI || p->scheme == SLPI_SCHEME_ISOMP);
 }
 
-int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, arb_t out, slpi_error *err)
+int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, double dw, arb_t out,
+                          slpi_error *err)
 {
     if (!slpi_gaps_poisson_rigorous(p))
         return slpi_error_set(err, SLPI_EINPUT, "poisson: the rigorous defect is used for svi and "
                               "isomp on the rigid body only");
     slpi_ref *r = NULL;
     arb_ptr x = _arb_vec_init(3), d = _arb_vec_init(9);
-    double dW[8] = {0};
-    int rc = slpi_ref_create(&r, p, err);
+    double dW[8];
+    for (int i = 0; i < 8; i++) dW[i] = dw;
+    int rc = slpi_problem_noise_count(p) > 8 ? slpi_error_set(err, SLPI_EINPUT, "poisson: more "
+                                                              "than 8 noises") : SLPI_OK;
+    if (!rc) rc = slpi_ref_create(&r, p, err);
     for (int i = 0; i < 3; i++) arb_set_d(x + i, x0[i]);
     if (!rc) rc = slpi_ref_poisson_defect(r, x, dW, d, err);
     arb_zero(out);

@@ -6,6 +6,7 @@
 #include "oracle/oracle.h"
 #include "slpi.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,65 +101,302 @@ int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n)
     return SLPI_OK;
 }
 
-/* One path from step 0: rows of states (every output_every-th step and the last) when
- * states != NULL, else only the final state into final; counters[SLPI_FAST_NCOUNTERS]. */
-static int integrate(const slpi_problem *q, double *states, double *final, long counters[SLPI_FAST_NCOUNTERS])
+/* ------------------------------------------------------------------ steppers
+ * A run that advances in pieces (slpi.h, "steppers"): the state of the fast path (doubles)
+ * or of the certified path (balls) from the problem's initial state or a given one, the
+ * problem's noise source or the caller's increments (clipped at the problem's threshold,
+ * as a noise file's are), and the rows of every `every`-th step and the last one. Step n's
+ * increments depend only on n, so any split of the steps into advances gives the same
+ * bits as one call (python/slpi runs in pieces of about 0.05 s to stay interruptible). */
+struct slpi_stepper {
+    slpi_problem q;            /* finished; q.path is the current path */
+    int ref, dim, M, ndiag;
+    long n;                    /* steps done */
+    slpi_fast *fast;
+    double *x, *x0, *given, *dW;
+    slpi_ref *cert;
+    arb_ptr bx, bx0;
+    slpi_noise_source *noise;
+    double D;                  /* clipping threshold of given increments (+inf: none) */
+    long counts[SLPI_STEPPER_NCOUNTS];
+    const char *diag_name[SLPI_MAX_DIAG];
+};
+
+static int stepper_error(slpi_error *err, int code, const char *what)
+{
+    return slpi_api_record(err, slpi_error_set(err, code, "%s", what));
+}
+
+/* Back to step 0 of the current path: the initial state, fresh noise and counters. */
+static int stepper_rewind(slpi_stepper *s, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    if (s->noise) slpi_noise_source_close(s->noise);
+    s->noise = NULL;
+    memset(s->counts, 0, sizeof s->counts);
+    s->n = 0;
+    if (s->fast) {
+        if (s->given) memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
+        else rc = slpi_fast_initial_state(s->fast, s->x0, err);
+        if (rc == SLPI_OK) memcpy(s->x, s->x0, (size_t)s->dim * sizeof *s->x);
+    } else {
+        if (s->given)
+            for (int i = 0; i < s->dim; i++) arb_set_d(s->bx0 + i, s->given[i]);
+        else rc = slpi_ref_initial_state(s->cert, s->bx0, err);
+        if (rc == SLPI_OK) _arb_vec_set(s->bx, s->bx0, s->dim);
+    }
+    if (rc == SLPI_OK) rc = slpi_noise_source_open(&s->noise, &s->q, err);
+    return rc;
+}
+
+void slpi_stepper_free(slpi_stepper *s)
+{
+    if (!s) return;
+    if (s->noise) slpi_noise_source_close(s->noise);
+    if (s->fast) slpi_fast_free(s->fast);
+    if (s->cert) slpi_ref_free(s->cert);
+    if (s->bx) _arb_vec_clear(s->bx, s->dim);
+    if (s->bx0) _arb_vec_clear(s->bx0, s->dim);
+    free(s->x);
+    free(s->x0);
+    free(s->given);
+    free(s->dW);
+    free(s);
+}
+
+/* A double and an upper bound of its distance to every point of the ball b. */
+static void ball_to_doubles(const arb_t b, double *mid, double *rad)
+{
+    arb_t t;
+    arf_t u;
+    arb_init(t);
+    arf_init(u);
+    *mid = arf_get_d(arb_midref(b), ARF_RND_NEAR);
+    arb_set_d(t, *mid);
+    arb_sub(t, b, t, 64);
+    arb_get_abs_ubound_arf(u, t, 64);
+    *rad = arf_get_d(u, ARF_RND_UP);
+    arf_clear(u);
+    arb_clear(t);
+}
+
+/* The diagnostics of the current state: names (may be NULL), values and radii (may be NULL). */
+static int stepper_diag(slpi_stepper *s, const char **names, double *v, double *r)
+{
+    int n;
+    if (s->fast) {
+        slpi_diag d;
+        d.n = 0;
+        slpi_fast_diagnostics(s->fast, s->x, s->x0, &d);
+        n = d.n;
+        for (int i = 0; i < n; i++) {
+            if (names) names[i] = d.name[i];
+            if (v) v[i] = d.value[i];
+            if (r) r[i] = 0;
+        }
+    } else {
+        slpi_ref_diag d;
+        slpi_ref_diag_init(&d);
+        slpi_ref_diagnostics(s->cert, s->bx, s->bx0, &d);
+        n = d.n;
+        for (int i = 0; i < n; i++) {
+            double m, rr;
+            if (names) names[i] = d.name[i];
+            ball_to_doubles(d.value + i, &m, &rr);
+            if (v) v[i] = m;
+            if (r) r[i] = rr;
+        }
+        slpi_ref_diag_clear(&d);
+    }
+    return n;
+}
+
+int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0)
 {
     slpi_error err = { 0 };
-    slpi_fast *s = NULL;
-    slpi_noise_source *noise = NULL;
-    int dim = slpi_problem_state_dim(q), M = slpi_problem_noise_count(q);
-    double *x = malloc((size_t)dim * sizeof *x), *dW = malloc((size_t)(M > 0 ? M : 1) * sizeof *dW);
-    int rc = x && dW ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
-    if (rc == SLPI_OK) rc = slpi_fast_create(&s, q, &err);
-    if (rc == SLPI_OK) {
-        int given = slpi_problem_explicit_x0(q, x, &err);
-        rc = given < 0 ? SLPI_EINPUT : given ? SLPI_OK : slpi_fast_initial_state(s, x, &err);
+    *out = NULL;
+    slpi_stepper *s = calloc(1, sizeof *s);
+    if (!s) return stepper_error(&err, SLPI_ENUMERIC, "out of memory");
+    int rc = finished(p, &s->q);
+    if (rc != SLPI_OK) {
+        free(s);
+        return rc;
     }
-    if (rc == SLPI_OK) rc = slpi_noise_source_open(&noise, q, &err);
-    long row = 0;
-    if (rc == SLPI_OK && states) memcpy(states + row++ * dim, x, (size_t)dim * sizeof *x);
-    for (long n = 0; rc == SLPI_OK && n < q->steps; n++) {
-        if ((rc = slpi_noise_source_step(noise, n, dW, &err)) != SLPI_OK) break;
-        slpi_step_info info = { 0 };
-        slpi_step_status st = slpi_fast_step(s, x, dW, &info);
-        if (slpi_step_failed(st)) {
-            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld: %s after %d iterations, residual %.3g", n,
-                                slpi_step_status_name(st), info.iterations, info.residual);
+    s->ref = ref != 0;
+    s->dim = slpi_problem_state_dim(&s->q);
+    s->M = slpi_problem_noise_count(&s->q);
+    s->D = slpi_problem_noise_threshold(&s->q);
+    if (x0 && nx0 != s->dim)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "x0: %d values given, the state has %d", nx0, s->dim);
+    s->x = calloc((size_t)s->dim, sizeof *s->x);
+    s->x0 = calloc((size_t)s->dim, sizeof *s->x0);
+    s->dW = calloc((size_t)s->M + 1, sizeof *s->dW);
+    if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW)) rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+    if (rc == SLPI_OK && x0) {
+        if (!(s->given = malloc((size_t)s->dim * sizeof *s->given)))
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+        else {
+            memcpy(s->given, x0, (size_t)s->dim * sizeof *s->given);
+            rc = slpi_problem_check_state(&s->q, s->given, &err);
+        }
+    } else if (rc == SLPI_OK) {
+        int given = slpi_problem_explicit_x0(&s->q, s->x0, &err);
+        if (given < 0) rc = SLPI_EINPUT;
+        else if (given && !(s->given = malloc((size_t)s->dim * sizeof *s->given)))
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+        else if (given) memcpy(s->given, s->x0, (size_t)s->dim * sizeof *s->given);
+    }
+    if (rc == SLPI_OK && s->ref) {
+        rc = slpi_ref_create(&s->cert, &s->q, &err);
+        if (rc == SLPI_OK) {
+            s->bx = _arb_vec_init(s->dim);
+            s->bx0 = _arb_vec_init(s->dim);
+        }
+    } else if (rc == SLPI_OK) {
+        rc = slpi_fast_create(&s->fast, &s->q, &err);
+    }
+    if (rc == SLPI_OK) rc = stepper_rewind(s, &err);
+    if (rc == SLPI_OK) s->ndiag = stepper_diag(s, s->diag_name, NULL, NULL);
+    if (rc != SLPI_OK) {
+        slpi_stepper_free(s);
+        return slpi_api_record(&err, rc);
+    }
+    *out = s;
+    return SLPI_OK;
+}
+
+int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
+{
+    slpi_error err = { 0 };
+    s->q.path = path;
+    return slpi_api_record(&err, stepper_rewind(s, &err));
+}
+
+void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h)
+{
+    *dim = s->dim;
+    *noises = s->M;
+    *ndiag = s->ndiag;
+    *steps = s->q.steps;
+    *h = s->q.h;
+}
+
+const char *slpi_stepper_diag_name(const slpi_stepper *s, int i)
+{
+    return i >= 0 && i < s->ndiag ? s->diag_name[i] : NULL;
+}
+
+long slpi_stepper_position(const slpi_stepper *s)
+{
+    return s->n;
+}
+
+void slpi_stepper_counts(const slpi_stepper *s, long counts[SLPI_STEPPER_NCOUNTS])
+{
+    memcpy(counts, s->counts, sizeof s->counts);
+}
+
+void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad)
+{
+    for (int i = 0; i < s->dim; i++) {
+        if (s->fast) {
+            x[i] = s->x[i];
+            if (xrad) xrad[i] = 0;
+        } else {
+            double m, r;
+            ball_to_doubles(s->bx + i, &m, &r);
+            x[i] = m;
+            if (xrad) xrad[i] = r;
+        }
+    }
+    if (diag || drad) stepper_diag(s, NULL, diag, drad);
+}
+
+int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
+                         double *diag, double *drad, int *iters, double *resid, long *rows)
+{
+    slpi_error err = { 0 };
+    int rc = SLPI_OK;
+    *rows = 0;
+    if (count < 0 || count > s->q.steps - s->n)
+        return stepper_error(&err, SLPI_EINPUT, "advance: count outside 0..the steps left");
+    if (every < 1) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 1");
+    for (long k = 0; k < count; k++) {
+        long n = s->n;
+        if (dW) {
+            for (int j = 0; j < s->M; j++) {
+                double w = dW[k * s->M + j];
+                if (!isfinite(w)) {
+                    rc = slpi_error_set(&err, SLPI_EINPUT, "dW[%ld, %d] = %g: increments must be finite", k, j, w);
+                    break;
+                }
+                s->dW[j] = w > s->D ? s->D : w < -s->D ? -s->D : w;
+                s->counts[SLPI_STEPPER_CLIPPED] += fabs(w) > s->D;
+            }
+            if (rc != SLPI_OK) break;
+        } else if ((rc = slpi_noise_source_step(s->noise, n, s->dW, &err)) != SLPI_OK) {
             break;
         }
-        if (states && ((n + 1) % q->output_every == 0 || n + 1 == q->steps))
-            memcpy(states + row++ * dim, x, (size_t)dim * sizeof *x);
+        slpi_step_info info = { 0 };
+        slpi_step_status st = s->fast ? slpi_fast_step(s->fast, s->x, s->dW, &info)
+                                      : slpi_ref_step(s->cert, s->bx, s->dW, &info);
+        if (slpi_step_failed(st)) {
+            rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld: %s after %d iterations, residual %.3g%s%s", n,
+                                slpi_step_status_name(st), info.iterations, info.residual,
+                                s->cert ? ": " : "", s->cert ? slpi_ref_unable_reason(s->cert) : "");
+            break;
+        }
+        s->n = n + 1;
+        s->counts[SLPI_STEPPER_STEPS]++;
+        s->counts[SLPI_STEPPER_ITERATIONS] += info.iterations;
+        if (info.iterations > s->counts[SLPI_STEPPER_MAX_ITERATIONS])
+            s->counts[SLPI_STEPPER_MAX_ITERATIONS] = info.iterations;
+        s->counts[SLPI_STEPPER_STAGNATED] += st == SLPI_STEP_STAGNATED;
+        s->counts[SLPI_STEPPER_CAPPED] += st == SLPI_STEP_CAPPED;
+        if (info.prec > s->counts[SLPI_STEPPER_MAX_PREC]) s->counts[SLPI_STEPPER_MAX_PREC] = info.prec;
+        if (s->n % every == 0 || s->n == s->q.steps) {
+            long r = (*rows)++;
+            slpi_stepper_row(s, x + r * s->dim, xrad ? xrad + r * s->dim : NULL, diag ? diag + r * s->ndiag : NULL,
+                             drad ? drad + r * s->ndiag : NULL);
+            if (iters) iters[r] = info.iterations;
+            if (resid) resid[r] = info.residual;
+        }
     }
-    if (rc == SLPI_OK && final) memcpy(final, x, (size_t)dim * sizeof *x);
-    if (s && counters) slpi_fast_counters(s, counters);
-    if (noise) slpi_noise_source_close(noise);
-    if (s) slpi_fast_free(s);
-    free(x);
-    free(dW);
+    if (s->noise) s->counts[SLPI_STEPPER_CLIPPED] = dW ? s->counts[SLPI_STEPPER_CLIPPED] : slpi_noise_source_clipped(s->noise);
     return slpi_api_record(&err, rc);
 }
 
 int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS])
 {
-    slpi_problem q;
-    int rc = finished(p, &q);
-    return rc != SLPI_OK ? rc : integrate(&q, states, NULL, counters);
+    slpi_stepper *s;
+    int rc = slpi_stepper_new(&s, p, 0, NULL, 0);
+    if (rc != SLPI_OK) return rc;
+    long rows;
+    slpi_stepper_row(s, states, NULL, NULL, NULL);
+    rc = slpi_stepper_advance(s, s->q.steps, NULL, s->q.output_every, states + s->dim, NULL, NULL, NULL, NULL,
+                              NULL, &rows);
+    if (counters) slpi_fast_counters(s->fast, counters);
+    slpi_stepper_free(s);
+    return rc;
 }
 
 int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals)
 {
-    slpi_problem q;
-    int rc = finished(p, &q);
+    slpi_stepper *s;
+    int rc = slpi_stepper_new(&s, p, 0, NULL, 0);
     if (rc != SLPI_OK) return rc;
-    int dim = slpi_problem_state_dim(&q);
     slpi_progress *pg = slpi_progress_begin("ensemble, paths", npaths);
     for (long r = 0; rc == SLPI_OK && r < npaths; r++) {
-        q.path = first_path + (uint64_t)r;
-        rc = integrate(&q, NULL, finals + r * dim, NULL);
+        long rows;
+        rc = slpi_stepper_restart(s, first_path + (uint64_t)r);
+        if (rc == SLPI_OK)
+            rc = slpi_stepper_advance(s, s->q.steps, NULL, s->q.steps + 1, finals + r * s->dim, NULL, NULL, NULL,
+                                      NULL, NULL, &rows);
+        if (rc == SLPI_OK && s->q.steps == 0) slpi_stepper_row(s, finals + r * s->dim, NULL, NULL, NULL);
         slpi_progress_add(pg, 1);
     }
     slpi_progress_end(pg);
+    slpi_stepper_free(s);
     return rc;
 }
 
@@ -174,4 +412,36 @@ int slpi_api_verify(const char *path, const char *noise_file, long max_steps, in
     if (rc == SLPI_OK) *verdict = (int)res->verdict;
     free(res);
     return slpi_api_record(&err, rc);
+}
+
+int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json)
+{
+    slpi_error err = { 0 };
+    slpi_verify_result *res = malloc(sizeof *res);
+    if (!res) return stepper_error(&err, SLPI_EINPUT, "out of memory");
+    int rc = slpi_verify_file(path, noise_file, NULL, max_steps, NULL, res, &err);
+    if (rc == SLPI_OK) rc = slpi_verify_write_json(path, res, json, &err);
+    free(res);
+    return slpi_api_record(&err, rc);
+}
+
+int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n)
+{
+    slpi_error err = { 0 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return stepper_error(&err, SLPI_EINPUT, "out of memory");
+    slpi_verdict v = SLPI_VERDICT_UNABLE;
+    int rc = slpi_golden_check_dir(dir ? dir : slpi_golden_dir(), f, &v, &err);
+    fclose(f);
+    *verdict = (int)v;
+    if (n > 0) snprintf(report, n, "%s", text ? text : "");
+    free(text);
+    return slpi_api_record(&err, rc);
+}
+
+const char *slpi_api_version(void)
+{
+    return SLPI_VERSION;
 }

@@ -23,6 +23,10 @@ typedef struct {
 #define PV "preset=iso/vortices/trajectories "
 #define EZ "preset=iso/zeitlin/long N=5 output_every=1 "
 #define SE "preset=rkmk/sine-euler/casimirs-tmk "
+/* a model (docs/models.md): a rigid body on so3 with a non-quadratic Hamiltonian and an
+ * affine noise Hamiltonian (so stochastic Lie-Euler is consistent); no blanks in values */
+#define MD "system=model algebra=so3 param.amp=0.1 h=0.01 x0=1,0.5,0.2 " \
+           "H=x1^2/2+x2^2/1.5+x3^2/0.75+0.1*x1^4+0.2*cos(x3) noise_H1=amp*(x1+x3) "
 
 static const golden_case cases[] = {
     { "rigid-body/tmk", RB "scheme=tmk", 16 },
@@ -71,6 +75,13 @@ static const golden_case cases[] = {
     { "sine-euler/trap-direct", "preset=rkmk/sine-euler/casimirs-trap", 8 },
     { "sine-euler/isomp", SE "scheme=isomp", 8 },
     { "sine-euler/svi", SE "scheme=svi", 8 },
+    { "model/tmk", MD "scheme=tmk", 4 },
+    { "model/rkmk-le", MD "scheme=rkmk-le", 8 },
+    { "model/rkmk-heun", MD "scheme=rkmk-heun", 8 },
+    { "model/im-direct", MD "scheme=im-direct", 8 },
+    { "model/trap-direct", MD "scheme=trap-direct", 8 },
+    { "model/isomp", MD "scheme=isomp", 8 },
+    { "model/svi", MD "scheme=svi", 8 },
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

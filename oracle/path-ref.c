@@ -65,6 +65,12 @@ static slpi_step_status ref_step(void *ctx, const double *dW, slpi_step_info *in
     return slpi_ref_step(c->s, c->x, dW, info);
 }
 
+static const char *ref_why(void *ctx)
+{
+    ref_ctx *c = ctx;
+    return slpi_ref_unable_reason(c->s);
+}
+
 static void refresh(ref_ctx *c)
 {
     slpi_ref_diag_clear(&c->diag);
@@ -177,7 +183,7 @@ static int ref_state_load(void *ctx, int n, char *const *tokens)
 
 static const slpi_path_ops ref_ops = {
     "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load,
+    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why,
 };
 
 const slpi_path_ops *slpi_ref_path(void)

@@ -6,7 +6,32 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/expr.h"
 #include "props/props.h"
+
+static slpi_problem model_tmpl;
+static int have_model;
+
+void slpi_props_set_model(const slpi_problem *model)
+{
+    have_model = model != NULL;
+    if (model) model_tmpl = *model;
+}
+
+const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem *q)
+{
+    slpi_algebra a;
+    slpi_error err;
+    if (p->system != SLPI_SYS_MODEL || slpi_algebra_parse(&a, "algebra", p->model.algebra, &err)) return p;
+    switch (a.kind) {
+    case SLPI_ALGEBRA_SO3: slpi_problem_init(q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); break;
+    case SLPI_ALGEBRA_SE3: slpi_problem_init(q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK); break;
+    case SLPI_ALGEBRA_SON: slpi_problem_init(q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP); q->mk.n = a.n; break;
+    case SLPI_ALGEBRA_SUN: slpi_problem_init(q, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP); q->ez.N = a.n; break;
+    case SLPI_ALGEBRA_SO3K: slpi_problem_init(q, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP); q->pv.n = a.n; break;
+    }
+    return q;
+}
 
 uint64_t slpi_props_rng_u64(slpi_props_rng *r)
 {
@@ -207,6 +232,10 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         if (!rc) rc = slpi_problem_set(p, "noise", "two-mode", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
+    case SLPI_SYS_MODEL:   /* the model's own Hamiltonians: amp and inertia do not apply */
+        if (!have_model) return slpi_error_set(err, SLPI_EINPUT, "no model given (slpi props --config MODEL)");
+        p->model = model_tmpl.model;
+        break;
     default:
         rc = slpi_error_set(err, SLPI_EINPUT, "props: unknown system");
     }
@@ -216,7 +245,8 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
 static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi_problem *p, double *x)
 {
     int d = slpi_problem_state_dim(p);
-    switch (c->system) {
+    slpi_problem q;
+    switch (slpi_props_algebra_twin(p, &q)->system) {   /* a model: as its algebra's built-in */
     case SLPI_SYS_HEAVY_TOP:
         normals(r, x, 3, c->mag);
         if (c->state) near_axis(r, corner_axis(p, c->state), c->mag, x);
@@ -235,12 +265,12 @@ static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slp
         }
         break;
     case SLPI_SYS_POINT_VORTICES:
-        vortex_positions(r, c->dim, c->state == 2, x);
+        vortex_positions(r, d / 3, c->state == 2, x);
         for (int i = 0; i < d; i++) x[i] *= c->mag;
         break;
     case SLPI_SYS_EULER_ZEITLIN:
     case SLPI_SYS_SINE_EULER:
-        random_sun(r, c->dim, c->mag, x);
+        random_sun(r, (int)lround(sqrt(d)), c->mag, x);
         break;
     default: {   /* a random direction of norm mag; the corners near a coordinate axis */
         double n2 = 0;

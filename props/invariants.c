@@ -89,6 +89,8 @@ static double complex ctrace(int n, const double complex *A)
 
 void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out)
 {
+    slpi_problem q;
+    p = slpi_props_algebra_twin(p, &q);   /* a model: its algebra's Casimirs */
     static const char *const vname[] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                          "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
     out->n = 0;
@@ -145,6 +147,8 @@ static void hat(const double *v, double *J, int ld)
 
 int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
 {
+    slpi_problem q;
+    p = slpi_props_algebra_twin(p, &q);   /* a model: its algebra's bracket */
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:
         memset(J, 0, 9 * sizeof *J);

@@ -203,17 +203,16 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
     }
 }
 
+/* A model declares no symmetry (docs/models.md#props): nothing to be equivariant under. */
 static slpi_props_expect equiv_expect(const slpi_props_case *c)
 {
-    (void)c;
-    return SLPI_PROPS_HOLDS;
+    return c->system == SLPI_SYS_MODEL ? SLPI_PROPS_NA : SLPI_PROPS_HOLDS;
 }
 
 static const char *equiv_why_not(const slpi_props_case *c, int ref)
 {
-    (void)c;
     (void)ref;
-    return NULL;
+    return c->system == SLPI_SYS_MODEL ? "N/A: a model declares no symmetry of its Hamiltonians" : NULL;
 }
 
 static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)

@@ -45,6 +45,15 @@ long slpi_props_rng_int(slpi_props_rng *r, long n);
 void slpi_props_cayley_rotation(const double *x, double *R);
 void slpi_props_random_rotation(slpi_props_rng *r, double *R);
 
+/* The model the cases of system `model` use (docs/models.md; `slpi props --config FILE`):
+ * its algebra, Hamiltonians and parameters are copied into every such case, whose state,
+ * steps, h and active noises are drawn as for the built-ins. NULL: none (the model's cells
+ * are then N/A). The problem is copied. */
+void slpi_props_set_model(const slpi_problem *model);
+/* For system model: the built-in system with the same algebra (the Casimirs and the
+ * Poisson tensor are the algebra's) into *q; returns q, or p itself for a built-in. */
+const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem *q);
+
 /* Case -> problem (keys set, x0 explicit), and the case's increments. */
 int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *err);
 int slpi_props_noise_count(const slpi_props_case *c);

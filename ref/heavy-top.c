@@ -90,7 +90,7 @@ static void ht_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, 
     }
 }
 
-static void ht_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
+void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
                     slong prec)
 {
     (void)s;
@@ -103,7 +103,7 @@ static void ht_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_src
     _arb_vec_clear(t, 6);
 }
 
-static void ht_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
+void slpi_ref_se3_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
                    slong prec)
 {
     (void)s;
@@ -123,7 +123,7 @@ static void coad_matrix(const slpi_ref_system *s, arb_mat_t A, arb_srcptr sigma,
     for (int j = 0; j < 6; j++) {
         _arb_vec_zero(e, 6);
         arb_one(e + j);
-        ht_coad(s, col, sigma, e, prec);
+        slpi_ref_se3_coad(s, col, sigma, e, prec);
         for (int i = 0; i < 6; i++)
             arb_set(arb_mat_entry(A, i, j), col + i);
     }
@@ -137,7 +137,7 @@ static void mat_vec(arb_ptr out, const arb_mat_t A, arb_srcptr v, slong prec)
         arb_dot(out + i, NULL, 0, A->rows[i], 1, v, 1, arb_mat_ncols(A), prec);
 }
 
-static void ht_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr mu,
+void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr mu,
                      slong prec)
 {
     arb_mat_t A, E;
@@ -154,7 +154,7 @@ static void ht_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, ar
 }
 
 /* d/dt exp(ad*_{sigma + t dsigma}) (mu + t dmu): block exponential */
-static void ht_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
+void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
                       arb_srcptr dsigma, arb_srcptr mu, arb_srcptr dmu, slong prec)
 {
     arb_mat_t A, dA, big, E;
@@ -242,10 +242,10 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->h0_quadratic = 1;
     s->gen = ht_gen;
     s->dgen = ht_dgen;
-    s->coad = ht_coad;
-    s->orbit = ht_orbit;
-    s->dorbit = ht_dorbit;
-    s->lie = ht_lie;
+    s->coad = slpi_ref_se3_coad;
+    s->orbit = slpi_ref_se3_orbit;
+    s->dorbit = slpi_ref_se3_dorbit;
+    s->lie = slpi_ref_se3_lie;
     s->N = 0;
     s->invariants = ht_invariants;
     s->n_inv = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 3;

@@ -14,7 +14,7 @@
 #define MK_MAX_CAS 5
 #define MK_MAX_EIG 10
 
-static void mk_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+void slpi_ref_so_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     (void)prec;
     int n = s->N, idx = 0;
@@ -26,7 +26,7 @@ static void mk_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong
         }
 }
 
-static void mk_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
     (void)prec;
     int n = s->N, idx = 0;
@@ -37,7 +37,7 @@ static void mk_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slon
 
 /* B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with 1/c_ij;
  * k >= 1 only pair k-1 with amp. Linear in X, so the derivative is the same map. */
-static void mk_linear(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void mk_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                       slong prec)
 {
     int n = s->N, idx = 0;
@@ -62,28 +62,21 @@ static void mk_linear(const slpi_ref_system *s, int k, acb_mat_t B, const acb_ma
     arb_clear(w);
 }
 
-static void mk_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void mk_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     (void)X;
-    mk_linear(s, k, dB, W, prec);
+    mk_m_gen(s, k, dB, W, prec);
 }
 
-static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+/* The Casimirs and spectrum of so(n) (shared with ref/model.c): out[1..n_inv) */
+void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
-    int n = s->N, m = s->dim;
-    arb_t t;
-    arb_init(t);
-    arb_zero(out);
-    for (int idx = 0; idx < m; idx++) {
-        arb_sqr(t, x + idx, prec);
-        arb_div_si(t, t, idx + 1, prec);
-        arb_add(out, out, t, prec);
-    }
+    int n = s->N;
     acb_mat_t X;
     acb_mat_init(X, n, n);
     acb_ptr T = _acb_vec_init(2 * MK_MAX_CAS);
-    mk_unpack(s, X, x, prec);
+    slpi_ref_so_m_unpack(s, X, x, prec);
     slpi_ref_mat_trace_powers(T, X, 2 * MK_MAX_CAS, prec);
     int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS, neig = s->n_inv - 1 - ncas;
     for (int k = 1; k <= ncas; k++)
@@ -95,16 +88,51 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     _arb_vec_clear(lam, n);
     _acb_vec_clear(T, 2 * MK_MAX_CAS);
     acb_mat_clear(X);
-    arb_clear(t);
 }
 
-int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_zero(out);
+    for (int idx = 0; idx < s->dim; idx++) {
+        arb_sqr(t, x + idx, prec);
+        arb_div_si(t, t, idx + 1, prec);
+        arb_add(out, out, t, prec);
+    }
+    arb_clear(t);
+    slpi_ref_so_casimirs(s, out, x, prec);
+}
+
+void slpi_ref_so_casimir_names(slpi_ref_system *s)
 {
     static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
                                                  "Tr X^10" };
     static const char *const dcas[MK_MAX_CAS] = {
         "Tr X^2-Tr X^2(x0)", "Tr X^4-Tr X^4(x0)", "Tr X^6-Tr X^6(x0)", "Tr X^8-Tr X^8(x0)",
         "Tr X^10-Tr X^10(x0)" };
+    static const char *const eig[MK_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
+        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
+    static const char *const deig[MK_MAX_EIG] = { "lambda_1-lambda_1(x0)",
+        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
+        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
+        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)" };
+    int n = s->N;
+    int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS;
+    int neig = n / 2 < MK_MAX_EIG ? n / 2 : MK_MAX_EIG;
+    s->n_inv = 1 + ncas + neig;
+    for (int k = 0; k < ncas; k++) {
+        s->inv_name[1 + k] = cas[k];
+        s->inv_delta_name[1 + k] = dcas[k];
+    }
+    for (int j = 0; j < neig; j++) {
+        s->inv_name[1 + ncas + j] = eig[j];
+        s->inv_delta_name[1 + ncas + j] = deig[j];
+    }
+}
+
+int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
     if (p->mk.n < 3 || p->mk.n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", p->mk.n);
     if (!isfinite(p->mk.amp))
@@ -115,30 +143,14 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->dim = s->state_dim = n * (n - 1) / 2;
     s->M = p->mk.noise ? s->dim : 0;
     s->h0_quadratic = 1;
-    s->unpack = mk_unpack;
-    s->pack = mk_pack;
-    s->mgen = mk_linear;
-    s->mdgen = mk_mdgen;
+    s->m_unpack = slpi_ref_so_m_unpack;
+    s->m_pack = slpi_ref_so_m_pack;
+    s->m_gen = mk_m_gen;
+    s->m_dgen = mk_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = mk_invariants;
-    static const char *const eig[MK_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
-        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
-    static const char *const deig[MK_MAX_EIG] = { "lambda_1-lambda_1(x0)",
-        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
-        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
-        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)" };
-    int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS;
-    int neig = n / 2 < MK_MAX_EIG ? n / 2 : MK_MAX_EIG;
-    s->n_inv = 1 + ncas + neig;
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0-H0(x0)";
-    for (int k = 0; k < ncas; k++) {
-        s->inv_name[1 + k] = cas[k];
-        s->inv_delta_name[1 + k] = dcas[k];
-    }
-    for (int j = 0; j < neig; j++) {
-        s->inv_name[1 + ncas + j] = eig[j];
-        s->inv_delta_name[1 + ncas + j] = deig[j];
-    }
+    slpi_ref_so_casimir_names(s);
     return SLPI_OK;
 }

@@ -15,11 +15,10 @@ static int blk(const slpi_ref_system *s)
     return s->p->pv.model == SLPI_VORTEX_MODEL_A ? 2 : 3;
 }
 
-/* write E(v) into block i of X */
-static void put_block(const slpi_ref_system *s, acb_mat_t X, int i, arb_srcptr v,
-                      slong prec)
+/* write E(v) into block i of X (blocks of size b: 2 model A, 3 model B) */
+static void put_block(int b, acb_mat_t X, int i, arb_srcptr v, slong prec)
 {
-    int b = blk(s), o = b * i;
+    int o = b * i;
     if (b == 3) {
         arb_set(acb_realref(acb_mat_entry(X, o + 2, o + 1)), v + 0);
         arb_set(acb_realref(acb_mat_entry(X, o + 0, o + 2)), v + 1);
@@ -49,10 +48,9 @@ static void put_block(const slpi_ref_system *s, acb_mat_t X, int i, arb_srcptr v
 }
 
 /* v = E^{-1}(block i of X) */
-static void get_block(const slpi_ref_system *s, arb_ptr v, const acb_mat_t X, int i,
-                      slong prec)
+static void get_block(int b, arb_ptr v, const acb_mat_t X, int i, slong prec)
 {
-    int b = blk(s), o = b * i;
+    int o = b * i;
     if (b == 3) {
         arb_set(v + 0, acb_realref(acb_mat_entry(X, o + 2, o + 1)));
         arb_set(v + 1, acb_realref(acb_mat_entry(X, o + 0, o + 2)));
@@ -69,17 +67,27 @@ static void get_block(const slpi_ref_system *s, arb_ptr v, const acb_mat_t X, in
     arb_clear(r);
 }
 
-static void pv_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+void slpi_ref_so3k_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec)
 {
     acb_mat_zero(X);
-    for (int i = 0; i < s->p->pv.n; i++)
-        put_block(s, X, i, x + 3 * i, prec);
+    for (int i = 0; i < k; i++)
+        put_block(b, X, i, x + 3 * i, prec);
 }
 
-static void pv_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+void slpi_ref_so3k_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
 {
-    for (int i = 0; i < s->p->pv.n; i++)
-        get_block(s, x + 3 * i, X, i, prec);
+    for (int i = 0; i < k; i++)
+        get_block(b, x + 3 * i, X, i, prec);
+}
+
+static void pv_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+{
+    slpi_ref_so3k_unpack(X, x, s->p->pv.n, blk(s), prec);
+}
+
+static void pv_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+{
+    slpi_ref_so3k_pack(x, X, s->p->pv.n, blk(s), prec);
 }
 
 /* v -= t x (3-vectors) */
@@ -193,24 +201,24 @@ static void gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_m
 {
     int m = 3 * s->p->pv.n;
     arb_ptr x = _arb_vec_init(m), w = _arb_vec_init(m), v = _arb_vec_init(m);
-    pv_pack(s, x, X, prec);
+    pv_m_pack(s, x, X, prec);
     if (W != NULL)
-        pv_pack(s, w, W, prec);
+        pv_m_pack(s, w, W, prec);
     gen_vectors(s, k, v, x, W != NULL ? w : NULL, prec);
     _arb_vec_neg(v, v, m);
-    pv_unpack(s, B, v, prec);
+    pv_m_unpack(s, B, v, prec);
     _arb_vec_clear(x, m);
     _arb_vec_clear(w, m);
     _arb_vec_clear(v, m);
 }
 
-static void pv_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void pv_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     gen_matrix(s, k, B, X, NULL, prec);
 }
 
-static void pv_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void pv_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     gen_matrix(s, k, dB, X, W, prec);
@@ -239,18 +247,34 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_mul_2exp_si(pi4, pi4, 2);
     arb_div(out, out, pi4, prec);
     arb_neg(out, out);
-    for (int i = 0; i < n && i + 1 < s->n_inv; i++)
-        arb_dot(out + 1 + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
     arb_clear(ni); arb_clear(nj); arb_clear(c); arb_clear(pi4);
+    slpi_ref_so3k_casimirs(s, out, x, prec);
 }
 
-int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+/* The Casimirs |x_i|^2 of so(3)^k, at most 8 (shared with ref/model.c): out[1..n_inv) */
+void slpi_ref_so3k_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
+{
+    for (int i = 0; i + 1 < s->n_inv; i++)
+        arb_dot(out + 1 + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
+}
+
+void slpi_ref_so3k_casimir_names(slpi_ref_system *s)
 {
     static const char *const nm[8] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                        "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
     static const char *const dnm[8] = {
         "|x1|^2-|x1(x0)|^2", "|x2|^2-|x2(x0)|^2", "|x3|^2-|x3(x0)|^2", "|x4|^2-|x4(x0)|^2",
         "|x5|^2-|x5(x0)|^2", "|x6|^2-|x6(x0)|^2", "|x7|^2-|x7(x0)|^2", "|x8|^2-|x8(x0)|^2" };
+    int k = s->dim / 3, nv = k < 8 ? k : 8;
+    s->n_inv = 1 + nv;
+    for (int i = 0; i < nv; i++) {
+        s->inv_name[1 + i] = nm[i];
+        s->inv_delta_name[1 + i] = dnm[i];
+    }
+}
+
+int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+{
     if (p->pv.n < 2 || p->pv.n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", p->pv.n);
     if (!isfinite(p->pv.amp))
@@ -260,19 +284,14 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     s->M = p->pv.noise ? 3 : 0;
     s->h0_quadratic = 0;
     s->N = blk(s) * p->pv.n;
-    s->unpack = pv_unpack;
-    s->pack = pv_pack;
-    s->mgen = pv_mgen;
-    s->mdgen = pv_mdgen;
+    s->m_unpack = pv_m_unpack;
+    s->m_pack = pv_m_pack;
+    s->m_gen = pv_m_gen;
+    s->m_dgen = pv_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = pv_invariants;
-    int nv = p->pv.n < 8 ? p->pv.n : 8;
-    s->n_inv = 1 + nv;
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0-H0(x0)";
-    for (int i = 0; i < nv; i++) {
-        s->inv_name[1 + i] = nm[i];
-        s->inv_delta_name[1 + i] = dnm[i];
-    }
+    slpi_ref_so3k_casimir_names(s);
     return SLPI_OK;
 }

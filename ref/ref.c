@@ -370,12 +370,18 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     for (long prec = s->p.prec; prec > 0; prec = next_prec(prec, s->p.prec_max)) {
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
+        if (s->sys.fault != NULL)
+            s->sys.fault(&s->sys, why, sizeof why);   /* forget earlier evaluations' */
         if (s->lo != NULL)
             st = lohner_step(s, s->work, prec, why, sizeof why);
         if (st != SLPI_STEP_CONVERGED) {        /* the plain ball step */
             _arb_vec_set(s->work, x, n);
             st = s->scheme->step(&s->sys, s->work, s->delta, prec, why, sizeof why);
         }
+        /* a domain error anywhere in the attempt (a model's log of a ball reaching 0,
+         * ...) makes it UNABLE with its reason, whatever the scheme concluded */
+        if (s->sys.fault != NULL && s->sys.fault(&s->sys, why, sizeof why))
+            st = SLPI_STEP_UNABLE;
         info->prec = prec;
         info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {
@@ -388,7 +394,6 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;
-    info->why = s->why;
     return info->status = SLPI_STEP_UNABLE;
 }
 
@@ -454,10 +459,10 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
     for (int j = 0; ok && j < d; j++) {
         _arb_vec_zero(e, d);
         arb_one(e + j);
-        if (sys->unpack != NULL && sys->N > 0) {
+        if (sys->m_unpack != NULL && sys->N > 0) {
             arb_t g;
             arb_init(g);
-            sys->unpack(sys, E, e, prec);
+            sys->m_unpack(sys, E, e, prec);
             for (int a = 0; a < sys->N * sys->N; a++) {
                 acb_srcptr z = acb_mat_entry(E, a / sys->N, a % sys->N);
                 arb_addmul(g, acb_realref(z), acb_realref(z), prec);

@@ -18,6 +18,7 @@
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
 #include "ref/ref.h"
+#include "core/expr.h"
 
 typedef struct {
     const slpi_ref_system *s;
@@ -459,61 +460,25 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
     return ok;
 }
 
-/* the form in force: SO3/SD vector form or LP matrix form */
-static slpi_svi_form resolve_form(const slpi_ref_system *s)
-{
-    slpi_svi_form f = s->p->svi_form;
-    if (f != SLPI_SVI_FORM_AUTO)
-        return f;
-    if (s->p->system == SLPI_SYS_RIGID_BODY)
-        return SLPI_SVI_FORM_SO3;
-    if (s->p->system == SLPI_SYS_HEAVY_TOP)
-        return SLPI_SVI_FORM_SD;
-    return SLPI_SVI_FORM_LP;
-}
-
+/* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
+ * validator; what remains is whether this system has the operations the form needs. */
 static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    slpi_svi_form f = resolve_form(s);
-    if (p->svi_c != 0.25 && p->svi_c != -0.25)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c=%g must be +0.25 or -0.25",
-                              p->svi_c);
     if (p->fixed_iters > 0)
         return slpi_error_set(err, SLPI_EINPUT,
                               "svi: fixed_iters is not supported by the ref path (the "
                               "certified step is the exact solution)");
-    switch (p->system) {
-    case SLPI_SYS_RIGID_BODY:
-        if (f == SLPI_SVI_FORM_SO3)
-            return SLPI_OK;
-        if (f != SLPI_SVI_FORM_LP)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: rigid-body takes svi_form so3 or lp");
-        break;
-    case SLPI_SYS_HEAVY_TOP:
-        if (f != SLPI_SVI_FORM_SD)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: heavy-top takes svi_form sd only");
-        if (p->ht.form != SLPI_HT_FORM_SVI)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "svi: heavy-top needs form svi (state Pi, Gamma, R)");
-        return SLPI_OK;
-    default:
-        if (f != SLPI_SVI_FORM_LP)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: %s takes svi_form lp only",
-                                  slpi_system_name(p->system));
-        break;
-    }
-    if (p->svi_c != 0.25)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "svi: c = -1/4 exists only for SO(3) vector formulas (docs/schemes.md#svi-so3, docs/systems.md#applicability)");
-    if (s->N == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: lp form needs a matrix system");
-    return slpi_ref_check_plain(s, "svi (lp form)", err);
+    if (slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && s->N == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
+                              "compact quadratic group, which %s lacks (docs/systems.md#applicability)",
+                              slpi_system_name(p->system));
+    return SLPI_OK;
 }
 
 static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                  slong prec, char *why, size_t why_len)
 {
-    if (resolve_form(s) == SLPI_SVI_FORM_LP)
+    if (slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_LP)
         return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
     return svi_vector_step(s, x, delta, prec, why, why_len);
 }

@@ -60,10 +60,113 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     return rc;
 }
 
+/* Record number name of c's measurement (replacing one of the same name). */
+void slpi_audit_num(slpi_audit_check *c, const char *name, double v)
+{
+    int k = 0;
+    while (k < c->nnum && strcmp(c->num_name[k], name)) k++;
+    if (k == SLPI_AUDIT_MAXNUM) return;
+    if (k == c->nnum) c->nnum++;
+    snprintf(c->num_name[k], sizeof c->num_name[k], "%s", name);
+    c->num[k] = v;
+}
+
 void slpi_audit_outcome(slpi_audit_check *c, int pass, double value)
 {
     c->outcome = pass ? SLPI_CHECK_PASS : SLPI_CHECK_FAIL;
     c->value = value;
+    slpi_audit_num(c, "value", value);
+}
+
+/* The check language: word, token count range, position of the comparison operator
+ * (-1: none) and positions of the numbers that must parse (thresholds, windows, sizes). */
+static const struct { const char *word; int nmin, nmax, op; int nums[6]; } syntax[] = {
+    {"max", 4, 4, 2, {3, -1}},          {"versus", 5, 5, 3, {4, -1}},          {"fails", 1, 1, -1, {-1}},
+    {"sphere", 2, 2, -1, {1, -1}},      {"snapshots", 4, 4, 2, {1, 3, -1}},
+    {"ref", 3, 3, -1, {2, -1}},         {"poisson", 3, 4, -1, {-1}},
+    {"refpoisson", 3, 4, -1, {-1}},   {"slope", 8, 9, -1, {2, 3, 4, 5, 6, 7}},
+    {"gap", 6, 6, 4, {2, 3, 5, -1}},    {"resolvable", 8, 9, 6, {1, 2, 3, 4, 5, 7}},
+    {"weakexact", 4, 4, -1, {2, 3, -1}}, {"moments", 1, 1, -1, {-1}},
+    {"thresholds", 2, 2, -1, {1, -1}},  {"cayleypi", 2, 2, -1, {-1}},
+    {"mutant", 2, 2, -1, {-1}},         {"drift", 4, 4, 2, {3, -1}},
+    {"legap", 7, 7, -1, {2, 3, 4, 5, 6, -1}}, {"growth", 4, 4, -1, {2, 3, -1}},
+    {"critical", 7, 7, -1, {1, 2, 3, 4, 5, 6}}, {"ensemble", 4, 5, -1, {1, 3, -1}},
+    {"dexpinv", 5, 5, 3, {4, -1}},      {"adstar", 4, 6, -1, {-1}},
+    {"sviident", 5, 5, 3, {1, 4, -1}},  {"sviorbit", 5, 5, 3, {1, 4, -1}},
+    {"svivs", 4, 4, 2, {3, -1}},        {"lifted", 6, 6, 4, {1, 2, 5, -1}},
+    {"test", 2, 16, -1, {-1}},          {"unable", 2, 16, -1, {-1}},
+};
+
+static int is_number(const char *t)
+{
+    char *end;
+    if (!strcmp(t, "inf") || !strcmp(t, "pi")) return 1;
+    strtod(t, &end);
+    return end != t && !*end;
+}
+
+const char *slpi_audit_check_syntax(const char *check)
+{
+    static char usage[160];
+    char buf[256], *tok[20];
+    int n = slpi_audit_tokens(check, buf, sizeof buf, tok, 20);
+    if (n < 1) return "empty check";
+    for (size_t k = 0; k < sizeof syntax / sizeof syntax[0]; k++) {
+        if (strcmp(tok[0], syntax[k].word)) continue;
+        if (n < syntax[k].nmin || n > syntax[k].nmax) {
+            snprintf(usage, sizeof usage, "'%s' takes %d..%d words, not %d (see the registry's header)",
+                     tok[0], syntax[k].nmin, syntax[k].nmax, n);
+            return usage;
+        }
+        int op = syntax[k].op;
+        if (op >= 0 && strcmp(tok[op], "<=") && strcmp(tok[op], ">=")) {
+            snprintf(usage, sizeof usage, "word %d '%s' is not <= or >=", op + 1, tok[op]);
+            return usage;
+        }
+        for (int i = 0; i < 6 && syntax[k].nums[i] >= 0; i++) {
+            int j = syntax[k].nums[i];
+            if (j < n && !is_number(tok[j])) {
+                snprintf(usage, sizeof usage, "word %d '%s' is not a number", j + 1, tok[j]);
+                return usage;
+            }
+        }
+        if (strstr(tok[0], "poisson") && (strcmp(tok[n - 2], "<=") && strcmp(tok[n - 2], ">=")))
+            return "poisson [dW=V] <= X | >= X: the operator is missing";
+        if (strstr(tok[0], "poisson") && (!is_number(tok[n - 1]) ||
+                                          (n == 4 && (strncmp(tok[1], "dW=", 3) || !is_number(tok[1] + 3)))))
+            return "poisson [dW=V] <= X | >= X: V and X are numbers";
+        return NULL;
+    }
+    snprintf(usage, sizeof usage, "unknown check word '%s'", tok[0]);
+    return usage;
+}
+
+int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
+                    size_t n)
+{
+    size_t l = 0;
+    out[0] = 0;
+    for (const char *s = tmpl; *s && l + 1 < n; s++) {
+        int k;
+        char name[16];
+        int used = 0;
+        if (*s == '{' && sscanf(s, "{%d.%15[a-zA-Z_0-9]}%n", &k, name, &used) == 2 && used > 0) {
+            const slpi_audit_check *c = k >= 1 && k <= cl->count ? &a->checks[cl->first + k - 1] : NULL;
+            int j = 0;
+            while (c && j < c->nnum && strcmp(c->num_name[j], name)) j++;
+            if (!c || j == c->nnum) {
+                snprintf(out, n, "{%d.%s}", k, name);
+                return -1;
+            }
+            if (isfinite(c->num[j])) l += (size_t)snprintf(out + l, n - l, "%.3g", c->num[j]);
+            else l += (size_t)snprintf(out + l, n - l, "%s", isinf(c->num[j]) ? "inf" : "(no value)");
+            s += used - 1;
+            continue;
+        }
+        out[l++] = *s;
+        out[l] = 0;
+    }
+    return 0;
 }
 
 void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg)
@@ -115,10 +218,13 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
     int n = slpi_audit_tokens(slpi_audit_check_string(a, c), buf, sizeof buf, tok, 16);
     c->figure[0] = 0;
     c->command[0] = 0;
+    c->nnum = 0;
     if (n < 1) {
         slpi_audit_unable(c, "empty check%s", "");
     } else if (!strcmp(tok[0], "max") || !strcmp(tok[0], "fails")) {
         slpi_audit_check_run(a, c, tok, n);
+    } else if (!strcmp(tok[0], "versus")) {
+        slpi_audit_check_versus(a, c, tok, n);
     } else if (!strcmp(tok[0], "sphere")) {
         slpi_audit_check_sphere(a, c, tok, n);
     } else if (!strcmp(tok[0], "snapshots")) {

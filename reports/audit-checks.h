@@ -44,6 +44,7 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
 
 /* The evaluators: tok[0..n) is the check string in force. */
 void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
 void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);

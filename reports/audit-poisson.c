@@ -2,6 +2,7 @@
  * I11, V4, V5, V19): the one-step Poisson defect of a case's noise-free map on the fast
  * path or the certified path (gaps/gaps.h computes it). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gaps/gaps.h"
@@ -15,8 +16,14 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    if (slpi_audit_steps_case(a, c, n, 3, "poisson <= X", tok, 0, &p)) return;
+    double dw = 0;
     int certified = !strcmp(tok[0], "refpoisson");
+    if (n == 4 && !strncmp(tok[1], "dW=", 3)) {   /* a fixed increment on every noise */
+        dw = atof(tok[1] + 3);
+        tok++;
+        n--;
+    }
+    if (slpi_audit_steps_case(a, c, n, 3, "poisson [dW=V] <= X", tok, 0, &p)) return;
     double x0[64];
     slpi_fast *f0 = NULL;
     int rc = slpi_problem_validate(&p, &err);
@@ -31,12 +38,18 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
     arb_init(d2);
     int rigorous = certified && slpi_gaps_poisson_rigorous(&p);
     if (!rc && rigorous) {
-        rc = slpi_gaps_poisson_ift(&p, x0, d1, &err);
+        rc = slpi_gaps_poisson_ift(&p, x0, dw, d1, &err);
         arb_set(d2, d1);
     } else if (!rc) {
-        rc = slpi_gaps_poisson_fd(&p, x0, certified, EPS_FD, d1, &err);
-        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, certified, EPS_FD / 2, d2, &err);
+        rc = slpi_gaps_poisson_fd(&p, x0, certified, EPS_FD, dw, d1, &err);
+        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, certified, EPS_FD / 2, dw, d2, &err);
     }
+    char noise[96];
+    if (dw != 0)
+        snprintf(noise, sizeof noise, "the fixed increment dW = %g on each of the %d noises", dw,
+                 slpi_problem_noise_count(&p));
+    else
+        snprintf(noise, sizeof noise, "no noise (dW = 0)");
     if (rc) {
         slpi_audit_unable(c, "poisson: %s", err.msg);
     } else {
@@ -53,14 +66,14 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
                 snprintf(how, sizeof how, "svi, c = %+g; Jacobian by the implicit function theorem", p.svi_c);
             else
                 snprintf(how, sizeof how, "isomp; the scheme's certified step Jacobian");
-            snprintf(c->evidence, sizeof c->evidence, "one noise-free step at h = %g (%s in Arb "
+            snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s in Arb "
                      "balls, ref/): max |D hat(Pi) D^T - hat(Pi_1)| in [%.4e, %.4e] %s %s %.1e; the "
-                     "enclosure %s 0", p.h, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses",
+                     "enclosure %s 0", p.h, noise, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses",
                      tok[1], thr, lo1 > 0 ? "excludes" : "contains");
         } else {
-            snprintf(c->evidence, sizeof c->evidence, "one noise-free step at h = %g (%s%s), %s: max |D Phi J "
+            snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s%s), %s: max |D Phi J "
                  "D Phi^T - J o Phi| in [%.4e, %.4e] with central differences eps = %.0e (%.4e at "
-                 "eps/2: the FD remainder scale) %s %s %.1e%s", p.h, slpi_scheme_name(p.scheme),
+                 "eps/2: the FD remainder scale) %s %s %.1e%s", p.h, noise, slpi_scheme_name(p.scheme),
                  p.scheme == SLPI_SCHEME_SVI ? (p.svi_c < 0 ? ", c = -1/4" : ", c = +1/4") : "",
                  certified ? "certified Arb balls of the exact scheme's difference quotients" :
                  "fast path (binary64)", lo1 > 0 ? lo1 : 0.0, hi1, EPS_FD,

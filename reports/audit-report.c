@@ -3,6 +3,9 @@
  * check with its number, evidence, command, figure and control) and index.html (the papers
  * cited, a summary table, then one section per claim), with provenance. */
 #include <jansson.h>
+#include <math.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,26 +48,51 @@ static int paper_of(const slpi_audit_claim *cl)
     return 3;
 }
 
-/* The audit's size of a claim: its decisive checks' cases and checks in force. */
+static void size_words(const slpi_audit_check *c, char *out, size_t n);
+
+/* The audit's size of a claim in words: its decisive checks' runs or studies, each
+ * distinct size once. */
 static void audit_size(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
 {
     out[0] = 0;
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         if (c->role != SLPI_ROLE_CLAIM) continue;
+        char w[256];
+        size_words(c, w, sizeof w);
+        if (strstr(out, w)) continue;
         size_t l = strlen(out);
-        snprintf(out + l, n - l, "%s%s%s%s: %s", l ? "; " : "", c->kase,
-                 a->full && strcmp(c->full, "-") ? " [full: " : "",
-                 a->full && strcmp(c->full, "-") ? c->full : "", c->check);
-        l = strlen(out);
-        if (a->full && strcmp(c->full, "-")) snprintf(out + l, n - l, "]");
+        snprintf(out + l, n - l, "%s%s", l ? "; " : "", w);
     }
+}
+
+/* When and where: UTC date, host name, processors and load average at the time of writing. */
+static void run_stamp(char *date, size_t nd, char *machine, size_t nm)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, nd, "%Y-%m-%d %H:%M UTC", &tm);
+    char host[128] = "?", load[64] = "?";
+    gethostname(host, sizeof host - 1);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?");
+        load[strcspn(load, "\n")] = 0;
+        fclose(f);
+    }
+    snprintf(machine, nm, "%s, %ld processors, load average %s", host, sysconf(_SC_NPROCESSORS_ONLN),
+             load);
 }
 
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     json_t *root = json_object(), *arr = json_array();
-    json_object_set_new(root, "format", json_string("slpi-audit 2"));
+    json_object_set_new(root, "format", json_string("slpi-audit 3"));
+    char date[64], machine[256];
+    run_stamp(date, sizeof date, machine, sizeof machine);
+    json_object_set_new(root, "date", json_string(date));
+    json_object_set_new(root, "machine", json_string(machine));
     json_object_set_new(root, "size", json_string(a->full ? "full" : "reduced"));
     json_object_set_new(root, "seconds", json_real(seconds));
     char *prov = NULL;
@@ -92,6 +120,21 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(o, "verdict", json_string(slpi_claim_verdict_name(cl->verdict)));
         json_object_set_new(o, "reason", json_string(cl->reason));
         json_object_set_new(o, "why", json_string(cl->why));
+        json_object_set_new(o, "why_text", json_string(cl->why_text));
+        json_object_set_new(o, "quote", json_string(cl->quote));
+        json_object_set_new(o, "rule", json_string(cl->rule));
+        json_object_set_new(o, "choices", json_string(cl->choices));
+        json_object_set_new(o, "from_cache", json_boolean(cl->cached));
+        json_t *vars = json_array();
+        for (int v = 0; v < cl->nvar; v++) {
+            json_t *w = json_object();
+            json_object_set_new(w, "label", json_string(cl->var[v].label));
+            json_object_set_new(w, "what", json_string(cl->var[v].what));
+            json_object_set_new(w, "verdict", json_string(slpi_claim_verdict_name(cl->var[v].verdict)));
+            json_object_set_new(w, "reason", json_string(cl->var[v].reason));
+            json_array_append_new(vars, w);
+        }
+        json_object_set_new(o, "variants", vars);
         json_object_set_new(o, "expected", json_string(cl->expected));
         json_object_set_new(o, "differs_from_expected", json_boolean(differs(cl)));
         if (cl->condition[0]) json_object_set_new(o, "condition", json_string(cl->condition));
@@ -99,6 +142,12 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
             const slpi_audit_check *c = &a->checks[i];
             json_t *k = json_object();
             json_object_set_new(k, "role", json_string(slpi_audit_role_name(c->role)));
+            json_object_set_new(k, "variant", json_string(c->vlabel));
+            json_object_set_new(k, "line", json_integer(c->line));
+            json_t *nums = json_object();
+            for (int m = 0; m < c->nnum; m++)
+                if (isfinite(c->num[m])) json_object_set_new(nums, c->num_name[m], json_real(c->num[m]));
+            json_object_set_new(k, "numbers", nums);
             json_object_set_new(k, "case", json_string(c->kase));
             json_object_set_new(k, "check", json_string(c->check));
             json_object_set_new(k, "outcome", json_string(outcome_name(c->outcome)));
@@ -146,6 +195,122 @@ static void html_short(FILE *f, const char *s, size_t n)
     }
 }
 
+/* A named number of a check (NAN if absent). */
+static double num_of(const slpi_audit_check *c, const char *name)
+{
+    for (int i = 0; i < c->nnum; i++)
+        if (!strcmp(c->num_name[i], name)) return c->num[i];
+    return NAN;
+}
+
+/* What a check measured, in a few words, from the check word and its numbers. */
+static void measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
+{
+    char w[24] = "", d[32] = "";
+    sscanf(check, "%23s %31s", w, d);
+    if (!isfinite(value) && !isinf(value)) snprintf(out, n, "no value");
+    else if (!strcmp(w, "slope")) snprintf(out, n, "slope %.2f, CI [%.2f, %.2f]", value, lo, hi);
+    else if (!strcmp(w, "growth")) snprintf(out, n, "%s grows with log-log slope %.2f", d, value);
+    else if (!strcmp(w, "critical")) snprintf(out, n, "critical h = %g", value);
+    else if (!strcmp(w, "max")) snprintf(out, n, "largest change of %s: %.2g", d, value);
+    else if (strstr(w, "poisson")) snprintf(out, n, "Poisson defect %.2g", value);
+    else if (!strcmp(w, "snapshots")) snprintf(out, n, "field change %.2f", value);
+    else if (!strcmp(w, "versus")) snprintf(out, n, "%s departure %.3g times the other run's", d, value);
+    else if (!strcmp(w, "sphere")) snprintf(out, n, "off its sphere by %.2g", value);
+    else snprintf(out, n, "%s: %.3g", w, value);
+}
+
+/* The audit's size of a check in words: steps, h and T of a run, or paths and levels of
+ * a study, or the case's name. */
+static void size_words(const slpi_audit_check *c, char *out, size_t n)
+{
+    double steps = num_of(c, "steps"), h = num_of(c, "h"), T = num_of(c, "T"), paths = num_of(c, "paths");
+    int A, B, L;
+    char kind[16];
+    if (isfinite(paths) && sscanf(c->check, "slope %15s %d %d %d", kind, &A, &B, &L) == 4)
+        snprintf(out, n, "%.0f coupled paths, h = T/2^%d..T/2^%d, reference T/2^%d", paths, A, B, L);
+    else if (isfinite(steps) && isfinite(h))
+        snprintf(out, n, "%.0f steps of h = %g (T = %g)", steps, h, isfinite(T) ? T : steps * h);
+    else if (isfinite(steps))
+        snprintf(out, n, "%.0f steps", steps);
+    else
+        snprintf(out, n, "%s", strcmp(c->kase, "-") ? c->kase : "closed computation");
+}
+
+/* The first decisive check of claim cl (common or of its first variant). */
+static const slpi_audit_check *first_claim_check(const slpi_audit *a, const slpi_audit_claim *cl)
+{
+    for (int i = cl->first; i < cl->first + cl->count; i++)
+        if (a->checks[i].role == SLPI_ROLE_CLAIM) return &a->checks[i];
+    return &a->checks[cl->first];
+}
+
+/* The archived FULL=1 run (reports/full/claims.json), if any. */
+static json_t *archive_claim(json_t *arch, const char *id)
+{
+    json_t *arr = json_object_get(arch, "claims");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *o = json_array_get(arr, i);
+        const char *cid = json_string_value(json_object_get(o, "id"));
+        if (cid && !strcmp(cid, id)) return o;
+    }
+    return NULL;
+}
+
+/* The archived claim's verdict and first decisive number, in words. */
+static void archive_words(json_t *o, char *out, size_t n)
+{
+    if (!o) {
+        snprintf(out, n, "not in the archive");
+        return;
+    }
+    const char *v = json_string_value(json_object_get(o, "verdict"));
+    json_t *checks = json_object_get(o, "checks");
+    for (size_t i = 0; i < json_array_size(checks); i++) {
+        json_t *k = json_array_get(checks, i);
+        const char *role = json_string_value(json_object_get(k, "role"));
+        const char *outc = json_string_value(json_object_get(k, "outcome"));
+        if (!role || strcmp(role, "claim")) continue;
+        if (outc && !strcmp(outc, "not run")) {
+            snprintf(out, n, "not finished (not run at the papers' size)");
+            return;
+        }
+        json_t *nums = json_object_get(k, "numbers"), *val = json_object_get(k, "value");
+        char w[160];
+        measured_words(json_string_value(json_object_get(k, "check")),
+                       json_is_number(val) ? json_number_value(val) : NAN,
+                       json_number_value(json_object_get(nums, "lo")),
+                       json_number_value(json_object_get(nums, "hi")), w, sizeof w);
+        snprintf(out, n, "%s: %s", v ? v : "?", w);
+        return;
+    }
+    snprintf(out, n, "%s", v ? v : "?");
+}
+
+static json_t *load_archive(const slpi_audit *a)
+{
+    char path[SLPI_PATH_MAX + 32];
+    if (a->full || !a->archive) return NULL;
+    snprintf(path, sizeof path, "%s/claims.json", a->archive);
+    return json_load_file(path, 0, NULL);
+}
+
+static void variant_table(FILE *f, const slpi_audit_claim *cl)
+{
+    if (!cl->nvar) return;
+    fprintf(f, "<table class='kv var'><tr><th>variant</th><th>what it reads in the paper</th>"
+            "<th>verdict</th><th>measured</th></tr>\n");
+    for (int v = 0; v < cl->nvar; v++) {
+        const char *vn = slpi_claim_verdict_name(cl->var[v].verdict);
+        fprintf(f, "<tr><td><code>%s</code></td><td>", cl->var[v].label);
+        html_text(f, cl->var[v].what);
+        fprintf(f, "</td><td class='v %s'>%s</td><td>", vn, vn);
+        html_short(f, cl->var[v].reason, 260);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table>\n");
+}
+
 static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
 {
     const char *v = slpi_claim_verdict_name(cl->verdict);
@@ -167,8 +332,21 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
     if (strcmp(cl->why, "-")) {
-        fprintf(f, "<tr><th>what differs and why</th><td>");
-        html_text(f, cl->why);
+        fprintf(f, "<tr><th>measured (text from the run)</th><td>");
+        html_text(f, cl->why_text);
+        fprintf(f, "</td></tr>");
+    }
+    if (cl->quote[0]) {
+        fprintf(f, "<tr><th>the paper's words</th><td>");
+        html_text(f, cl->quote);
+        fprintf(f, "</td></tr>");
+    }
+    fprintf(f, "<tr><th>rule</th><td>");
+    html_text(f, cl->rule[0] ? cl->rule : "(none)");
+    fprintf(f, "</td></tr>");
+    if (cl->choices[0]) {
+        fprintf(f, "<tr><th>our choices</th><td>");
+        html_text(f, cl->choices);
         fprintf(f, "</td></tr>");
     }
     if (cl->condition[0]) {
@@ -176,11 +354,14 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
         html_text(f, cl->condition);
         fprintf(f, "</td></tr>");
     }
-    fprintf(f, "</table>\n<ul class='checks'>");
+    fprintf(f, "</table>\n");
+    variant_table(f, cl);
+    fprintf(f, "<ul class='checks'>");
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
-        fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s</i>: <code>", (int)c->outcome,
-                outcome_name(c->outcome), slpi_audit_role_words(c->role));
+        fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s%s%s</i>: <code>", (int)c->outcome,
+                outcome_name(c->outcome), slpi_audit_role_words(c->role),
+                c->vlabel[0] ? ", variant " : "", c->vlabel);
         html_text(f, c->check);
         fprintf(f, "</code> on <code>");
         html_text(f, c->kase);
@@ -207,7 +388,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
 {
     FILE *f = fopen(path, "w");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", path);
-    int count[4] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = {0};
     for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
     fprintf(f, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
             "</title>\n<style>body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;"
@@ -215,7 +396,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "vertical-align:top;font-size:14px;text-align:left}table.sum{width:100%%}table.kv{width:100%%;"
             "margin:.4em 0}table.kv th{width:11em;background:#f4f4f4}code{font-size:12.5px}.cmd{color:#444}"
             ".v{font-weight:bold;padding:1px 5px}.CONFIRMED{background:#d9f2d9}.CONDITIONAL{background:"
-            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.UNABLE{background:#e0e0e0}.o{font-weight:bold}"
+            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.UNABLE{background:#e0e0e0}.CRITERION-DEPENDENT{background:#e3d7f5}.o{font-weight:bold}"
             ".o0{color:#176b17}.o1{color:#a05a00}.o2,.o3{color:#666}ul.checks li{margin:.3em 0;"
             "font-size:14px}img.fig{width:100%%;max-width:820px;display:block;margin:.5em 0}"
             "section{border-top:2px solid #ccc;margin-top:1.2em}p.st{font-size:16px}"
@@ -228,33 +409,86 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     }
     fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
             a->full ? "the papers' (FULL=1)" : "reduced", seconds);
-    for (int v = 0; v < 4; v++)
+    for (int v = 0; v < SLPI_CLAIM_NVERDICTS; v++)
         fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
-    fprintf(f, "</p>\n<p>How a verdict is reached: every claim has decisive checks (a number "
-            "computed by slpi and compared with a stated threshold) and at least one control, the "
-            "same check on a case where it must come out the other way. CONFIRMED: every decisive "
-            "check is met and every control behaves. CONDITIONAL: a decisive check is not met but the "
-            "stated condition's checks are. DISCREPANCY: a decisive check is not met and no condition "
-            "rescues it. UNABLE: a check could not be computed or was not decisive (e.g. a slope "
-            "whose 95%% interval straddles the window), or a control did not come out as demanded. "
-            "Slopes are decided on the batch-bootstrap 95%% interval, never on the point estimate. "
-            "Reproduce everything with <code>make audit</code> (reduced) or <code>make audit "
-            "FULL=1</code> (the papers' sizes; resumable).</p>\n");
-    fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>paper, where</th><th>verdict"
-            "</th><th>in one line</th></tr>\n");
+    fprintf(f, "</p>\n<p><b>Verdicts.</b> Every claim has decisive checks (a number computed by slpi "
+            "against a threshold fixed from the paper's words or marked as our choice) and at least "
+            "one control, the same check on a case where it must come out the other way. "
+            "<span class='v CONFIRMED'>CONFIRMED</span>: every decisive check is met and every control "
+            "behaves. <span class='v CONDITIONAL'>CONDITIONAL</span>: a decisive check is not met but "
+            "the stated condition's checks are. <span class='v DISCREPANCY'>DISCREPANCY</span>: a "
+            "decisive check is not met and no condition rescues it &mdash; on every variant of the "
+            "paper's own setting. <span class='v CRITERION-DEPENDENT'>CRITERION-DEPENDENT</span>: the "
+            "paper leaves a choice open (the exponential's rounding, an iteration cap, the reading "
+            "of a noise, a size); the readings (variants) are decided one by one and disagree (table "
+            "in the claim's section). <span class='v UNABLE'>UNABLE</span>: a check could not be "
+            "computed or decided (a slope whose 95%% interval straddles the window, a run not "
+            "finished), or a control did not come out as demanded. Slopes are decided on the "
+            "batch-bootstrap 95%% interval, never on the point estimate. Reproduce with "
+            "<code>make audit</code> (reduced) or <code>make audit FULL=1</code> (the papers' "
+            "sizes; resumable; archived in <code>reports/full/</code>).</p>\n");
+    json_t *arch = load_archive(a);
+    if (arch) {
+        const char *prov = json_string_value(json_object_get(arch, "provenance"));
+        const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+        fprintf(f, "<p><b>Archived FULL=1 run</b> (the papers' sizes, column &ldquo;FULL&rdquo;): ");
+        html_text(f, json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date")) : "undated");
+        fprintf(f, ", revision <code>%.*s</code>, ", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+        html_text(f, json_string_value(json_object_get(arch, "machine")) ? json_string_value(json_object_get(arch, "machine")) : "machine not recorded");
+        fprintf(f, "; %.0f s; its report: <code>%s/index.html</code>.</p>\n",
+                json_number_value(json_object_get(arch, "seconds")), a->archive);
+    }
+    fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
+            "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict</th>%s"
+            "</tr>\n", a->full ? "FULL" : "reduced", arch ? "<th>FULL (archived)</th>" : "");
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         const char *v = slpi_claim_verdict_name(cl->verdict);
+        const slpi_audit_check *c = first_claim_check(a, cl);
+        char ours[1024], size[256];
+        if (cl->nvar) {
+            ours[0] = 0;
+            for (int w = 0; w < cl->nvar; w++) {
+                const slpi_audit_check *vc = NULL;
+                for (int i = cl->first; !vc && i < cl->first + cl->count; i++)
+                    if (a->checks[i].role == SLPI_ROLE_CLAIM && a->checks[i].variant == w) vc = &a->checks[i];
+                char m[160] = "";
+                if (vc) measured_words(vc->check, vc->value, num_of(vc, "lo"), num_of(vc, "hi"), m, sizeof m);
+                size_t l = strlen(ours);
+                snprintf(ours + l, sizeof ours - l, "%s%s: %s (%s)", w ? "; " : "", cl->var[w].label, m,
+                         slpi_claim_verdict_name(cl->var[w].verdict));
+            }
+        } else {
+            measured_words(c->check, c->value, num_of(c, "lo"), num_of(c, "hi"), ours, sizeof ours);
+        }
+        size_words(c, size, sizeof size);
         fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
+        html_short(f, cl->statement, 140);
+        fprintf(f, " <small>(");
         html_text(f, cl->source);
-        fprintf(f, "</td><td class='v %s'>%s</td><td>", v, v);
-        html_short(f, cl->statement, 110);
-        fprintf(f, "<br><small>");
-        html_short(f, strcmp(cl->why, "-") && cl->verdict != SLPI_CLAIM_CONFIRMED ? cl->why : cl->reason, 200);
-        fprintf(f, "</small></td></tr>\n");
+        fprintf(f, ")</small><br><small>");
+        html_short(f, strcmp(cl->why, "-") ? cl->why_text : cl->reason, 230);
+        fprintf(f, "</small></td><td>");
+        html_short(f, cl->magnitude, 120);
+        fprintf(f, "</td><td>");
+        html_text(f, ours);
+        fprintf(f, "</td><td>");
+        html_short(f, cl->paper_size, 120);
+        fprintf(f, " / ");
+        html_text(f, size);
+        fprintf(f, "</td><td class='v %s'>%s</td>", v, v);
+        if (arch) {
+            char aw[300];
+            archive_words(archive_claim(arch, cl->id), aw, sizeof aw);
+            fprintf(f, "<td>");
+            html_text(f, aw);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
+    json_decref(arch);
     for (int p = 0; p < 4; p++) {
         paper_cite(p, 1, cite, sizeof cite);
         fprintf(f, "<h2>%s: %s</h2>\n", papers[p].tag, cite);

@@ -78,6 +78,9 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     }
     double v = res.diag_maxchange[k], thr = atof(tok[3]);
     slpi_audit_outcome(c, slpi_audit_compare(tok[2], v, thr), v);
+    slpi_audit_num(c, "steps", (double)res.steps_done);
+    slpi_audit_num(c, "h", p.h);
+    slpi_audit_num(c, "T", p.h * (double)res.steps_done);
     char rows[96] = "";
     if (p.output_every > 1)
         snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
@@ -92,6 +95,48 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
              "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
              tok[1], tok[1], thr);
     slpi_audit_plot(a, c, name, NULL, "t", tok[1], v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
+}
+
+/* ---- versus DIAG KEY=VALUE <= X | >= X: the largest change of DIAG over the case's run
+ * divided by that over the same run with KEY=VALUE (e.g. noise=none: how much of the
+ * change the noise makes). Both runs record the diagnostic at the same rows. */
+void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+{
+    slpi_problem p, q;
+    slpi_error err = {0, ""};
+    char name[64], data[SLPI_PATH_MAX + 96], kv[96];
+    snprintf(kv, sizeof kv, "%s", n == 5 ? tok[2] : "");
+    char *eq = strchr(kv, '=');
+    if (n != 5 || !eq) {
+        slpi_audit_unable(c, "check syntax: %s", "versus DIAG KEY=VALUE <= X | >= X");
+        return;
+    }
+    *eq = 0;
+    slpi_run_result res, res2;
+    int rc = run_case(a, c, &p, &res, name, data, &err);
+    if (rc < 0) return;
+    q = p;
+    if (!rc) rc = slpi_problem_set(&q, kv, eq + 1, &err);
+    if (!rc) rc = slpi_run(&q, slpi_fast_path(), NULL, 0, NULL, &res2, &err);
+    int k = -1, k2 = -1;
+    for (int i = 0; !rc && i < res.ndiag; i++)
+        if (!strcmp(res.diag_name[i], tok[1])) k = i;
+    for (int i = 0; !rc && i < res2.ndiag; i++)
+        if (!strcmp(res2.diag_name[i], tok[1])) k2 = i;
+    if (rc || k < 0 || k2 < 0) {
+        slpi_audit_unable(c, "versus: %s", rc ? err.msg : "no such diagnostic in both runs");
+        return;
+    }
+    double v = res.diag_maxchange[k], w = res2.diag_maxchange[k2], ratio = w > 0 ? v / w : INFINITY;
+    slpi_audit_outcome(c, slpi_audit_compare(tok[3], ratio, atof(tok[4])), ratio);
+    slpi_audit_num(c, "this", v);
+    slpi_audit_num(c, "other", w);
+    slpi_audit_num(c, "steps", (double)res.steps_done);
+    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
+             "the case, %.3e with %s: ratio %.3g %s %s %s", tok[1], tok[1], res.steps_done, p.h, v, w,
+             tok[2], ratio, slpi_audit_meets(c), tok[3], tok[4]);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
+             c->kase, name, tok[2]);
 }
 
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
@@ -205,6 +250,9 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
         }
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
         slpi_audit_outcome(c, slpi_audit_compare(tok[2], change, atof(tok[3])), change);
+        slpi_audit_num(c, "steps", (double)p.steps);
+        slpi_audit_num(c, "c2", c2);
+        slpi_audit_num(c, "eig", eig);
         snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
@@ -336,6 +384,9 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
     double slope, ic, lo = atof(tok[2]), hi = atof(tok[3]);
     slpi_stats_wls(nb, hs, es, se, use, &slope, &ic);
     slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
+    slpi_audit_num(c, "steps", (double)res.steps_done);
+    slpi_audit_num(c, "at_end", es[nb - 1]);
+    slpi_audit_num(c, "extrap", exp(ic) * pow(1e10, slope));
     snprintf(c->evidence, sizeof c->evidence, "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
              "%.2e at n = %g; log-log slope %.3f over n = 16..%g (%s [%.2f, %.2f]; 1 = linear, 1/2 = "
              "random walk); extrapolated to 1e10 steps: %.1e", tok[1], tok[1], res.steps_done,

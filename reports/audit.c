@@ -24,12 +24,13 @@
 
 #include <jansson.h>
 
-#include "reports/reports.h"
+#include "reports/audit-checks.h"
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)
 {
-    static const char *n[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "UNABLE"};
-    return (unsigned)v < 4 ? n[v] : "?";
+    static const char *n[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "UNABLE",
+                              "CRITERION-DEPENDENT"};
+    return (unsigned)v < SLPI_CLAIM_NVERDICTS ? n[v] : "?";
 }
 
 const char *slpi_audit_role_name(slpi_audit_role r)
@@ -85,24 +86,34 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     for (int i = 0; i < 7; i++) f[i] = trim(f[i]);
     memset(c, 0, sizeof *c);
     c->line = line;
+    c->variant = -1;
     int r = -1;
+    char *at = strchr(f[3], '@');
+    if (at) {
+        *at = 0;
+        if (!at[1] || strlen(at + 1) >= sizeof c->vlabel)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label after '@' empty or longer "
+                                  "than %zu characters", path, line, sizeof c->vlabel - 1);
+        strcpy(c->vlabel, at + 1);
+    }
     for (int i = 0; i < 5; i++)
         if (!strcmp(f[3], slpi_audit_role_name((slpi_audit_role)i))) r = i;
-    if (r < 0)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s': claim | cond | ev | fails | "
-                              "passes", path, line, f[3]);
+    if (r < 0 || (at && r != SLPI_ROLE_CLAIM && r != SLPI_ROLE_COND))
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s%s%s': claim | cond | ev | fails | "
+                              "passes (claim@LABEL, cond@LABEL: a variant)", path, line, f[3],
+                              at ? "@" : "", at ? at + 1 : "");
     c->role = (slpi_audit_role)r;
     char *slash = strchr(f[2], '/');
     const char *mode[2] = {f[2], slash ? slash + 1 : f[2]};
     if (slash) *slash = 0;
     for (int m = 0; m < 2; m++) {
         int v = -1;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < SLPI_CLAIM_NVERDICTS; i++)
             if (!strcmp(mode[m], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
         if (v < 0)
             return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
-                                  "CONFIRMED CONDITIONAL DISCREPANCY UNABLE (or REDUCED/FULL)",
-                                  path, line, mode[m]);
+                                  "CONFIRMED CONDITIONAL DISCREPANCY UNABLE CRITERION-DEPENDENT (or "
+                                  "REDUCED/FULL)", path, line, mode[m]);
     }
     int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
     if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
@@ -122,6 +133,28 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
         if (memchr(c->full, '=', w)) snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
         else snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
     }
+    /* a typo is an input error here, not an UNABLE after hours of running */
+    const char *usage = NULL;
+    if (!rc && (usage = slpi_audit_check_syntax(c->check)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: check '%s': %s", path, line, c->check, usage);
+    if (!rc && c->full_check[0] && (usage = slpi_audit_check_syntax(c->full_check)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL check '%s': %s", path, line,
+                            c->full_check, usage);
+    for (int m = 0; !rc && m < 2 && strcmp(c->kase, "-"); m++) {
+        slpi_audit probe;
+        slpi_problem p;
+        char args[512];
+        slpi_error e2 = {0, ""};
+        memset(&probe, 0, sizeof probe);
+        probe.full = m;
+        if ((m && !c->full_case[0]) || !slpi_audit_case(&probe, c, &p, args, sizeof args, &e2))
+            continue;
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scase '%s%s%s': %s", path, line,
+                            m ? "FULL " : "", c->kase, m ? " " : "", m ? c->full_case : "", e2.msg);
+    }
+    if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path,
+                            line, c->full_case);
     return rc;
 }
 
@@ -159,12 +192,71 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
     return rc;
 }
 
+/* The claim's other description lines, by their first character:
+ *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
+ *   ~ ID | the rule that decides it
+ *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
+ *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open */
+typedef struct { char kind, id[8], a[96], b[768]; int line; } extra;
+
+static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_error *err)
+{
+    static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
+                                 "@ ID | LABEL | what the variant reads"};
+    const char *kinds = "\"~!@";
+    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : 3;
+    char *f[3];
+    int nf = 0;
+    char *s = buf + 1;
+    while (nf < want) {
+        char *bar = strstr(s, " | ");
+        f[nf++] = s;
+        if (!bar || nf == want) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    for (int i = 0; i < nf; i++) f[i] = trim(f[i]);
+    int empty = nf != want;
+    for (int i = 0; !empty && i < nf; i++) empty = !f[i][0] || !strcmp(f[i], "-");
+    if (empty)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected %d non-empty (%s)", path,
+                              line, nf, want, what[k]);
+    memset(x, 0, sizeof *x);
+    x->kind = buf[0];
+    x->line = line;
+    int rc = copy_field(x->id, sizeof x->id, f[0], "id", path, line, err);
+    if (!rc && want == 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
+    if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
+    return rc;
+}
+
+/* Append "sep text" to a claim field, bounded. */
+static void append(char *dst, size_t n, const char *sep, const char *text)
+{
+    size_t l = strlen(dst);
+    snprintf(dst + l, n - l, "%s%s", l ? sep : "", text);
+}
+
+/* Is claim id selected by --only (a comma-separated list of ids; NULL: all)? */
+int slpi_audit_selected(const slpi_audit *a, const char *id)
+{
+    if (!a->only) return 1;
+    size_t n = strlen(id);
+    for (const char *s = a->only; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
+        if (strncmp(s, id, n) == 0 && (s[n] == ',' || !s[n])) return 1;
+    }
+    return 0;
+}
+
 static int is_control(const slpi_audit_check *c)
 {
     return c->role == SLPI_ROLE_CTL_FAIL || c->role == SLPI_ROLE_CTL_PASS;
 }
 
-static int group_claims(slpi_audit *a, const desc *d, int nd, const char *path, slpi_error *err)
+static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, int nx,
+                        const char *path, slpi_error *err)
 {
     a->claims = calloc((size_t)a->nchecks, sizeof *a->claims);
     if (!a->claims) return slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory");
@@ -198,14 +290,61 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const char *path, 
             return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no description line "
                                   "(= %s | statement | magnitude | paper size | why)", path,
                                   a->checks[cl->first].line, cl->id, cl->id);
-        if (!nctl)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
-                                  "or \"passes\" line showing that its check can fail)", path,
-                                  a->checks[cl->first].line, cl->id);
         strcpy(cl->statement, d[k].statement);
         strcpy(cl->magnitude, d[k].magnitude);
         strcpy(cl->paper_size, d[k].paper_size);
         strcpy(cl->why, d[k].why);
+        for (int i = 0; i < nx; i++) {
+            if (strcmp(x[i].id, cl->id)) continue;
+            char q[1024];
+            if (x[i].kind == '"') {
+                snprintf(q, sizeof q, "\"%s\" (%s)", x[i].b, x[i].a);
+                append(cl->quote, sizeof cl->quote, "; ", q);
+            } else if (x[i].kind == '~') {
+                append(cl->rule, sizeof cl->rule, " ", x[i].b);
+                cl->rule_line = x[i].line;
+            } else if (x[i].kind == '!') {
+                snprintf(q, sizeof q, "%s: %s", x[i].a, x[i].b);
+                append(cl->choices, sizeof cl->choices, "; ", q);
+            } else {
+                if (cl->nvar == SLPI_AUDIT_MAXVAR)
+                    return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: more than %d variants",
+                                          path, x[i].line, cl->id, SLPI_AUDIT_MAXVAR);
+                slpi_audit_variant *v = &cl->var[cl->nvar++];
+                snprintf(v->label, sizeof v->label, "%s", x[i].a);
+                snprintf(v->what, sizeof v->what, "%s", x[i].b);
+            }
+        }
+        /* every variant label used is declared, every declared one used */
+        for (int i = cl->first; i < cl->first + cl->count; i++) {
+            slpi_audit_check *c = &a->checks[i];
+            for (int v = 0; c->vlabel[0] && v < cl->nvar; v++)
+                if (!strcmp(cl->var[v].label, c->vlabel)) c->variant = v;
+            if (c->vlabel[0] && c->variant < 0)
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: variant '%s' is not declared "
+                                      "(@ %s | %s | what it reads)", path, c->line, cl->id, c->vlabel,
+                                      cl->id, c->vlabel);
+        }
+        for (int v = 0; v < cl->nvar; v++) {
+            int used = 0;
+            for (int i = cl->first; i < cl->first + cl->count; i++)
+                used += a->checks[i].variant == v && a->checks[i].role == SLPI_ROLE_CLAIM;
+            if (!used)
+                return slpi_error_set(err, SLPI_EINPUT, "%s: claim %s: variant '%s' has no claim@%s "
+                                      "line", path, cl->id, cl->var[v].label, cl->var[v].label);
+        }
+        if (!nctl)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
+                                  "or \"passes\" line showing that its check can fail)", path,
+                                  a->checks[cl->first].line, cl->id);
+
+    }
+    for (int i = 0; i < nx; i++) {
+        int found = 0;
+        for (int j = 0; j < a->nclaims && !found; j++) found = !strcmp(a->claims[j].id, x[i].id);
+        if (!found && !a->only)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%c %s': no such claim", path, x[i].line,
+                                  x[i].kind, x[i].id);
     }
     return SLPI_OK;
 }
@@ -215,8 +354,9 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     FILE *f = fopen(path, "r");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open the claims registry", path);
     char buf[4096];
-    int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0;
+    int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0, nx = 0, xcap = 0;
     desc *d = NULL;
+    extra *xs = NULL;
     a->nchecks = a->nclaims = 0;
     a->checks = NULL;
     a->claims = NULL;
@@ -240,6 +380,17 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (rc == SLPI_OK) nd++;
             continue;
         }
+        if (strchr("\"~!@", *s)) {
+            if (nx == xcap) {
+                xcap = xcap ? 2 * xcap : 256;
+                extra *n = realloc(xs, (size_t)xcap * sizeof *n);
+                if (!n) { rc = slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory"); break; }
+                xs = n;
+            }
+            rc = parse_extra(&xs[nx], s, path, line, err);
+            if (rc == SLPI_OK) nx++;
+            continue;
+        }
         if (a->nchecks == cap) {
             cap = cap ? 2 * cap : 64;
             slpi_audit_check *n = realloc(a->checks, (size_t)cap * sizeof *n);
@@ -249,15 +400,16 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         slpi_audit_check *c = &a->checks[a->nchecks];
         rc = parse_line(c, s, a->full, path, line, err);
         if (rc != SLPI_OK) break;
-        if (a->only && strcmp(c->id, a->only)) continue;
+        if (a->only && !slpi_audit_selected(a, c->id)) continue;
         a->nchecks++;
     }
     fclose(f);
     if (rc == SLPI_OK && !a->nchecks)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "",
                             a->only ? a->only : "");
-    if (rc == SLPI_OK) rc = group_claims(a, d, nd, path, err);
+    if (rc == SLPI_OK) rc = group_claims(a, d, nd, xs, nx, path, err);
     free(d);
+    free(xs);
     return rc;
 }
 
@@ -279,45 +431,99 @@ int slpi_audit_controls_wrong(const slpi_audit *a)
     return n;
 }
 
-static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
+/* The verdict of claim cl from its checks common to every variant and those of variant
+ * var (-1: no variants): the rules of the header. */
+static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl, int var,
+                                 char *reason, size_t nreason, char *condition, size_t ncond_max)
 {
     int nclaim = 0, fail = 0, unable = 0, ncond = 0, condfail = 0, ctlwrong = 0;
-    const slpi_audit_check *first_fail = NULL, *first_unable = NULL, *first_ctl = NULL;
-    cl->condition[0] = 0;
+    const slpi_audit_check *first_fail = NULL, *first_unable = NULL, *first_ctl = NULL,
+                           *first_claim = NULL;
+    condition[0] = 0;
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
+        if (c->variant >= 0 && c->variant != var) continue;
         if (c->role == SLPI_ROLE_CLAIM) {
-            nclaim++;
+            if (!nclaim++) first_claim = c;
             if (c->outcome == SLPI_CHECK_FAIL && !fail++) first_fail = c;
-            if (c->outcome == SLPI_CHECK_UNABLE && !unable++) first_unable = c;
+            if ((c->outcome == SLPI_CHECK_UNABLE || c->outcome == SLPI_CHECK_NOT_RUN) && !unable++)
+                first_unable = c;
         } else if (c->role == SLPI_ROLE_COND) {
             ncond++;
             condfail += c->outcome != SLPI_CHECK_PASS;
-            size_t n = strlen(cl->condition);
-            snprintf(cl->condition + n, sizeof cl->condition - n, "%s%s", n ? "; " : "", c->kase);
+            append(condition, ncond_max, "; ", c->kase);
         } else if (control_wrong(c) && !ctlwrong++) {
             first_ctl = c;
         }
     }
+    slpi_claim_verdict v;
     if (ctlwrong) {
-        cl->verdict = SLPI_CLAIM_UNABLE;
-        snprintf(cl->reason, sizeof cl->reason, "the control (%s on %s) should %s but did not: the "
-                 "decisive check is not shown to discriminate", first_ctl->check, first_ctl->kase,
+        v = SLPI_CLAIM_UNABLE;
+        snprintf(reason, nreason, "the control (%s on %s) should %s but did not: the decisive "
+                 "check is not shown to discriminate", first_ctl->check, first_ctl->kase,
                  first_ctl->role == SLPI_ROLE_CTL_FAIL ? "fall outside the threshold" : "meet it");
     } else if (unable || !nclaim) {
-        cl->verdict = SLPI_CLAIM_UNABLE;
-        snprintf(cl->reason, sizeof cl->reason, "%s", first_unable ? first_unable->evidence
-                 : "no claim check");
+        v = SLPI_CLAIM_UNABLE;
+        snprintf(reason, nreason, "%s", first_unable ? first_unable->evidence : "no claim check");
     } else if (!fail) {
-        cl->verdict = SLPI_CLAIM_CONFIRMED;
-        snprintf(cl->reason, sizeof cl->reason, "all %d claim check%s met; %s", nclaim,
-                 nclaim > 1 ? "s" : "", a->checks[cl->first].evidence);
+        v = SLPI_CLAIM_CONFIRMED;
+        snprintf(reason, nreason, "all %d claim check%s met; %s", nclaim, nclaim > 1 ? "s" : "",
+                 first_claim->evidence);
     } else if (ncond && !condfail) {
-        cl->verdict = SLPI_CLAIM_CONDITIONAL;
-        snprintf(cl->reason, sizeof cl->reason, "%s", first_fail->evidence);
+        v = SLPI_CLAIM_CONDITIONAL;
+        snprintf(reason, nreason, "%s", first_fail->evidence);
     } else {
-        cl->verdict = SLPI_CLAIM_DISCREPANCY;
-        snprintf(cl->reason, sizeof cl->reason, "%s", first_fail->evidence);
+        v = SLPI_CLAIM_DISCREPANCY;
+        snprintf(reason, nreason, "%s", first_fail->evidence);
+    }
+    if (v != SLPI_CLAIM_CONDITIONAL) condition[0] = 0;
+    return v;
+}
+
+/* A claim with variants: each decided alone. All alike: that verdict. Decided variants
+ * that disagree: CRITERION-DEPENDENT. Otherwise (some UNABLE, the decided ones alike):
+ * UNABLE -- a DISCREPANCY must hold on every variant of the paper's own setting. */
+static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
+{
+    if (!cl->nvar) {
+        cl->verdict = decide(a, cl, -1, cl->reason, sizeof cl->reason, cl->condition,
+                             sizeof cl->condition);
+        return;
+    }
+    int nunable = 0, differ = 0;
+    slpi_claim_verdict first = SLPI_CLAIM_UNABLE;
+    int have = 0;
+    char cond[256];
+    for (int v = 0; v < cl->nvar; v++) {
+        slpi_audit_variant *w = &cl->var[v];
+        w->verdict = decide(a, cl, v, w->reason, sizeof w->reason, cond, sizeof cond);
+        if (w->verdict == SLPI_CLAIM_UNABLE) {
+            nunable++;
+        } else if (!have++) {
+            first = w->verdict;
+            snprintf(cl->condition, sizeof cl->condition, "%s", cond);
+        } else if (w->verdict != first) {
+            differ = 1;
+        }
+    }
+    char list[512] = "";
+    for (int v = 0; v < cl->nvar; v++) {
+        char item[96];
+        snprintf(item, sizeof item, "%s: %s", cl->var[v].label,
+                 slpi_claim_verdict_name(cl->var[v].verdict));
+        append(list, sizeof list, "; ", item);
+    }
+    if (differ) {
+        cl->verdict = SLPI_CLAIM_CRITERION;
+        snprintf(cl->reason, sizeof cl->reason, "the variants disagree (%s): the verdict depends on "
+                 "a choice the paper leaves open", list);
+    } else if (nunable) {
+        cl->verdict = SLPI_CLAIM_UNABLE;
+        snprintf(cl->reason, sizeof cl->reason, "not decided on every variant (%s)", list);
+    } else {
+        cl->verdict = first;
+        snprintf(cl->reason, sizeof cl->reason, "the same on all %d variants (%s); %s", cl->nvar,
+                 list, cl->var[0].reason);
     }
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
@@ -362,7 +568,11 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
     h = fnv(h, &a->controls, sizeof a->controls);
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
-        const char *f[4] = {c->kase, c->check, c->full, c->expected};
+        /* what the measurement depends on in this mode: the case, the FULL overrides in
+         * force, the check in force, role and variant (not the expectation, not the
+         * other mode's check: a reduced size can change without redoing a FULL run) */
+        const char *f[4] = {c->kase, a->full ? c->full_case : "", slpi_audit_check_string(a, c),
+                            c->vlabel};
         for (int k = 0; k < 4; k++) h = fnv(h, f[k], strlen(f[k]) + 1);
         h = fnv(h, &c->role, sizeof c->role);
     }
@@ -424,6 +634,11 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
         snprintf(c->evidence, sizeof c->evidence, "%s", ev);
         snprintf(c->command, sizeof c->command, "%s", cmd);
         snprintf(c->figure, sizeof c->figure, "%s", fig);
+        json_t *nums = json_object_get(k, "numbers");
+        const char *key;
+        json_t *val;
+        c->nnum = 0;
+        json_object_foreach(nums, key, val) slpi_audit_num(c, key, json_number_value(val));
         if (a->full && strcmp(c->full, "-")) {
             char buf[sizeof c->check];
             snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(k, "check")));
@@ -449,6 +664,10 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
         json_object_set_new(k, "evidence", json_string(c->evidence));
         json_object_set_new(k, "command", json_string(c->command));
         json_object_set_new(k, "figure", json_string(c->figure));
+        json_t *nums = json_object();
+        for (int j = 0; j < c->nnum; j++)
+            if (isfinite(c->num[j])) json_object_set_new(nums, c->num_name[j], json_real(c->num[j]));
+        json_object_set_new(k, "numbers", nums);
         json_array_append_new(arr, k);
     }
     char digest[17];
@@ -476,7 +695,16 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
         slpi_audit_claim *cl = &a->claims[j];
         uint64_t key = a->cache ? claim_key(a, cl, build) : 0;
         int cached = a->cache && cache_load(a, cl, key);
-        for (int i = cl->first; !cached && i < cl->first + cl->count; i++) {
+        if (!cached && a->cached_only) {   /* archive what a long run finished, no more */
+            for (int i = cl->first; i < cl->first + cl->count; i++) {
+                slpi_audit_check *c = &a->checks[i];
+                c->outcome = SLPI_CHECK_NOT_RUN;
+                c->value = NAN;
+                snprintf(c->evidence, sizeof c->evidence, "not run: no finished result of this "
+                         "claim in the cache (--cached-only)");
+            }
+        }
+        for (int i = cl->first; !cached && !a->cached_only && i < cl->first + cl->count; i++) {
             slpi_audit_check *c = &a->checks[i];
             if (a->controls && !is_control(c)) {
                 c->outcome = SLPI_CHECK_NOT_RUN;
@@ -487,8 +715,15 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
             slpi_audit_eval(a, c);
             c->seconds = now_seconds() - t1;
         }
-        if (!cached && a->cache) cache_store(a, cl, key);
+        if (!cached && a->cache && !a->cached_only) cache_store(a, cl, key);
+        cl->cached = cached;
         verdict(a, cl);
+        if (slpi_audit_fill(a, cl, cl->why, cl->why_text, sizeof cl->why_text) && !a->controls) {
+            char bad[64];
+            snprintf(bad, sizeof bad, "%.60s", cl->why_text);
+            snprintf(cl->why_text, sizeof cl->why_text, "[the registry's text of %s names %s, a "
+                     "number this run did not measure]", cl->id, bad);
+        }
         slpi_progress_add(pg, 1);
         if (log) {
             fprintf(log, "%-4s %-12s %s\n", cl->id, a->controls ? "" :

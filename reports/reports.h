@@ -120,16 +120,25 @@ typedef enum {
     SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_CTL_FAIL, SLPI_ROLE_CTL_PASS
 } slpi_audit_role;
 typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE, SLPI_CHECK_NOT_RUN } slpi_check_outcome;
+/* CRITERION-DEPENDENT: the claim's variants (readings of a choice the paper leaves open,
+ * each declared in the registry) reach different verdicts; the report shows the table. */
 typedef enum {
-    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE
+    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE,
+    SLPI_CLAIM_CRITERION
 } slpi_claim_verdict;
+#define SLPI_CLAIM_NVERDICTS 5
+#define SLPI_AUDIT_MAXVAR 8       /* variants of one claim */
+#define SLPI_AUDIT_MAXNUM 8       /* named numbers of one check */
 
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
-    char id[8], source[96], expected[16], kase[256], check[160], full[160];
+    char id[8], source[96], expected[24], kase[256], check[160], full[160];
+    char vlabel[24];            /* variant label of the role ("claim@LABEL"), "" if none */
     char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
     slpi_audit_role role;
     int line;
+    int variant;                /* index into the claim's variants (role "claim@LABEL",
+                                   "cond@LABEL"), -1: common to every variant */
     /* outcome */
     slpi_check_outcome outcome;
     double value;               /* the measured number the threshold applies to */
@@ -137,19 +146,41 @@ typedef struct {
     char command[1280];          /* the command that reproduces it */
     char figure[128];           /* figure base name (figures/<name>.svg/.png), "" if none */
     double seconds;
+    /* named numbers of the measurement (value first), for the generated texts: a
+     * registry text's {K.NAME} is number NAME of the claim's K-th line (1-based) */
+    int nnum;
+    char num_name[SLPI_AUDIT_MAXNUM][12];
+    double num[SLPI_AUDIT_MAXNUM];
 } slpi_audit_check;
 
+/* A variant of a claim: one reading of a choice the paper leaves open ("@ ID | LABEL |
+ * what"), decided on its own; verdict and reason computed. */
 typedef struct {
-    char id[8], source[96], expected[16];
+    char label[24], what[384];
+    slpi_claim_verdict verdict;
+    char reason[512];
+} slpi_audit_variant;
+
+typedef struct {
+    char id[8], source[96], expected[24];
     /* the claim's description ("= ID | ..." line of the registry) */
     char statement[512];        /* the claim in our words */
     char magnitude[256];        /* what the paper reports (numbers, order) */
     char paper_size[256];       /* the paper's experiment size */
-    char why[768];              /* DISCREPANCY / CONDITIONAL: what differs and why */
+    char why[768];              /* what differs and why: a template, {K.NAME} filled from the run */
+    char quote[1024];           /* the paper's words tested, with location ('" ID | where | words') */
+    char rule[768];             /* the rule that decides it ("~ ID | rule") */
+    char choices[1024];         /* the thresholds/windows the paper does not give, and why
+                                   ("! ID | values | reason" lines, joined by "; ") */
+    int nvar;
+    slpi_audit_variant var[SLPI_AUDIT_MAXVAR];
+    int rule_line;              /* registry line of the rule, for messages */
     slpi_claim_verdict verdict;
     char reason[1024];          /* one line: why this verdict (computed) */
+    char why_text[1024];        /* why with its placeholders filled from the run */
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */
+    int cached;                 /* its result came from the cache */
 } slpi_audit_claim;
 
 typedef struct {
@@ -159,6 +190,8 @@ typedef struct {
     const char *tests;          /* recorded unit-test results (reports/unit-tests.sh) or NULL */
     int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
     const char *cache;          /* per-claim result cache folder (NULL: none) */
+    int cached_only;            /* 1: only what the cache holds (claims not in it: not run) */
+    const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;
@@ -168,8 +201,18 @@ const char *slpi_claim_verdict_name(slpi_claim_verdict v);
 const char *slpi_audit_role_name(slpi_audit_role r);
 /* The role in words: "decides", "condition", "evidence", "control: must (not) be met". */
 const char *slpi_audit_role_words(slpi_audit_role r);
+/* Is claim id selected by a->only (a comma-separated list; NULL: every claim)? */
+int slpi_audit_selected(const slpi_audit *a, const char *id);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
+/* Is the check string valid (known check word, arity)? NULL if so, else the usage. */
+const char *slpi_audit_check_syntax(const char *check);
+/* Record a named number of c's measurement (the first is the value). */
+void slpi_audit_num(slpi_audit_check *c, const char *name, double v);
+/* Fill a registry text's {K.NAME} placeholders from claim cl's checks into out (each number
+ * with 3 significant digits); -1 (out names the bad placeholder) if one is unknown. */
+int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
+                    size_t n);
 /* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
@@ -183,5 +226,7 @@ int slpi_audit_controls_wrong(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 void slpi_audit_free(slpi_audit *a);
+/* docs/claims.md's per-claim entries, from the registry alone (reports/audit-docs.c). */
+int slpi_audit_docs(const slpi_audit *a, FILE *f);
 
 #endif

@@ -91,6 +91,10 @@ sed '13s/\t[^\t]*$/\t1e999/' good.noise > f; row "f:13: expected a hex float and
 sed '15d' good.noise > short; row "short:14: truncated file: 4 data rows, the header says 5" run $P noise_file=short
 sed '14s/\t[^\t]*$/\t0.125/' good.noise > f; row "f:14: hex and decimal copies differ" run $P noise_file=f
 sed '4s/3/-3/' good.noise > g; row "g:4: bad component count: -3" run $P noise_file=g
+sed '13i\
+# a comment between data rows' good.noise > f; row "f:13: a '#' line between data rows" run $P noise_file=f
+"$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 10 --first 5 > first5.noise
+row "first5.noise: holds steps 5..14, the run needs steps 0..4" run $P noise_file=first5.noise
 "$slpi" noise --seed 1 --path 0 --components 2 --h 0.00390625 --steps 5 > m2.noise
 row "m2.noise: 2 components per step, the problem has M = 3" run $P noise_file=m2.noise
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.0078125 --steps 5 > h2.noise
@@ -133,6 +137,30 @@ row "steps=0: out of range" run --steps 0
 row "steps=99999999999999999999: " run steps=99999999999999999999
 row "unrecognized option '--frobnicate'" run --frobnicate
 row "expected key=value" run justaword
+# models (docs/models.md): parse errors name the key, the column and carry a caret
+Mo="system=model algebra=so3 x0=1,0.5,0.2"
+row "H: col 15: unknown name 'x4' (so3 has x1..x3" run $Mo "H=x1^2 + x2^2 + x4"
+row "noise_H1: col 1: unknown function 'foo'" run $Mo "H=x1^2" "noise_H1=foo(x1)"
+row "H: col 8: wrong arity: atan takes 1 argument" run $Mo "H=atan(x1, x2)"
+row "H: col 6: non-finite constant '1e999'" run $Mo "H=x1 + 1e999"
+row "H: col 8: log outside its domain (or not finite) in a constant subexpression" run $Mo "H=x1^2 + log(0)"
+awk 'BEGIN { printf "system=model\nalgebra=so3\nx0=1,0,0\nH=x1"; for (i = 0; i < 1050; i++) printf " + 1"; print "" }' > big.cfg
+row "H: 4202 characters, over the limit of 4095" run --config big.cfg
+awk 'BEGIN { printf "system=model\nalgebra=so3\nx0=1,0,0\nH=x1"; for (i = 0; i < 1500; i++) printf "+1"; print "" }' > nodes.cfg
+row "expression has more than 2048 nodes (the stated limit)" run --config nodes.cfg
+row "system=model needs H= (the Hamiltonian)" run $Mo
+row "system=model needs algebra=" run system=model "H=x1^2" x0=1,0,0
+row "algebra=so5: unknown algebra" run system=model algebra=so5 "H=x1^2"
+row "algebra=so(2): so(n) needs 3 <= n <= 64" run system=model "algebra=so(2)"
+row "noise_H2 is given but noise_H1 is not" run $Mo "H=x1^2" "noise_H2=x2"
+row "noise_H17: unknown key" run $Mo "H=x1^2" "noise_H17=x2"
+row "param.a=abc: not a decimal number" run $Mo "H=x1^2" param.a=abc
+row "param.1a: a parameter name is a letter" run $Mo "H=x1^2" param.1a=2
+row "system=model needs its initial state: x0= or x0_file=" run system=model algebra=so3 "H=x1^2"
+row "x0: 3 values given, the model state has 6" run system=model algebra=se3 "H=pi1^2" x0=1,0,0 --scheme tmk
+row "stochastic Lie-Euler is not Stratonovich-consistent: a noise Hamiltonian is neither affine" run $Mo --scheme rkmk-le "H=x1^2" "noise_H1=x1*x2"
+row "scheme isomp is not applicable to a model on se3" run system=model algebra=se3 "H=pi1^2" x0=1,0,0,0,0,1 --scheme isomp
+row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "noise_H1=x2^2" noise_file=m2.noise
 row "prec=0: out of range" run --ref --prec 0
 row "not applicable\|N/A" run --system heavy-top --scheme isomp
 # initial-state files
@@ -151,7 +179,10 @@ row "good.noise:1: not a checkpoint" resume $P --resume good.noise
 row "missing.ck: cannot open" resume $P --resume missing.ck
 row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
 row "warm_start=1: no --checkpoint or --resume" run $P warm_start=1 --checkpoint ck3
+row "warm_start=2: no --checkpoint or --resume" run $P warm_start=2 --checkpoint ck3
 row "warm_start=1 is an ISOMP solver option, not tmk's" run $P warm_start=1 scheme=tmk
+row "predictor=none is an ISOMP solver option, not tmk's" run $P predictor=none scheme=tmk
+row "predictor=fast" run $P predictor=fast
 row "tol_scale=often" run $P tol_scale=often
 # the noise command
 row "--components 0: out of range \[1, 100000\]" noise --components 0 --seed 1 --path 0 --h 0.1 --steps 1

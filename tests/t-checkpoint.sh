@@ -5,7 +5,8 @@
 #     valid prefix of the uninterrupted output (whole lines), and --resume completes
 #     it byte-identical to the uninterrupted run (fast path, decimal and hex rows);
 #  3. the same for the ref path (balls restored exactly), resumed from a cut output;
-#  4. resuming is refused (exit 2, message naming the problem) for: another problem,
+#  4. resuming is refused (exit 2, message naming the problem) for: an output locked by
+#     another process (the output untouched), another problem,
 #     an altered output, a torn or edited checkpoint, another path, a missing output,
 #     no --output, a bad --checkpoint-every.
 set -u
@@ -98,6 +99,18 @@ expect "need --output" run $small --checkpoint "$tmp/c2"
 expect "checkpoint-every 0: out of range \[1," run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every 0
 expect "checkpoint-every x: not an integer" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every x
 expect "not a checkpoint" run $small -o "$tmp/s.tsv" --resume "$tmp/s0.tsv"
+# a resume while another process holds the output's write lock (fcntl, as a live resumer
+# holds it) is refused, and the output is left as it was
+cp "$tmp/s0.tsv" "$tmp/s.tsv"
+/usr/bin/python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "r+"); fcntl.lockf(f, fcntl.LOCK_EX); print("locked", flush=True); time.sleep(120)' \
+  "$tmp/s.tsv" > "$tmp/lockpy" &
+lp=$!
+i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy"; do sleep 0.1; i=$((i+1)); done
+grep -q locked "$tmp/lockpy" || bad "the lock holder did not start"
+expect "in use by another process" run $small -o "$tmp/s.tsv" --resume "$tmp/sck"
+kill $lp 2>/dev/null; wait $lp 2>/dev/null
+cmp -s "$tmp/s0.tsv" "$tmp/s.tsv" || bad "a resume refused for the lock changed the output"
 cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a refused resume changed the output file"
 
 echo "t-checkpoint: $n cases"

@@ -5,7 +5,9 @@
 # cannot be enclosed at the precision cap (UNABLE). Each must exit 3 with the step
 # index and the residual (fast) or radius and precision (ref) in the message, print no
 # success summary, leave the output as the header plus exactly the rows of the steps
-# before the failure (whole lines), and write exit_code 3 and failed_step to --json.
+# before the failure (whole lines), and write exit_code 3 and failed_step to --json. A
+# model's domain error (log of a ball reaching 0) is the certified path's UNABLE, with
+# the key and column.
 # The contrast case (on_cap=accept) must succeed and count the capped steps.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -33,10 +35,13 @@ failure() {
 
 RB="--preset iso/rigid-body/trajectories --steps 500"
 failure 0 "not-converged after 2 iterations, residual [0-9.e+-]*$" $RB maxit=2
-failure 3 "not-converged after 6 iterations, residual [0-9.e+-]*$" $RB maxit=6
+failure 7 "not-converged after 6 iterations, residual [0-9.e+-]*$" $RB maxit=6
 failure 0 "diverged after [0-9]* iterations, residual nan" $RB x0=1e200,1e200,1e200
 failure 0 "not-converged after 50 iterations, residual [0-9.e+-]*$" --system heavy-top --scheme tmk --steps 20 h=10
 failure 1 "UNABLE at precision 32 bits, radius inf" --system rigid-body --scheme tmk --steps 5 --ref prec=32 prec_max=32 h=5 amp=5
+# a model whose Hamiltonian leaves its domain (x1 reaches 0): UNABLE with the key and column
+failure 84 "UNABLE at precision 256 bits, radius inf, .*H: col 1: log of a ball reaching 0 or below)" \
+  --scheme rkmk-le --steps 100 --ref prec_max=256 h=0.1 system=model algebra=so3 "H=log(x1)+x2^2" x0=0.001,1,0.5
 
 # contrast: the same cap accepted is a success that counts capped steps
 n=$((n+1))

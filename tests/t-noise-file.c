@@ -130,6 +130,10 @@ int main(void)
     strcpy(more, good);
     strcat(more, row1);
     expect_bad("extra row", more, 15, "more data rows");
+    /* a '#' line between data rows is refused, never skipped (it would shift the steps) */
+    char cm[96];
+    snprintf(cm, sizeof cm, "# a comment\n%s", hx);
+    expect_bad("comment between rows", replace(good, hx, cm), 12, "a '#' line between data rows");
     char big[64];
     snprintf(big, sizeof big, "%a\t", 2 * hd.threshold);
     char bigd[64];

@@ -3,7 +3,8 @@
  * reproducible, zero beyond `noises` and truncated; invariants computed two ways
  * (Casimirs from the packed state vs closed forms, Poisson tensors annihilate Casimir
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
- * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated. */
+ * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
+ * just above the budget (a loosened budget is seen) and holds below it. */
 #include <float.h>
 
 #include "props/props.h"
@@ -332,9 +333,50 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* The budget at its boundary (rule fixed from the budget itself, before any number was
+ * seen: HOLD_RATIO = 1e3 of props/prop-structure.c, a factor 2 of margin either side):
+ * TRAP-DIRECT loses the Casimirs by O(h^3) per step, so halving h walks the ratio down by
+ * about 8 per step through the budget; a case with ratio in (2e3, 5e4) must be VIOLATED,
+ * one below 5e2 must HOLD, and both kinds must be met. A budget loosened (or tightened)
+ * tenfold or more for this family misclassifies one of them. */
+static void check_budget_boundary(void)
+{
+    slpi_props_case c = { 0 };
+    slpi_error err;
+    slpi_props_outcome o;
+    int above = 0, below = 0;
+    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=1,h=0.5,mag=1,amp=0,noises=0,inertia=0", &c, &err) == SLPI_OK);
+    for (int k = 1; k <= 30; k++) {
+        c.h = ldexp(1.0, -k);
+        memset(&o, 0, sizeof o);
+        slpi_props_prop_casimir.check(&c, 0, &o);
+        if (o.holds < 0) continue;
+        if (o.ratio > 2e3 && o.ratio < 5e4) {
+            above++;
+            TEST_CHECKF(o.holds == 0, "casimir budget: trap-direct h=2^-%d ratio %.3g passed (budget 1e3): %s", k,
+                        o.ratio, o.msg);
+        } else if (o.ratio < 5e2) {
+            below++;
+            TEST_CHECKF(o.holds == 1, "casimir budget: trap-direct h=2^-%d ratio %.3g failed (budget 1e3): %s", k,
+                        o.ratio, o.msg);
+        }
+    }
+    TEST_CHECKF(above > 0 && below > 0, "casimir budget: %d cases just above and %d below the budget", above, below);
+}
+
 int main(void)
 {
     test_start("t-props", 20261121);
+    {   /* the cases of system model use this one (slpi props --config; docs/models.md) */
+        slpi_problem m;
+        slpi_error err = { 0, "" };
+        slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+        TEST_CHECK(slpi_problem_set(&m, "algebra", "so3", &err) == 0 &&
+                   slpi_problem_set(&m, "H", "x1^2/2 + x2^2 + x3^2/3 + 0.1*x1^4", &err) == 0 &&
+                   slpi_problem_set(&m, "noise_H1", "0.2*x1^2", &err) == 0 &&
+                   slpi_problem_set(&m, "noise_H2", "0.1*x3", &err) == 0);
+        slpi_props_set_model(&m);
+    }
     check_replay_strings();
     check_corners();
     check_generators();
@@ -343,5 +385,6 @@ int main(void)
     check_shrinker();
     check_mostly_unable();
     check_real_property();
+    check_budget_boundary();
     TEST_END();
 }

@@ -6,13 +6,22 @@
  *  - precision: an ill-conditioned zero is refused at 32 bits and certified at 64; a
  *    tight enclosure at 64 bits is coarser than at 256;
  *  - the solver work it reports (slpi_ref_iterations_take): fewer iterations from the
- *    double nearest sqrt(c) than from 1% off, at least one Newton step and one test. */
+ *    double nearest sqrt(c) than from 1% off, at least one Newton step and one test;
+ *  - wide parameter sets (radius 1e-4 and 1e-3), both Krawczyk operators (the dense one
+ *    and the Jacobian-free fixed-point one): the enclosure holds the zero of every
+ *    parameter of the set, checked at the set's corners and at random interior points
+ *    (closed forms, or the solver at 256 bits from the point parameter). The guess is
+ *    the midpoint's zero, so the preconditioner is exact there and only the set-valued
+ *    term (I - Y F'(X)) Z (resp. DG(X)[Z]) covers the curvature over the set: a Jacobian
+ *    taken at the midpoint y~ instead of over the box X misses the corners by about
+ *    r^2 / (8 c^(3/2)) (resp. r^2), far above the rounding level at these radii. */
 #include "testutil.h"
 #include "ref/ref.h"
 
-typedef struct { arb_t c; int kind; } prob;
+typedef struct { arb_t c; int kind; arb_t d; } prob;
 
 /* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2);
+ * 5: kind 3 minus the parameters (c, d), zero (1, 2) at (c, d) = 0;
  * 4: the linear system (y0 + y1 - 2, y0 + (1 + 2^-40) y1 - 2 - 2^-40), zero (1, 1),
  *    condition ~2^42 */
 static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
@@ -47,6 +56,10 @@ static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
         arb_sub_ui(t, t, 4, prec);
         arb_mul(out + 1, t, y, prec);
         arb_clear(t);
+        if (p->kind == 5) {
+            arb_sub(out, out, p->c, prec);
+            arb_sub(out + 1, out + 1, p->d, prec);
+        }
     }
     }
 }
@@ -75,12 +88,147 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
     arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1);
 }
 
+/* the fixed-point maps with a wide parameter set (c, d) (ctx: a prob):
+ * kind 0: G(y) = c + (y - 1)^2, fixed point 1 at c = 1; near it u = y - 1 solves
+ *         u = (c - 1) + u^2, u = (1 - sqrt(1 - 4 (c - 1))) / 2;
+ * kind 1: G(y) = (c + (y0 - 1)(y1 - 1), d + (y0 - 1)^2 / 2), fixed point (1, 1) at (1, 1).
+ * G' vanishes at the fixed point of the midpoint: only its variation over X (DG(X)[Z])
+ * covers the set's curvature. */
+static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    prob *p = ctx;
+    arb_t u, v;
+    arb_init(u);
+    arb_init(v);
+    arb_sub_ui(u, y, 1, prec);
+    if (p->kind == 0) {
+        arb_sqr(u, u, prec);
+        arb_add(out, u, p->c, prec);
+    } else {
+        arb_sub_ui(v, y + 1, 1, prec);
+        arb_mul(v, u, v, prec);
+        arb_sqr(u, u, prec);
+        arb_mul_2exp_si(u, u, -1);
+        arb_add(out, v, p->c, prec);
+        arb_add(out + 1, u, p->d, prec);
+    }
+    arb_clear(u);
+    arb_clear(v);
+}
+
+static void fix_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec)
+{
+    prob *p = ctx;
+    arb_t u, v;
+    arb_init(u);
+    arb_init(v);
+    arb_sub_ui(u, Y, 1, prec);
+    if (p->kind == 0) {
+        arb_mul(out, u, Z, prec);
+        arb_mul_2exp_si(out, out, 1);
+    } else {
+        arb_sub_ui(v, Y + 1, 1, prec);
+        arb_mul(v, v, Z, prec);                    /* (y1 - 1) z0 + (y0 - 1) z1 */
+        arb_addmul(v, u, Z + 1, prec);
+        arb_mul(out + 1, u, Z, prec);              /* (y0 - 1) z0 */
+        arb_set(out, v);
+    }
+    arb_clear(u);
+    arb_clear(v);
+}
+
+/* One parameter of the set (mid +/- r in each of its n coordinates): corner k < 2^n,
+ * else a random interior point; written as exact balls into c (and d). */
+static void set_point(prob *p, int n, const double *mid, double r, long k)
+{
+    for (int i = 0; i < n; i++) {
+        double v = k < (1L << n) ? mid[i] + ((k >> i) & 1 ? r : -r) : test_rand_uniform(mid[i] - r, mid[i] + r);
+        arb_set_d(i == 0 ? p->c : p->d, v);
+    }
+}
+
+/* Wide parameter sets: the dense operator on sqrt(c) and on kind 5, the fixed-point
+ * operator on both fix_G maps; each at radius r from the midpoint's zero. */
+static void check_wide_sets(double r)
+{
+    char why[200];
+    prob p;
+    arb_init(p.c);
+    arb_init(p.d);
+    arb_ptr y = _arb_vec_init(2), g = _arb_vec_init(2), z = _arb_vec_init(2);
+    arb_t t;
+    arb_init(t);
+    long npts = 4 + test_iters(8);
+    for (int op = 0; op < 4; op++) {
+        /* op 0: dense, sqrt(c); 1: dense, kind 5; 2, 3: fixed point, kinds 0, 1 */
+        int n = op == 0 || op == 2 ? 1 : 2;
+        double mid[2] = { op == 0 ? test_rand_uniform(0.5, 4.0) : op == 1 ? 0 : 1, op == 1 ? 0 : 1 };
+        p.kind = op == 0 ? 0 : op == 1 ? 5 : op - 2;
+        slpi_ref_fn f = { n, &p, F, J, NULL };
+        slpi_ref_fixmap fm = { n, &p, fix_G, fix_dG, NULL };
+        /* the set, and the guess: the midpoint's zero */
+        arb_set_d(p.c, mid[0]);
+        arb_set_d(p.d, mid[1]);
+        arb_set_d(g, op == 0 ? sqrt(mid[0]) : 1);
+        arb_set_d(g + 1, op == 1 ? 2 : 1);
+        mag_set_d(arb_radref(p.c), r);
+        mag_set_d(arb_radref(p.d), r);
+        int ok = op < 2 ? slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why)
+                        : slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why);
+        TEST_CHECKF(ok, "wide set op %d r %g: %s", op, r, why);
+        TEST_CHECKF(!ok || mag_cmp_2exp_si(arb_radref(y), -2) < 0, "wide set op %d r %g: radius too wide to mean anything",
+                    op, r);
+        long outside = 0;
+        double worst = 0;
+        for (long k = 0; ok && k < npts; k++) {
+            set_point(&p, op == 0 || op == 2 ? 1 : 2, mid, r, k);
+            if (op == 0) {
+                arb_sqrt(z, p.c, 256);
+            } else if (op == 2) {   /* u = (1 - sqrt(1 - 4 (c - 1))) / 2, y = 1 + u */
+                arb_sub_ui(t, p.c, 1, 256);
+                arb_mul_2exp_si(t, t, 2);
+                arb_sub_ui(t, t, 1, 256);
+                arb_neg(t, t);
+                arb_sqrt(t, t, 256);
+                arb_sub_ui(t, t, 1, 256);
+                arb_mul_2exp_si(t, t, -1);
+                arb_sub_ui(z, t, 1, 256);
+                arb_neg(z, z);
+            } else {                /* the solver at 256 bits from the point parameter */
+                int pok = op == 1 ? slpi_ref_krawczyk(z, &f, g, 256, why, sizeof why)
+                                  : slpi_ref_krawczyk_fixed_point(z, &fm, g, 256, why, sizeof why);
+                TEST_CHECKF(pok, "wide set op %d: point %ld not solved: %s", op, k, why);
+                if (!pok) continue;
+            }
+            int in = 1;
+            for (int i = 0; i < n; i++) {
+                in &= arb_contains(y + i, z + i);
+                arb_sub(t, z + i, y + i, 128);
+                worst = fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) /
+                                        mag_get_d(arb_radref(y + i)));
+            }
+            outside += !in;
+        }
+        TEST_CHECKF(outside == 0, "UNSOUND: wide set op %d r %g: %ld of %ld points' zeros outside the enclosure "
+                    "(worst %.6f radii from its centre)", op, r, outside, npts, worst);
+        printf("wide set: operator %-11s %s radius %-6g %3ld points, tightness %.6f\n", op < 2 ? "dense" : "fixed-point",
+               n == 1 ? "1-d" : "2-d", r, npts, worst);
+    }
+    arb_clear(t);
+    arb_clear(p.c);
+    arb_clear(p.d);
+    _arb_vec_clear(y, 2);
+    _arb_vec_clear(g, 2);
+    _arb_vec_clear(z, 2);
+}
+
 int main(void)
 {
     test_start("t-ref-krawczyk", 5);
     char why[200];
     prob p;
     arb_init(p.c);
+    arb_init(p.d);
     arb_ptr y = _arb_vec_init(2), g = _arb_vec_init(2);
     arb_t t, lo;
     arb_init(t);
@@ -173,9 +321,13 @@ int main(void)
     TEST_CHECK(arb_overlaps(t, y) && mag_cmp(arb_radref(y), arb_radref(t)) < 0);
     TEST_CHECK(mag_cmp_2exp_si(arb_radref(y), -240) < 0);
 
+    check_wide_sets(1e-4);
+    check_wide_sets(1e-3);
+
     arb_clear(t);
     arb_clear(lo);
     arb_clear(p.c);
+    arb_clear(p.d);
     _arb_vec_clear(y, 2);
     _arb_vec_clear(g, 2);
     flint_cleanup();

@@ -78,7 +78,15 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
             if (rad > 0 && c > 0) {    /* corner 0: the centre */
                 arb_t d;
                 arb_init(d);
-                arb_set_d(d, test_rand_int(2) ? rad : -rad);
+                /* every corner in turn while there are few (2^n <= corners - 1), then
+                 * random ones; beyond 2^n + 1 (with all corners), random interior points */
+                int all = n < 30 && (1L << n) < corners;
+                if (all && c <= (1L << n))
+                    arb_set_d(d, ((c - 1) >> i) & 1 ? rad : -rad);
+                else if (all)
+                    arb_set_d(d, test_rand_uniform(-rad, rad));
+                else
+                    arb_set_d(d, test_rand_int(2) ? rad : -rad);
                 arb_add(y[c] + i, y[c] + i, d, 256);
                 arb_clear(d);
             }
@@ -179,6 +187,8 @@ int main(void)
     if (setup(&f, "iso/rigid-body/long")) {
         run(&f, "rigid body, exact start", 0, 1, steps);
         run(&f, "rigid body, wide start", 0x1p-40, 6, steps);
+        /* a wide set (radius 1e-3): curvature over the box matters at the first steps */
+        run(&f, "rigid body, wide set 1e-3", 1e-3, 1 + 8 + 4, steps / 4);
         double rad = horizon_radius(&f, 3000);
         TEST_CHECKF(rad <= 1e-30, "rigid body: radius %g after 3000 steps", rad);
     }

@@ -9,6 +9,12 @@
  *    enters the tensor), with noise: D J(x) D^T - J(x_1) with the scheme's certified step Jacobian
  *    and J(y) v = ad*_v y; every entry encloses 0 with radius below 1e-25, so a defect of
  *    that size would show;
+ *  - wide sets (claim V4's refutation is a set statement): from a state box of radius
+ *    1e-3 (rigid body) or 1e-4 (heavy top), the SVI c = -1/4 defect ball must contain the
+ *    defect of every point of the box (its corners and random interior points, each at
+ *    256 bits from the exact point); the defect varies over the box, so an enclosure
+ *    that takes the step's zero or Jacobian at the box's midpoint misses corners. (The
+ *    ISOMP defect is 0 at every point: a point evaluation there cannot show.)
  *  - other pairs (TMK, ISOMP with update=cay or fixed_iters) are refused (SLPI_EINPUT). */
 #include "testutil.h"
 #include "slpi.h"
@@ -52,6 +58,65 @@ static double max_abs_mid(arb_srcptr d)
     return m;
 }
 
+/* The defect over the box x0 +/- r (the first d coordinates wide: Pi, or Pi and Gamma)
+ * contains each point's defect (nstate state numbers, d x d defect). */
+static void check_wide_defect(const char *name, const slpi_problem *p, const double *x0, int nstate,
+                              int d, const double *dW, double r)
+{
+    slpi_problem hp = *p;
+    hp.prec = hp.prec_max = 256;
+    slpi_ref *r0 = NULL, *rh = NULL;
+    slpi_error err;
+    TEST_CHECKF(slpi_ref_create(&r0, p, &err) == SLPI_OK && slpi_ref_create(&rh, &hp, &err) == SLPI_OK,
+                "%s: %s", name, err.msg);
+    arb_ptr x = _arb_vec_init(nstate), dd = _arb_vec_init(d * d), dp = _arb_vec_init(d * d);
+    for (int i = 0; i < nstate; i++) {
+        arb_set_d(x + i, x0[i]);
+        if (i < d) mag_set_d(arb_radref(x + i), r);   /* x0 +/- r: holds the double corners */
+    }
+    int ok = slpi_ref_poisson_defect(r0, x, dW, dd, &err) == SLPI_OK;
+    TEST_CHECKF(ok, "%s wide: %s", name, err.msg);
+    double rad = 0;
+    for (int i = 0; ok && i < d * d; i++) rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
+    TEST_CHECKF(!ok || rad < 0.1, "%s wide: defect radius %g too wide to mean anything", name, rad);
+    long ncorner = d <= 3 ? 1L << d : 16, npts = ncorner + 1 + test_iters(4), outside = 0;
+    double worst = 0;
+    for (long k = 0; ok && k < npts; k++) {
+        for (int i = 0; i < nstate; i++) {
+            double v = x0[i];
+            if (i < d) {
+                if (k < ncorner) v += ((d <= 3 ? (k >> i) & 1 : test_rand_int(2)) ? r : -r);
+                else if (k > ncorner) v = test_rand_uniform(x0[i] - r, x0[i] + r);
+            }
+            arb_set_d(x + i, v);
+        }
+        if (slpi_ref_poisson_defect(rh, x, dW, dp, &err) != SLPI_OK) {
+            TEST_CHECKF(0, "%s: point %ld at 256 bits: %s", name, k, err.msg);
+            continue;
+        }
+        int in = 1;
+        for (int i = 0; i < d * d; i++) {
+            in &= arb_contains(dd + i, dp + i);
+            arb_t t;
+            arb_init(t);
+            arb_sub(t, dp + i, dd + i, 128);
+            worst = fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) /
+                                    fmax(mag_get_d(arb_radref(dd + i)), 1e-300));
+            arb_clear(t);
+        }
+        outside += !in;
+    }
+    TEST_CHECKF(outside == 0, "UNSOUND: %s (radius %g): %ld of %ld points' defects outside the defect ball "
+                "(worst %.4f radii from its centre)", name, r, outside, npts, worst);
+    printf("wide set: %-36s radius %-6g %3ld points, defect radius %.3g, tightness %.4f\n", name, r, npts, rad,
+           worst);
+    _arb_vec_clear(x, nstate);
+    _arb_vec_clear(dd, d * d);
+    _arb_vec_clear(dp, d * d);
+    slpi_ref_free(r0);
+    slpi_ref_free(rh);
+}
+
 int main(void)
 {
     test_start("t-ref-poisson", 17);
@@ -82,6 +147,9 @@ int main(void)
                 if (it == 0 && node == 0)
                     printf("c=%+.2f: max |defect| = %.3g, radius %.3g\n", p.svi_c,
                            max_abs_mid(def), mag_get_d(arb_radref(def)));
+                if (it < 2 && sign < 0)
+                    check_wide_defect(node ? "svi c=-1/4 rigid body, node" : "svi c=-1/4 rigid body, rotation",
+                                      &p, x0, 3, 3, dW, 1e-3);
             }
     }
     /* heavy top (V5): I = diag(1,2,3), mga = (0.2, 0.1, 1), dt = 0.05, deterministic and
@@ -119,6 +187,9 @@ int main(void)
                 TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g",
                             p.svi_c, noisy, m);
                 printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.svi_c, noisy, m);
+                if (sign < 0)
+                    check_wide_defect(noisy ? "svi c=-1/4 heavy top, noise" : "svi c=-1/4 heavy top", &p, x0, 15,
+                                      6, dW, 1e-4);
                 _arb_vec_clear(x, 15);
                 slpi_ref_free(r);
             }

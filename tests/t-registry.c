@@ -19,7 +19,9 @@ int main(void)
     slpi_system_id sx;
     TEST_CHECK(slpi_system_from_name("rigid_body", &sx) != 0);
 
-    /* Count of P/E cells: docs/systems.md#applicability has 6 systems x 7 schemes with these N/A cells. */
+    /* Count of P/E cells: docs/systems.md#applicability has 6 systems x 7 schemes with these N/A
+     * cells, and a model's row is applicable throughout (its rules depend on the model:
+     * slpi_problem_validate, docs/models.md#schemes). */
     int applicable = 0;
     for (int s = 0; s < SLPI_SYS_COUNT; s++)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
@@ -29,6 +31,12 @@ int main(void)
             slpi_problem p;
             slpi_error err = { 0, "" };
             slpi_problem_init(&p, (slpi_system_id)s, (slpi_scheme_id)k);
+            if (s == SLPI_SYS_MODEL) {   /* no default: a model (docs/models.md) on so3, noise linear */
+                TEST_CHECK(slpi_problem_set(&p, "algebra", "so3", &err) == 0 &&
+                           slpi_problem_set(&p, "H", "x1^2 + x2^2/2 + x3^2/3", &err) == 0 &&
+                           slpi_problem_set(&p, "noise_H1", "0.1*x1", &err) == 0 &&
+                           slpi_problem_set(&p, "x0", "1,0.5,0.2", &err) == 0);
+            }
             int rc = slpi_problem_validate(&p, &err);
             if (a != SLPI_NA) {
                 applicable++;
@@ -41,7 +49,7 @@ int main(void)
                 TEST_CHECK(why[0] != '\0');
             }
         }
-    TEST_CHECKF(applicable == 41, "applicable cells %d (expected 41)", applicable);
+    TEST_CHECKF(applicable == 48, "applicable cells %d (expected 41 built-in + 7 model)", applicable);
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP, NULL) == SLPI_NA);
     TEST_CHECK(slpi_registry_pair(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, NULL) == SLPI_PAPER);
 

@@ -6,8 +6,11 @@
  *  - every claim of the registry has a description and a control;
  *  - the per-claim cache: a second run loads every claim and reproduces the outcomes;
  *    an edited entry (digest mismatch) or an outcome outside the enumeration is recomputed;
- *  - malformed registry lines (fields, roles, missing description or control) are
- *    rejected with file:line;
+ *  - malformed registry lines (fields, roles, missing description or control, unknown
+ *    check words, bad arity or numbers, bad cases, undeclared variants) are rejected
+ *    with file:line;
+ *  - variants: each decided alone, CRITERION-DEPENDENT when the decided ones differ,
+ *    DISCREPANCY only on all of them; the texts' {K.NAME} numbers come from the run;
  *  - a diagnostic check end to end (pass and fail on the same run);
  *  - the Poisson defect two ways (fast doubles vs certified balls) and the SVI -1/4
  *    defect away from 0, +1/4 at FD level (V4, V19);
@@ -75,7 +78,7 @@ int main(void)
         memset(&a, 0, sizeof a);
         int rc = slpi_audit_load(&a, "reports/claims.txt", &err);
         TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-        static const struct { char k; int n; } fam[] = {{'R', 19}, {'I', 24}, {'V', 25}, {'X', 8}};
+        static const struct { char k; int n; } fam[] = {{'R', 19}, {'I', 26}, {'V', 26}, {'X', 8}};
         for (int f = 0; rc == SLPI_OK && f < 4; f++)
             for (int i = 1; i <= fam[f].n; i++) {
                 char id[16];
@@ -83,7 +86,7 @@ int main(void)
                 TEST_CHECKF(check_of(&a, id, 0) != NULL,
                             "claim %s missing from the registry", id);
             }
-        TEST_CHECKF(a.nclaims == 76, "%d claims", a.nclaims);
+        TEST_CHECKF(a.nclaims == 79, "%d claims", a.nclaims);
         slpi_audit_free(&a);
     }
 
@@ -239,7 +242,7 @@ int main(void)
     /* one run, two thresholds; Poisson defects fast vs certified; unknown diagnostic */
     {
         const char *reg =
-            "= B1 | s | m | p | -\n= B2 | s | m | p | -\n= B3 | s | m | p | -\n= B4 | s | m | p | -\n"
+            "= B1 | s | m | p | {2.steps} steps of h = {2.h}, up to T = {2.T}: {2.value}\n= B2 | s | m | p | -\n= B3 | s | m | p | -\n= B4 | s | m | p | -\n"
             "= B5 | s | m | p | -\n"
             "B1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
             "B1 | t | CONFIRMED | claim | iso/rigid-body/long T=0.5 | max casimir_norm2_dev <= 1e-13 | -\n"
@@ -261,6 +264,10 @@ int main(void)
             TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL &&
                         b1->value == b2->value && b1->value < 1e-13, "%s", b1->evidence);
             TEST_CHECK(b1->figure[0] && strstr(b1->command, "slpi run --preset iso/rigid-body/long"));
+            /* a generated text states the run's own numbers, each from its name */
+            char want[128];
+            snprintf(want, sizeof want, "128 steps of h = 0.00391, up to T = 0.5: %.3g", b1->value);
+            TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
             TEST_CHECK(verdict_of(&a, "B3") == SLPI_CLAIM_UNABLE);
             const slpi_audit_check *pf = check_of(&a, "B4", 1), *pr = check_of(&a, "B4", 2);
             TEST_CHECKF(verdict_of(&a, "B4") == SLPI_CLAIM_CONFIRMED &&
@@ -283,6 +290,21 @@ int main(void)
             {"M1 | t | UNABLE/MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'"},
             {"M1 | t | UNABLE/ | claim | - | thresholds 2 | -", ":3: expected verdict ''"},
             {"M1 | t | CONFIRMED | claim | - | thresholds 2 | -", "has no control"},
+            /* a typo is a load error naming file:line, never an UNABLE after the run */
+            {"M1 | t | CONFIRMED | claim | - | treshold 2 | -", ":3: check 'treshold 2': unknown check word"},
+            {"M1 | t | CONFIRMED | claim | - | max H0 =< 1e-3 | -", ":3: check 'max H0 =< 1e-3': word 3"},
+            {"M1 | t | CONFIRMED | claim | - | max H0 <= 1e-3x | -", "is not a number"},
+            {"M1 | t | CONFIRMED | claim | - | slope strong 4 7 10 | -", "takes 8..9 words"},
+            {"M1 | t | CONFIRMED | claim | - | thresholds 2 | slope weak 1 2", ":3: FULL check"},
+            {"M1 | t | CONFIRMED | claim | iso/rigid-body/lng T=1 | max H0 <= 1 | -", ":3: case 'iso/rigid-body/lng T=1'"},
+            {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T1 | max H0 <= 1 | -", ":3: case"},
+            {"M1 | t | CONFIRMED | claim | iso/rigid-body/long tol=abc | max H0 <= 1 | -", ":3: case"},
+            {"M1 | t | CONFIRMED | claim | iso/rigid-body/long | max H0 <= 1 | T=1 nosuchkey=2", ":3: FULL case"},
+            {"M1 | t | CONFIRMED | claim@v1 | - | thresholds 2 | -", ":3: claim M1: variant 'v1' is not declared"},
+            {"M1 | t | CONFIRMED | ev@v1 | - | thresholds 2 | -", ":3: role 'ev@v1'"},
+            {"M1 | t | CRITERION-DEPENDENT | claim | - | thresholds 2 | -", "has no control"},
+            {"@ M1 | v", ":3: 2 fields, expected 3"},
+            {"\" M1 | where |  ", ":3: 2 fields, expected 3"},
         };
         char reg[512];
         slpi_audit a;
@@ -293,6 +315,12 @@ int main(void)
         }
         loads("M2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
               "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "has no description", &a);
+        slpi_audit_free(&a);
+        loads("= M2 | s | m | p | -\n~ M3 | a rule\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+              "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":2: '~ M3': no such claim", &a);
+        slpi_audit_free(&a);
+        loads("= M2 | s | m | p | -\n@ M2 | v | a reading\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+              "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant 'v' has no claim@v line", &a);
         slpi_audit_free(&a);
         /* a description without the paper's size (or statement) is refused */
         loads("= M3 | s | m | - | -\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
@@ -310,6 +338,71 @@ int main(void)
                             "full=%d: expected '%s'", full, a.nclaims ? a.claims[0].expected : "");
             slpi_audit_free(&a);
         }
+    }
+
+    /* variants: each decided alone; DISCREPANCY only on all, CRITERION-DEPENDENT when the
+     * decided ones differ, UNABLE when one is undecided and the rest agree */
+    {
+        const char *reg =
+            "= X1 | s | m | p | {2.value} and {3.value}; {1.value}\n"
+            "@ X1 | a | first reading\n@ X1 | b | second reading\n"
+            "X1 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+            "X1 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
+            "X1 | t | CONFIRMED | claim@b | - | thresholds 2 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= X2 | s | m | p | -\n"
+            "@ X2 | a | first reading\n@ X2 | b | second reading\n"
+            "X2 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
+            "X2 | t | CONFIRMED | claim@b | - | thresholds 1 | -\n"
+            "X2 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= X3 | s | m | p | -\n"
+            "@ X3 | a | first reading\n@ X3 | b | second reading\n"
+            "X3 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+            "X3 | t | CONFIRMED | claim@b | - | thresholds 1 | -\n"
+            "X3 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= X4 | s | m | p | -\n"
+            "@ X4 | a | first reading\n@ X4 | b | second reading\n"
+            "X4 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+            "X4 | t | CONFIRMED | claim@b | - | unable not built | -\n"
+            "X4 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= X5 | s | m | p | {9.value}\n"
+            "@ X5 | a | first reading\n@ X5 | b | second reading\n"
+            "X5 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+            "X5 | t | CONFIRMED | cond@a | - | thresholds 2 | -\n"
+            "X5 | t | CONFIRMED | claim@b | - | thresholds 2 | -\n"
+            "X5 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK) {
+            TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
+            TEST_CHECKF(verdict_of(&a, "X2") == SLPI_CLAIM_CRITERION, "%s", a.claims[1].reason);
+            TEST_CHECK(a.claims[1].var[0].verdict == SLPI_CLAIM_CONFIRMED &&
+                       a.claims[1].var[1].verdict == SLPI_CLAIM_DISCREPANCY);
+            TEST_CHECK(strstr(a.claims[1].reason, "a: CONFIRMED; b: DISCREPANCY") != NULL);
+            TEST_CHECK(verdict_of(&a, "X3") == SLPI_CLAIM_DISCREPANCY);
+            TEST_CHECK(verdict_of(&a, "X4") == SLPI_CLAIM_UNABLE);
+            /* a condition inside one variant: CONDITIONAL there, CONFIRMED in the other */
+            TEST_CHECKF(verdict_of(&a, "X5") == SLPI_CLAIM_CRITERION &&
+                        a.claims[4].var[0].verdict == SLPI_CLAIM_CONDITIONAL, "%s", a.claims[4].reason);
+            /* the texts take their numbers from the run: X1's line 2 and 3 are thresholds 2 */
+            char want[96];
+            snprintf(want, sizeof want, "%.3g and %.3g; %.3g", a.checks[1].value, a.checks[2].value,
+                     a.checks[0].value);
+            TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
+            TEST_CHECKF(strstr(a.claims[4].why_text, "{9.value}") != NULL, "%s", a.claims[4].why_text);
+            /* the variant table reaches claims.json */
+            TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
+            char path[128];
+            snprintf(path, sizeof path, "%s/claims.json", dir);
+            json_t *root = json_load_file(path, 0, NULL);
+            json_t *x2 = json_array_get(json_object_get(root, "claims"), 1);
+            json_t *vars = json_object_get(x2, "variants");
+            TEST_CHECK(json_array_size(vars) == 2 &&
+                       !strcmp(json_string_value(json_object_get(x2, "verdict")), "CRITERION-DEPENDENT") &&
+                       !strcmp(json_string_value(json_object_get(json_array_get(vars, 1), "verdict")),
+                               "DISCREPANCY"));
+            json_decref(root);
+        }
+        slpi_audit_free(&a);
     }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

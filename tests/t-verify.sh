@@ -2,7 +2,8 @@
 # t-verify.sh — `slpi verify` as a port would use it: the worked example of
 # oracle/README.md (fast-path output of a golden case PASSes, the same file with one
 # value perturbed in its 12th digit FAILs at that step, a bounded check is UNABLE), run
-# line by line with each annotated exit code; then a supplied noise file (the canonical
+# line by line with each annotated exit code; row 0 perturbed FAILs both checks at step 0;
+# then a supplied noise file (the canonical
 # one PASSes, another seed's FAILs), bad input (exit 2 with file:line), and `slpi golden`
 # on single files.
 set -u
@@ -42,6 +43,13 @@ expect() {
     note "slpi $* -> exit $rc (want $code), output: $(tail -c 300 "$tmp/out") (want /$pat/)"
   fi
 }
+
+# 1a. row 0 perturbed in its 12th digit: both checks FAIL at step 0 (the local check
+# scores row 0 against the problem's x0, never against itself; row 1, computed by the
+# port from the true x0, then FAILs locally too)
+awk -F'\t' 'BEGIN{OFS="\t"} $1=="0"{$3=sprintf("%.17g",$3*(1+3e-12))} {print}' build/fast.tsv > "$tmp/row0.tsv"
+expect 1 "local rows: 15 PASS, 2 FAIL, 0 UNABLE; first FAIL at step 0" verify "$tmp/row0.tsv"
+expect 1 "global rows: 16 PASS, 1 FAIL, 0 UNABLE; certified through step 16; first FAIL at step 0" verify "$tmp/row0.tsv"
 
 # 2. increments from a noise file: the canonical ones PASS, another seed's FAIL
 slpi noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/noise.txt" 2>/dev/null

@@ -1,181 +1,805 @@
 """slpi — verified stochastic Lie–Poisson integrators, from Python.
 
-A thin cffi (ABI mode) binding of libslpi's handle API (slpi.h, "handle API for
-bindings"): problems are built from a preset and key=value settings, the fast path
-integrates into numpy arrays. Set-up: build the library (``make`` at the repository
-root), then put ``python/`` on ``PYTHONPATH``; the library is found as
-``$SLPI_LIB``, or ``../build/libslpi.so`` beside this package, or ``libslpi.so`` on the
-system's library path (after ``make install``).
+A cffi (ABI mode) binding of libslpi's handle API (``slpi.h``, "handle API for
+bindings"). Problems are a preset and ``key=value`` settings (``slpi list --keys``);
+runs go into numpy arrays on the fast path (doubles) or the certified path (Arb balls,
+``ref=True``: midpoints and radii). Long calls advance in pieces of about 0.05 s, so
+Ctrl-C raises ``KeyboardInterrupt`` promptly; the pieces resume exactly, so the
+results are those of one call, bit for bit.
 
-    >>> import slpi
-    >>> r = slpi.run("iso/rigid-body/trajectories", steps=1000)
-    >>> r.states.shape          # (rows, state dimension)
+Install: ``pip install --no-build-isolation ./python`` after ``make`` (or ``make
+install``, which installs this package too). The library is found as ``$SLPI_LIB``,
+the source tree's ``build/libslpi.so``, the folder recorded at installation, or
+``libslpi.so.0`` on the loader's path.
+
+Examples
+--------
+>>> import slpi
+>>> r = slpi.run("iso/rigid-body/trajectories", steps=100)
+>>> r.states.shape
+(101, 3)
+>>> bool(abs(r.diagnostics["casimir_norm2"] - 1).max() < 1e-14)
+True
 """
 import os
+import re
+import sys
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from cffi import FFI
 
-__all__ = ["run", "ensemble", "converge", "noise", "verify", "presets", "keys", "SlpiError", "Result",
-           "Study"]
+from slpi._version import __version__
+from slpi._native import ffi as _ffi, lib as _lib
+from slpi.files import read_trajectory, read_converge
+from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
-_ffi = FFI()
-_ffi.cdef("""
-typedef struct slpi_problem slpi_problem;
-const char *slpi_api_last_error(void);
-slpi_problem *slpi_problem_new(const char *preset);
-void slpi_problem_free(slpi_problem *p);
-int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
-int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h, int *every);
-int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
-int slpi_integrate(const slpi_problem *p, double *states, long counters[6]);
-int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
-int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict);
-typedef struct { int code; char msg[512]; } slpi_error;
-int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
-typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
-const slpi_preset *slpi_presets(void);
-int slpi_problem_key(int i, const char **name, const char **system, const char **help);
-long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
-int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
-                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
-                      double fit[3]);
-""")
+__all__ = ["Problem", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
+           "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
+           "write_trajectory", "SlpiError", "Result", "Ensemble", "Study", "Verification", "GoldenReport", "__version__"]
 
 
-def _load():
-    here = os.path.dirname(os.path.abspath(__file__))
-    for cand in (os.environ.get("SLPI_LIB"), os.path.join(here, "..", "..", "build", "libslpi.so"), "libslpi.so"):
-        if not cand:
-            continue
-        try:
-            return _ffi.dlopen(cand)
-        except OSError:
-            continue
-    raise ImportError("slpi: libslpi.so not found (build it with `make`, or set SLPI_LIB)")
+class SlpiError(ValueError):
+    """An slpi error: bad input (``code`` 2) or a numerical failure (``code`` 3).
 
+    The message names the argument and its value; ``argument`` and ``value`` hold them
+    where known (else None).
 
-_lib = _load()
+    Examples
+    --------
+    >>> try:
+    ...     slpi.run("iso/rigid-body/trajectories", tol="abc")
+    ... except slpi.SlpiError as e:
+    ...     print(e.code, e.argument)
+    2 tol
+    """
 
-
-class SlpiError(RuntimeError):
-    """An slpi error: code 2 = bad input, 3 = numerical failure; the message names it."""
-
-    def __init__(self, code, message):
+    def __init__(self, code, message, argument=None, value=None):
         super().__init__(message)
         self.code = code
+        self.argument = argument
+        self.value = value
+
+
+def _library_error(rc):
+    msg = _ffi.string(_lib.slpi_api_last_error()).decode()
+    m = re.match(r"([A-Za-z_][\w.]*)=(\S*?):", msg)
+    return SlpiError(rc, msg, *(m.groups() if m else (None, None)))
 
 
 def _check(rc):
     if rc != 0:
-        raise SlpiError(rc, _ffi.string(_lib.slpi_api_last_error()).decode())
+        raise _library_error(rc)
 
 
-class _Problem:
+def _bad(argument, value, why):
+    return SlpiError(2, "%s=%r: %s" % (argument, value, why), argument, value)
+
+
+def _integer(argument, value, lo, hi=2**62):
+    """A Python or numpy integer within [lo, hi] (bool, float and None refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise _bad(argument, value, "must be an integer")
+    if not lo <= int(value) <= hi:
+        raise _bad(argument, value, "must be in %d..%d" % (lo, hi))
+    return int(value)
+
+
+def _real_array(argument, value, ndim):
+    """value as a C-contiguous float64 array of ndim dimensions (a copy when it is not
+    one already); other dtypes than real numbers, None and ragged input refused."""
+    if value is None:
+        raise _bad(argument, value, "an array is needed")
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise _bad(argument, type(value).__name__, "not an array of numbers (%s)" % e) from None
+    if a.dtype.kind not in "fiu" or a.dtype == np.float16:
+        raise SlpiError(2, "%s: dtype %s: need real numbers (float64)" % (argument, a.dtype), argument, str(a.dtype))
+    if a.ndim != ndim:
+        raise SlpiError(2, "%s: shape %s: need a %d-D array" % (argument, a.shape, ndim), argument, a.shape)
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if not np.isfinite(a).all():
+        raise SlpiError(2, "%s: holds NaN or infinite values" % argument, argument, None)
+    return a
+
+
+def _ptr(a):
+    return _ffi.cast("double *", _ffi.from_buffer(a)) if a is not None else _ffi.NULL
+
+
+def _available_memory():
+    """Bytes the kernel says a new allocation can get (MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _guard_memory(nbytes, what, max_memory, hint=""):
+    limit = _available_memory() if max_memory is None else max_memory
+    if limit is not None and nbytes > limit:
+        raise SlpiError(2, "%s needs %.3g GB of memory, %s %.3g GB%s" % (
+            what, nbytes / 1e9, "available:" if max_memory is None else "max_memory=", limit / 1e9, hint),
+            "max_memory", nbytes)
+
+
+class Problem:
+    """A problem: a preset and/or ``key=value`` settings (``slpi list --keys``).
+
+    Parameters
+    ----------
+    preset : str or None
+        A preset name (``slpi.presets()``); None: the rigid body with ISOMP.
+    **keys
+        Settings; numbers, strings, or sequences for vector keys (``inertia``, ``x0``).
+        ``system``, ``form`` and ``scheme`` are applied first (they reset defaults).
+
+    Attributes
+    ----------
+    dim, noises, steps, h, output_every : int, int, int, float, int
+        State doubles, Wiener processes M, steps, step size and output stride.
+    labels : list of str
+        Names of the state coordinates.
+
+    Raises
+    ------
+    SlpiError
+        An unknown preset or key, or a bad value, named.
+
+    Examples
+    --------
+    >>> p = slpi.Problem("iso/rigid-body/trajectories", steps=10)
+    >>> p.dim, p.noises, p.steps, p.labels
+    (3, 3, 10, ['x1', 'x2', 'x3'])
+    """
+
     def __init__(self, preset=None, **keys):
-        p = _lib.slpi_problem_new(preset.encode() if preset else _ffi.NULL)
-        if p == _ffi.NULL:
-            raise SlpiError(2, _ffi.string(_lib.slpi_api_last_error()).decode())
-        self.p = _ffi.gc(p, _lib.slpi_problem_free)
-        # system and scheme reset defaults: apply them first, as the command line does
+        if preset is not None and not isinstance(preset, str):
+            raise _bad("preset", preset, "must be a preset name (str) or None")
+        ptr = _lib.slpi_problem_new(preset.encode() if preset else _ffi.NULL)
+        if ptr == _ffi.NULL:
+            e = _library_error(2)
+            e.argument, e.value = "preset", preset
+            raise e
+        self._p = _ffi.gc(ptr, _lib.slpi_problem_free)
+        self.preset = preset
+        self.keys = {}
+        self.set(**keys)
+
+    def set(self, **keys):
+        """Set more keys (see the class); returns the problem.
+
+        Examples
+        --------
+        >>> slpi.Problem("iso/rigid-body/trajectories").set(h=0.01, steps=5).h
+        0.01
+        """
         first = [k for k in ("system", "form", "scheme") if k in keys]
         for k in first + [k for k in keys if k not in first]:
             v = keys[k]
+            if v is None or isinstance(v, (dict, set, bytes)):
+                raise _bad(k, v, "not a value for a key")
             if isinstance(v, (list, tuple, np.ndarray)):
-                v = ",".join(repr(float(x)) for x in v)
-            _check(_lib.slpi_problem_set_key(self.p, k.encode(), str(v).encode()))
+                v = ",".join(repr(float(x)) for x in np.asarray(v, dtype=float).ravel())
+            elif isinstance(v, (bool, np.bool_)):
+                v = int(v)
+            elif isinstance(v, (float, np.floating)):
+                v = repr(float(v))
+            _check(_lib.slpi_problem_set_key(self._p, k.encode(), str(v).encode()))
+            self.keys[k] = keys[k]
+        self._shape = None
+        return self
 
-    def shape(self):
-        dim, m, every = _ffi.new("int *"), _ffi.new("int *"), _ffi.new("int *")
-        steps, rows, h = _ffi.new("long *"), _ffi.new("long *"), _ffi.new("double *")
-        _check(_lib.slpi_problem_shape(self.p, dim, m, steps, rows, h, every))
-        return dim[0], m[0], steps[0], rows[0], h[0], every[0]
+    def _resolved(self):
+        if self._shape is None:
+            dim, m, every = _ffi.new("int *"), _ffi.new("int *"), _ffi.new("int *")
+            steps, rows, h = _ffi.new("long *"), _ffi.new("long *"), _ffi.new("double *")
+            _check(_lib.slpi_problem_shape(self._p, dim, m, steps, rows, h, every))
+            buf = _ffi.new("char[64]")
+            labels = []
+            for i in range(dim[0]):
+                _check(_lib.slpi_problem_state_label(self._p, i, buf, 64))
+                labels.append(_ffi.string(buf).decode())
+            self._shape = dict(dim=dim[0], noises=m[0], steps=steps[0], h=h[0], output_every=every[0],
+                               labels=labels)
+        return self._shape
 
-    def labels(self, dim):
-        buf = _ffi.new("char[64]")
-        out = []
-        for i in range(dim):
-            _check(_lib.slpi_problem_state_label(self.p, i, buf, 64))
-            out.append(_ffi.string(buf).decode())
-        return out
+    dim = property(lambda self: self._resolved()["dim"])
+    noises = property(lambda self: self._resolved()["noises"])
+    steps = property(lambda self: self._resolved()["steps"])
+    h = property(lambda self: self._resolved()["h"])
+    output_every = property(lambda self: self._resolved()["output_every"])
+    labels = property(lambda self: list(self._resolved()["labels"]))
+
+    def text(self):
+        """Every key of the problem as ``key=value`` lines (as ``slpi run`` writes its header).
+
+        Examples
+        --------
+        >>> "system=rigid-body" in slpi.Problem().text().splitlines()
+        True
+        """
+        n = _lib.slpi_problem_text(self._p, _ffi.NULL, 0)
+        buf = _ffi.new("char[]", n + 1)
+        _lib.slpi_problem_text(self._p, buf, n + 1)
+        return _ffi.string(buf).decode()
+
+
+def _problem(problem, keys):
+    """A Problem from a Problem (keys added to a copy), a preset name or None."""
+    if isinstance(problem, Problem):
+        q = Problem(problem.preset, **problem.keys)
+        return q.set(**keys)
+    return Problem(problem, **keys)
+
+
+class _Stepper:
+    """A C stepper (slpi_stepper_*), freed with its Python object."""
+
+    def __init__(self, pr, ref, x0):
+        out = _ffi.new("slpi_stepper **")
+        _check(_lib.slpi_stepper_new(out, pr._p, 1 if ref else 0, _ptr(x0), 0 if x0 is None else len(x0)))
+        self.s = _ffi.gc(out[0], _lib.slpi_stepper_free)
+        dim, m, nd = _ffi.new("int *"), _ffi.new("int *"), _ffi.new("int *")
+        steps, h = _ffi.new("long *"), _ffi.new("double *")
+        _lib.slpi_stepper_shape(self.s, dim, m, nd, steps, h)
+        self.dim, self.M, self.ndiag, self.steps, self.h = dim[0], m[0], nd[0], steps[0], h[0]
+        self.diag_names = [_ffi.string(_lib.slpi_stepper_diag_name(self.s, i)).decode() for i in range(self.ndiag)]
+
+    def counts(self):
+        c = _ffi.new("long[7]")
+        _lib.slpi_stepper_counts(self.s, c)
+        return dict(zip(("steps", "iterations", "max_iterations", "stagnated", "capped", "clipped", "max_prec"), c))
+
+
+class _Progress:
+    """progress=True: tqdm where installed, else one line on standard error."""
+
+    def __init__(self, on, total, what):
+        self.bar, self.on, self.total, self.what, self.done, self.last = None, on, total, what, 0, 0.0
+        if on:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, desc="slpi " + what, unit="step")
+            except ImportError:
+                pass
+
+    def add(self, n):
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+        elif self.on and (time.monotonic() - self.last > 0.25 or self.done == self.total):
+            self.last = time.monotonic()
+            sys.stderr.write("\rslpi %s: %d/%d (%.0f%%)" % (self.what, self.done, self.total,
+                                                          100.0 * self.done / max(self.total, 1)))
+            sys.stderr.flush()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        elif self.on:
+            sys.stderr.write("\n")
+
+
+# Wall time of one piece of work between returns to Python (Ctrl-C is seen between pieces).
+_PIECE_SECONDS = 0.05
+
+
+def _advance(st, steps, every, dW, out, row0, progress, include_initial):
+    """Advance st by `steps` steps in pieces, writing rows from row0 into out (dict of
+    arrays: x, xrad, diag, drad, iters, resid; any may be None). Returns rows written."""
+    row = row0
+    if include_initial:
+        _lib.slpi_stepper_row(st.s, _ptr(out["x"][row]), _ptr(None if out["xrad"] is None else out["xrad"][row]),
+                              _ptr(None if out["diag"] is None else out["diag"][row]),
+                              _ptr(None if out["drad"] is None else out["drad"][row]))
+        row += 1
+    done, piece = 0, 16
+    rows = _ffi.new("long *")
+    while done < steps:
+        n = min(piece, steps - done)
+        t0 = time.perf_counter()
+        cut = (lambda a: _ptr(None) if a is None else _ptr(a[row:]))
+        it = out.get("iters")
+        rc = _lib.slpi_stepper_advance(
+            st.s, n, _ptr(None) if dW is None else _ptr(dW[done:done + n]), every, cut(out["x"]), cut(out["xrad"]),
+            cut(out["diag"]), cut(out["drad"]),
+            _ffi.NULL if it is None else _ffi.cast("int *", _ffi.from_buffer(it[row:])),
+            cut(out.get("resid")), rows)
+        row += rows[0]
+        _check(rc)
+        done += n
+        progress.add(n)
+        dt = time.perf_counter() - t0
+        piece = max(1, min(4 * piece, int(piece * _PIECE_SECONDS / dt) if dt > 0 else 4 * piece))
+    return row - row0
+
+
+def _row_count(steps, every):
+    """Rows of a run: step 0, every every-th step, and the last."""
+    return 1 + steps // every + (steps % every != 0)
 
 
 @dataclass
 class Result:
-    """A run: states[rows, dim] at times t[rows]; labels of the state columns; summary."""
+    """One run (``slpi.run``): rows at step 0, every ``output_every``-th step and the last.
+
+    Attributes
+    ----------
+    t, step : ndarray (rows,)
+        Times and step numbers of the rows.
+    states : ndarray (rows, dim)
+        The states (the ball midpoints when ``ref=True``).
+    radii : ndarray (rows, dim) or None
+        ``ref=True``: every exact state coordinate lies within ``radii`` of ``states``.
+    labels : list of str
+        Names of the state coordinates.
+    diagnostics : dict of str to ndarray (rows,)
+        Energy (``H0``), Casimirs, their departures from step 0, eigenvalue departures
+        and the fast path's solver counters, as ``slpi run`` writes them.
+    diagnostic_radii : dict or None
+        ``ref=True``: radii of the diagnostics.
+    iterations, residual : ndarray (rows,)
+        The solver iterations and final residual of each row's step.
+    summary : dict
+        Counts over the run: steps, iterations, max_iterations, stagnated, capped,
+        clipped, max_prec (certified path); and h, noises, output_every, path ("fast"/"ref").
+    """
     t: np.ndarray
+    step: np.ndarray
     states: np.ndarray
     labels: list
+    diagnostics: dict
+    iterations: np.ndarray
+    residual: np.ndarray
     summary: dict = field(default_factory=dict)
+    radii: np.ndarray = None
+    diagnostic_radii: dict = None
+
+    @property
+    def energy(self):
+        """The energy H0 at each row (None if the system names none)."""
+        return self.diagnostics.get("H0")
 
 
-_COUNTERS = ("steps", "iterations", "max_iterations", "stagnated", "capped", "failed")
+def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progress=False, max_memory=None,
+        **keys):
+    """Integrate one path: the fast path (doubles) or the certified path (``ref=True``).
+
+    Parameters
+    ----------
+    problem : str, Problem or None
+        A preset name, a Problem, or None (the rigid body with ISOMP).
+    dW : array_like (steps, M), optional
+        Wiener increments of each step (clipped at the problem's truncation threshold,
+        as a noise file's are); default: the problem's canonical noise. Without
+        ``steps``, ``T`` or ``level`` among the keys, the run has ``len(dW)`` steps.
+    x0 : array_like (dim,), optional
+        The initial state, any size, in the state layout of ``slpi.h`` (``pack_su`` for
+        su(N)); on the system's manifold within 1e-10.
+    ref : bool
+        The certified path: ``states`` are ball midpoints and ``radii`` bound the
+        distance to the exact discrete result.
+    output_every : int, optional
+        Keep every k-th step (and the last); default: the problem's ``output_every``.
+    progress : bool
+        Show progress (tqdm where installed, else a line on standard error).
+    max_memory : int, optional
+        Bytes the result may take; default: the memory available now.
+    **keys
+        More problem settings (``slpi list --keys``).
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    SlpiError
+        Bad input (code 2, naming the argument and value), a result larger than the
+        memory, or a failing step (code 3, naming the step and residual).
+    KeyboardInterrupt
+        On Ctrl-C, within about 0.05 s of work (one step at least); nothing is returned.
+
+    Examples
+    --------
+    >>> r = slpi.run("iso/rigid-body/trajectories", steps=8, ref=True)
+    >>> bool((r.radii < 1e-15).all()), r.summary["steps"]
+    (True, 8)
+    >>> dW = 0.01 * np.ones((4, 3))
+    >>> slpi.run("iso/rigid-body/trajectories", dW=dW, truncate="off").states.shape
+    (5, 3)
+    """
+    if dW is not None:
+        dW = _real_array("dW", dW, 2)
+        if not any(k in keys for k in ("steps", "T", "level")) and not (
+                isinstance(problem, Problem) and any(k in problem.keys for k in ("steps", "T", "level"))):
+            keys["steps"] = len(dW)
+    if output_every is not None:
+        keys["output_every"] = _integer("output_every", output_every, 1)
+    pr = _problem(problem, keys)
+    dim, M, steps, h, every = pr.dim, pr.noises, pr.steps, pr.h, pr.output_every
+    if dW is not None and dW.shape != (steps, M):
+        raise SlpiError(2, "dW: shape %s: the problem needs (steps, M) = (%d, %d)" % (dW.shape, steps, M),
+                        "dW", dW.shape)
+    if x0 is not None:
+        x0 = _real_array("x0", x0, 1)
+        if len(x0) != dim:
+            raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
+    rows = _row_count(steps, every)
+    nd_guess = 48
+    _guard_memory(rows * 8.0 * ((dim + nd_guess) * (2 if ref else 1) + 2) + 8 * steps, "run: %d rows" % rows,
+                  max_memory)
+    st = _Stepper(pr, ref, x0)
+    out = dict(x=np.empty((rows, dim)), xrad=np.empty((rows, dim)) if ref else None,
+               diag=np.empty((rows, st.ndiag)), drad=np.empty((rows, st.ndiag)) if ref else None,
+               iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
+    pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
+    try:
+        _advance(st, steps, every, dW, out, 0, pg, True)
+    finally:
+        pg.close()
+    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
+    summary = st.counts()
+    summary.update(noises=M, h=h, output_every=every, path="ref" if ref else "fast")
+    res = Result(t=n * h, step=n, states=out["x"], labels=pr.labels,
+                 diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
+                 iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
+                 diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)})
+    # what write_trajectory needs for `slpi verify`: the problem, when it alone made the run
+    res._problem_text = pr.text() if dW is None and x0 is None else None
+    return res
 
 
-def run(preset=None, **keys):
-    """Integrate one problem on the fast path: a preset name and/or key=value settings
-    (``slpi list --keys``; vectors as sequences). Returns a Result."""
-    pr = _Problem(preset, **keys)
-    dim, m, steps, rows, h, every = pr.shape()
-    states = np.empty((rows, dim))
-    counters = _ffi.new("long[6]")
-    _check(_lib.slpi_integrate(pr.p, _ffi.cast("double *", _ffi.from_buffer(states)), counters))
-    summary = dict(zip(_COUNTERS, counters))
-    summary.update(noises=m, h=h, output_every=every)
-    n = np.minimum(np.arange(rows) * every, steps)
-    return Result(t=n * h, states=states, labels=pr.labels(dim), summary=summary)
+@dataclass
+class Ensemble:
+    """Time series of an ensemble (``slpi.ensemble(..., save_every=k)``).
+
+    Attributes
+    ----------
+    t, step : ndarray (times,)
+        Times and step numbers of the saved rows (step 0, every k-th, the last).
+    states : ndarray or numpy.memmap (paths, times, dim)
+        The states; a memmap of the ``.npy`` file ``out`` when one was given.
+    diagnostics : dict of str to ndarray (paths, times), or None
+        With ``diagnostics=True``: energy, Casimirs, ... per path and row.
+    labels : list of str
+    paths : ndarray (paths,)
+        The noise path numbers.
+    """
+    t: np.ndarray
+    step: np.ndarray
+    states: np.ndarray
+    labels: list
+    paths: np.ndarray
+    diagnostics: dict = None
 
 
-def ensemble(preset=None, paths=100, first_path=0, **keys):
-    """Final states of `paths` realizations (paths first_path, first_path+1, ...):
-    an array [paths, dim]."""
-    pr = _Problem(preset, **keys)
-    dim = pr.shape()[0]
-    out = np.empty((paths, dim))
-    _check(_lib.slpi_integrate_ensemble(pr.p, first_path, paths, _ffi.cast("double *", _ffi.from_buffer(out))))
-    return out
+def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None, diagnostics=False, out=None,
+             progress=False, max_memory=None, **keys):
+    """Integrate ``paths`` realizations (noise paths ``first_path``, ``first_path + 1``, ...).
+
+    Parameters
+    ----------
+    problem : str, Problem or None
+        As ``run``.
+    paths : int
+        Number of paths (>= 1).
+    first_path : int
+        The first noise path number (paths are numbered 0..2^32-1).
+    save_every : int, optional
+        None: only the final states. k: the states at step 0, every k-th step and the
+        last, as an ``Ensemble`` of shape (paths, times, dim).
+    x0 : array_like (dim,), optional
+        The initial state of every path (as ``run``).
+    diagnostics : bool
+        With ``save_every``: also the diagnostics per path and row.
+    out : str or path, optional
+        With ``save_every``: stream the states into this ``.npy`` file (written under a
+        temporary name, renamed at the end; removed on error or Ctrl-C) and return a
+        memmap of it. Needed when the array does not fit in memory.
+    progress : bool
+        Show progress in steps.
+    max_memory : int, optional
+        Bytes the in-memory result may take; default: the memory available now.
+    **keys
+        More problem settings.
+
+    Returns
+    -------
+    ndarray (paths, dim) or Ensemble
+
+    Raises
+    ------
+    SlpiError
+        Bad input, a result that does not fit (with its size), a failing step.
+    KeyboardInterrupt
+        On Ctrl-C, promptly; ``out`` is not created.
+
+    Examples
+    --------
+    >>> slpi.ensemble("iso/rigid-body/trajectories", paths=3, steps=10).shape
+    (3, 3)
+    >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=2, steps=10, save_every=5, diagnostics=True)
+    >>> e.states.shape, e.t.tolist(), e.diagnostics["H0"].shape
+    ((2, 3, 3), [0.0, 0.01953125, 0.0390625], (2, 3))
+    """
+    paths = _integer("paths", paths, 1)
+    first_path = _integer("first_path", first_path, 0, 2**32 - paths)
+    pr = _problem(problem, keys)
+    dim, steps, h = pr.dim, pr.steps, pr.h
+    if x0 is not None:
+        x0 = _real_array("x0", x0, 1)
+        if len(x0) != dim:
+            raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
+    if save_every is None:
+        if out is not None or diagnostics:
+            raise _bad("save_every", None, "out and diagnostics need save_every")
+        every, rows = steps + 1, 1
+    else:
+        every = _integer("save_every", save_every, 1)
+        rows = _row_count(steps, every)
+    nbytes = paths * rows * 8.0 * dim
+    st = _Stepper(pr, False, x0)
+    dbytes = paths * rows * 8.0 * st.ndiag if diagnostics else 0
+    tmp = None
+    if out is not None:
+        _guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
+        out = os.fspath(out)
+        tmp = "%s.part-%d" % (out, os.getpid())
+        states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
+    else:
+        _guard_memory(nbytes + dbytes, "ensemble: %d paths x %d rows x %d doubles" % (paths, rows, dim), max_memory,
+                      "; pass out='file.npy' to stream the states to a file" if save_every else "")
+        states = np.empty((paths, rows, dim))
+    diag = np.empty((paths, rows, st.ndiag)) if diagnostics else None
+    pg = _Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
+    try:
+        for r in range(paths):
+            _check(_lib.slpi_stepper_restart(st.s, first_path + r))
+            o = dict(x=states[r], xrad=None, diag=None if diag is None else diag[r], drad=None)
+            if save_every is None:
+                if steps == 0:
+                    _lib.slpi_stepper_row(st.s, _ptr(o["x"][0]), _ffi.NULL, _ffi.NULL, _ffi.NULL)
+                else:
+                    _advance(st, steps, every, None, o, 0, pg, False)
+            else:
+                _advance(st, steps, every, None, o, 0, pg, True)
+        if tmp is not None:
+            states.flush()
+            del states
+            os.replace(tmp, out)
+            tmp = None
+            states = np.load(out, mmap_mode="r")
+    finally:
+        pg.close()
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    if save_every is None:
+        return states[:, 0, :]
+    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
+    return Ensemble(t=n * h, step=n, states=states, labels=pr.labels,
+                    paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
+                    diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(st.diag_names)})
 
 
 def noise(seed, path, component, h, steps, refine=0, first=0):
-    """Canonical Wiener increments (the noise contract of docs/noise.md): steps values."""
+    """Canonical Wiener increments (docs/noise.md#contract), untruncated.
+
+    Parameters
+    ----------
+    seed : int
+        0..2^64-1.
+    path : int
+        Noise path, 0..2^32-1.
+    component : int
+        Wiener process index k (W^{k+1}), 0..2^32-1.
+    h : float
+        Step size, finite and > 0.
+    steps : int
+        Number of increments (>= 0).
+    refine : int
+        Fine levels summed into each increment, 0..40.
+    first : int
+        Index of the first step.
+
+    Returns
+    -------
+    ndarray (steps,)
+
+    Raises
+    ------
+    SlpiError
+        A value out of range, named.
+
+    Examples
+    --------
+    >>> dW = slpi.noise(seed=7, path=0, component=0, h=0.01, steps=4)
+    >>> dW.shape, bool(np.array_equal(dW[2:], slpi.noise(7, 0, 0, 0.01, 2, first=2)))
+    ((4,), True)
+    """
+    seed = _integer("seed", seed, 0, 2**64 - 1)
+    path = _integer("path", path, 0, 2**32 - 1)
+    component = _integer("component", component, 0, 2**32 - 1)
+    steps = _integer("steps", steps, 0)
+    refine = _integer("refine", refine, 0, 40)
+    first = _integer("first", first, 0, 2**62 - steps)
+    if isinstance(h, (bool, np.bool_)) or not isinstance(h, (int, float, np.integer, np.floating)):
+        raise _bad("h", h, "must be a number")
+    if not (np.isfinite(h) and h > 0):
+        raise _bad("h", h, "the step size must be finite and > 0")
+    if (first + steps) << refine >= 2**62:
+        raise _bad("refine", refine, "steps * 2^refine must stay below 2^62")
+    _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
     err = _ffi.new("slpi_error *")
-    rc = _lib.slpi_noise_increments(seed, path, component, h, refine, first, steps,
-                                    _ffi.cast("double *", _ffi.from_buffer(out)), err)
-    if rc != 0:
+    rc = _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err)
+    if rc != 0:   # the library's own rules (slpi.h), e.g. h above 1e6
         raise SlpiError(rc, _ffi.string(err.msg).decode())
     return out
 
 
+@dataclass
+class Verification:
+    """The verdict of ``slpi.verify`` and its numbers (``slpi verify --json``).
+
+    Attributes
+    ----------
+    verdict : str
+        "PASS", "FAIL" or "UNABLE".
+    report : dict
+        Everything ``slpi verify --json`` writes (rows, certified steps, worst ratios,
+        invariant drifts, the local comparison).
+    """
+    verdict: str
+    report: dict
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["report"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 def verify(path, noise_file=None, max_steps=-1):
-    """Verdict of a trajectory file against the certified path: "PASS", "FAIL" or "UNABLE"."""
+    """Verify a trajectory file (``slpi-trajectory 1``, of slpi or a port) against the
+    certified path.
+
+    Parameters
+    ----------
+    path : str or path
+        The trajectory file.
+    noise_file : str or path, optional
+        Increments overriding the header's noise.
+    max_steps : int
+        Certify at most this many steps (-1: no bound).
+
+    Returns
+    -------
+    Verification
+
+    Raises
+    ------
+    SlpiError
+        A missing or malformed file, named with file:line.
+
+    Examples
+    --------
+    >>> import tempfile, subprocess
+    >>> f = tempfile.NamedTemporaryFile(suffix=".tsv", delete=False).name
+    >>> slpi.write_trajectory(f, slpi.run("iso/rigid-body/trajectories", steps=4))
+    >>> v = slpi.verify(f)
+    >>> v.verdict
+    'PASS'
+    """
+    import json
+    import tempfile
+    path = os.fspath(path)
+    max_steps = _integer("max_steps", max_steps, -1)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "verify.json")
+        _check(_lib.slpi_api_verify_json(path.encode(), os.fspath(noise_file).encode() if noise_file else _ffi.NULL,
+                                         max_steps, j.encode()))
+        with open(j) as f:
+            doc = json.load(f)
+    return Verification(verdict=doc.get("verdict"), report=doc)
+
+
+@dataclass
+class GoldenReport:
+    """The golden cases checked on both paths (``slpi golden``).
+
+    Attributes
+    ----------
+    verdict : str
+        The worst verdict: "PASS", "FAIL" or "UNABLE".
+    text : str
+        The report: the non-PASS cases and the table of worst scores.
+    """
+    verdict: str
+    text: str
+
+
+def golden(directory=None):
+    """Check the golden cases (the installed ones, or those of ``directory``).
+
+    Parameters
+    ----------
+    directory : str or path, optional
+        A folder of ``.golden`` files (default: ``$SLPI_GOLDEN_DIR``, the installed ones,
+        or the source tree's ``oracle/golden``).
+
+    Returns
+    -------
+    GoldenReport
+
+    Raises
+    ------
+    SlpiError
+        A missing or malformed golden file.
+
+    Examples
+    --------
+    >>> slpi.golden().verdict  # doctest: +SKIP
+    'PASS'
+    """
     v = _ffi.new("int *")
-    _check(_lib.slpi_api_verify(path.encode(), noise_file.encode() if noise_file else _ffi.NULL, max_steps, v))
-    return {0: "PASS", 1: "FAIL", 3: "UNABLE"}[v[0]]
+    buf = _ffi.new("char[]", 1 << 20)
+    _check(_lib.slpi_api_golden(os.fspath(directory).encode() if directory else _ffi.NULL, v, buf, 1 << 20))
+    return GoldenReport(verdict={0: "PASS", 1: "FAIL", 3: "UNABLE"}[v[0]], text=_ffi.string(buf).decode())
 
 
 def presets():
-    """{name: description} of every preset (one per experiment of the papers)."""
-    out, p = {}, _lib.slpi_presets()
-    i = 0
+    """Every preset (one per experiment of the papers).
+
+    Returns
+    -------
+    dict of str to str
+        Name to description.
+
+    Examples
+    --------
+    >>> "iso/rigid-body/trajectories" in slpi.presets()
+    True
+    """
+    out, p, i = {}, _lib.slpi_presets(), 0
     while p[i].name != _ffi.NULL:
         out[_ffi.string(p[i].name).decode()] = _ffi.string(p[i].what).decode()
         i += 1
     return out
 
 
-def keys(preset=None, **settings):
-    """Every problem key (``slpi list --keys``) as a list of dicts: its name, the system it
-    belongs to ("" for every system; some names, such as N, noise or amp, exist for
-    several systems), its help text, and its value in the problem of `preset` and
-    `settings` (None where the key is not that problem's)."""
-    pr = _Problem(preset, **settings)
-    n = _lib.slpi_problem_text(pr.p, _ffi.NULL, 0)
-    buf = _ffi.new("char[]", n + 1)
-    _lib.slpi_problem_text(pr.p, buf, n + 1)
-    values = dict(line.split("=", 1) for line in _ffi.string(buf).decode().splitlines() if "=" in line)
+def keys(problem=None, **settings):
+    """Every problem key (``slpi list --keys``) with its value in a problem.
+
+    Parameters
+    ----------
+    problem : str, Problem or None
+        As ``run``.
+    **settings
+        More settings.
+
+    Returns
+    -------
+    list of dict
+        name, system ("" for every system), help, and value (None where the key is not
+        the problem's system's).
+
+    Examples
+    --------
+    >>> [k["value"] for k in slpi.keys(steps=7) if k["name"] == "steps"]
+    ['7']
+    """
+    pr = _problem(problem, settings)
+    values = dict(line.split("=", 1) for line in pr.text().splitlines() if "=" in line)
     out, i = [], 0
     name, system, hlp = _ffi.new("char **"), _ffi.new("char **"), _ffi.new("char **")
     while _lib.slpi_problem_key(i, name, system, hlp):
@@ -189,27 +813,130 @@ def keys(preset=None, **settings):
 
 @dataclass
 class Study:
-    """A coupled convergence study: per level the step h, the error e against the
-    reference and its standard error se; the fitted order with its bootstrap 95% CI."""
+    """A coupled convergence study (``slpi.converge``).
+
+    Attributes
+    ----------
+    h, e, se : ndarray (levels,)
+        Step size, error against the reference and its standard error per level.
+    slope : float
+        The fitted order (NaN when it cannot be fitted; ``why`` says why).
+    ci : tuple of float
+        Its bootstrap 95% confidence interval.
+    why : str
+        Empty, or the reason the slope is NaN.
+    """
     h: np.ndarray
     e: np.ndarray
     se: np.ndarray
     slope: float
     ci: tuple
+    why: str = ""
 
 
-def converge(preset=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000,
-             indep=None, **settings):
-    """The study `slpi converge` runs (docs/noise.md#coupling): levels h = T 2^-k for k in
-    levels[0]..levels[1] against reference level `ref` (the same scheme, or `indep`),
-    `paths` coupled paths from `path0`. Returns a Study."""
-    pr = _Problem(preset, **settings)
-    n = levels[1] - levels[0] + 1
-    if n < 1:
-        raise SlpiError(2, "converge: levels %r: need a first level <= the last" % (levels,))
+def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
+             **settings):
+    """The coupled study ``slpi converge`` runs (docs/noise.md#coupling).
+
+    Parameters
+    ----------
+    problem : str, Problem or None
+        As ``run``.
+    kind : {"strong", "sup", "weak"}
+        The error measured.
+    levels : (int, int)
+        First and last level k (h = T 2^-k).
+    ref : int
+        The reference level.
+    paths : int
+        Coupled paths, from ``path0``.
+    path0 : int
+        The first path.
+    boot : int
+        Bootstrap replicates of the slope's CI.
+    indep : str, optional
+        A scheme name for an independent reference.
+    **settings
+        More problem settings.
+
+    Returns
+    -------
+    Study
+
+    Raises
+    ------
+    SlpiError
+        Bad input, named.
+
+    Examples
+    --------
+    >>> s = slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=10)
+    >>> s.e.shape
+    (2,)
+    """
+    if not isinstance(kind, str):
+        raise _bad("kind", kind, "must be 'strong', 'sup' or 'weak'")
+    if not (isinstance(levels, (tuple, list)) and len(levels) == 2):
+        raise _bad("levels", levels, "must be (first, last)")
+    k0, k1 = _integer("levels[0]", levels[0], 0, 62), _integer("levels[1]", levels[1], 0, 62)
+    if k1 < k0:
+        raise _bad("levels", levels, "need a first level <= the last")
+    ref = _integer("ref", ref, 0, 62)
+    paths = _integer("paths", paths, 1, 2**32)
+    path0 = _integer("path0", path0, 0, 2**32 - 1)
+    boot = _integer("boot", boot, 0, 2**31 - 1)
+    pr = _problem(problem, settings)
+    n = k1 - k0 + 1
     h, e, se = np.empty(n), np.empty(n), np.empty(n)
     fit = _ffi.new("double[3]")
-    ptr = lambda a: _ffi.cast("double *", _ffi.from_buffer(a))
-    _check(_lib.slpi_api_converge(pr.p, kind.encode(), levels[0], levels[1], ref, paths, path0, boot,
-                                  indep.encode() if indep else _ffi.NULL, ptr(h), ptr(e), ptr(se), fit))
-    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]))
+    _check(_lib.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
+                                  indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit))
+    why = ""
+    if np.isnan(fit[0]):
+        why = ("fewer than two levels with a positive error" if np.sum(e > 0) < 2 else
+               "the errors do not determine a slope")
+    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]), why=why)
+
+
+def write_trajectory(path, result):
+    """Write a fast-path Result as an ``slpi-trajectory 1`` file that ``slpi verify``
+    reads (``--hex`` doubles), written to a temporary file and renamed.
+
+    Parameters
+    ----------
+    path : str or path
+    result : Result
+        From ``slpi.run`` (fast path, default ``x0``, the problem's noise).
+
+    Raises
+    ------
+    SlpiError
+        A certified result (its balls are not a port's doubles).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> f = tempfile.NamedTemporaryFile(suffix=".tsv", delete=False).name
+    >>> slpi.write_trajectory(f, slpi.run(steps=3))
+    >>> slpi.read_trajectory(f)[1]["x1"].shape
+    (4,)
+    """
+    if result.radii is not None:
+        raise _bad("result", "ref", "a certified result has balls, not a port's doubles")
+    if getattr(result, "_problem_text", None) is None:
+        raise _bad("result", type(result).__name__, "not a Result of slpi.run on the problem's own x0 and noise")
+    path = os.fspath(path)
+    tmp = "%s.part-%d" % (path, os.getpid())
+    try:
+        with open(tmp, "w") as f:
+            f.write("# slpi-trajectory 1\n# arith=fast\n# slpi_version=%s\n" % __version__)
+            for line in result._problem_text.splitlines():
+                f.write("# %s\n" % line)
+            f.write("\t".join(["step", "t"] + result.labels) + "\n")
+            for n, t, x in zip(result.step, result.t, result.states):
+                f.write("\t".join([str(int(n)), repr(float(t))] + [float(v).hex() for v in x]) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

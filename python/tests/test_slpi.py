@@ -73,7 +73,7 @@ def test_verify_a_cli_trajectory(tmp_path):
     f = tmp_path / "rb.tsv"
     subprocess.run([SLPI, "run", "-q", "--preset", "iso/rigid-body/trajectories", "--steps", "8", "-o", str(f)],
                    check=True)
-    assert slpi.verify(str(f)) == "PASS"
+    assert slpi.verify(str(f)).verdict == "PASS"
 
 
 def test_converge_equals_cli_and_paths():

@@ -13,7 +13,8 @@
 #      if none fails, runs the rest of the `make check` suite (minus t-mutants.sh, which
 #      dry-runs the patches and so fails on a patched tree) up to the first failure;
 #   3. reverts it (patch -R) and prints one line:
-#        KILLED     NAME by t-x            (a test failed or timed out)
+#        KILLED     NAME by t-x            (a test failed; "(timed out)" if it ran out
+#                                           of its time, SLPI_MUTANTS_TIMEOUT)
 #        KILLED     NAME by t-y, not by its killed-by t-x   (header needs fixing)
 #        SURVIVED   NAME                   (the whole suite passed: a test must be
 #                                           strengthened, or the mutant is equivalent)
@@ -27,7 +28,8 @@
 # applies to the tree (patch --dry-run); one line per problem, exit 1 if any (the fast
 # self-test tests/t-mutants.sh runs this in `make check`).
 # Environment: SLPI_MUTANTS_DIR (the patches, default tests/mutants), SLPI_MUTANTS_SCRATCH (default build/mutants), SLPI_MUTANTS_TIMEOUT (seconds
-# per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2).
+# per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2), SLPI_MUTANTS_EXCLUDE (test
+# names never run, e.g. the slowest ones for generated mutants: tests/mutants/generate.py).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${SLPI_MUTANTS_DIR:-$top/tests/mutants}
@@ -47,7 +49,7 @@ header() {
 
 # killed_by FILE: the test names of the killed-by line (t-x, t-x.sh or t-x.c; commas ok)
 killed_by() {
-  header killed-by "$1" | tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | tr '\n' ' '
+  header killed-by "$1" | tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | excluded | tr '\n' ' '
 }
 
 # the tree: copy files whose content differs (new mtime: make rebuilds them), drop
@@ -71,10 +73,19 @@ build() {   # build TARGET...: quiet make in the scratch tree
 # the suite in `make check` order: t-provenance, the other C tests, the shell tests (a
 # name that is both runs both, once)
 suite() {
-  echo t-provenance
-  for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
-  for t in "$tree"/tests/t-*.sh; do
-    n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+  {
+    echo t-provenance
+    for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
+    for t in "$tree"/tests/t-*.sh; do
+      n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+    done
+  } | excluded
+}
+
+# excluded: the names read, without those of SLPI_MUTANTS_EXCLUDE
+excluded() {
+  while IFS= read -r n; do
+    case " ${SLPI_MUTANTS_EXCLUDE:-} " in *" $n "*) ;; *) echo "$n" ;; esac
   done
 }
 
@@ -84,7 +95,8 @@ run_test() {
   : > "$log/$1.txt"
   for cmd in "build/tests/$1" "sh tests/$1.sh"; do
     case $cmd in sh*) [ -f "$tree/tests/$1.sh" ] || continue ;; *) [ -f "$tree/tests/$1.c" ] || continue ;; esac
-    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || return 1
+    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || {
+      [ $? -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
   done
 }
 
@@ -193,7 +205,9 @@ for p in $patches; do
   patch -R -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1 || sync_tree
   secs=$(( $(date +%s) - start ))
   case "$result" in
-    KILLED:*) killed=$((killed+1)); printf 'KILLED     %s %s (%d s)\n' "$name" "${result#KILLED:}" "$secs" ;;
+    KILLED:*) killed=$((killed+1))
+      grep -q '^run.sh: timed out' "$log/$name.txt" 2>/dev/null && result="$result (timed out)"
+      printf 'KILLED     %s %s (%d s)\n' "$name" "${result#KILLED:}" "$secs" ;;
     BROKEN:*) bad=$((bad+1)); printf 'BROKEN     %s: %s\n' "$name" "${result#BROKEN:}" ;;
     *) printf 'SURVIVED   %s: %s (%d s)\n' "$name" "$what" "$secs" ;;
   esac

@@ -1,0 +1,79 @@
+"""The cffi (ABI mode) declarations of libslpi's handle API and the library search."""
+import os
+
+from cffi import FFI
+
+from slpi._version import __version__, SONAME
+
+ffi = FFI()
+ffi.cdef("""
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_stepper slpi_stepper;
+const char *slpi_api_last_error(void);
+const char *slpi_api_version(void);
+slpi_problem *slpi_problem_new(const char *preset);
+void slpi_problem_free(slpi_problem *p);
+int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
+int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h, int *every);
+int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
+int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0);
+void slpi_stepper_free(slpi_stepper *s);
+int slpi_stepper_restart(slpi_stepper *s, uint64_t path);
+void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
+const char *slpi_stepper_diag_name(const slpi_stepper *s, int i);
+long slpi_stepper_position(const slpi_stepper *s);
+void slpi_stepper_counts(const slpi_stepper *s, long counts[7]);
+void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
+int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
+                         double *diag, double *drad, int *iters, double *resid, long *rows);
+int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
+typedef struct { int code; char msg[512]; } slpi_error;
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
+typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
+const slpi_preset *slpi_presets(void);
+int slpi_problem_key(int i, const char **name, const char **system, const char **help);
+long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
+                      double fit[3]);
+""")
+
+
+def candidates():
+    """Where libslpi is looked for, in order: $SLPI_LIB; the build folder of the source tree
+    this package sits in (python/slpi -> build/); the folder recorded when the package was
+    installed (slpi/_libdir.py, written by setup.py); the loader's path (SONAME)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = [os.environ.get("SLPI_LIB"), os.path.join(here, "..", "..", "build", "libslpi.so")]
+    try:
+        from slpi._libdir import LIBDIR
+        out.append(os.path.join(LIBDIR, SONAME))
+    except ImportError:
+        pass
+    out.append(SONAME)
+    return [c for c in out if c]
+
+
+def load():
+    tried = []
+    for cand in candidates():
+        if os.sep in cand and not os.path.exists(cand):
+            tried.append(cand + " (absent)")
+            continue
+        try:
+            lib = ffi.dlopen(cand)
+        except OSError as e:
+            tried.append("%s (%s)" % (cand, e))
+            continue
+        have = ffi.string(lib.slpi_api_version()).decode()
+        if have != __version__:
+            tried.append("%s (version %s, this package is %s)" % (cand, have, __version__))
+            continue
+        return lib
+    raise ImportError("slpi: no libslpi %s found; tried: %s. Build it with `make`, install it with "
+                      "`make install`, or set SLPI_LIB to its path" % (__version__, "; ".join(tried)))
+
+
+lib = load()

@@ -1,0 +1,160 @@
+"""Readers of slpi's own files: trajectories (``slpi-trajectory 1``) and convergence
+tables (``slpi-converge 1``), as a header dict and a numpy structured array."""
+import os
+
+import numpy as np
+
+__all__ = ["read_trajectory", "read_converge"]
+
+
+def _error(path, line, why):
+    from slpi import SlpiError
+    return SlpiError(2, "%s:%d: %s" % (path, line, why), "path", path)
+
+
+def _number(tok, path, line):
+    """A %.17g or %a (hex) double, as slpi writes them."""
+    try:
+        return float.fromhex(tok) if "0x" in tok.lower() else float(tok)
+    except ValueError:
+        raise _error(path, line, "not a number: %r" % tok) from None
+
+
+def _header(path, lines, magic):
+    if not lines or lines[0].strip() != "# " + magic:
+        raise _error(path, 1, "not an %s file (first line %r)" % (magic, lines[0].strip() if lines else ""))
+    head, notes, i = {"format": magic}, [], 1
+    while i < len(lines) and lines[i].startswith("#"):
+        text = lines[i][1:].strip()
+        key, eq, value = text.partition("=")
+        if eq and key and " " not in key:
+            head[key] = value
+        elif text:
+            notes.append(text)
+        i += 1
+    if notes:
+        head["notes"] = notes
+    return head, i
+
+
+def read_trajectory(path):
+    """Read a trajectory file of ``slpi run`` (fast or certified) or of a port.
+
+    Parameters
+    ----------
+    path : str or path
+
+    Returns
+    -------
+    header : dict
+        The ``# key=value`` lines (problem keys, provenance), and ``format``.
+    rows : numpy structured array
+        Fields ``step`` (int64), ``t`` and every column by its name; for certified
+        files (cells ``mid +/- rad``) also ``<name>_rad``.
+
+    Raises
+    ------
+    SlpiError
+        Not a trajectory file, or a malformed row (file:line).
+
+    Examples
+    --------
+    >>> import slpi, tempfile
+    >>> f = tempfile.NamedTemporaryFile(suffix=".tsv", delete=False).name
+    >>> slpi.write_trajectory(f, slpi.run(steps=2))
+    >>> head, rows = slpi.read_trajectory(f)
+    >>> head["system"], rows.dtype.names[:3], rows["step"].tolist()
+    ('rigid-body', ('step', 't', 'x1'), [0, 1, 2])
+    """
+    path = os.fspath(path)
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head, i = _header(path, lines, "slpi-trajectory 1")
+    if i >= len(lines):
+        raise _error(path, i + 1, "no column line")
+    names = lines[i].split("\t")
+    if names[:2] != ["step", "t"]:
+        raise _error(path, i + 1, "the column line must start with step and t")
+    body = [(n + 1, ln.split("\t")) for n, ln in enumerate(lines[i + 1:], start=i + 1) if ln.strip()]
+    ball = any("+/-" in c for _, cells in body[:1] for c in cells)
+    fields = [("step", np.int64), ("t", np.float64)]
+    for c in names[2:]:
+        fields.append((c, np.float64))
+        if ball:
+            fields.append((c + "_rad", np.float64))
+    rows = np.zeros(len(body), dtype=fields)
+    for r, (line, cells) in enumerate(body):
+        if len(cells) != len(names):
+            raise _error(path, line, "%d cells, the column line has %d" % (len(cells), len(names)))
+        try:
+            rows["step"][r] = int(cells[0])
+        except ValueError:
+            raise _error(path, line, "step %r: not an integer" % cells[0]) from None
+        rows["t"][r] = _number(cells[1], path, line)
+        for c, cell in zip(names[2:], cells[2:]):
+            mid, _, rad = cell.partition("+/-")
+            rows[c][r] = _number(mid.strip(), path, line)
+            if ball:
+                rows[c + "_rad"][r] = _number(rad.strip(), path, line) if rad else 0.0
+    return head, rows
+
+
+def read_converge(path):
+    """Read the table of ``slpi converge -o FILE``.
+
+    Parameters
+    ----------
+    path : str or path
+
+    Returns
+    -------
+    header : dict
+        The ``# key=value`` lines (``problem.*`` keys, provenance), ``format``, and
+        ``notes``: the comment lines (the study, levels, totals); ``fits``: the lines
+        after the table (fitted slopes with their CI, reference gaps).
+    rows : numpy structured array
+        One row per level, a float64 field per column (``level``, ``h``, ``self``,
+        ``self_se``, ...: each ``SE`` column named after the error it follows); "-"
+        cells are NaN.
+
+    Raises
+    ------
+    SlpiError
+        Not a convergence table, or a malformed row (file:line).
+
+    Examples
+    --------
+    >>> import subprocess, tempfile, os
+    >>> f = tempfile.NamedTemporaryFile(suffix=".tsv", delete=False).name
+    >>> slpi_bin = os.environ.get("SLPI_BIN", "build/slpi")
+    >>> _ = subprocess.run([slpi_bin, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..3",
+    ...                     "--ref", "5", "--paths", "4", "--boot", "10", "-o", f], capture_output=True, check=True)
+    >>> head, rows = slpi.read_converge(f)
+    >>> rows["level"].tolist(), rows.dtype.names[:4], head["problem.system"]
+    ([2.0, 3.0], ('level', 'h', 'self', 'self_se'), 'rigid-body')
+    >>> head["fits"][0].split()[:2]
+    ['slope', 'self']
+    """
+    path = os.fspath(path)
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head, i = _header(path, lines, "slpi-converge 1")
+    if i >= len(lines):
+        raise _error(path, i + 1, "no column line")
+    names = []
+    for c in lines[i].split():   # "SE" follows each error column: name it after it
+        names.append(names[-1] + "_se" if c == "SE" and names else c)
+    rows, fits = [], []
+    for n, ln in enumerate(lines[i + 1:], start=i + 2):
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        cells = ln.split()
+        if not cells[0].isdigit():   # the fitted slopes and gaps after the table
+            fits.append(ln.strip())
+            continue
+        if len(cells) != len(names):
+            raise _error(path, n, "%d cells, the column line has %d" % (len(cells), len(names)))
+        rows.append(tuple(np.nan if c == "-" else _number(c, path, n) for c in cells))
+    if fits:
+        head["fits"] = fits
+    return head, np.array(rows, dtype=[(c, np.float64) for c in names])

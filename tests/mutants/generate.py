@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+"""tests/mutants/generate.py — generated mutants (`make mutants-random SEED=s N=n`).
+
+The hand-written mutants of tests/mutants/*.patch are bugs somebody chose; these are
+drawn at random, reproducibly from a seed, over every module's C sources (core fast ref
+oracle props gaps reports). Mutation sites are AST nodes found by clang's parser
+(Debian's python3-clang, libclang's Python bindings), never by regular expressions:
+
+  op-arith   a binary + - * / % swapped (+ <-> -, * <-> /, % -> *)
+  op-cmp     a comparison or logical operator swapped (< <->  <=, > <-> >=, == <-> !=,
+             && <-> ||)
+  const      an integer literal k -> k + 1, a floating literal x -> 2 x (0 -> 1)
+  negate     the condition of an if, a while or a ?: negated
+  delete     an expression statement (call, assignment, ++/--) replaced by (void) 0
+             (not a release, free or *_clear: that only leaks, which make asan checks)
+  swap-args  two adjacent call arguments of the same type swapped
+  midpoint   in the certified path, ref/ and gaps/ (calls to Arb functions writing a ball, a complex
+             ball or a ball matrix): the result replaced by its midpoint (a set by a point)
+
+Sampling: N mutants are split over the modules in proportion to their lines of C
+(largest remainders); within a module each mutant draws an operator kind uniformly among
+the kinds the module offers, then a site uniformly among that kind's sites, without
+repetition. The site lists are in file and AST order, so the same seed and tree give the
+same mutants.
+
+Each mutant is written as tests/mutants-format patch (see tests/mutants/run.sh): its
+"# killed-by:" names the quick suite's first tests, those relevant to the mutated file
+(the tests whose name holds the file's stem, or that call a function the file defines,
+then the module's own tests); tests/mutants/run.sh then applies it in its scratch tree,
+builds, runs those first and the rest of the suite after them, stopping at the first
+failure, each test under a timeout. A mutant that does not compile does not count.
+
+usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no files)
+       generate.py write SEED N DIR [MODULE...]  write DIR/NAME.patch for each
+                                        (MODULE...: only these modules, for the self-test
+                                        tests/t-mutants-random.sh)
+       generate.py run SEED N             write to build/mutants-random/SEED and run them,
+                                        then the table killed / survived / not compiled /
+                                        timed out by module
+"""
+import collections
+import difflib
+import os
+import random
+import re
+import subprocess
+import sys
+
+import clang.cindex as ci
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MODULES = ["core", "fast", "ref", "oracle", "props", "gaps", "reports"]
+CLANG_ARGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + TOP, "-I" + os.path.join(TOP, "core"),
+              "-DSLPI_VERSION=\"0\"", "-DSLPI_GIT_REV=\"0\"", "-DSLPI_CC=\"cc\"",
+              "-DSLPI_CFLAGS=\"\"", "-DSLPI_DATADIR=\"/\"", "-fopenmp"]
+# libclang does not know where its own headers (stddef.h, omp.h) are: give the paths.
+for d in ("/usr/lib/llvm-14/lib/clang/14.0.6/include", "/usr/lib/gcc/x86_64-linux-gnu/12/include"):
+    if os.path.isdir(d):
+        CLANG_ARGS.append("-isystem" + d)
+
+# Left out of the quick suite (named and run after): the tests that rebuild the tree with
+# other compilers or options (they check builds, not results, and cost minutes each), the
+# three slowest of the suite (props harness, converge checkpoints, audit controls: >= 39 s
+# each in a baseline run at load 12) and the mutation self-tests. `make mutants` runs them.
+SLOW = ("t-props-harness t-converge-ckpt t-audit-controls t-noise-builds t-kernels-nofma "
+        "t-second-compiler t-install t-determinism t-fuzz-smoke t-mutants t-mutants-random").split()
+
+ARITH = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*"}
+CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "&&": "||", "||": "&&"}
+# Arb calls whose first argument is not a result (or whose result is not a set)
+# or whose result is exact anyway (a double, an integer, zero: its midpoint is itself)
+NOT_RESULT = re.compile(r"(init|clear|swap|print|contains|overlaps|get_mid|is_|equal|fprint|"
+                        r"randtest|entry_ptr|window|get_str|set_str|get_ubound|get_lbound|"
+                        r"zero|one|_set_d|_set_si|_set_ui|_set_fmpz|pos_inf|neg_inf|indeterminate|"
+                        r"set_round)")
+# deleting a release (free, *_clear) only leaks: no test output can change (make asan's job)
+RELEASE = re.compile(r"^(free|\w*_clear|\w*_free)$")
+MID = {"arb_struct": "arb_get_mid_arb", "acb_struct": "acb_get_mid",
+       "arb_mat_struct": "arb_mat_get_mid", "acb_mat_struct": "acb_mat_get_mid"}
+
+
+def sources():
+    out = subprocess.run(["git", "-C", TOP, "ls-files"] + [m + "/*.c" for m in MODULES],
+                         check=True, capture_output=True, text=True).stdout.split()
+    return sorted(out)
+
+
+class Site:
+    def __init__(self, path, kind, start, end, old, new, line):
+        self.path, self.kind, self.start, self.end = path, kind, start, end
+        self.old, self.new, self.line = old, new, line
+
+    def describe(self):
+        def short(s):
+            s = " ".join(s.split())
+            return s if len(s) <= 60 else s[:57] + "..."
+        return "%s at %s:%d: `%s` -> `%s`" % (self.kind, self.path, self.line, short(self.old), short(self.new))
+
+
+def sites_of(path):
+    """every mutation site of one C file, in AST order"""
+    full = os.path.join(TOP, path)
+    src = open(full, "rb").read()
+    tu = ci.Index.create().parse(full, args=CLANG_ARGS)
+    out = []
+
+    def here(c):
+        return c.extent.start.file is not None and c.extent.start.file.name == full \
+            and c.extent.end.file is not None and c.extent.end.file.name == full
+
+    def text(a, b):
+        return src[a:b].decode("utf-8", "replace")
+
+    def add(kind, a, b, new, line):
+        old = text(a, b)
+        if old != new and b > a:
+            out.append(Site(path, kind, a, b, old, new, line))
+
+    def walk(c, parent):
+        if here(c):
+            visit(c, parent)
+        for ch in c.get_children():
+            walk(ch, c)
+
+    def visit(c, parent):
+        k = c.kind
+        kids = list(c.get_children())
+        line = c.extent.start.line
+        if k == ci.CursorKind.BINARY_OPERATOR and len(kids) == 2 and here(kids[0]) and here(kids[1]):
+            a, b = kids[0].extent.end.offset, kids[1].extent.start.offset
+            op = text(a, b).strip()
+            if op in ARITH:
+                p = a + text(a, b).index(op)
+                add("op-arith", p, p + len(op), ARITH[op], line)
+            elif op in CMP:
+                p = a + text(a, b).index(op)
+                add("op-cmp", p, p + len(op), CMP[op], line)
+        elif k == ci.CursorKind.INTEGER_LITERAL:
+            t = text(c.extent.start.offset, c.extent.end.offset)
+            m = re.fullmatch(r"(\d+)([uUlL]*)", t)
+            if m:
+                add("const", c.extent.start.offset, c.extent.end.offset, str(int(m.group(1)) + 1) + m.group(2), line)
+        elif k == ci.CursorKind.FLOATING_LITERAL:
+            t = text(c.extent.start.offset, c.extent.end.offset)
+            m = re.fullmatch(r"([0-9.eE+-]+)([fFlL]?)", t)
+            if m:
+                try:
+                    v = float(m.group(1))
+                except ValueError:
+                    return
+                add("const", c.extent.start.offset, c.extent.end.offset,
+                    (repr(2 * v) if v != 0 else "1.0") + m.group(2), line)
+        elif k in (ci.CursorKind.IF_STMT, ci.CursorKind.WHILE_STMT, ci.CursorKind.CONDITIONAL_OPERATOR):
+            if kids and here(kids[0]):
+                a, b = kids[0].extent.start.offset, kids[0].extent.end.offset
+                add("negate", a, b, "!(" + text(a, b) + ")", line)
+        elif k == ci.CursorKind.COMPOUND_STMT:
+            for s in kids:
+                if not here(s):
+                    continue
+                a, b = s.extent.start.offset, s.extent.end.offset
+                if s.kind == ci.CursorKind.CALL_EXPR and RELEASE.match(s.spelling or ""):
+                    continue
+                if s.kind == ci.CursorKind.CALL_EXPR or s.kind == ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR \
+                        or (s.kind == ci.CursorKind.UNARY_OPERATOR and re.search(r"\+\+|--", text(a, b))) \
+                        or (s.kind == ci.CursorKind.BINARY_OPERATOR and re.search(r"[^=!<>]=[^=]", text(a, b))):
+                    if src[b:b + 1] == b";":
+                        add("delete", a, b, "(void) 0", s.extent.start.line)
+                if s.kind == ci.CursorKind.CALL_EXPR and module_of(path) in ("ref", "gaps"):
+                    midpoint(s, a, b)
+        if k == ci.CursorKind.CALL_EXPR:
+            args = list(c.get_arguments())
+            for i in range(len(args) - 1):
+                x, y = args[i], args[i + 1]
+                if not (here(x) and here(y)):
+                    continue
+                if x.type.get_canonical().spelling != y.type.get_canonical().spelling:
+                    continue
+                xa, xb, ya, yb = x.extent.start.offset, x.extent.end.offset, y.extent.start.offset, y.extent.end.offset
+                if not (xa < xb <= ya < yb):
+                    continue
+                tx, ty = text(xa, xb), text(ya, yb)
+                if tx != ty:
+                    add("swap-args", xa, yb, ty + text(xb, ya) + tx, line)
+
+    def midpoint(s, a, b):
+        name = s.spelling
+        if not re.match(r"(arb|acb)_", name) or NOT_RESULT.search(name):
+            return
+        args = list(s.get_arguments())
+        if not args or not here(args[0]):
+            return
+        t = args[0].type.get_canonical().spelling
+        if "const" in t:
+            return
+        base = re.match(r"(struct )?(\w+)", t)
+        if base is None or base.group(2) not in MID:
+            return
+        if src[b:b + 1] != b";":
+            return
+        r = text(args[0].extent.start.offset, args[0].extent.end.offset)
+        call = text(a, b + 1)
+        add("midpoint", a, b + 1, call + " %s(%s, %s);" % (MID[base.group(2)], r, r), s.extent.start.line)
+
+    for top in tu.cursor.get_children():   # the file's own declarations, not its headers'
+        if top.location.file is not None and top.location.file.name == full:
+            walk(top, None)
+    # one site per (place, replacement): the walk may meet a node twice through macros
+    seen, uniq = set(), []
+    for s in out:
+        key = (s.start, s.end, s.new)
+        if key not in seen:
+            seen.add(key)
+            uniq.append(s)
+    return uniq
+
+
+def module_of(path):
+    return path.split("/")[0]
+
+
+def draw(seed, n, modules=MODULES):
+    files = [f for f in sources() if module_of(f) in modules]
+    lines = collections.Counter()
+    bymod = collections.defaultdict(lambda: collections.defaultdict(list))
+    for f in files:
+        m = module_of(f)
+        lines[m] += sum(1 for _ in open(os.path.join(TOP, f), "rb"))
+        for s in sites_of(f):
+            bymod[m][s.kind].append(s)
+    total = sum(lines[m] for m in modules)
+    quota = {m: n * lines[m] // total for m in modules}
+    rema = sorted(modules, key=lambda m: (-(n * lines[m] % total), MODULES.index(m)))
+    for m in rema[:n - sum(quota.values())]:
+        quota[m] += 1
+    rng = random.Random(seed)
+    chosen = []
+    for m in modules:
+        kinds = {k: list(v) for k, v in sorted(bymod[m].items()) if v}
+        for _ in range(quota[m]):
+            if not kinds:
+                break
+            k = rng.choice(sorted(kinds))
+            s = kinds[k].pop(rng.randrange(len(kinds[k])))
+            if not kinds[k]:
+                del kinds[k]
+            chosen.append(s)
+    return chosen
+
+
+def patch_text(s):
+    full = os.path.join(TOP, s.path)
+    src = open(full, "rb").read()
+    new = src[:s.start] + s.new.encode() + src[s.end:]
+    a = src.decode("utf-8", "replace").splitlines(keepends=True)
+    b = new.decode("utf-8", "replace").splitlines(keepends=True)
+    return "".join(difflib.unified_diff(a, b, "a/" + s.path, "b/" + s.path, n=3))
+
+
+def quick_suite(s):
+    """the tests relevant to the mutated file, most specific first (at most six)"""
+    tests = sorted(os.path.basename(p) for p in os.listdir(os.path.join(TOP, "tests"))
+                   if re.fullmatch(r"t-[\w-]+\.(c|sh)", p) and p.rsplit(".", 1)[0] not in SLOW)
+    names = []
+    for t in tests:
+        n = t.rsplit(".", 1)[0]
+        if n not in names:
+            names.append(n)
+    stem = os.path.basename(s.path)[:-2].replace("_", "-")
+    mod = module_of(s.path)
+    first = [n for n in names if stem in n and (mod in n or mod in ("core", "reports", "oracle", "props", "gaps"))]
+    first += [n for n in names if stem in n and n not in first]
+    src = open(os.path.join(TOP, s.path)).read()
+    funcs = set(re.findall(r"^\w[\w \*]*?\b(slpi_\w+)\s*\(", src, re.M))
+    users = []
+    if funcs:
+        pat = re.compile(r"\b(" + "|".join(sorted(funcs)) + r")\b")
+        for n in names:
+            for ext in (".c", ".sh"):
+                p = os.path.join(TOP, "tests", n + ext)
+                if os.path.exists(p) and pat.search(open(p, errors="replace").read()):
+                    users.append(n)
+                    break
+    own = [n for n in names if n.startswith("t-" + mod)]
+    # the schemes' known-answer tests compare both paths with stored values
+    kat = ["t-golden"] if mod in ("fast", "ref") else []
+    out = []
+    for n in first + kat + users + own:
+        if n not in out:
+            out.append(n)
+    return out[:6]
+
+
+def name_of(seed, i, s):
+    stem = os.path.basename(s.path)[:-2]
+    return "gen-%s-%03d-%s-%s-%s-%d" % (seed, i, module_of(s.path), stem, s.kind, s.line)
+
+
+def write(seed, n, outdir, modules=MODULES):
+    os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if f.endswith(".patch"):
+            os.remove(os.path.join(outdir, f))
+    names = []
+    for i, s in enumerate(draw(seed, n, modules)):
+        name = name_of(seed, i, s)
+        with open(os.path.join(outdir, name + ".patch"), "w") as fp:
+            fp.write("# what: %s (generated, seed %s)\n" % (s.describe(), seed))
+            fp.write("# killed-by: %s\n" % " ".join(quick_suite(s) or ["t-golden"]))
+            fp.write(patch_text(s))
+        names.append(name)
+    return names
+
+
+def run(seed, n):
+    outdir = os.path.join(TOP, "build", "mutants-random", str(seed))
+    print("mutants-random: seed %s, N %d (reproduce: make mutants-random SEED=%s N=%d)" % (seed, n, seed, n), flush=True)
+    names = write(seed, n, outdir)
+    order = list(names)
+    random.Random(str(seed) + "-order").shuffle(order)
+    env = dict(os.environ, SLPI_MUTANTS_DIR=outdir)
+    env.setdefault("SLPI_MUTANTS_TIMEOUT", "300")
+    env.setdefault("SLPI_MUTANTS_EXCLUDE", " ".join(SLOW))
+    env.setdefault("SLPI_MUTANTS_SCRATCH", os.path.join(TOP, "build", "mutants"))
+    res = {}
+    proc = subprocess.Popen(["sh", os.path.join(TOP, "tests", "mutants", "run.sh")] + order,
+                            env=env, stdout=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        w = line.split()
+        if len(w) >= 2 and w[1].rstrip(":") in names:
+            name = w[1].rstrip(":")
+            if w[0] == "KILLED":
+                res[name] = "timed out" if "timed out" in line else "killed"
+            elif w[0] == "SURVIVED":
+                res[name] = "survived"
+            elif w[0] in ("BROKEN", "STALE"):
+                res[name] = "not compiled"
+    proc.wait()
+    cols = ["killed", "timed out", "survived", "not compiled"]
+    table = collections.OrderedDict((m, collections.Counter()) for m in MODULES)
+    for name in names:
+        table[name.split("-")[3]][res.get(name, "not run")] += 1
+    print("\nmutants-random: seed %s, N %d" % (seed, n))
+    print("%-8s %7s %9s %8s %12s %7s  %s" % ("module", "killed", "timed-out", "survived", "not-compiled", "not-run", "killed/compiled"))
+    tot = collections.Counter()
+    for m, c in table.items():
+        tot.update(c)
+        comp = c["killed"] + c["timed out"] + c["survived"]
+        print("%-8s %7d %9d %8d %12d %7d  %s" % (m, c["killed"], c["timed out"], c["survived"], c["not compiled"],
+                                               c["not run"], "%.1f %%" % (100.0 * (comp - c["survived"]) / comp) if comp else "-"))
+    comp = tot["killed"] + tot["timed out"] + tot["survived"]
+    print("%-8s %7d %9d %8d %12d %7d  %s" % ("all", tot["killed"], tot["timed out"], tot["survived"], tot["not compiled"],
+                                           tot["not run"], "%.1f %%" % (100.0 * (comp - tot["survived"]) / comp) if comp else "-"))
+    return 0 if tot["survived"] == 0 and tot["not run"] == 0 else 1
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "list" and set(argv[3:]) <= set(MODULES):
+        for i, s in enumerate(draw(argv[1], int(argv[2]), argv[3:] or MODULES)):
+            print(name_of(argv[1], i, s), s.describe())
+        return 0
+    if len(argv) >= 4 and argv[0] == "write" and set(argv[4:]) <= set(MODULES):
+        for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES):
+            print(name)
+        return 0
+    if len(argv) == 3 and argv[0] == "run":
+        return run(argv[1], int(argv[2]))
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,579 @@
+/* t-ref-model — the certified model system (ref/model.c, docs/models.md#certified-derivatives):
+ *  (a) derivatives two ways: the forward-over-reverse ball AD against Taylor-mode
+ *      power series of H(mu + t w) in Arb's series arithmetic (arb_poly_*_series) over the
+ *      same parsed expression (c1 = grad H . w, c2 = w^T Hess H w / 2, mixed terms by
+ *      polarization), on every function of the grammar and on every algebra's pairing
+ *      weights, traceless projection and sign; a polynomial against its derivative in
+ *      closed form; the model rigid body against the built-in's gen/dgen;
+ *  (b) each built-in restated as a model (rigid body ISO form, heavy top RKMK form,
+ *      Manakov so(4), point vortices (model A, three), Euler-Zeitlin N = 2 with a function
+ *      of the trace added, which the su(n) projection removes) stepped by every
+ *      applicable scheme from the same state: the certified balls intersect on every
+ *      component (disjoint balls would prove a bug) and are tight;
+ *  (c) domain errors (log, sqrt, real power, division, negative power, tan) give
+ *      indeterminate outputs and a fault naming the key and column, and a step UNABLE;
+ *  (d) a wide input ball contains the gradient and Hessian action at random points of it.
+ * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
+ * everything, so every compared ball must also be finite and narrow). */
+#include "testutil.h"
+#include "ref/ref.h"
+#include "core/expr.h"
+
+#define PREC 128
+
+/* ------------------------------------------------------------ problems */
+
+static void model_problem(slpi_problem *p, slpi_scheme_id k, const char *alg, const char *H,
+                          int M, const char *const *noise)
+{
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
+    p->system = SLPI_SYS_MODEL;
+    snprintf(p->model.algebra, sizeof p->model.algebra, "%s", alg);
+    snprintf(p->model.H, sizeof p->model.H, "%s", H);
+    for (int i = 0; i < M; i++)
+        snprintf(p->model.noise_H[i], sizeof p->model.noise_H[i], "%s", noise[i]);
+    p->model.nparam = 1;                              /* used by the restated noises */
+    snprintf(p->model.param_name[0], SLPI_MODEL_NAME_MAX, "amp");
+    snprintf(p->model.param_text[0], SLPI_MODEL_NAME_MAX, "0.375");
+    p->model.param[0] = 0.375;
+}
+
+static int sys_init(slpi_ref_system *s, const slpi_problem *p)
+{
+    slpi_error err;
+    memset(s, 0, sizeof *s);
+    if (slpi_ref_system_init(s, p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "system init: %s", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* tight: finite with radius <= 2^-90 max(1, |mid|) */
+static int tight(const arb_t x)
+{
+    if (!arb_is_finite(x))
+        return 0;
+    double m = fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR));
+    return mag_cmp_2exp_si(arb_radref(x), -90) <= 0 || mag_get_d(arb_radref(x)) <= 0x1p-90 * m;
+}
+
+/* both tight and overlapping, componentwise */
+static int agree(arb_srcptr a, arb_srcptr b, int n, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        if (!tight(a + i) || !tight(b + i) || !arb_overlaps(a + i, b + i)) {
+            fprintf(stderr, "%s: component %d: ", what, i);
+            arb_fprintd(stderr, a + i, 20);
+            fprintf(stderr, " vs ");
+            arb_fprintd(stderr, b + i, 20);
+            fprintf(stderr, "\n");
+            return 0;
+        }
+    return 1;
+}
+
+/* ------------------------------------------------- (a) Taylor-mode series */
+
+#define LEN 3
+
+static void set_const(arb_t c, const char *t)
+{
+    arb_set_str(c, t[0] == '+' ? t + 1 : t, 2 * PREC);
+}
+
+/* out = H(mu + t w) mod t^3, by Arb's power-series functions over the tape */
+static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_srcptr w,
+                        slong prec)
+{
+    arb_poly_struct *v = flint_malloc((size_t)e->n * sizeof *v);
+    arb_poly_t t, u;
+    arb_poly_init(t);
+    arb_poly_init(u);
+    arb_t c;
+    arb_init(c);
+    for (int i = 0; i < e->n; i++) {
+        const slpi_expr_node *nd = e->node + i;
+        arb_poly_struct *z = v + i;
+        const arb_poly_struct *x = nd->a >= 0 ? v + nd->a : NULL, *y = nd->b >= 0 ? v + nd->b : NULL;
+        arb_poly_init(z);
+        switch (nd->op) {
+        case SLPI_EXPR_CONST:
+            set_const(c, e->ctext[nd->arg]);
+            arb_poly_set_arb(z, c);
+            break;
+        case SLPI_EXPR_COORD:
+            arb_poly_set_coeff_arb(z, 0, mu + nd->arg);
+            arb_poly_set_coeff_arb(z, 1, w + nd->arg);
+            break;
+        case SLPI_EXPR_PI:
+            arb_const_pi(c, prec);
+            arb_poly_set_arb(z, c);
+            break;
+        case SLPI_EXPR_NEG: arb_poly_neg(z, x); break;
+        case SLPI_EXPR_ADD: arb_poly_add(z, x, y, prec); break;
+        case SLPI_EXPR_SUB: arb_poly_sub(z, x, y, prec); break;
+        case SLPI_EXPR_MUL: arb_poly_mullow(z, x, y, LEN, prec); break;
+        case SLPI_EXPR_DIV: arb_poly_div_series(z, x, y, LEN, prec); break;
+        case SLPI_EXPR_POWI:
+            if (nd->arg >= 0) {
+                arb_poly_pow_ui_trunc_binexp(z, x, (ulong)nd->arg, LEN, prec);
+            } else {
+                arb_poly_inv_series(t, x, LEN, prec);
+                arb_poly_pow_ui_trunc_binexp(z, t, (ulong)(-nd->arg), LEN, prec);
+            }
+            break;
+        case SLPI_EXPR_POW: arb_poly_pow_series(z, x, y, LEN, prec); break;
+        case SLPI_EXPR_SQRT: arb_poly_sqrt_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_EXP: arb_poly_exp_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_LOG: arb_poly_log_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_SIN: arb_poly_sin_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_COS: arb_poly_cos_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_TAN: arb_poly_tan_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_ATAN: arb_poly_atan_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_SINH: arb_poly_sinh_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_COSH: arb_poly_cosh_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_TANH:
+            arb_poly_sinh_series(t, x, LEN, prec);
+            arb_poly_cosh_series(u, x, LEN, prec);
+            arb_poly_div_series(z, t, u, LEN, prec);
+            break;
+        }
+    }
+    arb_poly_set(out, v + e->n - 1);
+    for (int i = 0; i < e->n; i++)
+        arb_poly_clear(v + i);
+    flint_free(v);
+    arb_poly_clear(t);
+    arb_poly_clear(u);
+    arb_clear(c);
+}
+
+/* coefficient j of H(mu + t w) */
+static void series_coeff(arb_t out, const slpi_expr *e, arb_srcptr mu, arb_srcptr w, int j)
+{
+    arb_poly_t P;
+    arb_poly_init(P);
+    series_eval(P, e, mu, w, PREC);
+    arb_poly_get_coeff_arb(out, P, j);
+    arb_poly_clear(P);
+}
+
+/* sum_i wt_i s b_i u_i: undoes the generator's weights and sign, paired with u */
+static void unweigh(arb_t out, const slpi_algebra *a, arb_srcptr b, arb_srcptr u)
+{
+    arb_t t;
+    arb_init(t);
+    arb_zero(out);
+    for (int i = 0; i < a->dim; i++) {
+        arb_mul(t, b + i, u + i, PREC);
+        arb_mul_si(t, t, slpi_algebra_weight(a, i), PREC);
+        arb_add(out, out, t, PREC);
+    }
+    if (a->kind != SLPI_ALGEBRA_SE3)
+        arb_neg(out, out);
+    arb_clear(t);
+}
+
+/* a random direction, with zero trace on su(n)'s diagonal (where the projection acts) */
+static void rand_dir(arb_ptr u, const slpi_algebra *a)
+{
+    double tr = 0;
+    for (int i = 0; i < a->dim; i++) {
+        double v = test_rand_uniform(-1, 1);
+        if (a->kind == SLPI_ALGEBRA_SUN && i < a->n) {
+            if (i == a->n - 1)
+                v = -tr;
+            tr += v;
+        }
+        arb_set_d(u + i, v);
+    }
+}
+
+/* gen/dgen of H_k against the series at a random point of the box [lo, hi]^dim */
+static void check_series(const char *alg, const char *H, double lo, double hi)
+{
+    slpi_problem p;
+    slpi_ref_system s;
+    model_problem(&p, SLPI_SCHEME_TMK, alg, H, 0, NULL);
+    if (!sys_init(&s, &p))
+        return;
+    const slpi_algebra *a = &((const slpi_model *)s.data)->alg;
+    const slpi_expr *e = &((const slpi_model *)s.data)->H[0];
+    int n = a->dim;
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), u = _arb_vec_init(n),
+            b = _arb_vec_init(n), db = _arb_vec_init(n), pw = _arb_vec_init(n);
+    arb_t x, y, z;
+    arb_init(x); arb_init(y); arb_init(z);
+    for (long it = 0; it < test_iters(20); it++) {
+        for (int i = 0; i < n; i++)
+            arb_set_d(mu + i, test_rand_uniform(lo, hi));
+        rand_dir(w, a);
+        rand_dir(u, a);
+        s.gen(&s, 0, b, mu, PREC);
+        s.dgen(&s, 0, db, mu, w, PREC);
+        /* grad H . w */
+        unweigh(x, a, b, w);
+        series_coeff(y, e, mu, w, 1);
+        TEST_CHECKF(agree(x, y, 1, "grad . w"), "%s: grad . w (AD vs series)", alg);
+        /* w^T Hess w = 2 c2(w) */
+        unweigh(x, a, db, w);
+        series_coeff(y, e, mu, w, 2);
+        arb_mul_2exp_si(y, y, 1);
+        TEST_CHECKF(agree(x, y, 1, "w Hess w"), "%s: w Hess w (AD vs series)", alg);
+        /* u^T Hess w = (c2(u + w) - c2(u - w)) / 2 */
+        unweigh(x, a, db, u);
+        _arb_vec_add(pw, u, w, n, PREC);
+        series_coeff(y, e, mu, pw, 2);
+        _arb_vec_sub(pw, u, w, n, PREC);
+        series_coeff(z, e, mu, pw, 2);
+        arb_sub(y, y, z, PREC);
+        arb_mul_2exp_si(y, y, -1);
+        TEST_CHECKF(agree(x, y, 1, "u Hess w"), "%s: u Hess w (AD vs series)", alg);
+        /* the value: invariant 0 */
+        arb_ptr inv = _arb_vec_init(s.n_inv);
+        s.invariants(&s, inv, mu, PREC);
+        series_coeff(y, e, mu, w, 0);
+        TEST_CHECKF(agree(inv, y, 1, "H"), "%s: H value", alg);
+        _arb_vec_clear(inv, s.n_inv);
+    }
+    arb_clear(x); arb_clear(y); arb_clear(z);
+    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(u, n);
+    _arb_vec_clear(b, n); _arb_vec_clear(db, n); _arb_vec_clear(pw, n);
+    slpi_ref_system_clear(&s);
+}
+
+/* H = x1^3 x2 - 2 x2 x3^2 on so3: gen = -grad/2, dgen = -Hess w/2 in closed form */
+static void check_closed_form(void)
+{
+    slpi_problem p;
+    slpi_ref_system s;
+    model_problem(&p, SLPI_SCHEME_TMK, "so3", "x1^3*x2 - 2*x2*x3^2", 0, NULL);
+    if (!sys_init(&s, &p))
+        return;
+    arb_ptr mu = _arb_vec_init(3), w = _arb_vec_init(3), b = _arb_vec_init(3),
+            c = _arb_vec_init(3);
+    for (long it = 0; it < test_iters(20); it++) {
+        double x[3], v[3];
+        for (int i = 0; i < 3; i++) {
+            x[i] = test_rand_uniform(-2, 2);
+            v[i] = test_rand_uniform(-2, 2);
+            arb_set_d(mu + i, x[i]);
+            arb_set_d(w + i, v[i]);
+        }
+        /* exact in binary64 to ~1e-15; the comparison is by a relative 1e-12 */
+        double g[3] = { 3 * x[0] * x[0] * x[1], x[0] * x[0] * x[0] - 2 * x[2] * x[2],
+                        -4 * x[1] * x[2] };
+        double hw[3] = { 6 * x[0] * x[1] * v[0] + 3 * x[0] * x[0] * v[1],
+                         3 * x[0] * x[0] * v[0] - 4 * x[2] * v[2],
+                         -4 * x[2] * v[1] - 4 * x[1] * v[2] };
+        s.gen(&s, 0, b, mu, PREC);
+        s.dgen(&s, 0, c, mu, w, PREC);
+        for (int i = 0; i < 3; i++) {
+            double gb = arf_get_d(arb_midref(b + i), ARF_RND_NEAR);
+            double cb = arf_get_d(arb_midref(c + i), ARF_RND_NEAR);
+            TEST_CHECKF(fabs(gb + g[i] / 2) <= 1e-12 * (1 + fabs(g[i])),
+                        "closed form: gen[%d] = %.17g, expected %.17g", i, gb, -g[i] / 2);
+            TEST_CHECKF(fabs(cb + hw[i] / 2) <= 1e-12 * (1 + fabs(hw[i])),
+                        "closed form: dgen[%d] = %.17g, expected %.17g", i, cb, -hw[i] / 2);
+        }
+    }
+    _arb_vec_clear(mu, 3); _arb_vec_clear(w, 3); _arb_vec_clear(b, 3); _arb_vec_clear(c, 3);
+    slpi_ref_system_clear(&s);
+}
+
+/* ------------------------------------------- (b) built-ins restated as models */
+
+typedef struct {
+    const char *name;
+    slpi_system_id sys;
+    const char *alg, *H;
+    int M;
+    const char *noise[8];
+    const double *x0;
+    int n;
+    unsigned schemes;          /* bit per slpi_scheme_id */
+} twin;
+
+#define ALL_LP ((1u << SLPI_SCHEME_TMK) | (1u << SLPI_SCHEME_RKMK_LE) | \
+                (1u << SLPI_SCHEME_RKMK_HEUN) | (1u << SLPI_SCHEME_IM_DIRECT) | \
+                (1u << SLPI_SCHEME_TRAP_DIRECT))
+#define ALL_MAT (ALL_LP | (1u << SLPI_SCHEME_ISOMP) | (1u << SLPI_SCHEME_SVI))
+
+static void builtin_problem(slpi_problem *p, const twin *t, slpi_scheme_id k)
+{
+    slpi_problem_init(p, t->sys, k);
+    switch (t->sys) {
+    case SLPI_SYS_RIGID_BODY:
+        p->rb.form = SLPI_RB_FORM_ISO;
+        p->rb.inertia[0] = 2; p->rb.inertia[1] = 1.5; p->rb.inertia[2] = 0.75;
+        p->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        p->rb.amp = 0.375;
+        p->rb.h0_scale = 1;
+        p->rb.track_R = 0;
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        p->ht.form = SLPI_HT_FORM_RKMK;
+        p->ht.inertia[0] = 2; p->ht.inertia[1] = 1.5; p->ht.inertia[2] = 0.75;
+        p->ht.mga[0] = 0.5; p->ht.mga[1] = -0.25; p->ht.mga[2] = 1;
+        p->ht.potential_printed = 0;
+        p->ht.noise = SLPI_HT_NOISE_CASE2_PI2;
+        p->ht.k[0] = 0.375;
+        break;
+    case SLPI_SYS_MANAKOV:
+        p->mk.n = 4; p->mk.amp = 0.375; p->mk.noise = 1;
+        break;
+    case SLPI_SYS_POINT_VORTICES:
+        p->pv.n = 3; p->pv.model = SLPI_VORTEX_MODEL_A; p->pv.amp = 0.375; p->pv.noise = 1;
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        p->ez.N = 2; p->ez.noise = SLPI_EZ_NOISE_NONE;
+        break;
+    default:
+        break;
+    }
+    if (k == SLPI_SCHEME_SVI)
+        p->svi_form = t->sys == SLPI_SYS_RIGID_BODY ? SLPI_SVI_FORM_SO3 : SLPI_SVI_FORM_LP;
+}
+
+static const double x0_rb[3] = { 0.8, -0.45, 0.6 };
+static const double x0_ht[6] = { 0.3, -0.7, 0.5, 0.6, 0.2, -0.75 };
+static const double x0_mk[6] = { 0.3, -0.2, 0.5, 0.1, -0.4, 0.25 };
+static const double x0_pv[9] = { 0.9, 0.1, 0.4, -0.3, 0.8, 0.5, 0.2, -0.6, 0.75 };
+static const double x0_ez[4] = { 0.4, -0.4, 0.3, -0.2 };
+
+#define PV_N(i, j) "x" #i "_1*x" #j "_1+x" #i "_2*x" #j "_2+x" #i "_3*x" #j "_3"
+#define PV_NORM(i) "sqrt(" PV_N(i, i) ")"
+#define PV_LOG(i, j) "log(1-(" PV_N(i, j) ")/(" PV_NORM(i) "*" PV_NORM(j) "))"
+
+static const twin twins[] = {
+    { "rigid body", SLPI_SYS_RIGID_BODY, "so3", "x1^2/2 + x2^2/1.5 + x3^2/0.75", 3,
+      { "amp*x1^2", "amp*x2^2", "amp*x3^2" }, x0_rb, 3, ALL_MAT },
+    { "heavy top", SLPI_SYS_HEAVY_TOP, "se3",
+      "pi1^2/(2*2) + pi2^2/(2*1.5) + pi3^2/(2*0.75) + 0.5*gamma1 - 0.25*gamma2 + gamma3", 1,
+      { "amp*(pi1^2 + pi2^2 + pi3^2)" }, x0_ht, 6, ALL_LP },
+    { "manakov", SLPI_SYS_MANAKOV, "so(4)",
+      "X_1_2^2/1 + X_1_3^2/2 + X_1_4^2/3 + X_2_3^2/4 + X_2_4^2/5 + X_3_4^2/6", 6,
+      { "amp*X_1_2^2", "amp*X_1_3^2", "amp*X_1_4^2", "amp*X_2_3^2", "amp*X_2_4^2",
+        "amp*X_3_4^2" }, x0_mk, 6, ALL_MAT },
+    { "point vortices", SLPI_SYS_POINT_VORTICES, "so3^3",
+      "-1/(4*pi)*(" PV_LOG(1, 2) "+" PV_LOG(1, 3) "+" PV_LOG(2, 3) ")", 3,
+      { "amp/2*(x1_1^2 + x2_1^2 + x3_1^2)", "amp/2*(x1_2^2 + x2_2^2 + x3_2^2)",
+        "amp/2*(x1_3^2 + x2_3^2 + x3_3^2)" }, x0_pv, 9, ALL_MAT },
+    { "euler-zeitlin N=2", SLPI_SYS_EULER_ZEITLIN, "su(2)",
+      "(ImX_0_0 - ImX_1_1)^2/8 + (ReX_0_1^2 + ImX_0_1^2)/2 + 0.3*(ImX_0_0 + ImX_1_1)^2", 0, { NULL }, x0_ez, 4, ALL_MAT },
+};
+
+static void check_twin(const twin *t)
+{
+    for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
+        if (!(t->schemes & (1u << k)))
+            continue;
+        slpi_problem pb, pm;
+        slpi_ref_system sb, sm;
+        slpi_error err;
+        builtin_problem(&pb, t, (slpi_scheme_id)k);
+        model_problem(&pm, (slpi_scheme_id)k, t->alg, t->H, t->M, t->noise);
+        if (!sys_init(&sb, &pb))
+            continue;
+        if (!sys_init(&sm, &pm)) {
+            slpi_ref_system_clear(&sb);
+            continue;
+        }
+        const slpi_ref_scheme *sch = slpi_ref_scheme_get((slpi_scheme_id)k);
+        TEST_CHECKF(sb.dim == sm.dim && sb.M == sm.M && sb.n_inv == sm.n_inv,
+                    "%s: shapes differ", t->name);
+        int okb = sch->check(&sb, &pb, &err) == SLPI_OK;
+        TEST_CHECKF(okb, "%s/%s: built-in check: %s", t->name, slpi_scheme_name(k), err.msg);
+        int okm = sch->check(&sm, &pm, &err) == SLPI_OK;
+        TEST_CHECKF(okm, "%s/%s: model check: %s", t->name, slpi_scheme_name(k), err.msg);
+        if (okb && okm && sb.dim == sm.dim && sb.M == sm.M) {
+            int n = sb.dim;
+            arb_ptr xb = _arb_vec_init(n), xm = _arb_vec_init(n);
+            double delta[1 + 8];
+            delta[0] = 0.05;
+            for (int j = 1; j <= sb.M; j++)
+                delta[j] = test_rand_uniform(-0.2, 0.2);
+            for (int i = 0; i < n; i++) {
+                arb_set_d(xb + i, t->x0[i]);
+                arb_set_d(xm + i, t->x0[i]);
+            }
+            for (int step = 0; step < 2; step++) {
+                char wb[200] = "", wm[200] = "";
+                slpi_step_status stb = sch->step(&sb, xb, delta, PREC, wb, sizeof wb);
+                slpi_step_status stm = sch->step(&sm, xm, delta, PREC, wm, sizeof wm);
+                TEST_CHECKF(stb == SLPI_STEP_CONVERGED && stm == SLPI_STEP_CONVERGED,
+                            "%s/%s step %d: statuses %d (%s) and %d (%s)", t->name,
+                            slpi_scheme_name(k), step, (int)stb, wb, (int)stm, wm);
+                /* the step's balls are as wide as the Krawczyk boxes: overlap, finite */
+                for (int i = 0; i < n; i++)
+                    TEST_CHECKF(arb_is_finite(xm + i) && arb_overlaps(xb + i, xm + i) &&
+                                mag_cmp_2exp_si(arb_radref(xm + i), -60) <= 0,
+                                "%s/%s step %d: component %d disjoint or wide", t->name,
+                                slpi_scheme_name(k), step, i);
+            }
+            arb_ptr ib = _arb_vec_init(sb.n_inv), im = _arb_vec_init(sm.n_inv);
+            sb.invariants(&sb, ib, xb, PREC);
+            sm.invariants(&sm, im, xm, PREC);
+            for (int i = 0; i < sb.n_inv && i < sm.n_inv; i++)
+                TEST_CHECKF(arb_overlaps(ib + i, im + i) && !strcmp(sb.inv_name[i], sm.inv_name[i]),
+                            "%s/%s: invariant %d (%s) disjoint", t->name, slpi_scheme_name(k), i,
+                            sb.inv_name[i]);
+            _arb_vec_clear(ib, sb.n_inv);
+            _arb_vec_clear(im, sm.n_inv);
+            _arb_vec_clear(xb, n);
+            _arb_vec_clear(xm, n);
+        }
+        /* gen/dgen of every H_k at a random point: tight and overlapping */
+        int n = sb.dim, g = sb.gdim;
+        if (g == sm.gdim && sb.M == sm.M) {
+            arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), bb = _arb_vec_init(g),
+                    bm = _arb_vec_init(g);
+            for (int i = 0; i < n; i++) {
+                arb_set_d(mu + i, t->x0[i] + test_rand_uniform(-0.1, 0.1));
+                arb_set_d(w + i, test_rand_uniform(-1, 1));
+            }
+            for (int j = 0; j <= sb.M; j++) {
+                sb.gen(&sb, j, bb, mu, PREC);
+                sm.gen(&sm, j, bm, mu, PREC);
+                TEST_CHECKF(agree(bb, bm, g, t->name), "%s: gen %d", t->name, j);
+                sb.dgen(&sb, j, bb, mu, w, PREC);
+                sm.dgen(&sm, j, bm, mu, w, PREC);
+                TEST_CHECKF(agree(bb, bm, g, t->name), "%s: dgen %d", t->name, j);
+            }
+            _arb_vec_clear(mu, n); _arb_vec_clear(w, n);
+            _arb_vec_clear(bb, g); _arb_vec_clear(bm, g);
+        }
+        slpi_ref_system_clear(&sb);
+        slpi_ref_system_clear(&sm);
+    }
+}
+
+/* ------------------------------------------------------- (c) domain errors */
+
+static void check_domain(const char *H, const char *where, double x1)
+{
+    slpi_problem p;
+    slpi_ref_system s;
+    char why[200];
+    /* an explicit scheme: its own step never fails, so UNABLE comes from the fault */
+    model_problem(&p, SLPI_SCHEME_RKMK_LE, "so3", H, 0, NULL);
+    if (!sys_init(&s, &p))
+        return;
+    arb_ptr mu = _arb_vec_init(3), b = _arb_vec_init(3);
+    arb_set_d(mu + 0, x1);
+    arb_set_d(mu + 1, 0.5);
+    arb_set_d(mu + 2, 0.25);
+    TEST_CHECKF(!s.fault(&s, why, sizeof why), "%s: fault before any evaluation", H);
+    s.gen(&s, 0, b, mu, PREC);
+    int f = s.fault(&s, why, sizeof why);
+    TEST_CHECKF(f && strstr(why, where) != NULL, "%s: fault %d '%s', expected '%s'", H, f,
+                f ? why : "", where);
+    for (int i = 0; i < 3; i++)
+        TEST_CHECKF(!arb_is_finite(b + i), "%s: gen[%d] finite after a domain error", H, i);
+    TEST_CHECKF(!s.fault(&s, why, sizeof why), "%s: fault not cleared", H);
+    /* a ball around a valid point that reaches the boundary */
+    arb_set_d(mu + 0, 0.5);
+    mag_set_d(arb_radref(mu + 0), 0.6);
+    s.dgen(&s, 0, b, mu, mu, PREC);
+    TEST_CHECKF(s.fault(&s, why, sizeof why), "%s: a ball reaching the boundary passed", H);
+    /* the whole step: UNABLE, with the reason */
+    slpi_ref *r = NULL;
+    slpi_error err;
+    p.n_x0 = 3;
+    p.x0[0] = x1; p.x0[1] = 0.5; p.x0[2] = 0.25;
+    p.h = 0.01; p.steps = 1;
+    if (slpi_ref_create(&r, &p, &err) == SLPI_OK) {
+        arb_ptr x = _arb_vec_init(3);
+        slpi_step_info info;
+        for (int i = 0; i < 3; i++)
+            arb_set_d(x + i, p.x0[i]);
+        slpi_step_status st = slpi_ref_step(r, x, NULL, &info);
+        TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), where),
+                    "%s: step status %d (%s)", H, (int)st, slpi_ref_unable_reason(r));
+        _arb_vec_clear(x, 3);
+        slpi_ref_free(r);
+    } else {
+        TEST_CHECKF(0, "%s: slpi_ref_create: %s", H, err.msg);
+    }
+    _arb_vec_clear(mu, 3);
+    _arb_vec_clear(b, 3);
+    slpi_ref_system_clear(&s);
+}
+
+/* ------------------------------------------------------- (d) wide balls */
+
+static void check_wide(const char *alg, const char *H, double lo, double hi, double rad)
+{
+    slpi_problem p;
+    slpi_ref_system s;
+    model_problem(&p, SLPI_SCHEME_TMK, alg, H, 0, NULL);
+    if (!sys_init(&s, &p))
+        return;
+    int n = s.dim, g = s.gdim;
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n),
+            b = _arb_vec_init(g), db = _arb_vec_init(g), bp = _arb_vec_init(g),
+            dbp = _arb_vec_init(g);
+    for (long it = 0; it < test_iters(10); it++) {
+        double c[64];
+        for (int i = 0; i < n; i++) {
+            c[i] = test_rand_uniform(lo, hi);
+            arb_set_d(mu + i, c[i]);
+            mag_set_d(arb_radref(mu + i), rad);
+            arb_set_d(w + i, test_rand_uniform(-1, 1));
+        }
+        s.gen(&s, 0, b, mu, PREC);
+        s.dgen(&s, 0, db, mu, w, PREC);
+        for (int i = 0; i < g; i++)
+            TEST_CHECKF(arb_is_finite(b + i) && arb_is_finite(db + i), "%s: wide ball not finite", H);
+        for (int r = 0; r < 8; r++) {
+            for (int i = 0; i < n; i++)
+                arb_set_d(pt + i, c[i] + rad * test_rand_uniform(-1, 1));
+            s.gen(&s, 0, bp, pt, PREC);
+            s.dgen(&s, 0, dbp, pt, w, PREC);
+            for (int i = 0; i < g; i++) {
+                TEST_CHECKF(arb_contains(b + i, bp + i), "%s: gen[%d] at a point of the ball escapes", H, i);
+                TEST_CHECKF(arb_contains(db + i, dbp + i), "%s: dgen[%d] at a point of the ball escapes", H, i);
+            }
+        }
+    }
+    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(pt, n);
+    _arb_vec_clear(b, g); _arb_vec_clear(db, g); _arb_vec_clear(bp, g); _arb_vec_clear(dbp, g);
+    slpi_ref_system_clear(&s);
+}
+
+/* every function and operation of the grammar once (arguments in their domains on
+ * the box the tests draw from, [0.2, 0.9]) */
+static const char rich[] =
+    "sin(x1)*exp(x2) + cos(x3)^3 - tan(x1*x2) + atan(x3/x1) + sinh(x2)*cosh(x3) "
+    "- tanh(x1 - x3) + log(x2 + 1.5) * sqrt(x1 + x3) + x1^x2 + x2^-2 + (x3 + 0.5)^1.75 "
+    "+ pi*x1*x2*x3 - -x2/(x3 + 2) + amp*x1^0 + 0.1*x1*x3";
+
+int main(void)
+{
+    test_start("t-ref-model", 0x6d6f64656cULL);
+    /* (a) */
+    check_series("so3", rich, 0.2, 0.9);
+    check_series("se3", "pi1^2*gamma3 + sin(pi2)*gamma1 + exp(pi3*gamma2) + log(gamma3 + 2)",
+                 -0.9, 0.9);
+    check_series("so(4)", "X_1_2^2*X_3_4 + cosh(X_1_3)*X_2_4 + sqrt(X_1_4^2 + X_2_3^2 + 1)",
+                 -0.9, 0.9);
+    check_series("su(3)", "ImX_0_0^2*ImX_1_1 + ReX_0_1*ImX_1_2 + exp(ImX_2_2)*ReX_0_2 + "
+                 "atan(ImX_0_1)", -0.9, 0.9);
+    check_series("so3^2", "log(1.5 - x1_1*x2_1) + x1_2^3*x2_3 + tanh(x2_2)", -0.9, 0.9);
+    check_closed_form();
+    /* (b) */
+    for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
+        check_twin(twins + i);
+    /* (c) */
+    check_domain("log(x1)", "H: col 1: log", 0);
+    check_domain("x2 + sqrt(x1)", "H: col 6: sqrt", -0.25);
+    check_domain("x1^0.5", "H: col 3: pow", 0);
+    check_domain("1/x1", "H: col 2: division", 0);
+    check_domain("x3 + x1^-2", "H: col 8: negative power", 0);
+    check_domain("tan(x1*pi/2)", "H: col 1: tan", 1);
+    /* (d) */
+    check_wide("so3", rich, 0.4, 0.7, 0.05);
+    check_wide("so3^2", "-log(1 - (x1_1*x2_1 + x1_2*x2_2 + x1_3*x2_3)/4)", -0.9, 0.9, 0.1);
+    TEST_END();
+}
