@@ -17,7 +17,14 @@
 
 #define NEWTON_MAXIT 60
 #define INFLATE_MAXIT 20
-#define FIXED_MAXIT 200   /* midpoint iterations of the fixed-point variant */
+/* Midpoint iterations of the fixed-point variant: FIXED_MAXIT per FIXED_MAXIT_BITS bits of
+ * working precision (at least FIXED_MAXIT). A contraction by q gains log2(1/q) bits per
+ * iteration, so reaching 2^-prec takes prec / log2(1/q) iterations: a cap proportional
+ * to prec demands the same rate q <= 2^(-128/200) = 0.64 at every precision (a fixed
+ * 200 made TMK's sine-Euler step at h = 0.5 UNABLE from 768 bits on: raising the
+ * precision could not rescue it). */
+#define FIXED_MAXIT 200
+#define FIXED_MAXIT_BITS 128
 
 static _Thread_local long solver_iterations;
 
@@ -262,9 +269,11 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     /* with an approximate Gmid: first at half precision to its rounding level (or until
      * it stalls there), then at prec; the enclosure below never uses Gmid */
     slong lp = g->Gmid != NULL && prec >= 128 ? prec / 2 : prec;
+    const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
+    int grew = 0;   /* the step stopped decreasing (not the cap) */
     for (;; lp = prec) {
         mag_inf(dprev);
-        for (it = 0; it < FIXED_MAXIT; it++) {
+        for (it = 0; it < maxit; it++) {
             solver_iterations++;
             if (g->Gmid != NULL)
                 g->Gmid(g->ctx, Gv, yt, lp);
@@ -293,17 +302,22 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
             if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
                 if (lp < prec && mag_is_finite(d))
                     break;          /* stalled at the half-precision rounding level */
-                it = FIXED_MAXIT;
+                it = maxit;
+                grew = 1;
                 break;
             }
             mag_set(dprev, d);
         }
-        if (lp == prec || it == FIXED_MAXIT)
+        if (lp == prec || it == maxit)
             break;
     }
-    if (it == FIXED_MAXIT) {
-        snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits",
-                 (long)prec);
+    if (it == maxit) {
+        if (grew)
+            snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits (its step grew at %ld bits)",
+                     (long)prec, (long)lp);
+        else
+            snprintf(why, why_len, "fixed-point iteration did not reach its tolerance within its cap of %d "
+                     "iterations at %ld bits", maxit, (long)prec);
         goto done;
     }
     /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */

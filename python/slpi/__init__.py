@@ -718,8 +718,9 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
     err = _ffi.new("slpi_error *")
-    if _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err) != 0:
-        raise SlpiError(err.code, _ffi.string(err.msg).decode())
+    rc = _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err)
+    if rc != 0:   # the library's own rules (slpi.h), e.g. h above 1e6
+        raise SlpiError(rc, _ffi.string(err.msg).decode())
     return out
 
 
