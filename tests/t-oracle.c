@@ -138,7 +138,7 @@ static void test_reader(const char *dir)
     int prob = find_line(text, "problem\tinertia=");
     char *t;
 #define BAD(line, repl, what) (t = replace_line(text, line, repl), expect_bad(bad, t, line, what), free(t))
-    BAD(1, "# slpi-golden 2", "unsupported version");
+    BAD(1, "# slpi-golden 2", "unsupported version 'slpi-golden 2' (this slpi reads '# slpi-golden 1')");
     BAD(1, "# slpi-trajectory 1", "not a golden file");
     BAD(x0, "x0\t0x1p-1\tnope\t0x1p-1", "not a finite double");
     BAD(x0, "x0\t0x1p-1\t0x1p-1", "the state has 3");

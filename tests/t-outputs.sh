@@ -33,5 +33,13 @@ grep -q '^  eig_dev ' "$d/f.sum" || note "diagnostics missing from the fast summ
 $slpi run --preset iso/rigid-body/trajectories --steps 5 --ref -o "$d/r.tsv" > "$d/r.sum" || note "ref run"
 grep -q 'mean 0.00 iterations' "$d/r.sum" && note "the certified path reports fast-path iteration counts"
 grep -q '^  certified: .*raised above 128 bits on 0 of 5 steps' "$d/r.sum" || note "ref summary: $(head -3 "$d/r.sum")"
+# the initial row did no solver work: iterations and residual 0 (both paths), and every
+# later row of the certified path counts some
+for f in f r; do
+  awk -F'\t' '!/^#/ && $1 == "0" { z = $(NF-1) == "0" && $NF == "0" } END { exit !z }' "$d/$f.tsv" ||
+    note "$f.tsv: row 0 reports solver work: $(grep -v '^#' "$d/$f.tsv" | sed -n 2p | cut -c1-200)"
+done
+awk -F'\t' '!/^#/ && $1 ~ /^[1-9]/ && $(NF-1) + 0 < 1 { bad = 1 } END { exit bad }' "$d/r.tsv" ||
+  note "r.tsv: a certified step reports no solver iterations"
 echo "t-outputs: large-output guard, Zeitlin decimation and the summary layout checked"
 exit $fail
