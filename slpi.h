@@ -274,6 +274,11 @@ const slpi_preset *slpi_presets(void);
  * model (its missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes; docs/schemes.md#rkmk, claim X4),
  * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
+/* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
+ * SO(3) vector form (so3) for the rigid body, the semidirect form (sd) for the heavy top
+ * and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
+ * the validator follow (core/registry.c). */
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p);
 
 /* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
  * state is part of the problem: an explicit x0 / x0_file, or the system's default,

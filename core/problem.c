@@ -753,11 +753,6 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->svi_c != 0.25 && p->svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->svi_c);
-    if (p->scheme == SLPI_SCHEME_SVI && p->svi_c == -0.25 &&
-        p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "svi_c=-0.25 is defined only for the SO(3) vector forms (rigid-body, heavy-top), not %s",
-                              sys);
     if (p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_AUTO) {
         int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
                : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_MODEL
@@ -768,8 +763,18 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
                                   e_svi_form[p->svi_form], what[p->svi_form], sys,
                                   p->system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
-        if (p->svi_form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for svi_form=so3 or sd");
+    }
+    /* The SVI form in force (slpi_registry_svi_form, the one rule) and what it admits. */
+    if (p->scheme == SLPI_SCHEME_SVI) {
+        slpi_svi_form form = slpi_registry_svi_form(p);
+        if (form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_output=node exists only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->system == SLPI_SYS_RIGID_BODY && p->rb.track_R)
+            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:

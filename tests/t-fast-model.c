@@ -170,10 +170,10 @@ static void twins(const char *file, const char *const *keys, const char *const *
     if (!rc) rc = slpi_fast_create(&b, &p, &err);
     TEST_CHECKF(rc == 0, "twin of %s: %s", file, err.msg);
     if (rc) { slpi_fast_free(m); return; }
-    int d = m->sys.cdim, M = m->sys.M;
-    TEST_CHECKF(d == b->sys.cdim && M == b->sys.M, "%s: dim %d/%d, M %d/%d", file, d, b->sys.cdim, M, b->sys.M);
+    int d = m->sys.dim, M = m->sys.M;
+    TEST_CHECKF(d == b->sys.dim && M == b->sys.M, "%s: dim %d/%d, M %d/%d", file, d, b->sys.dim, M, b->sys.M);
     double mu[SLPI_MAX_X0], w[SLPI_MAX_X0], x1[SLPI_MAX_X0], x2[SLPI_MAX_X0];
-    for (long it = 0; it < iters && d == b->sys.cdim; it++) {
+    for (long it = 0; it < iters && d == b->sys.dim; it++) {
         for (int i = 0; i < d; i++) {
             mu[i] = m->p.x0[i] + 0.1 * fu_normal();
             w[i] = fu_normal();
