@@ -31,7 +31,12 @@ N = 64/128/256), quflow / slpi in CPU time and mean iterations (quflow 2.00/2.01
   quflow's rule, warm start (stacked on the predictor): 1.08 / 1.74 / 1.35, 2.00/1.02/1.05;
   quflow's rule, predictor alone: 0.92 / 0.78 / 0.88, 3.00/3.00/2.00;
   default (tol 1e-15): 0.74 / 0.83 / 0.50, 4.00/4.00/4.00; predictor=none 0.60 / 0.78 /
-  0.61, 5.00/4.00/4.00 (the warm_start=2 rows were added after this run).
+  0.61, 5.00/4.00/4.00. A second run (N = 64/128, load 26-36) with the warm_start=2
+  rows: at quflow's rule 2.87 / 4.11 (1.01/1.04 iterations, errors 2.9e-10 / 1.2e-12
+  against quflow's own 1.4e-10 / 6.0e-13); at tol 1e-15 1.11 / 1.88 (3.01/2.04
+  iterations, errors 5.9e-15 / 1.6e-15: more accurate than quflow and faster).
+  Without noise at N >= 128 and tol 1e-15 the predictor alone saves no iteration
+  (4.00 -> 4.00) and costs its product (0.82 against 0.89 at N = 128).
 At equal iterations the two codes are at parity (two N x N complex products per
 iteration, both in OpenBLAS's zgemm; slpi's second is a block triangle); slpi is ahead
 where its start saves iterations. N = 512 and 1024 are refused by slpi (N <= 256: the
