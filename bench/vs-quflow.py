@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vs-quflow.py — Euler–Zeitlin ISOMP per step, slpi against quflow (klasmodin/quflow,
-isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256, 512, 1024 (or the
-sizes in VS_QUFLOW_N, comma-separated), no noise.
+isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256 (or the
+sizes in VS_QUFLOW_N, comma-separated; slpi refuses N > 256, see below), no noise.
 
 slpi runs, in the same run as quflow:
   - at quflow's stopping rule (tol_scale=step tol=2^-26 = sqrt(eps): quflow's defaults
@@ -25,13 +25,22 @@ quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/qu
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
 python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
-Measured (2026-11-22, quflow b42eede, this 2-core machine at load 3.5, 20 steps): quflow
-and slpi with quflow's rule take the same iterations (2.05, 2.05, 2.00 per step at N = 64,
-128, 256) and end within 1.1e-15 of each other; quflow / slpi per step 1.08, 0.98, 0.98.
-Both do two N x N complex products per iteration, and both run them in OpenBLAS's zgemm,
-so at equal iterations neither can be much faster (slpi's step is within 1.1 x of
-iterations x 2 zgemm without noise, bench-fast-zeitlin). slpi's default (cold start,
-tol 1e-15) takes 5.00, 4.00, 4.00 iterations: 0.66, 0.59, 0.61 of quflow's speed.
+Measured (2026-11-23, quflow b0e6589, Intel Xeon (KVM, family 6 model 207, AVX-512),
+2 cores at load 20-30, OpenBLAS 0.3.21 detecting it as Prescott, 320/80/20 steps at
+N = 64/128/256), quflow / slpi in CPU time and mean iterations (quflow 2.00/2.01/2.00):
+  quflow's rule, warm start (stacked on the predictor): 1.08 / 1.74 / 1.35, 2.00/1.02/1.05;
+  quflow's rule, predictor alone: 0.92 / 0.78 / 0.88, 3.00/3.00/2.00;
+  default (tol 1e-15): 0.74 / 0.83 / 0.50, 4.00/4.00/4.00; predictor=none 0.60 / 0.78 /
+  0.61, 5.00/4.00/4.00. A second run (N = 64/128, load 26-36) with the warm_start=2
+  rows: at quflow's rule 2.87 / 4.11 (1.01/1.04 iterations, errors 2.9e-10 / 1.2e-12
+  against quflow's own 1.4e-10 / 6.0e-13); at tol 1e-15 1.11 / 1.88 (3.01/2.04
+  iterations, errors 5.9e-15 / 1.6e-15: more accurate than quflow and faster).
+  Without noise at N >= 128 and tol 1e-15 the predictor alone saves no iteration
+  (4.00 -> 4.00) and costs its product (0.82 against 0.89 at N = 128).
+At equal iterations the two codes are at parity (two N x N complex products per
+iteration, both in OpenBLAS's zgemm; slpi's second is a block triangle); slpi is ahead
+where its start saves iterations. N = 512 and 1024 are refused by slpi (N <= 256: the
+su(N) basis holds N^3/3 doubles, 0.36 GB at N = 512 and 2.9 GB at 1024).
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
 slpi command, default build/slpi)
 """
@@ -136,7 +145,7 @@ CASES = (("quflow's rule, warm start  ", dict(QUFLOW_RULE, warm_start=1)),
 
 
 def main():
-    sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
+    sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256").split(",")]
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
           f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
     for N in sizes:

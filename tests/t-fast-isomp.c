@@ -141,9 +141,10 @@ static void ez8_smooth_warm2(slpi_problem *p)
 
 /* warm_start=2 (the last two increments extrapolated) against quflow's warm start
  * (warm_start=1, predictor=none) on a noise-free Euler–Zeitlin run: states within 1e-13
- * relative, and fewer iterations (the extrapolated start is off by O(h^2) of the
- * increment where the previous increment is off by O(h): at least one iteration fewer
- * over the run; measured when written: 122 against 161 over 40 steps). */
+ * relative, and at least half an iteration fewer per step (the extrapolated start is off
+ * by O(h^2) of the increment where the previous increment is off by O(h): about one
+ * iteration fewer per step, less the steps at a boundary of the stopping rule, as for
+ * the predictor; measured when written: 122 against 161 over 40 steps). */
 static void warm_extrapolated(long n)
 {
     slpi_fast *a = fu_make(SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP, ez8_smooth_warm2),
@@ -152,7 +153,8 @@ static void warm_extrapolated(long n)
     long ita, itb;
     double rel = run_pair(a, b, n, &ita, &itb);
     TEST_CHECKF(rel <= 1e-13, "warm_start=2 moves the states by %.3g (relative)", rel);
-    TEST_CHECKF(ita < itb, "warm_start=2: %ld iterations, warm_start=1: %ld", ita, itb);
+    TEST_CHECKF(2 * (itb - ita) >= n, "warm_start=2: %ld iterations, warm_start=1: %ld, over %ld steps: "
+                "fewer than half an iteration per step saved", ita, itb, n);
     printf("t-fast-isomp: euler-zeitlin without noise, warm_start=2: %ld steps, %ld iterations (warm_start=1: "
            "%ld), states within %.2g relative\n", n, ita, itb, rel);
     slpi_fast_free(a);
