@@ -444,7 +444,7 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (unhandled key)", k->name);
 }
 
-int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
+static int set_key(slpi_problem *p, const char *key, const char *value, slpi_error *err)
 {
     int rc;
     if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
@@ -502,6 +502,21 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
+}
+
+/* A time grid given as T or level is resolved into (h, steps) by slpi_problem_finish: a
+ * key that changes the grid (T, level, h, steps, or a reset of defaults) while T or level
+ * is in force makes the paths' create refuse the problem until it is finished again
+ * (slpi_problem_check_finished); other keys leave a finished problem finished. */
+int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
+{
+    double T = p->T, h = p->h;
+    long steps = p->steps;
+    int level = p->level;
+    int rc = set_key(p, key, value, err);
+    if (rc == SLPI_OK && (T != p->T || h != p->h || steps != p->steps || level != p->level))
+        p->unfinished = p->T > 0 || p->level >= 0;
+    return rc;
 }
 
 /* Keys that reset defaults must be applied before the others: preset, scheme, system
@@ -689,6 +704,15 @@ static int check_all_ranges(const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+/* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
+int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err)
+{
+    if (p->unfinished && (p->T > 0 || p->level >= 0))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: T=%.17g, level=%d not resolved: call slpi_problem_finish after "
+                              "the last key (it turns T and level into h and steps)", who, p->T, p->level);
+    return SLPI_OK;
+}
+
 /* A model's applicability, scheme by scheme (docs/models.md#schemes): ISOMP and SVI need a
  * matrix algebra with an invariant pairing (not se3); the SVI-SO3 vector form is for so3
  * only, the SVI-LP form for the matrix algebras; TMK, RKMK-Heun, IM and TRAP need the
@@ -837,7 +861,9 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
                                   p->T, p->h, n);
         p->steps = (long)r;
     }
-    return slpi_problem_validate(p, err);
+    int rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK) p->unfinished = 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------ shape */

@@ -29,7 +29,8 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
     /* applicability, ranges and cross-key rules live in one place: core/problem.c */
-    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
+    if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
+        return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
     slpi_fast *f = calloc(1, sizeof *f);

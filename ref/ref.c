@@ -66,7 +66,7 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
     /* applicability, ranges and cross-key rules live in one place: core/problem.c */
-    if (slpi_problem_validate(p, err) != SLPI_OK)
+    if (slpi_problem_check_finished(p, "ref", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
         return SLPI_EINPUT;
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
