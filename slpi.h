@@ -215,6 +215,11 @@ typedef struct {
     long prec_max;                   /* cap for automatic precision doubling */
     int ref_lohner;                  /* 1: the ref path propagates in mean-value (Lohner) form
                                         (key propagation=lohner; slpi_ref_set_lohner) */
+
+    /* 1 after slpi_problem_set changed the time grid of a problem with T or level in
+     * force, until slpi_problem_finish resolves it: slpi_fast_create and slpi_ref_create
+     * refuse the problem then */
+    int unfinished;
 } slpi_problem;
 
 /* The papers' defaults for system s and scheme k. */
@@ -235,8 +240,13 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 /* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
-/* Resolve T/level into (h, steps), then validate. Call once after all keys are set. */
+/* Resolve T/level into (h, steps), then validate. Call once after all keys are set (a
+ * problem whose T or level is not resolved is refused by slpi_fast_create and
+ * slpi_ref_create). */
 int slpi_problem_finish(slpi_problem *p, slpi_error *err);
+/* SLPI_EINPUT naming who if p has a T or level that slpi_problem_finish has not resolved
+ * since the grid last changed. */
+int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
 /* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
@@ -274,6 +284,11 @@ const slpi_preset *slpi_presets(void);
  * model (its missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes; docs/schemes.md#rkmk, claim X4),
  * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
+/* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
+ * SO(3) vector form (so3) for the rigid body, the semidirect form (sd) for the heavy top
+ * and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
+ * the validator follow (core/registry.c). */
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p);
 
 /* Initial states (core/initial-state.c documents every default, docs/systems.md). The initial
  * state is part of the problem: an explicit x0 / x0_file, or the system's default,
@@ -308,9 +323,14 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
 /* Wiener increments of steps first..first+count-1 at step size h, in a hierarchy
  * whose finest level is `refine` levels below: each increment is the dyadic pairwise
  * binary64 sum of its 2^refine fine increments sqrt(h/2^refine) * Z. refine = 0 gives
- * sqrt(h) * Z. Untruncated. */
-void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                           int refine, uint64_t first, size_t count, double *out);
+ * sqrt(h) * Z. Untruncated. Arguments (the same rules as `slpi noise`): h finite and
+ * 0 < h <= 1e6 (NaN, infinity, zero and negative step sizes are refused), 0 <= refine
+ * <= SLPI_NOISE_MAX_REFINE, (first + count) 2^refine < 2^62 (the fine index), out not
+ * NULL when count > 0. SLPI_OK, or SLPI_EINPUT with out untouched and err (may be NULL)
+ * naming the argument. */
+#define SLPI_NOISE_MAX_REFINE 40
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 /* docs/noise.md#truncation threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
  * precision and rounded to nearest binary64. */
 double slpi_noise_threshold(double h, double ell);
@@ -332,7 +352,8 @@ double slpi_problem_noise_threshold(const slpi_problem *p);
 /* Canonical increments as rows: out[i M + k] = increment of step first + i, component
  * k (slpi_noise_increments with h and refine, so coarse levels are the canonical dyadic
  * sums), i < count, clipped to [-D, D] (D = INFINITY: untruncated). Returns the number
- * clipped, -1 if out of memory. */
+ * clipped, -1 if out of memory or an argument breaks slpi_noise_increments's rules (M
+ * must be >= 0). */
 long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
                      uint64_t first, size_t count, double D);
 

@@ -2,7 +2,7 @@
  * (docs/models.md#speed): the ISO rigid body written as a model (models/rigid-body.slpi:
  * the built-in's inertia and iso-quad noise, evaluated by fast/model.c's automatic
  * differentiation) against the built-in (fast/rigid-body.c), per step, every scheme, in
- * one run on the same increments. The goal (issue 24): the model within 3x of the
+ * one run on the same increments. The goal (docs/models.md#speed): the model within 3x of the
  * built-in. CPU time of the process, the minimum of 7 alternating repetitions of 20000
  * steps each (robust to other load on the machine); the load average is printed. */
 #include <stdio.h>

@@ -43,7 +43,7 @@ static void canonical_chunk(uint64_t path0, long n0, double h, double *w)
     double tmp[CHUNK_STEPS];
     for (int r = 0; r < BLOCK; r++)
         for (int k = 0; k < 3; k++) {
-            slpi_noise_increments(1, path0 + r, (uint32_t)k, h, 0, (uint64_t)n0, CHUNK_STEPS, tmp);
+            slpi_noise_increments(1, path0 + r, (uint32_t)k, h, 0, (uint64_t)n0, CHUNK_STEPS, tmp, NULL);
             for (int n = 0; n < CHUNK_STEPS; n++) w[((size_t)n * 3 + k) * BLOCK + r] = tmp[n];
         }
 }

@@ -202,7 +202,7 @@ static double time_kernel(int N, int nblk, int reps)
     double best = INFINITY, yn;
     for (int r = 0; r < reps; r++) {
         double t = now();
-        slpi_fast_sun_isomp(&u, P, X, X, Y, &yn);
+        slpi_fast_sun_isomp(&u, Y, &yn, P, X, X);
         best = fmin(best, now() - t);
     }
     free(P);

@@ -60,11 +60,11 @@ static double rate(kind k, double budget, double *sink)
             case PORTABLE: slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, 1, 0, 0, done, CHUNK, buf); break;
             case AVX2: slpi_noise_normals_isa(SLPI_NOISE_AVX2, 1, 0, 0, done, CHUNK, buf); break;
             case BOX_MULLER: box_muller(1, done / 2, CHUNK, buf); break;
-            case HIER0: slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf); break;
-            case HIER4: slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf); break;
+            case HIER0: slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf, NULL); break;
+            case HIER4: slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf, NULL); break;
             case STEP:
                 for (size_t n = 0; n < CHUNK; n++) {
-                    slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done + n, 1, buf + n);
+                    slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done + n, 1, buf + n, NULL);
                 }
                 break;
             }

@@ -141,8 +141,8 @@ int main(int argc, char **argv)
     arb_set_d(r, sqrt(nrm));
     _arb_vec_scalar_div(c, c, nalpha, r, PREC);
     arb_clear(r);
-    slpi_ref_zeitlin_synth(X, c, 0, &z, PREC);
-    s.pack(&s, x, X, PREC);
+    slpi_ref_zeitlin_synthesis(X, c, 0, &z, PREC);
+    s.m_pack(&s, x, X, PREC);
     for (int i = 0; i < n; i++)   /* the state comes in as binary64 */
         arb_set_d(x + i, arf_get_d(arb_midref(x + i), ARF_RND_NEAR));
 

@@ -7,15 +7,19 @@ slpi runs, in the same run as quflow:
   - at quflow's stopping rule (tol_scale=step tol=2^-26 = sqrt(eps): quflow's defaults
     without compensated summation; bench/bench-fast-zeitlin.c explains the remaining
     difference of norms), started as quflow starts (warm_start=1: the previous step's
-    increment) and from slpi's Euler predictor (docs/schemes.md#solver);
-  - at its own default (Euler predictor, tol 1e-15), and at the default with
-    predictor=none (the cold start of before the predictor).
-Printed: mean time per step (best of 3 runs of STEPS steps, 1 run from N = 512 with
-fewer steps, STEPS (256/N)^3 but at least 2; slpi's from the `seconds` of the run's JSON
-summary, which leaves out its set-up, the su(N) basis), quflow / slpi, the mean
-iterations, and each final state's error against slpi's default (tol 1e-15, the most
-accurate of them), relative in the max norm: the accuracy that each speed buys. "At
-equal accuracy" compares quflow with the slpi rows whose error is at most quflow's.
+    increment, stacked on slpi's Euler predictor), with warm_start=2 (the last two
+    increments extrapolated) and from the Euler predictor alone (docs/schemes.md#solver);
+  - at its own default (Euler predictor, tol 1e-15), at tol 1e-15 with warm_start=2, and
+    at the default with predictor=none (the cold start of before the predictor).
+Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
+of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 3; quflow's is its process's CPU time over the call, slpi's the CPU time of a run of
+S steps less that of a run of 1 step, over S - 1, which leaves out slpi's set-up, the
+su(N) basis), quflow / slpi, the mean iterations, and each final state's error against its own code's converged solution, relative in the max
+norm: slpi's rows against slpi's default (tol 1e-15), quflow's against quflow run with
+eps in place of sqrt(eps) in its rule (the two codes' solutions differ by more than
+either solver's error: quflow b0e6589's Poisson solve is not slpi's Delta_N^-1, one step
+at tol 1e-14 already differs by 2.4e-7 relative at N = 32). "At equal accuracy" marks
+the slpi rows whose error is at most quflow's.
 
 quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/quflow
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
@@ -33,6 +37,7 @@ slpi command, default build/slpi)
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -87,37 +92,55 @@ def matrix(x, N):
 def best(f, runs=3):
     t = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = f()
-        t.append(time.perf_counter() - t0)
+        t.append(time.process_time() - t0)
     return min(t), out
 
 
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def slpi_run(keys):
-    """A run of the slpi command: (stepping seconds from its JSON summary, which leave out
-    the set-up, mean iterations, final state)."""
+    """A run of the slpi command: (its CPU seconds, mean iterations, first and final
+    state)."""
     with tempfile.TemporaryDirectory() as d:
         args = [SLPI, "run", "-q", "--hex", "-o", d + "/t.tsv", "--json", d + "/s.json"]
         args += [f"{k}={v}" for k, v in keys.items()]
+        c0 = child_cpu()
         subprocess.run(args, check=True)
+        cpu = child_cpu() - c0
         js = json.load(open(d + "/s.json"))
         rows = [l.split("\t") for l in open(d + "/t.tsv") if not l.startswith("#")]
         x = [np.array([float.fromhex(v) for v in r[2:2 + keys["N"] ** 2]]) for r in (rows[1], rows[-1])]
-    return js["seconds"], js["mean_iterations"], x
+    return cpu, js["mean_iterations"], x
+
+
+def slpi_steps(keys, steps):
+    """CPU seconds of steps - 1 steps (a run of `steps` less a run of 1), mean iterations
+    of the long run and its final state."""
+    c1 = slpi_run(dict(keys, steps=1, output_every=1))[0]
+    c, its, x = slpi_run(dict(keys, steps=steps, output_every=steps))
+    return c - c1, its, x
 
 
 QUFLOW_RULE = dict(tol_scale="step", tol="0x1p-26")
 CASES = (("quflow's rule, warm start  ", dict(QUFLOW_RULE, warm_start=1)),
+         ("quflow's rule, warm_start=2", dict(QUFLOW_RULE, warm_start=2)),
          ("quflow's rule, predictor   ", QUFLOW_RULE),
          ("default (tol 1e-15)        ", {}),
+         ("tol 1e-15, warm_start=2    ", dict(warm_start=2)),
          ("default, predictor=none    ", dict(predictor="none")))
 
 
 def main():
     sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
-    print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise; load {os.getloadavg()[0]:.1f}")
+    print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
+          f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
     for N in sizes:
-        steps = STEPS if N <= 256 else max(2, int(STEPS * (256 / N) ** 3))
+        steps = max(3, round(STEPS * (256 / N) ** 2))
         runs = 3 if N <= 256 else 1
         keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=steps,
                     output_every=steps)
@@ -126,13 +149,16 @@ def main():
         isomp_fixedpoint(W0.copy(), H * hb, steps=1)  # compile (numba) outside the timing
         stats = {"iterations": 0.0}  # quflow fills a non-empty dict only
         tq, Wq = best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, stats=stats), runs)
+        # quflow's own converged solution: its rule with eps in place of sqrt(eps)
+        tight = np.finfo(float).eps * H * np.linalg.norm(W0, np.inf)
+        Wqt = isomp_fixedpoint(W0.copy(), H * hb, steps=steps, tol=tight, maxit=50)
         res = []
         for name, extra in CASES:
-            ts, its, x = min((slpi_run(dict(keys, **extra)) for _ in range(runs)), key=lambda r: r[0])
-            res.append((name, ts, its, matrix(x[1], N)))
-        Wref = res[2][3]
+            ts, its, x = min((slpi_steps(dict(keys, **extra), steps) for _ in range(runs)), key=lambda r: r[0])
+            res.append((name, ts * steps / (steps - 1), its, matrix(x[1], N)))
+        Wref = res[3][3]
         scale = np.abs(Wref).max()
-        eq = np.abs(Wq - Wref).max() / scale
+        eq = np.abs(Wq - Wqt).max() / scale
         row = [f"N={N:4d}, {steps} steps: quflow {1e3 * tq / steps:9.3f} ms/step  mean iterations "
                f"{stats['iterations']:.2f}  error {eq:.1e}"]
         for name, ts, its, W in res:

@@ -132,7 +132,7 @@ int slpi_cli_noise(int argc, char **argv)
             break;
         case 'r':
             shape_given = 1;
-            if (slpi_parse_int("--refine", optarg, 0, 40, &hd.refine, &err)) return noise_bad(&err);
+            if (slpi_parse_int("--refine", optarg, 0, SLPI_NOISE_MAX_REFINE, &hd.refine, &err)) return noise_bad(&err);
             break;
         case 't':
             shape_given = 1;

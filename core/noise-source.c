@@ -20,8 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Largest `refine` accepted: 2^40 fine draws per step is already beyond any study. */
-#define NOISE_MAX_REFINE 40
 /* Steps generated at once per component. */
 #define NOISE_BLOCK 64
 
@@ -36,14 +34,17 @@ struct slpi_noise_source {
 };
 
 /* Generate the block of steps that starts at n (component-major). */
-static void source_fill_block(slpi_noise_source *s, long n)
+static int source_fill_block(slpi_noise_source *s, long n, slpi_error *err)
 {
     long nb = s->steps - n < NOISE_BLOCK ? s->steps - n : NOISE_BLOCK;
-    for (int k = 0; k < s->M; k++)
-        slpi_noise_increments(s->seed, s->path, (uint32_t)k, s->h, s->refine, (uint64_t)n,
-                              (size_t)nb, s->block + (size_t)k * NOISE_BLOCK);
+    for (int k = 0; k < s->M; k++) {
+        int rc = slpi_noise_increments(s->seed, s->path, (uint32_t)k, s->h, s->refine, (uint64_t)n, (size_t)nb,
+                                       s->block + (size_t)k * NOISE_BLOCK, err);
+        if (rc != SLPI_OK) return rc;
+    }
     s->b0 = n;
     s->nb = nb;
+    return SLPI_OK;
 }
 
 static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
@@ -101,10 +102,10 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
     } else if (p->path >> 32) {
         rc = slpi_error_set(err, SLPI_EINPUT, "path=%llu: paths are numbered 0..2^32-1",
                             (unsigned long long)p->path);
-    } else if (p->refine < 0 || p->refine > NOISE_MAX_REFINE
-               || (uint64_t)p->steps > (UINT64_C(1) << (62 - p->refine))) {
+    } else if (p->refine < 0 || p->refine > SLPI_NOISE_MAX_REFINE
+               || (uint64_t)p->steps >= (UINT64_C(1) << (62 - p->refine))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "refine=%d: must be 0..%d with steps*2^refine "
-                            "< 2^62", p->refine, NOISE_MAX_REFINE);
+                            "< 2^62", p->refine, SLPI_NOISE_MAX_REFINE);
     } else if (s->truncate && !(p->h < 1)) {
         rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (docs/noise.md#truncation: "
                             "A_1 = 0), got h=%g", p->h);
@@ -137,7 +138,8 @@ int slpi_noise_source_step(slpi_noise_source *s, long n, double *dW, slpi_error 
     if (s->file) {
         for (int k = 0; k < s->M; k++) dW[k] = s->file[(size_t)n * (size_t)s->M + (size_t)k];
     } else if (s->M > 0) {
-        if (n < s->b0 || n >= s->b0 + s->nb) source_fill_block(s, n);
+        int rc = n < s->b0 || n >= s->b0 + s->nb ? source_fill_block(s, n, err) : SLPI_OK;
+        if (rc != SLPI_OK) return rc;
         for (int k = 0; k < s->M; k++) dW[k] = s->block[(size_t)k * NOISE_BLOCK + (size_t)(n - s->b0)];
     }
     if (s->truncate) {
@@ -163,15 +165,17 @@ void slpi_noise_source_close(slpi_noise_source *s)
 long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
                      uint64_t first, size_t count, double D)
 {
+    if (M < 0) return -1;
     double *col = count > 1 ? malloc(count * sizeof *col) : NULL;
     if (count > 1 && !col) return -1;
     for (int k = 0; k < M; k++) {
-        if (count == 1) {
-            slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, 1, out + k);
-            continue;
+        if (slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, count == 1 ? out + k : col, NULL)
+            != SLPI_OK) {
+            free(col);
+            return -1;
         }
-        slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, col);
-        for (size_t i = 0; i < count; i++) out[i * (size_t)M + (size_t)k] = col[i];
+        if (count > 1)
+            for (size_t i = 0; i < count; i++) out[i * (size_t)M + (size_t)k] = col[i];
     }
     free(col);
     return slpi_noise_clip(out, count * (size_t)M, D);

@@ -667,9 +667,28 @@ static void noise_pair_sums(const double *in, size_t m, double *out)
     }
 }
 
-void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                           int refine, uint64_t first, size_t count, double *out)
+/* The arguments of slpi_noise_increments (slpi.h states the rules). */
+static int noise_args_check(double h, int refine, uint64_t first, size_t count, const double *out, slpi_error *err)
 {
+    const char *who = "slpi_noise_increments";
+    if (!(h > 0 && h <= 1e6))   /* also NaN */
+        return slpi_error_set(err, SLPI_EINPUT, "%s: h=%g: the step size must be finite and in (0, 1e6]", who, h);
+    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: refine=%d: out of range [0, %d]", who, refine,
+                              SLPI_NOISE_MAX_REFINE);
+    if (count > 0 && !out) return slpi_error_set(err, SLPI_EINPUT, "%s: out is NULL for %zu increments", who, count);
+    const uint64_t lim = UINT64_C(1) << (62 - refine);
+    if (first >= lim || (uint64_t)count >= lim - first)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
+                              "must be below 2^62", who, (unsigned long long)first, count, refine);
+    return SLPI_OK;
+}
+
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err)
+{
+    int rc = noise_args_check(h, refine, first, count, out, err);
+    if (rc != SLPI_OK) return rc;
     const double sigma = sqrt(ldexp(h, -refine));
     const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
     const int outer = refine - inner;
@@ -683,7 +702,7 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
     if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
         slpi_noise_normals(seed, path, component, first, count, out);
         noise_scale(out, count, sigma);
-        return;
+        return SLPI_OK;
     }
     while (j < end) {
         const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
@@ -712,6 +731,7 @@ void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, dou
             root = 0;
         }
     }
+    return SLPI_OK;
 }
 
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,

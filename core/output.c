@@ -14,12 +14,14 @@
  *     as it was, and concurrent writers to one PATH each rename a whole file (the last
  *     one wins; no interleaving). slpi_output_abort removes only that temporary file.
  *     slpi_output_publish renames early and keeps writing into the published file
- *     (a streamed output whose valid prefix must be visible: checkpointed runs).
+ *     (a streamed output whose valid prefix must be visible: checkpointed runs), which
+ *     it locks (fcntl(2), whole file) for the rest of the run.
  *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add); only
  *     SIGKILL or a crash can leave one behind.
  *   - SLPI_OUTPUT_UPDATE opens an existing regular file for update in place (resuming
  *     a checkpointed run), under an exclusive fcntl(2) lock that a second writer is
- *     refused; abort leaves it as it is.
+ *     refused, be it another resumer or the run that wrote the checkpoint and still
+ *     writes (its published output is locked); abort leaves it as it is.
  * Every failure is reported as "PATH: what: strerror" and is an error of the command
  * (SLPI_EINPUT): a lost report is never an exit 0.
  *
@@ -251,6 +253,9 @@ int slpi_output_publish(slpi_output *o, slpi_error *err)
 {
     if (!o->tmp) return SLPI_OK;
     int rc = flush_out(o, err);
+    /* the published file stays locked until this process closes it: a --resume of its
+     * checkpoint (SLPI_OUTPUT_UPDATE) is refused while this writer lives */
+    if (rc == SLPI_OK && lock_whole(fileno(o->f)) != 0) rc = fail(err, o->path, "cannot lock the output");
     if (rc == SLPI_OK && rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
     if (rc != SLPI_OK) return rc;
     pending_drop(o->pending);

@@ -444,7 +444,7 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (unhandled key)", k->name);
 }
 
-int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
+static int set_key(slpi_problem *p, const char *key, const char *value, slpi_error *err)
 {
     int rc;
     if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
@@ -502,6 +502,21 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
+}
+
+/* A time grid given as T or level is resolved into (h, steps) by slpi_problem_finish: a
+ * key that changes the grid (T, level, h, steps, or a reset of defaults) while T or level
+ * is in force makes the paths' create refuse the problem until it is finished again
+ * (slpi_problem_check_finished); other keys leave a finished problem finished. */
+int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
+{
+    double T = p->T, h = p->h;
+    long steps = p->steps;
+    int level = p->level;
+    int rc = set_key(p, key, value, err);
+    if (rc == SLPI_OK && (T != p->T || h != p->h || steps != p->steps || level != p->level))
+        p->unfinished = p->T > 0 || p->level >= 0;
+    return rc;
 }
 
 /* Keys that reset defaults must be applied before the others: preset, scheme, system
@@ -689,6 +704,15 @@ static int check_all_ranges(const slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+/* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
+int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err)
+{
+    if (p->unfinished && (p->T > 0 || p->level >= 0))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: T=%.17g, level=%d not resolved: call slpi_problem_finish after "
+                              "the last key (it turns T and level into h and steps)", who, p->T, p->level);
+    return SLPI_OK;
+}
+
 /* A model's applicability, scheme by scheme (docs/models.md#schemes): ISOMP and SVI need a
  * matrix algebra with an invariant pairing (not se3); the SVI-SO3 vector form is for so3
  * only, the SVI-LP form for the matrix algebras; TMK, RKMK-Heun, IM and TRAP need the
@@ -751,11 +775,6 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->svi_c != 0.25 && p->svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->svi_c);
-    if (p->scheme == SLPI_SCHEME_SVI && p->svi_c == -0.25 &&
-        p->system != SLPI_SYS_RIGID_BODY && p->system != SLPI_SYS_HEAVY_TOP)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "svi_c=-0.25 is defined only for the SO(3) vector forms (rigid-body, heavy-top), not %s",
-                              sys);
     if (p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_AUTO) {
         int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
                : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_MODEL
@@ -766,8 +785,18 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
                                   e_svi_form[p->svi_form], what[p->svi_form], sys,
                                   p->system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
-        if (p->svi_form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for svi_form=so3 or sd");
+    }
+    /* The SVI form in force (slpi_registry_svi_form, the one rule) and what it admits. */
+    if (p->scheme == SLPI_SCHEME_SVI) {
+        slpi_svi_form form = slpi_registry_svi_form(p);
+        if (form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
+            return slpi_error_set(err, SLPI_EINPUT, "svi_output=node exists only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+        if (form == SLPI_SVI_FORM_LP && p->system == SLPI_SYS_RIGID_BODY && p->rb.track_R)
+            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:
@@ -830,7 +859,9 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
                                   p->T, p->h, n);
         p->steps = (long)r;
     }
-    return slpi_problem_validate(p, err);
+    int rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK) p->unfinished = 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------ shape */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/expr.h"
 
 static const char *const system_names[SLPI_SYS_COUNT] = {
     "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler",
@@ -101,6 +102,21 @@ int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
     for (int i = 0; i < SLPI_SCHEME_COUNT; i++)
         if (strcmp(name, scheme_names[i]) == 0) { *out = (slpi_scheme_id)i; return 0; }
     return -1;
+}
+
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
+{
+    if (p->svi_form != SLPI_SVI_FORM_AUTO) return p->svi_form;
+    if (p->system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
+    if (p->system == SLPI_SYS_MODEL) {   /* a model on so3 takes the SO(3) vector form */
+        slpi_algebra a;
+        slpi_error err;
+        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &err) == SLPI_OK &&
+            a.kind == SLPI_ALGEBRA_SO3)
+            return SLPI_SVI_FORM_SO3;
+    }
+    if (p->system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
+    return SLPI_SVI_FORM_LP;
 }
 
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)

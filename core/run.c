@@ -16,7 +16,8 @@
  * its new bytes is added to a running FNV-1a digest, and the path's exact state, the
  * counters and the output length are written atomically. Resuming checks that the
  * problem (its slpi_problem_write text), path, hex flag and the output's first
- * out_bytes bytes are those of the checkpoint, truncates the output there and
+ * out_bytes bytes are those of the checkpoint and loads the state, and only then (a
+ * refused resume leaves the output as it was) truncates the output there and
  * continues with the next step, so the finished output is byte-identical to an
  * uninterrupted run. Noise needs no state: step n's increments are a function of n. */
 #include <errno.h>
@@ -188,13 +189,14 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *op
     } else if (digest_output(fd, &cs->digest, &cs->upto, c.out_bytes) != 0 || cs->digest != c.out_digest) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes are not those the checkpoint %s recorded", oname,
                             c.out_bytes, file);
+    } else if (ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
+                            c.ntokens, ops->name);
     } else if (ftruncate(fd, (off_t)c.out_bytes) != 0 || lseek(fd, (off_t)c.out_bytes, SEEK_SET) < 0) {
+        /* last: the checkpoint is valid in every part before the output is touched */
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot truncate to %ld bytes: %s", oname, c.out_bytes,
                             strerror(errno));
     }
-    if (rc == SLPI_OK && ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
-                            c.ntokens, ops->name);
     if (rc == SLPI_OK) {
         const char *const *names = res->diag_name;
         int nd = res->ndiag;

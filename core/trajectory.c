@@ -82,16 +82,40 @@ static int parse_cell(char *s, double *mid, double *rad)
     return r && (slpi_parse_binary64(r, rad) != 0 || *rad < 0) ? -1 : 0;
 }
 
+/* realloc that keeps *p on failure: 0, or -1 (out of memory). */
+static int grow(void *p, size_t bytes)
+{
+    void *q = realloc(*(void **)p, bytes ? bytes : 1);
+    if (!q) return -1;
+    *(void **)p = q;
+    return 0;
+}
+
 static int push_header(slpi_traj *t, const char *line)
 {
     const char *eq = strchr(line, '=');
     if (!eq) return 0;   /* a free comment line */
-    t->head_key = realloc(t->head_key, (size_t)(t->nhead + 1) * sizeof(char *));
-    t->head_val = realloc(t->head_val, (size_t)(t->nhead + 1) * sizeof(char *));
-    t->head_key[t->nhead] = strndup(line, (size_t)(eq - line));
-    t->head_val[t->nhead] = strdup(eq + 1);
+    if (grow(&t->head_key, (size_t)(t->nhead + 1) * sizeof(char *)) ||
+        grow(&t->head_val, (size_t)(t->nhead + 1) * sizeof(char *)))
+        return -1;
+    char *k = strndup(line, (size_t)(eq - line)), *v = strdup(eq + 1);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    t->head_key[t->nhead] = k;
+    t->head_val[t->nhead] = v;
     t->nhead++;
     return 0;
+}
+
+/* An allocation that failed while reading line `lineno`, named as such (not as the
+ * end of the file: a 2.2 GB line once read as 'no column line'). */
+static int out_of_memory(const char *path, long lineno, slpi_error *err)
+{
+    return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: out of memory reading the file (a line or a file larger "
+                          "than the memory this process may use)", path, lineno);
 }
 
 int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
@@ -105,7 +129,7 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
     long lineno = 0, rows_cap = 0;
     int rc = SLPI_OK, cells_cap = 0;
     char **cells = NULL;
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    while ((errno = 0, len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (len == 0 || line[len - 1] != '\n') {
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated line (file ends without a newline)",
@@ -134,7 +158,10 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
         if (line[0] == '#') {
             const char *s = line + 1;
             while (*s == ' ') s++;
-            push_header(t, s);
+            if (push_header(t, s) != 0) {
+                rc = out_of_memory(path, lineno, err);
+                break;
+            }
             continue;
         }
         /* split on tabs (as many cells as the line holds: su(64) rows have > 4096) */
@@ -143,19 +170,29 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
         for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
             if (n == cells_cap) {
                 cells_cap = cells_cap ? 2 * cells_cap : 64;
-                cells = realloc(cells, (size_t)cells_cap * sizeof *cells);
+                if (grow(&cells, (size_t)cells_cap * sizeof *cells)) {
+                    rc = out_of_memory(path, lineno, err);
+                    break;
+                }
             }
             cells[n++] = c;
         }
+        if (rc != SLPI_OK) break;
         if (t->ncols == 0 && t->col == NULL) {
             if (n < 2 || strcmp(cells[0], "step") != 0 || strcmp(cells[1], "t") != 0) {
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: expected the column line 'step<TAB>t<TAB>...'",
                                     path, lineno);
                 break;
             }
-            t->ncols = n - 2;
             t->col = calloc((size_t)(n > 2 ? n - 2 : 1), sizeof(char *));
-            for (int i = 2; i < n; i++) t->col[i - 2] = strdup(cells[i]);
+            if (!t->col) {
+                rc = out_of_memory(path, lineno, err);
+                break;
+            }
+            t->ncols = n - 2;
+            for (int i = 2; i < n && rc == SLPI_OK; i++)
+                if (!(t->col[i - 2] = strdup(cells[i]))) rc = out_of_memory(path, lineno, err);
+            if (rc != SLPI_OK) break;
             continue;
         }
         if (n != t->ncols + 2) {
@@ -165,9 +202,12 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
         }
         if (t->nrows == rows_cap) {
             rows_cap = rows_cap ? 2 * rows_cap : 64;
-            t->step = realloc(t->step, (size_t)rows_cap * sizeof(long));
-            t->mid = realloc(t->mid, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
-            t->rad = realloc(t->rad, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double));
+            if (grow(&t->step, (size_t)rows_cap * sizeof(long)) ||
+                grow(&t->mid, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double)) ||
+                grow(&t->rad, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double))) {
+                rc = out_of_memory(path, lineno, err);
+                break;
+            }
         }
         long step;
         if (slpi_parse_long("", cells[0], 0, LONG_MAX, &step, NULL) != SLPI_OK
@@ -186,6 +226,7 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
         if (rc != SLPI_OK) break;
         t->nrows++;
     }
+    if (rc == SLPI_OK && len < 0 && errno == ENOMEM) rc = out_of_memory(path, lineno + 1, err);
     free(line);
     free(cells);
     if (rc == SLPI_OK && ferror(f)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);

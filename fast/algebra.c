@@ -6,7 +6,7 @@
 #include "fast/algebra.h"
 #include "fast/fast.h"
 
-int slpi_fast_algebra_dim(const slpi_fast *f) { return f->sys.cdim; }
+int slpi_fast_algebra_dim(const slpi_fast *f) { return f->sys.dim; }
 
 int slpi_fast_matrix_dim(const slpi_fast *f) { return f->sys.mdim; }
 
@@ -32,7 +32,7 @@ void slpi_fast_coad(const slpi_fast *f, double *out, const double *xi, const dou
 
 int slpi_fast_gradient_sum(const slpi_fast *f, double *xi, const double *delta, const double *mu)
 {
-    double tmp[64], *t = f->sys.cdim <= 64 ? tmp : malloc(sizeof(double) * (size_t)f->sys.cdim);
+    double tmp[64], *t = f->sys.dim <= 64 ? tmp : malloc(sizeof(double) * (size_t)f->sys.dim);
     if (!t) return SLPI_ENUMERIC;
     slpi_fast_gen_sum(&f->sys, xi, t, delta, mu);
     if (t != tmp) free(t);
@@ -41,7 +41,7 @@ int slpi_fast_gradient_sum(const slpi_fast *f, double *xi, const double *delta, 
 
 void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delta, const double *Y)
 {
-    f->sys.m_psi(&f->sys, Psi, delta, Y);
+    f->sys.m_gen_sum(&f->sys, Psi, delta, Y);
 }
 
 slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,

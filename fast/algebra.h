@@ -9,7 +9,7 @@
 #include "slpi.h"
 #include "fast/vec3.h"
 
-/* Doubles of an algebra element / of mu (cdim) and of one matrix in the system's private
+/* Doubles of an algebra element / of mu (dim) and of one matrix in the system's private
  * matrix representation (mdim; 0 when the system has no matrix form). */
 int slpi_fast_algebra_dim(const slpi_fast *f);
 int slpi_fast_matrix_dim(const slpi_fast *f);

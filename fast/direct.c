@@ -12,28 +12,29 @@ typedef struct {
     double *mu, *mnew, *arg, *xi, *v, *vn, *tmp;
 } direct_work;
 
-static int direct_create(slpi_fast *f, slpi_error *err, int trap)
+static int direct_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
-    const char *name = trap ? "trap-direct" : "im-direct";
+    const char *name = slpi_scheme_name(p->scheme);
     if (!s->coad)
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
                               "(docs/systems.md#applicability)", name, s->name);
-    if (f->p.solver != SLPI_SOLVER_FIXED_POINT)
+    if (p->solver != SLPI_SOLVER_FIXED_POINT)
         return slpi_error_set(err, SLPI_EINPUT, "%s: the double path solves by fixed-point "
                               "iteration only (solver=fixed-point)", name);
-    int d = s->cdim;
+    return SLPI_OK;
+}
+
+static int direct_init(slpi_fast *f, slpi_error *err)
+{
+    int d = f->sys.dim;
     double *buf = slpi_fast_work_new(f, sizeof(direct_work), 7 * (size_t)d, err);
     if (!buf) return err->code;
     direct_work *w = f->work;
-    w->trap = trap;
+    w->trap = f->p.scheme == SLPI_SCHEME_TRAP_DIRECT;
     w->mu = buf; w->mnew = buf + d; w->arg = buf + 2 * d; w->xi = buf + 3 * d;
     w->v = buf + 4 * d; w->vn = buf + 5 * d; w->tmp = buf + 6 * d;
     return SLPI_OK;
 }
-
-static int im_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 0); }
-static int trap_create(slpi_fast *f, slpi_error *err) { return direct_create(f, err, 1); }
 
 /* out = V(mu) = ad*_{sum delta_k xi_k(mu)} mu */
 static void field(const slpi_fast_system *s, const double *delta, const double *mu, double *out,
@@ -43,23 +44,24 @@ static void field(const slpi_fast_system *s, const double *delta, const double *
     s->coad(s, out, w->xi, mu);
 }
 
-static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     direct_work *w = f->work;
-    int d = s->cdim;
+    int d = s->dim;
     memcpy(w->mu, x, sizeof *x * (size_t)d);
-    if (w->trap) field(s, f->delta, x, w->vn, w);
+    if (w->trap) field(s, delta, x, w->vn, w);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
         if (w->trap) {
-            field(s, f->delta, w->mu, w->v, w);
+            field(s, delta, w->mu, w->v, w);
             for (int i = 0; i < d; i++) w->mnew[i] = x[i] + 0.5 * (w->vn[i] + w->v[i]);
         } else {
             for (int i = 0; i < d; i++) w->arg[i] = 0.5 * (x[i] + w->mu[i]);
-            field(s, f->delta, w->arg, w->v, w);
+            field(s, delta, w->arg, w->v, w);
             for (int i = 0; i < d; i++) w->mnew[i] = x[i] + w->v[i];
         }
         double dm = slpi_fast_maxdiff(w->mnew, w->mu, d);
@@ -73,8 +75,8 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, slpi_step_info *inf
 }
 
 const slpi_fast_scheme slpi_fast_scheme_im_direct = {
-    SLPI_SCHEME_IM_DIRECT, 1e-15, 100, im_create, direct_step,
+    SLPI_SCHEME_IM_DIRECT, direct_check, direct_step, direct_init,
 };
 const slpi_fast_scheme slpi_fast_scheme_trap_direct = {
-    SLPI_SCHEME_TRAP_DIRECT, 1e-15, 100, trap_create, direct_step,
+    SLPI_SCHEME_TRAP_DIRECT, direct_check, direct_step, direct_init,
 };

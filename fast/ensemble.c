@@ -73,9 +73,9 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
         c->Iinv[i] = p->rb.h0_scale / p->rb.inertia[i];
     }
     c->amp = p->rb.amp;
-    c->c = p->svi_c == 0 ? 0.25 : p->svi_c;
-    c->pol.tol = p->tol > 0 ? p->tol : 1e-15;
-    c->pol.maxit = p->maxit > 0 ? p->maxit : p->scheme == SLPI_SCHEME_SVI ? 200 : 100;
+    c->c = p->svi_c;
+    c->pol.tol = p->tol;            /* core's defaults per scheme (core/problem.c) */
+    c->pol.maxit = p->maxit;
     c->pol.fixed_iters = p->fixed_iters;
     c->pol.on_cap = p->on_cap;
     c->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;

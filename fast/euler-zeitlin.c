@@ -33,7 +33,7 @@ typedef struct {
     cplx *X, *P;             /* scratch for the coordinate operations */
 } ez_ctx;
 
-static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->ctx; }
+static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->data; }
 
 static double ez_a(const ez_ctx *c, int alpha)
 {
@@ -51,43 +51,43 @@ static void ez_weights(ez_ctx *c, const double *delta, double *cached)
 }
 
 /* Psi = eta_0 Delta^{-1} Y + sum_k delta_k B_k(Y). */
-static void ez_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
+static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N;
     size_t NN = (size_t)N * N;
-    slpi_fast_zeitlin_poisson(&c->z, delta[0], Y, Psi);
+    slpi_fast_zeitlin_poisson(Psi, Y, delta[0], &c->z);
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
         ez_weights(c, delta, c->weta);
-        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, Y, Psi);
+        slpi_fast_zeitlin_modal(Psi, c->w, Y, c->lmin, &c->z);
         return;
     }
     if (memcmp(c->leta, delta + 1, (size_t)c->M * sizeof *delta) != 0) {
         ez_weights(c, delta, c->weta);
         memcpy(c->leta, delta + 1, (size_t)c->M * sizeof *delta);
         memset(c->lfield, 0, NN * sizeof *c->lfield);
-        slpi_fast_zeitlin_modal(&c->z, c->lmin, c->w, NULL, c->lfield);
+        slpi_fast_zeitlin_modal(c->lfield, c->w, NULL, c->lmin, &c->z);
     }
     for (size_t i = 0; i < NN; i++) Psi[i] += c->lfield[i];
 }
 
 /* xi_k = -B_k: the generator of component k evaluated at the matrix X, into P. */
-static void ez_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *P)
+static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *P)
 {
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N;
     size_t NN = (size_t)N * N;
     if (k == 0) {
-        slpi_fast_zeitlin_poisson(&c->z, -1.0, X, P);
+        slpi_fast_zeitlin_poisson(P, X, -1.0, &c->z);
         return;
     }
     memset(P, 0, NN * sizeof *P);
     int alpha = c->lmin * c->lmin - 1 + k - 1;
     double coef = ez_a(c, alpha);
-    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coef(&c->z, alpha, X);
+    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coeff(X, alpha, &c->z);
     else if (derivative) coef = 0.0;
-    slpi_fast_zeitlin_add_mode(&c->z, alpha, coef, P);
+    slpi_fast_zeitlin_add_mode(P, alpha, coef, &c->z);
 }
 
 /* X0 = sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
@@ -95,8 +95,8 @@ static int ez_initial_map(const slpi_fast_system *s, double *x, const double *om
 {
     ez_ctx *c = ez_of(s);
     (void)err;
-    slpi_fast_zeitlin_synthesis(&c->z, om, c->X);
-    slpi_fast_sun_pack(c->u.N, c->X, x);
+    slpi_fast_zeitlin_synthesis(c->X, om, &c->z);
+    slpi_fast_sun_pack(x, c->X, c->u.N);
     return SLPI_OK;
 }
 
@@ -104,7 +104,7 @@ static double ez_h0(ez_ctx *c, const cplx *X)
 {
     int N = c->u.N;
     double h = 0;
-    slpi_fast_zeitlin_poisson(&c->z, 1.0, X, c->P);
+    slpi_fast_zeitlin_poisson(c->P, X, 1.0, &c->z);
     for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
     return -0.5 * h;
 }
@@ -116,19 +116,19 @@ static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
-    slpi_fast_sun_unpack(N, x, c->X);
+    slpi_fast_sun_unpack(c->X, x, N);
     double h = ez_h0(c, c->X);
     slpi_diag_add(d, "H0", h);
     if (X0) {
-        slpi_fast_sun_unpack(N, x0, X0);
+        slpi_fast_sun_unpack(X0, x0, N);
         double h0 = ez_h0(c, X0);
         slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_fast_sun_diagnostics(&c->u, c->X, X0, 0, d);
+    slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, 0);
     free(X0);
 }
 
-static void ez_free(slpi_fast_system *s)
+static void ez_clear(slpi_fast_system *s)
 {
     ez_ctx *c = ez_of(s);
     if (!c) return;
@@ -142,7 +142,7 @@ static void ez_free(slpi_fast_system *s)
     free(c->X);
     free(c->P);
     free(c);
-    s->ctx = NULL;
+    s->data = NULL;
 }
 
 int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -171,14 +171,14 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
 
     ez_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
-    s->ctx = c;
-    s->free_ctx = ez_free;
-    int rc = slpi_fast_sun_init(&c->u, N, ez_psi, ez_generator, err);
+    s->data = c;
+    s->clear = ez_clear;
+    int rc = slpi_fast_sun_init(&c->u, N, ez_m_gen_sum, ez_gen, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
     if (rc == SLPI_OK && p->ez.noise != SLPI_EZ_NOISE_NONE)
         rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
     if (rc) {
-        ez_free(s);
+        ez_clear(s);
         return rc;
     }
     size_t NN = (size_t)N * N;
@@ -194,7 +194,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->X = malloc(NN * sizeof *c->X);
     c->P = malloc(NN * sizeof *c->P);
     if (!c->a || !c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P) {
-        ez_free(s);
+        ez_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
     /* NaN increments: the first evaluation always fills the caches */
@@ -205,7 +205,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     }
 
     s->name = "euler-zeitlin";
-    s->dim = s->cdim = N * N;
+    s->state_dim = s->dim = N * N;
     s->M = M;
     s->initial_map = ez_initial_map;
     s->diagnostics = ez_diagnostics;

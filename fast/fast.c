@@ -28,7 +28,8 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
     /* applicability, ranges and cross-key rules live in one place: core/problem.c */
-    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
+    if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
+        return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
     slpi_fast *f = calloc(1, sizeof *f);
@@ -37,23 +38,23 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     f->scheme = sch;
     int rc = ctor(&f->sys, p, err);
     if (rc == SLPI_OK) {
-        f->pol.tol = p->tol > 0 ? p->tol : sch->default_tol;
-        f->pol.maxit = p->maxit > 0 ? p->maxit : sch->default_maxit;
+        f->pol.tol = p->tol;            /* core's defaults per scheme (core/problem.c) */
+        f->pol.maxit = p->maxit;
         f->pol.fixed_iters = p->fixed_iters;
         f->pol.on_cap = p->on_cap;
         f->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
-        if (f->sys.dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
+        if (f->sys.state_dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
-                                "core's layout says %d and %d", f->sys.name, f->sys.dim, f->sys.M,
+                                "core's layout says %d and %d", f->sys.name, f->sys.state_dim, f->sys.M,
                                 slpi_problem_state_dim(p), slpi_problem_noise_count(p));
-        else if (f->sys.dim != f->sys.cdim && p->scheme != SLPI_SCHEME_SVI)
+        else if (f->sys.state_dim != f->sys.dim && p->scheme != SLPI_SCHEME_SVI)
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
                                 "with svi", f->sys.name);
     }
     if (rc == SLPI_OK) {
         f->delta = calloc((size_t)f->sys.M + 1, sizeof *f->delta);
-        rc = f->delta ? sch->create(f, err)
-                    : slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
+        rc = !f->delta ? slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory")
+             : sch->check(&f->sys, p, err) == SLPI_OK ? sch->init(f, err) : err->code;
     }
     if (rc != SLPI_OK) {
         slpi_fast_free(f);
@@ -72,7 +73,7 @@ void slpi_fast_free(slpi_fast *f)
 {
     if (!f) return;
     slpi_fast_work_free(f);
-    if (f->sys.free_ctx) f->sys.free_ctx(&f->sys);
+    if (f->sys.clear) f->sys.clear(&f->sys);
     free(f->delta);
     free(f);
 }
@@ -92,7 +93,7 @@ static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, dou
         free(c);
     }
     if (rc) return rc;
-    if (!slpi_fast_all_finite(x, sys->dim))
+    if (!slpi_fast_all_finite(x, sys->state_dim))
         return slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf", sys->name);
     return SLPI_OK;
 }
@@ -111,7 +112,7 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
     memset(&sys, 0, sizeof sys);
     int rc = system_ctor[p->system](&sys, p, err);
     if (rc == SLPI_OK) rc = initial_state(&sys, p, x, err);
-    if (sys.free_ctx) sys.free_ctx(&sys);
+    if (sys.clear) sys.clear(&sys);
     return rc;
 }
 
@@ -120,12 +121,12 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     memset(info, 0, sizeof *info);
     f->delta[0] = f->p.h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
-    if (!slpi_fast_all_finite(x, f->sys.dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
+    if (!slpi_fast_all_finite(x, f->sys.state_dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
         info->status = SLPI_STEP_INVALID;
         info->residual = NAN;
     } else {
-        info->status = f->scheme->step(f, x, info);
-        if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.dim))
+        info->status = f->scheme->step(f, x, f->delta, info);
+        if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.state_dim))
             info->status = SLPI_STEP_DIVERGED;
     }
     f->steps++;
@@ -192,10 +193,10 @@ void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
         s->gen_sum(s, xi, delta, mu);
         return;
     }
-    for (int i = 0; i < s->cdim; i++) xi[i] = 0;
+    for (int i = 0; i < s->dim; i++) xi[i] = 0;
     for (int k = 0; k <= s->M; k++) {
         if (delta[k] == 0) continue;
         s->gen(s, k, tmp, mu);
-        for (int i = 0; i < s->cdim; i++) xi[i] += delta[k] * tmp[i];
+        for (int i = 0; i < s->dim; i++) xi[i] += delta[k] * tmp[i];
     }
 }

@@ -2,7 +2,7 @@
  * table every system file fills, the scheme table, the solver policy (docs/schemes.md#solver) and
  * the shared dense kernels. Not installed; only the fast/ sources and tests include it.
  *
- * COORDINATES (docs/conventions.md#pairing, docs/conventions.md#sde). A system integrates the first `cdim` doubles of the
+ * COORDINATES (docs/conventions.md#pairing, docs/conventions.md#sde). A system integrates the first `dim` doubles of the
  * core state layout (slpi.h, slpi_problem_state_dim), called mu. Algebra elements
  * (gradients xi, TMK/RKMK unknowns sigma) are stored as coefficients in the SAME basis
  * as mu, and `gen` returns the coefficients of the system's gradient (Frobenius or dot,
@@ -25,7 +25,7 @@
  * maps p->system to it. Fill the coordinate ops if the system supports TMK, RKMK, IM,
  * TRAP (docs/systems.md#applicability) and the m_* ops for ISOMP and SVI-LP; leave unsupported ones NULL:
  * the scheme then rejects the pair with a clear error. The scheme workspace and the
- * system context are released by slpi_fast_free (free_ctx for the latter).
+ * system context are released by slpi_fast_free (clear for the latter).
  */
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H
@@ -55,20 +55,18 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx);
 
 struct slpi_fast_system {
     const char *name;
-    int dim;        /* doubles of the core state layout */
-    int cdim;       /* leading doubles integrated as mu (dim minus tracked R etc.) */
+    int state_dim;  /* doubles of the core state layout (slpi_problem_state_dim) */
+    int dim;        /* leading doubles integrated as mu (state_dim minus a tracked R) */
     int M;          /* number of Wiener processes */
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
-    int is_so3;     /* 1: mu is a single so(3)* 3-vector with coad = mu x xi (SVI-SO3 form) */
-    int is_semidirect; /* 1: mu = (Pi, Gamma) of the heavy top, then R (SVI-SD form) */
-    void *ctx;      /* the system's own data, released by free_ctx */
-    void (*free_ctx)(slpi_fast_system *s);
+    void *data;     /* the system's own data, released by clear */
+    void (*clear)(slpi_fast_system *s);
 
     /* The initial state from core's coefficient description (slpi_problem_initial_state
-     * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (dim
+     * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (state_dim
      * doubles); NULL for systems whose initial states are always values. */
     int (*initial_map)(const slpi_fast_system *s, double *x, const double *c, slpi_error *err);
-    /* Diagnostics of state x (dim doubles); x0 may be NULL. */
+    /* Diagnostics of state x (state_dim doubles); x0 may be NULL. */
     void (*diagnostics)(const slpi_fast_system *s, slpi_diag *d, const double *x,
                         const double *x0);
 
@@ -83,7 +81,7 @@ struct slpi_fast_system {
     /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
     void (*lie)(const slpi_fast_system *s, double *out, const double *a, const double *b);
     /* Optional: sum over k of delta_k gen(k, mu) into xi (when a system can do it faster
-     * than M calls of grad); NULL = the generic loop. */
+     * than M calls of gen); NULL = the generic loop. */
     void (*gen_sum)(const slpi_fast_system *s, double *xi, const double *delta,
                      const double *mu);
 
@@ -91,7 +89,7 @@ struct slpi_fast_system {
     void (*m_unpack)(const slpi_fast_system *s, double *Y, const double *mu);
     void (*m_pack)(const slpi_fast_system *s, double *mu, const double *Y);
     /* Psi = sum_k delta_k B_k(Y), k = 0..M (Y need not be traceless: su(N) projects). */
-    void (*m_psi)(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y);
+    void (*m_gen_sum)(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y);
     /* ISOMP fixed-point map (docs/schemes.md#isomp step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
      * with Psi = Psi(Y); returns ||Ynew - Y||_max and stores ||Ynew||_max in *ynorm.
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
@@ -100,7 +98,7 @@ struct slpi_fast_system {
     /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
      * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
      * it for the COMM update after a converged or stagnated solve; X~ is then the last
-     * iterate fed to the map, within tol of its image. NULL: m_psi + m_comm_update. */
+     * iterate fed to the map, within tol of its image. NULL: m_gen_sum + m_comm_update. */
     void (*m_isomp_comm_last)(const slpi_fast_system *s, double *out, const double *Xn);
     /* out = Xn + [Psi, Y] (ISOMP COMM update). */
     void (*m_comm_update)(const slpi_fast_system *s, double *out, const double *Psi,
@@ -177,20 +175,25 @@ struct slpi_fast {
     const slpi_fast_scheme *scheme;
     void *work;                 /* scheme workspace */
     slpi_fast_policy pol;
-    double *delta;                /* M+1 increments (h, dW...) of the current step */
+    double *delta;              /* M+1 increments (h, dW...) of the current step, which
+                                 * slpi_fast_step passes to the scheme's step */
     /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
 };
 
+/* The scheme table, the same shape as ref/ref.h's slpi_ref_scheme: id, check, step, then
+ * the path's own slot (here init; there jac). */
 struct slpi_fast_scheme {
     slpi_scheme_id id;
-    double default_tol;
-    int default_maxit;
-    /* Check applicability and allocate f->work (slpi_fast_work_new; freed by
-     * slpi_fast_free); the error names the pair and why. */
-    int (*create)(slpi_fast *f, slpi_error *err);
-    /* One step in place on the full state x (dim doubles), increments f->delta. */
-    slpi_step_status (*step)(slpi_fast *f, double *x, slpi_step_info *info);
+    /* Whether system s has what the scheme needs for problem p (core's validator has
+     * checked the problem's own rules); SLPI_EINPUT naming the pair and why. */
+    int (*check)(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+    /* One step in place on the state x (state_dim doubles) with the increments
+     * delta = (h, dW_1..dW_M). */
+    slpi_step_status (*step)(slpi_fast *f, double *x, const double *delta, slpi_step_info *info);
+    /* After check: allocate the workspace f->work (slpi_fast_work_new; freed by
+     * slpi_fast_free). */
+    int (*init)(slpi_fast *f, slpi_error *err);
 };
 
 /* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
@@ -203,7 +206,7 @@ extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
-/* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: cdim. */
+/* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: dim. */
 void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
                         const double *delta, const double *mu);
 

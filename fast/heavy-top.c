@@ -22,9 +22,9 @@ typedef struct {
     int exp_form;         /* 0 stable, 1 textbook Rodrigues, 2 expm (problem key exp_form) */
 } ht_ctx;
 
-static void ht_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
+static void ht_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     for (int i = 0; i < 6; i++) g[i] = 0;
     if (k == 0) {
         for (int i = 0; i < 3; i++) {
@@ -44,10 +44,10 @@ static void ht_grad(const slpi_fast_system *s, int k, double *g, const double *m
     }
 }
 
-static void ht_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void ht_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                     const double *w)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     (void)mu;
     for (int i = 0; i < 6; i++) out[i] = 0;
     if (k == 0)
@@ -69,7 +69,7 @@ static void ht_coad(const slpi_fast_system *s, double *out, const double *xi, co
     }
 }
 
-static void ht_bracket(const slpi_fast_system *s, double *out, const double *u, const double *v)
+static void ht_lie(const slpi_fast_system *s, double *out, const double *u, const double *v)
 {
     double a[3], b[3], c[3];
     (void)s;
@@ -131,10 +131,10 @@ static void expm_se3(double *R, double *vb, const double *xi, const double *b)
     }
 }
 
-static int ht_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+static int ht_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                         const double *mu)
 {
-    const ht_ctx *ctx = s->ctx;
+    const ht_ctx *ctx = s->data;
     const double *xi = sigma, *b = sigma + 3;
     double c1, c2, R[9], v[3];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
     if (ctx->exp_form == 2) {
@@ -164,9 +164,9 @@ static double ht_energy(const ht_ctx *c, const double *x)
     return e;
 }
 
-static void ht_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void ht_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
-    const ht_ctx *c = s->ctx;
+    const ht_ctx *c = s->data;
     double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
     slpi_diag_add(d, "H0", H);
     slpi_diag_add(d, "C1_gamma2", C1);
@@ -196,18 +196,18 @@ static void ht_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, co
     }
 }
 
-static void ht_free(slpi_fast_system *s)
+static void ht_clear(slpi_fast_system *s)
 {
-    free(s->ctx);
-    s->ctx = NULL;
+    free(s->data);
+    s->data = NULL;
 }
 
 int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     ht_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "heavy-top: out of memory");
-    s->ctx = c;
-    s->free_ctx = ht_free;
+    s->data = c;
+    s->clear = ht_clear;
     c->form = p->ht.form;
     c->noise = p->ht.noise;
     c->mg = p->ht.mg;
@@ -237,19 +237,18 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
                               "heavy-top: the RKMK form takes SALT noise or none (cases 1-3 "
                               "belong to the SVI form)");
     s->name = "heavy-top";
-    s->cdim = 6;
-    s->dim = rkmk ? 6 : 15;
+    s->dim = 6;
+    s->state_dim = rkmk ? 6 : 15;
     s->mdim = 0;
-    s->is_semidirect = !rkmk;
-    s->diagnostics = ht_diag;
-    s->gen = ht_grad;
-    s->dgen = ht_hess;
+    s->diagnostics = ht_diagnostics;
+    s->gen = ht_gen;
+    s->dgen = ht_dgen;
     if (rkmk) {
         /* The generic coordinate schemes integrate (pi, gamma) only in the RKMK form;
          * the SVI form (with R) is advanced by SVI-SD alone. */
         s->coad = ht_coad;
-        s->orbit = ht_orbit_exp;
-        s->lie = ht_bracket;
+        s->orbit = ht_orbit;
+        s->lie = ht_lie;
     }
     return SLPI_OK;
 }

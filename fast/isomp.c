@@ -29,30 +29,35 @@ typedef struct {
     double *half;               /* the step's increments halved (the Euler predictor) */
 } isomp_work;
 
-static int isomp_create(slpi_fast *f, slpi_error *err)
+static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
     if (!s->m_isomp_iter)
         return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
                               "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
-    if (!s->m_psi || !s->m_comm_update || !s->m_unpack || !s->m_pack)
+    if (!s->m_gen_sum || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
-    if (f->p.isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+    if (p->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
                               s->name);
-    if (f->p.solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+    if (p->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
                               "(solver=fixed-point)", s->name);
-    if (s->dim != s->cdim)
+    if (s->state_dim != s->dim)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
                               "SVI-only", s->name);
+    return SLPI_OK;
+}
+
+static int isomp_init(slpi_fast *f, slpi_error *err)
+{
+    const slpi_fast_system *s = &f->sys;
     size_t m = (size_t)s->mdim;
-    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 7 * m + (size_t)s->dim + (size_t)s->M + 1, err);
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 7 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
     w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
-    w->half = w->xlast + s->dim;
+    w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
     return SLPI_OK;
 }
@@ -64,26 +69,27 @@ static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int
     const slpi_fast_system *s = &f->sys;
     s->m_pack(s, x, w->out);
     if (f->p.warm_start) {
-        memcpy(w->xlast, x, sizeof *x * (size_t)s->dim);
+        memcpy(w->xlast, x, sizeof *x * (size_t)s->state_dim);
         w->warm = chain < 2 ? chain + 1 : 2;
     }
     return st;
 }
 
-static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
     s->m_unpack(s, w->Xn, x);
-    int chain = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->dim) == 0
+    int chain = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
                 ? w->warm : 0, extrap = f->p.warm_start == 2 && chain > 0;
     w->warm = 0;
     /* the start E: the Euler predictor (kept in w->out until the update) or X_n */
     const double *E = w->Xn;
     if (!extrap && f->p.predictor == SLPI_PREDICTOR_EULER && f->pol.fixed_iters <= 0) {
-        for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * f->delta[k];
-        s->m_psi(s, w->P, w->half, w->Xn);
+        for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * delta[k];
+        s->m_gen_sum(s, w->P, w->half, w->Xn);
         s->m_comm_update(s, w->out, w->P, w->Xn, w->Xn);
         E = w->out;
     }
@@ -98,12 +104,12 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
     do {
         double dmax, ynorm;
         if (newton) {
-            s->m_psi(s, w->P, f->delta, w->Y);
+            s->m_gen_sum(s, w->P, delta, w->Y);
             if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
             dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
             ynorm = slpi_fast_maxabs(w->Yn, m);
         } else {
-            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, f->delta, w->Xn, w->Y);
+            dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, delta, w->Xn, w->Y);
         }
         double *t = w->Y; w->Y = w->Yn; w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
@@ -124,7 +130,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
         return isomp_finish(f, w, x, st, chain);
     }
     if (s->m_project) s->m_project(s, w->Y);
-    s->m_psi(s, w->P, f->delta, w->Y);
+    s->m_gen_sum(s, w->P, delta, w->Y);
     if (cay) {
         if (s->m_cay_conj(s, w->out, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
     } else {
@@ -134,5 +140,5 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, slpi_step_info *info
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, 1e-15, 100, isomp_create, isomp_step,
+    SLPI_SCHEME_ISOMP, isomp_check, isomp_step, isomp_init,
 };

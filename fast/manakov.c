@@ -50,9 +50,9 @@ static void mk_commutator(const mk_ctx *cc, const double *a, const double *b, do
         }
 }
 
-static void mk_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
+static void mk_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
-    const mk_ctx *c = s->ctx;
+    const mk_ctx *c = s->data;
     if (k == 0) {
         for (int i = 0; i < c->d; i++) g[i] = mu[i] * c->cinv[i];
         return;
@@ -61,29 +61,29 @@ static void mk_grad(const slpi_fast_system *s, int k, double *g, const double *m
     g[k - 1] = c->amp * mu[k - 1];
 }
 
-static void mk_grad_sum(const slpi_fast_system *s, double *g, const double *delta,
+static void mk_gen_sum(const slpi_fast_system *s, double *g, const double *delta,
                         const double *mu)
 {
-    const mk_ctx *c = s->ctx;
+    const mk_ctx *c = s->data;
     for (int i = 0; i < c->d; i++)
         g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
 }
 
-static void mk_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void mk_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                     const double *w)
 {
     (void)mu;
-    mk_grad(s, k, out, w);
+    mk_gen(s, k, out, w);
 }
 
 static void mk_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
-    mk_commutator(s->ctx, mu, xi, out);
+    mk_commutator(s->data, mu, xi, out);
 }
 
-static void mk_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
+static void mk_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
-    mk_commutator(s->ctx, a, b, out);
+    mk_commutator(s->data, a, b, out);
 }
 
 static void mk_to_complex(const mk_ctx *c, const double *u, double complex *Z)
@@ -105,10 +105,10 @@ static void mk_from_complex(const mk_ctx *c, const double complex *Z, double *u)
         for (int j = i + 1; j < n; j++, k++) u[k] = creal(Z[(size_t)j * n + i]);
 }
 
-static int mk_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+static int mk_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                         const double *mu)
 {
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     int n = c->n;
     /* O_exp = e^{-sigma} X e^{sigma}: E = exp(-sigma), out = E X E^T. */
     mk_to_complex(c, sigma, c->Z1);
@@ -135,63 +135,63 @@ static int mk_orbit_exp(const slpi_fast_system *s, double *out, const double *si
 }
 
 /* ---- matrix form */
-static void mk_m_from_state(const slpi_fast_system *s, double *Y, const double *mu)
+static void mk_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
 {
-    mk_to_complex(s->ctx, mu, (double complex *)Y);
+    mk_to_complex(s->data, mu, (double complex *)Y);
 }
 
-static void mk_m_to_state(const slpi_fast_system *s, double *mu, const double *Y)
+static void mk_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
 {
-    mk_from_complex(s->ctx, (const double complex *)Y, mu);
+    mk_from_complex(s->data, (const double complex *)Y, mu);
 }
 
-static void mk_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+static void mk_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     double *u = c->A, *g = c->B;
     mk_from_complex(c, (const double complex *)Y, u);
-    mk_grad_sum(s, g, delta, u);
+    mk_gen_sum(s, g, delta, u);
     for (int i = 0; i < c->d; i++) g[i] = -g[i];
     mk_to_complex(c, g, (double complex *)Psi);
 }
 
-static double mk_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+static double mk_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
                        double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     double complex *P = Psi_out ? (double complex *)Psi_out : c->Z3;
-    mk_psi(s, (double *)P, delta, Y);
+    mk_m_gen_sum(s, (double *)P, delta, Y);
     return slpi_fast_zisomp(c->n, P, (const double complex *)Xn, (const double complex *)Y,
                             (double complex *)Ynew, ynorm, c->Z1);
 }
 
-/* Xn + T - T^* with T = Psi Y left in Z1 by the last mk_isomp. */
-static void mk_comm_last(const slpi_fast_system *s, double *out, const double *Xn)
+/* Xn + T - T^* with T = Psi Y left in Z1 by the last mk_m_isomp_iter. */
+static void mk_m_isomp_comm_last(const slpi_fast_system *s, double *out, const double *Xn)
 {
-    const mk_ctx *c = s->ctx;
+    const mk_ctx *c = s->data;
     slpi_fast_zcomm_from_T(c->n, c->Z1, (const double complex *)Xn, (double complex *)out);
 }
 
-static void mk_comm(const slpi_fast_system *s, double *out, const double *P,
+static void mk_m_comm_update(const slpi_fast_system *s, double *out, const double *P,
                     const double *Y, const double *Xn)
 {
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     slpi_fast_zcomm_update(c->n, (const double complex *)P, (const double complex *)Y,
                            (const double complex *)Xn, (double complex *)out, c->Z1);
 }
 
-static int mk_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+static int mk_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P,
                   const double *X)
 {
-    const mk_ctx *c = s->ctx;
+    const mk_ctx *c = s->data;
     return slpi_fast_zcayley(c->n, 0, a, (const double complex *)P, (const double complex *)X,
                              (double complex *)out);
 }
 
-static int mk_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+static int mk_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
                    const double *X)
 {
-    const mk_ctx *c = s->ctx;
+    const mk_ctx *c = s->data;
     return slpi_fast_zcayley(c->n, 1, a, (const double complex *)P, (const double complex *)X,
                              (double complex *)out);
 }
@@ -230,12 +230,12 @@ static void mk_traces(mk_ctx *c, const double *x, double *tr, int kmax)
     }
 }
 
-static void mk_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void mk_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     static const char *tr_name[5] = {"trX2", "trX4", "trX6", "trX8", "trX10"};
     static const char *tr_dev[5] = {"trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev",
                                     "trX8_rel_dev", "trX10_rel_dev"};
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     int n = c->n, kmax = n / 2 < 5 ? n / 2 : 5;
     double tr[5], tr0[5];
     double H = mk_energy(c, x);
@@ -255,9 +255,9 @@ static void mk_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, co
     slpi_diag_add(d, "eig_dev", dev);
 }
 
-static void mk_free(slpi_fast_system *s)
+static void mk_clear(slpi_fast_system *s)
 {
-    mk_ctx *c = s->ctx;
+    mk_ctx *c = s->data;
     if (c) {
         free(c->cinv);
         free(c->A);
@@ -265,7 +265,7 @@ static void mk_free(slpi_fast_system *s)
         free(c->w0);
         free(c);
     }
-    s->ctx = NULL;
+    s->data = NULL;
 }
 
 int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -277,8 +277,8 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
         return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
     mk_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "manakov: out of memory");
-    s->ctx = c;
-    s->free_ctx = mk_free;
+    s->data = c;
+    s->clear = mk_clear;
     c->n = n;
     c->d = n * (n - 1) / 2;
     c->amp = p->mk.amp;
@@ -296,23 +296,23 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     c->Z3 = c->Z1 + 2 * nn;
     for (int i = 0; i < c->d; i++) c->cinv[i] = 1.0 / (i + 1);   /* c_ij = row-major index */
     s->name = "manakov";
-    s->cdim = s->dim = c->d;
+    s->dim = s->state_dim = c->d;
     s->M = c->noise ? c->d : 0;
     s->mdim = (int)(2 * nn);
-    s->diagnostics = mk_diag;
-    s->gen = mk_grad;
-    s->gen_sum = mk_grad_sum;
-    s->dgen = mk_hess;
+    s->diagnostics = mk_diagnostics;
+    s->gen = mk_gen;
+    s->gen_sum = mk_gen_sum;
+    s->dgen = mk_dgen;
     s->coad = mk_coad;
-    s->lie = mk_bracket;
-    s->orbit = mk_orbit_exp;
-    s->m_unpack = mk_m_from_state;
-    s->m_pack = mk_m_to_state;
-    s->m_psi = mk_psi;
-    s->m_isomp_iter = mk_isomp;
-    s->m_comm_update = mk_comm;
-    s->m_isomp_comm_last = mk_comm_last;
-    s->m_cay_conj = mk_cay;
-    s->m_ainv = mk_ainv;
+    s->lie = mk_lie;
+    s->orbit = mk_orbit;
+    s->m_unpack = mk_m_unpack;
+    s->m_pack = mk_m_pack;
+    s->m_gen_sum = mk_m_gen_sum;
+    s->m_isomp_iter = mk_m_isomp_iter;
+    s->m_comm_update = mk_m_comm_update;
+    s->m_isomp_comm_last = mk_m_isomp_comm_last;
+    s->m_cay_conj = mk_m_cay_conj;
+    s->m_ainv = mk_m_ainv;
     return SLPI_OK;
 }

@@ -55,7 +55,7 @@ typedef struct {
 
 static model_ctx *ctx_of(const slpi_fast_system *s)
 {
-    return (model_ctx *)s->ctx;
+    return (model_ctx *)s->data;
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -371,39 +371,39 @@ static void fw_lie(const slpi_fast_system *s, double *out, const double *a, cons
     in->lie(in, out, a, b);
 }
 
-static void fw_unpack(const slpi_fast_system *s, double *Y, const double *mu)
+static void fw_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
 {
     const slpi_fast_system *in = &ctx_of(s)->inner;
     in->m_unpack(in, Y, mu);
 }
 
-static void fw_pack(const slpi_fast_system *s, double *mu, const double *Y)
+static void fw_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
 {
     const slpi_fast_system *in = &ctx_of(s)->inner;
     in->m_pack(in, mu, Y);
 }
 
-static void fw_comm(const slpi_fast_system *s, double *out, const double *P, const double *Y,
+static void fw_m_comm_update(const slpi_fast_system *s, double *out, const double *P, const double *Y,
                     const double *Xn)
 {
     const slpi_fast_system *in = &ctx_of(s)->inner;
     in->m_comm_update(in, out, P, Y, Xn);
 }
 
-static int fw_cay(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
+static int fw_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
 {
     const slpi_fast_system *in = &ctx_of(s)->inner;
     return in->m_cay_conj(in, out, a, P, X);
 }
 
-static int fw_ainv(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
+static int fw_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
 {
     const slpi_fast_system *in = &ctx_of(s)->inner;
     return in->m_ainv(in, out, a, P, X);
 }
 
 /* Psi(Y) = -sum_k delta_k xi_k(mu(Y)) in the matrix representation (B_k = xi_k^*). */
-static void model_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+static void model_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     model_ctx *c = ctx_of(s);
     c->inner.m_pack(&c->inner, c->mu, Y);
@@ -412,12 +412,12 @@ static void model_psi(const slpi_fast_system *s, double *Psi, const double *delt
     c->inner.m_unpack(&c->inner, Psi, c->xi);
 }
 
-static double model_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
+static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
                           const double *delta, const double *Xn, const double *Y)
 {
     model_ctx *c = ctx_of(s);
     double *P = Psi_out ? Psi_out : (double *)(c->Z + (size_t)c->m.alg.n * c->m.alg.n);
-    model_psi(s, P, delta, Y);
+    model_m_gen_sum(s, P, delta, Y);
     switch (c->m.alg.kind) {
     case SLPI_ALGEBRA_SO3:
         return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
@@ -435,22 +435,22 @@ static void sun_psi_cb(slpi_fast_sun *u, const double *delta, const double compl
                        double complex *Psi)
 {
     model_ctx *c = (model_ctx *)u;
-    slpi_fast_system s = { .ctx = c };
-    slpi_fast_sun_pack(u->N, Y, c->mu);
+    slpi_fast_system s = { .data = c };
+    slpi_fast_sun_pack(c->mu, Y, u->N);
     model_gen_sum(&s, c->xi, delta, c->mu);
     for (int i = 0; i < c->dim; i++) c->xi[i] = -c->xi[i];
-    slpi_fast_sun_unpack(u->N, c->xi, Psi);
+    slpi_fast_sun_unpack(Psi, c->xi, u->N);
 }
 
 static void sun_gen_cb(slpi_fast_sun *u, int k, const double complex *X, int derivative,
                        double complex *out)
 {
     model_ctx *c = (model_ctx *)u;
-    slpi_fast_system s = { .ctx = c };
-    slpi_fast_sun_pack(u->N, X, c->mu);
+    slpi_fast_system s = { .data = c };
+    slpi_fast_sun_pack(c->mu, X, u->N);
     if (derivative) fill_nan(c->xi, c->dim);   /* not reachable: model_dgen replaces it */
     else model_gen(&s, k, c->xi, c->mu);
-    slpi_fast_sun_unpack(u->N, c->xi, out);
+    slpi_fast_sun_unpack(out, c->xi, u->N);
 }
 
 /* ------------------------------------------------------------ diagnostics */
@@ -461,7 +461,7 @@ static int drop_inner_diag(const char *name)
     return strncmp(name, "H0", 2) == 0 || strcmp(name, "pi3_dev") == 0;
 }
 
-static void model_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     model_ctx *c = ctx_of(s);
     double H = model_value(c, 0, x);
@@ -478,19 +478,19 @@ static void model_diag(const slpi_fast_system *s, slpi_diag *d, const double *x,
     } else {
         int N = c->m.alg.n;
         double complex *X = c->Z, *X0 = x0 ? c->Z + (size_t)N * N : NULL;
-        slpi_fast_sun_unpack(N, x, X);
-        if (x0) slpi_fast_sun_unpack(N, x0, X0);
-        slpi_fast_sun_diagnostics(&c->sun, X, X0, 1, d);
+        slpi_fast_sun_unpack(X, x, N);
+        if (x0) slpi_fast_sun_unpack(X0, x0, N);
+        slpi_fast_sun_diagnostics(&c->sun, d, X, X0, 1);
     }
 }
 
 /* ------------------------------------------------------------ creation */
 
-static void model_free(slpi_fast_system *s)
+static void model_clear(slpi_fast_system *s)
 {
     model_ctx *c = ctx_of(s);
     if (!c) return;
-    if (c->has_inner && c->inner.free_ctx) c->inner.free_ctx(&c->inner);
+    if (c->has_inner && c->inner.clear) c->inner.clear(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
     for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
         free(c->t[k].v);
@@ -506,7 +506,7 @@ static void model_free(slpi_fast_system *s)
     free(c->winv);
     free(c->Z);
     free(c);
-    s->ctx = NULL;
+    s->data = NULL;
 }
 
 /* The built-in system of the algebra, without noise, for its operations. */
@@ -621,8 +621,8 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
 {
     model_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
-    s->ctx = c;
-    s->free_ctx = model_free;
+    s->data = c;
+    s->clear = model_clear;
     int rc = slpi_model_parse(&c->m, p, err);
     if (rc) return rc;
     const slpi_algebra *a = &c->m.alg;
@@ -639,10 +639,9 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if ((rc = build_inner(c, p, err)) != SLPI_OK) return rc;
 
     s->name = "model";
-    s->dim = s->cdim = dim;
+    s->state_dim = s->dim = dim;
     s->M = c->m.M;
-    s->is_so3 = a->kind == SLPI_ALGEBRA_SO3;
-    s->diagnostics = model_diag;
+    s->diagnostics = model_diagnostics;
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);
     } else {
@@ -652,13 +651,13 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
         s->orbit = fw_orbit;
         s->lie = fw_lie;
         if (in->m_unpack) {
-            s->m_unpack = fw_unpack;
-            s->m_pack = fw_pack;
-            s->m_psi = model_psi;
-            s->m_isomp_iter = model_isomp;
-            s->m_comm_update = fw_comm;
-            s->m_cay_conj = fw_cay;
-            s->m_ainv = fw_ainv;
+            s->m_unpack = fw_m_unpack;
+            s->m_pack = fw_m_pack;
+            s->m_gen_sum = model_m_gen_sum;
+            s->m_isomp_iter = model_m_isomp_iter;
+            s->m_comm_update = fw_m_comm_update;
+            s->m_cay_conj = fw_m_cay_conj;
+            s->m_ainv = fw_m_ainv;
         }
     }
     s->gen = model_gen;

@@ -37,9 +37,9 @@ static void pv_grad0(const pv_ctx *c, const double *x, double s, double *g)
     }
 }
 
-static void pv_grad(const slpi_fast_system *s, int k, double *g, const double *mu)
+static void pv_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     for (int i = 0; i < 3 * c->n; i++) g[i] = 0;
     if (k == 0) {
         pv_grad0(c, mu, c->gs, g);
@@ -48,10 +48,10 @@ static void pv_grad(const slpi_fast_system *s, int k, double *g, const double *m
     for (int i = 0; i < c->n; i++) g[3 * i + k - 1] = c->amp * mu[3 * i + k - 1];
 }
 
-static void pv_grad_sum(const slpi_fast_system *s, double *g, const double *delta,
+static void pv_gen_sum(const slpi_fast_system *s, double *g, const double *delta,
                         const double *mu)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     for (int i = 0; i < c->n; i++)
         for (int k = 0; k < 3; k++)
             g[3 * i + k] = s->M ? delta[k + 1] * c->amp * mu[3 * i + k] : 0;
@@ -59,10 +59,10 @@ static void pv_grad_sum(const slpi_fast_system *s, double *g, const double *delt
 }
 
 /* Directional derivative of the H_0 gradient (closed form of d(grad)[w]). */
-static void pv_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void pv_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                     const double *w)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     int n = c->n;
     for (int i = 0; i < 3 * n; i++) out[i] = 0;
     if (k > 0) {
@@ -92,22 +92,22 @@ static void pv_hess(const slpi_fast_system *s, int k, double *out, const double 
 
 static void pv_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     for (int i = 0; i < c->n; i++) {
         slpi_fast_cross(out + 3 * i, mu + 3 * i, xi + 3 * i);
         for (int k = 0; k < 3; k++) out[3 * i + k] *= c->kappa;
     }
 }
 
-static void pv_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
+static void pv_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     pv_coad(s, out, b, a);
 }
 
-static int pv_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+static int pv_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                         const double *mu)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     for (int i = 0; i < c->n; i++) {
         double w[3], R[9];
         for (int k = 0; k < 3; k++) w[k] = c->kappa * sigma[3 * i + k];
@@ -122,45 +122,51 @@ static slpi_fast_block_model pv_model(const pv_ctx *c)
     return c->model == SLPI_VORTEX_MODEL_A ? SLPI_FAST_BLOCK_SU2A : SLPI_FAST_BLOCK_HAT;
 }
 
-static void pv_copy(const slpi_fast_system *s, double *b, const double *a)
+/* Matrix form: the 3-vector blocks themselves. */
+static void pv_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
 {
-    memcpy(b, a, sizeof *a * (size_t)s->cdim);
+    memcpy(Y, mu, sizeof *mu * (size_t)s->dim);
 }
 
-static void pv_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+static void pv_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
 {
-    pv_grad_sum(s, Psi, delta, Y);
-    for (int i = 0; i < s->cdim; i++) Psi[i] = -Psi[i];
+    memcpy(mu, Y, sizeof *Y * (size_t)s->dim);
 }
 
-static double pv_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+static void pv_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+{
+    pv_gen_sum(s, Psi, delta, Y);
+    for (int i = 0; i < s->dim; i++) Psi[i] = -Psi[i];
+}
+
+static double pv_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
                        double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     double *P = Psi_out ? Psi_out : c->tmp;
-    pv_psi(s, P, delta, Y);
+    pv_m_gen_sum(s, P, delta, Y);
     return slpi_fast_blocks_isomp(pv_model(c), c->n, P, Xn, Y, Ynew, ynorm);
 }
 
-static void pv_comm(const slpi_fast_system *s, double *out, const double *P,
+static void pv_m_comm_update(const slpi_fast_system *s, double *out, const double *P,
                     const double *Y, const double *Xn)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     slpi_fast_blocks_comm(pv_model(c), c->n, P, Y, Xn, out);
 }
 
-static int pv_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+static int pv_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P,
                   const double *X)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     slpi_fast_blocks_cay(pv_model(c), c->n, a, P, X, out);
     return 0;
 }
 
-static int pv_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+static int pv_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
                    const double *X)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     slpi_fast_blocks_ainv(pv_model(c), c->n, a, P, X, out);
     return 0;
 }
@@ -177,9 +183,9 @@ static double pv_energy(const pv_ctx *c, const double *x)
     return e / (4 * SLPI_FAST_PI);
 }
 
-static void pv_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void pv_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
-    const pv_ctx *c = s->ctx;
+    const pv_ctx *c = s->data;
     double H = pv_energy(c, x);
     slpi_diag_add(d, "H0", H);
     if (!x0) return;
@@ -194,12 +200,12 @@ static void pv_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, co
     slpi_diag_add(d, "eig_dev", dev);
 }
 
-static void pv_free(slpi_fast_system *s)
+static void pv_clear(slpi_fast_system *s)
 {
-    pv_ctx *c = s->ctx;
+    pv_ctx *c = s->data;
     if (c) free(c->tmp);
     free(c);
-    s->ctx = NULL;
+    s->data = NULL;
 }
 
 int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -211,8 +217,8 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: noise amplitude is not finite");
     pv_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "point-vortices: out of memory");
-    s->ctx = c;
-    s->free_ctx = pv_free;
+    s->data = c;
+    s->clear = pv_clear;
     c->n = n;
     c->model = p->pv.model;
     c->amp = p->pv.amp;
@@ -221,21 +227,21 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     c->tmp = malloc(sizeof *c->tmp * 3 * (size_t)n);
     if (!c->tmp) return slpi_error_set(err, SLPI_ENUMERIC, "point-vortices: out of memory");
     s->name = "point-vortices";
-    s->cdim = s->dim = s->mdim = 3 * n;
+    s->dim = s->state_dim = s->mdim = 3 * n;
     s->M = p->pv.noise ? 3 : 0;
-    s->diagnostics = pv_diag;
-    s->gen = pv_grad;
-    s->gen_sum = pv_grad_sum;
-    s->dgen = pv_hess;
+    s->diagnostics = pv_diagnostics;
+    s->gen = pv_gen;
+    s->gen_sum = pv_gen_sum;
+    s->dgen = pv_dgen;
     s->coad = pv_coad;
-    s->lie = pv_bracket;
-    s->orbit = pv_orbit_exp;
-    s->m_unpack = pv_copy;
-    s->m_pack = pv_copy;
-    s->m_psi = pv_psi;
-    s->m_isomp_iter = pv_isomp;
-    s->m_comm_update = pv_comm;
-    s->m_cay_conj = pv_cay;
-    s->m_ainv = pv_ainv;
+    s->lie = pv_lie;
+    s->orbit = pv_orbit;
+    s->m_unpack = pv_m_unpack;
+    s->m_pack = pv_m_pack;
+    s->m_gen_sum = pv_m_gen_sum;
+    s->m_isomp_iter = pv_m_isomp_iter;
+    s->m_comm_update = pv_m_comm_update;
+    s->m_cay_conj = pv_m_cay_conj;
+    s->m_ainv = pv_m_ainv;
     return SLPI_OK;
 }

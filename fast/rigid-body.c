@@ -19,9 +19,9 @@ typedef struct {
     int track_R;
 } rb_ctx;
 
-static void rb_grad(const slpi_fast_system *s, int k, double *xi, const double *mu)
+static void rb_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
-    const rb_ctx *c = s->ctx;
+    const rb_ctx *c = s->data;
     xi[0] = xi[1] = xi[2] = 0;
     if (k == 0) {
         for (int i = 0; i < 3; i++) xi[i] = c->Iinv[i] * mu[i];
@@ -37,10 +37,10 @@ static void rb_grad(const slpi_fast_system *s, int k, double *xi, const double *
     }
 }
 
-static void rb_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void rb_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                     const double *w)
 {
-    const rb_ctx *c = s->ctx;
+    const rb_ctx *c = s->data;
     (void)mu;
     out[0] = out[1] = out[2] = 0;
     if (k == 0)
@@ -55,13 +55,13 @@ static void rb_coad(const slpi_fast_system *s, double *out, const double *xi, co
     slpi_fast_cross(out, mu, xi);
 }
 
-static void rb_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
+static void rb_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     (void)s;
     slpi_fast_cross(out, a, b);
 }
 
-static int rb_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+static int rb_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                         const double *mu)
 {
     double R[9];
@@ -72,36 +72,42 @@ static int rb_orbit_exp(const slpi_fast_system *s, double *out, const double *si
 }
 
 /* Matrix form: one HAT block; Psi = -sum_k delta_k xi_k. */
-static void rb_copy(const slpi_fast_system *s, double *b, const double *a)
+static void rb_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
 {
     (void)s;
-    memcpy(b, a, 3 * sizeof *a);
+    memcpy(Y, mu, 3 * sizeof *mu);
 }
 
-static void rb_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+static void rb_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
+{
+    (void)s;
+    memcpy(mu, Y, 3 * sizeof *Y);
+}
+
+static void rb_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     double tmp[3];
     slpi_fast_gen_sum(s, Psi, tmp, delta, Y);
     for (int i = 0; i < 3; i++) Psi[i] = -Psi[i];
 }
 
-static double rb_isomp(const slpi_fast_system *s, double *Ynew, double *ynorm,
+static double rb_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
                        double *Psi_out, const double *delta, const double *Xn, const double *Y)
 {
     double P[3];
-    rb_psi(s, P, delta, Y);
+    rb_m_gen_sum(s, P, delta, Y);
     if (Psi_out) memcpy(Psi_out, P, sizeof P);
     return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
 }
 
-static void rb_comm(const slpi_fast_system *s, double *out, const double *P,
+static void rb_m_comm_update(const slpi_fast_system *s, double *out, const double *P,
                     const double *Y, const double *Xn)
 {
     (void)s;
     slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, P, Y, Xn, out);
 }
 
-static int rb_cay(const slpi_fast_system *s, double *out, double a, const double *P,
+static int rb_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P,
                   const double *X)
 {
     (void)s;
@@ -109,7 +115,7 @@ static int rb_cay(const slpi_fast_system *s, double *out, double a, const double
     return 0;
 }
 
-static int rb_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
+static int rb_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
                    const double *X)
 {
     (void)s;
@@ -125,9 +131,9 @@ static double rb_energy(const rb_ctx *c, const double *x)
     return c->form == SLPI_RB_FORM_ISO ? e : 0.5 * e;
 }
 
-static void rb_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
+static void rb_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
-    const rb_ctx *c = s->ctx;
+    const rb_ctx *c = s->data;
     double H = rb_energy(c, x), n2 = slpi_fast_dot3(x, x);
     slpi_diag_add(d, "H0", H);
     slpi_diag_add(d, "casimir_norm2", n2);
@@ -157,10 +163,10 @@ static void rb_diag(const slpi_fast_system *s, slpi_diag *d, const double *x, co
     }
 }
 
-static void rb_free(slpi_fast_system *s)
+static void rb_clear(slpi_fast_system *s)
 {
-    free(s->ctx);
-    s->ctx = NULL;
+    free(s->data);
+    s->data = NULL;
 }
 
 int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -171,8 +177,8 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     c->noise = p->rb.noise;
     c->amp = p->rb.amp;
     c->track_R = p->rb.track_R && p->rb.form == SLPI_RB_FORM_SVI;
-    s->ctx = c;
-    s->free_ctx = rb_free;
+    s->data = c;
+    s->clear = rb_clear;
     for (int i = 0; i < 3; i++) {
         if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
             return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0",
@@ -195,22 +201,21 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: unknown noise model %d", (int)c->noise);
     }
     s->name = "rigid-body";
-    s->cdim = 3;
-    s->dim = c->track_R ? 12 : 3;
+    s->dim = 3;
+    s->state_dim = c->track_R ? 12 : 3;
     s->mdim = 3;
-    s->is_so3 = 1;
-    s->diagnostics = rb_diag;
-    s->gen = rb_grad;
+    s->diagnostics = rb_diagnostics;
+    s->gen = rb_gen;
     s->coad = rb_coad;
-    s->dgen = rb_hess;
-    s->orbit = rb_orbit_exp;
-    s->lie = rb_bracket;
-    s->m_unpack = rb_copy;
-    s->m_pack = rb_copy;
-    s->m_psi = rb_psi;
-    s->m_isomp_iter = rb_isomp;
-    s->m_comm_update = rb_comm;
-    s->m_cay_conj = rb_cay;
-    s->m_ainv = rb_ainv;
+    s->dgen = rb_dgen;
+    s->orbit = rb_orbit;
+    s->lie = rb_lie;
+    s->m_unpack = rb_m_unpack;
+    s->m_pack = rb_m_pack;
+    s->m_gen_sum = rb_m_gen_sum;
+    s->m_isomp_iter = rb_m_isomp_iter;
+    s->m_comm_update = rb_m_comm_update;
+    s->m_cay_conj = rb_m_cay_conj;
+    s->m_ainv = rb_m_ainv;
     return SLPI_OK;
 }

@@ -13,36 +13,31 @@ typedef struct {
     double *K1, *K2, *sigma, *mu2, *adj, *tmp;
 } rkmk_work;
 
-static int rkmk_create_common(slpi_fast *f, slpi_error *err, const char *name)
+static int rkmk_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
+    const char *name = slpi_scheme_name(p->scheme);
     if (!s->coad || !s->orbit)
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
                               "(docs/systems.md#applicability)", name, s->name);
-    int q = f->p.dexp_order;
+    int q = p->dexp_order;
     if (q < 0 || q > 4)
         return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
     if (q > 0 && !s->lie)
         return slpi_error_set(err, SLPI_EINPUT, "%s: %s has no bracket for dexp_order > 0",
                               name, s->name);
-    int d = s->cdim;
-    double *buf = slpi_fast_work_new(f, sizeof(rkmk_work), 6 * (size_t)d, err);
-    if (!buf) return err->code;
-    rkmk_work *w = f->work;
-    w->q = q;
-    w->K1 = buf; w->K2 = buf + d; w->sigma = buf + 2 * d; w->mu2 = buf + 3 * d;
-    w->adj = buf + 4 * d; w->tmp = buf + 5 * d;
     return SLPI_OK;
 }
 
-static int rkmk_le_create(slpi_fast *f, slpi_error *err)
+static int rkmk_init(slpi_fast *f, slpi_error *err)
 {
-    return rkmk_create_common(f, err, "rkmk-le");
-}
-
-static int rkmk_heun_create(slpi_fast *f, slpi_error *err)
-{
-    return rkmk_create_common(f, err, "rkmk-heun");
+    int d = f->sys.dim;
+    double *buf = slpi_fast_work_new(f, sizeof(rkmk_work), 6 * (size_t)d, err);
+    if (!buf) return err->code;
+    rkmk_work *w = f->work;
+    w->q = f->p.dexp_order;
+    w->K1 = buf; w->K2 = buf + d; w->sigma = buf + 2 * d; w->mu2 = buf + 3 * d;
+    w->adj = buf + 4 * d; w->tmp = buf + 5 * d;
+    return SLPI_OK;
 }
 
 /* out += b * dexp^{-1,[q]}_T(v). */
@@ -50,7 +45,7 @@ static void dexpinv_add(const slpi_fast_system *s, int q, const double *T, const
                         double b, double *out, rkmk_work *w)
 {
     static const double coef[5] = {1, 0.5, 1.0 / 12, 0, -1.0 / 720};
-    int d = s->cdim;
+    int d = s->dim;
     memcpy(w->adj, v, sizeof *v * (size_t)d);
     for (int i = 0; i < d; i++) out[i] += b * v[i];
     for (int j = 1; j <= q; j++) {
@@ -61,25 +56,27 @@ static void dexpinv_add(const slpi_fast_system *s, int q, const double *T, const
     }
 }
 
-static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
-    slpi_fast_gen_sum(s, w->K1, w->tmp, f->delta, x);
+    slpi_fast_gen_sum(s, w->K1, w->tmp, delta, x);
     if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;
-    memcpy(x, w->mu2, sizeof *x * (size_t)s->cdim);
+    memcpy(x, w->mu2, sizeof *x * (size_t)s->dim);
     info->iterations = 0;
     return SLPI_STEP_CONVERGED;
 }
 
-static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
-    int d = s->cdim;
-    slpi_fast_gen_sum(s, w->K1, w->tmp, f->delta, x);          /* Theta_1 = 0 */
+    int d = s->dim;
+    slpi_fast_gen_sum(s, w->K1, w->tmp, delta, x);          /* Theta_1 = 0 */
     if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
-    slpi_fast_gen_sum(s, w->K2, w->tmp, f->delta, w->mu2);
+    slpi_fast_gen_sum(s, w->K2, w->tmp, delta, w->mu2);
     for (int i = 0; i < d; i++) w->sigma[i] = 0.5 * w->K1[i];
     dexpinv_add(s, w->q, w->K1, w->K2, 0.5, w->sigma, w);
     if (s->orbit(s, w->mu2, w->sigma, x)) return SLPI_STEP_DIVERGED;
@@ -89,8 +86,8 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, slpi_step_info *
 }
 
 const slpi_fast_scheme slpi_fast_scheme_rkmk_le = {
-    SLPI_SCHEME_RKMK_LE, 0, 0, rkmk_le_create, rkmk_le_step,
+    SLPI_SCHEME_RKMK_LE, rkmk_check, rkmk_le_step, rkmk_init,
 };
 const slpi_fast_scheme slpi_fast_scheme_rkmk_heun = {
-    SLPI_SCHEME_RKMK_HEUN, 0, 0, rkmk_heun_create, rkmk_heun_step,
+    SLPI_SCHEME_RKMK_HEUN, rkmk_check, rkmk_heun_step, rkmk_init,
 };

@@ -25,9 +25,9 @@ typedef struct {
     cplx *om;                /* nm Fourier coefficients */
 } se_ctx;
 
-static se_ctx *se_of(const slpi_fast_system *s) { return (se_ctx *)s->ctx; }
+static se_ctx *se_of(const slpi_fast_system *s) { return (se_ctx *)s->data; }
 
-static void se_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
+static void se_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)u->N * u->N;
@@ -38,7 +38,7 @@ static void se_psi(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *P
 }
 
 /* xi_k at X (k = 0: -P(X); k >= 1: Z_k), or its derivative along X. */
-static void se_generator(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *out)
+static void se_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx *out)
 {
     se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)c->u.N * c->u.N;
@@ -55,7 +55,7 @@ static int se_initial_map(const slpi_fast_system *s, double *x, const double *om
     (void)err;
     for (int k = 0; k < b->nm; k++) c->om[k] = CMPLX(om[2 * k], om[2 * k + 1]);
     slpi_fast_sine_euler_from_fourier(b, c->om, c->X);
-    slpi_fast_sun_pack(b->N, c->X, x);
+    slpi_fast_sun_pack(x, c->X, b->N);
     return SLPI_OK;
 }
 
@@ -78,22 +78,22 @@ static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     int N = c->u.N;
     size_t NN = (size_t)N * N;
     cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
-    slpi_fast_sun_unpack(N, x, c->X);
+    slpi_fast_sun_unpack(c->X, x, N);
     double h = se_energy(c, c->X), dep = 0;
     slpi_diag_add(d, "H0", h);
     slpi_fast_sine_euler_to_fourier(&c->b, c->X, c->om);
     for (int k = 0; k < c->b.nm; k++) dep = fmax(dep, fabs(cimag(c->om[k])));
     slpi_diag_add(d, "real_even_dev", dep);
     if (X0) {
-        slpi_fast_sun_unpack(N, x0, X0);
+        slpi_fast_sun_unpack(X0, x0, N);
         double h0 = se_energy(c, X0);
         slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
     }
-    slpi_fast_sun_diagnostics(&c->u, c->X, X0, 1, d);
+    slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, 1);
     free(X0);
 }
 
-static void se_free(slpi_fast_system *s)
+static void se_clear(slpi_fast_system *s)
 {
     se_ctx *c = se_of(s);
     if (!c) return;
@@ -103,7 +103,7 @@ static void se_free(slpi_fast_system *s)
     free(c->P);
     free(c->om);
     free(c);
-    s->ctx = NULL;
+    s->data = NULL;
 }
 
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -121,11 +121,11 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
                               slpi_problem_state_dim(p), slpi_problem_noise_count(p), N);
     se_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory");
-    s->ctx = c;
-    s->free_ctx = se_free;
-    rc = slpi_fast_sun_init(&c->u, N, se_psi, se_generator, err);
+    s->data = c;
+    s->clear = se_clear;
+    rc = slpi_fast_sun_init(&c->u, N, se_m_gen_sum, se_gen, err);
     if (rc) {
-        se_free(s);
+        se_clear(s);
         return rc;
     }
     size_t NN = (size_t)N * N;
@@ -136,7 +136,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     c->P = malloc(NN * sizeof *c->P);
     c->om = malloc((size_t)b.nm * sizeof *c->om);
     if (!c->Z || !c->X || !c->P || !c->om) {
-        se_free(s);
+        se_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory at N = %d", N);
     }
     static const int zmode[2][2] = {{1, 1}, {1, -1}};
@@ -148,7 +148,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     }
 
     s->name = "sine-euler";
-    s->dim = s->cdim = N * N;
+    s->state_dim = s->dim = N * N;
     s->M = M;
     s->initial_map = se_initial_map;
     s->diagnostics = se_diagnostics;

@@ -22,7 +22,7 @@ static size_t sun_pair(int N, int a, int b)
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
 }
 
-void slpi_fast_sun_unpack(int N, const double *x, cplx *X)
+void slpi_fast_sun_unpack(cplx *X, const double *x, int N)
 {
     for (int a = 0; a < N; a++) {
         X[a + (size_t)N * a] = CMPLX(0.0, x[a]);
@@ -34,7 +34,7 @@ void slpi_fast_sun_unpack(int N, const double *x, cplx *X)
     }
 }
 
-void slpi_fast_sun_pack(int N, const cplx *X, double *x)
+void slpi_fast_sun_pack(double *x, const cplx *X, int N)
 {
     for (int a = 0; a < N; a++) {
         x[a] = cimag(X[a + (size_t)N * a]);
@@ -55,12 +55,12 @@ static int sun_default_blocks(int N)
 }
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,
-                  void (*psi)(slpi_fast_sun *, const double *, const cplx *, cplx *),
+                  void (*m_gen_sum)(slpi_fast_sun *, const double *, const cplx *, cplx *),
                   void (*gen)(slpi_fast_sun *, int, const cplx *, int, cplx *), slpi_error *err)
 {
     memset(u, 0, sizeof *u);
     u->N = N;
-    u->psi = psi;
+    u->m_gen_sum = m_gen_sum;
     u->gen = gen;
     u->nblk = sun_default_blocks(N);
     for (int i = 0; i < 4; i++) {
@@ -173,8 +173,8 @@ static void sun_isomp_t(void *arg, int t)
 /* Threads (docs/conventions.md#threads): from N = SLPI_FAST_TEAM_MIN_N each phase runs on
  * the thread team; the tiles' maxima are combined in tile order. The result is the same
  * for every thread count. */
-double slpi_fast_sun_isomp(slpi_fast_sun *u, const cplx *Psi, const cplx *Xn, const cplx *Y, cplx *Ynew,
-                      double *ynorm)
+double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cplx *Psi, const cplx *Xn,
+                      const cplx *Y)
 {
     int N = u->N, nt = (N + SUN_TILE - 1) / SUN_TILE, ntiles = nt * (nt + 1) / 2;
     double tmax[ntiles][2];
@@ -193,24 +193,24 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, const cplx *Psi, const cplx *Xn, co
 }
 
 /* The fast.h operations. ctx starts with an slpi_fast_sun. */
-static slpi_fast_sun *sun_of(const slpi_fast_system *s) { return (slpi_fast_sun *)s->ctx; }
+static slpi_fast_sun *sun_of(const slpi_fast_system *s) { return (slpi_fast_sun *)s->data; }
 
 /* gen(k, mu) = pack(xi_k(X)) and dgen(k, mu, w) = pack(D xi_k[W]). */
 static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative,
                            double *out)
 {
     slpi_fast_sun *u = sun_of(s);
-    slpi_fast_sun_unpack(u->N, x, u->w[0]);
+    slpi_fast_sun_unpack(u->w[0], x, u->N);
     u->gen(u, k, u->w[0], derivative, u->w[1]);
-    slpi_fast_sun_pack(u->N, u->w[1], out);
+    slpi_fast_sun_pack(out, u->w[1], u->N);
 }
 
-static void sun_grad(const slpi_fast_system *s, int k, double *xi, const double *mu)
+static void sun_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     sun_gen_packed(s, k, mu, 0, xi);
 }
 
-static void sun_hess(const slpi_fast_system *s, int k, double *out, const double *mu,
+static void sun_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
                      const double *w)
 {
     (void)mu; /* the generators are linear or constant in mu (see sun.h) */
@@ -218,36 +218,36 @@ static void sun_hess(const slpi_fast_system *s, int k, double *out, const double
 }
 
 /* sum_k delta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
-static void sun_grad_sum(const slpi_fast_system *s, double *xi, const double *delta,
+static void sun_gen_sum(const slpi_fast_system *s, double *xi, const double *delta,
                          const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
     size_t NN = (size_t)u->N * u->N;
-    slpi_fast_sun_unpack(u->N, mu, u->w[0]);
-    u->psi(u, delta, u->w[0], u->w[1]);
+    slpi_fast_sun_unpack(u->w[0], mu, u->N);
+    u->m_gen_sum(u, delta, u->w[0], u->w[1]);
     for (size_t i = 0; i < NN; i++) u->w[1][i] = -u->w[1][i];
-    slpi_fast_sun_pack(u->N, u->w[1], xi);
+    slpi_fast_sun_pack(xi, u->w[1], u->N);
 }
 
 /* [A, B] of algebra coefficients: [A,B] = G - G^* with G = A B (A, B skew-Hermitian),
  * whose packed coefficients are 2 pack(G). */
-static void sun_bracket(const slpi_fast_system *s, double *out, const double *a, const double *b)
+static void sun_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
 {
     slpi_fast_sun *u = sun_of(s);
     int N = u->N;
-    slpi_fast_sun_unpack(N, a, u->w[0]);
-    slpi_fast_sun_unpack(N, b, u->w[1]);
+    slpi_fast_sun_unpack(u->w[0], a, N);
+    slpi_fast_sun_unpack(u->w[1], b, N);
     sun_gemm(N, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
-    slpi_fast_sun_pack(N, u->w[2], out);
+    slpi_fast_sun_pack(out, u->w[2], N);
 }
 
 /* ad*_xi X = [X, xi] (J-quadratic, Frobenius pairing; docs/conventions.md#brackets). */
 static void sun_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
 {
-    sun_bracket(s, out, mu, xi);
+    sun_lie(s, out, mu, xi);
 }
 
-static int sun_orbit_exp(const slpi_fast_system *s, double *out, const double *sigma,
+static int sun_orbit(const slpi_fast_system *s, double *out, const double *sigma,
                          const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
@@ -255,31 +255,31 @@ static int sun_orbit_exp(const slpi_fast_system *s, double *out, const double *s
     size_t NN = (size_t)N * N;
     cplx *S = u->w[0], *E = u->w[1], *T = u->w[2];
     /* sigma^* = -S for skew-Hermitian S: E = exp(-S), E^{-1} = E^* */
-    slpi_fast_sun_unpack(N, sigma, S);
+    slpi_fast_sun_unpack(S, sigma, N);
     for (size_t i = 0; i < NN; i++) S[i] = -S[i];
     int rc = slpi_fast_expm_skewh(N, S, E);
     if (rc) return rc;
-    slpi_fast_sun_unpack(N, mu, S);
+    slpi_fast_sun_unpack(S, mu, N);
     sun_gemm(N, 1.0, E, CblasNoTrans, S, T);
     sun_gemm(N, 1.0, T, CblasConjTrans, E, S);
-    slpi_fast_sun_pack(N, S, out);
+    slpi_fast_sun_pack(out, S, N);
     return slpi_fast_all_finite(out, (int)NN) ? 0 : SLPI_ENUMERIC;
 }
 
-static void sun_m_from_state(const slpi_fast_system *s, double *Y, const double *mu)
+static void sun_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
 {
-    slpi_fast_sun_unpack(sun_of(s)->N, mu, (cplx *)Y);
+    slpi_fast_sun_unpack((cplx *)Y, mu, sun_of(s)->N);
 }
 
-static void sun_m_to_state(const slpi_fast_system *s, double *mu, const double *Y)
+static void sun_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
 {
-    slpi_fast_sun_pack(sun_of(s)->N, (const cplx *)Y, mu);
+    slpi_fast_sun_pack(mu, (const cplx *)Y, sun_of(s)->N);
 }
 
-static void sun_m_psi(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
+static void sun_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     slpi_fast_sun *u = sun_of(s);
-    u->psi(u, delta, (const cplx *)Y, (cplx *)Psi);
+    u->m_gen_sum(u, delta, (const cplx *)Y, (cplx *)Psi);
 }
 
 static double sun_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
@@ -287,8 +287,8 @@ static double sun_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *
 {
     slpi_fast_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
-    u->psi(u, delta, (const cplx *)Y, Psi);
-    return slpi_fast_sun_isomp(u, Psi, (const cplx *)Xn, (const cplx *)Y, (cplx *)Ynew, ynorm);
+    u->m_gen_sum(u, delta, (const cplx *)Y, Psi);
+    return slpi_fast_sun_isomp(u, (cplx *)Ynew, ynorm, Psi, (const cplx *)Xn, (const cplx *)Y);
 }
 
 /* COMM update from the last iteration's G = Psi Y, still in u->w[0] (no GEMM, P1). */
@@ -329,15 +329,15 @@ static void sun_m_project(const slpi_fast_system *s, double *Yd)
 void slpi_fast_sun_fill_ops(slpi_fast_system *s)
 {
     s->mdim = 2 * sun_of(s)->N * sun_of(s)->N;
-    s->gen = sun_grad;
-    s->dgen = sun_hess;
-    s->gen_sum = sun_grad_sum;
+    s->gen = sun_gen;
+    s->dgen = sun_dgen;
+    s->gen_sum = sun_gen_sum;
     s->coad = sun_coad;
-    s->lie = sun_bracket;
-    s->orbit = sun_orbit_exp;
-    s->m_unpack = sun_m_from_state;
-    s->m_pack = sun_m_to_state;
-    s->m_psi = sun_m_psi;
+    s->lie = sun_lie;
+    s->orbit = sun_orbit;
+    s->m_unpack = sun_m_unpack;
+    s->m_pack = sun_m_pack;
+    s->m_gen_sum = sun_m_gen_sum;
     s->m_isomp_iter = sun_m_isomp_iter;
     s->m_isomp_comm_last = sun_m_isomp_comm_last;
     s->m_comm_update = sun_m_comm_update;
@@ -346,7 +346,7 @@ void slpi_fast_sun_fill_ops(slpi_fast_system *s)
     s->m_project = sun_m_project;
 }
 
-int slpi_fast_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
+int slpi_fast_sun_spectrum(double *lam, cplx tr[5], const cplx *X, int N)
 {
     int rc = slpi_fast_eig_skewh(N, X, lam);
     for (int k = 0; k < 5; k++) tr[k] = 0;
@@ -361,14 +361,14 @@ int slpi_fast_sun_spectrum(int N, const cplx *X, double *lam, cplx tr[5])
     return 0;
 }
 
-void slpi_fast_sun_diagnostics(slpi_fast_sun *u, const cplx *X, const cplx *X0, int c3_dev, slpi_diag *d)
+void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const cplx *X, const cplx *X0, int c3_dev)
 {
     int N = u->N;
     double *lam = malloc(2 * (size_t)N * sizeof *lam), fro = 0;
     cplx tr[5], tr0[5], trace = 0;
     for (size_t i = 0; i < (size_t)N * N; i++) fro += creal(X[i] * conj(X[i]));
     for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
-    int ok = lam && slpi_fast_sun_spectrum(N, X, lam, tr) == 0;
+    int ok = lam && slpi_fast_sun_spectrum(lam, tr, X, N) == 0;
     slpi_diag_add(d, "C2", -fro);
     slpi_diag_add(d, "C3", ok ? cimag(tr[3]) : NAN);
     slpi_diag_add(d, "C4", ok ? creal(tr[4]) : NAN);
@@ -376,7 +376,7 @@ void slpi_fast_sun_diagnostics(slpi_fast_sun *u, const cplx *X, const cplx *X0, 
     if (X0) {
         double fro0 = 0, dep = 0;
         for (size_t i = 0; i < (size_t)N * N; i++) fro0 += creal(X0[i] * conj(X0[i]));
-        int ok0 = ok && slpi_fast_sun_spectrum(N, X0, lam + N, tr0) == 0;
+        int ok0 = ok && slpi_fast_sun_spectrum(lam + N, tr0, X0, N) == 0;
         for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam[N + a]));
         slpi_diag_add(d, "eig_dev", ok0 ? dep : NAN);
         slpi_diag_add(d, "C2_rel_dev", fro0 > 0 ? (fro0 - fro) / -fro0 : 0.0);

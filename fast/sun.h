@@ -8,9 +8,9 @@
  * packing a general matrix returns the coefficients of its orthogonal projection onto
  * u(N) (its skew-Hermitian part).
  *
- * A system context starts with an slpi_fast_sun (first member), whose psi callback gives
+ * A system context starts with an slpi_fast_sun (first member), whose m_gen_sum callback gives
  * Psi(Y) = sum_k delta_k B_k(Y) and gen callback one xi_k; slpi_fast_sun_fill_ops then installs
- * gen, dgen, gen_sum, coad, bracket, orbit and every m_* operation of fast.h.
+ * gen, dgen, gen_sum, coad, lie, orbit and every m_* operation of fast.h.
  */
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
@@ -24,7 +24,7 @@ typedef struct slpi_fast_sun slpi_fast_sun;
 struct slpi_fast_sun {
     int N;
     /* Psi = sum_k delta_k B_k(Y) for a general (not necessarily traceless) Y. */
-    void (*psi)(slpi_fast_sun *u, const double *delta, const double complex *Y, double complex *Psi);
+    void (*m_gen_sum)(slpi_fast_sun *u, const double *delta, const double complex *Y, double complex *Psi);
     /* xi_k = -B_k evaluated at X (derivative = 0), or its derivative along X (derivative
      * = 1). Both systems' generators are linear or constant in mu, so the derivative at any
      * mu is the linear part evaluated at the direction. */
@@ -35,14 +35,14 @@ struct slpi_fast_sun {
 };
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,
-                  void (*psi)(slpi_fast_sun *, const double *, const double complex *,
+                  void (*m_gen_sum)(slpi_fast_sun *, const double *, const double complex *,
                               double complex *),
                   void (*gen)(slpi_fast_sun *, int, const double complex *, int, double complex *),
                   slpi_error *err);
 void slpi_fast_sun_clear(slpi_fast_sun *u);
 
-void slpi_fast_sun_unpack(int N, const double *x, double complex *X);
-void slpi_fast_sun_pack(int N, const double complex *X, double *x);
+void slpi_fast_sun_unpack(double complex *X, const double *x, int N);
+void slpi_fast_sun_pack(double *x, const double complex *X, int N);
 
 /* One ISOMP fixed-point map for skew-Hermitian Psi, Xn, Y (docs/schemes.md#isomp step 1):
  * Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4 with one full zgemm (G = Psi Y, [Psi,Y] = G - G^*)
@@ -52,22 +52,22 @@ void slpi_fast_sun_pack(int N, const double complex *X, double *x);
  *
  * After the call G stays in u->w[0], from which m_isomp_comm_last forms the COMM update
  * Xn + G - G^* of the last iterate without a further Poisson solve and GEMM. */
-double slpi_fast_sun_isomp(slpi_fast_sun *u, const double complex *Psi, const double complex *Xn,
-                      const double complex *Y, double complex *Ynew, double *ynorm);
+double slpi_fast_sun_isomp(slpi_fast_sun *u, double complex *Ynew, double *ynorm,
+                      const double complex *Psi, const double complex *Xn, const double complex *Y);
 
-/* Install gen, dgen, gen_sum, coad, bracket, orbit and the m_* operations
- * (mdim = 2N^2); s->ctx must start with an initialised slpi_fast_sun. */
+/* Install gen, dgen, gen_sum, coad, lie, orbit and the m_* operations
+ * (mdim = 2N^2); s->data must start with an initialised slpi_fast_sun. */
 void slpi_fast_sun_fill_ops(slpi_fast_system *s);
 
 /* Invariants of a skew-Hermitian X: ascending eigenvalues lam of iX (N doubles), and
  * tr[k] = Tr X^k for k = 1..4 from the eigenvalues (Tr X^k = sum (-i lam)^k).
  * Returns 0 or SLPI_ENUMERIC (zheev failure). */
-int slpi_fast_sun_spectrum(int N, const double complex *X, double *lam, double complex tr[5]);
+int slpi_fast_sun_spectrum(double *lam, double complex tr[5], const double complex *X, int N);
 
 /* Standard su(N) diagnostics (docs/experiments.md): C2 = Tr X^2, C3 = Im Tr X^3, C4 = Tr X^4, |Tr X|,
  * and with x0 eig_dev = max_k |lam_k - lam0_k|, C2_rel_dev = (C2 - C2(X0)) / C2(X0) and,
  * if c3_dev, C3_rel_dev likewise. X, X0: unpacked states. */
-void slpi_fast_sun_diagnostics(slpi_fast_sun *u, const double complex *X, const double complex *X0,
-                          int c3_dev, slpi_diag *d);
+void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const double complex *X,
+                          const double complex *X0, int c3_dev);
 
 #endif

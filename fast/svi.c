@@ -21,51 +21,36 @@ enum { FORM_SO3, FORM_SD, FORM_LP };
 typedef struct {
     int form, node;
     double c;
-    double *g, *tmp, *mu;                  /* vector forms: cdim scratch */
+    double *g, *tmp, *mu;                  /* vector forms: dim scratch */
     double *Xk, *M, *Mn, *P, *t1, *nu;     /* LP: mdim each */
 } svi_work;
 
-static int svi_create(slpi_fast *f, slpi_error *err)
+/* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
+ * validator; what remains is whether this system has the operations the form needs. */
+static int svi_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
+{
+    if (slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && (!s->m_gen_sum || !s->m_ainv || !s->m_cay_conj))
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
+                              "compact quadratic group, which %s lacks (docs/systems.md#applicability)", s->name);
+    return SLPI_OK;
+}
+
+static int svi_init(slpi_fast *f, slpi_error *err)
 {
     const slpi_fast_system *s = &f->sys;
     const slpi_problem *p = &f->p;
-    int form;
-    switch (p->svi_form) {
-    case SLPI_SVI_FORM_AUTO:
-        form = s->is_semidirect ? FORM_SD : s->is_so3 ? FORM_SO3 : FORM_LP; break;
-    case SLPI_SVI_FORM_SO3: form = FORM_SO3; break;
-    case SLPI_SVI_FORM_SD: form = FORM_SD; break;
-    default: form = FORM_LP; break;
-    }
-    if (form == FORM_SO3 && !s->is_so3)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: the SO(3) vector form needs a so(3) state; "
-                              "%s is not (docs/systems.md#applicability)", s->name);
-    if (form == FORM_SD && !s->is_semidirect)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: the semidirect form needs the heavy top in "
-                              "its SVI form; %s is not (docs/systems.md#applicability)", s->name);
-    if (form == FORM_LP && (s->is_semidirect || !s->m_psi || !s->m_ainv || !s->m_cay_conj))
-        return slpi_error_set(err, SLPI_EINPUT, "svi: the general LP form needs a compact "
-                              "quadratic matrix group; not applicable to %s%s (docs/systems.md#applicability)",
-                              s->name, s->is_semidirect ? " (use the semidirect form)" : "");
-    if (form == FORM_LP && s->dim != s->cdim)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: R tracking needs the SO(3) vector form");
-    double c = p->svi_c == 0 ? 0.25 : p->svi_c;
-    if (c != 0.25 && c != -0.25)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c = %g must be +0.25 or -0.25", c);
-    if (form == FORM_LP && c != 0.25)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: c = -1/4 exists only for the SO(3) and "
-                              "semidirect vector formulas (docs/schemes.md#svi-so3, docs/systems.md#applicability N/A)");
-    if (form == FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: node output exists only for the vector forms");
-    size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->cdim;
-    double *buf = slpi_fast_work_new(f, sizeof(svi_work), 6 * m + 3 * (size_t)s->cdim, err);
+    slpi_svi_form sf = slpi_registry_svi_form(p);
+    int form = sf == SLPI_SVI_FORM_SO3 ? FORM_SO3 : sf == SLPI_SVI_FORM_SD ? FORM_SD : FORM_LP;
+    double c = p->svi_c;
+    size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->dim;
+    double *buf = slpi_fast_work_new(f, sizeof(svi_work), 6 * m + 3 * (size_t)s->dim, err);
     if (!buf) return err->code;
     svi_work *w = f->work;
     w->form = form;
     w->c = c;
     w->node = p->svi_output == SLPI_SVI_OUT_NODE;
-    w->g = buf; w->tmp = buf + s->cdim; w->mu = buf + 2 * s->cdim;
-    double *b = buf + 3 * s->cdim;
+    w->g = buf; w->tmp = buf + s->dim; w->mu = buf + 2 * s->dim;
+    double *b = buf + 3 * s->dim;
     w->Xk = b; w->M = b + m; w->Mn = b + 2 * m; w->P = b + 3 * m; w->t1 = b + 4 * m;
     w->nu = b + 5 * m;
     return SLPI_OK;
@@ -73,7 +58,7 @@ static int svi_create(slpi_fast *f, slpi_error *err)
 
 /* Vector forms: x, tau and f from the unknowns A, B (w->mu holds (M, Gamma~)); the
  * semidirect form then advances Gamma~ = tau^T Gamma_k for the next evaluation. */
-typedef struct { const slpi_fast *f; svi_work *w; const double *Gk; } svi_vec_ctx;
+typedef struct { const slpi_fast *f; svi_work *w; const double *Gk, *delta; } svi_vec_ctx;
 
 static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau,
                         double *ft)
@@ -81,7 +66,7 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     svi_vec_ctx *c = ctx;
     svi_work *w = c->w;
     for (int i = 0; i < 3; i++) w->mu[i] = 0.5 * (A[i] + B[i]);
-    slpi_fast_gen_sum(&c->f->sys, w->g, w->tmp, c->f->delta, w->mu);
+    slpi_fast_gen_sum(&c->f->sys, w->g, w->tmp, c->delta, w->mu);
     for (int i = 0; i < 3; i++) x[i] = 0.5 * w->g[i];
     slpi_fast_cayley3(tau, x);
     ft[0] = ft[1] = ft[2] = 0;
@@ -118,14 +103,15 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
     return st;
 }
 
-static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *info)
+static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     svi_work *w = f->work;
     int sd = w->form == FORM_SD;
     const double *Pk = xs, *Gk = xs + 3;
     double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
-    svi_vec_ctx ctx = {f, w, Gk};
+    svi_vec_ctx ctx = {f, w, Gk, delta};
     if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
     int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
                                   &info->iterations, &info->residual);
@@ -145,15 +131,16 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, slpi_step_info *i
         slpi_fast_mat3t_vec(xs + 3, tau, Gt);
     }
     memcpy(xs, Pn, sizeof Pn);
-    if (s->dim > s->cdim) {
-        double *R = xs + s->cdim, t2[9];
+    if (s->state_dim > s->dim) {
+        double *R = xs + s->dim, t2[9];
         slpi_fast_mat3_mul(t2, tau, tau);
         slpi_fast_mat3_mul(R, R, t2);
     }
     return st;
 }
 
-static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *info)
+static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     svi_work *w = f->work;
@@ -164,7 +151,7 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
     do {
-        s->m_psi(s, w->P, f->delta, w->M);
+        s->m_gen_sum(s, w->P, delta, w->M);
         if (s->m_ainv(s, w->t1, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk)
             || s->m_ainv(s, w->Mn, 0.25, w->P, w->nu))
             return SLPI_STEP_DIVERGED;
@@ -176,19 +163,20 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, slpi_step_info *in
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    s->m_psi(s, w->P, f->delta, w->M);
+    s->m_gen_sum(s, w->P, delta, w->M);
     if (s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->t1, 0.25, w->P, w->nu))
         return SLPI_STEP_DIVERGED;
     s->m_pack(s, xs, w->t1);
     return st;
 }
 
-static slpi_step_status svi_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status svi_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     svi_work *w = f->work;
-    return w->form == FORM_LP ? svi_lp_step(f, x, info) : svi_vec_step(f, x, info);
+    return w->form == FORM_LP ? svi_lp_step(f, x, delta, info) : svi_vec_step(f, x, delta, info);
 }
 
 const slpi_fast_scheme slpi_fast_scheme_svi = {
-    SLPI_SCHEME_SVI, 1e-15, 200, svi_create, svi_step,
+    SLPI_SCHEME_SVI, svi_check, svi_step, svi_init,
 };

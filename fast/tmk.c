@@ -14,13 +14,18 @@ typedef struct {
     lapack_int *piv;
 } tmk_work;
 
-static int tmk_create(slpi_fast *f, slpi_error *err)
+static int tmk_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slpi_fast_system *s = &f->sys;
+    (void)p;
     if (!s->coad || !s->orbit || !s->dgen)
         return slpi_error_set(err, SLPI_EINPUT,
                               "tmk is not applicable to %s in this form (docs/systems.md#applicability)", s->name);
-    int d = s->cdim;
+    return SLPI_OK;
+}
+
+static int tmk_init(slpi_fast *f, slpi_error *err)
+{
+    int d = f->sys.dim;
     /* doubles: D (d x d), 7 vectors, and room for the d pivots */
     double *buf = slpi_fast_work_new(f, sizeof(tmk_work), (size_t)d * d + 8 * (size_t)d, err);
     if (!buf) return err->code;
@@ -41,7 +46,7 @@ static int tmk_create(slpi_fast *f, slpi_error *err)
 static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu,
                      tmk_work *w)
 {
-    int d = s->cdim;
+    int d = s->dim;
     for (int j = 0; j < d; j++) {
         double *col = w->D + (size_t)j * d;
         memset(w->e, 0, sizeof *w->e * (size_t)d);
@@ -57,12 +62,13 @@ static int tmk_chord(const slpi_fast_system *s, const double *delta, const doubl
     return LAPACKE_dgetrf(LAPACK_COL_MAJOR, d, d, w->D, d, w->piv) == 0 ? 0 : -1;
 }
 
-static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
+static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
+                                 slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     tmk_work *w = f->work;
-    int d = s->cdim;
-    if (tmk_chord(s, f->delta, x, w)) {
+    int d = s->dim;
+    if (tmk_chord(s, delta, x, w)) {
         info->residual = 0;
         return SLPI_STEP_DIVERGED;      /* singular chord matrix */
     }
@@ -73,7 +79,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
     do {
         if (s->orbit(s, w->mubar, w->sigma, x)) return SLPI_STEP_DIVERGED;
         for (int i = 0; i < d; i++) w->mubar[i] = 0.5 * (x[i] + w->mubar[i]);
-        slpi_fast_gen_sum(s, w->r, w->tmp, f->delta, w->mubar);
+        slpi_fast_gen_sum(s, w->r, w->tmp, delta, w->mubar);
         for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
         LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
         for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
@@ -88,5 +94,5 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, slpi_step_info *info)
 }
 
 const slpi_fast_scheme slpi_fast_scheme_tmk = {
-    SLPI_SCHEME_TMK, 1e-15, 50, tmk_create, tmk_step,
+    SLPI_SCHEME_TMK, tmk_check, tmk_step, tmk_init,
 };

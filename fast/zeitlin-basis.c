@@ -178,7 +178,7 @@ const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int 
     return z->vec + z->voff[m] + (size_t)(l - m) * n;
 }
 
-void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double complex *P, double complex *out)
+void slpi_fast_zeitlin_laplacian(double complex *out, const double complex *P, const slpi_fast_zeitlin *z)
 {
     int N = z->N;
     for (int d = 0; d < N; d++) {
@@ -277,8 +277,8 @@ static void zeitlin_poisson_unit(void *arg, int u)
     for (int a = 0; a < N; a++) P[a * st] -= pm;
 }
 
-void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
-                          double complex *P)
+void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c,
+                          const slpi_fast_zeitlin *z)
 {
     int N = z->N, nb = ZEITLIN_POISSON_BANDS;
     zeitlin_poisson_job b = {z, c, X, P, {0}};
@@ -331,7 +331,7 @@ static void zeitlin_scatter(int N, int m, const double *u, const double *v, doub
 /* alpha of (l, m, part) with part 0 = cosine/zonal, 1 = sine. */
 static int zeitlin_alpha(int l, int m, int part)
 {
-    return slpi_fast_zeitlin_index(l, m == 0 ? 0 : 2 * m - 1 + part);
+    return slpi_fast_zeitlin_alpha(l, m == 0 ? 0 : 2 * m - 1 + part);
 }
 
 /* The shared per-diagonal pass over degrees l >= lmin (lmin >= 1):
@@ -353,7 +353,7 @@ static void zeitlin_pass_diagonal(void *arg, int m)
 {
     const zeitlin_pass_job *b = arg;
     const slpi_fast_zeitlin *z = b->z;
-    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_index(lmin, 0);
+    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_alpha(lmin, 0);
     int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
     if (kk <= 0) return;
     double x[2 * N], c[2 * N];
@@ -403,7 +403,7 @@ static void zeitlin_split(int alpha, int *l, int *m, int *part)
     *part = j > 0 && j % 2 == 0;
 }
 
-double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const double complex *X)
+double slpi_fast_zeitlin_coeff(const double complex *X, int alpha, const slpi_fast_zeitlin *z)
 {
     int N = z->N, l, m, part;
     zeitlin_split(alpha, &l, &m, &part);
@@ -414,7 +414,7 @@ double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const doubl
     return s;
 }
 
-void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c, double complex *X)
+void slpi_fast_zeitlin_add_mode(double complex *X, int alpha, double c, const slpi_fast_zeitlin *z)
 {
     int N = z->N, l, m, part;
     zeitlin_split(alpha, &l, &m, &part);
@@ -427,12 +427,12 @@ void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c,
     zeitlin_scatter(N, m, x, m ? x + (N - m) : NULL, X);
 }
 
-void slpi_fast_zeitlin_analysis(const slpi_fast_zeitlin *z, const double complex *X, double *omega)
+void slpi_fast_zeitlin_analysis(double *omega, const double complex *X, const slpi_fast_zeitlin *z)
 {
     zeitlin_pass(z, 1, NULL, X, omega, NULL);
 }
 
-void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega, double complex *X)
+void slpi_fast_zeitlin_synthesis(double complex *X, const double *omega, const slpi_fast_zeitlin *z)
 {
     memset(X, 0, (size_t)z->N * z->N * sizeof *X);
     zeitlin_pass(z, 1, omega, NULL, NULL, X);
@@ -487,7 +487,7 @@ static void zeitlin_modal_diagonal(void *arg, int m)
 {
     const zeitlin_pass_job *b = arg;
     const slpi_fast_zeitlin *z = b->z;
-    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_index(lmin, 0);
+    int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_alpha(lmin, 0);
     int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, h = n / 2, hs = (n + 1) / 2;
     if (n - k0 <= 0) return;
     double x[2 * N], hx[2][2][hs], c[2][2][hs], y[2][2][hs];
@@ -533,8 +533,8 @@ static void zeitlin_modal_diagonal(void *arg, int m)
     zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
 }
 
-void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
-                        const double complex *Y, double complex *out)
+void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y,
+                        int lmin, const slpi_fast_zeitlin *z)
 {
     if (lmin < 1) lmin = 1;
     if (z->plmin != lmin) {

@@ -42,28 +42,28 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err);
 void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z);
 
 /* Number of real-basis elements, N^2 - 1, and the index of (l, j). */
-static inline int slpi_fast_zeitlin_index(int l, int j) { return l * l - 1 + j; }
+static inline int slpi_fast_zeitlin_alpha(int l, int j) { return l * l - 1 + j; }
 
 /* t_a = (T_lm)_{a+m, a}, a = 0..N-1-m (0 <= m <= l <= N-1), sign: last entry > 0. */
 const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int m);
 
 /* out = Delta_N P for a general complex P (per-diagonal tridiagonal form). */
-void slpi_fast_zeitlin_laplacian(const slpi_fast_zeitlin *z, const double complex *P, double complex *out);
+void slpi_fast_zeitlin_laplacian(double complex *out, const double complex *P, const slpi_fast_zeitlin *z);
 
 /* P = c Delta_N^{-1} (X - Tr(X)/N I), the traceless solution, for a general complex X;
  * O(N^2): Thomas per diagonal, pinned solve plus mean removal on d = 0. P != X. */
-void slpi_fast_zeitlin_poisson(const slpi_fast_zeitlin *z, double c, const double complex *X,
-                          double complex *P);
+void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c,
+                          const slpi_fast_zeitlin *z);
 
 /* omega_alpha = Re Tr(Y_alpha^* X) for every alpha (N^2 - 1 values). */
-void slpi_fast_zeitlin_analysis(const slpi_fast_zeitlin *z, const double complex *X, double *omega);
+void slpi_fast_zeitlin_analysis(double *omega, const double complex *X, const slpi_fast_zeitlin *z);
 
 /* X = sum_alpha omega_alpha Y_alpha (X overwritten). */
-void slpi_fast_zeitlin_synthesis(const slpi_fast_zeitlin *z, const double *omega, double complex *X);
+void slpi_fast_zeitlin_synthesis(double complex *X, const double *omega, const slpi_fast_zeitlin *z);
 
 /* A single basis element: omega_alpha(X) = Re Tr(Y_alpha^* X), and X += c Y_alpha; O(N). */
-double slpi_fast_zeitlin_coef(const slpi_fast_zeitlin *z, int alpha, const double complex *X);
-void slpi_fast_zeitlin_add_mode(const slpi_fast_zeitlin *z, int alpha, double c, double complex *X);
+double slpi_fast_zeitlin_coeff(const double complex *X, int alpha, const slpi_fast_zeitlin *z);
+void slpi_fast_zeitlin_add_mode(double complex *X, int alpha, double c, const slpi_fast_zeitlin *z);
 /* Degree l of alpha. */
 int slpi_fast_zeitlin_degree(int alpha);
 
@@ -76,7 +76,7 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
  * w is indexed by alpha - (lmin^2 - 1). Per diagonal, O(N^3) in all: through the parity
  * blocks when slpi_fast_zeitlin_modal_init built them for this lmin (each coefficient from
  * half a vector: half the flops and the memory traffic), else through V_m. */
-void slpi_fast_zeitlin_modal(const slpi_fast_zeitlin *z, int lmin, const double *w,
-                        const double complex *Y, double complex *out);
+void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y,
+                        int lmin, const slpi_fast_zeitlin *z);
 
 #endif

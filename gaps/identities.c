@@ -285,7 +285,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
     if (!rc) rc = slpi_noise_source_open(&src, &p, err);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
-    double c = p.svi_c == 0 ? 0.25 : p.svi_c;
+    double c = p.svi_c;
     for (long k = 0; !rc && k < steps; k++) {
         double Pk[3], Pn[3], xx[3], A[3], B[3], S[3], D[3], e[3];
         slpi_step_info info;
@@ -362,7 +362,7 @@ int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_re
     double x[12], dW[8];
     if (!rc) rc = slpi_fast_create(&f, &p, err);
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
-    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = p.svi_c == 0 ? 0.25 : p.svi_c;
+    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = p.svi_c;
     r->R = R;
     r->D = slpi_problem_noise_threshold(&p);
     if (!rc && !isfinite(r->D))

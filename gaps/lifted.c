@@ -6,7 +6,7 @@
  * a = 1/2 is the consistent form; a = 1/4 is the printed (21)-(22) (1/2 counted twice).
  * Since G~^* = -G~, both Q and P move by the same right factor. Solved as a fixed point in
  * G~ from Psi(X_n)^*: Q~ = Q_n (I - a G~)^{-1}, P~ = P_n (I - a G~)^{-1}. The generators
- * Psi are those of the fast ISO rigid body (m_psi), so the projection mu o Phi_h is
+ * Psi are those of the fast ISO rigid body (m_gen_sum), so the projection mu o Phi_h is
  * compared with the fast path's own ISOMP step Psi_h. */
 #include <lapacke.h>
 #include <math.h>

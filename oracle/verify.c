@@ -34,34 +34,48 @@ typedef struct {
     long nrows;
 } line_map;
 
-static void map_lines(const char *path, line_map *m)
+/* 0, or -1 when an allocation failed (the caller names it: never a silent short map). */
+static int map_lines(const char *path, line_map *m)
 {
     memset(m, 0, sizeof *m);
     FILE *f = fopen(path, "r");
-    if (!f) return;
+    if (!f) return 0;
     char *line = NULL;
     size_t cap = 0;
     long no = 0;
-    while (getline(&line, &cap, f) >= 0) {
+    int bad = 0;
+    while (!bad && (errno = 0, getline(&line, &cap, f)) >= 0) {
         no++;
         if (line[0] == '#') {
             const char *s = line + 1;
             while (*s == ' ') s++;
             const char *eq = strchr(s, '=');
             if (!eq) continue;
-            m->key = realloc(m->key, (size_t)(m->nkeys + 1) * sizeof(char *));
-            m->key_line = realloc(m->key_line, (size_t)(m->nkeys + 1) * sizeof(long));
-            m->key[m->nkeys] = strndup(s, (size_t)(eq - s));
-            m->key_line[m->nkeys++] = no;
+            char **k = realloc(m->key, (size_t)(m->nkeys + 1) * sizeof(char *));
+            if (k) m->key = k;
+            long *kl = k ? realloc(m->key_line, (size_t)(m->nkeys + 1) * sizeof(long)) : NULL;
+            if (kl) m->key_line = kl;
+            char *name = kl ? strndup(s, (size_t)(eq - s)) : NULL;
+            if (!name) bad = 1;
+            else {
+                m->key[m->nkeys] = name;
+                m->key_line[m->nkeys++] = no;
+            }
         } else if (m->column_line == 0) {
             m->column_line = no;
         } else {
-            m->row_line = realloc(m->row_line, (size_t)(m->nrows + 1) * sizeof(long));
-            m->row_line[m->nrows++] = no;
+            long *rl = realloc(m->row_line, (size_t)(m->nrows + 1) * sizeof(long));
+            if (!rl) bad = 1;
+            else {
+                m->row_line = rl;
+                m->row_line[m->nrows++] = no;
+            }
         }
     }
+    if (errno == ENOMEM) bad = 1;
     free(line);
     fclose(f);
+    return bad ? -1 : 0;
 }
 
 static void free_map(line_map *m)
@@ -483,9 +497,12 @@ int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, s
     int rc = slpi_traj_read(path, &t, err);
     if (rc != SLPI_OK) return rc;
     line_map m;
-    map_lines(path, &m);
     slpi_problem p;
-    rc = header_problem(path, &t, &m, o->noise_file, o->golden_dir, &p, err);
+    if (map_lines(path, &m) != 0)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory mapping its lines (a file larger than the memory "
+                            "this process may use)", path);
+    else
+        rc = header_problem(path, &t, &m, o->noise_file, o->golden_dir, &p, err);
     int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0;
     int *col = calloc((size_t)dim + 1, sizeof(int));
     double *x0 = calloc((size_t)dim + 1, sizeof(double));

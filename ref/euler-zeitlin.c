@@ -20,7 +20,9 @@
 
 typedef struct {
     slpi_ref_zeitlin z;
-    arb_ptr al;          /* al[l] = -amp / (l(l+1)), l = 0..N-1 (al[0] unused) */
+    arb_ptr a;           /* a[l] = amp / (l(l+1)) > 0, l = 0..N-1 (a[0] unused): the
+                          * amplitudes a_l; the minus sign of B_k = -a_l ... is applied
+                          * where B_k is formed (noise_coeff), as in fast/euler-zeitlin.c */
     int lmin;
     slpi_ez_noise noise;
     double amp;
@@ -50,8 +52,8 @@ static int build(ez_data *d, int N, slong prec, slpi_error *err)
     if (rc != SLPI_OK)
         return rc;
     for (int l = 1; l < N; l++) {
-        arb_set_d(d->al + l, -d->amp);
-        arb_div_ui(d->al + l, d->al + l, (ulong)l * (ulong)(l + 1), prec);
+        arb_set_d(d->a + l, d->amp);
+        arb_div_ui(d->a + l, d->a + l, (ulong)l * (ulong)(l + 1), prec);
     }
     return SLPI_OK;
 }
@@ -69,14 +71,14 @@ static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
     return &d->z;
 }
 
-static void ez_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
+static void ez_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
 {
-    slpi_ref_su_unpack(X, mu, s->N, prec);
+    slpi_ref_sun_unpack(X, mu, s->N, prec);
 }
 
-static void ez_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec)
+static void ez_m_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec)
 {
-    slpi_ref_su_pack(mu, X, s->N, prec);
+    slpi_ref_sun_pack(mu, X, s->N, prec);
 }
 
 /* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
@@ -93,8 +95,8 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
         arb_set_si(c, !deriv);
     arb_t t;
     arb_init(t);
-    arb_set_d(t, d);
-    arb_mul(t, t, e->al + l, prec);
+    arb_set_d(t, -d);                   /* exact: -d a_l */
+    arb_mul(t, t, e->a + l, prec);
     arb_mul(c, c, t, prec);
     arb_clear(t);
     return alpha;
@@ -103,7 +105,7 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
 /* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
  * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
  * diagonal, and the noise as one basis synthesis of its coefficients. */
-static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
     const slpi_ref_zeitlin *z = tables(s, prec);
@@ -126,7 +128,7 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
         for (int k = 1; k <= s->M; k++)
             if (delta[k] != 0)
                 noise_coeff(s, z, k, delta[k], cv + k - 1, V, W != NULL, prec);
-        slpi_ref_zeitlin_synth(T, cv, alpha0, z, prec);
+        slpi_ref_zeitlin_synthesis(T, cv, alpha0, z, prec);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
         _arb_vec_clear(cv, s->M);
@@ -134,21 +136,21 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
     arb_clear(c);
 }
 
-static void ez_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void ez_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     double *delta = calloc((size_t)s->M + 1, sizeof(double));
     delta[k] = 1;
-    gen_sum(s, B, delta, X, NULL, prec);
+    ez_m_gen_sum(s, B, delta, X, NULL, prec);
     free(delta);
 }
 
-static void ez_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void ez_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     double *delta = calloc((size_t)s->M + 1, sizeof(double));
     delta[k] = 1;
-    gen_sum(s, dB, delta, X, W, prec);
+    ez_m_gen_sum(s, dB, delta, X, W, prec);
     free(delta);
 }
 
@@ -160,7 +162,7 @@ void slpi_ref_su_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_ptr T = _acb_vec_init(6);
     arb_ptr lam = _arb_vec_init(N);
     acb_mat_init(X, N, N);
-    slpi_ref_su_unpack(X, x, N, prec);
+    slpi_ref_sun_unpack(X, x, N, prec);
     slpi_ref_mat_trace_powers(T, X, N > EZ_EIGS_MAX ? 6 : 4, prec);
     arb_set(out + 1, acb_realref(T + 1));
     arb_set(out + 2, acb_imagref(T + 2));
@@ -190,7 +192,7 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     const slpi_ref_zeitlin *z = tables(s, prec);
     acb_mat_t X;
     acb_mat_init(X, N, N);
-    slpi_ref_su_unpack(X, x, N, prec);
+    slpi_ref_sun_unpack(X, x, N, prec);
     slpi_ref_zeitlin_h0(out + 0, X, z, prec);
     acb_mat_clear(X);
     slpi_ref_su_casimirs(s, out, x, prec);
@@ -240,8 +242,8 @@ static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c,
     acb_mat_init(X, N, N);
     for (int i = 0; i < n; i++)
         arb_set_d(om + i, c[i]);
-    slpi_ref_zeitlin_synth(X, om, 0, z, prec);
-    slpi_ref_su_pack(x, X, N, prec);
+    slpi_ref_zeitlin_synthesis(X, om, 0, z, prec);
+    slpi_ref_sun_pack(x, X, N, prec);
     acb_mat_clear(X);
     _arb_vec_clear(om, n);
 }
@@ -249,7 +251,7 @@ static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c,
 static void ez_clear(slpi_ref_system *s)
 {
     ez_data *d = s->data;
-    _arb_vec_clear(d->al, d->z.N);
+    _arb_vec_clear(d->a, d->z.N);
     slpi_ref_zeitlin_clear(&d->z);
     flint_free(d);
     s->data = NULL;
@@ -273,10 +275,10 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     d->lmin = N / 2;
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;
-    d->al = _arb_vec_init(N);
+    d->a = _arb_vec_init(N);
     int rc = build(d, N, p->prec > 0 ? p->prec : 128, err);
     if (rc != SLPI_OK) {
-        _arb_vec_clear(d->al, N);
+        _arb_vec_clear(d->a, N);
         flint_free(d);
         return rc;
     }
@@ -288,11 +290,11 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->h0_quadratic = 1;
     s->data = d;
     s->N = N;
-    s->unpack = ez_unpack;
-    s->pack = ez_pack;
-    s->mgen = ez_mgen;
-    s->mdgen = ez_mdgen;
-    s->mgen_sum = gen_sum;
+    s->m_unpack = ez_m_unpack;
+    s->m_pack = ez_m_pack;
+    s->m_gen = ez_m_gen;
+    s->m_dgen = ez_m_dgen;
+    s->m_gen_sum = ez_m_gen_sum;
     slpi_ref_matrix_attach(s);
 
     s->inv_name[0] = "H0";

@@ -59,9 +59,9 @@ static void isomp_Gpack(const isomp_ctx *c, arb_ptr out, arb_srcptr y, mat_mul_f
     acb_mat_init(Y, s->N, s->N);
     acb_mat_init(G, s->N, s->N);
     acb_mat_init(Psi, s->N, s->N);
-    s->unpack(s, Y, y, prec);
+    s->m_unpack(s, Y, y, prec);
     isomp_G(c, G, Psi, Y, mul, prec);
-    s->pack(s, out, G, prec);
+    s->m_pack(s, out, G, prec);
     acb_mat_clear(Y);
     acb_mat_clear(G);
     acb_mat_clear(Psi);
@@ -92,7 +92,7 @@ static void dG_parts_init(const isomp_ctx *c, dG_parts *d, arb_srcptr y, slong p
     acb_mat_init(d->Psi, N, N);
     acb_mat_init(d->M, N, N);
     acb_mat_init(U, N, N);
-    s->unpack(s, d->Y, y, prec);
+    s->m_unpack(s, d->Y, y, prec);
     slpi_ref_mat_gen_sum(s, d->Psi, c->delta, d->Y, prec);
     slpi_ref_mat_mul(U, d->Psi, d->Y, prec);
     acb_mat_conjugate_transpose(d->M, U);
@@ -125,7 +125,7 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     acb_mat_init(T, N, N);
     acb_mat_init(V, N, N);
     acb_mat_init(dG, N, N);
-    s->unpack(s, W, w, prec);
+    s->m_unpack(s, W, w, prec);
     slpi_ref_mat_dgen_sum(s, dPsi, c->delta, d->Y, W, prec);
     slpi_ref_mat_mul(V, d->Psi, W, prec);
     slpi_ref_mat_mul(T, dPsi, d->M, prec);
@@ -135,7 +135,7 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     slpi_ref_mat_mul(dG, V, d->Psi, prec);
     acb_mat_scalar_mul_2exp_si(dG, dG, -2);
     acb_mat_add(dG, dG, T, prec);
-    s->pack(s, out, dG, prec);
+    s->m_pack(s, out, dG, prec);
     acb_mat_clear(W);
     acb_mat_clear(dPsi);
     acb_mat_clear(T);
@@ -187,7 +187,7 @@ static void isomp_Gc(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     slpi_ref_gen_sum(s, p, c->delta, y, prec);
     s->coad(s, out, p, y, prec);
     _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
-    s->sandwich(s, t, p, y, p, prec);
+    s->m_sandwich(s, t, p, y, p, prec);
     _arb_vec_scalar_mul_2exp_si(t, t, n, -3);
     _arb_vec_add(out, out, t, n, prec);
     _arb_vec_add(out, out, c->x, n, prec);
@@ -206,10 +206,10 @@ static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     s->coad(s, out, dp, y, prec);
     s->coad(s, t, p, w, prec);
     _arb_vec_add(out, out, t, n, prec);
-    s->sandwich(s, t, dp, y, p, prec);
+    s->m_sandwich(s, t, dp, y, p, prec);
     _arb_vec_scalar_mul_2exp_si(t, t, n, -1);
     _arb_vec_add(out, out, t, n, prec);
-    s->sandwich(s, t, p, w, p, prec);
+    s->m_sandwich(s, t, p, w, p, prec);
     _arb_vec_scalar_mul_2exp_si(t, t, n, -2);
     _arb_vec_add(out, out, t, n, prec);
     _arb_vec_scalar_mul_2exp_si(out, out, n, -1);
@@ -265,12 +265,12 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
 static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system *s,
                         arb_srcptr x, const double *delta, slong prec)
 {
-    int coord = s->sandwich != NULL;
+    int coord = s->m_sandwich != NULL;
     c->s = s;
     c->delta = delta;
     c->x = x;
     acb_mat_init(c->Xn, s->N, s->N);
-    s->unpack(s, c->Xn, x, prec);
+    s->m_unpack(s, c->Xn, x, prec);
     g->n = s->dim;
     g->ctx = c;
     g->G = coord ? isomp_Gc : isomp_Gp;
@@ -296,7 +296,7 @@ static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr 
         _arb_vec_clear(t, n);
         return 1;
     }
-    return slpi_ref_solve(y, g, s->sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why,
+    return slpi_ref_solve(y, g, s->m_sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why,
                           why_len);
 }
 
@@ -313,10 +313,10 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
-        s->unpack(s, Y, y, prec);
+        s->m_unpack(s, Y, y, prec);
         ok = isomp_update(&c, G, Y, prec);
         if (ok)
-            s->pack(s, x, G, prec);
+            s->m_pack(s, x, G, prec);
         else
             snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible");
     }
@@ -358,7 +358,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
-        s->unpack(s, Y, y, prec);
+        s->m_unpack(s, Y, y, prec);
         slpi_ref_mat_gen_sum(s, Psi, delta, Y, prec);
         for (int j = 0; j < n; j++) {
             _arb_vec_zero(w, n);
@@ -366,12 +366,12 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
             g.dG(g.ctx, col, y, w, prec);                    /* A = I - G'(Ybox) */
             for (int i = 0; i < n; i++)
                 arb_sub(arb_mat_entry(A, i, j), w + i, col + i, prec);
-            s->unpack(s, W, w, prec);                        /* C = DC(Ybox) */
+            s->m_unpack(s, W, w, prec);                        /* C = DC(Ybox) */
             slpi_ref_mat_dgen_sum(s, dPsi, delta, Y, W, prec);
             slpi_ref_mat_comm(T, dPsi, Y, prec);
             slpi_ref_mat_comm(U, Psi, W, prec);
             acb_mat_add(T, T, U, prec);
-            s->pack(s, col, T, prec);
+            s->m_pack(s, col, T, prec);
             for (int i = 0; i < n; i++)
                 arb_set(arb_mat_entry(C, i, j), col + i);
         }

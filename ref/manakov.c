@@ -14,7 +14,7 @@
 #define MK_MAX_CAS 5
 #define MK_MAX_EIG 10
 
-void slpi_ref_so_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+void slpi_ref_so_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     (void)prec;
     int n = s->N, idx = 0;
@@ -26,7 +26,7 @@ void slpi_ref_so_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slo
         }
 }
 
-void slpi_ref_so_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
     (void)prec;
     int n = s->N, idx = 0;
@@ -37,7 +37,7 @@ void slpi_ref_so_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, sl
 
 /* B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with 1/c_ij;
  * k >= 1 only pair k-1 with amp. Linear in X, so the derivative is the same map. */
-static void mk_linear(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void mk_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                       slong prec)
 {
     int n = s->N, idx = 0;
@@ -62,11 +62,11 @@ static void mk_linear(const slpi_ref_system *s, int k, acb_mat_t B, const acb_ma
     arb_clear(w);
 }
 
-static void mk_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void mk_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     (void)X;
-    mk_linear(s, k, dB, W, prec);
+    mk_m_gen(s, k, dB, W, prec);
 }
 
 /* The Casimirs and spectrum of so(n) (shared with ref/model.c): out[1..n_inv) */
@@ -76,7 +76,7 @@ void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_t X;
     acb_mat_init(X, n, n);
     acb_ptr T = _acb_vec_init(2 * MK_MAX_CAS);
-    slpi_ref_so_unpack(s, X, x, prec);
+    slpi_ref_so_m_unpack(s, X, x, prec);
     slpi_ref_mat_trace_powers(T, X, 2 * MK_MAX_CAS, prec);
     int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS, neig = s->n_inv - 1 - ncas;
     for (int k = 1; k <= ncas; k++)
@@ -143,10 +143,10 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->dim = s->state_dim = n * (n - 1) / 2;
     s->M = p->mk.noise ? s->dim : 0;
     s->h0_quadratic = 1;
-    s->unpack = slpi_ref_so_unpack;
-    s->pack = slpi_ref_so_pack;
-    s->mgen = mk_linear;
-    s->mdgen = mk_mdgen;
+    s->m_unpack = slpi_ref_so_m_unpack;
+    s->m_pack = slpi_ref_so_m_pack;
+    s->m_gen = mk_m_gen;
+    s->m_dgen = mk_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = mk_invariants;
     s->inv_name[0] = "H0";

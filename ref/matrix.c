@@ -8,7 +8,7 @@
 #include "ref/ref.h"
 #include <stdlib.h>
 
-void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
+void slpi_ref_sun_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
 {
     (void)prec;
     int idx = N;
@@ -26,7 +26,7 @@ void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)
         }
 }
 
-void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
+void slpi_ref_sun_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
 {
     (void)prec;
     int idx = N;
@@ -227,8 +227,8 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
 {
     acb_mat_t T;
     arb_t c;
-    if (s->mgen_sum != NULL) {
-        s->mgen_sum(s, B, delta, X, W, prec);
+    if (s->m_gen_sum != NULL) {
+        s->m_gen_sum(s, B, delta, X, W, prec);
         return;
     }
     acb_mat_init(T, s->N, s->N);
@@ -238,9 +238,9 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
         if (delta[k] == 0)
             continue;
         if (W == NULL)
-            s->mgen(s, k, T, X, prec);
+            s->m_gen(s, k, T, X, prec);
         else
-            s->mdgen(s, k, T, X, W, prec);
+            s->m_dgen(s, k, T, X, W, prec);
         arb_set_d(c, delta[k]);
         acb_mat_scalar_addmul_arb(B, T, c, prec);
     }
@@ -267,9 +267,9 @@ static void mat_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, s
     acb_mat_t X, B;
     acb_mat_init(X, s->N, s->N);
     acb_mat_init(B, s->N, s->N);
-    s->unpack(s, X, mu, prec);
-    s->mgen(s, k, B, X, prec);
-    s->pack(s, b, B, prec);
+    s->m_unpack(s, X, mu, prec);
+    s->m_gen(s, k, B, X, prec);
+    s->m_pack(s, b, B, prec);
     acb_mat_clear(X);
     acb_mat_clear(B);
 }
@@ -281,10 +281,10 @@ static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
     acb_mat_init(X, s->N, s->N);
     acb_mat_init(W, s->N, s->N);
     acb_mat_init(dB, s->N, s->N);
-    s->unpack(s, X, mu, prec);
-    s->unpack(s, W, w, prec);
-    s->mdgen(s, k, dB, X, W, prec);
-    s->pack(s, db, dB, prec);
+    s->m_unpack(s, X, mu, prec);
+    s->m_unpack(s, W, w, prec);
+    s->m_dgen(s, k, dB, X, W, prec);
+    s->m_pack(s, db, dB, prec);
     acb_mat_clear(X);
     acb_mat_clear(W);
     acb_mat_clear(dB);
@@ -298,10 +298,10 @@ static void packed_comm(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb
     acb_mat_init(A, s->N, s->N);
     acb_mat_init(B, s->N, s->N);
     acb_mat_init(C, s->N, s->N);
-    s->unpack(s, A, a, prec);
-    s->unpack(s, B, b, prec);
+    s->m_unpack(s, A, a, prec);
+    s->m_unpack(s, B, b, prec);
     slpi_ref_mat_comm(C, A, B, prec);
-    s->pack(s, out, C, prec);
+    s->m_pack(s, out, C, prec);
     acb_mat_clear(A);
     acb_mat_clear(B);
     acb_mat_clear(C);
@@ -336,11 +336,11 @@ static void mat_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_s
     acb_mat_init(B, s->N, s->N);
     acb_mat_init(E, s->N, s->N);
     acb_mat_init(Y, s->N, s->N);
-    s->unpack(s, X, mu, prec);
-    s->unpack(s, B, b, prec);
+    s->m_unpack(s, X, mu, prec);
+    s->m_unpack(s, B, b, prec);
     slpi_ref_mat_exp(E, B, prec);
     conj_by(Y, E, X, prec);
-    s->pack(s, out, Y, prec);
+    s->m_pack(s, out, Y, prec);
     acb_mat_clear(X);
     acb_mat_clear(B);
     acb_mat_clear(E);
@@ -361,9 +361,9 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     acb_mat_init(T, n, n);
     acb_mat_init(U, n, n);
     acb_mat_init(V, n, n);
-    s->unpack(s, X, mu, prec);
-    s->unpack(s, B, b, prec);
-    s->unpack(s, dB, db, prec);
+    s->m_unpack(s, X, mu, prec);
+    s->m_unpack(s, B, b, prec);
+    s->m_unpack(s, dB, db, prec);
     slpi_ref_mat_dexp(E, dE, B, dB, prec);
     acb_mat_mul(T, dE, X, prec);          /* T = dE X */
     acb_mat_conjugate_transpose(U, E);
@@ -371,11 +371,11 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     acb_mat_conjugate_transpose(T, V);    /* (dE X E^*)^* = -E X dE^* for skew X */
     acb_mat_sub(V, V, T, prec);
     if (dmu != NULL) {
-        s->unpack(s, X, dmu, prec);
+        s->m_unpack(s, X, dmu, prec);
         conj_by(T, E, X, prec);
         acb_mat_add(V, V, T, prec);
     }
-    s->pack(s, out, V, prec);
+    s->m_pack(s, out, V, prec);
     acb_mat_clear(X);
     acb_mat_clear(B);
     acb_mat_clear(dB);

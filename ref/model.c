@@ -447,14 +447,14 @@ static void md_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const ac
 {
     int n = s->dim;
     arb_ptr x = _arb_vec_init(n), w = _arb_vec_init(n), b = _arb_vec_init(n);
-    s->pack(s, x, X, prec);
+    s->m_pack(s, x, X, prec);
     if (W == NULL) {
         md_gen(s, k, b, x, prec);
     } else {
-        s->pack(s, w, W, prec);
+        s->m_pack(s, w, W, prec);
         md_dgen(s, k, b, x, w, prec);
     }
-    s->unpack(s, B, b, prec);
+    s->m_unpack(s, B, b, prec);
     _arb_vec_clear(x, n);
     _arb_vec_clear(w, n);
     _arb_vec_clear(b, n);
@@ -475,12 +475,12 @@ static void md_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_ma
 /* the su(n) and so(3)^k packings with the interface's signature */
 static void sun_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_su_unpack(X, x, s->N, prec);
+    slpi_ref_sun_unpack(X, x, s->N, prec);
 }
 
 static void sun_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_su_pack(x, X, s->N, prec);
+    slpi_ref_sun_pack(x, X, s->N, prec);
 }
 
 static void so3k_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
@@ -607,39 +607,39 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         break;
     case SLPI_ALGEBRA_SO3:
         s->N = 3;
-        s->unpack = slpi_ref_so3_unpack;
-        s->pack = slpi_ref_so3_pack;
+        s->m_unpack = slpi_ref_so3_m_unpack;
+        s->m_pack = slpi_ref_so3_m_pack;
         s->n_inv = 2;
         s->inv_name[1] = "|x|^2";
         s->inv_delta_name[1] = "|x|^2-|x0|^2";
         break;
     case SLPI_ALGEBRA_SON:
         s->N = alg->n;
-        s->unpack = slpi_ref_so_unpack;
-        s->pack = slpi_ref_so_pack;
+        s->m_unpack = slpi_ref_so_m_unpack;
+        s->m_pack = slpi_ref_so_m_pack;
         slpi_ref_so_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SUN:
         s->N = alg->n;
-        s->unpack = sun_unpack;
-        s->pack = sun_pack;
+        s->m_unpack = sun_unpack;
+        s->m_pack = sun_pack;
         slpi_ref_su_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SO3K:
         s->N = 2 * alg->n;
-        s->unpack = so3k_unpack;
-        s->pack = so3k_pack;
+        s->m_unpack = so3k_unpack;
+        s->m_pack = so3k_pack;
         slpi_ref_so3k_casimir_names(s);
         break;
     }
     if (s->N > 0) {
-        s->mgen = md_mgen;
-        s->mdgen = md_mdgen;
+        s->m_gen = md_mgen;
+        s->m_dgen = md_mdgen;
         slpi_ref_matrix_attach(s);
     }
     if (alg->kind == SLPI_ALGEBRA_SO3) {       /* closed forms of the hat map */
         s->coad = slpi_ref_so3_coad;
-        s->sandwich = slpi_ref_so3_sandwich;
+        s->m_sandwich = slpi_ref_so3_m_sandwich;
     }
     s->gen = md_gen;
     s->dgen = md_dgen;

@@ -80,12 +80,12 @@ void slpi_ref_so3k_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
         get_block(b, x + 3 * i, X, i, prec);
 }
 
-static void pv_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+static void pv_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     slpi_ref_so3k_unpack(X, x, s->p->pv.n, blk(s), prec);
 }
 
-static void pv_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+static void pv_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
     slpi_ref_so3k_pack(x, X, s->p->pv.n, blk(s), prec);
 }
@@ -201,24 +201,24 @@ static void gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_m
 {
     int m = 3 * s->p->pv.n;
     arb_ptr x = _arb_vec_init(m), w = _arb_vec_init(m), v = _arb_vec_init(m);
-    pv_pack(s, x, X, prec);
+    pv_m_pack(s, x, X, prec);
     if (W != NULL)
-        pv_pack(s, w, W, prec);
+        pv_m_pack(s, w, W, prec);
     gen_vectors(s, k, v, x, W != NULL ? w : NULL, prec);
     _arb_vec_neg(v, v, m);
-    pv_unpack(s, B, v, prec);
+    pv_m_unpack(s, B, v, prec);
     _arb_vec_clear(x, m);
     _arb_vec_clear(w, m);
     _arb_vec_clear(v, m);
 }
 
-static void pv_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void pv_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     gen_matrix(s, k, B, X, NULL, prec);
 }
 
-static void pv_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void pv_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     gen_matrix(s, k, dB, X, W, prec);
@@ -284,10 +284,10 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     s->M = p->pv.noise ? 3 : 0;
     s->h0_quadratic = 0;
     s->N = blk(s) * p->pv.n;
-    s->unpack = pv_unpack;
-    s->pack = pv_pack;
-    s->mgen = pv_mgen;
-    s->mdgen = pv_mdgen;
+    s->m_unpack = pv_m_unpack;
+    s->m_pack = pv_m_pack;
+    s->m_gen = pv_m_gen;
+    s->m_dgen = pv_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = pv_invariants;
     s->inv_name[0] = "H0";

@@ -65,7 +65,7 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
     /* applicability, ranges and cross-key rules live in one place: core/problem.c */
-    if (slpi_problem_validate(p, err) != SLPI_OK)
+    if (slpi_problem_check_finished(p, "ref", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
         return SLPI_EINPUT;
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
@@ -459,10 +459,10 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
     for (int j = 0; ok && j < d; j++) {
         _arb_vec_zero(e, d);
         arb_one(e + j);
-        if (sys->unpack != NULL && sys->N > 0) {
+        if (sys->m_unpack != NULL && sys->N > 0) {
             arb_t g;
             arb_init(g);
-            sys->unpack(sys, E, e, prec);
+            sys->m_unpack(sys, E, e, prec);
             for (int a = 0; a < sys->N * sys->N; a++) {
                 acb_srcptr z = acb_mat_entry(E, a / sys->N, a % sys->N);
                 arb_addmul(g, acb_realref(z), acb_realref(z), prec);

@@ -44,6 +44,7 @@
 typedef struct slpi_ref_system slpi_ref_system;
 
 struct slpi_ref_system {
+    const char *name;        /* the registry's system name (slpi_system_name) */
     const slpi_problem *p;   /* the problem (parameters as binary64, treated as exact) */
     int state_dim;           /* slpi_problem_state_dim(p) */
     int dim;                 /* entries of mu at the start of the state vector */
@@ -70,21 +71,21 @@ struct slpi_ref_system {
 
     /* matrix level: N = 0 if the system has no matrix form (heavy top, se(3)) */
     int N;
-    void (*unpack)(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec);
-    void (*pack)(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec);
-    void (*mgen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+    void (*m_unpack)(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec);
+    void (*m_pack)(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec);
+    void (*m_gen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                  slong prec);
-    void (*mdgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+    void (*m_dgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                   const acb_mat_t W, slong prec);
     /* optional (NULL: summed from mgen/mdgen): B = sum_k delta_k B_k(X) if W == NULL,
      * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
-    void (*mgen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
+    void (*m_gen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                      const acb_mat_t X, const acb_mat_t W, slong prec);
     /* optional (NULL: ISOMP works on matrices): out = pack(A Y C + C Y A) for packed a,
      * y, c (skew-Hermitian for skew-Hermitian A, Y, C). A system that sets it, with
      * gen/dgen/coad in closed form, lets ISOMP run its fixed-point map in coordinates
      * (rigid body: hat identities, no 3x3 matrices). */
-    void (*sandwich)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
+    void (*m_sandwich)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
                      arb_srcptr c, slong prec);
 
     /* invariants of the state x (full state vector) */
@@ -149,11 +150,11 @@ double slpi_ref_vec_radius(arb_srcptr x, int n);
  * set their names and s->n_inv (s->dim and s->N set first).
  *   so(3), hat map (ref/rigid-body.c): X = hat x; coad(b, x) = b × x;
  *     sandwich as the slpi_ref_system field. */
-void slpi_ref_so3_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
-void slpi_ref_so3_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
+void slpi_ref_so3_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
+void slpi_ref_so3_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
 void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
                        slong prec);
-void slpi_ref_so3_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
+void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
                            arb_srcptr c, slong prec);
 /*   se(3) in (pi, gamma), dot pairing (ref/heavy-top.c): the fields coad, lie, orbit, dorbit. */
 void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
@@ -165,11 +166,11 @@ void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
 void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
                          arb_srcptr dsigma, arb_srcptr mu, arb_srcptr dmu, slong prec);
 /*   so(n), X_ij for i < j row-major, n = s->N (ref/manakov.c). */
-void slpi_ref_so_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
-void slpi_ref_so_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
+void slpi_ref_so_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
+void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
 void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
 void slpi_ref_so_casimir_names(slpi_ref_system *s);
-/*   su(N), packed as slpi_ref_su_unpack below, N = s->N (ref/euler-zeitlin.c). */
+/*   su(N), packed as slpi_ref_sun_unpack below, N = s->N (ref/euler-zeitlin.c). */
 void slpi_ref_su_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
 void slpi_ref_su_casimir_names(slpi_ref_system *s);
 /*   so(3)^k = su(2)^k, x_1..x_k in R^3, blocks E(x_i) of size b: 2 (model A,
@@ -191,8 +192,8 @@ void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double 
                            const acb_mat_t X, const acb_mat_t W, slong prec);
 /* su(N) packed layout of slpi.h (Im X_aa, then Re X_ab, Im X_ab for a < b):
  * x has N^2 entries; X is skew-Hermitian. */
-void slpi_ref_su_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
-void slpi_ref_su_pack(arb_ptr x, const acb_mat_t X, int N, slong prec);
+void slpi_ref_sun_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
+void slpi_ref_sun_pack(arb_ptr x, const acb_mat_t X, int N, slong prec);
 /* C = [A, B] = AB - BA (C must not alias A or B). */
 void slpi_ref_mat_comm(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
 /* C = AB (no aliasing): from 24 x 24 on by four real products with Arb's arb_mat_mul
@@ -293,7 +294,11 @@ void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
  * SLPI_STEP_CONVERGED with every output ball certified, or SLPI_STEP_UNABLE with a
  * reason in why (the caller then retries at doubled precision). `check` rejects
  * N/A pairs and unsupported options with SLPI_EINPUT. */
-typedef struct {
+typedef struct slpi_ref_scheme slpi_ref_scheme;
+
+/* The scheme table, the same shape as fast/fast.h's slpi_fast_scheme: id, check, step, then
+ * the path's own slot (here jac; there init). */
+struct slpi_ref_scheme {
     slpi_scheme_id id;
     int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
     slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
@@ -303,7 +308,7 @@ typedef struct {
      * slpi_ref_step; 0 with a reason where the scheme's options give none. */
     int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
                slong prec, char *why, size_t why_len);
-} slpi_ref_scheme;
+};
 
 extern const slpi_ref_scheme slpi_ref_scheme_tmk;
 extern const slpi_ref_scheme slpi_ref_scheme_rkmk_le;

@@ -74,14 +74,14 @@ static void hat(acb_mat_t X, arb_srcptr x, int sign)
         acb_mat_neg(X, X);
 }
 
-void slpi_ref_so3_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+void slpi_ref_so3_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     (void)s;
     (void)prec;
     hat(X, x, 1);
 }
 
-void slpi_ref_so3_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+void slpi_ref_so3_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
     (void)s;
     (void)prec;
@@ -96,10 +96,10 @@ static void rb_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const ac
 {
     arb_ptr x = _arb_vec_init(3), g = _arb_vec_init(3);
     if (W == NULL) {
-        slpi_ref_so3_pack(s, x, X, prec);
+        slpi_ref_so3_m_pack(s, x, X, prec);
         velocity(s, k, g, x, prec);
     } else {
-        slpi_ref_so3_pack(s, x, W, prec);
+        slpi_ref_so3_m_pack(s, x, W, prec);
         dvelocity(s, k, g, x, prec);
     }
     hat(B, g, -1);
@@ -107,13 +107,13 @@ static void rb_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const ac
     _arb_vec_clear(g, 3);
 }
 
-static void rb_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void rb_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     rb_gen_matrix(s, k, B, X, NULL, prec);
 }
 
-static void rb_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void rb_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     rb_gen_matrix(s, k, dB, X, W, prec);
@@ -144,7 +144,7 @@ void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     slpi_ref_cross(out, b, mu, prec);
 }
 
-void slpi_ref_so3_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
+void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
                         arb_srcptr c, slong prec)
 {
     (void)s;
@@ -224,15 +224,15 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     }
     s->h0_quadratic = 1;
     s->N = 3;
-    s->unpack = slpi_ref_so3_unpack;
-    s->pack = slpi_ref_so3_pack;
-    s->mgen = rb_mgen;
-    s->mdgen = rb_mdgen;
+    s->m_unpack = slpi_ref_so3_m_unpack;
+    s->m_pack = slpi_ref_so3_m_pack;
+    s->m_gen = rb_m_gen;
+    s->m_dgen = rb_m_dgen;
     slpi_ref_matrix_attach(s);
     s->gen = rb_gen;
     s->dgen = rb_dgen;
     s->coad = slpi_ref_so3_coad;
-    s->sandwich = slpi_ref_so3_sandwich;
+    s->m_sandwich = slpi_ref_so3_m_sandwich;
     s->invariants = rb_invariants;
     s->n_inv = p->rb.track_R ? 5 : 2;
     s->inv_name[0] = "H0";

@@ -23,14 +23,14 @@ typedef struct {
     acb_mat_t Z[2];
 } se_data;
 
-static void se_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
+static void se_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_su_unpack(X, x, s->N, prec);
+    slpi_ref_sun_unpack(X, x, s->N, prec);
 }
 
-static void se_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
+static void se_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_su_pack(x, X, s->N, prec);
+    slpi_ref_sun_pack(x, X, s->N, prec);
 }
 
 /* P(W) = sum_m wgt_m tr(T_m^* W) T_m */
@@ -59,7 +59,7 @@ static void se_P(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t W, slong
     acb_clear(t);
 }
 
-static void se_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+static void se_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
     const se_data *d = s->data;
@@ -69,7 +69,7 @@ static void se_mgen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_
         acb_mat_neg(B, d->Z[k - 1]);
 }
 
-static void se_mdgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+static void se_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
     (void)X;
@@ -89,7 +89,7 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_ptr tr = _acb_vec_init(3);
     acb_t h;
     acb_init(h);
-    se_unpack(s, W, x, prec);
+    se_m_unpack(s, W, x, prec);
     se_P(s, P, W, prec);
     acb_mat_mul(T, W, P, prec);
     acb_mat_trace(h, T, prec);
@@ -118,7 +118,7 @@ static void se_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c,
         acb_set_d_d(w, c[2 * j], c[2 * j + 1]);
         acb_mat_scalar_addmul_acb(W, d->T + j, w, prec);
     }
-    slpi_ref_su_pack(x, W, s->N, prec);
+    slpi_ref_sun_pack(x, W, s->N, prec);
     acb_clear(w);
     acb_mat_clear(W);
 }
@@ -217,10 +217,10 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->dim = s->state_dim = N * N;
     s->M = p->se.noise ? 2 : 0;
     s->h0_quadratic = 1;
-    s->unpack = se_unpack;
-    s->pack = se_pack;
-    s->mgen = se_mgen;
-    s->mdgen = se_mdgen;
+    s->m_unpack = se_m_unpack;
+    s->m_pack = se_m_pack;
+    s->m_gen = se_m_gen;
+    s->m_dgen = se_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = se_invariants;
     static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",

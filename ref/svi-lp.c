@@ -62,7 +62,7 @@ static int lp_eval(const lp_ctx *c, lp_parts *t, arb_srcptr x, slong prec)
     int N = s->N;
     acb_mat_t T;
     acb_mat_init(T, N, N);
-    s->unpack(s, t->X, x, prec);
+    s->m_unpack(s, t->X, x, prec);
     acb_mat_scalar_mul_2exp_si(T, t->X, -1);
     acb_mat_one(t->P);
     acb_mat_add(t->P, t->P, T, prec);
@@ -89,7 +89,7 @@ static void lp_F(void *ctx, arb_ptr out, arb_srcptr x, slong prec)
     if (lp_eval(c, &t, x, prec)) {
         slpi_ref_mat_gen_sum(s, t.P, c->delta, t.M, prec);
         acb_mat_scalar_mul_2exp_si(t.P, t.P, -1);
-        s->pack(s, out, t.P, prec);
+        s->m_pack(s, out, t.P, prec);
         _arb_vec_add(out, out, x, s->dim, prec);
     } else {
         _arb_vec_indeterminate(out, s->dim);
@@ -117,7 +117,7 @@ static void lp_dF(void *ctx, arb_ptr out, arb_srcptr x, arb_srcptr w, slong prec
     acb_mat_init(dM, N, N);
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
-    s->unpack(s, dX, w, prec);
+    s->m_unpack(s, dX, w, prec);
     acb_mat_scalar_mul_2exp_si(dX, dX, -1);          /* dP = dX/2, dQ = -dX/2 */
     mul3(dPi, t.Pi, dX, t.Pi, prec);
     acb_mat_neg(dPi, dPi);                           /* d P^{-1} = -P^{-1} dP P^{-1} */
@@ -142,7 +142,7 @@ static void lp_dF(void *ctx, arb_ptr out, arb_srcptr x, arb_srcptr w, slong prec
     acb_mat_scalar_mul_2exp_si(dM, dM, -1);
     slpi_ref_mat_dgen_sum(s, U, c->delta, t.M, dM, prec);
     acb_mat_scalar_mul_2exp_si(U, U, -1);
-    s->pack(s, out, U, prec);
+    s->m_pack(s, out, U, prec);
     _arb_vec_add(out, out, w, s->dim, prec);
     acb_mat_clear(dX);
     acb_mat_clear(dPi);
@@ -169,7 +169,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     c.s = s;
     c.delta = delta;
     acb_mat_init(c.mu, N, N);
-    s->unpack(s, c.mu, x, prec);
+    s->m_unpack(s, c.mu, x, prec);
     arb_ptr xs = _arb_vec_init(n), guess = _arb_vec_init(n);
     acb_mat_t B, T, U;
     acb_mat_init(B, N, N);
@@ -178,7 +178,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     slpi_ref_mat_gen_sum(s, B, delta, c.mu, prec);     /* guess: -1/2 sum Delta_k B_k(mu_k) */
     acb_mat_scalar_mul_2exp_si(B, B, -1);
     acb_mat_neg(B, B);
-    s->pack(s, guess, B, prec);
+    s->m_pack(s, guess, B, prec);
     slpi_ref_fn f = { n, &c, lp_F, lp_J, NULL };
     ok = slpi_ref_krawczyk(xs, &f, guess, prec, why, why_len);
     if (ok) {
@@ -190,7 +190,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
             acb_mat_mul(B, T, T, prec);                /* tau^2 */
             acb_mat_conjugate_transpose(U, B);
             mul3(T, U, c.mu, B, prec);
-            s->pack(s, x, T, prec);
+            s->m_pack(s, x, T, prec);
         } else {
             snprintf(why, why_len, "svi-lp: Cayley factors not provably invertible");
         }

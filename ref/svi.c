@@ -460,69 +460,25 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
     return ok;
 }
 
-/* 1 for the rigid body and a model on so3: the SO(3) vector form applies */
-static int on_so3(const slpi_problem *p)
-{
-    slpi_algebra a;
-    slpi_error err;
-    if (p->system == SLPI_SYS_MODEL)
-        return slpi_algebra_parse(&a, "algebra", p->model.algebra, &err) == SLPI_OK &&
-               a.kind == SLPI_ALGEBRA_SO3;
-    return p->system == SLPI_SYS_RIGID_BODY;
-}
-
-/* the form in force: SO3/SD vector form or LP matrix form */
-static slpi_svi_form resolve_form(const slpi_ref_system *s)
-{
-    slpi_svi_form f = s->p->svi_form;
-    if (f != SLPI_SVI_FORM_AUTO)
-        return f;
-    if (on_so3(s->p))
-        return SLPI_SVI_FORM_SO3;
-    if (s->p->system == SLPI_SYS_HEAVY_TOP)
-        return SLPI_SVI_FORM_SD;
-    return SLPI_SVI_FORM_LP;
-}
-
+/* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
+ * validator; what remains is whether this system has the operations the form needs. */
 static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    slpi_svi_form f = resolve_form(s);
-    if (p->svi_c != 0.25 && p->svi_c != -0.25)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: svi_c=%g must be +0.25 or -0.25",
-                              p->svi_c);
     if (p->fixed_iters > 0)
         return slpi_error_set(err, SLPI_EINPUT,
                               "svi: fixed_iters is not supported by the ref path (the "
                               "certified step is the exact solution)");
-    if (on_so3(p)) {
-        if (f == SLPI_SVI_FORM_SO3)
-            return SLPI_OK;
-        if (f != SLPI_SVI_FORM_LP)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: %s on so3 takes svi_form so3 or lp",
-                                  slpi_system_name(p->system));
-    } else if (p->system == SLPI_SYS_HEAVY_TOP) {
-        if (f != SLPI_SVI_FORM_SD)
-            return slpi_error_set(err, SLPI_EINPUT, "svi: heavy-top takes svi_form sd only");
-        if (p->ht.form != SLPI_HT_FORM_SVI)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "svi: heavy-top needs form svi (state Pi, Gamma, R)");
-        return SLPI_OK;
-    } else if (f != SLPI_SVI_FORM_LP) {
-        return slpi_error_set(err, SLPI_EINPUT, "svi: %s takes svi_form lp only",
+    if (slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && s->N == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
+                              "compact quadratic group, which %s lacks (docs/systems.md#applicability)",
                               slpi_system_name(p->system));
-    }
-    if (p->svi_c != 0.25)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "svi: c = -1/4 exists only for SO(3) vector formulas (docs/schemes.md#svi-so3, docs/systems.md#applicability)");
-    if (s->N == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "svi: lp form needs a matrix system");
-    return slpi_ref_check_plain(s, "svi (lp form)", err);
+    return SLPI_OK;
 }
 
 static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                  slong prec, char *why, size_t why_len)
 {
-    if (resolve_form(s) == SLPI_SVI_FORM_LP)
+    if (slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_LP)
         return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
     return svi_vector_step(s, x, delta, prec, why, why_len);
 }

@@ -6,17 +6,20 @@
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
+    int rc;
     switch (p->system) {
-    case SLPI_SYS_RIGID_BODY:      return slpi_ref_sys_rigid_body(s, p, err);
-    case SLPI_SYS_HEAVY_TOP:       return slpi_ref_sys_heavy_top(s, p, err);
-    case SLPI_SYS_MANAKOV:         return slpi_ref_sys_manakov(s, p, err);
-    case SLPI_SYS_POINT_VORTICES:  return slpi_ref_sys_point_vortices(s, p, err);
-    case SLPI_SYS_EULER_ZEITLIN:   return slpi_ref_sys_euler_zeitlin(s, p, err);
-    case SLPI_SYS_SINE_EULER:      return slpi_ref_sys_sine_euler(s, p, err);
-    case SLPI_SYS_MODEL:           return slpi_ref_sys_model(s, p, err);
+    case SLPI_SYS_RIGID_BODY:      rc = slpi_ref_sys_rigid_body(s, p, err); break;
+    case SLPI_SYS_HEAVY_TOP:       rc = slpi_ref_sys_heavy_top(s, p, err); break;
+    case SLPI_SYS_MANAKOV:         rc = slpi_ref_sys_manakov(s, p, err); break;
+    case SLPI_SYS_POINT_VORTICES:  rc = slpi_ref_sys_point_vortices(s, p, err); break;
+    case SLPI_SYS_EULER_ZEITLIN:   rc = slpi_ref_sys_euler_zeitlin(s, p, err); break;
+    case SLPI_SYS_SINE_EULER:      rc = slpi_ref_sys_sine_euler(s, p, err); break;
+    case SLPI_SYS_MODEL:           rc = slpi_ref_sys_model(s, p, err); break;
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
     }
+    s->name = slpi_system_name(p->system);
+    return rc;
 }
 
 void slpi_ref_system_clear(slpi_ref_system *s)

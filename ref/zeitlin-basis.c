@@ -356,7 +356,7 @@ int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, s
     return ok;
 }
 
-void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_laplacian(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec)
 {
     int N = z->N;
     acb_mat_t r;
@@ -383,7 +383,7 @@ void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitl
     acb_clear(t);
 }
 
-void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
+void slpi_ref_zeitlin_laplacian_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec)
 {
     /* S_k = i J_k: J_3 = diag(m_a), (J_+)_{a+1,a} = beta_a, J_1 = (J_+ + J_+^T)/2,
      * J_2 = (J_+ - J_+^T)/(2i). out = sum_k [S_k, [S_k, P]]. */
@@ -428,19 +428,19 @@ void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong pr
     acb_mat_clear(acc);
 }
 
-void slpi_ref_zeitlin_T(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m)
+void slpi_ref_zeitlin_harmonic(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m)
 {
     acb_mat_zero(T);
     for (int a = 0; a < z->N - m; a++)
         acb_set_arb(acb_mat_entry(T, a + m, a), arb_mat_entry(z->V + m, a, l - m));
 }
 
-void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha)
+void slpi_ref_zeitlin_basis(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha)
 {
     int n = z->N * z->N - 1;
     arb_ptr c = _arb_vec_init(n);
     arb_one(c + alpha);
-    slpi_ref_zeitlin_synth(Y, c, 0, z, z->prec);
+    slpi_ref_zeitlin_synthesis(Y, c, 0, z, z->prec);
     _arb_vec_clear(c, n);
 }
 
@@ -468,13 +468,13 @@ void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_re
         arb_mul(w, w, z->sqrt2, prec);
 }
 
-void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
+void slpi_ref_zeitlin_analysis(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
 {
     for (int alpha = 0; alpha < z->N * z->N - 1; alpha++)
         slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
 }
 
-void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
+void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec)
 {
     /* Per diagonal m and part j (m = 0: j = 0, i T_l0; m > 0: j = 2m-1 the real

@@ -10,7 +10,7 @@
  *   Real basis Y_alpha, alpha = l^2 - 1 + j (l = 1..N-1, j = 0..2l):
  *     j = 0: Y_l0 = i T_l0;  j = 2m-1: (A - A^T)/sqrt2;  j = 2m: i(A + A^T)/sqrt2,
  *     A = T_lm; orthonormal for the Frobenius pairing Re Tr(Y^* X).
- *   Packed state (slpi.h) <-> matrix: slpi_ref_su_pack/unpack of ref/ref.h.
+ *   Packed state (slpi.h) <-> matrix: slpi_ref_sun_pack/unpack of ref/ref.h.
  * Every function is rigorous: its output balls contain the exact values for the exact
  * inputs contained in its input balls. */
 #ifndef SLPI_REF_ZEITLIN_H
@@ -48,19 +48,19 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
 int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, slong prec);
 
 /* Hoppe–Yau Laplacian: per-diagonal (entrywise) form, and sum_k [S_k,[S_k,P]]. */
-void slpi_ref_zeitlin_lap(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec);
-void slpi_ref_zeitlin_lap_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec);
+void slpi_ref_zeitlin_laplacian(acb_mat_t out, const acb_mat_t P, const slpi_ref_zeitlin *z, slong prec);
+void slpi_ref_zeitlin_laplacian_spin(acb_mat_t out, const acb_mat_t P, int N, slong prec);
 
 /* Full matrices of T_lm (0 <= m <= l, basis sign) and of Y_alpha. */
-void slpi_ref_zeitlin_T(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m);
-void slpi_ref_zeitlin_Y(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
+void slpi_ref_zeitlin_harmonic(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m);
+void slpi_ref_zeitlin_basis(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
 
 /* omega[alpha] = Re Tr(Y_alpha^* X), alpha = 0..N^2-2 (X skew-Hermitian); one or all. */
 void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
                         slong prec);
-void slpi_ref_zeitlin_coeffs(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
+void slpi_ref_zeitlin_analysis(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 /* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
-void slpi_ref_zeitlin_synth(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
+void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec);
 
 /* P = Delta_N^{-1} (X - Tr(X)/N I): trace removal, per-diagonal Thomas solves, d = 0

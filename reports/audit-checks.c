@@ -57,6 +57,7 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
         snprintf(args + l, nargs - l, " %s", tok[i]);
     }
     if (rc == SLPI_OK && nk) rc = slpi_problem_set_all(p, nk, keys, vals, NULL, err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
     return rc;
 }
 

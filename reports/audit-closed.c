@@ -266,7 +266,7 @@ void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **
     }
     double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
     gap_outcome(c, tok[3], tok[4], v);
-    double cc = p.svi_c == 0 ? 0.25 : p.svi_c;
+    double cc = p.svi_c;
     snprintf(c->evidence, sizeof c->evidence, "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
              "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
              "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
@@ -329,7 +329,7 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, char **
     free(map);
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
     gap_outcome(c, tok[3], tok[4], r.failed ? INFINITY : band ? spread : r.ratio);
-    double cc = p.svi_c == 0 ? 0.25 : p.svi_c;
+    double cc = p.svi_c;
     int l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
         "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
         "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "

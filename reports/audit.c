@@ -12,12 +12,15 @@
  * two afterwards. Results can be cached per claim (keyed by the claim's registry lines,
  * the size, the bytes of the running executable and the recorded unit-test results),
  * so an interrupted FULL=1 audit
- * resumes and an unchanged claim is not recomputed. */
+ * resumes and an unchanged claim is not recomputed. An entry carries a digest of its
+ * key and checks; an entry whose digest does not match, or whose outcome is outside the
+ * enumeration, is not used (named on standard error, recomputed). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -582,12 +585,35 @@ static void cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t
     snprintf(out, n, "%s/%s-%016llx.json", a->cache, cl->id, (unsigned long long)key);
 }
 
+/* The digest of a cache entry: FNV-1a of its key and of its checks array as compact JSON
+ * with sorted keys and 17-digit reals (the same text for the same values), as 16 hex
+ * digits. It detects an edited or torn entry (not a forgery: FNV is no MAC). */
+static void cache_digest(uint64_t key, const json_t *checks, char out[17])
+{
+    char *text = json_dumps(checks, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    uint64_t h = fnv(0xcbf29ce484222325ULL, &key, sizeof key);
+    h = text ? fnv(h, text, strlen(text)) : 0;
+    free(text);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* A cache entry is used only if its digest matches and every field is of its kind, the
+ * outcome one of the enumeration; else it is reported on standard error and recomputed. */
 static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key)
 {
-    char path[SLPI_PATH_MAX + 64];
+    char path[SLPI_PATH_MAX + 64], want[17];
     cache_path(a, cl, key, path, sizeof path);
+    if (access(path, F_OK) != 0) return 0;
     json_t *root = json_load_file(path, 0, NULL), *arr = json_object_get(root, "checks");
-    int ok = root && json_array_size(arr) == (size_t)cl->count;
+    const char *digest = json_string_value(json_object_get(root, "digest"));
+    if (arr) cache_digest(key, arr, want);
+    if (!root || !arr || !digest || strcmp(digest, want) != 0) {
+        fprintf(stderr, "audit: cache entry %s: %s: recomputed\n", path,
+                !root ? "not JSON" : !digest ? "no digest" : "digest mismatch (edited or torn)");
+        json_decref(root);
+        return 0;
+    }
+    int ok = json_array_size(arr) == (size_t)cl->count;
     for (int i = 0; ok && i < cl->count; i++) {
         slpi_audit_check *c = &a->checks[cl->first + i];
         json_t *k = json_array_get(arr, (size_t)i), *v = json_object_get(k, "value");
@@ -595,8 +621,13 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
         const char *cmd = json_string_value(json_object_get(k, "command"));
         const char *fig = json_string_value(json_object_get(k, "figure"));
         json_t *o = json_object_get(k, "outcome");
-        ok = ev && cmd && fig && json_is_integer(o);
-        if (!ok) break;
+        ok = ev && cmd && fig && json_is_integer(o) && json_integer_value(o) >= SLPI_CHECK_PASS &&
+             json_integer_value(o) <= SLPI_CHECK_NOT_RUN && (json_is_number(v) || json_is_null(v));
+        if (!ok) {
+            fprintf(stderr, "audit: cache entry %s: check %d: a field missing or out of its range: recomputed\n",
+                    path, i + 1);
+            break;
+        }
         c->outcome = (slpi_check_outcome)json_integer_value(o);
         c->value = json_is_number(v) ? json_number_value(v) : NAN;
         c->seconds = json_number_value(json_object_get(k, "seconds"));
@@ -639,7 +670,10 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
         json_object_set_new(k, "numbers", nums);
         json_array_append_new(arr, k);
     }
+    char digest[17];
+    cache_digest(key, arr, digest);
     json_object_set_new(root, "checks", arr);
+    json_object_set_new(root, "digest", json_string(digest));
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (json_dump_file(root, tmp, JSON_REAL_PRECISION(17)) == 0) rename(tmp, path);
     else fprintf(stderr, "audit: cannot write the cache entry %s\n", tmp);

@@ -83,7 +83,7 @@ void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, doubl
             v->X[a + (size_t)N * b] = state[k] + I * state[k + 1];
             v->X[b + (size_t)N * a] = -state[k] + I * state[k + 1];
         }
-    slpi_fast_zeitlin_analysis(&v->z, v->X, v->omega);
+    slpi_fast_zeitlin_analysis(v->omega, v->X, &v->z);
     const double pi = 3.14159265358979323846;
     for (int i = 0; i < nlat; i++) {
         double theta = pi * (i + 0.5) / nlat;
@@ -93,10 +93,10 @@ void slpi_vort_grid(slpi_vort *v, const double *state, int nlat, int nlon, doubl
             for (int l = m > 0 ? m : 1; l < N; l++) {
                 double p = v->P[l * N + m];
                 if (m == 0) {
-                    sa += v->omega[slpi_fast_zeitlin_index(l, 0)] * p;
+                    sa += v->omega[slpi_fast_zeitlin_alpha(l, 0)] * p;
                 } else {
-                    sa += v->omega[slpi_fast_zeitlin_index(l, 2 * m - 1)] * p;
-                    sb += v->omega[slpi_fast_zeitlin_index(l, 2 * m)] * p;
+                    sa += v->omega[slpi_fast_zeitlin_alpha(l, 2 * m - 1)] * p;
+                    sb += v->omega[slpi_fast_zeitlin_alpha(l, 2 * m)] * p;
                 }
             }
             v->A[m] = m ? sqrt(2.0) * sa : sa;

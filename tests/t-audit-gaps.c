@@ -216,6 +216,7 @@ static void test_consistency(uint64_t seed)
         if (p.system == SLPI_SYS_EULER_ZEITLIN)
             TEST_CHECK(slpi_problem_set(&p, "N", "6", &err) == SLPI_OK &&
                        slpi_problem_set(&p, "ic_lmax", "5", &err) == SLPI_OK);
+        TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s: %s", le[i].preset, err.msg);
         int rc = slpi_gaps_missed_drift(&p, 0, 3, seed, &d, &err);
         TEST_CHECKF(rc == SLPI_OK && slpi_problem_le_consistent(&p, NULL) == (d <= 1e-12),
                     "%s noise=%s: rule %d, missed drift %.2e (%s)", le[i].preset, le[i].noise,

@@ -135,7 +135,7 @@ int main(void)
                     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
                     double D = slpi_noise_threshold(q.h, q.trunc_ell), z[1 << 7], sup = 0;
                     for (int k = 0; k < M; k++) {
-                        slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, c.L - l, 0, (size_t)1 << l, z);
+                        slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, c.L - l, 0, (size_t)1 << l, z, NULL);
                         if (slpi_problem_truncates(&q)) slpi_noise_clip(z, (size_t)1 << l, D);
                         for (int n = 0; n < 1 << l; n++) dw[n][k] = z[n];
                     }

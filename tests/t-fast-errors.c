@@ -132,9 +132,31 @@ static void check_policy(slpi_system_id s, slpi_scheme_id k)
     slpi_fast_free(f);
 }
 
+/* A grid given as T (or level) is resolved only by slpi_problem_finish: both paths refuse
+ * the problem until then (h = 0.01, T = 1 once ran the default steps), and run its
+ * T / h steps after; a key that leaves the grid alone keeps it finished. */
+static void check_unfinished(void)
+{
+    slpi_problem p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    slpi_error err = {0};
+    slpi_ref *r = NULL;
+    TEST_CHECK(slpi_problem_set(&p, "h", "0.01", &err) == SLPI_OK && slpi_problem_set(&p, "T", "1", &err) == SLPI_OK);
+    expect_reject(&p, "slpi_problem_finish", "T without finish");
+    TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_EINPUT && r == NULL && strstr(err.msg, "slpi_problem_finish"));
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 100);
+    TEST_CHECK(slpi_problem_set(&p, "seed", "5", &err) == SLPI_OK);
+    slpi_fast *f = NULL;
+    TEST_CHECKF(slpi_fast_create(&f, &p, &err) == SLPI_OK, "finished, then seed: %s", err.msg);
+    slpi_fast_free(f);
+    TEST_CHECK(slpi_problem_set(&p, "level", "3", &err) == SLPI_OK);
+    expect_reject(&p, "slpi_problem_finish", "level after finish");
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 8 && p.h == 0.125);
+}
+
 int main(void)
 {
     test_start("t-fast-errors", 99);
+    check_unfinished();
     check_rejections();
     check_bad_states();
     check_policy(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);

@@ -181,7 +181,7 @@ static void check_vortices(void)
 static void check_hess(slpi_fast *f, const char *what)
 {
     const slpi_fast_system *s = &f->sys;
-    int d = s->cdim;
+    int d = s->dim;
     double mu[64], w[64], mp[64], mm[64], gp[64], gm[64], h[64];
     slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) mu[i] += 0.05 * rnd();
@@ -205,7 +205,7 @@ static void check_hess(slpi_fast *f, const char *what)
 static void check_orbit(slpi_fast *f, const char *what, double (*casimir)(const double *, int))
 {
     const slpi_fast_system *s = &f->sys;
-    int d = s->cdim;
+    int d = s->dim;
     double mu[64], sg[64], o[64], term[64], t2[64], sum[64];
     slpi_fast_initial_state(f, mu, NULL);
     for (int i = 0; i < d; i++) sg[i] = 0.3 * rnd();

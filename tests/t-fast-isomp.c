@@ -55,7 +55,7 @@ static void ez8_warm(slpi_problem *p)
 /* n steps of a run, its states (n x dim) and its total iterations. */
 static long run_states(slpi_fast *f, double *x, long n, const double *dw, double *states)
 {
-    int dim = f->sys.dim, M = f->sys.M;
+    int dim = f->sys.state_dim, M = f->sys.M;
     long its = 0;
     for (long i = 0; i < n; i++) {
         slpi_step_info info;
@@ -163,7 +163,7 @@ static void warm_vs_cold(slpi_system_id s, long n)
 {
     slpi_fast *cold = fu_make(s, SLPI_SCHEME_ISOMP, ez8_cold), *warm = fu_make(s, SLPI_SCHEME_ISOMP, ez8_warm);
     if (!cold || !warm) return;
-    int dim = cold->sys.dim, M = cold->sys.M;
+    int dim = cold->sys.state_dim, M = cold->sys.M;
     double *dw = malloc(sizeof *dw * (size_t)(n * (M ? M : 1))), *x = malloc(sizeof *x * dim),
            *xc = malloc(sizeof *x * dim), *sc = malloc(sizeof *x * dim * n), *sw = malloc(sizeof *x * dim * n);
     for (long i = 0; i < n * M; i++) dw[i] = sqrt(cold->p.h) * fu_normal();

@@ -12,7 +12,7 @@ int main(void)
         slpi_problem p;
         slpi_error err = {0};
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        if (slpi_problem_preset(&p, ps->name, &err) != 0) {
+        if (slpi_problem_preset(&p, ps->name, &err) != 0 || slpi_problem_finish(&p, &err) != 0) {
             TEST_CHECKF(0, "preset %s: %s", ps->name, err.msg);
             continue;
         }
@@ -24,6 +24,7 @@ int main(void)
         slpi_noise_source *src = NULL;
         int dim = slpi_problem_state_dim(&p);
         long steps = dim > 4096 ? 2 : 20;
+        if (steps > p.steps) steps = p.steps;
         double *x = malloc((size_t)dim * sizeof *x), *x0 = malloc((size_t)dim * sizeof *x0);
         double *dW = malloc(((size_t)slpi_problem_noise_count(&p) + 1) * sizeof *dW);
         TEST_CHECK(x && x0 && dW);

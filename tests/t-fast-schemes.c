@@ -136,7 +136,7 @@ static void check_isomp_newton(void)
         slpi_fast_initial_state(f, x, NULL);
         memcpy(y, x, sizeof y);
         TEST_CHECK(fu_run(f, x, 50, dw) == 0 && fu_run(g, y, 50, dw) == 0);
-        double d = fu_maxdiff(x, y, f->sys.dim);
+        double d = fu_maxdiff(x, y, f->sys.state_dim);
         TEST_CHECKF(d < 1e-13, "%s isomp newton vs fixed point: %g", slpi_system_name(ss[j]), d);
         slpi_fast_free(f);
         slpi_fast_free(g);

@@ -166,7 +166,7 @@ static void check_system(int N, int samples)
     if (rc) return;
     slpi_fast_sine_euler_basis b;
     slpi_fast_sine_euler_basis_init(&b, N, &err);
-    int dim = s.dim;
+    int dim = s.state_dim;
     size_t NN = (size_t)N * N;
     double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
            *v = malloc(dim * sizeof *v), *ref = malloc(dim * sizeof *ref),
@@ -182,7 +182,7 @@ static void check_system(int N, int samples)
         /* plus a trace part: central, it must not change the field */
         double c = test_rand_uniform(-1, 1);
         for (int i = 0; i < N; i++) W[i + (size_t)N * i] += I * c;
-        slpi_fast_sun_pack(N, W, mu);
+        slpi_fast_sun_pack(mu, W, N);
         s.gen_sum(&s, xi, delta, mu);
         s.coad(&s, v, xi, mu);
         /* the same through the per-component gradients */
@@ -194,7 +194,7 @@ static void check_system(int N, int samples)
         }
         fourier_field(&b, p.se.amp, delta, om, f);
         slpi_fast_sine_euler_from_fourier(&b, f, W);
-        slpi_fast_sun_pack(N, W, tmp);
+        slpi_fast_sun_pack(tmp, W, N);
         double e = 0, e2 = 0, sc = 0;
         for (int i = 0; i < dim; i++) {
             e = fmax(e, fabs(v[i] - tmp[i]));
@@ -216,7 +216,7 @@ static void check_system(int N, int samples)
     free(om);
     free(f);
     free(W);
-    s.free_ctx(&s);
+    s.clear(&s);
 }
 
 static double diag_get(const slpi_diag *d, const char *name)
@@ -258,7 +258,7 @@ static void check_ic(void)
     slpi_fast_sine_euler_basis b;
     slpi_fast_sine_euler_basis_init(&b, 3, &err);
     cplx W[9], om[8];
-    slpi_fast_sun_unpack(3, x, W);
+    slpi_fast_sun_unpack(W, x, 3);
     slpi_fast_sine_euler_to_fourier(&b, W, om);
     double c3c = cimag(slpi_fast_sine_euler_tr3(&b, om));
     TEST_CHECKF(fabs(c3 - c3c) / (9 * U * fabs(c3)) < 64, "C3 eigenvalues vs closed form: %.3g",
@@ -277,7 +277,7 @@ static void check_ic(void)
     TEST_CHECK(diag_get(&d, "real_even_dev") > 1e-3);
     p.se.ic_seed = 8;
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK && memcmp(x, y, sizeof x) != 0);
-    s.free_ctx(&s);
+    s.clear(&s);
 
     /* bad input: even N, negative amplitude */
     p.se.N = 4;

@@ -21,7 +21,7 @@ static double strong_slope(slpi_system_id s, slpi_scheme_id k, fu_tweak tw, int 
     if (!f) return NAN;
     double err2[NL] = {0}, x0[64], xr[64], x[64];
     slpi_fast_initial_state(f, x0, NULL);
-    int d = f->sys.dim;
+    int d = f->sys.state_dim;
     for (int r = 0; r < R; r++) {
         for (int j = 0; j < (1 << LMAX); j++) fine[j] = sqrt(1.0 / (1 << LMAX)) * fu_normal();
         f->p.h = 1.0 / (1 << LMAX);

@@ -1,8 +1,13 @@
 #!/bin/sh
 # t-install.sh — `make install PREFIX=... DESTDIR=...` puts the library (static and
-# shared), the header, the binary, slpi.pc and the golden cases in place; a program
-# built only from the installed files with pkg-config's flags links and runs, and the
-# installed binary finds the installed golden cases.
+# shared, SONAME libslpi.so.MAJOR), the header, the binary, slpi.pc, the CMake package,
+# the golden cases and the Python package in place; a program built only from the
+# installed files with pkg-config's flags links and runs, and the installed binary finds
+# the installed golden cases. Then, installed at a real PREFIX: the C examples
+# (examples/*.c) built with pkg-config and with CMake's find_package(slpi CONFIG) run;
+# the installed Python package imports with no environment; and the README's Python
+# line (a venv with system site packages, pip install --no-build-isolation ./python)
+# works as written, against the source tree's build.
 set -u
 build=${SLPI_BUILD:-build}
 tmp=$(mktemp -d)
@@ -10,10 +15,21 @@ fail=0
 note() { echo "t-install: FAIL: $*" >&2; fail=1; }
 make --no-print-directory -s install BUILD="$build" PREFIX=/opt/slpi DESTDIR="$tmp" >"$tmp/log" 2>&1 || note "make install failed: $(tail -5 "$tmp/log")"
 root="$tmp/opt/slpi"
-for f in lib/libslpi.a lib/libslpi.so include/slpi.h bin/slpi lib/pkgconfig/slpi.pc; do
+version=$(sed -n 's/^VERSION := //p' GNUmakefile)
+major=${version%%.*}
+for f in lib/libslpi.a lib/libslpi.so lib/libslpi.so.$major lib/libslpi.so.$version include/slpi.h bin/slpi \
+         lib/pkgconfig/slpi.pc lib/cmake/slpi/slpiConfig.cmake lib/cmake/slpi/slpiConfigVersion.cmake; do
   [ -f "$root/$f" ] || note "missing $f"
 done
 grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi.pc" || note "slpi.pc prefix"
+soname=$(readelf -d "$root/lib/libslpi.so.$version" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = "libslpi.so.$major" ] || note "SONAME '$soname', want libslpi.so.$major"
+[ "$(readlink "$root/lib/libslpi.so")" = "libslpi.so.$major" ] && [ "$(readlink "$root/lib/libslpi.so.$major")" = "libslpi.so.$version" ] ||
+  note "the links libslpi.so -> libslpi.so.$major -> libslpi.so.$version"
+# the Python package, staged under DESTDIR, names the library's final folder
+pyinit=$(ls "$root"/lib/python3*/dist-packages/slpi/__init__.py 2>/dev/null | head -1)
+[ -n "$pyinit" ] || note "the Python package is not installed under $root/lib/python3*/dist-packages"
+[ -n "$pyinit" ] && { grep -q "^LIBDIR = '/opt/slpi/lib'$" "$(dirname "$pyinit")/_libdir.py" || note "slpi/_libdir.py: $(cat "$(dirname "$pyinit")/_libdir.py")"; }
 cat > "$tmp/use.c" <<'C'
 #include <slpi.h>
 #include <stdio.h>
@@ -45,6 +61,51 @@ n=$(ls "$root/share/slpi/golden/"*.golden 2>/dev/null | wc -l)
 tail -1 "$tmp/golden.out" | grep -q PASS || note "installed slpi golden: $(tail -1 "$tmp/golden.out")"
 mv "$root/share/slpi/golden" "$root/share/slpi/golden.away"
 (cd "$tmp" && "$root/bin/slpi" golden > "$tmp/golden.out" 2>&1) && note "installed slpi golden PASSes without its installed cases"
+
+# installed at a real prefix (no DESTDIR): the examples and the Python package work from there
+prefix="$tmp/prefix"
+make --no-print-directory -s install BUILD="$build" PREFIX="$prefix" >"$tmp/log2" 2>&1 || note "make install PREFIX=$prefix failed: $(tail -5 "$tmp/log2")"
+pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@" slpi; }
+mkdir -p "$tmp/ex" && cd "$tmp/ex" || exit 1
+for src in "$OLDPWD"/examples/*.c; do
+  name=$(basename "$src" .c)
+  ${CC:-cc} -std=c11 -Wall -Wextra -Werror $(pc --cflags) -o "$name" "$src" $(pc --libs) -lm 2>"$name.cc" ||
+    { note "examples/$name.c does not build with pkg-config: $(head -5 "$name.cc")"; continue; }
+  env -u LD_LIBRARY_PATH ./"$name" > "$name.out" 2>&1 || note "examples/$name.c: exit $? ($(tail -2 "$name.out"))"
+  grep -q "^$name: " "$name.out" || note "examples/$name.c output: $(head -2 "$name.out")"
+  cat "$name.out"
+done
+grep -q "PASS" verify-run.out 2>/dev/null || note "examples/verify-run.c: no PASS"
+cd "$OLDPWD" || exit 1
+if command -v cmake >/dev/null; then
+  cmake -S examples -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="${CC:-cc}" >"$tmp/cmake.log" 2>&1 &&
+    cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || note "examples with CMake: $(tail -8 "$tmp/cmake.log")"
+  out=$(env -u LD_LIBRARY_PATH "$tmp/cmake/ensemble" 20 2>&1) || note "the CMake-built ensemble: $out"
+  [ "$out" = "$(cd "$tmp/ex" && env -u LD_LIBRARY_PATH ./ensemble 20 2>&1)" ] || note "CMake and pkg-config builds differ: $out"
+  grep -q "slpi_VERSION $version\|set(slpi_VERSION $version)" "$prefix/lib/cmake/slpi/slpiConfig.cmake" || note "slpiConfig.cmake version"
+  # a version from another major is refused
+  printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(slpi %d.0 CONFIG REQUIRED)\n' $((major + 1)) > "$tmp/CMakeLists.txt"
+  cmake -S "$tmp" -B "$tmp/cmake-v" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null 2>&1 && note "find_package(slpi $((major + 1)).0) accepted $version"
+else
+  note "cmake is missing (make deps installs it)"
+fi
+py=${SLPI_PYTHON:-/usr/bin/python3}
+if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
+  echo "t-install: Python checks skipped: the library is built with AddressSanitizer"
+else
+  site=$(ls -d "$prefix"/lib/python3*/dist-packages 2>/dev/null | head -1)
+  got=$(cd "$tmp" && env -u SLPI_LIB -u LD_LIBRARY_PATH PYTHONPATH="$site" "$py" -c \
+        "import slpi; r = slpi.run('iso/rigid-body/trajectories', steps=10); print(slpi.__version__, r.states.shape)" 2>&1)
+  [ "$got" = "$version (11, 3)" ] || note "the installed Python package: $got"
+  # the README's Python line, verbatim, in a copy of the tree (python/ and a link to the build)
+  line=$(grep -E '^/usr/bin/python3 -m venv ' README.md | head -1)
+  [ -n "$line" ] || note "README: no Python line"
+  mkdir -p "$tmp/repo" && cp -r python "$tmp/repo/" && rm -rf "$tmp/repo/python/build" "$tmp/repo/python/"*.egg-info
+  mkdir -p "$tmp/repo/build"   # the build's library, linked: the venv goes to this copy's build/
+  for f in libslpi.so "libslpi.so.$major"; do ln -s "$(cd "$build" && pwd)/$f" "$tmp/repo/build/$f"; done
+  got=$(cd "$tmp/repo" && env -u SLPI_LIB -u PYTHONPATH sh -c "$line" 2>&1 | tail -1)
+  case $got in "["*"]") echo "t-install: README Python line: $got" ;; *) note "README Python line: $got" ;; esac
+fi
 rm -rf "$tmp"
 [ $fail = 0 ] && echo "t-install: ok"
 exit $fail

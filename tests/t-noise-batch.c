@@ -94,7 +94,7 @@ int main(void)
         uint64_t first = test_rand_u64() >> (20 + r + test_rand_int(30));
         double h = ldexp(1.0 + (double)test_rand_int(7), -(int)test_rand_int(12));
         double sigma = sqrt(ldexp(h, -r));
-        slpi_noise_increments(seed, path, comp, h, r, first, count, inc);
+        slpi_noise_increments(seed, path, comp, h, r, first, count, inc, NULL);
         for (size_t n = 0; n < count; n++) {
             size_t nf = (size_t)1 << r;
             slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, seed, path, comp, (first + n) << r, nf, z);
@@ -120,7 +120,7 @@ int main(void)
         slpi_noise_levels(seed, path, np, 2, h, nup, first, count, lev);
         for (size_t q = 0; q < np; q++)
             for (int i = 0; i <= nup; i++) {
-                slpi_noise_increments(seed, path + q, 2, ldexp(h, i), i, first >> i, count >> i, g);
+                slpi_noise_increments(seed, path + q, 2, ldexp(h, i), i, first >> i, count >> i, g, NULL);
                 TEST_CHECKF(memcmp(lev[q * (size_t)(nup + 1) + (size_t)i], g, (count >> i) * sizeof *g) == 0,
                             "levels: path %zu of %zu, level %d of %d (count %zu) differs from "
                             "slpi_noise_increments", q, np, i, nup, count);

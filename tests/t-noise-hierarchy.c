@@ -2,7 +2,9 @@
  * a coarse increment equals, bit for bit, the binary64 sum of its two children and the
  * recursive pairwise sum of sqrt(h/2^r) Z over its fine draws; the threshold D(h, ell)
  * equals an independent MPFR evaluation and the documentation's table; clipping is exact; and the
- * clipped count matches the tail probability 2 Phi(-A_h) within its binomial CI. */
+ * clipped count matches the tail probability 2 Phi(-A_h) within its binomial CI; and
+ * slpi_noise_increments refuses every argument outside its rules (slpi.h) with an error
+ * naming it and the output untouched, and accepts the boundary values. */
 #include <mpfr.h>
 
 #include "slpi.h"
@@ -48,8 +50,8 @@ int main(void)
         double h = ldexp(1.0, -(int)test_rand_int(20)) * (1 + test_rand_int(7));
         uint64_t first = test_rand_u64() >> (24 + test_rand_int(30));
         size_t count = 1 + (size_t)test_rand_int(32);
-        slpi_noise_increments(seed, path, comp, h, r, first, count, inc);
-        slpi_noise_increments(seed, path, comp, h / 2, r - 1, 2 * first, 2 * count, kids);
+        slpi_noise_increments(seed, path, comp, h, r, first, count, inc, NULL);
+        slpi_noise_increments(seed, path, comp, h / 2, r - 1, 2 * first, 2 * count, kids, NULL);
         for (size_t n = 0; n < count; n++) {
             TEST_CHECKF(same(inc[n], kids[2 * n] + kids[2 * n + 1]),
                         "refine %d step %" PRIu64 ": coarse %a != %a + %a", r, first + n,
@@ -63,7 +65,7 @@ int main(void)
                         "refine %d step %" PRIu64 ": %a is not the pairwise tree sum %a", r,
                         first + n, inc[n], tree_sum(z, nf, sigma));
         }
-        slpi_noise_increments(seed, path, comp, h, 0, first, 1, inc);
+        slpi_noise_increments(seed, path, comp, h, 0, first, 1, inc, NULL);
         TEST_CHECK(same(inc[0], sqrt(h) * slpi_noise_normal(seed, path, comp, first)));
     }
 
@@ -104,7 +106,7 @@ int main(void)
     double *w = malloc(n * sizeof *w);
     for (int r = 0; r <= 2; r += 2) {
         uint64_t seed = test_rand_u64();
-        slpi_noise_increments(seed, 0, 0, h, r, 0, n, w);
+        slpi_noise_increments(seed, 0, 0, h, r, 0, n, w, NULL);
         long expect_clip = 0;
         for (size_t i = 0; i < n; i++) expect_clip += fabs(w[i]) > D;
         long clipped = slpi_noise_clip(w, n, D);
@@ -118,5 +120,30 @@ int main(void)
         TEST_CHECK(bad == 0);
     }
     free(w);
+
+    /* 5. argument rules: refused (SLPI_EINPUT, the argument named, out untouched), and
+     *    the boundary values accepted (one increment ending below 2^62) */
+    struct { double h; int refine; uint64_t first; size_t count; int null_out; const char *names; } bad_args[] = {
+        { NAN, 0, 0, 4, 0, "h=nan" }, { -1, 0, 0, 4, 0, "h=-1" }, { INFINITY, 0, 0, 4, 0, "h=inf" },
+        { 0, 0, 0, 4, 0, "h=0" }, { 2e6, 0, 0, 4, 0, "h=2e+06" }, { 0.1, -1, 0, 4, 0, "refine=-1" },
+        { 0.1, SLPI_NOISE_MAX_REFINE + 1, 0, 4, 0, "refine=41" }, { 0.1, 64, 0, 4, 0, "refine=64" },
+        { 0.1, 31, 0, 4, 1, "out is NULL" }, { 0.1, 0, UINT64_C(1) << 62, 1, 0, "must be below 2^62" },
+        { 0.1, 40, (UINT64_C(1) << 22) - 1, 1, 0, "must be below 2^62" },
+        { 0.1, 0, 1, SIZE_MAX, 0, "must be below 2^62" },
+    };
+    for (size_t i = 0; i < sizeof bad_args / sizeof bad_args[0]; i++) {
+        double o[4] = { 7, 7, 7, 7 };
+        slpi_error e = { 0, "" };
+        int rc = slpi_noise_increments(1, 0, 0, bad_args[i].h, bad_args[i].refine, bad_args[i].first,
+                                       bad_args[i].count,
+                                       bad_args[i].null_out ? NULL : o, &e);
+        TEST_CHECKF(rc == SLPI_EINPUT && strstr(e.msg, bad_args[i].names) && o[0] == 7 && o[3] == 7,
+                    "argument case %zu (%s): rc %d, '%s', out[0] = %g", i, bad_args[i].names, rc, e.msg, o[0]);
+    }
+    double o = 7;
+    TEST_CHECK(slpi_noise_increments(1, 0, 0, 0.1, 0, (UINT64_C(1) << 62) - 2, 1, &o, NULL) == SLPI_OK
+               && isfinite(o) && o != 7);
+    TEST_CHECK(slpi_noise_increments(1, 0, 0, 0.1, SLPI_NOISE_MAX_REFINE, 0, 0, NULL, NULL) == SLPI_OK);
+    TEST_CHECK(slpi_noise_rows(&o, 1, 0, 1, NAN, 0, 0, 1, INFINITY) == -1);
     TEST_END();
 }

@@ -70,7 +70,7 @@ int main(void)
         TEST_CHECK(slpi_noise_source_step(s, n, dw + n * M, &err) == SLPI_OK);
         for (int k = 0; k < M; k++) {
             double g;
-            slpi_noise_increments(p.seed, p.path, (uint32_t)k, p.h, p.refine, (uint64_t)n, 1, &g);
+            slpi_noise_increments(p.seed, p.path, (uint32_t)k, p.h, p.refine, (uint64_t)n, 1, &g, NULL);
             clipped += fabs(g) > D;
             g = g > D ? D : g < -D ? -D : g;
             TEST_CHECKF(memcmp(&g, &dw[n * M + k], sizeof g) == 0, "step %ld comp %d", n, k);
@@ -154,7 +154,7 @@ int main(void)
     for (long n = 0; s && n < p.steps; n++) {
         double a, b;
         slpi_noise_source_step(s, n, &a, &err);
-        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b);
+        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b, NULL);
         TEST_CHECK(a == b);
     }
     TEST_CHECK(s && slpi_noise_source_clipped(s) == 0);

@@ -123,8 +123,8 @@ int main(void)
     const double hc = 0x1p-4;
     size_t nc = n / 8;
     double *c = malloc(2 * nc * sizeof *c), *coarse = malloc(nc * sizeof *coarse);
-    slpi_noise_increments(seed, path, 2, hc / 2, 2, 0, 2 * nc, c);
-    slpi_noise_increments(seed, path, 2, hc, 3, 0, nc, coarse);
+    slpi_noise_increments(seed, path, 2, hc / 2, 2, 0, 2 * nc, c, NULL);
+    slpi_noise_increments(seed, path, 2, hc, 3, 0, nc, coarse, NULL);
     for (size_t i = 0; i < nc; i++) {
         z[i] = c[2 * i];
         y[i] = c[2 * i + 1];

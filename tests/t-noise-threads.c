@@ -20,7 +20,7 @@ static void *run(void *arg)
         slpi_noise_normals(j->seed, j->path, 3, j->first, j->count, j->out);
     } else {
         slpi_noise_increments(j->seed, j->path, 3, 0x1p-5, j->refine, j->first, j->count,
-                              j->out);
+                              j->out, NULL);
     }
     return NULL;
 }

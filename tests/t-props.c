@@ -178,7 +178,7 @@ static void check_increments(void)
         TEST_CHECK(memcmp(a, b, (size_t)M * sizeof *a) == 0);
         for (int k = 0; k < M; k++) {
             double z;
-            slpi_noise_increments(c.seed, 0, (uint32_t)k, c.h, 0, (uint64_t)n, 1, &z);
+            slpi_noise_increments(c.seed, 0, (uint32_t)k, c.h, 0, (uint64_t)n, 1, &z, NULL);
             z = fmin(fmax(z, -D), D);
             TEST_CHECK(fabs(a[k]) <= D);
             TEST_CHECK(k >= c.noises ? a[k] == 0 : a[k] == z);

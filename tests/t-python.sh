@@ -1,14 +1,32 @@
 #!/bin/sh
 # t-python.sh — the Python package python/slpi (cffi over build/libslpi.so) under pytest,
-# with Debian's python3-numpy, python3-cffi and python3-pytest: runs, noise, ensembles
-# and errors compared with the command line (python/tests/test_slpi.py).
+# with Debian's python3-numpy, python3-cffi and python3-pytest: the docstring examples
+# (--doctest-modules), the tests of python/tests (results against the command line, one
+# call against pieces, bad input, Ctrl-C), the examples of python/examples (figures under
+# $SLPI_BUILD/python-examples when matplotlib is installed), and the package's version
+# and SONAME against the GNUmakefile's.
 set -u
 py=${SLPI_PYTHON:-/usr/bin/python3}
 build=${SLPI_BUILD:-build}
+fail=0
+note() { echo "t-python: FAIL: $*" >&2; fail=1; }
 # A sanitizer build's library cannot be loaded into an uninstrumented interpreter (the
 # ASan runtime must come first): skipped there, with the reason (exit 77).
 if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
   echo "t-python: skipped: $build/libslpi.so is built with AddressSanitizer (python3 is not)"; exit 77
 fi
-SLPI_LIB=$(cd "$build" && pwd)/libslpi.so PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} \
-  "$py" -m pytest -q -p no:cacheprovider python/tests
+version=$(sed -n 's/^VERSION := //p' GNUmakefile)
+grep -q "^__version__ = \"$version\"$" python/slpi/_version.py || note "python/slpi/_version.py is not version $version"
+grep -q "^SONAME = \"libslpi.so.${version%%.*}\"$" python/slpi/_version.py || note "python/slpi/_version.py SONAME"
+lib=$(cd "$build" && pwd)/libslpi.so
+export SLPI_LIB="$lib" SLPI_BIN=${SLPI_BIN:-$(cd "$build" && pwd)/slpi} PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+"$py" -m pytest -q -p no:cacheprovider --doctest-modules python/slpi python/tests || note "pytest"
+out=$(cd "$build" && pwd)/python-examples
+mkdir -p "$out"
+for ex in python/examples/[a-z]*.py; do
+  name=$(basename "$ex" .py)
+  (cd python/examples && "$py" "$name.py" "$out/$name.png") > "$out/$name.log" 2>&1 || note "$ex: $(tail -3 "$out/$name.log")"
+  cat "$out/$name.log"
+done
+[ $fail = 0 ] && echo "t-python: ok"
+exit $fail

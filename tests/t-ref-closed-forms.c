@@ -43,15 +43,15 @@ static void sandwich_matrix(const slpi_ref_system *s, arb_ptr out, arb_srcptr a,
     acb_mat_init(T, 3, 3);
     acb_mat_init(U, 3, 3);
     acb_mat_init(V, 3, 3);
-    s->unpack(s, A, a, prec);
-    s->unpack(s, Y, y, prec);
-    s->unpack(s, C, c, prec);
+    s->m_unpack(s, A, a, prec);
+    s->m_unpack(s, Y, y, prec);
+    s->m_unpack(s, C, c, prec);
     acb_mat_mul(T, A, Y, prec);
     acb_mat_mul(U, T, C, prec);
     acb_mat_mul(T, C, Y, prec);
     acb_mat_mul(V, T, A, prec);
     acb_mat_add(U, U, V, prec);
-    s->pack(s, out, U, prec);
+    s->m_pack(s, out, U, prec);
     acb_mat_clear(A);
     acb_mat_clear(Y);
     acb_mat_clear(C);
@@ -79,10 +79,10 @@ static void check_coordinates(const slpi_ref_system *s, const slpi_ref_system *m
         s->coad(s, u, w, x, prec);
         m->coad(m, v, w, x, prec);
         TEST_CHECK(agree(u, v, 3));
-        s->sandwich(s, u, w, x, c, prec);
+        s->m_sandwich(s, u, w, x, c, prec);
         sandwich_matrix(s, v, w, x, c, prec);
         TEST_CHECK(agree(u, v, 3));
-        s->sandwich(s, u, c, x, c, prec);
+        s->m_sandwich(s, u, c, x, c, prec);
         sandwich_matrix(s, v, c, x, c, prec);
         TEST_CHECK(agree(u, v, 3));
     }
@@ -142,10 +142,10 @@ int main(void)
                     p.fixed_iters = fixed ? 3 : 0;
                     slpi_ref_system s = { 0 };
                     TEST_CHECK(slpi_ref_system_init(&s, &p, &err) == SLPI_OK);
-                    TEST_CHECK(s.sandwich != NULL);
+                    TEST_CHECK(s.m_sandwich != NULL);
                     slpi_ref_system m = s;          /* the generic matrix level */
                     slpi_ref_matrix_attach(&m);
-                    m.sandwich = NULL;
+                    m.m_sandwich = NULL;
                     if (upd == 0 && fixed == 0)
                         check_coordinates(&s, &m, prec);
                     check_steps(&s, &m, 1, prec);

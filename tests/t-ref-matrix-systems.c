@@ -71,7 +71,7 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
             acb_mat_scalar_mul_acb(J, J, c, prec);
             acb_mat_add(W, W, J, prec);
         }
-    slpi_ref_su_pack(x, W, N, prec);
+    slpi_ref_sun_pack(x, W, N, prec);
     acb_clear(c);
     arb_clear(eps);
     acb_mat_clear(g); acb_mat_clear(h); acb_mat_clear(gp); acb_mat_clear(hp);

@@ -108,8 +108,8 @@ static int states_overlap(const fixture *f, arb_srcptr x, arb_srcptr y)
     acb_mat_t X, Y;
     acb_mat_init(X, N, N);
     acb_mat_init(Y, N, N);
-    f->s.unpack(&f->s, X, x, PREC);
-    f->s.unpack(&f->s, Y, y, PREC);
+    f->s.m_unpack(&f->s, X, x, PREC);
+    f->s.m_unpack(&f->s, Y, y, PREC);
     r = acb_mat_overlaps(X, Y);
     acb_mat_clear(X);
     acb_mat_clear(Y);
@@ -142,18 +142,18 @@ static void check_generators(int N, slpi_ez_noise noise)
     arb_init(t);
     arb_init(u);
 
-    s->unpack(s, X, f.x, PREC);
-    s->unpack(s, W, g.x, PREC);
+    s->m_unpack(s, X, f.x, PREC);
+    s->m_unpack(s, W, g.x, PREC);
     acb_mat_add(XW, X, W, PREC);
-    slpi_ref_zeitlin_coeffs(om, X, &z, PREC);
+    slpi_ref_zeitlin_analysis(om, X, &z, PREC);
 
     /* B_0: spectral solve; d/dt H0 = Re Tr(B_0^* [B_0, X]) = 0 */
-    s->mgen(s, 0, B, X, PREC);
+    s->m_gen(s, 0, B, X, PREC);
     for (int a = 0; a < nalpha; a++) {
         int l = slpi_ref_zeitlin_degree(a);
         arb_div_si(ob + a, om + a, -(slong)l * (l + 1), PREC);
     }
-    slpi_ref_zeitlin_synth(B2, ob, 0, &z, PREC);
+    slpi_ref_zeitlin_synthesis(B2, ob, 0, &z, PREC);
     TEST_CHECKF(acb_mat_overlaps(B, B2), "N=%d: B_0 != spectral Delta^-1 X", N);
     slpi_ref_mat_comm(C, B, X, PREC);
     arb_zero(t);
@@ -168,8 +168,8 @@ static void check_generators(int N, slpi_ez_noise noise)
     int bad = 0, badlin = 0;
     for (int k = 1; k <= s->M; k++) {
         int alpha = lmin * lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
-        s->mgen(s, k, B, X, PREC);
-        slpi_ref_zeitlin_coeffs(ob, B, &z, PREC);
+        s->m_gen(s, k, B, X, PREC);
+        slpi_ref_zeitlin_analysis(ob, B, &z, PREC);
         arb_set_d(u, -f.p.ez.amp);
         arb_div_ui(u, u, (ulong)(l * (l + 1)), PREC);
         if (noise == SLPI_EZ_NOISE_Q)
@@ -181,15 +181,15 @@ static void check_generators(int N, slpi_ez_noise noise)
                 bad += !arb_contains_zero(ob + b);
         }
         /* D B_k[W] = B_k(X + W) - B_k(X) (affine generators) */
-        s->mdgen(s, k, dB, X, W, PREC);
-        s->mgen(s, k, B2, XW, PREC);
+        s->m_dgen(s, k, dB, X, W, PREC);
+        s->m_gen(s, k, B2, XW, PREC);
         acb_mat_sub(B2, B2, B, PREC);
         badlin += !acb_mat_overlaps(B2, dB);
     }
     TEST_CHECKF(bad == 0, "N=%d noise=%d: %d generator coefficients wrong", N, (int)noise, bad);
     TEST_CHECKF(badlin == 0, "N=%d noise=%d: %d derivatives wrong", N, (int)noise, badlin);
-    s->mdgen(s, 0, dB, X, W, PREC);
-    s->mgen(s, 0, B2, W, PREC);
+    s->m_dgen(s, 0, dB, X, W, PREC);
+    s->m_gen(s, 0, B2, W, PREC);
     TEST_CHECKF(acb_mat_overlaps(B2, dB), "N=%d: D B_0 != Delta^-1", N);
 
     /* the one-pass sums (mgen_sum hook) against sum_k delta_k B_k one by one */
@@ -198,9 +198,9 @@ static void check_generators(int N, slpi_ez_noise noise)
     acb_mat_zero(XW);
     for (int k = 0; k <= s->M; k++) {
         arb_set_d(u, f.delta[k]);
-        s->mgen(s, k, B, X, PREC);
+        s->m_gen(s, k, B, X, PREC);
         acb_mat_scalar_addmul_arb(C, B, u, PREC);
-        s->mdgen(s, k, B, X, W, PREC);
+        s->m_dgen(s, k, B, X, W, PREC);
         acb_mat_scalar_addmul_arb(XW, B, u, PREC);
     }
     slpi_ref_mat_gen_sum(s, B, f.delta, X, PREC);

@@ -10,6 +10,8 @@
  *    with file:line;
  *  - variants: each decided alone, CRITERION-DEPENDENT when the decided ones differ,
  *    DISCREPANCY only on all of them; the texts' {K.NAME} numbers come from the run;
+ *  - the cache: an edited entry (digest mismatch) or an outcome outside the enumeration is
+ *    recomputed;
  *  - a diagnostic check end to end (pass and fail on the same run);
  *  - the Poisson defect two ways (fast doubles vs certified balls) and the SVI -1/4
  *    defect away from 0, +1/4 at FD level (V4, V19);
@@ -188,6 +190,51 @@ int main(void)
                 TEST_CHECKF(b.checks[i].outcome == c2.checks[i].outcome &&
                             !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
                             c2.checks[i].seconds == b.checks[i].seconds, "check %d", i);
+        }
+        /* an edited entry (an outcome flipped, the digest left) and an entry whose
+         * outcome is outside the enumeration (digest recomputed the documented way) are
+         * not used: the checks are recomputed, with b's outcomes */
+        for (int edit = 0; edit < 2; edit++) {
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "ls %s/*.json", cache);
+            FILE *ls = popen(cmd, "r");
+            char file[256];
+            int nfiles = 0;
+            while (ls && fgets(file, sizeof file, ls)) {
+                file[strcspn(file, "\n")] = 0;
+                json_t *root = json_load_file(file, 0, NULL), *arr = json_object_get(root, "checks");
+                for (size_t i = 0; i < json_array_size(arr); i++) {
+                    json_t *k = json_array_get(arr, i);
+                    json_int_t o = json_integer_value(json_object_get(k, "outcome"));
+                    json_object_set_new(k, "outcome", json_integer(edit ? 7 : o == SLPI_CHECK_PASS));
+                }
+                if (edit) {   /* FNV-1a of the key (the file name's hex) and the compact sorted JSON */
+                    uint64_t key = strtoull(strrchr(file, '-') + 1, NULL, 16), h = 0xcbf29ce484222325ULL;
+                    char *text = json_dumps(arr, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+                    for (size_t i = 0; i < sizeof key; i++) h = (h ^ ((unsigned char *)&key)[i]) * 0x100000001b3ULL;
+                    for (const char *t = text; *t; t++) h = (h ^ (unsigned char)*t) * 0x100000001b3ULL;
+                    free(text);
+                    char hex[17];
+                    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+                    json_object_set_new(root, "digest", json_string(hex));
+                }
+                TEST_CHECK(json_dump_file(root, file, JSON_REAL_PRECISION(17)) == 0);
+                json_decref(root);
+                nfiles++;
+            }
+            if (ls) pclose(ls);
+            TEST_CHECKF(nfiles == b.nclaims, "%d cache entries for %d claims", nfiles, b.nclaims);
+            slpi_audit d;
+            memset(&d, 0, sizeof d);
+            d.cache = cache;
+            snprintf(d.outdir, sizeof d.outdir, "%s", dir);
+            if (slpi_audit_load(&d, path, &err) == SLPI_OK) {
+                slpi_audit_run(&d, NULL);
+                for (int i = 0; i < d.nchecks; i++)
+                    TEST_CHECKF(d.checks[i].outcome == b.checks[i].outcome, "edit %d: check %d: outcome %d, not %d",
+                                edit, i, (int)d.checks[i].outcome, (int)b.checks[i].outcome);
+            }
+            slpi_audit_free(&d);
         }
         slpi_audit_free(&b);
         slpi_audit_free(&c2);

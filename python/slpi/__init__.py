@@ -34,7 +34,7 @@ from slpi._native import ffi as _ffi, lib as _lib
 from slpi.files import read_trajectory, read_converge
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
-__all__ = ["Problem", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Ensemble", "Study", "Verification", "GoldenReport", "__version__"]
 
@@ -123,8 +123,8 @@ def _available_memory():
 def _guard_memory(nbytes, what, max_memory, hint=""):
     limit = _available_memory() if max_memory is None else max_memory
     if limit is not None and nbytes > limit:
-        raise SlpiError(2, "%s needs %.3g GB of memory, %s %.3g GB%s" % (
-            what, nbytes / 1e9, "available:" if max_memory is None else "max_memory=", limit / 1e9, hint),
+        raise SlpiError(2, "%s: needs %.3g GB of memory, more than %s %.3g GB (max_memory)%s" % (
+            what, nbytes / 1e9, "the available" if max_memory is None else "the stated", limit / 1e9, hint),
             "max_memory", nbytes)
 
 
@@ -230,6 +230,82 @@ class Problem:
         return _ffi.string(buf).decode()
 
 
+class Model(Problem):
+    """A problem on your own Hamiltonians (docs/models.md): an algebra, the energy H and
+    the noise Hamiltonians as expressions in its coordinates, named parameters. Accepted
+    wherever a problem is (``run``, ``ensemble``, ``converge``, ``keys``).
+
+    Parameters
+    ----------
+    algebra : str
+        The algebra family and size (``so3``, ``se3``, ``so4``, ``su3``, ``so3^4``, ...;
+        docs/models.md).
+    H : str
+        The Hamiltonian, e.g. ``"x1^2/I1 + x2^2/I2 + x3^2/I3"``.
+    noise : sequence of str
+        The noise Hamiltonians H_1, H_2, ... (at most 16); empty: deterministic.
+    params : dict of str to number or str, optional
+        Parameters the expressions name. A float is passed as the exact decimal
+        expansion of its binary64 value (both paths then see the same real number); a
+        str is taken as written (``"0.1"`` is the real 0.1 on the certified path).
+    x0 : array_like, optional
+        The initial state in the algebra's layout (a model has no default).
+    **keys
+        More settings (``scheme``, ``h``, ``steps``, ``T``, ...).
+
+    Raises
+    ------
+    SlpiError
+        An expression that does not parse (with its column), an unknown algebra, a
+        missing x0, a scheme not applicable to the algebra.
+
+    Examples
+    --------
+    >>> m = slpi.Model("so3", "x1^2/I1 + x2^2/I2 + x3^2/I3", noise=["amp*x1^2"],
+    ...                params={"I1": 2, "I2": 1, "I3": 0.5, "amp": 0.1}, x0=[1, 0.5, 0.2])
+    >>> r = slpi.run(m, steps=10)
+    >>> r.states.shape, m.noises
+    ((11, 3), 1)
+    """
+
+    def __init__(self, algebra, H, noise=(), params=None, x0=None, **keys):
+        import decimal
+        for name, v in (("algebra", algebra), ("H", H)):
+            if not isinstance(v, str):
+                raise _bad(name, v, "must be a string")
+        if isinstance(noise, str):
+            noise = [noise]
+        noise = list(noise)
+        if len(noise) > 16 or not all(isinstance(n, str) for n in noise):
+            raise _bad("noise", noise, "must be at most 16 expressions (str)")
+        if params is not None and not isinstance(params, dict):
+            raise _bad("params", params, "must be a dict of name to value")
+        settings = {"system": "model", "algebra": algebra}
+        for k, v in (params or {}).items():
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, float, np.integer, np.floating)):
+                raise _bad("params[%r]" % k, v, "must be a number or its decimal text")
+            settings["param." + str(k)] = v if isinstance(v, str) else str(decimal.Decimal(float(v)))
+        settings["H"] = H
+        for i, n in enumerate(noise):
+            settings["noise_H%d" % (i + 1)] = n
+        self._x0_file = None
+        if x0 is not None:
+            x0 = _real_array("x0", x0, 1)
+            if len(x0) <= 64:
+                settings["x0"] = x0
+            else:   # the x0 key holds 64 values: a file kept as long as the model
+                import tempfile
+                import weakref
+                fd, self._x0_file = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
+                with os.fdopen(fd, "w") as f:
+                    f.write("\n".join(repr(float(v)) for v in x0) + "\n")
+                weakref.finalize(self, os.unlink, self._x0_file)
+                settings["x0_file"] = self._x0_file
+        settings.update(keys)
+        super().__init__(None, **settings)
+        self._resolved()   # parse and validate now: errors name the expression and column
+
+
 def _problem(problem, keys):
     """A Problem from a Problem (keys added to a copy), a preset name or None."""
     if isinstance(problem, Problem):
@@ -286,8 +362,10 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-# Wall time of one piece of work between returns to Python (Ctrl-C is seen between pieces).
+# Wall time of one piece of work between returns to Python (Ctrl-C is seen between
+# pieces), and the steps of the first piece (later ones are sized from its time).
 _PIECE_SECONDS = 0.05
+_FIRST_PIECE = 16
 
 
 def _advance(st, steps, every, dW, out, row0, progress, include_initial):
@@ -299,7 +377,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
                               _ptr(None if out["diag"] is None else out["diag"][row]),
                               _ptr(None if out["drad"] is None else out["drad"][row]))
         row += 1
-    done, piece = 0, 16
+    done, piece = 0, _FIRST_PIECE
     rows = _ffi.new("long *")
     while done < steps:
         n = min(piece, steps - done)
@@ -432,10 +510,9 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
         if len(x0) != dim:
             raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
     rows = _row_count(steps, every)
-    nd_guess = 48
-    _guard_memory(rows * 8.0 * ((dim + nd_guess) * (2 if ref else 1) + 2) + 8 * steps, "run: %d rows" % rows,
-                  max_memory)
+    _guard_memory(rows * 8.0 * (dim * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     st = _Stepper(pr, ref, x0)
+    _guard_memory(rows * 8.0 * ((dim + st.ndiag) * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     out = dict(x=np.empty((rows, dim)), xrad=np.empty((rows, dim)) if ref else None,
                diag=np.empty((rows, st.ndiag)), drad=np.empty((rows, st.ndiag)) if ref else None,
                iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
@@ -640,7 +717,9 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
         raise _bad("refine", refine, "steps * 2^refine must stay below 2^62")
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
-    _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out))
+    err = _ffi.new("slpi_error *")
+    if _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err) != 0:
+        raise SlpiError(err.code, _ffi.string(err.msg).decode())
     return out
 
 

@@ -28,8 +28,9 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
                          double *diag, double *drad, int *iters, double *resid, long *rows);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
-void slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                           int refine, uint64_t first, size_t count, double *out);
+typedef struct { int code; char msg[512]; } slpi_error;
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);

@@ -1,5 +1,5 @@
 /* noise-dump.c — stand-alone driver for the determinism test (tests/t-noise-builds.sh):
- * compiled with core/noise.c alone under several compilers and optimisation levels, it
+ * compiled with core/noise.c (and core/error.c) alone under several compilers and optimisation levels, it
  * prints the same text as `slpi noise --format bits` (per step the M increments as
  * 16-digit hex binary64 bit patterns, tab-separated), or with `words` the normals of a
  * fixed set of Philox words that reaches every binade of core/noise-table.h.
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     size_t steps = (size_t)strtoull(argv[7], NULL, 0);
     double *v = malloc((size_t)M * steps * sizeof *v);
     for (int k = 0; k < M; k++) {
-        slpi_noise_increments(seed, path, (uint32_t)k, h, refine, 0, steps, v + (size_t)k * steps);
+        slpi_noise_increments(seed, path, (uint32_t)k, h, refine, 0, steps, v + (size_t)k * steps, NULL);
     }
     for (size_t i = 0; i < steps; i++) {
         for (int k = 0; k < M; k++) {

@@ -13,7 +13,8 @@ oracle props gaps reports). Mutation sites are AST nodes found by clang's parser
   negate     the condition of an if, a while or a ?: negated
   delete     an expression statement (call, assignment, ++/--) replaced by (void) 0
              (not a release, free or *_clear: that only leaks, which make asan checks)
-  swap-args  two adjacent call arguments of the same type swapped
+  swap-args  two adjacent call arguments of the same type swapped (not the operands of a
+             symmetric call: strcmp, fmax, arb_add, ..., SYMMETRIC)
   midpoint   in the certified path, ref/ and gaps/ (calls to Arb functions writing a ball, a complex
              ball or a ball matrix): the result replaced by its midpoint (a set by a point)
 
@@ -67,6 +68,13 @@ SLOW = ("t-props-harness t-converge-ckpt t-audit-controls t-noise-builds t-kerne
 
 ARITH = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*"}
 CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "&&": "||", "||": "&&"}
+# Calls symmetric in two adjacent arguments (name: index of the first of them): swapping
+# those is an equivalent mutant by construction, so no site is made there.
+SYMMETRIC = {"strcmp": 0, "strcasecmp": 0, "fmax": 0, "fmin": 0, "hypot": 0, "mag_max": 1, "mag_min": 1,
+             "mag_add": 1, "mag_mul": 1, "arb_add": 1, "arb_mul": 1, "arb_max": 1, "arb_min": 1, "arb_union": 1,
+             "arb_addmul": 1, "arb_submul": 1, "arb_hypot": 1, "acb_add": 1, "acb_mul": 1, "acb_addmul": 1,
+             "arb_mat_add": 1, "acb_mat_add": 1, "_arb_vec_add": 1, "_acb_vec_add": 1, "arb_overlaps": 0}
+
 # Arb calls whose first argument is not a result (or whose result is not a set)
 # or whose result is exact anyway (a double, an integer, zero: its midpoint is itself)
 NOT_RESULT = re.compile(r"(init|clear|swap|print|contains|overlaps|get_mid|is_|equal|fprint|"
@@ -171,6 +179,8 @@ def sites_of(path):
         if k == ci.CursorKind.CALL_EXPR:
             args = list(c.get_arguments())
             for i in range(len(args) - 1):
+                if SYMMETRIC.get(c.spelling, -1) == i:
+                    continue
                 x, y = args[i], args[i + 1]
                 if not (here(x) and here(y)):
                     continue

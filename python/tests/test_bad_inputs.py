@@ -1,0 +1,83 @@
+"""Bad input to the Python API: each row a clear SlpiError (a ValueError) naming the
+argument, never a crash or a raw TypeError; arrays that are merely non-contiguous or of
+another real dtype are accepted and give the same result."""
+import numpy as np
+import pytest
+
+import slpi
+
+RB = "iso/rigid-body/trajectories"
+ROWS = [
+    # (call, argument named in the message)
+    (lambda: slpi.run(RB, dW="abc"), "dW"),
+    (lambda: slpi.run(RB, dW=np.ones((4, 3), dtype=complex)), "dW"),
+    (lambda: slpi.run(RB, dW=np.ones((4, 3), dtype=object)), "dW"),
+    (lambda: slpi.run(RB, dW=np.ones(4)), "dW"),
+    (lambda: slpi.run(RB, dW=np.ones((4, 2))), "dW"),
+    (lambda: slpi.run(RB, dW=np.ones((4, 3)), steps=5), "dW"),
+    (lambda: slpi.run(RB, dW=np.full((4, 3), np.nan)), "dW"),
+    (lambda: slpi.run(RB, dW=[[1, 2, 3], [4, 5]]), "dW"),
+    (lambda: slpi.run(RB, x0=np.ones((1, 3))), "x0"),
+    (lambda: slpi.run(RB, x0=[1.0, 2.0]), "x0"),
+    (lambda: slpi.run(RB, x0=["a", "b", "c"]), "x0"),
+    (lambda: slpi.run(RB, x0=[np.inf, 0, 0]), "x0"),
+    (lambda: slpi.run("iso/zeitlin/long", N=3, ic_lmax=2, x0=np.ones(9)), "x0"),
+    (lambda: slpi.run("rkmk/heavy-top/stoch-421-realization", x0=np.ones(6)), "x0"),
+    (lambda: slpi.run(RB, steps=-5), "steps"),
+    (lambda: slpi.run(RB, steps=10 ** 30), "steps"),
+    (lambda: slpi.run(RB, steps=None), "steps"),
+    (lambda: slpi.run(RB, steps=10 ** 12), "max_memory"),
+    (lambda: slpi.run(RB, h=float("nan")), "h"),
+    (lambda: slpi.run(RB, output_every=0), "output_every"),
+    (lambda: slpi.run(RB, tol="abc"), "tol"),
+    (lambda: slpi.run(5), "preset"),
+    (lambda: slpi.run("no/such/preset"), "preset"),
+    (lambda: slpi.ensemble(RB, paths=-1), "paths"),
+    (lambda: slpi.ensemble(RB, paths=None), "paths"),
+    (lambda: slpi.ensemble(RB, paths=2.5), "paths"),
+    (lambda: slpi.ensemble(RB, paths=10 ** 30), "paths"),
+    (lambda: slpi.ensemble(RB, paths=2, first_path=-1), "first_path"),
+    (lambda: slpi.ensemble(RB, paths=2, save_every=0), "save_every"),
+    (lambda: slpi.ensemble(RB, paths=2, out="x.npy"), "save_every"),
+    (lambda: slpi.noise(1, 0, 0, 0, 5), "h"),
+    (lambda: slpi.noise(1, 0, 0, -0.01, 5), "h"),
+    (lambda: slpi.noise(1, 0, 0, float("nan"), 5), "h"),
+    (lambda: slpi.noise(1, 0, 0, None, 5), "h"),
+    (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=41), "refine"),
+    (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=-1), "refine"),
+    (lambda: slpi.noise(1, 0, 0, 0.01, -1), "steps"),
+    (lambda: slpi.noise(1, 0, 0, 0.01, 10 ** 12), "max_memory"),
+    (lambda: slpi.noise(-1, 0, 0, 0.01, 5), "seed"),
+    (lambda: slpi.noise(1, 2 ** 32, 0, 0.01, 5), "path"),
+    (lambda: slpi.converge("iso/rigid-body/strong", levels=(5, 2)), "levels"),
+    (lambda: slpi.converge("iso/rigid-body/strong", kind=None), "kind"),
+    (lambda: slpi.converge("iso/rigid-body/strong", paths=0), "paths"),
+    (lambda: slpi.pack_su(None), "X"),
+    (lambda: slpi.pack_su(np.ones((2, 3))), "X"),
+    (lambda: slpi.unpack_su(np.ones(5)), "v"),
+    (lambda: slpi.unpack_so(np.ones(4)), "v"),
+    (lambda: slpi.unpack_so(None), "v"),
+    (lambda: slpi.verify("/nonexistent/file.tsv"), "/nonexistent/file.tsv"),
+    (lambda: slpi.read_trajectory(__file__), "slpi-trajectory"),
+    (lambda: slpi.Problem(RB, inertia=None), "inertia"),
+]
+
+
+@pytest.mark.parametrize("call,argument", ROWS, ids=[str(i) for i in range(len(ROWS))])
+def test_bad_input_is_a_named_slpi_error(call, argument):
+    with pytest.raises(slpi.SlpiError) as e:
+        call()
+    assert isinstance(e.value, ValueError) and e.value.code == 2
+    assert argument in str(e.value), str(e.value)
+
+
+def test_other_layouts_are_accepted():
+    ref = slpi.run(RB, dW=0.01 * np.ones((6, 3)), truncate="off")
+    wide = 0.01 * np.ones((6, 6))
+    assert not wide[:, ::2].flags.c_contiguous
+    assert np.array_equal(slpi.run(RB, dW=wide[:, ::2], truncate="off").states, ref.states)
+    assert np.array_equal(slpi.run(RB, dW=np.ones((6, 3), dtype=np.float32) * np.float32(0.01),
+                                   truncate="off").states.shape, ref.states.shape)
+    x0 = np.array([0.0, 0.6, 0.0, 0.8])[1:]
+    assert np.array_equal(slpi.run(RB, steps=3, x0=x0[::-1][::-1]).states[0], [0.6, 0.0, 0.8])
+    assert slpi.run(RB, steps=np.int64(3)).states.shape == (4, 3)
