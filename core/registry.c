@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/expr.h"
 
 static const char *const system_names[SLPI_SYS_COUNT] = {
     "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler",
