@@ -264,3 +264,35 @@ def test_weak_study_says_why_its_slope_is_nan():
     assert "(%d levels fitted, e > 3 SE)" % usable in out
     ok = slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=6, paths=16, boot=10)
     assert np.isfinite(ok.slope) and ok.why == ""
+
+
+def test_pieces_bounded_in_time(monkeypatch):
+    """The pieces between returns to Python are sized to about _PIECE_SECONDS of work, so
+    Ctrl-C is seen promptly: with a model clock in which every step costs 1 us, no piece
+    may cover more than 2 x 0.05 s of steps (deterministic: no wall time is measured)."""
+    clock = [0.0]
+    sizes = []
+    real_lib, real_time = slpi._lib, slpi.time
+
+    class Lib:
+        def __getattr__(self, name):
+            return getattr(real_lib, name)
+
+        def slpi_stepper_advance(self, st, n, *args):
+            sizes.append(n)
+            clock[0] += 1e-6 * n
+            return real_lib.slpi_stepper_advance(st, n, *args)
+
+    class Time:
+        def __getattr__(self, name):
+            return getattr(real_time, name)
+
+        @staticmethod
+        def perf_counter():
+            return clock[0]
+
+    monkeypatch.setattr(slpi, "_lib", Lib())
+    monkeypatch.setattr(slpi, "time", Time())
+    slpi.run(RB, steps=400000, output_every=400000)
+    assert sum(sizes) == 400000
+    assert len(sizes) > 4 and max(sizes) <= 2 * 0.05 / 1e-6, sizes
