@@ -41,6 +41,7 @@ usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no 
 """
 import collections
 import difflib
+import glob
 import os
 import random
 import re
@@ -88,9 +89,9 @@ MID = {"arb_struct": "arb_get_mid_arb", "acb_struct": "acb_get_mid",
 
 
 def sources():
-    out = subprocess.run(["git", "-C", TOP, "ls-files"] + [m + "/*.c" for m in MODULES],
-                         check=True, capture_output=True, text=True).stdout.split()
-    return sorted(out)
+    """The modules' C sources, relative to TOP. From the folders themselves, not git:
+    run.sh's scratch tree (where t-mutants-random.sh also runs) is no repository."""
+    return sorted(os.path.relpath(f, TOP) for m in MODULES for f in glob.glob(os.path.join(TOP, m, "*.c")))
 
 
 class Site:
