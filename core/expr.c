@@ -504,12 +504,19 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs algebra= (so3 | se3 | so(n) | su(n) | so3^k)");
     int rc = slpi_algebra_parse(&m->alg, "algebra", p->model.algebra, err);
     if (rc) return rc;
-    if (!p->model.H[0]) return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
-    int M = 0;
-    for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-        if (p->model.noise_H[k][0]) M = k + 1;
+    if (!p->model.H[0] && !p->model.cb[0].grad)
+        return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
+    int M = slpi_problem_noise_count(p);
+    for (int k = 0; k <= M; k++) {
+        const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
+        char key[32];
+        snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+        if (p->model.cb[k].grad && text[0])
+            return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
+                                  "(docs/models.md#callbacks)", key);
+    }
     for (int k = 0; k < M; k++)
-        if (!p->model.noise_H[k][0])
+        if (!p->model.noise_H[k][0] && !p->model.cb[k + 1].grad)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
                                   M, k + 1);
@@ -523,6 +530,10 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     for (int k = 0; k <= M; k++) {
         char key[32];
         snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+        if (p->model.cb[k].grad) {   /* code, not an expression: H[k] stays empty */
+            m->callback[k] = 1;
+            continue;
+        }
         rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg,
                              p->model.nparam, par, err);
         if (rc) {
@@ -597,6 +608,11 @@ int slpi_model_le_consistent(const slpi_model *m, const char **why)
     int affine = 1;
     for (int k = 1; k <= m->M; k++) {
         const slpi_expr *e = &m->H[k];
+        if (m->callback[k]) {
+            *why = "a noise Hamiltonian is given by a callback, whose form the rule cannot read "
+                   "(docs/models.md#callbacks)";
+            return 0;
+        }
         int deg = slpi_expr_degree(e);
         if (deg >= 0 && deg <= 1) continue;
         affine = 0;

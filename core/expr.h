@@ -162,6 +162,9 @@ typedef struct {
     slpi_algebra alg;
     int M;
     slpi_expr H[1 + SLPI_MODEL_MAX_NOISE];
+    /* 1 where H_k is given as code (p->model.cb[k], docs/models.md#callbacks): H[k] is
+     * then empty (n = 0) and only the double path can evaluate it */
+    unsigned char callback[1 + SLPI_MODEL_MAX_NOISE];
 } slpi_model;
 
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);

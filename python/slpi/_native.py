@@ -34,6 +34,10 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
+int slpi_problem_set_callback(slpi_problem *p, int k, int (*grad)(double *, const double *, int, void *),
+                              int (*hvp)(double *, const double *, const double *, int, void *),
+                              int (*energy)(double *, const double *, int, void *), void *user_data,
+                              slpi_error *err);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
