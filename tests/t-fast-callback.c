@@ -152,15 +152,22 @@ static int set(slpi_problem *p, const char *k, const char *v, slpi_error *err)
     return slpi_problem_set(p, k, v, err);
 }
 
+/* A model on alg from x0, h = 2^-8, 100 steps (the Hamiltonians still to give). */
+static int base_problem(slpi_problem *p, slpi_scheme_id k, const char *alg, const char *x0, slpi_error *err)
+{
+    slpi_problem_init(p, SLPI_SYS_MODEL, k);
+    int rc = set(p, "algebra", alg, err);
+    if (!rc) rc = set(p, "x0", x0, err);
+    if (!rc) rc = set(p, "h", "0.00390625", err);
+    if (!rc) rc = set(p, "steps", "100", err);
+    return rc;
+}
+
 /* The so3 rigid body, as expressions (cb = 0) or callbacks (cb = 1); noise: 2 (both
  * noises) or 1 (the linear one only, as noise_H1). */
 static int rb_problem(slpi_problem *p, slpi_scheme_id k, int cb, int noise, slpi_error *err)
 {
-    slpi_problem_init(p, SLPI_SYS_MODEL, k);
-    int rc = set(p, "algebra", "so3", err);
-    if (!rc) rc = set(p, "x0", "1,0.5,0.2", err);
-    if (!rc) rc = set(p, "h", "0.00390625", err);
-    if (!rc) rc = set(p, "steps", "100", err);
+    int rc = base_problem(p, k, "so3", "1,0.5,0.2", err);
     if (rc) return rc;
     if (!cb) {
         rc = set(p, "H", "x1^2/2 + x2^2/1 + x3^2/0.5", err);
@@ -192,11 +199,7 @@ static void su_H_text(char *buf, size_t n)
 
 static int su_problem(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err)
 {
-    slpi_problem_init(p, SLPI_SYS_MODEL, k);
-    int rc = set(p, "algebra", "su(3)", err);
-    if (!rc) rc = set(p, "x0", "0.3,-0.1,-0.2,0.4,0.1,-0.2,0.3,0.25,-0.15", err);
-    if (!rc) rc = set(p, "h", "0.00390625", err);
-    if (!rc) rc = set(p, "steps", "100", err);
+    int rc = base_problem(p, k, "su(3)", "0.3,-0.1,-0.2,0.4,0.1,-0.2,0.3,0.25,-0.15", err);
     if (rc) return rc;
     if (!cb) {
         char H[4096];
@@ -224,7 +227,7 @@ static int contains(const char *s, const char *t)
 static void compare_gen(slpi_fast *e, slpi_fast *c, int su, long iters, const char *what)
 {
     int d = e->sys.dim, M = e->sys.M;
-    double mu[64], w[64], x1[64], x2[64];
+    double mu[64], w[64];
     for (long it = 0; it < iters; it++) {
         for (int i = 0; i < d; i++) {
             mu[i] = e->p.x0[i] + 0.3 * fu_normal();
@@ -235,13 +238,9 @@ static void compare_gen(slpi_fast *e, slpi_fast *c, int su, long iters, const ch
             for (int a = 0; a < 3; a++) mu[a] -= tr;
         }
         for (int k = 0; k <= M; k++) {
-            double eg = 0, sg = 0, eh = 0, sh = 0;
-            e->sys.gen(&e->sys, k, x1, mu);
-            c->sys.gen(&c->sys, k, x2, mu);
-            for (int i = 0; i < d; i++) { eg = fmax(eg, fabs(x1[i] - x2[i])); sg = fmax(sg, fabs(x1[i])); }
-            e->sys.dgen(&e->sys, k, x1, mu, w);
-            c->sys.dgen(&c->sys, k, x2, mu, w);
-            for (int i = 0; i < d; i++) { eh = fmax(eh, fabs(x1[i] - x2[i])); sh = fmax(sh, fabs(x1[i])); }
+            double g[4];
+            fu_gen_diff(c, e, k, mu, w, g);
+            double eg = g[0], sg = g[1], eh = g[2], sh = g[3];
             TEST_CHECKF(eg <= 64 * U * sg, "%s: gen(%d) off by %.3g (|xi| %.3g)", what, k, eg, sg);
             TEST_CHECKF(eh <= 64 * U * sh, "%s: dgen(%d) off by %.3g (|dxi| %.3g)", what, k, eh, sh);
         }
