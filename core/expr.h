@@ -118,7 +118,7 @@ typedef struct {
     int dim;        /* coordinates (the state layout's length) */
 } slpi_algebra;
 
-/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 16), "so3^k" (2 <= k <= 64);
+/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 256), "so3^k" (2 <= k <= 64);
  * an error names key=text and lists the families. */
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */

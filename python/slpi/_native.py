@@ -67,7 +67,9 @@ def load():
             tried.append(cand + " (absent)")
             continue
         try:
-            lib = ffi.dlopen(cand)
+            # never unmapped: the su(N) kernels' helper threads (fast/team.c) outlive every
+            # call, and an unmapped library under them crashes the interpreter's exit
+            lib = ffi.dlopen(cand, ffi.RTLD_NOW | ffi.RTLD_NODELETE)
         except OSError as e:
             tried.append("%s (%s)" % (cand, e))
             continue

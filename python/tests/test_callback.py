@@ -266,3 +266,28 @@ def test_both_expression_and_callback_refused():
         m.set(H="x1^2")
         m.dim
     assert e.value.code == 2 and "given both" in str(e.value)
+
+
+def test_large_su_n_in_a_fresh_interpreter():
+    """su(64): the matrix function as code at a size no expression reaches, in its own
+    interpreter, which must also exit cleanly (N >= 64 starts the su(N) kernels' helper
+    threads, which outlive the call: the library stays mapped until the process ends)."""
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import numpy as np, slpi
+        from test_callback import matrix_H, linear_noise, traceless_state
+        N = 64
+        m = slpi.Model("su(64)", matrix_H(N, np.linspace(0.5, -0.4, N), 1.0, 0.5), noise=[linear_noise(N)],
+                       x0=traceless_state(N, 64), scheme="isomp", steps=3)
+        r = slpi.run(m)
+        ev = lambda mu: np.linalg.eigvalsh(1j * slpi.unpack_su(mu))
+        print(r.uncertified, r.states.shape, float(np.abs(ev(r.states[-1]) - ev(r.states[0])).max()))
+    """)
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.abspath(__file__)) + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    assert p.stdout.startswith("callback H,noise_H1 (4, 4096) ") and float(p.stdout.split()[-1]) <= 1e-12, p.stdout
