@@ -394,9 +394,11 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
                           res->max_radius, "max_precision", (json_int_t)res->max_prec, "seconds", res->seconds,
                           "diagnostics", diag);
     if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
-    char cb[256];
-    if (slpi_problem_callbacks(p, cb, sizeof cb))   /* docs/models.md#callbacks */
-        json_object_set_new(j, "uncertified", json_string(cb));
+    char cb[256], mark[300];
+    if (slpi_problem_callbacks(p, cb, sizeof cb)) {   /* as the header's uncertified= (docs/models.md#callbacks) */
+        snprintf(mark, sizeof mark, "callback %s", cb);
+        json_object_set_new(j, "uncertified", json_string(mark));
+    }
     json_object_set_new(j, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(j, "noise_path", json_integer((json_int_t)p->path));
     slpi_output *o;

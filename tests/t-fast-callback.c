@@ -367,6 +367,15 @@ static void refusals(void)
     TEST_CHECKF(mark && strcmp(mark, "callback H,noise_H1,noise_H2") == 0, "header: uncertified=%s", mark ? mark : "(none)");
     TEST_CHECK(slpi_traj_column(&t, "H0") >= 0);   /* H's energy callback gives H0 */
     slpi_traj_free(&t);
+    /* the run's JSON summary says so too */
+    const char *json = test_temp_file("");
+    TEST_CHECKF(slpi_run_write_json(&p, "fast", &res, 0, "", json, &err) == 0, "%s", err.msg);
+    FILE *jf = fopen(json, "r");
+    char jtext[8192] = "";
+    size_t jn = jf ? fread(jtext, 1, sizeof jtext - 1, jf) : 0;
+    jtext[jn] = 0;
+    if (jf) fclose(jf);
+    TEST_CHECKF(contains(jtext, "\"uncertified\": \"callback H,noise_H1,noise_H2\""), "JSON: %.300s", jtext);
     slpi_verify_result vr;
     TEST_CHECKF(slpi_verify_file(path, NULL, NULL, 5, NULL, &vr, &err) == SLPI_EINPUT
                 && contains(err.msg, "cannot be re-verified"), "verify: %s", err.msg);

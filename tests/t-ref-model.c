@@ -327,8 +327,8 @@ static void builtin_problem(slpi_problem *p, const twin *t, slpi_scheme_id k)
     case SLPI_SYS_POINT_VORTICES:
         p->pv.n = 3; p->pv.model = SLPI_VORTEX_MODEL_A; p->pv.amp = 0.375; p->pv.noise = 1;
         break;
-    case SLPI_SYS_EULER_ZEITLIN:   /* N = 2 without noise, or models/euler-zeitlin-3.slpi's twin */
-        p->ez.N = t->file ? 3 : 2;
+    case SLPI_SYS_EULER_ZEITLIN:   /* N = 2 without noise, or models/euler-zeitlin-N.slpi's twin */
+        p->ez.N = (int)lround(sqrt(t->n));
         p->ez.noise = t->file ? SLPI_EZ_NOISE_Q : SLPI_EZ_NOISE_NONE;
         p->ez.amp = 2;
         break;
@@ -371,6 +371,8 @@ static const twin twins[] = {
     /* rkmk-le: the model's sufficient rule refuses noise Q at N = 3 (docs/models.md#schemes) */
     { "euler-zeitlin N=3", SLPI_SYS_EULER_ZEITLIN, "su(3)", NULL, 0, { NULL }, NULL, 9,
       ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-3.slpi" },
+    { "euler-zeitlin N=4", SLPI_SYS_EULER_ZEITLIN, "su(4)", NULL, 0, { NULL }, NULL, 16,
+      ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-4.slpi" },
     { "sine-euler N=3", SLPI_SYS_SINE_EULER, "su(3)", NULL, 0, { NULL }, NULL, 9, ALL_MAT,
       "models/sine-euler.slpi" },
 };
