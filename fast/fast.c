@@ -123,7 +123,9 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
 {
     memset(info, 0, sizeof *info);
-    if (f->sys.failure) f->sys.failure[0] = 0;
+    f->why[0] = 0;
+    if (f->sys.fault) f->sys.fault(&f->sys, f->why, sizeof f->why);   /* forget earlier evaluations' */
+    f->why[0] = 0;
     f->delta[0] = f->p.h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
     if (!slpi_fast_all_finite(x, f->sys.state_dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
@@ -132,6 +134,9 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     } else {
         info->status = f->scheme->step(f, x, f->delta, info);
         if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.state_dim))
+            info->status = SLPI_STEP_DIVERGED;
+        /* a fault anywhere in the step fails it with its reason, whatever the scheme concluded */
+        if (f->sys.fault && f->sys.fault(&f->sys, f->why, sizeof f->why) && !slpi_step_failed(info->status))
             info->status = SLPI_STEP_DIVERGED;
     }
     f->steps++;
@@ -145,7 +150,7 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
 
 const char *slpi_fast_failure_reason(const slpi_fast *f)
 {
-    return f->sys.failure ? f->sys.failure : "";
+    return f->why;
 }
 
 int slpi_fast_set_step(slpi_fast *f, double h)

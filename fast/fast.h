@@ -61,10 +61,12 @@ struct slpi_fast_system {
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
     void *data;     /* the system's own data, released by clear */
     void (*clear)(slpi_fast_system *s);
-    /* Optional (NULL: none): a text buffer in data where the system says why the current
-     * step failed when it knows more than the status (a model's callback); slpi_fast_step
-     * empties it before each step, slpi_fast_failure_reason reads it. */
-    char *failure;
+    /* Optional (NULL: never), as ref/ref.h's: 1 if an evaluation since the last call
+     * failed in a way the system can name (a model's callback returned non-zero or a
+     * non-finite value: its outputs were made NaN), with the reason in why; the record is
+     * cleared. slpi_fast_step then fails the step with that reason
+     * (slpi_fast_failure_reason). */
+    int (*fault)(const slpi_fast_system *s, char *why, size_t why_len);
 
     /* The initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (state_dim
@@ -183,6 +185,7 @@ struct slpi_fast {
                                  * slpi_fast_step passes to the scheme's step */
     /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
+    char why[256];              /* the system's fault in the last step, "" if none */
 };
 
 /* The scheme table, the same shape as ref/ref.h's slpi_ref_scheme: id, check, step, then

@@ -14,7 +14,7 @@
  * evaluated by the user's functions instead of a tape: grad gives dH/dmu and hvp its
  * derivative along w, and both go through the same weights and projection as a tape's
  * (to_algebra), so the user never applies the pairing. A non-zero return or a non-finite
- * output makes the result NaN (the step fails, exit 3) and is named in s->failure.
+ * output makes the result NaN and is named by s->fault (the step fails, exit 3).
  *
  * DOMAIN. A value outside an operation's domain (log or sqrt of x <= 0, division by 0,
  * x^n with n < 0 at 0, a real power of x <= 0, any non-finite value) makes the whole
@@ -58,7 +58,8 @@ typedef struct {
     double *winv, *g, *hv, *mu, *xi, *tmp;
     slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE];   /* p->model.cb */
     int ncb;                      /* Hamiltonians given as code */
-    char failure[256];            /* s->failure: which callback failed, how */
+    char why[256];                /* which callback failed, how (model_fault) */
+    int faulted;
     double complex *Z, *X0;       /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
 } model_ctx;
 
@@ -323,7 +324,7 @@ static void fill_nan(double *x, int n)
 static const double one = 1;
 
 /* After callback `what` of H_k returned rc with out[0..n): 0 if it succeeded with finite
- * values, else -1 with the first failure of the step named in c->failure. */
+ * values, else -1 with the first failure since the last model_fault recorded. */
 static int callback_result(model_ctx *c, int k, const char *what, int rc, const double *out, int n)
 {
     char key[32];
@@ -332,13 +333,23 @@ static int callback_result(model_ctx *c, int k, const char *what, int rc, const 
         if (!(out[i] - out[i] == 0)) bad = i;
     if (rc == 0 && bad < 0) return 0;
     snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
-    if (c->failure[0]) return -1;
+    if (c->faulted) return -1;
+    c->faulted = 1;
     if (rc != 0)
-        snprintf(c->failure, sizeof c->failure, "the %s callback of %s returned %d", what, key, rc);
+        snprintf(c->why, sizeof c->why, "the %s callback of %s returned %d", what, key, rc);
     else
-        snprintf(c->failure, sizeof c->failure, "the %s callback of %s gave a non-finite value %g at index %d",
+        snprintf(c->why, sizeof c->why, "the %s callback of %s gave a non-finite value %g at index %d",
                  what, key, out[bad], bad);
     return -1;
+}
+
+static int model_fault(const slpi_fast_system *s, char *why, size_t why_len)
+{
+    model_ctx *c = ctx_of(s);
+    if (!c->faulted) return 0;
+    snprintf(why, why_len, "%s", c->why);
+    c->faulted = 0;
+    return 1;
 }
 
 static void model_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
@@ -704,7 +715,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if ((rc = build_inner(c, p, err)) != SLPI_OK) return rc;
 
     s->name = "model";
-    s->failure = c->failure;
+    s->fault = model_fault;
     s->state_dim = s->dim = dim;
     s->M = c->m.M;
     s->diagnostics = model_diagnostics;
