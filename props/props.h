@@ -6,7 +6,7 @@
 #ifndef SLPI_PROPS_H
 #define SLPI_PROPS_H
 
-#include "slpi.h"
+#include "slpi-tools.h"
 
 /* ------------------------------------------------------------------ cases
  * A case is a handful of numbers; everything else (inertia, X0, increments, group
