@@ -144,6 +144,29 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 #define SLPI_MODEL_NAME_MAX 32
 #define SLPI_MODEL_PARAM_TEXT 128   /* room for a double's exact decimal expansion, e.g. 0.1's 57 */
 
+/* A Hamiltonian H_k of a model given as code (docs/models.md#callbacks), for what an
+ * expression cannot reach (a matrix function on a large su(N)). In the model's
+ * coordinates mu[0..dim) (the algebra's state layout, docs/models.md#algebras), each
+ * function writes its output first and returns 0, or non-zero to stop the run:
+ *   grad    dH[i] = dH/dmu_i, the plain partial derivatives (slpi applies the algebra's
+ *           pairing weights and, on su(n), the traceless projection, as for an expression)
+ *   hvp     Hw[i] = sum_j (d^2 H / dmu_i dmu_j) w_j, the derivative of grad along w (the
+ *           TMK chord, Newton and RKMK's dgen need it)
+ *   energy  *H = H(mu); optional (NULL): only the diagnostic H0 (k = 0) uses it.
+ * Non-finite output or a non-zero return fails the step (exit 3 with the step and the
+ * Hamiltonian named). Only the double path evaluates a callback: the certified path,
+ * golden files and certified verification refuse a problem that has one, and every
+ * output of its runs says it is uncertified. */
+typedef int (*slpi_model_grad_fn)(double *dH, const double *mu, int dim, void *user_data);
+typedef int (*slpi_model_hvp_fn)(double *Hw, const double *mu, const double *w, int dim, void *user_data);
+typedef int (*slpi_model_energy_fn)(double *H, const double *mu, int dim, void *user_data);
+typedef struct {
+    slpi_model_grad_fn grad;          /* NULL: H_k is not a callback */
+    slpi_model_hvp_fn hvp;
+    slpi_model_energy_fn energy;
+    void *user_data;
+} slpi_model_callback;
+
 typedef struct {
     /* what */
     slpi_system_id system;
@@ -176,7 +199,9 @@ typedef struct {
              char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
              int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
              char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_PARAM_TEXT];
-             double param[SLPI_MODEL_MAX_PARAMS]; } model;
+             double param[SLPI_MODEL_MAX_PARAMS];
+             /* cb[0] for H, cb[k] for noise_Hk: set by slpi_problem_set_callback */
+             slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE]; } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
     int n_x0;
@@ -263,7 +288,20 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err);
 /* The same manifold check of a state x[state_dim] given by other means (a binding's array). */
 int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error *err);
-/* Write the problem as key=value lines (round-trips through slpi_problem_load). */
+/* Give Hamiltonian k of a model (0: H, k >= 1: noise_Hk) as code instead of an expression
+ * (slpi_model_callback above; docs/models.md#callbacks): grad and hvp required, energy
+ * may be NULL, user_data is passed back to each. The key H or noise_Hk must then be left
+ * unset; a noise callback counts in M like noise_Hk. SLPI_EINPUT naming the reason if p
+ * is not system=model, k is out of 0..SLPI_MODEL_MAX_NOISE or grad/hvp is NULL. Setting
+ * the key system (or a preset) clears the callbacks. */
+int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, slpi_model_hvp_fn hvp,
+                              slpi_model_energy_fn energy, void *user_data, slpi_error *err);
+/* The Hamiltonians of p given as code, as "H,noise_H2" into buf (n bytes; "" if none);
+ * returns their number. A problem with any is uncertified in every output. */
+int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n);
+/* Write the problem as key=value lines (round-trips through slpi_problem_load, except
+ * for a problem with callbacks: its first line uncertified=callback H,... marks every
+ * output written from it, and loading refuses that key, naming why). */
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
 
 /* Derived shape of a problem. The state layout is owned by core: both paths, the
@@ -550,6 +588,9 @@ const slpi_problem *slpi_fast_problem(const slpi_fast *s);
 int slpi_fast_initial_state(const slpi_fast *s, double *x, slpi_error *err);
 /* One step in place. dW: the M (truncated) Wiener increments of this step. */
 slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_step_info *info);
+/* Why the last failed step failed where the system knows more than its status (a model's
+ * callback that returned non-zero or a non-finite value, named); "" otherwise. */
+const char *slpi_fast_failure_reason(const slpi_fast *s);
 /* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
  * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
 int slpi_fast_set_step(slpi_fast *s, double h);

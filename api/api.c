@@ -343,9 +343,10 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
         slpi_step_status st = s->fast ? slpi_fast_step(s->fast, s->x, s->dW, &info)
                                       : slpi_ref_step(s->cert, s->bx, s->dW, &info);
         if (slpi_step_failed(st)) {
+            const char *why = s->cert ? slpi_ref_unable_reason(s->cert) : slpi_fast_failure_reason(s->fast);
             rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld: %s after %d iterations, residual %.3g%s%s", n,
                                 slpi_step_status_name(st), info.iterations, info.residual,
-                                s->cert ? ": " : "", s->cert ? slpi_ref_unable_reason(s->cert) : "");
+                                why[0] ? ": " : "", why);
             break;
         }
         s->n = n + 1;

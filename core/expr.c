@@ -45,8 +45,8 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
     }
     if (sscanf(text, "su(%d)%n", &n, &used) == 1 && used > 0 && text[used] == 0
         && isdigit((unsigned char)text[3])) {
-        if (n < 2 || n > 16)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: su(n) needs 2 <= n <= 16", key, text);
+        if (n < 2 || n > 256)   /* Euler-Zeitlin's range: large N is for callbacks */
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: su(n) needs 2 <= n <= 256", key, text);
         a->kind = SLPI_ALGEBRA_SUN; a->n = n; a->dim = n * n;
         return SLPI_OK;
     }
@@ -102,16 +102,46 @@ void slpi_algebra_coord_name(const slpi_algebra *a, int i, char *buf, size_t n)
     }
 }
 
+/* so(n) and su(n) pair (r, c), r < c, -> its index in the row-major upper triangle */
+static int pair_index(int n, int r, int c)
+{
+    return r * n - r * (r + 1) / 2 + (c - r - 1);
+}
+
 int slpi_algebra_coord_index(const slpi_algebra *a, const char *s, size_t len)
 {
-    char buf[64];
+    char buf[64], name[64];
+    int r = -1, c = -1, i = -1;
     if (len >= sizeof buf) return -1;
-    /* dim <= 2016 (so(64)): a linear search per name at parse time is cheap */
-    for (int i = 0; i < a->dim; i++) {
-        slpi_algebra_coord_name(a, i, buf, sizeof buf);
-        if (strlen(buf) == len && memcmp(buf, s, len) == 0) return i;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    /* the candidate the numbers in the name point at (su(256) has 65536 coordinates: no
+     * search), accepted only if its own name is the text exactly */
+    switch (a->kind) {
+    case SLPI_ALGEBRA_SO3: case SLPI_ALGEBRA_SE3:
+        for (int j = 0; j < a->dim && i < 0; j++) {
+            slpi_algebra_coord_name(a, j, name, sizeof name);
+            if (strcmp(name, buf) == 0) i = j;
+        }
+        return i;
+    case SLPI_ALGEBRA_SON:
+        if (sscanf(buf, "X_%d_%d", &r, &c) == 2 && 1 <= r && r < c && c <= a->n)
+            i = pair_index(a->n, r - 1, c - 1);
+        break;
+    case SLPI_ALGEBRA_SUN:
+        if (len > 2 && sscanf(buf + 2, "X_%d_%d", &r, &c) == 2 && 0 <= r && r <= c && c < a->n) {
+            if (r == c) i = strncmp(buf, "Im", 2) == 0 ? r : -1;
+            else i = a->n + 2 * pair_index(a->n, r, c) + (strncmp(buf, "Im", 2) == 0);
+        }
+        break;
+    case SLPI_ALGEBRA_SO3K:
+        if (sscanf(buf, "x%d_%d", &r, &c) == 2 && 1 <= r && r <= a->n && 1 <= c && c <= 3)
+            i = 3 * (r - 1) + c - 1;
+        break;
     }
-    return -1;
+    if (i < 0 || i >= a->dim) return -1;
+    slpi_algebra_coord_name(a, i, name, sizeof name);
+    return strcmp(name, buf) == 0 ? i : -1;
 }
 
 int slpi_algebra_weight(const slpi_algebra *a, int i)
@@ -504,12 +534,19 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs algebra= (so3 | se3 | so(n) | su(n) | so3^k)");
     int rc = slpi_algebra_parse(&m->alg, "algebra", p->model.algebra, err);
     if (rc) return rc;
-    if (!p->model.H[0]) return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
-    int M = 0;
-    for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-        if (p->model.noise_H[k][0]) M = k + 1;
+    if (!p->model.H[0] && !p->model.cb[0].grad)
+        return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
+    int M = slpi_problem_noise_count(p);
+    for (int k = 0; k <= M; k++) {
+        const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
+        char key[32];
+        snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+        if (p->model.cb[k].grad && text[0])
+            return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
+                                  "(docs/models.md#callbacks)", key);
+    }
     for (int k = 0; k < M; k++)
-        if (!p->model.noise_H[k][0])
+        if (!p->model.noise_H[k][0] && !p->model.cb[k + 1].grad)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
                                   M, k + 1);
@@ -523,6 +560,10 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     for (int k = 0; k <= M; k++) {
         char key[32];
         snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+        if (p->model.cb[k].grad) {   /* code, not an expression: H[k] stays empty */
+            m->callback[k] = 1;
+            continue;
+        }
         rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg,
                              p->model.nparam, par, err);
         if (rc) {

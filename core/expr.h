@@ -118,7 +118,7 @@ typedef struct {
     int dim;        /* coordinates (the state layout's length) */
 } slpi_algebra;
 
-/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 16), "so3^k" (2 <= k <= 64);
+/* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 256), "so3^k" (2 <= k <= 64);
  * an error names key=text and lists the families. */
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */
@@ -162,6 +162,9 @@ typedef struct {
     slpi_algebra alg;
     int M;
     slpi_expr H[1 + SLPI_MODEL_MAX_NOISE];
+    /* 1 where H_k is given as code (p->model.cb[k], docs/models.md#callbacks): H[k] is
+     * then empty (n = 0) and only the double path can evaluate it */
+    unsigned char callback[1 + SLPI_MODEL_MAX_NOISE];
 } slpi_model;
 
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);

@@ -79,6 +79,11 @@ int slpi_model_le_consistent(const slpi_model *m, const char **why)
     int affine = 1;
     for (int k = 1; k <= m->M; k++) {
         const slpi_expr *e = &m->H[k];
+        if (m->callback[k]) {
+            *why = "a noise Hamiltonian is given by a callback, whose form the rule cannot read "
+                   "(docs/models.md#callbacks)";
+            return 0;
+        }
         int deg = slpi_expr_degree(e);
         if (deg >= 0 && deg <= 1) continue;
         affine = 0;

@@ -210,6 +210,40 @@ static int set_expression(char *field, const char *key, const char *value, slpi_
     return SLPI_OK;
 }
 
+int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n)
+{
+    int count = 0;
+    size_t len = 0;
+    if (n) buf[0] = 0;
+    if (p->system != SLPI_SYS_MODEL) return 0;
+    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
+        if (!p->model.cb[k].grad) continue;
+        char name[32];
+        snprintf(name, sizeof name, k ? "noise_H%d" : "H", k);
+        if (len < n) len += (size_t)snprintf(buf + len, n - len, "%s%s", count ? "," : "", name);
+        count++;
+    }
+    return count;
+}
+
+int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, slpi_model_hvp_fn hvp,
+                              slpi_model_energy_fn energy, void *user_data, slpi_error *err)
+{
+    if (!p || p->system != SLPI_SYS_MODEL)
+        return slpi_error_set(err, SLPI_EINPUT, "callback: the problem is not a model (set system=model and "
+                              "algebra= first; docs/models.md#callbacks)");
+    if (k < 0 || k > SLPI_MODEL_MAX_NOISE)
+        return slpi_error_set(err, SLPI_EINPUT, "callback %d: not a Hamiltonian (0 for H, 1..%d for noise_H1..)",
+                              k, SLPI_MODEL_MAX_NOISE);
+    char name[32];
+    snprintf(name, sizeof name, k ? "noise_H%d" : "H", k);
+    if (!grad || !hvp)
+        return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
+                              "required; energy may be NULL)", name, grad ? "hvp" : "grad");
+    p->model.cb[k] = (slpi_model_callback){ grad, hvp, energy, user_data };
+    return SLPI_OK;
+}
+
 /* noise_H<k> and param.<NAME> of a model: 1 if key is one of them (then *rc is the result). */
 static int set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
 {
@@ -311,6 +345,13 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
 static int set_key(slpi_problem *p, const char *key, const char *value, slpi_error *err)
 {
     int rc;
+    /* slpi_problem_write's mark of a problem whose Hamiltonians are code: the code is not
+     * in the text, so the text cannot be run (docs/models.md#callbacks) */
+    if (strcmp(key, "uncertified") == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "uncertified=%.40s: these Hamiltonians were given as code "
+                              "(callbacks), which no file holds: a file written from a callback problem cannot be "
+                              "re-verified, resumed or run without the callback; run it through the C or Python API "
+                              "with the same callbacks (docs/models.md#callbacks)", value ? value : "");
     if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
     if (p->system == SLPI_SYS_MODEL && set_model_key(p, key, value, &rc, err)) return rc;
@@ -565,6 +606,8 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
 
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
 {
+    char cb[256];
+    if (slpi_problem_callbacks(p, cb, sizeof cb)) fprintf(f, "%suncertified=callback %s\n", prefix, cb);
     fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->system));
     fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->scheme));
     if (p->system == SLPI_SYS_RIGID_BODY) fprintf(f, "%sform=%s\n", prefix, e_rb_form[p->rb.form]);
@@ -579,7 +622,7 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
     }
     if (p->system == SLPI_SYS_MODEL) {
         fprintf(f, "%salgebra=%s\n", prefix, p->model.algebra);
-        fprintf(f, "%sH=%s\n", prefix, p->model.H);
+        if (p->model.H[0]) fprintf(f, "%sH=%s\n", prefix, p->model.H);
         for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
             if (p->model.noise_H[k][0]) fprintf(f, "%snoise_H%d=%s\n", prefix, k + 1, p->model.noise_H[k]);
         for (int i = 0; i < p->model.nparam; i++)

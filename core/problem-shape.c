@@ -43,7 +43,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
     case SLPI_SYS_MODEL: {
         int M = 0;
         for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-            if (p->model.noise_H[k][0]) M = k + 1;
+            if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
         return M;
     }
     default: return 0;

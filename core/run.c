@@ -336,9 +336,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
                                     n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.prec, info.radius,
                                     info.residual, info.iterations, why[0] ? " (" : "", why, why[0] ? ")" : "");
             else
-                rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g",
+                rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g%s%s%s",
                                     n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
-                                    info.residual);
+                                    info.residual, why[0] ? " (" : "", why, why[0] ? ")" : "");
             break;
         }
         res->steps_done = n + 1;
@@ -394,6 +394,11 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
                           res->max_radius, "max_precision", (json_int_t)res->max_prec, "seconds", res->seconds,
                           "diagnostics", diag);
     if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
+    char cb[256], mark[300];
+    if (slpi_problem_callbacks(p, cb, sizeof cb)) {   /* as the header's uncertified= (docs/models.md#callbacks) */
+        snprintf(mark, sizeof mark, "callback %s", cb);
+        json_object_set_new(j, "uncertified", json_string(mark));
+    }
     json_object_set_new(j, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(j, "noise_path", json_integer((json_int_t)p->path));
     slpi_output *o;

@@ -123,6 +123,7 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
 {
     memset(info, 0, sizeof *info);
+    if (f->sys.failure) f->sys.failure[0] = 0;
     f->delta[0] = f->p.h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
     if (!slpi_fast_all_finite(x, f->sys.state_dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
@@ -140,6 +141,11 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     if (info->status == SLPI_STEP_CAPPED) f->capped++;
     if (slpi_step_failed(info->status)) f->failed++;
     return info->status;
+}
+
+const char *slpi_fast_failure_reason(const slpi_fast *f)
+{
+    return f->sys.failure ? f->sys.failure : "";
 }
 
 int slpi_fast_set_step(slpi_fast *f, double h)

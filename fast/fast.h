@@ -61,6 +61,10 @@ struct slpi_fast_system {
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
     void *data;     /* the system's own data, released by clear */
     void (*clear)(slpi_fast_system *s);
+    /* Optional (NULL: none): a text buffer in data where the system says why the current
+     * step failed when it knows more than the status (a model's callback); slpi_fast_step
+     * empties it before each step, slpi_fast_failure_reason reads it. */
+    char *failure;
 
     /* The initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (state_dim

@@ -10,6 +10,12 @@
  * differentiated. The gradient in the algebra's pairing is xi_i = (dH/dmu_i) / w_i
  * (slpi_algebra_weight, exact: 1 or 1/2), projected to its traceless part on su(n).
  *
+ * CALLBACKS (docs/models.md#callbacks). A Hamiltonian given as code (p->model.cb[k]) is
+ * evaluated by the user's functions instead of a tape: grad gives dH/dmu and hvp its
+ * derivative along w, and both go through the same weights and projection as a tape's
+ * (to_algebra), so the user never applies the pairing. A non-zero return or a non-finite
+ * output makes the result NaN (the step fails, exit 3) and is named in s->failure.
+ *
  * DOMAIN. A value outside an operation's domain (log or sqrt of x <= 0, division by 0,
  * x^n with n < 0 at 0, a real power of x <= 0, any non-finite value) makes the whole
  * gradient NaN, so the scheme reports the step as failed (exit 3 with the step, as any
@@ -49,7 +55,10 @@ typedef struct {
     slpi_expr_node *all_node;
     unsigned char *all_dep;
     int dim;
-    double *winv, *g, *hv, *mu, *xi;
+    double *winv, *g, *hv, *mu, *xi, *tmp;
+    slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE];   /* p->model.cb */
+    int ncb;                      /* Hamiltonians given as code */
+    char failure[256];            /* s->failure: which callback failed, how */
     double complex *Z, *X0;       /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
 } model_ctx;
 
@@ -313,9 +322,36 @@ static void fill_nan(double *x, int n)
 
 static const double one = 1;
 
+/* After callback `what` of H_k returned rc with out[0..n): 0 if it succeeded with finite
+ * values, else -1 with the first failure of the step named in c->failure. */
+static int callback_result(model_ctx *c, int k, const char *what, int rc, const double *out, int n)
+{
+    char key[32];
+    int bad = -1;
+    for (int i = 0; i < n && rc == 0 && bad < 0; i++)
+        if (!(out[i] - out[i] == 0)) bad = i;
+    if (rc == 0 && bad < 0) return 0;
+    snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+    if (c->failure[0]) return -1;
+    if (rc != 0)
+        snprintf(c->failure, sizeof c->failure, "the %s callback of %s returned %d", what, key, rc);
+    else
+        snprintf(c->failure, sizeof c->failure, "the %s callback of %s gave a non-finite value %g at index %d",
+                 what, key, out[bad], bad);
+    return -1;
+}
+
 static void model_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     model_ctx *c = ctx_of(s);
+    if (c->m.callback[k]) {
+        const slpi_model_callback *cb = &c->cb[k];
+        if (callback_result(c, k, "grad", cb->grad(c->g, mu, c->dim, cb->user_data), c->g, c->dim))
+            fill_nan(xi, c->dim);
+        else
+            to_algebra(c, xi, c->g);
+        return;
+    }
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
     if (forward(&c->t[k], mu, NULL)) { fill_nan(xi, c->dim); return; }
     reverse(&c->t[k], &one, c->g, NULL);
@@ -327,6 +363,15 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
                           const double *mu)
 {
     model_ctx *c = ctx_of(s);
+    if (c->ncb) {   /* no fused tape: the generic sum (slpi_fast_gen_sum's order) */
+        for (int i = 0; i < c->dim; i++) xi[i] = 0;
+        for (int k = 0; k <= c->m.M; k++) {
+            if (delta[k] == 0) continue;
+            model_gen(s, k, c->tmp, mu);
+            for (int i = 0; i < c->dim; i++) xi[i] += delta[k] * c->tmp[i];
+        }
+        return;
+    }
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
     if (forward(&c->all, mu, NULL)) { fill_nan(xi, c->dim); return; }
     reverse(&c->all, delta, c->g, NULL);
@@ -337,15 +382,28 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
                        const double *w)
 {
     model_ctx *c = ctx_of(s);
+    if (c->m.callback[k]) {
+        const slpi_model_callback *cb = &c->cb[k];
+        if (callback_result(c, k, "hvp", cb->hvp(c->hv, mu, w, c->dim, cb->user_data), c->hv, c->dim))
+            fill_nan(out, c->dim);
+        else
+            to_algebra(c, out, c->hv);
+        return;
+    }
     for (int i = 0; i < c->dim; i++) c->g[i] = c->hv[i] = 0;
     if (forward(&c->t[k], mu, w)) { fill_nan(out, c->dim); return; }
     reverse(&c->t[k], &one, c->g, c->hv);
     to_algebra(c, out, c->hv);
 }
 
-/* H_k(mu), NAN outside the domain. */
+/* H_k(mu), NAN outside the domain (or a callback without energy, or a failing one). */
 static double model_value(const model_ctx *c, int k, const double *mu)
 {
+    if (c->m.callback[k]) {
+        double H = NAN;
+        const slpi_model_callback *cb = &c->cb[k];
+        return cb->energy && cb->energy(&H, mu, c->dim, cb->user_data) == 0 ? H : NAN;
+    }
     const tape *t = &c->t[k];
     if (forward(t, mu, NULL)) return NAN;
     return t->v[t->root[0]];
@@ -464,9 +522,10 @@ static int drop_inner_diag(const char *name)
 static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     model_ctx *c = ctx_of(s);
-    double H = model_value(c, 0, x);
-    slpi_diag_add(d, "H0", H);
-    if (x0) {
+    int has_H = !c->m.callback[0] || c->cb[0].energy;   /* code without energy: no H0 */
+    double H = has_H ? model_value(c, 0, x) : NAN;
+    if (has_H) slpi_diag_add(d, "H0", H);
+    if (x0 && has_H) {
         double H0 = model_value(c, 0, x0);
         slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
     }
@@ -599,6 +658,7 @@ static int build_tapes(model_ctx *c, slpi_error *err)
     int rc = SLPI_OK;
     for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
         const slpi_expr *e = &c->m.H[k];
+        if (c->m.callback[k]) continue;   /* code, no tape (then no fused tape either) */
         for (int i = 0; i < e->n; i++) {
             slpi_expr_node nd = e->node[i];
             if (nd.a >= 0) nd.a += off;
@@ -612,7 +672,7 @@ static int build_tapes(model_ctx *c, slpi_error *err)
         off += e->n;
         roots[k] = off - 1;
     }
-    if (rc == SLPI_OK) rc = build_tape(&c->all, total, c->all_node, c->all_dep, M + 1, roots, &c->m, owner, err);
+    if (rc == SLPI_OK && !c->ncb) rc = build_tape(&c->all, total, c->all_node, c->all_dep, M + 1, roots, &c->m, owner, err);
     free(owner);
     return rc;
 }
@@ -627,18 +687,24 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if (rc) return rc;
     const slpi_algebra *a = &c->m.alg;
     int dim = c->dim = a->dim, n = a->n;
+    for (int k = 0; k <= c->m.M; k++) {
+        c->cb[k] = p->model.cb[k];
+        c->ncb += c->m.callback[k];
+    }
     if ((rc = build_tapes(c, err)) != SLPI_OK) return rc;
-    c->winv = malloc(5 * (size_t)dim * sizeof *c->winv);
+    c->winv = malloc(6 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     c->g = c->winv + dim;
     c->hv = c->g + dim;
     c->mu = c->hv + dim;
     c->xi = c->mu + dim;
+    c->tmp = c->xi + dim;
     for (int i = 0; i < dim; i++) c->winv[i] = 1.0 / slpi_algebra_weight(a, i);
     if ((rc = build_inner(c, p, err)) != SLPI_OK) return rc;
 
     s->name = "model";
+    s->failure = c->failure;
     s->state_dim = s->dim = dim;
     s->M = c->m.M;
     s->diagnostics = model_diagnostics;

@@ -145,9 +145,15 @@ static int fast_state_load(void *ctx, int n, char *const *tokens)
     return ok ? SLPI_OK : SLPI_EINPUT;
 }
 
+static const char *fast_why(void *ctx)
+{
+    fast_ctx *c = ctx;
+    return slpi_fast_failure_reason(c->s);
+}
+
 static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, NULL,
+    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why,
 };
 
 const slpi_path_ops *slpi_fast_path(void)

@@ -35,38 +35,29 @@ void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, 
             arb_set(x + idx, acb_realref(acb_mat_entry(X, i, j)));
 }
 
-/* B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with 1/c_ij;
- * k >= 1 only pair k-1 with amp. Linear in X, so the derivative is the same map. */
-static void mk_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                      slong prec)
+/* b = pack(B) with B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with
+ * 1/c_ij; k >= 1 only pair k-1 with amp. Linear in X, so the derivative along w is the
+ * same map applied to w. */
+static void mk_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
+                          slong prec)
 {
-    int n = s->N, idx = 0;
-    arb_t w;
-    arb_init(w);
-    acb_mat_zero(B);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++, idx++) {
-            if (k == 0) {
-                arb_set_si(w, -1);
-                arb_div_si(w, w, idx + 1, prec);
-            } else if (k - 1 == idx) {
-                arb_set_d(w, s->p->mk.amp);
-                arb_neg(w, w);
-            } else {
-                continue;
-            }
-            arb_ptr bij = acb_realref(acb_mat_entry(B, i, j));
-            arb_mul(bij, acb_realref(acb_mat_entry(X, i, j)), w, prec);
-            arb_neg(acb_realref(acb_mat_entry(B, j, i)), bij);
+    arb_srcptr x = w != NULL ? w : mu;
+    arb_t c;
+    arb_init(c);
+    _arb_vec_zero(b, s->dim);
+    for (int idx = 0; idx < s->dim; idx++) {
+        if (k == 0) {
+            arb_set_si(c, -1);
+            arb_div_si(c, c, idx + 1, prec);
+        } else if (k - 1 == idx) {
+            arb_set_d(c, s->p->mk.amp);
+            arb_neg(c, c);
+        } else {
+            continue;
         }
-    arb_clear(w);
-}
-
-static void mk_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
-{
-    (void)X;
-    mk_m_gen(s, k, dB, W, prec);
+        arb_mul(b + idx, x + idx, c, prec);
+    }
+    arb_clear(c);
 }
 
 /* The Casimirs and spectrum of so(n) (shared with ref/model.c): out[1..n_inv) */
@@ -145,8 +136,7 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->h0_quadratic = 1;
     s->m_unpack = slpi_ref_so_m_unpack;
     s->m_pack = slpi_ref_so_m_pack;
-    s->m_gen = mk_m_gen;
-    s->m_dgen = mk_m_dgen;
+    s->gen_packed = mk_gen_packed;
     slpi_ref_matrix_attach(s);
     s->invariants = mk_invariants;
     s->inv_name[0] = "H0";

@@ -393,8 +393,50 @@ static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_src
     packed_comm(s, out, b, a, prec);
 }
 
+/* B = unpack(gen_packed(k, pack X)), or with W: unpack(gen_packed(k, pack X, pack W)) */
+static void packed_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                          const acb_mat_t W, slong prec)
+{
+    int n = s->dim;
+    arb_ptr x = _arb_vec_init(n), w = _arb_vec_init(n), b = _arb_vec_init(n);
+    s->m_pack(s, x, X, prec);
+    if (W != NULL)
+        s->m_pack(s, w, W, prec);
+    s->gen_packed(s, k, b, x, W != NULL ? w : NULL, prec);
+    s->m_unpack(s, B, b, prec);
+    _arb_vec_clear(x, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(b, n);
+}
+
+static void packed_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, slong prec)
+{
+    packed_matrix(s, k, B, X, NULL, prec);
+}
+
+static void packed_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
+                          const acb_mat_t W, slong prec)
+{
+    packed_matrix(s, k, dB, X, W, prec);
+}
+
+void slpi_ref_packed_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
+{
+    s->gen_packed(s, k, b, mu, NULL, prec);
+}
+
+void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
+                          slong prec)
+{
+    s->gen_packed(s, k, db, mu, w, prec);
+}
+
 void slpi_ref_matrix_attach(slpi_ref_system *s)
 {
+    if (s->gen_packed) {
+        s->m_gen = packed_m_gen;
+        s->m_dgen = packed_m_dgen;
+    }
     s->lie = mat_lie;
     s->gdim = s->dim;
     s->gen = mat_gen;

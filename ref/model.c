@@ -426,50 +426,13 @@ static void to_generator(const slpi_ref_system *s, arb_ptr b, arb_srcptr g, slon
         _arb_vec_neg(b, b, alg->dim);
 }
 
-static void md_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
-{
-    model_data *d = s->data;
-    evaluate(d, k, NULL, mu, NULL, 1, prec);
-    to_generator(s, b, d->g, prec);
-}
-
-static void md_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
-                    slong prec)
+/* b = the generator of H_k at mu (w != NULL: its derivative along w), packed */
+static void md_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
+                          slong prec)
 {
     model_data *d = s->data;
     evaluate(d, k, NULL, mu, w, 1, prec);
-    to_generator(s, db, d->h, prec);
-}
-
-/* matrix level: B = unpack(gen(pack X)), dB = unpack(dgen(pack X, pack W)) */
-static void md_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                          const acb_mat_t W, slong prec)
-{
-    int n = s->dim;
-    arb_ptr x = _arb_vec_init(n), w = _arb_vec_init(n), b = _arb_vec_init(n);
-    s->m_pack(s, x, X, prec);
-    if (W == NULL) {
-        md_gen(s, k, b, x, prec);
-    } else {
-        s->m_pack(s, w, W, prec);
-        md_dgen(s, k, b, x, w, prec);
-    }
-    s->m_unpack(s, B, b, prec);
-    _arb_vec_clear(x, n);
-    _arb_vec_clear(w, n);
-    _arb_vec_clear(b, n);
-}
-
-static void md_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
-{
-    md_gen_matrix(s, k, B, X, NULL, prec);
-}
-
-static void md_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
-{
-    md_gen_matrix(s, k, dB, X, W, prec);
+    to_generator(s, b, w != NULL ? d->h : d->g, prec);
 }
 
 /* the su(n) and so(3)^k packings with the interface's signature */
@@ -632,16 +595,15 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         slpi_ref_so3k_casimir_names(s);
         break;
     }
+    s->gen_packed = md_gen_packed;
     if (s->N > 0) {
-        s->m_gen = md_m_gen;
-        s->m_dgen = md_m_dgen;
         slpi_ref_matrix_attach(s);
     }
     if (alg->kind == SLPI_ALGEBRA_SO3) {       /* closed forms of the hat map */
         s->coad = slpi_ref_so3_coad;
         s->m_sandwich = slpi_ref_so3_m_sandwich;
     }
-    s->gen = md_gen;
-    s->dgen = md_dgen;
+    s->gen = slpi_ref_packed_gen;
+    s->dgen = slpi_ref_packed_dgen;
     return SLPI_OK;
 }

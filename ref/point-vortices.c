@@ -196,32 +196,12 @@ static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x
     arb_clear(a);
 }
 
-static void gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                       const acb_mat_t W, slong prec)
+/* b_k = pack(B_k) = -(the generator vectors), the matrix generators' packed form */
+static void pv_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
+                          slong prec)
 {
-    int m = 3 * s->p->pv.n;
-    arb_ptr x = _arb_vec_init(m), w = _arb_vec_init(m), v = _arb_vec_init(m);
-    pv_m_pack(s, x, X, prec);
-    if (W != NULL)
-        pv_m_pack(s, w, W, prec);
-    gen_vectors(s, k, v, x, W != NULL ? w : NULL, prec);
-    _arb_vec_neg(v, v, m);
-    pv_m_unpack(s, B, v, prec);
-    _arb_vec_clear(x, m);
-    _arb_vec_clear(w, m);
-    _arb_vec_clear(v, m);
-}
-
-static void pv_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
-{
-    gen_matrix(s, k, B, X, NULL, prec);
-}
-
-static void pv_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
-{
-    gen_matrix(s, k, dB, X, W, prec);
+    gen_vectors(s, k, b, mu, w, prec);
+    _arb_vec_neg(b, b, 3 * s->p->pv.n);
 }
 
 static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
@@ -286,8 +266,7 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     s->N = blk(s) * p->pv.n;
     s->m_unpack = pv_m_unpack;
     s->m_pack = pv_m_pack;
-    s->m_gen = pv_m_gen;
-    s->m_dgen = pv_m_dgen;
+    s->gen_packed = pv_gen_packed;
     slpi_ref_matrix_attach(s);
     s->invariants = pv_invariants;
     s->inv_name[0] = "H0";

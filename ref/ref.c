@@ -34,6 +34,11 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
     /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
     if (slpi_problem_check_finished(p, "ref", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
         return SLPI_EINPUT;
+    char cb[256];
+    if (slpi_problem_callbacks(p, cb, sizeof cb))
+        return slpi_error_set(err, SLPI_EINPUT, "ref: %s given as code (a callback): the certified path evaluates "
+                              "only expressions, so a callback problem runs uncertified on the fast path alone "
+                              "(docs/models.md#callbacks)", cb);
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
         return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");

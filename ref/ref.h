@@ -77,6 +77,12 @@ struct slpi_ref_system {
                  slong prec);
     void (*m_dgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                   const acb_mat_t W, slong prec);
+    /* optional: the generators computed in coordinates, b = pack(B_k(unpack mu)), or
+     * their derivative along w when w != NULL (the sign B_k = xi_k^* included); from it
+     * slpi_ref_matrix_attach makes m_gen and m_dgen (unpack o gen_packed o pack), and
+     * slpi_ref_packed_gen/dgen are the coordinate level's gen/dgen without matrices. */
+    void (*gen_packed)(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
+                       slong prec);
     /* optional (NULL: summed from mgen/mdgen): B = sum_k delta_k B_k(X) if W == NULL,
      * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
     void (*m_gen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
@@ -183,8 +189,15 @@ void slpi_ref_so3k_casimir_names(slpi_ref_system *s);
 /* --------------------------------------------------------- matrix helpers
  * (ref/matrix.c) */
 /* Fill gen/dgen/coad/orbit/dorbit/lie of a matrix system from N, unpack, pack, mgen,
- * mdgen (gdim = dim: algebra elements are packed like the state). */
+ * mdgen (gdim = dim: algebra elements are packed like the state); first, if the system
+ * gives gen_packed, m_gen and m_dgen from it: B_k(X) = unpack(gen_packed(k, pack X)),
+ * DB_k(X)[W] = unpack(gen_packed(k, pack X, pack W)). A system whose coordinate level
+ * needs no matrices sets gen/dgen after the call (slpi_ref_packed_gen/dgen). */
 void slpi_ref_matrix_attach(slpi_ref_system *s);
+/* gen and dgen of the coordinate level straight from s->gen_packed. */
+void slpi_ref_packed_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec);
+void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
+                          slong prec);
 /* B = sum_k delta_k B_k(X) and dB = sum_k delta_k DB_k(X)[W] (matrix level). */
 void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                           const acb_mat_t X, slong prec);

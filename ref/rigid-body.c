@@ -61,8 +61,10 @@ static void dvelocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr w, 
         arb_mul(g + (k - 1), w + (k - 1), &d->amp, prec);
 }
 
-static void hat(acb_mat_t X, arb_srcptr x, int sign)
+void slpi_ref_so3_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
+    (void)s;
+    (void)prec;
     acb_mat_zero(X);
     arb_set(acb_realref(acb_mat_entry(X, 2, 1)), x + 0);
     arb_set(acb_realref(acb_mat_entry(X, 0, 2)), x + 1);
@@ -70,15 +72,6 @@ static void hat(acb_mat_t X, arb_srcptr x, int sign)
     arb_neg(acb_realref(acb_mat_entry(X, 1, 2)), x + 0);
     arb_neg(acb_realref(acb_mat_entry(X, 2, 0)), x + 1);
     arb_neg(acb_realref(acb_mat_entry(X, 0, 1)), x + 2);
-    if (sign < 0)
-        acb_mat_neg(X, X);
-}
-
-void slpi_ref_so3_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
-{
-    (void)s;
-    (void)prec;
-    hat(X, x, 1);
 }
 
 void slpi_ref_so3_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
@@ -90,51 +83,19 @@ void slpi_ref_so3_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X,
     arb_set(x + 2, acb_realref(acb_mat_entry(X, 1, 0)));
 }
 
-/* B_k = -hat(g_k(x)), or its derivative -hat(Dg_k[w]) when W != NULL */
-static void rb_gen_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                          const acb_mat_t W, slong prec)
-{
-    arb_ptr x = _arb_vec_init(3), g = _arb_vec_init(3);
-    if (W == NULL) {
-        slpi_ref_so3_m_pack(s, x, X, prec);
-        velocity(s, k, g, x, prec);
-    } else {
-        slpi_ref_so3_m_pack(s, x, W, prec);
-        dvelocity(s, k, g, x, prec);
-    }
-    hat(B, g, -1);
-    _arb_vec_clear(x, 3);
-    _arb_vec_clear(g, 3);
-}
-
-static void rb_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
-{
-    rb_gen_matrix(s, k, B, X, NULL, prec);
-}
-
-static void rb_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
-{
-    rb_gen_matrix(s, k, dB, X, W, prec);
-}
-
-/* The coordinate level in closed form (hat identities; the same values as the matrix
- * attach, without 3x3 matrices): b_k = pack(-hat g_k) = -g_k,
+/* The generators in coordinates (B_k = -hat g_k, so b_k = pack(B_k) = -g_k; the matrix
+ * level is slpi_ref_matrix_attach's unpack of it), and the coordinate level in closed
+ * form (hat identities; the same values as the matrix attach, without 3x3 matrices):
  * coad(b, x) = pack([hat b, hat x]) = b × x, and
  * hat a hat y hat c + hat c hat y hat a = -hat((a . y) c + (c . y) a). */
-static void rb_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec)
+static void rb_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
+                          slong prec)
 {
-    velocity(s, k, b, mu, prec);
+    if (w == NULL)
+        velocity(s, k, b, mu, prec);
+    else
+        dvelocity(s, k, b, w, prec);
     _arb_vec_neg(b, b, 3);
-}
-
-static void rb_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
-                    arb_srcptr w, slong prec)
-{
-    (void)mu;
-    dvelocity(s, k, db, w, prec);
-    _arb_vec_neg(db, db, 3);
 }
 
 void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
@@ -226,11 +187,10 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->N = 3;
     s->m_unpack = slpi_ref_so3_m_unpack;
     s->m_pack = slpi_ref_so3_m_pack;
-    s->m_gen = rb_m_gen;
-    s->m_dgen = rb_m_dgen;
+    s->gen_packed = rb_gen_packed;
     slpi_ref_matrix_attach(s);
-    s->gen = rb_gen;
-    s->dgen = rb_dgen;
+    s->gen = slpi_ref_packed_gen;
+    s->dgen = slpi_ref_packed_dgen;
     s->coad = slpi_ref_so3_coad;
     s->m_sandwich = slpi_ref_so3_m_sandwich;
     s->invariants = rb_invariants;

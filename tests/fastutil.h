@@ -50,6 +50,21 @@ static inline double fu_maxdiff(const double *a, const double *b, int n)
     return m;
 }
 
+/* Generator k of two runs on the same state: d[0] = max|gen_a - gen_b|, d[1] = max|gen_b|,
+ * and the same for dgen along w in d[2], d[3] (dim <= SLPI_MAX_X0). */
+static inline void fu_gen_diff(slpi_fast *a, slpi_fast *b, int k, const double *mu, const double *w, double d[4])
+{
+    double x1[SLPI_MAX_X0], x2[SLPI_MAX_X0];
+    int n = b->sys.dim;
+    d[0] = d[1] = d[2] = d[3] = 0;
+    a->sys.gen(&a->sys, k, x1, mu);
+    b->sys.gen(&b->sys, k, x2, mu);
+    for (int i = 0; i < n; i++) { d[0] = fmax(d[0], fabs(x1[i] - x2[i])); d[1] = fmax(d[1], fabs(x2[i])); }
+    a->sys.dgen(&a->sys, k, x1, mu, w);
+    b->sys.dgen(&b->sys, k, x2, mu, w);
+    for (int i = 0; i < n; i++) { d[2] = fmax(d[2], fabs(x1[i] - x2[i])); d[3] = fmax(d[3], fabs(x2[i])); }
+}
+
 /* Value of a named diagnostic (NAN if absent). */
 static inline double fu_diag(slpi_fast *f, const double *x, const double *x0, const char *name)
 {

@@ -165,6 +165,16 @@ row "x0: 3 values given, the model state has 6" run system=model algebra=se3 "H=
 row "stochastic Lie-Euler is not Stratonovich-consistent: a noise Hamiltonian is neither affine" run $Mo --scheme rkmk-le "H=x1^2" "noise_H1=x1*x2"
 row "scheme isomp is not applicable to a model on se3" run system=model algebra=se3 "H=pi1^2" x0=1,0,0,0,0,1 --scheme isomp
 row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "noise_H1=x2^2" noise_file=m2.noise
+# files written from a model whose Hamiltonians were code (docs/models.md#callbacks) carry
+# uncertified=callback ...: verify, golden, resume and run refuse them, saying why
+"$slpi" run -q $Mo "H=x1^2" steps=3 -o model.tsv || exit 1
+awk '/^# system=model$/ { print "# uncertified=callback H" } { print }' model.tsv > cb.tsv
+row "cb.tsv:.*uncertified=callback H: these Hamiltonians were given as code.*cannot be re-verified" verifyx cb.tsv
+printf 'uncertified=callback H,noise_H1\nsystem=model\n' > cb.cfg
+row "uncertified=callback H,noise_H1: .*run it through the C or Python API with the same callbacks" run --config cb.cfg
+awk '/^problem\tsystem=/ { print "problem\tuncertified=callback noise_H2" } { print }' \
+  "$top/oracle/golden/rigid-body.isomp.golden" > cb.golden
+row "uncertified=callback noise_H2: these Hamiltonians were given as code" goldenx cb.golden
 row "prec=0: out of range" run --ref --prec 0
 row "not applicable\|N/A" run --system heavy-top --scheme isomp
 # initial-state files

@@ -176,7 +176,7 @@ static void twins(const char *file, const char *const *keys, const char *const *
     if (rc) { slpi_fast_free(m); return; }
     int d = m->sys.dim, M = m->sys.M;
     TEST_CHECKF(d == b->sys.dim && M == b->sys.M, "%s: dim %d/%d, M %d/%d", file, d, b->sys.dim, M, b->sys.M);
-    double mu[SLPI_MAX_X0], w[SLPI_MAX_X0], x1[SLPI_MAX_X0], x2[SLPI_MAX_X0];
+    double mu[SLPI_MAX_X0], w[SLPI_MAX_X0];
     for (long it = 0; it < iters && d == b->sys.dim; it++) {
         for (int i = 0; i < d; i++) {
             mu[i] = m->p.x0[i] + 0.1 * fu_normal();
@@ -189,13 +189,9 @@ static void twins(const char *file, const char *const *keys, const char *const *
             for (int a = 0; a < N; a++) mu[a] -= tr / N;
         }
         for (int k = 0; k <= M; k++) {
-            double e = 0, s = 0, eh = 0, sh = 0;
-            m->sys.gen(&m->sys, k, x1, mu);
-            b->sys.gen(&b->sys, k, x2, mu);
-            for (int i = 0; i < d; i++) { e = fmax(e, fabs(x1[i] - x2[i])); s = fmax(s, fabs(x2[i])); }
-            m->sys.dgen(&m->sys, k, x1, mu, w);
-            b->sys.dgen(&b->sys, k, x2, mu, w);
-            for (int i = 0; i < d; i++) { eh = fmax(eh, fabs(x1[i] - x2[i])); sh = fmax(sh, fabs(x2[i])); }
+            double g[4];
+            fu_gen_diff(m, b, k, mu, w, g);
+            double e = g[0], s = g[1], eh = g[2], sh = g[3];
             TEST_CHECKF(e <= 64 * U * fmax(s, 1e-300) || e == 0, "%s%s: gen(%d) off by %.3g (|xi| %.3g)", file, H ? " (H with a trace term)" : "", k, e, s);
             TEST_CHECKF(eh <= 64 * U * fmax(sh, 1e-300) || eh == 0, "%s%s: dgen(%d) off by %.3g (|dxi| %.3g)", file, H ? " (H with a trace term)" : "", k, eh, sh);
         }

@@ -66,6 +66,9 @@ twin heavy-top.slpi "system=heavy-top form=rkmk" tmk rkmk-le rkmk-heun im-direct
 twin manakov.slpi "system=manakov n=4" $all
 twin point-vortices.slpi "system=point-vortices" $all
 twin euler-zeitlin.slpi "system=euler-zeitlin N=2 ic_lmax=1" $all
+twin euler-zeitlin-3.slpi "system=euler-zeitlin N=3 ic_lmax=2 amp=2" tmk rkmk-heun im-direct trap-direct isomp svi
+twin euler-zeitlin-4.slpi "system=euler-zeitlin N=4 ic_lmax=3 amp=2" tmk rkmk-heun im-direct trap-direct isomp svi
+twin sine-euler.slpi "system=sine-euler N=3" $all
 
 # refuse MODEL SCHEME PATTERN: the registry's rule, exit 2
 refuse() {
@@ -77,6 +80,10 @@ refuse() {
 }
 refuse heavy-top.slpi isomp "ISOMP needs a J-quadratic matrix algebra"
 refuse heavy-top.slpi svi "se3's (pi, gamma) state has none"
+# noise Q at N = 3 is Lie-Euler consistent (the built-in admits it), but each H_alpha reads
+# coordinates whose basis elements do not commute: the sufficient rule refuses it
+refuse euler-zeitlin-3.slpi rkmk-le "neither affine nor a function of coordinates whose basis elements commute"
+refuse euler-zeitlin-4.slpi rkmk-le "neither affine nor a function of coordinates whose basis elements commute"
 
 # A domain error on the double path is a numerical failure with the step (exit 3): the
 # gradient of log(x1) is NaN once x1 < 0, and x1 = cos(t) turns negative near t = pi/2.

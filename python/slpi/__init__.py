@@ -36,7 +36,7 @@ from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
 from slpi.files import read_trajectory, read_converge
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
-__all__ = ["Problem", "Model", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Ensemble", "Study", "Verification", "GoldenReport", "__version__"]
 
@@ -172,6 +172,7 @@ class Problem:
         self._p = _ffi.gc(ptr, _lib.slpi_problem_free)
         self.preset = preset
         self.keys = {}
+        self._callbacks, self._natives, self._cb_error = {}, [], [None]
         self.set(**keys)
 
     def set(self, **keys):
@@ -183,6 +184,8 @@ class Problem:
         0.01
         """
         first = [k for k in ("system", "form", "scheme") if k in keys]
+        if "system" in keys:   # a new system clears the callbacks (slpi_problem_set_callback)
+            self._callbacks, self._natives = {}, []
         for k in first + [k for k in keys if k not in first]:
             v = keys[k]
             if v is None or isinstance(v, (dict, set, bytes)):
@@ -219,6 +222,28 @@ class Problem:
     output_every = property(lambda self: self._resolved()["output_every"])
     labels = property(lambda self: list(self._resolved()["labels"]))
 
+    @property
+    def uncertified(self):
+        """None, or why results of this problem are uncertified: ``"callback H,noise_H1"``
+        names the Hamiltonians given as code (``Callback``), which no certified path
+        evaluates (docs/models.md#callbacks)."""
+        names = ["noise_H%d" % k if k else "H" for k in sorted(self._callbacks)]
+        return "callback " + ",".join(names) if names else None
+
+    def _set_callbacks(self, callbacks):
+        """Give Hamiltonian k (0: H, k: noise_Hk) as code: callbacks maps k to a Callback."""
+        for k in sorted(callbacks):
+            name = "noise_H%d" % k if k else "H"
+            fns = _native_callback(callbacks[k], name, self._cb_error)
+            err = _ffi.new("slpi_error *")
+            rc = _lib.slpi_problem_set_callback(self._p, k, fns[0], fns[1], fns[2], _ffi.NULL, err)
+            if rc != 0:
+                raise SlpiError(rc, _ffi.string(err.msg).decode(), name, None)
+            self._natives.append(fns)
+            self._callbacks[k] = callbacks[k]
+        self._shape = None
+        return self
+
     def text(self):
         """Every key of the problem as ``key=value`` lines (as ``slpi run`` writes its header).
 
@@ -233,6 +258,97 @@ class Problem:
         return _ffi.string(buf).decode()
 
 
+class Callback:
+    """A Hamiltonian given as code, for what an expression cannot reach (a matrix function
+    on a large su(N); docs/models.md#callbacks). Give it to ``Model`` in place of an
+    expression (``H=`` or an item of ``noise=``). Runs of a model with a callback are on
+    the double path only and are marked uncertified (``Result.uncertified``, the
+    trajectory header); ``ref=True``, ``golden`` and ``verify`` refuse them.
+
+    Parameters
+    ----------
+    grad : callable(mu) -> array (dim,)
+        The plain partial derivatives dH/dmu_i at the state ``mu`` (a float64 array in
+        the algebra's layout). slpi applies the pairing weights and, on su(n), the
+        traceless projection itself, as for an expression.
+    hvp : callable(mu, w) -> array (dim,)
+        The derivative of ``grad`` along ``w``: the Hessian of H times w (the implicit
+        schemes' Newton and chord steps use it).
+    energy : callable(mu) -> float, optional
+        H(mu) itself, for the energy diagnostic ``H0`` (only H's is used); without it a
+        run has no ``H0``.
+
+    An exception raised in any of them stops the run at that step and is raised again
+    by ``run`` (or ``ensemble``, ``converge``); so is a result of the wrong shape or type.
+    A NaN or infinite result fails the step (``SlpiError``, code 3, naming the step).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> I = np.array([2.0, 1.0, 0.5])
+    >>> H = slpi.Callback(lambda mu: 2 * mu / I, lambda mu, w: 2 * w / I, lambda mu: float(mu @ (mu / I)))
+    >>> m = slpi.Model("so3", H, noise=["0.1*x1^2"], x0=[1, 0.5, 0.2])
+    >>> r = slpi.run(m, steps=10)
+    >>> r.uncertified, r.states.shape
+    ('callback H', (11, 3))
+    """
+
+    def __init__(self, grad, hvp, energy=None):
+        for name, f in (("grad", grad), ("hvp", hvp), ("energy", energy)):
+            if not (callable(f) or (name == "energy" and f is None)):
+                raise _bad(name, f, "must be callable" + (" or None" if name == "energy" else ""))
+        self.grad, self.hvp, self.energy = grad, hvp, energy
+
+
+_GRAD_T = "int(double *, const double *, int, void *)"
+_HVP_T = "int(double *, const double *, const double *, int, void *)"
+
+
+def _native_callback(cb, name, error):
+    """The cffi functions (grad, hvp, energy or NULL) of a Callback. A Python exception
+    (or a result of the wrong shape) is kept in error[0] and the function returns 1, so
+    the C step fails; later calls return 1 at once until the run raises error[0]."""
+    def vec(p, n):
+        return np.frombuffer(_ffi.buffer(p, 8 * n), dtype=np.float64).copy()
+
+    def put(out, n, value, what):
+        a = np.asarray(value)
+        if a.dtype.kind not in "fiu" or a.shape != (n,):
+            raise SlpiError(2, "%s: the %s callback returned %s %s: need %d real numbers (the algebra's coordinates)"
+                            % (name, what, a.dtype, a.shape, n), name, a.shape)
+        np.frombuffer(_ffi.buffer(out, 8 * n), dtype=np.float64)[:] = a
+
+    def guarded(body):
+        def call(*args):
+            if error[0] is not None:
+                return 1
+            try:
+                body(*args)
+                return 0
+            except BaseException as e:   # KeyboardInterrupt too: raised again by the run
+                error[0] = e
+                return 1
+        return call
+
+    def energy(out, mu, n, _):
+        v = np.asarray(cb.energy(vec(mu, n)))
+        if v.shape != () or v.dtype.kind not in "fiu":
+            raise SlpiError(2, "%s: the energy callback returned %s %s: need a real number" % (name, v.dtype, v.shape),
+                            name, v.shape)
+        out[0] = float(v)
+
+    return (_ffi.callback(_GRAD_T, guarded(lambda out, mu, n, _: put(out, n, cb.grad(vec(mu, n)), "grad"))),
+            _ffi.callback(_HVP_T, guarded(lambda out, mu, w, n, _: put(out, n, cb.hvp(vec(mu, n), vec(w, n)), "hvp"))),
+            _ffi.NULL if cb.energy is None else _ffi.callback(_GRAD_T, guarded(energy)))
+
+
+def _raise_callback_error(pr):
+    """Raise the exception a callback of problem pr kept, if any (and forget it)."""
+    e, pr._cb_error[0] = pr._cb_error[0], None
+    if e is not None:
+        raise e
+
+
 class Model(Problem):
     """A problem on your own Hamiltonians (docs/models.md): an algebra, the energy H and
     the noise Hamiltonians as expressions in its coordinates, named parameters. Accepted
@@ -243,9 +359,9 @@ class Model(Problem):
     algebra : str
         The algebra family and size (``so3``, ``se3``, ``so4``, ``su3``, ``so3^4``, ...;
         docs/models.md).
-    H : str
-        The Hamiltonian, e.g. ``"x1^2/I1 + x2^2/I2 + x3^2/I3"``.
-    noise : sequence of str
+    H : str or Callback
+        The Hamiltonian, e.g. ``"x1^2/I1 + x2^2/I2 + x3^2/I3"``, or code (``Callback``).
+    noise : sequence of str or Callback
         The noise Hamiltonians H_1, H_2, ... (at most 16); empty: deterministic.
     params : dict of str to number or str, optional
         Parameters the expressions name. A float is passed as the exact decimal
@@ -273,14 +389,15 @@ class Model(Problem):
 
     def __init__(self, algebra, H, noise=(), params=None, x0=None, **keys):
         import decimal
-        for name, v in (("algebra", algebra), ("H", H)):
-            if not isinstance(v, str):
-                raise _bad(name, v, "must be a string")
-        if isinstance(noise, str):
+        if not isinstance(algebra, str):
+            raise _bad("algebra", algebra, "must be a string")
+        if not isinstance(H, (str, Callback)):
+            raise _bad("H", H, "must be an expression (str) or a Callback")
+        if isinstance(noise, (str, Callback)):
             noise = [noise]
         noise = list(noise)
-        if len(noise) > 16 or not all(isinstance(n, str) for n in noise):
-            raise _bad("noise", noise, "must be at most 16 expressions (str)")
+        if len(noise) > 16 or not all(isinstance(n, (str, Callback)) for n in noise):
+            raise _bad("noise", noise, "must be at most 16 expressions (str) or Callbacks")
         if params is not None and not isinstance(params, dict):
             raise _bad("params", params, "must be a dict of name to value")
         settings = {"system": "model", "algebra": algebra}
@@ -288,9 +405,12 @@ class Model(Problem):
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, float, np.integer, np.floating)):
                 raise _bad("params[%r]" % k, v, "must be a number or its decimal text")
             settings["param." + str(k)] = v if isinstance(v, str) else str(decimal.Decimal(float(v)))
-        settings["H"] = H
+        callbacks = {k: h for k, h in enumerate([H] + noise) if isinstance(h, Callback)}
+        if isinstance(H, str):
+            settings["H"] = H
         for i, n in enumerate(noise):
-            settings["noise_H%d" % (i + 1)] = n
+            if isinstance(n, str):
+                settings["noise_H%d" % (i + 1)] = n
         self._x0_file = None
         if x0 is not None:
             x0 = _real_array("x0", x0, 1)
@@ -306,6 +426,7 @@ class Model(Problem):
                 settings["x0_file"] = self._x0_file
         settings.update(keys)
         super().__init__(None, **settings)
+        self._set_callbacks(callbacks)
         self._resolved()   # parse and validate now: errors name the expression and column
 
 
@@ -313,6 +434,7 @@ def _problem(problem, keys):
     """A Problem from a Problem (keys added to a copy), a preset name or None."""
     if isinstance(problem, Problem):
         q = Problem(problem.preset, **problem.keys)
+        q._set_callbacks(problem._callbacks)
         return q.set(**keys)
     return Problem(problem, **keys)
 
@@ -321,6 +443,7 @@ class _Stepper:
     """A C stepper (slpi_stepper_*), freed with its Python object."""
 
     def __init__(self, pr, ref, x0):
+        self.pr = pr   # its callbacks live as long as the stepper
         out = _ffi.new("slpi_stepper **")
         _check(_lib.slpi_stepper_new(out, pr._p, 1 if ref else 0, _ptr(x0), 0 if x0 is None else len(x0)))
         self.s = _ffi.gc(out[0], _lib.slpi_stepper_free)
@@ -393,6 +516,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
             _ffi.NULL if it is None else _ffi.cast("int *", _ffi.from_buffer(it[row:])),
             cut(out.get("resid")), rows)
         row += rows[0]
+        _raise_callback_error(st.pr)
         _check(rc)
         done += n
         progress.add(n)
@@ -425,6 +549,9 @@ class Result:
         and the fast path's solver counters, as ``slpi run`` writes them.
     diagnostic_radii : dict or None
         ``ref=True``: radii of the diagnostics.
+    uncertified : str or None
+        ``"callback H,..."`` when Hamiltonians were given as code (``Callback``): no
+        certified path can check this run. None otherwise.
     iterations, residual : ndarray (rows,)
         The solver iterations and final residual of each row's step.
     summary : dict
@@ -441,6 +568,7 @@ class Result:
     summary: dict = field(default_factory=dict)
     radii: np.ndarray = None
     diagnostic_radii: dict = None
+    uncertified: str = None
 
     @property
     def energy(self):
@@ -530,7 +658,8 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
     res = Result(t=n * h, step=n, states=out["x"], labels=pr.labels,
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
-                 diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)})
+                 diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)},
+                 uncertified=pr.uncertified)
     # what write_trajectory needs for `slpi verify`: the problem, when it alone made the run
     res._problem_text = pr.text() if dW is None and x0 is None else None
     return res
@@ -551,6 +680,8 @@ class Ensemble:
     labels : list of str
     paths : ndarray (paths,)
         The noise path numbers.
+    uncertified : str or None
+        As ``Result.uncertified``.
     """
     t: np.ndarray
     step: np.ndarray
@@ -558,6 +689,7 @@ class Ensemble:
     labels: list
     paths: np.ndarray
     diagnostics: dict = None
+    uncertified: str = None
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None, diagnostics=False, out=None,
@@ -668,7 +800,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None,
     n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
     return Ensemble(t=n * h, step=n, states=states, labels=pr.labels,
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
-                    diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(st.diag_names)})
+                    diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(st.diag_names)},
+                    uncertified=pr.uncertified)
 
 
 def noise(seed, path, component, h, steps, refine=0, first=0):
@@ -907,6 +1040,8 @@ class Study:
         Its bootstrap 95% confidence interval.
     why : str
         Empty, or the reason the slope is NaN.
+    uncertified : str or None
+        As ``Result.uncertified``.
     """
     h: np.ndarray
     e: np.ndarray
@@ -914,6 +1049,7 @@ class Study:
     slope: float
     ci: tuple
     why: str = ""
+    uncertified: str = None
 
 
 def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
@@ -972,15 +1108,17 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     h, e, se = np.empty(n), np.empty(n), np.empty(n)
     fit = _ffi.new("double[3]")
     t = _tools()
-    _check(t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
-                               indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit), t)
+    rc = t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
+                             indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit)
+    _raise_callback_error(pr)
+    _check(rc, t)
     why = ""
     if np.isnan(fit[0]):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
         usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))
         why = ("%d of %d levels %s: a slope needs 2 (more paths resolve the error)"
                % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error")
                if usable < 2 else "the errors do not determine a slope")
-    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]), why=why)
+    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]), why=why, uncertified=pr.uncertified)
 
 
 def write_trajectory(path, result):

@@ -36,6 +36,10 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
 typedef struct { const char *name; const char *settings; const char *what; } slpi_preset;
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
+int slpi_problem_set_callback(slpi_problem *p, int k, int (*grad)(double *, const double *, int, void *),
+                              int (*hvp)(double *, const double *, const double *, int, void *),
+                              int (*energy)(double *, const double *, int, void *), void *user_data,
+                              slpi_error *err);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
@@ -71,7 +75,9 @@ def load(name="libslpi.so", soname=SONAME, env="SLPI_LIB"):
             tried.append(cand + " (absent)")
             continue
         try:
-            lib = ffi.dlopen(cand)
+            # never unmapped: the su(N) kernels' helper threads (fast/team.c) outlive every
+            # call, and an unmapped library under them crashes the interpreter's exit
+            lib = ffi.dlopen(cand, ffi.RTLD_NOW | ffi.RTLD_NODELETE)
         except OSError as e:
             tried.append("%s (%s)" % (cand, e))
             continue

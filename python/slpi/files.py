@@ -37,6 +37,34 @@ def _header(path, lines, magic):
     return head, i
 
 
+def _table(path, magic):
+    """Read a file of slpi's: (path, header, lines, index of the column line)."""
+    path = os.fspath(path)
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head, i = _header(path, lines, magic)
+    if i >= len(lines):
+        raise _error(path, i + 1, "no column line")
+    return path, head, lines, i
+
+
+def _rows(path, lines, i, ncols, sep=None, is_row=None, others=None):
+    """The rows after the column line lines[i], one at a time: (line number, cells) of
+    each non-blank line split at sep (None: at blanks), each with ncols cells, else an
+    error naming file:line when the row is reached. With is_row: '#' lines are skipped,
+    and the lines whose cells it refuses go to the list others, stripped."""
+    for n, ln in enumerate(lines[i + 1:], start=i + 2):
+        if not ln.strip() or (is_row and ln.startswith("#")):
+            continue
+        cells = ln.split(sep)
+        if is_row and not is_row(cells):
+            others.append(ln.strip())
+            continue
+        if len(cells) != ncols:
+            raise _error(path, n, "%d cells, the column line has %d" % (len(cells), ncols))
+        yield n, cells
+
+
 def read_trajectory(path):
     """Read a trajectory file of ``slpi run`` (fast or certified) or of a port.
 
@@ -66,37 +94,32 @@ def read_trajectory(path):
     >>> head["system"], rows.dtype.names[:3], rows["step"].tolist()
     ('rigid-body', ('step', 't', 'x1'), [0, 1, 2])
     """
-    path = os.fspath(path)
-    with open(path) as f:
-        lines = f.read().splitlines()
-    head, i = _header(path, lines, "slpi-trajectory 1")
-    if i >= len(lines):
-        raise _error(path, i + 1, "no column line")
+    path, head, lines, i = _table(path, "slpi-trajectory 1")
     names = lines[i].split("\t")
     if names[:2] != ["step", "t"]:
         raise _error(path, i + 1, "the column line must start with step and t")
-    body = [(n + 1, ln.split("\t")) for n, ln in enumerate(lines[i + 1:], start=i + 1) if ln.strip()]
-    ball = any("+/-" in c for _, cells in body[:1] for c in cells)
+    # balls (mid +/- rad) when the first row's cells are: one more field per column
+    first = next((ln.split("\t") for ln in lines[i + 1:] if ln.strip()), [])
+    ball = any("+/-" in c for c in first)
     fields = [("step", np.int64), ("t", np.float64)]
     for c in names[2:]:
         fields.append((c, np.float64))
         if ball:
             fields.append((c + "_rad", np.float64))
-    rows = np.zeros(len(body), dtype=fields)
-    for r, (line, cells) in enumerate(body):
-        if len(cells) != len(names):
-            raise _error(path, line, "%d cells, the column line has %d" % (len(cells), len(names)))
+    rows = []
+    for line, cells in _rows(path, lines, i, len(names), "\t"):
         try:
-            rows["step"][r] = int(cells[0])
+            row = [int(cells[0])]
         except ValueError:
             raise _error(path, line, "step %r: not an integer" % cells[0]) from None
-        rows["t"][r] = _number(cells[1], path, line)
-        for c, cell in zip(names[2:], cells[2:]):
+        row.append(_number(cells[1], path, line))
+        for cell in cells[2:]:
             mid, _, rad = cell.partition("+/-")
-            rows[c][r] = _number(mid.strip(), path, line)
+            row.append(_number(mid.strip(), path, line))
             if ball:
-                rows[c + "_rad"][r] = _number(rad.strip(), path, line) if rad else 0.0
-    return head, rows
+                row.append(_number(rad.strip(), path, line) if rad else 0.0)
+        rows.append(tuple(row))
+    return head, np.array(rows, dtype=fields)
 
 
 def read_converge(path):
@@ -135,26 +158,14 @@ def read_converge(path):
     >>> head["fits"][0].split()[:2]
     ['slope', 'self']
     """
-    path = os.fspath(path)
-    with open(path) as f:
-        lines = f.read().splitlines()
-    head, i = _header(path, lines, "slpi-converge 1")
-    if i >= len(lines):
-        raise _error(path, i + 1, "no column line")
+    path, head, lines, i = _table(path, "slpi-converge 1")
     names = []
     for c in lines[i].split():   # "SE" follows each error column: name it after it
         names.append(names[-1] + "_se" if c == "SE" and names else c)
-    rows, fits = [], []
-    for n, ln in enumerate(lines[i + 1:], start=i + 2):
-        if not ln.strip() or ln.startswith("#"):
-            continue
-        cells = ln.split()
-        if not cells[0].isdigit():   # the fitted slopes and gaps after the table
-            fits.append(ln.strip())
-            continue
-        if len(cells) != len(names):
-            raise _error(path, n, "%d cells, the column line has %d" % (len(cells), len(names)))
-        rows.append(tuple(np.nan if c == "-" else _number(c, path, n) for c in cells))
+    # the fitted slopes and gaps after the table are the lines not starting with a level
+    fits = []
+    rows = [tuple(np.nan if c == "-" else _number(c, path, n) for c in cells)
+            for n, cells in _rows(path, lines, i, len(names), None, lambda cells: cells[0].isdigit(), fits)]
     if fits:
         head["fits"] = fits
     return head, np.array(rows, dtype=[(c, np.float64) for c in names])
