@@ -527,6 +527,14 @@ void slpi_model_free(slpi_model *m)
     m->M = 0;
 }
 
+int slpi_model_noise_count(const slpi_problem *p)
+{
+    int M = 0;
+    for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+        if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
+    return M;
+}
+
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -536,7 +544,7 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     if (rc) return rc;
     if (!p->model.H[0] && !p->model.cb[0].grad)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
-    int M = slpi_problem_noise_count(p);
+    int M = slpi_model_noise_count(p);
     for (int k = 0; k <= M; k++) {
         const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
         char key[32];

@@ -40,12 +40,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }
     case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;
-    case SLPI_SYS_MODEL: {
-        int M = 0;
-        for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-            if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
-        return M;
-    }
+    case SLPI_SYS_MODEL: return slpi_model_noise_count(p);
     default: return 0;
     }
 }
