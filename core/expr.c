@@ -527,6 +527,14 @@ void slpi_model_free(slpi_model *m)
     m->M = 0;
 }
 
+int slpi_model_noise_count(const slpi_problem *p)
+{
+    int M = 0;
+    for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+        if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
+    return M;
+}
+
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -536,7 +544,7 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     if (rc) return rc;
     if (!p->model.H[0] && !p->model.cb[0].grad)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
-    int M = slpi_problem_noise_count(p);
+    int M = slpi_model_noise_count(p);
     for (int k = 0; k <= M; k++) {
         const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
         char key[32];
@@ -631,34 +639,4 @@ int slpi_expr_degree(const slpi_expr *e)
     int r = deg[e->n - 1];
     free(deg);
     return r;
-}
-
-int slpi_model_le_consistent(const slpi_model *m, const char **why)
-{
-    int affine = 1;
-    for (int k = 1; k <= m->M; k++) {
-        const slpi_expr *e = &m->H[k];
-        if (m->callback[k]) {
-            *why = "a noise Hamiltonian is given by a callback, whose form the rule cannot read "
-                   "(docs/models.md#callbacks)";
-            return 0;
-        }
-        int deg = slpi_expr_degree(e);
-        if (deg >= 0 && deg <= 1) continue;
-        affine = 0;
-        for (int i = 0; i < e->n; i++) {
-            if (e->node[i].op != SLPI_EXPR_COORD) continue;
-            for (int j = 0; j < i; j++)
-                if (e->node[j].op == SLPI_EXPR_COORD
-                    && !slpi_algebra_commute(&m->alg, e->node[i].arg, e->node[j].arg)) {
-                    *why = "a noise Hamiltonian is neither affine nor a function of coordinates whose "
-                           "basis elements commute, so Lie-Euler's missed drift need not vanish "
-                           "(docs/models.md#schemes)";
-                    return 0;
-                }
-        }
-    }
-    *why = m->M == 0 ? "no noise" : affine ? "affine noise Hamiltonians"
-         : "every noise Hamiltonian is affine or a function of commuting coordinates";
-    return 1;
 }

@@ -2,7 +2,7 @@
  * canonical noise in, one step at a time, trajectory rows streamed out, a summary at
  * the end (text, and JSON through Jansson). The path (fast doubles, ref balls) is
  * reached only through slpi_path_ops, so core does not depend on fast/ or ref/ (their
- * adapters are in oracle/path-fast.c and oracle/path-ref.c).
+ * adapters are fast/path.c and ref/path.c).
  *
  * Failure policy (docs/design.md#command, docs/schemes.md#solver): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or
@@ -276,7 +276,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
     if (!dW || !x0) {
-        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (state of %d doubles)", dim);
+        rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (state of %d doubles)", dim);
         goto done;
     }
     int given = slpi_problem_explicit_x0(p, x0, err);
@@ -290,7 +290,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ncols = dim + res->ndiag + 2;
     cols = calloc((size_t)ncols, sizeof(char *));
     if (!cols) {
-        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (%d columns)", ncols);
+        rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (%d columns)", ncols);
         goto done;
     }
     for (int i = 0; i < dim; i++) {
@@ -303,7 +303,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     cols[ncols - 1] = strdup("residual");
     for (int i = 0; i < ncols; i++)
         if (!cols[i]) {
-            rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (column names)");
+            rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (column names)");
             goto done;
         }
     if (cs.ck && !(cs.problem = problem_text(p))) {

@@ -5,12 +5,36 @@
 # PNG figures of the decisive checks and the data tables up to 64 KB (long trajectories
 # stay out: their figures and the numbers in claims.json are the evidence). Committing TO
 # is a reviewed act, like the golden files: `git diff reports/full` shows what changed.
+#
+# archive-full.sh --add FROM TO — a FULL run of some claims only (`make audit FULL=1
+# ONLY=I4,I25`, --only) added to an existing archive: each claim FROM decided (its decisive
+# checks ran) replaces TO's entry for it and carries its own run ("run": date, provenance,
+# machine), which the reduced report prints beside its verdict; TO's other claims, its
+# date, revision, machine and index.html stay those of the run that wrote them. Figures
+# and tables of the added claims are copied; nothing of TO is removed.
+add=0
+[ "${1:-}" = --add ] && { add=1; shift; }
 from=${1:?usage: archive-full.sh FROM TO}; to=${2:?usage: archive-full.sh FROM TO}
 [ -f "$from/claims.json" ] || { echo "archive-full: $from/claims.json missing" >&2; exit 2; }
+[ $add = 0 ] || [ -f "$to/claims.json" ] || { echo "archive-full: --add: $to/claims.json missing (archive a whole run first)" >&2; exit 2; }
 mkdir -p "$to/figures" "$to/data" || exit 2
-rm -f "$to"/figures/* "$to"/data/*
-cp "$from/claims.json" "$to/" || exit 2
-sed "s/\.svg'/.png'/g" "$from/index.html" > "$to/index.html" || exit 2
+if [ $add = 1 ]; then
+  command -v jq >/dev/null || { echo "archive-full: --add needs jq (make deps installs it)" >&2; exit 2; }
+  tmp="$to/claims.json.tmp$$"
+  jq --slurpfile new "$from/claims.json" '
+    ($new[0]) as $n
+    | [$n.claims[] | select(any(.checks[]; .role == "claim" and .outcome != "not run"))
+       | . + {run: {date: $n.date, provenance: $n.provenance, machine: $n.machine}}] as $ran
+    | ([.claims[].id]) as $old
+    | .claims = ([.claims[] | . as $c | ([$ran[] | select(.id == $c.id)] | first) // $c]
+                 + [$ran[] | select(.id as $i | $old | index($i) | not)])' \
+    --indent 1 "$to/claims.json" > "$tmp" && mv "$tmp" "$to/claims.json" || { rm -f "$tmp"; echo "archive-full: --add failed" >&2; exit 2; }
+  echo "archive-full: added $(jq -r '[.claims[] | select(any(.checks[]; .role == "claim" and .outcome != "not run")) | .id] | join(" ")' "$from/claims.json")"
+else
+  rm -f "$to"/figures/* "$to"/data/*
+  cp "$from/claims.json" "$to/" || exit 2
+  sed "s/\.svg'/.png'/g" "$from/index.html" > "$to/index.html" || exit 2
+fi
 # the figures of decisive checks: "role": "claim" ... "figure": "NAME" in claims.json
 figs=$(awk '/"role": "claim"/ { c = 1 } /"role": "(cond|ev|fails|passes)"/ { c = 0 }
             c && /"figure": "/ { sub(/.*"figure": "/, ""); sub(/".*/, ""); print }' "$from/claims.json" | sort -u)

@@ -257,6 +257,21 @@ static json_t *archive_claim(json_t *arch, const char *id)
     return NULL;
 }
 
+/* A claim added to the archive by a run of its own (reports/archive-full.sh --add): that
+ * run's date and revision after the words, since the archive's header names another run. */
+static void run_words(json_t *o, char *out, size_t n)
+{
+    json_t *run = json_object_get(o, "run");
+    if (!run) return;
+    const char *date = json_string_value(json_object_get(run, "date"));
+    const char *prov = json_string_value(json_object_get(run, "provenance"));
+    const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+    size_t len = strlen(out);
+    if (len < n)
+        snprintf(out + len, n - len, " (its own run: %s, revision %.*s)", date ? date : "undated",
+                 rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+}
+
 /* The archived claim's verdict and first decisive number, in words. */
 static void archive_words(json_t *o, char *out, size_t n)
 {
@@ -282,9 +297,11 @@ static void archive_words(json_t *o, char *out, size_t n)
                        json_number_value(json_object_get(nums, "lo")),
                        json_number_value(json_object_get(nums, "hi")), w, sizeof w);
         snprintf(out, n, "%s: %s", v ? v : "?", w);
+        run_words(o, out, n);
         return;
     }
     snprintf(out, n, "%s", v ? v : "?");
+    run_words(o, out, n);
 }
 
 static json_t *load_archive(const slpi_audit *a)
@@ -487,7 +504,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         html_text(f, size);
         fprintf(f, "</td><td class='v %s'>%s</td>", v, v);
         if (arch) {
-            char aw[300];
+            char aw[400];
             archive_words(archive_claim(arch, cl->id), aw, sizeof aw);
             fprintf(f, "<td>");
             html_text(f, aw);

@@ -21,6 +21,7 @@
  *     callback that returns non-zero or NaN stops the run at that step (exit 3) with the
  *     Hamiltonian named. */
 #include "fastutil.h"
+#include "slpi-tools.h"
 
 #define U 0x1p-53
 #define STEPS 100

@@ -1,0 +1,43 @@
+#!/bin/sh
+# t-archive.sh — reports/archive-full.sh --add: a FULL run of some claims added to the
+# archive. Built from the committed archive (reports/full): a run that decided R1 (with
+# another date and revision) and left R2 "not run" is added; then R1 must be that run's
+# entry carrying its own run, R2 and every other claim unchanged, the archive's header
+# unchanged, nothing of the archive removed, and the reduced report must print the added
+# claim's own date and revision beside its verdict.
+bin=${SLPI_BIN:-build/slpi}
+dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail=0
+cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
+# the added run: R1 decided (a changed reason marks its entry), R2 not run
+jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
+    | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
+                 | if .id == "R1" then .reason = "from the added run" else .checks |= map(.outcome = "not run") end]' \
+  reports/full/claims.json > "$dir/run/claims.json" || exit 1
+before=$(ls "$dir/arch/figures" | wc -l)
+sh reports/archive-full.sh --add "$dir/run" "$dir/arch" > "$dir/log" 2>&1 || { echo "t-archive: FAIL: --add exited $?"; cat "$dir/log"; exit 1; }
+grep -q "^archive-full: added R1$" "$dir/log" || { echo "t-archive: FAIL: --add should add exactly R1:"; cat "$dir/log"; fail=1; }
+check() {   # jq expression that must be true of the merged archive
+  [ "$(jq "$1" "$dir/arch/claims.json")" = true ] || { echo "t-archive: FAIL: $2"; fail=1; }
+}
+check '[.claims[] | select(.id == "R1")] | length == 1 and (.[0].reason == "from the added run") and (.[0].run.date == "2099-01-01 00:00 UTC")' "R1 is not the added run's entry with its run"
+o=$(jq -c '.claims[] | select(.id == "R2")' reports/full/claims.json)
+n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
+[ "$o" = "$n" ] || { echo "t-archive: FAIL: R2 (not run in the added run) changed"; fail=1; }
+[ "$(jq -c '[.claims[] | select(.id != "R1")]' reports/full/claims.json)" = "$(jq -c '[.claims[] | select(.id != "R1")]' "$dir/arch/claims.json")" ] \
+  || { echo "t-archive: FAIL: claims other than R1 changed"; fail=1; }
+[ "$(jq -c '[.date, .provenance, .machine]' reports/full/claims.json)" = "$(jq -c '[.date, .provenance, .machine]' "$dir/arch/claims.json")" ] \
+  || { echo "t-archive: FAIL: the archive's header changed"; fail=1; }
+[ "$(ls "$dir/arch/figures" | wc -l)" -ge "$before" ] || { echo "t-archive: FAIL: figures of the archive were removed"; fail=1; }
+cmp -s reports/full/index.html "$dir/arch/index.html" || { echo "t-archive: FAIL: the archive's report was replaced"; fail=1; }
+# the reduced report names the added claim's own run, and no run for a claim without one
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$dir/arch" -q > "$dir/alog" 2>&1
+grep -q "its own run: 2099-01-01 00:00 UTC, revision abc1234" "$dir/out/index.html" \
+  || { echo "t-archive: FAIL: the report does not print R1's own run"; fail=1; }
+[ "$(grep -c "its own run" "$dir/out/index.html")" = 1 ] || { echo "t-archive: FAIL: a claim without its own run is given one"; fail=1; }
+# a missing archive is refused, nothing created
+sh reports/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
+[ -e "$dir/none/claims.json" ] && { echo "t-archive: FAIL: --add into a missing archive wrote claims.json"; fail=1; }
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims)"
+exit $fail
