@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "reports/reports.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 static void help(FILE *f)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 static void help(FILE *f)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 static void help(FILE *f)
 {

@@ -18,7 +18,7 @@
 #endif
 
 #include "cli/cli.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 static void help(FILE *f)
 {

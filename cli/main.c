@@ -7,7 +7,7 @@
 #include <omp.h>
 
 #include "cli/cli.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 typedef struct { const char *name; int (*fn)(int, char **); const char *what; } command;
 

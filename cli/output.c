@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 slpi_output *slpi_cli_output_open(const char *cmd, const char *path)
 {

@@ -2,7 +2,7 @@
  * canonical noise in, one step at a time, trajectory rows streamed out, a summary at
  * the end (text, and JSON through Jansson). The path (fast doubles, ref balls) is
  * reached only through slpi_path_ops, so core does not depend on fast/ or ref/ (their
- * adapters are in oracle/path-fast.c and oracle/path-ref.c).
+ * adapters are fast/path.c and ref/path.c).
  *
  * Failure policy (docs/design.md#command, docs/schemes.md#solver): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or

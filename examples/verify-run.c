@@ -1,11 +1,12 @@
 /* verify-run.c — a trajectory written by the run driver on the fast path, then verified
  * against the certified path (as `slpi run -o FILE` and `slpi verify FILE`): a port
  * does the same with its own file. Prints the verdict and the worst certified ratio.
- *   cc -std=c11 verify-run.c $(pkg-config --cflags --libs slpi) -o verify-run */
+ * The verifier is a tool (slpi-tools.h, libslpi-tools):
+ *   cc -std=c11 verify-run.c $(pkg-config --cflags --libs slpi-tools) -o verify-run */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <slpi.h>
+#include <slpi-tools.h>
 
 int main(int argc, char **argv)
 {

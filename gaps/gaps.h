@@ -12,7 +12,7 @@
 #define SLPI_GAPS_H
 
 #include "core/vec.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 /* R19: max over `trials` random (mu0, sigma, v) of the relative finite-difference defect
  * |d/dt O_exp(sigma(t); mu0) - ad*_v mu(t)| / (|v| |mu|) along sigma' = dexp^{-1}_sigma(v),

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "slpi.h"
+#include "slpi-tools.h"
 
 static double seconds(void)
 {

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slpi.h"
+#include "slpi-tools.h"
 
 #define GOLDEN_LINE "# slpi-golden 1"
 #define BALL_READ_PREC 512

@@ -4,7 +4,7 @@
 #ifndef SLPI_ORACLE_H
 #define SLPI_ORACLE_H
 
-#include "slpi.h"
+#include "slpi-tools.h"
 
 /* Increments of steps 0..steps-1 (steps * M doubles, row n = step n) from the
  * problem's noise source (canonical generator or noise_file, truncation applied). */
@@ -71,10 +71,5 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
 
 /* The provenance lines as key/value pairs (appended to *n, *key, *val). */
 void slpi_oracle_provenance(int *n, char ***key, char ***val);
-
-/* The handle API's error channel (oracle/api.c): record err's message as the calling
- * thread's slpi_api_last_error when rc is an error; returns rc. For the API entry
- * points other modules add (reports/api-converge.c). */
-int slpi_api_record(const slpi_error *err, int rc);
 
 #endif

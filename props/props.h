@@ -7,7 +7,7 @@
 #define SLPI_PROPS_H
 
 #include "core/vec.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 /* ------------------------------------------------------------------ cases
  * A case is a handful of numbers; everything else (inertia, X0, increments, group

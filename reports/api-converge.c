@@ -4,9 +4,9 @@
  * same validation as `slpi converge` (check_cfg), the same numbers as its report. */
 #include <string.h>
 
-#include "oracle/oracle.h"
+#include "api/api.h"
 #include "reports/reports.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,

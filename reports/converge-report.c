@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "reports/reports.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
 {

@@ -5,7 +5,7 @@
 #ifndef SLPI_REPORTS_H
 #define SLPI_REPORTS_H
 
-#include "slpi.h"
+#include "slpi-tools.h"
 
 /* ------------------------------------------------------------ convergence study */
 

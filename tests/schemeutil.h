@@ -19,7 +19,7 @@
 #define SLPI_SCHEMEUTIL_H
 
 #include "testutil.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 #define SU_STEPS 3
 

@@ -11,7 +11,13 @@
 #      by the object's own module or by one it may depend on; so a call through slpi.h to
 #      a module the table forbids fails as well;
 #   4. every "pending" line of the table still names a real violation;
-#   5. no circle inside a module: the files of one module form layers, a file using
+#   5. the libraries ("library NAME HEADER MODULE..." lines): a file includes a library's
+#      public header (slpi.h, slpi-tools.h) only when its module belongs to that library
+#      or may depend on one of its modules (so core/, fast/, ref/, api/ never see the
+#      tools' header), every module is in exactly one library (cli in none: it is the
+#      command), and the GNUmakefile builds each library from exactly the modules its
+#      line names (LIB_DIRS, TOOLS_DIRS).
+#   6. no circle inside a module: the files of one module form layers, a file using
 #      (nm: an undefined slpi_ symbol another file of the module defines) or including
 #      (a header including a header) only files below it, so each file reads without
 #      the ones above it (docs/architecture.md#layers-inside-a-module).
@@ -73,14 +79,21 @@ awk -v build="$build/" '
     if ($1 == "file") { d = ""; for (i = 3; i <= NF; i++) d = d (d ? " " : "") $i; filedeps[$2] = d }
     if ($1 == "interface") for (i = 3; i <= NF; i++) iface[$i] = $2
     if ($1 == "pending") pending[$2 " " $3] = 1
+    if ($1 == "library") { pub[$3] = $2; for (i = 4; i <= NF; i++) { if ($i in libof) dup[$i] = 1; libof[$i] = $2 } }
     next
   }
   $1 == "unresolved" { print "t-architecture: FAIL: " $2 " includes \"" $3 "\", which resolves to no file"; fail = 1 }
   $1 == "inc" {
     ninc++; f = $2; h = $3; sub(/^\.\//, "", h)
     if (h != $4) { print "t-architecture: FAIL: " f " includes \"" $4 "\": spell it from the root, \"" h "\""; fail = 1 }
-    if (h == "slpi.h") next
-    n = modof(h); m = modof(f)
+    m = modof(f)
+    if (h in pub) {
+      ok = libof[m] == pub[h]
+      nd = split(depsof(f), dd, " "); for (i = 1; i <= nd; i++) if (libof[dd[i]] == pub[h]) ok = 1
+      if (!ok) violation(f, h, f " includes " h ", the header of " pub[h] ", which " m " may not depend on")
+      next
+    }
+    n = modof(h)
     if (n == m) next
     if (allowed(f, n) && iface[h] == n) next
     violation(f, h, f " includes " h ": " m " may include only slpi.h, its own headers and the interfaces of: " (depsof(f) ? depsof(f) : "(none)"))
@@ -89,6 +102,8 @@ awk -v build="$build/" '
   $1 == "def" { if ($2 ~ /^slpi_/) defmod[$2] = modof(substr($3, length(build) + 1)) }
   $1 == "undef" { if ($2 ~ /^slpi_/) { nuse++; use[++nu] = $2; usefile[nu] = srcof($3) } }
   END {
+    for (m in ismod) if (m != "cli" && !(m in libof)) { print "t-architecture: FAIL: module " m " is in no library"; fail = 1 }
+    for (m in dup) { print "t-architecture: FAIL: module " m " is in two libraries"; fail = 1 }
     for (i = 1; i <= nu; i++) {
       s = use[i]; f = usefile[i]; if (!(s in defmod)) continue
       n = defmod[s]; m = modof(f)
@@ -102,8 +117,16 @@ awk -v build="$build/" '
     printf "t-architecture: %d includes and %d slpi_ symbol uses checked; %d pending\n", ninc, nuse, np
     exit fail
   }' "$tmp/table" "$tmp/facts" || fail=1
+# 5. the build makes each library from the modules its line names
+for lib in libslpi:LIB_DIRS libslpi-tools:TOOLS_DIRS; do
+  name=${lib%%:*} var=${lib#*:}
+  want=$(awk -v l="$name" '$1 == "library" && $2 == l { for (i = 4; i <= NF; i++) print $i }' "$tmp/table" | sort | tr '\n' ' ')
+  got=$(sed -n "s/^$var *:= *//p" GNUmakefile | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
+  if [ -n "$want" ] && [ "$want" = "$got" ]; then echo "t-architecture: $name: $want"
+  else echo "t-architecture: FAIL: $name: the table names modules '$want', the GNUmakefile's $var '$got'"; fail=1; fi
+done
 
-# 5. Circles inside a module. The edges: "use" (f.c -> g.c, the file defining a symbol f's
+# 6. Circles inside a module. The edges: "use" (f.c -> g.c, the file defining a symbol f's
 # object leaves undefined, same module) and "inc" (a header including a header of the same
 # module). Files on no circle are peeled off (repeatedly, every file nothing of the rest
 # uses, then every file that uses nothing of the rest); what stays lies on a circle (or

@@ -7,7 +7,7 @@
  * coefficients' norm (orthonormal basis: Euler–Zeitlin ||omega|| = scale; sine-Euler
  * (N^3/(16 pi^2))^(1/2) times it, tr(T_m^* T_n) = N/(4 eps^2) delta_mn). */
 #include "testutil.h"
-#include "slpi.h"
+#include "slpi-tools.h"
 
 #define U 0x1p-53
 

@@ -1,11 +1,13 @@
 #!/bin/sh
-# t-install.sh — `make install PREFIX=... DESTDIR=...` puts the library (static and
-# shared, SONAME libslpi.so.MAJOR), the header, the binary, slpi.pc, the CMake package,
+# t-install.sh — `make install PREFIX=... DESTDIR=...` puts the two libraries (static and
+# shared, SONAMEs libslpi.so.MAJOR and libslpi-tools.so.MAJOR), their headers slpi.h and
+# slpi-tools.h, the binary, slpi.pc and slpi-tools.pc, the CMake package,
 # the golden cases and the Python package in place; a program built only from the
 # installed files with pkg-config's flags links and runs, and the installed binary finds
 # the installed golden cases. Then, installed at a real PREFIX: the C examples
-# (examples/*.c) built with pkg-config and with CMake's find_package(slpi CONFIG) run;
-# the installed Python package imports with no environment; and the README's Python
+# (examples/*.c; one including slpi-tools.h with the tools' package) built with pkg-config
+# and with CMake's find_package(slpi CONFIG) run; the installed Python package imports
+# with no environment and finds the tools library for verify; and the README's Python
 # line (a venv with system site packages, pip install --no-build-isolation ./python)
 # works as written, against the source tree's build.
 set -u
@@ -17,15 +19,19 @@ make --no-print-directory -s install BUILD="$build" PREFIX=/opt/slpi DESTDIR="$t
 root="$tmp/opt/slpi"
 version=$(sed -n 's/^VERSION := //p' GNUmakefile)
 major=${version%%.*}
-for f in lib/libslpi.a lib/libslpi.so lib/libslpi.so.$major lib/libslpi.so.$version include/slpi.h bin/slpi \
-         lib/pkgconfig/slpi.pc lib/cmake/slpi/slpiConfig.cmake lib/cmake/slpi/slpiConfigVersion.cmake; do
+for f in include/slpi.h include/slpi-tools.h bin/slpi lib/pkgconfig/slpi.pc lib/pkgconfig/slpi-tools.pc \
+         lib/cmake/slpi/slpiConfig.cmake lib/cmake/slpi/slpiConfigVersion.cmake; do
   [ -f "$root/$f" ] || note "missing $f"
 done
+for l in libslpi libslpi-tools; do
+  for f in lib/$l.a lib/$l.so lib/$l.so.$major lib/$l.so.$version; do [ -f "$root/$f" ] || note "missing $f"; done
+  soname=$(readelf -d "$root/lib/$l.so.$version" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+  [ "$soname" = "$l.so.$major" ] || note "SONAME '$soname', want $l.so.$major"
+  [ "$(readlink "$root/lib/$l.so")" = "$l.so.$major" ] && [ "$(readlink "$root/lib/$l.so.$major")" = "$l.so.$version" ] ||
+    note "the links $l.so -> $l.so.$major -> $l.so.$version"
+done
 grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi.pc" || note "slpi.pc prefix"
-soname=$(readelf -d "$root/lib/libslpi.so.$version" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
-[ "$soname" = "libslpi.so.$major" ] || note "SONAME '$soname', want libslpi.so.$major"
-[ "$(readlink "$root/lib/libslpi.so")" = "libslpi.so.$major" ] && [ "$(readlink "$root/lib/libslpi.so.$major")" = "libslpi.so.$version" ] ||
-  note "the links libslpi.so -> libslpi.so.$major -> libslpi.so.$version"
+grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi-tools.pc" || note "slpi-tools.pc prefix"
 # the Python package, staged under DESTDIR, names the library's final folder
 pyinit=$(ls "$root"/lib/python3*/dist-packages/slpi/__init__.py 2>/dev/null | head -1)
 [ -n "$pyinit" ] || note "the Python package is not installed under $root/lib/python3*/dist-packages"
@@ -65,17 +71,22 @@ mv "$root/share/slpi/golden" "$root/share/slpi/golden.away"
 # installed at a real prefix (no DESTDIR): the examples and the Python package work from there
 prefix="$tmp/prefix"
 make --no-print-directory -s install BUILD="$build" PREFIX="$prefix" >"$tmp/log2" 2>&1 || note "make install PREFIX=$prefix failed: $(tail -5 "$tmp/log2")"
-pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@" slpi; }
+pc() { PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@"; }
 mkdir -p "$tmp/ex" && cd "$tmp/ex" || exit 1
 for src in "$OLDPWD"/examples/*.c; do
   name=$(basename "$src" .c)
-  ${CC:-cc} -std=c11 -Wall -Wextra -Werror $(pc --cflags) -o "$name" "$src" $(pc --libs) -lm 2>"$name.cc" ||
+  pkg=slpi; grep -q '^#include <slpi-tools.h>' "$src" && pkg=slpi-tools
+  ${CC:-cc} -std=c11 -Wall -Wextra -Werror $(pc --cflags $pkg) -o "$name" "$src" $(pc --libs $pkg) -lm 2>"$name.cc" ||
     { note "examples/$name.c does not build with pkg-config: $(head -5 "$name.cc")"; continue; }
   env -u LD_LIBRARY_PATH ./"$name" > "$name.out" 2>&1 || note "examples/$name.c: exit $? ($(tail -2 "$name.out"))"
   grep -q "^$name: " "$name.out" || note "examples/$name.c output: $(head -2 "$name.out")"
   cat "$name.out"
 done
 grep -q "PASS" verify-run.out 2>/dev/null || note "examples/verify-run.c: no PASS"
+# an integrator program needs libslpi alone; the verifier's, libslpi-tools
+readelf -d ensemble 2>/dev/null | grep -q 'NEEDED.*\[libslpi.so.'"$major"'\]' || note "examples/ensemble does not need libslpi.so.$major"
+readelf -d ensemble 2>/dev/null | grep -q 'NEEDED.*libslpi-tools' && note "examples/ensemble needs libslpi-tools"
+readelf -d verify-run 2>/dev/null | grep -q 'NEEDED.*\[libslpi-tools.so.'"$major"'\]' || note "examples/verify-run does not need libslpi-tools.so.$major"
 cd "$OLDPWD" || exit 1
 if command -v cmake >/dev/null; then
   cmake -S examples -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="${CC:-cc}" >"$tmp/cmake.log" 2>&1 &&
@@ -95,8 +106,8 @@ if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
 else
   site=$(ls -d "$prefix"/lib/python3*/dist-packages 2>/dev/null | head -1)
   got=$(cd "$tmp" && env -u SLPI_LIB -u LD_LIBRARY_PATH PYTHONPATH="$site" "$py" -c \
-        "import slpi; r = slpi.run('iso/rigid-body/trajectories', steps=10); print(slpi.__version__, r.states.shape)" 2>&1)
-  [ "$got" = "$version (11, 3)" ] || note "the installed Python package: $got"
+        "import slpi, os; r = slpi.run('iso/rigid-body/trajectories', steps=10); slpi.write_trajectory('t.tsv', r); print(slpi.__version__, r.states.shape, slpi.verify('t.tsv').verdict)" 2>&1)
+  [ "$got" = "$version (11, 3) PASS" ] || note "the installed Python package: $got"
   # the README's Python line, verbatim, in a copy of the tree (python/ and a link to the build)
   line=$(grep -E '^/usr/bin/python3 -m venv ' README.md | head -1)
   [ -n "$line" ] || note "README: no Python line"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# t-python.sh — the Python package python/slpi (cffi over build/libslpi.so) under pytest,
+# t-python.sh — the Python package python/slpi (cffi over build/libslpi.so, and
+# build/libslpi-tools.so beside it for verify, golden, converge) under pytest,
 # with Debian's python3-numpy, python3-cffi and python3-pytest: the docstring examples
 # (--doctest-modules), the tests of python/tests (results against the command line, one
 # call against pieces, bad input, Ctrl-C), the examples of python/examples (figures under
 # $SLPI_BUILD/python-examples when matplotlib is installed), and the package's version
-# and SONAME against the GNUmakefile's.
+# and SONAMEs against the GNUmakefile's.
 set -u
 py=${SLPI_PYTHON:-/usr/bin/python3}
 build=${SLPI_BUILD:-build}
@@ -18,6 +19,7 @@ fi
 version=$(sed -n 's/^VERSION := //p' GNUmakefile)
 grep -q "^__version__ = \"$version\"$" python/slpi/_version.py || note "python/slpi/_version.py is not version $version"
 grep -q "^SONAME = \"libslpi.so.${version%%.*}\"$" python/slpi/_version.py || note "python/slpi/_version.py SONAME"
+grep -q "^TOOLS_SONAME = \"libslpi-tools.so.${version%%.*}\"$" python/slpi/_version.py || note "python/slpi/_version.py TOOLS_SONAME"
 lib=$(cd "$build" && pwd)/libslpi.so
 export SLPI_LIB="$lib" SLPI_BIN=${SLPI_BIN:-$(cd "$build" && pwd)/slpi} PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 "$py" -m pytest -q -p no:cacheprovider --doctest-modules python/slpi python/tests || note "pytest"

@@ -1,7 +1,8 @@
 """slpi — verified stochastic Lie–Poisson integrators, from Python.
 
 A cffi (ABI mode) binding of libslpi's handle API (``slpi.h``, "handle API for
-bindings"). Problems are a preset and ``key=value`` settings (``slpi list --keys``);
+bindings"); ``verify``, ``golden`` and ``converge`` call the tools library libslpi-tools
+(``slpi-tools.h``), opened on their first use. Problems are a preset and ``key=value`` settings (``slpi list --keys``);
 runs go into numpy arrays on the fast path (doubles) or the certified path (Arb balls,
 ``ref=True``: midpoints and radii). Long calls advance in pieces of about 0.05 s, so
 Ctrl-C raises ``KeyboardInterrupt`` promptly; the pieces resume exactly, so the
@@ -10,7 +11,8 @@ results are those of one call, bit for bit.
 Install: ``pip install --no-build-isolation ./python`` after ``make`` (or ``make
 install``, which installs this package too). The library is found as ``$SLPI_LIB``,
 the source tree's ``build/libslpi.so``, the folder recorded at installation, or
-``libslpi.so.0`` on the loader's path.
+``libslpi.so.0`` on the loader's path; libslpi-tools as ``$SLPI_TOOLS_LIB``, beside
+``$SLPI_LIB``, then in the same places.
 
 Examples
 --------
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._version import __version__
-from slpi._native import ffi as _ffi, lib as _lib
+from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
 from slpi.files import read_trajectory, read_converge
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
@@ -61,15 +63,16 @@ class SlpiError(ValueError):
         self.value = value
 
 
-def _library_error(rc):
-    msg = _ffi.string(_lib.slpi_api_last_error()).decode()
+def _library_error(rc, lib=None):
+    msg = _ffi.string((lib or _lib).slpi_api_last_error()).decode()
     m = re.match(r"([A-Za-z_][\w.]*)=(\S*?):", msg)
     return SlpiError(rc, msg, *(m.groups() if m else (None, None)))
 
 
-def _check(rc):
+def _check(rc, lib=None):
+    """Raise the error of a failed call (rc != 0) with the message of the library called."""
     if rc != 0:
-        raise _library_error(rc)
+        raise _library_error(rc, lib)
 
 
 def _bad(argument, value, why):
@@ -783,8 +786,9 @@ def verify(path, noise_file=None, max_steps=-1):
     max_steps = _integer("max_steps", max_steps, -1)
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "verify.json")
-        _check(_lib.slpi_api_verify_json(path.encode(), os.fspath(noise_file).encode() if noise_file else _ffi.NULL,
-                                         max_steps, j.encode()))
+        t = _tools()
+        _check(t.slpi_api_verify_json(path.encode(), os.fspath(noise_file).encode() if noise_file else _ffi.NULL,
+                                      max_steps, j.encode()), t)
         with open(j) as f:
             doc = json.load(f)
     return Verification(verdict=doc.get("verdict"), report=doc)
@@ -830,7 +834,8 @@ def golden(directory=None):
     """
     v = _ffi.new("int *")
     buf = _ffi.new("char[]", 1 << 20)
-    _check(_lib.slpi_api_golden(os.fspath(directory).encode() if directory else _ffi.NULL, v, buf, 1 << 20))
+    t = _tools()
+    _check(t.slpi_api_golden(os.fspath(directory).encode() if directory else _ffi.NULL, v, buf, 1 << 20), t)
     return GoldenReport(verdict={0: "PASS", 1: "FAIL", 3: "UNABLE"}[v[0]], text=_ffi.string(buf).decode())
 
 
@@ -966,8 +971,9 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     n = k1 - k0 + 1
     h, e, se = np.empty(n), np.empty(n), np.empty(n)
     fit = _ffi.new("double[3]")
-    _check(_lib.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
-                                  indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit))
+    t = _tools()
+    _check(t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
+                               indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit), t)
     why = ""
     if np.isnan(fit[0]):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
         usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))

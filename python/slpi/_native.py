@@ -1,9 +1,13 @@
-"""The cffi (ABI mode) declarations of libslpi's handle API and the library search."""
+"""The cffi (ABI mode) declarations of the handle API and the search for the two libraries:
+libslpi (slpi.h: problems, steppers, noise, presets), opened at import, and libslpi-tools
+(slpi-tools.h: verify, golden, converge), opened on the first call that needs it
+(docs/architecture.md#libraries). libslpi-tools carries its own copy of the integrators,
+so the message of a failed tools call is read from its own slpi_api_last_error."""
 import os
 
 from cffi import FFI
 
-from slpi._version import __version__, SONAME
+from slpi._version import __version__, SONAME, TOOLS_SONAME
 
 ffi = FFI()
 ffi.cdef("""
@@ -26,8 +30,6 @@ void slpi_stepper_counts(const slpi_stepper *s, long counts[7]);
 void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
-int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
-int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 typedef struct { int code; char msg[512]; } slpi_error;
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                           int refine, uint64_t first, size_t count, double *out, slpi_error *err);
@@ -35,30 +37,36 @@ typedef struct { const char *name; const char *settings; const char *what; } slp
 const slpi_preset *slpi_presets(void);
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);
 """)
 
 
-def candidates():
-    """Where libslpi is looked for, in order: $SLPI_LIB; the build folder of the source tree
-    this package sits in (python/slpi -> build/); the folder recorded when the package was
-    installed (slpi/_libdir.py, written by setup.py); the loader's path (SONAME)."""
+def candidates(name="libslpi.so", soname=SONAME, env="SLPI_LIB"):
+    """Where a library is looked for, in order: $SLPI_LIB (libslpi-tools: $SLPI_TOOLS_LIB,
+    then beside $SLPI_LIB); the build folder of the source tree this package sits in
+    (python/slpi -> build/); the folder recorded when the package was installed
+    (slpi/_libdir.py, written by setup.py); the loader's path (its SONAME)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    out = [os.environ.get("SLPI_LIB"), os.path.join(here, "..", "..", "build", "libslpi.so")]
+    out = [os.environ.get(env)]
+    if env != "SLPI_LIB" and os.environ.get("SLPI_LIB"):
+        out.append(os.path.join(os.path.dirname(os.environ["SLPI_LIB"]), name))
+    out.append(os.path.join(here, "..", "..", "build", name))
     try:
         from slpi._libdir import LIBDIR
-        out.append(os.path.join(LIBDIR, SONAME))
+        out.append(os.path.join(LIBDIR, soname))
     except ImportError:
         pass
-    out.append(SONAME)
+    out.append(soname)
     return [c for c in out if c]
 
 
-def load():
+def load(name="libslpi.so", soname=SONAME, env="SLPI_LIB"):
     tried = []
-    for cand in candidates():
+    for cand in candidates(name, soname, env):
         if os.sep in cand and not os.path.exists(cand):
             tried.append(cand + " (absent)")
             continue
@@ -72,8 +80,17 @@ def load():
             tried.append("%s (version %s, this package is %s)" % (cand, have, __version__))
             continue
         return lib
-    raise ImportError("slpi: no libslpi %s found; tried: %s. Build it with `make`, install it with "
-                      "`make install`, or set SLPI_LIB to its path" % (__version__, "; ".join(tried)))
+    raise ImportError("slpi: no %s %s found; tried: %s. Build it with `make`, install it with "
+                      "`make install`, or set %s to its path" % (name[:-3], __version__, "; ".join(tried), env))
 
 
 lib = load()
+_tools = None
+
+
+def tools():
+    """libslpi-tools, opened on first use (verify, golden, converge)."""
+    global _tools
+    if _tools is None:
+        _tools = load("libslpi-tools.so", TOOLS_SONAME, "SLPI_TOOLS_LIB")
+    return _tools

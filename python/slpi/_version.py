@@ -1,4 +1,5 @@
 # The library's version (GNUmakefile VERSION; tests/t-python.sh checks they agree) and
-# the shared library's name with its ABI major version (docs/api.md#abi).
+# the shared libraries' names with their ABI major version (docs/api.md#abi).
 __version__ = "0.1.0"
 SONAME = "libslpi.so.0"
+TOOLS_SONAME = "libslpi-tools.so.0"

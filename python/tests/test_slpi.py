@@ -76,6 +76,29 @@ def test_verify_a_cli_trajectory(tmp_path):
     assert slpi.verify(str(f)).verdict == "PASS"
 
 
+def test_two_libraries():
+    """Integrating needs libslpi alone (docs/architecture.md#libraries): a run in a fresh
+    interpreter leaves libslpi-tools unopened, and libslpi does not export the tools'
+    functions; verify opens libslpi-tools on its first use and reports its error (the
+    file it could not read) from that library's own last-error slot."""
+    import sys
+    code = "\n".join([
+        "import slpi, slpi._native as n",
+        "slpi.run('iso/rigid-body/trajectories', steps=4)",
+        "assert n._tools is None and 'libslpi-tools' not in open('/proc/self/maps').read(), 'tools opened by a run'",
+        "for f in ('slpi_api_golden', 'slpi_api_verify_json', 'slpi_api_converge', 'slpi_verify_run'):",
+        "    assert not hasattr(n.lib, f), f + ' exported by libslpi'",
+        "try:",
+        "    slpi.verify('/nonexistent/x.tsv')",
+        "except slpi.SlpiError as e:",
+        "    assert e.code == 2 and '/nonexistent/x.tsv' in str(e), str(e)",
+        "else:",
+        "    raise AssertionError('verify of a missing file passed')",
+        "assert n._tools is not None and 'libslpi-tools' in open('/proc/self/maps').read()",
+    ])
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_converge_equals_cli_and_paths():
     """slpi.converge: the same numbers as `slpi converge --json`, and its level error is the
     rms distance, over the coupled paths, of ensemble final states computed here."""

@@ -1,5 +1,5 @@
 /* fuzz-checkpoint.c — checkpoint files (core/checkpoint.c) and the paths' state
- * loaders (oracle/path-fast.c, oracle/path-ref.c) on the tokens of an accepted file.
+ * loaders (fast/path.c, ref/path.c) on the tokens of an accepted file.
  * The digest line would stop almost every mutation at the reader's first check, so
  * the harness recomputes it for half of the inputs (first byte odd) before reading. */
 #include "fuzzutil.h"

@@ -1,10 +1,12 @@
-/* api.c — a small handle-based C API for bindings (the Python package python/slpi uses
- * it through cffi): opaque problems set up by key names, integration of the fast path
- * into a caller's buffer, ensembles of final states, and the last error of the calling
- * thread as a string. No struct of slpi.h has to be mirrored by a caller. It lives in
- * oracle/ because it drives the fast path (core/ must not depend on fast/). */
-#include "oracle/oracle.h"
-#include "slpi.h"
+/* api.c — the handle-based C API for bindings (slpi.h, "handle API for bindings"; the
+ * Python package python/slpi uses it through cffi): opaque problems set up by key names,
+ * steppers that advance the fast or the certified path in pieces, integration into a
+ * caller's buffer, ensembles of final states, and the last error of the calling thread as
+ * a string. No struct of slpi.h has to be mirrored by a caller. It is its own module of
+ * libslpi (api/) because it drives both paths (core/ must not depend on fast/ or ref/);
+ * the tools' entry points (slpi-tools.h: verify, golden, converge) live in the tools
+ * library and record their errors through slpi_api_record (api/api.h). */
+#include "api/api.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -398,47 +400,6 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
     slpi_progress_end(pg);
     slpi_stepper_free(s);
     return rc;
-}
-
-int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict)
-{
-    slpi_error err = { 0 };
-    slpi_verify_result *res = malloc(sizeof *res);
-    if (!res) {
-        snprintf(last_error, sizeof last_error, "out of memory");
-        return SLPI_EINPUT;
-    }
-    int rc = slpi_verify_file(path, noise_file, NULL, max_steps, NULL, res, &err);
-    if (rc == SLPI_OK) *verdict = (int)res->verdict;
-    free(res);
-    return slpi_api_record(&err, rc);
-}
-
-int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json)
-{
-    slpi_error err = { 0 };
-    slpi_verify_result *res = malloc(sizeof *res);
-    if (!res) return stepper_error(&err, SLPI_EINPUT, "out of memory");
-    int rc = slpi_verify_file(path, noise_file, NULL, max_steps, NULL, res, &err);
-    if (rc == SLPI_OK) rc = slpi_verify_write_json(path, res, json, &err);
-    free(res);
-    return slpi_api_record(&err, rc);
-}
-
-int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n)
-{
-    slpi_error err = { 0 };
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) return stepper_error(&err, SLPI_EINPUT, "out of memory");
-    slpi_verdict v = SLPI_VERDICT_UNABLE;
-    int rc = slpi_golden_check_dir(dir ? dir : slpi_golden_dir(), f, &v, &err);
-    fclose(f);
-    *verdict = (int)v;
-    if (n > 0) snprintf(report, n, "%s", text ? text : "");
-    free(text);
-    return slpi_api_record(&err, rc);
 }
 
 const char *slpi_api_version(void)

@@ -1,4 +1,4 @@
-/* path-ref.c — the certified (Arb ball) path behind the run driver's slpi_path_ops.
+/* path.c — the certified (Arb ball) path behind the run driver's slpi_path_ops.
  * The default initial state is the problem's (slpi_ref_initial_state: values exactly,
  * su(N) coefficients through the certified basis); given states are exact input.
  * Rows hold balls "mid +/- rad" whose decimal rounding is added to the radius, so

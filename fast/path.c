@@ -1,4 +1,4 @@
-/* path-fast.c — the fast (double) path behind the run driver's slpi_path_ops. */
+/* path.c — the fast (double) path behind the run driver's slpi_path_ops. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,204 @@
+/* slpi-tools.h — the public header of libslpi-tools, the verification tools beside the
+ * integrator library libslpi (slpi.h; docs/architecture.md): golden certified cases,
+ * fast-vs-ref scoring, the verifier for trajectories of other implementations (oracle/),
+ * and the bindings' entry points to the verifier, the golden cases and the convergence
+ * studies. The property harness (props/), the audit's mathematics (gaps/) and the audit
+ * and studies (reports/) are in the same library; the `slpi` command reaches them through
+ * their module headers. A program using the tools links libslpi-tools and libslpi
+ * (libslpi-tools.so alone carries both: it exports the functions of slpi.h and of this
+ * header).
+ */
+#ifndef SLPI_TOOLS_H
+#define SLPI_TOOLS_H
+
+#include "slpi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ oracle
+ * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
+ * other implementations (oracle/; formats and workflow in oracle/README.md). */
+
+typedef enum { SLPI_VERDICT_PASS = 0, SLPI_VERDICT_FAIL = 1, SLPI_VERDICT_UNABLE = 3 } slpi_verdict;
+const char *slpi_verdict_name(slpi_verdict v);
+/* The worse of two verdicts: FAIL over UNABLE over PASS. */
+slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
+
+/* A golden case "slpi-golden 1" (format documented in oracle/golden.c): the whole
+ * problem, the initial state and every increment as exact doubles, and certified balls
+ * of the state and of the invariants at a few checkpoints. */
+#ifndef SLPI_FAST_ONLY
+typedef struct {
+    long step;
+    long prec;                 /* precision the balls were computed at */
+    arb_ptr state;             /* dim balls */
+    int ninv;
+    char **inv_name;
+    arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
+} slpi_golden_checkpoint;
+#else
+typedef struct slpi_golden_checkpoint slpi_golden_checkpoint;
+#endif
+
+typedef struct {
+    char name[128];            /* case name, e.g. "rigid-body/isomp" */
+    char what[256];            /* what the case is (its docs preset) */
+    int nhead;                 /* the "# key=value" provenance lines */
+    char **head_key, **head_val;
+    slpi_problem problem;      /* finished: h, steps set */
+    int dim, M;
+    double *x0;                /* dim */
+    double *dW;                /* steps * M, row n = the increments of step n */
+    int ncheck;
+    slpi_golden_checkpoint *check;
+} slpi_golden;
+
+/* Read and validate a golden file; every error names file:line and the problem. */
+int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err);
+int slpi_golden_write(FILE *f, const slpi_golden *g);
+void slpi_golden_clear(slpi_golden *g);
+
+/* The curated cases (oracle/golden-cases.c): NULL-terminated names; build one by
+ * running the certified path on its problem (the regeneration done by `make golden`). */
+const char *const *slpi_golden_cases(void);
+int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err);
+/* Golden file name of a case: "<system>.<scheme>[.variant].golden". */
+void slpi_golden_file_name(const char *name, char *buf, size_t n);
+
+/* Regenerate the file of every case (or only the case `only`) in dir, logging each. */
+int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
+
+/* Scores of the fast path against certified balls (oracle/score.c). Ratios are
+ * LAPACK-style |fast - exact| / (unit scale), unit = max(n,1) u, certified as an
+ * interval [lo, hi] from the ball; ulps are counted where Arb can round the ball to
+ * the correctly rounded double (arb_can_round_arf). The default budget: binary64's
+ * u and PASS at ratio <= 30; a port states its own (slpi_verify_opts). */
+#define SLPI_ORACLE_THRESHOLD 30.0
+#define SLPI_U_BINARY64 0x1p-53
+#define SLPI_U_BINARY32 0x1p-24
+typedef struct {
+    double lo, hi;             /* certified bounds of the ratio */
+    double max_ulps;           /* over components that can be rounded; -1: none */
+    int rounded, count;        /* components rounded / compared */
+} slpi_score;
+/* The error unit of `steps` accumulated steps of unit roundoff u: max(steps,1) u. */
+double slpi_score_unit(long steps, double u);
+/* Score doubles f[0..n) against balls b[0..n) in units `unit` (slpi_score_unit) of the
+ * given scale (scale <= 0: the max norm of the ball midpoints). */
+#ifndef SLPI_FAST_ONLY
+void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s);
+/* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
+ * it is 0); max_ulps = -1. */
+void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s);
+#endif
+/* Fold a score into a running worst case; verdict of one score against the budget K
+ * (PASS hi <= K, FAIL lo > K, else UNABLE). */
+void slpi_score_merge(slpi_score *worst, const slpi_score *s);
+slpi_verdict slpi_score_verdict(const slpi_score *s, double budget);
+
+/* Check one golden case on both paths: the ref path must overlap every stored ball
+ * (and reports whether it encloses them), the fast path is scored against them. */
+typedef struct {
+    slpi_verdict ref, fast;
+    int ref_encloses;          /* fresh ref balls contained in the stored ones */
+    double ref_radius;         /* max radius of the fresh ref state */
+    slpi_score state, inv;     /* worst over checkpoints, fast path */
+    char msg[512];             /* why a verdict is not PASS */
+} slpi_golden_result;
+int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
+
+/* Check every case's file in dir on both paths; report (may be NULL) gets the
+ * non-PASS cases and the table of worst scores per scheme x system pair. Input errors
+ * (a missing or malformed file) return SLPI_EINPUT; *verdict is the worst verdict. */
+int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
+/* The same for the given files (names: the case each must hold, or NULL). */
+int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
+                            slpi_verdict *verdict, slpi_error *err);
+
+/* Verify a trajectory TSV of another implementation against the certified path
+ * (oracle/verify.c): per-row state and invariant ratios, tri-state verdict. The
+ * global comparison scores each row against the certified trajectory from x0; the
+ * local one (oracle/local.c) each row against the certified step(s) from the port's
+ * previous row. */
+typedef struct {
+    slpi_verdict verdict;
+    long rows, rows_pass, rows_fail, rows_unable, first_fail_step;
+    slpi_score state;          /* worst step ratio over the certified rows */
+} slpi_verify_local;
+typedef struct {
+    slpi_verdict verdict;      /* the worse of the comparisons that ran */
+    long rows, rows_pass, rows_fail, rows_unable;   /* global comparison from here on */
+    long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
+    long first_fail_step;      /* -1: none */
+    slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
+    int ninv;                  /* per invariant: worst drift ratio of the port and of */
+    const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
+    double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
+    slpi_verdict global_verdict;
+    char global_why[600];      /* why the certified walk stopped early, or "" */
+    slpi_verify_local local;
+    double u, budget;          /* the stated budget */
+    uint64_t sample_seed;
+    char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
+} slpi_verify_result;
+/* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
+ * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
+ * max_steps < 0: no bound; report (may be NULL) gets one line per row and a summary.
+ * Returns SLPI_OK or an input error (exit 2). */
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
+                     FILE *report, slpi_verify_result *res, slpi_error *err);
+/* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
+int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
+
+/* Options of slpi_verify_run (slpi_verify_opts_init: both comparisons, binary64's u,
+ * K = 30, no bounds, every row, one rank). */
+typedef struct {
+    const char *noise_file;    /* NULL: the header's noise_file (relative to the file), else canonical */
+    const char *golden_dir;    /* where case=NAME is looked up; NULL: slpi_golden_dir() */
+    int global, local;         /* which comparisons run */
+    double u, budget;          /* the port's unit roundoff and the ratio K that PASSes */
+    long max_steps;            /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long row_first, row_last;  /* local: only rows whose step lies in [first, last]; -1: open */
+    long sample;               /* local: check this many of those rows, drawn from sample_seed; 0: all */
+    uint64_t sample_seed;
+    int table;                 /* the report gets one line per row */
+    int threads;               /* OpenMP threads of the local check (0: the runtime's) */
+    int rank, nranks;          /* MPI: this rank checks rows i = rank (mod nranks) */
+    int (*combine)(double *buf, size_t n, void *arg);   /* sum over ranks in place; NULL: one rank */
+    void *combine_arg;
+} slpi_verify_opts;
+void slpi_verify_opts_init(slpi_verify_opts *o);
+/* Verify with options; report (may be NULL) gets the summary (and the table). */
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                    slpi_error *err);
+/* "binary64", "binary32" or "stated" for a unit roundoff. */
+const char *slpi_verify_precision_name(double u);
+/* The folder of the golden files: $SLPI_GOLDEN_DIR, else the installed
+ * $(PREFIX)/share/slpi/golden beside the running executable's ../share, else the
+ * source tree's oracle/golden (oracle/golden-dir.c). */
+const char *slpi_golden_dir(void);
+
+/* ------------------------------------------- handle API: the tools' entries
+ * (oracle/api-tools.c, reports/api-converge.c; python/slpi loads libslpi-tools.so for
+ * them). Errors as the handle API's (slpi.h): SLPI_OK or an error code, the message in
+ * this library's slpi_api_last_error(). */
+/* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json. */
+int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+/* slpi_golden_check_dir on dir (NULL: slpi_golden_dir()): *verdict a slpi_verdict, the
+ * report's text in report[n] (cut at n - 1 bytes). */
+int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
+/* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):
+ * kind "strong", "sup" or "weak"; levels kmin..kmax against reference level ref; paths
+ * paths from path0; boot bootstrap replicates; indep a scheme name for an independent
+ * reference (NULL: the same scheme). Per level i = 0..kmax-kmin: h[i], the error e[i]
+ * against the reference and its standard error se[i]; fit = {slope, CI low, CI high}. */
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
+                      double fit[3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
