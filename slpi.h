@@ -97,7 +97,7 @@ slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const 
 
 /* ----------------------------------------------------------- problem model */
 
-/* Enumerated options (the string names are in core/problem.c's key table). */
+/* Enumerated options (the string names are in core/problem-keys.c's key table). */
 typedef enum { SLPI_RB_FORM_ISO, SLPI_RB_FORM_SVI } slpi_rb_form;
 typedef enum {
     SLPI_RB_NOISE_NONE,       /* M = 0 */
@@ -270,6 +270,14 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 /* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
+/* The one problem builder every command and tool uses: p from the defaults
+ * (slpi_problem_init), then the preset (NULL: none), then the key file `config` (NULL:
+ * none; the keys preset, system and scheme among the given ones are applied before it, so
+ * the file refines the case the caller names), then the n given keys (slpi_problem_set_all:
+ * those that reset defaults first; where[i], if where is given, prefixes key i's error).
+ * The caller then calls slpi_problem_finish, after any keys of its own. */
+int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, int n, char *const *keys,
+                       char *const *values, const char *const *where, slpi_error *err);
 /* Resolve T/level into (h, steps), then validate. Call once after all keys are set (a
  * problem whose T or level is not resolved is refused by slpi_fast_create and
  * slpi_ref_create). */

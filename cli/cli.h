@@ -15,12 +15,6 @@ int slpi_cli_golden(int argc, char **argv);
 int slpi_cli_verify(int argc, char **argv);
 int slpi_cli_props(int argc, char **argv);
 
-/* The problem from a key file (config, may be NULL) and command-line keys (cli/keys.c):
- * preset/system/scheme from the command line first, then the file, then the other keys.
- * keys/vals are reordered. */
-int slpi_cli_problem_keys(slpi_problem *p, const char *config, int nk, char **keys, char **vals,
-                          slpi_error *err);
-
 /* A report's stream (cli/output.c): standard output, or the file path written through
  * core/output.c (a temporary file renamed at close; NULL and a message on failure; the
  * caller has refused, with slpi_output_check_paths, a path that is also an input or

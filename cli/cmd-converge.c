@@ -154,8 +154,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         keys[nk] = argv[i];
         vals[nk++] = eq + 1;
     }
-    rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
-    if (rc == SLPI_OK) rc = slpi_cli_problem_keys(&p, config, nk, keys, vals, &err);
+    rc = slpi_problem_build(&p, preset, config, nk, keys, vals, NULL, &err);
     if (rc == SLPI_OK && indep) {
         slpi_scheme_id k;
         rc = slpi_scheme_from_name(indep, &k);

@@ -187,9 +187,9 @@ int slpi_cli_noise(int argc, char **argv)
             return SLPI_EINPUT;
         }
         slpi_problem p;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        int rc = preset ? slpi_problem_preset(&p, preset, &err) : SLPI_OK;
-        if (rc == SLPI_OK && config) rc = slpi_problem_load(&p, config, &err);
+        int nk = 0, rc = SLPI_OK;
+        char **vals = malloc((size_t)(argc + 1) * sizeof *vals);   /* keys: argv + optind, in place */
+        if (!vals) rc = slpi_error_set(&err, SLPI_EINPUT, "keys: out of memory");
         for (int i = optind; rc == SLPI_OK && i < argc; i++) {
             char *eq = strchr(argv[i], '=');
             if (!eq || eq == argv[i]) {
@@ -197,8 +197,10 @@ int slpi_cli_noise(int argc, char **argv)
                 break;
             }
             *eq = '\0';
-            rc = slpi_problem_set(&p, argv[i], eq + 1, &err);
+            vals[nk++] = eq + 1;
         }
+        if (rc == SLPI_OK) rc = slpi_problem_build(&p, preset, config, nk, argv + optind, vals, NULL, &err);
+        free(vals);
         if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
         if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
             rc = slpi_error_set(&err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");

@@ -125,8 +125,7 @@ int slpi_cli_run(int argc, char **argv)
 
     slpi_problem p;
     slpi_error err = { 0, "" };
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = slpi_cli_problem_keys(&p, config, nk, keys, vals, &err);
+    int rc = slpi_problem_build(&p, NULL, config, nk, keys, vals, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);

@@ -537,6 +537,49 @@ int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
     return slpi_error_set(err, SLPI_EINPUT, "preset=%s: unknown preset (see `slpi list`)", name);
 }
 
+/* The one problem builder (slpi.h): the defaults, the preset, the key file (with the reset
+ * keys among the given ones applied before it: a file's keys then refine the system and
+ * scheme the command names), then the given keys. */
+int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, int nk, char *const *keys,
+                       char *const *vals, const char *const *where, slpi_error *err)
+{
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    int rc = preset ? slpi_problem_preset(p, preset, err) : SLPI_OK;
+    int reset[256], nreset = 0;
+    if (rc == SLPI_OK && config) {
+        char *rk[256], *rv[256];
+        const char *rw[256];
+        for (int i = 0; i < nk && nreset < 256; i++)
+            if (!strcmp(keys[i], "preset") || !strcmp(keys[i], "system") || !strcmp(keys[i], "scheme")) {
+                reset[nreset] = i;
+                rk[nreset] = keys[i];
+                rv[nreset] = vals[i];
+                rw[nreset++] = where ? where[i] : NULL;
+            }
+        rc = slpi_problem_set_all(p, nreset, rk, rv, where ? rw : NULL, err);
+        if (rc == SLPI_OK) rc = slpi_problem_load(p, config, err);
+    }
+    if (rc != SLPI_OK || nk == 0) return rc;
+    if (nreset == 0) return slpi_problem_set_all(p, nk, keys, vals, where, err);
+    /* the remaining keys, in their order */
+    char **ok = malloc((size_t)nk * sizeof *ok), **ov = malloc((size_t)nk * sizeof *ov);
+    const char **ow = malloc((size_t)nk * sizeof *ow);
+    if (!ok || !ov || !ow) {
+        free(ok); free(ov); free(ow);
+        return slpi_error_set(err, SLPI_EINPUT, "problem: out of memory for %d keys", nk);
+    }
+    int m = 0;
+    for (int i = 0, r = 0; i < nk; i++) {
+        if (r < nreset && reset[r] == i) { r++; continue; }
+        ok[m] = keys[i];
+        ov[m] = vals[i];
+        ow[m++] = where ? where[i] : NULL;
+    }
+    rc = m ? slpi_problem_set_all(p, m, ok, ov, where ? ow : NULL, err) : SLPI_OK;
+    free(ok); free(ov); free(ow);
+    return rc;
+}
+
 /* ------------------------------------------------------------ ranges */
 
 /* Every key's range and enum, also for problems filled in by code rather than parsed. */

@@ -117,8 +117,7 @@ static int case_problem(const golden_case *c, slpi_problem *p, slpi_error *err)
     snprintf(steps, sizeof steps, "%ld", c->steps);
     k[n] = "steps";
     v[n++] = steps;
-    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = slpi_problem_set_all(p, n, k, v, NULL, err);
+    int rc = slpi_problem_build(p, NULL, NULL, n, k, v, NULL, err);
     return rc == SLPI_OK ? slpi_problem_finish(p, err) : rc;
 }
 

@@ -187,7 +187,7 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
 {
     slpi_problem_init(&g->problem, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (r->nkeys == 0) return bad(w, "no 'problem' lines before this record");
-    int rc = slpi_problem_set_all(&g->problem, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
+    int rc = slpi_problem_build(&g->problem, NULL, NULL, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(&g->problem, w->err);
     if (rc != SLPI_OK && strncmp(w->err->msg, w->path, strlen(w->path)) != 0) {
         char msg[sizeof w->err->msg];

@@ -42,11 +42,10 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (n < 1 || !strcmp(tok[0], "-"))
         return slpi_error_set(err, SLPI_EINPUT, "line %d: the check needs a case", c->line);
-    int rc = slpi_problem_preset(p, tok[0], err);
     char *keys[40], *vals[40], kv[40][64];
     int nk = 0;
     args[0] = 0;
-    for (int i = 1; i < n && rc == SLPI_OK; i++) {
+    for (int i = 1; i < n; i++) {
         snprintf(kv[nk], sizeof kv[nk], "%s", tok[i]);
         char *eq = strchr(kv[nk], '=');
         if (!eq) return slpi_error_set(err, SLPI_EINPUT, "line %d: '%s' is not key=value", c->line, tok[i]);
@@ -57,7 +56,7 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
         size_t l = strlen(args);
         snprintf(args + l, nargs - l, " %s", tok[i]);
     }
-    if (rc == SLPI_OK && nk) rc = slpi_problem_set_all(p, nk, keys, vals, NULL, err);
+    int rc = slpi_problem_build(p, tok[0], NULL, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
     return rc;
 }
