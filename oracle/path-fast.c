@@ -147,7 +147,7 @@ static int fast_state_load(void *ctx, int n, char *const *tokens)
 
 static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, NULL,
+    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, NULL, NULL,
 };
 
 const slpi_path_ops *slpi_fast_path(void)

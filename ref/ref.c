@@ -43,6 +43,8 @@ struct slpi_ref {
     arb_ptr work;             /* copy of the state for retries */
     lohner_set *lo;           /* NULL: plain ball steps */
     char why[256];            /* reason of the last UNABLE */
+    void (*watch)(void *ctx, const slpi_ref_work *w);   /* slpi_ref_set_watch */
+    void *watch_ctx;
 };
 
 static const slpi_ref_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
@@ -346,6 +348,12 @@ done:
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
+void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx)
+{
+    s->watch = fn;
+    s->watch_ctx = ctx;
+}
+
 const char *slpi_ref_unable_reason(const slpi_ref *s)
 {
     return s->why;
@@ -377,7 +385,9 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         }
     char why[200] = "";
     slpi_ref_iterations_take();
+    slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
     for (long prec = s->p.prec; prec > 0; prec = next_prec(prec, s->p.prec_max)) {
+        slpi_ref_watch_prec(prec);
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
         if (s->sys.fault != NULL)
@@ -395,12 +405,14 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         info->prec = prec;
         info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {
+            slpi_ref_watch_end();
             _arb_vec_set(x, s->work, n);
             info->status = st;
             info->radius = slpi_ref_vec_radius(x, n);
             return st;
         }
     }
+    slpi_ref_watch_end();
     snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;
