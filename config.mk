@@ -12,4 +12,4 @@ DEB_PACKAGES = libflint-arb-dev libflint-dev libmpfr-dev libgmp-dev \
                liblapacke-dev libopenblas-dev librandom123-dev lcov gnuplot-nox \
                libjansson-dev pkg-config clang libopenmpi-dev openmpi-bin chromium \
                python3-numpy python3-cffi python3-pytest python3-clang \
-               python3-setuptools python3-pip python3-venv cmake jq
+               python3-setuptools python3-pip python3-venv cmake jq time

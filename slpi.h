@@ -469,6 +469,24 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err);
 void slpi_traj_free(slpi_traj *t);
 const char *slpi_traj_header(const slpi_traj *t, const char *key);
 int slpi_traj_column(const slpi_traj *t, const char *name);
+/* The same format read one row at a time, in memory independent of the file's length
+ * (slpi_traj_read is built on it): slpi_traj_open reads the version line, the header and
+ * the column line (slpi_traj_head: nrows counts the rows read so far, no row arrays;
+ * slpi_traj_header_line: the line of header entry i), slpi_traj_next the next row
+ * into the reader's storage, valid until the next call: 1, 0 at the end of the file,
+ * or -1 with err set (file:line, as slpi_traj_read). The file is read sequentially,
+ * never sought: a FIFO will do. */
+typedef struct slpi_traj_reader slpi_traj_reader;
+typedef struct {
+    long step;
+    const double *mid, *rad;   /* ncols + 1 each: t, then the columns (as slpi_traj) */
+} slpi_traj_row;
+int slpi_traj_open(slpi_traj_reader **r, const char *path, slpi_error *err);
+const slpi_traj *slpi_traj_head(const slpi_traj_reader *r);
+long slpi_traj_header_line(const slpi_traj_reader *r, int i);
+long slpi_traj_line(const slpi_traj_reader *r);
+int slpi_traj_next(slpi_traj_reader *r, slpi_traj_row *row, slpi_error *err);
+void slpi_traj_close(slpi_traj_reader *r);
 
 /* Safe output files (core/output.c documents the rules): a regular file is written
  * to a temporary file in its folder and renamed over PATH by commit (abort removes
@@ -501,6 +519,9 @@ int slpi_output_check_paths(int nout, const char *const *out, const char *const 
 /* Flush standard output; a write error (e.g. > /dev/full) is SLPI_EINPUT. */
 int slpi_output_close_stdout(slpi_error *err);
 
+/* A progress line (core/progress.c; the API follows the run driver). */
+typedef struct slpi_progress slpi_progress;
+
 /* ------------------------------------------------------------- run driver
  * One arithmetic path as seen by the driver (core/run.c); adapters for the fast and
  * ref paths are slpi_fast_path() (fast/path.c) and slpi_ref_path() (ref/path.c). */
@@ -526,6 +547,9 @@ typedef struct {
     /* optional (NULL: none): why the last step failed, in words ("" if not known); the
      * certified path's UNABLE reason (a model's domain error names its key and column) */
     const char *(*why)(void *ctx);
+    /* optional (NULL: none): show the work inside each step on the progress line pg
+     * (NULL: stop); the certified path's steps can take minutes (slpi_ref_set_watch) */
+    void (*watch)(void *ctx, slpi_progress *pg);
 } slpi_path_ops;
 
 typedef struct {
@@ -577,12 +601,15 @@ const slpi_path_ops *slpi_ref_path(void);
  * call accepts NULL, so a caller needs no test of its own. add/set may be called from
  * several threads. Progress never writes anything but standard error. */
 typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
-typedef struct slpi_progress slpi_progress;
 void slpi_progress_set_mode(slpi_progress_mode mode);
 slpi_progress *slpi_progress_begin(const char *what, long total);
 void slpi_progress_add(slpi_progress *pg, long n);     /* n more units done */
 void slpi_progress_set(slpi_progress *pg, long done);  /* done units in total */
 void slpi_progress_end(slpi_progress *pg);             /* erase the line, free */
+/* Movement inside the current unit (a long certified step): the line is redrawn with
+ * this text after it ("; in step 4: 120 iterations at 256 bits"), at most ten times a
+ * second; the text is formatted only when the line is redrawn. */
+void slpi_progress_within(slpi_progress *pg, const char *fmt, ...);
 
 /* ------------------------------------------------------------ fast path API */
 
@@ -660,6 +687,19 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
  * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
  * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
 int slpi_ref_set_lohner(slpi_ref *s, int on);
+/* Work inside one certified step, for a caller that shows progress within steps (a
+ * step can take minutes: TMK's dense chord matrix on su(N), Euler-Zeitlin at large N):
+ * fn(ctx, w) is called on the stepping thread at each precision the step tries, after
+ * each solver iteration (midpoint iteration or enclosure test) and each Jacobian column,
+ * with the step's work so far; fn NULL: no calls. `slpi run --ref` draws it on its
+ * progress line. */
+typedef struct {
+    long step;                 /* the step's index (steps attempted before it) */
+    long prec;                 /* the precision of the attempt, bits */
+    long iterations;           /* solver iterations in the step so far, every precision */
+    long columns;              /* Jacobian columns formed in the step so far */
+} slpi_ref_work;
+void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx);
 /* The problem's initial state (slpi_problem_initial_state) as slpi_problem_state_dim
  * balls: values exactly, coefficients mapped with the certified basis (balls containing
  * the exact state). Needs no fast path. */

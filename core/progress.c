@@ -3,9 +3,12 @@
  * always when forced (`--progress`); never with `--quiet`. The line is redrawn at most
  * ten times a second and erased at the end, so nothing of it is left in a log and no
  * output file or stream other than standard error is touched. Updates may come from
- * several threads (done counts are atomic; one thread draws at a time). */
+ * several threads (done counts are atomic; one thread draws at a time). Inside a long
+ * unit (a certified step of minutes), slpi_progress_within redraws the line with what
+ * moves inside it, so the line never stands still while work is done. */
 #include "slpi.h"
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 struct slpi_progress {
     char what[48];
+    char within[96];              /* slpi_progress_within's text, or "" */
     long total;
     double start;
     atomic_long done;
@@ -63,10 +67,18 @@ static void draw(slpi_progress *pg, long done, double now)
         else if (s < 7200) snprintf(left, sizeof left, ", %.1f min left", s / 60);
         else snprintf(left, sizeof left, ", %.1f h left", s / 3600);
     }
-    fprintf(stderr, "\r%s: %ld/%ld (%.0f%%), %.3g/s, %.0f s%s\033[K", pg->what, done, pg->total,
-            100.0 * (double)done / (double)pg->total, rate, el, left);
+    fprintf(stderr, "\r%s: %ld/%ld (%.0f%%), %.3g/s, %.0f s%s%s%s\033[K", pg->what, done, pg->total,
+            100.0 * (double)done / (double)pg->total, rate, el, left, pg->within[0] ? "; " : "", pg->within);
     fflush(stderr);
     pg->drawn = 1;
+}
+
+/* The drawing turn when a redraw is due (then 1: the caller draws and clears the flag). */
+static int draw_turn(slpi_progress *pg, long long t)
+{
+    if (t < atomic_load(&pg->next_draw_ns) || atomic_flag_test_and_set(&pg->drawing)) return 0;
+    atomic_store(&pg->next_draw_ns, t + 100000000LL);
+    return 1;
 }
 
 void slpi_progress_add(slpi_progress *pg, long n)
@@ -74,9 +86,22 @@ void slpi_progress_add(slpi_progress *pg, long n)
     if (!pg) return;
     long done = atomic_fetch_add(&pg->done, n) + n;
     long long t = now_ns();
-    if (t < atomic_load(&pg->next_draw_ns) || atomic_flag_test_and_set(&pg->drawing)) return;
-    atomic_store(&pg->next_draw_ns, t + 100000000LL);
+    if (!draw_turn(pg, t)) return;
+    pg->within[0] = '\0';   /* a unit is done: what was inside it is over */
     draw(pg, done, (double)t * 1e-9);
+    atomic_flag_clear(&pg->drawing);
+}
+
+void slpi_progress_within(slpi_progress *pg, const char *fmt, ...)
+{
+    if (!pg) return;
+    long long t = now_ns();
+    if (!draw_turn(pg, t)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pg->within, sizeof pg->within, fmt, ap);
+    va_end(ap);
+    draw(pg, atomic_load(&pg->done), (double)t * 1e-9);
     atomic_flag_clear(&pg->drawing);
 }
 

@@ -323,6 +323,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     char what[48];
     snprintf(what, sizeof what, "run (%s path), steps", ops->name);
     slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
+    if (ops->watch && pg) ops->watch(ctx, pg);
     for (long n = first; n < p->steps; n++) {
         if ((rc = slpi_noise_source_step(noise, n, dW, err)) != SLPI_OK) break;
         slpi_step_info info = { 0 };
@@ -360,6 +361,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         }
         slpi_progress_set(pg, n + 1 - first);
     }
+    if (ops->watch && pg) ops->watch(ctx, NULL);
     slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_noise_source_clipped(noise);

@@ -8,7 +8,8 @@
  *   0<TAB>0<TAB>value...                 one line per written step
  * Values are doubles written so they round-trip (%.17g, or %a with hex output) — or,
  * for the ref path, Arb balls "mid +/- rad" in decimal that arb_set_str reads back.
- * A file that ends in the middle of a line (a killed run) is reported as truncated.
+ * A file that ends in the middle of a line (a killed run) is reported as truncated, and
+ * a '#' line after the column line as an error (the header ends there).
  * The reader validates the version line, header syntax, column count, every numeric
  * field (no NaN in any column: a failed step is never written), and reports
  * file:line: problem. */
@@ -118,122 +119,210 @@ static int out_of_memory(const char *path, long lineno, slpi_error *err)
                           "than the memory this process may use)", path, lineno);
 }
 
-int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
+/* The reader: one line, its cells and one row at a time; what it keeps besides the
+ * header does not grow with the file. */
+struct slpi_traj_reader {
+    FILE *f;
+    const char *path;
+    slpi_traj head;            /* header and columns; nrows counts the rows read */
+    long *head_line;           /* line of each header entry */
+    long lineno, prev_step;
+    char *line, **cells;
+    size_t cap;
+    int cells_cap;
+    double *mid, *rad;         /* the current row: ncols + 1 each */
+};
+
+/* The next line without its newline (CRLF too) and split into cells when it is not a
+ * '#' line: 1, 0 at the end of the file, -1 with err set. *n gets the cell count
+ * (0 for a '#' line, whose text is r->line). */
+static int next_line(slpi_traj_reader *r, int *n, slpi_error *err)
 {
-    memset(t, 0, sizeof *t);
-    FILE *f = slpi_input_open(path, err);
-    if (!f) return SLPI_EINPUT;
-    size_t cap = 0;
-    char *line = NULL;
     ssize_t len;
-    long lineno = 0, rows_cap = 0;
-    int rc = SLPI_OK, cells_cap = 0;
-    char **cells = NULL;
-    while ((errno = 0, len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (len == 0 || line[len - 1] != '\n') {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated line (file ends without a newline)",
-                                path, lineno);
-            break;
+    if ((errno = 0, len = getline(&r->line, &r->cap, r->f)) < 0) {
+        if (errno == ENOMEM) return out_of_memory(r->path, r->lineno + 1, err), -1;
+        if (ferror(r->f)) return slpi_error_set(err, SLPI_EINPUT, "%s: read error", r->path), -1;
+        return 0;
+    }
+    r->lineno++;
+    char *line = r->line;
+    if (len == 0 || line[len - 1] != '\n')
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated line (file ends without a newline)", r->path,
+                              r->lineno), -1;
+    line[--len] = '\0';
+    if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF: a port's text mode */
+    if (slpi_parse_text_line(r->path, r->lineno, line, (size_t)len, err) != SLPI_OK) return -1;
+    *n = 0;
+    if (r->lineno == 1 || line[0] == '#') return 1;
+    /* split on tabs (as many cells as the line holds: su(64) rows have > 4096) */
+    char *save = NULL;
+    for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
+        if (*n == r->cells_cap) {
+            r->cells_cap = r->cells_cap ? 2 * r->cells_cap : 64;
+            if (grow(&r->cells, (size_t)r->cells_cap * sizeof *r->cells)) return out_of_memory(r->path, r->lineno, err), -1;
         }
-        line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF: a port's text mode */
-        if (slpi_parse_text_line(path, lineno, line, (size_t)len, err) != SLPI_OK) {
-            rc = SLPI_EINPUT;
-            break;
-        }
-        if (lineno == 1) {
-            if (strncmp(line, "# slpi-trajectory ", 18) != 0) {
-                rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path,
-                                    FORMAT_LINE);
-                break;
-            }
-            if (strcmp(line, FORMAT_LINE) != 0) {
-                rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: unsupported version '%s' (this slpi reads '%s')",
-                                    path, line + 2, FORMAT_LINE);
-                break;
-            }
+        r->cells[(*n)++] = c;
+    }
+    return 1;
+}
+
+void slpi_traj_close(slpi_traj_reader *r)
+{
+    if (!r) return;
+    if (r->f) fclose(r->f);
+    slpi_traj_free(&r->head);
+    free(r->head_line);
+    free(r->line);
+    free(r->cells);
+    free(r->mid);
+    free(r->rad);
+    free(r);
+}
+
+int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
+{
+    *out = NULL;
+    slpi_traj_reader *r = calloc(1, sizeof *r);
+    if (!r) return out_of_memory(path, 0, err);
+    r->path = path;
+    r->prev_step = -1;
+    if (!(r->f = slpi_input_open(path, err))) {
+        free(r);
+        return SLPI_EINPUT;
+    }
+    slpi_traj *t = &r->head;
+    int n, got;
+    while ((got = next_line(r, &n, err)) > 0) {
+        char *line = r->line;
+        if (r->lineno == 1) {
+            if (strncmp(line, "# slpi-trajectory ", 18) != 0)
+                got = slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path, FORMAT_LINE);
+            else if (strcmp(line, FORMAT_LINE) != 0)
+                got = slpi_error_set(err, SLPI_EINPUT, "%s:1: unsupported version '%s' (this slpi reads '%s')", path,
+                                     line + 2, FORMAT_LINE);
+            if (got != 1) break;
             continue;
         }
         if (line[0] == '#') {
             const char *s = line + 1;
             while (*s == ' ') s++;
-            if (push_header(t, s) != 0) {
-                rc = out_of_memory(path, lineno, err);
+            int had = t->nhead;
+            if (push_header(t, s) != 0 || (t->nhead > had && grow(&r->head_line, (size_t)t->nhead * sizeof(long)))) {
+                got = out_of_memory(path, r->lineno, err);
                 break;
             }
+            if (t->nhead > had) r->head_line[had] = r->lineno;
             continue;
         }
-        /* split on tabs (as many cells as the line holds: su(64) rows have > 4096) */
-        int n = 0;
-        char *save = NULL;
-        for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
-            if (n == cells_cap) {
-                cells_cap = cells_cap ? 2 * cells_cap : 64;
-                if (grow(&cells, (size_t)cells_cap * sizeof *cells)) {
-                    rc = out_of_memory(path, lineno, err);
-                    break;
-                }
-            }
-            cells[n++] = c;
-        }
-        if (rc != SLPI_OK) break;
-        if (t->ncols == 0 && t->col == NULL) {
-            if (n < 2 || strcmp(cells[0], "step") != 0 || strcmp(cells[1], "t") != 0) {
-                rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: expected the column line 'step<TAB>t<TAB>...'",
-                                    path, lineno);
-                break;
-            }
-            t->col = calloc((size_t)(n > 2 ? n - 2 : 1), sizeof(char *));
-            if (!t->col) {
-                rc = out_of_memory(path, lineno, err);
-                break;
-            }
-            t->ncols = n - 2;
-            for (int i = 2; i < n && rc == SLPI_OK; i++)
-                if (!(t->col[i - 2] = strdup(cells[i]))) rc = out_of_memory(path, lineno, err);
-            if (rc != SLPI_OK) break;
-            continue;
-        }
-        if (n != t->ncols + 2) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: %d columns, the header names %d", path, lineno, n,
-                                t->ncols + 2);
+        if (n < 2 || strcmp(r->cells[0], "step") != 0 || strcmp(r->cells[1], "t") != 0) {
+            got = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: expected the column line 'step<TAB>t<TAB>...'", path,
+                                 r->lineno);
             break;
         }
-        if (t->nrows == rows_cap) {
-            rows_cap = rows_cap ? 2 * rows_cap : 64;
-            if (grow(&t->step, (size_t)rows_cap * sizeof(long)) ||
-                grow(&t->mid, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double)) ||
-                grow(&t->rad, (size_t)rows_cap * (size_t)(t->ncols + 1) * sizeof(double))) {
-                rc = out_of_memory(path, lineno, err);
-                break;
-            }
-        }
-        long step;
-        if (slpi_parse_long("", cells[0], 0, LONG_MAX, &step, NULL) != SLPI_OK
-            || (t->nrows > 0 && step <= t->step[t->nrows - 1])) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step '%s' is not a non-negative integer above the previous one",
-                                path, lineno, cells[0]);
+        t->col = calloc((size_t)(n > 2 ? n - 2 : 1), sizeof(char *));
+        r->mid = calloc((size_t)n, sizeof(double));
+        r->rad = calloc((size_t)n, sizeof(double));
+        if (!t->col || !r->mid || !r->rad) {
+            got = out_of_memory(path, r->lineno, err);
             break;
         }
-        t->step[t->nrows] = step;
-        double *m = t->mid + (size_t)t->nrows * (size_t)(t->ncols + 1);
-        double *r = t->rad + (size_t)t->nrows * (size_t)(t->ncols + 1);
-        for (int i = 1; i < n && rc == SLPI_OK; i++)
-            if (parse_cell(cells[i], &m[i - 1], &r[i - 1]) != 0)
-                rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %d (%s): '%s' is not a finite number or ball",
-                                    path, lineno, i + 1, i == 1 ? "t" : t->col[i - 2], cells[i]);
-        if (rc != SLPI_OK) break;
-        t->nrows++;
+        t->ncols = n - 2;
+        for (int i = 2; i < n && got == 1; i++)
+            if (!(t->col[i - 2] = strdup(r->cells[i]))) got = out_of_memory(path, r->lineno, err);
+        break;
     }
-    if (rc == SLPI_OK && len < 0 && errno == ENOMEM) rc = out_of_memory(path, lineno + 1, err);
-    free(line);
-    free(cells);
-    if (rc == SLPI_OK && ferror(f)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
-    if (rc == SLPI_OK && lineno == 0) rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
-    if (rc == SLPI_OK && t->col == NULL)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no column line", path);
-    fclose(f);
-    if (rc != SLPI_OK) slpi_traj_free(t);
-    return rc;
+    if (got == 0)
+        got = slpi_error_set(err, SLPI_EINPUT, r->lineno == 0 ? "%s: empty file" : "%s: no column line", path);
+    if (got != 1) {
+        slpi_traj_close(r);
+        return SLPI_EINPUT;
+    }
+    *out = r;
+    return SLPI_OK;
+}
+
+const slpi_traj *slpi_traj_head(const slpi_traj_reader *r)
+{
+    return &r->head;
+}
+
+long slpi_traj_header_line(const slpi_traj_reader *r, int i)
+{
+    return i >= 0 && i < r->head.nhead ? r->head_line[i] : 0;
+}
+
+long slpi_traj_line(const slpi_traj_reader *r)
+{
+    return r->lineno;
+}
+
+int slpi_traj_next(slpi_traj_reader *r, slpi_traj_row *row, slpi_error *err)
+{
+    const slpi_traj *t = &r->head;
+    int n, got;
+    if ((got = next_line(r, &n, err)) <= 0) return got;
+    const char *path = r->path;
+    /* the header ends at the column line: a later key could not apply to the rows read
+     * before it, and a commented-out row would go unchecked */
+    if (r->line[0] == '#')
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: a '#' line among the rows (the header ends at the column "
+                              "line)", path, r->lineno), -1;
+    if (n != t->ncols + 2)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: %d columns, the header names %d", path, r->lineno, n,
+                              t->ncols + 2), -1;
+    long step;
+    if (slpi_parse_long("", r->cells[0], 0, LONG_MAX, &step, NULL) != SLPI_OK || step <= r->prev_step)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step '%s' is not a non-negative integer above the previous one",
+                              path, r->lineno, r->cells[0]), -1;
+    for (int i = 1; i < n; i++)
+        if (parse_cell(r->cells[i], &r->mid[i - 1], &r->rad[i - 1]) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %d (%s): '%s' is not a finite number or ball",
+                                  path, r->lineno, i + 1, i == 1 ? "t" : t->col[i - 2], r->cells[i]), -1;
+    r->prev_step = step;
+    r->head.nrows++;
+    row->step = step;
+    row->mid = r->mid;
+    row->rad = r->rad;
+    return 1;
+}
+
+int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
+{
+    memset(t, 0, sizeof *t);
+    slpi_traj_reader *r;
+    int rc = slpi_traj_open(&r, path, err);
+    if (rc != SLPI_OK) return rc;
+    size_t w = (size_t)r->head.ncols + 1;
+    long rows_cap = 0, nrows = 0;
+    slpi_traj_row row;
+    int got;
+    while ((got = slpi_traj_next(r, &row, err)) > 0) {
+        if (nrows == rows_cap) {
+            rows_cap = rows_cap ? 2 * rows_cap : 64;
+            if (grow(&t->step, (size_t)rows_cap * sizeof(long)) || grow(&t->mid, (size_t)rows_cap * w * sizeof(double)) ||
+                grow(&t->rad, (size_t)rows_cap * w * sizeof(double))) {
+                got = out_of_memory(path, slpi_traj_line(r), err);
+                break;
+            }
+        }
+        t->step[nrows] = row.step;
+        memcpy(t->mid + (size_t)nrows * w, row.mid, w * sizeof(double));
+        memcpy(t->rad + (size_t)nrows * w, row.rad, w * sizeof(double));
+        nrows++;
+    }
+    /* the header moves to t with the rows */
+    slpi_traj *h = &r->head;
+    t->nhead = h->nhead;
+    t->head_key = h->head_key;
+    t->head_val = h->head_val;
+    t->ncols = h->ncols;
+    t->col = h->col;
+    t->nrows = nrows;
+    memset(h, 0, sizeof *h);
+    slpi_traj_close(r);
+    if (got < 0) {
+        slpi_traj_free(t);
+        return SLPI_EINPUT;
+    }
+    return SLPI_OK;
 }

@@ -153,7 +153,7 @@ static const char *fast_why(void *ctx)
 
 static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why,
+    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why, NULL,
 };
 
 const slpi_path_ops *slpi_fast_path(void)

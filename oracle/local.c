@@ -15,7 +15,8 @@
  * its own certified path and noise source), and MPI ranks (cli/cmd-verify.c under
  * `make mpi`) over rows i = rank (mod nranks); the ranks' results are summed by the
  * combine callback, each row being computed by exactly one rank. The result of a row does
- * not depend on the thread or rank that computed it. */
+ * not depend on the thread or rank that computed it. The caller (oracle/verify.c) hands
+ * the rows over in windows, so memory does not grow with the file. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,23 +31,16 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
     return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
 }
 
-/* The certified state after the steps from row r-1 to row r of the port (or the
- * problem's x0 for row 0), compared with the port's row r. */
-static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_port *port, long r, arb_ptr x,
-                      double *f, double *dW, double *out)
+/* The certified state after the steps from the row's start to its step, compared
+ * with the port's state there. */
+static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_port *port,
+                      const slpi_oracle_local_row *lr, arb_ptr x, double *dW, double *out)
 {
-    const slpi_traj *t = port->t;
-    size_t w = (size_t)(t->ncols + 1);
-    long to = t->step[r], from = r > 0 ? t->step[r - 1] : to;
-    const double *prev = r > 0 ? t->mid + (size_t)(r - 1) * w : NULL, *row = t->mid + (size_t)r * w;
-    for (int i = 0; i < port->dim; i++) {
-        arb_set_d(x + i, prev ? prev[1 + port->col[i]] : port->x0[i]);
-        f[i] = row[1 + port->col[i]];
-    }
+    for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
-    if (port->max_steps >= 0 && to - from > port->max_steps) st = SLPI_STEP_INVALID;
-    for (long n = from; n < to && !slpi_step_failed(st); n++) {
+    if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
+    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++) {
         slpi_step_info info = { 0 };
         if (slpi_noise_source_step(src, n, dW, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
         else st = slpi_ref_step(s, x, dW, &info);
@@ -58,59 +52,52 @@ static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_por
         return;
     }
     slpi_score sc;
-    slpi_score_vector(f, x, port->dim, slpi_oracle_local_unit(to - from, port->dim, port->u), 0.0, &sc);
+    slpi_score_vector(lr->state, x, port->dim, slpi_oracle_local_unit(lr->to - lr->from, port->dim, port->u), 0.0, &sc);
     out[0] = sc.lo;
     out[1] = sc.hi;
     out[2] = sc.max_ulps;
     out[3] = 1.0 + (double)slpi_score_verdict(&sc, port->budget);
 }
 
-int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows, slpi_oracle_local_row *res,
-                      slpi_error *err)
+int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows, long nrows, long first,
+                      slpi_progress *pg, slpi_error *err)
 {
     const slpi_problem *p = port->p;
-    int threads = 1;
-    if (slpi_threads_resolve(port->threads, "verify --local", &threads, err) != SLPI_OK) return SLPI_EINPUT;
     double *buf = calloc((size_t)nrows * ROW_FIELDS + 1, sizeof *buf);
     if (!buf) return slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", nrows);
     int rc = SLPI_OK;
-    long mine = 0;   /* this rank's rows (progress on rank 0 only) */
-    for (long i = 0; i < nrows; i++) mine += i % port->nranks == port->rank;
-    slpi_progress *pg = port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(port->threads)
     {
         slpi_ref *s = NULL;
         slpi_noise_source *src = NULL;
         slpi_error e = { 0, "" };
         int ok = slpi_ref_create(&s, p, &e) == SLPI_OK && slpi_noise_source_open(&src, p, &e) == SLPI_OK;
         arb_ptr x = _arb_vec_init(port->dim);
-        double *f = malloc((size_t)(port->dim + slpi_problem_noise_count(p) + 1) * sizeof *f);
-        if (!ok || !f) {
+        double *dW = malloc((size_t)(slpi_problem_noise_count(p) + 1) * sizeof *dW);
+        if (!ok || !dW) {
 #pragma omp critical(slpi_oracle_local_err)
-            if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", f ? e.msg : "out of memory");
+            if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", dW ? e.msg : "out of memory");
         }
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
-            if (ok && f && i % port->nranks == port->rank) {
-                check_row(s, src, port, rows[i], x, f, f + port->dim, buf + i * ROW_FIELDS);
+            if (ok && dW && (first + i) % port->nranks == port->rank) {
+                check_row(s, src, port, rows + i, x, dW, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
-        free(f);
+        free(dW);
         _arb_vec_clear(x, port->dim);
         if (src) slpi_noise_source_close(src);
         slpi_ref_free(s);
     }
-    slpi_progress_end(pg);
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");
     for (long i = 0; rc == SLPI_OK && i < nrows; i++) {
         const double *b = buf + i * ROW_FIELDS;
-        res[i].row = rows[i];
-        res[i].lo = b[0];
-        res[i].hi = b[1];
-        res[i].ulps = b[2];
-        res[i].verdict = (slpi_verdict)((int)b[3] - 1);
-        res[i].status = (slpi_step_status)(int)b[4];
+        rows[i].lo = b[0];
+        rows[i].hi = b[1];
+        rows[i].ulps = b[2];
+        rows[i].verdict = (slpi_verdict)((int)b[3] - 1);
+        rows[i].status = (slpi_step_status)(int)b[4];
     }
     free(buf);
     return rc;

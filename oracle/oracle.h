@@ -20,9 +20,12 @@ typedef int (*slpi_oracle_visit)(void *ctx, long step, arb_srcptr x, const slpi_
  * the number of steps certified. */
 int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
                          int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
-/* The same with the increments streamed from the problem's noise source (no
- * steps x M array: a long run costs memory independent of its length). */
-int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, const long *stops, int nstops,
+/* The steps to visit, one by one in increasing order: the next, or -1 when none is left. */
+typedef long (*slpi_oracle_next_stop)(void *ctx);
+/* The same with the increments streamed from the problem's noise source and the stops
+ * from next(ctx), called once before the walk and after each visit (no steps x M
+ * array, no array of stops: a long run costs memory independent of its length). */
+int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
 
 /* Certified invariants (no differences) of a state given as doubles, taken as exact. */
@@ -38,24 +41,26 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
 /* A port's trajectory as the verifier sees it: the problem, the state columns, the
  * stated budget (unit roundoff u, PASS at ratio <= budget), the work bound, and the
  * split of the rows over threads and MPI ranks (combine sums the ranks' buffers in
- * place; NULL: one rank). */
+ * place; NULL: one rank). The rows themselves are streamed (oracle/verify.c). */
 typedef struct {
     const slpi_problem *p;
-    const slpi_traj *t;
-    const int *col;            /* state coordinate i is column col[i] of t */
+    const int *col;            /* state coordinate i is column col[i] of the file */
     int dim;
     const double *x0;          /* the problem's initial state */
     double u, budget;
     long max_steps;            /* < 0: no bound on the steps certified per row */
-    int threads, rank, nranks;
+    int threads, rank, nranks; /* threads: resolved, >= 1 */
     int (*combine)(double *buf, size_t n, void *arg);
     void *combine_arg;
 } slpi_oracle_port;
 
-/* One locally checked row: certified bounds of |port - step(port's previous row)| /
- * (k u scale), ulps, verdict, and the certified walk's status (UNABLE: why). */
+/* One locally checked row: the port's state at step `to` and the state the certified
+ * steps start from (the port's previous row at step `from`, or x0 with from = to for
+ * row 0), then the certified bounds of |port - step(start)| / (k u scale), ulps,
+ * verdict, and the certified walk's status (UNABLE: why). */
 typedef struct {
-    long row;                  /* row index in the trajectory */
+    long from, to;
+    const double *start, *state;   /* dim doubles each */
     double lo, hi, ulps;
     slpi_verdict verdict;
     slpi_step_status status;
@@ -64,10 +69,11 @@ typedef struct {
 /* The error unit of a local row k steps after its predecessor: k m u, m = ceil(sqrt(dim)). */
 double slpi_oracle_local_unit(long steps, int dim, double u);
 
-/* Check the rows rows[0..nrows) locally (oracle/local.c); res[i] gets row rows[i]. A
- * row index r > 0 is checked from row r - 1, row 0 (step 0) against x0. */
-int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows, slpi_oracle_local_row *res,
-                      slpi_error *err);
+/* Check the rows rows[0..nrows) locally (oracle/local.c), a window of a longer list of
+ * which rows[0] is entry `first` (the MPI split: entry i is this rank's when i = rank
+ * mod nranks); pg (may be NULL) counts this rank's rows. */
+int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows, long nrows, long first,
+                      slpi_progress *pg, slpi_error *err);
 
 /* The provenance lines as key/value pairs (appended to *n, *key, *val). */
 void slpi_oracle_provenance(int *n, char ***key, char ***val);

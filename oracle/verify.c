@@ -14,7 +14,14 @@
  * port and of the exact discrete scheme (informative: a scheme that does not conserve
  * I drifts by design). A row PASSes when the certified ratio bounds are <= 30, FAILs
  * when their lower bound exceeds 30, and is UNABLE when the balls are too wide, when
- * the certified step is UNABLE, or beyond --max-steps: it is never PASS unchecked. */
+ * the certified step is UNABLE, or beyond --max-steps: it is never PASS unchecked.
+ *
+ * The file is streamed (core/trajectory.c's row reader), never held: one pass
+ * validates it (rows, steps, times, columns), then the global comparison walks it once
+ * row by row beside the certified trajectory, and the local one reads it once more in
+ * windows of LOCAL_WINDOW rows per thread. Memory is a window of rows, independent of
+ * the file's length; the file is read sequentially (a pass per comparison), never
+ * sought. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -24,74 +31,11 @@
 #include "core/noise.h"
 #include "oracle/oracle.h"
 
-/* Line numbers of the header keys, the column line and the rows (for file:line). */
-typedef struct {
-    int nkeys;
-    char **key;
-    long *key_line;
-    long column_line;
-    long *row_line;
-    long nrows;
-} line_map;
-
-/* 0, or -1 when an allocation failed (the caller names it: never a silent short map). */
-static int map_lines(const char *path, line_map *m)
-{
-    memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    long no = 0;
-    int bad = 0;
-    while (!bad && (errno = 0, getline(&line, &cap, f)) >= 0) {
-        no++;
-        if (line[0] == '#') {
-            const char *s = line + 1;
-            while (*s == ' ') s++;
-            const char *eq = strchr(s, '=');
-            if (!eq) continue;
-            char **k = realloc(m->key, (size_t)(m->nkeys + 1) * sizeof(char *));
-            if (k) m->key = k;
-            long *kl = k ? realloc(m->key_line, (size_t)(m->nkeys + 1) * sizeof(long)) : NULL;
-            if (kl) m->key_line = kl;
-            char *name = kl ? strndup(s, (size_t)(eq - s)) : NULL;
-            if (!name) bad = 1;
-            else {
-                m->key[m->nkeys] = name;
-                m->key_line[m->nkeys++] = no;
-            }
-        } else if (m->column_line == 0) {
-            m->column_line = no;
-        } else {
-            long *rl = realloc(m->row_line, (size_t)(m->nrows + 1) * sizeof(long));
-            if (!rl) bad = 1;
-            else {
-                m->row_line = rl;
-                m->row_line[m->nrows++] = no;
-            }
-        }
-    }
-    if (errno == ENOMEM) bad = 1;
-    free(line);
-    fclose(f);
-    return bad ? -1 : 0;
-}
-
-static void free_map(line_map *m)
-{
-    for (int i = 0; i < m->nkeys; i++) free(m->key[i]);
-    free(m->key);
-    free(m->key_line);
-    free(m->row_line);
-}
-
-static long key_line(const line_map *m, const char *key)
-{
-    for (int i = 0; i < m->nkeys; i++)
-        if (strcmp(m->key[i], key) == 0) return m->key_line[i];
-    return 0;
-}
+/* Rows per thread in a window of the local comparison: enough that the dynamic
+ * schedule balances rows of unequal cost (a thread idles at most about one row in
+ * eight at a window's end), few enough that a window of su(128) states (2 x 16383
+ * doubles a row) stays a few MB per thread. */
+#define LOCAL_WINDOW 8
 
 /* A file reference of the header (noise_file=, x0_file=) relative to the trajectory's
  * folder, as a port writes it next to its trajectory; absolute ones stay. */
@@ -104,9 +48,10 @@ static void header_file_ref(const char *traj, const char *val, char *out, size_t
 
 /* The problem of the header: a golden case's (case=NAME, from golden_dir), then every
  * other key except provenance and arith on top. */
-static int header_problem(const char *path, const slpi_traj *t, const line_map *m, const char *noise_file,
+static int header_problem(const char *path, const slpi_traj_reader *r, const char *noise_file,
                           const char *golden_dir, slpi_problem *p, slpi_error *err)
 {
+    const slpi_traj *t = slpi_traj_head(r);
     int nprov = 0, rc = SLPI_OK, have_case = 0;
     char **pk = NULL, **pv = NULL;
     slpi_oracle_provenance(&nprov, &pk, &pv);
@@ -120,7 +65,7 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
         for (int j = 0; j < nprov && !skip; j++) skip = strcmp(t->head_key[i], pk[j]) == 0;
         if (skip) continue;
         char at[SLPI_PATH_MAX + 32];
-        snprintf(at, sizeof at, "%s:%ld", path, key_line(m, t->head_key[i]));
+        snprintf(at, sizeof at, "%s:%ld", path, slpi_traj_header_line(r, i));
         if (strcmp(t->head_key[i], "case") == 0) {
             char file[200], gpath[SLPI_PATH_MAX + 200];
             slpi_golden g;
@@ -161,16 +106,116 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
     return rc;
 }
 
+/* What the validation pass learned of the file: its problem, where the state
+ * columns are, its rows' count and steps, and how many rows the local comparison may
+ * visit (local_wanted). */
+typedef struct {
+    const char *path;
+    slpi_problem p;
+    int dim, *col;             /* state coordinate i is column col[i] */
+    long nrows, first_step, last_step, ncand;
+} input;
+
+/* Row `index` (at step `step`) is one the local comparison visits: it has a
+ * predecessor (or is row 0 at step 0) and its step lies in the --rows range. */
+static int local_wanted(const slpi_verify_opts *o, long index, long step)
+{
+    if (index == 0 && step != 0) return 0;
+    return !((o->row_first >= 0 && step < o->row_first) || (o->row_last >= 0 && step > o->row_last));
+}
+
+/* The validation pass: the header's problem, the state columns, and every row (a step
+ * within the header's steps, t on the grid, doubles in the state columns), with the
+ * last row at the header's steps. A malformed line anywhere is reported first (the
+ * reader's file:line), then the header, the columns, the rows in order, the end. */
+static int scan(input *in, const slpi_verify_opts *o, slpi_error *err)
+{
+    const char *path = in->path;
+    slpi_traj_reader *r;
+    int rc = slpi_traj_open(&r, path, err);
+    if (rc != SLPI_OK) return rc;
+    const slpi_traj *t = slpi_traj_head(r);
+    long column_line = slpi_traj_line(r), last_line = 0;
+    slpi_error herr = { 0, "" }, rerr = { 0, "" };
+    int hrc = header_problem(path, r, o->noise_file, o->golden_dir, &in->p, &herr), rrc = SLPI_OK;
+    in->dim = hrc == SLPI_OK ? slpi_problem_state_dim(&in->p) : 0;
+    in->col = calloc((size_t)in->dim + 1, sizeof(int));
+    if (!in->col && hrc == SLPI_OK) hrc = slpi_error_set(&herr, SLPI_EINPUT, "verify: out of memory");
+    char name[64];
+    for (int i = 0; hrc == SLPI_OK && i < in->dim; i++) {
+        slpi_problem_state_name(&in->p, i, name, sizeof name);
+        if ((in->col[i] = slpi_traj_column(t, name)) < 0)
+            hrc = slpi_error_set(&herr, SLPI_EINPUT, "%s:%ld: no column '%s' (state coordinate %d of %s)", path,
+                                 column_line, name, i + 1, slpi_system_name(in->p.system));
+    }
+    const slpi_problem *p = &in->p;
+    slpi_traj_row row;
+    int got;
+    while ((got = slpi_traj_next(r, &row, err)) > 0) {
+        long line = slpi_traj_line(r), index = in->nrows++;
+        if (index == 0) in->first_step = row.step;
+        in->last_step = row.step;
+        last_line = line;
+        in->ncand += local_wanted(o, index, row.step);
+        if (hrc != SLPI_OK || rrc != SLPI_OK) continue;
+        double tr = row.mid[0], te = (double)row.step * p->h;
+        if (row.step > p->steps)
+            rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: step %ld beyond the header's steps=%ld", path, line,
+                                 row.step, p->steps);
+        /* t may have been accumulated (t += h): allow its rounding, 4 n u, beyond 1e-12 */
+        else if (fabs(tr - te) > (1e-12 + 4.0 * (double)row.step * 0x1p-53) * fmax(1.0, fabs(te)))
+            rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: t = %.17g but step %ld of h = %.17g is at %.17g", path,
+                                 line, tr, row.step, p->h, te);
+        for (int i = 0; rrc == SLPI_OK && i < in->dim; i++)
+            if (row.rad[1 + in->col[i]] != 0)
+                rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: column %s holds a ball: verify reads doubles", path,
+                                     line, t->col[in->col[i]]);
+    }
+    slpi_traj_close(r);
+    if (got < 0) return SLPI_EINPUT;
+    if (hrc != SLPI_OK) return *err = herr, hrc;
+    if (in->nrows == 0) return slpi_error_set(err, SLPI_EINPUT, "%s: no rows", path);
+    if (rrc != SLPI_OK) return *err = rerr, rrc;
+    /* a file that stops short of its header's steps is truncated, or its header is wrong
+     * (steps=1e11 over a few rows): either way it is not the run the header describes */
+    if (in->last_step < p->steps)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: the header says steps=%ld but the last row is step %ld: a truncated file, or "
+                              "set steps=%ld", path, last_line, p->steps, in->last_step, in->last_step);
+    return SLPI_OK;
+}
+
+/* The global comparison's walker: the reader, the row it has read ahead (the next
+ * stop) and the running result. */
 typedef struct {
     const slpi_oracle_port *port;
+    slpi_traj_reader *in;
+    slpi_traj_row cur;
+    int have;                  /* cur holds a row not yet scored */
+    long last;                 /* the last step certified (the last row's, or --max-steps) */
+    slpi_error *err;
     slpi_ref *s;               /* invariants of the port's states */
     slpi_ref_diag dp, d0;      /* of the port's row, of x0 */
     double *f;
-    long row;                  /* next row */
     FILE *table;               /* the per-row table, or NULL */
     slpi_verify_result *res;
     slpi_progress *pg;         /* steps of the certified trajectory walked */
 } verifier;
+
+/* Read the next row ahead: SLPI_OK (have says whether there was one) or an input error
+ * (a file that changed since the validation pass). */
+static int read_ahead(verifier *v)
+{
+    int got = slpi_traj_next(v->in, &v->cur, v->err);
+    v->have = got > 0;
+    return got < 0 ? SLPI_EINPUT : SLPI_OK;
+}
+
+static long next_stop(void *ctx)
+{
+    const verifier *v = ctx;
+    return v->have && v->cur.step <= v->last ? v->cur.step : -1;
+}
 
 static void row_line(verifier *v, long step, double t, const slpi_score *st, const slpi_score *in, double port_drift,
                      double exact_drift, slpi_verdict verdict, const char *why)
@@ -197,10 +242,9 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
 {
     verifier *v = ctx;
     const slpi_oracle_port *port = v->port;
-    const slpi_traj *t = port->t;
     (void)info;
     slpi_progress_set(v->pg, step);
-    const double *row = t->mid + (size_t)v->row * (size_t)(t->ncols + 1);
+    const double *row = v->cur.mid;
     for (int i = 0; i < port->dim; i++) v->f[i] = row[1 + port->col[i]];
     slpi_score st, in;
     double unit = slpi_score_unit(step, port->u);
@@ -231,45 +275,7 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
         slpi_score_merge(&r->inv, &in);
         r->last_certified_step = step;
     }
-    v->row++;
-    return SLPI_OK;
-}
-
-static int check_rows(const char *path, const slpi_traj *t, const line_map *m, const slpi_problem *p, int dim, int *col,
-                      slpi_error *err)
-{
-    char name[64];
-    for (int i = 0; i < dim; i++) {
-        slpi_problem_state_name(p, i, name, sizeof name);
-        if ((col[i] = slpi_traj_column(t, name)) < 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: no column '%s' (state coordinate %d of %s)", path,
-                                  m->column_line, name, i + 1, slpi_system_name(p->system));
-    }
-    if (t->nrows == 0) return slpi_error_set(err, SLPI_EINPUT, "%s: no rows", path);
-    for (long r = 0; r < t->nrows; r++) {
-        long line = r < m->nrows ? m->row_line[r] : 0;
-        double tr = t->mid[(size_t)r * (size_t)(t->ncols + 1)], te = (double)t->step[r] * p->h;
-        if (t->step[r] > p->steps)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step %ld beyond the header's steps=%ld", path, line,
-                                  t->step[r], p->steps);
-        /* t may have been accumulated (t += h): allow its rounding, 4 n u, beyond 1e-12 */
-        if (fabs(tr - te) > (1e-12 + 4.0 * (double)t->step[r] * 0x1p-53) * fmax(1.0, fabs(te)))
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: t = %.17g but step %ld of h = %.17g is at %.17g", path,
-                                  line, tr, t->step[r], p->h, te);
-        for (int i = 0; i < dim; i++)
-            if (t->rad[(size_t)r * (size_t)(t->ncols + 1) + 1 + col[i]] != 0)
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %s holds a ball: verify reads doubles", path,
-                                      line, t->col[col[i]]);
-    }
-    /* a file that stops short of its header's steps is truncated, or its header is wrong
-     * (steps=1e11 over a few rows): either way it is not the run the header describes */
-    long last = t->step[t->nrows - 1];
-    if (last < p->steps)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "%s:%ld: the header says steps=%ld but the last row is step %ld: a truncated file, or "
-                              "set steps=%ld", path, t->nrows <= m->nrows ? m->row_line[t->nrows - 1] : 0L, p->steps,
-                              last, last);
-    return SLPI_OK;
+    return read_ahead(v);
 }
 
 /* A noise file the problem truncates but that was written untruncated (`slpi noise`
@@ -328,92 +334,167 @@ static int cmp_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The rows the local check visits: every row with a predecessor (and row 0 at step 0)
- * whose step lies in the --rows range, or a sample of o->sample of them drawn without
- * replacement by splitmix64 from o->sample_seed (partial Fisher-Yates), ascending. */
-static long local_rows(const slpi_traj *t, const slpi_verify_opts *o, long **out)
+/* A permutation of 0..n-1 held sparsely: only the entries a swap moved (open
+ * addressing; an absent key maps to itself). */
+typedef struct {
+    long *key, *val;
+    size_t mask;
+} sparse_perm;
+
+static long *perm_slot(sparse_perm *m, long k)
 {
-    long *r = malloc((size_t)(t->nrows + 1) * sizeof *r), n = 0;
-    if (!r) return -1;
-    for (long i = 0; i < t->nrows; i++) {
-        if (i == 0 && t->step[0] != 0) continue;
-        if ((o->row_first >= 0 && t->step[i] < o->row_first) || (o->row_last >= 0 && t->step[i] > o->row_last)) continue;
-        r[n++] = i;
+    size_t i = (size_t)k * 0x9e3779b97f4a7c15u & m->mask;
+    while (m->key[i] >= 0 && m->key[i] != k) i = (i + 1) & m->mask;
+    if (m->key[i] < 0) {
+        m->key[i] = k;
+        m->val[i] = k;
     }
-    if (o->sample > 0 && o->sample < n) {
-        uint64_t state = o->sample_seed;
-        for (long i = 0; i < o->sample; i++) {
-            long j = i + (long)(splitmix64(&state) % (uint64_t)(n - i));
-            long tmp = r[i];
-            r[i] = r[j];
-            r[j] = tmp;
-        }
-        n = o->sample;
-        qsort(r, (size_t)n, sizeof *r, cmp_long);
-    }
-    *out = r;
-    return n;
+    return m->val + i;
 }
 
-static void run_local(const slpi_oracle_port *port, const slpi_verify_opts *o, FILE *table, slpi_verify_result *res,
-                      slpi_error *err, int *rc)
+/* The ordinals (among the n rows local_wanted admits) that --sample K keeps: the first
+ * K entries of a partial Fisher-Yates shuffle of 0..n-1 drawn by splitmix64 from the
+ * seed, ascending. The shuffle touches at most 2K entries, held sparsely: memory O(K),
+ * not O(n). NULL when out of memory. */
+static long *sample_ordinals(long n, long k, uint64_t seed)
 {
-    const slpi_traj *t = port->t;
-    long *rows = NULL, n = local_rows(t, o, &rows);
-    slpi_oracle_local_row *lr = n >= 0 ? calloc((size_t)n + 1, sizeof *lr) : NULL;
-    if (!lr) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", t->nrows);
-        free(rows);
-        return;
+    sparse_perm m;
+    size_t cap = 4;
+    while (cap < 4 * (size_t)k) cap *= 2;
+    m.mask = cap - 1;
+    m.key = malloc(cap * sizeof(long));
+    m.val = malloc(cap * sizeof(long));
+    long *out = malloc((size_t)k * sizeof(long));
+    if (m.key && m.val && out) {
+        memset(m.key, 0xff, cap * sizeof(long));   /* -1: empty */
+        uint64_t state = seed;
+        for (long i = 0; i < k; i++) {
+            long j = i + (long)(splitmix64(&state) % (uint64_t)(n - i));
+            long *vi = perm_slot(&m, i), *vj = perm_slot(&m, j), tmp = *vi;
+            *vi = *vj;
+            *vj = tmp;
+            out[i] = *vi;
+        }
+        qsort(out, (size_t)k, sizeof *out, cmp_long);
+    } else {
+        free(out);
+        out = NULL;
     }
-    *rc = slpi_oracle_local(port, rows, n, lr, err);
-    if (table && *rc == SLPI_OK)
+    free(m.key);
+    free(m.val);
+    return out;
+}
+
+/* Score a window of local rows and fold them into the result, in order. */
+static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, long nw, long first,
+                        slpi_progress *pg, FILE *table, int *header, slpi_verify_local *L, slpi_error *err)
+{
+    int rc = slpi_oracle_local(port, w, nw, first, pg, err);
+    if (rc != SLPI_OK) return rc;
+    if (table && !*header)
         fprintf(table, "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %s\n",
                 "step", "from", "local lo", "local hi", "ulps", "verdict");
-    slpi_verify_local *L = &res->local;
-    for (long i = 0; *rc == SLPI_OK && i < n; i++) {
-        long r = lr[i].row, step = t->step[r], from = r > 0 ? t->step[r - 1] : step;
+    *header = 1;
+    for (long i = 0; i < nw; i++) {
+        const slpi_oracle_local_row *lr = w + i;
         L->rows++;
-        if (lr[i].verdict == SLPI_VERDICT_PASS) L->rows_pass++;
-        else if (lr[i].verdict == SLPI_VERDICT_FAIL) L->rows_fail++;
+        if (lr->verdict == SLPI_VERDICT_PASS) L->rows_pass++;
+        else if (lr->verdict == SLPI_VERDICT_FAIL) L->rows_fail++;
         else L->rows_unable++;
-        if (lr[i].verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = step;
-        L->verdict = slpi_verdict_worse(L->verdict, lr[i].verdict);
-        int certified = !slpi_step_failed(lr[i].status);
+        if (lr->verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = lr->to;
+        L->verdict = slpi_verdict_worse(L->verdict, lr->verdict);
+        int certified = !slpi_step_failed(lr->status);
         if (certified) {
-            slpi_score sc = { lr[i].lo, lr[i].hi, lr[i].ulps, 0, 1 };
+            slpi_score sc = { lr->lo, lr->hi, lr->ulps, 0, 1 };
             slpi_score_merge(&L->state, &sc);
         }
         if (!table) continue;
         if (certified) {
             char ulps[32] = "-";
-            if (lr[i].ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", lr[i].ulps);
-            fprintf(table, "%8ld %8ld %10.3g %10.3g %8s  %s\n", step, from, lr[i].lo, lr[i].hi, ulps,
-                    slpi_verdict_name(lr[i].verdict));
+            if (lr->ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", lr->ulps);
+            fprintf(table, "%8ld %8ld %10.3g %10.3g %8s  %s\n", lr->to, lr->from, lr->lo, lr->hi, ulps,
+                    slpi_verdict_name(lr->verdict));
         } else {
-            fprintf(table, "%8ld %8ld %10s %10s %8s  UNABLE (%s)\n", step, from, "-", "-", "-",
-                    lr[i].status == SLPI_STEP_INVALID ? "more steps than --max-steps" : "the certified step is UNABLE");
+            fprintf(table, "%8ld %8ld %10s %10s %8s  UNABLE (%s)\n", lr->to, lr->from, "-", "-", "-",
+                    lr->status == SLPI_STEP_INVALID ? "more steps than --max-steps" : "the certified step is UNABLE");
         }
     }
-    free(lr);
-    free(rows);
+    return SLPI_OK;
 }
 
-static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_result *res, slpi_error *err, int *rc)
+/* The local comparison, the file read once more in windows: each visited row with the
+ * state it starts from (the port's previous row, or x0 for row 0), LOCAL_WINDOW rows
+ * per thread at a time. */
+static void run_local(slpi_oracle_port *port, const input *in, const slpi_verify_opts *o, FILE *table,
+                      slpi_verify_result *res, slpi_error *err, int *rc)
 {
-    const slpi_traj *t = port->t;
+    int threads = 1;
+    if ((*rc = slpi_threads_resolve(o->threads, "verify --local", &threads, err)) != SLPI_OK) return;
+    port->threads = threads;
+    int dim = port->dim, header = 0;
+    long nsel = o->sample > 0 && o->sample < in->ncand ? o->sample : in->ncand;
+    long *sel = nsel < in->ncand ? sample_ordinals(in->ncand, nsel, o->sample_seed) : NULL;
+    long cap = (long)LOCAL_WINDOW * threads, nw = 0, done = 0, cand = 0, k = 0, index = 0, prev_step = 0;
+    slpi_oracle_local_row *w = calloc((size_t)cap, sizeof *w);
+    double *store = malloc(((size_t)2 * (size_t)cap + 1) * (size_t)dim * sizeof(double) + 1);
+    double *prev = store ? store + (size_t)2 * (size_t)cap * (size_t)dim : NULL;
+    slpi_traj_reader *r = NULL;
+    if (!w || !store || (nsel < in->ncand && !sel))
+        *rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", nsel);
+    if (*rc == SLPI_OK) *rc = slpi_traj_open(&r, in->path, err);
+    long mine = nsel / port->nranks + (port->rank < nsel % port->nranks);   /* this rank's rows (progress on rank 0 only) */
+    slpi_progress *pg = *rc == SLPI_OK && port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
+    slpi_traj_row row;
+    int got = 0;
+    while (*rc == SLPI_OK && (got = slpi_traj_next(r, &row, err)) > 0) {
+        if (local_wanted(o, index, row.step) && (!sel || (k < nsel && sel[k] == cand))) {
+            slpi_oracle_local_row *lr = w + nw;
+            double *start = store + (size_t)(2 * nw) * (size_t)dim, *state = start + dim;
+            memcpy(start, index > 0 ? prev : port->x0, (size_t)dim * sizeof(double));
+            for (int i = 0; i < dim; i++) state[i] = row.mid[1 + port->col[i]];
+            lr->from = index > 0 ? prev_step : row.step;
+            lr->to = row.step;
+            lr->start = start;
+            lr->state = state;
+            k++;
+            if (++nw == cap) {
+                *rc = local_window(port, w, nw, done, pg, table, &header, &res->local, err);
+                done += nw;
+                nw = 0;
+            }
+        }
+        cand += local_wanted(o, index, row.step);
+        for (int i = 0; i < dim; i++) prev[i] = row.mid[1 + port->col[i]];
+        prev_step = row.step;
+        index++;
+    }
+    if (*rc == SLPI_OK && got < 0) *rc = SLPI_EINPUT;
+    if (*rc == SLPI_OK && (nw > 0 || done == 0)) *rc = local_window(port, w, nw, done, pg, table, &header, &res->local, err);
+    slpi_progress_end(pg);
+    slpi_traj_close(r);
+    free(store);
+    free(w);
+    free(sel);
+}
+
+/* The global comparison: the certified trajectory from x0 walked beside the file,
+ * each row scored at its step. */
+static void run_global(const slpi_oracle_port *port, const input *in, FILE *table, slpi_verify_result *res,
+                       slpi_error *err, int *rc)
+{
     verifier v;
     memset(&v, 0, sizeof v);
-    long last = t->step[t->nrows - 1], done = 0;
-    if (port->max_steps >= 0 && last > port->max_steps) last = port->max_steps;
-    long *stops = malloc((size_t)t->nrows * sizeof *stops);
-    v.f = malloc((size_t)port->dim * sizeof(double));
-    if (!stops || !v.f) *rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory for %ld rows", t->nrows);
-    int nstops = 0;
-    for (long r = 0; stops && r < t->nrows && t->step[r] <= last; r++) stops[nstops++] = t->step[r];
+    long done = 0;
+    v.port = port;
+    v.err = err;
+    v.last = in->last_step;
+    if (port->max_steps >= 0 && v.last > port->max_steps) v.last = port->max_steps;
+    v.f = malloc((size_t)port->dim * sizeof(double) + 1);
+    if (!v.f) *rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (*rc == SLPI_OK) *rc = slpi_traj_open(&v.in, in->path, err);
+    if (*rc == SLPI_OK) *rc = read_ahead(&v);
     if (*rc == SLPI_OK) *rc = slpi_ref_create(&v.s, port->p, err);
     if (*rc == SLPI_OK) {
-        v.port = port;
         v.table = table;
         v.res = res;
         slpi_ref_diag_init(&v.dp);
@@ -422,8 +503,8 @@ static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_re
         if (table)
             fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
                     "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
-        v.pg = port->rank == 0 ? slpi_progress_begin("verify --global, steps", last) : NULL;
-        *rc = slpi_oracle_ref_walk_source(port->p, port->x0, stops, nstops, visit_row, &v, &done, err);
+        v.pg = port->rank == 0 ? slpi_progress_begin("verify --global, steps", v.last) : NULL;
+        *rc = slpi_oracle_ref_walk_source(port->p, port->x0, next_stop, visit_row, &v, &done, err);
         slpi_progress_end(v.pg);
         char why[600] = "not checked (--max-steps)";
         if (*rc == SLPI_ENUMERIC) {
@@ -431,21 +512,24 @@ static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_re
             snprintf(res->global_why, sizeof res->global_why, "%s", err->msg);
             *rc = SLPI_OK;
         }
-        for (long r = v.row; *rc == SLPI_OK && r < t->nrows; r++)
-            row_line(&v, t->step[r], t->mid[(size_t)r * (size_t)(t->ncols + 1)], NULL, NULL, 0, 0, SLPI_VERDICT_UNABLE, why);
+        /* the rows the walk did not reach: the one read ahead, and the rest */
+        while (*rc == SLPI_OK && v.have) {
+            row_line(&v, v.cur.step, v.cur.mid[0], NULL, NULL, 0, 0, SLPI_VERDICT_UNABLE, why);
+            *rc = read_ahead(&v);
+        }
         slpi_ref_diag_clear(&v.dp);
         slpi_ref_diag_clear(&v.d0);
     }
     slpi_ref_free(v.s);
+    slpi_traj_close(v.in);
     free(v.f);
-    free(stops);
 }
 
-static void write_summary(FILE *f, const char *path, const slpi_problem *p, const slpi_traj *t,
-                          const slpi_verify_opts *o, const slpi_verify_result *res)
+static void write_summary(FILE *f, const input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
-    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", path,
-            slpi_scheme_name(p->scheme), slpi_system_name(p->system), t->nrows, t->step[0], t->step[t->nrows - 1],
+    const slpi_problem *p = &in->p;
+    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
+            slpi_scheme_name(p->scheme), slpi_system_name(p->system), in->nrows, in->first_step, in->last_step,
             p->h, p->noise_file[0] ? "file " : "canonical", p->noise_file);
     fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
                "steps since the previous row (local)\n", res->u, slpi_verify_precision_name(res->u), res->budget);
@@ -493,40 +577,30 @@ int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, s
     res->sample_seed = o->sample_seed;
     if (!(o->u > 0 && o->u < 1) || !(o->budget > 0) || !isfinite(o->budget))
         return slpi_error_set(err, SLPI_EINPUT, "budget: u = %g must lie in (0, 1) and K = %g be positive", o->u, o->budget);
-    slpi_traj t;
-    int rc = slpi_traj_read(path, &t, err);
-    if (rc != SLPI_OK) return rc;
-    line_map m;
-    slpi_problem p;
-    if (map_lines(path, &m) != 0)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory mapping its lines (a file larger than the memory "
-                            "this process may use)", path);
-    else
-        rc = header_problem(path, &t, &m, o->noise_file, o->golden_dir, &p, err);
-    int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0;
-    int *col = calloc((size_t)dim + 1, sizeof(int));
+    input in;
+    memset(&in, 0, sizeof in);
+    in.path = path;
+    int rc = scan(&in, o, err);
+    int dim = in.dim;
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
-    if (!col || !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
-    if (rc == SLPI_OK) rc = check_rows(path, &t, &m, &p, dim, col, err);
-    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&p, x0, err);
-    if (rc == SLPI_OK) rc = note_noise_file(&p, res, err);
-    slpi_oracle_port port = { &p, &t, col, dim, x0, o->u, o->budget, o->max_steps, o->threads,
+    if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in.p, x0, err);
+    if (rc == SLPI_OK) rc = note_noise_file(&in.p, res, err);
+    slpi_oracle_port port = { &in.p, in.col, dim, x0, o->u, o->budget, o->max_steps, 1,
                               o->rank, o->nranks > 0 ? o->nranks : 1, o->combine, o->combine_arg };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
-        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(p.scheme), slpi_system_name(p.system),
-                t.nrows);
-    if (rc == SLPI_OK && o->global) run_global(&port, table, res, err, &rc);
-    if (rc == SLPI_OK && o->local) run_local(&port, o, table, res, err, &rc);
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in.p.scheme),
+                slpi_system_name(in.p.system), in.nrows);
+    if (rc == SLPI_OK && o->global) run_global(&port, &in, table, res, err, &rc);
+    if (rc == SLPI_OK && o->local) run_local(&port, &in, o, table, res, err, &rc);
     if (rc == SLPI_OK) {
         if (o->global) res->verdict = slpi_verdict_worse(res->verdict, res->global_verdict);
         if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
-        if (report) write_summary(report, path, &p, &t, o, res);
+        if (report) write_summary(report, &in, o, res);
     }
     free(x0);
-    free(col);
-    free_map(&m);
-    slpi_traj_free(&t);
+    free(in.col);
     return rc;
 }
 

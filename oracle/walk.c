@@ -48,9 +48,10 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
     _arb_vec_clear(b, dim);
 }
 
-/* The walk; the increments of step n are dW + n M, or from src when dW is NULL. */
+/* The walk; the increments of step n are dW + n M, or from src when dW is NULL; the
+ * steps to visit come from next(nctx). */
 static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_noise_source *src,
-                const long *stops, int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+                slpi_oracle_next_stop next, void *nctx, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     slpi_ref *s = NULL;
     *done = 0;
@@ -62,16 +63,15 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
     for (int i = 0; i < dim; i++) arb_set_d(x + i, x0[i]);
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
-    long last = nstops > 0 ? stops[nstops - 1] : 0;
-    int next = 0;
+    long stop = next(nctx);
     slpi_step_info info = { 0 };
     info.prec = p->prec;
-    while (next < nstops && stops[next] == 0 && rc == SLPI_OK) {
+    if (stop == 0) {
         slpi_ref_diagnostics(s, x, NULL, &d);
         rc = visit(ctx, 0, x, &d, &info);
-        next++;
+        stop = next(nctx);
     }
-    for (long n = 0; n < last && rc == SLPI_OK; n++) {
+    for (long n = 0; n < stop && rc == SLPI_OK; n++) {
         memset(&info, 0, sizeof info);
         if (src && (rc = slpi_noise_source_step(src, n, row, err)) != SLPI_OK) break;
         slpi_step_status st = slpi_ref_step(s, x, src ? row : dW + n * M, &info);
@@ -82,10 +82,10 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
             break;
         }
         *done = n + 1;
-        if (next < nstops && stops[next] == n + 1) {
+        if (stop == n + 1) {
             slpi_ref_diagnostics(s, x, NULL, &d);
             rc = visit(ctx, n + 1, x, &d, &info);
-            next++;
+            stop = next(nctx);
         }
     }
     slpi_ref_diag_clear(&d);
@@ -95,19 +95,32 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
     return rc;
 }
 
+/* The stops of an array, one by one. */
+typedef struct {
+    const long *stops;
+    int n, i;
+} stop_array;
+
+static long next_in_array(void *ctx)
+{
+    stop_array *a = ctx;
+    return a->i < a->n ? a->stops[a->i++] : -1;
+}
+
 int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
                          int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
-    return walk(p, x0, dW, NULL, stops, nstops, visit, ctx, done, err);
+    stop_array a = { stops, nstops, 0 };
+    return walk(p, x0, dW, NULL, next_in_array, &a, visit, ctx, done, err);
 }
 
-int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, const long *stops, int nstops,
+int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     slpi_noise_source *src = NULL;
     *done = 0;
     int rc = slpi_noise_source_open(&src, p, err);
-    if (rc == SLPI_OK) rc = walk(p, x0, NULL, src, stops, nstops, visit, ctx, done, err);
+    if (rc == SLPI_OK) rc = walk(p, x0, NULL, src, next, ctx, visit, ctx, done, err);
     slpi_noise_source_close(src);
     return rc;
 }

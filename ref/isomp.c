@@ -167,6 +167,7 @@ static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
         dG_apply(c, &d, col, w, prec);
         for (int i = 0; i < n; i++)
             arb_sub(arb_mat_entry(Jm, i, j), w + i, col + i, prec);
+        slpi_ref_watch_column();
     }
     _arb_vec_clear(w, n);
     _arb_vec_clear(col, n);
@@ -374,6 +375,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
             s->m_pack(s, col, T, prec);
             for (int i = 0; i < n; i++)
                 arb_set(arb_mat_entry(C, i, j), col + i);
+            slpi_ref_watch_column();
         }
         ok = arb_mat_inv(Ai, A, prec);
         if (ok) {

@@ -28,6 +28,53 @@
 
 static _Thread_local long solver_iterations;
 
+/* The watch of the step this thread runs (slpi_ref_set_watch), told of every unit of
+ * work as it is done. */
+static _Thread_local struct {
+    void (*fn)(void *ctx, const slpi_ref_work *w);
+    void *ctx;
+    slpi_ref_work w;
+} watch;
+
+static void watch_tell(void)
+{
+    if (watch.fn != NULL)
+        watch.fn(watch.ctx, &watch.w);
+}
+
+void slpi_ref_watch_begin(void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx, long step)
+{
+    watch.fn = fn;
+    watch.ctx = ctx;
+    memset(&watch.w, 0, sizeof watch.w);
+    watch.w.step = step;
+}
+
+void slpi_ref_watch_prec(long prec)
+{
+    watch.w.prec = prec;
+    watch_tell();
+}
+
+void slpi_ref_watch_column(void)
+{
+    watch.w.columns++;
+    watch_tell();
+}
+
+void slpi_ref_watch_end(void)
+{
+    watch.fn = NULL;
+}
+
+/* One solver iteration done. */
+static void iteration_done(void)
+{
+    solver_iterations++;
+    watch.w.iterations++;
+    watch_tell();
+}
+
 long slpi_ref_iterations_take(void)
 {
     long n = solver_iterations;
@@ -53,6 +100,7 @@ void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
         dF(ctx, col, Y, w, prec);
         for (int i = 0; i < n; i++)
             arb_set(arb_mat_entry(Jm, i, j), col + i);
+        slpi_ref_watch_column();
     }
     _arb_vec_clear(w, n);
     _arb_vec_clear(col, n);
@@ -124,7 +172,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
     if (!precond(Y, f, yt, 0, prec))
         goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
-        solver_iterations++;
+        iteration_done();
         f->F(f->ctx, Fv, yt, prec);
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
@@ -205,7 +253,7 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        solver_iterations++;
+        iteration_done();
         for (int i = 0; i < n; i++)
             inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
@@ -274,7 +322,7 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     for (;; lp = prec) {
         mag_inf(dprev);
         for (it = 0; it < maxit; it++) {
-            solver_iterations++;
+            iteration_done();
             if (g->Gmid != NULL)
                 g->Gmid(g->ctx, Gv, yt, lp);
             else
@@ -324,7 +372,7 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
     g->G(g->ctx, Gv, yt, prec);
     _arb_vec_sub(k, Gv, yt, n, prec);
     for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        solver_iterations++;
+        iteration_done();
         for (int i = 0; i < n; i++)
             inflate(Z + i, X + i, yt + i, k + i, prec);
         g->dG(g->ctx, k, X, Z, prec);

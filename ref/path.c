@@ -181,9 +181,22 @@ static int ref_state_load(void *ctx, int n, char *const *tokens)
     return ok ? SLPI_OK : SLPI_EINPUT;
 }
 
+/* The work inside a certified step, on the run's progress line. */
+static void ref_work(void *ctx, const slpi_ref_work *w)
+{
+    slpi_progress_within(ctx, "in step %ld: %ld iterations, %ld Jacobian columns at %ld bits", w->step, w->iterations,
+                         w->columns, w->prec);
+}
+
+static void ref_watch(void *ctx, slpi_progress *pg)
+{
+    ref_ctx *c = ctx;
+    slpi_ref_set_watch(c->s, pg ? ref_work : NULL, pg);
+}
+
 static const slpi_path_ops ref_ops = {
     "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why,
+    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why, ref_watch,
 };
 
 const slpi_path_ops *slpi_ref_path(void)

@@ -125,6 +125,12 @@ long slpi_ref_next_prec(long prec, long prec_max)
     return 2 * prec < prec_max ? 2 * prec : prec_max;
 }
 
+void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx)
+{
+    s->watch = fn;
+    s->watch_ctx = ctx;
+}
+
 const char *slpi_ref_unable_reason(const slpi_ref *s)
 {
     return s->why;
@@ -156,7 +162,9 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         }
     char why[200] = "";
     slpi_ref_iterations_take();
+    slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
     for (long prec = s->p.prec; prec > 0; prec = slpi_ref_next_prec(prec, s->p.prec_max)) {
+        slpi_ref_watch_prec(prec);
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
         if (s->sys.fault != NULL)
@@ -174,12 +182,14 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         info->prec = prec;
         info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {
+            slpi_ref_watch_end();
             _arb_vec_set(x, s->work, n);
             info->status = st;
             info->radius = slpi_ref_vec_radius(x, n);
             return st;
         }
     }
+    slpi_ref_watch_end();
     snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
              s->p.prec_max, why);
     info->radius = INFINITY;

@@ -263,6 +263,13 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
 /* The solvers' work on this thread since the last call (midpoint iterations plus
  * enclosure tests, every solve and precision included), and reset it to 0. */
 long slpi_ref_iterations_take(void);
+/* The watch of slpi_ref_set_watch for the step this thread runs (ref/krawczyk.c):
+ * begin (fn may be NULL), each precision tried, each Jacobian column (the solvers
+ * count their iterations themselves), end. */
+void slpi_ref_watch_begin(void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx, long step);
+void slpi_ref_watch_prec(long prec);
+void slpi_ref_watch_column(void);
+void slpi_ref_watch_end(void);
 /* Jacobian-free enclosure of the unique fixed point of a contraction G near `guess`
  * (Krawczyk with preconditioner I; ref/krawczyk.c):
  *   G(ctx, out, y, prec):      a ball enclosure of G over the ball vector y;
@@ -382,6 +389,8 @@ struct slpi_ref {
     arb_ptr work;             /* copy of the state for retries */
     slpi_ref_lohner_set *lo;  /* NULL: plain ball steps */
     char why[256];            /* reason of the last UNABLE */
+    void (*watch)(void *ctx, const slpi_ref_work *w);   /* slpi_ref_set_watch */
+    void *watch_ctx;
 };
 
 /* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */

@@ -89,7 +89,11 @@ readelf -d ensemble 2>/dev/null | grep -q 'NEEDED.*libslpi-tools' && note "examp
 readelf -d verify-run 2>/dev/null | grep -q 'NEEDED.*\[libslpi-tools.so.'"$major"'\]' || note "examples/verify-run does not need libslpi-tools.so.$major"
 cd "$OLDPWD" || exit 1
 if command -v cmake >/dev/null; then
-  cmake -S examples -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="${CC:-cc}" >"$tmp/cmake.log" 2>&1 &&
+  # CC may carry flags (`make asan`: CC="cc -fsanitize=address,undefined"): CMake takes
+  # the compiler and its flags apart
+  cc_word=$(printf '%s\n' "${CC:-cc}" | awk '{print $1}') cc_flags=$(printf '%s\n' "${CC:-cc}" | cut -s -d' ' -f2-)
+  cmake -S examples -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc_word" \
+    -DCMAKE_C_FLAGS="$cc_flags" -DCMAKE_EXE_LINKER_FLAGS="$cc_flags" >"$tmp/cmake.log" 2>&1 &&
     cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || note "examples with CMake: $(tail -8 "$tmp/cmake.log")"
   out=$(env -u LD_LIBRARY_PATH "$tmp/cmake/ensemble" 20 2>&1) || note "the CMake-built ensemble: $out"
   [ "$out" = "$(cd "$tmp/ex" && env -u LD_LIBRARY_PATH ./ensemble 20 2>&1)" ] || note "CMake and pkg-config builds differ: $out"

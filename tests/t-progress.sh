@@ -2,7 +2,8 @@
 # t-progress.sh — progress on standard error (core/progress.c) changes no output: a run
 # with --progress writes the same trajectory file and the same summary, byte for byte,
 # as one without; --progress draws "what: done/total" lines on stderr and erases them;
-# without it, and with stderr not a terminal, stderr stays empty; --quiet silences it.
+# without it, and with stderr not a terminal, stderr stays empty; --quiet silences it;
+# `run --ref` shows the work inside a certified step ("in step 0: ... iterations").
 # The same for the other long commands: converge, verify (global and local), golden
 # (check and --write), props and audit each draw their own progress line with
 # --progress, and their reports and output files are the same bytes without it.
@@ -28,6 +29,12 @@ cmp -s "$d/a.tsv" "$d/c.tsv" || note "trajectory differs with --quiet"
 # to standard output (no -o): the trajectory stream is identical too
 $slpi $run --progress -q > "$d/d.tsv" 2>/dev/null && $slpi $run -q > "$d/e.tsv" 2>/dev/null || note "run to stdout failed"
 cmp -s "$d/d.tsv" "$d/e.tsv" || note "trajectory on stdout differs with --progress"
+# inside a certified step: the line moves with the step's work (slpi_ref_set_watch),
+# drawn at once with --progress (the first draw is never delayed): "in step 0: ..."
+$slpi run --preset iso/rigid-body/trajectories --steps 3 --ref --progress -o "$d/r.tsv" > /dev/null 2> "$d/r.err" ||
+  note "run --ref --progress failed"
+tr '\r' '\n' < "$d/r.err" | grep -q "^run (ref path), steps: 0/3 (0%), .*; in step 0: [0-9]* iterations, [0-9]* Jacobian columns at 128 bits" ||
+  note "run --ref --progress: no work inside step 0 on the line: $(tr '\r' '\n' < "$d/r.err" | head -3)"
 # the other long commands: CMD... with --progress and without; stdout (timings taken out:
 # lines with "wall", "s elapsed" or a seconds column) and every file in $d/p and $d/n the
 # same; stderr with --progress holds WHAT's line

@@ -1,8 +1,9 @@
 /* t-trajectory.c — the trajectory TSV format: random rows written with %.17g and %a read
  * back bit for bit, the provenance and problem header read back, balls "mid +/- rad",
  * and malformed files (empty, wrong format, wrong version, no column line, extra or
- * missing column, NaN, garbage, truncated last line, decreasing step) each rejected
- * with file:line. */
+ * missing column, NaN, garbage, truncated last line, decreasing step, a '#' line among
+ * the rows) each rejected with file:line; the streaming reader (slpi_traj_open/next)
+ * gives the rows slpi_traj_read holds, with their lines and the header's. */
 #include <unistd.h>
 
 #include "slpi.h"
@@ -89,7 +90,39 @@ int main(void)
     bad("# slpi-trajectory 1\nstep\tt\tx\n1\t0\t1\n1\t0.1\t2\n", ":4: step '1'");
     bad("# slpi-trajectory 1\nstep\tt\tx\n-1\t0\t1\n", ":3: step '-1'");
     bad("# slpi-trajectory 1\n", "no column line");
+    bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\n# 1\t0.1\t2\n2\t0.2\t3\n", ":4: a '#' line among the rows");
     TEST_CHECK(slpi_traj_read("/nonexistent/x.tsv", &t, &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
+    /* the streaming reader, the same file two ways: row by row (slpi_traj_next) as
+     * slpi_traj_read holds it, each header entry's line, the column line, the end */
+    {
+        const char *text = "# slpi-trajectory 1\n# note without a key\n# a=1\n# b=x=y\nstep\tt\tx\ty\n"
+                           "0\t0\t1\t2 +/- 0.5\n3\t0.75\t-4\t0x1p-3\n7\t1.75\t5e300\t6\n";
+        const char *spath = test_temp_file(text);
+        slpi_traj whole;
+        TEST_CHECKF(slpi_traj_read(spath, &whole, &err) == SLPI_OK && whole.nrows == 3, "%s", err.msg);
+        slpi_traj_reader *r = NULL;
+        TEST_CHECKF(slpi_traj_open(&r, spath, &err) == SLPI_OK, "%s", err.msg);
+        if (r) {
+            const slpi_traj *h = slpi_traj_head(r);
+            TEST_CHECK(h->nhead == 2 && !strcmp(h->head_key[1], "b") && !strcmp(h->head_val[1], "x=y"));
+            TEST_CHECK(slpi_traj_header_line(r, 0) == 3 && slpi_traj_header_line(r, 1) == 4
+                       && slpi_traj_header_line(r, 2) == 0 && slpi_traj_line(r) == 5);
+            TEST_CHECK(h->ncols == 2 && !strcmp(h->col[1], "y") && h->nrows == 0);
+            slpi_traj_row row;
+            long n = 0;
+            int got;
+            while ((got = slpi_traj_next(r, &row, &err)) > 0 && n < whole.nrows) {
+                TEST_CHECK(row.step == whole.step[n] && slpi_traj_line(r) == 6 + n);
+                TEST_CHECK(memcmp(row.mid, whole.mid + 3 * n, 3 * sizeof(double)) == 0
+                           && memcmp(row.rad, whole.rad + 3 * n, 3 * sizeof(double)) == 0);
+                n++;
+            }
+            TEST_CHECKF(got == 0 && n == 3 && h->nrows == 3, "streamed %ld rows, end %d: %s", n, got, err.msg);
+            slpi_traj_close(r);
+        }
+        slpi_traj_free(&whole);
+        test_temp_remove(spath);
+    }
     /* wide rows (su(64) states have 4096 columns and more) are read whole */
     enum { WIDE = 5000 };
     char *wide = malloc(20 * WIDE + 64), *w = wide;
