@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "oracle/oracle.h"
 
 /* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status. */
@@ -32,8 +33,7 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
 
 /* The certified state after the steps from row r-1 to row r of the port (or the
  * problem's x0 for row 0), compared with the port's row r. */
-static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_port *port, long r, arb_ptr x,
-                      double *f, double *dW, double *out)
+static void check_row(slpi_steps *steps, const slpi_oracle_port *port, long r, arb_ptr x, double *f, double *out)
 {
     const slpi_traj *t = port->t;
     size_t w = (size_t)(t->ncols + 1);
@@ -46,11 +46,8 @@ static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_por
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
     if (port->max_steps >= 0 && to - from > port->max_steps) st = SLPI_STEP_INVALID;
-    for (long n = from; n < to && !slpi_step_failed(st); n++) {
-        slpi_step_info info = { 0 };
-        if (slpi_noise_source_step(src, n, dW, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
-        else st = slpi_ref_step(s, x, dW, &info);
-    }
+    for (long n = from; n < to && !slpi_step_failed(st); n++)
+        if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
     memset(out, 0, ROW_FIELDS * sizeof *out);
     out[4] = (double)st;
     if (slpi_step_failed(st)) {
@@ -80,11 +77,14 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
 #pragma omp parallel num_threads(threads)
     {
         slpi_ref *s = NULL;
-        slpi_noise_source *src = NULL;
         slpi_error e = { 0, "" };
-        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK && slpi_noise_source_open(&src, p, &e) == SLPI_OK;
         arb_ptr x = _arb_vec_init(port->dim);
-        double *f = malloc((size_t)(port->dim + slpi_problem_noise_count(p) + 1) * sizeof *f);
+        slpi_ref_at at = { NULL, x };
+        slpi_steps steps = { 0 };
+        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
+        at.r = s;
+        ok = ok && slpi_steps_open(&steps, p, slpi_ref_step_at, &at, 1, &e) == SLPI_OK;
+        double *f = malloc((size_t)port->dim * sizeof *f);
         if (!ok || !f) {
 #pragma omp critical(slpi_oracle_local_err)
             if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", f ? e.msg : "out of memory");
@@ -92,12 +92,12 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
             if (ok && f && i % port->nranks == port->rank) {
-                check_row(s, src, port, rows[i], x, f, f + port->dim, buf + i * ROW_FIELDS);
+                check_row(&steps, port, rows[i], x, f, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
         free(f);
         _arb_vec_clear(x, port->dim);
-        if (src) slpi_noise_source_close(src);
+        slpi_steps_close(&steps);
         slpi_ref_free(s);
     }
     slpi_progress_end(pg);
