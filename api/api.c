@@ -221,7 +221,7 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     slpi_error err = { 0 };
     *out = NULL;
     slpi_stepper *s = calloc(1, sizeof *s);
-    if (!s) return stepper_error(&err, SLPI_ENUMERIC, "out of memory");
+    if (!s) return stepper_error(&err, SLPI_EINPUT, "out of memory");
     int rc = finished(p, &s->q);
     if (rc != SLPI_OK) {
         free(s);
@@ -236,10 +236,10 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     s->x = calloc((size_t)s->dim, sizeof *s->x);
     s->x0 = calloc((size_t)s->dim, sizeof *s->x0);
     s->dW = calloc((size_t)s->M + 1, sizeof *s->dW);
-    if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW)) rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+    if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW)) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     if (rc == SLPI_OK && x0) {
         if (!(s->given = malloc((size_t)s->dim * sizeof *s->given)))
-            rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+            rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
         else {
             memcpy(s->given, x0, (size_t)s->dim * sizeof *s->given);
             rc = slpi_problem_check_state(&s->q, s->given, &err);
@@ -248,7 +248,7 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
         int given = slpi_problem_explicit_x0(&s->q, s->x0, &err);
         if (given < 0) rc = SLPI_EINPUT;
         else if (given && !(s->given = malloc((size_t)s->dim * sizeof *s->given)))
-            rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+            rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
         else if (given) memcpy(s->given, s->x0, (size_t)s->dim * sizeof *s->given);
     }
     if (rc == SLPI_OK && s->ref) {

@@ -275,7 +275,7 @@ int slpi_cli_noise(int argc, char **argv)
             }
         }
     }
-    int rc = blk && got >= 0 ? SLPI_OK : SLPI_ENUMERIC;
+    int rc = blk && got >= 0 ? SLPI_OK : SLPI_EINPUT;   /* out of memory: exit 2 (docs/conventions.md#errors) */
     free(blk);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi noise: out of memory\n");

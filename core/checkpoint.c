@@ -28,6 +28,20 @@
  * file:line. Files are written atomically (core/output.c: a temporary file in the same
  * folder, fsync, rename over PATH, fsync of the folder), so PATH always holds a whole
  * checkpoint (old or new).
+ *
+ * Batch checkpoints (resumable ensemble studies: `slpi converge --checkpoint`,
+ * reports/converge.c), format "slpi-converge-checkpoint" version 1, the same container:
+ *   # slpi-converge-checkpoint 1
+ *   study_lines N               then N lines "study KEY=VALUE": the study's parameters
+ *                               (the caller's text: for converge its kind, levels, paths,
+ *                               batches, row stride, ... and its problem, slpi_problem_write
+ *                               with prefix "problem.")
+ *   done K                      completed batches, then K lines, batch indices increasing
+ *   batch B V_1 ... V_S         the batch's row: S = stride %a doubles
+ *   end HEX16                   FNV-1a 64 of every byte before this line
+ * A resume must find the same study line for line (else "the checkpoint is of another
+ * study", naming the first line that differs); rows are stored as %a, so a resumed study
+ * computes from exactly the numbers it saved.
  */
 #include "core/checkpoint.h"
 
@@ -333,5 +347,103 @@ int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err)
     if (rc == SLPI_OK) rc = read_problem_and_state(&r, c);
     slpi_checkpoint_close(&r);
     if (rc != SLPI_OK) slpi_checkpoint_free(c);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ batch checkpoints */
+
+/* One "batch B V..." line into its row of rows; indices increase; row_check may refuse
+ * the row (the reason follows "batch row: "). */
+static int read_batch(slpi_checkpoint_reader *r, int nb, int stride, int prev, double *rows,
+                      const char *(*row_check)(void *, int, const double *), void *arg, int *bout)
+{
+    char *v = slpi_checkpoint_value(r, "batch"), *end;
+    if (!v) return SLPI_EINPUT;
+    long b = strtol(v, &end, 10);
+    if (end == v || *end != ' ' || b <= prev || b >= nb)
+        return slpi_checkpoint_fail(r, "batch index '%.20s': expected increasing indices below the batch count", v);
+    double *q = rows + (size_t)b * (size_t)stride;
+    for (int j = 0; j < stride; j++) {
+        char *t = end;
+        q[j] = strtod(t, &end);
+        if (end == t || (*end != ' ' && *end != '\0') || (*end == '\0') != (j + 1 == stride))
+            return slpi_checkpoint_fail(r, "batch row: expected %s %%a doubles", j + 1 < stride ? "more" : "exactly stride");
+    }
+    const char *why = row_check ? row_check(arg, (int)b, q) : NULL;
+    if (why) return slpi_checkpoint_fail(r, "batch row: %s", why);
+    *bout = (int)b;
+    return SLPI_OK;
+}
+
+int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows,
+                                  const unsigned char *done, int nb, int stride, slpi_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    int nl = 0, nd = 0;
+    for (const char *s = study; *s; s++) nl += *s == '\n';
+    for (int b = 0; b < nb; b++) nd += done[b];
+    fprintf(m, "# %s %d\nstudy_lines %d\n", SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, nl);
+    for (const char *s = study; *s;) {
+        size_t k = strcspn(s, "\n");
+        fprintf(m, "study %.*s\n", (int)k, s);
+        s += k + 1;
+    }
+    fprintf(m, "done %d\n", nd);
+    for (int b = 0; b < nb; b++) {
+        if (!done[b]) continue;
+        fprintf(m, "batch %d", b);
+        for (int j = 0; j < stride; j++) fprintf(m, " %a", rows[(size_t)b * (size_t)stride + (size_t)j]);
+        fputc('\n', m);
+    }
+    fclose(m);
+    int rc = slpi_checkpoint_write_text(path, text, len, err);
+    free(text);
+    return rc;
+}
+
+int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
+                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
+                                 void *arg, slpi_error *err)
+{
+    slpi_checkpoint_reader r;
+    int rc = slpi_checkpoint_open(&r, path, SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, err);
+    if (rc != SLPI_OK) return rc;
+    long nl = 0, nd = 0;
+    int mine = 0;
+    for (const char *s = study; *s; s++) mine += *s == '\n';
+    rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
+    const char *s = study;
+    for (long i = 0; i < nl && rc == SLPI_OK; i++) {
+        char *v = slpi_checkpoint_value(&r, "study");
+        size_t k = strcspn(s, "\n");
+        if (!v) {
+            rc = SLPI_EINPUT;
+        } else if (!*s || strlen(v) != k || memcmp(v, s, k) != 0) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "the checkpoint is of another study: it has %.200s, this study %.*s", v,
+                     *s ? (int)(k < 200 ? k : 200) : 4, *s ? s : "none");
+            rc = slpi_checkpoint_fail(&r, "%s", msg);
+        }
+        s += k + (s[k] == '\n');
+    }
+    if (rc == SLPI_OK && nl != mine) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
+        rc = slpi_checkpoint_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+    }
+    if (rc == SLPI_OK) rc = slpi_checkpoint_long(&r, "done", 0, nb, &nd);
+    for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
+        rc = read_batch(&r, nb, stride, prev, rows, row_check, arg, &prev);
+        if (rc == SLPI_OK) done[prev] = 1;
+    }
+    if (rc == SLPI_OK && r.pos != r.end) {
+        r.line++;
+        rc = slpi_checkpoint_fail(&r, "unexpected line before the end line%s", "");
+    }
+    slpi_checkpoint_close(&r);
+    if (rc != SLPI_OK) memset(rows, 0, (size_t)nb * (size_t)stride * sizeof *rows);
     return rc;
 }

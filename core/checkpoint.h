@@ -32,8 +32,21 @@ int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err);
 void slpi_checkpoint_free(slpi_checkpoint *c);
 
-/* Primitives shared by every checkpoint format (run checkpoints above, ensemble
- * checkpoints of reports/converge.c): a text file "# FORMAT VERSION", "key value"
+/* Batch checkpoints of resumable ensemble studies (core/checkpoint.c documents the format;
+ * reports/converge.c writes and resumes them): the study's text (KEY=VALUE lines, each
+ * ending in '\n'), and the rows (stride doubles) of the nb batches, those with done[b] set.
+ * The reader refuses a checkpoint of another study, sets done[b] and row b of each saved
+ * batch (row_check, if given, returns NULL or why it refuses a row), and on failure zeroes
+ * every row. Errors read "file:line: problem". */
+#define SLPI_BATCH_CKPT_FORMAT "slpi-converge-checkpoint"
+#define SLPI_BATCH_CKPT_VERSION 1
+int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows,
+                                  const unsigned char *done, int nb, int stride, slpi_error *err);
+int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
+                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
+                                 void *arg, slpi_error *err);
+
+/* Primitives shared by every checkpoint format (run checkpoints and batch checkpoints): a text file "# FORMAT VERSION", "key value"
  * lines, and a final "end DIGEST" line (FNV-1a 64 of every byte before it). */
 /* Write the len bytes of body, then its end line, atomically (core/output.c). */
 int slpi_checkpoint_write_text(const char *path, const char *body, size_t len, slpi_error *err);

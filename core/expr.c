@@ -591,28 +591,3 @@ int slpi_expr_degree(const slpi_expr *e)
     free(deg);
     return r;
 }
-
-int slpi_model_le_consistent(const slpi_model *m, const char **why)
-{
-    int affine = 1;
-    for (int k = 1; k <= m->M; k++) {
-        const slpi_expr *e = &m->H[k];
-        int deg = slpi_expr_degree(e);
-        if (deg >= 0 && deg <= 1) continue;
-        affine = 0;
-        for (int i = 0; i < e->n; i++) {
-            if (e->node[i].op != SLPI_EXPR_COORD) continue;
-            for (int j = 0; j < i; j++)
-                if (e->node[j].op == SLPI_EXPR_COORD
-                    && !slpi_algebra_commute(&m->alg, e->node[i].arg, e->node[j].arg)) {
-                    *why = "a noise Hamiltonian is neither affine nor a function of coordinates whose "
-                           "basis elements commute, so Lie-Euler's missed drift need not vanish "
-                           "(docs/models.md#schemes)";
-                    return 0;
-                }
-        }
-    }
-    *why = m->M == 0 ? "no noise" : affine ? "affine noise Hamiltonians"
-         : "every noise Hamiltonian is affine or a function of commuting coordinates";
-    return 1;
-}

@@ -174,7 +174,7 @@ int slpi_algebra_commute(const slpi_algebra *a, int i, int j);
  * -1 if the tape is not visibly a polynomial (a function of a coordinate, a division by
  * one, a real power). */
 int slpi_expr_degree(const slpi_expr *e);
-/* The Lie-Euler consistency rule on a model (docs/models.md#schemes): every noise
+/* The Lie-Euler consistency rule on a model (docs/models.md#schemes; core/lie-euler.c): every noise
  * Hamiltonian is affine (slpi_expr_degree <= 1), or depends only on coordinates whose basis elements commute
  * pairwise. Then D xi_k[V_k] = 0 for V_k = ad*_{xi_k} mu (with a diagonal pairing,
  * <V_k, e_j> = <mu, [xi_k, e_j]> = 0 for each coordinate j that H_k depends on), so the

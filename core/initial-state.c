@@ -19,9 +19,14 @@
  * The two su(N) defaults are coefficients: each path maps them with its own basis (the
  * double path with its binary64 tables, the certified path in balls), so neither needs
  * the other. Mode order of the Fourier coefficients: m1 = -K..K, then m2 = -K..K,
- * K = (N-1)/2, the zero mode skipped. */
+ * K = (N-1)/2, the zero mode skipped.
+ * An explicit x0 / x0_file is read and checked here too (slpi_problem_explicit_x0,
+ * slpi_problem_check_state): finite, the right count, on the system's manifold. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "slpi.h"
@@ -179,4 +184,125 @@ int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err
         return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
     default: return slpi_error_set(err, SLPI_EINPUT, "initial state: unknown system %d", (int)p->system);
     }
+}
+
+/* ------------------------------------------------------------ an explicit x0 */
+
+/* An explicit initial state must lie on the system's manifold (the constraints the
+ * schemes preserve, docs/conventions.md): within SLPI_MANIFOLD_TOL, absolute for |gamma| and the
+ * rotation R, relative to max(1, max |x|) per diagonal entry for the trace of su(N). */
+static int orthogonal(const double *R, double *defect)
+{
+    double d = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double g = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
+            if (fabs(g) > d) d = fabs(g);
+        }
+    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
+               + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    *defect = d > fabs(det - 1) ? d : fabs(det - 1);
+    return *defect <= SLPI_MANIFOLD_TOL;
+}
+
+static int check_manifold(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    double d;
+    int n = 0;
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY:
+        if (p->rb.track_R && !orthogonal(x + 3, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    case SLPI_SYS_HEAVY_TOP: {
+        const double *g = x + 3;
+        double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (!(fabs(norm - 1) <= SLPI_MANIFOLD_TOL))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: |%s| = %.17g: the direction of gravity must be a unit "
+                                  "vector (within %g)", src, p->ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm,
+                                  SLPI_MANIFOLD_TOL);
+        if (p->ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
+            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                                  src, d, SLPI_MANIFOLD_TOL);
+        return SLPI_OK;
+    }
+    case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
+    case SLPI_SYS_SINE_EULER: n = p->se.N; break;
+    case SLPI_SYS_MODEL:
+        if (sscanf(p->model.algebra, "su(%d)", &n) != 1) return SLPI_OK;
+        break;
+    default: return SLPI_OK;
+    }
+    /* su(N): Im X_aa (the first N values) sum to 0 */
+    double tr = 0, scale = 1;
+    for (int i = 0; i < n * n; i++) scale = fabs(x[i]) > scale ? fabs(x[i]) : scale;
+    for (int i = 0; i < n; i++) tr += x[i];
+    if (!(fabs(tr) <= SLPI_MANIFOLD_TOL * scale * n))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: the trace of X is %.3g i: an su(%d) state is traceless (the "
+                              "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)", src, tr, n,
+                              SLPI_MANIFOLD_TOL);
+    return SLPI_OK;
+}
+
+int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error *err)
+{
+    for (int i = 0; i < slpi_problem_state_dim(p); i++)
+        if (!isfinite(x[i])) return slpi_error_set(err, SLPI_EINPUT, "x0[%d] = %g: not finite", i, x[i]);
+    return check_manifold(p, x, "x0", err);
+}
+
+int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
+{
+    int dim = slpi_problem_state_dim(p);
+    if (p->n_x0 > 0) {
+        if (p->n_x0 != dim) {
+            slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the state has %d", p->n_x0, dim);
+            return -1;
+        }
+        memcpy(x, p->x0, (size_t)dim * sizeof(double));
+        return check_manifold(p, x, "x0", err) == SLPI_OK ? 1 : -1;
+    }
+    if (!p->x0_file[0]) return 0;
+    FILE *f = slpi_input_open(p->x0_file, err);
+    if (!f) return -1;
+    int count = 0, lineno = 0, rc = 1;
+    char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
+    size_t cap = 0;
+    ssize_t len;
+    while (rc == 1 && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF is harmless here */
+        if (slpi_parse_text_line(p->x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *save = NULL, where[SLPI_PATH_MAX + 32];
+        snprintf(where, sizeof where, "%s:%d:", p->x0_file, lineno);
+        for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+            double v;
+            if (slpi_parse_double(where, tok, -DBL_MAX, DBL_MAX, &v, err) != SLPI_OK) {
+                rc = -1;
+                break;
+            }
+            if (count == dim) {
+                slpi_error_set(err, SLPI_EINPUT, "%s:%d: more than the %d values of the state", p->x0_file,
+                               lineno, dim);
+                rc = -1;
+                break;
+            }
+            x[count++] = v;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (rc == 1 && count != dim) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);
+        rc = -1;
+    }
+    if (rc == 1 && check_manifold(p, x, p->x0_file, err) != SLPI_OK) rc = -1;
+    return rc;
 }

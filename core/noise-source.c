@@ -85,7 +85,7 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
     *out = NULL;
     slpi_noise_source *s = calloc(1, sizeof *s);
     if (!s) {
-        return slpi_error_set(err, SLPI_ENUMERIC, "noise source: out of memory");
+        return slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
     }
     s->seed = p->seed;
     s->path = p->path;
@@ -119,7 +119,7 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
         rc = source_check_file(s, p, err);
     } else if (rc == SLPI_OK && s->M > 0) {
         s->block = malloc((size_t)s->M * NOISE_BLOCK * sizeof(double));
-        if (!s->block) rc = slpi_error_set(err, SLPI_ENUMERIC, "noise source: out of memory");
+        if (!s->block) rc = slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
     }
     if (rc != SLPI_OK) {
         slpi_noise_source_close(s);

@@ -1,4 +1,4 @@
-/* parse.c — strict numbers for every key (core/problem.c), every command-line option
+/* parse.c — strict numbers for every key (core/problem-keys.c), every command-line option
  * (cli/) and every numeric field of core's text formats: one scanner, one set of
  * messages. The whole text must be the number (blanks around it are allowed): no
  * trailing garbage, no overflow, no NaN or infinity, no subnormal double; then the

@@ -1,9 +1,7 @@
 /* presets.c — the experiment cases of docs/experiments.md as data: name, key=value settings, and
  * what the case measures. Convergence and ensemble cases set the finest single run
- * (level/T); `slpi converge` (reports/) builds the hierarchy on top of it. */
-#include <stdlib.h>
-#include <string.h>
-
+ * (level/T); `slpi converge` (reports/) builds the hierarchy on top of it. Data only:
+ * slpi_problem_preset (core/problem-keys.c) applies a case's settings as keys. */
 #include "slpi.h"
 
 #define HT "system=heavy-top scheme=tmk h=0.01 "
@@ -63,30 +61,4 @@ static const slpi_preset presets[] = {
 const slpi_preset *slpi_presets(void)
 {
     return presets;
-}
-
-int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
-{
-    for (const slpi_preset *c = presets; c->name; c++) {
-        if (strcmp(c->name, name) != 0) continue;
-        char buf[1024];
-        char *k[32], *v[32];
-        int n = 0;
-        strcpy(buf, c->settings);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, " ", &save); tok && n < 32; tok = strtok_r(NULL, " ", &save)) {
-            char *eq = strchr(tok, '=');
-            *eq = '\0';
-            k[n] = tok;
-            v[n] = eq + 1;
-            n++;
-        }
-        int rc = slpi_problem_set_all(p, n, k, v, NULL, err);
-        if (rc == SLPI_OK) {
-            strncpy(p->preset, name, sizeof p->preset - 1);
-            p->preset[sizeof p->preset - 1] = '\0';
-        }
-        return rc;
-    }
-    return slpi_error_set(err, SLPI_EINPUT, "preset=%s: unknown preset (see `slpi list`)", name);
 }

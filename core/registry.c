@@ -1,6 +1,6 @@
 /* registry.c — names of systems and schemes, and the applicability matrix of docs/systems.md#applicability
  * as data. Problem-dependent refinements (noise model, size, sign variant) are applied
- * by slpi_problem_validate in core/problem.c. */
+ * by slpi_problem_validate in core/problem-validate.c. */
 #include <string.h>
 
 #include "slpi.h"

@@ -276,7 +276,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
     if (!x0) {
-        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (state of %d doubles)", dim);
+        rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (state of %d doubles)", dim);
         goto done;
     }
     int given = slpi_problem_explicit_x0(p, x0, err);
@@ -290,7 +290,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     ncols = dim + res->ndiag + 2;
     cols = calloc((size_t)ncols, sizeof(char *));
     if (!cols) {
-        rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (%d columns)", ncols);
+        rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (%d columns)", ncols);
         goto done;
     }
     for (int i = 0; i < dim; i++) {
@@ -303,7 +303,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     cols[ncols - 1] = strdup("residual");
     for (int i = 0; i < ncols; i++)
         if (!cols[i]) {
-            rc = slpi_error_set(err, SLPI_ENUMERIC, "run: out of memory (column names)");
+            rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (column names)");
             goto done;
         }
     if (cs.ck && !(cs.problem = problem_text(p))) {

@@ -15,7 +15,7 @@ int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, voi
     s->prec = p->prec;
     s->M = slpi_problem_noise_count(p);
     if (!(s->dW = calloc((size_t)s->M + 1, sizeof *s->dW)))
-        return slpi_error_set(err, SLPI_ENUMERIC, "out of memory (%d increments)", s->M);
+        return slpi_error_set(err, SLPI_EINPUT, "out of memory (%d increments)", s->M);
     return noise ? slpi_noise_source_open(&s->noise, p, err) : SLPI_OK;
 }
 

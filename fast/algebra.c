@@ -58,9 +58,9 @@ slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n
             st = SLPI_STEP_DIVERGED;
             break;
         }
-        double d = slpi_fast_maxdiff(un, u, n);
+        double d = slpi_vec_maxdiff(un, u, n);
         memcpy(u, un, sizeof(double) * (size_t)n);
-        st = slpi_fast_iter_check(&it, d, slpi_fast_maxabs(u, n));
+        st = slpi_fast_iter_check(&it, d, slpi_vec_maxabs(u, n));
     }
     if (un != buf) free(un);
     *iters = it.it;

@@ -64,9 +64,9 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta
             field(s, delta, w->arg, w->v, w);
             for (int i = 0; i < d; i++) w->mnew[i] = x[i] + w->v[i];
         }
-        double dm = slpi_fast_maxdiff(w->mnew, w->mu, d);
+        double dm = slpi_vec_maxdiff(w->mnew, w->mu, d);
         memcpy(w->mu, w->mnew, sizeof *x * (size_t)d);
-        st = slpi_fast_iter_check(&it, dm, slpi_fast_maxabs(w->mu, d));
+        st = slpi_fast_iter_check(&it, dm, slpi_vec_maxabs(w->mu, d));
     } while (st < 0);
     info->iterations = it.it;
     info->residual = it.last;

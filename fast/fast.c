@@ -28,13 +28,13 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
-    /* applicability, ranges and cross-key rules live in one place: core/problem.c */
+    /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
     if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
         return SLPI_EINPUT;
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
     sys_ctor ctor = system_ctor[p->system];
     slpi_fast *f = calloc(1, sizeof *f);
-    if (!f) return slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory");
+    if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->p = *p;
     f->scheme = sch;
     int rc = ctor(&f->sys, p, err);
@@ -57,7 +57,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     }
     if (rc == SLPI_OK) {
         f->delta = calloc((size_t)f->sys.M + 1, sizeof *f->delta);
-        rc = !f->delta ? slpi_error_set(err, SLPI_ENUMERIC, "fast: out of memory")
+        rc = !f->delta ? slpi_error_set(err, SLPI_EINPUT, "fast: out of memory")
              : sch->check(&f->sys, p, err) == SLPI_OK ? sch->init(f, err) : err->code;
     }
     if (rc != SLPI_OK) {
@@ -91,7 +91,7 @@ static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, dou
         rc = slpi_problem_initial_state(p, x, err);
     } else {
         double *c = malloc((size_t)slpi_problem_initial_size(p) * sizeof *c);
-        if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "initial state of %s: out of memory", sys->name);
+        if (!c) return slpi_error_set(err, SLPI_EINPUT, "initial state of %s: out of memory", sys->name);
         rc = slpi_problem_initial_state(p, c, err);
         if (rc == SLPI_OK) rc = sys->initial_map(sys, x, c, err);
         free(c);
@@ -170,37 +170,4 @@ void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi
     slpi_diag_add(d, "stagnated", (double)f->stagnated);
     slpi_diag_add(d, "capped", (double)f->capped);
     slpi_diag_add(d, "failed", (double)f->failed);
-}
-
-double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)
-{
-    size_t head = (wsize + 15) / 16 * 16;
-    char *w = calloc(1, head + ndoubles * sizeof(double));
-    if (!w) {
-        slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", slpi_scheme_name(f->p.scheme));
-        return NULL;
-    }
-    f->work = w;
-    return (double *)(w + head);
-}
-
-void slpi_fast_work_free(slpi_fast *f)
-{
-    free(f->work);
-    f->work = NULL;
-}
-
-void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
-                        const double *delta, const double *mu)
-{
-    if (s->gen_sum) {
-        s->gen_sum(s, xi, delta, mu);
-        return;
-    }
-    for (int i = 0; i < s->dim; i++) xi[i] = 0;
-    for (int k = 0; k <= s->M; k++) {
-        if (delta[k] == 0) continue;
-        s->gen(s, k, tmp, mu);
-        for (int i = 0; i < s->dim; i++) xi[i] += delta[k] * tmp[i];
-    }
 }

@@ -198,7 +198,8 @@ struct slpi_fast_scheme {
 
 /* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed
  * by ndoubles doubles (16-byte aligned), whose address is returned; NULL with an
- * SLPI_ENUMERIC error naming the scheme. slpi_fast_work_free (slpi_fast_free) frees it. */
+ * SLPI_EINPUT error (out of memory) naming the scheme (fast/workspace.c). slpi_fast_work_free
+ * (slpi_fast_free) frees it. */
 double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
 void slpi_fast_work_free(slpi_fast *f);
 

@@ -205,7 +205,7 @@ static void ht_clear(slpi_fast_system *s)
 int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     ht_ctx *c = calloc(1, sizeof *c);
-    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "heavy-top: out of memory");
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "heavy-top: out of memory");
     s->data = c;
     s->clear = ht_clear;
     c->form = p->ht.form;

@@ -106,8 +106,8 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
         if (newton) {
             s->m_gen_sum(s, w->P, delta, w->Y);
             if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return SLPI_STEP_DIVERGED;
-            dmax = slpi_fast_maxdiff(w->Yn, w->Y, m);
-            ynorm = slpi_fast_maxabs(w->Yn, m);
+            dmax = slpi_vec_maxdiff(w->Yn, w->Y, m);
+            ynorm = slpi_vec_maxabs(w->Yn, m);
         } else {
             dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, delta, w->Xn, w->Y);
         }

@@ -276,7 +276,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     if (!isfinite(p->mk.amp))
         return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
     mk_ctx *c = calloc(1, sizeof *c);
-    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "manakov: out of memory");
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
     s->data = c;
     s->clear = mk_clear;
     c->n = n;
@@ -289,7 +289,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     c->Z1 = malloc(sizeof *c->Z1 * nn * 3);
     c->w0 = malloc(sizeof *c->w0 * (size_t)n * 2);
     if (!c->cinv || !c->A || !c->Z1 || !c->w0)
-        return slpi_error_set(err, SLPI_ENUMERIC, "manakov: out of memory");
+        return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
     c->B = c->A + nn;
     c->C = c->A + 2 * nn;
     c->Z2 = c->Z1 + nn;

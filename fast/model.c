@@ -560,7 +560,7 @@ static int build_tape(tape *t, int n, const slpi_expr_node *node, const unsigned
     t->v = calloc(4 * (size_t)n, sizeof *t->v);
     t->order = malloc((size_t)n * sizeof *t->order);
     t->root = malloc((size_t)nroot * sizeof *t->root);
-    if (!t->v || !t->order || !t->root) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+    if (!t->v || !t->order || !t->root) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     memcpy(t->root, root, (size_t)nroot * sizeof *root);
     t->vd = t->v + n;
     t->a = t->vd + n;
@@ -594,7 +594,7 @@ static int build_tapes(model_ctx *c, slpi_error *err)
     int *owner = malloc((size_t)total * sizeof *owner);
     if (!c->all_node || !c->all_dep || !owner) {
         free(owner);
-        return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+        return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     }
     int rc = SLPI_OK;
     for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
@@ -620,7 +620,7 @@ static int build_tapes(model_ctx *c, slpi_error *err)
 int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     model_ctx *c = calloc(1, sizeof *c);
-    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     s->data = c;
     s->clear = model_clear;
     int rc = slpi_model_parse(&c->m, p, err);
@@ -630,7 +630,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if ((rc = build_tapes(c, err)) != SLPI_OK) return rc;
     c->winv = malloc(5 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
-    if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_ENUMERIC, "model: out of memory");
+    if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     c->g = c->winv + dim;
     c->hv = c->g + dim;
     c->mu = c->hv + dim;

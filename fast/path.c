@@ -28,7 +28,7 @@ static void *fast_create(const slpi_problem *p, slpi_error *err)
 {
     fast_ctx *c = calloc(1, sizeof *c);
     if (!c) {
-        slpi_error_set(err, SLPI_ENUMERIC, "fast path: out of memory");
+        slpi_error_set(err, SLPI_EINPUT, "fast path: out of memory");
         return NULL;
     }
     if (slpi_fast_create(&c->s, p, err) != SLPI_OK) {
@@ -40,7 +40,7 @@ static void *fast_create(const slpi_problem *p, slpi_error *err)
     c->x0 = calloc((size_t)c->dim, sizeof(double));
     if (!c->x || !c->x0) {
         fast_destroy(c);
-        slpi_error_set(err, SLPI_ENUMERIC, "fast path: out of memory (state of %d doubles)", c->dim);
+        slpi_error_set(err, SLPI_EINPUT, "fast path: out of memory (state of %d doubles)", c->dim);
         return NULL;
     }
     return c;

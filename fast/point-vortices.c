@@ -216,7 +216,7 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     if (!isfinite(p->pv.amp))
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: noise amplitude is not finite");
     pv_ctx *c = calloc(1, sizeof *c);
-    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "point-vortices: out of memory");
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: out of memory");
     s->data = c;
     s->clear = pv_clear;
     c->n = n;
@@ -225,7 +225,7 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
     c->kappa = c->model == SLPI_VORTEX_MODEL_A ? SLPI_FAST_SQRT2 : 1;
     c->gs = c->model == SLPI_VORTEX_MODEL_A ? 1 : 0.5;
     c->tmp = malloc(sizeof *c->tmp * 3 * (size_t)n);
-    if (!c->tmp) return slpi_error_set(err, SLPI_ENUMERIC, "point-vortices: out of memory");
+    if (!c->tmp) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: out of memory");
     s->name = "point-vortices";
     s->dim = s->state_dim = s->mdim = 3 * n;
     s->M = p->pv.noise ? 3 : 0;

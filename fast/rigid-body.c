@@ -172,7 +172,7 @@ static void rb_clear(slpi_fast_system *s)
 int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     rb_ctx *c = calloc(1, sizeof *c);
-    if (!c) return slpi_error_set(err, SLPI_ENUMERIC, "rigid-body: out of memory");
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "rigid-body: out of memory");
     c->form = p->rb.form;
     c->noise = p->rb.noise;
     c->amp = p->rb.amp;

@@ -95,10 +95,10 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
         for (int i = 0; i < 3; i++) v[i] -= ft[i];
         slpi_fast_ac_inv(An, c, x, Pk);
         slpi_fast_ac_inv(Bn, c, x, v);
-        double dmax = slpi_fast_max2(slpi_fast_maxdiff(An, A, 3), slpi_fast_maxdiff(Bn, B, 3));
+        double dmax = slpi_fast_max2(slpi_vec_maxdiff(An, A, 3), slpi_vec_maxdiff(Bn, B, 3));
         memcpy(A, An, sizeof An);
         memcpy(B, Bn, sizeof Bn);
-        st = slpi_fast_iter_check(&it, dmax, slpi_fast_max2(slpi_fast_maxabs(A, 3), slpi_fast_maxabs(B, 3)));
+        st = slpi_fast_iter_check(&it, dmax, slpi_fast_max2(slpi_vec_maxabs(A, 3), slpi_vec_maxabs(B, 3)));
     } while (st < 0);
     *iters = it.it;
     *resid = it.last;
@@ -159,9 +159,9 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delt
             || s->m_ainv(s, w->Mn, 0.25, w->P, w->nu))
             return SLPI_STEP_DIVERGED;
         for (int i = 0; i < m; i++) w->Mn[i] = 0.5 * (w->t1[i] + w->Mn[i]);
-        double dmax = slpi_fast_maxdiff(w->Mn, w->M, m);
+        double dmax = slpi_vec_maxdiff(w->Mn, w->M, m);
         double *t = w->M; w->M = w->Mn; w->Mn = t;
-        st = slpi_fast_iter_check(&it, dmax, slpi_fast_maxabs(w->M, m));
+        st = slpi_fast_iter_check(&it, dmax, slpi_vec_maxabs(w->M, m));
     } while (st < 0);
     info->iterations = it.it;
     info->residual = it.last;

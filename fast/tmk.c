@@ -83,7 +83,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
         for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
         LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
         for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
-        st = slpi_fast_iter_check(&it, slpi_fast_maxabs(w->r, d), slpi_fast_maxabs(w->sigma, d));
+        st = slpi_fast_iter_check(&it, slpi_vec_maxabs(w->r, d), slpi_vec_maxabs(w->sigma, d));
     } while (st < 0);
     info->iterations = it.it;
     info->residual = it.last;

@@ -1,5 +1,5 @@
-/* vec3.h — small inline kernels of the double path (included by fast.h): max norms
- * that propagate NaN (docs/schemes.md#solver), 3-vector algebra, rotation matrices, the SO(3)
+/* vec3.h — small inline kernels of the double path (included by fast.h): max(a, b) that
+ * propagates NaN, the max norms of core/vec.h (docs/schemes.md#solver), 3-vector algebra, rotation matrices, the SO(3)
  * Cayley map tau(x) = I + 4/(4+|x|^2)(hat x + hat x^2/2) and the SVI A_c(x)^{-1}
  * (docs/conventions.md#hat-maps, docs/schemes.md#svi-so3). Inline so that the ensemble kernels (ensemble.c) and the
  * general path share one definition at full speed. */
@@ -8,26 +8,12 @@
 
 #include <math.h>
 
+#include "core/vec.h"
+
 /* max(a, b), NaN if either is NaN. */
 static inline double slpi_fast_max2(double a, double b)
 {
     return (a >= b || a != a) ? a : b;
-}
-
-static inline double slpi_fast_maxabs(const double *x, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i]) <= m)) m = fabs(x[i]);   /* NaN propagates */
-    return m;
-}
-
-static inline double slpi_fast_maxdiff(const double *x, const double *y, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        if (!(fabs(x[i] - y[i]) <= m)) m = fabs(x[i] - y[i]);
-    return m;
 }
 
 static inline void slpi_fast_cross(double *out, const double *a, const double *b)

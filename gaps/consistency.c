@@ -1,18 +1,12 @@
-/* consistency.c — Stratonovich consistency of stochastic Lie–Euler (RKMK-LE; docs/schemes.md#rkmk;
- * claim X4). RKMK-LE takes sigma = sum_k Delta_k xi_k(mu_n), mu_{n+1} = exp(ad*_sigma) mu_n;
- * its mean increment carries 1/2 sum_k ad*_{xi_k} V_k h with V_k = ad*_{xi_k(mu)} mu,
- * while the Stratonovich SDE's Itô drift is 1/2 sum_k D(ad*_{xi_k(mu)} mu)[V_k]
- *   = 1/2 sum_k (ad*_{xi_k} V_k + ad*_{D xi_k(mu)[V_k]} mu).
- * The scheme misses d(mu) = 1/2 sum_k ad*_{D xi_k(mu)[V_k]} mu and is consistent iff d = 0.
- * Every noise of the form H_k = phi_k(<mu, e_k>) has d = 0: D xi_k[V_k] = phi_k'' <V_k, e_k>
- * e_k and <ad*_{e_k} mu, e_k> = <mu, [e_k, e_k]> = 0 (iso-quad, Manakov (37), the vortices'
- * shared Hamiltonians blockwise, Zeitlin reading (Q)); linear H_k (SALT) have D xi_k = 0;
- * the heavy top's k|Pi|^2 drives Gamma only, V_k = (Pi x 2k Pi, .) = (0, .), so again
- * D xi_k[V_k] = 0. The control H_1 = a x_1 x_2 on so(3) has d != 0.
- * Both statements are computed here with one code: the missed drift from the fast path's
- * generators and ad* (D xi_k by central differences, exact up to rounding for the linear
- * generators of quadratic H_k), and the rms gap between Lie–Euler and the consistent
- * RKMK-Heun (q = 0) on coupled paths, which shrinks with h exactly when d = 0. */
+/* consistency.c — claim X4 computed: the Stratonovich consistency of stochastic Lie–Euler
+ * (RKMK-LE; docs/schemes.md#rkmk). The mathematics (the missed drift
+ * d(mu) = 1/2 sum_k ad*_{D xi_k(mu)[V_k]} mu, V_k = ad*_{xi_k(mu)} mu, and why it vanishes
+ * for every noise model here but not for the control H_1 = a x_1 x_2 on so(3)) lives in one
+ * place, core/lie-euler.c, whose rule the validator applies. Here both statements are
+ * computed with one code: the missed drift from the fast path's generators and ad* (D xi_k
+ * by central differences, exact up to rounding for the linear generators of quadratic
+ * H_k), and the rms gap between Lie–Euler and the consistent RKMK-Heun (q = 0) on coupled
+ * paths, which shrinks with h exactly when d = 0. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +38,6 @@ static int generator(generators *g, int k, const double *mu, double *xi)
     return slpi_fast_gradient_sum(g->f, xi, g->eta, mu);
 }
 
-static double maxabs(const double *x, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
-    return m;
-}
-
 /* |d(mu)|_max / sum_k |xi_k|_max |V_k|_max at one mu; -1 on failure. */
 static double drift_at(generators *g, const double *mu)
 {
@@ -60,7 +47,7 @@ static double drift_at(generators *g, const double *mu)
     for (int k = 1; k <= g->M; k++) {
         if (generator(g, k, mu, xi)) return -1;
         slpi_fast_coad(g->f, V, xi, mu);
-        double vn = maxabs(V, n), eps = vn > 0 ? 1e-3 * maxabs(mu, n) / vn : 0;
+        double vn = slpi_vec_maxabs(V, n), eps = vn > 0 ? 1e-3 * slpi_vec_maxabs(mu, n) / vn : 0;
         if (vn == 0) continue;
         for (int i = 0; i < n; i++) {
             mp[i] = mu[i] + eps * V[i];
@@ -70,9 +57,9 @@ static double drift_at(generators *g, const double *mu)
         for (int i = 0; i < n; i++) D[i] = (xp[i] - xm[i]) / (2 * eps);
         slpi_fast_coad(g->f, w, D, mu);
         for (int i = 0; i < n; i++) d[i] += 0.5 * w[i];
-        scale += maxabs(xi, n) * vn;
+        scale += slpi_vec_maxabs(xi, n) * vn;
     }
-    return scale > 0 ? maxabs(d, n) / scale : 0;
+    return scale > 0 ? slpi_vec_maxabs(d, n) / scale : 0;
 }
 
 static int open_generators(const slpi_problem *p, int control, generators *g, slpi_fast **f,
@@ -96,7 +83,7 @@ static int open_generators(const slpi_problem *p, int control, generators *g, sl
     if (control && (p->system != SLPI_SYS_RIGID_BODY || g->n != 3))
         return slpi_error_set(err, SLPI_EINPUT, "drift: the so(3) controls need the rigid body");
     g->eta = calloc((size_t)g->M + 1, sizeof *g->eta);
-    return g->eta ? SLPI_OK : slpi_error_set(err, SLPI_ENUMERIC, "drift: out of memory");
+    return g->eta ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "drift: out of memory");
 }
 
 int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint64_t seed,
@@ -167,7 +154,7 @@ int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths
     long nf = 1L << kmax;
     int nl = kmax - kmin + 1;
     double *dW = malloc(sizeof(double) * (size_t)nf);
-    if (!rc && !dW) rc = slpi_error_set(err, SLPI_ENUMERIC, "le-gap: out of memory");
+    if (!rc && !dW) rc = slpi_error_set(err, SLPI_EINPUT, "le-gap: out of memory");
     for (long r = 0; !rc && r < paths; r++) {
         double hf = T / (double)nf;
         for (long j = 0; j < nf; j++)

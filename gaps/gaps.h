@@ -11,6 +11,7 @@
 #ifndef SLPI_GAPS_H
 #define SLPI_GAPS_H
 
+#include "core/vec.h"
 #include "slpi-tools.h"
 
 /* R19: max over `trials` random (mu0, sigma, v) of the relative finite-difference defect

@@ -21,13 +21,6 @@ static double rnd(uint64_t seed, int trial, int comp, int j)
     return slpi_noise_normal(seed, (uint64_t)trial, (uint32_t)comp, (uint64_t)j);
 }
 
-static double maxabs(const double *x, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
-    return m;
-}
-
 /* ------------------------------------------------------------------ R19 */
 
 enum { NBERN = 31 };
@@ -102,7 +95,7 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
         slpi_fast_coad(f, target, v, mu);
         for (int i = 0; i < n; i++)   /* fourth-order central difference */
             d[i] = (ym[0][i] - 8 * ym[1][i] + 8 * ym[2][i] - ym[3][i]) / (12 * eps) - target[i];
-        *defect = fmax(*defect, maxabs(d, n) / (maxabs(v, n) * maxabs(mu, n)));
+        *defect = fmax(*defect, slpi_vec_maxabs(d, n) / (slpi_vec_maxabs(v, n) * slpi_vec_maxabs(mu, n)));
     }
     slpi_fast_free(f);
     return SLPI_OK;
@@ -135,7 +128,7 @@ double slpi_gaps_cayley_ad_so3(int trials, uint64_t seed)
             ac_apply(c, x, P, a);
             slpi_fast_mat3t_vec(r, tau, a);
             for (int i = 0; i < 3; i++) l[i] -= r[i];
-            worst = fmax(worst, maxabs(l, 3) / (maxabs(P, 3) * (1 + slpi_fast_dot3(x, x))));
+            worst = fmax(worst, slpi_vec_maxabs(l, 3) / (slpi_vec_maxabs(P, 3) * (1 + slpi_fast_dot3(x, x))));
         }
     }
     return worst;
@@ -206,7 +199,7 @@ int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *def
         mmul(n, w, tau, l);
         a_son(n, s, mx, mu, r);
         for (int i = 0; i < n * n; i++) l[i] -= r[i];
-        *defect = fmax(*defect, maxabs(l, n * n) / (maxabs(mu, n * n) * (1 + pow(maxabs(x, n * n), 2))));
+        *defect = fmax(*defect, slpi_vec_maxabs(l, n * n) / (slpi_vec_maxabs(mu, n * n) * (1 + pow(slpi_vec_maxabs(x, n * n), 2))));
     }
     return SLPI_OK;
 }
@@ -313,21 +306,21 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         eta[0] = p.h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
         if (slpi_fast_gradient_sum(f, e, eta, Mv)) {
-            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: out of memory");
+            rc = slpi_error_set(err, SLPI_EINPUT, "sviident: out of memory");
             break;
         }
         for (int i = 0; i < 3; i++) e[i] = 0.5 * e[i] - xx[i];
-        r->xi = fmax(r->xi, maxabs(e, 3) / (3 * U_ROUND * fmax(1, maxabs(xx, 3))));
+        r->xi = fmax(r->xi, slpi_vec_maxabs(e, 3) / (3 * U_ROUND * fmax(1, slpi_vec_maxabs(xx, 3))));
         /* identities: Pi_{k+1} - Pi_k = -x x (A+B); Pi_k + Pi_{k+1} = s (A+B) + (1/4+c)(x.(A+B)) x */
         double xx2 = slpi_fast_dot3(xx, xx), s = 1 - 0.25 * xx2, AB[3], cr[3];
         for (int i = 0; i < 3; i++) AB[i] = A[i] + B[i];
         slpi_fast_cross(cr, xx, AB);
-        double xab = slpi_fast_dot3(xx, AB), scale = 3 * U_ROUND * maxabs(Pk, 3);
+        double xab = slpi_fast_dot3(xx, AB), scale = 3 * U_ROUND * slpi_vec_maxabs(Pk, 3);
         for (int i = 0; i < 3; i++) {
             D[i] = Pn[i] - Pk[i] + cr[i];
             S[i] = Pk[i] + Pn[i] - s * AB[i] - (0.25 + c) * xab * xx[i];
         }
-        r->ident = fmax(r->ident, fmax(maxabs(D, 3), maxabs(S, 3)) / scale);
+        r->ident = fmax(r->ident, fmax(slpi_vec_maxabs(D, 3), slpi_vec_maxabs(S, 3)) / scale);
         /* the implicit midpoint rule with step Delta t/s^2 and increments dW/s */
         double z[3], dWs[8];
         memcpy(z, Pk, sizeof z);
@@ -336,7 +329,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         if (!rc && slpi_step_failed(slpi_fast_step(g, z, dWs, &info)))
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: IM-DIRECT step %ld failed", k);
         for (int i = 0; i < 3; i++) z[i] -= Pn[i];
-        r->mid = fmax(r->mid, maxabs(z, 3) / maxabs(Pk, 3));
+        r->mid = fmax(r->mid, slpi_vec_maxabs(z, 3) / slpi_vec_maxabs(Pk, 3));
         r->smin = fmin(r->smin, s);
         r->steps = k + 1;
     }

@@ -169,7 +169,7 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
             slpi_fast_mat3_mul(gP, gR, P1);
             for (int i = 0; i < 9; i++) {
                 r->equiv = fmax(r->equiv, fabs(Qg[i] - gQ[i]));
-                r->equiv = fmax(r->equiv, fabs(Pg[i] - gP[i]) / slpi_fast_maxabs(P, 9));
+                r->equiv = fmax(r->equiv, fabs(Pg[i] - gP[i]) / slpi_vec_maxabs(P, 9));
             }
         }
         /* the projection against the fast ISOMP step at (h, dW) and at (h/2, dW/2) */
@@ -185,9 +185,9 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
             rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: the ISOMP step %ld failed", k);
             break;
         }
-        double xn = slpi_fast_maxabs(x, 3);
-        r->proj = fmax(r->proj, slpi_fast_maxdiff(x1, y, 3) / xn);
-        r->half = fmax(r->half, slpi_fast_maxdiff(x1, z, 3) / xn);
+        double xn = slpi_vec_maxabs(x, 3);
+        r->proj = fmax(r->proj, slpi_vec_maxdiff(x1, y, 3) / xn);
+        r->half = fmax(r->half, slpi_vec_maxdiff(x1, z, 3) / xn);
         double Qt[9], QQ[9];
         transpose(Q1, Qt);
         slpi_fast_mat3_mul(QQ, Qt, Q1);

@@ -55,7 +55,7 @@ int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *
         double dW = sqrt(dt) * slpi_noise_normal(seed, (uint64_t)t, 7, 0);
         int it;
         for (int i = 0; i < 2; i++) z[i] = slpi_noise_normal(seed, (uint64_t)t, 8, (uint64_t)i);
-        double eps = 1e-3 * fmax(1, slpi_fast_maxabs(z, 2));
+        double eps = 1e-3 * fmax(1, slpi_vec_maxabs(z, 2));
         if (slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, z, z1, &it)))
             return slpi_error_set(err, SLPI_ENUMERIC, "svi-vs: trial %d (dW = %g) did not converge",
                                   t, dW);

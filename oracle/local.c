@@ -69,7 +69,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, const long *rows, long nrows
     int threads = 1;
     if (slpi_threads_resolve(port->threads, "verify --local", &threads, err) != SLPI_OK) return SLPI_EINPUT;
     double *buf = calloc((size_t)nrows * ROW_FIELDS + 1, sizeof *buf);
-    if (!buf) return slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", nrows);
+    if (!buf) return slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", nrows);
     int rc = SLPI_OK;
     long mine = 0;   /* this rank's rows (progress on rank 0 only) */
     for (long i = 0; i < nrows; i++) mine += i % port->nranks == port->rank;

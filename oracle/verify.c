@@ -113,7 +113,7 @@ static int header_problem(const char *path, const slpi_traj *t, const line_map *
     char **keys = calloc((size_t)t->nhead + 1, sizeof(char *)), **vals = calloc((size_t)t->nhead + 1, sizeof(char *));
     char **where = calloc((size_t)t->nhead + 1, sizeof(char *)), **own = calloc((size_t)t->nhead + 1, sizeof(char *));
     int n = 0;
-    if (!keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_ENUMERIC, "%s: out of memory", path);
+    if (!keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
         int skip = strcmp(t->head_key[i], "arith") == 0;
@@ -362,7 +362,7 @@ static void run_local(const slpi_oracle_port *port, const slpi_verify_opts *o, F
     long *rows = NULL, n = local_rows(t, o, &rows);
     slpi_oracle_local_row *lr = n >= 0 ? calloc((size_t)n + 1, sizeof *lr) : NULL;
     if (!lr) {
-        *rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: out of memory for %ld rows", t->nrows);
+        *rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", t->nrows);
         free(rows);
         return;
     }
@@ -408,7 +408,7 @@ static void run_global(const slpi_oracle_port *port, FILE *table, slpi_verify_re
     if (port->max_steps >= 0 && last > port->max_steps) last = port->max_steps;
     long *stops = malloc((size_t)t->nrows * sizeof *stops);
     v.f = malloc((size_t)port->dim * sizeof(double));
-    if (!stops || !v.f) *rc = slpi_error_set(err, SLPI_ENUMERIC, "verify: out of memory for %ld rows", t->nrows);
+    if (!stops || !v.f) *rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory for %ld rows", t->nrows);
     int nstops = 0;
     for (long r = 0; stops && r < t->nrows && t->step[r] <= last; r++) stops[nstops++] = t->step[r];
     if (*rc == SLPI_OK) *rc = slpi_ref_create(&v.s, port->p, err);
@@ -506,7 +506,7 @@ int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, s
     int dim = rc == SLPI_OK ? slpi_problem_state_dim(&p) : 0;
     int *col = calloc((size_t)dim + 1, sizeof(int));
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
-    if (!col || !x0) rc = slpi_error_set(err, SLPI_ENUMERIC, "verify: out of memory");
+    if (!col || !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK) rc = check_rows(path, &t, &m, &p, dim, col, err);
     if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&p, x0, err);
     if (rc == SLPI_OK) rc = note_noise_file(&p, res, err);

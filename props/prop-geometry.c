@@ -295,8 +295,8 @@ static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
         return;
     }
     act(c, &p, &g, x, gx);
-    double e = slpi_props_maxdiff(gx, y, d);
-    o->ratio = e / (c->steps * DBL_EPSILON * fmax(slpi_props_maxabs(x, d), 1.0));
+    double e = slpi_vec_maxdiff(gx, y, d);
+    o->ratio = e / (c->steps * DBL_EPSILON * fmax(slpi_vec_maxabs(x, d), 1.0));
     o->holds = o->ratio <= EQ_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: |step(g x, g dW) - g step(x, dW)| = %.3g (ratio %.3g)", e, o->ratio);
     if (use_ref && o->holds == 1) equiv_ref(c, &p, o);
@@ -385,7 +385,7 @@ static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
     slpi_props_poisson_tensor(&p, x, J1);
     /* central differences, Richardson-extrapolated: D = (4 D(eps/2) - D(eps)) / 3 */
-    double eps = 0x1p-14 * slpi_props_maxabs(p.x0, m);
+    double eps = 0x1p-14 * slpi_vec_maxabs(p.x0, m);
     for (int j = 0; j < m; j++) {
         double col[2][36];
         for (int r = 0; r < 2; r++) {

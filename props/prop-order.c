@@ -213,7 +213,7 @@ static int run_study(const slpi_props_case *c, const slpi_problem *p, const slpi
     for (int r = 0; r < kept; r++) last = fmax(last, fabs(err2[r * NLEV + NLEV - 1]));
     if (vs == VS_EXACT) last *= last;
     int rc = 0;
-    if (!(sqrt(last) > 1e-11 * fmax(1.0, slpi_props_maxabs(p->x0, slpi_problem_state_dim(p))))) {
+    if (!(sqrt(last) > 1e-11 * fmax(1.0, slpi_vec_maxabs(p->x0, slpi_problem_state_dim(p))))) {
         slpi_props_outcome_unable(o, "errors at rounding level");
         rc = -1;
     } else if (kept == 1) {

@@ -257,7 +257,7 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
             o->holds = -1;
             break;
         }
-        omega = fmax(omega, slpi_props_maxdiff(x, prev, d) / (c->h * fmax(slpi_props_maxabs(prev, d), 1e-300)));
+        omega = fmax(omega, slpi_vec_maxdiff(x, prev, d) / (c->h * fmax(slpi_vec_maxabs(prev, d), 1e-300)));
         dev = fmax(dev, fabs(fast_h0(f, x) - h0));
     }
     slpi_fast_free(f);
@@ -323,8 +323,8 @@ static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_o
         o->holds = -1;
         return;
     }
-    double e = slpi_props_maxdiff(x, p.x0, d);
-    o->ratio = e / (c->steps * U * fmax(slpi_props_maxabs(p.x0, d), 1.0));
+    double e = slpi_vec_maxdiff(x, p.x0, d);
+    o->ratio = e / (c->steps * U * fmax(slpi_vec_maxabs(p.x0, d), 1.0));
     o->holds = o->ratio <= HOLD_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: %ld steps with (h, dW) then (-h, -dW) land %.3g from x0 (ratio %.3g)",
              c->steps, e, o->ratio);
@@ -380,7 +380,7 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
         int inside = slpi_props_balls_contain(xb, x, d, &excess);
         int is_explicit = c->scheme == SLPI_SCHEME_RKMK_LE || c->scheme == SLPI_SCHEME_RKMK_HEUN;
         double budget = is_explicit ? REF_FAST_RATIO : HOLD_RATIO;
-        o->ratio = excess / (c->steps * U * fmax(slpi_props_maxabs(x, d), 1.0));
+        o->ratio = excess / (c->steps * U * fmax(slpi_vec_maxabs(x, d), 1.0));
         o->holds = inside || o->ratio <= budget;
         snprintf(o->msg, sizeof o->msg, "fast %s the certified balls (excess %.3g, ratio %.3g, budget %g)",
                  inside ? "inside" : "outside", excess, o->ratio, budget);

@@ -6,6 +6,7 @@
 #ifndef SLPI_PROPS_H
 #define SLPI_PROPS_H
 
+#include "core/vec.h"
 #include "slpi-tools.h"
 
 /* ------------------------------------------------------------------ cases
@@ -127,9 +128,7 @@ extern const slpi_props_property slpi_props_prop_casimir, slpi_props_prop_energy
     slpi_props_prop_order_strong,
     slpi_props_prop_order_control, slpi_props_prop_agree, slpi_props_prop_order_weak;
 
-/* Helpers the property files share. */
-double slpi_props_maxabs(const double *x, int n);
-double slpi_props_maxdiff(const double *a, const double *b, int n);
+/* Helpers the property files share (props/outcome.c; max norms: core/vec.h). */
 /* 1 if every ball contains the double. Worst excess over the radius in *excess. */
 int slpi_props_balls_contain(arb_srcptr x, const double *v, int n, double *excess);
 void slpi_props_outcome_unable(slpi_props_outcome *o, const char *why);
@@ -184,6 +183,9 @@ int slpi_props_verdict(const slpi_props_case *c, int use_ref, slpi_props_outcome
 int slpi_props_shrink(slpi_props_case *c, int use_ref, slpi_props_outcome *o, FILE *log);
 /* The same for a property given directly (tests shrink synthetic properties). */
 int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case *c, int use_ref, slpi_props_outcome *o);
+/* Why property P cannot be checked on case c on the certified path (ref = 1) or at all
+ * (ref = 0), or NULL (P's why_not; props/properties.c). */
+const char *slpi_props_why_not(const slpi_props_property *P, const slpi_props_case *c, int ref);
 int slpi_props_shrink_with(const slpi_props_property *P, slpi_props_case *c, int use_ref, slpi_props_outcome *o, FILE *log);
 /* Replay strings: "property=...,system=...,..." (the seed travels separately). */
 void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n);

@@ -3,7 +3,7 @@
  * one definition in docs/schemes.md#direct and differ only in where V is evaluated:
  *   IM:   F(y) = y - mu_n - V(1/2 (mu_n + y)),            F'(y)[w] = w - 1/2 DV(1/2(mu_n+y))[w];
  *   TRAP: F(y) = y - mu_n - 1/2 (V(mu_n) + V(y)),         F'(y)[w] = w - 1/2 DV(y)[w];
- * with V = sum_k Delta_k V_k (ref/system.c). The zero y = mu_{n+1}, a fixed point of
+ * with V = sum_k Delta_k V_k (ref/vector-field.c). The zero y = mu_{n+1}, a fixed point of
  * G = y - F, is enclosed by the Jacobian-free Krawczyk test of G, or when G does not
  * contract enough by the dense Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
  * L fixed-point sweeps y <- G(y) from y = mu_n, evaluated in balls. */

@@ -20,7 +20,7 @@ static void *ref_create(const slpi_problem *p, slpi_error *err)
 {
     ref_ctx *c = calloc(1, sizeof *c);
     if (!c) {
-        slpi_error_set(err, SLPI_ENUMERIC, "ref path: out of memory");
+        slpi_error_set(err, SLPI_EINPUT, "ref path: out of memory");
         return NULL;
     }
     if (slpi_ref_create(&c->s, p, err) != SLPI_OK) {

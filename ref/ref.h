@@ -124,7 +124,7 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
 
-/* Shared vector fields (ref/system.c), delta = (Delta_0..Delta_M) exact binary64:
+/* Shared vector fields (ref/vector-field.c), delta = (Delta_0..Delta_M) exact binary64:
  *   gen_sum:  b = sum_k delta_k b_k(mu);          dgen_sum: db = sum_k delta_k Db_k(mu)[w];
  *   vf:       V = coad(gen_sum(mu), mu) = sum_k delta_k V_k(mu);
  *   dvf:      DV(mu)[w] = coad(dgen_sum(mu, w), mu) + coad(gen_sum(mu), w). */
@@ -329,5 +329,55 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
                                 arb_ptr defect, slong prec, char *why, size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */
 const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k);
+
+/* ------------------------------------------------------------ the run object */
+
+/* The certified path's run object (slpi.h's slpi_ref; ref/ref.c), shared by the files of
+ * its concerns: the Lohner propagation (ref/lohner.c), the Poisson defect
+ * (ref/poisson-defect.c) and the diagnostics (ref/diagnostics.c).
+ *
+ * Mean-value (Lohner) propagation (slpi_ref_set_lohner) for schemes with a step Jacobian
+ * and states of at most SLPI_REF_LOHNER_MAX entries: the trajectory this object produced is kept as the set
+ * c + A r (c exact, A an exact invertible matrix, r a ball vector) and stepped
+ *     Phi(c + A r) in Phi(c) + J (A r),  J enclosing D Phi over the box hull of the set,
+ * then re-centred c' = mid Phi(c), A' = mid(J A) while its condition number stays
+ * below LOHNER_COND_MAX (ref/lohner.c; the parallelepiped method: no growth for elliptic motion),
+ * else the Q of its QR factorisation (Lohner 1987, "QR method"), and
+ * r' = (A'^{-1} J A) r + A'^{-1} (Phi(c) - c'), A'^{-1} enclosed by arb_mat_inv. The ball
+ * returned is the hull c' + A' r' intersected with the plain ball trajectory, stepped
+ * alongside (so no ball is wider than the plain path's, and where the hull holds the
+ * plain ball it is that ball, bit for bit). Only the rounding and the curvature of Phi over
+ * the box enter as box wrapping, so the radius grows like the trajectory's own
+ * sensitivity (up to the wrapping of r through A'^{-1} J A) instead of like |D Phi|
+ * entrywise. A state other than the last output
+ * starts afresh (c = mid x, A = I, r = 0 +/- rad x). */
+#define SLPI_REF_LOHNER_MAX 64
+
+typedef struct {
+    int valid, plain_ok;
+    arb_ptr c, r, out;        /* centre, coefficients, last output */
+    arb_ptr plain;            /* the plain ball trajectory from the same start */
+    arb_mat_t A;
+} slpi_ref_lohner_set;
+
+struct slpi_ref {
+    slpi_problem p;
+    slpi_ref_system sys;
+    const slpi_ref_scheme *scheme;
+    long step_index;          /* steps attempted so far */
+    double *delta;            /* (h, dW_1..dW_M) */
+    arb_ptr work;             /* copy of the state for retries */
+    slpi_ref_lohner_set *lo;  /* NULL: plain ball steps */
+    char why[256];            /* reason of the last UNABLE */
+};
+
+/* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */
+long slpi_ref_next_prec(long prec, long prec_max);
+/* Whether the scheme's certified step Jacobian serves this problem (the Lohner propagation
+ * and ISOMP's Poisson defect use it). */
+int slpi_ref_has_step_jacobian(const slpi_ref *s);
+/* One Lohner step of the set behind x (ref/lohner.c) at prec; the set's release. */
+slpi_step_status slpi_ref_lohner_step(slpi_ref *s, arb_ptr x, slong prec, char *why, size_t why_len);
+void slpi_ref_lohner_free(slpi_ref *s);
 
 #endif

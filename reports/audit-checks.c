@@ -1,7 +1,8 @@
 /* audit-checks.c — the claims audit's check language (docs/claims.md; syntax in the header
  * of reports/claims.txt): tokens, the case of a check (a docs/experiments.md preset plus key=value
- * overrides, FULL=1 overrides appended), outcomes, and the dispatcher to the evaluators
- * of each family (reports/audit-checks.h). */
+ * overrides, FULL=1 overrides appended), outcomes and the words of a role. The bottom layer
+ * of the audit: the evaluators (reports/audit-runs.c ...) use it, it calls none of them;
+ * the dispatcher to them is reports/audit-eval.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,74 +211,9 @@ int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int w
     return 0;
 }
 
-
-void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
+const char *slpi_audit_role_words(slpi_audit_role r)
 {
-    char buf[256], *tok[16];
-    if (slpi_audit_check_string(a, c) != c->check)   /* FULL=1 */
-        snprintf(c->check, sizeof c->check, "%s", c->full_check);
-    int n = slpi_audit_tokens(slpi_audit_check_string(a, c), buf, sizeof buf, tok, 16);
-    c->figure[0] = 0;
-    c->command[0] = 0;
-    c->nnum = 0;
-    if (n < 1) {
-        slpi_audit_unable(c, "empty check%s", "");
-    } else if (!strcmp(tok[0], "max") || !strcmp(tok[0], "fails")) {
-        slpi_audit_check_run(a, c, tok, n);
-    } else if (!strcmp(tok[0], "versus")) {
-        slpi_audit_check_versus(a, c, tok, n);
-    } else if (!strcmp(tok[0], "sphere")) {
-        slpi_audit_check_sphere(a, c, tok, n);
-    } else if (!strcmp(tok[0], "snapshots")) {
-        slpi_audit_check_snapshots(a, c, tok, n);
-    } else if (!strcmp(tok[0], "ref")) {
-        slpi_audit_check_ref(a, c, tok, n);
-    } else if (!strcmp(tok[0], "poisson") || !strcmp(tok[0], "refpoisson")) {
-        slpi_audit_check_poisson(a, c, tok, n);
-    } else if (!strcmp(tok[0], "slope")) {
-        slpi_audit_check_slope(a, c, tok, n);
-    } else if (!strcmp(tok[0], "gap")) {
-        slpi_audit_check_gap(a, c, tok, n);
-    } else if (!strcmp(tok[0], "resolvable")) {
-        slpi_audit_check_resolvable(a, c, tok, n);
-    } else if (!strcmp(tok[0], "weakexact")) {
-        slpi_audit_check_weakexact(a, c, tok, n);
-    } else if (!strcmp(tok[0], "moments")) {
-        slpi_audit_check_moments(c);
-    } else if (!strcmp(tok[0], "thresholds")) {
-        slpi_audit_check_thresholds(c, tok, n);
-    } else if (!strcmp(tok[0], "cayleypi")) {
-        slpi_audit_check_cayleypi(c, tok, n);
-    } else if (!strcmp(tok[0], "mutant")) {
-        slpi_audit_check_mutant(c, tok, n);
-    } else if (!strcmp(tok[0], "drift")) {
-        slpi_audit_check_drift(a, c, tok, n);
-    } else if (!strcmp(tok[0], "legap")) {
-        slpi_audit_check_legap(a, c, tok, n);
-    } else if (!strcmp(tok[0], "growth")) {
-        slpi_audit_check_growth(a, c, tok, n);
-    } else if (!strcmp(tok[0], "critical")) {
-        slpi_audit_check_critical(a, c, tok, n);
-    } else if (!strcmp(tok[0], "ensemble")) {
-        slpi_audit_check_ensemble(a, c, tok, n);
-    } else if (!strcmp(tok[0], "dexpinv")) {
-        slpi_audit_check_dexpinv(c, tok, n);
-    } else if (!strcmp(tok[0], "adstar")) {
-        slpi_audit_check_adstar(c, tok, n);
-    } else if (!strcmp(tok[0], "sviident")) {
-        slpi_audit_check_sviident(a, c, tok, n);
-    } else if (!strcmp(tok[0], "sviorbit")) {
-        slpi_audit_check_sviorbit(a, c, tok, n);
-    } else if (!strcmp(tok[0], "svivs")) {
-        slpi_audit_check_svivs(c, tok, n);
-    } else if (!strcmp(tok[0], "lifted")) {
-        slpi_audit_check_lifted(a, c, tok, n);
-    } else if (!strcmp(tok[0], "test")) {
-        slpi_audit_check_tests(a, c, tok, n);
-    } else if (!strcmp(tok[0], "unable")) {
-        slpi_audit_unable(c, "%s", slpi_audit_check_string(a, c) + 7);
-    } else {
-        slpi_audit_unable(c, "unknown check '%s'", tok[0]);
-    }
+    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
+                              "control: must be met"};
+    return (unsigned)r < 5 ? n[r] : "?";
 }
-

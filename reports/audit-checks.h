@@ -1,6 +1,8 @@
 /* audit-checks.h — internal interface of the claims audit's check evaluators (docs/claims.md;
- * check syntax in the header of reports/claims.txt). reports/audit-checks.c holds the
- * shared parsing and the dispatcher; one file per check family:
+ * check syntax in the header of reports/claims.txt). The layers, each calling only those
+ * below it: reports/audit.c (the runner) -> reports/audit-eval.c (the dispatcher) -> one
+ * file per check family -> reports/audit-figure.c (gnuplot) -> reports/audit-checks.c
+ * (the shared parsing, cases and outcomes). The families:
  *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
  *                    growth (trend of a diagnostic), critical (critical step sweep),
  *                    ensemble (axis changes and spread of several realizations)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
@@ -82,7 +83,7 @@ void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n)
     if (det != 0) {
         double x[3] = {0, 0, 2 * si / (1 + co)}, T[9];
         slpi_fast_cayley3(T, x);
-        dev = slpi_fast_maxdiff(T, R, 9);
+        dev = slpi_vec_maxdiff(T, R, 9);
     }
     slpi_audit_outcome(c, dev <= 1e-14, dev);
     snprintf(c->evidence, sizeof c->evidence, "rotation by %s about e_3: det of the block of I + R = "

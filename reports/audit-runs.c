@@ -202,7 +202,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
     double *x = calloc((size_t)(2 * dim), sizeof *x), *x0 = x + dim;
     slpi_fast_at fat = { NULL, x };
     double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
-    int rc = !x || !grid ? slpi_error_set(&err, SLPI_ENUMERIC, "out of memory") : SLPI_OK;
+    int rc = !x || !grid ? slpi_error_set(&err, SLPI_EINPUT, "out of memory") : SLPI_OK;
     if (!rc) rc = slpi_problem_validate(&p, &err);
     if (!rc && p.system != SLPI_SYS_EULER_ZEITLIN)
         rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
@@ -508,7 +508,7 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **
         return;
     }
     double *at = calloc((size_t)np * 6, sizeof *at), dmin = INFINITY, dmax = 0;
-    if (!at) rc = slpi_error_set(&err, SLPI_ENUMERIC, "out of memory");
+    if (!at) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     FILE *fig = rc ? NULL : fopen(data, "w");
     if (fig) fprintf(fig, "# path\tt\t|Pi(t) - Pi_det(t)|\n");
     for (long r = 0; !rc && r < np; r++) {

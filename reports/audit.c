@@ -1,6 +1,6 @@
 /* audit.c — the claims audit of docs/claims.md: reads the claims registry (reports/claims.txt:
  * a description line per claim and one line per check, format in its header), evaluates
- * every check (reports/audit-checks.c) and derives each claim's verdict from the outcomes
+ * every check (reports/audit-eval.c) and derives each claim's verdict from the outcomes
  * alone (never from the registry's roles or expectations):
  *   - a control ("fails"/"passes") with another outcome than it demands, or any claim
  *     check UNABLE: UNABLE (the decisive check did not show it can fail, or could not run);
@@ -40,13 +40,6 @@ const char *slpi_audit_role_name(slpi_audit_role r)
 }
 
 /* The role in words (report and log): a control's name never reads like a software failure. */
-const char *slpi_audit_role_words(slpi_audit_role r)
-{
-    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
-                              "control: must be met"};
-    return (unsigned)r < 5 ? n[r] : "?";
-}
-
 static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
@@ -259,7 +252,7 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
                         const char *path, slpi_error *err)
 {
     a->claims = calloc((size_t)a->nchecks, sizeof *a->claims);
-    if (!a->claims) return slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory");
+    if (!a->claims) return slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
     for (int i = 0; i < a->nchecks; i++) {
         slpi_audit_claim *cl = a->nclaims ? &a->claims[a->nclaims - 1] : NULL;
         if (cl && !strcmp(cl->id, a->checks[i].id)) {
@@ -373,7 +366,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (nd == dcap) {
                 dcap = dcap ? 2 * dcap : 64;
                 desc *n = realloc(d, (size_t)dcap * sizeof *n);
-                if (!n) { rc = slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory"); break; }
+                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
                 d = n;
             }
             rc = parse_desc(&d[nd], s, path, line, err);
@@ -384,7 +377,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (nx == xcap) {
                 xcap = xcap ? 2 * xcap : 256;
                 extra *n = realloc(xs, (size_t)xcap * sizeof *n);
-                if (!n) { rc = slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory"); break; }
+                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
                 xs = n;
             }
             rc = parse_extra(&xs[nx], s, path, line, err);
@@ -394,7 +387,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         if (a->nchecks == cap) {
             cap = cap ? 2 * cap : 64;
             slpi_audit_check *n = realloc(a->checks, (size_t)cap * sizeof *n);
-            if (!n) { rc = slpi_error_set(err, SLPI_ENUMERIC, "audit: out of memory"); break; }
+            if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
             a->checks = n;
         }
         slpi_audit_check *c = &a->checks[a->nchecks];

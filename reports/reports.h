@@ -213,7 +213,7 @@ void slpi_audit_num(slpi_audit_check *c, const char *name, double v);
  * with 3 significant digits); -1 (out names the bad placeholder) if one is unknown. */
 int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
                     size_t n);
-/* Evaluate one check (reports/audit-checks.c); writes data and figure files in outdir. */
+/* Evaluate one check (reports/audit-eval.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
  * NULL) receives each claim's verdict; progress over the claims goes through

@@ -24,7 +24,7 @@ struct slpi_vort {
 int slpi_vort_create(slpi_vort **out, int N, slpi_error *err)
 {
     slpi_vort *v = calloc(1, sizeof *v);
-    if (!v) return slpi_error_set(err, SLPI_ENUMERIC, "vorticity: out of memory");
+    if (!v) return slpi_error_set(err, SLPI_EINPUT, "vorticity: out of memory");
     int rc = slpi_fast_zeitlin_init(&v->z, N, err);
     if (rc != SLPI_OK) {
         free(v);
@@ -38,7 +38,7 @@ int slpi_vort_create(slpi_vort **out, int N, slpi_error *err)
     v->B = calloc((size_t)N, sizeof *v->B);
     if (!v->X || !v->omega || !v->P || !v->A || !v->B) {
         slpi_vort_free(v);
-        return slpi_error_set(err, SLPI_ENUMERIC, "vorticity: out of memory");
+        return slpi_error_set(err, SLPI_EINPUT, "vorticity: out of memory");
     }
     *out = v;
     return SLPI_OK;

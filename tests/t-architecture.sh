@@ -17,6 +17,10 @@
 #      tools' header), every module is in exactly one library (cli in none: it is the
 #      command), and the GNUmakefile builds each library from exactly the modules its
 #      line names (LIB_DIRS, TOOLS_DIRS).
+#   6. no circle inside a module: the files of one module form layers, a file using
+#      (nm: an undefined slpi_ symbol another file of the module defines) or including
+#      (a header including a header) only files below it, so each file reads without
+#      the ones above it (docs/architecture.md#layers-inside-a-module).
 cd "$(dirname "$0")/.." || exit 2
 build=${SLPI_BUILD:-build}
 tmp=$(mktemp -d)
@@ -121,5 +125,33 @@ for lib in libslpi:LIB_DIRS libslpi-tools:TOOLS_DIRS; do
   if [ -n "$want" ] && [ "$want" = "$got" ]; then echo "t-architecture: $name: $want"
   else echo "t-architecture: FAIL: $name: the table names modules '$want', the GNUmakefile's $var '$got'"; fail=1; fi
 done
+
+# 6. Circles inside a module. The edges: "use" (f.c -> g.c, the file defining a symbol f's
+# object leaves undefined, same module) and "inc" (a header including a header of the same
+# module). Files on no circle are peeled off (repeatedly, every file nothing of the rest
+# uses, then every file that uses nothing of the rest); what stays lies on a circle (or
+# between two) and is reported, edge by edge, with the names that tie it.
+awk -v build="$build/" '
+  function modof(p) { sub(/^\.\//, "", p); sub(/\/.*/, "", p); return p }
+  function srcof(o) { sub(/:.*/, "", o); o = substr(o, length(build) + 1); sub(/\.o$/, ".c", o); return o }
+  function edge(a, b, why) { if (a == b || modof(a) != modof(b)) return; k = a SUBSEP b
+    if (!(k in E)) { E[k] = why; node[a] = 1; node[b] = 1 } else if (index(" " E[k] " ", " " why " ") == 0) E[k] = E[k] " " why }
+  $1 == "inc" { h = $3; sub(/^\.\//, "", h); if ($2 ~ /\.h$/ && h != "slpi.h") edge($2, h, "#include") }
+  $1 == "def" && $2 ~ /^slpi_/ { def[$2] = srcof($3) }
+  $1 == "undef" && $2 ~ /^slpi_/ { nu++; us[nu] = $2; uf[nu] = srcof($3) }
+  END {
+    for (i = 1; i <= nu; i++) if (us[i] in def) edge(uf[i], def[us[i]], us[i])
+    do {
+      changed = 0
+      for (v in node) { hasin[v] = 0; hasout[v] = 0 }
+      for (k in E) { split(k, ab, SUBSEP); if ((ab[1] in node) && (ab[2] in node)) { hasout[ab[1]] = 1; hasin[ab[2]] = 1 } }
+      for (v in node) if (!hasin[v] || !hasout[v]) { delete node[v]; changed = 1 }
+    } while (changed)
+    n = 0
+    for (k in E) { split(k, ab, SUBSEP); if ((ab[1] in node) && (ab[2] in node)) { print "t-architecture: FAIL: circle inside " modof(ab[1]) ": " ab[1] " -> " ab[2] " (" E[k] ")"; n++ } }
+    ne = 0; for (k in E) ne++
+    printf "t-architecture: %d file-level edges inside modules checked for circles; %d on a circle\n", ne, n
+    exit n > 0
+  }' "$tmp/facts" || fail=1
 echo "t-architecture: $nfiles files"
 exit $fail

@@ -1,5 +1,5 @@
 /* t-audit-gaps.c — the five audit computations of gaps/gaps.h (claims R19, V16, V18,
- * V20, I13; docs/schemes.md#rkmk, docs/schemes.md#isomp, docs/schemes.md#svi) and their evaluators in reports/audit-checks.c:
+ * V20, I13; docs/schemes.md#rkmk, docs/schemes.md#isomp, docs/schemes.md#svi) and their evaluators in reports/audit-closed.c:
  *  - R19: the dexp^-1 Sigma form passes the finite-difference test on so(3) and se(3),
  *    the printed expansion fails it by O(1);
  *  - V18: identity (30) to rounding on SO(3) (both c) and on so(n) for c = +1/4; the

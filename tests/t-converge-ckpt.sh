@@ -1,6 +1,6 @@
 #!/bin/sh
-# t-converge-ckpt.sh — checkpoint/resume of `slpi converge` (reports/converge.c, format
-# "slpi-converge-checkpoint 1" on core/checkpoint.c's primitives):
+# t-converge-ckpt.sh — checkpoint/resume of `slpi converge` (reports/converge.c; the batch
+# checkpoint format "slpi-converge-checkpoint 1" of core/checkpoint.c):
 #  1. a checkpointed study (every batch, 2 threads) prints the bytes of a plain one;
 #  2. a study killed by SIGKILL mid-way (1 thread, then 2 threads) leaves a checkpoint
 #     holding some of its batches, and --resume (with the other thread count, and under

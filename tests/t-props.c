@@ -73,12 +73,12 @@ static void check_corners(void)
                 const double *I = p.rb.inertia;
                 int mid = i == 5 ? 2 : (I[0] - I[1]) * (I[0] - I[2]) <= 0 ? 0 : (I[1] - I[0]) * (I[1] - I[2]) <= 0 ? 1 : 2;
                 e[mid] = m;
-                TEST_CHECKF(slpi_props_maxdiff(p.x0, e, 3) <= 1e-5 * m, "rigid body corner %d: x0 %g %g %g (axis %d)",
+                TEST_CHECKF(slpi_vec_maxdiff(p.x0, e, 3) <= 1e-5 * m, "rigid body corner %d: x0 %g %g %g (axis %d)",
                             i, p.x0[0], p.x0[1], p.x0[2], mid);
             }
             if (i == 5 && (s == SLPI_SYS_POINT_VORTICES || s == SLPI_SYS_HEAVY_TOP)) {
                 double up[3] = { 0, 0, s == SLPI_SYS_POINT_VORTICES ? m : 1 };
-                TEST_CHECKF(slpi_props_maxdiff(p.x0 + (s == SLPI_SYS_HEAVY_TOP ? 3 : 0), up, 3) <= 1e-5 * up[2],
+                TEST_CHECKF(slpi_vec_maxdiff(p.x0 + (s == SLPI_SYS_HEAVY_TOP ? 3 : 0), up, 3) <= 1e-5 * up[2],
                             "%s pole corner: %g %g %g", slpi_system_name(s), p.x0[0], p.x0[1], p.x0[2]);
             }
         }
@@ -216,7 +216,7 @@ static void check_invariants(void)
         for (int a = 0; a < m; a++)
             for (int b = 0; b < m; b++) TEST_CHECK(J[a * m + b] == -J[b * m + a]);
         for (int ci = 0; ci < k.n && m > 0; ci++) {
-            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, slpi_props_maxabs(p.x0, m));
+            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, slpi_vec_maxabs(p.x0, m));
             for (int j = 0; j < m; j++) {
                 slpi_props_casimirs kp, km;
                 memcpy(x, p.x0, sizeof x);
@@ -231,7 +231,7 @@ static void check_invariants(void)
                 double s = 0;
                 for (int b = 0; b < m; b++) s += J[a * m + b] * g[b];
                 r = fmax(r, fabs(s));
-                sc = fmax(sc, fabs(g[a]) * slpi_props_maxabs(p.x0, m));
+                sc = fmax(sc, fabs(g[a]) * slpi_vec_maxabs(p.x0, m));
             }
             TEST_CHECKF(r <= 1e-6 * sc, "%s: J grad %s = %g (scale %g)", slpi_system_name(c.system), k.name[ci], r, sc);
         }

@@ -1,4 +1,4 @@
-/* t-ref-lohner.c — the mean-value (Lohner) propagation of slpi_ref_step (ref/ref.c)
+/* t-ref-lohner.c — the mean-value (Lohner) propagation of slpi_ref_step (ref/lohner.c)
  * with the ISOMP step Jacobian (ref/isomp.c), docs/schemes.md#isomp:
  *   - from exact binary64 states (rigid body, coordinate form; point vortices, matrix
  *     form): every ball of the 128-bit trajectory contains the 256-bit trajectory's

@@ -2,7 +2,7 @@
  * (oracle/golden-cases.c) never touch: fixed_iters for every implicit
  * scheme the ref path defines it for (TMK chord steps, IM/TRAP fixed-point steps, ISOMP
  * in both updates), dexp_order 1..4 of RKMK-Heun, every noise case of every system (as
- * in core/problem.c's key table, with distinct k1 != k2 so that a swapped coefficient
+ * in core/problem-keys.c's key table, with distinct k1 != k2 so that a swapped coefficient
  * shows), svi_output=node, svi_form so3/lp, the Newton solver, update=cay beyond the
  * rigid body, reproject, vortex model B, the printed heavy-top potential, sine-Euler's
  * random initial condition.

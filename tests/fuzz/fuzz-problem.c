@@ -1,4 +1,4 @@
-/* fuzz-problem.c — problem spec files (slpi_problem_load, core/problem.c) as `slpi run
+/* fuzz-problem.c — problem spec files (slpi_problem_load, core/problem-keys.c) as `slpi run
  * --config` reads them, then finish/validate and a round trip: a problem that loads
  * and validates is written (slpi_problem_write), read back, and must write the same
  * text. Inputs naming files (x0_file, noise_file) are only parsed, never opened: the

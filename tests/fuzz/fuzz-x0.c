@@ -1,4 +1,4 @@
-/* fuzz-x0.c — initial-state files (x0_file, slpi_problem_explicit_x0 in core/problem.c)
+/* fuzz-x0.c — initial-state files (x0_file, slpi_problem_explicit_x0 in core/initial-state.c)
  * for a 15-double state (heavy top, SVI form); an accepted state must lie on the
  * manifold (|Gamma| = 1, R^T R = I). */
 #include <math.h>

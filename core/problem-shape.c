@@ -1,0 +1,102 @@
+/* problem-shape.c — the derived shape of a problem, which both paths, the files and the
+ * ports read: the state layout (doubles of a state and their names), the number of noises
+ * and whether the truncation rule of docs/noise.md#truncation applies. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "slpi.h"
+
+int slpi_problem_state_dim(const slpi_problem *p)
+{
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY: return p->rb.track_R ? 12 : 3;
+    case SLPI_SYS_HEAVY_TOP: return p->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    case SLPI_SYS_MANAKOV: return p->mk.n * (p->mk.n - 1) / 2;
+    case SLPI_SYS_POINT_VORTICES: return 3 * p->pv.n;
+    case SLPI_SYS_EULER_ZEITLIN: return p->ez.N * p->ez.N;
+    case SLPI_SYS_SINE_EULER: return p->se.N * p->se.N;
+    case SLPI_SYS_MODEL: {
+        slpi_algebra a;
+        slpi_error e;
+        return slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK ? a.dim : 0;
+    }
+    default: return 0;
+    }
+}
+
+int slpi_problem_noise_count(const slpi_problem *p)
+{
+    static const int rb[] = { 0, 3, 1, 3, 1, 1 };
+    static const int ht[] = { 0, 1, 1, 1, 1, 2, 2 };
+    switch (p->system) {
+    case SLPI_SYS_RIGID_BODY: return rb[p->rb.noise];
+    case SLPI_SYS_HEAVY_TOP: return ht[p->ht.noise];
+    case SLPI_SYS_MANAKOV: return p->mk.noise ? p->mk.n * (p->mk.n - 1) / 2 : 0;
+    case SLPI_SYS_POINT_VORTICES: return p->pv.noise ? 3 : 0;
+    case SLPI_SYS_EULER_ZEITLIN: {
+        /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
+        int lmin = p->ez.N / 2;
+        return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
+    }
+    case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;
+    case SLPI_SYS_MODEL: {
+        int M = 0;
+        for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+            if (p->model.noise_H[k][0]) M = k + 1;
+        return M;
+    }
+    default: return 0;
+    }
+}
+
+int slpi_problem_truncates(const slpi_problem *p)
+{
+    if (p->truncate != SLPI_TRUNC_AUTO) return p->truncate == SLPI_TRUNC_ON;
+    /* a model follows the built-in of its algebra: se3 (the heavy top) off, the others on */
+    int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER &&
+                   !(p->system == SLPI_SYS_MODEL && strcmp(p->model.algebra, "se3") == 0);
+    return iso_like && p->h < 1.0;
+}
+
+void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
+{
+    static const char *const rb_iso[] = { "x1", "x2", "x3" };
+    static const char *const rb_svi[] = { "Pi1", "Pi2", "Pi3", "R11", "R12", "R13", "R21", "R22",
+                                          "R23", "R31", "R32", "R33" };
+    static const char *const ht_rkmk[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
+    static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
+                                          "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
+    switch (p->system) {
+    case SLPI_SYS_MODEL: {
+        slpi_algebra a;
+        slpi_error e;
+        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK) slpi_algebra_coord_name(&a, i, buf, n);
+        else snprintf(buf, n, "x%d", i + 1);
+        return;
+    }
+    case SLPI_SYS_RIGID_BODY:
+        snprintf(buf, n, "%s", p->rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
+        return;
+    case SLPI_SYS_HEAVY_TOP:
+        snprintf(buf, n, "%s", p->ht.form == SLPI_HT_FORM_RKMK ? ht_rkmk[i] : ht_svi[i]);
+        return;
+    case SLPI_SYS_MANAKOV: {
+        int row = 0, k = i;
+        while (k >= p->mk.n - 1 - row) { k -= p->mk.n - 1 - row; row++; }
+        snprintf(buf, n, "X_%d_%d", row + 1, row + 2 + k);
+        return;
+    }
+    case SLPI_SYS_POINT_VORTICES:
+        snprintf(buf, n, "x%d_%d", i / 3 + 1, i % 3 + 1);
+        return;
+    default: {
+        int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N;
+        if (i < N) { snprintf(buf, n, "ImX_%d_%d", i, i); return; }
+        int k = (i - N) / 2, a = 0;
+        while (k >= N - 1 - a) { k -= N - 1 - a; a++; }
+        snprintf(buf, n, "%sX_%d_%d", (i - N) % 2 ? "Im" : "Re", a, a + 1 + k);
+        return;
+    }
+    }
+}

@@ -1,0 +1,23 @@
+/* core/problem.h — core's private header between the files of the problem model (slpi.h
+ * declares the public functions): the defaults that keys reset (core/problem.c) and the
+ * key table's services to validation (core/problem-keys.c). Not an interface of core:
+ * other modules reach the problem through slpi.h only. */
+#ifndef SLPI_CORE_PROBLEM_H
+#define SLPI_CORE_PROBLEM_H
+
+#include "slpi.h"
+
+/* The system's defaults for p->system (they depend on p->scheme: svi brings the SVI forms),
+ * the scheme's solver defaults for p->scheme, and the defaults of the rigid body's or the
+ * heavy top's form (p->system) `form` (slpi_rb_form / slpi_ht_form). */
+void slpi_problem_system_defaults(slpi_problem *p);
+void slpi_problem_scheme_defaults(slpi_problem *p);
+void slpi_problem_form_defaults(slpi_problem *p, int form);
+
+/* Every key's range and enum of p (also for problems filled in by code rather than parsed);
+ * SLPI_OK or SLPI_EINPUT naming the key. */
+int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
+/* The name of value v of the enumerated key `key` of system s ("?" if there is none). */
+const char *slpi_problem_enum_text(const char *key, slpi_system_id s, int v);
+
+#endif

@@ -1,0 +1,33 @@
+/* vec.h — the max norms every module measures with (a declared interface of core/): one
+ * helper for |x|_max and one for |x - y|_max, with one NaN rule.
+ *
+ * NaN rule: a NaN entry (or difference) makes the result NaN, wherever it stands, so a
+ * NaN never reads as agreement (NaN <= tol is false) and never hides behind a larger
+ * finite entry. For finite inputs the result is the largest |x_i| (|x_i - y_i|), 0 for
+ * n = 0. Inline: the fast path's solvers call them in their inner loops. */
+#ifndef SLPI_CORE_VEC_H
+#define SLPI_CORE_VEC_H
+
+#include <math.h>
+
+static inline double slpi_vec_maxabs(const double *x, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        double a = fabs(x[i]);
+        if (a > m || a != a) m = a;   /* once NaN, no a > m holds: NaN stays */
+    }
+    return m;
+}
+
+static inline double slpi_vec_maxdiff(const double *x, const double *y, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        double a = fabs(x[i] - y[i]);
+        if (a > m || a != a) m = a;
+    }
+    return m;
+}
+
+#endif

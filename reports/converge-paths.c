@@ -1,0 +1,312 @@
+/* converge-paths.c — the lock-step path engine of the convergence studies (the coupling and
+ * the blocks: reports/converge.c's header): every level's fast object, one segment's
+ * increments of a block of paths drawn once and summed dyadically (slpi_noise_levels) and
+ * truncated per level, and every level advanced through the segment, the rigid-body
+ * ISOMP/SVI levels in the vectorised lanes of fast/ensemble.c, the others path by path;
+ * each path's values (squared errors, phi, sup maxima) into the worker's buffer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/noise.h"
+#include "reports/converge.h"
+
+static double phi_of(slpi_conv_phi phi, const double *x, int dim)
+{
+    if (phi == SLPI_PHI_X1) return x[0];
+    double s = 0;
+    for (int i = 0; i < dim && i < 3; i++) s += sin(2 * 3.14159265358979323846 * x[i]);
+    return s;
+}
+
+static double dist2(const double *a, const double *b, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return s;
+}
+
+/* The same for lane r of two SoA blocks with n lanes. */
+static double dist2_lane(const double *a, const double *b, int dim, int n, int r)
+{
+    double s = 0;
+    for (int i = 0; i < dim; i++) {
+        double d = a[(size_t)i * (size_t)n + (size_t)r] - b[(size_t)i * (size_t)n + (size_t)r];
+        s += d * d;
+    }
+    return s;
+}
+
+/* The level of fast object i: coarse kmin + i, then the reference and independent at L. */
+static int level_of(const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i)
+{
+    return i < ly->nlev ? c->kmin + i : c->L;
+}
+
+/* Increments of object i's level in the segment buffer of a block of n lanes: step t,
+ * component k, lane r at noise_at(...)[(t M + k) n + r]; the independent scheme shares
+ * the reference's. */
+static double *noise_at(const slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i, int n)
+{
+    size_t off = 0;
+    if (i > ly->nlev) i = ly->nlev;
+    for (int j = 0; j < i; j++) off += (size_t)1 << (level_of(c, ly, j) - c->kmin);
+    return w->noise + off * (size_t)ly->M * (size_t)n;
+}
+
+/* The problem of level l (h = T 2^-l), validated, and its fast-path object. */
+static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
+                      slpi_error *err)
+{
+    slpi_problem p = c->base;
+    p.scheme = k;
+    if (k != c->base.scheme) {
+        /* an independent scheme keeps the system and form, with its own solver defaults */
+        slpi_problem q = c->base;
+        int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.scheme), err);
+        if (rc != SLPI_OK) return rc;
+        p.tol = q.tol;
+        p.maxit = q.maxit;
+        p.on_cap = q.on_cap;
+        p.fixed_iters = q.fixed_iters;
+    }
+    p.level = l;
+    p.refine = 0;
+    p.noise_file[0] = 0;
+    int rc = slpi_problem_finish(&p, err);
+    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
+    return rc;
+}
+
+/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step. */
+static soa_kind soa_eligible(const slpi_fast *f)
+{
+    const slpi_problem *p = slpi_fast_problem(f);
+    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R) return SOA_NONE;
+    if (p->scheme == SLPI_SCHEME_ISOMP && p->rb.form == SLPI_RB_FORM_ISO
+        && p->rb.noise == SLPI_RB_NOISE_ISO_QUAD && p->isomp_update == SLPI_ISO_UPDATE_COMM
+        && p->solver == SLPI_SOLVER_FIXED_POINT)
+        return SOA_ISOMP;
+    if (p->scheme == SLPI_SCHEME_SVI && p->rb.form == SLPI_RB_FORM_SVI
+        && p->rb.noise == SLPI_RB_NOISE_SVI_LIN && p->svi_output == SLPI_SVI_OUT_ROTATION
+        && (p->svi_form == SLPI_SVI_FORM_AUTO || p->svi_form == SLPI_SVI_FORM_SO3))
+        return SOA_SVI;
+    return SOA_NONE;
+}
+
+void slpi_conv_worker_free(slpi_conv_worker *w)
+{
+    for (int i = 0; i < w->nf; i++) slpi_fast_free(w->f[i]);
+    free(w->x0);
+    free(w->noise);
+    free(w->failed);
+}
+
+int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err)
+{
+    memset(w, 0, sizeof *w);
+    int rc = SLPI_OK;
+    for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++)
+        if ((rc = make_level(c, c->base.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
+    if (rc == SLPI_OK && (rc = make_level(c, c->base.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK)
+        w->nf++;
+    if (rc == SLPI_OK && c->indep
+        && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
+        w->nf++;
+    if (rc != SLPI_OK) {
+        slpi_conv_worker_free(w);
+        return rc;
+    }
+    for (int i = 0; i < w->nf; i++) {
+        slpi_error ignored;
+        w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
+        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], slpi_fast_problem(w->f[i]), &ignored))
+            w->kind[i] = SOA_NONE;
+    }
+    size_t d = (size_t)ly->dim, M = (size_t)(ly->M > 0 ? ly->M : 1), nf = (size_t)w->nf;
+    w->S = 1L << (c->L - c->kmin);
+    size_t seg = 0;                      /* increments of one segment and lane, all levels */
+    for (int i = 0; i <= ly->nlev; i++) seg += (size_t)1 << (level_of(c, ly, i) - c->kmin);
+    seg *= M;
+    size_t grid = ((size_t)1 << (c->kmax - c->kmin)) + 1, per_lane = seg + nf * d
+                  + (ly->sup ? 2 * grid * d + 2 * (size_t)ly->nlev : 0) + (size_t)ly->nq;
+    size_t B = BLOCK_BYTES / (per_lane * sizeof(double));
+    w->B = B >= BLOCK_MAX ? BLOCK_MAX : B >= 8 ? (int)(B & ~(size_t)7) : B >= 1 ? (int)B : 1;
+    size_t n = (size_t)w->B + 1;         /* + the lone-path buffers (lane, dW) */
+    w->tile = w->B < TILE ? w->B : TILE;
+    w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
+    w->noise = malloc(per_lane * n * sizeof *w->noise);
+    w->failed = malloc((size_t)w->B);
+    if (!w->x0 || !w->noise || !w->failed) {
+        slpi_conv_worker_free(w);
+        return slpi_error_set(err, SLPI_EINPUT, "converge: out of memory (2^%d fine steps)", c->L);
+    }
+    w->hier = w->x0 + d;
+    w->lane = w->hier + 2 * (size_t)w->tile * (size_t)w->S;
+    w->dW = w->lane + d;
+    w->scratch = w->dW + M;
+    for (int q = 0; q < w->tile; q++)
+        for (int i = 0; i <= c->L - c->kmin; i++)
+            w->lev[q * (c->L - c->kmin + 1) + i] = w->hier + (size_t)(q + 1) * 2 * (size_t)w->S - (2 * w->S >> i);
+    for (int i = 0; i < w->nf; i++)
+        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->h, c->base.trunc_ell);
+    w->x = w->noise + seg * (size_t)w->B;
+    w->traj = w->x + nf * d * (size_t)w->B;
+    w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
+    w->val = w->sup + (ly->sup ? 2 * (size_t)ly->nlev * (size_t)w->B : 0);
+    int given = slpi_problem_explicit_x0(&c->base, w->x0, err);
+    if (given < 0) rc = SLPI_EINPUT;
+    else if (!given) rc = slpi_fast_initial_state(w->f[0], w->x0, err);
+    if (rc != SLPI_OK) slpi_conv_worker_free(w);
+    return rc;
+}
+
+/* One segment's increments of the n paths from path0: every level's, truncated per level
+ * after summation (docs/noise.md#coupling item 3). The paths are drawn a tile at a time
+ * (each path's hierarchy contiguous, truncated there) and written to the block's
+ * step-major slpi_conv_layout a tile row (one cache line of lanes) at a time. */
+static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
+                        long seg)
+{
+#define LEV(q, l) w->lev[(q) * (nup + 1) + c->L - (l)]   /* path r0 + q's level l */
+    int M = ly->M, nup = c->L - c->kmin;
+    for (int r0 = 0; r0 < n; r0 += w->tile) {
+        int nt = n - r0 < w->tile ? n - r0 : w->tile;
+        for (int k = 0; k < M; k++) {
+            slpi_noise_levels(c->base.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, ldexp(c->base.T, -c->L),
+                              nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            for (int i = 0; i <= ly->nlev; i++) {
+                int l = level_of(c, ly, i);
+                double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
+                for (long t = 0; t < 1L << (l - c->kmin); t++, dst += (size_t)M * (size_t)n)
+                    for (int q = 0; q < nt; q++) dst[q] = LEV(q, l)[t];
+            }
+        }
+    }
+#undef LEV
+    for (int i = 0; i <= ly->nlev && ly->trunc; i++) {
+        size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
+        w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, w->D[i]);
+    }
+}
+
+/* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. */
+static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i, double *x,
+                      const double *dW, int n, uint64_t path0, long step, slpi_error *err)
+{
+    slpi_fast *f = w->f[i];
+    long bad = 0;
+    if (w->kind[i] != SOA_NONE) {
+        bad = w->kind[i] == SOA_ISOMP
+                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed)
+                  : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed);
+        if (!bad) return SLPI_OK;
+    }
+    for (int r = 0; r < n; r++) {
+        if (bad && !w->failed[r]) continue;   /* SoA: only a failed lane, for its report */
+        for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
+        for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
+        slpi_step_info info = {0};
+        slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
+        if (slpi_step_failed(st))
+            return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
+                                  "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
+                                  slpi_scheme_name(slpi_fast_problem(f)->scheme), (unsigned long long)(path0 + (uint64_t)r),
+                                  level_of(c, ly, i), slpi_fast_problem(f)->h, step, slpi_step_status_name(st),
+                                  info.iterations, info.residual);
+        w->iters += info.iterations;
+        for (int j = 0; j < ly->dim; j++) x[(size_t)j * (size_t)n + (size_t)r] = w->lane[j];
+    }
+    return SLPI_OK;
+}
+
+/* Copy SoA state x (n lanes) to slot j of a trajectory block. */
+static void traj_put(double *traj, int j, const double *x, size_t dn)
+{
+    memcpy(traj + (size_t)j * dn, x, dn * sizeof *x);
+}
+
+/* The n paths from path0 through every level; path r's values go to w->val + r nq
+ * (col * nl1 + level). */
+int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
+                     slpi_error *err)
+{
+    int d = ly->dim, nl = ly->nlev, nl1 = ly->nl1;
+    size_t dn = (size_t)d * (size_t)n, grid = ((size_t)1 << (c->kmax - c->kmin)) + 1;
+    for (int i = 0; i < w->nf; i++)
+        for (int j = 0; j < d; j++)
+            for (int r = 0; r < n; r++) w->x[(size_t)i * dn + (size_t)j * (size_t)n + (size_t)r] = w->x0[j];
+    double *supv = w->sup;                        /* (level, column) x lane */
+    if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
+    int rc = SLPI_OK;
+    for (long seg = 0; seg < 1L << c->kmin && rc == SLPI_OK; seg++) {
+        block_noise(w, c, ly, path0, n, seg);
+        /* the references first (their kmax-grid states for the sup estimator), then the
+         * coarse levels */
+        for (int o = 0; o < w->nf && rc == SLPI_OK; o++) {
+            int i = o < w->nf - nl ? nl + o : o - (w->nf - nl), l = level_of(c, ly, i);
+            long cnt = 1L << (l - c->kmin);
+            double *x = w->x + (size_t)i * dn, *traj = w->traj + (size_t)(i - nl) * grid * dn;
+            const double *noise = noise_at(w, c, ly, i, n);
+            long ts = 1L << (c->L - c->kmax);
+            if (ly->sup && i >= nl) traj_put(traj, 0, x, dn);
+            for (long t = 0; t < cnt && rc == SLPI_OK; t++) {
+                rc = step_block(w, c, ly, i, x, noise + (size_t)t * (size_t)ly->M * (size_t)n, n, path0,
+                                seg * cnt + t, err);
+                if (!ly->sup) continue;
+                if (i >= nl) {
+                    if ((t + 1) % ts == 0) traj_put(traj, (int)((t + 1) / ts), x, dn);
+                    continue;
+                }
+                size_t j = (size_t)(t + 1) << (c->kmax - l);
+                for (int col = 0; col < 1 + (c->indep != 0); col++) {
+                    const double *ref = w->traj + ((size_t)col * grid + j) * dn;
+                    double *m = supv + ((size_t)i * 2 + (size_t)col) * (size_t)n;
+                    for (int r = 0; r < n; r++) {
+                        double e = dist2_lane(x, ref, d, n, r);
+                        if (e > m[r]) m[r] = e;
+                    }
+                }
+            }
+        }
+    }
+    if (rc != SLPI_OK) return rc;
+    for (int r = 0; r < n; r++) {
+        double *v = w->val + (size_t)r * (size_t)ly->nq;
+        memset(v, 0, (size_t)ly->nq * sizeof *v);
+        /* lane r of object i as a plain vector */
+#define LANE(i, buf)                                                                           \
+    for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i) * dn + (size_t)j * (size_t)n + (size_t)r]
+        double *xref = w->lane, *xi = w->scratch, *xn = w->scratch + d, *xind = w->scratch + 2 * d;
+        LANE(nl, xref);
+        if (c->indep) LANE(nl + 1, xind);
+        double pref = phi_of(c->phi, xref, d);
+        for (int i = 0; i < nl; i++) {
+            LANE(i, xi);
+            if (ly->sup) {
+                v[SLPI_CONV_SELF * nl1 + i] = supv[((size_t)i * 2) * (size_t)n + (size_t)r];
+                if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = supv[((size_t)i * 2 + 1) * (size_t)n + (size_t)r];
+            } else if (c->kind == SLPI_CONV_WEAK) {
+                double pi = phi_of(c->phi, xi, d);
+                if (i + 1 < nl) LANE(i + 1, xn);
+                else memcpy(xn, xref, (size_t)d * sizeof *xn);
+                v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
+                if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
+                else if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = pi - phi_of(c->phi, xind, d);
+                v[SLPI_CONV_MLMC * nl1 + i] = pi - phi_of(c->phi, xn, d);
+                v[SLPI_CONV_PHI * nl1 + i] = pi;
+            } else {
+                v[SLPI_CONV_SELF * nl1 + i] = dist2(xi, xref, d);
+                if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = dist2(xi, xind, d);
+            }
+        }
+#undef LANE
+        if (c->kind == SLPI_CONV_WEAK) {
+            v[SLPI_CONV_PHI * nl1 + nl] = pref;
+            if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - phi_of(c->phi, xind, d);
+        } else if (c->indep) {
+            v[SLPI_CONV_SELF * nl1 + nl] = dist2(xref, xind, d);
+        }
+    }
+    return SLPI_OK;
+}

@@ -1,0 +1,70 @@
+/* reports/converge.h — reports' private header between the files of the convergence studies
+ * (reports/converge.c: the study, its configuration, checkpoints and the batch loop;
+ * reports/converge-paths.c: the lock-step path engine; reports/converge-stats.c: the
+ * estimators). Not an interface of reports: other modules see reports/reports.h. */
+#ifndef SLPI_REPORTS_CONVERGE_H
+#define SLPI_REPORTS_CONVERGE_H
+
+#include "fast/ensemble.h"
+#include "reports/reports.h"
+
+/* The extra doubles of a batch's row after its sums: solver iterations, clipped
+ * increments, paths. */
+enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_EXTRA };
+
+/* The shape of a study's rows. */
+typedef struct {
+    int nlev, nl1, nq, stride;   /* levels, nlev + 1, values per path, doubles per batch */
+    int dim, M, trunc, sup;
+} slpi_conv_layout;
+
+typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
+
+/* Lock-step blocks: the paths of a batch are taken BLOCK_MAX at a time (fewer
+ * when one segment's increments would not fit in BLOCK_BYTES), and time is cut into the
+ * 2^kmin segments of one coarsest step. Per segment, the increments of every path of the
+ * block are drawn (slpi_noise_levels: the fine level and its pairwise sums, core's one
+ * implementation), truncated per level (slpi_noise_threshold, slpi_noise_clip), and every
+ * level advances the whole block through the segment: the rigid-body ISOMP/SVI levels in
+ * the vectorised lanes of fast/ensemble.c, the others path by path with slpi_fast_step.
+ * Each path's arithmetic is the same whatever the block size; the block's per-path values
+ * are then added to the batch sums in path order, as one path at a time would. */
+enum { BLOCK_MAX = 64, TILE = 8 };
+#define BLOCK_BYTES ((size_t)8 << 20)
+
+typedef struct {
+    slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
+    slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
+    soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
+    int nf, B;                  /* fast objects; lanes per block */
+    long S;                     /* fine steps per segment, 2^(L - kmin) */
+    double *x0;                 /* the initial state */
+    double *x;                  /* states of a block, SoA: object i at x + i dim B */
+    double *noise;              /* one segment's increments of a block, per level (noise_at) */
+    int tile;                   /* paths whose hierarchies are drawn together, min(TILE, B) */
+    double *hier, *lev[TILE * 32];  /* path q of a tile's hierarchy of a segment: level L - i at lev[q (L - kmin + 1) + i] */
+    double D[SLPI_CONV_MAXLEV + 2];  /* truncation threshold of object i's level */
+    double *traj;               /* sup: reference (and independent) states on the kmax grid */
+    double *sup;                /* sup: running maxima, (level, column) x lane */
+    double *lane, *dW;          /* one path's state and increments (general path) */
+    double *scratch;            /* three states of one path */
+    double *val;                /* per-path values of the block, lane r at val + r nq */
+    unsigned char *failed;
+    long iters, clipped;
+} slpi_conv_worker;
+
+/* A worker's fast objects and buffers (one per thread); SLPI_OK or an error. */
+int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err);
+void slpi_conv_worker_free(slpi_conv_worker *w);
+/* The n paths from path0 through every level, their per-path values into w->val. */
+int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0,
+                        int n, slpi_error *err);
+/* The estimators of a study from the batch sums buf (nb rows of ly->stride). */
+void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
+                     const int *cnt, int col, slpi_conv_cell *out);
+void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb, int col,
+                       slpi_conv_result *r);
+void slpi_conv_mlmc_check(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
+                          slpi_conv_result *r);
+
+#endif
