@@ -626,6 +626,13 @@ slpi_step_status slpi_fast_step(slpi_fast *s, double *x, const double *dW, slpi_
 /* Why the last failed step failed where the system knows more than its status (a model's
  * callback that returned non-zero or a non-finite value, named); "" otherwise. */
 const char *slpi_fast_failure_reason(const slpi_fast *s);
+/* A run object and its state as one thing to step (the stepping primitive of core/steps.h
+ * takes it with slpi_fast_step_at: slpi_fast_step(at->f, at->x, dW, info); fast/path.c). */
+typedef struct {
+    slpi_fast *f;
+    double *x;
+} slpi_fast_at;
+slpi_step_status slpi_fast_step_at(void *at, const double *dW, slpi_step_info *info);
 /* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
  * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
 int slpi_fast_set_step(slpi_fast *s, double h);
@@ -650,6 +657,12 @@ void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
 #ifndef SLPI_FAST_ONLY
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info);
+/* As slpi_fast_at: slpi_ref_step_at(at, dW, info) is slpi_ref_step(at->r, at->x, dW, info). */
+typedef struct {
+    slpi_ref *r;
+    arb_ptr x;
+} slpi_ref_at;
+slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *info);
 #endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);

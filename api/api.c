@@ -7,6 +7,7 @@
  * the tools' entry points (slpi-tools.h: verify, golden, converge) live in the tools
  * library and record their errors through slpi_api_record (api/api.h). */
 #include "api/api.h"
+#include "core/steps.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -118,9 +119,11 @@ struct slpi_stepper {
     double *x, *x0, *given, *dW;
     slpi_ref *cert;
     arb_ptr bx, bx0;
-    slpi_noise_source *noise;
+    slpi_fast_at fat;          /* what the steps step: the run object and its state */
+    slpi_ref_at rat;
+    slpi_steps steps;          /* the problem's noise and the tally (core/steps.h) */
     double D;                  /* clipping threshold of given increments (+inf: none) */
-    long counts[SLPI_STEPPER_NCOUNTS];
+    long clipped;              /* given increments clipped since step 0 */
     const char *diag_name[SLPI_MAX_DIAG];
 };
 
@@ -133,9 +136,7 @@ static int stepper_error(slpi_error *err, int code, const char *what)
 static int stepper_rewind(slpi_stepper *s, slpi_error *err)
 {
     int rc = SLPI_OK;
-    if (s->noise) slpi_noise_source_close(s->noise);
-    s->noise = NULL;
-    memset(s->counts, 0, sizeof s->counts);
+    s->clipped = 0;
     s->n = 0;
     if (s->fast) {
         if (s->given) memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
@@ -147,14 +148,16 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
         else rc = slpi_ref_initial_state(s->cert, s->bx0, err);
         if (rc == SLPI_OK) _arb_vec_set(s->bx, s->bx0, s->dim);
     }
-    if (rc == SLPI_OK) rc = slpi_noise_source_open(&s->noise, &s->q, err);
+    if (rc == SLPI_OK) rc = s->steps.step ? slpi_steps_rewind(&s->steps, &s->q, err)
+                                          : s->fast ? slpi_steps_open(&s->steps, &s->q, slpi_fast_step_at, &s->fat, 1, err)
+                                                    : slpi_steps_open(&s->steps, &s->q, slpi_ref_step_at, &s->rat, 1, err);
     return rc;
 }
 
 void slpi_stepper_free(slpi_stepper *s)
 {
     if (!s) return;
-    if (s->noise) slpi_noise_source_close(s->noise);
+    slpi_steps_close(&s->steps);
     if (s->fast) slpi_fast_free(s->fast);
     if (s->cert) slpi_ref_free(s->cert);
     if (s->bx) _arb_vec_clear(s->bx, s->dim);
@@ -253,9 +256,11 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
         if (rc == SLPI_OK) {
             s->bx = _arb_vec_init(s->dim);
             s->bx0 = _arb_vec_init(s->dim);
+            s->rat = (slpi_ref_at){ s->cert, s->bx };
         }
     } else if (rc == SLPI_OK) {
         rc = slpi_fast_create(&s->fast, &s->q, &err);
+        s->fat = (slpi_fast_at){ s->fast, s->x };
     }
     if (rc == SLPI_OK) rc = stepper_rewind(s, &err);
     if (rc == SLPI_OK) s->ndiag = stepper_diag(s, s->diag_name, NULL, NULL);
@@ -295,7 +300,14 @@ long slpi_stepper_position(const slpi_stepper *s)
 
 void slpi_stepper_counts(const slpi_stepper *s, long counts[SLPI_STEPPER_NCOUNTS])
 {
-    memcpy(counts, s->counts, sizeof s->counts);
+    const slpi_step_tally *t = &s->steps.tally;
+    counts[SLPI_STEPPER_STEPS] = t->steps;
+    counts[SLPI_STEPPER_ITERATIONS] = t->iterations;
+    counts[SLPI_STEPPER_MAX_ITERATIONS] = t->max_iterations;
+    counts[SLPI_STEPPER_STAGNATED] = t->stagnated;
+    counts[SLPI_STEPPER_CAPPED] = t->capped;
+    counts[SLPI_STEPPER_CLIPPED] = s->clipped;
+    counts[SLPI_STEPPER_MAX_PREC] = t->max_prec;
 }
 
 void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad)
@@ -333,15 +345,13 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
                     break;
                 }
                 s->dW[j] = w > s->D ? s->D : w < -s->D ? -s->D : w;
-                s->counts[SLPI_STEPPER_CLIPPED] += fabs(w) > s->D;
+                s->clipped += fabs(w) > s->D;
             }
             if (rc != SLPI_OK) break;
-        } else if ((rc = slpi_noise_source_step(s->noise, n, s->dW, &err)) != SLPI_OK) {
-            break;
         }
-        slpi_step_info info = { 0 };
-        slpi_step_status st = s->fast ? slpi_fast_step(s->fast, s->x, s->dW, &info)
-                                      : slpi_ref_step(s->cert, s->bx, s->dW, &info);
+        slpi_step_status st;
+        if ((rc = slpi_steps_take(&s->steps, n, dW ? s->dW : NULL, &st, &err)) != SLPI_OK) break;
+        const slpi_step_info info = s->steps.info;
         if (slpi_step_failed(st)) {
             const char *why = s->cert ? slpi_ref_unable_reason(s->cert) : slpi_fast_failure_reason(s->fast);
             rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld: %s after %d iterations, residual %.3g%s%s", n,
@@ -350,13 +360,6 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             break;
         }
         s->n = n + 1;
-        s->counts[SLPI_STEPPER_STEPS]++;
-        s->counts[SLPI_STEPPER_ITERATIONS] += info.iterations;
-        if (info.iterations > s->counts[SLPI_STEPPER_MAX_ITERATIONS])
-            s->counts[SLPI_STEPPER_MAX_ITERATIONS] = info.iterations;
-        s->counts[SLPI_STEPPER_STAGNATED] += st == SLPI_STEP_STAGNATED;
-        s->counts[SLPI_STEPPER_CAPPED] += st == SLPI_STEP_CAPPED;
-        if (info.prec > s->counts[SLPI_STEPPER_MAX_PREC]) s->counts[SLPI_STEPPER_MAX_PREC] = info.prec;
         if (s->n % every == 0 || s->n == s->q.steps) {
             long r = (*rows)++;
             slpi_stepper_row(s, x + r * s->dim, xrad ? xrad + r * s->dim : NULL, diag ? diag + r * s->ndiag : NULL,
@@ -365,7 +368,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             if (resid) resid[r] = info.residual;
         }
     }
-    if (s->noise) s->counts[SLPI_STEPPER_CLIPPED] = dW ? s->counts[SLPI_STEPPER_CLIPPED] : slpi_noise_source_clipped(s->noise);
+    if (!dW) s->clipped = slpi_steps_clipped(&s->steps);
     return slpi_api_record(&err, rc);
 }
 

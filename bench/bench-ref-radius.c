@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/steps.h"
 #include "slpi.h"
 
 
@@ -40,15 +41,17 @@ int main(int argc, char **argv)
         }
         slpi_ref *r = NULL;
         slpi_fast *f = NULL;
-        slpi_noise_source *src = NULL;
-        int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-        double x0[4096], dW[4096];
-        if (n > 4096 || M > 4096 || slpi_ref_create(&r, &p, &err) != SLPI_OK ||
+        slpi_ref_at rat = { NULL, NULL };
+        slpi_steps stepping = { 0 };
+        int n = slpi_problem_state_dim(&p);
+        double x0[4096];
+        if (n > 4096 || slpi_ref_create(&r, &p, &err) != SLPI_OK ||
             slpi_fast_create(&f, &p, &err) != SLPI_OK ||
             slpi_fast_initial_state(f, x0, &err) != SLPI_OK ||
-            slpi_noise_source_open(&src, &p, &err) != SLPI_OK) {
+            slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
             printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(p.scheme),
                    n > 4096 ? "state too large" : err.msg);
+            slpi_steps_close(&stepping);
             slpi_ref_free(r);
             slpi_fast_free(f);
             continue;
@@ -57,6 +60,7 @@ int main(int argc, char **argv)
         arb_ptr x = _arb_vec_init(n);
         for (int i = 0; i < n; i++)
             arb_set_d(x + i, x0[i]);
+        rat = (slpi_ref_at){ r, x };
         long steps = 0, maxprec = 0;
         const char *stop = "cap";
         double t0 = now(), t = 0;
@@ -65,12 +69,13 @@ int main(int argc, char **argv)
                 stop = "time";
                 break;
             }
-            slpi_step_info info;
-            if (slpi_noise_source_step(src, steps, dW, &err) != SLPI_OK) {
+            slpi_step_status st;
+            if (slpi_steps_take(&stepping, steps, NULL, &st, &err) != SLPI_OK) {
                 stop = "noise";
                 break;
             }
-            if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED) {
+            const slpi_step_info info = stepping.info;
+            if (st != SLPI_STEP_CONVERGED) {
                 stop = "UNABLE";
                 break;
             }
@@ -89,7 +94,7 @@ int main(int argc, char **argv)
                steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
         fflush(stdout);
         _arb_vec_clear(x, n);
-        slpi_noise_source_close(src);
+        slpi_steps_close(&stepping);
         slpi_fast_free(f);
         slpi_ref_free(r);
     }

@@ -5,6 +5,7 @@
  * shared), the radius growth, the step from which the radius exceeds 1e-30, and the
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
+#include "core/steps.h"
 #include "ref/ref.h"
 #include "ref/zeitlin.h"
 
@@ -53,18 +54,19 @@ static int bench_sizes(int argc, char **argv)
         slpi_error err;
         slpi_fast *f = NULL;
         slpi_ref *r = NULL;
-        slpi_noise_source *src = NULL;
+        slpi_ref_at rat = { NULL, NULL };
+        slpi_steps stepping = { 0 };
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
         if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK ||
             slpi_problem_set(&p, "N", argv[a], &err) != SLPI_OK ||
             slpi_problem_finish(&p, &err) != SLPI_OK ||
             slpi_fast_create(&f, &p, &err) != SLPI_OK ||
-            slpi_noise_source_open(&src, &p, &err) != SLPI_OK) {
+            slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
             fprintf(stderr, "bench-ref-zeitlin: N=%s: %s\n", argv[a], err.msg);
             return 2;
         }
-        int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-        double *xf = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1));
+        int n = slpi_problem_state_dim(&p);
+        double *xf = malloc(sizeof(double) * (size_t)n);
         arb_ptr x = _arb_vec_init(n);
         double t0 = now();
         int rc = slpi_ref_create(&r, &p, &err);
@@ -72,21 +74,22 @@ static int bench_sizes(int argc, char **argv)
         long prec = 0;
         int done = 0;
         if (rc == SLPI_OK && slpi_fast_initial_state(f, xf, &err) == SLPI_OK) {
+            rat = (slpi_ref_at){ r, x };
             for (int k = 0; k < STEPS_N; k++) {
-                slpi_step_info info;
-                slpi_noise_source_step(src, k, dW, &err);
+                slpi_step_status st = SLPI_STEP_INVALID;
                 for (int i = 0; i < n; i++)
                     arb_set_d(x + i, xf[i]);
-                t0 = now();
-                if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED) {
+                t0 = now();   /* the step's increments (microseconds) and the certified step */
+                if (slpi_steps_take(&stepping, k, NULL, &st, &err) != SLPI_OK || st != SLPI_STEP_CONVERGED) {
                     printf("N=%s step %d: %s\n", argv[a], k, slpi_ref_unable_reason(r));
                     break;
                 }
                 tstep += now() - t0;
+                slpi_step_info info = stepping.info;
                 rad = info.radius > rad ? info.radius : rad;
                 prec = info.prec > prec ? info.prec : prec;
                 done++;
-                if (slpi_step_failed(slpi_fast_step(f, xf, dW, &info)))
+                if (slpi_step_failed(slpi_fast_step(f, xf, stepping.dW, &info)))
                     break;
             }
         }
@@ -96,10 +99,9 @@ static int bench_sizes(int argc, char **argv)
         fflush(stdout);
         _arb_vec_clear(x, n);
         free(xf);
-        free(dW);
         slpi_ref_free(r);
         slpi_fast_free(f);
-        slpi_noise_source_close(src);
+        slpi_steps_close(&stepping);
     }
     flint_cleanup();
     return 0;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "core/steps.h"
 #include "slpi.h"
 
 static double now_seconds(void)
@@ -263,26 +264,25 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     res->failed_step = -1;
     int rc = check_ckpt_args(ck, ops, out, err);
     if (rc != SLPI_OK) return rc;
-    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    int dim = slpi_problem_state_dim(p);
     void *ctx = ops->create(p, err);
     if (!ctx) return err ? err->code : SLPI_EINPUT;
 
-    slpi_noise_source *noise = NULL;
-    double *dW = calloc((size_t)(M > 0 ? M : 1), sizeof(double));
+    slpi_steps steps = { 0 };
     double *x0 = malloc((size_t)dim * sizeof(double));
     char **cols = NULL;
     int ncols = 0;
     ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0 };
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
-    if (!dW || !x0) {
+    if (!x0) {
         rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (state of %d doubles)", dim);
         goto done;
     }
     int given = slpi_problem_explicit_x0(p, x0, err);
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
-    if ((rc = slpi_noise_source_open(&noise, p, err)) != SLPI_OK) goto done;
+    if ((rc = slpi_steps_open(&steps, p, ops->step, ctx, 1, err)) != SLPI_OK) goto done;
 
     res->ndiag = ops->diag_names(ctx, res->diag_name, SLPI_MAX_DIAG);
     ops->diag_values(ctx, res->diag_first, res->ndiag);
@@ -314,6 +314,10 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         if ((rc = resume(&cs, p, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK) goto done;
         first = res->steps_done;
         clip_base = res->clipped;
+        steps.tally = (slpi_step_tally){ .steps = res->steps_done, .iterations = total_iters,
+                                         .max_iterations = res->max_iters, .stagnated = res->stagnated,
+                                         .capped = res->capped, .max_prec = res->max_prec,
+                                         .prec_raised = res->prec_raised, .max_radius = res->max_radius };
     } else if (out) {
         slpi_traj_write_header(out, p, ops->name, ncols, (const char *const *)cols);
         if ((rc = emit_row(ops, ctx, out, 0, 0.0, NULL, hex, err)) != SLPI_OK) goto done;
@@ -325,9 +329,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
     if (ops->watch && pg) ops->watch(ctx, pg);
     for (long n = first; n < p->steps; n++) {
-        if ((rc = slpi_noise_source_step(noise, n, dW, err)) != SLPI_OK) break;
-        slpi_step_info info = { 0 };
-        slpi_step_status st = ops->step(ctx, dW, &info);
+        slpi_step_status st;
+        if ((rc = slpi_steps_take(&steps, n, NULL, &st, err)) != SLPI_OK) break;
+        const slpi_step_info info = steps.info;
         if (slpi_step_failed(st)) {
             res->failed_step = n;
             const char *why = ops->why != NULL ? ops->why(ctx) : "";
@@ -342,21 +346,22 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
                                     info.residual, why[0] ? " (" : "", why, why[0] ? ")" : "");
             break;
         }
-        res->steps_done = n + 1;
-        total_iters += info.iterations;
-        if (info.iterations > res->max_iters) res->max_iters = info.iterations;
-        if (st == SLPI_STEP_STAGNATED) res->stagnated++;
-        if (st == SLPI_STEP_CAPPED) res->capped++;
-        if (info.radius > res->max_radius) res->max_radius = info.radius;
-        if (info.prec > res->max_prec) res->max_prec = info.prec;
-        if (info.prec > p->prec) res->prec_raised++;
+        const slpi_step_tally *t = &steps.tally;
+        res->steps_done = t->steps;
+        total_iters = t->iterations;
+        res->max_iters = t->max_iterations;
+        res->stagnated = t->stagnated;
+        res->capped = t->capped;
+        res->max_radius = t->max_radius;
+        res->max_prec = t->max_prec;
+        res->prec_raised = t->prec_raised;
         if ((n + 1) % p->output_every == 0 || n + 1 == p->steps) {
             record_diagnostics(ops, ctx, res);
             if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)
                 break;
         }
         if (cs.ck && cs.ck->checkpoint && (n + 1) % cs.ck->every == 0 && n + 1 < p->steps) {
-            res->clipped = clip_base + slpi_noise_source_clipped(noise);
+            res->clipped = clip_base + slpi_steps_clipped(&steps);
             if ((rc = take_checkpoint(&cs, ops, ctx, out, hex, dim, res, total_iters, err)) != SLPI_OK) break;
         }
         slpi_progress_set(pg, n + 1 - first);
@@ -364,7 +369,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     if (ops->watch && pg) ops->watch(ctx, NULL);
     slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
-    res->clipped = clip_base + slpi_noise_source_clipped(noise);
+    res->clipped = clip_base + slpi_steps_clipped(&steps);
     res->seconds = now_seconds() - start;
     if (rc == SLPI_OK && summary) print_summary(p, ops, ctx, res, summary);
 done:
@@ -372,8 +377,7 @@ done:
     free(cols);
     free(cs.problem);
     free(x0);
-    free(dW);
-    if (noise) slpi_noise_source_close(noise);
+    slpi_steps_close(&steps);
     ops->destroy(ctx);
     return rc;
 }

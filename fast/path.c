@@ -1,4 +1,5 @@
-/* path.c — the fast (double) path behind the run driver's slpi_path_ops. */
+/* path.c — the fast (double) path behind the run driver's slpi_path_ops, and as one thing
+ * to step for the stepping primitive (slpi_fast_step_at; core/steps.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -155,6 +156,12 @@ static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
     fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why, NULL,
 };
+
+slpi_step_status slpi_fast_step_at(void *at, const double *dW, slpi_step_info *info)
+{
+    slpi_fast_at *a = at;
+    return slpi_fast_step(a->f, a->x, dW, info);
+}
 
 const slpi_path_ops *slpi_fast_path(void)
 {

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"
 
@@ -269,14 +270,16 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     q.scheme = SLPI_SCHEME_IM_DIRECT;
     q.rb.track_R = 0;
     slpi_fast *f = NULL, *g = NULL;
-    slpi_noise_source *src = NULL;
-    double x[12], dW[8], eta[9];
+    double x[12], eta[9];
+    slpi_fast_at at = { NULL, x };
+    slpi_steps stepping = { 0 };
     int M = slpi_problem_noise_count(&p);
     if (!rc) rc = slpi_problem_validate(&q, err);
     if (!rc) rc = slpi_fast_create(&f, &p, err);
     if (!rc) rc = slpi_fast_create(&g, &q, err);
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
-    if (!rc) rc = slpi_noise_source_open(&src, &p, err);
+    at.f = f;
+    if (!rc) rc = slpi_steps_open(&stepping, &p, slpi_fast_step_at, &at, 1, err);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
     double c = p.svi_c;
     for (long k = 0; !rc && k < steps; k++) {
@@ -285,11 +288,13 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
         memcpy(x + 3, I3, sizeof I3);   /* R_k = I: then R_{k+1} = tau^2 */
         memcpy(Pk, x, sizeof Pk);
-        rc = slpi_noise_source_step(src, k, dW, err);
-        if (!rc && slpi_step_failed(slpi_fast_step(f, x, dW, &info)))
+        slpi_step_status st;
+        rc = slpi_steps_take(&stepping, k, NULL, &st, err);
+        if (!rc && slpi_step_failed(st))
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: step %ld failed (residual %.2e)",
-                                k, info.residual);
+                                k, stepping.info.residual);
         if (rc) break;
+        const double *dW = stepping.dW;
         memcpy(Pn, x, sizeof Pn);
         if (svi_recover(c, Pk, x + 3, xx, A, B)) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: A_c(x) singular");
@@ -328,7 +333,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         r->smin = fmin(r->smin, s);
         r->steps = k + 1;
     }
-    slpi_noise_source_close(src);
+    slpi_steps_close(&stepping);
     slpi_fast_free(f);
     slpi_fast_free(g);
     return rc;

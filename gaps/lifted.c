@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"
 
@@ -88,6 +89,31 @@ static slpi_step_status lifted_step(const slpi_fast *f, double a, const double *
     return st;
 }
 
+/* The lifted step as a thing to step on the problem's increments (core/steps.h): the
+ * pair (Q, P) to (Q1, P1) with eta = (h, dW). */
+typedef struct {
+    const slpi_fast *f;
+    double a, h;
+    int M;
+    const double *Q, *P;
+    double *Q1, *P1;
+} lifted_path;
+
+static void lifted_eta(const lifted_path *l, const double *dW, double *eta)
+{
+    eta[0] = l->h;
+    for (int i = 0; i < l->M; i++) eta[1 + i] = dW[i];
+}
+
+static slpi_step_status lifted_path_step(void *path, const double *dW, slpi_step_info *info)
+{
+    const lifted_path *l = path;
+    double eta[8];
+    (void)info;
+    lifted_eta(l, dW, eta);
+    return lifted_step(l->f, l->a, eta, l->Q, l->P, l->Q1, l->P1);
+}
+
 /* Random rotation: Cayley of a normal 3-vector. */
 static void random_rotation(uint64_t seed, uint32_t comp, double *R)
 {
@@ -109,26 +135,29 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
                               "not %s/%s", slpi_scheme_name(p.scheme), slpi_system_name(p.system));
     if (!(a > 0 && a < 1)) return slpi_error_set(err, SLPI_EINPUT, "lifted: a = %g not in (0, 1)", a);
     slpi_fast *f = NULL;
-    slpi_noise_source *src = NULL;
     int M = slpi_problem_noise_count(&p);
+    double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], eta[8], half[8];
+    lifted_path lp = { NULL, a, p.h, M, Q, P, Q1, P1 };
+    slpi_steps stepping = { 0 };
     int rc = slpi_problem_validate(&p, err);
     if (!rc) rc = slpi_fast_create(&f, &p, err);
-    if (!rc) rc = slpi_noise_source_open(&src, &p, err);
+    lp.f = f;
+    if (!rc) rc = slpi_steps_open(&stepping, &p, lifted_path_step, &lp, 1, err);
     if (!rc && (M > 7 || slpi_fast_matrix_dim(f) != 3))
         rc = slpi_error_set(err, SLPI_EINPUT, "lifted: needs the so(3) matrix form, M <= 7");
-    double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], dW[8], eta[8], half[8];
     random_rotation(seed, 9, Q);
     random_rotation(seed, 10, gR);
     for (int i = 0; i < 9; i++) P[i] = slpi_noise_normal(seed, 0, 11, (uint64_t)i);
     for (long k = 0; !rc && k < steps; k++) {
-        rc = slpi_noise_source_step(src, k, dW, err);
+        slpi_step_status st;
+        rc = slpi_steps_take(&stepping, k, NULL, &st, err);
         if (rc) break;
-        eta[0] = p.h;
-        for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
-        if (slpi_step_failed(lifted_step(f, a, eta, Q, P, Q1, P1))) {
+        if (slpi_step_failed(st)) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: step %ld did not converge", k);
             break;
         }
+        const double *dW = stepping.dW;
+        lifted_eta(&lp, dW, eta);
         if (k == 0) {   /* equivariance under left translation by g */
             slpi_fast_mat3_mul(gQ, gR, Q);
             slpi_fast_mat3_mul(gP, gR, P);
@@ -167,7 +196,7 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
         memcpy(P, P1, sizeof P);
         r->steps = k + 1;
     }
-    slpi_noise_source_close(src);
+    slpi_steps_close(&stepping);
     slpi_fast_free(f);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "oracle/oracle.h"
 
 /* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status. */
@@ -31,20 +32,17 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
     return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
 }
 
-/* The certified state after the steps from the row's start to its step, compared
- * with the port's state there. */
-static void check_row(slpi_ref *s, slpi_noise_source *src, const slpi_oracle_port *port,
-                      const slpi_oracle_local_row *lr, arb_ptr x, double *dW, double *out)
+/* The certified state after the steps from the row's start to its step (through the
+ * stepping primitive, core/steps.h), compared with the port's state there. */
+static void check_row(slpi_steps *steps, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
+                      arb_ptr x, double *out)
 {
     for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
-    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++) {
-        slpi_step_info info = { 0 };
-        if (slpi_noise_source_step(src, n, dW, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
-        else st = slpi_ref_step(s, x, dW, &info);
-    }
+    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
+        if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
     memset(out, 0, ROW_FIELDS * sizeof *out);
     out[4] = (double)st;
     if (slpi_step_failed(st)) {
@@ -69,24 +67,25 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
 #pragma omp parallel num_threads(port->threads)
     {
         slpi_ref *s = NULL;
-        slpi_noise_source *src = NULL;
         slpi_error e = { 0, "" };
-        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK && slpi_noise_source_open(&src, p, &e) == SLPI_OK;
         arb_ptr x = _arb_vec_init(port->dim);
-        double *dW = malloc((size_t)(slpi_problem_noise_count(p) + 1) * sizeof *dW);
-        if (!ok || !dW) {
+        slpi_ref_at at = { NULL, x };
+        slpi_steps steps = { 0 };
+        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
+        at.r = s;
+        ok = ok && slpi_steps_open(&steps, p, slpi_ref_step_at, &at, 1, &e) == SLPI_OK;
+        if (!ok) {
 #pragma omp critical(slpi_oracle_local_err)
-            if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", dW ? e.msg : "out of memory");
+            if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", e.msg);
         }
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
-            if (ok && dW && (first + i) % port->nranks == port->rank) {
-                check_row(s, src, port, rows + i, x, dW, buf + i * ROW_FIELDS);
+            if (ok && (first + i) % port->nranks == port->rank) {
+                check_row(&steps, port, rows + i, x, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
-        free(dW);
         _arb_vec_clear(x, port->dim);
-        if (src) slpi_noise_source_close(src);
+        slpi_steps_close(&steps);
         slpi_ref_free(s);
     }
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "oracle/oracle.h"
 
 #define SCALE_EPS_BITS 30
@@ -48,18 +49,26 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
     _arb_vec_clear(b, dim);
 }
 
-/* The walk; the increments of step n are dW + n M, or from src when dW is NULL; the
- * steps to visit come from next(nctx). */
-static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_noise_source *src,
-                slpi_oracle_next_stop next, void *nctx, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+/* The walk; the increments of step n are dW + n M, or the problem's noise source's when dW
+ * is NULL (through the stepping primitive, core/steps.h); the steps to visit come from
+ * next(nctx). */
+static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_oracle_next_stop next,
+                void *nctx, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     slpi_ref *s = NULL;
     *done = 0;
-    int rc = slpi_ref_create(&s, p, err);
-    if (rc != SLPI_OK) return rc;
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
-    double *row = src ? malloc((size_t)(M + 1) * sizeof *row) : NULL;
     arb_ptr x = _arb_vec_init(dim);
+    slpi_ref_at at = { NULL, x };
+    slpi_steps steps = { 0 };
+    int rc = slpi_steps_open(&steps, p, slpi_ref_step_at, &at, dW == NULL, err);
+    if (rc == SLPI_OK) rc = slpi_ref_create(&s, p, err);
+    if (rc != SLPI_OK) {
+        slpi_steps_close(&steps);
+        _arb_vec_clear(x, dim);
+        return rc;
+    }
+    at.r = s;
     for (int i = 0; i < dim; i++) arb_set_d(x + i, x0[i]);
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
@@ -72,9 +81,9 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
         stop = next(nctx);
     }
     for (long n = 0; n < stop && rc == SLPI_OK; n++) {
-        memset(&info, 0, sizeof info);
-        if (src && (rc = slpi_noise_source_step(src, n, row, err)) != SLPI_OK) break;
-        slpi_step_status st = slpi_ref_step(s, x, src ? row : dW + n * M, &info);
+        slpi_step_status st;
+        if ((rc = slpi_steps_take(&steps, n, dW ? dW + n * M : NULL, &st, err)) != SLPI_OK) break;
+        info = steps.info;
         if (slpi_step_failed(st)) {
             const char *why = slpi_ref_unable_reason(s);
             rc = slpi_error_set(err, SLPI_ENUMERIC, "ref step %ld: %s (radius %.3g, precision %ld bits)%s%s", n,
@@ -90,7 +99,7 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
     }
     slpi_ref_diag_clear(&d);
     _arb_vec_clear(x, dim);
-    free(row);
+    slpi_steps_close(&steps);
     slpi_ref_free(s);
     return rc;
 }
@@ -111,18 +120,13 @@ int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *
                          int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     stop_array a = { stops, nstops, 0 };
-    return walk(p, x0, dW, NULL, next_in_array, &a, visit, ctx, done, err);
+    return walk(p, x0, dW, next_in_array, &a, visit, ctx, done, err);
 }
 
 int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
-    slpi_noise_source *src = NULL;
-    *done = 0;
-    int rc = slpi_noise_source_open(&src, p, err);
-    if (rc == SLPI_OK) rc = walk(p, x0, NULL, src, next, ctx, visit, ctx, done, err);
-    slpi_noise_source_close(src);
-    return rc;
+    return walk(p, x0, NULL, next, ctx, visit, ctx, done, err);
 }
 
 void slpi_oracle_provenance(int *n, char ***key, char ***val)

@@ -199,6 +199,12 @@ static const slpi_path_ops ref_ops = {
     ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why, ref_watch,
 };
 
+slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *info)
+{
+    slpi_ref_at *a = at;
+    return slpi_ref_step(a->r, a->x, dW, info);
+}
+
 const slpi_path_ops *slpi_ref_path(void)
 {
     return &ref_ops;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/steps.h"
 #include "reports/audit-checks.h"
 
 /* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows and
@@ -194,11 +195,12 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
     char name[64], data[SLPI_PATH_MAX + 96];
     if (slpi_audit_steps_case(a, c, n, 4, "snapshots STEPS <= X | >= X", tok, 1, &p)) return;
     enum { NLAT = 64, NLON = 128 };
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    int dim = slpi_problem_state_dim(&p);
     slpi_fast *f = NULL;
     slpi_vort *v = NULL;
-    slpi_noise_source *src = NULL;
-    double *x = calloc((size_t)(2 * dim + M + 1), sizeof *x), *x0 = x + dim, *dW = x0 + dim;
+    slpi_steps steps = { 0 };
+    double *x = calloc((size_t)(2 * dim), sizeof *x), *x0 = x + dim;
+    slpi_fast_at fat = { NULL, x };
     double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
     int rc = !x || !grid ? slpi_error_set(&err, SLPI_EINPUT, "out of memory") : SLPI_OK;
     if (!rc) rc = slpi_problem_validate(&p, &err);
@@ -206,7 +208,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
         rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
     if (!rc) rc = slpi_fast_create(&f, &p, &err);
     if (!rc) rc = slpi_fast_initial_state(f, x, &err);
-    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    fat.f = f;
+    if (!rc) rc = slpi_steps_open(&steps, &p, slpi_fast_step_at, &fat, 1, &err);
     if (!rc) rc = slpi_vort_create(&v, p.ez.N, &err);
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
@@ -214,7 +217,6 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
     if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
     long at[3] = {0, p.steps / 2, p.steps};
     double wmax = 0, d2 = 0, n2 = 0;
-    slpi_step_info info;
     for (long s = 0, k = 0; !rc && out && k < 3; s++) {
         if (s == at[k]) {
             slpi_vort_grid(v, x, NLAT, NLON, grid);
@@ -233,8 +235,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
             fprintf(out, "\n");
             k++;
         }
-        if (k < 3 && (slpi_noise_source_step(src, s, dW, &err)
-                      || slpi_step_failed(slpi_fast_step(f, x, dW, &info))))
+        slpi_step_status st = SLPI_STEP_CONVERGED;
+        if (k < 3 && (slpi_steps_take(&steps, s, NULL, &st, &err) || slpi_step_failed(st)))
             rc = slpi_error_set(&err, SLPI_ENUMERIC, "the scheme's solver stopped at step %ld", s);
     }
     if (out) fclose(out);
@@ -272,7 +274,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
     }
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, tok[1]);
     slpi_vort_free(v);
-    slpi_noise_source_close(src);
+    slpi_steps_close(&steps);
     slpi_fast_free(f);
     free(x);
     free(grid);
@@ -288,25 +290,27 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-    double *x0 = calloc((size_t)dim + (size_t)M + 1, sizeof *x0), *dW = x0 + dim;
+    int dim = slpi_problem_state_dim(&p);
+    double *x0 = calloc((size_t)dim, sizeof *x0);
     slpi_ref *r = NULL;
-    slpi_noise_source *src = NULL;
     arb_ptr x = _arb_vec_init(dim), xi = _arb_vec_init(dim);
+    slpi_ref_at rat = { NULL, x };
+    slpi_steps steps = { 0 };
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
     int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
     if (!rc && !given) rc = slpi_fast_problem_initial_state(&p, x0, &err);
     if (!rc) rc = slpi_ref_create(&r, &p, &err);
-    if (!rc) rc = slpi_noise_source_open(&src, &p, &err);
+    rat.r = r;
+    if (!rc) rc = slpi_steps_open(&steps, &p, slpi_ref_step_at, &rat, 1, &err);
     for (int i = 0; !rc && i < dim; i++) {
         arb_set_d(x + i, x0[i]);
         arb_set_d(xi + i, x0[i]);
     }
-    slpi_step_info info = {0};
     for (long s = 0; !rc && s < p.steps; s++) {
-        rc = slpi_noise_source_step(src, s, dW, &err);
-        if (!rc && slpi_step_failed(slpi_ref_step(r, x, dW, &info))) {
+        slpi_step_status st;
+        rc = slpi_steps_take(&steps, s, NULL, &st, &err);
+        if (!rc && slpi_step_failed(st)) {
             slpi_audit_unable(c, "certified step failed: %s", slpi_ref_unable_reason(r));
             rc = -1;
         }
@@ -327,14 +331,14 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
             double rad = mag_get_d(arb_radref(&d.value[k]));
             slpi_audit_outcome(c, in, rad);
             snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
-                     "after %ld steps: the ball %s 0", info.prec, tok[1], mid, rad, p.steps,
+                     "after %ld steps: the ball %s 0", steps.info.prec, tok[1], mid, rad, p.steps,
                      in ? "contains" : "excludes");
         }
     }
     slpi_ref_diag_clear(&d);
     _arb_vec_clear(x, dim);
     _arb_vec_clear(xi, dim);
-    slpi_noise_source_close(src);
+    slpi_steps_close(&steps);
     slpi_ref_free(r);
     free(x0);
 }

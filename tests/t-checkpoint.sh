@@ -4,7 +4,10 @@
 #  2. a run killed by SIGTERM, and one killed by SIGKILL, after a checkpoint leave a
 #     valid prefix of the uninterrupted output (whole lines), and --resume completes
 #     it byte-identical to the uninterrupted run (fast path, decimal and hex rows);
-#  3. the same for the ref path (balls restored exactly), resumed from a cut output;
+#  3. the same for the ref path (balls restored exactly), resumed from a cut output, and
+#     the resumed run's JSON summary counts (steps done, solver iterations, precision,
+#     radius, clipped increments: carried across the checkpoint) are the uninterrupted
+#     run's;
 #  4. resuming is refused (exit 2, message naming the problem) for: an output locked by
 #     another process (the output untouched), another problem,
 #     an altered output, a torn or edited checkpoint, another path, a missing output,
@@ -59,14 +62,18 @@ done
 # ref path: checkpoints every 7 steps, output cut inside a later row, resumed
 n=$((n+1))
 ref="--preset iso/rigid-body/trajectories --steps 40 --ref -q"
-"$slpi" run $ref -o "$tmp/rfull.tsv" || bad "ref run failed"
+"$slpi" run $ref -o "$tmp/rfull.tsv" --json "$tmp/rfull.json" || bad "ref run failed"
 "$slpi" run $ref -o "$tmp/rpart.tsv" --checkpoint "$tmp/rck" --checkpoint-every 7 || bad "ref checkpointed run failed"
 cmp -s "$tmp/rfull.tsv" "$tmp/rpart.tsv" || bad "ref checkpointed run differs"
 grep -q '^step 35$' "$tmp/rck" || bad "ref checkpoint is not at step 35"
 size=$(wc -c < "$tmp/rpart.tsv")
 head -c $((size - 100)) "$tmp/rfull.tsv" > "$tmp/rpart.tsv"
-"$slpi" run $ref -o "$tmp/rpart.tsv" --resume "$tmp/rck" || bad "ref resume failed"
+"$slpi" run $ref -o "$tmp/rpart.tsv" --resume "$tmp/rck" --json "$tmp/rpart.json" || bad "ref resume failed"
 cmp -s "$tmp/rfull.tsv" "$tmp/rpart.tsv" || bad "ref resumed output differs"
+nosec() { sed -n '/"diagnostics"/q; /"seconds"/d; p' "$1"; }   # the counts (a resumed run's diagnostics list is empty: known)
+grep -q '"steps_done": 40,' "$tmp/rfull.json" || bad "ref run's JSON summary: no steps_done 40"
+[ "$(nosec "$tmp/rfull.json")" = "$(nosec "$tmp/rpart.json")" ] ||
+  bad "ref resumed run's JSON summary differs: $(diff "$tmp/rfull.json" "$tmp/rpart.json" | grep -v seconds | head -6 | tr '\n' ' ')"
 
 # refusals: expect PATTERN ARGS...: exit 2 and PATTERN in the message
 expect() {

@@ -1,0 +1,68 @@
+/* steps.c — the one stepping primitive (core/steps.h; docs/architecture.md#steps): the
+ * problem's noise source and one step of a path on its increments, tallied. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/check.h"
+#include "core/steps.h"
+
+int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise,
+                    slpi_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->step = step;
+    s->path = path;
+    s->prec = p->prec;
+    s->M = slpi_problem_noise_count(p);
+    if (!(s->dW = calloc((size_t)s->M + 1, sizeof *s->dW)))
+        return slpi_error_set(err, SLPI_EINPUT, "out of memory (%d increments)", s->M);
+    return noise ? slpi_noise_source_open(&s->noise, p, err) : SLPI_OK;
+}
+
+int slpi_steps_rewind(slpi_steps *s, const slpi_problem *p, slpi_error *err)
+{
+    int noise = s->noise != NULL;
+    if (noise) slpi_noise_source_close(s->noise);
+    s->noise = NULL;
+    s->prec = p->prec;
+    memset(&s->tally, 0, sizeof s->tally);
+    memset(&s->info, 0, sizeof s->info);
+    return noise ? slpi_noise_source_open(&s->noise, p, err) : SLPI_OK;
+}
+
+int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *st, slpi_error *err)
+{
+    if (!dW) {
+        if (SLPI_NEVER(s->noise == NULL))   /* opened with noise = 0: every step's increments are given */
+            return slpi_error_set(err, SLPI_EINPUT, "step %ld: no increments given and no noise source open", n);
+        int rc = slpi_noise_source_step(s->noise, n, s->dW, err);
+        if (rc != SLPI_OK) return rc;
+        dW = s->dW;
+    }
+    memset(&s->info, 0, sizeof s->info);
+    *st = s->step(s->path, dW, &s->info);
+    if (slpi_step_failed(*st)) return SLPI_OK;
+    slpi_step_tally *t = &s->tally;
+    const slpi_step_info *i = &s->info;
+    t->steps++;
+    t->iterations += i->iterations;
+    if (i->iterations > t->max_iterations) t->max_iterations = i->iterations;
+    t->stagnated += *st == SLPI_STEP_STAGNATED;
+    t->capped += *st == SLPI_STEP_CAPPED;
+    if (i->prec > t->max_prec) t->max_prec = i->prec;
+    t->prec_raised += i->prec > s->prec;
+    if (i->radius > t->max_radius) t->max_radius = i->radius;
+    return SLPI_OK;
+}
+
+long slpi_steps_clipped(const slpi_steps *s)
+{
+    return s->noise ? slpi_noise_source_clipped(s->noise) : 0;
+}
+
+void slpi_steps_close(slpi_steps *s)
+{
+    if (s->noise) slpi_noise_source_close(s->noise);
+    free(s->dW);
+    memset(s, 0, sizeof *s);
+}
