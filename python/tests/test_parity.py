@@ -2,6 +2,7 @@
 the command line (trajectories in --hex, noise files, converge tables), one call
 against many pieces, the ensemble against single runs, the certified path's balls
 against the fast path."""
+import gc
 import os
 import signal
 import subprocess
@@ -147,18 +148,27 @@ def test_ctrl_c_interrupts_promptly(tmp_path):
     """SIGINT during a long run and a long streamed ensemble: KeyboardInterrupt within a
     piece of work (about 0.05 s; the bound asserted is 2 s, for a loaded machine; the
     calls would take minutes), and the ensemble's file is neither created nor left half-written."""
-    def fire(delay, at):
+    def fire(delay, at, stop):
+        # a SIGINT whose check lands inside a Python finalizer is printed and dropped by
+        # Python (seen once in a full suite, where earlier tests leave garbage): send it
+        # again every 0.5 s, as a user presses Ctrl-C again; the latency is from the first
         time.sleep(delay)
         at.append(time.monotonic())
-        os.kill(os.getpid(), signal.SIGINT)
+        while not stop.is_set():
+            os.kill(os.getpid(), signal.SIGINT)
+            stop.wait(0.5)
 
     for call in (lambda: slpi.run(RB, steps=10 ** 9, output_every=10 ** 6),
                  lambda: slpi.ensemble(RB, paths=10 ** 5, steps=10 ** 4, save_every=100, out=tmp_path / "e.npy")):
-        at = []
-        t = threading.Thread(target=fire, args=(0.3, at))
+        at, stop = [], threading.Event()
+        gc.collect()
+        t = threading.Thread(target=fire, args=(0.3, at, stop))
         t.start()
-        with pytest.raises(KeyboardInterrupt):
-            call()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            stop.set()
         latency = time.monotonic() - at[0]
         t.join()
         print("Ctrl-C latency %.3f s" % latency)
