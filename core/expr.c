@@ -527,6 +527,12 @@ void slpi_model_free(slpi_model *m)
     m->M = 0;
 }
 
+const char *slpi_model_key(char *buf, size_t n, int k)
+{
+    snprintf(buf, n, k ? "noise_H%d" : "H", k);
+    return buf;
+}
+
 int slpi_model_noise_count(const slpi_problem *p)
 {
     int M = 0;
@@ -548,10 +554,9 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     for (int k = 0; k <= M; k++) {
         const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
         char key[32];
-        snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
         if (p->model.cb[k].grad && text[0])
             return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
-                                  "(docs/models.md#callbacks)", key);
+                                  "(docs/models.md#callbacks)", slpi_model_key(key, sizeof key, k));
     }
     for (int k = 0; k < M; k++)
         if (!p->model.noise_H[k][0] && !p->model.cb[k + 1].grad)
@@ -567,7 +572,7 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     m->M = M;
     for (int k = 0; k <= M; k++) {
         char key[32];
-        snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
+        slpi_model_key(key, sizeof key, k);
         if (p->model.cb[k].grad) {   /* code, not an expression: H[k] stays empty */
             m->callback[k] = 1;
             continue;

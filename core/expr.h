@@ -167,6 +167,8 @@ typedef struct {
     unsigned char callback[1 + SLPI_MODEL_MAX_NOISE];
 } slpi_model;
 
+/* The key of a model's Hamiltonian k into buf: "H" (k = 0) or "noise_Hk"; returns buf. */
+const char *slpi_model_key(char *buf, size_t n, int k);
 /* M of a model problem: the highest noise index given as an expression or a callback. */
 int slpi_model_noise_count(const slpi_problem *p);
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);

@@ -219,8 +219,8 @@ int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n)
     for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
         if (!p->model.cb[k].grad) continue;
         char name[32];
-        snprintf(name, sizeof name, k ? "noise_H%d" : "H", k);
-        if (len < n) len += (size_t)snprintf(buf + len, n - len, "%s%s", count ? "," : "", name);
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", count ? "," : "", slpi_model_key(name, sizeof name, k));
         count++;
     }
     return count;
@@ -236,7 +236,7 @@ int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, s
         return slpi_error_set(err, SLPI_EINPUT, "callback %d: not a Hamiltonian (0 for H, 1..%d for noise_H1..)",
                               k, SLPI_MODEL_MAX_NOISE);
     char name[32];
-    snprintf(name, sizeof name, k ? "noise_H%d" : "H", k);
+    slpi_model_key(name, sizeof name, k);
     if (!grad || !hvp)
         return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
                               "required; energy may be NULL)", name, grad ? "hvp" : "grad");

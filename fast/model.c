@@ -332,9 +332,9 @@ static int callback_result(model_ctx *c, int k, const char *what, int rc, const 
     for (int i = 0; i < n && rc == 0 && bad < 0; i++)
         if (!(out[i] - out[i] == 0)) bad = i;
     if (rc == 0 && bad < 0) return 0;
-    snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
     if (c->faulted) return -1;
     c->faulted = 1;
+    slpi_model_key(key, sizeof key, k);
     if (rc != 0)
         snprintf(c->why, sizeof c->why, "the %s callback of %s returned %d", what, key, rc);
     else
@@ -645,9 +645,9 @@ static int build_tape(tape *t, int n, const slpi_expr_node *node, const unsigned
                 : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
         if (!(t->v[i] - t->v[i] == 0)) {
             char key[32];
-            snprintf(key, sizeof key, k ? "noise_H%d" : "H", k);
             return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) "
-                                  "in a constant subexpression", key, nd->col, slpi_expr_op_name(nd->op));
+                                  "in a constant subexpression", slpi_model_key(key, sizeof key, k), nd->col,
+                                  slpi_expr_op_name(nd->op));
         }
     }
     return SLPI_OK;

@@ -21,15 +21,16 @@ mkdir -p "$to/figures" "$to/data" || exit 2
 if [ $add = 1 ]; then
   command -v jq >/dev/null || { echo "archive-full: --add needs jq (make deps installs it)" >&2; exit 2; }
   tmp="$to/claims.json.tmp$$"
+  decided='select(any(.checks[]; .role == "claim" and .outcome != "not run"))'   # its decisive checks ran
   jq --slurpfile new "$from/claims.json" '
     ($new[0]) as $n
-    | [$n.claims[] | select(any(.checks[]; .role == "claim" and .outcome != "not run"))
+    | [$n.claims[] | '"$decided"'
        | . + {run: {date: $n.date, provenance: $n.provenance, machine: $n.machine}}] as $ran
     | ([.claims[].id]) as $old
     | .claims = ([.claims[] | . as $c | ([$ran[] | select(.id == $c.id)] | first) // $c]
                  + [$ran[] | select(.id as $i | $old | index($i) | not)])' \
     --indent 1 "$to/claims.json" > "$tmp" && mv "$tmp" "$to/claims.json" || { rm -f "$tmp"; echo "archive-full: --add failed" >&2; exit 2; }
-  echo "archive-full: added $(jq -r '[.claims[] | select(any(.checks[]; .role == "claim" and .outcome != "not run")) | .id] | join(" ")' "$from/claims.json")"
+  echo "archive-full: added $(jq -r '[.claims[] | '"$decided"' | .id] | join(" ")' "$from/claims.json")"
 else
   rm -f "$to"/figures/* "$to"/data/*
   cp "$from/claims.json" "$to/" || exit 2

@@ -257,6 +257,16 @@ static json_t *archive_claim(json_t *arch, const char *id)
     return NULL;
 }
 
+/* The revision (git_rev=) in the provenance of an archive or of one of its runs, into
+ * buf; "?" when it names none. */
+static const char *archive_rev(json_t *o, char *buf, size_t n)
+{
+    const char *prov = json_string_value(json_object_get(o, "provenance"));
+    const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+    snprintf(buf, n, "%.*s", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+    return buf;
+}
+
 /* A claim added to the archive by a run of its own (reports/archive-full.sh --add): that
  * run's date and revision after the words, since the archive's header names another run. */
 static void run_words(json_t *o, char *out, size_t n)
@@ -264,12 +274,11 @@ static void run_words(json_t *o, char *out, size_t n)
     json_t *run = json_object_get(o, "run");
     if (!run) return;
     const char *date = json_string_value(json_object_get(run, "date"));
-    const char *prov = json_string_value(json_object_get(run, "provenance"));
-    const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+    char rev[64];
     size_t len = strlen(out);
     if (len < n)
-        snprintf(out + len, n - len, " (its own run: %s, revision %.*s)", date ? date : "undated",
-                 rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+        snprintf(out + len, n - len, " (its own run: %s, revision %s)", date ? date : "undated",
+                 archive_rev(run, rev, sizeof rev));
 }
 
 /* The archived claim's verdict and first decisive number, in words. */
@@ -447,11 +456,10 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "sizes; resumable; archived in <code>reports/full/</code>).</p>\n");
     json_t *arch = load_archive(a);
     if (arch) {
-        const char *prov = json_string_value(json_object_get(arch, "provenance"));
-        const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+        char rev[64];
         fprintf(f, "<p><b>Archived FULL=1 run</b> (the papers' sizes, column &ldquo;FULL&rdquo;): ");
         html_text(f, json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date")) : "undated");
-        fprintf(f, ", revision <code>%.*s</code>, ", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+        fprintf(f, ", revision <code>%s</code>, ", archive_rev(arch, rev, sizeof rev));
         html_text(f, json_string_value(json_object_get(arch, "machine")) ? json_string_value(json_object_get(arch, "machine")) : "machine not recorded");
         /* the time of the checks it holds (a --cached-only archive's own run takes 0 s) */
         double secs = 0;
