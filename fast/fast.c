@@ -123,7 +123,6 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
 {
     memset(info, 0, sizeof *info);
-    f->why[0] = 0;
     if (f->sys.fault) f->sys.fault(&f->sys, f->why, sizeof f->why);   /* forget earlier evaluations' */
     f->why[0] = 0;
     f->delta[0] = f->p.h;
