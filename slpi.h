@@ -181,7 +181,8 @@ typedef struct {
              slpi_ht_noise noise; double alpha[3]; double k[2];
              int potential_printed; double theta0; double pi0[3];
              int exp_form; /* fast RKMK orbit map: 0 cancellation-free coefficients (default),
-                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring) */ } ht;
+                              1 textbook Rodrigues (1 - cos t)/t^2, 2 expm (scaling and squaring),
+                              3 textbook Rodrigues with cos t one ulp up (audit R2) */ } ht;
     /* (SVI form: default state Pi0 = ht.pi0, R0 = rotation by ht.theta0 about e_1,
      *  Gamma0 = R0^T e_3; RKMK form: pi0 = gamma0 = sqrt2/2 (-1, 1, 0).) */
     /* Manakov so(n) (docs/systems.md#manakov) */

@@ -47,7 +47,7 @@ static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
 static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3",
                                           "case3-pi", NULL };
 static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
-static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", NULL };
+static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", "rodrigues-up", NULL };
 static const char *const e_quad[] = { "none", "quad", NULL };
 static const char *const e_vortex[] = { "A", "B", NULL };
 static const char *const e_ez_noise[] = { "none", "Q", "L", NULL };
@@ -108,7 +108,7 @@ static const key_def keys[] = {
     { "alpha", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.alpha), 3, NULL, -1e6, 1e6, "SALT noise vector (h_1 = alpha.pi)" },
     { "k", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.k), 2, NULL, -1e6, 1e6, "k1,k2 of the SVI noise cases" },
     { "potential_sign", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.potential_printed), 0, e_ht_sign, 0, 0, "bracket (gamma x x, default) | printed (x x gamma, E-R3)" },
-    { "exp_form", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.exp_form), 0, e_ht_exp, 0, 0, "fast path, RKMK form: how the orbit map's exponential is rounded: stable (cancellation-free coefficients, default) | rodrigues (textbook (1 - cos t)/t^2, (t - sin t)/t^3) | expm (4x4 SE(3) matrix exponential by scaling and squaring); the exact map is the same (audit R2)" },
+    { "exp_form", SLPI_SYS_HEAVY_TOP, K_ENUM, OFF(ht.exp_form), 0, e_ht_exp, 0, 0, "fast path, RKMK form: how the orbit map's exponential is rounded: stable (cancellation-free coefficients, default) | rodrigues (textbook (1 - cos t)/t^2, (t - sin t)/t^3) | expm (4x4 SE(3) matrix exponential by scaling and squaring) | rodrigues-up (rodrigues with cos t one ulp up: a cosine whose error is one-sided, as NumPy's AVX-512 cos); the exact map is the same (audit R2)" },
     { "theta0", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(ht.theta0), 0, NULL, -10, 10, "SVI form: initial tilt about e_1" },
     { "pi0", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(ht.pi0), 3, NULL, -1e6, 1e6, "SVI form: initial body momentum" },
     /* Manakov */

@@ -19,7 +19,8 @@ typedef struct {
     double alpha[3];
     double k[2];
     double mg;
-    int exp_form;         /* 0 stable, 1 textbook Rodrigues, 2 expm (problem key exp_form) */
+    int exp_form;         /* 0 stable, 1 textbook Rodrigues, 2 expm, 3 textbook Rodrigues with
+                           * cos rounded one ulp up (problem key exp_form) */
 } ht_ctx;
 
 static void ht_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
@@ -84,16 +85,20 @@ static void ht_lie(const slpi_fast_system *s, double *out, const double *u, cons
 
 /* The textbook Rodrigues coefficients, rounded as written: s = sin t / t,
  * c1 = (1 - cos t)/t^2, c2 = (t - sin t)/t^3 (cancellation for small t: the variant the
- * audit's R2 compares; exact value the same as slpi_fast_exp_coeffs). */
-static void textbook_coeffs(double *s, double *c1, double *c2, double t2)
+ * audit's R2 compares; exact value the same as slpi_fast_exp_coeffs). cos_up: cos t taken
+ * one ulp above the libm's value, a model of a cosine whose error is one-sided (NumPy
+ * 1.24's AVX-512 cos is +0.63 ulp on average for t in [1e-3, 1e-2], where glibc's is
+ * unbiased): the rotation's orthogonality error then has one sign at every step. */
+static void textbook_coeffs(double *s, double *c1, double *c2, double t2, int cos_up)
 {
     double t = sqrt(t2);
     if (t == 0) {
         *s = 1, *c1 = 0.5, *c2 = 1.0 / 6;
         return;
     }
+    double ct = cos_up ? nextafter(cos(t), 2.0) : cos(t);
     *s = sin(t) / t;
-    *c1 = (1 - cos(t)) / t2;
+    *c1 = (1 - ct) / t2;
     *c2 = (t - sin(t)) / (t2 * t);
 }
 
@@ -141,12 +146,13 @@ static int ht_orbit(const slpi_fast_system *s, double *out, const double *sigma,
         expm_se3(R, v, xi, b);
     } else {
         double sn = 0, xb[3], xxb[3];
-        if (ctx->exp_form == 1) textbook_coeffs(&sn, &c1, &c2, slpi_fast_dot3(xi, xi));
+        int textbook = ctx->exp_form == 1 || ctx->exp_form == 3;
+        if (textbook) textbook_coeffs(&sn, &c1, &c2, slpi_fast_dot3(xi, xi), ctx->exp_form == 3);
         else slpi_fast_exp_coeffs(&c1, &c2, slpi_fast_dot3(xi, xi));
         slpi_fast_cross(xb, xi, b);
         slpi_fast_cross(xxb, xi, xb);
         for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
-        if (ctx->exp_form == 1) slpi_fast_rot_coeffs(R, xi, sn, c1);
+        if (textbook) slpi_fast_rot_coeffs(R, xi, sn, c1);
         else slpi_fast_rodrigues(R, xi);
     }
     double gv[3], w[3];
