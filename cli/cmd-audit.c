@@ -152,6 +152,11 @@ int slpi_cli_audit(int argc, char **argv)
         }
     }
     if (!nd) printf("  (none)\n");
+    if (a.archive && !a.full) {
+        printf("archived FULL=1 verdicts (%s) that differ from the registry's expectation at the "
+               "papers' sizes:\n", a.archive);
+        if (!slpi_audit_archive_differences(&a, stdout)) printf("  (none)\n");
+    }
     slpi_audit_free(&a);
     return rc;
 }

@@ -30,7 +30,11 @@ static void claim_entry(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl
     anchor[i] = 0;
     fprintf(f, "<a id=\"%s\"></a>\n#### %s — ", anchor, cl->id);
     md_text(f, cl->source);
-    fprintf(f, " · expected **%s**\n\n", cl->expected);
+    if (strcmp(cl->expected, cl->expected_full))
+        fprintf(f, " · expected **%s** (reduced), **%s** (FULL=1, the papers' sizes)\n\n",
+                cl->expected, cl->expected_full);
+    else
+        fprintf(f, " · expected **%s**\n\n", cl->expected);
     md_text(f, cl->statement);
     fprintf(f, "\n\n");
     if (cl->quote[0]) {

@@ -136,6 +136,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         }
         json_object_set_new(o, "variants", vars);
         json_object_set_new(o, "expected", json_string(cl->expected));
+        json_object_set_new(o, "expected_full", json_string(cl->expected_full));
         json_object_set_new(o, "differs_from_expected", json_boolean(differs(cl)));
         if (cl->condition[0]) json_object_set_new(o, "condition", json_string(cl->condition));
         for (int i = cl->first; i < cl->first + cl->count; i++) {
@@ -281,8 +282,24 @@ static void run_words(json_t *o, char *out, size_t n)
                  archive_rev(run, rev, sizeof rev));
 }
 
-/* The archived claim's verdict and first decisive number, in words. */
-static void archive_words(json_t *o, char *out, size_t n)
+/* The archived verdict of claim cl differs from the registry's expectation at the papers'
+ * sizes (a decided verdict only: a claim the archive has not run is not compared). */
+static int archive_differs(json_t *o, const slpi_audit_claim *cl)
+{
+    const char *v = json_string_value(json_object_get(o, "verdict"));
+    json_t *checks = json_object_get(o, "checks");
+    for (size_t i = 0; i < json_array_size(checks); i++) {
+        json_t *k = json_array_get(checks, i);
+        const char *role = json_string_value(json_object_get(k, "role"));
+        const char *outc = json_string_value(json_object_get(k, "outcome"));
+        if (role && !strcmp(role, "claim") && outc && !strcmp(outc, "not run")) return 0;
+    }
+    return v && strcmp(v, cl->expected_full) != 0;
+}
+
+/* The archived claim's verdict and first decisive number, in words; then its own run, and
+ * the registry's expectation at the papers' sizes when the archived verdict differs. */
+static void archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n)
 {
     if (!o) {
         snprintf(out, n, "not in the archive");
@@ -290,6 +307,7 @@ static void archive_words(json_t *o, char *out, size_t n)
     }
     const char *v = json_string_value(json_object_get(o, "verdict"));
     json_t *checks = json_object_get(o, "checks");
+    snprintf(out, n, "%s", v ? v : "?");
     for (size_t i = 0; i < json_array_size(checks); i++) {
         json_t *k = json_array_get(checks, i);
         const char *role = json_string_value(json_object_get(k, "role"));
@@ -306,11 +324,13 @@ static void archive_words(json_t *o, char *out, size_t n)
                        json_number_value(json_object_get(nums, "lo")),
                        json_number_value(json_object_get(nums, "hi")), w, sizeof w);
         snprintf(out, n, "%s: %s", v ? v : "?", w);
-        run_words(o, out, n);
-        return;
+        break;
     }
-    snprintf(out, n, "%s", v ? v : "?");
     run_words(o, out, n);
+    size_t len = strlen(out);
+    if (archive_differs(o, cl) && len < n)
+        snprintf(out + len, n - len, "; the registry expects %s at the papers' size",
+                 cl->expected_full);
 }
 
 static json_t *load_archive(const slpi_audit *a)
@@ -337,7 +357,7 @@ static void variant_table(FILE *f, const slpi_audit_claim *cl)
     fprintf(f, "</table>\n");
 }
 
-static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl)
+static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl, json_t *arch)
 {
     const char *v = slpi_claim_verdict_name(cl->verdict);
     char size[2048];
@@ -357,6 +377,13 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     html_text(f, cl->reason);
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
+    if (arch) {
+        char aw[400];
+        archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
+        fprintf(f, "<tr><th>the papers' size (archived FULL=1)</th><td>");
+        html_text(f, aw);
+        fprintf(f, "</td></tr>");
+    }
     if (strcmp(cl->why, "-")) {
         fprintf(f, "<tr><th>measured (text from the run)</th><td>");
         html_text(f, cl->why_text);
@@ -513,7 +540,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, "</td><td class='v %s'>%s</td>", v, v);
         if (arch) {
             char aw[400];
-            archive_words(archive_claim(arch, cl->id), aw, sizeof aw);
+            archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
             fprintf(f, "<td>");
             html_text(f, aw);
             fprintf(f, "</td>");
@@ -521,13 +548,13 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
-    json_decref(arch);
     for (int p = 0; p < 4; p++) {
         paper_cite(p, 1, cite, sizeof cite);
         fprintf(f, "<h2>%s: %s</h2>\n", papers[p].tag, cite);
         for (int j = 0; j < a->nclaims; j++)
-            if (paper_of(&a->claims[j]) == p) claim_section(f, a, &a->claims[j]);
+            if (paper_of(&a->claims[j]) == p) claim_section(f, a, &a->claims[j], arch);
     }
+    json_decref(arch);
     fprintf(f, "<h2>Provenance</h2><pre>");
     char *prov = NULL;
     size_t plen = 0;
@@ -540,6 +567,24 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     int bad = ferror(f);
     if (fclose(f) || bad) return slpi_error_set(err, SLPI_ENUMERIC, "%s: cannot write", path);
     return SLPI_OK;
+}
+
+/* The claims whose archived FULL=1 verdict differs from the registry's expectation at the
+ * papers' sizes, one line each to out; their number (0 without an archive). */
+int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
+{
+    json_t *arch = load_archive(a);
+    int nd = 0;
+    for (int j = 0; arch && j < a->nclaims; j++) {
+        const slpi_audit_claim *cl = &a->claims[j];
+        json_t *o = archive_claim(arch, cl->id);
+        if (!o || !archive_differs(o, cl)) continue;
+        fprintf(out, "  %-4s archived %-12s expected %s\n", cl->id,
+                json_string_value(json_object_get(o, "verdict")), cl->expected_full);
+        nd++;
+    }
+    json_decref(arch);
+    return nd;
 }
 
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err)

@@ -59,7 +59,8 @@ static int copy_field(char *dst, size_t n, const char *src, const char *what, co
 }
 
 /* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
- * expected to decide otherwise; the verdict of the audit's mode is kept. */
+ * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
+ * the papers' sizes' (the docs and the archive column show both). */
 static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path, int line,
                       slpi_error *err)
 {
@@ -111,6 +112,8 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
     if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
     if (!rc) rc = copy_field(c->expected, sizeof c->expected, mode[full != 0], "expected", path,
+                             line, err);
+    if (!rc) rc = copy_field(c->expected_full, sizeof c->expected_full, mode[1], "expected", path,
                              line, err);
     if (!rc) rc = copy_field(c->kase, sizeof c->kase, f[4], "case", path, line, err);
     if (!rc) rc = copy_field(c->check, sizeof c->check, f[5], "check", path, line, err);
@@ -256,7 +259,8 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
     for (int i = 0; i < a->nchecks; i++) {
         slpi_audit_claim *cl = a->nclaims ? &a->claims[a->nclaims - 1] : NULL;
         if (cl && !strcmp(cl->id, a->checks[i].id)) {
-            if (strcmp(cl->expected, a->checks[i].expected))
+            if (strcmp(cl->expected, a->checks[i].expected) ||
+                strcmp(cl->expected_full, a->checks[i].expected_full))
                 return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: expected verdict differs "
                                       "from its first line", path, a->checks[i].line, cl->id);
             cl->count++;
@@ -270,6 +274,7 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
         strcpy(cl->id, a->checks[i].id);
         strcpy(cl->source, a->checks[i].source);
         strcpy(cl->expected, a->checks[i].expected);
+        strcpy(cl->expected_full, a->checks[i].expected_full);
         cl->first = i;
         cl->count = 1;
     }

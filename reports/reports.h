@@ -133,6 +133,8 @@ typedef enum {
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[24], kase[256], check[160], full[160];
+    char expected_full[24];     /* the expectation at the papers' sizes (FULL=1): the part after
+                                   '/' of the expected field, else the same as expected */
     char vlabel[24];            /* variant label of the role ("claim@LABEL"), "" if none */
     char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
     slpi_audit_role role;
@@ -163,6 +165,7 @@ typedef struct {
 
 typedef struct {
     char id[8], source[96], expected[24];
+    char expected_full[24];     /* expected at the papers' sizes (see slpi_audit_check) */
     /* the claim's description ("= ID | ..." line of the registry) */
     char statement[512];        /* the claim in our words */
     char magnitude[256];        /* what the paper reports (numbers, order) */
@@ -225,6 +228,9 @@ void slpi_audit_run(slpi_audit *a, FILE *log);
 int slpi_audit_controls_wrong(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
+/* With an archive (a->archive, reduced mode): one line to out per claim whose archived FULL=1
+ * verdict differs from the registry's expectation at the papers' sizes; their number. */
+int slpi_audit_archive_differences(const slpi_audit *a, FILE *out);
 void slpi_audit_free(slpi_audit *a);
 /* docs/claims.md's per-claim entries, from the registry alone (reports/audit-docs.c). */
 int slpi_audit_docs(const slpi_audit *a, FILE *f);

@@ -4,12 +4,15 @@
 # another date and revision) and left R2 "not run" is added; then R1 must be that run's
 # entry carrying its own run, R2 and every other claim unchanged, the archive's header
 # unchanged, nothing of the archive removed, and the reduced report must print the added
-# claim's own date and revision beside its verdict.
+# claim's own date and revision beside its verdict. An archived verdict that differs from
+# the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
+# the report beside it and in the audit's summary; one that agrees (R1's) is not.
 bin=${SLPI_BIN:-build/slpi}
 dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
 cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
+jq '.claims |= map(if .id == "R3" then .verdict = "CONFIRMED" else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
 jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
@@ -25,7 +28,7 @@ check '[.claims[] | select(.id == "R1")] | length == 1 and (.[0].reason == "from
 o=$(jq -c '.claims[] | select(.id == "R2")' reports/full/claims.json)
 n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$o" = "$n" ] || { echo "t-archive: FAIL: R2 (not run in the added run) changed"; fail=1; }
-[ "$(jq -c '[.claims[] | select(.id != "R1")]' reports/full/claims.json)" = "$(jq -c '[.claims[] | select(.id != "R1")]' "$dir/arch/claims.json")" ] \
+[ "$(jq -c '[.claims[] | select(.id != "R1" and .id != "R3")]' reports/full/claims.json)" = "$(jq -c '[.claims[] | select(.id != "R1" and .id != "R3")]' "$dir/arch/claims.json")" ] \
   || { echo "t-archive: FAIL: claims other than R1 changed"; fail=1; }
 [ "$(jq -c '[.date, .provenance, .machine]' reports/full/claims.json)" = "$(jq -c '[.date, .provenance, .machine]' "$dir/arch/claims.json")" ] \
   || { echo "t-archive: FAIL: the archive's header changed"; fail=1; }
@@ -35,7 +38,14 @@ cmp -s reports/full/index.html "$dir/arch/index.html" || { echo "t-archive: FAIL
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$dir/arch" -q > "$dir/alog" 2>&1
 grep -q "its own run: 2099-01-01 00:00 UTC, revision abc1234" "$dir/out/index.html" \
   || { echo "t-archive: FAIL: the report does not print R1's own run"; fail=1; }
-[ "$(grep -c "its own run" "$dir/out/index.html")" = 1 ] || { echo "t-archive: FAIL: a claim without its own run is given one"; fail=1; }
+[ "$(grep -c "its own run" "$dir/out/index.html")" = 2 ] || { echo "t-archive: FAIL: a claim without its own run is given one (or the added run is not in summary and section)"; fail=1; }
+# R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
+[ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
+  || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
+[ "$(grep -c "the registry expects" "$dir/out/index.html")" = 2 ] || { echo "t-archive: FAIL: an archived verdict that agrees is marked"; fail=1; }
+grep -q "^  R3   archived CONFIRMED    expected DISCREPANCY$" "$dir/alog" \
+  || { echo "t-archive: FAIL: the audit's summary does not list R3's archived verdict against its expectation:"; cat "$dir/alog"; fail=1; }
+[ "$(grep -c " archived " "$dir/alog")" = 1 ] || { echo "t-archive: FAIL: the summary lists other archived claims"; cat "$dir/alog"; fail=1; }
 # a missing archive is refused, nothing created
 sh reports/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
 [ -e "$dir/none/claims.json" ] && { echo "t-archive: FAIL: --add into a missing archive wrote claims.json"; fail=1; }
