@@ -91,6 +91,43 @@ int main(void)
         slpi_audit_free(&a);
     }
 
+    /* sizes in words, from the case's problem and the check: the system's size and the
+     * steps of a run, a sweep's step sizes, seeds and horizon, one step for a Poisson
+     * defect; the summary shows every decisive check's size, as the claim's section does */
+    {
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/zeitlin/long N=8 steps=3 | max H0_rel_dev <= 1 | -\n"
+            "X1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.2 maxit=10 | critical 0.1 0.2 0.1 1 0 1 | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long h=0.125 noise=none | poisson <= 1 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK) {
+            TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
+            char path[128];
+            snprintf(path, sizeof path, "%s/claims.json", dir);
+            json_t *root = json_load_file(path, 0, NULL);
+            const char *sz = json_string_value(json_object_get(json_array_get(json_object_get(root, "claims"), 0),
+                                                               "audit_size"));
+            printf("  sizes in words: %s\n", sz ? sz : "(none)");
+            static const char *want[] = {"N = 8, 3 steps of h = ", "h = 0.1..0.2 by 0.1, seeds 1..1, T = 0.4 each",
+                                         "one step of h = 0.125"};
+            for (int k = 0; k < 3; k++) TEST_CHECKF(sz && strstr(sz, want[k]), "size lacks '%s'", want[k]);
+            json_decref(root);
+            snprintf(path, sizeof path, "%s/index.html", dir);
+            FILE *f = fopen(path, "r");
+            char *html = calloc(1, 1 << 20);
+            size_t n = f ? fread(html, 1, (1 << 20) - 1, f) : 0;
+            if (f) fclose(f);
+            int seen = 0;
+            for (const char *q = html; n && (q = strstr(q, "one step of h = 0.125")); q++) seen++;
+            TEST_CHECKF(seen == 2, "the third check's size appears %d times (summary and section: 2)", seen);
+            free(html);
+        }
+        slpi_audit_free(&a);
+    }
+
     /* verdicts from outcomes only: every expectation below is deliberately wrong */
     {
         const char *reg =
