@@ -376,6 +376,19 @@ static void archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size
                  cl->expected_full);
 }
 
+/* Claim cl's archived result in words between the HTML open and close (nothing without an
+ * archive). */
+static void archive_cell(FILE *f, json_t *arch, const slpi_audit_claim *cl, const char *open,
+                         const char *close)
+{
+    if (!arch) return;
+    char aw[400];
+    archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
+    fputs(open, f);
+    html_text(f, aw);
+    fputs(close, f);
+}
+
 static json_t *load_archive(const slpi_audit *a)
 {
     char path[SLPI_PATH_MAX + 32];
@@ -420,13 +433,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     html_text(f, cl->reason);
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
-    if (arch) {
-        char aw[400];
-        archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
-        fprintf(f, "<tr><th>the papers' size (archived FULL=1)</th><td>");
-        html_text(f, aw);
-        fprintf(f, "</td></tr>");
-    }
+    archive_cell(f, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
     if (strcmp(cl->why, "-")) {
         fprintf(f, "<tr><th>measured (text from the run)</th><td>");
         html_text(f, cl->why_text);
@@ -581,13 +588,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, " / ");
         html_text(f, size);
         fprintf(f, "</td><td class='v %s'>%s</td>", v, v);
-        if (arch) {
-            char aw[400];
-            archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
-            fprintf(f, "<td>");
-            html_text(f, aw);
-            fprintf(f, "</td>");
-        }
+        archive_cell(f, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");

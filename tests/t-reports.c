@@ -61,6 +61,16 @@ static int loads(const char *reg, int full, const char *want, slpi_audit *a)
     return rc == SLPI_OK;
 }
 
+/* The text of a file (up to 1 MB; "" if it cannot be read); free it. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 1 << 20);
+    if (f && text) text[fread(text, 1, (1 << 20) - 1, f)] = 0;
+    if (f) fclose(f);
+    return text;
+}
+
 int main(void)
 {
     test_start("t-reports", 11);
@@ -116,10 +126,8 @@ int main(void)
             for (int k = 0; k < 3; k++) TEST_CHECKF(sz && strstr(sz, want[k]), "size lacks '%s'", want[k]);
             json_decref(root);
             snprintf(path, sizeof path, "%s/index.html", dir);
-            FILE *f = fopen(path, "r");
-            char *html = calloc(1, 1 << 20);
-            size_t n = f ? fread(html, 1, (1 << 20) - 1, f) : 0;
-            if (f) fclose(f);
+            char *html = read_text(path);
+            size_t n = strlen(html);
             int seen = 0;
             for (const char *q = html; n && (q = strstr(q, "one step of h = 0.125")); q++) seen++;
             TEST_CHECKF(seen == 2, "the third check's size appears %d times (summary and section: 2)", seen);
@@ -199,10 +207,8 @@ int main(void)
             }
             json_decref(root);
             snprintf(path, sizeof path, "%s/index.html", dir);
-            FILE *f = fopen(path, "r");
-            char *html = calloc(1, 1 << 20);
-            size_t n = f ? fread(html, 1, (1 << 20) - 1, f) : 0;
-            if (f) fclose(f);
+            char *html = read_text(path);
+            size_t n = strlen(html);
             TEST_CHECK(n > 0 && strstr(html, "<section id='X6'>") && strstr(html, "Summary") &&
                        strstr(html, "arXiv:2408.16701") && !strstr(html, ".txt"));
             free(html);
