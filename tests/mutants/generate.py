@@ -2,7 +2,7 @@
 """tests/mutants/generate.py — generated mutants (`make mutants-random SEED=s N=n`).
 
 The hand-written mutants of tests/mutants/*.patch are bugs somebody chose; these are
-drawn at random, reproducibly from a seed, over every module's C sources (core fast ref
+drawn at random, reproducibly from a seed, over every module's C sources (core fast ref api
 oracle props gaps reports). Mutation sites are AST nodes found by clang's parser
 (Debian's python3-clang, libclang's Python bindings), never by regular expressions:
 
@@ -75,7 +75,7 @@ import sys
 import clang.cindex as ci
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MODULES = ["core", "fast", "ref", "oracle", "props", "gaps", "reports"]
+MODULES = ["core", "fast", "ref", "api", "oracle", "props", "gaps", "reports"]
 CLANG_ARGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + TOP, "-I" + os.path.join(TOP, "core"),
               "-DSLPI_VERSION=\"0\"", "-DSLPI_GIT_REV=\"0\"", "-DSLPI_CC=\"cc\"",
               "-DSLPI_CFLAGS=\"\"", "-DSLPI_DATADIR=\"/\"", "-fopenmp"]
