@@ -228,6 +228,7 @@ int main(void)
     expect_ops("x1^0.5", "coord const pow");
     expect_ops("x1^a", "coord const pow");
     expect_ops("x1^2^3", "coord const powi pow");
+    expect_ops("x1^(2 + 1)", "coord const const add pow");   /* not the literal 2: the parenthesis holds more */
     expect_ops("2*pi*log(x1)", "const pi mul coord log mul");
     expect_ops("+x1", "coord");
     {

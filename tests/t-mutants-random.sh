@@ -33,5 +33,26 @@ for name in $(head -2 "$tmp/a.list"); do
     bad "$name does not compile: $(head -c 300 "$tmp/cc.txt")"
   rm -rf "$tmp/tree"
 done
-[ $fail -eq 0 ] && echo "t-mutants-random: seed 7 reproducible, 8 gaps/ mutants usable, 2 compile"
+# SELECT=coverage (the per-test map, generate.py select_tests) on a made-up map: lifted.c
+# executed throughout by t-vec, identities.c instrumented but executed by no test,
+# poisson.c mapped from other content (its SHA-1 differs), consistency.c absent
+lines=$(seq -s, 1 400)
+sum() { sha1sum "$1" | cut -d' ' -f1; }
+cat > "$tmp/map.json" <<EOM
+{"tests": ["t-vec", "t-golden"], "failed": [], "files": {
+ "gaps/lifted.c": {"sha1": "$(sum gaps/lifted.c)", "executable": [$lines],
+                   "executed": {$(seq 1 400 | sed 's/.*/"&": [0]/' | paste -sd,)}},
+ "gaps/identities.c": {"sha1": "$(sum gaps/identities.c)", "executable": [$lines], "executed": {}},
+ "gaps/poisson.c": {"sha1": "0", "executable": [$lines], "executed": {"92": [1], "159": [1]}}}}
+EOM
+SLPI_MUTANTS_MAP="$tmp/map.json" $gen write 7 8 "$tmp/s" gaps --select=coverage > "$tmp/s.list" || bad "write --select=coverage failed"
+diff "$tmp/a.list" "$tmp/s.list" > /dev/null || bad "--select=coverage drew other mutants"
+only() { sed -n 's/^# only: //p' "$tmp/s/$1.patch"; }
+[ "$(only gen-7-000-gaps-lifted-op-cmp-146)" = t-vec ] || bad "lifted.c (executed by t-vec): only '$(only gen-7-000-gaps-lifted-op-cmp-146)'"
+[ "$(only gen-7-001-gaps-identities-op-arith-97)" = none ] || bad "identities.c (executed by none): only '$(only gen-7-001-gaps-identities-op-arith-97)'"
+for n in gen-7-002-gaps-poisson-midpoint-92 gen-7-007-gaps-consistency-op-cmp-165; do
+  [ -z "$(only $n)" ] && [ -f "$tmp/s/$n.patch" ] || bad "$n (file changed or not mapped) must run the whole suite: only '$(only $n)'"
+done
+out=$(SLPI_MUTANTS_DIR="$tmp/s" sh tests/mutants/run.sh --check 2>&1) || bad "selected patches unusable: $out"
+[ $fail -eq 0 ] && echo "t-mutants-random: seed 7 reproducible, 8 gaps/ mutants usable, 2 compile; coverage selection: a mapped test, none, the whole suite for a changed or unmapped file"
 exit $fail

@@ -409,7 +409,8 @@ static void check_twin(const twin *t)
         if (okb && okm && sb.dim == sm.dim && sb.M == sm.M) {
             int n = sb.dim;
             arb_ptr xb = _arb_vec_init(n), xm = _arb_vec_init(n);
-            double delta[1 + 8];
+            double delta[1 + SLPI_MODEL_MAX_NOISE];   /* h, then one increment per noise (up to 12 here) */
+            TEST_CHECKF(sb.M <= SLPI_MODEL_MAX_NOISE, "%s: %d noises", t->name, sb.M);
             delta[0] = 0.05;
             for (int j = 1; j <= sb.M; j++)
                 delta[j] = test_rand_uniform(-0.2, 0.2);

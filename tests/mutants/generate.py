@@ -2,7 +2,7 @@
 """tests/mutants/generate.py — generated mutants (`make mutants-random SEED=s N=n`).
 
 The hand-written mutants of tests/mutants/*.patch are bugs somebody chose; these are
-drawn at random, reproducibly from a seed, over every module's C sources (core fast ref
+drawn at random, reproducibly from a seed, over every module's C sources (core fast ref api
 oracle props gaps reports). Mutation sites are AST nodes found by clang's parser
 (Debian's python3-clang, libclang's Python bindings), never by regular expressions:
 
@@ -31,13 +31,37 @@ then the module's own tests); tests/mutants/run.sh then applies it in its scratc
 builds, runs those first and the rest of the suite after them, stopping at the first
 failure, each test under a timeout. A mutant that does not compile does not count.
 
+Tests selected by coverage (SELECT=coverage): a survivor of the quick suite costs the
+whole suite (15 to 30 min under load) for nothing when no test even executes the mutated
+line. `generate.py map` (make mutants-map) runs each quick-suite test alone in the
+coverage build with its own GCOV_PREFIX and records which source lines it executed
+(build/coverage/test-lines.json; about one -O0 `make check`). With --select=coverage
+each patch gets a line `# only: TESTS`: the tests that execute the mutated statement
+(its whole statement, not just the token's line, because gcov places a multi-line
+expression's code on one of its lines; a case label's whole switch), relevant ones
+first; run.sh runs those and no others, and `# only: none` makes the mutant SURVIVED at
+once ("no test executes it", counted as unreached) after checking that it compiles.
+Why that is sound: a test that never executes a statement cannot see it changed. Not so
+for data, which the map cannot place: a site with no instrumented line in its statement
+(a file-scope initializer, a static table, a parameter's array size) and every site of a
+file changed since the map was made get no `# only:` line and run the whole quick suite.
+The selection can only lose kills, never invent them (a kill is a real test failing), so
+the rate it reports is a lower bound of the whole-suite rate, except where a process
+that executed the line ended without writing its coverage (killed by a signal: only the
+writers tests kill on purpose) -- that too only loses kills. The default stays the
+whole quick suite: the map costs a coverage run and must match the tree.
+
 usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no files)
-       generate.py write SEED N DIR [MODULE...]  write DIR/NAME.patch for each
+       generate.py write SEED N DIR [MODULE...] [--select=coverage]
+                                        write DIR/NAME.patch for each
                                         (MODULE...: only these modules, for the self-test
                                         tests/t-mutants-random.sh)
-       generate.py run SEED N             write to build/mutants-random/SEED and run them,
-                                        then the table killed / survived / not compiled /
-                                        timed out by module
+       generate.py run SEED N [--select=full|coverage]
+                                        write to build/mutants-random/SEED and run them,
+                                        then the table killed / timed out / survived /
+                                        unreached / not compiled by module and the cost
+                                        per mutant
+       generate.py map [TIMEOUT]        the per-test coverage map (make mutants-map)
 """
 import collections
 import difflib
@@ -51,7 +75,7 @@ import sys
 import clang.cindex as ci
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MODULES = ["core", "fast", "ref", "oracle", "props", "gaps", "reports"]
+MODULES = ["core", "fast", "ref", "api", "oracle", "props", "gaps", "reports"]
 CLANG_ARGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + TOP, "-I" + os.path.join(TOP, "core"),
               "-DSLPI_VERSION=\"0\"", "-DSLPI_GIT_REV=\"0\"", "-DSLPI_CC=\"cc\"",
               "-DSLPI_CFLAGS=\"\"", "-DSLPI_DATADIR=\"/\"", "-fopenmp"]
@@ -95,9 +119,13 @@ def sources():
 
 
 class Site:
-    def __init__(self, path, kind, start, end, old, new, line):
+    def __init__(self, path, kind, start, end, old, new, line, stmt):
         self.path, self.kind, self.start, self.end = path, kind, start, end
         self.old, self.new, self.line = old, new, line
+        # stmt: the lines (first, last) of the statement the site is in (the nearest
+        # statement of a block; a whole switch for its case labels), None outside a
+        # function body (a file-scope initializer: data, see select_tests)
+        self.stmt = stmt
 
     def describe(self):
         def short(s):
@@ -120,16 +148,29 @@ def sites_of(path):
     def text(a, b):
         return src[a:b].decode("utf-8", "replace")
 
-    def add(kind, a, b, new, line):
+    stmt = [None]   # the statement being walked (its first and last line)
+
+    def add(kind, a, b, new, line, where=None):
         old = text(a, b)
         if old != new and b > a:
-            out.append(Site(path, kind, a, b, old, new, line))
+            out.append(Site(path, kind, a, b, old, new, line, where or stmt[0]))
 
-    def walk(c, parent):
+    def lines_of(c):
+        return (c.extent.start.line, c.extent.end.line)
+
+    def walk(c, parent, switch):
+        outer = stmt[0]
+        if parent is not None and parent.kind == ci.CursorKind.COMPOUND_STMT and here(c):
+            # a case label's constant decides which inputs reach the case: whoever
+            # executes the switch may notice it, so the statement is the whole switch
+            case = c.kind in (ci.CursorKind.CASE_STMT, ci.CursorKind.DEFAULT_STMT)
+            stmt[0] = switch if case and switch else lines_of(c)
         if here(c):
             visit(c, parent)
+        inner = lines_of(c) if c.kind == ci.CursorKind.SWITCH_STMT and here(c) else switch
         for ch in c.get_children():
-            walk(ch, c)
+            walk(ch, c, inner)
+        stmt[0] = outer
 
     def visit(c, parent):
         k = c.kind
@@ -174,7 +215,7 @@ def sites_of(path):
                         or (s.kind == ci.CursorKind.UNARY_OPERATOR and re.search(r"\+\+|--", text(a, b))) \
                         or (s.kind == ci.CursorKind.BINARY_OPERATOR and re.search(r"[^=!<>]=[^=]", text(a, b))):
                     if src[b:b + 1] == b";":
-                        add("delete", a, b, "(void) 0", s.extent.start.line)
+                        add("delete", a, b, "(void) 0", s.extent.start.line, lines_of(s))
                 if s.kind == ci.CursorKind.CALL_EXPR and module_of(path) in ("ref", "gaps"):
                     midpoint(s, a, b)
         if k == ci.CursorKind.CALL_EXPR:
@@ -211,11 +252,12 @@ def sites_of(path):
             return
         r = text(args[0].extent.start.offset, args[0].extent.end.offset)
         call = text(a, b + 1)
-        add("midpoint", a, b + 1, call + " %s(%s, %s);" % (MID[base.group(2)], r, r), s.extent.start.line)
+        add("midpoint", a, b + 1, call + " %s(%s, %s);" % (MID[base.group(2)], r, r), s.extent.start.line,
+            lines_of(s))
 
     for top in tu.cursor.get_children():   # the file's own declarations, not its headers'
         if top.location.file is not None and top.location.file.name == full:
-            walk(top, None)
+            walk(top, None, None)
     # one site per (place, replacement): the walk may meet a node twice through macros
     seen, uniq = set(), []
     for s in out:
@@ -302,12 +344,159 @@ def quick_suite(s):
     return out[:6]
 
 
+# ------------------------------------------------------------ per-test coverage
+# `generate.py map` (make mutants-map): each test of the quick suite run alone in the
+# coverage build (build/coverage, as `make coverage` builds it) with its own GCOV_PREFIX,
+# so its .gcda files (those of every process it starts: slpi, Python's libslpi) land in
+# a folder of its own; gcov's JSON then says which source lines each test executed.
+# The map (build/coverage/test-lines.json) holds, per library source: its SHA-1 at the
+# time, its instrumented lines, and for each executed line the tests that executed it.
+COV = os.path.join(TOP, "build", "coverage")
+MAP = os.environ.get("SLPI_MUTANTS_MAP") or os.path.join(COV, "test-lines.json")   # env: the self-test's map
+
+
+def suite_names():
+    """the quick suite in run.sh's order (t-provenance, the C tests, the shell tests),
+    without the SLOW tests and the mutation self-test"""
+    tests = os.path.join(TOP, "tests")
+    c = sorted(f[:-2] for f in os.listdir(tests) if re.fullmatch(r"t-[\w-]+\.c", f))
+    sh = sorted(f[:-3] for f in os.listdir(tests) if re.fullmatch(r"t-[\w-]+\.sh", f))
+    names = ["t-provenance"] + [n for n in c if n != "t-provenance"] + [n for n in sh if n not in c]
+    return [n for n in names if n not in SLOW and n != "t-mutants"]
+
+
+def sha1(path):
+    import hashlib
+    return hashlib.sha1(open(os.path.join(TOP, path), "rb").read()).hexdigest()
+
+
+def gcov_lines(objdir, files, cwd):
+    """{source (relative to TOP): {line: count}} from gcov's JSON for the .gcda (or,
+    for the instrumented lines alone, .gcno) files of one object folder"""
+    out = {}
+    if not files:
+        return out
+    r = subprocess.run(["gcov", "-t", "-j", "-o", objdir] + files, cwd=cwd, capture_output=True, text=True)
+    import json
+    for doc in r.stdout.splitlines():
+        doc = doc.strip()
+        if not doc.startswith("{"):
+            continue
+        for f in json.loads(doc).get("files", []):
+            src = os.path.relpath(os.path.join(TOP, f["file"]), TOP)
+            if module_of(src) not in MODULES or not src.endswith(".c"):
+                continue
+            d = out.setdefault(src, {})
+            for ln in f["lines"]:
+                d[ln["line_number"]] = d.get(ln["line_number"], 0) + ln["count"]
+    return out
+
+
+def make_map(tmo):
+    import json
+    import shutil
+    import time
+    flags = ["BUILD=" + os.path.relpath(COV, TOP), "CFLAGS=-O0 -g --coverage"]
+    print("mutants-map: building the coverage build %s" % COV, flush=True)
+    if subprocess.run(["make", "-C", TOP, "--no-print-directory", "-j2"] + flags + ["all", "tests"]).returncode:
+        print("mutants-map: the coverage build failed")
+        return 2
+    gcnos = [os.path.relpath(os.path.join(d, f), COV) for d, _, fs in os.walk(COV)
+             if "per-test" not in os.path.relpath(d, COV).split(os.sep) for f in fs if f.endswith(".gcno")]
+    bydir = collections.defaultdict(list)
+    for g in gcnos:
+        bydir[os.path.dirname(g)].append(os.path.basename(g))
+    # the instrumented lines: gcov on the notes alone ("assuming not executed")
+    executable = collections.defaultdict(set)
+    for d, fs in bydir.items():
+        for src, lines in gcov_lines(os.path.join(COV, d), [os.path.join(COV, d, f) for f in fs], "/tmp").items():
+            executable[src].update(lines)
+    per = os.path.join(COV, "per-test")
+    shutil.rmtree(per, ignore_errors=True)
+    executed = collections.defaultdict(lambda: collections.defaultdict(set))
+    names = suite_names()
+    env0 = dict(os.environ, SLPI_BUILD=os.path.relpath(COV, TOP), SLPI_BIN=os.path.join(COV, "slpi"),
+                GCOV_PREFIX_STRIP="0")
+    failed = []
+    for i, name in enumerate(names):
+        prefix = os.path.join(per, name)
+        env = dict(env0, GCOV_PREFIX=prefix)
+        start = time.time()
+        ok = True
+        for cmd, src in (([os.path.join(COV, "tests", name)], name + ".c"), (["sh", "tests/%s.sh" % name], name + ".sh")):
+            if not os.path.exists(os.path.join(TOP, "tests", src)):
+                continue
+            with open(os.path.join(COV, "tests", name + ".map.log"), "a") as log:
+                rc = subprocess.run(["timeout", str(tmo)] + cmd, cwd=TOP, env=env, stdout=log, stderr=log).returncode
+            ok = ok and rc in (0, 77)
+        if not ok:
+            failed.append(name)
+        # the test's data beside the notes they belong to (gcov reads both from one folder)
+        root = prefix + COV
+        nlines = 0
+        for d, _, fs in os.walk(root):
+            gcdas = [f for f in fs if f.endswith(".gcda")]
+            rel = os.path.relpath(d, root)
+            for f in gcdas:
+                note = os.path.join(COV, rel, f[:-5] + ".gcno")
+                if os.path.exists(note) and not os.path.exists(os.path.join(d, f[:-5] + ".gcno")):
+                    os.symlink(note, os.path.join(d, f[:-5] + ".gcno"))
+            for src, lines in gcov_lines(d, [os.path.join(d, f) for f in gcdas], "/tmp").items():
+                for ln, cnt in lines.items():
+                    if cnt > 0:
+                        executed[src][ln].add(i)
+                        nlines += 1
+        shutil.rmtree(prefix, ignore_errors=True)
+        print("mutants-map: %-28s %5.0f s  %6d lines executed%s" % (name, time.time() - start, nlines,
+                                                                    "" if ok else "  (FAILED: its lines still count)"),
+              flush=True)
+    doc = {"tests": names, "failed": failed,
+           "files": {src: {"sha1": sha1(src), "executable": sorted(executable[src]),
+                           "executed": {str(ln): sorted(t) for ln, t in sorted(executed[src].items())}}
+                     for src in sorted(executable)}}
+    with open(MAP, "w") as fp:
+        json.dump(doc, fp)
+    print("mutants-map: %d tests, %d sources -> %s%s" % (len(names), len(doc["files"]), MAP,
+                                                          "; failed in the coverage build: " + " ".join(failed) if failed else ""))
+    return 0
+
+
+def load_map():
+    import json
+    if not os.path.exists(MAP):
+        sys.stderr.write("generate.py: no per-test coverage map %s: run `make mutants-map` first\n" % MAP)
+        sys.exit(2)
+    return json.load(open(MAP))
+
+
+def select_tests(s, cmap):
+    """The tests that execute the site's statement, by the map: a list (empty: no test
+    executes it), or None where the map cannot say and the whole quick suite must run:
+    the file changed since the map was made, or the site is data (a file-scope
+    initializer, a parameter's array size, a static table: no instrumented line in its
+    statement, yet every use of it may change)."""
+    f = cmap["files"].get(s.path)
+    if f is None or f["sha1"] != sha1(s.path) or s.stmt is None:
+        return None
+    lines = set(range(s.stmt[0], s.stmt[1] + 1))
+    if not lines & set(f["executable"]):
+        return None
+    idx = set()
+    for ln in lines:
+        idx.update(f["executed"].get(str(ln), ()))
+    return [cmap["tests"][i] for i in sorted(idx)]
+
+
 def name_of(seed, i, s):
     stem = os.path.basename(s.path)[:-2]
     return "gen-%s-%03d-%s-%s-%s-%d" % (seed, i, module_of(s.path), stem, s.kind, s.line)
 
 
-def write(seed, n, outdir, modules=MODULES):
+def write(seed, n, outdir, modules=MODULES, select="full"):
+    """the patches; select "coverage": each with the line `# only: TESTS` (the tests
+    that execute its statement, by the map; `none` if no test does), which run.sh runs
+    instead of the whole quick suite; data sites keep the whole suite"""
+    cmap = load_map() if select == "coverage" else None
     os.makedirs(outdir, exist_ok=True)
     for f in os.listdir(outdir):
         if f.endswith(".patch"):
@@ -315,25 +504,34 @@ def write(seed, n, outdir, modules=MODULES):
     names = []
     for i, s in enumerate(draw(seed, n, modules)):
         name = name_of(seed, i, s)
+        first = quick_suite(s)
+        only = select_tests(s, cmap) if cmap else None
+        if only:   # the relevant ones first, as in the whole-suite mode
+            only = [t for t in first if t in only] + [t for t in only if t not in first]
+            first = only[:6]
         with open(os.path.join(outdir, name + ".patch"), "w") as fp:
             fp.write("# what: %s (generated, seed %s)\n" % (s.describe(), seed))
-            fp.write("# killed-by: %s\n" % " ".join(quick_suite(s) or ["t-golden"]))
+            fp.write("# killed-by: %s\n" % " ".join(first or ["t-golden"]))
+            if only is not None:
+                fp.write("# only: %s\n" % (" ".join(only) or "none"))
             fp.write(patch_text(s))
         names.append(name)
     return names
 
 
-def run(seed, n):
+def run(seed, n, select="full"):
     outdir = os.path.join(TOP, "build", "mutants-random", str(seed))
-    print("mutants-random: seed %s, N %d (reproduce: make mutants-random SEED=%s N=%d)" % (seed, n, seed, n), flush=True)
-    names = write(seed, n, outdir)
+    print("mutants-random: seed %s, N %d, tests: %s (reproduce: make mutants-random SEED=%s N=%d SELECT=%s)"
+          % (seed, n, "those executing the mutated statement (map %s)" % MAP if select == "coverage"
+             else "the quick suite", seed, n, select), flush=True)
+    names = write(seed, n, outdir, select=select)
     order = list(names)
     random.Random(str(seed) + "-order").shuffle(order)
     env = dict(os.environ, SLPI_MUTANTS_DIR=outdir)
     env.setdefault("SLPI_MUTANTS_TIMEOUT", "300")
     env.setdefault("SLPI_MUTANTS_EXCLUDE", " ".join(SLOW))
     env.setdefault("SLPI_MUTANTS_SCRATCH", os.path.join(TOP, "build", "mutants"))
-    res = {}
+    res, secs = {}, collections.defaultdict(list)
     proc = subprocess.Popen(["sh", os.path.join(TOP, "tests", "mutants", "run.sh")] + order,
                             env=env, stdout=subprocess.PIPE, text=True)
     for line in proc.stdout:
@@ -345,26 +543,38 @@ def run(seed, n):
             if w[0] == "KILLED":
                 res[name] = "timed out" if "timed out" in line else "killed"
             elif w[0] == "SURVIVED":
-                res[name] = "survived"
+                res[name] = "unreached" if "no test executes" in line else "survived"
             elif w[0] in ("BROKEN", "STALE"):
                 res[name] = "not compiled"
+            t = re.search(r"\((\d+) s\)\s*$", line)
+            if t and name in res:
+                secs[res[name]].append(int(t.group(1)))
     proc.wait()
-    cols = ["killed", "timed out", "survived", "not compiled"]
+    cols = ["killed", "timed out", "survived", "unreached", "not compiled", "not run"]
     table = collections.OrderedDict((m, collections.Counter()) for m in MODULES)
     for name in names:
         table[name.split("-")[3]][res.get(name, "not run")] += 1
-    print("\nmutants-random: seed %s, N %d" % (seed, n))
-    print("%-8s %7s %9s %8s %12s %7s  %s" % ("module", "killed", "timed-out", "survived", "not-compiled", "not-run", "killed/compiled"))
+    print("\nmutants-random: seed %s, N %d, SELECT=%s" % (seed, n, select))
+    print("%-8s %7s %9s %8s %9s %12s %7s  %s" % ("module", "killed", "timed-out", "survived", "unreached",
+                                                 "not-compiled", "not-run", "killed/compiled"))
     tot = collections.Counter()
+
+    def row(m, c):
+        comp = c["killed"] + c["timed out"] + c["survived"] + c["unreached"]
+        print("%-8s %7d %9d %8d %9d %12d %7d  %s" % (m, c["killed"], c["timed out"], c["survived"], c["unreached"],
+                                                     c["not compiled"], c["not run"],
+                                                     "%.1f %%" % (100.0 * (comp - c["survived"] - c["unreached"]) / comp)
+                                                     if comp else "-"))
     for m, c in table.items():
         tot.update(c)
-        comp = c["killed"] + c["timed out"] + c["survived"]
-        print("%-8s %7d %9d %8d %12d %7d  %s" % (m, c["killed"], c["timed out"], c["survived"], c["not compiled"],
-                                               c["not run"], "%.1f %%" % (100.0 * (comp - c["survived"]) / comp) if comp else "-"))
-    comp = tot["killed"] + tot["timed out"] + tot["survived"]
-    print("%-8s %7d %9d %8d %12d %7d  %s" % ("all", tot["killed"], tot["timed out"], tot["survived"], tot["not compiled"],
-                                           tot["not run"], "%.1f %%" % (100.0 * (comp - tot["survived"]) / comp) if comp else "-"))
-    return 0 if tot["survived"] == 0 and tot["not run"] == 0 else 1
+        row(m, c)
+    row("all", tot)
+    print("(unreached: survived because no test executes the mutated statement, by the map)")
+    for k in cols:
+        if secs[k]:
+            print("cost: %-9s %4d mutants, %6.0f s each on average, %6d s in all" % (k, len(secs[k]),
+                  sum(secs[k]) / len(secs[k]), sum(secs[k])))
+    return 0 if tot["survived"] == 0 and tot["unreached"] == 0 and tot["not run"] == 0 else 1
 
 
 def main(argv):
@@ -372,12 +582,17 @@ def main(argv):
         for i, s in enumerate(draw(argv[1], int(argv[2]), argv[3:] or MODULES)):
             print(name_of(argv[1], i, s), s.describe())
         return 0
+    select = "full"
+    if len(argv) >= 4 and argv[0] == "write" and argv[-1] == "--select=coverage":
+        select, argv = "coverage", argv[:-1]
     if len(argv) >= 4 and argv[0] == "write" and set(argv[4:]) <= set(MODULES):
-        for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES):
+        for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES, select):
             print(name)
         return 0
-    if len(argv) == 3 and argv[0] == "run":
-        return run(argv[1], int(argv[2]))
+    if len(argv) in (3, 4) and argv[0] == "run" and argv[3:] in ([], ["--select=full"], ["--select=coverage"]):
+        return run(argv[1], int(argv[2]), argv[3].split("=")[1] if argv[3:] else "full")
+    if len(argv) in (1, 2) and argv[0] == "map" and all(a.isdigit() for a in argv[1:]):
+        return make_map(int(argv[1]) if argv[1:] else 600)
     sys.stderr.write(__doc__)
     return 2
 

@@ -5,6 +5,8 @@
 # before the diff) says what it plants and which tests must notice:
 #     # what: one line
 #     # killed-by: t-xxx [t-yyy ...]       or       # equivalent: why no output changes
+#     # only: t-xxx t-zzz ...   (optional, generated mutants under SELECT=coverage: the
+#                               tests that execute the mutated statement; `none`: no test)
 # For every patch (or the NAMEs given, with or without .patch) this script
 #   1. applies it (patch -p1, offsets allowed) to a scratch copy of the tree: the files
 #      git tracks plus untracked, not-ignored ones, synchronised by content so that the
@@ -12,12 +14,15 @@
 #   2. rebuilds, runs the named killed-by tests first, and stops at the first failure;
 #      if none fails, runs the rest of the `make check` suite (minus t-mutants.sh, which
 #      dry-runs the patches and so fails on a patched tree) up to the first failure;
+#      with a `# only:` line, the rest is those tests alone (tests/mutants/generate.py
+#      says why that is sound), and `# only: none` is SURVIVED once the tree builds;
 #   3. reverts it (patch -R) and prints one line:
 #        KILLED     NAME by t-x            (a test failed; "(timed out)" if it ran out
 #                                           of its time, SLPI_MUTANTS_TIMEOUT)
 #        KILLED     NAME by t-y, not by its killed-by t-x   (header needs fixing)
 #        SURVIVED   NAME                   (the whole suite passed: a test must be
-#                                           strengthened, or the mutant is equivalent)
+#                                           strengthened, or the mutant is equivalent;
+#                                           "(no test executes it)" under `# only: none`)
 #        EQUIVALENT NAME                   (documented; only checked to apply)
 #        STALE      NAME                   (no longer applies: refresh the patch)
 #        BROKEN     NAME                   (bad header, or the mutated tree does not build)
@@ -49,7 +54,16 @@ header() {
 
 # killed_by FILE: the test names of the killed-by line (t-x, t-x.sh or t-x.c; commas ok)
 killed_by() {
-  header killed-by "$1" | tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | excluded | tr '\n' ' '
+  header killed-by "$1" | tests_of
+}
+
+# only FILE: the names of the `# only:` line ("none" stays "none"; empty: no such line)
+only() {
+  header only "$1" | sed 's/^none$/t-none/' | tests_of | sed 's/^t-none $/none/'
+}
+
+tests_of() {
+  tr ', ' '\n\n' | sed -n 's/^\(t-[A-Za-z0-9_-]*\)\(\.sh\|\.c\)\{0,1\}$/\1/p' | excluded | tr '\n' ' '
 }
 
 # the tree: copy files whose content differs (new mtime: make rebuilds them), drop
@@ -129,6 +143,9 @@ problem() {
   for t in $by; do
     [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "killed-by names $t, which is not a test"; return; }
   done
+  for t in $(only "$p"); do
+    [ "$t" = none ] || [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "only names $t, which is not a test"; return; }
+  done
   grep -q '^+++ ' "$p" || { echo "holds no diff"; return; }
   out=$(patch -p1 -d "$1" --dry-run --batch -s < "$p" 2>&1) || echo "STALE: no longer applies: $(echo "$out" | head -1)"
 }
@@ -150,7 +167,7 @@ sync_tree
 echo "mutants: scratch tree $tree (logs in $log)"
 build all tests || { echo "mutants: the unmutated tree does not build (see $log/build.txt)"; exit 2; }
 # the named tests must pass on the unmutated tree, or a kill would mean nothing
-named=$(for p in $patches; do [ -f "$p" ] && killed_by "$p"; done | tr ' ' '\n' | LC_ALL=C sort -u)
+named=$(for p in $patches; do [ -f "$p" ] && { killed_by "$p"; only "$p"; }; done | tr ' ' '\n' | grep -vx none | LC_ALL=C sort -u)
 for t in $named; do
   if [ ! -f "$tree/tests/$t.c" ] && [ ! -f "$tree/tests/$t.sh" ]; then continue; fi
   run_test "$t" || { echo "mutants: $t fails on the unmutated tree (see $log/$t.txt)"; exit 2; }
@@ -161,7 +178,7 @@ total=0; killed=0; equiv=0; bad=0
 for p in $patches; do
   name=$(basename "$p" .patch)
   why=$(problem "$tree" "$p")
-  what=$(header what "$p"); by=$(killed_by "$p"); eq=$(header equivalent "$p")
+  what=$(header what "$p"); by=$(killed_by "$p"); eq=$(header equivalent "$p"); sel=$(only "$p")
   case "$why" in
     "") ;;
     STALE:*) echo "STALE      $name: ${why#STALE: }"; [ -n "$eq" ] || total=$((total+1)); bad=$((bad+1)); continue ;;
@@ -172,12 +189,24 @@ for p in $patches; do
   start=$(date +%s)
   patch -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1
   result=""
-  if ! build_for $by; then
+  if [ "$sel" = none ]; then
+    # no test executes the mutated statement: none can kill it; only whether it compiles
+    if build all; then result="SURVIVED:no test executes it"
+    else cp "$log/build.txt" "$log/$name.build.txt"; result="BROKEN:does not build (see $log/$name.build.txt)"; fi
+  elif ! build_for $by $sel; then
     cp "$log/build.txt" "$log/$name.build.txt"
     result="BROKEN:does not build (see $log/$name.build.txt)"
   fi
   if [ -z "$result" ]; then
     for t in $by; do
+      if ! run_test "$t"; then result="KILLED:by $t"; cp "$log/$t.txt" "$log/$name.txt"; break; fi
+    done
+  fi
+  if [ -z "$result" ] && [ -n "$sel" ]; then
+    # the rest of the tests that execute the mutated statement (their baseline ran above)
+    result="SURVIVED:"
+    for t in $sel; do
+      case " $by " in *" $t "*) continue ;; esac
       if ! run_test "$t"; then result="KILLED:by $t"; cp "$log/$t.txt" "$log/$name.txt"; break; fi
     done
   fi
@@ -209,6 +238,7 @@ for p in $patches; do
       grep -q '^run.sh: timed out' "$log/$name.txt" 2>/dev/null && result="$result (timed out)"
       printf 'KILLED     %s %s (%d s)\n' "$name" "${result#KILLED:}" "$secs" ;;
     BROKEN:*) bad=$((bad+1)); printf 'BROKEN     %s: %s\n' "$name" "${result#BROKEN:}" ;;
+    SURVIVED:?*) printf 'SURVIVED   %s: %s [%s] (%d s)\n' "$name" "$what" "${result#SURVIVED:}" "$secs" ;;
     *) printf 'SURVIVED   %s: %s (%d s)\n' "$name" "$what" "$secs" ;;
   esac
 done
