@@ -22,13 +22,21 @@ int slpi_api_record(const slpi_error *err, int rc)
     return rc;
 }
 
+/* A failed allocation of a function that returns no code: SLPI_EINPUT, "WHO: out of memory",
+ * recorded like every other error (docs/conventions.md#errors). */
+static void api_out_of_memory(const char *who)
+{
+    slpi_error err = { 0 };
+    slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "%s: out of memory", who));
+}
+
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) {
-        snprintf(last_error, sizeof last_error, "out of memory");
+        api_out_of_memory("slpi_problem_text");
         return -1;
     }
     slpi_problem_write(p, f, "");
@@ -48,7 +56,7 @@ slpi_problem *slpi_problem_new(const char *preset)
     slpi_problem *p = malloc(sizeof *p);
     slpi_error err = { 0 };
     if (!p) {
-        snprintf(last_error, sizeof last_error, "out of memory");
+        api_out_of_memory("slpi_problem_new");
         return NULL;
     }
     if (slpi_api_record(&err, slpi_problem_build(p, preset && preset[0] ? preset : NULL, NULL, 0, NULL, NULL,

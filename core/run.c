@@ -199,8 +199,11 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *op
                             strerror(errno));
     }
     if (rc == SLPI_OK) {
-        const char *const *names = res->diag_name;
+        /* the checkpoint holds the values, this run the names: keep a copy of the names
+         * (res->diag_name is an array inside *res, overwritten by the assignment) */
+        const char *names[SLPI_MAX_DIAG];
         int nd = res->ndiag;
+        memcpy(names, res->diag_name, (size_t)nd * sizeof names[0]);
         c.res.ndiag = nd;
         *res = c.res;
         memcpy(res->diag_name, names, (size_t)nd * sizeof names[0]);

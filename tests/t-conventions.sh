@@ -3,7 +3,9 @@
 # source text shows, in every library and cli file (core fast ref oracle props gaps reports
 # cli, and any module the architecture table adds):
 #   1. out of memory is SLPI_EINPUT everywhere (docs/conventions.md#errors): no error set
-#      with another code within the three lines before an "out of memory" message;
+#      with another code within the three lines before an "out of memory" message, and
+#      none written into a message buffer by hand (snprintf): it goes through slpi_error_set
+#      so it carries its code and its WHO like every other error;
 #   2. one pair of max norms (core/vec.h: slpi_vec_maxabs, slpi_vec_maxdiff, one NaN rule):
 #      no other file defines a function named *maxabs* or *maxdiff*.
 cd "$(dirname "$0")/.." || exit 2
@@ -21,6 +23,11 @@ bad=$(awk '
   { w1 = w2; w2 = w3; w3 = $0 }' $files)
 if [ -n "$bad" ]; then
   printf '%s\n' "$bad" | sed 's/^/t-conventions: FAIL: out of memory is SLPI_EINPUT (docs\/conventions.md#errors): /'
+  fail=1
+fi
+bad=$(grep -n 'snprintf.*out of memory' $files)
+if [ -n "$bad" ]; then
+  printf '%s\n' "$bad" | sed 's/^/t-conventions: FAIL: out of memory written by hand, not through slpi_error_set (docs\/conventions.md#errors): /'
   fail=1
 fi
 noom=$(grep -l 'out of memory' $files | wc -l)

@@ -253,6 +253,8 @@ class Problem:
         True
         """
         n = _lib.slpi_problem_text(self._p, _ffi.NULL, 0)
+        if n < 0:
+            raise _library_error(2)
         buf = _ffi.new("char[]", n + 1)
         _lib.slpi_problem_text(self._p, buf, n + 1)
         return _ffi.string(buf).decode()
