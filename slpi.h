@@ -131,7 +131,7 @@ typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
  * stopping rule by dt |W|); |.| the max norm of the iterate */
 typedef enum { SLPI_TOL_STATE, SLPI_TOL_STEP } slpi_tol_scale;
 /* ISOMP's starting guess of the midpoint solve (docs/schemes.md#solver). */
-typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE } slpi_predictor;
+typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE, SLPI_PREDICTOR_CAYLEY } slpi_predictor;
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
@@ -223,7 +223,7 @@ typedef struct {
     slpi_solver_kind solver;
     slpi_tol_scale tol_scale;        /* what tol is relative to (docs/schemes.md#solver) */
     int warm_start;                  /* ISOMP: 1 starts from the previous step's correction, 2 extrapolates two */
-    slpi_predictor predictor;        /* ISOMP's cold start: Euler predictor (default) or X_n */
+    slpi_predictor predictor;        /* ISOMP's cold start: Euler predictor (default), X_n, or the Cayley congruence at the Euler predictor */
 
     /* time grid: h and steps. Set either (h, steps), (h, T) or (T, level): then
      * slpi_problem_finish gives h = T 2^-level and steps = T / h, never rounded. */

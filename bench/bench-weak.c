@@ -9,8 +9,9 @@
  *   - the noise alone: the same slpi_noise_levels calls (3 x 8192 fine normals per path
  *     and their pairwise sums), and the step kernel alone: slpi_fast_rb_isomp_soa on
  *     blocks of 64 paths over the same steps and levels on increments made beforehand,
- *     with the Euler predictor (the default, fast/isomp.c) and, block by block in the same
- *     run, without it (predictor=none): iterations per step and ns each, and their ratio;
+ *     with the default predictor (fast/isomp.c) and, block by block in the same run, with
+ *     each other (predictor=euler, cayley, none): iterations per step and ns each, and the
+ *     ratios;
  *     noise + kernel (with the predictor) is the lower bound of the engine, printed with
  *     the engine's ratio to it and the noise share;
  *   - the projection of the full study, 10^7 paths, on 2 cores: CPU per path x 10^7 / 2
@@ -105,15 +106,22 @@ int main(void)
     const long nw = 3L * LANES * 4096;
     double *dW = malloc(sizeof *dW * (size_t)nw), x[3 * LANES];
     for (long i = 0; i < nw; i++) dW[i] = slpi_noise_normal(7, 0, 0, (uint64_t)i);
-    double kt[2] = {0, 0};      /* [0]: the Euler predictor (default), [1]: predictor=none */
-    long kit[2] = {0, 0};
+    /* the predictors, block by block in the same run: the default (the problem's), then the others */
+    enum { NV = 3 };
+    const int def = soa.predict;
+    int var[NV] = {def, 0, 0};
+    for (int v = 1, o = 0; v < NV; o++)
+        if (o != def) var[v++] = o;
+    static const char *const vname[] = {"predictor=none", "predictor=euler", "predictor=cayley"};
+    double kt[NV] = {0};
+    long kit[NV] = {0};
     double *w = malloc(sizeof *w * (size_t)nw);
     for (long b = 0; b < R / LANES; b++) {
         for (int l = KMIN; l <= REF; l += l == KMAX ? REF - KMAX : 1) {
             const double h = ldexp(p.T, -l), sh = sqrt(h);
             for (long i = 0; i < nw; i++) w[i] = sh * dW[i];
-            for (int v = 0; v < 2; v++) {
-                soa.predict = v == 0;
+            for (int v = 0; v < NV; v++) {
+                soa.predict = var[v];
                 for (int i = 0; i < 3 * LANES; i++) x[i] = i < LANES ? 0.0 : i < 2 * LANES ? 0.6 : 0.8;
                 t0 = bench_cpu();
                 for (long n = 0; n < 1L << l; n++)
@@ -127,13 +135,14 @@ int main(void)
     free(dW);
     const double kernel = kt[0];
     const double lower = noise + kernel;
-    printf("noise alone: %.2f ns per realization-step (%.1f M normals/s); step kernel alone: %.2f ns "
-           "per realization-step (%.2f iterations per step, %s lanes)\n", 1e9 * noise / rs,
-           3.0 * (double)R * (double)(1L << REF) / noise / 1e6, 1e9 * kernel / rs, (double)kit[0] / rs,
+    printf("noise alone: %.2f ns per realization-step (%.1f M normals/s); step kernel alone (%s, the "
+           "default): %.2f ns per realization-step (%.2f iterations per step, %s lanes)\n", 1e9 * noise / rs,
+           3.0 * (double)R * (double)(1L << REF) / noise / 1e6, vname[def], 1e9 * kernel / rs, (double)kit[0] / rs,
            soa.isa == SLPI_FAST_ISA_AVX512 ? "AVX-512" : soa.isa == SLPI_FAST_ISA_AVX2 ? "AVX2" : "portable");
-    printf("step kernel without the predictor (predictor=none, same run): %.2f ns per realization-step "
-           "(%.2f iterations per step); with / without: %.3f in time, %.3f in iterations\n",
-           1e9 * kt[1] / rs, (double)kit[1] / rs, kt[0] / kt[1], (double)kit[0] / (double)kit[1]);
+    for (int v = 1; v < NV; v++)
+        printf("step kernel with %s (same run): %.2f ns per realization-step (%.2f iterations per "
+               "step); %s / this: %.3f in time, %.3f in iterations\n", vname[var[v]], 1e9 * kt[v] / rs,
+               (double)kit[v] / rs, vname[def], kt[0] / kt[v], (double)kit[0] / (double)kit[v]);
     printf("lower bound (noise + kernel): %.2f ns per realization-step; engine / lower bound: %.2f; "
            "noise share of the engine: %.0f%%\n", 1e9 * lower / rs, eng_cpu[1] / lower,
            100 * noise / eng_cpu[1]);

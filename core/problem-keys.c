@@ -37,7 +37,7 @@ static const char *const e_svi_form[] = { "auto", "lp", "so3", "sd", NULL };
 static const char *const e_svi_out[] = { "rotation", "node", NULL };
 static const char *const e_solver[] = { "fixed-point", "newton", NULL };
 static const char *const e_tol_scale[] = { "state", "step", NULL };
-static const char *const e_predictor[] = { "euler", "none", NULL };
+static const char *const e_predictor[] = { "euler", "none", "cayley", NULL };
 static const char *const e_warm[] = { "0", "1", "2", NULL };
 static const char *const e_propagation[] = { "ball", "lohner", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
@@ -78,7 +78,7 @@ static const key_def keys[] = {
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
     { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start) | 2 (the last two increments extrapolated); not in ensembles or with checkpoints" },
-    { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: X_n + [Psi(X_n), X_n]/2) | none (X_n); fixed_iters starts from X_n" },
+    { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: E = X_n + [Psi(X_n), X_n]/2) | none (X_n) | cayley ((I - Psi(E)/2)^-1 X_n (I + Psi(E)/2)^-1); fixed_iters starts from X_n" },
     { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
     { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },
     { "fixed_iters", ANY, K_INT, OFF(fixed_iters), 0, NULL, 0, 1e6, "run exactly this many iterations and accept (0: off)" },

@@ -169,7 +169,9 @@ ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
 
 /* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) (so3.c
  * slpi_fast_blocks_isomp, HAT model) from the Euler predictor Y = X + [Psi(X), X]/2, Psi
- * with the increments halved (isomp.c; c->predict), or from Y = X; then X + [Psi(Y), Y]
+ * with the increments halved (isomp.c isomp_predict; c->predict), followed for
+ * predictor=cayley by its Cayley congruence (slpi_fast_blocks_ainv, HAT model), or from
+ * Y = X; then X + [Psi(Y), Y]
  * (slpi_fast_blocks_comm). */
 ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
                                 const double *const ep[3], long *iters, unsigned char *failed)
@@ -184,6 +186,12 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
         ens_iso_psi(c, 0.5 * h, Eh, X, P);
         ens_cross(P, X, C);
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = X[i] + 1.0 * C[i];
+        if (c->predict == SLPI_FAST_PREDICT_CAYLEY) {   /* (I - P/2)^{-1} X (I + P/2)^{-1}, P = Psi(Y) */
+            ens_iso_psi(c, h, E, Y, P);
+            const ens_vd k = 1 / (1 + 0.25 * ENS_DOT(P, P));
+            ens_cross(P, X, C);
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = k * (X[i] + 0.5 * C[i]);
+        }
     }
     ens_iter s = {{0}, {0}, {0}};
     for (int it = 1; ens_any(&act); it++) {

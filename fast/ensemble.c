@@ -79,7 +79,9 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     c->pol.fixed_iters = p->fixed_iters;
     c->pol.on_cap = p->on_cap;
     c->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
-    c->predict = p->predictor == SLPI_PREDICTOR_EULER && p->fixed_iters <= 0;
+    c->predict = p->fixed_iters > 0 || p->predictor == SLPI_PREDICTOR_NONE ? SLPI_FAST_PREDICT_NONE
+                 : p->predictor == SLPI_PREDICTOR_CAYLEY ? SLPI_FAST_PREDICT_CAYLEY
+                                                         : SLPI_FAST_PREDICT_EULER;
     if (p->warm_start)
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: warm_start=%d carries one path's solve "
                               "from step to step; the lock-step ensembles start every step cold", p->warm_start);

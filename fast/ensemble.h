@@ -24,6 +24,8 @@ typedef struct {
  * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
  * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
  * for the others); iters (may be NULL) accumulates the iterations. */
+/* ISOMP's start in the lanes, as fast/isomp.c's (docs/schemes.md#solver). */
+enum { SLPI_FAST_PREDICT_NONE, SLPI_FAST_PREDICT_EULER, SLPI_FAST_PREDICT_CAYLEY };
 typedef enum {
     SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
 } slpi_fast_isa;
@@ -32,7 +34,7 @@ typedef struct {
     double amp;         /* noise amplitude */
     double c;           /* SVI quadratic-term sign (+-1/4) */
     slpi_fast_policy pol;
-    int predict;        /* ISOMP starts from the Euler predictor (fast/isomp.c), else from X_n */
+    int predict;        /* ISOMP's start (fast/isomp.c isomp_predict): SLPI_FAST_PREDICT_* */
     slpi_fast_isa isa;  /* set by init to the best available */
 } slpi_fast_rb_soa;
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);

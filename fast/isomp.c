@@ -9,7 +9,9 @@
  * midpoint to O(|Psi|^2), as the first iterate from X_n is, for one commutator product
  * instead of the iterate's two, so the solve takes about one iteration fewer; Psi(X_n)/2
  * is Psi(X_n) with the increments halved (exact in binary). predictor=none and the
- * fixed-iteration mode (whose map is defined from Y = X_n) start from E = X_n. warm_start=1
+ * fixed-iteration mode (whose map is defined from Y = X_n) start from E = X_n.
+ * predictor=cayley follows E by one quasi-Newton step (27) (isomp_predict): one order more, so
+ * about one iteration fewer again, for one m_ainv. warm_start=1
  * (quflow's habit) adds the previous step's correction to its start: Y = E_n + (Y_{n-1} -
  * E_{n-1}) (with predictor=none, quflow's own Y = X_n + (Y_{n-1} - X_{n-1})), when the state
  * handed in is the one the previous step returned (a different state, e.g. another path,
@@ -39,6 +41,9 @@ static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_er
     if (p->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
                               s->name);
+    if (p->predictor == SLPI_PREDICTOR_CAYLEY && !s->m_ainv)
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley congruence for "
+                              "predictor=cayley (predictor=euler)", s->name);
     if (p->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
                               "(solver=fixed-point)", s->name);
@@ -75,6 +80,26 @@ static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int
     return st;
 }
 
+/* The predictors (docs/schemes.md#solver), into w->out; w->P and w->Yn are scratch.
+ * Euler: E = X_n + [Psi(X_n), X_n]/2, Psi(X_n)/2 being Psi(X_n) with the increments halved
+ * (exact in binary): the midpoint to O(|Psi|^2), one commutator product.
+ * Cayley: then C = (I - Psi(E)/2)^{-1} X_n (I + Psi(E)/2)^{-1}, one quasi-Newton step of
+ * ISO eq. (27) from E (m_ainv): the midpoint X~ = (I - Psi(X~)/2)^{-1} X_n (I + Psi(X~)/2)^{-1}
+ * exactly, so C - X~ = O(|Psi(X~ - E)|) = O(|Psi|^3), one order more than E. Psi is linear
+ * in its argument (J-quadratic systems). Returns nonzero if m_ainv fails. */
+static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predictor pred,
+                         const double *delta)
+{
+    for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * delta[k];
+    s->m_gen_sum(s, w->P, w->half, w->Xn);
+    s->m_comm_update(s, w->out, w->P, w->Xn, w->Xn);
+    if (pred != SLPI_PREDICTOR_CAYLEY) return 0;
+    s->m_gen_sum(s, w->P, delta, w->out);
+    if (s->m_ainv(s, w->Yn, 0.5, w->P, w->Xn)) return 1;
+    memcpy(w->out, w->Yn, sizeof *w->out * (size_t)s->mdim);
+    return 0;
+}
+
 static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
                                  slpi_step_info *info)
 {
@@ -85,12 +110,10 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     int chain = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
                 ? w->warm : 0, extrap = f->p.warm_start == 2 && chain > 0;
     w->warm = 0;
-    /* the start E: the Euler predictor (kept in w->out until the update) or X_n */
+    /* the start E: a predictor (kept in w->out until the update) or X_n */
     const double *E = w->Xn;
-    if (!extrap && f->p.predictor == SLPI_PREDICTOR_EULER && f->pol.fixed_iters <= 0) {
-        for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * delta[k];
-        s->m_gen_sum(s, w->P, w->half, w->Xn);
-        s->m_comm_update(s, w->out, w->P, w->Xn, w->Xn);
+    if (!extrap && f->p.predictor != SLPI_PREDICTOR_NONE && f->pol.fixed_iters <= 0) {
+        if (isomp_predict(s, w, f->p.predictor, delta)) return SLPI_STEP_DIVERGED;
         E = w->out;
     }
     if (extrap && chain > 1) {

@@ -8,25 +8,28 @@
  * fixed iterations, a cap accepted or failed, a NaN increment (the lane is invalid), a
  * lane whose sweep overflows into a NaN (diverged at its first iteration while the
  * other lanes go on), and a tolerance relative to the step (tol_scale=step: tol h |x|,
- * h the kernel call's step). */
+ * h the kernel call's step), and ISOMP's Cayley predictor (predictor=cayley). */
 #include "fastutil.h"
 
 typedef struct {
     const char *name;
     double tol;
-    int maxit, fixed, fail_on_cap, nan_lane, tol_step;
+    int maxit, fixed, fail_on_cap, nan_lane, tol_step, cayley;
 } policy;
 
 static const policy policies[] = {
-    {"default", 0, 0, 0, 0, 0, 0},
-    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0, 0},
-    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0, 0},
-    {"fixed_iters 3", 0, 0, 3, 0, 0, 0},
-    {"maxit 3, accept", 0, 3, 0, 0, 0, 0},
-    {"maxit 3, fail", 0, 3, 0, 1, 0, 0},
-    {"a NaN increment in lane 5", 0, 0, 0, 0, 1, 0},
-    {"lane 5 at |x| = 1e300 (its sweep makes a NaN)", 0, 0, 0, 0, 2, 0},
-    {"tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1},
+    {"default", 0, 0, 0, 0, 0, 0, 0},
+    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0, 0, 0},
+    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0, 0, 0},
+    {"fixed_iters 3", 0, 0, 3, 0, 0, 0, 0},
+    {"maxit 3, accept", 0, 3, 0, 0, 0, 0, 0},
+    {"maxit 3, fail", 0, 3, 0, 1, 0, 0, 0},
+    {"a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 0},
+    {"lane 5 at |x| = 1e300 (its sweep makes a NaN)", 0, 0, 0, 0, 2, 0, 0},
+    {"tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1, 0},
+    {"predictor=cayley", 0, 0, 0, 0, 0, 0, 1},
+    {"predictor=cayley, tol 1e-9", 1e-9, 0, 0, 0, 0, 0, 1},
+    {"predictor=cayley, a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 1},
 };
 
 static const policy *g_pol;
@@ -40,6 +43,7 @@ static void tw(slpi_problem *p)
     if (g_pol->maxit > 0) p->maxit = g_pol->maxit;
     p->fixed_iters = g_pol->fixed;
     p->tol_scale = g_pol->tol_step ? SLPI_TOL_STEP : SLPI_TOL_STATE;
+    if (g_pol->cayley && p->scheme == SLPI_SCHEME_ISOMP) p->predictor = SLPI_PREDICTOR_CAYLEY;
     p->on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
 }
 
