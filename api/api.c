@@ -406,7 +406,6 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
         if (rc == SLPI_OK)
             rc = slpi_stepper_advance(s, s->q.steps, NULL, s->q.steps + 1, finals + r * s->dim, NULL, NULL, NULL,
                                       NULL, NULL, &rows);
-        if (rc == SLPI_OK && s->q.steps == 0) slpi_stepper_row(s, finals + r * s->dim, NULL, NULL, NULL);
         slpi_progress_add(pg, 1);
     }
     slpi_progress_end(pg);

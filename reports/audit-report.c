@@ -186,8 +186,12 @@ static void html_text(FILE *f, const char *s)
 static void html_short(FILE *f, const char *s, size_t n)
 {
     char buf[400];
-    snprintf(buf, sizeof buf < n + 1 ? sizeof buf : n + 1, "%s", s);
-    if (strlen(s) > strlen(buf)) {
+    size_t l = strlen(s);
+    if (l > n) l = n;
+    if (l >= sizeof buf) l = sizeof buf - 1;
+    memcpy(buf, s, l);
+    buf[l] = 0;
+    if (l < strlen(s)) {
         char *sp = strrchr(buf, ' ');
         if (sp) *sp = 0;
         html_text(f, buf);

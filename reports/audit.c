@@ -225,6 +225,9 @@ static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_err
     if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
     if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
+    if (!rc && x->kind == '@' && strlen(x->b) >= sizeof ((slpi_audit_variant *)0)->what)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant %s: its description is longer than %zu "
+                            "characters", path, line, x->a, sizeof ((slpi_audit_variant *)0)->what - 1);
     return rc;
 }
 
@@ -309,8 +312,8 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
                     return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: more than %d variants",
                                           path, x[i].line, cl->id, SLPI_AUDIT_MAXVAR);
                 slpi_audit_variant *v = &cl->var[cl->nvar++];
-                snprintf(v->label, sizeof v->label, "%s", x[i].a);
-                snprintf(v->what, sizeof v->what, "%s", x[i].b);
+                memcpy(v->label, x[i].a, strlen(x[i].a) + 1); /* lengths checked by parse_extra */
+                memcpy(v->what, x[i].b, strlen(x[i].b) + 1);
             }
         }
         /* every variant label used is declared, every declared one used */

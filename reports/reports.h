@@ -179,7 +179,8 @@ typedef struct {
     slpi_audit_variant var[SLPI_AUDIT_MAXVAR];
     int rule_line;              /* registry line of the rule, for messages */
     slpi_claim_verdict verdict;
-    char reason[1024];          /* one line: why this verdict (computed) */
+    char reason[1100];          /* one line: why this verdict (computed; room for every
+                                   variant's verdict and the first variant's reason) */
     char why_text[1024];        /* why with its placeholders filled from the run */
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */

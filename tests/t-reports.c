@@ -366,6 +366,29 @@ int main(void)
         loads("= M2 | s | m | p | -\n@ M2 | v | a reading\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
               "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant 'v' has no claim@v line", &a);
         slpi_audit_free(&a);
+        /* a variant's label or description that would not fit is refused, never cut */
+        {
+            char lng[1200], d[400];
+            memset(d, 'w', sizeof d - 1);
+            d[sizeof d - 1] = 0;
+            snprintf(lng, sizeof lng, "= M2 | s | m | p | -\n@ M2 | v | %s\n"
+                     "M2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
+                     "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", d);
+            loads(lng, 0, ":2: variant v: its description is longer than 383 characters", &a);
+            slpi_audit_free(&a);
+            d[383] = 0;   /* 383 characters fit */
+            snprintf(lng, sizeof lng, "= M2 | s | m | p | -\n@ M2 | v | %s\n"
+                     "M2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
+                     "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", d);
+            loads(lng, 0, NULL, &a);
+            TEST_CHECKF(a.nclaims == 1 && strlen(a.claims[0].var[0].what) == 383, "a 383-character description "
+                        "is kept whole");
+            slpi_audit_free(&a);
+            loads("= M2 | s | m | p | -\n@ M2 | a-label-of-24-characters | r\n"
+                  "M2 | t | CONFIRMED | claim@a-label-of-24-characters | - | thresholds 2 | -\n"
+                  "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant label 'a-label-of-24-characters' too long", &a);
+            slpi_audit_free(&a);
+        }
         /* a description without the paper's size (or statement) is refused */
         loads("= M3 | s | m | - | -\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
               "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: the paper's size is empty", &a);

@@ -56,21 +56,24 @@ usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no 
                                         write DIR/NAME.patch for each
                                         (MODULE...: only these modules, for the self-test
                                         tests/t-mutants-random.sh)
-       generate.py run SEED N [--select=full|coverage]
+       generate.py run SEED N [--select=full|coverage] [--par=P]
                                         write to build/mutants-random/SEED and run them,
                                         then the table killed / timed out / survived /
                                         unreached / not compiled by module and the cost
-                                        per mutant
+                                        per mutant; P (1 to 4) runners at once, each in
+                                        its own scratch tree with make -j1
        generate.py map [TIMEOUT]        the per-test coverage map (make mutants-map)
 """
 import collections
 import difflib
 import glob
 import os
+import queue
 import random
 import re
 import subprocess
 import sys
+import threading
 
 import clang.cindex as ci
 
@@ -519,7 +522,7 @@ def write(seed, n, outdir, modules=MODULES, select="full"):
     return names
 
 
-def run(seed, n, select="full"):
+def run(seed, n, select="full", par=1):
     outdir = os.path.join(TOP, "build", "mutants-random", str(seed))
     print("mutants-random: seed %s, N %d, tests: %s (reproduce: make mutants-random SEED=%s N=%d SELECT=%s)"
           % (seed, n, "those executing the mutated statement (map %s)" % MAP if select == "coverage"
@@ -530,14 +533,34 @@ def run(seed, n, select="full"):
     env = dict(os.environ, SLPI_MUTANTS_DIR=outdir)
     env.setdefault("SLPI_MUTANTS_TIMEOUT", "300")
     env.setdefault("SLPI_MUTANTS_EXCLUDE", " ".join(SLOW))
-    env.setdefault("SLPI_MUTANTS_SCRATCH", os.path.join(TOP, "build", "mutants"))
+    scratch = env.get("SLPI_MUTANTS_SCRATCH", os.path.join(TOP, "build", "mutants"))
     res, secs = {}, collections.defaultdict(list)
-    proc = subprocess.Popen(["sh", os.path.join(TOP, "tests", "mutants", "run.sh")] + order,
-                            env=env, stdout=subprocess.PIPE, text=True)
-    for line in proc.stdout:
+    # par runners, each with its own scratch tree and every par-th mutant of the order,
+    # make -j1 each (the mutants are independent; the table does not depend on par)
+    procs = []
+    for k in range(par):
+        envk = dict(env, SLPI_MUTANTS_SCRATCH=scratch if k == 0 else "%s-%d" % (scratch, k + 1))
+        if par > 1:
+            envk["SLPI_MUTANTS_JOBS"] = "1"
+        procs.append(subprocess.Popen(["sh", os.path.join(TOP, "tests", "mutants", "run.sh")] + order[k::par],
+                                      env=envk, stdout=subprocess.PIPE, text=True))
+    lines = queue.Queue()
+
+    def reader(k, proc):
+        for line in proc.stdout:
+            lines.put(line if par == 1 else "[%d] %s" % (k + 1, line))
+        lines.put(None)
+    for k, proc in enumerate(procs):
+        threading.Thread(target=reader, args=(k, proc), daemon=True).start()
+    done = 0
+    while done < par:
+        line = lines.get()
+        if line is None:
+            done += 1
+            continue
         sys.stdout.write(line)
         sys.stdout.flush()
-        w = line.split()
+        w = line.split()[1:] if par > 1 else line.split()
         if len(w) >= 2 and w[1].rstrip(":") in names:
             name = w[1].rstrip(":")
             if w[0] == "KILLED":
@@ -549,7 +572,8 @@ def run(seed, n, select="full"):
             t = re.search(r"\((\d+) s\)\s*$", line)
             if t and name in res:
                 secs[res[name]].append(int(t.group(1)))
-    proc.wait()
+    for proc in procs:
+        proc.wait()
     cols = ["killed", "timed out", "survived", "unreached", "not compiled", "not run"]
     table = collections.OrderedDict((m, collections.Counter()) for m in MODULES)
     for name in names:
@@ -589,8 +613,11 @@ def main(argv):
         for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES, select):
             print(name)
         return 0
-    if len(argv) in (3, 4) and argv[0] == "run" and argv[3:] in ([], ["--select=full"], ["--select=coverage"]):
-        return run(argv[1], int(argv[2]), argv[3].split("=")[1] if argv[3:] else "full")
+    if len(argv) >= 3 and argv[0] == "run" and argv[2].isdigit():
+        opts = dict(a[2:].split("=", 1) for a in argv[3:] if a.startswith("--") and "=" in a)
+        if (len(opts) == len(argv) - 3 and set(opts) <= {"select", "par"}
+                and opts.get("select", "full") in ("full", "coverage") and opts.get("par", "1") in ("1", "2", "3", "4")):
+            return run(argv[1], int(argv[2]), opts.get("select", "full"), int(opts.get("par", "1")))
     if len(argv) in (1, 2) and argv[0] == "map" and all(a.isdigit() for a in argv[1:]):
         return make_map(int(argv[1]) if argv[1:] else 600)
     sys.stderr.write(__doc__)
