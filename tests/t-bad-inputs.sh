@@ -122,6 +122,7 @@ printf 'prec=0\n' > c; row "c:1: prec=0: out of range" run --config c
 row "missing.cfg: cannot open" run --config missing.cfg
 # the command line
 row "h=1e999: not a finite number" run h=1e999
+row "^slpi run: inertia=,: no values$" run system=rigid-body inertia=, steps=1
 row "seed=abc: not an unsigned 64-bit integer" run seed=abc
 row "seed=-1: not an unsigned 64-bit integer" run seed=-1
 row "path=4294967296: paths are numbered 0..2^32-1" run $P path=4294967296
