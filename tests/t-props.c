@@ -160,6 +160,38 @@ static void check_generators(void)
         quiet += c.noises == 0;
     }
     TEST_CHECK(dim_lo && dim_hi && one_step && tiny_h && big_h && repeated && degenerate && quiet);
+    /* point vortices: states of size >= 1/2 only (their rates scale like 1/|x|^2), in the
+     * draws, the corners and the shrinker's steps alike (props/README.md#cases) */
+    int small = 0;
+    for (long t = 0; t < test_iters(200); t++) {
+        slpi_props_case c;
+        slpi_props_generate(&c, slpi_props_property_find("casimir"), SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP, 0,
+                            test_rand_u64());
+        small += c.mag < 0.5;
+    }
+    TEST_CHECKF(small == 0, "%d vortex cases of size below 1/2", small);
+}
+
+/* A failure saved to a folder: property-system-scheme-seed.case, which loads back as the
+ * case reported. */
+static void check_saved_failure(void)
+{
+    char dir[] = "/tmp/slpi-t-props-XXXXXX", path[512], a[512], b[512];
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    slpi_props_case c, d;
+    slpi_props_outcome o = { 0, 2.5, "made up by t-props" };
+    slpi_error err = { 0, "" };
+    slpi_props_generate(&c, slpi_props_property_find("energy"), SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP, 0, 4242);
+    FILE *sink = tmpfile();
+    slpi_props_report_failure(sink, &c, &o, 1, dir);
+    fclose(sink);
+    snprintf(path, sizeof path, "%s/energy-manakov-isomp-4242.case", dir);
+    TEST_CHECKF(slpi_props_regression_load(path, &d, &err) == SLPI_OK, "%s", err.msg);
+    slpi_props_case_format(&c, a, sizeof a);
+    slpi_props_case_format(&d, b, sizeof b);
+    TEST_CHECKF(strcmp(a, b) == 0 && d.seed == c.seed, "saved '%s' loaded as '%s'", a, b);
+    remove(path);
+    TEST_CHECK(rmdir(dir) == 0);
 }
 
 static void check_increments(void)
@@ -380,6 +412,7 @@ int main(void)
     check_replay_strings();
     check_corners();
     check_generators();
+    check_saved_failure();
     check_increments();
     check_invariants();
     check_shrinker();
