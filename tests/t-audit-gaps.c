@@ -14,8 +14,9 @@
  *    control, not for x_1 x_2; the same verdict two ways: the Lie-Euler - Heun gap shrinks
  *    like h exactly where the drift vanishes and stays flat where it does not;
  *  - bad inputs give errors; the registry's lines of the five claims and of the closed
- *    computations V17, I19, X3 reach the expected verdicts (R19, I19 DISCREPANCY, the
- *    others CONFIRMED) through slpi_audit_run. */
+ *    computations V17, I19, X3 and of the Poisson defects V5, V19, V26 (the heavy top's
+ *    6 x 6 tensor in gaps/poisson.c) reach the expected verdicts (R19, I19, V19
+ *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
@@ -245,10 +246,11 @@ static const char *registry(const char *const *lines, int n)
 /* The registry's lines of the claims computed by gaps/ through the audit, and a wrong threshold. */
 static void test_registry(void)
 {
-    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25"};
+    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
     static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
         SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED};
+        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
+        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED};
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
     for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++) {
