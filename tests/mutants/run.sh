@@ -114,11 +114,13 @@ run_test() {
   done
 }
 
-# build_for NAME...: the library, the slpi binary, and what the named tests need
+# build_for NAME...: the library, the slpi binary, and what the named tests need (a
+# shell test: tests-sh; a C test: its binary; a name that is both: both)
 build_for() {
   targets="all"
   for t in "$@"; do
-    if [ -f "$tree/tests/$t.sh" ]; then targets="$targets tests"; else targets="$targets build/tests/$t"; fi
+    [ -f "$tree/tests/$t.sh" ] && targets="$targets tests-sh"
+    [ -f "$tree/tests/$t.c" ] && targets="$targets build/tests/$t"
   done
   build $targets
 }
@@ -193,7 +195,7 @@ for p in $patches; do
     # no test executes the mutated statement: none can kill it; only whether it compiles
     if build all; then result="SURVIVED:no test executes it"
     else cp "$log/build.txt" "$log/$name.build.txt"; result="BROKEN:does not build (see $log/$name.build.txt)"; fi
-  elif ! build_for $by $sel; then
+  elif ! build_for $by; then
     cp "$log/build.txt" "$log/$name.build.txt"
     result="BROKEN:does not build (see $log/$name.build.txt)"
   fi
@@ -202,8 +204,12 @@ for p in $patches; do
       if ! run_test "$t"; then result="KILLED:by $t"; cp "$log/$t.txt" "$log/$name.txt"; break; fi
     done
   fi
+  if [ -z "$result" ] && [ -n "$sel" ] && ! build_for $sel; then
+    result="BROKEN:does not build (see $log/$name.build.txt)"; cp "$log/build.txt" "$log/$name.build.txt"
+  fi
   if [ -z "$result" ] && [ -n "$sel" ]; then
-    # the rest of the tests that execute the mutated statement (their baseline ran above)
+    # the rest of the tests that execute the mutated statement (their baseline ran above),
+    # built only now: most mutants die in the first ones
     result="SURVIVED:"
     for t in $sel; do
       case " $by " in *" $t "*) continue ;; esac
