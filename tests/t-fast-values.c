@@ -1,6 +1,6 @@
 /* t-fast-values.c — fast/ against the numbers and closed forms docs/systems.md, docs/experiments.md give:
  * initial energies and spectra (rigid body 0.705749, SVI E0 0.2818346, heavy top 0.1875,
- * gyroscope 1.373186, Manakov spectrum), the SVI rigid-body state at T = 50, the
+ * gyroscope 1.373186, Manakov spectrum and its traces tr X^{2k}), the SVI rigid-body state at T = 50, the
  * MC-free weak oracles' one-step rotations (ISOMP 2 atan(s dW/2), SVI 4 atan(s dW/4),
  * TMK exact for H_0 = 0 with SALT noise), the vortex ring rotation rate and the
  * tetrahedron equilibrium, and vortex model (A) at h = model (B) at 2 sqrt2 h. */
@@ -42,6 +42,18 @@ static void check_initial_values(void)
     double e = 0;
     for (int k = 0; k < 5; k++) e = fmax(e, fmax(fabs(w[9 - k] - spec[k]), fabs(w[k] + spec[k])));
     TEST_CHECKF(e < 1e-5, "Manakov initial spectrum off by %g", e);
+    /* its diagnostics tr X^{2k} (repeated squaring) from the spectrum i w_j: sum (-w_j^2)^k */
+    slpi_diag d = {0};
+    slpi_fast_diagnostics(f, x, NULL, &d);
+    for (int k = 1; k <= 5; k++) {
+        char name[8];
+        double t = 0, got = NAN;
+        for (int j = 0; j < 10; j++) t += pow(-w[j] * w[j], k);
+        snprintf(name, sizeof name, "trX%d", 2 * k);
+        for (int i = 0; i < d.n; i++)
+            if (!strcmp(d.name[i], name)) got = d.value[i];
+        TEST_CHECKF(fabs(got - t) <= 1e-13 * fabs(t), "Manakov %s = %.17g, from the spectrum %.17g", name, got, t);
+    }
     slpi_fast_free(f);
 }
 
