@@ -16,8 +16,11 @@
  *     differences of H (the diagnostic H0), and dgen against differences of gen,
  *     within 1e-6 relative (the differences' own truncation and rounding).
  * Also: outside the domain (log of a negative number) the gradient is NaN, so the step
- * fails; and in a constant subexpression it is an input error naming the column. */
+ * fails; and in a constant subexpression it is an input error naming the column.
+ * And slpi_algebra_commute (the Lie-Euler rule's reading of the algebra) agrees with the
+ * double path's bracket of basis vectors on every pair of every family. */
 #include "fastutil.h"
+#include "core/expr.h"
 
 #define U 0x1p-53
 
@@ -279,9 +282,47 @@ static void domain(void)
     slpi_fast_free(g);
 }
 
+/* slpi_algebra_commute (the Lie-Euler rule's reading of an algebra, core/expr.c) against
+ * the double path's bracket of basis vectors (fast/algebra.c): e_i and e_j commute
+ * exactly when [e_i, e_j] = 0, for every pair of every family. */
+static void commute(void)
+{
+    static const char *const algs[] = { "so3", "se3", "so(4)", "so(5)", "su(2)", "su(3)", "so3^3" };
+    for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+        slpi_algebra alg;
+        slpi_error err = { 0 };
+        TEST_CHECK(slpi_algebra_parse(&alg, "algebra", algs[a], &err) == SLPI_OK);
+        char x0[1024] = "", name[32];
+        for (int i = 0; i < alg.dim; i++) strcat(x0, i ? ",0" : "0");
+        slpi_algebra_coord_name(&alg, 0, name, sizeof name);
+        char H[64];
+        snprintf(H, sizeof H, "%s^2/2", name);
+        slpi_fast *f = model(algs[a], H, NULL, x0);
+        if (!f) continue;
+        double ei[512] = { 0 }, ej[512] = { 0 }, out[512];
+        int bad = 0;
+        for (int i = 0; i < alg.dim; i++)
+            for (int j = 0; j < alg.dim; j++) {
+                ei[i] = 1;
+                ej[j] = 1;
+                f->sys.lie(&f->sys, out, ei, ej);
+                int zero = 1;
+                for (int k = 0; k < alg.dim; k++) zero &= out[k] == 0;
+                if (zero != slpi_algebra_commute(&alg, i, j) && bad++ == 0)
+                    TEST_CHECKF(0, "%s: e_%d, e_%d: bracket %s, slpi_algebra_commute says %d", algs[a], i, j,
+                                zero ? "0" : "not 0", slpi_algebra_commute(&alg, i, j));
+                ei[i] = 0;
+                ej[j] = 0;
+            }
+        TEST_CHECKF(bad == 0, "%s: %d pairs misread", algs[a], bad);
+        slpi_fast_free(f);
+    }
+}
+
 int main(void)
 {
     test_start("t-fast-model", 424242);
+    commute();
     long iters = test_iters(20);
     rules(iters);
     nested(iters);
