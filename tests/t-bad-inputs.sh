@@ -123,6 +123,8 @@ row "missing.cfg: cannot open" run --config missing.cfg
 # the command line
 row "h=1e999: not a finite number" run h=1e999
 row "^slpi run: inertia=,: no values$" run system=rigid-body inertia=, steps=1
+row "^slpi run: steps: missing value$" run system=rigid-body steps=
+row "^slpi run: steps= : not an integer$" run system=rigid-body "steps= "
 row "seed=abc: not an unsigned 64-bit integer" run seed=abc
 row "seed=-1: not an unsigned 64-bit integer" run seed=-1
 row "path=4294967296: paths are numbered 0..2^32-1" run $P path=4294967296
