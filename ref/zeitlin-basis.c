@@ -55,15 +55,12 @@ static void thomas_factor(arb_ptr f, arb_srcptr D, arb_srcptr E, int n, slong pr
     arb_clear(t);
 }
 
-/* Solve the symmetric tridiagonal (D, E) with factors f for a complex right-hand
- * side x (length n) into p; p may alias x. */
-static void thomas_solve(acb_ptr p, acb_srcptr x, arb_srcptr E, arb_srcptr f, int n,
-                         slong prec)
+/* Solve the symmetric tridiagonal (D, E) with factors f in place: p (length n) holds
+ * the complex right-hand side and receives the solution. */
+static void thomas_solve(acb_ptr p, arb_srcptr E, arb_srcptr f, int n, slong prec)
 {
     acb_t t;
     acb_init(t);
-    if (p != x)
-        _acb_vec_set(p, x, n);
     for (int i = 1; i < n; i++) {
         acb_mul_arb(t, p + i - 1, f + n + i - 1, prec);
         acb_sub(p + i, p + i, t, prec);
@@ -542,7 +539,7 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
         arb_sub(acb_realref(p + a), acb_imagref(acb_mat_entry(X, a, a)), mean, prec);
     }
     acb_zero(p + 0);
-    thomas_solve(p + 1, p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
+    thomas_solve(p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
     arb_zero(mean);
     for (int a = 0; a < N; a++)
         arb_add(mean, mean, acb_realref(p + a), prec);
@@ -555,7 +552,7 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
         int n = N - d;
         for (int a = 0; a < n; a++)
             acb_set(p + a, acb_mat_entry(X, a, a + d));
-        thomas_solve(p, p, z->loff[d], z->tw[d], n, prec);
+        thomas_solve(p, z->loff[d], z->tw[d], n, prec);
         for (int a = 0; a < n; a++) {
             acb_set(acb_mat_entry(r, a, a + d), p + a);
             acb_conj(acb_mat_entry(r, a + d, a), p + a);
