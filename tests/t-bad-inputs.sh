@@ -124,6 +124,8 @@ row "missing.cfg: cannot open" run --config missing.cfg
 row "h=1e999: not a finite number" run h=1e999
 row "^slpi run: inertia=,: no values$" run system=rigid-body inertia=, steps=1
 row "^slpi run: steps: missing value$" run system=rigid-body steps=
+row "^slpi run: seed: missing value$" run system=rigid-body seed=
+row "^slpi noise: --seed : missing value" noise --seed "" --path 0 --components 3 --h 0.5 --steps 2
 row "^slpi run: steps= : not an integer$" run system=rigid-body "steps= "
 row "seed=abc: not an unsigned 64-bit integer" run seed=abc
 row "seed=-1: not an unsigned 64-bit integer" run seed=-1
