@@ -4,7 +4,8 @@
  * (Casimirs from the packed state vs closed forms, Poisson tensors annihilate Casimir
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
- * just above the budget (a loosened budget is seen) and holds below it. */
+ * just above the budget (a loosened budget is seen) and holds below it; an order study's
+ * bootstrap CI holds its slope and excludes order 0. */
 #include <float.h>
 
 #include "props/props.h"
@@ -365,6 +366,31 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* The order studies' bootstrap CI (props/prop-order.c) is a percentile interval around
+ * the slope over all paths, lo <= s <= hi, and resolves the convergence: on the rigid
+ * body (ISOMP, strong order 1/2 or 1) it excludes order 0 (lo >= 0.1; over 300 cases
+ * of SLPI_TEST_SEED 1..100 the least lo was 0.23). Both ends enter the verdict
+ * (order-strong with several noises: the CI must contain 1/2), so a wrong quantile is a
+ * wrong verdict. */
+static void check_order_ci(void)
+{
+    for (int k = 0; k < 3; k++) {
+        slpi_props_case c = { 0 };
+        slpi_error err;
+        slpi_props_outcome o;
+        double s, lo, hi;
+        c.seed = test_rand_u64();
+        TEST_CHECK(slpi_props_case_parse("property=order-strong,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=3", &c, &err) == SLPI_OK);
+        TEST_CHECKF(slpi_props_verdict(&c, 0, &o) == 1 && o.holds == 1, "order-strong (case seed %" PRIu64 "): %s",
+                    c.seed, o.msg);
+        const char *m = strstr(o.msg, "strong order ");
+        TEST_CHECKF(m && sscanf(m, "strong order %lf, 95%% CI [%lf, %lf]", &s, &lo, &hi) == 3 && lo <= s && s <= hi &&
+                    lo >= 0.1,
+                    "order-strong (case seed %" PRIu64 "): the CI should hold the slope and exclude 0 (lo >= 0.1): %s",
+                    c.seed, o.msg);
+    }
+}
+
 /* The budget at its boundary (rule fixed from the budget itself, before any number was
  * seen: HOLD_RATIO = 1e3 of props/prop-structure.c, a factor 2 of margin either side):
  * TRAP-DIRECT loses the Casimirs by O(h^3) per step, so halving h walks the ratio down by
@@ -418,6 +444,7 @@ int main(void)
     check_shrinker();
     check_mostly_unable();
     check_real_property();
+    check_order_ci();
     check_budget_boundary();
     TEST_END();
 }
