@@ -418,6 +418,10 @@ int main(void)
         c = preset_cfg("iso/rigid-body/strong");
         c.exact = 1;
         TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "exact"));
+        c = preset_cfg("iso/rigid-body/strong");   /* T = 0: no interval to converge over */
+        c.base.T = 0;
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
+                    "T = 0: %s", err.msg);
     }
     TEST_END();
 }
