@@ -5,7 +5,8 @@
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
  * just above the budget (a loosened budget is seen) and holds below it; an order study's
- * bootstrap CI holds its slope and excludes order 0. */
+ * bootstrap CI holds its slope and excludes order 0; the energy property sees ISOMP's
+ * bounded oscillation and RKMK-LE's drift. */
 #include <float.h>
 
 #include "props/props.h"
@@ -366,6 +367,27 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* The energy property measures H0 along the run: ISOMP's bounded O(h^2) oscillation is
+ * seen (nonzero, inside the bound) and its negative control, the first-order RKMK-LE
+ * (no energy claim; the same check run directly), drifts past the bound. */
+static void check_energy(void)
+{
+    slpi_props_case c = { 0 };
+    slpi_error err;
+    slpi_props_outcome o;
+    double dev = -1;
+    c.seed = test_rand_u64();
+    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=8,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    memset(&o, 0, sizeof o);
+    slpi_props_prop_energy.check(&c, 0, &o);
+    TEST_CHECKF(o.holds == 1 && sscanf(o.msg, "fast: max |H0 - H0(x0)| = %lf", &dev) == 1 && dev > 1e-8,
+                "isomp energy (h = 1/4): the O(h^2) oscillation should be seen and bounded: %s", o.msg);
+    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=256,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    memset(&o, 0, sizeof o);
+    slpi_props_prop_energy.check(&c, 0, &o);
+    TEST_CHECKF(o.holds == 0, "rkmk-le energy control (h = 1/4, 256 steps) should drift past the bound: %s", o.msg);
+}
+
 /* The order studies' bootstrap CI (props/prop-order.c) is a percentile interval around
  * the slope over all paths, lo <= s <= hi, and resolves the convergence: on the rigid
  * body (ISOMP, strong order 1/2 or 1) it excludes order 0 (lo >= 0.1; over 300 cases
@@ -445,6 +467,7 @@ int main(void)
     check_mostly_unable();
     check_real_property();
     check_order_ci();
+    check_energy();
     check_budget_boundary();
     TEST_END();
 }
