@@ -6,7 +6,7 @@
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
  * just above the budget (a loosened budget is seen) and holds below it; an order study's
  * bootstrap CI holds its slope and excludes order 0; the energy property sees ISOMP's
- * bounded oscillation and RKMK-LE's drift. */
+ * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme. */
 #include <float.h>
 
 #include "props/props.h"
@@ -367,6 +367,31 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* Equivariance (props/prop-geometry.c) holds on every system and scheme, fast path, a
+ * few cases each: the actions (signed permutations kept by the inertia and the noise
+ * model, Cayley rotations, sign conjugations, Zeitlin's axis rotations, the torus
+ * reflection) are symmetries, so any slip in building or applying one shows as a failed
+ * group. */
+static void check_equivariance(void)
+{
+    slpi_props_options o = { slpi_props_property_find("equivariance"), -1, -1, 3, test_rand_u64(), 0, 0,
+                             NULL, 0, NULL, NULL, 1, 0 };
+    FILE *sink = tmpfile();
+    o.out = sink;
+    slpi_props_summary s;
+    int rc = slpi_props_run(&o, &s);
+    TEST_CHECKF(rc == SLPI_OK && s.fail == 0 && s.failed_groups == 0 && s.pass >= 40 * 3,
+                "equivariance (seed %" PRIu64 "): rc %d, %ld passed, %ld failed, %ld unable in %ld groups", o.seed, rc,
+                s.pass, s.fail, s.unable, s.groups);
+    if (rc != SLPI_OK && sink) {   /* the failing groups, for the log */
+        char line[512];
+        rewind(sink);
+        while (fgets(line, sizeof line, sink))
+            if (strncmp(line, "ok", 2) != 0) fputs(line, stderr);
+    }
+    if (sink) fclose(sink);
+}
+
 /* The energy property measures H0 along the run: ISOMP's bounded O(h^2) oscillation is
  * seen (nonzero, inside the bound) and its negative control, the first-order RKMK-LE
  * (no energy claim; the same check run directly), drifts past the bound. */
@@ -468,6 +493,7 @@ int main(void)
     check_real_property();
     check_order_ci();
     check_energy();
+    check_equivariance();
     check_budget_boundary();
     TEST_END();
 }
