@@ -1,6 +1,7 @@
 /* t-golden.c — the golden certified cases (generation, scoring, the port verifier) on both paths:
  *   - every applicable scheme x system pair of docs/systems.md#applicability has a case, and each file is
- *     the case it claims (its name; its what= header read back as written; increments equal to the problem's canonical ones;
+ *     the case it claims (its name; its what= header read back as written; increments
+ *     equal to the problem's canonical ones;
  *     a default x0 that has changed since is reported as a stale file, not a failure),
  *     with a problem that round-trips through slpi_problem_write and slpi_problem_load;
  *   - the ref path still overlaps every stored ball and the fast path is within the
