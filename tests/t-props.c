@@ -141,6 +141,11 @@ static void check_generators(void)
             for (int a = 0; a < c.dim; a++) tr += p.x0[a];
             TEST_CHECKF(fabs(tr) < 1e-14, "su(N) initial trace %g", tr);
         }
+        /* the case's noise amplitude reaches the problem (the heavy top's goes to alpha or k) */
+        double amp = c.system == SLPI_SYS_RIGID_BODY ? p.rb.amp : c.system == SLPI_SYS_MANAKOV ? p.mk.amp
+                     : c.system == SLPI_SYS_POINT_VORTICES ? p.pv.amp : c.system == SLPI_SYS_EULER_ZEITLIN ? p.ez.amp
+                     : c.system == SLPI_SYS_SINE_EULER ? p.se.amp : c.amp;
+        TEST_CHECKF(amp == c.amp, "%s: case amp %.17g, problem amp %.17g", slpi_system_name(c.system), c.amp, amp);
     }
     /* the engine's own draws: run the harness generator through the case it reports */
     slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL, 1, 0 };
