@@ -2,7 +2,8 @@
  *  - the registry holds every claim of docs/claims.md (R1-R19, I1-I23, V1-V24, X1-X8) and parses;
  *  - verdict rules from outcomes only (a registry with deliberately wrong expectations
  *    gets CONFIRMED / CONDITIONAL / DISCREPANCY / UNABLE from its checks; a control that
- *    does not come out as it demands makes the claim UNABLE);
+ *    does not come out as it demands makes the claim UNABLE; with one claim selected
+ *    (--only) only its checks run and count);
  *  - every claim of the registry has a description and a control;
  *  - the per-claim cache: a second run loads every claim and reproduces the outcomes;
  *  - malformed registry lines (fields, roles, missing description or control, unknown
@@ -214,6 +215,21 @@ int main(void)
             free(html);
         }
         slpi_audit_free(&a);
+        /* one claim selected (slpi audit --only X1): its two checks alone, its control as
+         * demanded; the lines of the other claims are parsed (the last one, X6's control,
+         * into the slot past the selected checks) but neither run nor counted */
+        memset(&a, 0, sizeof a);
+        a.only = "X1";
+        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+        if (slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK) {
+            slpi_audit_run(&a, NULL);
+            TEST_CHECKF(a.nchecks == 2 && a.nclaims == 1 && verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED &&
+                        slpi_audit_controls_wrong(&a) == 0, "--only X1: %d checks, %d claims, %d controls not as demanded",
+                        a.nchecks, a.nclaims, slpi_audit_controls_wrong(&a));
+            slpi_audit_free(&a);
+        } else {
+            TEST_CHECKF(0, "--only X1: %s", err.msg);
+        }
         /* the cache: a second run loads every claim, the outcomes are the same */
         char cache[96];
         snprintf(cache, sizeof cache, "%s/cache", dir);
