@@ -104,7 +104,8 @@ int main(void)
 
     /* sizes in words, from the case's problem and the check: the system's size and the
      * steps of a run, a sweep's step sizes, seeds and horizon, one step for a Poisson
-     * defect; the summary shows every decisive check's size, as the claim's section does */
+     * defect; the summary shows every decisive check's size, as the claim's section does;
+     * each check (a run, a sweep, a Poisson defect, a closed one) names its command */
     {
         const char *reg =
             "# test registry\n"
@@ -115,6 +116,10 @@ int main(void)
             "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
         slpi_audit a;
         if (load_run(reg, dir, &a) == SLPI_OK) {
+            /* every check names the slpi command that reproduces it (with the claim or its files) */
+            for (int i = 0; i < a.nchecks; i++)
+                TEST_CHECKF(!strncmp(a.checks[i].command, "slpi ", 5) && strstr(a.checks[i].command, "X1"),
+                            "check %d (%s): command '%s'", i, a.checks[i].check, a.checks[i].command);
             TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
             char path[128];
             snprintf(path, sizeof path, "%s/claims.json", dir);
