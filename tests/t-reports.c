@@ -102,6 +102,36 @@ int main(void)
         slpi_audit_free(&a);
     }
 
+    /* the run checks on small cases: versus (the ratio of a diagnostic's change with and
+     * without a key; a KEY=VALUE without '=' is a syntax error, UNABLE), sphere (ISOMP
+     * keeps |Pi|), ensemble spread (paths differ at T/4 and T) and snapshots (the
+     * evidence names the snapshot times 0, T/2, T) */
+    {
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | versus H0_rel_dev noise=none >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | versus H0_rel_dev none >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | sphere 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | ensemble 3 spread 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/zeitlin/long N=5 h=0.25 | snapshots 4 >= 0 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 6) {
+            TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
+            TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE && strstr(a.checks[1].evidence, "check syntax"),
+                        "versus without KEY=VALUE: %s", a.checks[1].evidence);
+            TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_PASS, "sphere: %s", a.checks[2].evidence);
+            TEST_CHECKF(a.checks[3].outcome == SLPI_CHECK_PASS && a.checks[3].value > 0, "ensemble spread: %s",
+                        a.checks[3].evidence);
+            TEST_CHECKF(a.checks[4].outcome == SLPI_CHECK_PASS && strstr(a.checks[4].evidence, "at t = 0, 0.5, 1 (figure)"),
+                        "snapshots: %s", a.checks[4].evidence);
+        } else {
+            TEST_CHECKF(0, "run checks: %d checks loaded", a.nchecks);
+        }
+        slpi_audit_free(&a);
+    }
+
     /* sizes in words, from the case's problem and the check: the system's size and the
      * steps of a run, a sweep's step sizes, seeds and horizon, one step for a Poisson
      * defect; the summary shows every decisive check's size, as the claim's section does;
