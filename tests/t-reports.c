@@ -132,6 +132,36 @@ int main(void)
         slpi_audit_free(&a);
     }
 
+    /* closed checks: drift names what it measured (the case's noise, or the so(3) control),
+     * and test reads the recorded unit-test results (slpi audit --tests FILE) */
+    {
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | drift case >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | drift x1x2 >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | - | test t-one t-two | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        slpi_error lerr = {0, ""};
+        memset(&a, 0, sizeof a);
+        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+        a.tests = test_temp_file("t-one\t0\t12 checks, 0 failed\nt-two\t1\t5 checks, 1 failed\n");
+        if (slpi_audit_load(&a, test_temp_file(reg), &lerr) == SLPI_OK && a.nchecks == 4) {
+            slpi_audit_run(&a, NULL);
+            TEST_CHECKF(strstr(a.checks[0].evidence, "for the noise of rigid-body") != NULL, "drift case: %s",
+                        a.checks[0].evidence);
+            TEST_CHECKF(strstr(a.checks[1].evidence, "for the so(3) control H_1 = a x_1 x_2: ") != NULL,
+                        "drift x1x2: %s", a.checks[1].evidence);
+            TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_FAIL &&
+                        strstr(a.checks[2].evidence, "t-one: exit 0 (12 checks, 0 failed); t-two: exit 1 (5 checks, 1 failed)"),
+                        "test t-one t-two: %s", a.checks[2].evidence);
+        } else {
+            TEST_CHECKF(0, "closed checks: %s (%d checks)", lerr.msg, a.nchecks);
+        }
+        slpi_audit_free(&a);
+    }
+
     /* sizes in words, from the case's problem and the check: the system's size and the
      * steps of a run, a sweep's step sizes, seeds and horizon, one step for a Poisson
      * defect; the summary shows every decisive check's size, as the claim's section does;
