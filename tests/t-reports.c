@@ -139,8 +139,9 @@ int main(void)
 
     /* the run checks on small cases: versus (the ratio of a diagnostic's change with and
      * without a key; a KEY=VALUE without '=' is a syntax error, UNABLE), sphere (ISOMP
-     * keeps |Pi|), ensemble spread (paths differ at T/4 and T) and snapshots (the
-     * evidence names the snapshot times 0, T/2, T) */
+     * keeps |Pi|), ensemble spread (paths differ at T/4 and T), snapshots (the evidence
+     * names the snapshot times 0, T/2, T); and two small studies: resolvable (levels
+     * A..B) and weakexact (the quadrature's weak errors halve with h) */
     {
         const char *reg =
             "# test registry\n"
@@ -150,9 +151,11 @@ int main(void)
             "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | sphere 0 | -\n"
             "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | ensemble 3 spread 0 | -\n"
             "X1 | t | CONFIRMED | ev | iso/zeitlin/long N=5 h=0.25 | snapshots 4 >= 0 | -\n"
-            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n";
         slpi_audit a;
-        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 6) {
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 8) {
             TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
             TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE && strstr(a.checks[1].evidence, "check syntax"),
                         "versus without KEY=VALUE: %s", a.checks[1].evidence);
@@ -161,6 +164,16 @@ int main(void)
                         a.checks[3].evidence);
             TEST_CHECKF(a.checks[4].outcome == SLPI_CHECK_PASS && strstr(a.checks[4].evidence, "at t = 0, 0.5, 1 (figure)"),
                         "snapshots: %s", a.checks[4].evidence);
+            TEST_CHECKF(a.checks[6].outcome == SLPI_CHECK_PASS && strstr(a.checks[6].evidence, " of 2 levels") &&
+                        strstr(a.checks[6].command, "--levels 3..4 --ref 6 --paths 16"), "resolvable: %s (%s)",
+                        a.checks[6].evidence, a.checks[6].command);
+            /* weak order 1: the quadrature errors at h = 2^-3..2^-8 halve with h */
+            double e[6] = {0};
+            const char *q = strstr(a.checks[7].evidence, "= ");
+            int ok = a.checks[7].outcome == SLPI_CHECK_PASS && q &&
+                     sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
+            for (int i = 0; ok && i < 5; i++) ok = e[i] > 1.8 * e[i + 1] && e[i] < 2.2 * e[i + 1];
+            TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
         } else {
             TEST_CHECKF(0, "run checks: %d checks loaded", a.nchecks);
         }
