@@ -5,7 +5,8 @@
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
  * just above the budget (a loosened budget is seen) and holds below it; an order study's
- * bootstrap CI holds its slope and excludes order 0; the energy property sees ISOMP's
+ * bootstrap CI holds its slope and excludes order 0 and its cases get the noises and
+ * amplitude the study needs; the energy property sees ISOMP's
  * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme. */
 #include <float.h>
 
@@ -372,6 +373,26 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* The order studies fit their cases (props/prop-order.c): order-strong keeps 1 or 3 noises
+ * (1 where fewer exist) at amplitude 1/2 for one noise (pre-asymptotic at 1) and 1 for
+ * several (the Levy-area term dominates); order-det has none. */
+static void check_order_adjust(void)
+{
+    int strong = slpi_props_property_find("order-strong"), det = slpi_props_property_find("order-det");
+    for (int s = 0; s < SLPI_SYS_COUNT; s++) {
+        if (s == SLPI_SYS_MODEL) continue;
+        for (int t = 0; t < 8; t++) {
+            slpi_props_case c;
+            slpi_props_generate(&c, strong, (slpi_system_id)s, SLPI_SCHEME_TMK, 0, test_rand_u64());
+            TEST_CHECKF(c.noises >= 1 && c.noises != 2 && c.amp == (c.noises == 1 ? 0.5 : 1.0),
+                        "order-strong on %s: %d noises at amplitude %g", slpi_system_name(s), c.noises, c.amp);
+            slpi_props_generate(&c, det, (slpi_system_id)s, SLPI_SCHEME_TMK, 0, test_rand_u64());
+            TEST_CHECKF(c.noises == 0 && c.mag == 1, "order-det on %s: %d noises, size %g", slpi_system_name(s),
+                        c.noises, c.mag);
+        }
+    }
+}
+
 /* Equivariance (props/prop-geometry.c) holds on every system and scheme, fast path, a
  * few cases each: the actions (signed permutations kept by the inertia and the noise
  * model, Cayley rotations, sign conjugations, Zeitlin's axis rotations, the torus
@@ -497,6 +518,7 @@ int main(void)
     check_mostly_unable();
     check_real_property();
     check_order_ci();
+    check_order_adjust();
     check_energy();
     check_equivariance();
     check_budget_boundary();
