@@ -16,7 +16,8 @@
  *  - bad inputs give errors; the registry's lines of the five claims and of the closed
  *    computations V17, I19, X3 and of the Poisson defects V5, V19, V26 (the heavy top's
  *    6 x 6 tensor in gaps/poisson.c) reach the expected verdicts (R19, I19, V19
- *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+ *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run;
+ *  - the certified FD Poisson defect's radius scales like 1/eps. */
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
@@ -244,6 +245,41 @@ static const char *registry(const char *const *lines, int n)
 }
 
 /* The registry's lines of the claims computed by gaps/ through the audit, and a wrong threshold. */
+/* The certified Poisson defect by central differences (gaps/poisson.c) encloses the
+ * difference quotients of the certified step: the step balls' radii divided by the
+ * difference 2 eps, so the enclosure's radius doubles when eps halves (seen: 2.0 on
+ * both; bounds 1.5 and 2.5). Rigid body (ISOMP) and heavy top (TMK), noise-free, h = 1/8. */
+static void test_poisson_fd_radius(void)
+{
+    static const char *pre[] = {"iso/rigid-body/long", "rkmk/heavy-top/critical-step"};
+    for (int i = 0; i < 2; i++) {
+        slpi_problem p;
+        slpi_error err = {0, ""};
+        slpi_fast *f = NULL;
+        double x0[64];
+        arb_t d1, d2;
+        arb_init(d1);
+        arb_init(d2);
+        slpi_problem_init(&p, i ? SLPI_SYS_HEAVY_TOP : SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_TMK : SLPI_SCHEME_ISOMP);
+        int rc = slpi_problem_preset(&p, pre[i], &err);
+        if (!rc) rc = slpi_problem_set(&p, "noise", "none", &err);
+        if (!rc) rc = slpi_problem_set(&p, "T", "0.125", &err);
+        if (!rc) rc = slpi_problem_set(&p, "h", "0.125", &err);
+        if (!rc) rc = slpi_problem_finish(&p, &err);
+        if (!rc) rc = slpi_problem_validate(&p, &err);
+        if (!rc) rc = slpi_fast_create(&f, &p, &err);
+        if (!rc) rc = slpi_fast_initial_state(f, x0, &err);
+        slpi_fast_free(f);
+        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 1e-6, 0, d1, &err);
+        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 5e-7, 0, d2, &err);
+        double r1 = mag_get_d(arb_radref(d1)), r2 = mag_get_d(arb_radref(d2));
+        TEST_CHECKF(rc == SLPI_OK && r1 > 0 && r2 > 1.5 * r1 && r2 < 2.5 * r1,
+                    "%s: certified FD defect radius %.3e at eps, %.3e at eps/2 (%s)", pre[i], r1, r2, err.msg);
+        arb_clear(d1);
+        arb_clear(d2);
+    }
+}
+
 static void test_registry(void)
 {
     static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
@@ -325,6 +361,7 @@ int main(void)
     test_svi_orbit();
     test_lifted();
     test_consistency(seed);
+    test_poisson_fd_radius();
     test_registry();
     TEST_END();
 }
