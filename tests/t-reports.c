@@ -140,8 +140,9 @@ int main(void)
     /* the run checks on small cases: versus (the ratio of a diagnostic's change with and
      * without a key; a KEY=VALUE without '=' is a syntax error, UNABLE), sphere (ISOMP
      * keeps |Pi|), ensemble spread (paths differ at T/4 and T), snapshots (the evidence
-     * names the snapshot times 0, T/2, T); and two small studies: resolvable (levels
-     * A..B) and weakexact (the quadrature's weak errors halve with h) */
+     * names the snapshot times 0, T/2, T), a critical-step sweep over the case's horizon;
+     * and two small studies: resolvable (levels A..B) and weakexact (the quadrature's weak
+     * errors halve with h) */
     {
         const char *reg =
             "# test registry\n"
@@ -153,9 +154,10 @@ int main(void)
             "X1 | t | CONFIRMED | ev | iso/zeitlin/long N=5 h=0.25 | snapshots 4 >= 0 | -\n"
             "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
             "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -\n"
-            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n";
+            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
+            "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n";
         slpi_audit a;
-        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 8) {
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 9) {
             TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
             TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE && strstr(a.checks[1].evidence, "check syntax"),
                         "versus without KEY=VALUE: %s", a.checks[1].evidence);
@@ -174,6 +176,11 @@ int main(void)
                      sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
             for (int i = 0; ok && i < 5; i++) ok = e[i] > 1.8 * e[i + 1] && e[i] < 2.2 * e[i + 1];
             TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
+            /* the critical-step sweep runs each h over the case's horizon: one step of h = 0.4
+             * converges in 10 iterations (a second one would not) */
+            TEST_CHECKF(strstr(a.checks[8].evidence, "T = 0.4): none up to h = 0.4") &&
+                        strstr(a.checks[8].evidence, "h = 0.4: all converged (max 10 iterations)"), "critical: %s",
+                        a.checks[8].evidence);
         } else {
             TEST_CHECKF(0, "run checks: %d checks loaded", a.nchecks);
         }
