@@ -103,9 +103,11 @@ static void test_svi(void)
         preset(&p, "svi/rigid-body/paths");
         p.h = 0.1;
         p.svi_c = k ? -0.25 : 0.25;
+        p.steps = 2;   /* the problem's own length does not limit the steps asked for */
         slpi_gaps_svi_result r;
         int rc = slpi_gaps_svi_identities(&p, test_iters(50), &r, &err);
-        TEST_CHECKF(rc == SLPI_OK, "sviident: %s", err.msg);
+        TEST_CHECKF(rc == SLPI_OK && r.steps == test_iters(50), "sviident: %ld steps of %ld asked (%s)", r.steps,
+                    test_iters(50), err.msg);
         printf("  SVI-SO3 c = %+g: fixed point %.2f, identities %.2f (units of 3u), IM gap %.2e\n",
                p.svi_c, r.xi, r.ident, r.mid);
         TEST_CHECKF(r.xi <= 30 && r.ident <= 30, "c = %g: xi %.3g, identities %.3g", p.svi_c, r.xi, r.ident);
