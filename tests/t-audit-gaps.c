@@ -17,7 +17,8 @@
  *    computations V17, I19, X3 and of the Poisson defects V5, V19, V26 (the heavy top's
  *    6 x 6 tensor in gaps/poisson.c) reach the expected verdicts (R19, I19, V19
  *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run;
- *  - the certified FD Poisson defect's radius scales like 1/eps. */
+ *  - the certified FD Poisson defect's radius scales like 1/eps; the rigorous defect of a
+ *    Poisson map (ISOMP, SVI +1/4) encloses 0, SVI -1/4's excludes it. */
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
@@ -282,6 +283,38 @@ static void test_poisson_fd_radius(void)
     }
 }
 
+/* The rigorous Poisson defect (slpi_gaps_poisson_ift: ref/'s certified Jacobian) of a
+ * Poisson map is an enclosure of 0: ISOMP and SVI c = +1/4 on the rigid body, noise-free
+ * and with dW = 0.1 on every noise; SVI c = -1/4 (not a Poisson map) excludes 0. */
+static void test_poisson_ift(void)
+{
+    static const char *pre[] = {"iso/rigid-body/long", "svi/rigid-body/energy-det", "svi/rigid-body/energy-det"};
+    for (int i = 0; i < 3; i++)
+        for (int w = 0; w < 2; w++) {
+            slpi_problem p;
+            slpi_error err = {0, ""};
+            slpi_fast *f = NULL;
+            double x0[64];
+            arb_t d;
+            arb_init(d);
+            slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
+            int rc = slpi_problem_preset(&p, pre[i], &err);
+            if (!rc && i == 2) rc = slpi_problem_set(&p, "svi_c", "-0.25", &err);
+            if (!rc) rc = slpi_problem_set(&p, "T", "0.2", &err);
+            if (!rc) rc = slpi_problem_set(&p, "h", "0.2", &err);
+            if (!rc) rc = slpi_problem_finish(&p, &err);
+            if (!rc) rc = slpi_problem_validate(&p, &err);
+            if (!rc) rc = slpi_fast_create(&f, &p, &err);
+            if (!rc) rc = slpi_fast_initial_state(f, x0, &err);
+            slpi_fast_free(f);
+            if (!rc) rc = slpi_gaps_poisson_ift(&p, x0, w ? 0.1 : 0, d, &err);
+            TEST_CHECKF(rc == SLPI_OK && (i < 2 ? arb_contains_zero(d) : !arb_contains_zero(d)),
+                        "%s%s, dW = %g: rigorous defect %s 0 (%s)", pre[i], i == 2 ? " c = -1/4" : "", w ? 0.1 : 0,
+                        i < 2 ? "should contain" : "should exclude", err.msg);
+            arb_clear(d);
+        }
+}
+
 static void test_registry(void)
 {
     static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
@@ -364,6 +397,7 @@ int main(void)
     test_lifted();
     test_consistency(seed);
     test_poisson_fd_radius();
+    test_poisson_ift();
     test_registry();
     TEST_END();
 }
