@@ -248,6 +248,25 @@ static const char *registry(const char *const *lines, int n)
 }
 
 /* The registry's lines of the claims computed by gaps/ through the audit, and a wrong threshold. */
+/* A one-step Poisson-defect case: preset pre for system s and scheme k, key=value (if
+ * key), T = h = hs; its initial state in x0. */
+static int poisson_case(slpi_problem *p, slpi_system_id s, slpi_scheme_id k, const char *pre, const char *key,
+                        const char *value, const char *hs, double *x0, slpi_error *err)
+{
+    slpi_fast *f = NULL;
+    slpi_problem_init(p, s, k);
+    int rc = slpi_problem_preset(p, pre, err);
+    if (!rc && key) rc = slpi_problem_set(p, key, value, err);
+    if (!rc) rc = slpi_problem_set(p, "T", hs, err);
+    if (!rc) rc = slpi_problem_set(p, "h", hs, err);
+    if (!rc) rc = slpi_problem_finish(p, err);
+    if (!rc) rc = slpi_problem_validate(p, err);
+    if (!rc) rc = slpi_fast_create(&f, p, err);
+    if (!rc) rc = slpi_fast_initial_state(f, x0, err);
+    slpi_fast_free(f);
+    return rc;
+}
+
 /* The certified Poisson defect by central differences (gaps/poisson.c) encloses the
  * difference quotients of the certified step: the step balls' radii divided by the
  * difference 2 eps, so the enclosure's radius doubles when eps halves (seen: 2.0 on
@@ -258,21 +277,12 @@ static void test_poisson_fd_radius(void)
     for (int i = 0; i < 2; i++) {
         slpi_problem p;
         slpi_error err = {0, ""};
-        slpi_fast *f = NULL;
         double x0[64];
         arb_t d1, d2;
         arb_init(d1);
         arb_init(d2);
-        slpi_problem_init(&p, i ? SLPI_SYS_HEAVY_TOP : SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_TMK : SLPI_SCHEME_ISOMP);
-        int rc = slpi_problem_preset(&p, pre[i], &err);
-        if (!rc) rc = slpi_problem_set(&p, "noise", "none", &err);
-        if (!rc) rc = slpi_problem_set(&p, "T", "0.125", &err);
-        if (!rc) rc = slpi_problem_set(&p, "h", "0.125", &err);
-        if (!rc) rc = slpi_problem_finish(&p, &err);
-        if (!rc) rc = slpi_problem_validate(&p, &err);
-        if (!rc) rc = slpi_fast_create(&f, &p, &err);
-        if (!rc) rc = slpi_fast_initial_state(f, x0, &err);
-        slpi_fast_free(f);
+        int rc = poisson_case(&p, i ? SLPI_SYS_HEAVY_TOP : SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_TMK : SLPI_SCHEME_ISOMP,
+                              pre[i], "noise", "none", "0.125", x0, &err);
         if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 1e-6, 0, d1, &err);
         if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 5e-7, 0, d2, &err);
         double r1 = mag_get_d(arb_radref(d1)), r2 = mag_get_d(arb_radref(d2));
@@ -293,20 +303,11 @@ static void test_poisson_ift(void)
         for (int w = 0; w < 2; w++) {
             slpi_problem p;
             slpi_error err = {0, ""};
-            slpi_fast *f = NULL;
             double x0[64];
             arb_t d;
             arb_init(d);
-            slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
-            int rc = slpi_problem_preset(&p, pre[i], &err);
-            if (!rc && i == 2) rc = slpi_problem_set(&p, "svi_c", "-0.25", &err);
-            if (!rc) rc = slpi_problem_set(&p, "T", "0.2", &err);
-            if (!rc) rc = slpi_problem_set(&p, "h", "0.2", &err);
-            if (!rc) rc = slpi_problem_finish(&p, &err);
-            if (!rc) rc = slpi_problem_validate(&p, &err);
-            if (!rc) rc = slpi_fast_create(&f, &p, &err);
-            if (!rc) rc = slpi_fast_initial_state(f, x0, &err);
-            slpi_fast_free(f);
+            int rc = poisson_case(&p, SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP, pre[i],
+                                  i == 2 ? "svi_c" : NULL, "-0.25", "0.2", x0, &err);
             if (!rc) rc = slpi_gaps_poisson_ift(&p, x0, w ? 0.1 : 0, d, &err);
             TEST_CHECKF(rc == SLPI_OK && (i < 2 ? arb_contains_zero(d) : !arb_contains_zero(d)),
                         "%s%s, dW = %g: rigorous defect %s 0 (%s)", pre[i], i == 2 ? " c = -1/4" : "", w ? 0.1 : 0,

@@ -91,6 +91,21 @@ static slpi_conv_cfg preset_cfg(const char *preset)
     return c;
 }
 
+/* A weak study of iso/rigid-body/weak: levels kmin..kmax, reference L, paths in batches,
+ * 100 bootstrap samples. */
+static slpi_conv_cfg weak_cfg(int kmin, int kmax, int L, long paths, int batches)
+{
+    slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+    c.kind = SLPI_CONV_WEAK;
+    c.kmin = kmin;
+    c.kmax = kmax;
+    c.L = L;
+    c.paths = paths;
+    c.batches = batches;
+    c.boot = 100;
+    return c;
+}
+
 static double g_cos2(double w, void *arg)
 {
     (void)arg;
@@ -237,14 +252,7 @@ int main(void)
 
     /* thread and (simulated) rank independence of every printed digit */
     {
-        slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
-        c.kind = SLPI_CONV_WEAK;
-        c.kmin = 2;
-        c.kmax = 5;
-        c.L = 8;
-        c.paths = 60;
-        c.batches = 6;
-        c.boot = 100;
+        slpi_conv_cfg c = weak_cfg(2, 5, 8, 60, 6);
         c.indep = 1;
         c.indep_scheme = SLPI_SCHEME_SVI;
         int rc1, rc2, rc3;
@@ -410,16 +418,9 @@ int main(void)
      * against the odd batches' levels, over 3 SE): the coupled estimator passes its rule
      * (< 1) on every level (seen: about 0.01 here) */
     {
-        slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+        slpi_conv_cfg c = weak_cfg(0, 3, 6, 2000, 8);
         slpi_conv_result r;
         slpi_error err = {0, ""};
-        c.kind = SLPI_CONV_WEAK;
-        c.kmin = 0;
-        c.kmax = 3;
-        c.L = 6;
-        c.paths = 2000;
-        c.batches = 8;
-        c.boot = 100;
         c.path0 = test_rand_u64() % 1000000;
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
         TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
