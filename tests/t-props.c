@@ -289,6 +289,16 @@ static void syn_check(const slpi_props_case *c, int use_ref, slpi_props_outcome 
     snprintf(o->msg, sizeof o->msg, "synthetic");
 }
 static const slpi_props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0, NULL };
+static void fail_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    (void)c;
+    (void)use_ref;
+    o->holds = 0;
+    o->ratio = 1;
+    snprintf(o->msg, sizeof o->msg, "always fails");
+}
+static const slpi_props_property always_fails = { "always-fails", "test", syn_expect, syn_adjust, fail_check, 1, 0,
+                                                  NULL };
 
 static void check_shrinker(void)
 {
@@ -314,6 +324,24 @@ static void check_shrinker(void)
                     c.steps, c.dim, c.noises, c.amp, c.mag, c.inertia, c.state);
         TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
     }
+    /* a failure that needs nothing shrinks to the smallest valid case: one step, the
+     * smallest size, no noise (never a negative count), amplitude 0, size 1 */
+    slpi_props_case c = { 0 };
+    slpi_props_outcome o;
+    c.system = SLPI_SYS_MANAKOV;
+    c.scheme = SLPI_SCHEME_ISOMP;
+    c.dim = 5;
+    c.steps = 4;
+    c.h = 0.01;
+    c.mag = 3;
+    c.amp = 0.5;
+    c.noises = 2;
+    c.seed = test_rand_u64();
+    slpi_props_shrink_with(&always_fails, &c, 0, &o, NULL);
+    TEST_CHECKF(c.steps == 1 && c.dim == slpi_props_dim_min(SLPI_SYS_MANAKOV) && c.noises == 0 && c.amp == 0 &&
+                c.mag == 1,
+                "always failing: shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g", c.steps, c.dim, c.noises, c.amp,
+                c.mag);
 }
 
 /* The engine's group rule: a group whose cases are mostly UNABLE fails (a scheme that
