@@ -592,6 +592,10 @@ int main(void)
                      a.checks[0].value);
             TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
             TEST_CHECKF(strstr(a.claims[4].why_text, "{9.value}") != NULL, "%s", a.claims[4].why_text);
+            /* a brace that does not close a {K.NAME} is text, copied as it is */
+            char filled[96];
+            TEST_CHECKF(slpi_audit_fill(&a, &a.claims[0], "{1.value) and {2.value", filled, sizeof filled) == 0 &&
+                        !strcmp(filled, "{1.value) and {2.value"), "unclosed braces filled as '%s'", filled);
             /* the variant table reaches claims.json */
             TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
             char path[128];
