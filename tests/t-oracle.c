@@ -242,6 +242,11 @@ static void test_scores(void)
         arb_set_d(z + 1, 1.0);
         slpi_score_vector(g, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 1.0, &s);
         TEST_CHECKF(s.rounded == 2 && s.max_ulps == 0, "exact zeros: rounded %d, max ulps %g", s.rounded, s.max_ulps);
+        /* a state of zeros with the scale left to the score (<= 0): the scale is 1, not 0 */
+        double g0[3] = {0, 0, 0};
+        arb_zero(z + 1);
+        slpi_score_vector(g0, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 0.0, &s);
+        TEST_CHECKF(s.lo == 0 && s.hi == 0, "zero state, own scale: ratio [%g, %g]", s.lo, s.hi);
         _arb_vec_clear(z, 3);
     }
     /* verdicts */
