@@ -16,7 +16,9 @@
  *  - bad inputs give errors; the registry's lines of the five claims and of the closed
  *    computations V17, I19, X3 and of the Poisson defects V5, V19, V26 (the heavy top's
  *    6 x 6 tensor in gaps/poisson.c) reach the expected verdicts (R19, I19, V19
- *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run. */
+ *    DISCREPANCY, the others CONFIRMED) through slpi_audit_run;
+ *  - the certified FD Poisson defect's radius scales like 1/eps; the rigorous defect of a
+ *    Poisson map (ISOMP, SVI +1/4) encloses 0, SVI -1/4's excludes it. */
 #include <stdlib.h>
 
 #include "gaps/gaps.h"
@@ -102,9 +104,11 @@ static void test_svi(void)
         preset(&p, "svi/rigid-body/paths");
         p.h = 0.1;
         p.svi_c = k ? -0.25 : 0.25;
+        p.steps = 2;   /* the problem's own length does not limit the steps asked for */
         slpi_gaps_svi_result r;
         int rc = slpi_gaps_svi_identities(&p, test_iters(50), &r, &err);
-        TEST_CHECKF(rc == SLPI_OK, "sviident: %s", err.msg);
+        TEST_CHECKF(rc == SLPI_OK && r.steps == test_iters(50), "sviident: %ld steps of %ld asked (%s)", r.steps,
+                    test_iters(50), err.msg);
         printf("  SVI-SO3 c = %+g: fixed point %.2f, identities %.2f (units of 3u), IM gap %.2e\n",
                p.svi_c, r.xi, r.ident, r.mid);
         TEST_CHECKF(r.xi <= 30 && r.ident <= 30, "c = %g: xi %.3g, identities %.3g", p.svi_c, r.xi, r.ident);
@@ -244,6 +248,74 @@ static const char *registry(const char *const *lines, int n)
 }
 
 /* The registry's lines of the claims computed by gaps/ through the audit, and a wrong threshold. */
+/* A one-step Poisson-defect case: preset pre for system s and scheme k, key=value (if
+ * key), T = h = hs; its initial state in x0. */
+static int poisson_case(slpi_problem *p, slpi_system_id s, slpi_scheme_id k, const char *pre, const char *key,
+                        const char *value, const char *hs, double *x0, slpi_error *err)
+{
+    slpi_fast *f = NULL;
+    slpi_problem_init(p, s, k);
+    int rc = slpi_problem_preset(p, pre, err);
+    if (!rc && key) rc = slpi_problem_set(p, key, value, err);
+    if (!rc) rc = slpi_problem_set(p, "T", hs, err);
+    if (!rc) rc = slpi_problem_set(p, "h", hs, err);
+    if (!rc) rc = slpi_problem_finish(p, err);
+    if (!rc) rc = slpi_problem_validate(p, err);
+    if (!rc) rc = slpi_fast_create(&f, p, err);
+    if (!rc) rc = slpi_fast_initial_state(f, x0, err);
+    slpi_fast_free(f);
+    return rc;
+}
+
+/* The certified Poisson defect by central differences (gaps/poisson.c) encloses the
+ * difference quotients of the certified step: the step balls' radii divided by the
+ * difference 2 eps, so the enclosure's radius doubles when eps halves (seen: 2.0 on
+ * both; bounds 1.5 and 2.5). Rigid body (ISOMP) and heavy top (TMK), noise-free, h = 1/8. */
+static void test_poisson_fd_radius(void)
+{
+    static const char *pre[] = {"iso/rigid-body/long", "rkmk/heavy-top/critical-step"};
+    for (int i = 0; i < 2; i++) {
+        slpi_problem p;
+        slpi_error err = {0, ""};
+        double x0[64];
+        arb_t d1, d2;
+        arb_init(d1);
+        arb_init(d2);
+        int rc = poisson_case(&p, i ? SLPI_SYS_HEAVY_TOP : SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_TMK : SLPI_SCHEME_ISOMP,
+                              pre[i], "noise", "none", "0.125", x0, &err);
+        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 1e-6, 0, d1, &err);
+        if (!rc) rc = slpi_gaps_poisson_fd(&p, x0, 1, 5e-7, 0, d2, &err);
+        double r1 = mag_get_d(arb_radref(d1)), r2 = mag_get_d(arb_radref(d2));
+        TEST_CHECKF(rc == SLPI_OK && r1 > 0 && r2 > 1.5 * r1 && r2 < 2.5 * r1,
+                    "%s: certified FD defect radius %.3e at eps, %.3e at eps/2 (%s)", pre[i], r1, r2, err.msg);
+        arb_clear(d1);
+        arb_clear(d2);
+    }
+}
+
+/* The rigorous Poisson defect (slpi_gaps_poisson_ift: ref/'s certified Jacobian) of a
+ * Poisson map is an enclosure of 0: ISOMP and SVI c = +1/4 on the rigid body, noise-free
+ * and with dW = 0.1 on every noise; SVI c = -1/4 (not a Poisson map) excludes 0. */
+static void test_poisson_ift(void)
+{
+    static const char *pre[] = {"iso/rigid-body/long", "svi/rigid-body/energy-det", "svi/rigid-body/energy-det"};
+    for (int i = 0; i < 3; i++)
+        for (int w = 0; w < 2; w++) {
+            slpi_problem p;
+            slpi_error err = {0, ""};
+            double x0[64];
+            arb_t d;
+            arb_init(d);
+            int rc = poisson_case(&p, SLPI_SYS_RIGID_BODY, i ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP, pre[i],
+                                  i == 2 ? "svi_c" : NULL, "-0.25", "0.2", x0, &err);
+            if (!rc) rc = slpi_gaps_poisson_ift(&p, x0, w ? 0.1 : 0, d, &err);
+            TEST_CHECKF(rc == SLPI_OK && (i < 2 ? arb_contains_zero(d) : !arb_contains_zero(d)),
+                        "%s%s, dW = %g: rigorous defect %s 0 (%s)", pre[i], i == 2 ? " c = -1/4" : "", w ? 0.1 : 0,
+                        i < 2 ? "should contain" : "should exclude", err.msg);
+            arb_clear(d);
+        }
+}
+
 static void test_registry(void)
 {
     static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
@@ -325,6 +397,8 @@ int main(void)
     test_svi_orbit();
     test_lifted();
     test_consistency(seed);
+    test_poisson_fd_radius();
+    test_poisson_ift();
     test_registry();
     TEST_END();
 }

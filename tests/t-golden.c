@@ -1,6 +1,7 @@
 /* t-golden.c — the golden certified cases (generation, scoring, the port verifier) on both paths:
  *   - every applicable scheme x system pair of docs/systems.md#applicability has a case, and each file is
- *     the case it claims (its name; increments equal to the problem's canonical ones;
+ *     the case it claims (its name; its what= header read back as written; increments
+ *     equal to the problem's canonical ones;
  *     a default x0 that has changed since is reported as a stale file, not a failure),
  *     with a problem that round-trips through slpi_problem_write and slpi_problem_load;
  *   - the ref path still overlaps every stored ball and the fast path is within the
@@ -107,6 +108,14 @@ static void test_case_files(const char *tmp)
             continue;
         }
         TEST_CHECKF(strcmp(g.name, *c) == 0, "%s holds case %s", path, g.name);
+        {   /* the header's what= line is read back as written */
+            char line[600] = "", *what = NULL;
+            FILE *f = fopen(path, "r");
+            while (f && fgets(line, sizeof line, f))
+                if (strncmp(line, "# what=", 7) == 0) { line[strcspn(line, "\n")] = 0; what = line + 7; break; }
+            if (f) fclose(f);
+            TEST_CHECKF(what && strcmp(g.what, what) == 0, "%s: what= '%s' read as '%s'", path, what ? what : "(none)", g.what);
+        }
         double *x0 = calloc((size_t)g.dim, sizeof(double)), *dW = calloc((size_t)(g.problem.steps * g.M + 1), sizeof(double));
         TEST_CHECK(slpi_fast_problem_initial_state(&g.problem, x0, &err) == SLPI_OK);
         TEST_CHECK(slpi_oracle_increments(&g.problem, g.problem.steps, dW, &err) == SLPI_OK);

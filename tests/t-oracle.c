@@ -233,6 +233,22 @@ static void test_scores(void)
     double lo = (f[0] - 1.0 - 1e-14) / 0x1p-53, hi = (f[0] - 1.0 + 1e-14) / 0x1p-53;
     TEST_CHECKF(fabs(s.lo - lo) < 1e-8 * lo && fabs(s.hi - hi) < 1e-8 * hi, "ball ratio [%g, %g], want [%g, %g]", s.lo, s.hi, lo, hi);
     TEST_CHECKF(s.rounded == 0 && s.max_ulps < 0, "a wide ball cannot be rounded (rounded %d)", s.rounded);
+    /* exact zeros: a coordinate 0 in both counts as rounded (0 ulps); one the certified
+     * path puts at 0 while the fast one does not is below the 2^-26 scale cut and not
+     * measured in ulps */
+    {
+        arb_ptr z = _arb_vec_init(3);
+        double g[3] = {0, 1, 1e-20};
+        arb_set_d(z + 1, 1.0);
+        slpi_score_vector(g, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 1.0, &s);
+        TEST_CHECKF(s.rounded == 2 && s.max_ulps == 0, "exact zeros: rounded %d, max ulps %g", s.rounded, s.max_ulps);
+        /* a state of zeros with the scale left to the score (<= 0): the scale is 1, not 0 */
+        double g0[3] = {0, 0, 0};
+        arb_zero(z + 1);
+        slpi_score_vector(g0, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 0.0, &s);
+        TEST_CHECKF(s.lo == 0 && s.hi == 0, "zero state, own scale: ratio [%g, %g]", s.lo, s.hi);
+        _arb_vec_clear(z, 3);
+    }
     /* verdicts */
     slpi_score v = { 1, 30, -1, 0, 1 };
     TEST_CHECK(slpi_score_verdict(&v, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS);

@@ -4,7 +4,10 @@
  * (Casimirs from the packed state vs closed forms, Poisson tensors annihilate Casimir
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
- * just above the budget (a loosened budget is seen) and holds below it. */
+ * just above the budget (a loosened budget is seen) and holds below it; an order study's
+ * bootstrap CI holds its slope and excludes order 0 and its cases get the noises and
+ * amplitude the study needs; the energy property sees ISOMP's
+ * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme. */
 #include <float.h>
 
 #include "props/props.h"
@@ -139,6 +142,11 @@ static void check_generators(void)
             for (int a = 0; a < c.dim; a++) tr += p.x0[a];
             TEST_CHECKF(fabs(tr) < 1e-14, "su(N) initial trace %g", tr);
         }
+        /* the case's noise amplitude reaches the problem (the heavy top's goes to alpha or k) */
+        double amp = c.system == SLPI_SYS_RIGID_BODY ? p.rb.amp : c.system == SLPI_SYS_MANAKOV ? p.mk.amp
+                     : c.system == SLPI_SYS_POINT_VORTICES ? p.pv.amp : c.system == SLPI_SYS_EULER_ZEITLIN ? p.ez.amp
+                     : c.system == SLPI_SYS_SINE_EULER ? p.se.amp : c.amp;
+        TEST_CHECKF(amp == c.amp, "%s: case amp %.17g, problem amp %.17g", slpi_system_name(c.system), c.amp, amp);
     }
     /* the engine's own draws: run the harness generator through the case it reports */
     slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0, NULL, 0, NULL, NULL, 1, 0 };
@@ -281,6 +289,16 @@ static void syn_check(const slpi_props_case *c, int use_ref, slpi_props_outcome 
     snprintf(o->msg, sizeof o->msg, "synthetic");
 }
 static const slpi_props_property synthetic = { "synthetic", "test", syn_expect, syn_adjust, syn_check, 1, 0, NULL };
+static void fail_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    (void)c;
+    (void)use_ref;
+    o->holds = 0;
+    o->ratio = 1;
+    snprintf(o->msg, sizeof o->msg, "always fails");
+}
+static const slpi_props_property always_fails = { "always-fails", "test", syn_expect, syn_adjust, fail_check, 1, 0,
+                                                  NULL };
 
 static void check_shrinker(void)
 {
@@ -306,6 +324,24 @@ static void check_shrinker(void)
                     c.steps, c.dim, c.noises, c.amp, c.mag, c.inertia, c.state);
         TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
     }
+    /* a failure that needs nothing shrinks to the smallest valid case: one step, the
+     * smallest size, no noise (never a negative count), amplitude 0, size 1 */
+    slpi_props_case c = { 0 };
+    slpi_props_outcome o;
+    c.system = SLPI_SYS_MANAKOV;
+    c.scheme = SLPI_SCHEME_ISOMP;
+    c.dim = 5;
+    c.steps = 4;
+    c.h = 0.01;
+    c.mag = 3;
+    c.amp = 0.5;
+    c.noises = 2;
+    c.seed = test_rand_u64();
+    slpi_props_shrink_with(&always_fails, &c, 0, &o, NULL);
+    TEST_CHECKF(c.steps == 1 && c.dim == slpi_props_dim_min(SLPI_SYS_MANAKOV) && c.noises == 0 && c.amp == 0 &&
+                c.mag == 1,
+                "always failing: shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g", c.steps, c.dim, c.noises, c.amp,
+                c.mag);
 }
 
 /* The engine's group rule: a group whose cases are mostly UNABLE fails (a scheme that
@@ -365,6 +401,97 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
+/* The order studies fit their cases (props/prop-order.c): order-strong keeps 1 or 3 noises
+ * (1 where fewer exist) at amplitude 1/2 for one noise (pre-asymptotic at 1) and 1 for
+ * several (the Levy-area term dominates); order-det has none. */
+static void check_order_adjust(void)
+{
+    int strong = slpi_props_property_find("order-strong"), det = slpi_props_property_find("order-det");
+    for (int s = 0; s < SLPI_SYS_COUNT; s++) {
+        if (s == SLPI_SYS_MODEL) continue;
+        for (int t = 0; t < 8; t++) {
+            slpi_props_case c;
+            slpi_props_generate(&c, strong, (slpi_system_id)s, SLPI_SCHEME_TMK, 0, test_rand_u64());
+            TEST_CHECKF(c.noises >= 1 && c.noises != 2 && c.amp == (c.noises == 1 ? 0.5 : 1.0),
+                        "order-strong on %s: %d noises at amplitude %g", slpi_system_name(s), c.noises, c.amp);
+            slpi_props_generate(&c, det, (slpi_system_id)s, SLPI_SCHEME_TMK, 0, test_rand_u64());
+            TEST_CHECKF(c.noises == 0 && c.mag == 1, "order-det on %s: %d noises, size %g", slpi_system_name(s),
+                        c.noises, c.mag);
+        }
+    }
+}
+
+/* Equivariance (props/prop-geometry.c) holds on every system and scheme, fast path, a
+ * few cases each: the actions (signed permutations kept by the inertia and the noise
+ * model, Cayley rotations, sign conjugations, Zeitlin's axis rotations, the torus
+ * reflection) are symmetries, so any slip in building or applying one shows as a failed
+ * group. */
+static void check_equivariance(void)
+{
+    slpi_props_options o = { slpi_props_property_find("equivariance"), -1, -1, 3, test_rand_u64(), 0, 0,
+                             NULL, 0, NULL, NULL, 1, 0 };
+    FILE *sink = tmpfile();
+    o.out = sink;
+    slpi_props_summary s;
+    int rc = slpi_props_run(&o, &s);
+    TEST_CHECKF(rc == SLPI_OK && s.fail == 0 && s.failed_groups == 0 && s.pass >= 40 * 3,
+                "equivariance (seed %" PRIu64 "): rc %d, %ld passed, %ld failed, %ld unable in %ld groups", o.seed, rc,
+                s.pass, s.fail, s.unable, s.groups);
+    if (rc != SLPI_OK && sink) {   /* the failing groups, for the log */
+        char line[512];
+        rewind(sink);
+        while (fgets(line, sizeof line, sink))
+            if (strncmp(line, "ok", 2) != 0) fputs(line, stderr);
+    }
+    if (sink) fclose(sink);
+}
+
+/* The energy property measures H0 along the run: ISOMP's bounded O(h^2) oscillation is
+ * seen (nonzero, inside the bound) and its negative control, the first-order RKMK-LE
+ * (no energy claim; the same check run directly), drifts past the bound. */
+static void check_energy(void)
+{
+    slpi_props_case c = { 0 };
+    slpi_error err;
+    slpi_props_outcome o;
+    double dev = -1;
+    c.seed = test_rand_u64();
+    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=8,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    memset(&o, 0, sizeof o);
+    slpi_props_prop_energy.check(&c, 0, &o);
+    TEST_CHECKF(o.holds == 1 && sscanf(o.msg, "fast: max |H0 - H0(x0)| = %lf", &dev) == 1 && dev > 1e-8,
+                "isomp energy (h = 1/4): the O(h^2) oscillation should be seen and bounded: %s", o.msg);
+    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=256,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    memset(&o, 0, sizeof o);
+    slpi_props_prop_energy.check(&c, 0, &o);
+    TEST_CHECKF(o.holds == 0, "rkmk-le energy control (h = 1/4, 256 steps) should drift past the bound: %s", o.msg);
+}
+
+/* The order studies' bootstrap CI (props/prop-order.c) is a percentile interval around
+ * the slope over all paths, lo <= s <= hi, and resolves the convergence: on the rigid
+ * body (ISOMP, strong order 1/2 or 1) it excludes order 0 (lo >= 0.1; over 300 cases
+ * of SLPI_TEST_SEED 1..100 the least lo was 0.23). Both ends enter the verdict
+ * (order-strong with several noises: the CI must contain 1/2), so a wrong quantile is a
+ * wrong verdict. */
+static void check_order_ci(void)
+{
+    for (int k = 0; k < 3; k++) {
+        slpi_props_case c = { 0 };
+        slpi_error err;
+        slpi_props_outcome o;
+        double s, lo, hi;
+        c.seed = test_rand_u64();
+        TEST_CHECK(slpi_props_case_parse("property=order-strong,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=3", &c, &err) == SLPI_OK);
+        TEST_CHECKF(slpi_props_verdict(&c, 0, &o) == 1 && o.holds == 1, "order-strong (case seed %" PRIu64 "): %s",
+                    c.seed, o.msg);
+        const char *m = strstr(o.msg, "strong order ");
+        TEST_CHECKF(m && sscanf(m, "strong order %lf, 95%% CI [%lf, %lf]", &s, &lo, &hi) == 3 && lo <= s && s <= hi &&
+                    lo >= 0.1,
+                    "order-strong (case seed %" PRIu64 "): the CI should hold the slope and exclude 0 (lo >= 0.1): %s",
+                    c.seed, o.msg);
+    }
+}
+
 /* The budget at its boundary (rule fixed from the budget itself, before any number was
  * seen: HOLD_RATIO = 1e3 of props/prop-structure.c, a factor 2 of margin either side):
  * TRAP-DIRECT loses the Casimirs by O(h^3) per step, so halving h walks the ratio down by
@@ -418,6 +545,10 @@ int main(void)
     check_shrinker();
     check_mostly_unable();
     check_real_property();
+    check_order_ci();
+    check_order_adjust();
+    check_energy();
+    check_equivariance();
     check_budget_boundary();
     TEST_END();
 }

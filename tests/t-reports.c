@@ -2,7 +2,8 @@
  *  - the registry holds every claim of docs/claims.md (R1-R19, I1-I23, V1-V24, X1-X8) and parses;
  *  - verdict rules from outcomes only (a registry with deliberately wrong expectations
  *    gets CONFIRMED / CONDITIONAL / DISCREPANCY / UNABLE from its checks; a control that
- *    does not come out as it demands makes the claim UNABLE);
+ *    does not come out as it demands makes the claim UNABLE; with one claim selected
+ *    (--only) only its checks run and count);
  *  - every claim of the registry has a description and a control;
  *  - the per-claim cache: a second run loads every claim and reproduces the outcomes;
  *  - malformed registry lines (fields, roles, missing description or control, unknown
@@ -15,7 +16,9 @@
  *  - a diagnostic check end to end (pass and fail on the same run);
  *  - the Poisson defect two ways (fast doubles vs certified balls) and the SVI -1/4
  *    defect away from 0, +1/4 at FD level (V4, V19);
- *  - claims.json and index.html: every claim with its verdict. */
+ *  - claims.json and index.html: every claim with its verdict;
+ *  - the run and closed checks on small cases (versus, sphere, ensemble, snapshots, drift,
+ *    test) and the vorticity picture (Parseval: int omega^2 = |X|_F^2). */
 #include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,9 +74,42 @@ static char *read_text(const char *path)
     return text;
 }
 
+/* The vorticity picture (reports/zeitlin-snapshot.c) is an orthonormal expansion: over the
+ * sphere, int omega^2 dOmega = |X|_F^2 for a traceless state X of su(N) (Parseval for the
+ * normalised spherical harmonics and the orthonormal basis Y_alpha), here by the midpoint
+ * rule on a 96 x 192 latitude-longitude grid, N = 2..7, random states (seen: within
+ * 4e-5 relative; bound 1e-3). */
+static void check_vorticity_norm(void)
+{
+    enum { NLAT = 96, NLON = 192 };
+    static double grid[NLAT * NLON];
+    const double pi = 3.14159265358979323846;
+    for (int N = 2; N <= 7; N++) {
+        slpi_vort *v = NULL;
+        slpi_error err = {0, ""};
+        double x[64], f2 = 0, tr = 0, q = 0;
+        TEST_CHECKF(slpi_vort_create(&v, N, &err) == SLPI_OK, "N = %d: %s", N, err.msg);
+        if (!v) continue;
+        int d = N * N;
+        for (int i = 0; i < d; i++) x[i] = test_rand_uniform(-1, 1);
+        for (int a = 0; a < N; a++) tr += x[a] / N;
+        for (int a = 0; a < N; a++) x[a] -= tr;
+        for (int i = 0; i < d; i++) f2 += (i < N ? 1 : 2) * x[i] * x[i];   /* off-diagonals twice */
+        slpi_vort_grid(v, x, NLAT, NLON, grid);
+        for (int i = 0; i < NLAT; i++) {
+            double theta = pi * (i + 0.5) / NLAT;
+            for (int j = 0; j < NLON; j++) q += grid[i * NLON + j] * grid[i * NLON + j] * sin(theta);
+        }
+        q *= (pi / NLAT) * (2 * pi / NLON);
+        TEST_CHECKF(fabs(q - f2) <= 1e-3 * f2, "N = %d: int omega^2 = %.6g, |X|_F^2 = %.6g", N, q, f2);
+        slpi_vort_free(v);
+    }
+}
+
 int main(void)
 {
     test_start("t-reports", 11);
+    check_vorticity_norm();
     slpi_error err;
     char dir[] = "/tmp/slpi-t-reports-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
@@ -101,9 +137,90 @@ int main(void)
         slpi_audit_free(&a);
     }
 
+    /* the run checks on small cases: versus (the ratio of a diagnostic's change with and
+     * without a key; a KEY=VALUE without '=' is a syntax error, UNABLE), sphere (ISOMP
+     * keeps |Pi|), ensemble spread (paths differ at T/4 and T), snapshots (the evidence
+     * names the snapshot times 0, T/2, T), a critical-step sweep over the case's horizon;
+     * and two small studies: resolvable (levels A..B) and weakexact (the quadrature's weak
+     * errors halve with h) */
+    {
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | versus H0_rel_dev noise=none >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | versus H0_rel_dev none >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | sphere 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | ensemble 3 spread 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/zeitlin/long N=5 h=0.25 | snapshots 4 >= 0 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
+            "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n";
+        slpi_audit a;
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 9) {
+            TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
+            TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE && strstr(a.checks[1].evidence, "check syntax"),
+                        "versus without KEY=VALUE: %s", a.checks[1].evidence);
+            TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_PASS, "sphere: %s", a.checks[2].evidence);
+            TEST_CHECKF(a.checks[3].outcome == SLPI_CHECK_PASS && a.checks[3].value > 0, "ensemble spread: %s",
+                        a.checks[3].evidence);
+            TEST_CHECKF(a.checks[4].outcome == SLPI_CHECK_PASS && strstr(a.checks[4].evidence, "at t = 0, 0.5, 1 (figure)"),
+                        "snapshots: %s", a.checks[4].evidence);
+            TEST_CHECKF(a.checks[6].outcome == SLPI_CHECK_PASS && strstr(a.checks[6].evidence, " of 2 levels") &&
+                        strstr(a.checks[6].command, "--levels 3..4 --ref 6 --paths 16"), "resolvable: %s (%s)",
+                        a.checks[6].evidence, a.checks[6].command);
+            /* weak order 1: the quadrature errors at h = 2^-3..2^-8 halve with h */
+            double e[6] = {0};
+            const char *q = strstr(a.checks[7].evidence, "= ");
+            int ok = a.checks[7].outcome == SLPI_CHECK_PASS && q &&
+                     sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
+            for (int i = 0; ok && i < 5; i++) ok = e[i] > 1.8 * e[i + 1] && e[i] < 2.2 * e[i + 1];
+            TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
+            /* the critical-step sweep runs each h over the case's horizon: one step of h = 0.4
+             * converges in 10 iterations (a second one would not) */
+            TEST_CHECKF(strstr(a.checks[8].evidence, "T = 0.4): none up to h = 0.4") &&
+                        strstr(a.checks[8].evidence, "h = 0.4: all converged (max 10 iterations)"), "critical: %s",
+                        a.checks[8].evidence);
+        } else {
+            TEST_CHECKF(0, "run checks: %d checks loaded", a.nchecks);
+        }
+        slpi_audit_free(&a);
+    }
+
+    /* closed checks: drift names what it measured (the case's noise, or the so(3) control),
+     * and test reads the recorded unit-test results (slpi audit --tests FILE) */
+    {
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | drift case >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | drift x1x2 >= 0 | -\n"
+            "X1 | t | CONFIRMED | ev | - | test t-one t-two | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        slpi_error lerr = {0, ""};
+        memset(&a, 0, sizeof a);
+        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+        a.tests = test_temp_file("t-one\t0\t12 checks, 0 failed\nt-two\t1\t5 checks, 1 failed\n");
+        if (slpi_audit_load(&a, test_temp_file(reg), &lerr) == SLPI_OK && a.nchecks == 4) {
+            slpi_audit_run(&a, NULL);
+            TEST_CHECKF(strstr(a.checks[0].evidence, "for the noise of rigid-body") != NULL, "drift case: %s",
+                        a.checks[0].evidence);
+            TEST_CHECKF(strstr(a.checks[1].evidence, "for the so(3) control H_1 = a x_1 x_2: ") != NULL,
+                        "drift x1x2: %s", a.checks[1].evidence);
+            TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_FAIL &&
+                        strstr(a.checks[2].evidence, "t-one: exit 0 (12 checks, 0 failed); t-two: exit 1 (5 checks, 1 failed)"),
+                        "test t-one t-two: %s", a.checks[2].evidence);
+        } else {
+            TEST_CHECKF(0, "closed checks: %s (%d checks)", lerr.msg, a.nchecks);
+        }
+        slpi_audit_free(&a);
+    }
+
     /* sizes in words, from the case's problem and the check: the system's size and the
      * steps of a run, a sweep's step sizes, seeds and horizon, one step for a Poisson
-     * defect; the summary shows every decisive check's size, as the claim's section does */
+     * defect; the summary shows every decisive check's size, as the claim's section does;
+     * each check (a run, a sweep, a Poisson defect, a closed one) names its command */
     {
         const char *reg =
             "# test registry\n"
@@ -114,6 +231,10 @@ int main(void)
             "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
         slpi_audit a;
         if (load_run(reg, dir, &a) == SLPI_OK) {
+            /* every check names the slpi command that reproduces it (with the claim or its files) */
+            for (int i = 0; i < a.nchecks; i++)
+                TEST_CHECKF(!strncmp(a.checks[i].command, "slpi ", 5) && strstr(a.checks[i].command, "X1"),
+                            "check %d (%s): command '%s'", i, a.checks[i].check, a.checks[i].command);
             TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
             char path[128];
             snprintf(path, sizeof path, "%s/claims.json", dir);
@@ -214,6 +335,21 @@ int main(void)
             free(html);
         }
         slpi_audit_free(&a);
+        /* one claim selected (slpi audit --only X1): its two checks alone, its control as
+         * demanded; the lines of the other claims are parsed (the last one, X6's control,
+         * into the slot past the selected checks) but neither run nor counted */
+        memset(&a, 0, sizeof a);
+        a.only = "X1";
+        snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+        if (slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK) {
+            slpi_audit_run(&a, NULL);
+            TEST_CHECKF(a.nchecks == 2 && a.nclaims == 1 && verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED &&
+                        slpi_audit_controls_wrong(&a) == 0, "--only X1: %d checks, %d claims, %d controls not as demanded",
+                        a.nchecks, a.nclaims, slpi_audit_controls_wrong(&a));
+            slpi_audit_free(&a);
+        } else {
+            TEST_CHECKF(0, "--only X1: %s", err.msg);
+        }
         /* the cache: a second run loads every claim, the outcomes are the same */
         char cache[96];
         snprintf(cache, sizeof cache, "%s/cache", dir);
@@ -456,6 +592,10 @@ int main(void)
                      a.checks[0].value);
             TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
             TEST_CHECKF(strstr(a.claims[4].why_text, "{9.value}") != NULL, "%s", a.claims[4].why_text);
+            /* a brace that does not close a {K.NAME} is text, copied as it is */
+            char filled[96];
+            TEST_CHECKF(slpi_audit_fill(&a, &a.claims[0], "{1.value) and {2.value", filled, sizeof filled) == 0 &&
+                        !strcmp(filled, "{1.value) and {2.value"), "unclosed braces filled as '%s'", filled);
             /* the variant table reaches claims.json */
             TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
             char path[128];
