@@ -113,10 +113,39 @@ static void check_coefficients(slpi_system_id s, int N, const char *ic)
     free(x);
 }
 
+/* The manifold check of an explicit SVI state (slpi_problem_check_state): R R^T = I and
+ * det R = 1. A rotation with no zero entry (0.5 rad about (1, 1, 1)/sqrt 3, so every
+ * cofactor of det R counts) passes; the same with its third row negated (det -1, still
+ * orthogonal) and with an entry moved by 1e-6 are refused. */
+static void check_rotation(void)
+{
+    double c = cos(0.5), s = sin(0.5), a = 1 / sqrt(3.0);
+    double K[9] = { 0, -a, a, a, 0, -a, -a, a, 0 }, x[15] = { 0.1, 0.2, 0.3 };
+    double *G = x + 3, *R = x + 6;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double kk = 0;
+            for (int l = 0; l < 3; l++) kk += K[3 * i + l] * K[3 * l + j];
+            R[3 * i + j] = (i == j) + s * K[3 * i + j] + (1 - c) * kk;
+        }
+    for (int i = 0; i < 3; i++) G[i] = R[6 + i];
+    slpi_problem p = problem(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI, NULL, NULL);
+    slpi_error err;
+    TEST_CHECKF(slpi_problem_check_state(&p, x, &err) == SLPI_OK, "a rotation refused: %s", err.msg);
+    for (int i = 0; i < 3; i++) R[6 + i] = -R[6 + i];
+    for (int i = 0; i < 3; i++) G[i] = R[6 + i];
+    TEST_CHECK(slpi_problem_check_state(&p, x, &err) == SLPI_EINPUT);
+    for (int i = 0; i < 3; i++) R[6 + i] = -R[6 + i];
+    for (int i = 0; i < 3; i++) G[i] = R[6 + i];
+    R[4] += 1e-6;
+    TEST_CHECK(slpi_problem_check_state(&p, x, &err) == SLPI_EINPUT);
+}
+
 int main(void)
 {
     test_start("t-initial-state", 1);
     check_values();
+    check_rotation();
     for (int N = 2; N <= 6; N++) check_coefficients(SLPI_SYS_EULER_ZEITLIN, N, NULL);
     check_coefficients(SLPI_SYS_SINE_EULER, 3, NULL);
     check_coefficients(SLPI_SYS_SINE_EULER, 5, NULL);
