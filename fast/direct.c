@@ -5,6 +5,7 @@
  * solved by fixed-point iteration from mu_n under the policy of docs/schemes.md#solver. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/check.h"
 #include "fast/fast.h"
 
 typedef struct {
@@ -15,7 +16,7 @@ typedef struct {
 static int direct_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     const char *name = slpi_scheme_name(p->scheme);
-    if (!s->coad)
+    if (SLPI_NEVER(!s->coad))   /* slpi_problem_validate refused it before (applicability) */
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
                               "(docs/systems.md#applicability)", name, s->name);
     if (p->solver != SLPI_SOLVER_FIXED_POINT)
