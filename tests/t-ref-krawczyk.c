@@ -2,7 +2,9 @@
  *  - a zero known in closed form is contained (sqrt(c), c a ball parameter: the
  *    enclosure must contain sqrt(c') for every c' in the ball, checked at both ends);
  *  - a 2x2 nonlinear system with exact zero (1, 2) is contained, tight;
- *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed;
+ *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed; the
+ *    fixed-point operator refuses a repelling fixed point ("does not contract") and a
+ *    contraction too slow for its cap ("did not reach its tolerance"), saying which;
  *  - precision: an ill-conditioned zero is refused at 32 bits and certified at 64; a
  *    tight enclosure at 64 bits is coarser than at 256;
  *  - stagnation (kind 6): F loses 41 bits of y0 to cancellation, so near the zero its
@@ -133,7 +135,9 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
  *         u = (c - 1) + u^2, u = (1 - sqrt(1 - 4 (c - 1))) / 2;
  * kind 1: G(y) = (c + (y0 - 1)(y1 - 1), d + (y0 - 1)^2 / 2), fixed point (1, 1) at (1, 1).
  * G' vanishes at the fixed point of the midpoint: only its variation over X (DG(X)[Z])
- * covers the set's curvature. */
+ * covers the set's curvature.
+ * kind 2: G(y) = 2 y - 1 (fixed point 1, repelling: the iteration's step grows);
+ * kind 3: G(y) = 1 + (1 - 2^-12)(y - 1) (a contraction too slow for the iteration cap). */
 static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
@@ -144,6 +148,11 @@ static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     if (p->kind == 0) {
         arb_sqr(u, u, prec);
         arb_add(out, u, p->c, prec);
+    } else if (p->kind >= 2) {
+        arb_mul_2exp_si(v, u, p->kind == 2 ? 1 : -12);
+        if (p->kind == 3)
+            arb_sub(v, u, v, prec);
+        arb_add_ui(out, v, 1, prec);
     } else {
         arb_sub_ui(v, y + 1, 1, prec);
         arb_mul(v, u, v, prec);
@@ -166,6 +175,11 @@ static void fix_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong pre
     if (p->kind == 0) {
         arb_mul(out, u, Z, prec);
         arb_mul_2exp_si(out, out, 1);
+    } else if (p->kind >= 2) {
+        arb_mul_2exp_si(v, Z, p->kind == 2 ? 1 : -12);
+        if (p->kind == 3)
+            arb_sub(v, Z, v, prec);
+        arb_set(out, v);
     } else {
         arb_sub_ui(v, Y + 1, 1, prec);
         arb_mul(v, v, Z, prec);                    /* (y1 - 1) z0 + (y0 - 1) z1 */
@@ -359,6 +373,18 @@ int main(void)
         printf("stagnation: %ld iterations, radius ", its);
         mag_printd(arb_radref(y), 3);
         printf("\n");
+    }
+
+    /* the fixed-point operator's refusals, each with its reason: a repelling fixed point
+     * (the step grows) and a contraction too slow for the cap (the step keeps shrinking) */
+    for (int kind = 2; kind <= 3; kind++) {
+        p.kind = kind;
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL };
+        arb_set_d(g, 1.1);
+        why[0] = 0;
+        TEST_CHECK(!slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why));
+        const char *want = kind == 2 ? "does not contract" : "did not reach its tolerance within its cap of 200";
+        TEST_CHECKF(strstr(why, want) != NULL, "fixed point, kind %d: reason '%s', expected '%s'", kind, why, want);
     }
 
     /* refusals */
