@@ -204,8 +204,7 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *op
         const char *names[SLPI_MAX_DIAG];
         int nd = res->ndiag;
         memcpy(names, res->diag_name, (size_t)nd * sizeof names[0]);
-        c.res.ndiag = nd;
-        *res = c.res;
+        *res = c.res;       /* c.res.ndiag == nd: checked above */
         memcpy(res->diag_name, names, (size_t)nd * sizeof names[0]);
         *total_iters = c.total_iters;
     }
