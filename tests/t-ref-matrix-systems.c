@@ -15,7 +15,8 @@
  *  - every built-in system's generators b_k = grad H_k (k = 0..M) and their derivatives
  *    db_k[w], evaluated over a wide state ball (radius 1e-3 on every coordinate), contain
  *    their values at the ball's corners (random corners beyond 6 coordinates) and at
- *    random interior points, evaluated at 256 bits: a term taken at the ball's midpoint
+ *    random interior points, evaluated at 256 bits (thin boxes with the direction w
+ *    along the box): a term taken at the ball's midpoint
  *    (a set replaced by a point) misses them. */
 #include "testutil.h"
 #include "ref/ref.h"
@@ -191,7 +192,7 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     double *c = malloc(sizeof(double) * (size_t)n);
     arb_t w0;
     arb_init(w0);
-    for (long it = 0; it < test_iters(3); it++) {
+    for (long it = 0; it < test_iters(6); it++) {
         for (int i = 0; i < n; i++)
             c[i] = test_rand_uniform(-1, 1);
         if (sys == SLPI_SYS_POINT_VORTICES && !vortices_apart(c, n / 3)) {
@@ -205,6 +206,8 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
         for (int axis = -1; axis < n; axis++)
         for (int k = 0; k <= s.M; k++) {
             for (int i = 0; i < n; i++) {
+                if (axis >= 0)      /* thin boxes: the direction along the box */
+                    arb_set_si(w + i, i == axis);
                 arb_set_d(mu + i, c[i]);
                 if (axis < 0 || axis == i)
                     mag_set_d(arb_radref(mu + i), rad);
