@@ -224,6 +224,8 @@ int main(void)
     expect_ops("-x1^2", "coord powi neg");
     expect_ops("x1^-2", "coord powi");
     expect_ops("x1^(-3)", "coord powi");
+    expect_ops("x1^( -3 )", "coord powi");     /* blanks inside the parenthesis too */
+    expect_ops("x1^(\t2)", "coord powi");
     expect_ops("x1^2.0", "coord const pow");
     expect_ops("x1^0.5", "coord const pow");
     expect_ops("x1^a", "coord const pow");
