@@ -62,8 +62,7 @@ static void rot3(const double *G, const double *v, double *out)
     memcpy(out, w, sizeof w);
 }
 
-/* The 24 rotations that are signed permutations: g e_j = s_j e_perm(j), det = +1. */
-static int signed_perm(int idx, int *perm, double *s)
+void slpi_props_signed_perm(int idx, int *perm, double *s)
 {
     static const int P[6][3] = { {0,1,2}, {1,2,0}, {2,0,1}, {0,2,1}, {2,1,0}, {1,0,2} };
     int pi = idx / 4, sg = idx % 4;
@@ -72,7 +71,6 @@ static int signed_perm(int idx, int *perm, double *s)
     s[0] = sg & 1 ? -1 : 1;
     s[1] = sg & 2 ? -1 : 1;
     s[2] = par * s[0] * s[1];    /* det = parity * s0 s1 s2 = +1 */
-    return 1;
 }
 
 /* Does the signed permutation keep H_0 and the rigid-body / vortex noise model? */
@@ -110,7 +108,7 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
         for (int tries = 0; tries < 64; tries++) {
             double s[3];
             int perm[3];
-            signed_perm((int)slpi_props_rng_int(&r, 24), perm, s);
+            slpi_props_signed_perm((int)slpi_props_rng_int(&r, 24), perm, s);
             if (!perm_allowed(p, perm, s)) continue;
             memset(g->G, 0, sizeof g->G);
             for (int j = 0; j < 3; j++) {

@@ -45,6 +45,9 @@ long slpi_props_rng_int(slpi_props_rng *r, long n);
  * tau of a random vector. */
 void slpi_props_cayley_rotation(const double *x, double *R);
 void slpi_props_random_rotation(slpi_props_rng *r, double *R);
+/* The 24 rotations that are signed permutations (the cube's rotation group), idx 0..23:
+ * g e_j = s_j e_perm(j), det g = +1. */
+void slpi_props_signed_perm(int idx, int *perm, double *s);
 
 /* The model the cases of system `model` use (docs/models.md; `slpi props --config FILE`):
  * its algebra, Hamiltonians and parameters are copied into every such case, whose state,

@@ -2,8 +2,9 @@
  * checkpoint reads back field for field (random contents, NaN diagnostics included);
  * every line with a bad value, re-digested so that the parser sees it, is rejected
  * naming file:line; every proper prefix of a file (a torn write) is rejected; a file
- * altered after writing fails its digest; another version is refused by name; and the
- * write is atomic (no PATH.tmp left, an old checkpoint replaced whole). */
+ * altered after writing fails its digest; another version and an empty state token are
+ * refused by name; and the write is atomic (no PATH.tmp left, an old checkpoint replaced
+ * whole). */
 #include <math.h>
 #include <unistd.h>
 
@@ -290,6 +291,14 @@ int main(void)
     put_digested(extra, body + 8);
     expect_reject("extra line", "unexpected line before the end line");
     free(extra);
+    /* a state token left empty (re-digested) */
+    char *empty = malloc(body + 1);
+    size_t xat = (size_t)(strstr(good, "\nx ") - good) + 3, xend = (size_t)(strchr(good + xat, '\n') - good);
+    memcpy(empty, good, xat);
+    memcpy(empty + xat, good + xend, body - xend);
+    put_digested(empty, body - (xend - xat));
+    expect_reject("empty token", "empty state token");
+    free(empty);
     /* atomic replacement: the old file is replaced whole */
     put(path, "old\n", 4);
     TEST_CHECK(slpi_checkpoint_write(path, &c, &err) == SLPI_OK);

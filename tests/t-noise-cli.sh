@@ -4,7 +4,8 @@
 # continues the same stream; a written file passes --check; malformed noise files (wrong
 # column count, NaN, truncated, wrong level, ...) are rejected with file:line and exit 2,
 # by `slpi noise --check` and by `slpi run --noise-file`, and a run fed by a noise file
-# equals the run on the generator.
+# equals the run on the generator; on a truncating problem the run's JSON summary counts as
+# clipped exactly the file's values at +-D.
 cd "$(dirname "$0")/.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 dir="${SLPI_BUILD:-build}/t-noise-cli"
@@ -84,6 +85,13 @@ done
 grep -q '^# truncate on 2 ' "$dir/clip.noise" || bad "noise --preset on a truncating problem: header $(grep '^# truncate' "$dir/clip.noise")"
 awk -v D="$(awk '/^# truncate on/ {print $6}' "$dir/clip.noise")" '!/^#/ { for (i = 4; i <= 6; i++) if ($i > D || -$i > D) n++ } END { exit n > 0 }' \
   "$dir/clip.noise" || bad "noise --preset on a truncating problem: increments above D in the file"
+# the run's JSON summary counts the clipped increments: the file's values at +-D exactly
+Dh=$(awk '/^# truncate on/ {print $5}' "$dir/clip.noise")
+nclip=$(awk -v D="$Dh" '!/^#/ { for (i = 1; i <= 3; i++) if ($i == D || $i == "-" D) n++ } END { print n + 0 }' "$dir/clip.noise")
+"$slpi" run --preset iso/rigid-body/trajectories h=0.1 steps=2000 truncate=on -q -o "$dir/clip.tsv" --json "$dir/clip.json" ||
+  bad "run on a truncating problem failed"
+[ "$nclip" -gt 0 ] && grep -q "\"clipped\": $nclip," "$dir/clip.json" ||
+  bad "run on a truncating problem: the file has $nclip values at +-D, the summary says $(grep clipped "$dir/clip.json")"
 printf 'system=rigid-body\nscheme=isomp\nh=0.01\nsteps=20\nseed=4\n' > "$dir/rb.conf"
 "$slpi" noise --config "$dir/rb.conf" -o "$dir/conf.noise" 2>/dev/null || bad "noise --config failed"
 grep -q '^# seed 4$' "$dir/conf.noise" && grep -q '^# components 3$' "$dir/conf.noise" || bad "noise --config: header $(head -5 "$dir/conf.noise" | tr '\n' ' ')"

@@ -7,7 +7,8 @@
  * just above the budget (a loosened budget is seen) and holds below it; an order study's
  * bootstrap CI holds its slope and excludes order 0 and its cases get the noises and
  * amplitude the study needs; the energy property sees ISOMP's
- * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme. */
+ * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme;
+ * the geometry property's 24 signed permutations are distinct rotations. */
 #include <float.h>
 
 #include "props/props.h"
@@ -523,9 +524,37 @@ static void check_budget_boundary(void)
     TEST_CHECKF(above > 0 && below > 0, "casimir budget: %d cases just above and %d below the budget", above, below);
 }
 
+/* The signed permutations of the geometry property: 24 distinct rotations (G^T G = I,
+ * det G = +1, G e_j = s_j e_perm(j)), i.e. the whole rotation group of the cube. */
+static void check_signed_perms(void)
+{
+    double seen[24][9];
+    for (int idx = 0; idx < 24; idx++) {
+        int perm[3];
+        double s[3], *G = seen[idx];
+        slpi_props_signed_perm(idx, perm, s);
+        memset(G, 0, sizeof seen[idx]);
+        for (int j = 0; j < 3; j++) {
+            TEST_CHECKF(perm[j] >= 0 && perm[j] < 3 && (s[j] == 1 || s[j] == -1), "signed perm %d: entry %d", idx, j);
+            if (perm[j] >= 0 && perm[j] < 3)
+                G[3 * perm[j] + j] = s[j];
+        }
+        double dev = 0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                dev = fmax(dev, fabs(G[i] * G[j] + G[3 + i] * G[3 + j] + G[6 + i] * G[6 + j] - (i == j)));
+        double det = G[0] * (G[4] * G[8] - G[5] * G[7]) - G[1] * (G[3] * G[8] - G[5] * G[6]) +
+                     G[2] * (G[3] * G[7] - G[4] * G[6]);
+        TEST_CHECKF(dev == 0 && det == 1, "signed perm %d: |G^T G - I| = %g, det %g", idx, dev, det);
+        for (int k = 0; k < idx; k++)
+            TEST_CHECKF(memcmp(seen[k], G, sizeof seen[k]) != 0, "signed perms %d and %d are equal", k, idx);
+    }
+}
+
 int main(void)
 {
     test_start("t-props", 20261121);
+    check_signed_perms();
     {   /* the cases of system model use this one (slpi props --config; docs/models.md) */
         slpi_problem m;
         slpi_error err = { 0, "" };

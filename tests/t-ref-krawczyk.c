@@ -2,9 +2,17 @@
  *  - a zero known in closed form is contained (sqrt(c), c a ball parameter: the
  *    enclosure must contain sqrt(c') for every c' in the ball, checked at both ends);
  *  - a 2x2 nonlinear system with exact zero (1, 2) is contained, tight;
- *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed;
+ *  - no zero (y^2 + 1) and a singular zero (y^2) are refused, never guessed; the
+ *    fixed-point operator refuses a repelling fixed point ("does not contract") and a
+ *    contraction too slow for its cap ("did not reach its tolerance"), saying which;
  *  - precision: an ill-conditioned zero is refused at 32 bits and certified at 64; a
  *    tight enclosure at 64 bits is coarser than at 256;
+ *  - stagnation (kind 6): F loses 41 bits of y0 to cancellation, so near the zero its
+ *    computed value is a sawtooth of amplitude ~2^-88 that no midpoint can cancel; with
+ *    condition ~2^22 Newton's correction jitters near 2^-68, never below the 2^(8-128)
+ *    |y| of convergence at 128 bits: the stagnation rule (accept below |y| 2^(-prec/2)
+ *    once the correction stops halving) must accept it, and the Krawczyk test, whose
+ *    balls carry the lost bits, certifies a box holding the zero (1/3, 1/3);
  *  - the solver work it reports (slpi_ref_iterations_take): fewer iterations from the
  *    double nearest sqrt(c) than from 1% off, at least one Newton step and one test;
  *  - wide parameter sets (radius 1e-4 and 1e-3), both Krawczyk operators (the dense one
@@ -23,7 +31,10 @@ typedef struct { arb_t c; int kind; arb_t d; } prob;
 /* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2);
  * 5: kind 3 minus the parameters (c, d), zero (1, 2) at (c, d) = 0;
  * 4: the linear system (y0 + y1 - 2, y0 + (1 + 2^-40) y1 - 2 - 2^-40), zero (1, 1),
- *    condition ~2^42 */
+ *    condition ~2^42;
+ * 6: (3 (((y0 + 2^40) - 2^40) + y1) - 2, 3 (y0 + (1 + 2^-20) y1) - 2 - 2^-20), zero
+ *    (1/3, 1/3), condition ~2^22; (y0 + 2^40) - 2^40 is y0 in exact arithmetic and y0
+ *    rounded to 2^-87 at 128 bits */
 static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
@@ -44,6 +55,27 @@ static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
         arb_sub_ui(out + 1, out + 1, 2, prec);
         arb_sub(out + 1, out + 1, e, prec);
         arb_clear(e);
+        break;
+    }
+    case 6: {
+        arb_t t;
+        arb_init(t);
+        arb_one(t);
+        arb_mul_2exp_si(t, t, 40);
+        arb_add(out, y, t, prec);
+        arb_sub(out, out, t, prec);
+        arb_add(out, out, y + 1, prec);
+        arb_mul_ui(out, out, 3, prec);
+        arb_sub_ui(out, out, 2, prec);
+        arb_one(t);
+        arb_mul_2exp_si(t, t, -20);
+        arb_add_ui(out + 1, t, 1, prec);
+        arb_mul(out + 1, out + 1, y + 1, prec);
+        arb_add(out + 1, out + 1, y, prec);
+        arb_mul_ui(out + 1, out + 1, 3, prec);
+        arb_sub_ui(out + 1, out + 1, 2, prec);
+        arb_sub(out + 1, out + 1, t, prec);
+        arb_clear(t);
         break;
     }
     default: {
@@ -80,6 +112,16 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
         arb_add_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1, prec);
         return;
     }
+    if (p->kind == 6) {
+        arb_set_ui(arb_mat_entry(Jm, 0, 0), 3);
+        arb_set_ui(arb_mat_entry(Jm, 0, 1), 3);
+        arb_set_ui(arb_mat_entry(Jm, 1, 0), 3);
+        arb_one(arb_mat_entry(Jm, 1, 1));
+        arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), -20);
+        arb_add_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1, prec);
+        arb_mul_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 3, prec);
+        return;
+    }
     arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
     arb_one(arb_mat_entry(Jm, 0, 1));
     arb_sqr(arb_mat_entry(Jm, 1, 0), y + 1, prec);
@@ -93,7 +135,9 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
  *         u = (c - 1) + u^2, u = (1 - sqrt(1 - 4 (c - 1))) / 2;
  * kind 1: G(y) = (c + (y0 - 1)(y1 - 1), d + (y0 - 1)^2 / 2), fixed point (1, 1) at (1, 1).
  * G' vanishes at the fixed point of the midpoint: only its variation over X (DG(X)[Z])
- * covers the set's curvature. */
+ * covers the set's curvature.
+ * kind 2: G(y) = 2 y - 1 (fixed point 1, repelling: the iteration's step grows);
+ * kind 3: G(y) = 1 + (1 - 2^-12)(y - 1) (a contraction too slow for the iteration cap). */
 static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
@@ -104,6 +148,11 @@ static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
     if (p->kind == 0) {
         arb_sqr(u, u, prec);
         arb_add(out, u, p->c, prec);
+    } else if (p->kind >= 2) {
+        arb_mul_2exp_si(v, u, p->kind == 2 ? 1 : -12);
+        if (p->kind == 3)
+            arb_sub(v, u, v, prec);
+        arb_add_ui(out, v, 1, prec);
     } else {
         arb_sub_ui(v, y + 1, 1, prec);
         arb_mul(v, u, v, prec);
@@ -126,6 +175,11 @@ static void fix_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong pre
     if (p->kind == 0) {
         arb_mul(out, u, Z, prec);
         arb_mul_2exp_si(out, out, 1);
+    } else if (p->kind >= 2) {
+        arb_mul_2exp_si(v, Z, p->kind == 2 ? 1 : -12);
+        if (p->kind == 3)
+            arb_sub(v, Z, v, prec);
+        arb_set(out, v);
     } else {
         arb_sub_ui(v, Y + 1, 1, prec);
         arb_mul(v, v, Z, prec);                    /* (y1 - 1) z0 + (y0 - 1) z1 */
@@ -301,6 +355,37 @@ int main(void)
     TEST_CHECK(!slpi_ref_krawczyk(y, &f4, g, 32, why, sizeof why));
     TEST_CHECKF(slpi_ref_krawczyk(y, &f4, g, 64, why, sizeof why), "64 bits: %s", why);
     TEST_CHECK(arb_contains_si(y, 1) && arb_contains_si(y + 1, 1));
+
+    /* stagnation at the rounding level of a cancelling F (kind 6): accepted by the
+     * stagnation rule and certified, long before Newton's 60-iteration cap */
+    p.kind = 6;
+    {
+        slpi_ref_fn f6 = { 2, &p, F, J, NULL };
+        arb_set_d(g, 0.3);
+        arb_set_d(g + 1, 0.35);
+        slpi_ref_iterations_take();
+        TEST_CHECKF(slpi_ref_krawczyk(y, &f6, g, 128, why, sizeof why), "stagnation at 128 bits: %s", why);
+        long its = slpi_ref_iterations_take();
+        arb_set_ui(t, 1);
+        arb_div_ui(t, t, 3, 256);
+        TEST_CHECK(arb_contains(y, t) && arb_contains(y + 1, t));
+        TEST_CHECKF(its < 40, "stagnation: %ld iterations", its);
+        printf("stagnation: %ld iterations, radius ", its);
+        mag_printd(arb_radref(y), 3);
+        printf("\n");
+    }
+
+    /* the fixed-point operator's refusals, each with its reason: a repelling fixed point
+     * (the step grows) and a contraction too slow for the cap (the step keeps shrinking) */
+    for (int kind = 2; kind <= 3; kind++) {
+        p.kind = kind;
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL };
+        arb_set_d(g, 1.1);
+        why[0] = 0;
+        TEST_CHECK(!slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why));
+        const char *want = kind == 2 ? "does not contract" : "did not reach its tolerance within its cap of 200";
+        TEST_CHECKF(strstr(why, want) != NULL, "fixed point, kind %d: reason '%s', expected '%s'", kind, why, want);
+    }
 
     /* refusals */
     p.kind = 1;

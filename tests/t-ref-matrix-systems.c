@@ -11,7 +11,12 @@
  *  - Casimirs certified (0 in C(X_n) - C(X_0)) for TMK, ISOMP-CAY, SVI-LP, RKMK-HEUN
  *    (vortices from the docs/systems.md#point-vortices initial condition);
  *  - the exponential and its derivative (ref/matrix.c, used by the orbit map's
- *    derivative in the TMK solve) contain the exact values at points of wide sets. */
+ *    derivative in the TMK solve) contain the exact values at points of wide sets;
+ *  - every built-in system's generators b_k = grad H_k (k = 0..M) and their derivatives
+ *    db_k[w], evaluated over a wide state ball (radius 1e-3 on every coordinate), contain
+ *    their values at the ball's corners (random corners beyond 6 coordinates) and at
+ *    random interior points, evaluated at 256 bits: a term taken at the ball's midpoint
+ *    (a set replaced by a point) misses them. */
 #include "testutil.h"
 #include "ref/ref.h"
 
@@ -134,11 +139,134 @@ static void check_dexp_wide(double ra, double rw)
     acb_mat_clear(a); acb_mat_clear(w); acb_mat_clear(e); acb_mat_clear(de);
 }
 
+/* the vortices x_i (3-vectors) scaled to unit length, x_1 moved to 12 degrees from x_0
+ * (where 1/(1 - cos) varies by ~15 % over the ball: a close pair is where H0's
+ * log(1 - cos) is curved); 1 if no other two are within 10 degrees (the ball then stays
+ * far from the singularity cos = 1) */
+static int vortices_apart(double *x, int k)
+{
+    for (int i = 0; i < k; i++) {
+        double r = sqrt(x[3 * i] * x[3 * i] + x[3 * i + 1] * x[3 * i + 1] + x[3 * i + 2] * x[3 * i + 2]);
+        if (r < 0.1)
+            return 0;
+        for (int j = 0; j < 3; j++)
+            x[3 * i + j] /= r;
+    }
+    double d = x[0] * x[3] + x[1] * x[4] + x[2] * x[5], t[3], r = 0;
+    for (int j = 0; j < 3; j++)
+    {
+        t[j] = x[3 + j] - d * x[j];
+        r += t[j] * t[j];
+    }
+    if (r < 0.01)
+        return 0;
+    r = tan(12 * 0.017453292519943295) / sqrt(r);
+    for (int j = 0; j < 3; j++)
+        x[3 + j] = x[j] + r * t[j];
+    r = sqrt(x[3] * x[3] + x[4] * x[4] + x[5] * x[5]);
+    for (int j = 3; j < 6; j++)
+        x[j] /= r;
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < i; j++)
+            if (i > 1 && x[3 * i] * x[3 * j] + x[3 * i + 1] * x[3 * j + 1] + x[3 * i + 2] * x[3 * j + 2] > 0.984807753012208)
+                return 0;   /* cos 10 degrees */
+    return 1;
+}
+
+static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_ref_system s = { 0 };
+    slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
+    p.mk.n = 4;
+    p.ez.N = 4;
+    if (what[0] == 'B')
+        p.pv.model = SLPI_VORTEX_MODEL_B;
+    TEST_CHECKF(slpi_ref_system_init(&s, &p, &err) == SLPI_OK, "%s: %s", what, err.msg);
+    int n = s.dim, g = s.gdim, outside = 0, points = 0;
+    double worst[2] = { 0, 0 };     /* the widest radius relative to the values: whole, thin boxes */
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n), b = _arb_vec_init(g),
+            db = _arb_vec_init(g), bp = _arb_vec_init(g), dbp = _arb_vec_init(g);
+    double *c = malloc(sizeof(double) * (size_t)n);
+    arb_t w0;
+    arb_init(w0);
+    for (long it = 0; it < test_iters(3); it++) {
+        for (int i = 0; i < n; i++)
+            c[i] = test_rand_uniform(-1, 1);
+        if (sys == SLPI_SYS_POINT_VORTICES && !vortices_apart(c, n / 3)) {
+            it--;               /* a state near a collision: drawn again */
+            continue;
+        }
+        for (int i = 0; i < n; i++)
+            arb_set_d(w + i, test_rand_uniform(-1, 1));
+        /* the whole box (axis -1), then thin boxes wide along one axis only, where the
+         * ball arithmetic loses less to decorrelation and a dropped term shows */
+        for (int axis = -1; axis < n; axis++)
+        for (int k = 0; k <= s.M; k++) {
+            for (int i = 0; i < n; i++) {
+                arb_set_d(mu + i, c[i]);
+                if (axis < 0 || axis == i)
+                    mag_set_d(arb_radref(mu + i), rad);
+            }
+            s.gen(&s, k, b, mu, 128);
+            s.dgen(&s, k, db, mu, w, 128);
+            double bmax = 0, dbmax = 0;     /* not vacuous: radii below 4 (thin boxes 1) times the */
+            for (int i = 0; i < g; i++) {  /* largest entry + 1 (the close pair is wide in model A) */
+                bmax = fmax(bmax, fabs(arf_get_d(arb_midref(b + i), ARF_RND_NEAR)));
+                dbmax = fmax(dbmax, fabs(arf_get_d(arb_midref(db + i), ARF_RND_NEAR)));
+            }
+            for (int i = 0; i < g; i++) {
+                double rb = mag_get_d(arb_radref(b + i)) / (1 + bmax), rdb = mag_get_d(arb_radref(db + i)) / (1 + dbmax);
+                worst[axis >= 0] = fmax(worst[axis >= 0], fmax(rb, rdb));
+                TEST_CHECKF(arb_is_finite(b + i) && arb_is_finite(db + i) && fmax(rb, rdb) < (axis < 0 ? 4 : 1),
+                            "%s: b_%d over the %s box: entry %d not finite or too wide to mean anything (%.3g)", what,
+                            k, axis < 0 ? "whole" : "thin", i, fmax(rb, rdb));
+            }
+            int ncorner = axis >= 0 ? 2 : n <= 6 ? 1 << n : 16;
+            for (int r = 0; r < ncorner + (axis < 0 ? 8 : 2); r++) {
+                unsigned corner = n <= 6 || axis >= 0 ? (unsigned)r : (unsigned)test_rand_int(1 << 30);
+                for (int i = 0; i < n; i++) {
+                    int bit = axis >= 0 ? 0 : i % 30;
+                    double u = axis >= 0 && i != axis ? 0
+                               : r < ncorner ? ((corner >> bit) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1);
+                    arb_set_d(pt + i, rad * u);
+                    arb_set_d(w0, c[i]);
+                    arb_add(pt + i, pt + i, w0, 256);         /* exact: both are doubles */
+                }
+                s.gen(&s, k, bp, pt, 256);
+                s.dgen(&s, k, dbp, pt, w, 256);
+                int in = 1;
+                for (int i = 0; i < g; i++)
+                    in = in && arb_contains(b + i, bp + i) && arb_contains(db + i, dbp + i);
+                outside += !in;
+                points++;
+            }
+        }
+    }
+    TEST_CHECKF(outside == 0, "%s: the generators over a ball of radius %g miss %d of %d points", what, rad,
+                outside, points);
+    printf("t-ref-matrix-systems: %-17s generators over boxes of radius %g: %d points, %d outside; widest "
+           "radius/(1 + max|value|) %.2g (whole box), %.2g (thin)\n", what, rad, points, outside, worst[0], worst[1]);
+    free(c);
+    arb_clear(w0);
+    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(pt, n);
+    _arb_vec_clear(b, g); _arb_vec_clear(db, g); _arb_vec_clear(bp, g); _arb_vec_clear(dbp, g);
+    slpi_ref_system_clear(&s);
+}
+
 int main(void)
 {
     test_start("t-ref-matrix-systems", 13);
     check_dexp_wide(1e-3, 1e-3);
     check_dexp_wide(1e-12, 1e-3);
+    check_gen_wide(SLPI_SYS_RIGID_BODY, "rigid-body", 1e-3);
+    check_gen_wide(SLPI_SYS_HEAVY_TOP, "heavy-top", 1e-3);
+    check_gen_wide(SLPI_SYS_MANAKOV, "manakov n=4", 1e-3);
+    check_gen_wide(SLPI_SYS_POINT_VORTICES, "A point-vortices", 1e-3);
+    check_gen_wide(SLPI_SYS_POINT_VORTICES, "B point-vortices", 1e-3);
+    check_gen_wide(SLPI_SYS_EULER_ZEITLIN, "euler-zeitlin N=4", 1e-3);
+    check_gen_wide(SLPI_SYS_SINE_EULER, "sine-euler", 1e-3);
     const slong prec = 128;
     slpi_problem p;
     slpi_error err;

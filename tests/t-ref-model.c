@@ -12,7 +12,9 @@
  *      component (disjoint balls would prove a bug) and are tight;
  *  (c) domain errors (log, sqrt, real power, division, negative power, tan) give
  *      indeterminate outputs and a fault naming the key and column, and a step UNABLE;
- *  (d) a wide input ball contains the gradient and Hessian action at random points of it.
+ *  (d) a wide input ball (radius 0.05) contains the gradient and Hessian action at its
+ *      corners and at random points of it, for a rich expression and for each function
+ *      of the grammar alone (so that no other term's radius covers its own).
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
 #include "testutil.h"
@@ -554,9 +556,11 @@ static void check_wide(const char *alg, const char *H, double lo, double hi, dou
         s.dgen(&s, 0, db, mu, w, PREC);
         for (int i = 0; i < g; i++)
             TEST_CHECKF(arb_is_finite(b + i) && arb_is_finite(db + i), "%s: wide ball not finite", H);
-        for (int r = 0; r < 8; r++) {
+        for (int r = 0; r < 16; r++) {
+            /* 8 corners of the box (random ones for n > 3), then 8 interior points */
+            unsigned corner = r < 8 && n <= 3 ? (unsigned)r : (unsigned)test_rand_int(1 << 30);
             for (int i = 0; i < n; i++)
-                arb_set_d(pt + i, c[i] + rad * test_rand_uniform(-1, 1));
+                arb_set_d(pt + i, c[i] + rad * (r < 8 ? ((corner >> i) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1)));
             s.gen(&s, 0, bp, pt, PREC);
             s.dgen(&s, 0, dbp, pt, w, PREC);
             for (int i = 0; i < g; i++) {
@@ -602,6 +606,14 @@ int main(void)
     check_domain("tan(x1*pi/2)", "H: col 1: tan", 1);
     /* (d) */
     check_wide("so3", rich, 0.4, 0.7, 0.05);
+    /* each function alone, so that no other term's radius covers its own (its second
+     * derivative's ball included: dgen) */
+    static const char *const one[] = { "sin(2*x1)*x2", "cos(2*x1)*x2", "tan(x1)*x2", "atan(2*x1)*x2",
+                                       "exp(2*x1)*x2", "log(x1)*x2", "sqrt(x1)*x2", "sinh(2*x1)*x2",
+                                       "cosh(2*x1)*x2", "tanh(2*x1)*x2", "x1^2.5*x2", "x1^-3*x2",
+                                       "x2/x1", "x1^x3*x2" };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        check_wide("so3", one[i], 0.4, 0.7, 0.05);
     check_wide("so3^2", "-log(1 - (x1_1*x2_1 + x1_2*x2_2 + x1_3*x2_3)/4)", -0.9, 0.9, 0.1);
     TEST_END();
 }

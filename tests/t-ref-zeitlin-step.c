@@ -12,7 +12,10 @@
  *     guaranteed invariants contained; without noise TMK and IM also keep H0;
  *   - the Jacobian-free Krawczyk solver on an affine contraction with a wide parameter
  *     ball contains the exact corner solutions;
- *   - a step far too large is UNABLE with a reason. */
+ *   - a step far too large is UNABLE with a reason;
+ *   - the invariants' names for N = 2..20 two ways: each delta name is "I-I(x0)" of its
+ *     name, the first four are H0, C2, C3, TrX, then every eigenvalue up to N = 12, and
+ *     no two names are equal. */
 #include "testutil.h"
 #include "ref/ref.h"
 #include "ref/zeitlin.h"
@@ -114,6 +117,36 @@ static int states_overlap(const fixture *f, arb_srcptr x, arb_srcptr y)
     acb_mat_clear(X);
     acb_mat_clear(Y);
     return r;
+}
+
+/* The invariants' names (ref/euler-zeitlin.c, slpi_ref_su_casimir_names). */
+static void check_invariant_names(int N)
+{
+    static const char *const first[4] = { "H0", "C2", "C3", "TrX" };
+    slpi_problem p;
+    slpi_ref_system s;
+    slpi_error err;
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    p.ez.N = N;
+    p.prec = PREC;
+    memset(&s, 0, sizeof s);
+    TEST_CHECKF(slpi_ref_sys_euler_zeitlin(&s, &p, &err) == SLPI_OK, "N=%d: %s", N, err.msg);
+    TEST_CHECKF(s.n_inv == (N <= 12 ? 4 + N : 7), "N=%d: %d invariants", N, s.n_inv);
+    for (int i = 0; i < s.n_inv && i < SLPI_REF_MAX_INV; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s-%s(x0)", s.inv_name[i], s.inv_name[i]);
+        TEST_CHECKF(strcmp(s.inv_delta_name[i], want) == 0, "N=%d: invariant %d: %s beside %s", N, i,
+                    s.inv_delta_name[i], s.inv_name[i]);
+        if (i < 4)
+            TEST_CHECKF(strcmp(s.inv_name[i], first[i]) == 0, "N=%d: invariant %d is %s", N, i, s.inv_name[i]);
+        else if (N <= 12) {
+            snprintf(want, sizeof want, "lambda_%d", i - 3);
+            TEST_CHECKF(strcmp(s.inv_name[i], want) == 0, "N=%d: invariant %d is %s", N, i, s.inv_name[i]);
+        }
+        for (int j = 0; j < i; j++)
+            TEST_CHECKF(strcmp(s.inv_name[i], s.inv_name[j]) != 0, "N=%d: %s twice", N, s.inv_name[i]);
+    }
+    slpi_ref_system_clear(&s);
 }
 
 /* Generators of the system file against the basis (two ways). */
@@ -396,6 +429,8 @@ int main(void)
     check_generators(12, SLPI_EZ_NOISE_Q);
     check_generators(6, SLPI_EZ_NOISE_L);
     check_generators(4, SLPI_EZ_NOISE_NONE);
+    for (int N = 2; N <= 20; N++)
+        check_invariant_names(N);
 
     /* Casimirs: C2, C3, Tr X and the eigenvalues of iX */
     int cas[3 + 12];
