@@ -1,23 +1,12 @@
 /* api-tools.c — the bindings' entry points to the verifier and the golden cases
- * (slpi-tools.h, "handle API: the tools' entries"): slpi_verify_file without a report or
- * with its JSON, slpi_golden_check_dir into a caller's buffer. Errors go to the calling
+ * (slpi-tools.h, "handle API: the tools' entries"): slpi_verify_file with its JSON,
+ * slpi_golden_check_dir into a caller's buffer. Errors go to the calling
  * thread's slpi_api_last_error through slpi_api_record (api/api.h). */
 #include "api/api.h"
 #include "slpi-tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-int slpi_api_verify(const char *path, const char *noise_file, long max_steps, int *verdict)
-{
-    slpi_error err = { 0 };
-    slpi_verify_result *res = malloc(sizeof *res);
-    if (!res) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "out of memory"));
-    int rc = slpi_verify_file(path, noise_file, NULL, max_steps, NULL, res, &err);
-    if (rc == SLPI_OK) *verdict = (int)res->verdict;
-    free(res);
-    return slpi_api_record(&err, rc);
-}
 
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json)
 {

@@ -268,8 +268,9 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
                               SLPI_ZEITLIN_NMAX);
-    if (p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
-        p->ez.noise != SLPI_EZ_NOISE_L)
+    /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
+    if (SLPI_NEVER(p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
+                   p->ez.noise != SLPI_EZ_NOISE_L))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown",
                               (int)p->ez.noise);
     if (!isfinite(p->ez.amp) || p->ez.amp < 0)

@@ -10,6 +10,7 @@
  * after Pi; only the SVI scheme updates it (Noether J = R Pi, 004 eq. (59)). */
 #include "ref/ref.h"
 #include <math.h>
+#include "core/check.h"
 
 typedef struct {
     arb_struct inv_inertia[3];   /* 1 / I_i */
@@ -156,7 +157,8 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
                                   i, p->rb.inertia[i]);
     if (!isfinite(p->rb.amp) || !isfinite(p->rb.h0_scale))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: amp and h0_scale must be finite");
-    if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+    /* slpi_ref_create validated the problem: core/problem-validate.c refuses this first */
+    if (SLPI_NEVER(p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs form svi");
     rb_data *d = flint_malloc(sizeof *d);
     for (int i = 0; i < 3; i++) {

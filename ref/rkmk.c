@@ -8,6 +8,7 @@
  * HEUN: a_21 = 1, b = (1/2, 1/2), q = p->dexp_order (default 0). Explicit: every
  * operation is a ball operation, so the output is certified without a solver. */
 #include "ref/ref.h"
+#include "core/check.h"
 
 /* B+_j / j!, j = 0..8 */
 static const long bern_num[9] = { 1, 1, 1, 0, -1, 0, 1, 0, -1 };
@@ -42,7 +43,8 @@ static void dexpinv(const slpi_ref_system *s, arb_ptr out, arb_srcptr T, arb_src
 static int rkmk_check_common(const slpi_ref_system *s, const char *name, slpi_error *err)
 {
     int rc = slpi_ref_check_plain(s, name, err);
-    if (rc == SLPI_OK && (s->p->dexp_order < 0 || s->p->dexp_order > DEXP_QMAX))
+    /* slpi_ref_create validated the problem: dexp_order's key range is [0, 8] = [0, DEXP_QMAX] */
+    if (rc == SLPI_OK && SLPI_NEVER(s->p->dexp_order < 0 || s->p->dexp_order > DEXP_QMAX))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order=%d outside [0, %d]", name,
                             s->p->dexp_order, DEXP_QMAX);
     if (rc == SLPI_OK && s->p->dexp_order > 0 && s->lie == NULL)

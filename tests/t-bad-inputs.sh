@@ -181,6 +181,7 @@ awk '/^problem\tsystem=/ { print "problem\tuncertified=callback noise_H2" } { pr
   "$top/oracle/golden/rigid-body.isomp.golden" > cb.golden
 row "uncertified=callback noise_H2: these Hamiltonians were given as code" goldenx cb.golden
 row "prec=0: out of range" run --ref --prec 0
+row "svi: fixed_iters is not supported by the ref path" run --preset iso/rigid-body/long steps=2 scheme=svi fixed_iters=2 --ref
 row "not applicable\|N/A" run --system heavy-top --scheme isomp
 # initial-state files
 row "missing.x0: cannot open" run $P x0_file=missing.x0

@@ -117,6 +117,105 @@ static void expect_reject(const char *what, const char *want)
     if (rc == SLPI_OK) slpi_checkpoint_free(&d);
 }
 
+/* The certified path's checkpoint tokens (ref/path.c: arb_dump_str, four hex integers).
+ * A state saved after a few random steps and loaded into a fresh context saves back to
+ * the same tokens and writes the same row (the state read two ways: as tokens and as a
+ * trajectory row). Every token out of the dump's shape is refused and leaves the loaded
+ * state as it was: arb_load_str aborts on a radius mantissa of 32 bits (so the shape
+ * check stands between a hostile file and an abort) and reads "-1" as a radius of 1; a
+ * NaN or infinite midpoint (Arb's special exponents) and a wrong token count are refused. */
+static char *row_text(const slpi_path_ops *ops, void *ctx)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    ops->write_row(ctx, f, 3, 0.5, NULL, 0);
+    fclose(f);
+    return buf;
+}
+
+static char *joined(char **t, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++) len += strlen(t[i]) + 1;
+    char *s = calloc(1, len);
+    for (int i = 0; i < n; i++) strcat(strcat(s, t[i]), "|");
+    return s;
+}
+
+static char *saved(const slpi_path_ops *ops, void *ctx, int *n)
+{
+    char **t;
+    *n = ops->state_save(ctx, &t);
+    char *s = joined(t, *n);
+    for (int i = 0; i < *n; i++) free(t[i]);
+    free(t);
+    return s;
+}
+
+static void ref_tokens(void)
+{
+    const slpi_path_ops *ops = slpi_ref_path();
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
+    void *a = ops->create(&p, &err), *b = ops->create(&p, &err);
+    TEST_CHECKF(a && b, "ref path: %s", err.msg);
+    if (!a || !b) return;
+    TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);
+    long steps = 1 + test_rand_int(3);
+    for (long k = 0; k < steps; k++) {
+        double dW[8];
+        for (int i = 0; i < 8; i++) dW[i] = test_rand_uniform(-0.1, 0.1);
+        slpi_step_info info;
+        memset(&info, 0, sizeof info);
+        TEST_CHECK(ops->step(a, dW, &info) == SLPI_STEP_CONVERGED);
+    }
+    char **ta;
+    int na = ops->state_save(a, &ta), nb;
+    TEST_CHECK(na == slpi_problem_state_dim(&p));
+    char *before = saved(ops, b, &nb);
+    TEST_CHECK(ops->state_load(b, na, ta) == SLPI_OK);
+    char *sa = joined(ta, na), *sb = saved(ops, b, &nb);
+    char *ra = row_text(ops, a), *rb = row_text(ops, b);
+    TEST_CHECKF(!strcmp(sa, sb) && !strcmp(ra, rb) && strcmp(sa, before), "ref tokens: %s / %s", sa, sb);
+    TEST_CHECK(ops->state_load(b, na - 1, ta) == SLPI_EINPUT);
+    /* mid mantissa, mid exponent, rad mantissa, rad exponent */
+    static const char *const bad[] = {
+        "1 0 40000000 0",   /* radius mantissa 2^30: arb_dump_str never writes it */
+        "1 0 -1 0",         /* negative radius mantissa */
+        "1 0 ffffffff 0", "1 0 ffffffffff 0", /* radius mantissa of 32 bits, of 10 hex digits */
+        "1 10000000000000000 0 0", "1 0 0 -10000000000000000", /* exponents of 17 digits */
+        "1 0 0", "1 0 0 0 ", "1 0  0 0", " 1 0 0 0", "1 0 0 0 0", "1 0 0 A", "1 0 0 0x", "", "- 0 0 0",
+        "0 -1 0 0", "0 -2 0 0", "0 -3 0 0", /* midpoint +inf, -inf, NaN */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        int at = (int)test_rand_int(na);
+        char *keep = ta[at];
+        ta[at] = (char *)bad[k];
+        int rc = ops->state_load(b, na, ta);
+        ta[at] = keep;
+        char *now = saved(ops, b, &nb);
+        TEST_CHECKF(rc == SLPI_EINPUT && !strcmp(now, sa), "ref token '%s' at %d: rc %d, state %s", bad[k], at, rc,
+                    now);
+        free(now);
+    }
+    /* the largest radius mantissa, negative midpoints and exponents: all in shape */
+    static const char *const good[] = { "-1 -2 3fffffff -1e", "0 0 0 0", "-a3 7 1 -1" };
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+        char *keep = ta[0];
+        ta[0] = (char *)good[k];
+        TEST_CHECKF(ops->state_load(b, na, ta) == SLPI_OK, "ref token '%s' refused", good[k]);
+        ta[0] = keep;
+    }
+    for (int i = 0; i < na; i++) free(ta[i]);
+    free(ta);
+    free(before), free(sa), free(sb), free(ra), free(rb);
+    ops->destroy(a);
+    ops->destroy(b);
+}
+
 int main(void)
 {
     test_start("t-checkpoint", 17);
@@ -213,5 +312,6 @@ int main(void)
     free(good);
     slpi_checkpoint_free(&c);
     unlink(path);
+    ref_tokens();
     TEST_END();
 }

@@ -67,6 +67,19 @@ static void strip_balls(char *text)
     *o = '\0';
 }
 
+/* Line `line` (1-based) of text, without its newline (malloc'd). */
+static char *line_at(const char *text, int line)
+{
+    const char *s = text;
+    for (int no = 1; no < line && s; no++) {
+        s = strchr(s, '\n');
+        if (s) s++;
+    }
+    if (!s) return strdup("");
+    const char *e = strchr(s, '\n');
+    return strndup(s, e ? (size_t)(e - s) : strlen(s));
+}
+
 static int find_line(const char *text, const char *prefix)
 {
     int no = 1;
@@ -167,6 +180,60 @@ static void test_reader(const char *dir)
     expect_bad(bad, t, x0, "more increments than a golden case holds");
     free(t);
     BAD(st + 1, NULL, "state index 2, expected 1");
+    /* records out of order, each named at its line (oracle/golden.c's reader states) */
+    char *x0_text = line_at(text, x0), *dw0_text = line_at(text, dw0), *st_text = line_at(text, st);
+    int cps = find_line(text, "# checkpoints="), invs = find_line(text, "# invariants="), what = find_line(text, "# what=");
+    BAD(find_line(text, "problem\t"), x0_text, "no 'problem' lines before this record");
+    BAD(dw0, x0_text, "second x0 line");
+    BAD(dw0, "problem\th=0.01", "'problem' line after the x0 line");
+    BAD(x0, dw0_text, "dW line before the x0 line");
+    BAD(st, dw0_text, "dW line after a checkpoint");
+    BAD(cp, "dW\t16\t0x1p-8\t0x1p-8\t0x1p-8", "step 16: the problem has only 16 steps");
+    BAD(x0, "checkpoint\t1\t128", "checkpoint before the x0 line");
+    BAD(dw0, "checkpoint\t1\t128", "0 dW lines before the first checkpoint, the problem has 16 steps");
+    BAD(cp, "checkpoint\t1\t31", "checkpoint precision 31 bits out of range");
+    BAD(cp, "checkpoint\t1\t1048577", "checkpoint precision 1048577 bits out of range");
+    BAD(cp, "checkpoint\t0\t128", "checkpoint step 0 is not in 1..16");
+    BAD(cp, st_text, "state line before a checkpoint");
+    BAD(cp, "inv\tH0\t1 +/- 0", "inv line before a checkpoint");
+    BAD(cp, "end", "'end' before any checkpoint");
+    BAD(inv + 1, st_text, "state line after the invariants");
+    BAD(inv, "state\t3\tx4\t1 +/- 0", "state index 3 beyond the state dimension 3");
+    BAD(st + 2, NULL, "checkpoint at step 1 has 2 of 3 state balls");
+    BAD(st, "state\t0\tx1\t", "not a finite ball");
+    BAD(st, "state\t0\tx1\t 0.5 +/- 1e-30", "not a finite ball");
+    BAD(inv, "inv\t\t1 +/- 0", "expected 'inv<TAB>name<TAB>ball'");
+    t = replace_line(text, prob, "problem\tx0=1,0,0");
+    expect_bad(bad, t, x0, "x0 line differs from the problem's x0 key");
+    free(t);
+    BAD(2, "# nokey", "expected a '# key=value' header line");
+    char *cps_text = line_at(text, cps);
+    t = replace_line(text, what, cps_text);   /* named at the second one */
+    expect_bad(bad, t, cps, "second 'checkpoints' header line");
+    free(t);
+    free(cps_text);
+    /* the header's promises against the file's checkpoints and invariants */
+    BAD(cps, "# checkpoints=1,8,16,17", "promises a checkpoint at step 17; the file lacks it");
+    BAD(cps, "# checkpoints=1,9,16", "promises a checkpoint at step 9; the file has another one in its place");
+    BAD(cps, "# checkpoints=1,8", "the file holds 3 checkpoints, the header promises 2");
+    BAD(cps, "# checkpoints=1,x,16", "checkpoints:");
+    BAD(invs, "# invariants=H0,|x|^2,C9", "promises the invariant 'C9' in every checkpoint; the checkpoint at step 1 lacks it");
+    BAD(invs, "# invariants=|x|^2,H0", "promises the invariant '|x|^2' in every checkpoint; the checkpoint at step 1 has another one in its place");
+    BAD(invs, "# invariants=H0", "the checkpoint at step 1 holds 2 invariants, the header promises 1");
+    free(x0_text), free(dw0_text), free(st_text);
+    /* whole-file refusals (no line to name): an empty file, a file without its case name */
+    struct { const char *text, *what; } whole[2] = { { "", ": empty file" }, { NULL, ": no '# case=' header line" } };
+    char *nocase = replace_line(text, find_line(text, "# case="), "# other=1");
+    whole[1].text = nocase;
+    for (int k = 0; k < 2; k++) {
+        slpi_golden e;
+        spit(bad, whole[k].text);
+        int rc = slpi_golden_read(bad, &e, &err);
+        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, whole[k].what), "golden '%s': rc %d, message '%s'", whole[k].what,
+                    rc, err.msg);
+        if (rc == SLPI_OK) slpi_golden_clear(&e);
+    }
+    free(nocase);
     /* a header line after the problem, text after end, a missing end, truncation */
     BAD(x0, "# late=1", "header line after the problem");
     size_t tn = strlen(text) + 8;

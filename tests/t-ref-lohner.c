@@ -11,7 +11,7 @@
  *   - near the rigid body's unstable middle axis (hyperbolic motion) the parallelepiped's
  *     basis is re-orthogonalised (Lohner's QR method), and the corners stay inside;
  *   - slpi_ref_set_lohner refuses what it cannot do (CAY update, fixed iterations,
- *     TMK) with SLPI_EINPUT.
+ *     TMK) with SLPI_EINPUT, and switched off again steps as a plain ref object.
  * Canonical noise of the presets; public API only. */
 #include "testutil.h"
 #include "slpi.h"
@@ -190,6 +190,48 @@ static void check_refusals(void)
     }
 }
 
+/* Switched on and off again (slpi_ref_set_lohner(r, 0)), a ref object steps as one that
+ * never had the Lohner form: the same balls, midpoint and radius, bit for bit, over
+ * `steps` steps from a wide start (where the two forms differ: checked on a third object
+ * left on). */
+static void check_switch_off(fixture *f, int steps)
+{
+    int n = f->n;
+    slpi_ref *off = ref_at(f, 128), *plain = ref_at(f, 128), *on = ref_at(f, 128);
+    TEST_CHECK(slpi_ref_set_lohner(off, 1) == SLPI_OK && slpi_ref_set_lohner(off, 0) == SLPI_OK);
+    TEST_CHECK(slpi_ref_set_lohner(on, 1) == SLPI_OK);
+    slpi_error err;
+    arb_ptr x = _arb_vec_init(n), y = _arb_vec_init(n), z = _arb_vec_init(n);
+    for (int i = 0; i < n; i++) {
+        arb_set_d(x + i, f->x0[i]);
+        mag_set_d(arb_radref(x + i), 0x1p-40);
+    }
+    _arb_vec_set(y, x, n);
+    _arb_vec_set(z, x, n);
+    int same = 1, differ = 0;
+    for (int k = 0; k < steps; k++) {
+        slpi_step_info a, b, c;
+        TEST_CHECK(slpi_noise_source_step(f->src, k, f->dW, &err) == SLPI_OK);
+        if (slpi_ref_step(off, x, f->dW, &a) != SLPI_STEP_CONVERGED || slpi_ref_step(plain, y, f->dW, &b) != SLPI_STEP_CONVERGED
+            || slpi_ref_step(on, z, f->dW, &c) != SLPI_STEP_CONVERGED) {
+            TEST_CHECKF(0, "switch off: step %d failed", k);
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            same &= arb_equal(x + i, y + i);
+            differ |= !arb_equal(x + i, z + i);
+        }
+    }
+    TEST_CHECKF(same, "Lohner switched off: the balls differ from a plain ref object's");
+    TEST_CHECKF(differ, "Lohner switched off: the balls equal the Lohner form's (the control does not separate them)");
+    _arb_vec_clear(x, n);
+    _arb_vec_clear(y, n);
+    _arb_vec_clear(z, n);
+    slpi_ref_free(off);
+    slpi_ref_free(plain);
+    slpi_ref_free(on);
+}
+
 int main(void)
 {
     test_start("t-ref-lohner", 20261123);
@@ -198,6 +240,7 @@ int main(void)
     fixture f;
     if (setup(&f, "iso/rigid-body/long", NULL)) {
         run(&f, "rigid body, exact start", 0, 1, steps);
+        check_switch_off(&f, 20);
         run(&f, "rigid body, wide start", 0x1p-40, 6, steps);
         /* a wide set (radius 1e-3): curvature over the box matters at the first steps */
         run(&f, "rigid body, wide set 1e-3", 1e-3, 1 + 8 + 4, steps / 4);

@@ -96,6 +96,29 @@ expect 2 "bad-col.tsv:[0-9]*: no column 'x2'" verify "$tmp/bad-col.tsv"
 sed 's/^# frobnicate=.*//; 2a # frobnicate=1' build/fast.tsv > "$tmp/bad-extra.tsv"
 expect 2 "frobnicate" verify "$tmp/bad-extra.tsv"
 expect 2 "cannot open" verify "$tmp/missing.tsv"
+awk -F'\t' 'BEGIN{OFS="\t"} {print} $1=="16"{$1=17; $2="0.06640625"; print}' build/fast.tsv > "$tmp/beyond.tsv"
+expect 2 "beyond.tsv:[0-9]*: step 17 beyond the header's steps=16" verify "$tmp/beyond.tsv"
+awk -F'\t' 'BEGIN{OFS="\t"} $1=="3"{$3=$3 " +/- 1e-30"} {print}' build/fast.tsv > "$tmp/ball.tsv"
+expect 2 "ball.tsv:[0-9]*: column x1 holds a ball: verify reads doubles" verify "$tmp/ball.tsv"
+grep '^#\|^step' build/fast.tsv > "$tmp/norows.tsv"
+expect 2 "norows.tsv: no rows" verify "$tmp/norows.tsv"
+grep -v '^# ' build/fast.tsv | sed '1i # slpi-trajectory 1' > "$tmp/nohead.tsv"
+expect 2 "nohead.tsv: the header holds no problem" verify "$tmp/nohead.tsv"
+# a port that does not write row 0: its first row has no predecessor, so the local check
+# starts at the second (15 rows), the global one checks all 16 against x0
+awk -F'\t' '$1!="0"' build/fast.tsv > "$tmp/norow0.tsv"
+expect 0 "global PASS, 16 rows: 16 PASS, 0 FAIL, 0 UNABLE.*local PASS, 15 rows: 15 PASS" verify -q "$tmp/norow0.tsv"
+# 3a. a noise_file= header is read relative to the trajectory's folder (as a port writes
+# it next to its trajectory), an absolute one as it stands: the same header line names
+# the canonical increments beside one file (PASS) and another seed's beside another (FAIL)
+mkdir -p "$tmp/sub"
+cp "$tmp/other.txt" "$tmp/sub/noise.txt"
+sed '2a # noise_file=noise.txt' build/fast.tsv > "$tmp/rel.tsv"
+cp "$tmp/rel.tsv" "$tmp/sub/rel.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/rel.tsv"
+expect 1 "global FAIL" verify -q "$tmp/sub/rel.tsv"
+sed "2a # noise_file=$tmp/noise.txt" build/fast.tsv > "$tmp/sub/abs.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/sub/abs.tsv"
 expect 2 "expected one trajectory" verify
 expect 0 "usage: slpi verify" verify --help
 expect 0 "usage: slpi golden" golden --help
