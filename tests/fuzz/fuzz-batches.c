@@ -20,17 +20,8 @@ static const char *row_check(void *arg, int b, const double *q)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    uint8_t *buf = malloc(size + 40);
-    memcpy(buf, data, size);
-    size_t n = size;
-    if (size > 0 && (data[0] & 1)) {
-        size_t cut = n;
-        while (cut > 0 && buf[cut - 1] == '\n') cut--;
-        while (cut > 0 && buf[cut - 1] != '\n') cut--;
-        if (n - cut >= 4 && memcmp(buf + cut, "end ", 4) == 0) n = cut;
-        uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, n);
-        n += (size_t)snprintf((char *)buf + n, 40, "end %016llx\n", (unsigned long long)d);
-    }
+    size_t n;
+    uint8_t *buf = fuzz_checkpoint_text(data, size, &n);
     double rows[NB * STRIDE];
     unsigned char done[NB] = { 0 };
     for (int i = 0; i < NB * STRIDE; i++) rows[i] = -7;
