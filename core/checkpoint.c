@@ -404,20 +404,17 @@ int slpi_checkpoint_batches_write(const char *path, const char *study, const dou
     return rc;
 }
 
-int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
-                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
-                                 void *arg, slpi_error *err)
+/* The study lines, the done count and the batch lines of an opened batch checkpoint. */
+static int read_batches(slpi_checkpoint_reader *r, const char *study, double *rows, unsigned char *done, int nb,
+                        int stride, const char *(*row_check)(void *, int, const double *), void *arg)
 {
-    slpi_checkpoint_reader r;
-    int rc = slpi_checkpoint_open(&r, path, SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, err);
-    if (rc != SLPI_OK) return rc;
     long nl = 0, nd = 0;
     int mine = 0;
     for (const char *s = study; *s; s++) mine += *s == '\n';
-    rc = slpi_checkpoint_long(&r, "study_lines", 1, 65536, &nl);
+    int rc = slpi_checkpoint_long(r, "study_lines", 1, 65536, &nl);
     const char *s = study;
     for (long i = 0; i < nl && rc == SLPI_OK; i++) {
-        char *v = slpi_checkpoint_value(&r, "study");
+        char *v = slpi_checkpoint_value(r, "study");
         size_t k = strcspn(s, "\n");
         if (!v) {
             rc = SLPI_EINPUT;
@@ -425,25 +422,40 @@ int slpi_checkpoint_batches_read(const char *path, const char *study, double *ro
             char msg[512];
             snprintf(msg, sizeof msg, "the checkpoint is of another study: it has %.200s, this study %.*s", v,
                      *s ? (int)(k < 200 ? k : 200) : 4, *s ? s : "none");
-            rc = slpi_checkpoint_fail(&r, "%s", msg);
+            rc = slpi_checkpoint_fail(r, "%s", msg);
         }
         s += k + (s[k] == '\n');
     }
     if (rc == SLPI_OK && nl != mine) {
         char msg[256];
         snprintf(msg, sizeof msg, "%.*s", (int)strcspn(s, "\n"), s);
-        rc = slpi_checkpoint_fail(&r, "the checkpoint is of another study: it lacks %s", msg);
+        rc = slpi_checkpoint_fail(r, "the checkpoint is of another study: it lacks %s", msg);
     }
-    if (rc == SLPI_OK) rc = slpi_checkpoint_long(&r, "done", 0, nb, &nd);
+    if (rc == SLPI_OK) rc = slpi_checkpoint_long(r, "done", 0, nb, &nd);
     for (int i = 0, prev = -1; i < nd && rc == SLPI_OK; i++) {
-        rc = read_batch(&r, nb, stride, prev, rows, row_check, arg, &prev);
+        rc = read_batch(r, nb, stride, prev, rows, row_check, arg, &prev);
         if (rc == SLPI_OK) done[prev] = 1;
     }
-    if (rc == SLPI_OK && r.pos != r.end) {
-        r.line++;
-        rc = slpi_checkpoint_fail(&r, "unexpected line before the end line%s", "");
+    if (rc == SLPI_OK && r->pos != r->end) {
+        r->line++;
+        rc = slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
     }
-    slpi_checkpoint_close(&r);
-    if (rc != SLPI_OK) memset(rows, 0, (size_t)nb * (size_t)stride * sizeof *rows);
+    return rc;
+}
+
+int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
+                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
+                                 void *arg, slpi_error *err)
+{
+    slpi_checkpoint_reader r;
+    int rc = slpi_checkpoint_open(&r, path, SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, err);
+    if (rc == SLPI_OK) {
+        rc = read_batches(&r, study, rows, done, nb, stride, row_check, arg);
+        slpi_checkpoint_close(&r);
+    }
+    if (rc != SLPI_OK) {   /* nothing of a refused file is kept, whatever step refused it */
+        memset(rows, 0, (size_t)nb * (size_t)stride * sizeof *rows);
+        memset(done, 0, (size_t)nb);
+    }
     return rc;
 }

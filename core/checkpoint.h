@@ -37,7 +37,7 @@ void slpi_checkpoint_free(slpi_checkpoint *c);
  * ending in '\n'), and the rows (stride doubles) of the nb batches, those with done[b] set.
  * The reader refuses a checkpoint of another study, sets done[b] and row b of each saved
  * batch (row_check, if given, returns NULL or why it refuses a row), and on failure zeroes
- * every row. Errors read "file:line: problem". */
+ * every row and every done flag, whatever step refused it. Errors read "file:line: problem". */
 #define SLPI_BATCH_CKPT_FORMAT "slpi-converge-checkpoint"
 #define SLPI_BATCH_CKPT_VERSION 1
 int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows,

@@ -4,7 +4,7 @@
  * naming file:line; every proper prefix of a file (a torn write) is rejected; a file
  * altered after writing fails its digest; another version and an empty state token are
  * refused by name; and the write is atomic (no PATH.tmp left, an old checkpoint replaced
- * whole). */
+ * whole). Batch checkpoints read back, and a refused one keeps no row and no done flag. */
 #include <math.h>
 #include <unistd.h>
 
@@ -216,6 +216,63 @@ static void ref_tokens(void)
     ops->destroy(b);
 }
 
+/* Batch checkpoints (what `slpi converge --resume` reads) for a study of two lines, 4
+ * batches of 3 values, the last of which must be the batch's index plus one. */
+static const char *last_is_index(void *arg, int b, const double *q)
+{
+    (void)arg;
+    return q[2] != b + 1 ? "its last value is not the batch's" : NULL;
+}
+
+/* The batch checkpoint of `good` with `from` replaced by `to` (re-digested) is refused
+ * naming `want`, and keeps no row and no done flag, whichever line refused it. */
+static void expect_batch_reject(const char *good, const char *from, const char *to, const char *want)
+{
+    const char *at = strstr(good, from);
+    size_t body = (size_t)(strstr(good, "\nend ") - good) + 1, k = (size_t)(at - good);
+    char *bad = malloc(body + strlen(to) + 1);
+    memcpy(bad, good, k);
+    memcpy(bad + k, to, strlen(to));
+    memcpy(bad + k + strlen(to), at + strlen(from), body - k - strlen(from));
+    put_digested(bad, body - strlen(from) + strlen(to));
+    free(bad);
+    double rows[12];
+    unsigned char done[4];
+    for (int i = 0; i < 12; i++) rows[i] = 5;
+    memset(done, 1, sizeof done);
+    slpi_error err = { 0, "" };
+    int rc = slpi_checkpoint_batches_read(path, "kind strong\nlevels 0 3\n", rows, done, 4, 3, last_is_index,
+                                          NULL, &err);
+    int kept = 0;
+    for (int i = 0; i < 12; i++) kept += rows[i] != 0;
+    for (int b = 0; b < 4; b++) kept += done[b] != 0;
+    TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, want) && kept == 0,
+                "batch checkpoint with '%s': rc %d, message '%s' (want '%s'), %d rows or flags kept", to, rc,
+                err.msg, want, kept);
+}
+
+static void check_batches(void)
+{
+    const char *study = "kind strong\nlevels 0 3\n";
+    const double rows[12] = { 0.25, -2.5, 1, 9, 9, 9, 1e-300, -0.0, 3, 7, 0x1.fffffffffffffp+1023, 4 };
+    const unsigned char done[4] = { 1, 0, 1, 1 };
+    slpi_error err = { 0, "" };
+    TEST_CHECK(slpi_checkpoint_batches_write(path, study, rows, done, 4, 3, &err) == SLPI_OK);
+    double back[12] = { 0 };
+    unsigned char got[4] = { 0 };
+    int rc = slpi_checkpoint_batches_read(path, study, back, got, 4, 3, last_is_index, NULL, &err);
+    int same = rc == SLPI_OK && memcmp(got, done, sizeof got) == 0;
+    for (int i = 0; i < 12; i++) same = same && same_double(back[i], done[i / 3] ? rows[i] : 0);
+    TEST_CHECKF(same, "batch checkpoint round trip: rc %d '%s'", rc, err.msg);
+    size_t len;
+    char *good = slurp(path, &len);
+    /* refused when opened (the version), after the study lines, after two batches */
+    expect_batch_reject(good, "checkpoint 1\n", "checkpoint 2\n", ":1: unsupported checkpoint version '2'");
+    expect_batch_reject(good, "levels 0 3", "levels 0 4", "of another study");
+    expect_batch_reject(good, " 0x1p+2\n", " 0x1p+1\n", "batch row: its last value is not the batch's");
+    free(good);
+}
+
 int main(void)
 {
     test_start("t-checkpoint", 17);
@@ -311,6 +368,7 @@ int main(void)
                && strstr(err.msg, "/nonexistent-dir/ck: cannot write"));
     free(good);
     slpi_checkpoint_free(&c);
+    check_batches();
     unlink(path);
     ref_tokens();
     TEST_END();

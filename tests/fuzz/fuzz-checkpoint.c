@@ -25,18 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fast = path_ctx(slpi_fast_path());
         ref = path_ctx(slpi_ref_path());
     }
-    uint8_t *buf = malloc(size + 40);
-    memcpy(buf, data, size);
-    size_t n = size;
-    if (size > 0 && (data[0] & 1)) {
-        /* drop a last "end ..." line if any, then append the right one */
-        size_t cut = n;
-        while (cut > 0 && buf[cut - 1] == '\n') cut--;
-        while (cut > 0 && buf[cut - 1] != '\n') cut--;
-        if (n - cut >= 4 && memcmp(buf + cut, "end ", 4) == 0) n = cut;
-        uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, n);
-        n += (size_t)snprintf((char *)buf + n, 40, "end %016llx\n", (unsigned long long)d);
-    }
+    size_t n;
+    uint8_t *buf = fuzz_checkpoint_text(data, size, &n);
     slpi_checkpoint c;
     slpi_error err = { 0, "" };
     int rc = slpi_checkpoint_read(fuzz_file(buf, n), &c, &err);

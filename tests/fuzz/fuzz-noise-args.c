@@ -4,7 +4,9 @@
  * fills exactly `count` finite values or refuses with SLPI_EINPUT, a message, and the
  * output untouched. Valid requests of more than 2^16 fine draws are shrunk to count 0
  * (their cost is the request's, not a bug), so every input runs in microseconds.
- * Layout: h[8] refine[1] flags[1] first[8] seed[8] component[4] path[4]. */
+ * The pointers too: a 35th byte asks for the call again with out NULL (refused exactly
+ * when count > 0, unless the call was refused anyway) and with err NULL (the same result).
+ * Layout: h[8] refine[1] flags[1] first[8] seed[8] component[4] path[4] pointers[1]. */
 #include <math.h>
 
 #include "fuzzutil.h"
@@ -20,7 +22,7 @@ static uint64_t word(const uint8_t *p, int n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    uint8_t in[34] = { 0 };
+    uint8_t in[35] = { 0 };
     memcpy(in, data, size < sizeof in ? size : sizeof in);
     double h;
     uint64_t hb = word(in, 8);
@@ -43,6 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!isfinite(out[i])) abort();
     for (size_t i = filled; i <= OUT; i++)
         if (out[i] != 7) abort();                              /* untouched beyond what it filled */
+    if (in[34] & 1) {                                          /* out NULL */
+        slpi_error e2 = { 0, "" };
+        int rc2 = slpi_noise_increments(seed, path, component, h, refine, first, count, NULL, &e2);
+        fuzz_check_error(rc2, &e2);
+        if (rc2 != (count > 0 ? SLPI_EINPUT : rc)) abort();
+    }
+    if (in[34] & 2) {                                          /* err NULL: the same answer */
+        double again[OUT + 1];
+        for (int i = 0; i <= OUT; i++) again[i] = 7;
+        int rc3 = slpi_noise_increments(seed, path, component, h, refine, first, count, again, NULL);
+        if (rc3 != rc || memcmp(again, out, sizeof again) != 0) abort();
+    }
     /* the rows form (at most 4 steps of M = 1 or 2 components): refused exactly when the
      * increments are */
     if (count <= 4) {
