@@ -10,6 +10,8 @@
  *    |w_m|^2/|m|^2;
  *  - Casimirs certified (0 in C(X_n) - C(X_0)) for TMK, ISOMP-CAY, SVI-LP, RKMK-HEUN
  *    (vortices from the docs/systems.md#point-vortices initial condition);
+ *  - the matrix product two ways (ref/matrix.c's four real products and its approximate
+ *    product against acb_mat_mul), square and rectangular;
  *  - the exponential and its derivative (ref/matrix.c, used by the orbit map's
  *    derivative in the TMK solve) contain the exact values at points of wide sets;
  *  - every built-in system's generators b_k = grad H_k (k = 0..M) and their derivatives
@@ -258,11 +260,45 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     slpi_ref_system_clear(&s);
 }
 
+/* slpi_ref_mat_mul (four real products from 24 x 24 on) and slpi_ref_mat_mul_approx on
+ * rectangular factors, m x k times k x n, against Arb's acb_mat_mul: the balls overlap
+ * (the approximate product lies inside the certified one's 2^-100 neighbourhood) */
+static void check_mat_mul_shapes(slong m, slong k, slong n)
+{
+    acb_mat_t A, B, C, D, E;
+    acb_mat_init(A, m, k); acb_mat_init(B, k, n);
+    acb_mat_init(C, m, n); acb_mat_init(D, m, n); acb_mat_init(E, m, n);
+    for (slong i = 0; i < m; i++)
+        for (slong j = 0; j < k; j++)
+            acb_set_d_d(acb_mat_entry(A, i, j), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
+    for (slong i = 0; i < k; i++)
+        for (slong j = 0; j < n; j++)
+            acb_set_d_d(acb_mat_entry(B, i, j), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
+    slpi_ref_mat_mul(C, A, B, 128);
+    acb_mat_mul(D, A, B, 128);
+    slpi_ref_mat_mul_approx(E, A, B, 128);
+    int bad = 0;
+    for (slong i = 0; i < m; i++)
+        for (slong j = 0; j < n; j++) {
+            acb_ptr e = acb_mat_entry(E, i, j);
+            mag_set_ui_2exp_si(arb_radref(acb_realref(e)), 1, -100);
+            mag_set_ui_2exp_si(arb_radref(acb_imagref(e)), 1, -100);
+            bad += !acb_overlaps(acb_mat_entry(C, i, j), acb_mat_entry(D, i, j)) ||
+                   !acb_overlaps(e, acb_mat_entry(D, i, j));
+        }
+    TEST_CHECKF(bad == 0, "ref matrix product %ld x %ld times %ld x %ld: %d entries differ", (long)m, (long)k,
+                (long)k, (long)n, bad);
+    acb_mat_clear(A); acb_mat_clear(B); acb_mat_clear(C); acb_mat_clear(D); acb_mat_clear(E);
+}
+
 int main(void)
 {
     test_start("t-ref-matrix-systems", 13);
     check_dexp_wide(1e-3, 1e-3);
     check_dexp_wide(1e-12, 1e-3);
+    check_mat_mul_shapes(24, 24, 24);
+    check_mat_mul_shapes(26, 30, 25);
+    check_mat_mul_shapes(30, 25, 27);
     check_gen_wide(SLPI_SYS_RIGID_BODY, "rigid-body", 1e-3);
     check_gen_wide(SLPI_SYS_HEAVY_TOP, "heavy-top", 1e-3);
     check_gen_wide(SLPI_SYS_MANAKOV, "manakov n=4", 1e-3);
