@@ -103,23 +103,15 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
         arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
         return;
     }
-    if (p->kind == 4) {
-        arb_one(arb_mat_entry(Jm, 0, 0));
-        arb_one(arb_mat_entry(Jm, 0, 1));
-        arb_one(arb_mat_entry(Jm, 1, 0));
+    if (p->kind == 4 || p->kind == 6) {     /* k [[1, 1], [1, 1 + 2^-e]] */
+        ulong k = p->kind == 4 ? 1 : 3;
+        arb_set_ui(arb_mat_entry(Jm, 0, 0), k);
+        arb_set_ui(arb_mat_entry(Jm, 0, 1), k);
+        arb_set_ui(arb_mat_entry(Jm, 1, 0), k);
         arb_one(arb_mat_entry(Jm, 1, 1));
-        arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), -40);
+        arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), p->kind == 4 ? -40 : -20);
         arb_add_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1, prec);
-        return;
-    }
-    if (p->kind == 6) {
-        arb_set_ui(arb_mat_entry(Jm, 0, 0), 3);
-        arb_set_ui(arb_mat_entry(Jm, 0, 1), 3);
-        arb_set_ui(arb_mat_entry(Jm, 1, 0), 3);
-        arb_one(arb_mat_entry(Jm, 1, 1));
-        arb_mul_2exp_si(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), -20);
-        arb_add_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 1, prec);
-        arb_mul_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), 3, prec);
+        arb_mul_ui(arb_mat_entry(Jm, 1, 1), arb_mat_entry(Jm, 1, 1), k, prec);
         return;
     }
     arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);

@@ -94,6 +94,17 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
  * random points A', W' of the sets (256-bit point evaluations) lie inside. A set
  * replaced by a point anywhere in the block matrix loses them (with ra small, W's set
  * is what the derivative's width must hold). */
+/* x = a + b exactly (two doubles: their sum fits in 256 bits) */
+static void set_sum(arb_t x, double a, double b)
+{
+    arb_t t;
+    arb_init(t);
+    arb_set_d(t, b);
+    arb_set_d(x, a);
+    arb_add(x, x, t, 256);
+    arb_clear(t);
+}
+
 static void check_dexp_wide(double ra, double rw)
 {
     const slong n = 3, prec = 128;
@@ -120,17 +131,10 @@ static void check_dexp_wide(double ra, double rw)
                 for (int k = 0; k < 2; k++) {
                     double da = t == 0 ? ra : test_rand_uniform(-ra, ra);
                     double dw = t == 0 ? -rw : test_rand_uniform(-rw, rw);
-                    arb_set_d(k ? acb_imagref(acb_mat_entry(a, i, j)) : acb_realref(acb_mat_entry(a, i, j)), am[i][j][k]);
-                    arb_set_d(k ? acb_imagref(acb_mat_entry(w, i, j)) : acb_realref(acb_mat_entry(w, i, j)), wm[i][j][k]);
-                    arb_ptr pa = k ? acb_imagref(acb_mat_entry(a, i, j)) : acb_realref(acb_mat_entry(a, i, j));
-                    arb_ptr pw = k ? acb_imagref(acb_mat_entry(w, i, j)) : acb_realref(acb_mat_entry(w, i, j));
-                    arb_t d;
-                    arb_init(d);
-                    arb_set_d(d, da);
-                    arb_add(pa, pa, d, 256);
-                    arb_set_d(d, dw);
-                    arb_add(pw, pw, d, 256);
-                    arb_clear(d);
+                    set_sum(k ? acb_imagref(acb_mat_entry(a, i, j)) : acb_realref(acb_mat_entry(a, i, j)),
+                            am[i][j][k], da);
+                    set_sum(k ? acb_imagref(acb_mat_entry(w, i, j)) : acb_realref(acb_mat_entry(w, i, j)),
+                            wm[i][j][k], dw);
                 }
         slpi_ref_mat_dexp(e, de, a, w, 256);
         outside_e += !acb_mat_contains(E, e);
@@ -146,7 +150,7 @@ static void check_dexp_wide(double ra, double rw)
  * (where 1/(1 - cos) varies by ~15 % over the ball: a close pair is where H0's
  * log(1 - cos) is curved); 1 if no other two are within 10 degrees (the ball then stays
  * far from the singularity cos = 1) */
-static int vortices_apart(double *x, int k)
+static int place_vortices(double *x, int k)
 {
     for (int i = 0; i < k; i++) {
         double r = sqrt(x[3 * i] * x[3 * i] + x[3 * i + 1] * x[3 * i + 1] + x[3 * i + 2] * x[3 * i + 2]);
@@ -192,12 +196,10 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n), b = _arb_vec_init(g),
             db = _arb_vec_init(g), bp = _arb_vec_init(g), dbp = _arb_vec_init(g);
     double *c = malloc(sizeof(double) * (size_t)n);
-    arb_t w0;
-    arb_init(w0);
     for (long it = 0; it < test_iters(6); it++) {
         for (int i = 0; i < n; i++)
             c[i] = test_rand_uniform(-1, 1);
-        if (sys == SLPI_SYS_POINT_VORTICES && !vortices_apart(c, n / 3)) {
+        if (sys == SLPI_SYS_POINT_VORTICES && !place_vortices(c, n / 3)) {
             it--;               /* a state near a collision: drawn again */
             continue;
         }
@@ -235,9 +237,7 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
                     int bit = axis >= 0 ? 0 : i % 30;
                     double u = axis >= 0 && i != axis ? 0
                                : r < ncorner ? ((corner >> bit) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1);
-                    arb_set_d(pt + i, rad * u);
-                    arb_set_d(w0, c[i]);
-                    arb_add(pt + i, pt + i, w0, 256);         /* exact: both are doubles */
+                    set_sum(pt + i, c[i], rad * u);
                 }
                 s.gen(&s, k, bp, pt, 256);
                 s.dgen(&s, k, dbp, pt, w, 256);
@@ -254,7 +254,6 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     printf("t-ref-matrix-systems: %-17s generators over boxes of radius %g: %d points, %d outside; widest "
            "radius/(1 + max|value|) %.2g (whole box), %.2g (thin)\n", what, rad, points, outside, worst[0], worst[1]);
     free(c);
-    arb_clear(w0);
     _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(pt, n);
     _arb_vec_clear(b, g); _arb_vec_clear(db, g); _arb_vec_clear(bp, g); _arb_vec_clear(dbp, g);
     slpi_ref_system_clear(&s);
