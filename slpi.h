@@ -564,6 +564,8 @@ typedef struct {
     double diag_final[SLPI_MAX_DIAG];
     double diag_maxchange[SLPI_MAX_DIAG];
     long prec_raised;                           /* ref path: steps above p->prec bits */
+    double cpu_seconds;                         /* the process's CPU time over the steps
+                                                   (seconds: their wall time) */
 } slpi_run_result;
 
 /* Estimated size in bytes of the trajectory text slpi_run writes for p (ball: the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vs-quflow.py — Euler–Zeitlin ISOMP per step, slpi against quflow (klasmodin/quflow,
-isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256 (or the
-sizes in VS_QUFLOW_N, comma-separated; slpi refuses N > 256, see below), no noise.
+isomp_fixedpoint), one thread, same W0, same step, N = 64, 128, 256, 512, 1024 (or
+the sizes in VS_QUFLOW_N, comma-separated), no noise.
 
 slpi runs, in the same run as quflow:
   - at quflow's stopping rule (tol_scale=step tol=2^-26 = sqrt(eps): quflow's defaults
@@ -12,9 +12,10 @@ slpi runs, in the same run as quflow:
   - at its own default (Euler predictor, tol 1e-15), at tol 1e-15 with warm_start=2, and
     at the default with predictor=none (the cold start of before the predictor).
 Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
-of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 3; quflow's is its process's CPU time over the call, slpi's the CPU time of a run of
-S steps less that of a run of 1 step, over S - 1, which leaves out slpi's set-up, the
-su(N) basis), quflow / slpi, the mean iterations, and each final state's error against its own code's converged solution, relative in the max
+of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 3; quflow's is its process's CPU time over the call, slpi's the CPU time of the steps
+of a run of S steps (its JSON summary's cpu_seconds) less that of a run of 1 step,
+over S - 1, which leaves out slpi's set-up, the su(N) basis, and the diagnostics of
+the two rows written), quflow / slpi, the mean iterations, and each final state's error against its own code's converged solution, relative in the max
 norm: slpi's rows against slpi's default (tol 1e-15), quflow's against quflow run with
 eps in place of sqrt(eps) in its rule (the two codes' solutions differ by more than
 either solver's error: quflow b0e6589's Poisson solve is not slpi's Delta_N^-1, one step
@@ -46,7 +47,6 @@ slpi command, default build/slpi)
 """
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -74,6 +74,7 @@ class _Absent(types.ModuleType):
 
 
 for mod in ("ducc0", "h5py", "pyssht", "matplotlib", "matplotlib.pyplot", "matplotlib.animation",
+            "matplotlib.backends", "matplotlib.backends.backend_agg",
             "matplotlib.colors", "mpl_toolkits", "mpl_toolkits.axes_grid1", "cartopy", "cartopy.crs"):
     try:
         __import__(mod)
@@ -107,21 +108,15 @@ def best(f, runs=3):
     return min(t), out
 
 
-def child_cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 def slpi_run(keys):
-    """A run of the slpi command: (its CPU seconds, mean iterations, first and final
-    state)."""
+    """A run of the slpi command: (the CPU seconds of its steps, mean iterations, first
+    and final state)."""
     with tempfile.TemporaryDirectory() as d:
         args = [SLPI, "run", "-q", "--hex", "-o", d + "/t.tsv", "--json", d + "/s.json"]
         args += [f"{k}={v}" for k, v in keys.items()]
-        c0 = child_cpu()
         subprocess.run(args, check=True)
-        cpu = child_cpu() - c0
         js = json.load(open(d + "/s.json"))
+        cpu = js["cpu_seconds"]
         rows = [l.split("\t") for l in open(d + "/t.tsv") if not l.startswith("#")]
         x = [np.array([float.fromhex(v) for v in r[2:2 + keys["N"] ** 2]]) for r in (rows[1], rows[-1])]
     return cpu, js["mean_iterations"], x
@@ -145,7 +140,7 @@ CASES = (("quflow's rule, warm start  ", dict(QUFLOW_RULE, warm_start=1)),
 
 
 def main():
-    sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256").split(",")]
+    sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
           f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
     for N in sizes:

@@ -121,7 +121,7 @@ static const key_def keys[] = {
     { "amp", SLPI_SYS_POINT_VORTICES, K_DOUBLE, OFF(pv.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
     { "noise", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(pv.noise), 0, e_quad, 0, 0, "none | quad (three shared Hamiltonians)" },
     /* Euler–Zeitlin */
-    { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 256, "su(N)" },
+    { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
     { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
     { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 255, "initial condition uses degrees l <= ic_lmax" },

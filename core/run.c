@@ -33,10 +33,10 @@
 #include "core/steps.h"
 #include "slpi.h"
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -325,7 +325,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         if ((rc = emit_row(ops, ctx, out, 0, 0.0, NULL, hex, err)) != SLPI_OK) goto done;
     }
 
-    double start = now_seconds();
+    double start = clock_seconds(CLOCK_MONOTONIC), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     char what[48];
     snprintf(what, sizeof what, "run (%s path), steps", ops->name);
     slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
@@ -372,7 +372,8 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_steps_clipped(&steps);
-    res->seconds = now_seconds() - start;
+    res->seconds = clock_seconds(CLOCK_MONOTONIC) - start;
+    res->cpu_seconds = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     if (rc == SLPI_OK && summary) print_summary(p, ops, ctx, res, summary);
 done:
     if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);
@@ -392,7 +393,7 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
         json_array_append_new(diag, json_pack("{s:s, s:f, s:f, s:f}", "name", res->diag_name[i], "initial",
                                               res->diag_first[i], "final", res->diag_final[i], "max_change",
                                               res->diag_maxchange[i]));
-    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:I, s:I, s:f, s:i, s:I, s:I, s:I, s:f, s:I, s:f, s:o}",
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:I, s:I, s:f, s:i, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:o}",
                           "slpi_version", SLPI_VERSION, "system", slpi_system_name(p->system), "scheme",
                           slpi_scheme_name(p->scheme), "path", path_name, "exit_code", rc, "message", message,
                           "h", p->h, "steps", (json_int_t)p->steps, "steps_done", (json_int_t)res->steps_done,
@@ -400,6 +401,7 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
                           "max_iterations", res->max_iters, "stagnated", (json_int_t)res->stagnated, "capped",
                           (json_int_t)res->capped, "clipped", (json_int_t)res->clipped, "max_radius",
                           res->max_radius, "max_precision", (json_int_t)res->max_prec, "seconds", res->seconds,
+                          "cpu_seconds", res->cpu_seconds,
                           "diagnostics", diag);
     if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
     char cb[256], mark[300];

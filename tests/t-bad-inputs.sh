@@ -136,6 +136,8 @@ row "truncate=on needs h < 1" run h=1.5 truncate=on steps=2
 row "n=2: out of range" run --system manakov --scheme isomp n=2
 row "n=1: out of range" run --system point-vortices --scheme isomp n=1
 row "N=1: out of range" run --system euler-zeitlin --scheme isomp N=1
+row "N=1025: out of range" run --system euler-zeitlin --scheme isomp N=1025
+row "N=257: the certified path covers N = 2..256" run --ref --system euler-zeitlin --scheme isomp N=257 --steps 1
 row "N=6: sine-Euler needs N odd" run --system sine-euler --scheme isomp N=6
 row "refine=41: out of range" run refine=41
 row "T=1 is not an integer multiple of h" run T=1 h=0.3

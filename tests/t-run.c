@@ -51,6 +51,8 @@ int main(void)
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
     TEST_CHECKF(run_to(&p, path, &res, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(res.steps_done == 200 && res.failed_step == -1 && res.ndiag > 0);
+    /* the steps' CPU time is measured (a sanity range, not a timing claim) */
+    TEST_CHECKF(res.cpu_seconds > 0 && res.cpu_seconds < 600, "cpu_seconds %g", res.cpu_seconds);
     slpi_traj t, t2;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(t.nrows == 21 && t.step[20] == 200 && t.mid[20 * (t.ncols + 1)] == 200 * p.h);
