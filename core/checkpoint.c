@@ -262,10 +262,19 @@ static char *slurp(const char *path, size_t *len, slpi_error *err)
     if (!f) return NULL;
     size_t cap = 4096, n = 0, got;
     char *buf = malloc(cap);
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += got;
         if (n > (size_t)CKPT_MAX_BYTES) break;
-        if (cap - n - 1 == 0) buf = realloc(buf, cap *= 2);
+        if (cap - n - 1 == 0) {
+            char *more = realloc(buf, cap *= 2);
+            if (!more) free(buf);
+            buf = more;
+        }
+    }
+    if (!buf) {
+        fclose(f);
+        slpi_error_set(err, SLPI_EINPUT, "%s: out of memory reading %zu bytes", path, n);
+        return NULL;
     }
     int bad = ferror(f);
     fclose(f);
