@@ -6,6 +6,7 @@
  * validator: Stratonovich-consistent for every noise model here, docs/schemes.md#rkmk, claim X4). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/check.h"
 #include "fast/fast.h"
 
 typedef struct {
@@ -22,7 +23,8 @@ static int rkmk_check(const slpi_fast_system *s, const slpi_problem *p, slpi_err
     int q = p->dexp_order;
     if (q < 0 || q > 4)
         return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
-    if (q > 0 && !s->lie)
+    /* every system file that gives coad and orbit gives lie with them */
+    if (SLPI_NEVER(q > 0 && !s->lie))
         return slpi_error_set(err, SLPI_EINPUT, "%s: %s has no bracket for dexp_order > 0",
                               name, s->name);
     return SLPI_OK;

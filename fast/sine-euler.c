@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "fast/sine-euler.h"
 #include "fast/sun.h"
 
@@ -115,7 +116,8 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp = %g must be finite, >= 0",
                               p->se.amp);
     int N = b.N, M = p->se.noise ? 2 : 0;
-    if (M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p))
+    /* slpi_fast_create validated the problem: core's layout comes from the same N */
+    if (SLPI_NEVER(M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p)))
         return slpi_error_set(err, SLPI_EINPUT,
                               "sine-euler: core layout (dim %d, M %d) disagrees with N = %d",
                               slpi_problem_state_dim(p), slpi_problem_noise_count(p), N);
