@@ -193,6 +193,17 @@ static void test_controls(void)
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
     TEST_CHECKF(r.fast == SLPI_VERDICT_FAIL && r.state.lo > SLPI_ORACLE_THRESHOLD, "shifted balls: fast %s, state ratio [%g, %g]",
                 slpi_verdict_name(r.fast), r.state.lo, r.state.hi);
+    /* the same midpoints with radii 2^-20 that hold the ref result: the ref path passes,
+     * the fast path's ratio interval is too wide to pass (UNABLE), and its message gives
+     * that interval low end first */
+    for (int c = 0; c < g.ncheck; c++)
+        for (int i = 0; i < g.dim; i++) arb_add_error_2exp_si(g.check[c].state + i, -20);
+    TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
+    char want[96];
+    snprintf(want, sizeof want, "fast path: state ratio in [%.3g, %.3g],", r.state.lo, r.state.hi);
+    TEST_CHECKF(r.ref == SLPI_VERDICT_PASS && r.fast == SLPI_VERDICT_UNABLE && r.state.lo < r.state.hi &&
+                strncmp(r.msg, want, strlen(want)) == 0, "widened shifted balls: ref %s, fast %s, '%s'",
+                slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.msg);
     arb_clear(keep);
     slpi_golden_clear(&g);
 }

@@ -164,7 +164,7 @@ static void test_reader(const char *dir)
     BAD(st, "state\t0\tx9\t0.5 +/- 1e-30", "the problem calls it 'x1'");
     BAD(st, "state\t1\tx2\t0.5 +/- 1e-30", "state index 1, expected 0");
     BAD(inv, "inv\tH0\t[nan +/- 1]", "not a finite ball");
-    BAD(inv, "frobnicate\t1", "unknown record");
+    BAD(inv, "frobnicate\t1", "unknown record 'frobnicate'");
     BAD(prob, "problem\tinertia=2,1", "inertia");
     BAD(prob, "problem\tnosuchkey=1", "nosuchkey");
     BAD(prob, "problem", "expected 'problem<TAB>key=value'");

@@ -101,6 +101,11 @@ s1=$(sample --sample-seed 7); s2=$(SLPI_VERIFY_SEED=7 sample); s3=$(sample --sam
 [ "$(echo "$s1" | wc -w)" -eq 40 ] || note "--sample 40 checked '$s1'"
 [ "$s1" = "$s2" ] || note "--sample-seed 7 and SLPI_VERIFY_SEED=7 drew '$s1' and '$s2'"
 [ "$s1" != "$s3" ] || note "seeds 7 and 8 drew the same rows '$s1'"
+# --global --table: one line per row of the file (steps 0..30) under the global header
+$slpi run --preset iso/rigid-body/trajectories steps=30 --hex -q -o "$d/g30.tsv" || note "30-step run failed"
+rows=$($slpi verify --global --table "$d/g30.tsv" | awk '/^global:/ { g = 1; next } /^local:/ { g = 0 }
+  g && $1 ~ /^[0-9]+$/ && $NF == "PASS" { n++ } END { print n + 0 }')
+[ "$rows" -eq 31 ] || note "verify --global --table printed $rows PASS rows for 31"
 # a header whose steps= lies beyond the last row (steps=1e11 over 2001 rows) is exit 2 at
 # once, naming both; a report that cannot be written is a non-zero exit
 sed 's/^# steps=2000$/# steps=100000000000/' "$d/p32.tsv" > "$d/huge.tsv"
