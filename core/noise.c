@@ -83,6 +83,11 @@
  * normal, waiting on Horner's 10 dependent multiply-add pairs, ~60 cycles a lane) more
  * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
  * way with ~50 instructions per normal (17 of them gathering the row entries).
+ * Tried and not kept (23 Nov 2026, 2-core AMD EPYC with AVX-512, load ~6): the columns
+ * s, g, gh and gl are constant within each of the four fast binades, so one vpermpd on
+ * the binade could replace their two vpermt2pd and a blend (8 of ~95 instructions per 8
+ * lanes, the same bits): bench/bench-noise gave 331-338 M/s with it against 337-338
+ * without, in alternating runs, so the gathers are not what bounds the map.
  *
  * ---- Levels (docs/noise.md#coupling) --------------------------------------------------------------
  * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
