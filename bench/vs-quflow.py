@@ -26,22 +26,25 @@ quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/qu
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
 python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
-Measured (2026-11-23, quflow b0e6589, Intel Xeon (KVM, family 6 model 207, AVX-512),
-2 cores at load 20-30, OpenBLAS 0.3.21 detecting it as Prescott, 320/80/20 steps at
-N = 64/128/256), quflow / slpi in CPU time and mean iterations (quflow 2.00/2.01/2.00):
-  quflow's rule, warm start (stacked on the predictor): 1.08 / 1.74 / 1.35, 2.00/1.02/1.05;
-  quflow's rule, predictor alone: 0.92 / 0.78 / 0.88, 3.00/3.00/2.00;
-  default (tol 1e-15): 0.74 / 0.83 / 0.50, 4.00/4.00/4.00; predictor=none 0.60 / 0.78 /
-  0.61, 5.00/4.00/4.00. A second run (N = 64/128, load 26-36) with the warm_start=2
-  rows: at quflow's rule 2.87 / 4.11 (1.01/1.04 iterations, errors 2.9e-10 / 1.2e-12
-  against quflow's own 1.4e-10 / 6.0e-13); at tol 1e-15 1.11 / 1.88 (3.01/2.04
-  iterations, errors 5.9e-15 / 1.6e-15: more accurate than quflow and faster).
-  Without noise at N >= 128 and tol 1e-15 the predictor alone saves no iteration
-  (4.00 -> 4.00) and costs its product (0.82 against 0.89 at N = 128).
-At equal iterations the two codes are at parity (two N x N complex products per
-iteration, both in OpenBLAS's zgemm; slpi's second is a block triangle); slpi is ahead
-where its start saves iterations. N = 512 and 1024 are refused by slpi (N <= 256: the
-su(N) basis holds N^3/3 doubles, 0.36 GB at N = 512 and 2.9 GB at 1024).
+Measured (2026-11-23, quflow b42eede, 2-core AMD EPYC (AVX-512), OpenBLAS 0.3.21 as
+Haswell, load 3-5 from other jobs; STEPS 40, so 160/40/10 steps at N = 128/256/512, and
+10 steps at N = 1024 in a run with STEPS 160), quflow / slpi in CPU time, mean iterations
+(quflow's: 2.01 / 2.00 / 1.10 / 1.10):
+  quflow's rule and quflow's own start (the like-for-like row: equal iterations, equal
+  error): 1.50 / 1.62 / 1.57 / 1.37 (with zgemm in place of zgemm3m, in one run just
+  before: 1.29 / 1.35 / 1.47 at N = 128/256/512);
+  quflow's rule, warm start stacked on the predictor: 1.85 / 1.76 / 0.94 / 0.70
+  (1.01 / 1.02 / 1.10 / 1.10 iterations: the predictor's product is wasted where
+  quflow's start already needs one iteration);
+  quflow's rule, warm_start=2: 2.60 / 2.45 / 1.41 / 1.07;
+  default (tol 1e-15): 0.65 / 0.68 / 0.47 / 0.42 (4.00 / 4.00 / 3.00 / 3.00 iterations);
+  tol 1e-15 with warm_start=2: 1.52 / 1.25 / 0.67 / 1.08 (2.02 / 2.08 / 2.10 / 1.30).
+At equal iterations slpi forms about 1.2 zgemm's work per iteration (the product and a
+block triangle, both by the 3M method) where quflow forms 2; at N = 1024 the O(N^2)
+passes (Poisson solve along diagonals, the fused tile pass) take about a third of slpi's
+step, which holds the ratio to 1.37. At slpi's default tolerance the iteration count
+(3-4 against quflow's 1.1-2 at its looser rule) holds the ratio below 1: only the warm
+starts reach it, and they are not the default (they do not survive a checkpoint).
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
 slpi command, default build/slpi)
 """
