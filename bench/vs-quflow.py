@@ -40,9 +40,10 @@ Haswell, load 3-5 from other jobs; STEPS 40, so 160/40/10 steps at N = 128/256/5
   default (tol 1e-15): 0.65 / 0.68 / 0.47 / 0.42 (4.00 / 4.00 / 3.00 / 3.00 iterations);
   tol 1e-15 with warm_start=2: 1.52 / 1.25 / 0.67 / 1.08 (2.02 / 2.08 / 2.10 / 1.30).
 At equal iterations slpi forms about 1.2 zgemm's work per iteration (the product and a
-block triangle, both by the 3M method) where quflow forms 2; at N = 1024 the O(N^2)
-passes (Poisson solve along diagonals, the fused tile pass) take about a third of slpi's
-step, which holds the ratio to 1.37. At slpi's default tolerance the iteration count
+block triangle, both by the 3M method) where quflow forms 2; at N = 1024 its products
+(1.1 x 1.56 zgemm3m of 129 ms) account for about 220 of its 324 ms per step, so the
+O(N^2) passes (the Poisson solve along diagonals, the fused tile pass) hold the ratio
+to 1.37 there (inferred from the products' time, not profiled). At slpi's default tolerance the iteration count
 (3-4 against quflow's 1.1-2 at its looser rule) holds the ratio below 1: only the warm
 starts reach it, and they are not the default (they do not survive a checkpoint).
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
