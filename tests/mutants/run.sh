@@ -8,7 +8,7 @@
 #     # only: t-xxx t-zzz ...   (optional, generated mutants under SELECT=coverage: the
 #                               tests that execute the mutated statement; `none`: no test)
 # For every patch (or the NAMEs given, with or without .patch) this script
-#   1. applies it (patch -p1, offsets allowed) to a scratch copy of the tree: the files
+#   1. applies it (patch -p1, offsets allowed, no .orig backup left behind) to a scratch copy of the tree: the files
 #      git tracks plus untracked, not-ignored ones, synchronised by content so that the
 #      scratch build ($SCRATCH/build) stays incremental;
 #   2. rebuilds, runs the named killed-by tests first, and stops at the first failure;
@@ -189,7 +189,7 @@ for p in $patches; do
   if [ -n "$eq" ]; then echo "EQUIVALENT $name: $eq"; equiv=$((equiv+1)); continue; fi
   total=$((total+1))
   start=$(date +%s)
-  patch -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1
+  patch -p1 -d "$tree" --batch -s --no-backup-if-mismatch < "$p" > "$log/patch.txt" 2>&1
   result=""
   if [ "$sel" = none ]; then
     # no test executes the mutated statement: none can kill it; only whether it compiles
@@ -219,13 +219,13 @@ for p in $patches; do
   if [ -z "$result" ]; then
     # the rest of the suite; its baseline first (once), so that no failure predates the mutant
     if [ $full_ok -eq 0 ]; then
-      patch -R -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1
+      patch -R -p1 -d "$tree" --batch -s --no-backup-if-mismatch < "$p" > "$log/patch.txt" 2>&1
       build all tests || { echo "mutants: the unmutated tree does not build (see $log/build.txt)"; exit 2; }
       for t in $(suite); do
         run_test "$t" || { echo "mutants: $t fails on the unmutated tree (see $log/$t.txt)"; exit 2; }
       done
       full_ok=1
-      patch -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1
+      patch -p1 -d "$tree" --batch -s --no-backup-if-mismatch < "$p" > "$log/patch.txt" 2>&1
     fi
     if ! build all tests; then
       result="BROKEN:does not build (see $log/$name.build.txt)"; cp "$log/build.txt" "$log/$name.build.txt"
@@ -237,7 +237,7 @@ for p in $patches; do
       done
     fi
   fi
-  patch -R -p1 -d "$tree" --batch -s < "$p" > "$log/patch.txt" 2>&1 || sync_tree
+  patch -R -p1 -d "$tree" --batch -s --no-backup-if-mismatch < "$p" > "$log/patch.txt" 2>&1 || sync_tree
   secs=$(( $(date +%s) - start ))
   case "$result" in
     KILLED:*) killed=$((killed+1))
