@@ -124,7 +124,7 @@ static const key_def keys[] = {
     { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
     { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
-    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 255, "initial condition uses degrees l <= ic_lmax" },
+    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 1023, "initial condition uses degrees l <= ic_lmax" },
     { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
     /* sine-Euler */
     { "N", SLPI_SYS_SINE_EULER, K_INT, OFF(se.N), 0, NULL, 3, 99, "su(N), N odd" },
