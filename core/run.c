@@ -7,9 +7,11 @@
  * Failure policy (docs/design.md#command, docs/schemes.md#solver): a step that fails (not converged under policy
  * FAIL, diverged, UNABLE, invalid) stops the run with its step index and residual or
  * radius, exit 3, and no success summary. Each output row is formatted in memory and
- * handed to the kernel in one write(2), so a killed run (SIGTERM, SIGKILL) leaves a
- * valid prefix of whole lines (a file system that runs out of space can still cut the
- * last one, which the trajectory reader reports as truncated).
+ * handed to the kernel in one write(2), so a run ended by SIGTERM (handled) leaves a
+ * valid prefix of whole lines; SIGKILL leaves a valid prefix whose last line may be cut,
+ * since Linux stops a write(2) between two pages once a fatal signal is pending (so does
+ * a file system that runs out of space). The trajectory reader reports a cut line as
+ * truncated, and --resume cuts the output back to its checkpoint.
  *
  * Checkpoints (slpi_run_checkpointed; format in core/checkpoint.c): every `every`
  * steps, after the row of that step, the output is flushed and fsync'ed, the digest of

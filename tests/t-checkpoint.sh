@@ -29,10 +29,13 @@ wait_for() {
   [ -s "$1" ]
 }
 
-# prefix OUT FULL: OUT is a prefix of FULL made of whole lines
-is_prefix() {
+# prefix OUT FULL: OUT is a byte prefix of FULL (bytes_prefix), made of whole lines (is_prefix)
+bytes_prefix() {
   size=$(wc -c < "$1")
-  [ "$size" -gt 0 ] && head -c "$size" "$2" | cmp -s - "$1" && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
+  [ "$size" -gt 0 ] && head -c "$size" "$2" | cmp -s - "$1"
+}
+is_prefix() {
+  bytes_prefix "$1" "$2" && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
 }
 
 for hex in "" "--hex"; do
@@ -51,7 +54,14 @@ for hex in "" "--hex"; do
     kill -s $sig $pid 2>/dev/null
     wait $pid; rc=$?
     if [ $rc -eq 0 ]; then echo "t-checkpoint: note: run ($sig$hex) finished before the signal"; fi
-    is_prefix "$tmp/part.tsv" "$tmp/full.tsv" || bad "SIG$sig$hex: the killed output is not a whole-line prefix"
+    # SIGTERM is handled (core/output.c), so the row being written is finished: whole
+    # lines. SIGKILL can stop a row's one write(2) between two pages (Linux checks for a
+    # fatal signal per page), so there the last line may be cut (core/run.c).
+    if [ $sig = KILL ]; then
+      bytes_prefix "$tmp/part.tsv" "$tmp/full.tsv" || bad "SIG$sig$hex: the killed output is not a prefix"
+    else
+      is_prefix "$tmp/part.tsv" "$tmp/full.tsv" || bad "SIG$sig$hex: the killed output is not a whole-line prefix"
+    fi
     [ -e "$tmp/ck.tmp" ] && echo "t-checkpoint: note: SIG$sig left ck.tmp (never read)"
     "$slpi" run $base $hex -o "$tmp/part.tsv" --resume "$tmp/ck" --checkpoint "$tmp/ck" --checkpoint-every 2000 \
       || bad "SIG$sig$hex: resume failed"
