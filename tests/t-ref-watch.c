@@ -8,13 +8,15 @@
  *    is the step's; a scheme that forms Jacobians (TMK's chord matrix, the dense
  *    Krawczyk test) reports its columns, a multiple of the state dimension;
  *  - the precision ladder: a step that fails at every precision reports each precision
- *    it tries, p->prec, 2 p->prec, ..., p->prec_max, in order (the raise is movement too);
+ *    it tries, p->prec, 2 p->prec, ..., p->prec_max, in order (the raise is movement too:
+ *    each new precision is told on its own, before any work at it);
  *  - no watch (fn NULL), no call. */
 #include "testutil.h"
 #include "ref/ref.h"
 
 typedef struct {
     long calls, step, iterations, columns, prec, bad_order, bad_step;
+    long raise_moved;          /* a new precision first seen with counts that moved */
     long precs[16];
     int nprec;
     int inside;                /* 1 while slpi_ref_step runs */
@@ -28,6 +30,9 @@ static void watch(void *ctx, const slpi_ref_work *w)
     if (!s->inside) s->outside++;
     if (w->step != s->step) s->bad_step++;
     if (w->iterations < s->iterations || w->columns < s->columns) s->bad_order++;
+    if (s->nprec > 0 && s->precs[s->nprec - 1] != w->prec &&
+        (w->iterations != s->iterations || w->columns != s->columns))
+        s->raise_moved++;
     s->iterations = w->iterations;
     s->columns = w->columns;
     if (s->nprec == 0 || s->precs[s->nprec - 1] != w->prec) {
@@ -127,6 +132,8 @@ int main(void)
                     w.nprec > 0 ? w.precs[0] : -1L, w.nprec > 1 ? w.precs[1] : -1L, w.nprec > 2 ? w.precs[2] : -1L);
         TEST_CHECKF(w.iterations == info.iterations, "h = 1000: the watch saw %ld iterations, the step reports %d",
                     w.iterations, info.iterations);
+        TEST_CHECKF(w.raise_moved == 0, "h = 1000: %ld raises were first seen after work at the new precision",
+                    w.raise_moved);
         _arb_vec_clear(x, n);
         slpi_ref_free(s);
     }
