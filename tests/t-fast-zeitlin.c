@@ -563,6 +563,24 @@ static void check_weights_once(int N)
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(g, y, dW, &info)));
     TEST_CHECKF(memcmp(x, y, dim * sizeof *x) == 0,
                 "N=%d: a step after a step differs from a fresh system's", N);
+    /* the cache itself: the field for increments that differ from the last ones only in
+     * the last component equals a fresh system's (within a step the predictor's halved
+     * increments change every component, so steps alone cannot see a stale last weight) */
+    slpi_fast *f2 = noisy_isomp(N, &p), *g2 = noisy_isomp(N, &p);
+    double *delta = malloc((M + 1) * sizeof *delta), *v = malloc(dim * sizeof *v), *w = malloc(dim * sizeof *w);
+    if (f2 && g2) {
+        delta[0] = p.h;
+        memcpy(delta + 1, dW, M * sizeof *dW);
+        f2->sys.gen_sum(&f2->sys, v, delta, x);
+        delta[M] += 0.25 * sqrt(p.h);
+        f2->sys.gen_sum(&f2->sys, v, delta, x);
+        g2->sys.gen_sum(&g2->sys, w, delta, x);
+        TEST_CHECKF(memcmp(v, w, dim * sizeof *v) == 0,
+                    "N=%d: the field after a change of the last increment alone is stale", N);
+    }
+    free(delta); free(v); free(w);
+    if (f2) slpi_fast_free(f2);
+    if (g2) slpi_fast_free(g2);
     free(x); free(y); free(dW);
     slpi_fast_free(f);
     slpi_fast_free(g);
