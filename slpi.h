@@ -644,6 +644,14 @@ int slpi_fast_set_step(slpi_fast *s, double h);
 #define SLPI_FAST_NCOUNTERS 6
 void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
 void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
+/* What a run carries from step to step besides the state and the counters: ISOMP's warm
+ * start (warm_start=1|2, docs/schemes.md#solver), read and restored by checkpoints so that a
+ * resumed run is byte-identical. slpi_fast_carry_get writes it into buf (NULL: counts
+ * only) and returns its length in doubles, 0 if nothing is carried; slpi_fast_carry_set
+ * restores n doubles taken by slpi_fast_carry_get, for the state x that the next step is
+ * handed, or returns SLPI_EINPUT (n or the values not of this run). */
+int slpi_fast_carry_get(const slpi_fast *s, double *buf);
+int slpi_fast_carry_set(slpi_fast *s, const double *x, const double *buf, int n);
 /* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 /* The same initial state for a problem without an integrator (only the system's basis

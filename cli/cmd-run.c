@@ -145,13 +145,6 @@ int slpi_cli_run(int argc, char **argv)
                         "whole trajectory, which a checkpoint does not hold)\n");
         return SLPI_EINPUT;
     }
-    if ((ck.checkpoint || ck.resume) && !use_ref && p.warm_start) {
-        /* the solve starts from the previous step's increment, which a checkpoint does not
-         * hold: a resumed run would differ from an uninterrupted one in the last bits */
-        fprintf(stderr, "slpi run: warm_start=%d: no --checkpoint or --resume (each step starts from the "
-                        "previous steps' solves, which a checkpoint does not hold)\n", p.warm_start);
-        return SLPI_EINPUT;
-    }
     if ((ck.checkpoint || ck.resume) && !output) {
         fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
         return SLPI_EINPUT;

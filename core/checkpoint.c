@@ -20,8 +20,10 @@
  *   problem_lines L             1..4096, then L lines
  *   problem KEY=VALUE           slpi_problem_write of the run's problem
  *   ntokens T                   1..2^21, then T lines
- *   x TOKEN                     the path's exact state tokens (fast: %a doubles and
- *                               counters; ref: arb_dump_str, which holds spaces)
+ *   x TOKEN                     the path's exact state tokens (fast: %a doubles,
+ *                               counters, then what the scheme carries from step to
+ *                               step, %a: ISOMP's warm start, slpi_fast_carry_get;
+ *                               ref: arb_dump_str, which holds spaces)
  *   end HEX16                   FNV-1a 64 of every byte before this line
  * Nothing may follow the end line. The reader checks the version, each key and its
  * range, counts, and the end digest (a torn or edited file is rejected), and names

@@ -76,8 +76,8 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta
 }
 
 const slpi_fast_scheme slpi_fast_scheme_im_direct = {
-    SLPI_SCHEME_IM_DIRECT, direct_check, direct_step, direct_init,
+    .id = SLPI_SCHEME_IM_DIRECT, .check = direct_check, .step = direct_step, .init = direct_init,
 };
 const slpi_fast_scheme slpi_fast_scheme_trap_direct = {
-    SLPI_SCHEME_TRAP_DIRECT, direct_check, direct_step, direct_init,
+    .id = SLPI_SCHEME_TRAP_DIRECT, .check = direct_check, .step = direct_step, .init = direct_init,
 };

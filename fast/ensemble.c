@@ -74,11 +74,7 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     }
     c->amp = p->rb.amp;
     c->c = p->svi_c;
-    c->pol.tol = p->tol;            /* core's defaults per scheme (core/problem.c) */
-    c->pol.maxit = p->maxit;
-    c->pol.fixed_iters = p->fixed_iters;
-    c->pol.on_cap = p->on_cap;
-    c->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
+    slpi_fast_policy_set(&c->pol, p);
     c->predict = p->fixed_iters > 0 || p->predictor == SLPI_PREDICTOR_NONE ? SLPI_FAST_PREDICT_NONE
                  : p->predictor == SLPI_PREDICTOR_CAYLEY ? SLPI_FAST_PREDICT_CAYLEY
                                                          : SLPI_FAST_PREDICT_EULER;

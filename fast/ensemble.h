@@ -15,6 +15,9 @@ typedef struct {
     int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
     slpi_cap_policy on_cap;
 } slpi_fast_policy;
+/* The policy of problem p (its tol, maxit, fixed_iters, on_cap and tol_scale: tol_h
+ * = |h| for tol_scale=step). fast/fast.c. */
+void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p);
 
 /* Structure-of-arrays ensembles of the so(3) rigid body (docs/systems.md#rigid-body; benchmark P2),
  * fast/ensemble.c: nl paths, state x[i*nl + r] (component i of path r), increments

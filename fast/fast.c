@@ -21,6 +21,15 @@ static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
     &slpi_fast_scheme_im_direct, &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp, &slpi_fast_scheme_svi,
 };
 
+void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
+{
+    pol->tol = p->tol;                  /* core's defaults per scheme (core/problem.c) */
+    pol->tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
+    pol->maxit = p->maxit;
+    pol->fixed_iters = p->fixed_iters;
+    pol->on_cap = p->on_cap;
+}
+
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
@@ -39,11 +48,7 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     f->scheme = sch;
     int rc = ctor(&f->sys, p, err);
     if (rc == SLPI_OK) {
-        f->pol.tol = p->tol;            /* core's defaults per scheme (core/problem.c) */
-        f->pol.maxit = p->maxit;
-        f->pol.fixed_iters = p->fixed_iters;
-        f->pol.on_cap = p->on_cap;
-        f->pol.tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
+        slpi_fast_policy_set(&f->pol, p);
         /* invariants: the system builds core's layout, and a tracked R (state_dim > dim)
          * exists only in the SVI forms, which core's validator allows with svi alone */
         if (SLPI_NEVER(f->sys.state_dim != slpi_problem_state_dim(p) ||
@@ -170,6 +175,17 @@ void slpi_fast_set_counters(slpi_fast *f, const long c[SLPI_FAST_NCOUNTERS])
 {
     f->steps = c[0]; f->iters = c[1]; f->max_iters = c[2];
     f->stagnated = c[3]; f->capped = c[4]; f->failed = c[5];
+}
+
+int slpi_fast_carry_get(const slpi_fast *f, double *buf)
+{
+    return f->scheme->carry_get ? f->scheme->carry_get(f, buf) : 0;
+}
+
+int slpi_fast_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
+{
+    if (!f->scheme->carry_set) return n == 0 ? SLPI_OK : SLPI_EINPUT;
+    return f->scheme->carry_set(f, x, buf, n);
 }
 
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)

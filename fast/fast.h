@@ -201,6 +201,12 @@ struct slpi_fast_scheme {
     /* After check: allocate the workspace f->work (slpi_fast_work_new; freed by
      * slpi_fast_free). */
     int (*init)(slpi_fast *f, slpi_error *err);
+    /* Optional (NULL: the scheme carries nothing from step to step): what it carries, as
+     * doubles (slpi_fast_carry_get/_set in slpi.h). carry_get writes it into buf (NULL:
+     * counts only) and returns the count; carry_set restores it (n doubles) for the state
+     * x that the next step is handed, or returns SLPI_EINPUT if the values cannot be its. */
+    int (*carry_get)(const slpi_fast *f, double *buf);
+    int (*carry_set)(slpi_fast *f, const double *x, const double *buf, int n);
 };
 
 /* Scheme workspace in one zeroed allocation: f->work = a struct of wsize bytes, followed

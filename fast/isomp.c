@@ -162,6 +162,38 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     return isomp_finish(f, w, x, st, chain);
 }
 
+/* The warm start's carry: the count of consecutive steps behind it, the last correction D
+ * and (warm_start=2) the one before, D2; xlast is the state handed to the next step. */
+static int isomp_carry_get(const slpi_fast *f, double *buf)
+{
+    if (!f->p.warm_start) return 0;
+    const isomp_work *w = f->work;
+    size_t m = (size_t)f->sys.mdim;
+    if (buf) {
+        buf[0] = w->warm;
+        memcpy(buf + 1, w->D, sizeof *buf * m);
+        if (f->p.warm_start == 2) memcpy(buf + 1 + m, w->D2, sizeof *buf * m);
+    }
+    return 1 + f->sys.mdim * f->p.warm_start;
+}
+
+static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
+{
+    isomp_work *w = f->work;
+    int m = f->sys.mdim;
+    if (n != isomp_carry_get(f, NULL) || (n && buf[0] != 0 && buf[0] != 1 && buf[0] != 2))
+        return SLPI_EINPUT;
+    if (!n) return SLPI_OK;
+    for (int i = 1; i < n; i++)
+        if (!(buf[i] - buf[i] == 0)) return SLPI_EINPUT;
+    w->warm = (int)buf[0];
+    memcpy(w->D, buf + 1, sizeof *buf * (size_t)m);
+    if (f->p.warm_start == 2) memcpy(w->D2, buf + 1 + m, sizeof *buf * (size_t)m);
+    memcpy(w->xlast, x, sizeof *x * (size_t)f->sys.state_dim);
+    return SLPI_OK;
+}
+
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    SLPI_SCHEME_ISOMP, isomp_check, isomp_step, isomp_init,
+    .id = SLPI_SCHEME_ISOMP, .check = isomp_check, .step = isomp_step, .init = isomp_init,
+    .carry_get = isomp_carry_get, .carry_set = isomp_carry_set,
 };

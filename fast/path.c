@@ -104,19 +104,24 @@ static void fast_summary(void *ctx, FILE *f)
 }
 
 /* Checkpoint tokens: the state's doubles as %a hex floats (strtod reads them back
- * exactly), then the solver counters as decimal integers. */
+ * exactly), the solver counters as decimal integers, then what the scheme carries from
+ * step to step (slpi_fast_carry_get: a warm start), as %a. */
 static int fast_state_save(void *ctx, char ***tokens)
 {
     fast_ctx *c = ctx;
-    int n = c->dim + SLPI_FAST_NCOUNTERS;
+    int nc = slpi_fast_carry_get(c->s, NULL), n = c->dim + SLPI_FAST_NCOUNTERS + nc;
     long cnt[SLPI_FAST_NCOUNTERS];
     slpi_fast_counters(c->s, cnt);
+    double *carry = malloc((size_t)nc * sizeof *carry + 1);
+    slpi_fast_carry_get(c->s, carry);
     char **t = malloc((size_t)n * sizeof *t);
     for (int i = 0; i < n; i++) {
         t[i] = malloc(40);
         if (i < c->dim) snprintf(t[i], 40, "%a", c->x[i]);
-        else snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
+        else if (i < c->dim + SLPI_FAST_NCOUNTERS) snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
+        else snprintf(t[i], 40, "%a", carry[i - c->dim - SLPI_FAST_NCOUNTERS]);
     }
+    free(carry);
     *tokens = t;
     return n;
 }
@@ -125,24 +130,29 @@ static int fast_state_load(void *ctx, int n, char *const *tokens)
 {
     fast_ctx *c = ctx;
     long cnt[SLPI_FAST_NCOUNTERS];
-    double *x = malloc((size_t)c->dim * sizeof *x);
-    int ok = n == c->dim + SLPI_FAST_NCOUNTERS;
+    int nc = n - c->dim - SLPI_FAST_NCOUNTERS, ok = nc >= 0;
+    double *x = malloc((size_t)c->dim * sizeof *x), *carry = malloc((size_t)(ok ? nc : 0) * sizeof *carry + 1);
     for (int i = 0; ok && i < n; i++) {
         char *end;
         errno = 0;
-        if (i < c->dim) {
-            x[i] = strtod(tokens[i], &end);
-            ok = end != tokens[i] && *end == '\0' && isfinite(x[i]);
+        if (i < c->dim || i >= c->dim + SLPI_FAST_NCOUNTERS) {
+            double v = strtod(tokens[i], &end);
+            ok = end != tokens[i] && *end == '\0' && isfinite(v);
+            if (i < c->dim) x[i] = v;
+            else carry[i - c->dim - SLPI_FAST_NCOUNTERS] = v;
         } else {
             cnt[i - c->dim] = strtol(tokens[i], &end, 10);
             ok = end != tokens[i] && *end == '\0' && !errno && cnt[i - c->dim] >= 0;
         }
     }
+    /* the carry belongs to the state the next step is handed: the loaded x */
+    if (ok) ok = slpi_fast_carry_set(c->s, x, carry, nc) == SLPI_OK;
     if (ok) {
         memcpy(c->x, x, (size_t)c->dim * sizeof *x);
         slpi_fast_set_counters(c->s, cnt);
     }
     free(x);
+    free(carry);
     return ok ? SLPI_OK : SLPI_EINPUT;
 }
 

@@ -88,8 +88,8 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, const double *de
 }
 
 const slpi_fast_scheme slpi_fast_scheme_rkmk_le = {
-    SLPI_SCHEME_RKMK_LE, rkmk_check, rkmk_le_step, rkmk_init,
+    .id = SLPI_SCHEME_RKMK_LE, .check = rkmk_check, .step = rkmk_le_step, .init = rkmk_init,
 };
 const slpi_fast_scheme slpi_fast_scheme_rkmk_heun = {
-    SLPI_SCHEME_RKMK_HEUN, rkmk_check, rkmk_heun_step, rkmk_init,
+    .id = SLPI_SCHEME_RKMK_HEUN, .check = rkmk_check, .step = rkmk_heun_step, .init = rkmk_init,
 };

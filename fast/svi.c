@@ -181,5 +181,5 @@ static slpi_step_status svi_step(slpi_fast *f, double *x, const double *delta,
 }
 
 const slpi_fast_scheme slpi_fast_scheme_svi = {
-    SLPI_SCHEME_SVI, svi_check, svi_step, svi_init,
+    .id = SLPI_SCHEME_SVI, .check = svi_check, .step = svi_step, .init = svi_init,
 };

@@ -94,5 +94,5 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
 }
 
 const slpi_fast_scheme slpi_fast_scheme_tmk = {
-    SLPI_SCHEME_TMK, tmk_check, tmk_step, tmk_init,
+    .id = SLPI_SCHEME_TMK, .check = tmk_check, .step = tmk_step, .init = tmk_init,
 };

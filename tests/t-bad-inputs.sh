@@ -204,8 +204,6 @@ row "missing.ck: cannot open" resume $P --resume missing.ck
 truncate -s 1073741825 big.ck   # sparse: one byte over the bound, read to find it (~2-10 s)
 row "big.ck: larger than 1 GiB: not a checkpoint" resume $P --resume big.ck; rm -f big.ck
 row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
-row "warm_start=1: no --checkpoint or --resume" run $P warm_start=1 --checkpoint ck3
-row "warm_start=2: no --checkpoint or --resume" run $P warm_start=2 --checkpoint ck3
 row "warm_start=1 is an ISOMP solver option, not tmk's" run $P warm_start=1 scheme=tmk
 row "predictor=none is an ISOMP solver option, not tmk's" run $P predictor=none scheme=tmk
 row "predictor=fast" run $P predictor=fast

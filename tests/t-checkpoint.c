@@ -4,7 +4,11 @@
  * naming file:line; every proper prefix of a file (a torn write) is rejected; a file
  * altered after writing fails its digest; another version and an empty state token are
  * refused by name; and the write is atomic (no PATH.tmp left, an old checkpoint replaced
- * whole). Batch checkpoints read back, and a refused one keeps no row and no done flag. */
+ * whole). Batch checkpoints read back, and a refused one keeps no row and no done flag.
+ * The fast path's tokens carry ISOMP's warm start (warm_start=1|2): a path loaded from
+ * another's tokens takes the next step bit for bit as the other does (state and
+ * iterations), and a carry of the wrong length or with a bad value is refused, the loaded
+ * path unchanged. */
 #include <math.h>
 #include <unistd.h>
 
@@ -273,6 +277,89 @@ static void check_batches(void)
     free(good);
 }
 
+/* The fast path's tokens with a warm start: path a steps k times, b loads a's tokens, and
+ * both take the same next step (the same quantity two ways: the uninterrupted path and the
+ * resumed one). Euler-Zeitlin N = 4 without noise (a smooth run, where the warm start
+ * changes the start) and the rigid body with noise. */
+static void fast_warm_tokens(const char *sys, int ws)
+{
+    const slpi_path_ops *ops = slpi_fast_path();
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    char wtext[2] = { (char)('0' + ws), 0 };
+    int euler = !strcmp(sys, "euler-zeitlin");
+    slpi_problem_init(&p, euler ? SLPI_SYS_EULER_ZEITLIN : SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(slpi_problem_set(&p, "warm_start", wtext, &err) == SLPI_OK);
+    if (euler)
+        TEST_CHECK(slpi_problem_set(&p, "N", "4", &err) == SLPI_OK && slpi_problem_set(&p, "ic_lmax", "3", &err) == SLPI_OK
+                   && slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK
+                   && slpi_problem_set(&p, "h", "0.25", &err) == SLPI_OK);
+    TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s warm_start=%d: %s", sys, ws, err.msg);
+    void *a = ops->create(&p, &err), *b = ops->create(&p, &err);
+    TEST_CHECKF(a && b, "fast path: %s", err.msg);
+    if (!a || !b) return;
+    TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);
+    int M = slpi_problem_noise_count(&p), dim = slpi_problem_state_dim(&p);
+    double dW[8];   /* h and at most the rigid body's 3 increments */
+    dW[0] = p.h;
+    long steps = 2 + test_rand_int(3);
+    for (long k = 0; k < steps; k++) {
+        for (int i = 1; i <= M; i++) dW[i] = test_rand_uniform(-0.1, 0.1);
+        slpi_step_info info;
+        TEST_CHECK(ops->step(a, dW, &info) == SLPI_STEP_CONVERGED);
+    }
+    char **ta;
+    int na = ops->state_save(a, &ta), nb;
+    TEST_CHECKF(na > dim + SLPI_FAST_NCOUNTERS + 1, "%s warm_start=%d: %d tokens carry no warm start", sys, ws, na);
+    if (na <= dim + SLPI_FAST_NCOUNTERS + 1) return;
+    TEST_CHECK(ops->state_load(b, na - 1, ta) == SLPI_EINPUT);
+    char *before = saved(ops, b, &nb);
+    /* the carry's chain count (the first token after the counters) and one correction */
+    static const char *const bad[] = { "0x1.8p+1", "0x1p-1", "-0x1p+0", "nan", "inf", "0x1p", "" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        int at = k < 3 ? dim + SLPI_FAST_NCOUNTERS
+                       : dim + SLPI_FAST_NCOUNTERS + 1 + (int)test_rand_int(na - dim - SLPI_FAST_NCOUNTERS - 1);
+        char *keep = ta[at];
+        ta[at] = (char *)bad[k];
+        int rc = ops->state_load(b, na, ta);
+        ta[at] = keep;
+        char *now = saved(ops, b, &nb);
+        TEST_CHECKF(rc == SLPI_EINPUT && !strcmp(now, before), "%s warm_start=%d: carry token '%s' at %d: rc %d",
+                    sys, ws, bad[k], at, rc);
+        free(now);
+    }
+    TEST_CHECK(ops->state_load(b, na, ta) == SLPI_OK);
+    for (int i = 1; i <= M; i++) dW[i] = test_rand_uniform(-0.1, 0.1);
+    slpi_step_info ia, ib;
+    TEST_CHECK(ops->step(a, dW, &ia) == SLPI_STEP_CONVERGED && ops->step(b, dW, &ib) == SLPI_STEP_CONVERGED);
+    char *sa = saved(ops, a, &na), *sb = saved(ops, b, &nb);
+    TEST_CHECKF(!strcmp(sa, sb) && ia.iterations == ib.iterations,
+                "%s warm_start=%d: the resumed step differs (%d vs %d iterations)", sys, ws, ia.iterations,
+                ib.iterations);
+    for (int i = 0; i < na; i++) free(ta[i]);
+    free(ta);
+    free(before), free(sa), free(sb);
+    ops->destroy(a);
+    ops->destroy(b);
+    /* the handle API's own check (a caller's carry, not read from a file): a non-finite
+     * correction is refused */
+    slpi_fast *f;
+    TEST_CHECK(slpi_fast_create(&f, &p, &err) == SLPI_OK);
+    double *x = calloc((size_t)dim, sizeof *x);
+    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+    slpi_step_info info;
+    TEST_CHECK(slpi_fast_step(f, x, dW, &info) == SLPI_STEP_CONVERGED);
+    int nc = slpi_fast_carry_get(f, NULL);
+    double *carry = malloc((size_t)nc * sizeof *carry);
+    TEST_CHECK(slpi_fast_carry_get(f, carry) == nc && slpi_fast_carry_set(f, x, carry, nc) == SLPI_OK);
+    carry[1 + test_rand_int(nc - 1)] = test_rand_int(2) ? NAN : -INFINITY;
+    TEST_CHECKF(slpi_fast_carry_set(f, x, carry, nc) == SLPI_EINPUT, "%s warm_start=%d: a non-finite carry taken",
+                sys, ws);
+    free(carry);
+    free(x);
+    slpi_fast_free(f);
+}
+
 int main(void)
 {
     test_start("t-checkpoint", 17);
@@ -371,5 +458,9 @@ int main(void)
     check_batches();
     unlink(path);
     ref_tokens();
+    for (int ws = 1; ws <= 2; ws++) {
+        fast_warm_tokens("euler-zeitlin", ws);
+        fast_warm_tokens("rigid-body", ws);
+    }
     TEST_END();
 }
