@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "reports/reports.h"
 
 static void help(FILE *f)
@@ -121,11 +122,9 @@ int slpi_cli_audit(int argc, char **argv)
         fprintf(stderr, "slpi audit: %s\n", err.msg);
         return rc;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_audit_run(&a, quiet ? NULL : stdout);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double secs = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     if (a.controls) {
         int wrong = slpi_audit_controls_wrong(&a);
         if (slpi_audit_write(&a, secs, &err) != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);

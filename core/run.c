@@ -32,15 +32,9 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "core/clock.h"
 #include "core/steps.h"
 #include "slpi.h"
-
-static double clock_seconds(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
 {
@@ -327,7 +321,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         if ((rc = emit_row(ops, ctx, out, 0, 0.0, NULL, hex, err)) != SLPI_OK) goto done;
     }
 
-    double start = clock_seconds(CLOCK_MONOTONIC), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    double start = slpi_clock_seconds(CLOCK_MONOTONIC), cpu_start = slpi_clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     char what[48];
     snprintf(what, sizeof what, "run (%s path), steps", ops->name);
     slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
@@ -374,8 +368,8 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_steps_clipped(&steps);
-    res->seconds = clock_seconds(CLOCK_MONOTONIC) - start;
-    res->cpu_seconds = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+    res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - start;
+    res->cpu_seconds = slpi_clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     if (rc == SLPI_OK && summary) print_summary(p, ops, ctx, res, summary);
 done:
     if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);

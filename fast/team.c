@@ -38,6 +38,7 @@
 #include <omp.h>
 #endif
 
+#include "core/clock.h"
 #include "fast/fast.h"
 
 #define TEAM_MAX_HELPERS 63
@@ -75,13 +76,6 @@ static struct {
     int solo;                    /* jobs left to run alone (back-off; the holder's) */
 } team = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER,
           .cidle = PTHREAD_COND_INITIALIZER, .busy = ATOMIC_FLAG_INIT};   /* the rest: zero */
-
-static double team_clock(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static inline void team_pause(void)
 {
@@ -212,18 +206,18 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
         pthread_mutex_unlock(&team.m);
     }
     int mine = 0, u;
-    double t0 = team_clock();
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     while ((u = team_claim(g, n)) >= 0) {
         fn(ctx, u);
         mine++;
     }
     /* the units the helpers claimed are under way: wait for them only (yielding, in case
      * a preempted helper waits for this core) */
-    double t1 = team_clock();
+    double t1 = slpi_clock_seconds(CLOCK_MONOTONIC);
     for (int spins = 0; atomic_load(&team.done) < n - mine; spins++) {
         if (spins < TEAM_SPIN / 16) team_pause();
         else sched_yield();
     }
-    if (team_clock() - t1 > 2 * (t1 - t0) + TEAM_STALL_SLACK) team.solo = TEAM_SOLO_JOBS;
+    if (slpi_clock_seconds(CLOCK_MONOTONIC) - t1 > 2 * (t1 - t0) + TEAM_STALL_SLACK) team.solo = TEAM_SOLO_JOBS;
     atomic_flag_clear(&team.busy);
 }

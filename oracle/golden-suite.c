@@ -5,14 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "slpi-tools.h"
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void case_path(const char *dir, const char *name, char *buf, size_t n)
 {
@@ -33,7 +27,7 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         char path[SLPI_PATH_MAX];
         case_path(dir, *c, path, sizeof path);
         slpi_golden g;
-        double t0 = seconds();
+        double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
         int rc = slpi_golden_make(*c, &g, err);
         if (rc != SLPI_OK) {
             slpi_progress_end(pg);
@@ -47,7 +41,7 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         } else if (rc == SLPI_OK) {
             rc = slpi_output_commit(o, err);
         }
-        if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, seconds() - t0);
+        if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, slpi_clock_seconds(CLOCK_MONOTONIC) - t0);
         slpi_golden_clear(&g);
         slpi_progress_add(pg, 1);
         if (rc != SLPI_OK) {
@@ -106,7 +100,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         char pair[128];
         slpi_golden g;
         slpi_golden_result res;
-        double t0 = seconds();
+        double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
         if ((rc = slpi_golden_read(paths[c], &g, err)) != SLPI_OK) break;
         if (names && strcmp(g.name, names[c]) != 0)
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
@@ -134,7 +128,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         r->fast = slpi_verdict_worse(r->fast, res.fast);
         slpi_score_merge(&r->state, &res.state);
         slpi_score_merge(&r->inv, &res.inv);
-        r->seconds += seconds() - t0;
+        r->seconds += slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     }
     slpi_progress_end(pg);
     if (report && nrows > 0) print_table(report, rows, nrows);

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "core/clock.h"
 #include "reports/audit-checks.h"
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)
@@ -529,13 +530,6 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* FNV-1a 64 over bytes. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -712,9 +706,9 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
                 snprintf(c->evidence, sizeof c->evidence, "not run (controls only)");
                 continue;
             }
-            double t1 = now_seconds();
+            double t1 = slpi_clock_seconds(CLOCK_MONOTONIC);
             slpi_audit_eval(a, c);
-            c->seconds = now_seconds() - t1;
+            c->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - t1;
         }
         if (!cached && a->cache && !a->cached_only) cache_store(a, cl, key);
         cl->cached = cached;

@@ -51,6 +51,7 @@
 #endif
 
 #include "core/checkpoint.h"
+#include "core/clock.h"
 #include "reports/converge.h"
 
 const char *slpi_conv_col_name(int col)
@@ -125,13 +126,6 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
     return SLPI_OK;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ------------------------------------------------------------------ checkpoints */
 
 /* The study's parameters as "KEY=VALUE\n" lines (malloc'd; every one that changes a
@@ -182,7 +176,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
     memset(res, 0, sizeof *res);
     int rc = check_cfg(c, err);
     if (rc != SLPI_OK) return rc;
-    double t0 = now_seconds();
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_conv_layout ly;
     ly.nlev = c->kmax - c->kmin + 1;
     ly.nl1 = ly.nlev + 1;
@@ -321,6 +315,6 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             res->quad[i] = slpi_weak_exact_scheme(c->base.scheme, c->base.rb.amp, c->base.T,
                                                   res->h[i], c->base.trunc_ell, ly.trunc);
     free(buf);
-    res->seconds = now_seconds() - t0;
+    res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     return SLPI_OK;
 }
