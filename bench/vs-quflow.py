@@ -12,7 +12,9 @@ slpi runs, in the same run as quflow:
   - at its own default (Euler predictor, tol 1e-15), at tol 1e-15 with warm_start=2, and
     at the default with predictor=none (the cold start of before the predictor).
 Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
-of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 3; quflow's is its process's CPU time over the call, slpi's the CPU time of the steps
+of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 10 (a run's two rows at N = 1024 cost two
+Hermitian eigensolves, about 1 s each, which the subtraction below must not leave in the
+noise of a few steps); quflow's is its process's CPU time over the call, slpi's the CPU time of the steps
 of a run of S steps (its JSON summary's cpu_seconds) less that of a run of 1 step,
 over S - 1, which leaves out slpi's set-up, the su(N) basis, and the diagnostics of
 the two rows written), quflow / slpi, the mean iterations, and each final state's error against its own code's converged solution, relative in the max
@@ -149,7 +151,7 @@ def main():
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
           f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
     for N in sizes:
-        steps = max(3, round(STEPS * (256 / N) ** 2))
+        steps = max(10, round(STEPS * (256 / N) ** 2))
         runs = 3 if N <= 256 else 1
         keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=steps,
                     output_every=steps)
