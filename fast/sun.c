@@ -4,8 +4,11 @@
  * map O_exp(sigma; X) = e^{sigma^*} X e^{-sigma^*} (docs/conventions.md#orbit-maps), the bracket, and the ISOMP fixed-point
  * map (docs/schemes.md#isomp; ISO paper eq. (26)) with the skew-Hermitian savings: one product gives
  * the commutator, and the second product is formed on its upper block triangle only.
- * Every product is OpenBLAS's zgemm3m (three real products per complex one, the 3M
- * method): 1.15-1.29x a zgemm at N = 128..1024, normwise as accurate (docs/schemes.md#isomp).
+ * Every product of the fixed-point map, of the predictor and of the COMM update is
+ * OpenBLAS's zgemm3m (three real products per complex one, the 3M method): 1.15-1.29x a
+ * zgemm at N = 128..1024, normwise as accurate (docs/schemes.md#isomp). The Cayley
+ * congruences (predictor=cayley, isomp_update=cay, solver=newton) are fast/dense.c's LU
+ * solves and zgemm, shared with the Manakov system.
  */
 #include "fast/sun.h"
 
@@ -304,8 +307,8 @@ static void sun_m_comm_update(const slpi_fast_system *s, double *out, const doub
                               const double *Y, const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
-    slpi_fast_zcomm_update(u->N, (const cplx *)Psi, (const cplx *)Y, (const cplx *)Xn,
-                           (cplx *)out, u->w[0]);
+    sun_gemm(u->N, 1, (const cplx *)Psi, CblasNoTrans, (const cplx *)Y, u->w[0]);
+    slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 
 static int sun_m_cay_conj(const slpi_fast_system *s, double *out, double a,
