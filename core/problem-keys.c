@@ -77,7 +77,7 @@ static const key_def keys[] = {
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
-    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start) | 2 (the last two increments extrapolated); checkpoints carry it; not in ensembles" },
+    { "warm_start", ANY, K_ENUM, OFF(warm_start), 0, e_warm, 0, 0, "isomp, fast path: start the solve from the previous step: 0 | 1 (its correction to the start; the default on euler-zeitlin) | 2 (the last two increments extrapolated); checkpoints carry it" },
     { "predictor", ANY, K_ENUM, OFF(predictor), 0, e_predictor, 0, 0, "isomp: the solve's starting guess: euler (default: E = X_n + [Psi(X_n), X_n]/2) | none (X_n) | cayley ((I - Psi(E)/2)^-1 X_n (I + Psi(E)/2)^-1); fixed_iters starts from X_n" },
     { "maxit", ANY, K_INT, OFF(maxit), 0, NULL, 1, 1e6, "solver iteration cap" },
     { "on_cap", ANY, K_ENUM, OFF(on_cap), 0, e_cap, 0, 0, "fail | accept: what a step that reaches maxit does" },

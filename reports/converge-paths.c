@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/noise.h"
 #include "reports/converge.h"
 
@@ -69,6 +70,7 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
         p.maxit = q.maxit;
         p.on_cap = q.on_cap;
         p.fixed_iters = q.fixed_iters;
+        p.warm_start = q.warm_start;
     }
     p.level = l;
     p.refine = 0;
@@ -78,7 +80,8 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     return rc;
 }
 
-/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step. */
+/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step (its init
+ * refuses the others, e.g. warm starts, which then take the general path and its carries). */
 static soa_kind soa_eligible(const slpi_fast *f)
 {
     const slpi_problem *p = slpi_fast_problem(f);
@@ -100,6 +103,7 @@ void slpi_conv_worker_free(slpi_conv_worker *w)
     free(w->x0);
     free(w->noise);
     free(w->failed);
+    free(w->carry);
 }
 
 int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err)
@@ -137,7 +141,12 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
     w->noise = malloc(per_lane * n * sizeof *w->noise);
     w->failed = malloc((size_t)w->B);
-    if (!w->x0 || !w->noise || !w->failed) {
+    for (int i = 0; i < w->nf; i++) {
+        w->ncarry[i] = slpi_fast_carry_get(w->f[i], NULL);
+        if (w->ncarry[i] > w->cmax) w->cmax = w->ncarry[i];
+    }
+    w->carry = malloc(nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry + 1);
+    if (!w->x0 || !w->noise || !w->failed || !w->carry) {
         slpi_conv_worker_free(w);
         return slpi_error_set(err, SLPI_EINPUT, "converge: out of memory (2^%d fine steps)", c->L);
     }
@@ -206,8 +215,14 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         if (bad && !w->failed[r]) continue;   /* SoA: only a failed lane, for its report */
         for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
         for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
+        /* the path's own warm start (its carry), so that its steps are those of the path
+         * run alone: the object's carry is the previous lane's */
+        double *carry = w->carry + ((size_t)i * (size_t)w->B + (size_t)r) * (size_t)w->cmax;
+        if (w->ncarry[i] && SLPI_NEVER(slpi_fast_carry_set(f, w->lane, carry, w->ncarry[i]) != SLPI_OK))
+            return slpi_error_set(err, SLPI_EINPUT, "converge: a path's carry refused");
         slpi_step_info info = {0};
         slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
+        if (w->ncarry[i]) slpi_fast_carry_get(f, carry);
         if (slpi_step_failed(st))
             return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
                                   "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
@@ -236,6 +251,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     for (int i = 0; i < w->nf; i++)
         for (int j = 0; j < d; j++)
             for (int r = 0; r < n; r++) w->x[(size_t)i * dn + (size_t)j * (size_t)n + (size_t)r] = w->x0[j];
+    /* every path starts cold (a carry of zeros: no step behind it) */
+    memset(w->carry, 0, (size_t)w->nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry);
     double *supv = w->sup;                        /* (level, column) x lane */
     if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
     int rc = SLPI_OK;

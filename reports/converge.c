@@ -106,9 +106,6 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
     if (c->base.noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
                               "noise file");
-    if (c->base.warm_start)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: warm_start=%d carries one path's solve from "
-                              "step to step; the ensemble engine starts every step cold", c->base.warm_start);
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
     if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)

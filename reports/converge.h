@@ -47,6 +47,10 @@ typedef struct {
     double *traj;               /* sup: reference (and independent) states on the kmax grid */
     double *sup;                /* sup: running maxima, (level, column) x lane */
     double *lane, *dW;          /* one path's state and increments (general path) */
+    /* what each object carries from step to step for each lane of the block (general path:
+     * a warm start, slpi_fast_carry_get), ncarry[i] doubles at carry + (i B + r) cmax */
+    double *carry;
+    int ncarry[SLPI_CONV_MAXLEV + 2], cmax;
     double *scratch;            /* three states of one path */
     double *val;                /* per-path values of the block, lane r at val + r nq */
     unsigned char *failed;

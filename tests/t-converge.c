@@ -122,16 +122,19 @@ int main(void)
      * (strong) or the mean over paths of the largest squared error over the level's grid
      * (sup), summed in path order as one batch does, must be the engine's to the bit (70
      * paths: a full lock-step block and a partial one; ISOMP and SVI, vector lanes and
-     * general path) */
+     * general path; and ISOMP with warm_start=1 and 2, which the general path carries per
+     * path, so that each path's steps are those of the path run alone) */
     {
         const char *pr[2] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3"};
-        const slpi_conv_kind kinds[6] = {SLPI_CONV_STRONG, SLPI_CONV_STRONG, SLPI_CONV_SUP,
-                                         SLPI_CONV_SUP, SLPI_CONV_STRONG, SLPI_CONV_SUP};
-        for (int j = 0; j < 6; j++) {
-            slpi_conv_cfg c = preset_cfg(pr[j % 2]);
+        const slpi_conv_kind kinds[8] = {SLPI_CONV_STRONG, SLPI_CONV_STRONG, SLPI_CONV_SUP,
+                                         SLPI_CONV_SUP, SLPI_CONV_STRONG, SLPI_CONV_SUP,
+                                         SLPI_CONV_STRONG, SLPI_CONV_SUP};
+        for (int j = 0; j < 8; j++) {
+            slpi_conv_cfg c = preset_cfg(pr[j < 6 ? j % 2 : 0]);
             c.kind = kinds[j];
             c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 70; c.batches = 1; c.boot = 0;
             c.general = j >= 4;
+            if (j >= 6) c.base.warm_start = j - 5;
             const char *what = c.kind == SLPI_CONV_SUP ? "sup" : "strong";
             slpi_conv_result r;
             slpi_error err;
@@ -173,10 +176,10 @@ int main(void)
             }
             for (int i = 0; rc == SLPI_OK && i < nlev; i++)
                 TEST_CHECKF(r.cell[SLPI_CONV_SELF][i].mean == s1[i] / (double)c.paths,
-                            "%s %s%s level %d: engine %a, direct %a", pr[j % 2], what,
+                            "%s %s%s level %d: engine %a, direct %a", pr[j < 6 ? j % 2 : 0], what,
                             c.general ? " (general)" : "", r.level[i], r.cell[SLPI_CONV_SELF][i].mean,
                             s1[i] / (double)c.paths);
-            TEST_CHECKF(r.iters == iters, "%s %s: iterations %ld vs %ld", pr[j % 2], what, r.iters, iters);
+            TEST_CHECKF(r.iters == iters, "%s %s: iterations %ld vs %ld", pr[j < 6 ? j % 2 : 0], what, r.iters, iters);
         }
     }
 

@@ -27,8 +27,10 @@
 #include "schemeutil.h"
 #include "fastutil.h"
 
+/* The starts are compared from cold solves: warm_start=0 (Euler-Zeitlin's default is 1). */
 static void ez8(slpi_problem *p)
 {
+    p->warm_start = 0;
     p->mk.n = 4;
     p->ez.N = 8;
     p->ez.ic_lmax = 3;

@@ -535,6 +535,7 @@ static slpi_fast *noisy_isomp(int N, slpi_problem *p)
     p->ez.ic_lmax = N - 1;
     p->ez.amp = 2;
     p->h = 1.0 / 128;
+    p->warm_start = 0;   /* a step after a step starts as a fresh system's (the default is warm) */
     slpi_fast *f;
     int rc = slpi_fast_create(&f, p, &err);
     TEST_CHECKF(rc == SLPI_OK, "isomp create N=%d: %s", N, err.msg);

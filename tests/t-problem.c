@@ -46,6 +46,15 @@ int main(void)
     TEST_CHECK(slpi_problem_noise_count(&p) == 12288);
     slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
     TEST_CHECK(p.tol == 1e-14 && slpi_problem_noise_count(&p) == 2 && slpi_problem_state_dim(&p) == 9);
+    /* the warm start: on by default for ISOMP on Euler-Zeitlin only, and reset with the
+     * scheme and the system as the other solver defaults are */
+    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(p.warm_start == 1);
+    TEST_CHECK(slpi_problem_set(&p, "scheme", "tmk", &err) == SLPI_OK && p.warm_start == 0);
+    TEST_CHECK(slpi_problem_set(&p, "scheme", "isomp", &err) == SLPI_OK && p.warm_start == 1);
+    TEST_CHECK(slpi_problem_set(&p, "system", "rigid-body", &err) == SLPI_OK && p.warm_start == 0);
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
+    TEST_CHECK(p.warm_start == 0);
 
     /* bad inputs: each names the problem */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
