@@ -306,7 +306,6 @@ row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.gold
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
 row "--threads abc: not an integer" converge $C --threads abc
-row "warm_start=1 carries one path's solve" converge $C warm_start=1
 "$slpi" converge $C --checkpoint conv.ck > /dev/null 2>&1
 keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same file" converge $C -o conv.ck --checkpoint conv.ck
 keep="conv.ck"; row "--output conv.ck is also the input --resume conv.ck" converge $C --resume conv.ck -o conv.ck
