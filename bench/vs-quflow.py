@@ -9,8 +9,10 @@ slpi runs, in the same run as quflow:
     difference of norms), started as quflow starts (warm_start=1: the previous step's
     increment, stacked on slpi's Euler predictor), with warm_start=2 (the last two
     increments extrapolated) and from the Euler predictor alone (docs/schemes.md#solver);
-  - at its own default (Euler predictor, tol 1e-15), at tol 1e-15 with warm_start=2, and
-    at the default with predictor=none (the cold start of before the predictor).
+  - at its own default (tol 1e-15, the Euler predictor and warm_start=1, Euler-Zeitlin's
+    default since 2026-11-24), at tol 1e-15 with warm_start=2, and cold at tol 1e-15 from
+    the Euler predictor (the default before) and from X_n (the start before the
+    predictor).
 Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
 of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 10 (a run's two rows at N = 1024 cost two
 Hermitian eigensolves, about 1 s each, which the subtraction below must not leave in the
@@ -140,10 +142,11 @@ QUFLOW_RULE = dict(tol_scale="step", tol="0x1p-26")
 CASES = (("quflow's rule, quflow's start", dict(QUFLOW_RULE, warm_start=1, predictor="none")),
          ("quflow's rule, warm start   ", dict(QUFLOW_RULE, warm_start=1)),
          ("quflow's rule, warm_start=2 ", dict(QUFLOW_RULE, warm_start=2)),
-         ("quflow's rule, predictor    ", QUFLOW_RULE),
+         ("quflow's rule, cold         ", dict(QUFLOW_RULE, warm_start=0)),
          ("default (tol 1e-15)         ", {}),
          ("tol 1e-15, warm_start=2     ", dict(warm_start=2)),
-         ("default, predictor=none     ", dict(predictor="none")))
+         ("tol 1e-15, cold             ", dict(warm_start=0)),
+         ("tol 1e-15, cold from X_n    ", dict(warm_start=0, predictor="none")))
 
 
 def main():
