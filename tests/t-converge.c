@@ -357,6 +357,24 @@ int main(void)
         TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_OK, "%s", err.msg);
     }
 
+    /* an independent scheme takes its own solver defaults: Euler-Zeitlin's ISOMP starts
+     * warm, its independent TMK reference cold (warm_start is an ISOMP option) */
+    {
+        slpi_problem p;
+        slpi_error err;
+        slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+        TEST_CHECK(slpi_problem_preset(&p, "iso/zeitlin/strong", &err) == SLPI_OK && p.warm_start == 1);
+        p.level = -1;
+        slpi_conv_cfg c;
+        slpi_conv_init(&c, &p);
+        c.kmin = 2; c.kmax = 3; c.L = 5; c.paths = 2; c.boot = 0;
+        c.indep = 1;
+        c.indep_scheme = SLPI_SCHEME_TMK;
+        slpi_conv_result r;
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_OK, "Euler-Zeitlin with an independent TMK: %s",
+                    err.msg);
+    }
+
     /* checkpoints: taken every 4 of 7 batches (one thread: the file then holds batches
      * 0..3), then resumed on 1 and 2 threads and as simulated ranks 0 and 1 of 2 */
     {
