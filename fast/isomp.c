@@ -17,6 +17,7 @@
  * handed in is the one the previous step returned (a different state, e.g. another path,
  * starts cold): the same fixed point to within tol; on a smooth (noise-free) trajectory
  * the correction changes by O(h^3) from step to step, so warm and predicted starts stack.
+ * The fixed-iteration mode has neither (its map is defined from Y = X_n): w->ws is 0 there.
  * The state layout stores only the independent entries of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
@@ -28,6 +29,7 @@ typedef struct {
     double *D, *D2, *xlast;     /* warm start: the last step's Y - E (warm_start=1) or Y - X_n
                                    (2; D2: the step before's), and the state it returned */
     int warm;                   /* consecutive completed steps behind xlast (at most 2) */
+    int ws;                     /* the warm start in force: warm_start, 0 with fixed_iters */
     double *half;               /* the step's increments halved (the Euler predictor) */
 } isomp_work;
 
@@ -64,6 +66,7 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
     w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
+    w->ws = f->pol.fixed_iters > 0 ? 0 : f->p.warm_start;
     return SLPI_OK;
 }
 
@@ -73,7 +76,7 @@ static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int
 {
     const slpi_fast_system *s = &f->sys;
     s->m_pack(s, x, w->out);
-    if (f->p.warm_start) {
+    if (w->ws) {
         memcpy(w->xlast, x, sizeof *x * (size_t)s->state_dim);
         w->warm = chain < 2 ? chain + 1 : 2;
     }
@@ -107,8 +110,8 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
     s->m_unpack(s, w->Xn, x);
-    int chain = f->p.warm_start && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
-                ? w->warm : 0, extrap = f->p.warm_start == 2 && chain > 0;
+    int chain = w->ws && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
+                ? w->warm : 0, extrap = w->ws == 2 && chain > 0;
     w->warm = 0;
     /* the start E: a predictor (kept in w->out until the update) or X_n */
     const double *E = w->Xn;
@@ -140,10 +143,10 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
-    if (f->p.warm_start == 2) {
+    if (w->ws == 2) {
         double *t = w->D2; w->D2 = w->D; w->D = t;
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - w->Xn[i];
-    } else if (f->p.warm_start) {
+    } else if (w->ws) {
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - E[i];
     }
     int cay = f->p.isomp_update == SLPI_ISO_UPDATE_CAY;
@@ -166,15 +169,15 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
  * and (warm_start=2) the one before, D2; xlast is the state handed to the next step. */
 static int isomp_carry_get(const slpi_fast *f, double *buf)
 {
-    if (!f->p.warm_start) return 0;
     const isomp_work *w = f->work;
+    if (!w->ws) return 0;
     size_t m = (size_t)f->sys.mdim;
     if (buf) {
         buf[0] = w->warm;
         memcpy(buf + 1, w->D, sizeof *buf * m);
-        if (f->p.warm_start == 2) memcpy(buf + 1 + m, w->D2, sizeof *buf * m);
+        if (w->ws == 2) memcpy(buf + 1 + m, w->D2, sizeof *buf * m);
     }
-    return 1 + f->sys.mdim * f->p.warm_start;
+    return 1 + f->sys.mdim * w->ws;
 }
 
 static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
@@ -188,7 +191,7 @@ static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int
         if (!(buf[i] - buf[i] == 0)) return SLPI_EINPUT;
     w->warm = (int)buf[0];
     memcpy(w->D, buf + 1, sizeof *buf * (size_t)m);
-    if (f->p.warm_start == 2) memcpy(w->D2, buf + 1 + m, sizeof *buf * (size_t)m);
+    if (w->ws == 2) memcpy(w->D2, buf + 1 + m, sizeof *buf * (size_t)m);
     memcpy(w->xlast, x, sizeof *x * (size_t)f->sys.state_dim);
     return SLPI_OK;
 }
