@@ -105,7 +105,7 @@ void slpi_problem_scheme_defaults(slpi_problem *p)
     p->tol = 1e-15;
     /* ISOMP on Euler-Zeitlin starts each solve from the previous step's correction on top of
      * the Euler predictor (docs/schemes.md#solver: never more iterations in the measured
-     * runs, half of them on smooth and weakly noisy ones) */
+     * runs, half of them on a weakly noisy one, one fewer without noise) */
     p->warm_start = p->scheme == SLPI_SCHEME_ISOMP && p->system == SLPI_SYS_EULER_ZEITLIN;
     switch (p->scheme) {
     case SLPI_SCHEME_TMK:
