@@ -30,26 +30,27 @@ quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/qu
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
 python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
-Measured (2026-11-23, quflow b42eede, 2-core AMD EPYC (AVX-512), OpenBLAS 0.3.21 as
-Haswell, load 3-5 from other jobs; STEPS 40, so 160/40/10 steps at N = 128/256/512, and
-10 steps at N = 1024 in a run with STEPS 160), quflow / slpi in CPU time, mean iterations
-(quflow's: 2.01 / 2.00 / 1.10 / 1.10):
+Measured (2026-11-24, quflow b42eede, 2-core AMD EPYC (Zen 5, AVX-512), OpenBLAS 0.3.21
+as Haswell, load 0.4-1; STEPS 80, so 1280/320/80/20/10 steps at N = 64/128/256/512/1024),
+quflow / slpi in CPU time at N = 64 / 128 / 256 / 512 / 1024 (quflow's mean iterations
+2.00 / 2.00 / 2.00 / 1.05 / 1.10):
   quflow's rule and quflow's own start (the like-for-like row: equal iterations, equal
-  error): 1.50 / 1.62 / 1.57 / 1.37 (with zgemm in place of zgemm3m, in one run just
-  before: 1.29 / 1.35 / 1.47 at N = 128/256/512);
-  quflow's rule, warm start stacked on the predictor: 1.85 / 1.76 / 0.94 / 0.70
-  (1.01 / 1.02 / 1.10 / 1.10 iterations: the predictor's product is wasted where
-  quflow's start already needs one iteration);
-  quflow's rule, warm_start=2: 2.60 / 2.45 / 1.41 / 1.07;
-  default (tol 1e-15): 0.65 / 0.68 / 0.47 / 0.42 (4.00 / 4.00 / 3.00 / 3.00 iterations);
-  tol 1e-15 with warm_start=2: 1.52 / 1.25 / 0.67 / 1.08 (2.02 / 2.08 / 2.10 / 1.30).
-At equal iterations slpi forms about 1.2 zgemm's work per iteration (the product and a
-block triangle, both by the 3M method) where quflow forms 2; at N = 1024 its products
-(1.1 x 1.56 zgemm3m of 129 ms) account for about 220 of its 324 ms per step, so the
-O(N^2) passes (the Poisson solve along diagonals, the fused tile pass) hold the ratio
-to 1.37 there (inferred from the products' time, not profiled). At slpi's default tolerance the iteration count
-(3-4 against quflow's 1.1-2 at its looser rule) holds the ratio below 1: only the warm
-starts reach it, and they are not the default (they do not survive a checkpoint).
+  error): 1.86 / 1.50 / 1.31 / 1.41 / 1.43 (in a run an hour before: 1.75 / 1.48 / 1.57 /
+  1.47 / 1.60; the spread between quiet runs at one N is about +-0.15);
+  quflow's rule, warm_start=2: 3.40 / 2.73 / 2.56 / 1.40 / 1.67;
+  default (tol 1e-15, the Euler predictor and warm_start=1): 1.09 / 0.88 / 0.86 / 0.61 /
+  0.71 (3.00 / 3.00 / 3.01 / 2.05 / 2.10 iterations);
+  tol 1e-15 with warm_start=2: 1.26 / 1.49 / 1.47 / 0.81 / 1.51 (3.00 / 2.01 / 2.04 /
+  2.05 / 1.30: N = 1024's 10 steps are mostly warm-up);
+  tol 1e-15 cold, the default before: 0.87 / 0.69 / 0.67 / 0.46 / 0.45.
+At equal iterations slpi forms about 1.56-1.75 zgemm3m per iteration (the product and a
+block triangle; bench/bench-fast-zeitlin.c) where quflow forms 2 zgemm; at N <= 256 about
+a third of a step lies outside the products (the Poisson solve, the fused pass,
+pack/unpack: bench-fast-zeitlin's step / product bound 1.44-1.50), at N = 1024 about 15 %
+(perf: zgemm3m 42 % of a run's samples against 8 % for every O(N^2) pass). At slpi's
+default tolerance the iteration count (2-3 against quflow's 1.05-2 at its looser,
+step-scaled rule) holds the ratio below 1 from N = 128; warm_start=2 reaches it at
+N = 64-256 and 1024 but is no default (it loses with strong noise, docs/schemes.md#solver).
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
 slpi command, default build/slpi)
 """
