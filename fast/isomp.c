@@ -17,7 +17,8 @@
  * handed in is the one the previous step returned (a different state, e.g. another path,
  * starts cold): the same fixed point to within tol; on a smooth (noise-free) trajectory
  * the correction changes by O(h^3) from step to step, so warm and predicted starts stack.
- * The fixed-iteration mode has neither (its map is defined from Y = X_n): w->ws is 0 there.
+ * The fixed-iteration mode has neither (its map is defined from Y = X_n): the start in
+ * force, w->pred and w->ws, is resolved once in isomp_init.
  * The state layout stores only the independent entries of a skew(-Hermitian) matrix, so every step ends projected onto the algebra
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
@@ -29,7 +30,8 @@ typedef struct {
     double *D, *D2, *xlast;     /* warm start: the last step's Y - E (warm_start=1) or Y - X_n
                                    (2; D2: the step before's), and the state it returned */
     int warm;                   /* consecutive completed steps behind xlast (at most 2) */
-    int ws;                     /* the warm start in force: warm_start, 0 with fixed_iters */
+    slpi_predictor pred;        /* the start in force: the predictor and warm_start, */
+    int ws;                     /* none and 0 in the fixed-iteration mode */
     double *half;               /* the step's increments halved (the Euler predictor) */
 } isomp_work;
 
@@ -66,7 +68,9 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
     w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
-    w->ws = f->pol.fixed_iters > 0 ? 0 : f->p.warm_start;
+    int fixed = f->pol.fixed_iters > 0;
+    w->pred = fixed ? SLPI_PREDICTOR_NONE : f->p.predictor;
+    w->ws = fixed ? 0 : f->p.warm_start;
     return SLPI_OK;
 }
 
@@ -115,8 +119,8 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     w->warm = 0;
     /* the start E: a predictor (kept in w->out until the update) or X_n */
     const double *E = w->Xn;
-    if (!extrap && f->p.predictor != SLPI_PREDICTOR_NONE && f->pol.fixed_iters <= 0) {
-        if (isomp_predict(s, w, f->p.predictor, delta)) return SLPI_STEP_DIVERGED;
+    if (!extrap && w->pred != SLPI_PREDICTOR_NONE) {
+        if (isomp_predict(s, w, w->pred, delta)) return SLPI_STEP_DIVERGED;
         E = w->out;
     }
     if (extrap && chain > 1) {
@@ -187,8 +191,7 @@ static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int
     if (n != isomp_carry_get(f, NULL) || (n && buf[0] != 0 && buf[0] != 1 && buf[0] != 2))
         return SLPI_EINPUT;
     if (!n) return SLPI_OK;
-    for (int i = 1; i < n; i++)
-        if (!(buf[i] - buf[i] == 0)) return SLPI_EINPUT;
+    if (!slpi_fast_all_finite(buf + 1, n - 1)) return SLPI_EINPUT;
     w->warm = (int)buf[0];
     memcpy(w->D, buf + 1, sizeof *buf * (size_t)m);
     if (w->ws == 2) memcpy(w->D2, buf + 1 + m, sizeof *buf * (size_t)m);

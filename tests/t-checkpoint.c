@@ -157,6 +157,22 @@ static char *saved(const slpi_path_ops *ops, void *ctx, int *n)
     return s;
 }
 
+/* Path ctx loads the n tokens t with t[at] replaced by bad: 1 if the load is refused and
+ * ctx's tokens are still `before`; its return code into *rc. */
+static int load_refused(const slpi_path_ops *ops, void *ctx, char **t, int n, int at, const char *bad,
+                        const char *before, int *rc)
+{
+    char *keep = t[at];
+    t[at] = (char *)bad;
+    *rc = ops->state_load(ctx, n, t);
+    t[at] = keep;
+    int nb;
+    char *now = saved(ops, ctx, &nb);
+    int same = !strcmp(now, before);
+    free(now);
+    return *rc == SLPI_EINPUT && same;
+}
+
 static void ref_tokens(void)
 {
     const slpi_path_ops *ops = slpi_ref_path();
@@ -195,15 +211,9 @@ static void ref_tokens(void)
         "0 -1 0 0", "0 -2 0 0", "0 -3 0 0", /* midpoint +inf, -inf, NaN */
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-        int at = (int)test_rand_int(na);
-        char *keep = ta[at];
-        ta[at] = (char *)bad[k];
-        int rc = ops->state_load(b, na, ta);
-        ta[at] = keep;
-        char *now = saved(ops, b, &nb);
-        TEST_CHECKF(rc == SLPI_EINPUT && !strcmp(now, sa), "ref token '%s' at %d: rc %d, state %s", bad[k], at, rc,
-                    now);
-        free(now);
+        int at = (int)test_rand_int(na), rc;
+        TEST_CHECKF(load_refused(ops, b, ta, na, at, bad[k], sa, &rc), "ref token '%s' at %d: rc %d", bad[k], at,
+                    rc);
     }
     /* the largest radius mantissa, negative midpoints and exponents: all in shape */
     static const char *const good[] = { "-1 -2 3fffffff -1e", "0 0 0 0", "-a3 7 1 -1" };
@@ -319,14 +329,9 @@ static void fast_warm_tokens(const char *sys, int ws)
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         int at = k < 3 ? dim + SLPI_FAST_NCOUNTERS
                        : dim + SLPI_FAST_NCOUNTERS + 1 + (int)test_rand_int(na - dim - SLPI_FAST_NCOUNTERS - 1);
-        char *keep = ta[at];
-        ta[at] = (char *)bad[k];
-        int rc = ops->state_load(b, na, ta);
-        ta[at] = keep;
-        char *now = saved(ops, b, &nb);
-        TEST_CHECKF(rc == SLPI_EINPUT && !strcmp(now, before), "%s warm_start=%d: carry token '%s' at %d: rc %d",
-                    sys, ws, bad[k], at, rc);
-        free(now);
+        int rc;
+        TEST_CHECKF(load_refused(ops, b, ta, na, at, bad[k], before, &rc),
+                    "%s warm_start=%d: carry token '%s' at %d: rc %d", sys, ws, bad[k], at, rc);
     }
     TEST_CHECK(ops->state_load(b, na, ta) == SLPI_OK);
     for (int i = 1; i <= M; i++) dW[i] = test_rand_uniform(-0.1, 0.1);
