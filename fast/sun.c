@@ -19,36 +19,60 @@
 
 typedef double complex cplx;
 
-/* Tile edge of the fused pass of slpi_fast_sun_isomp. */
+/* Tile edge of the fused pass of slpi_fast_sun_isomp (the thread team's unit), and the
+ * edge of the sub-tiles that every pass over a matrix and its transpose walks: at
+ * power-of-two N a column is a multiple of 4 KiB, so the transposed accesses of one
+ * sub-tile fall in one set of the level-1 cache, and SUN_SUB of them must fit its ways
+ * (8 of 8-12; 32 cost 4x on an N = 512 unpack). */
 #define SUN_TILE 32
+#define SUN_SUB 8
+
+/* For each entry (i, j), i <= j, of rows [i0, i1) and columns [j0, j1) of the upper
+ * triangle, sub-tile by sub-tile (the loop body sees the diagonal as i == j). */
+#define SUN_FOR_UPPER(i0, i1, j0, j1, i, j)                                                \
+    for (int sj_ = (j0); sj_ < (j1); sj_ += SUN_SUB)                                       \
+        for (int si_ = (i0); si_ < (i1) && si_ <= sj_; si_ += SUN_SUB)                     \
+            for (int j = sj_; j < sj_ + SUN_SUB && j < (j1); j++)                          \
+                for (int i = si_; i < si_ + SUN_SUB && i < (i1) && i <= j; i++)
 
 static size_t sun_pair(int N, int a, int b)
 {
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
 }
 
+/* The pairs (i, j), i < j, and the diagonal entries of the SUN_TILE x SUN_TILE tile
+ * (i0, j0), i0 <= j0, of the upper triangle, as [i0, i1) x [j0, j1) and iend(j): the passes
+ * over a matrix and its transpose go tile by tile, so that the transposed accesses stay
+ * in cache at power-of-two N. */
+#define SUN_TILE_LOOP(N, i0, j0, j, i1, j1)                                                \
+    int j1 = (j0) + SUN_TILE < (N) ? (j0) + SUN_TILE : (N);                                \
+    int i1 = (i0) + SUN_TILE < (N) ? (i0) + SUN_TILE : (N);                                \
+    for (int j = (j0); j < j1; j++)
+
 void slpi_fast_sun_unpack(cplx *X, const double *x, int N)
 {
-    for (int a = 0; a < N; a++) {
-        X[a + (size_t)N * a] = CMPLX(0.0, x[a]);
-        for (int b = a + 1; b < N; b++) {
-            size_t k = sun_pair(N, a, b);
-            X[a + (size_t)N * b] = CMPLX(x[k], x[k + 1]);
-            X[b + (size_t)N * a] = CMPLX(-x[k], x[k + 1]);
+    SUN_FOR_UPPER(0, N, 0, N, i, j) {
+        if (i == j) {
+            X[j + (size_t)N * j] = CMPLX(0.0, x[j]);
+            continue;
         }
+        const double *p = x + sun_pair(N, i, j);
+        X[i + (size_t)N * j] = CMPLX(p[0], p[1]);
+        X[j + (size_t)N * i] = CMPLX(-p[0], p[1]);
     }
 }
 
 void slpi_fast_sun_pack(double *x, const cplx *X, int N)
 {
-    for (int a = 0; a < N; a++) {
-        x[a] = cimag(X[a + (size_t)N * a]);
-        for (int b = a + 1; b < N; b++) {
-            size_t k = sun_pair(N, a, b);
-            cplx v = 0.5 * (X[a + (size_t)N * b] - conj(X[b + (size_t)N * a]));
-            x[k] = creal(v);
-            x[k + 1] = cimag(v);
+    SUN_FOR_UPPER(0, N, 0, N, i, j) {
+        if (i == j) {
+            x[j] = cimag(X[j + (size_t)N * j]);
+            continue;
         }
+        double *p = x + sun_pair(N, i, j);
+        cplx v = 0.5 * (X[i + (size_t)N * j] - conj(X[j + (size_t)N * i]));
+        p[0] = creal(v);
+        p[1] = cimag(v);
     }
 }
 
@@ -91,47 +115,48 @@ static void sun_gemm(int N, cplx alpha, const cplx *A, CBLAS_TRANSPOSE tb, const
     cblas_zgemm3m(CblasColMajor, CblasNoTrans, tb, N, N, N, &alpha, A, N, B, N, &beta, C, N);
 }
 
-static void upd(double *m, double v)
+/* max(m, |v|), NaN-sticky: a NaN met once stays (the solver then reports it) */
+static double upd(double m, double v)
 {
-    if (!(fabs(v) <= *m)) *m = fabs(v);   /* NaN propagates */
+    double a = fabs(v);
+    return a <= m || m != m ? m : a;
 }
 
 /* The fused O(N^2) pass on one SUN_TILE x SUN_TILE tile (i0, j0), i0 <= j0, of the upper
- * triangle and its mirror, so that the transposed accesses stay in cache at power-of-two
- * N; the tile's max |Ynew - Y| and max |Ynew| (over the doubles) into m[0], m[1]. */
+ * triangle and its mirror; the tile's max |Ynew - Y| and max |Ynew| (over the doubles)
+ * into m[0], m[1]. Each double of a pair has its own running maximum (six chains, not two
+ * serial ones: the maxima's dependency chain, not the arithmetic, bounded the pass). */
 static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, const cplx *Xn,
                            const cplx *Y, cplx *Ynew, double m[2])
 {
-    double dmax = 0, ymax = 0;
+    double d[4] = {0, 0, 0, 0}, y[2] = {0, 0};
     int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
     int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
-    for (int j = j0; j < j1; j++) {
-        int iend = i1 < j ? i1 : j;
-        for (int i = i0; i < iend; i++) {
-            size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
-            cplx g = G[ij], gt = G[ji], h = H[ij];
-            cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
-            cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
+    SUN_FOR_UPPER(i0, i1, j0, j1, i, j) {
+        size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
+        if (i == j) {
+            cplx v = Xn[ij] + I * (cimag(G[ij]) + cimag(H[ij]));
             Ynew[ij] = v;
-            Ynew[ji] = w;
-            upd(&dmax, creal(v) - creal(Y[ij]));
-            upd(&dmax, cimag(v) - cimag(Y[ij]));
-            upd(&dmax, creal(w) - creal(Y[ji]));
-            upd(&dmax, cimag(w) - cimag(Y[ji]));
-            upd(&ymax, creal(v));
-            upd(&ymax, cimag(v));
+            d[0] = upd(d[0], creal(v) - creal(Y[ij]));
+            d[1] = upd(d[1], cimag(v) - cimag(Y[ij]));
+            y[0] = upd(y[0], creal(v));
+            y[1] = upd(y[1], cimag(v));
+            continue;
         }
-        if (j < i0 || j >= i1) continue;
-        size_t jj = j + (size_t)N * j;
-        cplx v = Xn[jj] + I * (cimag(G[jj]) + cimag(H[jj]));
-        Ynew[jj] = v;
-        upd(&dmax, creal(v) - creal(Y[jj]));
-        upd(&dmax, cimag(v) - cimag(Y[jj]));
-        upd(&ymax, creal(v));
-        upd(&ymax, cimag(v));
+        cplx g = G[ij], gt = G[ji], h = H[ij];
+        cplx v = Xn[ij] + 0.5 * (g - conj(gt)) + h;
+        cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
+        Ynew[ij] = v;
+        Ynew[ji] = w;
+        d[0] = upd(d[0], creal(v) - creal(Y[ij]));
+        d[1] = upd(d[1], cimag(v) - cimag(Y[ij]));
+        d[2] = upd(d[2], creal(w) - creal(Y[ji]));
+        d[3] = upd(d[3], cimag(w) - cimag(Y[ji]));
+        y[0] = upd(y[0], creal(v));
+        y[1] = upd(y[1], cimag(v));
     }
-    m[0] = dmax;
-    m[1] = ymax;
+    m[0] = upd(upd(upd(d[0], d[1]), d[2]), d[3]);
+    m[1] = upd(y[0], y[1]);
 }
 
 /* The fused map's work in three phases of units for the thread team (fast/team.c), each
@@ -190,8 +215,8 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cp
     slpi_fast_team_run(N, ntiles, sun_isomp_t, &b);
     double dmax = 0, ymax = 0;
     for (int t = 0; t < ntiles; t++) {
-        upd(&dmax, tmax[t][0]);
-        upd(&ymax, tmax[t][1]);
+        dmax = upd(dmax, tmax[t][0]);
+        ymax = upd(ymax, tmax[t][1]);
     }
     *ynorm = ymax;
     return dmax;

@@ -478,6 +478,10 @@ static void check_sun_kernel(int N)
                 if (Yn[a + (size_t)N * b] != -conj(Yn[b + (size_t)N * a])) worst = INFINITY;
     }
     TEST_CHECKF(worst < 16, "sun isomp vs naive N=%d: ratio %.3g", N, worst);
+    /* a NaN met early in the pass (entry (0, 1) of X_n, the first tile) stays in both maxima */
+    X[(size_t)N] = NAN;
+    double yn, d = slpi_fast_sun_isomp(&u, Yn, &yn, P, X, Y);
+    TEST_CHECKF(isnan(d) && isnan(yn), "sun isomp N=%d: a NaN in the first tile gives %g, %g", N, d, yn);
     /* packed layout: unpack(pack(A)) is the skew-Hermitian part of A */
     rand_complex(T, NN);
     double *x = malloc(NN * sizeof *x), e = 0;
