@@ -54,6 +54,7 @@ N = 64-256 and 1024 but is no default (it loses with strong noise, docs/schemes.
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
 slpi command, default build/slpi)
 """
+import ctypes
 import json
 import os
 import subprocess
@@ -140,14 +141,41 @@ def slpi_steps(keys, steps):
 
 
 QUFLOW_RULE = dict(tol_scale="step", tol="0x1p-26")
-CASES = (("quflow's rule, quflow's start", dict(QUFLOW_RULE, warm_start=1, predictor="none")),
-         ("quflow's rule, warm start   ", dict(QUFLOW_RULE, warm_start=1)),
-         ("quflow's rule, warm_start=2 ", dict(QUFLOW_RULE, warm_start=2)),
-         ("quflow's rule, cold         ", dict(QUFLOW_RULE, warm_start=0)),
-         ("default (tol 1e-15)         ", {}),
-         ("tol 1e-15, warm_start=2     ", dict(warm_start=2)),
-         ("tol 1e-15, cold             ", dict(warm_start=0)),
-         ("tol 1e-15, cold from X_n    ", dict(warm_start=0, predictor="none")))
+# (name, keys, the start's products: 1 for the Euler predictor's commutator, 0 for none
+# and for warm_start=2's extrapolation, which replaces the predictor after the first step)
+CASES = (("quflow's rule, quflow's start", dict(QUFLOW_RULE, warm_start=1, predictor="none"), 0),
+         ("quflow's rule, warm start   ", dict(QUFLOW_RULE, warm_start=1), 1),
+         ("quflow's rule, warm_start=2 ", dict(QUFLOW_RULE, warm_start=2), 0),
+         ("quflow's rule, cold         ", dict(QUFLOW_RULE, warm_start=0), 1),
+         ("default (tol 1e-15)         ", {}, 1),
+         ("tol 1e-15, warm_start=2     ", dict(warm_start=2), 0),
+         ("tol 1e-15, cold             ", dict(warm_start=0), 1),
+         ("tol 1e-15, cold from X_n    ", dict(warm_start=0, predictor="none"), 0))
+
+BLAS = ctypes.CDLL("libopenblas.so.0")   # slpi's BLAS (config.mk), one thread as above
+
+
+def product_seconds(N, reps):
+    """CPU seconds of one N x N complex product, best of reps: OpenBLAS's zgemm (quflow's
+    products, through numpy's matmul) and zgemm3m (every product of slpi's fixed-point map)."""
+    rng = np.random.default_rng(N)
+    A, B = (np.asfortranarray(rng.standard_normal((N, N)) + 1j * rng.standard_normal((N, N)))
+            for _ in range(2))
+    C = np.zeros((N, N), dtype=complex, order="F")
+    one, zero = (ctypes.c_double * 2)(1, 0), (ctypes.c_double * 2)(0, 0)
+    ptr = [ctypes.c_void_p(M.ctypes.data) for M in (A, B, C)]
+    out = []
+    for f in (BLAS.cblas_zgemm, BLAS.cblas_zgemm3m):   # 102 column major, 111 no transpose
+        out.append(best(lambda: f(102, 111, 111, N, N, N, one, ptr[0], N, ptr[1], N, zero,
+                                  ptr[2], N), reps)[0])
+    return out
+
+
+def iteration_products(N):
+    """Products per fixed-point iteration in fast/sun.c: the full Psi Y and the block
+    triangle of G Psi / 4, (nblk + 1) / (2 nblk) of a product (its default block count)."""
+    nblk = 8 if N >= 192 else 4 if N >= 96 else 2 if N >= 48 else 1
+    return 1 + (nblk + 1) / (2 * nblk)
 
 
 def main():
@@ -168,18 +196,24 @@ def main():
         tight = np.finfo(float).eps * H * np.linalg.norm(W0, np.inf)
         Wqt = isomp_fixedpoint(W0.copy(), H * hb, steps=steps, tol=tight, maxit=50)
         res = []
-        for name, extra in CASES:
+        for name, extra, pred in CASES:
             ts, its, x = min((slpi_steps(dict(keys, **extra), steps) for _ in range(runs)), key=lambda r: r[0])
-            res.append((name, ts * steps / (steps - 1), its, matrix(x[1], N)))
-        Wref = next(W for name, _, _, W in res if name.startswith("default (tol"))   # slpi at its default
+            res.append((name, ts * steps / (steps - 1), its, pred, matrix(x[1], N)))
+        Wref = next(W for name, _, _, _, W in res if name.startswith("default (tol"))   # slpi at its default
         scale = np.abs(Wref).max()
         eq = np.abs(Wq - Wqt).max() / scale
+        tz, t3 = product_seconds(N, 5 if N <= 256 else 3)
+        qit = stats['iterations']
         row = [f"N={N:4d}, {steps} steps: quflow {1e3 * tq / steps:9.3f} ms/step  mean iterations "
-               f"{stats['iterations']:.2f}  error {eq:.1e}"]
-        for name, ts, its, W in res:
+               f"{qit:.2f}  error {eq:.1e}  / (2 it zgemm) {tq / steps / (2 * qit * tz):.2f};  "
+               f"zgemm {1e3 * tz:.3f} ms, zgemm3m {1e3 * t3:.3f} ms, {iteration_products(N):.4f} "
+               "zgemm3m per slpi iteration"]
+        for name, ts, its, pred, W in res:
             err = np.abs(W - Wref).max() / scale
+            bound = (its * iteration_products(N) + pred) * t3 * steps
             row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f}  "
-                       f"mean iterations {its:.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
+                       f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
+                       f"ceiling {tq / bound:5.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
         print("\n         ".join(row), flush=True)
 
 
