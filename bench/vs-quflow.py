@@ -14,43 +14,53 @@ slpi runs, in the same run as quflow:
     the Euler predictor (the default before) and from X_n (the start before the
     predictor).
 Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
-of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 10 (a run's two rows at N = 1024 cost two
-Hermitian eigensolves, about 1 s each, which the subtraction below must not leave in the
-noise of a few steps); quflow's is its process's CPU time over the call, slpi's the CPU time of the steps
-of a run of S steps (its JSON summary's cpu_seconds) less that of a run of 1 step,
-over S - 1, which leaves out slpi's set-up, the su(N) basis, and the diagnostics of
-the two rows written), quflow / slpi, the mean iterations, and each final state's error against its own code's converged solution, relative in the max
-norm: slpi's rows against slpi's default (tol 1e-15), quflow's against quflow run with
-eps in place of sqrt(eps) in its rule (the two codes' solutions differ by more than
-either solver's error: quflow b0e6589's Poisson solve is not slpi's Delta_N^-1, one step
-at tol 1e-14 already differs by 2.4e-7 relative at N = 32). "At equal accuracy" marks
-the slpi rows whose error is at most quflow's.
+of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 20); quflow's is its
+process's CPU time over the call, slpi's the CPU time of the steps of a run of S steps
+(its JSON summary's cpu_seconds, which leaves out the set-up and the first row) less that
+of a run of 1 step, over S - 1, which leaves out the last row's diagnostics (a Hermitian
+eigensolve, about 1 s at N = 1024) and the first step (a warm start's cold one); quflow /
+slpi; the mean iterations (slpi's over the same S - 1 steps); each final state's error
+against its own code's converged solution, relative in the max norm: slpi's rows against
+slpi's default (tol 1e-15), quflow's against quflow run with eps in place of sqrt(eps) in
+its rule (the two codes' solutions differ by more than either solver's error: quflow
+b0e6589's Poisson solve is not slpi's Delta_N^-1, one step at tol 1e-14 already differs by
+2.4e-7 relative at N = 32). "At equal accuracy" marks the slpi rows whose error is at most
+quflow's. The bounds: OpenBLAS's zgemm and zgemm3m (the library slpi links, one thread)
+are timed in the same run; quflow's step / (2 iterations x zgemm) is quflow's own overhead,
+and each slpi row's product bound is (iterations x the zgemm3m of an iteration + 1 for
+the Euler predictor's commutator where the start has one) x zgemm3m, so that its "ceiling",
+quflow's step / that bound, is the ratio slpi would reach if nothing but its products took
+time: a goal above the ceiling is held by the iteration count, one below it by the O(N^2)
+passes.
 
 quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/quflow
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
 python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
-Measured (2026-11-24, quflow b42eede, 2-core AMD EPYC (Zen 5, AVX-512), OpenBLAS 0.3.21
-as Haswell, load 0.4-1; STEPS 80, so 1280/320/80/20/10 steps at N = 64/128/256/512/1024),
-quflow / slpi in CPU time at N = 64 / 128 / 256 / 512 / 1024 (quflow's mean iterations
-2.00 / 2.00 / 2.00 / 1.05 / 1.10):
+Measured (2026-11-24 02:49-03:23, quflow b42eede, 2-core AMD EPYC (Zen 5, AVX-512),
+OpenBLAS 0.3.21 as Haswell, load 0.0-0.4; STEPS 80, so 1280/320/80/20/20 steps at N =
+64/128/256/512/1024; N = 512 and 1024 from a second run with the first step left out of the
+iterations and at least 20 steps), quflow / slpi in CPU time at N = 64 / 128 / 256 / 512 /
+1024, with each row's ceiling in brackets (quflow's mean iterations 2.00 / 2.00 / 2.00 /
+1.05 / 1.05; its step / (2 it zgemm) 2.24 / 1.63 / 1.41 / 1.32 / 1.17):
   quflow's rule and quflow's own start (the like-for-like row: equal iterations, equal
-  error): 1.86 / 1.50 / 1.31 / 1.41 / 1.43 (in a run an hour before: 1.75 / 1.48 / 1.57 /
-  1.47 / 1.60; the spread between quiet runs at one N is about +-0.15);
-  quflow's rule, warm_start=2: 3.40 / 2.73 / 2.56 / 1.40 / 1.67;
-  default (tol 1e-15, the Euler predictor and warm_start=1): 1.09 / 0.88 / 0.86 / 0.61 /
-  0.71 (3.00 / 3.00 / 3.01 / 2.05 / 2.10 iterations);
-  tol 1e-15 with warm_start=2: 1.26 / 1.49 / 1.47 / 0.81 / 1.51 (3.00 / 2.01 / 2.04 /
-  2.05 / 1.30: N = 1024's 10 steps are mostly warm-up);
-  tol 1e-15 cold, the default before: 0.87 / 0.69 / 0.67 / 0.46 / 0.45.
-At equal iterations slpi forms about 1.56-1.75 zgemm3m per iteration (the product and a
-block triangle; bench/bench-fast-zeitlin.c) where quflow forms 2 zgemm; at N <= 256 about
-a third of a step lies outside the products (the Poisson solve, the fused pass,
-pack/unpack: bench-fast-zeitlin's step / product bound 1.44-1.50), at N = 1024 about 15 %
-(perf: zgemm3m 42 % of a run's samples against 8 % for every O(N^2) pass). At slpi's
-default tolerance the iteration count (2-3 against quflow's 1.05-2 at its looser,
-step-scaled rule) holds the ratio below 1 from N = 128; warm_start=2 reaches it at
-N = 64-256 and 1024 but is no default (it loses with strong noise, docs/schemes.md#solver).
+  error): 1.88 / 1.61 / 1.61 / 1.53 / 1.66 (2.77 / 2.40 / 2.25 / 2.21 / 1.97); the spread
+  between quiet runs at one N is about +-0.15 (earlier runs that day: 1.86 / 1.50 / 1.31 /
+  1.41 / 1.43 and 1.75 / 1.48 / 1.57 / 1.47 / 1.60, before the O(N^2) passes of fast/sun.c
+  were reworked; 1.43 at N = 512 in the first run of this one);
+  quflow's rule, warm_start=2: 3.42 / 2.88 / 2.95 / 1.47 / 1.54;
+  default (tol 1e-15, the Euler predictor and warm_start=1): 1.10 / 0.93 / 0.93 / 0.66 /
+  0.62 (1.55 / 1.33 / 1.23 / 0.84 / 0.74), at 3.00 / 3.00 / 3.01 / 2.00 / 2.00 iterations;
+  tol 1e-15 with warm_start=2: 1.27 / 1.60 / 1.60 / 0.77 / 1.41 (1.85 / 2.39 / 2.21 / 1.11 /
+  1.87);
+  tol 1e-15 cold, the default before: 0.87 / 0.73 / 0.74 / 0.46 / 0.45.
+So at quflow's rule slpi is 1.5-1.9x quflow at every N, its step 1.18-1.49x its products.
+At slpi's default tolerance the ceiling is below 1 from N = 512: 2 iterations and the
+predictor's product, 4.1 zgemm3m a step, against quflow's 1.05 iterations of 2 zgemm at its
+looser, step-scaled rule; no O(N^2) work can close that. At N = 128 and 256 the ceiling is
+above 1 and the O(N^2) passes (step / product bound 1.43 / 1.33) hold the default at 0.93.
+warm_start=2 clears 1 at N = 64-256 and 1024 but is no default (it loses with strong
+noise, docs/schemes.md#solver).
 Run: make; QUFLOW=... python3 bench/vs-quflow.py [STEPS]   (default 20; SLPI_BIN: the
 slpi command, default build/slpi)
 """
@@ -133,11 +143,12 @@ def slpi_run(keys):
 
 
 def slpi_steps(keys, steps):
-    """CPU seconds of steps - 1 steps (a run of `steps` less a run of 1), mean iterations
-    of the long run and its final state."""
-    c1 = slpi_run(dict(keys, steps=1, output_every=1))[0]
+    """CPU seconds of steps - 1 steps (a run of `steps` less a run of 1), the mean
+    iterations of those steps (the first step, warm starts' cold one, left out of both) and
+    the long run's final state."""
+    c1, it1, _ = slpi_run(dict(keys, steps=1, output_every=1))
     c, its, x = slpi_run(dict(keys, steps=steps, output_every=steps))
-    return c - c1, its, x
+    return c - c1, (its * steps - it1) / (steps - 1), x
 
 
 QUFLOW_RULE = dict(tol_scale="step", tol="0x1p-26")
@@ -183,7 +194,7 @@ def main():
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
           f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
     for N in sizes:
-        steps = max(10, round(STEPS * (256 / N) ** 2))
+        steps = max(20, round(STEPS * (256 / N) ** 2))
         runs = 3 if N <= 256 else 1
         keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=steps,
                     output_every=steps)
