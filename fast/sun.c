@@ -40,15 +40,6 @@ static size_t sun_pair(int N, int a, int b)
     return (size_t)N + 2 * ((size_t)a * (2 * (size_t)N - a - 1) / 2 + (size_t)(b - a - 1));
 }
 
-/* The pairs (i, j), i < j, and the diagonal entries of the SUN_TILE x SUN_TILE tile
- * (i0, j0), i0 <= j0, of the upper triangle, as [i0, i1) x [j0, j1) and iend(j): the passes
- * over a matrix and its transpose go tile by tile, so that the transposed accesses stay
- * in cache at power-of-two N. */
-#define SUN_TILE_LOOP(N, i0, j0, j, i1, j1)                                                \
-    int j1 = (j0) + SUN_TILE < (N) ? (j0) + SUN_TILE : (N);                                \
-    int i1 = (i0) + SUN_TILE < (N) ? (i0) + SUN_TILE : (N);                                \
-    for (int j = (j0); j < j1; j++)
-
 void slpi_fast_sun_unpack(cplx *X, const double *x, int N)
 {
     SUN_FOR_UPPER(0, N, 0, N, i, j) {
