@@ -104,10 +104,8 @@ static double time_zgemm(int N, int m3, int reps)
     double best = INFINITY;
     for (int r = 0; r < reps; r++) {
         double t = now();
-        if (m3)
-            cblas_zgemm3m(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N, B, N, &zero, C, N);
-        else
-            cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N, B, N, &zero, C, N);
+        (m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N,
+                                           B, N, &zero, C, N);
         best = fmin(best, now() - t);
     }
     free(A);
@@ -196,7 +194,6 @@ static double time_steps(int N, slpi_ez_noise noise, solve_mode mode, int steps,
     return time_steps_on(now, N, noise, mode, steps, 3, it, mean_it, mean_t);
 }
 
-/* The fused kernel alone with nblk column blocks; a Psi of the size ISOMP sees. */
 /* The products of one fixed-point iteration of fast/sun.c at N, in full products: Psi Y
  * and the block triangle of G Psi / 4 in the column blocks fast/sun.c uses. */
 static double iteration_products(int N)
@@ -209,6 +206,7 @@ static double iteration_products(int N)
     return p;
 }
 
+/* The fused kernel alone with nblk column blocks; a Psi of the size ISOMP sees. */
 static double time_kernel(int N, int nblk, int reps)
 {
     size_t NN = (size_t)N * N;

@@ -184,7 +184,8 @@ def product_seconds(N, reps):
 
 def iteration_products(N):
     """Products per fixed-point iteration in fast/sun.c: the full Psi Y and the block
-    triangle of G Psi / 4, (nblk + 1) / (2 nblk) of a product (its default block count)."""
+    triangle of G Psi / 4, (nblk + 1) / (2 nblk) of a product, nblk the column blocks of
+    fast/sun.c's sun_default_blocks (not exported by libslpi: this rule mirrors it)."""
     nblk = 8 if N >= 192 else 4 if N >= 96 else 2 if N >= 48 else 1
     return 1 + (nblk + 1) / (2 * nblk)
 

@@ -10,23 +10,24 @@
 
 #include <math.h>
 
+/* The running maximum m of absolute values a (a >= 0 or NaN) under the NaN rule, for
+ * loops that fuse the norm into other work. */
+static inline double slpi_vec_maxacc(double m, double a)
+{
+    return a > m || a != a ? a : m;   /* once NaN, no a > m holds: NaN stays */
+}
+
 static inline double slpi_vec_maxabs(const double *x, int n)
 {
     double m = 0;
-    for (int i = 0; i < n; i++) {
-        double a = fabs(x[i]);
-        if (a > m || a != a) m = a;   /* once NaN, no a > m holds: NaN stays */
-    }
+    for (int i = 0; i < n; i++) m = slpi_vec_maxacc(m, fabs(x[i]));
     return m;
 }
 
 static inline double slpi_vec_maxdiff(const double *x, const double *y, int n)
 {
     double m = 0;
-    for (int i = 0; i < n; i++) {
-        double a = fabs(x[i] - y[i]);
-        if (a > m || a != a) m = a;
-    }
+    for (int i = 0; i < n; i++) m = slpi_vec_maxacc(m, fabs(x[i] - y[i]));
     return m;
 }
 

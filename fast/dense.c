@@ -161,10 +161,10 @@ double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn
             size_t ij = (size_t)j * n + i, ji = (size_t)i * n + j;
             double complex v = Xn[ij] + 0.5 * (T[ij] - conj(T[ji])) + Ynew[ij];
             Ynew[ij] = v;
-            double d = fmax(fabs(creal(v - Y[ij])), fabs(cimag(v - Y[ij])));
-            double a = fmax(fabs(creal(v)), fabs(cimag(v)));
-            if (!(d <= dmax)) dmax = d;
-            if (!(a <= ymax)) ymax = a;
+            dmax = slpi_vec_maxacc(dmax, fabs(creal(v - Y[ij])));
+            dmax = slpi_vec_maxacc(dmax, fabs(cimag(v - Y[ij])));
+            ymax = slpi_vec_maxacc(ymax, fabs(creal(v)));
+            ymax = slpi_vec_maxacc(ymax, fabs(cimag(v)));
         }
     *ynorm = ymax;
     return dmax;
@@ -180,12 +180,11 @@ void slpi_fast_zcomm_update(int n, const double complex *P, const double complex
 void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
                             double complex *out)
 {
-    /* in 8 x 8 blocks: the transposed reads of one block stay in the level-1 cache at
-     * power-of-two n (fast/sun.c's SUN_SUB) */
-    for (int j0 = 0; j0 < n; j0 += 8)
-        for (int i0 = 0; i0 < n; i0 += 8)
-            for (int j = j0; j < j0 + 8 && j < n; j++)
-                for (int i = i0; i < i0 + 8 && i < n; i++)
+    const int e = SLPI_FAST_SUBTILE;   /* the transposed reads of a block stay in cache */
+    for (int j0 = 0; j0 < n; j0 += e)
+        for (int i0 = 0; i0 < n; i0 += e)
+            for (int j = j0; j < j0 + e && j < n; j++)
+                for (int i = i0; i < i0 + e && i < n; i++)
                     out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i]
                                              - conj(T[(size_t)i * n + j]);
 }

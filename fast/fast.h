@@ -279,6 +279,11 @@ int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
 double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
                         const double complex *Y, double complex *Ynew, double *ynorm,
                         double complex *T);
+/* The edge of the square blocks in which the passes over a matrix and its transpose go
+ * (fast/dense.c, fast/sun.c): at power-of-two n a column is a multiple of 4 KiB, so the
+ * transposed accesses of one block fall in one set of the level-1 cache, and this many
+ * must fit its ways (8 of 8-12; 32 cost 4x on an n = 512 unpack). */
+#define SLPI_FAST_SUBTILE 8
 /* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y;
  * slpi_fast_zcomm_from_T: the same from a T already computed (no GEMM). */
 void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,

@@ -19,13 +19,10 @@
 
 typedef double complex cplx;
 
-/* Tile edge of the fused pass of slpi_fast_sun_isomp (the thread team's unit), and the
- * edge of the sub-tiles that every pass over a matrix and its transpose walks: at
- * power-of-two N a column is a multiple of 4 KiB, so the transposed accesses of one
- * sub-tile fall in one set of the level-1 cache, and SUN_SUB of them must fit its ways
- * (8 of 8-12; 32 cost 4x on an N = 512 unpack). */
+/* Tile edge of the fused pass of slpi_fast_sun_isomp (the thread team's unit); inside a
+ * tile, as in every pass over a matrix and its transpose, SLPI_FAST_SUBTILE sub-tiles. */
 #define SUN_TILE 32
-#define SUN_SUB 8
+#define SUN_SUB SLPI_FAST_SUBTILE
 
 /* For each entry (i, j), i <= j, of rows [i0, i1) and columns [j0, j1) of the upper
  * triangle, sub-tile by sub-tile (the loop body sees the diagonal as i == j). */
@@ -106,13 +103,6 @@ static void sun_gemm(int N, cplx alpha, const cplx *A, CBLAS_TRANSPOSE tb, const
     cblas_zgemm3m(CblasColMajor, CblasNoTrans, tb, N, N, N, &alpha, A, N, B, N, &beta, C, N);
 }
 
-/* max(m, |v|), NaN-sticky: a NaN met once stays (the solver then reports it) */
-static double upd(double m, double v)
-{
-    double a = fabs(v);
-    return a <= m || m != m ? m : a;
-}
-
 /* The fused O(N^2) pass on one SUN_TILE x SUN_TILE tile (i0, j0), i0 <= j0, of the upper
  * triangle and its mirror; the tile's max |Ynew - Y| and max |Ynew| (over the doubles)
  * into m[0], m[1]. Each double of a pair has its own running maximum (six chains, not two
@@ -128,10 +118,10 @@ static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, 
         if (i == j) {
             cplx v = Xn[ij] + I * (cimag(G[ij]) + cimag(H[ij]));
             Ynew[ij] = v;
-            d[0] = upd(d[0], creal(v) - creal(Y[ij]));
-            d[1] = upd(d[1], cimag(v) - cimag(Y[ij]));
-            y[0] = upd(y[0], creal(v));
-            y[1] = upd(y[1], cimag(v));
+            d[0] = slpi_vec_maxacc(d[0], fabs(creal(v) - creal(Y[ij])));
+            d[1] = slpi_vec_maxacc(d[1], fabs(cimag(v) - cimag(Y[ij])));
+            y[0] = slpi_vec_maxacc(y[0], fabs(creal(v)));
+            y[1] = slpi_vec_maxacc(y[1], fabs(cimag(v)));
             continue;
         }
         cplx g = G[ij], gt = G[ji], h = H[ij];
@@ -139,15 +129,15 @@ static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, 
         cplx w = Xn[ji] + 0.5 * (gt - conj(g)) - conj(h);
         Ynew[ij] = v;
         Ynew[ji] = w;
-        d[0] = upd(d[0], creal(v) - creal(Y[ij]));
-        d[1] = upd(d[1], cimag(v) - cimag(Y[ij]));
-        d[2] = upd(d[2], creal(w) - creal(Y[ji]));
-        d[3] = upd(d[3], cimag(w) - cimag(Y[ji]));
-        y[0] = upd(y[0], creal(v));
-        y[1] = upd(y[1], cimag(v));
+        d[0] = slpi_vec_maxacc(d[0], fabs(creal(v) - creal(Y[ij])));
+        d[1] = slpi_vec_maxacc(d[1], fabs(cimag(v) - cimag(Y[ij])));
+        d[2] = slpi_vec_maxacc(d[2], fabs(creal(w) - creal(Y[ji])));
+        d[3] = slpi_vec_maxacc(d[3], fabs(cimag(w) - cimag(Y[ji])));
+        y[0] = slpi_vec_maxacc(y[0], fabs(creal(v)));
+        y[1] = slpi_vec_maxacc(y[1], fabs(cimag(v)));
     }
-    m[0] = upd(upd(upd(d[0], d[1]), d[2]), d[3]);
-    m[1] = upd(y[0], y[1]);
+    m[0] = slpi_vec_maxacc(slpi_vec_maxacc(slpi_vec_maxacc(d[0], d[1]), d[2]), d[3]);
+    m[1] = slpi_vec_maxacc(y[0], y[1]);
 }
 
 /* The fused map's work in three phases of units for the thread team (fast/team.c), each
@@ -206,8 +196,8 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cp
     slpi_fast_team_run(N, ntiles, sun_isomp_t, &b);
     double dmax = 0, ymax = 0;
     for (int t = 0; t < ntiles; t++) {
-        dmax = upd(dmax, tmax[t][0]);
-        ymax = upd(ymax, tmax[t][1]);
+        dmax = slpi_vec_maxacc(dmax, tmax[t][0]);
+        ymax = slpi_vec_maxacc(ymax, tmax[t][1]);
     }
     *ynorm = ymax;
     return dmax;
