@@ -478,6 +478,11 @@ static void check_sun_kernel(int N)
                 if (Yn[a + (size_t)N * b] != -conj(Yn[b + (size_t)N * a])) worst = INFINITY;
     }
     TEST_CHECKF(worst < 16, "sun isomp vs naive N=%d: ratio %.3g", N, worst);
+    /* the dense map of fast/dense.c (Manakov's) against the same naive formula */
+    double zy, zd = slpi_fast_zisomp(N, P, X, Y, Yn, &zy, T);
+    double ez = cmaxdiff(Yn, R, NN) / (N * U * cmaxabs(X, NN));
+    TEST_CHECKF(ez < 16 && fabs(zd - dref) <= 4 * N * U && fabs(zy - yref) <= 4 * N * U,
+                "dense isomp vs naive N=%d: ratio %.3g, norms %.3g %.3g", N, ez, zd - dref, zy - yref);
     /* the residual is over every double of Ynew - Y, the lower triangle's too: a start Y
      * need not be skew-Hermitian to the bit (the Euler predictor's is not) */
     Y[1] += 10 * I;
@@ -489,6 +494,8 @@ static void check_sun_kernel(int N)
     X[(size_t)N] = NAN;
     double yn, d = slpi_fast_sun_isomp(&u, Yn, &yn, P, X, Y);
     TEST_CHECKF(isnan(d) && isnan(yn), "sun isomp N=%d: a NaN in the first tile gives %g, %g", N, d, yn);
+    zd = slpi_fast_zisomp(N, P, X, Y, Yn, &zy, T);
+    TEST_CHECKF(isnan(zd) && isnan(zy), "dense isomp N=%d: a NaN real part of X_n(0, 1) gives %g, %g", N, zd, zy);
     /* packed layout: unpack(pack(A)) is the skew-Hermitian part of A */
     rand_complex(T, NN);
     double *x = malloc(NN * sizeof *x), e = 0;
