@@ -6,7 +6,7 @@
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
 #include "core/steps.h"
-#include "ref/ref.h"
+#include "ref/scheme.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>

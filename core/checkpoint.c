@@ -46,6 +46,7 @@
  * computes from exactly the numbers it saved.
  */
 #include "core/checkpoint.h"
+#include "core/digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,16 +60,6 @@
 #define CKPT_MAX_DIM (1L << 20)
 #define CKPT_MAX_PROBLEM_LINES 4096
 #define CKPT_MAX_BYTES (1L << 30)
-
-uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
 
 void slpi_checkpoint_free(slpi_checkpoint *c)
 {

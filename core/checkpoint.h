@@ -22,10 +22,6 @@ typedef struct {
     char **x;                 /* ntokens exact state tokens of the path (state_save) */
 } slpi_checkpoint;
 
-/* FNV-1a 64-bit digest of n bytes, continuing from h (start: SLPI_FNV_INIT). */
-#define SLPI_FNV_INIT UINT64_C(0xcbf29ce484222325)
-uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n);
-
 /* Write c to path atomically (core/output.c: temporary file, fsync, rename). */
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err);
 /* Read and validate a checkpoint file; errors read "file:line: problem". */

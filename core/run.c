@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "core/digest.h"
 #include "core/clock.h"
 #include "core/steps.h"
 #include "slpi.h"

@@ -61,7 +61,7 @@ struct slpi_fast_system {
     int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
     void *data;     /* the system's own data, released by clear */
     void (*clear)(slpi_fast_system *s);
-    /* Optional (NULL: never), as ref/ref.h's: 1 if an evaluation since the last call
+    /* Optional (NULL: never), as ref/system.h's: 1 if an evaluation since the last call
      * failed in a way the system can name (a model's callback returned non-zero or a
      * non-finite value: its outputs were made NaN), with the reason in why; the record is
      * cleared. slpi_fast_step then fails the step with that reason
@@ -188,7 +188,7 @@ struct slpi_fast {
     char why[256];              /* the system's fault in the last step, "" if none */
 };
 
-/* The scheme table, the same shape as ref/ref.h's slpi_ref_scheme: id, check, step, then
+/* The scheme table, the same shape as ref/scheme.h's slpi_ref_scheme: id, check, step, then
  * the path's own slot (here init; there jac). */
 struct slpi_fast_scheme {
     slpi_scheme_id id;

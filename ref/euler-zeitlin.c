@@ -1,6 +1,6 @@
 /* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 256
  * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
- * level of ref/ref.h:
+ * level of ref/system.h:
  *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
  *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
@@ -13,7 +13,8 @@
  * returned indeterminate. The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at. */
 #include "core/check.h"
-#include "ref/ref.h"
+#include "ref/algebra.h"
+#include "ref/matrix.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>

@@ -12,7 +12,10 @@
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
-#include "ref/ref.h"
+#include "ref/vector-field.h"
+#include "ref/matrix.h"
+#include "ref/krawczyk.h"
+#include "ref/scheme.h"
 
 /* From this size on the midpoint iteration uses approximate products (Gmid). */
 #define ISOMP_MID_N 24

@@ -8,7 +8,8 @@
  *   acb_mat_eig_simple through slpi_ref_mat_eig_skewh; indeterminate if Arb cannot
  *   separate them).
  * State: X_ij for i < j row-major. */
-#include "ref/ref.h"
+#include "ref/algebra.h"
+#include "ref/matrix.h"
 #include <math.h>
 
 #define MK_MAX_CAS 5

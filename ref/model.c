@@ -1,6 +1,6 @@
 /* ref/model.c — a model described as data on the certified path (docs/models.md): an
- * algebra family (the structure of the built-in system with that algebra, ref/ref.h
- * "algebra families") and Hamiltonians H_0..H_M as parsed expressions (core/expr.h),
+ * algebra family (the structure of the built-in system with that algebra, ref/algebra.h)
+ * and Hamiltonians H_0..H_M as parsed expressions (core/expr.h),
  * evaluated in Arb balls with their exact derivatives.
  *
  * How derivatives are certified (docs/models.md#certified-derivatives): forward-over-
@@ -30,7 +30,8 @@
  * in algebra coordinates is b = -xi for the matrix families (B = xi^* = -xi) and b = xi
  * for se(3) (dot pairing, the heavy top's convention), so dmu = sum ad*_{xi_k} mu o dS^k
  * exactly as for the built-in system of the same algebra. */
-#include "ref/ref.h"
+#include "ref/algebra.h"
+#include "ref/matrix.h"
 #include "core/expr.h"
 
 #include <stdarg.h>

@@ -7,6 +7,7 @@
  * defect (ref/poisson-defect.c), the diagnostics (ref/diagnostics.c). */
 #include "core/check.h"
 #include "ref/ref.h"
+#include "ref/krawczyk.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

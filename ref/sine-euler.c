@@ -11,7 +11,7 @@
  *   eigenvalues of iW as certified enclosures (slpi_ref_mat_eig_skewh; indeterminate if
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
-#include "ref/ref.h"
+#include "ref/matrix.h"
 #include <math.h>
 
 #define SE_MAX_EIG 12

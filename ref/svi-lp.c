@@ -10,7 +10,9 @@
  * the same expressions (d P^{-1} = -P^{-1} dP P^{-1}); enclosed by the Krawczyk test.
  * Output in rotation form mu_{k+1} = tau^{-2} mu_k tau^2 = (tau^2)^* mu_k tau^2 (tau
  * unitary for the exact skew-Hermitian x). */
-#include "ref/ref.h"
+#include "ref/matrix.h"
+#include "ref/krawczyk.h"
+#include "ref/scheme.h"
 
 typedef struct {
     const slpi_ref_system *s;

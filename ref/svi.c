@@ -18,7 +18,9 @@
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
 #include "core/check.h"
-#include "ref/ref.h"
+#include "ref/vector-field.h"
+#include "ref/krawczyk.h"
+#include "ref/scheme.h"
 #include "core/expr.h"
 
 typedef struct {

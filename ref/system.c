@@ -1,7 +1,7 @@
 /* ref/system.c — system dispatch: p->system to the system files' constructors
  * (slpi_ref_sys_<system>), and the table's release. Nothing below it calls back: the
  * helpers the system and scheme files share live in ref/vector-field.c and ref/vec.c. */
-#include "ref/ref.h"
+#include "ref/system.h"
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {

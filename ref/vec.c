@@ -1,6 +1,6 @@
 /* ref/vec.c — small ball-vector kernels the system and scheme files share: the cross
  * product of 3-vectors and the largest radius of a ball vector. */
-#include "ref/ref.h"
+#include "ref/vec.h"
 
 double slpi_ref_vec_radius(arb_srcptr x, int n)
 {

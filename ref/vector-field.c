@@ -3,7 +3,7 @@
  * evaluated for one step's increment vector Delta = (h, dW_1..dW_M) as
  * V(mu) = coad(sum_k Delta_k b_k(mu), mu) by bilinearity of coad, with its derivative; and
  * the check that a scheme acting on mu alone fits the system's state. */
-#include "ref/ref.h"
+#include "ref/vector-field.h"
 
 /* out += c * v, c an exact double */
 static void axpy_d(arb_ptr out, double c, arb_srcptr v, int n, slong prec)

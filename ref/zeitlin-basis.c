@@ -6,7 +6,7 @@
  * and eigenvalue enclosures. docs/systems.md#euler-zeitlin (and docs/schemes.md#isomp trace subtlety); ISO
  * ISO, §6.4, eqs. (40)–(42). Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
-#include "ref/ref.h"
+#include "ref/matrix.h"
 
 #include <flint/fmpq.h>
 #include <flint/fmpz.h>

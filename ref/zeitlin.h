@@ -10,13 +10,13 @@
  *   Real basis Y_alpha, alpha = l^2 - 1 + j (l = 1..N-1, j = 0..2l):
  *     j = 0: Y_l0 = i T_l0;  j = 2m-1: (A - A^T)/sqrt2;  j = 2m: i(A + A^T)/sqrt2,
  *     A = T_lm; orthonormal for the Frobenius pairing Re Tr(Y^* X).
- *   Packed state (slpi.h) <-> matrix: slpi_ref_sun_pack/unpack of ref/ref.h.
+ *   Packed state (slpi.h) <-> matrix: slpi_ref_sun_pack/unpack of ref/matrix.h.
  * Every function is rigorous: its output balls contain the exact values for the exact
  * inputs contained in its input balls. */
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
-#include "ref/ref.h"
+#include "ref/vec.h"
 
 #define SLPI_ZEITLIN_NMAX 256   /* the certified path covers N = 2..256 (the key's range) */
 

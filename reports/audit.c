@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "core/clock.h"
+#include "core/digest.h"
 #include "reports/audit-checks.h"
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)
@@ -530,14 +531,6 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
 
-/* FNV-1a 64 over bytes. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 /* FNV-1a of a file's bytes into h (h unchanged if unreadable). */
 static uint64_t file_key(uint64_t h, const char *path)
 {
@@ -545,7 +538,7 @@ static uint64_t file_key(uint64_t h, const char *path)
     if (!f) return h;
     unsigned char buf[1 << 16];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = slpi_fnv1a(h, buf, n);
     fclose(f);
     return h;
 }
@@ -553,14 +546,14 @@ static uint64_t file_key(uint64_t h, const char *path)
 /* The build key: the running executable's bytes and the recorded unit-test results. */
 static uint64_t build_key(const slpi_audit *a)
 {
-    return file_key(file_key(0xcbf29ce484222325ULL, "/proc/self/exe"), a->tests);
+    return file_key(file_key(SLPI_FNV_INIT, "/proc/self/exe"), a->tests);
 }
 
 static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t build)
 {
-    uint64_t h = fnv(0xcbf29ce484222325ULL, &build, sizeof build);
-    h = fnv(h, &a->full, sizeof a->full);
-    h = fnv(h, &a->controls, sizeof a->controls);
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &build, sizeof build);
+    h = slpi_fnv1a(h, &a->full, sizeof a->full);
+    h = slpi_fnv1a(h, &a->controls, sizeof a->controls);
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         /* what the measurement depends on in this mode: the case, the FULL overrides in
@@ -568,8 +561,8 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
          * other mode's check: a reduced size can change without redoing a FULL run) */
         const char *f[4] = {c->kase, a->full ? c->full_case : "", slpi_audit_check_string(a, c),
                             c->vlabel};
-        for (int k = 0; k < 4; k++) h = fnv(h, f[k], strlen(f[k]) + 1);
-        h = fnv(h, &c->role, sizeof c->role);
+        for (int k = 0; k < 4; k++) h = slpi_fnv1a(h, f[k], strlen(f[k]) + 1);
+        h = slpi_fnv1a(h, &c->role, sizeof c->role);
     }
     return h;
 }
@@ -586,8 +579,8 @@ static void cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t
 static void cache_digest(uint64_t key, const json_t *checks, char out[17])
 {
     char *text = json_dumps(checks, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-    uint64_t h = fnv(0xcbf29ce484222325ULL, &key, sizeof key);
-    h = text ? fnv(h, text, strlen(text)) : 0;
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &key, sizeof key);
+    h = text ? slpi_fnv1a(h, text, strlen(text)) : 0;
     free(text);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "core/digest.h"
 #include "testutil.h"
 
 static char path[64];

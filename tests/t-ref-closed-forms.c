@@ -10,7 +10,8 @@
  *    steps (Jacobian-free test), large steps (dense Krawczyk fallback), for both
  *    updates and in fixed-iteration mode. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/matrix.h"
+#include "ref/scheme.h"
 
 static void rand_vec(arb_ptr v, int n, double a, double rad)
 {

@@ -24,7 +24,7 @@
  *    taken at the midpoint y~ instead of over the box X misses the corners by about
  *    r^2 / (8 c^(3/2)) (resp. r^2), far above the rounding level at these radii. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/krawczyk.h"
 
 typedef struct { arb_t c; int kind; arb_t d; } prob;
 

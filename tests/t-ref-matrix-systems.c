@@ -21,7 +21,8 @@
  *    along the box): a term taken at the ball's midpoint
  *    (a set replaced by a point) misses them. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/vector-field.h"
+#include "ref/matrix.h"
 
 static void set_vec(arb_ptr x, const double *v, int n)
 {

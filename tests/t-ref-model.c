@@ -18,7 +18,7 @@
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/scheme.h"
 #include "core/expr.h"
 
 #define PREC 128

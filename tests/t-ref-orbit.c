@@ -6,7 +6,7 @@
  *    with central differences (ball arithmetic at 256 bits, step 2^-40);
  *  - aliasing: the orbit map in place and the cross product with out == a or b. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/vector-field.h"
 
 static slpi_problem problem_for(int sys)
 {

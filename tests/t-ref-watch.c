@@ -12,7 +12,7 @@
  *    each new precision is told on its own, before any work at it);
  *  - no watch (fn NULL), no call. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/vec.h"
 
 typedef struct {
     long calls, step, iterations, columns, prec, bad_order, bad_step;

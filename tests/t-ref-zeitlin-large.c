@@ -13,7 +13,6 @@
  *     step from binary64 input, certified, containing the fast step.
  * Public API (slpi_ref_*, slpi_fast_*) except the tables. */
 #include "testutil.h"
-#include "ref/ref.h"
 #include "ref/zeitlin.h"
 
 #define PREC 128

@@ -1,5 +1,5 @@
 /* t-ref-zeitlin-step.c — the certified Euler–Zeitlin system file (ref/euler-zeitlin.c,
- * docs/systems.md#euler-zeitlin) under ref-a's schemes (ref/ref.h):
+ * docs/systems.md#euler-zeitlin) under ref-a's schemes (ref/scheme.h):
  *   - generators two ways: B_0 = Delta^{-1} X against the spectral solve, H0 conserved
  *     along [B_0, X]; the (Q)/(L) noise generators against the basis coefficients;
  *     D B_k by exact linearity;
@@ -17,7 +17,9 @@
  *     name, the first four are H0, C2, C3, TrX, then every eigenvalue up to N = 12, and
  *     no two names are equal. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/matrix.h"
+#include "ref/krawczyk.h"
+#include "ref/scheme.h"
 #include "ref/zeitlin.h"
 
 #include <time.h>

@@ -2,7 +2,7 @@
  * docs/systems.md#euler-zeitlin): every quantity is computed two ways and the balls must overlap or
  * contain the exact value, with radii small enough that the check has teeth. */
 #include "testutil.h"
-#include "ref/ref.h"
+#include "ref/matrix.h"
 #include "ref/zeitlin.h"
 
 #define PREC 128

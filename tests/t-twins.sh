@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-twins.sh — fast/ and ref/ are twins below the API (docs/architecture.md#twins):
 #   1. the members of the two system tables (slpi_fast_system in fast/fast.h,
-#      slpi_ref_system in ref/ref.h), of the two scheme tables, the Zeitlin kernels
+#      slpi_ref_system in ref/system.h), of the two scheme tables, the Zeitlin kernels
 #      (slpi_fast_zeitlin_* of fast/zeitlin.h, slpi_ref_zeitlin_* of ref/zeitlin.h), the
 #      su(N) kernels (slpi_fast_sun_* / slpi_ref_sun_*), the system constructors
 #      (slpi_*_sys_*) and the scheme tables (slpi_*_scheme_*) carry the same names on both
@@ -37,17 +37,17 @@ awk '/^```twins/ {on = 1; next} /^```/ {on = 0} on && !/^#/ && NF' docs/architec
 [ -s "$tmp/list" ] || { echo "t-twins: FAIL: no twins block in docs/architecture.md"; exit 1; }
 
 members slpi_fast_system fast/fast.h > "$tmp/system.fast"
-members slpi_ref_system ref/ref.h > "$tmp/system.ref"
+members slpi_ref_system ref/system.h > "$tmp/system.ref"
 members slpi_fast_scheme fast/fast.h > "$tmp/scheme.fast"
-members slpi_ref_scheme ref/ref.h > "$tmp/scheme.ref"
+members slpi_ref_scheme ref/scheme.h > "$tmp/scheme.ref"
 decls slpi_fast_zeitlin_ fast/zeitlin.h > "$tmp/zeitlin.fast"
 decls slpi_ref_zeitlin_ ref/zeitlin.h > "$tmp/zeitlin.ref"
 decls slpi_fast_sun_ fast/*.h > "$tmp/sun.fast"
 decls slpi_ref_sun_ ref/*.h > "$tmp/sun.ref"
 decls slpi_fast_sys_ fast/fast.h > "$tmp/constructor.fast"
-decls slpi_ref_sys_ ref/ref.h > "$tmp/constructor.ref"
+decls slpi_ref_sys_ ref/system.h > "$tmp/constructor.ref"
 grep -o 'slpi_fast_scheme_[a-z_]*' fast/fast.h | sed 's/slpi_fast_scheme_//' | sort -u > "$tmp/table.fast"
-grep -o 'slpi_ref_scheme_[a-z_]*' ref/ref.h | sed 's/slpi_ref_scheme_//' | grep -v '^get$' | sort -u > "$tmp/table.ref"
+grep -o 'slpi_ref_scheme_[a-z_]*' ref/scheme.h | sed 's/slpi_ref_scheme_//' | grep -v '^get$' | sort -u > "$tmp/table.ref"
 
 n=0
 for kind in system scheme zeitlin sun constructor table; do

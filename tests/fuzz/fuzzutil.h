@@ -18,6 +18,7 @@
 
 #include "slpi-tools.h"
 #include "core/checkpoint.h"
+#include "core/digest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,12 @@
+/* core/digest.c — FNV-1a 64 (core/digest.h). */
+#include "core/digest.h"
+
+uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}

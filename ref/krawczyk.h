@@ -1,0 +1,76 @@
+/* ref/krawczyk.h — certification (ref/krawczyk.c). One generic Krawczyk / interval-Newton
+ * enclosure for every implicit scheme: find the unique zero of F: R^n -> R^n near `guess`.
+ *   F(ctx, out, y, prec): a ball enclosure of F over the ball vector y (the scheme's
+ *                         parameters, e.g. the previous state, may themselves be
+ *                         balls: the enclosure is then parametric);
+ *   J(ctx, Jm, Y, prec):  an enclosure of the Jacobian F'(y) for all y in the box Y
+ *                         (and all parameters in their balls);
+ *   Japprox (optional):   a cheap approximate Jacobian for the preconditioner.
+ * On success y holds balls containing the unique zero in the verified box and the
+ * function returns 1; on failure returns 0 and writes a reason into `why`. */
+#ifndef SLPI_REF_KRAWCZYK_H
+#define SLPI_REF_KRAWCZYK_H
+
+#include "ref/vec.h"
+
+typedef struct {
+    int n;
+    void *ctx;
+    void (*F)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
+    /* optional (may be NULL, then J): a cheap approximation of F' at a point, used only
+     * for Newton's midpoint iteration and the preconditioner, never for the test */
+    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
+} slpi_ref_fn;
+
+int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
+                      char *why, size_t why_len);
+/* The solvers' work on this thread since the last call (midpoint iterations plus
+ * enclosure tests, every solve and precision included), and reset it to 0. */
+long slpi_ref_iterations_take(void);
+/* The watch of slpi_ref_set_watch for the step this thread runs (ref/krawczyk.c):
+ * begin (fn may be NULL), each precision tried, each Jacobian column (the solvers
+ * count their iterations themselves), end. */
+void slpi_ref_watch_begin(void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx, long step);
+void slpi_ref_watch_prec(long prec);
+void slpi_ref_watch_column(void);
+void slpi_ref_watch_end(void);
+/* Jacobian-free enclosure of the unique fixed point of a contraction G near `guess`
+ * (Krawczyk with preconditioner I; ref/krawczyk.c):
+ *   G(ctx, out, y, prec):      a ball enclosure of G over the ball vector y;
+ *   dG(ctx, out, Y, Z, prec):  an enclosure of {G'(y) z : y in Y, z in Z} (the
+ *                              directional derivative evaluated on balls).
+ * Same return convention as slpi_ref_krawczyk; no Jacobian matrix is formed, so it is
+ * much cheaper when G contracts well (implicit midpoint stages at small steps). */
+typedef struct {
+    int n;
+    void *ctx;
+    void (*G)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    void (*dG)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec);
+    /* optional (NULL: G): G at a point to about prec bits with no error bound, for the
+     * midpoint iteration only; with it, the iteration runs at prec/2 bits first. */
+    void (*Gmid)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+} slpi_ref_fixmap;
+
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len);
+/* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
+ * first, kept if its radius is within 5/4 of that of G at the midpoint (always kept
+ * above SLPI_REF_DENSE_MAX unknowns, where no dense test is tried); otherwise (or
+ * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
+ * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
+ * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
+ * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+#define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
+                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
+                   arb_srcptr guess, slong prec, char *why, size_t why_len);
+/* The Jacobian of f over the box Y column by column from a directional derivative
+ * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
+void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
+                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y,
+                                          arb_srcptr w, slong prec),
+                               arb_srcptr Y, slong prec);
+
+#endif
