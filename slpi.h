@@ -21,11 +21,7 @@
 /* SLPI_FAST_ONLY: the double path only, without Arb's headers (the certified path's
  * ball declarations are left out). */
 #ifndef SLPI_FAST_ONLY
-#ifdef SLPI_FLINT3
-#include <flint/arb.h>
-#else
-#include <arb.h>
-#endif
+#include "slpi-flint.h"   /* Arb from either FLINT generation (core/slpi-flint.h) */
 #endif
 
 #ifdef __cplusplus

@@ -2,7 +2,8 @@
 # demo.sh SLPI OUTDIR — the main job (`make demo`): integrate the stochastic rigid body
 # with the stochastic isospectral midpoint method on both paths, print the certified
 # results, compare the heavy top's Casimirs under TMK and the direct trapezoidal rule,
-# and plot everything with gnuplot into OUTDIR.
+# and plot everything with gnuplot into OUTDIR (gnuplot-nox, which `make demo` installs as
+# root; without it the plots are skipped, and the script says so).
 set -eu
 slpi=$1
 out=$2
@@ -26,6 +27,11 @@ echo "== 3. Heavy top (RKMK §5, Figs. 4-5): Casimirs under TMK vs the direct tr
 
 echo
 echo "== 4. Plots"
+if ! command -v gnuplot >/dev/null 2>&1; then
+  echo "plots skipped: gnuplot is not installed (Debian: apt-get install gnuplot-nox)"
+  echo "wrote $out/rigid-body.tsv, $out/rigid-body-ref.tsv, $out/heavy-top-tmk.tsv, $out/heavy-top-trap.tsv"
+  exit 0
+fi
 col() { head -n 400 "$1" | grep -v '^#' | head -n 1 | tr '\t' '\n' | grep -n -x "$2" | cut -d: -f1; }
 c1=$(col "$out/heavy-top-tmk.tsv" C1_dev)
 c1t=$(col "$out/heavy-top-trap.tsv" C1_dev)

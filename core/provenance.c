@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <gnu/libc-version.h>
-#include <flint/flint.h>
 #include <jansson.h>
 
 #include "slpi.h"
@@ -19,7 +18,7 @@ void slpi_provenance_write(FILE *f, const char *prefix)
 {
     fprintf(f, "%sslpi_version=%s\n", prefix, SLPI_VERSION);
     fprintf(f, "%sgit_rev=%s\n", prefix, SLPI_GIT_REV);
-    fprintf(f, "%sarb=%s\n", prefix, arb_version);
+    fprintf(f, "%sarb=%s%s\n", prefix, SLPI_ARB_VERSION_PREFIX, slpi_flint_arb_version());
     fprintf(f, "%sflint=%s\n", prefix, flint_version);
     fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
@@ -45,9 +44,15 @@ int slpi_provenance_check(slpi_error *err)
         return slpi_error_set(err, SLPI_ECHECK, "FLINT header %s but library %s", FLINT_VERSION,
                               flint_version);
     int major = 0, minor = 0;
+#if SLPI_FLINT_GENERATION == 3
+    if (sscanf(flint_version, "%d.%d", &major, &minor) != 2 || major < 3)
+        return slpi_error_set(err, SLPI_ECHECK, "FLINT library %s: slpi built for FLINT 3 needs FLINT 3.0 or later",
+                              flint_version);
+#else
     if (sscanf(arb_version, "%d.%d", &major, &minor) != 2 || major != 2 || minor < 23)
         return slpi_error_set(err, SLPI_ECHECK, "Arb library %s: slpi needs Arb 2.23 or a later 2.x",
                               arb_version);
+#endif
     if (strcmp(JANSSON_VERSION, jansson_version_str()) != 0)
         return slpi_error_set(err, SLPI_ECHECK, "Jansson header %s but library %s", JANSSON_VERSION,
                               jansson_version_str());

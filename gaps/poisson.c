@@ -4,12 +4,6 @@
  * of the certified step, and the rigorous defect of ref/ where it exists (gaps.h). */
 #include <string.h>
 
-#ifdef SLPI_FLINT3
-#include <flint/arb_mat.h>
-#else
-#include <arb_mat.h>
-#endif
-
 #include "gaps/gaps.h"
 
 enum { MAXDIM = 64 };

@@ -8,9 +8,6 @@
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
 
-#include <flint/fmpq.h>
-#include <flint/fmpz.h>
-#include <flint/fmpz_vec.h>
 #include <stdlib.h>
 
 /* 4 m_a m_b = (2a-N+1)(2b-N+1); 4 s(s+1) = N^2-1. Diagonal of L_{b-a} at row a:

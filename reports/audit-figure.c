@@ -2,6 +2,7 @@
  * data to data/<name>.tsv and a script figures/<name>.gp, rendered to SVG (the page) and
  * PNG (full size on click) at a size legible at page width. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/audit-checks.h"

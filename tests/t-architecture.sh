@@ -5,8 +5,8 @@
 #      declared interfaces of the modules it may depend on, each spelled from the
 #      repository root ("fast/fast.h", never "fast.h": resolved the way the compiler
 #      does, the file's folder, then the root, then core/, it must name the same path);
-#   2. Arb/FLINT headers only through the SLPI_FLINT3 switch (<flint/...> in the #ifdef
-#      branch, the plain name in the #else branch);
+#   2. Arb/FLINT headers only in core/slpi-flint.h, the one header that knows the two
+#      FLINT generations (every other file includes slpi.h or ref/ref.h for them);
 #   3. symbols: every undefined slpi_ symbol of a library or cli object (nm) is defined
 #      by the object's own module or by one it may depend on; so a call through slpi.h to
 #      a module the table forbids fails as well;
@@ -49,15 +49,10 @@ for m in $mods; do
     done >> "$tmp/facts"
   done
 done
-for m in $mods; do ls "$m"/*.c "$m"/*.h 2>/dev/null; done | xargs awk '
-  FNR == 1 {st = 0}
-  /^[ \t]*#[ \t]*ifdef[ \t]+SLPI_FLINT3/ {st = 1; next}
-  /^[ \t]*#[ \t]*else/ && st == 1 {st = 2; next}
-  /^[ \t]*#[ \t]*endif/ && st {st = 0; next}
+for m in $mods; do ls "$m"/*.c "$m"/*.h 2>/dev/null; done | grep -vx 'core/slpi-flint.h' | xargs awk '
   /^[ \t]*#[ \t]*include[ \t]*</ {
     h = $0; sub(/.*</, "", h); sub(/>.*/, "", h)
-    if (h !~ /^(flint\/)?(arb|acb|arf|mag)(_[a-z0-9_]+)?\.h$/) next
-    if (h ~ /^flint\// ? st != 1 : st != 2) print "angle", FILENAME, "<" h ">"
+    if (h ~ /^flint\// || h ~ /^(arb|acb|arf|mag|fmpz|fmpq)(_[a-z0-9_]+)?\.h$/) print "angle", FILENAME, "<" h ">"
   }' >> "$tmp/facts"
 objs=$(for m in $mods; do ls "$build/$m"/*.o 2>/dev/null; done)
 [ -n "$objs" ] || { echo "t-architecture: FAIL: no objects under $build (run make first)"; exit 1; }
@@ -98,7 +93,7 @@ awk -v build="$build/" '
     if (allowed(f, n) && iface[h] == n) next
     violation(f, h, f " includes " h ": " m " may include only slpi.h, its own headers and the interfaces of: " (depsof(f) ? depsof(f) : "(none)"))
   }
-  $1 == "angle" { violation($2, $3, $2 " includes " $3 " outside the SLPI_FLINT3 switch (see slpi.h)") }
+  $1 == "angle" { violation($2, $3, $2 " includes " $3 ": Arb/FLINT headers only through core/slpi-flint.h") }
   $1 == "def" { if ($2 ~ /^slpi_/) defmod[$2] = modof(substr($3, length(build) + 1)) }
   $1 == "undef" { if ($2 ~ /^slpi_/) { nuse++; use[++nu] = $2; usefile[nu] = srcof($3) } }
   END {

@@ -7,11 +7,6 @@
 #include "core/noise.h"
 #include "testutil.h"
 
-#ifdef SLPI_FLINT3
-#include <flint/arb_hypgeom.h>
-#else
-#include <arb_hypgeom.h>
-#endif
 #include <Random123/philox.h>
 
 /* Published known answers (Random123 kat_vectors: counter, key -> output). */
