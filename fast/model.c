@@ -10,6 +10,12 @@
  * differentiated. The gradient in the algebra's pairing is xi_i = (dH/dmu_i) / w_i
  * (slpi_algebra_weight, exact: 1 or 1/2), projected to its traceless part on su(n).
  *
+ * SU(N). A model's H on su(n) means H at the traceless part of its argument, H(P mu) with
+ * P mu = mu - (1/n) Tr mu I (docs/models.md#su-n): every evaluation (value, gradient,
+ * Hessian action, callbacks) reads P mu, and the Hessian action the direction P w, so the
+ * gradient P grad H(P mu) and its derivative do not depend on the trace of the point a
+ * scheme evaluates at (ISOMP's X~ has one, of order h^2).
+ *
  * CALLBACKS (docs/models.md#callbacks). A Hamiltonian given as code (p->model.cb[k]) is
  * evaluated by the user's functions instead of a tape: grad gives dH/dmu and hvp its
  * derivative along w, and both go through the same weights and projection as a tape's
@@ -56,6 +62,7 @@ typedef struct {
     unsigned char *all_dep;
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
+    double *pmu, *pw;             /* su(n): the traceless parts P mu, P w (at_traceless) */
     slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE];   /* p->model.cb */
     int ncb;                      /* Hamiltonians given as code */
     char why[256];                /* which callback failed, how (model_fault) */
@@ -316,6 +323,19 @@ static void to_algebra(const model_ctx *c, double *out, const double *g)
     }
 }
 
+/* The point (or direction) x where a Hamiltonian is evaluated: x itself, on su(n) its
+ * traceless part in buf (the diagonal coordinates ImX_a_a less their mean). */
+static const double *at_traceless(const model_ctx *c, double *buf, const double *x)
+{
+    if (c->m.alg.kind != SLPI_ALGEBRA_SUN) return x;
+    int N = c->m.alg.n;
+    double tr = 0;
+    for (int a = 0; a < N; a++) tr += x[a];
+    for (int a = 0; a < N; a++) buf[a] = x[a] - tr / N;
+    memcpy(buf + N, x + N, (size_t)(c->dim - N) * sizeof *x);
+    return buf;
+}
+
 static void fill_nan(double *x, int n)
 {
     for (int i = 0; i < n; i++) x[i] = NAN;
@@ -355,6 +375,7 @@ static int model_fault(const slpi_fast_system *s, char *why, size_t why_len)
 static void model_gen(const slpi_fast_system *s, int k, double *xi, const double *mu)
 {
     model_ctx *c = ctx_of(s);
+    mu = at_traceless(c, c->pmu, mu);
     if (c->m.callback[k]) {
         const slpi_model_callback *cb = &c->cb[k];
         if (callback_result(c, k, "grad", cb->grad(c->g, mu, c->dim, cb->user_data), c->g, c->dim))
@@ -383,6 +404,7 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
         }
         return;
     }
+    mu = at_traceless(c, c->pmu, mu);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
     if (forward(&c->all, mu, NULL)) { fill_nan(xi, c->dim); return; }
     reverse(&c->all, delta, c->g, NULL);
@@ -393,6 +415,8 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
                        const double *w)
 {
     model_ctx *c = ctx_of(s);
+    mu = at_traceless(c, c->pmu, mu);
+    w = at_traceless(c, c->pw, w);
     if (c->m.callback[k]) {
         const slpi_model_callback *cb = &c->cb[k];
         if (callback_result(c, k, "hvp", cb->hvp(c->hv, mu, w, c->dim, cb->user_data), c->hv, c->dim))
@@ -408,8 +432,9 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
 }
 
 /* H_k(mu), NAN outside the domain (or a callback without energy, or a failing one). */
-static double model_value(const model_ctx *c, int k, const double *mu)
+static double model_value(model_ctx *c, int k, const double *mu)
 {
+    mu = at_traceless(c, c->pmu, mu);
     if (c->m.callback[k]) {
         double H = NAN;
         const slpi_model_callback *cb = &c->cb[k];
@@ -703,7 +728,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
         c->ncb += c->m.callback[k];
     }
     if ((rc = build_tapes(c, err)) != SLPI_OK) return rc;
-    c->winv = malloc(6 * (size_t)dim * sizeof *c->winv);
+    c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     c->g = c->winv + dim;
@@ -711,6 +736,8 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     c->mu = c->hv + dim;
     c->xi = c->mu + dim;
     c->tmp = c->xi + dim;
+    c->pmu = c->tmp + dim;
+    c->pw = c->pmu + dim;
     for (int i = 0; i < dim; i++) c->winv[i] = 1.0 / slpi_algebra_weight(a, i);
     if ((rc = build_inner(c, p, err)) != SLPI_OK) return rc;
 

@@ -29,7 +29,12 @@
  * slpi_algebra_weight: 1 or 2, exact), for su(n) then its traceless part; the generator
  * in algebra coordinates is b = -xi for the matrix families (B = xi^* = -xi) and b = xi
  * for se(3) (dot pairing, the heavy top's convention), so dmu = sum ad*_{xi_k} mu o dS^k
- * exactly as for the built-in system of the same algebra. */
+ * exactly as for the built-in system of the same algebra.
+ *
+ * On su(n) a model's H means H at the traceless part of its argument, H(P mu) with
+ * P mu = mu - (1/n) Tr mu I (docs/models.md#su-n): evaluate() reads P mu and the direction
+ * P w, so the generator P grad H(P mu) and its derivative do not depend on the trace of
+ * the point a scheme evaluates at (ISOMP's X~ has one, of order h^2). */
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include "core/expr.h"
@@ -50,6 +55,7 @@ typedef struct {
     ad_node *tape;                          /* scratch, max nodes over the H_k */
     int ntape;
     arb_ptr g, h;                           /* scratch: dH/dmu, D^2 H w */
+    arb_ptr pmu, pw;                        /* su(n): P mu, P w (traceless) */
     int faulted;
     char why[160];
 } model_data;
@@ -343,14 +349,39 @@ static int forward(model_data *d, int k, int i, arb_srcptr mu, arb_srcptr w, int
     return ok;
 }
 
+/* out = the traceless part of the su(n) coordinates x: Im X_aa less their mean, the
+ * other coordinates as they are (out may be x). */
+static void traceless(arb_ptr out, arb_srcptr x, int n, int dim, slong prec)
+{
+    arb_t mean;
+    arb_init(mean);
+    for (int a = 0; a < n; a++)
+        arb_add(mean, mean, x + a, prec);
+    arb_div_si(mean, mean, n, prec);
+    for (int a = 0; a < n; a++)
+        arb_sub(out + a, x + a, mean, prec);
+    if (out != x)
+        _arb_vec_set(out + n, x + n, dim - n);
+    arb_clear(mean);
+}
+
 /* H_k at mu into *val (may be NULL); with grad, dH/dmu into d->g; with w, also
- * D^2 H_k(mu) w into d->h. Returns 0 after a domain error (outputs indeterminate). */
+ * D^2 H_k(mu) w into d->h; on su(n) at P mu along P w. Returns 0 after a domain error
+ * (outputs indeterminate). */
 static int evaluate(model_data *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad,
                     slong prec)
 {
     const slpi_expr *e = &d->m.H[k];
     ad_node *T = d->tape;
     int n = e->n, dim = d->m.alg.dim, ok = 1;
+    if (d->m.alg.kind == SLPI_ALGEBRA_SUN) {
+        traceless(d->pmu, mu, d->m.alg.n, dim, prec);
+        mu = d->pmu;
+        if (w != NULL) {
+            traceless(d->pw, w, d->m.alg.n, dim, prec);
+            w = d->pw;
+        }
+    }
     for (int i = 0; i < n && ok; i++)
         ok = forward(d, k, i, mu, w, grad, prec);
     if (val != NULL) {
@@ -413,16 +444,8 @@ static void to_generator(const slpi_ref_system *s, arb_ptr b, arb_srcptr g, slon
         else
             arb_set(b + i, g + i);
     }
-    if (alg->kind == SLPI_ALGEBRA_SUN) {      /* traceless part: the mean of Im X_aa */
-        arb_t mean;
-        arb_init(mean);
-        for (int a = 0; a < alg->n; a++)
-            arb_add(mean, mean, b + a, prec);
-        arb_div_si(mean, mean, alg->n, prec);
-        for (int a = 0; a < alg->n; a++)
-            arb_sub(b + a, b + a, mean, prec);
-        arb_clear(mean);
-    }
+    if (alg->kind == SLPI_ALGEBRA_SUN)
+        traceless(b, b, alg->n, alg->dim, prec);
     if (alg->kind != SLPI_ALGEBRA_SE3)
         _arb_vec_neg(b, b, alg->dim);
 }
@@ -504,6 +527,8 @@ static void md_clear(slpi_ref_system *s)
     flint_free(d->tape);
     _arb_vec_clear(d->g, d->m.alg.dim);
     _arb_vec_clear(d->h, d->m.alg.dim);
+    _arb_vec_clear(d->pmu, d->m.alg.dim);
+    _arb_vec_clear(d->pw, d->m.alg.dim);
     slpi_model_free(&d->m);
     flint_free(d);
 }
@@ -540,6 +565,8 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
     }
     d->g = _arb_vec_init(alg->dim);
     d->h = _arb_vec_init(alg->dim);
+    d->pmu = _arb_vec_init(alg->dim);
+    d->pw = _arb_vec_init(alg->dim);
     s->data = d;
     if (rc != SLPI_OK) {
         md_clear(s);

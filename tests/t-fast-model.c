@@ -319,6 +319,42 @@ static void commute(void)
     }
 }
 
+/* su(n): H means H at the traceless part (docs/models.md#su-n). A Hamiltonian (and a
+ * noise Hamiltonian) reading Im X_aa one by one against the same texts with each Im X_aa
+ * replaced by its traceless part written out: gen, dgen, the fused sum and H0 at points
+ * and along directions with a trace, ratio <= 64 in units of u max|xi| as item 2. */
+#define TR_M "(ImX_0_0 + ImX_1_1 + ImX_2_2)/3"
+#define TR_H(d0, d1, d2) d0 "^2*" d1 " + 2*" d2 "^3 + ReX_0_1*" d0 " + exp(" d1 ")*ImX_1_2 + ReX_0_2^2"
+#define TR_N(d0, d2) "0.2*" d0 "*ReX_1_2 + " d2 "^2"
+static void traceless(long iters)
+{
+    static const char x0[] = "0.3,-0.1,-0.2,0.2,0.1,-0.3,0.25,0.15,-0.05";
+    slpi_fast *a = model("su(3)", TR_H("ImX_0_0", "ImX_1_1", "ImX_2_2"), TR_N("ImX_0_0", "ImX_2_2"), x0);
+    slpi_fast *b = model("su(3)", TR_H("(ImX_0_0 - " TR_M ")", "(ImX_1_1 - " TR_M ")", "(ImX_2_2 - " TR_M ")"),
+                         TR_N("(ImX_0_0 - " TR_M ")", "(ImX_2_2 - " TR_M ")"), x0);
+    for (long it = 0; it < iters && a && b; it++) {
+        double mu[9], w[9], delta[2] = { fu_normal(), fu_normal() }, xa[9], xb[9], e = 0, s = 0;
+        for (int i = 0; i < 9; i++) {
+            mu[i] = 0.8 * fu_normal();
+            w[i] = fu_normal();
+        }
+        for (int k = 0; k <= 1; k++) {
+            double g[4];
+            fu_gen_diff(a, b, k, mu, w, g);
+            TEST_CHECKF(g[0] <= 64 * U * g[1], "su(3) with a trace: gen(%d) off by %.3g (|xi| %.3g)", k, g[0], g[1]);
+            TEST_CHECKF(g[2] <= 64 * U * g[3], "su(3) with a trace: dgen(%d) off by %.3g (|dxi| %.3g)", k, g[2], g[3]);
+        }
+        a->sys.gen_sum(&a->sys, xa, delta, mu);
+        b->sys.gen_sum(&b->sys, xb, delta, mu);
+        for (int i = 0; i < 9; i++) { e = fmax(e, fabs(xa[i] - xb[i])); s = fmax(s, fabs(xb[i])); }
+        TEST_CHECKF(e <= 64 * U * s, "su(3) with a trace: gen_sum off by %.3g (|xi| %.3g)", e, s);
+        double ha = h0(a, mu), hb = h0(b, mu);
+        TEST_CHECKF(fabs(ha - hb) <= 64 * U * fabs(hb), "su(3) with a trace: H0 %.17g vs %.17g", ha, hb);
+    }
+    slpi_fast_free(a);
+    slpi_fast_free(b);
+}
+
 int main(void)
 {
     test_start("t-fast-model", 424242);
@@ -327,6 +363,7 @@ int main(void)
     rules(iters);
     nested(iters);
     domain();
+    traceless(iters);
     {
         const char *k1[] = { "system", "form", "x0" }, *v1[] = { "rigid-body", "iso", "1,0.5,0.2" };
         twins("models/rigid-body.slpi", k1, v1, 3, iters, NULL);

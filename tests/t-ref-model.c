@@ -192,7 +192,22 @@ static void rand_dir(arb_ptr u, const slpi_algebra *a)
     }
 }
 
-/* gen/dgen of H_k against the series at a random point of the box [lo, hi]^dim */
+/* out = mu with su(n)'s diagonal less its mean (the traceless part), written here */
+static void traceless_part(arb_ptr out, arb_srcptr mu, const slpi_algebra *a)
+{
+    arb_t m;
+    arb_init(m);
+    _arb_vec_set(out, mu, a->dim);
+    for (int i = 0; i < a->n; i++)
+        arb_add(m, m, mu + i, PREC);
+    arb_div_ui(m, m, a->n, PREC);
+    for (int i = 0; i < a->n; i++)
+        arb_sub(out + i, mu + i, m, PREC);
+    arb_clear(m);
+}
+
+/* gen/dgen of H_k against the series at a random point of the box [lo, hi]^dim, on su(n)
+ * the series at the point's traceless part */
 static void check_series(const char *alg, const char *H, double lo, double hi)
 {
     slpi_problem p;
@@ -204,7 +219,8 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
     const slpi_expr *e = &((const slpi_model *)s.data)->H[0];
     int n = a->dim;
     arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), u = _arb_vec_init(n),
-            b = _arb_vec_init(n), db = _arb_vec_init(n), pw = _arb_vec_init(n);
+            b = _arb_vec_init(n), db = _arb_vec_init(n), pw = _arb_vec_init(n),
+            pm = _arb_vec_init(n);
     arb_t x, y, z;
     arb_init(x); arb_init(y); arb_init(z);
     for (long it = 0; it < test_iters(20); it++) {
@@ -212,37 +228,83 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
             arb_set_d(mu + i, test_rand_uniform(lo, hi));
         rand_dir(w, a);
         rand_dir(u, a);
+        if (a->kind == SLPI_ALGEBRA_SUN)      /* H means H(P mu) (docs/models.md#su-n) */
+            traceless_part(pm, mu, a);
+        else
+            _arb_vec_set(pm, mu, n);
         s.gen(&s, 0, b, mu, PREC);
         s.dgen(&s, 0, db, mu, w, PREC);
         /* grad H . w */
         unweigh(x, a, b, w);
-        series_coeff(y, e, mu, w, 1);
+        series_coeff(y, e, pm, w, 1);
         TEST_CHECKF(agree(x, y, 1, "grad . w"), "%s: grad . w (AD vs series)", alg);
         /* w^T Hess w = 2 c2(w) */
         unweigh(x, a, db, w);
-        series_coeff(y, e, mu, w, 2);
+        series_coeff(y, e, pm, w, 2);
         arb_mul_2exp_si(y, y, 1);
         TEST_CHECKF(agree(x, y, 1, "w Hess w"), "%s: w Hess w (AD vs series)", alg);
         /* u^T Hess w = (c2(u + w) - c2(u - w)) / 2 */
         unweigh(x, a, db, u);
         _arb_vec_add(pw, u, w, n, PREC);
-        series_coeff(y, e, mu, pw, 2);
+        series_coeff(y, e, pm, pw, 2);
         _arb_vec_sub(pw, u, w, n, PREC);
-        series_coeff(z, e, mu, pw, 2);
+        series_coeff(z, e, pm, pw, 2);
         arb_sub(y, y, z, PREC);
         arb_mul_2exp_si(y, y, -1);
         TEST_CHECKF(agree(x, y, 1, "u Hess w"), "%s: u Hess w (AD vs series)", alg);
         /* the value: invariant 0 */
         arb_ptr inv = _arb_vec_init(s.n_inv);
         s.invariants(&s, inv, mu, PREC);
-        series_coeff(y, e, mu, w, 0);
+        series_coeff(y, e, pm, w, 0);
         TEST_CHECKF(agree(inv, y, 1, "H"), "%s: H value", alg);
         _arb_vec_clear(inv, s.n_inv);
     }
     arb_clear(x); arb_clear(y); arb_clear(z);
     _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(u, n);
-    _arb_vec_clear(b, n); _arb_vec_clear(db, n); _arb_vec_clear(pw, n);
+    _arb_vec_clear(b, n); _arb_vec_clear(db, n); _arb_vec_clear(pw, n); _arb_vec_clear(pm, n);
     slpi_ref_system_clear(&s);
+}
+
+/* su(n): H means H at the traceless part (docs/models.md#su-n). A Hamiltonian that reads
+ * Im X_aa one by one against the same text with each Im X_aa replaced by its traceless
+ * part written out: gen, dgen and the value at points and along directions with a trace
+ * give balls that intersect. */
+#define TR_M "(ImX_0_0 + ImX_1_1 + ImX_2_2)/3"
+#define TR_H(d0, d1, d2) d0 "^2*" d1 " + 2*" d2 "^3 + ReX_0_1*" d0 " + exp(" d1 ")*ImX_1_2 + ReX_0_2^2"
+static void check_traceless(void)
+{
+    static const char *const H[2] = {
+        TR_H("ImX_0_0", "ImX_1_1", "ImX_2_2"),
+        TR_H("(ImX_0_0 - " TR_M ")", "(ImX_1_1 - " TR_M ")", "(ImX_2_2 - " TR_M ")") };
+    slpi_problem p[2];
+    slpi_ref_system s[2];
+    for (int j = 0; j < 2; j++)
+        model_problem(p + j, SLPI_SCHEME_TMK, "su(3)", H[j], 0, NULL);
+    if (!sys_init(s, p))
+        return;
+    if (!sys_init(s + 1, p + 1)) {
+        slpi_ref_system_clear(s);
+        return;
+    }
+    int n = 9;
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), b = _arb_vec_init(4 * n), inv = _arb_vec_init(2 * s->n_inv);
+    for (long it = 0; it < test_iters(20); it++) {
+        for (int i = 0; i < n; i++) {
+            arb_set_d(mu + i, test_rand_uniform(-0.9, 0.9));
+            arb_set_d(w + i, test_rand_uniform(-1, 1));
+        }
+        for (int j = 0; j < 2; j++) {
+            s[j].gen(s + j, 0, b + 2 * j * n, mu, PREC);
+            s[j].dgen(s + j, 0, b + (2 * j + 1) * n, mu, w, PREC);
+            s[j].invariants(s + j, inv + j * s->n_inv, mu, PREC);
+        }
+        TEST_CHECK(agree(b, b + 2 * n, n, "su(3) gen at a point with a trace"));
+        TEST_CHECK(agree(b + n, b + 3 * n, n, "su(3) dgen along a direction with a trace"));
+        TEST_CHECK(agree(inv, inv + s->n_inv, 1, "su(3) H at a point with a trace"));
+    }
+    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(b, 4 * n); _arb_vec_clear(inv, 2 * s->n_inv);
+    slpi_ref_system_clear(s);
+    slpi_ref_system_clear(s + 1);
 }
 
 /* H = x1^3 x2 - 2 x2 x3^2 on so3: gen = -grad/2, dgen = -Hess w/2 in closed form */
@@ -594,6 +656,7 @@ int main(void)
                  "atan(ImX_0_1)", -0.9, 0.9);
     check_series("so3^2", "log(1.5 - x1_1*x2_1) + x1_2^3*x2_3 + tanh(x2_2)", -0.9, 0.9);
     check_closed_form();
+    check_traceless();
     /* (b) */
     for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
         check_twin(twins + i);

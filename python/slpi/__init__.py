@@ -272,7 +272,8 @@ class Callback:
     grad : callable(mu) -> array (dim,)
         The plain partial derivatives dH/dmu_i at the state ``mu`` (a float64 array in
         the algebra's layout). slpi applies the pairing weights and, on su(n), the
-        traceless projection itself, as for an expression.
+        traceless projection itself, as for an expression: on su(n) ``mu`` (and ``w``
+        below) is the traceless part, where H is read (docs/models.md#su-n).
     hvp : callable(mu, w) -> array (dim,)
         The derivative of ``grad`` along ``w``: the Hessian of H times w (the implicit
         schemes' Newton and chord steps use it).
