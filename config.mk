@@ -1,6 +1,6 @@
 # config.mk — the one place that names external libraries and Debian packages.
 
-# FLINT and Arb. The build detects the generation it finds (build-aux/flint-probe.sh,
+# FLINT and Arb. The build detects the generation it finds (mk/flint-probe.sh,
 # written to $(BUILD)/flint.mk; docs/install.md#flint) and links these libraries:
 FLINT3_LIBS  = -lflint -lmpfr -lgmp               # FLINT >= 3.0, Arb inside
 FLINT2_LIBS  = -lflint-arb -lflint -lmpfr -lgmp   # FLINT 2.9 + Arb 2.23 (-larb upstream)
@@ -9,7 +9,7 @@ LAPACK_LIBS  = -llapacke -lopenblas
 JSON_LIBS    = -ljansson
 SYS_LIBS     = -lm -lpthread
 
-# Debian packages (`make deps`, build-aux/deps.sh; docs/install.md lists other systems').
+# Debian packages (`make deps`, mk/deps.sh; docs/install.md lists other systems').
 # The core: what the library, the slpi command and the Python package need, on every
 # release; FLINT's packages differ between Debian 12 (FLINT 2.9 + Arb 2.23) and Debian 13
 # (FLINT 3, Arb inside; so Ubuntu 24.04).

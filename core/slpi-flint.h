@@ -4,7 +4,7 @@
  *     (Debian 13, Ubuntu 24.04, Fedora, Homebrew, conda-forge);
  *   - FLINT 2.9 with Arb 2.23 beside it: headers <arb.h>, libraries -lflint-arb (Debian's
  *     name; upstream's is -larb) and -lflint (Debian 12, Ubuntu 22.04).
- * The build detects which one is present (build-aux/flint-probe.sh) and passes
+ * The build detects which one is present (mk/flint-probe.sh) and passes
  * -DSLPI_FLINT3 for the first; a program compiled against an installed slpi.h without
  * slpi.pc's flags gets the generation whose headers it finds. Every Arb or FLINT header
  * slpi uses is included here and nowhere else, and every difference between the two APIs

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cross-deps.sh DEBARCH TRIPLET — what `make cross-check` needs, installed as `make deps`
-# installs the host's packages (build-aux/deps.sh): Debian's cross compiler gcc-TRIPLET,
+# installs the host's packages (mk/deps.sh): Debian's cross compiler gcc-TRIPLET,
 # qemu-user-static, and from the target's multiarch (dpkg --add-architecture DEBARCH) its C library
 # headers (libc6-dev: the cross compiler searches /usr/include/TRIPLET first), the
 # runtime libflint-arb2 and libflint17 and the -dev packages of MPFR, GMP, LAPACKE,

@@ -33,8 +33,8 @@ done
 grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi.pc" || note "slpi.pc prefix"
 grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi-tools.pc" || note "slpi-tools.pc prefix"
 # the Python package, staged under DESTDIR, names the library's final folder
-pyinit=$(ls "$root"/lib/python3*/dist-packages/slpi/__init__.py 2>/dev/null | head -1)
-[ -n "$pyinit" ] || note "the Python package is not installed under $root/lib/python3*/dist-packages"
+pyinit=$(ls "$root"/lib/python3*/*-packages/slpi/__init__.py 2>/dev/null | head -1)
+[ -n "$pyinit" ] || note "the Python package is not installed under $root/lib/python3*/*-packages"
 [ -n "$pyinit" ] && { grep -q "^LIBDIR = '/opt/slpi/lib'$" "$(dirname "$pyinit")/_libdir.py" || note "slpi/_libdir.py: $(cat "$(dirname "$pyinit")/_libdir.py")"; }
 cat > "$tmp/use.c" <<'C'
 #include <slpi.h>
@@ -108,7 +108,7 @@ py=${SLPI_PYTHON:-/usr/bin/python3}
 if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
   echo "t-install: Python checks skipped: the library is built with AddressSanitizer"
 else
-  site=$(ls -d "$prefix"/lib/python3*/dist-packages 2>/dev/null | head -1)
+  site=$(ls -d "$prefix"/lib/python3*/*-packages 2>/dev/null | head -1)
   got=$(cd "$tmp" && env -u SLPI_LIB -u LD_LIBRARY_PATH PYTHONPATH="$site" "$py" -c \
         "import slpi, os; r = slpi.run('iso/rigid-body/trajectories', steps=10); slpi.write_trajectory('t.tsv', r); print(slpi.__version__, r.states.shape, slpi.verify('t.tsv').verdict)" 2>&1)
   [ "$got" = "$version (11, 3) PASS" ] || note "the installed Python package: $got"
