@@ -100,6 +100,17 @@ int slpi_cli_audit(int argc, char **argv)
         slpi_audit_free(&a);
         return r;
     }
+    if (a.cached_only && !a.cache) {
+        fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
+        return SLPI_EINPUT;
+    }
+    /* the registry first: one it refuses leaves nothing behind */
+    slpi_error err = { 0, "" };
+    int rc = slpi_audit_load(&a, claims, &err);
+    if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi audit: %s\n", err.msg);
+        return rc;
+    }
     snprintf(a.outdir, sizeof a.outdir, "%s", out);
     char sub[SLPI_PATH_MAX + 16];
     snprintf(sub, sizeof sub, "%s/figures", out);
@@ -107,20 +118,11 @@ int slpi_cli_audit(int argc, char **argv)
     snprintf(sub, sizeof sub, "%s/data", out);
     bad |= mkdirs(sub);
     if (a.cache) bad |= mkdirs(a.cache);
-    if (a.cached_only && !a.cache) {
-        fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
-        return SLPI_EINPUT;
-    }
     if (bad) {
         fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out,
                 a.cache ? " or " : "", a.cache ? a.cache : "");
+        slpi_audit_free(&a);
         return SLPI_EINPUT;
-    }
-    slpi_error err = { 0, "" };
-    int rc = slpi_audit_load(&a, claims, &err);
-    if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi audit: %s\n", err.msg);
-        return rc;
     }
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_audit_run(&a, quiet ? NULL : stdout);

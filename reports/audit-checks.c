@@ -1,8 +1,8 @@
-/* audit-checks.c — the claims audit's check language (docs/claims.md; syntax in the header
- * of reports/claims.txt): tokens, the case of a check (a docs/experiments.md preset plus key=value
- * overrides, FULL=1 overrides appended), outcomes and the words of a role. The bottom layer
- * of the audit: the evaluators (reports/audit-runs.c ...) use it, it calls none of them;
- * the dispatcher to them is reports/audit-eval.c. */
+/* audit-checks.c — what the claims audit's evaluators share (docs/claims.md): the case of a
+ * check (a docs/experiments.md preset plus key=value overrides, FULL=1 overrides
+ * appended), outcomes and the words of a role. The bottom layer of the audit: the
+ * evaluators (reports/audit-runs.c ...) use it, it calls none of them; the check language
+ * that names them is reports/audit-lang.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,69 +79,6 @@ void slpi_audit_outcome(slpi_audit_check *c, int pass, double value)
     slpi_audit_num(c, "value", value);
 }
 
-/* The check language: word, token count range, position of the comparison operator
- * (-1: none) and positions of the numbers that must parse (thresholds, windows, sizes). */
-static const struct { const char *word; int nmin, nmax, op; int nums[6]; } syntax[] = {
-    {"max", 4, 4, 2, {3, -1}},          {"versus", 5, 5, 3, {4, -1}},          {"fails", 1, 1, -1, {-1}},
-    {"sphere", 2, 2, -1, {1, -1}},      {"snapshots", 4, 4, 2, {1, 3, -1}},
-    {"ref", 3, 3, -1, {2, -1}},         {"poisson", 3, 4, -1, {-1}},
-    {"refpoisson", 3, 4, -1, {-1}},   {"slope", 8, 9, -1, {2, 3, 4, 5, 6, 7}},
-    {"gap", 6, 6, 4, {2, 3, 5, -1}},    {"resolvable", 8, 9, 6, {1, 2, 3, 4, 5, 7}},
-    {"weakexact", 4, 4, -1, {2, 3, -1}}, {"moments", 1, 1, -1, {-1}},
-    {"thresholds", 2, 2, -1, {1, -1}},  {"cayleypi", 2, 2, -1, {-1}},
-    {"mutant", 2, 2, -1, {-1}},         {"drift", 4, 4, 2, {3, -1}},
-    {"legap", 7, 7, -1, {2, 3, 4, 5, 6, -1}}, {"growth", 4, 4, -1, {2, 3, -1}},
-    {"critical", 7, 7, -1, {1, 2, 3, 4, 5, 6}}, {"ensemble", 4, 5, -1, {1, 3, -1}},
-    {"dexpinv", 5, 5, 3, {4, -1}},      {"adstar", 4, 6, -1, {-1}},
-    {"sviident", 5, 5, 3, {1, 4, -1}},  {"sviorbit", 5, 5, 3, {1, 4, -1}},
-    {"svivs", 4, 4, 2, {3, -1}},        {"lifted", 6, 6, 4, {1, 2, 5, -1}},
-    {"test", 2, 16, -1, {-1}},          {"unable", 2, 16, -1, {-1}},
-};
-
-static int is_number(const char *t)
-{
-    char *end;
-    if (!strcmp(t, "inf") || !strcmp(t, "pi")) return 1;
-    strtod(t, &end);
-    return end != t && !*end;
-}
-
-const char *slpi_audit_check_syntax(const char *check)
-{
-    static char usage[160];
-    char buf[256], *tok[20];
-    int n = slpi_audit_tokens(check, buf, sizeof buf, tok, 20);
-    if (n < 1) return "empty check";
-    for (size_t k = 0; k < sizeof syntax / sizeof syntax[0]; k++) {
-        if (strcmp(tok[0], syntax[k].word)) continue;
-        if (n < syntax[k].nmin || n > syntax[k].nmax) {
-            snprintf(usage, sizeof usage, "'%s' takes %d..%d words, not %d (see the registry's header)",
-                     tok[0], syntax[k].nmin, syntax[k].nmax, n);
-            return usage;
-        }
-        int op = syntax[k].op;
-        if (op >= 0 && strcmp(tok[op], "<=") && strcmp(tok[op], ">=")) {
-            snprintf(usage, sizeof usage, "word %d '%s' is not <= or >=", op + 1, tok[op]);
-            return usage;
-        }
-        for (int i = 0; i < 6 && syntax[k].nums[i] >= 0; i++) {
-            int j = syntax[k].nums[i];
-            if (j < n && !is_number(tok[j])) {
-                snprintf(usage, sizeof usage, "word %d '%s' is not a number", j + 1, tok[j]);
-                return usage;
-            }
-        }
-        if (strstr(tok[0], "poisson") && (strcmp(tok[n - 2], "<=") && strcmp(tok[n - 2], ">=")))
-            return "poisson [dW=V] <= X | >= X: the operator is missing";
-        if (strstr(tok[0], "poisson") && (!is_number(tok[n - 1]) ||
-                                          (n == 4 && (strncmp(tok[1], "dW=", 3) || !is_number(tok[1] + 3)))))
-            return "poisson [dW=V] <= X | >= X: V and X are numbers";
-        return NULL;
-    }
-    snprintf(usage, sizeof usage, "unknown check word '%s'", tok[0]);
-    return usage;
-}
-
 int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
                     size_t n)
 {
@@ -183,9 +120,9 @@ const char *slpi_audit_meets(const slpi_audit_check *c)
     return c->outcome == SLPI_CHECK_PASS ? "meets" : "misses";
 }
 
-int slpi_audit_compare(const char *op, double v, double thr)
+int slpi_audit_compare(int op, double v, double thr)
 {
-    return !strcmp(op, "<=") ? v <= thr : v >= thr;
+    return op == SLPI_AUDIT_LE ? v <= thr : v >= thr;
 }
 
 void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n)
@@ -193,18 +130,17 @@ void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n)
     snprintf(out, n, "%s-l%d", c->id, c->line);
 }
 
-/* The case with `steps` steps (T and level cleared), for checks of `want` tokens; on
- * a bad case or check the check is UNABLE (usage names the syntax) and -1 returned. */
-int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int want, const char *usage,
-                      char **tok, int steps_tok, slpi_problem *p)
+/* The case with `steps` steps (T and level cleared); on a bad case the check is UNABLE
+ * and -1 returned. */
+int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p)
 {
     slpi_error err = {0, ""};
     char args[512];
-    if (n != want || slpi_audit_case(a, c, p, args, sizeof args, &err)) {
-        slpi_audit_unable(c, "case or check: %s", n != want ? usage : err.msg);
+    if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
         return -1;
     }
-    p->steps = steps_tok ? atol(tok[steps_tok]) : 1;
+    p->steps = steps;
     p->T = 0;
     p->level = -1;
     return 0;

@@ -1,8 +1,9 @@
 /* audit-checks.h — internal interface of the claims audit's check evaluators (docs/claims.md;
  * check syntax in the header of reports/claims.txt). The layers, each calling only those
- * below it: reports/audit.c (the runner) -> reports/audit-eval.c (the dispatcher) -> one
+ * below it: reports/audit.c (the runner) -> reports/audit-lang.c (the language) -> one
  * file per check family -> reports/audit-figure.c (gnuplot) -> reports/audit-checks.c
- * (the shared parsing, cases and outcomes). The families:
+ * (cases and outcomes). The check language itself, its words, typed arguments and
+ * evaluators, is the table of reports/audit-lang.c. The families:
  *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
  *                    growth (trend of a diagnostic), critical (critical step sweep),
  *                    ensemble (axis changes and spread of several realizations)
@@ -25,15 +26,16 @@ const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_chec
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */
 int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p,
                     char *args, size_t nargs, slpi_error *err);
-/* The case with the steps of token steps_tok (0: one step), T and level cleared, for
- * checks of `want` tokens; on a bad case or check the check is UNABLE (usage names the
- * syntax) and -1 is returned. */
-int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, int n, int want,
-                          const char *usage, char **tok, int steps_tok, slpi_problem *p);
+/* The case with `steps` steps, T and level cleared; on a bad case the check is UNABLE and
+ * -1 is returned. */
+int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p);
 void slpi_audit_outcome(slpi_audit_check *c, int pass, double value);
 void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg);
-/* "<= X" or ">= X": does v pass against thr? */
-int slpi_audit_compare(const char *op, double v, double thr);
+/* "<= X" or ">= X" (op: SLPI_AUDIT_LE or SLPI_AUDIT_GE): does v pass against thr? */
+int slpi_audit_compare(int op, double v, double thr);
+/* Read a check string through the language's table (reports/audit-lang.c) into x: 0, or
+ * -1 with why (the word, what is wrong, the nearest valid word, the usage). */
+int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy);
 /* "meets" or "misses", for evidence sentences (a check never says a bare "fail"). */
 const char *slpi_audit_meets(const slpi_audit_check *c);
 void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);
@@ -44,32 +46,34 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
                      const char *size, const char *xlabel, const char *ylabel,
                      const char *preamble, const char *body);
 
-/* The evaluators: tok[0..n) is the check string in force. */
-void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_moments(slpi_audit_check *c);
-void slpi_audit_check_thresholds(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_cayleypi(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_mutant(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_dexpinv(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_adstar(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_svivs(slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
-void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, char **tok, int n);
+/* The evaluators (reports/audit-lang.c names each row's): ck holds the check in force,
+ * typed (ck->arg[0] the check word). */
+void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_moments(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_mutant(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_dexpinv(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_adstar(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+void slpi_audit_check_unable(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
 
 #endif

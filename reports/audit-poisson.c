@@ -12,18 +12,14 @@
 
 /* poisson <= X | >= X (fast path) and refpoisson <= X | >= X (certified path: the
  * rigorous defect of ref/ where it exists, else enclosed difference quotients). */
-void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    double dw = 0;
-    int certified = !strcmp(tok[0], "refpoisson");
-    if (n == 4 && !strncmp(tok[1], "dW=", 3)) {   /* a fixed increment on every noise */
-        dw = atof(tok[1] + 3);
-        tok++;
-        n--;
-    }
-    if (slpi_audit_steps_case(a, c, n, 3, "poisson [dW=V] <= X", tok, 0, &p)) return;
+    double dw = ck->arg[1].present ? ck->arg[1].r : 0;   /* dW=V: a fixed increment on every noise */
+    int certified = !strcmp(ck->arg[0].s, "refpoisson");
+    const slpi_audit_arg *op = &ck->arg[2];
+    if (slpi_audit_steps_case(a, c, 1, &p)) return;
     double x0[64];
     slpi_fast *f0 = NULL;
     int rc = slpi_problem_validate(&p, &err);
@@ -53,11 +49,11 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
     if (rc) {
         slpi_audit_unable(c, "poisson: %s", err.msg);
     } else {
-        double thr = atof(tok[2]);
+        double thr = ck->arg[3].r;
         double lo1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR) - mag_get_d(arb_radref(d1));
         double hi1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR) + mag_get_d(arb_radref(d1));
         /* "<= X": the whole ball below X; ">= X": the whole ball above X */
-        int pass = !strcmp(tok[1], "<=") ? hi1 <= thr : lo1 >= thr;
+        int pass = op->e == SLPI_AUDIT_LE ? hi1 <= thr : lo1 >= thr;
         double m1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR), m2 = arf_get_d(arb_midref(d2), ARF_RND_NEAR);
         slpi_audit_outcome(c, pass, arf_get_d(arb_midref(d1), ARF_RND_NEAR));
         if (rigorous) {
@@ -69,7 +65,7 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
             snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s in Arb "
                      "balls, ref/): max |D hat(Pi) D^T - hat(Pi_1)| in [%.4e, %.4e] %s %s %.1e; the "
                      "enclosure %s 0", p.h, noise, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses",
-                     tok[1], thr, lo1 > 0 ? "excludes" : "contains");
+                     op->s, thr, lo1 > 0 ? "excludes" : "contains");
         } else {
             snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s%s), %s: max |D Phi J "
                  "D Phi^T - J o Phi| in [%.4e, %.4e] with central differences eps = %.0e (%.4e at "
@@ -77,7 +73,7 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, char **t
                  p.scheme == SLPI_SCHEME_SVI ? (p.svi_c < 0 ? ", c = -1/4" : ", c = +1/4") : "",
                  certified ? "certified Arb balls of the exact scheme's difference quotients" :
                  "fast path (binary64)", lo1 > 0 ? lo1 : 0.0, hi1, EPS_FD,
-                 arf_get_d(arb_midref(d2), ARF_RND_NEAR), pass ? "meets" : "misses", tok[1], thr,
+                 arf_get_d(arb_midref(d2), ARF_RND_NEAR), pass ? "meets" : "misses", op->s, thr,
                  certified && lo1 > 0 && fabs(m1 - m2) < 1e-3 * m1 ?
                  "; the enclosure excludes 0 and does not change with eps: a defect of the scheme, "
                  "not of the difference quotient" : "");

@@ -40,15 +40,11 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
 }
 
 /* ---- max DIAG <= X | >= X ; fails */
-void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    int want_fail = !strcmp(tok[0], "fails");
-    if (!want_fail && n != 4) {
-        slpi_audit_unable(c, "check syntax: %s", "max DIAG <= X");
-        return;
-    }
+    int want_fail = !strcmp(ck->arg[0].s, "fails");
     char name[64], data[SLPI_PATH_MAX + 96];
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, &err);
@@ -63,7 +59,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
         c->outcome = SLPI_CHECK_FAIL;
         c->value = NAN;
         snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped before the end of "
-                 "the run, so %s has no value over it (%s)", tok[1], err.msg);
+                 "the run, so %s has no value over it (%s)", ck->arg[1].s, err.msg);
         return;
     }
     if (rc != SLPI_OK) {
@@ -72,13 +68,14 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     }
     int k = -1;
     for (int i = 0; i < res.ndiag; i++)
-        if (!strcmp(res.diag_name[i], tok[1])) k = i;
+        if (!strcmp(res.diag_name[i], ck->arg[1].s)) k = i;
     if (k < 0) {
-        slpi_audit_unable(c, "no diagnostic %s in this run", tok[1]);
+        slpi_audit_unable(c, "no diagnostic %s in this run", ck->arg[1].s);
         return;
     }
-    double v = res.diag_maxchange[k], thr = atof(tok[3]);
-    slpi_audit_outcome(c, slpi_audit_compare(tok[2], v, thr), v);
+    const char *diag = ck->arg[1].s;
+    double v = res.diag_maxchange[k], thr = ck->arg[3].r;
+    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[2].e, v, thr), v);
     slpi_audit_num(c, "steps", (double)res.steps_done);
     slpi_audit_num(c, "h", p.h);
     slpi_audit_num(c, "T", p.h * (double)res.steps_done);
@@ -86,32 +83,28 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, char **tok, 
     if (p.output_every > 1)
         snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
     snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
-             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations", tok[1], tok[1], v,
-             res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c), tok[2],
+             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations", diag, diag, v,
+             res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c), ck->arg[2].s,
              thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
              "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 2:(abs(column('%s') - v0)) with lines "
-             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, tok[1], data, tok[1],
-             tok[1], tok[1], thr);
-    slpi_audit_plot(a, c, name, NULL, "t", tok[1], v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
+             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, diag, data, diag,
+             diag, diag, thr);
+    slpi_audit_plot(a, c, name, NULL, "t", diag, v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
 }
 
 /* ---- versus DIAG KEY=VALUE <= X | >= X: the largest change of DIAG over the case's run
  * divided by that over the same run with KEY=VALUE (e.g. noise=none: how much of the
  * change the noise makes). Both runs record the diagnostic at the same rows. */
-void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p, q;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96], kv[96];
-    snprintf(kv, sizeof kv, "%s", n == 5 ? tok[2] : "");
+    snprintf(kv, sizeof kv, "%s", ck->arg[2].s);   /* KEY=VALUE, the key known (the table) */
     char *eq = strchr(kv, '=');
-    if (n != 5 || !eq) {
-        slpi_audit_unable(c, "check syntax: %s", "versus DIAG KEY=VALUE <= X | >= X");
-        return;
-    }
     *eq = 0;
     slpi_run_result res, res2;
     int rc = run_case(a, c, &p, &res, name, data, &err);
@@ -121,36 +114,32 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, char **to
     if (!rc) rc = slpi_run(&q, slpi_fast_path(), NULL, 0, NULL, &res2, &err);
     int k = -1, k2 = -1;
     for (int i = 0; !rc && i < res.ndiag; i++)
-        if (!strcmp(res.diag_name[i], tok[1])) k = i;
+        if (!strcmp(res.diag_name[i], ck->arg[1].s)) k = i;
     for (int i = 0; !rc && i < res2.ndiag; i++)
-        if (!strcmp(res2.diag_name[i], tok[1])) k2 = i;
+        if (!strcmp(res2.diag_name[i], ck->arg[1].s)) k2 = i;
     if (rc || k < 0 || k2 < 0) {
         slpi_audit_unable(c, "versus: %s", rc ? err.msg : "no such diagnostic in both runs");
         return;
     }
     double v = res.diag_maxchange[k], w = res2.diag_maxchange[k2], ratio = w > 0 ? v / w : INFINITY;
-    slpi_audit_outcome(c, slpi_audit_compare(tok[3], ratio, atof(tok[4])), ratio);
+    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[3].e, ratio, ck->arg[4].r), ratio);
     slpi_audit_num(c, "this", v);
     slpi_audit_num(c, "other", w);
     slpi_audit_num(c, "steps", (double)res.steps_done);
     snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
-             "the case, %.3e with %s: ratio %.3g %s %s %s", tok[1], tok[1], res.steps_done, p.h, v, w,
-             tok[2], ratio, slpi_audit_meets(c), tok[3], tok[4]);
+             "the case, %.3e with %s: ratio %.3g %s %s %s", ck->arg[1].s, ck->arg[1].s, res.steps_done, p.h,
+             v, w, ck->arg[2].s, ratio, slpi_audit_meets(c), ck->arg[3].s, ck->arg[4].s);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
-             c->kase, name, tok[2]);
+             c->kase, name, ck->arg[2].s);
 }
 
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
-void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (n != 2) {
-        slpi_audit_unable(c, "check syntax: %s", "sphere A");
-        return;
-    }
-    int col = atoi(tok[1]);
+    int col = (int)ck->arg[1].i;
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, &err);
     if (rc < 0) return;
@@ -188,12 +177,12 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, char **to
 /* ---- snapshots STEPS OP X: Euler–Zeitlin vorticity at steps 0, STEPS/2, STEPS (figure);
  * the number is the relative change of the vorticity field on the grid,
  * |omega(T) - omega(0)|_2 / |omega(0)|_2 (mixing moves the field; a frozen one stays). */
-void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (slpi_audit_steps_case(a, c, n, 4, "snapshots STEPS <= X | >= X", tok, 1, &p)) return;
+    if (slpi_audit_steps_case(a, c, ck->arg[1].i, &p)) return;
     enum { NLAT = 64, NLON = 128 };
     int dim = slpi_problem_state_dim(&p);
     slpi_fast *f = NULL;
@@ -251,7 +240,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
             if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
         }
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
-        slpi_audit_outcome(c, slpi_audit_compare(tok[2], change, atof(tok[3])), change);
+        slpi_audit_outcome(c, slpi_audit_compare(ck->arg[2].e, change, ck->arg[3].r), change);
         slpi_audit_num(c, "steps", (double)p.steps);
         slpi_audit_num(c, "c2", c2);
         slpi_audit_num(c, "eig", eig);
@@ -259,8 +248,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
                  "%.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
-                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), tok[2],
-                 tok[3], c2, eig);
+                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), ck->arg[2].s,
+                 ck->arg[3].s, c2, eig);
         char body[5 * SLPI_PATH_MAX];
         snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
                  "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
@@ -272,7 +261,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
         slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
         strcpy(c->figure, name);
     }
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, tok[1]);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, ck->arg[1].s);
     slpi_vort_free(v);
     slpi_steps_close(&steps);
     slpi_fast_free(f);
@@ -281,11 +270,11 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, char *
 }
 
 /* ---- ref DIAG STEPS: 0 in the certified ball of DIAG after STEPS steps */
-void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    if (slpi_audit_steps_case(a, c, n, 3, "ref DIAG STEPS", tok, 2, &p)) return;
+    if (slpi_audit_steps_case(a, c, ck->arg[2].i, &p)) return;
     if (slpi_problem_validate(&p, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
@@ -316,22 +305,22 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
         }
     }
     snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
-             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : tok[2]);
+             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : ck->arg[2].s);
     if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
     if (!rc) {
         slpi_ref_diagnostics(r, x, xi, &d);
         int k = -1;
         for (int i = 0; i < d.n; i++)
-            if (!strcmp(d.name[i], tok[1])) k = i;
+            if (!strcmp(d.name[i], ck->arg[1].s)) k = i;
         if (k < 0) {
-            slpi_audit_unable(c, "no certified diagnostic %s", tok[1]);
+            slpi_audit_unable(c, "no certified diagnostic %s", ck->arg[1].s);
         } else {
             int in = arb_contains_zero(&d.value[k]);
             double mid = arf_get_d(arb_midref(&d.value[k]), ARF_RND_NEAR);
             double rad = mag_get_d(arb_radref(&d.value[k]));
             slpi_audit_outcome(c, in, rad);
             snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
-                     "after %ld steps: the ball %s 0", steps.info.prec, tok[1], mid, rad, p.steps,
+                     "after %ld steps: the ball %s 0", steps.info.prec, ck->arg[1].s, mid, rad, p.steps,
                      in ? "contains" : "excludes");
         }
     }
@@ -346,15 +335,12 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, char **tok, 
 /* ---- growth DIAG LO HI: the growth law of |DIAG - DIAG(0)| over a run: the WLS slope of
  * log max_{m <= n} |DIAG_m - DIAG_0| on log n over n = 2^4 .. steps (round-off that
  * accumulates linearly gives 1, a random walk 1/2); pass iff the slope is in [LO, HI]. */
-void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (n != 4) {
-        slpi_audit_unable(c, "check syntax: %s", "growth DIAG LO HI");
-        return;
-    }
+    const char *diag = ck->arg[1].s;
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, &err);
     if (rc < 0) return;
@@ -363,7 +349,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
         slpi_audit_unable(c, "growth: %s", err.msg);
         return;
     }
-    int col = slpi_traj_column(&t, tok[1]);
+    int col = slpi_traj_column(&t, diag);
     enum { NB = 40 };
     double hs[NB], es[NB], se[NB], run = 0, v0 = 0;
     int use[NB], nb = 0;
@@ -382,10 +368,10 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
     }
     slpi_traj_free(&t);
     if (col < 0 || nb < 3) {
-        slpi_audit_unable(c, col < 0 ? "growth: no column %s" : "growth: %s stays 0 (no trend)", tok[1]);
+        slpi_audit_unable(c, col < 0 ? "growth: no column %s" : "growth: %s stays 0 (no trend)", diag);
         return;
     }
-    double slope, ic, lo = atof(tok[2]), hi = atof(tok[3]);
+    double slope, ic, lo = ck->arg[2].r, hi = ck->arg[3].r;
     slpi_stats_wls(nb, hs, es, se, use, &slope, &ic);
     slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
     slpi_audit_num(c, "steps", (double)res.steps_done);
@@ -393,7 +379,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
     slpi_audit_num(c, "extrap", exp(ic) * pow(1e10, slope));
     snprintf(c->evidence, sizeof c->evidence, "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
              "%.2e at n = %g; log-log slope %.3f over n = 16..%g (%s [%.2f, %.2f]; 1 = linear, 1/2 = "
-             "random walk); extrapolated to 1e10 steps: %.1e", tok[1], tok[1], res.steps_done,
+             "random walk); extrapolated to 1e10 steps: %.1e", diag, diag, res.steps_done,
              es[0], hs[0], es[nb - 1], hs[nb - 1], slope, hs[nb - 1], slpi_audit_meets(c), lo, hi,
              exp(ic) * pow(1e10, slope));
     char body[3 * SLPI_PATH_MAX];
@@ -401,9 +387,9 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
              "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 1:(abs(column('%s') - v0)) with lines "
              "title '|%s - %s(0)|', exp(%.17g)*x**%.17g with lines lw 2 title 'fit: slope %.2f', "
              "exp(%.17g)*x with lines dt 2 title 'reference slope 1 (linear)', exp(%.17g)*x**0.5 "
-             "with lines dt 3 title 'reference slope 1/2'", data, tok[1], data, tok[1], tok[1],
-             tok[1], ic, slope, slope, log(es[nb - 1] / hs[nb - 1]), log(es[nb - 1] / sqrt(hs[nb - 1])));
-    slpi_audit_plot(a, c, name, NULL, "step n", tok[1], "set logscale xy\nset format y '%.0e'", body);
+             "with lines dt 3 title 'reference slope 1/2'", data, diag, data, diag, diag,
+             diag, ic, slope, slope, log(es[nb - 1] / hs[nb - 1]), log(es[nb - 1] / sqrt(hs[nb - 1])));
+    slpi_audit_plot(a, c, name, NULL, "step n", diag, "set logscale xy\nset format y '%.0e'", body);
     strcpy(c->figure, name);
 }
 
@@ -411,22 +397,22 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, char **to
  * .., H1 at which a run of the case (T of the case, seeds 1..SEEDS) ends in a solver
  * failure (converged mode, the case's tolerance and iteration cap); +inf if none does.
  * Pass iff it lies in [LO, HI]. */
-void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem p0;
     slpi_error err = {0, ""};
     char args[512];
-    if (n != 7 || slpi_audit_case(a, c, &p0, args, sizeof args, &err)) {
-        slpi_audit_unable(c, "case or check: %s", n != 7 ? "critical H0 H1 DH SEEDS LO HI" : err.msg);
+    if (slpi_audit_case(a, c, &p0, args, sizeof args, &err)) {
+        slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
-    double h0 = atof(tok[1]), h1 = atof(tok[2]), dh = atof(tok[3]), lo = atof(tok[5]), hi = atof(tok[6]);
-    int seeds = atoi(tok[4]);
+    double h0 = ck->arg[1].r, h1 = ck->arg[2].r, dh = ck->arg[3].r, lo = ck->arg[5].r, hi = ck->arg[6].r;
+    long seeds = ck->arg[4].i;
     double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
     char list[600] = "";
     for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
         int failed = 0, maxit = 0;
-        for (int s = 1; s <= seeds && !failed; s++) {
+        for (long s = 1; s <= seeds && !failed; s++) {
             slpi_problem p = p0;
             slpi_run_result res;
             p.h = h;
@@ -453,11 +439,11 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, char **
         if (failed) hc = h;
     }
     slpi_audit_outcome(c, hc >= lo && hc <= hi, hc);
-    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, %d "
+    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, %ld "
              "seeds, T = %g): %s%.3g (%s [%g, %g]); %s", seeds, T, isinf(hc) ? "none up to h = " : "h = ",
              isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
-             "for H = %s..%s step %s)", c->id, c->kase, tok[1], tok[2], tok[3]);
+             "for H = %s..%s step %s)", c->id, c->kase, ck->arg[1].s, ck->arg[2].s, ck->arg[3].s);
 }
 
 /* Run p into tmp and read it back (tmp removed); 0 or an error code. */
@@ -479,14 +465,10 @@ static int run_traj(const slpi_problem *p, const char *tmp, slpi_traj *t, slpi_e
  * path over the run; met iff the smallest is <= LO (a path keeps close) and the largest
  * >= HI (a path moves away, into another quarter of the sphere). spread: rms distance of
  * the paths from their mean at T and at T/4; met iff spread(T) / spread(T/4) >= X. */
-void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    int away = n == 5 && !strcmp(tok[2], "away"), spread = n == 4 && !strcmp(tok[2], "spread");
-    long np = n >= 4 ? atol(tok[1]) : 0;
-    if ((!away && !spread) || np < 2 || np > 200) {
-        slpi_audit_unable(c, "check syntax: %s", "ensemble PATHS away LO HI | ensemble PATHS spread X");
-        return;
-    }
+    int away = !strcmp(ck->arg[2].s, "away");   /* else spread */
+    long np = ck->arg[1].i;
     slpi_problem p0, pd;
     slpi_error err = {0, ""};
     char args[512], name[64], data[SLPI_PATH_MAX + 96], tmp[SLPI_PATH_MAX + 96];
@@ -550,8 +532,8 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, char **
         s[w] = sqrt(s[w]);
     }
     free(at);
-    if (away) slpi_audit_outcome(c, dmin <= atof(tok[3]) && dmax >= atof(tok[4]), dmax);
-    else slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= atof(tok[3]), s[0] > 0 ? s[1] / s[0] : NAN);
+    if (away) slpi_audit_outcome(c, dmin <= ck->arg[3].r && dmax >= ck->arg[4].r, dmax);
+    else slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= ck->arg[3].r, s[0] > 0 ? s[1] / s[0] : NAN);
     snprintf(c->evidence, sizeof c->evidence, "%ld paths over T = %g against the noise-free path: the "
              "closest path stays within %.3f, the farthest moves %.3f away (on the unit sphere); rms "
              "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s", np,

@@ -8,9 +8,11 @@
 #include "reports/audit-checks.h"
 
 /* ---- convergence studies: slope, gap, resolvable */
-static int study(const slpi_audit *a, slpi_audit_check *c, char **tok, int n, slpi_conv_kind kind,
-                 int kmin, int kmax, int L, long R, slpi_conv_cfg *cfg, slpi_conv_result *res,
-                 char *cmd, size_t ncmd)
+/* The study of c's case (indep: the independent reference scheme, phi: the weak
+ * functional x1; either NULL or not present: none). */
+static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg *indep,
+                 const slpi_audit_arg *phi, slpi_conv_kind kind, int kmin, int kmax, int L, long R,
+                 slpi_conv_cfg *cfg, slpi_conv_result *res, char *cmd, size_t ncmd)
 {
     slpi_problem p;
     slpi_error err = {0, ""};
@@ -28,15 +30,14 @@ static int study(const slpi_audit *a, slpi_audit_check *c, char **tok, int n, sl
     cfg->paths = R;
     cfg->boot = 400;
     char extra[128] = "";
-    for (int i = 0; i < n; i++) {
-        if (!strncmp(tok[i], "indep=", 6) && !slpi_scheme_from_name(tok[i] + 6, &cfg->indep_scheme)) {
-            cfg->indep = 1;
-            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --indep %s", tok[i] + 6);
-        }
-        if (!strcmp(tok[i], "phi=x1")) {
-            cfg->phi = SLPI_PHI_X1;
-            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1");
-        }
+    if (indep && indep->present) {   /* a scheme name (the table) */
+        cfg->indep = 1;
+        cfg->indep_scheme = (slpi_scheme_id)indep->e;
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --indep %s", indep->s);
+    }
+    if (phi && phi->present) {
+        cfg->phi = SLPI_PHI_X1;
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1");
     }
     char pre[256];
     snprintf(pre, sizeof pre, "%s", c->kase);
@@ -139,22 +140,18 @@ static const char *slope_words(const slpi_audit_check *c, const slpi_conv_fit *f
            "undecided: the CI straddles the window (more paths needed)";
 }
 
-void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    if (n < 8) {
-        slpi_audit_unable(c, "check syntax: %s", "slope KIND A B L R LO HI");
-        return;
-    }
-    slpi_conv_kind kind = !strcmp(tok[1], "weak") ? SLPI_CONV_WEAK
-                          : !strcmp(tok[1], "sup") ? SLPI_CONV_SUP : SLPI_CONV_STRONG;
+    static const slpi_conv_kind kinds[] = {SLPI_CONV_STRONG, SLPI_CONV_WEAK, SLPI_CONV_SUP};
+    slpi_conv_kind kind = kinds[ck->arg[1].e];   /* strong weak sup (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, tok, n, kind, atoi(tok[2]), atoi(tok[3]), atoi(tok[4]), atol(tok[5]), &cfg, &r,
-              c->command, sizeof c->command))
+    if (study(a, c, &ck->arg[8], &ck->arg[9], kind, (int)ck->arg[2].i, (int)ck->arg[3].i, (int)ck->arg[4].i,
+              ck->arg[5].i, &cfg, &r, c->command, sizeof c->command))
         return;
     int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     const slpi_conv_fit *f = &r.fit[col];
-    double lo = atof(tok[6]), hi = atof(tok[7]);
+    double lo = ck->arg[6].r, hi = ck->arg[7].r;
     slope_decision(c, f, lo, hi);
     slpi_audit_num(c, "value", f->slope);
     slpi_audit_num(c, "lo", f->lo);
@@ -185,27 +182,20 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, char **tok
     slope_figure(a, c, &r, col, slpi_conv_kind_name(kind), ref);
 }
 
-void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    if (n != 6) {
-        slpi_audit_unable(c, "check syntax: %s", "gap SCHEME L R >= X");
-        return;
-    }
-    char ind[64];
-    snprintf(ind, sizeof ind, "indep=%s", tok[1]);
-    char *t2[2] = {ind, NULL};
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    int L = atoi(tok[2]);
-    if (study(a, c, t2, 1, SLPI_CONV_STRONG, 3, 4, L, atol(tok[3]), &cfg, &r, c->command,
+    int L = (int)ck->arg[2].i;
+    if (study(a, c, &ck->arg[1], NULL, SLPI_CONV_STRONG, 3, 4, L, ck->arg[3].i, &cfg, &r, c->command,
               sizeof c->command))
         return;
-    double thr = atof(tok[5]);
-    slpi_audit_outcome(c, slpi_audit_compare(tok[4], r.refgap, thr), r.refgap);
+    double thr = ck->arg[5].r;
+    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[4].e, r.refgap, thr), r.refgap);
     snprintf(c->evidence, sizeof c->evidence, "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), tok[1], r.paths, r.refgap,
-             r.refgap_se, c->outcome == SLPI_CHECK_PASS ? "meets" : "misses", tok[4], thr,
+             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), ck->arg[1].s, r.paths, r.refgap,
+             r.refgap_se, slpi_audit_meets(c), ck->arg[4].s, thr,
              r.h[r.nlev - 1], r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
 
@@ -215,19 +205,15 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, char **tok, 
  * SE_u = sqrt((var_l + var_ref) / RPAPER), surely not when its upper bound e + 3 SE_coupled
  * is below 3 SE_u, else undecided. "<= N" is met iff sure + undecided <= N, not met iff
  * sure > N (">= N" the mirror); otherwise UNABLE. */
-void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    if ((n != 8 && (n != 9 || strcmp(tok[8], "phi=x1"))) || (strcmp(tok[6], "<=") && strcmp(tok[6], ">="))) {
-        slpi_audit_unable(c, "check syntax: %s", "resolvable A B L R RPAPER <=|>= N [phi=x1]");
-        return;
-    }
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, tok, n, SLPI_CONV_WEAK, atoi(tok[1]), atoi(tok[2]), atoi(tok[3]), atol(tok[4]),
-              &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, NULL, &ck->arg[8], SLPI_CONV_WEAK, (int)ck->arg[1].i, (int)ck->arg[2].i,
+              (int)ck->arg[3].i, ck->arg[4].i, &cfg, &r, c->command, sizeof c->command))
         return;
-    double rp = atof(tok[5]);
-    int sure = 0, und = 0, need = atoi(tok[7]);
+    double rp = ck->arg[5].r;
+    int sure = 0, und = 0, need = (int)ck->arg[7].i;
     char list[500] = "";
     for (int i = 0; i < r.nlev; i++) {
         const slpi_conv_cell *e = &r.cell[SLPI_CONV_SELF][i];
@@ -239,25 +225,21 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, char 
         snprintf(list + l, sizeof list - l, "%sh=%.3g: e %.2e +- %.1e, 3 SE_u %.1e", l ? "; " : "",
                  r.h[i], e->e, 3 * e->se, 3 * se_u);
     }
-    int le = !strcmp(tok[6], "<=");
+    int le = ck->arg[6].e == SLPI_AUDIT_LE;
     if (le ? sure + und <= need : sure >= need) slpi_audit_outcome(c, 1, sure);
     else if (le ? sure > need : sure + und < need) slpi_audit_outcome(c, 0, sure);
     else c->outcome = SLPI_CHECK_UNABLE, c->value = sure;
     snprintf(c->evidence, sizeof c->evidence, "an uncoupled estimator with %.3g paths per step size "
              "resolves %d of %d levels for sure, %d undecided (bounds from %ld coupled paths) -- %s %s "
              "%d: %s", rp, sure, r.nlev, und, r.paths, c->outcome == SLPI_CHECK_PASS ? "met" :
-             c->outcome == SLPI_CHECK_FAIL ? "not met" : "undecided", tok[6], need, list);
+             c->outcome == SLPI_CHECK_FAIL ? "not met" : "undecided", ck->arg[6].s, need, list);
     slope_figure(a, c, &r, SLPI_CONV_SELF, "coupled weak", 1);
 }
 
 /* ---- weak-exact oracle: quadrature error slope, and Monte Carlo through the steps */
-void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char **tok, int n)
+void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_scheme_id k;
-    if (n != 4 || slpi_scheme_from_name(tok[1], &k)) {
-        slpi_audit_unable(c, "check syntax: %s", "weakexact SCHEME LO HI");
-        return;
-    }
+    slpi_scheme_id k = (slpi_scheme_id)ck->arg[1].e;   /* a scheme (the table) */
     double h[6], e[6], se[6];
     int use[6];
     for (int i = 0; i < 6; i++) {
@@ -268,10 +250,9 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char *
     }
     double s, ic;
     slpi_stats_wls(6, h, e, se, use, &s, &ic);
-    char *t2[1] = {NULL};
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, t2, 0, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, NULL, NULL, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
         return;
     double zmax = 0;
     for (int i = 0; i < r.nlev; i++) {
@@ -279,13 +260,13 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, char *
         double z = d->se > 0 ? fabs(d->mean - (r.quad[i] - r.quad[i + 1])) / d->se : 0;
         zmax = fmax(zmax, z);
     }
-    double lo = atof(tok[2]), hi = atof(tok[3]);
+    double lo = ck->arg[2].r, hi = ck->arg[3].r;
     slpi_audit_outcome(c, s >= lo && s <= hi && zmax < 4, s);
     snprintf(c->evidence, sizeof c->evidence, "quadrature (no Monte Carlo) |E x_1(T) - exp(-1/2)| = %.5f, "
              "%.5f, %.5f, %.5f, %.5f, %.5f at h = 2^-3..2^-8: slope %.4f (window [%.2f, %.2f]); "
              "Monte Carlo through the implemented %s step (400 coupled paths) agrees with the "
              "quadrature's level differences: max |z| = %.2f (< 4)", e[0], e[1], e[2], e[3], e[4],
-             e[5], s, lo, hi, tok[1], zmax);
+             e[5], s, lo, hi, ck->arg[1].s, zmax);
     strcat(c->command, " --phi x1 --exact");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);

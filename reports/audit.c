@@ -1,6 +1,6 @@
 /* audit.c — the claims audit of docs/claims.md: reads the claims registry (reports/claims.txt:
  * a description line per claim and one line per check, format in its header), evaluates
- * every check (reports/audit-eval.c) and derives each claim's verdict from the outcomes
+ * every check (reports/audit-lang.c) and derives each claim's verdict from the outcomes
  * alone (never from the registry's roles or expectations):
  *   - a control ("fails"/"passes") with another outcome than it demands, or any claim
  *     check UNABLE: UNABLE (the decisive check did not show it can fail, or could not run);
@@ -131,13 +131,14 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
         if (memchr(c->full, '=', w)) snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
         else snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
     }
-    /* a typo is an input error here, not an UNABLE after hours of running */
-    const char *usage = NULL;
-    if (!rc && (usage = slpi_audit_check_syntax(c->check)))
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: check '%s': %s", path, line, c->check, usage);
-    if (!rc && c->full_check[0] && (usage = slpi_audit_check_syntax(c->full_check)))
+    /* the check language's table reads both checks once, here: a typo is an input error,
+     * not an UNABLE after hours of running */
+    char why[400];
+    if (!rc && slpi_audit_parse(c->check, &c->args, why, sizeof why))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: check '%s': %s", path, line, c->check, why);
+    if (!rc && c->full_check[0] && slpi_audit_parse(c->full_check, &c->full_args, why, sizeof why))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL check '%s': %s", path, line,
-                            c->full_check, usage);
+                            c->full_check, why);
     for (int m = 0; !rc && m < 2 && strcmp(c->kase, "-"); m++) {
         slpi_audit probe;
         slpi_problem p;

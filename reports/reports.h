@@ -130,6 +130,26 @@ typedef enum {
 #define SLPI_AUDIT_MAXVAR 8       /* variants of one claim */
 #define SLPI_AUDIT_MAXNUM 8       /* named numbers of one check */
 
+/* A check string read through the check language's table (reports/audit-lang.c) at load:
+ * the row it matched and its arguments, typed. arg[0] is the check word; an optional
+ * argument left out has present = 0. */
+#define SLPI_AUDIT_MAXARG 16
+enum { SLPI_AUDIT_LE, SLPI_AUDIT_GE };   /* an operator's e: "<=", ">=" */
+typedef struct {
+    int present;
+    double r;                   /* a number (a real or an integer) */
+    long i;                     /* an integer */
+    int e;                      /* an enumeration's index (an operator: SLPI_AUDIT_LE/GE; a
+                                   real's allowed word, as cayleypi's "pi": its index, else -1) */
+    int at;                     /* where it starts in the check string (a text: the rest of it) */
+    char s[48];                 /* as written (a key=value argument: its value) */
+} slpi_audit_arg;
+typedef struct {
+    int form;                   /* the table's row */
+    int n;                      /* arguments, the check word included */
+    slpi_audit_arg arg[SLPI_AUDIT_MAXARG];
+} slpi_audit_args;
+
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[24], kase[256], check[160], full[160];
@@ -137,6 +157,7 @@ typedef struct {
                                    '/' of the expected field, else the same as expected */
     char vlabel[24];            /* variant label of the role ("claim@LABEL"), "" if none */
     char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
+    slpi_audit_args args, full_args;       /* check and full_check, typed at load */
     slpi_audit_role role;
     int line;
     int variant;                /* index into the claim's variants (role "claim@LABEL",
@@ -209,15 +230,13 @@ const char *slpi_audit_role_words(slpi_audit_role r);
 int slpi_audit_selected(const slpi_audit *a, const char *id);
 /* Read the registry; errors name file:line. */
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
-/* Is the check string valid (known check word, arity)? NULL if so, else the usage. */
-const char *slpi_audit_check_syntax(const char *check);
 /* Record a named number of c's measurement (the first is the value). */
 void slpi_audit_num(slpi_audit_check *c, const char *name, double v);
 /* Fill a registry text's {K.NAME} placeholders from claim cl's checks into out (each number
  * with 3 significant digits); -1 (out names the bad placeholder) if one is unknown. */
 int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
                     size_t n);
-/* Evaluate one check (reports/audit-eval.c); writes data and figure files in outdir. */
+/* Evaluate one check by its row of the check language (reports/audit-lang.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
  * NULL) receives each claim's verdict; progress over the claims goes through

@@ -327,6 +327,18 @@ row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $
 unset OMP_NUM_THREADS
 row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
+# the claims registry: a misspelt check word or argument is refused at load (file:line and
+# the nearest valid word), before any run and before the report folder is made
+sed '0,/| drift case /s//| drift kase /' "$top/reports/claims.txt" > claims-typo.txt
+l=$(grep -n '| drift kase ' claims-typo.txt | cut -d: -f1)
+keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'drift kase .*(nearest: case)" audit --claims claims-typo.txt --out aud-typo
+[ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
+sed '0,/| slope strong /s//| slope stronk /' "$top/reports/claims.txt" > claims-typo.txt
+l=$(grep -n '| slope stronk ' claims-typo.txt | cut -d: -f1)
+keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'slope stronk .*(nearest: strong)" audit --claims claims-typo.txt --out aud-typo
+sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claims-typo.txt
+l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
+keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
 row "--cases abc: not an integer" props --cases abc
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
 export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit integer" props --list; unset SLPI_TEST_SEED
