@@ -14,7 +14,8 @@ core=$1; flint12=$2; flint13=$3; need=$4; want=$5
 command -v dpkg-query >/dev/null 2>&1 || {
   echo "deps: no dpkg here: install the packages that docs/install.md names for this system" >&2; exit 0; }
 ID=; VERSION_ID=; PRETTY_NAME="this system"
-[ -r /etc/os-release ] && . /etc/os-release
+os_release=${SLPI_OS_RELEASE:-/etc/os-release}   # (the tests name another)
+[ -r "$os_release" ] && . "$os_release"
 pretty=$PRETTY_NAME
 major=${VERSION_ID%%.*}
 case "$ID:$major" in

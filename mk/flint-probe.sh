@@ -5,9 +5,9 @@
 # FLINT >= 3.0 (Arb inside FLINT) is taken first; else FLINT 2.9 with Arb >= 2.23 beside
 # it (Arb's library is -lflint-arb on Debian, -larb upstream: the first that links). The
 # headers are read through the compiler's preprocessor (with `pkg-config --cflags flint`
-# where pkg-config knows FLINT), and a link test calls the Arb functions slpi relies on,
-# so a FLINT too old, or built without one of them, stops here with the version found
-# and the version needed. Exit 1 with the reason on standard error otherwise.
+# and its -L folders where pkg-config knows FLINT), and a link test calls the Arb
+# functions slpi relies on, so a FLINT too old, or built without one of them, stops here
+# with the version found and the version needed: exit 1, the reason on standard error.
 cc=$1; cppflags=$2; libs3=$3; libs2=$4
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -44,7 +44,7 @@ link() {   # link FLAGS LIBS: 0 when the test program links
 }
 missing() { grep -o "undefined reference to [^ ]*" "$tmp/link.log" | head -3 | tr '\n' ' '; }
 if [ "$frel" -ge 30000 ]; then
-  libs=$(pkg-config --libs flint 2>/dev/null); [ -n "$libs" ] || libs=$libs3
+  libs=$(echo $(pkg-config --libs-only-L flint 2>/dev/null) $libs3)
   link -DSLPI_FLINT3 "$libs" || fail "FLINT $fver found, but a program using it does not link with '$libs': $(missing)$(head -c 300 "$tmp/link.log")"
   echo "# mk/flint-probe.sh, $(date -u '+%Y-%m-%d %H:%M UTC'): FLINT $fver, Arb inside FLINT"
   echo "FLINT_VERSION = $fver"
@@ -59,6 +59,7 @@ aver=$(macro ARB_VERSION arb.h)
 case "$arel" in ''|*[!0-9*+]*) fail "FLINT $fver found without Arb (<arb.h> not found): Arb 2.23 is needed beside FLINT 2.9 (Debian 12: libflint-arb-dev), or FLINT >= 3.0" ;; esac
 arel=$(($arel))
 [ "$arel" -ge 22300 ] || fail "FLINT $fver with Arb $aver found; slpi needs Arb 2.23 or later beside FLINT 2.9"
+libs2=$(echo $(pkg-config --libs-only-L flint 2>/dev/null) $libs2)
 for libs in "$libs2" "$(echo "$libs2" | sed 's/-lflint-arb/-larb/')"; do
   if link -DSLPI_FLINT2 "$libs"; then
     echo "# mk/flint-probe.sh, $(date -u '+%Y-%m-%d %H:%M UTC'): FLINT $fver with Arb $aver"

@@ -8,6 +8,7 @@
 # the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
 # the report beside it and in the audit's summary; one that agrees (R1's) is not.
 bin=${SLPI_BIN:-build/slpi}
+command -v jq >/dev/null || { echo "t-archive: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0

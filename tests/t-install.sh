@@ -101,8 +101,6 @@ if command -v cmake >/dev/null; then
   # a version from another major is refused
   printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(slpi %d.0 CONFIG REQUIRED)\n' $((major + 1)) > "$tmp/CMakeLists.txt"
   cmake -S "$tmp" -B "$tmp/cmake-v" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null 2>&1 && note "find_package(slpi $((major + 1)).0) accepted $version"
-else
-  note "cmake is missing (make deps installs it)"
 fi
 py=${SLPI_PYTHON:-/usr/bin/python3}
 if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
@@ -122,5 +120,6 @@ else
   case $got in "["*"]") echo "t-install: README Python line: $got" ;; *) note "README Python line: $got" ;; esac
 fi
 rm -rf "$tmp"
-[ $fail = 0 ] && echo "t-install: ok"
-exit $fail
+[ $fail = 0 ] || exit 1
+command -v cmake >/dev/null || { echo "t-install: SKIP: the CMake checks need cmake (as root: apt-get install cmake); the rest passed"; exit 77; }
+echo "t-install: ok"

