@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
 #include <omp.h>
 
 #include "cli/cli.h"
@@ -32,6 +31,9 @@ static void usage(FILE *f)
     fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure\n");
 }
 
+/* OpenBLAS's, absent from another CBLAS (reference BLAS, BLIS: docs/install.md#blas). */
+void openblas_set_num_threads(int n) __attribute__((weak));
+
 int main(int argc, char **argv)
 {
     /* One BLAS thread unless OPENBLAS_NUM_THREADS chooses (docs/conventions.md#threads): a
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
      * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
      * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
      * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
-    if (!getenv("OPENBLAS_NUM_THREADS")) openblas_set_num_threads(1);
+    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
     /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
      * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
      * (docs/conventions.md#threads). The commands that run many paths (converge, verify,

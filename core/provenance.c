@@ -11,8 +11,9 @@
 
 #include "slpi.h"
 
-char *openblas_get_corename(void);
-char *openblas_get_config(void);
+/* OpenBLAS's kernel name; weak, so that slpi links with another CBLAS/LAPACKE too
+ * (reference BLAS, BLIS: docs/install.md#blas), which provenance then names "other". */
+char *openblas_get_corename(void) __attribute__((weak));
 
 void slpi_provenance_write(FILE *f, const char *prefix)
 {
@@ -22,7 +23,7 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%sflint=%s\n", prefix, flint_version);
     fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
-    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename());
+    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename ? openblas_get_corename() : "none (another CBLAS)");
     fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
     fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
     fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);

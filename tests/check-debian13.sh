@@ -47,7 +47,7 @@ unmount() {
 trap 'unmount' EXIT
 trap 'exit 130' INT TERM
 unmount || fail "cannot unmount the old root's file systems under $root"
-rm -rf "$root" "$dir"/*.log "$dir/bits"
+rm -rf --one-file-system "$root" "$dir"/*.log "$dir/bits"
 mkdir -p "$root" "$cache/debootstrap" "$cache/apt"
 
 # 1. the root
@@ -73,7 +73,7 @@ in_root root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get insta
   > "$dir/prerequisites.log" 2>&1 || fail "apt-get install make git: $(tail -3 "$dir/prerequisites.log")"
 rev=$(git -C "$src" rev-parse HEAD)
 git clone -q --no-checkout "$src" "$root/srv/slpi" && git -C "$root/srv/slpi" checkout -q "$rev" || fail "cloning $src"
-in_root root 'useradd -m -s /bin/sh slpiuser && git config --system --add safe.directory /srv/slpi' || fail "useradd"
+in_root root 'useradd -m -s /bin/sh slpiuser && git config --system --add safe.directory /srv/slpi && git config --system --add safe.directory /srv/slpi/.git' || fail "useradd"
 in_root slpiuser:slpiuser 'git clone -q /srv/slpi ~/slpi' || fail "the user's clone"
 lap "2. make and git installed; /srv/slpi at $(git -C "$src" rev-parse --short HEAD); the user slpiuser"
 
