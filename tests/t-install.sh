@@ -56,7 +56,8 @@ ${CC:-cc} -std=c11 $cflags -o "$tmp/use" "$tmp/use.c" $libs 2>"$tmp/cc.log" || n
 dlibs=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --libs slpi)
 ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$root/include" -o "$tmp/use-so" "$tmp/use.c" $dlibs 2>"$tmp/cc.log" || note "cannot build a fast-only program against the shared library: $(head -5 "$tmp/cc.log")"
 [ "$(env -u LD_LIBRARY_PATH "$tmp/use-so" 2>/dev/null)" = "rigid-body 3" ] || note "a program linked with pkg-config --libs does not find libslpi.so by itself"
-mkdir -p "$tmp/noarb" && printf '#error "an Arb header was included"\n' > "$tmp/noarb/arb.h"
+mkdir -p "$tmp/noarb/flint"   # either FLINT generation's headers (core/slpi-flint.h)
+for h in arb.h flint/arb.h flint/flint.h; do printf '#error "an Arb or FLINT header was included"\n' > "$tmp/noarb/$h"; done
 ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$tmp/noarb" -I"$root/include" -fsyntax-only "$tmp/use.c" 2>"$tmp/cc.log" || note "SLPI_FAST_ONLY still includes Arb: $(head -3 "$tmp/cc.log")"
 "$root/bin/slpi" --version >/dev/null || note "installed slpi --version"
 # the golden cases are installed, and the installed binary finds them beside itself from
