@@ -14,10 +14,9 @@
 #      must PASS (FLINT 3's certified balls intersect the stored ones);
 #   5. the ordinary user again: `make demo` in their own clone (the core is installed
 #      now), `make install PREFIX=$HOME/.local` and `python3 -c "import slpi"`;
-#   6. which outputs differ in their bits between this host's build and Debian 13's: the
-#      canonical noise, every preset on the double path (40 steps, %a) and on the
-#      certified path (3 steps; the N = 128 preset left out), the data rows compared
-#      (headers name versions), written to $SLPI_BUILD/debian13/bits.txt.
+#   6. which outputs differ in their bits between this host's build and Debian 13's
+#      (tests/compare-bits.sh: the noise, every preset on both paths), written to
+#      $SLPI_BUILD/debian13/bits/bits.txt.
 # Each step's output is in $SLPI_BUILD/debian13/*.log; the closing line is
 # "check-debian13: PASS" or "check-debian13: FAIL: ...". The root's mounts (proc, sys,
 # dev, the package cache) are undone on every exit, and the root is removed only when
@@ -103,33 +102,9 @@ in_root slpiuser:slpiuser 'cd ~/slpi && make demo && make install PREFIX=$HOME/.
   > "$dir/user.log" 2>&1 || fail "an ordinary user's make demo, make install PREFIX=~/.local, import slpi: $(tail -5 "$dir/user.log")"
 lap "5. an ordinary user: make demo, make install PREFIX=~/.local, $(tail -1 "$dir/user.log")"
 
-# 6. bits: this host's build against Debian 13's
-mkdir -p "$dir/bits/host" "$dir/bits/d13"
-cmds="noise noise --seed 7 --path 0 --components 3 --h 0.01 --steps 2000"
-for p in $("$host_slpi" list | sed -n 's/^  \([a-z0-9-]*\/[a-z0-9/-]*\) .*/\1/p'); do
-  n=$(echo "$p" | tr / _)
-  cmds="$cmds
-fast-$n run --preset $p --steps 40 --hex"
-  [ "$p" = iso/zeitlin/long ] || cmds="$cmds
-ref-$n run --preset $p --steps 3 --ref"
-done
-echo "$cmds" > "$dir/bits/commands"
-echo "$cmds" | while read -r name args; do
-  "$host_slpi" $args > "$dir/bits/host/$name" 2>/dev/null; echo "$?" > "$dir/bits/host/$name.rc"
-  in_root root "cd /srv/slpi && ./build/slpi $args" > "$dir/bits/d13/$name" 2>/dev/null; echo "$?" > "$dir/bits/d13/$name.rc"
-done
-{
-  echo "# bits: this host ($(. /etc/os-release; echo "$PRETTY_NAME"), $("$host_slpi" run --preset iso/rigid-body/trajectories --steps 1 2>/dev/null | sed -n 's/^# arb=/Arb /p'))"
-  echo "# against Debian 13 ($(sed -n 's/^# arb=/Arb /p' "$dir/bits/d13/fast-iso_rigid-body_trajectories"));"
-  echo "# data rows (not '#') of each output compared; the commands: bits/commands"
-  echo "$cmds" | while read -r name args; do
-    a="$dir/bits/host/$name"; b="$dir/bits/d13/$name"
-    if [ "$(cat "$a.rc")" != "$(cat "$b.rc")" ]; then echo "$name	exit $(cat "$a.rc") vs $(cat "$b.rc")"; continue; fi
-    rows=$(grep -vc '^#' "$a")
-    d=$(paste "$a" "$b" 2>/dev/null | grep -v '^#' | awk -F'\t' '{ n = NF / 2; for (i = 1; i <= n; i++) if ($i != $(i + n)) { c++; break } } END { print c + 0 }')
-    if [ "$d" = 0 ]; then echo "$name	identical	$rows rows"; else echo "$name	differ	$d of $rows rows"; fi
-  done
-} > "$dir/bits.txt"
-grep -q '	exit ' "$dir/bits.txt" && fail "an output's exit code differs between the builds: $(grep '	exit ' "$dir/bits.txt")"
-lap "6. bits ($dir/bits.txt): $(grep -c '	identical' "$dir/bits.txt") outputs identical, $(grep -c '	differ' "$dir/bits.txt") differ: $(grep '	differ' "$dir/bits.txt" | cut -f1 | tr '\n' ' ')"
+# 6. bits: this host's build against Debian 13's (tests/compare-bits.sh)
+env="env -i PATH=/usr/bin:/bin LANG=C.UTF-8 ${OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE} ${OPENBLAS_L2_SIZE:+OPENBLAS_L2_SIZE=$OPENBLAS_L2_SIZE}"
+sh "$src/tests/compare-bits.sh" "$dir/bits" "$env $host_slpi" "$env chroot $root /srv/slpi/build/slpi" ||
+  fail "an output's exit code differs between the builds: $(grep '	exit ' "$dir/bits/bits.txt")"
+lap "6. bits ($dir/bits/bits.txt): $(grep -c '	identical' "$dir/bits/bits.txt") outputs identical, $(grep -c '	differ' "$dir/bits/bits.txt") differ: $(grep '	differ' "$dir/bits/bits.txt" | cut -f1 | tr '\n' ' ')"
 echo "check-debian13: PASS ($(( $(date +%s) - t0 )) s)"
