@@ -31,12 +31,14 @@
 #include <flint/arb_mat.h>
 #include <flint/acb_mat.h>
 #include <flint/arb_hypgeom.h>
+#include <flint/arb_poly.h>
 #else
 #include <arb.h>
 #include <acb.h>
 #include <arb_mat.h>
 #include <acb_mat.h>
 #include <arb_hypgeom.h>
+#include <arb_poly.h>
 #endif
 
 /* The Arb that the running library carries, as provenance prints it:
