@@ -138,7 +138,7 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 #define SLPI_MODEL_MAX_NOISE 16
 #define SLPI_MODEL_MAX_PARAMS 32
 #define SLPI_MODEL_NAME_MAX 32
-#define SLPI_MODEL_PARAM_TEXT 128   /* room for a double's exact decimal expansion, e.g. 0.1's 57 */
+#define SLPI_MODEL_PARAM_TEXT 800   /* room for any double's exact decimal expansion: at most 767 significant digits, sign, point, exponent (5e-324: 757 characters) */
 
 /* A Hamiltonian H_k of a model given as code (docs/models.md#callbacks), for what an
  * expression cannot reach (a matrix function on a large su(N)). In the model's

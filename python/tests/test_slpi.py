@@ -141,3 +141,23 @@ def test_keys_equal_cli():
     assert len(mine) >= 20 and all(header[k["name"]] == k["value"] for k in mine)
     assert {k["system"] for k in mine} == {"", "euler-zeitlin"}
     assert next(k for k in ks if k["name"] == "N" and k["system"] == "euler-zeitlin")["value"] == "12"
+
+
+def test_model_params_exact_decimal():
+    """A float parameter reaches C as the exact decimal of its binary64 value (the problem
+    text says so, digit for digit), so ref=True certifies the binary64 problem; a str is
+    passed as written."""
+    from decimal import Decimal
+    values = {"a": 0.1, "b": 1 / 3, "c": 1e22 + 2 ** 20, "d": -2.5e-300, "e": np.float64(0.7), "f": 3,
+              "g": np.float32(0.1), "s": "0.1"}
+    m = slpi.Model("so3", "x1^2/2 + x2^2 + x3^2 + a + b + c + d + e + f + g + s", noise=["0.1*x1"],
+                   params=values, x0=[1, 0.5, 0.2])
+    text = dict(line.split("=", 1) for line in m.text().splitlines() if line.startswith("param."))
+    for k, v in values.items():
+        got = text["param." + k]
+        if isinstance(v, str):
+            assert got == v
+        else:
+            assert Decimal(got) == Decimal(float(v)), (k, got)
+            assert float(got) == float(v)
+    assert text["param.a"] == "0.1000000000000000055511151231257827021181583404541015625"
