@@ -35,6 +35,11 @@ extern const slpi_ref_scheme slpi_ref_scheme_svi;
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len);
+/* SVI-LP's equation at state mu (packed) and increments delta (ref/svi-lp.c), the map the
+ * Krawczyk test encloses: F = F(x) and dF = DF(x)[w] (either may be NULL) over the ball
+ * vectors x, w; indeterminate where P or Q is not provably invertible. */
+void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu,
+                         const double *delta, const slpi_ref_system *s, slong prec);
 /* Certified Poisson-map defect of one SVI step in vector form (ref/svi.c):
  * D J(p_k) D^T - J(p_{k+1}), p = Pi (rigid body, d = 3) or (Pi, Gamma) (heavy top,
  * d = 6), D = dp_{k+1}/dp_k by the implicit function theorem on the enclosed zero

@@ -162,6 +162,17 @@ static void lp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
     slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, lp_dF, Y, prec);
 }
 
+void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu,
+                         const double *delta, const slpi_ref_system *s, slong prec)
+{
+    lp_ctx c = { s, delta, {{0}} };
+    acb_mat_init(c.mu, s->N, s->N);
+    s->m_unpack(s, c.mu, mu, prec);
+    if (F) lp_F(&c, F, x, prec);
+    if (dF) lp_dF(&c, dF, x, w, prec);
+    acb_mat_clear(c.mu);
+}
+
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len)
