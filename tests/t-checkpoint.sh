@@ -116,6 +116,56 @@ for ws in 1 2; do
   cmp -s "$tmp/wfull.tsv" "$tmp/wpart.tsv" || bad "warm_start=$ws resumed output differs"
 done
 
+# resume == uninterrupted, generated from the registry (`slpi list`): every applicable
+# system x scheme with its default problem and solver settings (warm starts, predictors
+# and carries as a user gets them; a model: a rigid body on so3 with a linear and a
+# quadratic noise), and every preset (its own settings: Euler-Zeitlin's N = 128 with the
+# default warm start, whose corrections are large enough that a carry rounded to a few
+# digits changes the last bits). 40 steps, every row written, checkpoints every 7 steps,
+# the output cut inside its last row, resumed: byte-identical (hex rows).
+resume_same() {   # LABEL ARGS...
+  label=$1; shift
+  n=$((n+1))
+  if ! "$slpi" run "$@" steps=40 output_every=1 -q --hex -o "$tmp/gfull.tsv" 2> "$tmp/gmsg"; then
+    bad "$label: run failed: $(head -c 300 "$tmp/gmsg")"; return
+  fi
+  rm -f "$tmp/gck"
+  "$slpi" run "$@" steps=40 output_every=1 -q --hex -o "$tmp/gpart.tsv" --checkpoint "$tmp/gck" \
+    --checkpoint-every 7 || { bad "$label: checkpointed run failed"; return; }
+  grep -q '^step 35$' "$tmp/gck" || bad "$label: checkpoint is not at step 35"
+  size=$(wc -c < "$tmp/gfull.tsv")
+  head -c $((size - 20)) "$tmp/gfull.tsv" > "$tmp/gpart.tsv"
+  "$slpi" run "$@" steps=40 output_every=1 -q --hex -o "$tmp/gpart.tsv" --resume "$tmp/gck" || bad "$label: resume failed"
+  cmp -s "$tmp/gfull.tsv" "$tmp/gpart.tsv" ||
+    bad "$label: resumed output differs from the uninterrupted run: $(cmp "$tmp/gfull.tsv" "$tmp/gpart.tsv" 2>&1 | head -1)"
+}
+"$slpi" list > "$tmp/list"
+cols=$(sed -n 's/^ *tmk /tmk /p' "$tmp/list" | head -1)
+awk '/^applicability/ { f = 1; getline; next } f && NF == 0 { exit } f' "$tmp/list" > "$tmp/matrix"
+pairs=0
+while read -r sys cells; do
+  i=0
+  for cell in $cells; do
+    i=$((i+1))
+    [ "$cell" = N/A ] && continue
+    sch=$(echo $cols | cut -d' ' -f$i)
+    pairs=$((pairs+1))
+    if [ "$sys" = model ]; then
+      resume_same "$sys/$sch" system=model scheme=$sch algebra=so3 H=x1^2/2+x2^2+1.5*x3^2 \
+        noise_H1=0.1*x1 noise_H2=0.1*x3^2 x0=1,0.5,0.2
+    else
+      resume_same "$sys/$sch" system=$sys scheme=$sch
+    fi
+  done
+done < "$tmp/matrix"
+presets=0
+for pre in $(sed -n '/^presets/,$ s/^  \([a-z0-9/-]*\) .*/\1/p' "$tmp/list"); do
+  presets=$((presets+1))
+  resume_same "preset $pre" --preset "$pre"
+done
+[ $pairs -ge 40 ] && [ $presets -ge 40 ] || bad "only $pairs applicable pairs and $presets presets read from slpi list"
+echo "t-checkpoint: resume == uninterrupted on $pairs system x scheme pairs (default settings) and $presets presets"
+
 # refusals: expect PATTERN ARGS...: exit 2 and PATTERN in the message
 expect() {
   pat=$1; shift; n=$((n+1))
