@@ -91,6 +91,13 @@ sed 's/^# inertia=.*/# inertia=2,1/' build/fast.tsv > "$tmp/bad-key.tsv"
 expect 2 "bad-key.tsv:[0-9]*: .*inertia" verify "$tmp/bad-key.tsv"
 sed 's/^# h=.*/# h=0.0078125/' build/fast.tsv > "$tmp/bad-grid.tsv"
 expect 2 "bad-grid.tsv:[0-9]*: t = " verify "$tmp/bad-grid.tsv"
+# the time column's tolerance, (1e-12 + 4 n u) max(1, |n h|) (a port's t += h rounds):
+# the last row's t moved by 1.5 of it is refused, by 0.5 of it read (and PASSes)
+ttol() { awk -F'\t' -v k="$1" 'BEGIN{OFS="\t"} $1=="16"{$2=sprintf("%.17g", 0.0625 + k*(1e-12 + 4*16*2^-53))} {print}' build/fast.tsv; }
+ttol 1.5 > "$tmp/t-out.tsv"
+expect 2 "t-out.tsv:[0-9]*: t = 0.0625000000015[0-9]* but step 16 of h = 0.00390625 is at 0.0625" verify "$tmp/t-out.tsv"
+ttol 0.5 > "$tmp/t-in.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/t-in.tsv"
 sed '/^step/s/\tx2\t/\ty2\t/' build/fast.tsv > "$tmp/bad-col.tsv"
 expect 2 "bad-col.tsv:[0-9]*: no column 'x2'" verify "$tmp/bad-col.tsv"
 sed 's/^# frobnicate=.*//; 2a # frobnicate=1' build/fast.tsv > "$tmp/bad-extra.tsv"
