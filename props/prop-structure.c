@@ -369,7 +369,7 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
     if (!use_ref) { slpi_props_outcome_unable(o, "needs the certified path"); return; }
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
-    double x[SLPI_MAX_X0], excess;
+    double x[SLPI_MAX_X0];
     memcpy(x, p.x0, sizeof x);
     arb_ptr xb = _arb_vec_init(d);
     for (int i = 0; i < d; i++) arb_set_d(xb + i, p.x0[i]);
@@ -377,15 +377,22 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
         slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
     } else if (!slpi_props_too_fast(c, p.x0, x, d, o)) {
-        int inside = slpi_props_balls_contain(xb, x, d, &excess);
-        int is_explicit = c->scheme == SLPI_SCHEME_RKMK_LE || c->scheme == SLPI_SCHEME_RKMK_HEUN;
-        double budget = is_explicit ? REF_FAST_RATIO : HOLD_RATIO;
-        o->ratio = excess / (c->steps * U * fmax(slpi_vec_maxabs(x, d), 1.0));
-        o->holds = inside || o->ratio <= budget;
-        snprintf(o->msg, sizeof o->msg, "fast %s the certified balls (excess %.3g, ratio %.3g, budget %g)",
-                 inside ? "inside" : "outside", excess, o->ratio, budget);
+        slpi_props_ref_fast_judge(o, xb, x, d, c->steps, c->scheme);
     }
     _arb_vec_clear(xb, d);
+}
+
+void slpi_props_ref_fast_judge(slpi_props_outcome *o, arb_srcptr xb, const double *x, int d, long steps,
+                               slpi_scheme_id scheme)
+{
+    double excess;
+    int inside = slpi_props_balls_contain(xb, x, d, &excess);
+    int is_explicit = scheme == SLPI_SCHEME_RKMK_LE || scheme == SLPI_SCHEME_RKMK_HEUN;
+    double budget = is_explicit ? REF_FAST_RATIO : HOLD_RATIO;
+    o->ratio = excess / ((double)steps * U * fmax(slpi_vec_maxabs(x, d), 1.0));
+    o->holds = inside || o->ratio <= budget;
+    snprintf(o->msg, sizeof o->msg, "fast %s the certified balls (excess %.3g, ratio %.3g, budget %g)",
+             inside ? "inside" : "outside", excess, o->ratio, budget);
 }
 
 const slpi_props_property slpi_props_prop_ref_fast = {

@@ -144,6 +144,12 @@ void slpi_props_control_case(slpi_props_case *c);
  * forward and backward solves) may pick different ones. */
 int slpi_props_too_fast(const slpi_props_case *c, const double *x0, const double *x, int d, slpi_props_outcome *o);
 
+/* The ref-fast verdict (props/prop-structure.c) on a fast result x after `steps` steps
+ * against the certified balls xb: holds when x is inside, or outside by at most the
+ * budget (30 steps u max(|x|, 1) for the explicit schemes, 1e3 for the implicit ones). */
+void slpi_props_ref_fast_judge(slpi_props_outcome *o, arb_srcptr xb, const double *x, int d, long steps,
+                               slpi_scheme_id scheme);
+
 /* --------------------------------------------------------------- the engine */
 typedef struct {
     int prop;              /* -1: all */

@@ -4,7 +4,9 @@
  * (Casimirs from the packed state vs closed forms, Poisson tensors annihilate Casimir
  * gradients); the shrinker reduces a synthetic failure to its known minimum; a real
  * property (ISOMP Casimirs) holds and its negative control (TRAP-DIRECT) is violated, also
- * just above the budget (a loosened budget is seen) and holds below it; an order study's
+ * just above the budget (a loosened budget is seen) and holds below it; ref-fast's budget
+ * has a fast result just outside it and one just inside, on the balls of a real certified
+ * run; an order study's
  * bootstrap CI holds its slope and excludes order 0 and its cases get the noises and
  * amplitude the study needs; the energy property sees ISOMP's
  * bounded oscillation and RKMK-LE's drift; equivariance holds on every system and scheme;
@@ -524,6 +526,50 @@ static void check_budget_boundary(void)
     TEST_CHECKF(above > 0 && below > 0, "casimir budget: %d cases just above and %d below the budget", above, below);
 }
 
+/* ref-fast's budget at its boundary (the rule as fixed in props/prop-structure.c: a fast
+ * result outside the certified balls by at most 30 steps u max(|x|, 1) for the explicit
+ * schemes, 1e3 for the implicit ones): the balls of a real certified run (two steps),
+ * the fast result placed inside, and outside by 0.5 and by 1.5 budgets along one
+ * coordinate (the largest, so that the scale is that coordinate's). */
+static void check_ref_fast_boundary(void)
+{
+    static const struct { const char *c; double budget; } cases[] = {
+        { "property=ref-fast,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0", 30 },
+        { "property=ref-fast,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0", 1e3 },
+        { "property=ref-fast,system=heavy-top,scheme=tmk,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=1,inertia=0", 1e3 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        slpi_props_case c = { 0 };
+        slpi_error err;
+        slpi_problem p;
+        slpi_props_outcome o;
+        char why[200];
+        TEST_CHECKF(slpi_props_case_parse(cases[i].c, &c, &err) == SLPI_OK, "%s: %s", cases[i].c, err.msg);
+        TEST_CHECKF(slpi_props_problem(&c, &p, &err) == SLPI_OK, "%s: %s", cases[i].c, err.msg);
+        int d = slpi_problem_state_dim(&p), big = 0;
+        arb_ptr xb = _arb_vec_init(d);
+        for (int j = 0; j < d; j++) arb_set_d(xb + j, p.x0[j]);
+        int ok = !slpi_step_failed(slpi_props_run_ref(&c, &p, xb, 1, NULL, NULL, why, sizeof why));
+        TEST_CHECKF(ok, "%s: certified run: %s", cases[i].c, why);
+        double x[SLPI_MAX_X0], mid[SLPI_MAX_X0];
+        for (int j = 0; ok && j < d; j++) {
+            mid[j] = x[j] = arf_get_d(arb_midref(xb + j), ARF_RND_NEAR);
+            if (fabs(mid[j]) > fabs(mid[big])) big = j;
+        }
+        for (int k = 0; ok && k < 3; k++) {
+            double frac = k == 0 ? 0 : k == 1 ? 0.5 : 1.5;
+            memcpy(x, mid, sizeof x);
+            if (k) x[big] = mid[big] + mag_get_d(arb_radref(xb + big)) +
+                            frac * cases[i].budget * 2 * DBL_EPSILON * fmax(fabs(mid[big]), 1.0);
+            memset(&o, 0, sizeof o);
+            slpi_props_ref_fast_judge(&o, xb, x, d, c.steps, c.scheme);
+            TEST_CHECKF(o.holds == (k < 2), "ref-fast %s, %.1f budgets outside: %s (want %s)", cases[i].c, frac,
+                        o.msg, k < 2 ? "holds" : "violated");
+        }
+        _arb_vec_clear(xb, d);
+    }
+}
+
 /* The signed permutations of the geometry property: 24 distinct rotations (G^T G = I,
  * det G = +1, G e_j = s_j e_perm(j)), i.e. the whole rotation group of the cube. */
 static void check_signed_perms(void)
@@ -579,5 +625,6 @@ int main(void)
     check_energy();
     check_equivariance();
     check_budget_boundary();
+    check_ref_fast_boundary();
     TEST_END();
 }
