@@ -155,9 +155,10 @@ int main(void)
             "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
             "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -\n"
             "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
-            "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n";
+            "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n"
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=40 scheme=trap-direct h=0.05 | sphere 0 | -\n";
         slpi_audit a;
-        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 9) {
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 10) {
             TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
             TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE &&
                         !strcmp(a.checks[1].evidence, "no such computation in this build"),
@@ -179,6 +180,31 @@ int main(void)
             TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
             /* the critical-step sweep runs each h over the case's horizon: one step of h = 0.4
              * converges in 10 iterations (a second one would not) */
+            /* sphere, row for row: TRAP-DIRECT leaves the sphere; the check's number is the
+             * largest ||x(t)| - |x(0)|| over every row of its trajectory, recomputed here
+             * from the file (whose worst row lies in its later half, so that a check reading
+             * part of the rows reports less) */
+            {
+                char data[SLPI_PATH_MAX + 96];
+                slpi_traj t;
+                snprintf(data, sizeof data, "%s/data/%s.tsv", dir, a.checks[9].figure);
+                int rrc = slpi_traj_read(data, &t, &err);
+                TEST_CHECKF(rrc == SLPI_OK, "sphere: %s: %s", data, err.msg);
+                double r0 = 0, dev = 0;
+                long worst = 0;
+                for (long r = 0; rrc == SLPI_OK && r < t.nrows; r++) {
+                    const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1;
+                    double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                    if (r == 0) r0 = rad;
+                    if (fabs(rad - r0) > dev) { dev = fabs(rad - r0); worst = r; }
+                }
+                TEST_CHECKF(rrc == SLPI_OK && t.nrows == 41 && 2 * worst > t.nrows && dev > 1e-9 &&
+                            a.checks[9].outcome == SLPI_CHECK_FAIL && a.checks[9].value == dev,
+                            "sphere of TRAP-DIRECT: the check's %.17g (%s) against %.17g over the file's %ld rows "
+                            "(worst row %ld)", a.checks[9].value, a.checks[9].evidence, dev,
+                            rrc == SLPI_OK ? t.nrows : -1L, worst);
+                if (rrc == SLPI_OK) slpi_traj_free(&t);
+            }
             TEST_CHECKF(strstr(a.checks[8].evidence, "T = 0.4): none up to h = 0.4") &&
                         strstr(a.checks[8].evidence, "h = 0.4: all converged (max 10 iterations)"), "critical: %s",
                         a.checks[8].evidence);
