@@ -183,7 +183,7 @@ const char *slpi_golden_dir(void);
 /* ------------------------------------------- handle API: the tools' entries
  * (oracle/api-tools.c, reports/api-converge.c; python/slpi loads libslpi-tools.so for
  * them). Errors as the handle API's (slpi.h): SLPI_OK or an error code, the message in
- * this library's slpi_api_last_error(). */
+ * slpi_api_last_error() (libslpi's: this library links it, one copy in a process). */
 /* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json. */
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 /* slpi_golden_check_dir on dir (NULL: slpi_golden_dir()): *verdict a slpi_verdict, the

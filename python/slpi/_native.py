@@ -1,8 +1,9 @@
 """The cffi (ABI mode) declarations of the handle API and the search for the two libraries:
 libslpi (slpi.h: problems, steppers, noise, presets), opened at import, and libslpi-tools
 (slpi-tools.h: verify, golden, converge), opened on the first call that needs it
-(docs/architecture.md#libraries). libslpi-tools carries its own copy of the integrators,
-so the message of a failed tools call is read from its own slpi_api_last_error."""
+(docs/architecture.md#libraries). libslpi-tools links libslpi (one copy of the integrators
+and of the error record in the process), so the message of a failed tools call is
+slpi_api_last_error's, asked through either library."""
 import os
 
 from cffi import FFI
