@@ -126,6 +126,8 @@ typedef struct {
     slpi_verdict verdict;
     long rows, rows_pass, rows_fail, rows_unable, first_fail_step;
     slpi_score state;          /* worst step ratio over the certified rows */
+    long rows_arb, rows_blas, rows_both; /* certified rows whose products Arb, the BLAS
+                                * route (docs/design.md#blas-route) or both enclosed */
 } slpi_verify_local;
 typedef struct {
     slpi_verdict verdict;      /* the worse of the comparisons that ran */

@@ -120,6 +120,8 @@ typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L } slpi_ez_no
 typedef enum { SLPI_SE_IC_CANONICAL, SLPI_SE_IC_RANDOM, SLPI_SE_IC_COMPLEX } slpi_se_ic;
 typedef enum { SLPI_CAP_FAIL, SLPI_CAP_ACCEPT } slpi_cap_policy;
 typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
+/* The certified path's products of su(N)/so(n) ISOMP steps (docs/design.md#blas-route). */
+typedef enum { SLPI_MATMUL_AUTO, SLPI_MATMUL_ARB, SLPI_MATMUL_BLAS } slpi_matmul_route;
 typedef enum { SLPI_SVI_FORM_AUTO, SLPI_SVI_FORM_LP, SLPI_SVI_FORM_SO3, SLPI_SVI_FORM_SD } slpi_svi_form;
 typedef enum { SLPI_SVI_OUT_ROTATION, SLPI_SVI_OUT_NODE } slpi_svi_output;
 typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
@@ -242,6 +244,7 @@ typedef struct {
     long prec_max;                   /* cap for automatic precision doubling */
     int ref_lohner;                  /* 1: the ref path propagates in mean-value (Lohner) form
                                         (key propagation=lohner; slpi_ref_set_lohner) */
+    slpi_matmul_route matmul;        /* key matmul: who encloses the O(N^3) products */
 
     /* 1 after slpi_problem_set changed the time grid of a problem with T or level in
      * force, until slpi_problem_finish resolves it: slpi_fast_create and slpi_ref_create
@@ -676,6 +679,9 @@ int slpi_ref_set_step(slpi_ref *s, double h);
 /* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
  * it was certified. */
 const char *slpi_ref_unable_reason(const slpi_ref *s);
+/* 1 if the matrix products of s's ISOMP steps at precision prec take the BLAS route
+ * (key matmul, docs/design.md#blas-route), 0 if they are Arb's. */
+int slpi_ref_blas_route(const slpi_ref *s, long prec);
 #ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
  * V19, I11): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1.

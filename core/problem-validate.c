@@ -70,6 +70,11 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
                               p->h);
     if (p->prec_max < p->prec)
         return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
+    if (p->matmul == SLPI_MATMUL_BLAS && (p->scheme != SLPI_SCHEME_ISOMP ||
+        (p->system != SLPI_SYS_EULER_ZEITLIN && p->system != SLPI_SYS_MANAKOV)))
+        return slpi_error_set(err, SLPI_EINPUT, "matmul=blas: the BLAS route encloses the products of ISOMP "
+                              "steps on euler-zeitlin and manakov only, not %s on %s (docs/design.md#blas-route)",
+                              sch, sys);
     if (p->warm_start && p->scheme != SLPI_SCHEME_ISOMP)
         return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's",
                               p->warm_start, sch);

@@ -24,8 +24,9 @@
 #include "core/steps.h"
 #include "oracle/oracle.h"
 
-/* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status. */
-#define ROW_FIELDS 5
+/* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status,
+ * route. */
+#define ROW_FIELDS 6
 
 double slpi_oracle_local_unit(long steps, int dim, double u)
 {
@@ -34,17 +35,24 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
 
 /* The certified state after the steps from the row's start to its step (through the
  * stepping primitive, core/steps.h), compared with the port's state there. */
-static void check_row(slpi_steps *steps, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
-                      arb_ptr x, double *out)
+static void check_row(slpi_steps *steps, const slpi_ref *s, const slpi_oracle_port *port,
+                      const slpi_oracle_local_row *lr, arb_ptr x, double *out)
 {
     for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
+    long raised = steps->tally.prec_raised, prec = port->p->prec;
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
     for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
         if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
+    raised = steps->tally.prec_raised - raised;
+    /* the route of the steps at the problem's precision and of those raised above it (the
+     * rule, slpi_ref_blas_route, is the same at every raised precision) */
+    int first = slpi_ref_blas_route(s, prec), retried = slpi_ref_blas_route(s, 2 * prec);
+    int all_raised = raised > 0 && raised >= lr->to - lr->from;
     memset(out, 0, ROW_FIELDS * sizeof *out);
     out[4] = (double)st;
+    out[5] = lr->to == lr->from ? -1 : raised == 0 || first == retried ? (all_raised ? retried : first) : 2;
     if (slpi_step_failed(st)) {
         out[3] = 1.0 + (double)SLPI_VERDICT_UNABLE;
         return;
@@ -81,7 +89,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
             if (ok && (first + i) % port->nranks == port->rank) {
-                check_row(&steps, port, rows + i, x, buf + i * ROW_FIELDS);
+                check_row(&steps, s, port, rows + i, x, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
         _arb_vec_clear(x, port->dim);
@@ -97,6 +105,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         rows[i].ulps = b[2];
         rows[i].verdict = (slpi_verdict)((int)b[3] - 1);
         rows[i].status = (slpi_step_status)(int)b[4];
+        rows[i].route = (int)b[5];
     }
     free(buf);
     return rc;

@@ -64,6 +64,9 @@ typedef struct {
     double lo, hi, ulps;
     slpi_verdict verdict;
     slpi_step_status status;
+    int route;                     /* who enclosed its products: 0 Arb, 1 the BLAS route,
+                                    * 2 both (a step retried at a raised precision), -1 no
+                                    * step (row 0) */
 } slpi_oracle_local_row;
 
 /* The error unit of a local row k steps after its predecessor: k m u, m = ceil(sqrt(dim)). */

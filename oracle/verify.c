@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/noise.h"
+#include "core/problem.h"
 #include "oracle/oracle.h"
 
 /* Rows per thread in a window of the local comparison: enough that the dynamic
@@ -392,8 +393,8 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
     int rc = slpi_oracle_local(port, w, nw, first, pg, err);
     if (rc != SLPI_OK) return rc;
     if (table && !*header)
-        fprintf(table, "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %s\n",
-                "step", "from", "local lo", "local hi", "ulps", "verdict");
+        fprintf(table, "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %-6s %s\n",
+                "step", "from", "local lo", "local hi", "ulps", "verdict", "products");
     *header = 1;
     for (long i = 0; i < nw; i++) {
         const slpi_oracle_local_row *lr = w + i;
@@ -407,13 +408,17 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
         if (certified) {
             slpi_score sc = { lr->lo, lr->hi, lr->ulps, 0, 1 };
             slpi_score_merge(&L->state, &sc);
+            L->rows_arb += lr->route == 0;
+            L->rows_blas += lr->route == 1;
+            L->rows_both += lr->route == 2;
         }
         if (!table) continue;
         if (certified) {
             char ulps[32] = "-";
             if (lr->ulps >= 0) snprintf(ulps, sizeof ulps, "%.0f", lr->ulps);
-            fprintf(table, "%8ld %8ld %10.3g %10.3g %8s  %s\n", lr->to, lr->from, lr->lo, lr->hi, ulps,
-                    slpi_verdict_name(lr->verdict));
+            static const char *const route[4] = { "-", "arb", "blas", "blas+arb" };
+            fprintf(table, "%8ld %8ld %10.3g %10.3g %8s  %-6s %s\n", lr->to, lr->from, lr->lo, lr->hi, ulps,
+                    slpi_verdict_name(lr->verdict), route[lr->route + 1]);
         } else {
             fprintf(table, "%8ld %8ld %10s %10s %8s  UNABLE (%s)\n", lr->to, lr->from, "-", "-", "-",
                     lr->status == SLPI_STEP_INVALID ? "more steps than --max-steps" : "the certified step is UNABLE");
@@ -557,7 +562,10 @@ static void write_summary(FILE *f, const input *in, const slpi_verify_opts *o, c
         if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
         char ulps[32] = "no";
         if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
-        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps)\n", L->state.hi, ulps);
+        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
+                   "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n", L->state.hi, ulps,
+                L->rows_arb, L->rows_blas, L->rows_both,
+                slpi_problem_enum_text("matmul", p->system, p->matmul));
     }
     fprintf(f, "verdict:");
     if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
@@ -628,6 +636,8 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
                               (json_int_t)L->rows_fail, "rows_unable", (json_int_t)L->rows_unable, "first_fail_step",
                               (json_int_t)L->first_fail_step, "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi,
                               "max_ulps", L->state.max_ulps);
+    json_object_set_new(local, "products", json_pack("{s:I, s:I, s:I}", "arb", (json_int_t)L->rows_arb, "blas",
+                                                     (json_int_t)L->rows_blas, "both", (json_int_t)L->rows_both));
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)res->sample_seed);
     json_t *budget = json_pack("{s:s, s:f, s:f, s:s}", "precision", slpi_verify_precision_name(res->u), "unit_roundoff",

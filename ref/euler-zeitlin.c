@@ -15,10 +15,12 @@
 #include "core/check.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
+#include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     slpi_ref_zeitlin z;
@@ -28,6 +30,8 @@ typedef struct {
     int lmin;
     slpi_ez_noise noise;
     double amp;
+    slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at its first use */
+    int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
 } ez_data;
 
 static const char *const lam_name[] = {
@@ -90,11 +94,13 @@ static void ez_m_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, s
  * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
  * or c = 0 for the derivative (deriv = 1). */
 static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int k, double d,
-                       arb_t c, const acb_mat_t X, int deriv, slong prec)
+                       arb_t c, const acb_mat_t X, arb_srcptr omega, int deriv, slong prec)
 {
     const ez_data *e = s->data;
     int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
-    if (e->noise == SLPI_EZ_NOISE_Q)
+    if (e->noise == SLPI_EZ_NOISE_Q && omega != NULL)
+        arb_set(c, omega);                  /* omega_alpha(X), already transformed */
+    else if (e->noise == SLPI_EZ_NOISE_Q)
         slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
     else
         arb_set_si(c, !deriv);
@@ -107,9 +113,22 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
     return alpha;
 }
 
+/* The tables of the BLAS route, or NULL when this step's products take Arb's route or the
+ * tables cannot be built. */
+static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, const slpi_ref_zeitlin *z, slong prec)
+{
+    ez_data *d = s->data;
+    if (!slpi_ref_mrmat_route(s->p, s->N, prec))
+        return NULL;
+    if (d->mr_state == 0)
+        d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, z) ? 1 : -1;
+    return d->mr_state == 1 ? &d->mr : NULL;
+}
+
 /* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
  * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
- * diagonal, and the noise as one basis synthesis of its coefficients. */
+ * diagonal, and the noise as one basis analysis (Q) and one synthesis of its
+ * coefficients, O(N^3): on the BLAS route's products when the step takes it. */
 static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
@@ -127,13 +146,24 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
         /* the noise components are alpha = alpha0 .. N^2 - 2: one synthesis */
         const ez_data *e = s->data;
         int N = s->N, alpha0 = e->lmin * e->lmin - 1;
-        arb_ptr cv = _arb_vec_init(s->M);
+        const slpi_ref_zeitlin_mr *mr = tables_mr(s, z, prec);
+        arb_ptr cv = _arb_vec_init(s->M), om = NULL;
         acb_mat_t T;
         acb_mat_init(T, N, N);
+        if (mr != NULL && e->noise == SLPI_EZ_NOISE_Q) {
+            om = _arb_vec_init(s->M);
+            if (!slpi_ref_zeitlin_analysis_mr(om, V, alpha0, mr, z, prec)) {
+                _arb_vec_clear(om, s->M);
+                om = NULL;
+            }
+        }
         for (int k = 1; k <= s->M; k++)
             if (delta[k] != 0)
-                noise_coeff(s, z, k, delta[k], cv + k - 1, V, W != NULL, prec);
-        slpi_ref_zeitlin_synthesis(T, cv, alpha0, z, prec);
+                noise_coeff(s, z, k, delta[k], cv + k - 1, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
+        if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, z, prec))
+            slpi_ref_zeitlin_synthesis(T, cv, alpha0, z, prec);
+        if (om != NULL)
+            _arb_vec_clear(om, s->M);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
         _arb_vec_clear(cv, s->M);
@@ -258,6 +288,7 @@ static void ez_clear(slpi_ref_system *s)
     ez_data *d = s->data;
     _arb_vec_clear(d->a, d->z.N);
     slpi_ref_zeitlin_clear(&d->z);
+    slpi_ref_zeitlin_mr_clear(&d->mr);
     flint_free(d);
     s->data = NULL;
 }
@@ -278,6 +309,8 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
                               p->ez.amp);
     ez_data *d = flint_malloc(sizeof(ez_data));
+    memset(&d->mr, 0, sizeof d->mr);
+    d->mr_state = 0;
     d->lmin = N / 2;
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;

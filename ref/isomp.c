@@ -16,18 +16,28 @@
 #include "ref/matrix.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
+#include "ref/mrmat.h"
 
 /* From this size on the midpoint iteration uses approximate products (Gmid). */
 #define ISOMP_MID_N 24
+typedef void (*mat_mul_fn)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
 
 typedef struct {
     const slpi_ref_system *s;
     const double *delta;
     arb_srcptr x;          /* X_n packed */
     acb_mat_t Xn;
+    mat_mul_fn mul;        /* the enclosing product of the step's route */
 } isomp_ctx;
 
-typedef void (*mat_mul_fn)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec);
+/* The BLAS route's product; where it cannot enclose (a part beyond the double range)
+ * Arb's product, an enclosure too. */
+static void blas_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    char why[160];
+    if (!slpi_ref_mrmat_mul(C, A, B, why, sizeof why))
+        slpi_ref_mat_mul(C, A, B, prec);
+}
 
 /* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too. All
  * matrices are skew-Hermitian at every point of their balls, so with U = Psi Y,
@@ -72,7 +82,8 @@ static void isomp_Gpack(const isomp_ctx *c, arb_ptr out, arb_srcptr y, mat_mul_f
 
 static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
-    isomp_Gpack(ctx, out, y, slpi_ref_mat_mul, prec);
+    const isomp_ctx *c = ctx;
+    isomp_Gpack(c, out, y, c->mul, prec);
 }
 
 static void isomp_Gp_mid(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
@@ -97,7 +108,7 @@ static void dG_parts_init(const isomp_ctx *c, dG_parts *d, arb_srcptr y, slong p
     acb_mat_init(U, N, N);
     s->m_unpack(s, d->Y, y, prec);
     slpi_ref_mat_gen_sum(s, d->Psi, c->delta, d->Y, prec);
-    slpi_ref_mat_mul(U, d->Psi, d->Y, prec);
+    c->mul(U, d->Psi, d->Y, prec);
     acb_mat_conjugate_transpose(d->M, U);
     acb_mat_scalar_mul_2exp_si(d->M, d->M, -1);
     acb_mat_add(d->M, d->M, d->Y, prec);
@@ -130,12 +141,12 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     acb_mat_init(dG, N, N);
     s->m_unpack(s, W, w, prec);
     slpi_ref_mat_dgen_sum(s, dPsi, c->delta, d->Y, W, prec);
-    slpi_ref_mat_mul(V, d->Psi, W, prec);
-    slpi_ref_mat_mul(T, dPsi, d->M, prec);
+    c->mul(V, d->Psi, W, prec);
+    c->mul(T, dPsi, d->M, prec);
     acb_mat_scalar_mul_2exp_si(dG, V, -1);
     acb_mat_add(T, T, dG, prec);
     slpi_ref_mat_skew_part(T, T, prec);
-    slpi_ref_mat_mul(dG, V, d->Psi, prec);
+    c->mul(dG, V, d->Psi, prec);
     acb_mat_scalar_mul_2exp_si(dG, dG, -2);
     acb_mat_add(dG, dG, T, prec);
     s->m_pack(s, out, dG, prec);
@@ -234,7 +245,8 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(C, N, N);
     slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
     if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
-        slpi_ref_mat_comm_skew(A, Psi, Xt, prec);
+        c->mul(B, Psi, Xt, prec);
+        slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
         acb_mat_add(Xout, c->Xn, A, prec);
     } else {
         acb_mat_scalar_mul_2exp_si(Psi, Psi, -1);
@@ -244,9 +256,9 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
         acb_mat_add(B, B, Psi, prec);           /* I + Psi/2 */
         ok = acb_mat_solve(C, A, B, prec);
         if (ok) {
-            slpi_ref_mat_mul(A, C, c->Xn, prec);
+            c->mul(A, C, c->Xn, prec);
             acb_mat_conjugate_transpose(B, C);
-            slpi_ref_mat_mul(Xout, A, B, prec);
+            c->mul(Xout, A, B, prec);
         }
     }
     acb_mat_clear(Psi);
@@ -258,10 +270,12 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
 
 static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    (void)p;
+    char why[160];
     if (s->N == 0)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (docs/systems.md#applicability)",
                               slpi_system_name(s->p->system));
+    if (p->matmul == SLPI_MATMUL_BLAS && !slpi_ref_mrmat_probe(why, sizeof why))
+        return slpi_error_set(err, SLPI_EINPUT, "matmul=blas: %s", why);
     return slpi_ref_check_plain(s, "isomp", err);
 }
 
@@ -273,13 +287,16 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     c->s = s;
     c->delta = delta;
     c->x = x;
+    c->mul = slpi_ref_mrmat_route(s->p, s->N, prec) ? blas_mul : slpi_ref_mat_mul;
     acb_mat_init(c->Xn, s->N, s->N);
     s->m_unpack(s, c->Xn, x, prec);
     g->n = s->dim;
     g->ctx = c;
     g->G = coord ? isomp_Gc : isomp_Gp;
     g->dG = coord ? isomp_dGc : isomp_dG;
-    g->Gmid = coord || s->N < ISOMP_MID_N ? NULL : isomp_Gp_mid;
+    /* the BLAS route iterates on its enclosing G: its products' radii, at the binary64
+     * rounding level, are the iteration's tolerance (approximate products have none) */
+    g->Gmid = coord || s->N < ISOMP_MID_N || c->mul == blas_mul ? NULL : isomp_Gp_mid;
 }
 
 /* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration

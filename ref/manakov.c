@@ -61,6 +61,47 @@ static void mk_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr
     arb_clear(c);
 }
 
+/* sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W] entry by entry, O(n^2):
+ * the generic sum of ref/matrix.c forms each of the M + 1 = n(n-1)/2 + 1 generators as a
+ * full matrix, O(n^4), the cost of a so(n) step from n = 32 on. Per pair the same Arb
+ * operations in the same order (the drift's x/c_ij then the pair's own noise term), so
+ * the same balls. */
+static void mk_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X,
+                         const acb_mat_t W, slong prec)
+{
+    const acb_mat_struct *V = W != NULL ? W : X;
+    int n = s->N, idx = 0;
+    arb_t c, t, d;
+    arb_init(c);
+    arb_init(t);
+    arb_init(d);
+    acb_mat_zero(B);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++, idx++) {
+            arb_srcptr x = acb_realref(acb_mat_entry(V, i, j));
+            arb_ptr b = acb_realref(acb_mat_entry(B, i, j));
+            for (int k = 0; k <= 1; k++) {
+                int kk = k == 0 ? 0 : idx + 1;     /* the drift, then pair idx's noise */
+                if ((k == 1 && s->M == 0) || delta[kk] == 0)
+                    continue;
+                if (k == 0) {
+                    arb_set_si(c, -1);
+                    arb_div_si(c, c, idx + 1, prec);
+                } else {
+                    arb_set_d(c, s->p->mk.amp);
+                    arb_neg(c, c);
+                }
+                arb_mul(t, x, c, prec);
+                arb_set_d(d, delta[kk]);
+                arb_addmul(b, t, d, prec);
+            }
+            arb_neg(acb_realref(acb_mat_entry(B, j, i)), b);
+        }
+    arb_clear(c);
+    arb_clear(t);
+    arb_clear(d);
+}
+
 /* The Casimirs and spectrum of so(n) (shared with ref/model.c): out[1..n_inv) */
 void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
@@ -139,6 +180,7 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->m_pack = slpi_ref_so_m_pack;
     s->gen_packed = mk_gen_packed;
     slpi_ref_matrix_attach(s);
+    s->m_gen_sum = mk_m_gen_sum;
     s->invariants = mk_invariants;
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0-H0(x0)";

@@ -8,6 +8,7 @@
 #include "core/check.h"
 #include "ref/ref.h"
 #include "ref/krawczyk.h"
+#include "ref/mrmat.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,11 @@ void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *
 {
     s->watch = fn;
     s->watch_ctx = ctx;
+}
+
+int slpi_ref_blas_route(const slpi_ref *s, long prec)
+{
+    return slpi_ref_mrmat_route(&s->p, s->sys.N, prec);
 }
 
 const char *slpi_ref_unable_reason(const slpi_ref *s)

@@ -70,4 +70,20 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
 /* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
 void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 
+/* The transforms on the BLAS route (ref/zeitlin-mr.c, docs/design.md#blas-route): the
+ * tables V_m as doubles with radii, built once from z (0 if a part is beyond the double
+ * range or out of memory); the coefficients alpha >= alpha0 of X into omega[alpha -
+ * alpha0], and X from them, as the Arb transforms above, each product enclosed by
+ * slpi_ref_mrmat_gemm. 0 (outputs undefined) where the route cannot enclose. */
+typedef struct {
+    int N;
+    double **mid, **rad;  /* mid[m], rad[m]: V_m row-major, (N-m) x (N-m) */
+} slpi_ref_zeitlin_mr;
+int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, const slpi_ref_zeitlin *z);
+void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t);
+int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t,
+                                 const slpi_ref_zeitlin *z, slong prec);
+int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin_mr *t,
+                                  const slpi_ref_zeitlin *z, slong prec);
+
 #endif

@@ -206,6 +206,9 @@ row "big.ck: larger than 1 GiB: not a checkpoint" resume $P --resume big.ck; rm 
 row "checkpoint-every -3: out of range" run $P --checkpoint ck2 --checkpoint-every -3
 row "warm_start=1 is an ISOMP solver option, not tmk's" run $P warm_start=1 scheme=tmk
 row "predictor=none is an ISOMP solver option, not tmk's" run $P predictor=none scheme=tmk
+row "matmul=blas: the BLAS route encloses the products of ISOMP steps on euler-zeitlin and manakov only, not tmk on" run $P matmul=blas scheme=tmk --ref
+row "matmul=blas: the BLAS route encloses the products of ISOMP steps on euler-zeitlin and manakov only, not isomp on rigid-body" run --system rigid-body --scheme isomp matmul=blas --steps 1 --ref
+row "matmul=gemm3m: expected one of auto | arb | blas" run $P matmul=gemm3m --ref
 row "predictor=fast" run $P predictor=fast
 row "tol_scale=often" run $P tol_scale=often
 # the noise command

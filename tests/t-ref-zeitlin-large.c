@@ -113,6 +113,9 @@ static void setup(fixture *f, int N, double h, const char *update, long prec)
     snprintf(buf, sizeof buf, "%.17g", h);
     TEST_CHECK(slpi_problem_set(&f->p, "h", buf, &err) == SLPI_OK);
     TEST_CHECK(slpi_problem_set(&f->p, "amp", "2", &err) == SLPI_OK);
+    /* Arb's products: the radii checked here are Arb's (the BLAS route, matmul=auto's
+     * choice from N = 32: t-ref-isomp-blas) */
+    TEST_CHECK(slpi_problem_set(&f->p, "matmul", "arb", &err) == SLPI_OK);
     if (update)
         TEST_CHECK(slpi_problem_set(&f->p, "update", update, &err) == SLPI_OK);
     f->p.prec = prec;

@@ -139,6 +139,14 @@ expect 1 "does not overlap the stored ball" golden "$tmp/moved.golden"
 sed 's/^checkpoint\t1\t128$/checkpoint\t0\t128/' "$g" > "$tmp/broken.golden"
 expect 2 "broken.golden:[0-9]*: checkpoint step 0" golden "$tmp/broken.golden"
 
+# the route that enclosed each row's products (docs/design.md#blas-route): su(32) ISOMP
+# takes the BLAS route under matmul=auto, Arb's under matmul=arb, said per row and summed
+"$slpi" run --preset iso/zeitlin/long N=32 steps=3 output_every=1 -q -o "$tmp/ez.tsv" || note "su(32) run failed"
+expect 0 "by the BLAS route in 3, by both in 0 (matmul=auto" verify --local --table "$tmp/ez.tsv"
+grep -q "^ *3 *2 .* PASS *blas$" "$tmp/out" || note "verify --table does not name the blas route of row 3"
+"$slpi" run --preset iso/zeitlin/long N=32 steps=2 output_every=1 matmul=arb -q -o "$tmp/eza.tsv" || note "su(32) run failed"
+expect 0 "products enclosed by Arb in 2, by the BLAS route in 0" verify --local "$tmp/eza.tsv"
+
 rm -rf "$tmp" build/case.conf build/fast.tsv build/perturbed.tsv
 echo "t-verify: $n commands checked"
 exit $fail

@@ -1,0 +1,142 @@
+/* bench-ref-blas.c — the certified ISOMP step on the BLAS route against Arb's products
+ * and against the double step (docs/design.md#blas-route; issue 41's goals: the
+ * certified step <= 30x the double step at N >= 128, and every step of the 32 000-step
+ * N = 128 run verified in <= 1 hour on 2 cores).
+ *
+ * `bench-ref-blas [--steps K] [--arb-max N] CASE...`, CASE = ez:N (iso/zeitlin/long at
+ * size N) or mk:n (iso/manakov/long on so(n)). For each case, K steps from the fast
+ * path's binary64 states (each certified step from exact doubles, as `verify --local`
+ * does), in one run: the double step (slpi_fast_step), the certified step with
+ * matmul=blas, and with matmul=arb up to size --arb-max (default 64); process CPU seconds
+ * (all threads) and wall seconds per step, the ratios certified / double, the share of
+ * the BLAS route's step spent in its gemm calls and in its ball <-> double
+ * conversions, the output radius and the precision each route needed. */
+#include "bench/benchutil.h"
+#include "core/steps.h"
+#include "ref/mrmat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    double cpu, wall, radius, gemm, convert;
+    long prec;
+    int done;
+} route_time;
+
+static int bench_problem(slpi_problem *p, const char *spec, const char *route, slpi_error *err)
+{
+    int mk = strncmp(spec, "mk:", 3) == 0;
+    if (!mk && strncmp(spec, "ez:", 3) != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "case %s: expected ez:N or mk:n", spec);
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, mk ? "iso/manakov/long" : "iso/zeitlin/long", err) != SLPI_OK ||
+        slpi_problem_set(p, mk ? "n" : "N", spec + 3, err) != SLPI_OK ||
+        slpi_problem_set(p, "matmul", route, err) != SLPI_OK)
+        return SLPI_EINPUT;
+    if (!mk && p->ez.ic_lmax > p->ez.N - 1)
+        p->ez.ic_lmax = p->ez.N - 1;          /* the preset's degrees <= 4, at N <= 4 */
+    return slpi_problem_finish(p, err);
+}
+
+/* K certified steps of the given route from the double states of the fast path; the
+ * double step's CPU time per step in *fast (when fast != NULL). */
+static int time_route(const char *spec, const char *route, int K, route_time *rt, double *fast,
+                      slpi_error *err)
+{
+    slpi_problem p;
+    slpi_fast *f = NULL;
+    slpi_ref *r = NULL;
+    slpi_ref_at rat = { NULL, NULL };
+    slpi_steps stepping = { 0 };
+    memset(rt, 0, sizeof *rt);
+    if (bench_problem(&p, spec, route, err) != SLPI_OK || slpi_fast_create(&f, &p, err) != SLPI_OK ||
+        slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, err) != SLPI_OK ||
+        slpi_ref_create(&r, &p, err) != SLPI_OK) {
+        slpi_fast_free(f);
+        slpi_steps_close(&stepping);
+        return SLPI_EINPUT;
+    }
+    int n = slpi_problem_state_dim(&p), rc = SLPI_OK;
+    double *xf = malloc(sizeof(double) * (size_t)n), tfast = 0, g, c;
+    arb_ptr x = _arb_vec_init(n);
+    rat = (slpi_ref_at){ r, x };
+    slpi_ref_mrmat_seconds_take(&g, &c);
+    if (slpi_fast_initial_state(f, xf, err) != SLPI_OK)
+        rc = SLPI_EINPUT;
+    for (int k = 0; k < K && rc == SLPI_OK; k++) {
+        slpi_step_status st = SLPI_STEP_INVALID;
+        for (int i = 0; i < n; i++)
+            arb_set_d(x + i, xf[i]);
+        double c0 = bench_cpu(), w0 = bench_wall();
+        if (slpi_steps_take(&stepping, k, NULL, &st, err) != SLPI_OK || st != SLPI_STEP_CONVERGED) {
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "%s matmul=%s step %d: %s", spec, route, k,
+                                slpi_ref_unable_reason(r));
+            break;
+        }
+        rt->cpu += bench_cpu() - c0;
+        rt->wall += bench_wall() - w0;
+        rt->radius = fmax(rt->radius, stepping.info.radius);
+        rt->prec = stepping.info.prec > rt->prec ? stepping.info.prec : rt->prec;
+        rt->done++;
+        slpi_step_info info;
+        c0 = bench_cpu();
+        if (slpi_step_failed(slpi_fast_step(f, xf, stepping.dW, &info)))
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "%s: double step %d failed", spec, k);
+        tfast += bench_cpu() - c0;
+    }
+    slpi_ref_mrmat_seconds_take(&rt->gemm, &rt->convert);
+    if (rt->done) {
+        rt->cpu /= rt->done, rt->wall /= rt->done, rt->gemm /= rt->done, rt->convert /= rt->done;
+        if (fast != NULL)
+            *fast = tfast / rt->done;
+    }
+    _arb_vec_clear(x, n);
+    free(xf);
+    slpi_ref_free(r);
+    slpi_fast_free(f);
+    slpi_steps_close(&stepping);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int K = 3, arb_max = 64, a = 1;
+    for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+        if (strcmp(argv[a], "--steps") == 0) K = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--arb-max") == 0) arb_max = atoi(argv[a + 1]);
+        else break;
+    }
+    if (a >= argc || K < 1) {
+        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] ez:N|mk:n ...\n");
+        return 2;
+    }
+    printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case\n", K);
+    printf("%-8s %10s %10s %10s %8s %6s %6s %10s %10s %8s %10s %10s\n", "case", "double ms", "blas s",
+           "blas wall", "blas/dbl", "gemm%", "conv%", "radius", "arb s", "arb/dbl", "radius", "prec b/a");
+    for (; a < argc; a++) {
+        slpi_error err = { 0, "" };
+        route_time b, r;
+        double fast = 0;
+        memset(&r, 0, sizeof r);
+        if (time_route(argv[a], "blas", K, &b, &fast, &err) != SLPI_OK) {
+            fprintf(stderr, "bench-ref-blas: %s\n", err.msg);
+            return 3;
+        }
+        int size = atoi(argv[a] + 3);
+        if (size <= arb_max && time_route(argv[a], "arb", K, &r, NULL, &err) != SLPI_OK) {
+            fprintf(stderr, "bench-ref-blas: %s\n", err.msg);
+            return 3;
+        }
+        printf("%-8s %10.3f %10.3f %10.3f %8.1f %6.1f %6.1f %10.2e", argv[a], 1e3 * fast, b.cpu, b.wall,
+               b.cpu / fast, 100 * b.gemm / b.wall, 100 * b.convert / b.wall, b.radius);
+        if (r.done)
+            printf(" %10.3f %8.1f %10.2e %5ld/%ld\n", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
+        else
+            printf(" %10s %8s %10s %5ld/-\n", "-", "-", "-", b.prec);
+        fflush(stdout);
+    }
+    flint_cleanup();
+    return 0;
+}

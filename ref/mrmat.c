@@ -1,0 +1,446 @@
+/* ref/mrmat.c — certified matrix products on double BLAS (docs/design.md#blas-route).
+ *
+ * Model (IEEE 754 binary64, u = 2^-53, eta = 2^-1074 the smallest subnormal; S. M. Rump,
+ * "Fast interval matrix multiplication", Numer. Algorithms 61(1), 1–34, 2012, §1: no
+ * overflow, underflow allowed, rounding to nearest with any tie rule): a product
+ * fl(a b) = a b (1 + e) + d with |e| <= u, |d| <= eta/2; a sum fl(a + b) = (a + b)(1 + e)
+ * (a sum that underflows is exact); a fused fl(a b + c) = (a b + c)(1 + e) + d.
+ *
+ * Lemma (N. J. Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., SIAM
+ * 2002, Lemma 3.1 and eq. (3.5), with the underflow term of Rump 2012): for x, y in F^K
+ * and ANY evaluation of sum_i x_i y_i by K products and K - 1 additions or by fused
+ * multiply-adds, in any order and blocking, each term passes through at most K
+ * roundings, so with gamma_K = K u / (1 - K u) (K u < 1/2)
+ *     |fl(x^T y) - x^T y| <= gamma_K |x|^T |y| + K eta.
+ * (The d terms pass through at most K - 1 further roundings: K (eta/2)(1 + u)^(K-1)
+ * <= K eta.) A BLAS gemm computes every entry as such a sum; zgemm's real (imaginary)
+ * part is a real sum of K = 2k products (ar br, -ai bi), whatever its kernel (3M
+ * methods are not sums of these products and are never used here).
+ *
+ * Enclosure (Rump 2012, §2, midpoint-radius product with an a priori bound): for
+ * A = <mA, rA>, B = <mB, rB> (doubles, componentwise radii, K = k real or 2k complex),
+ *     mC = fl(mA mB),
+ *     |A B - mC| <= |mA| rB + rA (|mB| + rB) + gamma_K |mA||mB| + K eta
+ *              =  |mA| P + rA Q + K eta,   P = gamma_K |mB| + rB,  Q = |mB| + rB,
+ * where for complex parts |mA||mB| is taken per real component (|ar||br| + |ai||bi| for
+ * the real part, |ar||bi| + |ai||br| for the imaginary part), and likewise with P, Q.
+ * P and Q are formed here entry by entry rounded up (up(x) = the next double above the
+ * rounded-to-nearest x, an upper bound whatever the tie rule). The nonnegative sum
+ * S = [|mA| rA] [P; Q] (inner dimension 2K) is one dgemm: by the lemma
+ * S <= (fl(S) + 2K eta) / (1 - gamma_2K), hence the radius
+ *     rC = up(up(fl(S) + 3K eta) * up(1 / down(1 - gamma_2K))).
+ * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
+ * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
+#include "ref/mrmat.h"
+
+#include <cblas.h>
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ETA 0x1p-1074
+#define PROBE_BIG 128        /* a size OpenBLAS runs on its threads */
+
+/* the next double above x (x >= 0 finite: its bits plus one; libm's nextafter is slow) */
+static inline double up(double x)
+{
+    if (!(x >= 0 && x < INFINITY))
+        return nextafter(x, INFINITY);
+    if (x == 0)
+        return ETA;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b++;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+static double down(double x) { return nextafter(x, -INFINITY); }
+
+/* an upper bound of gamma_K = K u / (1 - K u); K u < 1/2 checked by the caller */
+static double gamma_up(long K)
+{
+    double ku = (double)K * 0x1p-53;      /* exact: K < 2^52 */
+    return up(ku / (1.0 - ku));           /* 1 - ku exact */
+}
+
+/* wall seconds of this thread's gemm calls and conversions (slpi_ref_mrmat_seconds_take) */
+static _Thread_local double sec_gemm, sec_convert;
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void slpi_ref_mrmat_seconds_take(double *gemm, double *convert)
+{
+    *gemm = sec_gemm;
+    *convert = sec_convert;
+    sec_gemm = sec_convert = 0;
+}
+
+/* ---- the probe ---- */
+
+static slpi_error probe_err;   /* the probe's first failure */
+static int probe_ok;
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+
+/* Row i of A = [1, 2^-53, 3 2^-54, 2^-537, 2^-1074, 0...] and column j of B selecting one
+ * pair by j mod 4: 1 + 2^-53 (a tie: 1), 1 + 3 2^-54 (above: 1 + 2^-52), 2^-537 2^-537
+ * (underflow: 2^-1074, not 0), 2^-1074 2^100 (subnormal input: 2^-974, not 0). */
+static const double probe_want[4] = { 1.0, 1.0 + 0x1p-52, 0x1p-1074, 0x1p-974 };
+
+static void probe_fill(double *A, double *B, int n, int stride)
+{
+    static const double row[5] = { 1.0, 0x1p-53, 0x3p-54, 0x1p-537, 0x1p-1074 };
+    for (int i = 0; i < n; i++)
+        for (int l = 0; l < 5; l++)
+            A[stride * (i * n + l)] = row[l];
+    for (int j = 0; j < n; j++) {
+        double *b = B + stride * j;
+        switch (j % 4) {
+        case 0: b[0] = 1.0; b[stride * n] = 1.0; break;
+        case 1: b[0] = 1.0; b[stride * 2 * n] = 1.0; break;
+        case 2: b[stride * 3 * n] = 0x1p-537; break;
+        default: b[stride * 4 * n] = 0x1p100; break;
+        }
+    }
+}
+
+static int probe_check(const double *C, int n, int stride, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (C[stride * (i * n + j)] != probe_want[j % 4]) {
+                slpi_error_set(&probe_err, SLPI_EINPUT, "BLAS %s at n = %d gives %a for %a (case %d: %s)", what, n,
+                         C[stride * (i * n + j)], probe_want[j % 4], j % 4,
+                         j % 4 < 2 ? "not rounded to nearest" : "flushes subnormals to zero");
+                return 0;
+            }
+    return 1;
+}
+
+static int probe_size(int n)
+{
+    size_t nn = (size_t)n * n;
+    double *A = calloc(2 * nn, sizeof *A), *B = calloc(2 * nn, sizeof *B), *C = calloc(2 * nn, sizeof *C);
+    int ok = A && B && C;
+    if (!ok)
+        slpi_error_set(&probe_err, SLPI_EINPUT, "BLAS probe: out of memory");
+    if (ok) {
+        probe_fill(A, B, n, 1);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+        ok = probe_check(C, n, 1, "dgemm");
+    }
+    if (ok) {                                 /* zgemm, the real part: A real, B real */
+        memset(A, 0, 2 * nn * sizeof *A);
+        memset(B, 0, 2 * nn * sizeof *B);
+        probe_fill(A, B, n, 2);
+        const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, one, A, n, B, n, zero, C, n);
+        ok = probe_check(C, n, 2, "zgemm (real part)");
+        if (ok) {                             /* the imaginary part: B imaginary */
+            for (size_t e = 0; e < nn; e++) {
+                B[2 * e + 1] = B[2 * e];
+                B[2 * e] = 0.0;
+            }
+            cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, one, A, n, B, n, zero, C, n);
+            ok = probe_check(C + 1, n, 2, "zgemm (imaginary part)");
+        }
+    }
+    free(A);
+    free(B);
+    free(C);
+    return ok;
+}
+
+static void probe_run(void)
+{
+    probe_ok = probe_size(8) && probe_size(PROBE_BIG);
+}
+
+int slpi_ref_mrmat_probe(char *why, size_t why_len)
+{
+    if (fegetround() != FE_TONEAREST) {
+        snprintf(why, why_len, "blas route: this thread does not round to nearest");
+        return 0;
+    }
+    pthread_once(&probe_once, probe_run);
+    if (!probe_ok)
+        snprintf(why, why_len, "blas route refused: %s", probe_err.msg);
+    return probe_ok;
+}
+
+/* ---- Arb balls <-> doubles ---- */
+
+/* A matrix of balls as doubles, row-major; c = 2: complex, (re, im) interleaved. */
+typedef struct {
+    int rows, cols, c;
+    double *mid, *rad;
+} mr_mat;
+
+static int is_real(const acb_mat_t A)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++)
+            if (!arb_is_zero(acb_imagref(acb_mat_entry(A, i, j))))
+                return 0;
+    return 1;
+}
+
+/* m = the first 53 bits of a (truncated), *err = 1 ulp of m if bits were dropped, else 0;
+ * 0 (nothing set) outside the normal range, where ball_get_round rounds. */
+static int mid_truncate(double *m, double *err, const arf_t a)
+{
+    if (arf_is_zero(a)) {
+        *m = *err = 0;
+        return 1;
+    }
+    if (ARF_IS_SPECIAL(a) || !fmpz_fits_si(ARF_EXPREF(a)))
+        return 0;
+    slong e = *ARF_EXPREF(a);            /* |a| = 0.b_1 b_2 ... 2^e, b_1 = 1 */
+    if (e - 53 < -1021 || e > 1023)
+        return 0;
+    mp_srcptr d;
+    mp_size_t n;
+    ARF_GET_MPN_READONLY(d, n, a);
+    mp_limb_t top = d[n - 1];
+    *m = ldexp((double)(top >> (FLINT_BITS - 53)), (int)e - 53);   /* exact */
+    *err = (n > 1 || (top & ((UWORD(1) << (FLINT_BITS - 53)) - 1)) != 0) ? ldexp(1.0, (int)e - 53) : 0;
+    if (ARF_SGNBIT(a))
+        *m = -*m;
+    return 1;
+}
+
+/* ball_get by correct rounding, for any exponent (arf_get_d) */
+static int ball_get_round(double *m, double *r, const arf_struct *mid, const mag_struct *rad)
+{
+    *m = arf_get_d(mid, ARF_RND_NEAR);
+    if (!isfinite(*m))
+        return 0;
+    if (r == NULL)
+        return 1;
+    arf_t e;
+    mag_t t;
+    arf_init(e);
+    mag_init(t);
+    arf_set_d(e, *m);
+    arf_sub(e, mid, e, ARF_PREC_EXACT, ARF_RND_DOWN);
+    arf_get_mag(t, e);
+    mag_add(t, t, rad);
+    arf_set_mag(e, t);
+    *r = arf_get_d(e, ARF_RND_UP);
+    arf_clear(e);
+    mag_clear(t);
+    return isfinite(*r);
+}
+
+int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x)
+{
+    double err;
+    if (!mid_truncate(m, &err, arb_midref(x)))
+        return ball_get_round(m, r, arb_midref(x), arb_radref(x));
+    if (r != NULL) {
+        double rr = mag_get_d(arb_radref(x));        /* an upper bound */
+        *r = err == 0 ? rr : up(err + rr);
+        return isfinite(*r);
+    }
+    return 1;
+}
+
+static int mr_get(mr_mat *M, const acb_mat_t A, int c, int with_rad)
+{
+    M->rows = (int)acb_mat_nrows(A);
+    M->cols = (int)acb_mat_ncols(A);
+    M->c = c;
+    size_t n = (size_t)M->rows * M->cols * c;
+    M->mid = malloc((n ? n : 1) * sizeof(double));
+    M->rad = with_rad ? malloc((n ? n : 1) * sizeof(double)) : NULL;
+    if (M->mid == NULL || (with_rad && M->rad == NULL))
+        return 0;
+    for (int i = 0; i < M->rows; i++)
+        for (int j = 0; j < M->cols; j++) {
+            acb_srcptr a = acb_mat_entry(A, i, j);
+            size_t e = ((size_t)i * M->cols + j) * c;
+            if (!slpi_ref_mrmat_ball_get(M->mid + e, with_rad ? M->rad + e : NULL, acb_realref(a)))
+                return 0;
+            if (c == 2 && !slpi_ref_mrmat_ball_get(M->mid + e + 1, with_rad ? M->rad + e + 1 : NULL, acb_imagref(a)))
+                return 0;
+        }
+    return 1;
+}
+
+static void mr_clear(mr_mat *M)
+{
+    free(M->mid);
+    free(M->rad);
+}
+
+/* C = <mid, rad> (exact midpoints; mag_set_d rounds the radius up) */
+static void mr_set(acb_mat_t C, const double *mid, const double *rad, int c)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++) {
+            acb_ptr z = acb_mat_entry(C, i, j);
+            size_t e = ((size_t)i * acb_mat_ncols(C) + j) * c;
+            arb_set_d(acb_realref(z), mid[e]);
+            if (rad != NULL)
+                mag_set_d(arb_radref(acb_realref(z)), rad[e]);
+            if (c == 2) {
+                arb_set_d(acb_imagref(z), mid[e + 1]);
+                if (rad != NULL)
+                    mag_set_d(arb_radref(acb_imagref(z)), rad[e + 1]);
+            } else {
+                arb_zero(acb_imagref(z));
+            }
+        }
+}
+
+int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
+{
+    char why[160];
+    if (p->scheme != SLPI_SCHEME_ISOMP || N == 0 || p->matmul == SLPI_MATMUL_ARB)
+        return 0;
+    if (p->matmul == SLPI_MATMUL_BLAS)
+        return 1;
+    return N >= SLPI_REF_MRMAT_AUTO_N && prec == p->prec && slpi_ref_mrmat_probe(why, sizeof why);
+}
+
+/* ---- the products ---- */
+
+/* mC = fl(mA mB): zgemm (complex) or dgemm (real), row-major */
+static void mid_gemm(double *mC, const mr_mat *A, const mr_mat *B)
+{
+    int m = A->rows, k = A->cols, n = B->cols;
+    if (A->c == 2) {
+        const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, one, A->mid, k, B->mid, n,
+                    zero, mC, n);
+    } else {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, A->mid, k, B->mid, n, 0.0,
+                    mC, n);
+    }
+}
+
+/* S = [|mA| rA] [P; Q] (m x c n), P = up(up(g |mB|) + rB), Q = up(|mB| + rB); for complex
+ * parts the rows of P, Q for the imaginary part of C swap re and im (ref/mrmat.c's header). */
+static int rad_gemm(double *S, const mr_mat *A, const mr_mat *B, double g)
+{
+    int m = A->rows, k = A->cols, n = B->cols, c = A->c;
+    int lk = 2 * c * k, rn = c * n;              /* L: m x lk, R: lk x rn */
+    double *L = malloc((size_t)m * lk * sizeof *L), *R = malloc((size_t)lk * rn * sizeof *R);
+    if (L == NULL || R == NULL) {
+        free(L);
+        free(R);
+        return 0;
+    }
+    for (int i = 0; i < m; i++)
+        for (int q = 0; q < c * k; q++) {
+            L[(size_t)i * lk + q] = fabs(A->mid[(size_t)i * c * k + q]);
+            L[(size_t)i * lk + c * k + q] = A->rad[(size_t)i * c * k + q];
+        }
+    for (int l = 0; l < k; l++)
+        for (int j = 0; j < n; j++)
+            for (int p = 0; p < c; p++) {             /* p: the part of B's entry (re, im) */
+                size_t e = ((size_t)l * n + j) * c + p;
+                double a = fabs(B->mid[e]), P = up(up(g * a) + B->rad[e]), Q = up(a + B->rad[e]);
+                for (int t = 0; t < c; t++) {         /* t: the part of C's entry */
+                    int row = l * c + (p ^ t);        /* A's part that meets B's part p in C's part t */
+                    R[(size_t)row * rn + j * c + t] = P;
+                    R[(size_t)(c * k + row) * rn + j * c + t] = Q;
+                }
+            }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, rn, lk, 1.0, L, lk, R, rn, 0.0, S, rn);
+    free(L);
+    free(R);
+    return 1;
+}
+
+static int refuse(char *why, size_t why_len, const char *what)
+{
+    snprintf(why, why_len, "blas route: %s", what);
+    return 0;
+}
+
+/* mC = fl(mA mB) and rC, the radius bound of ref/mrmat.c's header, for the views a, b */
+static int mr_mul(double *mC, double *rC, const mr_mat *a, const mr_mat *b, char *why, size_t why_len)
+{
+    if (!slpi_ref_mrmat_probe(why, why_len))
+        return 0;
+    long K = (long)a->c * a->cols;
+    if (4.0 * (double)K * 0x1p-53 >= 0.5)
+        return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
+    double t0 = wall();
+    mid_gemm(mC, a, b);
+    if (!rad_gemm(rC, a, b, gamma_up(K)))
+        return refuse(why, why_len, "out of memory");
+    size_t nc = (size_t)a->rows * b->cols * a->c;
+    double f = up(1.0 / down(1.0 - gamma_up(2 * K))), tail = 3.0 * (double)K * ETA;
+    for (size_t e = 0; e < nc; e++) {
+        rC[e] = up(up(rC[e] + tail) * f);
+        if (!isfinite(rC[e]) || !isfinite(mC[e]))
+            return refuse(why, why_len, "a product beyond the double range");
+    }
+    sec_gemm += wall() - t0;
+    return 1;
+}
+
+int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
+                        const double *mB, const double *rB, char *why, size_t why_len)
+{
+    mr_mat a = { m, k, 1, (double *)mA, (double *)rA }, b = { k, n, 1, (double *)mB, (double *)rB };
+    return mr_mul(mC, rC, &a, &b, why, why_len);
+}
+
+int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len)
+{
+    int c = is_real(A) && is_real(B) ? 1 : 2, ok = 0;
+    mr_mat a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    size_t nc = (size_t)acb_mat_nrows(A) * acb_mat_ncols(B) * c;
+    double *mC = malloc((nc ? nc : 1) * sizeof *mC), *rC = malloc((nc ? nc : 1) * sizeof *rC);
+    double t0 = wall();
+    if (!mr_get(&a, A, c, 1) || !mr_get(&b, B, c, 1) || mC == NULL || rC == NULL) {
+        refuse(why, why_len, "an input part beyond the double range (or out of memory)");
+        goto done;
+    }
+    double t1 = wall();
+    ok = mr_mul(mC, rC, &a, &b, why, why_len);
+    double t2 = wall();
+    if (ok)
+        mr_set(C, mC, rC, c);
+    sec_convert += (t1 - t0) + (wall() - t2);
+done:
+    mr_clear(&a);
+    mr_clear(&b);
+    free(mC);
+    free(rC);
+    return ok;
+}
+
+int slpi_ref_mrmat_mul_mid(acb_mat_t C, const acb_mat_t A, const acb_mat_t B)
+{
+    int c = is_real(A) && is_real(B) ? 1 : 2, ok = 0;
+    mr_mat a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    size_t nc = (size_t)acb_mat_nrows(A) * acb_mat_ncols(B) * c;
+    double *mC = malloc((nc ? nc : 1) * sizeof *mC);
+    if (mr_get(&a, A, c, 0) && mr_get(&b, B, c, 0) && mC != NULL) {
+        mid_gemm(mC, &a, &b);
+        mr_set(C, mC, NULL, c);
+        ok = 1;
+    }
+    mr_clear(&a);
+    mr_clear(&b);
+    free(mC);
+    return ok;
+}

@@ -1,0 +1,145 @@
+/* t-ref-isomp-blas.c — the certified ISOMP step on the BLAS route (docs/design.md#blas-route)
+ * against the same step on Arb's products: on every built-in su(N) and so(n) case
+ * (the presets iso/zeitlin/long, iso/zeitlin/strong, iso/manakov/long,
+ * iso/manakov/strong), at sizes N = 4, 9, 16 with the COMM and the CAY update from three
+ * kinds of binary64 states (the fast path's initial state, the same with entries spread
+ * over 60 binades, and with a tenth of its entries subnormal), and at N = 32 (64, 128
+ * under SLPI_TEST_MULTIPLIER >= 4; so(n) up to its key's 64) with COMM from the initial
+ * state. Both routes must certify the step; every ball of the BLAS
+ * route must contain the midpoint of the Arb route's ball and intersect it, and its
+ * radius must stay below 2^-40 of the state's scale (five orders of magnitude under
+ * verify's budget at N = 4). matmul=auto takes the BLAS route from N = 32: the
+ * step there equals the forced route's bit for bit. Public API only. */
+#include "testutil.h"
+#include "slpi.h"
+
+enum { S_PLAIN, S_BINADES, S_SUBNORMAL, S_COUNT };
+static const char *const state_name[S_COUNT] = { "plain", "binades", "subnormal" };
+
+static double gauss(void)
+{
+    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static const char *size2(int k)
+{
+    static char b[16];
+    snprintf(b, sizeof b, "%d", k);
+    return b;
+}
+
+static int make_problem(slpi_problem *p, const char *preset, int N, const char *update, const char *route)
+{
+    slpi_error err;
+    char size[16];
+    int mk = strstr(preset, "manakov") != NULL;
+    snprintf(size, sizeof size, "%d", N);
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    int rc = slpi_problem_preset(p, preset, &err) != SLPI_OK || slpi_problem_set(p, mk ? "n" : "N", size, &err) != SLPI_OK ||
+             (!mk && p->ez.ic_lmax > N - 1 && slpi_problem_set(p, "ic_lmax", size2(N - 1), &err) != SLPI_OK) ||
+             slpi_problem_set(p, "update", update, &err) != SLPI_OK ||
+             slpi_problem_set(p, "matmul", route, &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK;
+    if (rc)
+        fprintf(stderr, "t-ref-isomp-blas: %s N=%d: %s\n", preset, N, err.msg);
+    return !rc;
+}
+
+/* One step from the double state x on the given route into y; 1 if certified. */
+static int ref_step(const char *preset, int N, const char *update, const char *route, const double *x,
+                    const double *dW, arb_ptr y, int n)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_ref *r = NULL;
+    if (!make_problem(&p, preset, N, update, route) || slpi_ref_create(&r, &p, &err) != SLPI_OK)
+        return 0;
+    for (int i = 0; i < n; i++)
+        arb_set_d(y + i, x[i]);
+    slpi_step_status st = slpi_ref_step(r, y, dW, NULL);
+    if (st != SLPI_STEP_CONVERGED)
+        fprintf(stderr, "t-ref-isomp-blas: %s N=%d %s %s: %s\n", preset, N, update, route, slpi_ref_unable_reason(r));
+    slpi_ref_free(r);
+    return st == SLPI_STEP_CONVERGED;
+}
+
+static int vec_equal(arb_srcptr a, arb_srcptr b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!arb_equal(a + i, b + i))
+            return 0;
+    return 1;
+}
+
+static void check_case(const char *preset, int N, const char *update, int kind)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_fast *f = NULL;
+    if (!make_problem(&p, preset, N, update, "arb") || slpi_fast_create(&f, &p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "%s N=%d: no problem", preset, N);
+        return;
+    }
+    int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    double *x = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1)), scale = 0;
+    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+    for (int i = 0; i < n; i++) {
+        if (kind == S_BINADES)
+            x[i] = ldexp(x[i], -(int)test_rand_int(61));
+        else if (kind == S_SUBNORMAL && test_rand_int(10) == 0)
+            x[i] = ldexp((double)(1 + test_rand_int(1 << 20)), -1074);
+        scale = fmax(scale, fabs(x[i]));
+    }
+    for (int k = 0; k < M; k++)
+        dW[k] = sqrt(p.h) * gauss();
+    arb_ptr ya = _arb_vec_init(n), yb = _arb_vec_init(n), yc = _arb_vec_init(n);
+    int oka = ref_step(preset, N, update, "arb", x, dW, ya, n);
+    int okb = ref_step(preset, N, update, "blas", x, dW, yb, n);
+    TEST_CHECKF(oka && okb, "%s N=%d %s %s: a route could not certify (arb %d, blas %d)", preset, N, update,
+                state_name[kind], oka, okb);
+    if (oka && okb) {
+        int bad = -1;
+        mag_t rmax, lim;
+        mag_init(rmax);
+        mag_init(lim);
+        for (int i = 0; i < n; i++) {
+            if (bad < 0 && (!arb_contains_arf(yb + i, arb_midref(ya + i)) || !arb_overlaps(yb + i, ya + i)))
+                bad = i;
+            mag_max(rmax, rmax, arb_radref(yb + i));
+        }
+        TEST_CHECKF(bad < 0, "%s N=%d %s %s: entry %d: blas %s misses arb %s", preset, N, update, state_name[kind], bad,
+                    arb_get_str(yb + (bad < 0 ? 0 : bad), 20, 0), arb_get_str(ya + (bad < 0 ? 0 : bad), 30, 0));
+        mag_set_d(lim, ldexp(scale, -40));
+        TEST_CHECKF(mag_cmp(rmax, lim) <= 0, "%s N=%d %s %s: blas radius %g above 2^-40 of the scale %g", preset, N,
+                    update, state_name[kind], mag_get_d(rmax), scale);
+        mag_clear(rmax);
+        mag_clear(lim);
+    }
+    if (N == 32 && kind == S_PLAIN && ref_step(preset, N, update, "auto", x, dW, yc, n))
+        TEST_CHECKF(vec_equal(yc, yb, n), "%s N=32 %s: matmul=auto differs from matmul=blas", preset, update);
+    _arb_vec_clear(ya, n);
+    _arb_vec_clear(yb, n);
+    _arb_vec_clear(yc, n);
+    free(x);
+    free(dW);
+    slpi_fast_free(f);
+}
+
+int main(void)
+{
+    test_start("t-ref-isomp-blas", 4141);
+    static const char *const presets[] = { "iso/zeitlin/long", "iso/zeitlin/strong", "iso/manakov/long",
+                                           "iso/manakov/strong" };
+    static const char *const updates[] = { "comm", "cay" };
+    int sizes[] = { 4, 9, 16, 32, 64, 128 }, nsizes = test_iters(1) >= 4 ? 6 : 4;
+    for (int s = 0; s < nsizes; s++)
+        for (int a = 0; a < 4; a++)
+            for (int u = 0; u < 2; u++)
+                for (int kind = 0; kind < S_COUNT; kind++) {
+                    if ((sizes[s] > 16 && (u == 1 || kind != S_PLAIN)) || (a >= 2 && sizes[s] > 64))
+                        continue;       /* the large sizes: COMM, plain states; so(n): n <= 64 */
+                    check_case(presets[a], sizes[s], updates[u], kind);
+                }
+    flint_cleanup();
+    TEST_END();
+}

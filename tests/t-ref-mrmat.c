@@ -1,0 +1,260 @@
+/* t-ref-mrmat.c — the BLAS route's certified product (ref/mrmat.c) against Arb's
+ * (docs/design.md#blas-route): the same product of ball matrices computed two ways.
+ *   - containment: every entry of slpi_ref_mrmat_mul(A, B) contains the midpoint of
+ *     acb_mat_mul(A, B) at 256 bits (the Arb route) and the two balls intersect, for
+ *     real and complex matrices of sizes 1..128 and five kinds of inputs: random balls
+ *     with many-bit midpoints, near-cancelling rows (exact inputs whose products cancel
+ *     to a few ulps of |A||B|), entries spanning 2^-300..2^300, products that underflow
+ *     to subnormals and subnormal inputs, and exact inputs half an ulp to an ulp beyond
+ *     a double (their rounding to doubles must enter the radius);
+ *   - vertices: the exact product of the corner matrices (mA + rA)(mB + rB) (nonnegative
+ *     midpoints, radii far above them) lies inside the ball: the radius must bound the
+ *     input radii's effect with its own rounding (an unrounded |A||B| product, or a
+ *     radius taken at the midpoints, falls short);
+ *   - the probe passes on this machine's BLAS and refuses (in a child process: the probe
+ *     runs once per process) a thread rounding upward and, on x86, flush-to-zero; a
+ *     product beyond the double range is refused with a reason.
+ * Internal interface ref/mrmat.h. */
+#include "testutil.h"
+#include "ref/mrmat.h"
+
+#include <fenv.h>
+#include <sys/wait.h>
+#ifdef __SSE__
+#include <xmmintrin.h>
+#endif
+
+#define PREC 256
+
+enum { K_RANDOM, K_CANCEL, K_BINADES, K_UNDERFLOW, K_SUBNORMAL, K_LOWBITS, K_COUNT };
+static const char *const kind_name[K_COUNT] = { "random", "cancel", "binades", "underflow", "subnormal", "lowbits" };
+
+static double gauss(void)
+{
+    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* one real part of an input entry of the given kind */
+static void part(arb_t x, int kind)
+{
+    switch (kind) {
+    case K_RANDOM:           /* a 200-bit midpoint and a radius up to 2^-40 */
+        arb_set_d(x, gauss() * 0x1p-60);
+        arb_add_si(x, x, 1 + test_rand_int(3), PREC);
+        arb_add_error_2exp_si(x, -40 - (slong)test_rand_int(30));
+        if (test_rand_int(4) == 0) mag_zero(arb_radref(x));
+        break;
+    case K_BINADES:
+        arb_set_d(x, ldexp(gauss(), (int)test_rand_int(601) - 300));
+        break;
+    case K_UNDERFLOW:
+        arb_set_d(x, ldexp(gauss(), -530 - (int)test_rand_int(20)));
+        break;
+    case K_SUBNORMAL:        /* half subnormal, half large enough to lift them */
+        arb_set_d(x, test_rand_int(2) ? ldexp(gauss(), -1040 - (int)test_rand_int(30))
+                                      : ldexp(gauss(), 40));
+        break;
+    case K_LOWBITS:          /* exact, 1/2..1 ulp of bits below a double: the rounding to doubles must count */
+        arb_set_d(x, ldexp(test_rand_uniform(0.5, 1), -53));
+        arb_add_si(x, x, 1, PREC);
+        arb_mul_2exp_si(x, x, (slong)test_rand_int(41) - 20);
+        if (test_rand_int(2)) arb_neg(x, x);
+        break;
+    default:
+        arb_set_d(x, gauss());
+        break;
+    }
+}
+
+static void fill(acb_mat_t A, int kind, int cplx)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++) {
+            acb_ptr z = acb_mat_entry(A, i, j);
+            part(acb_realref(z), kind);
+            if (cplx) part(acb_imagref(z), kind);
+            else arb_zero(acb_imagref(z));
+        }
+}
+
+/* Near-cancellation: the last row of B makes row 0 of A B nearly vanish in every column
+ * (B_{k-1,j} = -round(sum_{l<k-1} A_0l B_lj / A_0,k-1)), the inputs exact doubles. */
+static void cancel_rows(acb_mat_t B, const acb_mat_t A)
+{
+    slong k = acb_mat_nrows(B);
+    if (k < 2) return;
+    acb_t s, t;
+    acb_init(s);
+    acb_init(t);
+    for (slong j = 0; j < acb_mat_ncols(B); j++) {
+        acb_zero(s);
+        for (slong l = 0; l + 1 < k; l++)
+            acb_addmul(s, acb_mat_entry(A, 0, l), acb_mat_entry(B, l, j), PREC);
+        acb_div(t, s, acb_mat_entry(A, 0, k - 1), PREC);
+        acb_neg(t, t);
+        acb_ptr b = acb_mat_entry(B, k - 1, j);
+        arb_set_d(acb_realref(b), arf_get_d(arb_midref(acb_realref(t)), ARF_RND_NEAR));
+        arb_set_d(acb_imagref(b), arf_get_d(arb_midref(acb_imagref(t)), ARF_RND_NEAR));
+    }
+    acb_clear(s);
+    acb_clear(t);
+}
+
+/* the ball c contains the midpoint of r and overlaps it */
+static int part_ok(const arb_struct *c, const arb_struct *r)
+{
+    return arb_contains_arf(c, arb_midref(r)) && arb_overlaps(c, r);
+}
+
+/* every entry of C contains the midpoint of R's and overlaps R */
+static int contains_mids(const acb_mat_t C, const acb_mat_t R, slong *bad_i, slong *bad_j)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++) {
+            acb_srcptr c = acb_mat_entry(C, i, j), r = acb_mat_entry(R, i, j);
+            if (!part_ok(acb_realref(c), acb_realref(r)) || !part_ok(acb_imagref(c), acb_imagref(r))) {
+                *bad_i = i, *bad_j = j;
+                return 0;
+            }
+        }
+    return 1;
+}
+
+static void check_product(int m, int k, int n, int kind, int cplx)
+{
+    acb_mat_t A, B, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    fill(A, kind, cplx);
+    fill(B, kind, cplx);
+    if (kind == K_CANCEL) cancel_rows(B, A);
+    char why[200] = "";
+    int ok = slpi_ref_mrmat_mul(C, A, B, why, sizeof why);
+    TEST_CHECKF(ok, "%s %dx%dx%d cplx=%d: refused: %s", kind_name[kind], m, k, n, cplx, why);
+    acb_mat_mul(R, A, B, PREC);
+    slong bi = 0, bj = 0;
+    if (ok)
+        TEST_CHECKF(contains_mids(C, R, &bi, &bj), "%s %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses Arb's %s",
+                    kind_name[kind], m, k, n, cplx, (long)bi, (long)bj,
+                    arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0), arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+/* Corners: mA, mB >= 0 (mA 2^-60 below its radius), rA, rB doubles with 20-bit mantissas
+ * (exact mags); the exact (mA + rA)(mB + rB) must lie in the ball of A B. */
+static void check_vertex(int m, int k, int n, int cplx)
+{
+    acb_mat_t A, B, Av, Bv, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(Av, m, k);
+    acb_mat_init(Bv, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    for (int side = 0; side < 2; side++) {
+        acb_mat_struct *X = side ? B : A, *V = side ? Bv : Av;
+        for (slong i = 0; i < acb_mat_nrows(X); i++)
+            for (slong j = 0; j < acb_mat_ncols(X); j++)
+                for (int p = 0; p <= cplx; p++) {
+                    arb_ptr x = p ? acb_imagref(acb_mat_entry(X, i, j)) : acb_realref(acb_mat_entry(X, i, j));
+                    arb_ptr v = p ? acb_imagref(acb_mat_entry(V, i, j)) : acb_realref(acb_mat_entry(V, i, j));
+                    double r = ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
+                    double mid = side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60);
+                    arb_set_d(x, mid);
+                    mag_set_d(arb_radref(x), r);
+                    arb_set_d(v, r);
+                    arb_add_arf(v, v, arb_midref(x), PREC);   /* exact at PREC */
+                }
+    }
+    char why[200] = "";
+    int ok = slpi_ref_mrmat_mul(C, A, B, why, sizeof why);
+    TEST_CHECKF(ok, "vertex %dx%dx%d: refused: %s", m, k, n, why);
+    acb_mat_mul(R, Av, Bv, PREC);
+    int in = 1;
+    slong bi = 0, bj = 0;
+    for (slong i = 0; i < m && in; i++)
+        for (slong j = 0; j < n && in; j++)
+            if (!acb_contains(acb_mat_entry(C, i, j), acb_mat_entry(R, i, j))) in = 0, bi = i, bj = j;
+    if (ok)
+        TEST_CHECKF(in, "vertex %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses the corner product %s", m, k, n, cplx,
+                    (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(Av);
+    acb_mat_clear(Bv);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+static void check_refusal(void)
+{
+    acb_mat_t A, C;
+    acb_mat_init(A, 2, 2);
+    acb_mat_init(C, 2, 2);
+    acb_mat_one(A);
+    arb_set_d(acb_realref(acb_mat_entry(A, 0, 1)), 1.0);
+    arb_mul_2exp_si(acb_realref(acb_mat_entry(A, 0, 1)), acb_realref(acb_mat_entry(A, 0, 1)), 2000);
+    char why[200] = "";
+    TEST_CHECK(!slpi_ref_mrmat_mul(C, A, A, why, sizeof why));
+    TEST_CHECKF(strstr(why, "double range") != NULL, "the refusal names its reason: %s", why);
+    acb_mat_clear(A);
+    acb_mat_clear(C);
+}
+
+/* The probe in a child: mode 0 rounds upward, mode 1 flushes subnormals to zero. */
+static void check_probe_refusal(int mode, const char *reason)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (mode == 0)
+            fesetround(FE_UPWARD);
+#ifdef __SSE__
+        else
+            _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+#endif
+        char why[200] = "";
+        int ok = slpi_ref_mrmat_probe(why, sizeof why);
+        _exit(!ok && strstr(why, reason) != NULL ? 0 : 1);
+    }
+    int st = 0;
+    TEST_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the probe does not refuse mode %d with \"%s\"", mode, reason);
+}
+
+int main(void)
+{
+    test_start("t-ref-mrmat", 41);
+    check_probe_refusal(0, "does not round to nearest");
+#ifdef __SSE__
+    check_probe_refusal(1, "flushes subnormals to zero");
+#endif
+    char why[200] = "";
+    TEST_CHECKF(slpi_ref_mrmat_probe(why, sizeof why), "probe: %s", why);
+    static const int sizes[][3] = { { 1, 1, 1 }, { 3, 5, 2 }, { 4, 4, 4 }, { 17, 9, 13 }, { 32, 32, 32 },
+                                    { 64, 64, 64 }, { 128, 128, 128 } };
+    int ns = (int)(sizeof sizes / sizeof sizes[0]);
+    for (long it = 0; it < test_iters(1); it++)
+        for (int s = 0; s < ns; s++)
+            for (int kind = 0; kind < K_COUNT; kind++)
+                for (int cplx = 0; cplx < 2; cplx++) {
+                    if (sizes[s][1] == 128 && kind != K_CANCEL && kind != K_RANDOM) continue;
+                    check_product(sizes[s][0], sizes[s][1], sizes[s][2], kind, cplx);
+                }
+    for (long it = 0; it < test_iters(20); it++)   /* k = 1: the rounding to doubles beyond gamma_1 */
+        check_product(1, 1, 1, K_LOWBITS, 0);
+    for (long it = 0; it < test_iters(2); it++)
+        for (int cplx = 0; cplx < 2; cplx++) {
+            check_vertex(8, 64, 8, cplx);
+            check_vertex(16, 128, 16, cplx);
+        }
+    check_refusal();
+    TEST_END();
+}
