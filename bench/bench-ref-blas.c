@@ -1,7 +1,7 @@
 /* bench-ref-blas.c — the certified ISOMP step on the BLAS route against Arb's products
- * and against the double step (docs/design.md#blas-route; issue 41's goals: the
- * certified step <= 30x the double step at N >= 128, and every step of the 32 000-step
- * N = 128 run verified in <= 1 hour on 2 cores).
+ * and against the double step (docs/design.md#blas-route; the goals set for the
+ * route: the certified step <= 30x the double step at N >= 128, and every step of the
+ * 32 000-step N = 128 run verified in <= 1 hour on 2 cores).
  *
  * `bench-ref-blas [--steps K] [--arb-max N] CASE...`, CASE = ez:N (iso/zeitlin/long at
  * size N) or mk:n (iso/manakov/long on so(n)). For each case, K steps from the fast

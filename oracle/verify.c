@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "core/noise.h"
-#include "core/problem.h"
 #include "oracle/oracle.h"
 
 /* Rows per thread in a window of the local comparison: enough that the dynamic
@@ -532,6 +531,7 @@ static void run_global(const slpi_oracle_port *port, const input *in, FILE *tabl
 
 static void write_summary(FILE *f, const input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
+    static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
     const slpi_problem *p = &in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
             slpi_scheme_name(p->scheme), slpi_system_name(p->system), in->nrows, in->first_step, in->last_step,
@@ -565,7 +565,7 @@ static void write_summary(FILE *f, const input *in, const slpi_verify_opts *o, c
         fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
                    "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n", L->state.hi, ulps,
                 L->rows_arb, L->rows_blas, L->rows_both,
-                slpi_problem_enum_text("matmul", p->system, p->matmul));
+                matmul_name[p->matmul]);
     }
     fprintf(f, "verdict:");
     if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
