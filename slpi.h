@@ -676,12 +676,12 @@ slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *in
 #endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);
-/* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
- * it was certified. */
-const char *slpi_ref_unable_reason(const slpi_ref *s);
 /* 1 if the matrix products of s's ISOMP steps at precision prec take the BLAS route
  * (key matmul, docs/design.md#blas-route), 0 if they are Arb's. */
 int slpi_ref_blas_route(const slpi_ref *s, long prec);
+/* Why the last step was UNABLE or INVALID (step index, precision cap, reason); "" if
+ * it was certified. */
+const char *slpi_ref_unable_reason(const slpi_ref *s);
 #ifndef SLPI_FAST_ONLY
 /* Certified Poisson-map defect of one step from x with increments dW (claims V4, V5,
  * V19, I11): D J(x) D^T - J(x_1) as d x d balls (row-major), D the Jacobian of x -> x_1.
