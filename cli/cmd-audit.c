@@ -36,7 +36,10 @@ static void help(FILE *f)
             "                  and numbers the report shows beside this run's\n"
             "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
             "                  registry to FILE (- for stdout) and stop (no run)\n"
-            "  --quiet, -q     no per-check log\n");
+            "  --quiet, -q     no per-check log\n"
+            "Exit status: 2 for a bad registry or option (file:line, the nearest valid word);\n"
+            "1 when a claim's generated text names a number the run did not measure (an\n"
+            "unfilled {K.NAME} placeholder; each is printed); 0 otherwise.\n");
 }
 
 static int mkdirs(const char *dir)
@@ -153,6 +156,11 @@ int slpi_cli_audit(int argc, char **argv)
         }
     }
     if (!nd) printf("  (none)\n");
+    if (slpi_audit_unfilled(&a)) {   /* a text that names a number the run did not measure */
+        for (int j = 0; j < a.nclaims; j++)
+            if (a.claims[j].unfilled) fprintf(stderr, "slpi audit: %s\n", a.claims[j].why_text);
+        if (rc == SLPI_OK) rc = 1;
+    }
     if (a.archive && !a.full) {
         printf("archived FULL=1 verdicts (%s) that differ from the registry's expectation at the "
                "papers' sizes:\n", a.archive);

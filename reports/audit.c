@@ -298,6 +298,15 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
         strcpy(cl->magnitude, d[k].magnitude);
         strcpy(cl->paper_size, d[k].paper_size);
         strcpy(cl->why, d[k].why);
+        for (const char *s = strchr(cl->why, '{'); s; s = strchr(s + 1, '{')) {   /* {K.NAME} */
+            int kk, used = 0;
+            char name[16];
+            if (sscanf(s, "{%d.%15[a-zA-Z_0-9]}%n", &kk, name, &used) == 2 && used > 0 &&
+                (kk < 1 || kk > cl->count))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: its text names {%d.%s}, "
+                                      "but the claim has %d check lines", path, d[k].line, cl->id,
+                                      kk, name, cl->count);
+        }
         for (int i = 0; i < nx; i++) {
             if (strcmp(x[i].id, cl->id)) continue;
             char q[1024];
@@ -426,6 +435,13 @@ static slpi_check_outcome demanded(const slpi_audit_check *c)
 static int control_wrong(const slpi_audit_check *c)
 {
     return is_control(c) && c->outcome != SLPI_CHECK_NOT_RUN && c->outcome != demanded(c);
+}
+
+int slpi_audit_unfilled(const slpi_audit *a)
+{
+    int n = 0;
+    for (int j = 0; j < a->nclaims; j++) n += a->claims[j].unfilled;
+    return n;
 }
 
 int slpi_audit_controls_wrong(const slpi_audit *a)
@@ -627,7 +643,9 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
         const char *key;
         json_t *val;
         c->nnum = 0;
-        json_object_foreach(nums, key, val) slpi_audit_num(c, key, json_number_value(val));
+        json_object_foreach(nums, key, val)   /* a non-finite number is stored as its word */
+            slpi_audit_num(c, key, json_is_string(val) ? strtod(json_string_value(val), NULL)
+                                                       : json_number_value(val));
         if (a->full && strcmp(c->full, "-")) {
             char buf[sizeof c->check];
             snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(k, "check")));
@@ -654,8 +672,9 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
         json_object_set_new(k, "command", json_string(c->command));
         json_object_set_new(k, "figure", json_string(c->figure));
         json_t *nums = json_object();
-        for (int j = 0; j < c->nnum; j++)
-            if (isfinite(c->num[j])) json_object_set_new(nums, c->num_name[j], json_real(c->num[j]));
+        for (int j = 0; j < c->nnum; j++)   /* inf (no critical step, a failed fixed point) kept as a word */
+            json_object_set_new(nums, c->num_name[j], isfinite(c->num[j]) ? json_real(c->num[j]) :
+                                json_string(isnan(c->num[j]) ? "nan" : c->num[j] > 0 ? "inf" : "-inf"));
         json_object_set_new(k, "numbers", nums);
         json_array_append_new(arr, k);
     }
@@ -707,7 +726,9 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
         if (!cached && a->cache && !a->cached_only) cache_store(a, cl, key);
         cl->cached = cached;
         verdict(a, cl);
+        cl->unfilled = 0;
         if (slpi_audit_fill(a, cl, cl->why, cl->why_text, sizeof cl->why_text) && !a->controls) {
+            cl->unfilled = !(a->cached_only && !cached);   /* a claim not run measured nothing */
             char bad[64];
             snprintf(bad, sizeof bad, "%.60s", cl->why_text);
             snprintf(cl->why_text, sizeof cl->why_text, "[the registry's text of %s names %s, a "

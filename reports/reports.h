@@ -206,6 +206,8 @@ typedef struct {
     char condition[256];        /* CONDITIONAL: the condition found */
     int first, count;           /* its checks in the audit's check array */
     int cached;                 /* its result came from the cache */
+    int unfilled;               /* its text names a number this run did not measure (the
+                                   report says so in its place; slpi_audit_unfilled) */
 } slpi_audit_claim;
 
 typedef struct {
@@ -246,6 +248,9 @@ void slpi_audit_run(slpi_audit *a, FILE *log);
 /* Controls mode: the number of control lines whose outcome differs from the one they
  * demand (0: every check demonstrated that it can fail). */
 int slpi_audit_controls_wrong(const slpi_audit *a);
+/* The number of claims whose generated text kept a placeholder {K.NAME} unfilled (a
+ * number the run did not measure); `slpi audit` fails when there is one. */
+int slpi_audit_unfilled(const slpi_audit *a);
 /* The report: claims.json, index.html and the figures (gnuplot) in a->outdir. */
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 /* With an archive (a->archive, reduced mode): one line to out per claim whose archived FULL=1

@@ -50,5 +50,9 @@ grep -q "^  R3   archived CONFIRMED    expected DISCREPANCY$" "$dir/alog" \
 # a missing archive is refused, nothing created
 sh reports/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
 [ -e "$dir/none/claims.json" ] && { echo "t-archive: FAIL: --add into a missing archive wrote claims.json"; fail=1; }
+# no archived text keeps a placeholder: every {K.NAME} of a claim's generated texts was
+# filled by its run (the registry's templates, .why, are not report text)
+bad=$(jq -r '[.claims[] | del(.why) | .. | strings | select(test("\\{[0-9]+\\.[A-Za-z_0-9]+\\}|a number this run did not measure"))] | .[]' reports/full/claims.json)
+[ -z "$bad" ] || { echo "t-archive: FAIL: reports/full/claims.json keeps unfilled placeholders: $bad"; fail=1; }
 [ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims)"
 exit $fail

@@ -488,6 +488,43 @@ int main(void)
         }
         slpi_audit_free(&a);
     }
+    /* a generated text never keeps a placeholder: one naming a check the claim lacks is
+     * refused at load; one naming a number the run did not measure is counted (slpi audit
+     * fails); an infinite number (no critical step up to the sweep's end) is filled, also
+     * from the cache (the cache keeps it as a word: R7's archived text had lost it) */
+    {
+        slpi_audit a;
+        loads("= P1 | s | m | p | {3.value}\nP1 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+              "P1 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0,
+              ":1: claim P1: its text names {3.value}, but the claim has 2 check lines", &a);
+        slpi_audit_free(&a);
+        const char *reg =
+            "= P2 | s | m | p | worst {1.value}, and {1.nosuch}\n"
+            "P2 | t | CONFIRMED | claim | - | thresholds 2 | -\nP2 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= P3 | s | m | p | critical step {1.value}\n"
+            "P3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n"
+            "P3 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        char cache[128], path[512];
+        snprintf(cache, sizeof cache, "%s/cache-p", dir);
+        TEST_CHECK(mkdir(cache, 0755) == 0);
+        snprintf(path, sizeof path, "%s", test_temp_file(reg));
+        for (int pass = 0; pass < 2; pass++) {   /* computed, then from the cache */
+            slpi_error err = {0, ""};
+            memset(&a, 0, sizeof a);
+            a.cache = cache;
+            snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+            TEST_CHECKF(slpi_audit_load(&a, path, &err) == SLPI_OK, "%s", err.msg);
+            slpi_audit_run(&a, NULL);
+            TEST_CHECKF(a.nclaims == 2 && a.claims[1].cached == pass, "pass %d: cached %d", pass,
+                        a.nclaims == 2 ? a.claims[1].cached : -1);
+            TEST_CHECKF(slpi_audit_unfilled(&a) == 1 && a.claims[0].unfilled &&
+                        strstr(a.claims[0].why_text, "names {1.nosuch}, a number this run did not measure"),
+                        "pass %d: %d unfilled: '%s'", pass, slpi_audit_unfilled(&a), a.claims[0].why_text);
+            TEST_CHECKF(a.nclaims == 2 && !a.claims[1].unfilled && !strcmp(a.claims[1].why_text, "critical step inf"),
+                        "pass %d: '%s'", pass, a.nclaims == 2 ? a.claims[1].why_text : "");
+            slpi_audit_free(&a);
+        }
+    }
     /* malformed registries are refused with file:line; REDUCED/FULL expectations */
     {
         static const struct { const char *line, *want; } bad[] = {
@@ -609,7 +646,7 @@ int main(void)
             "X4 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
             "X4 | t | CONFIRMED | claim@b | - | unable not built | -\n"
             "X4 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
-            "= X5 | s | m | p | {9.value}\n"
+            "= X5 | s | m | p | {1.nosuch}\n"
             "@ X5 | a | first reading\n@ X5 | b | second reading\n"
             "X5 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
             "X5 | t | CONFIRMED | cond@a | - | thresholds 2 | -\n"
@@ -632,7 +669,8 @@ int main(void)
             snprintf(want, sizeof want, "%.3g and %.3g; %.3g", a.checks[1].value, a.checks[2].value,
                      a.checks[0].value);
             TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
-            TEST_CHECKF(strstr(a.claims[4].why_text, "{9.value}") != NULL, "%s", a.claims[4].why_text);
+            TEST_CHECKF(strstr(a.claims[4].why_text, "{1.nosuch}") != NULL && a.claims[4].unfilled, "%s",
+                        a.claims[4].why_text);
             /* a brace that does not close a {K.NAME} is text, copied as it is */
             char filled[96];
             TEST_CHECKF(slpi_audit_fill(&a, &a.claims[0], "{1.value) and {2.value", filled, sizeof filled) == 0 &&
