@@ -9,7 +9,7 @@
  * The verification tools (golden cases, verify, the property harness, the audit) are the
  * second library, libslpi-tools, with its own header slpi-tools.h.
  * Exit/status codes everywhere: 0 ok, 1 a check failed, 2 usage or input error,
- * 3 numerical failure (non-convergence, NaN/Inf, UNABLE).
+ * 3 numerical failure (non-convergence, NaN/Inf, UNABLE), 130 interrupted.
  */
 #ifndef SLPI_H
 #define SLPI_H
@@ -30,16 +30,35 @@ extern "C" {
 
 /* ------------------------------------------------------------------ errors */
 
-enum { SLPI_OK = 0, SLPI_ECHECK = 1, SLPI_EINPUT = 2, SLPI_ENUMERIC = 3 };
+/* SLPI_EINTR: the call was interrupted (slpi_interrupt_request, Ctrl-C); its value is the
+ * `slpi` command's exit code then, 128 + SIGINT as a shell reports it. */
+enum { SLPI_OK = 0, SLPI_ECHECK = 1, SLPI_EINPUT = 2, SLPI_ENUMERIC = 3, SLPI_EINTR = 130 };
 
 typedef struct {
-    int code;       /* one of SLPI_OK, SLPI_EINPUT, SLPI_ENUMERIC, SLPI_ECHECK */
+    int code;       /* one of SLPI_OK, SLPI_EINPUT, SLPI_ENUMERIC, SLPI_ECHECK, SLPI_EINTR */
     char msg[512];  /* names the problem: key, value, file:line, step, residual */
 } slpi_error;
 
 /* Record an error (printf-style) and return its code. */
 int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Interruption (core/interrupt.c; docs/conventions.md#interrupt). Every long call polls
+ * one process-wide flag (each step of a run, verify, audit run and stepper; each
+ * lock-step step of a convergence study; each golden and property case; each audit
+ * claim) and, once it is raised, returns SLPI_EINTR naming where it stopped, having kept
+ * what it did (a streamed output is a valid prefix; a checkpoint is written at the last
+ * completed step or batch). The flag stays raised (every call then stops at its first
+ * poll) until slpi_interrupt_clear. request, clear and pending are async-signal-safe
+ * and thread-safe (an atomic int): a binding raises it from its Ctrl-C handler or
+ * another thread; libslpi-tools.so has its own flag (its own copy of the integrators).
+ * slpi_interrupt_catch installs the `slpi` command's SIGINT handler (not where SIGINT
+ * is ignored; returns 1 if installed): the first SIGINT raises the flag, and ends the
+ * process by SIGINT one second later if it is still running, or at a second SIGINT. */
+void slpi_interrupt_request(void);
+void slpi_interrupt_clear(void);
+int slpi_interrupt_pending(void);
+int slpi_interrupt_catch(void);
 
 /* Strict numbers (core/parse.c), for every key, option and numeric text field: the
  * whole text is the number (blanks around it allowed), no trailing garbage, overflow,

@@ -128,7 +128,11 @@ int slpi_cli_audit(int argc, char **argv)
         return SLPI_EINPUT;
     }
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
-    slpi_audit_run(&a, quiet ? NULL : stdout);
+    if ((rc = slpi_audit_run(&a, quiet ? NULL : stdout, &err)) != SLPI_OK) {   /* Ctrl-C: no report */
+        fprintf(stderr, "slpi audit: %s\n", err.msg);
+        slpi_audit_free(&a);
+        return rc;
+    }
     double secs = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     if (a.controls) {
         int wrong = slpi_audit_controls_wrong(&a);

@@ -169,9 +169,10 @@ int slpi_cli_run(int argc, char **argv)
     FILE *summary = quiet ? NULL : (output ? stdout : stderr);
     rc = slpi_run_checkpointed(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, hex,
                                summary, &ck, &res, &err);
-    /* kept: a finished run, and the valid prefix of a numerical failure (exit 3); an
-     * input error leaves the old file as it was (only our temporary file is removed) */
-    if (rc == SLPI_OK || rc == SLPI_ENUMERIC) {
+    /* kept: a finished run, and the valid prefix of a numerical failure (exit 3) or of an
+     * interrupted run (Ctrl-C, exit 130); an input error leaves the old file as it was
+     * (only our temporary file is removed) */
+    if (rc == SLPI_OK || rc == SLPI_ENUMERIC || rc == SLPI_EINTR) {
         slpi_error werr = { 0, "" };
         if (slpi_output_commit(o, &werr) != SLPI_OK) {
             if (rc == SLPI_OK) rc = SLPI_EINPUT, err = werr;
@@ -190,6 +191,9 @@ int slpi_cli_run(int argc, char **argv)
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
         if (output && rc == SLPI_ENUMERIC) fprintf(stderr, "slpi run: %s holds the steps before the failure\n", output);
+        if (output && rc == SLPI_EINTR)
+            fprintf(stderr, "slpi run: %s holds the rows written before it%s%s\n", output,
+                    ck.checkpoint ? "; continue with --resume " : "", ck.checkpoint ? ck.checkpoint : "");
         return rc;
     }
     return SLPI_OK;

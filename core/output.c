@@ -16,8 +16,9 @@
  *     slpi_output_publish renames early and keeps writing into the published file
  *     (a streamed output whose valid prefix must be visible: checkpointed runs), which
  *     it locks (fcntl(2), whole file) for the rest of the run.
- *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add); only
- *     SIGKILL or a crash can leave one behind.
+ *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add; the
+ *     `slpi` command's own SIGINT handler, core/interrupt.c, calls
+ *     slpi_output_remove_pending); only SIGKILL or a crash can leave one behind.
  *   - SLPI_OUTPUT_UPDATE opens an existing regular file for update in place (resuming
  *     a checkpointed run), under an exclusive fcntl(2) lock that a second writer is
  *     refused, be it another resumer or the run that wrote the checkpoint and still
@@ -41,6 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/output.h"
 #include "slpi.h"
 
 /* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,
@@ -51,10 +53,15 @@
 static char pending_name[PENDING_MAX][SLPI_PATH_MAX + 64];
 static volatile sig_atomic_t pending_used[PENDING_MAX];
 
-static void remove_pending(int sig)
+void slpi_output_remove_pending(void)
 {
     for (int i = 0; i < PENDING_MAX; i++)
         if (pending_used[i]) unlink(pending_name[i]);
+}
+
+static void remove_pending(int sig)
+{
+    slpi_output_remove_pending();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -21,7 +21,9 @@
  * out_bytes bytes are those of the checkpoint and loads the state, and only then (a
  * refused resume leaves the output as it was) truncates the output there and
  * continues with the next step, so the finished output is byte-identical to an
- * uninterrupted run. Noise needs no state: step n's increments are a function of n. */
+ * uninterrupted run. Noise needs no state: step n's increments are a function of n.
+ * An interrupted run (SLPI_EINTR, Ctrl-C) writes one more checkpoint at the last step it
+ * took before it returns. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -372,6 +374,14 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - start;
     res->cpu_seconds = slpi_clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     if (rc == SLPI_OK && summary) print_summary(p, ops, ctx, res, summary);
+    /* interrupted (SLPI_EINTR): a checkpoint at the last step taken, so no step is lost */
+    if (rc == SLPI_EINTR && cs.ck && cs.ck->checkpoint && res->steps_done > first) {
+        slpi_error cerr = { 0, "" };
+        if (take_checkpoint(&cs, ops, ctx, out, hex, dim, res, total_iters, &cerr) != SLPI_OK) {
+            *err = cerr;
+            rc = SLPI_EINPUT;
+        }
+    }
 done:
     if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);
     free(cols);

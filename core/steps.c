@@ -32,6 +32,7 @@ int slpi_steps_rewind(slpi_steps *s, const slpi_problem *p, slpi_error *err)
 
 int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *st, slpi_error *err)
 {
+    if (slpi_interrupt_pending()) return slpi_error_set(err, SLPI_EINTR, "interrupted before step %ld", n);
     if (!dW) {
         if (SLPI_NEVER(s->noise == NULL))   /* opened with noise = 0: every step's increments are given */
             return slpi_error_set(err, SLPI_EINPUT, "step %ld: no increments given and no noise source open", n);

@@ -43,7 +43,7 @@ int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, voi
 /* Take step n: on the increments dW (M doubles, used as given), or when dW is NULL on the
  * noise source's increments of step n (left in s->dW; the source must be open). *st gets the step's status, s->info
  * its report; the tally counts it unless it failed. Returns SLPI_OK, or the noise source's
- * error (then no step is taken). */
+ * error, or SLPI_EINTR once slpi_interrupt_request was called (then no step is taken). */
 int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *st, slpi_error *err);
 /* Increments the noise source has clipped so far (the problem's truncation). */
 long slpi_steps_clipped(const slpi_steps *s);

@@ -105,6 +105,8 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         if (names && strcmp(g.name, names[c]) != 0)
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
         if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
+        if (rc == SLPI_EINTR)   /* Ctrl-C in its certified walk: name the case */
+            slpi_error_set(err, rc, "interrupted in case '%s' (%d of %d cases checked)", g.name, c, n);
         long steps = g.problem.steps;
         pair_of(g.name, pair, sizeof pair);
         if (rc == SLPI_OK && report && slpi_verdict_worse(res.ref, res.fast) != SLPI_VERDICT_PASS)

@@ -96,6 +96,8 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         slpi_steps_close(&steps);
         slpi_ref_free(s);
     }
+    if (rc == SLPI_OK && slpi_interrupt_pending())   /* the rows not checked are marked INVALID */
+        rc = slpi_error_set(err, SLPI_EINTR, "verify --local: interrupted in the rows from %ld", first);
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");
     for (long i = 0; rc == SLPI_OK && i < nrows; i++) {

@@ -123,6 +123,12 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     slpi_props_outcome last_unable;
                     slpi_props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
+                        if (slpi_interrupt_pending()) {   /* Ctrl-C: what was printed stands */
+                            slpi_progress_end(pg);
+                            fprintf(out, "props: interrupted in %s on %s/%s after %ld groups (seed %" PRIu64 ")\n",
+                                    P->name, slpi_system_name(s), slpi_scheme_name(k), sum->groups, opt->seed);
+                            return SLPI_EINTR;
+                        }
                         slpi_props_generate(&c, pi, s, k, v, mix(gseed, (uint64_t)i + 1));
                         if (opt->corners) slpi_props_corner(&c, (int)i);
                         c.depth = opt->depth;

@@ -1,9 +1,16 @@
 /* audit-figure.c — gnuplot figures of the claims audit (docs/claims.md): each check writes its
  * data to data/<name>.tsv and a script figures/<name>.gp, rendered to SVG (the page) and
- * PNG (full size on click) at a size legible at page width. */
+ * PNG (full size on click) at a size legible at page width. gnuplot is spawned and waited
+ * for, not run by system(3), which would ignore SIGINT while it waits: Ctrl-C stops the
+ * audit after the figure in hand (core/interrupt.c). */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "reports/audit-checks.h"
 
@@ -31,7 +38,17 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
                 "set grid\n%s\n", title, xlabel, ylabel, preamble, body);
     }
     fclose(f);
-    char cmd[2 * SLPI_PATH_MAX + 128];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", path);
-    if (system(cmd) != 0) fprintf(stderr, "audit: gnuplot failed on %s\n", path);
+    extern char **environ;
+    char *argv[] = { "gnuplot", path, NULL };
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = -1, ok = 0;
+    if (posix_spawn_file_actions_init(&fa) == 0) {
+        ok = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) == 0
+             && posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ) == 0;
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    if (ok)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) fprintf(stderr, "audit: gnuplot failed on %s\n", path);
 }

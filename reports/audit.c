@@ -695,11 +695,12 @@ static const char *outcome_word(const slpi_audit_check *c)
     return c->outcome == SLPI_CHECK_PASS ? "met" : "not met";
 }
 
-void slpi_audit_run(slpi_audit *a, FILE *log)
+int slpi_audit_run(slpi_audit *a, FILE *log, slpi_error *err)
 {
     uint64_t build = a->cache ? build_key(a) : 0;
     slpi_progress *pg = slpi_progress_begin("audit, claims", a->nclaims);
-    for (int j = 0; j < a->nclaims; j++) {
+    int rc = SLPI_OK;
+    for (int j = 0; j < a->nclaims && rc == SLPI_OK; j++) {
         slpi_audit_claim *cl = &a->claims[j];
         uint64_t key = a->cache ? claim_key(a, cl, build) : 0;
         int cached = a->cache && cache_load(a, cl, key);
@@ -722,6 +723,13 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
             double t1 = slpi_clock_seconds(CLOCK_MONOTONIC);
             slpi_audit_eval(a, c);
             c->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - t1;
+        }
+        /* interrupted: this claim's outcomes are not its own (never cached); the claims
+         * before it are (a run with the same cache resumes here) */
+        if (slpi_interrupt_pending()) {
+            rc = slpi_error_set(err, SLPI_EINTR, "interrupted in claim %s (%d of %d claims finished%s)", cl->id, j,
+                                a->nclaims, a->cache ? ", cached: run again to resume" : "");
+            break;
         }
         if (!cached && a->cache && !a->cached_only) cache_store(a, cl, key);
         cl->cached = cached;
@@ -749,6 +757,7 @@ void slpi_audit_run(slpi_audit *a, FILE *log)
         }
     }
     slpi_progress_end(pg);
+    return rc;
 }
 
 void slpi_audit_free(slpi_audit *a)

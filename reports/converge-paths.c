@@ -205,6 +205,8 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
 {
     slpi_fast *f = w->f[i];
     long bad = 0;
+    if (slpi_interrupt_pending())
+        return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
     if (w->kind[i] != SOA_NONE) {
         bad = w->kind[i] == SOA_ISOMP
                   ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed)

@@ -32,7 +32,8 @@
  * Checkpoints (resumable studies): with cfg.checkpoint the sums of the batches completed so far are
  * written (atomically, core/checkpoint.c's batch checkpoints, whose format it documents)
  * before any work and after every cfg.checkpoint_every completed batches; cfg.resume
- * reloads them and computes only the others. A batch's row is a pure function of the
+ * reloads them and computes only the others; an interrupted study (SLPI_EINTR) writes
+ * the batches it completed before it returns. A batch's row is a pure function of the
  * study (study_text below: every parameter that changes a printed digit), stored as %a
  * doubles, so the resumed study prints the same bytes as an uninterrupted one. A checkpoint is written by one rank only (with MPI the rows of other ranks are combined
  * only at the end); a resume works with any thread and rank count (rank 0 holds the
@@ -260,6 +261,9 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         if (wrc == SLPI_OK) slpi_conv_worker_free(&w);
     }
     slpi_progress_end(pg);
+    /* interrupted: the batches completed since the last checkpoint are kept too */
+    if (bad_batch < nb && first.code == SLPI_EINTR && c->checkpoint && ckrc == SLPI_OK && since_ckpt > 0)
+        ckrc = slpi_checkpoint_batches_write(c->checkpoint, study, buf, done, nb, ly.stride, &ckerr);
     free(done);
     free(study);
     if (ckrc != SLPI_OK) {

@@ -243,8 +243,10 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be
  * NULL) receives each claim's verdict; progress over the claims goes through
  * slpi_progress (core/progress.c). With a->cache, a claim whose inputs (its registry
- * lines, the size, the build) match a cached result is not recomputed. */
-void slpi_audit_run(slpi_audit *a, FILE *log);
+ * lines, the size, the build) match a cached result is not recomputed. SLPI_OK, or
+ * SLPI_EINTR (err names the claim; may be NULL) once slpi_interrupt_request was called:
+ * the claims finished before it are cached, the one in hand is not. */
+int slpi_audit_run(slpi_audit *a, FILE *log, slpi_error *err);
 /* Controls mode: the number of control lines whose outcome differs from the one they
  * demand (0: every check demonstrated that it can fail). */
 int slpi_audit_controls_wrong(const slpi_audit *a);

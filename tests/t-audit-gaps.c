@@ -331,7 +331,7 @@ static void test_registry(void)
         a.only = ids[i];
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
         TEST_CHECKF(slpi_audit_load(&a, "reports/claims.txt", &err) == SLPI_OK, "%s", err.msg);
-        slpi_audit_run(&a, NULL);
+        slpi_audit_run(&a, NULL, NULL);
         int unable = 0, evpass = 1;
         for (int j = 0; j < a.nchecks; j++) {
             unable += a.checks[j].outcome == SLPI_CHECK_UNABLE;
@@ -356,7 +356,7 @@ static void test_registry(void)
     slpi_error err = {0, ""};
     snprintf(a.outdir, sizeof a.outdir, "%s", dir);
     TEST_CHECKF(slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK, "%s", err.msg);
-    slpi_audit_run(&a, NULL);
+    slpi_audit_run(&a, NULL, NULL);
     for (int j = 0; j < a.nclaims && j < 6; j++)
         TEST_CHECKF(a.claims[j].verdict == want2[j], "%s: %s (%s)", a.claims[j].id,
                     slpi_claim_verdict_name(a.claims[j].verdict), a.checks[a.claims[j].first].evidence);

@@ -48,7 +48,7 @@ static int load_run(const char *reg, const char *dir, slpi_audit *a)
     snprintf(a->outdir, sizeof a->outdir, "%s", dir);
     int rc = slpi_audit_load(a, test_temp_file(reg), &err);
     TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-    if (rc == SLPI_OK) slpi_audit_run(a, NULL);
+    if (rc == SLPI_OK) slpi_audit_run(a, NULL, NULL);
     return rc;
 }
 
@@ -230,7 +230,7 @@ int main(void)
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
         a.tests = test_temp_file("t-one\t0\t12 checks, 0 failed\nt-two\t1\t5 checks, 1 failed\n");
         if (slpi_audit_load(&a, test_temp_file(reg), &lerr) == SLPI_OK && a.nchecks == 4) {
-            slpi_audit_run(&a, NULL);
+            slpi_audit_run(&a, NULL, NULL);
             TEST_CHECKF(strstr(a.checks[0].evidence, "for the noise of rigid-body") != NULL, "drift case: %s",
                         a.checks[0].evidence);
             TEST_CHECKF(strstr(a.checks[1].evidence, "for the so(3) control H_1 = a x_1 x_2: ") != NULL,
@@ -369,7 +369,7 @@ int main(void)
         a.only = "X1";
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
         if (slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK) {
-            slpi_audit_run(&a, NULL);
+            slpi_audit_run(&a, NULL, NULL);
             TEST_CHECKF(a.nchecks == 2 && a.nclaims == 1 && verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED &&
                         slpi_audit_controls_wrong(&a) == 0, "--only X1: %d checks, %d claims, %d controls not as demanded",
                         a.nchecks, a.nclaims, slpi_audit_controls_wrong(&a));
@@ -389,9 +389,9 @@ int main(void)
         snprintf(c2.outdir, sizeof c2.outdir, "%s", dir);
         const char *path = test_temp_file(reg);
         if (slpi_audit_load(&b, path, &err) == SLPI_OK && slpi_audit_load(&c2, path, &err) == SLPI_OK) {
-            slpi_audit_run(&b, NULL);
+            slpi_audit_run(&b, NULL, NULL);
             for (int i = 0; i < c2.nchecks; i++) c2.checks[i].seconds = -1;
-            slpi_audit_run(&c2, NULL);
+            slpi_audit_run(&c2, NULL, NULL);
             for (int i = 0; i < b.nchecks; i++)
                 TEST_CHECKF(b.checks[i].outcome == c2.checks[i].outcome &&
                             !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
@@ -435,7 +435,7 @@ int main(void)
             d.cache = cache;
             snprintf(d.outdir, sizeof d.outdir, "%s", dir);
             if (slpi_audit_load(&d, path, &err) == SLPI_OK) {
-                slpi_audit_run(&d, NULL);
+                slpi_audit_run(&d, NULL, NULL);
                 for (int i = 0; i < d.nchecks; i++)
                     TEST_CHECKF(d.checks[i].outcome == b.checks[i].outcome, "edit %d: check %d: outcome %d, not %d",
                                 edit, i, (int)d.checks[i].outcome, (int)b.checks[i].outcome);

@@ -4,9 +4,12 @@ A cffi (ABI mode) binding of libslpi's handle API (``slpi.h``, "handle API for
 bindings"); ``verify``, ``golden`` and ``converge`` call the tools library libslpi-tools
 (``slpi-tools.h``), opened on their first use. Problems are a preset and ``key=value`` settings (``slpi list --keys``);
 runs go into numpy arrays on the fast path (doubles) or the certified path (Arb balls,
-``ref=True``: midpoints and radii). Long calls advance in pieces of about 0.05 s, so
-Ctrl-C raises ``KeyboardInterrupt`` promptly; the pieces resume exactly, so the
-results are those of one call, bit for bit.
+``ref=True``: midpoints and radii). Every long call answers Ctrl-C with
+``KeyboardInterrupt`` within about 0.05 s of work: ``run`` and ``ensemble`` advance in
+pieces of about 0.05 s, which resume exactly (the results are those of one call, bit for
+bit); ``converge``, ``verify`` and ``golden`` run their one C call in a worker thread,
+and Ctrl-C asks the library to stop at its next step, batch or case
+(``slpi_interrupt_request``, docs/conventions.md#interrupt).
 
 Install: ``pip install --no-build-isolation ./python`` after ``make`` (or ``make
 install``, which installs this package too). The library is found as ``$SLPI_LIB``,
@@ -26,6 +29,7 @@ True
 import os
 import re
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -73,6 +77,53 @@ def _check(rc, lib=None):
     """Raise the error of a failed call (rc != 0) with the message of the library called."""
     if rc != 0:
         raise _library_error(rc, lib)
+
+
+def _interruptible(lib, call):
+    """rc, error: call() (one C call into lib returning its code; cffi releases the GIL)
+    and its SlpiError (None if rc is 0; read in the thread that called, as the library's
+    last error is per thread), in a worker thread, so that
+    Ctrl-C in the main thread raises KeyboardInterrupt at once: lib is asked to stop
+    (slpi_interrupt_request: the call returns SLPI_EINTR at its next step, batch or case),
+    the worker clears the flag once the call has returned, and the main thread waits for
+    that before it raises. The flag is the library's: a call of lib in another thread at
+    that moment stops too."""
+    def checked():
+        rc = call()
+        return rc, (_library_error(rc, lib) if rc != 0 else None)
+
+    if threading.current_thread() is not threading.main_thread():
+        return checked()   # KeyboardInterrupt is raised in the main thread only
+    lock, state, box, finished = threading.Lock(), {"done": False, "asked": False}, [], threading.Event()
+
+    def work():
+        try:
+            box.append((checked(), None))
+        except BaseException as e:   # noqa: B902 (handed to the main thread)
+            box.append((None, e))
+        with lock:
+            state["done"] = True
+            if state["asked"]:
+                lib.slpi_interrupt_clear()
+        finished.set()
+
+    # waited for on an Event, not Thread.join: a join that KeyboardInterrupt broke may
+    # report the thread ended while it runs (Python 3.11)
+    threading.Thread(target=work, name="slpi-call", daemon=True).start()
+    try:
+        while not finished.wait(0.25):
+            pass
+    except KeyboardInterrupt:
+        with lock:
+            if not state["done"]:
+                state["asked"] = True
+                lib.slpi_interrupt_request()
+        finished.wait()   # stopped at its next poll: no work of the call goes on after this raise
+        raise
+    out, exc = box[0]
+    if exc is not None:
+        raise exc
+    return out
 
 
 def _bad(argument, value, why):
@@ -923,8 +974,10 @@ def verify(path, noise_file=None, max_steps=-1):
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "verify.json")
         t = _tools()
-        _check(t.slpi_api_verify_json(path.encode(), os.fspath(noise_file).encode() if noise_file else _ffi.NULL,
-                                      max_steps, j.encode()), t)
+        nf = os.fspath(noise_file).encode() if noise_file else _ffi.NULL
+        _, error = _interruptible(t, lambda: t.slpi_api_verify_json(path.encode(), nf, max_steps, j.encode()))
+        if error:
+            raise error
         with open(j) as f:
             doc = json.load(f)
     return Verification(verdict=doc.get("verdict"), report=doc)
@@ -971,7 +1024,10 @@ def golden(directory=None):
     v = _ffi.new("int *")
     buf = _ffi.new("char[]", 1 << 20)
     t = _tools()
-    _check(t.slpi_api_golden(os.fspath(directory).encode() if directory else _ffi.NULL, v, buf, 1 << 20), t)
+    d = os.fspath(directory).encode() if directory else _ffi.NULL
+    _, error = _interruptible(t, lambda: t.slpi_api_golden(d, v, buf, 1 << 20))
+    if error:
+        raise error
     return GoldenReport(verdict={0: "PASS", 1: "FAIL", 3: "UNABLE"}[v[0]], text=_ffi.string(buf).decode())
 
 
@@ -1111,10 +1167,12 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     h, e, se = np.empty(n), np.empty(n), np.empty(n)
     fit = _ffi.new("double[3]")
     t = _tools()
-    rc = t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
-                             indep.encode() if indep else _ffi.NULL, _ptr(h), _ptr(e), _ptr(se), fit)
+    ind = indep.encode() if indep else _ffi.NULL
+    _, error = _interruptible(t, lambda: t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
+                                                             ind, _ptr(h), _ptr(e), _ptr(se), fit))
     _raise_callback_error(pr)
-    _check(rc, t)
+    if error:
+        raise error
     why = ""
     if np.isnan(fit[0]):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
         usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))

@@ -15,6 +15,9 @@ ffi.cdef("""
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_stepper slpi_stepper;
 const char *slpi_api_last_error(void);
+void slpi_interrupt_request(void);
+void slpi_interrupt_clear(void);
+int slpi_interrupt_pending(void);
 const char *slpi_api_version(void);
 slpi_problem *slpi_problem_new(const char *preset);
 void slpi_problem_free(slpi_problem *p);

@@ -144,9 +144,11 @@ def test_memory_guard_names_the_size(tmp_path):
 
 
 def test_ctrl_c_interrupts_promptly(tmp_path, request):
-    """SIGINT during a long run and a long streamed ensemble: KeyboardInterrupt within a
-    piece of work (about 0.05 s; the bound asserted is 2 s, for a loaded machine; the
-    calls would take minutes), and the ensemble's file is neither created nor left half-written."""
+    """SIGINT during a long run, a long streamed ensemble, a convergence study, verify
+    and golden: KeyboardInterrupt within a piece of work or one step of the library's
+    (about 0.05 s; the bound asserted is 2 s, for a loaded machine; the calls would take
+    from seconds to minutes), the ensemble's file is neither created nor left
+    half-written, and the tools library's interrupt flag is cleared for the next call."""
     def fire(delay, at):
         time.sleep(delay)
         at.append(time.monotonic())
@@ -157,8 +159,14 @@ def test_ctrl_c_interrupts_promptly(tmp_path, request):
     # and the signal would be dropped: the test installs Python's handler itself
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     request.addfinalizer(lambda: signal.signal(signal.SIGINT, old))
+    traj = tmp_path.parent / (tmp_path.name + "-ht.tsv")   # a certified walk of seconds
+    slpi.write_trajectory(traj, slpi.run("rkmk/heavy-top/stoch-421-realization", steps=3000))
+    request.addfinalizer(lambda: os.remove(traj))
     for call in (lambda: slpi.run(RB, steps=10 ** 9, output_every=10 ** 6),
-                 lambda: slpi.ensemble(RB, paths=10 ** 5, steps=10 ** 4, save_every=100, out=tmp_path / "e.npy")):
+                 lambda: slpi.ensemble(RB, paths=10 ** 5, steps=10 ** 4, save_every=100, out=tmp_path / "e.npy"),
+                 lambda: slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 6), ref=10, paths=10 ** 5),
+                 lambda: slpi.verify(traj),
+                 lambda: slpi.golden()):
         at = []
         t = threading.Thread(target=fire, args=(0.3, at))
         t.start()
@@ -169,6 +177,7 @@ def test_ctrl_c_interrupts_promptly(tmp_path, request):
         print("Ctrl-C latency %.3f s" % latency)
         assert latency < 2.0
     assert os.listdir(tmp_path) == []
+    assert slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=10).e.shape == (2,)
 
 
 def test_progress_line(capfd, monkeypatch):
