@@ -51,7 +51,7 @@ int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
  * completed step or batch). The flag stays raised (every call then stops at its first
  * poll) until slpi_interrupt_clear. request, clear and pending are async-signal-safe
  * and thread-safe (an atomic int): a binding raises it from its Ctrl-C handler or
- * another thread; libslpi-tools.so has its own flag (its own copy of the integrators).
+ * another thread (libslpi-tools.so calls libslpi's: one flag in the process).
  * slpi_interrupt_catch installs the `slpi` command's SIGINT handler (not where SIGINT
  * is ignored; returns 1 if installed): the first SIGINT raises the flag, and ends the
  * process by SIGINT one second later if it is still running, or at a second SIGINT. */

@@ -86,7 +86,7 @@ def _interruptible(lib, call):
     Ctrl-C in the main thread raises KeyboardInterrupt at once: lib is asked to stop
     (slpi_interrupt_request: the call returns SLPI_EINTR at its next step, batch or case),
     the worker clears the flag once the call has returned, and the main thread waits for
-    that before it raises. The flag is the library's: a call of lib in another thread at
+    that before it raises. The flag is the process's: a long call in another thread at
     that moment stops too."""
     def checked():
         rc = call()
