@@ -514,7 +514,7 @@ int main(void)
             a.cache = cache;
             snprintf(a.outdir, sizeof a.outdir, "%s", dir);
             TEST_CHECKF(slpi_audit_load(&a, path, &err) == SLPI_OK, "%s", err.msg);
-            slpi_audit_run(&a, NULL);
+            slpi_audit_run(&a, NULL, NULL);
             TEST_CHECKF(a.nclaims == 2 && a.claims[1].cached == pass, "pass %d: cached %d", pass,
                         a.nclaims == 2 ? a.claims[1].cached : -1);
             TEST_CHECKF(slpi_audit_unfilled(&a) == 1 && a.claims[0].unfilled &&
