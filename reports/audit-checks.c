@@ -146,6 +146,18 @@ int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, 
     return 0;
 }
 
+/* Append "sep text" to a claim field, bounded. */
+void slpi_audit_append(char *dst, size_t n, const char *sep, const char *text)
+{
+    size_t l = strlen(dst);
+    snprintf(dst + l, n - l, "%s%s", l ? sep : "", text);
+}
+
+int slpi_audit_is_control(const slpi_audit_check *c)
+{
+    return c->role == SLPI_ROLE_CTL_FAIL || c->role == SLPI_ROLE_CTL_PASS;
+}
+
 const char *slpi_audit_role_words(slpi_audit_role r)
 {
     static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",

@@ -15,6 +15,8 @@
 #ifndef SLPI_REPORTS_AUDIT_CHECKS_H
 #define SLPI_REPORTS_AUDIT_CHECKS_H
 
+#include <jansson.h>
+
 #include "reports/reports.h"
 
 /* Split s (copied into buf) into at most max whitespace-separated tokens. */
@@ -31,6 +33,10 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
 int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p);
 void slpi_audit_outcome(slpi_audit_check *c, int pass, double value);
 void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg);
+/* Append "sep text" to a claim field (dst[n]), bounded. */
+void slpi_audit_append(char *dst, size_t n, const char *sep, const char *text);
+/* Is c a control (role fails or passes)? */
+int slpi_audit_is_control(const slpi_audit_check *c);
 /* "<= X" or ">= X" (op: SLPI_AUDIT_LE or SLPI_AUDIT_GE): does v pass against thr? */
 int slpi_audit_compare(int op, double v, double thr);
 /* Read a check string through the language's table (reports/audit-lang.c) into x: 0, or
@@ -45,6 +51,17 @@ void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);
 void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name,
                      const char *size, const char *xlabel, const char *ylabel,
                      const char *preamble, const char *body);
+
+/* The results in words (reports/audit-words.c): what a check measured, from its check
+ * string and numbers; the archived FULL=1 run (a->archive's claims.json, NULL in FULL mode
+ * or without one; json_decref it), one claim of it, the revision in a provenance, and a
+ * claim's archived verdict and first decisive number in words (with its own run, and the
+ * registry's expectation where that differs). */
+void slpi_audit_measured_words(const char *check, double value, double lo, double hi, char *out, size_t n);
+json_t *slpi_audit_archive_load(const slpi_audit *a);
+json_t *slpi_audit_archive_claim(json_t *arch, const char *id);
+const char *slpi_audit_archive_rev(json_t *o, char *buf, size_t n);
+void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n);
 
 /* The evaluators (reports/audit-lang.c names each row's): ck holds the check in force,
  * typed (ck->arg[0] the check word). */

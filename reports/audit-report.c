@@ -209,23 +209,6 @@ static double num_of(const slpi_audit_check *c, const char *name)
     return NAN;
 }
 
-/* What a check measured, in a few words, from the check word and its numbers. */
-static void measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
-{
-    char w[24] = "", d[32] = "";
-    sscanf(check, "%23s %31s", w, d);
-    if (!isfinite(value) && !isinf(value)) snprintf(out, n, "no value");
-    else if (!strcmp(w, "slope")) snprintf(out, n, "slope %.2f, CI [%.2f, %.2f]", value, lo, hi);
-    else if (!strcmp(w, "growth")) snprintf(out, n, "%s grows with log-log slope %.2f", d, value);
-    else if (!strcmp(w, "critical")) snprintf(out, n, "critical h = %g", value);
-    else if (!strcmp(w, "max")) snprintf(out, n, "largest change of %s: %.2g", d, value);
-    else if (strstr(w, "poisson")) snprintf(out, n, "Poisson defect %.2g", value);
-    else if (!strcmp(w, "snapshots")) snprintf(out, n, "field change %.2f", value);
-    else if (!strcmp(w, "versus")) snprintf(out, n, "%s departure %.3g times the other run's", d, value);
-    else if (!strcmp(w, "sphere")) snprintf(out, n, "off its sphere by %.2g", value);
-    else snprintf(out, n, "%s: %.3g", w, value);
-}
-
 /* The audit's size of a check in words: steps, h and T of a run, or paths and levels of
  * a study, or the case's name. */
 /* The size of a system where it has one: "N = 64, " (Euler-Zeitlin, sine-Euler), "n = 4, "
@@ -293,93 +276,6 @@ static const slpi_audit_check *first_claim_check(const slpi_audit *a, const slpi
     return &a->checks[cl->first];
 }
 
-/* The archived FULL=1 run (reports/full/claims.json), if any. */
-static json_t *archive_claim(json_t *arch, const char *id)
-{
-    json_t *arr = json_object_get(arch, "claims");
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        json_t *o = json_array_get(arr, i);
-        const char *cid = json_string_value(json_object_get(o, "id"));
-        if (cid && !strcmp(cid, id)) return o;
-    }
-    return NULL;
-}
-
-/* The revision (git_rev=) in the provenance of an archive or of one of its runs, into
- * buf; "?" when it names none. */
-static const char *archive_rev(json_t *o, char *buf, size_t n)
-{
-    const char *prov = json_string_value(json_object_get(o, "provenance"));
-    const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
-    snprintf(buf, n, "%.*s", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
-    return buf;
-}
-
-/* A claim added to the archive by a run of its own (reports/archive-full.sh --add): that
- * run's date and revision after the words, since the archive's header names another run. */
-static void run_words(json_t *o, char *out, size_t n)
-{
-    json_t *run = json_object_get(o, "run");
-    if (!run) return;
-    const char *date = json_string_value(json_object_get(run, "date"));
-    char rev[64];
-    size_t len = strlen(out);
-    if (len < n)
-        snprintf(out + len, n - len, " (its own run: %s, revision %s)", date ? date : "undated",
-                 archive_rev(run, rev, sizeof rev));
-}
-
-/* The archived verdict of claim cl differs from the registry's expectation at the papers'
- * sizes (a decided verdict only: a claim the archive has not run is not compared). */
-static int archive_differs(json_t *o, const slpi_audit_claim *cl)
-{
-    const char *v = json_string_value(json_object_get(o, "verdict"));
-    json_t *checks = json_object_get(o, "checks");
-    for (size_t i = 0; i < json_array_size(checks); i++) {
-        json_t *k = json_array_get(checks, i);
-        const char *role = json_string_value(json_object_get(k, "role"));
-        const char *outc = json_string_value(json_object_get(k, "outcome"));
-        if (role && !strcmp(role, "claim") && outc && !strcmp(outc, "not run")) return 0;
-    }
-    return v && strcmp(v, cl->expected_full) != 0;
-}
-
-/* The archived claim's verdict and first decisive number, in words; then its own run, and
- * the registry's expectation at the papers' sizes when the archived verdict differs. */
-static void archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n)
-{
-    if (!o) {
-        snprintf(out, n, "not in the archive");
-        return;
-    }
-    const char *v = json_string_value(json_object_get(o, "verdict"));
-    json_t *checks = json_object_get(o, "checks");
-    snprintf(out, n, "%s", v ? v : "?");
-    for (size_t i = 0; i < json_array_size(checks); i++) {
-        json_t *k = json_array_get(checks, i);
-        const char *role = json_string_value(json_object_get(k, "role"));
-        const char *outc = json_string_value(json_object_get(k, "outcome"));
-        if (!role || strcmp(role, "claim")) continue;
-        if (outc && !strcmp(outc, "not run")) {
-            snprintf(out, n, "not finished (not run at the papers' size)");
-            return;
-        }
-        json_t *nums = json_object_get(k, "numbers"), *val = json_object_get(k, "value");
-        char w[160];
-        measured_words(json_string_value(json_object_get(k, "check")),
-                       json_is_number(val) ? json_number_value(val) : NAN,
-                       json_number_value(json_object_get(nums, "lo")),
-                       json_number_value(json_object_get(nums, "hi")), w, sizeof w);
-        snprintf(out, n, "%s: %s", v ? v : "?", w);
-        break;
-    }
-    run_words(o, out, n);
-    size_t len = strlen(out);
-    if (archive_differs(o, cl) && len < n)
-        snprintf(out + len, n - len, "; the registry expects %s at the papers' size",
-                 cl->expected_full);
-}
-
 /* Claim cl's archived result in words between the HTML open and close (nothing without an
  * archive). */
 static void archive_cell(FILE *f, json_t *arch, const slpi_audit_claim *cl, const char *open,
@@ -387,18 +283,10 @@ static void archive_cell(FILE *f, json_t *arch, const slpi_audit_claim *cl, cons
 {
     if (!arch) return;
     char aw[400];
-    archive_words(archive_claim(arch, cl->id), cl, aw, sizeof aw);
+    slpi_audit_archive_words(slpi_audit_archive_claim(arch, cl->id), cl, aw, sizeof aw);
     fputs(open, f);
     html_text(f, aw);
     fputs(close, f);
-}
-
-static json_t *load_archive(const slpi_audit *a)
-{
-    char path[SLPI_PATH_MAX + 32];
-    if (a->full || !a->archive) return NULL;
-    snprintf(path, sizeof path, "%s/claims.json", a->archive);
-    return json_load_file(path, 0, NULL);
 }
 
 static void variant_table(FILE *f, const slpi_audit_claim *cl)
@@ -535,12 +423,12 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "batch-bootstrap 95%% interval, never on the point estimate. Reproduce with "
             "<code>make audit</code> (reduced) or <code>make audit FULL=1</code> (the papers' "
             "sizes; resumable; archived in <code>reports/full/</code>).</p>\n");
-    json_t *arch = load_archive(a);
+    json_t *arch = slpi_audit_archive_load(a);
     if (arch) {
         char rev[64];
         fprintf(f, "<p><b>Archived FULL=1 run</b> (the papers' sizes, column &ldquo;FULL&rdquo;): ");
         html_text(f, json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date")) : "undated");
-        fprintf(f, ", revision <code>%s</code>, ", archive_rev(arch, rev, sizeof rev));
+        fprintf(f, ", revision <code>%s</code>, ", slpi_audit_archive_rev(arch, rev, sizeof rev));
         html_text(f, json_string_value(json_object_get(arch, "machine")) ? json_string_value(json_object_get(arch, "machine")) : "machine not recorded");
         /* the time of the checks it holds (a --cached-only archive's own run takes 0 s) */
         double secs = 0;
@@ -568,13 +456,13 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
                 for (int i = cl->first; !vc && i < cl->first + cl->count; i++)
                     if (a->checks[i].role == SLPI_ROLE_CLAIM && a->checks[i].variant == w) vc = &a->checks[i];
                 char m[160] = "";
-                if (vc) measured_words(vc->check, vc->value, num_of(vc, "lo"), num_of(vc, "hi"), m, sizeof m);
+                if (vc) slpi_audit_measured_words(vc->check, vc->value, num_of(vc, "lo"), num_of(vc, "hi"), m, sizeof m);
                 size_t l = strlen(ours);
                 snprintf(ours + l, sizeof ours - l, "%s%s: %s (%s)", w ? "; " : "", cl->var[w].label, m,
                          slpi_claim_verdict_name(cl->var[w].verdict));
             }
         } else {
-            measured_words(c->check, c->value, num_of(c, "lo"), num_of(c, "hi"), ours, sizeof ours);
+            slpi_audit_measured_words(c->check, c->value, num_of(c, "lo"), num_of(c, "hi"), ours, sizeof ours);
         }
         audit_size(a, cl, size, sizeof size);
         fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
@@ -615,24 +503,6 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     int bad = ferror(f);
     if (fclose(f) || bad) return slpi_error_set(err, SLPI_ENUMERIC, "%s: cannot write", path);
     return SLPI_OK;
-}
-
-/* The claims whose archived FULL=1 verdict differs from the registry's expectation at the
- * papers' sizes, one line each to out; their number (0 without an archive). */
-int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
-{
-    json_t *arch = load_archive(a);
-    int nd = 0;
-    for (int j = 0; arch && j < a->nclaims; j++) {
-        const slpi_audit_claim *cl = &a->claims[j];
-        json_t *o = archive_claim(arch, cl->id);
-        if (!o || !archive_differs(o, cl)) continue;
-        fprintf(out, "  %-4s archived %-12s expected %s\n", cl->id,
-                json_string_value(json_object_get(o, "verdict")), cl->expected_full);
-        nd++;
-    }
-    json_decref(arch);
-    return nd;
 }
 
 int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err)

@@ -1,0 +1,396 @@
+/* audit-registry.c — the claims registry of docs/claims.md read (reports/claims.txt: a
+ * description line per claim, its quotes, rule, choices and variants, and one line per
+ * check, format in its header): every field checked and every check string read through
+ * the check language's table (reports/audit-lang.c) once, here, so that a typo is an
+ * input error naming file:line before anything runs; the lines grouped into claims. The
+ * runner (reports/audit.c) evaluates them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/audit-checks.h"
+
+const char *slpi_claim_verdict_name(slpi_claim_verdict v)
+{
+    static const char *n[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "UNABLE",
+                              "CRITERION-DEPENDENT"};
+    return (unsigned)v < SLPI_CLAIM_NVERDICTS ? n[v] : "?";
+}
+
+const char *slpi_audit_role_name(slpi_audit_role r)
+{
+    static const char *n[] = {"claim", "cond", "ev", "fails", "passes"};
+    return (unsigned)r < 5 ? n[r] : "?";
+}
+
+/* The role in words (report and log): a control's name never reads like a software failure. */
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0;
+    return s;
+}
+
+static int copy_field(char *dst, size_t n, const char *src, const char *what, const char *path,
+                      int line, slpi_error *err)
+{
+    if (strlen(src) >= n)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s longer than %zu characters", path, line,
+                              what, n - 1);
+    strcpy(dst, src);
+    return SLPI_OK;
+}
+
+/* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
+ * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
+ * the papers' sizes' (the docs and the archive column show both). */
+static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path, int line,
+                      slpi_error *err)
+{
+    char *f[7];
+    int nf = 0;
+    char *s = buf;
+    while (nf < 7) {
+        char *bar = strstr(s, " | ");
+        f[nf++] = s;
+        if (!bar) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    if (nf != 7)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 7 (id | source | "
+                              "expected | role | case | check | full)", path, line, nf);
+    for (int i = 0; i < 7; i++) f[i] = trim(f[i]);
+    memset(c, 0, sizeof *c);
+    c->line = line;
+    c->variant = -1;
+    int r = -1;
+    char *at = strchr(f[3], '@');
+    if (at) {
+        *at = 0;
+        if (!at[1] || strlen(at + 1) >= sizeof c->vlabel)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label after '@' empty or longer "
+                                  "than %zu characters", path, line, sizeof c->vlabel - 1);
+        strcpy(c->vlabel, at + 1);
+    }
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(f[3], slpi_audit_role_name((slpi_audit_role)i))) r = i;
+    if (r < 0 || (at && r != SLPI_ROLE_CLAIM && r != SLPI_ROLE_COND))
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s%s%s': claim | cond | ev | fails | "
+                              "passes (claim@LABEL, cond@LABEL: a variant)", path, line, f[3],
+                              at ? "@" : "", at ? at + 1 : "");
+    c->role = (slpi_audit_role)r;
+    char *slash = strchr(f[2], '/');
+    const char *mode[2] = {f[2], slash ? slash + 1 : f[2]};
+    if (slash) *slash = 0;
+    for (int m = 0; m < 2; m++) {
+        int v = -1;
+        for (int i = 0; i < SLPI_CLAIM_NVERDICTS; i++)
+            if (!strcmp(mode[m], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
+        if (v < 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
+                                  "CONFIRMED CONDITIONAL DISCREPANCY UNABLE CRITERION-DEPENDENT (or "
+                                  "REDUCED/FULL)", path, line, mode[m]);
+    }
+    int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
+    if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
+    if (!rc) rc = copy_field(c->expected, sizeof c->expected, mode[full != 0], "expected", path,
+                             line, err);
+    if (!rc) rc = copy_field(c->expected_full, sizeof c->expected_full, mode[1], "expected", path,
+                             line, err);
+    if (!rc) rc = copy_field(c->kase, sizeof c->kase, f[4], "case", path, line, err);
+    if (!rc) rc = copy_field(c->check, sizeof c->check, f[5], "check", path, line, err);
+    if (!rc) rc = copy_field(c->full, sizeof c->full, f[6], "full", path, line, err);
+    /* "k=v ... :: CHECK": overrides and a replacement check; a first word with '=': only
+     * overrides; otherwise a replacement check */
+    char *sep = strstr(c->full, " :: ");
+    size_t w = strcspn(c->full, " ");
+    if (!rc && sep) {
+        snprintf(c->full_case, sizeof c->full_case, "%.*s", (int)(sep - c->full), c->full);
+        snprintf(c->full_check, sizeof c->full_check, "%s", sep + 4);
+    } else if (!rc && strcmp(c->full, "-")) {
+        if (memchr(c->full, '=', w)) snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
+        else snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
+    }
+    /* the check language's table reads both checks once, here: a typo is an input error,
+     * not an UNABLE after hours of running */
+    char why[400];
+    if (!rc && slpi_audit_parse(c->check, &c->args, why, sizeof why))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: check '%s': %s", path, line, c->check, why);
+    if (!rc && c->full_check[0] && slpi_audit_parse(c->full_check, &c->full_args, why, sizeof why))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL check '%s': %s", path, line,
+                            c->full_check, why);
+    for (int m = 0; !rc && m < 2 && strcmp(c->kase, "-"); m++) {
+        slpi_audit probe;
+        slpi_problem p;
+        char args[512];
+        slpi_error e2 = {0, ""};
+        memset(&probe, 0, sizeof probe);
+        probe.full = m;
+        if ((m && !c->full_case[0]) || !slpi_audit_case(&probe, c, &p, args, sizeof args, &e2))
+            continue;
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scase '%s%s%s': %s", path, line,
+                            m ? "FULL " : "", c->kase, m ? " " : "", m ? c->full_case : "", e2.msg);
+    }
+    if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path,
+                            line, c->full_case);
+    return rc;
+}
+
+/* "= ID | statement | magnitude | paper size | why": a claim's description. */
+typedef struct { char id[8]; char statement[512], magnitude[256], paper_size[256], why[768]; int line; } desc;
+
+static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error *err)
+{
+    char *f[5];
+    int nf = 0;
+    char *s = buf + 1;
+    while (nf < 5) {
+        char *bar = strstr(s, " | ");
+        f[nf++] = s;
+        if (!bar) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    if (nf != 5)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 5 (= id | statement | "
+                              "magnitude | paper size | why)", path, line, nf);
+    for (int i = 0; i < 5; i++) f[i] = trim(f[i]);
+    static const char *what[] = {"id", "statement", "what the paper reports", "the paper's size"};
+    for (int i = 0; i < 4; i++)
+        if (!f[i][0] || !strcmp(f[i], "-"))
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s is empty (a claim without an "
+                                  "experiment says so in words)", path, line, what[i]);
+    memset(d, 0, sizeof *d);
+    d->line = line;
+    int rc = copy_field(d->id, sizeof d->id, f[0], "id", path, line, err);
+    if (!rc) rc = copy_field(d->statement, sizeof d->statement, f[1], "statement", path, line, err);
+    if (!rc) rc = copy_field(d->magnitude, sizeof d->magnitude, f[2], "magnitude", path, line, err);
+    if (!rc) rc = copy_field(d->paper_size, sizeof d->paper_size, f[3], "paper size", path, line, err);
+    if (!rc) rc = copy_field(d->why, sizeof d->why, f[4], "why", path, line, err);
+    return rc;
+}
+
+/* The claim's other description lines, by their first character:
+ *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
+ *   ~ ID | the rule that decides it
+ *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
+ *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open */
+typedef struct { char kind, id[8], a[96], b[768]; int line; } extra;
+
+static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_error *err)
+{
+    static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
+                                 "@ ID | LABEL | what the variant reads"};
+    const char *kinds = "\"~!@";
+    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : 3;
+    char *f[3];
+    int nf = 0;
+    char *s = buf + 1;
+    while (nf < want) {
+        char *bar = strstr(s, " | ");
+        f[nf++] = s;
+        if (!bar || nf == want) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    for (int i = 0; i < nf; i++) f[i] = trim(f[i]);
+    int empty = nf != want;
+    for (int i = 0; !empty && i < nf; i++) empty = !f[i][0] || !strcmp(f[i], "-");
+    if (empty)
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected %d non-empty (%s)", path,
+                              line, nf, want, what[k]);
+    memset(x, 0, sizeof *x);
+    x->kind = buf[0];
+    x->line = line;
+    int rc = copy_field(x->id, sizeof x->id, f[0], "id", path, line, err);
+    if (!rc && want == 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
+    if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
+    if (!rc && x->kind == '@' && strlen(x->b) >= sizeof ((slpi_audit_variant *)0)->what)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant %s: its description is longer than %zu "
+                            "characters", path, line, x->a, sizeof ((slpi_audit_variant *)0)->what - 1);
+    return rc;
+}
+
+/* Is claim id selected by --only (a comma-separated list of ids; NULL: all)? */
+int slpi_audit_selected(const slpi_audit *a, const char *id)
+{
+    if (!a->only) return 1;
+    size_t n = strlen(id);
+    for (const char *s = a->only; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
+        if (strncmp(s, id, n) == 0 && (s[n] == ',' || !s[n])) return 1;
+    }
+    return 0;
+}
+
+static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, int nx,
+                        const char *path, slpi_error *err)
+{
+    a->claims = calloc((size_t)a->nchecks, sizeof *a->claims);
+    if (!a->claims) return slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
+    for (int i = 0; i < a->nchecks; i++) {
+        slpi_audit_claim *cl = a->nclaims ? &a->claims[a->nclaims - 1] : NULL;
+        if (cl && !strcmp(cl->id, a->checks[i].id)) {
+            if (strcmp(cl->expected, a->checks[i].expected) ||
+                strcmp(cl->expected_full, a->checks[i].expected_full))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: expected verdict differs "
+                                      "from its first line", path, a->checks[i].line, cl->id);
+            cl->count++;
+            continue;
+        }
+        for (int j = 0; j < a->nclaims; j++)
+            if (!strcmp(a->claims[j].id, a->checks[i].id))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: its lines must be "
+                                      "consecutive", path, a->checks[i].line, a->checks[i].id);
+        cl = &a->claims[a->nclaims++];
+        strcpy(cl->id, a->checks[i].id);
+        strcpy(cl->source, a->checks[i].source);
+        strcpy(cl->expected, a->checks[i].expected);
+        strcpy(cl->expected_full, a->checks[i].expected_full);
+        cl->first = i;
+        cl->count = 1;
+    }
+    for (int j = 0; j < a->nclaims; j++) {
+        slpi_audit_claim *cl = &a->claims[j];
+        int k = -1, nctl = 0;
+        for (int i = 0; i < nd; i++)
+            if (!strcmp(d[i].id, cl->id)) k = i;
+        for (int i = cl->first; i < cl->first + cl->count; i++) nctl += slpi_audit_is_control(&a->checks[i]);
+        if (k < 0)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no description line "
+                                  "(= %s | statement | magnitude | paper size | why)", path,
+                                  a->checks[cl->first].line, cl->id, cl->id);
+        strcpy(cl->statement, d[k].statement);
+        strcpy(cl->magnitude, d[k].magnitude);
+        strcpy(cl->paper_size, d[k].paper_size);
+        strcpy(cl->why, d[k].why);
+        for (const char *s = strchr(cl->why, '{'); s; s = strchr(s + 1, '{')) {   /* {K.NAME} */
+            int kk, used = 0;
+            char name[16];
+            if (sscanf(s, "{%d.%15[a-zA-Z_0-9]}%n", &kk, name, &used) == 2 && used > 0 &&
+                (kk < 1 || kk > cl->count))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: its text names {%d.%s}, "
+                                      "but the claim has %d check lines", path, d[k].line, cl->id,
+                                      kk, name, cl->count);
+        }
+        for (int i = 0; i < nx; i++) {
+            if (strcmp(x[i].id, cl->id)) continue;
+            char q[1024];
+            if (x[i].kind == '"') {
+                snprintf(q, sizeof q, "\"%s\" (%s)", x[i].b, x[i].a);
+                slpi_audit_append(cl->quote, sizeof cl->quote, "; ", q);
+            } else if (x[i].kind == '~') {
+                slpi_audit_append(cl->rule, sizeof cl->rule, " ", x[i].b);
+                cl->rule_line = x[i].line;
+            } else if (x[i].kind == '!') {
+                snprintf(q, sizeof q, "%s: %s", x[i].a, x[i].b);
+                slpi_audit_append(cl->choices, sizeof cl->choices, "; ", q);
+            } else {
+                if (cl->nvar == SLPI_AUDIT_MAXVAR)
+                    return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: more than %d variants",
+                                          path, x[i].line, cl->id, SLPI_AUDIT_MAXVAR);
+                slpi_audit_variant *v = &cl->var[cl->nvar++];
+                memcpy(v->label, x[i].a, strlen(x[i].a) + 1); /* lengths checked by parse_extra */
+                memcpy(v->what, x[i].b, strlen(x[i].b) + 1);
+            }
+        }
+        /* every variant label used is declared, every declared one used */
+        for (int i = cl->first; i < cl->first + cl->count; i++) {
+            slpi_audit_check *c = &a->checks[i];
+            for (int v = 0; c->vlabel[0] && v < cl->nvar; v++)
+                if (!strcmp(cl->var[v].label, c->vlabel)) c->variant = v;
+            if (c->vlabel[0] && c->variant < 0)
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: variant '%s' is not declared "
+                                      "(@ %s | %s | what it reads)", path, c->line, cl->id, c->vlabel,
+                                      cl->id, c->vlabel);
+        }
+        for (int v = 0; v < cl->nvar; v++) {
+            int used = 0;
+            for (int i = cl->first; i < cl->first + cl->count; i++)
+                used += a->checks[i].variant == v && a->checks[i].role == SLPI_ROLE_CLAIM;
+            if (!used)
+                return slpi_error_set(err, SLPI_EINPUT, "%s: claim %s: variant '%s' has no claim@%s "
+                                      "line", path, cl->id, cl->var[v].label, cl->var[v].label);
+        }
+        if (!nctl)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
+                                  "or \"passes\" line showing that its check can fail)", path,
+                                  a->checks[cl->first].line, cl->id);
+
+    }
+    for (int i = 0; i < nx; i++) {
+        int found = 0;
+        for (int j = 0; j < a->nclaims && !found; j++) found = !strcmp(a->claims[j].id, x[i].id);
+        if (!found && !a->only)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%c %s': no such claim", path, x[i].line,
+                                  x[i].kind, x[i].id);
+    }
+    return SLPI_OK;
+}
+
+int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open the claims registry", path);
+    char buf[4096];
+    int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0, nx = 0, xcap = 0;
+    desc *d = NULL;
+    extra *xs = NULL;
+    a->nchecks = a->nclaims = 0;
+    a->checks = NULL;
+    a->claims = NULL;
+    while (rc == SLPI_OK && fgets(buf, sizeof buf, f)) {
+        line++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line longer than %zu characters", path,
+                                line, sizeof buf - 2);
+            break;
+        }
+        char *s = trim(buf);
+        if (!*s || *s == '#') continue;
+        if (*s == '=') {
+            if (nd == dcap) {
+                dcap = dcap ? 2 * dcap : 64;
+                desc *n = realloc(d, (size_t)dcap * sizeof *n);
+                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+                d = n;
+            }
+            rc = parse_desc(&d[nd], s, path, line, err);
+            if (rc == SLPI_OK) nd++;
+            continue;
+        }
+        if (strchr("\"~!@", *s)) {
+            if (nx == xcap) {
+                xcap = xcap ? 2 * xcap : 256;
+                extra *n = realloc(xs, (size_t)xcap * sizeof *n);
+                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+                xs = n;
+            }
+            rc = parse_extra(&xs[nx], s, path, line, err);
+            if (rc == SLPI_OK) nx++;
+            continue;
+        }
+        if (a->nchecks == cap) {
+            cap = cap ? 2 * cap : 64;
+            slpi_audit_check *n = realloc(a->checks, (size_t)cap * sizeof *n);
+            if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+            a->checks = n;
+        }
+        slpi_audit_check *c = &a->checks[a->nchecks];
+        rc = parse_line(c, s, a->full, path, line, err);
+        if (rc != SLPI_OK) break;
+        if (a->only && !slpi_audit_selected(a, c->id)) continue;
+        a->nchecks++;
+    }
+    fclose(f);
+    if (rc == SLPI_OK && !a->nchecks)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "",
+                            a->only ? a->only : "");
+    if (rc == SLPI_OK) rc = group_claims(a, d, nd, xs, nx, path, err);
+    free(d);
+    free(xs);
+    return rc;
+}

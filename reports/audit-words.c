@@ -1,0 +1,139 @@
+/* audit-words.c — the audit's results in words beside the numbers: what a check measured,
+ * and the archived FULL=1 run (reports/full: its verdicts, numbers and revisions), for the
+ * report (reports/audit-report.c) and the audit's summary. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reports/audit-checks.h"
+
+/* What a check measured, in a few words, from the check word and its numbers. */
+void slpi_audit_measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
+{
+    char w[24] = "", d[32] = "";
+    sscanf(check, "%23s %31s", w, d);
+    if (!isfinite(value) && !isinf(value)) snprintf(out, n, "no value");
+    else if (!strcmp(w, "slope")) snprintf(out, n, "slope %.2f, CI [%.2f, %.2f]", value, lo, hi);
+    else if (!strcmp(w, "growth")) snprintf(out, n, "%s grows with log-log slope %.2f", d, value);
+    else if (!strcmp(w, "critical")) snprintf(out, n, "critical h = %g", value);
+    else if (!strcmp(w, "max")) snprintf(out, n, "largest change of %s: %.2g", d, value);
+    else if (strstr(w, "poisson")) snprintf(out, n, "Poisson defect %.2g", value);
+    else if (!strcmp(w, "snapshots")) snprintf(out, n, "field change %.2f", value);
+    else if (!strcmp(w, "versus")) snprintf(out, n, "%s departure %.3g times the other run's", d, value);
+    else if (!strcmp(w, "sphere")) snprintf(out, n, "off its sphere by %.2g", value);
+    else snprintf(out, n, "%s: %.3g", w, value);
+}
+
+/* The archived FULL=1 run (reports/full/claims.json), if any. */
+json_t *slpi_audit_archive_claim(json_t *arch, const char *id)
+{
+    json_t *arr = json_object_get(arch, "claims");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *o = json_array_get(arr, i);
+        const char *cid = json_string_value(json_object_get(o, "id"));
+        if (cid && !strcmp(cid, id)) return o;
+    }
+    return NULL;
+}
+
+/* The revision (git_rev=) in the provenance of an archive or of one of its runs, into
+ * buf; "?" when it names none. */
+const char *slpi_audit_archive_rev(json_t *o, char *buf, size_t n)
+{
+    const char *prov = json_string_value(json_object_get(o, "provenance"));
+    const char *rev = prov ? strstr(prov, "git_rev=") : NULL;
+    snprintf(buf, n, "%.*s", rev ? (int)strcspn(rev + 8, "\n") : 1, rev ? rev + 8 : "?");
+    return buf;
+}
+
+/* A claim added to the archive by a run of its own (reports/archive-full.sh --add): that
+ * run's date and revision after the words, since the archive's header names another run. */
+static void run_words(json_t *o, char *out, size_t n)
+{
+    json_t *run = json_object_get(o, "run");
+    if (!run) return;
+    const char *date = json_string_value(json_object_get(run, "date"));
+    char rev[64];
+    size_t len = strlen(out);
+    if (len < n)
+        snprintf(out + len, n - len, " (its own run: %s, revision %s)", date ? date : "undated",
+                 slpi_audit_archive_rev(run, rev, sizeof rev));
+}
+
+/* The archived verdict of claim cl differs from the registry's expectation at the papers'
+ * sizes (a decided verdict only: a claim the archive has not run is not compared). */
+static int archive_differs(json_t *o, const slpi_audit_claim *cl)
+{
+    const char *v = json_string_value(json_object_get(o, "verdict"));
+    json_t *checks = json_object_get(o, "checks");
+    for (size_t i = 0; i < json_array_size(checks); i++) {
+        json_t *k = json_array_get(checks, i);
+        const char *role = json_string_value(json_object_get(k, "role"));
+        const char *outc = json_string_value(json_object_get(k, "outcome"));
+        if (role && !strcmp(role, "claim") && outc && !strcmp(outc, "not run")) return 0;
+    }
+    return v && strcmp(v, cl->expected_full) != 0;
+}
+
+/* The archived claim's verdict and first decisive number, in words; then its own run, and
+ * the registry's expectation at the papers' sizes when the archived verdict differs. */
+void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n)
+{
+    if (!o) {
+        snprintf(out, n, "not in the archive");
+        return;
+    }
+    const char *v = json_string_value(json_object_get(o, "verdict"));
+    json_t *checks = json_object_get(o, "checks");
+    snprintf(out, n, "%s", v ? v : "?");
+    for (size_t i = 0; i < json_array_size(checks); i++) {
+        json_t *k = json_array_get(checks, i);
+        const char *role = json_string_value(json_object_get(k, "role"));
+        const char *outc = json_string_value(json_object_get(k, "outcome"));
+        if (!role || strcmp(role, "claim")) continue;
+        if (outc && !strcmp(outc, "not run")) {
+            snprintf(out, n, "not finished (not run at the papers' size)");
+            return;
+        }
+        json_t *nums = json_object_get(k, "numbers"), *val = json_object_get(k, "value");
+        char w[160];
+        slpi_audit_measured_words(json_string_value(json_object_get(k, "check")),
+                       json_is_number(val) ? json_number_value(val) : NAN,
+                       json_number_value(json_object_get(nums, "lo")),
+                       json_number_value(json_object_get(nums, "hi")), w, sizeof w);
+        snprintf(out, n, "%s: %s", v ? v : "?", w);
+        break;
+    }
+    run_words(o, out, n);
+    size_t len = strlen(out);
+    if (archive_differs(o, cl) && len < n)
+        snprintf(out + len, n - len, "; the registry expects %s at the papers' size",
+                 cl->expected_full);
+}
+
+json_t *slpi_audit_archive_load(const slpi_audit *a)
+{
+    char path[SLPI_PATH_MAX + 32];
+    if (a->full || !a->archive) return NULL;
+    snprintf(path, sizeof path, "%s/claims.json", a->archive);
+    return json_load_file(path, 0, NULL);
+}
+
+/* The claims whose archived FULL=1 verdict differs from the registry's expectation at the
+ * papers' sizes, one line each to out; their number (0 without an archive). */
+int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
+{
+    json_t *arch = slpi_audit_archive_load(a);
+    int nd = 0;
+    for (int j = 0; arch && j < a->nclaims; j++) {
+        const slpi_audit_claim *cl = &a->claims[j];
+        json_t *o = slpi_audit_archive_claim(arch, cl->id);
+        if (!o || !archive_differs(o, cl)) continue;
+        fprintf(out, "  %-4s archived %-12s expected %s\n", cl->id,
+                json_string_value(json_object_get(o, "verdict")), cl->expected_full);
+        nd++;
+    }
+    json_decref(arch);
+    return nd;
+}
