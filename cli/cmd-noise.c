@@ -85,6 +85,97 @@ static int noise_check(const char *file, const slpi_noise_header *want)
     return SLPI_OK;
 }
 
+/* --preset/--config: the increments the problem consumes, into hd: its seed, path, M,
+ * level h, steps, refine and truncation (slpi_noise_source does the same), the nk
+ * key=value arguments kv on top (split in place). */
+static int noise_of_problem(slpi_noise_header *hd, const char *preset, const char *config, int nkv,
+                            char **kv, slpi_error *err)
+{
+    slpi_problem p;
+    int nk = 0, rc = SLPI_OK;
+    char **vals = malloc((size_t)(nkv + 1) * sizeof *vals);   /* keys: kv, in place */
+    if (!vals) rc = slpi_error_set(err, SLPI_EINPUT, "keys: out of memory");
+    for (int i = 0; rc == SLPI_OK && i < nkv; i++) {
+        char *eq = strchr(kv[i], '=');
+        if (!eq || eq == kv[i]) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "'%s': expected key=value", kv[i]);
+            break;
+        }
+        *eq = '\0';
+        vals[nk++] = eq + 1;
+    }
+    if (rc == SLPI_OK) rc = slpi_problem_build(&p, preset, config, nk, kv, vals, NULL, err);
+    free(vals);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, err);
+    if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
+        rc = slpi_error_set(err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
+    if (rc != SLPI_OK) return rc;
+    hd->seed = p.seed;
+    hd->path = p.path;
+    hd->components = slpi_problem_noise_count(&p);
+    hd->h = p.h;
+    hd->steps = p.steps;
+    hd->refine = p.refine;
+    hd->truncated = slpi_problem_truncates(&p);
+    hd->ell = p.trunc_ell;
+    return SLPI_OK;
+}
+
+/* Write the increments hd describes to output (NULL: standard output), as a noise file or
+ * as bit patterns; 0 or SLPI_EINPUT, output left as it was on error. */
+static int noise_write(const slpi_noise_header *hdp, const char *output, int bits)
+{
+    slpi_noise_header hd = *hdp;
+    slpi_error err = { 0, "" };
+    slpi_output *o;
+    if (slpi_output_open(&o, output, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    FILE *f = slpi_output_file(o);
+    if (!bits) {
+        slpi_noise_file_write_header(f, &hd);
+    }
+    int M = hd.components;
+    long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
+    double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
+    long clipped = 0, got = 0;
+    for (long s0 = 0; blk && got >= 0 && s0 < hd.steps; s0 += block) {
+        size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
+        got = slpi_noise_rows(blk, hd.seed, hd.path, M, hd.h, hd.refine, hd.first + (uint64_t)s0, nb,
+                              hd.truncated ? hd.threshold : INFINITY);
+        clipped += got;
+        for (size_t i = 0; got >= 0 && i < nb; i++) {
+            const double *row = blk + i * (size_t)M;
+            if (bits) {
+                for (int k = 0; k < M; k++) {
+                    uint64_t b;
+                    memcpy(&b, &row[k], sizeof b);
+                    fprintf(f, "%016" PRIx64 "%c", b, k + 1 < M ? '\t' : '\n');
+                }
+            } else {
+                slpi_noise_file_write_row(f, M, row);
+            }
+        }
+    }
+    int rc = blk && got >= 0 ? SLPI_OK : SLPI_EINPUT;   /* out of memory: exit 2 (docs/conventions.md#errors) */
+    free(blk);
+    if (rc != SLPI_OK) {
+        fprintf(stderr, "slpi noise: out of memory\n");
+    }
+    if (rc != SLPI_OK) {
+        slpi_output_abort(o);
+    } else if (slpi_output_commit(o, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        rc = SLPI_EINPUT;
+    }
+    if (hd.truncated && rc == SLPI_OK) {
+        fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped,
+                hd.steps * (long)M, hd.threshold);
+    }
+    return rc;
+}
+
 int slpi_cli_noise(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -179,40 +270,13 @@ int slpi_cli_noise(int argc, char **argv)
         }
     }
     if (preset || config) {
-        /* the increments the problem consumes: its seed, path, M, level h, steps, refine
-         * and truncation (slpi_noise_source does the same), key=value arguments on top */
-        if (shape_given || check) {
+        if (shape_given || check) {   /* the problem's noise (noise_of_problem) */
             fprintf(stderr, "slpi noise: --preset/--config take the noise from the problem: no --seed, --path, "
                             "--components, --h, --steps, --refine, --truncate, --ell, --first or --check with them\n");
             return SLPI_EINPUT;
         }
-        slpi_problem p;
-        int nk = 0, rc = SLPI_OK;
-        char **vals = malloc((size_t)(argc + 1) * sizeof *vals);   /* keys: argv + optind, in place */
-        if (!vals) rc = slpi_error_set(&err, SLPI_EINPUT, "keys: out of memory");
-        for (int i = optind; rc == SLPI_OK && i < argc; i++) {
-            char *eq = strchr(argv[i], '=');
-            if (!eq || eq == argv[i]) {
-                rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", argv[i]);
-                break;
-            }
-            *eq = '\0';
-            vals[nk++] = eq + 1;
-        }
-        if (rc == SLPI_OK) rc = slpi_problem_build(&p, preset, config, nk, argv + optind, vals, NULL, &err);
-        free(vals);
-        if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
-        if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
-            rc = slpi_error_set(&err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
-        if (rc != SLPI_OK) return noise_bad(&err);
-        hd.seed = p.seed;
-        hd.path = p.path;
-        hd.components = slpi_problem_noise_count(&p);
-        hd.h = p.h;
-        hd.steps = p.steps;
-        hd.refine = p.refine;
-        hd.truncated = slpi_problem_truncates(&p);
-        hd.ell = p.trunc_ell;
+        if (noise_of_problem(&hd, preset, config, argc - optind, argv + optind, &err) != SLPI_OK)
+            return noise_bad(&err);
         have_seed = have_path = 1;
         optind = argc;
     }
@@ -246,51 +310,5 @@ int slpi_cli_noise(int argc, char **argv)
                 hd.steps, hd.components);
         return SLPI_EINPUT;
     }
-    slpi_output *o;
-    if (slpi_output_open(&o, output, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
-        fprintf(stderr, "slpi noise: %s\n", err.msg);
-        return SLPI_EINPUT;
-    }
-    FILE *f = slpi_output_file(o);
-    if (!bits) {
-        slpi_noise_file_write_header(f, &hd);
-    }
-    int M = hd.components;
-    long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
-    double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
-    long clipped = 0, got = 0;
-    for (long s0 = 0; blk && got >= 0 && s0 < hd.steps; s0 += block) {
-        size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
-        got = slpi_noise_rows(blk, hd.seed, hd.path, M, hd.h, hd.refine, hd.first + (uint64_t)s0, nb,
-                              hd.truncated ? hd.threshold : INFINITY);
-        clipped += got;
-        for (size_t i = 0; got >= 0 && i < nb; i++) {
-            const double *row = blk + i * (size_t)M;
-            if (bits) {
-                for (int k = 0; k < M; k++) {
-                    uint64_t b;
-                    memcpy(&b, &row[k], sizeof b);
-                    fprintf(f, "%016" PRIx64 "%c", b, k + 1 < M ? '\t' : '\n');
-                }
-            } else {
-                slpi_noise_file_write_row(f, M, row);
-            }
-        }
-    }
-    int rc = blk && got >= 0 ? SLPI_OK : SLPI_EINPUT;   /* out of memory: exit 2 (docs/conventions.md#errors) */
-    free(blk);
-    if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi noise: out of memory\n");
-    }
-    if (rc != SLPI_OK) {
-        slpi_output_abort(o);
-    } else if (slpi_output_commit(o, &err) != SLPI_OK) {
-        fprintf(stderr, "slpi noise: %s\n", err.msg);
-        rc = SLPI_EINPUT;
-    }
-    if (hd.truncated && rc == SLPI_OK) {
-        fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped,
-                hd.steps * (long)M, hd.threshold);
-    }
-    return rc;
+    return noise_write(&hd, output, bits);
 }

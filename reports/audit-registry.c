@@ -41,6 +41,22 @@ static int copy_field(char *dst, size_t n, const char *src, const char *what, co
     return SLPI_OK;
 }
 
+/* Split a registry line s at " | " into at most max fields f, each trimmed (the last one
+ * cut at its own " | " when there are more); their number. */
+static int split_fields(char *s, char **f, int max)
+{
+    int nf = 0;
+    while (nf < max) {
+        char *bar = strstr(s, " | ");
+        f[nf++] = s;
+        if (!bar) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    for (int i = 0; i < nf; i++) f[i] = trim(f[i]);
+    return nf;
+}
+
 /* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
  * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
  * the papers' sizes' (the docs and the archive column show both). */
@@ -48,19 +64,10 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
                       slpi_error *err)
 {
     char *f[7];
-    int nf = 0;
-    char *s = buf;
-    while (nf < 7) {
-        char *bar = strstr(s, " | ");
-        f[nf++] = s;
-        if (!bar) break;
-        *bar = 0;
-        s = bar + 3;
-    }
+    int nf = split_fields(buf, f, 7);
     if (nf != 7)
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 7 (id | source | "
                               "expected | role | case | check | full)", path, line, nf);
-    for (int i = 0; i < 7; i++) f[i] = trim(f[i]);
     memset(c, 0, sizeof *c);
     c->line = line;
     c->variant = -1;
@@ -144,19 +151,10 @@ typedef struct { char id[8]; char statement[512], magnitude[256], paper_size[256
 static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error *err)
 {
     char *f[5];
-    int nf = 0;
-    char *s = buf + 1;
-    while (nf < 5) {
-        char *bar = strstr(s, " | ");
-        f[nf++] = s;
-        if (!bar) break;
-        *bar = 0;
-        s = bar + 3;
-    }
+    int nf = split_fields(buf + 1, f, 5);
     if (nf != 5)
         return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 5 (= id | statement | "
                               "magnitude | paper size | why)", path, line, nf);
-    for (int i = 0; i < 5; i++) f[i] = trim(f[i]);
     static const char *what[] = {"id", "statement", "what the paper reports", "the paper's size"};
     for (int i = 0; i < 4; i++)
         if (!f[i][0] || !strcmp(f[i], "-"))
