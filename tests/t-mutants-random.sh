@@ -11,6 +11,7 @@
 set -u
 py=/usr/bin/python3
 "$py" -c 'import clang.cindex' 2>/dev/null || { echo "t-mutants-random: SKIP: python3-clang is not installed"; exit 77; }
+command -v patch >/dev/null || { echo "t-mutants-random: SKIP: patch is not installed (as root: apt-get install patch)"; exit 77; }
 fail=0
 bad() { echo "t-mutants-random: FAIL: $*"; fail=1; }
 tmp=$(mktemp -d)

@@ -6,6 +6,7 @@
 # Negative controls: a patch whose removed line is not in the tree, and one without a
 # killed-by/equivalent line, are both reported.
 set -u
+command -v patch >/dev/null || { echo "t-mutants: SKIP: patch is not installed (as root: apt-get install patch; make check installs it)"; exit 77; }
 fail=0
 out=$(sh tests/mutants/run.sh --check 2>&1) || fail=1
 echo "$out"

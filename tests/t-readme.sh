@@ -12,7 +12,7 @@ setup=$(awk '/^## Set-up/{s=1} s&&/^```sh/{b=1;next} b&&/^```/{exit} b' README.m
 [ "$setup" = "make demo
 make check" ] || note "set-up block is not exactly 'make demo' and 'make check': $setup"
 
-for t in $( { grep -o '`make [a-z][a-z-]*' README.md; grep -o '^make [a-z][a-z-]*' README.md; } | awk '{print $2}' | sort -u); do
+for t in $( { grep -o '`make [a-z][a-z0-9-]*' README.md; grep -o '^make [a-z][a-z0-9-]*' README.md; } | awk '{print $2}' | sort -u); do
   grep -qE "^$t:" GNUmakefile || note "README mentions 'make $t' but the GNUmakefile has no target $t"
 done
 grep -q "make check" .ci/run || note ".ci/run does not run 'make check'"

@@ -14,6 +14,9 @@ tests="t-provenance t-noise-source t-noise-batch t-fast-schemes t-fast-values t-
        t-ref-rigid-body t-ref-krawczyk t-golden t-checkpoint t-trajectory t-oracle t-registry
        t-problem"
 command -v "$cc2" >/dev/null 2>&1 || { echo "t-second-compiler: SKIP: $cc2 is not installed (as root: apt-get install clang; make check installs it)"; exit 77; }
+# clang's OpenMP header is LLVM's (libomp-dev); gcc's own is not on its path on Debian 13
+echo '#include <omp.h>' | "$cc2" -fopenmp -E -x c - >/dev/null 2>&1 ||
+  { echo "t-second-compiler: SKIP: $cc2 has no OpenMP (as root: apt-get install libomp-dev; make check installs it)"; exit 77; }
 mkdir -p "$build"
 targets="all"
 for t in $tests; do targets="$targets $build/tests/$t"; done

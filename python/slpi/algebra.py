@@ -86,7 +86,7 @@ def unpack_su(v):
     Examples
     --------
     >>> X = slpi.unpack_su([0.5, -0.5, 2, 1])
-    >>> X[0, 1], X[1, 0], bool(np.array_equal(X, -X.conj().T))
+    >>> complex(X[0, 1]), complex(X[1, 0]), bool(np.array_equal(X, -X.conj().T))
     ((2+1j), (-2+1j), True)
     """
     a, N = _vector("v", v, lambda n: int(round(n ** 0.5)) if n > 0 and int(round(n ** 0.5)) ** 2 == n else None)
