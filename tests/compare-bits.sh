@@ -23,7 +23,9 @@ echo "$cmds" | while read -r name args; do
   sh -c "$run_b $args" > "$dir/b/$name" 2>/dev/null; echo "$?" > "$dir/b/$name.rc"
 done
 # rows that differ; for balls "mid +/- rad", rows whose midpoints differ
-rows_differ() { paste "$1" "$2" | grep -v '^#' | awk -F'\t' -v mid="$3" '
+rows_differ() {
+  grep -v '^#' "$1" > "$dir/rows.a"; grep -v '^#' "$2" > "$dir/rows.b"
+  paste "$dir/rows.a" "$dir/rows.b" | awk -F'\t' -v mid="$3" '
   { n = NF / 2; d = 0
     for (i = 1; i <= n; i++) { a = $i; b = $(i + n); if (mid) { sub(/ *\+\/-.*/, "", a); sub(/ *\+\/-.*/, "", b) } if (a != b) d = 1 }
     c += d }
