@@ -62,17 +62,7 @@ case $got in
   *) note "python3 -c 'import slpi' after make install PREFIX=~/.local: $got" ;;
 esac
 # 3. pkg-config
-cat > "$tmp/use.c" <<'C'
-#include <slpi.h>
-#include <stdio.h>
-int main(void)
-{
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    printf("%s %d\n", slpi_system_name(p.system), slpi_problem_state_dim(&p));
-    return 0;
-}
-C
+cp tests/install-use.c "$tmp/use.c"
 cp "$tmp/use.c" "$home/use.c"; [ "$(id -u)" = 0 ] && chown "$uid:$gid" "$home/use.c"
 got=$(as_user 'export PKG_CONFIG_PATH=$HOME/.local/lib/pkgconfig; cc -std=c11 -Wall -Werror $(pkg-config --cflags slpi) -o use use.c $(pkg-config --libs slpi) && ./use' 2>&1)
 [ "$got" = "rigid-body 3" ] || note "a program built with pkg-config --cflags --libs slpi: $got"

@@ -36,17 +36,7 @@ grep -q '^prefix=/opt/slpi$' "$root/lib/pkgconfig/slpi-tools.pc" || note "slpi-t
 pyinit=$(ls "$root"/lib/python3*/*-packages/slpi/__init__.py 2>/dev/null | head -1)
 [ -n "$pyinit" ] || note "the Python package is not installed under $root/lib/python3*/*-packages"
 [ -n "$pyinit" ] && { grep -q "^LIBDIR = '/opt/slpi/lib'$" "$(dirname "$pyinit")/_libdir.py" || note "slpi/_libdir.py: $(cat "$(dirname "$pyinit")/_libdir.py")"; }
-cat > "$tmp/use.c" <<'C'
-#include <slpi.h>
-#include <stdio.h>
-int main(void)
-{
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    printf("%s %d\n", slpi_system_name(p.system), slpi_problem_state_dim(&p));
-    return 0;
-}
-C
+cp tests/install-use.c "$tmp/use.c"
 cflags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --cflags slpi)
 libs=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --static --libs slpi)
 ${CC:-cc} -std=c11 $cflags -o "$tmp/use" "$tmp/use.c" $libs 2>"$tmp/cc.log" || note "cannot build against the installed library: $(head -5 "$tmp/cc.log")"
