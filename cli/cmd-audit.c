@@ -34,6 +34,9 @@ static void help(FILE *f)
             "                  them with reports/unit-tests.sh; without it those are UNABLE)\n"
             "  --archive DIR   an archived FULL=1 report folder (reports/full) whose verdicts\n"
             "                  and numbers the report shows beside this run's\n"
+            "  --seed-offset N add N to every case's noise seed and to the critical sweeps'\n"
+            "                  seeds: a confirmatory run on noise the registry never used\n"
+            "                  (docs/claims.md#confirmatory); cached apart from the others\n"
             "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
             "                  registry to FILE (- for stdout) and stop (no run)\n"
             "  --quiet, -q     no per-check log\n"
@@ -64,6 +67,7 @@ int slpi_cli_audit(int argc, char **argv)
         { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
         { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
         { "docs", required_argument, 0, 'D' },  { "archive", required_argument, 0, 'A' },
+        { "seed-offset", required_argument, 0, 'S' },
         { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
@@ -83,6 +87,14 @@ int slpi_cli_audit(int argc, char **argv)
         case 'K': a.cached_only = 1; break;
         case 'D': docs = optarg; break;
         case 'A': a.archive = optarg; break;
+        case 'S': {
+            slpi_error e = { 0, "" };
+            if (slpi_parse_u64("--seed-offset", optarg, UINT32_MAX, &a.seed_offset, &e)) {
+                fprintf(stderr, "slpi audit: %s\n", e.msg);
+                return SLPI_EINPUT;
+            }
+            break;
+        }
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;

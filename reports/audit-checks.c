@@ -58,6 +58,11 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     }
     int rc = slpi_problem_build(p, tok[0], NULL, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
+    if (rc == SLPI_OK && a->seed_offset) {   /* a confirmatory run: noise never used */
+        p->seed += a->seed_offset;
+        size_t l = strlen(args);
+        snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)p->seed);
+    }
     return rc;
 }
 

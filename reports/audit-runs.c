@@ -419,7 +419,7 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
             p.T = 0;
             p.level = -1;
             p.steps = (long)ceil(T / h);
-            p.seed = (uint64_t)s;
+            p.seed = (uint64_t)s + a->seed_offset;
             int rc = slpi_problem_finish(&p, &err);
             if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
             if (rc == SLPI_EINPUT) {

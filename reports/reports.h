@@ -218,6 +218,9 @@ typedef struct {
     int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
     const char *cache;          /* per-claim result cache folder (NULL: none) */
     int cached_only;            /* 1: only what the cache holds (claims not in it: not run) */
+    uint64_t seed_offset;       /* added to every case's noise seed and to a critical sweep's
+                                   seeds (0: the registry's): a confirmatory run on noise the
+                                   registry never used (docs/claims.md#confirmatory) */
     const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
     int nchecks, nclaims;
     slpi_audit_check *checks;

@@ -346,6 +346,7 @@ keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'slope stronk .*(nearest:
 sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claims-typo.txt
 l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
 keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
+row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc --out aud-typo
 row "--cases abc: not an integer" props --cases abc
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
 export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit integer" props --list; unset SLPI_TEST_SEED

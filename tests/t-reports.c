@@ -525,6 +525,34 @@ int main(void)
             slpi_audit_free(&a);
         }
     }
+    /* a confirmatory run (seed_offset) draws the noise the registry never used: the same
+     * number as the case with seed = default + offset written out, another than the
+     * registry's own; a critical sweep's seeds move with it (its evidence names them) */
+    {
+        const char *reg =
+            "= S1 | s | m | p | -\nS1 | t | CONFIRMED | claim | iso/rigid-body/long T=0.25 | max H0_rel_dev <= 1 | -\n"
+            "S1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= S2 | s | m | p | -\nS2 | t | CONFIRMED | claim | iso/rigid-body/long T=0.25 seed=1001 | max H0_rel_dev <= 1 | -\n"
+            "S2 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_problem q;
+        slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        TEST_CHECKF(q.seed == 1, "the default seed is %llu, the test assumes 1", (unsigned long long)q.seed);
+        double v[2][2] = {{0}};
+        for (int off = 0; off < 2; off++) {
+            slpi_audit a;
+            slpi_error err = {0, ""};
+            memset(&a, 0, sizeof a);
+            a.seed_offset = off ? 1000 : 0;
+            snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+            TEST_CHECKF(slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK, "%s", err.msg);
+            slpi_audit_run(&a, NULL, NULL);
+            v[off][0] = check_of(&a, "S1", 0)->value;
+            v[off][1] = check_of(&a, "S2", 0)->value;
+            slpi_audit_free(&a);
+        }
+        TEST_CHECKF(v[1][0] == v[0][1] && v[1][0] != v[0][0] && v[0][0] > 0,
+                    "offset 1000: %.17g, seed=1001: %.17g, the registry's seed: %.17g", v[1][0], v[0][1], v[0][0]);
+    }
     /* malformed registries are refused with file:line; REDUCED/FULL expectations */
     {
         static const struct { const char *line, *want; } bad[] = {
