@@ -408,6 +408,7 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
     }
     double h0 = ck->arg[1].r, h1 = ck->arg[2].r, dh = ck->arg[3].r, lo = ck->arg[5].r, hi = ck->arg[6].r;
     long seeds = ck->arg[4].i;
+    uint64_t seed0 = 1 + a->seed_offset;   /* seeds seed0 .. seed0 + seeds - 1 */
     double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
     char list[600] = "";
     for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
@@ -419,7 +420,7 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
             p.T = 0;
             p.level = -1;
             p.steps = (long)ceil(T / h);
-            p.seed = (uint64_t)s + a->seed_offset;
+            p.seed = seed0 + (uint64_t)(s - 1);
             int rc = slpi_problem_finish(&p, &err);
             if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
             if (rc == SLPI_EINPUT) {
@@ -439,8 +440,9 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
         if (failed) hc = h;
     }
     slpi_audit_outcome(c, hc >= lo && hc <= hi, hc);
-    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, %ld "
-             "seeds, T = %g): %s%.3g (%s [%g, %g]); %s", seeds, T, isinf(hc) ? "none up to h = " : "h = ",
+    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, seeds "
+             "%llu..%llu, T = %g): %s%.3g (%s [%g, %g]); %s", (unsigned long long)seed0,
+             (unsigned long long)(seed0 + (uint64_t)(seeds - 1)), T, isinf(hc) ? "none up to h = " : "h = ",
              isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
              "for H = %s..%s step %s)", c->id, c->kase, ck->arg[1].s, ck->arg[2].s, ck->arg[3].s);

@@ -533,7 +533,9 @@ int main(void)
             "= S1 | s | m | p | -\nS1 | t | CONFIRMED | claim | iso/rigid-body/long T=0.25 | max H0_rel_dev <= 1 | -\n"
             "S1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
             "= S2 | s | m | p | -\nS2 | t | CONFIRMED | claim | iso/rigid-body/long T=0.25 seed=1001 | max H0_rel_dev <= 1 | -\n"
-            "S2 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+            "S2 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+            "= S3 | s | m | p | -\nS3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 2 0 1 | -\n"
+            "S3 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
         slpi_problem q;
         slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
         TEST_CHECKF(q.seed == 1, "the default seed is %llu, the test assumes 1", (unsigned long long)q.seed);
@@ -548,6 +550,9 @@ int main(void)
             slpi_audit_run(&a, NULL, NULL);
             v[off][0] = check_of(&a, "S1", 0)->value;
             v[off][1] = check_of(&a, "S2", 0)->value;
+            const char *ev = check_of(&a, "S3", 0)->evidence;
+            TEST_CHECKF(strstr(ev, off ? "seeds 1001..1002, T = 0.4)" : "seeds 1..2, T = 0.4)") != NULL, "offset %d: %s",
+                        off, ev);
             slpi_audit_free(&a);
         }
         TEST_CHECKF(v[1][0] == v[0][1] && v[1][0] != v[0][0] && v[0][0] > 0,
