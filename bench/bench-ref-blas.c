@@ -3,14 +3,17 @@
  * route: the certified step <= 30x the double step at N >= 128, and every step of the
  * 32 000-step N = 128 run verified in <= 1 hour on 2 cores).
  *
- * `bench-ref-blas [--steps K] [--arb-max N] CASE...`, CASE = ez:N (iso/zeitlin/long at
+ * `bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] CASE...` (BITS: the working
+ * precision, default 128), CASE = ez:N (iso/zeitlin/long at
  * size N) or mk:n (iso/manakov/long on so(n)). For each case, K steps from the fast
  * path's binary64 states (each certified step from exact doubles, as `verify --local`
  * does), in one run: the double step (slpi_fast_step), the certified step with
  * matmul=blas, and with matmul=arb up to size --arb-max (default 64); process CPU seconds
- * (all threads) and wall seconds per step, the ratios certified / double, the share of
+ * (all threads) and wall seconds per step (one BLAS thread unless OPENBLAS_NUM_THREADS
+ * says otherwise, as the command runs), the ratios certified / double, the share of
  * the BLAS route's step spent in its gemm calls and in its ball <-> double
- * conversions, the output radius and the precision each route needed. */
+ * conversions, the solver's iterations per step (midpoint iterations and enclosure
+ * tests), the output radius and the precision each route needed. */
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"
@@ -20,10 +23,15 @@
 #include <string.h>
 
 typedef struct {
-    double cpu, wall, radius, gemm, convert;
+    double cpu, wall, radius, gemm, convert, iterations;
     long prec;
     int done;
 } route_time;
+
+/* one BLAS thread unless OPENBLAS_NUM_THREADS chooses, as the command (cli/main.c) */
+void openblas_set_num_threads(int n) __attribute__((weak));
+
+static const char *bench_prec = "128";   /* --prec */
 
 static int bench_problem(slpi_problem *p, const char *spec, const char *route, slpi_error *err)
 {
@@ -33,7 +41,7 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(p, mk ? "iso/manakov/long" : "iso/zeitlin/long", err) != SLPI_OK ||
         slpi_problem_set(p, mk ? "n" : "N", spec + 3, err) != SLPI_OK ||
-        slpi_problem_set(p, "matmul", route, err) != SLPI_OK)
+        slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK)
         return SLPI_EINPUT;
     if (!mk && p->ez.ic_lmax > p->ez.N - 1)
         p->ez.ic_lmax = p->ez.N - 1;          /* the preset's degrees <= 4, at N <= 4 */
@@ -79,6 +87,7 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
         rt->wall += bench_wall() - w0;
         rt->radius = fmax(rt->radius, stepping.info.radius);
         rt->prec = stepping.info.prec > rt->prec ? stepping.info.prec : rt->prec;
+        rt->iterations += stepping.info.iterations;
         rt->done++;
         slpi_step_info info;
         c0 = bench_cpu();
@@ -89,6 +98,7 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
     slpi_ref_mrmat_seconds_take(&rt->gemm, &rt->convert);
     if (rt->done) {
         rt->cpu /= rt->done, rt->wall /= rt->done, rt->gemm /= rt->done, rt->convert /= rt->done;
+        rt->iterations /= rt->done;
         if (fast != NULL)
             *fast = tfast / rt->done;
     }
@@ -106,15 +116,18 @@ int main(int argc, char **argv)
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--steps") == 0) K = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--arb-max") == 0) arb_max = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--prec") == 0) bench_prec = argv[a + 1];
         else break;
     }
+    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads)
+        openblas_set_num_threads(1);
     if (a >= argc || K < 1) {
-        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] ez:N|mk:n ...\n");
+        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] ez:N|mk:n ...\n");
         return 2;
     }
     printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case\n", K);
-    printf("%-8s %10s %10s %10s %8s %6s %6s %10s %10s %8s %10s %10s\n", "case", "double ms", "blas s",
-           "blas wall", "blas/dbl", "gemm%", "conv%", "radius", "arb s", "arb/dbl", "radius", "prec b/a");
+    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s\n", "case", "double ms", "blas s",
+           "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a");
     for (; a < argc; a++) {
         slpi_error err = { 0, "" };
         route_time b, r;
@@ -129,8 +142,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench-ref-blas: %s\n", err.msg);
             return 3;
         }
-        printf("%-8s %10.3f %10.3f %10.3f %8.1f %6.1f %6.1f %10.2e", argv[a], 1e3 * fast, b.cpu, b.wall,
-               b.cpu / fast, 100 * b.gemm / b.wall, 100 * b.convert / b.wall, b.radius);
+        printf("%-8s %10.3f %10.3f %10.3f %8.1f %6.1f %6.1f %6.1f %10.2e", argv[a], 1e3 * fast, b.cpu, b.wall,
+               b.cpu / fast, 100 * b.gemm / b.wall, 100 * b.convert / b.wall, b.iterations, b.radius);
         if (r.done)
             printf(" %10.3f %8.1f %10.2e %5ld/%ld\n", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
         else

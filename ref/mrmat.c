@@ -310,7 +310,7 @@ int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
         return 0;
     if (p->matmul == SLPI_MATMUL_BLAS)
         return 1;
-    return N >= SLPI_REF_MRMAT_AUTO_N && prec == p->prec && slpi_ref_mrmat_probe(why, sizeof why);
+    return N >= SLPI_REF_MRMAT_AUTO_N && prec <= p->prec && slpi_ref_mrmat_probe(why, sizeof why);
 }
 
 /* ---- the products ---- */

@@ -19,11 +19,17 @@
  * crossover). */
 #define SLPI_REF_MRMAT_AUTO_N 32
 
+/* The working precision of a step on the BLAS route (at most): its balls are as wide as
+ * binary64 products make them, about k u |A||B|, and Arb's arithmetic around them at
+ * more bits narrows nothing (bench-ref-blas at N = 128: radius 2.74e-19 at 64 bits,
+ * 2.66e-19 at 128) while costing 1.6x the step. */
+#define SLPI_REF_MRMAT_PREC 64
+
 /* 1 if the products of an ISOMP step of p at matrix size N and precision prec take the
  * BLAS route (docs/design.md#blas-route): matmul=blas always; matmul=auto from
- * SLPI_REF_MRMAT_AUTO_N on at the problem's first precision (a retry at a raised
- * precision takes Arb's products), if the BLAS passed the probe; never for another
- * scheme. */
+ * SLPI_REF_MRMAT_AUTO_N on at the problem's first precision or below it (the route's
+ * own, SLPI_REF_MRMAT_PREC; a retry at a raised precision takes Arb's products), if the
+ * BLAS passed the probe; never for another scheme. */
 int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec);
 
 /* m = the double nearest mid(x), r >= rad(x) + |mid(x) - m| (r == NULL: the midpoint
