@@ -1,4 +1,4 @@
-/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 256
+/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 512
  * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
  * level of ref/system.h:
  *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);

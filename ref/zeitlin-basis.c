@@ -1,4 +1,4 @@
-/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 256, in Arb balls:
+/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 512, in Arb balls:
  * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
  * T_lm as exact null vectors of L_m + l(l+1) (the tables), from the exact Racah 3j
  * formula and from certified eigenvectors of L_m (the witnesses of the tests), the real

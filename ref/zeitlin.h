@@ -18,7 +18,10 @@
 
 #include "ref/vec.h"
 
-#define SLPI_ZEITLIN_NMAX 256   /* the certified path covers N = 2..256 (the key's range) */
+/* The certified path covers N = 2..512: its T_lm tables hold about N^3/3 balls (and their
+ * doubles for the BLAS route), 4.0 GB resident at N = 512 (measured, bench-ref-blas), so
+ * about 32 GB at N = 1024, beyond this machine's 23 GB. */
+#define SLPI_ZEITLIN_NMAX 512
 
 typedef struct {
     int N;
