@@ -9,7 +9,8 @@
  * route must contain the midpoint of the Arb route's ball and intersect it, and its
  * radius must stay below 2^-40 of the state's scale (five orders of magnitude under
  * verify's budget at N = 4). matmul=auto takes the BLAS route from N = 32: the
- * step there equals the forced route's bit for bit. Public API only. */
+ * step there equals the forced route's bit for bit. A step the route cannot enclose
+ * (h = 2) is UNABLE with its reason. Public API only. */
 #include "testutil.h"
 #include "slpi.h"
 
@@ -125,6 +126,31 @@ static void check_case(const char *preset, int N, const char *update, int kind)
     slpi_fast_free(f);
 }
 
+/* A step the route cannot enclose (h = 2: the map does not contract) is UNABLE with the
+ * reason, at the route's 64 bits, never a ball. */
+static void check_unable(void)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_ref *r = NULL;
+    if (!make_problem(&p, "iso/zeitlin/long", 32, "comm", "blas") || slpi_problem_set(&p, "h", "2", &err) != SLPI_OK ||
+        slpi_problem_set(&p, "prec_max", "128", &err) != SLPI_OK || slpi_problem_finish(&p, &err) != SLPI_OK ||
+        slpi_ref_create(&r, &p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "h=2: no problem");
+        return;
+    }
+    int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    arb_ptr x = _arb_vec_init(n);
+    double *dW = calloc((size_t)M + 1, sizeof(double));
+    TEST_CHECK(slpi_ref_initial_state(r, x, &err) == SLPI_OK);
+    slpi_step_status st = slpi_ref_step(r, x, dW, NULL);
+    TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), "at 64 bits") != NULL,
+                "h=2 on the BLAS route: status %d, reason \"%s\"", (int)st, slpi_ref_unable_reason(r));
+    _arb_vec_clear(x, n);
+    free(dW);
+    slpi_ref_free(r);
+}
+
 int main(void)
 {
     test_start("t-ref-isomp-blas", 4141);
@@ -140,6 +166,7 @@ int main(void)
                         continue;       /* the large sizes: COMM, plain states; so(n): n <= 64 */
                     check_case(presets[a], sizes[s], updates[u], kind);
                 }
+    check_unable();
     flint_cleanup();
     TEST_END();
 }
