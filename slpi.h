@@ -10,6 +10,21 @@
  * second library, libslpi-tools, with its own header slpi-tools.h.
  * Exit/status codes everywhere: 0 ok, 1 a check failed, 2 usage or input error,
  * 3 numerical failure (non-convergence, NaN/Inf, UNABLE), 130 interrupted.
+ *
+ * Conventions of every function (docs/api.md#reference lists each function with the
+ * three lines below, generated from this header by mk/api-doc.py):
+ *   NULL    A pointer argument must not be NULL, unless the function's comment names
+ *           it in a line "NULL: a, b" (what NULL means is said there); this includes
+ *           slpi_error *err. tests/t-api-null.c calls each function with each pointer
+ *           its comment allows to be NULL.
+ *   Owns    What a _new, _create, _open or _begin function makes is the caller's,
+ *           freed by the module's _free, _close or _end (an output by commit or
+ *           abort); a returned const char * or table is static (or lives as long as
+ *           the object it came from) and is never freed; "Owns:" says otherwise.
+ *   Thread  An object (a problem, run object, stepper, reader, output, noise source)
+ *           is used by one thread at a time; calls on distinct objects, and calls
+ *           that only read their arguments, may run concurrently; "Thread:" names a
+ *           call that touches process-wide state.
  */
 #ifndef SLPI_H
 #define SLPI_H
@@ -39,7 +54,8 @@ typedef struct {
     char msg[512];  /* names the problem: key, value, file:line, step, residual */
 } slpi_error;
 
-/* Record an error (printf-style) and return its code. */
+/* Record an error (printf-style) and return its code.
+ * NULL: err (the code is returned, nothing recorded). */
 int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -58,6 +74,7 @@ int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
 void slpi_interrupt_request(void);
 void slpi_interrupt_clear(void);
 int slpi_interrupt_pending(void);
+/* Thread: not safe: sets the process's SIGINT and SIGALRM handlers (call it once, at start). */
 int slpi_interrupt_catch(void);
 
 /* Strict numbers (core/parse.c), for every key, option and numeric text field: the
@@ -79,7 +96,8 @@ int slpi_parse_binary64(const char *text, double *out);
 #define SLPI_MAX_THREADS 256
 int slpi_threads_resolve(int requested, const char *who, int *nt, slpi_error *err);
 /* Open an input file for reading: a regular file or a pipe; a folder or a device
- * (/dev/zero) is refused with "PATH: not a regular file (...)". NULL: err set. */
+ * (/dev/zero) is refused with "PATH: not a regular file (...)"; returns NULL then, with
+ * err set. Owns: the FILE returned is the caller's (fclose). */
 FILE *slpi_input_open(const char *path, slpi_error *err);
 /* Shared checks of one text line s[0..len) (without its '\n') of file at line: a UTF-8
  * byte-order mark on line 1, a NUL byte, a CRLF line end; each named as such. */
@@ -107,7 +125,8 @@ const char *slpi_system_name(slpi_system_id s);
 const char *slpi_scheme_name(slpi_scheme_id k);
 int slpi_system_from_name(const char *name, slpi_system_id *out);
 int slpi_scheme_from_name(const char *name, slpi_scheme_id *out);
-/* The static matrix of docs/systems.md#applicability (reason: why N/A, or a remark). */
+/* The static matrix of docs/systems.md#applicability (reason: why N/A, or a remark).
+ * NULL: reason (not asked). */
 slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason);
 
 /* ----------------------------------------------------------- problem model */
@@ -277,7 +296,8 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k);
  * with a message naming it. Setting "system" or "scheme" resets system defaults. */
 int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err);
 /* Set n keys at once, those that reset defaults first (preset, scheme, system, form);
- * where[i] (may be NULL) prefixes error messages, e.g. "file:line". */
+ * where[i] (may be NULL) prefixes error messages, e.g. "file:line".
+ * NULL: where (no prefixes). */
 int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const *values,
                          const char *const *where, slpi_error *err);
 /* Print every key with its system and help text (the documentation of the keys). */
@@ -294,7 +314,8 @@ int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
  * none; the keys preset, system and scheme among the given ones are applied before it, so
  * the file refines the case the caller names), then the n given keys (slpi_problem_set_all:
  * those that reset defaults first; where[i], if where is given, prefixes key i's error).
- * The caller then calls slpi_problem_finish, after any keys of its own. */
+ * The caller then calls slpi_problem_finish, after any keys of its own.
+ * NULL: preset, config, keys and values (when n is 0), where. */
 int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, int n, char *const *keys,
                        char *const *values, const char *const *where, slpi_error *err);
 /* Resolve T/level into (h, steps), then validate. Call once after all keys are set (a
@@ -320,7 +341,8 @@ int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error 
  * may be NULL, user_data is passed back to each. The key H or noise_Hk must then be left
  * unset; a noise callback counts in M like noise_Hk. SLPI_EINPUT naming the reason if p
  * is not system=model, k is out of 0..SLPI_MODEL_MAX_NOISE or grad/hvp is NULL. Setting
- * the key system (or a preset) clears the callbacks. */
+ * the key system (or a preset) clears the callbacks.
+ * NULL: energy, user_data. */
 int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, slpi_model_hvp_fn hvp,
                               slpi_model_energy_fn energy, void *user_data, slpi_error *err);
 /* The Hamiltonians of p given as code, as "H,noise_H2" into buf (n bytes; "" if none);
@@ -352,7 +374,7 @@ typedef struct { const char *name; const char *settings; const char *what; } slp
 const slpi_preset *slpi_presets(void);
 /* 1 if stochastic Lie-Euler (rkmk-le) is Stratonovich-consistent for p's system and noise
  * model (its missed drift 1/2 sum_k ad*_{D xi_k[V_k]} mu vanishes; docs/schemes.md#rkmk, claim X4),
- * with the one-line reason in *why (may be NULL); 0 and why not otherwise. */
+ * with the one-line reason in *why; 0 and why not otherwise. NULL: why (no reason). */
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why);
 /* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
  * SO(3) vector form (so3) for the rigid body and a model on so3, the semidirect form (sd)
@@ -396,8 +418,8 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * sqrt(h) * Z. Untruncated. Arguments (the same rules as `slpi noise`): h finite and
  * 0 < h <= 1e6 (NaN, infinity, zero and negative step sizes are refused), 0 <= refine
  * <= SLPI_NOISE_MAX_REFINE, (first + count) 2^refine < 2^62 (the fine index), out not
- * NULL when count > 0. SLPI_OK, or SLPI_EINPUT with out untouched and err (may be NULL)
- * naming the argument. */
+ * NULL when count > 0. SLPI_OK, or SLPI_EINPUT with out untouched and err naming the
+ * argument. NULL: out (when count is 0), err. */
 #define SLPI_NOISE_MAX_REFINE 40
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                           int refine, uint64_t first, size_t count, double *out, slpi_error *err);
@@ -484,7 +506,9 @@ typedef struct {
     double *mid, *rad;         /* row-major, ncols + 1 per row: t, then the columns;
                                   rad is 0 for plain doubles, the radius for balls */
 } slpi_traj;
+/* Owns: t's arrays are the caller's, freed by slpi_traj_free. */
 int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err);
+
 void slpi_traj_free(slpi_traj *t);
 const char *slpi_traj_header(const slpi_traj *t, const char *key);
 int slpi_traj_column(const slpi_traj *t, const char *name);
@@ -500,7 +524,9 @@ typedef struct {
     long step;
     const double *mid, *rad;   /* ncols + 1 each: t, then the columns (as slpi_traj) */
 } slpi_traj_row;
+/* Owns: *r is the caller's, freed by slpi_traj_close; the head and the rows are the reader's. */
 int slpi_traj_open(slpi_traj_reader **r, const char *path, slpi_error *err);
+
 const slpi_traj *slpi_traj_head(const slpi_traj_reader *r);
 long slpi_traj_header_line(const slpi_traj_reader *r, int i);
 long slpi_traj_line(const slpi_traj_reader *r);
@@ -517,15 +543,19 @@ typedef enum {
     SLPI_OUTPUT_REPLACE,   /* temporary file, renamed over PATH at commit (or publish) */
     SLPI_OUTPUT_UPDATE     /* an existing regular file, in place, locked (resume) */
 } slpi_output_mode;
+/* NULL: path (standard output). Owns: *out is the caller's, freed by slpi_output_commit or
+ * slpi_output_abort. Thread: not safe: records its temporary file in the process-wide
+ * list a signal handler removes (open outputs from one thread). */
 int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err);
-FILE *slpi_output_file(const slpi_output *o);
+
+FILE *slpi_output_file(const slpi_output *o);   /* Owns: o's (commit or abort closes it). */
 const char *slpi_output_name(const slpi_output *o);   /* for messages */
 /* Rename the temporary file over PATH now and keep writing into it (a streamed output
  * whose prefix must be visible, e.g. beside checkpoints); no-op otherwise. */
 int slpi_output_publish(slpi_output *o, slpi_error *err);
 /* Flush, fsync, close, rename; frees o (also on error, after removing the temporary). */
 int slpi_output_commit(slpi_output *o, slpi_error *err);
-/* Close and remove the temporary file if not yet published; frees o. NULL: no-op. */
+/* Close and remove the temporary file if not yet published; frees o. NULL: o (nothing done). */
 void slpi_output_abort(slpi_output *o);
 /* 1 if a and b name one file: same device and inode when both exist, else the same
  * normalized path (real folder + last component). */
@@ -590,7 +620,8 @@ typedef struct {
  * certified path's `mid +/- rad` columns), for the command's large-output guard. */
 double slpi_run_output_bytes(const slpi_problem *p, int ball);
 /* Integrate p->steps steps on the canonical noise (or p->noise_file), streaming rows
- * to out (may be NULL; hex: doubles as %a) and a summary to summary (may be NULL). */
+ * to out (hex: doubles as %a) and a summary to summary. NULL: out (no rows), summary
+ * (no summary). */
 int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
              slpi_run_result *res, slpi_error *err);
 /* Checkpoint/resume (core/checkpoint.c documents the file format). checkpoint: write
@@ -606,6 +637,7 @@ typedef struct {
     const char *output;       /* the output file's name (for messages) */
     slpi_output *handle;      /* may be NULL; else published before the first checkpoint */
 } slpi_run_ckpt;
+/* NULL: out, summary (as slpi_run), ck (no checkpoint: slpi_run). */
 int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex,
                           FILE *summary, const slpi_run_ckpt *ck, slpi_run_result *res,
                           slpi_error *err);
@@ -624,13 +656,16 @@ const slpi_path_ops *slpi_ref_path(void);
 typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
 void slpi_progress_set_mode(slpi_progress_mode mode);
 slpi_progress *slpi_progress_begin(const char *what, long total);
-void slpi_progress_add(slpi_progress *pg, long n);     /* n more units done */
-void slpi_progress_set(slpi_progress *pg, long done);  /* done units in total */
-void slpi_progress_end(slpi_progress *pg);             /* erase the line, free */
+/* n more units done; done units in total. NULL: pg (no-op). Thread: safe (one line
+ * advanced from several threads). */
+void slpi_progress_add(slpi_progress *pg, long n);
+void slpi_progress_set(slpi_progress *pg, long done);
+
+void slpi_progress_end(slpi_progress *pg);             /* erase the line, free. NULL: pg (no-op) */
 /* Movement inside the current unit (a long certified step): the line is redrawn with
  * this text after it ("; in step 4: 120 iterations at 256 bits"), at most ten times a
  * second; the text is formatted only when the line is redrawn. */
-void slpi_progress_within(slpi_progress *pg, const char *fmt, ...);
+void slpi_progress_within(slpi_progress *pg, const char *fmt, ...);   /* NULL: pg (no-op) */
 
 /* ------------------------------------------------------------ fast path API */
 
@@ -664,13 +699,13 @@ void slpi_fast_counters(const slpi_fast *s, long c[SLPI_FAST_NCOUNTERS]);
 void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
 /* What a run carries from step to step besides the state and the counters: ISOMP's warm
  * start (warm_start=1|2, docs/schemes.md#solver), read and restored by checkpoints so that a
- * resumed run is byte-identical. slpi_fast_carry_get writes it into buf (NULL: counts
+ * resumed run is byte-identical. slpi_fast_carry_get writes it into buf (or counts
  * only) and returns its length in doubles, 0 if nothing is carried; slpi_fast_carry_set
  * restores n doubles taken by slpi_fast_carry_get, for the state x that the next step is
  * handed, or returns SLPI_EINPUT (n or the values not of this run). */
-int slpi_fast_carry_get(const slpi_fast *s, double *buf);
+int slpi_fast_carry_get(const slpi_fast *s, double *buf);   /* NULL: buf (counts only) */
 int slpi_fast_carry_set(slpi_fast *s, const double *x, const double *buf, int n);
-/* Diagnostics of a state; x0 is the initial state (for departures), may be NULL. */
+/* Diagnostics of a state; x0 is the initial state (for departures). NULL: x0 (no departures). */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 /* The same initial state for a problem without an integrator (only the system's basis
  * tables are built): the binary64 state that golden files and `slpi verify` start from. */
@@ -724,6 +759,7 @@ typedef struct {
 } slpi_ref_diag;
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
+/* As slpi_fast_diagnostics. NULL: x0 (no departures). */
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
 /* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1; off by
  * default): far smaller radii over long runs (ISOMP with update=comm and solved steps,
@@ -736,14 +772,14 @@ int slpi_ref_set_lohner(slpi_ref *s, int on);
  * step can take minutes: TMK's dense chord matrix on su(N), Euler-Zeitlin at large N):
  * fn(ctx, w) is called on the stepping thread at each precision the step tries, after
  * each solver iteration (midpoint iteration or enclosure test) and each Jacobian column,
- * with the step's work so far; fn NULL: no calls. `slpi run --ref` draws it on its
- * progress line. */
+ * with the step's work so far. `slpi run --ref` draws it on its progress line. */
 typedef struct {
     long step;                 /* the step's index (steps attempted before it) */
     long prec;                 /* the precision of the attempt, bits */
     long iterations;           /* solver iterations in the step so far, every precision */
     long columns;              /* Jacobian columns formed in the step so far */
 } slpi_ref_work;
+/* NULL: fn (no calls), ctx. */
 void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx);
 /* The problem's initial state (slpi_problem_initial_state) as slpi_problem_state_dim
  * balls: values exactly, coefficients mapped with the certified basis (balls containing
@@ -754,17 +790,23 @@ int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err);
 /* ------------------------------------------------- handle API for bindings
  * (api/api.c; python/slpi uses it): no struct needs mirroring. Functions return
  * SLPI_OK or an error code; slpi_api_last_error() is the calling thread's last message. */
+/* Owns: the calling thread's buffer, overwritten by its next failing call. */
 const char *slpi_api_last_error(void);
-slpi_problem *slpi_problem_new(const char *preset);   /* NULL/"": rigid body, ISOMP */
+/* NULL: preset (as "": rigid body, ISOMP). */
+slpi_problem *slpi_problem_new(const char *preset);
+/* NULL: p (nothing done). */
 void slpi_problem_free(slpi_problem *p);
+
 int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
 /* State doubles, Wiener processes, steps, rows slpi_integrate writes (step 0, every
- * output_every-th step and the last), the step size and output_every. */
+ * output_every-th step and the last), the step size and output_every.
+ * NULL: dim, noises, steps, rows, h, every (not asked). */
 int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
                        int *every);
+
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
 /* The fast path from step 0 on the problem's noise: states[rows][dim]; counters as
- * slpi_fast_counters (may be NULL). */
+ * slpi_fast_counters. NULL: counters (not asked). */
 int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAST_NCOUNTERS]);
 /* Final states of paths first_path .. first_path+npaths-1: finals[npaths][dim]. */
 int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npaths, double *finals);
@@ -774,11 +816,16 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
  * state) must lie on the system's manifold (slpi_problem_check_state). Any split of the
  * steps into advances gives the same bits as one advance. */
 typedef struct slpi_stepper slpi_stepper;
+/* NULL: x0 (the problem's initial state). */
 int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0);
+/* NULL: s (nothing done). */
 void slpi_stepper_free(slpi_stepper *s);
 /* Back to step 0 from the initial state on another path of the problem's noise. */
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path);
+/* State doubles, Wiener processes, diagnostics, steps and step size of the stepper.
+ * NULL: dim, noises, ndiag, steps, h (not asked). */
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
+
 const char *slpi_stepper_diag_name(const slpi_stepper *s, int i);   /* NULL past the last */
 long slpi_stepper_position(const slpi_stepper *s);                  /* steps done */
 /* Counts since step 0: steps, solver iterations, max iterations, stagnated and capped
@@ -787,21 +834,22 @@ enum { SLPI_STEPPER_STEPS, SLPI_STEPPER_ITERATIONS, SLPI_STEPPER_MAX_ITERATIONS,
        SLPI_STEPPER_CAPPED, SLPI_STEPPER_CLIPPED, SLPI_STEPPER_MAX_PREC, SLPI_STEPPER_NCOUNTS };
 void slpi_stepper_counts(const slpi_stepper *s, long counts[SLPI_STEPPER_NCOUNTS]);
 /* The current state x[dim] and its radii, diagnostics diag[ndiag] and their radii (the
- * radii 0 on the fast path; any pointer but x may be NULL). */
+ * radii 0 on the fast path). NULL: xrad, diag, drad (not asked). */
 void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
 /* Advance count steps (at most those left): increments dW[count][M] (clipped at the
- * problem's truncation threshold, as a noise file's), or NULL: the problem's noise. After
+ * problem's truncation threshold, as a noise file's), or (NULL) the problem's noise. After
  * each step whose number (steps done) is a multiple of every, or the problem's last, one
  * row goes to x, xrad, diag, drad (as slpi_stepper_row), iters and resid (the step's
  * solver iterations and residual; may be NULL); *rows gets their number. A failing step
- * stops with SLPI_ENUMERIC naming it; the rows before it are written. */
+ * stops with SLPI_ENUMERIC naming it; the rows before it are written.
+ * NULL: dW (the problem's noise), xrad, diag, drad, iters, resid (not asked). */
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
 /* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
 const char *slpi_api_version(void);
 /* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of
  * n bytes; returns the length the whole text needs (without the terminating 0), so a
- * caller retries with a larger buffer when it is >= n; -1 on error. */
+ * caller retries with a larger buffer when it is >= n; -1 on error. NULL: buf (when n is 0). */
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
 
 #ifdef __cplusplus

@@ -94,12 +94,12 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
     slpi_problem q;
     int rc = finished(p, &q);
     if (rc != SLPI_OK) return rc;
-    *dim = slpi_problem_state_dim(&q);
-    *noises = slpi_problem_noise_count(&q);
-    *steps = q.steps;
-    *rows = q.steps / q.output_every + 1 + (q.steps % q.output_every != 0);
-    *h = q.h;
-    *every = q.output_every;
+    if (dim) *dim = slpi_problem_state_dim(&q);   /* each output may be NULL */
+    if (noises) *noises = slpi_problem_noise_count(&q);
+    if (steps) *steps = q.steps;
+    if (rows) *rows = q.steps / q.output_every + 1 + (q.steps % q.output_every != 0);
+    if (h) *h = q.h;
+    if (every) *every = q.output_every;
     return SLPI_OK;
 }
 
@@ -289,11 +289,11 @@ int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
 
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h)
 {
-    *dim = s->dim;
-    *noises = s->M;
-    *ndiag = s->ndiag;
-    *steps = s->q.steps;
-    *h = s->q.h;
+    if (dim) *dim = s->dim;   /* each output may be NULL, as in slpi_problem_shape */
+    if (noises) *noises = s->M;
+    if (ndiag) *ndiag = s->ndiag;
+    if (steps) *steps = s->q.steps;
+    if (h) *h = s->q.h;
 }
 
 const char *slpi_stepper_diag_name(const slpi_stepper *s, int i)
