@@ -2,8 +2,10 @@
  *
  * Format "slpi-trajectory 1":
  *   # slpi-trajectory 1                  first line, format name and version
- *   # key=value                          arith=fast|ref, provenance, the whole
- *                                        problem (slpi_problem_write)
+ *   # key=value                          arith=fast|ref, state_columns=NAME,...
+ *                                        (the columns that hold the state, in its
+ *                                        layout: slpi_problem_state_name), provenance,
+ *                                        the whole problem (slpi_problem_write)
  *   step<TAB>t<TAB>col...                one line of column names (no '#')
  *   0<TAB>0<TAB>value...                 one line per written step
  * Values are doubles written so they round-trip (%.17g, or %a with hex output) — or,
@@ -28,7 +30,9 @@ int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name
                            const char *const *cols)
 {
     fprintf(f, "%s\n", FORMAT_LINE);
-    fprintf(f, "# arith=%s\n", path_name);
+    fprintf(f, "# arith=%s\n# state_columns=", path_name);
+    for (int i = 0, dim = slpi_problem_state_dim(p); i < dim && i < ncols; i++) fprintf(f, "%s%s", i ? "," : "", cols[i]);
+    fputc('\n', f);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# ");
     fputs("step\tt", f);

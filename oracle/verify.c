@@ -2,7 +2,7 @@
  * against the certified path (the port verifier). Input: a trajectory TSV
  * "slpi-trajectory 1" (core/trajectory.c; the port-facing description is in
  * oracle/README.md) whose '#' header carries the problem as key=value lines (the
- * provenance keys that slpi itself writes, and arith=, are skipped; case=NAME takes
+ * provenance keys that slpi itself writes, arith= and state_columns= are skipped; case=NAME takes
  * a golden case's problem, the other keys apply on top) and whose columns
  * include the state coordinates under the names slpi_problem_state_name gives (extra
  * columns are ignored). The certified path is recomputed from the problem's initial
@@ -61,7 +61,7 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
     if (!keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
-        int skip = strcmp(t->head_key[i], "arith") == 0;
+        int skip = strcmp(t->head_key[i], "arith") == 0 || strcmp(t->head_key[i], "state_columns") == 0;
         for (int j = 0; j < nprov && !skip; j++) skip = strcmp(t->head_key[i], pk[j]) == 0;
         if (skip) continue;
         char at[SLPI_PATH_MAX + 32];

@@ -20,7 +20,7 @@ static int run_to(const slpi_problem *p, const char *path, slpi_run_result *res,
 /* Rebuild a problem from a trajectory header's key=value lines. */
 static int problem_from_header(const slpi_traj *t, slpi_problem *q, slpi_error *err)
 {
-    static const char *const skip[] = { "arith", "slpi_version", "git_rev", "arb", "flint", "mpfr", "gmp",
+    static const char *const skip[] = { "arith", "state_columns", "slpi_version", "git_rev", "arb", "flint", "mpfr", "gmp",
                                         "openblas", "libc", "compiler", "cflags" };
     char *k[256], *v[256];
     int n = 0;
@@ -59,6 +59,7 @@ int main(void)
     TEST_CHECK(t.ncols == 3 + res.ndiag + 2);
     TEST_CHECK(slpi_traj_column(&t, "x1") == 0 && slpi_traj_column(&t, "iters") == t.ncols - 2);
     TEST_CHECK(strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);
+    TEST_CHECK(strcmp(slpi_traj_header(&t, "state_columns"), "x1,x2,x3") == 0);   /* the state's columns, named */
     TEST_CHECKF(problem_from_header(&t, &q, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(memcmp(&p, &q, sizeof p) == 0);
     /* the |x|^2 Casimir column barely moves (IsoMP preserves the spectrum) */

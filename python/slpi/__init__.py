@@ -37,12 +37,12 @@ import numpy as np
 
 from slpi._version import __version__
 from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
-from slpi.files import read_trajectory, read_converge
+from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
-           "write_trajectory", "SlpiError", "Result", "Ensemble", "Study", "Verification", "GoldenReport", "__version__"]
+           "write_trajectory", "SlpiError", "Result", "Ensemble", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -67,9 +67,21 @@ class SlpiError(ValueError):
         self.value = value
 
 
+# The library's words for the command line, as Python names them (a message of the
+# library names what to look up; from Python that is a function or an argument)
+_CLI_WORDS = (("(see `slpi run --help`)", "(see slpi.keys())"),
+              ("unknown preset (see `slpi list`)", "unknown preset (see slpi.presets())"),
+              ("(see `slpi list`)", "(see slpi.keys(), the key's help)"),
+              ("lower --ref", "lower ref"), ("--ref ", "ref="), ("--max-steps", "max_steps"))
+
+
 def _library_error(rc, lib=None):
     msg = _ffi.string((lib or _lib).slpi_api_last_error()).decode()
+    for cli, py in _CLI_WORDS:
+        msg = msg.replace(cli, py)
     m = re.match(r"([A-Za-z_][\w.]*)=(\S*?):", msg)
+    if not m and re.match(r"[A-Za-z_][\w.]*: unknown key ", msg):   # the argument a key was given as
+        return SlpiError(rc, msg, msg.split(":")[0], None)
     return SlpiError(rc, msg, *(m.groups() if m else (None, None)))
 
 
@@ -1213,7 +1225,8 @@ def write_trajectory(path, result):
     tmp = "%s.part-%d" % (path, os.getpid())
     try:
         with open(tmp, "w") as f:
-            f.write("# slpi-trajectory 1\n# arith=fast\n# slpi_version=%s\n" % __version__)
+            f.write("# slpi-trajectory 1\n# arith=fast\n# state_columns=%s\n# slpi_version=%s\n"
+                    % (",".join(result.labels), __version__))
             for line in result._problem_text.splitlines():
                 f.write("# %s\n" % line)
             f.write("\t".join(["step", "t"] + result.labels) + "\n")

@@ -4,7 +4,55 @@ import os
 
 import numpy as np
 
-__all__ = ["read_trajectory", "read_converge"]
+__all__ = ["read_trajectory", "read_converge", "Trajectory"]
+
+
+class Trajectory(tuple):
+    """What ``read_trajectory`` returns: the pair ``(header, rows)`` (so ``head, rows =
+    slpi.read_trajectory(f)`` unpacks it), with the state beside it.
+
+    Attributes
+    ----------
+    header : dict
+    rows : numpy structured array
+    state_columns : list of str or None
+        The columns that hold the state, in its layout (the header's
+        ``state_columns=``; None for a file without that line, such as an older one).
+    state : ndarray (rows, dim) or None
+        A view of those columns of ``rows`` (no copy: writing it writes ``rows``); the
+        midpoints for a certified file.
+    state_rad : ndarray (rows, dim) or None
+        The radii of a certified file (a view likewise); zeros for a fast file.
+    """
+
+    def __new__(cls, header, rows):
+        self = super().__new__(cls, (header, rows))
+        names = header.get("state_columns")
+        self.state_columns = names.split(",") if names else None
+        self.state = self.state_rad = None
+        if self.state_columns:
+            self.state, self.state_rad = _state_view(rows, self.state_columns)
+        return self
+
+    header = property(lambda self: self[0])
+    rows = property(lambda self: self[1])
+
+
+def _state_view(rows, names):
+    """Views (rows, dim) of the state columns' midpoints and radii in rows (the fields
+    are adjacent float64, each followed by its radius in a certified file)."""
+    fields = rows.dtype.fields
+    if any(n not in fields for n in names):
+        return None, None
+    ball = names[0] + "_rad" in fields
+    step = 16 if ball else 8
+    off = fields[names[0]][1]
+    if any(fields[n][1] != off + i * step or fields[n][0] != np.float64 for i, n in enumerate(names)):
+        return None, None
+    view = np.ndarray((len(rows), len(names)), np.float64, rows, off, (rows.itemsize, step))
+    rad = (np.ndarray((len(rows), len(names)), np.float64, rows, off + 8, (rows.itemsize, step)) if ball
+           else np.zeros((len(rows), len(names))))
+    return view, rad
 
 
 def _error(path, line, why):
@@ -74,11 +122,17 @@ def read_trajectory(path):
 
     Returns
     -------
+    Trajectory
+        The pair (header, rows), with ``.state`` beside it:
     header : dict
-        The ``# key=value`` lines (problem keys, provenance), and ``format``.
+        The ``# key=value`` lines (problem keys, provenance, ``state_columns``), and
+        ``format``.
     rows : numpy structured array
         Fields ``step`` (int64), ``t`` and every column by its name; for certified
         files (cells ``mid +/- rad``) also ``<name>_rad``.
+    .state : ndarray (rows, dim)
+        A view of the state columns (those ``state_columns=`` names), ``.state_rad``
+        their radii; None for a file without ``state_columns=``.
 
     Raises
     ------
@@ -93,6 +147,9 @@ def read_trajectory(path):
     >>> head, rows = slpi.read_trajectory(f)
     >>> head["system"], rows.dtype.names[:3], rows["step"].tolist()
     ('rigid-body', ('step', 't', 'x1'), [0, 1, 2])
+    >>> tr = slpi.read_trajectory(f)
+    >>> tr.state_columns, tr.state.shape, bool((tr.state[:, 0] == tr.rows["x1"]).all())
+    (['x1', 'x2', 'x3'], (3, 3), True)
     """
     path, head, lines, i = _table(path, "slpi-trajectory 1")
     names = lines[i].split("\t")
@@ -119,7 +176,7 @@ def read_trajectory(path):
             if ball:
                 row.append(_number(rad.strip(), path, line) if rad else 0.0)
         rows.append(tuple(row))
-    return head, np.array(rows, dtype=fields)
+    return Trajectory(head, np.array(rows, dtype=fields))
 
 
 def read_converge(path):

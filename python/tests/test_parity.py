@@ -310,3 +310,41 @@ def test_pieces_bounded_in_time(monkeypatch):
     slpi.run(RB, steps=400000, output_every=400000)
     assert sum(sizes) == 400000
     assert len(sizes) > 4 and max(sizes) <= 2 * 0.05 / 1e-6, sizes
+
+
+def test_state_columns_and_view(tmp_path):
+    """The header names the state's columns (the C writer, fast and certified, and
+    write_trajectory), and read_trajectory's .state is a (rows, dim) view of them that
+    equals the named fields (and writes through to them); .state_rad the radii."""
+    for extra, ball in (([], False), (["--ref"], True)):
+        f = tmp_path / ("c%d.tsv" % ball)
+        subprocess.run([SLPI, "run", "--preset", "rkmk/heavy-top/stoch-421-realization", "--steps", "4", "-o", str(f),
+                        "-q"] + extra, check=True)
+        tr = slpi.read_trajectory(f)
+        labels = slpi.Problem("rkmk/heavy-top/stoch-421-realization").labels
+        assert tr.state_columns == labels and tr.header["state_columns"] == ",".join(labels)
+        assert tr.state.shape == (5, len(labels)) and np.shares_memory(tr.state, tr.rows)
+        for i, name in enumerate(labels):
+            assert np.array_equal(tr.state[:, i], tr.rows[name])
+            assert np.array_equal(tr.state_rad[:, i], tr.rows[name + "_rad"] if ball else np.zeros(5))
+        tr.state[2, 1] = 7.0
+        assert tr.rows[labels[1]][2] == 7.0
+        head, rows = tr   # the pair it always was
+        assert head is tr.header and rows is tr.rows
+    g = tmp_path / "py.tsv"
+    slpi.write_trajectory(g, slpi.run(RB, steps=3))
+    assert slpi.read_trajectory(g).state_columns == ["x1", "x2", "x3"]
+    assert subprocess.run([SLPI, "verify", str(g)], capture_output=True).returncode == 0
+
+
+def test_errors_name_python_not_the_command_line():
+    """The library's messages point a Python user to Python: slpi.keys(), slpi.presets(),
+    the argument ref= (not `slpi run --help`, `slpi list`, --ref)."""
+    cases = ((lambda: slpi.run(RB, foo=1), "foo", "(see slpi.keys())"),
+             (lambda: slpi.run("nope"), "preset", "(see slpi.presets())"),
+             (lambda: slpi.converge("iso/rigid-body/strong", levels=(3, 4), ref=29), "ref", "ref=29: the noise"))
+    for call, arg, words in cases:
+        with pytest.raises(slpi.SlpiError) as e:
+            call()
+        assert e.value.argument == arg and words in str(e.value), str(e.value)
+        assert "`slpi" not in str(e.value) and "--" not in str(e.value), str(e.value)
