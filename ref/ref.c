@@ -168,6 +168,7 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
             return info->status = SLPI_STEP_INVALID;
         }
     char why[200] = "";
+    int domain = 0;   /* the last attempt met a domain error: no key is its remedy */
     slpi_ref_iterations_take();
     slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
     for (long prec = s->p.prec; prec > 0; prec = slpi_ref_next_prec(prec, s->p.prec_max)) {
@@ -184,8 +185,8 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         }
         /* a domain error anywhere in the attempt (a model's log of a ball reaching 0,
          * ...) makes it UNABLE with its reason, whatever the scheme concluded */
-        if (s->sys.fault != NULL && s->sys.fault(&s->sys, why, sizeof why))
-            st = SLPI_STEP_UNABLE;
+        domain = s->sys.fault != NULL && s->sys.fault(&s->sys, why, sizeof why);
+        if (domain) st = SLPI_STEP_UNABLE;
         info->prec = prec;
         info->iterations = (int)slpi_ref_iterations_take() + info->iterations;
         if (st == SLPI_STEP_CONVERGED) {
@@ -197,8 +198,19 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
         }
     }
     slpi_ref_watch_end();
-    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.150s", step,
-             s->p.prec_max, why);
+    /* the remedy, as the key to set: mean-value propagation where the scheme has its
+     * certified step Jacobian and it is off, else a higher precision cap (none for a
+     * domain error: the state, not the arithmetic, left the model's domain) */
+    char remedy[96] = "";
+    if (domain)
+        ;
+    else if (s->lo == NULL && slpi_ref_has_step_jacobian(s))
+        snprintf(remedy, sizeof remedy, "set propagation=lohner (radii grow far slower)");
+    else
+        snprintf(remedy, sizeof remedy, "set prec_max=%ld (a higher precision cap), or fewer steps",
+                 2 * s->p.prec_max);
+    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.100s%s%s", step,
+             s->p.prec_max, why, remedy[0] ? "; " : "", remedy);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
 }

@@ -7,7 +7,8 @@
 # success summary, leave the output as the header plus exactly the rows of the steps
 # before the failure (whole lines), and write exit_code 3 and failed_step to --json. A
 # model's domain error (log of a ball reaching 0) is the certified path's UNABLE, with
-# the key and column.
+# the key and column. A certified UNABLE names its remedy: the key to set
+# (propagation=lohner where it applies and is off, else prec_max).
 # The contrast case (on_cap=accept) must succeed and count the capped steps.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -38,7 +39,10 @@ failure 0 "not-converged after 2 iterations, residual [0-9.e+-]*$" $RB maxit=2
 failure 7 "not-converged after 6 iterations, residual [0-9.e+-]*$" $RB maxit=6
 failure 0 "diverged after [0-9]* iterations, residual nan" $RB x0=1e200,1e200,1e200
 failure 0 "not-converged after 50 iterations, residual [0-9.e+-]*$" --system heavy-top --scheme tmk --steps 20 h=10
-failure 1 "UNABLE at precision 32 bits, radius inf" --system rigid-body --scheme tmk --steps 5 --ref prec=32 prec_max=32 h=5 amp=5
+failure 1 "UNABLE at precision 32 bits, radius inf.*; set prec_max=64 (a higher precision cap)" --system rigid-body --scheme tmk --steps 5 --ref prec=32 prec_max=32 h=5 amp=5
+# an UNABLE names its remedy, the key to set: the rigid-body preset's plain balls give up
+# at step 5360, where mean-value propagation applies (ISOMP comm, 3 entries)
+failure 5360 "UNABLE at precision 1024 bits.*; set propagation=lohner" --preset iso/rigid-body/trajectories --steps 5400 --ref
 # a model whose Hamiltonian leaves its domain (x1 reaches 0): UNABLE with the key and column
 failure 84 "UNABLE at precision 256 bits, radius inf, .*H: col 1: log of a ball reaching 0 or below)" \
   --scheme rkmk-le --steps 100 --ref prec_max=256 h=0.1 system=model algebra=so3 "H=log(x1)+x2^2" x0=0.001,1,0.5
