@@ -28,17 +28,14 @@
 
 static void problem(slpi_problem *p, uint64_t seed, uint64_t path)
 {
+    char steps[32], sd[32], pa[32];
+    snprintf(steps, sizeof steps, "%d", STEPS);
+    snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
+    snprintf(pa, sizeof pa, "%llu", (unsigned long long)path);
+    char *keys[] = { "steps", "seed", "path" }, *vals[] = { steps, sd, pa };
     slpi_error err = { 0, "" };
-    char buf[32];
-    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECKF(slpi_problem_preset(p, "iso/rigid-body/trajectories", &err) == SLPI_OK, "%s", err.msg);
-    snprintf(buf, sizeof buf, "%d", STEPS);
-    TEST_CHECK(slpi_problem_set(p, "steps", buf, &err) == SLPI_OK);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-    TEST_CHECK(slpi_problem_set(p, "seed", buf, &err) == SLPI_OK);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)path);
-    TEST_CHECK(slpi_problem_set(p, "path", buf, &err) == SLPI_OK);
-    TEST_CHECKF(slpi_problem_finish(p, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECKF(slpi_problem_build(p, "iso/rigid-body/trajectories", NULL, 3, keys, vals, NULL, &err) == SLPI_OK
+                && slpi_problem_finish(p, &err) == SLPI_OK, "%s", err.msg);
 }
 
 /* Steps 0..STEPS-1 on two steppers; the first is interrupted before step `at`. */
