@@ -322,6 +322,11 @@ int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, 
  * problem whose T or level is not resolved is refused by slpi_fast_create and
  * slpi_ref_create). */
 int slpi_problem_finish(slpi_problem *p, slpi_error *err);
+/* slpi_problem_finish for a use that steps nothing, where the scheme plays no part (the
+ * increments of `slpi noise --config`, the fields of `slpi model`): when the problem's
+ * scheme is the only thing refused (a model on se3 with the default isomp), the scheme
+ * becomes TMK, which every system and algebra admits; any other refusal is returned. */
+int slpi_problem_finish_unstepped(slpi_problem *p, slpi_error *err);
 /* SLPI_EINPUT naming who if p has a T or level that slpi_problem_finish has not resolved
  * since the grid last changed. */
 int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err);
@@ -707,6 +712,13 @@ int slpi_fast_carry_get(const slpi_fast *s, double *buf);   /* NULL: buf (counts
 int slpi_fast_carry_set(slpi_fast *s, const double *x, const double *buf, int n);
 /* Diagnostics of a state; x0 is the initial state (for departures). NULL: x0 (no departures). */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
+/* The equation's vector fields at the algebra state x (its first dim coordinates,
+ * docs/conventions.md#sde): for k = 0..M, the generator xi_k(x) = grad H_k in the system's
+ * pairing into xi + k dim and the field V_k(x) = ad*_{xi_k(x)} x into V + k dim (V_0 the
+ * drift per unit time, V_k the noise field of dW^k). Either output may be NULL. Returns
+ * the algebra dimension dim, -1 out of memory. `slpi model` prints them
+ * (docs/models.md#equations). */
+int slpi_fast_fields(slpi_fast *s, double *xi, double *V, const double *x);
 /* The same initial state for a problem without an integrator (only the system's basis
  * tables are built): the binary64 state that golden files and `slpi verify` start from. */
 int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err);

@@ -106,7 +106,7 @@ static int noise_of_problem(slpi_noise_header *hd, const char *preset, const cha
     }
     if (rc == SLPI_OK) rc = slpi_problem_build(&p, preset, config, nk, kv, vals, NULL, err);
     free(vals);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(&p, err);   /* no scheme needed */
     if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
         rc = slpi_error_set(err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
     if (rc != SLPI_OK) return rc;

@@ -8,17 +8,20 @@
 #include "cli/cli.h"
 #include "slpi-tools.h"
 
-typedef struct { const char *name; int (*fn)(int, char **); const char *what; } command;
+/* quiet: the command reads --quiet/-q itself (less output); for the others it only
+ * silences progress and is taken out here */
+typedef struct { const char *name; int (*fn)(int, char **); const char *what; int quiet; } command;
 
 static const command commands[] = {
-    { "list", slpi_cli_list, "systems, schemes, presets, applicability (docs/systems.md#applicability), keys" },
-    { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path" },
-    { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)" },
-    { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)" },
-    { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report" },
-    { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases" },
-    { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle" },
-    { "props", slpi_cli_props, "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay" },
+    { "list", slpi_cli_list, "systems, schemes, presets, applicability (docs/systems.md#applicability), keys", 0 },
+    { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path", 1 },
+    { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)", 0 },
+    { "model", slpi_cli_model, "what a model integrates: its equation, and the drift and noise fields at x0", 0 },
+    { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)", 0 },
+    { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report", 1 },
+    { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases", 0 },
+    { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle", 1 },
+    { "props", slpi_cli_props, "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay", 0 },
 };
 
 static void usage(FILE *f)
@@ -66,7 +69,10 @@ int main(int argc, char **argv)
         return SLPI_OK;
     }
     /* progress is one switch for every command (core/progress.c): --progress is taken
-     * out here; --quiet/-q stays for the command and also silences progress */
+     * out here; --quiet/-q silences progress and stays for a command that reads it */
+    const command *cmd = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) cmd = &commands[i];
     int kept = 2;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -77,22 +83,24 @@ int main(int argc, char **argv)
             slpi_progress_set_mode(SLPI_PROGRESS_ON);
             continue;
         }
-        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) slpi_progress_set_mode(SLPI_PROGRESS_OFF);
+        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            slpi_progress_set_mode(SLPI_PROGRESS_OFF);
+            if (cmd && !cmd->quiet) continue;
+        }
         argv[kept++] = argv[i];
     }
     argv[kept] = NULL;
     argc = kept;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) {
-            int rc = commands[i].fn(argc - 1, argv + 1);
-            /* a report that cannot be written (> /dev/full, a closed pipe) is never exit 0 */
-            slpi_error err = { 0, "" };
-            if (slpi_output_close_stdout(&err) != SLPI_OK) {
-                fprintf(stderr, "slpi %s: %s\n", argv[1], err.msg);
-                return SLPI_EINPUT;
-            }
-            return rc;
+    if (cmd) {
+        int rc = cmd->fn(argc - 1, argv + 1);
+        /* a report that cannot be written (> /dev/full, a closed pipe) is never exit 0 */
+        slpi_error err = { 0, "" };
+        if (slpi_output_close_stdout(&err) != SLPI_OK) {
+            fprintf(stderr, "slpi %s: %s\n", argv[1], err.msg);
+            return SLPI_EINPUT;
         }
+        return rc;
+    }
     fprintf(stderr, "slpi: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return SLPI_EINPUT;

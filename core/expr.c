@@ -62,6 +62,45 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
                           key, text);
 }
 
+void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing,
+                           const char **bracket)
+{
+    switch (a->kind) {
+    case SLPI_ALGEBRA_SO3:
+        *equation = "dx = x cross grad H dt + sum_k x cross grad H_k o dW^k (Euler's equations "
+                    "x' = x cross I^-1 x for H = 1/2 sum x_i^2/I_i)";
+        *pairing = "dot product of R^3 (X = hat x): grad H = (dH/dx_1, dH/dx_2, dH/dx_3)";
+        *bracket = "[x, y] = x cross y; {F, G}(x) = -x . (grad F cross grad G)";
+        return;
+    case SLPI_ALGEBRA_SE3:
+        *equation = "dpi = (pi cross grad_pi H + gamma cross grad_gamma H) o dS, dgamma = gamma cross "
+                    "grad_pi H o dS, summed over H dt and H_k o dW^k (the heavy top's equations)";
+        *pairing = "dot product of R^6: grad H = (dH/dpi_i, dH/dgamma_i)";
+        *bracket = "[(a, b), (c, d)] = (a cross c, a cross d - c cross b)";
+        return;
+    case SLPI_ALGEBRA_SON:
+        *equation = "dX = [X, grad H] dt + sum_k [X, grad H_k] o dW^k (Manakov's equations; so(3) is so3 "
+                    "by the hat map)";
+        *pairing = "<A, B> = -1/2 Tr AB = sum_{i<j} A_ij B_ij: (grad H)_ij = dH/dX_i_j";
+        *bracket = "the matrix commutator [A, B] = AB - BA";
+        return;
+    case SLPI_ALGEBRA_SUN:
+        *equation = "dX = [X, grad H] dt + sum_k [X, grad H_k] o dW^k, H read at the traceless part of X "
+                    "(Euler-Zeitlin: X' = [P, X] for H = -1/2 Tr(P^* X), Delta_N P = X)";
+        *pairing = "Frobenius Tr(A^* B): grad H has dH/dImX_a_a on the diagonal and half of dH/dReX_a_b, "
+                   "dH/dImX_a_b off it, then its traceless part";
+        *bracket = "the matrix commutator [A, B] = AB - BA";
+        return;
+    case SLPI_ALGEBRA_SO3K:
+        *equation = "dx_i = x_i cross grad_{x_i} H dt + sum_k x_i cross grad_{x_i} H_k o dW^k, per block i "
+                    "(k copies of so3)";
+        *pairing = "dot product per block: grad_{x_i} H = (dH/dxi_1, dH/dxi_2, dH/dxi_3)";
+        *bracket = "x_i cross y_i per block";
+        return;
+    }
+    *equation = *pairing = *bracket = "";
+}
+
 void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n)
 {
     switch (a->kind) {
@@ -146,11 +185,7 @@ int slpi_algebra_coord_index(const slpi_algebra *a, const char *s, size_t len)
 
 int slpi_algebra_weight(const slpi_algebra *a, int i)
 {
-    switch (a->kind) {
-    case SLPI_ALGEBRA_SO3: case SLPI_ALGEBRA_SON: return 2;
-    case SLPI_ALGEBRA_SUN: return i < a->n ? 1 : 2;
-    default: return 1;
-    }
+    return a->kind == SLPI_ALGEBRA_SUN && i >= a->n ? 2 : 1;
 }
 
 /* ------------------------------------------------------------ the parser */
@@ -353,8 +388,10 @@ static int parse_atom(parser *P)
         int c = slpi_algebra_coord_index(P->alg, at, len);
         if (c >= 0) return add_node(P, at, SLPI_EXPR_COORD, -1, -1, c);
         for (int i = 0; i < P->npar; i++)
-            if (strlen(P->par[i].name) == len && memcmp(P->par[i].name, at, len) == 0)
+            if (strlen(P->par[i].name) == len && memcmp(P->par[i].name, at, len) == 0) {
+                if (P->par[i].used) *P->par[i].used = 1;
                 return add_const(P, at, P->par[i].text, strlen(P->par[i].text), P->par[i].value);
+            }
         if (len == 2 && memcmp(at, "pi", 2) == 0) return add_node(P, at, SLPI_EXPR_PI, -1, -1, 0);
         char alg[32], first[64], last[64];
         slpi_algebra_text(P->alg, alg, sizeof alg);
@@ -564,10 +601,12 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
                                   "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
                                   M, k + 1);
     slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
+    int used[SLPI_MODEL_MAX_PARAMS] = { 0 };
     for (int i = 0; i < p->model.nparam; i++) {
         par[i].name = p->model.param_name[i];
         par[i].text = p->model.param_text[i];
         par[i].value = p->model.param[i];
+        par[i].used = used + i;
     }
     m->M = M;
     for (int k = 0; k <= M; k++) {
@@ -584,6 +623,12 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
             return rc;
         }
     }
+    for (int i = 0; i < p->model.nparam; i++)   /* a misspelt name would be silently unused */
+        if (!used[i]) {
+            slpi_model_free(m);
+            return slpi_error_set(err, SLPI_EINPUT, "param.%s=%s: no expression uses it (a misspelt name?); "
+                                  "remove it or use it (docs/models.md#keys)", par[i].name, par[i].text);
+        }
     return SLPI_OK;
 }
 

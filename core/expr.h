@@ -49,23 +49,24 @@
  * A domain error is exit 3 on the double path (with the step), UNABLE on the certified
  * path (a ball that reaches outside the domain).
  *
- * THE ALGEBRAS, THEIR COORDINATES AND PAIRINGS
+ * THE ALGEBRAS, THEIR COORDINATES AND PAIRINGS (docs/models.md#equations)
  * A model's Hamiltonians are functions of the state coordinates mu (the core state layout
- * of the built-in system with the same algebra, slpi.h). The gradient xi = grad H is
- * defined by the pairing the built-in uses (docs/conventions.md#pairing), which in these
- * coordinates is xi_i = w_i dH/dmu_i with w_i = slpi_algebra_weight(alg, i), 1 or 1/2:
- *     so3        x1 x2 x3             (rigid body, ISO form: X = hat x, Frobenius; w = 1/2)
- *     se3        pi1 pi2 pi3 gamma1 gamma2 gamma3   (heavy top, RKMK form; dot on R^6; w = 1)
- *     so(n)      X_i_j, 1 <= i < j <= n, row-major (Manakov; Frobenius; w = 1/2)
+ * of the built-in system with the same algebra, slpi.h). Each algebra integrates its
+ * textbook Lie-Poisson equation d mu = sum_k ad*_{xi_k} mu o dS^k (S^0 = t, S^k = W^k),
+ * xi_k = grad H_k in the algebra's textbook pairing, which in these coordinates is
+ * xi_i = w_i dH/dmu_i with w_i = slpi_algebra_weight(alg, i), 1 or 1/2:
+ *     so3        x1 x2 x3  (dot pairing, w = 1; X = hat x): dx = x cross grad H, Euler's
+ *                equations for H = 1/2 sum x_i^2 / I_i
+ *     se3        pi1 pi2 pi3 gamma1 gamma2 gamma3   (dot on R^6; w = 1): the heavy top,
+ *                dpi = pi x grad_pi H + gamma x grad_gamma H, dgamma = gamma x grad_pi H
+ *     so(n)      X_i_j, 1 <= i < j <= n, row-major (<A, B> = -1/2 Tr AB = sum_{i<j}
+ *                A_ij B_ij, w = 1): dX = [X, grad H], Manakov; so(3) is so3 by the hat map
  *     su(n)      ImX_a_a (a = 0..n-1), then for a < b row-major ReX_a_b, ImX_a_b
- *                (Euler-Zeitlin packing; Frobenius; w = 1 on ImX_a_a, 1/2 on the others),
- *                and the gradient is then projected to its traceless part (su(n), not u(n))
- *     so3^k      x1_1 x1_2 x1_3 ... xk_3  (point vortices, su(2) model A: X_i = sum_c x_ic E_c,
- *                E_c = -i sigma_c / sqrt2, Frobenius = dot; w = 1)
- * The dynamics are d mu = sum_k ad*_{xi_k} mu o dS^k with S^0 = t, S^k = W^k, in the
- * built-in's ad* (docs/conventions.md#brackets): so a built-in restated as a model writes
- * the built-in's own Hamiltonians (docs/systems.md), e.g. the ISO rigid body
- * H = x1^2/I1 + x2^2/I2 + x3^2/I3.
+ *                (Euler-Zeitlin packing; Frobenius Tr(A^* B); w = 1 on ImX_a_a, 1/2 on
+ *                the others): dX = [X, grad H]; H is read at the traceless part of X and
+ *                the gradient projected to it (docs/models.md#su-n)
+ *     so3^k      x1_1 x1_2 x1_3 ... xk_3  (k copies of so3: dot pairing per block, w = 1,
+ *                X_i = hat x_i): dx_i = x_i cross grad_{x_i} H
  */
 #ifndef SLPI_CORE_EXPR_H
 #define SLPI_CORE_EXPR_H
@@ -121,6 +122,10 @@ typedef struct {
 /* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 256), "so3^k" (2 <= k <= 64);
  * an error names key=text and lists the families. */
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err);
+/* The algebra's equation, pairing and bracket in words (docs/models.md#equations; the
+ * table above), static strings: what `slpi model` prints. */
+void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing,
+                           const char **bracket);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */
 void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n);
 /* Name of coordinate i (see the table above) into buf. */
@@ -133,11 +138,13 @@ int slpi_algebra_weight(const slpi_algebra *a, int i);
 
 /* ------------------------------------------------------------ parsing */
 
-/* A parameter as bound into expressions: name, value text as given, its double. */
+/* A parameter as bound into expressions: name, value text as given, its double; the
+ * parser sets *used to 1 when an expression reads it (used may be NULL). */
 typedef struct {
     const char *name;
     const char *text;
     double value;
+    int *used;
 } slpi_expr_param;
 
 /* Parse text (the value of key `key`, for messages) over algebra alg and parameters

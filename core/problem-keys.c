@@ -135,7 +135,7 @@ static const key_def keys[] = {
     { "ic", SLPI_SYS_SINE_EULER, K_ENUM, OFF(se.ic), 0, e_se_ic, 0, 0, "canonical | random | complex" },
     { "ic_seed", SLPI_SYS_SINE_EULER, K_U64, OFF(se.ic_seed), 0, NULL, 0, 0, "seed of a random initial condition" },
     /* models (docs/models.md, core/expr.h) */
-    { "algebra", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "so3 | se3 | so(n) | su(n) | so3^k: the model's algebra and state layout" },
+    { "algebra", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "so3 | se3 | so(n) | su(n) | so3^k: the model's algebra, state layout and textbook equation (so3: x' = x cross grad H; so(n), su(n): X' = [X, grad H], su(n) H at the traceless part; se3: the heavy top's; so3^k: per block; docs/models.md#equations, `slpi model`)" },
     { "H", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the Hamiltonian: an expression in the algebra's coordinates and the parameters" },
     { "noise_H<k>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "noise Hamiltonian k = 1..16 (M = the highest k; 1..M all given)" },
     { "param.<NAME>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "a named parameter usable in every expression: a decimal number" },
@@ -559,7 +559,16 @@ int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, 
                 rw[nreset++] = where ? where[i] : NULL;
             }
         rc = slpi_problem_set_all(p, nreset, rk, rv, where ? rw : NULL, err);
+        int given = -1;   /* the scheme named beside the file, which the file may not change */
+        for (int r = 0; r < nreset; r++)
+            if (!strcmp(rk[r], "scheme")) given = r;
+        slpi_scheme_id k = p->scheme;
         if (rc == SLPI_OK) rc = slpi_problem_load(p, config, err);
+        if (rc == SLPI_OK && given >= 0 && p->scheme != k)
+            rc = slpi_error_set(err, SLPI_EINPUT, "%sscheme=%s is given, but %s sets scheme=%s: a key file "
+                                "would override it; name the scheme in one place (docs/models.md#keys)",
+                                where && rw[given] ? rw[given] : "", slpi_scheme_name(k), config,
+                                slpi_scheme_name(p->scheme));
     }
     if (rc != SLPI_OK || nk == 0) return rc;
     if (nreset == 0) return slpi_problem_set_all(p, nk, keys, vals, where, err);

@@ -172,3 +172,18 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
     if (rc == SLPI_OK) p->unfinished = 0;
     return rc;
 }
+
+int slpi_problem_finish_unstepped(slpi_problem *p, slpi_error *err)
+{
+    int rc = slpi_problem_finish(p, err);
+    if (rc != SLPI_OK && p->scheme != SLPI_SCHEME_TMK) {
+        slpi_problem q = *p;
+        slpi_error e2;
+        q.scheme = SLPI_SCHEME_TMK;
+        if (slpi_problem_finish(&q, &e2) == SLPI_OK) {   /* only the scheme was in the way */
+            *p = q;
+            rc = SLPI_OK;
+        }
+    }
+    return rc;
+}

@@ -188,6 +188,21 @@ int slpi_fast_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
     return f->scheme->carry_set(f, x, buf, n);
 }
 
+int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
+{
+    const slpi_fast_system *s = &f->sys;
+    double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim;
+    if (!g) return -1;
+    for (int k = 0; k <= s->M; k++) {
+        s->gen(s, k, g, x);
+        s->coad(s, v, g, x);
+        if (xi) memcpy(xi + (size_t)k * s->dim, g, (size_t)s->dim * sizeof *g);
+        if (V) memcpy(V + (size_t)k * s->dim, v, (size_t)s->dim * sizeof *v);
+    }
+    free(g);
+    return s->dim;
+}
+
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
     f->sys.diagnostics(&f->sys, d, x, x0);

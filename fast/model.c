@@ -24,12 +24,14 @@
  *
  * DOMAIN. A value outside an operation's domain (log or sqrt of x <= 0, division by 0,
  * x^n with n < 0 at 0, a real power of x <= 0, any non-finite value) makes the whole
- * gradient NaN, so the scheme reports the step as failed (exit 3 with the step, as any
- * NaN does; fast/fast.c). In a constant subexpression it is an input error at creation.
+ * gradient NaN and is recorded as the step's fault with the key and column of the first
+ * such node (domain_fault), so the step fails (exit 3 with the step and that reason, as
+ * the certified path's UNABLE names it). In a constant subexpression it is an input
+ * error at creation.
  *
  * STRUCTURE. The algebra's operations are the built-in system's with the same algebra,
  * reused, not repeated: so3 the rigid body (ISO form), se3 the heavy top (RKMK form),
- * so(n) Manakov, so3^k the point vortices (su(2) model A), each built with no noise and
+ * so(n) Manakov, so3^k the point vortices (model B: hat blocks), each built with no noise and
  * held as `inner`; su(n) installs fast/sun.c's kernels with this file's gradients. Only
  * the gradients, their derivatives, Psi (B_k = xi_k^*, so Psi = -sum_k delta_k xi_k in
  * the matrix representation), the ISOMP map that calls Psi, and the diagnostics are the
@@ -48,6 +50,7 @@ typedef struct {
     const unsigned char *dep;
     int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
     int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1) */
+    const int *owner;             /* the Hamiltonian k each node belongs to (messages) */
     double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
 } tape;
 
@@ -60,6 +63,7 @@ typedef struct {
     tape all;                     /* H_0..H_M in one tape (gen_sum: one sweep each way) */
     slpi_expr_node *all_node;
     unsigned char *all_dep;
+    int *all_owner;               /* owner[] of every tape (build_tapes) */
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
     double *pmu, *pw;             /* su(n): the traceless parts P mu, P w (at_traceless) */
@@ -336,6 +340,24 @@ static const double *at_traceless(const model_ctx *c, double *buf, const double 
     return buf;
 }
 
+/* After forward() failed on tape t: the first node, in evaluation order, whose value is
+ * not finite although its operands are, recorded as the step's fault (model_fault). */
+static void domain_fault(model_ctx *c, const tape *t)
+{
+    if (c->faulted) return;
+    for (int j = 0; j < t->nd; j++) {
+        int i = t->order[j];
+        const slpi_expr_node *n = &t->node[i];
+        double a = n->a >= 0 ? t->v[n->a] : 0, b = n->b >= 0 ? t->v[n->b] : 0, v = t->v[i];
+        if (v - v == 0 || !(a - a == 0) || !(b - b == 0)) continue;
+        char key[32];
+        c->faulted = 1;
+        snprintf(c->why, sizeof c->why, "%s: col %d: %s outside its domain or not finite (%g)",
+                 slpi_model_key(key, sizeof key, t->owner[i]), n->col, slpi_expr_op_name(n->op), v);
+        return;
+    }
+}
+
 static void fill_nan(double *x, int n)
 {
     for (int i = 0; i < n; i++) x[i] = NAN;
@@ -385,7 +407,7 @@ static void model_gen(const slpi_fast_system *s, int k, double *xi, const double
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (forward(&c->t[k], mu, NULL)) { fill_nan(xi, c->dim); return; }
+    if (forward(&c->t[k], mu, NULL)) { domain_fault(c, &c->t[k]); fill_nan(xi, c->dim); return; }
     reverse(&c->t[k], &one, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
@@ -406,7 +428,7 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
     }
     mu = at_traceless(c, c->pmu, mu);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (forward(&c->all, mu, NULL)) { fill_nan(xi, c->dim); return; }
+    if (forward(&c->all, mu, NULL)) { domain_fault(c, &c->all); fill_nan(xi, c->dim); return; }
     reverse(&c->all, delta, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
@@ -426,7 +448,7 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = c->hv[i] = 0;
-    if (forward(&c->t[k], mu, w)) { fill_nan(out, c->dim); return; }
+    if (forward(&c->t[k], mu, w)) { domain_fault(c, &c->t[k]); fill_nan(out, c->dim); return; }
     reverse(&c->t[k], &one, c->g, c->hv);
     to_algebra(c, out, c->hv);
 }
@@ -516,7 +538,7 @@ static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double
     case SLPI_ALGEBRA_SO3:
         return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
     case SLPI_ALGEBRA_SO3K:
-        return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_SU2A, c->m.alg.n, P, Xn, Y, Ynew, ynorm);
+        return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, c->m.alg.n, P, Xn, Y, Ynew, ynorm);
     default:
         return slpi_fast_zisomp(c->m.alg.n, (const double complex *)P, (const double complex *)Xn,
                                 (const double complex *)Y, (double complex *)Ynew, ynorm, c->Z);
@@ -597,6 +619,7 @@ static void model_clear(slpi_fast_system *s)
     free(c->all.root);
     free(c->all_node);
     free(c->all_dep);
+    free(c->all_owner);
     slpi_model_free(&c->m);
     free(c->winv);
     free(c->Z);
@@ -630,7 +653,7 @@ static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
     case SLPI_ALGEBRA_SO3K:
         slpi_problem_init(&q, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
         q.pv.n = a->n;
-        q.pv.model = SLPI_VORTEX_MODEL_A;
+        q.pv.model = SLPI_VORTEX_MODEL_B;   /* hat blocks: x_i cross grad_i H, no sqrt 2 */
         q.pv.noise = 0;
         c->has_inner = 1;
         return slpi_fast_sys_point_vortices(&c->inner, &q, err);
@@ -652,6 +675,7 @@ static int build_tape(tape *t, int n, const slpi_expr_node *node, const unsigned
     t->node = node;
     t->dep = dep;
     t->nroot = nroot;
+    t->owner = owner;
     t->v = calloc(4 * (size_t)n, sizeof *t->v);
     t->order = malloc((size_t)n * sizeof *t->order);
     t->root = malloc((size_t)nroot * sizeof *t->root);
@@ -686,11 +710,9 @@ static int build_tapes(model_ctx *c, slpi_error *err)
     for (int k = 0; k <= M; k++) total += c->m.H[k].n;
     c->all_node = malloc((size_t)total * sizeof *c->all_node);
     c->all_dep = malloc((size_t)total);
-    int *owner = malloc((size_t)total * sizeof *owner);
-    if (!c->all_node || !c->all_dep || !owner) {
-        free(owner);
+    int *owner = c->all_owner = malloc((size_t)total * sizeof *owner);
+    if (!c->all_node || !c->all_dep || !owner)
         return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    }
     int rc = SLPI_OK;
     for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
         const slpi_expr *e = &c->m.H[k];
@@ -709,7 +731,6 @@ static int build_tapes(model_ctx *c, slpi_error *err)
         roots[k] = off - 1;
     }
     if (rc == SLPI_OK && !c->ncb) rc = build_tape(&c->all, total, c->all_node, c->all_dep, M + 1, roots, &c->m, owner, err);
-    free(owner);
     return rc;
 }
 

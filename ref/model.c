@@ -472,12 +472,12 @@ static void sun_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, s
 
 static void so3k_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_so3k_m_unpack(X, x, s->dim / 3, 2, prec);
+    slpi_ref_so3k_m_unpack(X, x, s->dim / 3, 3, prec);   /* hat blocks */
 }
 
 static void so3k_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_so3k_m_pack(x, X, s->dim / 3, 2, prec);
+    slpi_ref_so3k_m_pack(x, X, s->dim / 3, 3, prec);
 }
 
 static void md_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
@@ -617,7 +617,7 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         slpi_ref_su_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SO3K:
-        s->N = 2 * alg->n;
+        s->N = 3 * alg->n;
         s->m_unpack = so3k_m_unpack;
         s->m_pack = so3k_m_pack;
         slpi_ref_so3k_casimir_names(s);

@@ -64,7 +64,7 @@ all="tmk rkmk-le rkmk-heun im-direct trap-direct isomp svi"
 twin rigid-body.slpi "system=rigid-body form=iso" $all
 twin heavy-top.slpi "system=heavy-top form=rkmk" tmk rkmk-le rkmk-heun im-direct trap-direct
 twin manakov.slpi "system=manakov n=4" $all
-twin point-vortices.slpi "system=point-vortices" $all
+twin point-vortices.slpi "system=point-vortices model=B" $all
 twin euler-zeitlin.slpi "system=euler-zeitlin N=2 ic_lmax=1" $all
 twin euler-zeitlin-3.slpi "system=euler-zeitlin N=3 ic_lmax=2 amp=2" tmk rkmk-heun im-direct trap-direct isomp svi
 twin euler-zeitlin-4.slpi "system=euler-zeitlin N=4 ic_lmax=3 amp=2" tmk rkmk-heun im-direct trap-direct isomp svi

@@ -423,10 +423,13 @@ class Model(Problem):
     Parameters
     ----------
     algebra : str
-        The algebra family and size (``so3``, ``se3``, ``so4``, ``su3``, ``so3^4``, ...;
-        docs/models.md).
+        The algebra family and size (``so3``, ``se3``, ``so(4)``, ``su(3)``, ``so3^4``, ...;
+        docs/models.md), which fixes the equation: x' = x cross grad H on ``so3``,
+        [X, grad H] on ``so(n)`` and ``su(n)``, the heavy top's on ``se3``, per block on
+        ``so3^k`` (docs/models.md#equations; ``slpi model`` shows it).
     H : str or Callback
-        The Hamiltonian, e.g. ``"x1^2/I1 + x2^2/I2 + x3^2/I3"``, or code (``Callback``).
+        The Hamiltonian, e.g. Euler's ``"(x1^2/I1 + x2^2/I2 + x3^2/I3)/2"``, or code
+        (``Callback``).
     noise : sequence of str or Callback
         The noise Hamiltonians H_1, H_2, ... (at most 16); empty: deterministic.
     params : dict of str to number or str, optional
@@ -446,7 +449,7 @@ class Model(Problem):
 
     Examples
     --------
-    >>> m = slpi.Model("so3", "x1^2/I1 + x2^2/I2 + x3^2/I3", noise=["amp*x1^2"],
+    >>> m = slpi.Model("so3", "(x1^2/I1 + x2^2/I2 + x3^2/I3)/2", noise=["amp*x1^2"],
     ...                params={"I1": 2, "I2": 1, "I3": 0.5, "amp": 0.1}, x0=[1, 0.5, 0.2])
     >>> r = slpi.run(m, steps=10)
     >>> r.states.shape, m.noises

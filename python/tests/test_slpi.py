@@ -161,3 +161,30 @@ def test_model_params_exact_decimal():
             assert Decimal(got) == Decimal(float(v)), (k, got)
             assert float(got) == float(v)
     assert text["param.a"] == "0.1000000000000000055511151231257827021181583404541015625"
+
+
+def test_model_docstring_spellings_run():
+    """Every algebra spelling the Model docstring suggests runs (issue 40: ``so4`` and
+    ``su3`` were suggested and refused)."""
+    import re
+    doc = slpi.Model.__doc__
+    para = doc[doc.index("algebra : str"):doc.index("H : str")]
+    spellings = re.findall(r"``([a-z0-9()^]+)``", para.split("which fixes")[0])
+    assert len(spellings) >= 5, spellings
+    for alg in spellings:
+        dim = {"so3": 3, "se3": 6}.get(alg)
+        if dim is None:
+            m = re.fullmatch(r"so\((\d+)\)", alg)
+            if m:
+                dim = int(m.group(1)) * (int(m.group(1)) - 1) // 2
+            m = re.fullmatch(r"su\((\d+)\)", alg)
+            if m:
+                dim = int(m.group(1)) ** 2
+            m = re.fullmatch(r"so3\^(\d+)", alg)
+            if m:
+                dim = 3 * int(m.group(1))
+        assert dim, alg
+        x0 = [0.0] * dim
+        x0[-1] = 1.0            # traceless on su(n) (the last coordinate is off the diagonal); |gamma| = 1 on se3
+        r = slpi.run(slpi.Model(alg, "0", x0=x0, scheme="tmk", steps=1))
+        assert r.states.shape == (2, dim), alg
