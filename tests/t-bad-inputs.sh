@@ -174,7 +174,7 @@ row "x0: 3 values given, the model state has 6" run system=model algebra=se3 "H=
 row "stochastic Lie-Euler is not Stratonovich-consistent: a noise Hamiltonian is neither affine" run $Mo --scheme rkmk-le "H=x1^2" "noise_H1=x1*x2"
 row "scheme isomp is not applicable to a model on se3" run system=model algebra=se3 "H=pi1^2" x0=1,0,0,0,0,1 --scheme isomp
 row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "noise_H1=x2^2" noise_file=m2.noise
-# issue 40: a key file's scheme= against the command line's, an unused parameter, slpi model
+# a key file's scheme= against the command line's, an unused parameter, slpi model
 printf 'system=model\nalgebra=so3\nH=x1^2\nscheme=tmk\nx0=1,0,0\n' > sch.cfg
 row "scheme=isomp is given, but sch.cfg sets scheme=tmk: a key file would override it" run --config sch.cfg --scheme isomp
 row "param.q=1: no expression uses it (a misspelt name?)" run $Mo "H=x1^2" param.q=1

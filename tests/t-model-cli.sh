@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-model-cli.sh — issue 40's command-line pieces (docs/models.md#equations, #keys):
+# t-model-cli.sh — the model command line's pieces (docs/models.md#equations, #keys):
 #   - `slpi model` prints the algebra's equation and, at x0, each generator xi_k and field
 #     V_k; on so3 V_k must be x cross xi_k, recomputed here from the printed numbers
 #     (relative 1e-15 of max |x| max |xi_k|), for every k of models/rigid-body.slpi;

@@ -32,9 +32,12 @@ static void model_problem(slpi_problem *p, slpi_scheme_id k, const char *alg, co
     p->system = SLPI_SYS_MODEL;
     snprintf(p->model.algebra, sizeof p->model.algebra, "%s", alg);
     snprintf(p->model.H, sizeof p->model.H, "%s", H);
-    for (int i = 0; i < M; i++)
+    int amp = strstr(H, "amp") != NULL;
+    for (int i = 0; i < M; i++) {
         snprintf(p->model.noise_H[i], sizeof p->model.noise_H[i], "%s", noise[i]);
-    p->model.nparam = 1;                              /* used by the restated noises */
+        amp |= strstr(noise[i], "amp") != NULL;
+    }
+    p->model.nparam = amp;            /* used by the restated noises (an unused one is refused) */
     snprintf(p->model.param_name[0], SLPI_MODEL_NAME_MAX, "amp");
     snprintf(p->model.param_text[0], SLPI_MODEL_NAME_MAX, "0.375");
     p->model.param[0] = 0.375;
@@ -423,7 +426,7 @@ static const twin twins[] = {
       { "amp/2*x1^2", "amp/2*x2^2", "amp/2*x3^2" }, x0_rb, 3, ALL_MAT, NULL, 1 },
     { "heavy top", SLPI_SYS_HEAVY_TOP, "se3",
       "pi1^2/(2*2) + pi2^2/(2*1.5) + pi3^2/(2*0.75) + 0.5*gamma1 - 0.25*gamma2 + gamma3", 1,
-      { "amp*(pi1^2 + pi2^2 + pi3^2)" }, x0_ht, 6, ALL_LP, NULL },
+      { "amp*(pi1^2 + pi2^2 + pi3^2)" }, x0_ht, 6, ALL_LP, NULL, 0 },
     { "manakov", SLPI_SYS_MANAKOV, "so(4)",
       "(X_1_2^2/1 + X_1_3^2/2 + X_1_4^2/3 + X_2_3^2/4 + X_2_4^2/5 + X_3_4^2/6)/2", 6,
       { "amp/2*X_1_2^2", "amp/2*X_1_3^2", "amp/2*X_1_4^2", "amp/2*X_2_3^2", "amp/2*X_2_4^2",
@@ -433,14 +436,14 @@ static const twin twins[] = {
       { "amp/2*(x1_1^2 + x2_1^2 + x3_1^2)", "amp/2*(x1_2^2 + x2_2^2 + x3_2^2)",
         "amp/2*(x1_3^2 + x2_3^2 + x3_3^2)" }, x0_pv, 9, ALL_MAT, NULL, 1 },
     { "euler-zeitlin N=2", SLPI_SYS_EULER_ZEITLIN, "su(2)",
-      "(ImX_0_0 - ImX_1_1)^2/8 + (ReX_0_1^2 + ImX_0_1^2)/2 + 0.3*(ImX_0_0 + ImX_1_1)^2", 0, { NULL }, x0_ez, 4, ALL_MAT, NULL },
+      "(ImX_0_0 - ImX_1_1)^2/8 + (ReX_0_1^2 + ImX_0_1^2)/2 + 0.3*(ImX_0_0 + ImX_1_1)^2", 0, { NULL }, x0_ez, 4, ALL_MAT, NULL, 0 },
     /* rkmk-le: the model's sufficient rule refuses noise Q at N = 3 (docs/models.md#schemes) */
     { "euler-zeitlin N=3", SLPI_SYS_EULER_ZEITLIN, "su(3)", NULL, 0, { NULL }, NULL, 9,
-      ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-3.slpi" },
+      ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-3.slpi", 0 },
     { "euler-zeitlin N=4", SLPI_SYS_EULER_ZEITLIN, "su(4)", NULL, 0, { NULL }, NULL, 16,
-      ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-4.slpi" },
+      ALL_MAT & ~(1u << SLPI_SCHEME_RKMK_LE), "models/euler-zeitlin-4.slpi", 0 },
     { "sine-euler N=3", SLPI_SYS_SINE_EULER, "su(3)", NULL, 0, { NULL }, NULL, 9, ALL_MAT,
-      "models/sine-euler.slpi" },
+      "models/sine-euler.slpi", 0 },
 };
 
 static void check_twin(const twin *t)

@@ -164,7 +164,7 @@ def test_model_params_exact_decimal():
 
 
 def test_model_docstring_spellings_run():
-    """Every algebra spelling the Model docstring suggests runs (issue 40: ``so4`` and
+    """Every algebra spelling the Model docstring suggests runs (``so4`` and
     ``su3`` were suggested and refused)."""
     import re
     doc = slpi.Model.__doc__
