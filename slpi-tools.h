@@ -64,11 +64,17 @@ void slpi_golden_clear(slpi_golden *g);
  * running the certified path on its problem (the regeneration done by `make golden`). */
 const char *const *slpi_golden_cases(void);
 int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err);
+/* The same for any finished problem (a user's model: `slpi golden --write --config`):
+ * case `name`, described by `what`, its p->steps steps, checkpoints at 1, steps/2, steps. */
+int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g,
+                             slpi_error *err);
 /* Golden file name of a case: "<system>.<scheme>[.variant].golden". */
 void slpi_golden_file_name(const char *name, char *buf, size_t n);
 
 /* Regenerate the file of every case (or only the case `only`) in dir, logging each. */
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
+/* Write g to path whole (a temporary file renamed over it), or leave path as it was. */
+int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 
 /* Scores of the fast path against certified balls (oracle/score.c). Ratios are
  * LAPACK-style |fast - exact| / (unit scale), unit = max(n,1) u, certified as an

@@ -2,6 +2,7 @@
  * certified cases of oracle/ (golden cases and fast-vs-certified scoring; format in oracle/golden.c). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -11,6 +12,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: slpi golden [--dir DIR] [--check [FILE...] | --write [--case NAME] | --list | --problem NAME]\n"
+            "       slpi golden --write --config MODEL [--case NAME] [--dir DIR] [key=value ...]\n"
             "  --dir DIR     folder of the golden files (default: the installed ones beside\n"
             "                the program, $PREFIX/share/slpi/golden, else oracle/golden;\n"
             "                --write: oracle/golden)\n"
@@ -22,10 +24,52 @@ static void help(FILE *f)
             "  --write       regenerate the files with the certified path (a deliberate act:\n"
             "                review the diff before committing)\n"
             "  --case NAME   with --write: only this case\n"
+            "  --config MODEL  with --write: a case of your own, the problem of the key file\n"
+            "                (a model, or any problem) with the keys after it (steps=, h=, scheme=:\n"
+            "                keep it short, every step is certified), written as DIR/NAME.golden\n"
+            "                (DIR default ., NAME default MODEL's base name); check it with\n"
+            "                `slpi golden --check DIR/NAME.golden` (docs/models.md#golden)\n"
             "  --list        the case names\n"
             "  --problem NAME  print the case's problem as key=value lines (for `slpi run --config`)\n"
             "Exit 0 all PASS, 1 a FAIL, 2 bad input (file:line), 3 UNABLE and no FAIL.\n",
             SLPI_ORACLE_THRESHOLD);
+}
+
+/* --write --config: the key file's problem (and the keys after it) as a golden case of
+ * the user's, DIR/NAME.golden with NAME the file's base name unless --case gives one. */
+static int golden_write_config(const char *config, const char *name, const char *dir, int nk, char **kv)
+{
+    slpi_error err = { 0, "" };
+    char base[128], path[SLPI_PATH_MAX], file[200];
+    char **vals = malloc((size_t)(nk + 1) * sizeof *vals);
+    int rc = vals ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
+    for (int i = 0; rc == SLPI_OK && i < nk; i++) {
+        char *eq = strchr(kv[i], '=');
+        if (!eq || eq == kv[i]) rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", kv[i]);
+        else { *eq = '\0'; vals[i] = eq + 1; }
+    }
+    slpi_problem p;
+    if (rc == SLPI_OK) rc = slpi_problem_build(&p, NULL, config, nk, kv, vals, NULL, &err);
+    free(vals);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+    if (!name) {   /* the file's base name without its extension */
+        const char *b = strrchr(config, '/');
+        snprintf(base, sizeof base, "%s", b ? b + 1 : config);
+        char *dot = strrchr(base, '.');
+        if (dot && dot != base) *dot = '\0';
+        name = base;
+    }
+    slpi_golden g;
+    if (rc == SLPI_OK) rc = slpi_golden_make_problem(name, config, &p, &g, &err);
+    if (rc == SLPI_OK) {
+        slpi_golden_file_name(name, file, sizeof file);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        rc = slpi_golden_save(path, &g, &err);
+        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem.steps);
+        slpi_golden_clear(&g);
+    }
+    if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
+    return rc;
 }
 
 int slpi_cli_golden(int argc, char **argv)
@@ -35,9 +79,10 @@ int slpi_cli_golden(int argc, char **argv)
         { "write", no_argument, 0, 'w' },     { "case", required_argument, 0, 'k' },
         { "list", no_argument, 0, 'l' },      { "problem", required_argument, 0, 'p' },
         { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
+        { "config", required_argument, 0, 'C' },
         { 0, 0, 0, 0 }
     };
-    const char *dir = NULL, *only = NULL, *output = NULL;
+    const char *dir = NULL, *only = NULL, *output = NULL, *config = NULL;
     int mode = 'c', c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
@@ -46,11 +91,17 @@ int slpi_cli_golden(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'c': case 'w': case 'l': mode = c; break;
         case 'k': only = optarg; break;
+        case 'C': config = optarg; break;
         case 'p': mode = c; only = optarg; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi golden: see `slpi golden --help`\n"); return SLPI_EINPUT;
         }
     }
+    if (config && mode != 'w') {
+        fprintf(stderr, "slpi golden: --config goes with --write (see `slpi golden --help`)\n");
+        return SLPI_EINPUT;
+    }
+    if (config) return golden_write_config(config, only, dir ? dir : ".", argc - optind, argv + optind);
     if ((optind < argc && mode != 'c') || (only && mode != 'w' && mode != 'p')) {
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;

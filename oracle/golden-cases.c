@@ -144,22 +144,33 @@ static int store_checkpoint(void *ctx, long step, arb_srcptr x, const slpi_ref_d
 int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err)
 {
     const golden_case *c = NULL;
+    slpi_problem p;
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < NCASES; i++)
         if (strcmp(cases[i].name, name) == 0) c = cases + i;
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "golden case '%s': unknown (see `slpi golden --list`)", name);
-    int rc = case_problem(c, &g->problem, err);
+    int rc = case_problem(c, &p, err);
+    return rc == SLPI_OK ? slpi_golden_make_problem(c->name, c->settings, &p, g, err) : rc;
+}
+
+int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g,
+                             slpi_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->problem = *p;
+    long steps = p->steps;
+    int rc = slpi_problem_check_finished(p, "golden", err);
     if (rc != SLPI_OK) return rc;
-    snprintf(g->name, sizeof g->name, "%s", c->name);
-    snprintf(g->what, sizeof g->what, "%s, %ld steps", c->settings, c->steps);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    snprintf(g->what, sizeof g->what, "%s, %ld steps", what, steps);
     slpi_oracle_provenance(&g->nhead, &g->head_key, &g->head_val);
     g->dim = slpi_problem_state_dim(&g->problem);
     g->M = slpi_problem_noise_count(&g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
-    g->dW = calloc((size_t)(c->steps * g->M + 1), sizeof(double));
+    g->dW = calloc((size_t)(steps * g->M + 1), sizeof(double));
     rc = slpi_fast_problem_initial_state(&g->problem, g->x0, err);
-    if (rc == SLPI_OK) rc = slpi_oracle_increments(&g->problem, c->steps, g->dW, err);
-    long stops[3] = { 1, c->steps / 2, c->steps };
+    if (rc == SLPI_OK) rc = slpi_oracle_increments(&g->problem, steps, g->dW, err);
+    long stops[3] = { 1, steps / 2, steps };
     int nstops = 0;
     for (int i = 0; i < 3; i++)
         if (nstops == 0 || stops[i] > stops[nstops - 1]) stops[nstops++] = stops[i];

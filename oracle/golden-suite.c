@@ -15,6 +15,19 @@ static void case_path(const char *dir, const char *name, char *buf, size_t n)
     snprintf(buf, n, "%s/%s", dir, file);
 }
 
+int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err)
+{
+    slpi_output *o;   /* core/output.c: a whole file or the old one, never half */
+    int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
+    if (rc == SLPI_OK && slpi_golden_write(slpi_output_file(o), g) != SLPI_OK) {
+        slpi_output_abort(o);
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", path);
+    } else if (rc == SLPI_OK) {
+        rc = slpi_output_commit(o, err);
+    }
+    return rc;
+}
+
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err)
 {
     int found = 0;
@@ -33,14 +46,7 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
             slpi_progress_end(pg);
             return rc;
         }
-        slpi_output *o;   /* core/output.c: a whole file or the old one, never half */
-        rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
-        if (rc == SLPI_OK && slpi_golden_write(slpi_output_file(o), &g) != SLPI_OK) {
-            slpi_output_abort(o);
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", path);
-        } else if (rc == SLPI_OK) {
-            rc = slpi_output_commit(o, err);
-        }
+        rc = slpi_golden_save(path, &g, err);
         if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, slpi_clock_seconds(CLOCK_MONOTONIC) - t0);
         slpi_golden_clear(&g);
         slpi_progress_add(pg, 1);

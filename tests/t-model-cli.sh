@@ -5,7 +5,9 @@
 #     (relative 1e-15 of max |x| max |xi_k|), for every k of models/rigid-body.slpi;
 #   - `slpi model` and `slpi noise --config` take an se3 model without a scheme (the
 #     default isomp does not apply to se3, and neither command steps);
-#   - --quiet is accepted by every command the README lists it for.
+#   - --quiet is accepted by every command the README lists it for;
+#   - `slpi golden --write --config` certifies a user's case that `golden --check` passes,
+#     and the same file with its Hamiltonian changed (H + x) fails.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 dir=$(dirname "$0")/../models
@@ -48,6 +50,18 @@ done
 n=$((n+1))
 "$slpi" props --config "$dir/rigid-body.slpi" --fast-only --cases 1 --property casimir -q > "$tmp/p" 2>&1 \
   || bad "slpi props -q: exit $?: $(tail -2 "$tmp/p")"
+
+n=$((n+1))
+"$slpi" golden --write --config "$dir/su3-diagonal.slpi" scheme=isomp steps=4 --dir "$tmp" > "$tmp/gw" 2>&1 \
+  || bad "golden --write --config: exit $?: $(tail -2 "$tmp/gw")"
+"$slpi" golden --check "$tmp/su3-diagonal.golden" > "$tmp/gc" 2>&1 \
+  || bad "golden --check of the user's case: exit $?: $(tail -3 "$tmp/gc")"
+grep -q "golden: PASS" "$tmp/gc" || bad "golden --check of the user's case: $(tail -1 "$tmp/gc")"
+n=$((n+1))
+sed 's/^\(problem\tH=.*\)$/\1 + 0.001*ReX_0_1/' "$tmp/su3-diagonal.golden" > "$tmp/changed.golden"
+grep -q "ReX_0_1$" "$tmp/changed.golden" || bad "the changed case's H was not changed"
+"$slpi" golden --check "$tmp/changed.golden" > "$tmp/gc" 2>&1
+[ $? -eq 1 ] || bad "golden --check of a changed case: exit not 1: $(tail -2 "$tmp/gc")"
 
 [ $fail -eq 0 ] && echo "t-model-cli: $n checks"
 exit $fail
