@@ -177,7 +177,7 @@ static void expect_error(const char *key, const char *text, const char *head, in
 {
     slpi_expr e;
     slpi_error err = { 0 };
-    slpi_expr_param par[1] = { { "a", "0.5", 0.5 } };
+    slpi_expr_param par[1] = { { "a", "0.5", 0.5, NULL } };
     int rc = slpi_expr_parse(&e, key, text, &so3, 1, par, &err);
     TEST_CHECKF(rc == SLPI_EINPUT, "'%s' parsed (rc %d)", text, rc);
     TEST_CHECKF(strncmp(err.msg, head, strlen(head)) == 0, "'%s': message '%s', expected '%s...'",
@@ -205,7 +205,7 @@ static void expect_ops(const char *text, const char *ops)
 {
     slpi_expr e;
     slpi_error err = { 0 };
-    slpi_expr_param par[1] = { { "a", "0.1", 0.1 } };
+    slpi_expr_param par[1] = { { "a", "0.1", 0.1, NULL } };
     char buf[512];
     int rc = slpi_expr_parse(&e, "H", text, &so3, 1, par, &err);
     TEST_CHECKF(rc == 0, "'%s': %s", text, err.msg);
@@ -236,7 +236,7 @@ int main(void)
     {
         slpi_expr e;
         slpi_error err = { 0 };
-        slpi_expr_param par[1] = { { "a", "0.1", 0.1 } };
+        slpi_expr_param par[1] = { { "a", "0.1", 0.1, NULL } };
         TEST_CHECK(slpi_expr_parse(&e, "H", "x1^-2 + a*x3 + 1e-3", &so3, 1, par, &err) == 0);
         TEST_CHECK(e.n == 8 && e.node[1].op == SLPI_EXPR_POWI && e.node[1].arg == -2);
         TEST_CHECK(e.nconst == 2 && strcmp(e.ctext[0], "0.1") == 0 && strcmp(e.ctext[1], "1e-3") == 0

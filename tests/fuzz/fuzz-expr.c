@@ -9,7 +9,7 @@
 #include "core/expr.h"
 
 /* the parameters every input may use; a's value is negative */
-static slpi_expr_param par[2] = { { "a", "-0.25", -0.25 }, { "b", "3", 3 } };
+static slpi_expr_param par[2] = { { "a", "-0.25", -0.25, NULL }, { "b", "3", 3, NULL } };
 
 /* A constant as its text, but a parameter's negative value by the parameter's name:
  * "(-0.25)" would parse back as the negation of a constant, another tape. */
