@@ -52,13 +52,15 @@ n=$((n+1))
   || bad "slpi props -q: exit $?: $(tail -2 "$tmp/p")"
 
 n=$((n+1))
-"$slpi" golden --write --config "$dir/su3-diagonal.slpi" scheme=isomp steps=4 --dir "$tmp" > "$tmp/gw" 2>&1 \
+{ cat "$dir/su3-diagonal.slpi"; echo steps=2; } > "$tmp/mine.slpi"   # the keys after it must win: steps=4
+"$slpi" golden --write --config "$tmp/mine.slpi" scheme=isomp steps=4 --dir "$tmp" > "$tmp/gw" 2>&1 \
   || bad "golden --write --config: exit $?: $(tail -2 "$tmp/gw")"
-"$slpi" golden --check "$tmp/su3-diagonal.golden" > "$tmp/gc" 2>&1 \
+grep -q "^problem	steps=4$" "$tmp/mine.golden" || bad "golden --write --config: the case lacks steps=4"
+"$slpi" golden --check "$tmp/mine.golden" > "$tmp/gc" 2>&1 \
   || bad "golden --check of the user's case: exit $?: $(tail -3 "$tmp/gc")"
 grep -q "golden: PASS" "$tmp/gc" || bad "golden --check of the user's case: $(tail -1 "$tmp/gc")"
 n=$((n+1))
-sed 's/^\(problem\tH=.*\)$/\1 + 0.001*ReX_0_1/' "$tmp/su3-diagonal.golden" > "$tmp/changed.golden"
+sed 's/^\(problem\tH=.*\)$/\1 + 0.001*ReX_0_1/' "$tmp/mine.golden" > "$tmp/changed.golden"
 grep -q "ReX_0_1$" "$tmp/changed.golden" || bad "the changed case's H was not changed"
 "$slpi" golden --check "$tmp/changed.golden" > "$tmp/gc" 2>&1
 [ $? -eq 1 ] || bad "golden --check of a changed case: exit not 1: $(tail -2 "$tmp/gc")"
