@@ -25,9 +25,9 @@ note() { echo "t-install-user: FAIL: $*"; fail=1; }
 home="$tmp/home"
 tree="$home/slpi"
 mkdir -p "$tree"
-# the tree: its tracked sources and its build (objects, libraries, the probe's flint.mk),
+# the tree: its sources (no build folder, no .git) and its build (objects, libraries, the probe's flint.mk),
 # timestamps kept, so make finds everything up to date and only installs
-git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$tree" || { note "copying the sources"; exit 1; }
+tar --exclude='./build*' --exclude=./.git --exclude="./$build" -cf - . | tar -xf - -C "$tree" || { note "copying the sources"; exit 1; }
 (cd "$build" && find . -maxdepth 2 \( -name '*.o' -o -name '*.d' -o -name '*.a' -o -name '*.so*' -o -name '*.map' \
    -o -name slpi -o -name flint.mk -o -name git-rev \) -print | tar -cf - -T -) | (mkdir -p "$tree/build" && tar -xf - -C "$tree/build") ||
   { note "copying the build"; exit 1; }
