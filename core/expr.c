@@ -600,10 +600,15 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
                                   M, k + 1);
+    /* a parameter named like a coordinate would never be read (the coordinate wins) */
     slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
     int used[SLPI_MODEL_MAX_PARAMS] = { 0 };
     for (int i = 0; i < p->model.nparam; i++) {
-        par[i].name = p->model.param_name[i];
+        const char *name = p->model.param_name[i];
+        if (slpi_algebra_coord_index(&m->alg, name, strlen(name)) >= 0)
+            return slpi_error_set(err, SLPI_EINPUT, "param.%s: shadowed by the coordinate %s of %s, which the "
+                                  "expressions read instead: rename the parameter", name, name, p->model.algebra);
+        par[i].name = name;
         par[i].text = p->model.param_text[i];
         par[i].value = p->model.param[i];
         par[i].used = used + i;

@@ -440,6 +440,15 @@ static int key_rank(const char *key)
 int slpi_problem_set_all(slpi_problem *p, int n, char *const *kv_keys, char *const *kv_values,
                          const char *const *where, slpi_error *err)
 {
+    /* one source (a file, the command line, a preset) gives each key once: a second value
+     * would silently win or lose */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(kv_keys[i], kv_keys[j]))
+                return slpi_error_set(err, SLPI_EINPUT, "%s%s%s: key given twice (%s=%.60s%s%s, then %s=%.60s)",
+                                      where && where[i] ? where[i] : "", where && where[i] ? ": " : "", kv_keys[i],
+                                      kv_keys[j], kv_values[j], where && where[j] ? " at " : "",
+                                      where && where[j] ? where[j] : "", kv_keys[i], kv_values[i]);
     for (int rank = 0; rank <= 4; rank++)
         for (int i = 0; i < n; i++) {
             if (key_rank(kv_keys[i]) != rank) continue;

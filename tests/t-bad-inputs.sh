@@ -79,6 +79,7 @@ row() {
 }
 
 P="--preset iso/rigid-body/trajectories --steps 5"
+PL="--preset iso/rigid-body/trajectories"   # without --steps: for runs that give their own
 ln -s "$top/oracle/golden" oracle-golden
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 5 > good.noise || exit 1
 nl=$(printf '\n')
@@ -169,6 +170,12 @@ row "noise_H2 is given but noise_H1 is not" run $Mo "H=x1^2" "noise_H2=x2"
 row "noise_H17: unknown key" run $Mo "H=x1^2" "noise_H17=x2"
 row "param.a=abc: not a decimal number" run $Mo "H=x1^2" param.a=abc
 row "param.1a: a parameter name is a letter" run $Mo "H=x1^2" param.1a=2
+# a key given twice in one source, a parameter a coordinate shadows, one no expression uses
+row "param.a: key given twice (param.a=1, then param.a=2)" run $Mo "H=a*x1^2" param.a=1 param.a=2
+row "h: key given twice (h=0.1, then h=0.2)" run $P h=0.1 h=0.2
+printf 'steps=4\nseed=3\nsteps=5\n' > twice.cfg
+row "twice.cfg:3: steps: key given twice (steps=4 at twice.cfg:1, then steps=5)" run --config twice.cfg
+row "param.x1: shadowed by the coordinate x1 of so3" run $Mo "H=x1^2" param.x1=2
 row "system=model has no default initial state: give x0= or x0_file=" run system=model algebra=so3 "H=x1^2"
 row "x0: 3 values given, the model state has 6" run system=model algebra=se3 "H=pi1^2" x0=1,0,0 --scheme tmk
 row "stochastic Lie-Euler is not Stratonovich-consistent: a noise Hamiltonian is neither affine" run $Mo --scheme rkmk-le "H=x1^2" "noise_H1=x1*x2"
@@ -362,7 +369,7 @@ row "--path 4294967296: out of range" noise --seed 1 --path 4294967296 --compone
 
 # a run ended by SIGTERM before it finishes removes its temporary file and leaves no output
 n=$((n+1))
-"$slpi" run $P --steps 50000000 output_every=1000 -q -o killed.tsv & k=$!
+"$slpi" run --preset iso/rigid-body/trajectories --steps 50000000 output_every=1000 -q -o killed.tsv & k=$!
 i=0; while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
 kill -TERM $k; wait $k; rk=$?
 if [ $rk -ne 143 ] || ls -A | grep -q 'killed'; then
@@ -371,9 +378,9 @@ if [ $rk -ne 143 ] || ls -A | grep -q 'killed'; then
 fi
 
 # two runs writing one -o at once both finish, and the file is one whole run's output
-"$slpi" run $P --steps 20000 seed=1 -q -o one.tsv && "$slpi" run $P --steps 20000 seed=2 -q -o two.tsv || exit 1
-"$slpi" run $P --steps 20000 seed=1 -q -o both.tsv & a=$!
-"$slpi" run $P --steps 20000 seed=2 -q -o both.tsv & b=$!
+"$slpi" run $PL --steps 20000 seed=1 -q -o one.tsv && "$slpi" run $PL --steps 20000 seed=2 -q -o two.tsv || exit 1
+"$slpi" run $PL --steps 20000 seed=1 -q -o both.tsv & a=$!
+"$slpi" run $PL --steps 20000 seed=2 -q -o both.tsv & b=$!
 wait $a; ra=$?; wait $b; rb=$?; n=$((n+1))
 if [ $ra -ne 0 ] || [ $rb -ne 0 ] || ! { cmp -s both.tsv one.tsv || cmp -s both.tsv two.tsv; }; then
   echo "t-bad-inputs: FAIL #$n: concurrent writers: exit $ra and $rb, the file is neither run's output" >&2
@@ -383,12 +390,12 @@ fi
 # a resume while the run that writes the checkpoint still lives is refused: the writer
 # holds a lock on its output from the first checkpoint to its end (stopped here at once,
 # so that it cannot finish first); the writer then completes with its whole output
-"$slpi" run $P --steps 50000 seed=3 -q -o ref3.tsv || exit 1
-"$slpi" run $P --steps 50000 seed=3 -q -o live.tsv --checkpoint live.ck --checkpoint-every 100 & w=$!
+"$slpi" run $PL --steps 50000 seed=3 -q -o ref3.tsv || exit 1
+"$slpi" run $PL --steps 50000 seed=3 -q -o live.tsv --checkpoint live.ck --checkpoint-every 100 & w=$!
 i=0; while [ ! -s live.ck ] && [ $i -lt 400 ]; do sleep 0.02; i=$((i+1)); done
 kill -STOP $w 2>/dev/null
 if kill -0 $w 2>/dev/null; then
-  keep="live.tsv live.ck"; row "live.tsv: in use by another process (locked)" runx $P --steps 50000 seed=3 -q -o live.tsv --resume live.ck
+  keep="live.tsv live.ck"; row "live.tsv: in use by another process (locked)" runx $PL --steps 50000 seed=3 -q -o live.tsv --resume live.ck
   kill -CONT $w; wait $w; rw=$?; n=$((n+1))
   if [ $rw -ne 0 ] || ! cmp -s live.tsv ref3.tsv; then
     echo "t-bad-inputs: FAIL #$n: the checkpointing writer: exit $rw, its output differs from an uninterrupted run's" >&2
