@@ -74,11 +74,17 @@ _CLI_WORDS = (("(see `slpi run --help`)", "(see slpi.keys())"),
               ("(see `slpi list`)", "(see slpi.keys(), the key's help)"),
               ("lower --ref", "lower ref"), ("--ref ", "ref="), ("--max-steps", "max_steps"))
 
+# The files a Model writes its long x0 into (Model): an error that names one names x0.
+_x0_files = set()
+
 
 def _library_error(rc, lib=None):
     msg = _ffi.string((lib or _lib).slpi_api_last_error()).decode()
     for cli, py in _CLI_WORDS:
         msg = msg.replace(cli, py)
+    for f in list(_x0_files):
+        if f in msg:
+            return SlpiError(rc, "x0: " + msg.replace("x0_file=" + f, "").replace(f, "").lstrip(": "), "x0", None)
     m = re.match(r"([A-Za-z_][\w.]*)=(\S*?):", msg)
     if not m and re.match(r"[A-Za-z_][\w.]*: unknown key ", msg):   # the argument a key was given as
         return SlpiError(rc, msg, msg.split(":")[0], None)
@@ -142,6 +148,33 @@ def _bad(argument, value, why):
     return SlpiError(2, "%s=%r: %s" % (argument, value, why), argument, value)
 
 
+def _text(argument, value):
+    """A str for C, encoded: other types and a NUL (C would read the text only up to
+    it, a silently different problem) refused, naming the argument."""
+    if not isinstance(value, str):
+        raise _bad(argument, value, "must be a string")
+    if "\0" in value:
+        raise _bad(argument, value, "holds a NUL character (C would read only the text before it)")
+    return value.encode()
+
+
+def _path(argument, value):
+    """A file name (str or os.PathLike) for C, encoded; as _text."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise _bad(argument, value, "must be a file name (str or path)")
+    v = os.fspath(value)
+    if not isinstance(v, str):
+        raise _bad(argument, value, "must be a file name (str or path)")
+    return _text(argument, v)
+
+
+def _flag(argument, value):
+    """A bool (Python's or numpy's); other types refused (``ref="no"`` is not False)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise _bad(argument, value, "must be True or False")
+    return bool(value)
+
+
 def _integer(argument, value, lo, hi=2**62):
     """A Python or numpy integer within [lo, hi] (bool, float and None refused)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -187,6 +220,10 @@ def _available_memory():
 
 
 def _guard_memory(nbytes, what, max_memory, hint=""):
+    if max_memory is not None and (isinstance(max_memory, (bool, np.bool_)) or
+                                   not isinstance(max_memory, (int, float, np.integer, np.floating)) or
+                                   not max_memory > 0):
+        raise _bad("max_memory", max_memory, "must be a number of bytes > 0, or None")
     limit = _available_memory() if max_memory is None else max_memory
     if limit is not None and nbytes > limit:
         raise SlpiError(2, "%s: needs %.3g GB of memory, more than %s %.3g GB (max_memory)%s" % (
@@ -227,7 +264,7 @@ class Problem:
     def __init__(self, preset=None, **keys):
         if preset is not None and not isinstance(preset, str):
             raise _bad("preset", preset, "must be a preset name (str) or None")
-        ptr = _lib.slpi_problem_new(preset.encode() if preset else _ffi.NULL)
+        ptr = _lib.slpi_problem_new(_text("preset", preset) if preset else _ffi.NULL)
         if ptr == _ffi.NULL:
             e = _library_error(2)
             e.argument, e.value = "preset", preset
@@ -251,15 +288,20 @@ class Problem:
             self._callbacks, self._natives = {}, []
         for k in first + [k for k in keys if k not in first]:
             v = keys[k]
-            if v is None or isinstance(v, (dict, set, bytes)):
-                raise _bad(k, v, "not a value for a key")
+            name = _text("key", k)
+            if v is None or not isinstance(v, (str, int, float, list, tuple, np.ndarray, np.number, np.bool_)):
+                raise _bad(k, v, "not a value for a key (a str, a number, or a list of numbers)")
             if isinstance(v, (list, tuple, np.ndarray)):
-                v = ",".join(repr(float(x)) for x in np.asarray(v, dtype=float).ravel())
+                try:
+                    nd = np.ndim(v)
+                except ValueError:   # ragged: _real_array names it
+                    nd = 1
+                v = ",".join(repr(float(x)) for x in _real_array(k, v, max(nd, 1)).ravel())
             elif isinstance(v, (bool, np.bool_)):
                 v = int(v)
             elif isinstance(v, (float, np.floating)):
                 v = repr(float(v))
-            _check(_lib.slpi_problem_set_key(self._p, k.encode(), str(v).encode()))
+            _check(_lib.slpi_problem_set_key(self._p, name, _text(k, str(v))))
             self.keys[k] = keys[k]
         self._shape = None
         return self
@@ -430,7 +472,7 @@ class Model(Problem):
     H : str or Callback
         The Hamiltonian, e.g. Euler's ``"(x1^2/I1 + x2^2/I2 + x3^2/I3)/2"``, or code
         (``Callback``).
-    noise : sequence of str or Callback
+    noise : str, Callback, or a list or tuple of them
         The noise Hamiltonians H_1, H_2, ... (at most 16); empty: deterministic.
     params : dict of str to number or str, optional
         Parameters the expressions name. A float is passed as the exact decimal
@@ -458,22 +500,39 @@ class Model(Problem):
 
     def __init__(self, algebra, H, noise=(), params=None, x0=None, **keys):
         import decimal
-        if not isinstance(algebra, str):
-            raise _bad("algebra", algebra, "must be a string")
+        _text("algebra", algebra)
         if not isinstance(H, (str, Callback)):
             raise _bad("H", H, "must be an expression (str) or a Callback")
+        if isinstance(H, str):
+            _text("H", H)
         if isinstance(noise, (str, Callback)):
             noise = [noise]
+        if not isinstance(noise, (list, tuple)):   # a dict would give its keys, a set no order
+            raise _bad("noise", noise, "must be an expression (str), a Callback, or a list or tuple of them")
         noise = list(noise)
         if len(noise) > 16 or not all(isinstance(n, (str, Callback)) for n in noise):
             raise _bad("noise", noise, "must be at most 16 expressions (str) or Callbacks")
+        for i, n in enumerate(noise):
+            if isinstance(n, str):
+                _text("noise[%d]" % i, n)
         if params is not None and not isinstance(params, dict):
             raise _bad("params", params, "must be a dict of name to value")
         settings = {"system": "model", "algebra": algebra}
         for k, v in (params or {}).items():
+            _text("params key", k)
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (str, int, float, np.integer, np.floating)):
                 raise _bad("params[%r]" % k, v, "must be a number or its decimal text")
-            settings["param." + str(k)] = v if isinstance(v, str) else str(decimal.Decimal(float(v)))
+            if isinstance(v, str):
+                _text("params[%r]" % k, v)
+                settings["param." + k] = v
+                continue
+            try:
+                f = float(v)
+            except OverflowError:   # an int beyond binary64
+                f = float("inf")
+            if not np.isfinite(f):
+                raise _bad("params[%r]" % k, v, "must be a finite binary64 number")
+            settings["param." + k] = str(decimal.Decimal(f))
         callbacks = {k: h for k, h in enumerate([H] + noise) if isinstance(h, Callback)}
         if isinstance(H, str):
             settings["H"] = H
@@ -491,12 +550,18 @@ class Model(Problem):
                 fd, self._x0_file = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
                 with os.fdopen(fd, "w") as f:
                     f.write("\n".join(repr(float(v)) for v in x0) + "\n")
-                weakref.finalize(self, os.unlink, self._x0_file)
+                _x0_files.add(self._x0_file)
+                weakref.finalize(self, _forget_x0_file, self._x0_file)
                 settings["x0_file"] = self._x0_file
         settings.update(keys)
         super().__init__(None, **settings)
         self._set_callbacks(callbacks)
         self._resolved()   # parse and validate now: errors name the expression and column
+
+
+def _forget_x0_file(path):
+    _x0_files.discard(path)
+    os.unlink(path)
 
 
 def _problem(problem, keys):
@@ -697,6 +762,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
     >>> slpi.run("iso/rigid-body/trajectories", dW=dW, truncate="off").states.shape
     (5, 3)
     """
+    ref, progress = _flag("ref", ref), _flag("progress", progress)
     if dW is not None:
         dW = _real_array("dW", dW, 2)
         if not any(k in keys for k in ("steps", "T", "level")) and not (
@@ -816,6 +882,7 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None,
     """
     paths = _integer("paths", paths, 1)
     first_path = _integer("first_path", first_path, 0, 2**32 - paths)
+    diagnostics, progress = _flag("diagnostics", diagnostics), _flag("progress", progress)
     pr = _problem(problem, keys)
     dim, steps, h = pr.dim, pr.steps, pr.h
     if x0 is not None:
@@ -835,7 +902,7 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None,
     tmp = None
     if out is not None:
         _guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
-        out = os.fspath(out)
+        out = _path("out", out).decode()
         tmp = "%s.part-%d" % (out, os.getpid())
         states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
     else:
@@ -988,13 +1055,13 @@ def verify(path, noise_file=None, max_steps=-1):
     """
     import json
     import tempfile
-    path = os.fspath(path)
+    cpath = _path("path", path)
+    cnoise = _path("noise_file", noise_file) if noise_file is not None else _ffi.NULL
     max_steps = _integer("max_steps", max_steps, -1)
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "verify.json")
         t = _tools()
-        nf = os.fspath(noise_file).encode() if noise_file else _ffi.NULL
-        _, error = _interruptible(t, lambda: t.slpi_api_verify_json(path.encode(), nf, max_steps, j.encode()))
+        _, error = _interruptible(t, lambda: t.slpi_api_verify_json(cpath, cnoise, max_steps, j.encode()))
         if error:
             raise error
         with open(j) as f:
@@ -1043,7 +1110,7 @@ def golden(directory=None):
     v = _ffi.new("int *")
     buf = _ffi.new("char[]", 1 << 20)
     t = _tools()
-    d = os.fspath(directory).encode() if directory else _ffi.NULL
+    d = _path("directory", directory) if directory is not None else _ffi.NULL
     _, error = _interruptible(t, lambda: t.slpi_api_golden(d, v, buf, 1 << 20))
     if error:
         raise error
@@ -1186,8 +1253,8 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     h, e, se = np.empty(n), np.empty(n), np.empty(n)
     fit = _ffi.new("double[3]")
     t = _tools()
-    ind = indep.encode() if indep else _ffi.NULL
-    _, error = _interruptible(t, lambda: t.slpi_api_converge(pr._p, kind.encode(), k0, k1, ref, paths, path0, boot,
+    ckind, ind = _text("kind", kind), _text("indep", indep) if indep is not None else _ffi.NULL
+    _, error = _interruptible(t, lambda: t.slpi_api_converge(pr._p, ckind, k0, k1, ref, paths, path0, boot,
                                                              ind, _ptr(h), _ptr(e), _ptr(se), fit))
     _raise_callback_error(pr)
     if error:
@@ -1228,7 +1295,7 @@ def write_trajectory(path, result):
         raise _bad("result", "ref", "a certified result has balls, not a port's doubles")
     if getattr(result, "_problem_text", None) is None:
         raise _bad("result", type(result).__name__, "not a Result of slpi.run on the problem's own x0 and noise")
-    path = os.fspath(path)
+    path = _path("path", path).decode()
     tmp = "%s.part-%d" % (path, os.getpid())
     try:
         with open(tmp, "w") as f:

@@ -87,9 +87,15 @@ def _header(path, lines, magic):
 
 def _table(path, magic):
     """Read a file of slpi's: (path, header, lines, index of the column line)."""
+    from slpi import SlpiError
+    if not isinstance(path, (str, os.PathLike)) or "\0" in os.fspath(path):
+        raise SlpiError(2, "path=%r: must be a file name (str or path, without NUL)" % (path,), "path", path)
     path = os.fspath(path)
-    with open(path) as f:
-        lines = f.read().splitlines()
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise SlpiError(2, "path=%s: cannot read: %s" % (path, e.strerror), "path", path) from None
     head, i = _header(path, lines, magic)
     if i >= len(lines):
         raise _error(path, i + 1, "no column line")
