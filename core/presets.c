@@ -18,7 +18,7 @@ static const slpi_preset presets[] = {
     { "rkmk/heavy-top/casimirs-441", HT "inertia=4,4,1 noise=salt T=100", "Figs. 4-5 variant with diag(4,4,1)" },
     { "rkmk/heavy-top/casimirs-tmk-421", HT "inertia=4,2,1 noise=salt T=100", "Fig. 6: TMK Casimir errors and growth law" },
     { "rkmk/heavy-top/energy-det-421", HT "inertia=4,2,1 noise=none T=100", "Fig. 7: TMK conserves h without noise" },
-    { "rkmk/heavy-top/critical-step", HT "inertia=4,4,1 noise=salt h=0.8 T=80", "critical step size claim (R7)" },
+    { "rkmk/heavy-top/critical-step", "system=heavy-top scheme=tmk inertia=4,4,1 noise=salt h=0.8 T=80", "critical step size claim (R7)" },
     { "rkmk/heavy-top/strong-order", HT "inertia=4,2,1 noise=salt alpha=0.3,0.6,0.9 T=1 level=8", "strong order, M = 1 SALT (R12)" },
     { "rkmk/sine-euler/casimirs-tmk", SE "scheme=tmk h=0.5 T=10000", "Fig. 8: TMK conserves C2, C3" },
     { "rkmk/sine-euler/casimirs-trap", SE "scheme=trap-direct h=0.5 T=1000", "Fig. 9: direct trapezoidal loses C2, C3" },

@@ -35,7 +35,7 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
                         char *args, size_t nargs, slpi_error *err)
 {
     char buf[512], *tok[40];
-    int n = slpi_audit_tokens(c->kase, buf, sizeof buf, tok, 32);
+    int n = slpi_audit_tokens(c->kase, buf, sizeof buf, tok, 32), ncase = n;
     char fbuf[256];
     if (slpi_audit_full_overrides(a, c))
         n += slpi_audit_tokens(c->full_case, fbuf, sizeof fbuf, tok + n, 8);
@@ -46,6 +46,13 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     int nk = 0;
     args[0] = 0;
     for (int i = 1; i < n; i++) {
+        /* a FULL=1 override replaces the case's key of that name (one key, one value) */
+        int replaced = 0;
+        for (int j = ncase; i < ncase && j < n; j++) {
+            size_t kl = strcspn(tok[j], "=");
+            replaced |= !strncmp(tok[i], tok[j], kl) && tok[i][kl] == '=';
+        }
+        if (replaced) continue;
         snprintf(kv[nk], sizeof kv[nk], "%s", tok[i]);
         char *eq = strchr(kv[nk], '=');
         if (!eq) return slpi_error_set(err, SLPI_EINPUT, "line %d: '%s' is not key=value", c->line, tok[i]);
