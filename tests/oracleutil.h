@@ -11,25 +11,30 @@
 static inline int ou_problem(const char *settings, const char *extra, long steps, slpi_problem *p,
                              slpi_error *err)
 {
-    char buf[600], nsteps[32];
+    char buf[2][600], nsteps[32];
     char *key[40], *val[40];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s %s", settings, extra ? extra : "");
-    char *save = NULL;
-    for (char *t = strtok_r(buf, " ", &save); t && n < 38; t = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(t, '=');
-        if (!eq) return slpi_error_set(err, SLPI_EINPUT, "'%s': expected key=value", t);
-        *eq = '\0';
-        key[n] = t;
-        val[n++] = eq + 1;
-    }
-    if (steps > 0) {
-        snprintf(nsteps, sizeof nsteps, "%ld", steps);
-        key[n] = "steps";
-        val[n++] = nsteps;
-    }
+    int n = 0, first = 0, rc = SLPI_OK;
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = slpi_problem_set_all(p, n, key, val, NULL, err);
+    /* the settings, then the extra keys and steps over them (two sources: a key of
+     * either may override one of the settings) */
+    for (int src = 0; src < 2 && rc == SLPI_OK; src++) {
+        snprintf(buf[src], sizeof buf[src], "%s", src ? (extra ? extra : "") : settings);
+        char *save = NULL;
+        for (char *t = strtok_r(buf[src], " ", &save); t && n < 38; t = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(t, '=');
+            if (!eq) return slpi_error_set(err, SLPI_EINPUT, "'%s': expected key=value", t);
+            *eq = '\0';
+            key[n] = t;
+            val[n++] = eq + 1;
+        }
+        if (src == 1 && steps > 0) {
+            snprintf(nsteps, sizeof nsteps, "%ld", steps);
+            key[n] = "steps";
+            val[n++] = nsteps;
+        }
+        rc = slpi_problem_set_all(p, n - first, key + first, val + first, NULL, err);
+        first = n;
+    }
     return rc == SLPI_OK ? slpi_problem_finish(p, err) : rc;
 }
 

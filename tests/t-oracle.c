@@ -176,7 +176,7 @@ static void test_reader(const char *dir)
     t = replace_line(text, find_line(text, "problem\tprec_max="), "problem\tprec_max=64");
     expect_bad(bad, t, x0, "below prec");   /* a whole-problem rule: named where it is complete */
     free(t);
-    t = replace_line(text, prob, "problem\tsteps=100000000");   /* found when the problem is complete */
+    t = replace_line(text, find_line(text, "problem\tsteps="), "problem\tsteps=100000000");   /* found when the problem is complete */
     expect_bad(bad, t, x0, "more increments than a golden case holds");
     free(t);
     BAD(st + 1, NULL, "state index 2, expected 1");
