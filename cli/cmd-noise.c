@@ -296,6 +296,8 @@ int slpi_cli_noise(int argc, char **argv)
         fprintf(stderr, "slpi noise: (first + steps) * 2^refine must be below 2^62\n");
         return SLPI_EINPUT;
     }
+    if (slpi_noise_check_work((uint64_t)hd.steps * (uint64_t)hd.components, hd.refine, &err) != SLPI_OK)
+        return noise_bad(&err);
     if (hd.truncated) {
         if (!(hd.h < 1)) {
             fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (docs/noise.md#truncation), got h = %g\n", hd.h);

@@ -106,6 +106,8 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
                || (uint64_t)p->steps >= (UINT64_C(1) << (62 - p->refine))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "refine=%d: must be 0..%d with steps*2^refine "
                             "< 2^62", p->refine, SLPI_NOISE_MAX_REFINE);
+    } else if (slpi_noise_check_work((uint64_t)p->steps * (uint64_t)s->M, p->refine, err) != SLPI_OK) {
+        rc = SLPI_EINPUT;
     } else if (s->truncate && !(p->h < 1)) {
         rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (docs/noise.md#truncation: "
                             "A_1 = 0), got h=%g", p->h);

@@ -672,6 +672,17 @@ static void noise_pair_sums(const double *in, size_t m, double *out)
     }
 }
 
+int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
+{
+    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE || count == 0) return SLPI_OK;   /* range: checked by the caller */
+    if (count > (SLPI_NOISE_MAX_DRAWS >> refine))
+        return slpi_error_set(err, SLPI_EINPUT, "refine=%d: %llu increments of 2^%d fine draws each are %.3g draws, "
+                              "more than the 2^38 (about 15 minutes) one generation may take (docs/noise.md#refine): "
+                              "generate them in pieces (first/--first)", refine, (unsigned long long)count, refine,
+                              ldexp((double)count, refine));
+    return SLPI_OK;
+}
+
 /* The arguments of slpi_noise_increments (slpi.h states the rules). */
 static int noise_args_check(double h, int refine, uint64_t first, size_t count, const double *out, slpi_error *err)
 {
@@ -686,7 +697,7 @@ static int noise_args_check(double h, int refine, uint64_t first, size_t count, 
     if (first >= lim || (uint64_t)count >= lim - first)
         return slpi_error_set(err, SLPI_EINPUT, "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
                               "must be below 2^62", who, (unsigned long long)first, count, refine);
-    return SLPI_OK;
+    return slpi_noise_check_work(count, refine, err);
 }
 
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,

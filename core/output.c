@@ -15,7 +15,9 @@
  *     one wins; no interleaving). slpi_output_abort removes only that temporary file.
  *     slpi_output_publish renames early and keeps writing into the published file
  *     (a streamed output whose valid prefix must be visible: checkpointed runs), which
- *     it locks (fcntl(2), whole file) for the rest of the run.
+ *     it locks (fcntl(2), whole file) for the rest of the run. A PATH that another
+ *     process holds locked (a live resume, a checkpointed run writing it) is refused
+ *     at open and at the rename, exactly as SLPI_OUTPUT_UPDATE refuses it.
  *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add; the
  *     `slpi` command's own SIGINT handler, core/interrupt.c, calls
  *     slpi_output_remove_pending); only SIGKILL or a crash can leave one behind.
@@ -182,6 +184,31 @@ static int lock_whole(int fd)
     return fcntl(fd, F_SETLK, &l);
 }
 
+/* 1 if another process holds a lock on the file target (a live --resume, or a
+ * checkpointed run that writes it): such a file is never replaced, neither when the
+ * output is opened nor at the rename (checked again just before it). Only asked
+ * (F_GETLK), never taken: two plain writers of one PATH never refuse each other. */
+static int locked_by_other(const char *target)
+{
+    int fd = open(target, O_RDONLY);
+    if (fd < 0) return 0;
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    int locked = fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+    close(fd);
+    return locked;
+}
+
+/* rename(tmp, target) unless another process holds target locked. */
+static int replace_target(slpi_output *o, slpi_error *err)
+{
+    if (locked_by_other(o->target))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not replaced", o->path);
+    return rename(o->tmp, o->target) != 0 ? fail(err, o->path, "cannot rename the temporary file over it") : SLPI_OK;
+}
+
 int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err)
 {
     *out = NULL;
@@ -225,6 +252,8 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
     } else {
         o->target = exists ? realpath(path, NULL) : strdup(path);
         if (!o->target) rc = fail(err, path, "cannot resolve");
+        else if (exists && locked_by_other(o->target))
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", path);
         else rc = open_temp(o, exists ? &st : NULL, err);
     }
     if (rc != SLPI_OK) {
@@ -263,7 +292,7 @@ int slpi_output_publish(slpi_output *o, slpi_error *err)
     /* the published file stays locked until this process closes it: a --resume of its
      * checkpoint (SLPI_OUTPUT_UPDATE) is refused while this writer lives */
     if (rc == SLPI_OK && lock_whole(fileno(o->f)) != 0) rc = fail(err, o->path, "cannot lock the output");
-    if (rc == SLPI_OK && rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
+    if (rc == SLPI_OK) rc = replace_target(o, err);
     if (rc != SLPI_OK) return rc;
     pending_drop(o->pending);
     o->pending = -1;
@@ -284,8 +313,7 @@ int slpi_output_commit(slpi_output *o, slpi_error *err)
     if (fclose(o->f) != 0 && rc == SLPI_OK) rc = fail(err, o->path, "write error (close)");
     o->f = NULL;
     if (rc == SLPI_OK && o->tmp) {
-        if (rename(o->tmp, o->target) != 0) rc = fail(err, o->path, "cannot rename the temporary file over it");
-        else sync_folder_of(o->target);
+        if ((rc = replace_target(o, err)) == SLPI_OK) sync_folder_of(o->target);
     }
     if (rc == SLPI_OK) {
         free(o->tmp);

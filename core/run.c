@@ -144,6 +144,55 @@ static int digest_output(int fd, uint64_t *digest, long *upto, long to)
     return 0;
 }
 
+/* The last line of the output's bytes [0, end) (which must end in '\n'), without its
+ * newline, malloc'ed; NULL if there is none or it cannot be read. */
+static char *last_line(int fd, long end)
+{
+    char c;
+    if (end < 1 || pread(fd, &c, 1, (off_t)(end - 1)) != 1 || c != '\n') return NULL;
+    long start = end - 1;
+    char buf[4096];
+    while (start > 0) {                   /* back to the previous newline, or the file's start */
+        long from = start > (long)sizeof buf ? start - (long)sizeof buf : 0;
+        ssize_t got = pread(fd, buf, (size_t)(start - from), (off_t)from);
+        if (got != start - from) return NULL;
+        long i = got;
+        while (i > 0 && buf[i - 1] != '\n') i--;
+        if (i > 0) { start = from + i; break; }
+        start = from;
+    }
+    char *line = malloc((size_t)(end - start));
+    if (!line || pread(fd, line, (size_t)(end - 1 - start), (off_t)start) != end - 1 - start) {
+        free(line);
+        return NULL;
+    }
+    line[end - 1 - start] = 0;
+    return line;
+}
+
+/* The kept prefix belongs to the checkpoint: its last row is the row of the checkpoint's
+ * step (the last step <= it on the output grid), and (fast path, a row at that very
+ * step) its state columns are the checkpoint's state. A checkpoint edited consistently
+ * (its step, out_bytes, out_digest and end digest recomputed: FNV-1a is a checksum,
+ * anyone can recompute it) would otherwise cut the output to another row and go on from
+ * a state that is not that row's. */
+static int prefix_matches(int fd, const slpi_checkpoint *c, const slpi_problem *p, int dim)
+{
+    char *line = last_line(fd, c->out_bytes), *s = line, *e;
+    long want = c->step - c->step % p->output_every;
+    int ok = line && line[0] != '#' && strtol(s, &e, 10) == want && *e == '\t';
+    if (ok && want == c->step && !strcmp(c->arith, "fast") && c->ntokens >= dim) {
+        s = strchr(e + 1, '\t');         /* past t: the state columns */
+        for (int i = 0; ok && i < dim; i++) {
+            double v = s ? strtod(s + 1, &e) : 0, x = strtod(c->x[i], NULL);
+            ok = s && e != s + 1 && (v == x || (v != v && x != x));
+            s = strchr(e, '\t');
+        }
+    }
+    free(line);
+    return ok;
+}
+
 /* The first line where the checkpoint's problem and this run's differ. */
 static int problem_mismatch(const char *file, const char *want, const char *have, slpi_error *err)
 {
@@ -189,6 +238,10 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *op
     } else if (digest_output(fd, &cs->digest, &cs->upto, c.out_bytes) != 0 || cs->digest != c.out_digest) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes are not those the checkpoint %s recorded", oname,
                             c.out_bytes, file);
+    } else if (!prefix_matches(fd, &c, p, dim)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes do not end with the row of step %ld in the "
+                            "state the checkpoint %s holds (an edited checkpoint?): not cut", oname, c.out_bytes,
+                            c.step - c.step % p->output_every, file);
     } else if (ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
                             c.ntokens, ops->name);

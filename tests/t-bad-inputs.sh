@@ -143,6 +143,9 @@ row "ic_lmax=4: must be at most N-1 = 3" run --system euler-zeitlin --scheme iso
 row "ic_lmax=1024: out of range" run --system euler-zeitlin --scheme isomp ic_lmax=1024
 row "N=6: sine-Euler needs N odd" run --system sine-euler --scheme isomp N=6
 row "refine=41: out of range" run refine=41
+# the work bound of a generation (docs/noise.md#refine): refused, never left to run for days
+row "refine=40: 5 increments of 2^40 fine draws each are 5.5e+12 draws, more than the 2^38" noise --seed 1 --path 0 --components 1 --h 0.1 --steps 5 --refine 40
+row "refine=37: 15 increments of 2^37 fine draws" run $P refine=37
 row "T=1 is not an integer multiple of h" run T=1 h=0.3
 row "level=3 needs T" run level=3
 row "x0: 2 values given" run x0=1,2
@@ -396,6 +399,8 @@ i=0; while [ ! -s live.ck ] && [ $i -lt 400 ]; do sleep 0.02; i=$((i+1)); done
 kill -STOP $w 2>/dev/null
 if kill -0 $w 2>/dev/null; then
   keep="live.tsv live.ck"; row "live.tsv: in use by another process (locked)" runx $PL --steps 50000 seed=3 -q -o live.tsv --resume live.ck
+  # a fresh run onto it is refused exactly so (it would rename a new file over it)
+  keep="live.tsv live.ck"; row "live.tsv: in use by another process (locked): not written" runx $PL --steps 50 seed=4 -q -o live.tsv
   kill -CONT $w; wait $w; rw=$?; n=$((n+1))
   if [ $rw -ne 0 ] || ! cmp -s live.tsv ref3.tsv; then
     echo "t-bad-inputs: FAIL #$n: the checkpointing writer: exit $rw, its output differs from an uninterrupted run's" >&2

@@ -11,7 +11,9 @@
 #  3b. ISOMP's warm starts (warm_start=1|2) are carried by the checkpoint: a run resumed
 #     from a cut output is byte-identical (hex rows, iterations column included);
 #  4. resuming is refused (exit 2, message naming the problem) for: an output locked by
-#     another process (the output untouched), another problem,
+#     another process (the output untouched; a fresh run onto it too, at its start and
+#     at its rename), a checkpoint edited consistently (its step moved back, every
+#     digest recomputed: the kept prefix's last row is not its row), another problem,
 #     an altered output, a torn or edited checkpoint, another path, a missing output,
 #     no --output, a bad --checkpoint-every.
 set -u
@@ -197,6 +199,32 @@ expect "need --output" run $small --checkpoint "$tmp/c2"
 expect "checkpoint-every 0: out of range \[1," run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every 0
 expect "checkpoint-every x: not an integer" run $small -o "$tmp/s2.tsv" --checkpoint "$tmp/c2" --checkpoint-every x
 expect "not a checkpoint" run $small -o "$tmp/s.tsv" --resume "$tmp/s0.tsv"
+# a checkpoint edited consistently (FNV-1a is a checksum: its step moved back to 60, its
+# out_bytes and out_digest to the output's prefix through row 60, its end digest
+# recomputed) would cut the output back to row 60 and go on from step 90's state: the
+# kept prefix's last row must be the checkpoint's row, in its state; the output is kept
+/usr/bin/python3 - "$tmp/sck" "$tmp/s0.tsv" "$tmp/forged" <<'PY'
+import sys
+def fnv(data, h=0xcbf29ce484222325):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+ck, out, forged = sys.argv[1:]
+data = open(out, "rb").read()
+end = data.index(b"\n61\t") + 1          # the bytes through row 60
+lines = open(ck).read().splitlines()
+body = []
+for ln in lines[:-1]:
+    k = ln.split(" ", 1)[0]
+    body.append({"step": "step 60", "out_bytes": "out_bytes %d" % end,
+                 "out_digest": "out_digest %016x" % fnv(data[:end])}.get(k, ln))
+text = "\n".join(body) + "\n"
+open(forged, "w").write(text + "end %016x\n" % fnv(text.encode()))
+PY
+cp "$tmp/s0.tsv" "$tmp/s.tsv"
+expect "s.tsv: its first [0-9]* bytes do not end with the row of step 60 in the state the checkpoint" \
+  run $small -o "$tmp/s.tsv" --resume "$tmp/forged"
+cmp -s "$tmp/s0.tsv" "$tmp/s.tsv" || bad "a forged checkpoint's resume changed the output"
 # a resume while another process holds the output's write lock (fcntl, as a live resumer
 # holds it) is refused, and the output is left as it was
 cp "$tmp/s0.tsv" "$tmp/s.tsv"
@@ -210,6 +238,31 @@ expect "in use by another process" run $small -o "$tmp/s.tsv" --resume "$tmp/sck
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 cmp -s "$tmp/s0.tsv" "$tmp/s.tsv" || bad "a resume refused for the lock changed the output"
 cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a refused resume changed the output file"
+# a fresh run onto an output another process holds locked is refused as a resume is:
+# when it starts, and when the lock is taken while it runs (at the rename); the output is
+# left as it was
+lock_py='import fcntl, sys, time
+f = open(sys.argv[1], "r+"); fcntl.lockf(f, fcntl.LOCK_EX); print("locked", flush=True); time.sleep(120)'
+/usr/bin/python3 -c "$lock_py" "$tmp/s.tsv" > "$tmp/lockpy2" &
+lp=$!
+i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy2"; do sleep 0.1; i=$((i+1)); done
+expect "s.tsv: in use by another process (locked): not written" run $small seed=5 -o "$tmp/s.tsv"
+kill $lp 2>/dev/null; wait $lp 2>/dev/null
+cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a fresh run refused for the lock changed the output"
+n=$((n+1))
+"$slpi" run --preset iso/rigid-body/trajectories --steps 3000000 output_every=100000 -q -o "$tmp/s.tsv" 2> "$tmp/late" & rp=$!
+sleep 0.3
+/usr/bin/python3 -c "$lock_py" "$tmp/s.tsv" > "$tmp/lockpy3" &
+lp=$!
+i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy3"; do sleep 0.1; i=$((i+1)); done
+wait $rp; rc=$?
+kill $lp 2>/dev/null; wait $lp 2>/dev/null
+if [ $rc -eq 0 ]; then
+  echo "t-checkpoint: note: the run finished before the lock was taken: the rename-time lock case not run"
+elif [ $rc -ne 2 ] || ! grep -q "s.tsv: in use by another process (locked): not replaced" "$tmp/late" ||
+     ! cmp -s "$tmp/s.tsv" "$tmp/s0.tsv"; then
+  bad "a lock taken while a fresh run ran: exit $rc, $(head -c 300 "$tmp/late") (want exit 2, not replaced, the output as it was)"
+fi
 
 echo "t-checkpoint: $n cases"
 exit $fail

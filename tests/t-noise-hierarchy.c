@@ -130,6 +130,8 @@ int main(void)
         { 0.1, 31, 0, 4, 1, "out is NULL" }, { 0.1, 0, UINT64_C(1) << 62, 1, 0, "must be below 2^62" },
         { 0.1, 40, (UINT64_C(1) << 22) - 1, 1, 0, "must be below 2^62" },
         { 0.1, 0, 1, SIZE_MAX, 0, "must be below 2^62" },
+        { 0.1, 39, 0, 1, 0, "refine=39: 1 increments of 2^39 fine draws" },
+        { 0.1, 20, 0, (1 << 18) + 1, 0, "more than the 2^38" },
     };
     for (size_t i = 0; i < sizeof bad_args / sizeof bad_args[0]; i++) {
         double o[4] = { 7, 7, 7, 7 };
@@ -144,6 +146,12 @@ int main(void)
     TEST_CHECK(slpi_noise_increments(1, 0, 0, 0.1, 0, (UINT64_C(1) << 62) - 2, 1, &o, NULL) == SLPI_OK
                && isfinite(o) && o != 7);
     TEST_CHECK(slpi_noise_increments(1, 0, 0, 0.1, SLPI_NOISE_MAX_REFINE, 0, 0, NULL, NULL) == SLPI_OK);
+    /* the work bound (docs/noise.md#refine) at its edge: 2^38 fine draws, not one more */
+    TEST_CHECK(slpi_noise_check_work(1, 38, NULL) == SLPI_OK && slpi_noise_check_work(2, 38, NULL) == SLPI_EINPUT);
+    TEST_CHECK(slpi_noise_check_work(UINT64_C(1) << 18, 20, NULL) == SLPI_OK &&
+               slpi_noise_check_work((UINT64_C(1) << 18) + 1, 20, NULL) == SLPI_EINPUT);
+    TEST_CHECK(slpi_noise_check_work(SLPI_NOISE_MAX_DRAWS, 0, NULL) == SLPI_OK &&
+               slpi_noise_check_work(SLPI_NOISE_MAX_DRAWS + 1, 0, NULL) == SLPI_EINPUT);
     TEST_CHECK(slpi_noise_rows(&o, 1, 0, 1, NAN, 0, 0, 1, INFINITY) == -1);
     TEST_END();
 }

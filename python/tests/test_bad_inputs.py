@@ -46,6 +46,8 @@ ROWS = [
     (lambda: slpi.noise(1, 0, 0, 2e6, 5), "h"),
     (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=41), "refine"),
     (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=-1), "refine"),
+    (lambda: slpi.noise(1, 0, 0, 0.01, 5, refine=40), "refine=40: 5 increments"),   # the work bound
+    (lambda: slpi.run(RB, refine=37), "refine=37"),
     (lambda: slpi.noise(1, 0, 0, 0.01, -1), "steps"),
     (lambda: slpi.noise(1, 0, 0, 0.01, 10 ** 12), "max_memory"),
     (lambda: slpi.noise(-1, 0, 0, 0.01, 5), "seed"),
