@@ -300,8 +300,20 @@ done:
  *     a fixed point in K (Brouwer); DG(x) Z inside int Z for the centred box Z gives
  *     |DG(x)| rad Z < rad Z, a contraction in the weighted max norm, so it is unique in
  *     X (Krawczyk with C = I). No Jacobian matrix: a few evaluations of G and DG. */
+static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                       char *why, size_t why_len);
+
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len)
+{
+    return fixed_point(y, NULL, g, guess, prec, why, why_len) == 1;
+}
+
+/* slpi_ref_krawczyk_fixed_point; also the iteration's limit y~ (midpoints) into limit
+ * (if not NULL) whenever the iteration converged. Returns 1 (certified), 0 (the
+ * iteration converged, the enclosure test failed) or -1 (it did not converge). */
+static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                       char *why, size_t why_len)
 {
     int n = g->n, ok = 0, it;
     arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
@@ -366,8 +378,10 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
         else
             snprintf(why, why_len, "fixed-point iteration did not reach its tolerance within its cap of %d "
                      "iterations at %ld bits", maxit, (long)prec);
+        ok = -1;
         goto done;
     }
+    if (limit) _arb_vec_set(limit, yt, n);
     /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */
     g->G(g->ctx, Gv, yt, prec);
     _arb_vec_sub(k, Gv, yt, n, prec);
@@ -445,6 +459,30 @@ static void solve_Japprox(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
     c->Japprox(c->g->ctx, Jm, y, prec);
 }
 
+/* 1 if the box y holds the point lim, the fixed-point iteration's limit, to within
+ * 2^(-prec/2) max(1, |lim|): the iteration stops at a step of 2^(8 - prec) |y|, its limit
+ * then within that step / (1 - L) of the root for a contraction factor L, which leaves
+ * room for L up to 1 - 2^(8 - prec/2); another root (another branch) is O(1) away. */
+static int holds_limit(arb_srcptr y, arb_srcptr lim, int n, slong prec)
+{
+    arb_t z;
+    arb_init(z);
+    int in = 1;
+    for (int i = 0; i < n && in; i++) {
+        arb_set(z, lim + i);
+        mag_t m;
+        mag_init(m);
+        arb_get_mag(m, lim + i);
+        if (mag_cmp_2exp_si(m, 0) < 0) mag_one(m);
+        mag_mul_2exp_si(m, m, -prec / 2);
+        mag_add(arb_radref(z), arb_radref(z), m);
+        in = arb_overlaps(y + i, z);
+        mag_clear(m);
+    }
+    arb_clear(z);
+    return in;
+}
+
 /* Largest size at which slpi_ref_solve insists on the tighter dense enclosure. */
 #define SOLVE_DENSE_N 64
 
@@ -456,11 +494,22 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     int n = g->n, ok;
     solve_ctx sc = { g, J, Japprox };
     slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };
-    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n);
+    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n), lim = _arb_vec_init(n);
     mag_t rf, rg;
     mag_init(rf);
     mag_init(rg);
-    ok = slpi_ref_krawczyk_fixed_point(yf, g, guess, prec, why, why_len);
+    ok = fixed_point(yf, lim, g, guess, prec, why, why_len);
+    if (ok < 0) {
+        /* the designated root (docs/schemes.md#designated-root) is the limit of the
+         * scheme's own iteration from its start, which the double path runs: where that
+         * iteration does not converge there is none, and a root Newton's method finds
+         * (the dense test below) may lie on another branch, across a pole */
+        size_t l = strlen(why);
+        snprintf(why + l, why_len - l, ": no root continued from X_n by the scheme's iteration "
+                 "(docs/schemes.md#designated-root)");
+        ok = 0;
+        goto done;
+    }
     if (ok && n > SLPI_REF_DENSE_MAX) {
         _arb_vec_set(y, yf, n);          /* no dense test at this size */
         goto done;
@@ -485,7 +534,15 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
             goto done;
         }
     }
-    if (slpi_ref_krawczyk(y, &f, guess, prec, why, why_len))
+    /* from the iteration's limit: the dense test's box (whose root is unique in it)
+     * must hold that limit, so the root it proves is the designated one */
+    int dense = slpi_ref_krawczyk(y, &f, guess, prec, why, why_len);
+    if (dense && !holds_limit(y, lim, n, prec)) {
+        dense = 0;
+        snprintf(why, why_len, "the root the dense Krawczyk test proves is not the limit of the scheme's "
+                 "iteration from X_n (docs/schemes.md#designated-root)");
+    }
+    if (dense)
         ok = 1;
     else if (ok)
         _arb_vec_set(y, yf, n);          /* the wider certified enclosure */
@@ -493,6 +550,7 @@ done:
     _arb_vec_clear(yf, n);
     _arb_vec_clear(t, n);
     _arb_vec_clear(u, n);
+    _arb_vec_clear(lim, n);
     mag_clear(rf);
     mag_clear(rg);
     return ok;

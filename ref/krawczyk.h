@@ -60,7 +60,11 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
  * if it fails) the dense Krawczyk test on F, with Jacobian J (an enclosure of F' over
  * a box, called with g->ctx) or, if J is NULL, I - G' by columns of dG; Japprox (may
  * be NULL) approximates F' for the preconditioner. The wider certified enclosure if
- * only the first test succeeds. Same return convention as slpi_ref_krawczyk. */
+ * only the first test succeeds. Same return convention as slpi_ref_krawczyk. The root
+ * is the designated one (docs/schemes.md#designated-root): the limit of the iteration
+ * y <- G(y) from guess, which the double path runs; where that iteration does not
+ * converge, 0 with the reason (the dense test would prove whatever root Newton's method
+ * reaches, possibly across a pole), and the dense test's root must be that limit. */
 #define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
                    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),

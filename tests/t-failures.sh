@@ -9,6 +9,8 @@
 # model's domain error (log of a ball reaching 0) is the certified path's UNABLE, with
 # the key and column. A certified UNABLE names its remedy: the key to set
 # (propagation=lohner where it applies and is off, else prec_max).
+# A step whose scheme iteration does not converge near a pole is refused by both
+# paths, the certified one naming the designated root's rule.
 # The contrast case (on_cap=accept) must succeed and count the capped steps.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -50,6 +52,14 @@ failure 84 "UNABLE at precision 256 bits, radius inf, .*H: col 2: log of a ball 
 # the double path names the key and column too (the first operation that left its domain)
 failure 11 "diverged after 0 iterations, residual 0 (H: col 6: log outside its domain or not finite (nan))" \
   --scheme rkmk-heun --steps 100 h=0.05 system=model algebra=so3 "H=x2^2+log(x1)" x0=0.01,1,0.5
+# a certified branch across a pole (docs/schemes.md#designated-root): TMK on a rigid body
+# with 0.0001/x2, x2 running down to the pole. The double path's iteration stops
+# converging at step 370; the certified path refuses at step 366, where the scheme's own
+# iteration stops contracting, and names why (the root a Newton method reached there
+# froze the state: 400 steps certified with exit 0, a non-physical branch)
+POLE="system=model algebra=so3 H=x1^2/2+x2^2+1.5*x3^2+0.0001/x2 x0=1,0.5,0.2 scheme=tmk --steps 400"
+failure 370 "not-converged after 50 iterations" $POLE
+failure 366 "UNABLE at precision 1024 bits, radius inf, .*no root continued from X_n by the scheme's iteration" $POLE --ref
 
 # contrast: the same cap accepted is a success that counts capped steps
 n=$((n+1))
