@@ -504,9 +504,8 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
          * scheme's own iteration from its start, which the double path runs: where that
          * iteration does not converge there is none, and a root Newton's method finds
          * (the dense test below) may lie on another branch, across a pole */
-        size_t l = strlen(why);
-        snprintf(why + l, why_len - l, ": no root continued from X_n by the scheme's iteration "
-                 "(docs/schemes.md#designated-root)");
+        snprintf(why, why_len, "no designated root (docs/schemes.md#designated-root): the scheme's "
+                 "iteration does not converge");
         ok = 0;
         goto done;
     }
