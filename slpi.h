@@ -426,15 +426,15 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * NULL when count > 0. SLPI_OK, or SLPI_EINPUT with out untouched and err naming the
  * argument. NULL: out (when count is 0), err. */
 #define SLPI_NOISE_MAX_REFINE 40
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 /* The work bound of a generation: count increments at refine cost count 2^refine fine
  * draws, at most SLPI_NOISE_MAX_DRAWS = 2^38 per call of slpi_noise_increments, per run's
  * noise (steps M 2^refine) and per `slpi noise` (about 15 minutes at the ~3 ns a fine
  * draw takes: docs/noise.md#refine). Beyond it SLPI_EINPUT naming refine and the time
- * (generate such noise in pieces with first/--first). */
+ * (generate such noise in pieces with first/--first). NULL: err. */
 #define SLPI_NOISE_MAX_DRAWS (UINT64_C(1) << 38)
 int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err);
-int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                          int refine, uint64_t first, size_t count, double *out, slpi_error *err);
 /* docs/noise.md#truncation threshold D(h, ell) = sqrt(2 ell h |ln h|) (0 < h < 1), computed in high
  * precision and rounded to nearest binary64. */
 double slpi_noise_threshold(double h, double ell);

@@ -150,6 +150,8 @@ static void noise(void)
     TEST_CHECK(slpi_noise_increments(1, 2, 0, 0.01, 1, 3, 4, a, NULL) == SLPI_OK);
     TEST_CHECK(slpi_noise_increments(1, 2, 0, 0.01, 1, 3, 4, b, &err) == SLPI_OK && memcmp(a, b, sizeof a) == 0);
     TEST_CHECK(slpi_noise_increments(1, 2, 0, -1.0, 0, 0, 4, a, NULL) == SLPI_EINPUT && memcmp(a, b, sizeof a) == 0);
+    NULL_CASE(slpi_noise_check_work, err)
+    TEST_CHECK(slpi_noise_check_work(4, 30, NULL) == SLPI_OK && slpi_noise_check_work(5, 36, NULL) == SLPI_EINPUT);
 }
 
 static void outputs_and_runs(void)
