@@ -250,14 +250,15 @@ expect "s.tsv: in use by another process (locked): not written" run $small seed=
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a fresh run refused for the lock changed the output"
 n=$((n+1))
-"$slpi" run --preset iso/rigid-body/trajectories --steps 3000000 output_every=100000 -q -o "$tmp/s.tsv" 2> "$tmp/late" & rp=$!
+"$slpi" run --preset iso/rigid-body/trajectories --steps 10000000 output_every=1000000 -q -o "$tmp/s.tsv" 2> "$tmp/late" & rp=$!
 sleep 0.3
 /usr/bin/python3 -c "$lock_py" "$tmp/s.tsv" > "$tmp/lockpy3" &
 lp=$!
 i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy3"; do sleep 0.1; i=$((i+1)); done
+alive=0; grep -q locked "$tmp/lockpy3" && kill -0 $rp 2>/dev/null && alive=1   # locked while the run ran
 wait $rp; rc=$?
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
-if [ $rc -eq 0 ]; then
+if [ $alive -eq 0 ]; then
   echo "t-checkpoint: note: the run finished before the lock was taken: the rename-time lock case not run"
 elif [ $rc -ne 2 ] || ! grep -q "s.tsv: in use by another process (locked): not replaced" "$tmp/late" ||
      ! cmp -s "$tmp/s.tsv" "$tmp/s0.tsv"; then
