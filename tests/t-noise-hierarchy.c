@@ -131,10 +131,14 @@ int main(void)
         { 0.1, 40, (UINT64_C(1) << 22) - 1, 1, 0, "must be below 2^62" },
         { 0.1, 0, 1, SIZE_MAX, 0, "must be below 2^62" },
         { 0.1, 39, 0, 1, 0, "refine=39: 1 increments of 2^39 fine draws" },
-        { 0.1, 20, 0, (1 << 18) + 1, 0, "more than the 2^38" },
+        { 0.1, 20, 0, (1 << 18) + 1, 0, "fine draws each are" },
     };
+    /* the work bound first: without it the last two rows would run for hours */
+    int bounded = slpi_noise_check_work(1, 39, NULL) == SLPI_EINPUT;
+    TEST_CHECKF(bounded, "refine=39: one increment of 2^39 draws is not refused");
     for (size_t i = 0; i < sizeof bad_args / sizeof bad_args[0]; i++) {
         double o[4] = { 7, 7, 7, 7 };
+        if (!bounded && strstr(bad_args[i].names, "draws")) continue;
         slpi_error e = { 0, "" };
         int rc = slpi_noise_increments(1, 0, 0, bad_args[i].h, bad_args[i].refine, bad_args[i].first,
                                        bad_args[i].count,
