@@ -722,9 +722,9 @@ void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi
 /* The equation's vector fields at the algebra state x (its first dim coordinates,
  * docs/conventions.md#sde): for k = 0..M, the generator xi_k(x) = grad H_k in the system's
  * pairing into xi + k dim and the field V_k(x) = ad*_{xi_k(x)} x into V + k dim (V_0 the
- * drift per unit time, V_k the noise field of dW^k). Either output may be NULL. Returns
- * the algebra dimension dim, -1 out of memory. `slpi model` prints them
- * (docs/models.md#equations). */
+ * drift per unit time, V_k the noise field of dW^k). Returns the algebra dimension dim,
+ * -1 out of memory. `slpi model` prints them (docs/models.md#equations).
+ * NULL: xi, V (that output is not computed). */
 int slpi_fast_fields(slpi_fast *s, double *xi, double *V, const double *x);
 /* The same initial state for a problem without an integrator (only the system's basis
  * tables are built): the binary64 state that golden files and `slpi verify` start from. */

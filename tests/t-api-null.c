@@ -225,6 +225,13 @@ static void paths(void)
         while (j < d1.n && strcmp(d0.name[i], d1.name[j]) != 0) j++;
         TEST_CHECKF(j < d1.n && d0.value[i] == d1.value[j], "%s", d0.name[i]);
     }
+    /* the fields: either output left out, the other the same */
+    NULL_CASE(slpi_fast_fields, xi)
+    NULL_CASE(slpi_fast_fields, V)
+    double xi[4 * 3], V[4 * 3], xi1[4 * 3], V1[4 * 3];
+    int dim = slpi_fast_fields(f, xi, V, x);
+    TEST_CHECK(dim == 3 && slpi_fast_fields(f, NULL, V1, x) == dim && slpi_fast_fields(f, xi1, NULL, x) == dim);
+    TEST_CHECK(memcmp(V, V1, sizeof V) == 0 && memcmp(xi, xi1, sizeof xi) == 0);
     slpi_fast_free(f);
 
     NULL_CASE(slpi_ref_diagnostics, x0)
