@@ -105,7 +105,7 @@ in_root slpiuser:slpiuser 'cd ~/slpi && make demo && make install PREFIX=$HOME/.
 lap "5. an ordinary user: make demo, make install PREFIX=~/.local, $(tail -1 "$dir/user.log")"
 
 # 6. bits: this host's build against Debian 13's (tests/compare-bits.sh)
-env="env -i PATH=/usr/bin:/bin LANG=C.UTF-8 ${OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE} ${OPENBLAS_L2_SIZE:+OPENBLAS_L2_SIZE=$OPENBLAS_L2_SIZE}"
+env="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 ${OPENBLAS_CORETYPE:+OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE} ${OPENBLAS_L2_SIZE:+OPENBLAS_L2_SIZE=$OPENBLAS_L2_SIZE}"
 sh "$src/tests/compare-bits.sh" "$dir/bits" "$env $host_slpi" "$env chroot $root /srv/slpi/build/slpi" ||
   fail "an output's exit code differs between the builds: $(grep '	exit ' "$dir/bits/bits.txt")"
 lap "6. bits ($dir/bits/bits.txt): $(grep -c '	identical' "$dir/bits/bits.txt") outputs identical, $(grep -c '	differ' "$dir/bits/bits.txt") differ: $(grep '	differ' "$dir/bits/bits.txt" | cut -f1 | tr '\n' ' ')"
