@@ -12,7 +12,8 @@
 #include "slpi.h"
 
 /* OpenBLAS's kernel name; weak, so that slpi links with another CBLAS/LAPACKE too
- * (reference BLAS, BLIS: docs/install.md#blas), which provenance then names "other". */
+ * (reference BLAS, BLIS: docs/install.md#blas). "not loaded" then: another CBLAS, or a
+ * program that calls no BLAS, linked --as-needed as Debian 13 links by default. */
 char *openblas_get_corename(void) __attribute__((weak));
 
 void slpi_provenance_write(FILE *f, const char *prefix)
@@ -23,7 +24,7 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%sflint=%s\n", prefix, flint_version);
     fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
-    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename ? openblas_get_corename() : "none (another CBLAS)");
+    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename ? openblas_get_corename() : "not loaded");
     fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
     fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
     fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);
