@@ -48,11 +48,7 @@ refuse "FLINT without Arb's functions" "does not link" "" "-lmpfr -lgmp" "-lgmp 
 echo "t-build-config: the probe finds '$got' here and refuses FLINT 2.8, 2.9 without Arb, Arb 2.22 and a FLINT that does not link"
 
 # 2. deps.sh, as an ordinary user
-if [ "$(id -u)" = 0 ]; then
-  as_user() { /usr/bin/python3 -c 'import os, sys; os.setgroups([]); os.setgid(65534); os.setuid(65534); os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
-else
-  as_user() { "$@"; }
-fi
+as_user() { /usr/bin/python3 tests/as-nobody.py "$@"; }
 os() { printf 'ID=debian\nVERSION_ID="%s"\nPRETTY_NAME="Debian %s"\n' "$1" "$1" > "$tmp/os-$1"; }
 os 12; os 13
 for r in 12 13; do

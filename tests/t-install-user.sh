@@ -38,17 +38,12 @@ if [ "$(id -u)" = 0 ]; then
   chmod 755 "$tmp"
   who=nobody
 else
-  uid=$(id -u) gid=$(id -g) who=$(id -un)
+  who=$(id -un)
 fi
-# as USER: run a shell command as the user, with a clean environment
+# as USER: run a shell command as the user (tests/as-nobody.py), in HOME, with a clean environment
 as_user() {
-  env -i PATH="$home/.local/bin:/usr/local/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 "$py" -c '
-import os, sys
-uid, gid = int(sys.argv[1]), int(sys.argv[2])
-if os.getuid() != uid:
-    os.setgroups([]); os.setgid(gid); os.setuid(uid)
-os.chdir(os.environ["HOME"])
-os.execv("/bin/sh", ["sh", "-c", sys.argv[3]])' "$uid" "$gid" "$1"
+  env -i PATH="$home/.local/bin:/usr/local/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
+    "$py" tests/as-nobody.py sh -c "cd \"\$HOME\" && $1"
 }
 echo "t-install-user: as $who, HOME=$home"
 # 1. make install into ~/.local (GIT_REV: the copy has no .git; the build's revision)
