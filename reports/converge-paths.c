@@ -103,6 +103,7 @@ void slpi_conv_worker_free(slpi_conv_worker *w)
     free(w->x0);
     free(w->noise);
     free(w->failed);
+    free(w->dead);
     free(w->carry);
 }
 
@@ -141,15 +142,18 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
     w->noise = malloc(per_lane * n * sizeof *w->noise);
     w->failed = malloc((size_t)w->B);
+    w->dead = calloc(((size_t)w->nf + 1) * (size_t)w->B, 1);
     for (int i = 0; i < w->nf; i++) {
         w->ncarry[i] = slpi_fast_carry_get(w->f[i], NULL);
         if (w->ncarry[i] > w->cmax) w->cmax = w->ncarry[i];
     }
     w->carry = malloc(nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry + 1);
-    if (!w->x0 || !w->noise || !w->failed || !w->carry) {
+    if (!w->x0 || !w->noise || !w->failed || !w->dead || !w->carry) {
         slpi_conv_worker_free(w);
         return slpi_error_set(err, SLPI_EINPUT, "converge: out of memory (2^%d fine steps)", c->L);
     }
+    w->lost = w->dead + (size_t)w->nf * (size_t)w->B;
+    w->first.path = -1;
     w->hier = w->x0 + d;
     w->lane = w->hier + 2 * (size_t)w->tile * (size_t)w->S;
     w->dW = w->lane + d;
@@ -199,11 +203,35 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     }
 }
 
-/* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. */
+/* A failed step of lane r on object i (docs/noise.md#failed-paths): its path's first on
+ * this object is counted, and kept as the worker's first failure if it comes before it
+ * (lower path, then lower object). */
+static void note_failure(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i, int r,
+                         uint64_t path, long step, slpi_step_status st, const slpi_step_info *info)
+{
+    unsigned char *dead = w->dead + (size_t)i * (size_t)w->B + (size_t)r;
+    if (*dead) return;
+    *dead = 1;
+    w->nfail[i]++;
+    slpi_conv_failure *f = &w->first;
+    if (f->path >= 0 && ((long long)path > f->path || ((long long)path == f->path && i > f->object))) return;
+    f->path = (long long)path;
+    f->object = i;
+    f->level = level_of(c, ly, i);
+    f->h = slpi_fast_problem(w->f[i])->h;
+    f->step = step;
+    f->status = st;
+    f->iterations = info->iterations;
+    f->residual = info->residual;
+}
+
+/* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. A
+ * lane whose step fails keeps its state and is noted (note_failure); the others go on. */
 static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i, double *x,
                       const double *dW, int n, uint64_t path0, long step, slpi_error *err)
 {
     slpi_fast *f = w->f[i];
+    const unsigned char *dead = w->dead + (size_t)i * (size_t)w->B;
     long bad = 0;
     if (slpi_interrupt_pending())
         return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
@@ -214,7 +242,7 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {
-        if (bad && !w->failed[r]) continue;   /* SoA: only a failed lane, for its report */
+        if (bad && (!w->failed[r] || dead[r])) continue;   /* SoA: a lane's first failure, for its report */
         for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
         for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
         /* the path's own warm start (its carry), so that its steps are those of the path
@@ -225,13 +253,11 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         slpi_step_info info = {0};
         slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
         if (w->ncarry[i]) slpi_fast_carry_get(f, carry);
-        if (slpi_step_failed(st))
-            return slpi_error_set(err, SLPI_ENUMERIC, "converge: %s on path %llu, level %d "
-                                  "(h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-                                  slpi_scheme_name(slpi_fast_problem(f)->scheme), (unsigned long long)(path0 + (uint64_t)r),
-                                  level_of(c, ly, i), slpi_fast_problem(f)->h, step, slpi_step_status_name(st),
-                                  info.iterations, info.residual);
-        w->iters += info.iterations;
+        if (!bad) w->iters += info.iterations;   /* the SoA kernel counted its lanes' */
+        if (slpi_step_failed(st)) {
+            note_failure(w, c, ly, i, r, path0 + (uint64_t)r, step, st, &info);
+            continue;
+        }
         for (int j = 0; j < ly->dim; j++) x[(size_t)j * (size_t)n + (size_t)r] = w->lane[j];
     }
     return SLPI_OK;
@@ -253,8 +279,9 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     for (int i = 0; i < w->nf; i++)
         for (int j = 0; j < d; j++)
             for (int r = 0; r < n; r++) w->x[(size_t)i * dn + (size_t)j * (size_t)n + (size_t)r] = w->x0[j];
-    /* every path starts cold (a carry of zeros: no step behind it) */
+    /* every path starts cold (a carry of zeros: no step behind it), and alive */
     memset(w->carry, 0, (size_t)w->nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry);
+    memset(w->dead, 0, ((size_t)w->nf + 1) * (size_t)w->B);
     double *supv = w->sup;                        /* (level, column) x lane */
     if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
     int rc = SLPI_OK;
@@ -290,6 +317,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
         }
     }
     if (rc != SLPI_OK) return rc;
+    for (int i = 0; i < w->nf; i++)
+        for (int r = 0; r < n; r++) w->lost[r] |= w->dead[(size_t)i * (size_t)w->B + (size_t)r];
     for (int r = 0; r < n; r++) {
         double *v = w->val + (size_t)r * (size_t)ly->nq;
         memset(v, 0, (size_t)ly->nq * sizeof *v);

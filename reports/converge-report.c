@@ -29,6 +29,16 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     if (c->exact) fprintf(f, " and the exact value %.17g", c->exact_value);
     fprintf(f, "\n# truncation %s; solver iterations %ld; clipped increments %ld\n",
             slpi_problem_truncates(p) ? "per level after summation" : "off", r->iters, r->clipped);
+    if (r->failed > 0) {   /* docs/noise.md#failed-paths */
+        char why[400];
+        slpi_conv_failure_text(c, &r->first_failure, why, sizeof why);
+        fprintf(f, "# failed paths %ld of %ld, left out of every estimate (docs/noise.md#failed-paths); per level:",
+                r->failed, c->paths);
+        for (int i = 0; i < r->nlev + 1 + (c->indep != 0); i++)
+            fprintf(f, " %d%s %ld", i < r->nlev ? r->level[i] : c->L, i == r->nlev + 1 ? " (independent)" : "",
+                    r->failed_at[i]);
+        fprintf(f, "\n# first failure: %s\n", why);
+    }
     if (c->kind == SLPI_CONV_WEAK)
         fprintf(f, "# phi = %s\n", c->phi == SLPI_PHI_X1 ? "x_1" : "sum_i sin(2 pi x_i)");
     fprintf(f, "%-6s %-24s", "level", "h");
@@ -124,6 +134,20 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
                             (json_int_t)r->clipped);
     if (c->indep)
         json_object_set_new(doc, "reference_gap", json_pack("{s:f, s:f}", "gap", r->refgap, "se", r->refgap_se));
+    json_object_set_new(doc, "failed_paths", json_integer(r->failed));
+    if (r->failed > 0) {   /* docs/noise.md#failed-paths */
+        const slpi_conv_failure *ff = &r->first_failure;
+        json_t *per = json_array();
+        for (int i = 0; i < r->nlev + 1 + (c->indep != 0); i++)
+            json_array_append_new(per, json_pack("{s:i, s:b, s:I}", "level", i < r->nlev ? r->level[i] : c->L,
+                                                 "independent", i == r->nlev + 1, "failed", (json_int_t)r->failed_at[i]));
+        json_object_set_new(doc, "failed_per_level", per);
+        json_object_set_new(doc, "first_failure",
+                            json_pack("{s:I, s:i, s:f, s:I, s:s, s:i, s:f}", "path", (json_int_t)ff->path, "level",
+                                      ff->level, "h", ff->h, "step", (json_int_t)ff->step, "status",
+                                      slpi_step_status_name(ff->status), "iterations", ff->iterations, "residual",
+                                      ff->residual));
+    }
     int bad = !doc || json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', f) == EOF;
     json_decref(doc);
     return bad ? SLPI_EINPUT : SLPI_OK;

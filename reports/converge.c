@@ -153,7 +153,57 @@ static const char *row_check(void *arg, int b, const double *q)
     const slpi_conv_layout *ly = a[1];
     int nb = *(const int *)a[2];
     long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
-    return q[2 * ly->nq + Q_PATHS] != (double)(r1 - r0) ? "its path count is not the batch's" : NULL;
+    return q[2 * ly->nq + Q_PATHS] + q[2 * ly->nq + Q_FAILED] != (double)(r1 - r0) ? "its path count is not the batch's"
+                                                                                     : NULL;
+}
+
+/* A batch's failures into its row's extras (rows are summed across ranks: zero is none). */
+static void put_failures(double *q, const slpi_conv_worker *w, long lost)
+{
+    q[Q_FAILED] = (double)lost;
+    for (int i = 0; i < w->nf; i++) q[Q_F_COUNT + i] = (double)w->nfail[i];
+    const slpi_conv_failure *f = &w->first;
+    if (f->path < 0) return;
+    q[Q_F_PATH] = (double)f->path + 1;
+    q[Q_F_OBJECT] = f->object;
+    q[Q_F_STEP] = (double)f->step;
+    q[Q_F_STATUS] = f->status;
+    q[Q_F_ITERS] = f->iterations;
+    q[Q_F_RESIDUAL] = f->residual;
+}
+
+/* The study's failures from the batch rows: counts, and the first (lowest path, then
+ * object). */
+static void get_failures(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
+                         slpi_conv_result *res)
+{
+    slpi_conv_failure *f = &res->first_failure;
+    f->path = -1;
+    for (int b = 0; b < nb; b++) {
+        const double *q = buf + (size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq;
+        res->failed += (long)q[Q_FAILED];
+        for (int i = 0; i <= ly->nlev + 1; i++) res->failed_at[i] += (long)q[Q_F_COUNT + i];
+        long long path = (long long)q[Q_F_PATH] - 1;
+        int obj = (int)q[Q_F_OBJECT];
+        if (path < 0 || (f->path >= 0 && (path > f->path || (path == f->path && obj > f->object)))) continue;
+        f->path = path;
+        f->object = obj;
+        f->level = obj < ly->nlev ? c->kmin + obj : c->L;
+        f->h = ldexp(c->base.T, -f->level);
+        f->step = (long)q[Q_F_STEP];
+        f->status = (slpi_step_status)q[Q_F_STATUS];
+        f->iterations = (int)q[Q_F_ITERS];
+        f->residual = q[Q_F_RESIDUAL];
+    }
+}
+
+void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, char *buf, size_t n)
+{
+    int indep = c->indep && f->object == c->kmax - c->kmin + 2;
+    snprintf(buf, n, "%s on path %lld, level %d%s (h = %.17g), step %ld: %s, %d iterations, residual %.3g",
+             slpi_scheme_name(indep ? c->indep_scheme : c->base.scheme), f->path, f->level,
+             indep ? " (independent reference)" : "", f->h, f->step, slpi_step_status_name(f->status), f->iterations,
+             f->residual);
 }
 
 /* Reload the completed batches of c->resume into buf (rank 0) and mark them in done. */
@@ -227,11 +277,18 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             double *q = buf + (size_t)b * (size_t)ly.stride;
             long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
             w.iters = w.clipped = 0;
+            memset(w.nfail, 0, sizeof w.nfail);
+            w.first.path = -1;
+            long lost = 0;
             for (long r = r0; r < r1 && brc == SLPI_OK; r += w.B) {
                 int n = r1 - r < w.B ? (int)(r1 - r) : w.B;
                 brc = slpi_conv_run_block(&w, c, &ly, c->path0 + (uint64_t)r, n, &werr);
                 slpi_progress_add(pg, n);
-                for (int k = 0; brc == SLPI_OK && k < n; k++) {   /* in path order */
+                for (int k = 0; brc == SLPI_OK && k < n; k++) {   /* in path order, the survivors */
+                    if (w.lost[k]) {
+                        lost++;
+                        continue;
+                    }
                     const double *v = w.val + (size_t)k * (size_t)ly.nq;
                     for (int j = 0; j < ly.nq; j++) {
                         q[j] += v[j];
@@ -242,7 +299,8 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             for (int j = 0; j < 2 * ly.nq; j++) q[j] += 0.0;   /* -0 -> +0: exact rank sums */
             q[2 * ly.nq + Q_ITERS] = (double)w.iters;
             q[2 * ly.nq + Q_CLIPPED] = (double)w.clipped;
-            q[2 * ly.nq + Q_PATHS] = (double)(r1 - r0);
+            q[2 * ly.nq + Q_PATHS] = (double)(r1 - r0 - lost);
+            put_failures(q + 2 * ly.nq, &w, lost);
             OMP(omp critical)
             {
                 if (brc != SLPI_OK && b < bad_batch) {
@@ -299,6 +357,14 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         res->iters += (long)q[Q_ITERS];
         res->clipped += (long)q[Q_CLIPPED];
         res->paths += (long)q[Q_PATHS];
+    }
+    get_failures(c, &ly, buf, nb, res);
+    if (res->paths < 2) {   /* docs/noise.md#failed-paths: nothing left to estimate */
+        char why[400];
+        slpi_conv_failure_text(c, &res->first_failure, why, sizeof why);
+        free(buf);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: %ld of %ld paths failed, %ld survive (at least 2 "
+                              "needed); the first: %s", res->failed, c->paths, res->paths, why);
     }
     res->have[SLPI_CONV_SELF] = 1;
     res->have[SLPI_CONV_INDEP] = c->indep || c->exact;

@@ -9,8 +9,11 @@
 #include "reports/reports.h"
 
 /* The extra doubles of a batch's row after its sums: solver iterations, clipped
- * increments, paths. */
-enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_EXTRA };
+ * increments, surviving paths, failed paths (docs/noise.md#failed-paths), the batch's first
+ * failure (path + 1, 0: none; object, step, status, iterations, residual), and the failed
+ * paths per fast object (SLPI_CONV_MAXLEV + 1 slots). */
+enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_FAILED, Q_F_PATH, Q_F_OBJECT, Q_F_STEP, Q_F_STATUS, Q_F_ITERS,
+       Q_F_RESIDUAL, Q_F_COUNT, Q_EXTRA = Q_F_COUNT + SLPI_CONV_MAXLEV + 1 };
 
 /* The shape of a study's rows. */
 typedef struct {
@@ -54,13 +57,19 @@ typedef struct {
     double *scratch;            /* three states of one path */
     double *val;                /* per-path values of the block, lane r at val + r nq */
     unsigned char *failed;
+    /* failed paths (docs/noise.md#failed-paths): dead[i B + r], lane r failed on object i;
+     * lost[r] (after slpi_conv_run_block), lane r failed somewhere: left out of the sums */
+    unsigned char *dead, *lost;
+    long nfail[SLPI_CONV_MAXLEV + 1];  /* the batch's failed paths per object */
+    slpi_conv_failure first;           /* the batch's first failure (path -1: none) */
     long iters, clipped;
 } slpi_conv_worker;
 
 /* A worker's fast objects and buffers (one per thread); SLPI_OK or an error. */
 int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err);
 void slpi_conv_worker_free(slpi_conv_worker *w);
-/* The n paths from path0 through every level, their per-path values into w->val. */
+/* The n paths from path0 through every level, their per-path values into w->val; a lane
+ * whose step failed is marked in w->lost and counted in w->nfail and w->first. */
 int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0,
                         int n, slpi_error *err);
 /* The estimators of a study from the batch sums buf (nb rows of ly->stride). */

@@ -51,6 +51,19 @@ typedef struct {
     int nfit;
 } slpi_conv_fit;
 
+/* A failed step of a study (docs/noise.md#failed-paths): path, fast object (the coarse
+ * levels 0..nlev-1, the reference nlev, the independent reference nlev + 1), its level
+ * and h, the step on that level's grid, the status, iterations and residual. */
+typedef struct {
+    long long path;             /* -1: none */
+    int object, level;
+    double h;
+    long step;
+    slpi_step_status status;
+    int iterations;
+    double residual;
+} slpi_conv_failure;
+
 typedef struct {
     int nlev;
     double h[SLPI_CONV_MAXLEV];
@@ -61,7 +74,10 @@ typedef struct {
     double refgap, refgap_se;   /* self reference vs independent reference at level L */
     double mlmc_check[SLPI_CONV_MAXLEV];   /* Giles consistency ratio (< 1 passes) */
     double quad[SLPI_CONV_MAXLEV];         /* weak-exact: quadrature E phi(X_h(T)) */
-    long paths, iters, clipped;
+    long paths, iters, clipped;  /* paths: the surviving paths, those every estimate uses */
+    long failed;                 /* failed paths, left out of every estimate */
+    long failed_at[SLPI_CONV_MAXLEV + 1];   /* per fast object (slpi_conv_failure.object) */
+    slpi_conv_failure first_failure;        /* lowest path, then lowest object */
     double seconds;
 } slpi_conv_result;
 
@@ -80,6 +96,8 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
  * SLPI_EINPUT on a write error. */
 int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f);
 const char *slpi_conv_col_name(int col);
+/* "SCHEME on path P, level L (h = H), step S: STATUS, I iterations, residual R". */
+void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, char *buf, size_t n);
 const char *slpi_conv_kind_name(slpi_conv_kind k);
 
 /* ------------------------------------------------------------ statistics */
