@@ -51,7 +51,11 @@ static void help(FILE *f)
             "                      another study is refused, naming the first differing parameter\n"
             "Columns: self = error against the same scheme at level L; indep = against the\n"
             "independent reference or the exact value; mlmc = E[P_l - P_l+1] (weak); phi = E P_l.\n"
-            "giles = MLMC consistency ratio (even vs odd batches; < 1 passes).\n");
+            "giles = MLMC consistency ratio (even vs odd batches; < 1 passes).\n"
+            "A step that fails on a path (a coarse level's solve that does not converge, ...) does not\n"
+            "stop the study: the path is left out of every estimate, and the report gives the failed\n"
+            "paths per level and the first failure with its step and residual; exit 3 when fewer than\n"
+            "2 paths survive (docs/noise.md#failed-paths).\n");
 }
 
 #ifdef SLPI_MPI

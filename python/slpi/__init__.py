@@ -1225,11 +1225,14 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     Returns
     -------
     Study
+        A path whose step fails (a coarse level's solve that does not converge, ...) is left
+        out of every estimate (docs/noise.md#failed-paths); ``slpi converge`` reports how
+        many and the first failure (its text and ``--json``), this Study does not yet.
 
     Raises
     ------
     SlpiError
-        Bad input, named.
+        Bad input, named; a numerical failure when fewer than 2 paths survive.
 
     Examples
     --------
