@@ -841,6 +841,10 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
 void slpi_stepper_free(slpi_stepper *s);
 /* Back to step 0 from the initial state on another path of the problem's noise. */
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path);
+/* As slpi_stepper_restart, from the state x0 (nx0 doubles, on the system's manifold as
+ * for slpi_stepper_new), which stays the stepper's initial state until the next call.
+ * NULL: x0 (the initial state slpi_stepper_new was given, or the problem's). */
+int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, int nx0);
 /* State doubles, Wiener processes, diagnostics, steps and step size of the stepper.
  * NULL: dim, noises, ndiag, steps, h (not asked). */
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
@@ -864,6 +868,46 @@ void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, do
  * NULL: dW (the problem's noise), xrad, diag, drad, iters, resid (not asked). */
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
+/* Ensembles (api/ensemble.c; docs/api.md#ensembles): paths of one problem on the fast path
+ * (ref = 0) or the certified path (ref = 1: midpoints, and the largest radius), each from
+ * its own initial state and on its own increments or the problem's noise, on `threads`
+ * threads (<= 0: the OpenMP default), with their rows at step 0, every `every`-th step and
+ * the last (rows of slpi_ensemble_shape) kept or not, and online statistics of the states
+ * and the diagnostics at those rows: a million paths take memory for the statistics only.
+ * The paths are numbered 0, 1, ... in the order slpi_ensemble_run receives them; path k
+ * runs on noise path first_path + k. Blocks of SLPI_ENSEMBLE_BLOCK consecutive paths are
+ * summed by Welford's update and combined in a fixed binary tree by Chan's pairwise form
+ * (the formulas: api/ensemble.c), so that the statistics are the same bits for any number
+ * of threads and any split of the paths into calls.
+ * Thread: the ensemble's threads are OpenMP's, and a problem with callbacks
+ * (slpi_problem_set_callback) has them called from those threads concurrently. */
+#define SLPI_ENSEMBLE_BLOCK 64
+typedef struct slpi_ensemble slpi_ensemble;
+int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
+                      int threads);
+/* NULL: e (nothing done). */
+void slpi_ensemble_free(slpi_ensemble *e);
+/* State doubles, Wiener processes, diagnostics, steps, and rows of a path.
+ * NULL: dim, noises, ndiag, steps, rows (not asked). */
+void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows);
+const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
+long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
+/* Run the next count paths (path i of the call is path slpi_ensemble_paths() + i of the
+ * ensemble) and add them to the statistics: initial states x0[count][dim], increments
+ * dW[count][steps][M] (finite; clipped at the problem's truncation threshold, as
+ * slpi_stepper_advance's); rows kept in x[count][rows][dim], xrad (the same shape),
+ * diag[count][rows][ndiag], drad. The first path that fails, in path order, names the
+ * error ("path k (noise path p): ..."); then the paths of the parallel wave it was in
+ * (at most 4 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
+ * are (slpi_ensemble_paths says how many).
+ * NULL: x0 (the problem's initial state), dW (the problem's noise), x, xrad, diag, drad (not kept). */
+int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
+                      double *diag, double *drad);
+/* The statistics of the paths run so far, at each row and quantity ([rows][dim + ndiag]:
+ * the state, then the diagnostics): mean, variance M2 / (n - 1), minimum, maximum, and
+ * the largest radius (0 on the fast path); NaN where there are too few paths. Returns
+ * the number of paths n. NULL: mean, var, min, max, rad (not asked). */
+long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
 /* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
 const char *slpi_api_version(void);
 /* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of

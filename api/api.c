@@ -124,7 +124,9 @@ struct slpi_stepper {
     int ref, dim, M, ndiag;
     long n;                    /* steps done */
     slpi_fast *fast;
-    double *x, *x0, *given, *dW;
+    double *x, *x0, *dW;
+    double *given;             /* the initial state given (given0 or user), or NULL: the problem's */
+    double *given0, *user;     /* the one given at slpi_stepper_new; the last of slpi_stepper_restart_from */
     slpi_ref *cert;
     arb_ptr bx, bx0;
     slpi_fast_at fat;          /* what the steps step: the run object and its state */
@@ -147,6 +149,8 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     s->clipped = 0;
     s->n = 0;
     if (s->fast) {
+        static const long zero[SLPI_FAST_NCOUNTERS];
+        slpi_fast_set_counters(s->fast, zero);   /* the diagnostics' solver counts are the path's own */
         if (s->given) memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
         else rc = slpi_fast_initial_state(s->fast, s->x0, err);
         if (rc == SLPI_OK) memcpy(s->x, s->x0, (size_t)s->dim * sizeof *s->x);
@@ -172,7 +176,8 @@ void slpi_stepper_free(slpi_stepper *s)
     if (s->bx0) _arb_vec_clear(s->bx0, s->dim);
     free(s->x);
     free(s->x0);
-    free(s->given);
+    free(s->given0);
+    free(s->user);
     free(s->dW);
     free(s);
 }
@@ -259,6 +264,7 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
             rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
         else if (given) memcpy(s->given, s->x0, (size_t)s->dim * sizeof *s->given);
     }
+    s->given0 = s->given;
     if (rc == SLPI_OK && s->ref) {
         rc = slpi_ref_create(&s->cert, &s->q, &err);
         if (rc == SLPI_OK) {
@@ -283,6 +289,22 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
 {
     slpi_error err = { 0 };
+    s->q.path = path;
+    return slpi_api_record(&err, stepper_rewind(s, &err));
+}
+
+int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, int nx0)
+{
+    slpi_error err = { 0 };
+    if (x0) {
+        int rc = nx0 != s->dim ? slpi_error_set(&err, SLPI_EINPUT, "x0: %d values given, the state has %d", nx0, s->dim)
+                               : slpi_problem_check_state(&s->q, x0, &err);
+        if (rc != SLPI_OK) return slpi_api_record(&err, rc);
+        if (!s->user && !(s->user = malloc((size_t)s->dim * sizeof *s->user)))
+            return stepper_error(&err, SLPI_EINPUT, "out of memory");
+        memcpy(s->user, x0, (size_t)s->dim * sizeof *s->user);
+    }
+    s->given = x0 ? s->user : s->given0;
     s->q.path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }

@@ -317,10 +317,64 @@ static void steppers(void)
     slpi_stepper_row(t, y, xr, yd, dr);
     TEST_CHECK(memcmp(y, a + 36, sizeof y) == 0 && memcmp(yd, dg + 11 * nd, (size_t)nd * sizeof *yd) == 0);
 
+    NULL_CASE(slpi_stepper_restart_from, x0)
+    TEST_CHECK(slpi_stepper_restart_from(t, 0, NULL, 0) == SLPI_OK);   /* back to t's own x0, a's first row */
+    slpi_stepper_row(t, y, NULL, NULL, NULL);
+    TEST_CHECK(memcmp(y, a, sizeof y) == 0);
+
     NULL_CASE(slpi_stepper_free, s)
     slpi_stepper_free(NULL);
     slpi_stepper_free(s);
     slpi_stepper_free(t);
+    slpi_problem_free(p);
+}
+
+static void ensembles(void)
+{
+    slpi_problem *p = problem("iso/rigid-body/trajectories", "12");
+    double a[13 * 3];
+    TEST_CHECK(slpi_integrate(p, a, NULL) == SLPI_OK);
+    slpi_ensemble *e = NULL, *f = NULL;
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, 1) == SLPI_OK && slpi_ensemble_new(&f, p, 0, 0, 1, 1) == SLPI_OK);
+
+    NULL_CASE(slpi_ensemble_shape, dim)
+    NULL_CASE(slpi_ensemble_shape, noises)
+    NULL_CASE(slpi_ensemble_shape, ndiag)
+    NULL_CASE(slpi_ensemble_shape, steps)
+    NULL_CASE(slpi_ensemble_shape, rows)
+    int dim, M, nd, d1 = -1, M1 = -1, nd1 = -1;
+    long steps, rows, s1 = -1, r1 = -1;
+    slpi_ensemble_shape(e, &dim, &M, &nd, &steps, &rows);
+    slpi_ensemble_shape(e, NULL, NULL, NULL, NULL, NULL);
+    slpi_ensemble_shape(e, &d1, NULL, &nd1, NULL, &r1);
+    slpi_ensemble_shape(e, NULL, &M1, NULL, &s1, NULL);
+    TEST_CHECK(dim == 3 && d1 == dim && M1 == M && nd1 == nd && s1 == steps && r1 == rows && rows == 13 && nd <= 64);
+
+    NULL_CASE(slpi_ensemble_run, x0)
+    NULL_CASE(slpi_ensemble_run, dW)
+    NULL_CASE(slpi_ensemble_run, x)
+    NULL_CASE(slpi_ensemble_run, xrad)
+    NULL_CASE(slpi_ensemble_run, diag)
+    NULL_CASE(slpi_ensemble_run, drad)
+    /* one path of the problem's state and noise, nothing kept, against all kept */
+    double x[13 * 3], xr[13 * 3], dg[13 * 64], dr[13 * 64];
+    TEST_CHECK(slpi_ensemble_run(e, 1, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(f, 1, a, NULL, x, xr, dg, dr) == SLPI_OK && memcmp(x, a, sizeof x) == 0);
+
+    NULL_CASE(slpi_ensemble_stats, mean)
+    NULL_CASE(slpi_ensemble_stats, var)
+    NULL_CASE(slpi_ensemble_stats, min)
+    NULL_CASE(slpi_ensemble_stats, max)
+    NULL_CASE(slpi_ensemble_stats, rad)
+    double m[13 * 67], lo[13 * 67], m1[13 * 67];
+    TEST_CHECK(slpi_ensemble_stats(e, NULL, NULL, NULL, NULL, NULL) == 1);
+    TEST_CHECK(slpi_ensemble_stats(e, m, NULL, lo, NULL, NULL) == 1 && slpi_ensemble_stats(f, m1, NULL, NULL, NULL, NULL) == 1);
+    TEST_CHECK(memcmp(m, m1, (size_t)(rows * (dim + nd)) * sizeof *m) == 0 && memcmp(m, lo, (size_t)(rows * (dim + nd)) * sizeof *m) == 0);
+
+    NULL_CASE(slpi_ensemble_free, e)
+    slpi_ensemble_free(NULL);
+    slpi_ensemble_free(e);
+    slpi_ensemble_free(f);
     slpi_problem_free(p);
 }
 
@@ -334,5 +388,6 @@ int main(void)
     outputs_and_runs();
     paths();
     steppers();
+    ensembles();
     TEST_END();
 }

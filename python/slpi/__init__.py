@@ -42,7 +42,7 @@ from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
-           "write_trajectory", "SlpiError", "Result", "Ensemble", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
+           "write_trajectory", "SlpiError", "Result", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -804,146 +804,6 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
     return res
 
 
-@dataclass
-class Ensemble:
-    """Time series of an ensemble (``slpi.ensemble(..., save_every=k)``).
-
-    Attributes
-    ----------
-    t, step : ndarray (times,)
-        Times and step numbers of the saved rows (step 0, every k-th, the last).
-    states : ndarray or numpy.memmap (paths, times, dim)
-        The states; a memmap of the ``.npy`` file ``out`` when one was given.
-    diagnostics : dict of str to ndarray (paths, times), or None
-        With ``diagnostics=True``: energy, Casimirs, ... per path and row.
-    labels : list of str
-    paths : ndarray (paths,)
-        The noise path numbers.
-    uncertified : str or None
-        As ``Result.uncertified``.
-    """
-    t: np.ndarray
-    step: np.ndarray
-    states: np.ndarray
-    labels: list
-    paths: np.ndarray
-    diagnostics: dict = None
-    uncertified: str = None
-
-
-def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None, diagnostics=False, out=None,
-             progress=False, max_memory=None, **keys):
-    """Integrate ``paths`` realizations (noise paths ``first_path``, ``first_path + 1``, ...).
-
-    Parameters
-    ----------
-    problem : str, Problem or None
-        As ``run``.
-    paths : int
-        Number of paths (>= 1).
-    first_path : int
-        The first noise path number (paths are numbered 0..2^32-1).
-    save_every : int, optional
-        None: only the final states. k: the states at step 0, every k-th step and the
-        last, as an ``Ensemble`` of shape (paths, times, dim).
-    x0 : array_like (dim,), optional
-        The initial state of every path (as ``run``).
-    diagnostics : bool
-        With ``save_every``: also the diagnostics per path and row.
-    out : str or path, optional
-        With ``save_every``: stream the states into this ``.npy`` file (written under a
-        temporary name, renamed at the end; removed on error or Ctrl-C) and return a
-        memmap of it. Needed when the array does not fit in memory.
-    progress : bool
-        Show progress in steps.
-    max_memory : int, optional
-        Bytes the in-memory result may take; default: the memory available now.
-    **keys
-        More problem settings.
-
-    Returns
-    -------
-    ndarray (paths, dim) or Ensemble
-
-    Raises
-    ------
-    SlpiError
-        Bad input, a result that does not fit (with its size), a failing step.
-    KeyboardInterrupt
-        On Ctrl-C, promptly; ``out`` is not created.
-
-    Examples
-    --------
-    >>> slpi.ensemble("iso/rigid-body/trajectories", paths=3, steps=10).shape
-    (3, 3)
-    >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=2, steps=10, save_every=5, diagnostics=True)
-    >>> e.states.shape, e.t.tolist(), e.diagnostics["H0"].shape
-    ((2, 3, 3), [0.0, 0.01953125, 0.0390625], (2, 3))
-    """
-    paths = _integer("paths", paths, 1)
-    first_path = _integer("first_path", first_path, 0, 2**32 - paths)
-    diagnostics, progress = _flag("diagnostics", diagnostics), _flag("progress", progress)
-    pr = _problem(problem, keys)
-    dim, steps, h = pr.dim, pr.steps, pr.h
-    if x0 is not None:
-        x0 = _real_array("x0", x0, 1)
-        if len(x0) != dim:
-            raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
-    if save_every is None:
-        if out is not None or diagnostics:
-            raise _bad("save_every", None, "out and diagnostics need save_every")
-        every, rows = steps + 1, 1
-    else:
-        every = _integer("save_every", save_every, 1)
-        rows = _row_count(steps, every)
-    nbytes = paths * rows * 8.0 * dim
-    st = _Stepper(pr, False, x0)
-    dbytes = paths * rows * 8.0 * st.ndiag if diagnostics else 0
-    tmp = None
-    if out is not None:
-        _guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
-        out = _path("out", out).decode()
-        tmp = "%s.part-%d" % (out, os.getpid())
-        states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
-    else:
-        _guard_memory(nbytes + dbytes, "ensemble: %d paths x %d rows x %d doubles" % (paths, rows, dim), max_memory,
-                      "; pass out='file.npy' to stream the states to a file" if save_every else "")
-        states = np.empty((paths, rows, dim))
-    diag = np.empty((paths, rows, st.ndiag)) if diagnostics else None
-    pg = _Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
-    try:
-        for r in range(paths):
-            _check(_lib.slpi_stepper_restart(st.s, first_path + r))
-            o = dict(x=states[r], xrad=None, diag=None if diag is None else diag[r], drad=None)
-            if save_every is None:
-                if steps == 0:
-                    _lib.slpi_stepper_row(st.s, _ptr(o["x"][0]), _ffi.NULL, _ffi.NULL, _ffi.NULL)
-                else:
-                    _advance(st, steps, every, None, o, 0, pg, False)
-            else:
-                _advance(st, steps, every, None, o, 0, pg, True)
-        if tmp is not None:
-            states.flush()
-            del states
-            os.replace(tmp, out)
-            tmp = None
-            states = np.load(out, mmap_mode="r")
-    finally:
-        pg.close()
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-    if save_every is None:
-        return states[:, 0, :]
-    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
-    return Ensemble(t=n * h, step=n, states=states, labels=pr.labels,
-                    paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
-                    diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(st.diag_names)},
-                    uncertified=pr.uncertified)
-
-
 def noise(seed, path, component, h, steps, refine=0, first=0):
     """Canonical Wiener increments (docs/noise.md#contract), untruncated.
 
@@ -1314,3 +1174,6 @@ def write_trajectory(path, result):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)

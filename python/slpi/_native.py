@@ -14,6 +14,7 @@ ffi = FFI()
 ffi.cdef("""
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_stepper slpi_stepper;
+typedef struct slpi_ensemble slpi_ensemble;
 const char *slpi_api_last_error(void);
 void slpi_interrupt_request(void);
 void slpi_interrupt_clear(void);
@@ -34,6 +35,16 @@ void slpi_stepper_counts(const slpi_stepper *s, long counts[7]);
 void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
+int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, int nx0);
+int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
+                      int threads);
+void slpi_ensemble_free(slpi_ensemble *e);
+void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows);
+const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);
+long slpi_ensemble_paths(const slpi_ensemble *e);
+int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
+                      double *diag, double *drad);
+long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
 typedef struct { int code; char msg[512]; } slpi_error;
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                           int refine, uint64_t first, size_t count, double *out, slpi_error *err);

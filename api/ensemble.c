@@ -1,0 +1,340 @@
+/* ensemble.c — ensembles a modeller drives (slpi.h, "ensembles"; docs/api.md#ensembles):
+ * paths of one problem on the fast or the certified path, each from its own initial
+ * state and on its own increments (or the problem's noise), run on several threads, their
+ * rows at the saved times kept or not, and online statistics of the states and the
+ * diagnostics (mean, variance, minimum, maximum; the largest radius on the certified path)
+ * at those times, so that a million paths need memory for the statistics only.
+ *
+ * Statistics independent of the thread count and of how the paths are handed in batches:
+ * the paths, numbered 0, 1, ... in the order they are run, fall into blocks of
+ * SLPI_ENSEMBLE_BLOCK consecutive paths. One thread runs a block's paths in order and
+ * adds each to the block's accumulator by Welford's update,
+ *     n += 1;  d = v - mean;  mean += d / n;  M2 += d * (v - mean),
+ * and the blocks' accumulators are combined in block order along a fixed binary tree
+ * (Chan, Golub and LeVeque's pairwise form, A then B):
+ *     n = nA + nB;  d = meanB - meanA;  mean = meanA + d * (nB / n);
+ *     M2 = M2A + M2B + d * d * (nA * (nB / n))
+ * The tree is the one of a binary counter: block b is pushed on a stack and merged with
+ * the top while the two hold as many blocks, and the statistics fold the stack from its
+ * top down onto the block in progress. Its shape depends on the number of paths alone,
+ * and a wave of blocks run in parallel is pushed in block order, so every sum is taken in
+ * the same order on any number of threads: the bits are the same. The variance is
+ * M2 / (n - 1). The stack holds at most 64 accumulators of rows x (dim + ndiag) x 5
+ * doubles; the paths themselves are not kept unless the caller asks for their rows. */
+#include "api/api.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One set of paths' statistics at rows x nq quantities (the state, then the diagnostics). */
+typedef struct {
+    long n;                                /* paths */
+    double *mean, *m2, *min, *max, *rad;   /* [rows * nq] each, in one allocation (mean) */
+} ens_acc;
+
+#define ENS_DEPTH 64   /* blocks up to 2^64: the counter's stack never overflows */
+
+struct slpi_ensemble {
+    int ref, threads, dim, M, ndiag, nq;
+    long steps, every, rows;
+    uint64_t first_path;
+    long done;                  /* paths run: ordinals 0 .. done-1 */
+    slpi_stepper **worker;      /* one stepper per thread */
+    double **buf;               /* per thread: rows x (dim + ndiag) values and as many radii */
+    ens_acc pending;            /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
+    ens_acc stack[ENS_DEPTH];   /* stack[i] holds 2^level[i] whole blocks, in block order */
+    int level[ENS_DEPTH], depth;
+    ens_acc *wave;              /* the blocks of one parallel wave */
+    int wave_blocks;
+    ens_acc scratch[2];         /* the fold of slpi_ensemble_stats */
+};
+
+static size_t acc_size(const slpi_ensemble *e)
+{
+    return (size_t)e->rows * (size_t)e->nq;
+}
+
+static void acc_reset(ens_acc *a, size_t size)
+{
+    a->n = 0;
+    memset(a->mean, 0, 2 * size * sizeof *a->mean);   /* mean and m2 */
+    for (size_t i = 0; i < size; i++) {
+        a->min[i] = INFINITY;
+        a->max[i] = -INFINITY;
+        a->rad[i] = 0;
+    }
+}
+
+static int acc_init(ens_acc *a, size_t size)
+{
+    if (a->mean) return 1;
+    if (!(a->mean = malloc(5 * size * sizeof *a->mean))) return 0;
+    a->m2 = a->mean + size;
+    a->min = a->m2 + size;
+    a->max = a->min + size;
+    a->rad = a->max + size;
+    acc_reset(a, size);
+    return 1;
+}
+
+static void acc_copy(ens_acc *a, const ens_acc *b, size_t size)
+{
+    a->n = b->n;
+    memcpy(a->mean, b->mean, 5 * size * sizeof *a->mean);
+}
+
+/* Welford's update by one path: value v[i] and radius r[i] of quantity i. */
+static void acc_add(ens_acc *a, const double *v, const double *r, size_t size)
+{
+    a->n++;
+    for (size_t i = 0; i < size; i++) {
+        double d = v[i] - a->mean[i];
+        a->mean[i] += d / (double)a->n;
+        a->m2[i] += d * (v[i] - a->mean[i]);
+        if (v[i] < a->min[i]) a->min[i] = v[i];
+        if (v[i] > a->max[i]) a->max[i] = v[i];
+        if (r[i] > a->rad[i]) a->rad[i] = r[i];
+    }
+}
+
+/* a = a then b (Chan's pairwise form). */
+static void acc_merge(ens_acc *a, const ens_acc *b, size_t size)
+{
+    if (b->n == 0) return;
+    if (a->n == 0) {
+        acc_copy(a, b, size);
+        return;
+    }
+    double na = (double)a->n, nb = (double)b->n, n = na + nb;
+    for (size_t i = 0; i < size; i++) {
+        double d = b->mean[i] - a->mean[i];
+        a->mean[i] += d * (nb / n);
+        a->m2[i] += b->m2[i] + d * d * (na * (nb / n));
+        if (b->min[i] < a->min[i]) a->min[i] = b->min[i];
+        if (b->max[i] > a->max[i]) a->max[i] = b->max[i];
+        if (b->rad[i] > a->rad[i]) a->rad[i] = b->rad[i];
+    }
+    a->n += b->n;
+}
+
+/* A whole block, next in block order, onto the binary counter's stack. */
+static int push_block(slpi_ensemble *e, const ens_acc *b)
+{
+    size_t size = acc_size(e);
+    if (!acc_init(&e->stack[e->depth], size)) return 0;
+    acc_copy(&e->stack[e->depth], b, size);
+    e->level[e->depth++] = 0;
+    while (e->depth >= 2 && e->level[e->depth - 1] == e->level[e->depth - 2]) {
+        acc_merge(&e->stack[e->depth - 2], &e->stack[e->depth - 1], size);
+        e->level[e->depth - 2]++;
+        e->depth--;
+    }
+    return 1;
+}
+
+void slpi_ensemble_free(slpi_ensemble *e)
+{
+    if (!e) return;
+    for (int t = 0; t < e->threads; t++) {
+        if (e->worker) slpi_stepper_free(e->worker[t]);
+        if (e->buf) free(e->buf[t]);
+    }
+    free(e->worker);
+    free(e->buf);
+    free(e->pending.mean);
+    for (int i = 0; i < ENS_DEPTH; i++) free(e->stack[i].mean);
+    for (int i = 0; e->wave && i < e->wave_blocks; i++) free(e->wave[i].mean);
+    free(e->wave);
+    free(e->scratch[0].mean);
+    free(e->scratch[1].mean);
+    free(e);
+}
+
+int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
+                      int threads)
+{
+    slpi_error err = { 0 };
+    *out = NULL;
+    int nt;
+    if (every < 1) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "every=%ld: must be >= 1", every));
+    if (slpi_threads_resolve(threads, "ensemble", &nt, &err) != SLPI_OK) return slpi_api_record(&err, SLPI_EINPUT);
+#ifndef _OPENMP
+    nt = 1;
+#endif
+    slpi_ensemble *e = calloc(1, sizeof *e);
+    if (!e) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory"));
+    e->ref = ref != 0;
+    e->threads = nt;
+    e->first_path = first_path;
+    e->wave_blocks = 4 * nt;
+    e->worker = calloc((size_t)nt, sizeof *e->worker);
+    e->buf = calloc((size_t)nt, sizeof *e->buf);
+    e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
+    int rc = e->worker && e->buf && e->wave ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
+    for (int t = 0; rc == SLPI_OK && t < nt; t++)
+        if ((rc = slpi_stepper_new(&e->worker[t], p, e->ref, NULL, 0)) != SLPI_OK)   /* its message is recorded */
+            snprintf(err.msg, sizeof err.msg, "%s", slpi_api_last_error());
+    if (rc == SLPI_OK) {
+        slpi_stepper_shape(e->worker[0], &e->dim, &e->M, &e->ndiag, &e->steps, NULL);
+        e->nq = e->dim + e->ndiag;
+        e->every = every;
+        e->rows = e->steps / every + 1 + (e->steps % every != 0);
+        size_t size = acc_size(e);
+        int ok = acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
+        for (int i = 0; ok && i < e->wave_blocks; i++) ok = acc_init(&e->wave[i], size);
+        for (int t = 0; ok && t < nt; t++) ok = (e->buf[t] = malloc(4 * size * sizeof(double))) != NULL;
+        if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",
+                                     e->rows, e->nq);
+    }
+    if (rc != SLPI_OK) {
+        slpi_ensemble_free(e);
+        return slpi_api_record(&err, rc);
+    }
+    *out = e;
+    return SLPI_OK;
+}
+
+void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows)
+{
+    if (dim) *dim = e->dim;
+    if (noises) *noises = e->M;
+    if (ndiag) *ndiag = e->ndiag;
+    if (steps) *steps = e->steps;
+    if (rows) *rows = e->rows;
+}
+
+const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i)
+{
+    return slpi_stepper_diag_name(e->worker[0], i);
+}
+
+long slpi_ensemble_paths(const slpi_ensemble *e)
+{
+    return e->done;
+}
+
+/* What slpi_ensemble_run was handed: path i of the call is ordinal done + i. */
+typedef struct {
+    long base;                         /* the ordinal of the call's path 0 */
+    const double *x0, *dW;
+    double *x, *xrad, *diag, *drad;
+} ens_call;
+
+/* One path, ordinal k, on thread t, added to a; msg gets its error. The thread's buffer
+ * holds the rows the caller does not keep (states, their radii, diagnostics, their radii),
+ * then the path's values and radii in the statistics' layout (row by row, the state then
+ * the diagnostics). */
+static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc *a, char *msg, size_t n)
+{
+    slpi_stepper *s = e->worker[t];
+    long i = k - c->base, R = e->rows, steps = e->steps, D = e->dim, G = e->ndiag;
+    size_t size = acc_size(e);
+    double *b = e->buf[t], *val = b + 2 * size, *rad = val + size;
+    double *x = c->x ? c->x + i * R * D : b, *xr = c->xrad ? c->xrad + i * R * D : b + R * D;
+    double *dg = c->diag ? c->diag + i * R * G : b + 2 * R * D, *dr = c->drad ? c->drad + i * R * G : b + 2 * R * D + R * G;
+    const double *dW = c->dW ? c->dW + (size_t)i * (size_t)steps * (size_t)e->M : NULL;
+    for (long j = 0; dW && j < steps * e->M; j++)
+        if (!isfinite(dW[j])) {
+            snprintf(msg, n, "dW[%ld, %ld, %ld] = %g: increments must be finite", k, j / e->M, j % e->M, dW[j]);
+            return SLPI_EINPUT;
+        }
+    long rows = 0;
+    int rc = slpi_stepper_restart_from(s, e->first_path + (uint64_t)k, c->x0 ? c->x0 + i * D : NULL, (int)D);
+    if (rc == SLPI_OK) {
+        slpi_stepper_row(s, x, xr, dg, dr);
+        if (steps > 0)
+            rc = slpi_stepper_advance(s, steps, dW, e->every, x + D, xr + D, dg + G, dr + G, NULL, NULL, &rows);
+    }
+    if (rc != SLPI_OK) {
+        snprintf(msg, n, "path %ld (noise path %llu): %s", k, (unsigned long long)(e->first_path + (uint64_t)k),
+                 slpi_api_last_error());
+        return rc;
+    }
+    for (long q = 0; q < R; q++) {
+        memcpy(val + q * e->nq, x + q * D, (size_t)D * sizeof *val);
+        memcpy(val + q * e->nq + D, dg + q * G, (size_t)G * sizeof *val);
+        memcpy(rad + q * e->nq, xr + q * D, (size_t)D * sizeof *rad);
+        memcpy(rad + q * e->nq + D, dr + q * G, (size_t)G * sizeof *rad);
+    }
+    acc_add(a, val, rad, size);
+    return SLPI_OK;
+}
+
+/* A job of a wave: the paths [from, to) of one block, run in order by one thread. */
+typedef struct {
+    long from, to, failed;   /* failed: the ordinal of the first path that failed, or -1 */
+    int rc;
+    char msg[512];
+} ens_job;
+
+int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
+                      double *diag, double *drad)
+{
+    slpi_error err = { 0 };
+    if (count < 0) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "count=%ld: must be >= 0", count));
+    const ens_call c = { e->done, x0, dW, x, xrad, diag, drad };
+    const long B = SLPI_ENSEMBLE_BLOCK, end = e->done + count;
+    const size_t size = acc_size(e);
+    ens_job *job = calloc((size_t)e->wave_blocks, sizeof *job);
+    if (!job) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory"));
+    int rc = SLPI_OK;
+    while (rc == SLPI_OK && e->done < end) {
+        int nj = 0;
+        for (long from = e->done; from < end && nj < e->wave_blocks; nj++) {
+            long to = (from / B + 1) * B < end ? (from / B + 1) * B : end;
+            job[nj] = (ens_job){ from, to, -1, SLPI_OK, "" };
+            if (nj == 0) acc_copy(&e->wave[0], &e->pending, size);   /* the block in progress goes on */
+            else acc_reset(&e->wave[nj], size);
+            from = to;
+        }
+#pragma omp parallel for num_threads(e->threads) schedule(dynamic, 1)
+        for (int j = 0; j < nj; j++) {
+#ifdef _OPENMP
+            int t = omp_get_thread_num();
+#else
+            int t = 0;
+#endif
+            for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
+                if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].msg, sizeof job[j].msg)) != SLPI_OK)
+                    job[j].failed = k;
+        }
+        for (int j = 0; rc == SLPI_OK && j < nj; j++)   /* the first path that failed, whatever the threads */
+            if (job[j].rc != SLPI_OK) rc = slpi_error_set(&err, job[j].rc, "%s", job[j].msg);
+        if (rc != SLPI_OK) break;   /* the wave's paths are not counted */
+        acc_reset(&e->pending, size);
+        for (int j = 0; j < nj; j++) {
+            if (job[j].to % B != 0) acc_copy(&e->pending, &e->wave[j], size);   /* only the last can end early */
+            else if (!push_block(e, &e->wave[j]))
+                rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for the statistics");
+        }
+        e->done = job[nj - 1].to;
+    }
+    free(job);
+    return slpi_api_record(&err, rc);
+}
+
+long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad)
+{
+    const size_t size = acc_size(e);
+    ens_acc *r = &e->scratch[0], *s = &e->scratch[1];
+    acc_copy(r, &e->pending, size);
+    for (int i = e->depth - 1; i >= 0; i--) {   /* the stack's blocks come before the one in progress */
+        acc_copy(s, &e->stack[i], size);
+        acc_merge(s, r, size);
+        ens_acc *u = r;
+        r = s;
+        s = u;
+    }
+    for (size_t i = 0; i < size; i++) {
+        if (mean) mean[i] = r->n > 0 ? r->mean[i] : NAN;
+        if (var) var[i] = r->n > 1 ? r->m2[i] / (double)(r->n - 1) : NAN;
+        if (min) min[i] = r->n > 0 ? r->min[i] : NAN;
+        if (max) max[i] = r->n > 0 ? r->max[i] : NAN;
+        if (rad) rad[i] = r->n > 0 ? r->rad[i] : NAN;
+    }
+    return r->n;
+}

@@ -1,0 +1,413 @@
+"""Ensembles (``slpi.ensemble``) over libslpi's ensemble handle (slpi.h, "ensembles";
+api/ensemble.c): per-path initial states and increments, threads with the GIL released,
+the certified path, online statistics, and grids of parameter values."""
+import itertools
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+import slpi as _slpi
+from slpi._native import ffi as _ffi, lib as _lib
+
+# Paths per C call: whole waves of blocks (4 x threads x SLPI_ENSEMBLE_BLOCK paths), as
+# many as keep one call's increments under this many bytes.
+_BATCH_BYTES = 64 << 20
+_BLOCK = 64
+
+
+@dataclass
+class Stat:
+    """The statistics of one quantity at the saved times (arrays of shape (times,))."""
+    mean: np.ndarray
+    var: np.ndarray
+    min: np.ndarray
+    max: np.ndarray
+    radius: np.ndarray
+
+
+@dataclass
+class Statistics:
+    """Online statistics of an ensemble at its saved times (``ensemble(..., stats=True)``).
+
+    The paths, in the order they run, fall into blocks of 64; each block's values are
+    summed by Welford's update ``n += 1; d = v - mean; mean += d / n; M2 += d * (v - mean)``
+    and the blocks are combined in block order along the fixed binary tree of a binary
+    counter by Chan, Golub and LeVeque's pairwise form (A then B)::
+
+        n = nA + nB;  d = meanB - meanA;  mean = meanA + d * (nB / n)
+        M2 = M2A + M2B + d * d * (nA * (nB / n))
+
+    so that every sum is taken in the same order on any number of threads: the results
+    are the same bits for ``threads=1`` and ``threads=2``. ``var`` is ``M2 / (n - 1)``
+    (numpy's ``var(ddof=1)``; NaN for one path). ``min`` and ``max`` are exact. Memory: a
+    few accumulators of (times, quantities), not the paths.
+
+    Attributes
+    ----------
+    n : int
+        Paths.
+    names : list of str
+        The quantities: the state's labels, then the diagnostics' names.
+    mean, var, min, max : ndarray (times, quantities)
+    radius : ndarray (times, quantities)
+        The largest radius of a path's ball (``ref=True``: the certified path; 0 on the
+        fast path). The statistics are those of the midpoints.
+
+    Examples
+    --------
+    >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=100, steps=20, save_every=10, stats=True, states=False)
+    >>> e.stats["H0"].mean.shape, e.stats.n
+    ((3,), 100)
+    """
+    n: int
+    names: list
+    mean: np.ndarray
+    var: np.ndarray
+    min: np.ndarray
+    max: np.ndarray
+    radius: np.ndarray
+
+    def __getitem__(self, name):
+        """The statistics of one quantity by name (``"H0"``, ``"x1"``, ...)."""
+        if name not in self.names:
+            raise KeyError("%r: the quantities are %s" % (name, ", ".join(self.names)))
+        i = self.names.index(name)
+        return Stat(self.mean[:, i], self.var[:, i], self.min[:, i], self.max[:, i], self.radius[:, i])
+
+
+@dataclass
+class Ensemble:
+    """An ensemble (``slpi.ensemble(..., save_every=k)``, or with ``stats``, ``states=False``
+    or ``params``).
+
+    Attributes
+    ----------
+    t, step : ndarray (times,)
+        Times and step numbers of the saved rows (step 0, every k-th, the last).
+    states : ndarray or numpy.memmap (paths, times, dim), or None
+        The states (midpoints when ``ref=True``); a memmap of the ``.npy`` file ``out``
+        when one was given; None with ``states=False``.
+    radii : ndarray (paths, times, dim) or None
+        ``ref=True``: the radii of the states.
+    diagnostics : dict of str to ndarray (paths, times), or None
+        With ``diagnostics=True``: energy, Casimirs, ... per path and row.
+    stats : Statistics or None
+        With ``stats=True``.
+    labels : list of str
+    paths : ndarray (paths,)
+        The noise path numbers.
+    params : dict or None
+        The parameter values of this ensemble (``params=``).
+    uncertified : str or None
+        As ``Result.uncertified``.
+    """
+    t: np.ndarray
+    step: np.ndarray
+    states: np.ndarray
+    labels: list
+    paths: np.ndarray
+    diagnostics: dict = None
+    uncertified: str = None
+    stats: Statistics = None
+    radii: np.ndarray = None
+    params: dict = None
+
+
+def _grid(params):
+    """The parameter points of params: a dict of key to values (their grid, the last key
+    varying fastest) or a list of dicts (those points)."""
+    if isinstance(params, dict):
+        if not params:
+            raise _slpi._bad("params", params, "an empty grid")
+        vals = []
+        for k, v in params.items():
+            if isinstance(v, (str, bytes)) or not hasattr(v, "__len__") or len(v) == 0:
+                raise _slpi._bad("params", {k: v}, "each key needs a non-empty list of values")
+            vals.append(list(v))
+        return [dict(zip(params, point)) for point in itertools.product(*vals)]
+    if isinstance(params, (list, tuple)) and params and all(isinstance(p, dict) for p in params):
+        return [dict(p) for p in params]
+    raise _slpi._bad("params", params, "must be a dict of key to a list of values, or a list of dicts")
+
+
+def _increments(dW, first, count, steps, M, paths):
+    """The increments of paths first..first+count-1: a slice of the array dW, or what the
+    callable dW(first, count) returns, checked (shape, dtype, finite)."""
+    if callable(dW):
+        a = dW(first, count)
+        what = "dW(%d, %d)" % (first, count)
+    else:
+        a = dW[first:first + count]
+        what = "dW"
+    try:
+        a = np.asarray(a)
+    except (TypeError, ValueError) as e:
+        raise _slpi._bad("dW", what, "not an array of numbers (%s)" % e) from None
+    if a.dtype.kind not in "fiu" or a.dtype == np.float16:
+        raise _slpi.SlpiError(2, "%s: dtype %s: need real numbers (float64)" % (what, a.dtype), "dW", str(a.dtype))
+    if a.shape != (count, steps, M):
+        need = "(paths, steps, M) = (%d, %d, %d)" % (paths, steps, M) if not callable(dW) else \
+            "(count, steps, M) = (%d, %d, %d)" % (count, steps, M)
+        raise _slpi.SlpiError(2, "%s: shape %s: the problem needs %s" % (
+            what, (dW.shape if not callable(dW) else a.shape), need), "dW", a.shape)
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    bad = ~np.isfinite(a)
+    if bad.any():
+        p, n, j = (int(i) for i in np.argwhere(bad)[0])
+        raise _slpi.SlpiError(2, "dW[%d, %d, %d] = %r: increments must be finite" % (first + p, n, j, a[p, n, j]),
+                              "dW", float(a[p, n, j]))
+    return a
+
+
+def _initial(x0, first, count, dim):
+    """The initial states of paths first..first+count-1: a slice of the array x0, or
+    what the callable x0(first, count) returns, checked (shape, dtype, finite)."""
+    if not callable(x0):
+        return np.ascontiguousarray(x0[first:first + count])
+    a = _slpi._real_array("x0", x0(first, count), 2)
+    if a.shape != (count, dim):
+        raise _slpi.SlpiError(2, "x0(%d, %d): shape %s: need (count, dim) = (%d, %d)" % (
+            first, count, a.shape, count, dim), "x0", a.shape)
+    return a
+
+
+class _Handle:
+    """A C ensemble (slpi_ensemble_*), freed with its Python object."""
+
+    def __init__(self, pr, ref, first_path, every, threads):
+        self.pr = pr   # its callbacks live as long as the ensemble
+        out = _ffi.new("slpi_ensemble **")
+        _slpi._check(_lib.slpi_ensemble_new(out, pr._p, 1 if ref else 0, first_path, every, threads))
+        self.e = _ffi.gc(out[0], _lib.slpi_ensemble_free)
+        dim, m, nd = _ffi.new("int *"), _ffi.new("int *"), _ffi.new("int *")
+        steps, rows = _ffi.new("long *"), _ffi.new("long *")
+        _lib.slpi_ensemble_shape(self.e, dim, m, nd, steps, rows)
+        self.dim, self.M, self.ndiag, self.steps, self.rows = dim[0], m[0], nd[0], steps[0], rows[0]
+        self.diag_names = [_ffi.string(_lib.slpi_ensemble_diag_name(self.e, i)).decode() for i in range(self.ndiag)]
+
+    def run(self, count, x0, dW, x, xr, d, dr):
+        P = _slpi._ptr
+        rc, err = _slpi._interruptible(_lib, lambda: _lib.slpi_ensemble_run(self.e, count, P(x0), P(dW), P(x), P(xr),
+                                                                             P(d), P(dr)))
+        _slpi._raise_callback_error(self.pr)
+        if err is not None:
+            msg = str(err)
+            if " x0" in msg or ": x0" in msg:
+                err.argument = "x0"
+            raise err
+
+    def stats(self, names):
+        size = self.rows * (self.dim + self.ndiag)
+        a = np.empty((5, self.rows, self.dim + self.ndiag))
+        n = _lib.slpi_ensemble_stats(self.e, *(_slpi._ptr(a[i]) for i in range(5)))
+        return Statistics(n=n, names=names, mean=a[0], var=a[1], min=a[2], max=a[3], radius=a[4]) if size else None
+
+
+def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
+         max_memory, params):
+    """One ensemble of the problem pr (see ensemble)."""
+    h = _Handle(pr, ref, first_path, every, threads)
+    dim, M, steps, rows, nd = h.dim, h.M, h.steps, h.rows, h.ndiag
+    if x0 is not None and not callable(x0) and x0.ndim == 2 and x0.shape != (paths, dim):
+        raise _slpi.SlpiError(2, "x0: shape %s: need (dim,) = (%d,) or (paths, dim) = (%d, %d)" % (
+            x0.shape, dim, paths, dim), "x0", x0.shape)
+    if x0 is not None and not callable(x0) and x0.ndim == 1:
+        if len(x0) != dim:
+            raise _slpi.SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
+    if dW is not None and not callable(dW) and tuple(dW.shape) != (paths, steps, M):
+        raise _slpi.SlpiError(2, "dW: shape %s: the problem needs (paths, steps, M) = (%d, %d, %d)" % (
+            tuple(dW.shape), paths, steps, M), "dW", tuple(dW.shape))
+    k = 2 if ref else 1
+    dbytes = paths * rows * 8.0 * nd * k if diagnostics else 0
+    nbytes = paths * rows * 8.0 * dim * k if keep_states else 0
+    tmp = None
+    if out is not None:
+        _slpi._guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
+        tmp = "%s.part-%d" % (out, os.getpid())
+        states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
+    else:
+        _slpi._guard_memory(nbytes + dbytes, "ensemble: %d paths x %d rows x %d doubles" % (
+            paths, rows, dim + (nd if diagnostics else 0)), max_memory,
+            "; pass out='file.npy' to stream the states to a file, or stats=True, states=False"
+            if keep_states else "")
+        states = np.empty((paths, rows, dim)) if keep_states else None
+    radii = np.empty((paths, rows, dim)) if ref and keep_states else None
+    diag = np.empty((paths, rows, nd)) if diagnostics else None
+    drad = np.empty((paths, rows, nd)) if ref and diagnostics else None
+    if x0 is not None and not callable(x0) and x0.ndim == 1:
+        x0 = np.broadcast_to(x0, (paths, dim))
+    wave = 4 * threads * _BLOCK
+    per_path = steps * M * 8 if dW is not None else 0
+    batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
+    pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
+    cut = (lambda a, i, n: None if a is None else a[i:i + n])
+    try:
+        done = 0
+        while done < paths:
+            n = min(batch, paths - done)
+            xb = None if x0 is None else _initial(x0, done, n, dim)
+            db = None if dW is None else _increments(dW, done, n, steps, M, paths)
+            h.run(n, xb, db, cut(states, done, n), cut(radii, done, n), cut(diag, done, n), cut(drad, done, n))
+            done += n
+            pg.add(n * steps)
+        if tmp is not None:
+            states.flush()
+            del states
+            os.replace(tmp, out)
+            tmp = None
+            states = np.load(out, mmap_mode="r")
+    finally:
+        pg.close()
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
+    labels = pr.labels
+    return Ensemble(t=n * pr.h, step=n, states=states, labels=labels,
+                    paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
+                    diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
+                    uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
+                    radii=radii, params=params)
+
+
+def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None, dW=None, ref=False, threads=1,
+             stats=False, states=True, diagnostics=False, params=None, out=None, progress=False, max_memory=None,
+             **keys):
+    """Integrate ``paths`` realizations, on several threads, keeping their rows or only
+    their statistics.
+
+    Path r (r = 0, 1, ...) starts from ``x0[r]`` and runs on ``dW[r]``, or on noise path
+    ``first_path + r`` of the problem's canonical noise.
+
+    Parameters
+    ----------
+    problem : str, Problem or None
+        As ``run``.
+    paths : int
+        Number of paths (>= 1).
+    first_path : int
+        The first noise path number (paths are numbered 0..2^32-1).
+    save_every : int, optional
+        The saved times: step 0, every k-th step and the last. None: step 0 and the last
+        (only the final states are returned without ``stats``, ``states=False``,
+        ``diagnostics`` or ``params``).
+    x0 : array_like (dim,) or (paths, dim), or callable, optional
+        The initial state of every path, or of each path; on the system's manifold (as
+        ``run``'s). A callable ``x0(first, count)`` returns those of paths ``first ..
+        first + count - 1`` (count, dim), called as ``dW`` is.
+    dW : array_like (paths, steps, M), or callable, optional
+        Each path's Wiener increments (clipped at the problem's truncation threshold, as
+        ``run``'s). An array may be a ``numpy.memmap``. For ensembles too large for one
+        array, a callable ``dW(first, count)`` returning the increments of paths
+        ``first .. first + count - 1`` as an array (count, steps, M): it is called in path
+        order, for batches of at most 64 MB of increments, so that the increments are
+        streamed and never held whole. Without ``steps``, ``T`` or ``level`` among the
+        keys, an array's ``shape[1]`` is the number of steps.
+    ref : bool
+        The certified path: states are ball midpoints, ``radii`` bound their distance to
+        the exact discrete result, and ``stats.radius`` is the largest radius.
+    threads : int
+        Threads of the C library (1..256); the GIL is released while they run. Results,
+        rows and statistics alike, are the same bits for any number of threads. A problem
+        with ``Callback`` Hamiltonians runs on one thread.
+    stats : bool
+        Online statistics (``Statistics``: mean, variance, min, max of each state
+        coordinate and diagnostic at the saved times), computed as the paths run.
+    states : bool
+        Keep the states (paths, times, dim). ``states=False, stats=True``: memory for the
+        statistics only (a million paths take kilobytes); ``states=False,
+        diagnostics=True``: the diagnostics only.
+    diagnostics : bool
+        Keep the diagnostics per path and row.
+    params : dict or list of dict, optional
+        A grid of problem keys, ``{"param.a": [1, 2], "param.b": [0.5, 1.5]}`` (every
+        combination, the last key varying fastest), or a list of settings: one ensemble
+        per point, on the same noise paths, ``x0`` and ``dW``; returns a list of
+        ``Ensemble`` whose ``params`` holds the point's values.
+    out : str or path, optional
+        Stream the states into this ``.npy`` file (written under a temporary name, renamed
+        at the end; removed on error or Ctrl-C) and return a memmap of it.
+    progress : bool
+        Show progress in steps.
+    max_memory : int, optional
+        Bytes the in-memory result may take; default: the memory available now.
+    **keys
+        More problem settings.
+
+    Returns
+    -------
+    ndarray (paths, dim), Ensemble, or list of Ensemble (with ``params``)
+
+    Raises
+    ------
+    SlpiError
+        Bad input naming the argument (a wrong shape or dtype, NaN, a state off the
+        manifold: "path r ..."), a result that does not fit (with its size), a failing
+        step (naming the path and step).
+    KeyboardInterrupt
+        On Ctrl-C, promptly; ``out`` is not created.
+
+    Examples
+    --------
+    >>> slpi.ensemble("iso/rigid-body/trajectories", paths=3, steps=10).shape
+    (3, 3)
+    >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=2, steps=10, save_every=5, diagnostics=True)
+    >>> e.states.shape, e.t.tolist(), e.diagnostics["H0"].shape
+    ((2, 3, 3), [0.0, 0.01953125, 0.0390625], (2, 3))
+    >>> x0 = np.array([[1.0, 0, 0], [0, 1.0, 0]])
+    >>> dW = np.zeros((2, 10, 3))
+    >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=2, x0=x0, dW=dW, save_every=5, stats=True,
+    ...                   states=False, threads=2)
+    >>> e.stats["x1"].mean.tolist()
+    [0.5, 0.5, 0.5]
+    >>> [g.params for g in slpi.ensemble("iso/rigid-body/trajectories", paths=2, steps=4,
+    ...                                  params={"inertia": [[1, 2, 3], [2, 3, 4]]})]
+    [{'inertia': [1, 2, 3]}, {'inertia': [2, 3, 4]}]
+    """
+    S = _slpi
+    paths = S._integer("paths", paths, 1)
+    first_path = S._integer("first_path", first_path, 0, 2**32 - paths)
+    threads = S._integer("threads", threads, 1, 256)
+    diagnostics, progress = S._flag("diagnostics", diagnostics), S._flag("progress", progress)
+    ref, stats, keep = S._flag("ref", ref), S._flag("stats", stats), S._flag("states", states)
+    if x0 is not None and not callable(x0):
+        try:
+            nd = 2 if np.ndim(x0) == 2 else 1
+        except ValueError:   # ragged: _real_array names it
+            nd = 1
+        x0 = S._real_array("x0", x0, nd)
+    if dW is not None and not callable(dW):
+        if not isinstance(dW, np.ndarray):
+            dW = S._real_array("dW", dW, 3)
+        elif dW.ndim != 3:
+            raise S.SlpiError(2, "dW: shape %s: need a 3-D array (paths, steps, M)" % (dW.shape,), "dW", dW.shape)
+        elif dW.dtype.kind not in "fiu" or dW.dtype == np.float16:
+            raise S.SlpiError(2, "dW: dtype %s: need real numbers (float64)" % dW.dtype, "dW", str(dW.dtype))
+        if not any(k in keys for k in ("steps", "T", "level")) and not (
+                isinstance(problem, S.Problem) and any(k in problem.keys for k in ("steps", "T", "level"))):
+            keys["steps"] = dW.shape[1]
+    if out is not None:
+        if not keep:
+            raise S._bad("out", out, "states=False keeps no states to write")
+        out = S._path("out", out).decode()
+    points = _grid(params) if params is not None else [None]
+    if out is not None and len(points) > 1:
+        raise S._bad("out", out, "one file cannot hold the ensembles of several parameter points")
+    finals = save_every is None and not stats and keep and not diagnostics and params is None
+    results = []
+    for point in points:
+        pr = S._problem(problem, dict(keys, **(point or {})))
+        if threads > 1 and pr.uncertified:
+            raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
+        steps = pr.steps
+        every = S._integer("save_every", save_every, 1) if save_every is not None else max(steps, 1)
+        if save_every is None and out is not None:
+            raise S._bad("save_every", None, "out needs save_every")
+        results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
+                            progress, max_memory, point))
+    if finals:
+        return results[0].states[:, -1, :]
+    return results if params is not None else results[0]

@@ -1,0 +1,222 @@
+/* t-ensemble.c — ensembles of the handle API (api/ensemble.c, slpi.h "ensembles"), each
+ * result computed a second way:
+ *   - every kept row, with per-path initial states and increments or the problem's noise,
+ *     against a stepper restarted from that state on those increments (bit for bit);
+ *   - the statistics against the kept rows summed in long double by two passes. The bound,
+ *     fixed before the first run: a mean of n values by Welford's update and Chan's merges
+ *     errs by at most 4 n u max|v| (each of the <= n updates or merges rounds a difference,
+ *     a quotient and a sum, each step's error carried on with a factor <= 1), and the
+ *     variance by at most 8 n u (M2 + n mean^2) / (n - 1) (Chan, Golub, LeVeque 1983:
+ *     the error of M2 scales with the sum of squares S = M2 + n mean^2, not with M2);
+ *     u = 2^-53. The minimum and maximum are exact; the radius is 0 on the fast path and
+ *     the largest radius of the certified rows on the certified path;
+ *   - the statistics on 1, 2 and 3 threads and with the paths handed in uneven calls (1,
+ *     a block less one, the rest), against one call on one thread: the same bits;
+ *   - the refusals: every < 1, too many threads, a negative count, a non-finite
+ *     increment (named dW[k, n, j]) and an initial state off the manifold (named by its path),
+ *     each SLPI_EINPUT with nothing added to the statistics.
+ * The number of paths, steps, save interval and first noise path vary with the printed seed. */
+#include <math.h>
+
+#include "slpi.h"
+#include "testutil.h"
+
+static slpi_problem *problem(const char *preset, long steps)
+{
+    slpi_problem *p = slpi_problem_new(preset);
+    char s[32];
+    snprintf(s, sizeof s, "%ld", steps);
+    TEST_CHECK(p && slpi_problem_set_key(p, "steps", s) == SLPI_OK);
+    return p;
+}
+
+typedef struct {
+    long n;
+    double *mean, *var, *min, *max, *rad;
+} stats;
+
+static stats stats_of(slpi_ensemble *e, long size)
+{
+    stats s;
+    s.mean = malloc(5 * (size_t)size * sizeof(double));
+    s.var = s.mean + size;
+    s.min = s.var + size;
+    s.max = s.min + size;
+    s.rad = s.max + size;
+    s.n = slpi_ensemble_stats(e, s.mean, s.var, s.min, s.max, s.rad);
+    return s;
+}
+
+/* The rows and statistics of one ensemble, run in calls of the given sizes (0-ended). */
+static int run(slpi_ensemble *e, const long *calls, const double *x0, const double *dW, double *x, double *xr,
+               double *d, double *dr, int dim, int ndiag, long rows, long steps, int M)
+{
+    long k = 0;
+    for (int c = 0; calls[c]; c++) {
+        int rc = slpi_ensemble_run(e, calls[c], x0 ? x0 + k * dim : NULL, dW ? dW + k * steps * M : NULL,
+                                   x ? x + k * rows * dim : NULL, xr ? xr + k * rows * dim : NULL,
+                                   d ? d + k * rows * ndiag : NULL, dr ? dr + k * rows * ndiag : NULL);
+        if (rc != SLPI_OK) return rc;
+        k += calls[c];
+    }
+    return SLPI_OK;
+}
+
+/* The statistics against the rows, summed in long double by two passes. */
+static void check_stats(const stats *s, const double *x, const double *xr, const double *d, const double *dr,
+                        long paths, long rows, int dim, int ndiag)
+{
+    const long double u = 0x1p-53L;
+    int nq = dim + ndiag;
+    TEST_CHECKF(s->n == paths, "statistics of %ld paths, %ld run", s->n, paths);
+    for (long r = 0; r < rows; r++)
+        for (int q = 0; q < nq; q++) {
+            long double sum = 0, m2 = 0, big = 0;
+            double lo = INFINITY, hi = -INFINITY, rad = 0;
+            for (long k = 0; k < paths; k++) {
+                double v = q < dim ? x[(k * rows + r) * dim + q] : d[(k * rows + r) * ndiag + q - dim];
+                double w = q < dim ? xr[(k * rows + r) * dim + q] : dr[(k * rows + r) * ndiag + q - dim];
+                sum += v;
+                big = fabsl(v) > big ? fabsl(v) : big;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+                rad = w > rad ? w : rad;
+            }
+            long double mean = sum / paths;
+            for (long k = 0; k < paths; k++) {
+                double v = q < dim ? x[(k * rows + r) * dim + q] : d[(k * rows + r) * ndiag + q - dim];
+                m2 += (v - mean) * (v - mean);
+            }
+            long double var = m2 / (paths - 1);
+            long double bm = 4 * paths * u * big, bv = 8 * paths * u * (m2 + paths * mean * mean) / (paths - 1);
+            long i = r * nq + q;
+            TEST_CHECKF(fabsl(s->mean[i] - mean) <= bm, "row %ld quantity %d: mean %.17g, two passes %.17Lg, bound %.3Lg",
+                        r, q, s->mean[i], mean, bm);
+            TEST_CHECKF(fabsl(s->var[i] - var) <= bv, "row %ld quantity %d: variance %.17g, two passes %.17Lg, bound %.3Lg",
+                        r, q, s->var[i], var, bv);
+            TEST_CHECKF(s->min[i] == lo && s->max[i] == hi && s->rad[i] == rad,
+                        "row %ld quantity %d: min %g max %g rad %g, rows give %g %g %g", r, q, s->min[i], s->max[i],
+                        s->rad[i], lo, hi, rad);
+        }
+}
+
+/* Each kept row against a stepper from the same state on the same increments. */
+static void check_rows(const slpi_problem *p, int ref, uint64_t first, const double *x0, const double *dW,
+                       const double *x, const double *d, long paths, long rows, long steps, long every, int dim,
+                       int ndiag, int M)
+{
+    slpi_stepper *s = NULL;
+    TEST_CHECK(slpi_stepper_new(&s, p, ref, NULL, 0) == SLPI_OK);
+    double *a = malloc((size_t)(rows * (dim + ndiag)) * sizeof *a), *b = a + rows * dim;
+    long bad = 0;
+    for (long k = 0; k < paths; k++) {
+        long got;
+        TEST_CHECK(slpi_stepper_restart_from(s, first + (uint64_t)k, x0 ? x0 + k * dim : NULL, dim) == SLPI_OK);
+        slpi_stepper_row(s, a, NULL, b, NULL);
+        TEST_CHECK(slpi_stepper_advance(s, steps, dW ? dW + k * steps * M : NULL, every, a + dim, NULL, b + ndiag, NULL,
+                                        NULL, NULL, &got) == SLPI_OK && got == rows - 1);
+        bad += memcmp(a, x + k * rows * dim, (size_t)(rows * dim) * sizeof *a) != 0
+               || memcmp(b, d + k * rows * ndiag, (size_t)(rows * ndiag) * sizeof *b) != 0;
+    }
+    TEST_CHECKF(bad == 0, "%ld of %ld paths' rows differ from a stepper's", bad, paths);
+    free(a);
+    slpi_stepper_free(s);
+}
+
+static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
+{
+    long steps = 4 + test_rand_int(ref ? 8 : 40), every = 1 + test_rand_int(5);
+    long paths = ref ? 3 + test_rand_int(5) : 2 * SLPI_ENSEMBLE_BLOCK + 1 + test_rand_int(3 * SLPI_ENSEMBLE_BLOCK);
+    paths = ref ? paths : test_iters(paths);
+    uint64_t first = test_rand_u64() >> 40;
+    slpi_problem *p = problem(preset, steps);
+    slpi_ensemble *e = NULL;
+    TEST_CHECKF(slpi_ensemble_new(&e, p, ref, first, every, 1) == SLPI_OK, "%s", slpi_api_last_error());
+    int dim, M, nd;
+    long st, rows;
+    slpi_ensemble_shape(e, &dim, &M, &nd, &st, &rows);
+    TEST_CHECK(st == steps && rows == steps / every + 1 + (steps % every != 0));
+    double *x0 = NULL, *dW = NULL;
+    if (own_x0) {   /* the problem's state, each coordinate moved by up to 10 % */
+        x0 = malloc((size_t)(paths * dim) * sizeof *x0);
+        slpi_stepper *s = NULL;
+        TEST_CHECK(slpi_stepper_new(&s, p, 0, NULL, 0) == SLPI_OK);
+        slpi_stepper_row(s, x0, NULL, NULL, NULL);
+        slpi_stepper_free(s);
+        for (long k = 0; k < paths * dim; k++) x0[k] = x0[k % dim] * test_rand_uniform(0.9, 1.1);
+    }
+    if (own_dW) {
+        dW = malloc((size_t)(paths * steps * M) * sizeof *dW);
+        for (long k = 0; k < paths * steps * M; k++) dW[k] = test_rand_uniform(-0.05, 0.05);
+    }
+    size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
+    double *x = malloc(nx * sizeof *x), *xr = malloc(nx * sizeof *x), *d = malloc(nd2 * sizeof *d),
+           *dr = malloc(nd2 * sizeof *d);
+    long one[] = { paths, 0 };
+    TEST_CHECKF(run(e, one, x0, dW, x, xr, d, dr, dim, nd, rows, steps, M) == SLPI_OK, "%s", slpi_api_last_error());
+    stats s1 = stats_of(e, rows * (dim + nd));
+    check_stats(&s1, x, xr, d, dr, paths, rows, dim, nd);
+    check_rows(p, ref, first, x0, dW, x, d, paths, rows, steps, every, dim, nd, M);
+    long zero = 0;
+    for (size_t i = 0; i < nx; i++) zero += ref ? i % (size_t)(rows * dim) >= (size_t)dim && !(xr[i] > 0) : xr[i] != 0;
+    TEST_CHECKF(zero == 0, "%ld radii are %s", zero, ref ? "not positive" : "not 0");
+    /* the same statistics on 2 and 3 threads, handed in uneven calls, no rows kept */
+    for (int threads = 2; !ref && threads <= 3; threads++) {
+        slpi_ensemble *f = NULL;
+        TEST_CHECK(slpi_ensemble_new(&f, p, ref, first, every, threads) == SLPI_OK);
+        long calls[] = { 1, SLPI_ENSEMBLE_BLOCK - 1, paths - SLPI_ENSEMBLE_BLOCK, 0 };
+        TEST_CHECKF(run(f, calls, x0, dW, NULL, NULL, NULL, NULL, dim, nd, rows, steps, M) == SLPI_OK, "%s",
+                    slpi_api_last_error());
+        stats s2 = stats_of(f, rows * (dim + nd));
+        TEST_CHECKF(s2.n == paths && memcmp(s1.mean, s2.mean, 5 * (size_t)(rows * (dim + nd)) * sizeof(double)) == 0,
+                    "%s: %d threads, calls 1, %d, rest: statistics differ from one thread's", preset, threads,
+                    SLPI_ENSEMBLE_BLOCK - 1);
+        free(s2.mean);
+        slpi_ensemble_free(f);
+    }
+    free(s1.mean);
+    free(x);
+    free(xr);
+    free(d);
+    free(dr);
+    free(x0);
+    free(dW);
+    slpi_ensemble_free(e);
+    slpi_problem_free(p);
+}
+
+static void check_refusals(void)
+{
+    slpi_problem *p = problem("iso/rigid-body/trajectories", 10);
+    slpi_ensemble *e = NULL;
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 0, 1) == SLPI_EINPUT && e == NULL
+               && strstr(slpi_api_last_error(), "every=0"));
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, SLPI_MAX_THREADS + 1) == SLPI_EINPUT && e == NULL
+               && strstr(slpi_api_last_error(), "threads"));
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, 2) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(e, -1, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT
+               && strstr(slpi_api_last_error(), "count=-1"));
+    double dW[3 * 10 * 3] = { 0 };
+    dW[(2 * 10 + 7) * 3 + 1] = NAN;
+    TEST_CHECKF(slpi_ensemble_run(e, 3, NULL, dW, NULL, NULL, NULL, NULL) == SLPI_EINPUT
+                && strstr(slpi_api_last_error(), "dW[2, 7, 1] = nan") && slpi_ensemble_paths(e) == 0,
+                "%s", slpi_api_last_error());
+    double x0[2 * 3] = { 1, 0, 0, NAN, 0, 0 };
+    TEST_CHECKF(slpi_ensemble_run(e, 2, x0, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT
+                && strstr(slpi_api_last_error(), "path 1 ") && strstr(slpi_api_last_error(), "x0[0]")
+                && slpi_ensemble_paths(e) == 0, "%s", slpi_api_last_error());
+    TEST_CHECK(slpi_ensemble_run(e, 2, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK && slpi_ensemble_paths(e) == 2);
+    slpi_ensemble_free(e);
+    slpi_problem_free(p);
+}
+
+int main(void)
+{
+    test_start("t-ensemble", 44);
+    check_ensemble("iso/rigid-body/trajectories", 0, 0, 0);
+    check_ensemble("iso/rigid-body/trajectories", 0, 1, 1);
+    check_ensemble("rkmk/heavy-top/stoch-421-realization", 0, 0, 1);
+    check_ensemble("iso/rigid-body/trajectories", 1, 1, 1);
+    check_refusals();
+    TEST_END();
+}
