@@ -17,6 +17,7 @@ static const command commands[] = {
     { "run", slpi_cli_run, "integrate one problem on the fast or certified (--ref) path", 1 },
     { "noise", slpi_cli_noise, "write canonical Wiener increments (a noise file)", 0 },
     { "model", slpi_cli_model, "what a model integrates: its equation, and the drift and noise fields at x0", 0 },
+    { "ensemble", slpi_cli_ensemble, "statistics of an ensemble at its saved times (threads, parameter grids)", 0 },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)", 0 },
     { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report", 1 },
     { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases", 0 },
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
     if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
     /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
      * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
-     * (docs/conventions.md#threads). The commands that run many paths (converge, verify,
+     * (docs/conventions.md#threads). The commands that run many paths (ensemble, converge, verify,
      * audit) keep the OpenMP default for their own threads. */
     if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS"))
         omp_set_num_threads(1);

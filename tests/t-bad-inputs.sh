@@ -327,6 +327,19 @@ grep -v '^inv	H0	' $G > noinv.golden; row "noinv.golden:5: the header promises t
 grep -v '^# invariants=' $G > nohead.golden; row "nohead.golden: no '# invariants=' header line" golden nohead.golden
 sed '$d' $G | awk '/^checkpoint\t16\t/ { exit } 1' > cut.golden; echo end >> cut.golden
 row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.golden:4: .*promises a checkpoint at step 16" golden cut.golden
+# ensemble: its options and grids
+E="--preset iso/rigid-body/trajectories steps=3 --paths 2"
+row "--paths 0: out of range" ensemble $E --paths 0
+row "--save-every 0: out of range" ensemble $E --save-every 0
+row "--threads 0: out of range" ensemble $E --threads 0
+row "--first-path 4294967295 --paths 2: paths beyond 2^32-1" ensemble $E --first-path 4294967295
+row "--grid param.I1: expected KEY=V1,V2" ensemble $E --grid param.I1
+row "--grid param.I1: an empty value" ensemble $E --grid param.I1=1,,2
+row "--grid h: key given twice" ensemble $E --grid h=0.1,0.2 --grid h=0.3
+row "frob: unknown key" ensemble $E --grid frob=1,2
+row "h=abc: not a finite number" ensemble $E --grid h=0.1,abc
+row "steps: key given twice" ensemble $E --grid steps=2,4
+row "param.I9=1: no expression uses it" ensemble --config $top/models/rigid-body.slpi steps=3 --paths 2 --grid param.I9=1,2
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
 row "--threads abc: not an integer" converge $C --threads abc

@@ -1,0 +1,238 @@
+/* cmd-ensemble.c — `slpi ensemble`: the online statistics of an ensemble (api/ensemble.c;
+ * docs/api.md#ensembles) at its saved times, for one problem or for every point of a grid
+ * of key values (--grid KEY=v1,v2,... repeated: every combination, the last key varying
+ * fastest; each point runs the same noise paths), each row labelled by its point's values.
+ * The paths run on --threads threads; the report is the same bytes for any count. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define ENS_MAX_GRID 8      /* grid keys */
+#define ENS_MAX_VALUES 64   /* values of one key */
+#define ENS_MAX_POINTS 4096 /* grid points */
+#define ENS_MAX_KEYS 64     /* key=value arguments */
+
+static void help(FILE *f)
+{
+    fputs("usage: slpi ensemble [options] [key=value ...]\n"
+          "The statistics of an ensemble of paths at its saved times: for every state coordinate and\n"
+          "diagnostic, the number of paths n, the mean, the variance M2/(n-1), the minimum, the\n"
+          "maximum and the largest radius (certified path; 0 on the fast path), computed as the\n"
+          "paths run (memory for the statistics only); the same bytes for any --threads\n"
+          "(Welford per block of 64 paths, Chan's pairwise form along a fixed tree: docs/api.md#ensembles).\n"
+          "  --preset NAME       start from a docs/experiments.md case\n"
+          "  --config FILE       key=value lines ('#' comments), e.g. a model (docs/models.md)\n"
+          "  --paths N           paths, 1..2^32 (default 100); path k runs on noise path P + k\n"
+          "  --first-path P      the first noise path, 0..2^32-1 (default 0)\n"
+          "  --save-every K      saved times: step 0, every K-th step and the last (default: step 0\n"
+          "                      and the last)\n"
+          "  --grid KEY=V1,V2,.. one ensemble per value of KEY (repeat for a grid of up to 8 keys:\n"
+          "                      every combination, the last key fastest; at most 4096 points), on\n"
+          "                      the same noise paths; e.g. --grid param.I1=1,1.5,2\n"
+          "  --threads T         threads, 1..256 (default: the OpenMP runtime's)\n"
+          "  --ref               the certified path: statistics of the midpoints, and the radius\n"
+          "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
+          "  -h, --help          this help\n"
+          "Report: '#' lines (provenance, the problem, the ensemble), then the columns: the grid's\n"
+          "keys, step, t, quantity, n, mean, variance, min, max, radius; one row per grid point,\n"
+          "saved time and quantity (%.17g).\n"
+          "Exit 0; 2 for bad input (the option or key and the reason); 3 a path's step failed\n"
+          "(naming the path and step); 130 interrupted.\n", f);
+}
+
+typedef struct {
+    char *key;
+    char *value[ENS_MAX_VALUES];
+    int n;
+} grid_key;
+
+/* --grid KEY=V1,V2,... (split in place). */
+static int parse_grid(char *arg, grid_key *g, slpi_error *err)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) return slpi_error_set(err, SLPI_EINPUT, "--grid %s: expected KEY=V1,V2,...", arg);
+    *eq = '\0';
+    g->key = arg;
+    g->n = 0;
+    for (char *s = eq + 1;; s++) {
+        char *comma = strchr(s, ',');
+        if (comma) *comma = '\0';
+        if (!*s) return slpi_error_set(err, SLPI_EINPUT, "--grid %s: an empty value", g->key);
+        if (g->n == ENS_MAX_VALUES)
+            return slpi_error_set(err, SLPI_EINPUT, "--grid %s: more than %d values", g->key, ENS_MAX_VALUES);
+        g->value[g->n++] = s;
+        if (!comma) break;
+        s = comma;
+    }
+    return SLPI_OK;
+}
+
+typedef struct {
+    const char *preset, *config;
+    int nk;
+    char **keys, **vals;
+    grid_key grid[ENS_MAX_GRID];
+    int ngrid;
+    long paths;
+    uint64_t first;
+    long every;          /* 0: the steps (step 0 and the last) */
+    int threads, ref;
+} ens_cfg;
+
+/* The problem of grid point `point` (its index in the product, the last key fastest),
+ * finished and validated; label[g] gets its value of grid key g. */
+static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **label, slpi_error *err)
+{
+    char *keys[ENS_MAX_KEYS + ENS_MAX_GRID], *vals[ENS_MAX_KEYS + ENS_MAX_GRID];
+    int nk = c->nk;
+    memcpy(keys, c->keys, (size_t)nk * sizeof *keys);
+    memcpy(vals, c->vals, (size_t)nk * sizeof *vals);
+    for (int g = c->ngrid - 1; g >= 0; g--) {
+        label[g] = c->grid[g].value[point % c->grid[g].n];
+        point /= c->grid[g].n;
+    }
+    for (int g = 0; g < c->ngrid; g++) {
+        keys[nk] = c->grid[g].key;
+        vals[nk++] = label[g];
+    }
+    int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
+    if (rc == SLPI_OK) rc = slpi_problem_validate(p, err);
+    return rc;
+}
+
+/* The ensemble of grid point `point`: its statistics as report rows (the columns line first
+ * when header is set). */
+static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
+{
+    char *label[ENS_MAX_GRID];
+    slpi_problem p;
+    int rc = point_problem(c, point, &p, label, err);
+    if (rc != SLPI_OK) return rc;
+    slpi_ensemble *e = NULL;
+    long every = c->every ? c->every : p.steps > 0 ? p.steps : 1;
+    if (slpi_ensemble_new(&e, &p, c->ref, c->first, every, c->threads) != SLPI_OK)
+        return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
+    int dim, nd;
+    long steps, rows;
+    slpi_ensemble_shape(e, &dim, NULL, &nd, &steps, &rows);
+    slpi_progress *pg = slpi_progress_begin("ensemble, paths", c->paths);
+    for (long done = 0; rc == SLPI_OK && done < c->paths; done += 4096) {   /* batches: progress */
+        long n = c->paths - done < 4096 ? c->paths - done : 4096;
+        if ((rc = slpi_ensemble_run(e, n, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
+            slpi_error_set(err, rc, "%s", slpi_api_last_error());
+        slpi_progress_add(pg, n);
+    }
+    slpi_progress_end(pg);
+    size_t size = (size_t)rows * (size_t)(dim + nd);
+    double *s = rc == SLPI_OK ? malloc(5 * size * sizeof *s) : NULL;
+    if (rc == SLPI_OK && !s) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    if (rc == SLPI_OK) {
+        long n = slpi_ensemble_stats(e, s, s + size, s + 2 * size, s + 3 * size, s + 4 * size);
+        if (header) {
+            fprintf(f, "# ensemble: paths=%ld first_path=%llu save_every=%ld path=%s\n", c->paths,
+                    (unsigned long long)c->first, every, c->ref ? "ref" : "fast");
+            fprintf(f, "# problem (of the first grid point):\n");
+            slpi_problem_write(&p, f, "#   ");
+            for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);
+            fprintf(f, "step\tt\tquantity\tn\tmean\tvariance\tmin\tmax\tradius\n");
+        }
+        for (long r = 0; r < rows; r++) {
+            long step = r * every < steps ? r * every : steps;
+            for (int q = 0; q < dim + nd; q++) {
+                char name[64];
+                if (q < dim) slpi_problem_state_name(&p, q, name, sizeof name);
+                else snprintf(name, sizeof name, "%s", slpi_ensemble_diag_name(e, q - dim));
+                for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", label[g]);
+                size_t i = (size_t)r * (size_t)(dim + nd) + (size_t)q;
+                fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step, (double)step * p.h, name, n,
+                        s[i], s[size + i], s[2 * size + i], s[3 * size + i], s[4 * size + i]);
+            }
+        }
+    }
+    free(s);
+    slpi_ensemble_free(e);
+    return rc;
+}
+
+int slpi_cli_ensemble(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "preset", required_argument, 0, 'P' }, { "config", required_argument, 0, 'c' },
+        { "paths", required_argument, 0, 'R' },  { "first-path", required_argument, 0, 'p' },
+        { "save-every", required_argument, 0, 'e' }, { "grid", required_argument, 0, 'g' },
+        { "threads", required_argument, 0, 't' }, { "ref", no_argument, 0, 'r' },
+        { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+    };
+    ens_cfg c = { 0 };
+    c.paths = 100;
+    const char *output = NULL;
+    slpi_error err = { 0, "" };
+    int rc = SLPI_OK, opt;
+    optind = 1;
+    while (rc == SLPI_OK && (opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'P': c.preset = optarg; break;
+        case 'c': c.config = optarg; break;
+        case 'R': rc = slpi_parse_long("--paths", optarg, 1, 1L << 32, &c.paths, &err); break;
+        case 'p': rc = slpi_parse_u64("--first-path", optarg, UINT32_MAX, &c.first, &err); break;
+        case 'e': rc = slpi_parse_long("--save-every", optarg, 1, 1L << 40, &c.every, &err); break;
+        case 'g':
+            if (c.ngrid == ENS_MAX_GRID) rc = slpi_error_set(&err, SLPI_EINPUT, "--grid: more than %d keys", ENS_MAX_GRID);
+            else rc = parse_grid(optarg, &c.grid[c.ngrid++], &err);
+            break;
+        case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c.threads, &err); break;
+        case 'r': c.ref = 1; break;
+        case 'o': output = optarg; break;
+        case 'h': help(stdout); return SLPI_OK;
+        default: fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
+        }
+    }
+    if (rc == SLPI_OK && c.first + (uint64_t)c.paths - 1 > UINT32_MAX)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "--first-path %llu --paths %ld: paths beyond 2^32-1",
+                            (unsigned long long)c.first, c.paths);
+    long points = 1;
+    for (int g = 0; rc == SLPI_OK && g < c.ngrid; g++) {
+        for (int h = 0; h < g; h++)
+            if (!strcmp(c.grid[h].key, c.grid[g].key))
+                rc = slpi_error_set(&err, SLPI_EINPUT, "--grid %s: key given twice", c.grid[g].key);
+        if ((points *= c.grid[g].n) > ENS_MAX_POINTS)
+            rc = slpi_error_set(&err, SLPI_EINPUT, "--grid: more than %d points", ENS_MAX_POINTS);
+    }
+    char *keys[ENS_MAX_KEYS], *vals[ENS_MAX_KEYS];
+    for (int i = optind; rc == SLPI_OK && i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq || eq == argv[i] || c.nk == ENS_MAX_KEYS)
+            rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", argv[i]);
+        else {
+            *eq = '\0';
+            keys[c.nk] = argv[i];
+            vals[c.nk++] = eq + 1;
+        }
+    }
+    c.keys = keys;
+    c.vals = vals;
+    const char *outs[1] = { output }, *out_role[1] = { "--output" }, *ins[1] = { c.config }, *in_role[1] = { "--config" };
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(1, outs, out_role, 1, ins, in_role, &err);
+    /* every grid point's problem is checked before any path runs */
+    for (long k = 0; rc == SLPI_OK && k < points; k++) {
+        slpi_problem p;
+        char *label[ENS_MAX_GRID];
+        rc = point_problem(&c, k, &p, label, &err);
+    }
+    slpi_output *report = NULL;
+    if (rc == SLPI_OK) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
+    if (rc == SLPI_OK) {
+        FILE *f = slpi_output_file(report);
+        fprintf(f, "# slpi ensemble %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
+        slpi_provenance_write(f, "# ");
+    }
+    for (long k = 0; rc == SLPI_OK && k < points; k++) rc = run_point(&c, k, slpi_output_file(report), k == 0, &err);
+    if (rc == SLPI_OK) rc = slpi_output_commit(report, &err);
+    else slpi_output_abort(report);
+    if (rc != SLPI_OK) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
+    return rc;
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# t-ensemble-cli.sh — `slpi ensemble` (cli/cmd-ensemble.c over api/ensemble.c), each
+# result computed a second way:
+#   - the report on 1 and on 2 threads: the same bytes;
+#   - a grid (--grid param.I1=... --grid param.amp=...): every point's rows, its label
+#     columns taken off, are the rows of one ensemble run with those keys, in the grid's
+#     order (the last key fastest), and each row carries its point's values;
+#   - the statistics at step 0 of paths that all start at x0: n = paths, mean = min =
+#     max = x0's coordinate, variance 0; at the last step the variance is positive;
+#   - --ref: positive radii after step 0, and the midpoints' mean equal to the fast path's
+#     within its radius plus 1e-12 relative (the fast path's own rounding, which the
+#     certified radius of the exact scheme does not cover, is about 1e-16).
+# The number of paths and the first noise path vary with the printed seed.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+seed=${SLPI_TEST_SEED:-$(date +%s)}
+echo "t-ensemble-cli: seed $seed (replay with SLPI_TEST_SEED=$seed)"
+paths=$((70 + seed % 130)); first=$((seed % 1000))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+note() { echo "t-ensemble-cli: FAIL: $*" >&2; fail=1; }
+rows() { grep -v '^#' "$1"; }
+RB="--preset iso/rigid-body/trajectories steps=20 --paths $paths --first-path $first --save-every 5"
+
+"$slpi" ensemble $RB --threads 1 -o "$tmp/t1.tsv" || note "threads 1: exit $?"
+"$slpi" ensemble $RB --threads 2 -o "$tmp/t2.tsv" || note "threads 2: exit $?"
+cmp -s "$tmp/t1.tsv" "$tmp/t2.tsv" || note "the reports on 1 and 2 threads differ"
+[ "$(rows "$tmp/t1.tsv" | head -1)" = "step	t	quantity	n	mean	variance	min	max	radius" ] || note "column line: $(rows "$tmp/t1.tsv" | head -1)"
+x0=$("$slpi" run --preset iso/rigid-body/trajectories --steps 1 -q | grep -v '^#' | awk 'NR == 2 { print $3 }')
+rows "$tmp/t1.tsv" | awk -F'\t' -v n="$paths" -v x0="$x0" '
+  $1 == 0 && $3 == "x1" { z = ($4 == n && $5 == x0 && $6 == 0 && $7 == x0 && $8 == x0) }
+  $1 == 20 && $3 == "H0" { v = ($4 == n && $6 > 0 && $7 < $5 && $5 < $8) }
+  END { exit !(z && v) }' || note "step 0 is not x0 on every path, or the last step has no spread"
+
+M="--config models/rigid-body.slpi steps=8 --paths $paths --first-path $first --save-every 4 --threads 2"
+"$slpi" ensemble $M --grid param.I1=1.5,2.5 --grid param.amp=0.1,0.3,0.2 -o "$tmp/grid.tsv" || note "grid: exit $?"
+k=0
+for a in 1.5 2.5; do
+  for b in 0.1 0.3 0.2; do
+    k=$((k+1))
+    "$slpi" ensemble $M param.I1=$a param.amp=$b -o "$tmp/one.tsv" || note "param.I1=$a param.amp=$b: exit $?"
+    rows "$tmp/grid.tsv" | awk -F'\t' -v a=$a -v b=$b 'NR > 1 && $1 == a && $2 == b' | cut -f3- > "$tmp/got"
+    rows "$tmp/one.tsv" | tail -n +2 > "$tmp/want"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" || note "grid point param.I1=$a param.amp=$b: its rows differ from one ensemble's"
+    # the k-th block of rows is this point's: the grid's order
+    per=$(wc -l < "$tmp/want")
+    rows "$tmp/grid.tsv" | tail -n +2 | sed -n "$(( (k - 1) * per + 1 ))p" | grep -q "^$a	$b	" || note "point $k is not param.I1=$a param.amp=$b"
+  done
+done
+[ "$(rows "$tmp/grid.tsv" | head -1 | cut -f1-3)" = "param.I1	param.amp	step" ] || note "grid column line"
+
+"$slpi" ensemble --preset iso/rigid-body/trajectories steps=4 --paths 3 --save-every 2 --ref -o "$tmp/ref.tsv" || note "--ref: exit $?"
+"$slpi" ensemble --preset iso/rigid-body/trajectories steps=4 --paths 3 --save-every 2 -o "$tmp/fast.tsv" || note "fast: exit $?"
+rows "$tmp/ref.tsv" > "$tmp/ref.rows"; rows "$tmp/fast.tsv" > "$tmp/fast.rows"
+awk -F'\t' 'NR == FNR { fast[$1 " " $3] = $5; next }
+  FNR > 1 && $3 ~ /^x/ {
+    d = $5 - fast[$1 " " $3]; if (d < 0) d = -d
+    if ($1 > 0 && !($9 > 0)) bad++                      # a radius after step 0
+    if (d > $9 + 1e-12 * ($5 < 0 ? -$5 : $5)) bad++     # the fast mean within the radius (and its rounding)
+    seen++
+  } END { exit bad > 0 || seen != 9 }' "$tmp/fast.rows" "$tmp/ref.rows" || note "--ref: a radius is not positive, or the fast mean lies outside it"
+[ $fail = 0 ] && echo "t-ensemble-cli: ok"
+exit $fail
