@@ -1,4 +1,4 @@
-"""ensemble-stats.py — issue 44's ensemble at full size (`make bench`): 10^6 paths of the
+"""ensemble-stats.py — an ensemble at the size a modeller asks for (`make bench`): 10^6 paths of the
 rigid body (ISOMP, iso/rigid-body/trajectories, 100 steps), each from its own initial
 state and on the caller's own increments, both streamed by callables in blocks of 64
 paths (never one array: the increments alone would be 10^6 x 100 x 3 doubles, 2.4 GB),
