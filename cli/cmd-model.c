@@ -1,5 +1,5 @@
 /* cmd-model.c — `slpi model`: what a model integrates (docs/models.md#equations). The
- * algebra's equation, pairing and bracket in words (core/expr.c, slpi_algebra_equation),
+ * algebra's equation, pairing and bracket in words (core/algebra.c, slpi_algebra_equation),
  * the Hamiltonians and parameters as given, and at the initial state (or --at) the value
  * of H, each generator xi_k = grad H_k and each field V_k = ad*_{xi_k} x, V_0 the drift
  * per unit time and V_k the noise field of dW^k (slpi_fast_fields: the double path's own

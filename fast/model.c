@@ -1,14 +1,10 @@
 /* model.c — a model described as data on the double path (docs/models.md; core/expr.h is
  * the parsed form and its contract).
  *
- * DERIVATIVES. Each Hamiltonian's tape is evaluated forward in binary64, optionally with
- * a tangent (forward mode along a direction w), then walked in reverse: the adjoints give
- * the gradient dH/dmu exactly as the chain rule of the evaluated operations (no finite
- * differences), and the adjoints' tangents give the Hessian-vector product D(dH/dmu)[w]
- * (forward-over-reverse), which is dgen, the TMK chord's and Newton's derivative.
- * Nodes that do not depend on a coordinate are evaluated once at creation and never
- * differentiated. The gradient in the algebra's pairing is xi_i = (dH/dmu_i) / w_i
- * (slpi_algebra_weight, exact: 1 or 1/2), projected to its traceless part on su(n).
+ * DERIVATIVES. fast/model-tape.c evaluates each Hamiltonian's tape with its exact gradient
+ * and Hessian-vector product (forward-over-reverse automatic differentiation). The
+ * gradient in the algebra's pairing is xi_i = (dH/dmu_i) / w_i (slpi_algebra_weight,
+ * exact: 1 or 1/2), projected to its traceless part on su(n).
  *
  * SU(N). A model's H on su(n) means H at the traceless part of its argument, H(P mu) with
  * P mu = mu - (1/n) Tr mu I (docs/models.md#su-n): every evaluation (value, gradient,
@@ -42,28 +38,15 @@
 
 #include "core/expr.h"
 #include "fast/fast.h"
+#include "fast/model-tape.h"
 #include "fast/sun.h"
-
-typedef struct {
-    int n;
-    const slpi_expr_node *node;
-    const unsigned char *dep;
-    int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
-    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1) */
-    const int *owner;             /* the Hamiltonian k each node belongs to (messages) */
-    double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
-} tape;
 
 typedef struct {
     slpi_fast_sun sun;            /* su(n): first member (fast/sun.h) */
     slpi_fast_system inner;       /* the other algebras: the built-in's operations */
     int has_inner, has_sun;
     slpi_model m;
-    tape t[1 + SLPI_MODEL_MAX_NOISE];
-    tape all;                     /* H_0..H_M in one tape (gen_sum: one sweep each way) */
-    slpi_expr_node *all_node;
-    unsigned char *all_dep;
-    int *all_owner;               /* owner[] of every tape (build_tapes) */
+    slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
     double *pmu, *pw;             /* su(n): the traceless parts P mu, P w (at_traceless) */
@@ -80,233 +63,6 @@ static model_ctx *ctx_of(const slpi_fast_system *s)
 }
 
 /* ------------------------------------------------------------ evaluation */
-
-static double ipow(double x, int n)
-{
-    double r = 1, b = n < 0 ? 1 / x : x;
-    for (unsigned k = (unsigned)abs(n); k; k >>= 1, b *= b)
-        if (k & 1) r *= b;
-    return r;
-}
-
-/* f'(x) and f''(x) of a unary operation at x, whose value is y; f'' only when f2 is not
- * NULL (the gradient alone needs no second derivatives). */
-static void unary_derivs(int op, int arg, double x, double y, double *f1, double *f2)
-{
-    double s2;
-    if (!f2) f2 = &s2;
-    switch (op) {
-    case SLPI_EXPR_NEG: *f1 = -1; *f2 = 0; return;
-    case SLPI_EXPR_POWI:
-        *f1 = arg == 0 ? 0 : arg * ipow(x, arg - 1);
-        if (f2 != &s2) *f2 = arg == 0 || arg == 1 ? 0 : (double)arg * (arg - 1) * ipow(x, arg - 2);
-        return;
-    case SLPI_EXPR_SQRT: *f1 = 0.5 / y; *f2 = -0.25 / (x * y); return;
-    case SLPI_EXPR_EXP: *f1 = y; *f2 = y; return;
-    case SLPI_EXPR_LOG: *f1 = 1 / x; *f2 = -1 / (x * x); return;
-    case SLPI_EXPR_SIN: *f1 = cos(x); *f2 = -y; return;
-    case SLPI_EXPR_COS: *f1 = -sin(x); *f2 = -y; return;
-    case SLPI_EXPR_TAN: *f1 = 1 + y * y; *f2 = 2 * y * (1 + y * y); return;
-    case SLPI_EXPR_ATAN: { double q = 1 / (1 + x * x); *f1 = q; *f2 = -2 * x * q * q; return; }
-    case SLPI_EXPR_SINH: *f1 = cosh(x); *f2 = y; return;
-    case SLPI_EXPR_COSH: *f1 = sinh(x); *f2 = y; return;
-    case SLPI_EXPR_TANH: *f1 = 1 - y * y; *f2 = -2 * y * (1 - y * y); return;
-    default: *f1 = *f2 = NAN; return;
-    }
-}
-
-/* Value of node i from its operands (v filled below i); NAN outside the domain of log,
- * sqrt, a real power, a division or a negative power. Overflow to an infinity is not
- * caught here: it reaches the value or, through a zero derivative, the gradient as an
- * infinity or a NaN, which the callers test once at the end. */
-static inline double node_value(const slpi_expr_node *n, const double *v)
-{
-    double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0, r;
-    switch (n->op) {
-    case SLPI_EXPR_NEG: r = -x; break;
-    case SLPI_EXPR_ADD: r = x + y; break;
-    case SLPI_EXPR_SUB: r = x - y; break;
-    case SLPI_EXPR_MUL: r = x * y; break;
-    case SLPI_EXPR_DIV: r = y != 0 ? x / y : NAN; break;
-    case SLPI_EXPR_POWI: r = n->arg < 0 && x == 0 ? NAN : ipow(x, n->arg); break;
-    case SLPI_EXPR_POW: r = x > 0 ? exp(y * log(x)) : NAN; break;
-    case SLPI_EXPR_SQRT: r = x > 0 ? sqrt(x) : NAN; break;
-    case SLPI_EXPR_EXP: r = exp(x); break;
-    case SLPI_EXPR_LOG: r = x > 0 ? log(x) : NAN; break;
-    case SLPI_EXPR_SIN: r = sin(x); break;
-    case SLPI_EXPR_COS: r = cos(x); break;
-    case SLPI_EXPR_TAN: r = tan(x); break;
-    case SLPI_EXPR_ATAN: r = atan(x); break;
-    case SLPI_EXPR_SINH: r = sinh(x); break;
-    case SLPI_EXPR_COSH: r = cosh(x); break;
-    case SLPI_EXPR_TANH: r = tanh(x); break;
-    default: r = NAN; break;
-    }
-    return r;
-}
-
-/* 0 if every root's value is finite, else 1. */
-static int finite_roots(const tape *t)
-{
-    double r = 0;
-    for (int k = 0; k < t->nroot; k++) r += t->v[t->root[k]] - t->v[t->root[k]];
-    return !(r == 0);
-}
-
-/* Forward pass over the coordinate-dependent nodes at mu, with tangents along w when w
- * is not NULL. Returns 0, or 1 when the value is not finite (a domain error, an overflow). */
-static int forward(const tape *t, const double *mu, const double *w)
-{
-    double *v = t->v, *vd = t->vd;
-    if (!w) {   /* values only: the common operations inline (the gradient's hot loop) */
-        for (int j = 0; j < t->nd; j++) {
-            int i = t->order[j];
-            const slpi_expr_node *n = &t->node[i];
-            switch (n->op) {
-            case SLPI_EXPR_COORD: v[i] = mu[n->arg]; break;
-            case SLPI_EXPR_ADD: v[i] = v[n->a] + v[n->b]; break;
-            case SLPI_EXPR_SUB: v[i] = v[n->a] - v[n->b]; break;
-            case SLPI_EXPR_MUL: v[i] = v[n->a] * v[n->b]; break;
-            case SLPI_EXPR_NEG: v[i] = -v[n->a]; break;
-            case SLPI_EXPR_DIV: v[i] = v[n->b] != 0 ? v[n->a] / v[n->b] : NAN; break;
-            case SLPI_EXPR_POWI:
-                if (n->arg == 2) { v[i] = v[n->a] * v[n->a]; break; }
-                v[i] = node_value(n, v);
-                break;
-            default: v[i] = node_value(n, v); break;
-            }
-        }
-        return finite_roots(t);
-    }
-    for (int j = 0; j < t->nd; j++) {
-        int i = t->order[j];
-        const slpi_expr_node *n = &t->node[i];
-        if (n->op == SLPI_EXPR_COORD) {
-            v[i] = mu[n->arg];
-            if (w) vd[i] = w[n->arg];
-            continue;
-        }
-        v[i] = node_value(n, v);
-        if (!w) continue;
-        double xd = n->a >= 0 ? vd[n->a] : 0, yd = n->b >= 0 ? vd[n->b] : 0;
-        double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0;
-        switch (n->op) {
-        case SLPI_EXPR_ADD: vd[i] = xd + yd; break;
-        case SLPI_EXPR_SUB: vd[i] = xd - yd; break;
-        case SLPI_EXPR_MUL: vd[i] = xd * y + x * yd; break;
-        case SLPI_EXPR_DIV: vd[i] = (xd - v[i] * yd) / y; break;
-        case SLPI_EXPR_POW: vd[i] = v[i] * (y * xd / x + log(x) * yd); break;
-        default: {
-            double f1;
-            unary_derivs(n->op, n->arg, x, v[i], &f1, NULL);
-            vd[i] = f1 * xd;
-        }
-        }
-    }
-    return finite_roots(t);
-}
-
-/* Adjoint (and its tangent) pushed to operand j with local derivative d. */
-#define PUSH(j, d, dd) do { if (t->dep[j]) { a[j] += y * (d); if (tan) ad[j] += yd * (d) + y * (dd); } } while (0)
-
-/* Reverse pass after forward(): g += sum_k seed[k] dH_k/dmu over the tape's roots and,
- * when hv is not NULL (forward ran with tangents), hv += the same of D(dH_k/dmu)[w]. */
-static void reverse(const tape *t, const double *seed, double *g, double *hv)
-{
-    double *v = t->v, *vd = t->vd, *a = t->a, *ad = t->ad;
-    int tan = hv != NULL;
-    if (!tan) {   /* the gradient alone: the common operations inline */
-        const unsigned char *dep = t->dep;
-        for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
-        for (int k = 0; k < t->nroot; k++)
-            if (dep[t->root[k]]) a[t->root[k]] = seed[k];
-        for (int j = t->nd - 1; j >= 0; j--) {
-            int i = t->order[j];
-            const slpi_expr_node *n = &t->node[i];
-            double y = a[i];
-            int A = n->a, B = n->b;
-            switch (n->op) {
-            case SLPI_EXPR_COORD: g[n->arg] += y; break;
-            case SLPI_EXPR_ADD: if (dep[A]) a[A] += y; if (dep[B]) a[B] += y; break;
-            case SLPI_EXPR_SUB: if (dep[A]) a[A] += y; if (dep[B]) a[B] -= y; break;
-            case SLPI_EXPR_MUL: if (dep[A]) a[A] += y * v[B]; if (dep[B]) a[B] += y * v[A]; break;
-            case SLPI_EXPR_NEG: a[A] -= y; break;
-            case SLPI_EXPR_POWI:
-                if (n->arg == 2) { a[A] += 2 * y * v[A]; break; }
-                a[A] += y * (n->arg == 0 ? 0 : n->arg * ipow(v[A], n->arg - 1));
-                break;
-            case SLPI_EXPR_DIV:
-                if (dep[A]) a[A] += y / v[B];
-                if (dep[B]) a[B] -= y * v[i] / v[B];
-                break;
-            case SLPI_EXPR_POW: {
-                double x = v[A];
-                if (dep[A]) a[A] += y * v[B] * v[i] / x;
-                if (dep[B]) a[B] += y * v[i] * log(x);
-                break;
-            }
-            default: {
-                double f1;
-                unary_derivs(n->op, n->arg, v[A], v[i], &f1, NULL);
-                a[A] += y * f1;
-            }
-            }
-        }
-        return;
-    }
-    for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
-    if (tan)
-        for (int j = 0; j < t->nd; j++) ad[t->order[j]] = 0;
-    for (int k = 0; k < t->nroot; k++)
-        if (t->dep[t->root[k]]) a[t->root[k]] = seed[k];
-    for (int j = t->nd - 1; j >= 0; j--) {
-        int i = t->order[j];
-        double y = a[i], yd = tan ? ad[i] : 0;
-        if (y == 0 && yd == 0) continue;
-        const slpi_expr_node *n = &t->node[i];
-        int A = n->a, B = n->b;
-        switch (n->op) {
-        case SLPI_EXPR_COORD:
-            g[n->arg] += y;
-            if (tan) hv[n->arg] += yd;
-            break;
-        case SLPI_EXPR_ADD: PUSH(A, 1, 0); PUSH(B, 1, 0); break;
-        case SLPI_EXPR_SUB: PUSH(A, 1, 0); PUSH(B, -1, 0); break;
-        case SLPI_EXPR_MUL:
-            PUSH(A, v[B], tan ? vd[B] : 0);
-            PUSH(B, v[A], tan ? vd[A] : 0);
-            break;
-        case SLPI_EXPR_DIV: {
-            /* q = x/y: dq/dx = 1/y, dq/dy = -q/y */
-            double r = 1 / v[B], q = v[i];
-            double rd = tan ? -vd[B] * r * r : 0, qd = tan ? vd[i] : 0;
-            PUSH(A, r, rd);
-            PUSH(B, -q * r, tan ? -(qd * r + q * rd) : 0);
-            break;
-        }
-        case SLPI_EXPR_POW: {
-            /* p = x^e: dp/dx = e p / x, dp/de = p log x */
-            double x = v[A], e = v[B], p = v[i], lx = log(x);
-            double px = e * p / x, pe = p * lx;
-            double pxd = 0, ped = 0;
-            if (tan) {
-                double xd = vd[A], ed = vd[B], pd = vd[i];
-                pxd = (ed * p + e * pd) / x - e * p * xd / (x * x);
-                ped = pd * lx + p * xd / x;
-            }
-            PUSH(A, px, pxd);
-            PUSH(B, pe, ped);
-            break;
-        }
-        default: {
-            double f1, f2 = 0;
-            unary_derivs(n->op, n->arg, v[A], v[i], &f1, tan ? &f2 : NULL);
-            PUSH(A, f1, f2 * vd[A]);
-        }
-        }
-    }
-}
-#undef PUSH
 
 /* out = g / w (the pairing's gradient), traceless part on su(n); all NaN if g is not
  * finite (an overflow inside the evaluation: see node_value). */
@@ -340,22 +96,18 @@ static const double *at_traceless(const model_ctx *c, double *buf, const double 
     return buf;
 }
 
-/* After forward() failed on tape t: the first node, in evaluation order, whose value is
- * not finite although its operands are, recorded as the step's fault (model_fault). */
-static void domain_fault(model_ctx *c, const tape *t)
+/* After a forward pass failed on tape t: the first node whose value is not finite although
+ * its operands are, recorded as the step's fault (model_fault). */
+static void domain_fault(model_ctx *c, const slpi_fast_tape *t)
 {
     if (c->faulted) return;
-    for (int j = 0; j < t->nd; j++) {
-        int i = t->order[j];
-        const slpi_expr_node *n = &t->node[i];
-        double a = n->a >= 0 ? t->v[n->a] : 0, b = n->b >= 0 ? t->v[n->b] : 0, v = t->v[i];
-        if (v - v == 0 || !(a - a == 0) || !(b - b == 0)) continue;
-        char key[32];
-        c->faulted = 1;
-        snprintf(c->why, sizeof c->why, "%s: col %d: %s outside its domain or not finite (%g)",
-                 slpi_model_key(key, sizeof key, t->owner[i]), n->col, slpi_expr_op_name(n->op), v);
-        return;
-    }
+    int i = slpi_fast_tape_fault(t);
+    if (i < 0) return;
+    const slpi_expr_node *n = &t->node[i];
+    char key[32];
+    c->faulted = 1;
+    snprintf(c->why, sizeof c->why, "%s: col %d: %s outside its domain or not finite (%g)",
+             slpi_model_key(key, sizeof key, t->owner[i]), n->col, slpi_expr_op_name(n->op), t->v[i]);
 }
 
 static void fill_nan(double *x, int n)
@@ -407,8 +159,8 @@ static void model_gen(const slpi_fast_system *s, int k, double *xi, const double
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (forward(&c->t[k], mu, NULL)) { domain_fault(c, &c->t[k]); fill_nan(xi, c->dim); return; }
-    reverse(&c->t[k], &one, c->g, NULL);
+    if (slpi_fast_tape_forward(&c->tp.t[k], mu, NULL)) { domain_fault(c, &c->tp.t[k]); fill_nan(xi, c->dim); return; }
+    slpi_fast_tape_reverse(&c->tp.t[k], &one, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
@@ -428,8 +180,8 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
     }
     mu = at_traceless(c, c->pmu, mu);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (forward(&c->all, mu, NULL)) { domain_fault(c, &c->all); fill_nan(xi, c->dim); return; }
-    reverse(&c->all, delta, c->g, NULL);
+    if (slpi_fast_tape_forward(&c->tp.all, mu, NULL)) { domain_fault(c, &c->tp.all); fill_nan(xi, c->dim); return; }
+    slpi_fast_tape_reverse(&c->tp.all, delta, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
@@ -448,8 +200,8 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = c->hv[i] = 0;
-    if (forward(&c->t[k], mu, w)) { domain_fault(c, &c->t[k]); fill_nan(out, c->dim); return; }
-    reverse(&c->t[k], &one, c->g, c->hv);
+    if (slpi_fast_tape_forward(&c->tp.t[k], mu, w)) { domain_fault(c, &c->tp.t[k]); fill_nan(out, c->dim); return; }
+    slpi_fast_tape_reverse(&c->tp.t[k], &one, c->g, c->hv);
     to_algebra(c, out, c->hv);
 }
 
@@ -462,8 +214,8 @@ static double model_value(model_ctx *c, int k, const double *mu)
         const slpi_model_callback *cb = &c->cb[k];
         return cb->energy && cb->energy(&H, mu, c->dim, cb->user_data) == 0 ? H : NAN;
     }
-    const tape *t = &c->t[k];
-    if (forward(t, mu, NULL)) return NAN;
+    const slpi_fast_tape *t = &c->tp.t[k];
+    if (slpi_fast_tape_forward(t, mu, NULL)) return NAN;
     return t->v[t->root[0]];
 }
 
@@ -609,17 +361,7 @@ static void model_clear(slpi_fast_system *s)
     if (!c) return;
     if (c->has_inner && c->inner.clear) c->inner.clear(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
-    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
-        free(c->t[k].v);
-        free(c->t[k].order);
-        free(c->t[k].root);
-    }
-    free(c->all.v);
-    free(c->all.order);
-    free(c->all.root);
-    free(c->all_node);
-    free(c->all_dep);
-    free(c->all_owner);
+    slpi_fast_tapes_clear(&c->tp);
     slpi_model_free(&c->m);
     free(c->winv);
     free(c->Z);
@@ -665,75 +407,6 @@ static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
     return slpi_error_set(err, SLPI_EINPUT, "model: unknown algebra");
 }
 
-/* A tape over nodes node[0..n) (dep flags, roots), its scratch, and the values of its
- * constant nodes (a domain error there is the user's input: the key and the column);
- * owner[i] is the Hamiltonian node i belongs to (its constants' table). */
-static int build_tape(tape *t, int n, const slpi_expr_node *node, const unsigned char *dep, int nroot,
-                      const int *root, const slpi_model *m, const int *owner, slpi_error *err)
-{
-    t->n = n;
-    t->node = node;
-    t->dep = dep;
-    t->nroot = nroot;
-    t->owner = owner;
-    t->v = calloc(4 * (size_t)n, sizeof *t->v);
-    t->order = malloc((size_t)n * sizeof *t->order);
-    t->root = malloc((size_t)nroot * sizeof *t->root);
-    if (!t->v || !t->order || !t->root) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    memcpy(t->root, root, (size_t)nroot * sizeof *root);
-    t->vd = t->v + n;
-    t->a = t->vd + n;
-    t->ad = t->a + n;
-    for (int i = 0; i < n; i++)
-        if (dep[i]) t->order[t->nd++] = i;
-    for (int i = 0; i < n; i++) {
-        if (dep[i]) continue;
-        const slpi_expr_node *nd = &node[i];
-        int k = owner[i];
-        t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
-                : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
-        if (!(t->v[i] - t->v[i] == 0)) {
-            char key[32];
-            return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) "
-                                  "in a constant subexpression", slpi_model_key(key, sizeof key, k), nd->col,
-                                  slpi_expr_op_name(nd->op));
-        }
-    }
-    return SLPI_OK;
-}
-
-/* The tapes of H_0..H_M, and the fused tape: their nodes one after the other, operands
- * shifted, one root per Hamiltonian. */
-static int build_tapes(model_ctx *c, slpi_error *err)
-{
-    int total = 0, M = c->m.M, roots[1 + SLPI_MODEL_MAX_NOISE];
-    for (int k = 0; k <= M; k++) total += c->m.H[k].n;
-    c->all_node = malloc((size_t)total * sizeof *c->all_node);
-    c->all_dep = malloc((size_t)total);
-    int *owner = c->all_owner = malloc((size_t)total * sizeof *owner);
-    if (!c->all_node || !c->all_dep || !owner)
-        return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    int rc = SLPI_OK;
-    for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
-        const slpi_expr *e = &c->m.H[k];
-        if (c->m.callback[k]) continue;   /* code, no tape (then no fused tape either) */
-        for (int i = 0; i < e->n; i++) {
-            slpi_expr_node nd = e->node[i];
-            if (nd.a >= 0) nd.a += off;
-            if (nd.b >= 0) nd.b += off;
-            c->all_node[off + i] = nd;
-            c->all_dep[off + i] = e->dep[i];
-            owner[off + i] = k;
-        }
-        int root = e->n - 1;
-        rc = build_tape(&c->t[k], e->n, e->node, e->dep, 1, &root, &c->m, owner + off, err);
-        off += e->n;
-        roots[k] = off - 1;
-    }
-    if (rc == SLPI_OK && !c->ncb) rc = build_tape(&c->all, total, c->all_node, c->all_dep, M + 1, roots, &c->m, owner, err);
-    return rc;
-}
-
 int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     model_ctx *c = calloc(1, sizeof *c);
@@ -748,7 +421,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
         c->cb[k] = p->model.cb[k];
         c->ncb += c->m.callback[k];
     }
-    if ((rc = build_tapes(c, err)) != SLPI_OK) return rc;
+    if ((rc = slpi_fast_tapes_build(&c->tp, &c->m, err)) != SLPI_OK) return rc;
     c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");

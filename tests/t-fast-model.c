@@ -1,4 +1,4 @@
-/* t-fast-model.c — a model's derivatives on the double path (fast/model.c, docs/models.md).
+/* t-fast-model.c — a model's derivatives on the double path (fast/model-tape.c, fast/model.c, docs/models.md).
  *
  * Two ways to each quantity:
  *  1. every operation's rule: H = f(t), t = a x1 + b x2 + c x3 on so3, for each function
@@ -282,7 +282,7 @@ static void domain(void)
     slpi_fast_free(g);
 }
 
-/* slpi_algebra_commute (the Lie-Euler rule's reading of an algebra, core/expr.c) against
+/* slpi_algebra_commute (the Lie-Euler rule's reading of an algebra, core/algebra.c) against
  * the double path's bracket of basis vectors (fast/algebra.c): e_i and e_j commute
  * exactly when [e_i, e_j] = 0, for every pair of every family. */
 static void commute(void)

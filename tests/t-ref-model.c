@@ -1,4 +1,4 @@
-/* t-ref-model — the certified model system (ref/model.c, docs/models.md#certified-derivatives):
+/* t-ref-model — the certified model system (ref/model-tape.c, ref/model.c, docs/models.md#certified-derivatives):
  *  (a) derivatives two ways: the forward-over-reverse ball AD against Taylor-mode
  *      power series of H(mu + t w) in Arb's series arithmetic (arb_poly_*_series) over the
  *      same parsed expression (c1 = grad H . w, c2 = w^T Hess H w / 2, mixed terms by

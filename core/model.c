@@ -1,0 +1,86 @@
+/* model.c — a whole model from the problem's keys (core/expr.h, docs/models.md#keys): the
+ * algebra, H and the noise Hamiltonians parsed over the model's parameters, with the checks
+ * that span keys (H given, noise numbered without gaps, no parameter shadowed or unused). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/expr.h"
+
+void slpi_model_free(slpi_model *m)
+{
+    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) slpi_expr_free(&m->H[k]);
+    m->M = 0;
+}
+
+const char *slpi_model_key(char *buf, size_t n, int k)
+{
+    snprintf(buf, n, k ? "noise_H%d" : "H", k);
+    return buf;
+}
+
+int slpi_model_noise_count(const slpi_problem *p)
+{
+    int M = 0;
+    for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
+        if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
+    return M;
+}
+
+int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
+{
+    memset(m, 0, sizeof *m);
+    if (!p->model.algebra[0])
+        return slpi_error_set(err, SLPI_EINPUT, "system=model needs algebra= (so3 | se3 | so(n) | su(n) | so3^k)");
+    int rc = slpi_algebra_parse(&m->alg, "algebra", p->model.algebra, err);
+    if (rc) return rc;
+    if (!p->model.H[0] && !p->model.cb[0].grad)
+        return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
+    int M = slpi_model_noise_count(p);
+    for (int k = 0; k <= M; k++) {
+        const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
+        char key[32];
+        if (p->model.cb[k].grad && text[0])
+            return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
+                                  "(docs/models.md#callbacks)", slpi_model_key(key, sizeof key, k));
+    }
+    for (int k = 0; k < M; k++)
+        if (!p->model.noise_H[k][0] && !p->model.cb[k + 1].grad)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
+                                  M, k + 1);
+    /* a parameter named like a coordinate would never be read (the coordinate wins) */
+    slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
+    int used[SLPI_MODEL_MAX_PARAMS] = { 0 };
+    for (int i = 0; i < p->model.nparam; i++) {
+        const char *name = p->model.param_name[i];
+        if (slpi_algebra_coord_index(&m->alg, name, strlen(name)) >= 0)
+            return slpi_error_set(err, SLPI_EINPUT, "param.%s: shadowed by the coordinate %s of %s, which the "
+                                  "expressions read instead: rename the parameter", name, name, p->model.algebra);
+        par[i].name = name;
+        par[i].text = p->model.param_text[i];
+        par[i].value = p->model.param[i];
+        par[i].used = used + i;
+    }
+    m->M = M;
+    for (int k = 0; k <= M; k++) {
+        char key[32];
+        slpi_model_key(key, sizeof key, k);
+        if (p->model.cb[k].grad) {   /* code, not an expression: H[k] stays empty */
+            m->callback[k] = 1;
+            continue;
+        }
+        rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg,
+                             p->model.nparam, par, err);
+        if (rc) {
+            slpi_model_free(m);
+            return rc;
+        }
+    }
+    for (int i = 0; i < p->model.nparam; i++)   /* a misspelt name would be silently unused */
+        if (!used[i]) {
+            slpi_model_free(m);
+            return slpi_error_set(err, SLPI_EINPUT, "param.%s=%s: no expression uses it (a misspelt name?); "
+                                  "remove it or use it (docs/models.md#keys)", par[i].name, par[i].text);
+        }
+    return SLPI_OK;
+}

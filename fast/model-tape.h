@@ -1,0 +1,50 @@
+/* fast/model-tape.h — a model's Hamiltonians in binary64 with exact automatic
+ * differentiation (fast/model-tape.c; docs/models.md): core's parsed tape (core/expr.h)
+ * evaluated forward, optionally with a tangent, and walked in reverse for the gradient
+ * and the Hessian-vector product. fast/model.c builds the system on it; ref/model-tape.h
+ * is the certified path's twin. */
+#ifndef SLPI_FAST_MODEL_TAPE_H
+#define SLPI_FAST_MODEL_TAPE_H
+
+#include "core/expr.h"
+
+typedef struct {
+    int n;
+    const slpi_expr_node *node;
+    const unsigned char *dep;
+    int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
+    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1) */
+    const int *owner;             /* the Hamiltonian k each node belongs to (messages) */
+    double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
+} slpi_fast_tape;
+
+/* The tapes of a model: one per Hamiltonian given as an expression, and the fused tape
+ * (their nodes one after the other, one root per Hamiltonian: gen_sum's one sweep each
+ * way) when every Hamiltonian is an expression. */
+typedef struct {
+    slpi_fast_tape t[1 + SLPI_MODEL_MAX_NOISE];
+    slpi_fast_tape all;
+    slpi_expr_node *all_node;
+    unsigned char *all_dep;
+    int *all_owner;               /* owner[] of every tape */
+} slpi_fast_tapes;
+
+/* Build m's tapes; the values of their constant nodes (a domain error there is the user's
+ * input: SLPI_EINPUT with the key and the column). slpi_fast_tapes_clear after an error
+ * too. */
+int slpi_fast_tapes_build(slpi_fast_tapes *T, const slpi_model *m, slpi_error *err);
+void slpi_fast_tapes_clear(slpi_fast_tapes *T);
+
+/* Forward pass over the coordinate-dependent nodes at mu, with tangents along w when w
+ * is not NULL. Returns 0, or 1 when a root's value is not finite (a domain error, an
+ * overflow). */
+int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const double *w);
+/* Reverse pass after slpi_fast_tape_forward: g += sum_k seed[k] dH_k/dmu over the tape's
+ * roots and, when hv is not NULL (forward ran with tangents), hv += the same of
+ * D(dH_k/dmu)[w]. */
+void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double *g, double *hv);
+/* After a failed forward pass: the first node, in evaluation order, whose value is not
+ * finite although its operands are; -1 if none. */
+int slpi_fast_tape_fault(const slpi_fast_tape *t);
+
+#endif
