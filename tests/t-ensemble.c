@@ -1,7 +1,8 @@
 /* t-ensemble.c — ensembles of the handle API (api/ensemble.c, slpi.h "ensembles"), each
  * result computed a second way:
  *   - every kept row, with per-path initial states and increments or the problem's noise,
- *     against a stepper restarted from that state on those increments (bit for bit);
+ *     against a stepper restarted from that state on those increments (bit for bit), and
+ *     each path's row 0 against its given initial state;
  *   - the statistics against the kept rows summed in long double by two passes. The bound,
  *     fixed before the first run: a mean of n values by Welford's update and Chan's merges
  *     errs by at most 4 n u max|v| (each of the <= n updates or merges rounds a difference,
@@ -157,6 +158,10 @@ static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
     stats s1 = stats_of(e, rows * (dim + nd));
     check_stats(&s1, x, xr, d, dr, paths, rows, dim, nd);
     check_rows(p, ref, first, x0, dW, x, d, paths, rows, steps, every, dim, nd, M);
+    long moved = 0;   /* row 0 of path k is x0[k], as given (not the stepper's first state) */
+    for (long k = 0; own_x0 && !ref && k < paths; k++)
+        moved += memcmp(x + k * rows * dim, x0 + k * dim, (size_t)dim * sizeof *x) != 0;
+    TEST_CHECKF(moved == 0, "%ld of %ld paths do not start from their x0", moved, paths);
     long zero = 0;
     for (size_t i = 0; i < nx; i++) zero += ref ? i % (size_t)(rows * dim) >= (size_t)dim && !(xr[i] > 0) : xr[i] != 0;
     TEST_CHECKF(zero == 0, "%ld radii are %s", zero, ref ? "not positive" : "not 0");

@@ -3,6 +3,7 @@ api/ensemble.c): per-path initial states and increments, threads with the GIL re
 the certified path, online statistics, and grids of parameter values."""
 import itertools
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,17 +192,15 @@ class _Handle:
         rc, err = _slpi._interruptible(_lib, lambda: _lib.slpi_ensemble_run(self.e, count, P(x0), P(dW), P(x), P(xr),
                                                                              P(d), P(dr)))
         _slpi._raise_callback_error(self.pr)
-        if err is not None:
-            msg = str(err)
-            if " x0" in msg or ": x0" in msg:
+        if err is not None:   # "path r (noise path p): x0[i] = ...": the argument is x0
+            if re.match(r"path \d+ \(noise path \d+\): x0\b", str(err)):
                 err.argument = "x0"
             raise err
 
     def stats(self, names):
-        size = self.rows * (self.dim + self.ndiag)
         a = np.empty((5, self.rows, self.dim + self.ndiag))
         n = _lib.slpi_ensemble_stats(self.e, *(_slpi._ptr(a[i]) for i in range(5)))
-        return Statistics(n=n, names=names, mean=a[0], var=a[1], min=a[2], max=a[3], radius=a[4]) if size else None
+        return Statistics(n=n, names=names, mean=a[0], var=a[1], min=a[2], max=a[3], radius=a[4])
 
 
 def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
