@@ -44,11 +44,11 @@ static void row(const char *name, int k, const double *v, int dim)
 static int show(const slpi_problem *p, const char *at)
 {
     slpi_error err = { 0, "" };
-    slpi_model m;
-    if (slpi_model_parse(&m, p, &err) != SLPI_OK) return model_bad(err.msg);
-    slpi_algebra alg = m.alg;
+    const slpi_model *m = slpi_model_acquire(p, &err);
+    if (!m) return model_bad(err.msg);
+    slpi_algebra alg = m->alg;
     const slpi_algebra *a = &alg;
-    int dim = a->dim, M = m.M, rc = SLPI_OK;
+    int dim = a->dim, M = m->M, rc = SLPI_OK;
     const char *eq, *pairing, *bracket;
     char buf[64];
     slpi_algebra_equation(a, &eq, &pairing, &bracket);
@@ -59,7 +59,7 @@ static int show(const slpi_problem *p, const char *at)
     for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, p->model.noise_H[k - 1]);
     for (int i = 0; i < p->model.nparam; i++)
         printf("param.%s = %s\n", p->model.param_name[i], p->model.param_text[i]);
-    slpi_model_free(&m);
+    slpi_model_release(m);
 
     slpi_fast *f = NULL;
     double *x = calloc((size_t)(2 * (M + 1) + 1) * (size_t)dim, sizeof *x);

@@ -180,6 +180,16 @@ const char *slpi_model_key(char *buf, size_t n, int k);
 int slpi_model_noise_count(const slpi_problem *p);
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);
 void slpi_model_free(slpi_model *m);
+/* The model of p, compiled once per content and shared (read-only) by everything that
+ * takes the problem: its validation, the Lie-Euler rule and both paths' systems. The
+ * content is every key slpi_model_parse reads; a model is parsed when no live or recently
+ * released model has the same content (the last 16 released are kept). NULL with err set
+ * (slpi_model_parse's message) when it does not parse. Thread-safe. Each acquire is
+ * paired with one slpi_model_release (NULL is allowed). */
+const slpi_model *slpi_model_acquire(const slpi_problem *p, slpi_error *err);
+void slpi_model_release(const slpi_model *m);
+/* How many times slpi_model_parse has run in this process (the tests' count of parses). */
+long slpi_model_parse_count(void);
 
 /* 1 if the basis elements of coordinates i and j commute ([e_i, e_j] = 0). */
 int slpi_algebra_commute(const slpi_algebra *a, int i, int j);

@@ -53,15 +53,15 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
         r = p->se.noise ? "SALT noise: linear H_k" : "no noise";
         break;
     case SLPI_SYS_MODEL: {
-        slpi_model m;
         slpi_error e;
-        if (slpi_model_parse(&m, p, &e) != SLPI_OK) {
+        const slpi_model *m = slpi_model_acquire(p, &e);
+        if (!m) {
             if (why) *why = "the model does not parse";
             return 0;
         }
         const char *w;
-        int ok = slpi_model_le_consistent(&m, &w);
-        slpi_model_free(&m);
+        int ok = slpi_model_le_consistent(m, &w);
+        slpi_model_release(m);
         if (why) *why = w;
         return ok;
     }

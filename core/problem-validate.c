@@ -26,10 +26,10 @@ int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_err
  * without x0 or x0_file, while an API caller may hand the state to the step directly.) */
 static int validate_model(const slpi_problem *p, slpi_error *err)
 {
-    slpi_model m;
-    if (slpi_model_parse(&m, p, err) != SLPI_OK) return SLPI_EINPUT;
-    int se3 = m.alg.kind == SLPI_ALGEBRA_SE3, so3 = m.alg.kind == SLPI_ALGEBRA_SO3;
-    slpi_model_free(&m);
+    const slpi_model *m = slpi_model_acquire(p, err);
+    if (!m) return SLPI_EINPUT;
+    int se3 = m->alg.kind == SLPI_ALGEBRA_SE3, so3 = m->alg.kind == SLPI_ALGEBRA_SO3;
+    slpi_model_release(m);
     const char *sch = slpi_scheme_name(p->scheme);
     if (se3 && (p->scheme == SLPI_SCHEME_ISOMP || p->scheme == SLPI_SCHEME_SVI))
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to a model on se3: %s", sch,

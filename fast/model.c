@@ -45,7 +45,7 @@ typedef struct {
     slpi_fast_sun sun;            /* su(n): first member (fast/sun.h) */
     slpi_fast_system inner;       /* the other algebras: the built-in's operations */
     int has_inner, has_sun;
-    slpi_model m;
+    const slpi_model *m;           /* shared by content (slpi_model_acquire) */
     slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
@@ -75,8 +75,8 @@ static void to_algebra(const model_ctx *c, double *out, const double *g)
     }
     if (s != 0 || s != s)
         for (int i = 0; i < c->dim; i++) out[i] = NAN;
-    if (c->m.alg.kind == SLPI_ALGEBRA_SUN) {
-        int N = c->m.alg.n;
+    if (c->m->alg.kind == SLPI_ALGEBRA_SUN) {
+        int N = c->m->alg.n;
         double tr = 0;
         for (int a = 0; a < N; a++) tr += out[a];
         for (int a = 0; a < N; a++) out[a] -= tr / N;
@@ -87,8 +87,8 @@ static void to_algebra(const model_ctx *c, double *out, const double *g)
  * traceless part in buf (the diagonal coordinates ImX_a_a less their mean). */
 static const double *at_traceless(const model_ctx *c, double *buf, const double *x)
 {
-    if (c->m.alg.kind != SLPI_ALGEBRA_SUN) return x;
-    int N = c->m.alg.n;
+    if (c->m->alg.kind != SLPI_ALGEBRA_SUN) return x;
+    int N = c->m->alg.n;
     double tr = 0;
     for (int a = 0; a < N; a++) tr += x[a];
     for (int a = 0; a < N; a++) buf[a] = x[a] - tr / N;
@@ -150,7 +150,7 @@ static void model_gen(const slpi_fast_system *s, int k, double *xi, const double
 {
     model_ctx *c = ctx_of(s);
     mu = at_traceless(c, c->pmu, mu);
-    if (c->m.callback[k]) {
+    if (c->m->callback[k]) {
         const slpi_model_callback *cb = &c->cb[k];
         if (callback_result(c, k, "grad", cb->grad(c->g, mu, c->dim, cb->user_data), c->g, c->dim))
             fill_nan(xi, c->dim);
@@ -171,7 +171,7 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
     model_ctx *c = ctx_of(s);
     if (c->ncb) {   /* no fused tape: the generic sum (slpi_fast_gen_sum's order) */
         for (int i = 0; i < c->dim; i++) xi[i] = 0;
-        for (int k = 0; k <= c->m.M; k++) {
+        for (int k = 0; k <= c->m->M; k++) {
             if (delta[k] == 0) continue;
             model_gen(s, k, c->tmp, mu);
             for (int i = 0; i < c->dim; i++) xi[i] += delta[k] * c->tmp[i];
@@ -191,7 +191,7 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
     model_ctx *c = ctx_of(s);
     mu = at_traceless(c, c->pmu, mu);
     w = at_traceless(c, c->pw, w);
-    if (c->m.callback[k]) {
+    if (c->m->callback[k]) {
         const slpi_model_callback *cb = &c->cb[k];
         if (callback_result(c, k, "hvp", cb->hvp(c->hv, mu, w, c->dim, cb->user_data), c->hv, c->dim))
             fill_nan(out, c->dim);
@@ -209,7 +209,7 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
 static double model_value(model_ctx *c, int k, const double *mu)
 {
     mu = at_traceless(c, c->pmu, mu);
-    if (c->m.callback[k]) {
+    if (c->m->callback[k]) {
         double H = NAN;
         const slpi_model_callback *cb = &c->cb[k];
         return cb->energy && cb->energy(&H, mu, c->dim, cb->user_data) == 0 ? H : NAN;
@@ -284,15 +284,15 @@ static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double
                           const double *delta, const double *Xn, const double *Y)
 {
     model_ctx *c = ctx_of(s);
-    double *P = Psi_out ? Psi_out : (double *)(c->Z + (size_t)c->m.alg.n * c->m.alg.n);
+    double *P = Psi_out ? Psi_out : (double *)(c->Z + (size_t)c->m->alg.n * c->m->alg.n);
     model_m_gen_sum(s, P, delta, Y);
-    switch (c->m.alg.kind) {
+    switch (c->m->alg.kind) {
     case SLPI_ALGEBRA_SO3:
         return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
     case SLPI_ALGEBRA_SO3K:
-        return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, c->m.alg.n, P, Xn, Y, Ynew, ynorm);
+        return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, c->m->alg.n, P, Xn, Y, Ynew, ynorm);
     default:
-        return slpi_fast_zisomp(c->m.alg.n, (const double complex *)P, (const double complex *)Xn,
+        return slpi_fast_zisomp(c->m->alg.n, (const double complex *)P, (const double complex *)Xn,
                                 (const double complex *)Y, (double complex *)Ynew, ynorm, c->Z);
     }
 }
@@ -332,7 +332,7 @@ static int drop_inner_diag(const char *name)
 static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     model_ctx *c = ctx_of(s);
-    int has_H = !c->m.callback[0] || c->cb[0].energy;   /* code without energy: no H0 */
+    int has_H = !c->m->callback[0] || c->cb[0].energy;   /* code without energy: no H0 */
     double H = has_H ? model_value(c, 0, x) : NAN;
     if (has_H) slpi_diag_add(d, "H0", H);
     if (x0 && has_H) {
@@ -345,7 +345,7 @@ static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const dou
         for (int i = 0; i < in.n; i++)
             if (!drop_inner_diag(in.name[i])) slpi_diag_add(d, in.name[i], in.value[i]);
     } else {
-        int N = c->m.alg.n;
+        int N = c->m->alg.n;
         double complex *X = c->Z, *X0 = x0 ? c->Z + (size_t)N * N : NULL;
         slpi_fast_sun_unpack(X, x, N);
         if (x0) slpi_fast_sun_unpack(X0, x0, N);
@@ -362,7 +362,7 @@ static void model_clear(slpi_fast_system *s)
     if (c->has_inner && c->inner.clear) c->inner.clear(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
     slpi_fast_tapes_clear(&c->tp);
-    slpi_model_free(&c->m);
+    slpi_model_release(c->m);
     free(c->winv);
     free(c->Z);
     free(c);
@@ -373,7 +373,7 @@ static void model_clear(slpi_fast_system *s)
 static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
 {
     slpi_problem q;
-    const slpi_algebra *a = &c->m.alg;
+    const slpi_algebra *a = &c->m->alg;
     switch (a->kind) {
     case SLPI_ALGEBRA_SO3:
         slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
@@ -413,15 +413,15 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     s->data = c;
     s->clear = model_clear;
-    int rc = slpi_model_parse(&c->m, p, err);
-    if (rc) return rc;
-    const slpi_algebra *a = &c->m.alg;
+    if (!(c->m = slpi_model_acquire(p, err))) return SLPI_EINPUT;
+    int rc;
+    const slpi_algebra *a = &c->m->alg;
     int dim = c->dim = a->dim, n = a->n;
-    for (int k = 0; k <= c->m.M; k++) {
+    for (int k = 0; k <= c->m->M; k++) {
         c->cb[k] = p->model.cb[k];
-        c->ncb += c->m.callback[k];
+        c->ncb += c->m->callback[k];
     }
-    if ((rc = slpi_fast_tapes_build(&c->tp, &c->m, err)) != SLPI_OK) return rc;
+    if ((rc = slpi_fast_tapes_build(&c->tp, c->m, err)) != SLPI_OK) return rc;
     c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
@@ -438,7 +438,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     s->name = "model";
     s->fault = model_fault;
     s->state_dim = s->dim = dim;
-    s->M = c->m.M;
+    s->M = c->m->M;
     s->diagnostics = model_diagnostics;
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);

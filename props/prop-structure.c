@@ -177,11 +177,11 @@ static int model_quadratic(const slpi_props_case *c)
 {
     slpi_problem p;
     slpi_error err;
-    slpi_model m;
+    const slpi_model *m;
     if (c->system != SLPI_SYS_MODEL) return -1;
-    if (slpi_props_problem(c, &p, &err) || slpi_model_parse(&m, &p, &err)) return 0;
-    int deg = slpi_expr_degree(&m.H[0]);
-    slpi_model_free(&m);
+    if (slpi_props_problem(c, &p, &err) || !(m = slpi_model_acquire(&p, &err))) return 0;
+    int deg = slpi_expr_degree(&m->H[0]);
+    slpi_model_release(m);
     return deg >= 0 && deg <= 2;
 }
 

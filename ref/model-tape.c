@@ -394,7 +394,7 @@ static int (*const forward_of[SLPI_EXPR_OP_COUNT])(const node_step *) = {
 static int forward(slpi_ref_tape *d, int k, int i, arb_srcptr mu, arb_srcptr w, int grad,
                    slong prec)
 {
-    const slpi_expr *e = &d->m.H[k];
+    const slpi_expr *e = &d->m->H[k];
     const slpi_expr_node *nd = e->node + i;
     slpi_ref_ad_node *T = d->tape, *z = T + i;
     arb_t u, r;
@@ -466,14 +466,14 @@ static void reverse(slpi_ref_tape *d, const slpi_expr *e, int i, int tan, slong 
 int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad,
                        slong prec)
 {
-    const slpi_expr *e = &d->m.H[k];
+    const slpi_expr *e = &d->m->H[k];
     slpi_ref_ad_node *T = d->tape;
-    int n = e->n, dim = d->m.alg.dim, ok = 1;
-    if (d->m.alg.kind == SLPI_ALGEBRA_SUN) {
-        slpi_ref_tape_traceless(d->pmu, mu, d->m.alg.n, dim, prec);
+    int n = e->n, dim = d->m->alg.dim, ok = 1;
+    if (d->m->alg.kind == SLPI_ALGEBRA_SUN) {
+        slpi_ref_tape_traceless(d->pmu, mu, d->m->alg.n, dim, prec);
         mu = d->pmu;
         if (w != NULL) {
-            slpi_ref_tape_traceless(d->pw, w, d->m.alg.n, dim, prec);
+            slpi_ref_tape_traceless(d->pw, w, d->m->alg.n, dim, prec);
             w = d->pw;
         }
     }
@@ -512,30 +512,30 @@ int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_sr
 
 void slpi_ref_tape_clear(slpi_ref_tape *d)
 {
-    for (int k = 0; k <= d->m.M; k++)
-        _arb_vec_clear(d->cst[k], d->m.H[k].nconst > 0 ? d->m.H[k].nconst : 1);
+    for (int k = 0; k <= d->m->M; k++)
+        _arb_vec_clear(d->cst[k], d->m->H[k].nconst > 0 ? d->m->H[k].nconst : 1);
     for (int i = 0; i < d->ntape; i++) {
         slpi_ref_ad_node *z = d->tape + i;
         arb_clear(&z->v); arb_clear(&z->t); arb_clear(&z->p); arb_clear(&z->dp);
         arb_clear(&z->q); arb_clear(&z->dq); arb_clear(&z->a); arb_clear(&z->e);
     }
     flint_free(d->tape);
-    _arb_vec_clear(d->g, d->m.alg.dim);
-    _arb_vec_clear(d->h, d->m.alg.dim);
-    _arb_vec_clear(d->pmu, d->m.alg.dim);
-    _arb_vec_clear(d->pw, d->m.alg.dim);
-    slpi_model_free(&d->m);
+    _arb_vec_clear(d->g, d->m->alg.dim);
+    _arb_vec_clear(d->h, d->m->alg.dim);
+    _arb_vec_clear(d->pmu, d->m->alg.dim);
+    _arb_vec_clear(d->pw, d->m->alg.dim);
+    slpi_model_release(d->m);
 }
 
 int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slpi_error *err)
 {
     memset(d, 0, sizeof *d);
-    int rc = slpi_model_parse(&d->m, p, err);
-    if (rc != SLPI_OK)
-        return rc;
-    const slpi_algebra *alg = &d->m.alg;
-    for (int k = 0; k <= d->m.M; k++) {
-        const slpi_expr *e = &d->m.H[k];
+    int rc = SLPI_OK;
+    if (!(d->m = slpi_model_acquire(p, err)))
+        return SLPI_EINPUT;
+    const slpi_algebra *alg = &d->m->alg;
+    for (int k = 0; k <= d->m->M; k++) {
+        const slpi_expr *e = &d->m->H[k];
         d->cst[k] = _arb_vec_init(e->nconst > 0 ? e->nconst : 1);
         for (int c = 0; c < e->nconst; c++) {
             const char *t = e->ctext[c];

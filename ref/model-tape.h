@@ -15,7 +15,7 @@ typedef struct {
 } slpi_ref_ad_node;
 
 typedef struct {
-    slpi_model m;
+    const slpi_model *m;                    /* shared by content (slpi_model_acquire) */
     arb_ptr cst[1 + SLPI_MODEL_MAX_NOISE];   /* constants of H_k from their decimal text */
     slpi_ref_ad_node *tape;                 /* scratch, max nodes over the H_k */
     int ntape;

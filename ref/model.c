@@ -18,7 +18,7 @@
 static void to_generator(const slpi_ref_system *s, arb_ptr b, arb_srcptr g, slong prec)
 {
     const slpi_ref_tape *d = s->data;
-    const slpi_algebra *alg = &d->m.alg;
+    const slpi_algebra *alg = &d->m->alg;
     for (int i = 0; i < alg->dim; i++) {
         if (slpi_algebra_weight(alg, i) == 2)
             arb_mul_2exp_si(b + i, g + i, -1);
@@ -65,7 +65,7 @@ static void md_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 {
     slpi_ref_tape *d = s->data;
     slpi_ref_tape_eval(d, 0, out + 0, x, NULL, 0, prec);
-    switch (d->m.alg.kind) {
+    switch (d->m->alg.kind) {
     case SLPI_ALGEBRA_SO3:
         arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec);              /* |x|^2 */
         break;
@@ -111,12 +111,12 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         flint_free(d);
         return rc;
     }
-    const slpi_algebra *alg = &d->m.alg;
+    const slpi_algebra *alg = &d->m->alg;
     s->data = d;
     s->p = p;
     s->clear = md_clear;
     s->dim = s->state_dim = alg->dim;
-    s->M = d->m.M;
+    s->M = d->m->M;
     s->h0_quadratic = 0;
     s->fault = md_fault;
     s->invariants = md_invariants;

@@ -20,6 +20,7 @@
 #include "testutil.h"
 #include "ref/scheme.h"
 #include "core/expr.h"
+#include "ref/model-tape.h"
 
 #define PREC 128
 
@@ -218,8 +219,9 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
     model_problem(&p, SLPI_SCHEME_TMK, alg, H, 0, NULL);
     if (!sys_init(&s, &p))
         return;
-    const slpi_algebra *a = &((const slpi_model *)s.data)->alg;
-    const slpi_expr *e = &((const slpi_model *)s.data)->H[0];
+    const slpi_model *m = ((const slpi_ref_tape *)s.data)->m;
+    const slpi_algebra *a = &m->alg;
+    const slpi_expr *e = &m->H[0];
     int n = a->dim;
     arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), u = _arb_vec_init(n),
             b = _arb_vec_init(n), db = _arb_vec_init(n), pw = _arb_vec_init(n),
