@@ -13,7 +13,9 @@
  * says otherwise, as the command runs), the ratios certified / double, the share of
  * the BLAS route's step spent in its gemm calls and in its ball <-> double
  * conversions, the solver's iterations per step (midpoint iterations and enclosure
- * tests), the output radius and the precision each route needed. */
+ * tests), the output radius and the precision each route needed, and the CPU seconds of
+ * the certified path's set-up on the BLAS route (slpi_ref_create: the su(N) tables), with
+ * the process's peak resident memory at the end of each case. */
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"
@@ -23,7 +25,7 @@
 #include <string.h>
 
 typedef struct {
-    double cpu, wall, radius, gemm, convert, iterations;
+    double setup, cpu, wall, radius, gemm, convert, iterations;
     long prec;
     int done;
 } route_time;
@@ -59,13 +61,15 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
     slpi_ref_at rat = { NULL, NULL };
     slpi_steps stepping = { 0 };
     memset(rt, 0, sizeof *rt);
+    double t_setup = 0;
     if (bench_problem(&p, spec, route, err) != SLPI_OK || slpi_fast_create(&f, &p, err) != SLPI_OK ||
         slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, err) != SLPI_OK ||
-        slpi_ref_create(&r, &p, err) != SLPI_OK) {
+        (t_setup = bench_cpu(), slpi_ref_create(&r, &p, err)) != SLPI_OK) {
         slpi_fast_free(f);
         slpi_steps_close(&stepping);
         return SLPI_EINPUT;
     }
+    rt->setup = bench_cpu() - t_setup;
     int n = slpi_problem_state_dim(&p), rc = SLPI_OK;
     double *xf = malloc(sizeof(double) * (size_t)n), tfast = 0, g, c;
     arb_ptr x = _arb_vec_init(n);
@@ -126,8 +130,9 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case\n", K);
-    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s\n", "case", "double ms", "blas s",
-           "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a");
+    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s\n", "case", "double ms", "blas s",
+           "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a",
+           "setup s", "peak GB");
     for (; a < argc; a++) {
         slpi_error err = { 0, "" };
         route_time b, r;
@@ -145,9 +150,10 @@ int main(int argc, char **argv)
         printf("%-8s %10.3f %10.3f %10.3f %8.1f %6.1f %6.1f %6.1f %10.2e", argv[a], 1e3 * fast, b.cpu, b.wall,
                b.cpu / fast, 100 * b.gemm / b.wall, 100 * b.convert / b.wall, b.iterations, b.radius);
         if (r.done)
-            printf(" %10.3f %8.1f %10.2e %5ld/%ld\n", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
+            printf(" %10.3f %8.1f %10.2e %5ld/%ld", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
         else
-            printf(" %10s %8s %10s %5ld/-\n", "-", "-", "-", b.prec);
+            printf(" %10s %8s %10s %5ld/-", "-", "-", "-", b.prec);
+        printf(" %8.1f %7.2f\n", b.setup, bench_peak_gb());
         fflush(stdout);
     }
     flint_cleanup();

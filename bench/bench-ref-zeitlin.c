@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     p.prec = PREC;
     memset(&s, 0, sizeof s);
     if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
-        slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK) {
+        slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK || slpi_ref_zeitlin_harmonics(&z, &err) != SLPI_OK) {
         fprintf(stderr, "bench-ref-zeitlin: %s\n", err.msg);
         return 2;
     }

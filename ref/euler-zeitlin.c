@@ -1,5 +1,5 @@
-/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 512
- * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
+/* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 1024
+ * (N > 512: ISOMP on the BLAS route only; docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
  * level of ref/system.h:
  *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
@@ -11,7 +11,8 @@
  * interface holds SLPI_REF_MAX_INV names); for N > 16 C4 = Tr X^4, C5 = Im Tr X^5,
  * C6 = Tr X^6. Eigenvalues Arb cannot enclose are
  * returned indeterminate. The tables of ref/zeitlin-basis.c are rebuilt when a step
- * asks for more precision than they were built at. */
+ * asks for more precision than they were built at; the T_lm tables as balls are built
+ * at the first Arb transform, those of the BLAS route at creation. */
 #include "core/check.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
@@ -30,7 +31,8 @@ typedef struct {
     int lmin;
     slpi_ez_noise noise;
     double amp;
-    slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at its first use */
+    slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
+                              * where the first precision takes it, else at its first use */
     int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
 } ez_data;
 
@@ -80,6 +82,17 @@ static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
     return &d->z;
 }
 
+/* The tables with the T_lm as balls (built at the first call), or NULL where they
+ * cannot be (N > SLPI_ZEITLIN_ARB_NMAX: the Arb transforms' outputs are then
+ * indeterminate, and the step UNABLE). */
+static const slpi_ref_zeitlin *harmonics(const slpi_ref_system *s, slong prec)
+{
+    ez_data *d = s->data;
+    slpi_error err;
+    tables(s, prec);
+    return slpi_ref_zeitlin_harmonics(&d->z, &err) == SLPI_OK ? &d->z : NULL;
+}
+
 static void ez_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
 {
     slpi_ref_sun_unpack(X, mu, s->N, prec);
@@ -93,15 +106,18 @@ static void ez_m_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, s
 /* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
  * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
  * or c = 0 for the derivative (deriv = 1). */
-static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int k, double d,
-                       arb_t c, const acb_mat_t X, arb_srcptr omega, int deriv, slong prec)
+static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const acb_mat_t X,
+                       arb_srcptr omega, int deriv, slong prec)
 {
     const ez_data *e = s->data;
+    const slpi_ref_zeitlin *z;
     int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
     if (e->noise == SLPI_EZ_NOISE_Q && omega != NULL)
         arb_set(c, omega);                  /* omega_alpha(X), already transformed */
-    else if (e->noise == SLPI_EZ_NOISE_Q)
+    else if (e->noise == SLPI_EZ_NOISE_Q && (z = harmonics(s, prec)) != NULL)
         slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
+    else if (e->noise == SLPI_EZ_NOISE_Q)
+        arb_indeterminate(c);
     else
         arb_set_si(c, !deriv);
     arb_t t;
@@ -115,13 +131,13 @@ static int noise_coeff(const slpi_ref_system *s, const slpi_ref_zeitlin *z, int 
 
 /* The tables of the BLAS route, or NULL when this step's products take Arb's route or the
  * tables cannot be built. */
-static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, const slpi_ref_zeitlin *z, slong prec)
+static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, slong prec)
 {
     ez_data *d = s->data;
     if (!slpi_ref_mrmat_route(s->p, s->N, prec))
         return NULL;
     if (d->mr_state == 0)
-        d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, z) ? 1 : -1;
+        d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
     return d->mr_state == 1 ? &d->mr : NULL;
 }
 
@@ -146,7 +162,7 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
         /* the noise components are alpha = alpha0 .. N^2 - 2: one synthesis */
         const ez_data *e = s->data;
         int N = s->N, alpha0 = e->lmin * e->lmin - 1;
-        const slpi_ref_zeitlin_mr *mr = tables_mr(s, z, prec);
+        const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
         arb_ptr cv = _arb_vec_init(s->M), om = NULL;
         acb_mat_t T;
         acb_mat_init(T, N, N);
@@ -159,9 +175,14 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
         }
         for (int k = 1; k <= s->M; k++)
             if (delta[k] != 0)
-                noise_coeff(s, z, k, delta[k], cv + k - 1, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
-        if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, z, prec))
-            slpi_ref_zeitlin_synthesis(T, cv, alpha0, z, prec);
+                noise_coeff(s, k, delta[k], cv + k - 1, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
+        if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, z, prec)) {
+            const slpi_ref_zeitlin *zh = harmonics(s, prec);
+            if (zh != NULL)
+                slpi_ref_zeitlin_synthesis(T, cv, alpha0, zh, prec);
+            else
+                acb_mat_indeterminate(T);
+        }
         if (om != NULL)
             _arb_vec_clear(om, s->M);
         acb_mat_add(B, B, T, prec);
@@ -267,17 +288,23 @@ void slpi_ref_su_casimir_names(slpi_ref_system *s)
     }
 }
 
-/* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis. */
+/* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis: the
+ * tables as balls, or where they cannot be built (N > SLPI_ZEITLIN_ARB_NMAX) the BLAS
+ * route's. */
 static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
 {
-    const slpi_ref_zeitlin *z = tables(s, prec);
+    const slpi_ref_zeitlin *z = harmonics(s, prec);
+    const slpi_ref_zeitlin_mr *mr = z == NULL ? tables_mr(s, prec) : NULL;
     int N = s->N, n = N * N - 1;
     arb_ptr om = _arb_vec_init(n);
     acb_mat_t X;
     acb_mat_init(X, N, N);
     for (int i = 0; i < n; i++)
         arb_set_d(om + i, c[i]);
-    slpi_ref_zeitlin_synthesis(X, om, 0, z, prec);
+    if (z != NULL)
+        slpi_ref_zeitlin_synthesis(X, om, 0, z, prec);
+    else if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(X, om, 0, mr, tables(s, prec), prec))
+        acb_mat_indeterminate(X);
     slpi_ref_sun_pack(x, X, N, prec);
     acb_mat_clear(X);
     _arb_vec_clear(om, n);
@@ -300,6 +327,11 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
                               SLPI_ZEITLIN_NMAX);
+    if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, p->prec))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin: N=%d: the certified path covers N = 2..%d, and up to %d "
+                              "with ISOMP on the BLAS route (matmul=auto|blas, docs/design.md#blas-route)",
+                              N, SLPI_ZEITLIN_ARB_NMAX, SLPI_ZEITLIN_NMAX);
     /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
     if (SLPI_NEVER(p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
                    p->ez.noise != SLPI_EZ_NOISE_L))
@@ -324,6 +356,8 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         flint_free(d);
         return rc;
     }
+    if (slpi_ref_mrmat_route(p, N, prec))   /* the BLAS route's tables, before the first step */
+        d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, N) ? 1 : -1;
 
     s->p = p;
     s->state_dim = slpi_problem_state_dim(p);
@@ -332,6 +366,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->h0_quadratic = 1;
     s->data = d;
     s->N = N;
+    s->blas_only = N > SLPI_ZEITLIN_ARB_NMAX ? "the T_lm tables as balls cover N = 2..512" : NULL;
     s->m_unpack = ez_m_unpack;
     s->m_pack = ez_m_pack;
     s->m_gen = ez_m_gen;

@@ -325,16 +325,21 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
                                    slong prec, char *why, size_t why_len)
 {
     int n = s->dim, N = s->N, ok;
+    /* the BLAS route's balls are as wide as binary64 products make them: beyond
+     * SLPI_REF_MRMAT_PREC bits Arb's arithmetic around them narrows nothing */
+    if (slpi_ref_mrmat_route(s->p, N, prec) && prec > SLPI_REF_MRMAT_PREC) {
+        prec = SLPI_REF_MRMAT_PREC;
+    } else if (!slpi_ref_mrmat_route(s->p, N, prec) && s->blas_only != NULL) {
+        snprintf(why, why_len, "isomp: no certified step at %ld bits off the BLAS route: %s", (long)prec,
+                 s->blas_only);
+        return SLPI_STEP_UNABLE;
+    }
     isomp_ctx c;
     slpi_ref_fixmap g;
     acb_mat_t Y, G;
     acb_mat_init(Y, N, N);
     acb_mat_init(G, N, N);
     arb_ptr y = _arb_vec_init(n);
-    /* the BLAS route's balls are as wide as binary64 products make them: beyond
-     * SLPI_REF_MRMAT_PREC bits Arb's arithmetic around them narrows nothing */
-    if (slpi_ref_mrmat_route(s->p, N, prec) && prec > SLPI_REF_MRMAT_PREC)
-        prec = SLPI_REF_MRMAT_PREC;
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {

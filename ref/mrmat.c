@@ -184,6 +184,7 @@ int slpi_ref_mrmat_probe(char *why, size_t why_len)
 typedef struct {
     int rows, cols, c;
     double *mid, *rad;
+    double srad;          /* the radius of every entry where rad == NULL */
 } mr_mat;
 
 static int is_real(const acb_mat_t A)
@@ -344,13 +345,14 @@ static int rad_gemm(double *S, const mr_mat *A, const mr_mat *B, double g)
     for (int i = 0; i < m; i++)
         for (int q = 0; q < c * k; q++) {
             L[(size_t)i * lk + q] = fabs(A->mid[(size_t)i * c * k + q]);
-            L[(size_t)i * lk + c * k + q] = A->rad[(size_t)i * c * k + q];
+            L[(size_t)i * lk + c * k + q] = A->rad != NULL ? A->rad[(size_t)i * c * k + q] : A->srad;
         }
     for (int l = 0; l < k; l++)
         for (int j = 0; j < n; j++)
             for (int p = 0; p < c; p++) {             /* p: the part of B's entry (re, im) */
                 size_t e = ((size_t)l * n + j) * c + p;
-                double a = fabs(B->mid[e]), P = up(up(g * a) + B->rad[e]), Q = up(a + B->rad[e]);
+                double a = fabs(B->mid[e]), r = B->rad != NULL ? B->rad[e] : B->srad;
+                double P = up(up(g * a) + r), Q = up(a + r);
                 for (int t = 0; t < c; t++) {         /* t: the part of C's entry */
                     int row = l * c + (p ^ t);        /* A's part that meets B's part p in C's part t */
                     R[(size_t)row * rn + j * c + t] = P;
@@ -393,9 +395,9 @@ static int mr_mul(double *mC, double *rC, const mr_mat *a, const mr_mat *b, char
 }
 
 int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
-                        const double *mB, const double *rB, char *why, size_t why_len)
+                        double sA, const double *mB, const double *rB, double sB, char *why, size_t why_len)
 {
-    mr_mat a = { m, k, 1, (double *)mA, (double *)rA }, b = { k, n, 1, (double *)mB, (double *)rB };
+    mr_mat a = { m, k, 1, (double *)mA, (double *)rA, sA }, b = { k, n, 1, (double *)mB, (double *)rB, sB };
     return mr_mul(mC, rC, &a, &b, why, why_len);
 }
 

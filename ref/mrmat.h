@@ -42,10 +42,11 @@ int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x);
 int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len);
 
 /* The same for real matrices as doubles (row-major, contiguous): mC (m x n) and rC
- * enclose every product of A = <mA, rA> (m x k) and B = <mB, rB> (k x n). Returns 1, or
- * 0 with the reason in why. */
+ * enclose every product of A = <mA, rA> (m x k) and B = <mB, rB> (k x n); rA == NULL
+ * stands for the radius sA >= 0 on every entry of A (a table stored with one radius),
+ * likewise rB and sB. Returns 1, or 0 with the reason in why. */
 int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
-                        const double *mB, const double *rB, char *why, size_t why_len);
+                        double sA, const double *mB, const double *rB, double sB, char *why, size_t why_len);
 
 /* C = mid(A) mid(B) in binary64 (radius 0: an approximation, for candidate iterations
  * only; never part of an enclosure). Returns 0 if a part is beyond the double range. */

@@ -65,6 +65,9 @@ struct slpi_ref_system {
 
     /* matrix level: N = 0 if the system has no matrix form (heavy top, se(3)) */
     int N;
+    /* non-NULL: why a step whose products do not take the BLAS route (ref/mrmat.h) cannot
+     * be certified here (euler-zeitlin at N > SLPI_ZEITLIN_ARB_NMAX); NULL otherwise */
+    const char *blas_only;
     void (*m_unpack)(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec);
     void (*m_pack)(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec);
     void (*m_gen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,

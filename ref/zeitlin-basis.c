@@ -1,4 +1,4 @@
-/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N), N <= 512, in Arb balls:
+/* zeitlin-basis.c — certified Euler–Zeitlin mathematics on su(N) in Arb balls:
  * the Hoppe–Yau Laplacian in its per-diagonal and spin forms, the quantized harmonics
  * T_lm as exact null vectors of L_m + l(l+1) (the tables), from the exact Racah 3j
  * formula and from certified eigenvectors of L_m (the witnesses of the tests), the real
@@ -147,8 +147,9 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
  * to unit norm with its last component positive (docs/systems.md#euler-zeitlin sign choice). O(n) integer
  * operations per vector: the basis for N = 128 in well under a second, where the 3j
  * formula (kept as the independent witness, slpi_ref_zeitlin_threej) costs minutes.
- * Returns 0 if some q_n != 0 (impossible for the Hoppe-Yau Laplacian). */
-static int nullvec_basis(arb_mat_t V, int N, int m, slong prec)
+ * Returns 0 if some q_n != 0 (impossible for the Hoppe-Yau Laplacian). (ref/zeitlin.h:
+ * slpi_ref_zeitlin_table) */
+int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
 {
     int n = N - m, ok = 1;
     slong wp = prec + 32;
@@ -222,13 +223,12 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
     if (prec < 16)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: prec %ld < 16",
                               (long)prec);
-    int bad = -1;
     z->N = N;
     z->prec = prec;
     z->ldiag = flint_malloc(sizeof(arb_ptr) * (size_t)N);
     z->loff = flint_malloc(sizeof(arb_ptr) * (size_t)N);
     z->tw = flint_malloc(sizeof(arb_ptr) * (size_t)N);
-    z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
+    z->V = NULL;
     arb_init(z->rsqrt2);
     arb_init(z->sqrt2);
     arb_rsqrt_ui(z->rsqrt2, 2, prec);
@@ -247,30 +247,49 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
             thomas_factor(z->tw[d], z->ldiag[d], z->loff[d], n, prec);
         else
             thomas_factor(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
-        arb_mat_init(z->V + d, n, n);
-        if (!nullvec_basis(z->V + d, N, d, prec))
-            bad = d;
-    }
-    if (bad >= 0) {
-        slpi_ref_zeitlin_clear(z);
-        return slpi_error_set(err, SLPI_ENUMERIC, "euler-zeitlin ref path: N = %d: "
-                              "-l(l+1) is not an eigenvalue of L_%d", N, bad);
     }
     return SLPI_OK;
 }
 
+int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err)
+{
+    int N = z->N;
+    if (z->V != NULL)
+        return SLPI_OK;
+    if (N > SLPI_ZEITLIN_ARB_NMAX)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: N = %d: the T_lm tables as "
+                              "balls cover N = 2..%d", N, SLPI_ZEITLIN_ARB_NMAX);
+    z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
+    for (int m = 0; m < N; m++)
+        arb_mat_init(z->V + m, N - m, N - m);
+    for (int m = 0; m < N; m++)
+        if (!slpi_ref_zeitlin_table(z->V + m, N, m, z->prec)) {
+            slpi_ref_zeitlin_harmonics_clear(z);
+            return slpi_error_set(err, SLPI_ENUMERIC, "euler-zeitlin ref path: N = %d: "
+                                  "-l(l+1) is not an eigenvalue of L_%d", N, m);
+        }
+    return SLPI_OK;
+}
+
+void slpi_ref_zeitlin_harmonics_clear(slpi_ref_zeitlin *z)
+{
+    for (int m = 0; m < z->N && z->V != NULL; m++)
+        arb_mat_clear(z->V + m);
+    flint_free(z->V);
+    z->V = NULL;
+}
+
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
 {
+    slpi_ref_zeitlin_harmonics_clear(z);
     for (int d = 0; d < z->N; d++) {
         _arb_vec_clear(z->ldiag[d], z->N - d);
         _arb_vec_clear(z->loff[d], z->N - d);
         _arb_vec_clear(z->tw[d], 2 * (z->N - d));
-        arb_mat_clear(z->V + d);
     }
     flint_free(z->ldiag);
     flint_free(z->loff);
     flint_free(z->tw);
-    flint_free(z->V);
     arb_clear(z->rsqrt2);
     arb_clear(z->sqrt2);
 }

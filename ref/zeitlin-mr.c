@@ -7,50 +7,51 @@
  *   synthesis: [p_cos, p_sin] = V_m [v_cos, v_sin]                           (n x 2),
  * s_m = sqrt2 for m > 0 (1 for m = 0, whose only part is Im), v the coefficients
  * scaled by 1/sqrt2 (m > 0). The products are enclosed by slpi_ref_mrmat_gemm; the
- * tables V_m enter as doubles with radii (slpi_ref_zeitlin_mr_init, once). */
+ * tables V_m enter as doubles with one radius each, the largest distance of an entry
+ * from the exact table (slpi_ref_zeitlin_mr_init, once, from balls at
+ * SLPI_REF_MRMAT_PREC bits: N^3/3 doubles, 2.9 GB at N = 1024, where the balls would
+ * take about 32 GB). */
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 
+#include <math.h>
 #include <stdlib.h>
 
-int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, const slpi_ref_zeitlin *z)
+int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
 {
-    int N = z->N;
+    int ok = 1;
     t->N = N;
     t->mid = calloc((size_t)N, sizeof *t->mid);
     t->rad = calloc((size_t)N, sizeof *t->rad);
-    if (t->mid == NULL || t->rad == NULL) {
-        slpi_ref_zeitlin_mr_clear(t);
-        return 0;
-    }
-    for (int m = 0; m < N; m++) {
+    ok = t->mid != NULL && t->rad != NULL;
+    for (int m = 0; m < N && ok; m++) {
         int n = N - m;
+        arb_mat_t V;                   /* one table as balls at a time: O(N^2) of them */
+        arb_mat_init(V, n, n);
         t->mid[m] = malloc(sizeof(double) * (size_t)n * n);
-        t->rad[m] = malloc(sizeof(double) * (size_t)n * n);
-        if (t->mid[m] == NULL || t->rad[m] == NULL) {
-            slpi_ref_zeitlin_mr_clear(t);
-            return 0;
-        }
-        for (int a = 0; a < n; a++)
-            for (int c = 0; c < n; c++)
-                if (!slpi_ref_mrmat_ball_get(t->mid[m] + a * n + c, t->rad[m] + a * n + c,
-                                             arb_mat_entry(z->V + m, a, c))) {
-                    slpi_ref_zeitlin_mr_clear(t);
-                    return 0;
-                }
+        ok = t->mid[m] != NULL && slpi_ref_zeitlin_table(V, N, m, SLPI_REF_MRMAT_PREC);
+        for (int a = 0; a < n && ok; a++)
+            for (int c = 0; c < n && ok; c++) {
+                double r;
+                ok = slpi_ref_mrmat_ball_get(t->mid[m] + (size_t)a * n + c, &r, arb_mat_entry(V, a, c));
+                if (ok)
+                    t->rad[m] = fmax(t->rad[m], r);
+            }
+        arb_mat_clear(V);
     }
-    return 1;
+    if (!ok)
+        slpi_ref_zeitlin_mr_clear(t);
+    return ok;
 }
 
 void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t)
 {
-    for (int m = 0; m < t->N && t->mid != NULL && t->rad != NULL; m++) {
+    for (int m = 0; m < t->N && t->mid != NULL; m++)
         free(t->mid[m]);
-        free(t->rad[m]);
-    }
     free(t->mid);
     free(t->rad);
-    t->mid = t->rad = NULL;
+    t->mid = NULL;
+    t->rad = NULL;
     t->N = 0;
 }
 
@@ -77,7 +78,7 @@ int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, c
             ok = slpi_ref_mrmat_ball_get(dm + a, dr + a, acb_realref(e)) &&
                  slpi_ref_mrmat_ball_get(dm + n + a, dr + n + a, acb_imagref(e));
         }
-        ok = ok && slpi_ref_mrmat_gemm(om, orad, 2, n, n, dm, dr, t->mid[m], t->rad[m], why, sizeof why);
+        ok = ok && slpi_ref_mrmat_gemm(om, orad, 2, n, n, dm, dr, 0, t->mid[m], NULL, t->rad[m], why, sizeof why);
         for (int l = m; l < N && ok; l++)
             for (int j = m == 0 ? 0 : 2 * m - 1; j <= 2 * m; j++) {
                 int alpha = slpi_ref_zeitlin_alpha(l, j), part = m == 0 ? 1 : j & 1 ? 0 : 1;
@@ -120,7 +121,7 @@ int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const s
             }
         if (!ok || !any)
             continue;
-        ok = slpi_ref_mrmat_gemm(pm, pr, n, n, 2, t->mid[m], t->rad[m], vm, vr, why, sizeof why);
+        ok = slpi_ref_mrmat_gemm(pm, pr, n, n, 2, t->mid[m], NULL, t->rad[m], vm, vr, 0, why, sizeof why);
         for (int a = 0; a < n && ok; a++) {
             acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
             if (m == 0) {

@@ -18,10 +18,12 @@
 
 #include "ref/vec.h"
 
-/* The certified path covers N = 2..512: its T_lm tables hold about N^3/3 balls (and their
- * doubles for the BLAS route), 4.0 GB resident at N = 512 (measured, bench-ref-blas), so
- * about 32 GB at N = 1024, beyond this machine's 23 GB. */
-#define SLPI_ZEITLIN_NMAX 512
+/* The certified path covers N = 2..1024 (the double path's range), N > 512 on the
+ * BLAS route only: the T_lm tables as balls (z->V, about N^3/3 of them) took 4.0 GB
+ * resident at N = 512, about 32 GB at N = 1024, beyond this machine's 23 GB; the BLAS
+ * route's tables hold N^3/3 doubles and one radius per table (2.9 GB at N = 1024). */
+#define SLPI_ZEITLIN_NMAX 1024
+#define SLPI_ZEITLIN_ARB_NMAX 512
 
 typedef struct {
     int N;
@@ -29,14 +31,23 @@ typedef struct {
     arb_ptr *ldiag;      /* ldiag[d][a], a = 0..N-1-d: diagonal of L_d */
     arb_ptr *loff;       /* loff[d][a], a = 0..N-2-d: beta_a beta_{a+d} */
     arb_ptr *tw;         /* tw[d]: Thomas factors of L_d (d = 0: L_0 on 1..N-1), 2(N-d) */
-    arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm */
+    arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm; NULL until
+                          * slpi_ref_zeitlin_harmonics */
     arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
 } slpi_ref_zeitlin;
 
-/* Build the tables at precision prec (T_lm as exact null vectors of L_m + l(l+1), an
- * integer recurrence; SLPI_ENUMERIC if one were not). N in 2..SLPI_ZEITLIN_NMAX. */
+/* Build the Laplacian's tables at precision prec, O(N^2) balls; V = NULL. N in
+ * 2..SLPI_ZEITLIN_NMAX. */
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err);
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z);
+/* The T_lm tables z->V at z->prec (a no-op once built), which the Arb transforms below
+ * read: SLPI_EINPUT for N > SLPI_ZEITLIN_ARB_NMAX, SLPI_ENUMERIC if a table fails
+ * (impossible, slpi_ref_zeitlin_table). _clear frees them (V = NULL). */
+int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err);
+void slpi_ref_zeitlin_harmonics_clear(slpi_ref_zeitlin *z);
+/* V ((N-m) x (N-m)) = the table of the T_lm, l = m..N-1, at precision prec, as exact null
+ * vectors of L_m + l(l+1) (an integer recurrence), normalised; 0 if one were not. */
+int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec);
 
 /* Index helpers: alpha <-> (l, j); dimension N^2 - 1 of su(N). */
 static inline int slpi_ref_zeitlin_alpha(int l, int j) { return l * l - 1 + j; }
@@ -74,15 +85,17 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
 void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 
 /* The transforms on the BLAS route (ref/zeitlin-mr.c, docs/design.md#blas-route): the
- * tables V_m as doubles with radii, built once from z (0 if a part is beyond the double
- * range or out of memory); the coefficients alpha >= alpha0 of X into omega[alpha -
- * alpha0], and X from them, as the Arb transforms above, each product enclosed by
- * slpi_ref_mrmat_gemm. 0 (outputs undefined) where the route cannot enclose. */
+ * tables V_m as doubles with one radius per table, built once table by table from
+ * slpi_ref_zeitlin_table (0 if a part is beyond the double range or out of memory); the
+ * coefficients alpha >= alpha0 of X into omega[alpha - alpha0], and X from them, as the
+ * Arb transforms above, each product enclosed by slpi_ref_mrmat_gemm. 0 (outputs
+ * undefined) where the route cannot enclose. */
 typedef struct {
     int N;
-    double **mid, **rad;  /* mid[m], rad[m]: V_m row-major, (N-m) x (N-m) */
+    double **mid;   /* mid[m]: V_m row-major, (N-m) x (N-m) */
+    double *rad;    /* rad[m] >= the distance of every entry of mid[m] from the exact V_m */
 } slpi_ref_zeitlin_mr;
-int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, const slpi_ref_zeitlin *z);
+int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N);
 void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t);
 int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t,
                                  const slpi_ref_zeitlin *z, slong prec);

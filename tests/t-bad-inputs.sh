@@ -138,7 +138,7 @@ row "n=2: out of range" run --system manakov --scheme isomp n=2
 row "n=1: out of range" run --system point-vortices --scheme isomp n=1
 row "N=1: out of range" run --system euler-zeitlin --scheme isomp N=1
 row "N=1025: out of range" run --system euler-zeitlin --scheme isomp N=1025
-row "N=513: the certified path covers N = 2..512" run --ref --system euler-zeitlin --scheme isomp N=513 --steps 1
+row "N=513: the certified path covers N = 2..512, and up to 1024 with ISOMP on the BLAS route" run --ref --system euler-zeitlin --scheme isomp N=513 matmul=arb --steps 1
 row "ic_lmax=4: must be at most N-1 = 3" run --system euler-zeitlin --scheme isomp N=4 ic_lmax=4
 row "ic_lmax=1024: out of range" run --system euler-zeitlin --scheme isomp ic_lmax=1024
 row "N=6: sine-Euler needs N odd" run --system sine-euler --scheme isomp N=6

@@ -10,7 +10,8 @@
  * radius must stay below 2^-40 of the state's scale (five orders of magnitude under
  * verify's budget at N = 4). matmul=auto takes the BLAS route from N = 32: the
  * step there equals the forced route's bit for bit. A step the route cannot enclose
- * (h = 2) is UNABLE with its reason. Public API only. */
+ * (h = 2) is UNABLE with its reason. Under SLPI_TEST_MULTIPLIER >= 10 (check-long), N = 513,
+ * beyond the T_lm tables as balls: the route alone (check_beyond_balls). Public API only. */
 #include "testutil.h"
 #include "slpi.h"
 
@@ -151,6 +152,60 @@ static void check_unable(void)
     slpi_ref_free(r);
 }
 
+/* Beyond the T_lm tables as balls (N = 513; SLPI_TEST_MULTIPLIER >= 10, about a minute of
+ * tables): matmul=auto certifies the step from the fast path's initial state on the route
+ * alone, within 1e-12 of the state's scale of the fast path's step; matmul=arb is refused
+ * at creation; a step the route cannot enclose (h = 2) is UNABLE, its retries at raised
+ * precisions refused off the route with the reason (never Arb's products at this size). */
+static void check_beyond_balls(void)
+{
+    slpi_problem p;
+    slpi_error err;
+    slpi_ref *r = NULL;
+    slpi_fast *f = NULL;
+    TEST_CHECK(make_problem(&p, "iso/zeitlin/long", 513, "comm", "arb"));
+    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_EINPUT && strstr(err.msg, "BLAS route"), "matmul=arb at 513: %s",
+                err.msg);
+    if (!make_problem(&p, "iso/zeitlin/long", 513, "comm", "auto") || slpi_fast_create(&f, &p, &err) != SLPI_OK ||
+        slpi_ref_create(&r, &p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "N=513: %s", err.msg);
+        return;
+    }
+    int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p), far = 0;
+    double *x = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1)), scale = 0;
+    arb_ptr y = _arb_vec_init(n);
+    slpi_step_info info;
+    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
+    for (int k = 0; k < M; k++)
+        dW[k] = sqrt(p.h) * gauss();
+    for (int i = 0; i < n; i++) {
+        arb_set_d(y + i, x[i]);
+        scale = fmax(scale, fabs(x[i]));
+    }
+    TEST_CHECKF(slpi_ref_step(r, y, dW, NULL) == SLPI_STEP_CONVERGED, "N=513: %s", slpi_ref_unable_reason(r));
+    TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
+    for (int i = 0; i < n; i++)
+        far += !(fabs(x[i] - arf_get_d(arb_midref(y + i), ARF_RND_NEAR)) <= 1e-12 * scale);
+    TEST_CHECKF(far == 0, "N=513: %d entries of the fast step beyond 1e-12 of the scale", far);
+    slpi_ref_free(r);
+    r = NULL;
+    if (slpi_problem_set(&p, "h", "2", &err) == SLPI_OK && slpi_problem_set(&p, "prec_max", "256", &err) == SLPI_OK &&
+        slpi_problem_finish(&p, &err) == SLPI_OK && slpi_ref_create(&r, &p, &err) == SLPI_OK) {
+        for (int i = 0; i < n; i++)
+            arb_set_d(y + i, x[i]);
+        slpi_step_status st = slpi_ref_step(r, y, dW, NULL);
+        TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), "off the BLAS route"),
+                    "N=513 h=2: status %d, reason \"%s\"", (int)st, slpi_ref_unable_reason(r));
+    } else {
+        TEST_CHECKF(0, "N=513 h=2: %s", err.msg);
+    }
+    _arb_vec_clear(y, n);
+    free(x);
+    free(dW);
+    slpi_ref_free(r);
+    slpi_fast_free(f);
+}
+
 int main(void)
 {
     test_start("t-ref-isomp-blas", 4141);
@@ -167,6 +222,8 @@ int main(void)
                     check_case(presets[a], sizes[s], updates[u], kind);
                 }
     check_unable();
+    if (test_iters(1) >= 10)
+        check_beyond_balls();
     flint_cleanup();
     TEST_END();
 }

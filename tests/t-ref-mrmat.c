@@ -11,6 +11,7 @@
  *     midpoints, radii far above them) lies inside the ball: the radius must bound the
  *     input radii's effect with its own rounding (an unrounded |A||B| product, or a
  *     radius taken at the midpoints, falls short);
+ *     the same through the gemm on doubles with one radius for all of A, or of B;
  *   - the probe passes on this machine's BLAS and refuses (in a child process: the probe
  *     runs once per process) a thread rounding upward and, on x86, flush-to-zero; a
  *     product beyond the double range is refused with a reason.
@@ -193,6 +194,61 @@ static void check_vertex(int m, int k, int n, int cplx)
     acb_mat_clear(R);
 }
 
+/* The corners through slpi_ref_mrmat_gemm (real doubles) with one radius s for every
+ * entry of A (scalar_a) or of B, the compact tables' form (ref/zeitlin-mr.c): a radius
+ * left out on either side misses the corner product. */
+static void check_vertex_gemm(int m, int k, int n, int scalar_a)
+{
+    double *mA = malloc(sizeof(double) * (size_t)m * k), *rA = malloc(sizeof(double) * (size_t)m * k);
+    double *mB = malloc(sizeof(double) * (size_t)k * n), *rB = malloc(sizeof(double) * (size_t)k * n);
+    double *mC = malloc(sizeof(double) * (size_t)m * n), *rC = malloc(sizeof(double) * (size_t)m * n);
+    double s = ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
+    arb_mat_t Av, Bv, R;
+    arf_t t;
+    arf_init(t);
+    arb_mat_init(Av, m, k);
+    arb_mat_init(Bv, k, n);
+    arb_mat_init(R, m, n);
+    for (int side = 0; side < 2; side++) {
+        int rows = side ? k : m, cols = side ? n : k, scalar = side ? !scalar_a : scalar_a;
+        double *mid = side ? mB : mA, *rad = side ? rB : rA;
+        for (int i = 0; i < rows * cols; i++) {
+            mid[i] = side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60);
+            rad[i] = scalar ? s : ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
+            arb_ptr v = arb_mat_entry(side ? Bv : Av, i / cols, i % cols);
+            arf_set_d(t, mid[i]);
+            arb_set_d(v, rad[i]);
+            arb_add_arf(v, v, t, PREC);                 /* the corner, exact at PREC */
+        }
+    }
+    char why[200] = "";
+    int ok = slpi_ref_mrmat_gemm(mC, rC, m, k, n, mA, scalar_a ? NULL : rA, s, mB, scalar_a ? rB : NULL, s, why,
+                                 sizeof why);
+    TEST_CHECKF(ok, "vertex gemm %dx%dx%d: refused: %s", m, k, n, why);
+    arb_mat_mul(R, Av, Bv, PREC);
+    int in = 1, bi = 0;
+    arb_t c;
+    arb_init(c);
+    for (int i = 0; i < m * n && ok && in; i++) {
+        arb_set_d(c, mC[i]);
+        mag_set_d(arb_radref(c), rC[i]);
+        if (!arb_contains(c, arb_mat_entry(R, i / n, i % n))) in = 0, bi = i;
+    }
+    TEST_CHECKF(in, "vertex gemm %dx%dx%d, one radius for %s: entry %d %.17g +- %g misses the corner product",
+                m, k, n, scalar_a ? "A" : "B", bi, mC[bi], rC[bi]);
+    arb_clear(c);
+    arf_clear(t);
+    arb_mat_clear(Av);
+    arb_mat_clear(Bv);
+    arb_mat_clear(R);
+    free(mA);
+    free(rA);
+    free(mB);
+    free(rB);
+    free(mC);
+    free(rC);
+}
+
 static void check_refusal(void)
 {
     acb_mat_t A, C;
@@ -254,6 +310,8 @@ int main(void)
         for (int cplx = 0; cplx < 2; cplx++) {
             check_vertex(8, 64, 8, cplx);
             check_vertex(16, 128, 16, cplx);
+            check_vertex_gemm(2, 64, 64, cplx);     /* A one radius (cplx: 1), or B */
+            check_vertex_gemm(64, 64, 2, cplx);
         }
     check_refusal();
     TEST_END();

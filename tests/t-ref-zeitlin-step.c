@@ -160,7 +160,7 @@ static void check_generators(int N, slpi_ez_noise noise)
     setup(&f, N, noise, SLPI_SCHEME_ISOMP, 2.0, 1.0);
     setup(&g, N, noise, SLPI_SCHEME_ISOMP, 2.0, 1.0);
     const slpi_ref_system *s = &f.s;
-    TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK);
+    TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
     int lmin = N / 2, nalpha = N * N - 1;
     TEST_CHECKF(s->M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin),
                 "N=%d: M = %d", N, s->M);

@@ -281,7 +281,7 @@ int main(void)
         slpi_ref_zeitlin z;
         slpi_error err;
         int N = Ns[i];
-        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
         check_basis(&z);
         if (N <= 12)
             check_eigen_orthonormal(&z);
@@ -294,6 +294,11 @@ int main(void)
         slpi_error err = { 0, "" };
         TEST_CHECK(slpi_ref_zeitlin_init(&z, SLPI_ZEITLIN_NMAX + 1, PREC, &err) == SLPI_EINPUT && err.msg[0]);
         TEST_CHECK(slpi_ref_zeitlin_init(&z, 1, PREC, &err) == SLPI_EINPUT);
+        /* beyond the tables as balls: the Laplacian's tables, then a refusal naming the range */
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, SLPI_ZEITLIN_ARB_NMAX + 1, PREC, &err) == SLPI_OK);
+        err.msg[0] = 0;
+        TEST_CHECK(slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_EINPUT && z.V == NULL && strstr(err.msg, "2..512"));
+        slpi_ref_zeitlin_clear(&z);
     }
     flint_cleanup();
     TEST_END();

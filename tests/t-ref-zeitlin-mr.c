@@ -1,0 +1,144 @@
+/* t-ref-zeitlin-mr.c — the su(N) tables and basis transforms of the BLAS route
+ * (ref/zeitlin-mr.c, docs/design.md#blas-route) against the Arb tables and transforms of
+ * ref/zeitlin-basis.c, the same quantities computed two ways:
+ *   - tables: every entry of the exact table V_m (balls at 256 bits) lies within the one
+ *     radius rad[m] of mid[m] (the doubles of the compact tables), and no radius is
+ *     wider than 2^-50 (N = 2, 7, 33, 64; 128 under SLPI_TEST_MULTIPLIER >= 4);
+ *   - transforms: slpi_ref_zeitlin_analysis_mr and slpi_ref_zeitlin_synthesis_mr contain
+ *     the midpoints of slpi_ref_zeitlin_analysis and _synthesis at 256 bits and intersect
+ *     their balls, from every coefficient (alpha0 = 0) and from the noise's first
+ *     (alpha0 = floor(N/2)^2 - 1), on three kinds of inputs: binary64 entries (plain),
+ *     entries spread over 60 binades, and a tenth of them subnormal.
+ * Internal interfaces ref/zeitlin.h, ref/mrmat.h. */
+#include "testutil.h"
+#include "ref/zeitlin.h"
+
+#define PREC 256
+
+enum { K_PLAIN, K_BINADES, K_SUBNORMAL, K_COUNT };
+static const char *const kind_name[K_COUNT] = { "plain", "binades", "subnormal" };
+
+static double gauss(void)
+{
+    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static double entry(int kind)
+{
+    double x = gauss();
+    if (kind == K_BINADES)
+        return ldexp(x, (int)test_rand_int(61) - 30);
+    if (kind == K_SUBNORMAL && test_rand_int(10) == 0)
+        return ldexp(x, -1060);
+    return x;
+}
+
+/* the ball c contains the midpoint of r and the two intersect */
+static int agrees(const arb_t c, const arb_t r)
+{
+    arb_t m;
+    arb_init(m);
+    arf_set(arb_midref(m), arb_midref(r));
+    int ok = arb_contains(c, m) && arb_overlaps(c, r);
+    arb_clear(m);
+    return ok;
+}
+
+static void check_tables(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t)
+{
+    int N = z->N, bad = 0;
+    arb_t d;
+    arb_init(d);
+    for (int m = 0; m < N; m++) {
+        int n = N - m;
+        TEST_CHECKF(t->rad[m] <= 0x1p-50, "N=%d m=%d: table radius %g", N, m, t->rad[m]);
+        for (int a = 0; a < n; a++)
+            for (int c = 0; c < n; c++) {
+                arb_set_d(d, t->mid[m][(size_t)a * n + c]);
+                mag_set_d(arb_radref(d), t->rad[m]);
+                if (!arb_contains(d, arb_mat_entry(z->V + m, a, c)) && bad++ < 3)
+                    TEST_CHECKF(0, "N=%d m=%d (%d, %d): %.17g +- %g misses the exact table", N, m, a, c,
+                                t->mid[m][(size_t)a * n + c], t->rad[m]);
+            }
+    }
+    arb_clear(d);
+}
+
+/* a random skew-Hermitian X of the given kind (exact binary64 parts) */
+static void random_skew(acb_mat_t X, int kind)
+{
+    int N = (int)acb_mat_nrows(X);
+    acb_mat_zero(X);
+    for (int a = 0; a < N; a++) {
+        arb_set_d(acb_imagref(acb_mat_entry(X, a, a)), entry(kind));
+        for (int b = a + 1; b < N; b++) {
+            arb_set_d(acb_realref(acb_mat_entry(X, a, b)), entry(kind));
+            arb_set_d(acb_imagref(acb_mat_entry(X, a, b)), entry(kind));
+            acb_conj(acb_mat_entry(X, b, a), acb_mat_entry(X, a, b));
+            acb_neg(acb_mat_entry(X, b, a), acb_mat_entry(X, b, a));
+        }
+    }
+}
+
+static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t, int alpha0, int kind)
+{
+    int N = z->N, n = N * N - 1, bad = 0;
+    acb_mat_t X, S, Smr;
+    arb_ptr om = _arb_vec_init(n), ommr = _arb_vec_init(n);
+    acb_mat_init(X, N, N);
+    acb_mat_init(S, N, N);
+    acb_mat_init(Smr, N, N);
+    random_skew(X, kind);
+    slpi_ref_zeitlin_analysis(om, X, z, PREC);
+    TEST_CHECKF(slpi_ref_zeitlin_analysis_mr(ommr, X, alpha0, t, z, PREC), "N=%d %s: analysis_mr refused", N,
+                kind_name[kind]);
+    for (int al = alpha0; al < n; al++)
+        if (!agrees(ommr + al - alpha0, om + al) && bad++ < 3)
+            TEST_CHECKF(0, "N=%d %s alpha0=%d: omega_%d misses Arb's", N, kind_name[kind], alpha0, al);
+    /* the synthesis from coefficient balls (radius 2^-60 of their scale) */
+    for (int al = 0; al < n - alpha0; al++) {
+        arb_set_d(om + al, entry(kind));
+        mag_set_d(arb_radref(om + al), test_rand_int(2) ? 0 : ldexp(fabs(arf_get_d(arb_midref(om + al), ARF_RND_NEAR)), -60));
+    }
+    slpi_ref_zeitlin_synthesis(S, om, alpha0, z, PREC);
+    TEST_CHECKF(slpi_ref_zeitlin_synthesis_mr(Smr, om, alpha0, t, z, PREC), "N=%d %s: synthesis_mr refused", N,
+                kind_name[kind]);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            acb_srcptr e = acb_mat_entry(Smr, a, b), r = acb_mat_entry(S, a, b);
+            if ((!agrees(acb_realref(e), acb_realref(r)) || !agrees(acb_imagref(e), acb_imagref(r))) && bad++ < 3)
+                TEST_CHECKF(0, "N=%d %s alpha0=%d: X_%d%d misses Arb's", N, kind_name[kind], alpha0, a, b);
+        }
+    acb_mat_clear(X);
+    acb_mat_clear(S);
+    acb_mat_clear(Smr);
+    _arb_vec_clear(om, n);
+    _arb_vec_clear(ommr, n);
+}
+
+int main(void)
+{
+    test_start("t-ref-zeitlin-mr", 20261124);
+    int Ns[] = { 2, 7, 33, 64, 128 };
+    for (size_t i = 0; i < sizeof Ns / sizeof Ns[0]; i++) {
+        int N = Ns[i];
+        if (N > 64 && test_iters(1) < 4)
+            continue;
+        slpi_ref_zeitlin z;
+        slpi_ref_zeitlin_mr t;
+        slpi_error err;
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
+        TEST_CHECKF(slpi_ref_zeitlin_mr_init(&t, N), "N=%d: mr tables", N);
+        check_tables(&z, &t);
+        for (int kind = 0; kind < K_COUNT; kind++)
+            for (long it = 0; it < test_iters(N <= 7 ? 4 : 1); it++) {
+                check_transforms(&z, &t, 0, kind);
+                check_transforms(&z, &t, (N / 2) * (N / 2) - 1, kind);
+            }
+        slpi_ref_zeitlin_mr_clear(&t);
+        slpi_ref_zeitlin_clear(&z);
+    }
+    flint_cleanup();
+    TEST_END();
+}
