@@ -11,6 +11,7 @@
  * functions' first and second derivatives, the binary operations their own rules in the
  * sweeps (the certified twin, ref/model-tape.c, has one function per kind). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +152,7 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
         const unsigned char *dep = t->dep;
         for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
         for (int k = 0; k < t->nroot; k++)
-            if (dep[t->root[k]]) a[t->root[k]] = seed[k];
+            if (dep[t->root[k]]) a[t->root[k]] += seed[k];   /* two Hamiltonians may share a root */
         for (int j = t->nd - 1; j >= 0; j--) {
             int i = t->order[j];
             const slpi_expr_node *n = &t->node[i];
@@ -190,7 +191,7 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
     if (tan)
         for (int j = 0; j < t->nd; j++) ad[t->order[j]] = 0;
     for (int k = 0; k < t->nroot; k++)
-        if (t->dep[t->root[k]]) a[t->root[k]] = seed[k];
+        if (t->dep[t->root[k]]) a[t->root[k]] += seed[k];
     for (int j = t->nd - 1; j >= 0; j--) {
         int i = t->order[j];
         double y = a[i], yd = tan ? ad[i] : 0;
@@ -242,31 +243,101 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
 
 /* ------------------------------------------------------------ building */
 
-/* A tape over nodes node[0..n) (dep flags, roots), its scratch, and the values of its
- * constant nodes (a domain error there is the user's input: the key and the column);
- * owner[i] is the Hamiltonian node i belongs to (its constants' table). */
-static int build_tape(slpi_fast_tape *t, int n, const slpi_expr_node *node, const unsigned char *dep, int nroot,
-                      const int *root, const slpi_model *m, const int *owner, slpi_error *err)
+/* Identical subtrees, shared (hash-consing): node nd is an earlier node c of the tape when
+ * both have the same operation, the same operands (already shared) and the same argument,
+ * a constant's being its binary64 value. */
+static int same_node(const slpi_fast_tape *t, const slpi_model *m, int c, const slpi_expr_node *nd, int k)
 {
+    const slpi_expr_node *x = &t->node[c];
+    if (x->op != nd->op || x->a != nd->a || x->b != nd->b) return 0;
+    if (nd->op != SLPI_EXPR_CONST) return x->arg == nd->arg;
+    double u = m->H[t->owner[c]].cval[x->arg], v = m->H[k].cval[nd->arg];
+    return memcmp(&u, &v, sizeof u) == 0;
+}
+
+static unsigned node_hash(const slpi_model *m, const slpi_expr_node *nd, int k)
+{
+    uint64_t h = (uint64_t)nd->op * 0x9e3779b97f4a7c15u;
+    h = (h ^ (uint64_t)(nd->a + 1)) * 0xbf58476d1ce4e5b9u;
+    h = (h ^ (uint64_t)(nd->b + 1)) * 0x94d049bb133111ebu;
+    if (nd->op == SLPI_EXPR_CONST) {
+        uint64_t bits;
+        memcpy(&bits, &m->H[k].cval[nd->arg], sizeof bits);
+        h = (h ^ bits) * 0x9e3779b97f4a7c15u;
+    } else {
+        h = (h ^ (uint64_t)(uint32_t)nd->arg) * 0x9e3779b97f4a7c15u;
+    }
+    return (unsigned)(h ^ (h >> 32));
+}
+
+/* The nodes of the Hamiltonians ks[0..nk) one after the other, operands renumbered and
+ * identical subtrees shared, so that each is evaluated and differentiated once (the
+ * point vortices' norms |x_i| occur in three pairs each; x_i1^2 in H and in a noise
+ * Hamiltonian). The first occurrence stands for all (its column names a domain error);
+ * the order stays an evaluation order. root[j] is H_ks[j]'s value. */
+static int share_nodes(slpi_fast_tape *t, const slpi_model *m, const int *ks, int nk, slpi_error *err)
+{
+    int total = 0, n = 0;
+    for (int j = 0; j < nk; j++) total += m->H[ks[j]].n;
+    unsigned size = 16;
+    while (size < 2u * (unsigned)total) size *= 2;
+    int *slot = malloc(size * sizeof *slot), *remap = malloc((size_t)total * sizeof *remap);
+    t->node = malloc((size_t)total * sizeof *t->node);
+    t->dep = malloc((size_t)total);
+    t->owner = malloc((size_t)total * sizeof *t->owner);
+    t->root = malloc((size_t)nk * sizeof *t->root);
+    if (!slot || !remap || !t->node || !t->dep || !t->owner || !t->root) {
+        free(slot);
+        free(remap);
+        return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
+    }
+    for (unsigned i = 0; i < size; i++) slot[i] = -1;
+    for (int j = 0, off = 0; j < nk; j++) {
+        int k = ks[j];
+        const slpi_expr *e = &m->H[k];
+        for (int i = 0; i < e->n; i++) {
+            slpi_expr_node nd = e->node[i];
+            if (nd.a >= 0) nd.a = remap[off + nd.a];
+            if (nd.b >= 0) nd.b = remap[off + nd.b];
+            unsigned s = node_hash(m, &nd, k) & (size - 1);
+            while (slot[s] >= 0 && !same_node(t, m, slot[s], &nd, k)) s = (s + 1) & (size - 1);
+            if (slot[s] < 0) {
+                t->node[n] = nd;
+                t->dep[n] = e->dep[i];
+                t->owner[n] = k;
+                slot[s] = n++;
+            }
+            remap[off + i] = slot[s];
+        }
+        off += e->n;
+        t->root[j] = remap[off - 1];
+    }
     t->n = n;
-    t->node = node;
-    t->dep = dep;
-    t->nroot = nroot;
-    t->owner = owner;
+    t->nroot = nk;
+    free(slot);
+    free(remap);
+    return SLPI_OK;
+}
+
+/* A tape over the Hamiltonians ks[0..nk) (share_nodes), its scratch, and the values of
+ * its constant nodes (a domain error there is the user's input: the key and the column). */
+static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int nk, slpi_error *err)
+{
+    int rc = share_nodes(t, m, ks, nk, err);
+    if (rc) return rc;
+    int n = t->n;
     t->v = calloc(4 * (size_t)n, sizeof *t->v);
     t->order = malloc((size_t)n * sizeof *t->order);
-    t->root = malloc((size_t)nroot * sizeof *t->root);
-    if (!t->v || !t->order || !t->root) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    memcpy(t->root, root, (size_t)nroot * sizeof *root);
+    if (!t->v || !t->order) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     t->vd = t->v + n;
     t->a = t->vd + n;
     t->ad = t->a + n;
     for (int i = 0; i < n; i++)
-        if (dep[i]) t->order[t->nd++] = i;
+        if (t->dep[i]) t->order[t->nd++] = i;
     for (int i = 0; i < n; i++) {
-        if (dep[i]) continue;
-        const slpi_expr_node *nd = &node[i];
-        int k = owner[i];
+        if (t->dep[i]) continue;
+        const slpi_expr_node *nd = &t->node[i];
+        int k = t->owner[i];
         t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
                 : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
         if (!(t->v[i] - t->v[i] == 0)) {
@@ -281,40 +352,22 @@ static int build_tape(slpi_fast_tape *t, int n, const slpi_expr_node *node, cons
 
 int slpi_fast_tapes_build(slpi_fast_tapes *T, const slpi_model *m, slpi_error *err)
 {
-    int total = 0, M = m->M, roots[1 + SLPI_MODEL_MAX_NOISE], ncb = 0;
-    for (int k = 0; k <= M; k++) {
-        total += m->H[k].n;
-        ncb += m->callback[k];
-    }
-    T->all_node = malloc((size_t)total * sizeof *T->all_node);
-    T->all_dep = malloc((size_t)total);
-    int *owner = T->all_owner = malloc((size_t)total * sizeof *owner);
-    if (!T->all_node || !T->all_dep || !owner)
-        return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    int rc = SLPI_OK;
-    for (int k = 0, off = 0; k <= M && rc == SLPI_OK; k++) {
-        const slpi_expr *e = &m->H[k];
+    int M = m->M, ks[1 + SLPI_MODEL_MAX_NOISE], nk = 0, rc = SLPI_OK;
+    for (int k = 0; k <= M && rc == SLPI_OK; k++) {
         if (m->callback[k]) continue;   /* code, no tape (then no fused tape either) */
-        for (int i = 0; i < e->n; i++) {
-            slpi_expr_node nd = e->node[i];
-            if (nd.a >= 0) nd.a += off;
-            if (nd.b >= 0) nd.b += off;
-            T->all_node[off + i] = nd;
-            T->all_dep[off + i] = e->dep[i];
-            owner[off + i] = k;
-        }
-        int root = e->n - 1;
-        rc = build_tape(&T->t[k], e->n, e->node, e->dep, 1, &root, m, owner + off, err);
-        off += e->n;
-        roots[k] = off - 1;
+        ks[nk++] = k;
+        rc = build_tape(&T->t[k], m, &k, 1, err);
     }
-    if (rc == SLPI_OK && !ncb)
-        rc = build_tape(&T->all, total, T->all_node, T->all_dep, M + 1, roots, m, owner, err);
+    if (rc == SLPI_OK && nk == M + 1)
+        rc = build_tape(&T->all, m, ks, nk, err);
     return rc;
 }
 
 static void tape_clear(slpi_fast_tape *t)
 {
+    free(t->node);
+    free(t->dep);
+    free(t->owner);
     free(t->v);
     free(t->order);
     free(t->root);
@@ -324,9 +377,6 @@ void slpi_fast_tapes_clear(slpi_fast_tapes *T)
 {
     for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) tape_clear(&T->t[k]);
     tape_clear(&T->all);
-    free(T->all_node);
-    free(T->all_dep);
-    free(T->all_owner);
     memset(T, 0, sizeof *T);
 }
 

@@ -9,24 +9,26 @@
 #include "core/expr.h"
 
 typedef struct {
-    int n;
-    const slpi_expr_node *node;
-    const unsigned char *dep;
+    int n;                        /* nodes, identical subtrees shared (hash-consing) */
+    slpi_expr_node *node;         /* core's nodes, operands renumbered */
+    unsigned char *dep;
     int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
-    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1) */
-    const int *owner;             /* the Hamiltonian k each node belongs to (messages) */
+    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1;
+                                     two identical Hamiltonians share a root) */
+    int *owner;                   /* the Hamiltonian k a node first occurs in (its constant,
+                                     messages) */
     double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
 } slpi_fast_tape;
 
 /* The tapes of a model: one per Hamiltonian given as an expression, and the fused tape
  * (their nodes one after the other, one root per Hamiltonian: gen_sum's one sweep each
- * way) when every Hamiltonian is an expression. */
+ * way) when every Hamiltonian is an expression. In each, identical subtrees are one node
+ * (their value is computed once and their adjoints summed before they are pushed on):
+ * where no subtree but a coordinate or a constant repeats, the operations and their
+ * order are the parsed tape's, and so are the results, bit for bit. */
 typedef struct {
     slpi_fast_tape t[1 + SLPI_MODEL_MAX_NOISE];
     slpi_fast_tape all;
-    slpi_expr_node *all_node;
-    unsigned char *all_dep;
-    int *all_owner;               /* owner[] of every tape */
 } slpi_fast_tapes;
 
 /* Build m's tapes; the values of their constant nodes (a domain error there is the user's
