@@ -769,8 +769,9 @@ const char *slpi_ref_unable_reason(const slpi_ref *s);
  * be certified at the precision cap. */
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err);
-/* Certified diagnostics (balls): invariants, and their differences from x0 (whose names
- * contain "x0", e.g. "|x|^2-|x0|^2"). */
+/* Certified diagnostics (balls): invariants, and with x0 their departures from it and the
+ * system's other departures, named as the double path names them (NAME_dev, NAME_rel_dev,
+ * eig_dev, ...: docs/architecture.md#twin-diagnostics). */
 typedef struct {
     int n;
     const char *name[SLPI_MAX_DIAG];

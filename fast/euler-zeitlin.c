@@ -122,9 +122,9 @@ static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     if (X0) {
         slpi_fast_sun_unpack(X0, x0, N);
         double h0 = ez_h0(c, X0);
-        slpi_diag_add(d, "H0_rel_dev", h0 != 0 ? (h - h0) / h0 : 0.0);
+        slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(h, h0));
     }
-    slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, 0);
+    slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, SLPI_SUN_DIAG_SU);
     free(X0);
 }
 

@@ -137,6 +137,13 @@ typedef struct {
     double first, prev, last;   /* increments */
 } slpi_fast_iter;
 
+/* A diagnostic's relative departure from its value v0 at x0, the absolute one where v0 = 0
+ * (docs/architecture.md#twin-diagnostics; the certified path's rule, ref/diagnostics.c). */
+static inline double slpi_fast_rel_dev(double v, double v0)
+{
+    return v0 != 0 ? (v - v0) / v0 : v - v0;
+}
+
 static inline void slpi_fast_iter_begin(slpi_fast_iter *it, const slpi_fast_policy *pol)
 {
     it->pol = pol;

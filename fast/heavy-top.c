@@ -175,8 +175,8 @@ static void ht_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     const ht_ctx *c = s->data;
     double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
     slpi_diag_add(d, "H0", H);
-    slpi_diag_add(d, "C1_gamma2", C1);
-    slpi_diag_add(d, "C2_pi_gamma", C2);
+    slpi_diag_add(d, "C1", C1);   /* |gamma|^2 */
+    slpi_diag_add(d, "C2", C2);   /* pi.gamma */
     if (x0) {
         slpi_diag_add(d, "H0_dev", H - ht_energy(c, x0));
         slpi_diag_add(d, "C1_dev", C1 - slpi_fast_dot3(x0 + 3, x0 + 3));

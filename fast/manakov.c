@@ -242,14 +242,24 @@ static void mk_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     slpi_diag_add(d, "H0", H);
     mk_traces(c, x, tr, kmax);
     for (int k = 0; k < kmax; k++) slpi_diag_add(d, tr_name[k], tr[k]);
-    if (!x0) return;
-    slpi_diag_add(d, "H0_rel_dev", (H - mk_energy(c, x0)) / mk_energy(c, x0));
-    mk_traces(c, x0, tr0, kmax);
-    for (int k = 0; k < kmax; k++) slpi_diag_add(d, tr_dev[k], (tr[k] - tr0[k]) / tr0[k]);
+    /* the largest min(n/2, 10) eigenvalues of iX, descending (the certified path's lambda_j) */
+    static const char *lam[10][2] = { { "lambda_1", "lambda_1_dev" }, { "lambda_2", "lambda_2_dev" },
+        { "lambda_3", "lambda_3_dev" }, { "lambda_4", "lambda_4_dev" }, { "lambda_5", "lambda_5_dev" },
+        { "lambda_6", "lambda_6_dev" }, { "lambda_7", "lambda_7_dev" }, { "lambda_8", "lambda_8_dev" },
+        { "lambda_9", "lambda_9_dev" }, { "lambda_10", "lambda_10_dev" } };
+    int neig = n / 2 < 10 ? n / 2 : 10;
     double *w = c->w0, *w0 = c->w0 + n, dev = 0;
     mk_to_complex(c, x, c->Z1);
+    int bad = slpi_fast_eig_skewh(n, c->Z1, w);
+    for (int j = 0; j < neig; j++) slpi_diag_add(d, lam[j][0], bad ? NAN : w[n - 1 - j]);
+    if (!x0) return;
+    slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(H, mk_energy(c, x0)));
+    mk_traces(c, x0, tr0, kmax);
+    for (int k = 0; k < kmax; k++) slpi_diag_add(d, tr_dev[k], slpi_fast_rel_dev(tr[k], tr0[k]));
     mk_to_complex(c, x0, c->Z2);
-    if (slpi_fast_eig_skewh(n, c->Z1, w) || slpi_fast_eig_skewh(n, c->Z2, w0)) dev = NAN;
+    bad |= slpi_fast_eig_skewh(n, c->Z2, w0);
+    for (int j = 0; j < neig; j++) slpi_diag_add(d, lam[j][1], bad ? NAN : w[n - 1 - j] - w0[n - 1 - j]);
+    if (bad) dev = NAN;
     else
         for (int i = 0; i < n; i++) dev = fmax(dev, fabs(w[i] - w0[i]));
     slpi_diag_add(d, "eig_dev", dev);

@@ -187,9 +187,19 @@ static void pv_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
 {
     const pv_ctx *c = s->data;
     double H = pv_energy(c, x);
+    /* the Casimirs |x_i|^2 of the first min(n, 8) vortices (the certified path's) */
+    static const char *cas[8][2] = { { "casimir_norm2_1", "casimir_norm2_1_dev" },
+        { "casimir_norm2_2", "casimir_norm2_2_dev" }, { "casimir_norm2_3", "casimir_norm2_3_dev" },
+        { "casimir_norm2_4", "casimir_norm2_4_dev" }, { "casimir_norm2_5", "casimir_norm2_5_dev" },
+        { "casimir_norm2_6", "casimir_norm2_6_dev" }, { "casimir_norm2_7", "casimir_norm2_7_dev" },
+        { "casimir_norm2_8", "casimir_norm2_8_dev" } };
+    int nc = c->n < 8 ? c->n : 8;
     slpi_diag_add(d, "H0", H);
+    for (int i = 0; i < nc; i++) slpi_diag_add(d, cas[i][0], slpi_fast_dot3(x + 3 * i, x + 3 * i));
     if (!x0) return;
-    slpi_diag_add(d, "H0_rel_dev", (H - pv_energy(c, x0)) / pv_energy(c, x0));
+    slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(H, pv_energy(c, x0)));
+    for (int i = 0; i < nc; i++)
+        slpi_diag_add(d, cas[i][1], slpi_fast_dot3(x + 3 * i, x + 3 * i) - slpi_fast_dot3(x0 + 3 * i, x0 + 3 * i));
     /* block eigenvalues of iX: +-|x_i|/sqrt2 (A), {0, +-|x_i|} (B) */
     double ef = c->model == SLPI_VORTEX_MODEL_A ? 1 / SLPI_FAST_SQRT2 : 1, dev = 0;
     for (int i = 0; i < c->n; i++) {

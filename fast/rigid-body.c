@@ -139,7 +139,7 @@ static void rb_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     slpi_diag_add(d, "casimir_norm2", n2);
     if (x0) {
         double H0 = rb_energy(c, x0), n20 = slpi_fast_dot3(x0, x0);
-        slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
+        slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(H, H0));
         slpi_diag_add(d, "casimir_norm2_dev", n2 - n20);
         /* eigenvalues of iX for X = hat x are {-|x|, 0, |x|} */
         slpi_diag_add(d, "eig_dev", fabs(sqrt(n2) - sqrt(n20)));
@@ -152,12 +152,17 @@ static void rb_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
             for (int j = 0; j < 3; j++) Rt[3 * i + j] = R[3 * j + i];
         slpi_fast_mat3_mul(RtR, Rt, R);
         for (int i = 0; i < 9; i++) e = fmax(e, fabs(RtR[i] - (i % 4 == 0)));
+        static const char *const jn[3][2] = { { "J_x", "J_x_dev" }, { "J_y", "J_y_dev" }, { "J_z", "J_z_dev" } };
+        for (int i = 0; i < 3; i++) slpi_diag_add(d, jn[i][0], J[i]);
         slpi_diag_add(d, "R_orth_err", e);
         if (x0) {
             double J0[3];
             slpi_fast_mat3_vec(J0, x0 + 3, x0);
             double dj = 0;
-            for (int i = 0; i < 3; i++) dj = fmax(dj, fabs(J[i] - J0[i]));
+            for (int i = 0; i < 3; i++) {
+                slpi_diag_add(d, jn[i][1], J[i] - J0[i]);
+                dj = fmax(dj, fabs(J[i] - J0[i]));
+            }
             slpi_diag_add(d, "noether_J_dev", dj);
         }
     }

@@ -357,14 +357,14 @@ void slpi_fast_sun_fill_ops(slpi_fast_system *s)
     s->m_project = sun_m_project;
 }
 
-int slpi_fast_sun_spectrum(double *lam, cplx tr[5], const cplx *X, int N)
+int slpi_fast_sun_spectrum(double *lam, cplx tr[7], const cplx *X, int N)
 {
     int rc = slpi_fast_eig_skewh(N, X, lam);
-    for (int k = 0; k < 5; k++) tr[k] = 0;
+    for (int k = 0; k < 7; k++) tr[k] = 0;
     if (rc) return rc;
     for (int a = 0; a < N; a++) {
         cplx e = -I * lam[a], p = 1;
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < 7; k++) {
             tr[k] += p;
             p *= e;
         }
@@ -372,27 +372,63 @@ int slpi_fast_sun_spectrum(double *lam, cplx tr[5], const cplx *X, int N)
     return 0;
 }
 
-void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const cplx *X, const cplx *X0, int c3_dev)
+/* The invariants of X listed by shape (slpi_fast_sun_diagnostics), at most N + 4, into v,
+ * with their names and their departures' names and kinds (rel: relative); their count. */
+static int sun_invariants(int shape, int N, const cplx *X, double *v, const char **name, const char **dev, int *rel)
 {
-    int N = u->N;
-    double *lam = malloc(2 * (size_t)N * sizeof *lam), fro = 0;
-    cplx tr[5], tr0[5], trace = 0;
+    static const char *const lam[12][2] = { { "lambda_1", "lambda_1_dev" }, { "lambda_2", "lambda_2_dev" },
+        { "lambda_3", "lambda_3_dev" }, { "lambda_4", "lambda_4_dev" }, { "lambda_5", "lambda_5_dev" },
+        { "lambda_6", "lambda_6_dev" }, { "lambda_7", "lambda_7_dev" }, { "lambda_8", "lambda_8_dev" },
+        { "lambda_9", "lambda_9_dev" }, { "lambda_10", "lambda_10_dev" }, { "lambda_11", "lambda_11_dev" },
+        { "lambda_12", "lambda_12_dev" } };
+    double *w = malloc((size_t)N * sizeof *w), fro = 0;
+    cplx tr[7], trace = 0;
     for (size_t i = 0; i < (size_t)N * N; i++) fro += creal(X[i] * conj(X[i]));
     for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
+    int ok = w && slpi_fast_sun_spectrum(w, tr, X, N) == 0, n = 0;
+#define PUT(nm, dnm, val, r) (name[n] = (nm), dev[n] = (dnm), rel[n] = (r), v[n++] = (val))
+    PUT("C2", "C2_rel_dev", -fro, 1);
+    PUT("C3", "C3_rel_dev", ok ? cimag(tr[3]) : NAN, 1);
+    if (shape == SLPI_SUN_DIAG_SU) PUT("TrX", "TrX_dev", cimag(trace), 0);
+    if (N <= 12) {
+        for (int a = 0; a < N; a++) PUT(lam[a][0], lam[a][1], ok ? w[a] : NAN, 0);
+    } else if (shape == SLPI_SUN_DIAG_SU) {
+        PUT("C4", "C4_dev", ok ? creal(tr[4]) : NAN, 0);
+        if (N <= 16) {
+            PUT("lambda_1", "lambda_1_dev", ok ? w[0] : NAN, 0);
+            PUT("lambda_N", "lambda_N_dev", ok ? w[N - 1] : NAN, 0);
+        } else {
+            PUT("C5", "C5_dev", ok ? cimag(tr[5]) : NAN, 0);
+            PUT("C6", "C6_dev", ok ? creal(tr[6]) : NAN, 0);
+        }
+    }
+#undef PUT
+    free(w);
+    return n;
+}
+
+void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const cplx *X, const cplx *X0, int shape)
+{
+    int N = u->N, rel[16 + 4];
+    const char *name[16 + 4], *dev[16 + 4];
+    double v[16 + 4], v0[16 + 4], *lam = malloc(2 * (size_t)N * sizeof *lam);
+    cplx tr[7], tr0[7], trace = 0;
+    int n = sun_invariants(shape, N, X, v, name, dev, rel), listed4 = 0;
+    for (int i = 0; i < n; i++) {
+        slpi_diag_add(d, name[i], v[i]);
+        listed4 |= !strcmp(name[i], "C4");
+    }
     int ok = lam && slpi_fast_sun_spectrum(lam, tr, X, N) == 0;
-    slpi_diag_add(d, "C2", -fro);
-    slpi_diag_add(d, "C3", ok ? cimag(tr[3]) : NAN);
-    slpi_diag_add(d, "C4", ok ? creal(tr[4]) : NAN);
+    for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
+    if (!listed4) slpi_diag_add(d, "C4", ok ? creal(tr[4]) : NAN);
     slpi_diag_add(d, "abs_trace", cabs(trace));
     if (X0) {
-        double fro0 = 0, dep = 0;
-        for (size_t i = 0; i < (size_t)N * N; i++) fro0 += creal(X0[i] * conj(X0[i]));
+        sun_invariants(shape, N, X0, v0, name, dev, rel);
+        for (int i = 0; i < n; i++) slpi_diag_add(d, dev[i], rel[i] ? slpi_fast_rel_dev(v[i], v0[i]) : v[i] - v0[i]);
+        double dep = 0;
         int ok0 = ok && slpi_fast_sun_spectrum(lam + N, tr0, X0, N) == 0;
         for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam[N + a]));
         slpi_diag_add(d, "eig_dev", ok0 ? dep : NAN);
-        slpi_diag_add(d, "C2_rel_dev", fro0 > 0 ? (fro0 - fro) / -fro0 : 0.0);
-        if (c3_dev)
-            slpi_diag_add(d, "C3_rel_dev", ok0 ? (cimag(tr[3]) - cimag(tr0[3])) / cimag(tr0[3]) : NAN);
     }
     free(lam);
 }

@@ -60,14 +60,20 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, double complex *Ynew, double *ynorm
 void slpi_fast_sun_fill_ops(slpi_fast_system *s);
 
 /* Invariants of a skew-Hermitian X: ascending eigenvalues lam of iX (N doubles), and
- * tr[k] = Tr X^k for k = 1..4 from the eigenvalues (Tr X^k = sum (-i lam)^k).
+ * tr[k] = Tr X^k for k = 0..6 from the eigenvalues (Tr X^k = sum (-i lam)^k).
  * Returns 0 or SLPI_ENUMERIC (zheev failure). */
-int slpi_fast_sun_spectrum(double *lam, double complex tr[5], const double complex *X, int N);
+int slpi_fast_sun_spectrum(double *lam, double complex tr[7], const double complex *X, int N);
 
-/* Standard su(N) diagnostics (docs/experiments.md): C2 = Tr X^2, C3 = Im Tr X^3, C4 = Tr X^4, |Tr X|,
- * and with x0 eig_dev = max_k |lam_k - lam0_k|, C2_rel_dev = (C2 - C2(X0)) / C2(X0) and,
- * if c3_dev, C3_rel_dev likewise. X, X0: unpacked states. */
+/* The su(N) diagnostics (docs/architecture.md#twin-diagnostics), those of the certified
+ * path's su(N) systems: C2 = Tr X^2, C3 = Im Tr X^3, then for SLPI_SUN_DIAG_SU (Euler-Zeitlin
+ * and su(n) models; ref/euler-zeitlin.c) TrX = Im Tr X and, by N, every eigenvalue lambda_k
+ * of iX (N <= 12), or C4 = Tr X^4 with lambda_1 and lambda_N (N <= 16), or C4, C5 = Im Tr X^5,
+ * C6 = Tr X^6; for SLPI_SUN_DIAG_SE (sine-Euler; ref/sine-euler.c) every lambda_k if N <= 12.
+ * Then C4 if not listed, and abs_trace = |Tr X|. With X0 each listed invariant's departure
+ * (C2 and C3 relative, the others absolute: NAME_rel_dev, NAME_dev) and eig_dev =
+ * max_k |lam_k - lam0_k|. X, X0: unpacked states. */
+enum { SLPI_SUN_DIAG_SE, SLPI_SUN_DIAG_SU };
 void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const double complex *X,
-                          const double complex *X0, int c3_dev);
+                          const double complex *X0, int shape);
 
 #endif

@@ -129,11 +129,28 @@ typedef struct {
     int next;                  /* checkpoint index */
 } ref_check;
 
-/* Index of the invariant called name in d, -1 if it has none. */
+/* A certified invariant's name in the vocabulary both paths share
+ * (docs/architecture.md#twin-diagnostics): the names the certified path wrote before it,
+ * in golden files of that time, are read as the names they became, so those files still
+ * check. */
+static const char *canonical_inv(const char *name)
+{
+    static const char *const old[][2] = {
+        { "|x|^2", "casimir_norm2" }, { "C1=|gamma|^2", "C1" }, { "C2=pi.gamma", "C2" }, { "(R Pi)_z", "p_phi" },
+        { "Tr X^2", "trX2" }, { "Tr X^4", "trX4" }, { "Tr X^6", "trX6" }, { "Tr X^8", "trX8" }, { "Tr X^10", "trX10" },
+        { "C2=Tr W^2", "C2" }, { "C3=Im Tr W^3", "C3" }, { "|x1|^2", "casimir_norm2_1" }, { "|x2|^2", "casimir_norm2_2" },
+        { "|x3|^2", "casimir_norm2_3" }, { "|x4|^2", "casimir_norm2_4" }, { "|x5|^2", "casimir_norm2_5" },
+        { "|x6|^2", "casimir_norm2_6" }, { "|x7|^2", "casimir_norm2_7" }, { "|x8|^2", "casimir_norm2_8" } };
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
+        if (strcmp(name, old[i][0]) == 0) return old[i][1];
+    return name;
+}
+
+/* Index of the invariant called name in d (either spelling, canonical_inv), -1 if it has none. */
 static int find_inv(const slpi_ref_diag *d, const char *name)
 {
     for (int i = 0; i < d->n; i++)
-        if (strcmp(d->name[i], name) == 0) return i;
+        if (strcmp(canonical_inv(d->name[i]), canonical_inv(name)) == 0) return i;
     return -1;
 }
 

@@ -32,7 +32,8 @@ void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 void slpi_ref_so_casimir_names(slpi_ref_system *s);
 /*   su(N), packed as slpi_ref_sun_unpack below, N = s->N (ref/euler-zeitlin.c). */
 void slpi_ref_su_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
-void slpi_ref_su_casimir_names(slpi_ref_system *s);
+void slpi_ref_su_casimir_names(slpi_ref_system *s);   /* and the departures below */
+void slpi_ref_su_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec);
 /*   so(3)^k = su(2)^k, x_1..x_k in R^3, blocks E(x_i) of size b: 2 (model A,
  *   E_c = -i sigma_c / sqrt2) or 3 (model B, hat) (ref/point-vortices.c). */
 void slpi_ref_so3k_m_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec);

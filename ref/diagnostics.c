@@ -1,5 +1,9 @@
 /* ref/diagnostics.c — the certified invariants of a state and their drift from x0
- * (slpi_ref_diagnostics, slpi.h), at the precision cap. */
+ * (slpi_ref_diagnostics, slpi.h), at the precision cap, named in the vocabulary both paths
+ * share (docs/architecture.md#twin-diagnostics): the invariants; with x0, each one's
+ * departure NAME_dev (absolute) or NAME_rel_dev (relative: divided by its value at x0, the
+ * absolute difference where that ball contains 0, as the double path does at 0), then the
+ * system's other departures. */
 #include "ref/ref.h"
 
 void slpi_ref_diag_init(slpi_ref_diag *d)
@@ -34,8 +38,32 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     }
     for (int i = 0; x0 != NULL && i < m && d->n < SLPI_MAX_DIAG; i++) {
         d->name[d->n] = sys->inv_delta_name[i];
-        arb_sub(d->value + d->n++, v + i, v0 + i, prec);
+        arb_sub(d->value + d->n, v + i, v0 + i, prec);
+        if (sys->inv_rel[i] && !arb_contains_zero(v0 + i))
+            arb_div(d->value + d->n, d->value + d->n, v0 + i, prec);
+        d->n++;
     }
     _arb_vec_clear(v, m);
     _arb_vec_clear(v0, m);
+    if (x0 == NULL || sys->n_dep == 0) return;
+    arb_ptr e = _arb_vec_init(sys->n_dep);
+    sys->departures(sys, e, x, x0, prec);
+    for (int i = 0; i < sys->n_dep && d->n < SLPI_MAX_DIAG; i++) {
+        d->name[d->n] = sys->dep_name[i];
+        arb_swap(d->value + d->n++, e + i);
+    }
+    _arb_vec_clear(e, sys->n_dep);
+}
+
+void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_zero(out);
+    for (int i = 0; i < n; i++) {
+        arb_sub(t, a + i, b + i, prec);
+        arb_abs(t, t);
+        arb_max(out, out, t, prec);
+    }
+    arb_clear(t);
 }

@@ -199,6 +199,24 @@ static void ht_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     _arb_vec_clear(g, 6);
 }
 
+/* The double path's other diagnostics (fast/heavy-top.c): pi3_dev = pi_3 - pi_3(x0); in
+ * the SVI form p_psi = Pi_3, gamma_RTe3_err = max_i |(R^T e3)_i - Gamma_i| and the nutation
+ * angle theta = acos R_33 (R_33 taken in [-1, 1], where the exact R's entry lies). */
+static void ht_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+{
+    arb_sub(out + 0, x + 2, x0 + 2, prec);
+    if (s->n_dep == 1) return;
+    arb_srcptr R = x + 6;
+    arb_set(out + 1, x + 2);
+    slpi_ref_max_abs_diff(out + 2, R + 6, x + 3, 3, prec);   /* R^T e3 = the third row of R */
+    arb_t one;
+    arb_init(one);
+    arb_zero_pm_one(one);
+    if (arb_intersection(out + 3, R + 8, one, prec)) arb_acos(out + 3, out + 3, prec);
+    else arb_indeterminate(out + 3);
+    arb_clear(one);
+}
+
 static void ht_clear(slpi_ref_system *s)
 {
     ht_data *d = s->data;
@@ -249,13 +267,17 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->N = 0;
     s->invariants = ht_invariants;
     s->n_inv = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 3;
-    s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0-H0(x0)";
-    s->inv_name[1] = "C1=|gamma|^2";
-    s->inv_delta_name[1] = "C1-C1(x0)";
-    s->inv_name[2] = "C2=pi.gamma";
-    s->inv_delta_name[2] = "C2-C2(x0)";
-    s->inv_name[3] = "(R Pi)_z";
-    s->inv_delta_name[3] = "(R Pi)_z-(R Pi)_z(x0)";
+    static const char *const inv[4] = { "H0", "C1", "C2", "p_phi" };   /* C1 = |gamma|^2, C2 = pi.gamma, (R Pi)_z */
+    static const char *const dev[4] = { "H0_dev", "C1_dev", "C2_dev", "p_phi_dev" };
+    for (int i = 0; i < s->n_inv; i++) {
+        s->inv_name[i] = inv[i];
+        s->inv_delta_name[i] = dev[i];
+    }
+    s->n_dep = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
+    s->dep_name[0] = "pi3_dev";
+    s->dep_name[1] = "p_psi";
+    s->dep_name[2] = "gamma_RTe3_err";
+    s->dep_name[3] = "theta";
+    s->departures = ht_departures;
     return SLPI_OK;
 }

@@ -123,6 +123,18 @@ void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_clear(X);
 }
 
+/* eig_dev = max_j |lambda_j - lambda_j(x0)| over the listed eigenvalues, which are the
+ * whole spectrum up to its sign (so(n): -lambda_j, lambda_j and a 0 for n odd). */
+static void so_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+{
+    int ncas = s->N / 2 < MK_MAX_CAS ? s->N / 2 : MK_MAX_CAS, neig = s->n_inv - 1 - ncas;
+    arb_ptr v = _arb_vec_init(2 * s->n_inv);
+    slpi_ref_so_casimirs(s, v, x, prec);
+    slpi_ref_so_casimirs(s, v + s->n_inv, x0, prec);
+    slpi_ref_max_abs_diff(out, v + 1 + ncas, v + s->n_inv + 1 + ncas, neig, prec);
+    _arb_vec_clear(v, 2 * s->n_inv);
+}
+
 static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     arb_t t;
@@ -139,17 +151,14 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 
 void slpi_ref_so_casimir_names(slpi_ref_system *s)
 {
-    static const char *const cas[MK_MAX_CAS] = { "Tr X^2", "Tr X^4", "Tr X^6", "Tr X^8",
-                                                 "Tr X^10" };
-    static const char *const dcas[MK_MAX_CAS] = {
-        "Tr X^2-Tr X^2(x0)", "Tr X^4-Tr X^4(x0)", "Tr X^6-Tr X^6(x0)", "Tr X^8-Tr X^8(x0)",
-        "Tr X^10-Tr X^10(x0)" };
+    static const char *const cas[MK_MAX_CAS] = { "trX2", "trX4", "trX6", "trX8", "trX10" };
+    static const char *const dcas[MK_MAX_CAS] = { "trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev",
+                                                  "trX8_rel_dev", "trX10_rel_dev" };
     static const char *const eig[MK_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
         "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
-    static const char *const deig[MK_MAX_EIG] = { "lambda_1-lambda_1(x0)",
-        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
-        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
-        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)" };
+    static const char *const deig[MK_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev", "lambda_3_dev",
+        "lambda_4_dev", "lambda_5_dev", "lambda_6_dev", "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
+        "lambda_10_dev" };
     int n = s->N;
     int ncas = n / 2 < MK_MAX_CAS ? n / 2 : MK_MAX_CAS;
     int neig = n / 2 < MK_MAX_EIG ? n / 2 : MK_MAX_EIG;
@@ -157,10 +166,16 @@ void slpi_ref_so_casimir_names(slpi_ref_system *s)
     for (int k = 0; k < ncas; k++) {
         s->inv_name[1 + k] = cas[k];
         s->inv_delta_name[1 + k] = dcas[k];
+        s->inv_rel[1 + k] = 1;
     }
     for (int j = 0; j < neig; j++) {
         s->inv_name[1 + ncas + j] = eig[j];
         s->inv_delta_name[1 + ncas + j] = deig[j];
+    }
+    if (neig == n / 2) {   /* the whole spectrum listed */
+        s->n_dep = 1;
+        s->dep_name[0] = "eig_dev";
+        s->departures = so_departures;
     }
 }
 
@@ -183,7 +198,8 @@ int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     s->m_gen_sum = mk_m_gen_sum;
     s->invariants = mk_invariants;
     s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0-H0(x0)";
+    s->inv_delta_name[0] = "H0_rel_dev";
+    s->inv_rel[0] = 1;
     slpi_ref_so_casimir_names(s);
     return SLPI_OK;
 }

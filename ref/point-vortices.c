@@ -239,13 +239,37 @@ void slpi_ref_so3k_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x,
         arb_dot(out + 1 + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
 }
 
+/* eig_dev = e max_i | |x_i| - |x_i(x0)| | over every vortex, the block eigenvalues of iX
+ * being +-|x_i|/sqrt2 (model A, e = 1/sqrt2) or 0, +-|x_i| (model B, e = 1), as
+ * fast/point-vortices.c reports it. */
+static void pv_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+{
+    int n = s->p->pv.n;
+    arb_ptr r = _arb_vec_init(2 * n);
+    for (int i = 0; i < n; i++) {
+        arb_dot(r + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
+        arb_sqrt(r + i, r + i, prec);
+        arb_dot(r + n + i, NULL, 0, x0 + 3 * i, 1, x0 + 3 * i, 1, 3, prec);
+        arb_sqrt(r + n + i, r + n + i, prec);
+    }
+    slpi_ref_max_abs_diff(out, r, r + n, n, prec);
+    if (blk(s) == 2) {
+        arb_t q;
+        arb_init(q);
+        arb_rsqrt_ui(q, 2, prec);
+        arb_mul(out, out, q, prec);
+        arb_clear(q);
+    }
+    _arb_vec_clear(r, 2 * n);
+}
+
 void slpi_ref_so3k_casimir_names(slpi_ref_system *s)
 {
-    static const char *const nm[8] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
-                                       "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
-    static const char *const dnm[8] = {
-        "|x1|^2-|x1(x0)|^2", "|x2|^2-|x2(x0)|^2", "|x3|^2-|x3(x0)|^2", "|x4|^2-|x4(x0)|^2",
-        "|x5|^2-|x5(x0)|^2", "|x6|^2-|x6(x0)|^2", "|x7|^2-|x7(x0)|^2", "|x8|^2-|x8(x0)|^2" };
+    static const char *const nm[8] = { "casimir_norm2_1", "casimir_norm2_2", "casimir_norm2_3",
+        "casimir_norm2_4", "casimir_norm2_5", "casimir_norm2_6", "casimir_norm2_7", "casimir_norm2_8" };
+    static const char *const dnm[8] = { "casimir_norm2_1_dev", "casimir_norm2_2_dev", "casimir_norm2_3_dev",
+        "casimir_norm2_4_dev", "casimir_norm2_5_dev", "casimir_norm2_6_dev", "casimir_norm2_7_dev",
+        "casimir_norm2_8_dev" };
     int k = s->dim / 3, nv = k < 8 ? k : 8;
     s->n_inv = 1 + nv;
     for (int i = 0; i < nv; i++) {
@@ -271,7 +295,11 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     slpi_ref_matrix_attach(s);
     s->invariants = pv_invariants;
     s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0-H0(x0)";
+    s->inv_delta_name[0] = "H0_rel_dev";
+    s->inv_rel[0] = 1;
     slpi_ref_so3k_casimir_names(s);
+    s->n_dep = 1;
+    s->dep_name[0] = "eig_dev";
+    s->departures = pv_departures;
     return SLPI_OK;
 }

@@ -79,6 +79,30 @@ static void se_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_m
         acb_mat_zero(dB);
 }
 
+/* The double path's other diagnostics (fast/sun.c): C4 = Tr W^4, abs_trace = |Tr W|, and
+ * for N <= SE_MAX_EIG eig_dev = max_k |lambda_k - lambda_k(x0)|. */
+static void se_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+{
+    int N = s->N;
+    acb_mat_t W;
+    acb_ptr T = _acb_vec_init(4);
+    acb_mat_init(W, N, N);
+    se_m_unpack(s, W, x, prec);
+    slpi_ref_mat_trace_powers(T, W, 4, prec);
+    arb_set(out + 0, acb_realref(T + 3));
+    acb_abs(out + 1, T + 0, prec);
+    if (s->n_dep == 3) {
+        arb_ptr lam = _arb_vec_init(2 * N);
+        slpi_ref_mat_eig_skewh(lam, W, prec);
+        se_m_unpack(s, W, x0, prec);
+        slpi_ref_mat_eig_skewh(lam + N, W, prec);
+        slpi_ref_max_abs_diff(out + 2, lam, lam + N, N, prec);
+        _arb_vec_clear(lam, 2 * N);
+    }
+    acb_mat_clear(W);
+    _acb_vec_clear(T, 4);
+}
+
 static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     int N = s->N;
@@ -226,21 +250,25 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
         "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10",
         "lambda_11", "lambda_12" };
-    static const char *const deig[SE_MAX_EIG] = { "lambda_1-lambda_1(x0)",
-        "lambda_2-lambda_2(x0)", "lambda_3-lambda_3(x0)", "lambda_4-lambda_4(x0)",
-        "lambda_5-lambda_5(x0)", "lambda_6-lambda_6(x0)", "lambda_7-lambda_7(x0)",
-        "lambda_8-lambda_8(x0)", "lambda_9-lambda_9(x0)", "lambda_10-lambda_10(x0)",
-        "lambda_11-lambda_11(x0)", "lambda_12-lambda_12(x0)" };
+    static const char *const deig[SE_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev", "lambda_3_dev",
+        "lambda_4_dev", "lambda_5_dev", "lambda_6_dev", "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
+        "lambda_10_dev", "lambda_11_dev", "lambda_12_dev" };
     s->n_inv = 3 + (N <= SE_MAX_EIG ? N : 0);
     for (int j = 3; j < s->n_inv; j++) {
         s->inv_name[j] = eig[j - 3];
         s->inv_delta_name[j] = deig[j - 3];
     }
-    s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0-H0(x0)";
-    s->inv_name[1] = "C2=Tr W^2";
-    s->inv_delta_name[1] = "C2-C2(x0)";
-    s->inv_name[2] = "C3=Im Tr W^3";
-    s->inv_delta_name[2] = "C3-C3(x0)";
+    s->inv_name[0] = "H0";   /* C2 = Tr W^2, C3 = Im Tr W^3 */
+    s->inv_delta_name[0] = "H0_rel_dev";
+    s->inv_name[1] = "C2";
+    s->inv_delta_name[1] = "C2_rel_dev";
+    s->inv_name[2] = "C3";
+    s->inv_delta_name[2] = "C3_rel_dev";
+    s->inv_rel[0] = s->inv_rel[1] = s->inv_rel[2] = 1;
+    s->n_dep = N <= SE_MAX_EIG ? 3 : 2;
+    s->dep_name[0] = "C4";
+    s->dep_name[1] = "abs_trace";
+    s->dep_name[2] = "eig_dev";
+    s->departures = se_departures;
     return SLPI_OK;
 }

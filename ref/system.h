@@ -26,7 +26,11 @@
  * point of the input balls (parametric enclosure), at the precision `prec` passed
  * explicitly. Outputs never alias inputs unless a comment says so.
  * Invariants: `n_inv` named scalars (H0 first, then Casimirs, ...); `inv_name` and
- * `inv_delta_name` are static strings ("H0", "H0-H0(x0)").
+ * `inv_delta_name` are static strings in the diagnostics' one vocabulary of both paths
+ * (docs/architecture.md#twin-diagnostics): NAME, and NAME_dev = NAME(x) - NAME(x0), or
+ * NAME_rel_dev = (NAME(x) - NAME(x0)) / NAME(x0) where `inv_rel` is set, as the double path
+ * reports it. `departures` adds quantities of x against x0 that the double path reports
+ * beside them (eig_dev, ...), named `dep_name`.
  */
 #ifndef SLPI_REF_SYSTEM_H
 #define SLPI_REF_SYSTEM_H
@@ -95,7 +99,12 @@ struct slpi_ref_system {
     int n_inv;
     const char *inv_name[SLPI_REF_MAX_INV];
     const char *inv_delta_name[SLPI_REF_MAX_INV];
+    unsigned char inv_rel[SLPI_REF_MAX_INV];   /* 1: the departure is relative (NAME_rel_dev) */
     void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
+    /* optional (n_dep = 0): n_dep quantities of the state x against x0, named dep_name */
+    int n_dep;
+    const char *dep_name[SLPI_REF_MAX_INV];
+    void (*departures)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec);
 
     /* x = the initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's certified basis; NULL for systems whose
@@ -123,6 +132,8 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
  * Hamiltonians as expressions, evaluated in balls with exact derivatives. */
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+/* out = max_i |a_i - b_i| over n >= 1 balls (eig_dev and the like; ref/diagnostics.c). */
+void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec);
 /* Dispatch on p->system; clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);

@@ -132,16 +132,20 @@ static inline double su_radius(arb_srcptr x, int n)
     return r;
 }
 
-/* A Casimir departure name: "...(x0)" without the energy H0 or the rotation's (R Pi). */
+/* A Casimir departure name: NAME_dev or NAME_rel_dev of an invariant (docs/architecture.md#twin-diagnostics),
+ * without the energy H0, the rotation's p_phi = (R Pi)_z and J = R Pi, and the heavy top's pi3. */
 static inline int su_casimir(const char *name)
 {
-    return strstr(name, "x0") && strncmp(name, "H0", 2) != 0 && strncmp(name, "(R Pi)", 6) != 0;
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, "_dev") == 0 && strncmp(name, "H0", 2) != 0 && strncmp(name, "p_phi", 5) != 0
+        && strncmp(name, "J_", 2) != 0 && strcmp(name, "pi3_dev") != 0 && strcmp(name, "eig_dev") != 0
+        && strcmp(name, "noether_J_dev") != 0;
 }
 
 static inline int su_quadratic(slpi_system_id s, const char *name)
 {
     return s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_HEAVY_TOP || s == SLPI_SYS_POINT_VORTICES
-        || strncmp(name, "C2", 2) == 0 || strncmp(name, "Tr X^2", 6) == 0;
+        || strncmp(name, "C2", 2) == 0 || strncmp(name, "trX2", 4) == 0;
 }
 
 static inline void su_ref_structure(slpi_scheme_id k, su_structure kind)

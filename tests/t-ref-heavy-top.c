@@ -70,7 +70,7 @@ int main(void)
         p.fixed_iters = j == 3;
         p.h = 0.05;
         TEST_CHECK(run(&p, mu0, 40, 0.3, x, &d, &rad));
-        TEST_CHECKF(zero_in(&d, "C1-C1(x0)") && zero_in(&d, "C2-C2(x0)"),
+        TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev"),
                     "%s (fixed %d): Casimirs not certified", slpi_scheme_name(p.scheme),
                     p.fixed_iters);
         TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.scheme), rad);
@@ -81,16 +81,16 @@ int main(void)
         p.ht.noise = SLPI_HT_NOISE_NONE;
         p.h = 0.1;
         TEST_CHECK(run(&p, mu0, 30, 0, x, &d, &rad));
-        TEST_CHECKF(zero_in(&d, "H0-H0(x0)"), "%s: energy", slpi_scheme_name(p.scheme));
+        TEST_CHECKF(zero_in(&d, "H0_dev"), "%s: energy", slpi_scheme_name(p.scheme));
     }
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_IM_DIRECT);
     p.h = 0.1;
     TEST_CHECK(run(&p, mu0, 20, 0.3, x, &d, &rad));
-    TEST_CHECK(zero_in(&d, "C1-C1(x0)") && zero_in(&d, "C2-C2(x0)"));
+    TEST_CHECK(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev"));
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TRAP_DIRECT);
     p.h = 0.1;
     TEST_CHECK(run(&p, mu0, 20, 0.3, x, &d, &rad));
-    TEST_CHECK(!zero_in(&d, "C1-C1(x0)") && !zero_in(&d, "C2-C2(x0)"));
+    TEST_CHECK(!zero_in(&d, "C1_dev") && !zero_in(&d, "C2_dev"));
 
     /* SVI-SD, gyroscope (docs/systems.md#heavy-top-svi) */
     const double th = 0.15 * 3.14159265358979323846;
@@ -105,8 +105,8 @@ int main(void)
             p.svi_c = 0.25 * sign;
             p.h = 0.05;
             TEST_CHECKF(run(&p, gyro, 20, 0.2, x, &d, &rad), "svi case %d", j);
-            TEST_CHECKF(zero_in(&d, "C1-C1(x0)") && zero_in(&d, "C2-C2(x0)") &&
-                        zero_in(&d, "(R Pi)_z-(R Pi)_z(x0)"),
+            TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev") &&
+                        zero_in(&d, "p_phi_dev"),
                         "svi case %d c=%g: invariants", j, p.svi_c);
             for (int i = 0; i < 3; i++)       /* Gamma_i = (R^T e3)_i = R_{3i} */
                 TEST_CHECK(arb_overlaps(x + 3 + i, x + 12 + i));

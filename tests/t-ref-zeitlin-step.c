@@ -13,7 +13,7 @@
  *   - the Jacobian-free Krawczyk solver on an affine contraction with a wide parameter
  *     ball contains the exact corner solutions;
  *   - a step far too large is UNABLE with a reason;
- *   - the invariants' names for N = 2..20 two ways: each delta name is "I-I(x0)" of its
+ *   - the invariants' names for N = 2..20 two ways: each delta name is "I_dev" or "I_rel_dev" of its
  *     name, the first four are H0, C2, C3, TrX, then every eigenvalue up to N = 12, and
  *     no two names are equal. */
 #include "testutil.h"
@@ -136,7 +136,7 @@ static void check_invariant_names(int N)
     TEST_CHECKF(s.n_inv == (N <= 12 ? 4 + N : 7), "N=%d: %d invariants", N, s.n_inv);
     for (int i = 0; i < s.n_inv && i < SLPI_REF_MAX_INV; i++) {
         char want[64];
-        snprintf(want, sizeof want, "%s-%s(x0)", s.inv_name[i], s.inv_name[i]);
+        snprintf(want, sizeof want, "%s_%sdev", s.inv_name[i], s.inv_rel[i] ? "rel_" : "");
         TEST_CHECKF(strcmp(s.inv_delta_name[i], want) == 0, "N=%d: invariant %d: %s beside %s", N, i,
                     s.inv_delta_name[i], s.inv_name[i]);
         if (i < 4)
