@@ -5,9 +5,10 @@ bindings"); ``verify``, ``golden`` and ``converge`` call the tools library libsl
 (``slpi-tools.h``), opened on their first use. Problems are a preset and ``key=value`` settings (``slpi list --keys``);
 runs go into numpy arrays on the fast path (doubles) or the certified path (Arb balls,
 ``ref=True``: midpoints and radii). Every long call answers Ctrl-C with
-``KeyboardInterrupt`` within about 0.05 s of work: ``run`` and ``ensemble`` advance in
+``KeyboardInterrupt`` within about 0.05 s of work: ``run`` advances in
 pieces of about 0.05 s, which resume exactly (the results are those of one call, bit for
-bit); ``converge``, ``verify`` and ``golden`` run their one C call in a worker thread,
+bit); ``ensemble`` (by batches of paths), ``converge``, ``verify`` and ``golden`` run
+their C calls in a worker thread, with the GIL released,
 and Ctrl-C asks the library to stop at its next step, batch or case
 (``slpi_interrupt_request``, docs/conventions.md#interrupt).
 
