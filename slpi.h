@@ -160,6 +160,10 @@ typedef enum { SLPI_CAP_FAIL, SLPI_CAP_ACCEPT } slpi_cap_policy;
 typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
 /* The certified path's products of su(N)/so(n) ISOMP steps (docs/design.md#blas-route). */
 typedef enum { SLPI_MATMUL_AUTO, SLPI_MATMUL_ARB, SLPI_MATMUL_BLAS } slpi_matmul_route;
+/* The certified path's propagation (key propagation; docs/conventions.md#long-certified): AUTO is
+ * the mean-value (Lohner) form wherever the scheme has its certified step Jacobian, else
+ * the plain ball form. */
+typedef enum { SLPI_PROPAGATION_BALL, SLPI_PROPAGATION_LOHNER, SLPI_PROPAGATION_AUTO } slpi_propagation;
 typedef enum { SLPI_SVI_FORM_AUTO, SLPI_SVI_FORM_LP, SLPI_SVI_FORM_SO3, SLPI_SVI_FORM_SD } slpi_svi_form;
 typedef enum { SLPI_SVI_OUT_ROTATION, SLPI_SVI_OUT_NODE } slpi_svi_output;
 typedef enum { SLPI_SOLVER_FIXED_POINT, SLPI_SOLVER_NEWTON } slpi_solver_kind;
@@ -280,8 +284,8 @@ typedef struct {
     /* certified path */
     long prec;                       /* working precision in bits (default 128) */
     long prec_max;                   /* cap for automatic precision doubling */
-    int ref_lohner;                  /* 1: the ref path propagates in mean-value (Lohner) form
-                                        (key propagation=lohner; slpi_ref_set_lohner) */
+    int ref_lohner;                  /* key propagation: SLPI_PROPAGATION_AUTO (default), _BALL or
+                                        _LOHNER (the ref path's mean-value form; slpi_ref_set_lohner) */
     slpi_matmul_route matmul;        /* key matmul: who encloses the O(N^3) products */
 
     /* 1 after slpi_problem_set changed the time grid of a problem with T or level in
@@ -781,12 +785,13 @@ void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
 /* As slpi_fast_diagnostics. NULL: x0 (no departures). */
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
-/* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1; off by
- * default): far smaller radii over long runs (ISOMP with update=comm and solved steps,
- * states of at most 64 entries: the rigid body, point vortices, Manakov up to so(11)).
- * The balls then depend on the trajectory's history, not on the last ball alone, so
- * a run resumed from a checkpoint is not byte-identical to an uninterrupted one.
- * SLPI_EINPUT (and off) where the scheme or the state size does not allow it. */
+/* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1, off = 0; on
+ * from slpi_ref_create where it applies, unless the problem says propagation=ball): far
+ * smaller radii over long runs (ISOMP with update=comm and solved steps, states of at
+ * most 64 entries: the rigid body, point vortices, Manakov up to so(11)). The balls then
+ * depend on the trajectory's history (the set the run checkpoints, `slpi run
+ * --checkpoint`), not on the last ball alone. SLPI_EINPUT (and off) where the scheme or
+ * the state size does not allow it. */
 int slpi_ref_set_lohner(slpi_ref *s, int on);
 /* Work inside one certified step, for a caller that shows progress within steps (a
  * step can take minutes: TMK's dense chord matrix on su(N), Euler-Zeitlin at large N):

@@ -138,13 +138,6 @@ int slpi_cli_run(int argc, char **argv)
                 p.steps / p.output_every + 1, slpi_problem_state_dim(&p));
         return SLPI_EINPUT;
     }
-    if ((ck.checkpoint || ck.resume) && use_ref && p.ref_lohner) {
-        /* the Lohner balls depend on the whole history, not on the last state alone: a
-         * resumed run could not be byte-identical to an uninterrupted one */
-        fprintf(stderr, "slpi run: propagation=lohner: no --checkpoint or --resume (its balls depend on the "
-                        "whole trajectory, which a checkpoint does not hold)\n");
-        return SLPI_EINPUT;
-    }
     if ((ck.checkpoint || ck.resume) && !output) {
         fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
         return SLPI_EINPUT;

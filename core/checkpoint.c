@@ -23,7 +23,8 @@
  *   x TOKEN                     the path's exact state tokens (fast: %a doubles,
  *                               counters, then what the scheme carries from step to
  *                               step, %a: ISOMP's warm start, slpi_fast_carry_get;
- *                               ref: arb_dump_str, which holds spaces)
+ *                               ref: arb_dump_str, which holds spaces: the state's
+ *                               balls, then in the Lohner form its set, ref/lohner.c)
  *   end HEX16                   FNV-1a 64 of every byte before this line
  * Nothing may follow the end line. The reader checks the version, each key and its
  * range, counts, and the end digest (a torn or edited file is rejected), and names

@@ -39,7 +39,7 @@ static const char *const e_solver[] = { "fixed-point", "newton", NULL };
 static const char *const e_tol_scale[] = { "state", "step", NULL };
 static const char *const e_predictor[] = { "euler", "none", "cayley", NULL };
 static const char *const e_warm[] = { "0", "1", "2", NULL };
-static const char *const e_propagation[] = { "ball", "lohner", NULL };
+static const char *const e_propagation[] = { "ball", "lohner", "auto", NULL };   /* = slpi_propagation */
 static const char *const e_matmul[] = { "auto", "arb", "blas", NULL };
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1",
@@ -92,7 +92,7 @@ static const key_def keys[] = {
     { "solver", ANY, K_ENUM, OFF(solver), 0, e_solver, 0, 0, "IM/TRAP solver: fixed-point | newton" },
     { "prec", ANY, K_LONG, OFF(prec), 0, NULL, 32, 1 << 20, "ref path: working precision in bits" },
     { "prec_max", ANY, K_LONG, OFF(prec_max), 0, NULL, 32, 1 << 20, "ref path: cap for automatic precision doubling" },
-    { "propagation", ANY, K_ENUM, OFF(ref_lohner), 0, e_propagation, 0, 0, "ref path: ball (step the last balls, default) | lohner (mean-value form: far smaller radii over long runs; ISOMP comm, states up to 64 entries; no checkpoints)" },
+    { "propagation", ANY, K_ENUM, OFF(ref_lohner), 0, e_propagation, 0, 0, "ref path: auto (default: lohner where it applies, else ball) | ball (step the last balls) | lohner (mean-value form: far smaller radii over long runs, about 2.4 times the work of a step; ISOMP comm with solved steps, states up to 64 entries)" },
     { "matmul", ANY, K_ENUM, OFF(matmul), 0, e_matmul, 0, 0, "ref path, ISOMP on euler-zeitlin and manakov: who encloses the O(N^3) matrix products: auto (default: blas from N = 32 at the first precision, arb below and on retries) | arb (Arb balls) | blas (midpoint-radius products on binary64 BLAS under an a priori bound; docs/design.md#blas-route)" },
     { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h); on the manifold within 1e-10: heavy top |gamma| = 1, R^T R = I and det R = 1 (SVI forms), su(N) traceless" },
     { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },

@@ -146,6 +146,7 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
     p->solver = SLPI_SOLVER_FIXED_POINT;
     p->prec = 128;
     p->prec_max = 1024;
+    p->ref_lohner = SLPI_PROPAGATION_AUTO;
     slpi_problem_system_defaults(p);
     slpi_problem_scheme_defaults(p);
 }

@@ -19,6 +19,46 @@ void slpi_ref_lohner_free(slpi_ref *s)
     s->lo = NULL;
 }
 
+int slpi_ref_lohner_size(const slpi_ref *s)
+{
+    int n = s->sys.state_dim;
+    return s->lo ? 1 + 3 * n + n * n : 0;
+}
+
+void slpi_ref_lohner_get(arb_ptr v, const slpi_ref *s)
+{
+    const slpi_ref_lohner_set *L = s->lo;
+    int n = s->sys.state_dim;
+    arb_set_si(v, L->valid + 2 * L->plain_ok);
+    _arb_vec_set(v + 1, L->c, n);
+    _arb_vec_set(v + 1 + n, L->r, n);
+    _arb_vec_set(v + 1 + 2 * n, L->plain, n);
+    for (int i = 0; i < n; i++)
+        _arb_vec_set(v + 1 + 3 * n + i * n, arb_mat_entry(L->A, i, 0), n);
+}
+
+int slpi_ref_lohner_put(slpi_ref *s, arb_srcptr v, arb_srcptr x)
+{
+    slpi_ref_lohner_set *L = s->lo;
+    int n = s->sys.state_dim, exact = 1;
+    for (int i = 0; i < n; i++)   /* the centre and the basis are exact */
+        exact = exact && arb_is_exact(v + 1 + i);
+    for (int i = 0; i < n * n; i++)
+        exact = exact && arb_is_exact(v + 1 + 3 * n + i);
+    slong f = arb_is_int(v) ? arf_get_si(arb_midref(v), ARF_RND_DOWN) : -1;
+    if (!exact || f < 0 || f > 3)
+        return SLPI_EINPUT;
+    L->valid = (int)(f & 1);
+    L->plain_ok = (int)(f >> 1);
+    _arb_vec_set(L->c, v + 1, n);
+    _arb_vec_set(L->r, v + 1 + n, n);
+    _arb_vec_set(L->plain, v + 1 + 2 * n, n);
+    for (int i = 0; i < n; i++)
+        _arb_vec_set(arb_mat_entry(L->A, i, 0), v + 1 + 3 * n + i * n, n);
+    _arb_vec_set(L->out, x, n);
+    return SLPI_OK;
+}
+
 int slpi_ref_has_step_jacobian(const slpi_ref *s)
 {
     return s->scheme->jac != NULL && s->sys.state_dim <= SLPI_REF_LOHNER_MAX && s->p.fixed_iters == 0 &&

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slpi.h"
+#include "ref/ref.h"
 
 typedef struct {
     slpi_ref *s;
@@ -155,28 +155,37 @@ static int dump_shaped(const char *s)
     return *s == '\0';
 }
 
+/* The state's balls, then the Lohner set behind them when the object propagates in
+ * that form (slpi_ref_lohner_get), so a resumed run continues the same set. */
 static int ref_state_save(void *ctx, char ***tokens)
 {
     ref_ctx *c = ctx;
-    char **t = malloc((size_t)c->dim * sizeof *t);
-    for (int i = 0; i < c->dim; i++) {
-        char *a = arb_dump_str(c->x + i);
+    int m = slpi_ref_lohner_size(c->s), n = c->dim + m;
+    arb_ptr v = _arb_vec_init(n);
+    _arb_vec_set(v, c->x, c->dim);
+    if (m) slpi_ref_lohner_get(v + c->dim, c->s);
+    char **t = malloc((size_t)n * sizeof *t);
+    for (int i = 0; i < n; i++) {
+        char *a = arb_dump_str(v + i);
         t[i] = strdup(a);
         flint_free(a);
     }
+    _arb_vec_clear(v, n);
     *tokens = t;
-    return c->dim;
+    return n;
 }
 
 static int ref_state_load(void *ctx, int n, char *const *tokens)
 {
     ref_ctx *c = ctx;
-    if (n != c->dim) return SLPI_EINPUT;
+    int m = slpi_ref_lohner_size(c->s);
+    if (n != c->dim + m) return SLPI_EINPUT;
     arb_ptr v = _arb_vec_init(n);
     int ok = 1;
     for (int i = 0; ok && i < n; i++)
         ok = dump_shaped(tokens[i]) && arb_load_str(v + i, tokens[i]) == 0 && arb_is_finite(v + i);
-    if (ok) _arb_vec_swap(c->x, v, n);
+    if (ok && m) ok = slpi_ref_lohner_put(c->s, v + c->dim, v) == SLPI_OK;
+    if (ok) _arb_vec_swap(c->x, v, c->dim);
     _arb_vec_clear(v, n);
     return ok ? SLPI_OK : SLPI_EINPUT;
 }

@@ -71,7 +71,10 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
     }
     s->work = _arb_vec_init(s->sys.state_dim);
-    if (p->ref_lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
+    /* propagation=auto: the mean-value form wherever the scheme has its step Jacobian */
+    int lohner = p->ref_lohner == SLPI_PROPAGATION_LOHNER ||
+                 (p->ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
+    if (lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
         slpi_ref_free(s);
         return slpi_error_set(err, SLPI_EINPUT, "propagation=lohner: not available for %s on %s (it needs "
                               "ISOMP with update=comm and solved steps, on states of at most 64 entries)",

@@ -52,5 +52,11 @@ int slpi_ref_has_step_jacobian(const slpi_ref *s);
 /* One Lohner step of the set behind x (ref/lohner.c) at prec; the set's release. */
 slpi_step_status slpi_ref_lohner_step(slpi_ref *s, arb_ptr x, slong prec, char *why, size_t why_len);
 void slpi_ref_lohner_free(slpi_ref *s);
+/* The set as balls, for checkpoints (ref/path.c): its size (0: plain ball steps), the
+ * set into v (flags valid + 2 plain_ok, c, r, the plain ball, A by rows), and back from
+ * v behind the state x (SLPI_EINPUT: v is no set of this object's shape). */
+int slpi_ref_lohner_size(const slpi_ref *s);
+void slpi_ref_lohner_get(arb_ptr v, const slpi_ref *s);
+int slpi_ref_lohner_put(slpi_ref *s, arb_srcptr v, arb_srcptr x);
 
 #endif

@@ -174,13 +174,17 @@ static int load_refused(const slpi_path_ops *ops, void *ctx, char **t, int n, in
     return *rc == SLPI_EINPUT && same;
 }
 
-static void ref_tokens(void)
+static void ref_tokens(int propagation)
 {
     const slpi_path_ops *ops = slpi_ref_path();
     slpi_problem p;
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    p.ref_lohner = propagation;
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
+    /* the state's balls, then in the Lohner form (auto, on ISOMP comm) its set: flags,
+     * centre, coefficients, plain ball, basis */
+    int n = slpi_problem_state_dim(&p), ntok = n + (propagation == SLPI_PROPAGATION_BALL ? 0 : 1 + 3 * n + n * n);
     void *a = ops->create(&p, &err), *b = ops->create(&p, &err);
     TEST_CHECKF(a && b, "ref path: %s", err.msg);
     if (!a || !b) return;
@@ -195,7 +199,7 @@ static void ref_tokens(void)
     }
     char **ta;
     int na = ops->state_save(a, &ta), nb;
-    TEST_CHECK(na == slpi_problem_state_dim(&p));
+    TEST_CHECKF(na == ntok, "ref tokens: %d, not %d", na, ntok);
     char *before = saved(ops, b, &nb);
     TEST_CHECK(ops->state_load(b, na, ta) == SLPI_OK);
     char *sa = joined(ta, na), *sb = saved(ops, b, &nb);
@@ -463,7 +467,8 @@ int main(void)
     slpi_checkpoint_free(&c);
     check_batches();
     unlink(path);
-    ref_tokens();
+    ref_tokens(SLPI_PROPAGATION_BALL);
+    ref_tokens(SLPI_PROPAGATION_AUTO);
     for (int ws = 1; ws <= 2; ws++) {
         fast_warm_tokens("euler-zeitlin", ws);
         fast_warm_tokens("rigid-body", ws);

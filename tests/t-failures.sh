@@ -42,9 +42,10 @@ failure 7 "not-converged after 6 iterations, residual [0-9.e+-]*$" $RB maxit=6
 failure 0 "diverged after [0-9]* iterations, residual nan" $RB x0=1e200,1e200,1e200
 failure 0 "not-converged after 50 iterations, residual [0-9.e+-]*$" --system heavy-top --scheme tmk --steps 20 h=10
 failure 1 "UNABLE at precision 32 bits, radius inf.*; set prec_max=64 (a higher precision cap)" --system rigid-body --scheme tmk --steps 5 --ref prec=32 prec_max=32 h=5 amp=5
-# an UNABLE names its remedy, the key to set: the rigid-body preset's plain balls give up
-# at step 5360, where mean-value propagation applies (ISOMP comm, 3 entries)
-failure 5360 "UNABLE at precision 1024 bits.*; set propagation=lohner" --preset iso/rigid-body/trajectories --steps 5400 --ref
+# an UNABLE names its remedy, the key to set: the rigid-body preset's plain balls
+# (propagation=ball) give up at step 5360, where mean-value propagation applies (ISOMP
+# comm, 3 entries)
+failure 5360 "UNABLE at precision 1024 bits.*; set propagation=lohner" --preset iso/rigid-body/trajectories --steps 5400 --ref propagation=ball
 # a model whose Hamiltonian leaves its domain (x1 reaches 0): UNABLE with the key and column
 # (halved when models became textbook, docs/models.md#equations: the same trajectory)
 failure 84 "UNABLE at precision 256 bits, radius inf, .*H: col 2: log of a ball reaching 0 or below)" \

@@ -64,6 +64,7 @@ static slpi_ref *ref_at(fixture *f, long prec)
     slpi_ref *r = NULL;
     slpi_error err;
     f->p.prec = prec;
+    f->p.ref_lohner = SLPI_PROPAGATION_BALL;   /* plain; each check switches the form on */
     TEST_CHECKF(slpi_ref_create(&r, &f->p, &err) == SLPI_OK, "%s", err.msg);
     return r;
 }
@@ -193,43 +194,51 @@ static void check_refusals(void)
 /* Switched on and off again (slpi_ref_set_lohner(r, 0)), a ref object steps as one that
  * never had the Lohner form: the same balls, midpoint and radius, bit for bit, over
  * `steps` steps from a wide start (where the two forms differ: checked on a third object
- * left on). */
+ * left on). A fourth object, made from the problem's default propagation=auto, steps as
+ * the one switched on. */
 static void check_switch_off(fixture *f, int steps)
 {
     int n = f->n;
-    slpi_ref *off = ref_at(f, 128), *plain = ref_at(f, 128), *on = ref_at(f, 128);
+    slpi_ref *off = ref_at(f, 128), *plain = ref_at(f, 128), *on = ref_at(f, 128), *autom = NULL;
+    slpi_error err;
+    f->p.ref_lohner = SLPI_PROPAGATION_AUTO;
+    TEST_CHECKF(slpi_ref_create(&autom, &f->p, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(slpi_ref_set_lohner(off, 1) == SLPI_OK && slpi_ref_set_lohner(off, 0) == SLPI_OK);
     TEST_CHECK(slpi_ref_set_lohner(on, 1) == SLPI_OK);
-    slpi_error err;
-    arb_ptr x = _arb_vec_init(n), y = _arb_vec_init(n), z = _arb_vec_init(n);
+    arb_ptr x = _arb_vec_init(n), y = _arb_vec_init(n), z = _arb_vec_init(n), w = _arb_vec_init(n);
     for (int i = 0; i < n; i++) {
         arb_set_d(x + i, f->x0[i]);
         mag_set_d(arb_radref(x + i), 0x1p-40);
     }
     _arb_vec_set(y, x, n);
     _arb_vec_set(z, x, n);
-    int same = 1, differ = 0;
+    _arb_vec_set(w, x, n);
+    int same = 1, differ = 0, as_on = 1;
     for (int k = 0; k < steps; k++) {
-        slpi_step_info a, b, c;
+        slpi_step_info a, b, c, d;
         TEST_CHECK(slpi_noise_source_step(f->src, k, f->dW, &err) == SLPI_OK);
         if (slpi_ref_step(off, x, f->dW, &a) != SLPI_STEP_CONVERGED || slpi_ref_step(plain, y, f->dW, &b) != SLPI_STEP_CONVERGED
-            || slpi_ref_step(on, z, f->dW, &c) != SLPI_STEP_CONVERGED) {
+            || slpi_ref_step(on, z, f->dW, &c) != SLPI_STEP_CONVERGED || slpi_ref_step(autom, w, f->dW, &d) != SLPI_STEP_CONVERGED) {
             TEST_CHECKF(0, "switch off: step %d failed", k);
             break;
         }
         for (int i = 0; i < n; i++) {
             same &= arb_equal(x + i, y + i);
             differ |= !arb_equal(x + i, z + i);
+            as_on &= arb_equal(w + i, z + i);
         }
     }
     TEST_CHECKF(same, "Lohner switched off: the balls differ from a plain ref object's");
     TEST_CHECKF(differ, "Lohner switched off: the balls equal the Lohner form's (the control does not separate them)");
+    TEST_CHECKF(as_on, "propagation=auto: the balls differ from the Lohner form's");
     _arb_vec_clear(x, n);
     _arb_vec_clear(y, n);
     _arb_vec_clear(z, n);
+    _arb_vec_clear(w, n);
     slpi_ref_free(off);
     slpi_ref_free(plain);
     slpi_ref_free(on);
+    slpi_ref_free(autom);
 }
 
 int main(void)

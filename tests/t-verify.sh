@@ -74,12 +74,12 @@ expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/minimal.tsv"
 slpi run --config build/case.conf --quiet --hex --output "$tmp/hex.tsv"
 expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/hex.tsv"
 
-# 2c. the certified radius runs out: 400 steps at 53 bits are certified for a while,
-#     then UNABLE (exit 3), never PASS; at the default precision they PASS
+# 2c. the certified radius runs out: 400 steps at 53 bits in plain ball form are certified
+#     for a while, then UNABLE (exit 3), never PASS; at the default precision they PASS
 slpi golden --problem rigid-body/isomp | sed 's/^steps=.*/steps=400/' > "$tmp/long.conf"
 slpi run --config "$tmp/long.conf" --quiet --output "$tmp/long.tsv"
 expect 0 "rows: 401 PASS, 0 FAIL, 0 UNABLE" verify "$tmp/long.tsv"
-sed 's/^# prec=.*/# prec=53/; s/^# prec_max=.*/# prec_max=53/' "$tmp/long.tsv" > "$tmp/long53.tsv"
+sed 's/^# prec=.*/# prec=53/; s/^# prec_max=.*/# prec_max=53/; s/^# propagation=.*/# propagation=ball/' "$tmp/long.tsv" > "$tmp/long53.tsv"
 expect 3 "0 FAIL, [1-9][0-9]* UNABLE; certified through step [1-9]" verify "$tmp/long53.tsv"
 slpi verify "$tmp/long53.tsv" | awk -v bad=0 '$NF=="UNABLE"{u=1} $NF=="PASS"&&u{bad=1} END{exit bad}' ||
   note "53 bits: a PASS row after an UNABLE one"

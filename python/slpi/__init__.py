@@ -728,10 +728,11 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
         su(N)); on the system's manifold within 1e-10.
     ref : bool
         The certified path: ``states`` are ball midpoints and ``radii`` bound the
-        distance to the exact discrete result. Long certified runs want
-        ``propagation="lohner"`` (mean-value form; ISOMP with update=comm, states of at
-        most 64 entries): the plain balls of the rigid-body preset give up at step 5360,
-        the mean-value form certifies its whole horizon; an UNABLE error names the key
+        distance to the exact discrete result. The balls propagate in mean-value
+        (Lohner) form wherever it applies (ISOMP with update=comm, states of at most 64
+        entries; the key ``propagation``, default ``"auto"``): the rigid-body preset
+        certifies its whole horizon of 12 800 steps, where plain balls
+        (``propagation="ball"``) give up at step 5360. An UNABLE error names the key
         to set.
     output_every : int, optional
         Keep every k-th step (and the last); default: the problem's ``output_every``.

@@ -188,3 +188,17 @@ def test_model_docstring_spellings_run():
         x0[-1] = 1.0            # traceless on su(n) (the last coordinate is off the diagonal); |gamma| = 1 on se3
         r = slpi.run(slpi.Model(alg, "0", x0=x0, scheme="tmk", steps=1))
         assert r.states.shape == (2, dim), alg
+
+
+def test_certified_rigid_body_finishes():
+    """The rigid-body preset's certified run of 6000 steps, with nothing set: the default
+    propagation=auto takes the mean-value form (ISOMP comm), which keeps every ball at
+    128 bits below 1e-30, so the radii Python returns are the rounding of the midpoints to
+    doubles, at most half an ulp of |x| <= 1 (2^-53) plus the ball's radius: 2^-52 bounds
+    them. The plain balls (propagation="ball") give up at step 5360, naming the key."""
+    r = slpi.run("iso/rigid-body/trajectories", steps=6000, ref=True)
+    assert r.states.shape == (6001, 3)
+    assert np.all(np.isfinite(r.radii)) and r.radii.max() <= 2.0 ** -52
+    with pytest.raises(slpi.SlpiError, match=r"step 5360: .*UNABLE.*set propagation=lohner") as e:
+        slpi.run("iso/rigid-body/trajectories", steps=5400, ref=True, propagation="ball")
+    assert e.value.code == 3
