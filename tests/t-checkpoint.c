@@ -220,6 +220,14 @@ static void ref_tokens(int propagation)
         TEST_CHECKF(load_refused(ops, b, ta, na, at, bad[k], sa, &rc), "ref token '%s' at %d: rc %d", bad[k], at,
                     rc);
     }
+    /* the Lohner set: flags 0..3 (valid + 2 plain_ok), an exact centre and basis; a
+     * ball (radius 1 * 2^0) or a flag 4 there is no set this path wrote */
+    if (na > n) {
+        int at_c = n + 1 + (int)test_rand_int(n), at_a = n + 1 + 3 * n + (int)test_rand_int(n * n), rc;
+        TEST_CHECKF(load_refused(ops, b, ta, na, n, "4 0 0 0", sa, &rc), "Lohner flags 4: rc %d", rc);
+        TEST_CHECKF(load_refused(ops, b, ta, na, at_c, "1 0 1 0", sa, &rc), "Lohner centre with a radius: rc %d", rc);
+        TEST_CHECKF(load_refused(ops, b, ta, na, at_a, "1 0 1 0", sa, &rc), "Lohner basis with a radius: rc %d", rc);
+    }
     /* the largest radius mantissa, negative midpoints and exponents: all in shape */
     static const char *const good[] = { "-1 -2 3fffffff -1e", "0 0 0 0", "-a3 7 1 -1" };
     for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
