@@ -272,6 +272,8 @@ typedef struct {
     double T;                        /* 0: not given */
     int level;                       /* -1: not given */
     int output_every;                /* write every k-th step (1 = all) */
+    char save_at[SLPI_PATH_MAX];     /* key save_at: "t1,t2,...", rows at these times on the step
+                                        grid instead of every output_every-th step ("": none) */
 
     /* canonical noise (docs/noise.md, docs/noise.md#contract) */
     uint64_t seed;
@@ -823,8 +825,10 @@ slpi_problem *slpi_problem_new(const char *preset);
 void slpi_problem_free(slpi_problem *p);
 
 int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
-/* State doubles, Wiener processes, steps, rows slpi_integrate writes (step 0, every
- * output_every-th step and the last), the step size and output_every.
+/* State doubles, Wiener processes, steps, rows slpi_integrate writes (the output grid:
+ * step 0, then every output_every-th step and the last, or the steps at the times of
+ * the key save_at), the step size and output_every. SLPI_EINPUT: a save_at time off the
+ * step grid (the message names the nearest grid times).
  * NULL: dim, noises, steps, rows, h, every (not asked). */
 int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
                        int *every);
@@ -867,10 +871,14 @@ void slpi_stepper_counts(const slpi_stepper *s, long counts[SLPI_STEPPER_NCOUNTS
 void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, double *drad);
 /* Advance count steps (at most those left): increments dW[count][M] (clipped at the
  * problem's truncation threshold, as a noise file's), or (NULL) the problem's noise. After
- * each step whose number (steps done) is a multiple of every, or the problem's last, one
+ * each step whose number (steps done) is a multiple of every, or the problem's last (every
+ * = 0: each step of the problem's output grid, as slpi_problem_shape counts its rows), one
  * row goes to x, xrad, diag, drad (as slpi_stepper_row), iters and resid (the step's
  * solver iterations and residual; may be NULL); *rows gets their number. A failing step
- * stops with SLPI_ENUMERIC naming it; the rows before it are written.
+ * stops with SLPI_ENUMERIC naming it; the rows before it are written. An observer
+ * (slpi_stepper_set_observer) that returns nonzero stops the advance after that step
+ * with SLPI_OK: slpi_stepper_position tells where, and the rows written are those of
+ * an uninterrupted advance up to that step.
  * NULL: dW (the problem's noise), xrad, diag, drad, iters, resid (not asked). */
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
@@ -914,6 +922,13 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
  * the largest radius (0 on the fast path); NaN where there are too few paths. Returns
  * the number of paths n. NULL: mean, var, min, max, rad (not asked). */
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
+typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, int dim);
+/* A per-step observer: fn(ctx, step, t, x, dim) after every step an advance takes, with
+ * the steps done, t = step h and the state x[dim] (the certified path: its midpoints),
+ * valid during the call only; a nonzero return stops the advance (slpi_stepper_advance).
+ * Called on the advancing thread. Without one (the default) an advance tests one pointer
+ * per step. NULL: fn (no observer), ctx (passed as given). */
+void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx);
 /* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
 const char *slpi_api_version(void);
 /* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of

@@ -7,6 +7,7 @@
  * the tools' entry points (slpi-tools.h: verify, golden, converge) live in the tools
  * library and record their errors through slpi_api_record (api/api.h). */
 #include "api/api.h"
+#include "core/rows.h"
 #include "core/steps.h"
 
 #include <math.h>
@@ -97,7 +98,13 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
     if (dim) *dim = slpi_problem_state_dim(&q);   /* each output may be NULL */
     if (noises) *noises = slpi_problem_noise_count(&q);
     if (steps) *steps = q.steps;
-    if (rows) *rows = q.steps / q.output_every + 1 + (q.steps % q.output_every != 0);
+    if (rows) {
+        slpi_rows r;
+        slpi_error err = { 0 };
+        if ((rc = slpi_rows_open(&r, &q, &err)) != SLPI_OK) return slpi_api_record(&err, rc);
+        *rows = slpi_rows_count(&r);
+        slpi_rows_close(&r);
+    }
     if (h) *h = q.h;
     if (every) *every = q.output_every;
     return SLPI_OK;
@@ -132,6 +139,10 @@ struct slpi_stepper {
     slpi_fast_at fat;          /* what the steps step: the run object and its state */
     slpi_ref_at rat;
     slpi_steps steps;          /* the problem's noise and the tally (core/steps.h) */
+    slpi_rows rows;            /* the problem's output grid (every = 0; core/rows.h) */
+    slpi_observer observer;    /* slpi_stepper_set_observer (NULL: none) */
+    void *observer_ctx;
+    double *mid;               /* the certified state's midpoints, for the observer */
     double D;                  /* clipping threshold of given increments (+inf: none) */
     long clipped;              /* given increments clipped since step 0 */
     const char *diag_name[SLPI_MAX_DIAG];
@@ -148,6 +159,7 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     int rc = SLPI_OK;
     s->clipped = 0;
     s->n = 0;
+    s->rows.next = 0;
     if (s->fast) {
         static const long zero[SLPI_FAST_NCOUNTERS];
         slpi_fast_set_counters(s->fast, zero);   /* the diagnostics' solver counts are the path's own */
@@ -170,6 +182,7 @@ void slpi_stepper_free(slpi_stepper *s)
 {
     if (!s) return;
     slpi_steps_close(&s->steps);
+    slpi_rows_close(&s->rows);
     if (s->fast) slpi_fast_free(s->fast);
     if (s->cert) slpi_ref_free(s->cert);
     if (s->bx) _arb_vec_clear(s->bx, s->dim);
@@ -179,6 +192,7 @@ void slpi_stepper_free(slpi_stepper *s)
     free(s->given0);
     free(s->user);
     free(s->dW);
+    free(s->mid);
     free(s);
 }
 
@@ -249,7 +263,10 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     s->x = calloc((size_t)s->dim, sizeof *s->x);
     s->x0 = calloc((size_t)s->dim, sizeof *s->x0);
     s->dW = calloc((size_t)s->M + 1, sizeof *s->dW);
-    if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW)) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
+    s->mid = calloc((size_t)s->dim, sizeof *s->mid);
+    if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW || !s->mid))
+        rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
+    if (rc == SLPI_OK) rc = slpi_rows_open(&s->rows, &s->q, &err);
     if (rc == SLPI_OK && x0) {
         if (!(s->given = malloc((size_t)s->dim * sizeof *s->given)))
             rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
@@ -356,6 +373,23 @@ void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, do
     if (diag || drad) stepper_diag(s, NULL, diag, drad);
 }
 
+void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx)
+{
+    s->observer = fn;
+    s->observer_ctx = ctx;
+}
+
+/* The observer on the state after step s->n (the certified path's: its midpoints). */
+static int observe(slpi_stepper *s)
+{
+    const double *x = s->x;
+    if (s->cert) {
+        for (int i = 0; i < s->dim; i++) s->mid[i] = arf_get_d(arb_midref(s->bx + i), ARF_RND_NEAR);
+        x = s->mid;
+    }
+    return s->observer(s->observer_ctx, s->n, (double)s->n * s->q.h, x, s->dim);
+}
+
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows)
 {
@@ -364,7 +398,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
     *rows = 0;
     if (count < 0 || count > s->q.steps - s->n)
         return stepper_error(&err, SLPI_EINPUT, "advance: count outside 0..the steps left");
-    if (every < 1) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 1");
+    if (every < 0) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 0");
     for (long k = 0; k < count; k++) {
         long n = s->n;
         if (dW) {
@@ -390,13 +424,14 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             break;
         }
         s->n = n + 1;
-        if (s->n % every == 0 || s->n == s->q.steps) {
+        if (every ? s->n % every == 0 || s->n == s->q.steps : slpi_rows_take(&s->rows, s->n)) {
             long r = (*rows)++;
             slpi_stepper_row(s, x + r * s->dim, xrad ? xrad + r * s->dim : NULL, diag ? diag + r * s->ndiag : NULL,
                              drad ? drad + r * s->ndiag : NULL);
             if (iters) iters[r] = info.iterations;
             if (resid) resid[r] = info.residual;
         }
+        if (s->observer && observe(s)) break;   /* stopped: the rows so far are a prefix */
     }
     if (!dW) s->clipped = slpi_steps_clipped(&s->steps);
     return slpi_api_record(&err, rc);
@@ -409,7 +444,7 @@ int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAS
     if (rc != SLPI_OK) return rc;
     long rows;
     slpi_stepper_row(s, states, NULL, NULL, NULL);
-    rc = slpi_stepper_advance(s, s->q.steps, NULL, s->q.output_every, states + s->dim, NULL, NULL, NULL, NULL,
+    rc = slpi_stepper_advance(s, s->q.steps, NULL, 0, states + s->dim, NULL, NULL, NULL, NULL,
                               NULL, &rows);
     if (counters) slpi_fast_counters(s->fast, counters);
     slpi_stepper_free(s);

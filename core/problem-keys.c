@@ -68,6 +68,7 @@ static const key_def keys[] = {
     { "T", ANY, K_DOUBLE, OFF(T), 0, NULL, 0x1p-60, 1e12, "final time (with h: steps = T/h, which must be an integer; with level: h = T 2^-level)" },
     { "level", ANY, K_INT, OFF(level), 0, NULL, 0, 40, "level L of the hierarchy: h = T 2^-L, 2^L steps (needs T)" },
     { "output_every", ANY, K_INT, OFF(output_every), 0, NULL, 1, 1e9, "write every k-th step" },
+    { "save_at", ANY, K_STRING, OFF(save_at), SLPI_PATH_MAX, NULL, 0, 0, "t1,t2,...: write the rows at these increasing times on the step grid (t = n h) instead of every output_every-th step; the initial row always" },
     /* noise */
     { "seed", ANY, K_U64, OFF(seed), 0, NULL, 0, 0, "canonical noise seed (64-bit)" },
     { "path", ANY, K_U64, OFF(path), 0, NULL, 0, 0, "realization (path) index" },

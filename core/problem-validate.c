@@ -7,6 +7,7 @@
 
 #include "core/expr.h"
 #include "core/problem.h"
+#include "core/rows.h"
 
 /* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
 int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err)
@@ -64,6 +65,11 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
                               "stochastic Lie-Euler is not Stratonovich-consistent: %s", sys, reason);
     if (p->steps < 1)
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
+    if (p->save_at[0]) {   /* the output grid: its times on the step grid, within the run */
+        slpi_rows r;
+        if (slpi_rows_open(&r, p, err) != SLPI_OK) return SLPI_EINPUT;
+        slpi_rows_close(&r);
+    }
     if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
         return slpi_error_set(err, SLPI_EINPUT,
                               "truncate=on needs h < 1 (the threshold sqrt(2 ell h |ln h|) vanishes at h = 1), got h=%g",

@@ -36,6 +36,7 @@
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/clock.h"
+#include "core/rows.h"
 #include "core/steps.h"
 #include "slpi.h"
 
@@ -85,6 +86,10 @@ double slpi_run_output_bytes(const slpi_problem *p, int ball)
     /* a row: step, t, the state, about 16 diagnostics and counters, iterations, residual;
      * a double as %.17g is at most 24 characters and a tab, a ball about 64 */
     double rows = (double)(p->steps / p->output_every) + 2.0;
+    if (p->save_at[0]) {   /* at most one row per time, and the initial one */
+        rows = 2.0;
+        for (const char *c = p->save_at; *c; c++) rows += *c == ',';
+    }
     double cols = 20.0 + (double)slpi_problem_state_dim(p);
     return rows * cols * (ball ? 64.0 : 25.0);
 }
@@ -176,10 +181,10 @@ static char *last_line(int fd, long end)
  * (its step, out_bytes, out_digest and end digest recomputed: FNV-1a is a checksum,
  * anyone can recompute it) would otherwise cut the output to another row and go on from
  * a state that is not that row's. */
-static int prefix_matches(int fd, const slpi_checkpoint *c, const slpi_problem *p, int dim)
+static int prefix_matches(int fd, const slpi_checkpoint *c, const slpi_rows *rows, int dim)
 {
     char *line = last_line(fd, c->out_bytes), *s = line, *e;
-    long want = c->step - c->step % p->output_every;
+    long want = slpi_rows_last(rows, c->step);
     int ok = line && line[0] != '#' && strtol(s, &e, 10) == want && *e == '\t';
     if (ok && want == c->step && !strcmp(c->arith, "fast") && c->ntokens >= dim) {
         s = strchr(e + 1, '\t');         /* past t: the state columns */
@@ -215,8 +220,8 @@ typedef struct {
 } ckpt_state;
 
 /* Check a checkpoint against this run and restore the state, counters and output. */
-static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *ops, void *ctx, FILE *out, int hex,
-                  slpi_run_result *res, long *total_iters, slpi_error *err)
+static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows, const slpi_path_ops *ops, void *ctx,
+                  FILE *out, int hex, slpi_run_result *res, long *total_iters, slpi_error *err)
 {
     const char *file = cs->ck->resume, *oname = cs->ck->output ? cs->ck->output : "output";
     slpi_checkpoint c;
@@ -238,10 +243,10 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_path_ops *op
     } else if (digest_output(fd, &cs->digest, &cs->upto, c.out_bytes) != 0 || cs->digest != c.out_digest) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes are not those the checkpoint %s recorded", oname,
                             c.out_bytes, file);
-    } else if (!prefix_matches(fd, &c, p, dim)) {
+    } else if (!prefix_matches(fd, &c, rows, dim)) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes do not end with the row of step %ld in the "
                             "state the checkpoint %s holds (an edited checkpoint?): not cut", oname, c.out_bytes,
-                            c.step - c.step % p->output_every, file);
+                            slpi_rows_last(rows, c.step), file);
     } else if (ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
                             c.ntokens, ops->name);
@@ -323,6 +328,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     if (!ctx) return err ? err->code : SLPI_EINPUT;
 
     slpi_steps steps = { 0 };
+    slpi_rows rows = { 0 };
     double *x0 = malloc((size_t)dim * sizeof(double));
     char **cols = NULL;
     int ncols = 0;
@@ -337,6 +343,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
     if ((rc = slpi_steps_open(&steps, p, ops->step, ctx, 1, err)) != SLPI_OK) goto done;
+    if ((rc = slpi_rows_open(&rows, p, err)) != SLPI_OK) goto done;
 
     res->ndiag = ops->diag_names(ctx, res->diag_name, SLPI_MAX_DIAG);
     ops->diag_values(ctx, res->diag_first, res->ndiag);
@@ -365,7 +372,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         goto done;
     }
     if (cs.ck && cs.ck->resume) {
-        if ((rc = resume(&cs, p, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK) goto done;
+        if ((rc = resume(&cs, p, &rows, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK) goto done;
         first = res->steps_done;
         clip_base = res->clipped;
         steps.tally = (slpi_step_tally){ .steps = res->steps_done, .iterations = total_iters,
@@ -409,7 +416,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         res->max_radius = t->max_radius;
         res->max_prec = t->max_prec;
         res->prec_raised = t->prec_raised;
-        if ((n + 1) % p->output_every == 0 || n + 1 == p->steps) {
+        if (slpi_rows_take(&rows, n + 1)) {
             record_diagnostics(ops, ctx, res);
             if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)
                 break;
@@ -441,6 +448,7 @@ done:
     free(cs.problem);
     free(x0);
     slpi_steps_close(&steps);
+    slpi_rows_close(&rows);
     ops->destroy(ctx);
     return rc;
 }

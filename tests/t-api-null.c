@@ -12,6 +12,15 @@
 
 #define NULL_CASE(fn, param) /* a case of the rule "fn: NULL: param" */
 
+static long observed;   /* steps count_steps saw */
+
+static int count_steps(void *ctx, long step, double t, const double *x, int dim)
+{
+    (void)t, (void)x, (void)dim;
+    observed += ctx == NULL && step == observed + 1;
+    return 0;
+}
+
 static slpi_problem *problem(const char *preset, const char *steps)
 {
     slpi_problem *p = slpi_problem_new(preset);
@@ -307,6 +316,20 @@ static void steppers(void)
     int it[12];
     TEST_CHECK(nd <= 64 && slpi_stepper_advance(t, 12, NULL, 1, x, xr, dg, dr, it, res, &rows) == SLPI_OK && rows == 12);
     TEST_CHECK(memcmp(x, a + 3, sizeof x) == 0);
+
+    NULL_CASE(slpi_stepper_set_observer, fn)
+    NULL_CASE(slpi_stepper_set_observer, ctx)
+    /* an observer with ctx NULL sees each step; fn NULL removes it: then no call */
+    slpi_stepper *o = NULL;
+    double z[12 * 3];
+    observed = 0;
+    TEST_CHECK(slpi_stepper_new(&o, p, 0, NULL, 0) == SLPI_OK);
+    slpi_stepper_set_observer(o, count_steps, NULL);
+    TEST_CHECK(slpi_stepper_advance(o, 5, NULL, 1, z, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK && observed == 5);
+    slpi_stepper_set_observer(o, NULL, NULL);
+    TEST_CHECK(slpi_stepper_advance(o, 7, NULL, 1, z + 15, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK && observed == 5);
+    TEST_CHECK(memcmp(z, a + 3, sizeof z) == 0);
+    slpi_stepper_free(o);
 
     NULL_CASE(slpi_stepper_row, xrad)
     NULL_CASE(slpi_stepper_row, diag)

@@ -5,7 +5,7 @@
  *   - slpi_integrate_ensemble: each path's final state against a stepper restarted on
  *     that path (paths first..first+n-1, and different paths give different states);
  * and its refusals, each SLPI_EINPUT with its message and nothing done: an x0 of the
- * wrong length, an advance of a negative count or of more steps than are left, every < 1,
+ * wrong length, an advance of a negative count or of more steps than are left, every < 0,
  * and a non-finite increment at the third step (two steps done, their two rows written,
  * position 2). The preset, step count and output_every vary with the printed seed. */
 #include "slpi.h"
@@ -98,7 +98,7 @@ static void check_refusals(void)
     double x[10 * DIM], dW[4 * DIM] = { 0.01, -0.02, 0.01, 0.03, 0.02, -0.01, NAN, 0.01, 0.02, 0.03 };
     long rows = -1;
     struct { long count, every; const char *msg; } bad[] = {
-        { -1, 1, "count outside" }, { 11, 1, "count outside" }, { 1, 0, "every must be >= 1" },
+        { -1, 1, "count outside" }, { 11, 1, "count outside" }, { 1, -1, "every must be >= 0" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = slpi_stepper_advance(s, bad[i].count, NULL, bad[i].every, x, NULL, NULL, NULL, NULL, NULL, &rows);

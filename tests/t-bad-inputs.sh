@@ -308,6 +308,11 @@ row "h=1e-400: underflows to 0" run h=1e-400
 printf '0.5 1e-310 0.5\n' > sub.x0; row "sub.x0:1: '1e-310': subnormal" run $P x0_file=sub.x0
 row "trunc_ell=2x: not a finite number (trailing 'x')" run trunc_ell=2x
 row "maxit=1e3: not an integer" run maxit=1e3
+# save_at: a time off the step grid names the grid times nearest it; decreasing, past T, not a number
+row "save_at: t = 0.005 is not on the step grid of h = 0.00390625: the nearest grid times are 0.00390625 and 0.0078125" run $P save_at=0.005
+row "save_at: the times must increase: 0.00390625 after 0.0078125" run $P save_at=0.0078125,0.00390625
+row "save_at: t = 1 is outside the run, 0..T = 0.01953125 (5 steps)" run $P save_at=1
+row "save_at: '1e' (time 2) is not a number" run $P save_at=0.00390625,1e
 sed '9s/.*/# steps 2147483648/' good.noise > big.noise; row "big.noise:9: bad step count (1..2^30)" run $P noise_file=big.noise
 sed '4s/.*/# components 100000/; 9s/.*/# steps 4096/' good.noise > wide.noise
 row "wide.noise:9: 4096 steps x 100000 components: more than the 2^28 increments" run $P noise_file=wide.noise

@@ -86,6 +86,8 @@ def _library_error(rc, lib=None):
     for f in list(_x0_files):
         if f in msg:
             return SlpiError(rc, "x0: " + msg.replace("x0_file=" + f, "").replace(f, "").lstrip(": "), "x0", None)
+    if msg.startswith("save_at: "):   # a key whose messages name the key, not key=value
+        return SlpiError(rc, msg, "save_at", None)
     m = re.match(r"([A-Za-z_][\w.]*)=(\S*?):", msg)
     if not m and re.match(r"[A-Za-z_][\w.]*: unknown key ", msg):   # the argument a key was given as
         return SlpiError(rc, msg, msg.split(":")[0], None)
@@ -318,7 +320,7 @@ class Problem:
                 _check(_lib.slpi_problem_state_label(self._p, i, buf, 64))
                 labels.append(_ffi.string(buf).decode())
             self._shape = dict(dim=dim[0], noises=m[0], steps=steps[0], h=h[0], output_every=every[0],
-                               labels=labels)
+                               rows=rows[0], labels=labels)
         return self._shape
 
     dim = property(lambda self: self._resolved()["dim"])
@@ -631,7 +633,9 @@ _FIRST_PIECE = 16
 
 def _advance(st, steps, every, dW, out, row0, progress, include_initial):
     """Advance st by `steps` steps in pieces, writing rows from row0 into out (dict of
-    arrays: x, xrad, diag, drad, iters, resid; any may be None). Returns rows written."""
+    arrays: x, xrad, diag, drad, iters, resid; any may be None); every = 0: the problem's
+    output grid. Returns rows written; fewer steps than asked when an observer stopped
+    it (slpi_stepper_position tells)."""
     row = row0
     if include_initial:
         _lib.slpi_stepper_row(st.s, _ptr(out["x"][row]), _ptr(None if out["xrad"] is None else out["xrad"][row]),
@@ -653,8 +657,10 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
         row += rows[0]
         _raise_callback_error(st.pr)
         _check(rc)
+        progress.add(_lib.slpi_stepper_position(st.s) - done)
+        if _lib.slpi_stepper_position(st.s) < done + n:   # an observer stopped it
+            break
         done += n
-        progress.add(n)
         dt = time.perf_counter() - t0
         piece = max(1, min(4 * piece, int(piece * _PIECE_SECONDS / dt) if dt > 0 else 4 * piece))
     return row - row0
@@ -711,8 +717,34 @@ class Result:
         return self.diagnostics.get("H0")
 
 
-def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progress=False, max_memory=None,
-        **keys):
+_OBSERVER_T = "int(void *, long, double, const double *, int)"
+
+
+def _observer(fn, dim, kept):
+    """The C observer of the Python callable fn(t, x) (a truthy return stops the run); an
+    exception it raises is kept in kept[0] and stops the run."""
+    def call(_, step, t, x, n):
+        try:
+            return 1 if fn(t, np.frombuffer(_ffi.buffer(x, 8 * n), dtype=np.float64).copy()) else 0
+        except BaseException as e:   # KeyboardInterrupt included: raised after the advance
+            kept[0] = e
+            return 1
+    return _ffi.callback(_OBSERVER_T, call)
+
+
+def _save_steps(pr, rows):
+    """The steps of a run's rows: step 0, then the problem's output grid (save_at's times,
+    which the library has checked are on the step grid, or every output_every-th step and
+    the last)."""
+    line = [v for v in pr.text().splitlines() if v.startswith("save_at=")]
+    if line:
+        n = np.rint(np.array([float(t) for t in line[0][8:].split(",")]) / pr.h).astype(np.int64)
+        return np.concatenate(([0], n[n > 0]))
+    return np.minimum(np.arange(rows, dtype=np.int64) * pr.output_every, pr.steps)
+
+
+def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at=None, observer=None,
+        progress=False, max_memory=None, **keys):
     """Integrate one path: the fast path (doubles) or the certified path (``ref=True``).
 
     Parameters
@@ -736,6 +768,17 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
         to set.
     output_every : int, optional
         Keep every k-th step (and the last); default: the problem's ``output_every``.
+    save_at : array_like of float, optional
+        Keep the rows at these increasing times instead (the initial row always; a time
+        0 adds none), as diffrax's ``SaveAt(ts=...)``. Each must lie on the step grid
+        t = n h; a time off it raises SlpiError naming the grid times nearest it. The key
+        ``save_at`` of the command line.
+    observer : callable, optional
+        ``observer(t, x)`` after every step, with the time and a copy of the state (the
+        certified path: its midpoints); a truthy return stops the run there, cleanly:
+        the result holds the rows up to that step (those of the uninterrupted run) and
+        ``summary["stopped_at"]`` its step. An exception it raises stops the run and is
+        raised. Without one, the C loop tests one pointer per step.
     progress : bool
         Show progress (tqdm where installed, else a line on standard error).
     max_memory : int, optional
@@ -763,6 +806,11 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
     >>> dW = 0.01 * np.ones((4, 3))
     >>> slpi.run("iso/rigid-body/trajectories", dW=dW, truncate="off").states.shape
     (5, 3)
+    >>> slpi.run("iso/rigid-body/trajectories", steps=64, save_at=[0.125, 0.25]).t
+    array([0.   , 0.125, 0.25 ])
+    >>> r = slpi.run("iso/rigid-body/trajectories", steps=64, observer=lambda t, x: t >= 0.1)
+    >>> r.summary["stopped_at"], r.t[-1]
+    (26, 0.1015625)
     """
     ref, progress = _flag("ref", ref), _flag("progress", progress)
     if dW is not None:
@@ -772,6 +820,11 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
             keys["steps"] = len(dW)
     if output_every is not None:
         keys["output_every"] = _integer("output_every", output_every, 1)
+    if save_at is not None:
+        keys["save_at"] = _real_array("save_at", save_at, 1)
+    if observer is not None and not callable(observer):
+        raise SlpiError(2, "observer: %s is not callable: need observer(t, x)" % type(observer).__name__,
+                        "observer", observer)
     pr = _problem(problem, keys)
     dim, M, steps, h, every = pr.dim, pr.noises, pr.steps, pr.h, pr.output_every
     if dW is not None and dW.shape != (steps, M):
@@ -781,21 +834,30 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, progres
         x0 = _real_array("x0", x0, 1)
         if len(x0) != dim:
             raise SlpiError(2, "x0: %d values given, the state has %d" % (len(x0), dim), "x0", len(x0))
-    rows = _row_count(steps, every)
+    rows = pr._resolved()["rows"]
     _guard_memory(rows * 8.0 * (dim * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     st = _Stepper(pr, ref, x0)
+    kept = [None]
+    if observer is not None:
+        st.observer = _observer(observer, dim, kept)   # lives as long as the stepper
+        _lib.slpi_stepper_set_observer(st.s, st.observer, _ffi.NULL)
     _guard_memory(rows * 8.0 * ((dim + st.ndiag) * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     out = dict(x=np.empty((rows, dim)), xrad=np.empty((rows, dim)) if ref else None,
                diag=np.empty((rows, st.ndiag)), drad=np.empty((rows, st.ndiag)) if ref else None,
                iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
     try:
-        _advance(st, steps, every, dW, out, 0, pg, True)
+        kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True)
     finally:
         pg.close()
-    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
+    if kept[0] is not None:
+        raise kept[0]
+    n = _save_steps(pr, rows)[:kept_rows]
+    stopped = _lib.slpi_stepper_position(st.s)
+    out = {k: None if v is None else v[:kept_rows] for k, v in out.items()}
     summary = st.counts()
-    summary.update(noises=M, h=h, output_every=every, path="ref" if ref else "fast")
+    summary.update(noises=M, h=h, output_every=every, path="ref" if ref else "fast",
+                   stopped_at=stopped if stopped < steps else None)
     res = Result(t=n * h, step=n, states=out["x"], labels=pr.labels,
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],

@@ -202,3 +202,55 @@ def test_certified_rigid_body_finishes():
     with pytest.raises(slpi.SlpiError, match=r"step 5360: .*UNABLE.*set propagation=lohner") as e:
         slpi.run("iso/rigid-body/trajectories", steps=5400, ref=True, propagation="ball")
     assert e.value.code == 3
+
+
+def test_save_at_equals_cli_and_full_run():
+    """save_at: the rows of the command line's key save_at (bit for bit, both paths), the
+    full run's rows at those steps; a time off the grid is refused naming the grid times
+    nearest it, as are decreasing times and times past T, naming the argument."""
+    ts = [0, 0.0390625, 0.25, 0.5]
+    for ref in (False, True):
+        r = slpi.run("iso/rigid-body/trajectories", steps=128, save_at=ts, ref=ref)
+        assert list(r.step) == [0, 10, 64, 128] and np.array_equal(r.t, r.step * 0.00390625)
+        full = slpi.run("iso/rigid-body/trajectories", steps=128, ref=ref)
+        assert np.array_equal(r.states, full.states[r.step])
+        assert ref == (r.radii is not None) and (not ref or np.array_equal(r.radii, full.radii[r.step]))
+        if not ref:
+            header, data = cli_trajectory("--preset", "iso/rigid-body/trajectories", "steps=128",
+                                          "save_at=" + ",".join(map(str, ts)))
+            assert [int(row[0]) for row in data] == [0, 10, 64, 128]
+            assert np.array_equal(np.array([[float.fromhex(x) for x in row[2:5]] for row in data]), r.states)
+    for bad, want in (([0.1], r"t = 0.1 is not on the step grid of h = 0.00390625: the nearest grid times are "
+                               r"0.09765625 and 0.1015625"),
+                      ([0.25, 0.125], "the times must increase: 0.125 after 0.25"),
+                      ([1.0], "t = 1.0 is outside the run")):
+        with pytest.raises(slpi.SlpiError, match=want) as e:
+            slpi.run("iso/rigid-body/trajectories", steps=128, save_at=bad)
+        assert e.value.code == 2 and e.value.argument == "save_at"
+
+
+def test_observer_sees_every_step_and_stops_cleanly():
+    """observer(t, x): called after every step with t = n h and the step's state (the
+    certified path: its midpoints), a copy the caller may keep; a truthy return stops the
+    run after that step with the rows of the uninterrupted run up to it and
+    summary["stopped_at"]; an exception it raises is raised; a non-callable is refused."""
+    for ref in (False, True):
+        full = slpi.run("iso/rigid-body/trajectories", steps=40, ref=ref)
+        seen = []
+        r = slpi.run("iso/rigid-body/trajectories", steps=40, ref=ref,
+                     observer=lambda t, x: seen.append((t, x)) or len(seen) == 17)
+        assert [t for t, _ in seen] == list(full.t[1:18])
+        assert np.array_equal(np.array([x for _, x in seen]), full.states[1:18])
+        assert r.summary["stopped_at"] == 17 and np.array_equal(r.states, full.states[:18])
+        assert full.summary["stopped_at"] is None
+    r = slpi.run("iso/rigid-body/trajectories", steps=40, output_every=8, observer=lambda t, x: t >= 20 * 0.00390625)
+    assert list(r.step) == [0, 8, 16] and r.summary["stopped_at"] == 20
+
+    def boom(t, x):
+        if t > 0.05:
+            raise ZeroDivisionError("observer failed")
+    with pytest.raises(ZeroDivisionError, match="observer failed"):
+        slpi.run("iso/rigid-body/trajectories", steps=40, observer=boom)
+    with pytest.raises(slpi.SlpiError, match="observer: int is not callable") as e:
+        slpi.run("iso/rigid-body/trajectories", steps=4, observer=3)
+    assert e.value.argument == "observer"
