@@ -21,3 +21,10 @@ def pyplot(script):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def save(fig, name):
+    """Write fig to figure_path(NAME.png) and say where."""
+    out = figure_path(name + ".png")
+    fig.savefig(out, dpi=120)
+    print("%s: wrote %s" % (name, out))

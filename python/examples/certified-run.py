@@ -7,7 +7,7 @@ Usage: python3 certified-run.py [out.png]   (default build/python-examples/)"""
 import numpy as np
 
 import slpi
-from _common import figure_path, pyplot
+from _common import pyplot, save
 
 steps = 1500
 cert = slpi.run("iso/rigid-body/trajectories", steps=steps, ref=True)
@@ -24,6 +24,4 @@ if plt:
     ax.set_xlabel("t")
     ax.legend()
     ax.set_title("rigid body, ISOMP: double path inside its certified balls")
-    out = figure_path("certified-run.png")
-    fig.savefig(out, dpi=120)
-    print("certified-run: wrote", out)
+    save(fig, "certified-run")

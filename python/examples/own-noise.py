@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 import slpi
-from _common import figure_path, pyplot
+from _common import pyplot, save
 
 preset, steps = "iso/rigid-body/trajectories", 2048
 pr = slpi.Problem(preset)
@@ -41,6 +41,4 @@ if plt:
     ax.set_xlabel("t")
     ax.set_ylabel("x at the save times")
     ax.set_title("rigid body on your own increments (seed %d)" % seed)
-    out = figure_path("own-noise.png")
-    fig.savefig(out, dpi=120)
-    print("own-noise: wrote", out)
+    save(fig, "own-noise")

@@ -7,7 +7,7 @@ Usage: python3 user-model.py [out.png]   (default build/python-examples/)"""
 import numpy as np
 
 import slpi
-from _common import figure_path, pyplot
+from _common import pyplot, save
 
 x0 = [1.0, 0.5, 0.2] / np.linalg.norm([1.0, 0.5, 0.2])
 m = slpi.Model("so3", "(x1^2/I1 + x2^2/I2 + x3^2/I3)/2", noise=["amp*x1", "amp*x2", "amp*x3"],
@@ -26,6 +26,4 @@ if plt:
     ax.set_xlabel("t")
     ax.legend()
     ax.set_title("a model of your own: H on so3 with linear noise")
-    out = figure_path("user-model.png")
-    fig.savefig(out, dpi=120)
-    print("user-model: wrote", out)
+    save(fig, "user-model")
