@@ -15,7 +15,8 @@ tags of its comment:
     Thread:  whether calls may run concurrently ("Thread: ..." in the comment; default:
              one thread at a time per object the call changes; calls on distinct
              objects and on const objects only may run concurrently)
-The text between the markers API_BEGIN and API_END of docs/api.md is replaced.
+Each header has its part of docs/api.md between its markers (markers(): slpi.h, slpi-tools.h),
+which is replaced; a part not there yet is appended.
 --check: write nothing; exit 1 naming what differs (a function without its entry, a
 stale entry), a NULL tag naming no parameter, or (with --null-cases FILE, the test
 program) a (function, parameter) NULL rule without its case NULL_CASE(function, parameter)
@@ -24,10 +25,17 @@ in FILE or a case without its rule.
 import re
 import sys
 
-API_BEGIN = "<!-- api-reference: generated from slpi.h by mk/api-doc.py; do not edit -->"
-API_END = "<!-- end of api-reference -->"
+# the markers of a header's part of docs/api.md, and its anchor (slpi.h: "reference")
+def markers(header):
+    base = header.rsplit("/", 1)[-1]
+    if base == "slpi.h":
+        return ("<!-- api-reference: generated from slpi.h by mk/api-doc.py; do not edit -->",
+                "<!-- end of api-reference -->", "reference")
+    stem = base[:-2].replace("slpi-", "")
+    return ("<!-- api-reference: generated from %s by mk/api-doc.py; do not edit -->" % base,
+            "<!-- end of api-reference (%s) -->" % base, "reference-" + stem)
 # the objects a call may change (a const one, or an output struct it fills, is not shared)
-OBJECTS = r"(slpi_problem|slpi_fast|slpi_ref|slpi_stepper|slpi_output|slpi_traj_reader|slpi_traj|slpi_noise_source|slpi_progress|slpi_ref_diag|FILE)"
+OBJECTS = r"(slpi_problem|slpi_fast|slpi_ref|slpi_stepper|slpi_output|slpi_traj_reader|slpi_traj|slpi_noise_source|slpi_progress|slpi_ref_diag|slpi_golden|slpi_golden_result|slpi_verify_result|slpi_score|FILE)"
 
 
 def strip_comment(text):
@@ -189,14 +197,17 @@ def thread(name, proto, comment):
 def render(header):
     funcs = parse(header)
     names = {f[1] for f in funcs}
-    out = [API_BEGIN, "", "<a id=\"reference\"></a>", "## Reference (slpi.h)", "",
-           "Generated from the comments of `slpi.h` by `mk/api-doc.py` (`make check` runs "
+    begin, end, anchor = markers(header)
+    base = header.rsplit("/", 1)[-1]
+    test = "tests/t-api-null.c" if base == "slpi.h" else "tests/t-api-null-%s.c" % base[:-2].replace("slpi-", "")
+    out = [begin, "", "<a id=\"%s\"></a>" % anchor, "## Reference (%s)" % base, "",
+           "Generated from the comments of `%s` by `mk/api-doc.py` (`make check` runs "
            "`tests/t-api-doc.sh`, which fails on a function without its entry). The rules "
            "each entry applies unless it says otherwise are at the top of `slpi.h`: a "
            "pointer argument may be NULL only where its entry says so, an object made by "
            "a `_new`/`_create`/`_open`/`_begin` function is the caller's, and an object is "
-           "used by one thread at a time. `tests/t-api-null.c` calls every function "
-           "with each pointer its entry allows to be NULL.", ""]
+           "used by one thread at a time. `%s` calls every function "
+           "with each pointer its entry allows to be NULL." % (base, test), ""]
     section, groups = None, []
     for f in funcs:   # declarations that share one comment form one entry
         if groups and f[3] and f[3] == groups[-1][-1][3] and f[0] == groups[-1][-1][0]:
@@ -221,7 +232,7 @@ def render(header):
             else:
                 out += ["- `%s`: %s" % (nm, "; ".join(lines))]
         out.append("")
-    out.append(API_END)
+    out.append(end)
     return "\n".join(out) + "\n", funcs
 
 
@@ -235,10 +246,11 @@ def main(argv):
         del argv[k:k + 2]
     header, doc = argv
     ref, funcs = render(header)
+    begin, end, _ = markers(header)
     text = open(doc).read()
-    if API_BEGIN in text:
-        a, rest = text.split(API_BEGIN, 1)
-        b = rest.split(API_END, 1)[1]
+    if begin in text:
+        a, rest = text.split(begin, 1)
+        b = rest.split(end, 1)[1]
         new = a + ref.rstrip("\n") + b
     else:
         new = text.rstrip("\n") + "\n\n" + ref
