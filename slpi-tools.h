@@ -7,6 +7,14 @@
  * their module headers. A program using the tools links libslpi-tools and libslpi
  * (libslpi-tools.so alone carries both: it exports the functions of slpi.h and of this
  * header).
+ *
+ * Conventions of every function: slpi.h's (its block at the top, with the same three
+ * rules; docs/api.md#reference-tools lists each function with them, generated from this
+ * header by mk/api-doc.py): a pointer argument must not be NULL unless the function's
+ * comment names it in a line "NULL: a, b" (tests/t-api-null-tools.c calls each function
+ * with each pointer its comment allows to be NULL); what a function makes or returns is
+ * owned as slpi.h says unless "Owns:" says otherwise; an object is used by one thread at
+ * a time, and "Thread:" names a call that touches process-wide state.
  */
 #ifndef SLPI_TOOLS_H
 #define SLPI_TOOLS_H
@@ -55,25 +63,34 @@ typedef struct {
     slpi_golden_checkpoint *check;
 } slpi_golden;
 
-/* Read and validate a golden file; every error names file:line and the problem. */
+/* Read and validate a golden file; every error names file:line and the problem.
+ * Owns: *g's arrays are the caller's, freed by slpi_golden_clear (an error leaves none). */
 int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err);
+/* Write g in the golden format to f (SLPI_EINPUT on a write error). */
 int slpi_golden_write(FILE *f, const slpi_golden *g);
+/* Free what slpi_golden_read or slpi_golden_make put in g. */
 void slpi_golden_clear(slpi_golden *g);
 
-/* The curated cases (oracle/golden-cases.c): NULL-terminated names; build one by
- * running the certified path on its problem (the regeneration done by `make golden`). */
+/* The curated cases (oracle/golden-cases.c): NULL-terminated names. Thread: not safe:
+ * each call fills one process-wide table (the same names every time). */
 const char *const *slpi_golden_cases(void);
+/* Build case `name` by running the certified path on its problem (the regeneration done
+ * by `make golden`). Owns: *g, freed by slpi_golden_clear. */
 int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err);
 /* The same for any finished problem (a user's model: `slpi golden --write --config`):
- * case `name`, described by `what`, its p->steps steps, checkpoints at 1, steps/2, steps. */
+ * case `name`, described by `what`, its p->steps steps, checkpoints at 1, steps/2, steps.
+ * Owns: *g, freed by slpi_golden_clear. */
 int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g,
                              slpi_error *err);
 /* Golden file name of a case: "<system>.<scheme>[.variant].golden". */
 void slpi_golden_file_name(const char *name, char *buf, size_t n);
 
-/* Regenerate the file of every case (or only the case `only`) in dir, logging each. */
+/* Regenerate the file of every case (or only the case `only`) in dir, logging each.
+ * NULL: only (every case), log (no log). Thread: not safe (slpi_golden_save). */
 int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_error *err);
-/* Write g to path whole (a temporary file renamed over it), or leave path as it was. */
+/* Write g to path whole (a temporary file renamed over it), or leave path as it was.
+ * Thread: not safe: as slpi_output_open, records its temporary file in the process-wide
+ * list a signal handler removes. */
 int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 
 /* Scores of the fast path against certified balls (oracle/score.c). Ratios are
@@ -115,11 +132,13 @@ typedef struct {
 } slpi_golden_result;
 int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
 
-/* Check every case's file in dir on both paths; report (may be NULL) gets the
- * non-PASS cases and the table of worst scores per scheme x system pair. Input errors
- * (a missing or malformed file) return SLPI_EINPUT; *verdict is the worst verdict. */
+/* Check every case's file in dir on both paths; report gets the non-PASS cases and the
+ * table of worst scores per scheme x system pair. Input errors (a missing or malformed
+ * file) return SLPI_EINPUT; *verdict is the worst verdict.
+ * NULL: report (no report). Thread: not safe (slpi_golden_cases). */
 int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
-/* The same for the given files (names: the case each must hold, or NULL). */
+/* The same for the given files (names: the case each must hold).
+ * NULL: names (any case), report (no report). */
 int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
                             slpi_verdict *verdict, slpi_error *err);
 
@@ -151,10 +170,10 @@ typedef struct {
     uint64_t sample_seed;
     char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
 } slpi_verify_result;
-/* noise_file (may be NULL) overrides the header's noise; a header key case=NAME
- * takes the problem of that golden case in golden_dir (NULL: oracle/golden);
- * max_steps < 0: no bound; report (may be NULL) gets one line per row and a summary.
- * Returns SLPI_OK or an input error (exit 2). */
+/* noise_file overrides the header's noise; a header key case=NAME takes the problem of
+ * that golden case in golden_dir; max_steps < 0: no bound; report gets a summary.
+ * Returns SLPI_OK or an input error (exit 2). NULL: noise_file (the header's noise),
+ * golden_dir (slpi_golden_dir()), report (no report). */
 int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
                      FILE *report, slpi_verify_result *res, slpi_error *err);
 /* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
@@ -178,30 +197,33 @@ typedef struct {
     void *combine_arg;
 } slpi_verify_opts;
 void slpi_verify_opts_init(slpi_verify_opts *o);
-/* Verify with options; report (may be NULL) gets the summary (and the table). */
+/* Verify with options; report gets the summary (and the table). NULL: report (no report). */
 int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
                     slpi_error *err);
 /* "binary64", "binary32" or "stated" for a unit roundoff. */
 const char *slpi_verify_precision_name(double u);
-/* The folder of the golden files: $SLPI_GOLDEN_DIR, else the installed
- * $(PREFIX)/share/slpi/golden beside the running executable's ../share, else the
- * source tree's oracle/golden (oracle/golden-dir.c). */
+/* The folder of the golden files: the installed $(PREFIX)/share/slpi/golden beside the
+ * running executable's ../share, else the source tree's oracle/golden
+ * (oracle/golden-dir.c). Owns: the calling thread's buffer, overwritten by its next call. */
 const char *slpi_golden_dir(void);
 
 /* ------------------------------------------- handle API: the tools' entries
  * (oracle/api-tools.c, reports/api-converge.c; python/slpi loads libslpi-tools.so for
  * them). Errors as the handle API's (slpi.h): SLPI_OK or an error code, the message in
  * slpi_api_last_error() (libslpi's: this library links it, one copy in a process). */
-/* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json. */
+/* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json.
+ * NULL: noise_file (the header's noise). */
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
-/* slpi_golden_check_dir on dir (NULL: slpi_golden_dir()): *verdict a slpi_verdict, the
- * report's text in report[n] (cut at n - 1 bytes). */
+/* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
+ * (cut at n - 1 bytes). NULL: dir (slpi_golden_dir()), report (when n is 0).
+ * Thread: not safe (slpi_golden_cases). */
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 /* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):
  * kind "strong", "sup" or "weak"; levels kmin..kmax against reference level ref; paths
  * paths from path0; boot bootstrap replicates; indep a scheme name for an independent
- * reference (NULL: the same scheme). Per level i = 0..kmax-kmin: h[i], the error e[i]
- * against the reference and its standard error se[i]; fit = {slope, CI low, CI high}. */
+ * reference. Per level i = 0..kmax-kmin: h[i], the error e[i] against the reference and
+ * its standard error se[i]; fit = {slope, CI low, CI high}.
+ * NULL: kind ("strong"), indep (the same scheme). */
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);

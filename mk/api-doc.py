@@ -262,9 +262,9 @@ def main(argv):
     if cases:
         rules = {(nm, p) for s, nm, proto, comment in funcs for p in null_params(nm, proto, comment)}
         have = set(re.findall(r"NULL_CASE\(\s*(slpi_\w+)\s*,\s*(\w+)\s*\)", open(cases).read()))
-        bad += ["%s: %s may be NULL (slpi.h) but %s has no NULL_CASE(%s, %s)" % (f, p, cases, f, p)
+        bad += ["%s: %s may be NULL (%s) but %s has no NULL_CASE(%s, %s)" % (f, p, header, cases, f, p)
                 for f, p in sorted(rules - have)]
-        bad += ["%s: NULL_CASE(%s, %s) but slpi.h does not say %s may be NULL" % (cases, f, p, p)
+        bad += ["%s: NULL_CASE(%s, %s) but %s does not say %s may be NULL" % (cases, f, p, header, p)
                 for f, p in sorted(have - rules)]
     if check:
         if new != text:
