@@ -666,11 +666,6 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
     return row - row0
 
 
-def _row_count(steps, every):
-    """Rows of a run: step 0, every every-th step, and the last."""
-    return 1 + steps // every + (steps % every != 0)
-
-
 @dataclass
 class Result:
     """One run (``slpi.run``): rows at step 0, every ``output_every``-th step and the last.
