@@ -3,11 +3,11 @@
  * route: the certified step <= 30x the double step at N >= 128, and every step of the
  * 32 000-step N = 128 run verified in <= 1 hour on 2 cores).
  *
- * `bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] CASE...` (BITS: the working
- * precision, default 128), CASE = ez:N (iso/zeitlin/long at
- * size N) or mk:n (iso/manakov/long on so(n)). For each case, K steps from the fast
- * path's binary64 states (each certified step from exact doubles, as `verify --local`
- * does), in one run: the double step (slpi_fast_step), the certified step with
+ * `bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] CASE...`
+ * (BITS: the working precision, default 128; the ISOMP update, default comm), CASE =
+ * ez:N (iso/zeitlin/long at size N) or mk:n (iso/manakov/long on so(n)). For each case,
+ * K steps from the fast path's binary64 states (each certified step from exact doubles,
+ * as `verify --local` does), in one run: the double step (slpi_fast_step), the certified step with
  * matmul=blas, and with matmul=arb up to size --arb-max (default 64); process CPU seconds
  * (all threads) and wall seconds per step (one BLAS thread unless OPENBLAS_NUM_THREADS
  * says otherwise, as the command runs), the ratios certified / double, the share of
@@ -34,6 +34,7 @@ typedef struct {
 void openblas_set_num_threads(int n) __attribute__((weak));
 
 static const char *bench_prec = "128";   /* --prec */
+static const char *bench_update = "comm"; /* --update */
 
 static int bench_problem(slpi_problem *p, const char *spec, const char *route, slpi_error *err)
 {
@@ -43,7 +44,8 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(p, mk ? "iso/manakov/long" : "iso/zeitlin/long", err) != SLPI_OK ||
         slpi_problem_set(p, mk ? "n" : "N", spec + 3, err) != SLPI_OK ||
-        slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK)
+        slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
+        slpi_problem_set(p, "update", bench_update, err) != SLPI_OK)
         return SLPI_EINPUT;
     if (!mk && p->ez.ic_lmax > p->ez.N - 1)
         p->ez.ic_lmax = p->ez.N - 1;          /* the preset's degrees <= 4, at N <= 4 */
@@ -121,15 +123,17 @@ int main(int argc, char **argv)
         if (strcmp(argv[a], "--steps") == 0) K = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--arb-max") == 0) arb_max = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--prec") == 0) bench_prec = argv[a + 1];
+        else if (strcmp(argv[a], "--update") == 0) bench_update = argv[a + 1];
         else break;
     }
     if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads)
         openblas_set_num_threads(1);
     if (a >= argc || K < 1) {
-        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] ez:N|mk:n ...\n");
+        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] ez:N|mk:n ...\n");
         return 2;
     }
-    printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case\n", K);
+    printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n", K,
+           bench_update);
     printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s\n", "case", "double ms", "blas s",
            "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a",
            "setup s", "peak GB");

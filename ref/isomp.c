@@ -10,7 +10,9 @@
  * 1/4 Psi Y Psi, or, if G does not contract enough, by the dense Krawczyk test on F.
  * Update COMM: X_{n+1} = X_n + [Psi~, Xt] (eq. (26) line 3); CAY:
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
- * exact skew-Hermitian Psi~, so C^{-1} = C^*). Fixed-iteration mode (fixed_iters = L):
+ * exact skew-Hermitian Psi~, so C^{-1} = C^*), formed as X_n + U - U^* + U K^* with
+ * C = I + K, U = K X_n (isomp_update; on the BLAS route K by the verified solve of
+ * ref/mrsolve.c). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
 #include "ref/vector-field.h"
 #include "ref/matrix.h"
@@ -233,8 +235,21 @@ static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     _arb_vec_clear(t, n);
 }
 
-/* X_{n+1} from the midpoint Xt (matrix) */
-static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec)
+/* C = A^{-1} B for the Cayley factor on the step's route: on the BLAS route its verified
+ * solve (ref/mrsolve.c; acb_mat_solve where the route cannot represent the parts), else
+ * acb_mat_solve; 0 with the reason in why if the factor is not provably invertible. */
+static int cayley_solve(const isomp_ctx *c, acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec,
+                        char *why, size_t why_len)
+{
+    int ok = c->mul == blas_mul ? slpi_ref_mrmat_solve(C, A, B, prec, why, why_len) : 0;
+    if (ok == 0 && !(ok = acb_mat_solve(C, A, B, prec)))
+        snprintf(why, why_len, "acb_mat_solve fails");
+    return ok > 0;
+}
+
+/* X_{n+1} from the midpoint Xt (matrix); 0 with the reason in why */
+static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec, char *why,
+                        size_t why_len)
 {
     const slpi_ref_system *s = c->s;
     int N = s->N, ok = 1;
@@ -249,16 +264,21 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
         slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
         acb_mat_add(Xout, c->Xn, A, prec);
     } else {
-        acb_mat_scalar_mul_2exp_si(Psi, Psi, -1);
+        /* C = (I - Psi/2)^{-1}(I + Psi/2) = I + K, K = (I - Psi/2)^{-1} Psi; with X_n
+         * skew-Hermitian at every point of its ball, C X_n C^* = X_n + U - U^* + U K^*,
+         * U = K X_n: the products meet the small K only, so their rounding bounds (the
+         * BLAS route's gamma_K |K| |X_n|) scale with the step, not with |X_n| */
+        acb_mat_scalar_mul_2exp_si(B, Psi, -1);
         acb_mat_one(A);
-        acb_mat_sub(A, A, Psi, prec);           /* I - Psi/2 */
-        acb_mat_one(B);
-        acb_mat_add(B, B, Psi, prec);           /* I + Psi/2 */
-        ok = acb_mat_solve(C, A, B, prec);
+        acb_mat_sub(A, A, B, prec);             /* I - Psi/2 */
+        ok = cayley_solve(c, C, A, Psi, prec, why, why_len);   /* K */
         if (ok) {
-            c->mul(A, C, c->Xn, prec);
-            acb_mat_conjugate_transpose(B, C);
-            c->mul(Xout, A, B, prec);
+            c->mul(B, C, c->Xn, prec);          /* U = K X_n */
+            acb_mat_conjugate_transpose(A, C);
+            c->mul(Xout, B, A, prec);           /* U K^* */
+            slpi_ref_mat_skew_part(A, B, prec); /* U - U^* */
+            acb_mat_add(Xout, Xout, A, prec);
+            acb_mat_add(Xout, Xout, c->Xn, prec);
         }
     }
     acb_mat_clear(Psi);
@@ -344,11 +364,12 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
         s->m_unpack(s, Y, y, prec);
-        ok = isomp_update(&c, G, Y, prec);
+        char reason[200] = "";
+        ok = isomp_update(&c, G, Y, prec, reason, sizeof reason);
         if (ok)
             s->m_pack(s, x, G, prec);
         else
-            snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible");
+            snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible (%s)", reason);
     }
     acb_mat_clear(c.Xn);
     acb_mat_clear(Y);

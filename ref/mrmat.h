@@ -48,6 +48,14 @@ int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *
 int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
                         double sA, const double *mB, const double *rB, double sB, char *why, size_t why_len);
 
+/* X = A^{-1} B enclosed (A n x n, B n x k; X never aliases them): for every pair of
+ * matrices in the balls of A and B, A is invertible and A^{-1} B lies in X. R ~ mid(A)^{-1}
+ * by LAPACK (never trusted), the residuals I - R A and B - A Xt enclosed by
+ * slpi_ref_mrmat_mul, and the norm test ||I - R A||_inf < 1 (ref/mrsolve.c). Returns 1;
+ * 0 with the reason where the route cannot enclose (a part beyond the double range:
+ * another solver may); -1 with the reason where the test fails (no enclosure). */
+int slpi_ref_mrmat_solve(acb_mat_t X, const acb_mat_t A, const acb_mat_t B, slong prec, char *why, size_t why_len);
+
 /* C = mid(A) mid(B) in binary64 (radius 0: an approximation, for candidate iterations
  * only; never part of an enclosure). Returns 0 if a part is beyond the double range. */
 int slpi_ref_mrmat_mul_mid(acb_mat_t C, const acb_mat_t A, const acb_mat_t B);
