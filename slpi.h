@@ -282,6 +282,10 @@ typedef struct {
     double trunc_ell;                /* ell of A_h = sqrt(2 ell |ln h|); papers: 2 */
     int refine;                      /* fine levels summed into one step (0: none) */
     char noise_file[SLPI_PATH_MAX];
+    int seed_from_file;              /* key seed=file: slpi_problem_finish takes seed, path and
+                                        refine from noise_file's header (docs/noise.md#files) */
+    uint64_t noise_digest;           /* FNV-1a 64 of noise_file's bytes, set by slpi_problem_finish
+                                        (0: not yet); a given one must be the file's */
 
     /* certified path */
     long prec;                       /* working precision in bits (default 128) */
@@ -931,8 +935,9 @@ typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, in
 void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx);
 /* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
 const char *slpi_api_version(void);
-/* The problem's keys as slpi_problem_write prints them ("key=value" lines) into buf of
- * n bytes; returns the length the whole text needs (without the terminating 0), so a
+/* The problem's keys as slpi_problem_write prints them ("key=value" lines), finished where
+ * slpi_problem_finish accepts it (as a run's header: h and steps resolved, a noise file's
+ * own seed, path and noise_digest), into buf of n bytes; returns the length the whole text needs (without the terminating 0), so a
  * caller retries with a larger buffer when it is >= n; -1 on error. NULL: buf (when n is 0). */
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
 

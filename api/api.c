@@ -40,7 +40,9 @@ long slpi_problem_text(const slpi_problem *p, char *buf, size_t n)
         api_out_of_memory("slpi_problem_text");
         return -1;
     }
-    slpi_problem_write(p, f, "");
+    slpi_problem q = *p;   /* the finished problem where it finishes, as a run's header */
+    slpi_error err = { 0 };
+    slpi_problem_write(slpi_problem_finish(&q, &err) == SLPI_OK ? &q : p, f, "");
     fclose(f);
     if (n > 0) snprintf(buf, n, "%s", text);
     free(text);

@@ -188,7 +188,7 @@ int slpi_cli_noise(int argc, char **argv)
         {"check", required_argument, NULL, 'c'}, {"help", no_argument, NULL, '?' + 256},
         {"preset", required_argument, NULL, 'P'}, {"config", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
-    slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0};
+    slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0, 0};
     int have_seed = 0, have_path = 0, bits = 0;
     const char *output = NULL, *check = NULL, *preset = NULL, *config = NULL;
     int shape_given = 0;   /* --seed .. --first: not with --preset/--config */

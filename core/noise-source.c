@@ -7,8 +7,11 @@
  * A noise file must match the problem: same M, same h (bit for bit: the level), first
  * step 0 and at least `steps` rows; a file written with truncation must have been
  * clipped at the threshold the problem uses (re-clipping is then the identity), and a
- * truncated file cannot feed an untruncated problem. The file's seed, path and refine
- * describe where its values came from and are not compared.
+ * truncated file cannot feed an untruncated problem. The file's own seed, path and refine
+ * must be the problem's too (a file from another path is another problem, not another
+ * run of this one), unless the problem says seed=file: then slpi_problem_finish gives the
+ * problem the file's (slpi_noise_source_bind, docs/noise.md#files), and the trajectory's
+ * header records them with the file's digest (noise_digest).
  *
  * The generator is read in blocks of NOISE_BLOCK steps per component (the batch path of
  * slpi_noise_increments is an order of magnitude faster than one increment per call);
@@ -47,21 +50,57 @@ static int source_fill_block(slpi_noise_source *s, long n, slpi_error *err)
     return SLPI_OK;
 }
 
+/* The file's own level (h), seed, path and refine against the problem's, and its digest
+ * against a recorded one: SLPI_EINPUT naming both values and the file (as noise_file=F, the key
+ * Python's SlpiError names). */
+static int source_file_agrees(const slpi_problem *p, const slpi_noise_header *hd, slpi_error *err)
+{
+    const char *f = p->noise_file;
+    if (hd->h != p->h) {
+        return slpi_error_set(err, SLPI_EINPUT, "%s: wrong level: step size %.17g (%a), "
+                              "the problem has h = %.17g (%a)", f, hd->h, hd->h, p->h, p->h);
+    }
+    static const char *const what[] = { "seed", "path", "refine" };
+    const uint64_t own[] = { hd->seed, hd->path, (uint64_t)hd->refine },
+                   want[] = { p->seed, p->path, (uint64_t)p->refine };
+    for (int i = 0; i < 3; i++)
+        if (own[i] != want[i])
+            return slpi_error_set(err, SLPI_EINPUT, "noise_file=%s: the file's own %s is %llu, the problem has "
+                                  "%s=%llu (seed=file takes the file's seed, path and refine; docs/noise.md#files)",
+                                  f, what[i], (unsigned long long)own[i], what[i], (unsigned long long)want[i]);
+    if (p->noise_digest && p->noise_digest != hd->digest)
+        return slpi_error_set(err, SLPI_EINPUT, "noise_file=%s: the file's digest is %llu, the problem records "
+                              "noise_digest=%llu: the file changed", f, (unsigned long long)hd->digest,
+                              (unsigned long long)p->noise_digest);
+    return SLPI_OK;
+}
+
+int slpi_noise_source_bind(slpi_problem *p, slpi_error *err)
+{
+    slpi_noise_header hd;
+    int rc = slpi_noise_file_read(p->noise_file, &hd, NULL, err);
+    if (rc != SLPI_OK) return rc;
+    if (p->seed_from_file) {
+        p->seed = hd.seed;
+        p->path = hd.path;
+        p->refine = hd.refine;
+    }
+    rc = source_file_agrees(p, &hd, err);
+    if (rc == SLPI_OK) p->noise_digest = hd.digest;
+    return rc;
+}
+
 static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
 {
     slpi_noise_header hd;
     int rc = slpi_noise_file_read(p->noise_file, &hd, &s->file, err);
-    if (rc != SLPI_OK) {
+    if (rc != SLPI_OK || (rc = source_file_agrees(p, &hd, err)) != SLPI_OK) {
         return rc;
     }
     const char *f = p->noise_file;
     if (hd.components != s->M) {
         return slpi_error_set(err, SLPI_EINPUT, "%s: %d components per step, the problem "
                               "has M = %d", f, hd.components, s->M);
-    }
-    if (hd.h != s->h) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: wrong level: step size %.17g (%a), "
-                              "the problem has h = %.17g (%a)", f, hd.h, hd.h, s->h, s->h);
     }
     if (hd.first != 0 || hd.steps < s->steps) {
         return slpi_error_set(err, SLPI_EINPUT, "%s: holds steps %llu..%llu, the run needs "

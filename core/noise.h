@@ -36,6 +36,7 @@ typedef struct {
     double ell, threshold;
     uint64_t first;           /* global index of the first step in the file */
     long steps;               /* data rows */
+    uint64_t digest;          /* FNV-1a 64 of the file's bytes (core/digest.h), once read to its end */
 } slpi_noise_header;
 
 #define SLPI_NOISE_FORMAT "slpi-noise"
@@ -49,7 +50,13 @@ typedef struct {
 void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd);
 void slpi_noise_file_write_row(FILE *f, int components, const double *dw);
 /* Read and validate a whole noise file: *dw gets steps x M values (row-major, malloc'd,
- * the caller frees). Errors name "file:line: problem" and return SLPI_EINPUT. */
+ * the caller frees). dw NULL: the header and the digest only (the rows are not parsed).
+ * Errors name "file:line: problem" and return SLPI_EINPUT. */
 int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
                          slpi_error *err);
+/* slpi_problem_finish's part for a problem with a noise_file (core/noise-source.c,
+ * docs/noise.md#files): with seed=file, the problem takes the file's seed, path and refine;
+ * then they must be the file's own (SLPI_EINPUT naming both values and the file), a given
+ * noise_digest must be the file's, and noise_digest becomes the file's. */
+int slpi_noise_source_bind(slpi_problem *p, slpi_error *err);
 #endif

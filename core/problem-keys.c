@@ -70,12 +70,13 @@ static const key_def keys[] = {
     { "output_every", ANY, K_INT, OFF(output_every), 0, NULL, 1, 1e9, "write every k-th step" },
     { "save_at", ANY, K_STRING, OFF(save_at), SLPI_PATH_MAX, NULL, 0, 0, "t1,t2,...: write the rows at these increasing times on the step grid (t = n h) instead of every output_every-th step; the initial row always" },
     /* noise */
-    { "seed", ANY, K_U64, OFF(seed), 0, NULL, 0, 0, "canonical noise seed (64-bit)" },
+    { "seed", ANY, K_U64, OFF(seed), 0, NULL, 0, 0, "canonical noise seed (64-bit), or file: the noise_file's own seed, path and refine (else they must be the problem's; docs/noise.md#files)" },
     { "path", ANY, K_U64, OFF(path), 0, NULL, 0, 0, "realization (path) index" },
     { "truncate", ANY, K_ENUM, OFF(truncate), 0, e_trunc, 0, 0, "auto (on for ISO systems and the rigid body, off for heavy top and sine-Euler) | on | off" },
     { "trunc_ell", ANY, K_DOUBLE, OFF(trunc_ell), 0, NULL, 0x1p-20, 100, "ell of the threshold sqrt(2 ell h |ln h|) (papers: 2)" },
     { "refine", ANY, K_INT, OFF(refine), 0, NULL, 0, 40, "sum 2^refine fine increments per step (coupled hierarchy)" },
-    { "noise_file", ANY, K_STRING, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator" },
+    { "noise_file", ANY, K_STRING, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator; its own seed, path and refine must be the problem's (or seed=file)" },
+    { "noise_digest", ANY, K_U64, OFF(noise_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_file's bytes: recorded in the header by every run; given (verify reads it back), the file must have it" },
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
     { "tol_scale", ANY, K_ENUM, OFF(tol_scale), 0, e_tol_scale, 0, 0, "what tol is relative to: state (max(1, |u|), default) | step (h |u|, quflow's scaling; fast path)" },
@@ -386,6 +387,10 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         return SLPI_OK;
     }
     case K_U64:
+        if (k->offset == offsetof(slpi_problem, seed)) {
+            p->seed_from_file = strcmp(value, "file") == 0;
+            if (p->seed_from_file) return SLPI_OK;
+        }
         return slpi_parse_u64(key, value, UINT64_MAX, (uint64_t *)field, err);
     case K_ENUM: {
         int i = enum_index(k->enums, value);
@@ -407,6 +412,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         if (strlen(value) >= (size_t)k->count)
             return slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
         strcpy(field, value);
+        if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
@@ -656,7 +662,12 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
     case K_DOUBLE: fprintf(f, "%.17g", *(const double *)field); break;
     case K_INT: fprintf(f, "%d", *(const int *)field); break;
     case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
-    case K_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case K_U64:
+        if (k->offset == offsetof(slpi_problem, seed) && p->seed_from_file && !p->noise_digest)
+            fprintf(f, "file");   /* not yet bound to its noise file (slpi_problem_finish) */
+        else
+            fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
     case K_ENUM: fprintf(f, "%s", k->enums[*(const int *)field]); break;
     case K_VEC:
         for (int i = 0; i < k->count; i++)
@@ -680,7 +691,8 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         const key_def *k = &keys[i];
         if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->system)) continue;
         if (k->type == K_STRING && ((const char *)p + k->offset)[0] == '\0') continue;
-        if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0))
+        if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0)
+            || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest))
             continue;
         write_value(k, p, f, prefix);
     }

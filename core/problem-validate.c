@@ -2,10 +2,12 @@
  * core/problem-keys.c), the cross-key rules, the problem-dependent part of the applicability
  * matrix (docs/systems.md#applicability; the pairs themselves: core/registry.c; rkmk-le's
  * consistency rule: core/lie-euler.c), a model's applicability; and finishing a problem
- * (T or level resolved into h and steps, then validated). */
+ * (T or level resolved into h and steps, then validated, then bound to its noise file:
+ * core/noise-source.c). */
 #include <math.h>
 
 #include "core/expr.h"
+#include "core/noise.h"
 #include "core/problem.h"
 #include "core/rows.h"
 
@@ -153,6 +155,8 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (p->n_x0 > 0 && p->n_x0 != slpi_problem_state_dim(p))
         return slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the %s state has %d", p->n_x0, sys,
                               slpi_problem_state_dim(p));
+    if (p->seed_from_file && !p->noise_file[0])
+        return slpi_error_set(err, SLPI_EINPUT, "seed=file: takes the seed of a noise_file, and none is given");
     if (p->n_x0 > 0 && p->x0_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "x0 and x0_file are both given");
     return SLPI_OK;
@@ -175,6 +179,7 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
         p->steps = (long)r;
     }
     int rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK && p->noise_file[0]) rc = slpi_noise_source_bind(p, err);
     if (rc == SLPI_OK) p->unfinished = 0;
     return rc;
 }

@@ -105,6 +105,14 @@ row "m2.noise: 2 components per step, the problem has M = 3" run $P noise_file=m
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.0078125 --steps 5 > h2.noise
 row "h2.noise: wrong level" run $P noise_file=h2.noise
 row "missing.noise: cannot open" run $P noise_file=missing.noise
+# a noise file's own seed, path or refine must be the problem's, unless seed=file (docs/noise.md#files)
+"$slpi" noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 5 > s2.noise
+row "noise_file=s2.noise: the file's own seed is 2, the problem has seed=1 " run $P noise_file=s2.noise
+"$slpi" noise --seed 1 --path 7 --components 3 --h 0.00390625 --steps 5 > p7.noise
+row "noise_file=p7.noise: the file's own path is 7, the problem has path=0 " run $P noise_file=p7.noise
+"$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 5 --refine 1 > r1.noise
+row "noise_file=r1.noise: the file's own refine is 1, the problem has refine=0 " run $P noise_file=r1.noise
+row "seed=file: takes the seed of a noise_file, and none is given" run $P seed=file
 row "short:14: truncated file" noise --check short
 row "empty:0: empty file" noise --check empty
 # key files

@@ -4,7 +4,8 @@
 # continues the same stream; a written file passes --check; malformed noise files (wrong
 # column count, NaN, truncated, wrong level, ...) are rejected with file:line and exit 2,
 # by `slpi noise --check` and by `slpi run --noise-file`, and a run fed by a noise file
-# equals the run on the generator; on a truncating problem the run's JSON summary counts as
+# equals the run on the generator; a file's own seed, path and refine must be the
+# problem's, or seed=file takes them, and the header records them with the file's digest; on a truncating problem the run's JSON summary counts as
 # clipped exactly the file's values at +-D.
 cd "$(dirname "$0")/.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
@@ -58,13 +59,37 @@ expect 2 "cannot open" "$slpi" noise --check "$dir/missing"
 
 # a run fed by the file equals the run on the generator; a bad file stops it with file:line
 run="--system rigid-body --scheme isomp --h 0x1p-6 --steps 40 -q"
-"$slpi" run $run --seed 5 --path 2 refine=2 -o "$dir/gen.tsv" || bad "run on the generator failed"
-"$slpi" run $run --noise-file "$f" -o "$dir/file.tsv" || bad "run on the noise file failed"
+own="--seed 5 --path 2 refine=2"   # the file's own (docs/noise.md#files)
+"$slpi" run $run $own -o "$dir/gen.tsv" || bad "run on the generator failed"
+"$slpi" run $run $own --noise-file "$f" -o "$dir/file.tsv" || bad "run on the noise file failed"
 [ "$(grep -v '^#' "$dir/gen.tsv")" = "$(grep -v '^#' "$dir/file.tsv")" ] || bad "run on the file differs from the generator"
-expect 2 "nan:13: value is not finite" "$slpi" run $run --noise-file "$dir/nan" -o "$dir/x.tsv"
-expect 2 "cols:12: wrong column count" "$slpi" run $run --noise-file "$dir/cols" -o "$dir/x.tsv"
-expect 2 "short:30: truncated file" "$slpi" run $run --noise-file "$dir/short" -o "$dir/x.tsv"
-expect 2 "wrong level" "$slpi" run --system rigid-body --scheme isomp --h 0x1p-7 --steps 40 -q --noise-file "$f" -o "$dir/x.tsv"
+expect 2 "nan:13: value is not finite" "$slpi" run $run $own --noise-file "$dir/nan" -o "$dir/x.tsv"
+expect 2 "cols:12: wrong column count" "$slpi" run $run $own --noise-file "$dir/cols" -o "$dir/x.tsv"
+expect 2 "short:30: truncated file" "$slpi" run $run $own --noise-file "$dir/short" -o "$dir/x.tsv"
+expect 2 "a: wrong level: step size 0.015625 .*the problem has h = 0.0078125" "$slpi" run --system rigid-body --scheme isomp --h 0x1p-7 --steps 40 -q $own --noise-file "$f" -o "$dir/x.tsv"
+# the file's own seed, path and refine must be the problem's: each differing one refused
+# with both values and the file; seed=file takes all three from the file
+for d in "seed 5 6 --seed 6 --path 2 refine=2" "path 2 3 --seed 5 --path 3 refine=2" "refine 2 0 --seed 5 --path 2"; do
+  set -- $d; key=$1 mine=$2 theirs=$3; shift 3
+  expect 2 "noise_file=$f: the file's own $key is $mine, the problem has $key=$theirs " "$slpi" run $run "$@" --noise-file "$f" -o "$dir/x.tsv"
+done
+# seed=file: the generator's rows, and the header records the file's own seed, path,
+# refine and digest (FNV-1a 64 of its bytes, computed here by python3); verify reads the
+# digest back, so the file edited since (a comment added: the same increments) is refused
+fnv() { /usr/bin/python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read(): h = ((h ^ b) * 0x100000001b3) % 2**64
+print(h)' "$1"; }
+fa=$(cd "$dir" && pwd)/sf.noise
+cp "$f" "$fa"
+"$slpi" run $run seed=file --noise-file "$fa" -o "$dir/sf.tsv" || bad "run with seed=file failed"
+[ "$(grep -v '^#' "$dir/gen.tsv")" = "$(grep -v '^#' "$dir/sf.tsv")" ] || bad "seed=file: the rows differ from the generator's"
+for kv in seed=5 path=2 refine=2 "noise_digest=$(fnv "$fa")"; do
+  grep -qx "# $kv" "$dir/sf.tsv" || bad "seed=file: the header lacks '# $kv': $(grep -E '^# (seed|path|refine|noise)' "$dir/sf.tsv" | tr '\n' ' ')"
+done
+expect 0 "" "$slpi" verify -q "$dir/sf.tsv"
+sed -i '10a # a comment' "$fa"
+expect 2 "noise_file=$fa: the file's digest is $(fnv "$fa"), the problem records noise_digest=$(fnv "$f"): the file changed" "$slpi" verify -q "$dir/sf.tsv"
 
 # --preset/--config: exactly the increments the problem consumes (its seed, path, M, h,
 # steps, refine, truncation): a run fed by that file writes the generator run's rows, also

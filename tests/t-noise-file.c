@@ -80,7 +80,7 @@ int main(void)
     close(fd);
 
     /* round trip */
-    slpi_noise_header hd = {test_rand_u64(), 17, 3, 0x1p-7, 2, 1, 2.0, 0, 5, 4};
+    slpi_noise_header hd = {test_rand_u64(), 17, 3, 0x1p-7, 2, 1, 2.0, 0, 5, 4, 0};
     hd.threshold = slpi_noise_threshold(hd.h, hd.ell);
     double dw[12];
     for (int i = 0; i < 12; i++) {

@@ -29,11 +29,22 @@ static void write_file(const slpi_problem *p, const double *dw, int M, int trunc
 {
     slpi_noise_header hd = {p->seed, p->path, M, p->h, p->refine, truncated, p->trunc_ell,
                             truncated ? slpi_noise_threshold(p->h, p->trunc_ell) : 0, 0,
-                            p->steps};
+                            p->steps, 0};
     FILE *f = fopen(tmpl, "w");
     slpi_noise_file_write_header(f, &hd);
     for (long n = 0; n < p->steps; n++) slpi_noise_file_write_row(f, M, dw + n * M);
     fclose(f);
+}
+
+/* FNV-1a 64 of a file's bytes, byte by byte (the digest a run records, computed here
+ * without core/digest.c) */
+static uint64_t file_fnv(const char *path)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    FILE *f = fopen(path, "rb");
+    for (int c; f && (c = getc(f)) != EOF;) h = (h ^ (uint64_t)c) * UINT64_C(0x100000001b3);
+    if (f) fclose(f);
+    return h;
 }
 
 int main(void)
@@ -123,6 +134,35 @@ int main(void)
     snprintf(q.noise_file, sizeof q.noise_file, "%s.missing", tmpl);
     q.trunc_ell = 2;
     expect_refused("missing file", &q, "cannot open");
+    /* a file of another seed, path or refine: both values named (docs/noise.md#files) */
+    for (int i = 0; i < 3; i++) {
+        static const char *const key[] = { "seed", "path", "refine" };
+        char want[160];
+        q = p;
+        snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
+        uint64_t own = i == 0 ? p.seed : i == 1 ? p.path : (uint64_t)p.refine, other = own ^ (1 + test_rand_int(3));
+        if (i == 0) q.seed = other;
+        else if (i == 1) q.path = other;
+        else q.refine = (int)other;
+        snprintf(want, sizeof want, "the file's own %s is %llu, the problem has %s=%llu", key[i],
+                 (unsigned long long)own, key[i], (unsigned long long)other);
+        expect_refused(key[i], &q, want);
+        /* seed=file: the problem takes the file's seed, path and refine, and its digest */
+        q.seed_from_file = 1;
+        TEST_CHECKF(slpi_noise_source_bind(&q, &err) == SLPI_OK, "%s, seed=file: %s", key[i], err.msg);
+        TEST_CHECKF(q.seed == p.seed && q.path == p.path && q.refine == p.refine, "%s, seed=file: not the file's",
+                    key[i]);
+        TEST_CHECKF(q.noise_digest == file_fnv(tmpl), "digest %llu, the file's bytes %llu",
+                    (unsigned long long)q.noise_digest, (unsigned long long)file_fnv(tmpl));
+        s = NULL;
+        TEST_CHECKF(slpi_noise_source_open(&s, &q, &err) == SLPI_OK, "%s, seed=file: %s", key[i], err.msg);
+        slpi_noise_source_close(s);
+    }
+    /* a recorded digest must be the file's (a trajectory read back after the file changed) */
+    q.noise_digest ^= UINT64_C(1) << test_rand_int(64);
+    expect_refused("other digest", &q, "the file changed");
+    q.seed_from_file = 0;
+    TEST_CHECK(slpi_noise_source_bind(&q, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"));
 
     /* bad problems */
     q = p;

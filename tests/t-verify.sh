@@ -51,9 +51,13 @@ awk -F'\t' 'BEGIN{OFS="\t"} $1=="0"{$3=sprintf("%.17g",$3*(1+3e-12))} {print}' b
 expect 1 "local rows: 15 PASS, 2 FAIL, 0 UNABLE; first FAIL at step 0" verify "$tmp/row0.tsv"
 expect 1 "global rows: 16 PASS, 1 FAIL, 0 UNABLE; certified through step 16; first FAIL at step 0" verify "$tmp/row0.tsv"
 
-# 2. increments from a noise file: the canonical ones PASS, another seed's FAIL
+# 2. increments from a noise file: the canonical ones PASS; another seed's file is
+# refused naming both seeds (docs/noise.md#files), and its values under the problem's
+# own seed (a port's file of other values) FAIL
 slpi noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/noise.txt" 2>/dev/null
-slpi noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/other.txt" 2>/dev/null
+slpi noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 16 --truncate on --output "$tmp/seed2.txt" 2>/dev/null
+expect 2 "noise_file=$tmp/seed2.txt: the file's own seed is 2, the problem has seed=1 " verify -q --noise-file "$tmp/seed2.txt" build/fast.tsv
+sed '2s/^# seed 2$/# seed 1/' "$tmp/seed2.txt" > "$tmp/other.txt"
 expect 0 "PASS" verify -q --noise-file "$tmp/noise.txt" --json "$tmp/v.json" build/fast.tsv
 grep -q '"verdict": "PASS"' "$tmp/v.json" && grep -q '"last_certified_step": 16' "$tmp/v.json" ||
   note "verify --json: $(head -c 300 "$tmp/v.json")"

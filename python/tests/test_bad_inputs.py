@@ -121,3 +121,33 @@ def test_other_layouts_are_accepted():
     x0 = np.array([0.0, 0.6, 0.0, 0.8])[1:]
     assert np.array_equal(slpi.run(RB, steps=3, x0=x0[::-1][::-1]).states[0], [0.6, 0.0, 0.8])
     assert slpi.run(RB, steps=np.int64(3)).states.shape == (4, 3)
+
+
+def test_noise_file_of_another_path(tmp_path):
+    """A noise file's own seed, path and refine are the problem's, or the problem says
+    seed="file" and takes them (docs/noise.md#files): else an SlpiError naming noise_file,
+    both values and the file. The finished problem's text records the file's own seed,
+    path and FNV-1a 64 digest of its bytes (computed here byte by byte)."""
+    h, steps = 2.0 ** -8, 6
+    dW = np.column_stack([slpi.noise(5, 2, k, h, steps) for k in range(3)])
+    f = tmp_path / "s5p2.noise"
+    with open(f, "w") as out:
+        out.write("# slpi-noise 1\n# seed 5\n# path 2\n# components 3\n# h %s %.17g\n# refine 0\n# truncate off\n"
+                  "# first 0\n# steps %d\n# columns dW_1..dW_3 (%%a), then dW_1..dW_3 (%%.17g)\n"
+                  % (float(h).hex(), h, steps))
+        for row in dW:
+            out.write("\t".join([float(v).hex() for v in row] + ["%.17g" % v for v in row]) + "\n")
+    with pytest.raises(slpi.SlpiError) as e:
+        slpi.run(RB, h=h, steps=steps, noise_file=str(f))
+    assert e.value.code == 2 and e.value.argument == "noise_file", str(e.value)
+    assert str(f) in str(e.value) and "own seed is 5, the problem has seed=1 " in str(e.value), str(e.value)
+    with pytest.raises(slpi.SlpiError) as e:
+        slpi.run(RB, h=h, steps=steps, noise_file=str(f), seed=5)
+    assert e.value.argument == "noise_file" and "own path is 2, the problem has path=0 " in str(e.value), str(e.value)
+    r = slpi.run(RB, h=h, steps=steps, noise_file=str(f), seed="file")
+    assert np.array_equal(r.states, slpi.run(RB, h=h, steps=steps, seed=5, path=2).states)
+    digest = 0xcbf29ce484222325
+    for b in f.read_bytes():
+        digest = ((digest ^ b) * 0x100000001b3) & (2 ** 64 - 1)
+    text = slpi.Problem(RB, h=h, steps=steps, noise_file=str(f), seed="file").text().splitlines()
+    assert "seed=5" in text and "path=2" in text and "noise_digest=%d" % digest in text, text
