@@ -154,7 +154,8 @@ typedef enum {
 } slpi_ht_noise;
 
 typedef enum { SLPI_VORTEX_MODEL_A, SLPI_VORTEX_MODEL_B } slpi_vortex_model;
-typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L } slpi_ez_noise;
+/* Q and L: the built-in noise (43)/(44); MODES: the user's list noise_modes (docs/systems.md#zeitlin-family) */
+typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L, SLPI_EZ_NOISE_MODES } slpi_ez_noise;
 typedef enum { SLPI_SE_IC_CANONICAL, SLPI_SE_IC_RANDOM, SLPI_SE_IC_COMPLEX } slpi_se_ic;
 typedef enum { SLPI_CAP_FAIL, SLPI_CAP_ACCEPT } slpi_cap_policy;
 typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
@@ -176,6 +177,8 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 #define SLPI_MAX_X0 64   /* explicit initial conditions longer than this use x0_file */
 #define SLPI_PATH_MAX 4096
+/* characters of a Zeitlin mode list (noise_modes, background_modes): text below this */
+#define SLPI_EZ_MODES_TEXT 4096
 /* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
  * noise Hamiltonians, parameters, the length of a parameter's name and of its value text. */
 #define SLPI_EXPR_MAX_TEXT 4096
@@ -230,7 +233,12 @@ typedef struct {
     /* point vortices su(2)^n (docs/systems.md#point-vortices) */
     struct { int n; slpi_vortex_model model; double amp; int noise; } pv;
     /* Euler–Zeitlin su(N) (docs/systems.md#euler-zeitlin) */
-    struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale; } ez;
+    struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale;
+             /* the Zeitlin family (docs/systems.md#zeitlin-family): psi = (Delta_N -
+              * kappa^2)^{-1}(X - F), F = rotation's Coriolis term plus background_modes;
+              * noise=modes: H_k = <X, amp_k Y_(l_k, m_k)>; lists "l:m:amp,..." */
+             double kappa; double rotation;
+             char noise_modes[SLPI_EZ_MODES_TEXT]; char background_modes[SLPI_EZ_MODES_TEXT]; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
     /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM

@@ -15,7 +15,9 @@
 #include "core/expr.h"
 #include "core/problem.h"
 
-enum key_type { K_DOUBLE, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL };
+/* K_DOUBLE0: a K_DOUBLE not written back while 0 (a key that came later: the outputs of
+ * problems without it stay as they were) */
+enum key_type { K_DOUBLE, K_DOUBLE0, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL };
 
 typedef struct {
     const char *name;
@@ -51,7 +53,7 @@ static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
 static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", "rodrigues-up", NULL };
 static const char *const e_quad[] = { "none", "quad", NULL };
 static const char *const e_vortex[] = { "A", "B", NULL };
-static const char *const e_ez_noise[] = { "none", "Q", "L", NULL };
+static const char *const e_ez_noise[] = { "none", "Q", "L", "modes", NULL };
 static const char *const e_se_noise[] = { "none", "two-mode", NULL };
 static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
 static const char *const e_bool[] = { "0", "1", NULL };
@@ -126,10 +128,15 @@ static const key_def keys[] = {
     { "noise", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(pv.noise), 0, e_quad, 0, 0, "none | quad (three shared Hamiltonians)" },
     /* Euler–Zeitlin */
     { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
-    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L" },
+    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
     { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 1023, "initial condition uses degrees l <= ic_lmax" },
     { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
+    /* the Zeitlin family (docs/systems.md#zeitlin-family) */
+    { "kappa", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.kappa), 0, NULL, 0, 1e6, "quasi-geostrophic: the stream function is psi = (Delta_N - kappa^2)^-1 (X - F), spectral multiplier -l(l+1) - kappa^2 (kappa = 1/deformation radius; 0: Euler)" },
+    { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity" },
+    { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
+    { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
     /* sine-Euler */
     { "N", SLPI_SYS_SINE_EULER, K_INT, OFF(se.N), 0, NULL, 3, 99, "su(N), N odd" },
     { "amp", SLPI_SYS_SINE_EULER, K_DOUBLE, OFF(se.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
@@ -374,6 +381,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     case K_SPECIAL:
         return set_special(p, k, value, err);
     case K_DOUBLE:
+    case K_DOUBLE0:
         if (slpi_parse_double(key, value, k->lo, k->hi, (double *)field, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
         return SLPI_OK;
@@ -619,7 +627,8 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
         double v[8];
         int n = 1;
         switch (k->type) {
-        case K_DOUBLE: v[0] = *(const double *)field; break;
+        case K_DOUBLE:
+        case K_DOUBLE0: v[0] = *(const double *)field; break;
         case K_INT: v[0] = *(const int *)field; break;
         case K_LONG: v[0] = (double)*(const long *)field; break;
         case K_VEC: n = k->count; memcpy(v, field, (size_t)n * sizeof(double)); break;
@@ -659,7 +668,8 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
     const char *field = (const char *)p + k->offset;
     fprintf(f, "%s%s=", prefix, k->name);
     switch (k->type) {
-    case K_DOUBLE: fprintf(f, "%.17g", *(const double *)field); break;
+    case K_DOUBLE:
+    case K_DOUBLE0: fprintf(f, "%.17g", *(const double *)field); break;
     case K_INT: fprintf(f, "%d", *(const int *)field); break;
     case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
     case K_U64:
@@ -691,6 +701,7 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         const key_def *k = &keys[i];
         if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->system)) continue;
         if (k->type == K_STRING && ((const char *)p + k->offset)[0] == '\0') continue;
+        if (k->type == K_DOUBLE0 && *(const double *)((const char *)p + k->offset) == 0.0) continue;
         if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0)
             || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest))
             continue;

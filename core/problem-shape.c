@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/zeitlin-family.h"
 #include "slpi.h"
 
 int slpi_problem_state_dim(const slpi_problem *p)
@@ -37,6 +38,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
     case SLPI_SYS_EULER_ZEITLIN: {
         /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
         int lmin = p->ez.N / 2;
+        if (p->ez.noise == SLPI_EZ_NOISE_MODES) return slpi_zeitlin_modes_count(p->ez.noise_modes);
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }
     case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;

@@ -10,6 +10,7 @@
 #include "core/noise.h"
 #include "core/problem.h"
 #include "core/rows.h"
+#include "core/zeitlin-family.h"
 
 /* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
 int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err)
@@ -141,6 +142,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
         if (p->ez.ic_lmax > p->ez.N - 1)
             return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->ez.ic_lmax,
                                   p->ez.N - 1);
+        if (slpi_zeitlin_family_check(p, err) != SLPI_OK) return SLPI_EINPUT;
         break;
     case SLPI_SYS_SINE_EULER:
         if (p->se.N % 2 == 0)

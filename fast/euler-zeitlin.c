@@ -1,13 +1,16 @@
 /* euler-zeitlin.c — the Euler–Zeitlin system on su(N) for the double path (docs/systems.md#euler-zeitlin;
- * ISO paper §6.4, eqs. (40)–(44), errata E-I2..E-I4).
+ * ISO paper §6.4, eqs. (40)–(44), errata E-I2..E-I4), and its family
+ * (docs/systems.md#zeitlin-family).
  *
- *   B_0 = Delta_N^{-1} X (after trace removal), H_0 = -1/2 Tr((Delta_N^{-1} X)^* X);
- *   noise on degrees l = floor(N/2)..N-1, a_l = amp / (l(l+1)), one Wiener process per
+ *   B_0 = (Delta_N - kappa^2)^{-1} (X - F) (after trace removal),
+ *   H_0 = -1/2 Tr(((Delta_N - kappa^2)^{-1}(X - F))^* (X - F)); kappa = 0, F = 0: the built-in;
+ *   built-in noise on degrees l = floor(N/2)..N-1, a_l = amp / (l(l+1)), one Wiener process per
  *   real basis element Y_alpha, in the order alpha = l^2 - 1 + j (component k = 1..M is
  *   alpha = lmin^2 - 1 + k - 1), M = N^2 - floor(N/2)^2 (3N^2/4 for even N; for odd N,
  *   e.g. N = 5: l = 2..4, M = 21);
  *   reading (Q), default: B_alpha = -a_l omega_alpha(X) Y_alpha (H_alpha = a_l omega^2/2);
- *   reading (L): B_alpha = -a_l Y_alpha (constant, SALT-type).
+ *   reading (L): B_alpha = -a_l Y_alpha (constant, SALT-type);
+ *   noise=modes: B_k = -amp_k Y_alpha_k, the user's modes (H_k = <X, amp_k Y_alpha_k>).
  * Coordinates and matrix form as fast/sun.h. The basis data is fast/zeitlin-basis.c.
  */
 #include <math.h>
@@ -16,6 +19,7 @@
 
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
+#include "core/zeitlin-family.h"
 
 typedef double complex cplx;
 
@@ -25,7 +29,9 @@ typedef struct {
     slpi_ez_noise noise;
     int M, lmin;
     double amp;
-    double *a;               /* M amplitudes a_l of the components, fixed at creation */
+    int *alpha;              /* M basis indices of the components */
+    double *a;               /* M amplitudes of the components (a_l, or amp_k of noise=modes) */
+    cplx *F, *G;             /* the background F and (Delta_N - kappa^2)^{-1} F; NULL: F = 0 */
     double *w;               /* M modal weights -a_l delta_k of the last increments */
     double *weta;            /* reading Q: the increments w was formed from */
     double *leta;            /* reading L: increments of the cached constant field */
@@ -50,13 +56,15 @@ static void ez_weights(ez_ctx *c, const double *delta, double *cached)
     for (int k = 0; k < c->M; k++) c->w[k] = -c->a[k] * delta[k + 1];
 }
 
-/* Psi = eta_0 Delta^{-1} Y + sum_k delta_k B_k(Y). */
+/* Psi = eta_0 L^{-1} (Y - F) + sum_k delta_k B_k(Y), L = Delta_N - kappa^2. */
 static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N;
     size_t NN = (size_t)N * N;
     slpi_fast_zeitlin_poisson(Psi, Y, delta[0], &c->z);
+    if (c->G)
+        for (size_t i = 0; i < NN; i++) Psi[i] -= delta[0] * c->G[i];
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
     if (c->noise == SLPI_EZ_NOISE_Q) {
         ez_weights(c, delta, c->weta);
@@ -67,7 +75,10 @@ static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, c
         ez_weights(c, delta, c->weta);
         memcpy(c->leta, delta + 1, (size_t)c->M * sizeof *delta);
         memset(c->lfield, 0, NN * sizeof *c->lfield);
-        slpi_fast_zeitlin_modal(c->lfield, c->w, NULL, c->lmin, &c->z);
+        if (c->noise == SLPI_EZ_NOISE_MODES)
+            for (int k = 0; k < c->M; k++) slpi_fast_zeitlin_add_mode(c->lfield, c->alpha[k], c->w[k], &c->z);
+        else
+            slpi_fast_zeitlin_modal(c->lfield, c->w, NULL, c->lmin, &c->z);
     }
     for (size_t i = 0; i < NN; i++) Psi[i] += c->lfield[i];
 }
@@ -80,30 +91,37 @@ static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
     size_t NN = (size_t)N * N;
     if (k == 0) {
         slpi_fast_zeitlin_poisson(P, X, -1.0, &c->z);
+        if (c->G && !derivative)
+            for (size_t i = 0; i < NN; i++) P[i] += c->G[i];
         return;
     }
     memset(P, 0, NN * sizeof *P);
-    int alpha = c->lmin * c->lmin - 1 + k - 1;
-    double coef = ez_a(c, alpha);
+    int alpha = c->alpha[k - 1];
+    double coef = c->a[k - 1];
     if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coeff(X, alpha, &c->z);
     else if (derivative) coef = 0.0;
     slpi_fast_zeitlin_add_mode(P, alpha, coef, &c->z);
 }
 
-/* X0 = sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
+/* X0 = F + sum omega_alpha Y_alpha (core's description) with the binary64 T_lm basis. */
 static int ez_initial_map(const slpi_fast_system *s, double *x, const double *om, slpi_error *err)
 {
     ez_ctx *c = ez_of(s);
     (void)err;
     slpi_fast_zeitlin_synthesis(c->X, om, &c->z);
+    if (c->F)
+        for (size_t i = 0; i < (size_t)c->u.N * c->u.N; i++) c->X[i] += c->F[i];
     slpi_fast_sun_pack(x, c->X, c->u.N);
     return SLPI_OK;
 }
 
-static double ez_h0(ez_ctx *c, const cplx *X)
+/* H0 = -1/2 <X - F, L^{-1}(X - F)>; X is overwritten by X - F. */
+static double ez_h0(ez_ctx *c, cplx *X)
 {
     int N = c->u.N;
     double h = 0;
+    if (c->F)
+        for (size_t i = 0; i < (size_t)N * N; i++) X[i] -= c->F[i];
     slpi_fast_zeitlin_poisson(c->P, X, 1.0, &c->z);
     for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
     return -0.5 * h;
@@ -118,10 +136,12 @@ static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
     slpi_fast_sun_unpack(c->X, x, N);
     double h = ez_h0(c, c->X);
+    slpi_fast_sun_unpack(c->X, x, N);
     slpi_diag_add(d, "H0", h);
     if (X0) {
         slpi_fast_sun_unpack(X0, x0, N);
         double h0 = ez_h0(c, X0);
+        slpi_fast_sun_unpack(X0, x0, N);
         slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(h, h0));
     }
     slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, SLPI_SUN_DIAG_SU);
@@ -134,7 +154,10 @@ static void ez_clear(slpi_fast_system *s)
     if (!c) return;
     slpi_fast_sun_clear(&c->u);
     slpi_fast_zeitlin_clear(&c->z);
+    free(c->alpha);
     free(c->a);
+    free(c->F);
+    free(c->G);
     free(c->w);
     free(c->weta);
     free(c->leta);
@@ -145,13 +168,59 @@ static void ez_clear(slpi_fast_system *s)
     s->data = NULL;
 }
 
+/* The components' alpha and amplitude (the built-in's degrees, or noise_modes), and the
+ * background F (rotation and background_modes) with G = L^{-1} F. */
+static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
+{
+    int N = p->ez.N, M = slpi_problem_noise_count(p), lmin = N / 2;
+    int nb = slpi_zeitlin_modes_count(p->ez.background_modes);
+    size_t NN = (size_t)N * N;
+    slpi_zeitlin_mode *md = malloc(((size_t)(M > nb ? M : nb) + 1) * sizeof *md);
+    c->alpha = malloc(((size_t)M + 1) * sizeof *c->alpha);
+    c->a = malloc(((size_t)M + 1) * sizeof *c->a);
+    if (!md || !c->alpha || !c->a) {
+        free(md);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    }
+    if (p->ez.noise == SLPI_EZ_NOISE_MODES &&
+        slpi_zeitlin_modes_parse(md, "noise_modes", p->ez.noise_modes, N, err) != M) {
+        free(md);
+        return SLPI_EINPUT;
+    }
+    for (int k = 0; k < M; k++) {
+        c->alpha[k] = p->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : lmin * lmin - 1 + k;
+        c->a[k] = p->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].amp : ez_a(c, c->alpha[k]);
+    }
+    if (nb == 0 && p->ez.rotation == 0) {
+        free(md);
+        return SLPI_OK;
+    }
+    if (slpi_zeitlin_modes_parse(md, "background_modes", p->ez.background_modes, N, err) != nb && nb > 0) {
+        free(md);
+        return SLPI_EINPUT;
+    }
+    c->F = calloc(NN, sizeof *c->F);
+    c->G = malloc(NN * sizeof *c->G);
+    if (!c->F || !c->G) {
+        free(md);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    }
+    /* f = 2 Omega cos(theta) = 2 Omega sqrt(4 pi / 3) y_10, sqrt(4 pi / 3) = 2.0466534... */
+    slpi_fast_zeitlin_add_mode(c->F, slpi_zeitlin_mode_alpha(1, 0),
+                               2.0 * p->ez.rotation * 2.04665341589297697696, &c->z);
+    for (int k = 0; k < nb; k++) slpi_fast_zeitlin_add_mode(c->F, md[k].alpha, md[k].amp, &c->z);
+    slpi_fast_zeitlin_poisson(c->G, c->F, 1.0, &c->z);
+    free(md);
+    return SLPI_OK;
+}
+
 int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N;
     if (N < 2)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
     if (p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
-        p->ez.noise != SLPI_EZ_NOISE_L)
+        p->ez.noise != SLPI_EZ_NOISE_L && p->ez.noise != SLPI_EZ_NOISE_MODES)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d",
                               (int)p->ez.noise);
     if (!(p->ez.amp >= 0 && isfinite(p->ez.amp)))
@@ -163,43 +232,44 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!(p->ez.scale > 0 && isfinite(p->ez.scale)))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0",
                               p->ez.scale);
-    int lmin = N / 2, M = p->ez.noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin;
-    if (M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p))
+    int lmin = N / 2, M = slpi_problem_noise_count(p);
+    if (N * N != slpi_problem_state_dim(p))
         return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin: core layout (dim %d, M %d) disagrees with N = %d",
-                              slpi_problem_state_dim(p), slpi_problem_noise_count(p), N);
+                              "euler-zeitlin: core layout (dim %d) disagrees with N = %d",
+                              slpi_problem_state_dim(p), N);
 
     ez_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
     s->data = c;
     s->clear = ez_clear;
+    c->noise = p->ez.noise;
+    c->M = M;
+    c->lmin = lmin;
+    c->amp = p->ez.amp;
     int rc = slpi_fast_sun_init(&c->u, N, ez_m_gen_sum, ez_gen, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
-    if (rc == SLPI_OK && p->ez.noise != SLPI_EZ_NOISE_NONE)
+    if (rc == SLPI_OK && (p->ez.noise == SLPI_EZ_NOISE_Q || p->ez.noise == SLPI_EZ_NOISE_L))
         rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
+    if (rc == SLPI_OK && slpi_fast_zeitlin_set_shift(&c->z, p->ez.kappa * p->ez.kappa) != SLPI_OK)
+        rc = slpi_error_set(err, SLPI_EINPUT, "kappa=%g: must be finite, >= 0", p->ez.kappa);
+    if (rc == SLPI_OK) rc = ez_family(c, p, err);
     if (rc) {
         ez_clear(s);
         return rc;
     }
     size_t NN = (size_t)N * N;
-    c->noise = p->ez.noise;
-    c->M = M;
-    c->lmin = lmin;
-    c->amp = p->ez.amp;
-    c->a = malloc(((size_t)M + 1) * sizeof *c->a);
     c->w = malloc(((size_t)M + 1) * sizeof *c->w);
     c->weta = malloc(((size_t)M + 1) * sizeof *c->weta);
     c->leta = malloc(((size_t)M + 1) * sizeof *c->leta);
     c->lfield = malloc(NN * sizeof *c->lfield);
     c->X = malloc(NN * sizeof *c->X);
     c->P = malloc(NN * sizeof *c->P);
-    if (!c->a || !c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P) {
+    if (!c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P) {
         ez_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
     /* NaN increments: the first evaluation always fills the caches */
     for (int k = 0; k < M; k++) {
-        c->a[k] = ez_a(c, lmin * lmin - 1 + k);
         c->weta[k] = c->leta[k] = NAN;
         c->w[k] = -c->a[k] * c->weta[k];
     }

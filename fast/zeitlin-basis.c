@@ -59,6 +59,28 @@ static void zeitlin_thomas_solve(const double *le, const double *tc, const doubl
         p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
 }
 
+/* The Thomas factors of every L_d - shift (d = 0 with shift 0: of the trailing block
+ * 1..N-1, the kernel pinned) as the symmetric coefficient matrices te, tc, tinv: entry a of
+ * diagonal d at (a, a+d) and (a+d, a). */
+static void zeitlin_factor(slpi_fast_zeitlin *z)
+{
+    int N = z->N;
+    size_t st = (size_t)N + 1;
+    double ld[N];
+    for (int d = 0; d < N; d++) {
+        int n = N - d;
+        const double *le = z->le + z->off[d];
+        for (int a = 0; a < n; a++) ld[a] = z->ld[z->off[d] + a] - z->shift;
+        size_t up = (size_t)d * N, lo = (size_t)d;
+        zeitlin_thomas_factor(ld, le, d == 0 && z->shift == 0 ? 1 : 0, n, st, z->tc + up, z->tinv + up);
+        for (int a = 0; a < n; a++) {
+            z->te[up + a * st] = z->te[lo + a * st] = le[a];
+            z->tc[lo + a * st] = z->tc[up + a * st];
+            z->tinv[lo + a * st] = z->tinv[up + a * st];
+        }
+    }
+}
+
 int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
 {
     memset(z, 0, sizeof *z);
@@ -104,14 +126,6 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
             ld[a] = -2.0 * (s * (s + 1.0) - ma * mb);
             le[a] = a + 1 < n ? zeitlin_beta(s, ma) * zeitlin_beta(s, mb) : 0.0;
         }
-        /* symmetric coefficient matrices: entry a of diagonal d at (a, a+d) and (a+d, a) */
-        size_t st = (size_t)N + 1, up = (size_t)d * N, lo = (size_t)d;
-        zeitlin_thomas_factor(ld, le, d == 0 ? 1 : 0, n, st, z->tc + up, z->tinv + up);
-        for (int a = 0; a < n; a++) {
-            z->te[up + a * st] = z->te[lo + a * st] = le[a];
-            z->tc[lo + a * st] = z->tc[up + a * st];
-            z->tinv[lo + a * st] = z->tinv[up + a * st];
-        }
 
         /* Eigenvectors of L_d: dstevr returns ascending eigenvalues, i.e. descending l. */
         double *V = z->vec + z->voff[d];
@@ -154,6 +168,15 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
     }
     free(w);
     free(isuppz);
+    zeitlin_factor(z);
+    return SLPI_OK;
+}
+
+int slpi_fast_zeitlin_set_shift(slpi_fast_zeitlin *z, double shift)
+{
+    if (!(shift >= 0 && isfinite(shift))) return SLPI_EINPUT;
+    z->shift = shift;
+    zeitlin_factor(z);
     return SLPI_OK;
 }
 
@@ -253,7 +276,7 @@ typedef struct {
 } zeitlin_poisson_job;
 
 /* Unit u < 2 bands: band u / 2 of the upper (u odd) or lower triangle; the last unit:
- * d = 0 (kernel C I): pin p_0 = 0, solve the trailing block, remove the mean. */
+ * d = 0 (shift 0: kernel C I, pin p_0 = 0 and solve the trailing block), remove the mean. */
 static void zeitlin_poisson_unit(void *arg, int u)
 {
     const zeitlin_poisson_job *b = arg;
@@ -268,9 +291,11 @@ static void zeitlin_poisson_unit(void *arg, int u)
     double complex mean = 0.0;
     for (int a = 0; a < N; a++) mean += X[a * st];
     mean /= N;
+    /* shift 0: the kernel C I, pinned at p_0 = 0; else L_0 - shift is definite */
+    int a0 = b->z->shift == 0;
     P[0] = 0.0;
-    for (int a = 1; a < N; a++) P[a * st] = b->c * (X[a * st] - mean);
-    zeitlin_thomas_solve(b->z->te, b->z->tc, b->z->tinv, st, 1, N, P, st);
+    for (int a = a0; a < N; a++) P[a * st] = b->c * (X[a * st] - mean);
+    zeitlin_thomas_solve(b->z->te, b->z->tc, b->z->tinv, st, a0, N, P, st);
     double complex pm = 0.0;
     for (int a = 0; a < N; a++) pm += P[a * st];
     pm /= N;

@@ -17,6 +17,7 @@
 
 typedef struct {
     int N;
+    double shift;    /* the solve is of Delta_N - shift (shift >= 0: kappa^2 of the Zeitlin family) */
     size_t *off;     /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
     double *ld;      /* L_d diagonal, n_d = N - d entries */
     double *le;      /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
@@ -50,8 +51,14 @@ const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int 
 /* out = Delta_N P for a general complex P (per-diagonal tridiagonal form). */
 void slpi_fast_zeitlin_laplacian(double complex *out, const double complex *P, const slpi_fast_zeitlin *z);
 
-/* P = c Delta_N^{-1} (X - Tr(X)/N I), the traceless solution, for a general complex X;
- * O(N^2): Thomas per diagonal, pinned solve plus mean removal on d = 0. P != X. */
+/* Make the Poisson solve below that of Delta_N - shift (shift >= 0, finite: SLPI_OK, else
+ * SLPI_EINPUT), the spectral multiplier -l(l+1) - shift (docs/systems.md#zeitlin-family):
+ * the Thomas factors refactored, O(N^2). The basis and the Laplacian stay Delta_N's. */
+int slpi_fast_zeitlin_set_shift(slpi_fast_zeitlin *z, double shift);
+
+/* P = c (Delta_N - shift)^{-1} (X - Tr(X)/N I), the traceless solution, for a general
+ * complex X; O(N^2): Thomas per diagonal; on d = 0 with shift 0 a pinned solve, then the
+ * mean removed. P != X. */
 void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c,
                           const slpi_fast_zeitlin *z);
 

@@ -1,11 +1,14 @@
 /* euler-zeitlin.c — the certified system file for Euler–Zeitlin on su(N), N <= 1024
  * (N > 512: ISOMP on the BLAS route only; docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), at the matrix
  * level of ref/system.h:
- *   B_0(X) = Delta_N^{-1} X (eq. (40), trace removed first: docs/schemes.md#isomp);
+ * and its family (docs/systems.md#zeitlin-family):
+ *   B_0(X) = L^{-1}(X - F), L = Delta_N - kappa^2 (eq. (40) at kappa = 0, F = 0; trace
+ *   removed first: docs/schemes.md#isomp), F the background (rotation, background_modes);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
  *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
- *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha.
- * Invariants: H0 = -1/2 Tr((Delta^{-1}X)^* X) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
+ *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha;
+ *   noise=modes: B_k = -amp_k Y_alpha_k, the user's list.
+ * Invariants: H0 = -1/2 Tr((L^{-1}(X - F))^* (X - F)) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
  * Im Tr X (the central Casimir of U(N), for SVI-LP), then for N <= 12 the sorted
  * eigenvalues of iX; for 12 < N <= 16 Tr X^4 and the extreme eigenvalues of iX (the
  * interface holds SLPI_REF_MAX_INV names); for N > 16 C4 = Tr X^4, C5 = Im Tr X^5,
@@ -14,6 +17,7 @@
  * asks for more precision than they were built at; the T_lm tables as balls are built
  * at the first Arb transform, those of the BLAS route at creation. */
 #include "core/check.h"
+#include "core/zeitlin-family.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include "ref/mrmat.h"
@@ -31,6 +35,15 @@ typedef struct {
     int lmin;
     slpi_ez_noise noise;
     double amp;
+    int *alpha;          /* alpha of noise component k = 1..M at alpha[k-1] */
+    arb_ptr ka;          /* noise=modes: amp_k at ka[k-1] (exact); nka entries */
+    int nka;
+    int alpha0;          /* the least alpha of the components */
+    double kappa, rotation;
+    slpi_zeitlin_mode *bg;  /* background_modes, nb entries */
+    int nb;
+    int has_F;           /* F != 0: F and G = L^{-1} F below */
+    acb_mat_t F, G;
     slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
                               * where the first precision takes it, else at its first use */
     int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
@@ -59,6 +72,8 @@ static void amplitudes(ez_data *d, slong prec)
     }
 }
 
+static void family(const slpi_ref_system *s, slong prec);
+
 /* The tables at precision >= prec, rebuilt on demand. The rebuild cannot fail once the
  * first build (at creation) succeeded: the same N, a higher precision, and the basis's
  * only failure (q_n != 0, ref/zeitlin-basis.c) impossible (docs/conventions.md#defensive-checks).
@@ -74,6 +89,7 @@ static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
             slpi_ref_zeitlin_clear(&d->z);
             d->z = z;
             amplitudes(d, prec);
+            family(s, prec);
         }
     }
     return &d->z;
@@ -108,7 +124,7 @@ static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const
 {
     const ez_data *e = s->data;
     const slpi_ref_zeitlin *z;
-    int alpha = e->lmin * e->lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
+    int alpha = e->alpha[k - 1], l = slpi_ref_zeitlin_degree(alpha);
     if (e->noise == SLPI_EZ_NOISE_Q && omega != NULL)
         arb_set(c, omega);                  /* omega_alpha(X), already transformed */
     else if (e->noise == SLPI_EZ_NOISE_Q && (z = harmonics(s, prec)) != NULL)
@@ -119,8 +135,8 @@ static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const
         arb_set_si(c, !deriv);
     arb_t t;
     arb_init(t);
-    arb_set_d(t, -d);                   /* exact: -d a_l */
-    arb_mul(t, t, e->a + l, prec);
+    arb_set_d(t, -d);                   /* exact: -d a_l, or -d amp_k */
+    arb_mul(t, t, e->noise == SLPI_EZ_NOISE_MODES ? e->ka + k - 1 : e->a + l, prec);
     arb_mul(c, c, t, prec);
     arb_clear(t);
     return alpha;
@@ -149,18 +165,22 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     const acb_mat_struct *V = W != NULL ? W : X;
     arb_t c;
     arb_init(c);
+    const ez_data *e = s->data;
     acb_mat_zero(B);
     if (delta[0] != 0) {
         slpi_ref_zeitlin_poisson(B, V, z, prec);
+        if (e->has_F && W == NULL)
+            acb_mat_sub(B, B, e->G, prec);
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
     if (s->M > 0) {
-        /* the noise components are alpha = alpha0 .. N^2 - 2: one synthesis */
-        const ez_data *e = s->data;
-        int N = s->N, alpha0 = e->lmin * e->lmin - 1;
+        /* the noise components are among alpha = alpha0 .. N^2 - 2: one synthesis */
+        int N = s->N, alpha0 = e->alpha0, nal = N * N - 1 - alpha0;
         const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
-        arb_ptr cv = _arb_vec_init(s->M), om = NULL;
+        arb_ptr cv = _arb_vec_init(nal), om = NULL;
+        arb_t ck;
+        arb_init(ck);
         acb_mat_t T;
         acb_mat_init(T, N, N);
         if (mr != NULL && e->noise == SLPI_EZ_NOISE_Q) {
@@ -171,8 +191,10 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
             }
         }
         for (int k = 1; k <= s->M; k++)
-            if (delta[k] != 0)
-                noise_coeff(s, k, delta[k], cv + k - 1, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
+            if (delta[k] != 0) {
+                int alpha = noise_coeff(s, k, delta[k], ck, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
+                arb_add(cv + alpha - alpha0, cv + alpha - alpha0, ck, prec);
+            }
         if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, z, prec)) {
             const slpi_ref_zeitlin *zh = harmonics(s, prec);
             if (zh != NULL)
@@ -184,7 +206,8 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
             _arb_vec_clear(om, s->M);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
-        _arb_vec_clear(cv, s->M);
+        arb_clear(ck);
+        _arb_vec_clear(cv, nal);
     }
     arb_clear(c);
 }
@@ -271,6 +294,9 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_t X;
     acb_mat_init(X, N, N);
     slpi_ref_sun_unpack(X, x, N, prec);
+    const ez_data *e = s->data;
+    if (e->has_F)
+        acb_mat_sub(X, X, e->F, prec);
     slpi_ref_zeitlin_h0(out + 0, X, z, prec);
     acb_mat_clear(X);
     slpi_ref_su_casimirs(s, out, x, prec);
@@ -316,35 +342,87 @@ void slpi_ref_su_casimir_names(slpi_ref_system *s)
     }
 }
 
-/* X0 = sum omega_alpha Y_alpha (core's description) with the certified T_lm basis: the
- * tables as balls, or where they cannot be built (N > SLPI_ZEITLIN_ARB_NMAX) the BLAS
- * route's. */
-static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+/* X = sum_alpha c_alpha Y_alpha (all N^2 - 1 coefficients) with the certified T_lm basis:
+ * the tables as balls, or where they cannot be built (N > SLPI_ZEITLIN_ARB_NMAX) the BLAS
+ * route's; indeterminate where neither can. */
+static void synthesis_all(const slpi_ref_system *s, acb_mat_t X, arb_srcptr c, slong prec)
 {
     const slpi_ref_zeitlin *z = harmonics(s, prec);
     const slpi_ref_zeitlin_mr *mr = z == NULL ? tables_mr(s, prec) : NULL;
+    if (z != NULL)
+        slpi_ref_zeitlin_synthesis(X, c, 0, z, prec);
+    else if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(X, c, 0, mr, tables(s, prec), prec))
+        acb_mat_indeterminate(X);
+}
+
+/* X0 = F + sum omega_alpha Y_alpha (core's description). */
+static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
+{
+    const ez_data *e = s->data;
     int N = s->N, n = N * N - 1;
     arb_ptr om = _arb_vec_init(n);
     acb_mat_t X;
     acb_mat_init(X, N, N);
     for (int i = 0; i < n; i++)
         arb_set_d(om + i, c[i]);
-    if (z != NULL)
-        slpi_ref_zeitlin_synthesis(X, om, 0, z, prec);
-    else if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(X, om, 0, mr, tables(s, prec), prec))
-        acb_mat_indeterminate(X);
+    synthesis_all(s, X, om, prec);
+    if (e->has_F)
+        acb_mat_add(X, X, e->F, prec);
     slpi_ref_sun_pack(x, X, N, prec);
     acb_mat_clear(X);
     _arb_vec_clear(om, n);
 }
 
+/* The shift kappa^2 and the background at the tables' precision: F = sum of the modes'
+ * amp Y_alpha plus 2 Omega sqrt(4 pi/3) Y_(1,0), G = L^{-1} F. */
+static void family(const slpi_ref_system *s, slong prec)
+{
+    ez_data *d = s->data;
+    int N = d->z.N, n = N * N - 1;
+    arb_t t, om2;
+    arb_init(t);
+    arb_init(om2);
+    arb_set_d(t, d->kappa);
+    arb_sqr(t, t, prec);
+    slpi_ref_zeitlin_set_shift(&d->z, t, prec);
+    if (d->has_F) {
+        arb_ptr c = _arb_vec_init(n);
+        arb_const_pi(t, prec);                  /* 2 Omega sqrt(4 pi / 3) */
+        arb_mul_ui(t, t, 4, prec);
+        arb_div_ui(t, t, 3, prec);
+        arb_sqrt(t, t, prec);
+        arb_set_d(om2, 2.0 * d->rotation);      /* 2 Omega, exact */
+        arb_mul(c + slpi_zeitlin_mode_alpha(1, 0), t, om2, prec);
+        for (int k = 0; k < d->nb; k++) {
+            arb_set_d(t, d->bg[k].amp);
+            arb_add(c + d->bg[k].alpha, c + d->bg[k].alpha, t, prec);
+        }
+        synthesis_all(s, d->F, c, prec);
+        slpi_ref_zeitlin_poisson(d->G, d->F, &d->z, prec);
+        _arb_vec_clear(c, n);
+    }
+    arb_clear(t);
+    arb_clear(om2);
+}
+
+/* Everything of d but the tables z. */
+static void ez_free(ez_data *d)
+{
+    _arb_vec_clear(d->a, d->z.N);
+    _arb_vec_clear(d->ka, d->nka);
+    flint_free(d->alpha);
+    flint_free(d->bg);
+    acb_mat_clear(d->F);
+    acb_mat_clear(d->G);
+    slpi_ref_zeitlin_mr_clear(&d->mr);
+    flint_free(d);
+}
+
 static void ez_clear(slpi_ref_system *s)
 {
     ez_data *d = s->data;
-    _arb_vec_clear(d->a, d->z.N);
     slpi_ref_zeitlin_clear(&d->z);
-    slpi_ref_zeitlin_mr_clear(&d->mr);
-    flint_free(d);
+    ez_free(d);
     s->data = NULL;
 }
 
@@ -362,28 +440,53 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
                               N, SLPI_ZEITLIN_ARB_NMAX, SLPI_ZEITLIN_NMAX);
     /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
     if (SLPI_NEVER(p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
-                   p->ez.noise != SLPI_EZ_NOISE_L))
+                   p->ez.noise != SLPI_EZ_NOISE_L && p->ez.noise != SLPI_EZ_NOISE_MODES))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown",
                               (int)p->ez.noise);
     if (!isfinite(p->ez.amp) || p->ez.amp < 0)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
                               p->ez.amp);
-    ez_data *d = flint_malloc(sizeof(ez_data));
-    memset(&d->mr, 0, sizeof d->mr);
-    d->mr_state = 0;
+    int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(p->ez.background_modes);
+    slpi_zeitlin_mode *md = flint_malloc(sizeof *md * (size_t)(M + 1));
+    ez_data *d = flint_calloc(1, sizeof(ez_data));
     d->lmin = N / 2;
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;
+    d->kappa = p->ez.kappa;
+    d->rotation = p->ez.rotation;
     d->a = _arb_vec_init(N);
+    d->alpha = flint_malloc(sizeof(int) * (size_t)(M + 1));
+    d->nka = d->noise == SLPI_EZ_NOISE_MODES ? M : 0;
+    d->ka = _arb_vec_init(d->nka);
+    d->bg = flint_malloc(sizeof *d->bg * (size_t)(nb + 1));
+    d->nb = nb;
+    d->has_F = nb > 0 || p->ez.rotation != 0;
+    acb_mat_init(d->F, d->has_F ? N : 0, d->has_F ? N : 0);
+    acb_mat_init(d->G, d->has_F ? N : 0, d->has_F ? N : 0);
+    /* core validated the lists (slpi_zeitlin_family_check): they parse */
+    int rc = SLPI_OK;
+    if (d->noise == SLPI_EZ_NOISE_MODES && SLPI_NEVER(slpi_zeitlin_modes_parse(md, "noise_modes", p->ez.noise_modes, N, err) != M))
+        rc = SLPI_EINPUT;
+    if (nb > 0 && SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", p->ez.background_modes, N, err) != nb))
+        rc = SLPI_EINPUT;
+    d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->lmin * d->lmin - 1;
+    for (int k = 0; k < M && rc == SLPI_OK; k++) {
+        d->alpha[k] = d->noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : d->lmin * d->lmin - 1 + k;
+        if (d->noise == SLPI_EZ_NOISE_MODES)
+            arb_set_d(d->ka + k, md[k].amp);
+        if (d->alpha[k] < d->alpha0)
+            d->alpha0 = d->alpha[k];
+    }
+    flint_free(md);
     slong prec = p->prec > 0 ? p->prec : 128;
-    int rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc == SLPI_OK)
-        amplitudes(d, prec);
+        rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc != SLPI_OK) {
-        _arb_vec_clear(d->a, N);
-        flint_free(d);
+        d->z.N = N;   /* ez_free's length of a; init failed before its tables */
+        ez_free(d);
         return rc;
     }
+    amplitudes(d, prec);
     if (slpi_ref_mrmat_route(p, N, prec))   /* the BLAS route's tables, before the first step */
         d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, N) ? 1 : -1;
 
@@ -391,7 +494,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->state_dim = slpi_problem_state_dim(p);
     s->dim = N * N;
     s->M = slpi_problem_noise_count(p);
-    s->h0_quadratic = 1;
+    s->h0_quadratic = !d->has_F;   /* F adds a linear term */
     s->data = d;
     s->N = N;
     s->blas_only = N > SLPI_ZEITLIN_ARB_NMAX ? "the T_lm tables as balls cover N = 2..512" : NULL;
@@ -409,5 +512,6 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->invariants = ez_invariants;
     s->clear = ez_clear;
     s->initial_map = ez_initial_map;
+    family(s, prec);
     return SLPI_OK;
 }

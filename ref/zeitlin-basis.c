@@ -243,12 +243,27 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
             if (a < n - 1)
                 beta_prod(z->loff[d] + a, N, a, a + d, prec);
         }
-        if (d > 0)
-            thomas_factor(z->tw[d], z->ldiag[d], z->loff[d], n, prec);
-        else
-            thomas_factor(z->tw[0], z->ldiag[0] + 1, z->loff[0] + 1, N - 1, prec);
     }
+    arb_init(z->shift);
+    slpi_ref_zeitlin_set_shift(z, z->shift, prec);
     return SLPI_OK;
+}
+
+void slpi_ref_zeitlin_set_shift(slpi_ref_zeitlin *z, const arb_t shift, slong prec)
+{
+    arb_set(z->shift, shift);
+    arb_ptr D = _arb_vec_init(z->N);
+    for (int d = 0; d < z->N; d++) {
+        int n = z->N - d;
+        _arb_vec_set(D, z->ldiag[d], n);
+        for (int a = 0; a < n; a++)
+            arb_sub(D + a, D + a, shift, prec);
+        if (d > 0 || !arb_is_zero(shift))
+            thomas_factor(z->tw[d], D, z->loff[d], n, prec);
+        else   /* the kernel C I: the trailing block 1..N-1, p_0 pinned */
+            thomas_factor(z->tw[0], D + 1, z->loff[0] + 1, z->N - 1, prec);
+    }
+    _arb_vec_clear(D, z->N);
 }
 
 int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err)
@@ -291,6 +306,7 @@ void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
     flint_free(z->loff);
     flint_free(z->tw);
     arb_clear(z->rsqrt2);
+    arb_clear(z->shift);
     arb_clear(z->sqrt2);
 }
 
@@ -545,7 +561,7 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
     acb_mat_t r;
     acb_mat_init(r, N, N);
 
-    /* d = 0: x_a = Im X_aa - Tr/N; pin p_0 = 0, solve on 1..N-1, subtract the mean. */
+    /* d = 0: x_a = Im X_aa - Tr/N; shift 0: pin p_0 = 0, solve on 1..N-1; subtract the mean. */
     arb_zero(mean);
     for (int a = 0; a < N; a++)
         arb_add(mean, mean, acb_imagref(acb_mat_entry(X, a, a)), prec);
@@ -554,8 +570,12 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
         acb_zero(p + a);
         arb_sub(acb_realref(p + a), acb_imagref(acb_mat_entry(X, a, a)), mean, prec);
     }
-    acb_zero(p + 0);
-    thomas_solve(p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
+    if (arb_is_zero(z->shift)) {
+        acb_zero(p + 0);
+        thomas_solve(p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
+    } else {   /* L_0 - shift is definite: the whole diagonal */
+        thomas_solve(p, z->loff[0], z->tw[0], N, prec);
+    }
     arb_zero(mean);
     for (int a = 0; a < N; a++)
         arb_add(mean, mean, acb_realref(p + a), prec);

@@ -30,7 +30,8 @@ typedef struct {
     slong prec;          /* precision the tables were built at */
     arb_ptr *ldiag;      /* ldiag[d][a], a = 0..N-1-d: diagonal of L_d */
     arb_ptr *loff;       /* loff[d][a], a = 0..N-2-d: beta_a beta_{a+d} */
-    arb_ptr *tw;         /* tw[d]: Thomas factors of L_d (d = 0: L_0 on 1..N-1), 2(N-d) */
+    arb_ptr *tw;         /* tw[d]: Thomas factors of L_d - shift (d = 0, shift 0: L_0 on 1..N-1), 2(N-d) */
+    arb_t shift;         /* the Poisson solve is of Delta_N - shift (kappa^2; 0 at init) */
     arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm; NULL until
                           * slpi_ref_zeitlin_harmonics */
     arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
@@ -77,11 +78,16 @@ void slpi_ref_zeitlin_analysis(arb_ptr omega, const acb_mat_t X, const slpi_ref_
 void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
                         slong prec);
 
-/* P = Delta_N^{-1} (X - Tr(X)/N I): trace removal, per-diagonal Thomas solves, d = 0
- * pinned at p_0 = 0 then mean subtracted. X skew-Hermitian (diagonal read as i Im). */
+/* Make the Poisson solve below that of Delta_N - shift, shift >= 0 (kappa^2 of the Zeitlin
+ * family, docs/systems.md#zeitlin-family): the Thomas factors refactored, O(N^2). */
+void slpi_ref_zeitlin_set_shift(slpi_ref_zeitlin *z, const arb_t shift, slong prec);
+
+/* P = (Delta_N - shift)^{-1} (X - Tr(X)/N I): trace removal, per-diagonal Thomas solves,
+ * d = 0 with shift 0 pinned at p_0 = 0, then the mean subtracted. X skew-Hermitian
+ * (diagonal read as i Im). */
 void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 
-/* H0 = -1/2 Re Tr((Delta^{-1} X)^* X). */
+/* H0 = -1/2 Re Tr(((Delta - shift)^{-1} X)^* X). */
 void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 
 /* The transforms on the BLAS route (ref/zeitlin-mr.c, docs/design.md#blas-route): the

@@ -1,0 +1,90 @@
+/* zeitlin-family.c — the mode lists of the Zeitlin family (core/zeitlin-family.h,
+ * docs/systems.md#zeitlin-family): parsing with messages that name the key, the entry and
+ * the reason, shared by both paths and by validation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/zeitlin-family.h"
+
+int slpi_zeitlin_mode_alpha(int l, int m)
+{
+    int j = m == 0 ? 0 : m > 0 ? 2 * m - 1 : -2 * m;
+    return l * l - 1 + j;
+}
+
+int slpi_zeitlin_modes_count(const char *text)
+{
+    if (!text[0]) return 0;
+    int n = 1;
+    for (const char *c = text; *c; c++) n += *c == ',';
+    return n;
+}
+
+/* One entry "l:m:amp" (the text between commas) into *md. */
+static int parse_entry(slpi_zeitlin_mode *md, const char *key, int e, const char *tok, int N, slpi_error *err)
+{
+    char t[128];
+    slpi_error ignored;
+    long l, m;
+    snprintf(t, sizeof t, "%s", tok);
+    char *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (strlen(tok) >= sizeof t || !c2 || strchr(c2 + 1, ':'))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': expected l:m:amp", key, e, tok);
+    *c1 = *c2 = '\0';
+    if (slpi_parse_long("l", t, 1, N - 1, &l, &ignored) != SLPI_OK)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': l = %s must be an integer in 1..N-1 = %d",
+                              key, e, tok, t, N - 1);
+    if (slpi_parse_long("m", c1 + 1, -l, l, &m, &ignored) != SLPI_OK)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': m = %s must be an integer with |m| <= l = %ld",
+                              key, e, tok, c1 + 1, l);
+    if (slpi_parse_double("amp", c2 + 1, -1e12, 1e12, &md->amp, &ignored) != SLPI_OK)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': amp = %s must be a finite number, |amp| <= 1e12",
+                              key, e, tok, c2 + 1);
+    md->l = (int)l;
+    md->m = (int)m;
+    md->alpha = slpi_zeitlin_mode_alpha(md->l, md->m);
+    return SLPI_OK;
+}
+
+int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
+                             slpi_error *err)
+{
+    size_t len = strlen(text);
+    if (len >= SLPI_EZ_MODES_TEXT) {
+        slpi_error_set(err, SLPI_EINPUT, "%s: at most %d characters", key, SLPI_EZ_MODES_TEXT - 1);
+        return -1;
+    }
+    char buf[SLPI_EZ_MODES_TEXT];
+    memcpy(buf, text, len + 1);
+    int n = 0;
+    char *start = buf;
+    for (;;) {
+        char *comma = strchr(start, ',');
+        if (comma) *comma = '\0';
+        slpi_zeitlin_mode md;
+        if (parse_entry(&md, key, n + 1, start, N, err) != SLPI_OK) return -1;
+        if (out) out[n] = md;
+        n++;
+        if (!comma) break;
+        start = comma + 1;
+    }
+    return n;
+}
+
+int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err)
+{
+    int modes = p->ez.noise == SLPI_EZ_NOISE_MODES;
+    if (modes && !p->ez.noise_modes[0])
+        return slpi_error_set(err, SLPI_EINPUT, "noise=modes needs noise_modes=l:m:amp,... (the noise Hamiltonians)");
+    if (!modes && p->ez.noise_modes[0])
+        return slpi_error_set(err, SLPI_EINPUT, "noise_modes=%.60s needs noise=modes (noise=%s is another noise)",
+                              p->ez.noise_modes, p->ez.noise == SLPI_EZ_NOISE_NONE ? "none"
+                              : p->ez.noise == SLPI_EZ_NOISE_Q ? "Q" : "L");
+    if (p->ez.noise_modes[0] && slpi_zeitlin_modes_parse(NULL, "noise_modes", p->ez.noise_modes, p->ez.N, err) < 0)
+        return SLPI_EINPUT;
+    if (p->ez.background_modes[0] &&
+        slpi_zeitlin_modes_parse(NULL, "background_modes", p->ez.background_modes, p->ez.N, err) < 0)
+        return SLPI_EINPUT;
+    return SLPI_OK;
+}

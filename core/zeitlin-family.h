@@ -1,0 +1,32 @@
+/* zeitlin-family.h — the Zeitlin family's data keys of euler-zeitlin (docs/systems.md#zeitlin-family):
+ * the mode lists of noise_modes and background_modes, parsed and checked here once for
+ * both paths (each path forms its matrices in its own arithmetic).
+ *
+ * A mode (l, m) names one real basis element Y_alpha of su(N) (docs/systems.md#euler-zeitlin):
+ * m = 0 the zonal Y_l0, m > 0 the cosine Y^c_lm (j = 2m - 1), m < 0 the sine Y^s_l|m|
+ * (j = 2|m|): alpha = l^2 - 1 + j, as the real spherical harmonics are indexed. */
+#ifndef SLPI_CORE_ZEITLIN_FAMILY_H
+#define SLPI_CORE_ZEITLIN_FAMILY_H
+
+#include "slpi.h"
+
+typedef struct {
+    int l, m;
+    int alpha;      /* the real-basis index of (l, m) */
+    double amp;     /* a finite number */
+} slpi_zeitlin_mode;
+
+/* alpha of (l, m), |m| <= l. */
+int slpi_zeitlin_mode_alpha(int l, int m);
+/* Entries of a mode list ("" has none): its commas plus one. */
+int slpi_zeitlin_modes_count(const char *text);
+/* Parse the list "l:m:amp[,l:m:amp...]" of key for su(N) into out[0..count) (out NULL:
+ * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number.
+ * Returns the count, or -1 with an SLPI_EINPUT naming the key, the entry and the reason. */
+int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
+                             slpi_error *err);
+/* The family's checks of an euler-zeitlin problem (core/problem-validate.c): noise=modes
+ * with a list and a list only with noise=modes, both lists parse for its N. */
+int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err);
+
+#endif
