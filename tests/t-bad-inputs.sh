@@ -149,6 +149,22 @@ row "N=1025: out of range" run --system euler-zeitlin --scheme isomp N=1025
 row "N=513: the certified path covers N = 2..512, and up to 1024 with ISOMP on the BLAS route" run --ref --system euler-zeitlin --scheme isomp N=513 matmul=arb --steps 1
 row "ic_lmax=4: must be at most N-1 = 3" run --system euler-zeitlin --scheme isomp N=4 ic_lmax=4
 row "ic_lmax=1024: out of range" run --system euler-zeitlin --scheme isomp ic_lmax=1024
+# the Zeitlin family (docs/systems.md#zeitlin-family): mode lists, kappa, noise=modes
+Z="--system euler-zeitlin --scheme isomp N=4 ic_lmax=3 --steps 1"
+row "noise_modes: entry 2 '4:0:0.1': l = 4 must be an integer in 1..N-1 = 3" run $Z noise=modes noise_modes=1:0:0.1,4:0:0.1
+row "noise_modes: entry 1 '0:0:1': l = 0 must be an integer in 1..N-1 = 3" run $Z noise=modes noise_modes=0:0:1
+row "noise_modes: entry 1 '2:3:0.1': m = 3 must be an integer with |m| <= l = 2" run $Z noise=modes noise_modes=2:3:0.1
+row "background_modes: entry 1 '2:-3:1': m = -3 must be an integer with |m| <= l = 2" run $Z background_modes=2:-3:1
+row "noise_modes: entry 1 '1:0:nan': amp = nan must be a finite number" run $Z noise=modes noise_modes=1:0:nan
+row "noise_modes: entry 1 '1:0:1e999': amp = 1e999 must be a finite number" run $Z noise=modes noise_modes=1:0:1e999
+row "background_modes: entry 2 '1:0': expected l:m:amp" run --ref $Z background_modes=1:1:1,1:0
+row "noise_modes: entry 1 '1:0:1:2': expected l:m:amp" run $Z noise=modes noise_modes=1:0:1:2
+row "noise_modes: entry 2 '': expected l:m:amp" run $Z noise=modes noise_modes=1:0:1,
+row "noise=modes needs noise_modes=l:m:amp" run $Z noise=modes
+row "noise_modes=1:0:1 needs noise=modes (noise=Q is another noise)" run $Z noise_modes=1:0:1
+row "kappa=-1: " run $Z kappa=-1
+row "kappa=nan: " run --ref $Z kappa=nan
+row "rotation=inf: " run $Z rotation=inf
 row "N=6: sine-Euler needs N odd" run --system sine-euler --scheme isomp N=6
 row "refine=41: out of range" run refine=41
 # the work bound of a generation (docs/noise.md#refine): refused, never left to run for days

@@ -1,0 +1,369 @@
+/* t-zeitlin-family.c — the Zeitlin family of euler-zeitlin (docs/systems.md#zeitlin-family):
+ * the keys kappa, rotation, background_modes, noise=modes with noise_modes, on both paths.
+ * Each quantity is computed two ways; the rules were fixed before the first run:
+ *  1. the shifted Poisson solve P = (Delta_N - kappa^2)^{-1} (X - Tr X/N): applying the
+ *     independent Laplacian to P gives X back, double path to a scale-free residual
+ *     |Delta P - kappa^2 P - X'| / (N u max(|X|, (N^2 + kappa^2)|P|)) <= 10, certified path
+ *     as balls that contain X' (random N, kappa, X);
+ *  2. the built-in reading (L) restated as noise=modes (the modes (l, 0), (l, 1), (l, -1),
+ *     ... of l = N/2..N-1 with amplitudes a_l = amp/(l(l+1)), amp the least common
+ *     multiple of the l(l+1) so that every a_l is an integer, exact on both paths): one
+ *     ISOMP step from the same state and increments; double path within the scale-free
+ *     ratio |dy| / (N u max|y|) <= 10, certified balls intersecting;
+ *  3. the l = 1 precession on the rotating sphere, a closed form: X = F + omega with
+ *     omega of degree 1 precesses about F's axis at the rate f/((2 + kappa^2) n),
+ *     f = 2 Omega sqrt(4 pi/3), n = sqrt(N(N^2 - 1)/12) (the l = 1 harmonics are the spin
+ *     matrices over their Frobenius norm n): the double path's angle after T = 1 with
+ *     h = 2^-6 within 1e-3 rad of it (ISOMP's phase error is about T (theta h)^2/12 = 2e-5);
+ *     rotation=Omega equals background_modes=1:0:f bit for bit on the double path;
+ *  4. F enters H0 as H0 = -1/2 <X - F, L^{-1}(X - F)>: at the default initial state
+ *     X0 + F, H0 is the H0 of X0 without F (double path within 1e-13 relative, certified
+ *     ball within 1e-13 relative of it);
+ *  5. the whole family (kappa, rotation, background_modes, noise=modes) one step on
+ *     both paths from one state: the double step within 1e-12 of the scale of the
+ *     certified ball's midpoint (the solver's tolerance; a model difference, a sign of
+ *     F or a kappa^2 dropped, is of order h |F| = 1e-2).
+ * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
+#include "testutil.h"
+#include "slpi.h"
+#include "fast/sun.h"
+#include "fast/zeitlin.h"
+#include "ref/zeitlin.h"
+
+#define U (DBL_EPSILON / 2)
+
+static long lcm(long a, long b)
+{
+    long x = a, y = b;
+    while (y) {
+        long t = x % y;
+        x = y;
+        y = t;
+    }
+    return a / x * b;
+}
+
+static double gauss(void)
+{
+    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* An euler-zeitlin ISOMP problem of size N with the extra keys "k=v k=v ..." (NULL: none). */
+static int make(slpi_problem *p, int N, const char *extra)
+{
+    slpi_error err;
+    char buf[8192], v[32];
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    snprintf(v, sizeof v, "%d", N);
+    int ok = slpi_problem_set(p, "N", v, &err) == SLPI_OK;
+    snprintf(v, sizeof v, "%d", N - 1);
+    ok = ok && slpi_problem_set(p, "ic_lmax", v, &err) == SLPI_OK;
+    snprintf(buf, sizeof buf, "%s", extra ? extra : "");
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, " ", &save); kv && ok; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        *eq = '\0';
+        ok = slpi_problem_set(p, kv, eq + 1, &err) == SLPI_OK;
+    }
+    ok = ok && slpi_problem_finish(p, &err) == SLPI_OK;
+    if (!ok)
+        fprintf(stderr, "t-zeitlin-family: N=%d %s: %s\n", N, extra ? extra : "", err.msg);
+    return ok;
+}
+
+/* 1. The shifted Poisson solve on both paths. */
+static void check_poisson(int N, double kappa)
+{
+    size_t NN = (size_t)N * N;
+    double complex *X = malloc(NN * sizeof *X), *P = malloc(NN * sizeof *P), *L = malloc(NN * sizeof *L);
+    for (int b = 0; b < N; b++)
+        for (int a = 0; a <= b; a++) {
+            double complex e = a == b ? I * test_rand_uniform(-1, 1) : CMPLX(test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
+            X[a + (size_t)N * b] = e;
+            X[b + (size_t)N * a] = -conj(e);
+        }
+    slpi_fast_zeitlin z;
+    slpi_error err;
+    TEST_CHECK(slpi_fast_zeitlin_init(&z, N, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_set_shift(&z, kappa * kappa) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_set_shift(&z, -1.0) == SLPI_EINPUT && z.shift == kappa * kappa);
+    slpi_fast_zeitlin_poisson(P, X, 1.0, &z);
+    slpi_fast_zeitlin_laplacian(L, P, &z);
+    double complex tr = 0;
+    for (int a = 0; a < N; a++) tr += X[a * (size_t)(N + 1)];
+    double res = 0, sx = 0, sp = 0;
+    for (size_t i = 0; i < NN; i++) {
+        double complex want = X[i] - (i % (size_t)(N + 1) == 0 ? tr / N : 0);
+        res = fmax(res, cabs(L[i] - z.shift * P[i] - want));
+        sx = fmax(sx, cabs(X[i]));
+        sp = fmax(sp, cabs(P[i]));
+    }
+    double ratio = res / (N * U * fmax(sx, ((double)N * N + z.shift) * sp));
+    TEST_CHECKF(ratio <= 10, "N=%d kappa=%g: double path (Delta - kappa^2) P - X' ratio %.3g > 10", N, kappa, ratio);
+
+    slpi_ref_zeitlin r;
+    TEST_CHECK(slpi_ref_zeitlin_init(&r, N, 128, &err) == SLPI_OK);
+    arb_t sh;
+    arb_init(sh);
+    arb_set_d(sh, kappa);
+    arb_sqr(sh, sh, 128);
+    slpi_ref_zeitlin_set_shift(&r, sh, 128);
+    acb_mat_t Xb, Pb, Lb;
+    acb_mat_init(Xb, N, N);
+    acb_mat_init(Pb, N, N);
+    acb_mat_init(Lb, N, N);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            acb_set_d_d(acb_mat_entry(Xb, a, b), creal(X[a + (size_t)N * b]), cimag(X[a + (size_t)N * b]));
+    slpi_ref_zeitlin_poisson(Pb, Xb, &r, 128);
+    slpi_ref_zeitlin_laplacian(Lb, Pb, &r, 128);
+    acb_t t, w;
+    acb_init(t);
+    acb_init(w);
+    int bad = -1;
+    for (int a = 0; a < N && bad < 0; a++)
+        for (int b = 0; b < N && bad < 0; b++) {
+            acb_mul_arb(t, acb_mat_entry(Pb, a, b), sh, 128);
+            acb_sub(t, acb_mat_entry(Lb, a, b), t, 128);
+            acb_set_d_d(w, creal(X[a + (size_t)N * b]), cimag(X[a + (size_t)N * b]));
+            if (a == b) {   /* X' = X - Tr X / N */
+                acb_t m;
+                acb_init(m);
+                for (int c = 0; c < N; c++)   /* the trace in balls: the double sum rounds */
+                    acb_add(m, m, acb_mat_entry(Xb, c, c), 128);
+                acb_div_ui(m, m, (ulong)N, 128);
+                acb_sub(w, w, m, 128);
+                acb_clear(m);
+            }
+            if (!acb_contains(t, w))
+                bad = a * N + b;
+        }
+    TEST_CHECKF(bad < 0, "N=%d kappa=%g: certified (Delta - kappa^2) P misses X' at entry %d", N, kappa, bad);
+    acb_clear(t);
+    acb_clear(w);
+    acb_mat_clear(Xb);
+    acb_mat_clear(Pb);
+    acb_mat_clear(Lb);
+    arb_clear(sh);
+    slpi_ref_zeitlin_clear(&r);
+    slpi_fast_zeitlin_clear(&z);
+    free(X);
+    free(P);
+    free(L);
+}
+
+/* One step of p from x with dW on both paths: y (double) and yb (balls); 1 if both stepped. */
+static int step_both(const slpi_problem *p, const double *x, const double *dW, double *y, arb_ptr yb)
+{
+    slpi_fast *f = NULL;
+    slpi_ref *r = NULL;
+    slpi_error err;
+    slpi_step_info info;
+    int n = slpi_problem_state_dim(p), ok = 0;
+    if (slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_ref_create(&r, p, &err) == SLPI_OK) {
+        memcpy(y, x, sizeof(double) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            arb_set_d(yb + i, x[i]);
+        ok = slpi_fast_step(f, y, dW, &info) == SLPI_STEP_CONVERGED;
+        ok = ok && slpi_ref_step(r, yb, dW, &info) == SLPI_STEP_CONVERGED;
+        if (!ok)
+            fprintf(stderr, "t-zeitlin-family: step: %s\n", slpi_ref_unable_reason(r));
+    } else {
+        fprintf(stderr, "t-zeitlin-family: create: %s\n", err.msg);
+    }
+    slpi_fast_free(f);
+    slpi_ref_free(r);
+    return ok;
+}
+
+/* 2. Reading (L) restated as noise=modes. */
+static void check_restated(int N)
+{
+    int lmin = N / 2;
+    long amp = 1;
+    for (int l = lmin; l < N; l++) amp = lcm(amp, (long)l * (l + 1));
+    char builtin[64], modes[8192];
+    snprintf(builtin, sizeof builtin, "noise=L amp=%ld", amp);
+    int len = snprintf(modes, sizeof modes, "noise=modes noise_modes=");
+    for (int l = lmin; l < N; l++)
+        for (int j = 0; j <= 2 * l; j++) {
+            int m = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : -(j / 2);
+            len += snprintf(modes + len, sizeof modes - (size_t)len, "%s%d:%d:%ld", l == lmin && j == 0 ? "" : ",", l,
+                            m, amp / ((long)l * (l + 1)));
+        }
+    slpi_problem p1, p2;
+    if (!make(&p1, N, builtin) || !make(&p2, N, modes)) {
+        TEST_CHECKF(0, "N=%d: restated problems refused", N);
+        return;
+    }
+    int n = slpi_problem_state_dim(&p1), M = slpi_problem_noise_count(&p1);
+    TEST_CHECKF(M == slpi_problem_noise_count(&p2), "N=%d: M %d vs %d", N, M, slpi_problem_noise_count(&p2));
+    double *x = malloc(sizeof(double) * (size_t)n), *y1 = malloc(sizeof(double) * (size_t)n),
+           *y2 = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1));
+    slpi_error err;
+    TEST_CHECK(slpi_fast_problem_initial_state(&p1, x, &err) == SLPI_OK);
+    for (int k = 0; k < M; k++) dW[k] = 1e-4 * gauss();
+    arb_ptr b1 = _arb_vec_init(n), b2 = _arb_vec_init(n);
+    int ok = step_both(&p1, x, dW, y1, b1) && step_both(&p2, x, dW, y2, b2);
+    TEST_CHECKF(ok, "N=%d: a restated step failed", N);
+    if (ok) {
+        double d = 0, s = 0;
+        int miss = -1;
+        for (int i = 0; i < n; i++) {
+            d = fmax(d, fabs(y1[i] - y2[i]));
+            s = fmax(s, fabs(y1[i]));
+            if (miss < 0 && !arb_overlaps(b1 + i, b2 + i)) miss = i;
+        }
+        TEST_CHECKF(d / (N * U * s) <= 10, "N=%d: reading L vs noise=modes, double ratio %.3g > 10", N, d / (N * U * s));
+        TEST_CHECKF(miss < 0, "N=%d: reading L vs noise=modes, certified balls apart at entry %d", N, miss);
+    }
+    _arb_vec_clear(b1, n);
+    _arb_vec_clear(b2, n);
+    free(x);
+    free(y1);
+    free(y2);
+    free(dW);
+}
+
+/* 3. The l = 1 precession about F's axis, and rotation = its background mode. */
+static void check_precession(int N, double kappa)
+{
+    double nrm = sqrt(N * ((double)N * N - 1) / 12), s43 = 2.04665341589297697696;
+    double Omega = (2 + kappa * kappa) * nrm / (2 * s43);   /* rate 1: angle 1 at T = 1 */
+    double f = 2 * Omega * s43;
+    char e1[160], e2[160];
+    snprintf(e1, sizeof e1, "noise=none ic_lmax=1 h=0.015625 steps=64 kappa=%.17g rotation=%.17g", kappa, Omega);
+    snprintf(e2, sizeof e2, "noise=none ic_lmax=1 h=0.015625 steps=64 kappa=%.17g background_modes=1:0:%.17g", kappa, f);
+    slpi_problem p1, p2;
+    if (!make(&p1, N, e1) || !make(&p2, N, e2)) {
+        TEST_CHECKF(0, "N=%d: precession problems refused", N);
+        return;
+    }
+    int n = slpi_problem_state_dim(&p1);
+    double *x0 = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n),
+           *x2 = malloc(sizeof(double) * (size_t)n), dW[1] = { 0 };
+    slpi_step_info info;
+    slpi_fast *a = NULL, *b = NULL;
+    slpi_error err;
+    TEST_CHECK(slpi_fast_create(&a, &p1, &err) == SLPI_OK && slpi_fast_create(&b, &p2, &err) == SLPI_OK);
+    if (a && b) {
+        TEST_CHECK(slpi_fast_initial_state(a, x0, &err) == SLPI_OK && slpi_fast_initial_state(b, x2, &err) == SLPI_OK);
+        memcpy(x, x0, sizeof(double) * (size_t)n);
+        int same = memcmp(x, x2, sizeof(double) * (size_t)n) == 0;
+        for (int k = 0; k < 64; k++) {
+            TEST_CHECK(slpi_fast_step(a, x, dW, &info) == SLPI_STEP_CONVERGED);
+            TEST_CHECK(slpi_fast_step(b, x2, dW, &info) == SLPI_STEP_CONVERGED);
+        }
+        same = same && memcmp(x, x2, sizeof(double) * (size_t)n) == 0;
+        TEST_CHECKF(same, "N=%d: rotation=%g and background_modes=1:0:%.17g differ", N, Omega, f);
+        /* omega's part off F's axis: the off-diagonal coordinates (after the N diagonal ones) */
+        double dot = 0, n0 = 0, n1 = 0;
+        for (int i = N; i < n; i++) {
+            dot += x0[i] * x[i];
+            n0 += x0[i] * x0[i];
+            n1 += x[i] * x[i];
+        }
+        double ang = acos(fmax(-1, fmin(1, dot / sqrt(n0 * n1))));
+        TEST_CHECKF(fabs(ang - 1.0) <= 1e-3 && fabs(n1 / n0 - 1) <= 1e-12,
+                    "N=%d kappa=%g: precession angle %.9g (want 1 within 1e-3), |omega|^2 ratio %.17g", N, kappa, ang, n1 / n0);
+    }
+    slpi_fast_free(a);
+    slpi_fast_free(b);
+    free(x0);
+    free(x);
+    free(x2);
+}
+
+static double diag_value(const slpi_diag *d, const char *name)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->name[i], name) == 0) return d->value[i];
+    return NAN;
+}
+
+/* 4 and 5. H0 with and without F; the whole family one step on both paths. */
+static void check_family(int N)
+{
+    double kappa = test_rand_uniform(0, 4), Omega = test_rand_uniform(-3, 3);
+    int l2 = 1 + (int)test_rand_int(N - 1), m2 = (int)test_rand_int(2 * l2 + 1) - l2;
+    char fam[512], plain[128];
+    snprintf(plain, sizeof plain, "noise=none kappa=%.17g", kappa);
+    snprintf(fam, sizeof fam,
+             "kappa=%.17g rotation=%.17g background_modes=%d:%d:0.3,1:1:-0.2 noise=modes noise_modes=1:0:0.1,%d:%d:0.05,%d:%d:-0.07",
+             kappa, Omega, l2, m2, N - 1, -(N - 1), l2, m2);
+    slpi_problem pf, pp;
+    if (!make(&pf, N, fam) || !make(&pp, N, plain)) {
+        TEST_CHECKF(0, "N=%d: family problems refused", N);
+        return;
+    }
+    int n = slpi_problem_state_dim(&pf), M = slpi_problem_noise_count(&pf);
+    TEST_CHECKF(M == 3, "N=%d: noise_modes of 3 entries gives M = %d", N, M);
+    double *xf = malloc(sizeof(double) * (size_t)n), *xp = malloc(sizeof(double) * (size_t)n),
+           *y = malloc(sizeof(double) * (size_t)n), dW[4];
+    slpi_error err;
+    TEST_CHECK(slpi_fast_problem_initial_state(&pf, xf, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_problem_initial_state(&pp, xp, &err) == SLPI_OK);
+    /* 4: H0 at X0 + F is H0 at X0 */
+    slpi_fast *a = NULL, *b = NULL;
+    slpi_ref *r = NULL;
+    if (slpi_fast_create(&a, &pf, &err) == SLPI_OK && slpi_fast_create(&b, &pp, &err) == SLPI_OK &&
+        slpi_ref_create(&r, &pf, &err) == SLPI_OK) {
+        slpi_diag da = { 0 }, db = { 0 };
+        slpi_fast_diagnostics(a, xf, NULL, &da);
+        slpi_fast_diagnostics(b, xp, NULL, &db);
+        double ha = diag_value(&da, "H0"), hb = diag_value(&db, "H0");
+        TEST_CHECKF(fabs(ha - hb) <= 1e-13 * fabs(hb), "N=%d: H0 with F %.17g, without %.17g", N, ha, hb);
+        arb_ptr xb = _arb_vec_init(n);
+        for (int i = 0; i < n; i++) arb_set_d(xb + i, xf[i]);
+        slpi_ref_diag rd;
+        slpi_ref_diag_init(&rd);
+        slpi_ref_diagnostics(r, xb, NULL, &rd);
+        double hr = NAN;
+        for (int i = 0; i < rd.n; i++)
+            if (strcmp(rd.name[i], "H0") == 0) hr = arf_get_d(arb_midref(rd.value + i), ARF_RND_NEAR);
+        TEST_CHECKF(fabs(hr - hb) <= 1e-13 * fabs(hb), "N=%d: certified H0 with F %.17g, without %.17g", N, hr, hb);
+        slpi_ref_diag_clear(&rd);
+        _arb_vec_clear(xb, n);
+    } else {
+        TEST_CHECKF(0, "N=%d: create: %s", N, err.msg);
+    }
+    slpi_fast_free(a);
+    slpi_fast_free(b);
+    slpi_ref_free(r);
+    /* 5: one step of the family on both paths */
+    for (int k = 0; k < M; k++) dW[k] = sqrt(pf.h) * gauss();
+    arb_ptr yb = _arb_vec_init(n);
+    int ok = step_both(&pf, xf, dW, y, yb);
+    TEST_CHECKF(ok, "N=%d: family step failed", N);
+    if (ok) {
+        double d = 0, s = 0;
+        for (int i = 0; i < n; i++) {
+            d = fmax(d, fabs(y[i] - arf_get_d(arb_midref(yb + i), ARF_RND_NEAR)));
+            s = fmax(s, fabs(y[i]));
+        }
+        TEST_CHECKF(d <= 1e-12 * s, "N=%d: family step: double vs certified %.3g of the scale %.3g", N, d, s);
+    }
+    _arb_vec_clear(yb, n);
+    free(xf);
+    free(xp);
+    free(y);
+}
+
+int main(void)
+{
+    test_start("t-zeitlin-family", 0x2e17f40ULL);
+    long iters = test_iters(2);
+    int nmax = test_iters(1) > 1 ? 12 : 8;
+    for (long it = 0; it < iters; it++) {
+        int N = 3 + (int)test_rand_int(nmax - 2);
+        check_poisson(N, it == 0 ? 0.0 : test_rand_uniform(0, 5));
+        check_poisson(N, test_rand_uniform(0.01, 5));
+        check_restated(N);
+        check_precession(N, it == 0 ? 0.0 : test_rand_uniform(0, 3));
+        check_family(N);
+    }
+    check_restated(2);
+    check_family(3);
+    TEST_END();
+}
