@@ -178,6 +178,27 @@ static void random_sun(slpi_props_rng *r, int N, double mag, double *x)
     for (int a = 0; a < N; a++) x[a] -= tr / N;
 }
 
+/* Half the Euler-Zeitlin cases are of its family (docs/systems.md#zeitlin-family): a
+ * deformation kappa, a rotation and one zonal background mode (F stays invariant under
+ * the rotations about the axis that the equivariance property applies), and the cases of
+ * reading (L) become transport noise on two random modes (noise=modes). */
+static int zeitlin_family(const slpi_props_case *c, slpi_props_rng *r, slpi_problem *p, slpi_error *err)
+{
+    int N = c->dim, l = 1 + (int)slpi_props_rng_int(r, N - 1);
+    char buf[160];
+    int rc = setf(p, "kappa", "%.17g", slpi_props_rng_uniform(r, 0, 3), err);
+    if (!rc) rc = setf(p, "rotation", "%.17g", slpi_props_rng_uniform(r, -2, 2) * c->mag, err);
+    snprintf(buf, sizeof buf, "%d:0:%.17g", l, slpi_props_rng_normal(r) * c->mag);
+    if (!rc) rc = slpi_problem_set(p, "background_modes", buf, err);
+    if (rc || p->ez.noise != SLPI_EZ_NOISE_L) return rc;
+    int l1 = 1 + (int)slpi_props_rng_int(r, N - 1), l2 = 1 + (int)slpi_props_rng_int(r, N - 1);
+    snprintf(buf, sizeof buf, "%d:%d:%.17g,%d:%d:%.17g", l1, (int)slpi_props_rng_int(r, 2 * l1 + 1) - l1,
+             c->amp * slpi_props_rng_normal(r), l2, (int)slpi_props_rng_int(r, 2 * l2 + 1) - l2,
+             c->amp * slpi_props_rng_normal(r));
+    rc = slpi_problem_set(p, "noise", "modes", err);
+    return rc ? rc : slpi_problem_set(p, "noise_modes", buf, err);
+}
+
 static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem *p, slpi_error *err)
 {
     static const char *const rb_noise[] = { "iso-quad", "iso-quad1", "svi-lin", "svi-lin1" };
@@ -226,6 +247,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         if (!rc) rc = setf(p, "ic_lmax", "%.0f", c->dim - 1, err);
         if (!rc) rc = slpi_problem_set(p, "noise", slpi_props_rng_int(r, 3) == 0 ? "L" : "Q", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
+        if (!rc && slpi_props_rng_int(r, 2)) rc = zeitlin_family(c, r, p, err);
         break;
     case SLPI_SYS_SINE_EULER:
         rc = setf(p, "N", "%.0f", c->dim, err);

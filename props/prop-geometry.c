@@ -220,7 +220,9 @@ static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
     if (c->system == SLPI_SYS_EULER_ZEITLIN) {
         slpi_problem p;
         slpi_error err;
-        if (slpi_props_problem(c, &p, &err) == SLPI_OK && p.ez.noise == SLPI_EZ_NOISE_L) c->noises = 0;
+        if (slpi_props_problem(c, &p, &err) == SLPI_OK &&
+            (p.ez.noise == SLPI_EZ_NOISE_L || p.ez.noise == SLPI_EZ_NOISE_MODES))
+            c->noises = 0;   /* linear noise: invariant only without its increments */
     }
 }
 

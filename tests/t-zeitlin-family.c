@@ -18,11 +18,14 @@
  *     rotation=Omega equals background_modes=1:0:f bit for bit on the double path;
  *  4. F enters H0 as H0 = -1/2 <X - F, L^{-1}(X - F)>: at the default initial state
  *     X0 + F, H0 is the H0 of X0 without F (double path within 1e-13 relative, certified
- *     ball within 1e-13 relative of it);
+ *     ball within 1e-13 relative of it); the certified initial state X0 + F within 1e-14
+ *     of the double one;
  *  5. the whole family (kappa, rotation, background_modes, noise=modes) one step on
- *     both paths from one state: the double step within 1e-12 of the scale of the
- *     certified ball's midpoint (the solver's tolerance; a model difference, a sign of
+ *     both paths from one state, with every scheme the registry admits on euler-zeitlin:
+ *     the double step within 1e-12 of the scale of the certified ball's midpoint (the solver's tolerance; a model difference, a sign of
  *     F or a kappa^2 dropped, is of order h |F| = 1e-2).
+ *  6. the keys written back: none of the family's in the built-in's text (its outputs and
+ *     golden files unchanged), each of the family's, reading back to the same problem.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include "testutil.h"
 #include "slpi.h"
@@ -49,12 +52,12 @@ static double gauss(void)
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
-/* An euler-zeitlin ISOMP problem of size N with the extra keys "k=v k=v ..." (NULL: none). */
-static int make(slpi_problem *p, int N, const char *extra)
+/* An euler-zeitlin problem of scheme k and size N with the extra keys "k=v k=v ..." (NULL: none). */
+static int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const char *extra)
 {
     slpi_error err;
     char buf[8192], v[32];
-    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, k);
     snprintf(v, sizeof v, "%d", N);
     int ok = slpi_problem_set(p, "N", v, &err) == SLPI_OK;
     snprintf(v, sizeof v, "%d", N - 1);
@@ -70,6 +73,11 @@ static int make(slpi_problem *p, int N, const char *extra)
     if (!ok)
         fprintf(stderr, "t-zeitlin-family: N=%d %s: %s\n", N, extra ? extra : "", err.msg);
     return ok;
+}
+
+static int make(slpi_problem *p, int N, const char *extra)
+{
+    return make_scheme(p, SLPI_SCHEME_ISOMP, N, extra);
 }
 
 /* 1. The shifted Poisson solve on both paths. */
@@ -331,23 +339,70 @@ static void check_family(int N)
     slpi_fast_free(a);
     slpi_fast_free(b);
     slpi_ref_free(r);
-    /* 5: one step of the family on both paths */
-    for (int k = 0; k < M; k++) dW[k] = sqrt(pf.h) * gauss();
+    /* the certified initial state (its own basis) holds the double one within 1e-14 */
     arb_ptr yb = _arb_vec_init(n);
-    int ok = step_both(&pf, xf, dW, y, yb);
-    TEST_CHECKF(ok, "N=%d: family step failed", N);
-    if (ok) {
+    slpi_ref *r0 = NULL;
+    if (slpi_ref_create(&r0, &pf, &err) == SLPI_OK && slpi_ref_initial_state(r0, yb, &err) == SLPI_OK) {
         double d = 0, s = 0;
         for (int i = 0; i < n; i++) {
-            d = fmax(d, fabs(y[i] - arf_get_d(arb_midref(yb + i), ARF_RND_NEAR)));
-            s = fmax(s, fabs(y[i]));
+            d = fmax(d, fabs(xf[i] - arf_get_d(arb_midref(yb + i), ARF_RND_NEAR)));
+            s = fmax(s, fabs(xf[i]));
         }
-        TEST_CHECKF(d <= 1e-12 * s, "N=%d: family step: double vs certified %.3g of the scale %.3g", N, d, s);
+        TEST_CHECKF(d <= 1e-14 * s, "N=%d: certified initial state %.3g from the double one (scale %.3g)", N, d, s);
+    } else {
+        TEST_CHECKF(0, "N=%d: certified initial state: %s", N, err.msg);
+    }
+    slpi_ref_free(r0);
+    /* 5: one step of the family on both paths, every scheme the registry admits */
+    for (int k = 0; k < M; k++) dW[k] = sqrt(pf.h) * gauss();
+    for (int sc = 0; sc < SLPI_SCHEME_COUNT; sc++) {
+        slpi_problem ps;
+        if (slpi_registry_pair(SLPI_SYS_EULER_ZEITLIN, (slpi_scheme_id)sc, NULL) == SLPI_NA) continue;
+        if (!make_scheme(&ps, (slpi_scheme_id)sc, N, fam)) {
+            TEST_CHECKF(0, "N=%d %s: family refused", N, slpi_scheme_name((slpi_scheme_id)sc));
+            continue;
+        }
+        int ok = step_both(&ps, xf, dW, y, yb);
+        TEST_CHECKF(ok, "N=%d %s: family step failed", N, slpi_scheme_name((slpi_scheme_id)sc));
+        if (ok) {
+            double d = 0, s = 0;
+            for (int i = 0; i < n; i++) {
+                d = fmax(d, fabs(y[i] - arf_get_d(arb_midref(yb + i), ARF_RND_NEAR)));
+                s = fmax(s, fabs(y[i]));
+            }
+            TEST_CHECKF(d <= 1e-12 * s, "N=%d %s: family step: double vs certified %.3g of the scale %.3g", N,
+                        slpi_scheme_name((slpi_scheme_id)sc), d, s);
+        }
     }
     _arb_vec_clear(yb, n);
     free(xf);
     free(xp);
     free(y);
+}
+
+/* 6. The problem written back as keys: the built-in's text names no key of the family (the
+ * outputs and golden files of the built-in stay as they were); the family's names each and
+ * reads back to the same problem. */
+static void check_write(void)
+{
+    static char text[65536];
+    slpi_problem p, q;
+    slpi_error err;
+    if (!make(&p, 4, NULL)) return;
+    TEST_CHECK(slpi_problem_text(&p, text, sizeof text) > 0);
+    TEST_CHECKF(!strstr(text, "kappa=") && !strstr(text, "rotation=") && !strstr(text, "_modes="),
+                "the built-in's keys name the family: %.400s", text);
+    if (!make(&p, 4, "kappa=1.5 rotation=-0.25 background_modes=2:1:0.5 noise=modes noise_modes=1:0:0.1,3:-2:0.2"))
+        return;
+    TEST_CHECK(slpi_problem_text(&p, text, sizeof text) > 0);
+    TEST_CHECKF(strstr(text, "kappa=1.5\n") && strstr(text, "rotation=-0.25\n") && strstr(text, "background_modes=2:1:0.5\n") &&
+                strstr(text, "noise=modes\n") && strstr(text, "noise_modes=1:0:0.1,3:-2:0.2\n"),
+                "the family's keys not written: %.400s", text);
+    slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+    const char *path = test_temp_file(text);
+    TEST_CHECKF(slpi_problem_load(&q, path, &err) == SLPI_OK, "written keys do not load: %s", err.msg);
+    TEST_CHECK(q.ez.kappa == p.ez.kappa && q.ez.rotation == p.ez.rotation && q.ez.noise == p.ez.noise &&
+               !strcmp(q.ez.noise_modes, p.ez.noise_modes) && !strcmp(q.ez.background_modes, p.ez.background_modes));
 }
 
 int main(void)
@@ -365,5 +420,6 @@ int main(void)
     }
     check_restated(2);
     check_family(3);
+    check_write();
     TEST_END();
 }
