@@ -230,17 +230,6 @@ static double time_kernel(int N, int nblk, int reps)
     return best;
 }
 
-static void print_load(const char *when)
-{
-    char buf[128] = "?";
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (!fgets(buf, sizeof buf, f)) strcpy(buf, "?\n");
-        fclose(f);
-    }
-    printf("load (/proc/loadavg) %s: %s", when, buf);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -272,7 +261,7 @@ int main(void)
     omp_set_num_threads(1);
     printf("P1 Euler-Zeitlin ISOMP; BLAS: OpenBLAS core %s (%s), one BLAS thread; thread team from N = %d\n",
            openblas_get_corename(), openblas_get_config(), SLPI_FAST_TEAM_MIN_N);
-    print_load("start");
+    bench_print_load("start");
     static const int Ns[3] = {64, 128, 256}, steps[3] = {200, 40, 10};
     double ratio[3][2], pratio[3], thr[3][2];
     for (int i = 0; i < 3; i++) {
@@ -320,6 +309,6 @@ int main(void)
     for (int i = 0; i < 3; i++)
         printf("       %4d   %10.3f                %8.3f   %10.3f                  %14.3f  %9.3f  %.3f\n", Ns[i],
                ratio[i][0], ratio[i][1], pratio[i], 1e3 * thr[i][0], 1e3 * thr[i][1], thr[i][1] / thr[i][0]);
-    print_load("end");
+    bench_print_load("end");
     return 0;
 }

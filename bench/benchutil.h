@@ -1,9 +1,11 @@
-/* benchutil.h — clocks shared by the benchmarks: wall seconds (monotonic) and the
- * process's CPU seconds (all threads; the robust figure on a shared machine); the
- * process's peak resident memory. */
+/* benchutil.h — clocks shared by the benchmarks: wall seconds (monotonic), the process's
+ * CPU seconds (all threads; the robust figure on a shared machine) and the calling
+ * thread's; the process's peak resident memory; the load average every figure states. */
 #ifndef SLPI_BENCHUTIL_H
 #define SLPI_BENCHUTIL_H
 
+#include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -26,6 +28,28 @@ static inline double bench_peak_gb(void)
 {
     struct rusage u;
     return getrusage(RUSAGE_SELF, &u) == 0 ? (double)u.ru_maxrss / (1024.0 * 1024.0) : 0.0;
+}
+
+/* The calling thread's CPU seconds (a single-threaded step: time descheduled on a shared
+ * machine is not counted). */
+static inline double bench_thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The load average (/proc/loadavg) on standard output, labelled `when`: every figure of a
+ * benchmark states the load it was measured under. */
+static inline void bench_print_load(const char *when)
+{
+    char buf[128] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f)) strcpy(buf, "?\n");
+        fclose(f);
+    }
+    printf("load (/proc/loadavg) %s: %s", when, buf);
 }
 
 #endif
