@@ -102,9 +102,11 @@ int slpi_ref_mrmat_solve(acb_mat_t X, const acb_mat_t A, const acb_mat_t B, slon
     mag_init(t);
     mag_init(gap);
     ok = approx_inverse(R, Xt, A, B);
-    if (ok == 0)
-        snprintf(why, why_len, "blas route: a part of the solve beyond the double range (or out of memory)");
-    else if (ok < 0)
+    if (ok == 0) {                                   /* out of memory too: through slpi_error_set */
+        slpi_error e;
+        slpi_error_set(&e, SLPI_EINPUT, "blas route: a part of the solve beyond the double range (or out of memory)");
+        snprintf(why, why_len, "%s", e.msg);
+    } else if (ok < 0)
         snprintf(why, why_len, "blas route: the solve's matrix is singular in binary64 (LAPACK zgesv)");
     if (ok == 1) {                                   /* E = I - R A, Z = R (B - A Xt) */
         ok = slpi_ref_mrmat_mul(E, R, A, why, why_len) && slpi_ref_mrmat_mul(T, A, Xt, why, why_len);
