@@ -733,9 +733,12 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 
 void slpi_problem_print_keys(FILE *f)
 {
+    int w = 15; /* the name column: as wide as the longest key */
+    for (int i = 0; i < NKEYS; i++)
+        if ((int)strlen(keys[i].name) > w) w = (int)strlen(keys[i].name);
     for (int i = 0; i < NKEYS; i++) {
         const key_def *k = &keys[i];
-        fprintf(f, "  %-15s %-15s %s\n", k->name,
+        fprintf(f, "  %-*s %-15s %s\n", w, k->name,
                 k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system), k->help);
     }
 }

@@ -132,7 +132,8 @@ def test_keys_equal_cli():
     ks = slpi.keys("iso/zeitlin/long", N=12, steps=1)
     listing = subprocess.run([SLPI, "list", "--keys"], check=True, capture_output=True, text=True).stdout
     lines = listing.split("keys (", 1)[1].splitlines()[1:]
-    cli = [(ln[2:17].strip(), ln[18:33].strip(), ln[34:].strip()) for ln in lines if ln.startswith("  ")]
+    w = max(15, max(len(k["name"]) for k in ks))  # the name column is as wide as the longest key
+    cli = [(ln[2:2 + w].strip(), ln[3 + w:18 + w].strip(), ln[19 + w:].strip()) for ln in lines if ln.startswith("  ")]
     assert [(k["name"], k["system"], k["help"]) for k in ks] == cli
     head = subprocess.run([SLPI, "run", "--preset", "iso/zeitlin/long", "N=12", "steps=1", "-q", "-o", "-"],
                           check=True, capture_output=True, text=True).stdout
