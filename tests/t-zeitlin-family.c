@@ -27,6 +27,7 @@
  *  6. the keys written back: none of the family's in the built-in's text (its outputs and
  *     golden files unchanged), each of the family's, reading back to the same problem.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
+#include <float.h>
 #include "testutil.h"
 #include "slpi.h"
 #include "fast/sun.h"
