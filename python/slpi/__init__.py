@@ -804,7 +804,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     >>> slpi.run("iso/rigid-body/trajectories", steps=64, save_at=[0.125, 0.25]).t
     array([0.   , 0.125, 0.25 ])
     >>> r = slpi.run("iso/rigid-body/trajectories", steps=64, observer=lambda t, x: t >= 0.1)
-    >>> r.summary["stopped_at"], r.t[-1]
+    >>> r.summary["stopped_at"], float(r.t[-1])
     (26, 0.1015625)
     """
     ref, progress = _flag("ref", ref), _flag("progress", progress)
