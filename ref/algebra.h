@@ -1,8 +1,9 @@
 /* ref/algebra.h — the algebra families of the certified path. The structure of each
  * family (docs/conventions.md#algebras), written once in its built-in system's file and
  * shared with ref/model.c (docs/models.md). Invariant 0 is H0, the system's own; the
- * Casimir functions fill invariants 1..n_inv-1, the name functions set their names and
- * s->n_inv (s->dim and s->N set first). */
+ * Casimir functions fill invariants 1..n_inv-1, the name functions set their names in the
+ * diagnostics' vocabulary (docs/architecture.md#twin-diagnostics), s->n_inv and the
+ * algebra's departures (eig_dev where the spectrum is known) (s->dim and s->N set first). */
 #ifndef SLPI_REF_ALGEBRA_H
 #define SLPI_REF_ALGEBRA_H
 
@@ -16,6 +17,7 @@ void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
                        slong prec);
 void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
                            arb_srcptr c, slong prec);
+void slpi_ref_so3_casimir_names(slpi_ref_system *s);   /* casimir_norm2 = |x|^2; eig_dev */
 /*   se(3) in (pi, gamma), dot pairing (ref/heavy-top.c): the fields coad, lie, orbit, dorbit. */
 void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
                        slong prec);
@@ -25,6 +27,7 @@ void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
                         slong prec);
 void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
                          arb_srcptr dsigma, arb_srcptr mu, arb_srcptr dmu, slong prec);
+void slpi_ref_se3_casimir_names(slpi_ref_system *s);   /* C1 = |gamma|^2, C2 = pi.gamma */
 /*   so(n), X_ij for i < j row-major, n = s->N (ref/manakov.c). */
 void slpi_ref_so_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec);
 void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
@@ -39,6 +42,6 @@ void slpi_ref_su_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x,
 void slpi_ref_so3k_m_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec);
 void slpi_ref_so3k_m_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec);
 void slpi_ref_so3k_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
-void slpi_ref_so3k_casimir_names(slpi_ref_system *s);
+void slpi_ref_so3k_casimir_names(slpi_ref_system *s);   /* and eig_dev */
 
 #endif

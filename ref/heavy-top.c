@@ -217,6 +217,15 @@ static void ht_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
     arb_clear(one);
 }
 
+void slpi_ref_se3_casimir_names(slpi_ref_system *s)
+{
+    s->n_inv = 3;
+    s->inv_name[1] = "C1";   /* |gamma|^2 */
+    s->inv_delta_name[1] = "C1_dev";
+    s->inv_name[2] = "C2";   /* pi . gamma */
+    s->inv_delta_name[2] = "C2_dev";
+}
+
 static void ht_clear(slpi_ref_system *s)
 {
     ht_data *d = s->data;
@@ -266,12 +275,13 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->lie = slpi_ref_se3_lie;
     s->N = 0;
     s->invariants = ht_invariants;
-    s->n_inv = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 3;
-    static const char *const inv[4] = { "H0", "C1", "C2", "p_phi" };   /* C1 = |gamma|^2, C2 = pi.gamma, (R Pi)_z */
-    static const char *const dev[4] = { "H0_dev", "C1_dev", "C2_dev", "p_phi_dev" };
-    for (int i = 0; i < s->n_inv; i++) {
-        s->inv_name[i] = inv[i];
-        s->inv_delta_name[i] = dev[i];
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0_dev";
+    slpi_ref_se3_casimir_names(s);
+    if (p->ht.form == SLPI_HT_FORM_SVI) {
+        s->n_inv = 4;
+        s->inv_name[3] = "p_phi";   /* (R Pi)_z */
+        s->inv_delta_name[3] = "p_phi_dev";
     }
     s->n_dep = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
     s->dep_name[0] = "pi3_dev";

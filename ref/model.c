@@ -121,7 +121,8 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
     s->fault = md_fault;
     s->invariants = md_invariants;
     s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0-H0(x0)";
+    s->inv_delta_name[0] = "H0_rel_dev";   /* relative, as the double path's (fast/model.c) */
+    s->inv_rel[0] = 1;
     switch (alg->kind) {
     case SLPI_ALGEBRA_SE3:
         s->N = 0;
@@ -130,19 +131,13 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
         s->lie = slpi_ref_se3_lie;
         s->orbit = slpi_ref_se3_orbit;
         s->dorbit = slpi_ref_se3_dorbit;
-        s->n_inv = 3;
-        s->inv_name[1] = "C1=|gamma|^2";
-        s->inv_delta_name[1] = "C1-C1(x0)";
-        s->inv_name[2] = "C2=pi.gamma";
-        s->inv_delta_name[2] = "C2-C2(x0)";
+        slpi_ref_se3_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SO3:
         s->N = 3;
         s->m_unpack = slpi_ref_so3_m_unpack;
         s->m_pack = slpi_ref_so3_m_pack;
-        s->n_inv = 2;
-        s->inv_name[1] = "|x|^2";
-        s->inv_delta_name[1] = "|x|^2-|x0|^2";
+        slpi_ref_so3_casimir_names(s);
         break;
     case SLPI_ALGEBRA_SON:
         s->N = alg->n;

@@ -240,11 +240,12 @@ void slpi_ref_so3k_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x,
 }
 
 /* eig_dev = e max_i | |x_i| - |x_i(x0)| | over every vortex, the block eigenvalues of iX
- * being +-|x_i|/sqrt2 (model A, e = 1/sqrt2) or 0, +-|x_i| (model B, e = 1), as
- * fast/point-vortices.c reports it. */
-static void pv_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+ * being +-|x_i|/sqrt2 (blocks of 2, point vortices' model A, e = 1/sqrt2) or 0, +-|x_i|
+ * (hat blocks of 3, model B and the model system, e = 1), as fast/point-vortices.c
+ * reports it. */
+static void so3k_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
 {
-    int n = s->p->pv.n;
+    int n = s->dim / 3;
     arb_ptr r = _arb_vec_init(2 * n);
     for (int i = 0; i < n; i++) {
         arb_dot(r + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
@@ -253,7 +254,7 @@ static void pv_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
         arb_sqrt(r + n + i, r + n + i, prec);
     }
     slpi_ref_max_abs_diff(out, r, r + n, n, prec);
-    if (blk(s) == 2) {
+    if (s->N == 2 * n) {
         arb_t q;
         arb_init(q);
         arb_rsqrt_ui(q, 2, prec);
@@ -276,6 +277,9 @@ void slpi_ref_so3k_casimir_names(slpi_ref_system *s)
         s->inv_name[1 + i] = nm[i];
         s->inv_delta_name[1 + i] = dnm[i];
     }
+    s->n_dep = 1;
+    s->dep_name[0] = "eig_dev";
+    s->departures = so3k_departures;
 }
 
 int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
@@ -298,8 +302,5 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
     s->inv_delta_name[0] = "H0_rel_dev";
     s->inv_rel[0] = 1;
     slpi_ref_so3k_casimir_names(s);
-    s->n_dep = 1;
-    s->dep_name[0] = "eig_dev";
-    s->departures = pv_departures;
     return SLPI_OK;
 }

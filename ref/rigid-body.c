@@ -138,10 +138,9 @@ static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     _arb_vec_clear(g, 3);
 }
 
-/* The double path's other diagnostics (fast/rigid-body.c): eig_dev = | |x| - |x0| | (the
- * eigenvalues of i hat(x) are -|x|, 0, |x|); with R tracked, R_orth_err = max |R^T R - I| and
- * noether_J_dev = max_i |J_i - J_i(x0)|, J = R Pi. */
-static void rb_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+/* so(3)'s departure (fast/rigid-body.c): eig_dev = | |x| - |x0| | (the eigenvalues of
+ * i hat(x) are -|x|, 0, |x|). */
+static void so3_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
 {
     arb_t a, b;
     arb_init(a);
@@ -151,26 +150,45 @@ static void rb_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
     arb_dot(b, NULL, 0, x0, 1, x0, 1, 3, prec);
     arb_sqrt(b, b, prec);
     slpi_ref_max_abs_diff(out + 0, a, b, 1, prec);
-    if (s->n_dep == 3) {
-        const arb_srcptr R = x + 3;
-        arb_zero(out + 1);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) {
-                arb_dot(a, NULL, 0, R + i, 3, R + j, 3, 3, prec);   /* (R^T R)_ij */
-                arb_sub_si(a, a, i == j, prec);
-                arb_abs(a, a);
-                arb_max(out + 1, out + 1, a, prec);
-            }
-        arb_ptr J = _arb_vec_init(6);
-        for (int i = 0; i < 3; i++) {
-            arb_dot(J + i, NULL, 0, x + 3 + 3 * i, 1, x, 1, 3, prec);
-            arb_dot(J + 3 + i, NULL, 0, x0 + 3 + 3 * i, 1, x0, 1, 3, prec);
-        }
-        slpi_ref_max_abs_diff(out + 2, J, J + 3, 3, prec);
-        _arb_vec_clear(J, 6);
-    }
     arb_clear(a);
     arb_clear(b);
+    (void)s;
+}
+
+void slpi_ref_so3_casimir_names(slpi_ref_system *s)
+{
+    s->n_inv = 2;
+    s->inv_name[1] = "casimir_norm2";   /* |x|^2 */
+    s->inv_delta_name[1] = "casimir_norm2_dev";
+    s->n_dep = 1;
+    s->dep_name[0] = "eig_dev";
+    s->departures = so3_departures;
+}
+
+/* With R tracked, the double path's other diagnostics (fast/rigid-body.c) after eig_dev:
+ * R_orth_err = max |R^T R - I| and noether_J_dev = max_i |J_i - J_i(x0)|, J = R Pi. */
+static void rb_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
+{
+    so3_departures(s, out, x, x0, prec);
+    arb_t a;
+    arb_init(a);
+    const arb_srcptr R = x + 3;
+    arb_zero(out + 1);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            arb_dot(a, NULL, 0, R + i, 3, R + j, 3, 3, prec);   /* (R^T R)_ij */
+            arb_sub_si(a, a, i == j, prec);
+            arb_abs(a, a);
+            arb_max(out + 1, out + 1, a, prec);
+        }
+    arb_ptr J = _arb_vec_init(6);
+    for (int i = 0; i < 3; i++) {
+        arb_dot(J + i, NULL, 0, x + 3 + 3 * i, 1, x, 1, 3, prec);
+        arb_dot(J + 3 + i, NULL, 0, x0 + 3 + 3 * i, 1, x0, 1, 3, prec);
+    }
+    slpi_ref_max_abs_diff(out + 2, J, J + 3, 3, prec);
+    _arb_vec_clear(J, 6);
+    arb_clear(a);
 }
 
 static void rb_clear(slpi_ref_system *s)
@@ -232,18 +250,21 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->coad = slpi_ref_so3_coad;
     s->m_sandwich = slpi_ref_so3_m_sandwich;
     s->invariants = rb_invariants;
-    s->n_inv = p->rb.track_R ? 5 : 2;
-    static const char *const inv[5] = { "H0", "casimir_norm2", "J_x", "J_y", "J_z" };
-    static const char *const dev[5] = { "H0_rel_dev", "casimir_norm2_dev", "J_x_dev", "J_y_dev", "J_z_dev" };
-    for (int i = 0; i < s->n_inv; i++) {
-        s->inv_name[i] = inv[i];
-        s->inv_delta_name[i] = dev[i];
-    }
+    s->inv_name[0] = "H0";
+    s->inv_delta_name[0] = "H0_rel_dev";
     s->inv_rel[0] = 1;
-    s->n_dep = p->rb.track_R ? 3 : 1;
-    s->dep_name[0] = "eig_dev";
-    s->dep_name[1] = "R_orth_err";
-    s->dep_name[2] = "noether_J_dev";
-    s->departures = rb_departures;
+    slpi_ref_so3_casimir_names(s);
+    if (p->rb.track_R) {   /* J = R Pi */
+        static const char *const J[3] = { "J_x", "J_y", "J_z" }, *const dJ[3] = { "J_x_dev", "J_y_dev", "J_z_dev" };
+        for (int i = 0; i < 3; i++) {
+            s->inv_name[2 + i] = J[i];
+            s->inv_delta_name[2 + i] = dJ[i];
+        }
+        s->n_inv = 5;
+        s->n_dep = 3;
+        s->dep_name[1] = "R_orth_err";
+        s->dep_name[2] = "noether_J_dev";
+        s->departures = rb_departures;
+    }
     return SLPI_OK;
 }

@@ -32,14 +32,6 @@ static const struct {
     { "sine-euler", "real_even_dev", 1 },   /* the Fourier analysis of the double path only */
     { "euler-zeitlin/17", "eig_dev", 1 },   /* no certified spectrum above N = 12 */
     { "euler-zeitlin/14", "eig_dev", 1 },
-    /* open: a model's certified names are set in ref/model.c (the model compiler's file,
-     * being rewritten by other work), still in the old spelling, with no departures */
-    { "model", "H0-H0(x0)", 0 }, { "model", "|x|^2", 0 }, { "model", "|x|^2-|x0|^2", 0 },
-    { "model", "C1=|gamma|^2", 0 }, { "model", "C1-C1(x0)", 0 }, { "model", "C2=pi.gamma", 0 },
-    { "model", "C2-C2(x0)", 0 },
-    { "model", "H0_rel_dev", 1 }, { "model", "casimir_norm2", 1 }, { "model", "casimir_norm2_dev", 1 },
-    { "model", "eig_dev", 1 }, { "model", "C1", 1 }, { "model", "C1_dev", 1 }, { "model", "C2", 1 },
-    { "model", "C2_dev", 1 },
 };
 
 typedef struct {
