@@ -696,6 +696,13 @@ void slpi_progress_end(slpi_progress *pg);             /* erase the line, free. 
  * this text after it ("; in step 4: 120 iterations at 256 bits"), at most ten times a
  * second; the text is formatted only when the line is redrawn. */
 void slpi_progress_within(slpi_progress *pg, const char *fmt, ...);   /* NULL: pg (no-op) */
+/* This thread's current line, which slpi_progress_tick draws on: slpi_run sets it around
+ * its set-up and its steps, so that long work deep inside a path (a certified su(N)
+ * path's tables at N = 256 take minutes before the first step) moves the line without
+ * knowing its caller. NULL: pg (no current line: ticks do nothing). */
+void slpi_progress_current(slpi_progress *pg);
+/* slpi_progress_within on this thread's current line (a no-op without one). */
+void slpi_progress_tick(const char *fmt, ...);
 
 /* ------------------------------------------------------------ fast path API */
 

@@ -5,7 +5,9 @@
  * output file or stream other than standard error is touched. Updates may come from
  * several threads (done counts are atomic; one thread draws at a time). Inside a long
  * unit (a certified step of minutes), slpi_progress_within redraws the line with what
- * moves inside it, so the line never stands still while work is done. */
+ * moves inside it, so the line never stands still while work is done; work that does not
+ * know its caller's line (a certified path's set-up) ticks this thread's current line
+ * (slpi_progress_current, slpi_progress_tick). */
 #include "slpi.h"
 
 #include <stdarg.h>
@@ -28,6 +30,7 @@ struct slpi_progress {
 };
 
 static atomic_int progress_mode = SLPI_PROGRESS_AUTO;
+static _Thread_local slpi_progress *current;   /* slpi_progress_tick's line on this thread */
 
 void slpi_progress_set_mode(slpi_progress_mode mode)
 {
@@ -92,17 +95,35 @@ void slpi_progress_add(slpi_progress *pg, long n)
     atomic_flag_clear(&pg->drawing);
 }
 
-void slpi_progress_within(slpi_progress *pg, const char *fmt, ...)
+static void within(slpi_progress *pg, const char *fmt, va_list ap)
 {
     if (!pg) return;
     long long t = now_ns();
     if (!draw_turn(pg, t)) return;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(pg->within, sizeof pg->within, fmt, ap);
-    va_end(ap);
     draw(pg, atomic_load(&pg->done), (double)t * 1e-9);
     atomic_flag_clear(&pg->drawing);
+}
+
+void slpi_progress_within(slpi_progress *pg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    within(pg, fmt, ap);
+    va_end(ap);
+}
+
+void slpi_progress_current(slpi_progress *pg)
+{
+    current = pg;
+}
+
+void slpi_progress_tick(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    within(current, fmt, ap);
+    va_end(ap);
 }
 
 void slpi_progress_set(slpi_progress *pg, long done)

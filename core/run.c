@@ -324,8 +324,17 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     int rc = check_ckpt_args(ck, ops, out, err);
     if (rc != SLPI_OK) return rc;
     int dim = slpi_problem_state_dim(p);
+    /* the set-up has its own line (a certified su(256) path builds tables for minutes) */
+    char what[48];
+    snprintf(what, sizeof what, "run (%s path), set-up", ops->name);
+    slpi_progress *pg = slpi_progress_begin(what, 1);
+    slpi_progress_current(pg);
     void *ctx = ops->create(p, err);
-    if (!ctx) return err ? err->code : SLPI_EINPUT;
+    if (!ctx) {
+        slpi_progress_current(NULL);
+        slpi_progress_end(pg);
+        return err ? err->code : SLPI_EINPUT;
+    }
 
     slpi_steps steps = { 0 };
     slpi_rows rows = { 0 };
@@ -385,9 +394,9 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     }
 
     double start = slpi_clock_seconds(CLOCK_MONOTONIC), cpu_start = slpi_clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
-    char what[48];
+    slpi_progress_end(pg);
     snprintf(what, sizeof what, "run (%s path), steps", ops->name);
-    slpi_progress *pg = slpi_progress_begin(what, p->steps - first);
+    slpi_progress_current(pg = slpi_progress_begin(what, p->steps - first));
     if (ops->watch && pg) ops->watch(ctx, pg);
     for (long n = first; n < p->steps; n++) {
         slpi_step_status st;
@@ -428,7 +437,6 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         slpi_progress_set(pg, n + 1 - first);
     }
     if (ops->watch && pg) ops->watch(ctx, NULL);
-    slpi_progress_end(pg);
     res->mean_iters = res->steps_done ? (double)total_iters / (double)res->steps_done : 0.0;
     res->clipped = clip_base + slpi_steps_clipped(&steps);
     res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - start;
@@ -443,6 +451,8 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
         }
     }
 done:
+    slpi_progress_current(NULL);
+    slpi_progress_end(pg);
     if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);
     free(cols);
     free(cs.problem);

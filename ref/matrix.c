@@ -217,6 +217,7 @@ void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong pre
             acb_mat_swap(P, Q);
         }
         acb_mat_trace(T + j, P, prec);
+        slpi_progress_tick("Tr X^%d of %ld x %ld at %ld bits", j + 1, (long)n, (long)n, (long)prec);
     }
     acb_mat_clear(P);
     acb_mat_clear(Q);

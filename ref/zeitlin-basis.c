@@ -277,12 +277,14 @@ int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err)
     z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
     for (int m = 0; m < N; m++)
         arb_mat_init(z->V + m, N - m, N - m);
-    for (int m = 0; m < N; m++)
+    for (int m = 0; m < N; m++) {
         if (!slpi_ref_zeitlin_table(z->V + m, N, m, z->prec)) {
             slpi_ref_zeitlin_harmonics_clear(z);
             return slpi_error_set(err, SLPI_ENUMERIC, "euler-zeitlin ref path: N = %d: "
                                   "-l(l+1) is not an eigenvalue of L_%d", N, m);
         }
+        slpi_progress_tick("su(%d) tables at %ld bits: %d/%d", N, (long)z->prec, m + 1, N);
+    }
     return SLPI_OK;
 }
 

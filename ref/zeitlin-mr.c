@@ -38,6 +38,7 @@ int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
                     t->rad[m] = fmax(t->rad[m], r);
             }
         arb_mat_clear(V);
+        slpi_progress_tick("su(%d) tables as doubles: %d/%d", N, m + 1, N);
     }
     if (!ok)
         slpi_ref_zeitlin_mr_clear(t);

@@ -35,6 +35,14 @@ $slpi run --preset iso/rigid-body/trajectories --steps 3 --ref --progress -o "$d
   note "run --ref --progress failed"
 tr '\r' '\n' < "$d/r.err" | grep -q "^run (ref path), steps: 0/3 (0%), .*; in step 0: [0-9]* iterations, [0-9]* Jacobian columns at 128 bits" ||
   note "run --ref --progress: no work inside step 0 on the line: $(tr '\r' '\n' < "$d/r.err" | head -3)"
+# a certified path's set-up moves its own line before the first step: euler-zeitlin's
+# su(N) tables (minutes at N = 256, where `run --ref` was silent until its first step)
+# tick this thread's current line (slpi_progress_tick), drawn at once with --progress
+$slpi run --preset iso/zeitlin/long N=16 --steps 1 --ref --progress -o "$d/z.tsv" > /dev/null 2> "$d/z.err" ||
+  note "run --ref --progress on su(16) failed"
+tr '\r' '\n' < "$d/z.err" | awk '/^run \(ref path\), set-up: 0\/1 \(0%\), .*; su\(16\) tables at [0-9]* bits: [0-9]*\/16/ && !s { s = NR }
+  /^run \(ref path\), steps: / && !t { t = NR } END { exit !(s && t && s < t) }' ||
+  note "run --ref --progress: no su(16) tables on a set-up line before the steps: $(tr '\r' '\n' < "$d/z.err" | head -3)"
 # the other long commands: CMD... with --progress and without; stdout (timings taken out:
 # lines with "wall", "s elapsed" or a seconds column) and every file in $d/p and $d/n the
 # same; stderr with --progress holds WHAT's line
