@@ -202,6 +202,9 @@ static void outputs_and_runs(void)
     slpi_progress_set(NULL, 2);
     slpi_progress_within(NULL, "in step %d", 3);
     slpi_progress_end(NULL);
+    NULL_CASE(slpi_progress_current, pg)
+    slpi_progress_current(NULL);
+    slpi_progress_tick("su(%d) tables", 4);   /* no current line: the tick does nothing */
 }
 
 static void paths(void)
