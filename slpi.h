@@ -799,6 +799,7 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
  * eig_dev, ...: docs/architecture.md#twin-diagnostics). */
 typedef struct {
     int n;
+    int n_inv;    /* the invariants: entries [0, n_inv); with x0, their departures next */
     const char *name[SLPI_MAX_DIAG];
     arb_struct value[SLPI_MAX_DIAG];
 } slpi_ref_diag;

@@ -108,9 +108,8 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
         slpi_ref_diag dg;
         slpi_ref_diag_init(&dg);
         if (slpi_ref_create(&s, p, &err) == SLPI_OK) {
-            slpi_ref_diagnostics(s, x, NULL, &dg);
-            int m = dg.n; /* the invariants; with x0 their m departures follow, then the system's others */
             slpi_ref_diagnostics(s, x, x0, &dg);
+            int m = dg.n_inv; /* the invariants; their m departures follow, then the system's others */
             for (int i = m; i < 2 * m && i < dg.n; i++) {
                 int is_h0 = strncmp(dg.name[i], "H0", 2) == 0;
                 if (is_h0 != energy || arb_contains_zero(dg.value + i)) continue;

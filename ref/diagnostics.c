@@ -8,7 +8,7 @@
 
 void slpi_ref_diag_init(slpi_ref_diag *d)
 {
-    d->n = 0;
+    d->n = d->n_inv = 0;
     for (int i = 0; i < SLPI_MAX_DIAG; i++) {
         d->name[i] = NULL;
         arb_init(d->value + i);
@@ -19,7 +19,7 @@ void slpi_ref_diag_clear(slpi_ref_diag *d)
 {
     for (int i = 0; i < SLPI_MAX_DIAG; i++)
         arb_clear(d->value + i);
-    d->n = 0;
+    d->n = d->n_inv = 0;
 }
 
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d)
@@ -36,6 +36,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
         d->name[d->n] = sys->inv_name[i];
         arb_set(d->value + d->n++, v + i);
     }
+    d->n_inv = d->n;
     for (int i = 0; x0 != NULL && i < m && d->n < SLPI_MAX_DIAG; i++) {
         d->name[d->n] = sys->inv_delta_name[i];
         arb_sub(d->value + d->n, v + i, v0 + i, prec);
