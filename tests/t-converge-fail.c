@@ -12,9 +12,8 @@
  *  - a study whose every path fails is exit 3 (SLPI_ENUMERIC) naming the first failure.
  * The seed (SLPI_TEST_SEED) is the problem's noise seed; SLPI_TEST_MULTIPLIER scales the
  * paths. */
-#include "fast/fast.h"
+#include "convutil.h"
 #include "reports/reports.h"
-#include "testutil.h"
 
 static slpi_conv_cfg stall_cfg(uint64_t seed, long paths, int maxit)
 {
@@ -58,26 +57,17 @@ int main(void)
         text[general] = printed(&c, &r);
 
         /* the direct computation, path by path, the reference first */
-        int nlev = c.kmax - c.kmin + 1, M = slpi_problem_noise_count(&c.base);
-        double s1[4] = {0}, bs[3][4] = {{0}}, x[3], dw[1 << 6][3], ref[3] = {0}, e[4];
+        int nlev = c.kmax - c.kmin + 1;
+        double s1[4] = {0}, bs[3][4] = {{0}}, x[3], dw[1 << 6][CONV_MAX_NOISES], ref[3] = {0}, e[4];
         long iters = 0, failed = 0, failed_at[5] = {0}, first_path = -1, first_step = -1;
         int first_obj = -1;
         for (long p = 0; p < c.paths; p++) {
             int lost = 0;
             for (int i = nlev; i >= 0; i--) {
                 int l = i < nlev ? c.kmin + i : c.L, dead = 0;
-                slpi_problem q = c.base;
-                q.level = l;
-                slpi_fast *f = NULL;
-                TEST_CHECK(slpi_problem_finish(&q, &err) == SLPI_OK && slpi_fast_create(&f, &q, &err) == SLPI_OK);
+                slpi_fast *f = conv_level(&c.base, l, c.L, p, x, dw, &err);
+                TEST_CHECKF(f != NULL, "%s", err.msg);
                 if (!f) break;
-                TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
-                double D = slpi_noise_threshold(q.h, q.trunc_ell), z[1 << 6];
-                for (int k = 0; k < M; k++) {
-                    slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, c.L - l, 0, (size_t)1 << l, z, NULL);
-                    if (slpi_problem_truncates(&q)) slpi_noise_clip(z, (size_t)1 << l, D);
-                    for (int n = 0; n < 1 << l; n++) dw[n][k] = z[n];
-                }
                 for (int n = 0; n < 1 << l; n++) {
                     double y[3];
                     memcpy(y, x, sizeof x);

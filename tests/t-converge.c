@@ -18,9 +18,8 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
-#include "fast/fast.h"
+#include "convutil.h"
 #include "reports/reports.h"
-#include "testutil.h"
 
 static double *saved;
 static size_t saved_n;
@@ -140,24 +139,16 @@ int main(void)
             slpi_error err;
             int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
             TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-            int nlev = c.kmax - c.kmin + 1, M = slpi_problem_noise_count(&c.base);
-            double s1[8] = {0}, x[3], dw[1 << 7][3], traj[(1 << 4) + 1][3];
+            int nlev = c.kmax - c.kmin + 1;
+            double s1[8] = {0}, x[3], dw[1 << 7][CONV_MAX_NOISES], traj[(1 << 4) + 1][3];
             long iters = 0;
             for (long p = 0; rc == SLPI_OK && p < c.paths; p++) {
                 for (int i = nlev; i >= 0; i--) {   /* the reference first: its kmax-grid states */
                     int l = i < nlev ? c.kmin + i : c.L;
-                    slpi_problem q = c.base;
-                    q.level = l;
-                    slpi_fast *f = NULL;
-                    TEST_CHECK(slpi_problem_finish(&q, &err) == SLPI_OK && slpi_fast_create(&f, &q, &err) == SLPI_OK);
+                    slpi_fast *f = conv_level(&c.base, l, c.L, p, x, dw, &err);
+                    TEST_CHECKF(f != NULL, "%s", err.msg);
                     if (!f) break;
-                    TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
-                    double D = slpi_noise_threshold(q.h, q.trunc_ell), z[1 << 7], sup = 0;
-                    for (int k = 0; k < M; k++) {
-                        slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, c.L - l, 0, (size_t)1 << l, z, NULL);
-                        if (slpi_problem_truncates(&q)) slpi_noise_clip(z, (size_t)1 << l, D);
-                        for (int n = 0; n < 1 << l; n++) dw[n][k] = z[n];
-                    }
+                    double sup = 0;
                     if (i == nlev) memcpy(traj[0], x, sizeof x);
                     for (int n = 0; n < 1 << l; n++) {
                         slpi_step_info info;
