@@ -878,6 +878,11 @@ int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, 
 /* State doubles, Wiener processes, diagnostics, steps and step size of the stepper.
  * NULL: dim, noises, ndiag, steps, h (not asked). */
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
+/* The rows an advance over the whole run writes with `every` (slpi_stepper_advance's; 0:
+ * the problem's output grid, save_at or output_every), the initial row included, and
+ * their step numbers to steps[rows] (0 first); -1 (SLPI_EINPUT recorded) for every < 0.
+ * NULL: steps (the count only). */
+long slpi_stepper_row_steps(const slpi_stepper *s, long every, long *steps);
 
 const char *slpi_stepper_diag_name(const slpi_stepper *s, int i);   /* NULL past the last */
 long slpi_stepper_position(const slpi_stepper *s);                  /* steps done */
@@ -906,7 +911,8 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
  * (ref = 0) or the certified path (ref = 1: midpoints, and the largest radius), each from
  * its own initial state and on its own increments or the problem's noise, on `threads`
  * threads (<= 0: the OpenMP default), with their rows at step 0, every `every`-th step and
- * the last (rows of slpi_ensemble_shape) kept or not, and online statistics of the states
+ * the last (every = 0: the problem's output grid, save_at or output_every; the rows of
+ * slpi_ensemble_shape, their steps slpi_ensemble_row_steps) kept or not, and online statistics of the states
  * and the diagnostics at those rows: a million paths take memory for the statistics only.
  * The paths are numbered 0, 1, ... in the order slpi_ensemble_run receives them; path k
  * runs on noise path first_path + k. Blocks of SLPI_ENSEMBLE_BLOCK consecutive paths are
@@ -924,6 +930,8 @@ void slpi_ensemble_free(slpi_ensemble *e);
 /* State doubles, Wiener processes, diagnostics, steps, and rows of a path.
  * NULL: dim, noises, ndiag, steps, rows (not asked). */
 void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows);
+/* The step numbers of a path's rows, steps[rows] (as slpi_stepper_row_steps). */
+void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
 /* Run the next count paths (path i of the call is path slpi_ensemble_paths() + i of the

@@ -337,6 +337,20 @@ void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag
     if (h) *h = s->q.h;
 }
 
+long slpi_stepper_row_steps(const slpi_stepper *s, long every, long *steps)
+{
+    slpi_error err = { 0 };
+    slpi_rows r;
+    if (slpi_rows_open_every(&r, &s->q, every, &err) != SLPI_OK) {
+        slpi_api_record(&err, SLPI_EINPUT);
+        return -1;
+    }
+    long n = slpi_rows_count(&r);
+    for (long i = 0; steps && i < n; i++) steps[i] = slpi_rows_step(&r, i);
+    slpi_rows_close(&r);
+    return n;
+}
+
 const char *slpi_stepper_diag_name(const slpi_stepper *s, int i)
 {
     return i >= 0 && i < s->ndiag ? s->diag_name[i] : NULL;

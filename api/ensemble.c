@@ -160,7 +160,9 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
     slpi_error err = { 0 };
     *out = NULL;
     int nt;
-    if (every < 1) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "every=%ld: must be >= 1", every));
+    if (every < 0)
+        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's "
+                                                     "output grid)", every));
     if (slpi_threads_resolve(threads, "ensemble", &nt, &err) != SLPI_OK) return slpi_api_record(&err, SLPI_EINPUT);
 #ifndef _OPENMP
     nt = 1;
@@ -182,7 +184,7 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
         slpi_stepper_shape(e->worker[0], &e->dim, &e->M, &e->ndiag, &e->steps, NULL);
         e->nq = e->dim + e->ndiag;
         e->every = every;
-        e->rows = e->steps / every + 1 + (e->steps % every != 0);
+        e->rows = slpi_stepper_row_steps(e->worker[0], every, NULL);
         size_t size = acc_size(e);
         int ok = acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
         for (int i = 0; ok && i < e->wave_blocks; i++) ok = acc_init(&e->wave[i], size);
@@ -205,6 +207,11 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
     if (ndiag) *ndiag = e->ndiag;
     if (steps) *steps = e->steps;
     if (rows) *rows = e->rows;
+}
+
+void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps)
+{
+    slpi_stepper_row_steps(e->worker[0], e->every, steps);
 }
 
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i)

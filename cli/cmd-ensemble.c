@@ -27,8 +27,8 @@ static void help(FILE *f)
           "  --config FILE       key=value lines ('#' comments), e.g. a model (docs/models.md)\n"
           "  --paths N           paths, 1..2^32 (default 100); path k runs on noise path P + k\n"
           "  --first-path P      the first noise path, 0..2^32-1 (default 0)\n"
-          "  --save-every K      saved times: step 0, every K-th step and the last (default: step 0\n"
-          "                      and the last)\n"
+          "  --save-every K      saved times: step 0, every K-th step and the last (default: the\n"
+          "                      problem's save_at=t1,t2,... when given, else step 0 and the last)\n"
           "  --grid KEY=V1,V2,.. one ensemble per value of KEY (repeat for a grid of up to 8 keys:\n"
           "                      every combination, the last key fastest; at most 4096 points), on\n"
           "                      the same noise paths; e.g. --grid param.I1=1,1.5,2\n"
@@ -78,7 +78,7 @@ typedef struct {
     int ngrid;
     long paths;
     uint64_t first;
-    long every;          /* 0: the steps (step 0 and the last) */
+    long every;          /* 0: save_at's times, or step 0 and the last */
     int threads, ref;
 } ens_cfg;
 
@@ -101,6 +101,9 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
     if (rc == SLPI_OK) rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK && c->every && p->save_at[0])
+        rc = slpi_error_set(err, SLPI_EINPUT, "--save-every %ld with save_at=%s: give one of the two", c->every,
+                            p->save_at);
     return rc;
 }
 
@@ -113,12 +116,12 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     int rc = point_problem(c, point, &p, label, err);
     if (rc != SLPI_OK) return rc;
     slpi_ensemble *e = NULL;
-    long every = c->every ? c->every : p.steps > 0 ? p.steps : 1;
+    long every = c->every ? c->every : p.save_at[0] ? 0 : p.steps > 0 ? p.steps : 1;   /* 0: save_at's */
     if (slpi_ensemble_new(&e, &p, c->ref, c->first, every, c->threads) != SLPI_OK)
         return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
     int dim, nd;
-    long steps, rows;
-    slpi_ensemble_shape(e, &dim, NULL, &nd, &steps, &rows);
+    long rows;
+    slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
     slpi_progress *pg = slpi_progress_begin("ensemble, paths", c->paths);
     for (long done = 0; rc == SLPI_OK && done < c->paths; done += 4096) {   /* batches: progress */
         long n = c->paths - done < 4096 ? c->paths - done : 4096;
@@ -129,19 +132,23 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     slpi_progress_end(pg);
     size_t size = (size_t)rows * (size_t)(dim + nd);
     double *s = rc == SLPI_OK ? malloc(5 * size * sizeof *s) : NULL;
-    if (rc == SLPI_OK && !s) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    long *at = rc == SLPI_OK ? malloc((size_t)rows * sizeof *at) : NULL;
+    if (rc == SLPI_OK && (!s || !at)) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
     if (rc == SLPI_OK) {
         long n = slpi_ensemble_stats(e, s, s + size, s + 2 * size, s + 3 * size, s + 4 * size);
+        slpi_ensemble_row_steps(e, at);
         if (header) {
-            fprintf(f, "# ensemble: paths=%ld first_path=%llu save_every=%ld path=%s\n", c->paths,
-                    (unsigned long long)c->first, every, c->ref ? "ref" : "fast");
+            fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
+            if (every) fprintf(f, "save_every=%ld", every);
+            else fprintf(f, "save_at=%s", p.save_at);
+            fprintf(f, " path=%s\n", c->ref ? "ref" : "fast");
             fprintf(f, "# problem (of the first grid point):\n");
             slpi_problem_write(&p, f, "#   ");
             for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);
             fprintf(f, "step\tt\tquantity\tn\tmean\tvariance\tmin\tmax\tradius\n");
         }
         for (long r = 0; r < rows; r++) {
-            long step = r * every < steps ? r * every : steps;
+            long step = at[r];
             for (int q = 0; q < dim + nd; q++) {
                 char name[64];
                 if (q < dim) slpi_problem_state_name(&p, q, name, sizeof name);
@@ -154,6 +161,7 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
         }
     }
     free(s);
+    free(at);
     slpi_ensemble_free(e);
     return rc;
 }

@@ -52,6 +52,15 @@ int slpi_rows_open(slpi_rows *r, const slpi_problem *p, slpi_error *err)
     return rc;
 }
 
+int slpi_rows_open_every(slpi_rows *r, const slpi_problem *p, long every, slpi_error *err)
+{
+    if (every < 0) return slpi_error_set(err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's output grid)",
+                                         every);
+    if (every == 0) return slpi_rows_open(r, p, err);
+    *r = (slpi_rows){ every, p->steps, NULL, 0, 0 };
+    return SLPI_OK;
+}
+
 void slpi_rows_close(slpi_rows *r)
 {
     free(r->at);
@@ -70,6 +79,13 @@ long slpi_rows_count(const slpi_rows *r)
 {
     if (r->at) return 1 + r->nat;
     return r->steps / r->every + 1 + (r->steps % r->every != 0);
+}
+
+long slpi_rows_step(const slpi_rows *r, long i)
+{
+    if (i == 0) return 0;
+    if (r->at) return r->at[i - 1];
+    return i * r->every < r->steps ? i * r->every : r->steps;
 }
 
 long slpi_rows_last(const slpi_rows *r, long step)

@@ -16,11 +16,16 @@ typedef struct {
 /* The problem's output grid (SLPI_EINPUT: save_at is no increasing list of times on the
  * step grid within the run, the message naming the time and the grid times nearest it). */
 int slpi_rows_open(slpi_rows *r, const slpi_problem *p, slpi_error *err);
+/* every > 0: step 0, every every-th step and the last; every = 0: the problem's grid
+ * (slpi_rows_open); every < 0: SLPI_EINPUT. */
+int slpi_rows_open_every(slpi_rows *r, const slpi_problem *p, long every, slpi_error *err);
 void slpi_rows_close(slpi_rows *r);
 /* 1 if step `step` (1..steps; asked in increasing order, from any first step) ends with a row. */
 int slpi_rows_take(slpi_rows *r, long step);
 /* The rows of the whole run, the initial one included. */
 long slpi_rows_count(const slpi_rows *r);
+/* The step that ends row i (0 <= i < slpi_rows_count: 0 is the initial row). */
+long slpi_rows_step(const slpi_rows *r, long i);
 /* The last step <= step that ends with a row (0: the initial row). */
 long slpi_rows_last(const slpi_rows *r, long step);
 

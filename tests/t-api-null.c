@@ -303,6 +303,11 @@ static void steppers(void)
     slpi_stepper_shape(s, NULL, &M1, NULL, &s1, NULL);
     TEST_CHECK(dim == 3 && d1 == dim && M1 == M && nd1 == nd && s1 == steps && h1 == h && steps == 12);
 
+    NULL_CASE(slpi_stepper_row_steps, steps)
+    long at[13];
+    TEST_CHECK(slpi_stepper_row_steps(s, 0, NULL) == 13 && slpi_stepper_row_steps(s, 5, at) == 4 && at[3] == 12
+               && slpi_stepper_row_steps(s, -1, NULL) == -1);
+
     NULL_CASE(slpi_stepper_advance, dW)
     NULL_CASE(slpi_stepper_advance, xrad)
     NULL_CASE(slpi_stepper_advance, diag)

@@ -13,7 +13,10 @@
  *     the largest radius of the certified rows on the certified path;
  *   - the statistics on 1, 2 and 3 threads and with the paths handed in uneven calls (1,
  *     a block less one, the rest), against one call on one thread: the same bits;
- *   - the refusals: every < 1, too many threads, a negative count, a non-finite
+ *   - the saved times of save_at (every = 0): each row's statistics and step number against
+ *     the row of the same step of an ensemble saving every step (the same bits), and
+ *     every = 0 without save_at against output_every's grid;
+ *   - the refusals: every < 0, too many threads, a negative count, a non-finite
  *     increment (named dW[k, n, j]) and an initial state off the manifold (named by its path),
  *     each SLPI_EINPUT with nothing added to the statistics.
  * The number of paths, steps, save interval and first noise path vary with the printed seed. */
@@ -198,8 +201,8 @@ static void check_refusals(void)
 {
     slpi_problem *p = problem("iso/rigid-body/trajectories", 10);
     slpi_ensemble *e = NULL;
-    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 0, 1) == SLPI_EINPUT && e == NULL
-               && strstr(slpi_api_last_error(), "every=0"));
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, -1, 1) == SLPI_EINPUT && e == NULL
+               && strstr(slpi_api_last_error(), "every=-1"));
     TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, SLPI_MAX_THREADS + 1) == SLPI_EINPUT && e == NULL
                && strstr(slpi_api_last_error(), "threads"));
     TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, 2) == SLPI_OK);
@@ -219,6 +222,60 @@ static void check_refusals(void)
     slpi_problem_free(p);
 }
 
+/* An ensemble's rows on the problem's grid (every = 0: save_at, or output_every) against
+ * one saving every step: the rows of the same steps have the same statistics, bit for bit. */
+static void check_grid(const char *preset, int use_save_at)
+{
+    long steps = 6 + test_rand_int(30), paths = 1 + test_rand_int(2 * SLPI_ENSEMBLE_BLOCK);
+    slpi_problem *p = problem(preset, steps);
+    char text[256] = "";
+    long want[64] = { 0 }, nwant = 1;
+    if (use_save_at) {   /* some steps, increasing, the last one included or not */
+        for (long n = 1 + test_rand_int(3); n <= steps; n += 1 + test_rand_int(4)) {
+            size_t len = strlen(text);
+            double h;
+            slpi_problem_shape(p, NULL, NULL, NULL, NULL, &h, NULL);
+            snprintf(text + len, sizeof text - len, "%s%.17g", len ? "," : "", (double)n * h);
+            want[nwant++] = n;
+        }
+        TEST_CHECK(slpi_problem_set_key(p, "save_at", text) == SLPI_OK);
+    } else {
+        long every = 1 + test_rand_int(5);
+        char s[32];
+        snprintf(s, sizeof s, "%ld", every);
+        TEST_CHECK(slpi_problem_set_key(p, "output_every", s) == SLPI_OK);
+        for (long n = every; n < steps + every; n += every) want[nwant++] = n < steps ? n : steps;
+    }
+    slpi_ensemble *e = NULL, *all = NULL;
+    TEST_CHECKF(slpi_ensemble_new(&e, p, 0, 7, 0, 1) == SLPI_OK && slpi_ensemble_new(&all, p, 0, 7, 1, 1) == SLPI_OK,
+                "%s", slpi_api_last_error());
+    int dim, nd;
+    long rows, rows_all;
+    slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
+    slpi_ensemble_shape(all, NULL, NULL, NULL, NULL, &rows_all);
+    long at[64];
+    slpi_ensemble_row_steps(e, at);
+    long wrong = rows != nwant;
+    for (long r = 0; !wrong && r < rows; r++) wrong += at[r] != want[r];
+    TEST_CHECKF(wrong == 0 && rows_all == steps + 1, "%s %s: %ld rows (want %ld), %ld steps differ", preset,
+                use_save_at ? text : "output_every", rows, nwant, wrong);
+    TEST_CHECK(slpi_ensemble_run(e, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK
+               && slpi_ensemble_run(all, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    long q = dim + nd;
+    stats a = stats_of(e, rows * q), b = stats_of(all, rows_all * q);
+    long differ = 0;
+    for (long r = 0; !wrong && r < rows; r++)
+        for (int k = 0; k < 5; k++)
+            differ += memcmp(a.mean + k * rows * q + r * q, b.mean + k * rows_all * q + at[r] * q,
+                             (size_t)q * sizeof(double)) != 0;
+    TEST_CHECKF(differ == 0, "%s: %ld rows' statistics differ from the every-step ensemble's", preset, differ);
+    free(a.mean);
+    free(b.mean);
+    slpi_ensemble_free(e);
+    slpi_ensemble_free(all);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-ensemble", 44);
@@ -226,6 +283,9 @@ int main(void)
     check_ensemble("iso/rigid-body/trajectories", 0, 1, 1);
     check_ensemble("rkmk/heavy-top/stoch-421-realization", 0, 0, 1);
     check_ensemble("iso/rigid-body/trajectories", 1, 1, 1);
+    check_grid("iso/rigid-body/trajectories", 1);
+    check_grid("rkmk/heavy-top/stoch-421-realization", 1);
+    check_grid("iso/rigid-body/trajectories", 0);
     check_refusals();
     TEST_END();
 }

@@ -210,6 +210,14 @@ def _ptr(a):
     return _ffi.cast("double *", _ffi.from_buffer(a)) if a is not None else _ffi.NULL
 
 
+def _row_steps(fill, rows):
+    """The step numbers of rows saved rows, which fill(long *) writes (the C library's one
+    output grid: core/rows.c)."""
+    buf = _ffi.new("long[]", max(rows, 1))
+    fill(buf)
+    return np.frombuffer(_ffi.buffer(buf), dtype=np.dtype("l"))[:rows].astype(np.int64)
+
+
 def _available_memory():
     """Bytes the kernel says a new allocation can get (MemAvailable), or None."""
     try:
@@ -727,17 +735,6 @@ def _observer(fn, dim, kept):
     return _ffi.callback(_OBSERVER_T, call)
 
 
-def _save_steps(pr, rows):
-    """The steps of a run's rows: step 0, then the problem's output grid (save_at's times,
-    which the library has checked are on the step grid, or every output_every-th step and
-    the last)."""
-    line = [v for v in pr.text().splitlines() if v.startswith("save_at=")]
-    if line:
-        n = np.rint(np.array([float(t) for t in line[0][8:].split(",")]) / pr.h).astype(np.int64)
-        return np.concatenate(([0], n[n > 0]))
-    return np.minimum(np.arange(rows, dtype=np.int64) * pr.output_every, pr.steps)
-
-
 def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at=None, observer=None,
         progress=False, max_memory=None, **keys):
     """Integrate one path: the fast path (doubles) or the certified path (``ref=True``).
@@ -847,7 +844,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         pg.close()
     if kept[0] is not None:
         raise kept[0]
-    n = _save_steps(pr, rows)[:kept_rows]
+    n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)[:kept_rows]
     stopped = _lib.slpi_stepper_position(st.s)
     out = {k: None if v is None else v[:kept_rows] for k, v in out.items()}
     summary = st.counts()

@@ -263,7 +263,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                 os.unlink(tmp)
             except OSError:
                 pass
-    n = np.minimum(np.arange(rows, dtype=np.int64) * every, steps)
+    n = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows)
     labels = pr.labels
     return Ensemble(t=n * pr.h, step=n, states=states, labels=labels,
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
@@ -272,7 +272,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     radii=radii, params=params)
 
 
-def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None, dW=None, ref=False, threads=1,
+def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,
              stats=False, states=True, diagnostics=False, params=None, out=None, progress=False, max_memory=None,
              **keys):
     """Integrate ``paths`` realizations, on several threads, keeping their rows or only
@@ -290,9 +290,12 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None,
     first_path : int
         The first noise path number (paths are numbered 0..2^32-1).
     save_every : int, optional
-        The saved times: step 0, every k-th step and the last. None: step 0 and the last
-        (only the final states are returned without ``stats``, ``states=False``,
-        ``diagnostics`` or ``params``).
+        The saved times: step 0, every k-th step and the last. None: the problem's
+        ``save_at`` when it has one, else step 0 and the last (only the final states are
+        returned without ``stats``, ``states=False``, ``diagnostics``, ``params`` or
+        ``save_at``).
+    save_at : array_like of float, optional
+        The saved times instead (step 0 and these, on the step grid), as ``run``'s.
     x0 : array_like (dim,) or (paths, dim), or callable, optional
         The initial state of every path, or of each path; on the system's manifold (as
         ``run``'s). A callable ``x0(first, count)`` returns those of paths ``first ..
@@ -395,16 +398,22 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, x0=None,
     points = _grid(params) if params is not None else [None]
     if out is not None and len(points) > 1:
         raise S._bad("out", out, "one file cannot hold the ensembles of several parameter points")
-    finals = save_every is None and not stats and keep and not diagnostics and params is None
+    if save_at is not None:
+        keys["save_at"] = S._real_array("save_at", save_at, 1)
+    finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None
     results = []
     for point in points:
         pr = S._problem(problem, dict(keys, **(point or {})))
         if threads > 1 and pr.uncertified:
             raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
         steps = pr.steps
-        every = S._integer("save_every", save_every, 1) if save_every is not None else max(steps, 1)
-        if save_every is None and out is not None:
-            raise S._bad("save_every", None, "out needs save_every")
+        at = any(v.startswith("save_at=") for v in pr.text().splitlines())
+        finals = finals and not at
+        if save_every is not None and at:
+            raise S._bad("save_every", save_every, "the problem has save_at: give one of the two")
+        every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
+        if save_every is None and not at and out is not None:
+            raise S._bad("save_every", None, "out needs save_every or save_at")
         results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
                             progress, max_memory, point))
     if finals:

@@ -29,6 +29,7 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
 void slpi_stepper_free(slpi_stepper *s);
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path);
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h);
+long slpi_stepper_row_steps(const slpi_stepper *s, long every, long *steps);
 const char *slpi_stepper_diag_name(const slpi_stepper *s, int i);
 long slpi_stepper_position(const slpi_stepper *s);
 void slpi_stepper_counts(const slpi_stepper *s, long counts[7]);
@@ -40,6 +41,7 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
                       int threads);
 void slpi_ensemble_free(slpi_ensemble *e);
 void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows);
+void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);
 long slpi_ensemble_paths(const slpi_ensemble *e);
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,

@@ -196,3 +196,21 @@ def test_streamed_initial_states_equal_one_array():
     with pytest.raises(slpi.SlpiError) as e:
         slpi.ensemble(pr, paths=70, x0=lambda f, c: x0[f:f + c, :2])
     assert e.value.argument == "x0"
+
+
+def test_save_at_rows_are_the_runs_rows_at_those_times():
+    """save_at (an argument, or a key of the problem) saves the rows of the library's one
+    output grid (core/rows.c): each path's rows equal run()'s with the same save_at, bit
+    for bit, with the same times; save_every with save_at is refused."""
+    pr = slpi.Problem(RB, steps=20)
+    at = [3 * pr.h, 10 * pr.h, 20 * pr.h]
+    e = slpi.ensemble(pr, paths=3, first_path=4, save_at=at, diagnostics=True)
+    keyed = slpi.ensemble(slpi.Problem(RB, steps=20, save_at=",".join(repr(t) for t in at)), paths=3, first_path=4)
+    for r in range(3):
+        one = slpi.run(pr, path=4 + r, save_at=at)
+        assert np.array_equal(e.states[r], one.states) and np.array_equal(keyed.states[r], one.states)
+        assert np.array_equal(e.diagnostics["H0"][r], one.diagnostics["H0"])
+    assert e.step.tolist() == [0, 3, 10, 20] and np.array_equal(e.t, one.t)
+    with pytest.raises(slpi.SlpiError) as err:
+        slpi.ensemble(pr, paths=2, save_at=at, save_every=2)
+    assert err.value.argument == "save_every"
