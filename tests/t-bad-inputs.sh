@@ -360,7 +360,7 @@ row "cut.golden:4: the file holds 2 checkpoints, the header promises 3\|cut.gold
 E="--preset iso/rigid-body/trajectories steps=3 --paths 2"
 row "--paths 0: out of range" ensemble $E --paths 0
 row "--save-every 0: out of range" ensemble $E --save-every 0
-row "--save-every 2 with save_at=0.1: give one of the two" ensemble $E --save-every 2 save_at=0.1
+row "--save-every 2 with save_at=0.0078125: give one of the two" ensemble $E --save-every 2 save_at=0.0078125
 row "--threads 0: out of range" ensemble $E --threads 0
 row "--first-path 4294967295 --paths 2: paths beyond 2^32-1" ensemble $E --first-path 4294967295
 row "--grid param.I1: expected KEY=V1,V2" ensemble $E --grid param.I1
