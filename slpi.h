@@ -154,8 +154,10 @@ typedef enum {
 } slpi_ht_noise;
 
 typedef enum { SLPI_VORTEX_MODEL_A, SLPI_VORTEX_MODEL_B } slpi_vortex_model;
-/* Q and L: the built-in noise (43)/(44); MODES: the user's list noise_modes (docs/systems.md#zeitlin-family) */
-typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L, SLPI_EZ_NOISE_MODES } slpi_ez_noise;
+/* Q and L: the built-in noise (43)/(44); MODES: the user's list noise_modes; FIELDS: the
+ * user's file of fields xi_k, noise_fields (docs/systems.md#zeitlin-family) */
+typedef enum { SLPI_EZ_NOISE_NONE, SLPI_EZ_NOISE_Q, SLPI_EZ_NOISE_L, SLPI_EZ_NOISE_MODES,
+               SLPI_EZ_NOISE_FIELDS } slpi_ez_noise;
 typedef enum { SLPI_SE_IC_CANONICAL, SLPI_SE_IC_RANDOM, SLPI_SE_IC_COMPLEX } slpi_se_ic;
 typedef enum { SLPI_CAP_FAIL, SLPI_CAP_ACCEPT } slpi_cap_policy;
 typedef enum { SLPI_ISO_UPDATE_COMM, SLPI_ISO_UPDATE_CAY } slpi_isomp_update;
@@ -236,9 +238,12 @@ typedef struct {
     struct { int N; slpi_ez_noise noise; double amp; int ic_lmax; double scale;
              /* the Zeitlin family (docs/systems.md#zeitlin-family): psi = (Delta_N -
               * kappa^2)^{-1}(X - F), F = rotation's Coriolis term plus background_modes;
-              * noise=modes: H_k = <X, amp_k Y_(l_k, m_k)>; lists "l:m:amp,..." */
+              * noise=modes: H_k = <X, amp_k Y_(l_k, m_k)>; lists "l:m:amp,...";
+              * noise=fields: H_k = <X, xi_k>, the xi_k read from the file noise_fields by
+              * slpi_problem_finish, which sets n_fields (M) and the file's digest */
              double kappa; double rotation;
-             char noise_modes[SLPI_EZ_MODES_TEXT]; char background_modes[SLPI_EZ_MODES_TEXT]; } ez;
+             char noise_modes[SLPI_EZ_MODES_TEXT]; char background_modes[SLPI_EZ_MODES_TEXT];
+             char noise_fields[SLPI_PATH_MAX]; uint64_t noise_fields_digest; int n_fields; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
     /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM

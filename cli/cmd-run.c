@@ -46,7 +46,7 @@ static void help(FILE *f)
             "and the rows of the steps before the failure. With --checkpoint the output is renamed into\n"
             "place at the first checkpoint and streamed (a killed run leaves a valid prefix to --resume).\n"
             "Devices and FIFOs (/dev/null) are written in place and never removed. No output may name an\n"
-            "input (--config, noise_file, x0_file, --resume) or another output.\n"
+            "input (--config, noise_file, x0_file, noise_fields, --resume) or another output.\n"
             "Keys:\n");
     slpi_problem_print_keys(f);
 }
@@ -144,10 +144,10 @@ int slpi_cli_run(int argc, char **argv)
     }
     /* no output may replace an input or another output (--checkpoint may be --resume) */
     const char *outs[] = { output, json, ck.checkpoint }, *out_role[] = { "--output", "--json", "--checkpoint" };
-    const char *ins[] = { config, p.noise_file, p.x0_file, ck.resume },
-               *in_role[] = { "--config", "noise_file", "x0_file", "--resume" };
-    if (slpi_output_check_paths(3, outs, out_role, 3, ins, in_role, &err) != SLPI_OK
-        || slpi_output_check_paths(2, outs, out_role, 4, ins, in_role, &err) != SLPI_OK) {
+    const char *ins[] = { config, p.noise_file, p.x0_file, p.ez.noise_fields, ck.resume },
+               *in_role[] = { "--config", "noise_file", "x0_file", "noise_fields", "--resume" };
+    if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
+        || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
         return SLPI_EINPUT;
     }

@@ -48,7 +48,8 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
     case SLPI_SYS_EULER_ZEITLIN:
         r = p->ez.noise == SLPI_EZ_NOISE_Q ? "reading (Q): H = a_l omega^2/2 is a function of one "
             "coordinate" : p->ez.noise == SLPI_EZ_NOISE_L ? "reading (L): linear H_k"
-            : p->ez.noise == SLPI_EZ_NOISE_MODES ? "noise=modes: linear H_k" : "no noise";
+            : p->ez.noise == SLPI_EZ_NOISE_MODES ? "noise=modes: linear H_k"
+            : p->ez.noise == SLPI_EZ_NOISE_FIELDS ? "noise=fields: linear H_k" : "no noise";
         break;
     case SLPI_SYS_SINE_EULER:
         r = p->se.noise ? "SALT noise: linear H_k" : "no noise";

@@ -53,7 +53,7 @@ static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
 static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", "rodrigues-up", NULL };
 static const char *const e_quad[] = { "none", "quad", NULL };
 static const char *const e_vortex[] = { "A", "B", NULL };
-static const char *const e_ez_noise[] = { "none", "Q", "L", "modes", NULL };
+static const char *const e_ez_noise[] = { "none", "Q", "L", "modes", "fields", NULL };
 static const char *const e_se_noise[] = { "none", "two-mode", NULL };
 static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
 static const char *const e_bool[] = { "0", "1", NULL };
@@ -128,7 +128,7 @@ static const key_def keys[] = {
     { "noise", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(pv.noise), 0, e_quad, 0, 0, "none | quad (three shared Hamiltonians)" },
     /* Euler–Zeitlin */
     { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
-    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes" },
+    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes | fields: noise_fields" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
     { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 1023, "initial condition uses degrees l <= ic_lmax" },
     { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
@@ -137,6 +137,8 @@ static const key_def keys[] = {
     { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity" },
     { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
     { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
+    { "noise_fields", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_fields), SLPI_PATH_MAX, NULL, 0, 0, "noise=fields: a file of fields xi_k, one noise Hamiltonian H_k = <X, xi_k> per line of the N^2-1 coefficients on Y_(l,m), l = 1..N-1, m = 0, 1, -1, ..., l, -l ('#' comments; M = the lines)" },
+    { "noise_fields_digest", SLPI_SYS_EULER_ZEITLIN, K_U64, OFF(ez.noise_fields_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_fields file's bytes: recorded in the header by every run; given (verify, resume), the file must have it" },
     /* sine-Euler */
     { "N", SLPI_SYS_SINE_EULER, K_INT, OFF(se.N), 0, NULL, 3, 99, "su(N), N odd" },
     { "amp", SLPI_SYS_SINE_EULER, K_DOUBLE, OFF(se.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
@@ -421,6 +423,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             return slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
         strcpy(field, value);
         if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
+        if (k->offset == offsetof(slpi_problem, ez.noise_fields)) p->ez.noise_fields_digest = 0, p->ez.n_fields = 0;
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
@@ -703,7 +706,8 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         if (k->type == K_STRING && ((const char *)p + k->offset)[0] == '\0') continue;
         if (k->type == K_DOUBLE0 && *(const double *)((const char *)p + k->offset) == 0.0) continue;
         if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0)
-            || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest))
+            || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest)
+            || (k->offset == offsetof(slpi_problem, ez.noise_fields_digest) && !p->ez.noise_fields_digest))
             continue;
         write_value(k, p, f, prefix);
     }

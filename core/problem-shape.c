@@ -39,6 +39,7 @@ int slpi_problem_noise_count(const slpi_problem *p)
         /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
         int lmin = p->ez.N / 2;
         if (p->ez.noise == SLPI_EZ_NOISE_MODES) return slpi_zeitlin_modes_count(p->ez.noise_modes);
+        if (p->ez.noise == SLPI_EZ_NOISE_FIELDS) return p->ez.n_fields;   /* read by slpi_problem_finish */
         return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
     }
     case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;

@@ -2,8 +2,8 @@
  * core/problem-keys.c), the cross-key rules, the problem-dependent part of the applicability
  * matrix (docs/systems.md#applicability; the pairs themselves: core/registry.c; rkmk-le's
  * consistency rule: core/lie-euler.c), a model's applicability; and finishing a problem
- * (T or level resolved into h and steps, then validated, then bound to its noise file:
- * core/noise-source.c). */
+ * (T or level resolved into h and steps, then validated, then bound to its noise fields
+ * file, core/zeitlin-family.c, and its noise file, core/noise-source.c). */
 #include <math.h>
 
 #include "core/expr.h"
@@ -181,6 +181,8 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
         p->steps = (long)r;
     }
     int rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK && p->system == SLPI_SYS_EULER_ZEITLIN && p->ez.noise == SLPI_EZ_NOISE_FIELDS)
+        rc = slpi_zeitlin_fields_bind(p, err);
     if (rc == SLPI_OK && p->noise_file[0]) rc = slpi_noise_source_bind(p, err);
     if (rc == SLPI_OK) p->unfinished = 0;
     return rc;

@@ -25,8 +25,19 @@ int slpi_zeitlin_modes_count(const char *text);
  * Returns the count, or -1 with an SLPI_EINPUT naming the key, the entry and the reason. */
 int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
                              slpi_error *err);
+/* The noise fields file of su(N) (key noise_fields): one line per field xi_k, its N^2 - 1
+ * coefficients on Y_alpha in alpha order, finite, |value| <= 1e12, separated by blanks
+ * or commas; '#' starts a comment, blank lines are skipped. Reads path into *xi
+ * (malloc'ed, M x (N^2 - 1) row-major; xi NULL: check only), the count of fields into *M
+ * and the FNV-1a 64 of the file's bytes into *digest. SLPI_EINPUT naming the file, the
+ * line and the reason (a wrong count of coefficients, a bad number, no field at all). */
+int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint64_t *digest, slpi_error *err);
+/* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
+ * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
+int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
 /* The family's checks of an euler-zeitlin problem (core/problem-validate.c): noise=modes
- * with a list and a list only with noise=modes, both lists parse for its N. */
+ * with a list and a list only with noise=modes, both lists parse for its N; noise=fields
+ * with a file and a file only with noise=fields. */
 int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err);
 
 #endif

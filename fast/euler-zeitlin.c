@@ -10,7 +10,8 @@
  *   e.g. N = 5: l = 2..4, M = 21);
  *   reading (Q), default: B_alpha = -a_l omega_alpha(X) Y_alpha (H_alpha = a_l omega^2/2);
  *   reading (L): B_alpha = -a_l Y_alpha (constant, SALT-type);
- *   noise=modes: B_k = -amp_k Y_alpha_k, the user's modes (H_k = <X, amp_k Y_alpha_k>).
+ *   noise=modes: B_k = -amp_k Y_alpha_k, the user's modes (H_k = <X, amp_k Y_alpha_k>);
+ *   noise=fields: B_k = -xi_k, the user's fields (H_k = <X, xi_k>), one synthesis per step.
  * Coordinates and matrix form as fast/sun.h. The basis data is fast/zeitlin-basis.c.
  */
 #include <math.h>
@@ -30,7 +31,9 @@ typedef struct {
     int M, lmin;
     double amp;
     int *alpha;              /* M basis indices of the components */
-    double *a;               /* M amplitudes of the components (a_l, or amp_k of noise=modes) */
+    double *a;               /* M amplitudes of the components (a_l, amp_k of noise=modes, 1 of noise=fields) */
+    double *xi;              /* noise=fields: the M fields' coefficients, row k-1 = xi_k (N^2 - 1 each) */
+    double *cf;              /* noise=fields: scratch, sum_k w_k xi_k */
     cplx *F, *G;             /* the background F and (Delta_N - kappa^2)^{-1} F; NULL: F = 0 */
     double *w;               /* M modal weights -a_l delta_k of the last increments */
     double *weta;            /* reading Q: the increments w was formed from */
@@ -56,6 +59,18 @@ static void ez_weights(ez_ctx *c, const double *delta, double *cached)
     for (int k = 0; k < c->M; k++) c->w[k] = -c->a[k] * delta[k + 1];
 }
 
+/* noise=fields: lfield = sum_k w_k xi_k, the coefficients summed, then one synthesis. */
+static void ez_fields_sum(ez_ctx *c)
+{
+    size_t n = (size_t)c->u.N * c->u.N - 1;
+    memset(c->cf, 0, n * sizeof *c->cf);
+    for (int k = 0; k < c->M; k++) {
+        if (c->w[k] == 0) continue;
+        for (size_t i = 0; i < n; i++) c->cf[i] += c->w[k] * c->xi[(size_t)k * n + i];
+    }
+    slpi_fast_zeitlin_synthesis(c->lfield, c->cf, &c->z);
+}
+
 /* Psi = eta_0 L^{-1} (Y - F) + sum_k delta_k B_k(Y), L = Delta_N - kappa^2. */
 static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
@@ -77,6 +92,8 @@ static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, c
         memset(c->lfield, 0, NN * sizeof *c->lfield);
         if (c->noise == SLPI_EZ_NOISE_MODES)
             for (int k = 0; k < c->M; k++) slpi_fast_zeitlin_add_mode(c->lfield, c->alpha[k], c->w[k], &c->z);
+        else if (c->noise == SLPI_EZ_NOISE_FIELDS)
+            ez_fields_sum(c);
         else
             slpi_fast_zeitlin_modal(c->lfield, c->w, NULL, c->lmin, &c->z);
     }
@@ -96,6 +113,10 @@ static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
         return;
     }
     memset(P, 0, NN * sizeof *P);
+    if (c->noise == SLPI_EZ_NOISE_FIELDS) {
+        if (!derivative) slpi_fast_zeitlin_synthesis(P, c->xi + (size_t)(k - 1) * (NN - 1), &c->z);
+        return;
+    }
     int alpha = c->alpha[k - 1];
     double coef = c->a[k - 1];
     if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coeff(X, alpha, &c->z);
@@ -156,6 +177,8 @@ static void ez_clear(slpi_fast_system *s)
     slpi_fast_zeitlin_clear(&c->z);
     free(c->alpha);
     free(c->a);
+    free(c->xi);
+    free(c->cf);
     free(c->F);
     free(c->G);
     free(c->w);
@@ -166,6 +189,21 @@ static void ez_clear(slpi_fast_system *s)
     free(c->P);
     free(c);
     s->data = NULL;
+}
+
+/* noise=fields: the fields of the file slpi_problem_finish read (its count and digest). */
+static int ez_fields(ez_ctx *c, const slpi_problem *p, slpi_error *err)
+{
+    int M;
+    uint64_t digest;
+    if (slpi_zeitlin_fields_read(p->ez.noise_fields, p->ez.N, &c->xi, &M, &digest, err) != SLPI_OK) return SLPI_EINPUT;
+    if (M != c->M || digest != p->ez.noise_fields_digest)
+        return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
+                              "noise_fields_digest=%llu: the file changed (slpi_problem_finish reads it)",
+                              p->ez.noise_fields, M, (unsigned long long)digest, c->M,
+                              (unsigned long long)p->ez.noise_fields_digest);
+    c->cf = malloc(((size_t)p->ez.N * p->ez.N - 1) * sizeof *c->cf);
+    return c->cf ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", p->ez.N);
 }
 
 /* The components' alpha and amplitude (the built-in's degrees, or noise_modes), and the
@@ -187,9 +225,14 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
         free(md);
         return SLPI_EINPUT;
     }
+    if (p->ez.noise == SLPI_EZ_NOISE_FIELDS && ez_fields(c, p, err) != SLPI_OK) {
+        free(md);
+        return SLPI_EINPUT;
+    }
     for (int k = 0; k < M; k++) {
         c->alpha[k] = p->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : lmin * lmin - 1 + k;
-        c->a[k] = p->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].amp : ez_a(c, c->alpha[k]);
+        c->a[k] = p->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].amp : p->ez.noise == SLPI_EZ_NOISE_FIELDS ? 1.0
+                  : ez_a(c, c->alpha[k]);
     }
     if (nb == 0 && p->ez.rotation == 0) {
         free(md);
@@ -219,8 +262,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     int N = p->ez.N;
     if (N < 2)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
-    if (p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
-        p->ez.noise != SLPI_EZ_NOISE_L && p->ez.noise != SLPI_EZ_NOISE_MODES)
+    if ((unsigned)p->ez.noise > SLPI_EZ_NOISE_FIELDS)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d",
                               (int)p->ez.noise);
     if (!(p->ez.amp >= 0 && isfinite(p->ez.amp)))

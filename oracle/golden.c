@@ -195,8 +195,8 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
         return bad(w, "the problem (complete at this line): %s", msg);
     }
     if (rc != SLPI_OK) return rc;
-    if (g->problem.x0_file[0] || g->problem.noise_file[0])
-        return bad(w, "the problem names an x0_file or noise_file: a golden case holds its own data");
+    if (g->problem.x0_file[0] || g->problem.noise_file[0] || g->problem.ez.noise_fields[0])
+        return bad(w, "the problem names an x0_file, noise_file or noise_fields: a golden case holds its own data");
     g->dim = slpi_problem_state_dim(&g->problem);
     g->M = slpi_problem_noise_count(&g->problem);
     if (g->problem.steps > GOLDEN_MAX_VALUES / (g->M + 1))

@@ -37,7 +37,7 @@
  * doubles a row) stays a few MB per thread. */
 #define LOCAL_WINDOW 8
 
-/* A file reference of the header (noise_file=, x0_file=) relative to the trajectory's
+/* A file reference of the header (noise_file=, x0_file=, noise_fields=) relative to the trajectory's
  * folder, as a port writes it next to its trajectory; absolute ones stay. */
 static void header_file_ref(const char *traj, const char *val, char *out, size_t n)
 {
@@ -83,7 +83,8 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
         }
         keys[n] = t->head_key[i];
         vals[n] = t->head_val[i];
-        if ((!strcmp(keys[n], "noise_file") || !strcmp(keys[n], "x0_file")) && vals[n][0]) {
+        if ((!strcmp(keys[n], "noise_file") || !strcmp(keys[n], "x0_file") || !strcmp(keys[n], "noise_fields"))
+            && vals[n][0]) {
             char ref[2 * SLPI_PATH_MAX];
             header_file_ref(path, vals[n], ref, sizeof ref);
             vals[n] = own[n] = strdup(ref);

@@ -7,7 +7,8 @@
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
  *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
  *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha;
- *   noise=modes: B_k = -amp_k Y_alpha_k, the user's list.
+ *   noise=modes: B_k = -amp_k Y_alpha_k, the user's list;
+ *   noise=fields: B_k = -xi_k, the user's fields (their binary64 coefficients, exact balls).
  * Invariants: H0 = -1/2 Tr((L^{-1}(X - F))^* (X - F)) (E-I2 sign), enstrophy Tr X^2, Im Tr X^3,
  * Im Tr X (the central Casimir of U(N), for SVI-LP), then for N <= 12 the sorted
  * eigenvalues of iX; for 12 < N <= 16 Tr X^4 and the extreme eigenvalues of iX (the
@@ -38,6 +39,8 @@ typedef struct {
     int *alpha;          /* alpha of noise component k = 1..M at alpha[k-1] */
     arb_ptr ka;          /* noise=modes: amp_k at ka[k-1] (exact); nka entries */
     int nka;
+    arb_ptr xi;          /* noise=fields: xi_k's coefficients at xi[(k-1)(N^2-1) + alpha] (exact) */
+    slong nxi;
     int alpha0;          /* the least alpha of the components */
     double kappa, rotation;
     slpi_zeitlin_mode *bg;  /* background_modes, nb entries */
@@ -191,7 +194,10 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
             }
         }
         for (int k = 1; k <= s->M; k++)
-            if (delta[k] != 0) {
+            if (delta[k] != 0 && e->noise == SLPI_EZ_NOISE_FIELDS && W == NULL) {   /* constant: DB_k = 0 */
+                arb_set_d(ck, -delta[k]);
+                _arb_vec_scalar_addmul(cv, e->xi + (slong)(k - 1) * nal, nal, ck, prec);
+            } else if (delta[k] != 0 && e->noise != SLPI_EZ_NOISE_FIELDS) {
                 int alpha = noise_coeff(s, k, delta[k], ck, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
                 arb_add(cv + alpha - alpha0, cv + alpha - alpha0, ck, prec);
             }
@@ -410,6 +416,7 @@ static void ez_free(ez_data *d)
 {
     _arb_vec_clear(d->a, d->z.N);
     _arb_vec_clear(d->ka, d->nka);
+    _arb_vec_clear(d->xi, d->nxi);
     flint_free(d->alpha);
     flint_free(d->bg);
     acb_mat_clear(d->F);
@@ -426,6 +433,28 @@ static void ez_clear(slpi_ref_system *s)
     s->data = NULL;
 }
 
+/* noise=fields: the fields of the file slpi_problem_finish read (its count and digest),
+ * their binary64 coefficients as exact balls. */
+static int fields(ez_data *d, const slpi_problem *p, slpi_error *err)
+{
+    int M, M0 = slpi_problem_noise_count(p);
+    uint64_t digest;
+    double *xi = NULL;
+    if (slpi_zeitlin_fields_read(p->ez.noise_fields, p->ez.N, &xi, &M, &digest, err) != SLPI_OK) return SLPI_EINPUT;
+    if (M != M0 || digest != p->ez.noise_fields_digest) {
+        free(xi);
+        return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
+                              "noise_fields_digest=%llu: the file changed (slpi_problem_finish reads it)",
+                              p->ez.noise_fields, M, (unsigned long long)digest, M0,
+                              (unsigned long long)p->ez.noise_fields_digest);
+    }
+    d->nxi = (slong)M * (p->ez.N * p->ez.N - 1);
+    d->xi = _arb_vec_init(d->nxi);
+    for (slong i = 0; i < d->nxi; i++) arb_set_d(d->xi + i, xi[i]);
+    free(xi);
+    return SLPI_OK;
+}
+
 int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N;
@@ -439,8 +468,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
                               "with ISOMP on the BLAS route (matmul=auto|blas, docs/design.md#blas-route)",
                               N, SLPI_ZEITLIN_ARB_NMAX, SLPI_ZEITLIN_NMAX);
     /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
-    if (SLPI_NEVER(p->ez.noise != SLPI_EZ_NOISE_NONE && p->ez.noise != SLPI_EZ_NOISE_Q &&
-                   p->ez.noise != SLPI_EZ_NOISE_L && p->ez.noise != SLPI_EZ_NOISE_MODES))
+    if (SLPI_NEVER((unsigned)p->ez.noise > SLPI_EZ_NOISE_FIELDS))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown",
                               (int)p->ez.noise);
     if (!isfinite(p->ez.amp) || p->ez.amp < 0)
@@ -469,9 +497,13 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         rc = SLPI_EINPUT;
     if (nb > 0 && SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", p->ez.background_modes, N, err) != nb))
         rc = SLPI_EINPUT;
-    d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->lmin * d->lmin - 1;
+    if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
+        rc = fields(d, p, err);
+    d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
+                : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {
-        d->alpha[k] = d->noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : d->lmin * d->lmin - 1 + k;
+        d->alpha[k] = d->noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
+                      : d->lmin * d->lmin - 1 + k;
         if (d->noise == SLPI_EZ_NOISE_MODES)
             arb_set_d(d->ka + k, md[k].amp);
         if (d->alpha[k] < d->alpha0)

@@ -162,6 +162,22 @@ row "noise_modes: entry 1 '1:0:1:2': expected l:m:amp" run $Z noise=modes noise_
 row "noise_modes: entry 2 '': expected l:m:amp" run $Z noise=modes noise_modes=1:0:1,
 row "noise=modes needs noise_modes=l:m:amp" run $Z noise=modes
 row "noise_modes=1:0:1 needs noise=modes (noise=Q is another noise)" run $Z noise_modes=1:0:1
+# noise=fields: a file of N^2-1 = 15 coefficients per line (su(4)); edited after a run
+xi15='1 2 3 4 5 6 7 8 9 10 11 12 13 14 15'
+printf '%s\n%s 16\n' "$xi15" "$xi15" > xi; row "xi:2: 16 coefficients, a field of su(N) has N^2-1 = 15 .*l = 0, the trace, is not a coefficient" run $Z noise=fields noise_fields=xi
+printf '# two\n\n1 2 3\n' > xi; row "xi:3: 3 coefficients, a field of su(N) has N^2-1 = 15" run --ref $Z noise=fields noise_fields=xi
+printf '%s\n' "$xi15" | sed 's/ 7 / nan /' > xi; row "xi:1: coefficient 7=nan: not a finite number (NaN)" run $Z noise=fields noise_fields=xi
+printf '%s\n' "$xi15" | sed 's/ 7 / 1e999 /' > xi; row "xi:1: coefficient 7=1e999: not a finite number" run --ref $Z noise=fields noise_fields=xi
+printf '%s\n' "$xi15" | sed 's/ 7 / 7x /' > xi; row "xi:1: coefficient 7=7x: not a finite number (trailing 'x')" run $Z noise=fields noise_fields=xi
+printf '# none\n\n' > xi; row "xi: no fields: one line of N^2-1 = 15 coefficients per xi_k" run $Z noise=fields noise_fields=xi
+: > xi; row "xi: no fields" run $Z noise=fields noise_fields=xi
+row "missing.xi: cannot open" run $Z noise=fields noise_fields=missing.xi
+row "noise=fields needs noise_fields=FILE" run $Z noise=fields
+printf '%s\n' "$xi15" > xi; row "noise_fields=xi needs noise=fields (noise=modes is another noise)" run $Z noise=modes noise_modes=1:0:1 noise_fields=xi
+row "noise_modes=1:0:1 needs noise=modes (noise=fields is another noise)" run $Z noise=fields noise_fields=xi noise_modes=1:0:1
+"$slpi" run $Z noise=fields noise_fields=xi -o xi.tsv >/dev/null 2>&1 || { echo "t-bad-inputs: FAIL: noise=fields run" >&2; fail=1; }
+printf '%s\n' "$xi15" | sed 's/ 7 / 7.5 /' > xi
+row "noise_fields=.*xi: the file's digest is [0-9]*, the problem records noise_fields_digest=[0-9]*: the file changed" verifyx xi.tsv
 row "kappa=-1: " run $Z kappa=-1
 row "kappa=nan: " run --ref $Z kappa=nan
 row "rotation=inf: " run $Z rotation=inf

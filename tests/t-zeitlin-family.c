@@ -27,7 +27,16 @@
  *     the double step within 1e-12 of the scale of the certified ball's midpoint (the solver's tolerance; a model difference, a sign of
  *     F or a kappa^2 dropped, is of order h |F| = 1e-2).
  *  6. the keys written back: none of the family's in the built-in's text (its outputs and
- *     golden files unchanged), each of the family's, reading back to the same problem.
+ *     golden files unchanged), each of the family's, reading back to the same problem;
+ *     noise_fields with its digest, and a file edited after it was read refused by
+ *     slpi_problem_finish and by both paths' create ("the file changed");
+ *  7. noise=fields restated as noise=modes: nf dense random fields xi_k (each of all N^2 - 1
+ *     modes, 6-digit decimals, one text for both) in a file with comments, blank lines and
+ *     commas, against the list of every (l, m, xi_k's coefficient) with the increment of
+ *     field k repeated on each of its entries (sum_k dW_k xi_k is then the same field):
+ *     one ISOMP step on both paths, double within |dy| / (N u max|y|) <= 10, certified
+ *     balls intersecting (a sign of B_k or a coefficient in the wrong slot moves y by
+ *     about |dW| |xi| = 1e-4).
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include <float.h>
 #include "testutil.h"
@@ -412,6 +421,101 @@ static void check_write(void)
     TEST_CHECKF(slpi_problem_load(&q, path, &err) == SLPI_OK, "written keys do not load: %s", err.msg);
     TEST_CHECK(q.ez.kappa == p.ez.kappa && q.ez.rotation == p.ez.rotation && q.ez.noise == p.ez.noise &&
                !strcmp(q.ez.noise_modes, p.ez.noise_modes) && !strcmp(q.ez.background_modes, p.ez.background_modes));
+    /* noise_fields: the path and the digest written; an edited file refused */
+    char keys[SLPI_PATH_MAX + 64], want[SLPI_PATH_MAX + 64];
+    const char *xi = test_temp_file("1 2 3\n");
+    snprintf(keys, sizeof keys, "noise=fields noise_fields=%s", xi);
+    if (!make(&p, 2, keys)) return;
+    TEST_CHECK(slpi_problem_text(&p, text, sizeof text) > 0);
+    snprintf(want, sizeof want, "noise_fields=%s\nnoise_fields_digest=%llu\n", xi, (unsigned long long)p.ez.noise_fields_digest);
+    TEST_CHECKF(p.ez.n_fields == 1 && p.ez.noise_fields_digest != 0 && strstr(text, want), "noise_fields not written: %.600s", text);
+    slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+    path = test_temp_file(text);
+    TEST_CHECKF(slpi_problem_load(&q, path, &err) == SLPI_OK && slpi_problem_finish(&q, &err) == SLPI_OK,
+                "written noise_fields keys do not load: %s", err.msg);
+    FILE *f = fopen(xi, "a");
+    fputs("# edited\n", f);
+    fclose(f);
+    slpi_fast *fa = NULL;
+    slpi_ref *r = NULL;
+    TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"),
+                "an edited noise_fields file accepted: %s", err.msg);
+    TEST_CHECKF(slpi_fast_create(&fa, &p, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"),
+                "the double path takes an edited noise_fields file: %s", err.msg);
+    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"),
+                "the certified path takes an edited noise_fields file: %s", err.msg);
+    slpi_fast_free(fa);
+    slpi_ref_free(r);
+}
+
+/* The text of nf random fields (6-digit decimals) as a noise_fields file and as a noise_modes
+ * list; the list's entries of field k are entries k (N^2 - 1) .. (k + 1)(N^2 - 1) - 1. */
+static void fields_text(int N, int nf, char *file, size_t nfile, char *modes, size_t nmodes)
+{
+    size_t lf = (size_t)snprintf(file, nfile, "# %d fields of su(%d)\n\n", nf, N);
+    size_t lm = (size_t)snprintf(modes, nmodes, "noise=modes noise_modes=");
+    for (int k = 0; k < nf; k++) {
+        for (int l = 1; l < N; l++)
+            for (int j = 0; j <= 2 * l; j++) {
+                char v[32];
+                int m = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : -(j / 2);
+                snprintf(v, sizeof v, "%.6g", 0.5 * gauss());
+                lf += (size_t)snprintf(file + lf, nfile - lf, "%s%s", l == 1 && j == 0 ? "" : j % 3 ? " " : ", ", v);
+                lm += (size_t)snprintf(modes + lm, nmodes - lm, "%s%d:%d:%s", k == 0 && l == 1 && j == 0 ? "" : ",", l, m, v);
+            }
+        lf += (size_t)snprintf(file + lf, nfile - lf, "   # xi_%d\n", k + 1);
+    }
+}
+
+/* 7. noise=fields restated as noise=modes. */
+static void check_fields(int N)
+{
+    int n = N * N - 1, nf = N <= 8 ? 2 : 1;
+    static char file[65536], modes[SLPI_EZ_MODES_TEXT + 64], keys[SLPI_PATH_MAX + 64];
+    fields_text(N, nf, file, sizeof file, modes, sizeof modes);
+    const char *path = test_temp_file(file);
+    snprintf(keys, sizeof keys, "noise=fields noise_fields=%s", path);
+    slpi_problem p1, p2;
+    if (!make(&p1, N, keys) || !make(&p2, N, modes)) {
+        TEST_CHECKF(0, "N=%d: noise=fields problems refused", N);
+        test_temp_remove(path);
+        return;
+    }
+    TEST_CHECKF(slpi_problem_noise_count(&p1) == nf && slpi_problem_noise_count(&p2) == nf * n,
+                "N=%d: M %d and %d, want %d and %d", N, slpi_problem_noise_count(&p1), slpi_problem_noise_count(&p2),
+                nf, nf * n);
+    int dim = slpi_problem_state_dim(&p1);
+    double *x = malloc(sizeof(double) * (size_t)dim), *y1 = malloc(sizeof(double) * (size_t)dim),
+           *y2 = malloc(sizeof(double) * (size_t)dim), *dW1 = malloc(sizeof(double) * (size_t)nf),
+           *dW2 = malloc(sizeof(double) * (size_t)(nf * n));
+    slpi_error err;
+    TEST_CHECK(slpi_fast_problem_initial_state(&p1, x, &err) == SLPI_OK);
+    for (int k = 0; k < nf; k++) {
+        dW1[k] = 1e-4 * gauss();
+        for (int i = 0; i < n; i++) dW2[k * n + i] = dW1[k];
+    }
+    arb_ptr b1 = _arb_vec_init(dim), b2 = _arb_vec_init(dim);
+    int ok = step_both(&p1, x, dW1, y1, b1) && step_both(&p2, x, dW2, y2, b2);
+    TEST_CHECKF(ok, "N=%d: a noise=fields step failed", N);
+    if (ok) {
+        double d = 0, s = 0;
+        int miss = -1;
+        for (int i = 0; i < dim; i++) {
+            d = fmax(d, fabs(y1[i] - y2[i]));
+            s = fmax(s, fabs(y1[i]));
+            if (miss < 0 && !arb_overlaps(b1 + i, b2 + i)) miss = i;
+        }
+        TEST_CHECKF(d / (N * U * s) <= 10, "N=%d: noise=fields vs noise=modes, double ratio %.3g > 10", N, d / (N * U * s));
+        TEST_CHECKF(miss < 0, "N=%d: noise=fields vs noise=modes, certified balls apart at entry %d", N, miss);
+    }
+    _arb_vec_clear(b1, dim);
+    _arb_vec_clear(b2, dim);
+    free(x);
+    free(y1);
+    free(y2);
+    free(dW1);
+    free(dW2);
+    test_temp_remove(path);
 }
 
 int main(void)
@@ -426,7 +530,9 @@ int main(void)
         check_restated(N);
         check_precession(N, it == 0 ? 0.0 : test_rand_uniform(0, 3));
         check_family(N);
+        check_fields(N);
     }
+    check_fields(2);
     check_restated(2);
     check_family(3);
     check_write();
