@@ -1,8 +1,11 @@
-/* noise.c — the canonical noise generator (docs/noise.md#increments, docs/noise.md#coupling; docs/noise.md#contract): Philox4x32-10
- * counters, a bit-reproducible uniform -> standard normal map, and the bottom-up dyadic
- * Brownian hierarchy. Everything here is a pure function of its arguments (no state, no
- * allocation), so any number can be produced alone, in any order, on any thread or rank.
- * The threshold and clipping of docs/noise.md#truncation are in core/noise-trunc.c.
+/* noise.c — the canonical noise generator (docs/noise.md#increments, docs/noise.md#contract): Philox4x32-10
+ * counters and a bit-reproducible uniform -> standard normal map, with the portable
+ * kernels and the choice of kernel. Everything here is a pure function of its arguments
+ * (no state, no allocation), so any number can be produced alone, in any order, on any
+ * thread or rank. Step 1 for one block and steps 2-4 are in core/noise-kernel.h (shared
+ * with the x86-64 kernels of core/noise-avx.c); the bottom-up dyadic Brownian hierarchy
+ * (docs/noise.md#coupling) is in core/noise-levels.c, the threshold and clipping of
+ * docs/noise.md#truncation in core/noise-trunc.c.
  *
  * ---- Normal number j of stream (seed, path, component) --------------------------------
  * This paragraph is the contract; an external port (GPU, another language) reproduces
@@ -88,54 +91,19 @@
  * the binade could replace their two vpermt2pd and a blend (8 of ~95 instructions per 8
  * lanes, the same bits): bench/bench-noise gave 331-338 M/s with it against 337-338
  * without, in alternating runs, so the gathers are not what bounds the map.
- *
- * ---- Levels (docs/noise.md#coupling) --------------------------------------------------------------
- * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
- * the fine increments are f_j = sigma * Z_j with sigma = sqrt(h * 2^-r) (one correctly
- * rounded square root of an exact product) and Z_j the normals of the stream; the
- * increment of step n is the dyadic pairwise binary64 sum of f_j, j = n 2^r .. (n+1) 2^r
- * - 1: each node of the binary tree is (left child) + (right child). Hence increment n at
- * (h, r) equals, bit for bit, increment 2n plus increment 2n+1 at (h/2, r-1): all levels
- * of a study share one Brownian path. Chosen over a top-down Brownian bridge because a
- * sum needs no extra normals, no square roots of level-dependent variances and keeps
- * each fine increment a plain stream element that a port regenerates alone.
  */
 #include "slpi.h"
 
 #include <math.h>
 #include <string.h>
 
-#include <Random123/philox.h>
-
 #include "core/noise.h"
-#include "core/noise-table.h"
+#include "core/noise-kernel.h"
 
 /* Philox blocks per batch of slpi_noise_normals: 2 NOISE_BLOCKS normals at a time; runs
  * of at most NOISE_SINGLE_MAX normals go one by one (a batch of 8 costs more). */
 #define NOISE_BLOCKS 32
 #define NOISE_SINGLE_MAX 4
-
-/* Step 1 of the header for one block: Random123's philox4x32_R(10, ...) itself. */
-static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
-                               uint64_t w[2])
-{
-    const philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    const philox4x32_ctr_t ctr = {{(uint32_t)b, (uint32_t)(b >> 32), component, (uint32_t)path}};
-    const philox4x32_ctr_t r = philox4x32_R(10, ctr, key);
-    w[0] = (uint64_t)r.v[1] << 32 | r.v[0];
-    w[1] = (uint64_t)r.v[3] << 32 | r.v[2];
-}
-
-/* The ten round keys of philox4x32_R(10, ...) for the key of seed (Random123's bump). */
-static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[10])
-{
-    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    for (int round = 0; round < 10; round++) {
-        k0[round] = key.v[0];
-        k1[round] = key.v[1];
-        key = _philox4x32bumpkey(key);
-    }
-}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -200,63 +168,6 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
 }
 #endif
 
-/* The map runs on NOISE_VH pairs of words at a time, each pair in a GNU C vector of two
- * binary64 (one SSE2 register on x86-64; a pair of scalars elsewhere). Their arithmetic
- * is lane-wise binary64 + - x, rounded to nearest like the scalar operations, and
- * -ffp-contract=off keeps products and sums apart (no fused multiply-add). Several
- * independent pairs side by side let the processor overlap their Horner chains. */
-#define NOISE_VH 4
-#define NOISE_VL (2 * NOISE_VH)   /* words per full noise_map */
-typedef double noise_vd __attribute__((vector_size(16)));
-typedef uint64_t noise_vu __attribute__((vector_size(16)));
-
-/* Steps 2-4 of the header on the 2 nh words w[0..2nh-1], nh <= NOISE_VH. p = (2m+1) 2^-54 is
- * formed exactly without an integer conversion: the binary64 with bits 0x433 m is
- * 2^52 + m, and (2^52 + m) - (2^52 - 1/2) = m + 1/2 and its product by 2^-53 are exact.
- * The table row's entries are gathered into vectors lane by lane (NOISE_COL). */
-static inline void noise_map(const uint64_t *w, double *out, int nh)
-{
-    noise_vu wv[NOISE_VH];
-    noise_vd p[NOISE_VH], tau[NOISE_VH], q[NOISE_VH];
-    const double *t[NOISE_VL];
-    memcpy(wv, w, (size_t)nh * sizeof wv[0]);
-#pragma GCC unroll 4
-    for (int h = 0; h < nh; h++) {
-        const noise_vu m = (wv[h] >> 11) & ((UINT64_C(1) << 52) - 1);
-        p[h] = ((noise_vd)(m | UINT64_C(0x4330000000000000)) - (0x1p52 - 0.5)) * 0x1p-53;
-        const noise_vu row = ((noise_vu)p[h] >> 49) - (uint64_t)(8 * (1023 + NOISE_TABLE_EMIN));
-        t[2 * h] = noise_table[row[0]];
-        t[2 * h + 1] = noise_table[row[1]];
-    }
-#define NOISE_COL(h, j) ((noise_vd){t[2 * (h)][j], t[2 * (h) + 1][j]})
-#pragma GCC unroll 4
-    for (int h = 0; h < nh; h++) {
-        tau[h] = (p[h] - NOISE_COL(h, 0)) * NOISE_COL(h, 1);
-        q[h] = NOISE_COL(h, 6 + NOISE_TABLE_DEG);
-    }
-#pragma GCC unroll 10
-    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-#pragma GCC unroll 4
-        for (int h = 0; h < nh; h++) {
-            q[h] = NOISE_COL(h, 6 + k) + tau[h] * q[h];
-        }
-    }
-#pragma GCC unroll 4
-    for (int h = 0; h < nh; h++) {
-        const noise_vd v = p[h] - 0.5;
-        const noise_vd cv = 134217729.0 * v;
-        const noise_vd vh = cv - (cv - v);
-        const noise_vd vl = v - vh;
-        const noise_vd gh = NOISE_COL(h, 4), gl = NOISE_COL(h, 5);
-        const noise_vd ph = v * NOISE_COL(h, 3);
-        const noise_vd pl = ((vh * gh - ph) + vh * gl + vl * gh) + vl * gl;
-        const noise_vd x = (NOISE_COL(h, 2) + ph) + (pl + q[h]);
-        wv[h] = (noise_vu)x ^ (wv[h] & (UINT64_C(1) << 63));
-    }
-#undef NOISE_COL
-    memcpy(out, wv, (size_t)nh * sizeof wv[0]);
-}
-
 /* One word through noise_map (in lane 0). */
 static double noise_map1(uint64_t w)
 {
@@ -278,293 +189,6 @@ double slpi_noise_normal(uint64_t seed, uint64_t path, uint32_t component, uint6
     return noise_map1(w[j & 1]);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define NOISE_AVX512 1
-
-/* ---- AVX-512 kernel (processors with AVX-512F, chosen at run time) ------------------
- * Eight counters or eight words per 512-bit register. Philox as in noise_words (one
- * 64-bit lane per block, vpmuludq), then steps 2-4 with the table read from registers:
- * the rows of the top NOISE_FAST_ROWS / 8 binades (p >= 1/32, 15/16 of all normals) are
- * held column by column, and vpermt2pd picks each lane's entry (16 rows per
- * instruction) instead of 17 loads per normal. Lanes whose row lies below are mapped by
- * noise_map afterwards. The arithmetic is the header's, operation for operation, with
- * the intrinsics' plain binary64 + - x (-ffp-contract=off keeps the compiler from fusing
- * them into the vfmadd that avx512f offers), so every lane has the bits of noise_map. */
-#define NOISE_FAST_ROWS 32
-#define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
-#define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
-#define NOISE_AVX512_MIN 96                /* shorter runs are not worth the set-up */
-#define NOISE_FIX_SPAN 256                 /* a multiple of 16 and of NOISE_VL */
-
-#define NOISE_AVX512_FN __attribute__((target("avx512f")))
-#define NOISE_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
-
-/* Column j of the fast rows, for the lanes' offsets idx (bits 0-4) into them. */
-NOISE_AVX512_INLINE __m512d noise_col512(const __m512d *col, __m512i idx, __mmask8 upper)
-{
-    return _mm512_mask_blend_pd(upper, _mm512_permutex2var_pd(col[0], idx, col[1]),
-                                _mm512_permutex2var_pd(col[2], idx, col[3]));
-}
-
-/* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. */
-NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mmask8 *fast)
-{
-    const __m512i m = _mm512_and_si512(_mm512_srli_epi64(w, 11),
-                                       _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
-    const __m512d p = _mm512_mul_pd(
-        _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x4330000000000000))),
-                      _mm512_set1_pd(0x1p52 - 0.5)),
-        _mm512_set1_pd(0x1p-53));
-    const __m512i idx = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(p), 49),
-                                         _mm512_set1_epi64(8 * (1023 + NOISE_TABLE_EMIN) + NOISE_FAST_FIRST));
-    const __mmask8 upper = _mm512_test_epi64_mask(idx, _mm512_set1_epi64(NOISE_FAST_ROWS / 2));
-    *fast = _mm512_cmp_epi64_mask(idx, _mm512_setzero_si512(), _MM_CMPINT_NLT);
-#define NOISE_C(j) noise_col512(col[j], idx, upper)
-    const __m512d tau = _mm512_mul_pd(_mm512_sub_pd(p, NOISE_C(0)), NOISE_C(1));
-    __m512d q = NOISE_C(6 + NOISE_TABLE_DEG);
-    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-        q = _mm512_add_pd(NOISE_C(6 + k), _mm512_mul_pd(tau, q));
-    }
-    const __m512d v = _mm512_sub_pd(p, _mm512_set1_pd(0.5));
-    const __m512d cv = _mm512_mul_pd(_mm512_set1_pd(134217729.0), v);
-    const __m512d vh = _mm512_sub_pd(cv, _mm512_sub_pd(cv, v));
-    const __m512d vl = _mm512_sub_pd(v, vh);
-    const __m512d gh = NOISE_C(4), gl = NOISE_C(5);
-    const __m512d ph = _mm512_mul_pd(v, NOISE_C(3));
-    const __m512d pl = _mm512_add_pd(
-        _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
-                      _mm512_mul_pd(vl, gh)),
-        _mm512_mul_pd(vl, gl));
-    const __m512d x = _mm512_add_pd(_mm512_add_pd(NOISE_C(2), ph), _mm512_add_pd(pl, q));
-#undef NOISE_C
-    return _mm512_castsi512_pd(_mm512_xor_si512(
-        _mm512_castpd_si512(x), _mm512_and_si512(w, _mm512_set1_epi64((long long)(UINT64_C(1) << 63)))));
-}
-
-/* The kernel's set-up for one seed, shared by the runs of many paths: the fast rows
- * column by column (col[j][8 g + l] = entry j of fast row 8 g + l) and the round keys. */
-typedef struct {
-    _Alignas(64) double col[NOISE_COLS][32];
-    uint32_t k0[10], k1[10];
-} noise512_setup;
-
-static void noise512_prepare(noise512_setup *u, uint64_t seed)
-{
-    for (int j = 0; j < NOISE_COLS; j++) {
-        for (int r = 0; r < 32; r++) {
-            u->col[j][r] = noise_table[NOISE_FAST_FIRST + r][j];
-        }
-    }
-    noise_round_keys(seed, u->k0, u->k1);
-}
-
-/* Normals first .. first+count-1, first even, count a multiple of 16. */
-NOISE_AVX512_FN static void noise_normals_avx512(const noise512_setup *u, uint64_t path, uint32_t component,
-                                                 uint64_t first, size_t count, double *out)
-{
-    __m512d col[NOISE_COLS][4];
-    for (int j = 0; j < NOISE_COLS; j++) {
-        for (int g = 0; g < 4; g++) {
-            col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
-        }
-    }
-    __m512i kv0[10], kv1[10];
-    for (int round = 0; round < 10; round++) {
-        kv0[round] = _mm512_set1_epi64(u->k0[round]);
-        kv1[round] = _mm512_set1_epi64(u->k1[round]);
-    }
-    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
-    const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
-    const __m512i hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
-    /* Words of the lanes below the fast rows, and their places in out, are collected
-     * (vpcompressq, no branch) and mapped by noise_map after every NOISE_FIX_SPAN normals. */
-    uint64_t fix_w[NOISE_FIX_SPAN + 8], fix_at[NOISE_FIX_SPAN + 8];
-    double fix_z[NOISE_FIX_SPAN + 8];
-    for (size_t span = 0; span < count; span += NOISE_FIX_SPAN) {
-        const size_t end = count - span < NOISE_FIX_SPAN ? count : span + NOISE_FIX_SPAN;
-        int nfix = 0;
-        __m512i words[NOISE_FIX_SPAN / 8];   /* per 16 normals: even, odd words */
-        for (size_t i = span; i < end; i += 16) {
-            __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
-            __m512i x1 = _mm512_srli_epi64(x0, 32);
-            __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
-            for (int round = 0; round < 10; round++) {
-                const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
-                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
-                x1 = p1;
-                x3 = p0;
-            }
-            /* even words r[1]:r[0], odd words r[3]:r[2] */
-            words[(i - span) / 8] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
-            words[(i - span) / 8 + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
-        }
-        for (size_t i = span; i < end; i += 16) {
-            const __m512i we = words[(i - span) / 8], wo = words[(i - span) / 8 + 1];
-            __mmask8 fe, fo;
-            const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
-            const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
-            _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
-            _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
-            const __m512i at = _mm512_add_epi64(_mm512_set1_epi64((long long)i), even);
-            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, we));
-            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, at));
-            nfix += 8 - __builtin_popcount(fe);
-            _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fo, wo));
-            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64(
-                                                   (__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
-            nfix += 8 - __builtin_popcount(fo);
-        }
-        for (int f = nfix; f % NOISE_VL; f++) {
-            fix_w[f] = 0;   /* fill the last group with valid (unused) words */
-        }
-        for (int f = 0; f < nfix; f += NOISE_VL) {
-            noise_map(fix_w + f, fix_z + f, NOISE_VH);
-        }
-        for (int f = 0; f < nfix; f++) {
-            out[fix_at[f]] = fix_z[f];
-        }
-    }
-}
-
-/* ---- AVX2 kernel (processors with AVX2 but not AVX-512F, chosen at run time) --------
- * Four counters or four words per 256-bit register: Philox as in noise_normals_avx512
- * (one 64-bit lane per block, vpmuludq), then steps 2-4 with the four lanes' table rows
- * read as 4 x 4 blocks of consecutive entries and transposed in registers (unpack,
- * vperm2f128) into columns: every row, so no lane is handed back (vgatherqpd is slower
- * than the plain loads on the processors measured). The arithmetic is noise_map's,
- * operation for operation, with the intrinsics' plain binary64 + - x (no vfmadd:
- * -ffp-contract=off), so every lane has the bits of noise_map (tests/t-noise-batch.c
- * forces this kernel on any AVX2 machine). */
-#define NOISE_AVX2_FN __attribute__((target("avx2")))
-#define NOISE_AVX2_W 8   /* word registers mapped together: 32 normals per round trip */
-#define NOISE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) static inline
-
-/* Columns b..b+3 of the rows t[0..3] (col[b + j] lane l = t[l][b + j]); b <= NOISE_COLS - 4. */
-NOISE_AVX2_INLINE void noise_cols256(const double *const t[4], int b, __m256d *col)
-{
-    const __m256d r0 = _mm256_loadu_pd(t[0] + b), r1 = _mm256_loadu_pd(t[1] + b);
-    const __m256d r2 = _mm256_loadu_pd(t[2] + b), r3 = _mm256_loadu_pd(t[3] + b);
-    const __m256d a = _mm256_unpacklo_pd(r0, r1), c = _mm256_unpacklo_pd(r2, r3);
-    const __m256d e = _mm256_unpackhi_pd(r0, r1), d = _mm256_unpackhi_pd(r2, r3);
-    col[b] = _mm256_permute2f128_pd(a, c, 0x20);
-    col[b + 1] = _mm256_permute2f128_pd(e, d, 0x20);
-    col[b + 2] = _mm256_permute2f128_pd(a, c, 0x31);
-    col[b + 3] = _mm256_permute2f128_pd(e, d, 0x31);
-}
-
-/* Steps 2-4 on NOISE_AVX2_W registers of four words, side by side (their Horner chains
- * overlap). */
-NOISE_AVX2_INLINE void noise_map256(const __m256i *w, __m256d *z)
-{
-    __m256d p[NOISE_AVX2_W], col[NOISE_AVX2_W][NOISE_COLS], tau[NOISE_AVX2_W], q[NOISE_AVX2_W];
-    #pragma GCC unroll 8
-    for (int h = 0; h < NOISE_AVX2_W; h++) {
-        const __m256i m = _mm256_and_si256(_mm256_srli_epi64(w[h], 11),
-                                           _mm256_set1_epi64x((long long)((UINT64_C(1) << 52) - 1)));
-        p[h] = _mm256_mul_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x4330000000000000))),
-                          _mm256_set1_pd(0x1p52 - 0.5)),
-            _mm256_set1_pd(0x1p-53));
-        uint64_t row[4];
-        _mm256_storeu_si256((__m256i *)row,
-                            _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(p[h]), 49),
-                                             _mm256_set1_epi64x(8 * (1023 + NOISE_TABLE_EMIN))));
-        const double *const t[4] = {noise_table[row[0]], noise_table[row[1]], noise_table[row[2]],
-                                    noise_table[row[3]]};
-        __m256d tail[NOISE_COLS];
-        #pragma GCC unroll 4
-        for (int b = 0; b + 4 <= NOISE_COLS; b += 4) {   /* columns 0..15 */
-            noise_cols256(t, b, col[h]);
-        }
-        noise_cols256(t, NOISE_COLS - 4, tail);          /* the last one, within the row */
-        col[h][NOISE_COLS - 1] = tail[NOISE_COLS - 1];
-        tau[h] = _mm256_mul_pd(_mm256_sub_pd(p[h], col[h][0]), col[h][1]);
-        q[h] = col[h][6 + NOISE_TABLE_DEG];
-    }
-    #pragma GCC unroll 10
-    for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-        #pragma GCC unroll 8
-        for (int h = 0; h < NOISE_AVX2_W; h++) {
-            q[h] = _mm256_add_pd(col[h][6 + k], _mm256_mul_pd(tau[h], q[h]));
-        }
-    }
-    #pragma GCC unroll 8
-    for (int h = 0; h < NOISE_AVX2_W; h++) {
-        const __m256d v = _mm256_sub_pd(p[h], _mm256_set1_pd(0.5));
-        const __m256d cv = _mm256_mul_pd(_mm256_set1_pd(134217729.0), v);
-        const __m256d vh = _mm256_sub_pd(cv, _mm256_sub_pd(cv, v));
-        const __m256d vl = _mm256_sub_pd(v, vh);
-        const __m256d gh = col[h][4], gl = col[h][5];
-        const __m256d ph = _mm256_mul_pd(v, col[h][3]);
-        const __m256d pl = _mm256_add_pd(
-            _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(vh, gh), ph), _mm256_mul_pd(vh, gl)),
-                          _mm256_mul_pd(vl, gh)),
-            _mm256_mul_pd(vl, gl));
-        const __m256d x = _mm256_add_pd(_mm256_add_pd(col[h][2], ph), _mm256_add_pd(pl, q[h]));
-        z[h] = _mm256_castsi256_pd(_mm256_xor_si256(
-            _mm256_castpd_si256(x), _mm256_and_si256(w[h], _mm256_set1_epi64x((long long)(UINT64_C(1) << 63)))));
-    }
-}
-
-/* Normals first .. first+count-1, first even, count a multiple of 4 NOISE_AVX2_W. */
-NOISE_AVX2_FN static void noise_normals_avx2(uint64_t seed, uint64_t path, uint32_t component,
-                                             uint64_t first, size_t count, double *out)
-{
-    uint32_t k0[10], k1[10];
-    noise_round_keys(seed, k0, k1);
-    __m256i kv0[10], kv1[10];
-    for (int round = 0; round < 10; round++) {
-        kv0[round] = _mm256_set1_epi64x(k0[round]);
-        kv1[round] = _mm256_set1_epi64x(k1[round]);
-    }
-    const __m256i m0 = _mm256_set1_epi64x(PHILOX_M4x32_0), m1 = _mm256_set1_epi64x(PHILOX_M4x32_1);
-    const __m256i lanes = _mm256_set_epi64x(3, 2, 1, 0), four = _mm256_set1_epi64x(4);
-    for (size_t i = 0; i < count; i += 4 * NOISE_AVX2_W) {
-        __m256i x0[NOISE_AVX2_W / 2], x1[NOISE_AVX2_W / 2], x2[NOISE_AVX2_W / 2], x3[NOISE_AVX2_W / 2];
-        x0[0] = _mm256_add_epi64(_mm256_set1_epi64x((long long)((first + i) >> 1)), lanes);
-        for (int h = 1; h < NOISE_AVX2_W / 2; h++) {
-            x0[h] = _mm256_add_epi64(x0[h - 1], four);
-        }
-        #pragma GCC unroll 4
-        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
-            x1[h] = _mm256_srli_epi64(x0[h], 32);
-            x2[h] = _mm256_set1_epi64x(component);
-            x3[h] = _mm256_set1_epi64x((uint32_t)path);
-        }
-        #pragma GCC unroll 10
-        for (int round = 0; round < 10; round++) {
-            #pragma GCC unroll 4
-            for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
-                const __m256i p0 = _mm256_mul_epu32(x0[h], m0), p1 = _mm256_mul_epu32(x2[h], m1);
-                x0[h] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x1[h]), kv0[round]);
-                x2[h] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p0, 32), x3[h]), kv1[round]);
-                x1[h] = p1;
-                x3[h] = p0;
-            }
-        }
-        __m256i w[NOISE_AVX2_W];
-        __m256d z[NOISE_AVX2_W];
-        #pragma GCC unroll 4
-        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* even words r[1]:r[0], odd words r[3]:r[2] */
-            w[2 * h] = _mm256_blend_epi32(x0[h], _mm256_slli_epi64(x1[h], 32), 0xAA);
-            w[2 * h + 1] = _mm256_blend_epi32(x2[h], _mm256_slli_epi64(x3[h], 32), 0xAA);
-        }
-        noise_map256(w, z);
-        #pragma GCC unroll 4
-        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* normals 2b and 2b+1 interleaved */
-            const __m256d ze = z[2 * h], zo = z[2 * h + 1];
-            const __m256d lo = _mm256_unpacklo_pd(ze, zo), hi = _mm256_unpackhi_pd(ze, zo);
-            _mm256_storeu_pd(out + i + 8 * h, _mm256_permute2f128_pd(lo, hi, 0x20));
-            _mm256_storeu_pd(out + i + 8 * h + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
-        }
-    }
-}
-#endif
-
 int slpi_noise_isa_available(int isa)
 {
     switch (isa) {
@@ -578,10 +202,8 @@ int slpi_noise_isa_available(int isa)
     }
 }
 
-/* slpi_noise_normals_isa on npaths paths from path (path + q to out[q stride]), with the
- * AVX-512 kernel's set-up made once for all of them. */
-static void noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
-                                uint64_t first, size_t count, double *const *out, size_t stride)
+void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
+                              uint64_t first, size_t count, double *const *out, size_t stride)
 {
     const size_t head = count > 0 && (first & 1);
 #ifdef NOISE_AVX512
@@ -594,7 +216,7 @@ static void noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t np
                             ? (count - head) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W)
                             : 0;
     noise512_setup u;
-    if (n512) noise512_prepare(&u, seed);
+    if (n512) slpi_noise_avx512_prepare(&u, seed);
 #else
     (void)isa;
     const size_t n512 = 0, n256 = 0;
@@ -608,9 +230,9 @@ static void noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t np
         }
 #ifdef NOISE_AVX512
         if (n512) {
-            noise_normals_avx512(&u, pq, component, first + i, n512, o + i);
+            slpi_noise_avx512_normals(&u, pq, component, first + i, n512, o + i);
         } else if (n256) {
-            noise_normals_avx2(seed, pq, component, first + i, n256, o + i);
+            slpi_noise_avx2_normals(seed, pq, component, first + i, n256, o + i);
         }
         i += n512 + n256;
 #endif
@@ -639,7 +261,7 @@ static void noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t np
 void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out)
 {
-    noise_normals_paths(isa, seed, path, 1, component, first, count, &out, 1);
+    slpi_noise_normals_paths(isa, seed, path, 1, component, first, count, &out, 1);
 }
 
 void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
@@ -648,119 +270,3 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
     slpi_noise_normals_isa(SLPI_NOISE_BEST, seed, path, component, first, count, out);
 }
 
-/* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
- * by level inside a chunk (z[i] = z[2i] + z[2i+1]: each node is left child + right child);
- * when 2^refine exceeds a chunk, the chunks' roots are combined by a binary counter over
- * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
-#define NOISE_CHUNK_LOG 11
-#define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
-
-/* x[i] = sigma x[i], i < n: normals to increments. */
-static void noise_scale(double *x, size_t n, double sigma)
-{
-    for (size_t i = 0; i < n; i++) {
-        x[i] = sigma * x[i];
-    }
-}
-
-/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
- * + right child; out == in allowed). */
-static void noise_pair_sums(const double *in, size_t m, double *out)
-{
-    for (size_t i = 0; i < m; i++) {
-        out[i] = in[2 * i] + in[2 * i + 1];
-    }
-}
-
-int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
-{
-    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE || count == 0) return SLPI_OK;   /* range: checked by the caller */
-    if (count > (SLPI_NOISE_MAX_DRAWS >> refine))
-        return slpi_error_set(err, SLPI_EINPUT, "refine=%d: %llu increments of 2^%d fine draws each are %.3g draws, "
-                              "more than the 2^38 (about 15 minutes) one generation may take (docs/noise.md#refine): "
-                              "generate them in pieces (first/--first)", refine, (unsigned long long)count, refine,
-                              ldexp((double)count, refine));
-    return SLPI_OK;
-}
-
-/* The arguments of slpi_noise_increments (slpi.h states the rules). */
-static int noise_args_check(double h, int refine, uint64_t first, size_t count, const double *out, slpi_error *err)
-{
-    const char *who = "slpi_noise_increments";
-    if (!(h > 0 && h <= 1e6))   /* also NaN */
-        return slpi_error_set(err, SLPI_EINPUT, "%s: h=%g: the step size must be finite and in (0, 1e6]", who, h);
-    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: refine=%d: out of range [0, %d]", who, refine,
-                              SLPI_NOISE_MAX_REFINE);
-    if (count > 0 && !out) return slpi_error_set(err, SLPI_EINPUT, "%s: out is NULL for %zu increments", who, count);
-    const uint64_t lim = UINT64_C(1) << (62 - refine);
-    if (first >= lim || (uint64_t)count >= lim - first)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
-                              "must be below 2^62", who, (unsigned long long)first, count, refine);
-    return slpi_noise_check_work(count, refine, err);
-}
-
-int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                          int refine, uint64_t first, size_t count, double *out, slpi_error *err)
-{
-    int rc = noise_args_check(h, refine, first, count, out, err);
-    if (rc != SLPI_OK) return rc;
-    const double sigma = sqrt(ldexp(h, -refine));
-    const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
-    const int outer = refine - inner;
-    double z[NOISE_CHUNK];
-    double partial[64];
-    uint64_t j = first << refine;                       /* next fine index */
-    const uint64_t end = (first + count) << refine;
-    uint64_t root = 0;                                  /* chunk root within its increment */
-    size_t n = 0;                                       /* next increment */
-
-    if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
-        slpi_noise_normals(seed, path, component, first, count, out);
-        noise_scale(out, count, sigma);
-        return SLPI_OK;
-    }
-    while (j < end) {
-        const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
-        slpi_noise_normals(seed, path, component, j, len, z);
-        j += len;
-        noise_scale(z, len, sigma);
-        size_t m = len;
-        for (int level = 0; level < inner; level++) {
-            m /= 2;
-            noise_pair_sums(z, m, z);
-        }
-        if (outer == 0) {   /* z[0..m): whole increments */
-            memcpy(out + n, z, m * sizeof *z);
-            n += m;
-            continue;
-        }
-        double acc = z[0];   /* m == 1: one chunk root */
-        int k = 0;
-        while ((root >> k) & 1) {   /* root's low set bits: complete the subtrees */
-            acc = partial[k] + acc;
-            k++;
-        }
-        partial[k] = acc;
-        if (++root == UINT64_C(1) << outer) {
-            out[n++] = acc;
-            root = 0;
-        }
-    }
-    return SLPI_OK;
-}
-
-void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
-                       int nup, uint64_t first, size_t count, double *const *lev)
-{
-    const size_t stride = (size_t)nup + 1;
-    const double sigma = sqrt(h);   /* slpi_noise_increments at refine 0 */
-    noise_normals_paths(SLPI_NOISE_BEST, seed, path, npaths, component, first, count, lev, stride);
-    for (size_t q = 0; q < npaths; q++) {
-        double *const *l = lev + q * stride;
-        noise_scale(l[0], count, sigma);
-        for (int i = 1; i <= nup; i++) {
-            noise_pair_sums(l[i - 1], count >> i, l[i]);
-        }
-    }
-}

@@ -16,6 +16,10 @@ void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t comp
                             uint64_t first, size_t count, double *out);
 /* 1 if this processor runs kernel isa (PORTABLE and BEST: always). */
 int slpi_noise_isa_available(int isa);
+/* slpi_noise_normals_isa on the npaths paths path, path + 1, ... (path + q to
+ * out[q stride]), with a kernel's set-up made once for all of them (core/noise-levels.c). */
+void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
+                              uint64_t first, size_t count, double *const *out, size_t stride);
 /* Whole dyadic hierarchies at once (the coupled studies of reports/converge.c), of the
  * npaths paths path, path + 1, ...: path + q's levels are lev[q (nup + 1) + i], i = 0..nup;
  * level 0 gets the count increments first..first+count-1 at step h (refine 0), and level

@@ -3,7 +3,7 @@
  *
  * For every path r the fine increments of the reference level L (h_L = T 2^-L) are drawn
  * from the canonical generator (refine 0 at h_L), and every coarser level is formed from
- * them by dyadic pairwise binary64 sums: slpi_noise_levels (core/noise.c), equal to
+ * them by dyadic pairwise binary64 sums: slpi_noise_levels (core/noise-levels.c), equal to
  * slpi_noise_increments at (h_l, refine L-l) bit for bit. Truncation is applied per level
  * AFTER summation, with that level's threshold D(h_l, ell) (docs/noise.md#coupling item 3), when the
  * problem truncates; "clipped increments" counts each level's clipped increments once (the

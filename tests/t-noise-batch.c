@@ -1,4 +1,4 @@
-/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, the batched kernels
+/* t-noise-batch.c — the batch entry points of the canonical noise (core/noise.c, core/noise-avx.c, the batched kernels
  * item 8) give the bits of the one-number definition: slpi_noise_normals (the best kernel
  * here), the AVX2 and the AVX-512F kernels forced one by one where the processor has them
  * (so an AVX-512 machine checks the AVX2 kernel too) = slpi_noise_normals_isa(PORTABLE,

@@ -1,0 +1,139 @@
+/* noise-levels.c — the dyadic Brownian hierarchy of the canonical noise (docs/noise.md#coupling,
+ * docs/noise.md#refine): increments at any level from the normals of core/noise.c
+ * (slpi_noise_increments, slpi_noise_check_work, slpi.h) and whole hierarchies at once
+ * (slpi_noise_levels, core/noise.h). Pure functions of their arguments, as core/noise.c.
+ *
+ * ---- Levels (docs/noise.md#coupling) --------------------------------------------------------------
+ * Bottom-up: draws exist at the finest level only. With step size h and `refine` = r,
+ * the fine increments are f_j = sigma * Z_j with sigma = sqrt(h * 2^-r) (one correctly
+ * rounded square root of an exact product) and Z_j the normals of the stream; the
+ * increment of step n is the dyadic pairwise binary64 sum of f_j, j = n 2^r .. (n+1) 2^r
+ * - 1: each node of the binary tree is (left child) + (right child). Hence increment n at
+ * (h, r) equals, bit for bit, increment 2n plus increment 2n+1 at (h/2, r-1): all levels
+ * of a study share one Brownian path. Chosen over a top-down Brownian bridge because a
+ * sum needs no extra normals, no square roots of level-dependent variances and keeps
+ * each fine increment a plain stream element that a port regenerates alone.
+ */
+#include "slpi.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/noise.h"
+
+/* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
+ * by level inside a chunk (z[i] = z[2i] + z[2i+1]: each node is left child + right child);
+ * when 2^refine exceeds a chunk, the chunks' roots are combined by a binary counter over
+ * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
+#define NOISE_CHUNK_LOG 11
+#define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
+
+/* x[i] = sigma x[i], i < n: normals to increments. */
+static void noise_scale(double *x, size_t n, double sigma)
+{
+    for (size_t i = 0; i < n; i++) {
+        x[i] = sigma * x[i];
+    }
+}
+
+/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
+ * + right child; out == in allowed). */
+static void noise_pair_sums(const double *in, size_t m, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        out[i] = in[2 * i] + in[2 * i + 1];
+    }
+}
+
+int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
+{
+    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE || count == 0) return SLPI_OK;   /* range: checked by the caller */
+    if (count > (SLPI_NOISE_MAX_DRAWS >> refine))
+        return slpi_error_set(err, SLPI_EINPUT, "refine=%d: %llu increments of 2^%d fine draws each are %.3g draws, "
+                              "more than the 2^38 (about 15 minutes) one generation may take (docs/noise.md#refine): "
+                              "generate them in pieces (first/--first)", refine, (unsigned long long)count, refine,
+                              ldexp((double)count, refine));
+    return SLPI_OK;
+}
+
+/* The arguments of slpi_noise_increments (slpi.h states the rules). */
+static int noise_args_check(double h, int refine, uint64_t first, size_t count, const double *out, slpi_error *err)
+{
+    const char *who = "slpi_noise_increments";
+    if (!(h > 0 && h <= 1e6))   /* also NaN */
+        return slpi_error_set(err, SLPI_EINPUT, "%s: h=%g: the step size must be finite and in (0, 1e6]", who, h);
+    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: refine=%d: out of range [0, %d]", who, refine,
+                              SLPI_NOISE_MAX_REFINE);
+    if (count > 0 && !out) return slpi_error_set(err, SLPI_EINPUT, "%s: out is NULL for %zu increments", who, count);
+    const uint64_t lim = UINT64_C(1) << (62 - refine);
+    if (first >= lim || (uint64_t)count >= lim - first)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
+                              "must be below 2^62", who, (unsigned long long)first, count, refine);
+    return slpi_noise_check_work(count, refine, err);
+}
+
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
+                          int refine, uint64_t first, size_t count, double *out, slpi_error *err)
+{
+    int rc = noise_args_check(h, refine, first, count, out, err);
+    if (rc != SLPI_OK) return rc;
+    const double sigma = sqrt(ldexp(h, -refine));
+    const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
+    const int outer = refine - inner;
+    double z[NOISE_CHUNK];
+    double partial[64];
+    uint64_t j = first << refine;                       /* next fine index */
+    const uint64_t end = (first + count) << refine;
+    uint64_t root = 0;                                  /* chunk root within its increment */
+    size_t n = 0;                                       /* next increment */
+
+    if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
+        slpi_noise_normals(seed, path, component, first, count, out);
+        noise_scale(out, count, sigma);
+        return SLPI_OK;
+    }
+    while (j < end) {
+        const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
+        slpi_noise_normals(seed, path, component, j, len, z);
+        j += len;
+        noise_scale(z, len, sigma);
+        size_t m = len;
+        for (int level = 0; level < inner; level++) {
+            m /= 2;
+            noise_pair_sums(z, m, z);
+        }
+        if (outer == 0) {   /* z[0..m): whole increments */
+            memcpy(out + n, z, m * sizeof *z);
+            n += m;
+            continue;
+        }
+        double acc = z[0];   /* m == 1: one chunk root */
+        int k = 0;
+        while ((root >> k) & 1) {   /* root's low set bits: complete the subtrees */
+            acc = partial[k] + acc;
+            k++;
+        }
+        partial[k] = acc;
+        if (++root == UINT64_C(1) << outer) {
+            out[n++] = acc;
+            root = 0;
+        }
+    }
+    return SLPI_OK;
+}
+
+void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
+                       int nup, uint64_t first, size_t count, double *const *lev)
+{
+    const size_t stride = (size_t)nup + 1;
+    const double sigma = sqrt(h);   /* slpi_noise_increments at refine 0 */
+    slpi_noise_normals_paths(SLPI_NOISE_BEST, seed, path, npaths, component, first, count, lev, stride);
+    for (size_t q = 0; q < npaths; q++) {
+        double *const *l = lev + q * stride;
+        noise_scale(l[0], count, sigma);
+        for (int i = 1; i <= nup; i++) {
+            noise_pair_sums(l[i - 1], count >> i, l[i]);
+        }
+    }
+}
