@@ -81,4 +81,27 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
 /* The provenance lines as key/value pairs (appended to *n, *key, *val). */
 void slpi_oracle_provenance(int *n, char ***key, char ***val);
 
+/* ---- the verifier's parts (oracle/verify.c: the global walk, the report, the entry
+ * points; oracle/verify-input.c: the input; oracle/verify-local.c: --local) ---- */
+/* What the validation pass learned of the file: its problem, where the state
+ * columns are, its rows' count and steps, and how many rows the local comparison may
+ * visit (slpi_verify_local_wanted). */
+typedef struct {
+    const char *path;
+    slpi_problem p;
+    int dim, *col;             /* state coordinate i is column col[i] */
+    long nrows, first_step, last_step, ncand;
+} slpi_verify_input;
+/* The validation pass (oracle/verify-input.c): the header's problem, the state columns,
+ * and every row (a step within the header's steps, t on the grid, doubles in the state
+ * columns), with the last row at the header's steps; in->path set by the caller. */
+int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_error *err);
+/* Row `index` (at step `step`) is one the local comparison visits. */
+int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step);
+/* res->note on a noise file the problem truncates but that was written untruncated. */
+int slpi_verify_note_noise_file(const slpi_problem *p, slpi_verify_result *res, slpi_error *err);
+/* The local comparison (oracle/verify-local.c) into res->local; *rc its status. */
+void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, const slpi_verify_opts *o, FILE *table,
+                           slpi_verify_result *res, slpi_error *err, int *rc);
+
 #endif
