@@ -1,5 +1,7 @@
 /* zeitlin.h — internal interface of the certified Euler–Zeitlin mathematics on su(N)
- * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), in Arb balls.
+ * (docs/systems.md#euler-zeitlin; ISO, §6.4, eqs. (40)–(44)), in Arb balls: the Laplacian,
+ * its inverse and H0 in ref/zeitlin-laplacian.c, the harmonics and the real basis in
+ * ref/zeitlin-basis.c, the BLAS route's tables in ref/zeitlin-mr.c.
  *
  * Conventions (docs/systems.md#euler-zeitlin):
  *   s = (N-1)/2, m_a = -s + a (a = 0..N-1), beta_a = sqrt((a+1)(N-1-a)).

@@ -1,4 +1,4 @@
-/* t-ref-zeitlin.c — certified Euler–Zeitlin mathematics on su(N) (ref/zeitlin-basis.c,
+/* t-ref-zeitlin.c — certified Euler–Zeitlin mathematics on su(N) (ref/zeitlin-basis.c, ref/zeitlin-laplacian.c,
  * docs/systems.md#euler-zeitlin): every quantity is computed two ways and the balls must overlap or
  * contain the exact value, with radii small enough that the check has teeth. */
 #include "testutil.h"
