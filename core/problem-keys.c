@@ -1,10 +1,11 @@
 /* problem-keys.c — a problem's keys: the one key table (`keys` below: each key's name, the
  * system it belongs to (or all), its type, where it is stored, its range and its help
- * text), parsing key=value settings with errors that name the bad key or value, problem
- * files, presets applied as keys, and writing a problem back as keys. `slpi run --help`
+ * text), parsing key=value settings with errors that name the bad key or value, presets
+ * applied as keys, and writing a problem back as keys. A model's own keys (noise_H<k>,
+ * param.<NAME>) and callbacks are in core/problem-model-keys.c, problem files and the
+ * builder in core/problem-build.c. `slpi run --help`
  * and `slpi list --keys` print the table, so the documentation cannot drift from the
  * parser; validation (core/problem-validate.c) checks every key's range through it. */
-#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -211,100 +212,6 @@ static int bad_enum(slpi_error *err, const char *key, const char *value, const c
     return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected one of %s", key, value, list);
 }
 
-/* An expression's text, kept as given (parsed by slpi_problem_validate through
- * slpi_model_parse, when every parameter is known). */
-static int set_expression(char *field, const char *key, const char *value, slpi_error *err)
-{
-    size_t len = strlen(value);
-    if (len >= SLPI_EXPR_MAX_TEXT)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: %zu characters, over the limit of %d", key, len,
-                              SLPI_EXPR_MAX_TEXT - 1);
-    memcpy(field, value, len + 1);
-    return SLPI_OK;
-}
-
-int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n)
-{
-    int count = 0;
-    size_t len = 0;
-    if (n) buf[0] = 0;
-    if (p->system != SLPI_SYS_MODEL) return 0;
-    for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
-        if (!p->model.cb[k].grad) continue;
-        char name[32];
-        if (len < n)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s", count ? "," : "", slpi_model_key(name, sizeof name, k));
-        count++;
-    }
-    return count;
-}
-
-int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, slpi_model_hvp_fn hvp,
-                              slpi_model_energy_fn energy, void *user_data, slpi_error *err)
-{
-    if (!p || p->system != SLPI_SYS_MODEL)
-        return slpi_error_set(err, SLPI_EINPUT, "callback: the problem is not a model (set system=model and "
-                              "algebra= first; docs/models.md#callbacks)");
-    if (k < 0 || k > SLPI_MODEL_MAX_NOISE)
-        return slpi_error_set(err, SLPI_EINPUT, "callback %d: not a Hamiltonian (0 for H, 1..%d for noise_H1..)",
-                              k, SLPI_MODEL_MAX_NOISE);
-    char name[32];
-    slpi_model_key(name, sizeof name, k);
-    if (!grad || !hvp)
-        return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
-                              "required; energy may be NULL)", name, grad ? "hvp" : "grad");
-    p->model.cb[k] = (slpi_model_callback){ grad, hvp, energy, user_data };
-    return SLPI_OK;
-}
-
-/* noise_H<k> and param.<NAME> of a model: 1 if key is one of them (then *rc is the result). */
-static int set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
-{
-    if (strncmp(key, "noise_H", 7) == 0) {
-        int k;
-        if (slpi_parse_int(key, key + 7, 1, SLPI_MODEL_MAX_NOISE, &k, err) != SLPI_OK) {
-            *rc = slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (noise Hamiltonians are noise_H1..noise_H%d)",
-                                 key, SLPI_MODEL_MAX_NOISE);
-            return 1;
-        }
-        *rc = set_expression(p->model.noise_H[k - 1], key, value, err);
-        return 1;
-    }
-    if (strncmp(key, "param.", 6) != 0) return 0;
-    const char *name = key + 6;
-    size_t len = strlen(name);
-    int ok = len > 0 && len < SLPI_MODEL_NAME_MAX && (isalpha((unsigned char)name[0]) || name[0] == '_');
-    for (size_t i = 0; ok && i < len; i++) ok = isalnum((unsigned char)name[i]) || name[i] == '_';
-    if (!ok) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s: a parameter name is a letter or '_' then letters, digits "
-                             "and '_', at most %d characters", key, SLPI_MODEL_NAME_MAX - 1);
-        return 1;
-    }
-    double v;
-    if (slpi_expr_number(key, value, &v, err) != SLPI_OK) { *rc = SLPI_EINPUT; return 1; }
-    const char *t = value;
-    while (*t == ' ' || *t == '\t' || *t == '+') t++;
-    size_t tl = strlen(t);
-    while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
-    if (tl >= SLPI_MODEL_PARAM_TEXT) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
-        return 1;
-    }
-    int i = 0;
-    while (i < p->model.nparam && strcmp(p->model.param_name[i], name) != 0) i++;
-    if (i == SLPI_MODEL_MAX_PARAMS) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s: more than %d parameters", key, SLPI_MODEL_MAX_PARAMS);
-        return 1;
-    }
-    if (i == p->model.nparam) p->model.nparam++;
-    memcpy(p->model.param_name[i], name, len + 1);
-    memcpy(p->model.param_text[i], t, tl);
-    p->model.param_text[i][tl] = 0;
-    p->model.param[i] = v;
-    *rc = SLPI_OK;
-    return 1;
-}
-
 static int set_special(slpi_problem *p, const key_def *k, const char *value, slpi_error *err)
 {
     if (strcmp(k->name, "system") == 0) {
@@ -343,7 +250,7 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
         slpi_algebra_text(&a, p->model.algebra, sizeof p->model.algebra);
         return SLPI_OK;
     }
-    if (strcmp(k->name, "H") == 0) return set_expression(p->model.H, "H", value, err);
+    if (strcmp(k->name, "H") == 0) return slpi_problem_set_expression(p->model.H, "H", value, err);
     if (strcmp(k->name, "x0") == 0) {
         double x[SLPI_MAX_X0];
         int n = parse_list("x0", value, -DBL_MAX, DBL_MAX, x, SLPI_MAX_X0, err);
@@ -367,7 +274,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
                               "with the same callbacks (docs/models.md#callbacks)", value ? value : "");
     if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
-    if (p->system == SLPI_SYS_MODEL && set_model_key(p, key, value, &rc, err)) return rc;
+    if (p->system == SLPI_SYS_MODEL && slpi_problem_set_model_key(p, key, value, &rc, err)) return rc;
     const key_def *k = find_key(key, p->system);
     if (!k) {
         for (int i = 0; i < NKEYS; i++)
@@ -482,63 +389,6 @@ int slpi_problem_set_all(slpi_problem *p, int n, char *const *kv_keys, char *con
     return SLPI_OK;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-    return s;
-}
-
-int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
-{
-    FILE *f = slpi_input_open(path, err);
-    if (!f) return SLPI_EINPUT;
-    enum { MAXL = 256 };
-    char *k[MAXL], *v[MAXL], *where[MAXL];
-    int n = 0, rc = SLPI_OK, lineno = 0;
-    char line[8192];
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
-                                strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
-            break;
-        }
-        if (lineno == 1 && slpi_parse_text_line(path, 1, line, strlen(line), err) != SLPI_OK) {   /* a BOM */
-            rc = SLPI_EINPUT;
-            break;
-        }
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char *s = trim(line);
-        if (*s == '\0') continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected key=value, got '%s'", path, lineno, s);
-            break;
-        }
-        if (n == MAXL) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: too many keys", path, lineno);
-            break;
-        }
-        *eq = '\0';
-        char loc[SLPI_PATH_MAX + 32];
-        snprintf(loc, sizeof loc, "%s:%d", path, lineno);
-        k[n] = strdup(trim(s));
-        v[n] = strdup(trim(eq + 1));
-        where[n] = strdup(loc);
-        n++;
-    }
-    if (rc == SLPI_OK && ferror(f))
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
-    fclose(f);
-    if (rc == SLPI_OK)
-        rc = slpi_problem_set_all(p, n, k, v, (const char *const *)where, err);
-    for (int i = 0; i < n; i++) { free(k[i]); free(v[i]); free(where[i]); }
-    return rc;
-}
-
 /* A preset's settings (core/presets.c holds the cases as data), applied as keys. */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
 {
@@ -565,59 +415,6 @@ int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
     }
     return slpi_error_set(err, SLPI_EINPUT, "preset=%s: unknown preset (see `slpi list`)", name);
 }
-
-/* The one problem builder (slpi.h): the defaults, the preset, the key file (with the reset
- * keys among the given ones applied before it: a file's keys then refine the system and
- * scheme the command names), then the given keys. */
-int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, int nk, char *const *keys,
-                       char *const *vals, const char *const *where, slpi_error *err)
-{
-    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = preset ? slpi_problem_preset(p, preset, err) : SLPI_OK;
-    int reset[256], nreset = 0;
-    if (rc == SLPI_OK && config) {
-        char *rk[256], *rv[256];
-        const char *rw[256];
-        for (int i = 0; i < nk && nreset < 256; i++)
-            if (!strcmp(keys[i], "preset") || !strcmp(keys[i], "system") || !strcmp(keys[i], "scheme")) {
-                reset[nreset] = i;
-                rk[nreset] = keys[i];
-                rv[nreset] = vals[i];
-                rw[nreset++] = where ? where[i] : NULL;
-            }
-        rc = slpi_problem_set_all(p, nreset, rk, rv, where ? rw : NULL, err);
-        int given = -1;   /* the scheme named beside the file, which the file may not change */
-        for (int r = 0; r < nreset; r++)
-            if (!strcmp(rk[r], "scheme")) given = r;
-        slpi_scheme_id k = p->scheme;
-        if (rc == SLPI_OK) rc = slpi_problem_load(p, config, err);
-        if (rc == SLPI_OK && given >= 0 && p->scheme != k)
-            rc = slpi_error_set(err, SLPI_EINPUT, "%sscheme=%s is given, but %s sets scheme=%s: a key file "
-                                "would override it; name the scheme in one place (docs/models.md#keys)",
-                                where && rw[given] ? rw[given] : "", slpi_scheme_name(k), config,
-                                slpi_scheme_name(p->scheme));
-    }
-    if (rc != SLPI_OK || nk == 0) return rc;
-    if (nreset == 0) return slpi_problem_set_all(p, nk, keys, vals, where, err);
-    /* the remaining keys, in their order */
-    char **ok = malloc((size_t)nk * sizeof *ok), **ov = malloc((size_t)nk * sizeof *ov);
-    const char **ow = malloc((size_t)nk * sizeof *ow);
-    if (!ok || !ov || !ow) {
-        free(ok); free(ov); free(ow);
-        return slpi_error_set(err, SLPI_EINPUT, "problem: out of memory for %d keys", nk);
-    }
-    int m = 0;
-    for (int i = 0, r = 0; i < nk; i++) {
-        if (r < nreset && reset[r] == i) { r++; continue; }
-        ok[m] = keys[i];
-        ov[m] = vals[i];
-        ow[m++] = where ? where[i] : NULL;
-    }
-    rc = m ? slpi_problem_set_all(p, m, ok, ov, where ? ow : NULL, err) : SLPI_OK;
-    free(ok); free(ov); free(ow);
-    return rc;
-}
-
 /* ------------------------------------------------------------ ranges */
 
 /* Every key's range and enum, also for problems filled in by code rather than parsed. */

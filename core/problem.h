@@ -1,6 +1,7 @@
 /* core/problem.h — core's private header between the files of the problem model (slpi.h
  * declares the public functions): the defaults that keys reset (core/problem.c) and the
- * key table's services to validation (core/problem-keys.c). Not an interface of core:
+ * key table's services to validation (core/problem-keys.c), a model's own keys
+ * (core/problem-model-keys.c). Not an interface of core:
  * other modules reach the problem through slpi.h only. */
 #ifndef SLPI_CORE_PROBLEM_H
 #define SLPI_CORE_PROBLEM_H
@@ -19,5 +20,11 @@ void slpi_problem_form_defaults(slpi_problem *p, int form);
 int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
 /* The name of value v of the enumerated key `key` of system s ("?" if there is none). */
 const char *slpi_problem_enum_text(const char *key, slpi_system_id s, int v);
+
+/* A model's keys beyond the table (core/problem-model-keys.c): an expression's text kept
+ * as given in field (SLPI_EINPUT, naming key, when too long); noise_H<k> and param.<NAME>:
+ * returns 1 if key is one of them (then *rc is the result), 0 otherwise. */
+int slpi_problem_set_expression(char *field, const char *key, const char *value, slpi_error *err);
+int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err);
 
 #endif
