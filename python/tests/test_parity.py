@@ -68,11 +68,11 @@ def test_increments_array_equal_noise_file(tmp_path, truncate):
 
 def test_pieces_equal_one_call(monkeypatch):
     """Pieces of one step each give the bits of one advance over all steps (ensembles too)."""
-    monkeypatch.setattr(slpi, "_PIECE_SECONDS", 1e-12)
+    monkeypatch.setattr(slpi._run, "_PIECE_SECONDS", 1e-12)
     small = slpi.run("rkmk/heavy-top/stoch-421-realization", steps=300, output_every=7)
     smalle = slpi.ensemble(RB, paths=3, steps=50, save_every=4)
-    monkeypatch.setattr(slpi, "_PIECE_SECONDS", 1e9)
-    monkeypatch.setattr(slpi, "_FIRST_PIECE", 10 ** 6)
+    monkeypatch.setattr(slpi._run, "_PIECE_SECONDS", 1e9)
+    monkeypatch.setattr(slpi._run, "_FIRST_PIECE", 10 ** 6)
     one = slpi.run("rkmk/heavy-top/stoch-421-realization", steps=300, output_every=7)
     onee = slpi.ensemble(RB, paths=3, steps=50, save_every=4)
     assert np.array_equal(small.states, one.states)
@@ -286,7 +286,7 @@ def test_pieces_bounded_in_time(monkeypatch):
     may cover more than 2 x 0.05 s of steps (deterministic: no wall time is measured)."""
     clock = [0.0]
     sizes = []
-    real_lib, real_time = slpi._lib, slpi.time
+    real_lib, real_time = slpi._run._lib, slpi._run.time   # the run's pieces (python/slpi/_run.py)
 
     class Lib:
         def __getattr__(self, name):
@@ -305,8 +305,8 @@ def test_pieces_bounded_in_time(monkeypatch):
         def perf_counter():
             return clock[0]
 
-    monkeypatch.setattr(slpi, "_lib", Lib())
-    monkeypatch.setattr(slpi, "time", Time())
+    monkeypatch.setattr(slpi._run, "_lib", Lib())
+    monkeypatch.setattr(slpi._run, "time", Time())
     slpi.run(RB, steps=400000, output_every=400000)
     assert sum(sizes) == 400000
     assert len(sizes) > 4 and max(sizes) <= 2 * 0.05 / 1e-6, sizes
