@@ -218,6 +218,48 @@ static int read_ckpt(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const c
     return rc;
 }
 
+/* The study's results from the summed batches buf (every rank's, combined): the levels,
+ * the counts, the failures and, unless fewer than 2 paths survive (SLPI_ENUMERIC), each
+ * column's cells and fit, the MLMC check and the exact quadrature where known. */
+static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
+                     slpi_conv_result *res, slpi_error *err)
+{
+    res->nlev = ly->nlev;
+    for (int i = 0; i < ly->nl1; i++) {
+        res->level[i] = i < ly->nlev ? c->kmin + i : c->L;
+        res->h[i] = ldexp(c->base.T, -res->level[i]);
+    }
+    for (int b = 0; b < nb; b++) {
+        const double *q = buf + (size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq;
+        res->iters += (long)q[Q_ITERS];
+        res->clipped += (long)q[Q_CLIPPED];
+        res->paths += (long)q[Q_PATHS];
+    }
+    get_failures(c, ly, buf, nb, res);
+    if (res->paths < 2) {   /* docs/noise.md#failed-paths: nothing left to estimate */
+        char why[400];
+        slpi_conv_failure_text(c, &res->first_failure, why, sizeof why);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: %ld of %ld paths failed, %ld survive (at least 2 "
+                              "needed); the first: %s", res->failed, c->paths, res->paths, why);
+    }
+    res->have[SLPI_CONV_SELF] = 1;
+    res->have[SLPI_CONV_INDEP] = c->indep || c->exact;
+    res->have[SLPI_CONV_MLMC] = res->have[SLPI_CONV_PHI] = c->kind == SLPI_CONV_WEAK;
+    for (int col = 0; col < SLPI_CONV_NCOL; col++) {
+        if (!res->have[col]) continue;
+        slpi_conv_cells(c, ly, buf, nb, NULL, col, res->cell[col]);
+        if (col != SLPI_CONV_PHI) slpi_conv_fit_col(c, ly, buf, nb, col, res);
+    }
+    res->refgap = res->cell[SLPI_CONV_SELF][ly->nlev].e;
+    res->refgap_se = res->cell[SLPI_CONV_SELF][ly->nlev].se;
+    if (c->kind == SLPI_CONV_WEAK) slpi_conv_mlmc_check(c, ly, buf, nb, res);
+    if (c->exact)
+        for (int i = 0; i < ly->nl1; i++)
+            res->quad[i] = slpi_weak_exact_scheme(c->base.scheme, c->base.rb.amp, c->base.T,
+                                                  res->h[i], c->base.trunc_ell, ly->trunc);
+    return SLPI_OK;
+}
+
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err)
 {
@@ -347,41 +389,9 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                               -bad_batch - 1);
     }
 
-    res->nlev = ly.nlev;
-    for (int i = 0; i < ly.nl1; i++) {
-        res->level[i] = i < ly.nlev ? c->kmin + i : c->L;
-        res->h[i] = ldexp(c->base.T, -res->level[i]);
-    }
-    for (int b = 0; b < nb; b++) {
-        const double *q = buf + (size_t)b * (size_t)ly.stride + 2 * (size_t)ly.nq;
-        res->iters += (long)q[Q_ITERS];
-        res->clipped += (long)q[Q_CLIPPED];
-        res->paths += (long)q[Q_PATHS];
-    }
-    get_failures(c, &ly, buf, nb, res);
-    if (res->paths < 2) {   /* docs/noise.md#failed-paths: nothing left to estimate */
-        char why[400];
-        slpi_conv_failure_text(c, &res->first_failure, why, sizeof why);
-        free(buf);
-        return slpi_error_set(err, SLPI_ENUMERIC, "converge: %ld of %ld paths failed, %ld survive (at least 2 "
-                              "needed); the first: %s", res->failed, c->paths, res->paths, why);
-    }
-    res->have[SLPI_CONV_SELF] = 1;
-    res->have[SLPI_CONV_INDEP] = c->indep || c->exact;
-    res->have[SLPI_CONV_MLMC] = res->have[SLPI_CONV_PHI] = c->kind == SLPI_CONV_WEAK;
-    for (int col = 0; col < SLPI_CONV_NCOL; col++) {
-        if (!res->have[col]) continue;
-        slpi_conv_cells(c, &ly, buf, nb, NULL, col, res->cell[col]);
-        if (col != SLPI_CONV_PHI) slpi_conv_fit_col(c, &ly, buf, nb, col, res);
-    }
-    res->refgap = res->cell[SLPI_CONV_SELF][ly.nlev].e;
-    res->refgap_se = res->cell[SLPI_CONV_SELF][ly.nlev].se;
-    if (c->kind == SLPI_CONV_WEAK) slpi_conv_mlmc_check(c, &ly, buf, nb, res);
-    if (c->exact)
-        for (int i = 0; i < ly.nl1; i++)
-            res->quad[i] = slpi_weak_exact_scheme(c->base.scheme, c->base.rb.amp, c->base.T,
-                                                  res->h[i], c->base.trunc_ell, ly.trunc);
+    rc = estimates(c, &ly, buf, nb, res, err);
     free(buf);
+    if (rc != SLPI_OK) return rc;
     res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     return SLPI_OK;
 }
