@@ -318,8 +318,9 @@ static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_s
     int n = g->n, ok = 0, it;
     arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
     arb_ptr Z = _arb_vec_init(n), X = _arb_vec_init(n);
-    mag_t d, dprev, ym, t, tol;
+    mag_t d, dprev, ym, t, tol, rg;
     mag_init(d);
+    mag_init(rg);
     mag_init(dprev);
     mag_init(ym);
     mag_init(t);
@@ -352,6 +353,7 @@ static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_s
                 mag_max(ym, ym, t);
             }
             _arb_vec_swap(yt, Gv, n);
+            mag_set(rg, tol);
             /* done at 2^8 ulps, or once the step is below the width of the image ball
              * (wide parameter balls: Arb keeps fewer midpoint bits) */
             mag_mul_2exp_si(tol, tol, 2);
@@ -381,7 +383,32 @@ static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_s
         ok = -1;
         goto done;
     }
-    if (limit) _arb_vec_set(limit, yt, n);
+    if (limit) {
+        /* The limit with its a posteriori error, for every parameter in the balls. The
+         * iteration runs on the midpoints of G's images, and with wide parameter balls
+         * Arb computes those midpoints from inputs of fewer correct bits: they can sit
+         * anywhere in the image ball G(y), of radius rg, not at G(y) of the midpoint
+         * parameters (a bias of 1e-11 beside a dense box 2e-12 wide in an SVI-LP step
+         * from a box of radius 1e-8). The last step came from y' with
+         * |y' - mid G(y')| = d; for any parameter p in the balls G_p(y') lies in G(y'),
+         * so |y' - G_p(y')| <= d + rg, |y' - root_p| <= (d + rg) / (1 - q), and the
+         * limit mid G(y') is within rg + q (d + rg) / (1 - q) of root_p, for G_p's
+         * contraction q, estimated d / d_prev (q / (1 - q) = 1 where unknown). With
+         * point parameters rg is the rounding level and this is the usual bound. */
+        _arb_vec_set(limit, yt, n);
+        mag_add(t, d, rg);
+        if (mag_is_finite(dprev) && mag_cmp(d, dprev) < 0) {
+            mag_div(ym, d, dprev);              /* q */
+            mag_one(tol);
+            mag_sub_lower(tol, tol, ym);        /* 1 - q, rounded down */
+            mag_mul(t, t, ym);
+            mag_div(t, t, tol);
+        }
+        mag_add(t, t, rg);
+        for (int i = 0; i < n; i++)
+            mag_add(arb_radref(limit + i), arb_radref(limit + i), t);
+    }
+    if (g->dG == NULL) goto done;   /* the limit alone (slpi_ref_krawczyk_designated) */
     /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */
     g->G(g->ctx, Gv, yt, prec);
     _arb_vec_sub(k, Gv, yt, n, prec);
@@ -412,6 +439,7 @@ done:
     mag_clear(ym);
     mag_clear(t);
     mag_clear(tol);
+    mag_clear(rg);
     return ok;
 }
 
@@ -483,6 +511,47 @@ static int holds_limit(arb_srcptr y, arb_srcptr lim, int n, slong prec)
     return in;
 }
 
+/* The reason of a step whose scheme's iteration does not converge. */
+static void no_designated_root(char *why, size_t why_len)
+{
+    /* the designated root (docs/schemes.md#designated-root) is the limit of the
+     * scheme's own iteration from its start, which the double path runs: where that
+     * iteration does not converge there is none, and a root Newton's method finds
+     * (the dense test) may lie on another branch, across a pole */
+    snprintf(why, why_len, "no designated root (docs/schemes.md#designated-root): the scheme's "
+             "iteration does not converge");
+}
+
+/* The dense Krawczyk test on f from guess, whose box (where the root is unique) must hold
+ * lim, the scheme's iteration's limit: so the root it proves is the designated one. */
+static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb_srcptr guess, slong prec,
+                            char *why, size_t why_len)
+{
+    int dense = slpi_ref_krawczyk(y, f, guess, prec, why, why_len);
+    if (dense && !holds_limit(y, lim, f->n, prec)) {
+        dense = 0;
+        snprintf(why, why_len, "the root the dense Krawczyk test proves is not the limit of the scheme's "
+                 "iteration from X_n (docs/schemes.md#designated-root)");
+    }
+    return dense;
+}
+
+int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
+                                 arb_srcptr guess, slong prec, char *why, size_t why_len)
+{
+    arb_ptr lim = _arb_vec_init(f->n), t = _arb_vec_init(f->n);
+    slpi_ref_fixmap it = *g;
+    it.dG = NULL;
+    int ok = fixed_point(t, lim, &it, start, prec, why, why_len);
+    if (ok < 0) {
+        no_designated_root(why, why_len);
+    }
+    ok = ok < 0 ? 0 : dense_designated(y, f, lim, guess, prec, why, why_len);
+    _arb_vec_clear(lim, f->n);
+    _arb_vec_clear(t, f->n);
+    return ok;
+}
+
 /* Largest size at which slpi_ref_solve insists on the tighter dense enclosure. */
 #define SOLVE_DENSE_N 64
 
@@ -500,12 +569,7 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     mag_init(rg);
     ok = fixed_point(yf, lim, g, guess, prec, why, why_len);
     if (ok < 0) {
-        /* the designated root (docs/schemes.md#designated-root) is the limit of the
-         * scheme's own iteration from its start, which the double path runs: where that
-         * iteration does not converge there is none, and a root Newton's method finds
-         * (the dense test below) may lie on another branch, across a pole */
-        snprintf(why, why_len, "no designated root (docs/schemes.md#designated-root): the scheme's "
-                 "iteration does not converge");
+        no_designated_root(why, why_len);
         ok = 0;
         goto done;
     }
@@ -533,14 +597,7 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
             goto done;
         }
     }
-    /* from the iteration's limit: the dense test's box (whose root is unique in it)
-     * must hold that limit, so the root it proves is the designated one */
-    int dense = slpi_ref_krawczyk(y, &f, guess, prec, why, why_len);
-    if (dense && !holds_limit(y, lim, n, prec)) {
-        dense = 0;
-        snprintf(why, why_len, "the root the dense Krawczyk test proves is not the limit of the scheme's "
-                 "iteration from X_n (docs/schemes.md#designated-root)");
-    }
+    int dense = dense_designated(y, &f, lim, guess, prec, why, why_len);
     if (dense)
         ok = 1;
     else if (ok)

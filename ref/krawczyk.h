@@ -65,6 +65,13 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
  * y <- G(y) from guess, which the double path runs; where that iteration does not
  * converge, 0 with the reason (the dense test would prove whatever root Newton's method
  * reaches, possibly across a pole), and the dense test's root must be that limit. */
+/* The same rule for a scheme whose equations f are not written y - G(y) (SVI: f's zeros
+ * are the fixed points of the map g the double path iterates): the iteration y <- G(y)
+ * from start on midpoints first (g->dG is not used); where it does not converge, 0 with
+ * the reason "no designated root"; then the dense Krawczyk test on f from guess, whose
+ * box must hold the iteration's limit. */
+int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
+                                 arb_srcptr guess, slong prec, char *why, size_t why_len);
 #define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
                    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),

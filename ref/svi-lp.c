@@ -156,6 +156,15 @@ static void lp_dF(void *ctx, arb_ptr out, arb_srcptr x, arb_srcptr w, slong prec
     parts_clear(&t);
 }
 
+/* The double path's iteration in x (fast/svi.c iterates M; x = -1/2 sum Delta_k B_k(M)
+ * maps one sequence onto the other, from the guess below on): G(x) = x - F(x). */
+static void lp_G(void *ctx, arb_ptr out, arb_srcptr x, slong prec)
+{
+    const lp_ctx *c = ctx;
+    lp_F(ctx, out, x, prec);
+    _arb_vec_sub(out, x, out, c->s->dim, prec);
+}
+
 static void lp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
 {
     const lp_ctx *c = ctx;
@@ -193,7 +202,8 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     acb_mat_neg(B, B);
     s->m_pack(s, guess, B, prec);
     slpi_ref_fn f = { n, &c, lp_F, lp_J, NULL };
-    ok = slpi_ref_krawczyk(xs, &f, guess, prec, why, why_len);
+    slpi_ref_fixmap g = { n, &c, lp_G, NULL, NULL };
+    ok = slpi_ref_krawczyk_designated(xs, &f, &g, guess, guess, prec, why, why_len);
     if (ok) {
         lp_parts t;
         parts_init(&t, N);

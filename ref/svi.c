@@ -204,6 +204,55 @@ static void svi_F(void *ctx, arb_ptr out, arb_srcptr z, slong prec)
     _arb_vec_clear(t, 3);
 }
 
+/* out = A_c(x)^{-1} v (indeterminate where A_c(x) is not provably invertible) */
+static void Ac_solve(arb_ptr out, arb_srcptr x, arb_srcptr v, const arb_t c, slong prec)
+{
+    arb_mat_t A, b, s;
+    arb_mat_init(A, 3, 3);
+    arb_mat_init(b, 3, 1);
+    arb_mat_init(s, 3, 1);
+    arb_ptr e = _arb_vec_init(3), col = _arb_vec_init(3);
+    for (int j = 0; j < 3; j++) {              /* column j: A_c(x) e_j */
+        _arb_vec_zero(e, 3);
+        arb_one(e + j);
+        Ac(col, x, e, c, prec);
+        for (int i = 0; i < 3; i++)
+            arb_set(arb_mat_entry(A, i, j), col + i);
+        arb_set(arb_mat_entry(b, j, 0), v + j);
+    }
+    int ok = arb_mat_solve(s, A, b, prec);
+    for (int i = 0; i < 3; i++)
+        if (ok)
+            arb_set(out + i, arb_mat_entry(s, i, 0));
+        else
+            arb_indeterminate(out + i);
+    arb_mat_clear(A);
+    arb_mat_clear(b);
+    arb_mat_clear(s);
+    _arb_vec_clear(e, 3);
+    _arb_vec_clear(col, 3);
+}
+
+/* The double path's iteration map (fast/svi.c), whose limit is the designated root
+ * (docs/schemes.md#designated-root): at z = (A, B, x), Gt = tau(x)^T Gamma_k and P, Q at
+ * M = (A + B)/2, then x' = P/2, f = Q × Gt, A' = A_c(x')^{-1} Pi_k and
+ * B' = A_c(x')^{-1} (tau(x')^T Pi_k - f); its fixed points are the zeros of svi_F. */
+static void svi_G(void *ctx, arb_ptr out, arb_srcptr z, slong prec)
+{
+    const svi_ctx *c = ctx;
+    arb_ptr v = _arb_vec_init(15), t = _arb_vec_init(3), xn = _arb_vec_init(3);
+    svi_parts(c, v, v + 3, v + 6, v + 9, v + 12, z, prec);
+    _arb_vec_scalar_mul_2exp_si(xn, v + 6, 3, -1);
+    Ac_solve(out, xn, c->Pk, c->c, prec);
+    tauT(t, xn, c->Pk, prec);
+    _arb_vec_sub(t, t, v + 12, 3, prec);
+    Ac_solve(out + 3, xn, t, c->c, prec);
+    _arb_vec_set(out + 6, xn, 3);
+    _arb_vec_clear(v, 15);
+    _arb_vec_clear(t, 3);
+    _arb_vec_clear(xn, 3);
+}
+
 /* Forward derivative of the SVI equations and of the step's outputs along a tangent
  * (dz, dPk, dGk) of the unknowns and of the parameters Pi_k, Gamma_k (NULL: 0):
  * dF (9) if non-NULL, and dPi = d Pi_{k+1}, dGa = d Gamma_{k+1} if non-NULL. */
@@ -312,17 +361,21 @@ static void ctx_clear(svi_ctx *c)
     arb_clear(c->c);
 }
 
-/* the certified zero z = (A, B, x) of the SVI equations */
+/* the certified zero z = (A, B, x) of the SVI equations: the designated one, the limit
+ * of the double path's iteration from its start (Pi_k, Pi_k, 0) */
 static int svi_solve(svi_ctx *c, arb_ptr z, slong prec, char *why, size_t why_len)
 {
-    arb_ptr guess = _arb_vec_init(9), v = _arb_vec_init(6);
+    arb_ptr guess = _arb_vec_init(9), start = _arb_vec_init(9), v = _arb_vec_init(6);
     _arb_vec_set(guess, c->Pk, 3);
     _arb_vec_set(guess + 3, c->Pk, 3);
+    _arb_vec_set(start, guess, 6);
     grads(c, v, v + 3, c->Pk, c->Gk, NULL, NULL, prec);
     _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
     slpi_ref_fn f = { 9, c, svi_F, svi_J, NULL };
-    int ok = slpi_ref_krawczyk(z, &f, guess, prec, why, why_len);
+    slpi_ref_fixmap g = { 9, c, svi_G, NULL, NULL };
+    int ok = slpi_ref_krawczyk_designated(z, &f, &g, start, guess, prec, why, why_len);
     _arb_vec_clear(guess, 9);
+    _arb_vec_clear(start, 9);
     _arb_vec_clear(v, 6);
     return ok;
 }

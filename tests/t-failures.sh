@@ -61,6 +61,22 @@ failure 11 "diverged after 0 iterations, residual 0 (H: col 6: log outside its d
 POLE="system=model algebra=so3 H=x1^2/2+x2^2+1.5*x3^2+0.0001/x2 x0=1,0.5,0.2 scheme=tmk --steps 400"
 failure 185 "not-converged after 50 iterations" $POLE
 failure 182 "UNABLE at precision 1024 bits, radius inf, .*no designated root (docs/schemes.md#designated-root): the scheme's iteration does not converge; set prec_max=2048" $POLE --ref
+# the same rule for SVI: its double path's iteration (A, B) <- map stops converging at
+# step 184; the certified path refuses at step 182, where that iteration stops contracting
+# (by Newton from the predictor alone it certified step 184, which the double path cannot
+# take, and stopped at 185)
+SVIPOLE="system=model algebra=so3 H=x1^2/2+x2^2+1.5*x3^2+0.0001/x2 x0=1,0.5,0.2 scheme=svi --steps 400"
+failure 184 "not-converged after 200 iterations" $SVIPOLE
+failure 182 "UNABLE at precision 1024 bits, radius inf, .*no designated root (docs/schemes.md#designated-root): the scheme's iteration does not converge; set prec_max=2048" $SVIPOLE --ref
+# and for SVI-LP and every other implicit scheme (the explicit RKMK steps have one image
+# and no root to choose): the double path fails its iteration, the certified path names the rule
+for s in svi,svi_form=lp:184:182:not-converged isomp:185:184:diverged im-direct:184:182:not-converged \
+         trap-direct:184:182:diverged; do
+  scheme=$(echo "${s%%:*}" | tr , ' '); r=${s#*:}; fast=${r%%:*}; r=${r#*:}; ref=${r%%:*}; why=${r#*:}
+  P="system=model algebra=so3 H=x1^2/2+x2^2+1.5*x3^2+0.0001/x2 x0=1,0.5,0.2 scheme=$scheme --steps 400"
+  failure "$fast" "$why after [0-9]* iterations" $P
+  failure "$ref" "UNABLE at precision 1024 bits, radius inf, .*no designated root (docs/schemes.md#designated-root): the scheme's iteration does not converge; set prec_max=2048" $P --ref
+done
 
 # contrast: the same cap accepted is a success that counts capped steps
 n=$((n+1))
