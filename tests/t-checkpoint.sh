@@ -11,6 +11,8 @@
 #  3a. rows at save_at times: a run resumed from a cut output is byte-identical;
 #  3b. ISOMP's warm starts (warm_start=1|2) are carried by the checkpoint: a run resumed
 #     from a cut output is byte-identical (hex rows, iterations column included);
+#  3c. the solver counters a fast run writes in its rows (stagnated, capped) continue
+#     across a resume (runs that stagnate or reach their cap on every step);
 #  4. resuming is refused (exit 2, message naming the problem) for: an output locked by
 #     another process (the output untouched; a fresh run onto it too, at its start and
 #     at its rename), a checkpoint edited consistently (its step moved back, every
@@ -130,6 +132,26 @@ for ws in 1 2; do
   head -c $((size - 100)) "$tmp/wfull.tsv" > "$tmp/wpart.tsv"
   "$slpi" run $warm -o "$tmp/wpart.tsv" --resume "$tmp/wck" || bad "warm_start=$ws resume failed"
   cmp -s "$tmp/wfull.tsv" "$tmp/wpart.tsv" || bad "warm_start=$ws resumed output differs"
+done
+
+# the solver's counters are carried too: TMK on Euler-Zeitlin N = 8 with tol = 1e-14 of
+# the step (tol_scale=step, h = 0.01) stagnates at the rounding level on every step, and
+# with tol = 1e-16 and maxit=20 it reaches its cap on every step; the rows' stagnated
+# and capped columns (running counts) and the JSON counts of the resumed run are the
+# uninterrupted run's (a resume that dropped a count restarted its column at 0)
+for c in stagnated:1e-14:60 capped:1e-16:20; do
+  n=$((n+1))
+  what=${c%%:*}; r=${c#*:}; tol=${r%%:*}; maxit=${r#*:}
+  cnt="system=euler-zeitlin scheme=tmk N=8 ic_lmax=4 tol_scale=step tol=$tol maxit=$maxit on_cap=accept h=0.01 steps=40 output_every=1 -q --hex"
+  "$slpi" run $cnt -o "$tmp/tfull.tsv" --json "$tmp/tfull.json" || bad "$what run failed"
+  grep -q "\"$what\": 40" "$tmp/tfull.json" || bad "the $what run is not $what on its 40 steps: $(grep -o "\"$what\": [0-9]*" "$tmp/tfull.json")"
+  rm -f "$tmp/tck"
+  "$slpi" run $cnt -o "$tmp/tpart.tsv" --checkpoint "$tmp/tck" --checkpoint-every 7 || bad "$what checkpointed run failed"
+  head -c $(( $(wc -c < "$tmp/tfull.tsv") - 100 )) "$tmp/tfull.tsv" > "$tmp/tpart.tsv"
+  "$slpi" run $cnt -o "$tmp/tpart.tsv" --resume "$tmp/tck" --json "$tmp/tpart.json" || bad "$what resume failed"
+  cmp -s "$tmp/tfull.tsv" "$tmp/tpart.tsv" || bad "$what run: resumed output differs: $(cmp "$tmp/tfull.tsv" "$tmp/tpart.tsv" 2>&1 | head -1)"
+  [ "$(grep -o "\"$what\": [0-9]*" "$tmp/tpart.json")" = "\"$what\": 40" ] ||
+    bad "$what run: resumed JSON count $(grep -o "\"$what\": [0-9]*" "$tmp/tpart.json") (want 40)"
 done
 
 # resume == uninterrupted, generated from the registry (`slpi list`): every applicable

@@ -14,7 +14,10 @@
  *      indeterminate outputs and a fault naming the key and column, and a step UNABLE;
  *  (d) a wide input ball (radius 0.05) contains the gradient and Hessian action at its
  *      corners and at random points of it, for a rich expression and for each function
- *      of the grammar alone (so that no other term's radius covers its own).
+ *      of the grammar alone (so that no other term's radius covers its own);
+ *  (e) the tape's H, gradient and Hessian action over boxes wide in some coordinates
+ *      contain the same at the corners and interior points at 256 bits (boxes where
+ *      one rule's second-derivative term stands alone: x1^x3 near x3 = 0).
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
 #include "testutil.h"
@@ -643,6 +646,79 @@ static void check_wide(const char *alg, const char *H, double lo, double hi, dou
     slpi_ref_system_clear(&s);
 }
 
+/* (e) the tape's own second derivatives over a wide box: H_k, dH/dmu and D^2 H w from
+ * slpi_ref_tape_eval over a box wide in some coordinates at PREC bits must contain the
+ * same at every corner of the box and at 8 interior points at 256 bits. The boxes are
+ * chosen so that one rule's term carries the second derivative alone and the rest is
+ * nearly constant over the box (no other term's radius covers it): x1^x3 with x3 near 0,
+ * wide in x1, is 1/x1 times a nearly constant ball in both mixed partials (d/dx3 of
+ * dH/dx1 along w = e3: the power rule's dp; d/dx1 of dH/dx3 along w = e1: its dq), whose
+ * enclosure must follow 1/x1 over the box, not its value at the midpoint. */
+typedef struct {
+    const char *H;
+    double c[3], r[3], w[3];
+} tape_box;
+
+static const tape_box tape_boxes[] = {
+    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 0, 0, 1 } },     /* dp of POW */
+    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 1, 0, 0 } },     /* dq of POW */
+    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0.001 }, { 1, 0, 1 } },
+    { "x1^2.5", { 0.4, 0.5, 0.3 }, { 0.05, 0, 0 }, { 1, 0, 0 } },
+    { "x1^-3", { 0.6, 0.5, 0.3 }, { 0.05, 0, 0 }, { 1, 0, 0 } },
+    { "x2/x1", { 0.6, 0.5, 0.3 }, { 0.05, 0, 0 }, { 1, 1, 0 } },
+};
+
+static void check_tape_box(const tape_box *b)
+{
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    model_problem(&p, SLPI_SCHEME_TMK, "so3", b->H, 0, NULL);
+    slpi_ref_tape wide, point;
+    if (slpi_ref_tape_init(&wide, &p, 320, &err) != SLPI_OK || slpi_ref_tape_init(&point, &p, 320, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "%s: slpi_ref_tape_init: %s", b->H, err.msg);
+        return;
+    }
+    arb_ptr mu = _arb_vec_init(3), w = _arb_vec_init(3), pt = _arb_vec_init(3);
+    arb_t v, vp;
+    arb_init(v);
+    arb_init(vp);
+    int nwide = 0, axis[3];
+    for (int i = 0; i < 3; i++) {
+        arb_set_d(mu + i, b->c[i]);
+        mag_set_d(arb_radref(mu + i), b->r[i]);
+        arb_set_d(w + i, b->w[i]);
+        if (b->r[i] > 0) axis[nwide++] = i;
+    }
+    TEST_CHECKF(slpi_ref_tape_eval(&wide, 0, v, mu, w, 1, PREC), "%s: the wide box faulted: %s", b->H, wide.why);
+    for (int i = 0; i < 3; i++)
+        TEST_CHECKF(arb_is_finite(wide.g + i) && arb_is_finite(wide.h + i), "%s: wide ball not finite", b->H);
+    long npts = (1L << nwide) + 8;
+    for (long k = 0; k < npts; k++) {
+        for (int i = 0; i < 3; i++)
+            arb_set_d(pt + i, b->c[i]);
+        for (int j = 0; j < nwide; j++) {
+            int i = axis[j];
+            double s = k < (1L << nwide) ? ((k >> j) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1);
+            arb_set_d(pt + i, b->c[i] + s * b->r[i]);
+        }
+        TEST_CHECKF(slpi_ref_tape_eval(&point, 0, vp, pt, w, 1, 256), "%s: a point faulted: %s", b->H, point.why);
+        TEST_CHECKF(arb_contains(v, vp), "%s: H at point %ld of the box escapes", b->H, k);
+        for (int i = 0; i < 3; i++) {
+            TEST_CHECKF(arb_contains(wide.g + i, point.g + i), "%s: dH/dx%d at point %ld of the box escapes",
+                        b->H, i + 1, k);
+            TEST_CHECKF(arb_contains(wide.h + i, point.h + i), "%s: (D^2 H w)_%d at point %ld of the box escapes "
+                        "(w = %g,%g,%g)", b->H, i + 1, k, b->w[0], b->w[1], b->w[2]);
+        }
+    }
+    arb_clear(v);
+    arb_clear(vp);
+    _arb_vec_clear(mu, 3);
+    _arb_vec_clear(w, 3);
+    _arb_vec_clear(pt, 3);
+    slpi_ref_tape_clear(&wide);
+    slpi_ref_tape_clear(&point);
+}
+
 /* every function and operation of the grammar once (arguments in their domains on
  * the box the tests draw from, [0.2, 0.9]) */
 static const char rich[] =
@@ -685,5 +761,8 @@ int main(void)
     for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
         check_wide("so3", one[i], 0.4, 0.7, 0.05);
     check_wide("so3^2", "-log(1 - (x1_1*x2_1 + x1_2*x2_2 + x1_3*x2_3)/4)", -0.9, 0.9, 0.1);
+    /* (e) */
+    for (size_t i = 0; i < sizeof tape_boxes / sizeof tape_boxes[0]; i++)
+        check_tape_box(tape_boxes + i);
     TEST_END();
 }
