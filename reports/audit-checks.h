@@ -52,6 +52,18 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
                      const char *size, const char *xlabel, const char *ylabel,
                      const char *preamble, const char *body);
 
+/* The converge studies run in this process, by their reproducing command
+ * (reports/audit-studies.c): a study read by several claims runs once. A ring of
+ * SLPI_AUDIT_MEMO: the oldest is replaced; n counts the studies ever put. */
+enum { SLPI_AUDIT_MEMO = 4 };
+typedef struct {
+    int n;
+    struct { char cmd[1280]; slpi_conv_result res; } e[SLPI_AUDIT_MEMO];
+} slpi_audit_memo;
+/* The study of cmd, or NULL if none is kept. */
+const slpi_conv_result *slpi_audit_memo_find(const slpi_audit_memo *m, const char *cmd);
+void slpi_audit_memo_put(slpi_audit_memo *m, const char *cmd, const slpi_conv_result *res);
+
 /* The results in words (reports/audit-words.c): what a check measured, from its check
  * string and numbers; the archived FULL=1 run (a->archive's claims.json, NULL in FULL mode
  * or without one; json_decref it), one claim of it, the revision in a provenance, and a

@@ -49,14 +49,12 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     /* one study, several rules: a study already run in this process with the same command
      * (case, kind, levels, reference, paths, reference scheme) is reused, so a claim read
      * two ways (I4: Thm 5.4's bound, Fig. 5's first order) runs the 10^7-path study once */
-    enum { NMEMO = 4 };
-    static struct { char cmd[1280]; slpi_conv_result res; } memo[NMEMO];
-    static int nmemo;
-    for (int i = 0; i < nmemo && i < NMEMO; i++)
-        if (!strcmp(memo[i].cmd, cmd)) {
-            *res = memo[i].res;
-            return 0;
-        }
+    static slpi_audit_memo memo;
+    const slpi_conv_result *kept = slpi_audit_memo_find(&memo, cmd);
+    if (kept) {
+        *res = *kept;
+        return 0;
+    }
     if (slpi_conv_run(cfg, NULL, NULL, res, &err)) {
         if (err.code != SLPI_ENUMERIC) {
             slpi_audit_unable(c, "the study could not be run: %s", err.msg);
@@ -68,10 +66,23 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
                  "study, so no slope is measured (%s)", err.msg);
         return -1;
     }
-    snprintf(memo[nmemo % NMEMO].cmd, sizeof memo[0].cmd, "%s", cmd);
-    memo[nmemo % NMEMO].res = *res;
-    nmemo++;
+    slpi_audit_memo_put(&memo, cmd, res);
     return 0;
+}
+
+const slpi_conv_result *slpi_audit_memo_find(const slpi_audit_memo *m, const char *cmd)
+{
+    for (int i = 0; i < m->n && i < SLPI_AUDIT_MEMO; i++)
+        if (!strcmp(m->e[i].cmd, cmd)) return &m->e[i].res;
+    return NULL;
+}
+
+void slpi_audit_memo_put(slpi_audit_memo *m, const char *cmd, const slpi_conv_result *res)
+{
+    int i = m->n % SLPI_AUDIT_MEMO;   /* a ring: the oldest study makes room */
+    snprintf(m->e[i].cmd, sizeof m->e[i].cmd, "%s", cmd);
+    m->e[i].res = *res;
+    m->n++;
 }
 
 /* The study's errors with SE bars, the fit, and a reference line of slope ref through the

@@ -10,8 +10,9 @@
  *     SLPI_TEST_MULTIPLIER k the horizon is k times longer, and the rows beyond the
  *     case's horizon may be UNABLE (the certified radius runs out) but never FAIL;
  *   - negative controls: a stored ball moved off the exact value makes the ref check
- *     FAIL, an invariant the ref path does not compute makes it UNABLE, and stored
- *     balls moved 100 n u |x| from the fast result make the fast check FAIL.
+ *     FAIL naming it (each component in turn), an invariant the ref path does not
+ *     compute makes it UNABLE, and stored balls moved 100 n u from the fast result make
+ *     the fast check FAIL (each component alone, and all).
  * Folder: SLPI_GOLDEN_DIR, default oracle/golden (make check runs from the top). */
 #include <unistd.h>
 
@@ -162,13 +163,18 @@ static void test_controls(void)
     slpi_golden_checkpoint *k = g.check + g.ncheck - 1;
     arb_t keep;
     arb_init(keep);
-    /* a stored state ball moved by 1e-20 (far beyond its radius, far inside the budget) */
-    arb_set(keep, k->state + 1);
-    shift_mid(k->state + 1, 1e-20);
-    TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
-    TEST_CHECKF(r.ref == SLPI_VERDICT_FAIL && r.fast == SLPI_VERDICT_PASS, "moved ball: ref %s, fast %s (%s)",
-                slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.msg);
-    arb_set(k->state + 1, keep);
+    /* a stored state ball moved by 1e-20 (far beyond its radius, far inside the budget),
+     * each component in turn: the message names that component */
+    for (int i = 0; i < g.dim; i++) {
+        arb_set(keep, k->state + i);
+        shift_mid(k->state + i, 1e-20);
+        TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
+        char want[96];
+        snprintf(want, sizeof want, "ref state %d at step %ld does not overlap", i, k->step);
+        TEST_CHECKF(r.ref == SLPI_VERDICT_FAIL && r.fast == SLPI_VERDICT_PASS && strstr(r.msg, want),
+                    "moved ball %d: ref %s, fast %s (%s)", i, slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.msg);
+        arb_set(k->state + i, keep);
+    }
     /* a stored invariant moved likewise */
     arb_set(keep, k->inv);
     shift_mid(k->inv, 1e-20);
@@ -186,7 +192,18 @@ static void test_controls(void)
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
     TEST_CHECKF(r.ref == SLPI_VERDICT_PASS && r.fast == SLPI_VERDICT_PASS && r.ref_encloses,
                 "unchanged: ref %s, fast %s, encloses %d", slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.ref_encloses);
-    /* the budget: stored balls 100 n u |x| away from the exact result fail the fast path */
+    /* the budget: stored balls 100 n u away from the exact result fail the fast path, one
+     * component at a time, then all */
+    for (int i = 0; i < g.dim; i++) {
+        slpi_golden one;
+        TEST_CHECK(slpi_golden_read(path, &one, &err) == SLPI_OK);
+        for (int c = 0; c < one.ncheck; c++)
+            shift_mid(one.check[c].state + i, 100.0 * (double)one.check[c].step * 0x1p-53);
+        TEST_CHECK(slpi_golden_check(&one, &r, &err) == SLPI_OK);
+        TEST_CHECKF(r.fast == SLPI_VERDICT_FAIL, "component %d shifted: fast %s, state ratio [%g, %g]", i,
+                    slpi_verdict_name(r.fast), r.state.lo, r.state.hi);
+        slpi_golden_clear(&one);
+    }
     for (int c = 0; c < g.ncheck; c++)
         for (int i = 0; i < g.dim; i++)
             shift_mid(g.check[c].state + i, 100.0 * (double)g.check[c].step * 0x1p-53);

@@ -18,11 +18,14 @@
  *    defect away from 0, +1/4 at FD level (V4, V19);
  *  - claims.json and index.html: every claim with its verdict;
  *  - the run and closed checks on small cases (versus, sphere, ensemble, snapshots, drift,
- *    test) and the vorticity picture (Parseval: int omega^2 = |X|_F^2). */
+ *    test) and the vorticity picture (Parseval: int omega^2 = |X|_F^2);
+ *  - the memo of converge studies fed more studies than it keeps (each found while kept,
+ *    with its own result, nothing written past it). */
 #include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reports/audit-checks.h"
 #include "reports/reports.h"
 #include "testutil.h"
 
@@ -106,10 +109,46 @@ static void check_vorticity_norm(void)
     }
 }
 
+/* The audit's memo of converge studies (reports/audit-studies.c), fed three times more
+ * studies than it keeps: each study is found while it is among the last SLPI_AUDIT_MEMO
+ * put, with its own result, and not after; nothing is written past the memo (a guard
+ * after it keeps its pattern). */
+static void check_memo(void)
+{
+    static struct {
+        slpi_audit_memo m;
+        unsigned char guard[sizeof(slpi_audit_memo)];
+    } t;
+    memset(t.guard, 0xa5, sizeof t.guard);
+    static slpi_conv_result r;
+    char cmd[64];
+    for (int k = 0; k < 3 * SLPI_AUDIT_MEMO + 1; k++) {
+        snprintf(cmd, sizeof cmd, "slpi converge --paths %d", 1000 + k);
+        r.nlev = k;
+        r.paths = 1000 + k;
+        slpi_audit_memo_put(&t.m, cmd, &r);
+        for (int j = 0; j <= k; j++) {
+            snprintf(cmd, sizeof cmd, "slpi converge --paths %d", 1000 + j);
+            const slpi_conv_result *f = slpi_audit_memo_find(&t.m, cmd);
+            if (j > k - SLPI_AUDIT_MEMO)
+                TEST_CHECKF(f && f->nlev == j && f->paths == 1000 + j, "memo after %d studies: study %d %s", k + 1,
+                            j, f ? "holds another result" : "not found");
+            else
+                TEST_CHECKF(f == NULL, "memo after %d studies: study %d still found", k + 1, j);
+        }
+    }
+    for (size_t i = 0; i < sizeof t.guard; i++)
+        if (t.guard[i] != 0xa5) {
+            TEST_CHECKF(0, "the memo wrote past its %d entries (byte %zu after it)", (int)SLPI_AUDIT_MEMO, i);
+            break;
+        }
+}
+
 int main(void)
 {
     test_start("t-reports", 11);
     check_vorticity_norm();
+    check_memo();
     slpi_error err;
     char dir[] = "/tmp/slpi-t-reports-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
@@ -135,6 +174,28 @@ int main(void)
             }
         TEST_CHECKF(a.nclaims == 80, "%d claims", a.nclaims);
         slpi_audit_free(&a);
+    }
+
+    /* a run that cannot be written (a report folder without data/, whose name holds a
+     * '%'): UNABLE, the evidence quoting the error as text, never as a format */
+    {
+        char pct[128];
+        snprintf(pct, sizeof pct, "%s/pct%%s%%d", dir);
+        TEST_CHECK(mkdir(pct, 0755) == 0);
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0_rel_dev <= 1 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        if (load_run(reg, pct, &a) == SLPI_OK && a.nchecks == 2) {
+            char want[512];
+            snprintf(want, sizeof want, "the case could not be run: %s/data/", pct);
+            TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_UNABLE && !strncmp(a.checks[0].evidence, want, strlen(want)) &&
+                        strstr(a.checks[0].evidence, ".tsv: cannot write"), "unwritable run: '%s'", a.checks[0].evidence);
+            slpi_audit_free(&a);
+        }
+        rmdir(pct);
     }
 
     /* the run checks on small cases: versus (the ratio of a diagnostic's change with and

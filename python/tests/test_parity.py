@@ -348,3 +348,19 @@ def test_errors_name_python_not_the_command_line():
             call()
         assert e.value.argument == arg and words in str(e.value), str(e.value)
         assert "`slpi" not in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
+def test_certified_diagnostics_equal_cli():
+    """ref=True: every row's diagnostics are those of the CLI's certified row at that step
+    (the double nearest the ball's midpoint, within the radius given), not those of the
+    initial state: a noisy run's H0_rel_dev moves from 0 at step 0."""
+    c = slpi.run(RB, steps=12, ref=True)
+    out = subprocess.run([SLPI, "run", "--ref", "-q", "--preset", RB, "steps=12", "-o", "-"], check=True,
+                         capture_output=True, text=True).stdout
+    rows = [ln.split("\t") for ln in out.splitlines() if ln and not ln.startswith("#")]
+    names = rows[0]
+    assert len(rows) == 14 and set(c.diagnostics) <= set(names)
+    for k, v in c.diagnostics.items():
+        cli = np.array([float(r[names.index(k)].split(" +/- ")[0]) for r in rows[1:]])
+        assert np.all(np.abs(cli - v) <= c.diagnostic_radii[k] * (1 + 1e-9) + 1e-300), k
+    assert c.diagnostics["H0_rel_dev"][0] == 0 and np.all(np.abs(c.diagnostics["H0_rel_dev"][1:]) > 1e-7)
