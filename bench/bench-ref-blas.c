@@ -20,6 +20,7 @@
 #include "core/steps.h"
 #include "ref/mrmat.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,8 @@ int main(int argc, char **argv)
     }
     if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads)
         openblas_set_num_threads(1);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);     /* the command's allocator settings (cli/main.c) */
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     if (a >= argc || K < 1) {
         fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] ez:N|mk:n ...\n");
         return 2;

@@ -1,4 +1,5 @@
 /* main.c — the `slpi` command: dispatch to subcommands (cli/cmd-*.c). */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ int main(int argc, char **argv)
      * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
      * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
     if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
+    /* The certified path makes and frees its N x N ball matrices thousands of times a
+     * step: freed memory stays in the process (no trimming, no mmap below 32 MB), where
+     * glibc's defaults returned it and faulted it back in, about a fifth of a certified
+     * step at N = 128 (docs/design.md#blas-route). */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     /* `slpi run` (one path) runs the su(N) kernels' thread team (fast/team.c) on one thread
      * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
      * (docs/conventions.md#threads). The commands that run many paths (ensemble, converge, verify,

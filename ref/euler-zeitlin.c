@@ -122,15 +122,12 @@ static void ez_m_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, s
 /* Noise component k >= 1: alpha, and the coefficient c of B_k = c Y_alpha scaled by
  * the exact increment d: c = -d a_l omega_alpha(X) under (Q); under (L) c = -d a_l,
  * or c = 0 for the derivative (deriv = 1). */
-static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const acb_mat_t X,
-                       arb_srcptr omega, int deriv, slong prec)
+static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const acb_mat_t X, int deriv, slong prec)
 {
     const ez_data *e = s->data;
     const slpi_ref_zeitlin *z;
     int alpha = e->alpha[k - 1], l = slpi_ref_zeitlin_degree(alpha);
-    if (e->noise == SLPI_EZ_NOISE_Q && omega != NULL)
-        arb_set(c, omega);                  /* omega_alpha(X), already transformed */
-    else if (e->noise == SLPI_EZ_NOISE_Q && (z = harmonics(s, prec)) != NULL)
+    if (e->noise == SLPI_EZ_NOISE_Q && (z = harmonics(s, prec)) != NULL)
         slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
     else if (e->noise == SLPI_EZ_NOISE_Q)
         arb_indeterminate(c);
@@ -157,6 +154,69 @@ static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, slong prec
     return d->mr_state == 1 ? &d->mr : NULL;
 }
 
+/* The Poisson solve on the BLAS route's doubles (the factors made at the first call
+ * after the tables or their shift changed); 0 where it cannot */
+static int poisson_mr(const slpi_ref_system *s, acb_mat_t B, const acb_mat_t V)
+{
+    ez_data *d = s->data;
+    slpi_ref_zeitlin_factors_mr(&d->z);
+    return slpi_ref_zeitlin_poisson_mr(B, V, &d->z);
+}
+
+/* T = sum_k delta_k B_k(V) of the noise (Q) on the BLAS route: the weights -delta_k a_l
+ * as midpoint–radius doubles, then slpi_ref_zeitlin_noise_mr; 0 where the route cannot
+ * enclose (a part beyond the double range) */
+static int noise_q_mr(const slpi_ref_system *s, acb_mat_t T, const double *delta, const acb_mat_t V,
+                      const slpi_ref_zeitlin_mr *mr)
+{
+    const ez_data *e = s->data;
+    int N = s->N, nal = N * N - 1 - e->alpha0;
+    double *w = calloc(2 * (size_t)nal + 2 * (size_t)N, sizeof *w), am, ar;
+    double *a = w + 2 * nal;                       /* a_l as balls <a[l], a[N + l]> */
+    int ok = w != NULL;
+    for (int l = 1; l < N && ok; l++)
+        ok = slpi_ref_mrmat_ball_get(a + l, a + N + l, e->a + l);
+    for (int k = 1; k <= s->M && ok; k++)
+        if (delta[k] != 0) {
+            int i = e->alpha[k - 1] - e->alpha0, l = slpi_ref_zeitlin_degree(e->alpha[k - 1]);
+            slpi_ref_mrmat_scalar_mul(&am, &ar, -delta[k], 0, a[l], a[N + l]);          /* -delta_k a_l */
+            slpi_ref_mrmat_scalar_add(w + i, w + nal + i, w[i], w[nal + i], am, ar);
+        }
+    ok = ok && slpi_ref_zeitlin_noise_mr(T, V, e->alpha0, w, w + nal, mr);
+    free(w);
+    return ok;
+}
+
+/* T = sum_k delta_k B_k(V) (deriv: DB_k) in Arb: the coefficients one by one, one
+ * synthesis (the BLAS route's where mr != NULL) */
+static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta, const acb_mat_t V, int deriv,
+                      const slpi_ref_zeitlin_mr *mr, slong prec)
+{
+    const ez_data *e = s->data;
+    /* the noise components are among alpha = alpha0 .. N^2 - 2: one synthesis */
+    int N = s->N, alpha0 = e->alpha0, nal = N * N - 1 - alpha0;
+    arb_ptr cv = _arb_vec_init(nal);
+    arb_t ck;
+    arb_init(ck);
+    for (int k = 1; k <= s->M; k++)
+        if (delta[k] != 0 && e->noise == SLPI_EZ_NOISE_FIELDS && !deriv) {   /* constant: DB_k = 0 */
+            arb_set_d(ck, -delta[k]);
+            _arb_vec_scalar_addmul(cv, e->xi + (slong)(k - 1) * nal, nal, ck, prec);
+        } else if (delta[k] != 0 && e->noise != SLPI_EZ_NOISE_FIELDS) {
+            int alpha = noise_coeff(s, k, delta[k], ck, V, deriv, prec);
+            arb_add(cv + alpha - alpha0, cv + alpha - alpha0, ck, prec);
+        }
+    if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, tables(s, prec), prec)) {
+        const slpi_ref_zeitlin *zh = harmonics(s, prec);
+        if (zh != NULL)
+            slpi_ref_zeitlin_synthesis(T, cv, alpha0, zh, prec);
+        else
+            acb_mat_indeterminate(T);
+    }
+    arb_clear(ck);
+    _arb_vec_clear(cv, nal);
+}
+
 /* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
  * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
  * diagonal, and the noise as one basis analysis (Q) and one synthesis of its
@@ -171,49 +231,21 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     const ez_data *e = s->data;
     acb_mat_zero(B);
     if (delta[0] != 0) {
-        slpi_ref_zeitlin_poisson(B, V, z, prec);
+        if (!slpi_ref_mrmat_route(s->p, s->N, prec) || !poisson_mr(s, B, V))
+            slpi_ref_zeitlin_poisson(B, V, z, prec);
         if (e->has_F && W == NULL)
             acb_mat_sub(B, B, e->G, prec);
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
     if (s->M > 0) {
-        /* the noise components are among alpha = alpha0 .. N^2 - 2: one synthesis */
-        int N = s->N, alpha0 = e->alpha0, nal = N * N - 1 - alpha0;
         const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
-        arb_ptr cv = _arb_vec_init(nal), om = NULL;
-        arb_t ck;
-        arb_init(ck);
         acb_mat_t T;
-        acb_mat_init(T, N, N);
-        if (mr != NULL && e->noise == SLPI_EZ_NOISE_Q) {
-            om = _arb_vec_init(s->M);
-            if (!slpi_ref_zeitlin_analysis_mr(om, V, alpha0, mr, z, prec)) {
-                _arb_vec_clear(om, s->M);
-                om = NULL;
-            }
-        }
-        for (int k = 1; k <= s->M; k++)
-            if (delta[k] != 0 && e->noise == SLPI_EZ_NOISE_FIELDS && W == NULL) {   /* constant: DB_k = 0 */
-                arb_set_d(ck, -delta[k]);
-                _arb_vec_scalar_addmul(cv, e->xi + (slong)(k - 1) * nal, nal, ck, prec);
-            } else if (delta[k] != 0 && e->noise != SLPI_EZ_NOISE_FIELDS) {
-                int alpha = noise_coeff(s, k, delta[k], ck, V, om != NULL ? om + k - 1 : NULL, W != NULL, prec);
-                arb_add(cv + alpha - alpha0, cv + alpha - alpha0, ck, prec);
-            }
-        if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, z, prec)) {
-            const slpi_ref_zeitlin *zh = harmonics(s, prec);
-            if (zh != NULL)
-                slpi_ref_zeitlin_synthesis(T, cv, alpha0, zh, prec);
-            else
-                acb_mat_indeterminate(T);
-        }
-        if (om != NULL)
-            _arb_vec_clear(om, s->M);
+        acb_mat_init(T, s->N, s->N);
+        if (mr == NULL || e->noise != SLPI_EZ_NOISE_Q || !noise_q_mr(s, T, delta, V, mr))
+            noise_arb(s, T, delta, V, W != NULL, mr, prec);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
-        arb_clear(ck);
-        _arb_vec_clear(cv, nal);
     }
     arb_clear(c);
 }

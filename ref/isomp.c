@@ -12,13 +12,16 @@
  * X_{n+1} = C X_n C^*, C = (I - Psi~/2)^{-1}(I + Psi~/2) (eq. (30); C unitary for the
  * exact skew-Hermitian Psi~, so C^{-1} = C^*), formed as X_n + U - U^* + U K^* with
  * C = I + K, U = K X_n (isomp_update; on the BLAS route K by the verified solve of
- * ref/mrsolve.c). Fixed-iteration mode (fixed_iters = L):
+ * ref/mrsolve.c; the sums of G, G' and the COMM update in midpoint–radius doubles,
+ * route_eval). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
 #include "ref/vector-field.h"
 #include "ref/matrix.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
 #include "ref/mrmat.h"
+
+#include <string.h>
 
 /* From this size on the midpoint iteration uses approximate products (Gmid). */
 #define ISOMP_MID_N 24
@@ -30,6 +33,8 @@ typedef struct {
     arb_srcptr x;          /* X_n packed */
     acb_mat_t Xn;
     mat_mul_fn mul;        /* the enclosing product of the step's route */
+    slpi_ref_mr xn;        /* on the BLAS route: X_n as doubles (xn_ok), for the sums below */
+    int xn_ok;
 } isomp_ctx;
 
 /* The BLAS route's product; where it cannot enclose (a part beyond the double range)
@@ -39,6 +44,59 @@ static void blas_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong pr
     char why[160];
     if (!slpi_ref_mrmat_mul(C, A, B, why, sizeof why))
         slpi_ref_mat_mul(C, A, B, prec);
+}
+
+/* The BLAS route's doubles for the matrices m[0..n) with X_n: complex (2) where X_n is,
+ * real (1) where all are real, 0 (the sums in Arb) where X_n is real and one is not */
+static int route_c(const isomp_ctx *c, const acb_mat_struct *const *m, int n)
+{
+    if (!c->xn_ok)
+        return 0;
+    for (int i = 0; i < n && c->xn.c == 1; i++)
+        if (!slpi_ref_mrmat_is_real(m[i]))
+            return 0;
+    return c->xn.c;
+}
+
+/* A sum of the step on the BLAS route, out = S + a1 skew(T1) + a2 skew(T2) (+ a3 T3 where
+ * S = X_n), skew(T) = T - T^*, with T1 = A1 B1, T2 = A2 B2, T3 = T2 B3 and S = X_n where
+ * A1 == NULL, else S = a3 T3; B3 == NULL: no T3. The products' outputs never leave
+ * doubles and the sums are enclosed by ref/mrmat.h's arithmetic (docs/design.md#blas-route);
+ * the a's are powers of two. */
+typedef struct {
+    const acb_mat_struct *A2, *B2, *B3, *A1, *B1;
+    double a1, a2, a3;
+} route_sum;
+
+/* out = the sum t; 0 where the route cannot (out then unchanged: the caller's Arb sums) */
+static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
+{
+    char why[160];
+    const acb_mat_struct *m[5] = { t->A2, t->B2, t->B3, t->A1, t->B1 };
+    int n = t->A1 != NULL ? 5 : t->B3 != NULL ? 3 : 2, cc = route_c(c, m, n), ok = cc > 0;
+    slpi_ref_mr d[5] = { { 0 } }, T1 = { 0 }, T2 = { 0 }, T3 = { 0 }, S = { 0 };
+    const slpi_ref_mr *dp[5];
+    for (int i = 0; i < n && ok; i++) {
+        int same = i == 2 && m[2] == m[0];      /* Psi Y Psi: Psi once */
+        dp[i] = same ? d + 0 : d + i;
+        ok = same || slpi_ref_mrmat_get(d + i, m[i], cc);
+    }
+    ok = ok && slpi_ref_mrmat_mul_mr(&T2, dp[0], dp[1], why, sizeof why);
+    ok = ok && (t->B3 == NULL || slpi_ref_mrmat_mul_mr(&T3, &T2, dp[2], why, sizeof why));
+    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_mul_mr(&T1, dp[3], dp[4], why, sizeof why));
+    ok = ok && (t->A1 == NULL ? slpi_ref_mrmat_scale(&S, 1, &c->xn) : slpi_ref_mrmat_scale(&S, t->a3, &T3));
+    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_axpy(&S, t->a1, &T1, 1));
+    ok = ok && slpi_ref_mrmat_axpy(&S, t->a2, &T2, 1);
+    ok = ok && (t->A1 != NULL || t->B3 == NULL || slpi_ref_mrmat_axpy(&S, t->a3, &T3, 0));
+    if (ok)
+        slpi_ref_mrmat_set(out, &S);
+    for (int i = 0; i < 5; i++)
+        slpi_ref_mrmat_clear(d + i);
+    slpi_ref_mrmat_clear(&T1);
+    slpi_ref_mrmat_clear(&T2);
+    slpi_ref_mrmat_clear(&T3);
+    slpi_ref_mrmat_clear(&S);
+    return ok;
 }
 
 /* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too. All
@@ -54,6 +112,12 @@ static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_ma
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
     slpi_ref_mat_gen_sum(c->s, Psi, c->delta, Y, prec);
+    route_sum t = { Psi, Y, Psi, NULL, NULL, 0, 0.5, 0.25 };
+    if (mul == blas_mul && route_eval(c, G, &t)) {
+        acb_mat_clear(T);
+        acb_mat_clear(U);
+        return;
+    }
     mul(U, Psi, Y, prec);
     slpi_ref_mat_skew_part(T, U, prec);
     acb_mat_scalar_mul_2exp_si(T, T, -1);
@@ -143,6 +207,11 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     acb_mat_init(dG, N, N);
     s->m_unpack(s, W, w, prec);
     slpi_ref_mat_dgen_sum(s, dPsi, c->delta, d->Y, W, prec);
+    route_sum t = { d->Psi, W, d->Psi, dPsi, d->M, 1, 0.5, 0.25 };
+    if (c->mul == blas_mul && route_eval(c, dG, &t)) {
+        s->m_pack(s, out, dG, prec);
+        goto done;
+    }
     c->mul(V, d->Psi, W, prec);
     c->mul(T, dPsi, d->M, prec);
     acb_mat_scalar_mul_2exp_si(dG, V, -1);
@@ -152,6 +221,7 @@ static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_src
     acb_mat_scalar_mul_2exp_si(dG, dG, -2);
     acb_mat_add(dG, dG, T, prec);
     s->m_pack(s, out, dG, prec);
+done:
     acb_mat_clear(W);
     acb_mat_clear(dPsi);
     acb_mat_clear(T);
@@ -259,10 +329,13 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(B, N, N);
     acb_mat_init(C, N, N);
     slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
+    route_sum t = { Psi, Xt, NULL, NULL, NULL, 0, 1, 0 };    /* X_n + [Psi, Xt] */
     if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
-        c->mul(B, Psi, Xt, prec);
-        slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
-        acb_mat_add(Xout, c->Xn, A, prec);
+        if (c->mul != blas_mul || !route_eval(c, Xout, &t)) {
+            c->mul(B, Psi, Xt, prec);
+            slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
+            acb_mat_add(Xout, c->Xn, A, prec);
+        }
     } else {
         /* C = (I - Psi/2)^{-1}(I + Psi/2) = I + K, K = (I - Psi/2)^{-1} Psi; with X_n
          * skew-Hermitian at every point of its ball, C X_n C^* = X_n + U - U^* + U K^*,
@@ -310,6 +383,8 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     c->mul = slpi_ref_mrmat_route(s->p, s->N, prec) ? blas_mul : slpi_ref_mat_mul;
     acb_mat_init(c->Xn, s->N, s->N);
     s->m_unpack(s, c->Xn, x, prec);
+    memset(&c->xn, 0, sizeof c->xn);
+    c->xn_ok = c->mul == blas_mul && slpi_ref_mrmat_get(&c->xn, c->Xn, slpi_ref_mrmat_is_real(c->Xn) ? 1 : 2);
     g->n = s->dim;
     g->ctx = c;
     g->G = coord ? isomp_Gc : isomp_Gp;
@@ -372,6 +447,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
             snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible (%s)", reason);
     }
     acb_mat_clear(c.Xn);
+    slpi_ref_mrmat_clear(&c.xn);
     acb_mat_clear(Y);
     acb_mat_clear(G);
     _arb_vec_clear(y, n);
@@ -437,6 +513,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
         }
     }
     acb_mat_clear(c.Xn);
+    slpi_ref_mrmat_clear(&c.xn);
     _arb_vec_clear(y, n);
     _arb_vec_clear(w, n);
     _arb_vec_clear(col, n);

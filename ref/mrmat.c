@@ -29,6 +29,17 @@
  * S = [|mA| rA] [P; Q] (inner dimension 2K) is one dgemm: by the lemma
  * S <= (fl(S) + 2K eta) / (1 - gamma_2K), hence the radius
  *     rC = up(up(fl(S) + 3K eta) * up(1 / down(1 - gamma_2K))).
+ * Table form (slpi_ref_mrmat_gemm_table, the su(N) tables of ref/zeitlin-mr.c): for a
+ * real C = X T with T = <mT, sT> (one radius sT for every entry) and every column of mT
+ * of 2-norm at most nT, row x = <mx, rx> of X (K = k), Cauchy–Schwarz bounds each term
+ * above by norms of x alone,
+ *     |x T - fl(mx mT)|_j <= sT |mx|_1 + rx (|mT| + sT) + gamma_K |mx||mT| + K eta
+ *                         <= sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + gamma_K |mx|_2) + K eta,
+ * the same for every j; likewise C = T X by columns of X and rows of mT. The norms are
+ * sums rounded up term by term (up(fl(a + b)) >= a + b, up(fl(a b)) >= a b for a, b >= 0,
+ * and up(fl(sqrt(a))) >= sqrt(a): every operation rounds to nearest), so the radius
+ * costs O(k) per row of X, not a second product: the tables' O(N^3) absolute values are
+ * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
  * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
 #include "ref/mrmat.h"
@@ -46,19 +57,7 @@
 #define ETA 0x1p-1074
 #define PROBE_BIG 128        /* a size OpenBLAS runs on its threads */
 
-/* the next double above x (x >= 0 finite: its bits plus one; libm's nextafter is slow) */
-static inline double up(double x)
-{
-    if (!(x >= 0 && x < INFINITY))
-        return nextafter(x, INFINITY);
-    if (x == 0)
-        return ETA;
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    b++;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
+static inline double up(double x) { return slpi_ref_mrmat_up(x); }
 
 static double down(double x) { return nextafter(x, -INFINITY); }
 
@@ -138,6 +137,10 @@ static int probe_size(int n)
         probe_fill(A, B, n, 1);
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
         ok = probe_check(C, n, 1, "dgemm");
+        for (int j = 0; j < 4 && ok; j++) {    /* dgemv (the tables' products): column j of B */
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, A, n, B + j, n, 0.0, C + j, n);
+            ok = probe_check(C, n, 1, "dgemv");
+        }
     }
     if (ok) {                                 /* zgemm, the real part: A real, B real */
         memset(A, 0, 2 * nn * sizeof *A);
@@ -180,13 +183,6 @@ int slpi_ref_mrmat_probe(char *why, size_t why_len)
 
 /* ---- Arb balls <-> doubles ---- */
 
-/* A matrix of balls as doubles, row-major; c = 2: complex, (re, im) interleaved. */
-typedef struct {
-    int rows, cols, c;
-    double *mid, *rad;
-    double srad;          /* the radius of every entry where rad == NULL */
-} mr_mat;
-
 static int is_real(const acb_mat_t A)
 {
     for (slong i = 0; i < acb_mat_nrows(A); i++)
@@ -213,8 +209,11 @@ static int mid_truncate(double *m, double *err, const arf_t a)
     mp_size_t n;
     ARF_GET_MPN_READONLY(d, n, a);
     mp_limb_t top = d[n - 1];
-    *m = ldexp((double)(top >> (FLINT_BITS - 53)), (int)e - 53);   /* exact */
-    *err = (n > 1 || (top & ((UWORD(1) << (FLINT_BITS - 53)) - 1)) != 0) ? ldexp(1.0, (int)e - 53) : 0;
+    uint64_t pb = (uint64_t)(e - 53 + 1023) << 52;   /* 2^(e-53), a normal double: no ldexp (slow) */
+    double p2;
+    memcpy(&p2, &pb, sizeof p2);
+    *m = (double)(top >> (FLINT_BITS - 53)) * p2;      /* exact: a 53-bit integer times a power of 2 */
+    *err = (n > 1 || (top & ((UWORD(1) << (FLINT_BITS - 53)) - 1)) != 0) ? p2 : 0;
     if (ARF_SGNBIT(a))
         *m = -*m;
     return 1;
@@ -256,7 +255,7 @@ int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x)
     return 1;
 }
 
-static int mr_get(mr_mat *M, const acb_mat_t A, int c, int with_rad)
+static int mr_get(slpi_ref_mr *M, const acb_mat_t A, int c, int with_rad)
 {
     M->rows = (int)acb_mat_nrows(A);
     M->cols = (int)acb_mat_ncols(A);
@@ -278,10 +277,19 @@ static int mr_get(mr_mat *M, const acb_mat_t A, int c, int with_rad)
     return 1;
 }
 
-static void mr_clear(mr_mat *M)
+int slpi_ref_mrmat_get(slpi_ref_mr *M, const acb_mat_t A, int c)
+{
+    double t0 = wall();
+    int ok = mr_get(M, A, c, 1);
+    sec_convert += wall() - t0;
+    return ok;
+}
+
+void slpi_ref_mrmat_clear(slpi_ref_mr *M)
 {
     free(M->mid);
     free(M->rad);
+    M->mid = M->rad = NULL;
 }
 
 /* C = <mid, rad> (exact midpoints; mag_set_d rounds the radius up) */
@@ -304,6 +312,18 @@ static void mr_set(acb_mat_t C, const double *mid, const double *rad, int c)
         }
 }
 
+void slpi_ref_mrmat_set(acb_mat_t C, const slpi_ref_mr *M)
+{
+    double t0 = wall();
+    mr_set(C, M->mid, M->rad, M->c);
+    sec_convert += wall() - t0;
+}
+
+int slpi_ref_mrmat_is_real(const acb_mat_t A)
+{
+    return is_real(A);
+}
+
 int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
 {
     char why[160];
@@ -317,7 +337,7 @@ int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
 /* ---- the products ---- */
 
 /* mC = fl(mA mB): zgemm (complex) or dgemm (real), row-major */
-static void mid_gemm(double *mC, const mr_mat *A, const mr_mat *B)
+static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
 {
     int m = A->rows, k = A->cols, n = B->cols;
     if (A->c == 2) {
@@ -332,7 +352,7 @@ static void mid_gemm(double *mC, const mr_mat *A, const mr_mat *B)
 
 /* S = [|mA| rA] [P; Q] (m x c n), P = up(up(g |mB|) + rB), Q = up(|mB| + rB); for complex
  * parts the rows of P, Q for the imaginary part of C swap re and im (ref/mrmat.c's header). */
-static int rad_gemm(double *S, const mr_mat *A, const mr_mat *B, double g)
+static int rad_gemm(double *S, const slpi_ref_mr *A, const slpi_ref_mr *B, double g)
 {
     int m = A->rows, k = A->cols, n = B->cols, c = A->c;
     int lk = 2 * c * k, rn = c * n;              /* L: m x lk, R: lk x rn */
@@ -345,13 +365,13 @@ static int rad_gemm(double *S, const mr_mat *A, const mr_mat *B, double g)
     for (int i = 0; i < m; i++)
         for (int q = 0; q < c * k; q++) {
             L[(size_t)i * lk + q] = fabs(A->mid[(size_t)i * c * k + q]);
-            L[(size_t)i * lk + c * k + q] = A->rad != NULL ? A->rad[(size_t)i * c * k + q] : A->srad;
+            L[(size_t)i * lk + c * k + q] = A->rad[(size_t)i * c * k + q];
         }
     for (int l = 0; l < k; l++)
         for (int j = 0; j < n; j++)
             for (int p = 0; p < c; p++) {             /* p: the part of B's entry (re, im) */
                 size_t e = ((size_t)l * n + j) * c + p;
-                double a = fabs(B->mid[e]), r = B->rad != NULL ? B->rad[e] : B->srad;
+                double a = fabs(B->mid[e]), r = B->rad[e];
                 double P = up(up(g * a) + r), Q = up(a + r);
                 for (int t = 0; t < c; t++) {         /* t: the part of C's entry */
                     int row = l * c + (p ^ t);        /* A's part that meets B's part p in C's part t */
@@ -372,7 +392,7 @@ static int refuse(char *why, size_t why_len, const char *what)
 }
 
 /* mC = fl(mA mB) and rC, the radius bound of ref/mrmat.c's header, for the views a, b */
-static int mr_mul(double *mC, double *rC, const mr_mat *a, const mr_mat *b, char *why, size_t why_len)
+static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_mr *b, char *why, size_t why_len)
 {
     if (!slpi_ref_mrmat_probe(why, why_len))
         return 0;
@@ -394,17 +414,129 @@ static int mr_mul(double *mC, double *rC, const mr_mat *a, const mr_mat *b, char
     return 1;
 }
 
-int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
-                        double sA, const double *mB, const double *rB, double sB, char *why, size_t why_len)
+/* ---- products with a table of known norms ---- */
+
+double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols)
 {
-    mr_mat a = { m, k, 1, (double *)mA, (double *)rA, sA }, b = { k, n, 1, (double *)mB, (double *)rB, sB };
-    return mr_mul(mC, rC, &a, &b, why, why_len);
+    double *col = calloc((size_t)cols + 1, sizeof *col), most = 0;
+    if (col == NULL)
+        return INFINITY;
+    for (int i = 0; i < rows; i++) {
+        double row = 0;
+        for (int j = 0; j < cols; j++) {
+            double sq = up(M[(size_t)i * cols + j] * M[(size_t)i * cols + j]);
+            row = up(row + sq);
+            col[j] = up(col[j] + sq);
+        }
+        most = fmax(most, row);
+    }
+    for (int j = 0; j < cols; j++)
+        most = fmax(most, col[j]);
+    free(col);
+    return up(sqrt(most));
+}
+
+/* the radius of ref/mrmat.c's header, table form, for one vector x = <mx, rx> of length
+ * k (stride apart): up(sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + g |mx|_2) + k eta) */
+static double table_rad(const double *mx, const double *rx, int k, size_t stride, double sT, double nT, double g)
+{
+    double s1 = 0, sm = 0, sr = 0;
+    for (int l = 0; l < k; l++) {
+        double a = fabs(mx[l * stride]), r = rx[l * stride];
+        s1 = up(up(s1 + a) + r);
+        sm = up(sm + up(a * a));
+        sr = up(sr + up(r * r));
+    }
+    double t = up(nT * up(up(sqrt(sr)) + up(g * up(sqrt(sm)))));
+    return up(up(up(sT * s1) + t) + (double)k * ETA);
+}
+
+int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
+                              const double *mT, double sT, double nT, int t_left, char *why, size_t why_len)
+{
+    if (!slpi_ref_mrmat_probe(why, why_len))
+        return 0;
+    if (2.0 * (double)k * 0x1p-53 >= 0.5)
+        return refuse(why, why_len, "inner dimension beyond the bound's range (K u >= 1/2)");
+    double t0 = wall(), g = gamma_up(k);
+    /* one dgemv per vector of X: X has few of them (the tables' data: 2), where dgemm
+     * would copy the whole table into its blocks first */
+    for (int v = 0; v < (t_left ? n : m); v++) {
+        if (t_left)
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, mT, k, mX + v, n, 0.0, mC + v, n);
+        else
+            cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, n, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n, 1);
+    }
+    int vecs = t_left ? n : m;               /* X's columns (T X) or rows (X T) */
+    for (int v = 0; v < vecs; v++) {
+        double r = t_left ? table_rad(mX + v, rX + v, k, (size_t)n, sT, nT, g)
+                          : table_rad(mX + (size_t)v * k, rX + (size_t)v * k, k, 1, sT, nT, g);
+        if (!isfinite(r))
+            return refuse(why, why_len, "a product beyond the double range");
+        for (int o = 0; o < (t_left ? m : n); o++)
+            rC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = r;
+    }
+    for (size_t e = 0; e < (size_t)m * n; e++)
+        if (!isfinite(mC[e]))
+            return refuse(why, why_len, "a product beyond the double range");
+    sec_gemm += wall() - t0;
+    return 1;
+}
+
+int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len)
+{
+    size_t nc = (size_t)A->rows * B->cols * A->c;
+    *C = (slpi_ref_mr){ A->rows, B->cols, A->c, malloc((nc ? nc : 1) * sizeof(double)),
+                        malloc((nc ? nc : 1) * sizeof(double)) };
+    if (C->mid == NULL || C->rad == NULL)
+        return refuse(why, why_len, "out of memory");
+    return mr_mul(C->mid, C->rad, A, B, why, why_len);
+}
+
+/* a x for a power of two a: exact but where it underflows (at most eta/2 then) */
+static void scale_pow2(double *m, double *r, double a, double xm, double xr)
+{
+    *m = a * xm;
+    *r = up(up(fabs(a) * xr) + ETA);
+}
+
+int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X)
+{
+    size_t n = (size_t)X->rows * X->cols * X->c;
+    *Y = (slpi_ref_mr){ X->rows, X->cols, X->c, malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)) };
+    if (Y->mid == NULL || Y->rad == NULL)
+        return 0;
+    for (size_t e = 0; e < n; e++) {
+        if (a == 1)
+            Y->mid[e] = X->mid[e], Y->rad[e] = X->rad[e];
+        else
+            scale_pow2(Y->mid + e, Y->rad + e, a, X->mid[e], X->rad[e]);
+    }
+    return 1;
+}
+
+int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew)
+{
+    int n = Y->rows, c = Y->c, ok = 1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < Y->cols; j++)
+            for (int p = 0; p < c; p++) {
+                size_t e = ((size_t)i * Y->cols + j) * c + p, et = ((size_t)j * Y->cols + i) * c + p;
+                double xm = X->mid[e], xr = X->rad[e];
+                if (skew)              /* (X - X^*)_ij: re x_ij - x_ji, im x_ij + x_ji */
+                    slpi_ref_mrmat_scalar_add(&xm, &xr, xm, xr, p ? X->mid[et] : -X->mid[et], X->rad[et]);
+                if (a != 1)
+                    scale_pow2(&xm, &xr, a, xm, xr);
+                slpi_ref_mrmat_scalar_add(Y->mid + e, Y->rad + e, Y->mid[e], Y->rad[e], xm, xr);
+                ok &= isfinite(Y->mid[e]) && isfinite(Y->rad[e]);
+            }
+    return ok;
 }
 
 int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len)
 {
     int c = is_real(A) && is_real(B) ? 1 : 2, ok = 0;
-    mr_mat a, b;
+    slpi_ref_mr a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     size_t nc = (size_t)acb_mat_nrows(A) * acb_mat_ncols(B) * c;
@@ -421,8 +553,8 @@ int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *
         mr_set(C, mC, rC, c);
     sec_convert += (t1 - t0) + (wall() - t2);
 done:
-    mr_clear(&a);
-    mr_clear(&b);
+    slpi_ref_mrmat_clear(&a);
+    slpi_ref_mrmat_clear(&b);
     free(mC);
     free(rC);
     return ok;
@@ -431,7 +563,7 @@ done:
 int slpi_ref_mrmat_mul_mid(acb_mat_t C, const acb_mat_t A, const acb_mat_t B)
 {
     int c = is_real(A) && is_real(B) ? 1 : 2, ok = 0;
-    mr_mat a, b;
+    slpi_ref_mr a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     size_t nc = (size_t)acb_mat_nrows(A) * acb_mat_ncols(B) * c;
@@ -441,8 +573,8 @@ int slpi_ref_mrmat_mul_mid(acb_mat_t C, const acb_mat_t A, const acb_mat_t B)
         mr_set(C, mC, NULL, c);
         ok = 1;
     }
-    mr_clear(&a);
-    mr_clear(&b);
+    slpi_ref_mrmat_clear(&a);
+    slpi_ref_mrmat_clear(&b);
     free(mC);
     return ok;
 }

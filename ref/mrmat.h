@@ -15,6 +15,8 @@
 
 #include "slpi.h"
 
+#include <math.h>
+
 /* From this size on matmul=auto takes the BLAS route (bench/bench-ref-blas.c measures the
  * crossover). */
 #define SLPI_REF_MRMAT_AUTO_N 32
@@ -24,6 +26,53 @@
  * more bits narrows nothing (bench-ref-blas at N = 128: radius 2.74e-19 at 64 bits,
  * 2.66e-19 at 128) while costing 1.6x the step. */
 #define SLPI_REF_MRMAT_PREC 64
+
+/* A double above x, at most two doubles above it (x finite, rounding to nearest):
+ * fl(x + fl(fl(phi |x|) + eta)), phi = u (1 + 2u), of S. M. Rump, P. Zimmermann, S. Boldo,
+ * G. Melquiond, "Computing predecessor and successor in rounding to nearest", BIT 49
+ * (2009) 419–431, Algorithm 2 (branch-free: three operations). With rounding to
+ * nearest, up(fl(a + b)) >= a + b, up(fl(a b)) >= a b, up(fl(a / b)) >= a / b and
+ * up(fl(sqrt(a))) >= sqrt(a) for a, b >= 0. */
+static inline double slpi_ref_mrmat_up(double x)
+{
+    return x + (0x1.0000000000001p-53 * fabs(x) + 0x1p-1074);
+}
+
+/* Scalar midpoint–radius arithmetic in binary64 (ref/mrmat.c's model: rounding to
+ * nearest, u = 2^-53, eta = 2^-1074; S. M. Rump, "Fast and parallel interval arithmetic",
+ * BIT 39 (1999) 534–554, §2, with the underflow term): z = <zm, zr> contains x op y for
+ * every x in <xm, xr>, y in <ym, yr>. A sum's rounding is at most u |fl(s)| (exact where
+ * it underflows), a product's or a quotient's at most u |fl(p)| + eta/2; the radii are
+ * rounded up operation by operation. zm, zr may alias the inputs. */
+static inline void slpi_ref_mrmat_scalar_sub(double *zm, double *zr, double xm, double xr, double ym, double yr)
+{
+    double m = xm - ym;
+    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(xr + yr) + slpi_ref_mrmat_up(0x1p-53 * fabs(m)));
+    *zm = m;
+}
+
+static inline void slpi_ref_mrmat_scalar_add(double *zm, double *zr, double xm, double xr, double ym, double yr)
+{
+    slpi_ref_mrmat_scalar_sub(zm, zr, xm, xr, -ym, yr);
+}
+
+/* |x y - xm ym| <= |xm| yr + xr (|ym| + yr) */
+static inline void slpi_ref_mrmat_scalar_mul(double *zm, double *zr, double xm, double xr, double ym, double yr)
+{
+    double m = xm * ym;
+    double prop = slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(xm) * yr) +
+                                    slpi_ref_mrmat_up(xr * slpi_ref_mrmat_up(fabs(ym) + yr)));
+    *zr = slpi_ref_mrmat_up(prop + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + 0x1p-1074));
+    *zm = m;
+}
+
+/* z = x / n for an integer 0 < n < 2^53 */
+static inline void slpi_ref_mrmat_scalar_div_ui(double *zm, double *zr, double xm, double xr, unsigned long n)
+{
+    double m = xm / (double)n;
+    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(xr / (double)n) + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + 0x1p-1074));
+    *zm = m;
+}
 
 /* 1 if the products of an ISOMP step of p at matrix size N and precision prec take the
  * BLAS route (docs/design.md#blas-route): matmul=blas always; matmul=auto from
@@ -36,17 +85,45 @@ int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec);
  * only). 0 if mid(x) or the radius is beyond the double range. */
 int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x);
 
+/* A matrix of balls as doubles (midpoints and componentwise radii), row-major; c = 2:
+ * complex, (re, im) interleaved; c = 1: real. */
+typedef struct {
+    int rows, cols, c;
+    double *mid, *rad;
+} slpi_ref_mr;
+
+/* 1 if every entry of A is real (its imaginary part exactly zero) */
+int slpi_ref_mrmat_is_real(const acb_mat_t A);
+/* M = A as doubles (c = 2 complex, 1 real: A's imaginary parts ignored), each radius
+ * bounding the ball's and the rounding of its midpoint. 0 where a part is beyond the
+ * double range (or out of memory); M is then to be cleared all the same. */
+int slpi_ref_mrmat_get(slpi_ref_mr *M, const acb_mat_t A, int c);
+void slpi_ref_mrmat_clear(slpi_ref_mr *M);
+/* C (dimensions of M) = the balls of M */
+void slpi_ref_mrmat_set(acb_mat_t C, const slpi_ref_mr *M);
+/* C = A B enclosed as slpi_ref_mrmat_mul (same c; C allocated here, to be cleared) */
+int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len);
+/* Y = a X (allocated here; a a power of two: exact but for underflow); 0 out of memory */
+int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X);
+/* Y += a X, or a (X - X^*) (skew, X square), enclosed (a a power of two; the sums by the
+ * scalar arithmetic below). 0 where a part leaves the double range. */
+int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew);
+
 /* C = A B enclosed. Returns 1, or 0 with the reason in why (C then undefined) if the
  * route cannot enclose it: an input part beyond the double range, a result that
  * overflows, k beyond the bound's range, or a BLAS that failed the probe. */
 int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len);
 
-/* The same for real matrices as doubles (row-major, contiguous): mC (m x n) and rC
- * enclose every product of A = <mA, rA> (m x k) and B = <mB, rB> (k x n); rA == NULL
- * stands for the radius sA >= 0 on every entry of A (a table stored with one radius),
- * likewise rB and sB. Returns 1, or 0 with the reason in why. */
-int slpi_ref_mrmat_gemm(double *mC, double *rC, int m, int k, int n, const double *mA, const double *rA,
-                        double sA, const double *mB, const double *rB, double sB, char *why, size_t why_len);
+/* Real products with a table (docs/design.md#blas-route): C = X T (t_left = 0; X m x k, T
+ * k x n) or C = T X (t_left = 1; T m x k, X k x n), row-major doubles, enclosed for every
+ * X in <mX, rX> (componentwise radii) and T in <mT, sT> (one radius sT for every entry),
+ * given nT >= the 2-norm of every row and column of mT (slpi_ref_mrmat_norm_bound): the
+ * midpoints by one dgemm, the radius from norms of X's rows (columns) alone, O(k) each
+ * (ref/mrmat.c's header, table form). Returns 1, or 0 with the reason in why. */
+int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
+                              const double *mT, double sT, double nT, int t_left, char *why, size_t why_len);
+/* An upper bound of the 2-norm of every row and every column of the row-major M */
+double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols);
 
 /* X = A^{-1} B enclosed (A n x n, B n x k; X never aliases them): for every pair of
  * matrices in the balls of A and B, A is invertible and A^{-1} B lies in X. R ~ mid(A)^{-1}
@@ -60,7 +137,7 @@ int slpi_ref_mrmat_solve(acb_mat_t X, const acb_mat_t A, const acb_mat_t B, slon
  * only; never part of an enclosure). Returns 0 if a part is beyond the double range. */
 int slpi_ref_mrmat_mul_mid(acb_mat_t C, const acb_mat_t A, const acb_mat_t B);
 
-/* The BLAS's behaviour that the bound assumes, probed once per process (dgemm and zgemm
+/* The BLAS's behaviour that the bound assumes, probed once per process (dgemm, dgemv and zgemm
  * at a single-threaded and a multi-threaded size): round to nearest (a tie and an
  * above-tie sum), gradual underflow of results (no flush to zero) and of inputs (no
  * denormals-are-zero), and this thread's rounding mode to nearest. Returns 1, or 0 with

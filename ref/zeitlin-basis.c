@@ -7,6 +7,7 @@
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong prec)
@@ -184,7 +185,11 @@ void slpi_ref_zeitlin_harmonics_clear(slpi_ref_zeitlin *z)
 
 int slpi_ref_zeitlin_degree(int alpha)
 {
-    int l = 1;
+    /* the l with l^2 - 1 <= alpha < (l + 1)^2 - 1: from the rounded square root, corrected
+     * (a linear search cost O(N) for each of the noise's N^2 components) */
+    int l = (int)sqrt((double)alpha + 1);
+    while (l > 1 && l * l - 1 > alpha)
+        l--;
     while ((l + 1) * (l + 1) - 1 <= alpha)
         l++;
     return l;

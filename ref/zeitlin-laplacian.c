@@ -8,6 +8,8 @@
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
 
+#include <stdlib.h>
+
 /* 4 m_a m_b = (2a-N+1)(2b-N+1); 4 s(s+1) = N^2-1. Diagonal of L_{b-a} at row a:
  * -2(s(s+1) - m_a m_b) = -((N^2-1) - (2a-N+1)(2b-N+1)) / 2, exact. */
 static void lap_diag_coeff(arb_t out, int N, int a, int b)
@@ -69,6 +71,15 @@ static void thomas_solve(acb_ptr p, arb_srcptr E, arb_srcptr f, int n, slong pre
     acb_clear(t);
 }
 
+/* z->twd (the factors as doubles, slpi_ref_zeitlin_factors_mr) freed: stale after a shift */
+static void twd_free(slpi_ref_zeitlin *z)
+{
+    for (int d = 0; d < z->N && z->twd != NULL; d++)
+        free(z->twd[d]);
+    free(z->twd);
+    z->twd = NULL;
+}
+
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err)
 {
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
@@ -84,6 +95,7 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
     z->loff = flint_malloc(sizeof(arb_ptr) * (size_t)N);
     z->tw = flint_malloc(sizeof(arb_ptr) * (size_t)N);
     z->V = NULL;
+    z->twd = NULL;
     arb_init(z->rsqrt2);
     arb_init(z->sqrt2);
     arb_rsqrt_ui(z->rsqrt2, 2, prec);
@@ -119,11 +131,13 @@ void slpi_ref_zeitlin_set_shift(slpi_ref_zeitlin *z, const arb_t shift, slong pr
             thomas_factor(z->tw[0], D + 1, z->loff[0] + 1, z->N - 1, prec);
     }
     _arb_vec_clear(D, z->N);
+    twd_free(z);                 /* the factors as doubles are made again on demand */
 }
 
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
 {
     slpi_ref_zeitlin_harmonics_clear(z);
+    twd_free(z);
     for (int d = 0; d < z->N; d++) {
         _arb_vec_clear(z->ldiag[d], z->N - d);
         _arb_vec_clear(z->loff[d], z->N - d);

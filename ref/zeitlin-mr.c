@@ -6,11 +6,15 @@
  *   analysis:  [omega_{l,2m-1}; omega_{l,2m}]_l = s_m [Re d; Im d]^T V_m   (2 x n),
  *   synthesis: [p_cos, p_sin] = V_m [v_cos, v_sin]                           (n x 2),
  * s_m = sqrt2 for m > 0 (1 for m = 0, whose only part is Im), v the coefficients
- * scaled by 1/sqrt2 (m > 0). The products are enclosed by slpi_ref_mrmat_gemm; the
+ * scaled by 1/sqrt2 (m > 0). The products are enclosed by slpi_ref_mrmat_gemm_table; the
  * tables V_m enter as doubles with one radius each, the largest distance of an entry
- * from the exact table (slpi_ref_zeitlin_mr_init, once, from balls at
+ * from the exact table, and a bound of their rows' and columns' 2-norms (about 1: V_m is
+ * orthogonal), which bounds the products' rounding by the data's norms in O(N^2) a
+ * transform (slpi_ref_zeitlin_mr_init, once, from balls at
  * SLPI_REF_MRMAT_PREC bits: N^3/3 doubles, 2.9 GB at N = 1024, where the balls would
- * take about 32 GB). */
+ * take about 32 GB). The Poisson solve of the generator, the per-diagonal Thomas solves
+ * of ref/zeitlin-basis.c, runs in midpoint–radius doubles (the scalar arithmetic of
+ * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors). */
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 
@@ -23,7 +27,8 @@ int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
     t->N = N;
     t->mid = calloc((size_t)N, sizeof *t->mid);
     t->rad = calloc((size_t)N, sizeof *t->rad);
-    ok = t->mid != NULL && t->rad != NULL;
+    t->nrm = calloc((size_t)N, sizeof *t->nrm);
+    ok = t->mid != NULL && t->rad != NULL && t->nrm != NULL;
     for (int m = 0; m < N && ok; m++) {
         int n = N - m;
         arb_mat_t V;                   /* one table as balls at a time: O(N^2) of them */
@@ -37,6 +42,9 @@ int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
                 if (ok)
                     t->rad[m] = fmax(t->rad[m], r);
             }
+        if (ok)
+            t->nrm[m] = slpi_ref_mrmat_norm_bound(t->mid[m], n, n);
+        ok = ok && isfinite(t->nrm[m]);
         arb_mat_clear(V);
         slpi_progress_tick("su(%d) tables as doubles: %d/%d", N, m + 1, N);
     }
@@ -51,8 +59,10 @@ void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t)
         free(t->mid[m]);
     free(t->mid);
     free(t->rad);
+    free(t->nrm);
     t->mid = NULL;
     t->rad = NULL;
+    t->nrm = NULL;
     t->N = 0;
 }
 
@@ -63,15 +73,26 @@ static void ball_set(arb_t x, double mid, double rad)
     mag_set_d(arb_radref(x), rad);
 }
 
-int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t,
-                                 const slpi_ref_zeitlin *z, slong prec)
+/* Per diagonal m (n = N - m), the coefficient alpha of (l, part): part 0 the cos (Re, j =
+ * 2m - 1), 1 the sin (Im, j = 2m; m = 0: j = 0); -1 where alpha < alpha0 or m = 0, part 0 */
+static int coeff_index(int l, int m, int part, int alpha0)
 {
-    int N = z->N, ok = 1;
+    if (m == 0 && part == 0)
+        return -1;
+    int alpha = slpi_ref_zeitlin_alpha(l, m == 0 ? 0 : 2 * m - 1 + part);
+    return alpha < alpha0 ? -1 : alpha - alpha0;
+}
+
+/* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of each diagonal, without
+ * the factor s_m: the analysis up to s_m */
+static int analysis_d(double *om, double *orad, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t)
+{
+    int N = t->N, ok = 1;
     char why[160];
     double *d = malloc(sizeof(double) * 8 * (size_t)N);   /* mid, rad of [Re; Im] and of the result */
     if (d == NULL)
         return 0;
-    double *dm = d, *dr = d + 2 * N, *om = d + 4 * N, *orad = d + 6 * N;
+    double *dm = d, *dr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
     for (int m = 0; m < N && ok; m++) {
         int n = N - m;
         for (int a = 0; a < n && ok; a++) {
@@ -79,50 +100,44 @@ int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, c
             ok = slpi_ref_mrmat_ball_get(dm + a, dr + a, acb_realref(e)) &&
                  slpi_ref_mrmat_ball_get(dm + n + a, dr + n + a, acb_imagref(e));
         }
-        ok = ok && slpi_ref_mrmat_gemm(om, orad, 2, n, n, dm, dr, 0, t->mid[m], NULL, t->rad[m], why, sizeof why);
+        ok = ok && slpi_ref_mrmat_gemm_table(pm, pr, 2, n, n, dm, dr, t->mid[m], t->rad[m], t->nrm[m], 0, why,
+                                             sizeof why);
         for (int l = m; l < N && ok; l++)
-            for (int j = m == 0 ? 0 : 2 * m - 1; j <= 2 * m; j++) {
-                int alpha = slpi_ref_zeitlin_alpha(l, j), part = m == 0 ? 1 : j & 1 ? 0 : 1;
-                if (alpha < alpha0)
-                    continue;
-                ball_set(omega + alpha - alpha0, om[part * n + l - m], orad[part * n + l - m]);
-                if (m > 0)
-                    arb_mul(omega + alpha - alpha0, omega + alpha - alpha0, z->sqrt2, prec);
+            for (int part = 0; part < 2; part++) {
+                int i = coeff_index(l, m, part, alpha0);
+                if (i >= 0) {
+                    om[i] = pm[part * n + l - m];
+                    orad[i] = pr[part * n + l - m];
+                }
             }
     }
     free(d);
     return ok;
 }
 
-int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin_mr *t,
-                                  const slpi_ref_zeitlin *z, slong prec)
+/* X = sum_alpha v_alpha (the synthesis's coefficients after the factor 1/s_m) through the
+ * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal */
+static int synthesis_d(acb_mat_t X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
-    int N = z->N, ok = 1;
+    int N = t->N, ok = 1;
     char why[160];
     double *d = malloc(sizeof(double) * 8 * (size_t)N);   /* mid, rad of [v_cos v_sin] and of p */
-    arb_t v;
     if (d == NULL)
         return 0;
-    arb_init(v);
-    double *vm = d, *vr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
+    double *wm = d, *wr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
     acb_mat_zero(X);
     for (int m = 0; m < N && ok; m++) {
         int n = N - m, any = 0;
-        for (int l = m; l < N && ok; l++)
-            for (int part = 0; part < 2 && ok; part++) {
-                int j = m == 0 ? 0 : 2 * m - 1 + part, alpha = slpi_ref_zeitlin_alpha(l, j);
-                arb_zero(v);
-                if (alpha >= alpha0 && (m > 0 || part == 1)) {
-                    arb_set(v, c + alpha - alpha0);
-                    if (m > 0)
-                        arb_mul(v, v, z->rsqrt2, prec);
-                }
-                any |= !arb_is_zero(v);
-                ok = slpi_ref_mrmat_ball_get(vm + 2 * (l - m) + part, vr + 2 * (l - m) + part, v);
+        for (int l = m; l < N; l++)
+            for (int part = 0; part < 2; part++) {
+                int i = coeff_index(l, m, part, alpha0);
+                wm[2 * (l - m) + part] = i < 0 ? 0 : vm[i];
+                wr[2 * (l - m) + part] = i < 0 ? 0 : vr[i];
+                any |= i >= 0 && (vm[i] != 0 || vr[i] != 0);
             }
-        if (!ok || !any)
+        if (!any)
             continue;
-        ok = slpi_ref_mrmat_gemm(pm, pr, n, n, 2, t->mid[m], NULL, t->rad[m], vm, vr, 0, why, sizeof why);
+        ok = slpi_ref_mrmat_gemm_table(pm, pr, n, n, 2, wm, wr, t->mid[m], t->rad[m], t->nrm[m], 1, why, sizeof why);
         for (int a = 0; a < n && ok; a++) {
             acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
             if (m == 0) {
@@ -135,7 +150,154 @@ int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const s
             arb_set(acb_imagref(up), acb_imagref(lo));
         }
     }
-    arb_clear(v);
     free(d);
+    return ok;
+}
+
+int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin_mr *t,
+                                  const slpi_ref_zeitlin *z, slong prec)
+{
+    int N = z->N, nal = N * N - 1 - alpha0, ok = 1;
+    double *v = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
+    arb_t w;
+    if (v == NULL)
+        return 0;
+    arb_init(w);
+    for (int i = 0; i < nal && ok; i++) {                  /* v = c / s_m */
+        int alpha = alpha0 + i, l = slpi_ref_zeitlin_degree(alpha);
+        arb_set(w, c + i);
+        if (alpha - (l * l - 1) > 0)                       /* j > 0: m > 0 */
+            arb_mul(w, w, z->rsqrt2, prec);
+        ok = slpi_ref_mrmat_ball_get(v + i, v + nal + i, w);
+    }
+    ok = ok && synthesis_d(X, v, v + nal, alpha0, t);
+    arb_clear(w);
+    free(v);
+    return ok;
+}
+
+int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
+                              const slpi_ref_zeitlin_mr *t)
+{
+    int N = t->N, nal = N * N - 1 - alpha0, ok;
+    double *o = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
+    if (o == NULL)
+        return 0;
+    ok = analysis_d(o, o + nal, X, alpha0, t);
+    for (int i = 0; i < nal && ok; i++)            /* (w omega) / s_m = w (omega / s_m): s_m cancels */
+        slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
+    ok = ok && synthesis_d(T, o, o + nal, alpha0, t);
+    free(o);
+    return ok;
+}
+
+/* the factors freed on failure, as ref/zeitlin-basis.c frees them (twd_free) */
+static void factors_free(slpi_ref_zeitlin *z)
+{
+    for (int d = 0; d < z->N; d++)
+        free(z->twd[d]);
+    free(z->twd);
+    z->twd = NULL;
+}
+
+void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z)
+{
+    int N = z->N, ok;
+    if (z->twd != NULL)
+        return;
+    z->twd = calloc((size_t)N, sizeof *z->twd);
+    ok = z->twd != NULL;
+    for (int d = 0; d < N && ok; d++) {
+        int n = N - d;
+        double *t = z->twd[d] = malloc(sizeof(double) * 6 * (size_t)n);
+        ok = t != NULL;
+        for (int i = 0; i < 2 * n && ok; i++)
+            ok = slpi_ref_mrmat_ball_get(t + i, t + 2 * n + i, z->tw[d] + i);
+        for (int i = 0; i < n && ok; i++)
+            ok = slpi_ref_mrmat_ball_get(t + 4 * n + i, t + 5 * n + i, z->loff[d] + i);
+    }
+    if (!ok && z->twd != NULL)
+        factors_free(z);
+}
+
+/* p (n complex balls: mid pm, rad pr, re and im interleaved) <- the solution of the
+ * tridiagonal with Thomas factors f (mid fm, rad fr: 1/w_i at i, the multipliers at n + i)
+ * and off-diagonal e (em, er), as thomas_solve of ref/zeitlin-basis.c */
+static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em,
+                      const double *er, int n)
+{
+    double tm, tr;
+    for (int i = 1; i < n; i++)
+        for (int c = 0; c < 2; c++) {
+            slpi_ref_mrmat_scalar_mul(&tm, &tr, pm[2 * (i - 1) + c], pr[2 * (i - 1) + c], fm[n + i - 1], fr[n + i - 1]);
+            slpi_ref_mrmat_scalar_sub(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], tm, tr);
+        }
+    for (int c = 0; c < 2; c++)
+        slpi_ref_mrmat_scalar_mul(pm + 2 * (n - 1) + c, pr + 2 * (n - 1) + c, pm[2 * (n - 1) + c],
+                                  pr[2 * (n - 1) + c], fm[n - 1], fr[n - 1]);
+    for (int i = n - 2; i >= 0; i--)
+        for (int c = 0; c < 2; c++) {
+            slpi_ref_mrmat_scalar_mul(&tm, &tr, pm[2 * (i + 1) + c], pr[2 * (i + 1) + c], em[i], er[i]);
+            slpi_ref_mrmat_scalar_sub(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], tm, tr);
+            slpi_ref_mrmat_scalar_mul(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], fm[i], fr[i]);
+        }
+}
+
+/* the mean of the n parts x[2 i] (stride 2) subtracted from each, as balls */
+static void mean_sub_mr(double *xm, double *xr, int n)
+{
+    double sm = 0, sr = 0;
+    for (int i = 0; i < n; i++)
+        slpi_ref_mrmat_scalar_add(&sm, &sr, sm, sr, xm[2 * i], xr[2 * i]);
+    slpi_ref_mrmat_scalar_div_ui(&sm, &sr, sm, sr, (unsigned long)n);
+    for (int i = 0; i < n; i++)
+        slpi_ref_mrmat_scalar_sub(xm + 2 * i, xr + 2 * i, xm[2 * i], xr[2 * i], sm, sr);
+}
+
+int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z)
+{
+    int N = z->N, ok = z->twd != NULL;
+    double *pm = malloc(sizeof(double) * 4 * (size_t)N), *pr = pm + 2 * N;
+    ok = ok && pm != NULL;
+    /* d = 0: x_a = Im X_aa - Tr/N (real), shift 0: p_0 pinned, solve on 1..N-1; the mean subtracted */
+    for (int a = 0; a < N && ok; a++) {
+        ok = slpi_ref_mrmat_ball_get(pm + 2 * a, pr + 2 * a, acb_imagref(acb_mat_entry(X, a, a)));
+        pm[2 * a + 1] = pr[2 * a + 1] = 0;
+    }
+    if (ok) {
+        const double *t = z->twd[0];
+        mean_sub_mr(pm, pr, N);
+        if (arb_is_zero(z->shift)) {
+            pm[0] = pr[0] = 0;
+            thomas_mr(pm + 2, pr + 2, t, t + 2 * N, t + 4 * N + 1, t + 5 * N + 1, N - 1);
+        } else {
+            thomas_mr(pm, pr, t, t + 2 * N, t + 4 * N, t + 5 * N, N);
+        }
+        mean_sub_mr(pm, pr, N);
+        acb_mat_zero(P);
+        for (int a = 0; a < N; a++)
+            ball_set(acb_imagref(acb_mat_entry(P, a, a)), pm[2 * a], pr[2 * a]);
+    }
+    /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal */
+    for (int d = 1; d < N && ok; d++) {
+        int n = N - d;
+        const double *t = z->twd[d];
+        for (int a = 0; a < n && ok; a++) {
+            acb_srcptr x = acb_mat_entry(X, a, a + d);
+            ok = slpi_ref_mrmat_ball_get(pm + 2 * a, pr + 2 * a, acb_realref(x)) &&
+                 slpi_ref_mrmat_ball_get(pm + 2 * a + 1, pr + 2 * a + 1, acb_imagref(x));
+        }
+        if (!ok)
+            break;
+        thomas_mr(pm, pr, t, t + 2 * n, t + 4 * n, t + 5 * n, n);
+        for (int a = 0; a < n; a++) {
+            acb_ptr up = acb_mat_entry(P, a, a + d), lo = acb_mat_entry(P, a + d, a);
+            ball_set(acb_realref(up), pm[2 * a], pr[2 * a]);
+            ball_set(acb_imagref(up), pm[2 * a + 1], pr[2 * a + 1]);
+            arb_neg(acb_realref(lo), acb_realref(up));
+            arb_set(acb_imagref(lo), acb_imagref(up));
+        }
+    }
+    free(pm);
     return ok;
 }

@@ -37,6 +37,10 @@ typedef struct {
     arb_mat_struct *V;   /* V[m]: (N-m) x (N-m), column l-m = t of T_lm; NULL until
                           * slpi_ref_zeitlin_harmonics */
     arb_t sqrt2, rsqrt2; /* sqrt(2), 1/sqrt(2) */
+    double **twd;        /* twd[d]: tw[d] and loff[d] as doubles for slpi_ref_zeitlin_poisson_mr
+                          * (slpi_ref_zeitlin_factors_mr, on demand),
+                          * [mid tw (2n) | rad tw (2n) | mid loff (n) | rad loff (n)], n = N - d;
+                          * NULL where a part is beyond the double range */
 } slpi_ref_zeitlin;
 
 /* Build the Laplacian's tables at precision prec, O(N^2) balls; V = NULL. N in
@@ -94,19 +98,32 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
 
 /* The transforms on the BLAS route (ref/zeitlin-mr.c, docs/design.md#blas-route): the
  * tables V_m as doubles with one radius per table, built once table by table from
- * slpi_ref_zeitlin_table (0 if a part is beyond the double range or out of memory); the
- * coefficients alpha >= alpha0 of X into omega[alpha - alpha0], and X from them, as the
- * Arb transforms above, each product enclosed by slpi_ref_mrmat_gemm. 0 (outputs
- * undefined) where the route cannot enclose. */
+ * slpi_ref_zeitlin_table (0 if a part is beyond the double range or out of memory); X
+ * from its coefficients alpha >= alpha0 as the Arb synthesis above, and the noise's
+ * generator sum (analysis, weights, synthesis), each product enclosed by
+ * slpi_ref_mrmat_gemm_table. 0 (outputs undefined) where the route cannot enclose. */
 typedef struct {
     int N;
     double **mid;   /* mid[m]: V_m row-major, (N-m) x (N-m) */
     double *rad;    /* rad[m] >= the distance of every entry of mid[m] from the exact V_m */
+    double *nrm;    /* nrm[m] >= the 2-norm of every row and column of mid[m] (about 1: V_m is orthogonal) */
 } slpi_ref_zeitlin_mr;
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N);
 void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t);
-int slpi_ref_zeitlin_analysis_mr(arb_ptr omega, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t,
-                                 const slpi_ref_zeitlin *z, slong prec);
+/* z->twd from z->tw and z->loff where it is NULL (a no-op once made; set_shift and
+ * clear free it); NULL on failure */
+void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z);
+/* slpi_ref_zeitlin_poisson in midpoint–radius doubles (ref/mrmat.h's scalar arithmetic on
+ * the factors z->twd): P encloses (Delta_N - shift)^{-1} (X - Tr(X)/N I) for every X in
+ * the balls. 0 (P undefined) where z->twd is NULL or a part of X is beyond the double
+ * range. */
+int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z);
+/* T = sum_{alpha >= alpha0} w_alpha omega_alpha(X) Y_alpha, the noise (Q)'s generator sum,
+ * for every w in the balls <wm, wr> (indexed alpha - alpha0) and X in its balls: the
+ * analysis and the synthesis on the tables, the factors s_m of the two cancelling
+ * exactly, the products w omega in midpoint–radius doubles. */
+int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
+                              const slpi_ref_zeitlin_mr *t);
 int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin_mr *t,
                                   const slpi_ref_zeitlin *z, slong prec);
 

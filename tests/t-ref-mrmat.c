@@ -11,13 +11,19 @@
  *     midpoints, radii far above them) lies inside the ball: the radius must bound the
  *     input radii's effect with its own rounding (an unrounded |A||B| product, or a
  *     radius taken at the midpoints, falls short);
- *     the same through the gemm on doubles with one radius for all of A, or of B;
+ *   - the table form (slpi_ref_mrmat_gemm_table, one radius and a norm bound for the
+ *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
+ *     above (exact inputs leave only the rounding term), and the corner product inside;
  *   - the verified solve (ref/mrsolve.c) of the Cayley factor A = I - Psi/2, B = I +
  *     Psi/2, Psi skew-Hermitian of each kind but cancel (binades 2^-20..2^20), n = 1, 5, 32: its balls contain
  *     the midpoints of acb_mat_solve's at 256 bits and intersect them; at a corner of a
  *     wide ball (nonnegative inverse, so the first-order radius is sharp) the corner's
  *     solution lies inside (the second-order term counts); a singular midpoint and a
  *     ball too wide for ||I - R A|| < 1 are refused with their reasons;
+ *   - the sums of the route (slpi_ref_mrmat_scale, _axpy: a X, Y + a X, Y + a (X - X^*), a down to an
+ *     underflowing 2^-1030) contain Arb's midpoints on every kind, real and complex;
+ *   - the upward step (slpi_ref_mrmat_up) lands one or two doubles above x, over every
+ *     exponent, subnormals and zero included;
  *   - the probe passes on this machine's BLAS and refuses (in a child process: the probe
  *     runs once per process) a thread rounding upward and, on x86, flush-to-zero; a
  *     product beyond the double range is refused with a reason.
@@ -26,6 +32,7 @@
 #include "ref/mrmat.h"
 
 #include <fenv.h>
+#include <float.h>
 #include <sys/wait.h>
 #ifdef __SSE__
 #include <xmmintrin.h>
@@ -200,57 +207,88 @@ static void check_vertex(int m, int k, int n, int cplx)
     acb_mat_clear(R);
 }
 
-/* The corners through slpi_ref_mrmat_gemm (real doubles) with one radius s for every
- * entry of A (scalar_a) or of B, the compact tables' form (ref/zeitlin-mr.c): a radius
- * left out on either side misses the corner product. */
-static void check_vertex_gemm(int m, int k, int n, int scalar_a)
+/* The table form (slpi_ref_mrmat_gemm_table, the su(N) tables' products): C = X T
+ * (t_left = 0) or T X with T = <mT, sT> (one radius) of norm bound slpi_ref_mrmat_norm_bound.
+ *   - kind (random, cancel, binades, underflow, subnormal; X and T exact doubles, T
+ *     exact or with one radius, X exact or with radii): every entry contains the
+ *     midpoint of Arb's product of the same balls at 256 bits and overlaps it (an exact
+ *     T and X leave only the rounding term);
+ *   - corner (kind < 0): mX in [0, 2^-60], mT in [0, 1], radii with 20-bit mantissas far
+ *     above mX: the exact (mX + rX)(mT + sT) lies inside (each radius term counts). */
+static void check_table(int m, int k, int n, int t_left, int kind)
 {
-    double *mA = malloc(sizeof(double) * (size_t)m * k), *rA = malloc(sizeof(double) * (size_t)m * k);
-    double *mB = malloc(sizeof(double) * (size_t)k * n), *rB = malloc(sizeof(double) * (size_t)k * n);
+    int xr = t_left ? k : m, xc = t_left ? n : k, tr = t_left ? m : k, tc = t_left ? k : n;
+    double *mX = malloc(sizeof(double) * (size_t)xr * xc), *rX = malloc(sizeof(double) * (size_t)xr * xc);
+    double *mT = malloc(sizeof(double) * (size_t)tr * tc);
     double *mC = malloc(sizeof(double) * (size_t)m * n), *rC = malloc(sizeof(double) * (size_t)m * n);
-    double s = ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
-    arb_mat_t Av, Bv, R;
-    arf_t t;
-    arf_init(t);
-    arb_mat_init(Av, m, k);
-    arb_mat_init(Bv, k, n);
-    arb_mat_init(R, m, n);
+    double sT = kind < 0 || test_rand_int(2) ? ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (kind < 0 ? 0 : 30))
+                                              : 0;
+    acb_mat_t X, T, R;
+    acb_mat_init(X, xr, xc);
+    acb_mat_init(T, tr, tc);
+    acb_mat_init(R, m, n);
+    int fk = kind == K_BINADES || kind == K_UNDERFLOW || kind == K_SUBNORMAL ? kind : K_CANCEL;   /* K_CANCEL: gauss */
+    fill(X, fk, 0);
+    fill(T, fk, 0);
+    if (kind == K_CANCEL) {
+        if (t_left) cancel_rows(X, T);
+        else cancel_rows(T, X);
+    }
+    int rx = kind < 0 || test_rand_int(2);
     for (int side = 0; side < 2; side++) {
-        int rows = side ? k : m, cols = side ? n : k, scalar = side ? !scalar_a : scalar_a;
-        double *mid = side ? mB : mA, *rad = side ? rB : rA;
-        for (int i = 0; i < rows * cols; i++) {
-            mid[i] = side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60);
-            rad[i] = scalar ? s : ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
-            arb_ptr v = arb_mat_entry(side ? Bv : Av, i / cols, i % cols);
-            arf_set_d(t, mid[i]);
-            arb_set_d(v, rad[i]);
-            arb_add_arf(v, v, t, PREC);                 /* the corner, exact at PREC */
+        acb_mat_struct *M = side ? T : X;
+        for (slong i = 0; i < acb_mat_nrows(M); i++)
+            for (slong j = 0; j < acb_mat_ncols(M); j++) {
+                arb_ptr v = acb_realref(acb_mat_entry(M, i, j));
+                double mid = kind < 0 ? (side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60))
+                                      : arf_get_d(arb_midref(v), ARF_RND_NEAR);
+                double rad = side ? sT : rx ? ldexp((double)(1 + test_rand_int(1 << 20)), kind < 0 ? -20 : -70) * fabs(mid) : 0;
+                if (kind < 0 && !side) rad = ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
+                (side ? mT : mX)[i * acb_mat_ncols(M) + j] = mid;
+                if (!side) rX[i * xc + j] = rad;
+                arb_set_d(v, mid);
+                mag_set_d(arb_radref(v), rad);
+            }
+    }
+    if (kind < 0) {             /* the corner: X and T exactly mid + rad */
+        for (int side = 0; side < 2; side++) {
+            acb_mat_struct *M = side ? T : X;
+            for (slong i = 0; i < acb_mat_nrows(M); i++)
+                for (slong j = 0; j < acb_mat_ncols(M); j++) {
+                    arb_ptr v = acb_realref(acb_mat_entry(M, i, j));
+                    arf_t r;
+                    arf_init(r);
+                    arf_set_d(r, side ? sT : rX[i * xc + j]);
+                    arb_set_d(v, (side ? mT : mX)[i * acb_mat_ncols(M) + j]);
+                    arb_add_arf(v, v, r, PREC);
+                    arf_clear(r);
+                }
         }
     }
+    double nT = slpi_ref_mrmat_norm_bound(mT, tr, tc);
     char why[200] = "";
-    int ok = slpi_ref_mrmat_gemm(mC, rC, m, k, n, mA, scalar_a ? NULL : rA, s, mB, scalar_a ? rB : NULL, s, why,
-                                 sizeof why);
-    TEST_CHECKF(ok, "vertex gemm %dx%dx%d: refused: %s", m, k, n, why);
-    arb_mat_mul(R, Av, Bv, PREC);
+    int ok = slpi_ref_mrmat_gemm_table(mC, rC, m, k, n, mX, rX, mT, sT, nT, t_left, why, sizeof why);
+    TEST_CHECKF(ok, "table %dx%dx%d t_left=%d kind %d: refused: %s", m, k, n, t_left, kind, why);
+    if (t_left) acb_mat_mul(R, T, X, PREC);
+    else acb_mat_mul(R, X, T, PREC);
     int in = 1, bi = 0;
     arb_t c;
     arb_init(c);
     for (int i = 0; i < m * n && ok && in; i++) {
         arb_set_d(c, mC[i]);
         mag_set_d(arb_radref(c), rC[i]);
-        if (!arb_contains(c, arb_mat_entry(R, i / n, i % n))) in = 0, bi = i;
+        arb_srcptr r = acb_realref(acb_mat_entry(R, i / n, i % n));
+        if (kind < 0 ? !arb_contains(c, r) : !part_ok(c, r)) in = 0, bi = i;
     }
-    TEST_CHECKF(in, "vertex gemm %dx%dx%d, one radius for %s: entry %d %.17g +- %g misses the corner product",
-                m, k, n, scalar_a ? "A" : "B", bi, mC[bi], rC[bi]);
+    TEST_CHECKF(in, "table %dx%dx%d t_left=%d %s: entry %d %.17g +- %g misses %s", m, k, n, t_left,
+                kind < 0 ? "corner" : kind_name[kind], bi, mC[bi], rC[bi], kind < 0 ? "the corner product" : "Arb's");
     arb_clear(c);
-    arf_clear(t);
-    arb_mat_clear(Av);
-    arb_mat_clear(Bv);
-    arb_mat_clear(R);
-    free(mA);
-    free(rA);
-    free(mB);
-    free(rB);
+    acb_mat_clear(X);
+    acb_mat_clear(T);
+    acb_mat_clear(R);
+    free(mX);
+    free(rX);
+    free(mT);
     free(mC);
     free(rC);
 }
@@ -402,6 +440,79 @@ static void check_probe_refusal(int mode, const char *reason)
     TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the probe does not refuse mode %d with \"%s\"", mode, reason);
 }
 
+/* slpi_ref_mrmat_axpy and _scale against Arb: a X, Y + a X and Y + a (X - X^*) (a = 1, 1/2,
+ * 2^-1030: the last underflows) on n x n ball matrices of the given kind, complex or real, converted
+ * by slpi_ref_mrmat_get; every entry contains Arb's midpoint at 256 bits and overlaps it */
+static void check_axpy(int n, int kind, int cplx, int skew)
+{
+    static const double as[] = { 1, 0.5, 0x1p-1030 };
+    double a = as[test_rand_int(3)];
+    acb_mat_t X, Y, R, T, C;
+    acb_mat_init(X, n, n);
+    acb_mat_init(Y, n, n);
+    acb_mat_init(R, n, n);
+    acb_mat_init(T, n, n);
+    acb_mat_init(C, n, n);
+    fill(X, kind, cplx);
+    fill(Y, kind, cplx);
+    slpi_ref_mr x = { 0 }, y = { 0 }, z = { 0 };
+    int ok = slpi_ref_mrmat_get(&x, X, cplx ? 2 : 1) && slpi_ref_mrmat_get(&y, Y, cplx ? 2 : 1) &&
+             slpi_ref_mrmat_scale(&z, a, &x) && slpi_ref_mrmat_axpy(&y, a, &x, skew);
+    TEST_CHECKF(ok, "axpy %s n=%d: refused", kind_name[kind], n);
+    if (ok) {                                   /* the scaling a X alone */
+        slpi_ref_mrmat_set(C, &z);
+        acb_mat_scalar_mul_2exp_si(R, X, a == 1 ? 0 : a == 0.5 ? -1 : -1030);
+        slong bi = 0, bj = 0;
+        TEST_CHECKF(contains_mids(C, R, &bi, &bj), "scale %s n=%d cplx=%d a=%a: entry (%ld,%ld) misses Arb's",
+                    kind_name[kind], n, cplx, a, (long)bi, (long)bj);
+    }
+    slpi_ref_mrmat_clear(&z);
+    if (ok) {
+        slpi_ref_mrmat_set(C, &y);
+        acb_mat_set(T, X);
+        if (skew) {
+            acb_mat_conjugate_transpose(R, X);
+            acb_mat_sub(T, X, R, PREC);
+        }
+        acb_mat_scalar_mul_2exp_si(T, T, a == 1 ? 0 : a == 0.5 ? -1 : -1030);
+        acb_mat_add(R, Y, T, PREC);
+        slong bi = 0, bj = 0;
+        TEST_CHECKF(contains_mids(C, R, &bi, &bj), "axpy %s n=%d cplx=%d skew=%d a=%a: entry (%ld,%ld) misses Arb's",
+                    kind_name[kind], n, cplx, skew, a, (long)bi, (long)bj);
+    }
+    slpi_ref_mrmat_clear(&x);
+    slpi_ref_mrmat_clear(&y);
+    acb_mat_clear(X);
+    acb_mat_clear(Y);
+    acb_mat_clear(R);
+    acb_mat_clear(T);
+    acb_mat_clear(C);
+}
+
+/* slpi_ref_mrmat_up(x) lies one or two doubles above x: 0, the subnormals, the binades
+ * about 2^-1022 + 53 where phi |x| meets eta, powers of two, random doubles of every
+ * exponent, and the largest below the overflow threshold */
+static void check_up(void)
+{
+    int bad = 0;
+    for (long it = 0; it < test_iters(200000); it++) {
+        double x;
+        switch (it % 5) {
+        case 0: x = ldexp(1.0, (int)test_rand_int(2098) - 1074); break;
+        case 1: x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(2046) - 1022); break;
+        case 2: x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(80) - 1022 + 20); break;
+        case 3: x = ldexp((double)test_rand_int(1 << 30), -1074); break;
+        default: x = nextafter(ldexp(1.0, (int)test_rand_int(1100) - 1074), 0); break;
+        }
+        if (test_rand_int(2)) x = -x;
+        double u = slpi_ref_mrmat_up(x), s1 = nextafter(x, INFINITY), s2 = nextafter(s1, INFINITY);
+        if (!(u >= s1 && u <= s2) && bad++ < 3)
+            TEST_CHECKF(0, "up(%a) = %a, not one or two doubles above", x, u);
+    }
+    double big = nextafter(DBL_MAX, 0);
+    TEST_CHECKF(slpi_ref_mrmat_up(0) == 0x1p-1074 && slpi_ref_mrmat_up(big) >= DBL_MAX, "up(0), up(big)");
+}
+
 int main(void)
 {
     test_start("t-ref-mrmat", 41);
@@ -411,6 +522,7 @@ int main(void)
 #endif
     char why[200] = "";
     TEST_CHECKF(slpi_ref_mrmat_probe(why, sizeof why), "probe: %s", why);
+    check_up();
     static const int sizes[][3] = { { 1, 1, 1 }, { 3, 5, 2 }, { 4, 4, 4 }, { 17, 9, 13 }, { 32, 32, 32 },
                                     { 64, 64, 64 }, { 128, 128, 128 } };
     int ns = (int)(sizeof sizes / sizeof sizes[0]);
@@ -427,9 +539,13 @@ int main(void)
         for (int cplx = 0; cplx < 2; cplx++) {
             check_vertex(8, 64, 8, cplx);
             check_vertex(16, 128, 16, cplx);
-            check_vertex_gemm(2, 64, 64, cplx);     /* A one radius (cplx: 1), or B */
-            check_vertex_gemm(64, 64, 2, cplx);
         }
+    for (long it = 0; it < test_iters(2); it++)
+        for (int t_left = 0; t_left < 2; t_left++)
+            for (int kind = -1; kind < K_LOWBITS; kind++) {   /* -1: the corner */
+                check_table(t_left ? 64 : 2, 64, t_left ? 2 : 64, t_left, kind);
+                check_table(t_left ? 7 : 1, 5, t_left ? 1 : 7, t_left, kind);
+            }
     for (long it = 0; it < test_iters(1); it++)
         for (int kind = 0; kind < K_COUNT; kind++)
             if (kind != K_CANCEL) {
@@ -441,6 +557,10 @@ int main(void)
         check_solve_vertex(4);
         check_solve_vertex(16);
     }
+    for (long it = 0; it < test_iters(2); it++)
+        for (int kind = 0; kind < K_COUNT; kind++)
+            for (int v = 0; v < 4; v++)
+                check_axpy(v & 1 ? 9 : 1, kind, v >> 1, (int)test_rand_int(2));
     check_solve_refusal();
     check_refusal();
     TEST_END();

@@ -4,11 +4,15 @@
  *   - tables: every entry of the exact table V_m (balls at 256 bits) lies within the one
  *     radius rad[m] of mid[m] (the doubles of the compact tables), and no radius is
  *     wider than 2^-50 (N = 2, 7, 33, 64; 128 under SLPI_TEST_MULTIPLIER >= 4);
- *   - transforms: slpi_ref_zeitlin_analysis_mr and slpi_ref_zeitlin_synthesis_mr contain
- *     the midpoints of slpi_ref_zeitlin_analysis and _synthesis at 256 bits and intersect
+ *   - transforms: slpi_ref_zeitlin_noise_mr (sum_alpha w_alpha omega_alpha(X) Y_alpha
+ *     for weight balls w) and slpi_ref_zeitlin_synthesis_mr contain the midpoints of the
+ *     same through slpi_ref_zeitlin_analysis and _synthesis at 256 bits and intersect
  *     their balls, from every coefficient (alpha0 = 0) and from the noise's first
  *     (alpha0 = floor(N/2)^2 - 1), on three kinds of inputs: binary64 entries (plain),
- *     entries spread over 60 binades, and a tenth of them subnormal.
+ *     entries spread over 60 binades, and a tenth of them subnormal;
+ *   - the Poisson solve: slpi_ref_zeitlin_poisson_mr contains the midpoints of
+ *     slpi_ref_zeitlin_poisson at 256 bits and intersects its balls, on the same kinds
+ *     of X with radii on half of the entries, with shift 0 and 3/7 (the Zeitlin family).
  * Internal interfaces ref/zeitlin.h, ref/mrmat.h. */
 #include "testutil.h"
 #include "ref/zeitlin.h"
@@ -91,11 +95,26 @@ static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_m
     acb_mat_init(Smr, N, N);
     random_skew(X, kind);
     slpi_ref_zeitlin_analysis(om, X, z, PREC);
-    TEST_CHECKF(slpi_ref_zeitlin_analysis_mr(ommr, X, alpha0, t, z, PREC), "N=%d %s: analysis_mr refused", N,
+    /* the noise's sum: weights w (balls of radius 2^-60 of their scale on half of them) */
+    double *w = malloc(sizeof(double) * 2 * (size_t)(n - alpha0));
+    for (int al = alpha0; al < n; al++) {
+        int i = al - alpha0;
+        w[i] = gauss();
+        w[n - alpha0 + i] = test_rand_int(2) ? 0 : ldexp(fabs(w[i]), -60);
+        arb_set_d(ommr + i, w[i]);
+        mag_set_d(arb_radref(ommr + i), w[n - alpha0 + i]);
+        arb_mul(ommr + i, ommr + i, om + al, PREC);
+    }
+    slpi_ref_zeitlin_synthesis(S, ommr, alpha0, z, PREC);
+    TEST_CHECKF(slpi_ref_zeitlin_noise_mr(Smr, X, alpha0, w, w + n - alpha0, t), "N=%d %s: noise_mr refused", N,
                 kind_name[kind]);
-    for (int al = alpha0; al < n; al++)
-        if (!agrees(ommr + al - alpha0, om + al) && bad++ < 3)
-            TEST_CHECKF(0, "N=%d %s alpha0=%d: omega_%d misses Arb's", N, kind_name[kind], alpha0, al);
+    free(w);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            acb_srcptr e = acb_mat_entry(Smr, a, b), r = acb_mat_entry(S, a, b);
+            if ((!agrees(acb_realref(e), acb_realref(r)) || !agrees(acb_imagref(e), acb_imagref(r))) && bad++ < 3)
+                TEST_CHECKF(0, "N=%d %s alpha0=%d: noise sum X_%d%d misses Arb's", N, kind_name[kind], alpha0, a, b);
+        }
     /* the synthesis from coefficient balls (radius 2^-60 of their scale) */
     for (int al = 0; al < n - alpha0; al++) {
         arb_set_d(om + al, entry(kind));
@@ -117,6 +136,39 @@ static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_m
     _arb_vec_clear(ommr, n);
 }
 
+/* The Poisson solve in midpoint–radius doubles against Arb's at 256 bits, from X of the
+ * given kind with radii 2^-60 of their scale on half of the entries */
+static void check_poisson(slpi_ref_zeitlin *z, int kind)
+{
+    int N = z->N, bad = 0;
+    acb_mat_t X, P, Pmr;
+    acb_mat_init(X, N, N);
+    acb_mat_init(P, N, N);
+    acb_mat_init(Pmr, N, N);
+    random_skew(X, kind);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            for (int part = 0; part < 2; part++) {
+                arb_ptr x = part ? acb_imagref(acb_mat_entry(X, a, b)) : acb_realref(acb_mat_entry(X, a, b));
+                if (test_rand_int(2))
+                    mag_set_d(arb_radref(x), ldexp(fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR)), -60));
+            }
+    slpi_ref_zeitlin_poisson(P, X, z, PREC);
+    slpi_ref_zeitlin_factors_mr(z);
+    TEST_CHECKF(slpi_ref_zeitlin_poisson_mr(Pmr, X, z), "N=%d %s: poisson_mr refused", N, kind_name[kind]);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            acb_srcptr e = acb_mat_entry(Pmr, a, b), r = acb_mat_entry(P, a, b);
+            if ((!agrees(acb_realref(e), acb_realref(r)) || !agrees(acb_imagref(e), acb_imagref(r))) && bad++ < 3)
+                TEST_CHECKF(0, "N=%d %s shift %s: P_%d%d (re %s) misses Arb's (re %s)", N, kind_name[kind],
+                            arb_is_zero(z->shift) ? "0" : "3/7", a, b, arb_get_str(acb_realref(e), 20, 0),
+                            arb_get_str(acb_realref(r), 20, 0));
+        }
+    acb_mat_clear(X);
+    acb_mat_clear(P);
+    acb_mat_clear(Pmr);
+}
+
 int main(void)
 {
     test_start("t-ref-zeitlin-mr", 20261124);
@@ -135,7 +187,16 @@ int main(void)
             for (long it = 0; it < test_iters(N <= 7 ? 4 : 1); it++) {
                 check_transforms(&z, &t, 0, kind);
                 check_transforms(&z, &t, (N / 2) * (N / 2) - 1, kind);
+                check_poisson(&z, kind);
             }
+        arb_t shift;                          /* the Zeitlin family's Delta_N - kappa^2 */
+        arb_init(shift);
+        arb_set_ui(shift, 3);
+        arb_div_ui(shift, shift, 7, PREC);
+        slpi_ref_zeitlin_set_shift(&z, shift, PREC);
+        for (int kind = 0; kind < K_COUNT; kind++)
+            check_poisson(&z, kind);
+        arb_clear(shift);
         slpi_ref_zeitlin_mr_clear(&t);
         slpi_ref_zeitlin_clear(&z);
     }

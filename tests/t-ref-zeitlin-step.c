@@ -12,7 +12,8 @@
  *     guaranteed invariants contained; without noise TMK and IM also keep H0;
  *   - the Jacobian-free Krawczyk solver on an affine contraction with a wide parameter
  *     ball contains the exact corner solutions;
- *   - a step far too large is UNABLE with a reason;
+ *   - a step far too large is UNABLE with a reason; a system certified on the BLAS route
+ *     alone (blas_only) is UNABLE off the route with its reason, certified on it;
  *   - the invariants' names for N = 2..20 two ways: each delta name is "I_dev" or "I_rel_dev" of its
  *     name, the first four are H0, C2, C3, TrX, then every eigenvalue up to N = 12, and
  *     no two names are equal. */
@@ -321,6 +322,31 @@ static void check_isomp_symmetric(int N)
     teardown(&f);
 }
 
+/* A system certified on the BLAS route alone (blas_only: Euler-Zeitlin beyond the T_lm
+ * tables as balls, N > 512, set here at N = 5): a step off the route (matmul=arb) is
+ * UNABLE with the system's reason, never Arb's products; on the route (matmul=blas) it
+ * is certified. */
+static void check_blas_only(int N)
+{
+    fixture f;
+    setup(&f, N, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 2.0, 1.0);
+    arb_ptr y = _arb_vec_init(f.n);
+    increments(&f, 1.0 / 64);
+    f.s.blas_only = "the test's limit";
+    f.p.matmul = SLPI_MATMUL_ARB;
+    _arb_vec_set(y, f.x, f.n);
+    slpi_step_status st = step(&f, y);
+    TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(f.why, "off the BLAS route: the test's limit"),
+                "blas_only, matmul=arb: status %d, reason \"%s\"", (int)st, f.why);
+    f.p.matmul = SLPI_MATMUL_BLAS;
+    _arb_vec_set(y, f.x, f.n);
+    st = step(&f, y);
+    TEST_CHECKF(st == SLPI_STEP_CONVERGED, "blas_only, matmul=blas: status %d, reason \"%s\"", (int)st, f.why);
+    f.s.blas_only = NULL;
+    _arb_vec_clear(y, f.n);
+    teardown(&f);
+}
+
 /* Parametric enclosure: from a state ball of radius 1e-8 the certified step contains
  * the certified steps from corner points of that ball. */
 static void check_parametric(int N)
@@ -444,6 +470,7 @@ int main(void)
     dt = run_steps(6, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 5, 1.0 / 64, cas, 3 + 6);
     printf("t-ref-zeitlin-step: certified ISOMP step N=6 (Q): %.2f ms\n", 1e3 * dt);
     check_isomp_symmetric(5);
+    check_blas_only(5);
     check_parametric(5);
     check_fixed_point_solver();
 
