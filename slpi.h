@@ -254,6 +254,9 @@ typedef struct {
              int nparam; char param_name[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_NAME_MAX];
              char param_text[SLPI_MODEL_MAX_PARAMS][SLPI_MODEL_PARAM_TEXT];
              double param[SLPI_MODEL_MAX_PARAMS];
+             /* key t0: the time of step 0 as given ("": not given, t0 = 0) and its binary64
+              * rounding; step n's Hamiltonians read t = t0 + (n + c) h (docs/models.md#time) */
+             char t0_text[SLPI_MODEL_PARAM_TEXT]; double t0;
              /* cb[0] for H, cb[k] for noise_Hk: set by slpi_problem_set_callback */
              slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE]; } model;
 
@@ -634,6 +637,8 @@ typedef struct {
     /* optional (NULL: none): show the work inside each step on the progress line pg
      * (NULL: stop); the certified path's steps can take minutes (slpi_ref_set_watch) */
     void (*watch)(void *ctx, slpi_progress *pg);
+    /* the next step is step n of the time grid (slpi_fast_set_step_index): a resumed run's */
+    void (*seek)(void *ctx, long n);
 } slpi_path_ops;
 
 typedef struct {
@@ -731,9 +736,18 @@ typedef struct {
     double *x;
 } slpi_fast_at;
 slpi_step_status slpi_fast_step_at(void *at, const double *dW, slpi_step_info *info);
+/* slpi_fast_set_step_index(at->f, n): the stepping primitive's seek (core/steps.h). */
+void slpi_fast_seek_at(void *at, long n);
 /* Step size of the following steps: any finite h != 0; h < 0 steps backwards (the
  * reversibility property, step with (-h, -dW)). Returns SLPI_EINPUT otherwise. */
 int slpi_fast_set_step(slpi_fast *s, double h);
+/* The index n of the next step on the problem's time grid: a model whose Hamiltonians
+ * read t evaluates step n at t = t0 + (n + c) h, c the scheme's stage
+ * (docs/models.md#time); diagnostics read H at t0 + n h. A new run object starts at 0 and
+ * each slpi_fast_step advances it by one; set it when the next step is not the one after
+ * the last (a resumed run: the checkpoint's step; verify's row n; a path restarted at 0;
+ * a backward run with h < 0 from step N: -N). */
+void slpi_fast_set_step_index(slpi_fast *s, long n);
 /* The solver counters the diagnostics report (steps, iterations, max iterations,
  * stagnated, capped, failed), read and restored by checkpoints. */
 #define SLPI_FAST_NCOUNTERS 6
@@ -776,9 +790,14 @@ typedef struct {
     arb_ptr x;
 } slpi_ref_at;
 slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *info);
+/* slpi_ref_set_step_index(at->r, n), as slpi_fast_seek_at. */
+void slpi_ref_seek_at(void *at, long n);
 #endif
 /* As slpi_fast_set_step: h < 0 steps backwards. */
 int slpi_ref_set_step(slpi_ref *s, double h);
+/* The index n of the next step on the time grid, as slpi_fast_set_step_index: a model
+ * whose Hamiltonians read t evaluates step n at t0 + (n + c) h, exactly in balls. */
+void slpi_ref_set_step_index(slpi_ref *s, long n);
 /* 1 if the matrix products of s's ISOMP steps at precision prec take the BLAS route
  * (key matmul, docs/design.md#blas-route), 0 if they are Arb's. */
 int slpi_ref_blas_route(const slpi_ref *s, long prec);

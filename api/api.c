@@ -165,10 +165,12 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     if (s->fast) {
         static const long zero[SLPI_FAST_NCOUNTERS];
         slpi_fast_set_counters(s->fast, zero);   /* the diagnostics' solver counts are the path's own */
+        slpi_fast_set_step_index(s->fast, 0);    /* and its time: t0 (docs/models.md#time) */
         if (s->given) memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
         else rc = slpi_fast_initial_state(s->fast, s->x0, err);
         if (rc == SLPI_OK) memcpy(s->x, s->x0, (size_t)s->dim * sizeof *s->x);
     } else {
+        slpi_ref_set_step_index(s->cert, 0);
         if (s->given)
             for (int i = 0; i < s->dim; i++) arb_set_d(s->bx0 + i, s->given[i]);
         else rc = slpi_ref_initial_state(s->cert, s->bx0, err);
@@ -177,6 +179,7 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     if (rc == SLPI_OK) rc = s->steps.step ? slpi_steps_rewind(&s->steps, &s->q, err)
                                           : s->fast ? slpi_steps_open(&s->steps, &s->q, slpi_fast_step_at, &s->fat, 1, err)
                                                     : slpi_steps_open(&s->steps, &s->q, slpi_ref_step_at, &s->rat, 1, err);
+    s->steps.seek = s->fast ? slpi_fast_seek_at : slpi_ref_seek_at;   /* step n at its time */
     return rc;
 }
 

@@ -15,7 +15,7 @@
 
 static const char *const op_names[SLPI_EXPR_OP_COUNT] = {
     "const", "coord", "pi", "neg", "add", "sub", "mul", "div", "powi", "pow",
-    "sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh"
+    "sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh", "t"
 };
 
 const char *slpi_expr_op_name(int op)
@@ -81,15 +81,17 @@ static int add_node(parser *P, const char *at, int op, int a, int b, int arg)
     if (e->n == P->cap) {
         int cap = P->cap ? 2 * P->cap : 32;
         slpi_expr_node *nn = realloc(e->node, (size_t)cap * sizeof *nn);
-        unsigned char *dd = realloc(e->dep, (size_t)cap);
+        unsigned char *dd = realloc(e->dep, (size_t)cap), *td = realloc(e->tdep, (size_t)cap);
         if (nn) e->node = nn;
         if (dd) e->dep = dd;
-        if (!nn || !dd) return fail(P, at, "out of memory");
+        if (td) e->tdep = td;
+        if (!nn || !dd || !td) return fail(P, at, "out of memory");
         P->cap = cap;
     }
     slpi_expr_node *n = &e->node[e->n];
     n->op = op; n->a = a; n->b = b; n->arg = arg; n->col = col_of(P, at);
     e->dep[e->n] = (unsigned char)(op == SLPI_EXPR_COORD || (a >= 0 && e->dep[a]) || (b >= 0 && e->dep[b]));
+    e->tdep[e->n] = (unsigned char)(op == SLPI_EXPR_TIME || (a >= 0 && e->tdep[a]) || (b >= 0 && e->tdep[b]));
     return e->n++;
 }
 
@@ -227,6 +229,7 @@ static int parse_atom(parser *P)
                 if (P->par[i].used) *P->par[i].used = 1;
                 return add_const(P, at, P->par[i].text, strlen(P->par[i].text), P->par[i].value);
             }
+        if (len == 1 && *at == 't') return add_node(P, at, SLPI_EXPR_TIME, -1, -1, 0);
         if (len == 2 && memcmp(at, "pi", 2) == 0) return add_node(P, at, SLPI_EXPR_PI, -1, -1, 0);
         char alg[32], first[64], last[64];
         slpi_algebra_text(P->alg, alg, sizeof alg);
@@ -344,6 +347,7 @@ void slpi_expr_free(slpi_expr *e)
     free(e->cval);
     free(e->node);
     free(e->dep);
+    free(e->tdep);
     memset(e, 0, sizeof *e);
 }
 
@@ -370,6 +374,7 @@ int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_
         slpi_expr_free(e);
         return SLPI_EINPUT;
     }
+    e->reads_t = e->tdep[e->n - 1];
     return SLPI_OK;
 }
 

@@ -15,7 +15,8 @@
  * so -x^2 = -(x^2) and 2^-1 = 2^(-1). A NAME followed by '(' is a function (sqrt exp log
  * sin cos tan atan sinh cosh tanh, one argument each); otherwise a coordinate of the
  * algebra (slpi_algebra_coord_name), then a parameter of the model (key param.NAME), then
- * the constant `pi`. Parameters may not shadow coordinates, functions or `pi`.
+ * the time `t`, then the constant `pi`. Parameters may not shadow coordinates, functions
+ * or `pi`, and no parameter is named `t` (slpi_model_parse refuses param.t).
  *
  * LIMITS (stated in docs/models.md; each violation is an SLPI_EINPUT naming the key and
  * the column): text below SLPI_EXPR_MAX_TEXT characters (slpi.h), at most SLPI_EXPR_MAX_NODES nodes,
@@ -33,6 +34,10 @@
  *            becomes a CONST whose text is the parameter's value as given (param.NAME=).
  *     COORD  v = mu[arg], arg the 0-based coordinate index in the state layout.
  *     PI     v = pi (Arb: arb_const_pi; binary64: the nearest double).
+ *     TIME   v = t, the time at which the scheme evaluates the Hamiltonian (the name `t`;
+ *            docs/models.md#time): t0 + (n + c) h for step n and the scheme's stage c,
+ *            in balls from t0's decimal text on the certified path, in binary64 by the
+ *            same formula on the double path. Not a coordinate: dep is 0 and tdep 1.
  *     NEG    v = -v_a            ADD v = v_a + v_b     SUB v = v_a - v_b
  *     MUL    v = v_a * v_b       DIV v = v_a / v_b     (domain: v_b != 0)
  *     POWI   v = v_a ^ arg, arg an integer (|arg| <= SLPI_EXPR_MAX_POWI), written in
@@ -83,6 +88,7 @@ typedef enum {
     SLPI_EXPR_POWI, SLPI_EXPR_POW,
     SLPI_EXPR_SQRT, SLPI_EXPR_EXP, SLPI_EXPR_LOG, SLPI_EXPR_SIN, SLPI_EXPR_COS,
     SLPI_EXPR_TAN, SLPI_EXPR_ATAN, SLPI_EXPR_SINH, SLPI_EXPR_COSH, SLPI_EXPR_TANH,
+    SLPI_EXPR_TIME,
     SLPI_EXPR_OP_COUNT
 } slpi_expr_op;
 
@@ -102,6 +108,8 @@ typedef struct {
     int ncoord;             /* dimension of the algebra the coordinates index */
     unsigned char *dep;     /* dep[i] = 1 if node i depends on a coordinate (else its
                                derivatives are all 0) */
+    unsigned char *tdep;    /* tdep[i] = 1 if node i depends on the time t (a TIME node) */
+    int reads_t;            /* 1 if the expression reads t (tdep of its value node) */
 } slpi_expr;
 
 /* Name of an operation ("add", "sqrt", ...), for messages and tests. */
@@ -172,6 +180,7 @@ typedef struct {
     /* 1 where H_k is given as code (p->model.cb[k], docs/models.md#callbacks): H[k] is
      * then empty (n = 0) and only the double path can evaluate it */
     unsigned char callback[1 + SLPI_MODEL_MAX_NOISE];
+    int reads_t;    /* 1 if some H_k reads the time t (docs/models.md#time) */
 } slpi_model;
 
 /* The key of a model's Hamiltonian k into buf: "H" (k = 0) or "noise_Hk"; returns buf. */

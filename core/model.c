@@ -64,6 +64,9 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
         if (slpi_algebra_coord_index(&m->alg, name, strlen(name)) >= 0)
             return slpi_error_set(err, SLPI_EINPUT, "param.%s: shadowed by the coordinate %s of %s, which the "
                                   "expressions read instead: rename the parameter", name, name, p->model.algebra);
+        if (strcmp(name, "t") == 0)
+            return slpi_error_set(err, SLPI_EINPUT, "param.t: t is the time of the step, which the expressions "
+                                  "read instead (docs/models.md#time): rename the parameter");
         par[i].name = name;
         par[i].text = p->model.param_text[i];
         par[i].value = p->model.param[i];
@@ -83,6 +86,7 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
             slpi_model_free(m);
             return rc;
         }
+        m->reads_t |= m->H[k].reads_t;
     }
     for (int i = 0; i < p->model.nparam; i++)   /* a misspelt name would be silently unused */
         if (!used[i]) {

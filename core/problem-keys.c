@@ -151,6 +151,7 @@ static const key_def keys[] = {
     { "H", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the Hamiltonian: an expression in the algebra's coordinates and the parameters" },
     { "noise_H<k>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "noise Hamiltonian k = 1..16 (M = the highest k; 1..M all given)" },
     { "param.<NAME>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "a named parameter usable in every expression: a decimal number" },
+    { "t0", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the time of step 0 (default 0): the expressions read t = t0 + (n + c) h in step n at the scheme's stage c (docs/models.md#time); a decimal number, given only when an expression reads t" },
 };
 #undef OFF
 #undef ANY
@@ -515,6 +516,7 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
             if (p->model.noise_H[k][0]) fprintf(f, "%snoise_H%d=%s\n", prefix, k + 1, p->model.noise_H[k]);
         for (int i = 0; i < p->model.nparam; i++)
             fprintf(f, "%sparam.%s=%s\n", prefix, p->model.param_name[i], p->model.param_text[i]);
+        if (p->model.t0_text[0]) fprintf(f, "%st0=%s\n", prefix, p->model.t0_text);
     }
     if (p->n_x0 > 0) {
         fprintf(f, "%sx0=", prefix);

@@ -1,5 +1,5 @@
 /* problem-model-keys.c — the keys of a model that the key table cannot list (docs/models.md#keys):
- * noise_H<k> and param.<NAME>, expressions kept as text (parsed at validation,
+ * noise_H<k>, param.<NAME> and t0, expressions kept as text (parsed at validation,
  * core/model.c), and the callbacks that stand for a Hamiltonian (docs/models.md#callbacks).
  * core/problem-keys.c hands them here. */
 #include <ctype.h>
@@ -53,9 +53,33 @@ int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, s
     return SLPI_OK;
 }
 
-/* noise_H<k> and param.<NAME> of a model: 1 if key is one of them (then *rc is the result). */
+/* A model's decimal number (param.NAME, t0): its text as given, without blanks and a '+'
+ * sign (the certified path reads it exactly), into text (SLPI_MODEL_PARAM_TEXT), its
+ * binary64 rounding into *v. */
+static int set_decimal(char *text, double *v, const char *key, const char *value, slpi_error *err)
+{
+    double d;
+    if (slpi_expr_number(key, value, &d, err) != SLPI_OK) return SLPI_EINPUT;
+    const char *t = value;
+    while (*t == ' ' || *t == '\t' || *t == '+') t++;
+    size_t tl = strlen(t);
+    while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
+    if (tl >= SLPI_MODEL_PARAM_TEXT)
+        return slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
+    memcpy(text, t, tl);
+    text[tl] = 0;
+    *v = d;
+    return SLPI_OK;
+}
+
+/* noise_H<k>, param.<NAME> and t0 of a model: 1 if key is one of them (then *rc is the
+ * result). */
 int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
 {
+    if (strcmp(key, "t0") == 0) {   /* the time of step 0 (docs/models.md#time) */
+        *rc = set_decimal(p->model.t0_text, &p->model.t0, key, value, err);
+        return 1;
+    }
     if (strncmp(key, "noise_H", 7) == 0) {
         int k;
         if (slpi_parse_int(key, key + 7, 1, SLPI_MODEL_MAX_NOISE, &k, err) != SLPI_OK) {
@@ -76,27 +100,14 @@ int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *val
                              "and '_', at most %d characters", key, SLPI_MODEL_NAME_MAX - 1);
         return 1;
     }
-    double v;
-    if (slpi_expr_number(key, value, &v, err) != SLPI_OK) { *rc = SLPI_EINPUT; return 1; }
-    const char *t = value;
-    while (*t == ' ' || *t == '\t' || *t == '+') t++;
-    size_t tl = strlen(t);
-    while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
-    if (tl >= SLPI_MODEL_PARAM_TEXT) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
-        return 1;
-    }
     int i = 0;
     while (i < p->model.nparam && strcmp(p->model.param_name[i], name) != 0) i++;
     if (i == SLPI_MODEL_MAX_PARAMS) {
         *rc = slpi_error_set(err, SLPI_EINPUT, "%s: more than %d parameters", key, SLPI_MODEL_MAX_PARAMS);
         return 1;
     }
-    if (i == p->model.nparam) p->model.nparam++;
-    memcpy(p->model.param_name[i], name, len + 1);
-    memcpy(p->model.param_text[i], t, tl);
-    p->model.param_text[i][tl] = 0;
-    p->model.param[i] = v;
-    *rc = SLPI_OK;
+    *rc = set_decimal(p->model.param_text[i], &p->model.param[i], key, value, err);
+    if (*rc == SLPI_OK && i == p->model.nparam) p->model.nparam++;
+    if (*rc == SLPI_OK) memcpy(p->model.param_name[i], name, len + 1);
     return 1;
 }

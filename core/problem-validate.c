@@ -32,8 +32,11 @@ static int validate_model(const slpi_problem *p, slpi_error *err)
 {
     const slpi_model *m = slpi_model_acquire(p, err);
     if (!m) return SLPI_EINPUT;
-    int se3 = m->alg.kind == SLPI_ALGEBRA_SE3, so3 = m->alg.kind == SLPI_ALGEBRA_SO3;
+    int se3 = m->alg.kind == SLPI_ALGEBRA_SE3, so3 = m->alg.kind == SLPI_ALGEBRA_SO3, reads_t = m->reads_t;
     slpi_model_release(m);
+    if (p->model.t0_text[0] && !reads_t)   /* as an unused param.NAME: a silent no-op otherwise */
+        return slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: no Hamiltonian of the model reads t, so the time origin "
+                              "changes nothing; remove it (docs/models.md#time)", p->model.t0_text);
     const char *sch = slpi_scheme_name(p->scheme);
     if (se3 && (p->scheme == SLPI_SCHEME_ISOMP || p->scheme == SLPI_SCHEME_SVI))
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to a model on se3: %s", sch,

@@ -352,6 +352,7 @@ int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE 
     if (given < 0) { rc = SLPI_EINPUT; goto done; }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
     if ((rc = slpi_steps_open(&steps, p, ops->step, ctx, 1, err)) != SLPI_OK) goto done;
+    steps.seek = ops->seek;   /* step n at its time t0 + (n + c) h, from a checkpoint too */
     if ((rc = slpi_rows_open(&rows, p, err)) != SLPI_OK) goto done;
 
     res->ndiag = ops->diag_names(ctx, res->diag_name, SLPI_MAX_DIAG);

@@ -41,6 +41,7 @@ int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *s
         dW = s->dW;
     }
     memset(&s->info, 0, sizeof s->info);
+    if (s->seek) s->seek(s->path, n);
     *st = s->step(s->path, dW, &s->info);
     if (slpi_step_failed(*st)) return SLPI_OK;
     slpi_step_tally *t = &s->tally;

@@ -25,9 +25,15 @@ typedef struct {
     double max_radius;         /* certified path: the largest radius of a state, else 0 */
 } slpi_step_tally;
 
+/* Tell a path that its next step is step n of the problem's time grid (the time a model's
+ * Hamiltonians read, docs/models.md#time): slpi_fast_seek_at, slpi_ref_seek_at. */
+typedef void (*slpi_seek_fn)(void *path, long n);
+
 typedef struct {
     slpi_step_fn step;
     void *path;
+    slpi_seek_fn seek;         /* optional (NULL: the path takes its steps in order from 0);
+                                  set after slpi_steps_open: every slpi_steps_take(n) seeks n */
     long prec;                 /* the problem's precision (prec_raised counts steps above it) */
     int M;                     /* increments per step */
     slpi_noise_source *noise;  /* the problem's noise: canonical, or its noise_file, truncated */

@@ -52,7 +52,13 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta
     direct_work *w = f->work;
     int d = s->dim;
     memcpy(w->mu, x, sizeof *x * (size_t)d);
-    if (w->trap) field(s, delta, x, w->vn, w);
+    if (w->trap) {                      /* TRAP: V(mu_n) at t_n, V(mu_{n+1}) at t_n + h */
+        slpi_fast_time(s, 0, delta);
+        field(s, delta, x, w->vn, w);
+        slpi_fast_time(s, 2, delta);
+    } else {
+        slpi_fast_time(s, 1, delta);    /* IM: V at the midpoint, t_n + h/2 */
+    }
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;

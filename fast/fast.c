@@ -143,6 +143,7 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
         if (f->sys.fault && f->sys.fault(&f->sys, f->why, sizeof f->why) && !slpi_step_failed(info->status))
             info->status = SLPI_STEP_DIVERGED;
     }
+    f->sys.step++;
     f->steps++;
     f->iters += info->iterations;
     if (info->iterations > f->max_iters) f->max_iters = info->iterations;
@@ -163,6 +164,11 @@ int slpi_fast_set_step(slpi_fast *f, double h)
     f->p.h = h;
     if (f->pol.tol_h > 0) f->pol.tol_h = fabs(h);
     return SLPI_OK;
+}
+
+void slpi_fast_set_step_index(slpi_fast *f, long n)
+{
+    f->sys.step = n;
 }
 
 void slpi_fast_counters(const slpi_fast *f, long c[SLPI_FAST_NCOUNTERS])
@@ -205,6 +211,8 @@ int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
 
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
+    double h = f->p.h;
+    slpi_fast_time(&f->sys, 0, &h);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     f->sys.diagnostics(&f->sys, d, x, x0);
     slpi_diag_add(d, "mean_iters", f->steps ? (double)f->iters / f->steps : 0);
     slpi_diag_add(d, "max_iters", (double)f->max_iters);

@@ -67,6 +67,12 @@ struct slpi_fast_system {
      * cleared. slpi_fast_step then fails the step with that reason
      * (slpi_fast_failure_reason). */
     int (*fault)(const slpi_fast_system *s, char *why, size_t why_len);
+    /* The time grid (docs/models.md#time): step is the index n of the step being taken
+     * (slpi_fast_step advances it, slpi_fast_set_step_index sets it); at_time, optional
+     * (NULL: the Hamiltonians do not read t), makes every evaluation from now on read
+     * t = t0 + (n + half/2) h. The schemes call it through slpi_fast_time. */
+    long step;
+    void (*at_time)(const slpi_fast_system *s, long n, int half, double h);
 
     /* The initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (state_dim
@@ -226,6 +232,14 @@ void slpi_fast_work_free(slpi_fast *f);
 extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
     slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
     slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
+
+/* The Hamiltonians of the step being taken are read at its stage c = half/2 from here on:
+ * t = t0 + (n + c) h (docs/schemes.md#time says each scheme's stages). No-op for systems
+ * that do not read t. */
+static inline void slpi_fast_time(const slpi_fast_system *s, int half, const double *delta)
+{
+    if (s->at_time) s->at_time(s, s->step, half, delta[0]);
+}
 
 /* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: dim. */
 void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,

@@ -113,6 +113,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
+    slpi_fast_time(s, 1, delta);   /* the midpoint X~ at t_n + h/2 */
     s->m_unpack(s, w->Xn, x);
     int chain = w->ws && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
                 ? w->warm : 0, extrap = w->ws == 2 && chain > 0;

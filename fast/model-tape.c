@@ -90,6 +90,15 @@ static int finite_roots(const slpi_fast_tape *t)
     return !(r == 0);
 }
 
+void slpi_fast_tape_set_time(const slpi_fast_tape *t, double time)
+{
+    for (int j = 0; j < t->nt; j++) {
+        int i = t->torder[j];
+        const slpi_expr_node *n = &t->node[i];
+        t->v[i] = n->op == SLPI_EXPR_TIME ? time : node_value(n, t->v);
+    }
+}
+
 int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const double *w)
 {
     double *v = t->v, *vd = t->vd;
@@ -284,9 +293,10 @@ static int share_nodes(slpi_fast_tape *t, const slpi_model *m, const int *ks, in
     int *slot = malloc(size * sizeof *slot), *remap = malloc((size_t)total * sizeof *remap);
     t->node = malloc((size_t)total * sizeof *t->node);
     t->dep = malloc((size_t)total);
+    t->tdep = malloc((size_t)total);
     t->owner = malloc((size_t)total * sizeof *t->owner);
     t->root = malloc((size_t)nk * sizeof *t->root);
-    if (!slot || !remap || !t->node || !t->dep || !t->owner || !t->root) {
+    if (!slot || !remap || !t->node || !t->dep || !t->tdep || !t->owner || !t->root) {
         free(slot);
         free(remap);
         return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
@@ -304,6 +314,7 @@ static int share_nodes(slpi_fast_tape *t, const slpi_model *m, const int *ks, in
             if (slot[s] < 0) {
                 t->node[n] = nd;
                 t->dep[n] = e->dep[i];
+                t->tdep[n] = e->tdep[i];
                 t->owner[n] = k;
                 slot[s] = n++;
             }
@@ -327,15 +338,18 @@ static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int
     if (rc) return rc;
     int n = t->n;
     t->v = calloc(4 * (size_t)n, sizeof *t->v);
-    t->order = malloc((size_t)n * sizeof *t->order);
+    t->order = malloc(2 * (size_t)n * sizeof *t->order);
     if (!t->v || !t->order) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
+    t->torder = t->order + n;
     t->vd = t->v + n;
     t->a = t->vd + n;
     t->ad = t->a + n;
-    for (int i = 0; i < n; i++)
-        if (t->dep[i]) t->order[t->nd++] = i;
     for (int i = 0; i < n; i++) {
-        if (t->dep[i]) continue;
+        if (t->dep[i]) t->order[t->nd++] = i;
+        else if (t->tdep[i]) t->torder[t->nt++] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        if (t->dep[i] || t->tdep[i]) continue;   /* t's: slpi_fast_tape_set_time */
         const slpi_expr_node *nd = &t->node[i];
         int k = t->owner[i];
         t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
@@ -367,6 +381,7 @@ static void tape_clear(slpi_fast_tape *t)
 {
     free(t->node);
     free(t->dep);
+    free(t->tdep);
     free(t->owner);
     free(t->v);
     free(t->order);
@@ -382,8 +397,8 @@ void slpi_fast_tapes_clear(slpi_fast_tapes *T)
 
 int slpi_fast_tape_fault(const slpi_fast_tape *t)
 {
-    for (int j = 0; j < t->nd; j++) {
-        int i = t->order[j];
+    for (int j = 0; j < t->nt + t->nd; j++) {   /* torder's nodes come before order's */
+        int i = j < t->nt ? t->torder[j] : t->order[j - t->nt];
         const slpi_expr_node *n = &t->node[i];
         double a = n->a >= 0 ? t->v[n->a] : 0, b = n->b >= 0 ? t->v[n->b] : 0, v = t->v[i];
         if (v - v == 0 || !(a - a == 0) || !(b - b == 0)) continue;

@@ -11,8 +11,10 @@
 typedef struct {
     int n;                        /* nodes, identical subtrees shared (hash-consing) */
     slpi_expr_node *node;         /* core's nodes, operands renumbered */
-    unsigned char *dep;
+    unsigned char *dep, *tdep;    /* depends on a coordinate; on the time t */
     int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
+    int nt, *torder;              /* the other nodes that depend on t, in evaluation order
+                                     (their values: slpi_fast_tape_set_time) */
     int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1;
                                      two identical Hamiltonians share a root) */
     int *owner;                   /* the Hamiltonian k a node first occurs in (its constant,
@@ -37,6 +39,10 @@ typedef struct {
 int slpi_fast_tapes_build(slpi_fast_tapes *T, const slpi_model *m, slpi_error *err);
 void slpi_fast_tapes_clear(slpi_fast_tapes *T);
 
+/* The values of the nodes that depend on the time t and on no coordinate, at t = time
+ * (the TIME nodes read it; the coordinate-dependent ones read them in the forward pass).
+ * A value outside its domain is NaN and fails the next forward pass. */
+void slpi_fast_tape_set_time(const slpi_fast_tape *t, double time);
 /* Forward pass over the coordinate-dependent nodes at mu, with tangents along w when w
  * is not NULL. Returns 0, or 1 when a root's value is not finite (a domain error, an
  * overflow). */

@@ -55,6 +55,8 @@ typedef struct {
     char why[256];                /* which callback failed, how (model_fault) */
     int faulted;
     double complex *Z, *X0;       /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
+    double t0;                    /* key t0 (docs/models.md#time) */
+    double t;                     /* the time the tapes' t-nodes hold (model_at_time) */
 } model_ctx;
 
 static model_ctx *ctx_of(const slpi_fast_system *s)
@@ -217,6 +219,18 @@ static double model_value(model_ctx *c, int k, const double *mu)
     const slpi_fast_tape *t = &c->tp.t[k];
     if (slpi_fast_tape_forward(t, mu, NULL)) return NAN;
     return t->v[t->root[0]];
+}
+
+/* Every evaluation from now on reads t = t0 + (n + half/2) h (docs/models.md#time): the
+ * formula of the certified twin (ref/model.c), rounded twice here (the product, the sum). */
+static void model_at_time(const slpi_fast_system *s, long n, int half, double h)
+{
+    model_ctx *c = ctx_of(s);
+    double t = c->t0 + ((double)n + 0.5 * half) * h;
+    if (t == c->t) return;
+    c->t = t;
+    for (int k = 0; k <= c->m->M; k++) slpi_fast_tape_set_time(&c->tp.t[k], t);
+    slpi_fast_tape_set_time(&c->tp.all, t);
 }
 
 /* ------------------------------------------------------------ the algebra's operations */
@@ -422,6 +436,8 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
         c->ncb += c->m->callback[k];
     }
     if ((rc = slpi_fast_tapes_build(&c->tp, c->m, err)) != SLPI_OK) return rc;
+    c->t0 = p->model.t0;
+    c->t = NAN;   /* no time yet: the first model_at_time sets the t-nodes */
     c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
@@ -440,6 +456,10 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *
     s->state_dim = s->dim = dim;
     s->M = c->m->M;
     s->diagnostics = model_diagnostics;
+    if (c->m->reads_t) {
+        s->at_time = model_at_time;
+        model_at_time(s, 0, 0, p->h);   /* step 0's start until a scheme says otherwise */
+    }
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);
     } else {

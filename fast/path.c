@@ -61,6 +61,12 @@ static slpi_step_status fast_step(void *ctx, const double *dW, slpi_step_info *i
     return slpi_fast_step(c->s, c->x, dW, info);
 }
 
+static void fast_seek(void *ctx, long n)
+{
+    fast_ctx *c = ctx;
+    slpi_fast_set_step_index(c->s, n);
+}
+
 static void refresh(fast_ctx *c)
 {
     c->diag.n = 0;
@@ -164,8 +170,13 @@ static const char *fast_why(void *ctx)
 
 static const slpi_path_ops fast_ops = {
     "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why, NULL,
+    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why, NULL, fast_seek,
 };
+
+void slpi_fast_seek_at(void *at, long n)
+{
+    slpi_fast_set_step_index(((slpi_fast_at *)at)->f, n);
+}
 
 slpi_step_status slpi_fast_step_at(void *at, const double *dW, slpi_step_info *info)
 {

@@ -63,6 +63,7 @@ static slpi_step_status rkmk_le_step(slpi_fast *f, double *x, const double *delt
 {
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
+    slpi_fast_time(s, 0, delta);                             /* c = 0: t_n */
     slpi_fast_gen_sum(s, w->K1, w->tmp, delta, x);
     if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;
     memcpy(x, w->mu2, sizeof *x * (size_t)s->dim);
@@ -76,8 +77,10 @@ static slpi_step_status rkmk_heun_step(slpi_fast *f, double *x, const double *de
     const slpi_fast_system *s = &f->sys;
     rkmk_work *w = f->work;
     int d = s->dim;
+    slpi_fast_time(s, 0, delta);                             /* c_1 = 0: t_n */
     slpi_fast_gen_sum(s, w->K1, w->tmp, delta, x);          /* Theta_1 = 0 */
     if (s->orbit(s, w->mu2, w->K1, x)) return SLPI_STEP_DIVERGED;   /* Theta_2 = K1 */
+    slpi_fast_time(s, 2, delta);                             /* c_2 = a_21 = 1: t_n + h */
     slpi_fast_gen_sum(s, w->K2, w->tmp, delta, w->mu2);
     for (int i = 0; i < d; i++) w->sigma[i] = 0.5 * w->K1[i];
     dexpinv_add(s, w->q, w->K1, w->K2, 0.5, w->sigma, w);

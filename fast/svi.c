@@ -177,6 +177,7 @@ static slpi_step_status svi_step(slpi_fast *f, double *x, const double *delta,
                                  slpi_step_info *info)
 {
     svi_work *w = f->work;
+    slpi_fast_time(&f->sys, 1, delta);   /* the midpoint velocity xi at t_n + h/2 */
     return w->form == FORM_LP ? svi_lp_step(f, x, delta, info) : svi_vec_step(f, x, delta, info);
 }
 

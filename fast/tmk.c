@@ -68,6 +68,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
     const slpi_fast_system *s = &f->sys;
     tmk_work *w = f->work;
     int d = s->dim;
+    slpi_fast_time(s, 1, delta);   /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
     if (tmk_chord(s, delta, x, w)) {
         info->residual = 0;
         return SLPI_STEP_DIVERGED;      /* singular chord matrix */

@@ -82,6 +82,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
         at.r = s;
         ok = ok && slpi_steps_open(&steps, p, slpi_ref_step_at, &at, 1, &e) == SLPI_OK;
+        steps.seek = slpi_ref_seek_at;   /* each row's steps at their own times */
         if (!ok) {
 #pragma omp critical(slpi_oracle_local_err)
             if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", e.msg);

@@ -28,8 +28,9 @@ typedef long (*slpi_oracle_next_stop)(void *ctx);
 int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
 
-/* Certified invariants (no differences) of a state given as doubles, taken as exact. */
-void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, slpi_ref_diag *d);
+/* Certified invariants (no differences) of a state given as doubles, taken as exact, the
+ * state of step `step` (a model's H reads t = t0 + step h; docs/models.md#time). */
+void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, long step, slpi_ref_diag *d);
 
 /* Scales of the invariants at the state x (ball midpoints): for each invariant I,
  * max(|I(x)|, sum_j |dI/dx_j| |x_j|), the second term measured as the radius of I on

@@ -216,7 +216,7 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
         slpi_score sc;
         slpi_score_vector(x, k->state, g->dim, slpi_score_unit(k->step, SLPI_U_BINARY64), 0.0, &sc);
         slpi_score_merge(&r->state, &sc);
-        slpi_oracle_invariants_of(s, x, g->dim, &d);
+        slpi_oracle_invariants_of(s, x, g->dim, k->step, &d);
         double scale[SLPI_MAX_DIAG];
         slpi_oracle_invariant_scales(s, k->state, g->dim, scale, d.n);
         for (int j = 0; j < k->ninv; j++) {

@@ -95,7 +95,7 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     slpi_score st, in;
     double unit = slpi_score_unit(step, port->u);
     slpi_score_vector(v->f, x, port->dim, unit, 0.0, &st);
-    slpi_oracle_invariants_of(v->s, v->f, port->dim, &v->dp);
+    slpi_oracle_invariants_of(v->s, v->f, port->dim, step, &v->dp);
     int n = inv->n < v->dp.n ? inv->n : v->dp.n;
     double scale[SLPI_MAX_DIAG];
     slpi_oracle_invariant_scales(v->s, x, port->dim, scale, n);
@@ -161,7 +161,7 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
         v.res = res;
         slpi_ref_diag_init(&v.dp);
         slpi_ref_diag_init(&v.d0);
-        slpi_oracle_invariants_of(v.s, port->x0, port->dim, &v.d0);
+        slpi_oracle_invariants_of(v.s, port->x0, port->dim, 0, &v.d0);
         if (table)
             fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
                     "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");

@@ -20,8 +20,9 @@ int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_e
     return rc;
 }
 
-void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, slpi_ref_diag *d)
+void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, long step, slpi_ref_diag *d)
 {
+    slpi_ref_set_step_index(s, step);   /* H at the row's time t0 + step h */
     arb_ptr b = _arb_vec_init(dim);
     for (int i = 0; i < dim; i++) arb_set_d(b + i, x[i]);
     slpi_ref_diagnostics(s, b, NULL, d);
@@ -62,6 +63,7 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
     slpi_ref_at at = { NULL, x };
     slpi_steps steps = { 0 };
     int rc = slpi_steps_open(&steps, p, slpi_ref_step_at, &at, dW == NULL, err);
+    steps.seek = slpi_ref_seek_at;
     if (rc == SLPI_OK) rc = slpi_ref_create(&s, p, err);
     if (rc != SLPI_OK) {
         slpi_steps_close(&steps);

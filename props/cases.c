@@ -377,7 +377,10 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
     int M = slpi_problem_noise_count(p);
     double dW[4096];
     slpi_step_status st = SLPI_STEP_CONVERGED;
-    if (dir < 0) slpi_fast_set_step(f, -p->h);
+    if (dir < 0) {   /* back from step N: step -N of the grid of -h is at t0 + N h (docs/models.md#time) */
+        slpi_fast_set_step(f, -p->h);
+        slpi_fast_set_step_index(f, -c->steps);
+    }
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
         long s = run_increments(c, p, i, dir, map, map_ctx, M, dW);
         slpi_step_info info;
@@ -402,7 +405,10 @@ slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem
     int M = slpi_problem_noise_count(p);
     double dW[4096];
     slpi_step_status st = SLPI_STEP_CONVERGED;
-    if (dir < 0) slpi_ref_set_step(s, -p->h);
+    if (dir < 0) {
+        slpi_ref_set_step(s, -p->h);
+        slpi_ref_set_step_index(s, -c->steps);
+    }
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
         run_increments(c, p, i, dir, map, map_ctx, M, dW);
         slpi_step_info info;

@@ -173,29 +173,31 @@ const slpi_props_property slpi_props_prop_casimir = {
 enum { ENERGY_EXACT = 1, ENERGY_BOUNDED = 2 };
 
 /* -1 if c is not a model; else 1 when the model's H is a polynomial of degree <= 2 (the
- * exact-energy claims of TMK and IM are for quadratic Hamiltonians), 0 otherwise. */
-static int model_quadratic(const slpi_props_case *c)
+ * exact-energy claims of TMK and IM are for quadratic Hamiltonians), 0 otherwise; with
+ * reads_t, 1 if some Hamiltonian of the model reads the time t, else 0. */
+static int model_quadratic(const slpi_props_case *c, int reads_t)
 {
     slpi_problem p;
     slpi_error err;
     const slpi_model *m;
-    if (c->system != SLPI_SYS_MODEL) return -1;
+    if (c->system != SLPI_SYS_MODEL) return reads_t ? 0 : -1;
     if (slpi_props_problem(c, &p, &err) || !(m = slpi_model_acquire(&p, &err))) return 0;
-    int deg = slpi_expr_degree(&m->H[0]);
+    int deg = slpi_expr_degree(&m->H[0]), t = m->reads_t;
     slpi_model_release(m);
-    return deg >= 0 && deg <= 2;
+    return reads_t ? t : deg >= 0 && deg <= 2;
 }
 
 /* Point vortices are left out: H0 is logarithmic and may vanish, so no scale-free bound.
  * A model: exact for TMK and IM only when its H is quadratic; bounded for ISOMP and SVI
- * (symplectic on the orbit) for any smooth H. */
+ * (symplectic on the orbit) for any smooth H; none when a Hamiltonian reads t (the exact
+ * flow changes H at the rate dH/dt = the partial derivative in t: nothing is conserved). */
 static int energy_kind(const slpi_props_case *c)
 {
-    if (c->system == SLPI_SYS_POINT_VORTICES) return 0;
+    if (c->system == SLPI_SYS_POINT_VORTICES || model_quadratic(c, 1)) return 0;
     switch (c->scheme) {
     case SLPI_SCHEME_TMK:
     case SLPI_SCHEME_IM_DIRECT:
-        return model_quadratic(c) ? ENERGY_EXACT : 0;
+        return model_quadratic(c, 0) ? ENERGY_EXACT : 0;
     case SLPI_SCHEME_ISOMP:
         return ENERGY_BOUNDED;
     case SLPI_SCHEME_SVI:
@@ -213,7 +215,10 @@ static slpi_props_expect energy_expect(const slpi_props_case *c)
 static const char *energy_why_not(const slpi_props_case *c, int ref)
 {
     if (c->system == SLPI_SYS_POINT_VORTICES) return "N/A: H0 is logarithmic and may vanish: no scale-free bound";
-    if (!energy_kind(c) && model_quadratic(c) == 0 && (c->scheme == SLPI_SCHEME_TMK || c->scheme == SLPI_SCHEME_IM_DIRECT))
+    if (model_quadratic(c, 1))
+        return "N/A: a Hamiltonian reads t, so the exact flow does not conserve H (dH/dt is its partial derivative "
+               "in t; docs/models.md#time)";
+    if (!energy_kind(c) && model_quadratic(c, 0) == 0 && (c->scheme == SLPI_SCHEME_TMK || c->scheme == SLPI_SCHEME_IM_DIRECT))
         return "N/A: exact energy is claimed for quadratic Hamiltonians; this model's H is not (docs/models.md#props)";
     if (!energy_kind(c)) return "N/A: the scheme claims no energy behaviour (docs/schemes.md#summary)";
     if (ref && energy_kind(c) == ENERGY_BOUNDED) return "N/A: bounded O(h^2) energy is not a certified statement";

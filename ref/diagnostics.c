@@ -28,6 +28,8 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     slong prec = s->p.prec_max;
     int m = sys->n_inv;
     arb_ptr v = _arb_vec_init(m), v0 = _arb_vec_init(m);
+    double h = s->p.h;
+    slpi_ref_time(sys, 0, &h, prec);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     sys->invariants(sys, v, x, prec);
     if (x0 != NULL)
         sys->invariants(sys, v0, x0, prec);

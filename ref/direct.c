@@ -66,7 +66,10 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
     arb_ptr mu = _arb_vec_init(n), vmu = _arb_vec_init(n), y = _arb_vec_init(n),
             r = _arb_vec_init(n);
     _arb_vec_set(mu, x, n);
+    slpi_ref_time(s, trap ? 0 : 1, delta, prec);  /* TRAP: V(mu_n) at t_n; IM: all at t_n + h/2 */
     slpi_ref_vf(s, vmu, delta, mu, prec);
+    if (trap)
+        slpi_ref_time(s, 2, delta, prec);         /* TRAP: V(mu_{n+1}) at t_n + h */
     direct_ctx c = { s, delta, mu, vmu, trap };
     if (s->p->fixed_iters > 0) {
         _arb_vec_set(y, mu, n);

@@ -435,6 +435,7 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     acb_mat_init(Y, N, N);
     acb_mat_init(G, N, N);
     arb_ptr y = _arb_vec_init(n);
+    slpi_ref_time(s, 1, delta, prec);   /* the midpoint X~ at t_n + h/2 */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
@@ -482,6 +483,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
     acb_mat_init(dPsi, N, N);
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
+    slpi_ref_time(s, 1, delta, prec);   /* as isomp_step */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {

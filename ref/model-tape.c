@@ -84,7 +84,7 @@ static int nonzero(const node_step *S, const arb_t x, const char *what)
     return 0;
 }
 
-/* CONST, COORD, PI */
+/* CONST, COORD, PI, TIME */
 static int fwd_leaf(const node_step *S)
 {
     slpi_ref_ad_node *z = S->z;
@@ -95,6 +95,8 @@ static int fwd_leaf(const node_step *S)
         arb_set(&z->v, S->mu + nd->arg);
         if (S->tan)
             arb_set(&z->t, S->w + nd->arg);
+    } else if (nd->op == SLPI_EXPR_TIME) {
+        arb_set_round(&z->v, &S->d->time, S->prec);
     } else {
         arb_const_pi(&z->v, S->prec);
     }
@@ -378,6 +380,7 @@ static int fwd_hyperbolic(const node_step *S)
 
 static int (*const forward_of[SLPI_EXPR_OP_COUNT])(const node_step *) = {
     [SLPI_EXPR_CONST] = fwd_leaf, [SLPI_EXPR_COORD] = fwd_leaf, [SLPI_EXPR_PI] = fwd_leaf,
+    [SLPI_EXPR_TIME] = fwd_leaf,
     [SLPI_EXPR_NEG] = fwd_sum, [SLPI_EXPR_ADD] = fwd_sum, [SLPI_EXPR_SUB] = fwd_sum,
     [SLPI_EXPR_MUL] = fwd_mul, [SLPI_EXPR_DIV] = fwd_div,
     [SLPI_EXPR_POWI] = fwd_powi, [SLPI_EXPR_POW] = fwd_pow,
@@ -524,6 +527,8 @@ void slpi_ref_tape_clear(slpi_ref_tape *d)
     _arb_vec_clear(d->h, d->m->alg.dim);
     _arb_vec_clear(d->pmu, d->m->alg.dim);
     _arb_vec_clear(d->pw, d->m->alg.dim);
+    arb_clear(&d->t0);
+    arb_clear(&d->time);
     slpi_model_release(d->m);
 }
 
@@ -557,6 +562,11 @@ int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slp
     d->h = _arb_vec_init(alg->dim);
     d->pmu = _arb_vec_init(alg->dim);
     d->pw = _arb_vec_init(alg->dim);
+    arb_init(&d->t0);
+    arb_init(&d->time);
+    if (p->model.t0_text[0] && (arb_set_str(&d->t0, p->model.t0_text, cprec) != 0 || !arb_is_finite(&d->t0)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: not a finite decimal", p->model.t0_text);
+    arb_set(&d->time, &d->t0);
     if (rc != SLPI_OK)
         slpi_ref_tape_clear(d);
     return rc;

@@ -21,6 +21,8 @@ typedef struct {
     int ntape;
     arb_ptr g, h;                           /* dH/dmu, D^2 H w (slpi_ref_tape_eval's output) */
     arb_ptr pmu, pw;                        /* su(n): P mu, P w (traceless) */
+    arb_struct t0, time;                    /* key t0 (exact from its text); the t that TIME
+                                               nodes read (docs/models.md#time) */
     int faulted;                            /* a domain error since the last read of why */
     char why[160];                          /* "KEY: col C: reason" */
 } slpi_ref_tape;

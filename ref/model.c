@@ -85,6 +85,19 @@ static void md_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     }
 }
 
+/* Every evaluation from now on reads t = t0 + (n + half/2) h (docs/models.md#time), the
+ * double path's formula (fast/model.c) in balls: (2n + half) h / 2 is exact at 128 bits (a
+ * 64-bit integer times a double), and the sum encloses t0 + (n + c) h with t0 read from its
+ * decimal text. */
+static void md_at_time(const slpi_ref_system *s, long n, int half, double h, slong prec)
+{
+    slpi_ref_tape *d = s->data;
+    arb_set_d(&d->time, h);
+    arb_mul_si(&d->time, &d->time, 2 * n + half, 128);   /* 53 + 64 bits: exact */
+    arb_mul_2exp_si(&d->time, &d->time, -1);
+    arb_add(&d->time, &d->time, &d->t0, prec > 64 ? 2 * prec : 128);
+}
+
 static int md_fault(const slpi_ref_system *s, char *why, size_t why_len)
 {
     slpi_ref_tape *d = s->data;
@@ -120,6 +133,8 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *er
     s->h0_quadratic = 0;
     s->fault = md_fault;
     s->invariants = md_invariants;
+    if (d->m->reads_t)
+        s->at_time = md_at_time;
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0_rel_dev";   /* relative, as the double path's (fast/model.c) */
     s->inv_rel[0] = 1;

@@ -65,6 +65,12 @@ static slpi_step_status ref_step(void *ctx, const double *dW, slpi_step_info *in
     return slpi_ref_step(c->s, c->x, dW, info);
 }
 
+static void ref_seek(void *ctx, long n)
+{
+    ref_ctx *c = ctx;
+    slpi_ref_set_step_index(c->s, n);
+}
+
 static const char *ref_why(void *ctx)
 {
     ref_ctx *c = ctx;
@@ -205,13 +211,18 @@ static void ref_watch(void *ctx, slpi_progress *pg)
 
 static const slpi_path_ops ref_ops = {
     "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why, ref_watch,
+    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why, ref_watch, ref_seek,
 };
 
 slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *info)
 {
     slpi_ref_at *a = at;
     return slpi_ref_step(a->r, a->x, dW, info);
+}
+
+void slpi_ref_seek_at(void *at, long n)
+{
+    slpi_ref_set_step_index(((slpi_ref_at *)at)->r, n);
 }
 
 const slpi_path_ops *slpi_ref_path(void)

@@ -123,6 +123,11 @@ int slpi_ref_set_step(slpi_ref *s, double h)
     return SLPI_OK;
 }
 
+void slpi_ref_set_step_index(slpi_ref *s, long n)
+{
+    s->sys.step = n;
+}
+
 long slpi_ref_next_prec(long prec, long prec_max)
 {
     if (prec >= prec_max)
@@ -146,14 +151,11 @@ const char *slpi_ref_unable_reason(const slpi_ref *s)
     return s->why;
 }
 
-slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
+/* slpi_ref_step's work: step n = s->sys.step (the grid index, slpi_ref_set_step_index) */
+static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
 {
     int n = s->sys.state_dim;
-    slpi_step_info local;
-    if (info == NULL)
-        info = &local;
-    memset(info, 0, sizeof *info);
-    long step = s->step_index++;
+    long step = s->sys.step;
     s->why[0] = '\0';
     s->delta[0] = s->p.h;
     for (int k = 1; k <= s->sys.M; k++) {
@@ -216,4 +218,15 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
              s->p.prec_max, why, remedy[0] ? "; " : "", remedy);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
+}
+
+slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
+{
+    slpi_step_info local;
+    if (info == NULL)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    slpi_step_status st = ref_step(s, x, dW, info);
+    s->sys.step++;
+    return st;
 }

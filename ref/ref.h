@@ -35,7 +35,6 @@ struct slpi_ref {
     slpi_problem p;
     slpi_ref_system sys;
     const slpi_ref_scheme *scheme;
-    long step_index;          /* steps attempted so far */
     double *delta;            /* (h, dW_1..dW_M) */
     arb_ptr work;             /* copy of the state for retries */
     slpi_ref_lohner_set *lo;  /* NULL: plain ball steps */

@@ -72,6 +72,7 @@ static slpi_step_status le_step(const slpi_ref_system *s, arb_ptr x, const doubl
     (void)why_len;
     arb_ptr mu = _arb_vec_init(s->dim), K1 = _arb_vec_init(s->gdim);
     _arb_vec_set(mu, x, s->dim);
+    slpi_ref_time(s, 0, delta, prec);                  /* c = 0: t_n */
     slpi_ref_gen_sum(s, K1, delta, mu, prec);
     s->orbit(s, x, K1, mu, prec);
     _arb_vec_clear(mu, s->dim);
@@ -89,9 +90,11 @@ static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const dou
     arb_ptr K1 = _arb_vec_init(g), K2 = _arb_vec_init(g), T2 = _arb_vec_init(g),
             sigma = _arb_vec_init(g);
     _arb_vec_set(mu, x, s->dim);
+    slpi_ref_time(s, 0, delta, prec);           /* c_1 = 0: t_n */
     slpi_ref_gen_sum(s, K1, delta, mu, prec);
     _arb_vec_set(T2, K1, g);                    /* Theta_2 = dexp^{-1}_0(K_1) = K_1 */
     s->orbit(s, mu2, T2, mu, prec);
+    slpi_ref_time(s, 2, delta, prec);           /* c_2 = a_21 = 1: t_n + h */
     slpi_ref_gen_sum(s, K2, delta, mu2, prec);
     dexpinv(s, sigma, T2, K2, q, prec);
     _arb_vec_add(sigma, sigma, K1, g, prec);

@@ -445,6 +445,7 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
                                 arb_ptr defect, slong prec, char *why, size_t why_len)
 {
     svi_ctx c;
+    slpi_ref_time(s, 1, delta, prec);
     ctx_init(&c, s, delta, x);
     const int d = c.gamma ? 6 : 3;
     arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), e = _arb_vec_init(6),
@@ -535,6 +536,7 @@ static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error
 static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
                                  slong prec, char *why, size_t why_len)
 {
+    slpi_ref_time(s, 1, delta, prec);   /* the midpoint velocity xi at t_n + h/2 */
     if (slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_LP)
         return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
     return svi_vector_step(s, x, delta, prec, why, why_len);

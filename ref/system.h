@@ -117,8 +117,24 @@ struct slpi_ref_system {
      * then calls the attempt UNABLE with that reason (ref/model.c). */
     int (*fault)(const slpi_ref_system *s, char *why, size_t why_len);
 
+    /* the time grid (docs/models.md#time): step is the index n of the step being taken
+     * (slpi_ref_step sets it); at_time, optional (NULL: the Hamiltonians do not read t),
+     * makes every evaluation from now on read t = t0 + (n + half/2) h, exactly in balls.
+     * The schemes call it through slpi_ref_time. */
+    long step;
+    void (*at_time)(const slpi_ref_system *s, long n, int half, double h, slong prec);
+
     void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
 };
+
+/* The Hamiltonians of the step being taken are read at its stage c = half/2 from here on:
+ * t = t0 + (n + c) h (docs/schemes.md#time says each scheme's stages). No-op for systems
+ * that do not read t. */
+static inline void slpi_ref_time(const slpi_ref_system *s, int half, const double *delta, slong prec)
+{
+    if (s->at_time != NULL)
+        s->at_time(s, s->step, half, delta[0], prec);
+}
 
 /* --------------------------------------------------------------- systems
  * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a

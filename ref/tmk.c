@@ -116,6 +116,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     int n = s->gdim, ok;
     arb_ptr mu = _arb_vec_init(s->dim), sigma = _arb_vec_init(n), guess = _arb_vec_init(n);
     _arb_vec_set(mu, x, s->dim);
+    slpi_ref_time(s, 1, delta, prec);   /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
     tmk_ctx c = { s, delta, mu };
     if (s->p->fixed_iters > 0) {
         ok = chord_fixed(&c, sigma, s->p->fixed_iters, prec);

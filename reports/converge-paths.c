@@ -251,6 +251,7 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         if (w->ncarry[i] && SLPI_NEVER(slpi_fast_carry_set(f, w->lane, carry, w->ncarry[i]) != SLPI_OK))
             return slpi_error_set(err, SLPI_EINPUT, "converge: a path's carry refused");
         slpi_step_info info = {0};
+        slpi_fast_set_step_index(f, step);   /* the lanes share f: each lane's step is `step` of the grid */
         slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
         if (w->ncarry[i]) slpi_fast_carry_get(f, carry);
         if (!bad) w->iters += info.iterations;   /* the SoA kernel counted its lanes' */

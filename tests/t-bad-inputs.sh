@@ -228,6 +228,12 @@ row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "n
 printf 'system=model\nalgebra=so3\nH=x1^2\nscheme=tmk\nx0=1,0,0\n' > sch.cfg
 row "scheme=isomp is given, but sch.cfg sets scheme=tmk: a key file would override it" run --config sch.cfg --scheme isomp
 row "param.q=1: no expression uses it (a misspelt name?)" run $Mo "H=x1^2" param.q=1
+# the time t (docs/models.md#time): its name is no parameter's, t0 only where an expression
+# reads t and only on a model; no scheme refuses t (docs/schemes.md#time), so no row of that kind
+row "param.t: t is the time of the step" run $Mo "H=t*x1^2" param.t=2
+row "t0=1: no Hamiltonian of the model reads t" run $Mo "H=x1^2" t0=1
+row "t0=abc: not a decimal number" run $Mo "H=t*x1^2" t0=abc
+row "t0: not a parameter of system rigid-body" run system=rigid-body t0=1
 row "system=rigid-body is not a model" model system=rigid-body
 row "--at 1,2: expected 3 comma-separated numbers" model $Mo "H=x1^2" --at 1,2
 row "H: col 15: unknown name 'x4'" model $Mo "H=x1^2 + x2^2 + x4"

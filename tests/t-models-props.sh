@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-models-props.sh — the property harness on the four systems no built-in covers
+# t-models-props.sh — the property harness on the five systems no built-in covers
 # (models/*.slpi, docs/models.md#props): each property of docs/schemes.md#summary that a
 # model can claim (Casimirs of its algebra, noise-free energy, reversibility, the Poisson
 # map, orders and cross-scheme agreement) passes on every scheme the registry admits,
@@ -27,6 +27,9 @@ props heavy-top-variant.slpi $all
 cheap="casimir energy reversible poisson order-det order-control equivariance"
 mult=${SLPI_TEST_MULTIPLIER:-1}
 if [ "$mult" = 1 ]; then props so4-rigid-body.slpi $cheap; else props so4-rigid-body.slpi $all; fi
+# H and the noise Hamiltonian read t (docs/models.md#time): energy is N/A (nothing is
+# conserved), reversibility steps back from t0 + N h, the other claims stand
+props rigid-body-time.slpi $cheap
 # su(3) with an H reading ImX_a_a one by one (docs/models.md#su-n): H at the traceless part
 if [ "$mult" = 1 ]; then props su3-diagonal.slpi $cheap; else props su3-diagonal.slpi $all; fi
 exit $fail

@@ -395,7 +395,7 @@ static void test_scales(void)
         for (int i = 0; i < 3; i++) arb_set_d(x + i, xv[i] = test_rand_uniform(-1, 1));
         slpi_ref_diag d;
         slpi_ref_diag_init(&d);
-        slpi_oracle_invariants_of(s, xv, 3, &d);
+        slpi_oracle_invariants_of(s, xv, 3, 0, &d);
         double scale[SLPI_MAX_DIAG];
         slpi_oracle_invariant_scales(s, x, 3, scale, d.n);
         for (int i = 0; i < d.n; i++) {
