@@ -9,7 +9,9 @@
 #  2. verify: its fast trajectory passes `slpi verify` (global and --local, every row, and
 #     with output_every=5, where --local replays five steps from each row); the same
 #     trajectory with every time shifted (its header's t0 moved by h/2) fails both;
-#  3. the model's header carries t0, and a fresh run from that header is the same run.
+#  3. the model's header carries t0, and a fresh run from that header is the same run;
+#  4. golden: a case of models/rigid-body-time.slpi (`golden --write --config`) checks PASS,
+#     and the same case with its t0 moved FAIL.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 tmp=$(mktemp -d)
@@ -59,6 +61,16 @@ grep '^# ' "$tmp/v.tsv" | sed 's/^# //' | grep -E '^(system|scheme|algebra|H|noi
 "$slpi" run --config "$tmp/model.slpi" -q -o "$tmp/again.tsv" || bad "a run from the header failed"
 [ "$(grep -v '^#' "$tmp/v.tsv" | md5sum)" = "$(grep -v '^#' "$tmp/again.tsv" | md5sum)" ] \
   || bad "a run from the header's keys differs"
+
+# golden: the user's own case of a time-dependent model
+n=$((n+1))
+mkdir -p "$tmp/cases"
+"$slpi" golden --write --config "$(dirname "$0")/../models/rigid-body-time.slpi" scheme=isomp steps=8 \
+  --dir "$tmp/cases" >/dev/null 2>&1 || bad "golden --write failed"
+"$slpi" golden --check "$tmp/cases/rigid-body-time.golden" 2>&1 | grep -q '^golden: PASS' || bad "golden --check: not PASS"
+sed 's/t0=0.25/t0=0.5/' "$tmp/cases/rigid-body-time.golden" > "$tmp/cases/shift.golden"
+grep -q 't0=0.5' "$tmp/cases/shift.golden" || bad "the golden case does not carry t0"
+"$slpi" golden --check "$tmp/cases/shift.golden" 2>&1 | grep -q '^golden: FAIL' || bad "golden --check of a moved t0: not FAIL"
 
 [ $fail = 0 ] || exit 1
 echo "t-model-time: $n checks passed"

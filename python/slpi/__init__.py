@@ -479,7 +479,9 @@ class Model(Problem):
         ``so3^k`` (docs/models.md#equations; ``slpi model`` shows it).
     H : str or Callback
         The Hamiltonian, e.g. Euler's ``"(x1^2/I1 + x2^2/I2 + x3^2/I3)/2"``, or code
-        (``Callback``).
+        (``Callback``). An expression may read the time ``t`` (step n at t0 + (n + c) h,
+        c the scheme's stage; the key ``t0=``, default 0, is the time of step 0;
+        docs/models.md#time), and so may the noise Hamiltonians.
     noise : str, Callback, or a list or tuple of them
         The noise Hamiltonians H_1, H_2, ... (at most 16); empty: deterministic.
     params : dict of str to number or str, optional

@@ -164,6 +164,24 @@ def test_model_params_exact_decimal():
     assert text["param.a"] == "0.1000000000000000055511151231257827021181583404541015625"
 
 
+def test_model_time_dependent():
+    """t in H (docs/models.md#time): on so3, H = (1 + sin(3t)/2) x3 turns the body about
+    e3, and ISOMP's step is the Cayley rotation of z = x1 + i x2 by
+    b = (1 + sin(3 t_c)/2) h at the midpoint time t_c = t0 + (n + 1/2) h, on both paths;
+    an ensemble's every path starts at t0 (no noise: the paths are one path)."""
+    h, t0, n = 0.05, 0.1, 20
+    m = slpi.Model("so3", "(1 + sin(3*t)/2)*x3", x0=[0.6, -0.3, 0.7], t0=t0, scheme="isomp", h=h)
+    z = complex(0.6, -0.3)
+    for k in range(n):
+        b = (1 + np.sin(3 * (t0 + (k + 0.5) * h)) / 2) * h
+        z *= (1 - 0.5j * b) / (1 + 0.5j * b)
+    for ref in (False, True):
+        x = slpi.run(m, steps=n, ref=ref).states[-1]
+        assert abs(complex(x[0], x[1]) - z) < 1e-13 and x[2] == 0.7, (ref, x, z)
+    e = slpi.ensemble(m, paths=3, steps=n)
+    assert np.all(np.abs(e[:, 0] + 1j * e[:, 1] - z) < 1e-13), e
+
+
 def test_model_docstring_spellings_run():
     """Every algebra spelling the Model docstring suggests runs (``so4`` and
     ``su3`` were suggested and refused)."""
