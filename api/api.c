@@ -179,7 +179,6 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     if (rc == SLPI_OK) rc = s->steps.step ? slpi_steps_rewind(&s->steps, &s->q, err)
                                           : s->fast ? slpi_steps_open(&s->steps, &s->q, slpi_fast_step_at, &s->fat, 1, err)
                                                     : slpi_steps_open(&s->steps, &s->q, slpi_ref_step_at, &s->rat, 1, err);
-    s->steps.seek = s->fast ? slpi_fast_seek_at : slpi_ref_seek_at;   /* step n at its time */
     return rc;
 }
 
