@@ -22,30 +22,9 @@
  * e(h/2) <= 0.6 e(h) (order >= 0.74; the schemes have order 1 or 2) unless e(h/2) <= 1e-12
  * (a scheme exact on that flow), and e(h/2) <= 0.1. */
 #include "fastutil.h"
+#include "jacobiutil.h"
 
 #define T_END 4.0
-
-/* sn, cn, dn of (u, m = k^2), 0 <= m < 1, by the AGM and the descending recurrence. */
-static void jacobi(double u, double m, double *sn, double *cn, double *dn)
-{
-    double a[32], c[32], b = sqrt(1 - m);
-    int n = 0;
-    a[0] = 1;
-    c[0] = sqrt(m);
-    while (n < 30 && fabs(c[n]) > 1e-17) {
-        double an = a[n];
-        a[n + 1] = (an + b) / 2;
-        c[n + 1] = (an - b) / 2;
-        b = sqrt(an * b);
-        n++;
-    }
-    double phi = ldexp(a[n] * u, n);
-    for (int j = n; j > 0; j--)
-        phi = (phi + asin(c[j] / a[j] * sin(phi))) / 2;
-    *sn = sin(phi);
-    *cn = cos(phi);
-    *dn = sqrt(1 - m * *sn * *sn);   /* dn > 0 for m < 1 */
-}
 
 /* out = exp(theta hat(axis / |axis|)) v */
 static void rotate(double *out, const double *axis, double theta, const double *v)
@@ -59,26 +38,14 @@ static void rotate(double *out, const double *axis, double theta, const double *
         out[i] = v[i] * cos(theta) + kv[i] * sin(theta) + k[i] * d * (1 - cos(theta));
 }
 
-/* The Euler top of item 1: I = (1, 2, 3), x(0) = (0.4, 0, 1). */
-static void euler_top(double *x, double t)
-{
-    double A = 1, B = 0.5, C = 1.0 / 3, a = 0.4, c = 1;
-    double l = sqrt(c * c * (B - C) * (A - C)), b = c * a * (A - C) / l, m = a * a * (A - B) / (c * c * (B - C));
-    double sn, cn, dn;
-    jacobi(l * t, m, &sn, &cn, &dn);
-    x[0] = a * cn;
-    x[1] = b * sn;
-    x[2] = c * dn;
-}
-
 static const double e_vec[3] = { 0.3, -0.2, 0.5 };
 
-static void exact_so3(double *x, double t) { euler_top(x, t); }
+static void exact_so3(double *x, double t) { ju_euler_top(x, t); }
 
 static void exact_so3k(double *x, double t)
 {
     static const double x2[3] = { 0.6, 0.8, -0.3 };
-    euler_top(x, t);
+    ju_euler_top(x, t);
     rotate(x + 3, e_vec, -sqrt(0.38) * t, x2);
 }
 
@@ -86,7 +53,7 @@ static void exact_so3k(double *x, double t)
 static void exact_so3_matrix(double *X, double t)
 {
     double x[3];
-    euler_top(x, t);
+    ju_euler_top(x, t);
     X[0] = -x[2];
     X[1] = x[1];
     X[2] = -x[0];
@@ -161,19 +128,19 @@ static void check_jacobi(void)
 {
     for (int it = 0; it < 50; it++) {
         double u = test_rand_uniform(-5, 5), m = test_rand_uniform(0, 0.95), sn, cn, dn;
-        jacobi(u, m, &sn, &cn, &dn);
+        ju_jacobi(u, m, &sn, &cn, &dn);
         TEST_CHECKF(fabs(sn * sn + cn * cn - 1) < 1e-14, "jacobi(%g, %g): sn^2 + cn^2 - 1 = %.3g", u, m,
                     sn * sn + cn * cn - 1);
         /* d sn / du = cn dn by a central difference */
         double s1, c1, d1, s2, c2, d2, e = 1e-5;
-        jacobi(u + e, m, &s1, &c1, &d1);
-        jacobi(u - e, m, &s2, &c2, &d2);
+        ju_jacobi(u + e, m, &s1, &c1, &d1);
+        ju_jacobi(u - e, m, &s2, &c2, &d2);
         TEST_CHECKF(fabs((s1 - s2) / (2 * e) - cn * dn) < 1e-8, "jacobi(%g, %g): sn' = cn dn", u, m);
         TEST_CHECKF(fabs((c1 - c2) / (2 * e) + sn * dn) < 1e-8, "jacobi(%g, %g): cn' = -sn dn", u, m);
         TEST_CHECKF(fabs((d1 - d2) / (2 * e) + m * sn * cn) < 1e-8, "jacobi(%g, %g): dn' = -m sn cn", u, m);
     }
     double sn, cn, dn;
-    jacobi(1.0, 0.0, &sn, &cn, &dn);   /* m = 0: the circular functions */
+    ju_jacobi(1.0, 0.0, &sn, &cn, &dn);   /* m = 0: the circular functions */
     TEST_CHECK(fabs(sn - sin(1.0)) < 1e-15 && fabs(cn - cos(1.0)) < 1e-15 && dn == 1);
 }
 

@@ -28,6 +28,7 @@
 #include <complex.h>
 
 #include "fastutil.h"
+#include "jacobiutil.h"
 #include "slpi-tools.h"
 
 #define NSTEPS 20
@@ -132,40 +133,12 @@ done:
 
 /* ------------------------------------------------------------ order */
 
-/* sn, cn, dn of (u, m), 0 <= m < 1 (t-model-equations.c, which checks it) */
-static void jacobi(double u, double m, double *sn, double *cn, double *dn)
-{
-    double a[32], c[32], b = sqrt(1 - m);
-    int n = 0;
-    a[0] = 1;
-    c[0] = sqrt(m);
-    while (n < 30 && fabs(c[n]) > 1e-17) {
-        double an = a[n];
-        a[n + 1] = (an + b) / 2;
-        c[n + 1] = (an - b) / 2;
-        b = sqrt(an * b);
-        n++;
-    }
-    double phi = ldexp(a[n] * u, n);
-    for (int j = n; j > 0; j--)
-        phi = (phi + asin(c[j] / a[j] * sin(phi))) / 2;
-    *sn = sin(phi);
-    *cn = cos(phi);
-    *dn = sqrt(1 - m * *sn * *sn);
-}
-
 #define T0 0.25
 #define T_SPAN 2.0
 
 static void exact_top(double *x, double t)
 {
-    double A = 1, B = 0.5, C = 1.0 / 3, a = 0.4, c = 1;
-    double l = sqrt(c * c * (B - C) * (A - C)), b = c * a * (A - C) / l, m = a * a * (A - B) / (c * c * (B - C));
-    double F = t - T0 + (sin(2 * t) - sin(2 * T0)) / 4, sn, cn, dn;
-    jacobi(l * F, m, &sn, &cn, &dn);
-    x[0] = a * cn;
-    x[1] = b * sn;
-    x[2] = c * dn;
+    ju_euler_top(x, t - T0 + (sin(2 * t) - sin(2 * T0)) / 4);
 }
 
 static double order_error(slpi_scheme_id k, double h)
