@@ -22,7 +22,7 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
 const char *slpi_problem_enum_text(const char *key, slpi_system_id s, int v);
 
 /* A model's keys beyond the table (core/problem-model-keys.c): an expression's text kept
- * as given in field (SLPI_EINPUT, naming key, when too long); noise_H<k> and param.<NAME>:
+ * as given in field (SLPI_EINPUT, naming key, when too long); noise_H<k>, param.<NAME> and t0:
  * returns 1 if key is one of them (then *rc is the result), 0 otherwise. */
 int slpi_problem_set_expression(char *field, const char *key, const char *value, slpi_error *err);
 int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err);
