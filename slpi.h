@@ -243,7 +243,10 @@ typedef struct {
               * slpi_problem_finish, which sets n_fields (M) and the file's digest */
              double kappa; double rotation;
              char noise_modes[SLPI_EZ_MODES_TEXT]; char background_modes[SLPI_EZ_MODES_TEXT];
-             char noise_fields[SLPI_PATH_MAX]; uint64_t noise_fields_digest; int n_fields; } ez;
+             char noise_fields[SLPI_PATH_MAX]; uint64_t noise_fields_digest; int n_fields;
+             /* multiplier: L as its spectral multiplier lambda(l), an expression in l
+              * (core/expr.h), in place of Delta_N - kappa^2; "" none */
+             char multiplier[SLPI_EXPR_MAX_TEXT]; } ez;
     /* sine-Euler su(N), N odd (docs/systems.md#sine-euler) */
     struct { int N; double amp; int noise; slpi_se_ic ic; uint64_t ic_seed; } se;
     /* a model (docs/models.md): algebra, Hamiltonian, noise Hamiltonians noise_H1..noise_HM

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/digest.h"
+#include "core/expr.h"
 #include "core/zeitlin-family.h"
 
 int slpi_zeitlin_mode_alpha(int l, int m)
@@ -154,6 +155,42 @@ int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err)
     return SLPI_OK;
 }
 
+/* The multiplier parsed with l bound to 1: its syntax, that it reads no coordinate, and
+ * whether it reads l (*uses_l). */
+static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
+{
+    slpi_algebra so3 = { SLPI_ALGEBRA_SO3, 3, 3 };
+    slpi_expr e;
+    slpi_expr_param l = { "l", "1", 1.0, uses_l };
+    *uses_l = 0;
+    int rc = slpi_expr_parse(&e, "multiplier", text, &so3, 1, &l, err);
+    static const char model_names[] = "(so3 has x1..x3, or a param.NAME)", own[] = "(the name is l)";
+    char *at = rc != SLPI_OK && err ? strstr(err->msg, model_names) : NULL;
+    if (at) {   /* the parser names a model's names: the multiplier's one name is l */
+        memmove(at + sizeof own - 1, at + sizeof model_names - 1, strlen(at + sizeof model_names - 1) + 1);
+        memcpy(at, own, sizeof own - 1);
+    }
+    for (int i = 0; rc == SLPI_OK && i < e.n; i++)
+        if (e.node[i].op == SLPI_EXPR_COORD)
+            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier: col %d: a coordinate: the multiplier is a function "
+                                "of l alone", e.node[i].col);
+    slpi_expr_free(&e);
+    return rc;
+}
+
+int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err)
+{
+    int uses_l;
+    char v[32];
+    if (multiplier_parse(p->ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
+    slpi_problem_init(q, SLPI_SYS_MODEL, SLPI_SCHEME_ISOMP);
+    snprintf(v, sizeof v, "%d", l);
+    int rc = slpi_problem_set(q, "algebra", "so3", err);
+    if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->ez.multiplier, err);
+    if (rc == SLPI_OK && uses_l) rc = slpi_problem_set(q, "param.l", v, err);
+    return rc;
+}
+
 static const char *ez_noise_name(slpi_ez_noise k)
 {
     static const char *const name[] = { "none", "Q", "L", "modes", "fields" };
@@ -174,6 +211,13 @@ int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err)
     if (!fields && p->ez.noise_fields[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%.200s needs noise=fields (noise=%s is another noise)",
                               p->ez.noise_fields, ez_noise_name(p->ez.noise));
+    int uses_l;
+    if (p->ez.multiplier[0] && p->ez.kappa != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "kappa=%g with multiplier=%.200s: the multiplier is the whole of L "
+                              "(write the shift into it, e.g. -l*(l+1)-kappa^2 as a number)", p->ez.kappa,
+                              p->ez.multiplier);
+    if (p->ez.multiplier[0] && multiplier_parse(p->ez.multiplier, &uses_l, err) != SLPI_OK)
+        return SLPI_EINPUT;
     if (p->ez.noise_modes[0] && slpi_zeitlin_modes_parse(NULL, "noise_modes", p->ez.noise_modes, p->ez.N, err) < 0)
         return SLPI_EINPUT;
     if (p->ez.background_modes[0] &&

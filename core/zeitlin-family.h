@@ -35,9 +35,14 @@ int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint6
 /* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
  * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
+/* The multiplier of p at degree l as a model problem q (its evaluators are each path's
+ * model tapes): algebra so3 (no coordinate read), H = the multiplier, param.l = l when it
+ * reads l. SLPI_EINPUT naming the key multiplier if it does not parse. */
+int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err);
 /* The family's checks of an euler-zeitlin problem (core/problem-validate.c): noise=modes
  * with a list and a list only with noise=modes, both lists parse for its N; noise=fields
- * with a file and a file only with noise=fields. */
+ * with a file and a file only with noise=fields; a multiplier parses, reads no
+ * coordinate and comes without kappa. */
 int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err);
 
 #endif

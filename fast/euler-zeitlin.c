@@ -2,7 +2,8 @@
  * ISO paper §6.4, eqs. (40)–(44), errata E-I2..E-I4), and its family
  * (docs/systems.md#zeitlin-family).
  *
- *   B_0 = (Delta_N - kappa^2)^{-1} (X - F) (after trace removal),
+ *   B_0 = (Delta_N - kappa^2)^{-1} (X - F) (after trace removal), or with a multiplier
+ *   B_0 = L^{-1} (X - F) = sum_alpha omega_alpha(X - F) / lambda(l) Y_alpha (one modal pass),
  *   H_0 = -1/2 Tr(((Delta_N - kappa^2)^{-1}(X - F))^* (X - F)); kappa = 0, F = 0: the built-in;
  *   built-in noise on degrees l = floor(N/2)..N-1, a_l = amp / (l(l+1)), one Wiener process per
  *   real basis element Y_alpha, in the order alpha = l^2 - 1 + j (component k = 1..M is
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast/model-tape.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "core/zeitlin-family.h"
@@ -34,7 +36,8 @@ typedef struct {
     double *a;               /* M amplitudes of the components (a_l, amp_k of noise=modes, 1 of noise=fields) */
     double *xi;              /* noise=fields: the M fields' coefficients, row k-1 = xi_k (N^2 - 1 each) */
     double *cf;              /* noise=fields: scratch, sum_k w_k xi_k */
-    cplx *F, *G;             /* the background F and (Delta_N - kappa^2)^{-1} F; NULL: F = 0 */
+    cplx *F, *G;             /* the background F and L^{-1} F; NULL: F = 0 */
+    double *ilam;            /* multiplier: 1/lambda(l) per alpha (N^2 - 1); NULL: Delta_N - kappa^2 */
     double *w;               /* M modal weights -a_l delta_k of the last increments */
     double *weta;            /* reading Q: the increments w was formed from */
     double *leta;            /* reading L: increments of the cached constant field */
@@ -59,6 +62,20 @@ static void ez_weights(ez_ctx *c, const double *delta, double *cached)
     for (int k = 0; k < c->M; k++) c->w[k] = -c->a[k] * delta[k + 1];
 }
 
+/* P = c L^{-1} (X - Tr(X)/N I): the tridiagonal solves of Delta_N - kappa^2, or the
+ * multiplier's modal pass (the skew-Hermitian part of X, as reading Q's). */
+static void ez_solve(const ez_ctx *c, cplx *P, const cplx *X, double coef)
+{
+    if (!c->ilam) {
+        slpi_fast_zeitlin_poisson(P, X, coef, &c->z);
+        return;
+    }
+    size_t NN = (size_t)c->u.N * c->u.N;
+    memset(P, 0, NN * sizeof *P);
+    slpi_fast_zeitlin_modal(P, c->ilam, X, 1, &c->z);
+    for (size_t i = 0; i < NN; i++) P[i] *= coef;
+}
+
 /* noise=fields: lfield = sum_k w_k xi_k, the coefficients summed, then one synthesis. */
 static void ez_fields_sum(ez_ctx *c)
 {
@@ -77,7 +94,7 @@ static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, c
     ez_ctx *c = (ez_ctx *)u;
     int N = u->N;
     size_t NN = (size_t)N * N;
-    slpi_fast_zeitlin_poisson(Psi, Y, delta[0], &c->z);
+    ez_solve(c, Psi, Y, delta[0]);
     if (c->G)
         for (size_t i = 0; i < NN; i++) Psi[i] -= delta[0] * c->G[i];
     if (c->noise == SLPI_EZ_NOISE_NONE || c->M == 0) return;
@@ -107,7 +124,7 @@ static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
     int N = u->N;
     size_t NN = (size_t)N * N;
     if (k == 0) {
-        slpi_fast_zeitlin_poisson(P, X, -1.0, &c->z);
+        ez_solve(c, P, X, -1.0);
         if (c->G && !derivative)
             for (size_t i = 0; i < NN; i++) P[i] += c->G[i];
         return;
@@ -143,7 +160,7 @@ static double ez_h0(ez_ctx *c, cplx *X)
     double h = 0;
     if (c->F)
         for (size_t i = 0; i < (size_t)N * N; i++) X[i] -= c->F[i];
-    slpi_fast_zeitlin_poisson(c->P, X, 1.0, &c->z);
+    ez_solve(c, c->P, X, 1.0);
     for (size_t i = 0; i < (size_t)N * N; i++) h += creal(conj(c->P[i]) * X[i]);
     return -0.5 * h;
 }
@@ -179,6 +196,7 @@ static void ez_clear(slpi_fast_system *s)
     free(c->a);
     free(c->xi);
     free(c->cf);
+    free(c->ilam);
     free(c->F);
     free(c->G);
     free(c->w);
@@ -204,6 +222,39 @@ static int ez_fields(ez_ctx *c, const slpi_problem *p, slpi_error *err)
                               (unsigned long long)p->ez.noise_fields_digest);
     c->cf = malloc(((size_t)p->ez.N * p->ez.N - 1) * sizeof *c->cf);
     return c->cf ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", p->ez.N);
+}
+
+/* multiplier: lambda(l) for l = 1..N-1, each the multiplier's model tape at that l in
+ * binary64 (fast/model-tape.h); refused where it is not finite or 0 (L not invertible). */
+static int ez_multiplier(ez_ctx *c, const slpi_problem *p, slpi_error *err)
+{
+    int N = p->ez.N, rc = SLPI_OK;
+    slpi_problem *q = malloc(sizeof *q);
+    c->ilam = malloc(((size_t)N * N - 1) * sizeof *c->ilam);
+    if (!q || !c->ilam) {
+        free(q);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    }
+    for (int l = 1; l < N && rc == SLPI_OK; l++) {
+        slpi_error e;
+        const slpi_model *m = NULL;
+        slpi_fast_tapes T;
+        memset(&T, 0, sizeof T);
+        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
+        if (rc == SLPI_OK && (!(m = slpi_model_acquire(q, err)) || slpi_fast_tapes_build(&T, m, &e) != SLPI_OK))
+            rc = m ? slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l,
+                                    strncmp(e.msg, "H: ", 3) ? e.msg : e.msg + 3) : SLPI_EINPUT;
+        double lam = rc == SLPI_OK ? T.t[0].v[T.t[0].root[0]] : 0;
+        if (rc == SLPI_OK && !(isfinite(lam) && lam != 0))
+            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) = %g: L is not invertible (the "
+                                "multiplier must be finite and nonzero at l = 1..N-1 = %d)", p->ez.multiplier, l, lam,
+                                N - 1);
+        for (int j = 0; j <= 2 * l && rc == SLPI_OK; j++) c->ilam[slpi_fast_zeitlin_alpha(l, j)] = 1.0 / lam;
+        slpi_fast_tapes_clear(&T);
+        slpi_model_release(m);
+    }
+    free(q);
+    return rc;
 }
 
 /* The components' alpha and amplitude (the built-in's degrees, or noise_modes), and the
@@ -252,7 +303,7 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
     slpi_fast_zeitlin_add_mode(c->F, slpi_zeitlin_mode_alpha(1, 0),
                                2.0 * p->ez.rotation * 2.04665341589297697696, &c->z);
     for (int k = 0; k < nb; k++) slpi_fast_zeitlin_add_mode(c->F, md[k].alpha, md[k].amp, &c->z);
-    slpi_fast_zeitlin_poisson(c->G, c->F, 1.0, &c->z);
+    ez_solve(c, c->G, c->F, 1.0);
     free(md);
     return SLPI_OK;
 }
@@ -290,8 +341,12 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->amp = p->ez.amp;
     int rc = slpi_fast_sun_init(&c->u, N, ez_m_gen_sum, ez_gen, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
+    /* the parity blocks of the modal pass: the built-in noise's degrees, else the multiplier's */
     if (rc == SLPI_OK && (p->ez.noise == SLPI_EZ_NOISE_Q || p->ez.noise == SLPI_EZ_NOISE_L))
         rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
+    else if (rc == SLPI_OK && p->ez.multiplier[0])
+        rc = slpi_fast_zeitlin_modal_init(&c->z, 1, err);
+    if (rc == SLPI_OK && p->ez.multiplier[0]) rc = ez_multiplier(c, p, err);
     if (rc == SLPI_OK && slpi_fast_zeitlin_set_shift(&c->z, p->ez.kappa * p->ez.kappa) != SLPI_OK)
         rc = slpi_error_set(err, SLPI_EINPUT, "kappa=%g: must be finite, >= 0", p->ez.kappa);
     if (rc == SLPI_OK) rc = ez_family(c, p, err);

@@ -3,7 +3,9 @@
  * level of ref/system.h:
  * and its family (docs/systems.md#zeitlin-family):
  *   B_0(X) = L^{-1}(X - F), L = Delta_N - kappa^2 (eq. (40) at kappa = 0, F = 0; trace
- *   removed first: docs/schemes.md#isomp), F the background (rotation, background_modes);
+ *   removed first: docs/schemes.md#isomp), F the background (rotation, background_modes),
+ *   or L given by its multiplier lambda(l): B_0 = sum_alpha omega_alpha(X - F)/lambda(l) Y_alpha,
+ *   one analysis and one synthesis (on the BLAS route's products where the step takes it);
  *   noise (43)/(44), degrees l = floor(N/2)..N-1, a_l = amp/(l(l+1)), noise component
  *   k = 1..M <-> alpha = floor(N/2)^2 - 1 + (k-1) (docs/systems.md#euler-zeitlin order):
  *     reading (Q): B_k(X) = -a_l omega_alpha(X) Y_alpha;   reading (L): B_k = -a_l Y_alpha;
@@ -21,6 +23,7 @@
 #include "core/zeitlin-family.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
+#include "ref/model-tape.h"
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 
@@ -47,6 +50,9 @@ typedef struct {
     int nb;
     int has_F;           /* F != 0: F and G = L^{-1} F below */
     acb_mat_t F, G;
+    arb_ptr lam;         /* multiplier: lambda(l) at lam[l], l = 1..N-1 (N entries); NULL: Delta_N - kappa^2 */
+    double *ilam_m, *ilam_r;  /* multiplier: 1/lambda(l) per alpha as midpoint-radius doubles (the BLAS
+                               * route's weights); NULL where a ball is beyond the double range */
     slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
                               * where the first precision takes it, else at its first use */
     int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
@@ -76,6 +82,7 @@ static void amplitudes(ez_data *d, slong prec)
 }
 
 static void family(const slpi_ref_system *s, slong prec);
+static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error *err);
 
 /* The tables at precision >= prec, rebuilt on demand. The rebuild cannot fail once the
  * first build (at creation) succeeded: the same N, a higher precision, and the basis's
@@ -217,6 +224,59 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
     _arb_vec_clear(cv, nal);
 }
 
+/* P = L^{-1}(X - Tr(X)/N I): the tridiagonal solves of Delta_N - kappa^2 (a step's on the
+ * BLAS route's doubles where the step takes it), or the multiplier's sum_alpha
+ * omega_alpha(X) / lambda(l) Y_alpha: on the BLAS route's tables where this step takes
+ * them (the weights 1/lambda(l) as midpoint-radius doubles), else an Arb analysis and
+ * synthesis; indeterminate where neither can. */
+static void solve(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t X, int step, slong prec)
+{
+    const ez_data *e = s->data;
+    const slpi_ref_zeitlin_mr *mr;
+    const slpi_ref_zeitlin *z;
+    if (e->lam == NULL) {
+        if (!step || !slpi_ref_mrmat_route(s->p, s->N, prec) || !poisson_mr(s, P, X))
+            slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
+        return;
+    }
+    if (e->ilam_m != NULL && (mr = tables_mr(s, prec)) != NULL && slpi_ref_zeitlin_noise_mr(P, X, 0, e->ilam_m, e->ilam_r, mr))
+        return;
+    if ((z = harmonics(s, prec)) == NULL) {
+        acb_mat_indeterminate(P);
+        return;
+    }
+    int n = s->N * s->N - 1;
+    arb_ptr om = _arb_vec_init(n);
+    slpi_ref_zeitlin_analysis(om, X, z, prec);
+    for (int a = 0; a < n; a++)
+        arb_div(om + a, om + a, e->lam + slpi_ref_zeitlin_degree(a), prec);
+    slpi_ref_zeitlin_synthesis(P, om, 0, z, prec);
+    _arb_vec_clear(om, n);
+}
+
+/* H0 = -1/2 Re Tr((L^{-1} X)^* X) (X - F given). */
+static void h0(const slpi_ref_system *s, arb_t H, const acb_mat_t X, slong prec)
+{
+    const ez_data *e = s->data;
+    int N = s->N;
+    if (e->lam == NULL) {
+        slpi_ref_zeitlin_h0(H, X, tables(s, prec), prec);
+        return;
+    }
+    acb_mat_t P;
+    acb_mat_init(P, N, N);
+    solve(s, P, X, 0, prec);
+    arb_zero(H);
+    for (int a = 0; a < N; a++)   /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
+        for (int b = 0; b < N; b++) {
+            arb_addmul(H, acb_realref(acb_mat_entry(P, a, b)), acb_realref(acb_mat_entry(X, a, b)), prec);
+            arb_addmul(H, acb_imagref(acb_mat_entry(P, a, b)), acb_imagref(acb_mat_entry(X, a, b)), prec);
+        }
+    arb_mul_2exp_si(H, H, -1);
+    arb_neg(H, H);
+    acb_mat_clear(P);
+}
+
 /* B = sum_k delta_k B_k(X) (W == NULL) or sum_k delta_k DB_k(X)[W]: B_0 and the (Q)
  * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
  * diagonal, and the noise as one basis analysis (Q) and one synthesis of its
@@ -224,15 +284,14 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
 static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
-    const slpi_ref_zeitlin *z = tables(s, prec);
+    tables(s, prec);   /* the tables and the amplitudes a_l at this precision */
     const acb_mat_struct *V = W != NULL ? W : X;
     arb_t c;
     arb_init(c);
     const ez_data *e = s->data;
     acb_mat_zero(B);
     if (delta[0] != 0) {
-        if (!slpi_ref_mrmat_route(s->p, s->N, prec) || !poisson_mr(s, B, V))
-            slpi_ref_zeitlin_poisson(B, V, z, prec);
+        solve(s, B, V, 1, prec);
         if (e->has_F && W == NULL)
             acb_mat_sub(B, B, e->G, prec);
         arb_set_d(c, delta[0]);
@@ -328,14 +387,13 @@ void slpi_ref_su_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x,
 static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
     int N = s->N;
-    const slpi_ref_zeitlin *z = tables(s, prec);
     acb_mat_t X;
     acb_mat_init(X, N, N);
     slpi_ref_sun_unpack(X, x, N, prec);
     const ez_data *e = s->data;
     if (e->has_F)
         acb_mat_sub(X, X, e->F, prec);
-    slpi_ref_zeitlin_h0(out + 0, X, z, prec);
+    h0(s, out + 0, X, prec);
     acb_mat_clear(X);
     slpi_ref_su_casimirs(s, out, x, prec);
 }
@@ -423,6 +481,10 @@ static void family(const slpi_ref_system *s, slong prec)
     arb_set_d(t, d->kappa);
     arb_sqr(t, t, prec);
     slpi_ref_zeitlin_set_shift(&d->z, t, prec);
+    if (d->lam != NULL) {   /* the multiplier at this precision: cannot fail once it did not at creation */
+        slpi_error err;
+        (void)SLPI_NEVER(multiplier(d, s->p, prec, &err) != SLPI_OK);   /* else the lower precision's balls stay */
+    }
     if (d->has_F) {
         arb_ptr c = _arb_vec_init(n);
         arb_const_pi(t, prec);                  /* 2 Omega sqrt(4 pi / 3) */
@@ -436,7 +498,7 @@ static void family(const slpi_ref_system *s, slong prec)
             arb_add(c + d->bg[k].alpha, c + d->bg[k].alpha, t, prec);
         }
         synthesis_all(s, d->F, c, prec);
-        slpi_ref_zeitlin_poisson(d->G, d->F, &d->z, prec);
+        solve(s, d->G, d->F, 0, prec);
         _arb_vec_clear(c, n);
     }
     arb_clear(t);
@@ -449,6 +511,9 @@ static void ez_free(ez_data *d)
     _arb_vec_clear(d->a, d->z.N);
     _arb_vec_clear(d->ka, d->nka);
     _arb_vec_clear(d->xi, d->nxi);
+    if (d->lam != NULL)
+        _arb_vec_clear(d->lam, d->z.N);
+    free(d->ilam_m);
     flint_free(d->alpha);
     flint_free(d->bg);
     acb_mat_clear(d->F);
@@ -463,6 +528,70 @@ static void ez_clear(slpi_ref_system *s)
     slpi_ref_zeitlin_clear(&d->z);
     ez_free(d);
     s->data = NULL;
+}
+
+/* d->ilam_m, d->ilam_r from d->lam: 1/lambda(l) per alpha (NULL where not representable). */
+static void weights(ez_data *d, int N, slong prec)
+{
+    int n = N * N - 1, ok;
+    arb_t t;
+    arb_init(t);
+    free(d->ilam_m);
+    d->ilam_m = malloc(sizeof(double) * 2 * (size_t)n);
+    d->ilam_r = d->ilam_m + n;
+    ok = d->ilam_m != NULL;
+    for (int l = 1; l < N && ok; l++) {
+        arb_inv(t, d->lam + l, prec);
+        for (int j = 0; j <= 2 * l && ok; j++)
+            ok = slpi_ref_mrmat_ball_get(d->ilam_m + l * l - 1 + j, d->ilam_r + l * l - 1 + j, t);
+    }
+    if (!ok) {
+        free(d->ilam_m);
+        d->ilam_m = d->ilam_r = NULL;
+    }
+    arb_clear(t);
+}
+
+/* lambda(l) of the multiplier, l = 1..N-1, into d->lam at precision prec: each the
+ * multiplier's model tape at that l (ref/model-tape.h, constants from their decimal text).
+ * SLPI_EINPUT where a ball is not finite or contains 0 (L not invertible, or not
+ * certified to be), d->lam then as it was. */
+static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error *err)
+{
+    int N = p->ez.N, rc = SLPI_OK;
+    arb_ptr lam = _arb_vec_init(N), mu = _arb_vec_init(3);
+    slpi_problem *q = flint_malloc(sizeof *q);
+    for (int l = 1; l < N && rc == SLPI_OK; l++) {
+        slpi_ref_tape t;
+        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
+        if (rc == SLPI_OK)
+            rc = slpi_ref_tape_init(&t, q, prec, err);   /* on an error nothing to clear */
+        if (rc != SLPI_OK)
+            break;
+        if (!slpi_ref_tape_eval(&t, 0, lam + l, mu, NULL, 0, prec))
+            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l,
+                                strncmp(t.why, "H: ", 3) ? t.why : t.why + 3);
+        else if (!arb_is_finite(lam + l) || arb_contains_zero(lam + l)) {
+            char *b = arb_get_str(lam + l, 10, 0);
+            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) = %s, which %s: L is not certified "
+                                "invertible (the certified path needs a finite ball of lambda(l) that excludes 0 at "
+                                "l = 1..N-1 = %d)", p->ez.multiplier, l, b,
+                                !arb_is_finite(lam + l) ? "is not finite" : arb_is_zero(lam + l) ? "is 0" : "contains 0", N - 1);
+            flint_free(b);
+        }
+        slpi_ref_tape_clear(&t);
+    }
+    if (rc == SLPI_OK) {
+        if (d->lam != NULL)
+            _arb_vec_clear(d->lam, N);
+        d->lam = lam;
+        weights(d, N, prec);
+    } else {
+        _arb_vec_clear(lam, N);
+    }
+    _arb_vec_clear(mu, 3);
+    flint_free(q);
+    return rc;
 }
 
 /* noise=fields: the fields of the file slpi_problem_finish read (its count and digest),
@@ -531,6 +660,9 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         rc = SLPI_EINPUT;
     if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
         rc = fields(d, p, err);
+    slong prec = p->prec > 0 ? p->prec : 128;
+    if (p->ez.multiplier[0] && rc == SLPI_OK)
+        rc = multiplier(d, p, prec, err);
     d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
                 : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {
@@ -542,7 +674,6 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
             d->alpha0 = d->alpha[k];
     }
     flint_free(md);
-    slong prec = p->prec > 0 ? p->prec : 128;
     if (rc == SLPI_OK)
         rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc != SLPI_OK) {

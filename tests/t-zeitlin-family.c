@@ -44,8 +44,7 @@
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "ref/zeitlin.h"
-
-#define U (DBL_EPSILON / 2)
+#include "zeitlinutil.h"
 
 static long lcm(long a, long b)
 {
@@ -56,40 +55,6 @@ static long lcm(long a, long b)
         y = t;
     }
     return a / x * b;
-}
-
-static double gauss(void)
-{
-    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
-
-/* An euler-zeitlin problem of scheme k and size N with the extra keys "k=v k=v ..." (NULL: none). */
-static int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const char *extra)
-{
-    slpi_error err;
-    char buf[8192], v[32];
-    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, k);
-    snprintf(v, sizeof v, "%d", N);
-    int ok = slpi_problem_set(p, "N", v, &err) == SLPI_OK;
-    snprintf(v, sizeof v, "%d", N - 1);
-    ok = ok && slpi_problem_set(p, "ic_lmax", v, &err) == SLPI_OK;
-    snprintf(buf, sizeof buf, "%s", extra ? extra : "");
-    char *save = NULL;
-    for (char *kv = strtok_r(buf, " ", &save); kv && ok; kv = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(kv, '=');
-        *eq = '\0';
-        ok = slpi_problem_set(p, kv, eq + 1, &err) == SLPI_OK;
-    }
-    ok = ok && slpi_problem_finish(p, &err) == SLPI_OK;
-    if (!ok)
-        fprintf(stderr, "t-zeitlin-family: N=%d %s: %s\n", N, extra ? extra : "", err.msg);
-    return ok;
-}
-
-static int make(slpi_problem *p, int N, const char *extra)
-{
-    return make_scheme(p, SLPI_SCHEME_ISOMP, N, extra);
 }
 
 /* 1. The shifted Poisson solve on both paths. */
@@ -171,30 +136,6 @@ static void check_poisson(int N, double kappa)
     free(X);
     free(P);
     free(L);
-}
-
-/* One step of p from x with dW on both paths: y (double) and yb (balls); 1 if both stepped. */
-static int step_both(const slpi_problem *p, const double *x, const double *dW, double *y, arb_ptr yb)
-{
-    slpi_fast *f = NULL;
-    slpi_ref *r = NULL;
-    slpi_error err;
-    slpi_step_info info;
-    int n = slpi_problem_state_dim(p), ok = 0;
-    if (slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_ref_create(&r, p, &err) == SLPI_OK) {
-        memcpy(y, x, sizeof(double) * (size_t)n);
-        for (int i = 0; i < n; i++)
-            arb_set_d(yb + i, x[i]);
-        ok = !slpi_step_failed(slpi_fast_step(f, y, dW, &info));   /* fixed_iters: accepted */
-        ok = ok && !slpi_step_failed(slpi_ref_step(r, yb, dW, &info));
-        if (!ok)
-            fprintf(stderr, "t-zeitlin-family: step: %s\n", slpi_ref_unable_reason(r));
-    } else {
-        fprintf(stderr, "t-zeitlin-family: create: %s\n", err.msg);
-    }
-    slpi_fast_free(f);
-    slpi_ref_free(r);
-    return ok;
 }
 
 /* 2. Reading (L) restated as noise=modes. */
@@ -295,13 +236,6 @@ static void check_precession(int N, double kappa)
     free(x2);
 }
 
-static double diag_value(const slpi_diag *d, const char *name)
-{
-    for (int i = 0; i < d->n; i++)
-        if (strcmp(d->name[i], name) == 0) return d->value[i];
-    return NAN;
-}
-
 /* 4 and 5. H0 with and without F; the whole family one step on both paths. */
 static void check_family(int N)
 {
@@ -336,14 +270,12 @@ static void check_family(int N)
         TEST_CHECKF(fabs(ha - hb) <= 1e-13 * fabs(hb), "N=%d: H0 with F %.17g, without %.17g", N, ha, hb);
         arb_ptr xb = _arb_vec_init(n);
         for (int i = 0; i < n; i++) arb_set_d(xb + i, xf[i]);
-        slpi_ref_diag rd;
-        slpi_ref_diag_init(&rd);
-        slpi_ref_diagnostics(r, xb, NULL, &rd);
-        double hr = NAN;
-        for (int i = 0; i < rd.n; i++)
-            if (strcmp(rd.name[i], "H0") == 0) hr = arf_get_d(arb_midref(rd.value + i), ARF_RND_NEAR);
+        arb_t hball;
+        arb_init(hball);
+        ref_diag_value(hball, r, xb, "H0");
+        double hr = arf_get_d(arb_midref(hball), ARF_RND_NEAR);
         TEST_CHECKF(fabs(hr - hb) <= 1e-13 * fabs(hb), "N=%d: certified H0 with F %.17g, without %.17g", N, hr, hb);
-        slpi_ref_diag_clear(&rd);
+        arb_clear(hball);
         _arb_vec_clear(xb, n);
     } else {
         TEST_CHECKF(0, "N=%d: create: %s", N, err.msg);
