@@ -178,6 +178,15 @@ row "noise_modes=1:0:1 needs noise=modes (noise=fields is another noise)" run $Z
 "$slpi" run $Z noise=fields noise_fields=xi -o xi.tsv >/dev/null 2>&1 || { echo "t-bad-inputs: FAIL: noise=fields run" >&2; fail=1; }
 printf '%s\n' "$xi15" | sed 's/ 7 / 7.5 /' > xi
 row "noise_fields=.*xi: the file's digest is [0-9]*, the problem records noise_fields_digest=[0-9]*: the file changed" verifyx xi.tsv
+# multiplier (L by lambda(l)): vanishing, not finite, a ball with 0, not a function of l, with kappa
+row "multiplier=l\*(l+1)-6: lambda(l = 2) = 0: L is not invertible" run $Z "multiplier=l*(l+1)-6"
+row "multiplier=l\*(l+1)-6: lambda(l = 2) = 0, which is 0: L is not certified invertible" run --ref $Z "multiplier=l*(l+1)-6"
+row "multiplier=sin(pi\*l): lambda(l = 1) = \[+/- .*\], which contains 0: L is not certified invertible" run --ref $Z "multiplier=sin(pi*l)"
+row "multiplier=exp(1000\*l): at l = 1: col 1: exp outside its domain (or not finite)" run $Z "multiplier=exp(1000*l)"
+row "multiplier=1/(l-2): at l = 2: col 2: division by a ball containing 0" run --ref $Z "multiplier=1/(l-2)"
+row "multiplier: col 10: a coordinate: the multiplier is a function of l alone" run $Z "multiplier=-l*(l+1)-x1"
+row "multiplier: col 1: unknown name 'm' (the name is l)" run $Z "multiplier=m"
+row "kappa=2 with multiplier=-l\*(l+1): the multiplier is the whole of L" run $Z kappa=2 "multiplier=-l*(l+1)"
 row "kappa=-1: " run $Z kappa=-1
 row "kappa=nan: " run --ref $Z kappa=nan
 row "rotation=inf: " run $Z rotation=inf
