@@ -179,14 +179,18 @@ static void random_sun(slpi_props_rng *r, int N, double mag, double *x)
 }
 
 /* Half the Euler-Zeitlin cases are of its family (docs/systems.md#zeitlin-family): a
- * deformation kappa, a rotation and one zonal background mode (F stays invariant under
- * the rotations about the axis that the equivariance property applies), and the cases of
- * reading (L) become transport noise on two random modes (noise=modes). */
+ * deformation kappa drawn in [0, 3] (where it is above 2, L is instead the multiplier
+ * -l(l+1) - (l(l+1))^2/(8 kappa), a hyperviscous-type operator), a rotation and one zonal
+ * background mode (F stays invariant under the rotations about the axis that the
+ * equivariance property applies), and the cases of reading (L) become transport noise on
+ * two random modes (noise=modes). */
 static int zeitlin_family(const slpi_props_case *c, slpi_props_rng *r, slpi_problem *p, slpi_error *err)
 {
     int N = c->dim, l = 1 + (int)slpi_props_rng_int(r, N - 1);
     char buf[160];
-    int rc = setf(p, "kappa", "%.17g", slpi_props_rng_uniform(r, 0, 3), err);
+    double kappa = slpi_props_rng_uniform(r, 0, 3);
+    int rc = kappa <= 2 ? setf(p, "kappa", "%.17g", kappa, err)
+                        : setf(p, "multiplier", "-l*(l+1)-(l*(l+1))^2/%.17g", 8 * kappa, err);
     /* F below a fifth of the state's size: the order studies' rates assume the noise, not
      * a fast background flow, sets the error at their levels */
     if (!rc) rc = setf(p, "rotation", "%.17g", slpi_props_rng_uniform(r, -0.05, 0.05) * c->mag, err);

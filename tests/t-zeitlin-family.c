@@ -160,30 +160,16 @@ static void check_restated(int N)
     }
     int n = slpi_problem_state_dim(&p1), M = slpi_problem_noise_count(&p1);
     TEST_CHECKF(M == slpi_problem_noise_count(&p2), "N=%d: M %d vs %d", N, M, slpi_problem_noise_count(&p2));
-    double *x = malloc(sizeof(double) * (size_t)n), *y1 = malloc(sizeof(double) * (size_t)n),
-           *y2 = malloc(sizeof(double) * (size_t)n), *dW = malloc(sizeof(double) * (size_t)(M + 1));
+    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n),
+           *dW = malloc(sizeof(double) * (size_t)(M + 1));
     slpi_error err;
     TEST_CHECK(slpi_fast_problem_initial_state(&p1, x, &err) == SLPI_OK);
     for (int k = 0; k < M; k++) dW[k] = 1e-4 * gauss();
-    arb_ptr b1 = _arb_vec_init(n), b2 = _arb_vec_init(n);
-    int ok = step_both(&p1, x, dW, y1, b1) && step_both(&p2, x, dW, y2, b2);
-    TEST_CHECKF(ok, "N=%d: a restated step failed", N);
-    if (ok) {
-        double d = 0, s = 0;
-        int miss = -1;
-        for (int i = 0; i < n; i++) {
-            d = fmax(d, fabs(y1[i] - y2[i]));
-            s = fmax(s, fabs(y1[i]));
-            if (miss < 0 && !arb_overlaps(b1 + i, b2 + i)) miss = i;
-        }
-        TEST_CHECKF(d / (N * U * s) <= 10, "N=%d: reading L vs noise=modes, double ratio %.3g > 10", N, d / (N * U * s));
-        TEST_CHECKF(miss < 0, "N=%d: reading L vs noise=modes, certified balls apart at entry %d", N, miss);
-    }
-    _arb_vec_clear(b1, n);
-    _arb_vec_clear(b2, n);
+    arb_ptr b = _arb_vec_init(n);
+    same_step(&p1, dW, &p2, dW, x, y, b, "reading L vs noise=modes");
+    _arb_vec_clear(b, n);
     free(x);
-    free(y1);
-    free(y2);
+    free(y);
     free(dW);
 }
 
@@ -417,34 +403,19 @@ static void check_fields(int N)
                 "N=%d: M %d and %d, want %d and %d", N, slpi_problem_noise_count(&p1), slpi_problem_noise_count(&p2),
                 nf, nf * n);
     int dim = slpi_problem_state_dim(&p1);
-    double *x = malloc(sizeof(double) * (size_t)dim), *y1 = malloc(sizeof(double) * (size_t)dim),
-           *y2 = malloc(sizeof(double) * (size_t)dim), *dW1 = malloc(sizeof(double) * (size_t)nf),
-           *dW2 = malloc(sizeof(double) * (size_t)(nf * n));
+    double *x = malloc(sizeof(double) * (size_t)dim), *y = malloc(sizeof(double) * (size_t)dim),
+           *dW1 = malloc(sizeof(double) * (size_t)nf), *dW2 = malloc(sizeof(double) * (size_t)(nf * n));
     slpi_error err;
     TEST_CHECK(slpi_fast_problem_initial_state(&p1, x, &err) == SLPI_OK);
     for (int k = 0; k < nf; k++) {
         dW1[k] = 1e-4 * gauss();
         for (int i = 0; i < n; i++) dW2[k * n + i] = dW1[k];
     }
-    arb_ptr b1 = _arb_vec_init(dim), b2 = _arb_vec_init(dim);
-    int ok = step_both(&p1, x, dW1, y1, b1) && step_both(&p2, x, dW2, y2, b2);
-    TEST_CHECKF(ok, "N=%d: a noise=fields step failed", N);
-    if (ok) {
-        double d = 0, s = 0;
-        int miss = -1;
-        for (int i = 0; i < dim; i++) {
-            d = fmax(d, fabs(y1[i] - y2[i]));
-            s = fmax(s, fabs(y1[i]));
-            if (miss < 0 && !arb_overlaps(b1 + i, b2 + i)) miss = i;
-        }
-        TEST_CHECKF(d / (N * U * s) <= 10, "N=%d: noise=fields vs noise=modes, double ratio %.3g > 10", N, d / (N * U * s));
-        TEST_CHECKF(miss < 0, "N=%d: noise=fields vs noise=modes, certified balls apart at entry %d", N, miss);
-    }
-    _arb_vec_clear(b1, dim);
-    _arb_vec_clear(b2, dim);
+    arb_ptr b = _arb_vec_init(dim);
+    same_step(&p1, dW1, &p2, dW2, x, y, b, "noise=fields vs noise=modes");
+    _arb_vec_clear(b, dim);
     free(x);
-    free(y1);
-    free(y2);
+    free(y);
     free(dW1);
     free(dW2);
     test_temp_remove(path);

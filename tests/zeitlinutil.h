@@ -67,6 +67,33 @@ static int step_both(const slpi_problem *p, const double *x, const double *dW, d
     return ok;
 }
 
+/* The same step two ways: p1 with dW1 and p2 with dW2 from x, on both paths, into y1 and b1
+ * (p1's); the double steps within |dy| / (N u max|y|) <= 10, the certified balls
+ * intersecting; what names the pair in messages. 1 if all four steps were taken. */
+static int same_step(const slpi_problem *p1, const double *dW1, const slpi_problem *p2, const double *dW2,
+                     const double *x, double *y1, arb_ptr b1, const char *what)
+{
+    int n = slpi_problem_state_dim(p1), N = (int)lround(sqrt(n));
+    double *y2 = malloc(sizeof(double) * (size_t)n);
+    arb_ptr b2 = _arb_vec_init(n);
+    int ok = step_both(p1, x, dW1, y1, b1) && step_both(p2, x, dW2, y2, b2);
+    TEST_CHECKF(ok, "N=%d: %s: a step failed", N, what);
+    if (ok) {
+        double d = 0, s = 0;
+        int miss = -1;
+        for (int i = 0; i < n; i++) {
+            d = fmax(d, fabs(y1[i] - y2[i]));
+            s = fmax(s, fabs(y1[i]));
+            if (miss < 0 && !arb_overlaps(b1 + i, b2 + i)) miss = i;
+        }
+        TEST_CHECKF(d / (N * U * s) <= 10, "N=%d: %s, double ratio %.3g > 10", N, what, d / (N * U * s));
+        TEST_CHECKF(miss < 0, "N=%d: %s, certified balls apart at entry %d", N, what, miss);
+    }
+    _arb_vec_clear(b2, n);
+    free(y2);
+    return ok;
+}
+
 /* The double path's diagnostic name of d (NaN if none). */
 static double diag_value(const slpi_diag *d, const char *name)
 {
