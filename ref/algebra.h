@@ -33,7 +33,7 @@ void slpi_ref_so_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, s
 void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec);
 void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
 void slpi_ref_so_casimir_names(slpi_ref_system *s);
-/*   su(N), packed as slpi_ref_sun_unpack below, N = s->N (ref/euler-zeitlin.c). */
+/*   su(N), packed as slpi_ref_sun_unpack below, N = s->N (ref/su-casimirs.c). */
 void slpi_ref_su_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
 void slpi_ref_su_casimir_names(slpi_ref_system *s);   /* and the departures below */
 void slpi_ref_su_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec);
