@@ -15,6 +15,7 @@
 
 #include "core/expr.h"
 #include "core/problem.h"
+#include "core/zeitlin-family.h"
 
 /* K_DOUBLE0: a K_DOUBLE not written back while 0 (a key that came later: the outputs of
  * problems without it stay as they were) */
@@ -332,7 +333,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             return slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
         strcpy(field, value);
         if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
-        if (k->offset == offsetof(slpi_problem, ez.noise_fields)) p->ez.noise_fields_digest = 0, p->ez.n_fields = 0;
+        if (k->offset == offsetof(slpi_problem, ez.noise_fields)) return slpi_zeitlin_fields_count(p, err);
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);

@@ -28,10 +28,14 @@ int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char
 /* The noise fields file of su(N) (key noise_fields): one line per field xi_k, its N^2 - 1
  * coefficients on Y_alpha in alpha order, finite, |value| <= 1e12, separated by blanks
  * or commas; '#' starts a comment, blank lines are skipped. Reads path into *xi
- * (malloc'ed, M x (N^2 - 1) row-major; xi NULL: check only), the count of fields into *M
- * and the FNV-1a 64 of the file's bytes into *digest. SLPI_EINPUT naming the file, the
+ * (malloc'ed, M x (N^2 - 1) row-major; xi NULL: check only; N <= 0: any count of numbers
+ * a line), the count of fields into *M and the FNV-1a 64 of the file's bytes into *digest. SLPI_EINPUT naming the file, the
  * line and the reason (a wrong count of coefficients, a bad number, no field at all). */
 int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint64_t *digest, slpi_error *err);
+/* The key noise_fields set (core/problem-keys.c): its fields counted into n_fields (the
+ * problem's M) and its digest into noise_fields_digest (both 0 for ""); SLPI_EINPUT if
+ * the file does not read. */
+int slpi_zeitlin_fields_count(slpi_problem *p, slpi_error *err);
 /* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
  * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);

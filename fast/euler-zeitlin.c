@@ -88,7 +88,7 @@ static void ez_fields_sum(ez_ctx *c)
     slpi_fast_zeitlin_synthesis(c->lfield, c->cf, &c->z);
 }
 
-/* Psi = eta_0 L^{-1} (Y - F) + sum_k delta_k B_k(Y), L = Delta_N - kappa^2. */
+/* Psi = eta_0 L^{-1} (Y - F) + sum_k delta_k B_k(Y), L = Delta_N - kappa^2 or the multiplier's. */
 static void ez_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
     ez_ctx *c = (ez_ctx *)u;

@@ -169,7 +169,7 @@ printf '# two\n\n1 2 3\n' > xi; row "xi:3: 3 coefficients, a field of su(N) has 
 printf '%s\n' "$xi15" | sed 's/ 7 / nan /' > xi; row "xi:1: coefficient 7=nan: not a finite number (NaN)" run $Z noise=fields noise_fields=xi
 printf '%s\n' "$xi15" | sed 's/ 7 / 1e999 /' > xi; row "xi:1: coefficient 7=1e999: not a finite number" run --ref $Z noise=fields noise_fields=xi
 printf '%s\n' "$xi15" | sed 's/ 7 / 7x /' > xi; row "xi:1: coefficient 7=7x: not a finite number (trailing 'x')" run $Z noise=fields noise_fields=xi
-printf '# none\n\n' > xi; row "xi: no fields: one line of N^2-1 = 15 coefficients per xi_k" run $Z noise=fields noise_fields=xi
+printf '# none\n\n' > xi; row "xi: no fields: one line of N^2-1 coefficients per xi_k" run $Z noise=fields noise_fields=xi
 : > xi; row "xi: no fields" run $Z noise=fields noise_fields=xi
 row "missing.xi: cannot open" run $Z noise=fields noise_fields=missing.xi
 row "noise=fields needs noise_fields=FILE" run $Z noise=fields

@@ -30,7 +30,8 @@
  *     golden files unchanged), each of the family's, reading back to the same problem;
  *     noise_fields with its digest, and a file edited after it was read refused by
  *     slpi_problem_finish and by both paths' create ("the file changed");
- *  7. noise=fields restated as noise=modes: nf dense random fields xi_k (each of all N^2 - 1
+ *  7. noise=fields: M (the file's fields) known as soon as the key is set, before
+ *     slpi_problem_finish; restated as noise=modes: nf dense random fields xi_k (each of all N^2 - 1
  *     modes, 6-digit decimals, one text for both) in a file with comments, blank lines and
  *     commas, against the list of every (l, m, xi_k's coefficient) with the increment of
  *     field k repeated on each of its entries (sum_k dW_k xi_k is then the same field):
@@ -399,6 +400,13 @@ static void check_fields(int N)
         test_temp_remove(path);
         return;
     }
+    /* M is the file's count as soon as the key is set: a problem's shape before
+     * slpi_problem_finish (a convergence study lays out its increments so) */
+    slpi_problem q;
+    slpi_error e;
+    slpi_problem_init(&q, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    TEST_CHECKF(slpi_problem_set(&q, "noise", "fields", &e) == SLPI_OK && slpi_problem_set(&q, "noise_fields", path, &e) == SLPI_OK
+                && slpi_problem_noise_count(&q) == nf, "N=%d: M %d before finish, want %d", N, slpi_problem_noise_count(&q), nf);
     TEST_CHECKF(slpi_problem_noise_count(&p1) == nf && slpi_problem_noise_count(&p2) == nf * n,
                 "N=%d: M %d and %d, want %d and %d", N, slpi_problem_noise_count(&p1), slpi_problem_noise_count(&p2),
                 nf, nf * n);
