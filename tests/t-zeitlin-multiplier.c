@@ -5,7 +5,8 @@
  *     rotation, a background mode and noise=modes: one ISOMP step from one state and
  *     increments, double within |dy| / (N u max|y|) <= 10 of the kappa route (the modal
  *     pass against the tridiagonal solves), certified balls intersecting; H0 at the
- *     state, double within 10 N u relative, certified balls intersecting;
+ *     state, double within 10 N u relative, certified balls intersecting; the certified
+ *     path with Arb's products (N < 32) and once on the BLAS route (matmul=blas);
  *  2. a multiplier that is a polynomial in Delta_N, lambda = -(l(l+1))^2 - 3 l(l+1), i.e.
  *     L = -Delta^2 + 3 Delta: B_0 = L^{-1} X of a random skew-Hermitian X (with a trace)
  *     against the independent per-diagonal Laplacian applied twice, -Delta(Delta B_0) +
@@ -28,13 +29,13 @@
 typedef double complex cplx;
 
 /* 1. The shifted Laplacian as a multiplier is kappa's route. */
-static void check_kappa(int N)
+static void check_kappa(int N, const char *route)
 {
     double k = (1 + (int)test_rand_int(32)) / 8.0;
     int l2 = 1 + (int)test_rand_int(N - 1);
     char common[256], ka[320], mu[320];
-    snprintf(common, sizeof common, "rotation=%.17g background_modes=%d:0:0.3 noise=modes noise_modes=1:0:0.1,%d:1:0.05",
-             test_rand_uniform(-3, 3), l2, N - 1);
+    snprintf(common, sizeof common, "%s rotation=%.17g background_modes=%d:0:0.3 noise=modes noise_modes=1:0:0.1,%d:1:0.05",
+             route, test_rand_uniform(-3, 3), l2, N - 1);
     snprintf(ka, sizeof ka, "%s kappa=%.17g", common, k);
     snprintf(mu, sizeof mu, "%s multiplier=-l*(l+1)-%.17g", common, k * k);
     slpi_problem pk, pm;
@@ -268,11 +269,12 @@ int main(void)
     int nmax = test_iters(1) > 1 ? 12 : 8;
     for (long it = 0; it < iters; it++) {
         int N = 3 + (int)test_rand_int(nmax - 2);
-        check_kappa(N);
+        check_kappa(N, "matmul=auto");
         check_polynomial(N);
         check_h0(N);
     }
-    check_kappa(2);
+    check_kappa(2, "matmul=auto");
+    check_kappa(6, "matmul=blas");   /* the certified solve on the BLAS route's tables (from N = 32 under auto) */
     check_polynomial(2);
     check_refusals();
     TEST_END();
