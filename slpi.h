@@ -764,13 +764,15 @@ void slpi_fast_set_counters(slpi_fast *s, const long c[SLPI_FAST_NCOUNTERS]);
  * handed, or returns SLPI_EINPUT (n or the values not of this run). */
 int slpi_fast_carry_get(const slpi_fast *s, double *buf);   /* NULL: buf (counts only) */
 int slpi_fast_carry_set(slpi_fast *s, const double *x, const double *buf, int n);
-/* Diagnostics of a state; x0 is the initial state (for departures). NULL: x0 (no departures). */
+/* Diagnostics of a state; x0 is the initial state (for departures). NULL: x0 (no departures).
+ * A model whose Hamiltonians read t: at the time t0 + n h of the step index n. */
 void slpi_fast_diagnostics(slpi_fast *s, const double *x, const double *x0, slpi_diag *d);
 /* The equation's vector fields at the algebra state x (its first dim coordinates,
  * docs/conventions.md#sde): for k = 0..M, the generator xi_k(x) = grad H_k in the system's
  * pairing into xi + k dim and the field V_k(x) = ad*_{xi_k(x)} x into V + k dim (V_0 the
  * drift per unit time, V_k the noise field of dW^k). Returns the algebra dimension dim,
- * -1 out of memory. `slpi model` prints them (docs/models.md#equations).
+ * -1 out of memory. `slpi model` prints them (docs/models.md#equations). A model whose
+ * Hamiltonians read t: at t0 + n h, n the step index (a new run object: t0).
  * NULL: xi, V (that output is not computed). */
 int slpi_fast_fields(slpi_fast *s, double *xi, double *V, const double *x);
 /* The same initial state for a problem without an integrator (only the system's basis

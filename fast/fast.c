@@ -197,8 +197,9 @@ int slpi_fast_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
 int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
 {
     const slpi_fast_system *s = &f->sys;
-    double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim;
+    double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim, h = f->p.h;
     if (!g) return -1;
+    slpi_fast_time(s, 0, &h);   /* at t0 + n h, as the diagnostics (docs/models.md#time) */
     for (int k = 0; k <= s->M; k++) {
         s->gen(s, k, g, x);
         s->coad(s, v, g, x);

@@ -16,15 +16,17 @@
  *     contain the double path's state within the oracle's budget 30 n u |x| and the
  *     product within 1e-12. A stage at the wrong time moves the state by about
  *     |b'| h^2 per step, > 1e-6 here: this is the test of each scheme's stage times
- *     (the noise Hamiltonian's with them).
+ *     (the noise Hamiltonian's with them). After the run the fields (slpi_fast_fields) and
+ *     the diagnostic H0 of both paths are those at the state's time t0 + N h.
  *  2. Order against a known solution. H = f(t) G(x), f = 1 + cos(2t)/2 and G the Euler top
  *     of t-model-equations.c (I = (1, 2, 3), x(0) = (0.4, 0, 1)): the flow is the top's,
  *     reparametrised, x(t) = x_G(F(t)), F(t) = t - t0 + (sin 2t - sin 2t0)/4; t0 = 0.25,
- *     T = 2, no noise, h = 2^-4, 2^-5, 2^-6, every scheme on the double path. Rule, fixed
+ *     T = 2, no noise, h = 2^-4, 2^-5, 2^-6, every scheme. Rule, fixed
  *     before measuring: each halving divides the error by at least 2^p / 1.4 (observed
  *     order >= p - 0.49; p = 1 for RKMK-LE, 2 for the others), unless the error is
- *     already <= 1e-12, and the error at 2^-6 is <= 0.05. A symmetric scheme reading t at
- *     t_n instead of t_n + h/2 is of order 1 here and fails. */
+ *     already <= 1e-12, and the error at 2^-6 is <= 0.05; on both paths (the certified
+ *     one's ball midpoints). A symmetric scheme reading t at t_n instead of t_n + h/2 is of
+ *     order 1 here and fails. */
 #include <complex.h>
 
 #include "fastutil.h"
@@ -119,6 +121,18 @@ static void check_closed_form(slpi_scheme_id k)
             excess = fmax(excess, (fabs(x[i] - mid) - rad) / (30.0 * (n + 1) * 0x1p-53 * 1.0));
         }
     }
+    /* after the run, the fields and H0 of the state are those at its time t_N = t0 + N h */
+    double tN = c.t0 + NSTEPS * c.h, aN = c.A + c.B * sin(3 * tN), xi[2 * 3], V[2 * 3];
+    TEST_CHECK(slpi_fast_fields(f, xi, V, x) == 3);
+    double fH0 = fu_diag(f, x, NULL, "H0");
+    slpi_ref_diag rd;
+    slpi_ref_diag_init(&rd);
+    slpi_ref_diagnostics(r, bx, NULL, &rd);
+    double rH0 = rd.n > 0 && strcmp(rd.name[0], "H0") == 0 ? arf_get_d(arb_midref(rd.value), ARF_RND_NEAR) : NAN;
+    slpi_ref_diag_clear(&rd);
+    TEST_CHECKF(fabs(xi[2] - aN) <= 1e-14 && fabs(fH0 - aN * x[2]) <= 1e-14 && fabs(rH0 - aN * x[2]) <= 1e-14,
+                "%s: at t_N: xi_0 %.17g, fast H0 %.17g, ref H0 %.17g, expected %.17g and H0 %.17g",
+                slpi_scheme_name(k), xi[2], fH0, rH0, aN, aN * x[2]);
     printf("  %-11s t0 = %.3f, h = %.3f: |fast - closed form| %.2g, |ref - closed form| %.2g, fast outside the ball "
            "by %.2g of the budget\n", slpi_scheme_name(k), c.t0, c.h, worst, worst_ref, fmax(excess, 0));
     TEST_CHECKF(worst <= 1e-12 && worst_ref <= 1e-12, "%s: the step is not the closed form at its stage times "
@@ -141,36 +155,46 @@ static void exact_top(double *x, double t)
     ju_euler_top(x, t - T0 + (sin(2 * t) - sin(2 * T0)) / 4);
 }
 
-static double order_error(slpi_scheme_id k, double h)
+/* max |x(T) - exact| after T / h steps of scheme k on the double path (ref = 0) or, from
+ * the certified balls' midpoints, on the certified path (ref = 1) */
+static double order_error(slpi_scheme_id k, double h, int ref)
 {
     slpi_problem p;
     if (make_problem(&p, k, "(1 + cos(2*t)/2)*(x1^2/2 + x2^2/4 + x3^2/6)", NULL, T0, h, 0, NULL, NULL, "0.4,0,1"))
         return -1;
     slpi_error err = { 0 };
     slpi_fast *f = NULL;
-    TEST_CHECKF(slpi_fast_create(&f, &p, &err) == 0, "%s: %s", slpi_scheme_name(k), err.msg);
-    if (!f) return -1;
+    slpi_ref *r = NULL;
+    TEST_CHECKF((ref ? slpi_ref_create(&r, &p, &err) : slpi_fast_create(&f, &p, &err)) == 0, "%s: %s",
+                slpi_scheme_name(k), err.msg);
+    if (!f && !r) return -1;
     double x[3] = { 0.4, 0, 1 }, ex[3];
+    arb_ptr bx = _arb_vec_init(3);
+    for (int i = 0; i < 3; i++) arb_set_d(bx + i, x[i]);
     long steps = lround(T_SPAN / h);
     for (long n = 0; n < steps; n++) {
         slpi_step_info info;
-        TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, NULL, &info)), "%s: step %ld", slpi_scheme_name(k), n);
+        slpi_step_status st = ref ? slpi_ref_step(r, bx, NULL, &info) : slpi_fast_step(f, x, NULL, &info);
+        TEST_CHECKF(!slpi_step_failed(st), "%s: step %ld", slpi_scheme_name(k), n);
     }
+    for (int i = 0; ref && i < 3; i++) x[i] = arf_get_d(arb_midref(bx + i), ARF_RND_NEAR);
+    _arb_vec_clear(bx, 3);
     slpi_fast_free(f);
+    slpi_ref_free(r);
     exact_top(ex, T0 + T_SPAN);
     return fu_maxdiff(x, ex, 3);
 }
 
-static void check_order(slpi_scheme_id k)
+static void check_order(slpi_scheme_id k, int ref)
 {
     int p = k == SLPI_SCHEME_RKMK_LE ? 1 : 2;
     double e[3];
-    for (int j = 0; j < 3; j++) e[j] = order_error(k, ldexp(1, -4 - j));
-    printf("  %-11s errors %.3g %.3g %.3g at h = 2^-4, 2^-5, 2^-6: observed orders %.2f %.2f (p = %d)\n",
-           slpi_scheme_name(k), e[0], e[1], e[2], log2(e[0] / e[1]), log2(e[1] / e[2]), p);
+    for (int j = 0; j < 3; j++) e[j] = order_error(k, ldexp(1, -4 - j), ref);
+    printf("  %-11s %s errors %.3g %.3g %.3g at h = 2^-4, 2^-5, 2^-6: observed orders %.2f %.2f (p = %d)\n",
+           slpi_scheme_name(k), ref ? "ref " : "fast", e[0], e[1], e[2], log2(e[0] / e[1]), log2(e[1] / e[2]), p);
     for (int j = 0; j < 2; j++)
-        TEST_CHECKF(e[j + 1] <= 1e-12 || e[j + 1] <= 1.4 * e[j] / (1 << p), "%s: error %.3g -> %.3g, not order %d",
-                    slpi_scheme_name(k), e[j], e[j + 1], p);
+        TEST_CHECKF(e[j + 1] <= 1e-12 || e[j + 1] <= 1.4 * e[j] / (1 << p), "%s %s: error %.3g -> %.3g, not order %d",
+                    slpi_scheme_name(k), ref ? "ref" : "fast", e[j], e[j + 1], p);
     TEST_CHECKF(e[2] <= 0.05, "%s: error %.3g at h = 2^-6", slpi_scheme_name(k), e[2]);
 }
 
@@ -180,6 +204,7 @@ int main(void)
     long reps = test_iters(2);
     for (long r = 0; r < reps; r++)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) check_closed_form((slpi_scheme_id)k);
-    for (int k = 0; k < SLPI_SCHEME_COUNT; k++) check_order((slpi_scheme_id)k);
+    for (int k = 0; k < SLPI_SCHEME_COUNT; k++)
+        for (int ref = 0; ref < 2; ref++) check_order((slpi_scheme_id)k, ref);
     TEST_END();
 }
