@@ -31,8 +31,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: slpi <command> [options]   (slpi <command> --help for each)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
-    fprintf(f, "\nprogress: on a terminal, work that runs longer than about 2 s shows its progress on\n"
-               "standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
+    fprintf(f, "\nprogress: on a terminal, work that runs longer than about 1.5 s shows its progress\n"
+               "on standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
     fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure,\n"
                "130 interrupted (Ctrl-C: what was written is kept, a checkpoint is resumable)\n");
 }
