@@ -170,7 +170,9 @@ typedef struct {
     uint64_t sample_seed;
     char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
 } slpi_verify_result;
-/* noise_file overrides the header's noise; a header key case=NAME takes the problem of
+/* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
+ * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
+ * header's noise; a header key case=NAME takes the problem of
  * that golden case in golden_dir; max_steps < 0: no bound; report gets a summary.
  * Returns SLPI_OK or an input error (exit 2). NULL: noise_file (the header's noise),
  * golden_dir (slpi_golden_dir()), report (no report). */

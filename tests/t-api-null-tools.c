@@ -130,6 +130,14 @@ static void verify(const char *dir)
     slpi_verify_opts o;
     slpi_verify_opts_init(&o);
     TEST_CHECK(slpi_verify_run(traj, &o, NULL, &c, &err) == SLPI_OK && c.verdict == SLPI_VERDICT_PASS && c.rows == 31);
+    /* slpi_verify_file is the global comparison alone: slpi_verify_run with local = 0 */
+    slpi_verify_result d;
+    o.local = 0;
+    TEST_CHECK(slpi_verify_run(traj, &o, NULL, &d, &err) == SLPI_OK);
+    TEST_CHECKF(c.local.rows == 31 && d.local.rows == 0 && a.local.rows == 0 && a.rows == d.rows &&
+                a.rows_pass == d.rows_pass && a.verdict == d.verdict && a.state.hi == d.state.hi,
+                "slpi_verify_file: local rows %ld (both comparisons: %ld, global alone: %ld)", a.local.rows, c.local.rows,
+                d.local.rows);
     TEST_CHECKF(slpi_api_verify_json(traj, NULL, -1, json) == SLPI_OK, "%s", slpi_api_last_error());
     char *j = slurp(json);
     TEST_CHECKF(j && strstr(j, "\"verdict\": \"PASS\""), "json: %s", j);
