@@ -301,6 +301,7 @@ int main(void)
     expect_error("H", "x1^65", "H: col 4: integer exponent beyond +-64", 4);
     expect_error("H", "(x1 + x2", "H: col 9: expected ')' to close the '(' at col 1", 9);
     expect_error("H", "x1 + x2)", "H: col 8: unexpected ')'", 8);
+    expect_error("H", "x1 + )", "H: col 6: unexpected ')'", 6);   /* where an operand is due */
     expect_error("H", "x1 x2", "H: col 4: expected an operator", 4);
     expect_error("H", "x1 +", "H: col 5: unexpected end of the expression", 5);
     expect_error("H", "", "H: col 1: empty expression", 1);
