@@ -37,13 +37,17 @@
  *     field k repeated on each of its entries (sum_k dW_k xi_k is then the same field):
  *     one ISOMP step on both paths, double within |dy| / (N u max|y|) <= 10, certified
  *     balls intersecting (a sign of B_k or a coefficient in the wrong slot moves y by
- *     about |dW| |xi| = 1e-4).
+ *     about |dW| |xi| = 1e-4); the fields shown at that state (slpi_fast_fields, `slpi
+ *     model`): each xi_k and V_k of the nf >= 2 fields the sum of its restated modes' (xi
+ *     within |d| / (N u max|xi_k|) <= 10, V within |d| / (N^2 u max|xi_k| max|x|) <= 10),
+ *     xi_k inside the certified system's ball up to the same budget, the drift the same.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include <float.h>
 #include "testutil.h"
 #include "slpi.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
+#include "ref/system.h"
 #include "ref/zeitlin.h"
 #include "zeitlinutil.h"
 
@@ -386,6 +390,66 @@ static void fields_text(int N, int nf, char *file, size_t nfile, char *modes, si
     }
 }
 
+/* 7, the fields shown (slpi_fast_fields, `slpi model`): at x, xi_k and V_k of p1's nf
+ * fields against the sums of p2's restated modes over each field's entries (xi within
+ * |d| / (N u max|xi_k|) <= 10, V within |d| / (N^2 u max|xi_k| max|x|) <= 10, a commutator's
+ * rounding), the drift k = 0 bit for bit; and xi_k inside the certified system's ball of
+ * p1 at the point x (its coordinates are of B_k = -xi_k, ref/system.h), up to the same budget. */
+static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf, const double *x)
+{
+    int dim = slpi_problem_state_dim(p1), N = p1->ez.N, n = N * N - 1;
+    double *f1 = malloc(sizeof(double) * 2 * (size_t)(nf + 1) * dim),
+           *f2 = malloc(sizeof(double) * 2 * (size_t)(nf * n + 1) * dim);
+    double *V1 = f1 + (size_t)(nf + 1) * dim, *V2 = f2 + (size_t)(nf * n + 1) * dim;
+    slpi_fast *a = NULL, *b = NULL;
+    slpi_ref_system s;
+    slpi_error err;
+    int ok = slpi_fast_create(&a, p1, &err) == SLPI_OK && slpi_fast_create(&b, p2, &err) == SLPI_OK &&
+             slpi_ref_system_init(&s, p1, &err) == SLPI_OK, sys = ok;
+    TEST_CHECKF(ok, "N=%d: fields: create: %s", N, err.msg);
+    ok = ok && slpi_fast_fields(a, f1, V1, x) == dim && slpi_fast_fields(b, f2, V2, x) == dim;
+    if (ok) {
+        TEST_CHECKF(memcmp(f1, f2, sizeof(double) * dim) == 0 && memcmp(V1, V2, sizeof(double) * dim) == 0,
+                    "N=%d: the drift field differs between noise=fields and noise=modes", N);
+        arb_ptr mu = _arb_vec_init(s.state_dim), g = _arb_vec_init(dim);
+        double xs = 0;
+        for (int i = 0; i < dim; i++) {
+            arb_set_d(mu + i, x[i]);
+            xs = fmax(xs, fabs(x[i]));
+        }
+        for (int k = 1; k <= nf; k++) {
+            double dx = 0, dv = 0, dr = 0, sx = 0;
+            const double *xi = f1 + (size_t)k * dim, *v = V1 + (size_t)k * dim;
+            s.gen(&s, k, g, mu, 128);
+            for (int i = 0; i < dim; i++) {
+                double sxi = 0, sv = 0;
+                for (int j = (k - 1) * n + 1; j <= k * n; j++) {
+                    sxi += f2[(size_t)j * dim + i];
+                    sv += V2[(size_t)j * dim + i];
+                }
+                dx = fmax(dx, fabs(xi[i] - sxi));
+                dv = fmax(dv, fabs(v[i] - sv));
+                sx = fmax(sx, fabs(xi[i]));
+                dr = fmax(dr, fabs(xi[i] + arf_get_d(arb_midref(g + i), ARF_RND_NEAR)) -
+                                  mag_get_d(arb_radref(g + i)));
+            }
+            TEST_CHECKF(sx > 0 && dx / (N * U * sx) <= 10, "N=%d: xi_%d of %d fields: ratio %.3g to the restated modes' (> 10)",
+                        N, k, nf, dx / (N * U * sx));
+            TEST_CHECKF(dv / ((double)N * N * U * sx * xs) <= 10, "N=%d: V_%d of %d fields: ratio %.3g to the restated modes' (> 10)",
+                        N, k, nf, dv / ((double)N * N * U * sx * xs));
+            TEST_CHECKF(dr / (N * U * sx) <= 10, "N=%d: xi_%d of %d fields: %.3g outside the certified ball (ratio > 10)",
+                        N, k, nf, dr);
+        }
+        _arb_vec_clear(mu, s.state_dim);
+        _arb_vec_clear(g, dim);
+    }
+    if (sys) slpi_ref_system_clear(&s);
+    slpi_fast_free(a);
+    slpi_fast_free(b);
+    free(f1);
+    free(f2);
+}
+
 /* 7. noise=fields restated as noise=modes. */
 static void check_fields(int N)
 {
@@ -421,6 +485,7 @@ static void check_fields(int N)
     }
     arb_ptr b = _arb_vec_init(dim);
     same_step(&p1, dW1, &p2, dW2, x, y, b, "noise=fields vs noise=modes");
+    fields_shown(&p1, &p2, nf, x);
     _arb_vec_clear(b, dim);
     free(x);
     free(y);
