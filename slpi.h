@@ -976,8 +976,10 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
                       double *diag, double *drad);
 /* The statistics of the paths run so far, at each row and quantity ([rows][dim + ndiag]:
  * the state, then the diagnostics): mean, variance M2 / (n - 1), minimum, maximum, and
- * the largest radius (0 on the fast path); NaN where there are too few paths. Returns
- * the number of paths n. NULL: mean, var, min, max, rad (not asked). */
+ * the largest radius (0 on the fast path); NaN where there are too few paths: var for n = 1,
+ * every statistic (min, max and rad included) for n = 0 (none run yet, or every path run
+ * failed: a failed path is in no row's statistics). Returns the number of paths n.
+ * NULL: mean, var, min, max, rad (not asked). */
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
 typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, int dim);
 /* A per-step observer: fn(ctx, step, t, x, dim) after every step an advance takes, with

@@ -18,7 +18,12 @@
  *     every = 0 without save_at against output_every's grid;
  *   - the refusals: every < 0, too many threads, a negative count, a non-finite
  *     increment (named dW[k, n, j]) and an initial state off the manifold (named by its path),
- *     each SLPI_EINPUT with nothing added to the statistics.
+ *     each SLPI_EINPUT with nothing added to the statistics;
+ *   - no path in the statistics (none run yet, or every path's wave failed: h = 8 with
+ *     on_cap=fail stops each path at its first step, after its row 0 was formed): n = 0 and every statistic of every row NaN, the minimum,
+ *     maximum and radius included (not the accumulators' +-inf and 0); a wave that fails
+ *     (a state so large that the solve stalls) after good paths leaves their statistics
+ *     unchanged, bit for bit.
  * The number of paths, steps, save interval and first noise path vary with the printed seed. */
 #include <math.h>
 
@@ -222,6 +227,58 @@ static void check_refusals(void)
     slpi_problem_free(p);
 }
 
+/* Statistics that cannot be mistaken for numbers: n = 0 and all NaN at every row. */
+static void check_nan_stats(slpi_ensemble *e, long size, long want_n, const char *when)
+{
+    stats s = stats_of(e, size);
+    long bad = -1;
+    for (long i = 0; bad < 0 && i < 5 * size; i++)
+        if (!isnan(s.mean[i])) bad = i;
+    TEST_CHECKF(s.n == want_n && bad < 0, "%s: n = %ld, statistic %ld (mean, var, min, max, rad) at [row][quantity] %ld = %g (want n = 0, NaN)", when, s.n,
+                bad < 0 ? -1 : bad / size, bad < 0 ? -1 : bad % size, bad < 0 ? 0 : s.mean[bad]);
+    free(s.mean);
+}
+
+/* No path in the statistics: before any run, and after a run whose every path failed at
+ * its first step; a failed wave after a good one leaves the good one's statistics. */
+static void check_no_paths(int ref)
+{
+    slpi_problem *p = problem("iso/rigid-body/trajectories", 4), *q = problem("iso/rigid-body/trajectories", 4);
+    TEST_CHECK(slpi_problem_set_key(p, "h", "8") == SLPI_OK && slpi_problem_set_key(p, "maxit", "5") == SLPI_OK &&
+               slpi_problem_set_key(p, "on_cap", "fail") == SLPI_OK && slpi_problem_set_key(q, "on_cap", "fail") == SLPI_OK);
+    slpi_ensemble *e = NULL, *f = NULL;
+    TEST_CHECKF(slpi_ensemble_new(&e, p, ref, 0, 1, 1) == SLPI_OK && slpi_ensemble_new(&f, q, ref, 0, 1, 1) == SLPI_OK,
+                "%s", slpi_api_last_error());
+    if (!e || !f) goto out;
+    int dim, nd;
+    long rows;
+    slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
+    long size = rows * (dim + nd);
+    const char *what = ref ? "certified" : "double";
+    check_nan_stats(e, size, 0, what);
+    int rc = slpi_ensemble_run(e, 3, NULL, NULL, NULL, NULL, NULL, NULL);
+    TEST_CHECKF(rc == SLPI_ENUMERIC && slpi_ensemble_paths(e) == 0, "%s: h = 8, on_cap=fail: rc %d, %ld paths: %s", what,
+                rc, slpi_ensemble_paths(e), slpi_api_last_error());
+    check_nan_stats(e, size, 0, what);
+    /* good paths, then a wave that fails: its initial state so large that the step's solve
+     * does not converge (its row 0 would move the min and max) */
+    TEST_CHECK(slpi_ensemble_run(f, 2, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    stats a = stats_of(f, size);
+    double x0[3] = { 3e5, -4e5, 5e5 };
+    rc = slpi_ensemble_run(f, 1, x0, NULL, NULL, NULL, NULL, NULL);
+    stats b = stats_of(f, size);
+    TEST_CHECKF(rc == SLPI_ENUMERIC && b.n == 2 && a.n == 2 && memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) == 0,
+                "%s: a failed wave after 2 good paths: rc %d, n %ld, statistics %s: %s", what, rc, b.n,
+                memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) ? "changed" : "the same", slpi_api_last_error());
+    free(a.mean);
+    free(b.mean);
+out:
+    slpi_ensemble_free(e);
+    slpi_ensemble_free(f);
+    slpi_problem_free(p);
+    slpi_problem_free(q);
+}
+
 /* An ensemble's rows on the problem's grid (every = 0: save_at, or output_every) against
  * one saving every step: the rows of the same steps have the same statistics, bit for bit. */
 static void check_grid(const char *preset, int use_save_at)
@@ -287,5 +344,7 @@ int main(void)
     check_grid("rkmk/heavy-top/stoch-421-realization", 1);
     check_grid("iso/rigid-body/trajectories", 0);
     check_refusals();
+    check_no_paths(0);
+    check_no_paths(1);
     TEST_END();
 }

@@ -47,7 +47,7 @@ class Statistics:
     Attributes
     ----------
     n : int
-        Paths.
+        Paths (>= 1: a path that fails raises SlpiError, and no statistic is returned).
     names : list of str
         The quantities: the state's labels, then the diagnostics' names.
     mean, var, min, max : ndarray (times, quantities)
