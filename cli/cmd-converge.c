@@ -166,10 +166,6 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         cfg.indep = 1;
         cfg.indep_scheme = k;
     }
-    if (rc == SLPI_OK && cfg.exact
-        && !(p.system == SLPI_SYS_RIGID_BODY && p.rb.noise == SLPI_RB_NOISE_CONST_E3 && p.rb.h0_scale == 0))
-        rc = slpi_error_set(&err, SLPI_EINPUT, "--exact: only the so(3) oracle (rigid-body, "
-                            "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
     /* the reports are neither the checkpoint nor an input (the checkpoint may be the
      * file resumed from: it is rewritten whole, atomically) */
     const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
@@ -182,7 +178,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     if (rc == SLPI_OK) {
         p.level = -1;
         cfg.base = p;
-        cfg.exact_value = exp(-0.5 * p.rb.amp * p.rb.amp * p.T);
+        cfg.exact_value = slpi_weak_exact_sde(p.rb.amp, p.T);
         cfg.rank = rank;
         cfg.nranks = nranks;
         slpi_conv_result res;

@@ -87,6 +87,10 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi
 void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
 void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
 void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
+/* weakexact's Monte-Carlo clause: 1 iff the largest |z| (in *zmax) of a weak study's level
+ * differences E[P_l - P_l+1] (its MLMC column) against the exact quadrature's
+ * r->quad[l] - r->quad[l+1] is below 4 (a zero SE: z = 0 if they are equal, else infinite). */
+int slpi_audit_weakexact_mc(const slpi_conv_result *r, double *zmax);
 void slpi_audit_check_moments(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
 void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);
 void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck);

@@ -9,9 +9,10 @@
 
 /* ---- convergence studies: slope, gap, resolvable */
 /* The study of c's case (indep: the independent reference scheme, phi: the weak
- * functional x1; either NULL or not present: none). */
+ * functional x1; either NULL or not present: none; exact: the so(3) oracle's functional
+ * x1 against its exact value, with each level's quadrature in res->quad). */
 static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg *indep,
-                 const slpi_audit_arg *phi, slpi_conv_kind kind, int kmin, int kmax, int L, long R,
+                 const slpi_audit_arg *phi, int exact, slpi_conv_kind kind, int kmin, int kmax, int L, long R,
                  slpi_conv_cfg *cfg, slpi_conv_result *res, char *cmd, size_t ncmd)
 {
     slpi_problem p;
@@ -38,6 +39,12 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     if (phi && phi->present) {
         cfg->phi = SLPI_PHI_X1;
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1");
+    }
+    if (exact) {
+        cfg->phi = SLPI_PHI_X1;
+        cfg->exact = 1;
+        cfg->exact_value = slpi_weak_exact_sde(p.rb.amp, p.T);
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1 --exact");
     }
     char pre[256];
     snprintf(pre, sizeof pre, "%s", c->kase);
@@ -157,7 +164,7 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi
     slpi_conv_kind kind = kinds[ck->arg[1].e];   /* strong weak sup (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, &ck->arg[8], &ck->arg[9], kind, (int)ck->arg[2].i, (int)ck->arg[3].i, (int)ck->arg[4].i,
+    if (study(a, c, &ck->arg[8], &ck->arg[9], 0, kind, (int)ck->arg[2].i, (int)ck->arg[3].i, (int)ck->arg[4].i,
               ck->arg[5].i, &cfg, &r, c->command, sizeof c->command))
         return;
     int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
@@ -198,7 +205,7 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     int L = (int)ck->arg[2].i;
-    if (study(a, c, &ck->arg[1], NULL, SLPI_CONV_STRONG, 3, 4, L, ck->arg[3].i, &cfg, &r, c->command,
+    if (study(a, c, &ck->arg[1], NULL, 0, SLPI_CONV_STRONG, 3, 4, L, ck->arg[3].i, &cfg, &r, c->command,
               sizeof c->command))
         return;
     double thr = ck->arg[5].r;
@@ -220,7 +227,7 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
 {
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, NULL, &ck->arg[8], SLPI_CONV_WEAK, (int)ck->arg[1].i, (int)ck->arg[2].i,
+    if (study(a, c, NULL, &ck->arg[8], 0, SLPI_CONV_WEAK, (int)ck->arg[1].i, (int)ck->arg[2].i,
               (int)ck->arg[3].i, ck->arg[4].i, &cfg, &r, c->command, sizeof c->command))
         return;
     double rp = ck->arg[5].r;
@@ -248,37 +255,60 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
 }
 
 /* ---- weak-exact oracle: quadrature error slope, and Monte Carlo through the steps */
+int slpi_audit_weakexact_mc(const slpi_conv_result *r, double *zmax)
+{
+    *zmax = 0;
+    for (int i = 0; i < r->nlev; i++) {
+        const slpi_conv_cell *d = &r->cell[SLPI_CONV_MLMC][i];
+        double dev = fabs(d->mean - (r->quad[i] - r->quad[i + 1]));
+        *zmax = fmax(*zmax, d->se > 0 ? dev / d->se : dev > 0 ? INFINITY : 0);
+    }
+    return *zmax < 4;
+}
+
 void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_scheme_id k = (slpi_scheme_id)ck->arg[1].e;   /* a scheme (the table) */
+    slpi_conv_cfg cfg;
+    slpi_conv_result r;
+    if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
+        return;
+    const slpi_problem *p = &cfg.base;
+    if (p->scheme != k) {
+        char why[96];
+        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme), ck->arg[1].s);
+        slpi_audit_unable(c, "the case runs %s: the quadrature is of the check's scheme", why);
+        return;
+    }
     double h[6], e[6], se[6];
     int use[6];
     for (int i = 0; i < 6; i++) {
-        h[i] = ldexp(1, -3 - i);
-        e[i] = fabs(slpi_weak_exact_scheme(k, 1, 1, h[i], 2, 1) - exp(-0.5));
+        h[i] = ldexp(p->T, -3 - i);
+        e[i] = fabs(slpi_weak_exact_scheme(k, p->rb.amp, p->T, h[i], p->trunc_ell, 1) - cfg.exact_value);
         se[i] = 1e-3 * e[i];
         use[i] = 1;
     }
     double s, ic;
     slpi_stats_wls(6, h, e, se, use, &s, &ic);
-    slpi_conv_cfg cfg;
-    slpi_conv_result r;
-    if (study(a, c, NULL, NULL, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
-        return;
-    double zmax = 0;
+    double zmax, lo = ck->arg[2].r, hi = ck->arg[3].r;
+    int agree = slpi_audit_weakexact_mc(&r, &zmax);
+    slpi_audit_outcome(c, s >= lo && s <= hi && agree, s);
+    slpi_audit_num(c, "z", zmax);
+    char dq[160] = "";
     for (int i = 0; i < r.nlev; i++) {
-        const slpi_conv_cell *d = &r.cell[SLPI_CONV_MLMC][i];
-        double z = d->se > 0 ? fabs(d->mean - (r.quad[i] - r.quad[i + 1])) / d->se : 0;
-        zmax = fmax(zmax, z);
+        char q[12];
+        snprintf(q, sizeof q, "q%d", r.level[i]);
+        slpi_audit_num(c, q, r.quad[i]);
+        snprintf(dq + strlen(dq), sizeof dq - strlen(dq), "%s%.3e", i ? ", " : "", r.quad[i] - r.quad[i + 1]);
     }
-    double lo = ck->arg[2].r, hi = ck->arg[3].r;
-    slpi_audit_outcome(c, s >= lo && s <= hi && zmax < 4, s);
-    snprintf(c->evidence, sizeof c->evidence, "quadrature (no Monte Carlo) |E x_1(T) - exp(-1/2)| = %.5f, "
-             "%.5f, %.5f, %.5f, %.5f, %.5f at h = 2^-3..2^-8: slope %.4f (window [%.2f, %.2f]); "
-             "Monte Carlo through the implemented %s step (400 coupled paths) agrees with the "
-             "quadrature's level differences: max |z| = %.2f (< 4)", e[0], e[1], e[2], e[3], e[4],
-             e[5], s, lo, hi, ck->arg[1].s, zmax);
-    strcat(c->command, " --phi x1 --exact");
+    slpi_audit_num(c, "qref", r.quad[r.nlev]);
+    snprintf(c->evidence, sizeof c->evidence, "quadrature (no Monte Carlo) |E x_1(T) - exp(-%g/2)| = %.5f, "
+             "%.5f, %.5f, %.5f, %.5f, %.5f at h = T 2^-3..T 2^-8: slope %.4f (window [%.2f, %.2f]); "
+             "Monte Carlo of x_1(T) through the implemented %s step (%ld coupled paths) %s the "
+             "quadrature's level differences E x_1 at h = T 2^-%d..T 2^-%d minus the next finer "
+             "(to T 2^-%d): %s: max |z| = %.2f (%s 4)", p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2],
+             e[3], e[4], e[5], s, lo, hi, ck->arg[1].s, r.paths, agree ? "agrees with" : "disagrees with",
+             r.level[0], r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);

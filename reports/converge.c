@@ -109,6 +109,10 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
+    if (c->exact && !(c->base.system == SLPI_SYS_RIGID_BODY && c->base.rb.noise == SLPI_RB_NOISE_CONST_E3
+                      && c->base.rb.h0_scale == 0))
+        return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs the so(3) oracle (rigid-body, "
+                              "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
     if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)
         return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
                               "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);

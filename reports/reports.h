@@ -119,6 +119,8 @@ double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, doubl
  * (E cos phi(dW))^(T/h) with phi = 2 atan(sigma dW/2) (ISOMP) or 4 atan(sigma dW/4) (SVI). */
 double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
                               int truncate);
+/* The same for the SDE (h -> 0): exp(-sigma^2 T / 2), the oracle's exact weak reference. */
+double slpi_weak_exact_sde(double sigma, double T);
 
 /* ------------------------------------------------------------ Euler–Zeitlin figures */
 

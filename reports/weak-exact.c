@@ -75,3 +75,8 @@ double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h
     double m = slpi_weak_clipped_mean(cos_rotation, &a, h, D);
     return pow(m, T / h);
 }
+
+double slpi_weak_exact_sde(double sigma, double T)
+{
+    return exp(-0.5 * sigma * sigma * T);
+}

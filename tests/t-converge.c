@@ -455,6 +455,11 @@ int main(void)
         c = preset_cfg("iso/rigid-body/strong");
         c.exact = 1;
         TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "exact"));
+        c = preset_cfg("iso/rigid-body/weak");   /* weak, but not the so(3) oracle */
+        c.kind = SLPI_CONV_WEAK;
+        c.exact = 1;
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "the so(3) oracle"),
+                    "exact off the oracle: %s", err.msg);
         c = preset_cfg("iso/rigid-body/strong");   /* T = 0: no interval to converge over */
         c.base.T = 0;
         TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),

@@ -198,6 +198,32 @@ int main(void)
         rmdir(pct);
     }
 
+    /* weakexact's Monte Carlo clause refuses level differences that disagree with the exact
+     * quadrature: fed the oracle's own differences (z = 0), 3.9 SE off (agrees), 10 SE off
+     * on one level (refused, z = 10), off with a zero SE (refused, z infinite) */
+    {
+        slpi_conv_result r;
+        memset(&r, 0, sizeof r);
+        r.nlev = 3;
+        static const int lev[4] = {3, 4, 5, 7};
+        for (int i = 0; i < 4; i++)
+            r.quad[i] = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, ldexp(1, -lev[i]), 2, 1);
+        double z, off[4] = {0, 3.9, 10, -10};
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < 3; i++) {
+                r.cell[SLPI_CONV_MLMC][i].se = 1e-4;
+                r.cell[SLPI_CONV_MLMC][i].mean = r.quad[i] - r.quad[i + 1] + (i == 1 ? off[k] * 1e-4 : 0);
+            }
+            int agree = slpi_audit_weakexact_mc(&r, &z);
+            TEST_CHECKF(agree == (fabs(off[k]) < 4) && fabs(z - fabs(off[k])) < 1e-6, "weakexact MC clause "
+                        "%g SE off: agree %d, z %.17g", off[k], agree, z);
+        }
+        r.cell[SLPI_CONV_MLMC][1].se = 0;
+        TEST_CHECKF(!slpi_audit_weakexact_mc(&r, &z) && isinf(z), "zero SE, off by 10 SE: z %g", z);
+        r.cell[SLPI_CONV_MLMC][1].mean = r.quad[1] - r.quad[2];
+        TEST_CHECKF(slpi_audit_weakexact_mc(&r, &z) && z == 0, "zero SE, equal: z %g", z);
+    }
+
     /* the run checks on small cases: versus (the ratio of a diagnostic's change with and
      * without a key; a KEY=VALUE without '=' is a syntax error, UNABLE), sphere (ISOMP
      * keeps |Pi|), ensemble spread (paths differ at T/4 and T), snapshots (the evidence
@@ -217,9 +243,10 @@ int main(void)
             "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -\n"
             "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
             "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n"
-            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=40 scheme=trap-direct h=0.05 | sphere 0 | -\n";
+            "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=40 scheme=trap-direct h=0.05 | sphere 0 | -\n"
+            "X1 | t | CONFIRMED | ev | svi/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n";
         slpi_audit a;
-        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 10) {
+        if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 11) {
             TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
             TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE &&
                         !strcmp(a.checks[1].evidence, "no such computation in this build"),
@@ -239,6 +266,25 @@ int main(void)
                      sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
             for (int i = 0; ok && i < 5; i++) ok = e[i] > 1.8 * e[i + 1] && e[i] < 2.2 * e[i + 1];
             TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
+            /* its Monte Carlo clause compares E x_1 through the step with the exact oracle's
+             * quadrature at each level (3, 4, 5, reference 7; slpi_weak_exact_scheme, which
+             * t-converge checks against Simpson's rule): nonzero, near exp(-1/2), and z < 4 */
+            static const char *qn[4] = {"q3", "q4", "q5", "qref"};
+            static const int ql[4] = {3, 4, 5, 7};
+            for (int i = 0; i < 4; i++) {
+                double q = NAN, want = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, ldexp(1, -ql[i]), 2, 1);
+                for (int j = 0; j < a.checks[7].nnum; j++)
+                    if (!strcmp(a.checks[7].num_name[j], qn[i])) q = a.checks[7].num[j];
+                TEST_CHECKF(q == want && fabs(q - exp(-0.5)) < 0.02, "weakexact: %s = %.17g, the oracle's "
+                            "quadrature at h = 2^-%d %.17g", qn[i], q, ql[i], want);
+            }
+            TEST_CHECKF(strstr(a.checks[7].evidence, "agrees with") && strstr(a.checks[7].evidence, "(< 4)") &&
+                        strstr(a.checks[7].command, "--phi x1 --exact"), "weakexact: %s (%s)",
+                        a.checks[7].evidence, a.checks[7].command);
+            /* the quadrature is the check's scheme's: a case running another is UNABLE */
+            TEST_CHECKF(a.checks[10].outcome == SLPI_CHECK_UNABLE &&
+                        strstr(a.checks[10].evidence, "the case runs svi, the check names isomp"),
+                        "weakexact on another scheme's case: %s", a.checks[10].evidence);
             /* the critical-step sweep runs each h over the case's horizon: one step of h = 0.4
              * converges in 10 iterations (a second one would not) */
             /* sphere, row for row: TRAP-DIRECT leaves the sphere; the check's number is the
