@@ -21,7 +21,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: slpi audit [options]\n"
             "  --claims FILE   the claims registry (default reports/claims.txt)\n"
-            "  --out DIR       report folder (default build/audit)\n"
+            "  --out DIR       report folder (default build/audit; a path of at most 4000 bytes)\n"
             "  --full          the papers' sizes (long: hours); default reduced sizes\n"
             "  --controls      only the failure demonstrations (controls); exit 1 if one\n"
             "                  did not come out as it demands\n"
@@ -117,6 +117,12 @@ int slpi_cli_audit(int argc, char **argv)
     }
     if (a.cached_only && !a.cache) {
         fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
+        return SLPI_EINPUT;
+    }
+    if (strlen(out) > SLPI_AUDIT_OUTDIR_MAX) {
+        fprintf(stderr, "slpi audit: --out: the report folder's path is %zu bytes, more than %d (the "
+                "paths of the files inside it must fit in %d bytes)\n", strlen(out), SLPI_AUDIT_OUTDIR_MAX,
+                SLPI_PATH_MAX);
         return SLPI_EINPUT;
     }
     /* the registry first: one it refuses leaves nothing behind */

@@ -9,13 +9,14 @@
 #include "core/steps.h"
 #include "reports/audit-checks.h"
 
-/* Run the case of c on the fast path into data/<name>.tsv (at most about 20000 rows and
- * about 64 MB: every k-th step of a long or large run, e.g. every 200th of N = 128 Zeitlin
- * over 32000 steps, whose rows hold 16384 state columns; a diagnostic's largest change
- * is taken over the written rows, as by `slpi run`): -1 with the check UNABLE on a bad
- * case, else the run's return code (err set). */
+/* Run the case of c on the fast path into data/<name>.tsv, its path in data[ndata] (at
+ * most about 20000 rows and about 64 MB: every k-th step of a long or large run, e.g.
+ * every 200th of N = 128 Zeitlin over 32000 steps, whose rows hold 16384 state columns; a
+ * diagnostic's largest change is taken over the written rows, as by `slpi run`): -1 with
+ * the check UNABLE on a bad case or a path that does not fit in data, else the run's
+ * return code (err set). */
 static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
-                    slpi_run_result *res, char *name, char *data, slpi_error *err)
+                    slpi_run_result *res, char *name, char *data, size_t ndata, slpi_error *err)
 {
     char args[512];
     if (slpi_audit_case(a, c, p, args, sizeof args, err) || slpi_problem_finish(p, err)) {
@@ -28,7 +29,10 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
     if (rows < 2) rows = 2;
     p->output_every = p->steps > rows ? (int)((p->steps + rows - 1) / rows) : 1;
     slpi_audit_figure_name(c, name, 64);
-    snprintf(data, SLPI_PATH_MAX + 96, "%s/data/%s.tsv", a->outdir, name);
+    if (snprintf(data, ndata, "%s/data/%s.tsv", a->outdir, name) >= (int)ndata) {
+        slpi_audit_unable(c, "the report folder's path is too long for its data file %s", name);
+        return -1;
+    }
     const char *fo = slpi_audit_full_overrides(a, c);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
              fo ? " " : "", fo ? fo : "", name);
@@ -47,7 +51,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     int want_fail = !strcmp(ck->arg[0].s, "fails");
     char name[64], data[SLPI_PATH_MAX + 96];
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, &err);
+    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     if (want_fail) {
         slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
@@ -107,7 +111,7 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     char *eq = strchr(kv, '=');
     *eq = 0;
     slpi_run_result res, res2;
-    int rc = run_case(a, c, &p, &res, name, data, &err);
+    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     q = p;
     if (!rc) rc = slpi_problem_set(&q, kv, eq + 1, &err);
@@ -141,7 +145,7 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
     char name[64], data[SLPI_PATH_MAX + 96];
     int col = (int)ck->arg[1].i;
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, &err);
+    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     slpi_traj t;
     if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
@@ -342,7 +346,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
     char name[64], data[SLPI_PATH_MAX + 96];
     const char *diag = ck->arg[1].s;
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, &err);
+    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     slpi_traj t;
     if (rc || slpi_traj_read(data, &t, &err)) {

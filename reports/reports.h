@@ -230,6 +230,10 @@ typedef struct {
                                    report says so in its place; slpi_audit_unfilled) */
 } slpi_audit_claim;
 
+/* The longest report folder path (slpi audit --out refuses a longer one): the paths of its
+ * files (figures/NAME.svg, data/NAME-path.tsv, NAME below 64 bytes) fit in SLPI_PATH_MAX. */
+#define SLPI_AUDIT_OUTDIR_MAX (SLPI_PATH_MAX - 96)
+
 typedef struct {
     int full;                   /* the papers' sizes (FULL=1) */
     char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */

@@ -438,6 +438,9 @@ sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claim
 l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
 keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
 row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc --out aud-typo
+# a report folder whose files' paths would not fit in 4096 bytes: refused before it is made
+row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"
+[ -e aud-long ] && { echo "t-bad-inputs: FAIL: a refused report folder was made" >&2; fail=1; }
 row "--cases abc: not an integer" props --cases abc
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
 export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit integer" props --list; unset SLPI_TEST_SEED

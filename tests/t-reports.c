@@ -198,6 +198,47 @@ int main(void)
         rmdir(pct);
     }
 
+    /* a report folder path of 4050 bytes (nested folders of 200 bytes under dir; slpi audit
+     * --out accepts 4000, SLPI_AUDIT_OUTDIR_MAX, the library takes any whose files' paths
+     * fit): a run check writes its data file at the whole path and is met (a data path cut
+     * short is refused, never written past) */
+    {
+        char deep[SLPI_PATH_MAX], comp[201];
+        memset(comp, 'd', 200);
+        comp[200] = 0;
+        snprintf(deep, sizeof deep, "%s", dir);
+        int ok = 1;
+        while (ok && strlen(deep) + 1 + 200 < 4050 - 1) {
+            strcat(deep, "/");
+            strcat(deep, comp);
+            ok = mkdir(deep, 0755) == 0;
+        }
+        size_t last = 4050 - strlen(deep) - 1;
+        strcat(deep, "/");
+        strncat(deep, comp, last);
+        char sub[SLPI_PATH_MAX + 16];
+        snprintf(sub, sizeof sub, "%s/data", deep);
+        ok = ok && mkdir(deep, 0755) == 0 && mkdir(sub, 0755) == 0;
+        snprintf(sub, sizeof sub, "%s/figures", deep);
+        ok = ok && mkdir(sub, 0755) == 0;
+        TEST_CHECKF(ok && strlen(deep) == 4050, "a folder of %zu bytes", strlen(deep));
+        const char *reg =
+            "# test registry\n"
+            "= X1 | s | m | p | -\n"
+            "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0 <= 1 | -\n"
+            "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+        slpi_audit a;
+        memset(&a, 0, sizeof a);
+        if (ok && load_run(reg, deep, &a) == SLPI_OK && a.nchecks == 2) {
+            struct stat st;
+            snprintf(sub, sizeof sub, "%s/data/%s.tsv", deep, a.checks[0].figure);
+            TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS && a.checks[0].figure[0] && stat(sub, &st) == 0 &&
+                        st.st_size > 0, "a %zu-byte report folder: %s (%s)", strlen(deep), a.checks[0].evidence,
+                        a.checks[0].figure);
+        }
+        slpi_audit_free(&a);
+    }
+
     /* weakexact's Monte Carlo clause refuses level differences that disagree with the exact
      * quadrature: fed the oracle's own differences (z = 0), 3.9 SE off (agrees), 10 SE off
      * on one level (refused, z = 10), off with a zero SE (refused, z infinite) */
