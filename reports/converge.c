@@ -109,10 +109,14 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
+    const double *x0 = c->base.x0;
     if (c->exact && !(c->base.system == SLPI_SYS_RIGID_BODY && c->base.rb.noise == SLPI_RB_NOISE_CONST_E3
-                      && c->base.rb.h0_scale == 0))
+                      && c->base.rb.h0_scale == 0 && c->base.n_x0 >= 3 && x0[0] == 1 && x0[1] == 0 && x0[2] == 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs the so(3) oracle (rigid-body, "
-                              "noise=const-e3, h0_scale=0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
+                              "noise=const-e3, h0_scale=0, x0=1,0,0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
+    if (c->exact && c->phi != SLPI_PHI_X1)   /* exp(-amp^2 T/2) and the quadrature are E x_1(T) */
+        return slpi_error_set(err, SLPI_EINPUT, "converge: the exact reference is E x_1(T): it needs the "
+                              "functional x1 (--phi x1)");
     if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)
         return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
                               "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);

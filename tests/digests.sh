@@ -44,7 +44,7 @@ golden() { "$slpi" golden --check | awk 'NF >= 10 { $NF = "" } { print }'; }
 dig golden golden
 dig converge-strong-rb "$slpi" converge --preset iso/rigid-body/strong --levels 2..4 --ref 6 --paths 32 --boot 50
 dig converge-sup-ht "$slpi" converge --preset rkmk/heavy-top/strong-order --kind sup --levels 2..4 --ref 6 --paths 16 --boot 20
-dig converge-weak-exact "$slpi" converge --preset svi/so3/weak-exact --kind weak --exact --levels 2..4 --ref 6 --paths 64 --boot 20
+dig converge-weak-exact "$slpi" converge --preset svi/so3/weak-exact --kind weak --exact --phi x1 --levels 2..4 --ref 6 --paths 64 --boot 20
 dig converge-strong-svi "$slpi" converge --preset svi/rigid-body/strong-n3 --levels 2..4 --ref 6 --paths 16 --indep isomp --boot 0
 dig props "$slpi" props --cases 2 --ref-cases 1 --seed 7 --verbose
 while read -r kind seed path m h refine steps want; do

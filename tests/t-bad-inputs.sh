@@ -425,6 +425,9 @@ row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $
 unset OMP_NUM_THREADS
 row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
+# the exact weak reference exp(-amp^2 T/2) is E x_1(T) of the so(3) oracle from x0 = e_1
+row "the exact reference is E x_1(T): it needs the functional x1 (--phi x1)" converge --preset svi/so3/weak-exact --kind weak --exact --levels 2..3 --ref 5 --paths 8
+row "an exact reference needs the so(3) oracle (.*x0=1,0,0" converge --preset svi/so3/weak-exact x0=0,1,0 --kind weak --exact --phi x1 --levels 2..3 --ref 5 --paths 8
 # the claims registry: a misspelt check word or argument is refused at load (file:line and
 # the nearest valid word), before any run and before the report folder is made
 sed '0,/| drift case /s//| drift kase /' "$top/reports/claims.txt" > claims-typo.txt

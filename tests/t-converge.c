@@ -460,6 +460,19 @@ int main(void)
         c.exact = 1;
         TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "the so(3) oracle"),
                     "exact off the oracle: %s", err.msg);
+        c = preset_cfg("iso/so3/weak-exact");   /* the oracle from x0 = e_2: x_1(T) is not cos */
+        c.kind = SLPI_CONV_WEAK;
+        c.phi = SLPI_PHI_X1;
+        c.exact = 1;
+        c.base.x0[0] = 0;
+        c.base.x0[1] = 1;
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "x0=1,0,0"),
+                    "exact from x0 = e_2: %s", err.msg);
+        c = preset_cfg("iso/so3/weak-exact");   /* the exact value is E x_1, not E sum sin 2 pi x_i */
+        c.kind = SLPI_CONV_WEAK;
+        c.exact = 1;
+        TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "--phi x1"),
+                    "exact with phi = sin2pi: %s", err.msg);
         c = preset_cfg("iso/rigid-body/strong");   /* T = 0: no interval to converge over */
         c.base.T = 0;
         TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
