@@ -9,8 +9,10 @@
  * K steps from the fast path's binary64 states (each certified step from exact doubles,
  * as `verify --local` does), in one run: the double step (slpi_fast_step), the certified step with
  * matmul=blas, and with matmul=arb up to size --arb-max (default 64); process CPU seconds
- * (all threads) and wall seconds per step (one BLAS thread unless OPENBLAS_NUM_THREADS
- * says otherwise, as the command runs), the ratios certified / double, the share of
+ * (all threads) and wall seconds per step, both paths on one thread unless
+ * OMP_NUM_THREADS or OPENBLAS_NUM_THREADS says otherwise (the double path's team helpers
+ * spin between jobs, so with two threads on an idle machine its CPU time doubles at the
+ * same wall time: docs/experiments.md#blas-route), the ratios certified / double, the share of
  * the BLAS route's step spent in its gemm calls and in its ball <-> double
  * conversions, the solver's iterations per step (midpoint iterations and enclosure
  * tests), the output radius and the precision each route needed, and the CPU seconds of
@@ -31,8 +33,11 @@ typedef struct {
     int done;
 } route_time;
 
-/* one BLAS thread unless OPENBLAS_NUM_THREADS chooses, as the command (cli/main.c) */
+/* one BLAS thread unless OPENBLAS_NUM_THREADS chooses, as the command (cli/main.c); one
+ * thread for the double path's team unless OMP_NUM_THREADS chooses (a ratio of one thread
+ * to one thread) */
 void openblas_set_num_threads(int n) __attribute__((weak));
+void omp_set_num_threads(int n) __attribute__((weak));
 
 static const char *bench_prec = "128";   /* --prec */
 static const char *bench_update = "comm"; /* --update */
@@ -129,13 +134,15 @@ int main(int argc, char **argv)
     }
     if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads)
         openblas_set_num_threads(1);
+    if (!getenv("OMP_NUM_THREADS") && omp_set_num_threads)
+        omp_set_num_threads(1);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);     /* the command's allocator settings (cli/main.c) */
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     if (a >= argc || K < 1) {
         fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] ez:N|mk:n ...\n");
         return 2;
     }
-    printf("# CPU s per step (all threads), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n", K,
+    printf("# CPU s per step (all threads; one thread each unless OMP_NUM_THREADS), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n", K,
            bench_update);
     printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s\n", "case", "double ms", "blas s",
            "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a",
