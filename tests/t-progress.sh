@@ -3,7 +3,8 @@
 # with --progress writes the same trajectory file and the same summary, byte for byte,
 # as one without; --progress draws "what: done/total" lines on stderr and erases them;
 # without it, and with stderr not a terminal, stderr stays empty; --quiet silences it;
-# `run --ref` shows the work inside a certified step ("in step 0: ... iterations").
+# `run --ref` shows the work inside a certified step ("in step 0: ... iterations"); a run
+# counts done/total of the steps it takes (a resumed run: the steps left after its checkpoint).
 # The same for the other long commands: converge, verify (global and local), golden
 # (check and --write), props and audit each draw their own progress line with
 # --progress, and their reports and output files are the same bytes without it.
@@ -22,6 +23,27 @@ sed 's/, [0-9.]* s$//' "$d/a.out" > "$d/a.sum"; sed 's/, [0-9.]* s$//' "$d/b.out
 cmp -s "$d/a.sum" "$d/b.sum" || note "summary differs with --progress"
 grep -q 'run (fast path), steps: [0-9]*/3000 (' "$d/a.err" || note "no progress line on stderr with --progress"
 [ "$(tail -c 4 "$d/a.err" | od -An -c | tr -d ' ')" = '\r033[K' ] || note "the progress line is not erased at the end"
+# the count a user reads: every line of a run's progress says done/total with total the
+# steps this run takes (all of them fresh, the steps left after the checkpoint resumed),
+# 0 <= done <= total, done never going back, and the percentage of done/total
+counts() {   # FILE TOTAL WHAT
+  tr '\r' '\n' < "$1" | awk -v total="$2" '
+    /^run \(fast path\), steps: / { split($0, a, /steps: /); split(a[2], b, /[\/ (%]+/)
+      n++; done = b[1] + 0
+      if (b[2] + 0 != total) { print "total " b[2] " in \"" $0 "\""; bad = 1 }
+      if (done < 0 || done > total || done < last) { print "done " done " in \"" $0 "\""; bad = 1 }
+      if (b[3] + 0 != sprintf("%.0f", 100 * done / total) + 0) { print "percentage in \"" $0 "\""; bad = 1 }
+      last = done }
+    END { if (!n) print "no progress line"; exit bad || !n }' > "$d/counts" ||
+    note "$3: progress does not count to $2: $(head -2 "$d/counts")"
+}
+counts "$d/a.err" 3000 "fresh run of 3000 steps"
+# resumed from the checkpoint at step 2200 (every 1100 steps): 800 steps left
+$slpi $run -q -o "$d/k.tsv" --checkpoint "$d/ck" --checkpoint-every 1100 || note "checkpointed run failed"
+grep -q '^step 2200$' "$d/ck" || note "the checkpoint is not at step 2200"
+$slpi $run --progress -o "$d/k.tsv" --resume "$d/ck" > /dev/null 2> "$d/k.err" || note "resumed run with --progress failed"
+counts "$d/k.err" 800 "run resumed at step 2200 of 3000"
+cmp -s "$d/a.tsv" "$d/k.tsv" || note "resumed run with --progress: not the uninterrupted trajectory"
 [ -s "$d/b.err" ] && note "stderr not empty without --progress (not a terminal): $(head -c 200 "$d/b.err")"
 $slpi $run --progress -q -o "$d/c.tsv" > "$d/c.out" 2> "$d/c.err" || note "run with --progress -q failed"
 [ -s "$d/c.err" ] && note "--quiet did not silence progress"
