@@ -4,7 +4,8 @@
 # another date and revision) and left R2 "not run" is added; then R1 must be that run's
 # entry carrying its own run, R2 and every other claim unchanged, the archive's header
 # unchanged, nothing of the archive removed, and the reduced report must print the added
-# claim's own date and revision beside its verdict. An archived verdict that differs from
+# claim's own date and revision beside its verdict, and the archive's own run by its date,
+# revision and machine. An archived verdict that differs from
 # the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
 # the report beside it and in the audit's summary; one that agrees (R1's) is not.
 bin=${SLPI_BIN:-build/slpi}
@@ -40,6 +41,12 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$di
 grep -q "its own run: 2099-01-01 00:00 UTC, revision abc1234" "$dir/out/index.html" \
   || { echo "t-archive: FAIL: the report does not print R1's own run"; fail=1; }
 [ "$(grep -c "its own run" "$dir/out/index.html")" = 2 ] || { echo "t-archive: FAIL: a claim without its own run is given one (or the added run is not in summary and section)"; fail=1; }
+# the archive's own run is named by its date, revision and machine (its header in claims.json)
+rev=$(jq -r '.provenance' "$dir/arch/claims.json" | sed -n 's/^git_rev=//p')
+html() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+run_line="$(jq -r '.date' "$dir/arch/claims.json" | html), revision <code>$rev</code>, $(jq -r '.machine' "$dir/arch/claims.json" | html)"
+grep -F "Archived FULL=1 run" "$dir/out/index.html" | grep -qF "$run_line" \
+  || { echo "t-archive: FAIL: the report does not name the archived run as \"$run_line\""; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
