@@ -1,5 +1,6 @@
 /* t-problem.c — problem specs: the papers' defaults, good and bad key=value inputs (each
- * a clear error naming the key or value, code SLPI_EINPUT), key files with file:line,
+ * a clear error naming the key or value, code SLPI_EINPUT; 64-bit keys in decimal or 0x hex,
+ * nothing else), key files with file:line,
  * the T/level/h resolution (never rounding the step count), and a write/load round trip
  * that reproduces every field bit for bit (randomized over keys). */
 #include <unistd.h>
@@ -78,6 +79,27 @@ int main(void)
     TEST_CHECK(set_fails(&p, "prec", "0", "out of range"));
     TEST_CHECK(set_fails(&p, "x0", "1,zz,3", "entry 2"));
     TEST_CHECK(set_fails(&p, "preset", "iso/rigid-body/longest", "unknown preset"));
+
+    /* 64-bit keys in hex (docs/api.md: "u64 also 0x hex"): 0x and 0X followed by 1 to 16
+     * digits give the same seed as the decimal, over values of every bit length (0x0..0xf
+     * among them); anything else after the 0x is refused, never read as a shorter number */
+    for (long it = 0; it < test_iters(200); it++) {
+        int bits = it < 16 ? 4 : test_rand_int(65);
+        uint64_t v = it < 16 ? (uint64_t)it : bits == 64 ? test_rand_u64() : test_rand_u64() & ((UINT64_C(1) << bits) - 1);
+        char hex[32], dec[32];
+        snprintf(hex, sizeof hex, it % 2 ? "0x%" PRIx64 : "0X%" PRIX64, v);
+        snprintf(dec, sizeof dec, "%" PRIu64, v);
+        slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        TEST_CHECKF(slpi_problem_set(&p, "seed", hex, &err) == SLPI_OK && slpi_problem_set(&q, "seed", dec, &err) == SLPI_OK
+                    && p.seed == v && q.seed == v, "seed=%s and seed=%s: %" PRIu64 " and %" PRIu64 ", not %" PRIu64 " (%s)",
+                    hex, dec, p.seed, q.seed, v, err.msg);
+    }
+    static const char *const bad_hex[] = { "0x", "0X", "0xg1", "0x-1", "0x+f", "0x 1", "0x1g", "0xx1", "00x1" };
+    for (size_t i = 0; i < sizeof bad_hex / sizeof bad_hex[0]; i++) {
+        p.seed = 7;
+        TEST_CHECKF(set_fails(&p, "seed", bad_hex[i], "not an unsigned 64-bit integer") && p.seed == 7,
+                    "seed=%s accepted (seed %" PRIu64 ")", bad_hex[i], p.seed);
+    }
 
     /* cross-key rules */
     slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
