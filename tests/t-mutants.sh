@@ -3,8 +3,8 @@
 # `make check`): every tests/mutants/*.patch has its header lines, names tests that
 # exist and still applies to the tree (tests/mutants/run.sh --check, patch --dry-run),
 # so that a change which makes a mutant stale is noticed at once; there are at least 40.
-# Negative controls: a patch whose removed line is not in the tree, and one without a
-# killed-by/equivalent line, are both reported.
+# Negative controls: a patch whose removed line is not in the tree, one without a
+# killed-by/equivalent line and one with an unknown `# build:` are each reported.
 set -u
 command -v patch >/dev/null || { echo "t-mutants: SKIP: patch is not installed (as root: apt-get install patch; make check installs it)"; exit 77; }
 fail=0
@@ -20,8 +20,11 @@ p=$(ls tests/mutants/*.patch | head -1)
 awk '!done && /^-[^-]/ { print "-/* t-mutants: no such line */"; done = 1; next } { print }' "$p" > "$tmp/stale.patch"
 # a patch without a killed-by or equivalent line
 grep -v '^# killed-by:\|^# equivalent:' "$p" > "$tmp/headless.patch"
+# a patch with a build the runner does not know
+{ echo "# build: sanitised"; cat "$p"; } > "$tmp/badbuild.patch"
 ctl=$(SLPI_MUTANTS_DIR=$tmp sh tests/mutants/run.sh --check 2>&1) && { echo "t-mutants: bad patches were accepted"; fail=1; }
 echo "$ctl" | grep -q "stale.patch: STALE" || { echo "t-mutants: the stale control was not reported: $ctl"; fail=1; }
 echo "$ctl" | grep -q "headless.patch: needs" || { echo "t-mutants: the headless control was not reported: $ctl"; fail=1; }
+echo "$ctl" | grep -q "badbuild.patch: build: 'sanitised'" || { echo "t-mutants: the unknown build was not reported: $ctl"; fail=1; }
 [ $fail -eq 0 ] && echo "t-mutants: $n mutants, all usable; controls reported"
 exit $fail

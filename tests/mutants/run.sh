@@ -7,6 +7,11 @@
 #     # killed-by: t-xxx [t-yyy ...]       or       # equivalent: why no output changes
 #     # only: t-xxx t-zzz ...   (optional, generated mutants under SELECT=coverage: the
 #                               tests that execute the mutated statement; `none`: no test)
+#     # build: sanitized        (optional: a bug only a sanitizer sees, e.g. an index one
+#                               past a stack array that the optimiser keeps in registers;
+#                               its killed-by tests, and no others, run in a second
+#                               scratch build, build-san, compiled with `make asan`'s
+#                               SAN_FLAGS read from GNUmakefile, unmutated first)
 # For every patch (or the NAMEs given, with or without .patch) this script
 #   1. applies it (patch -p1, offsets allowed, no .orig backup left behind) to a scratch copy of the tree: the files
 #      git tracks plus untracked, not-ignored ones, synchronised by content so that the
@@ -45,6 +50,7 @@ tmo=${SLPI_MUTANTS_TIMEOUT:-600}
 jobs=${SLPI_MUTANTS_JOBS:-2}
 tree=$scratch/tree
 log=$scratch/log
+bdir=build   # the scratch build of the patch at hand: build, or build-san (# build: sanitized)
 
 # ------------------------------------------------------------------ helpers
 # header KEY FILE: the text after "# KEY:" in the patch's header (before the diff)
@@ -80,8 +86,15 @@ sync_tree() {
     | LC_ALL=C comm -23 - "$scratch/files" | while IFS= read -r f; do rm -f "$tree/$f"; done
 }
 
-build() {   # build TARGET...: quiet make in the scratch tree
-  make -C "$tree" --no-print-directory -j"$jobs" BUILD=build "$@" > "$log/build.txt" 2>&1
+build() {   # build TARGET...: quiet make in the scratch tree, into $bdir
+  if [ "$bdir" = build-san ]; then
+    san_flags=$(sed -n 's/^SAN_FLAGS *:= *//p' "$tree/GNUmakefile")
+    [ -n "$san_flags" ] || { echo "run.sh: no SAN_FLAGS in GNUmakefile" > "$log/build.txt"; return 1; }
+    make -C "$tree" --no-print-directory -j"$jobs" BUILD=build-san CC="${CC:-cc} -fsanitize=address,undefined" \
+      CFLAGS="$san_flags" "$@" > "$log/build.txt" 2>&1
+  else
+    make -C "$tree" --no-print-directory -j"$jobs" BUILD=build "$@" > "$log/build.txt" 2>&1
+  fi
 }
 
 # the suite in `make check` order: t-provenance, the other C tests, the shell tests (a
@@ -107,9 +120,10 @@ excluded() {
 # (a name may be both a C test and a shell test, e.g. t-checkpoint: both run)
 run_test() {
   : > "$log/$1.txt"
-  for cmd in "build/tests/$1" "sh tests/$1.sh"; do
+  for cmd in "$bdir/tests/$1" "sh tests/$1.sh"; do
     case $cmd in sh*) [ -f "$tree/tests/$1.sh" ] || continue ;; *) [ -f "$tree/tests/$1.c" ] || continue ;; esac
-    (cd "$tree" && SLPI_BUILD=build SLPI_BIN="$tree/build/slpi" timeout "$tmo" $cmd) >> "$log/$1.txt" 2>&1 || {
+    (cd "$tree" && ASAN_OPTIONS=detect_leaks=0 SLPI_BUILD=$bdir SLPI_BIN="$tree/$bdir/slpi" timeout "$tmo" $cmd) \
+      >> "$log/$1.txt" 2>&1 || {
       [ $? -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
   done
 }
@@ -120,7 +134,7 @@ build_for() {
   targets="all"
   for t in "$@"; do
     [ -f "$tree/tests/$t.sh" ] && targets="$targets tests-sh"
-    [ -f "$tree/tests/$t.c" ] && targets="$targets build/tests/$t"
+    [ -f "$tree/tests/$t.c" ] && targets="$targets $bdir/tests/$t"
   done
   build $targets
 }
@@ -148,6 +162,8 @@ problem() {
   for t in $(only "$p"); do
     [ "$t" = none ] || [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "only names $t, which is not a test"; return; }
   done
+  bld=$(header build "$p")
+  [ -z "$bld" ] || [ "$bld" = sanitized ] || { echo "build: '$bld' is not 'sanitized'"; return; }
   grep -q '^+++ ' "$p" || { echo "holds no diff"; return; }
   out=$(patch -p1 -d "$1" --dry-run --batch -s < "$p" 2>&1) || echo "STALE: no longer applies: $(echo "$out" | head -1)"
 }
@@ -189,6 +205,16 @@ for p in $patches; do
   if [ -n "$eq" ]; then echo "EQUIVALENT $name: $eq"; equiv=$((equiv+1)); continue; fi
   total=$((total+1))
   start=$(date +%s)
+  bdir=build
+  if [ "$(header build "$p")" = sanitized ]; then
+    # its tests in the sanitized build, unmutated first (or a kill would mean nothing); no
+    # others: the rest of the suite under the sanitizers is `make asan`'s, not this run's
+    bdir=build-san sel=""
+    build_for $by || { echo "mutants: the unmutated tree does not build sanitized (see $log/build.txt)"; exit 2; }
+    for t in $by; do
+      run_test "$t" || { echo "mutants: $t fails sanitized on the unmutated tree (see $log/$t.txt)"; exit 2; }
+    done
+  fi
   patch -p1 -d "$tree" --batch -s --no-backup-if-mismatch < "$p" > "$log/patch.txt" 2>&1
   result=""
   if [ "$sel" = none ]; then
@@ -216,6 +242,7 @@ for p in $patches; do
       if ! run_test "$t"; then result="KILLED:by $t"; cp "$log/$t.txt" "$log/$name.txt"; break; fi
     done
   fi
+  [ -z "$result" ] && [ "$bdir" = build-san ] && result="SURVIVED:sanitized, its killed-by tests only"
   if [ -z "$result" ]; then
     # the rest of the suite; its baseline first (once), so that no failure predates the mutant
     if [ $full_ok -eq 0 ]; then
