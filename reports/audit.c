@@ -186,10 +186,14 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
     return h;
 }
 
-static void cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key, char *out,
-                       size_t n)
+/* The entry's path in out (n > SLPI_PATH_MAX); 0 when it, with the ".tmp" of its temporary
+ * file, does not fit in SLPI_PATH_MAX bytes: such a claim is not cached (never read or
+ * written at a path cut short) */
+static int cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key, char *out,
+                      size_t n)
 {
-    snprintf(out, n, "%s/%s-%016llx.json", a->cache, cl->id, (unsigned long long)key);
+    int len = snprintf(out, n, "%s/%s-%016llx.json", a->cache, cl->id, (unsigned long long)key);
+    return len >= 0 && len + 4 < SLPI_PATH_MAX;
 }
 
 /* The digest of a cache entry: FNV-1a of its key and of its checks array as compact JSON
@@ -209,8 +213,7 @@ static void cache_digest(uint64_t key, const json_t *checks, char out[17])
 static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key)
 {
     char path[SLPI_PATH_MAX + 64], want[17];
-    cache_path(a, cl, key, path, sizeof path);
-    if (access(path, F_OK) != 0) return 0;
+    if (!cache_path(a, cl, key, path, sizeof path) || access(path, F_OK) != 0) return 0;
     json_t *root = json_load_file(path, 0, NULL), *arr = json_object_get(root, "checks");
     const char *digest = json_string_value(json_object_get(root, "digest"));
     if (arr) cache_digest(key, arr, want);
@@ -261,7 +264,11 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
 static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key)
 {
     char path[SLPI_PATH_MAX + 64], tmp[SLPI_PATH_MAX + 80];
-    cache_path(a, cl, key, path, sizeof path);
+    if (!cache_path(a, cl, key, path, sizeof path)) {
+        fprintf(stderr, "audit: claim %s: its cache entry's path (%zu bytes of folder) does not fit in %d "
+                "bytes: not cached\n", cl->id, strlen(a->cache), SLPI_PATH_MAX);
+        return;
+    }
     json_t *root = json_object(), *arr = json_array();
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
