@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-cli.sh — the `slpi` command: --help on every command (exit 0), --version, and bad
 # input on the command line and in key files: each rejected with exit 2 and a message
-# naming the problem.
+# naming the problem; 64-bit keys in hex are their decimal values (run and noise, byte for byte).
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0; n=0
@@ -50,6 +50,22 @@ if "$slpi" --help | grep -q "^  run "; then
   printf 'h=0.01\nsteps=3\n' > "$tmp/ok.cfg"
   expect 0 "# scheme=tmk" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
   expect 0 "# steps=3" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
+  # 64-bit keys in 0x/0X hex, any case, are their decimal values: the run (header and
+  # trajectory) and the noise are byte for byte those of the decimal keys; "0x" alone and a
+  # non-hex digit (0xg1, never read as 0) are refused
+  for pair in "0x10 0X1f 16 31" "0x0 0x0 0 0" "0xFFFFFFFFFFFFFFFF 0XaB 18446744073709551615 171"; do
+    set -- $pair; n=$((n+1))
+    "$slpi" run -q --system rigid-body --scheme isomp steps=20 seed=$1 path=$2 -o "$tmp/hex.tsv" &&
+      "$slpi" run -q --system rigid-body --scheme isomp steps=20 seed=$3 path=$4 -o "$tmp/dec.tsv" &&
+      cmp -s "$tmp/hex.tsv" "$tmp/dec.tsv" && grep -q "^# seed=$3\$" "$tmp/hex.tsv" && grep -q "^# path=$4\$" "$tmp/hex.tsv" ||
+      { echo "t-cli: FAIL: slpi run seed=$1 path=$2 is not the run of seed=$3 path=$4" >&2; fail=1; }
+    "$slpi" noise --seed $1 --path $2 --components 3 --h 0.125 --steps 8 > "$tmp/hex.noise" &&
+      "$slpi" noise --seed $3 --path $4 --components 3 --h 0.125 --steps 8 > "$tmp/dec.noise" &&
+      cmp -s "$tmp/hex.noise" "$tmp/dec.noise" ||
+      { echo "t-cli: FAIL: slpi noise --seed $1 --path $2 is not the noise of --seed $3 --path $4" >&2; fail=1; }
+  done
+  expect 2 "seed=0x: not an unsigned 64-bit integer" run --steps 1 seed=0x
+  expect 2 "path=0xg1: not an unsigned 64-bit integer" run --steps 1 path=0xg1
 fi
 rm -rf "$tmp"
 echo "t-cli: $n commands checked"
