@@ -14,8 +14,9 @@
  *
  * Team size: omp_get_max_threads() (OMP_NUM_THREADS), i.e. that many - 1 helpers, created
  * on first use and kept for the life of the process; inside an active OpenMP parallel
- * region (the lock-step ensembles, `slpi converge --threads`) or while another thread
- * holds the team, the caller runs every unit itself. Helpers spin briefly between jobs
+ * region (the lock-step ensembles, `slpi converge --threads`), while another thread
+ * holds the team, or while OpenBLAS runs on more than one thread (below), the caller runs
+ * every unit itself. Helpers spin briefly between jobs
  * (TEAM_SPIN pauses, a fraction of a millisecond), then sleep on a condition variable; a
  * helper that gets too few units (it is rarely on a core: a busy machine) stops spinning
  * and sleeps until every TEAM_PROBE-th job, so that it does not take the caller's share of
@@ -146,12 +147,21 @@ static void *team_helper(void *arg)
 }
 
 /* Helpers wanted for this call: 0 when the caller must run alone. */
+/* OpenBLAS's own thread pool must not be entered from two threads at once: when the
+ * caller runs BLAS on several threads (OPENBLAS_NUM_THREADS > 1 or openblas_set_num_threads,
+ * the library's caller's choice: docs/conventions.md#threads), two team threads in zgemm
+ * deadlocked in OpenBLAS 0.3.21 (an Euler-Zeitlin step at N = 513: both threads waiting in
+ * exec_blas, the caller spinning). The team then runs every unit on the caller: the same
+ * results (they do not depend on the thread count), BLAS's threads doing the sharing. */
+int openblas_get_num_threads(void) __attribute__((weak));
+
 static int team_size(int n)
 {
     int want = 0;
 #ifdef _OPENMP
     if (!omp_in_parallel()) want = omp_get_max_threads() - 1;
 #endif
+    if (openblas_get_num_threads && openblas_get_num_threads() > 1) want = 0;
     if (want > n - 1) want = n - 1;
     if (want > TEAM_MAX_HELPERS) want = TEAM_MAX_HELPERS;
     if (want <= 0) return 0;
