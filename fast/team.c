@@ -146,7 +146,6 @@ static void *team_helper(void *arg)
     return NULL;
 }
 
-/* Helpers wanted for this call: 0 when the caller must run alone. */
 /* OpenBLAS's own thread pool must not be entered from two threads at once: when the
  * caller runs BLAS on several threads (OPENBLAS_NUM_THREADS > 1 or openblas_set_num_threads,
  * the library's caller's choice: docs/conventions.md#threads), two team threads in zgemm
@@ -155,6 +154,7 @@ static void *team_helper(void *arg)
  * results (they do not depend on the thread count), BLAS's threads doing the sharing. */
 int openblas_get_num_threads(void) __attribute__((weak));
 
+/* Helpers wanted for this call: 0 when the caller must run alone. */
 static int team_size(int n)
 {
     int want = 0;
