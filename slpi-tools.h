@@ -101,6 +101,8 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 #define SLPI_ORACLE_THRESHOLD 30.0
 #define SLPI_U_BINARY64 0x1p-53
 #define SLPI_U_BINARY32 0x1p-24
+/* How many of the rows a port's file omits the verifier names (slpi_verify_result). */
+#define SLPI_VERIFY_MISSING_NAMED 8
 typedef struct {
     double lo, hi;             /* certified bounds of the ratio */
     double max_ulps;           /* over components that can be rounded; -1: none */
@@ -169,6 +171,9 @@ typedef struct {
     double u, budget;          /* the stated budget */
     uint64_t sample_seed;
     char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
+    long rows_missing;         /* rows of the header's output grid (output_every or save_at)
+                                * the file omits: unchecked, so the verdict is at best UNABLE */
+    long missing_step[SLPI_VERIFY_MISSING_NAMED];   /* the first of them (rows_missing of them) */
 } slpi_verify_result;
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the

@@ -92,6 +92,8 @@ typedef struct {
     slpi_problem p;
     int dim, *col;             /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
+    long missing, missing_step[SLPI_VERIFY_MISSING_NAMED];   /* rows of the header's output
+                                * grid (core/rows.c) the file omits; the first ones named */
 } slpi_verify_input;
 /* The validation pass (oracle/verify-input.c): the header's problem, the state columns,
  * and every row (a step within the header's steps, t on the grid, doubles in the state

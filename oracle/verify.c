@@ -187,6 +187,30 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
     free(v.f);
 }
 
+/* --rows as given (A..B, A.., ..B) in buf; 0 when there is no --rows. */
+static int rows_range(const slpi_verify_opts *o, char *buf, size_t n)
+{
+    char a[24] = "", b[24] = "";
+    if (o->row_first >= 0) snprintf(a, sizeof a, "%ld", o->row_first);
+    if (o->row_last >= 0) snprintf(b, sizeof b, "%ld", o->row_last);
+    snprintf(buf, n, "%s..%s", a, b);
+    return o->row_first >= 0 || o->row_last >= 0;
+}
+
+/* The rows the file omits from its header's grid, named in the summary. */
+static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verify_result *res)
+{
+    const slpi_problem *p = &in->p;
+    if (p->save_at[0]) fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps",
+                               res->rows_missing, p->save_at);
+    else fprintf(f, "rows missing: %ld of the header's grid (output_every=%d: step 0, the multiples of %d and the last): "
+                    "steps", res->rows_missing, p->output_every, p->output_every);
+    long named = res->rows_missing < SLPI_VERIFY_MISSING_NAMED ? res->rows_missing : SLPI_VERIFY_MISSING_NAMED;
+    for (long i = 0; i < named; i++) fprintf(f, "%s %ld", i ? "," : "", res->missing_step[i]);
+    fprintf(f, "%s; not checked, so the verdict is at best UNABLE (oracle/README.md#rows)\n",
+            res->rows_missing > named ? ", ..." : "");
+}
+
 static void write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
     static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
@@ -197,6 +221,7 @@ static void write_summary(FILE *f, const slpi_verify_input *in, const slpi_verif
     fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
                "steps since the previous row (local)\n", res->u, slpi_verify_precision_name(res->u), res->budget);
     if (res->note[0]) fprintf(f, "note: %s\n", res->note);
+    if (res->rows_missing > 0) write_missing(f, in, res);
     if (o->global) {
         fprintf(f, "global: invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
         for (int i = 0; i < res->ninv; i++)
@@ -216,7 +241,8 @@ static void write_summary(FILE *f, const slpi_verify_input *in, const slpi_verif
         const slpi_verify_local *L = &res->local;
         fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
         if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
-        if (o->row_first >= 0 || o->row_last >= 0) fprintf(f, " (steps %ld..%ld)", o->row_first, o->row_last);
+        char range[64];
+        if (rows_range(o, range, sizeof range)) fprintf(f, " (steps %s)", range);
         if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
         char ulps[32] = "no";
         if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
@@ -228,7 +254,21 @@ static void write_summary(FILE *f, const slpi_verify_input *in, const slpi_verif
     fprintf(f, "verdict:");
     if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
     if (o->local) fprintf(f, "%s local %s", o->global ? "," : "", slpi_verdict_name(res->local.verdict));
+    if (res->rows_missing > 0) fprintf(f, ", %ld rows missing UNABLE", res->rows_missing);
     fprintf(f, " => %s\n", slpi_verdict_name(res->verdict));
+}
+
+/* A local comparison that would check no row (--rows outside the file, or one row that
+ * is not row 0) is refused: a verdict over nothing would be no evidence. */
+static int no_local_row(const slpi_verify_input *in, const slpi_verify_opts *o, slpi_error *err)
+{
+    char range[64];
+    if (rows_range(o, range, sizeof range))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: --rows %s selects no row of the local comparison: the "
+                              "file's rows are steps %ld..%ld (%ld rows)", in->path, range, in->first_step,
+                              in->last_step, in->nrows);
+    return slpi_error_set(err, SLPI_EINPUT, "%s: the local comparison has no row to check: its one row (step %ld) "
+                          "has no predecessor and is not row 0", in->path, in->first_step);
 }
 
 int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
@@ -250,6 +290,7 @@ int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, s
     int dim = in.dim;
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (rc == SLPI_OK && o->local && in.ncand == 0) rc = no_local_row(&in, o, err);
     if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in.p, x0, err);
     if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in.p, res, err);
     slpi_oracle_port port = { &in.p, in.col, dim, x0, o->u, o->budget, o->max_steps, 1,
@@ -260,7 +301,10 @@ int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, s
                 slpi_system_name(in.p.system), in.nrows);
     if (rc == SLPI_OK && o->global) run_global(&port, &in, table, res, err, &rc);
     if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, &in, o, table, res, err, &rc);
+    res->rows_missing = in.missing;
+    memcpy(res->missing_step, in.missing_step, sizeof res->missing_step);
     if (rc == SLPI_OK) {
+        if (in.missing > 0) res->verdict = SLPI_VERDICT_UNABLE;
         if (o->global) res->verdict = slpi_verdict_worse(res->verdict, res->global_verdict);
         if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
         if (report) write_summary(report, &in, o, res);
@@ -310,6 +354,15 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
                           "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
                           res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift, "local", local, "sample_seed",
                           seed, "note", res->note);
+    json_t *missing = json_array();
+    for (long i = 0; i < res->rows_missing && i < SLPI_VERIFY_MISSING_NAMED; i++)
+        json_array_append_new(missing, json_integer(res->missing_step[i]));
+    if (j) {
+        json_object_set_new(j, "rows_missing", json_integer(res->rows_missing));
+        json_object_set_new(j, "missing_steps", missing);
+    } else {
+        json_decref(missing);
+    }
     int bad = j == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
     json_decref(j);
     if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
