@@ -1,6 +1,6 @@
-/* port.h — the driver that the precision-generic C ports of tests/port/ share (issue 55:
- * the power of `slpi verify` at a port's own precision, measured on planted defects;
- * docs/power.md). Each port is one system's step, written once over `real` and built
+/* port.h — the driver that the precision-generic C ports of tests/port/ share: they
+ * measure the power of `slpi verify` at a port's own precision on planted defects
+ * (docs/power.md). Each port is one system's step, written once over `real` and built
  * with -DREAL=float or -DREAL=double (and, for float, with and without FMA contraction:
  * tests/power/power.sh). The ports are written from docs/schemes.md and docs/systems.md,
  * never from fast/ or ref/.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""ports.py - precision-generic ports in Python, on NumPy or PyTorch (issue 55: the power
-of `slpi verify` at a port's own precision; docs/power.md). Written from docs/schemes.md
-and docs/systems.md, in matrix form where the C ports of tests/port/*.c use vectors:
+"""ports.py - precision-generic ports in Python, on NumPy or PyTorch, that measure the
+power of `slpi verify` at a port's own precision on planted defects (docs/power.md).
+Written from docs/schemes.md and docs/systems.md, in matrix form where the C ports of
+tests/port/*.c use vectors:
 
   rb       ISOMP on the rigid body (preset iso/rigid-body/trajectories), on 3x3 hat
            matrices: Psi = hat(-h I^-1 y - 0.1 (y_i dW_i)), y = vee(Y),
