@@ -227,7 +227,16 @@ static int key_values(char v[][512], const char **ex, int max, const char *name,
             ex[c] = NULL;
         }
     } else if (!strcmp(name, "multiplier")) {
-        for (int j = 0; j < 30 && c < max; j++, c++) multiplier_text(v[c], sizeof v[c], &ex[c]);
+        /* one of each kind of verdict, then the templates at random */
+        static const char *const fixed[][2] = { { "-l*(l+1)*exp(-800)", "lambda(l = 1) is 0, not finite" },
+                                                { "l*(l+1)-6", "lambda(l = 2) is 0, not finite" },
+                                                { "exp(1000*l)", "at l = 1: col 1: exp outside its domain" },
+                                                { "-l*(l+1)-t", "the time t" }, { "-l*(l+1)-2", "" } };
+        for (int j = 0; j < 5 && c < max; j++, c++) {
+            snprintf(v[c], sizeof v[c], "%s", fixed[j][0]);
+            ex[c] = fixed[j][1];
+        }
+        for (int j = 0; j < 25 && c < max; j++, c++) multiplier_text(v[c], sizeof v[c], &ex[c]);
         snprintf(v[c], sizeof v[c], "sin(pi*l)");
         ex[c++] = "!except";
     } else {
