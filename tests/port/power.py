@@ -17,6 +17,7 @@ Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 
 a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
 nothing after it would mean anything)."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -210,8 +211,34 @@ def binned(rows):
     return t
 
 
+def curve(h, rows):
+    """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
+    a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
+    c = {}
+    for r in rows:
+        e = float(r["effect_mean"])
+        if r["defect"] in ("none", "bad") or e <= 0:
+            continue
+        held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
+        k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
+        k[0] += r["exit"] == "1"
+        k[1] += 1
+    with open(os.path.join(h.out, "curve.tsv"), "w") as f:
+        f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
+        for steps in sorted({k[0] for k in c}):
+            for held in (0, 1):
+                if not any(k[:2] == (steps, held) for k in c):
+                    continue
+                f.write("steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else ""))
+                for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
+                    d, n = c[(steps, held, b)]
+                    f.write("%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n))
+                f.write("\n\n")
+
+
 def table(h):
     rows = list(h.done.values())
+    curve(h, rows)
     lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
              "detected / runs (UNABLE or low-power runs in brackets), by mean effect per step in u|x|", ""]
     t = binned(rows)
