@@ -10,13 +10,14 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|falsefail|all] [--out DIR] [--paths K]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|all] [--out DIR] [--paths K]
                 [--max-runs N]
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
 a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
 nothing after it would mean anything)."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -47,7 +48,8 @@ HELD_OUT_DEFECTS = ("coef", "sign", "lap", "early")
 HELD_OUT_IMPLS = ("torch",)
 BINS = ((0, 0.25), (0.25, 1), (1, 4), (4, 30), (30, float("inf")))
 FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "effect_max", "exit",
-          "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds")
+          "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
+          "detectable_u")
 
 
 def mags(system, defect):
@@ -81,8 +83,8 @@ class Harness:
         if os.path.exists(self.runs):
             for line in open(self.runs):
                 f = line.rstrip("\n").split("\t")
-                if f[0] != "system" and len(f) == len(FIELDS):
-                    self.done[tuple(f[:6])] = dict(zip(FIELDS, f))
+                if f[0] != "system" and 16 <= len(f) <= len(FIELDS):
+                    self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
         else:
             with open(self.runs, "w") as f:
                 f.write("\t".join(FIELDS) + "\n")
@@ -128,9 +130,9 @@ class Harness:
         w = r.stdout.split()
         return float(w[1]), float(w[3])
 
-    def verify(self, traj, precision="binary32", local_only=True):
-        js = traj + ".json"
-        argv = [SLPI, "verify", "--precision", precision, "--json", js, "-q"] + (["--local"] if local_only else []) + [traj]
+    def verify(self, trajs, precision="binary32", local_only=True):
+        js = trajs[0] + ".json"
+        argv = [SLPI, "verify", "--precision", precision, "--json", js, "-q"] + (["--local"] if local_only else []) + trajs
         r = run(argv)
         try:
             j = json.load(open(js))
@@ -139,26 +141,32 @@ class Harness:
         return r.returncode, j
 
     def one(self, system, impl, defect, mag, steps, path):
+        """one run; path K, or "A-B" for the paths A..B pooled in one verify call"""
         key = (system, impl, defect, repr(mag), str(steps), str(path))
         if key in self.done:
             return self.done[key]
         t0 = time.time()
-        noise = self.noise(system, steps, path)
-        traj = os.path.join(self.out, "traj.tsv")
-        r = run(self.port_argv(impl, system, noise, steps, defect, mag), out=traj, check=False)
-        if r.returncode == 77:
-            return None
-        if r.returncode:
-            raise RuntimeError("port %s %s: exit %d: %s" % (impl, system, r.returncode, r.stderr[-400:]))
-        code, j = self.verify(traj)
-        em, ex = self.effect(system, noise, steps, defect, mag)
+        first, last = (int(v) for v in str(path).split("-")) if "-" in str(path) else (int(path), int(path))
+        trajs, em, ex = [], 0.0, 0.0
+        for k in range(first, last + 1):
+            noise = self.noise(system, steps, k)
+            trajs.append(os.path.join(self.out, "traj-%d.tsv" % len(trajs)))
+            r = run(self.port_argv(impl, system, noise, steps, defect, mag), out=trajs[-1], check=False)
+            if r.returncode == 77:
+                return None
+            if r.returncode:
+                raise RuntimeError("port %s %s: exit %d: %s" % (impl, system, r.returncode, r.stderr[-400:]))
+            e = self.effect(system, noise, steps, defect, mag)
+            em, ex = em + e[0] / (last - first + 1), max(ex, e[1])
+        code, j = self.verify(trajs)
         st = j.get("statistics") or {}
         proof = (j.get("proof") or {}).get("verdict") or (j.get("local") or {}).get("verdict", "")
         ratio = ((j.get("proof") or j).get("local") or {}).get("step_ratio_hi", "")
         row = dict(zip(FIELDS, list(key) + ["%.6g" % em, "%.6g" % ex, str(code), j.get("verdict", ""), proof,
                                             st.get("verdict", ""), str(st.get("p_value", "")),
                                             str(st.get("effect_per_step_u", "")), str(ratio),
-                                            "%.2f" % (time.time() - t0)]))
+                                            "%.2f" % (time.time() - t0), str(st.get("test", "")),
+                                            str(st.get("detectable_effect_u", ""))]))
         with open(self.runs, "a") as f:
             f.write("\t".join(row[k] for k in FIELDS) + "\n")
         self.done[key] = row
@@ -187,6 +195,9 @@ def plan_runs(plan, paths):
             for system in ("rb", "heavytop"):
                 for d, m in settings(system):
                     out += [(system, "c-float", d, m, steps, p) for p in range(paths if system == "rb" else 1)]
+    if plan in ("pooled", "all"):
+        for d, m in settings("rb"):
+            out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
         for impl, k in (("c-float", 1000), ("c-fma", 1000), ("numpy", 500), ("torch", 200)):
             out += [("rb", impl, "none", 0, 1000, 100 + p) for p in range(k)]
@@ -202,7 +213,8 @@ def binned(rows):
         e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
         b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
         held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
-        key = (held, "bad" if r["defect"] == "bad" else "mean", int(r["steps"]), b)
+        kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
+        key = (held, kind, int(r["steps"]), b)
         c = t.setdefault(key, [0, 0, 0])
         c[0] += r["exit"] == "1"
         c[1] += 1
@@ -210,19 +222,46 @@ def binned(rows):
     return t
 
 
+def curve(h, rows):
+    """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
+    a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
+    c = {}
+    for r in rows:
+        e = float(r["effect_mean"])
+        if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"]:
+            continue
+        held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
+        k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
+        k[0] += r["exit"] == "1"
+        k[1] += 1
+    with open(os.path.join(h.out, "curve.tsv"), "w") as f:
+        f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
+        for steps in sorted({k[0] for k in c}):
+            for held in (0, 1):
+                if not any(k[:2] == (steps, held) for k in c):
+                    continue
+                f.write("steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else ""))
+                for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
+                    d, n = c[(steps, held, b)]
+                    f.write("%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n))
+                f.write("\n\n")
+
+
 def table(h):
     rows = list(h.done.values())
+    curve(h, rows)
     lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
              "detected / runs (UNABLE or low-power runs in brackets), by mean effect per step in u|x|", ""]
     t = binned(rows)
     heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
     for held in (False, True):
-        for kind in ("mean", "bad"):
+        for kind in ("mean", "bad", "mean pooled", "bad pooled"):
             steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind})
             if not steps:
                 continue
-            lines.append("%s, %s" % ("held out" if held else "seen", "defects by mean effect" if kind == "mean"
-                                     else "one bad step, by its size in u|x|"))
+            lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
+                                       else "one bad step, by its size in u|x|",
+                                       ", 4 paths pooled in one verify" if "pooled" in kind else ""))
             lines.append("| steps | " + " | ".join(heads) + " |")
             lines.append("|---|" + "---|" * len(heads))
             for s in steps:
@@ -269,7 +308,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "falsefail", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
@@ -281,7 +320,7 @@ def main(argv):
             noise = h.noise(system, 30, 0)
             traj = os.path.join(out, "traj64.tsv")
             run(h.port_argv("c-double", system, noise, 30, "none", 0), out=traj)
-            code, _ = h.verify(traj, precision="binary64", local_only=False)
+            code, _ = h.verify([traj], precision="binary64", local_only=False)
             if code != 0:
                 print("power.py: the binary64 build of %s does not PASS binary64 (exit %d)" % (system, code),
                       file=sys.stderr)
