@@ -18,6 +18,18 @@ def traj(tmp_path):
     return f
 
 
+def columns(cols):
+    """A header rewrite that sets state_columns=cols."""
+    return lambda ln: "# state_columns=" + cols if ln.startswith("# state_columns=") else ln
+
+
+def refused(call, *words):
+    """call() raises SlpiError code 2 whose message holds every word."""
+    with pytest.raises(slpi.SlpiError) as e:
+        call()
+    assert e.value.code == 2 and all(w in str(e.value) for w in words), str(e.value)
+
+
 def rewrite(src, dst, keep=lambda step: True, header=lambda line: line):
     out = []
     for line in src.read_text().splitlines():
@@ -44,18 +56,14 @@ def test_missing_rows_are_unable_and_named(traj, tmp_path, gone):
 
 
 def test_state_columns_other_order_refused(traj, tmp_path):
-    f = rewrite(traj, tmp_path / "sc.tsv",
-                header=lambda ln: "# state_columns=x3,x2,x1" if ln.startswith("# state_columns=") else ln)
-    with pytest.raises(slpi.SlpiError) as e:
-        slpi.verify(str(f))
-    assert e.value.code == 2 and "state_columns=" in str(e.value) and "'x1'" in str(e.value)
+    f = rewrite(traj, tmp_path / "sc.tsv", header=columns("x3,x2,x1"))
+    refused(lambda: slpi.verify(str(f)), "state_columns=", "'x1'")
 
 
 def test_read_trajectory_follows_state_columns(traj, tmp_path):
     whole = slpi.read_trajectory(str(traj))
     assert whole.state.base is not None          # slpi's own layout: a view
-    f = rewrite(traj, tmp_path / "perm.tsv",
-                header=lambda ln: "# state_columns=x3,x1,x2" if ln.startswith("# state_columns=") else ln)
+    f = rewrite(traj, tmp_path / "perm.tsv", header=columns("x3,x1,x2"))
     perm = slpi.read_trajectory(str(f))
     assert perm.state is not None and perm.state.shape == whole.state.shape
     assert (perm.state == whole.state[:, [2, 0, 1]]).all()
@@ -63,8 +71,5 @@ def test_read_trajectory_follows_state_columns(traj, tmp_path):
 
 
 def test_read_trajectory_refuses_an_absent_column(traj, tmp_path):
-    f = rewrite(traj, tmp_path / "absent.tsv",
-                header=lambda ln: "# state_columns=x1,y2,x3" if ln.startswith("# state_columns=") else ln)
-    with pytest.raises(slpi.SlpiError) as e:
-        slpi.read_trajectory(str(f))
-    assert e.value.code == 2 and "'y2'" in str(e.value) and "absent.tsv" in str(e.value)
+    f = rewrite(traj, tmp_path / "absent.tsv", header=columns("x1,y2,x3"))
+    refused(lambda: slpi.read_trajectory(str(f)), "'y2'", "absent.tsv")
