@@ -19,6 +19,24 @@ int slpi_api_verify_json(const char *path, const char *noise_file, long max_step
     return slpi_api_record(&err, rc);
 }
 
+int slpi_api_verify_argv(int argc, char **argv, const char *json)
+{
+    slpi_error err = { 0 };
+    slpi_verify_opts o;
+    slpi_verify_io io;
+    const char **files = malloc((size_t)(argc + 1) * sizeof *files);
+    slpi_verify_result *res = malloc(sizeof *res);
+    int n = 0, rc = files && res ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
+    if (rc == SLPI_OK) rc = slpi_verify_parse_args(&o, &io, argc, argv, files, argc, &n, &err);
+    if (rc == SLPI_OK && (io.help || io.json || io.output || io.quiet))
+        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --help, --json, --output and --quiet belong to the command line");
+    if (rc == SLPI_OK) rc = slpi_verify_run_files(n, files, &o, NULL, res, &err);
+    if (rc == SLPI_OK) rc = slpi_verify_write_json(files[0], res, json, &err);
+    free(files);
+    free(res);
+    return slpi_api_record(&err, rc);
+}
+
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n)
 {
     slpi_error err = { 0 };
