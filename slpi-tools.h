@@ -301,6 +301,14 @@ int slpi_api_verify_json(const char *path, const char *noise_file, long max_step
  * `--json` writes it (the options' own --json and --output are refused: the caller names
  * json). */
 int slpi_api_verify_argv(int argc, char **argv, const char *json);
+/* A port's own increments dw (steps x M, row n = step first + n) written to file as
+ * `slpi noise` writes a noise file (the same writer: byte for byte its output for the same
+ * values and header), for `slpi verify --noise-file` or a header's noise_file=: seed and
+ * path as the header states them, refine the fine levels summed, ell > 0 the truncation
+ * D(h, ell) the values must respect (0: untruncated). The file is replaced whole or left
+ * as it was. */
+int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
+                         uint64_t path, int refine, double ell, uint64_t first);
 /* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
  * (cut at n - 1 bytes). NULL: dir (slpi_golden_dir()), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */

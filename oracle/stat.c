@@ -31,6 +31,10 @@
 /* The effect per step, in u |x|, the test should detect with 90 % power (the issue's
  * goal at binary32); less power is LOW-POWER. */
 #define TARGET_EFFECT 1.0
+/* A row enters the test when the certified ball's radius is at most this fraction of
+ * the unit k u s: its deviation is then known to a thousandth of a unit (a ball at
+ * 53 bits, prec=53, is not). */
+#define MAX_RADIUS 1e-3
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
@@ -114,7 +118,9 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     if (k < 1) return;
     double s = 0;
     for (int i = 0; i < dim; i++) s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
-    if (!(s > 0)) return;
+    double rad = 0;
+    for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
+    if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return;   /* r not known well enough */
     double *w = malloc(((size_t)(7 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
     if (!w) return;
     double *r = w, *P = r + dim, *Pm = P + dim, *P0 = Pm + dim, *T = P0 + dim, *dir = T + dim, *tmp = dir + (size_t)J * dim;

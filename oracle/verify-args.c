@@ -139,7 +139,7 @@ int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, ch
         if (*nfiles >= max) return slpi_error_set(err, SLPI_EINPUT, "more than %d trajectory files", max);
         files[(*nfiles)++] = argv[i];
     }
-    if (*nfiles == 0) return slpi_error_set(err, SLPI_EINPUT, "expected a trajectory file (see `slpi verify --help`)");
+    if (*nfiles == 0) return slpi_error_set(err, SLPI_EINPUT, "expected one trajectory file or more (see `slpi verify --help`)");
     if (only_global && only_local)
         return slpi_error_set(err, SLPI_EINPUT, "--global and --local together are the default; give one or neither");
     o->global = !only_local;
