@@ -148,8 +148,6 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
  * Hamiltonians as expressions, evaluated in balls with exact derivatives. */
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-/* out = max_i |a_i - b_i| over n >= 1 balls (eig_dev and the like; ref/diagnostics.c). */
-void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec);
 /* Dispatch on p->system; clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);

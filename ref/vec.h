@@ -9,5 +9,7 @@
 void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
 /* max radius of a ball vector, as a double (rounded up) */
 double slpi_ref_vec_radius(arb_srcptr x, int n);
+/* out = max_i |a_i - b_i| over n >= 1 balls (eig_dev and the like). */
+void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec);
 
 #endif
