@@ -137,8 +137,8 @@ static inline void slpi_ref_time(const slpi_ref_system *s, int half, const doubl
 }
 
 /* --------------------------------------------------------------- systems
- * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a
- * message. One per system file. */
+ * Each fills *s for problem p (s zeroed by slpi_ref_system_init) or returns SLPI_EINPUT
+ * with a message. One per system file. */
 int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
@@ -148,7 +148,8 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
  * Hamiltonians as expressions, evaluated in balls with exact derivatives. */
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-/* Dispatch on p->system; clears nothing on failure. */
+/* Zeroes *s, then dispatches on p->system (a slot the system does not fill reads NULL
+ * or 0, whatever the caller's memory held); clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
 

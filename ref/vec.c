@@ -1,6 +1,6 @@
 /* ref/vec.c — small ball-vector kernels the system and scheme files share: the cross
- * product of 3-vectors, the largest radius of a ball vector and the largest difference of
- * two. */
+ * product of 3-vectors, the largest radius of a ball vector, the largest difference of two
+ * and a ball's magnitude range. */
 #include "ref/vec.h"
 
 double slpi_ref_vec_radius(arb_srcptr x, int n)
@@ -41,4 +41,19 @@ void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong p
         arb_max(out, out, t, prec);
     }
     arb_clear(t);
+}
+
+int slpi_ref_within(const arb_t x, double lo, double hi)
+{
+    if (!arb_is_finite(x))
+        return 0;
+    arf_t a, b;
+    arf_init(a);
+    arf_init(b);
+    arb_get_abs_lbound_arf(a, x, 64);   /* rounded down */
+    arb_get_abs_ubound_arf(b, x, 64);   /* rounded up */
+    int in = arf_cmp_d(a, lo) >= 0 && arf_cmp_d(b, hi) <= 0;
+    arf_clear(a);
+    arf_clear(b);
+    return in;
 }
