@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|all] [--out DIR] [--paths K]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|effects|all] [--out DIR] [--paths K]
                 [--max-runs N]
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
@@ -289,6 +289,24 @@ def table(h):
     return "\n".join(lines)
 
 
+def effects(h):
+    """OUT/effects.md: each defect's mean (and largest) effect per step in u|x| on the
+    grid, plus the amplitude 1 % and 0.1 % off, from the binary64 build on path 0
+    (1000 steps; 100 on Euler-Zeitlin)"""
+    lines = ["| system | defect | MAG: mean effect (largest) per step in u|x| |", "|---|---|---|"]
+    for system in SYSTEMS:
+        steps = 100 if system == "zeitlin" else 1000
+        noise = h.noise(system, steps, 0)
+        for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early"):
+            ms = sorted(set(mags(system, d)) | ({0.01, 0.001} if d == "amp" else set()))
+            cells = ["%g: %.3g (%.3g)" % ((m,) + h.effect(system, noise, steps, d, m)) for m in ms]
+            lines.append("| %s | %s | %s |" % (system, d, "; ".join(cells)))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(h.out, "effects.md"), "w") as f:
+        f.write(text)
+    return text
+
+
 def main(argv):
     plan, out, paths, maxruns = "smoke", os.path.join(BUILD, "power"), 4, None
     i = 1
@@ -308,7 +326,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "effects", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
@@ -326,6 +344,9 @@ def main(argv):
                       file=sys.stderr)
                 return 1
         open(mark, "w").close()
+    if plan == "effects":
+        print(effects(h))
+        return 0
     todo = plan_runs(plan, paths)
     n = 0
     for case in todo:
