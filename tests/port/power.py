@@ -52,17 +52,20 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ef
           "detectable_u")
 
 
-def mags(system, defect):
+def mags(system, defect, grid=GRID):
     if defect == "bad":
         return BAD
     if defect == "early":
         return EARLY
-    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in GRID)
+    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in grid)
 
 
-def settings(system):
-    """every (defect, magnitude) of a system"""
-    return [(d, m) for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early") for m in mags(system, d)]
+def settings(system, grid=GRID, defects=("drop", "coef", "amp", "sign", "lap", "bad", "early")):
+    """the (defect, magnitude) of a system on a grid (factors of the 1 u magnitude)"""
+    return [(d, m) for d in defects for m in mags(system, d, grid)]
+
+
+NEAR = (1 / 4, 1 / 2, 1, 2)   # the goals' grid: around the thresholds 0.25 and 1 u
 
 
 def run(argv, out=None, check=True):
@@ -174,52 +177,36 @@ class Harness:
 
 
 def plan_runs(plan, paths):
-    """the (system, impl, defect, mag, steps, path) of a plan, cheapest first"""
+    """the (system, impl, defect, mag, steps, path) of a plan, in order of priority"""
     out = []
-    if plan in ("smoke",):
+    if plan == "smoke":
         for impl in ("c-float", "numpy"):
             for d, m in (("none", 0), ("amp", 1e-2), ("bad", 100)):
                 out.append(("rb", impl, d, m, 100, 0))
-    if plan in ("table", "all"):
-        for steps, k in ((100, paths), (1000, paths), (10000, paths)):
-            for impl in ("c-float", "c-fma", "numpy", "torch"):
-                kk = k if impl.startswith("c-") else max(1, k // 4)
-                if steps == 10000 and not impl.startswith("c-"):
-                    continue
-                out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(kk)]
-        for steps, k in ((100, max(1, paths // 2)), (1000, max(1, paths // 4))):
-            out += [("heavytop", "c-float", d, m, steps, p) for d, m in settings("heavytop") for p in range(k)]
-        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin")]
     if plan in ("goals", "all"):
-        for steps in (2000, 10000):
-            for system in ("rb", "heavytop"):
-                for d, m in settings(system):
-                    out += [(system, "c-float", d, m, steps, p) for p in range(paths if system == "rb" else 1)]
+        # the goals: >= 1 u per step FAILs in 2000 steps, >= 0.25 u in 10^4 (c-float)
+        out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
+        out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
+        out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
+        out += [("heavytop", "c-float", d, m, 10000, 0)
+                for d, m in settings("heavytop", (1 / 4, 1 / 2), ("drop", "coef", "amp", "sign", "lap", "early"))]
+    if plan in ("table", "all"):
+        # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
+        for steps in (100, 1000, 10000):
+            for impl, k in (("c-float", paths), ("c-fma", max(1, paths // 2)), ("numpy", 1), ("torch", 1)):
+                if steps < 10000 or impl == "c-float":
+                    out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
+        out += [("heavytop", "c-float", d, m, 100, 0) for d, m in settings("heavytop")]
+        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin", (1 / 4, 1, 4))]
     if plan in ("pooled", "all"):
         for d, m in settings("rb"):
             out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
-        for impl, k in (("c-float", 1000), ("c-fma", 1000), ("numpy", 500), ("torch", 200)):
-            out += [("rb", impl, "none", 0, 1000, 100 + p) for p in range(k)]
+        # correct ports on paths 100.. (never a defect's path), the implementations interleaved
+        for p in range(1000):
+            out += [("rb", impl, "none", 0, 1000, 100 + p)
+                    for impl, k in (("c-float", 1000), ("c-fma", 400), ("numpy", 200), ("torch", 100)) if p < k]
     return out
-
-
-def binned(rows):
-    """{(held_out, bin): [detected, runs]} of defect rows, bad by its one step's size"""
-    t = {}
-    for r in rows:
-        if r["defect"] == "none":
-            continue
-        e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
-        b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
-        held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
-        kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
-        key = (held, kind, int(r["steps"]), b)
-        c = t.setdefault(key, [0, 0, 0])
-        c[0] += r["exit"] == "1"
-        c[1] += 1
-        c[2] += r["exit"] == "3"
-    return t
 
 
 def curve(h, rows):
