@@ -5,7 +5,7 @@
  * that reproduces every field bit for bit (randomized over keys). */
 #include <unistd.h>
 
-#include "slpi.h"
+#include "core/problem.h"
 #include "testutil.h"
 
 static int set_fails(slpi_problem *p, const char *k, const char *v, const char *must_contain)
@@ -165,6 +165,9 @@ int main(void)
         int rc = slpi_problem_load(&q, path, &err);
         TEST_CHECKF(rc == SLPI_OK, "reload: %s", err.msg);
         test_temp_remove(path);
+        if (p.system == SLPI_SYS_EULER_ZEITLIN)   /* the default ic_lmax (0) is written as the degree it stands for */
+            TEST_CHECKF(p.ez.ic_lmax == 0 && q.ez.ic_lmax == slpi_problem_ic_lmax(&p) && (q.ez.ic_lmax = 0) == 0,
+                        "ic_lmax: %d written as %d", p.ez.ic_lmax, q.ez.ic_lmax);
         TEST_CHECKF(memcmp(&p, &q, sizeof p) == 0, "round trip differs (system %s scheme %s)",
                     slpi_system_name(p.system), slpi_scheme_name(p.scheme));
     }
