@@ -229,6 +229,15 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);
+/* The same study with the rest of `slpi converge`'s options, written as `slpi converge
+ * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
+ * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
+ * functional), exact 1 (--exact), threads (0: the runtime's). Progress goes to standard
+ * error as slpi_progress_set_mode says (slpi.h). NULL: kind ("strong"), indep, phi
+ * ("sin2pi"). */
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           int threads, const char *json);
 
 #ifdef __cplusplus
 }

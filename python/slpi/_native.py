@@ -64,6 +64,11 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           int threads, const char *json);
+typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
+void slpi_progress_set_mode(slpi_progress_mode mode);
 """)
 
 
