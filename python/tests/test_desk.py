@@ -36,3 +36,52 @@ def test_converge_covers_the_command(tmp_path, capfd):
         slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
     with pytest.raises(slpi.SlpiError, match="threads"):
         slpi.converge("iso/rigid-body/weak", threads=0)
+
+
+def first_passage(t, x):
+    """The first saved time at which x1 < 0.9, or inf: one per path."""
+    below = x[:, :, 0] < 0.9
+    return np.where(below.any(axis=1), t[np.argmax(below, axis=1)], np.inf)
+
+
+def test_reduce_per_path_and_histogram():
+    """reduce's results path by path equal f on the kept states, and the same bytes on 1
+    and 2 threads; bins gives their exact histogram; bad reductions are named."""
+    kw = dict(paths=300, steps=400, save_every=4, x0=[1.0, 0.3, 0.1], amp=0.6)
+    e1 = slpi.ensemble(RB, threads=1, reduce=first_passage, **kw)
+    e2 = slpi.ensemble(RB, threads=2, reduce=first_passage, states=False, stats=True, **kw)
+    assert e1.reduced.shape == (300,) and e1.reduced.tobytes() == e2.reduced.tobytes()
+    assert np.array_equal(e1.reduced, first_passage(e1.t, e1.states))
+    assert np.isfinite(e1.reduced).sum() > 10 and np.isinf(e1.reduced).sum() > 10
+    edges = np.linspace(0, e1.t[-1], 9)
+    h = slpi.ensemble(RB, threads=2, reduce=first_passage, bins=edges, states=False, **kw)
+    assert h.reduced.dtype == np.int64 and np.array_equal(h.reduced, np.histogram(e1.reduced, bins=edges)[0])
+    with pytest.raises(slpi.SlpiError, match="reduce: returned"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, reduce=lambda t, x: 1.0)
+    with pytest.raises(slpi.SlpiError, match="bins"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, reduce=first_passage, bins=[1, 0])
+
+
+def test_quantiles_exact_and_streamed():
+    """Kept states: numpy's inverted_cdf quantiles exactly. states=False: within the stated
+    error of them, for every time and quantity, and the same bytes on 1 and 2 threads."""
+    q = [0.0, 0.05, 0.5, 0.95, 1.0]
+    kw = dict(paths=5000, steps=100, save_every=20, amp=0.5, quantiles=q)   # two batches: the bins grow
+    ex = slpi.ensemble(RB, diagnostics=True, **kw)
+    v = np.concatenate([ex.states, np.stack([ex.diagnostics[k] for k in ex.diagnostics], axis=2)], axis=2)
+    assert ex.quantiles.exact and np.array_equal(ex.quantiles.values, np.quantile(v, q, axis=0,
+                                                                                   method="inverted_cdf"))
+    s1 = slpi.ensemble(RB, states=False, threads=1, **kw)
+    s2 = slpi.ensemble(RB, states=False, threads=2, **kw)
+    assert not s1.quantiles.exact and s1.quantiles.values.tobytes() == s2.quantiles.values.tobytes()
+    assert s1.quantiles.names == ex.quantiles.names
+    gap = np.abs(s1.quantiles.values - ex.quantiles.values)
+    assert np.all(gap <= s1.quantiles.error), (gap / np.maximum(s1.quantiles.error, 1e-300)).max()
+    # the bins stayed fine: a few times the first batch's span over 4096 bins (a constant
+    # quantity: 2^-40 of its magnitude)
+    span, mag = v.max(axis=0) - v.min(axis=0), np.maximum(np.abs(v).max(axis=0), 1.0)
+    assert np.all(s1.quantiles.error <= span / 4096 * 8 + mag * 2.0 ** -38)
+    med = s1.quantiles["x1"][2]
+    assert med.shape == (len(s1.t),)
+    with pytest.raises(slpi.SlpiError, match="quantiles"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, quantiles=[1.5])
