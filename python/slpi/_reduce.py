@@ -6,18 +6,20 @@ batch is taken in path order, so every result here is too.
 Quantiles are exact (numpy's ``inverted_cdf``: the smallest value v with at least a
 fraction q of the paths at or below v) when the states are kept; in streaming mode
 (``states=False``) each saved time and quantity keeps a histogram of ``QUANTILE_BINS``
-equal bins, and a quantile is the midpoint of the bin that holds the exact one, so it
+equal bins (the paths taken QUANTILE_PIECE at a time, counted from the first, whatever
+the batches), and a quantile is the midpoint of the bin that holds the exact one, so it
 lies within half a bin width, plus 8 ulps of the bins' range for the roundings of a
 value's bin and of the midpoint (``Quantiles.error``), of the exact value. The bins start
-on the first batch's range [min, max] and double their width (merging neighbours, never
+on the first piece's range [min, max] and double their width (merging neighbours, never
 re-reading a path) whenever a later value falls outside; the width is at most (max -
-min) / QUANTILE_BINS x 2 x (the factor by which later paths widen the first batch's
+min) / QUANTILE_BINS x 2 x (the factor by which later paths widen the first piece's
 range, rounded up to a power of 2)."""
 from dataclasses import dataclass
 
 import numpy as np
 
 QUANTILE_BINS = 4096
+QUANTILE_PIECE = 256
 
 
 @dataclass
@@ -78,7 +80,16 @@ class StreamingQuantiles:
             self.w[i, j] *= 2
 
     def add(self, v):
-        """Add the paths of v (count, times, quantities), in path order."""
+        """Add the paths of v (count, times, quantities), in path order, in pieces of
+        QUANTILE_PIECE paths counted from path 0: the bins grow at the same paths whatever
+        the batches (threads change the batches)."""
+        i = 0
+        while i < len(v):
+            n = min(len(v) - i, QUANTILE_PIECE - self.n % QUANTILE_PIECE)
+            self._add(v[i:i + n])
+            i += n
+
+    def _add(self, v):
         K = QUANTILE_BINS
         vmin, vmax = v.min(axis=0), v.max(axis=0)
         if self.lo is None:

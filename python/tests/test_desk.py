@@ -66,7 +66,7 @@ def test_quantiles_exact_and_streamed():
     """Kept states: numpy's inverted_cdf quantiles exactly. states=False: within the stated
     error of them, for every time and quantity, and the same bytes on 1 and 2 threads."""
     q = [0.0, 0.05, 0.5, 0.95, 1.0]
-    kw = dict(paths=5000, steps=100, save_every=20, amp=0.5, quantiles=q)   # two batches: the bins grow
+    kw = dict(paths=5000, steps=100, save_every=20, amp=0.5, quantiles=q)   # 20 pieces: the bins grow
     ex = slpi.ensemble(RB, diagnostics=True, **kw)
     v = np.concatenate([ex.states, np.stack([ex.diagnostics[k] for k in ex.diagnostics], axis=2)], axis=2)
     assert ex.quantiles.exact and np.array_equal(ex.quantiles.values, np.quantile(v, q, axis=0,
@@ -77,7 +77,7 @@ def test_quantiles_exact_and_streamed():
     assert s1.quantiles.names == ex.quantiles.names
     gap = np.abs(s1.quantiles.values - ex.quantiles.values)
     assert np.all(gap <= s1.quantiles.error), (gap / np.maximum(s1.quantiles.error, 1e-300)).max()
-    # the bins stayed fine: a few times the first batch's span over 4096 bins (a constant
+    # the bins stayed fine: a few times the whole span over 4096 bins (a constant
     # quantity: 2^-40 of its magnitude)
     span, mag = v.max(axis=0) - v.min(axis=0), np.maximum(np.abs(v).max(axis=0), 1.0)
     assert np.all(s1.quantiles.error <= span / 4096 * 8 + mag * 2.0 ** -38)
