@@ -41,7 +41,7 @@ from slpi._callback import _keep_lost, _native_callback
 
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
-           "write_trajectory", "SlpiError", "Result", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
+           "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -540,6 +540,11 @@ def _forget_x0_file(path):
     os.unlink(path)
 
 
+def _keys_of(pr):
+    """The problem's keys as a dict (its text's key=value lines)."""
+    return dict(line.split("=", 1) for line in pr.text().splitlines() if "=" in line)
+
+
 def _problem(problem, keys):
     """A Problem from a Problem (keys added to a copy), a preset name or None."""
     if isinstance(problem, Problem):
@@ -553,3 +558,5 @@ from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers abo
 from slpi._tools import (noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
                          Study, converge, write_trajectory)
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)
+from slpi._reduce import Quantiles  # noqa: E402
+from slpi.store import to_xarray, save, load, provenance  # noqa: E402

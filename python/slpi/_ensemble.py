@@ -109,6 +109,8 @@ class Ensemble:
     quantiles : Quantiles or None
         ``quantiles=q``: exact when the states are kept, else streamed (slpi/_reduce.py:
         within ``quantiles.error``).
+    problem : dict of str to str
+        Every key of the problem (of this grid point), as ``slpi run`` writes them.
     """
     t: np.ndarray
     step: np.ndarray
@@ -122,6 +124,7 @@ class Ensemble:
     params: dict = None
     reduced: np.ndarray = None
     quantiles: Quantiles = None
+    problem: dict = None
 
 
 def _grid(params):
@@ -291,7 +294,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
                     diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
-                    radii=radii, params=params, reduced=reduced, quantiles=quant)
+                    radii=radii, params=params, reduced=reduced, quantiles=quant, problem=_slpi._keys_of(pr))
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,

@@ -67,6 +67,10 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
                            int threads, const char *json);
+typedef struct _IO_FILE FILE;
+FILE *fopen(const char *path, const char *mode);
+int fclose(FILE *f);
+void slpi_provenance_write(FILE *f, const char *prefix);
 typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
 void slpi_progress_set_mode(slpi_progress_mode mode);
 """)
@@ -114,6 +118,7 @@ def load(name="libslpi.so", soname=SONAME, env="SLPI_LIB"):
 
 
 lib = load()
+libc = ffi.dlopen(None)   # fopen/fclose, for slpi_provenance_write (slpi.store.provenance)
 _tools = None
 
 

@@ -85,3 +85,44 @@ def test_quantiles_exact_and_streamed():
     assert med.shape == (len(s1.t),)
     with pytest.raises(slpi.SlpiError, match="quantiles"):
         slpi.ensemble(RB, paths=4, steps=4, save_every=2, quantiles=[1.5])
+
+
+def test_netcdf_round_trip_keeps_every_header_field(tmp_path):
+    """A trajectory file of `slpi run` (fast and certified), a Result and an Ensemble to
+    NetCDF and back: every header field as an attribute, the same values, the arrays
+    bit for bit; the file is HDF5 (h5py reads the same attributes)."""
+    pytest.importorskip("xarray")
+    pytest.importorskip("netCDF4")
+    for extra in ([], ["--ref"]):
+        f = tmp_path / "rb.tsv"
+        subprocess.run([SLPI, "run", "-q", "--hex", *extra, "--preset", RB, "steps=6", "-o", str(f)], check=True)
+        tr = slpi.read_trajectory(f)
+        nc = tmp_path / "rb.nc"
+        slpi.save(tr, nc)
+        ds = slpi.load(nc)
+        head = {k: "\n".join(v) if isinstance(v, list) else v for k, v in tr.header.items()}
+        assert {k: ds.attrs[k] for k in head} == head and len(head) > 40
+        assert ds.attrs["slpi_kind"] == "trajectory" and ds.attrs["arith"] == ("ref" if extra else "fast")
+        assert np.array_equal(ds["state"].values, tr.state) and np.array_equal(ds["time"].values, tr.rows["t"])
+        assert np.array_equal(ds["H0"].values, tr.rows["H0"])
+        if extra:
+            assert np.array_equal(ds["state_radius"].values, tr.state_rad)
+    r = slpi.run(RB, steps=8, ref=True)
+    slpi.save(r, tmp_path / "r.nc")
+    ds = slpi.load(tmp_path / "r.nc")
+    want = dict(slpi.provenance(), **r.problem)
+    assert {k: ds.attrs[k] for k in want} == want and ds.attrs["arith"] == "ref"
+    assert ds.attrs["git_rev"] == head["git_rev"] and ds.attrs["steps"] == "8"
+    assert np.array_equal(ds["state_radius"].values, r.radii) and np.array_equal(ds["H0"].values, r.energy)
+    e = slpi.ensemble(RB, paths=40, steps=20, save_every=5, stats=True, diagnostics=True, quantiles=[0.5],
+                      reduce=lambda t, x: x[:, -1, 0], amp=0.3)
+    slpi.save(e, tmp_path / "e.nc")
+    ds = slpi.load(tmp_path / "e.nc")
+    assert {k: ds.attrs[k] for k in e.problem} == e.problem and ds.attrs["amp"] == "0.29999999999999999"
+    assert np.array_equal(ds["state"].values, e.states) and np.array_equal(ds["reduced"].values, e.reduced)
+    assert np.array_equal(ds["stats_var"].values, e.stats.var) and int(ds["stats_n"]) == 40
+    assert np.array_equal(ds["quantiles"].values, e.quantiles.values)
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(tmp_path / "e.nc", "r") as h:
+        a = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in h.attrs.items()}
+    assert a["system"] == "rigid-body" and a["slpi_version"] == slpi.__version__
