@@ -126,3 +126,55 @@ def test_netcdf_round_trip_keeps_every_header_field(tmp_path):
     with h5py.File(tmp_path / "e.nc", "r") as h:
         a = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in h.attrs.items()}
     assert a["system"] == "rigid-body" and a["slpi_version"] == slpi.__version__
+
+
+def polarization_tensor(N, l, m):
+    """T_lm of docs/systems.md#euler-zeitlin by its 3j formula, entry by entry (Racah's sum
+    in exact arithmetic, then one square root): (T_lm)_ab = (-1)^(s - m_a) sqrt(2l + 1)
+    (s l s; -m_a, m, m_b); an independent way to the basis the library diagonalizes."""
+    from fractions import Fraction
+    from slpi.sphere import _wigner3j
+    s = Fraction(N - 1, 2)
+    T = np.zeros((N, N))
+    for a in range(N):
+        for b in range(N):
+            ma, mb = -s + a, -s + b
+            sg, sq = _wigner3j(s, l, s, -ma, m, mb)
+            T[a, b] = (-1) ** int(s - ma) * sg * np.sqrt(float((2 * l + 1) * sq))
+    return T
+
+
+@pytest.mark.parametrize("N", [5, 8, 13])
+def test_vorticity_of_y21_is_the_analytic_field(N):
+    """The su(N) states of sqrt2 Re Y_2^1 and sqrt2 Im Y_2^1 (i T(f), T from the 3j formula)
+    give back, on a 37 x 72 grid, the fields -sqrt(15/4pi) sin(th) cos(th) cos(ph) and
+    sin(ph) within 1e-12; the unit state is a unit field."""
+    pytest.importorskip("scipy")
+    T = polarization_tensor(N, 2, 1)
+    th, ph = np.meshgrid(np.linspace(0, np.pi, 37), np.linspace(0, 2 * np.pi, 72, endpoint=False), indexing="ij")
+    base = -np.sqrt(15 / (4 * np.pi)) * np.sin(th) * np.cos(th)
+    re = slpi.pack_su(1j * (T + T.T) / np.sqrt(2))     # i T(sqrt2 Re Y21): T(conj f) = T(f)^T
+    im = slpi.pack_su((T - T.T) / np.sqrt(2))          # i T(sqrt2 Im Y21)
+    assert abs(np.linalg.norm(slpi.unpack_su(re)) - 1) < 1e-14
+    for state, want in ((re, base * np.cos(ph)), (im, base * np.sin(ph))):
+        got = slpi.vorticity(state, th, ph)
+        assert np.abs(got - want).max() < 1e-12, np.abs(got - want).max()
+    w = slpi.zeitlin_coefficients(re)
+    assert np.count_nonzero(np.abs(w) > 1e-12) == 1 and abs(abs(w[2 * 2 - 1 + 2]) - 1) < 1e-12   # Y^s_21
+
+
+def test_plots_headless(tmp_path):
+    """Each figure of slpi.plot draws (Agg) into a PNG."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    r = slpi.run(RB, steps=300)
+    e = slpi.ensemble(RB, paths=30, steps=100, save_every=10, stats=True)
+    z = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=2)
+    for name, draw in (("sphere", lambda: slpi.plot.sphere(r)), ("drift", lambda: slpi.plot.drift(r)),
+                       ("band", lambda: slpi.plot.band(e, "H0")),
+                       ("vorticity", lambda: slpi.plot.vorticity(z.states[-1], n=(18, 36)))):
+        ax = draw()
+        ax.figure.savefig(tmp_path / (name + ".png"))
+        plt.close(ax.figure)
+        assert (tmp_path / (name + ".png")).stat().st_size > 1000, name
