@@ -35,6 +35,8 @@ static void help(FILE *f)
           "  --threads T         threads, 1..256 (default: the OpenMP runtime's)\n"
           "  --ref               the certified path: statistics of the midpoints, and the radius\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
+          "  --progress, -q      force the progress line on standard error, or silence it (any\n"
+          "                      command: `slpi --help`)\n"
           "  -h, --help          this help\n"
           "Report: '#' lines (provenance, the problem, the ensemble), then the columns: the grid's\n"
           "keys, step, t, quantity, n, mean, variance, min, max, radius; one row per grid point,\n"

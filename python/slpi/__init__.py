@@ -69,7 +69,7 @@ class SlpiError(ValueError):
 
 # The library's words for the command line, as Python names them (a message of the
 # library names what to look up; from Python that is a function or an argument)
-_CLI_WORDS = (("(see `slpi run --help`)", "(see slpi.keys())"),
+_CLI_WORDS = (("(the keys: `slpi list --keys`, slpi_problem_key)", "(see slpi.keys())"),
               ("unknown preset (see `slpi list`)", "unknown preset (see slpi.presets())"),
               ("(see `slpi list`)", "(see slpi.keys(), the key's help)"),
               ("lower --ref", "lower ref"), ("--ref ", "ref="), ("--max-steps", "max_steps"))
