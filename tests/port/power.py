@@ -211,6 +211,25 @@ def plan_runs(plan, paths):
     return out
 
 
+def binned(rows):
+    """{(held_out, kind, steps, bin): [detected, runs, UNABLE or LOW-POWER]} of the defect
+    rows; the one bad step by its size"""
+    t = {}
+    for r in rows:
+        if r["defect"] == "none":
+            continue
+        e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
+        b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
+        held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
+        kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
+        key = (held, kind, int(r["steps"]), b)
+        c = t.setdefault(key, [0, 0, 0])
+        c[0] += r["exit"] == "1"
+        c[1] += 1
+        c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
+    return t
+
+
 def curve(h, rows):
     """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
     a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
