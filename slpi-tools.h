@@ -154,10 +154,12 @@ typedef struct {
 } slpi_golden_result;
 int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
 
-/* Check every case's file in dir on both paths; report gets the non-PASS cases and the
- * table of worst scores per scheme x system pair. Input errors (a missing or malformed
- * file) return SLPI_EINPUT; *verdict is the worst verdict.
- * NULL: report (no report). Thread: not safe (slpi_golden_cases). */
+/* Check every .golden file of dir (sorted by name: the built-in cases or the user's own)
+ * on both paths; report gets the non-PASS cases and the table of worst scores per scheme
+ * x system pair. Input errors (a folder without .golden files, a malformed file) return
+ * SLPI_EINPUT; *verdict is the worst verdict.
+ * NULL: dir (every built-in case, each in its file in slpi_golden_dir(): a missing one
+ * is an error), report (no report). Thread: not safe (slpi_golden_cases). */
 int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
 /* The same for the given files (names: the case each must hold).
  * NULL: names (any case), report (no report). */
@@ -310,7 +312,7 @@ int slpi_api_verify_argv(int argc, char **argv, const char *json);
 int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
                          uint64_t path, int refine, double ell, uint64_t first);
 /* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
- * (cut at n - 1 bytes). NULL: dir (slpi_golden_dir()), report (when n is 0).
+ * (cut at n - 1 bytes). NULL: dir (the built-in cases), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 /* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):

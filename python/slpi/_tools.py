@@ -324,13 +324,15 @@ class GoldenReport:
 
 
 def golden(directory=None):
-    """Check the golden cases (the installed ones, or those of ``directory``).
+    """Check the golden cases (the built-in ones, or every ``.golden`` file of ``directory``).
 
     Parameters
     ----------
     directory : str or path, optional
-        A folder of ``.golden`` files (default: ``$SLPI_GOLDEN_DIR``, the installed ones,
-        or the source tree's ``oracle/golden``).
+        A folder of ``.golden`` files, your own (``slpi golden --write --config``): each is
+        checked, whatever its name. Default: every built-in case, in ``$SLPI_GOLDEN_DIR``,
+        the installed folder, or the source tree's ``oracle/golden`` (a missing file is an
+        error).
 
     Returns
     -------

@@ -112,7 +112,7 @@ def test_netcdf_round_trip_keeps_every_header_field(tmp_path):
     ds = slpi.load(tmp_path / "r.nc")
     want = dict(slpi.provenance(), **r.problem)
     assert {k: ds.attrs[k] for k in want} == want and ds.attrs["arith"] == "ref"
-    assert ds.attrs["git_rev"] == head["git_rev"] and ds.attrs["steps"] == "8"
+    assert ds.attrs["slpi_version"] == head["slpi_version"] and ds.attrs["steps"] == "8"
     assert np.array_equal(ds["state_radius"].values, r.radii) and np.array_equal(ds["H0"].values, r.energy)
     e = slpi.ensemble(RB, paths=40, steps=20, save_every=5, stats=True, diagnostics=True, quantiles=[0.5],
                       reduce=lambda t, x: x[:, -1, 0], amp=0.3)
@@ -178,3 +178,22 @@ def test_plots_headless(tmp_path):
         ax.figure.savefig(tmp_path / (name + ".png"))
         plt.close(ax.figure)
         assert (tmp_path / (name + ".png")).stat().st_size > 1000, name
+
+
+def test_comment_lines_of_a_trajectory(tmp_path):
+    """'##' lines are comments wherever they sit in the header, with '=' or not; a '#' line
+    whose text before '=' is not a key is refused by both readers, saying why."""
+    f = tmp_path / "rb.tsv"
+    slpi.write_trajectory(f, slpi.run(RB, steps=4))
+    lines = f.read_text().splitlines()
+    good = tmp_path / "good.tsv"
+    good.write_text("\n".join(lines[:1] + ["## my port, x=1 and y = 2", "##a=b", "# plain note"] + lines[1:]) + "\n")
+    assert slpi.verify(good).verdict == "PASS"
+    tr = slpi.read_trajectory(good)
+    assert "a" not in tr.header and "#a" not in tr.header and "my port, x=1 and y = 2" in tr.header["notes"]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("\n".join(lines[:1] + ["# my port: x=1"] + lines[1:]) + "\n")
+    for read in (slpi.verify, slpi.read_trajectory):
+        with pytest.raises(slpi.SlpiError, match=r"bad.tsv:2: a '#' line with '=' is a key=value line, and "
+                                                 r"'my port: x' is not a key .* '## \.\.\.'"):
+            read(bad)

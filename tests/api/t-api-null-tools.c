@@ -67,7 +67,7 @@ static void regenerate(const char *all, const char *one)
 }
 
 /* check_dir, check_files, api_golden: report NULL (no report), names NULL (any case),
- * dir NULL (slpi_golden_dir()), report NULL when n is 0: the same verdict as with them */
+ * report NULL when n is 0: the same verdict as with them */
 static void check(const char *all)
 {
     NULL_CASE(slpi_golden_check_dir, report)
@@ -96,6 +96,34 @@ static void check(const char *all)
     TEST_CHECK(slpi_api_golden(slpi_golden_dir(), &vb, report, sizeof report) == SLPI_OK && vb == va && report[0] != 'x');
     v4 = v1;
     TEST_CHECK(v4 == SLPI_VERDICT_PASS);
+}
+
+/* check_dir on a folder of the user's own files: those files, whatever their names
+ * (one case's file copied as mine.golden); a folder without .golden files is refused;
+ * dir NULL checks the built-in cases of slpi_golden_dir() */
+static void check_own_dir(const char *all)
+{
+    NULL_CASE(slpi_golden_check_dir, dir)
+    char dir[] = "/tmp/t-api-null-tools-own-XXXXXX", src[4096], dst[4200];
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    slpi_error err = { 0, "" };
+    slpi_verdict v = SLPI_VERDICT_UNABLE;
+    TEST_CHECK(slpi_golden_check_dir(dir, NULL, &v, &err) == SLPI_EINPUT && strstr(err.msg, "no .golden files"));
+    char *text = slurp(case_file(all, src, sizeof src));
+    snprintf(dst, sizeof dst, "%s/mine.golden", dir);
+    FILE *f = fopen(dst, "w");
+    TEST_CHECK(text && f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    char *rep = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&rep, &len);
+    TEST_CHECKF(slpi_golden_check_dir(dir, m, &v, &err) == SLPI_OK && v == SLPI_VERDICT_PASS, "%s", err.msg);
+    fclose(m);
+    TEST_CHECKF(rep && strstr(rep, "rigid-body") && !strstr(rep, "heavy-top"), "own folder's report: '%s'", rep);
+    free(rep);
+    TEST_CHECKF(slpi_golden_check_dir(NULL, NULL, &v, &err) == SLPI_OK && v == SLPI_VERDICT_PASS, "%s", err.msg);
+    unlink(dst);
+    rmdir(dir);
 }
 
 /* verify: noise_file NULL (the header's noise), golden_dir NULL, report NULL: the verdict
@@ -215,6 +243,7 @@ int main(void)
     TEST_CHECK(mkdtemp(all) && mkdtemp(one));
     regenerate(all, one);
     check(all);
+    check_own_dir(all);
     verify(one);
     converge();
     converge_json();
