@@ -253,8 +253,10 @@ class Problem:
 
     Parameters
     ----------
-    preset : str or None
-        A preset name (``slpi.presets()``); None: the rigid body with ISOMP.
+    preset : str, path or None
+        A preset name (``slpi.presets()``), or a key file (``key=value`` lines, e.g. a
+        model of docs/models.md, as ``slpi run --config``); None: the rigid body with
+        ISOMP.
     **keys
         Settings; numbers, strings, or sequences for vector keys (``inertia``, ``x0``).
         ``system``, ``form`` and ``scheme`` are applied first (they reset defaults).
@@ -279,14 +281,22 @@ class Problem:
     """
 
     def __init__(self, preset=None, **keys):
-        if preset is not None and not isinstance(preset, str):
-            raise _bad("preset", preset, "must be a preset name (str) or None")
-        ptr = _lib.slpi_problem_new(_text("preset", preset) if preset else _ffi.NULL)
+        if preset is not None and not isinstance(preset, (str, os.PathLike)):
+            raise _bad("preset", preset, "must be a preset name or a key file (str or path), or None")
+        if isinstance(preset, os.PathLike):
+            preset = os.fspath(preset)
+        # a key file (a model, docs/models.md): a name that is no preset and is a file
+        config = preset if preset and preset not in _preset_names() and os.path.isfile(preset) else None
+        ptr = _lib.slpi_problem_new(_text("preset", preset) if preset and not config else _ffi.NULL)
         if ptr == _ffi.NULL:
             e = _library_error(2)
             e.argument, e.value = "preset", preset
             raise e
         self._p = _ffi.gc(ptr, _lib.slpi_problem_free)
+        if config:
+            err = _ffi.new("slpi_error *")
+            if _lib.slpi_problem_load(self._p, _path("preset", config), err) != 0:
+                raise SlpiError(2, _ffi.string(err.msg).decode(), "preset", config)
         self.preset = preset
         self.keys = {}
         self._callbacks, self._natives, self._cb_error = {}, [], [None]
@@ -516,29 +526,40 @@ class Model(Problem):
         for i, n in enumerate(noise):
             if isinstance(n, str):
                 settings["noise_H%d" % (i + 1)] = n
-        self._x0_file = None
         if x0 is not None:
-            x0 = _real_array("x0", x0, 1)
-            if len(x0) <= 64:
-                settings["x0"] = x0
-            else:   # the x0 key holds 64 values: a file kept as long as the model
-                import tempfile
-                import weakref
-                fd, self._x0_file = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
-                with os.fdopen(fd, "w") as f:
-                    f.write("\n".join(repr(float(v)) for v in x0) + "\n")
-                _x0_files.add(self._x0_file)
-                weakref.finalize(self, _forget_x0_file, self._x0_file)
-                settings["x0_file"] = self._x0_file
+            settings.update(_x0_keys(self, _real_array("x0", x0, 1)))
         settings.update(keys)
         super().__init__(None, **settings)
         self._set_callbacks(callbacks)
         self._resolved()   # parse and validate now: errors name the expression and column
 
 
+def _x0_keys(owner, x0):
+    """The keys that give a problem the initial state x0: x0= (at most 64 values), else
+    x0_file= naming a file kept as long as owner lives."""
+    if len(x0) <= 64:
+        return {"x0": x0}
+    import tempfile
+    import weakref
+    fd, path = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(repr(float(v)) for v in x0) + "\n")
+    _x0_files.add(path)
+    weakref.finalize(owner, _forget_x0_file, path)
+    return {"x0_file": path}
+
+
 def _forget_x0_file(path):
     _x0_files.discard(path)
     os.unlink(path)
+
+
+def _preset_names():
+    p, i, out = _lib.slpi_presets(), 0, set()
+    while p[i].name != _ffi.NULL:
+        out.add(_ffi.string(p[i].name).decode())
+        i += 1
+    return out
 
 
 def _keys_of(pr):

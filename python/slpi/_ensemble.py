@@ -324,7 +324,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
     x0 : array_like (dim,) or (paths, dim), or callable, optional
         The initial state of every path, or of each path; on the system's manifold (as
         ``run``'s). A callable ``x0(first, count)`` returns those of paths ``first ..
-        first + count - 1`` (count, dim), called as ``dW`` is.
+        first + count - 1`` (count, dim), called as ``dW`` is (and once more, for path 0
+        alone, when the problem is a model without x0 of its own).
     dW : array_like (paths, steps, M), or callable, optional
         Each path's Wiener increments (clipped at the problem's truncation threshold, as
         ``run``'s). An array may be a ``numpy.memmap``. For ensembles too large for one
@@ -459,6 +460,12 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
     results = []
     for point in points:
         pr = S._problem(problem, dict(keys, **(point or {})))
+        lines = pr.text().splitlines()
+        if x0 is not None and "system=model" in lines and not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
+            # a model has no default initial state; the ensemble's own workers start from
+            # one before each path restarts from its x0: the first path's serves
+            first = _initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
+            pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
         if threads > 1 and pr.uncertified:
             raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
         steps = pr.steps

@@ -197,3 +197,24 @@ def test_comment_lines_of_a_trajectory(tmp_path):
         with pytest.raises(slpi.SlpiError, match=r"bad.tsv:2: a '#' line with '=' is a key=value line, and "
                                                  r"'my port: x' is not a key .* '## \.\.\.'"):
             read(bad)
+
+
+def test_model_file_and_x0_on_a_model(tmp_path):
+    """A key file (models/rigid-body.slpi) is a problem wherever a preset is, the same bits
+    as slpi run --config; ensemble(x0=...) on a model without x0 of its own runs each path
+    from its x0 (as single runs do)."""
+    models = os.path.join(os.path.dirname(__file__), "..", "..", "models")
+    f = os.path.join(models, "rigid-body.slpi")
+    e = slpi.ensemble(f, paths=3, steps=5)
+    out = subprocess.run([SLPI, "run", "-q", "--hex", "--config", f, "steps=5", "path=2"], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    last = [float.fromhex(c) if "0x" in c else float(c) for c in out[-1].split("\t")[2:5]]
+    assert np.array_equal(e[2], last)
+    assert slpi.Problem(f).text() == slpi.Problem(f).text() and "system=model" in slpi.Problem(f).text()
+    with pytest.raises(slpi.SlpiError, match="no-such-file|unknown preset"):
+        slpi.ensemble(str(tmp_path / "no-such-file.slpi"), paths=2)
+    m = slpi.Model("so3", "x1^2/2 + x2^2 + x3^2", noise=["0.1*x1"])
+    X0 = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0.6, 0.8]])
+    ens = slpi.ensemble(m, paths=3, steps=4, x0=X0)
+    for r in range(3):
+        assert np.array_equal(ens[r], slpi.run(m, steps=4, x0=X0[r], path=r).states[-1])
