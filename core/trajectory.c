@@ -211,7 +211,7 @@ int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
             continue;
         }
         if (line[0] == '#') {
-
+            if (line[1] == '#') continue;   /* '##': always a comment */
             const char *s = line + 1;
             while (*s == ' ') s++;
             const char *eq = strchr(s, '='), *e = s;
