@@ -317,8 +317,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!(p->ez.amp >= 0 && isfinite(p->ez.amp)))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp = %g must be finite, >= 0",
                               p->ez.amp);
-    if (p->ez.ic_lmax < 1 || p->ez.ic_lmax > N - 1)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 1..N-1 = %d",
+    if (p->ez.ic_lmax < 0 || p->ez.ic_lmax > N - 1)   /* 0: core's default degree */
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 0..N-1 = %d",
                               p->ez.ic_lmax, N - 1);
     if (!(p->ez.scale > 0 && isfinite(p->ez.scale)))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0",

@@ -10,6 +10,14 @@
  * problem's noise source (canonical generator or noise_file, truncation applied). */
 int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err);
 
+/* What `golden --check` needs of a case's problem, checked where a case is read
+ * (slpi_golden_read) and where one is made (slpi_golden_make_problem, so that `golden
+ * --write` refuses at write time what could never be checked): p's own key=value text
+ * goes through the reader's builder and finisher, and the problem it gives holds its
+ * own data (no x0_file, noise_file, noise_fields or seed=file; no callback) within
+ * the increments a golden file holds. SLPI_EINPUT naming the key and why. */
+int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err);
+
 /* Called by the walk after each stop step with the certified state and invariants. */
 typedef int (*slpi_oracle_visit)(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *inv,
                                  const slpi_step_info *info);
