@@ -51,7 +51,8 @@ def sphere(result, ax=None, **line):
 
 def drift(result, ax=None):
     """|H0(t) - H0(0)| and every Casimir's departure from step 0 (the run's ``*_dev``
-    diagnostics other than H0's relative one) over time, on a log scale.
+    diagnostics other than H0's relative one; of an su(N) spectrum only ``eig_dev``, the
+    largest eigenvalue departure) over time, on a log scale (zeros at 1e-18).
 
     Examples
     --------
@@ -64,12 +65,12 @@ def drift(result, ax=None):
     if ax is None:
         ax = plt.figure().add_subplot()
     t, d = np.asarray(result.t), result.diagnostics
-    tiny = np.finfo(float).tiny
+    floor = 1e-18   # an exact zero drawn at the floor of a log axis
     if "H0" in d:
-        ax.semilogy(t, np.maximum(np.abs(d["H0"] - d["H0"][0]), tiny), label="|H0 - H0(0)|")
-    for k in d:
-        if k.endswith("_dev") and not k.startswith("H0"):
-            ax.semilogy(t, np.maximum(np.abs(d[k]), tiny), label=k)
+        ax.semilogy(t, np.maximum(np.abs(d["H0"] - d["H0"][0]), floor), label="|H0 - H0(0)|")
+    for k in d:   # the spectrum's eigenvalues one line: eig_dev, their largest departure
+        if k.endswith("_dev") and not k.startswith(("H0", "lambda_")):
+            ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
     ax.set_xlabel("t")
     ax.set_ylabel("departure from step 0")
     ax.legend()
