@@ -108,6 +108,12 @@ class Harness:
                                    stderr=subprocess.PIPE, text=True)
                 if r.returncode:
                     raise SystemExit("power.py: cannot build %s (%s): %s" % (exe, kind, r.stderr))
+        # c-other: tests/port/rigid-body-float.c, a binary32 rigid-body port written
+        # separately (for t-verify-port), correct only: it plants no defect
+        other, src = self.exe("rb", "other"), os.path.join(HERE, "rigid-body-float.c")
+        if not os.path.exists(other) or os.path.getmtime(other) < os.path.getmtime(src):
+            if subprocess.run([cc, "-std=c11", "-O2", "-ffp-contract=off", "-o", other, src, "-lm"]).returncode:
+                raise SystemExit("power.py: cannot build %s" % other)
 
     def exe(self, system, kind):
         return os.path.join(self.portdir, "%s-%s" % (system, kind))
@@ -120,6 +126,8 @@ class Harness:
 
     def port_argv(self, impl, system, noise, steps, defect, mag):
         tail = [noise, str(steps), defect, repr(mag)]
+        if impl == "c-other":
+            return [self.exe(system, "other"), noise, str(steps)]
         if impl in ("c-float", "c-fma", "c-double"):
             return [self.exe(system, impl[2:])] + tail
         backend, dtype = {"numpy": ("numpy", "float32"), "torch": ("torch", "float32"),
@@ -153,12 +161,18 @@ class Harness:
         trajs, em, ex = [], 0.0, 0.0
         for k in range(first, last + 1):
             noise = self.noise(system, steps, k)
-            trajs.append(os.path.join(self.out, "traj-%d.tsv" % len(trajs)))
+            # c-other names its noise file relative to the trajectory: write it beside
+            trajs.append(os.path.join(self.out, "noise" if impl == "c-other" else "", "traj-%d.tsv" % len(trajs)))
             r = run(self.port_argv(impl, system, noise, steps, defect, mag), out=trajs[-1], check=False)
             if r.returncode == 77:
                 return None
             if r.returncode:
                 raise RuntimeError("port %s %s: exit %d: %s" % (impl, system, r.returncode, r.stderr[-400:]))
+            if impl == "c-other":  # its header names the noise file but not its path: seed=file
+                with open(trajs[-1]) as f:
+                    text = f.read()
+                with open(trajs[-1], "w") as f:
+                    f.write(text.replace("\n# noise_file=", "\n# seed=file\n# noise_file=", 1))
             e = self.effect(system, noise, steps, defect, mag)
             em, ex = em + e[0] / (last - first + 1), max(ex, e[1])
         code, j = self.verify(trajs)
@@ -203,11 +217,12 @@ def plan_runs(plan, paths):
             out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
         # correct ports on paths 100.. (never a defect's path), the implementations interleaved
-        # (1000 runs: c-float 600, c-fma 250, numpy 100, torch 50; a torch run takes 17 s
-        # of wall time at load 20, most of it importing torch)
+        # (1150 runs: c-float 600, c-fma 250, c-other 150, numpy 100, torch 50; a torch run
+        # takes 17 s of wall time at load 20, most of it importing torch)
         for p in range(600):
             out += [("rb", impl, "none", 0, 1000, 100 + p)
                     for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
+        out += [("rb", "c-other", "none", 0, 1000, 100 + p) for p in range(150)]
     return out
 
 
