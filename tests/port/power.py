@@ -202,14 +202,16 @@ def plan_runs(plan, paths):
         out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
         out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
         out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
-        out += [("heavytop", "c-float", d, m, 10000, 0)
-                for d, m in settings("heavytop", (1 / 4, 1 / 2), ("drop", "coef", "amp", "sign", "lap", "early"))]
+        # the heavy top's certified steps are dear (a 2000-step verify takes 45-100 s of
+        # wall time at load 20): at 10^4 steps one seen and one held-out defect at 0.25 u
+        out += [("heavytop", "c-float", d, m, 10000, 0) for d, m in settings("heavytop", (1 / 4,), ("amp", "lap"))]
     if plan in ("table", "all"):
         # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
         for steps in (100, 1000, 10000):
             for impl, k in (("c-float", paths), ("c-fma", max(1, paths // 2)), ("numpy", 1), ("torch", 1)):
-                if steps < 10000 or impl == "c-float":
-                    out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
+                if steps == 10000:
+                    k = max(1, paths // 2) if impl == "c-float" else 0
+                out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
         out += [("heavytop", "c-float", d, m, 100, 0) for d, m in settings("heavytop")]
         out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin", (1 / 4, 1, 4))]
     if plan in ("pooled", "all"):
