@@ -963,6 +963,13 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
+/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes, the rigid body's
+ * ISOMP-COMM and SVI-SO3 on the fast path), else "general: " or "lanes: " and the reason
+ * each path runs alone on its thread's stepper. The values are the same bits either way. */
+const char *slpi_ensemble_route(const slpi_ensemble *e);
+/* on = 0: every path runs alone on the general route from now on (route "general: asked"),
+ * to compare the routes; on != 0: the lanes again where the problem has them. */
+void slpi_ensemble_set_lanes(slpi_ensemble *e, int on);
 /* Run the next count paths (path i of the call is path slpi_ensemble_paths() + i of the
  * ensemble) and add them to the statistics: initial states x0[count][dim], increments
  * dW[count][steps][M] (finite; clipped at the problem's truncation threshold, as

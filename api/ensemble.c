@@ -20,8 +20,16 @@
  * and a wave of blocks run in parallel is pushed in block order, so every sum is taken in
  * the same order on any number of threads: the bits are the same. The variance is
  * M2 / (n - 1). The stack holds at most 64 accumulators of rows x (dim + ndiag) x 5
- * doubles; the paths themselves are not kept unless the caller asks for their rows. */
+ * doubles; the paths themselves are not kept unless the caller asks for their rows.
+ *
+ * Two routes run a block's paths, with the same values bit for bit: the lock-step lanes
+ * of api/ensemble-lanes.c where a lane kernel integrates the problem (the rigid body's
+ * ISOMP-COMM and SVI-SO3 on the fast path), each path alone on its thread's stepper
+ * otherwise (slpi_ensemble_route says which, and why). A block the lanes cannot finish (a
+ * step fails, an input is refused) is run again on the general route, which words the
+ * error. */
 #include "api/api.h"
+#include "api/ensemble-lanes.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,6 +52,11 @@ struct slpi_ensemble {
     uint64_t first_path;
     long done;                  /* paths run: ordinals 0 .. done-1 */
     slpi_stepper **worker;      /* one stepper per thread */
+    slpi_ens_lanes **lanes;     /* one lane engine per thread, or NULL: the general route */
+    int lanes_off;              /* slpi_ensemble_set_lanes(e, 0) */
+    char route[160];            /* slpi_ensemble_route, with lanes */
+    ens_acc *undo;              /* per thread: a block's statistics before its lanes ran */
+    double *zero;               /* nq radii of the fast path */
     double **buf;               /* per thread: rows x (dim + ndiag) values and as many radii */
     ens_acc pending;            /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
     ens_acc stack[ENS_DEPTH];   /* stack[i] holds 2^level[i] whole blocks, in block order */
@@ -87,18 +100,27 @@ static void acc_copy(ens_acc *a, const ens_acc *b, size_t size)
     memcpy(a->mean, b->mean, 5 * size * sizeof *a->mean);
 }
 
+/* Welford's update of quantities from .. from + len - 1 by the n-th path: value v[i] and
+ * radius r[i] of quantity from + i. */
+static void acc_add_at(ens_acc *a, long n, size_t from, size_t len, const double *v, const double *r)
+{
+    double *mean = a->mean + from, *m2 = a->m2 + from, *min = a->min + from, *max = a->max + from,
+           *rad = a->rad + from;
+    for (size_t i = 0; i < len; i++) {
+        double d = v[i] - mean[i];
+        mean[i] += d / (double)n;
+        m2[i] += d * (v[i] - mean[i]);
+        if (v[i] < min[i]) min[i] = v[i];
+        if (v[i] > max[i]) max[i] = v[i];
+        if (r[i] > rad[i]) rad[i] = r[i];
+    }
+}
+
 /* Welford's update by one path: value v[i] and radius r[i] of quantity i. */
 static void acc_add(ens_acc *a, const double *v, const double *r, size_t size)
 {
     a->n++;
-    for (size_t i = 0; i < size; i++) {
-        double d = v[i] - a->mean[i];
-        a->mean[i] += d / (double)a->n;
-        a->m2[i] += d * (v[i] - a->mean[i]);
-        if (v[i] < a->min[i]) a->min[i] = v[i];
-        if (v[i] > a->max[i]) a->max[i] = v[i];
-        if (r[i] > a->rad[i]) a->rad[i] = r[i];
-    }
+    acc_add_at(a, a->n, 0, size, v, r);
 }
 
 /* a = a then b (Chan's pairwise form). */
@@ -142,9 +164,14 @@ void slpi_ensemble_free(slpi_ensemble *e)
     for (int t = 0; t < e->threads; t++) {
         if (e->worker) slpi_stepper_free(e->worker[t]);
         if (e->buf) free(e->buf[t]);
+        if (e->lanes) slpi_ens_lanes_free(e->lanes[t]);
+        if (e->undo) free(e->undo[t].mean);
     }
     free(e->worker);
     free(e->buf);
+    free(e->lanes);
+    free(e->undo);
+    free(e->zero);
     free(e->pending.mean);
     for (int i = 0; i < ENS_DEPTH; i++) free(e->stack[i].mean);
     for (int i = 0; e->wave && i < e->wave_blocks; i++) free(e->wave[i].mean);
@@ -152,6 +179,34 @@ void slpi_ensemble_free(slpi_ensemble *e)
     free(e->scratch[0].mean);
     free(e->scratch[1].mean);
     free(e);
+}
+
+/* The lanes of every thread where a lane kernel integrates the problem (e->route: "lanes",
+ * else the reason). */
+static int ensemble_route(slpi_ensemble *e, const slpi_problem *p, slpi_error *err)
+{
+    slpi_problem q = *p;
+    const char *why = "the certified path (ref=1)";
+    snprintf(e->route, sizeof e->route, "general: %s", why);
+    if (e->ref) return SLPI_OK;
+    if (slpi_problem_finish(&q, err) != SLPI_OK) return SLPI_EINPUT;
+    const size_t size = acc_size(e);
+    e->lanes = calloc((size_t)e->threads, sizeof *e->lanes);
+    e->undo = calloc((size_t)e->threads, sizeof *e->undo);
+    if (!e->lanes || !e->undo || !(e->zero = calloc((size_t)e->nq, sizeof *e->zero)))
+        return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
+    for (int t = 0; t < e->threads; t++) {
+        if (slpi_ens_lanes_new(&e->lanes[t], &q, e->every, &why, err) != SLPI_OK) return SLPI_EINPUT;
+        if (!e->lanes[t]) break;
+        if (!acc_init(&e->undo[t], size)) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
+    }
+    if (!e->lanes[0]) {
+        free(e->lanes);
+        e->lanes = NULL;
+    }
+    if (e->lanes) snprintf(e->route, sizeof e->route, "lanes");
+    else snprintf(e->route, sizeof e->route, "general: %s", why);
+    return SLPI_OK;
 }
 
 int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
@@ -192,12 +247,23 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
         if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",
                                      e->rows, e->nq);
     }
+    if (rc == SLPI_OK) rc = ensemble_route(e, p, &err);
     if (rc != SLPI_OK) {
         slpi_ensemble_free(e);
         return slpi_api_record(&err, rc);
     }
     *out = e;
     return SLPI_OK;
+}
+
+const char *slpi_ensemble_route(const slpi_ensemble *e)
+{
+    return e->lanes && e->lanes_off ? "general: asked (slpi_ensemble_set_lanes)" : e->route;
+}
+
+void slpi_ensemble_set_lanes(slpi_ensemble *e, int on)
+{
+    e->lanes_off = !on;
 }
 
 void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows)
@@ -278,6 +344,49 @@ typedef struct {
     char msg[512];
 } ens_job;
 
+/* A block's paths on the lanes, added to a path by path as run_path would. */
+typedef struct {
+    const slpi_ensemble *e;
+    const ens_call *c;
+    ens_acc *a;
+    long i0, n0;   /* the call's index of the first path; a's paths before it */
+} lanes_ctx;
+
+static void lanes_row(void *ctx, long row, int n, const double *val)
+{
+    const lanes_ctx *z = ctx;
+    const slpi_ensemble *e = z->e;
+    const ens_call *c = z->c;
+    const long R = e->rows, D = e->dim, G = e->ndiag;
+    for (int l = 0; l < n; l++) {
+        const double *v = val + (size_t)l * (size_t)e->nq;
+        long i = z->i0 + l;
+        acc_add_at(z->a, z->n0 + l + 1, (size_t)row * (size_t)e->nq, (size_t)e->nq, v, e->zero);
+        if (c->x) memcpy(c->x + (i * R + row) * D, v, (size_t)D * sizeof *v);
+        if (c->xrad) memset(c->xrad + (i * R + row) * D, 0, (size_t)D * sizeof *v);
+        if (c->diag) memcpy(c->diag + (i * R + row) * G, v + D, (size_t)G * sizeof *v);
+        if (c->drad) memset(c->drad + (i * R + row) * G, 0, (size_t)G * sizeof *v);
+    }
+}
+
+/* The paths [from, to) of one block on thread t's lanes, added to a; 0 (a unchanged) when
+ * the lanes cannot run them. */
+static int run_lanes(slpi_ensemble *e, int t, long from, long to, const ens_call *c, ens_acc *a)
+{
+    const size_t size = acc_size(e);
+    const long i = from - c->base;
+    lanes_ctx z = { e, c, a, i, a->n };
+    acc_copy(&e->undo[t], a, size);
+    if (slpi_ens_lanes_run(e->lanes[t], e->first_path + (uint64_t)from, (int)(to - from),
+                           c->x0 ? c->x0 + i * e->dim : NULL,
+                           c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z)) {
+        acc_copy(a, &e->undo[t], size);
+        return 0;
+    }
+    a->n += to - from;
+    return 1;
+}
+
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
                       double *diag, double *drad)
 {
@@ -305,6 +414,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
 #else
             int t = 0;
 #endif
+            if (e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j])) continue;
             for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
                 if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].msg, sizeof job[j].msg)) != SLPI_OK)
                     job[j].failed = k;

@@ -36,7 +36,9 @@ static void help(FILE *f)
           "  --ref               the certified path: statistics of the midpoints, and the radius\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
           "  -h, --help          this help\n"
-          "Report: '#' lines (provenance, the problem, the ensemble), then the columns: the grid's\n"
+          "Report: '#' lines (provenance, the problem, the ensemble and its route: 'lanes', paths in\n"
+          "lock-step SIMD lanes, or 'general: ' and why each path runs alone; the same values either\n"
+          "way), then the columns: the grid's\n"
           "keys, step, t, quantity, n, mean, variance, min, max, radius; one row per grid point,\n"
           "saved time and quantity (%.17g).\n"
           "Exit 0; 2 for bad input (the option or key and the reason); 3 a path's step failed\n"
@@ -141,7 +143,7 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
             fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
             if (every) fprintf(f, "save_every=%ld", every);
             else fprintf(f, "save_at=%s", p.save_at);
-            fprintf(f, " path=%s\n", c->ref ? "ref" : "fast");
+            fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
             fprintf(f, "# problem (of the first grid point):\n");
             slpi_problem_write(&p, f, "#   ");
             for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);

@@ -13,6 +13,10 @@
  *     the largest radius of the certified rows on the certified path;
  *   - the statistics on 1, 2 and 3 threads and with the paths handed in uneven calls (1,
  *     a block less one, the rest), against one call on one thread: the same bits;
+ *   - the route (slpi_ensemble_route: the rigid body's ISOMP and SVI on the lanes, the heavy
+ *     top and the certified path on the general route, each with its reason), and the
+ *     statistics and kept rows of the lanes against the general route's
+ *     (slpi_ensemble_set_lanes(e, 0)), on 2 threads: the same bits;
  *   - the saved times of save_at (every = 0): each row's statistics and step number against
  *     the row of the same step of an ensemble saving every step (the same bits), and
  *     every = 0 without save_at against output_every's grid;
@@ -136,7 +140,37 @@ static void check_rows(const slpi_problem *p, int ref, uint64_t first, const dou
     slpi_stepper_free(s);
 }
 
-static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
+/* The statistics s1 and rows x, d of ensemble e (route want) against the general route's
+ * on 2 threads: the same bits. */
+static void check_route(slpi_ensemble *e, const char *want, const slpi_problem *p, uint64_t first, long every,
+                        long paths, const double *x0, const double *dW, const stats *s1, const double *x,
+                        const double *d)
+{
+    const char *route = slpi_ensemble_route(e);
+    TEST_CHECKF(!strncmp(route, want, strlen(want)), "route '%s', want '%s...'", route, want);
+    printf("  route: %s\n", route);
+    slpi_ensemble *g = NULL;
+    TEST_CHECK(slpi_ensemble_new(&g, p, 0, first, every, 2) == SLPI_OK);
+    if (!g) return;
+    slpi_ensemble_set_lanes(g, 0);
+    TEST_CHECK(!strncmp(slpi_ensemble_route(g), "general: ", 9));
+    int dim, M, nd;
+    long steps, rows;
+    slpi_ensemble_shape(g, &dim, &M, &nd, &steps, &rows);
+    size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
+    double *gx = malloc((nx + nd2) * sizeof *gx), *gd = gx + nx;
+    long one[] = { paths, 0 };
+    TEST_CHECKF(run(g, one, x0, dW, gx, NULL, gd, NULL, dim, nd, rows, steps, M) == SLPI_OK, "%s", slpi_api_last_error());
+    stats s2 = stats_of(g, rows * (dim + nd));
+    TEST_CHECKF(s2.n == paths && !memcmp(s1->mean, s2.mean, 5 * (size_t)(rows * (dim + nd)) * sizeof(double))
+                && !memcmp(x, gx, nx * sizeof *gx) && !memcmp(d, gd, nd2 * sizeof *gd),
+                "route %s: statistics or rows differ from the general route's", route);
+    free(s2.mean);
+    free(gx);
+    slpi_ensemble_free(g);
+}
+
+static void check_ensemble(const char *preset, const char *route, int ref, int own_x0, int own_dW)
 {
     long steps = 4 + test_rand_int(ref ? 8 : 40), every = 1 + test_rand_int(5);
     long paths = ref ? 3 + test_rand_int(5) : 2 * SLPI_ENSEMBLE_BLOCK + 1 + test_rand_int(3 * SLPI_ENSEMBLE_BLOCK);
@@ -177,6 +211,8 @@ static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
     long zero = 0;
     for (size_t i = 0; i < nx; i++) zero += ref ? i % (size_t)(rows * dim) >= (size_t)dim && !(xr[i] > 0) : xr[i] != 0;
     TEST_CHECKF(zero == 0, "%ld radii are %s", zero, ref ? "not positive" : "not 0");
+    if (!ref) check_route(e, route, p, first, every, paths, x0, dW, &s1, x, d);
+    else TEST_CHECK(!strcmp(slpi_ensemble_route(e), route));
     /* the same statistics on 2 and 3 threads, handed in uneven calls, no rows kept */
     for (int threads = 2; !ref && threads <= 3; threads++) {
         slpi_ensemble *f = NULL;
@@ -336,10 +372,11 @@ static void check_grid(const char *preset, int use_save_at)
 int main(void)
 {
     test_start("t-ensemble", 44);
-    check_ensemble("iso/rigid-body/trajectories", 0, 0, 0);
-    check_ensemble("iso/rigid-body/trajectories", 0, 1, 1);
-    check_ensemble("rkmk/heavy-top/stoch-421-realization", 0, 0, 1);
-    check_ensemble("iso/rigid-body/trajectories", 1, 1, 1);
+    check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 0, 0);
+    check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 1, 1);
+    check_ensemble("svi/rigid-body/paths", "lanes", 0, 0, 0);
+    check_ensemble("rkmk/heavy-top/stoch-421-realization", "general: no lane kernel for this system", 0, 0, 1);
+    check_ensemble("iso/rigid-body/trajectories", "general: the certified path (ref=1)", 1, 1, 1);
     check_grid("iso/rigid-body/trajectories", 1);
     check_grid("rkmk/heavy-top/stoch-421-realization", 1);
     check_grid("iso/rigid-body/trajectories", 0);
