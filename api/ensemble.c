@@ -143,13 +143,14 @@ static void acc_merge(ens_acc *a, const ens_acc *b, size_t size)
     a->n += b->n;
 }
 
-/* A whole block, next in block order, onto the binary counter's stack. */
-static int push_block(slpi_ensemble *e, const ens_acc *b)
+/* 2^level whole blocks (a subtree of the counter's tree), next in block order, onto the
+ * binary counter's stack. */
+static int push_blocks(slpi_ensemble *e, const ens_acc *b, int level)
 {
     size_t size = acc_size(e);
     if (!acc_init(&e->stack[e->depth], size)) return 0;
     acc_copy(&e->stack[e->depth], b, size);
-    e->level[e->depth++] = 0;
+    e->level[e->depth++] = level;
     while (e->depth >= 2 && e->level[e->depth - 1] == e->level[e->depth - 2]) {
         acc_merge(&e->stack[e->depth - 2], &e->stack[e->depth - 1], size);
         e->level[e->depth - 2]++;
@@ -425,7 +426,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         acc_reset(&e->pending, size);
         for (int j = 0; j < nj; j++) {
             if (job[j].to % B != 0) acc_copy(&e->pending, &e->wave[j], size);   /* only the last can end early */
-            else if (!push_block(e, &e->wave[j]))
+            else if (!push_blocks(e, &e->wave[j], 0))
                 rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for the statistics");
         }
         e->done = job[nj - 1].to;
@@ -454,4 +455,63 @@ long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *mi
         if (rad) rad[i] = r->n > 0 ? r->rad[i] : NAN;
     }
     return r->n;
+}
+
+/* The exported state: its pieces, each [level (-1: the block in progress), n, then mean,
+ * m2, min, max, rad of every quantity], after a header [pieces, doubles per piece]. */
+long slpi_ensemble_export(const slpi_ensemble *e, double *buf)
+{
+    const long size = (long)acc_size(e), piece = 2 + 5 * size, np = e->depth + (e->pending.n > 0);
+    if (buf) {
+        buf[0] = (double)np;
+        buf[1] = (double)piece;
+        for (long i = 0; i < np; i++) {
+            const ens_acc *a = i < e->depth ? &e->stack[i] : &e->pending;
+            double *o = buf + 2 + i * piece;
+            o[0] = i < e->depth ? e->level[i] : -1;
+            o[1] = (double)a->n;
+            memcpy(o + 2, a->mean, 5 * (size_t)size * sizeof *o);
+        }
+    }
+    return 2 + np * piece;
+}
+
+int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
+{
+    slpi_error err = { 0 };
+    const long size = (long)acc_size(e), piece = 2 + 5 * size, B = SLPI_ENSEMBLE_BLOCK;
+    if (n < 2 || buf[1] != (double)piece || !(buf[0] >= 0) || buf[0] > ENS_DEPTH + 1 || n != 2 + (long)buf[0] * piece)
+        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: %ld doubles are no exported state of "
+                                                     "this ensemble's shape (%ld doubles a piece)", n, piece));
+    const long np = (long)buf[0];
+    for (long i = 0; i < np; i++) {   /* checked whole before anything is added */
+        const double *o = buf + 2 + i * piece;
+        long lev = (long)o[0], cnt = (long)o[1], at = e->done / B;
+        const char *why = o[0] != (double)lev || lev < -1 || lev > 62 ? "a bad level"
+                          : (lev >= 0 && (double)cnt != (double)B * ldexp(1, (int)lev)) || (lev < 0 && !(cnt > 0 && cnt < B))
+                              ? "a path count that is not its level's"
+                          : e->pending.n > 0 || (lev < 0 && i != np - 1) ? "a partial block before other paths"
+                          : lev >= 0 && at % (1L << lev) != 0 ? "blocks not aligned on the tree of one run" : NULL;
+        if (why)
+            return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: piece %ld (level %g, %g paths) "
+                                   "after %ld paths: %s (split runs into ranges of 64 x 2^k paths from the first, "
+                                   "docs/api.md#ensembles)", i, o[0], o[1], e->done, why));
+        e->done += cnt;   /* undone below: only the check walks forward here */
+    }
+    for (long i = 0; i < np; i++) e->done -= (long)buf[2 + i * piece + 1];
+    ens_acc a = { 0 };
+    for (long i = 0; i < np; i++) {
+        const double *o = buf + 2 + i * piece;
+        a.n = (long)o[1];
+        a.mean = (double *)(o + 2);   /* read only: copied by push_blocks and acc_copy */
+        a.m2 = a.mean + size;
+        a.min = a.m2 + size;
+        a.max = a.min + size;
+        a.rad = a.max + size;
+        if (o[0] < 0) acc_copy(&e->pending, &a, (size_t)size);
+        else if (!push_blocks(e, &a, (int)o[0]))
+            return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: out of memory"));
+        e->done += a.n;
+    }
+    return SLPI_OK;
 }

@@ -2,11 +2,19 @@
  * docs/api.md#ensembles) at its saved times, for one problem or for every point of a grid
  * of key values (--grid KEY=v1,v2,... repeated: every combination, the last key varying
  * fastest; each point runs the same noise paths), each row labelled by its point's values.
- * The paths run on --threads threads; the report is the same bytes for any count. */
+ * The paths run on --threads threads and, when built with -DSLPI_MPI (make mpi), on MPI
+ * ranks: rank r takes the blocks [B r/K, B (r+1)/K) of the B whole blocks (the last rank
+ * also the partial one), runs them as the subtrees of the statistics' tree they cover, and
+ * rank 0 imports them in rank order (slpi_ensemble_export/import): the report is the same
+ * bytes for any count of threads and ranks. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef SLPI_MPI
+#include <mpi.h>
+#endif
 
 #include "cli/cli.h"
 
@@ -82,6 +90,7 @@ typedef struct {
     uint64_t first;
     long every;          /* 0: save_at's times, or step 0 and the last */
     int threads, ref;
+    int rank, nranks;    /* MPI */
 } ens_cfg;
 
 /* The problem of grid point `point` (its index in the product, the last key fastest),
@@ -109,6 +118,99 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     return rc;
 }
 
+/* The next n paths of e, in batches (the progress line). */
+static int run_paths(slpi_ensemble *e, long n, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    slpi_progress *pg = slpi_progress_begin("ensemble, paths", n);
+    for (long done = 0; rc == SLPI_OK && done < n; done += 4096) {
+        long k = n - done < 4096 ? n - done : 4096;
+        if ((rc = slpi_ensemble_run(e, k, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
+            slpi_error_set(err, rc, "%s", slpi_api_last_error());
+        slpi_progress_add(pg, k);
+    }
+    slpi_progress_end(pg);
+    return rc;
+}
+
+#ifdef SLPI_MPI
+/* This rank's share of the paths of problem p, exported piece by piece into *buf (*len
+ * doubles, slpi_ensemble_export's layout): each subtree of the statistics' tree its blocks
+ * cover (2^k blocks from a multiple of 2^k), and on the last rank the partial block. */
+static int rank_pieces(const ens_cfg *c, const slpi_problem *p, long every, double **buf, long *len, slpi_error *err)
+{
+    const long B = SLPI_ENSEMBLE_BLOCK, nb = c->paths / B, hi = nb * (c->rank + 1) / c->nranks;
+    long x = nb * c->rank / c->nranks, rem = c->rank == c->nranks - 1 ? c->paths % B : 0;
+    if (!(*buf = calloc(2, sizeof **buf))) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    *len = 2;
+    int rc = SLPI_OK;
+    while (rc == SLPI_OK && (x < hi || rem > 0)) {
+        long k = 0;
+        while (x % (2L << k) == 0 && x + (2L << k) <= hi) k++;
+        long n = x < hi ? B << k : rem;
+        slpi_ensemble *e = NULL;
+        if (slpi_ensemble_new(&e, p, c->ref, c->first + (uint64_t)(x * B), every, c->threads) != SLPI_OK)
+            return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
+        rc = run_paths(e, n, err);
+        long m = slpi_ensemble_export(e, NULL);
+        double *t = rc == SLPI_OK ? realloc(*buf, (size_t)(*len + m) * sizeof *t) : NULL;
+        if (rc == SLPI_OK && !t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+        if (t) {   /* the piece's header lands past the end, then its body moves over it */
+            *buf = t;
+            slpi_ensemble_export(e, t + *len);
+            t[0] += t[*len];
+            t[1] = t[*len + 1];
+            memmove(t + *len, t + *len + 2, (size_t)(m - 2) * sizeof *t);
+            *len += m - 2;
+        }
+        slpi_ensemble_free(e);
+        if (x < hi) x += 1L << k;
+        else rem = 0;
+    }
+    return rc;
+}
+
+/* Every rank's pieces, imported by rank 0 into e in rank order; the first rank that failed
+ * (its paths come first) names the error, on every rank. */
+static int run_ranks(const ens_cfg *c, const slpi_problem *p, long every, slpi_ensemble *e, slpi_error *err)
+{
+    double *buf = NULL;
+    long len = 0;
+    int rc = rank_pieces(c, p, every, &buf, &len, err);
+    long head[2] = { rc, len };
+    if (c->rank != 0) {
+        MPI_Send(head, 2, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+        if (rc == SLPI_OK) MPI_Send(buf, (int)len, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+        else MPI_Send(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    }
+    for (int r = 0; c->rank == 0 && r < c->nranks; r++) {
+        long h[2] = { head[0], head[1] };
+        double *b = buf;
+        char msg[sizeof err->msg];
+        memcpy(msg, err->msg, sizeof msg);
+        if (r != 0) {
+            MPI_Recv(h, 2, MPI_LONG, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (h[0] != SLPI_OK) {
+                b = NULL;
+                MPI_Recv(msg, (int)sizeof msg, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if ((b = malloc((size_t)h[1] * sizeof *b))) {
+                MPI_Recv(b, (int)h[1], MPI_DOUBLE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Abort(MPI_COMM_WORLD, SLPI_EINPUT);   /* its message could not be received */
+            }
+        }
+        if (rc == SLPI_OK && h[0] != SLPI_OK) rc = slpi_error_set(err, (int)h[0], "rank %d: %s", r, msg);
+        if (rc == SLPI_OK && h[1] > 2 && slpi_ensemble_import(e, b, h[1]) != SLPI_OK)
+            rc = slpi_error_set(err, SLPI_EINPUT, "rank %d: %s", r, slpi_api_last_error());
+        if (b != buf) free(b);
+    }
+    free(buf);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return rc;
+}
+#endif
+
 /* The ensemble of grid point `point`: its statistics as report rows (the columns line first
  * when header is set). */
 static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
@@ -124,14 +226,15 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     int dim, nd;
     long rows;
     slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
-    slpi_progress *pg = slpi_progress_begin("ensemble, paths", c->paths);
-    for (long done = 0; rc == SLPI_OK && done < c->paths; done += 4096) {   /* batches: progress */
-        long n = c->paths - done < 4096 ? c->paths - done : 4096;
-        if ((rc = slpi_ensemble_run(e, n, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
-            slpi_error_set(err, rc, "%s", slpi_api_last_error());
-        slpi_progress_add(pg, n);
+#ifdef SLPI_MPI
+    if (c->nranks > 1) rc = run_ranks(c, &p, every, e, err);
+    else
+#endif
+        rc = run_paths(e, c->paths, err);
+    if (c->rank != 0) {   /* rank 0 reports */
+        slpi_ensemble_free(e);
+        return rc;
     }
-    slpi_progress_end(pg);
     size_t size = (size_t)rows * (size_t)(dim + nd);
     double *s = rc == SLPI_OK ? malloc(5 * size * sizeof *s) : NULL;
     long *at = rc == SLPI_OK ? malloc((size_t)rows * sizeof *at) : NULL;
@@ -168,7 +271,7 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     return rc;
 }
 
-int slpi_cli_ensemble(int argc, char **argv)
+static int run_ensemble(int argc, char **argv, int rank, int nranks)
 {
     static const struct option opts[] = {
         { "preset", required_argument, 0, 'P' }, { "config", required_argument, 0, 'c' },
@@ -179,6 +282,8 @@ int slpi_cli_ensemble(int argc, char **argv)
     };
     ens_cfg c = { 0 };
     c.paths = 100;
+    c.rank = rank;
+    c.nranks = nranks;
     const char *output = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK, opt;
@@ -197,8 +302,8 @@ int slpi_cli_ensemble(int argc, char **argv)
         case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c.threads, &err); break;
         case 'r': c.ref = 1; break;
         case 'o': output = optarg; break;
-        case 'h': help(stdout); return SLPI_OK;
-        default: fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
+        case 'h': if (rank == 0) help(stdout); return SLPI_OK;
+        default: if (rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
         }
     }
     if (rc == SLPI_OK && c.first + (uint64_t)c.paths - 1 > UINT32_MAX)
@@ -234,15 +339,31 @@ int slpi_cli_ensemble(int argc, char **argv)
         rc = point_problem(&c, k, &p, label, &err);
     }
     slpi_output *report = NULL;
-    if (rc == SLPI_OK) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
-    if (rc == SLPI_OK) {
+    if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
+    if (rc == SLPI_OK && rank == 0) {
         FILE *f = slpi_output_file(report);
         fprintf(f, "# slpi ensemble %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
         slpi_provenance_write(f, "# ");
     }
-    for (long k = 0; rc == SLPI_OK && k < points; k++) rc = run_point(&c, k, slpi_output_file(report), k == 0, &err);
-    if (rc == SLPI_OK) rc = slpi_output_commit(report, &err);
-    else slpi_output_abort(report);
-    if (rc != SLPI_OK) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
+    for (long k = 0; rc == SLPI_OK && k < points; k++)
+        rc = run_point(&c, k, report ? slpi_output_file(report) : NULL, k == 0, &err);
+    if (rc == SLPI_OK && report) rc = slpi_output_commit(report, &err);
+    else if (report) slpi_output_abort(report);
+    if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
     return rc;
+}
+
+int slpi_cli_ensemble(int argc, char **argv)
+{
+#ifdef SLPI_MPI
+    int rank = 0, nranks = 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    int rc = run_ensemble(argc, argv, rank, nranks);
+    MPI_Finalize();
+    return rc;
+#else
+    return run_ensemble(argc, argv, 0, 1);
+#endif
 }

@@ -20,6 +20,12 @@
  *   - the saved times of save_at (every = 0): each row's statistics and step number against
  *     the row of the same step of an ensemble saving every step (the same bits), and
  *     every = 0 without save_at against output_every's grid;
+ *   - exported states of disjoint path ranges (slpi_ensemble_export/import), each run by
+ *     its own ensemble from its first noise path, imported in order: one run's statistics,
+ *     bit for bit, for ranges of 64 x 2^k paths (the last one shorter, ending inside a
+ *     block); a range that starts off the tree of one run (64 x 3 paths, then 64 x 2),
+ *     a partial block before other paths and a state of another shape are refused
+ *     (SLPI_EINPUT) with nothing added;
  *   - the refusals: every < 0, too many threads, a negative count, a non-finite
  *     increment (named dW[k, n, j]) and an initial state off the manifold (named by its path),
  *     each SLPI_EINPUT with nothing added to the statistics;
@@ -263,6 +269,64 @@ static void check_refusals(void)
     slpi_problem_free(p);
 }
 
+/* Ranges run apart and imported, against one run. */
+static void check_import(const char *preset)
+{
+    const long B = SLPI_ENSEMBLE_BLOCK, k = test_rand_int(3), size = B << k;
+    const long paths = 3 * size + 1 + test_rand_int(B - 1), steps = 3 + test_rand_int(10);
+    const uint64_t first = test_rand_u64() >> 44;
+    slpi_problem *p = problem(preset, steps);
+    slpi_ensemble *one = NULL, *all = NULL, *bad = NULL;
+    TEST_CHECK(slpi_ensemble_new(&one, p, 0, first, 2, 2) == SLPI_OK && slpi_ensemble_new(&all, p, 0, first, 2, 1) == SLPI_OK
+               && slpi_ensemble_new(&bad, p, 0, first, 2, 1) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(one, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    int dim, nd;
+    long rows;
+    slpi_ensemble_shape(one, &dim, NULL, &nd, NULL, &rows);
+    long q = rows * (dim + nd), refused = 0;
+    double *buf[4] = { 0 };
+    long len[4];
+    for (int r = 0; r < 4; r++) {   /* ranges [r size, (r + 1) size), the last to the end */
+        slpi_ensemble *part = NULL;
+        long n = r < 3 ? size : paths - 3 * size;
+        TEST_CHECK(slpi_ensemble_new(&part, p, 0, first + (uint64_t)(r * size), 2, 1 + r % 2) == SLPI_OK);
+        TEST_CHECK(slpi_ensemble_run(part, n, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+        len[r] = slpi_ensemble_export(part, NULL);
+        buf[r] = malloc((size_t)len[r] * sizeof(double));
+        TEST_CHECK(slpi_ensemble_export(part, buf[r]) == len[r]);
+        TEST_CHECKF(slpi_ensemble_import(all, buf[r], len[r]) == SLPI_OK, "%s", slpi_api_last_error());
+        slpi_ensemble_free(part);
+    }
+    stats a = stats_of(one, q), b = stats_of(all, q);
+    TEST_CHECKF(a.n == paths && b.n == paths && !memcmp(a.mean, b.mean, 5 * (size_t)q * sizeof(double)),
+                "%s: 4 ranges of %ld paths imported: n %ld of %ld, statistics %s one run's", preset, size, b.n, paths,
+                memcmp(a.mean, b.mean, 5 * (size_t)q * sizeof(double)) ? "differ from" : "are");
+    /* off the tree: 2 x size paths after 3 x size (k = 0: blocks 3, 4 hold a level-1 piece
+     * at block 3); the partial last range before another; another shape */
+    slpi_ensemble *two = NULL;
+    TEST_CHECK(slpi_ensemble_new(&two, p, 0, first, 2, 1) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(two, 2 * size, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    long l2 = slpi_ensemble_export(two, NULL);
+    double *b2 = malloc((size_t)l2 * sizeof *b2);
+    slpi_ensemble_export(two, b2);
+    for (int r = 0; r < 3; r++) TEST_CHECK(slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_OK);
+    refused += slpi_ensemble_import(bad, b2, l2) == SLPI_EINPUT && strstr(slpi_api_last_error(), "not aligned");
+    refused += slpi_ensemble_import(bad, buf[3], len[3]) == SLPI_OK && slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_EINPUT
+               && strstr(slpi_api_last_error(), "partial block");
+    refused += slpi_ensemble_import(bad, buf[0], len[0] - 1) == SLPI_EINPUT;
+    TEST_CHECKF(refused == 3 && slpi_ensemble_paths(bad) == 3 * size + paths - 3 * size,
+                "%s: %ld of 3 refusals, %ld paths after them", preset, refused, slpi_ensemble_paths(bad));
+    free(b2);
+    for (int r = 0; r < 4; r++) free(buf[r]);
+    free(a.mean);
+    free(b.mean);
+    slpi_ensemble_free(two);
+    slpi_ensemble_free(one);
+    slpi_ensemble_free(all);
+    slpi_ensemble_free(bad);
+    slpi_problem_free(p);
+}
+
 /* Statistics that cannot be mistaken for numbers: n = 0 and all NaN at every row. */
 static void check_nan_stats(slpi_ensemble *e, long size, long want_n, const char *when)
 {
@@ -380,6 +444,8 @@ int main(void)
     check_grid("iso/rigid-body/trajectories", 1);
     check_grid("rkmk/heavy-top/stoch-421-realization", 1);
     check_grid("iso/rigid-body/trajectories", 0);
+    check_import("iso/rigid-body/trajectories");
+    check_import("rkmk/heavy-top/stoch-421-realization");
     check_refusals();
     check_no_paths(0);
     check_no_paths(1);
