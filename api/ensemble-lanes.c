@@ -12,7 +12,8 @@
  *
  * A path that the route cannot finish (a failed step, a refused state or increment, an
  * interrupt) voids the block: api/ensemble.c runs its paths again on the general path,
- * which reports the reason in its own words. */
+ * which fails on the same path (the lanes allocate nothing as they run, and refuse only
+ * what a stepper refuses) and reports the reason in its own words. */
 #include "api/ensemble-lanes.h"
 
 #include <math.h>
@@ -109,23 +110,28 @@ static void lanes_row(slpi_ens_lanes *L, int n, long row, long step, slpi_ens_ro
     fn(ctx, row, n, L->val);
 }
 
-/* The increments of steps s .. s + cnt - 1 of the n paths into L->noise (path l's at
- * l LANES_CHUNK M, row-major); 1 when a given one is not finite. */
+/* The increments of steps s .. s + cnt - 1 of the n paths into L->noise (path l's component
+ * k at (l M + k) LANES_CHUNK), clipped; 1 when a given one is not finite, or the generator
+ * refuses (as the general route's noise source would). */
 static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *dW, long s, long cnt)
 {
-    size_t M = (size_t)L->M, m = (size_t)cnt * M;
+    const size_t M = (size_t)L->M;
     for (int l = 0; l < n; l++) {
-        double *o = L->noise + (size_t)l * LANES_CHUNK * M;
-        if (!dW) {
-            if (slpi_noise_rows(o, L->q.seed, path0 + (uint64_t)l, L->M, L->q.h, L->q.refine, (uint64_t)s,
-                                (size_t)cnt, L->D) < 0)
-                return 1;
-            continue;
+        double *o = L->noise + (size_t)l * M * LANES_CHUNK;
+        for (size_t k = 0; k < M; k++) {
+            double *ok = o + k * LANES_CHUNK;
+            if (!dW) {
+                if (slpi_noise_increments(L->q.seed, path0 + (uint64_t)l, (uint32_t)k, L->q.h, L->q.refine,
+                                          (uint64_t)s, (size_t)cnt, ok, NULL) != SLPI_OK)
+                    return 1;
+                continue;
+            }
+            for (long t = 0; t < cnt; t++) {
+                ok[t] = dW[((size_t)l * (size_t)L->q.steps + (size_t)(s + t)) * M + k];
+                if (!isfinite(ok[t])) return 1;
+            }
         }
-        memcpy(o, dW + ((size_t)l * (size_t)L->q.steps + (size_t)s) * M, m * sizeof *o);
-        for (size_t j = 0; j < m; j++)
-            if (!isfinite(o[j])) return 1;
-        slpi_noise_clip(o, m, L->D);
+        slpi_noise_clip(o, M * LANES_CHUNK, L->D);
     }
     return 0;
 }
@@ -158,7 +164,7 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
             return 1;
         for (int l = 0; l < n; l++)
             for (size_t k = 0; k < M; k++)
-                L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * LANES_CHUNK + (size_t)c) * M + k];
+                L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * M + k) * LANES_CHUNK + (size_t)c];
         long bad = L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
                                                   : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
         if (bad) return 1;

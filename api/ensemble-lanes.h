@@ -22,7 +22,7 @@ typedef void (*slpi_ens_row_fn)(void *ctx, long row, int n, const double *val);
  * x0[n][dim] and dW[n][steps][M], NULL: the problem's), every saved row handed to fn in
  * row order. Returns 0, or 1 when a path cannot be run here (a step failed, an initial
  * state or an increment is refused, an interrupt is pending): the rows handed so far are
- * then void, and the general path, run on the same paths, reports the reason. */
+ * then void, and the general path, run on the same paths, fails too and words the reason. */
 int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
                        slpi_ens_row_fn fn, void *ctx);
 

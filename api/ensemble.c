@@ -26,8 +26,8 @@
  * of api/ensemble-lanes.c where a lane kernel integrates the problem (the rigid body's
  * ISOMP-COMM and SVI-SO3 on the fast path), each path alone on its thread's stepper
  * otherwise (slpi_ensemble_route says which, and why). A block the lanes cannot finish (a
- * step fails, an input is refused) is run again on the general route, which words the
- * error. */
+ * step fails, an input is refused) is run again on the general route, which fails on the
+ * same path and words the error. */
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
 
@@ -55,7 +55,6 @@ struct slpi_ensemble {
     slpi_ens_lanes **lanes;     /* one lane engine per thread, or NULL: the general route */
     int lanes_off;              /* slpi_ensemble_set_lanes(e, 0) */
     char route[160];            /* slpi_ensemble_route, with lanes */
-    ens_acc *undo;              /* per thread: a block's statistics before its lanes ran */
     double *zero;               /* nq radii of the fast path */
     double **buf;               /* per thread: rows x (dim + ndiag) values and as many radii */
     ens_acc pending;            /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
@@ -166,12 +165,10 @@ void slpi_ensemble_free(slpi_ensemble *e)
         if (e->worker) slpi_stepper_free(e->worker[t]);
         if (e->buf) free(e->buf[t]);
         if (e->lanes) slpi_ens_lanes_free(e->lanes[t]);
-        if (e->undo) free(e->undo[t].mean);
     }
     free(e->worker);
     free(e->buf);
     free(e->lanes);
-    free(e->undo);
     free(e->zero);
     free(e->pending.mean);
     for (int i = 0; i < ENS_DEPTH; i++) free(e->stack[i].mean);
@@ -191,15 +188,12 @@ static int ensemble_route(slpi_ensemble *e, const slpi_problem *p, slpi_error *e
     snprintf(e->route, sizeof e->route, "general: %s", why);
     if (e->ref) return SLPI_OK;
     if (slpi_problem_finish(&q, err) != SLPI_OK) return SLPI_EINPUT;
-    const size_t size = acc_size(e);
     e->lanes = calloc((size_t)e->threads, sizeof *e->lanes);
-    e->undo = calloc((size_t)e->threads, sizeof *e->undo);
-    if (!e->lanes || !e->undo || !(e->zero = calloc((size_t)e->nq, sizeof *e->zero)))
+    if (!e->lanes || !(e->zero = calloc((size_t)e->nq, sizeof *e->zero)))
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     for (int t = 0; t < e->threads; t++) {
         if (slpi_ens_lanes_new(&e->lanes[t], &q, e->every, &why, err) != SLPI_OK) return SLPI_EINPUT;
         if (!e->lanes[t]) break;
-        if (!acc_init(&e->undo[t], size)) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     }
     if (!e->lanes[0]) {
         free(e->lanes);
@@ -370,20 +364,17 @@ static void lanes_row(void *ctx, long row, int n, const double *val)
     }
 }
 
-/* The paths [from, to) of one block on thread t's lanes, added to a; 0 (a unchanged) when
- * the lanes cannot run them. */
+/* The paths [from, to) of one block on thread t's lanes, added to a; 0 when the lanes
+ * cannot run them: a's rows are then void, and the general route run on the same paths
+ * fails too (api/ensemble-lanes.h), so the wave and a with it are discarded. */
 static int run_lanes(slpi_ensemble *e, int t, long from, long to, const ens_call *c, ens_acc *a)
 {
-    const size_t size = acc_size(e);
     const long i = from - c->base;
     lanes_ctx z = { e, c, a, i, a->n };
-    acc_copy(&e->undo[t], a, size);
     if (slpi_ens_lanes_run(e->lanes[t], e->first_path + (uint64_t)from, (int)(to - from),
                            c->x0 ? c->x0 + i * e->dim : NULL,
-                           c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z)) {
-        acc_copy(a, &e->undo[t], size);
+                           c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z))
         return 0;
-    }
     a->n += to - from;
     return 1;
 }
