@@ -10,8 +10,8 @@
  * together, so they share the iteration count while active; a lane whose policy returns a
  * status is frozen with that iterate (its later sweeps are computed and discarded), so it
  * ends with exactly the iterate, status and iteration count of its scalar run. Every path
- * is therefore bit-identical to slpi_fast_step on the same problem (tests/t-fast-ensemble.c,
- * tests/t-converge.c).
+ * is therefore bit-identical to slpi_fast_step on the same problem (tests/fast/t-fast-ensemble.c,
+ * tests/reports/t-converge.c).
  *
  * The lanes are GCC vector extensions (ENS_W binary64 per vector) in one body,
  * fast/ensemble-lanes.h, compiled three times: here (portable: whatever the baseline ISA
@@ -91,6 +91,7 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
+    memset(c, 0, sizeof *c);
     if (p->system != SLPI_SYS_RIGID_BODY)
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: rigid-body only");
     for (int i = 0; i < 3; i++) {

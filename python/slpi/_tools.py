@@ -44,7 +44,10 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     Raises
     ------
     SlpiError
-        A value out of range, named.
+        A value out of range, named; more than 2^38 fine draws (steps 2^refine: about 15
+        minutes; generate such noise in pieces with ``first``).
+    KeyboardInterrupt
+        On Ctrl-C, within 2^20 fine draws (a few ms); nothing is returned.
 
     Examples
     --------
@@ -67,9 +70,12 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
     err = _ffi.new("slpi_error *")
-    rc = _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err)
-    if rc != 0:   # the library's own rules (slpi.h), e.g. h above 1e6
-        raise SlpiError(rc, _ffi.string(err.msg).decode())
+    # the library's own rules (slpi.h), e.g. h above 1e6, name what they refuse
+    _, error = _interruptible(_lib, lambda: _lib.slpi_noise_increments(seed, path, component, float(h), refine,
+                                                                       first, steps, _ptr(out), err),
+                              lambda rc: SlpiError(rc, _ffi.string(err.msg).decode()))
+    if error:
+        raise error
     return out
 
 

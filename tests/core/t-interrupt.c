@@ -1,0 +1,202 @@
+/* t-interrupt.c — stopping a long call (core/interrupt.c, docs/conventions.md#interrupt):
+ *   1. the flag: request raises it, clear lowers it, pending reads it;
+ *   2. the poll of the stepping primitive (core/steps.c): with the flag raised a step is
+ *      refused with SLPI_EINTR naming the step, the state and the tally untouched; once
+ *      cleared, the same step gives the bits of a stepper that was never interrupted
+ *      (the same steps two ways), for a random seed and path;
+ *   3. the `slpi` command's SIGINT handler (slpi_interrupt_catch), each in a child process:
+ *      a. one SIGINT raises the flag; work that never polls is ended by SIGINT through the
+ *         fallback alarm (the child would otherwise finish and exit 0), and the temporary
+ *         file of an output not yet committed is removed, the old file left as it was;
+ *      b. a second SIGINT ends the process at once (the alarm cancelled first, so only
+ *         the second signal can end it);
+ *      c. where SIGINT is ignored (a script's background job) nothing is installed and
+ *         the signal stays ignored.
+ *   The children of a and b start from SIGINT's default action, as a command started in
+ *   the foreground does: this test itself may inherit SIGINT ignored (`nohup make check
+ *   &`), which its children would inherit in turn and then, rightly, keep (c). */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/steps.h"
+#include "slpi.h"
+#include "testutil.h"
+
+#define STEPS 40
+
+static void problem(slpi_problem *p, uint64_t seed, uint64_t path)
+{
+    char steps[32], sd[32], pa[32];
+    snprintf(steps, sizeof steps, "%d", STEPS);
+    snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
+    snprintf(pa, sizeof pa, "%llu", (unsigned long long)path);
+    char *keys[] = { "steps", "seed", "path" }, *vals[] = { steps, sd, pa };
+    slpi_error err = { 0, "" };
+    TEST_CHECKF(slpi_problem_build(p, "iso/rigid-body/trajectories", NULL, 3, keys, vals, NULL, &err) == SLPI_OK
+                && slpi_problem_finish(p, &err) == SLPI_OK, "%s", err.msg);
+}
+
+/* Steps 0..STEPS-1 on two steppers; the first is interrupted before step `at`. */
+static void poll_two_ways(uint64_t seed, uint64_t path, long at)
+{
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    problem(&p, seed, path);
+    slpi_fast *f1 = NULL, *f2 = NULL;
+    double x1[3], x2[3];
+    TEST_CHECK(slpi_fast_create(&f1, &p, &err) == SLPI_OK && slpi_fast_create(&f2, &p, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_initial_state(f1, x1, &err) == SLPI_OK);
+    memcpy(x2, x1, sizeof x1);
+    slpi_fast_at a1 = { f1, x1 }, a2 = { f2, x2 };
+    slpi_steps s1, s2;
+    TEST_CHECK(slpi_steps_open(&s1, &p, slpi_fast_step_at, &a1, 1, &err) == SLPI_OK);
+    TEST_CHECK(slpi_steps_open(&s2, &p, slpi_fast_step_at, &a2, 1, &err) == SLPI_OK);
+    for (long n = 0; n < STEPS; n++) {
+        slpi_step_status st1, st2;
+        if (n == at) {
+            double keep[3];
+            memcpy(keep, x1, sizeof keep);
+            long taken = s1.tally.steps;
+            slpi_interrupt_request();
+            slpi_error e = { 0, "" };
+            char want[64];
+            snprintf(want, sizeof want, "interrupted before step %ld", n);
+            TEST_CHECKF(slpi_steps_take(&s1, n, NULL, &st1, &e) == SLPI_EINTR && e.code == SLPI_EINTR
+                        && strcmp(e.msg, want) == 0, "step %ld: '%s'", n, e.msg);
+            TEST_CHECK(memcmp(keep, x1, sizeof keep) == 0 && s1.tally.steps == taken);
+            slpi_interrupt_clear();
+        }
+        TEST_CHECK(slpi_steps_take(&s1, n, NULL, &st1, &err) == SLPI_OK);
+        TEST_CHECK(slpi_steps_take(&s2, n, NULL, &st2, &err) == SLPI_OK);
+        TEST_CHECK(st1 == st2);
+    }
+    TEST_CHECKF(memcmp(x1, x2, sizeof x1) == 0 && s1.tally.steps == STEPS && s2.tally.steps == STEPS,
+                "seed %llu path %llu, interrupted at %ld: %.17g vs %.17g", (unsigned long long)seed,
+                (unsigned long long)path, at, x1[0], x2[0]);
+    slpi_steps_close(&s1);
+    slpi_steps_close(&s2);
+    slpi_fast_free(f1);
+    slpi_fast_free(f2);
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Busy work that never polls, for up to 20 s; then exit 0 (the signal never came). */
+static void spin(void)
+{
+    double t0 = seconds();
+    volatile double s = 0;
+    while (seconds() - t0 < 20)
+        for (int i = 0; i < 100000; i++) s += i;
+    _exit(0);
+}
+
+/* Fork, run child(arg) in the child, and return its wait status. */
+static int in_child(void (*child)(const char *), const char *arg)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        child(arg);
+        _exit(0);
+    }
+    int status = 0;
+    TEST_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    return status;
+}
+
+static void child_fallback(const char *file)
+{
+    signal(SIGINT, SIG_DFL);
+    if (!slpi_interrupt_catch()) _exit(4);
+    slpi_output *o;
+    slpi_error err = { 0, "" };
+    if (slpi_output_open(&o, file, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) _exit(5);
+    fputs("new, never committed\n", slpi_output_file(o));
+    fflush(slpi_output_file(o));
+    if (slpi_interrupt_pending()) _exit(6);
+    raise(SIGINT);
+    if (!slpi_interrupt_pending()) _exit(7);
+    spin();
+}
+
+static void child_second(const char *unused)
+{
+    (void)unused;
+    signal(SIGINT, SIG_DFL);
+    if (!slpi_interrupt_catch()) _exit(4);
+    raise(SIGINT);
+    alarm(0);   /* no fallback: only the second signal may end it */
+    if (!slpi_interrupt_pending()) _exit(7);
+    raise(SIGINT);
+    _exit(0);
+}
+
+static void child_ignored(const char *unused)
+{
+    (void)unused;
+    signal(SIGINT, SIG_IGN);
+    if (slpi_interrupt_catch()) _exit(4);
+    raise(SIGINT);
+    _exit(slpi_interrupt_pending() ? 7 : 0);
+}
+
+/* Files in folder dir other than . , .. and keep. */
+static int others_in(const char *dir, const char *keep)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, keep);
+    if (d) closedir(d);
+    return n;
+}
+
+int main(void)
+{
+    test_start("t-interrupt", 44);
+    TEST_CHECK(slpi_interrupt_pending() == 0);
+    slpi_interrupt_request();
+    TEST_CHECK(slpi_interrupt_pending() == 1);
+    slpi_interrupt_clear();
+    TEST_CHECK(slpi_interrupt_pending() == 0);
+
+    long cases = test_iters(4);
+    for (long c = 0; c < cases; c++)
+        poll_two_ways(test_rand_u64() >> 1, test_rand_u64() >> 33, test_rand_int(STEPS));
+
+    char dir[] = "/tmp/t-interrupt-XXXXXX", file[64];
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    snprintf(file, sizeof file, "%s/out.tsv", dir);
+    FILE *f = fopen(file, "w");
+    TEST_CHECK(f && fputs("old\n", f) >= 0 && fclose(f) == 0);
+    double t0 = seconds();
+    int st = in_child(child_fallback, file);
+    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "fallback: status %#x (exit %d)", st,
+                WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    printf("t-interrupt: work that never polls ended %.2f s after SIGINT (the fallback alarm: 1 s)\n", seconds() - t0);
+    char buf[16] = "";
+    f = fopen(file, "r");
+    TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
+    if (f) fclose(f);
+    TEST_CHECKF(others_in(dir, "out.tsv") == 0, "the temporary output of the killed child is left in %s", dir);
+
+    st = in_child(child_second, NULL);
+    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "second SIGINT: status %#x", st);
+    st = in_child(child_ignored, NULL);
+    TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ignored SIGINT: status %#x", st);
+
+    unlink(file);
+    rmdir(dir);
+    TEST_END();
+}
