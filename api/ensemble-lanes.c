@@ -2,13 +2,13 @@
  * docs/api.md#ensembles): the paths of a block advance together, one step at a time, in the
  * SIMD lanes of fast/ensemble.c (the rigid body's ISOMP-COMM and SVI-SO3: the problems
  * slpi_fast_rb_soa_kind accepts), every path bit-identical to slpi_fast_step on the same
- * problem (tests/t-fast-ensemble.c). Around the kernel, each path gets what a stepper gives
+ * problem (tests/fast/t-fast-ensemble.c). Around the kernel, each path gets what a stepper gives
  * it (api/api.c): its increments (the canonical noise of its path, slpi_noise_rows, or the
  * caller's, clipped at the problem's threshold), its own solver tally (the counters its
  * diagnostics report), and at each saved row its state and the diagnostics of
  * slpi_fast_diagnostics at that step. So a path's row values are those of
  * slpi_stepper_advance bit for bit, and the statistics (summed by api/ensemble.c in path
- * order) do not depend on the route (tests/t-ensemble.c compares the two).
+ * order) do not depend on the route (tests/api/t-ensemble.c compares the two).
  *
  * A path that the route cannot finish (a failed step, a refused state or increment, an
  * interrupt) voids the block: api/ensemble.c runs its paths again on the general path,

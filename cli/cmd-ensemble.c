@@ -17,11 +17,13 @@
 #endif
 
 #include "cli/cli.h"
+#include "core/digest.h"
 
 #define ENS_MAX_GRID 8      /* grid keys */
 #define ENS_MAX_VALUES 64   /* values of one key */
 #define ENS_MAX_POINTS 4096 /* grid points */
 #define ENS_MAX_KEYS 64     /* key=value arguments */
+#define ENS_MAX_PARTS 4096  /* --merge files */
 
 static void help(FILE *f)
 {
@@ -42,6 +44,11 @@ static void help(FILE *f)
           "                      the same noise paths; e.g. --grid param.I1=1,1.5,2\n"
           "  --threads T         threads, 1..256 (default: the OpenMP runtime's)\n"
           "  --ref               the certified path: statistics of the midpoints, and the radius\n"
+          "  --state FILE        also write the statistics' exact state of every grid point to FILE\n"
+          "  --merge FILE        (repeated) instead of running paths, import the states of runs of\n"
+          "                      disjoint ranges that together cover --first-path .. + --paths - 1,\n"
+          "                      each a multiple of 64 x 2^k paths from the first but the last: the\n"
+          "                      report is that of one run, byte for byte (docs/api.md#ensembles)\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
           "  -h, --help          this help\n"
           "Report: '#' lines (provenance, the problem, the ensemble and its route: 'lanes', paths in\n"
@@ -91,7 +98,120 @@ typedef struct {
     long every;          /* 0: save_at's times, or step 0 and the last */
     int threads, ref;
     int rank, nranks;    /* MPI */
+    FILE *state;         /* --state: the exported states, or NULL */
+    const char *part[ENS_MAX_PARTS];   /* --merge files, in path order once read */
+    uint64_t part_first[ENS_MAX_PARTS];
+    long part_paths[ENS_MAX_PARTS];
+    int nparts;
 } ens_cfg;
+
+/* The digest that a state file records for grid point `point`'s problem p. */
+static uint64_t point_digest(const slpi_problem *p, long point)
+{
+    char buf[1 << 14];
+    long n = slpi_problem_text(p, buf, sizeof buf);
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &point, sizeof point);
+    return slpi_fnv1a(h, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* A state file's header: its first path, paths, --save-every, --ref and grid points. */
+static int state_header(FILE *f, const char *name, uint64_t *first, long *paths, long *every, int *ref, long *points,
+                        slpi_error *err)
+{
+    unsigned long long fp;
+    if (!f || fscanf(f, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld", &fp, paths,
+                     every, ref, points) != 5)
+        return slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", name, f ? "not an slpi ensemble state file"
+                                                                          : "cannot open");
+    *first = fp;
+    return SLPI_OK;
+}
+
+/* The --merge files' headers: sorted by first path, checked to tile the run's range. */
+static int parts_read(ens_cfg *c, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
+        FILE *f = fopen(c->part[i], "r");
+        long every, points, want = 1;
+        int ref;
+        rc = state_header(f, c->part[i], &c->part_first[i], &c->part_paths[i], &every, &ref, &points, err);
+        for (int g = 0; g < c->ngrid; g++) want *= c->grid[g].n;
+        if (rc == SLPI_OK && (every != c->every || ref != c->ref || points != want))
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: saved with --save-every %ld%s and %ld grid points, "
+                                "this run has %ld%s and %ld", c->part[i], every, ref ? " --ref" : "", points, c->every,
+                                c->ref ? " --ref" : "", want);
+        if (f) fclose(f);
+        for (int j = i; j > 0 && c->part_first[j] < c->part_first[j - 1]; j--) {   /* insertion sort */
+            const char *t = c->part[j];
+            uint64_t u = c->part_first[j];
+            long v = c->part_paths[j];
+            c->part[j] = c->part[j - 1], c->part_first[j] = c->part_first[j - 1], c->part_paths[j] = c->part_paths[j - 1];
+            c->part[j - 1] = t, c->part_first[j - 1] = u, c->part_paths[j - 1] = v;
+        }
+    }
+    uint64_t at = c->first;
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; at += (uint64_t)c->part_paths[i++])
+        if (c->part_first[i] != at)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: its paths start at %llu, the next path of the run is "
+                                "%llu (the files must tile --first-path %llu --paths %ld)", c->part[i],
+                                (unsigned long long)c->part_first[i], (unsigned long long)at,
+                                (unsigned long long)c->first, c->paths);
+    if (rc == SLPI_OK && at != c->first + (uint64_t)c->paths)
+        rc = slpi_error_set(err, SLPI_EINPUT, "--merge: the files hold paths %llu..%llu, the run asks for %llu..%llu",
+                            (unsigned long long)c->first, (unsigned long long)at - 1, (unsigned long long)c->first,
+                            (unsigned long long)(c->first + (uint64_t)c->paths - 1));
+    return rc;
+}
+
+/* Grid point `point` of every --merge file, imported into e in path order. */
+static int merge_point(const ens_cfg *c, long point, const slpi_problem *p, slpi_ensemble *e, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    const uint64_t digest = point_digest(p, point);
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
+        FILE *f = fopen(c->part[i], "r");
+        uint64_t first;
+        long paths, every, points, k = -1, len = 0;
+        unsigned long long d = 0;
+        int ref;
+        double *buf = NULL;
+        rc = state_header(f, c->part[i], &first, &paths, &every, &ref, &points, err);
+        while (rc == SLPI_OK && k != point) {
+            if (fscanf(f, " point=%ld digest=%llu len=%ld", &k, &d, &len) != 3 || len < 2 || len > (1L << 40)) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld missing or damaged", c->part[i], point);
+                break;
+            }
+            double *t = realloc(buf, (size_t)len * sizeof *buf);
+            if (!t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+            else buf = t;
+            for (long j = 0; rc == SLPI_OK && j < len; j++)
+                if (fscanf(f, "%la", &buf[j]) != 1)
+                    rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld cut short", c->part[i], k);
+        }
+        if (rc == SLPI_OK && d != digest)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld was run on another problem (its keys "
+                                "differ from this run's)", c->part[i], point);
+        if (rc == SLPI_OK && slpi_ensemble_import(e, buf, len) != SLPI_OK)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", c->part[i], slpi_api_last_error());
+        free(buf);
+        if (f) fclose(f);
+    }
+    return rc;
+}
+
+/* --state: grid point `point`'s exported state. */
+static int state_write(const ens_cfg *c, long point, const slpi_problem *p, const slpi_ensemble *e, slpi_error *err)
+{
+    long len = slpi_ensemble_export(e, NULL);
+    double *buf = malloc((size_t)len * sizeof *buf);
+    if (!buf) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    slpi_ensemble_export(e, buf);
+    fprintf(c->state, "point=%ld digest=%llu len=%ld\n", point, (unsigned long long)point_digest(p, point), len);
+    for (long j = 0; j < len; j++) fprintf(c->state, "%a\n", buf[j]);
+    free(buf);
+    return SLPI_OK;
+}
 
 /* The problem of grid point `point` (its index in the product, the last key fastest),
  * finished and validated; label[g] gets its value of grid key g. */
@@ -230,7 +350,8 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     if (c->nranks > 1) rc = run_ranks(c, &p, every, e, err);
     else
 #endif
-        rc = run_paths(e, c->paths, err);
+        rc = c->nparts ? merge_point(c, point, &p, e, err) : run_paths(e, c->paths, err);
+    if (rc == SLPI_OK && c->state && c->rank == 0) rc = state_write(c, point, &p, e, err);
     if (c->rank != 0) {   /* rank 0 reports */
         slpi_ensemble_free(e);
         return rc;
@@ -278,13 +399,14 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
         { "paths", required_argument, 0, 'R' },  { "first-path", required_argument, 0, 'p' },
         { "save-every", required_argument, 0, 'e' }, { "grid", required_argument, 0, 'g' },
         { "threads", required_argument, 0, 't' }, { "ref", no_argument, 0, 'r' },
+        { "state", required_argument, 0, 's' }, { "merge", required_argument, 0, 'm' },
         { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
     };
     ens_cfg c = { 0 };
     c.paths = 100;
     c.rank = rank;
     c.nranks = nranks;
-    const char *output = NULL;
+    const char *output = NULL, *state = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK, opt;
     optind = 1;
@@ -301,6 +423,11 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
             break;
         case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c.threads, &err); break;
         case 'r': c.ref = 1; break;
+        case 's': state = optarg; break;
+        case 'm':
+            if (c.nparts == ENS_MAX_PARTS) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge: more than %d files", ENS_MAX_PARTS);
+            else c.part[c.nparts++] = optarg;
+            break;
         case 'o': output = optarg; break;
         case 'h': if (rank == 0) help(stdout); return SLPI_OK;
         default: if (rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
@@ -330,15 +457,26 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     }
     c.keys = keys;
     c.vals = vals;
-    const char *outs[1] = { output }, *out_role[1] = { "--output" }, *ins[1] = { c.config }, *in_role[1] = { "--config" };
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(1, outs, out_role, 1, ins, in_role, &err);
+    const char *outs[2] = { output, state }, *out_role[2] = { "--output", "--state" }, *ins[1 + ENS_MAX_PARTS],
+               *in_role[1 + ENS_MAX_PARTS];
+    ins[0] = c.config;
+    in_role[0] = "--config";
+    for (int i = 0; i < c.nparts; i++) ins[1 + i] = c.part[i], in_role[1 + i] = "--merge";
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(1 + (state != NULL), outs, out_role, 1 + c.nparts, ins, in_role, &err);
+    if (rc == SLPI_OK && c.nparts && nranks > 1) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge runs on one rank");
+    if (rc == SLPI_OK && c.nparts) rc = parts_read(&c, &err);
     /* every grid point's problem is checked before any path runs */
     for (long k = 0; rc == SLPI_OK && k < points; k++) {
         slpi_problem p;
         char *label[ENS_MAX_GRID];
         rc = point_problem(&c, k, &p, label, &err);
     }
-    slpi_output *report = NULL;
+    slpi_output *report = NULL, *st = NULL;
+    if (rc == SLPI_OK && rank == 0 && state && (rc = slpi_output_open(&st, state, SLPI_OUTPUT_REPLACE, &err)) == SLPI_OK) {
+        c.state = slpi_output_file(st);
+        fprintf(c.state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
+                (unsigned long long)c.first, c.paths, c.every, c.ref, points);
+    }
     if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
     if (rc == SLPI_OK && rank == 0) {
         FILE *f = slpi_output_file(report);
@@ -347,6 +485,8 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     }
     for (long k = 0; rc == SLPI_OK && k < points; k++)
         rc = run_point(&c, k, report ? slpi_output_file(report) : NULL, k == 0, &err);
+    if (rc == SLPI_OK && st) rc = slpi_output_commit(st, &err);
+    else if (st) slpi_output_abort(st);
     if (rc == SLPI_OK && report) rc = slpi_output_commit(report, &err);
     else if (report) slpi_output_abort(report);
     if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
