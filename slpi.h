@@ -990,7 +990,7 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n);
  * slpi_stepper_advance's); rows kept in x[count][rows][dim], xrad (the same shape),
  * diag[count][rows][ndiag], drad. The first path that fails, in path order, names the
  * error ("path k (noise path p): ..."); then the paths of the parallel wave it was in
- * (at most 4 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
+ * (at most 256 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
  * are (slpi_ensemble_paths says how many).
  * NULL: x0 (the problem's initial state), dW (the problem's noise), x, xrad, diag, drad (not kept). */
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,

@@ -222,11 +222,9 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
     e->ref = ref != 0;
     e->threads = nt;
     e->first_path = first_path;
-    e->wave_blocks = 4 * nt;
     e->worker = calloc((size_t)nt, sizeof *e->worker);
     e->buf = calloc((size_t)nt, sizeof *e->buf);
-    e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
-    int rc = e->worker && e->buf && e->wave ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
+    int rc = e->worker && e->buf ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
     for (int t = 0; rc == SLPI_OK && t < nt; t++)
         if ((rc = slpi_stepper_new(&e->worker[t], p, e->ref, NULL, 0)) != SLPI_OK)   /* its message is recorded */
             snprintf(err.msg, sizeof err.msg, "%s", slpi_api_last_error());
@@ -236,7 +234,13 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
         e->every = every;
         e->rows = slpi_stepper_row_steps(e->worker[0], every, NULL);
         size_t size = acc_size(e);
-        int ok = acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
+        /* waves of up to 256 blocks a thread (a wave ends at a barrier, where a thread waits
+         * for a preempted one: on a loaded machine that wait, not the paths, sets the time),
+         * their statistics within 64 MB, at least 4 blocks a thread */
+        size_t w = ((size_t)64 << 20) / (5 * size * sizeof(double) * (size_t)nt);
+        e->wave_blocks = nt * (w < 4 ? 4 : w > 256 ? 256 : (int)w);
+        e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
+        int ok = e->wave && acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
         for (int i = 0; ok && i < e->wave_blocks; i++) ok = acc_init(&e->wave[i], size);
         for (int t = 0; ok && t < nt; t++) ok = (e->buf[t] = malloc(4 * size * sizeof(double))) != NULL;
         if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",

@@ -243,8 +243,8 @@ static int run_paths(slpi_ensemble *e, long n, slpi_error *err)
 {
     int rc = SLPI_OK;
     slpi_progress *pg = slpi_progress_begin("ensemble, paths", n);
-    for (long done = 0; rc == SLPI_OK && done < n; done += 4096) {
-        long k = n - done < 4096 ? n - done : 4096;
+    for (long done = 0; rc == SLPI_OK && done < n; done += 65536) {
+        long k = n - done < 65536 ? n - done : 65536;
         if ((rc = slpi_ensemble_run(e, k, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
             slpi_error_set(err, rc, "%s", slpi_api_last_error());
         slpi_progress_add(pg, k);

@@ -11,7 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 
-# Paths per C call: whole waves of blocks (4 x threads x SLPI_ENSEMBLE_BLOCK paths), as
+# Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
 _BATCH_BYTES = 64 << 20
 _BLOCK = 64
