@@ -62,11 +62,16 @@
 #define CKPT_MAX_PROBLEM_LINES 4096
 #define CKPT_MAX_BYTES (1L << 30)
 
+void slpi_checkpoint_tokens_free(char **x, int n)
+{
+    if (x)
+        for (int i = 0; i < n; i++) free(x[i]);
+    free(x);
+}
+
 void slpi_checkpoint_free(slpi_checkpoint *c)
 {
-    if (c->x)
-        for (int i = 0; i < c->ntokens; i++) free(c->x[i]);
-    free(c->x);
+    slpi_checkpoint_tokens_free(c->x, c->ntokens);
     free(c->problem);
     memset(c, 0, sizeof *c);
 }

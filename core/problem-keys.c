@@ -132,7 +132,7 @@ static const key_def keys[] = {
     { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
     { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes | fields: noise_fields" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
-    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 1023, "initial condition uses degrees l <= ic_lmax" },
+    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 0, 1023, "initial condition uses degrees l <= ic_lmax, at most N-1 (0, the default: min(11, N-1), the papers' 11 where N allows)" },
     { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
     /* the Zeitlin family (docs/systems.md#zeitlin-family) */
     { "kappa", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.kappa), 0, NULL, 0, 1e6, "quasi-geostrophic: the stream function is psi = (Delta_N - kappa^2)^-1 (X - F), spectral multiplier -l(l+1) - kappa^2 (kappa = 1/deformation radius; 0: Euler)" },
@@ -473,7 +473,9 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
     switch (k->type) {
     case K_DOUBLE:
     case K_DOUBLE0: fprintf(f, "%.17g", *(const double *)field); break;
-    case K_INT: fprintf(f, "%d", *(const int *)field); break;
+    case K_INT:   /* ic_lmax: the degree the default stands for, what a reader of the file runs */
+        fprintf(f, "%d", k->offset == offsetof(slpi_problem, ez.ic_lmax) ? slpi_problem_ic_lmax(p) : *(const int *)field);
+        break;
     case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
     case K_U64:
         if (k->offset == offsetof(slpi_problem, seed) && p->seed_from_file && !p->noise_digest)

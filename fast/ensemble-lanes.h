@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 #include "fast/fast.h"
+#include "fast/ensemble.h"
 
 typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
 typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));

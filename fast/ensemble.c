@@ -5,7 +5,7 @@
  *
  * Paths advance in groups of ENS_W lanes (2, 4 or 8 binary64: one register) in lock-step: every lane of a group runs the
  * fixed-point sweep of the general path (isomp.c + so3.c, svi.c + vec3.h) with the same
- * operations in the same order, and the solver policy of docs/schemes.md#solver (fast.h,
+ * operations in the same order, and the solver policy of docs/schemes.md#solver (fast/solver.h,
  * slpi_fast_iter_check) is evaluated lane-wise with masks. All lanes of a group start
  * together, so they share the iteration count while active; a lane whose policy returns a
  * status is frozen with that iterate (its later sweeps are computed and discarded), so it
@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 #include "fast/fast.h"
+#include "fast/ensemble.h"
 
 #define ENS_W 2   /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
 #define ENS_ISOMP_FN slpi_fast_ens_isomp_portable

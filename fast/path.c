@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/checkpoint.h"
 
 typedef struct {
     slpi_fast *s;
@@ -119,10 +120,20 @@ static int fast_state_save(void *ctx, char ***tokens)
     long cnt[SLPI_FAST_NCOUNTERS];
     slpi_fast_counters(c->s, cnt);
     double *carry = malloc((size_t)nc * sizeof *carry + 1);
+    char **t = calloc((size_t)n, sizeof *t);
+    *tokens = NULL;
+    if (!carry || !t) {
+        free(carry);
+        free(t);
+        return -1;
+    }
     slpi_fast_carry_get(c->s, carry);
-    char **t = malloc((size_t)n * sizeof *t);
     for (int i = 0; i < n; i++) {
-        t[i] = malloc(40);
+        if (!(t[i] = malloc(40))) {
+            slpi_checkpoint_tokens_free(t, i);
+            free(carry);
+            return -1;
+        }
         if (i < c->dim) snprintf(t[i], 40, "%a", c->x[i]);
         else if (i < c->dim + SLPI_FAST_NCOUNTERS) snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
         else snprintf(t[i], 40, "%a", carry[i - c->dim - SLPI_FAST_NCOUNTERS]);

@@ -38,7 +38,7 @@ from slpi._native import ffi as _ffi, lib as _lib
 from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
-__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
@@ -606,6 +606,6 @@ def _problem(problem, keys):
 
 
 from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers above)
-from slpi._tools import (noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
+from slpi._tools import (noise, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
                          Study, converge, write_trajectory)
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)

@@ -345,6 +345,16 @@ keep="own.golden"; row "--output own.golden is also the input golden file own.go
 keep="base.tsv"; row "--output base.tsv is also the input trajectory base.tsv" verifyx base.tsv -o base.tsv
 keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" verifyx base.tsv --json base.tsv
 keep="full"; row "full: write error" verifyx base.tsv --max-steps 2 -o full
+# the declared precision, the statistics' options, NaN and infinite rows, pooled files of
+# another problem (any key but path=, seed=, noise_file= differing)
+row "unknown precision 'binary128': expected one of binary64, binary32, tf32, bfloat16, binary16, u=VALUE" verifyx base.tsv --precision binary128
+row "unknown precision 'u=1': expected one of" verifyx base.tsv --precision u=1
+row "unknown precision 'u=0x': expected one of" verifyx base.tsv --unit-roundoff 0x
+row "--alpha 0.7: out of range" verifyx base.tsv --alpha 0.7
+row "--alpha 0: out of range" verifyx base.tsv --alpha 0
+sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1nan/' base.tsv > nanrow.tsv; row "nanrow.tsv:[0-9]*: column 3 (x1): 'nan' is not a finite number" verifyx nanrow.tsv
+sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1-inf/' base.tsv > infrow.tsv; row "infrow.tsv:[0-9]*: column 3 (x1): '-inf' is not a finite number" verifyx infrow.tsv
+sed 's/^# amp=.*/# amp=0.101/' base.tsv > otheramp.tsv; row "otheramp.tsv: another problem than base.tsv (pooled files must differ only in path=, seed= or noise_file=): 'amp=0.10100000000000001' against 'amp=0.10000000000000001'" verifyx base.tsv otheramp.tsv --global
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
 # an allocation failure is named as such (a 2.2 GB line once read as 'no column line'):
@@ -428,7 +438,7 @@ row "verify --local: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out 
 export OMP_NUM_THREADS=20000
 row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $C
 unset OMP_NUM_THREADS
-row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
+row "--threads 257: out of range \[1, 256\]" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
 # the exact weak reference exp(-amp^2 T/2) is E x_1(T) of the so(3) oracle from x0 = e_1
 row "the exact reference is E x_1(T): it needs the functional x1 (--phi x1)" converge --preset svi/so3/weak-exact --kind weak --exact --levels 2..3 --ref 5 --paths 8

@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|all] [--out DIR] [--paths K]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|effects|all] [--out DIR] [--paths K]
                 [--max-runs N]
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
@@ -52,17 +52,20 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ef
           "detectable_u")
 
 
-def mags(system, defect):
+def mags(system, defect, grid=GRID):
     if defect == "bad":
         return BAD
     if defect == "early":
         return EARLY
-    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in GRID)
+    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in grid)
 
 
-def settings(system):
-    """every (defect, magnitude) of a system"""
-    return [(d, m) for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early") for m in mags(system, d)]
+def settings(system, grid=GRID, defects=("drop", "coef", "amp", "sign", "lap", "bad", "early")):
+    """the (defect, magnitude) of a system on a grid (factors of the 1 u magnitude)"""
+    return [(d, m) for d in defects for m in mags(system, d, grid)]
+
+
+NEAR = (1 / 4, 1 / 2, 1, 2)   # the goals' grid: around the thresholds 0.25 and 1 u
 
 
 def run(argv, out=None, check=True):
@@ -174,38 +177,43 @@ class Harness:
 
 
 def plan_runs(plan, paths):
-    """the (system, impl, defect, mag, steps, path) of a plan, cheapest first"""
+    """the (system, impl, defect, mag, steps, path) of a plan, in order of priority"""
     out = []
-    if plan in ("smoke",):
+    if plan == "smoke":
         for impl in ("c-float", "numpy"):
             for d, m in (("none", 0), ("amp", 1e-2), ("bad", 100)):
                 out.append(("rb", impl, d, m, 100, 0))
-    if plan in ("table", "all"):
-        for steps, k in ((100, paths), (1000, paths), (10000, paths)):
-            for impl in ("c-float", "c-fma", "numpy", "torch"):
-                kk = k if impl.startswith("c-") else max(1, k // 4)
-                if steps == 10000 and not impl.startswith("c-"):
-                    continue
-                out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(kk)]
-        for steps, k in ((100, max(1, paths // 2)), (1000, max(1, paths // 4))):
-            out += [("heavytop", "c-float", d, m, steps, p) for d, m in settings("heavytop") for p in range(k)]
-        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin")]
     if plan in ("goals", "all"):
-        for steps in (2000, 10000):
-            for system in ("rb", "heavytop"):
-                for d, m in settings(system):
-                    out += [(system, "c-float", d, m, steps, p) for p in range(paths if system == "rb" else 1)]
+        # the goals: >= 1 u per step FAILs in 2000 steps, >= 0.25 u in 10^4 (c-float)
+        out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
+        out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
+        out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
+        out += [("heavytop", "c-float", d, m, 10000, 0)
+                for d, m in settings("heavytop", (1 / 4, 1 / 2), ("drop", "coef", "amp", "sign", "lap", "early"))]
+    if plan in ("table", "all"):
+        # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
+        for steps in (100, 1000, 10000):
+            for impl, k in (("c-float", paths), ("c-fma", max(1, paths // 2)), ("numpy", 1), ("torch", 1)):
+                if steps < 10000 or impl == "c-float":
+                    out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
+        out += [("heavytop", "c-float", d, m, 100, 0) for d, m in settings("heavytop")]
+        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin", (1 / 4, 1, 4))]
     if plan in ("pooled", "all"):
         for d, m in settings("rb"):
             out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
-        for impl, k in (("c-float", 1000), ("c-fma", 1000), ("numpy", 500), ("torch", 200)):
-            out += [("rb", impl, "none", 0, 1000, 100 + p) for p in range(k)]
+        # correct ports on paths 100.. (never a defect's path), the implementations interleaved
+        # (1000 runs: c-float 600, c-fma 250, numpy 100, torch 50; a torch run takes 17 s
+        # of wall time at load 20, most of it importing torch)
+        for p in range(600):
+            out += [("rb", impl, "none", 0, 1000, 100 + p)
+                    for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
     return out
 
 
 def binned(rows):
-    """{(held_out, bin): [detected, runs]} of defect rows, bad by its one step's size"""
+    """{(held_out, kind, steps, bin): [detected, runs, UNABLE or LOW-POWER]} of the defect
+    rows; the one bad step by its size"""
     t = {}
     for r in rows:
         if r["defect"] == "none":
@@ -218,7 +226,7 @@ def binned(rows):
         c = t.setdefault(key, [0, 0, 0])
         c[0] += r["exit"] == "1"
         c[1] += 1
-        c[2] += r["exit"] == "3"
+        c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
     return t
 
 
@@ -251,7 +259,7 @@ def table(h):
     rows = list(h.done.values())
     curve(h, rows)
     lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
-             "detected / runs (UNABLE or low-power runs in brackets), by mean effect per step in u|x|", ""]
+             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
     t = binned(rows)
     heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
     for held in (False, True):
@@ -277,9 +285,9 @@ def table(h):
             c = ff.setdefault((r["system"], r["impl"], r["steps"]), [0, 0, 0])
             c[0] += r["exit"] == "1"
             c[1] += 1
-            c[2] += r["exit"] == "3"
+            c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
     if ff:
-        lines += ["correct ports: FAIL / runs (UNABLE or low-power in brackets)", "",
+        lines += ["correct ports: FAIL / runs (of which UNABLE or LOW-POWER in brackets)", "",
                   "| system | impl | steps | FAIL | runs | not PASS |", "|---|---|---|---|---|---|"]
         for (s, i, n), c in sorted(ff.items()):
             lines.append("| %s | %s | %s | %d | %d | %d |" % (s, i, n, c[0], c[1], c[2]))
@@ -287,6 +295,24 @@ def table(h):
     with open(os.path.join(h.out, "table.md"), "w") as f:
         f.write("\n".join(lines))
     return "\n".join(lines)
+
+
+def effects(h):
+    """OUT/effects.md: each defect's mean (and largest) effect per step in u|x| on the
+    grid, plus the amplitude 1 % and 0.1 % off, from the binary64 build on path 0
+    (1000 steps; 100 on Euler-Zeitlin)"""
+    lines = ["| system | defect | MAG: mean effect (largest) per step in u|x| |", "|---|---|---|"]
+    for system in SYSTEMS:
+        steps = 100 if system == "zeitlin" else 1000
+        noise = h.noise(system, steps, 0)
+        for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early"):
+            ms = sorted(set(mags(system, d)) | ({0.01, 0.001} if d == "amp" else set()))
+            cells = ["%g: %.3g (%.3g)" % ((m,) + h.effect(system, noise, steps, d, m)) for m in ms]
+            lines.append("| %s | %s | %s |" % (system, d, "; ".join(cells)))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(h.out, "effects.md"), "w") as f:
+        f.write(text)
+    return text
 
 
 def main(argv):
@@ -308,7 +334,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "effects", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
@@ -326,6 +352,9 @@ def main(argv):
                       file=sys.stderr)
                 return 1
         open(mark, "w").close()
+    if plan == "effects":
+        print(effects(h))
+        return 0
     todo = plan_runs(plan, paths)
     n = 0
     for case in todo:
