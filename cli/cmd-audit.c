@@ -79,7 +79,13 @@ int slpi_cli_audit(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': claims = optarg; break;
-        case 'o': out = optarg; break;
+        case 'o':
+            if (!*optarg) {
+                fprintf(stderr, "slpi audit: --out '': an empty folder name\n");
+                return SLPI_EINPUT;
+            }
+            out = optarg;
+            break;
         case 'F': a.full = 1; break;
         case 'i': a.only = optarg; break;
         case 't': a.tests = optarg; break;

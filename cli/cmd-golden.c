@@ -92,7 +92,13 @@ int slpi_cli_golden(int argc, char **argv)
         case 'd': dir = optarg; break;
         case 'o': output = optarg; break;
         case 'c': case 'w': case 'l': mode = c; break;
-        case 'k': only = optarg; break;
+        case 'k':
+            if (!*optarg) {
+                fprintf(stderr, "slpi golden: --case '': an empty case name (see `slpi golden --list`)\n");
+                return SLPI_EINPUT;
+            }
+            only = optarg;
+            break;
         case 'C': config = optarg; break;
         case 'p': mode = c; only = optarg; break;
         case 'h': help(stdout); return SLPI_OK;

@@ -244,6 +244,8 @@ int slpi_cli_noise(int argc, char **argv)
             break;
         case 'o':
             output = optarg;
+            if (slpi_output_check_paths(1, &output, (const char *const[]){ "--output" }, 0, NULL, NULL, &err))
+                return noise_bad(&err);
             break;
         case 'f':
             if (strcmp(optarg, "noise") && strcmp(optarg, "bits")) {

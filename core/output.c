@@ -218,6 +218,8 @@ static int replace_target(slpi_output *o, slpi_error *err)
 int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode, slpi_error *err)
 {
     *out = NULL;
+    if (path && !*path)
+        return slpi_error_set(err, SLPI_EINPUT, "'': an empty file name (give a file, or - for standard output)");
     slpi_output *o = calloc(1, sizeof *o);
     if (!o) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
     o->pending = -1;
@@ -390,6 +392,9 @@ int slpi_output_check_paths(int nout, const char *const *out, const char *const 
                             const char *const *in, const char *const *in_role, slpi_error *err)
 {
     for (int i = 0; i < nout; i++) {
+        if (out[i] && !*out[i])
+            return slpi_error_set(err, SLPI_EINPUT, "%s '': an empty file name (give a file, or - for standard "
+                                  "output)", out_role[i]);
         if (!named(out[i]) || non_regular(out[i])) continue;
         for (int j = i + 1; j < nout; j++)
             if (named(out[j]) && slpi_output_same_file(out[i], out[j]))

@@ -460,6 +460,19 @@ row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc 
 row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"
 [ -e aud-long ] && { echo "t-bad-inputs: FAIL: a refused report folder was made" >&2; fail=1; }
 row "--cases abc: not an integer" props --cases abc
+# an empty output name is refused before any work (it was found only at the end, or read
+# as standard output; --case '' wrote a hidden ./.golden)
+row "--output '': an empty file name (give a file, or - for standard output)" runx --steps 2 -o ""
+row "--json '': an empty file name" runx --steps 2 --json "" -o /dev/null
+row "--output '': an empty file name" noisex --seed 1 --components 3 --h 0.125 --steps 2 -o ""
+row "--output '': an empty file name" convergex --preset iso/rigid-body/weak --kind weak --levels 2..3 --ref 4 --paths 10 -o ""
+row "--output '': an empty file name" ensemble --preset iso/rigid-body/trajectories --paths 2 -o ""
+row "'': an empty file name" goldenx -o ""
+row "--output '': an empty file name" verifyx base.tsv -o ""
+row "--out '': an empty folder name" audit --out ""
+printf 'system=model\nalgebra=so3\nH=x1^2/2+x2^2/4+x3^2/6\nnoise_H1=x1\nsteps=2\nx0=1,0.5,0\n' > own.slpi
+row "--case '': an empty case name" golden --write --config own.slpi --dir . --case ""
+[ -e .golden ] && { echo "t-bad-inputs: FAIL: golden --case '' wrote a hidden .golden" >&2; fail=1; }
 # a selection of nothing is refused, never a pass over nothing (oracle/README.md#rows)
 row "the selection holds no group" props --property poisson --system heavy-top --scheme tmk --cases 2
 row "the selection holds no group" props --property ref-fast --fast-only --system rigid-body --cases 2
