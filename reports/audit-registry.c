@@ -57,6 +57,39 @@ static int split_fields(char *s, char **f, int max)
     return nf;
 }
 
+/* The diagnostics of c's case (full: with its FULL overrides) as the fast path names them,
+ * into names[SLPI_MAX_DIAG] (static storage, valid until the next call); their number, or
+ * -1 when the case has no run or its stepper cannot be made (then the run says why). The
+ * last case's names are kept: a claim's lines share their cases. */
+static int case_diags(const slpi_audit_check *c, int full, const char **names)
+{
+    static char last[sizeof c->kase + sizeof c->full_case + 2], buf[SLPI_MAX_DIAG][48];
+    static int nlast = -1;
+    char key[sizeof last];
+    snprintf(key, sizeof key, "%s%s%s", c->kase, full ? " " : "", full ? c->full_case : "");
+    if (!strcmp(c->kase, "-")) return -1;
+    if (strcmp(key, last)) {
+        slpi_audit probe;
+        slpi_problem p;
+        slpi_stepper *st = NULL;
+        char args[512];
+        slpi_error e = {0, ""};
+        memset(&probe, 0, sizeof probe);
+        probe.full = full;
+        nlast = -1;
+        if (!slpi_audit_case(&probe, c, &p, args, sizeof args, &e) && !slpi_problem_finish(&p, &e) &&
+            !slpi_stepper_new(&st, &p, 0, NULL, 0)) {
+            const char *nm;
+            for (nlast = 0; nlast < SLPI_MAX_DIAG && (nm = slpi_stepper_diag_name(st, nlast)); nlast++)
+                snprintf(buf[nlast], sizeof buf[nlast], "%s", nm);
+        }
+        slpi_stepper_free(st);
+        snprintf(last, sizeof last, "%s", key);
+    }
+    for (int i = 0; i < nlast; i++) names[i] = buf[i];
+    return nlast;
+}
+
 /* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
  * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
  * the papers' sizes' (the docs and the archive column show both). */
@@ -142,6 +175,17 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path,
                             line, c->full_case);
+    /* a check whose outcome cannot differ between runs (a diagnostic the case's run does
+     * not have, a reversed or empty window, a threshold a magnitude always meets) */
+    for (int m = 0; !rc && m < 2; m++) {
+        const slpi_audit_args *x = m ? &c->full_args : &c->args;
+        const char *names[SLPI_MAX_DIAG];
+        if (m && !c->full_check[0]) continue;
+        int nd = case_diags(c, m && c->full_case[0], names);
+        if (slpi_audit_decidable(x, nd >= 0 ? names : NULL, nd, why, sizeof why))
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scheck '%s': %s", path, line, m ? "FULL " : "",
+                                m ? c->full_check : c->check, why);
+    }
     return rc;
 }
 
@@ -222,6 +266,44 @@ int slpi_audit_selected(const slpi_audit *a, const char *id)
         if (strncmp(s, id, n) == 0 && (s[n] == ',' || !s[n])) return 1;
     }
     return 0;
+}
+
+/* Two lines of cl that must come out alike: a control with the case and check of a
+ * decisive line (it cannot show that the check discriminates), or two variants whose
+ * decisive lines are the same cases and checks (they cannot disagree). NULL if none, else
+ * what (static storage). */
+static const char *same_lines(const slpi_audit *a, const slpi_audit_claim *cl, int *line)
+{
+    static char msg[160];
+    const slpi_audit_check *k = &a->checks[cl->first];
+    for (int i = 0; i < cl->count; i++)
+        for (int j = 0; j < cl->count; j++)
+            if (k[i].role == SLPI_ROLE_CLAIM && slpi_audit_is_control(&k[j]) &&
+                !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check)) {
+                snprintf(msg, sizeof msg, "this control repeats the case and check of line %d", k[i].line);
+                *line = k[j].line;
+                return msg;
+            }
+    for (int v = 0; v < cl->nvar; v++)
+        for (int w = v + 1; w < cl->nvar; w++) {
+            int differ = 0;
+            for (int i = 0; i < cl->count && !differ; i++) {
+                if (k[i].role != SLPI_ROLE_CLAIM || (k[i].variant != v && k[i].variant != w)) continue;
+                int twin = 0;   /* the other variant has the same case and check */
+                for (int j = 0; j < cl->count && !twin; j++)
+                    twin = k[j].role == SLPI_ROLE_CLAIM && k[j].variant == (k[i].variant == v ? w : v) &&
+                           !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check) &&
+                           !strcmp(k[i].full, k[j].full);
+                differ = k[i].variant >= 0 && !twin;
+                *line = k[i].line;
+            }
+            if (!differ) {
+                snprintf(msg, sizeof msg, "variants %s and %s have the same cases and checks",
+                         cl->var[v].label, cl->var[w].label);
+                return msg;
+            }
+        }
+    return NULL;
 }
 
 static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, int nx,
@@ -313,6 +395,11 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
                 return slpi_error_set(err, SLPI_EINPUT, "%s: claim %s: variant '%s' has no claim@%s "
                                       "line", path, cl->id, cl->var[v].label, cl->var[v].label);
         }
+        int at = 0;
+        const char *same = same_lines(a, cl, &at);
+        if (same)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: %s: the outcome cannot differ",
+                                  path, at, cl->id, same);
         if (!nctl)
             return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
                                   "or \"passes\" line showing that its check can fail)", path,
