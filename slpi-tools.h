@@ -11,7 +11,7 @@
  * Conventions of every function: slpi.h's (its block at the top, with the same three
  * rules; docs/api.md#reference-tools lists each function with them, generated from this
  * header by mk/api-doc.py): a pointer argument must not be NULL unless the function's
- * comment names it in a line "NULL: a, b" (tests/t-api-null-tools.c calls each function
+ * comment names it in a line "NULL: a, b" (tests/api/t-api-null-tools.c calls each function
  * with each pointer its comment allows to be NULL); what a function makes or returns is
  * owned as slpi.h says unless "Owns:" says otherwise; an object is used by one thread at
  * a time, and "Thread:" names a call that touches process-wide state.

@@ -15,7 +15,7 @@
  * three lines below, generated from this header by mk/api-doc.py):
  *   NULL    A pointer argument must not be NULL, unless the function's comment names
  *           it in a line "NULL: a, b" (what NULL means is said there); this includes
- *           slpi_error *err. tests/t-api-null.c calls each function with each pointer
+ *           slpi_error *err. tests/api/t-api-null.c calls each function with each pointer
  *           its comment allows to be NULL.
  *   Owns    What a _new, _create, _open or _begin function makes is the caller's,
  *           freed by the module's _free, _close or _end (an output by commit or

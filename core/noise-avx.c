@@ -151,7 +151,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
  * vperm2f128) into columns: every row, so no lane is handed back (vgatherqpd is slower
  * than the plain loads on the processors measured). The arithmetic is noise_map's,
  * operation for operation, with the intrinsics' plain binary64 + - x (no vfmadd:
- * -ffp-contract=off), so every lane has the bits of noise_map (tests/t-noise-batch.c
+ * -ffp-contract=off), so every lane has the bits of noise_map (tests/core/t-noise-batch.c
  * forces this kernel on any AVX2 machine). */
 #define NOISE_AVX2_FN __attribute__((target("avx2")))
 #define NOISE_AVX2_INLINE __attribute__((target("avx2"), always_inline)) static inline

@@ -3,7 +3,7 @@
 # canonical uniform -> normal map of core/noise.c (docs/noise.md#increments, docs/noise.md#contract).
 #
 # Run: python3 core/noise-table.py > core/noise-table.h   (needs mpmath; not a build step:
-# the generated header is committed, and tests/t-noise-normal.c checks every row against
+# the generated header is committed, and tests/core/t-noise-normal.c checks every row against
 # Arb). The construction is described in core/noise.c. For p in (0, 1/2) the segment of
 # p is (binade e = -54..-2, eighth j = 0..7 of the binade), 424 rows. Each row holds
 #   c      expansion centre (a dyadic in the segment; 1/2 for the last row)

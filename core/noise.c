@@ -41,7 +41,7 @@
  *     [15/32, 1/2)) is expanded about c = 1/2 with a0 = 0, so x keeps full relative
  *     accuracy as p -> 1/2. Error: the final addition (0.5 ulp) plus the rounding errors
  *     of q (a few ulps of a term <= 7.1% of |x|) plus the table's approximation error
- *     (< 2^-57.9 |x|): below 1 ulp of the exact Phi^{-1}(U), which tests/t-noise-normal.c
+ *     (< 2^-57.9 |x|): below 1 ulp of the exact Phi^{-1}(U), which tests/core/t-noise-normal.c
  *     checks against Arb on >= 10^6 samples, tails included, and on every table row.
  *
  * Why this construction: Phi^{-1} of a precisely defined dyadic uniform is monotone and
@@ -53,7 +53,7 @@
  * pairs; the ziggurat consumes a variable number of words and claims no function value.
  * ---- Speed (every bit as above) ----------------------------------------------------
  * slpi_noise_normals works in batches and keeps the bits of slpi_noise_normal, which is
- * Random123's philox4x32_R plus noise_map on one word (tests/t-noise-batch.c checks
+ * Random123's philox4x32_R plus noise_map on one word (tests/core/t-noise-batch.c checks
  * every kernel against it; tests/kat/noise.sha256 pins the bits for gcc -O0..-O3
  * -march=native and clang):
  *  - portable kernels: Philox for up to 32 blocks in lock-step, two blocks per SSE2
@@ -73,7 +73,7 @@
  * The floating-point operations are the header's, in its order, each a correctly rounded
  * binary64 + - x; the vector forms only run several lanes at once. Products and sums
  * stay apart because the library is built with -ffp-contract=off (the AVX-512 target
- * has fused multiply-adds; objdump shows none in any build of tests/t-noise-builds.sh).
+ * has fused multiply-adds; objdump shows none in any build of tests/toolchain/t-noise-builds.sh).
  * Measured by bench/bench-noise.c (gcc 12 -O2, thread CPU time, one core of the shared
  * 2-core AMD EPYC (Zen 4, 3.6 GHz) at load 4-10, best of 7 over four runs, the worst
  * of the 28 trials in brackets): 221-234 (172) M normals/s, 5.1-5.2x a libm Box-Muller on
@@ -113,7 +113,7 @@
  * its low half, so that pmuludq forms the two 32x32->64 products of a round directly
  * (the high halves of the lanes carry junk that only ever reaches other high halves).
  * Two registers (four blocks) go through the rounds together to overlap the multiply
- * latencies. tests/t-noise-batch.c checks the words, through the normals, against
+ * latencies. tests/core/t-noise-batch.c checks the words, through the normals, against
  * philox4x32_R. */
 static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
                         uint64_t *w)

@@ -10,7 +10,7 @@
 double slpi_noise_word_normal(uint64_t w);
 /* slpi_noise_normals with a chosen kernel: the portable ones only, the best this processor
  * has (what slpi_noise_normals uses), or the AVX2 or the AVX-512F kernel where the processor
- * has it (else the portable ones): the same bits every way (tests/t-noise-batch.c). */
+ * has it (else the portable ones): the same bits every way (tests/core/t-noise-batch.c). */
 enum { SLPI_NOISE_PORTABLE = 0, SLPI_NOISE_BEST = 1, SLPI_NOISE_AVX2 = 2, SLPI_NOISE_AVX512 = 3 };
 void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out);
@@ -25,7 +25,7 @@ void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npat
  * level 0 gets the count increments first..first+count-1 at step h (refine 0), and level
  * i the count >> i increments above them at step 2^i h, each the pairwise sum of two of
  * level i-1: bit for bit slpi_noise_increments(seed, path + q, component, 2^i h, i,
- * first >> i, count >> i, .) (tests/t-noise-batch.c). first and count are multiples of
+ * first >> i, count >> i, .) (tests/core/t-noise-batch.c). first and count are multiples of
  * 2^nup. The paths share the generator's set-up. */
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
                        int nup, uint64_t first, size_t count, double *const *lev);

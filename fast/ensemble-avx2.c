@@ -1,7 +1,7 @@
 /* ensemble-avx2.c — the lock-step lanes of fast/ensemble.c compiled for AVX2
  * (fast/ensemble-lanes.h under `#pragma GCC target`), taken at run time where the
  * processor has it (slpi_fast_ensemble_isa_available). -ffp-contract=off holds here as
- * everywhere: no fused multiply-add (tests/t-kernels-nofma.sh checks the object). */
+ * everywhere: no fused multiply-add (tests/toolchain/t-kernels-nofma.sh checks the object). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #pragma GCC target("avx2")
 #define ENS_W 4

@@ -8,7 +8,7 @@
  * as mu, and `gen` returns the coefficients of the system's gradient (Frobenius or dot,
  * docs/conventions.md#pairing) in that basis; `coad(xi, mu)` returns the coefficients of ad*_xi mu.
  * Only these two are paired, so the dynamics dmu = sum_k coad(gen(k,mu),mu) dS^k are
- * the documentation ground-truth vector fields (tests/t-fast-fields.c checks each system).
+ * the documentation ground-truth vector fields (tests/fast/t-fast-fields.c checks each system).
  * `dgen(k,mu,w)` is the derivative of gen(k,.) at mu along w (state coordinates in,
  * algebra coefficients out), for the TMK chord.
  *

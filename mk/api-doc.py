@@ -199,10 +199,10 @@ def render(header):
     names = {f[1] for f in funcs}
     begin, end, anchor = markers(header)
     base = header.rsplit("/", 1)[-1]
-    test = "tests/t-api-null.c" if base == "slpi.h" else "tests/t-api-null-%s.c" % base[:-2].replace("slpi-", "")
+    test = "tests/api/t-api-null.c" if base == "slpi.h" else "tests/api/t-api-null-%s.c" % base[:-2].replace("slpi-", "")
     out = [begin, "", "<a id=\"%s\"></a>" % anchor, "## Reference (%s)" % base, "",
            "Generated from the comments of `%s` by `mk/api-doc.py` (`make check` runs "
-           "`tests/t-api-doc.sh`, which fails on a function without its entry). The rules "
+           "`tests/api/t-api-doc.sh`, which fails on a function without its entry). The rules "
            "each entry applies unless it says otherwise are at the top of `slpi.h`: a "
            "pointer argument may be NULL only where its entry says so, an object made by "
            "a `_new`/`_create`/`_open`/`_begin` function is the caller's, and an object is "

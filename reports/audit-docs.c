@@ -4,7 +4,7 @@
  * the paper reports and at what size, the rule that decides it, the thresholds and sizes
  * that are our choice (with the reason), its variants, its checks and the verdict the
  * registry expects. `slpi audit --docs FILE` writes them; reports/claims-docs.sh splices
- * them into docs/claims.md and tests/t-audit-docs.sh fails on any difference. No number
+ * them into docs/claims.md and tests/reports/t-audit-docs.sh fails on any difference. No number
  * measured by a run appears here: the measured texts are in the report. */
 #include <ctype.h>
 #include <string.h>

@@ -19,7 +19,7 @@
  * 2^kmin steps of the coarsest level, and in each such segment the block's increments are
  * drawn once and every level advances the whole block; the rigid-body ISOMP (iso-quad) and
  * SVI-SO3 (svi-lin) levels run in the vectorised lanes of fast/ensemble.c, bit-identical
- * to slpi_fast_step per path (cfg.general forces the general path; tests/t-converge.c
+ * to slpi_fast_step per path (cfg.general forces the general path; tests/reports/t-converge.c
  * compares the two), the other systems path by path with slpi_fast_step.
  *
  * Work is split into batches of consecutive paths (batch b: paths [bR/B, (b+1)R/B)).

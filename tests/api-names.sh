@@ -2,7 +2,7 @@
 # tests/api-names.sh HEADER... — the functions the public headers declare, one name a line
 # (sorted): every slpi_NAME( outside comments, apart from static inline helpers. The
 # GNUmakefile makes the shared libraries' version scripts from it (they export exactly
-# these), and tests/t-symbols.sh checks the libraries against it.
+# these), and tests/toolchain/t-symbols.sh checks the libraries against it.
 awk '
   { line = $0
     out = ""

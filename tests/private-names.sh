@@ -5,7 +5,7 @@
 # and libslpi's objects define, slpi.h's own left out. libslpi.so exports them under the
 # version node SLPI_PRIVATE (as glibc's GLIBC_PRIVATE): libslpi-tools.so links against them,
 # so a process holds one copy of the mathematics; no header a program includes declares
-# them. The GNUmakefile makes the version script from it; tests/t-symbols.sh checks it.
+# them. The GNUmakefile makes the version script from it; tests/toolchain/t-symbols.sh checks it.
 build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,7 +2,7 @@
 matrix-function Hamiltonian H = tr g(M), M = i X + B, against the same model written as
 expressions, and what a callback problem may not do.
 
-The rule, fixed before measuring (the rule of tests/t-models.sh and t-fast-callback.c):
+The rule, fixed before measuring (the rule of tests/fast/t-models.sh and t-fast-callback.c):
 the two runs differ only in the rounding of the gradients and, in implicit schemes, in
 where the solver stops within its tolerance, so after n steps
     max|x_callback - x_expression| / (n max(u, tol) max|x_expression|) <= 4.

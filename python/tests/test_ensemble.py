@@ -25,7 +25,7 @@ def own_inputs(pr, paths, seed):
 def test_stats_against_numpy_on_stored_paths():
     """mean, var, min, max of every state coordinate and diagnostic at every saved time,
     against numpy on the stored rows summed in long double. The bound, fixed before the
-    first run (as tests/t-ensemble.c): Welford's updates and Chan's merges err by at most
+    first run (as tests/api/t-ensemble.c): Welford's updates and Chan's merges err by at most
     4 n u max|v| in the mean and 8 n u S / (n - 1) in the variance, S = sum v^2, u = 2^-53;
     the long double reference adds 2^-64-sized errors; min and max are exact."""
     pr = slpi.Problem(RB, steps=30)

@@ -1,4 +1,4 @@
-/* noise-dump.c — stand-alone driver for the determinism test (tests/t-noise-builds.sh):
+/* noise-dump.c — stand-alone driver for the determinism test (tests/toolchain/t-noise-builds.sh):
  * compiled with core/noise*.c (noise.c, noise-avx.c, noise-levels.c; and core/error.c) alone under several compilers and optimisation levels, it
  * prints the same text as `slpi noise --format bits` (per step the M increments as
  * 16-digit hex binary64 bit patterns, tab-separated), or with `words` the normals of a

@@ -55,7 +55,7 @@ usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no 
        generate.py write SEED N DIR [MODULE...] [--select=coverage]
                                         write DIR/NAME.patch for each
                                         (MODULE...: only these modules, for the self-test
-                                        tests/t-mutants-random.sh)
+                                        tests/repo/t-mutants-random.sh)
        generate.py run SEED N [--select=full|coverage] [--par=P]
                                         write to build/mutants-random/SEED and run them,
                                         then the table killed / timed out / survived /
@@ -313,10 +313,23 @@ def patch_text(s):
     return "".join(difflib.unified_diff(a, b, "a/" + s.path, "b/" + s.path, n=3))
 
 
+def test_sources():
+    """{file name: path relative to TOP} of every test, tests/<module>/t-*.c|sh and any
+    left at tests/ itself (tests/README.md)"""
+    out = {}
+    top = os.path.join(TOP, "tests")
+    for d in [top] + sorted(os.path.join(top, e) for e in os.listdir(top)):
+        if os.path.isdir(d):
+            for f in sorted(os.listdir(d)):
+                if re.fullmatch(r"t-[\w-]+\.(c|sh)", f):
+                    out.setdefault(f, os.path.relpath(os.path.join(d, f), TOP))
+    return out
+
+
 def quick_suite(s):
     """the tests relevant to the mutated file, most specific first (at most six)"""
-    tests = sorted(os.path.basename(p) for p in os.listdir(os.path.join(TOP, "tests"))
-                   if re.fullmatch(r"t-[\w-]+\.(c|sh)", p) and p.rsplit(".", 1)[0] not in SLOW)
+    where = test_sources()
+    tests = sorted(p for p in where if p.rsplit(".", 1)[0] not in SLOW)
     names = []
     for t in tests:
         n = t.rsplit(".", 1)[0]
@@ -333,8 +346,8 @@ def quick_suite(s):
         pat = re.compile(r"\b(" + "|".join(sorted(funcs)) + r")\b")
         for n in names:
             for ext in (".c", ".sh"):
-                p = os.path.join(TOP, "tests", n + ext)
-                if os.path.exists(p) and pat.search(open(p, errors="replace").read()):
+                p = os.path.join(TOP, where.get(n + ext, "-"))
+                if n + ext in where and pat.search(open(p, errors="replace").read()):
                     users.append(n)
                     break
     own = [n for n in names if n.startswith("t-" + mod)]
@@ -361,9 +374,9 @@ MAP = os.environ.get("SLPI_MUTANTS_MAP") or os.path.join(COV, "test-lines.json")
 def suite_names():
     """the quick suite in run.sh's order (t-provenance, the C tests, the shell tests),
     without the SLOW tests and the mutation self-test"""
-    tests = os.path.join(TOP, "tests")
-    c = sorted(f[:-2] for f in os.listdir(tests) if re.fullmatch(r"t-[\w-]+\.c", f))
-    sh = sorted(f[:-3] for f in os.listdir(tests) if re.fullmatch(r"t-[\w-]+\.sh", f))
+    where = test_sources()
+    c = sorted(f[:-2] for f in where if f.endswith(".c"))
+    sh = sorted(f[:-3] for f in where if f.endswith(".sh"))
     names = ["t-provenance"] + [n for n in c if n != "t-provenance"] + [n for n in sh if n not in c]
     return [n for n in names if n not in SLOW and n != "t-mutants"]
 
@@ -426,8 +439,9 @@ def make_map(tmo):
         env = dict(env0, GCOV_PREFIX=prefix)
         start = time.time()
         ok = True
-        for cmd, src in (([os.path.join(COV, "tests", name)], name + ".c"), (["sh", "tests/%s.sh" % name], name + ".sh")):
-            if not os.path.exists(os.path.join(TOP, "tests", src)):
+        where = test_sources()
+        for cmd, src in (([os.path.join(COV, "tests", name)], name + ".c"), (["sh", where.get(name + ".sh")], name + ".sh")):
+            if src not in where:
                 continue
             with open(os.path.join(COV, "tests", name + ".map.log"), "a") as log:
                 rc = subprocess.run(["timeout", str(tmo)] + cmd, cwd=TOP, env=env, stdout=log, stderr=log).returncode

@@ -36,7 +36,7 @@
 # tree fails to build or fails a named test (then no kill would mean anything).
 # --check: only check that every patch has its header, names tests that exist and still
 # applies to the tree (patch --dry-run); one line per problem, exit 1 if any (the fast
-# self-test tests/t-mutants.sh runs this in `make check`).
+# self-test tests/repo/t-mutants.sh runs this in `make check`).
 # Environment: SLPI_MUTANTS_DIR (the patches, default tests/mutants), SLPI_MUTANTS_SCRATCH (default build/mutants), SLPI_MUTANTS_TIMEOUT (seconds
 # per test, default 600), SLPI_MUTANTS_JOBS (make -j, default 2), SLPI_MUTANTS_EXCLUDE (test
 # names never run, e.g. the slowest ones for generated mutants: tests/mutants/generate.py).
@@ -97,14 +97,27 @@ build() {   # build TARGET...: quiet make in the scratch tree, into $bdir
   fi
 }
 
+# src TREE NAME EXT: the test's source, tests/<module>/NAME.EXT (or one left at tests/),
+# printed; status 1 if there is none
+src() {
+  for f in "$1"/tests/"$2.$3" "$1"/tests/*/"$2.$3"; do [ -f "$f" ] && { echo "$f"; return 0; }; done
+  return 1
+}
+
+# is_test TREE NAME: NAME is a C or a shell test of the tree
+is_test() { src "$1" "$2" c > /dev/null || src "$1" "$2" sh > /dev/null; }
+
 # the suite in `make check` order: t-provenance, the other C tests, the shell tests (a
 # name that is both runs both, once)
 suite() {
   {
     echo t-provenance
-    for t in "$tree"/tests/t-*.c; do n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"; done
-    for t in "$tree"/tests/t-*.sh; do
-      n=$(basename "$t" .sh); [ "$n" = t-mutants ] || [ -f "$tree/tests/$n.c" ] || echo "$n"
+    for t in "$tree"/tests/t-*.c "$tree"/tests/*/t-*.c; do
+      [ -f "$t" ] || continue; n=$(basename "$t" .c); [ "$n" = t-provenance ] || echo "$n"
+    done
+    for t in "$tree"/tests/t-*.sh "$tree"/tests/*/t-*.sh; do
+      [ -f "$t" ] || continue
+      n=$(basename "$t" .sh); [ "$n" = t-mutants ] || src "$tree" "$n" c > /dev/null || echo "$n"
     done
   } | excluded
 }
@@ -120,8 +133,9 @@ excluded() {
 # (a name may be both a C test and a shell test, e.g. t-checkpoint: both run)
 run_test() {
   : > "$log/$1.txt"
-  for cmd in "$bdir/tests/$1" "sh tests/$1.sh"; do
-    case $cmd in sh*) [ -f "$tree/tests/$1.sh" ] || continue ;; *) [ -f "$tree/tests/$1.c" ] || continue ;; esac
+  for kind in c sh; do
+    f=$(src "$tree" "$1" $kind) || continue
+    case $kind in sh) cmd="sh ${f#"$tree"/}" ;; *) cmd="$bdir/tests/$1" ;; esac
     (cd "$tree" && ASAN_OPTIONS=detect_leaks=0 SLPI_BUILD=$bdir SLPI_BIN="$tree/$bdir/slpi" timeout "$tmo" $cmd) \
       >> "$log/$1.txt" 2>&1 || {
       [ $? -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
@@ -133,8 +147,8 @@ run_test() {
 build_for() {
   targets="all"
   for t in "$@"; do
-    [ -f "$tree/tests/$t.sh" ] && targets="$targets tests-sh"
-    [ -f "$tree/tests/$t.c" ] && targets="$targets $bdir/tests/$t"
+    src "$tree" "$t" sh > /dev/null && targets="$targets tests-sh"
+    src "$tree" "$t" c > /dev/null && targets="$targets $bdir/tests/$t"
   done
   build $targets
 }
@@ -157,10 +171,10 @@ problem() {
     echo "needs '# what:' and one of '# killed-by: t-...' or '# equivalent:'"; return
   fi
   for t in $by; do
-    [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "killed-by names $t, which is not a test"; return; }
+    is_test "$1" "$t" || { echo "killed-by names $t, which is not a test"; return; }
   done
   for t in $(only "$p"); do
-    [ "$t" = none ] || [ -f "$1/tests/$t.c" ] || [ -f "$1/tests/$t.sh" ] || { echo "only names $t, which is not a test"; return; }
+    [ "$t" = none ] || is_test "$1" "$t" || { echo "only names $t, which is not a test"; return; }
   done
   bld=$(header build "$p")
   [ -z "$bld" ] || [ "$bld" = sanitized ] || { echo "build: '$bld' is not 'sanitized'"; return; }
@@ -187,7 +201,7 @@ build all tests || { echo "mutants: the unmutated tree does not build (see $log/
 # the named tests must pass on the unmutated tree, or a kill would mean nothing
 named=$(for p in $patches; do [ -f "$p" ] && { killed_by "$p"; only "$p"; }; done | tr ' ' '\n' | grep -vx none | LC_ALL=C sort -u)
 for t in $named; do
-  if [ ! -f "$tree/tests/$t.c" ] && [ ! -f "$tree/tests/$t.sh" ]; then continue; fi
+  is_test "$tree" "$t" || continue
   run_test "$t" || { echo "mutants: $t fails on the unmutated tree (see $log/$t.txt)"; exit 2; }
 done
 full_ok=0   # the whole suite passed once on the unmutated tree

@@ -8,7 +8,7 @@
  * columns, %a), writes an 'slpi-trajectory 1' file for `slpi verify`.
  * usage: rigid-body-float NOISE_FILE STEPS [round] > OUT.tsv
  *   round: instead, integrate in double and round each output row to float (the
- *   "float-rounded trajectory"). Used by tests/t-verify-port.sh. */
+ *   "float-rounded trajectory"). Used by tests/oracle/t-verify-port.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,50 @@
+#!/bin/sh
+# t-mpi.sh — `slpi converge` prints the same bytes for any OpenMP thread count and any
+# MPI rank count (reports/converge.c: batches of paths, fixed-order sums, exact rank
+# combination). Runs a weak study with an independent reference (all columns, the
+# bootstrap CIs and the MLMC check) and a sup-norm strong study: the plain binary with
+# 1 and 2 threads, and build/mpi/slpi under mpirun -n 1 and -n 2 (oversubscribed,
+# loopback), and compares standard output byte for byte.
+cd "$(dirname "$0")/../.." || exit 2
+b="${SLPI_BUILD:-build}"
+bin="${SLPI_BIN:-$b/slpi}"
+mpibin="$b/mpi/slpi"
+out="$b/t-mpi"
+mkdir -p "$out"
+fail=0
+# MPI is optional (the library and the plain binary never need it): without Open MPI
+# the test says so and is counted as skipped (exit 77); with it, it must run.
+if ! command -v mpirun >/dev/null 2>&1 || ! command -v "${MPICC:-mpicc}" >/dev/null 2>&1; then
+  echo "t-mpi: SKIP: Open MPI is not installed (mpirun or mpicc missing): ranks 1/2 not compared"
+  exit 77
+fi
+if [ ! -x "$mpibin" ]; then
+  echo "t-mpi: FAIL: Open MPI is installed but $mpibin is missing (make mpi builds it)"
+  exit 1
+fi
+export OPENBLAS_NUM_THREADS=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpirun="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp"
+i=0
+for study in "--preset iso/rigid-body/weak --kind weak --levels 2..5 --ref 8 --paths 90 --batches 9 --indep svi" \
+             "--preset svi/rigid-body/strong-n3 --kind sup --levels 2..5 --ref 8 --paths 40 --batches 7"; do
+  i=$((i+1))
+  OMP_NUM_THREADS=1 "$bin" converge $study --threads 1 > "$out/s$i-t1.txt" 2>/dev/null || { echo "t-mpi: FAIL: study $i, 1 thread"; fail=1; }
+  OMP_NUM_THREADS=2 "$bin" converge $study --threads 2 > "$out/s$i-t2.txt" 2>/dev/null || { echo "t-mpi: FAIL: study $i, 2 threads"; fail=1; }
+  OMP_NUM_THREADS=1 $mpirun -n 1 "$mpibin" converge $study > "$out/s$i-n1.txt" 2>"$out/s$i-n1.err" || { echo "t-mpi: FAIL: study $i, mpirun -n 1"; cat "$out/s$i-n1.err"; fail=1; }
+  OMP_NUM_THREADS=1 $mpirun -n 2 "$mpibin" converge $study > "$out/s$i-n2.txt" 2>"$out/s$i-n2.err" || { echo "t-mpi: FAIL: study $i, mpirun -n 2"; cat "$out/s$i-n2.err"; fail=1; }
+  [ -s "$out/s$i-t1.txt" ] || { echo "t-mpi: FAIL: study $i printed nothing"; fail=1; }
+  for v in t2 n1 n2; do
+    if ! cmp -s "$out/s$i-t1.txt" "$out/s$i-$v.txt"; then
+      echo "t-mpi: FAIL: study $i: $v differs from 1 thread:"; diff "$out/s$i-t1.txt" "$out/s$i-$v.txt" | head -5; fail=1
+    fi
+  done
+done
+# a failure on one rank is reported, with the path and level, and the exit code is 3
+$mpirun -n 2 "$mpibin" converge --preset iso/rigid-body/strong maxit=2 --levels 2..3 --ref 5 --paths 8 \
+  > /dev/null 2> "$out/fail.err"
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "path" "$out/fail.err"; then
+  echo "t-mpi: FAIL: a failing study under mpirun exits $rc:"; cat "$out/fail.err"; fail=1
+fi
+[ "$fail" -eq 0 ] && echo "t-mpi: ok (threads 1/2 and ranks 1/2 byte-identical)"
+exit $fail
