@@ -82,12 +82,14 @@ void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const s
         dev = slpi_vec_maxdiff(T, R, 9);
     }
     slpi_audit_outcome(c, dev <= 1e-14, dev);
-    snprintf(c->evidence, sizeof c->evidence, "rotation by %s about e_3: det of the block of I + R = "
+    snprintf(c->evidence, sizeof c->evidence,
+             "rotation by %s about e_3: det of the block of I + R = "
              "2 + 2 cos = %.3g; %s. (tau(x) rotates by 2 atan(|x|/2) < pi for every finite x; in "
              "binary64 the image of |x| >= 1e17 rounds to the rotation by pi, which is why a floating-"
-             "point search seems to reach it.)", is_pi ? "pi (exactly diag(-1, -1, 1))" : slpi_audit_get(ck, "ANGLE")->s, det,
+             "point search seems to reach it.)",
+             is_pi ? "pi (exactly diag(-1, -1, 1))" : slpi_audit_get(ck, "ANGLE")->s, det,
              det == 0 ? "I + R is singular, so no x has tau(x) = R: the Cayley map is not onto SO(3)"
-             : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
+                      : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
     if (det != 0) {
         size_t l = strlen(c->evidence);
         snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev,
@@ -208,14 +210,16 @@ void slpi_audit_check_dexpinv(const slpi_audit *a, slpi_audit_check *c, const sl
         return;
     }
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), d);
-    snprintf(c->evidence, sizeof c->evidence, "%s on the fast path's %s algebra (its orbit map "
+    snprintf(c->evidence, sizeof c->evidence,
+             "%s on the fast path's %s algebra (its orbit map "
              "O_exp, bracket and ad*): sigma' = dexp^-1_sigma(v) by %s; max over 50 random (mu0, "
              "sigma, v), |sigma| = 0.2..2, of |d/dt O_exp(sigma(t); mu0) - ad*_v mu| / (|v||mu|) "
-             "= %.3e (4th-order central differences at 1e-3) %s %s %s", printed ?
-             "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..." :
-             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)", slpi_audit_get(ck, "SYSTEM")->s, printed ?
-             "the printed expansion" : "the Bernoulli series to order 30", d,
-             slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+             "= %.3e (4th-order central differences at 1e-3) %s %s %s",
+             printed ? "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..."
+                     : "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)",
+             slpi_audit_get(ck, "SYSTEM")->s,
+             printed ? "the printed expansion" : "the Bernoulli series to order 30", d, slpi_audit_meets(c),
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* adstar so3 <= X | adstar son N +|- <= X (V18) */
@@ -262,12 +266,14 @@ void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const s
     double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
     double cc = p.svi_c;
-    snprintf(c->evidence, sizeof c->evidence, "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
+    snprintf(c->evidence, sizeof c->evidence,
+             "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
              "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
              "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
              "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
              "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
-             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
 
@@ -318,24 +324,29 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
     orbit_figure(a, c, g, r.R, map);
     free(map);
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
-    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), r.failed ? INFINITY : band ? spread : r.ratio);
+    double v = r.failed ? INFINITY : band ? spread : r.ratio;
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
     double cc = p.svi_c;
     int l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
         "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
         "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
         "threshold; ", cc, p.h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);
     if (r.failed)
-        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l, "the fixed point of (64) was not "
+        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
+                 "the fixed point of (64) was not "
                  "found within the solver's iteration cap at %ld of the %ld (point, increment) pairs, "
-                 "so no bound on (A, B) is measured (value +inf); %s %s %s %s", r.failed, r.points,
-                 slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+                 "so no bound on (A, B) is measured (value +inf); %s %s %s %s",
+                 r.failed, r.points, slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s,
+                 slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     else
-        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l, "the fixed point of (64) was found "
+        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
+                 "the fixed point of (64) was found "
                  "at every point (at most %d iterations); |(A, B)| = sqrt(|A|^2 + |B|^2) ranges over "
                  "[%.6f, %.6f] (sqrt(2) |Pi| = %.6f), a spread of %.3e relative to sqrt(2) |Pi|; "
                  "max(|A|, |B|) / |Pi| = %.6f (App. 10.2 places the fixed point in B_2R x B_2R: "
-                 "ratio <= 2); %s %s %s %s", r.maxit, r.nmin, r.nmax, sqrt(2) * R, spread, r.ratio,
-                 slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+                 "ratio <= 2); %s %s %s %s",
+                 r.maxit, r.nmin, r.nmax, sqrt(2) * R, spread, r.ratio, slpi_audit_meets(c),
+                 slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* svivs det|quad <= X (V16) */
@@ -348,7 +359,8 @@ void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi
         slpi_audit_unable(c, "svivs: %s", err.msg);
         return;
     }
-    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), slpi_audit_get(ck, "QTY")->e == 0 ? det : quad);   /* det quad */
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"),
+                slpi_audit_get(ck, "QTY")->e == 0 ? det : quad); /* det quad */
     snprintf(c->evidence, sizeof c->evidence, "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
              "dt = 0.1, 200 random states and dW ~ N(0, dt): max |det D - 1| = %.3e (central "
              "differences), max |q1^2 + p1^2 - q0^2 - p0^2| / (q0^2 + p0^2) = %.3e; checked: %s %s %s",
@@ -370,12 +382,17 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
     }
     double v[4] = {r.group, r.proj, r.half, r.equiv};
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v[k]);
-    snprintf(c->evidence, sizeof c->evidence, "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
+    snprintf(c->evidence, sizeof c->evidence,
+             "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
              "%ld steps of h = %g from a random (Q0, P0): max |Q^T Q - I| = %.2e; mu o Phi_h vs "
              "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
-             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s", aw,
-             aw == 0.5 ? "consistent form, docs/schemes.md#isomp" : aw == 0.25 ? "printed (21)-(22)" : "other",
-             r.steps, p.h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s",
+             aw,
+             aw == 0.5    ? "consistent form, docs/schemes.md#isomp"
+             : aw == 0.25 ? "printed (21)-(22)"
+                          : "other",
+             r.steps, p.h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
 

@@ -452,6 +452,7 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
 {
     const check_form *f = &forms[x->form];
     int d = arg_index(f, "DIAG"), op = arg_index(f, "OP"), thr = arg_index(f, "X");
+    if (thr < 0) thr = arg_index(f, "N");   /* resolvable: a count of levels */
     if (d > 0 && diag) {
         word_list l = {0};
         int known = 0;
@@ -476,9 +477,11 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
     }
     if (f->kind == WIN) {
         const slpi_audit_arg *lo = &x->arg[arg_index(f, "LO")], *hi = &x->arg[arg_index(f, "HI")];
-        if (!(lo->r < hi->r)) {
+        int h0 = arg_index(f, "H0");   /* a sweep: its critical h is a grid point, [h, h] a window */
+        if (lo->r > hi->r || (lo->r == hi->r && h0 < 0)) {
             snprintf(why, n, "the window [%s, %s] is %s (nearest valid: %s %s)", lo->s, hi->s,
-                     lo->r > hi->r ? "reversed" : "empty", lo->r > hi->r ? hi->s : "LO", lo->r > hi->r ? lo->s : "HI");
+                     lo->r > hi->r ? "reversed" : "empty", lo->r > hi->r ? hi->s : "LO",
+                     lo->r > hi->r ? lo->s : "HI");
             return -1;
         }
         if (isinf(lo->r) && isinf(hi->r)) {
@@ -486,8 +489,7 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
                      "runs", lo->s, hi->s);
             return -1;
         }
-        int h0 = arg_index(f, "H0");
-        if (h0 > 0 && !(x->arg[h0].r < x->arg[h0 + 1].r && x->arg[h0 + 2].r > 0)) {
+        if (h0 > 0 && !(x->arg[h0].r <= x->arg[h0 + 1].r && x->arg[h0 + 2].r > 0)) {
             snprintf(why, n, "the sweep %s..%s by %s is empty or reversed", x->arg[h0].s, x->arg[h0 + 1].s,
                      x->arg[h0 + 2].s);
             return -1;

@@ -16,7 +16,8 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const sl
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    double dw = slpi_audit_get(ck, "dW")->present ? slpi_audit_get(ck, "dW")->r : 0;   /* dW=V: a fixed increment on every noise */
+    double dw = slpi_audit_get(ck, "dW")->present ? slpi_audit_get(ck, "dW")->r
+                                                  : 0; /* dW=V: a fixed increment on every noise */
     int certified = !strcmp(slpi_audit_get(ck, "WORD")->s, "refpoisson");
     const slpi_audit_arg *op = slpi_audit_get(ck, "OP");
     if (slpi_audit_steps_case(a, c, 1, &p)) return;

@@ -86,10 +86,11 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     char rows[96] = "";
     if (p.output_every > 1)
         snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
-    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
-             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations", diag, diag, v,
-             res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s,
-             thr, res.mean_iters, res.max_iters);
+    snprintf(c->evidence, sizeof c->evidence,
+             "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
+             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations",
+             diag, diag, v, res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c),
+             slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
@@ -132,8 +133,10 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_audit_num(c, "this", v);
     slpi_audit_num(c, "other", w);
     slpi_audit_num(c, "steps", (double)res.steps_done);
-    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
-             "the case, %.3e with %s: ratio %.3g %s %s %s", diag, diag, res.steps_done, p.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
+    snprintf(c->evidence, sizeof c->evidence,
+             "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
+             "the case, %.3e with %s: ratio %.3g %s %s %s",
+             diag, diag, res.steps_done, p.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
              c->kase, name, other);
 }
@@ -245,16 +248,18 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
             if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
         }
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
-        slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, change, slpi_audit_get(ck, "X")->r), change);
+        const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
+        slpi_audit_outcome(c, slpi_audit_compare(op->e, change, thr->r), change);
         slpi_audit_num(c, "steps", (double)p.steps);
         slpi_audit_num(c, "c2", c2);
         slpi_audit_num(c, "eig", eig);
-        snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
+        snprintf(c->evidence, sizeof c->evidence,
+                 "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
-                 "%.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
-                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s,
-                 slpi_audit_get(ck, "X")->s, c2, eig);
+                 "%.2e, eigenvalue departure %.2e",
+                 p.ez.N, p.steps, p.h, NLAT, NLON, p.h * (double)at[1], p.h * (double)at[2], change,
+                 slpi_audit_meets(c), op->s, thr->s, c2, eig);
         char body[5 * SLPI_PATH_MAX];
         snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
                  "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
@@ -266,7 +271,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
         slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
         strcpy(c->figure, name);
     }
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, slpi_audit_get(ck, "STEPS")->s);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase,
+             slpi_audit_get(ck, "STEPS")->s);
     slpi_vort_free(v);
     slpi_steps_close(&steps);
     slpi_fast_free(f);
@@ -310,7 +316,8 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
         }
     }
     snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
-             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : slpi_audit_get(ck, "STEPS")->s);
+             strstr(c->kase, "steps=") ? "" : " steps=",
+             strstr(c->kase, "steps=") ? "" : slpi_audit_get(ck, "STEPS")->s);
     if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
     if (!rc) {
         slpi_ref_diagnostics(r, x, xi, &d);
@@ -324,8 +331,10 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
             double mid = arf_get_d(arb_midref(&d.value[k]), ARF_RND_NEAR);
             double rad = mag_get_d(arb_radref(&d.value[k]));
             slpi_audit_outcome(c, in, rad);
-            snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
-                     "after %ld steps: the ball %s 0", steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.steps,
+            snprintf(c->evidence, sizeof c->evidence,
+                     "certified (Arb, %ld bits): %s = %.3e +- %.3e "
+                     "after %ld steps: the ball %s 0",
+                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.steps,
                      in ? "contains" : "excludes");
         }
     }
@@ -450,8 +459,11 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
              "%llu..%llu, T = %g): %s%.3g (%s [%g, %g]); %s", (unsigned long long)seed0,
              (unsigned long long)(seed0 + (uint64_t)(seeds - 1)), T, isinf(hc) ? "none up to h = " : "h = ",
              isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
-             "for H = %s..%s step %s)", c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s, slpi_audit_get(ck, "DH")->s);
+    snprintf(c->command, sizeof c->command,
+             "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
+             "for H = %s..%s step %s)",
+             c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s,
+             slpi_audit_get(ck, "DH")->s);
 }
 
 /* Run p into tmp and read it back (tmp removed); 0 or an error code. */

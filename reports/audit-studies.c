@@ -164,8 +164,10 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi
     slpi_conv_kind kind = kinds[slpi_audit_get(ck, "KIND")->e];   /* strong weak sup (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, slpi_audit_get(ck, "indep"), slpi_audit_get(ck, "phi"), 0, kind, (int)slpi_audit_get(ck, "A")->i, (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i,
-              slpi_audit_get(ck, "R")->i, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, slpi_audit_get(ck, "indep"), slpi_audit_get(ck, "phi"), 0, kind,
+              (int)slpi_audit_get(ck, "A")->i, (int)slpi_audit_get(ck, "B")->i,
+              (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r, c->command,
+              sizeof c->command))
         return;
     int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     const slpi_conv_fit *f = &r.fit[col];
@@ -205,16 +207,17 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     int L = (int)slpi_audit_get(ck, "L")->i;
-    if (study(a, c, slpi_audit_get(ck, "SCHEME"), NULL, 0, SLPI_CONV_STRONG, 3, 4, L, slpi_audit_get(ck, "R")->i, &cfg, &r, c->command,
-              sizeof c->command))
+    if (study(a, c, slpi_audit_get(ck, "SCHEME"), NULL, 0, SLPI_CONV_STRONG, 3, 4, L,
+              slpi_audit_get(ck, "R")->i, &cfg, &r, c->command, sizeof c->command))
         return;
     double thr = slpi_audit_get(ck, "X")->r;
     slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, r.refgap, thr), r.refgap);
-    snprintf(c->evidence, sizeof c->evidence, "rms gap at level %d (h = %.4g) between %s and %s on the "
+    snprintf(c->evidence, sizeof c->evidence,
+             "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths, r.refgap,
-             r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr,
-             r.h[r.nlev - 1], r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
+             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths,
+             r.refgap, r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
+             r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
 
 /* resolvable A B L R RPAPER OP N: how many levels an UNCOUPLED estimator with RPAPER
@@ -227,8 +230,9 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
 {
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, NULL, slpi_audit_get(ck, "phi"), 0, SLPI_CONV_WEAK, (int)slpi_audit_get(ck, "A")->i, (int)slpi_audit_get(ck, "B")->i,
-              (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, NULL, slpi_audit_get(ck, "phi"), 0, SLPI_CONV_WEAK, (int)slpi_audit_get(ck, "A")->i,
+              (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i,
+              &cfg, &r, c->command, sizeof c->command))
         return;
     double rp = slpi_audit_get(ck, "RPAPER")->r;
     int sure = 0, und = 0, need = (int)slpi_audit_get(ck, "N")->i;
@@ -276,7 +280,8 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     const slpi_problem *p = &cfg.base;
     if (p->scheme != k) {
         char why[96];
-        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme), slpi_audit_get(ck, "SCHEME")->s);
+        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme),
+                 slpi_audit_get(ck, "SCHEME")->s);
         slpi_audit_unable(c, "the case runs %s: the quadrature is of the check's scheme", why);
         return;
     }
@@ -302,13 +307,15 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
         snprintf(dq + strlen(dq), sizeof dq - strlen(dq), "%s%.3e", i ? ", " : "", r.quad[i] - r.quad[i + 1]);
     }
     slpi_audit_num(c, "qref", r.quad[r.nlev]);
-    snprintf(c->evidence, sizeof c->evidence, "quadrature (no Monte Carlo) |E x_1(T) - exp(-%g/2)| = %.5f, "
+    snprintf(c->evidence, sizeof c->evidence,
+             "quadrature (no Monte Carlo) |E x_1(T) - exp(-%g/2)| = %.5f, "
              "%.5f, %.5f, %.5f, %.5f, %.5f at h = T 2^-3..T 2^-8: slope %.4f (window [%.2f, %.2f]); "
              "Monte Carlo of x_1(T) through the implemented %s step (%ld coupled paths) %s the "
              "quadrature's level differences E x_1 at h = T 2^-%d..T 2^-%d minus the next finer "
-             "(to T 2^-%d): %s: max |z| = %.2f (%s 4)", p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2],
-             e[3], e[4], e[5], s, lo, hi, slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with",
-             r.level[0], r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
+             "(to T 2^-%d): %s: max |z| = %.2f (%s 4)",
+             p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2], e[3], e[4], e[5], s, lo, hi,
+             slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with", r.level[0],
+             r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);

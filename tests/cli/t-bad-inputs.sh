@@ -440,6 +440,14 @@ keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'slope stronk .*(nearest:
 sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claims-typo.txt
 l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
 keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
+# a check whose outcome cannot differ between runs: a misspelt diagnostic, a reversed window
+sed '0,/| max C1_dev <= 1e-12 | T=100/s//| max C1_dve <= 1e-12 | T=100/' "$top/reports/claims.txt" > claims-typo.txt
+l=$(grep -n '| max C1_dve ' claims-typo.txt | cut -d: -f1)
+keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'max C1_dve <= 1e-12': 'C1_dve' is not a diagnostic of this case's run (nearest: C1_dev)" audit --claims claims-typo.txt --out aud-typo
+sed '0,/| growth C1_dev 0.8 1.2 /s//| growth C1_dev 1.2 0.8 /' "$top/reports/claims.txt" > claims-typo.txt
+l=$(grep -n '| growth C1_dev 1.2 0.8 ' claims-typo.txt | cut -d: -f1)
+keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growth C1_dev 1.2 0.8': the window \\[1.2, 0.8\\] is reversed (nearest valid: 0.8 1.2)" audit --claims claims-typo.txt --out aud-typo
+[ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
 row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc --out aud-typo
 # a report folder whose files' paths would not fit in 4096 bytes: refused before it is made
 row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"
