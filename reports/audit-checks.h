@@ -42,6 +42,8 @@ int slpi_audit_compare(int op, double v, double thr);
 /* Read a check string through the language's table (reports/audit-lang.c) into x: 0, or
  * -1 with why (the word, what is wrong, the nearest valid word, the usage). */
 int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy);
+/* The edit distance of a and b (b's first 63 characters), for the nearest valid word. */
+int slpi_audit_distance(const char *a, const char *b);
 /* Argument `name` of a check read by slpi_audit_parse: its name in the language's table
  * ("DIAG", "LO", "OP", ...; an optional key=VALUE by its key; "WORD" the check word).
  * A name the row does not have is a programming error: the process aborts, naming it. */

@@ -159,7 +159,7 @@ static void words_of(word_list *l, const arg_spec *sp, int with_key)
         words_add(l, name, strlen(name), "");
 }
 
-static int distance(const char *a, const char *b)
+int slpi_audit_distance(const char *a, const char *b)
 {
     size_t n = strlen(b);
     int row[64];
@@ -184,7 +184,7 @@ static const char *nearest(const word_list *l, const char *w)
     const char *best = NULL;
     int bd = 1 << 30;
     for (int i = 0; i < l->n; i++) {
-        int d = distance(w, WORD_AT(l, i));
+        int d = slpi_audit_distance(w, WORD_AT(l, i));
         if (d < bd) bd = d, best = WORD_AT(l, i);
     }
     return best ? best : "?";

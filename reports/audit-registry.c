@@ -218,16 +218,66 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
  *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
  *   ~ ID | the rule that decides it
  *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
- *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open */
-typedef struct { char kind, id[8], a[96], b[768]; int line; } extra;
+ *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open
+ *   % ID | DIMENSION | VALUES | why: the claim's multiverse (docs/claims.md#multiverse) */
+typedef struct { char kind, id[8], a[96], v[256], b[768]; int line; } extra;
+
+/* A multiverse line's dimension and values (docs/claims.md#multiverse): the dimension one
+ * of the five, each value one of its words (seeds: unsigned offsets, at least 8, distinct),
+ * no value twice; an error names the line and the nearest valid word. */
+static int check_dimension(const extra *x, const char *path, slpi_error *err)
+{
+    static const char *dims[] = {"seeds", "blas", "libm", "fit", "levels"};
+    static const char *vals[] = {NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake", "glibc mpfr",
+                                 "wls ols", "all drop-coarsest"};
+    int d = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(x->a, dims[i])) d = i;
+    if (d < 0) {
+        char near[16] = "seeds";
+        int best = 1 << 30;
+        for (int i = 0; i < 5; i++) {
+            int n = slpi_audit_distance(x->a, dims[i]);
+            if (n < best) best = n, snprintf(near, sizeof near, "%s", dims[i]);
+        }
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: multiverse dimension '%s' is not one of seeds blas "
+                              "libm fit levels (nearest: %s)", path, x->line, x->a, near);
+    }
+    char buf[sizeof x->v], *tok[64];
+    int n = slpi_audit_tokens(x->v, buf, sizeof buf, tok, 64);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        if (d == 0) {
+            strtoull(tok[i], &end, 10);
+            if (*end || tok[i][0] == '-')
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: seed offset '%s' is not an unsigned integer",
+                                      path, x->line, tok[i]);
+        } else {
+            char w[96];
+            snprintf(w, sizeof w, " %s ", tok[i]);
+            char all[96];
+            snprintf(all, sizeof all, " %s ", vals[d]);
+            if (!strstr(all, w))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' is not one of %s", path, x->line,
+                                      x->a, tok[i], vals[d]);
+        }
+        for (int j = 0; j < i; j++)
+            if (!strcmp(tok[i], tok[j]))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' twice", path, x->line, x->a, tok[i]);
+    }
+    if (n < (d == 0 ? 8 : 2))
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s: %d value%s, at least %d", path, x->line, x->a, n,
+                              n == 1 ? "" : "s", d == 0 ? 8 : 2);
+    return SLPI_OK;
+}
 
 static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_error *err)
 {
     static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
-                                 "@ ID | LABEL | what the variant reads"};
-    const char *kinds = "\"~!@";
-    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : 3;
-    char *f[3];
+                                 "@ ID | LABEL | what the variant reads", "% ID | DIMENSION | VALUES | why"};
+    const char *kinds = "\"~!@%";
+    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : k == 4 ? 4 : 3;
+    char *f[4];
     int nf = 0;
     char *s = buf + 1;
     while (nf < want) {
@@ -247,7 +297,9 @@ static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_err
     x->kind = buf[0];
     x->line = line;
     int rc = copy_field(x->id, sizeof x->id, f[0], "id", path, line, err);
-    if (!rc && want == 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc && want >= 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc && want == 4) rc = copy_field(x->v, sizeof x->v, f[2], "values", path, line, err);
+    if (!rc && x->kind == '%') rc = check_dimension(x, path, err);
     if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
     if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
@@ -365,6 +417,9 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
             } else if (x[i].kind == '~') {
                 slpi_audit_append(cl->rule, sizeof cl->rule, " ", x[i].b);
                 cl->rule_line = x[i].line;
+            } else if (x[i].kind == '%') {
+                snprintf(q, sizeof q, "%s %s", x[i].a, x[i].v);
+                slpi_audit_append(cl->multiverse, sizeof cl->multiverse, "; ", q);
             } else if (x[i].kind == '!') {
                 snprintf(q, sizeof q, "%s: %s", x[i].a, x[i].b);
                 slpi_audit_append(cl->choices, sizeof cl->choices, "; ", q);
@@ -447,7 +502,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (rc == SLPI_OK) nd++;
             continue;
         }
-        if (strchr("\"~!@", *s)) {
+        if (strchr("\"~!@%", *s)) {
             if (nx == xcap) {
                 xcap = xcap ? 2 * xcap : 256;
                 extra *n = realloc(xs, (size_t)xcap * sizeof *n);

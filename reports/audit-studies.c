@@ -30,7 +30,11 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     cfg->L = L;
     cfg->paths = R;
     cfg->boot = 400;
+    cfg->ols = a->fit_ols;
+    cfg->drop_coarse = a->drop_coarse;
     char extra[128] = "";
+    if (a->fit_ols) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --fit ols");
+    if (a->drop_coarse) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --drop-coarse 1");
     if (indep && indep->present) {   /* a scheme name (the table) */
         cfg->indep = 1;
         cfg->indep_scheme = (slpi_scheme_id)indep->e;

@@ -173,6 +173,10 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
     h = slpi_fnv1a(h, &a->full, sizeof a->full);
     h = slpi_fnv1a(h, &a->controls, sizeof a->controls);
     if (a->seed_offset) h = slpi_fnv1a(h, &a->seed_offset, sizeof a->seed_offset);
+    if (a->fit_ols || a->drop_coarse) {   /* a multiverse member's fit */
+        int m[2] = {a->fit_ols, a->drop_coarse};
+        h = slpi_fnv1a(h, m, sizeof m);
+    }
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         /* what the measurement depends on in this mode: the case, the FULL overrides in
