@@ -477,6 +477,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open the claims registry", path);
     char buf[4096];
     int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0, nx = 0, xcap = 0;
+    snprintf(a->registry, sizeof a->registry, "%s", path);
     desc *d = NULL;
     extra *xs = NULL;
     a->nchecks = a->nclaims = 0;

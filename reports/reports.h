@@ -253,6 +253,7 @@ typedef struct {
     const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
     int fit_ols;                /* a multiverse member (docs/claims.md#multiverse): slopes fitted */
     int drop_coarse;            /* with equal weights; the coarsest level left out */
+    char registry[SLPI_PATH_MAX];   /* the registry's path (slpi_audit_load) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;
