@@ -101,6 +101,25 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 #define SLPI_ORACLE_THRESHOLD 30.0
 #define SLPI_U_BINARY64 0x1p-53
 #define SLPI_U_BINARY32 0x1p-24
+/* A port's declared floating-point format (oracle/precision.c, one table): its name, its
+ * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
+ * format its outputs are stored in (ulps are counted in it). */
+typedef struct {
+    char name[32];             /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE */
+    double u;
+    int bits;
+} slpi_precision;
+/* A format by name ("binary32") or a stated unit roundoff "u=VALUE", 0 < VALUE < 1;
+ * anything else is SLPI_EINPUT naming the accepted list. */
+int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err);
+/* The table's entry of unit roundoff u (binary64, binary32, bfloat16, binary16), else
+ * "u=VALUE" with bits = round(-log2 u) clamped to 2..53. */
+void slpi_precision_of_u(slpi_precision *out, double u);
+/* The accepted names, for messages and help. */
+const char *slpi_precision_list(void);
+/* The unit in the last place of x in a format of `bits` significand bits (exponent
+ * range unbounded): 2^(e - bits) for |x| in [2^(e-1), 2^e). */
+double slpi_precision_ulp(double x, int bits);
 typedef struct {
     double lo, hi;             /* certified bounds of the ratio */
     double max_ulps;           /* over components that can be rounded; -1: none */
@@ -112,6 +131,9 @@ double slpi_score_unit(long steps, double u);
  * given scale (scale <= 0: the max norm of the ball midpoints). */
 #ifndef SLPI_FAST_ONLY
 void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s);
+/* The same with the ulps counted in a format of `bits` significand bits (the ball rounded
+ * to it; slpi_score_vector: 53). */
+void slpi_score_vector_bits(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s, int bits);
 /* Invariants: balls If against Ib (same step), invariant i scaled by scale[i] (1 if
  * it is 0); max_ulps = -1. */
 void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s);
@@ -154,6 +176,38 @@ typedef struct {
     long rows_arb, rows_blas, rows_both; /* certified rows whose products Arb, the BLAS
                                 * route (docs/design.md#blas-route) or both enclosed */
 } slpi_verify_local;
+/* The calibrated statistical test beside the worst-case budget (oracle/stat.c; the rule
+ * and its derivation in oracle/README.md#statistics): the port's certified local
+ * deviations r (port - exact step from the port's previous row, in units of u |x| per
+ * step) tested for a systematic part along the step's directions (Hotelling's T^2 on
+ * their projections) and for their size against a twin (the fast step with inputs
+ * perturbed at u and outputs rounded to the format; RMS at most `envelope` times the
+ * twin's), each at alpha / 2. verdict: FAIL (a p-value <= alpha / 2), UNABLE printed
+ * LOW-POWER (too few rows: the effect per step the input detects with 90 % power exceeds
+ * 1 u), else PASS. */
+#define SLPI_STAT_DIRS 12
+#define SLPI_VERIFY_ALPHA 1e-3
+typedef struct {
+    slpi_verdict verdict;
+    double alpha;
+    long rows;                 /* rows in the test (pooled over the files) */
+    int paths, dirs;           /* files pooled; directions used in T^2 */
+    double t2, p_systematic;   /* Hotelling's T^2 and its p-value (F distribution) */
+    double size_t, p_size;     /* the size test's t statistic and one-sided p-value */
+    double rms_u, twin_rms_u;  /* RMS |r| of the port and of the twin, in u |x| per step */
+    double envelope;           /* the size test's bound on their ratio: 2 ceil(sqrt(dim)) */
+    double statistic, p_value; /* of the test that decides (the smaller p-value) */
+    const char *which;         /* "systematic" or "size" */
+    double effect_per_step_u;  /* the largest mean projection of r on a direction */
+    const char *effect_direction;
+    double detectable_effect_u;/* the effect per step detected with 90 % power at alpha */
+    /* sufficient statistics (pooled: sums over rows in file order, then row order) */
+    const char *dir_name[SLPI_STAT_DIRS];
+    double sum[SLPI_STAT_DIRS], cross[SLPI_STAT_DIRS * SLPI_STAT_DIRS];
+    double size_sum, size_sq, r2_sum, t2_sum;
+} slpi_verify_stats;
+/* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
+const char *slpi_verify_stat_verdict_name(slpi_verdict v);
 typedef struct {
     slpi_verdict verdict;      /* the worse of the comparisons that ran */
     long rows, rows_pass, rows_fail, rows_unable;   /* global comparison from here on */
@@ -166,9 +220,13 @@ typedef struct {
     slpi_verdict global_verdict;
     char global_why[600];      /* why the certified walk stopped early, or "" */
     slpi_verify_local local;
-    double u, budget;          /* the stated budget */
+    slpi_precision precision;  /* the stated budget: the format (its u) and K */
+    double budget;
     uint64_t sample_seed;
     char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
+    slpi_verify_stats stats;   /* the calibrated test of the local deviations (with --local) */
+    slpi_verdict proof;        /* the worst-case budget's verdict (global and local) */
+    int files;                 /* trajectories verified (paths of one problem, pooled) */
 } slpi_verify_result;
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
@@ -187,7 +245,10 @@ typedef struct {
     const char *noise_file;    /* NULL: the header's noise_file (relative to the file), else canonical */
     const char *golden_dir;    /* where case=NAME is looked up; NULL: slpi_golden_dir() */
     int global, local;         /* which comparisons run */
-    double u, budget;          /* the port's unit roundoff and the ratio K that PASSes */
+    slpi_precision precision;  /* the port's format (its unit roundoff u) */
+    double budget;             /* the ratio K that PASSes */
+    double alpha;              /* the statistical test's false-FAIL rate (default 1e-3) */
+    int require_power;         /* a LOW-POWER statistical test makes the verdict UNABLE */
     long max_steps;            /* certify at most this many steps (globally; locally per row); -1: no bound */
     long row_first, row_last;  /* local: only rows whose step lies in [first, last]; -1: open */
     long sample;               /* local: check this many of those rows, drawn from sample_seed; 0: all */
@@ -202,8 +263,27 @@ void slpi_verify_opts_init(slpi_verify_opts *o);
 /* Verify with options; report gets the summary (and the table). NULL: report (no report). */
 int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
                     slpi_error *err);
-/* "binary64", "binary32" or "stated" for a unit roundoff. */
-const char *slpi_verify_precision_name(double u);
+/* Verify n trajectories, paths of one problem (their headers agree but for path=, seed=
+ * and noise_file=; another problem is SLPI_EINPUT): each file's proof, res the rows of all
+ * (counts summed, worst scores) and the statistical test pooled over them.
+ * NULL: report (no report). */
+int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report,
+                          slpi_verify_result *res, slpi_error *err);
+/* What `slpi verify`'s command line asks beside the options: the report's file (NULL:
+ * standard output), the JSON file (NULL: none), only a one-line summary, the help. */
+typedef struct {
+    const char *output, *json;
+    int quiet, help;
+} slpi_verify_io;
+/* The command line of `slpi verify` (argv[0] the command's name, then options and files;
+ * `slpi verify --help` lists them) into o, io and files[0..*nfiles) (pointers into argv,
+ * at most max; at least one unless io->help). The sample seed defaults to
+ * $SLPI_VERIFY_SEED, else the clock. SLPI_EINPUT names the bad option. Thread: not safe
+ * (getopt_long's state). */
+int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files,
+                           int max, int *nfiles, slpi_error *err);
+/* The text of `slpi verify --help`. */
+void slpi_verify_help(FILE *f);
 /* The folder of the golden files: the installed $(PREFIX)/share/slpi/golden beside the
  * running executable's ../share, else the source tree's oracle/golden
  * (oracle/golden-dir.c). Owns: the calling thread's buffer, overwritten by its next call. */
@@ -216,6 +296,19 @@ const char *slpi_golden_dir(void);
 /* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json.
  * NULL: noise_file (the header's noise). */
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+/* `slpi verify` with the command line argv[0..argc) (argv[0] the command's name, then its
+ * options and files: slpi_verify_parse_args), its result written to the file json as
+ * `--json` writes it (the options' own --json and --output are refused: the caller names
+ * json). */
+int slpi_api_verify_argv(int argc, char **argv, const char *json);
+/* A port's own increments dw (steps x M, row n = step first + n) written to file as
+ * `slpi noise` writes a noise file (the same writer: byte for byte its output for the same
+ * values and header), for `slpi verify --noise-file` or a header's noise_file=: seed and
+ * path as the header states them, refine the fine levels summed, ell > 0 the truncation
+ * D(h, ell) the values must respect (0: untruncated). The file is replaced whole or left
+ * as it was. */
+int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
+                         uint64_t path, int refine, double ell, uint64_t first);
 /* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
  * (cut at n - 1 bytes). NULL: dir (slpi_golden_dir()), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */

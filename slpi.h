@@ -453,7 +453,9 @@ void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
  * 0 < h <= 1e6 (NaN, infinity, zero and negative step sizes are refused), 0 <= refine
  * <= SLPI_NOISE_MAX_REFINE, (first + count) 2^refine < 2^62 (the fine index), out not
  * NULL when count > 0. SLPI_OK, or SLPI_EINPUT with out untouched and err naming the
- * argument. NULL: out (when count is 0), err. */
+ * argument. A generation of more than 2^20 fine draws polls the interrupt flag after
+ * every 2^20 (about 3 ms) and returns SLPI_EINTR once it is raised, out partly written.
+ * NULL: out (when count is 0), err. */
 #define SLPI_NOISE_MAX_REFINE 40
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
                           int refine, uint64_t first, size_t count, double *out, slpi_error *err);

@@ -158,10 +158,11 @@ static int noise_write(const slpi_noise_header *hdp, const char *output, int bit
             }
         }
     }
-    int rc = blk && got >= 0 ? SLPI_OK : SLPI_EINPUT;   /* out of memory: exit 2 (docs/conventions.md#errors) */
+    /* out of memory: exit 2 (docs/conventions.md#errors); Ctrl-C: the generation polls, exit 130 */
+    int rc = blk && got >= 0 ? SLPI_OK : got < 0 && slpi_interrupt_pending() ? SLPI_EINTR : SLPI_EINPUT;
     free(blk);
     if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi noise: out of memory\n");
+        fprintf(stderr, "slpi noise: %s\n", rc == SLPI_EINTR ? "interrupted" : "out of memory");
     }
     if (rc != SLPI_OK) {
         slpi_output_abort(o);

@@ -185,6 +185,13 @@ typedef struct {
 
 /* The key of a model's Hamiltonian k into buf: "H" (k = 0) or "noise_Hk"; returns buf. */
 const char *slpi_model_key(char *buf, size_t n, int k);
+/* The refusal of H_k's constant subexpression nd (a node that reads neither a coordinate
+ * nor t) whose value is outside its operation's domain or beyond binary64's range: one
+ * text for both paths, which evaluate their constants once, at creation, each in its own
+ * arithmetic (the double path: NaN or infinite; the certified path: a domain fault or a
+ * ball reaching beyond DBL_MAX), and refuse the first such node of H_0, H_1, ... (exit 2,
+ * docs/models.md#two-paths). Returns SLPI_EINPUT. */
+int slpi_model_constant_refusal(slpi_error *err, int k, const slpi_expr_node *nd);
 /* M of a model problem: the highest noise index given as an expression or a callback. */
 int slpi_model_noise_count(const slpi_problem *p);
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);

@@ -25,6 +25,13 @@ const char *slpi_model_key(char *buf, size_t n, int k)
     return buf;
 }
 
+int slpi_model_constant_refusal(slpi_error *err, int k, const slpi_expr_node *nd)
+{
+    char key[32];
+    return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) in a constant "
+                          "subexpression", slpi_model_key(key, sizeof key, k), nd->col, slpi_expr_op_name(nd->op));
+}
+
 int slpi_model_noise_count(const slpi_problem *p)
 {
     int M = 0;

@@ -28,6 +28,18 @@
 #define NOISE_CHUNK_LOG 11
 #define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
 
+/* The interrupt flag (core/interrupt.c) is polled after every NOISE_POLL_DRAWS fine draws
+ * (about 3 ms at ~3 ns a draw; one relaxed atomic load each), so a generation of at most
+ * that many draws never polls: a generation at refine 31 takes seconds per increment, up
+ * to 15 minutes in all (SLPI_NOISE_MAX_DRAWS). */
+#define NOISE_POLL_DRAWS (1 << 20)
+
+static int noise_interrupted(uint64_t at, slpi_error *err)
+{
+    return slpi_error_set(err, SLPI_EINTR, "slpi_noise_increments: interrupted at increment %llu",
+                          (unsigned long long)at);
+}
+
 /* x[i] = sigma x[i], i < n: normals to increments. */
 static void noise_scale(double *x, size_t n, double sigma)
 {
@@ -88,12 +100,18 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
     uint64_t root = 0;                                  /* chunk root within its increment */
     size_t n = 0;                                       /* next increment */
 
-    if (refine == 0) {   /* the increments are the scaled normals: no chunks, no copy */
-        slpi_noise_normals(seed, path, component, first, count, out);
-        noise_scale(out, count, sigma);
+    if (refine == 0) {   /* the increments are the scaled normals, in blocks between polls */
+        for (size_t i = 0; i < count; i += NOISE_POLL_DRAWS) {
+            if (i > 0 && slpi_interrupt_pending()) return noise_interrupted(first + i, err);
+            const size_t len = count - i < NOISE_POLL_DRAWS ? count - i : NOISE_POLL_DRAWS;
+            slpi_noise_normals(seed, path, component, first + i, len, out + i);
+            noise_scale(out + i, len, sigma);
+        }
         return SLPI_OK;
     }
-    while (j < end) {
+    for (uint64_t chunks = 0; j < end; chunks++) {
+        if (chunks > 0 && chunks % (NOISE_POLL_DRAWS / NOISE_CHUNK) == 0 && slpi_interrupt_pending())
+            return noise_interrupted(first + n, err);
         const size_t len = end - j < NOISE_CHUNK ? (size_t)(end - j) : NOISE_CHUNK;
         slpi_noise_normals(seed, path, component, j, len, z);
         j += len;

@@ -139,7 +139,7 @@ static const key_def keys[] = {
     { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity" },
     { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
     { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
-    { "multiplier", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.multiplier), SLPI_EXPR_MAX_TEXT, NULL, 0, 0, "the Poisson operator L as its spectral multiplier lambda(l), an expression in l (e.g. -l*(l+1)-4, -(l*(l+1))^2): psi = L^-1 (X - F); finite and nonzero at l = 1..N-1; in place of kappa (O(N^3) per solve, not kappa's O(N^2))" },
+    { "multiplier", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.multiplier), SLPI_EXPR_MAX_TEXT, NULL, 0, 0, "the Poisson operator L as its spectral multiplier lambda(l), an expression in l (e.g. -l*(l+1)-4, -(l*(l+1))^2): psi = L^-1 (X - F); finite and nonzero at l = 1..N-1, not reading t (L is one operator for the run); in place of kappa (O(N^3) per solve, not kappa's O(N^2))" },
     { "noise_fields", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_fields), SLPI_PATH_MAX, NULL, 0, 0, "noise=fields: a file of fields xi_k, one noise Hamiltonian H_k = <X, xi_k> per line of the N^2-1 coefficients on Y_(l,m), l = 1..N-1, m = 0, 1, -1, ..., l, -l ('#' comments; M = the lines)" },
     { "noise_fields_digest", SLPI_SYS_EULER_ZEITLIN, K_U64, OFF(ez.noise_fields_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_fields file's bytes: recorded in the header by every run; given (verify, resume), the file must have it" },
     /* sine-Euler */
@@ -533,6 +533,17 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
     *name = keys[i].name;
     *system = keys[i].system < 0 ? "" : slpi_system_name((slpi_system_id)keys[i].system);
     *help = keys[i].help;
+    return 1;
+}
+
+int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names)
+{
+    static const char *const kinds[] = { "double", "double", "int", "long", "u64", "enum", "vec", "string", "special" };
+    if (i < 0 || i >= NKEYS) return 0;
+    *kind = kinds[keys[i].type];
+    *lo = keys[i].lo;
+    *hi = keys[i].type == K_STRING ? keys[i].count : keys[i].hi;
+    *names = keys[i].enums;
     return 1;
 }
 

@@ -18,6 +18,11 @@ void slpi_problem_form_defaults(slpi_problem *p, int form);
 /* Every key's range and enum of p (also for problems filled in by code rather than parsed);
  * SLPI_OK or SLPI_EINPUT naming the key. */
 int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
+/* Key i of the table (slpi_problem_key's order) as the parser reads it, for the tests that
+ * generate inputs from the table: its kind ("double", "int", "long", "u64", "enum",
+ * "vec", "string" or "special"), its range (numbers, vec entries; a string's buffer size
+ * in *hi) and its names (enum, NULL-terminated; else NULL). 0 past the end. */
+int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names);
 /* The name of value v of the enumerated key `key` of system s ("?" if there is none). */
 const char *slpi_problem_enum_text(const char *key, slpi_system_id s, int v);
 

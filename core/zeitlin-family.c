@@ -74,8 +74,8 @@ int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char
     return n;
 }
 
-/* The multiplier parsed with l bound to 1: its syntax, that it reads no coordinate, and
- * whether it reads l (*uses_l). */
+/* The multiplier parsed with l bound to 1: its syntax, that it reads neither a coordinate
+ * nor t (L is one operator for the whole run), and whether it reads l (*uses_l). */
 static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
 {
     slpi_algebra so3 = { SLPI_ALGEBRA_SO3, 3, 3 };
@@ -90,9 +90,10 @@ static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
         memcpy(at, own, sizeof own - 1);
     }
     for (int i = 0; rc == SLPI_OK && i < e.n; i++)
-        if (e.node[i].op == SLPI_EXPR_COORD)
-            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier: col %d: a coordinate: the multiplier is a function "
-                                "of l alone", e.node[i].col);
+        if (e.node[i].op == SLPI_EXPR_COORD || e.node[i].op == SLPI_EXPR_TIME)
+            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier: col %d: %s: the multiplier is a function of l alone "
+                                "(L is one operator for the whole run; docs/systems.md#zeitlin-family)", e.node[i].col,
+                                e.node[i].op == SLPI_EXPR_TIME ? "the time t" : "a coordinate");
     slpi_expr_free(&e);
     return rc;
 }
@@ -108,6 +109,18 @@ int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l,
     if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->ez.multiplier, err);
     if (rc == SLPI_OK && uses_l) rc = slpi_problem_set(q, "param.l", v, err);
     return rc;
+}
+
+int slpi_zeitlin_multiplier_refusal(slpi_error *err, const slpi_problem *p, int l, const char *why)
+{
+    char w[sizeof err->msg];
+    if (why) snprintf(w, sizeof w, "%s", strncmp(why, "H: ", 3) ? why : why + 3);   /* why may be err->msg */
+    if (why)
+        return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l, w);
+    return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) is 0, not finite, or outside binary64's "
+                          "normal range in magnitude [2^-1022, 2^1024) (on the certified path: somewhere in its ball): "
+                          "L is not invertible (the multiplier must be finite and nonzero at l = 1..N-1 = %d)",
+                          p->ez.multiplier, l, p->ez.N - 1);
 }
 
 static const char *ez_noise_name(slpi_ez_noise k)

@@ -43,10 +43,19 @@ int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
  * model tapes): algebra so3 (no coordinate read), H = the multiplier, param.l = l when it
  * reads l. SLPI_EINPUT naming the key multiplier if it does not parse. */
 int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err);
+/* The multiplier's refusal at degree l, one text for both paths (each evaluates lambda(l)
+ * once with its own model evaluator): why = the evaluator's refusal of the multiplier
+ * model's H (a constant's domain error, slpi_model_constant_refusal), or NULL when the
+ * value itself is refused: 0, not finite, or |lambda(l)| outside binary64's normal range
+ * [SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX] (the certified path: some point of its ball).
+ * Returns SLPI_EINPUT. */
+#define SLPI_LAMBDA_MIN 0x1p-1022
+#define SLPI_LAMBDA_MAX 0x1.fffffffffffffp+1023
+int slpi_zeitlin_multiplier_refusal(slpi_error *err, const slpi_problem *p, int l, const char *why);
 /* The family's checks of an euler-zeitlin problem (core/problem-validate.c): noise=modes
  * with a list and a list only with noise=modes, both lists parse for its N; noise=fields
- * with a file and a file only with noise=fields; a multiplier parses, reads no
- * coordinate and comes without kappa. */
+ * with a file and a file only with noise=fields; a multiplier parses, reads neither a
+ * coordinate nor the time t, and comes without kappa. */
 int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err);
 
 #endif

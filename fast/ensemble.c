@@ -65,6 +65,7 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void)
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
+    memset(c, 0, sizeof *c);
     if (p->system != SLPI_SYS_RIGID_BODY)
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: rigid-body only");
     for (int i = 0; i < 3; i++) {

@@ -225,7 +225,8 @@ static int ez_fields(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 }
 
 /* multiplier: lambda(l) for l = 1..N-1, each the multiplier's model tape at that l in
- * binary64 (fast/model-tape.h); refused where it is not finite or 0 (L not invertible). */
+ * binary64 (fast/model-tape.h); refused, with core's text, where a constant's domain
+ * fails or |lambda(l)| is not within [SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX] (L not invertible). */
 static int ez_multiplier(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N, rc = SLPI_OK;
@@ -242,13 +243,10 @@ static int ez_multiplier(ez_ctx *c, const slpi_problem *p, slpi_error *err)
         memset(&T, 0, sizeof T);
         rc = slpi_zeitlin_multiplier_model(q, p, l, err);
         if (rc == SLPI_OK && (!(m = slpi_model_acquire(q, err)) || slpi_fast_tapes_build(&T, m, &e) != SLPI_OK))
-            rc = m ? slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l,
-                                    strncmp(e.msg, "H: ", 3) ? e.msg : e.msg + 3) : SLPI_EINPUT;
+            rc = m ? slpi_zeitlin_multiplier_refusal(err, p, l, e.msg) : SLPI_EINPUT;
         double lam = rc == SLPI_OK ? T.t[0].v[T.t[0].root[0]] : 0;
-        if (rc == SLPI_OK && !(isfinite(lam) && lam != 0))
-            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) = %g: L is not invertible (the "
-                                "multiplier must be finite and nonzero at l = 1..N-1 = %d)", p->ez.multiplier, l, lam,
-                                N - 1);
+        if (rc == SLPI_OK && !(fabs(lam) >= SLPI_LAMBDA_MIN && fabs(lam) <= SLPI_LAMBDA_MAX))
+            rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         for (int j = 0; j <= 2 * l && rc == SLPI_OK; j++) c->ilam[slpi_fast_zeitlin_alpha(l, j)] = 1.0 / lam;
         slpi_fast_tapes_clear(&T);
         slpi_model_release(m);

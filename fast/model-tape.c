@@ -354,12 +354,7 @@ static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int
         int k = t->owner[i];
         t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
                 : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
-        if (!(t->v[i] - t->v[i] == 0)) {
-            char key[32];
-            return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) "
-                                  "in a constant subexpression", slpi_model_key(key, sizeof key, k), nd->col,
-                                  slpi_expr_op_name(nd->op));
-        }
+        if (!(t->v[i] - t->v[i] == 0)) return slpi_model_constant_refusal(err, k, nd);
     }
     return SLPI_OK;
 }

@@ -25,8 +25,8 @@
 #include "oracle/oracle.h"
 
 /* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status,
- * route. */
-#define ROW_FIELDS 6
+ * route, then the row's part of the statistical test. */
+#define ROW_FIELDS (6 + SLPI_STAT_FIELDS)
 
 double slpi_oracle_local_unit(long steps, int dim, double u)
 {
@@ -35,7 +35,7 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
 
 /* The certified state after the steps from the row's start to its step (through the
  * stepping primitive, core/steps.h), compared with the port's state there. */
-static void check_row(slpi_steps *steps, const slpi_ref *s, const slpi_oracle_port *port,
+static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const slpi_oracle_port *port,
                       const slpi_oracle_local_row *lr, arb_ptr x, double *out)
 {
     for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
@@ -43,8 +43,12 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, const slpi_oracle_po
     slpi_error err = { 0, "" };
     long raised = steps->tally.prec_raised, prec = port->p->prec;
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
-    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
+    int M = steps->M;
+    double *dw = malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double));   /* for the statistics */
+    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++) {
         if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
+        else if (dw) memcpy(dw + (n - lr->from) * M, steps->dW, (size_t)M * sizeof(double));
+    }
     raised = steps->tally.prec_raised - raised;
     /* the route of the steps at the problem's precision and of those raised above it (the
      * rule, slpi_ref_blas_route, is the same at every raised precision) */
@@ -55,10 +59,15 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, const slpi_oracle_po
     out[5] = lr->to == lr->from ? -1 : raised == 0 || first == retried ? (all_raised ? retried : first) : 2;
     if (slpi_step_failed(st)) {
         out[3] = 1.0 + (double)SLPI_VERDICT_UNABLE;
+        free(dw);
         return;
     }
+    if (dw && f) slpi_oracle_stat_row(f, port, lr, dw, x, out + 6);
+    free(dw);
     slpi_score sc;
-    slpi_score_vector(lr->state, x, port->dim, slpi_oracle_local_unit(lr->to - lr->from, port->dim, port->u), 0.0, &sc);
+    slpi_score_vector_bits(lr->state, x, port->dim,
+                           slpi_oracle_local_unit(lr->to - lr->from, port->dim, port->precision.u), 0.0, &sc,
+                           port->precision.bits);
     out[0] = sc.lo;
     out[1] = sc.hi;
     out[2] = sc.max_ulps;
@@ -79,7 +88,10 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         arb_ptr x = _arb_vec_init(port->dim);
         slpi_ref_at at = { NULL, x };
         slpi_steps steps = { 0 };
+        slpi_fast *f = NULL;       /* the statistics' directions and twin */
         int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
+        slpi_error fe = { 0, "" };
+        if (slpi_fast_create(&f, p, &fe) != SLPI_OK) f = NULL;   /* then the rows give no statistics */
         at.r = s;
         ok = ok && slpi_steps_open(&steps, p, slpi_ref_step_at, &at, 1, &e) == SLPI_OK;
         steps.seek = slpi_ref_seek_at;   /* each row's steps at their own times */
@@ -90,12 +102,13 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
             if (ok && (first + i) % port->nranks == port->rank) {
-                check_row(&steps, s, port, rows + i, x, buf + i * ROW_FIELDS);
+                check_row(&steps, s, f, port, rows + i, x, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
         _arb_vec_clear(x, port->dim);
         slpi_steps_close(&steps);
         slpi_ref_free(s);
+        slpi_fast_free(f);
     }
     if (rc == SLPI_OK && slpi_interrupt_pending())   /* the rows not checked are marked INVALID */
         rc = slpi_error_set(err, SLPI_EINTR, "verify --local: interrupted in the rows from %ld", first);
@@ -109,6 +122,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         rows[i].verdict = (slpi_verdict)((int)b[3] - 1);
         rows[i].status = (slpi_step_status)(int)b[4];
         rows[i].route = (int)b[5];
+        memcpy(rows[i].stat, b + 6, sizeof rows[i].stat);
     }
     free(buf);
     return rc;

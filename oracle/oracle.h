@@ -48,7 +48,8 @@ typedef struct {
     const int *col;            /* state coordinate i is column col[i] of the file */
     int dim;
     const double *x0;          /* the problem's initial state */
-    double u, budget;
+    slpi_precision precision;  /* the port's format: its u and bits */
+    double budget;
     long max_steps;            /* < 0: no bound on the steps certified per row */
     int threads, rank, nranks; /* threads: resolved, >= 1 */
     int (*combine)(double *buf, size_t n, void *arg);
@@ -68,7 +69,29 @@ typedef struct {
     int route;                     /* who enclosed its products: 0 Arb, 1 the BLAS route,
                                     * 2 both (a step retried at a raised precision), -1 no
                                     * step (row 0) */
+    double stat[3 + SLPI_STAT_DIRS];   /* the row's part of the statistical test (oracle/stat.c) */
 } slpi_oracle_local_row;
+
+/* ---- the statistical test (oracle/stat.c) ---- */
+/* Doubles a row gives the test: valid (1), the projections on SLPI_STAT_DIRS directions,
+ * |r|^2, |t|^2. */
+#define SLPI_STAT_FIELDS (3 + SLPI_STAT_DIRS)
+/* The directions used for M noise components (*split: one per component). */
+int slpi_oracle_stat_dirs(int M, int *split);
+const char *slpi_oracle_stat_dir_name(int j, int split);
+/* A row's fields (out[SLPI_STAT_FIELDS]; valid 0 when a fast step failed): the port's
+ * deviation from the certified step x (balls), dw the increments of the row's k steps
+ * (k x M), f a fast run object of the problem. */
+void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
+                          const double *dw, arb_srcptr x, double *out);
+/* Empty sums for M noise components and a state of dim coordinates at false-FAIL rate
+ * alpha; add a row; merge sums. */
+void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha);
+void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row);
+void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from);
+/* The statistics, p-values, effect and verdict of the pooled sums of `paths` files. */
+void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths);
+
 
 /* The error unit of a local row k steps after its predecessor: k m u, m = ceil(sqrt(dim)). */
 double slpi_oracle_local_unit(long steps, int dim, double u);
@@ -101,6 +124,13 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
 int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step);
 /* res->note on a noise file the problem truncates but that was written untruncated. */
 int slpi_verify_note_noise_file(const slpi_problem *p, slpi_verify_result *res, slpi_error *err);
+/* The report (oracle/verify-report.c): a file's summary ending with its proof line; the
+ * statistics and verdict lines after every file; pooled files' problems agree (but for
+ * path, seed, noise file). */
+void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o,
+                               const slpi_verify_result *res);
+void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_verify_result *res);
+int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input *b, slpi_error *err);
 /* The local comparison (oracle/verify-local.c) into res->local; *rc its status. */
 void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, const slpi_verify_opts *o, FILE *table,
                            slpi_verify_result *res, slpi_error *err, int *rc);

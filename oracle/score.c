@@ -11,9 +11,11 @@
  * Scale: the state's max norm (of the ball midpoints); for an invariant I,
  * max(|I(x_n)|, sum_j |dI/dx_j| |x_j|) (slpi_oracle_invariant_scales), so that an
  * invariant that is (nearly) zero is measured against what state rounding does to it.
- * Ulps: where arb_can_round_arf says the ball determines the correctly rounded double
- * r, the distance |f - r| in units of ulp(r), over the significant components
- * |r| >= 2^-26 scale (a tiny component's ulps say nothing; the ratio covers it). */
+ * Ulps: where arb_can_round_arf says the ball determines the value r correctly rounded
+ * to the format's p significand bits (53 for a double; a port's declared format,
+ * oracle/precision.c), the distance |f - r| in units of ulp_p(r), over the significant
+ * components |r| >= 2^-floor(p/2) scale (2^-26 for a double: a tiny component's ulps say
+ * nothing; the ratio covers it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,11 @@ double slpi_score_unit(long steps, double u)
 
 void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s)
 {
+    slpi_score_vector_bits(f, b, n, unit, scale, s, 53);
+}
+
+void slpi_score_vector_bits(const double *f, arb_srcptr b, int n, double unit, double scale, slpi_score *s, int bits)
+{
     score_empty(s);
     if (scale <= 0) {
         scale = 0;
@@ -84,19 +91,23 @@ void slpi_score_vector(const double *f, arb_srcptr b, int n, double unit, double
     }
     double denom = unit * scale;
     arb_t fi;
+    arf_t rp;
     arb_init(fi);
+    arf_init(rp);
     for (int i = 0; i < n; i++) {
         arb_set_d(fi, f[i]);
         score_pair(fi, b + i, denom, s);
-        if (!arb_can_round_arf(b + i, 53, ARF_RND_NEAR)) continue;
-        double r = arf_get_d(arb_midref(b + i), ARF_RND_NEAR);
-        if (fabs(r) < 0x1p-26 * scale && !(r == 0 && f[i] == 0)) continue;
-        double ulp = r == 0 ? 1.0 : nextafter(fabs(r), INFINITY) - fabs(r);
+        if (!arb_can_round_arf(b + i, bits, ARF_RND_NEAR)) continue;
+        arf_set_round(rp, arb_midref(b + i), bits, ARF_RND_NEAR);
+        double r = arf_get_d(rp, ARF_RND_NEAR);
+        if (fabs(r) < ldexp(scale, -bits / 2) && !(r == 0 && f[i] == 0)) continue;
+        double ulp = r == 0 ? 1.0 : slpi_precision_ulp(r, bits);
         double u = fabs(f[i] - r) / ulp;
         if (u > s->max_ulps) s->max_ulps = u;
         s->rounded++;
     }
     arb_clear(fi);
+    arf_clear(rp);
 }
 
 void slpi_score_invariants(arb_srcptr If, arb_srcptr Ib, const double *scale, int n, double unit, slpi_score *s)

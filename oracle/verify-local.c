@@ -80,8 +80,9 @@ static long *sample_ordinals(long n, long k, uint64_t seed)
 
 /* Score a window of local rows and fold them into the result, in order. */
 static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, long nw, long first,
-                        slpi_progress *pg, FILE *table, int *header, slpi_verify_local *L, slpi_error *err)
+                        slpi_progress *pg, FILE *table, int *header, slpi_verify_result *res, slpi_error *err)
 {
+    slpi_verify_local *L = &res->local;
     int rc = slpi_oracle_local(port, w, nw, first, pg, err);
     if (rc != SLPI_OK) return rc;
     if (table && !*header)
@@ -96,6 +97,7 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
         else L->rows_unable++;
         if (lr->verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = lr->to;
         L->verdict = slpi_verdict_worse(L->verdict, lr->verdict);
+        slpi_oracle_stat_add(&res->stats, lr->stat);
         int certified = !slpi_step_failed(lr->status);
         if (certified) {
             slpi_score sc = { lr->lo, lr->hi, lr->ulps, 0, 1 };
@@ -155,7 +157,7 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
             lr->state = state;
             k++;
             if (++nw == cap) {
-                *rc = local_window(port, w, nw, done, pg, table, &header, &res->local, err);
+                *rc = local_window(port, w, nw, done, pg, table, &header, res, err);
                 done += nw;
                 nw = 0;
             }
@@ -166,7 +168,7 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
         index++;
     }
     if (*rc == SLPI_OK && got < 0) *rc = SLPI_EINPUT;
-    if (*rc == SLPI_OK && (nw > 0 || done == 0)) *rc = local_window(port, w, nw, done, pg, table, &header, &res->local, err);
+    if (*rc == SLPI_OK && (nw > 0 || done == 0)) *rc = local_window(port, w, nw, done, pg, table, &header, res, err);
     slpi_progress_end(pg);
     slpi_traj_close(r);
     free(store);

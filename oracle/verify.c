@@ -93,8 +93,8 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     const double *row = v->cur.mid;
     for (int i = 0; i < port->dim; i++) v->f[i] = row[1 + port->col[i]];
     slpi_score st, in;
-    double unit = slpi_score_unit(step, port->u);
-    slpi_score_vector(v->f, x, port->dim, unit, 0.0, &st);
+    double unit = slpi_score_unit(step, port->precision.u);
+    slpi_score_vector_bits(v->f, x, port->dim, unit, 0.0, &st, port->precision.bits);
     slpi_oracle_invariants_of(v->s, v->f, port->dim, step, &v->dp);
     int n = inv->n < v->dp.n ? inv->n : v->dp.n;
     double scale[SLPI_MAX_DIAG];
@@ -128,15 +128,11 @@ void slpi_verify_opts_init(slpi_verify_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->global = o->local = 1;
-    o->u = SLPI_U_BINARY64;
+    slpi_precision_of_u(&o->precision, SLPI_U_BINARY64);
+    o->alpha = SLPI_VERIFY_ALPHA;
     o->budget = SLPI_ORACLE_THRESHOLD;
     o->max_steps = o->row_first = o->row_last = -1;
     o->nranks = 1;
-}
-
-const char *slpi_verify_precision_name(double u)
-{
-    return u == SLPI_U_BINARY64 ? "binary64" : u == SLPI_U_BINARY32 ? "binary32" : "stated";
 }
 
 /* The global comparison: the certified trajectory from x0 walked beside the file,
@@ -187,87 +183,118 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
     free(v.f);
 }
 
-static void write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
-{
-    static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
-    const slpi_problem *p = &in->p;
-    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
-            slpi_scheme_name(p->scheme), slpi_system_name(p->system), in->nrows, in->first_step, in->last_step,
-            p->h, p->noise_file[0] ? "file " : "canonical", p->noise_file);
-    fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
-               "steps since the previous row (local)\n", res->u, slpi_verify_precision_name(res->u), res->budget);
-    if (res->note[0]) fprintf(f, "note: %s\n", res->note);
-    if (o->global) {
-        fprintf(f, "global: invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
-        for (int i = 0; i < res->ninv; i++)
-            fprintf(f, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
-                    res->exact_drift[i]);
-        fprintf(f, "global rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
-        if (res->last_certified_step >= 0) fprintf(f, "certified through step %ld", res->last_certified_step);
-        else fprintf(f, "no row certified");
-        if (res->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", res->first_fail_step);
-        char ulps[32] = "no";
-        if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
-        fprintf(f, "\nglobal certified rows: worst state ratio <= %.3g (%s ulps), worst invariant ratio <= %.3g\n",
-                res->state.hi, ulps, res->inv.hi);
-        if (res->global_why[0]) fprintf(f, "global stopped: %s\n", res->global_why);
-    }
-    if (o->local) {
-        const slpi_verify_local *L = &res->local;
-        fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
-        if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
-        if (o->row_first >= 0 || o->row_last >= 0) fprintf(f, " (steps %ld..%ld)", o->row_first, o->row_last);
-        if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
-        char ulps[32] = "no";
-        if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
-        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
-                   "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n", L->state.hi, ulps,
-                L->rows_arb, L->rows_blas, L->rows_both,
-                matmul_name[p->matmul]);
-    }
-    fprintf(f, "verdict:");
-    if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
-    if (o->local) fprintf(f, "%s local %s", o->global ? "," : "", slpi_verdict_name(res->local.verdict));
-    fprintf(f, " => %s\n", slpi_verdict_name(res->verdict));
-}
-
-int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
-                    slpi_error *err)
+/* One file: its proof (global and local comparisons, the summary's proof lines) and
+ * its rows' part of the statistics in res->stats (not finished). */
+static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_input *in,
+                      slpi_verify_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
     res->verdict = res->global_verdict = res->local.verdict = SLPI_VERDICT_PASS;
     res->last_certified_step = res->first_fail_step = res->local.first_fail_step = -1;
     res->state.max_ulps = res->inv.max_ulps = res->local.state.max_ulps = -1;
-    res->u = o->u;
+    res->precision = o->precision;
     res->budget = o->budget;
     res->sample_seed = o->sample_seed;
-    if (!(o->u > 0 && o->u < 1) || !(o->budget > 0) || !isfinite(o->budget))
-        return slpi_error_set(err, SLPI_EINPUT, "budget: u = %g must lie in (0, 1) and K = %g be positive", o->u, o->budget);
-    slpi_verify_input in;
-    memset(&in, 0, sizeof in);
-    in.path = path;
-    int rc = slpi_verify_scan(&in, o, err);
-    int dim = in.dim;
+    res->files = 1;
+    in->path = path;
+    int rc = slpi_verify_scan(in, o, err);
+    int dim = in->dim;
+    slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(&in->p) : 0, dim, o->alpha);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
-    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in.p, x0, err);
-    if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in.p, res, err);
-    slpi_oracle_port port = { &in.p, in.col, dim, x0, o->u, o->budget, o->max_steps, 1,
+    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in->p, x0, err);
+    if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in->p, res, err);
+    slpi_oracle_port port = { &in->p, in->col, dim, x0, o->precision, o->budget, o->max_steps, 1,
                               o->rank, o->nranks > 0 ? o->nranks : 1, o->combine, o->combine_arg };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
-        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in.p.scheme),
-                slpi_system_name(in.p.system), in.nrows);
-    if (rc == SLPI_OK && o->global) run_global(&port, &in, table, res, err, &rc);
-    if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, &in, o, table, res, err, &rc);
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in->p.scheme),
+                slpi_system_name(in->p.system), in->nrows);
+    if (rc == SLPI_OK && o->global) run_global(&port, in, table, res, err, &rc);
+    if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, in, o, table, res, err, &rc);
     if (rc == SLPI_OK) {
         if (o->global) res->verdict = slpi_verdict_worse(res->verdict, res->global_verdict);
         if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
-        if (report) write_summary(report, &in, o, res);
+        if (report) slpi_verify_write_summary(report, in, o, res);
     }
     free(x0);
-    free(in.col);
     return rc;
+}
+
+/* Fold file b's proof into the rows of all (counts summed, the worst scores). */
+static void fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
+{
+    a->verdict = slpi_verdict_worse(a->verdict, b->verdict);
+    a->global_verdict = slpi_verdict_worse(a->global_verdict, b->global_verdict);
+    a->rows += b->rows;
+    a->rows_pass += b->rows_pass;
+    a->rows_fail += b->rows_fail;
+    a->rows_unable += b->rows_unable;
+    if (b->last_certified_step < a->last_certified_step) a->last_certified_step = b->last_certified_step;
+    if (a->first_fail_step < 0) a->first_fail_step = b->first_fail_step;
+    slpi_score_merge(&a->state, &b->state);
+    slpi_score_merge(&a->inv, &b->inv);
+    for (int i = 0; i < b->ninv && i < a->ninv; i++) {
+        a->port_drift[i] = fmax(a->port_drift[i], b->port_drift[i]);
+        a->exact_drift[i] = fmax(a->exact_drift[i], b->exact_drift[i]);
+    }
+    if (!a->global_why[0]) memcpy(a->global_why, b->global_why, sizeof a->global_why);
+    if (!a->note[0]) memcpy(a->note, b->note, sizeof a->note);
+    slpi_verify_local *L = &a->local;
+    const slpi_verify_local *M = &b->local;
+    L->verdict = slpi_verdict_worse(L->verdict, M->verdict);
+    L->rows += M->rows;
+    L->rows_pass += M->rows_pass;
+    L->rows_fail += M->rows_fail;
+    L->rows_unable += M->rows_unable;
+    if (L->first_fail_step < 0) L->first_fail_step = M->first_fail_step;
+    slpi_score_merge(&L->state, &M->state);
+    L->rows_arb += M->rows_arb;
+    L->rows_blas += M->rows_blas;
+    L->rows_both += M->rows_both;
+    slpi_oracle_stat_merge(&a->stats, &b->stats);
+    a->files++;
+}
+
+int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report,
+                          slpi_verify_result *res, slpi_error *err)
+{
+    if (n < 1) return slpi_error_set(err, SLPI_EINPUT, "verify: no trajectory file given");
+    if (!(o->precision.u > 0 && o->precision.u < 1) || !(o->budget > 0) || !isfinite(o->budget))
+        return slpi_error_set(err, SLPI_EINPUT, "budget: u = %g must lie in (0, 1) and K = %g be positive",
+                              o->precision.u, o->budget);
+    if (!(o->alpha > 0 && o->alpha < 1))
+        return slpi_error_set(err, SLPI_EINPUT, "alpha = %g must lie in (0, 1)", o->alpha);
+    slpi_verify_result *one = malloc(sizeof *one);
+    slpi_verify_input first, in;
+    memset(&first, 0, sizeof first);
+    int rc = one ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    for (int i = 0; i < n && rc == SLPI_OK; i++) {
+        memset(&in, 0, sizeof in);
+        rc = verify_one(paths[i], o, report, &in, i == 0 ? res : one, err);
+        if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &in, err);
+        if (rc == SLPI_OK && i > 0) fold_proof(res, one);
+        if (i == 0) first = in;
+        else free(in.col);
+    }
+    free(first.col);
+    free(one);
+    if (rc != SLPI_OK) return rc;
+    res->proof = res->verdict;
+    if (!o->local) res->stats.dirs = 0;   /* not run */
+    if (o->local) {
+        slpi_oracle_stat_finish(&res->stats, n);
+        if (res->stats.verdict == SLPI_VERDICT_FAIL || (o->require_power && res->stats.verdict == SLPI_VERDICT_UNABLE))
+            res->verdict = slpi_verdict_worse(res->verdict, res->stats.verdict);
+    }
+    if (report) slpi_verify_write_verdict(report, o, res);
+    return SLPI_OK;
+}
+
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                    slpi_error *err)
+{
+    return slpi_verify_run_files(1, &path, o, report, res, err);
 }
 
 int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
@@ -280,38 +307,4 @@ int slpi_verify_file(const char *path, const char *noise_file, const char *golde
     o.max_steps = max_steps;
     o.local = 0;
     return slpi_verify_run(path, &o, report, res, err);
-}
-
-int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err)
-{
-    json_t *drift = json_array();
-    for (int i = 0; i < res->ninv; i++)
-        json_array_append_new(drift, json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port",
-                                               res->port_drift[i], "exact_scheme", res->exact_drift[i]));
-    const slpi_verify_local *L = &res->local;
-    json_t *local = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "verdict", slpi_verdict_name(L->verdict),
-                              "rows", (json_int_t)L->rows, "rows_pass", (json_int_t)L->rows_pass, "rows_fail",
-                              (json_int_t)L->rows_fail, "rows_unable", (json_int_t)L->rows_unable, "first_fail_step",
-                              (json_int_t)L->first_fail_step, "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi,
-                              "max_ulps", L->state.max_ulps);
-    json_object_set_new(local, "products", json_pack("{s:I, s:I, s:I}", "arb", (json_int_t)L->rows_arb, "blas",
-                                                     (json_int_t)L->rows_blas, "both", (json_int_t)L->rows_both));
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)res->sample_seed);
-    json_t *budget = json_pack("{s:s, s:f, s:f, s:s}", "precision", slpi_verify_precision_name(res->u), "unit_roundoff",
-                               res->u, "K", res->budget, "rule", "PASS when |port - exact| <= K n u |x|");
-    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:s, s:s}",
-                          "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict),
-                          "threshold", res->budget, "budget", budget, "global_verdict",
-                          slpi_verdict_name(res->global_verdict), "rows", (json_int_t)res->rows, "rows_pass",
-                          (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail, "rows_unable",
-                          (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
-                          "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo,
-                          "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
-                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift, "local", local, "sample_seed",
-                          seed, "note", res->note);
-    int bad = j == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
-    json_decref(j);
-    if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
-    return SLPI_OK;
 }

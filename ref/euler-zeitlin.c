@@ -21,6 +21,7 @@
 #include "ref/matrix.h"
 #include "ref/model-tape.h"
 #include "ref/mrmat.h"
+#include "ref/vec.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>
@@ -440,7 +441,8 @@ static void weights(ez_data *d, int N, slong prec)
 
 /* lambda(l) of the multiplier, l = 1..N-1, into d->lam at precision prec: each the
  * multiplier's model tape at that l (ref/model-tape.h, constants from their decimal text).
- * SLPI_EINPUT where a ball is not finite or contains 0 (L not invertible, or not
+ * SLPI_EINPUT, with core's text, where a constant's domain fails or some point of a ball
+ * has |lambda| outside [SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX] (L not invertible, or not
  * certified to be), d->lam then as it was. */
 static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error *err)
 {
@@ -450,21 +452,14 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_ref_tape t;
         rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK)
-            rc = slpi_ref_tape_init(&t, q, prec, err);   /* on an error nothing to clear */
+        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, q, prec, err)) != SLPI_OK)   /* nothing to clear */
+            rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
         if (rc != SLPI_OK)
             break;
         if (!slpi_ref_tape_eval(&t, 0, lam + l, mu, NULL, 0, prec))
-            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l,
-                                strncmp(t.why, "H: ", 3) ? t.why : t.why + 3);
-        else if (!arb_is_finite(lam + l) || arb_contains_zero(lam + l)) {
-            char *b = arb_get_str(lam + l, 10, 0);
-            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) = %s, which %s: L is not certified "
-                                "invertible (the certified path needs a finite ball of lambda(l) that excludes 0 at "
-                                "l = 1..N-1 = %d)", p->ez.multiplier, l, b,
-                                !arb_is_finite(lam + l) ? "is not finite" : arb_is_zero(lam + l) ? "is 0" : "contains 0", N - 1);
-            flint_free(b);
-        }
+            rc = slpi_zeitlin_multiplier_refusal(err, p, l, t.why);
+        else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
+            rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         slpi_ref_tape_clear(&t);
     }
     if (rc == SLPI_OK) {

@@ -30,7 +30,9 @@
  * direction P w, so the generator P grad H(P mu) and its derivative do not depend on the
  * trace of the point a scheme evaluates at (ISOMP's X~ has one, of order h^2). */
 #include "ref/model-tape.h"
+#include "ref/vec.h"
 
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -513,6 +515,24 @@ int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_sr
 
 /* ------------------------------------------------------------ creation */
 
+/* The constant subexpressions of every H_k (nodes that read neither a coordinate nor t),
+ * evaluated once at prec: a domain fault or a ball reaching beyond DBL_MAX is the input's
+ * error, refused with the double path's text (core's slpi_model_constant_refusal). */
+static int check_constants(slpi_ref_tape *d, slong prec, slpi_error *err)
+{
+    for (int k = 0; k <= d->m->M; k++) {
+        const slpi_expr *e = &d->m->H[k];
+        for (int i = 0; i < e->n; i++) {
+            if (e->dep[i] || e->tdep[i])
+                continue;   /* a constant node's operands are constant: evaluated before it */
+            if (!forward(d, k, i, NULL, NULL, 0, prec) || !slpi_ref_within(&d->tape[i].v, 0, DBL_MAX))
+                return slpi_model_constant_refusal(err, k, e->node + i);
+        }
+    }
+    d->faulted = 0;
+    return SLPI_OK;
+}
+
 void slpi_ref_tape_clear(slpi_ref_tape *d)
 {
     for (int k = 0; k <= d->m->M; k++)
@@ -567,6 +587,8 @@ int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slp
     if (p->model.t0_text[0] && (arb_set_str(&d->t0, p->model.t0_text, cprec) != 0 || !arb_is_finite(&d->t0)))
         rc = slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: not a finite decimal", p->model.t0_text);
     arb_set(&d->time, &d->t0);
+    if (rc == SLPI_OK)
+        rc = check_constants(d, cprec, err);
     if (rc != SLPI_OK)
         slpi_ref_tape_clear(d);
     return rc;

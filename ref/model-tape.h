@@ -27,8 +27,10 @@ typedef struct {
     char why[160];                          /* "KEY: col C: reason" */
 } slpi_ref_tape;
 
-/* Parse p's model and read its constants at precision cprec; the scratch. On error nothing
- * is left to clear. */
+/* Parse p's model and read its constants at precision cprec; the scratch; its constant
+ * subexpressions evaluated once, SLPI_EINPUT as the double path refuses them (a domain
+ * error, or beyond binary64's range: core/expr.h's slpi_model_constant_refusal). On error
+ * nothing is left to clear. */
 int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slpi_error *err);
 void slpi_ref_tape_clear(slpi_ref_tape *d);
 /* H_k at mu into *val (may be NULL); with grad, dH/dmu into d->g; with w, also

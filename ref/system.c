@@ -1,11 +1,14 @@
 /* ref/system.c — system dispatch: p->system to the system files' constructors
  * (slpi_ref_sys_<system>), and the table's release. Nothing below it calls back: the
  * helpers the system and scheme files share live in ref/vector-field.c and ref/vec.c. */
+#include <string.h>
+
 #include "ref/system.h"
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
     int rc;
+    memset(s, 0, sizeof *s);   /* the constructors fill what they have; every other slot reads NULL */
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY:      rc = slpi_ref_sys_rigid_body(s, p, err); break;
     case SLPI_SYS_HEAVY_TOP:       rc = slpi_ref_sys_heavy_top(s, p, err); break;

@@ -137,8 +137,8 @@ static inline void slpi_ref_time(const slpi_ref_system *s, int half, const doubl
 }
 
 /* --------------------------------------------------------------- systems
- * Each fills *s for problem p (s zeroed by the caller) or returns SLPI_EINPUT with a
- * message. One per system file. */
+ * Each fills *s for problem p (s zeroed by slpi_ref_system_init) or returns SLPI_EINPUT
+ * with a message. One per system file. */
 int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
@@ -150,7 +150,8 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 /* out = max_i |a_i - b_i| over n >= 1 balls (eig_dev and the like; ref/diagnostics.c). */
 void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec);
-/* Dispatch on p->system; clears nothing on failure. */
+/* Zeroes *s, then dispatches on p->system (a slot the system does not fill reads NULL
+ * or 0, whatever the caller's memory held); clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
 

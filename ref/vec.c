@@ -1,5 +1,5 @@
 /* ref/vec.c — small ball-vector kernels the system and scheme files share: the cross
- * product of 3-vectors and the largest radius of a ball vector. */
+ * product of 3-vectors, the largest radius of a ball vector and a ball's magnitude range. */
 #include "ref/vec.h"
 
 double slpi_ref_vec_radius(arb_srcptr x, int n)
@@ -27,4 +27,19 @@ void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec)
     _arb_vec_set(out, r, 3);
     _arb_vec_clear(r, 3);
     arb_clear(t);
+}
+
+int slpi_ref_within(const arb_t x, double lo, double hi)
+{
+    if (!arb_is_finite(x))
+        return 0;
+    arf_t a, b;
+    arf_init(a);
+    arf_init(b);
+    arb_get_abs_lbound_arf(a, x, 64);   /* rounded down */
+    arb_get_abs_ubound_arf(b, x, 64);   /* rounded up */
+    int in = arf_cmp_d(a, lo) >= 0 && arf_cmp_d(b, hi) <= 0;
+    arf_clear(a);
+    arf_clear(b);
+    return in;
 }

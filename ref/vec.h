@@ -9,5 +9,7 @@
 void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
 /* max radius of a ball vector, as a double (rounded up) */
 double slpi_ref_vec_radius(arb_srcptr x, int n);
+/* 1 if every point v of the ball x has lo <= |v| <= hi (lo, hi >= 0, doubles), else 0. */
+int slpi_ref_within(const arb_t x, double lo, double hi);
 
 #endif

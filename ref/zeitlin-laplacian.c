@@ -9,6 +9,7 @@
 #include "ref/matrix.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* 4 m_a m_b = (2a-N+1)(2b-N+1); 4 s(s+1) = N^2-1. Diagonal of L_{b-a} at row a:
  * -2(s(s+1) - m_a m_b) = -((N^2-1) - (2a-N+1)(2b-N+1)) / 2, exact. */
@@ -82,6 +83,7 @@ static void twd_free(slpi_ref_zeitlin *z)
 
 int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *err)
 {
+    memset(z, 0, sizeof *z);
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin ref path: N = %d outside 2..%d", N,

@@ -20,10 +20,12 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
 {
     int ok = 1;
+    memset(t, 0, sizeof *t);
     t->N = N;
     t->mid = calloc((size_t)N, sizeof *t->mid);
     t->rad = calloc((size_t)N, sizeof *t->rad);

@@ -38,7 +38,7 @@ from slpi._native import ffi as _ffi, lib as _lib
 from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 
-__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
@@ -97,46 +97,53 @@ def _check(rc, lib=None):
         raise _library_error(rc, lib)
 
 
-def _interruptible(lib, call):
+def _interruptible(lib, call, error=None):
     """rc, error: call() (one C call into lib returning its code; cffi releases the GIL)
-    and its SlpiError (None if rc is 0; read in the thread that called, as the library's
-    last error is per thread), in a worker thread, so that
+    and its SlpiError (None if rc is 0; error(rc) makes it, else the library's last error,
+    read in the thread that called, as it is per thread), in a worker thread, so that
     Ctrl-C in the main thread raises KeyboardInterrupt at once: lib is asked to stop
-    (slpi_interrupt_request: the call returns SLPI_EINTR at its next step, batch or case),
-    the worker clears the flag once the call has returned, and the main thread waits for
-    that before it raises. The flag is the process's: a long call in another thread at
-    that moment stops too."""
+    (slpi_interrupt_request: the call returns SLPI_EINTR at its next step, batch, case or
+    2^20 noise draws), the worker clears the flag once the call has returned, and the main
+    thread waits for that before it raises. A signal that lands before the worker began
+    the call stops it before the call. The flag is the process's: a long call in another
+    thread at that moment stops too."""
     def checked():
         rc = call()
-        return rc, (_library_error(rc, lib) if rc != 0 else None)
+        return rc, (None if rc == 0 else error(rc) if error else _library_error(rc, lib))
 
     if threading.current_thread() is not threading.main_thread():
         return checked()   # KeyboardInterrupt is raised in the main thread only
-    lock, state, box, finished = threading.Lock(), {"done": False, "asked": False}, [], threading.Event()
+    lock, state, box, finished = threading.Lock(), {"began": False, "done": False, "asked": False}, [], \
+        threading.Event()
 
     def work():
+        with lock:
+            state["began"] = not state["asked"]
         try:
-            box.append((checked(), None))
+            if state["began"]:
+                box.append((checked(), None))
         except BaseException as e:   # noqa: B902 (handed to the main thread)
             box.append((None, e))
         with lock:
             state["done"] = True
-            if state["asked"]:
+            if state["asked"] and state["began"]:
                 lib.slpi_interrupt_clear()
         finished.set()
 
     # waited for on an Event, not Thread.join: a join that KeyboardInterrupt broke may
     # report the thread ended while it runs (Python 3.11)
-    threading.Thread(target=work, name="slpi-call", daemon=True).start()
     try:
+        threading.Thread(target=work, name="slpi-call", daemon=True).start()
         while not finished.wait(0.25):
             pass
     except KeyboardInterrupt:
-        with lock:
-            if not state["done"]:
-                state["asked"] = True
+        with lock:   # the worker has not begun (then it never calls), runs, or is done
+            state["asked"] = True
+            running = state["began"] and not state["done"]
+            if running:
                 lib.slpi_interrupt_request()
-        finished.wait()   # stopped at its next poll: no work of the call goes on after this raise
+        if running:
+            finished.wait()   # stopped at its next poll: no work of the call goes on after this raise
         raise
     out, exc = box[0]
     if exc is not None:
@@ -446,6 +453,9 @@ def _native_callback(cb, name, error):
                 return 1
         return call
 
+    def native(ctype, body):   # failed (1) also when an exception escapes call: _keep_lost
+        return _ffi.callback(ctype, guarded(body), error=1, onerror=_keep_lost(error))
+
     def energy(out, mu, n, _):
         v = np.asarray(cb.energy(vec(mu, n)))
         if v.shape != () or v.dtype.kind not in "fiu":
@@ -453,9 +463,21 @@ def _native_callback(cb, name, error):
                             name, v.shape)
         out[0] = float(v)
 
-    return (_ffi.callback(_GRAD_T, guarded(lambda out, mu, n, _: put(out, n, cb.grad(vec(mu, n)), "grad"))),
-            _ffi.callback(_HVP_T, guarded(lambda out, mu, w, n, _: put(out, n, cb.hvp(vec(mu, n), vec(w, n)), "hvp"))),
-            _ffi.NULL if cb.energy is None else _ffi.callback(_GRAD_T, guarded(energy)))
+    return (native(_GRAD_T, lambda out, mu, n, _: put(out, n, cb.grad(vec(mu, n)), "grad")),
+            native(_HVP_T, lambda out, mu, w, n, _: put(out, n, cb.hvp(vec(mu, n), vec(w, n)), "hvp")),
+            _ffi.NULL if cb.energy is None else native(_GRAD_T, energy))
+
+
+def _keep_lost(kept):
+    """cffi's onerror hook of a callback: an exception that escaped the callback's own
+    try (a KeyboardInterrupt raised at its first instruction, when Ctrl-C lands as C calls
+    it) is kept in kept[0], as the callback keeps its own, and the callback returns its
+    error value (stop, or failed) instead of cffi printing "Exception ignored" and
+    returning as if nothing happened."""
+    def lost(exc_type, exc, tb):
+        if kept[0] is None:
+            kept[0] = exc if exc is not None else exc_type()
+    return lost
 
 
 def _raise_callback_error(pr):
@@ -584,6 +606,6 @@ def _problem(problem, keys):
 
 
 from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers above)
-from slpi._tools import (noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
+from slpi._tools import (noise, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
                          Study, converge, write_trajectory)
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)

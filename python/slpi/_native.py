@@ -60,6 +60,9 @@ int slpi_problem_set_callback(slpi_problem *p, int k, int (*grad)(double *, cons
                               slpi_error *err);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
+int slpi_api_verify_argv(int argc, char **argv, const char *json);
+int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
+                         uint64_t path, int refine, double ell, uint64_t first);
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,

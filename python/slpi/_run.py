@@ -12,7 +12,7 @@ import numpy as np
 from slpi._native import ffi as _ffi, lib as _lib
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
-    Problem, SlpiError, _check, _flag, _guard_memory, _integer, _problem, _ptr,
+    Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _problem, _ptr,
     _raise_callback_error, _real_array, _row_steps)
 
 
@@ -164,7 +164,8 @@ def _observer(fn, dim, kept):
         except BaseException as e:   # KeyboardInterrupt included: raised after the advance
             kept[0] = e
             return 1
-    return _ffi.callback(_OBSERVER_T, call)
+    # one that escapes call (Ctrl-C at its entry) stops the run too, kept by the hook
+    return _ffi.callback(_OBSERVER_T, call, error=1, onerror=_keep_lost(kept))
 
 
 def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at=None, observer=None,

@@ -13,7 +13,7 @@ from slpi._version import __version__
 from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
-    SlpiError, _bad, _guard_memory, _integer, _interruptible, _path, _problem, _ptr,
+    SlpiError, _bad, _flag, _guard_memory, _integer, _interruptible, _library_error, _path, _problem, _ptr,
     _raise_callback_error, _text)
 
 
@@ -44,7 +44,10 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     Raises
     ------
     SlpiError
-        A value out of range, named.
+        A value out of range, named; more than 2^38 fine draws (steps 2^refine: about 15
+        minutes; generate such noise in pieces with ``first``).
+    KeyboardInterrupt
+        On Ctrl-C, within 2^20 fine draws (a few ms); nothing is returned.
 
     Examples
     --------
@@ -67,25 +70,101 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     _guard_memory(8.0 * steps, "noise: %d increments" % steps, None)
     out = np.empty(steps)
     err = _ffi.new("slpi_error *")
-    rc = _lib.slpi_noise_increments(seed, path, component, float(h), refine, first, steps, _ptr(out), err)
-    if rc != 0:   # the library's own rules (slpi.h), e.g. h above 1e6
-        raise SlpiError(rc, _ffi.string(err.msg).decode())
+    # the library's own rules (slpi.h), e.g. h above 1e6, name what they refuse
+    _, error = _interruptible(_lib, lambda: _lib.slpi_noise_increments(seed, path, component, float(h), refine,
+                                                                       first, steps, _ptr(out), err),
+                              lambda rc: SlpiError(rc, _ffi.string(err.msg).decode()))
+    if error:
+        raise error
     return out
+
+
+def write_noise(file, dW, h, seed=0, path=0, refine=0, ell=0.0, first=0):
+    """Write increments as a noise file (``slpi-noise 1``) with ``slpi noise``'s own
+    writer: for the same values and header, the bytes of ``slpi noise`` (a porter who
+    draws or keeps the increments in Python verifies the run with ``noise_file=``).
+
+    Parameters
+    ----------
+    file : str or path
+        Replaced whole, or left as it was on error.
+    dW : array (steps, M) or (steps,)
+        Row n: the increments dW_1..dW_M of step ``first + n``; finite.
+    h : float
+        The step size they belong to, in (0, 1e6].
+    seed, path : int
+        What the header states (``slpi noise --preset`` writes the problem's).
+    refine : int
+        Fine levels summed into each increment, 0..40.
+    ell : float
+        The truncation D(h, ell) = sqrt(2 ell h |ln h|) the values respect, in (0, 100];
+        0: untruncated.
+    first : int
+        The index of the first step.
+
+    Raises
+    ------
+    SlpiError
+        A value out of range, a non-finite increment or one beyond D, an unwritable file.
+
+    Examples
+    --------
+    >>> import tempfile, subprocess
+    >>> f = tempfile.NamedTemporaryFile(suffix=".noise", delete=False).name
+    >>> dW = np.column_stack([slpi.noise(1, 0, k, 0.25, 2) for k in range(2)])
+    >>> slpi.write_noise(f, dW, 0.25, seed=1)
+    >>> cli = subprocess.run([os.environ.get("SLPI_BIN", "slpi"), "noise", "--seed", "1", "--path", "0",
+    ...                       "--components", "2", "--h", "0.25", "--steps", "2"], capture_output=True)
+    >>> open(f, "rb").read() == cli.stdout
+    True
+    """
+    cfile = _path("file", file)
+    try:
+        a = np.asarray(dW, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise _bad("dW", dW, "must be an array of real numbers") from None
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2 or a.shape[0] < 1 or a.shape[1] < 1:
+        raise _bad("dW", dW, "must be an array of shape (steps, M) with steps, M >= 1")
+    a = np.ascontiguousarray(a)
+    for name, v in (("h", h), ("ell", ell)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise _bad(name, v, "must be a number")
+    seed = _integer("seed", seed, 0, 2**64 - 1)
+    path = _integer("path", path, 0, 2**32 - 1)
+    refine = _integer("refine", refine, 0, 40)
+    first = _integer("first", first, 0, 2**62)
+    t = _tools()
+    rc = t.slpi_api_noise_write(cfile, _ffi.cast("const double *", _ffi.from_buffer(a)), a.shape[0], a.shape[1],
+                                float(h), seed, path, refine, float(ell), first)
+    if rc != 0:
+        raise _library_error(rc, t)
 
 
 @dataclass
 class Verification:
-    """The verdict of ``slpi.verify`` and its numbers (``slpi verify --json``).
+    """The verdicts of ``slpi.verify`` and its numbers (``slpi verify --json``).
 
     Attributes
     ----------
     verdict : str
-        "PASS", "FAIL" or "UNABLE".
+        "PASS", "FAIL" or "UNABLE": the proof's and the statistics' together, as the
+        command's exit code says.
+    proof : str
+        The worst-case budget's verdict (global and local comparisons): "PASS", "FAIL"
+        or "UNABLE".
+    statistics : dict
+        The calibrated test (oracle/README.md#statistics): "verdict" ("PASS", "FAIL",
+        "LOW-POWER" or "not run"), "statistic", "p_value", "alpha", "effect_per_step_u",
+        "detectable_effect_u", "steps", "paths", ...
     report : dict
         Everything ``slpi verify --json`` writes (rows, certified steps, worst ratios,
-        invariant drifts, the local comparison).
+        invariant drifts, the local comparison, "proof", "statistics").
     """
     verdict: str
+    proof: str
+    statistics: dict
     report: dict
 
     def __getattr__(self, name):
@@ -95,18 +174,94 @@ class Verification:
             raise AttributeError(name) from None
 
 
-def verify(path, noise_file=None, max_steps=-1):
-    """Verify a trajectory file (``slpi-trajectory 1``, of slpi or a port) against the
-    certified path.
+def _number(argument, value, why):
+    """A real number (bool and other types refused), as an exact hex text for C."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise _bad(argument, value, why)
+    return float(value).hex()
+
+
+def _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local, global_, threads, sample,
+                 sample_seed, rows, alpha, require_power, golden_dir):
+    """The options of ``slpi verify`` for these arguments (types checked here, values by
+    the command's own parser)."""
+    argv = []
+    if noise_file is not None:
+        argv += ["--noise-file", os.fspath(noise_file)]
+    if max_steps != -1:
+        argv += ["--max-steps", str(_integer("max_steps", max_steps, 0))]
+    if precision is not None:
+        if not isinstance(precision, str):
+            raise _bad("precision", precision, "must be a format name (binary64, binary32, tf32, bfloat16, "
+                       "binary16) or 'u=VALUE'")
+        argv += ["--precision", precision]
+    if unit_roundoff is not None:
+        argv += ["--unit-roundoff", _number("unit_roundoff", unit_roundoff, "must be a number in (0, 1)")]
+    if budget is not None:
+        argv += ["--budget", _number("budget", budget, "must be a positive number")]
+    if not _flag("local", local) and not _flag("global_", global_):
+        raise _bad("local", local, "local and global_ both False check nothing")
+    if not global_:
+        argv.append("--local")
+    elif not local:
+        argv.append("--global")
+    if threads is not None:
+        argv += ["--threads", str(_integer("threads", threads, 1, 256))]
+    if sample is not None:
+        argv += ["--sample", str(_integer("sample", sample, 1))]
+    if sample_seed is not None:
+        argv += ["--sample-seed", str(_integer("sample_seed", sample_seed, 0, 2**64 - 1))]
+    if rows is not None:
+        if not (isinstance(rows, tuple) and len(rows) == 2):
+            raise _bad("rows", rows, "must be a pair (A, B) of steps, None for an open end")
+        a, b = (None if v is None else _integer("rows", v, 0) for v in rows)
+        argv += ["--rows", "%s..%s" % ("" if a is None else a, "" if b is None else b)]
+    if alpha is not None:
+        argv += ["--alpha", _number("alpha", alpha, "must be a number in (0, 0.5]")]
+    if _flag("require_power", require_power):
+        argv.append("--require-power")
+    if golden_dir is not None:
+        argv += ["--golden-dir", os.fspath(golden_dir)]
+    return argv
+
+
+def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff=None, budget=None, local=True,
+           global_=True, threads=None, sample=None, sample_seed=None, rows=None, alpha=None, require_power=False,
+           golden_dir=None):
+    """Verify trajectory files (``slpi-trajectory 1``, of slpi or a port) against the
+    certified path: ``slpi verify`` with the same options (oracle/README.md).
 
     Parameters
     ----------
-    path : str or path
-        The trajectory file.
+    path : str or path, or a list of them
+        The trajectory file, or several paths of one problem (headers equal but for
+        path=, seed=, noise_file=): each is proved, the statistics pool them.
     noise_file : str or path, optional
         Increments overriding the header's noise.
     max_steps : int
         Certify at most this many steps (-1: no bound).
+    precision : str, optional
+        The port's format: "binary64" (default), "binary32", "tf32", "bfloat16",
+        "binary16", or "u=VALUE".
+    unit_roundoff : float, optional
+        The same as precision="u=VALUE".
+    budget : float, optional
+        The worst-case ratio K that PASSes (default 30).
+    local, global_ : bool
+        Which comparisons run (both by default, as the command).
+    threads : int, optional
+        OpenMP threads of the local comparison.
+    sample, sample_seed : int, optional
+        Check a sample of that many local rows, drawn from the seed.
+    rows : (int or None, int or None), optional
+        Only the local rows of these steps (None: an open end).
+    alpha : float, optional
+        The statistical test's false-FAIL rate (default 1e-3).
+    require_power : bool
+        A statistical test with less than 90 % power for 1 u per step makes the verdict
+        UNABLE.
+    golden_dir : str or path, optional
+        Where a header's case=NAME is looked up.
 
     Returns
     -------
@@ -115,31 +270,42 @@ def verify(path, noise_file=None, max_steps=-1):
     Raises
     ------
     SlpiError
-        A missing or malformed file, named with file:line.
+        A missing or malformed file (file:line), an unknown precision, files of
+        different problems, an option out of range.
 
     Examples
     --------
-    >>> import tempfile, subprocess
+    >>> import tempfile
     >>> f = tempfile.NamedTemporaryFile(suffix=".tsv", delete=False).name
     >>> slpi.write_trajectory(f, slpi.run("iso/rigid-body/trajectories", steps=4))
     >>> v = slpi.verify(f)
-    >>> v.verdict
-    'PASS'
+    >>> v.verdict, v.proof, v.statistics["verdict"]
+    ('PASS', 'PASS', 'LOW-POWER')
     """
     import json
     import tempfile
-    cpath = _path("path", path)
-    cnoise = _path("noise_file", noise_file) if noise_file is not None else _ffi.NULL
-    max_steps = _integer("max_steps", max_steps, -1)
+    paths = list(path) if isinstance(path, (list, tuple)) else [path]
+    if not paths:
+        raise _bad("path", path, "no trajectory file given")
+    files = [_path("path", p) for p in paths]
+    if noise_file is not None:
+        _path("noise_file", noise_file)
+    if golden_dir is not None:
+        _path("golden_dir", golden_dir)
+    opts = _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local, global_, threads, sample,
+                        sample_seed, rows, alpha, require_power, golden_dir)
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "verify.json")
+        cells = [_ffi.new("char[]", a) for a in [b"verify"] + [_text("option", o) for o in opts] + files]
+        argv = _ffi.new("char *[]", cells)
         t = _tools()
-        _, error = _interruptible(t, lambda: t.slpi_api_verify_json(cpath, cnoise, max_steps, j.encode()))
+        _, error = _interruptible(t, lambda: t.slpi_api_verify_argv(len(cells), argv, j.encode()))
         if error:
             raise error
         with open(j) as f:
             doc = json.load(f)
-    return Verification(verdict=doc.get("verdict"), report=doc)
+    return Verification(verdict=doc["verdict"], proof=doc["proof"]["verdict"], statistics=doc["statistics"],
+                        report=doc)
 
 
 @dataclass

@@ -106,6 +106,7 @@ static void verify(const char *dir)
     NULL_CASE(slpi_verify_file, golden_dir)
     NULL_CASE(slpi_verify_file, report)
     NULL_CASE(slpi_verify_run, report)
+    NULL_CASE(slpi_verify_run_files, report)
     NULL_CASE(slpi_api_verify_json, noise_file)
     char traj[4096], noise[4096], json[4096], cmd[16384];
     snprintf(traj, sizeof traj, "%s/t.tsv", dir);
@@ -138,6 +139,12 @@ static void verify(const char *dir)
                 a.rows_pass == d.rows_pass && a.verdict == d.verdict && a.state.hi == d.state.hi,
                 "slpi_verify_file: local rows %ld (both comparisons: %ld, global alone: %ld)", a.local.rows, c.local.rows,
                 d.local.rows);
+    /* slpi_verify_run_files with report NULL: the same result as slpi_verify_run */
+    slpi_verify_result e;
+    const char *one[1] = { traj };
+    o.local = 1;
+    TEST_CHECK(slpi_verify_run_files(1, one, &o, NULL, &e, &err) == SLPI_OK && e.verdict == c.verdict &&
+               e.local.rows == c.local.rows && e.stats.rows == c.stats.rows && e.stats.p_value == c.stats.p_value);
     TEST_CHECKF(slpi_api_verify_json(traj, NULL, -1, json) == SLPI_OK, "%s", slpi_api_last_error());
     char *j = slurp(json);
     TEST_CHECKF(j && strstr(j, "\"verdict\": \"PASS\""), "json: %s", j);

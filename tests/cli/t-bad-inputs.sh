@@ -179,12 +179,16 @@ row "noise_modes=1:0:1 needs noise=modes (noise=fields is another noise)" run $Z
 printf '%s\n' "$xi15" | sed 's/ 7 / 7.5 /' > xi
 row "noise_fields=.*xi: the file's digest is [0-9]*, the problem records noise_fields_digest=[0-9]*: the file changed" verifyx xi.tsv
 # multiplier (L by lambda(l)): vanishing, not finite, a ball with 0, not a function of l, with kappa
-row "multiplier=l\*(l+1)-6: lambda(l = 2) = 0: L is not invertible" run $Z "multiplier=l*(l+1)-6"
-row "multiplier=l\*(l+1)-6: lambda(l = 2) = 0, which is 0: L is not certified invertible" run --ref $Z "multiplier=l*(l+1)-6"
-row "multiplier=sin(pi\*l): lambda(l = 1) = \[+/- .*\], which contains 0: L is not certified invertible" run --ref $Z "multiplier=sin(pi*l)"
-row "multiplier=exp(1000\*l): at l = 1: col 1: exp outside its domain (or not finite)" run $Z "multiplier=exp(1000*l)"
-row "multiplier=1/(l-2): at l = 2: col 2: division by a ball containing 0" run --ref $Z "multiplier=1/(l-2)"
-row "multiplier: col 10: a coordinate: the multiplier is a function of l alone" run $Z "multiplier=-l*(l+1)-x1"
+# (the same text on both paths: tests/twins/t-two-paths.c generates the rest)
+for path in "" --ref; do
+  row "multiplier=l\*(l+1)-6: lambda(l = 2) is 0, not finite, or outside binary64's normal range in magnitude \[2^-1022, 2^1024) (on the certified path: somewhere in its ball): L is not invertible" run $path $Z "multiplier=l*(l+1)-6"
+  row "multiplier=exp(1000\*l): at l = 1: col 1: exp outside its domain (or not finite) in a constant subexpression" run $path $Z "multiplier=exp(1000*l)"
+  row "multiplier=1/(l-2): at l = 2: col 2: div outside its domain (or not finite) in a constant subexpression" run $path $Z "multiplier=1/(l-2)"
+  row "multiplier: col 10: a coordinate: the multiplier is a function of l alone" run $path $Z "multiplier=-l*(l+1)-x1"
+  row "multiplier: col 10: the time t: the multiplier is a function of l alone" run $path $Z "multiplier=-l*(l+1)-t"
+done
+# a ball around 0 where binary64 rounds to 1.2e-16: the certified path alone refuses it (docs/models.md#two-paths)
+row "multiplier=sin(pi\*l): lambda(l = 1) is 0, not finite, or outside" run --ref $Z "multiplier=sin(pi*l)"
 row "multiplier: col 1: unknown name 'm' (the name is l)" run $Z "multiplier=m"
 row "kappa=2 with multiplier=-l\*(l+1): the multiplier is the whole of L" run $Z kappa=2 "multiplier=-l*(l+1)"
 row "kappa=-1: " run $Z kappa=-1
@@ -210,6 +214,7 @@ row "noise_H1: col 1: unknown function 'foo'" run $Mo "H=x1^2" "noise_H1=foo(x1)
 row "H: col 8: wrong arity: atan takes 1 argument" run $Mo "H=atan(x1, x2)"
 row "H: col 6: non-finite constant '1e999'" run $Mo "H=x1 + 1e999"
 row "H: col 8: log outside its domain (or not finite) in a constant subexpression" run $Mo "H=x1^2 + log(0)"
+row "H: col 8: log outside its domain (or not finite) in a constant subexpression" run --ref $Mo "H=x1^2 + log(0)"
 awk 'BEGIN { printf "system=model\nalgebra=so3\nx0=1,0,0\nH=x1"; for (i = 0; i < 1050; i++) printf " + 1"; print "" }' > big.cfg
 row "H: 4202 characters, over the limit of 4095" run --config big.cfg
 awk 'BEGIN { printf "system=model\nalgebra=so3\nx0=1,0,0\nH=x1"; for (i = 0; i < 1500; i++) printf "+1"; print "" }' > nodes.cfg
@@ -340,6 +345,16 @@ keep="own.golden"; row "--output own.golden is also the input golden file own.go
 keep="base.tsv"; row "--output base.tsv is also the input trajectory base.tsv" verifyx base.tsv -o base.tsv
 keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" verifyx base.tsv --json base.tsv
 keep="full"; row "full: write error" verifyx base.tsv --max-steps 2 -o full
+# the declared precision, the statistics' options, NaN and infinite rows, pooled files of
+# another problem (any key but path=, seed=, noise_file= differing)
+row "unknown precision 'binary128': expected one of binary64, binary32, tf32, bfloat16, binary16, u=VALUE" verifyx base.tsv --precision binary128
+row "unknown precision 'u=1': expected one of" verifyx base.tsv --precision u=1
+row "unknown precision 'u=0x': expected one of" verifyx base.tsv --unit-roundoff 0x
+row "--alpha 0.7: out of range" verifyx base.tsv --alpha 0.7
+row "--alpha 0: out of range" verifyx base.tsv --alpha 0
+sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1nan/' base.tsv > nanrow.tsv; row "nanrow.tsv:[0-9]*: column 3 (x1): 'nan' is not a finite number" verifyx nanrow.tsv
+sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1-inf/' base.tsv > infrow.tsv; row "infrow.tsv:[0-9]*: column 3 (x1): '-inf' is not a finite number" verifyx infrow.tsv
+sed 's/^# amp=.*/# amp=0.101/' base.tsv > otheramp.tsv; row "otheramp.tsv: another problem than base.tsv (pooled files must differ only in path=, seed= or noise_file=): 'amp=0.10100000000000001' against 'amp=0.10000000000000001'" verifyx base.tsv otheramp.tsv --global
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
 # an allocation failure is named as such (a 2.2 GB line once read as 'no column line'):
@@ -423,7 +438,7 @@ row "verify --local: the OpenMP default (OMP_NUM_THREADS) is 65536 threads: out 
 export OMP_NUM_THREADS=20000
 row "converge: the OpenMP default (OMP_NUM_THREADS) is 20000 threads" converge $C
 unset OMP_NUM_THREADS
-row "--threads 257: expected an integer 1..256" verifyx base.tsv --local --threads 257
+row "--threads 257: out of range \[1, 256\]" verifyx base.tsv --local --threads 257
 row "--ref 30: the noise hierarchy of M = 3 noises over 2^31 fine steps needs 48 GiB per thread" converge $C --ref 30
 # the exact weak reference exp(-amp^2 T/2) is E x_1(T) of the so(3) oracle from x0 = e_1
 row "the exact reference is E x_1(T): it needs the functional x1 (--phi x1)" converge --preset svi/so3/weak-exact --kind weak --exact --levels 2..3 --ref 5 --paths 8

@@ -50,6 +50,9 @@ if "$slpi" --help | grep -q "^  run "; then
   printf 'h=0.01\nsteps=3\n' > "$tmp/ok.cfg"
   expect 0 "# scheme=tmk" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
   expect 0 "# steps=3" run -q --preset iso/rigid-body/trajectories --system heavy-top --scheme tmk --config "$tmp/ok.cfg"
+  # every other key given beside --config overrides the file's (docs/models.md#keys)
+  expect 0 "^# steps=5\$" run -q --config "$tmp/ok.cfg" steps=5
+  expect 0 "^# h=0.015625\$" run -q h=0.015625 --config "$tmp/ok.cfg"
   # 64-bit keys in 0x/0X hex, any case, are their decimal values: the run (header and
   # trajectory) and the noise are byte for byte those of the decimal keys; "0x" alone and a
   # non-hex digit (0xg1, never read as 0) are refused

@@ -11,7 +11,10 @@
  *      b. a second SIGINT ends the process at once (the alarm cancelled first, so only
  *         the second signal can end it);
  *      c. where SIGINT is ignored (a script's background job) nothing is installed and
- *         the signal stays ignored. */
+ *         the signal stays ignored.
+ *   The children of a and b start from SIGINT's default action, as a command started in
+ *   the foreground does: this test itself may inherit SIGINT ignored (`nohup make check
+ *   &`), which its children would inherit in turn and then, rightly, keep (c). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <signal.h>
@@ -114,6 +117,7 @@ static int in_child(void (*child)(const char *), const char *arg)
 
 static void child_fallback(const char *file)
 {
+    signal(SIGINT, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     slpi_output *o;
     slpi_error err = { 0, "" };
@@ -129,6 +133,7 @@ static void child_fallback(const char *file)
 static void child_second(const char *unused)
 {
     (void)unused;
+    signal(SIGINT, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(SIGINT);
     alarm(0);   /* no fallback: only the second signal may end it */

@@ -9,14 +9,14 @@
 
 #define U (DBL_EPSILON / 2)
 
-static double gauss(void)
+static inline double gauss(void)
 {
     double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
 /* An euler-zeitlin problem of scheme k and size N with the extra keys "k=v k=v ..." (NULL: none). */
-static int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const char *extra)
+static inline int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const char *extra)
 {
     slpi_error err;
     char buf[8192], v[32];
@@ -38,13 +38,13 @@ static int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const char *ext
     return ok;
 }
 
-static int make(slpi_problem *p, int N, const char *extra)
+static inline int make(slpi_problem *p, int N, const char *extra)
 {
     return make_scheme(p, SLPI_SCHEME_ISOMP, N, extra);
 }
 
 /* One step of p from x with dW on both paths: y (double) and yb (balls); 1 if both stepped. */
-static int step_both(const slpi_problem *p, const double *x, const double *dW, double *y, arb_ptr yb)
+static inline int step_both(const slpi_problem *p, const double *x, const double *dW, double *y, arb_ptr yb)
 {
     slpi_fast *f = NULL;
     slpi_ref *r = NULL;
@@ -69,7 +69,7 @@ static int step_both(const slpi_problem *p, const double *x, const double *dW, d
 
 /* The double step y against the certified balls b of the same step: max |y - mid b| over
  * the scale max |y| (the solver's tolerance judges it: t-zeitlin-family's 5). */
-static double mid_gap(const double *y, arb_srcptr b, int n)
+static inline double mid_gap(const double *y, arb_srcptr b, int n)
 {
     double d = 0, s = 0;
     for (int i = 0; i < n; i++) {
@@ -82,7 +82,7 @@ static double mid_gap(const double *y, arb_srcptr b, int n)
 /* The same step two ways: p1 with dW1 and p2 with dW2 from x, on both paths, into y1 and b1
  * (p1's); the double steps within |dy| / (N u max|y|) <= 10, the certified balls
  * intersecting; what names the pair in messages. 1 if all four steps were taken. */
-static int same_step(const slpi_problem *p1, const double *dW1, const slpi_problem *p2, const double *dW2,
+static inline int same_step(const slpi_problem *p1, const double *dW1, const slpi_problem *p2, const double *dW2,
                      const double *x, double *y1, arb_ptr b1, const char *what)
 {
     int n = slpi_problem_state_dim(p1), N = (int)lround(sqrt(n));
@@ -107,7 +107,7 @@ static int same_step(const slpi_problem *p1, const double *dW1, const slpi_probl
 }
 
 /* The double path's diagnostic name of d (NaN if none). */
-static double diag_value(const slpi_diag *d, const char *name)
+static inline double diag_value(const slpi_diag *d, const char *name)
 {
     for (int i = 0; i < d->n; i++)
         if (strcmp(d->name[i], name) == 0) return d->value[i];
@@ -115,7 +115,7 @@ static double diag_value(const slpi_diag *d, const char *name)
 }
 
 /* The certified path's diagnostic name of r at the state xb: its ball into out (indeterminate if none). */
-static void ref_diag_value(arb_t out, slpi_ref *r, arb_srcptr xb, const char *name)
+static inline void ref_diag_value(arb_t out, slpi_ref *r, arb_srcptr xb, const char *name)
 {
     slpi_ref_diag rd;
     slpi_ref_diag_init(&rd);

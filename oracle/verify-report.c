@@ -1,0 +1,187 @@
+/* verify-report.c — what `slpi verify` says (oracle/verify.c's header): a file's summary
+ * and proof line, the statistics and verdict lines, the JSON, and the check that pooled
+ * files hold one problem. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/oracle.h"
+
+void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
+{
+    static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
+    const slpi_problem *p = &in->p;
+    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
+            slpi_scheme_name(p->scheme), slpi_system_name(p->system), in->nrows, in->first_step, in->last_step,
+            p->h, p->noise_file[0] ? "file " : "canonical", p->noise_file);
+    fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
+               "steps since the previous row (local)\n", res->precision.u, res->precision.name, res->budget);
+    if (res->note[0]) fprintf(f, "note: %s\n", res->note);
+    if (o->global) {
+        fprintf(f, "global: invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
+        for (int i = 0; i < res->ninv; i++)
+            fprintf(f, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
+                    res->exact_drift[i]);
+        fprintf(f, "global rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
+        if (res->last_certified_step >= 0) fprintf(f, "certified through step %ld", res->last_certified_step);
+        else fprintf(f, "no row certified");
+        if (res->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", res->first_fail_step);
+        char ulps[32] = "no";
+        if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
+        fprintf(f, "\nglobal certified rows: worst state ratio <= %.3g (%s ulps), worst invariant ratio <= %.3g\n",
+                res->state.hi, ulps, res->inv.hi);
+        if (res->global_why[0]) fprintf(f, "global stopped: %s\n", res->global_why);
+    }
+    if (o->local) {
+        const slpi_verify_local *L = &res->local;
+        fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
+        if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
+        if (o->row_first >= 0 || o->row_last >= 0) fprintf(f, " (steps %ld..%ld)", o->row_first, o->row_last);
+        if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
+        char ulps[32] = "no";
+        if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
+        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
+                   "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n", L->state.hi, ulps,
+                L->rows_arb, L->rows_blas, L->rows_both,
+                matmul_name[p->matmul]);
+    }
+    fprintf(f, "proof: %s (the worst-case budget K n u |x|)\n", slpi_verdict_name(res->verdict));
+}
+
+void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_verify_result *res)
+{
+    const slpi_verify_stats *st = &res->stats;
+    if (!o->local) {
+        fprintf(f, "statistics: not run (it tests the local comparison's rows: --local or both)\n");
+    } else {
+        fprintf(f, "statistics: %s  statistic=%.4g p=%.3g alpha=%g effect_per_step_u=%.3g\n",
+                slpi_verify_stat_verdict_name(st->verdict), st->statistic, st->p_value, st->alpha,
+                st->effect_per_step_u);
+        fprintf(f, "statistics: %ld rows of %d path%s, in units of u |x| per step: systematic T^2 = %.4g on %d "
+                   "directions, p = %.3g; size: RMS %.3g against the twin's %.3g (envelope x%g), t = %.3g, p = %.3g; "
+                   "largest mean effect %.3g along %s; detectable with 90 %% power: %.3g\n",
+                st->rows, st->paths, st->paths == 1 ? "" : "s", st->t2, st->dirs, st->p_systematic, st->rms_u,
+                st->twin_rms_u, st->envelope, st->size_t, st->p_size, st->effect_per_step_u,
+                st->effect_direction[0] ? st->effect_direction : "-", st->detectable_effect_u);
+        if (st->verdict == SLPI_VERDICT_UNABLE)
+            fprintf(f, "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
+                       "more than 1 u: verify more steps or paths%s\n", st->rows, st->detectable_effect_u,
+                    o->require_power ? "" : " (--require-power makes this the verdict UNABLE)");
+    }
+    fprintf(f, "verdict:");
+    if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
+    if (o->local) fprintf(f, "%s local %s", o->global ? "," : "", slpi_verdict_name(res->local.verdict));
+    if (o->local && (st->verdict == SLPI_VERDICT_FAIL || (o->require_power && st->verdict == SLPI_VERDICT_UNABLE)))
+        fprintf(f, ", statistics %s", slpi_verify_stat_verdict_name(st->verdict));
+    fprintf(f, " => %s\n", slpi_verdict_name(res->verdict));
+}
+
+/* The problem of b equals a's but for the keys a path may change (path=, seed=,
+ * noise_file=): compared as slpi_problem_write's lines, the first that differs named. */
+int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input *b, slpi_error *err)
+{
+    char *text[2] = { NULL, NULL };
+    size_t len[2] = { 0, 0 };
+    const slpi_verify_input *in[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        slpi_problem p = in[i]->p;
+        p.path = 0;
+        p.seed = 0;
+        p.noise_file[0] = '\0';
+        FILE *f = open_memstream(&text[i], &len[i]);
+        if (!f) break;
+        slpi_problem_write(&p, f, "");
+        fclose(f);
+    }
+    int rc = SLPI_OK;
+    if (!text[0] || !text[1]) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    else if (strcmp(text[0], text[1]) != 0) {
+        const char *x = text[0], *y = text[1];
+        while (*x && *x == *y) {   /* to the start of the first line that differs */
+            x++;
+            y++;
+        }
+        while (x > text[0] && x[-1] != '\n') x--, y--;
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "%s: another problem than %s (pooled files must differ only in path=, seed= or "
+                            "noise_file=): '%.*s' against '%.*s'", b->path, a->path, (int)strcspn(y, "\n"), y,
+                            (int)strcspn(x, "\n"), x);
+    }
+    free(text[0]);
+    free(text[1]);
+    return rc;
+}
+
+/* A real, or null when it is not finite (JSON has no infinity). */
+static json_t *real_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *stats_json(const slpi_verify_stats *st)
+{
+    json_t *s = json_object();
+    if (!s) return NULL;
+    json_object_set_new(s, "verdict", json_string(st->dirs ? slpi_verify_stat_verdict_name(st->verdict) : "not run"));
+    json_object_set_new(s, "statistic", real_or_null(st->statistic));
+    json_object_set_new(s, "test", json_string(st->which));
+    json_object_set_new(s, "p_value", real_or_null(st->p_value));
+    json_object_set_new(s, "alpha", json_real(st->alpha));
+    json_object_set_new(s, "effect_per_step_u", real_or_null(st->effect_per_step_u));
+    json_object_set_new(s, "effect_direction", json_string(st->effect_direction));
+    json_object_set_new(s, "detectable_effect_u", real_or_null(st->detectable_effect_u));
+    json_object_set_new(s, "steps", json_integer(st->rows));
+    json_object_set_new(s, "paths", json_integer(st->paths));
+    json_object_set_new(s, "directions", json_integer(st->dirs));
+    json_object_set_new(s, "t2", real_or_null(st->t2));
+    json_object_set_new(s, "p_systematic", real_or_null(st->p_systematic));
+    json_object_set_new(s, "size_t", real_or_null(st->size_t));
+    json_object_set_new(s, "p_size", real_or_null(st->p_size));
+    json_object_set_new(s, "rms_u", real_or_null(st->rms_u));
+    json_object_set_new(s, "twin_rms_u", real_or_null(st->twin_rms_u));
+    json_object_set_new(s, "envelope", json_real(st->envelope));
+    return s;
+}
+
+int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err)
+{
+    json_t *drift = json_array();
+    for (int i = 0; i < res->ninv; i++)
+        json_array_append_new(drift, json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port",
+                                               res->port_drift[i], "exact_scheme", res->exact_drift[i]));
+    const slpi_verify_local *L = &res->local;
+    json_t *local = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "verdict", slpi_verdict_name(L->verdict),
+                              "rows", (json_int_t)L->rows, "rows_pass", (json_int_t)L->rows_pass, "rows_fail",
+                              (json_int_t)L->rows_fail, "rows_unable", (json_int_t)L->rows_unable, "first_fail_step",
+                              (json_int_t)L->first_fail_step, "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi,
+                              "max_ulps", L->state.max_ulps);
+    json_object_set_new(local, "products", json_pack("{s:I, s:I, s:I}", "arb", (json_int_t)L->rows_arb, "blas",
+                                                     (json_int_t)L->rows_blas, "both", (json_int_t)L->rows_both));
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)res->sample_seed);
+    json_t *budget = json_pack("{s:s, s:f, s:i, s:f, s:s}", "precision", res->precision.name, "unit_roundoff",
+                               res->precision.u, "bits", res->precision.bits, "K", res->budget, "rule",
+                               "PASS when |port - exact| <= K n u |x|");
+    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:s, s:s}",
+                          "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict),
+                          "threshold", res->budget, "budget", budget, "global_verdict",
+                          slpi_verdict_name(res->global_verdict), "rows", (json_int_t)res->rows, "rows_pass",
+                          (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail, "rows_unable",
+                          (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
+                          "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo,
+                          "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
+                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift, "local", local, "sample_seed",
+                          seed, "note", res->note);
+    json_t *proof = j ? json_deep_copy(j) : NULL;
+    if (proof) json_object_set_new(proof, "verdict", json_string(slpi_verdict_name(res->proof)));
+    if (j) {
+        json_object_set_new(j, "proof", proof);
+        json_object_set_new(j, "statistics", stats_json(&res->stats));
+        json_object_set_new(j, "files", json_integer(res->files));
+    }
+    int bad = j == NULL || proof == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
+    json_decref(j);
+    if (bad) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write the JSON summary", file);
+    return SLPI_OK;
+}

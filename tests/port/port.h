@@ -1,0 +1,160 @@
+/* port.h — the driver that the precision-generic C ports of tests/port/ share: they
+ * measure the power of `slpi verify` at a port's own precision on planted defects
+ * (docs/power.md). Each port is one system's step, written once over `real` and built
+ * with -DREAL=float or -DREAL=double (and, for float, with and without FMA contraction:
+ * tests/power/power.sh). The ports are written from docs/schemes.md and docs/systems.md,
+ * never from fast/ or ref/.
+ *
+ * usage: PORT NOISE_FILE STEPS [DEFECT MAG]          an 'slpi-trajectory 1' file on stdout
+ *        PORT NOISE_FILE STEPS DEFECT MAG effect     (double build) the defect's effect
+ * NOISE_FILE is `slpi noise --preset ... steps=STEPS` output (its seed and path go into the
+ * trajectory's header, so `slpi verify` regenerates the same increments). DEFECT is one
+ * of the planted defects below, MAG its magnitude; "none" is the correct port.
+ * "effect" integrates in double along the defective trajectory and prints, over the
+ * steps, the mean and the largest |step_defect(x) - step_correct(x)|_max / (2^-24 |x|_max):
+ * the defect's effect per step in units of binary32's u |x|. */
+#ifndef PORT_H
+#define PORT_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tgmath.h>
+
+#ifndef REAL
+#define REAL double
+#endif
+typedef REAL real;
+
+/* The planted defects (docs/power.md#defects; MAG scales each):
+ *   drop   a term of the step scaled by 1 - MAG (MAG = 1 drops it)
+ *   coef   the midpoint weight 1/2 of the scheme times 1 + MAG
+ *   amp    every noise amplitude times 1 + MAG
+ *   sign   the first noise mode's coefficient times 1 - 2 MAG (MAG = 1 flips its sign)
+ *   lap    one eigenvalue of the drift operator times 1 + MAG (Euler-Zeitlin: the
+ *          Laplacian's -l(l+1) at l = 2; the rigid body and the heavy top: I^-1_2)
+ *   bad    one bad step: after step STEPS/2 the first coordinate moves by MAG 2^-24 |x|
+ *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode) */
+enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_COUNT };
+static const char *const defect_names[D_COUNT] = {"none", "drop", "coef", "amp", "sign", "lap", "bad", "early"};
+typedef struct { int kind; double mag; } defect;
+
+/* a defect's factor on a coefficient: (1 + MAG) when the defect is `kind`, else 1 */
+static double dfac(const defect *d, int kind, double sign) { return d->kind == kind ? 1 + sign * d->mag : 1; }
+/* the solve's iteration cap: MAG under `early`, else 100 */
+static int dcap(const defect *d) { return d->kind == D_EARLY ? (int)d->mag : 100; }
+/* the solve stops when an iteration moved the unknown by at most 4 eps of its size (the
+ * contraction is about |psi| ~ 0.01, so the rest is far below eps); never under `early` */
+#define EPS ((real)(sizeof(real) == sizeof(float) ? 0x1p-23 : 0x1p-52))
+static int done(const defect *d, real change, real size) { return d->kind != D_EARLY && change <= 4 * EPS * size; }
+
+/* What each port defines. */
+typedef struct {
+    const char *name;     /* for the comment line */
+    const char *problem;  /* '#' key lines of the problem, after "# slpi-trajectory 1" */
+    int dim, noises;      /* state doubles, increments per step */
+    double h;
+    void (*x0)(double *x);                                  /* the problem's x0, binary64 */
+    void (*step)(real *x, const double *dw, const defect *d); /* one step in place */
+    void (*columns)(FILE *f);                               /* the state's column names */
+} port;
+
+static double maxabs(const double *x, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) m = fabs(x[i]) > m ? fabs(x[i]) : m;
+    return m;
+}
+
+/* One data row of a noise file into dw; 0 at its end. */
+static int read_row(FILE *f, double *dw, int m, char *line, size_t n)
+{
+    do {
+        if (!fgets(line, (int)n, f)) return 0;
+    } while (line[0] == '#');
+    char *s = line;
+    for (int k = 0; k < m; k++) dw[k] = strtod(s, &s);
+    return 1;
+}
+
+static int port_main(const port *p, int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s NOISE_FILE STEPS [DEFECT MAG [effect]]\n", argv[0]);
+        return 2;
+    }
+    defect d = {D_NONE, 0};
+    if (argc > 3) {
+        while (d.kind < D_COUNT && strcmp(argv[3], defect_names[d.kind]) != 0) d.kind++;
+        if (d.kind == D_COUNT || argc < 5) {
+            fprintf(stderr, "%s: unknown defect '%s' or no magnitude\n", argv[0], argv[3]);
+            return 2;
+        }
+        d.mag = strtod(argv[4], NULL);
+    }
+    int effect = argc > 5 && strcmp(argv[5], "effect") == 0;
+    if (effect && sizeof(real) != sizeof(double)) {
+        fprintf(stderr, "%s: effect needs the double build\n", argv[0]);
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) { perror(argv[1]); return 2; }
+    long steps = strtol(argv[2], NULL, 10);
+    char line[1 << 16], seed[64] = "", path[64] = "";
+    int m = 0;
+    while (fgets(line, sizeof line, f) && line[0] == '#') {
+        sscanf(line, "# seed %63s", seed);
+        sscanf(line, "# path %63s", path);
+        sscanf(line, "# components %d", &m);
+        if (strncmp(line, "# columns", 9) == 0) break;
+    }
+    if (m != p->noises || !seed[0] || !path[0]) {
+        fprintf(stderr, "%s: %s: not a noise file of %d components with seed and path\n", argv[0], argv[1], p->noises);
+        return 2;
+    }
+    double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * (size_t)p->noises);
+    real *x = malloc(sizeof(real) * 2 * (size_t)p->dim);
+    if (!xd || !dw || !x) { fprintf(stderr, "%s: out of memory\n", argv[0]); return 2; }
+    real *y = x + p->dim;
+    p->x0(xd);
+    for (int i = 0; i < p->dim; i++) x[i] = (real)xd[i];
+    if (!effect) {
+        printf("# slpi-trajectory 1\n%s# steps=%ld\n# seed=%s\n# path=%s\n"
+               "# port %s in %s, defect %s %g\nstep\tt", p->problem, steps, seed, path, p->name,
+               sizeof(real) == sizeof(float) ? "float" : "double", defect_names[d.kind], d.mag);
+        p->columns(stdout);
+        printf("\n");
+    }
+    defect none = {D_NONE, 0};
+    double sum = 0, worst = 0;
+    for (long n = 0;; n++) {
+        if (!effect) {
+            printf("%ld\t%.17g", n, (double)n * p->h);
+            for (int i = 0; i < p->dim; i++) printf("\t%a", (double)x[i]);
+            printf("\n");
+        }
+        if (n == steps) break;
+        if (!read_row(f, dw, p->noises, line, sizeof line)) {
+            fprintf(stderr, "%s: %s: too few increments\n", argv[0], argv[1]);
+            return 2;
+        }
+        if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
+        p->step(x, dw, &d);
+        if (d.kind == D_BAD && n == steps / 2) {
+            for (int i = 0; i < p->dim; i++) xd[i] = (double)x[i];
+            x[0] += (real)(d.mag * 0x1p-24 * maxabs(xd, p->dim));
+        }
+        if (effect) {
+            double *a = xd + p->dim, *b = a + p->dim;
+            for (int i = 0; i < p->dim; i++) a[i] = (double)y[i];
+            p->step(y, dw, &none);
+            for (int i = 0; i < p->dim; i++) b[i] = (double)x[i] - (double)y[i];
+            double e = maxabs(b, p->dim) / (0x1p-24 * maxabs(a, p->dim));
+            sum += e;
+            worst = e > worst ? e : worst;
+        }
+    }
+    if (effect) printf("effect_mean\t%.6g\teffect_max\t%.6g\n", sum / (double)steps, worst);
+    free(xd); free(dw); free(x);
+    return fclose(f) || ferror(stdout) ? 1 : 0;
+}
+#endif

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""ports.py - precision-generic ports in Python, on NumPy or PyTorch, that measure the
+power of `slpi verify` at a port's own precision on planted defects (docs/power.md).
+Written from docs/schemes.md and docs/systems.md, in matrix form where the C ports of
+tests/port/*.c use vectors:
+
+  rb       ISOMP on the rigid body (preset iso/rigid-body/trajectories), on 3x3 hat
+           matrices: Psi = hat(-h I^-1 y - 0.1 (y_i dW_i)), y = vee(Y),
+           Y = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y) from Y = X, X' = X + [Psi, Y];
+  zeitlin  ISOMP on Euler-Zeitlin su(8), noise (Q), preset iso/zeitlin/strong N=8
+           ic_lmax=7; the basis Y_alpha from the eigenvectors of the tridiagonal L_m
+           (eigh in binary64, last component positive), Psi = sum_alpha omega_alpha
+           (h / (-l(l+1)) - [l >= 4] a_l eta_alpha) Y_alpha, omega_alpha = Re Tr(Y_alpha^* Y);
+  heavytop TMK on the heavy top, RKMK form (preset rkmk/heavy-top/stoch-421-realization),
+           with the rotation R = I + c1 hat(xi) + c2 hat(xi)^2 as a matrix:
+           mubar = 1/2 (mu + O_exp(sigma; mu)), sigma = h (I^-1 pibar, x) + dW (alpha, 0).
+
+usage: ports.py numpy|torch float32|float64 rb|zeitlin|heavytop NOISE STEPS [DEFECT MAG]
+Writes an 'slpi-trajectory 1' file on standard output (seed and path from the noise
+file, which `slpi noise --preset ... steps=STEPS` wrote). DEFECT as in tests/port/port.h:
+none drop coef amp sign lap bad early. Exit 77 when the backend is not installed
+(PyTorch is optional: Debian's python3-torch)."""
+import math
+import sys
+
+DEFECTS = ("none", "drop", "coef", "amp", "sign", "lap", "bad", "early")
+
+
+class Defect:
+    def __init__(self, kind="none", mag=0.0):
+        if kind not in DEFECTS:
+            raise SystemExit("ports.py: unknown defect %r" % kind)
+        self.kind, self.mag = kind, float(mag)
+
+    def fac(self, kind, sign=1.0):
+        """(1 + sign MAG) when the defect is `kind`, else 1"""
+        return 1.0 + sign * self.mag if self.kind == kind else 1.0
+
+    def cap(self):
+        return int(self.mag) if self.kind == "early" else 100
+
+
+class Backend:
+    """The few array operations the ports use, on NumPy or PyTorch, in one real dtype."""
+
+    def __init__(self, name, dtype):
+        if name == "torch":
+            import torch
+            self.xp = torch
+            self.real = {"float32": torch.float32, "float64": torch.float64}[dtype]
+            self.cplx = {"float32": torch.complex64, "float64": torch.complex128}[dtype]
+            torch.set_num_threads(1)
+        else:
+            import numpy
+            self.xp = numpy
+            self.real = {"float32": numpy.float32, "float64": numpy.float64}[dtype]
+            self.cplx = {"float32": numpy.complex64, "float64": numpy.complex128}[dtype]
+        self.name, self.eps = name, (2.0 ** -23 if dtype == "float32" else 2.0 ** -52)
+
+    def r(self, v):
+        """a real array (or 0-d scalar) of the port's dtype: no Python float ever meets
+        an array of the dtype (NumPy would promote a 0-d float32 to float64)"""
+        return self.xp.tensor(v, dtype=self.real) if self.name == "torch" else self.xp.asarray(v, dtype=self.real)
+
+    def c(self, v):
+        return self.xp.tensor(v, dtype=self.cplx) if self.name == "torch" else self.xp.asarray(v, dtype=self.cplx)
+
+    def amax(self, a):
+        return float(abs(a).max())
+
+    def floats(self, a):
+        return [float(v) for v in (a.reshape(-1).tolist())]
+
+
+def hat(B, v):
+    z = v[0] - v[0]
+    return B.xp.stack([B.xp.stack([z, -v[2], v[1]]), B.xp.stack([v[2], z, -v[0]]),
+                       B.xp.stack([-v[1], v[0], z])])
+
+
+def vee(B, m):
+    return B.xp.stack([m[2, 1], m[0, 2], m[1, 0]])
+
+
+def isomp_step(B, X, psi, d):
+    """the ISOMP step in matrix form from X, Psi(Y) given by psi(Y)"""
+    half, quarter = B.r(0.5 * d.fac("coef")), B.r(0.25 * d.fac("drop", -1.0))
+    Y = X
+    for _ in range(d.cap()):
+        P = psi(Y)
+        PY = P @ Y
+        Z = X + half * (PY - Y @ P) + quarter * (PY @ P)
+        change, size = B.amax(Z - Y), B.amax(Z)
+        Y = Z
+        if d.kind != "early" and change <= 4 * B.eps * size:
+            break
+    P = psi(Y)
+    return X + (P @ Y - Y @ P)
+
+
+class RigidBody:
+    problem, noises, h, columns = "# preset=iso/rigid-body/trajectories\n", 3, 2.0 ** -8, ["x1", "x2", "x3"]
+
+    def __init__(self, B):
+        self.B = B
+
+    def x0(self):
+        return [math.sin(1.1), 0.0, math.cos(1.1)]
+
+    def step(self, x, dw, d):
+        B = self.B
+        iinv = B.r([0.5, 1.0 * d.fac("lap"), 1.5])
+        amp = B.r([0.1 * d.fac("amp") * d.fac("sign", -2.0), 0.1 * d.fac("amp"), 0.1 * d.fac("amp")])
+        h, eta = B.r(self.h), B.r(dw)
+
+        def psi(Y):
+            y = vee(B, Y)
+            return hat(B, -h * iinv * y - amp * y * eta)
+        return vee(B, isomp_step(B, hat(B, x), psi, d))
+
+
+class Zeitlin:
+    N = 8
+    problem, noises, h = "# preset=iso/zeitlin/strong\n# N=8\n# ic_lmax=7\n", 48, 2.0 ** -8
+
+    def __init__(self, B):
+        import numpy
+        self.B, N = B, self.N
+        s = (N - 1) / 2
+        beta = [math.sqrt(s * (s + 1) - (a - s) * (a - s + 1)) if a < N - 1 else 0.0 for a in range(N)]
+        basis, self.deg = numpy.zeros((N * N - 1, N, N), complex), [0] * (N * N - 1)
+        for m in range(N):
+            n = N - m
+            L = numpy.zeros((n, n))
+            for a in range(n):
+                L[a, a] = -2 * (s * (s + 1) - (a - s) * (a + m - s))
+                if a + 1 < n:
+                    L[a, a + 1] = L[a + 1, a] = beta[a] * beta[a + m]
+            w, v = numpy.linalg.eigh(L)          # ascending: l = N-1 first
+            for col in range(n):
+                l = N - 1 - col
+                if l == 0:
+                    continue
+                t = v[:, col] * (1 if v[n - 1, col] > 0 else -1)
+                A = numpy.zeros((N, N))
+                for b in range(n):
+                    A[b + m, b] = t[b]
+                k = l * l - 1 + max(2 * m - 1, 0)
+                if m == 0:
+                    basis[k] = 1j * A
+                else:
+                    basis[k], basis[k + 1] = (A - A.T) / math.sqrt(2), 1j * (A + A.T) / math.sqrt(2)
+                    self.deg[k + 1] = l
+                self.deg[k] = l
+        self.basis64 = basis
+        self.basis = B.c(basis)
+        self.columns = ["ImX_%d_%d" % (a, a) for a in range(N)] + \
+            [c % (a, b) for a in range(N) for b in range(a + 1, N) for c in ("ReX_%d_%d", "ImX_%d_%d")]
+
+    def x0(self):
+        import numpy
+        c = numpy.array([math.cos(1.3 * l + 0.7 * (k - (l * l - 1)) + 0.2) for k, l in enumerate(self.deg)])
+        return self.pack64((c / numpy.linalg.norm(c)) @ self.basis64.reshape(len(c), -1))
+
+    def pack64(self, flat):
+        N = self.N
+        X = flat.reshape(N, N)
+        return [X[a, a].imag for a in range(N)] + \
+            [v for a in range(N) for b in range(a + 1, N) for v in (X[a, b].real, X[a, b].imag)]
+
+    def step(self, x, dw, d):
+        B, N, xp = self.B, self.N, self.B.xp
+        diag, off = x[:N], x[N:].reshape(-1, 2)
+        X = B.c([[0] * N] * N)
+        iu = [(a, b) for a in range(N) for b in range(a + 1, N)]
+        rows, cols = [a for a, _ in iu], [b for _, b in iu]
+        X[list(range(N)), list(range(N))] = diag * B.c(1j)
+        X[rows, cols] = off[:, 0] + off[:, 1] * B.c(1j)
+        X[cols, rows] = -(off[:, 0] - off[:, 1] * B.c(1j))
+        coef = []
+        for k, l in enumerate(self.deg):
+            c = self.h / (-l * (l + 1) * (d.fac("lap") if l == 2 else 1.0))
+            j = k - (N // 2) ** 2 + 1
+            if j >= 0:
+                c -= 2.0 / (l * (l + 1)) * d.fac("amp") * (d.fac("sign", -2.0) if j == 0 else 1.0) * dw[j]
+            coef.append(c)
+        coef = B.r(coef)
+        Bc = self.basis.conj()
+
+        def psi(Y):
+            om = (Bc * Y).sum(axis=(1, 2)) if B.name == "numpy" else (Bc * Y).sum(dim=(1, 2))
+            w = (om.real * coef).to(B.cplx) if B.name == "torch" else (om.real * coef).astype(B.cplx)
+            return xp.tensordot(w, self.basis, 1) if B.name == "numpy" else xp.tensordot(w, self.basis, dims=1)
+        Xn = isomp_step(B, X, psi, d)
+        ends = [Xn[a, a].imag for a in range(N)]
+        return xp.stack(ends + [v for a, b in iu for v in (Xn[a, b].real, Xn[a, b].imag)])
+
+
+class HeavyTop:
+    problem, noises, h = "# preset=rkmk/heavy-top/stoch-421-realization\n", 1, 0.01
+    columns = ["pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3"]
+
+    def __init__(self, B):
+        self.B = B
+
+    def x0(self):
+        r = math.sqrt(2.0) / 2
+        return [-r, r, 0.0, -r, r, 0.0]
+
+    def orbit(self, xi, b, pi, gamma, d):
+        B, xp = self.B, self.B.xp
+        t2 = (xi * xi).sum()
+        t = xp.sqrt(t2)
+        if float(t) < 0.0625:
+            one = B.r(1.0)
+            c1 = one - t2 / B.r(6) * (one - t2 / B.r(20) * (one - t2 / B.r(42) * (one - t2 / B.r(72))))
+            c2 = B.r(0.5) * (one - t2 / B.r(12) * (one - t2 / B.r(30) * (one - t2 / B.r(56) * (one - t2 / B.r(90)))))
+            c3 = (one - t2 / B.r(20) * (one - t2 / B.r(42) * (one - t2 / B.r(72) * (one - t2 / B.r(110))))) / B.r(6)
+        else:
+            s = xp.sin(t / B.r(2)) / t
+            c1, c2, c3 = xp.sin(t) / t, B.r(2) * s * s, (t - xp.sin(t)) / (t2 * t)
+        K = hat(B, xi)
+        K2 = K @ K
+        R = B.r([[1, 0, 0], [0, 1, 0], [0, 0, 1]]) + c1 * K + c2 * K2
+        v = b + c2 * (K @ b) + c3 * (K2 @ b)
+        g = xp.stack([gamma[1] * v[2] - gamma[2] * v[1], gamma[2] * v[0] - gamma[0] * v[2],
+                      gamma[0] * v[1] - gamma[1] * v[0]])
+        return R.T @ (pi + B.r(d.fac("drop", -1.0)) * g), R.T @ gamma
+
+    def step(self, mu, dw, d):
+        B, xp = self.B, self.B.xp
+        h, half = B.r(0.01), B.r(0.5 * d.fac("coef"))
+        iinv = B.r([0.25, 0.5 * d.fac("lap"), 1.0])
+        alpha = B.r([0.01 * d.fac("amp") * d.fac("sign", -2.0), 0.02 * d.fac("amp"), 0.03 * d.fac("amp")])
+        b, dW = B.r([0.0, 0.0, 0.01]), B.r(dw[0])
+        pi, gamma = mu[:3], mu[3:]
+        xi = B.r([0.0, 0.0, 0.0])
+        for _ in range(d.cap()):
+            opi, _ = self.orbit(xi, b, pi, gamma, d)
+            z = h * iinv * (half * (pi + opi)) + dW * alpha
+            change, size = B.amax(z - xi), B.amax(z)
+            xi = z
+            if d.kind != "early" and change <= 4 * B.eps * size:
+                break
+        p, g = self.orbit(xi, b, pi, gamma, d)
+        return xp.cat([p, g]) if B.name == "torch" else xp.concatenate([p, g])
+
+
+def read_noise(path, m):
+    """the seed, the path and the rows (lists of m floats) of an slpi noise file"""
+    head, rows = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                w = line[1:].split()
+                if len(w) >= 2:
+                    head[w[0]] = w[1]
+                continue
+            rows.append([float.fromhex(v) for v in line.split("\t")[:m]])
+    if head.get("components") != str(m) or "seed" not in head or "path" not in head:
+        raise SystemExit("ports.py: %s: not a noise file of %d components with seed and path" % (path, m))
+    return head["seed"], head["path"], rows
+
+
+def main(argv):
+    if len(argv) < 6:
+        raise SystemExit(__doc__)
+    backend, dtype, system, noise, steps = argv[1], argv[2], argv[3], argv[4], int(argv[5])
+    d = Defect(argv[6], argv[7]) if len(argv) > 7 else Defect()
+    try:
+        B = Backend(backend, dtype)
+    except ImportError as e:
+        print("ports.py: SKIP: %s is not installed (%s)" % (backend, e), file=sys.stderr)
+        return 77
+    S = {"rb": RigidBody, "zeitlin": Zeitlin, "heavytop": HeavyTop}[system](B)
+    seed, path, rows = read_noise(noise, S.noises)
+    if len(rows) < steps:
+        raise SystemExit("ports.py: %s: too few increments" % noise)
+    out = sys.stdout
+    out.write("# slpi-trajectory 1\n%s# steps=%d\n# seed=%s\n# path=%s\n# port %s %s %s, defect %s %g\n"
+              % (S.problem, steps, seed, path, system, backend, dtype, d.kind, d.mag))
+    out.write("step\tt\t" + "\t".join(S.columns) + "\n")
+    x = B.r(S.x0())
+    for n in range(steps + 1):
+        out.write("%d\t%.17g\t%s\n" % (n, n * S.h, "\t".join(v.hex() for v in B.floats(x))))
+        if n == steps:
+            break
+        x = S.step(x, rows[n], d)
+        if x.dtype != B.real:
+            raise SystemExit("ports.py: the step left %s for %s" % (x.dtype, B.real))
+        if d.kind == "bad" and n == steps // 2:
+            x[0] += B.r(d.mag * 2.0 ** -24 * B.amax(x))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

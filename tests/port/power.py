@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""power.py - the power harness of `slpi verify` at binary32 (docs/power.md#rule).
+
+Runs the ports of tests/port/ (C: c-float, c-fma; Python: numpy, torch) with the planted
+defects of tests/port/port.h at a grid of magnitudes, on noise paths of
+`slpi noise --preset ... steps=S path=K`, through
+`slpi verify --precision binary32 --local --json`, and tabulates the detection rate
+(exit 1) against the defect's mean effect per step in u |x| (the C double build's
+`effect` mode on the same path). Every run is one line of OUT/runs.tsv; a run already
+there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
+written from all of them.
+
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|effects|all] [--out DIR] [--paths K]
+                [--max-runs N]
+Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
+Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
+a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
+nothing after it would mean anything)."""
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SLPI = os.environ.get("SLPI_BIN", os.path.join(ROOT, "build", "slpi"))
+BUILD = os.environ.get("SLPI_BUILD", os.path.join(ROOT, "build"))
+PY = os.environ.get("PYTHON", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable)
+
+SYSTEMS = {  # name: (C source, noise problem)
+    "rb": ("rb-isomp.c", ["--preset", "iso/rigid-body/trajectories"]),
+    "zeitlin": ("zeitlin-isomp.c", ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
+    "heavytop": ("heavytop-tmk.c", ["--preset", "rkmk/heavy-top/stoch-421-realization"]),
+}
+# magnitude of about 1 u |x| mean effect per step (binary64 build's effect, 1000 steps of
+# path 0 on the rigid body and the heavy top, 100 on Euler-Zeitlin): the grid's centre
+UNIT_MAG = {
+    "rb": {"drop": 1.0, "coef": 4e-3, "amp": 1.7e-5, "sign": 1.4e-5, "lap": 4e-5},
+    "heavytop": {"drop": 6e-6, "coef": 1.3e-5, "amp": 2.4e-5, "sign": 4.3e-5, "lap": 1.7e-5},
+    "zeitlin": {"drop": 60.0, "coef": 0.025, "amp": 4e-5, "sign": 1e-4, "lap": 1.25e-3},
+}
+GRID = (1 / 16, 1 / 4, 1 / 2, 1, 2, 4, 16)
+BAD = (3, 10, 30, 100)        # one step's size in u |x|
+EARLY = (1, 2, 3)             # iterations
+HELD_OUT_DEFECTS = ("coef", "sign", "lap", "early")
+HELD_OUT_IMPLS = ("torch",)
+BINS = ((0, 0.25), (0.25, 1), (1, 4), (4, 30), (30, float("inf")))
+FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "effect_max", "exit",
+          "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
+          "detectable_u")
+
+
+def mags(system, defect, grid=GRID):
+    if defect == "bad":
+        return BAD
+    if defect == "early":
+        return EARLY
+    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in grid)
+
+
+def settings(system, grid=GRID, defects=("drop", "coef", "amp", "sign", "lap", "bad", "early")):
+    """the (defect, magnitude) of a system on a grid (factors of the 1 u magnitude)"""
+    return [(d, m) for d in defects for m in mags(system, d, grid)]
+
+
+NEAR = (1 / 4, 1 / 2, 1, 2)   # the goals' grid: around the thresholds 0.25 and 1 u
+
+
+def run(argv, out=None, check=True):
+    with open(out, "w") if out else open(os.devnull, "w") as f:
+        r = subprocess.run(argv, stdout=f if out else subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and r.returncode not in (0, 1, 3):
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), r.returncode, r.stderr.strip()[-400:]))
+    return r
+
+
+class Harness:
+    def __init__(self, out):
+        self.out, self.portdir = out, os.path.join(BUILD, "port")
+        os.makedirs(os.path.join(out, "noise"), exist_ok=True)
+        os.makedirs(self.portdir, exist_ok=True)
+        self.done = {}
+        self.runs = os.path.join(out, "runs.tsv")
+        if os.path.exists(self.runs):
+            for line in open(self.runs):
+                f = line.rstrip("\n").split("\t")
+                if f[0] != "system" and 16 <= len(f) <= len(FIELDS):
+                    self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+        else:
+            with open(self.runs, "w") as f:
+                f.write("\t".join(FIELDS) + "\n")
+        self.build()
+
+    def build(self):
+        cc = os.environ.get("CC", "cc")
+        flags = {"float": ["-DREAL=float", "-ffp-contract=off"], "fma": ["-DREAL=float", "-ffp-contract=fast", "-mfma"],
+                 "double": ["-DREAL=double", "-ffp-contract=off"]}
+        for system, (src, _) in SYSTEMS.items():
+            path = os.path.join(HERE, src)
+            for kind, fl in flags.items():
+                exe = self.exe(system, kind)
+                newest = max(os.path.getmtime(path), os.path.getmtime(os.path.join(HERE, "port.h")))
+                if os.path.exists(exe) and os.path.getmtime(exe) >= newest:
+                    continue
+                r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra"] + fl + ["-o", exe, path, "-lm"],
+                                   stderr=subprocess.PIPE, text=True)
+                if r.returncode:
+                    raise SystemExit("power.py: cannot build %s (%s): %s" % (exe, kind, r.stderr))
+
+    def exe(self, system, kind):
+        return os.path.join(self.portdir, "%s-%s" % (system, kind))
+
+    def noise(self, system, steps, path):
+        f = os.path.join(self.out, "noise", "%s-%d-%d.noise" % (system, steps, path))
+        if not os.path.exists(f):
+            run([SLPI, "noise"] + SYSTEMS[system][1] + ["steps=%d" % steps, "path=%d" % path, "-o", f])
+        return f
+
+    def port_argv(self, impl, system, noise, steps, defect, mag):
+        tail = [noise, str(steps), defect, repr(mag)]
+        if impl in ("c-float", "c-fma", "c-double"):
+            return [self.exe(system, impl[2:])] + tail
+        backend, dtype = {"numpy": ("numpy", "float32"), "torch": ("torch", "float32"),
+                          "numpy64": ("numpy", "float64"), "torch64": ("torch", "float64")}[impl]
+        return [PY, os.path.join(HERE, "ports.py"), backend, dtype, system] + tail
+
+    def effect(self, system, noise, steps, defect, mag):
+        if defect == "none":
+            return 0.0, 0.0
+        r = run([self.exe(system, "double"), noise, str(steps), defect, repr(mag), "effect"])
+        w = r.stdout.split()
+        return float(w[1]), float(w[3])
+
+    def verify(self, trajs, precision="binary32", local_only=True):
+        js = trajs[0] + ".json"
+        argv = [SLPI, "verify", "--precision", precision, "--json", js, "-q"] + (["--local"] if local_only else []) + trajs
+        r = run(argv)
+        try:
+            j = json.load(open(js))
+        except (OSError, ValueError):
+            j = {}
+        return r.returncode, j
+
+    def one(self, system, impl, defect, mag, steps, path):
+        """one run; path K, or "A-B" for the paths A..B pooled in one verify call"""
+        key = (system, impl, defect, repr(mag), str(steps), str(path))
+        if key in self.done:
+            return self.done[key]
+        t0 = time.time()
+        first, last = (int(v) for v in str(path).split("-")) if "-" in str(path) else (int(path), int(path))
+        trajs, em, ex = [], 0.0, 0.0
+        for k in range(first, last + 1):
+            noise = self.noise(system, steps, k)
+            trajs.append(os.path.join(self.out, "traj-%d.tsv" % len(trajs)))
+            r = run(self.port_argv(impl, system, noise, steps, defect, mag), out=trajs[-1], check=False)
+            if r.returncode == 77:
+                return None
+            if r.returncode:
+                raise RuntimeError("port %s %s: exit %d: %s" % (impl, system, r.returncode, r.stderr[-400:]))
+            e = self.effect(system, noise, steps, defect, mag)
+            em, ex = em + e[0] / (last - first + 1), max(ex, e[1])
+        code, j = self.verify(trajs)
+        st = j.get("statistics") or {}
+        proof = (j.get("proof") or {}).get("verdict") or (j.get("local") or {}).get("verdict", "")
+        ratio = ((j.get("proof") or j).get("local") or {}).get("step_ratio_hi", "")
+        row = dict(zip(FIELDS, list(key) + ["%.6g" % em, "%.6g" % ex, str(code), j.get("verdict", ""), proof,
+                                            st.get("verdict", ""), str(st.get("p_value", "")),
+                                            str(st.get("effect_per_step_u", "")), str(ratio),
+                                            "%.2f" % (time.time() - t0), str(st.get("test", "")),
+                                            str(st.get("detectable_effect_u", ""))]))
+        with open(self.runs, "a") as f:
+            f.write("\t".join(row[k] for k in FIELDS) + "\n")
+        self.done[key] = row
+        return row
+
+
+def plan_runs(plan, paths):
+    """the (system, impl, defect, mag, steps, path) of a plan, in order of priority"""
+    out = []
+    if plan == "smoke":
+        for impl in ("c-float", "numpy"):
+            for d, m in (("none", 0), ("amp", 1e-2), ("bad", 100)):
+                out.append(("rb", impl, d, m, 100, 0))
+    if plan in ("goals", "all"):
+        # the goals: >= 1 u per step FAILs in 2000 steps, >= 0.25 u in 10^4 (c-float)
+        out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
+        out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
+        out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
+        out += [("heavytop", "c-float", d, m, 10000, 0)
+                for d, m in settings("heavytop", (1 / 4, 1 / 2), ("drop", "coef", "amp", "sign", "lap", "early"))]
+    if plan in ("table", "all"):
+        # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
+        for steps in (100, 1000, 10000):
+            for impl, k in (("c-float", paths), ("c-fma", max(1, paths // 2)), ("numpy", 1), ("torch", 1)):
+                if steps < 10000 or impl == "c-float":
+                    out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
+        out += [("heavytop", "c-float", d, m, 100, 0) for d, m in settings("heavytop")]
+        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin", (1 / 4, 1, 4))]
+    if plan in ("pooled", "all"):
+        for d, m in settings("rb"):
+            out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
+    if plan in ("falsefail", "all"):
+        # correct ports on paths 100.. (never a defect's path), the implementations interleaved
+        # (1000 runs: c-float 600, c-fma 250, numpy 100, torch 50; a torch run takes 17 s
+        # of wall time at load 20, most of it importing torch)
+        for p in range(600):
+            out += [("rb", impl, "none", 0, 1000, 100 + p)
+                    for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
+    return out
+
+
+def binned(rows):
+    """{(held_out, kind, steps, bin): [detected, runs, UNABLE or LOW-POWER]} of the defect
+    rows; the one bad step by its size"""
+    t = {}
+    for r in rows:
+        if r["defect"] == "none":
+            continue
+        e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
+        b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
+        held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
+        kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
+        key = (held, kind, int(r["steps"]), b)
+        c = t.setdefault(key, [0, 0, 0])
+        c[0] += r["exit"] == "1"
+        c[1] += 1
+        c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
+    return t
+
+
+def curve(h, rows):
+    """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
+    a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
+    c = {}
+    for r in rows:
+        e = float(r["effect_mean"])
+        if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"]:
+            continue
+        held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
+        k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
+        k[0] += r["exit"] == "1"
+        k[1] += 1
+    with open(os.path.join(h.out, "curve.tsv"), "w") as f:
+        f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
+        for steps in sorted({k[0] for k in c}):
+            for held in (0, 1):
+                if not any(k[:2] == (steps, held) for k in c):
+                    continue
+                f.write("steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else ""))
+                for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
+                    d, n = c[(steps, held, b)]
+                    f.write("%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n))
+                f.write("\n\n")
+
+
+def table(h):
+    rows = list(h.done.values())
+    curve(h, rows)
+    lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
+             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
+    t = binned(rows)
+    heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
+    for held in (False, True):
+        for kind in ("mean", "bad", "mean pooled", "bad pooled"):
+            steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind})
+            if not steps:
+                continue
+            lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
+                                       else "one bad step, by its size in u|x|",
+                                       ", 4 paths pooled in one verify" if "pooled" in kind else ""))
+            lines.append("| steps | " + " | ".join(heads) + " |")
+            lines.append("|---|" + "---|" * len(heads))
+            for s in steps:
+                cells = []
+                for b in range(len(BINS)):
+                    c = t.get((held, kind, s, b))
+                    cells.append("%d/%d%s" % (c[0], c[1], " (%d)" % c[2] if c[2] else "") if c else "")
+                lines.append("| %d | %s |" % (s, " | ".join(cells)))
+            lines.append("")
+    ff = {}
+    for r in rows:
+        if r["defect"] == "none":
+            c = ff.setdefault((r["system"], r["impl"], r["steps"]), [0, 0, 0])
+            c[0] += r["exit"] == "1"
+            c[1] += 1
+            c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
+    if ff:
+        lines += ["correct ports: FAIL / runs (of which UNABLE or LOW-POWER in brackets)", "",
+                  "| system | impl | steps | FAIL | runs | not PASS |", "|---|---|---|---|---|---|"]
+        for (s, i, n), c in sorted(ff.items()):
+            lines.append("| %s | %s | %s | %d | %d | %d |" % (s, i, n, c[0], c[1], c[2]))
+        lines.append("")
+    with open(os.path.join(h.out, "table.md"), "w") as f:
+        f.write("\n".join(lines))
+    return "\n".join(lines)
+
+
+def effects(h):
+    """OUT/effects.md: each defect's mean (and largest) effect per step in u|x| on the
+    grid, plus the amplitude 1 % and 0.1 % off, from the binary64 build on path 0
+    (1000 steps; 100 on Euler-Zeitlin)"""
+    lines = ["| system | defect | MAG: mean effect (largest) per step in u|x| |", "|---|---|---|"]
+    for system in SYSTEMS:
+        steps = 100 if system == "zeitlin" else 1000
+        noise = h.noise(system, steps, 0)
+        for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early"):
+            ms = sorted(set(mags(system, d)) | ({0.01, 0.001} if d == "amp" else set()))
+            cells = ["%g: %.3g (%.3g)" % ((m,) + h.effect(system, noise, steps, d, m)) for m in ms]
+            lines.append("| %s | %s | %s |" % (system, d, "; ".join(cells)))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(h.out, "effects.md"), "w") as f:
+        f.write(text)
+    return text
+
+
+def main(argv):
+    plan, out, paths, maxruns = "smoke", os.path.join(BUILD, "power"), 4, None
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--plan", "--out", "--paths", "--max-runs") and i + 1 < len(argv):
+            v = argv[i + 1]
+            if a == "--plan":
+                plan = v
+            elif a == "--out":
+                out = v
+            elif a == "--paths":
+                paths = int(v)
+            else:
+                maxruns = int(v)
+            i += 2
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "effects", "all"):
+        print("power.py: unknown plan %r" % plan, file=sys.stderr)
+        return 2
+    h = Harness(out)
+    # the binary64 builds must PASS binary64 first (the porter's workflow), global and
+    # local; once per build of the ports (the mark is older than a changed port)
+    mark = os.path.join(out, "binary64.pass")
+    if not os.path.exists(mark) or os.path.getmtime(mark) < os.path.getmtime(h.exe("zeitlin", "double")):
+        for system in SYSTEMS:
+            noise = h.noise(system, 30, 0)
+            traj = os.path.join(out, "traj64.tsv")
+            run(h.port_argv("c-double", system, noise, 30, "none", 0), out=traj)
+            code, _ = h.verify([traj], precision="binary64", local_only=False)
+            if code != 0:
+                print("power.py: the binary64 build of %s does not PASS binary64 (exit %d)" % (system, code),
+                      file=sys.stderr)
+                return 1
+        open(mark, "w").close()
+    if plan == "effects":
+        print(effects(h))
+        return 0
+    todo = plan_runs(plan, paths)
+    n = 0
+    for case in todo:
+        if maxruns is not None and n >= maxruns:
+            break
+        if h.one(*case) is not None:
+            n += 1
+    print(table(h))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
