@@ -47,6 +47,16 @@ html() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 run_line="$(jq -r '.date' "$dir/arch/claims.json" | html), revision <code>$rev</code>, $(jq -r '.machine' "$dir/arch/claims.json" | html)"
 grep -F "Archived FULL=1 run" "$dir/out/index.html" | grep -qF "$run_line" \
   || { echo "t-archive: FAIL: the report does not name the archived run as \"$run_line\""; fail=1; }
+# every report records what it is checkable against: seed offset, fit, levels, the
+# registry's and the executable's digests, and docs/claims.md's rules digest
+rd=$(sed -n 's/^Registry digest (.*): \([0-9a-f]*\)$/\1/p' docs/claims.md)
+[ "$(jq -r '[.seed_offset, .fit, .levels, (.registry_digest | test("^[0-9a-f]{16}$")),
+           (.build_digest | test("^[0-9a-f]{16}$")), .rules_digest] | map(tostring) | join(" ")' "$dir/out/claims.json")" = "0 wls all true true $rd" ] \
+  || { echo "t-archive: FAIL: the report's digests: $(jq -c '{seed_offset, fit, levels, registry_digest, build_digest, rules_digest}' "$dir/out/claims.json") (rules $rd)"; fail=1; }
+grep -q "seed offset 0; fit wls, levels all; registry digest [0-9a-f]\{16\}; build digest [0-9a-f]\{16\}; rules digest $rd" "$dir/out/index.html" \
+  || { echo "t-archive: FAIL: the report's provenance does not name its digests"; fail=1; }
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R5 --seed-offset 7 --out "$dir/out7" -q > /dev/null 2>&1
+[ "$(jq -r .seed_offset "$dir/out7/claims.json")" = 7 ] || { echo "t-archive: FAIL: a run with --seed-offset 7 records $(jq -r .seed_offset "$dir/out7/claims.json")"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }

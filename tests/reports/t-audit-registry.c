@@ -130,6 +130,39 @@ static void check_malformed_refused(const char *dir)
           "M2 | t | CONFIRMED | claim@w | - | thresholds 2 | thresholds 3\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);   /* their FULL checks differ */
     slpi_audit_free(&a);
+    /* a multiverse (docs/claims.md#multiverse): its dimensions and values checked at load,
+     * at least 8 seed sets, and shown in the claim's docs entry */
+    static const struct { const char *line, *want; } mv[] = {
+        {"% X9 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | noise\n% X9 | blas | Haswell Prescott | kernels\n"
+         "% X9 | libm | glibc mpfr | exp\n% X9 | fit | wls ols | fit\n% X9 | levels | all drop-coarsest | levels\n", NULL},
+        {"% X9 | seed | 0 1 2 3 4 5 6 7 | noise\n", ":2: multiverse dimension 'seed' is not one of seeds blas libm fit levels (nearest: seeds)"},
+        {"% X9 | seeds | 0 1000 2000 | noise\n", ":2: seeds: 3 values, at least 8"},
+        {"% X9 | seeds | 0 1 2 3 4 5 6 6 | noise\n", ":2: seeds value '6' twice"},
+        {"% X9 | seeds | 0 1 2 3 4 5 6 -7 | noise\n", ":2: seed offset '-7' is not an unsigned integer"},
+        {"% X9 | blas | Haswell Zen | kernels\n", ":2: blas value 'Zen' is not one of Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake"},
+        {"% X9 | libm | glibc | exp\n", ":2: libm: 1 value, at least 2"},
+        {"% X9 | fit | wls | why\n", ":2: fit: 1 value, at least 2"},
+        {"% X9 | levels | all | why\n", ":2: levels: 1 value, at least 2"},
+        {"% X9 | fit | wls ols\n", ":2: 3 fields, expected 4 non-empty"},
+    };
+    for (size_t i = 0; i < sizeof mv / sizeof mv[0]; i++) {
+        char reg[1024];
+        snprintf(reg, sizeof reg, "= X9 | s | m | p | -\n%sX9 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+                 "X9 | t | CONFIRMED | fails | - | thresholds 1 | -\n", mv[i].line);
+        if (loads(reg, 0, mv[i].want, &a)) {
+            TEST_CHECKF(!strcmp(a.claims[0].multiverse, "seeds 0 1000 2000 3000 4000 5000 6000 7000; blas Haswell "
+                                "Prescott; libm glibc mpfr; fit wls ols; levels all drop-coarsest"),
+                        "multiverse '%s'", a.claims[0].multiverse);
+            char *text = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&text, &len);
+            slpi_audit_docs(&a, f);
+            fclose(f);
+            TEST_CHECKF(text && strstr(text, "- multiverse ([rule](#multiverse)): seeds 0 1000"), "docs entry");
+            free(text);
+        }
+        slpi_audit_free(&a);
+    }
     /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 0.5 0.5 | -\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);
