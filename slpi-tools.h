@@ -101,6 +101,8 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 #define SLPI_ORACLE_THRESHOLD 30.0
 #define SLPI_U_BINARY64 0x1p-53
 #define SLPI_U_BINARY32 0x1p-24
+/* How many of the rows a port's file omits the verifier names (slpi_verify_result). */
+#define SLPI_VERIFY_MISSING_NAMED 8
 /* A port's declared floating-point format (oracle/precision.c, one table): its name, its
  * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
  * format its outputs are stored in (ulps are counted in it). */
@@ -227,6 +229,9 @@ typedef struct {
     slpi_verify_stats stats;   /* the calibrated test of the local deviations (with --local) */
     slpi_verdict proof;        /* the worst-case budget's verdict (global and local) */
     int files;                 /* trajectories verified (paths of one problem, pooled) */
+    long rows_missing;         /* rows of the header's output grid (output_every or save_at)
+                                * the file omits: unchecked, so the verdict is at best UNABLE */
+    long missing_step[SLPI_VERIFY_MISSING_NAMED];   /* the first of them (rows_missing of them) */
 } slpi_verify_result;
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the

@@ -632,8 +632,8 @@ typedef struct {
     /* Checkpoints (core/checkpoint.c): everything the path carries from step to step
      * (the current state, solver counters) as exact one-line text tokens without
      * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
-     * arb_dump_str); returns the count. Loading sets only what saving wrote: set_state
-     * has set the initial state already. */
+     * arb_dump_str); returns the count, or -1 when out of memory (nothing to free).
+     * Loading sets only what saving wrote: set_state has set the initial state already. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
     /* optional (NULL: none): why the last step failed, in words ("" if not known); the
@@ -965,13 +965,32 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
+/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes, the rigid body's
+ * ISOMP-COMM and SVI-SO3 on the fast path), else "general: " or "lanes: " and the reason
+ * each path runs alone on its thread's stepper. The values are the same bits either way. */
+const char *slpi_ensemble_route(const slpi_ensemble *e);
+/* on = 0: every path runs alone on the general route from now on (route "general: asked"),
+ * to compare the routes; on != 0: the lanes again where the problem has them. */
+void slpi_ensemble_set_lanes(slpi_ensemble *e, int on);
+/* The statistics' exact state, to combine ensembles of disjoint path ranges run apart
+ * (MPI ranks, jobs, machines) into the bits of one run: slpi_ensemble_export writes it to
+ * buf (its pieces: the subtrees of whole blocks, the block in progress) and returns its
+ * length in doubles; slpi_ensemble_import appends an exported state's paths to e (the
+ * same problem and saved rows) as its next paths. The bits are one run's when every range
+ * starts at a multiple of 64 x 2^k paths from the first, 2^k blocks its largest piece
+ * (ranges of equal size 64 x 2^k, the last one shorter, do), and only the last range ends
+ * inside a block; otherwise SLPI_EINPUT, nothing added.
+ * NULL: buf (the length only). */
+long slpi_ensemble_export(const slpi_ensemble *e, double *buf);
+/* Append the n doubles of slpi_ensemble_export's buf (see there). */
+int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n);
 /* Run the next count paths (path i of the call is path slpi_ensemble_paths() + i of the
  * ensemble) and add them to the statistics: initial states x0[count][dim], increments
  * dW[count][steps][M] (finite; clipped at the problem's truncation threshold, as
  * slpi_stepper_advance's); rows kept in x[count][rows][dim], xrad (the same shape),
  * diag[count][rows][ndiag], drad. The first path that fails, in path order, names the
  * error ("path k (noise path p): ..."); then the paths of the parallel wave it was in
- * (at most 4 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
+ * (at most 256 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
  * are (slpi_ensemble_paths says how many).
  * NULL: x0 (the problem's initial state), dW (the problem's noise), x, xrad, diag, drad (not kept). */
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,

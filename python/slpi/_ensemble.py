@@ -11,7 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 
-# Paths per C call: whole waves of blocks (4 x threads x SLPI_ENSEMBLE_BLOCK paths), as
+# Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
 _BATCH_BYTES = 64 << 20
 _BLOCK = 64
@@ -100,6 +100,10 @@ class Ensemble:
         The noise path numbers.
     params : dict or None
         The parameter values of this ensemble (``params=``).
+    route : str
+        How its paths ran: ``"lanes"`` (blocks of paths in lock-step SIMD lanes), or
+        ``"general: "`` and why each path ran alone (the values are the same bits either
+        way; docs/api.md#ensembles).
     uncertified : str or None
         As ``Result.uncertified``.
     """
@@ -113,6 +117,7 @@ class Ensemble:
     stats: Statistics = None
     radii: np.ndarray = None
     params: dict = None
+    route: str = None
 
 
 def _grid(params):
@@ -186,6 +191,7 @@ class _Handle:
         _lib.slpi_ensemble_shape(self.e, dim, m, nd, steps, rows)
         self.dim, self.M, self.ndiag, self.steps, self.rows = dim[0], m[0], nd[0], steps[0], rows[0]
         self.diag_names = [_ffi.string(_lib.slpi_ensemble_diag_name(self.e, i)).decode() for i in range(self.ndiag)]
+        self.route = _ffi.string(_lib.slpi_ensemble_route(self.e)).decode()
 
     def run(self, count, x0, dW, x, xr, d, dr):
         P = _slpi._ptr
@@ -269,7 +275,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
                     diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
-                    radii=radii, params=params)
+                    radii=radii, params=params, route=h.route)
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,
