@@ -50,12 +50,14 @@ static void help(FILE *f)
           "                      each a multiple of 64 x 2^k paths from the first but the last: the\n"
           "                      report is that of one run, byte for byte (docs/api.md#ensembles)\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
+          "  --progress, -q      force the progress line on standard error, or silence it (any\n"
+          "                      command: `slpi --help`)\n"
           "  -h, --help          this help\n"
           "Report: '#' lines (provenance, the problem, the ensemble and its route: 'lanes', paths in\n"
           "lock-step SIMD lanes, or 'general: ' and why each path runs alone; the same values either\n"
-          "way), then the columns: the grid's\n"
-          "keys, step, t, quantity, n, mean, variance, min, max, radius; one row per grid point,\n"
-          "saved time and quantity (%.17g).\n"
+          "way), then the columns: the grid's keys, step, t, quantity, n, mean, variance, min, max,\n"
+          "radius; one row per grid point, saved time and quantity (%.17g).\n"
+          "On MPI ranks (make mpi): mpirun -n K build/mpi/slpi ensemble ...: the same report.\n"
           "Exit 0; 2 for bad input (the option or key and the reason); 3 a path's step failed\n"
           "(naming the path and step); 130 interrupted.\n", f);
 }

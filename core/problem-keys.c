@@ -284,7 +284,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             if (strcmp(keys[i].name, key) == 0)
                 return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
                                       slpi_system_name(p->system));
-        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (see `slpi run --help`)", key);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)", key);
     }
     if (value == NULL || value[0] == '\0')
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);

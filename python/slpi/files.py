@@ -1,8 +1,11 @@
 """Readers of slpi's own files: trajectories (``slpi-trajectory 1``) and convergence
 tables (``slpi-converge 1``), as a header dict and a numpy structured array."""
 import os
+import re
 
 import numpy as np
+
+_KEY = re.compile(r"[A-Za-z0-9_.]+")
 
 __all__ = ["read_trajectory", "read_converge", "Trajectory"]
 
@@ -84,10 +87,16 @@ def _header(path, lines, magic):
     while i < len(lines) and lines[i].startswith("#"):
         text = lines[i][1:].strip()
         key, eq, value = text.partition("=")
-        if eq and key and " " not in key:
+        if lines[i].startswith("##") or not eq:   # comments (the C reader's rule: core/trajectory.c)
+            if text.lstrip("#").strip():
+                notes.append(text.lstrip("#").strip())
+        elif _KEY.fullmatch(key):
             head[key] = value
-        elif text:
+        elif magic != "slpi-trajectory 1":   # a convergence table's notes ("# phi = sum_i ...")
             notes.append(text)
+        else:
+            raise _error(path, i + 1, "a '#' line with '=' is a key=value line, and %r is not a key (letters, "
+                                      "digits, '_', '.'): write a comment as '## ...'" % key[:40])
         i += 1
     if notes:
         head["notes"] = notes

@@ -240,8 +240,11 @@ def binned(rows):
     for r in rows:
         if r["defect"] == "none":
             continue
-        e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
-        b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
+        if r["defect"] == "bad":  # by the bad step's size, MAG u|x|
+            b = BAD.index(int(float(r["mag"])))
+        else:
+            e = float(r["effect_mean"])
+            b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
         held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
         kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
         key = (held, kind, (r["system"], int(r["steps"])), b)
@@ -264,17 +267,19 @@ def curve(h, rows):
         k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
         k[0] += r["exit"] == "1"
         k[1] += 1
-    with open(os.path.join(h.out, "curve.tsv"), "w") as f:
+    blocks = []
+    for steps in sorted({k[0] for k in c}):
+        for held in (0, 1):
+            if not any(k[:2] == (steps, held) for k in c):
+                continue
+            text = "steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else "")
+            for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
+                d, n = c[(steps, held, b)]
+                text += "%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n)
+            blocks.append(text)
+    with open(os.path.join(h.out, "curve.tsv"), "w") as f:  # blocks apart by two blank lines
         f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
-        for steps in sorted({k[0] for k in c}):
-            for held in (0, 1):
-                if not any(k[:2] == (steps, held) for k in c):
-                    continue
-                f.write("steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else ""))
-                for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
-                    d, n = c[(steps, held, b)]
-                    f.write("%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n))
-                f.write("\n\n")
+        f.write("\n\n".join(blocks))
 
 
 def table(h):
@@ -290,13 +295,14 @@ def table(h):
             if not steps:
                 continue
             lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
-                                       else "one bad step, by its size in u|x|",
+                                       else "one bad step of MAG u|x|",
                                        ", 4 paths pooled in one verify" if "pooled" in kind else ""))
-            lines.append("| system | steps | " + " | ".join(heads) + " |")
-            lines.append("|---|---|" + "---|" * len(heads))
+            cols = heads if kind.startswith("mean") else ["%d u" % m for m in BAD]
+            lines.append("| system | steps | " + " | ".join(cols) + " |")
+            lines.append("|---|---|" + "---|" * len(cols))
             for s in steps:
                 cells = []
-                for b in range(len(BINS)):
+                for b in range(len(cols)):
                     c = t.get((held, kind, s, b))
                     cells.append("%d/%d%s" % (c[0], c[1], " (%d)" % c[2] if c[2] else "") if c else "")
                 lines.append("| %s | %d | %s |" % (s[0], s[1], " | ".join(cells)))
