@@ -107,11 +107,11 @@ row "h2.noise: wrong level" run $P noise_file=h2.noise
 row "missing.noise: cannot open" run $P noise_file=missing.noise
 # a noise file's own seed, path or refine must be the problem's, unless seed=file (docs/noise.md#files)
 "$slpi" noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 5 > s2.noise
-row "noise_file=s2.noise: the file's own seed is 2, the problem has seed=1 " run $P noise_file=s2.noise
+row "noise_file=.*/s2.noise: the file's own seed is 2, the problem has seed=1 " run $P noise_file=s2.noise
 "$slpi" noise --seed 1 --path 7 --components 3 --h 0.00390625 --steps 5 > p7.noise
-row "noise_file=p7.noise: the file's own path is 7, the problem has path=0 " run $P noise_file=p7.noise
+row "noise_file=.*/p7.noise: the file's own path is 7, the problem has path=0 " run $P noise_file=p7.noise
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 5 --refine 1 > r1.noise
-row "noise_file=r1.noise: the file's own refine is 1, the problem has refine=0 " run $P noise_file=r1.noise
+row "noise_file=.*/r1.noise: the file's own refine is 1, the problem has refine=0 " run $P noise_file=r1.noise
 row "seed=file: takes the seed of a noise_file, and none is given" run $P seed=file
 row "short:14: truncated file" noise --check short
 row "empty:0: empty file" noise --check empty
@@ -173,7 +173,7 @@ printf '# none\n\n' > xi; row "xi: no fields: one line of N^2-1 coefficients per
 : > xi; row "xi: no fields" run $Z noise=fields noise_fields=xi
 row "missing.xi: cannot open" run $Z noise=fields noise_fields=missing.xi
 row "noise=fields needs noise_fields=FILE" run $Z noise=fields
-printf '%s\n' "$xi15" > xi; row "noise_fields=xi needs noise=fields (noise=modes is another noise)" run $Z noise=modes noise_modes=1:0:1 noise_fields=xi
+printf '%s\n' "$xi15" > xi; row "noise_fields=.*/xi needs noise=fields (noise=modes is another noise)" run $Z noise=modes noise_modes=1:0:1 noise_fields=xi
 row "noise_modes=1:0:1 needs noise=modes (noise=fields is another noise)" run $Z noise=fields noise_fields=xi noise_modes=1:0:1
 "$slpi" run $Z noise=fields noise_fields=xi -o xi.tsv >/dev/null 2>&1 || { echo "t-bad-inputs: FAIL: noise=fields run" >&2; fail=1; }
 printf '%s\n' "$xi15" | sed 's/ 7 / 7.5 /' > xi
@@ -312,8 +312,8 @@ keep="link target.tsv"; row "missing.noise: cannot open" runx $P noise_file=miss
 cat fifo > fifo.out & reader=$!
 keep="fifo"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o fifo
 kill $reader 2>/dev/null; wait $reader 2>/dev/null   # a run that never opened the FIFO leaves cat waiting
-keep="in.noise"; row "--output in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o in.noise
-keep="in.noise"; row "--output ./in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o ./in.noise
+keep="in.noise"; row "--output in.noise is also the input noise_file .*/in.noise" runx $P noise_file=in.noise -o in.noise
+keep="in.noise"; row "--output ./in.noise is also the input noise_file .*/in.noise" runx $P noise_file=in.noise -o ./in.noise
 keep="in.x0"; row "--json in.x0 is also the input x0_file" runx $P x0_file=in.x0 -o o1.tsv --json in.x0
 keep="in.cfg"; row "--checkpoint in.cfg is also the input --config" runx $P --config in.cfg -o o1.tsv --checkpoint in.cfg
 keep="target.tsv"; row "--output link and --checkpoint target.tsv name the same file" runx $P -o link --checkpoint target.tsv
@@ -445,16 +445,21 @@ row "the exact reference is E x_1(T): it needs the functional x1 (--phi x1)" con
 row "an exact reference needs the so(3) oracle (.*x0=1,0,0" converge --preset svi/so3/weak-exact x0=0,1,0 --kind weak --exact --phi x1 --levels 2..3 --ref 5 --paths 8
 # the claims registry: a misspelt check word or argument is refused at load (file:line and
 # the nearest valid word), before any run and before the report folder is made
-sed '0,/| drift case /s//| drift kase /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| drift kase ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'drift kase .*(nearest: case)" audit --claims claims-typo.txt --out aud-typo
+# typo FROM TO PATTERN: the registry with its first FROM (a sed pattern) made TO is refused
+# at its line, with PATTERN after "claims-typo.txt:LINE: "
+typo() {
+  sed "0,/$1/s//$2/" "$top/reports/claims.txt" > claims-typo.txt
+  l=$(grep -n -F "$2" claims-typo.txt | head -1 | cut -d: -f1)
+  keep="claims-typo.txt"; row "claims-typo.txt:$l: $3" audit --claims claims-typo.txt --out aud-typo
+}
+typo '| drift case ' '| drift kase ' "check 'drift kase .*(nearest: case)"
 [ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
-sed '0,/| slope strong /s//| slope stronk /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| slope stronk ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'slope stronk .*(nearest: strong)" audit --claims claims-typo.txt --out aud-typo
-sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
+typo '| slope strong ' '| slope stronk ' "check 'slope stronk .*(nearest: strong)"
+typo '| growth C1_dev ' '| growht C1_dev ' "check 'growht .*unknown check word 'growht' (nearest: growth)"
+# a check whose outcome cannot differ between runs: a misspelt diagnostic, a reversed window
+typo '| max C1_dev <= 1e-12 | T=100' '| max C1_dve <= 1e-12 | T=100' "check 'max C1_dve <= 1e-12': 'C1_dve' is not a diagnostic of this case's run (nearest: C1_dev)"
+typo '| growth C1_dev 0.8 1.2 ' '| growth C1_dev 1.2 0.8 ' "check 'growth C1_dev 1.2 0.8': the window \\[1.2, 0.8\\] is reversed (nearest valid: 0.8 1.2)"
+[ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
 row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc --out aud-typo
 # a report folder whose files' paths would not fit in 4096 bytes: refused before it is made
 row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"
