@@ -636,7 +636,8 @@ typedef struct {
      * (the current state, solver counters) as exact one-line text tokens without
      * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
      * arb_dump_str); returns the count, or -1 when out of memory (nothing to free).
-     * Loading sets only what saving wrote: set_state has set the initial state already. */
+     * Loading sets only what saving wrote: set_state has set the initial state already;
+     * it fails with SLPI_EINPUT, and errno ENOMEM when it ran out of memory. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
     /* optional (NULL: none): why the last step failed, in words ("" if not known); the
