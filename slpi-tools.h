@@ -101,6 +101,8 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 #define SLPI_ORACLE_THRESHOLD 30.0
 #define SLPI_U_BINARY64 0x1p-53
 #define SLPI_U_BINARY32 0x1p-24
+/* How many of the rows a port's file omits the verifier names (slpi_verify_result). */
+#define SLPI_VERIFY_MISSING_NAMED 8
 /* A port's declared floating-point format (oracle/precision.c, one table): its name, its
  * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
  * format its outputs are stored in (ulps are counted in it). */
@@ -154,10 +156,12 @@ typedef struct {
 } slpi_golden_result;
 int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
 
-/* Check every case's file in dir on both paths; report gets the non-PASS cases and the
- * table of worst scores per scheme x system pair. Input errors (a missing or malformed
- * file) return SLPI_EINPUT; *verdict is the worst verdict.
- * NULL: report (no report). Thread: not safe (slpi_golden_cases). */
+/* Check every .golden file of dir (sorted by name: the built-in cases or the user's own)
+ * on both paths; report gets the non-PASS cases and the table of worst scores per scheme
+ * x system pair. Input errors (a folder without .golden files, a malformed file) return
+ * SLPI_EINPUT; *verdict is the worst verdict.
+ * NULL: dir (every built-in case, each in its file in slpi_golden_dir(): a missing one
+ * is an error), report (no report). Thread: not safe (slpi_golden_cases). */
 int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err);
 /* The same for the given files (names: the case each must hold).
  * NULL: names (any case), report (no report). */
@@ -227,6 +231,9 @@ typedef struct {
     slpi_verify_stats stats;   /* the calibrated test of the local deviations (with --local) */
     slpi_verdict proof;        /* the worst-case budget's verdict (global and local) */
     int files;                 /* trajectories verified (paths of one problem, pooled) */
+    long rows_missing;         /* rows of the header's output grid (output_every or save_at)
+                                * the file omits: unchecked, so the verdict is at best UNABLE */
+    long missing_step[SLPI_VERIFY_MISSING_NAMED];   /* the first of them (rows_missing of them) */
 } slpi_verify_result;
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
@@ -310,7 +317,7 @@ int slpi_api_verify_argv(int argc, char **argv, const char *json);
 int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
                          uint64_t path, int refine, double ell, uint64_t first);
 /* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
- * (cut at n - 1 bytes). NULL: dir (slpi_golden_dir()), report (when n is 0).
+ * (cut at n - 1 bytes). NULL: dir (the built-in cases), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 /* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):
@@ -322,6 +329,15 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);
+/* The same study with the rest of `slpi converge`'s options, written as `slpi converge
+ * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
+ * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
+ * functional), exact 1 (--exact), threads (0: the runtime's). Progress goes to standard
+ * error as slpi_progress_set_mode says (slpi.h). NULL: kind ("strong"), indep, phi
+ * ("sin2pi"). */
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           int threads, const char *json);
 
 #ifdef __cplusplus
 }

@@ -394,8 +394,9 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix);
  *   heavy-top       RKMK form (pi, gamma): 6; SVI form (Pi, Gamma, R row-major): 15
  *   manakov         X_ij for i < j, row-major: n(n-1)/2
  *   point-vortices  x_1..x_n (x_i in R^3: X_i = sum_k x_ik E_k (model A), hat(x_i) (B)): 3n
- *   euler-zeitlin   packed N x N skew-Hermitian X: Im X_aa (a = 0..N-1), then for
- *   sine-euler      a < b row-major Re X_ab, Im X_ab: N^2 (trace part included)  */
+ *   su(N): euler-zeitlin and sine-euler
+ *                   packed N x N skew-Hermitian X: Im X_aa (a = 0..N-1), then Re X_ab,
+ *                   Im X_ab for a < b row-major: N^2 (the trace part included)  */
 int slpi_problem_state_dim(const slpi_problem *p);   /* doubles in the state vector */
 int slpi_problem_noise_count(const slpi_problem *p); /* M, the number of Wiener processes */
 /* Truncation in force for this problem (resolves TRUNC_AUTO per docs/noise.md#truncation). */
@@ -632,8 +633,8 @@ typedef struct {
     /* Checkpoints (core/checkpoint.c): everything the path carries from step to step
      * (the current state, solver counters) as exact one-line text tokens without
      * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
-     * arb_dump_str); returns the count. Loading sets only what saving wrote: set_state
-     * has set the initial state already. */
+     * arb_dump_str); returns the count, or -1 when out of memory (nothing to free).
+     * Loading sets only what saving wrote: set_state has set the initial state already. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
     /* optional (NULL: none): why the last step failed, in words ("" if not known); the
@@ -870,7 +871,10 @@ int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err);
  * SLPI_OK or an error code; slpi_api_last_error() is the calling thread's last message. */
 /* Owns: the calling thread's buffer, overwritten by its next failing call. */
 const char *slpi_api_last_error(void);
-/* NULL: preset (as "": rigid body, ISOMP). */
+/* A problem from a preset (slpi_presets), for slpi_problem_set_key. Returns NULL when
+ * the preset is unknown or memory runs out, with slpi_api_last_error() naming why.
+ * Owns: the caller frees it with slpi_problem_free.
+ * NULL: preset (as "": rigid body, ISOMP). */
 slpi_problem *slpi_problem_new(const char *preset);
 /* NULL: p (nothing done). */
 void slpi_problem_free(slpi_problem *p);
@@ -896,7 +900,11 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
  * state) must lie on the system's manifold (slpi_problem_check_state). Any split of the
  * steps into advances gives the same bits as one advance. */
 typedef struct slpi_stepper slpi_stepper;
-/* NULL: x0 (the problem's initial state). */
+/* The stepper copies the problem (finished: T or level become h and steps) and x0, so
+ * both may change or be freed after the call; the functions and user_data of callbacks
+ * set on p (slpi_problem_set_callback) are shared, not copied, and must outlive it.
+ * *out is NULL on error. Owns: *out, freed with slpi_stepper_free.
+ * NULL: x0 (the problem's initial state). */
 int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0);
 /* NULL: s (nothing done). */
 void slpi_stepper_free(slpi_stepper *s);
@@ -950,6 +958,8 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
  * summed by Welford's update and combined in a fixed binary tree by Chan's pairwise form
  * (the formulas: api/ensemble.c), so that the statistics are the same bits for any number
  * of threads and any split of the paths into calls.
+ * The ensemble copies the problem as slpi_stepper_new does (callbacks shared, not
+ * copied); *out is NULL on error. Owns: *out, freed with slpi_ensemble_free.
  * Thread: the ensemble's threads are OpenMP's, and a problem with callbacks
  * (slpi_problem_set_callback) has them called from those threads concurrently. */
 #define SLPI_ENSEMBLE_BLOCK 64
@@ -965,13 +975,32 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
+/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes, the rigid body's
+ * ISOMP-COMM and SVI-SO3 on the fast path), else "general: " or "lanes: " and the reason
+ * each path runs alone on its thread's stepper. The values are the same bits either way. */
+const char *slpi_ensemble_route(const slpi_ensemble *e);
+/* on = 0: every path runs alone on the general route from now on (route "general: asked"),
+ * to compare the routes; on != 0: the lanes again where the problem has them. */
+void slpi_ensemble_set_lanes(slpi_ensemble *e, int on);
+/* The statistics' exact state, to combine ensembles of disjoint path ranges run apart
+ * (MPI ranks, jobs, machines) into the bits of one run: slpi_ensemble_export writes it to
+ * buf (its pieces: the subtrees of whole blocks, the block in progress) and returns its
+ * length in doubles; slpi_ensemble_import appends an exported state's paths to e (the
+ * same problem and saved rows) as its next paths. The bits are one run's when every range
+ * starts at a multiple of 64 x 2^k paths from the first, 2^k blocks its largest piece
+ * (ranges of equal size 64 x 2^k, the last one shorter, do), and only the last range ends
+ * inside a block; otherwise SLPI_EINPUT, nothing added.
+ * NULL: buf (the length only). */
+long slpi_ensemble_export(const slpi_ensemble *e, double *buf);
+/* Append the n doubles of slpi_ensemble_export's buf (see there). */
+int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n);
 /* Run the next count paths (path i of the call is path slpi_ensemble_paths() + i of the
  * ensemble) and add them to the statistics: initial states x0[count][dim], increments
  * dW[count][steps][M] (finite; clipped at the problem's truncation threshold, as
  * slpi_stepper_advance's); rows kept in x[count][rows][dim], xrad (the same shape),
  * diag[count][rows][ndiag], drad. The first path that fails, in path order, names the
  * error ("path k (noise path p): ..."); then the paths of the parallel wave it was in
- * (at most 4 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
+ * (at most 256 x threads x SLPI_ENSEMBLE_BLOCK) are not in the statistics, those before it
  * are (slpi_ensemble_paths says how many).
  * NULL: x0 (the problem's initial state), dW (the problem's noise), x, xrad, diag, drad (not kept). */
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,

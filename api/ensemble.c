@@ -20,8 +20,16 @@
  * and a wave of blocks run in parallel is pushed in block order, so every sum is taken in
  * the same order on any number of threads: the bits are the same. The variance is
  * M2 / (n - 1). The stack holds at most 64 accumulators of rows x (dim + ndiag) x 5
- * doubles; the paths themselves are not kept unless the caller asks for their rows. */
+ * doubles; the paths themselves are not kept unless the caller asks for their rows.
+ *
+ * Two routes run a block's paths, with the same values bit for bit: the lock-step lanes
+ * of api/ensemble-lanes.c where a lane kernel integrates the problem (the rigid body's
+ * ISOMP-COMM and SVI-SO3 on the fast path), each path alone on its thread's stepper
+ * otherwise (slpi_ensemble_route says which, and why). A block the lanes cannot finish (a
+ * step fails, an input is refused) is run again on the general route, which fails on the
+ * same path and words the error. */
 #include "api/api.h"
+#include "api/ensemble-lanes.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,6 +52,10 @@ struct slpi_ensemble {
     uint64_t first_path;
     long done;                  /* paths run: ordinals 0 .. done-1 */
     slpi_stepper **worker;      /* one stepper per thread */
+    slpi_ens_lanes **lanes;     /* one lane engine per thread, or NULL: the general route */
+    int lanes_off;              /* slpi_ensemble_set_lanes(e, 0) */
+    char route[160];            /* slpi_ensemble_route, with lanes */
+    double *zero;               /* nq radii of the fast path */
     double **buf;               /* per thread: rows x (dim + ndiag) values and as many radii */
     ens_acc pending;            /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
     ens_acc stack[ENS_DEPTH];   /* stack[i] holds 2^level[i] whole blocks, in block order */
@@ -87,18 +99,27 @@ static void acc_copy(ens_acc *a, const ens_acc *b, size_t size)
     memcpy(a->mean, b->mean, 5 * size * sizeof *a->mean);
 }
 
+/* Welford's update of quantities from .. from + len - 1 by the n-th path: value v[i] and
+ * radius r[i] of quantity from + i. */
+static void acc_add_at(ens_acc *a, long n, size_t from, size_t len, const double *v, const double *r)
+{
+    double *mean = a->mean + from, *m2 = a->m2 + from, *min = a->min + from, *max = a->max + from,
+           *rad = a->rad + from;
+    for (size_t i = 0; i < len; i++) {
+        double d = v[i] - mean[i];
+        mean[i] += d / (double)n;
+        m2[i] += d * (v[i] - mean[i]);
+        if (v[i] < min[i]) min[i] = v[i];
+        if (v[i] > max[i]) max[i] = v[i];
+        if (r[i] > rad[i]) rad[i] = r[i];
+    }
+}
+
 /* Welford's update by one path: value v[i] and radius r[i] of quantity i. */
 static void acc_add(ens_acc *a, const double *v, const double *r, size_t size)
 {
     a->n++;
-    for (size_t i = 0; i < size; i++) {
-        double d = v[i] - a->mean[i];
-        a->mean[i] += d / (double)a->n;
-        a->m2[i] += d * (v[i] - a->mean[i]);
-        if (v[i] < a->min[i]) a->min[i] = v[i];
-        if (v[i] > a->max[i]) a->max[i] = v[i];
-        if (r[i] > a->rad[i]) a->rad[i] = r[i];
-    }
+    acc_add_at(a, a->n, 0, size, v, r);
 }
 
 /* a = a then b (Chan's pairwise form). */
@@ -121,13 +142,14 @@ static void acc_merge(ens_acc *a, const ens_acc *b, size_t size)
     a->n += b->n;
 }
 
-/* A whole block, next in block order, onto the binary counter's stack. */
-static int push_block(slpi_ensemble *e, const ens_acc *b)
+/* 2^level whole blocks (a subtree of the counter's tree), next in block order, onto the
+ * binary counter's stack. */
+static int push_blocks(slpi_ensemble *e, const ens_acc *b, int level)
 {
     size_t size = acc_size(e);
     if (!acc_init(&e->stack[e->depth], size)) return 0;
     acc_copy(&e->stack[e->depth], b, size);
-    e->level[e->depth++] = 0;
+    e->level[e->depth++] = level;
     while (e->depth >= 2 && e->level[e->depth - 1] == e->level[e->depth - 2]) {
         acc_merge(&e->stack[e->depth - 2], &e->stack[e->depth - 1], size);
         e->level[e->depth - 2]++;
@@ -142,9 +164,12 @@ void slpi_ensemble_free(slpi_ensemble *e)
     for (int t = 0; t < e->threads; t++) {
         if (e->worker) slpi_stepper_free(e->worker[t]);
         if (e->buf) free(e->buf[t]);
+        if (e->lanes) slpi_ens_lanes_free(e->lanes[t]);
     }
     free(e->worker);
     free(e->buf);
+    free(e->lanes);
+    free(e->zero);
     free(e->pending.mean);
     for (int i = 0; i < ENS_DEPTH; i++) free(e->stack[i].mean);
     for (int i = 0; e->wave && i < e->wave_blocks; i++) free(e->wave[i].mean);
@@ -152,6 +177,31 @@ void slpi_ensemble_free(slpi_ensemble *e)
     free(e->scratch[0].mean);
     free(e->scratch[1].mean);
     free(e);
+}
+
+/* The lanes of every thread where a lane kernel integrates the problem (e->route: "lanes",
+ * else the reason). */
+static int ensemble_route(slpi_ensemble *e, const slpi_problem *p, slpi_error *err)
+{
+    slpi_problem q = *p;
+    const char *why = "the certified path (ref=1)";
+    snprintf(e->route, sizeof e->route, "general: %s", why);
+    if (e->ref) return SLPI_OK;
+    if (slpi_problem_finish(&q, err) != SLPI_OK) return SLPI_EINPUT;
+    e->lanes = calloc((size_t)e->threads, sizeof *e->lanes);
+    if (!e->lanes || !(e->zero = calloc((size_t)e->nq, sizeof *e->zero)))
+        return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
+    for (int t = 0; t < e->threads; t++) {
+        if (slpi_ens_lanes_new(&e->lanes[t], &q, e->every, &why, err) != SLPI_OK) return SLPI_EINPUT;
+        if (!e->lanes[t]) break;
+    }
+    if (!e->lanes[0]) {
+        free(e->lanes);
+        e->lanes = NULL;
+    }
+    if (e->lanes) snprintf(e->route, sizeof e->route, "lanes");
+    else snprintf(e->route, sizeof e->route, "general: %s", why);
+    return SLPI_OK;
 }
 
 int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
@@ -172,11 +222,9 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
     e->ref = ref != 0;
     e->threads = nt;
     e->first_path = first_path;
-    e->wave_blocks = 4 * nt;
     e->worker = calloc((size_t)nt, sizeof *e->worker);
     e->buf = calloc((size_t)nt, sizeof *e->buf);
-    e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
-    int rc = e->worker && e->buf && e->wave ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
+    int rc = e->worker && e->buf ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
     for (int t = 0; rc == SLPI_OK && t < nt; t++)
         if ((rc = slpi_stepper_new(&e->worker[t], p, e->ref, NULL, 0)) != SLPI_OK)   /* its message is recorded */
             snprintf(err.msg, sizeof err.msg, "%s", slpi_api_last_error());
@@ -186,18 +234,35 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
         e->every = every;
         e->rows = slpi_stepper_row_steps(e->worker[0], every, NULL);
         size_t size = acc_size(e);
-        int ok = acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
+        /* waves of up to 256 blocks a thread (a wave ends at a barrier, where a thread waits
+         * for a preempted one: on a loaded machine that wait, not the paths, sets the time),
+         * their statistics within 64 MB, at least 4 blocks a thread */
+        size_t w = ((size_t)64 << 20) / (5 * size * sizeof(double) * (size_t)nt);
+        e->wave_blocks = nt * (w < 4 ? 4 : w > 256 ? 256 : (int)w);
+        e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
+        int ok = e->wave && acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
         for (int i = 0; ok && i < e->wave_blocks; i++) ok = acc_init(&e->wave[i], size);
         for (int t = 0; ok && t < nt; t++) ok = (e->buf[t] = malloc(4 * size * sizeof(double))) != NULL;
         if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",
                                      e->rows, e->nq);
     }
+    if (rc == SLPI_OK) rc = ensemble_route(e, p, &err);
     if (rc != SLPI_OK) {
         slpi_ensemble_free(e);
         return slpi_api_record(&err, rc);
     }
     *out = e;
     return SLPI_OK;
+}
+
+const char *slpi_ensemble_route(const slpi_ensemble *e)
+{
+    return e->lanes && e->lanes_off ? "general: asked (slpi_ensemble_set_lanes)" : e->route;
+}
+
+void slpi_ensemble_set_lanes(slpi_ensemble *e, int on)
+{
+    e->lanes_off = !on;
 }
 
 void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndiag, long *steps, long *rows)
@@ -278,6 +343,46 @@ typedef struct {
     char msg[512];
 } ens_job;
 
+/* A block's paths on the lanes, added to a path by path as run_path would. */
+typedef struct {
+    const slpi_ensemble *e;
+    const ens_call *c;
+    ens_acc *a;
+    long i0, n0;   /* the call's index of the first path; a's paths before it */
+} lanes_ctx;
+
+static void lanes_row(void *ctx, long row, int n, const double *val)
+{
+    const lanes_ctx *z = ctx;
+    const slpi_ensemble *e = z->e;
+    const ens_call *c = z->c;
+    const long R = e->rows, D = e->dim, G = e->ndiag;
+    for (int l = 0; l < n; l++) {
+        const double *v = val + (size_t)l * (size_t)e->nq;
+        long i = z->i0 + l;
+        acc_add_at(z->a, z->n0 + l + 1, (size_t)row * (size_t)e->nq, (size_t)e->nq, v, e->zero);
+        if (c->x) memcpy(c->x + (i * R + row) * D, v, (size_t)D * sizeof *v);
+        if (c->xrad) memset(c->xrad + (i * R + row) * D, 0, (size_t)D * sizeof *v);
+        if (c->diag) memcpy(c->diag + (i * R + row) * G, v + D, (size_t)G * sizeof *v);
+        if (c->drad) memset(c->drad + (i * R + row) * G, 0, (size_t)G * sizeof *v);
+    }
+}
+
+/* The paths [from, to) of one block on thread t's lanes, added to a; 0 when the lanes
+ * cannot run them: a's rows are then void, and the general route run on the same paths
+ * fails too (api/ensemble-lanes.h), so the wave and a with it are discarded. */
+static int run_lanes(slpi_ensemble *e, int t, long from, long to, const ens_call *c, ens_acc *a)
+{
+    const long i = from - c->base;
+    lanes_ctx z = { e, c, a, i, a->n };
+    if (slpi_ens_lanes_run(e->lanes[t], e->first_path + (uint64_t)from, (int)(to - from),
+                           c->x0 ? c->x0 + i * e->dim : NULL,
+                           c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z))
+        return 0;
+    a->n += to - from;
+    return 1;
+}
+
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
                       double *diag, double *drad)
 {
@@ -305,6 +410,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
 #else
             int t = 0;
 #endif
+            if (e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j])) continue;
             for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
                 if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].msg, sizeof job[j].msg)) != SLPI_OK)
                     job[j].failed = k;
@@ -315,7 +421,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         acc_reset(&e->pending, size);
         for (int j = 0; j < nj; j++) {
             if (job[j].to % B != 0) acc_copy(&e->pending, &e->wave[j], size);   /* only the last can end early */
-            else if (!push_block(e, &e->wave[j]))
+            else if (!push_blocks(e, &e->wave[j], 0))
                 rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for the statistics");
         }
         e->done = job[nj - 1].to;
@@ -344,4 +450,63 @@ long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *mi
         if (rad) rad[i] = r->n > 0 ? r->rad[i] : NAN;
     }
     return r->n;
+}
+
+/* The exported state: its pieces, each [level (-1: the block in progress), n, then mean,
+ * m2, min, max, rad of every quantity], after a header [pieces, doubles per piece]. */
+long slpi_ensemble_export(const slpi_ensemble *e, double *buf)
+{
+    const long size = (long)acc_size(e), piece = 2 + 5 * size, np = e->depth + (e->pending.n > 0);
+    if (buf) {
+        buf[0] = (double)np;
+        buf[1] = (double)piece;
+        for (long i = 0; i < np; i++) {
+            const ens_acc *a = i < e->depth ? &e->stack[i] : &e->pending;
+            double *o = buf + 2 + i * piece;
+            o[0] = i < e->depth ? e->level[i] : -1;
+            o[1] = (double)a->n;
+            memcpy(o + 2, a->mean, 5 * (size_t)size * sizeof *o);
+        }
+    }
+    return 2 + np * piece;
+}
+
+int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
+{
+    slpi_error err = { 0 };
+    const long size = (long)acc_size(e), piece = 2 + 5 * size, B = SLPI_ENSEMBLE_BLOCK;
+    if (n < 2 || buf[1] != (double)piece || !(buf[0] >= 0) || buf[0] > ENS_DEPTH + 1 || n != 2 + (long)buf[0] * piece)
+        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: %ld doubles are no exported state of "
+                                                     "this ensemble's shape (%ld doubles a piece)", n, piece));
+    const long np = (long)buf[0];
+    for (long i = 0; i < np; i++) {   /* checked whole before anything is added */
+        const double *o = buf + 2 + i * piece;
+        long lev = (long)o[0], cnt = (long)o[1], at = e->done / B;
+        const char *why = o[0] != (double)lev || lev < -1 || lev > 62 ? "a bad level"
+                          : (lev >= 0 && (double)cnt != (double)B * ldexp(1, (int)lev)) || (lev < 0 && !(cnt > 0 && cnt < B))
+                              ? "a path count that is not its level's"
+                          : e->pending.n > 0 || (lev < 0 && i != np - 1) ? "a partial block before other paths"
+                          : lev >= 0 && at % (1L << lev) != 0 ? "blocks not aligned on the tree of one run" : NULL;
+        if (why)
+            return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: piece %ld (level %g, %g paths) "
+                                   "after %ld paths: %s (split runs into ranges of 64 x 2^k paths from the first, "
+                                   "docs/api.md#ensembles)", i, o[0], o[1], e->done, why));
+        e->done += cnt;   /* undone below: only the check walks forward here */
+    }
+    for (long i = 0; i < np; i++) e->done -= (long)buf[2 + i * piece + 1];
+    ens_acc a = { 0 };
+    for (long i = 0; i < np; i++) {
+        const double *o = buf + 2 + i * piece;
+        a.n = (long)o[1];
+        a.mean = (double *)(o + 2);   /* read only: copied by push_blocks and acc_copy */
+        a.m2 = a.mean + size;
+        a.min = a.m2 + size;
+        a.max = a.min + size;
+        a.rad = a.max + size;
+        if (o[0] < 0) acc_copy(&e->pending, &a, (size_t)size);
+        else if (!push_blocks(e, &a, (int)o[0]))
+            return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: out of memory"));
+        e->done += a.n;
+    }
+    return SLPI_OK;
 }

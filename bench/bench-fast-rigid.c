@@ -11,7 +11,7 @@
 #include <omp.h>
 #include <stdint.h>
 #include <time.h>
-#include "fast/fast.h"
+#include "fast/ensemble.h"
 
 /* CPU time of the process (all threads): per-core cost even on a shared machine. */
 static double now(void)

@@ -55,7 +55,7 @@
 #include <omp.h>
 
 #include "benchutil.h"
-#include "fast/fast.h"
+#include "fast/team.h"
 #include "fast/sun.h"
 
 typedef double complex cplx;

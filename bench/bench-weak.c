@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "core/noise.h"
-#include "fast/fast.h"
+#include "fast/ensemble.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
 

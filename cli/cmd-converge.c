@@ -196,7 +196,9 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     }
     slpi_output_abort(report);
     slpi_output_abort(jreport);
-    if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi converge: %s\n", err.msg);
+    /* the study's own messages name it ("converge: ...", as the API and Python show them) */
+    if (rc != SLPI_OK && rank == 0)
+        fprintf(stderr, "slpi converge: %s\n", err.msg + (strncmp(err.msg, "converge: ", 10) ? 0 : 10));
     return rc;
 }
 

@@ -2,18 +2,28 @@
  * docs/api.md#ensembles) at its saved times, for one problem or for every point of a grid
  * of key values (--grid KEY=v1,v2,... repeated: every combination, the last key varying
  * fastest; each point runs the same noise paths), each row labelled by its point's values.
- * The paths run on --threads threads; the report is the same bytes for any count. */
+ * The paths run on --threads threads and, when built with -DSLPI_MPI (make mpi), on MPI
+ * ranks: rank r takes the blocks [B r/K, B (r+1)/K) of the B whole blocks (the last rank
+ * also the partial one), runs them as the subtrees of the statistics' tree they cover, and
+ * rank 0 imports them in rank order (slpi_ensemble_export/import): the report is the same
+ * bytes for any count of threads and ranks. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SLPI_MPI
+#include <mpi.h>
+#endif
+
 #include "cli/cli.h"
+#include "core/digest.h"
 
 #define ENS_MAX_GRID 8      /* grid keys */
 #define ENS_MAX_VALUES 64   /* values of one key */
 #define ENS_MAX_POINTS 4096 /* grid points */
 #define ENS_MAX_KEYS 64     /* key=value arguments */
+#define ENS_MAX_PARTS 4096  /* --merge files */
 
 static void help(FILE *f)
 {
@@ -34,11 +44,20 @@ static void help(FILE *f)
           "                      the same noise paths; e.g. --grid param.I1=1,1.5,2\n"
           "  --threads T         threads, 1..256 (default: the OpenMP runtime's)\n"
           "  --ref               the certified path: statistics of the midpoints, and the radius\n"
+          "  --state FILE        also write the statistics' exact state of every grid point to FILE\n"
+          "  --merge FILE        (repeated) instead of running paths, import the states of runs of\n"
+          "                      disjoint ranges that together cover --first-path .. + --paths - 1,\n"
+          "                      each a multiple of 64 x 2^k paths from the first but the last: the\n"
+          "                      report is that of one run, byte for byte (docs/api.md#ensembles)\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
+          "  --progress, -q      force the progress line on standard error, or silence it (any\n"
+          "                      command: `slpi --help`)\n"
           "  -h, --help          this help\n"
-          "Report: '#' lines (provenance, the problem, the ensemble), then the columns: the grid's\n"
-          "keys, step, t, quantity, n, mean, variance, min, max, radius; one row per grid point,\n"
-          "saved time and quantity (%.17g).\n"
+          "Report: '#' lines (provenance, the problem, the ensemble and its route: 'lanes', paths in\n"
+          "lock-step SIMD lanes, or 'general: ' and why each path runs alone; the same values either\n"
+          "way), then the columns: the grid's keys, step, t, quantity, n, mean, variance, min, max,\n"
+          "radius; one row per grid point, saved time and quantity (%.17g).\n"
+          "On MPI ranks (make mpi): mpirun -n K build/mpi/slpi ensemble ...: the same report.\n"
           "Exit 0; 2 for bad input (the option or key and the reason); 3 a path's step failed\n"
           "(naming the path and step); 130 interrupted.\n", f);
 }
@@ -80,7 +99,121 @@ typedef struct {
     uint64_t first;
     long every;          /* 0: save_at's times, or step 0 and the last */
     int threads, ref;
+    int rank, nranks;    /* MPI */
+    FILE *state;         /* --state: the exported states, or NULL */
+    const char *part[ENS_MAX_PARTS];   /* --merge files, in path order once read */
+    uint64_t part_first[ENS_MAX_PARTS];
+    long part_paths[ENS_MAX_PARTS];
+    int nparts;
 } ens_cfg;
+
+/* The digest that a state file records for grid point `point`'s problem p. */
+static uint64_t point_digest(const slpi_problem *p, long point)
+{
+    char buf[1 << 14];
+    long n = slpi_problem_text(p, buf, sizeof buf);
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &point, sizeof point);
+    return slpi_fnv1a(h, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* A state file's header: its first path, paths, --save-every, --ref and grid points. */
+static int state_header(FILE *f, const char *name, uint64_t *first, long *paths, long *every, int *ref, long *points,
+                        slpi_error *err)
+{
+    unsigned long long fp;
+    if (!f || fscanf(f, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld", &fp, paths,
+                     every, ref, points) != 5)
+        return slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", name, f ? "not an slpi ensemble state file"
+                                                                          : "cannot open");
+    *first = fp;
+    return SLPI_OK;
+}
+
+/* The --merge files' headers: sorted by first path, checked to tile the run's range. */
+static int parts_read(ens_cfg *c, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
+        FILE *f = fopen(c->part[i], "r");
+        long every, points, want = 1;
+        int ref;
+        rc = state_header(f, c->part[i], &c->part_first[i], &c->part_paths[i], &every, &ref, &points, err);
+        for (int g = 0; g < c->ngrid; g++) want *= c->grid[g].n;
+        if (rc == SLPI_OK && (every != c->every || ref != c->ref || points != want))
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: saved with --save-every %ld%s and %ld grid points, "
+                                "this run has %ld%s and %ld", c->part[i], every, ref ? " --ref" : "", points, c->every,
+                                c->ref ? " --ref" : "", want);
+        if (f) fclose(f);
+        for (int j = i; j > 0 && c->part_first[j] < c->part_first[j - 1]; j--) {   /* insertion sort */
+            const char *t = c->part[j];
+            uint64_t u = c->part_first[j];
+            long v = c->part_paths[j];
+            c->part[j] = c->part[j - 1], c->part_first[j] = c->part_first[j - 1], c->part_paths[j] = c->part_paths[j - 1];
+            c->part[j - 1] = t, c->part_first[j - 1] = u, c->part_paths[j - 1] = v;
+        }
+    }
+    uint64_t at = c->first;
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; at += (uint64_t)c->part_paths[i++])
+        if (c->part_first[i] != at)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: its paths start at %llu, the next path of the run is "
+                                "%llu (the files must tile --first-path %llu --paths %ld)", c->part[i],
+                                (unsigned long long)c->part_first[i], (unsigned long long)at,
+                                (unsigned long long)c->first, c->paths);
+    if (rc == SLPI_OK && at != c->first + (uint64_t)c->paths)
+        rc = slpi_error_set(err, SLPI_EINPUT, "--merge: the files hold paths %llu..%llu, the run asks for %llu..%llu",
+                            (unsigned long long)c->first, (unsigned long long)at - 1, (unsigned long long)c->first,
+                            (unsigned long long)(c->first + (uint64_t)c->paths - 1));
+    return rc;
+}
+
+/* Grid point `point` of every --merge file, imported into e in path order. */
+static int merge_point(const ens_cfg *c, long point, const slpi_problem *p, slpi_ensemble *e, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    const uint64_t digest = point_digest(p, point);
+    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
+        FILE *f = fopen(c->part[i], "r");
+        uint64_t first;
+        long paths, every, points, k = -1, len = 0;
+        unsigned long long d = 0;
+        int ref;
+        double *buf = NULL;
+        rc = state_header(f, c->part[i], &first, &paths, &every, &ref, &points, err);
+        while (rc == SLPI_OK && k != point) {
+            if (fscanf(f, " point=%ld digest=%llu len=%ld", &k, &d, &len) != 3 || len < 2 || len > (1L << 40)) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld missing or damaged", c->part[i], point);
+                break;
+            }
+            double *t = realloc(buf, (size_t)len * sizeof *buf);
+            if (!t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+            else buf = t;
+            for (long j = 0; rc == SLPI_OK && j < len; j++)
+                if (fscanf(f, "%la", &buf[j]) != 1)
+                    rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld cut short", c->part[i], k);
+        }
+        if (rc == SLPI_OK && d != digest)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld was run on another problem (its keys "
+                                "differ from this run's)", c->part[i], point);
+        if (rc == SLPI_OK && slpi_ensemble_import(e, buf, len) != SLPI_OK)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", c->part[i], slpi_api_last_error());
+        free(buf);
+        if (f) fclose(f);
+    }
+    return rc;
+}
+
+/* --state: grid point `point`'s exported state. */
+static int state_write(const ens_cfg *c, long point, const slpi_problem *p, const slpi_ensemble *e, slpi_error *err)
+{
+    long len = slpi_ensemble_export(e, NULL);
+    double *buf = malloc((size_t)len * sizeof *buf);
+    if (!buf) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    slpi_ensemble_export(e, buf);
+    fprintf(c->state, "point=%ld digest=%llu len=%ld\n", point, (unsigned long long)point_digest(p, point), len);
+    for (long j = 0; j < len; j++) fprintf(c->state, "%a\n", buf[j]);
+    free(buf);
+    return SLPI_OK;
+}
 
 /* The problem of grid point `point` (its index in the product, the last key fastest),
  * finished and validated; label[g] gets its value of grid key g. */
@@ -107,6 +240,99 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     return rc;
 }
 
+/* The next n paths of e, in batches (the progress line). */
+static int run_paths(slpi_ensemble *e, long n, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    slpi_progress *pg = slpi_progress_begin("ensemble, paths", n);
+    for (long done = 0; rc == SLPI_OK && done < n; done += 65536) {
+        long k = n - done < 65536 ? n - done : 65536;
+        if ((rc = slpi_ensemble_run(e, k, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
+            slpi_error_set(err, rc, "%s", slpi_api_last_error());
+        slpi_progress_add(pg, k);
+    }
+    slpi_progress_end(pg);
+    return rc;
+}
+
+#ifdef SLPI_MPI
+/* This rank's share of the paths of problem p, exported piece by piece into *buf (*len
+ * doubles, slpi_ensemble_export's layout): each subtree of the statistics' tree its blocks
+ * cover (2^k blocks from a multiple of 2^k), and on the last rank the partial block. */
+static int rank_pieces(const ens_cfg *c, const slpi_problem *p, long every, double **buf, long *len, slpi_error *err)
+{
+    const long B = SLPI_ENSEMBLE_BLOCK, nb = c->paths / B, hi = nb * (c->rank + 1) / c->nranks;
+    long x = nb * c->rank / c->nranks, rem = c->rank == c->nranks - 1 ? c->paths % B : 0;
+    if (!(*buf = calloc(2, sizeof **buf))) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    *len = 2;
+    int rc = SLPI_OK;
+    while (rc == SLPI_OK && (x < hi || rem > 0)) {
+        long k = 0;
+        while (x % (2L << k) == 0 && x + (2L << k) <= hi) k++;
+        long n = x < hi ? B << k : rem;
+        slpi_ensemble *e = NULL;
+        if (slpi_ensemble_new(&e, p, c->ref, c->first + (uint64_t)(x * B), every, c->threads) != SLPI_OK)
+            return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
+        rc = run_paths(e, n, err);
+        long m = slpi_ensemble_export(e, NULL);
+        double *t = rc == SLPI_OK ? realloc(*buf, (size_t)(*len + m) * sizeof *t) : NULL;
+        if (rc == SLPI_OK && !t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+        if (t) {   /* the piece's header lands past the end, then its body moves over it */
+            *buf = t;
+            slpi_ensemble_export(e, t + *len);
+            t[0] += t[*len];
+            t[1] = t[*len + 1];
+            memmove(t + *len, t + *len + 2, (size_t)(m - 2) * sizeof *t);
+            *len += m - 2;
+        }
+        slpi_ensemble_free(e);
+        if (x < hi) x += 1L << k;
+        else rem = 0;
+    }
+    return rc;
+}
+
+/* Every rank's pieces, imported by rank 0 into e in rank order; the first rank that failed
+ * (its paths come first) names the error, on every rank. */
+static int run_ranks(const ens_cfg *c, const slpi_problem *p, long every, slpi_ensemble *e, slpi_error *err)
+{
+    double *buf = NULL;
+    long len = 0;
+    int rc = rank_pieces(c, p, every, &buf, &len, err);
+    long head[2] = { rc, len };
+    if (c->rank != 0) {
+        MPI_Send(head, 2, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+        if (rc == SLPI_OK) MPI_Send(buf, (int)len, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+        else MPI_Send(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    }
+    for (int r = 0; c->rank == 0 && r < c->nranks; r++) {
+        long h[2] = { head[0], head[1] };
+        double *b = buf;
+        char msg[sizeof err->msg];
+        memcpy(msg, err->msg, sizeof msg);
+        if (r != 0) {
+            MPI_Recv(h, 2, MPI_LONG, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (h[0] != SLPI_OK) {
+                b = NULL;
+                MPI_Recv(msg, (int)sizeof msg, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if ((b = malloc((size_t)h[1] * sizeof *b))) {
+                MPI_Recv(b, (int)h[1], MPI_DOUBLE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Abort(MPI_COMM_WORLD, SLPI_EINPUT);   /* its message could not be received */
+            }
+        }
+        if (rc == SLPI_OK && h[0] != SLPI_OK) rc = slpi_error_set(err, (int)h[0], "rank %d: %s", r, msg);
+        if (rc == SLPI_OK && h[1] > 2 && slpi_ensemble_import(e, b, h[1]) != SLPI_OK)
+            rc = slpi_error_set(err, SLPI_EINPUT, "rank %d: %s", r, slpi_api_last_error());
+        if (b != buf) free(b);
+    }
+    free(buf);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return rc;
+}
+#endif
+
 /* The ensemble of grid point `point`: its statistics as report rows (the columns line first
  * when header is set). */
 static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
@@ -122,14 +348,16 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     int dim, nd;
     long rows;
     slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
-    slpi_progress *pg = slpi_progress_begin("ensemble, paths", c->paths);
-    for (long done = 0; rc == SLPI_OK && done < c->paths; done += 4096) {   /* batches: progress */
-        long n = c->paths - done < 4096 ? c->paths - done : 4096;
-        if ((rc = slpi_ensemble_run(e, n, NULL, NULL, NULL, NULL, NULL, NULL)) != SLPI_OK)
-            slpi_error_set(err, rc, "%s", slpi_api_last_error());
-        slpi_progress_add(pg, n);
+#ifdef SLPI_MPI
+    if (c->nranks > 1) rc = run_ranks(c, &p, every, e, err);
+    else
+#endif
+        rc = c->nparts ? merge_point(c, point, &p, e, err) : run_paths(e, c->paths, err);
+    if (rc == SLPI_OK && c->state && c->rank == 0) rc = state_write(c, point, &p, e, err);
+    if (c->rank != 0) {   /* rank 0 reports */
+        slpi_ensemble_free(e);
+        return rc;
     }
-    slpi_progress_end(pg);
     size_t size = (size_t)rows * (size_t)(dim + nd);
     double *s = rc == SLPI_OK ? malloc(5 * size * sizeof *s) : NULL;
     long *at = rc == SLPI_OK ? malloc((size_t)rows * sizeof *at) : NULL;
@@ -141,7 +369,7 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
             fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
             if (every) fprintf(f, "save_every=%ld", every);
             else fprintf(f, "save_at=%s", p.save_at);
-            fprintf(f, " path=%s\n", c->ref ? "ref" : "fast");
+            fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
             fprintf(f, "# problem (of the first grid point):\n");
             slpi_problem_write(&p, f, "#   ");
             for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);
@@ -166,18 +394,21 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     return rc;
 }
 
-int slpi_cli_ensemble(int argc, char **argv)
+static int run_ensemble(int argc, char **argv, int rank, int nranks)
 {
     static const struct option opts[] = {
         { "preset", required_argument, 0, 'P' }, { "config", required_argument, 0, 'c' },
         { "paths", required_argument, 0, 'R' },  { "first-path", required_argument, 0, 'p' },
         { "save-every", required_argument, 0, 'e' }, { "grid", required_argument, 0, 'g' },
         { "threads", required_argument, 0, 't' }, { "ref", no_argument, 0, 'r' },
+        { "state", required_argument, 0, 's' }, { "merge", required_argument, 0, 'm' },
         { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
     };
     ens_cfg c = { 0 };
     c.paths = 100;
-    const char *output = NULL;
+    c.rank = rank;
+    c.nranks = nranks;
+    const char *output = NULL, *state = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK, opt;
     optind = 1;
@@ -194,9 +425,14 @@ int slpi_cli_ensemble(int argc, char **argv)
             break;
         case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c.threads, &err); break;
         case 'r': c.ref = 1; break;
+        case 's': state = optarg; break;
+        case 'm':
+            if (c.nparts == ENS_MAX_PARTS) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge: more than %d files", ENS_MAX_PARTS);
+            else c.part[c.nparts++] = optarg;
+            break;
         case 'o': output = optarg; break;
-        case 'h': help(stdout); return SLPI_OK;
-        default: fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
+        case 'h': if (rank == 0) help(stdout); return SLPI_OK;
+        default: if (rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
         }
     }
     if (rc == SLPI_OK && c.first + (uint64_t)c.paths - 1 > UINT32_MAX)
@@ -223,24 +459,53 @@ int slpi_cli_ensemble(int argc, char **argv)
     }
     c.keys = keys;
     c.vals = vals;
-    const char *outs[1] = { output }, *out_role[1] = { "--output" }, *ins[1] = { c.config }, *in_role[1] = { "--config" };
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(1, outs, out_role, 1, ins, in_role, &err);
+    const char *outs[2] = { output, state }, *out_role[2] = { "--output", "--state" }, *ins[1 + ENS_MAX_PARTS],
+               *in_role[1 + ENS_MAX_PARTS];
+    ins[0] = c.config;
+    in_role[0] = "--config";
+    for (int i = 0; i < c.nparts; i++) ins[1 + i] = c.part[i], in_role[1 + i] = "--merge";
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(1 + (state != NULL), outs, out_role, 1 + c.nparts, ins, in_role, &err);
+    if (rc == SLPI_OK && c.nparts && nranks > 1) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge runs on one rank");
+    if (rc == SLPI_OK && c.nparts) rc = parts_read(&c, &err);
     /* every grid point's problem is checked before any path runs */
     for (long k = 0; rc == SLPI_OK && k < points; k++) {
         slpi_problem p;
         char *label[ENS_MAX_GRID];
         rc = point_problem(&c, k, &p, label, &err);
     }
-    slpi_output *report = NULL;
-    if (rc == SLPI_OK) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
-    if (rc == SLPI_OK) {
+    slpi_output *report = NULL, *st = NULL;
+    if (rc == SLPI_OK && rank == 0 && state && (rc = slpi_output_open(&st, state, SLPI_OUTPUT_REPLACE, &err)) == SLPI_OK) {
+        c.state = slpi_output_file(st);
+        fprintf(c.state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
+                (unsigned long long)c.first, c.paths, c.every, c.ref, points);
+    }
+    if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
+    if (rc == SLPI_OK && rank == 0) {
         FILE *f = slpi_output_file(report);
         fprintf(f, "# slpi ensemble %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
         slpi_provenance_write(f, "# ");
     }
-    for (long k = 0; rc == SLPI_OK && k < points; k++) rc = run_point(&c, k, slpi_output_file(report), k == 0, &err);
-    if (rc == SLPI_OK) rc = slpi_output_commit(report, &err);
-    else slpi_output_abort(report);
-    if (rc != SLPI_OK) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
+    for (long k = 0; rc == SLPI_OK && k < points; k++)
+        rc = run_point(&c, k, report ? slpi_output_file(report) : NULL, k == 0, &err);
+    if (rc == SLPI_OK && st) rc = slpi_output_commit(st, &err);
+    else if (st) slpi_output_abort(st);
+    if (rc == SLPI_OK && report) rc = slpi_output_commit(report, &err);
+    else if (report) slpi_output_abort(report);
+    if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
     return rc;
+}
+
+int slpi_cli_ensemble(int argc, char **argv)
+{
+#ifdef SLPI_MPI
+    int rank = 0, nranks = 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    int rc = run_ensemble(argc, argv, rank, nranks);
+    MPI_Finalize();
+    return rc;
+#else
+    return run_ensemble(argc, argv, 0, 1);
+#endif
 }

@@ -17,7 +17,9 @@ static void help(FILE *f)
             "                the program, $PREFIX/share/slpi/golden, else oracle/golden;\n"
             "                --write: oracle/golden)\n"
             "  -o, --output FILE  write the report there instead of standard output\n"
-            "  --check       check every case of DIR (or the FILEs) on the ref and fast paths\n"
+            "  --check       check every .golden file of --dir DIR (your own folder; without\n"
+            "                --dir: every built-in case, a missing file an error), or the FILEs,\n"
+            "                on the ref and fast paths\n"
             "                (the default): the fresh certified balls must overlap the stored\n"
             "                ones, the fast path must stay within |fast - exact| / (n u scale)\n"
             "                <= %g; prints the worst scores per scheme x system pair\n"
@@ -106,6 +108,7 @@ int slpi_cli_golden(int argc, char **argv)
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;
     }
+    const char *given = dir;   /* --check --dir DIR: the files of DIR; without: the built-in cases */
     if (!dir) dir = mode == 'w' ? "oracle/golden" : slpi_golden_dir();
     const char *outs[1] = { output }, *out_role[1] = { "--output" }, *in_role[1] = { "golden file" };
     for (int i = optind; i < argc; i++) {   /* the golden files checked are inputs */
@@ -138,7 +141,7 @@ int slpi_cli_golden(int argc, char **argv)
         rc = slpi_golden_regenerate(dir, only, out, &err);
     } else {
         rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, out, &v, &err)
-                           : slpi_golden_check_dir(dir, out, &v, &err);
+                           : slpi_golden_check_dir(given, out, &v, &err);
         if (rc == SLPI_OK) fprintf(out, "golden: %s\n", slpi_verdict_name(v));
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);

@@ -73,9 +73,18 @@ static int replay_dir(const char *dir, int use_ref, int depth)
     int n = 0, rc = SLPI_OK;
     for (struct dirent *e; (e = readdir(d)) && n < 1024;) {
         size_t l = strlen(e->d_name);
-        if (l > 5 && strcmp(e->d_name + l - 5, ".case") == 0) names[n++] = strdup(e->d_name);
+        if (l > 5 && strcmp(e->d_name + l - 5, ".case") == 0 && !(names[n++] = strdup(e->d_name))) {
+            closedir(d);
+            while (n > 0) free(names[--n]);
+            fprintf(stderr, "slpi props: --regressions %s: out of memory\n", dir);
+            return SLPI_EINPUT;
+        }
     }
     closedir(d);
+    if (n == 0) {
+        fprintf(stderr, "slpi props: --regressions %s: no .case file there: nothing to replay\n", dir);
+        return SLPI_EINPUT;
+    }
     qsort(names, (size_t)n, sizeof *names, cmp);
     for (int i = 0; i < n; i++) {
         char path[SLPI_PATH_MAX];

@@ -62,11 +62,16 @@
 #define CKPT_MAX_PROBLEM_LINES 4096
 #define CKPT_MAX_BYTES (1L << 30)
 
+void slpi_checkpoint_tokens_free(char **x, int n)
+{
+    if (x)
+        for (int i = 0; i < n; i++) free(x[i]);
+    free(x);
+}
+
 void slpi_checkpoint_free(slpi_checkpoint *c)
 {
-    if (c->x)
-        for (int i = 0; i < c->ntokens; i++) free(c->x[i]);
-    free(c->x);
+    slpi_checkpoint_tokens_free(c->x, c->ntokens);
     free(c->problem);
     memset(c, 0, sizeof *c);
 }
@@ -219,14 +224,16 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
     long nl;
     if (slpi_checkpoint_long(r, "problem_lines", 1, CKPT_MAX_PROBLEM_LINES, &nl)) return SLPI_EINPUT;
     size_t cap = 1, len = 0;
-    c->problem = calloc(1, 1);
+    if (!(c->problem = calloc(1, 1))) return slpi_checkpoint_fail(r, "out of memory%s", "");
     for (long i = 0; i < nl; i++) {
         char *v = slpi_checkpoint_value(r, "problem");
         if (!v) return SLPI_EINPUT;
         if (!strchr(v, '=')) return slpi_checkpoint_fail(r, "problem line '%s' is not key=value", v);
         size_t n = strlen(v);
         cap += n + 1;
-        c->problem = realloc(c->problem, cap);
+        char *grown = realloc(c->problem, cap);
+        if (!grown) return slpi_checkpoint_fail(r, "out of memory for the problem lines%s", "");
+        c->problem = grown;
         memcpy(c->problem + len, v, n);
         c->problem[len + n] = '\n';
         len += n + 1;
@@ -234,13 +241,14 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
     }
     long nt;
     if (slpi_checkpoint_long(r, "ntokens", 1, 2 * CKPT_MAX_DIM, &nt)) return SLPI_EINPUT;
-    c->x = calloc((size_t)nt, sizeof(char *));
+    if (!(c->x = calloc((size_t)nt, sizeof(char *)))) return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
     for (int i = 0; i < nt; i++) {
         char *v = slpi_checkpoint_value(r, "x");
         if (!v) return SLPI_EINPUT;
         if (!*v) return slpi_checkpoint_fail(r, "empty state token%s", "");
         c->x[i] = strdup(v);
         c->ntokens = i + 1;
+        if (!c->x[i]) return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
     }
     if (r->pos != r->end) {
         r->line++;

@@ -27,6 +27,8 @@ int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error
 /* Read and validate a checkpoint file; errors read "file:line: problem". */
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err);
 void slpi_checkpoint_free(slpi_checkpoint *c);
+/* frees n path state tokens and their array (a path's state_save, slpi.h) */
+void slpi_checkpoint_tokens_free(char **x, int n);
 
 /* Batch checkpoints of resumable ensemble studies (core/checkpoint.c documents the format;
  * reports/converge.c writes and resumes them): the study's text (KEY=VALUE lines, each

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slpi.h"
+#include "core/problem.h"
 
 #define IS_PI 3.14159265358979323846
 
@@ -110,7 +110,7 @@ static void zeitlin(const slpi_problem *p, double *om)
     int N = p->ez.N, dim = N * N - 1;
     double nrm = 0;
     memset(om, 0, (size_t)dim * sizeof *om);
-    for (int l = 1; l <= p->ez.ic_lmax && l < N; l++)
+    for (int l = 1; l <= slpi_problem_ic_lmax(p); l++)
         for (int j = 0; j <= 2 * l; j++) {
             double v = cos(1.3 * l + 0.7 * j + 0.2);
             om[l * l - 1 + j] = v;

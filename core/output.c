@@ -111,10 +111,11 @@ static int fail(slpi_error *err, const char *path, const char *what)
     return slpi_error_set(err, SLPI_EINPUT, "%s: %s: %s", path, what, strerror(errno));
 }
 
-/* The folder of path (malloc'd; "." for a bare name). */
+/* The folder of path (malloc'd; "." for a bare name); NULL when out of memory. */
 static char *folder_of(const char *path)
 {
     char *copy = strdup(path);
+    if (!copy) return NULL;
     char *d = strdup(dirname(copy));
     free(copy);
     return d;
@@ -123,6 +124,7 @@ static char *folder_of(const char *path)
 static void sync_folder_of(const char *path)
 {
     char *dir = folder_of(path);
+    if (!dir) return;   /* best effort, as below */
     int fd = open(dir, O_RDONLY);
     if (fd >= 0) {
         fsync(fd);   /* best effort: some file systems refuse fsync on folders */
@@ -144,9 +146,13 @@ static void release(slpi_output *o)
 static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
 {
     char *dir = folder_of(o->target), *copy = strdup(o->target);
-    const char *base = basename(copy);
-    size_t n = strlen(dir) + strlen(base) + 32;
-    o->tmp = malloc(n);
+    const char *base = copy ? basename(copy) : NULL;
+    size_t n = dir && base ? strlen(dir) + strlen(base) + 32 : 0;
+    if (!n || !(o->tmp = malloc(n))) {
+        free(dir);
+        free(copy);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", o->path);
+    }
     snprintf(o->tmp, n, "%s/.%s.slpi-XXXXXX", dir, base);
     free(dir);
     free(copy);
@@ -215,14 +221,17 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
     slpi_output *o = calloc(1, sizeof *o);
     if (!o) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
     o->pending = -1;
+    o->path = strdup(!path || strcmp(path, "-") == 0 ? "standard output" : path);
+    if (!o->path) {
+        release(o);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
+    }
     if (!path || strcmp(path, "-") == 0) {
-        o->path = strdup("standard output");
         o->f = stdout;
         o->is_stdout = 1;
         *out = o;
         return SLPI_OK;
     }
-    o->path = strdup(path);
     struct stat st, lst;
     int exists = stat(path, &st) == 0, stat_errno = errno;
     int rc = SLPI_OK;
@@ -338,15 +347,15 @@ void slpi_output_abort(slpi_output *o)
 
 /* ------------------------------------------------------------- same-file checks */
 
-/* path with its folder resolved (malloc'd): "dir/../x" and "./x" name one file. */
+/* path with its folder resolved (malloc'd; NULL when out of memory): "dir/../x" and "./x" name one file. */
 static char *normalized(const char *path)
 {
     char *dir = folder_of(path), *copy = strdup(path);
-    char *rdir = realpath(dir, NULL);
-    const char *base = basename(copy);
-    size_t n = strlen(rdir ? rdir : dir) + strlen(base) + 2;
-    char *s = malloc(n);
-    snprintf(s, n, "%s/%s", rdir ? rdir : dir, base);
+    char *rdir = dir ? realpath(dir, NULL) : NULL;
+    const char *base = copy ? basename(copy) : NULL;
+    size_t n = dir && base ? strlen(rdir ? rdir : dir) + strlen(base) + 2 : 0;
+    char *s = n ? malloc(n) : NULL;
+    if (s) snprintf(s, n, "%s/%s", rdir ? rdir : dir, base);
     free(rdir);
     free(dir);
     free(copy);
@@ -360,7 +369,7 @@ int slpi_output_same_file(const char *a, const char *b)
     if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ea != eb) return 0;
     char *na = normalized(a), *nb = normalized(b);
-    int same = strcmp(na, nb) == 0;
+    int same = na && nb ? strcmp(na, nb) == 0 : strcmp(a, b) == 0;   /* (out of memory: the names as given) */
     free(na);
     free(nb);
     return same;

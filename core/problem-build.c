@@ -55,6 +55,10 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
         v[n] = strdup(trim(eq + 1));
         where[n] = strdup(loc);
         n++;
+        if (!k[n - 1] || !v[n - 1] || !where[n - 1]) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: out of memory", path, lineno);
+            break;
+        }
     }
     if (rc == SLPI_OK && ferror(f))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);

@@ -132,11 +132,11 @@ static const key_def keys[] = {
     { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.N), 0, NULL, 2, 1024, "su(N)" },
     { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes | fields: noise_fields" },
     { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
-    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 1, 1023, "initial condition uses degrees l <= ic_lmax" },
+    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(ez.ic_lmax), 0, NULL, 0, 1023, "initial condition uses degrees l <= ic_lmax, at most N-1 (0, the default: min(11, N-1), the papers' 11 where N allows)" },
     { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
     /* the Zeitlin family (docs/systems.md#zeitlin-family) */
     { "kappa", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.kappa), 0, NULL, 0, 1e6, "quasi-geostrophic: the stream function is psi = (Delta_N - kappa^2)^-1 (X - F), spectral multiplier -l(l+1) - kappa^2 (kappa = 1/deformation radius; 0: Euler)" },
-    { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity" },
+    { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity. Time runs in the matrix unit: t_sphere = c_N t, c_N = sqrt(16 pi/(N(N^2-1))) (a Rossby-Haurwitz wave of degree l, order m turns at m 2 Omega c_N/(l(l+1)+kappa^2); docs/systems.md#time-unit)" },
     { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
     { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
     { "multiplier", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.multiplier), SLPI_EXPR_MAX_TEXT, NULL, 0, 0, "the Poisson operator L as its spectral multiplier lambda(l), an expression in l (e.g. -l*(l+1)-4, -(l*(l+1))^2): psi = L^-1 (X - F); finite and nonzero at l = 1..N-1, not reading t (L is one operator for the run); in place of kappa (O(N^3) per solve, not kappa's O(N^2))" },
@@ -284,7 +284,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             if (strcmp(keys[i].name, key) == 0)
                 return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
                                       slpi_system_name(p->system));
-        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (see `slpi run --help`)", key);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)", key);
     }
     if (value == NULL || value[0] == '\0')
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
@@ -473,7 +473,9 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
     switch (k->type) {
     case K_DOUBLE:
     case K_DOUBLE0: fprintf(f, "%.17g", *(const double *)field); break;
-    case K_INT: fprintf(f, "%d", *(const int *)field); break;
+    case K_INT:   /* ic_lmax: the degree the default stands for, what a reader of the file runs */
+        fprintf(f, "%d", k->offset == offsetof(slpi_problem, ez.ic_lmax) ? slpi_problem_ic_lmax(p) : *(const int *)field);
+        break;
     case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
     case K_U64:
         if (k->offset == offsetof(slpi_problem, seed) && p->seed_from_file && !p->noise_digest)

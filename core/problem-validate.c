@@ -142,7 +142,7 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is dense of size (N^2-1)^2",
                                   p->ez.N);
-        if (p->ez.ic_lmax > p->ez.N - 1)
+        if (slpi_problem_ic_lmax(p) > p->ez.N - 1)
             return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->ez.ic_lmax,
                                   p->ez.N - 1);
         if (slpi_zeitlin_family_check(p, err) != SLPI_OK) return SLPI_EINPUT;

@@ -81,7 +81,7 @@ void slpi_problem_system_defaults(slpi_problem *p)
         break;
     case SLPI_SYS_EULER_ZEITLIN:             /* ISO §6.4, strong-test size */
         p->ez.N = 12; p->ez.noise = SLPI_EZ_NOISE_Q; p->ez.amp = 2.0;
-        p->ez.ic_lmax = 11; p->ez.scale = 1.0;
+        p->ez.ic_lmax = 0; p->ez.scale = 1.0;   /* 0: min(11, N-1), slpi_problem_ic_lmax */
         p->h = 0x1p-8; p->steps = 100;
         break;
     case SLPI_SYS_SINE_EULER:                /* RKMK §6 */
@@ -149,4 +149,10 @@ void slpi_problem_init(slpi_problem *p, slpi_system_id s, slpi_scheme_id k)
     p->ref_lohner = SLPI_PROPAGATION_AUTO;
     slpi_problem_system_defaults(p);
     slpi_problem_scheme_defaults(p);
+}
+
+int slpi_problem_ic_lmax(const slpi_problem *p)
+{
+    int top = p->ez.N - 1 < 11 ? p->ez.N - 1 : 11;
+    return p->ez.ic_lmax ? p->ez.ic_lmax : top;
 }

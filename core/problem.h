@@ -23,6 +23,10 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
  * "vec", "string" or "special"), its range (numbers, vec entries; a string's buffer size
  * in *hi) and its names (enum, NULL-terminated; else NULL). 0 past the end. */
 int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names);
+/* The degrees l <= slpi_problem_ic_lmax(p) of euler-zeitlin's initial condition: the key
+ * ic_lmax, or where it is 0 (the default) min(11, N - 1), the papers' 11 wherever N
+ * allows it (docs/systems.md#euler-zeitlin). */
+int slpi_problem_ic_lmax(const slpi_problem *p);
 /* The name of value v of the enumerated key `key` of system s ("?" if there is none). */
 const char *slpi_problem_enum_text(const char *key, slpi_system_id s, int v);
 

@@ -291,9 +291,10 @@ static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, 
     c.total_iters = total_iters;
     c.res = *res;
     c.ntokens = ops->state_save(ctx, &c.x);
+    if (c.ntokens < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the path's state", cs->ck->checkpoint);
     int rc = slpi_checkpoint_write(cs->ck->checkpoint, &c, err);
-    for (int i = 0; i < c.ntokens; i++) free(c.x[i]);
-    free(c.x);
+    slpi_checkpoint_tokens_free(c.x, c.ntokens);
     return rc;
 }
 

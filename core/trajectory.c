@@ -11,7 +11,10 @@
  * Values are doubles written so they round-trip (%.17g, or %a with hex output) — or,
  * for the ref path, Arb balls "mid +/- rad" in decimal that arb_set_str reads back.
  * A file that ends in the middle of a line (a killed run) is reported as truncated, and
- * a '#' line after the column line as an error (the header ends there).
+ * a '#' line after the column line as an error (the header ends there). In the header,
+ * a '#' line with '=' is a key=value line whose key is a name (letters, digits, '_', '.';
+ * anything else is refused, saying so), a '#' line without '=' a comment, and a '##'
+ * line always a comment.
  * The reader validates the version line, header syntax, column count, every numeric
  * field (no NaN in any column: a failed step is never written), and reports
  * file:line: problem. */
@@ -208,8 +211,17 @@ int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
             continue;
         }
         if (line[0] == '#') {
+            if (line[1] == '#') continue;   /* '##': always a comment */
             const char *s = line + 1;
             while (*s == ' ') s++;
+            const char *eq = strchr(s, '='), *e = s;
+            while (eq && e < eq && (isalnum((unsigned char)*e) || *e == '_' || *e == '.')) e++;
+            if (eq && (e != eq || e == s)) {
+                got = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: a '#' line with '=' is a key=value line, and '%.*s' "
+                                     "is not a key (letters, digits, '_', '.'): write a comment as '## ...'",
+                                     path, r->lineno, (int)(eq - s > 40 ? 40 : eq - s), s);
+                break;
+            }
             int had = t->nhead;
             if (push_header(t, s) != 0 || (t->nhead > had && grow(&r->head_line, (size_t)t->nhead * sizeof(long)))) {
                 got = out_of_memory(path, r->lineno, err);

@@ -3,8 +3,8 @@
 # per step in u|x| (u = 2^-24), one curve per trajectory length; held-out defects and
 # implementation dashed (blocks by steps, seen then held out, in tests/port/power.py's
 # curve.tsv; a length whose runs are all seen or all held out shifts the dashes).
-# usage: gnuplot -e "in='CURVE.tsv'; out='FIG.svg'" docs/power.gp
-set terminal svg size 720,420 font 'sans,12'
+# usage: gnuplot -e "in='CURVE.tsv'; out='FIG.png'" docs/power.gp
+set terminal pngcairo size 720,420 font 'sans,10'
 set output out
 set logscale x
 set xrange [0.01:2000]

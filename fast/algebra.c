@@ -5,6 +5,8 @@
 
 #include "fast/algebra.h"
 #include "fast/fast.h"
+#include "fast/solver.h"
+#include "fast/vector-field.h"
 
 int slpi_fast_algebra_dim(const slpi_fast *f) { return f->sys.dim; }
 

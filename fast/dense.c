@@ -7,7 +7,9 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
-#include "fast/fast.h"
+#include "slpi.h"
+#include "core/vec.h"
+#include "fast/dense.h"
 
 int slpi_fast_all_finite(const double *x, int n)
 {

@@ -7,6 +7,8 @@
 #include <string.h>
 #include "core/check.h"
 #include "fast/fast.h"
+#include "fast/solver.h"
+#include "fast/vector-field.h"
 
 typedef struct {
     int trap;

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 #include "fast/fast.h"
+#include "fast/ensemble.h"
 
 typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
 typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
@@ -129,16 +130,16 @@ ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], e
 }
 
 /* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
- * failures. */
+ * failures, report each lane's. */
 ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v,
-                           const ens_vd *old, double *const x[3], long *iters, unsigned char *failed)
+                           const ens_vd *old, double *const x[3], long *iters, slpi_fast_lane *lane)
 {
     const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED;   /* slpi_step_failed */
     long bad = 0, its = 0;
     for (int l = 0; l < n; l++) {
         its += (*itsp)[l];
         bad -= fl[l];
-        if (failed) failed[l] = (unsigned char)(fl[l] != 0);
+        if (lane) lane[l] = (slpi_fast_lane){ (int)(*itsp)[l], (slpi_step_status)(*stp)[l] };
     }
     *iters += its;
     _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
@@ -174,7 +175,7 @@ ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
  * Y = X; then X + [Psi(Y), Y]
  * (slpi_fast_blocks_comm). */
 ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
-                                const double *const ep[3], long *iters, unsigned char *failed)
+                                const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
     ens_vd X[3], E[3];
     ens_vl st, act, its = (ens_vl){0};
@@ -217,7 +218,7 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
     ens_iso_psi(c, h, E, Y, P);
     ens_cross(P, Y, C);
     _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
-    return ens_store3(n, &st, &its, out, X, xp, iters, failed);
+    return ens_store3(n, &st, &its, out, X, xp, iters, lane);
 }
 
 /* tau = cay(x) = I + k hat x + (k/2) hat x^2, k = 4/(4 + |x|^2) (vec3.h slpi_fast_cayley3
@@ -264,7 +265,7 @@ ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E
 /* SVI-SO3 on n <= ENS_W lanes: slpi_fast_svi3_solve from A = B = Pi_k, then
  * Pi_{k+1} = tau^T tau^T Pi_k (rotation output). */
 ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
-                              const double *const ep[3], long *iters, unsigned char *failed)
+                              const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
     ens_vd Pk[3], E[3];
     ens_vl st, act, its = (ens_vl){0};
@@ -300,7 +301,7 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
     ens_svi_map(c, h, E, A, B, x, tau);
     ens_mat3t_vec(tau, Pk, t);
     ens_mat3t_vec(tau, t, out);
-    return ens_store3(n, &st, &its, out, Pk, xp, iters, failed);
+    return ens_store3(n, &st, &its, out, Pk, xp, iters, lane);
 }
 
 /* Every group of nl lanes. */
@@ -310,22 +311,22 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
         const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                             \
         double *const xs[3] = {x + r, x + nl + r, x + 2 * nl + r};                        \
         const double *const es[3] = {dW + r, dW + nl + r, dW + 2 * nl + r};               \
-        bad += GROUP(c, n, h, xs, es, iters, failed ? failed + r : NULL);                 \
+        bad += GROUP(c, n, h, xs, es, iters, lane ? lane + r : NULL);                 \
     }                                                                                     \
     return bad
 
 long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                  long *iters, unsigned char *failed);
+                  long *iters, slpi_fast_lane *lane);
 long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                  long *iters, unsigned char *failed)
+                  long *iters, slpi_fast_lane *lane)
 {
     ENS_RUN(ens_isomp_group);
 }
 
 long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                long *iters, unsigned char *failed);
+                long *iters, slpi_fast_lane *lane);
 long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                long *iters, unsigned char *failed)
+                long *iters, slpi_fast_lane *lane)
 {
     ENS_RUN(ens_svi_group);
 }

@@ -5,7 +5,7 @@
  *
  * Paths advance in groups of ENS_W lanes (2, 4 or 8 binary64: one register) in lock-step: every lane of a group runs the
  * fixed-point sweep of the general path (isomp.c + so3.c, svi.c + vec3.h) with the same
- * operations in the same order, and the solver policy of docs/schemes.md#solver (fast.h,
+ * operations in the same order, and the solver policy of docs/schemes.md#solver (fast/solver.h,
  * slpi_fast_iter_check) is evaluated lane-wise with masks. All lanes of a group start
  * together, so they share the iteration count while active; a lane whose policy returns a
  * status is frozen with that iterate (its later sweeps are computed and discarded), so it
@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 #include "fast/fast.h"
+#include "fast/ensemble.h"
 
 #define ENS_W 2   /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
 #define ENS_ISOMP_FN slpi_fast_ens_isomp_portable
@@ -32,13 +33,13 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ENS_X86 1
 long slpi_fast_ens_isomp_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                              long *, unsigned char *);
+                              long *, slpi_fast_lane *);
 long slpi_fast_ens_svi_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                            long *, unsigned char *);
+                            long *, slpi_fast_lane *);
 long slpi_fast_ens_isomp_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                                long *, unsigned char *);
+                                long *, slpi_fast_lane *);
 long slpi_fast_ens_svi_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                              long *, unsigned char *);
+                              long *, slpi_fast_lane *);
 #endif
 
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
@@ -61,6 +62,32 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void)
     return slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX512)  ? SLPI_FAST_ISA_AVX512
            : slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX2) ? SLPI_FAST_ISA_AVX2
                                                                   : SLPI_FAST_ISA_PORTABLE;
+}
+
+slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why)
+{
+    const char *no = NULL;
+    if (p->system != SLPI_SYS_RIGID_BODY) no = "no lane kernel for this system (the lanes run the rigid body)";
+    else if (p->rb.track_R) no = "track_R=1 (the lanes carry no rotation)";
+    else if (p->warm_start) no = "warm_start (the lanes start every step cold)";
+    else if (p->scheme == SLPI_SCHEME_ISOMP) {
+        if (p->rb.form != SLPI_RB_FORM_ISO || p->rb.noise != SLPI_RB_NOISE_ISO_QUAD)
+            no = "the lanes run isomp with form=iso noise=iso-quad only";
+        else if (p->isomp_update != SLPI_ISO_UPDATE_COMM) no = "the lanes run isomp with update=comm only";
+        else if (p->solver != SLPI_SOLVER_FIXED_POINT) no = "the lanes run solver=fixed-point only";
+        else return SLPI_FAST_SOA_ISOMP;
+    } else if (p->scheme == SLPI_SCHEME_SVI) {
+        if (p->rb.form != SLPI_RB_FORM_SVI || p->rb.noise != SLPI_RB_NOISE_SVI_LIN)
+            no = "the lanes run svi with form=svi noise=svi-lin only";
+        else if (p->svi_output != SLPI_SVI_OUT_ROTATION) no = "the lanes run svi with svi_output=rotation only";
+        else if (p->svi_form != SLPI_SVI_FORM_AUTO && p->svi_form != SLPI_SVI_FORM_SO3)
+            no = "the lanes run svi with svi_form=so3 only";
+        else return SLPI_FAST_SOA_SVI;
+    } else {
+        no = "the lanes run the schemes isomp and svi only";
+    }
+    if (why) *why = no;
+    return SLPI_FAST_SOA_NONE;
 }
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
@@ -87,10 +114,10 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
 }
 
 typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
-                       unsigned char *);
+                       slpi_fast_lane *);
 
 static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl, double h,
-                         double *x, const double *dW, long *iters, unsigned char *failed)
+                         double *x, const double *dW, long *iters, slpi_fast_lane *lane)
 {
     long its = 0;
     slpi_fast_rb_soa ch;
@@ -101,13 +128,13 @@ static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl,
     }
     slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
     if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
-    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, failed);
+    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, lane);
     if (iters) *iters += its;
     return bad;
 }
 
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters, unsigned char *failed)
+                            const double *dW, long *iters, slpi_fast_lane *lane)
 {
 #ifdef ENS_X86
     static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_avx2,
@@ -116,11 +143,11 @@ long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double
     static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_portable,
                                  slpi_fast_ens_isomp_portable};
 #endif
-    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, lane);
 }
 
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters, unsigned char *failed)
+                          const double *dW, long *iters, slpi_fast_lane *lane)
 {
 #ifdef ENS_X86
     static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_avx2,
@@ -129,5 +156,5 @@ long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *
     static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable,
                                  slpi_fast_ens_svi_portable};
 #endif
-    return ens_dispatch(fn, c, nl, h, x, dW, iters, failed);
+    return ens_dispatch(fn, c, nl, h, x, dW, iters, lane);
 }

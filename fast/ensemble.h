@@ -25,8 +25,9 @@ void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p);
  * with svi-lin noise (M = 3), advanced in lock-step groups of 2, 4 or 8 lanes (vectorised; the
  * kernel for the instruction set `isa`, AUTO or unavailable: the best one present), each
  * path bit-identical to slpi_fast_step on the same problem. Returns the number of failed
- * paths (their state is left unchanged; failed[r], if failed != NULL, is 1 for them and 0
- * for the others); iters (may be NULL) accumulates the iterations. */
+ * paths (their state is left unchanged); iters (may be NULL) accumulates the iterations;
+ * lane (may be NULL) gets each path's iterations and status, those slpi_fast_step reports
+ * (failed paths: slpi_step_failed(lane[r].status)). */
 /* ISOMP's start in the lanes, as fast/isomp.c's (docs/schemes.md#solver). */
 enum { SLPI_FAST_PREDICT_NONE, SLPI_FAST_PREDICT_EULER, SLPI_FAST_PREDICT_CAYLEY };
 typedef enum {
@@ -40,12 +41,21 @@ typedef struct {
     int predict;        /* ISOMP's start (fast/isomp.c isomp_predict): SLPI_FAST_PREDICT_* */
     slpi_fast_isa isa;  /* set by init to the best available */
 } slpi_fast_rb_soa;
+typedef struct {
+    int iterations;
+    slpi_step_status status;
+} slpi_fast_lane;
+/* The kernel that integrates problem p bit-identically to slpi_fast_step (the rigid body's
+ * ISOMP-COMM with iso-quad noise and fixed-point solves, SVI-SO3 with svi-lin noise and
+ * rotation output, cold starts), or NONE with the reason in *why (may be NULL). */
+typedef enum { SLPI_FAST_SOA_NONE, SLPI_FAST_SOA_ISOMP, SLPI_FAST_SOA_SVI } slpi_fast_soa_kind;
+slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why);
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
 slpi_fast_isa slpi_fast_ensemble_isa_best(void);
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters, unsigned char *failed);
+                            const double *dW, long *iters, slpi_fast_lane *lane);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters, unsigned char *failed);
+                          const double *dW, long *iters, slpi_fast_lane *lane);
 
 #endif

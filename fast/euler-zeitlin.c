@@ -43,6 +43,7 @@ typedef struct {
     double *leta;            /* reading L: increments of the cached constant field */
     cplx *lfield;            /* reading L: sum_k delta_k B_k, cached per step */
     cplx *X, *P;             /* scratch for the coordinate operations */
+    cplx *X0;                /* the reference state of the diagnostics */
 } ez_ctx;
 
 static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->data; }
@@ -170,8 +171,7 @@ static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
 {
     ez_ctx *c = ez_of(s);
     int N = c->u.N;
-    size_t NN = (size_t)N * N;
-    cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
+    cplx *X0 = x0 ? c->X0 : NULL;
     slpi_fast_sun_unpack(c->X, x, N);
     double h = ez_h0(c, c->X);
     slpi_fast_sun_unpack(c->X, x, N);
@@ -183,7 +183,6 @@ static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
         slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(h, h0));
     }
     slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, SLPI_SUN_DIAG_SU);
-    free(X0);
 }
 
 static void ez_clear(slpi_fast_system *s)
@@ -205,6 +204,7 @@ static void ez_clear(slpi_fast_system *s)
     free(c->lfield);
     free(c->X);
     free(c->P);
+    free(c->X0);
     free(c);
     s->data = NULL;
 }
@@ -317,8 +317,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!(p->ez.amp >= 0 && isfinite(p->ez.amp)))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp = %g must be finite, >= 0",
                               p->ez.amp);
-    if (p->ez.ic_lmax < 1 || p->ez.ic_lmax > N - 1)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 1..N-1 = %d",
+    if (p->ez.ic_lmax < 0 || p->ez.ic_lmax > N - 1)   /* 0: core's default degree */
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 0..N-1 = %d",
                               p->ez.ic_lmax, N - 1);
     if (!(p->ez.scale > 0 && isfinite(p->ez.scale)))
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0",
@@ -359,7 +359,8 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->lfield = malloc(NN * sizeof *c->lfield);
     c->X = malloc(NN * sizeof *c->X);
     c->P = malloc(NN * sizeof *c->P);
-    if (!c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P) {
+    c->X0 = malloc(NN * sizeof *c->X0);
+    if (!c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P || !c->X0) {
         ez_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "core/check.h"
 #include "fast/fast.h"
+#include "fast/dense.h"
+#include "fast/ensemble.h"
 
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 

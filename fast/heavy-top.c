@@ -3,13 +3,14 @@
  * the SVI semidirect form (§4.2.2, SVI eqs. (44)-(52), (60); noise cases 1, 2, 2-pi2,
  * 3, 3-pi; state Pi, Gamma, R row-major).
  *
- * Coordinates (fast.h): mu = (pi, gamma) / (Pi, Gamma) with the dot pairing (P2);
+ * Coordinates (fast/system.h): mu = (pi, gamma) / (Pi, Gamma) with the dot pairing (P2);
  * grad returns (d_pi h_k, d_gamma h_k); coad((xi,b),(pi,gamma)) = (pi x xi + gamma x b,
  * gamma x xi) (docs/conventions.md#brackets); O_exp in the closed form of docs/systems.md#heavy-top-rkmk. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/so3.h"
 
 typedef struct {
     slpi_ht_form form;

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fast/fast.h"
+#include "fast/solver.h"
+#include "fast/dense.h"
 
 typedef struct {
     double *Xn, *Y, *Yn, *P, *out;

@@ -1,14 +1,15 @@
 /* manakov.c — the generalized rigid body on so(n) of ISO §6.2 (docs/systems.md#manakov, ISO eqs.
  * (36)-(37)): H_0 = sum_{i<j} X_ij^2 / c_ij, noise H_ij = amp X_ij^2 (M = n(n-1)/2).
  *
- * Coordinates (fast.h): mu = X_ij (i < j, row-major, core layout) in the basis
+ * Coordinates (fast/system.h): mu = X_ij (i < j, row-major, core layout) in the basis
  * E_ij - E_ji; gradient coefficients g_ij with grad H = sum g_ij (E_ij - E_ji), so
  * g = X_ij / c_ij for H_0 and amp X_ij for H_ij; coad(xi, X) = [X, xi] (docs/conventions.md#brackets).
  * Matrix form: complex column-major n x n with zero imaginary parts (dense.c kernels). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/dense.h"
 
 typedef struct {
     int n, d;

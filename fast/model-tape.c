@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fast/fast.h"
+#include "fast/system.h"
 #include "fast/model-tape.h"
 
 static double ipow(double x, int n)

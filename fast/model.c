@@ -37,7 +37,9 @@
 #include <string.h>
 
 #include "core/expr.h"
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/dense.h"
+#include "fast/so3.h"
 #include "fast/model-tape.h"
 #include "fast/sun.h"
 

@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/checkpoint.h"
 
 typedef struct {
     slpi_fast *s;
     int dim;
     double *x, *x0;
+    double *row;         /* one output row: the state, the diagnostics, iterations, residual */
     slpi_diag diag;      /* of the current state, refreshed on demand */
 } fast_ctx;
 
@@ -21,6 +23,7 @@ static void fast_destroy(void *ctx)
     slpi_fast_free(c->s);
     free(c->x);
     free(c->x0);
+    free(c->row);
     free(c);
 }
 
@@ -38,7 +41,8 @@ static void *fast_create(const slpi_problem *p, slpi_error *err)
     c->dim = slpi_problem_state_dim(p);
     c->x = calloc((size_t)c->dim, sizeof(double));
     c->x0 = calloc((size_t)c->dim, sizeof(double));
-    if (!c->x || !c->x0) {
+    c->row = calloc((size_t)c->dim + SLPI_MAX_DIAG + 2, sizeof(double));
+    if (!c->x || !c->x0 || !c->row) {
         fast_destroy(c);
         slpi_error_set(err, SLPI_EINPUT, "fast path: out of memory (state of %d doubles)", c->dim);
         return NULL;
@@ -94,13 +98,12 @@ static void fast_write_row(void *ctx, FILE *f, long step, double t, const slpi_s
     fast_ctx *c = ctx;
     refresh(c);
     int n = c->dim + c->diag.n + 2;
-    double *row = malloc((size_t)n * sizeof(double));
+    double *row = c->row;
     memcpy(row, c->x, (size_t)c->dim * sizeof(double));
     memcpy(row + c->dim, c->diag.value, (size_t)c->diag.n * sizeof(double));
     row[n - 2] = info ? info->iterations : 0;
     row[n - 1] = info ? info->residual : 0.0;
     slpi_traj_write_row(f, step, t, n, row, hex);
-    free(row);
 }
 
 static void fast_summary(void *ctx, FILE *f)
@@ -119,10 +122,20 @@ static int fast_state_save(void *ctx, char ***tokens)
     long cnt[SLPI_FAST_NCOUNTERS];
     slpi_fast_counters(c->s, cnt);
     double *carry = malloc((size_t)nc * sizeof *carry + 1);
+    char **t = calloc((size_t)n, sizeof *t);
+    *tokens = NULL;
+    if (!carry || !t) {
+        free(carry);
+        free(t);
+        return -1;
+    }
     slpi_fast_carry_get(c->s, carry);
-    char **t = malloc((size_t)n * sizeof *t);
     for (int i = 0; i < n; i++) {
-        t[i] = malloc(40);
+        if (!(t[i] = malloc(40))) {
+            slpi_checkpoint_tokens_free(t, i);
+            free(carry);
+            return -1;
+        }
         if (i < c->dim) snprintf(t[i], 40, "%a", c->x[i]);
         else if (i < c->dim + SLPI_FAST_NCOUNTERS) snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
         else snprintf(t[i], 40, "%a", carry[i - c->dim - SLPI_FAST_NCOUNTERS]);
@@ -138,6 +151,7 @@ static int fast_state_load(void *ctx, int n, char *const *tokens)
     long cnt[SLPI_FAST_NCOUNTERS];
     int nc = n - c->dim - SLPI_FAST_NCOUNTERS, ok = nc >= 0;
     double *x = malloc((size_t)c->dim * sizeof *x), *carry = malloc((size_t)(ok ? nc : 0) * sizeof *carry + 1);
+    ok = ok && x && carry;   /* (out of memory: refused as the checkpoint's state) */
     for (int i = 0; ok && i < n; i++) {
         char *end;
         errno = 0;

@@ -3,13 +3,14 @@
  * c_ij the cosine of x_i, x_j; shared noise H_k with Frobenius gradient amp x_ik E_k
  * (M = 3). Matrix models (A) E_k = -i sigma_k / sqrt2 (default) or (B) hat (docs/conventions.md#hat-maps).
  *
- * Coordinates (fast.h): mu = (x_1..x_n); gradient coefficients are the Frobenius
+ * Coordinates (fast/system.h): mu = (x_1..x_n); gradient coefficients are the Frobenius
  * gradient in the block basis (E_k in (A), hat e_k in (B)), i.e. dH/dx_i in (A) and
  * dH/dx_i / 2 in (B); coad(xi, mu)_i = kappa mu_i x xi_i with kappa = sqrt2 (A), 1 (B). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/so3.h"
 
 typedef struct {
     int n;

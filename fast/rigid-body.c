@@ -2,14 +2,16 @@
  * (33)-(35)) and SVI form (§4.1.2, SVI eq. (53)), with the noise models iso-quad,
  * iso-quad1, svi-lin, svi-lin1, const-e3 and none.
  *
- * Coordinates (fast.h): mu = x (ISO) or Pi (SVI); algebra coefficients are those of the
+ * Coordinates (fast/system.h): mu = x (ISO) or Pi (SVI); algebra coefficients are those of the
  * gradient of h = H_F/2 = x.I^{-1}x/2 (P1: the Frobenius gradient of H_F is hat(I^{-1}x)),
  * so both forms share coad(xi, mu) = mu x xi and the matrix generators B = -hat(xi).
  * The SVI form can carry R (row-major, after Pi) for the Noether check of SVI. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/vector-field.h"
+#include "fast/so3.h"
 
 typedef struct {
     slpi_rb_form form;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "core/check.h"
 #include "fast/fast.h"
+#include "fast/vector-field.h"
 
 typedef struct {
     int q;

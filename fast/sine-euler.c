@@ -23,6 +23,7 @@ typedef struct {
     int M;
     cplx *Z;                 /* M noise matrices */
     cplx *X, *P;             /* scratch */
+    cplx *X0;                /* the reference state of the diagnostics */
     cplx *om;                /* nm Fourier coefficients */
 } se_ctx;
 
@@ -77,8 +78,7 @@ static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
 {
     se_ctx *c = se_of(s);
     int N = c->u.N;
-    size_t NN = (size_t)N * N;
-    cplx *X0 = x0 ? malloc(NN * sizeof *X0) : NULL;
+    cplx *X0 = x0 ? c->X0 : NULL;
     slpi_fast_sun_unpack(c->X, x, N);
     double h = se_energy(c, c->X), dep = 0;
     slpi_diag_add(d, "H0", h);
@@ -91,7 +91,6 @@ static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
         slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(h, h0));
     }
     slpi_fast_sun_diagnostics(&c->u, d, c->X, X0, SLPI_SUN_DIAG_SE);
-    free(X0);
 }
 
 static void se_clear(slpi_fast_system *s)
@@ -102,6 +101,7 @@ static void se_clear(slpi_fast_system *s)
     free(c->Z);
     free(c->X);
     free(c->P);
+    free(c->X0);
     free(c->om);
     free(c);
     s->data = NULL;
@@ -136,8 +136,9 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     c->Z = calloc((size_t)(M ? M : 1) * NN, sizeof *c->Z);
     c->X = malloc(NN * sizeof *c->X);
     c->P = malloc(NN * sizeof *c->P);
+    c->X0 = malloc(NN * sizeof *c->X0);
     c->om = malloc((size_t)b.nm * sizeof *c->om);
-    if (!c->Z || !c->X || !c->P || !c->om) {
+    if (!c->Z || !c->X || !c->P || !c->X0 || !c->om) {
         se_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory at N = %d", N);
     }

@@ -11,7 +11,8 @@
  *         Cayley conjugation = rotation about p by 4 atan(a|p|/sqrt2),
  *         (I - aP)^{-1} X (I + aP)^{-1} = (x + a[P,X] - a^2 P X P) / (1 + a^2|p|^2/2)^2. */
 #include <math.h>
-#include "fast/fast.h"
+#include "fast/system.h"
+#include "fast/so3.h"
 
 /* c1 = (1 - cos t)/t^2 and c2 = (t - sin t)/t^3 for t^2 = t2, without cancellation:
  * c1 = 2 sin^2(t/2)/t^2 (no subtraction), c2 by its Taylor series below t = 1 (nine

@@ -11,6 +11,8 @@
  * solves and zgemm, shared with the Manakov system.
  */
 #include "fast/sun.h"
+#include "fast/dense.h"
+#include "fast/team.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -203,7 +205,7 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cp
     return dmax;
 }
 
-/* The fast.h operations. ctx starts with an slpi_fast_sun. */
+/* The system table's operations (fast/system.h). ctx starts with an slpi_fast_sun. */
 static slpi_fast_sun *sun_of(const slpi_fast_system *s) { return (slpi_fast_sun *)s->data; }
 
 /* gen(k, mu) = pack(xi_k(X)) and dgen(k, mu, w) = pack(D xi_k[W]). */

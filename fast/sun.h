@@ -1,8 +1,8 @@
 /* sun.h — internal: su(N)/u(N) skew-Hermitian kernels shared by the Euler–Zeitlin and
  * sine-Euler system files of the double path (docs/conventions.md#algebras, docs/conventions.md#sde, docs/schemes.md#isomp ISOMP iteration).
  *
- * Private matrix representation (fast.h MATRIX FORM): a complex column-major N x N
- * matrix, mdim = 2 N^2 doubles. Coordinates mu (fast.h COORDINATES) are the core packed
+ * Private matrix representation (fast/system.h MATRIX FORM): a complex column-major N x N
+ * matrix, mdim = 2 N^2 doubles. Coordinates mu (fast/system.h COORDINATES) are the core packed
  * layout (slpi.h): Im X_aa, then for a < b row-major Re X_ab, Im X_ab; as a basis of
  * u(N) these are i E_aa, E_ab - E_ba, i (E_ab + E_ba), Frobenius-orthogonal, and
  * packing a general matrix returns the coefficients of its orthogonal projection onto
@@ -10,14 +10,14 @@
  *
  * A system context starts with an slpi_fast_sun (first member), whose m_gen_sum callback gives
  * Psi(Y) = sum_k delta_k B_k(Y) and gen callback one xi_k; slpi_fast_sun_fill_ops then installs
- * gen, dgen, gen_sum, coad, lie, orbit and every m_* operation of fast.h.
+ * gen, dgen, gen_sum, coad, lie, orbit and every m_* operation of fast/system.h.
  */
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
 
 #include "fast/cmplx.h"
 
-#include "fast/fast.h"
+#include "fast/system.h"
 
 typedef struct slpi_fast_sun slpi_fast_sun;
 

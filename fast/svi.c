@@ -16,6 +16,8 @@
 #include <string.h>
 #include "core/check.h"
 #include "fast/fast.h"
+#include "fast/solver.h"
+#include "fast/vector-field.h"
 
 enum { FORM_SO3, FORM_SD, FORM_LP };
 

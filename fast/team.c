@@ -40,7 +40,7 @@
 #endif
 
 #include "core/clock.h"
-#include "fast/fast.h"
+#include "fast/team.h"
 
 #define TEAM_MAX_HELPERS 63
 #define TEAM_SPIN 20000

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <lapacke.h>
 #include "fast/fast.h"
+#include "fast/solver.h"
+#include "fast/vector-field.h"
 
 typedef struct {
     double *D, *sigma, *r, *mubar, *e, *w, *h, *tmp;

@@ -1,4 +1,4 @@
-/* vec3.h — small inline kernels of the double path (included by fast.h): max(a, b) that
+/* vec3.h — small inline kernels of the double path (included by fast/system.h): max(a, b) that
  * propagates NaN, the max norms of core/vec.h (docs/schemes.md#solver), 3-vector algebra, rotation matrices, the SO(3)
  * Cayley map tau(x) = I + 4/(4+|x|^2)(hat x + hat x^2/2) and the SVI A_c(x)^{-1}
  * (docs/conventions.md#hat-maps, docs/schemes.md#svi-so3). Inline so that the ensemble kernels (ensemble.c) and the

@@ -10,7 +10,7 @@
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
 #include "fast/zeitlin.h"
-#include "fast/fast.h"
+#include "fast/team.h"
 
 #include <cblas.h>
 #include <float.h>

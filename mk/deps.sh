@@ -10,6 +10,7 @@
 # installed: missing CORE, FLINT or NEED packages print the exact apt-get line for this
 # system and fail; missing WANT packages print the line and go on. On a system without
 # dpkg, nothing is checked (docs/install.md names the packages of other systems).
+# SLPI_DEPS_CHECK=1 (python/setup.py, as pip runs it): only check and print, even as root.
 core=$1; flint12=$2; flint13=$3; need=$4; want=$5
 command -v dpkg-query >/dev/null 2>&1 || {
   echo "deps: no dpkg here: install the packages that docs/install.md names for this system" >&2; exit 0; }
@@ -32,7 +33,7 @@ missing() {
 must=$(missing $core $flint $need)
 may=$(missing $want)
 [ -z "$must$may" ] && exit 0
-if [ "$(id -u)" = 0 ]; then
+if [ "$(id -u)" = 0 ] && [ -z "${SLPI_DEPS_CHECK:-}" ]; then
   echo "deps ($pretty): installing$must$may"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq --no-install-recommends $must $may >/dev/null || {
@@ -40,7 +41,7 @@ if [ "$(id -u)" = 0 ]; then
   exit 0
 fi
 if [ -n "$must" ]; then
-  echo "deps ($pretty): missing Debian packages. Run as root:" >&2
+  echo "deps ($pretty): missing Debian packages:$must. Run as root:" >&2
   echo "  apt-get install -y --no-install-recommends$must$may" >&2
   exit 1
 fi

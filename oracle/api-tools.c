@@ -48,7 +48,7 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n)
     FILE *f = open_memstream(&text, &len);
     if (!f) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "out of memory"));
     slpi_verdict v = SLPI_VERDICT_UNABLE;
-    int rc = slpi_golden_check_dir(dir ? dir : slpi_golden_dir(), f, &v, &err);
+    int rc = slpi_golden_check_dir(dir, f, &v, &err);
     fclose(f);
     *verdict = (int)v;
     if (n > 0) snprintf(report, n, "%s", text ? text : "");

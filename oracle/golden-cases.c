@@ -160,6 +160,7 @@ int slpi_golden_make_problem(const char *name, const char *what, const slpi_prob
     g->problem = *p;
     long steps = p->steps;
     int rc = slpi_problem_check_finished(p, "golden", err);
+    if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err);   /* what --check could never run: refused now */
     if (rc != SLPI_OK) return rc;
     snprintf(g->name, sizeof g->name, "%s", name);
     snprintf(g->what, sizeof g->what, "%s, %ld steps", what, steps);

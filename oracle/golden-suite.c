@@ -1,6 +1,9 @@
 /* golden-suite.c — the golden cases as a suite (regeneration and the fast-vs-certified check): regenerate
  * the files of a folder (`make golden`, `slpi golden --write`), and check every case
  * on both paths with the table of the worst scores per scheme x system pair. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -144,18 +147,55 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
     return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths of the *.golden files of dir, sorted by name, into *out (*n of them). */
+static int dir_files(const char *dir, char ***out, int *n, slpi_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) return slpi_error_set(err, SLPI_EINPUT, "--dir %s: cannot open the folder: %s", dir, strerror(errno));
+    char **p = NULL;
+    int k = 0, rc = SLPI_OK;
+    for (struct dirent *e; rc == SLPI_OK && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len <= 7 || strcmp(e->d_name + len - 7, ".golden") != 0 || e->d_name[0] == '.') continue;
+        char **q = realloc(p, (size_t)(k + 1) * sizeof *q);
+        if (q) p = q;
+        if (!q || !(p[k] = malloc(strlen(dir) + len + 2))) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+            break;
+        }
+        sprintf(p[k++], "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    if (rc == SLPI_OK && k == 0) rc = slpi_error_set(err, SLPI_EINPUT, "--dir %s: no .golden files", dir);
+    if (rc == SLPI_OK) qsort(p, (size_t)k, sizeof *p, by_name);
+    *out = p;
+    *n = k;
+    return rc;
+}
+
 int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, slpi_error *err)
 {
-    const char *const *names = slpi_golden_cases();
-    int n = 0;
-    while (names[n]) n++;
-    char **paths = malloc((size_t)n * sizeof(char *));
-    for (int i = 0; i < n; i++) {
-        paths[i] = malloc(SLPI_PATH_MAX);
-        case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
+    const char *const *names = dir ? NULL : slpi_golden_cases();
+    char **paths = NULL;
+    int n = 0, rc = SLPI_OK;
+    if (dir) {
+        rc = dir_files(dir, &paths, &n, err);
+    } else {   /* the built-in cases, each in its own file: a missing one is an error */
+        dir = slpi_golden_dir();
+        while (names[n]) n++;
+        paths = calloc((size_t)n, sizeof *paths);
+        for (int i = 0; paths && i < n && rc == SLPI_OK; i++)
+            if ((paths[i] = malloc(SLPI_PATH_MAX))) case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
+            else rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+        if (!paths) rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
     }
-    int rc = slpi_golden_check_files(n, (const char *const *)paths, names, report, verdict, err);
-    for (int i = 0; i < n; i++) free(paths[i]);
+    if (rc == SLPI_OK) rc = slpi_golden_check_files(n, (const char *const *)paths, names, report, verdict, err);
+    for (int i = 0; paths && i < n; i++) free(paths[i]);
     free(paths);
     return rc;
 }

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slpi-tools.h"
+#include "oracle/oracle.h"
 
 #define GOLDEN_LINE "# slpi-golden 1"
 #define BALL_READ_PREC 512
@@ -183,6 +183,57 @@ typedef struct {
     long steps_line, inv_line; /* and their lines */
 } reader;
 
+/* A finished problem a golden file can hold and --check run again: its own data, within
+ * GOLDEN_MAX_VALUES increments. */
+static int golden_holds(const slpi_problem *p, slpi_error *err)
+{
+    const char *key = p->x0_file[0] ? "x0_file" : p->noise_file[0] ? "noise_file"
+                    : p->ez.noise_fields[0] ? "noise_fields" : p->seed_from_file ? "seed" : NULL;
+    const char *val = p->x0_file[0] ? p->x0_file : p->noise_file[0] ? p->noise_file
+                    : p->ez.noise_fields[0] ? p->ez.noise_fields : "file";
+    if (key)
+        return slpi_error_set(err, SLPI_EINPUT, "%s=%.300s: the problem reads a file, and a golden case holds its own "
+                              "data (problem, x0, increments): golden --check could never run it (docs/models.md#golden)",
+                              key, val);
+    int M = slpi_problem_noise_count(p);
+    if (p->steps > GOLDEN_MAX_VALUES / (M + 1))
+        return slpi_error_set(err, SLPI_EINPUT, "steps=%ld with M = %d: more increments than a golden case holds (%d)",
+                              p->steps, M, GOLDEN_MAX_VALUES);
+    return SLPI_OK;
+}
+
+int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err)
+{
+    char *text = NULL, **keys = NULL, **vals = NULL;
+    size_t len = 0;
+    int n = 0, rc = SLPI_OK;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    slpi_problem_write(p, m, "");
+    if (fclose(m) != 0 || !text) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    for (char *c = text; *c; c++) n += *c == '\n';
+    keys = calloc((size_t)n + 1, sizeof *keys);
+    vals = calloc((size_t)n + 1, sizeof *vals);
+    n = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); keys && vals && line; line = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq = '\0';
+        keys[n] = line;
+        vals[n++] = eq + 1;
+    }
+    slpi_problem q;
+    if (!keys || !vals) rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    if (rc == SLPI_OK) rc = slpi_problem_build(&q, NULL, NULL, n, keys, vals, NULL, err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(&q, err);
+    if (rc == SLPI_OK) rc = golden_holds(&q, err);
+    free(keys);
+    free(vals);
+    free(text);
+    return rc;
+}
+
 static int finish_problem(slpi_golden *g, reader *r, const where *w)
 {
     slpi_problem_init(&g->problem, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
@@ -195,13 +246,10 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
         return bad(w, "the problem (complete at this line): %s", msg);
     }
     if (rc != SLPI_OK) return rc;
-    if (g->problem.x0_file[0] || g->problem.noise_file[0] || g->problem.ez.noise_fields[0])
-        return bad(w, "the problem names an x0_file, noise_file or noise_fields: a golden case holds its own data");
+    slpi_error herr;
+    if (golden_holds(&g->problem, &herr) != SLPI_OK) return bad(w, "%s", herr.msg);
     g->dim = slpi_problem_state_dim(&g->problem);
     g->M = slpi_problem_noise_count(&g->problem);
-    if (g->problem.steps > GOLDEN_MAX_VALUES / (g->M + 1))
-        return bad(w, "steps=%ld with M = %d: more increments than a golden case holds (%d)", g->problem.steps, g->M,
-                   GOLDEN_MAX_VALUES);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
     g->dW = calloc((size_t)(g->problem.steps * g->M + 1), sizeof(double));
     r->problem_done = 1;

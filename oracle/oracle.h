@@ -10,6 +10,14 @@
  * problem's noise source (canonical generator or noise_file, truncation applied). */
 int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_error *err);
 
+/* What `golden --check` needs of a case's problem, checked where a case is read
+ * (slpi_golden_read) and where one is made (slpi_golden_make_problem, so that `golden
+ * --write` refuses at write time what could never be checked): p's own key=value text
+ * goes through the reader's builder and finisher, and the problem it gives holds its
+ * own data (no x0_file, noise_file, noise_fields or seed=file; no callback) within
+ * the increments a golden file holds. SLPI_EINPUT naming the key and why. */
+int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err);
+
 /* Called by the walk after each stop step with the certified state and invariants. */
 typedef int (*slpi_oracle_visit)(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *inv,
                                  const slpi_step_info *info);
@@ -115,6 +123,8 @@ typedef struct {
     slpi_problem p;
     int dim, *col;             /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
+    long missing, missing_step[SLPI_VERIFY_MISSING_NAMED];   /* rows of the header's output
+                                * grid (core/rows.c) the file omits; the first ones named */
 } slpi_verify_input;
 /* The validation pass (oracle/verify-input.c): the header's problem, the state columns,
  * and every row (a step within the header's steps, t on the grid, doubles in the state
@@ -126,7 +136,8 @@ int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step);
 int slpi_verify_note_noise_file(const slpi_problem *p, slpi_verify_result *res, slpi_error *err);
 /* The report (oracle/verify-report.c): a file's summary ending with its proof line; the
  * statistics and verdict lines after every file; pooled files' problems agree (but for
- * path, seed, noise file). */
+ * path, seed, noise file); --rows as given (A..B, A.., ..B) in buf, 0 when there is none. */
+int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n);
 void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o,
                                const slpi_verify_result *res);
 void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_verify_result *res);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/noise.h"
+#include "core/rows.h"
 #include "oracle/oracle.h"
 
 /* A file reference of the header (noise_file=, x0_file=, noise_fields=) relative to the trajectory's
@@ -88,6 +89,65 @@ int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step)
     return !((o->row_first >= 0 && step < o->row_first) || (o->row_last >= 0 && step > o->row_last));
 }
 
+/* The header's state_columns= (slpi's line naming the state's columns, in its layout), when
+ * there is one, must name the problem's state coordinates in their order: a file whose
+ * line says otherwise describes another layout than the one verify reads by name. The
+ * first difference is named. */
+static int check_state_columns(const char *path, const slpi_traj_reader *r, const slpi_problem *p, int dim,
+                               slpi_error *err)
+{
+    const slpi_traj *t = slpi_traj_head(r);
+    for (int i = 0; i < t->nhead; i++) {
+        if (strcmp(t->head_key[i], "state_columns") != 0) continue;
+        const char *v = t->head_val[i];
+        char name[64], first[200] = "";
+        for (int k = 0; k < dim && k < 8; k++) {
+            slpi_problem_state_name(p, k, name, sizeof name);
+            size_t len = strlen(first);
+            snprintf(first + len, sizeof first - len, "%s%s%s", k ? "," : "", name, k == 7 && dim > 8 ? ",..." : "");
+        }
+        for (int k = 0; v || k < dim; k++) {   /* v: the rest after a comma, NULL past the end */
+            size_t len = v ? strcspn(v, ",") : 0;
+            if (k < dim) slpi_problem_state_name(p, k, name, sizeof name);
+            if (v && k < dim && strlen(name) == len && strncmp(v, name, len) == 0) {
+                v = v[len] == ',' ? v + len + 1 : NULL;
+                continue;
+            }
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s:%ld: state_columns= names %s%.*s%s as coordinate %d of the state, where the state "
+                                  "of %s (%d coordinates: %s) has %s%s%s: the columns are read by the state's names, "
+                                  "in its order", path, slpi_traj_header_line(r, i), v ? "'" : "", v ? (int)(len > 64 ? 64 : len) : 7,
+                                  v ? v : "nothing", v ? "'" : "", k + 1, slpi_system_name(p->system), dim, first,
+                                  k < dim ? "'" : "", k < dim ? name : "none", k < dim ? "'" : "");
+        }
+    }
+    return SLPI_OK;
+}
+
+/* Row `step` against the header's output grid (core/rows.c; *next: the index of the
+ * first grid row not yet met): the grid rows before it are missing (counted, the first
+ * named), a step off the grid is an input error. */
+static int grid_row(slpi_verify_input *in, const slpi_rows *grid, long *next, long step, long line, slpi_error *err)
+{
+    long n = slpi_rows_count(grid), g;
+    while (*next < n && (g = slpi_rows_step(grid, *next)) < step) {
+        if (in->missing < SLPI_VERIFY_MISSING_NAMED) in->missing_step[in->missing] = g;
+        in->missing++;
+        ++*next;
+    }
+    if (*next < n && slpi_rows_step(grid, *next) == step) {
+        ++*next;
+        return SLPI_OK;
+    }
+    const slpi_problem *p = &in->p;
+    if (p->save_at[0])
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step %ld is not a row of the header's save_at=%.200s "
+                              "(rows: step 0 and those times)", in->path, line, step, p->save_at);
+    return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step %ld is not a row of the header's grid output_every=%d "
+                          "(rows: step 0, the multiples of %d and the last): set the output_every= the file was "
+                          "written with", in->path, line, step, p->output_every, p->output_every);
+}
+
 /* The validation pass: the header's problem, the state columns, and every row (a step
  * within the header's steps, t on the grid, doubles in the state columns), with the
  * last row at the header's steps. A malformed line anywhere is reported first (the
@@ -105,6 +165,7 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     in->dim = hrc == SLPI_OK ? slpi_problem_state_dim(&in->p) : 0;
     in->col = calloc((size_t)in->dim + 1, sizeof(int));
     if (!in->col && hrc == SLPI_OK) hrc = slpi_error_set(&herr, SLPI_EINPUT, "verify: out of memory");
+    if (hrc == SLPI_OK) hrc = check_state_columns(path, r, &in->p, in->dim, &herr);
     char name[64];
     for (int i = 0; hrc == SLPI_OK && i < in->dim; i++) {
         slpi_problem_state_name(&in->p, i, name, sizeof name);
@@ -113,10 +174,18 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
                                  column_line, name, i + 1, slpi_system_name(in->p.system));
     }
     const slpi_problem *p = &in->p;
+    slpi_rows grid = { 0 };
+    long next = 0;
+    if (hrc == SLPI_OK) hrc = slpi_rows_open(&grid, p, &herr);
     slpi_traj_row row;
     int got;
     while ((got = slpi_traj_next(r, &row, err)) > 0) {
         long line = slpi_traj_line(r), index = in->nrows++;
+        if (slpi_interrupt_pending()) {
+            slpi_traj_close(r);
+            slpi_rows_close(&grid);
+            return slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it, at line %ld", path, line);
+        }
         if (index == 0) in->first_step = row.step;
         in->last_step = row.step;
         last_line = line;
@@ -130,12 +199,14 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
         else if (fabs(tr - te) > (1e-12 + 4.0 * (double)row.step * 0x1p-53) * fmax(1.0, fabs(te)))
             rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: t = %.17g but step %ld of h = %.17g is at %.17g", path,
                                  line, tr, row.step, p->h, te);
+        if (rrc == SLPI_OK) rrc = grid_row(in, &grid, &next, row.step, line, &rerr);
         for (int i = 0; rrc == SLPI_OK && i < in->dim; i++)
             if (row.rad[1 + in->col[i]] != 0)
                 rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: column %s holds a ball: verify reads doubles", path,
                                      line, t->col[in->col[i]]);
     }
     slpi_traj_close(r);
+    slpi_rows_close(&grid);
     if (got < 0) return SLPI_EINPUT;
     if (hrc != SLPI_OK) return *err = herr, hrc;
     if (in->nrows == 0) return slpi_error_set(err, SLPI_EINPUT, "%s: no rows", path);

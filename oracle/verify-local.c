@@ -146,6 +146,11 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
     slpi_traj_row row;
     int got = 0;
     while (*rc == SLPI_OK && (got = slpi_traj_next(r, &row, err)) > 0) {
+        if (slpi_interrupt_pending()) {   /* rows skipped by --rows or --sample take no step that polls */
+            *rc = slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it for the local comparison, at step %ld",
+                                 in->path, row.step);
+            break;
+        }
         if (slpi_verify_local_wanted(o, index, row.step) && (!sel || (k < nsel && sel[k] == cand))) {
             slpi_oracle_local_row *lr = w + nw;
             double *start = store + (size_t)(2 * nw) * (size_t)dim, *state = start + dim;

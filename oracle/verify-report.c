@@ -8,6 +8,29 @@
 
 #include "oracle/oracle.h"
 
+int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)
+{
+    char a[24] = "", b[24] = "";
+    if (o->row_first >= 0) snprintf(a, sizeof a, "%ld", o->row_first);
+    if (o->row_last >= 0) snprintf(b, sizeof b, "%ld", o->row_last);
+    snprintf(buf, n, "%s..%s", a, b);
+    return o->row_first >= 0 || o->row_last >= 0;
+}
+
+/* The rows the file omits from its header's grid (oracle/README.md#rows). */
+static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verify_result *res)
+{
+    const slpi_problem *p = &in->p;
+    if (p->save_at[0]) fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps",
+                               res->rows_missing, p->save_at);
+    else fprintf(f, "rows missing: %ld of the header's grid (output_every=%d: step 0, the multiples of %d and the last): "
+                    "steps", res->rows_missing, p->output_every, p->output_every);
+    long named = res->rows_missing < SLPI_VERIFY_MISSING_NAMED ? res->rows_missing : SLPI_VERIFY_MISSING_NAMED;
+    for (long i = 0; i < named; i++) fprintf(f, "%s %ld", i ? "," : "", res->missing_step[i]);
+    fprintf(f, "%s; not checked, so the verdict is at best UNABLE (oracle/README.md#rows)\n",
+            res->rows_missing > named ? ", ..." : "");
+}
+
 void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
     static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
@@ -18,6 +41,7 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
     fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
                "steps since the previous row (local)\n", res->precision.u, res->precision.name, res->budget);
     if (res->note[0]) fprintf(f, "note: %s\n", res->note);
+    if (res->rows_missing > 0) write_missing(f, in, res);
     if (o->global) {
         fprintf(f, "global: invariant drift |I(x_n) - I(x_0)| / (n u |I|), worst over certified rows:\n");
         for (int i = 0; i < res->ninv; i++)
@@ -37,7 +61,8 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
         const slpi_verify_local *L = &res->local;
         fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
         if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
-        if (o->row_first >= 0 || o->row_last >= 0) fprintf(f, " (steps %ld..%ld)", o->row_first, o->row_last);
+        char range[64];
+        if (slpi_verify_rows_range(o, range, sizeof range)) fprintf(f, " (steps %s)", range);
         if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
         char ulps[32] = "no";
         if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
@@ -46,7 +71,8 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
                 L->rows_arb, L->rows_blas, L->rows_both,
                 matmul_name[p->matmul]);
     }
-    fprintf(f, "proof: %s (the worst-case budget K n u |x|)\n", slpi_verdict_name(res->verdict));
+    fprintf(f, "proof: %s (the worst-case budget K n u |x|%s)\n", slpi_verdict_name(res->verdict),
+            res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
 }
 
 void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_verify_result *res)
@@ -72,6 +98,7 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
     fprintf(f, "verdict:");
     if (o->global) fprintf(f, " global %s", slpi_verdict_name(res->global_verdict));
     if (o->local) fprintf(f, "%s local %s", o->global ? "," : "", slpi_verdict_name(res->local.verdict));
+    if (res->rows_missing > 0) fprintf(f, ", %ld rows missing UNABLE", res->rows_missing);
     if (o->local && (st->verdict == SLPI_VERDICT_FAIL || (o->require_power && st->verdict == SLPI_VERDICT_UNABLE)))
         fprintf(f, ", statistics %s", slpi_verify_stat_verdict_name(st->verdict));
     fprintf(f, " => %s\n", slpi_verdict_name(res->verdict));
@@ -179,6 +206,11 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
         json_object_set_new(j, "proof", proof);
         json_object_set_new(j, "statistics", stats_json(&res->stats));
         json_object_set_new(j, "files", json_integer(res->files));
+        json_t *missing = json_array();
+        for (long i = 0; i < res->rows_missing && i < SLPI_VERIFY_MISSING_NAMED; i++)
+            json_array_append_new(missing, json_integer(res->missing_step[i]));
+        json_object_set_new(j, "rows_missing", json_integer(res->rows_missing));
+        json_object_set_new(j, "missing_steps", missing);
     }
     int bad = j == NULL || proof == NULL || json_dump_file(j, file, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
     json_decref(j);

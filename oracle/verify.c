@@ -183,6 +183,19 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
     free(v.f);
 }
 
+/* A local comparison that would check no row (--rows outside the file, or one row that
+ * is not row 0) is refused: a verdict over no row would be no evidence. */
+static int no_local_row(const slpi_verify_input *in, const slpi_verify_opts *o, slpi_error *err)
+{
+    char range[64];
+    if (slpi_verify_rows_range(o, range, sizeof range))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: --rows %s selects no row of the local comparison: the "
+                              "file's rows are steps %ld..%ld (%ld rows)", in->path, range, in->first_step,
+                              in->last_step, in->nrows);
+    return slpi_error_set(err, SLPI_EINPUT, "%s: the local comparison has no row to check: its one row (step %ld) "
+                          "has no predecessor and is not row 0", in->path, in->first_step);
+}
+
 /* One file: its proof (global and local comparisons, the summary's proof lines) and
  * its rows' part of the statistics in res->stats (not finished). */
 static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_input *in,
@@ -202,6 +215,7 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
     slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(&in->p) : 0, dim, o->alpha);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);
     if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in->p, x0, err);
     if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in->p, res, err);
     slpi_oracle_port port = { &in->p, in->col, dim, x0, o->precision, o->budget, o->max_steps, 1,
@@ -212,7 +226,10 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
                 slpi_system_name(in->p.system), in->nrows);
     if (rc == SLPI_OK && o->global) run_global(&port, in, table, res, err, &rc);
     if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, in, o, table, res, err, &rc);
+    res->rows_missing = in->missing;
+    memcpy(res->missing_step, in->missing_step, sizeof res->missing_step);
     if (rc == SLPI_OK) {
+        if (in->missing > 0) res->verdict = SLPI_VERDICT_UNABLE;
         if (o->global) res->verdict = slpi_verdict_worse(res->verdict, res->global_verdict);
         if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
         if (report) slpi_verify_write_summary(report, in, o, res);
@@ -240,6 +257,9 @@ static void fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
     }
     if (!a->global_why[0]) memcpy(a->global_why, b->global_why, sizeof a->global_why);
     if (!a->note[0]) memcpy(a->note, b->note, sizeof a->note);
+    for (long i = a->rows_missing; i < SLPI_VERIFY_MISSING_NAMED && i - a->rows_missing < b->rows_missing; i++)
+        a->missing_step[i] = b->missing_step[i - a->rows_missing];
+    a->rows_missing += b->rows_missing;
     slpi_verify_local *L = &a->local;
     const slpi_verify_local *M = &b->local;
     L->verdict = slpi_verdict_worse(L->verdict, M->verdict);

@@ -181,5 +181,10 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
     slpi_progress_end(pg);
     fprintf(out, "props: %ld groups, %ld cases passed, %ld failed, %ld unable (seed %" PRIu64 ")\n",
             sum->groups, sum->pass, sum->fail, sum->unable, opt->seed);
+    if (sum->groups == 0) {
+        fprintf(out, "props: the selection holds no group (no property applies to the systems and schemes chosen%s; "
+                     "`slpi props --list`): nothing was checked\n", opt->use_ref ? "" : ", or it needs the ref path");
+        return SLPI_EINPUT;
+    }
     return sum->fail ? SLPI_ECHECK : SLPI_OK;
 }

@@ -184,7 +184,8 @@ int slpi_props_corner(slpi_props_case *c, int i);
  * `N/A: reason` or `limitation: reason`, from the same decisions slpi_props_run makes;
  * a markdown table on out. Returns the number of cells that are neither (0). */
 int slpi_props_table(FILE *out);
-/* Run the harness; returns SLPI_OK, SLPI_ECHECK (some property failed) or SLPI_EINTR
+/* Run the harness; returns SLPI_OK, SLPI_ECHECK (some property failed), SLPI_EINPUT (the
+ * selection holds no group: nothing was checked, so nothing passed) or SLPI_EINTR
  * (slpi_interrupt_request: stopped before its next case, the groups so far printed). */
 int slpi_props_run(const slpi_props_options *o, slpi_props_summary *s);
 /* Check one case and give its verdict: 1 pass, 0 fail, -1 unable. */

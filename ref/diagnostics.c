@@ -57,16 +57,3 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     }
     _arb_vec_clear(e, sys->n_dep);
 }
-
-void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec)
-{
-    arb_t t;
-    arb_init(t);
-    arb_zero(out);
-    for (int i = 0; i < n; i++) {
-        arb_sub(t, a + i, b + i, prec);
-        arb_abs(t, t);
-        arb_max(out, out, t, prec);
-    }
-    arb_clear(t);
-}

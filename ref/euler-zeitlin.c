@@ -293,22 +293,27 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     arb_clear(c);
 }
 
+/* B_k(X) (W NULL) or its derivative along W; out of memory: indeterminate (never certified) */
+static void ez_m_gen_one(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
+                         const acb_mat_t W, slong prec)
+{
+    double *delta = calloc((size_t)s->M + 1, sizeof(double));
+    if (delta) delta[k] = 1;
+    if (delta) ez_m_gen_sum(s, B, delta, X, W, prec);
+    else acb_mat_indeterminate(B);
+    free(delta);
+}
+
 static void ez_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
                     slong prec)
 {
-    double *delta = calloc((size_t)s->M + 1, sizeof(double));
-    delta[k] = 1;
-    ez_m_gen_sum(s, B, delta, X, NULL, prec);
-    free(delta);
+    ez_m_gen_one(s, k, B, X, NULL, prec);
 }
 
 static void ez_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
                      const acb_mat_t W, slong prec)
 {
-    double *delta = calloc((size_t)s->M + 1, sizeof(double));
-    delta[k] = 1;
-    ez_m_gen_sum(s, dB, delta, X, W, prec);
-    free(delta);
+    ez_m_gen_one(s, k, dB, X, W, prec);
 }
 
 static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)

@@ -300,20 +300,14 @@ done:
  *     a fixed point in K (Brouwer); DG(x) Z inside int Z for the centred box Z gives
  *     |DG(x)| rad Z < rad Z, a contraction in the weighted max norm, so it is unique in
  *     X (Krawczyk with C = I). No Jacobian matrix: a few evaluations of G and DG. */
-static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
-                       char *why, size_t why_len);
-
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len)
 {
-    return fixed_point(y, NULL, g, guess, prec, why, why_len) == 1;
+    return slpi_ref_krawczyk_fixed_limit(y, NULL, g, guess, prec, why, why_len) == 1;
 }
 
-/* slpi_ref_krawczyk_fixed_point; also the iteration's limit y~ (midpoints) into limit
- * (if not NULL) whenever the iteration converged. Returns 1 (certified), 0 (the
- * iteration converged, the enclosure test failed) or -1 (it did not converge). */
-static int fixed_point(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
-                       char *why, size_t why_len)
+int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len)
 {
     int n = g->n, ok = 0, it;
     arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
@@ -439,175 +433,6 @@ done:
     mag_clear(ym);
     mag_clear(t);
     mag_clear(tol);
-    mag_clear(rg);
-    return ok;
-}
-
-/* max radius of a ball vector */
-static void max_rad(mag_t m, arb_srcptr y, int n)
-{
-    mag_zero(m);
-    for (int i = 0; i < n; i++)
-        mag_max(m, m, arb_radref(y + i));
-}
-
-/* F = y - G and its Jacobian, for the dense test inside slpi_ref_solve */
-typedef struct {
-    const slpi_ref_fixmap *g;
-    void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec);
-    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
-} solve_ctx;
-
-static void solve_F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
-{
-    const solve_ctx *c = ctx;
-    c->g->G(c->g->ctx, out, y, prec);
-    _arb_vec_sub(out, y, out, c->g->n, prec);
-}
-
-static void solve_dF(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong prec)
-{
-    const solve_ctx *c = ctx;
-    c->g->dG(c->g->ctx, out, y, w, prec);
-    _arb_vec_sub(out, w, out, c->g->n, prec);
-}
-
-static void solve_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
-{
-    const solve_ctx *c = ctx;
-    if (c->J != NULL)
-        c->J(c->g->ctx, Jm, Y, prec);
-    else
-        slpi_ref_jacobian_columns(Jm, c->g->n, ctx, solve_dF, Y, prec);
-}
-
-static void solve_Japprox(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
-{
-    const solve_ctx *c = ctx;
-    c->Japprox(c->g->ctx, Jm, y, prec);
-}
-
-/* 1 if the box y holds the point lim, the fixed-point iteration's limit, to within
- * 2^(-prec/2) max(1, |lim|): the iteration stops at a step of 2^(8 - prec) |y|, its limit
- * then within that step / (1 - L) of the root for a contraction factor L, which leaves
- * room for L up to 1 - 2^(8 - prec/2); another root (another branch) is O(1) away. */
-static int holds_limit(arb_srcptr y, arb_srcptr lim, int n, slong prec)
-{
-    arb_t z;
-    arb_init(z);
-    int in = 1;
-    for (int i = 0; i < n && in; i++) {
-        arb_set(z, lim + i);
-        mag_t m;
-        mag_init(m);
-        arb_get_mag(m, lim + i);
-        if (mag_cmp_2exp_si(m, 0) < 0) mag_one(m);
-        mag_mul_2exp_si(m, m, -prec / 2);
-        mag_add(arb_radref(z), arb_radref(z), m);
-        in = arb_overlaps(y + i, z);
-        mag_clear(m);
-    }
-    arb_clear(z);
-    return in;
-}
-
-/* The reason of a step whose scheme's iteration does not converge. */
-static void no_designated_root(char *why, size_t why_len)
-{
-    /* the designated root (docs/schemes.md#designated-root) is the limit of the
-     * scheme's own iteration from its start, which the double path runs: where that
-     * iteration does not converge there is none, and a root Newton's method finds
-     * (the dense test) may lie on another branch, across a pole */
-    snprintf(why, why_len, "no designated root (docs/schemes.md#designated-root): the scheme's "
-             "iteration does not converge");
-}
-
-/* The dense Krawczyk test on f from guess, whose box (where the root is unique) must hold
- * lim, the scheme's iteration's limit: so the root it proves is the designated one. */
-static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb_srcptr guess, slong prec,
-                            char *why, size_t why_len)
-{
-    int dense = slpi_ref_krawczyk(y, f, guess, prec, why, why_len);
-    if (dense && !holds_limit(y, lim, f->n, prec)) {
-        dense = 0;
-        snprintf(why, why_len, "the root the dense Krawczyk test proves is not the limit of the scheme's "
-                 "iteration from X_n (docs/schemes.md#designated-root)");
-    }
-    return dense;
-}
-
-int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
-                                 arb_srcptr guess, slong prec, char *why, size_t why_len)
-{
-    arb_ptr lim = _arb_vec_init(f->n), t = _arb_vec_init(f->n);
-    slpi_ref_fixmap it = *g;
-    it.dG = NULL;
-    int ok = fixed_point(t, lim, &it, start, prec, why, why_len);
-    if (ok < 0) {
-        no_designated_root(why, why_len);
-    }
-    ok = ok < 0 ? 0 : dense_designated(y, f, lim, guess, prec, why, why_len);
-    _arb_vec_clear(lim, f->n);
-    _arb_vec_clear(t, f->n);
-    return ok;
-}
-
-/* Largest size at which slpi_ref_solve insists on the tighter dense enclosure. */
-#define SOLVE_DENSE_N 64
-
-int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
-                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
-                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
-                   arb_srcptr guess, slong prec, char *why, size_t why_len)
-{
-    int n = g->n, ok;
-    solve_ctx sc = { g, J, Japprox };
-    slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };
-    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n), lim = _arb_vec_init(n);
-    mag_t rf, rg;
-    mag_init(rf);
-    mag_init(rg);
-    ok = fixed_point(yf, lim, g, guess, prec, why, why_len);
-    if (ok < 0) {
-        no_designated_root(why, why_len);
-        ok = 0;
-        goto done;
-    }
-    if (ok && n > SLPI_REF_DENSE_MAX) {
-        _arb_vec_set(y, yf, n);          /* no dense test at this size */
-        goto done;
-    }
-    if (!ok && n > SLPI_REF_DENSE_MAX)
-        goto done;
-    if (ok) {
-        /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
-         * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
-         * would compound from step to step. Above SOLVE_DENSE_N unknowns the dense test
-         * costs n derivative evaluations and an n^3 solve (Euler-Zeitlin N = 12: 5x the
-         * step), so there the fixed-point enclosure is kept up to an inflation of 4. */
-        for (int i = 0; i < n; i++)
-            arb_get_mid_arb(t + i, yf + i);
-        g->G(g->ctx, u, t, prec);
-        max_rad(rg, u, n);
-        max_rad(rf, yf, n);
-        mag_mul_ui(rg, rg, n > SOLVE_DENSE_N ? 16 : 5);
-        mag_mul_2exp_si(rf, rf, 2);
-        if (mag_cmp(rf, rg) <= 0) {
-            _arb_vec_set(y, yf, n);
-            goto done;
-        }
-    }
-    int dense = dense_designated(y, &f, lim, guess, prec, why, why_len);
-    if (dense)
-        ok = 1;
-    else if (ok)
-        _arb_vec_set(y, yf, n);          /* the wider certified enclosure */
-done:
-    _arb_vec_clear(yf, n);
-    _arb_vec_clear(t, n);
-    _arb_vec_clear(u, n);
-    _arb_vec_clear(lim, n);
-    mag_clear(rf);
     mag_clear(rg);
     return ok;
 }

@@ -1,5 +1,6 @@
-/* ref/krawczyk.h — certification (ref/krawczyk.c). One generic Krawczyk / interval-Newton
- * enclosure for every implicit scheme: find the unique zero of F: R^n -> R^n near `guess`.
+/* ref/krawczyk.h — certification (ref/krawczyk.c; which test a step gets: ref/solve.c).
+ * One generic Krawczyk / interval-Newton enclosure for every implicit scheme: find the
+ * unique zero of F: R^n -> R^n near `guess`.
  *   F(ctx, out, y, prec): a ball enclosure of F over the ball vector y (the scheme's
  *                         parameters, e.g. the previous state, may themselves be
  *                         balls: the enclosure is then parametric);
@@ -54,6 +55,12 @@ typedef struct {
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
+/* slpi_ref_krawczyk_fixed_point; also the iteration's limit y~ (midpoints) into limit
+ * (if not NULL) whenever the iteration converged. Returns 1 (certified), 0 (the
+ * iteration converged, the enclosure test failed) or -1 (it did not converge). */
+int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
+                                  slong prec, char *why, size_t why_len);
+/* ref/solve.c: */
 /* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
  * first, kept if its radius is within 5/4 of that of G at the midpoint (always kept
  * above SLPI_REF_DENSE_MAX unknowns, where no dense test is tried); otherwise (or

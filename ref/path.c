@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ref/ref.h"
+#include "core/checkpoint.h"
 
 typedef struct {
     slpi_ref *s;
@@ -171,12 +172,18 @@ static int ref_state_save(void *ctx, char ***tokens)
     _arb_vec_set(v, c->x, c->dim);
     if (m) slpi_ref_lohner_get(v + c->dim, c->s);
     char **t = malloc((size_t)n * sizeof *t);
-    for (int i = 0; i < n; i++) {
+    *tokens = NULL;
+    for (int i = 0; t && i < n; i++) {
         char *a = arb_dump_str(v + i);
         t[i] = strdup(a);
         flint_free(a);
+        if (!t[i]) {
+            slpi_checkpoint_tokens_free(t, i);
+            t = NULL;
+        }
     }
     _arb_vec_clear(v, n);
+    if (!t) return -1;
     *tokens = t;
     return n;
 }

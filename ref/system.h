@@ -148,8 +148,6 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
  * Hamiltonians as expressions, evaluated in balls with exact derivatives. */
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-/* out = max_i |a_i - b_i| over n >= 1 balls (eig_dev and the like; ref/diagnostics.c). */
-void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec);
 /* Zeroes *s, then dispatches on p->system (a slot the system does not fill reads NULL
  * or 0, whatever the caller's memory held); clears nothing on failure. */
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);

@@ -1,5 +1,6 @@
 /* ref/vec.c — small ball-vector kernels the system and scheme files share: the cross
- * product of 3-vectors, the largest radius of a ball vector and a ball's magnitude range. */
+ * product of 3-vectors, the largest radius of a ball vector, the largest difference of two
+ * and a ball's magnitude range. */
 #include "ref/vec.h"
 
 double slpi_ref_vec_radius(arb_srcptr x, int n)
@@ -26,6 +27,19 @@ void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec)
     }
     _arb_vec_set(out, r, 3);
     _arb_vec_clear(r, 3);
+    arb_clear(t);
+}
+
+void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_zero(out);
+    for (int i = 0; i < n; i++) {
+        arb_sub(t, a + i, b + i, prec);
+        arb_abs(t, t);
+        arb_max(out, out, t, prec);
+    }
     arb_clear(t);
 }
 

@@ -225,7 +225,7 @@ int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, s
         }
     }
     acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
-    ok = acb_mat_eig_simple(E, NULL, R, A, Ea, Ra, prec);
+    ok = ord != NULL && acb_mat_eig_simple(E, NULL, R, A, Ea, Ra, prec);
     if (ok) {
         for (int k = 0; k < n; k++) {
             ord[k].key = arf_get_d(arb_midref(acb_realref(E + k)), ARF_RND_NEAR);

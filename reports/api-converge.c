@@ -1,12 +1,54 @@
-/* api-converge.c — the handle API's convergence study (slpi.h, slpi_api_converge; the
- * Python package's slpi.converge): the engine of reports/converge.c on a problem set up
- * by key names, its per-level errors and slope returned in the caller's arrays. The
- * same validation as `slpi converge` (check_cfg), the same numbers as its report. */
+/* api-converge.c — the handle API's convergence study (slpi-tools.h, slpi_api_converge and
+ * slpi_api_converge_json; the Python package's slpi.converge): the engine of
+ * reports/converge.c on a problem set up by key names, its per-level errors and slope
+ * returned in the caller's arrays, or the whole study written as `slpi converge --json`
+ * writes it. The same validation as `slpi converge` (check_cfg), the same numbers as its
+ * report. */
+#include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
 #include "reports/reports.h"
 #include "slpi-tools.h"
+
+/* The study's options as `slpi converge` takes them (its --kind, --indep and --phi names). */
+static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kind, int kmin, int kmax, int ref,
+                        long paths, uint64_t path0, int batches, int boot, const char *indep, const char *phi,
+                        int exact, int threads, slpi_error *err)
+{
+    slpi_conv_init(c, p);
+    int rc = SLPI_OK;
+    if (!kind || !strcmp(kind, "strong")) c->kind = SLPI_CONV_STRONG;
+    else if (!strcmp(kind, "sup")) c->kind = SLPI_CONV_SUP;
+    else if (!strcmp(kind, "weak")) c->kind = SLPI_CONV_WEAK;
+    else rc = slpi_error_set(err, SLPI_EINPUT, "converge: kind '%s': strong | sup | weak", kind);
+    if (rc == SLPI_OK && indep) {
+        c->indep = 1;
+        if (slpi_scheme_from_name(indep, &c->indep_scheme) != SLPI_OK)
+            rc = slpi_error_set(err, SLPI_EINPUT, "converge: indep '%s': unknown scheme", indep);
+    }
+    if (rc == SLPI_OK && phi) {
+        if (!strcmp(phi, "sin2pi")) c->phi = SLPI_PHI_SIN2PI;
+        else if (!strcmp(phi, "x1")) c->phi = SLPI_PHI_X1;
+        else rc = slpi_error_set(err, SLPI_EINPUT, "converge: phi '%s': sin2pi | x1", phi);
+    }
+    if (rc == SLPI_OK && (batches < 0 || threads < 0 || exact < 0 || exact > 1))
+        rc = slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d, threads=%d, exact=%d: need batches >= 0 "
+                            "(0: min(paths, 32)), threads >= 0 (0: the runtime's), exact 0 or 1",
+                            batches, threads, exact);
+    c->kmin = kmin;
+    c->kmax = kmax;
+    c->L = ref;
+    c->paths = paths;
+    c->path0 = path0;
+    c->batches = batches;
+    c->boot = boot;
+    c->exact = exact;
+    c->exact_value = slpi_weak_exact_sde(p->rb.amp, p->T);
+    c->threads = threads;
+    c->base.level = -1;
+    return rc;
+}
 
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
@@ -14,25 +56,8 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
-    slpi_conv_init(&c, p);
-    int rc = SLPI_OK;
-    if (!kind || !strcmp(kind, "strong")) c.kind = SLPI_CONV_STRONG;
-    else if (!strcmp(kind, "sup")) c.kind = SLPI_CONV_SUP;
-    else if (!strcmp(kind, "weak")) c.kind = SLPI_CONV_WEAK;
-    else rc = slpi_error_set(&err, SLPI_EINPUT, "converge: kind '%s': strong | sup | weak", kind);
-    if (rc == SLPI_OK && indep) {
-        c.indep = 1;
-        if (slpi_scheme_from_name(indep, &c.indep_scheme) != SLPI_OK)
-            rc = slpi_error_set(&err, SLPI_EINPUT, "converge: indep '%s': unknown scheme", indep);
-    }
-    c.kmin = kmin;
-    c.kmax = kmax;
-    c.L = ref;
-    c.paths = paths;
-    c.path0 = path0;
-    c.boot = boot;
-    c.base.level = -1;
     slpi_conv_result r;
+    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, 0, &err);
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     int col = c.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
@@ -44,6 +69,25 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
         fit[0] = r.fit[col].slope;
         fit[1] = r.fit[col].lo;
         fit[2] = r.fit[col].hi;
+    }
+    return slpi_api_record(&err, rc);
+}
+
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           int threads, const char *json)
+{
+    slpi_error err = { 0, "" };
+    slpi_conv_cfg c;
+    slpi_conv_result r;
+    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, threads,
+                          &err);
+    if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+    FILE *f = rc == SLPI_OK ? fopen(json, "w") : NULL;
+    if (rc == SLPI_OK && !f) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: cannot write", json);
+    if (f) {
+        if (slpi_conv_write_json(&c, &r, f) != SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
+        if (fclose(f) != 0 && rc == SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
     }
     return slpi_api_record(&err, rc);
 }

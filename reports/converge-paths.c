@@ -80,29 +80,12 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
     return rc;
 }
 
-/* Problems that fast/ensemble.c integrates bit-identically to slpi_fast_step (its init
- * refuses the others, e.g. warm starts, which then take the general path and its carries). */
-static soa_kind soa_eligible(const slpi_fast *f)
-{
-    const slpi_problem *p = slpi_fast_problem(f);
-    if (p->system != SLPI_SYS_RIGID_BODY || p->rb.track_R) return SOA_NONE;
-    if (p->scheme == SLPI_SCHEME_ISOMP && p->rb.form == SLPI_RB_FORM_ISO
-        && p->rb.noise == SLPI_RB_NOISE_ISO_QUAD && p->isomp_update == SLPI_ISO_UPDATE_COMM
-        && p->solver == SLPI_SOLVER_FIXED_POINT)
-        return SOA_ISOMP;
-    if (p->scheme == SLPI_SCHEME_SVI && p->rb.form == SLPI_RB_FORM_SVI
-        && p->rb.noise == SLPI_RB_NOISE_SVI_LIN && p->svi_output == SLPI_SVI_OUT_ROTATION
-        && (p->svi_form == SLPI_SVI_FORM_AUTO || p->svi_form == SLPI_SVI_FORM_SO3))
-        return SOA_SVI;
-    return SOA_NONE;
-}
-
 void slpi_conv_worker_free(slpi_conv_worker *w)
 {
     for (int i = 0; i < w->nf; i++) slpi_fast_free(w->f[i]);
     free(w->x0);
     free(w->noise);
-    free(w->failed);
+    free(w->lane_out);
     free(w->dead);
     free(w->carry);
 }
@@ -124,9 +107,9 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     }
     for (int i = 0; i < w->nf; i++) {
         slpi_error ignored;
-        w->kind[i] = c->general ? SOA_NONE : soa_eligible(w->f[i]);
-        if (w->kind[i] != SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], slpi_fast_problem(w->f[i]), &ignored))
-            w->kind[i] = SOA_NONE;
+        w->kind[i] = c->general ? SLPI_FAST_SOA_NONE : slpi_fast_rb_soa_kind(slpi_fast_problem(w->f[i]), NULL);
+        if (w->kind[i] != SLPI_FAST_SOA_NONE && slpi_fast_rb_soa_init(&w->soa[i], slpi_fast_problem(w->f[i]), &ignored))
+            w->kind[i] = SLPI_FAST_SOA_NONE;
     }
     size_t d = (size_t)ly->dim, M = (size_t)(ly->M > 0 ? ly->M : 1), nf = (size_t)w->nf;
     w->S = 1L << (c->L - c->kmin);
@@ -141,14 +124,14 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     w->tile = w->B < TILE ? w->B : TILE;
     w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
     w->noise = malloc(per_lane * n * sizeof *w->noise);
-    w->failed = malloc((size_t)w->B);
+    w->lane_out = malloc((size_t)w->B * sizeof *w->lane_out);
     w->dead = calloc(((size_t)w->nf + 1) * (size_t)w->B, 1);
     for (int i = 0; i < w->nf; i++) {
         w->ncarry[i] = slpi_fast_carry_get(w->f[i], NULL);
         if (w->ncarry[i] > w->cmax) w->cmax = w->ncarry[i];
     }
     w->carry = malloc(nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry + 1);
-    if (!w->x0 || !w->noise || !w->failed || !w->dead || !w->carry) {
+    if (!w->x0 || !w->noise || !w->lane_out || !w->dead || !w->carry) {
         slpi_conv_worker_free(w);
         return slpi_error_set(err, SLPI_EINPUT, "converge: out of memory (2^%d fine steps)", c->L);
     }
@@ -235,14 +218,14 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
     long bad = 0;
     if (slpi_interrupt_pending())
         return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
-    if (w->kind[i] != SOA_NONE) {
-        bad = w->kind[i] == SOA_ISOMP
-                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed)
-                  : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->failed);
+    if (w->kind[i] != SLPI_FAST_SOA_NONE) {
+        bad = w->kind[i] == SLPI_FAST_SOA_ISOMP
+                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->lane_out)
+                  : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->lane_out);
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {
-        if (bad && (!w->failed[r] || dead[r])) continue;   /* SoA: a lane's first failure, for its report */
+        if (bad && (!slpi_step_failed(w->lane_out[r].status) || dead[r])) continue;   /* SoA: a lane's first failure, for its report */
         for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
         for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
         /* the path's own warm start (its carry), so that its steps are those of the path

@@ -127,6 +127,8 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
                               "reference_level", c->L, "paths", (json_int_t)c->paths, "path0",
                               (json_int_t)c->path0, "boot", c->boot, "boot_seed", (json_int_t)c->boot_seed,
                               "independent", c->indep ? slpi_scheme_name(c->indep_scheme) : "none");
+    if (c->kind == SLPI_CONV_WEAK)   /* the functional: --phi's names */
+        json_object_set_new(study, "phi", json_string(c->phi == SLPI_PHI_X1 ? "x1" : "sin2pi"));
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1,
                             "provenance", object_of(NULL), "problem", object_of(&c->base), "study", study,
                             "levels", levels, "slopes", slopes, "paths", (json_int_t)r->paths,

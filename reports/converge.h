@@ -21,8 +21,6 @@ typedef struct {
     int dim, M, trunc, sup;
 } slpi_conv_layout;
 
-typedef enum { SOA_NONE, SOA_ISOMP, SOA_SVI } soa_kind;
-
 /* Lock-step blocks: the paths of a batch are taken BLOCK_MAX at a time (fewer
  * when one segment's increments would not fit in BLOCK_BYTES), and time is cut into the
  * 2^kmin segments of one coarsest step. Per segment, the increments of every path of the
@@ -38,7 +36,7 @@ enum { BLOCK_MAX = 64, TILE = 8 };
 typedef struct {
     slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
     slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
-    soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
+    slpi_fast_soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
     int nf, B;                  /* fast objects; lanes per block */
     long S;                     /* fine steps per segment, 2^(L - kmin) */
     double *x0;                 /* the initial state */
@@ -56,7 +54,7 @@ typedef struct {
     int ncarry[SLPI_CONV_MAXLEV + 2], cmax;
     double *scratch;            /* three states of one path */
     double *val;                /* per-path values of the block, lane r at val + r nq */
-    unsigned char *failed;
+    slpi_fast_lane *lane_out;   /* the SoA kernel's report of each lane's step */
     /* failed paths (docs/noise.md#failed-paths): dead[i B + r], lane r failed on object i;
      * lost[r] (after slpi_conv_run_block), lane r failed somewhere: left out of the sums */
     unsigned char *dead, *lost;

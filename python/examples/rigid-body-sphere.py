@@ -16,12 +16,8 @@ assert drift < 1e-12, "the Casimir |x| drifted"
 plt = pyplot("rigid-body-sphere")
 if plt:
     fig = plt.figure(figsize=(6, 6))
-    ax = fig.add_subplot(projection="3d")
-    u, v = np.mgrid[0:2 * np.pi:40j, 0:np.pi:20j]
-    ax.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.85", linewidth=0.4)
-    ax.plot(*det.states.T, "k", linewidth=1.0, label="deterministic")
-    ax.plot(*sto.states.T, "C1", linewidth=0.6, label="stochastic (iso-quad)")
-    ax.set_box_aspect((1, 1, 1))
+    ax = slpi.plot.sphere(det, fig.add_subplot(projection="3d"), color="k", linewidth=1.0, label="deterministic")
+    slpi.plot.sphere(sto, ax, color="C1", linewidth=0.6, label="stochastic (iso-quad)")
     ax.legend(loc="upper left")
     ax.set_title("rigid body, ISOMP: |x| = 1 along both paths")
     out = figure_path("rigid-body-sphere.png")

@@ -37,10 +37,12 @@ from slpi._version import __version__
 from slpi._native import ffi as _ffi, lib as _lib
 from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
+from slpi._callback import _keep_lost, _native_callback
 
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
-           "write_trajectory", "SlpiError", "Result", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
+           "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
+           "zeitlin_coefficients", "vorticity", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -67,7 +69,7 @@ class SlpiError(ValueError):
 
 # The library's words for the command line, as Python names them (a message of the
 # library names what to look up; from Python that is a function or an argument)
-_CLI_WORDS = (("(see `slpi run --help`)", "(see slpi.keys())"),
+_CLI_WORDS = (("(the keys: `slpi list --keys`, slpi_problem_key)", "(see slpi.keys())"),
               ("unknown preset (see `slpi list`)", "unknown preset (see slpi.presets())"),
               ("(see `slpi list`)", "(see slpi.keys(), the key's help)"),
               ("lower --ref", "lower ref"), ("--ref ", "ref="), ("--max-steps", "max_steps"))
@@ -251,8 +253,10 @@ class Problem:
 
     Parameters
     ----------
-    preset : str or None
-        A preset name (``slpi.presets()``); None: the rigid body with ISOMP.
+    preset : str, path or None
+        A preset name (``slpi.presets()``), or a key file (``key=value`` lines, e.g. a
+        model of docs/models.md, as ``slpi run --config``); None: the rigid body with
+        ISOMP.
     **keys
         Settings; numbers, strings, or sequences for vector keys (``inertia``, ``x0``).
         ``system``, ``form`` and ``scheme`` are applied first (they reset defaults).
@@ -277,14 +281,22 @@ class Problem:
     """
 
     def __init__(self, preset=None, **keys):
-        if preset is not None and not isinstance(preset, str):
-            raise _bad("preset", preset, "must be a preset name (str) or None")
-        ptr = _lib.slpi_problem_new(_text("preset", preset) if preset else _ffi.NULL)
+        if preset is not None and not isinstance(preset, (str, os.PathLike)):
+            raise _bad("preset", preset, "must be a preset name or a key file (str or path), or None")
+        if isinstance(preset, os.PathLike):
+            preset = os.fspath(preset)
+        # a key file (a model, docs/models.md): a name that is no preset and is a file
+        config = preset if preset and preset not in _preset_names() and os.path.isfile(preset) else None
+        ptr = _lib.slpi_problem_new(_text("preset", preset) if preset and not config else _ffi.NULL)
         if ptr == _ffi.NULL:
             e = _library_error(2)
             e.argument, e.value = "preset", preset
             raise e
         self._p = _ffi.gc(ptr, _lib.slpi_problem_free)
+        if config:
+            err = _ffi.new("slpi_error *")
+            if _lib.slpi_problem_load(self._p, _path("preset", config), err) != 0:
+                raise SlpiError(2, _ffi.string(err.msg).decode(), "preset", config)
         self.preset = preset
         self.keys = {}
         self._callbacks, self._natives, self._cb_error = {}, [], [None]
@@ -423,63 +435,6 @@ class Callback:
         self.grad, self.hvp, self.energy = grad, hvp, energy
 
 
-_GRAD_T = "int(double *, const double *, int, void *)"
-_HVP_T = "int(double *, const double *, const double *, int, void *)"
-
-
-def _native_callback(cb, name, error):
-    """The cffi functions (grad, hvp, energy or NULL) of a Callback. A Python exception
-    (or a result of the wrong shape) is kept in error[0] and the function returns 1, so
-    the C step fails; later calls return 1 at once until the run raises error[0]."""
-    def vec(p, n):
-        return np.frombuffer(_ffi.buffer(p, 8 * n), dtype=np.float64).copy()
-
-    def put(out, n, value, what):
-        a = np.asarray(value)
-        if a.dtype.kind not in "fiu" or a.shape != (n,):
-            raise SlpiError(2, "%s: the %s callback returned %s %s: need %d real numbers (the algebra's coordinates)"
-                            % (name, what, a.dtype, a.shape, n), name, a.shape)
-        np.frombuffer(_ffi.buffer(out, 8 * n), dtype=np.float64)[:] = a
-
-    def guarded(body):
-        def call(*args):
-            if error[0] is not None:
-                return 1
-            try:
-                body(*args)
-                return 0
-            except BaseException as e:   # KeyboardInterrupt too: raised again by the run
-                error[0] = e
-                return 1
-        return call
-
-    def native(ctype, body):   # failed (1) also when an exception escapes call: _keep_lost
-        return _ffi.callback(ctype, guarded(body), error=1, onerror=_keep_lost(error))
-
-    def energy(out, mu, n, _):
-        v = np.asarray(cb.energy(vec(mu, n)))
-        if v.shape != () or v.dtype.kind not in "fiu":
-            raise SlpiError(2, "%s: the energy callback returned %s %s: need a real number" % (name, v.dtype, v.shape),
-                            name, v.shape)
-        out[0] = float(v)
-
-    return (native(_GRAD_T, lambda out, mu, n, _: put(out, n, cb.grad(vec(mu, n)), "grad")),
-            native(_HVP_T, lambda out, mu, w, n, _: put(out, n, cb.hvp(vec(mu, n), vec(w, n)), "hvp")),
-            _ffi.NULL if cb.energy is None else native(_GRAD_T, energy))
-
-
-def _keep_lost(kept):
-    """cffi's onerror hook of a callback: an exception that escaped the callback's own
-    try (a KeyboardInterrupt raised at its first instruction, when Ctrl-C lands as C calls
-    it) is kept in kept[0], as the callback keeps its own, and the callback returns its
-    error value (stop, or failed) instead of cffi printing "Exception ignored" and
-    returning as if nothing happened."""
-    def lost(exc_type, exc, tb):
-        if kept[0] is None:
-            kept[0] = exc if exc is not None else exc_type()
-    return lost
-
-
 def _raise_callback_error(pr):
     """Raise the exception a callback of problem pr kept, if any (and forget it)."""
     e, pr._cb_error[0] = pr._cb_error[0], None
@@ -571,29 +526,45 @@ class Model(Problem):
         for i, n in enumerate(noise):
             if isinstance(n, str):
                 settings["noise_H%d" % (i + 1)] = n
-        self._x0_file = None
         if x0 is not None:
-            x0 = _real_array("x0", x0, 1)
-            if len(x0) <= 64:
-                settings["x0"] = x0
-            else:   # the x0 key holds 64 values: a file kept as long as the model
-                import tempfile
-                import weakref
-                fd, self._x0_file = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
-                with os.fdopen(fd, "w") as f:
-                    f.write("\n".join(repr(float(v)) for v in x0) + "\n")
-                _x0_files.add(self._x0_file)
-                weakref.finalize(self, _forget_x0_file, self._x0_file)
-                settings["x0_file"] = self._x0_file
+            settings.update(_x0_keys(self, _real_array("x0", x0, 1)))
         settings.update(keys)
         super().__init__(None, **settings)
         self._set_callbacks(callbacks)
         self._resolved()   # parse and validate now: errors name the expression and column
 
 
+def _x0_keys(owner, x0):
+    """The keys that give a problem the initial state x0: x0= (at most 64 values), else
+    x0_file= naming a file kept as long as owner lives."""
+    if len(x0) <= 64:
+        return {"x0": x0}
+    import tempfile
+    import weakref
+    fd, path = tempfile.mkstemp(prefix="slpi-model-x0-", suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(repr(float(v)) for v in x0) + "\n")
+    _x0_files.add(path)
+    weakref.finalize(owner, _forget_x0_file, path)
+    return {"x0_file": path}
+
+
 def _forget_x0_file(path):
     _x0_files.discard(path)
     os.unlink(path)
+
+
+def _preset_names():
+    p, i, out = _lib.slpi_presets(), 0, set()
+    while p[i].name != _ffi.NULL:
+        out.add(_ffi.string(p[i].name).decode())
+        i += 1
+    return out
+
+
+def _keys_of(pr):
+    """The problem's keys as a dict (its text's key=value lines)."""
+    return dict(line.split("=", 1) for line in pr.text().splitlines() if "=" in line)
 
 
 def _problem(problem, keys):
@@ -607,5 +578,10 @@ def _problem(problem, keys):
 
 from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers above)
 from slpi._tools import (noise, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
-                         Study, converge, write_trajectory)
+                         write_trajectory)
+from slpi._converge import Study, converge  # noqa: E402
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)
+from slpi._reduce import Quantiles  # noqa: E402
+from slpi.store import to_xarray, save, load, provenance  # noqa: E402
+from slpi.sphere import zeitlin_coefficients, vorticity  # noqa: E402
+from slpi import plot  # noqa: E402,F401 (slpi.plot: matplotlib imported on a figure's call)

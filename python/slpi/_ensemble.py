@@ -10,8 +10,9 @@ import numpy as np
 
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
+from slpi._reduce import Quantiles, Reductions
 
-# Paths per C call: whole waves of blocks (4 x threads x SLPI_ENSEMBLE_BLOCK paths), as
+# Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
 _BATCH_BYTES = 64 << 20
 _BLOCK = 64
@@ -100,8 +101,20 @@ class Ensemble:
         The noise path numbers.
     params : dict or None
         The parameter values of this ensemble (``params=``).
+    route : str
+        How its paths ran: ``"lanes"`` (blocks of paths in lock-step SIMD lanes), or
+        ``"general: "`` and why each path ran alone (the values are the same bits either
+        way; docs/api.md#ensembles).
     uncertified : str or None
         As ``Result.uncertified``.
+    reduced : ndarray or None
+        ``reduce=f``: f's results, path by path (paths, ...), or with ``bins`` the
+        histogram's counts (len(bins) - 1,).
+    quantiles : Quantiles or None
+        ``quantiles=q``: exact when the states are kept, else streamed (slpi/_reduce.py:
+        within ``quantiles.error``).
+    problem : dict of str to str
+        Every key of the problem (of this grid point), as ``slpi run`` writes them.
     """
     t: np.ndarray
     step: np.ndarray
@@ -113,6 +126,10 @@ class Ensemble:
     stats: Statistics = None
     radii: np.ndarray = None
     params: dict = None
+    route: str = None
+    reduced: np.ndarray = None
+    quantiles: Quantiles = None
+    problem: dict = None
 
 
 def _grid(params):
@@ -186,6 +203,7 @@ class _Handle:
         _lib.slpi_ensemble_shape(self.e, dim, m, nd, steps, rows)
         self.dim, self.M, self.ndiag, self.steps, self.rows = dim[0], m[0], nd[0], steps[0], rows[0]
         self.diag_names = [_ffi.string(_lib.slpi_ensemble_diag_name(self.e, i)).decode() for i in range(self.ndiag)]
+        self.route = _ffi.string(_lib.slpi_ensemble_route(self.e)).decode()
 
     def run(self, count, x0, dW, x, xr, d, dr):
         P = _slpi._ptr
@@ -204,8 +222,8 @@ class _Handle:
 
 
 def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
-         max_memory, params):
-    """One ensemble of the problem pr (see ensemble)."""
+         max_memory, params, red):
+    """One ensemble of the problem pr (see ensemble); red: its Reductions or None."""
     h = _Handle(pr, ref, first_path, every, threads)
     dim, M, steps, rows, nd = h.dim, h.M, h.steps, h.rows, h.ndiag
     if x0 is not None and not callable(x0) and x0.ndim == 2 and x0.shape != (paths, dim):
@@ -241,13 +259,19 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
     pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
     cut = (lambda a, i, n: None if a is None else a[i:i + n])
+    t = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows) * pr.h
+    names = pr.labels + h.diag_names
     try:
         done = 0
         while done < paths:
             n = min(batch, paths - done)
             xb = None if x0 is None else _initial(x0, done, n, dim)
             db = None if dW is None else _increments(dW, done, n, steps, M, paths)
-            h.run(n, xb, db, cut(states, done, n), cut(radii, done, n), cut(diag, done, n), cut(drad, done, n))
+            xs = cut(states, done, n) if states is not None else np.empty((n, rows, dim)) if red else None
+            ds = cut(diag, done, n) if diag is not None else np.empty((n, rows, nd)) if red else None
+            h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
+            if red:
+                red.add(t, xs, ds, names)
             done += n
             pg.add(n * steps)
         if tmp is not None:
@@ -265,16 +289,24 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                 pass
     n = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows)
     labels = pr.labels
+    reduced = quant = None
+    if red:
+        kept = None
+        if red.exact:   # the kept states, and the diagnostics when kept
+            kept, names = states, labels + (h.diag_names if diag is not None else [])
+            kept = np.concatenate([states, diag], axis=2) if diag is not None else states
+        reduced, quant = red.finish(kept, names)
     return Ensemble(t=n * pr.h, step=n, states=states, labels=labels,
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64),
                     diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
-                    radii=radii, params=params)
+                    radii=radii, params=params, route=h.route, reduced=reduced, quantiles=quant,
+                    problem=_slpi._keys_of(pr))
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,
              stats=False, states=True, diagnostics=False, params=None, out=None, progress=False, max_memory=None,
-             **keys):
+             reduce=None, bins=None, quantiles=None, **keys):
     """Integrate ``paths`` realizations, on several threads, keeping their rows or only
     their statistics.
 
@@ -299,7 +331,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
     x0 : array_like (dim,) or (paths, dim), or callable, optional
         The initial state of every path, or of each path; on the system's manifold (as
         ``run``'s). A callable ``x0(first, count)`` returns those of paths ``first ..
-        first + count - 1`` (count, dim), called as ``dW`` is.
+        first + count - 1`` (count, dim), called as ``dW`` is (and once more, for path 0
+        alone, when the problem is a model without x0 of its own).
     dW : array_like (paths, steps, M), or callable, optional
         Each path's Wiener increments (clipped at the problem's truncation threshold, as
         ``run``'s). An array may be a ``numpy.memmap``. For ensembles too large for one
@@ -334,6 +367,23 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         at the end; removed on error or Ctrl-C) and return a memmap of it.
     progress : bool
         Show progress in steps.
+    reduce : callable, optional
+        A per-path reduction, as DifferentialEquations.jl's ``output_func``: ``reduce(t,
+        x)`` gets the saved times (times,) and a batch of paths' states (count, times,
+        dim), in path order, and returns one result per path (an array whose first axis
+        is the count: a first-passage time, a final energy, ...). ``Ensemble.reduced``
+        holds them for every path, or with ``bins`` only their histogram. The paths'
+        rows are the same bits on any number of threads, so are the results.
+    bins : array_like, optional
+        Bin edges: ``reduced`` is the histogram (integer counts, numpy's rule) of
+        ``reduce``'s values, and no per-path result is kept.
+    quantiles : array_like of float, optional
+        Levels q in [0, 1]: ``Ensemble.quantiles`` of every state coordinate and
+        diagnostic at every saved time over the paths. Exact (numpy's ``inverted_cdf``)
+        from the states kept (``states=True``; the diagnostics' with ``diagnostics=True``);
+        with ``states=False``, a histogram of 4096 bins per time and quantity estimates them
+        within ``quantiles.error`` (half a bin) of the exact value, in memory
+        independent of the paths (slpi/_reduce.py says how the bins grow).
     max_memory : int, optional
         Bytes the in-memory result may take; default: the memory available now.
     **keys
@@ -400,10 +450,29 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         raise S._bad("out", out, "one file cannot hold the ensembles of several parameter points")
     if save_at is not None:
         keys["save_at"] = S._real_array("save_at", save_at, 1)
-    finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None
+    if reduce is not None and not callable(reduce):
+        raise S._bad("reduce", reduce, "must be callable: reduce(t, x) -> one result per path")
+    if bins is not None:
+        if reduce is None:
+            raise S._bad("bins", bins, "a histogram of reduce's values: give reduce too")
+        bins = S._real_array("bins", bins, 1)
+        if len(bins) < 2 or not np.all(np.diff(bins) > 0):
+            raise S._bad("bins", bins.tolist(), "need at least two increasing edges")
+    if quantiles is not None:
+        quantiles = S._real_array("quantiles", quantiles, 1)
+        if not len(quantiles) or not np.all((quantiles >= 0) & (quantiles <= 1)):
+            raise S._bad("quantiles", quantiles.tolist(), "need levels in [0, 1]")
+    finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None \
+        and reduce is None and quantiles is None
     results = []
     for point in points:
         pr = S._problem(problem, dict(keys, **(point or {})))
+        lines = pr.text().splitlines()
+        if x0 is not None and "system=model" in lines and not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
+            # a model has no default initial state; the ensemble's own workers start from
+            # one before each path restarts from its x0: the first path's serves
+            first = _initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
+            pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
         if threads > 1 and pr.uncertified:
             raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
         steps = pr.steps
@@ -414,8 +483,9 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
         if save_every is None and not at and out is not None:
             raise S._bad("save_every", None, "out needs save_every or save_at")
+        red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
         results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
-                            progress, max_memory, point))
+                            progress, max_memory, point, red))
     if finals:
         return results[0].states[:, -1, :]
     return results if params is not None else results[0]

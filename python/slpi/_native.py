@@ -44,6 +44,7 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);
 long slpi_ensemble_paths(const slpi_ensemble *e);
+const char *slpi_ensemble_route(const slpi_ensemble *e);
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
                       double *diag, double *drad);
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
@@ -59,6 +60,7 @@ int slpi_problem_set_callback(slpi_problem *p, int k, int (*grad)(double *, cons
                               int (*energy)(double *, const double *, int, void *), void *user_data,
                               slpi_error *err);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 int slpi_api_verify_argv(int argc, char **argv, const char *json);
 int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
@@ -67,6 +69,15 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
 int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                       uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
                       double fit[3]);
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           int threads, const char *json);
+typedef struct _IO_FILE FILE;
+FILE *fopen(const char *path, const char *mode);
+int fclose(FILE *f);
+void slpi_provenance_write(FILE *f, const char *prefix);
+typedef enum { SLPI_PROGRESS_AUTO, SLPI_PROGRESS_ON, SLPI_PROGRESS_OFF } slpi_progress_mode;
+void slpi_progress_set_mode(slpi_progress_mode mode);
 """)
 
 
@@ -112,6 +123,7 @@ def load(name="libslpi.so", soname=SONAME, env="SLPI_LIB"):
 
 
 lib = load()
+libc = ffi.dlopen(None)   # fopen/fclose, for slpi_provenance_write (slpi.store.provenance)
 _tools = None
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from slpi._native import ffi as _ffi, lib as _lib
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
-    Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _problem, _ptr,
+    Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _keys_of, _problem, _ptr,
     _raise_callback_error, _real_array, _row_steps)
 
 
@@ -128,6 +128,8 @@ class Result:
     uncertified : str or None
         ``"callback H,..."`` when Hamiltonians were given as code (``Callback``): no
         certified path can check this run. None otherwise.
+    problem : dict of str to str
+        Every key of the problem, as the header of ``slpi run`` writes them.
     iterations, residual : ndarray (rows,)
         The solver iterations and final residual of each row's step.
     summary : dict
@@ -145,6 +147,7 @@ class Result:
     radii: np.ndarray = None
     diagnostic_radii: dict = None
     uncertified: str = None
+    problem: dict = None
 
     @property
     def energy(self):
@@ -287,7 +290,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
                  diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)},
-                 uncertified=pr.uncertified)
+                 uncertified=pr.uncertified, problem=_keys_of(pr))
     # what write_trajectory needs for `slpi verify`: the problem, when it alone made the run
     res._problem_text = pr.text() if dW is None and x0 is None else None
     return res

@@ -1,7 +1,7 @@
 """slpi._tools — the calls beside ``run``: the canonical noise (``noise``), the port
 verifier (``verify``), the golden cases (``golden``), presets and keys (``presets``,
 ``keys``), convergence studies (``converge``, ``Study``) and ``write_trajectory``.
-``verify``, ``golden`` and ``converge`` call the tools library libslpi-tools. Imported by
+``verify``, ``golden`` and ``converge`` (slpi/_converge.py) call the tools library libslpi-tools. Imported by
 ``slpi/__init__.py`` after its helpers; use them as ``slpi.noise``, ``slpi.verify``, ..."""
 
 import os
@@ -14,7 +14,7 @@ from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     SlpiError, _bad, _flag, _guard_memory, _integer, _interruptible, _library_error, _path, _problem, _ptr,
-    _raise_callback_error, _text)
+    _text)
 
 
 def noise(seed, path, component, h, steps, refine=0, first=0):
@@ -324,13 +324,15 @@ class GoldenReport:
 
 
 def golden(directory=None):
-    """Check the golden cases (the installed ones, or those of ``directory``).
+    """Check the golden cases (the built-in ones, or every ``.golden`` file of ``directory``).
 
     Parameters
     ----------
     directory : str or path, optional
-        A folder of ``.golden`` files (default: ``$SLPI_GOLDEN_DIR``, the installed ones,
-        or the source tree's ``oracle/golden``).
+        A folder of ``.golden`` files, your own (``slpi golden --write --config``): each is
+        checked, whatever its name. Default: every built-in case, in ``$SLPI_GOLDEN_DIR``,
+        the installed folder, or the source tree's ``oracle/golden`` (a missing file is an
+        error).
 
     Returns
     -------
@@ -408,106 +410,6 @@ def keys(problem=None, **settings):
                     "value": values.get(k) if mine else None})
         i += 1
     return out
-
-
-@dataclass
-class Study:
-    """A coupled convergence study (``slpi.converge``).
-
-    Attributes
-    ----------
-    h, e, se : ndarray (levels,)
-        Step size, error against the reference and its standard error per level.
-    slope : float
-        The fitted order (NaN when it cannot be fitted; ``why`` says why).
-    ci : tuple of float
-        Its bootstrap 95% confidence interval.
-    why : str
-        Empty, or the reason the slope is NaN.
-    uncertified : str or None
-        As ``Result.uncertified``.
-    """
-    h: np.ndarray
-    e: np.ndarray
-    se: np.ndarray
-    slope: float
-    ci: tuple
-    why: str = ""
-    uncertified: str = None
-
-
-def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
-             **settings):
-    """The coupled study ``slpi converge`` runs (docs/noise.md#coupling).
-
-    Parameters
-    ----------
-    problem : str, Problem or None
-        As ``run``.
-    kind : {"strong", "sup", "weak"}
-        The error measured.
-    levels : (int, int)
-        First and last level k (h = T 2^-k).
-    ref : int
-        The reference level.
-    paths : int
-        Coupled paths, from ``path0``.
-    path0 : int
-        The first path.
-    boot : int
-        Bootstrap replicates of the slope's CI.
-    indep : str, optional
-        A scheme name for an independent reference.
-    **settings
-        More problem settings.
-
-    Returns
-    -------
-    Study
-        A path whose step fails (a coarse level's solve that does not converge, ...) is left
-        out of every estimate (docs/noise.md#failed-paths); ``slpi converge`` reports how
-        many and the first failure (its text and ``--json``), this Study does not yet.
-
-    Raises
-    ------
-    SlpiError
-        Bad input, named; a numerical failure when fewer than 2 paths survive.
-
-    Examples
-    --------
-    >>> s = slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=10)
-    >>> s.e.shape
-    (2,)
-    """
-    if not isinstance(kind, str):
-        raise _bad("kind", kind, "must be 'strong', 'sup' or 'weak'")
-    if not (isinstance(levels, (tuple, list)) and len(levels) == 2):
-        raise _bad("levels", levels, "must be (first, last)")
-    k0, k1 = _integer("levels[0]", levels[0], 0, 62), _integer("levels[1]", levels[1], 0, 62)
-    if k1 < k0:
-        raise _bad("levels", levels, "need a first level <= the last")
-    ref = _integer("ref", ref, 0, 62)
-    paths = _integer("paths", paths, 1, 2**32)
-    path0 = _integer("path0", path0, 0, 2**32 - 1)
-    boot = _integer("boot", boot, 0, 2**31 - 1)
-    pr = _problem(problem, settings)
-    n = k1 - k0 + 1
-    h, e, se = np.empty(n), np.empty(n), np.empty(n)
-    fit = _ffi.new("double[3]")
-    t = _tools()
-    ckind, ind = _text("kind", kind), _text("indep", indep) if indep is not None else _ffi.NULL
-    _, error = _interruptible(t, lambda: t.slpi_api_converge(pr._p, ckind, k0, k1, ref, paths, path0, boot,
-                                                             ind, _ptr(h), _ptr(e), _ptr(se), fit))
-    _raise_callback_error(pr)
-    if error:
-        raise error
-    why = ""
-    if np.isnan(fit[0]):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
-        usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))
-        why = ("%d of %d levels %s: a slope needs 2 (more paths resolve the error)"
-               % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error")
-               if usable < 2 else "the errors do not determine a slope")
-    return Study(h=h, e=e, se=se, slope=fit[0], ci=(fit[1], fit[2]), why=why, uncertified=pr.uncertified)
 
 
 def write_trajectory(path, result):

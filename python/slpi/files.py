@@ -1,8 +1,11 @@
 """Readers of slpi's own files: trajectories (``slpi-trajectory 1``) and convergence
 tables (``slpi-converge 1``), as a header dict and a numpy structured array."""
 import os
+import re
 
 import numpy as np
+
+_KEY = re.compile(r"[A-Za-z0-9_.]+")
 
 __all__ = ["read_trajectory", "read_converge", "Trajectory"]
 
@@ -19,18 +22,25 @@ class Trajectory(tuple):
         The columns that hold the state, in its layout (the header's
         ``state_columns=``; None for a file without that line, such as an older one).
     state : ndarray (rows, dim) or None
-        A view of those columns of ``rows`` (no copy: writing it writes ``rows``); the
-        midpoints for a certified file.
+        Those columns of ``rows`` in the order ``state_columns=`` names them: a view
+        when they are adjacent in that order, as slpi writes them (no copy: writing it
+        writes ``rows``), else a copy; the midpoints for a certified file. None only for
+        a file without ``state_columns=``.
     state_rad : ndarray (rows, dim) or None
-        The radii of a certified file (a view likewise); zeros for a fast file.
+        The radii of a certified file (a view or a copy likewise); zeros for a fast file.
     """
 
-    def __new__(cls, header, rows):
+    def __new__(cls, header, rows, where=""):
         self = super().__new__(cls, (header, rows))
         names = header.get("state_columns")
         self.state_columns = names.split(",") if names else None
         self.state = self.state_rad = None
         if self.state_columns:
+            absent = [n for n in self.state_columns if n not in (rows.dtype.names or ())]
+            if absent:
+                from slpi import SlpiError
+                raise SlpiError(2, "%sstate_columns=%s names %s, which the column line lacks"
+                                % (where, names, ", ".join(repr(n) for n in absent)), "state_columns", names)
             self.state, self.state_rad = _state_view(rows, self.state_columns)
         return self
 
@@ -39,16 +49,18 @@ class Trajectory(tuple):
 
 
 def _state_view(rows, names):
-    """Views (rows, dim) of the state columns' midpoints and radii in rows (the fields
-    are adjacent float64, each followed by its radius in a certified file)."""
+    """The state columns' midpoints and radii in rows, each (rows, dim): views where the
+    fields are adjacent float64 in the order of names (each followed by its radius in a
+    certified file), else copies."""
     fields = rows.dtype.fields
-    if any(n not in fields for n in names):
-        return None, None
     ball = names[0] + "_rad" in fields
     step = 16 if ball else 8
     off = fields[names[0]][1]
     if any(fields[n][1] != off + i * step or fields[n][0] != np.float64 for i, n in enumerate(names)):
-        return None, None
+        mid = np.column_stack([rows[n] for n in names]) if len(rows) else np.zeros((0, len(names)))
+        rad = (np.column_stack([rows[n + "_rad"] for n in names]) if ball and len(rows)
+               else np.zeros(mid.shape))
+        return mid, rad
     view = np.ndarray((len(rows), len(names)), np.float64, rows, off, (rows.itemsize, step))
     rad = (np.ndarray((len(rows), len(names)), np.float64, rows, off + 8, (rows.itemsize, step)) if ball
            else np.zeros((len(rows), len(names))))
@@ -75,10 +87,16 @@ def _header(path, lines, magic):
     while i < len(lines) and lines[i].startswith("#"):
         text = lines[i][1:].strip()
         key, eq, value = text.partition("=")
-        if eq and key and " " not in key:
+        if lines[i].startswith("##") or not eq:   # comments (the C reader's rule: core/trajectory.c)
+            if text.lstrip("#").strip():
+                notes.append(text.lstrip("#").strip())
+        elif _KEY.fullmatch(key):
             head[key] = value
-        elif text:
+        elif magic != "slpi-trajectory 1":   # a convergence table's notes ("# phi = sum_i ...")
             notes.append(text)
+        else:
+            raise _error(path, i + 1, "a '#' line with '=' is a key=value line, and %r is not a key (letters, "
+                                      "digits, '_', '.'): write a comment as '## ...'" % key[:40])
         i += 1
     if notes:
         head["notes"] = notes
@@ -182,7 +200,7 @@ def read_trajectory(path):
             if ball:
                 row.append(_number(rad.strip(), path, line) if rad else 0.0)
         rows.append(tuple(row))
-    return Trajectory(head, np.array(rows, dtype=fields))
+    return Trajectory(head, np.array(rows, dtype=fields), "%s: " % path)
 
 
 def read_converge(path):

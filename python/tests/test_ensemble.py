@@ -214,3 +214,20 @@ def test_save_at_rows_are_the_runs_rows_at_those_times():
     with pytest.raises(slpi.SlpiError) as err:
         slpi.ensemble(pr, paths=2, save_at=at, save_every=2)
     assert err.value.argument == "save_every"
+
+
+def test_route_lanes_and_general():
+    """The rigid body runs on the lanes, the heavy top and the certified path on the
+    general route with the reason; the lanes' paths are single runs' paths bit for bit on
+    the problem's noise, and their statistics the same bits on 1 and 2 threads."""
+    pr = slpi.Problem(RB, steps=9)
+    paths = 64 * 2 + 5
+    one = slpi.ensemble(pr, paths=paths, first_path=3, save_every=4, stats=True, threads=1)
+    two = slpi.ensemble(pr, paths=paths, first_path=3, save_every=4, stats=True, threads=2)
+    assert one.route == two.route == "lanes"
+    assert one.stats.mean.tobytes() == two.stats.mean.tobytes() and one.states.tobytes() == two.states.tobytes()
+    for k in (0, 64, paths - 1):
+        alone = slpi.run(pr, path=3 + k).states
+        assert alone[[0, 4, 8, 9]].tobytes() == one.states[k].tobytes(), k
+    assert slpi.ensemble(slpi.Problem(HT, steps=3), paths=2, save_every=1).route.startswith("general: no lane kernel")
+    assert slpi.ensemble(pr, paths=2, ref=True, save_every=3).route == "general: the certified path (ref=1)"

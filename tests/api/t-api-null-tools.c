@@ -67,7 +67,7 @@ static void regenerate(const char *all, const char *one)
 }
 
 /* check_dir, check_files, api_golden: report NULL (no report), names NULL (any case),
- * dir NULL (slpi_golden_dir()), report NULL when n is 0: the same verdict as with them */
+ * report NULL when n is 0: the same verdict as with them */
 static void check(const char *all)
 {
     NULL_CASE(slpi_golden_check_dir, report)
@@ -96,6 +96,34 @@ static void check(const char *all)
     TEST_CHECK(slpi_api_golden(slpi_golden_dir(), &vb, report, sizeof report) == SLPI_OK && vb == va && report[0] != 'x');
     v4 = v1;
     TEST_CHECK(v4 == SLPI_VERDICT_PASS);
+}
+
+/* check_dir on a folder of the user's own files: those files, whatever their names
+ * (one case's file copied as mine.golden); a folder without .golden files is refused;
+ * dir NULL checks the built-in cases of slpi_golden_dir() */
+static void check_own_dir(const char *all)
+{
+    NULL_CASE(slpi_golden_check_dir, dir)
+    char dir[] = "/tmp/t-api-null-tools-own-XXXXXX", src[4096], dst[4200];
+    TEST_CHECK(mkdtemp(dir) != NULL);
+    slpi_error err = { 0, "" };
+    slpi_verdict v = SLPI_VERDICT_UNABLE;
+    TEST_CHECK(slpi_golden_check_dir(dir, NULL, &v, &err) == SLPI_EINPUT && strstr(err.msg, "no .golden files"));
+    char *text = slurp(case_file(all, src, sizeof src));
+    snprintf(dst, sizeof dst, "%s/mine.golden", dir);
+    FILE *f = fopen(dst, "w");
+    TEST_CHECK(text && f && fputs(text, f) >= 0 && fclose(f) == 0);
+    free(text);
+    char *rep = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&rep, &len);
+    TEST_CHECKF(slpi_golden_check_dir(dir, m, &v, &err) == SLPI_OK && v == SLPI_VERDICT_PASS, "%s", err.msg);
+    fclose(m);
+    TEST_CHECKF(rep && strstr(rep, "rigid-body") && !strstr(rep, "heavy-top"), "own folder's report: '%s'", rep);
+    free(rep);
+    TEST_CHECKF(slpi_golden_check_dir(NULL, NULL, &v, &err) == SLPI_OK && v == SLPI_VERDICT_PASS, "%s", err.msg);
+    unlink(dst);
+    rmdir(dir);
 }
 
 /* verify: noise_file NULL (the header's noise), golden_dir NULL, report NULL: the verdict
@@ -167,6 +195,47 @@ static void converge(void)
     slpi_problem_free(p);
 }
 
+/* slpi_api_converge_json: NULL kind and phi are "strong" and "sin2pi" (the same bytes as
+ * named), NULL indep the same scheme (another file than with one named); the JSON holds
+ * slpi_api_converge's numbers */
+static void converge_json(void)
+{
+    NULL_CASE(slpi_api_converge_json, kind)
+    NULL_CASE(slpi_api_converge_json, indep)
+    NULL_CASE(slpi_api_converge_json, phi)
+    slpi_problem *p = slpi_problem_new("iso/rigid-body/weak");
+    char dir[] = "/tmp/t-api-null-tools-XXXXXX", a[64], b[64];
+    TEST_CHECK(p && mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    TEST_CHECKF(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, 1, a) == SLPI_OK, "%s",
+                slpi_api_last_error());
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "sin2pi", 0, 2, b) == SLPI_OK);
+    char *ja = slurp(a), *jb = slurp(b);
+    TEST_CHECKF(ja && jb && !strcmp(ja, jb) && strstr(ja, "\"kind\": \"strong\""), "%s", ja ? ja : "(none)");
+    double h[2], e[2], se[2], fit[3];
+    char want[64];
+    TEST_CHECK(slpi_api_converge(p, "strong", 2, 3, 5, 8, 0, 10, NULL, h, e, se, fit) == SLPI_OK);
+    snprintf(want, sizeof want, "\"e\": %.17g", e[1]);
+    TEST_CHECKF(ja && strstr(ja, want), "%s not in the JSON", want);
+    free(jb);
+    TEST_CHECK(slpi_api_converge_json(p, "weak", 2, 3, 5, 8, 0, 0, 10, NULL, "x1", 0, 1, b) == SLPI_OK);
+    jb = slurp(b);
+    TEST_CHECK(jb && strstr(jb, "\"phi\": \"x1\"") && !strstr(ja, "\"phi\": \"x1\""));
+    free(jb);
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, "tmk", NULL, 0, 1, b) == SLPI_OK);
+    jb = slurp(b);
+    TEST_CHECK(jb && strcmp(ja, jb) != 0 && strstr(jb, "tmk"));
+    free(ja);
+    free(jb);
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "x2", 0, 1, b) == SLPI_EINPUT &&
+               strstr(slpi_api_last_error(), "phi 'x2'"));
+    unlink(a);
+    unlink(b);
+    rmdir(dir);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-api-null-tools", 1);
@@ -174,8 +243,10 @@ int main(void)
     TEST_CHECK(mkdtemp(all) && mkdtemp(one));
     regenerate(all, one);
     check(all);
+    check_own_dir(all);
     verify(one);
     converge();
+    converge_json();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", all, one);
     TEST_CHECK(system(cmd) == 0);

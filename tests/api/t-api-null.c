@@ -402,6 +402,12 @@ static void ensembles(void)
     TEST_CHECK(slpi_ensemble_stats(e, m, NULL, lo, NULL, NULL) == 1 && slpi_ensemble_stats(f, m1, NULL, NULL, NULL, NULL) == 1);
     TEST_CHECK(memcmp(m, m1, (size_t)(rows * (dim + nd)) * sizeof *m) == 0 && memcmp(m, lo, (size_t)(rows * (dim + nd)) * sizeof *m) == 0);
 
+    NULL_CASE(slpi_ensemble_export, buf)
+    long len = slpi_ensemble_export(e, NULL);
+    double *st = malloc((size_t)len * sizeof *st);
+    TEST_CHECK(st && slpi_ensemble_export(e, st) == len && len > 2);
+    free(st);
+
     NULL_CASE(slpi_ensemble_free, e)
     slpi_ensemble_free(NULL);
     slpi_ensemble_free(e);

@@ -13,9 +13,19 @@
  *     the largest radius of the certified rows on the certified path;
  *   - the statistics on 1, 2 and 3 threads and with the paths handed in uneven calls (1,
  *     a block less one, the rest), against one call on one thread: the same bits;
+ *   - the route (slpi_ensemble_route: the rigid body's ISOMP and SVI on the lanes, the heavy
+ *     top and the certified path on the general route, each with its reason), and the
+ *     statistics and kept rows of the lanes against the general route's
+ *     (slpi_ensemble_set_lanes(e, 0)), on 2 threads: the same bits;
  *   - the saved times of save_at (every = 0): each row's statistics and step number against
  *     the row of the same step of an ensemble saving every step (the same bits), and
  *     every = 0 without save_at against output_every's grid;
+ *   - exported states of disjoint path ranges (slpi_ensemble_export/import), each run by
+ *     its own ensemble from its first noise path, imported in order: one run's statistics,
+ *     bit for bit, for ranges of 64 x 2^k paths (the last one shorter, ending inside a
+ *     block); a range that starts off the tree of one run (64 x 3 paths, then 64 x 2),
+ *     a partial block before other paths and a state of another shape are refused
+ *     (SLPI_EINPUT) with nothing added;
  *   - the refusals: every < 0, too many threads, a negative count, a non-finite
  *     increment (named dW[k, n, j]) and an initial state off the manifold (named by its path),
  *     each SLPI_EINPUT with nothing added to the statistics;
@@ -136,7 +146,37 @@ static void check_rows(const slpi_problem *p, int ref, uint64_t first, const dou
     slpi_stepper_free(s);
 }
 
-static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
+/* The statistics s1 and rows x, d of ensemble e (route want) against the general route's
+ * on 2 threads: the same bits. */
+static void check_route(slpi_ensemble *e, const char *want, const slpi_problem *p, uint64_t first, long every,
+                        long paths, const double *x0, const double *dW, const stats *s1, const double *x,
+                        const double *d)
+{
+    const char *route = slpi_ensemble_route(e);
+    TEST_CHECKF(!strncmp(route, want, strlen(want)), "route '%s', want '%s...'", route, want);
+    printf("  route: %s\n", route);
+    slpi_ensemble *g = NULL;
+    TEST_CHECK(slpi_ensemble_new(&g, p, 0, first, every, 2) == SLPI_OK);
+    if (!g) return;
+    slpi_ensemble_set_lanes(g, 0);
+    TEST_CHECK(!strncmp(slpi_ensemble_route(g), "general: ", 9));
+    int dim, M, nd;
+    long steps, rows;
+    slpi_ensemble_shape(g, &dim, &M, &nd, &steps, &rows);
+    size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
+    double *gx = malloc((nx + nd2) * sizeof *gx), *gd = gx + nx;
+    long one[] = { paths, 0 };
+    TEST_CHECKF(run(g, one, x0, dW, gx, NULL, gd, NULL, dim, nd, rows, steps, M) == SLPI_OK, "%s", slpi_api_last_error());
+    stats s2 = stats_of(g, rows * (dim + nd));
+    TEST_CHECKF(s2.n == paths && !memcmp(s1->mean, s2.mean, 5 * (size_t)(rows * (dim + nd)) * sizeof(double))
+                && !memcmp(x, gx, nx * sizeof *gx) && !memcmp(d, gd, nd2 * sizeof *gd),
+                "route %s: statistics or rows differ from the general route's", route);
+    free(s2.mean);
+    free(gx);
+    slpi_ensemble_free(g);
+}
+
+static void check_ensemble(const char *preset, const char *route, int ref, int own_x0, int own_dW)
 {
     long steps = 4 + test_rand_int(ref ? 8 : 40), every = 1 + test_rand_int(5);
     long paths = ref ? 3 + test_rand_int(5) : 2 * SLPI_ENSEMBLE_BLOCK + 1 + test_rand_int(3 * SLPI_ENSEMBLE_BLOCK);
@@ -160,7 +200,8 @@ static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
     }
     if (own_dW) {
         dW = malloc((size_t)(paths * steps * M) * sizeof *dW);
-        for (long k = 0; k < paths * steps * M; k++) dW[k] = test_rand_uniform(-0.05, 0.05);
+        for (long k = 0; k < paths * steps * M; k++)   /* about one in 50 beyond the clipping threshold */
+            dW[k] = test_rand_int(50) ? test_rand_uniform(-0.05, 0.05) : test_rand_uniform(-1, 1);
     }
     size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
     double *x = malloc(nx * sizeof *x), *xr = malloc(nx * sizeof *x), *d = malloc(nd2 * sizeof *d),
@@ -177,6 +218,8 @@ static void check_ensemble(const char *preset, int ref, int own_x0, int own_dW)
     long zero = 0;
     for (size_t i = 0; i < nx; i++) zero += ref ? i % (size_t)(rows * dim) >= (size_t)dim && !(xr[i] > 0) : xr[i] != 0;
     TEST_CHECKF(zero == 0, "%ld radii are %s", zero, ref ? "not positive" : "not 0");
+    if (!ref) check_route(e, route, p, first, every, paths, x0, dW, &s1, x, d);
+    else TEST_CHECK(!strcmp(slpi_ensemble_route(e), route));
     /* the same statistics on 2 and 3 threads, handed in uneven calls, no rows kept */
     for (int threads = 2; !ref && threads <= 3; threads++) {
         slpi_ensemble *f = NULL;
@@ -224,6 +267,64 @@ static void check_refusals(void)
                 && slpi_ensemble_paths(e) == 0, "%s", slpi_api_last_error());
     TEST_CHECK(slpi_ensemble_run(e, 2, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK && slpi_ensemble_paths(e) == 2);
     slpi_ensemble_free(e);
+    slpi_problem_free(p);
+}
+
+/* Ranges run apart and imported, against one run. */
+static void check_import(const char *preset)
+{
+    const long B = SLPI_ENSEMBLE_BLOCK, k = test_rand_int(3), size = B << k;
+    const long paths = 3 * size + 1 + test_rand_int(B - 1), steps = 3 + test_rand_int(10);
+    const uint64_t first = test_rand_u64() >> 44;
+    slpi_problem *p = problem(preset, steps);
+    slpi_ensemble *one = NULL, *all = NULL, *bad = NULL;
+    TEST_CHECK(slpi_ensemble_new(&one, p, 0, first, 2, 2) == SLPI_OK && slpi_ensemble_new(&all, p, 0, first, 2, 1) == SLPI_OK
+               && slpi_ensemble_new(&bad, p, 0, first, 2, 1) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(one, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    int dim, nd;
+    long rows;
+    slpi_ensemble_shape(one, &dim, NULL, &nd, NULL, &rows);
+    long q = rows * (dim + nd), refused = 0;
+    double *buf[4] = { 0 };
+    long len[4];
+    for (int r = 0; r < 4; r++) {   /* ranges [r size, (r + 1) size), the last to the end */
+        slpi_ensemble *part = NULL;
+        long n = r < 3 ? size : paths - 3 * size;
+        TEST_CHECK(slpi_ensemble_new(&part, p, 0, first + (uint64_t)(r * size), 2, 1 + r % 2) == SLPI_OK);
+        TEST_CHECK(slpi_ensemble_run(part, n, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+        len[r] = slpi_ensemble_export(part, NULL);
+        buf[r] = malloc((size_t)len[r] * sizeof(double));
+        TEST_CHECK(slpi_ensemble_export(part, buf[r]) == len[r]);
+        TEST_CHECKF(slpi_ensemble_import(all, buf[r], len[r]) == SLPI_OK, "%s", slpi_api_last_error());
+        slpi_ensemble_free(part);
+    }
+    stats a = stats_of(one, q), b = stats_of(all, q);
+    TEST_CHECKF(a.n == paths && b.n == paths && !memcmp(a.mean, b.mean, 5 * (size_t)q * sizeof(double)),
+                "%s: 4 ranges of %ld paths imported: n %ld of %ld, statistics %s one run's", preset, size, b.n, paths,
+                memcmp(a.mean, b.mean, 5 * (size_t)q * sizeof(double)) ? "differ from" : "are");
+    /* off the tree: 2 x size paths after 3 x size (k = 0: blocks 3, 4 hold a level-1 piece
+     * at block 3); the partial last range before another; another shape */
+    slpi_ensemble *two = NULL;
+    TEST_CHECK(slpi_ensemble_new(&two, p, 0, first, 2, 1) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(two, 2 * size, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    long l2 = slpi_ensemble_export(two, NULL);
+    double *b2 = malloc((size_t)l2 * sizeof *b2);
+    slpi_ensemble_export(two, b2);
+    for (int r = 0; r < 3; r++) TEST_CHECK(slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_OK);
+    refused += slpi_ensemble_import(bad, b2, l2) == SLPI_EINPUT && strstr(slpi_api_last_error(), "not aligned");
+    refused += slpi_ensemble_import(bad, buf[3], len[3]) == SLPI_OK && slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_EINPUT
+               && strstr(slpi_api_last_error(), "partial block");
+    refused += slpi_ensemble_import(bad, buf[0], len[0] - 1) == SLPI_EINPUT;
+    TEST_CHECKF(refused == 3 && slpi_ensemble_paths(bad) == 3 * size + paths - 3 * size,
+                "%s: %ld of 3 refusals, %ld paths after them", preset, refused, slpi_ensemble_paths(bad));
+    free(b2);
+    for (int r = 0; r < 4; r++) free(buf[r]);
+    free(a.mean);
+    free(b.mean);
+    slpi_ensemble_free(two);
+    slpi_ensemble_free(one);
+    slpi_ensemble_free(all);
+    slpi_ensemble_free(bad);
     slpi_problem_free(p);
 }
 
@@ -336,13 +437,16 @@ static void check_grid(const char *preset, int use_save_at)
 int main(void)
 {
     test_start("t-ensemble", 44);
-    check_ensemble("iso/rigid-body/trajectories", 0, 0, 0);
-    check_ensemble("iso/rigid-body/trajectories", 0, 1, 1);
-    check_ensemble("rkmk/heavy-top/stoch-421-realization", 0, 0, 1);
-    check_ensemble("iso/rigid-body/trajectories", 1, 1, 1);
+    check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 0, 0);
+    check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 1, 1);
+    check_ensemble("svi/rigid-body/paths", "lanes", 0, 0, 0);
+    check_ensemble("rkmk/heavy-top/stoch-421-realization", "general: no lane kernel for this system", 0, 0, 1);
+    check_ensemble("iso/rigid-body/trajectories", "general: the certified path (ref=1)", 1, 1, 1);
     check_grid("iso/rigid-body/trajectories", 1);
     check_grid("rkmk/heavy-top/stoch-421-realization", 1);
     check_grid("iso/rigid-body/trajectories", 0);
+    check_import("iso/rigid-body/trajectories");
+    check_import("rkmk/heavy-top/stoch-421-realization");
     check_refusals();
     check_no_paths(0);
     check_no_paths(1);

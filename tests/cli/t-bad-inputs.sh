@@ -460,6 +460,11 @@ row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc 
 row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"
 [ -e aud-long ] && { echo "t-bad-inputs: FAIL: a refused report folder was made" >&2; fail=1; }
 row "--cases abc: not an integer" props --cases abc
+# a selection of nothing is refused, never a pass over nothing (oracle/README.md#rows)
+row "the selection holds no group" props --property poisson --system heavy-top --scheme tmk --cases 2
+row "the selection holds no group" props --property ref-fast --fast-only --system rigid-body --cases 2
+mkdir -p nocases
+row "--regressions nocases: no .case file there: nothing to replay" props --regressions nocases
 row "--seed 1x: not an unsigned 64-bit integer" props --seed 1x
 export SLPI_TEST_SEED=oops; row "SLPI_TEST_SEED=oops: not an unsigned 64-bit integer" props --list; unset SLPI_TEST_SEED
 row "--first -1: not an unsigned 64-bit integer" noise --seed 1 --path 0 --components 1 --h 0.1 --steps 1 --first -1

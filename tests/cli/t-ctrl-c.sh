@@ -74,6 +74,30 @@ cmp -s "$tmp/study.txt" "$tmp/resumed.txt" || bad "converge: the resumed study d
 "$slpi" run --preset rkmk/heavy-top/stoch-421-realization --steps 3000 -o "$tmp/ht.tsv" -q || bad "verify: no trajectory"
 interrupt verify 0.5 "$slpi" verify --global "$tmp/ht.tsv"
 interrupt verify-local 0.5 "$slpi" verify --local "$tmp/ht.tsv"
+# verify's reading: a FIFO fed rows without end (steps=10^12), so the only way out is a
+# poll in the reading loop, whatever the machine's speed: the validation pass, and the
+# local pass over rows --rows skips (the FIFO's second opening, a second after a whole
+# file of 400 rows for the first)
+rows() { # rows FIRST LAST: the header of ht.tsv with steps=10^12, then rows FIRST..LAST (LAST < 0: no end)
+  sed -n '/^#/p' "$tmp/ht.tsv" | sed "s/^# steps=.*/# steps=${3:-1000000000000}/"
+  sed -n '/^step/p' "$tmp/ht.tsv" | cut -f1-8
+  awk -v a="$1" -v b="$2" -v h="$(sed -n 's/^# h=//p' "$tmp/ht.tsv")" 'BEGIN{for (n = a; b < 0 || n <= b; n++)
+    printf "%d\t%.17g\t0.1\t0.2\t0.3\t0.4\t0.5\t0.6\n", n, n * h}'
+}
+mkfifo "$tmp/rows.fifo"
+rows 0 -1 > "$tmp/rows.fifo" &
+writer=$!
+interrupt verify-read 0.5 "$slpi" verify --global "$tmp/rows.fifo"
+grep -q "rows.fifo: interrupted while reading it, at line [0-9]" "$tmp/verify-read.err" ||
+  bad "verify-read: the message does not say where the reading stopped: $(cat "$tmp/verify-read.err")"
+kill $writer 2>/dev/null
+mkfifo "$tmp/rows2.fifo"   # (another: the first one's writer may not have seen its reader go)
+{ rows 0 399 399 > "$tmp/rows2.fifo"; sleep 1; rows 0 -1 > "$tmp/rows2.fifo"; } &
+writer=$!   # (the pause: the reader sees the end of the first file before the second opens)
+interrupt verify-read-local 2.5 "$slpi" verify --local --rows 0..1 "$tmp/rows2.fifo"
+grep -q "rows2.fifo: interrupted while reading it for the local comparison, at step [0-9]" "$tmp/verify-read-local.err" ||
+  bad "verify-read-local: the message does not say where the reading stopped: $(cat "$tmp/verify-read-local.err")"
+kill $writer 2>/dev/null   # (a writer still waiting for a reader: a failed case above)
 interrupt golden 0.3 "$slpi" golden
 grep -q "interrupted in case '.*' ([0-9]* of [0-9]* cases checked)" "$tmp/golden.err" || bad "golden: the message does not name the case"
 interrupt props 0.5 "$slpi" props --cases 1000

@@ -9,7 +9,12 @@
 #     max = x0's coordinate, variance 0; at the last step the variance is positive;
 #   - --ref: positive radii after step 0, and the midpoints' mean equal to the fast path's
 #     within its radius plus 1e-12 relative (the fast path's own rounding, which the
-#     certified radius of the exact scheme does not cover, is about 1e-16).
+#     certified radius of the exact scheme does not cover, is about 1e-16);
+#   - --state and --merge: the reports of two disjoint ranges (64 x 2^k paths from the
+#     first, then fewer, run in any order, the second on 2 threads), merged, are one
+#     run's report byte for byte, with a grid; a range off the tree of one run (64 x 2^k
+#     + 1 paths first), ranges that do not tile the run and a state of another problem
+#     are refused (exit 2, naming the file).
 # The number of paths and the first noise path vary with the printed seed.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -60,5 +65,21 @@ awk -F'\t' 'NR == FNR { fast[$1 " " $3] = $5; next }
     if (d > $9 + 1e-12 * ($5 < 0 ? -$5 : $5)) bad++     # the fast mean within the radius (and its rounding)
     seen++
   } END { exit bad > 0 || seen != 9 }' "$tmp/fast.rows" "$tmp/ref.rows" || note "--ref: a radius is not positive, or the fast mean lies outside it"
+G="--preset iso/rigid-body/trajectories steps=12 --save-every 5 --grid amp=0.1,0.2"
+k=$((64 << (seed % 3))); all=$((k + 2 + seed % (k - 2)))   # the rest is shorter than k
+"$slpi" ensemble $G --paths $all --first-path $first -o "$tmp/one.tsv" || note "merge: one run: exit $?"
+"$slpi" ensemble $G --paths $((all - k)) --first-path $((first + k)) --threads 2 --state "$tmp/b.st" -o /dev/null || note "merge: part b: exit $?"
+"$slpi" ensemble $G --paths $k --first-path $first --state "$tmp/a.st" -o /dev/null || note "merge: part a: exit $?"
+"$slpi" ensemble $G --paths $all --first-path $first --merge "$tmp/b.st" --merge "$tmp/a.st" -o "$tmp/merged.tsv" || note "merge: exit $?"
+cmp -s "$tmp/one.tsv" "$tmp/merged.tsv" || note "merge: two ranges merged differ from one run ($k + $((all - k)) paths)"
+"$slpi" ensemble $G --paths $((k + 1)) --first-path $first --state "$tmp/c.st" -o /dev/null
+"$slpi" ensemble $G --paths $((all - k - 1)) --first-path $((first + k + 1)) --state "$tmp/d.st" -o /dev/null
+"$slpi" ensemble $G --paths $all --first-path $first --merge "$tmp/c.st" --merge "$tmp/d.st" -o "$tmp/bad.tsv" 2> "$tmp/bad.err"
+rc=$?; { [ $rc = 2 ] && grep -q "d.st: import: .*partial block" "$tmp/bad.err" && [ ! -e "$tmp/bad.tsv" ]; } || note "merge off the tree: exit $rc, $(cat "$tmp/bad.err")"
+"$slpi" ensemble $G --paths $((all + 1)) --first-path $first --merge "$tmp/a.st" --merge "$tmp/b.st" -o "$tmp/bad.tsv" 2> "$tmp/bad.err"
+rc=$?; { [ $rc = 2 ] && grep -q "the files hold paths" "$tmp/bad.err"; } || note "merge not tiling: exit $rc, $(cat "$tmp/bad.err")"
+"$slpi" ensemble --preset iso/rigid-body/trajectories steps=13 --save-every 5 --grid amp=0.1,0.2 --paths $all \
+  --first-path $first --merge "$tmp/a.st" --merge "$tmp/b.st" -o "$tmp/bad.tsv" 2> "$tmp/bad.err"
+rc=$?; { [ $rc = 2 ] && grep -q "a.st: grid point 0 was run on another problem" "$tmp/bad.err"; } || note "merge of another problem: exit $rc, $(cat "$tmp/bad.err")"
 [ $fail = 0 ] && echo "t-ensemble-cli: ok"
 exit $fail

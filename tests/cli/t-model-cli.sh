@@ -7,7 +7,10 @@
 #     default isomp does not apply to se3, and neither command steps);
 #   - --quiet is accepted by every command the README lists it for;
 #   - `slpi golden --write --config` certifies a user's case that `golden --check` passes,
-#     and the same file with its Hamiltonian changed (H + x) fails.
+#     and the same file with its Hamiltonian changed (H + x) fails;
+#   - it refuses at write time (exit 2, the key named, no file written) every problem
+#     `golden --check` could never run: one that reads a file (x0_file, noise_file,
+#     seed=file, noise=fields' noise_fields), each of which would run fine with `slpi run`.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 dir=$(dirname "$0")/../../models
@@ -64,6 +67,25 @@ sed 's/^\(problem\tH=.*\)$/\1 + 0.001*ReX_0_1/' "$tmp/mine.golden" > "$tmp/chang
 grep -q "ReX_0_1$" "$tmp/changed.golden" || bad "the changed case's H was not changed"
 "$slpi" golden --check "$tmp/changed.golden" > "$tmp/gc" 2>&1
 [ $? -eq 1 ] || bad "golden --check of a changed case: exit not 1: $(tail -2 "$tmp/gc")"
+
+# not self-contained: refused when written, not when checked
+"$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 2 -o "$tmp/nf" > /dev/null 2>&1 || bad "slpi noise"
+echo "1 0.5 0.2" > "$tmp/x0"
+awk 'BEGIN { srand(7); for (i = 0; i < 15; i++) printf "%s%.6f", i ? " " : "", rand() - 0.5; print "" }' > "$tmp/xi"
+printf 'system=euler-zeitlin\nN=4\nic_lmax=3\nnoise=fields\n' > "$tmp/ez.slpi"
+printf 'system=model\nalgebra=so3\nH=x1^2/2+x2^2/4+x3^2/6\nnoise_H1=x1\n' > "$tmp/nox0.slpi"
+for form in "nox0.slpi x0_file=$tmp/x0" "rigid-body.slpi noise_file=$tmp/nf" "rigid-body.slpi seed=file noise_file=$tmp/nf" \
+            "ez.slpi noise_fields=$tmp/xi"; do
+  n=$((n+1))
+  set -- $form; cfg=$1; shift; eval "key=\${$#%%=*}"   # the file key (seed=file names its noise_file)
+  case $cfg in rigid-body.slpi) cfg=$dir/$cfg ;; *) cfg=$tmp/$cfg ;; esac
+  "$slpi" run -q --config "$cfg" steps=2 "$@" -o "$tmp/ok.tsv" > /dev/null 2>&1 || bad "slpi run $*: exit $? (the problem itself runs)"
+  rm -f "$tmp/self.golden"
+  "$slpi" golden --write --config "$cfg" --case self steps=2 "$@" --dir "$tmp" > "$tmp/gw" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "$key=.*golden --check could never run it" "$tmp/gw" ||
+    bad "golden --write --config with $*: exit $rc, $(tail -1 "$tmp/gw") (want exit 2 naming $key)"
+  [ -e "$tmp/self.golden" ] && bad "golden --write --config with $*: wrote a case it refused"
+done
 
 [ $fail -eq 0 ] && echo "t-model-cli: $n checks"
 exit $fail

@@ -5,7 +5,10 @@
  * descriptions mapped two ways: the double path's binary64 basis and the certified
  * basis must agree (the doubles score PASS against the balls) and ||X0||_F equals the
  * coefficients' norm (orthonormal basis: Euler–Zeitlin ||omega|| = scale; sine-Euler
- * (N^3/(16 pi^2))^(1/2) times it, tr(T_m^* T_n) = N/(4 eps^2) delta_mn). */
+ * (N^3/(16 pi^2))^(1/2) times it, tr(T_m^* T_n) = N/(4 eps^2) delta_mn); Euler–Zeitlin's
+ * default ic_lmax valid for every N = 2..1024 (validated, written as min(11, N-1), the
+ * coefficients of that explicit ic_lmax; N <= 64 for the coefficients), an explicit
+ * ic_lmax = N refused. */
 #include "testutil.h"
 #include "slpi-tools.h"
 
@@ -113,6 +116,42 @@ static void check_coefficients(slpi_system_id s, int N, const char *ic)
     free(x);
 }
 
+/* Euler–Zeitlin's default degree at every N: min(11, N - 1), as the key would say it. */
+static void check_default_degree(void)
+{
+    for (int N = 2; N <= 1024; N++) {
+        char v[16], w[16], *text = NULL;
+        size_t len = 0;
+        int top = N - 1 < 11 ? N - 1 : 11;
+        snprintf(v, sizeof v, "%d", N);
+        snprintf(w, sizeof w, "%d", top);
+        slpi_problem p = problem(SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP, "N", v), q = p;
+        slpi_error err;
+        TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK && slpi_problem_validate(&p, &err) == SLPI_OK,
+                    "N=%d with the default ic_lmax: %s", N, err.msg);
+        FILE *m = open_memstream(&text, &len);
+        slpi_problem_write(&p, m, "");
+        fclose(m);
+        char want[32];
+        snprintf(want, sizeof want, "\nic_lmax=%d\n", top);
+        TEST_CHECKF(text && strstr(text, want), "N=%d: the default written as %s", N, want + 1);
+        free(text);
+        snprintf(w, sizeof w, "%d", N);
+        int rc = slpi_problem_set(&q, "ic_lmax", w, &err);   /* N = 1024: beyond the key's range */
+        if (rc == SLPI_OK) rc = slpi_problem_validate(&q, &err);
+        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "ic_lmax="), "N=%d: ic_lmax=N not refused (%s)", N, err.msg);
+        if (N > 64) continue;
+        snprintf(w, sizeof w, "%d", top);
+        TEST_CHECK(slpi_problem_set(&q, "ic_lmax", w, &err) == SLPI_OK);
+        int n = slpi_problem_initial_size(&p);
+        double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+        TEST_CHECK(slpi_problem_initial_state(&p, a, &err) == SLPI_OK && slpi_problem_initial_state(&q, b, &err) == SLPI_OK);
+        TEST_CHECKF(memcmp(a, b, (size_t)n * sizeof *a) == 0, "N=%d: the default's coefficients are not ic_lmax=%d's", N, top);
+        free(a);
+        free(b);
+    }
+}
+
 /* The manifold check of an explicit SVI state (slpi_problem_check_state): R R^T = I and
  * det R = 1. A rotation with no zero entry (0.5 rad about (1, 1, 1)/sqrt 3, so every
  * cofactor of det R counts) passes; the same with its third row negated (det -1, still
@@ -146,6 +185,7 @@ int main(void)
     test_start("t-initial-state", 1);
     check_values();
     check_rotation();
+    check_default_degree();
     for (int N = 2; N <= 6; N++) check_coefficients(SLPI_SYS_EULER_ZEITLIN, N, NULL);
     check_coefficients(SLPI_SYS_SINE_EULER, 3, NULL);
     check_coefficients(SLPI_SYS_SINE_EULER, 5, NULL);

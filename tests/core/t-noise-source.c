@@ -47,6 +47,51 @@ static uint64_t file_fnv(const char *path)
     return h;
 }
 
+/* problems the noise source refuses, each with its message (and one it accepts) */
+static void check_bad_problems(const slpi_problem *p)
+{
+    slpi_error err = {0, ""};
+    slpi_problem q = *p;
+    q.path = UINT64_C(1) << 32;
+    expect_refused("path", &q, "paths are numbered");
+    q = *p;
+    q.h = 1.5;
+    q.truncate = SLPI_TRUNC_ON;   /* (auto resolves to off for h >= 1) */
+    expect_refused("truncation with h >= 1", &q, "truncation needs 0 < h < 1");
+    q.truncate = SLPI_TRUNC_OFF;
+    slpi_noise_source *u = NULL;
+    TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK);   /* fine untruncated */
+    slpi_noise_source_close(u);
+    q = *p;
+    q.refine = 41;
+    expect_refused("refine", &q, "refine=41");
+    q = *p;
+    q.h = -1;
+    expect_refused("h", &q, "step size must be positive");
+}
+
+/* untruncated (heavy top, RKMK: SALT noise, no truncation) equals the generator */
+static void check_untruncated(void)
+{
+    slpi_problem p;
+    slpi_error err = {0, ""};
+    slpi_noise_source *s = NULL;
+    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+    p.h = 0x1p-7;
+    p.steps = 100;
+    p.seed = 99;
+    TEST_CHECK(!slpi_problem_truncates(&p) && slpi_problem_noise_count(&p) >= 1);
+    TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
+    for (long n = 0; s && n < p.steps; n++) {
+        double a, b;
+        slpi_noise_source_step(s, n, &a, &err);
+        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b, NULL);
+        TEST_CHECK(a == b);
+    }
+    TEST_CHECK(s && slpi_noise_source_clipped(s) == 0);
+    slpi_noise_source_close(s);
+}
+
 int main(void)
 {
     test_start("t-noise-source", 13);
@@ -164,41 +209,8 @@ int main(void)
     q.seed_from_file = 0;
     TEST_CHECK(slpi_noise_source_bind(&q, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"));
 
-    /* bad problems */
-    q = p;
-    q.path = UINT64_C(1) << 32;
-    expect_refused("path", &q, "paths are numbered");
-    q = p;
-    q.h = 1.5;
-    q.truncate = SLPI_TRUNC_ON;   /* (auto resolves to off for h >= 1) */
-    expect_refused("truncation with h >= 1", &q, "truncation needs 0 < h < 1");
-    q.truncate = SLPI_TRUNC_OFF;
-    slpi_noise_source *u = NULL;
-    TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK);   /* fine untruncated */
-    slpi_noise_source_close(u);
-    q = p;
-    q.refine = 41;
-    expect_refused("refine", &q, "refine=41");
-    q = p;
-    q.h = -1;
-    expect_refused("h", &q, "step size must be positive");
-
-    /* untruncated (heavy top, RKMK: SALT noise, no truncation) equals the generator */
-    slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-    p.h = 0x1p-7;
-    p.steps = 100;
-    p.seed = 99;
-    TEST_CHECK(!slpi_problem_truncates(&p) && slpi_problem_noise_count(&p) >= 1);
-    s = NULL;
-    TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
-    for (long n = 0; s && n < p.steps; n++) {
-        double a, b;
-        slpi_noise_source_step(s, n, &a, &err);
-        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b, NULL);
-        TEST_CHECK(a == b);
-    }
-    TEST_CHECK(s && slpi_noise_source_clipped(s) == 0);
-    slpi_noise_source_close(s);
+    check_bad_problems(&p);
+    check_untruncated();
     free(dw);
     unlink(tmpl);
     TEST_END();

@@ -22,6 +22,7 @@
  *     Hamiltonian named. */
 #include "fastutil.h"
 #include "slpi-tools.h"
+#include "fast/vector-field.h"
 
 #define U 0x1p-53
 #define STEPS 100

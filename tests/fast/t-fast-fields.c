@@ -6,6 +6,7 @@
 #include <float.h>
 #include <complex.h>
 #include "fastutil.h"
+#include "fast/so3.h"
 
 static double rnd(void) { return test_rand_uniform(-1, 1); }
 

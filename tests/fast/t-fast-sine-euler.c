@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fast/fast.h"
+#include "fast/system.h"
 #include "fast/sine-euler.h"
 #include "fast/sun.h"
 #include "testutil.h"

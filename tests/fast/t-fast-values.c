@@ -5,6 +5,7 @@
  * TMK exact for H_0 = 0 with SALT noise), the vortex ring rotation rate and the
  * tetrahedron equilibrium, and vortex model (A) at h = model (B) at 2 sqrt2 h. */
 #include "fastutil.h"
+#include "fast/dense.h"
 
 static void tw_none(slpi_problem *p) { (void)p; }
 

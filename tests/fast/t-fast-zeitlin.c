@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fast/fast.h"
+#include "fast/dense.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "testutil.h"

@@ -152,6 +152,35 @@ static void test_old_names(const char *dir, const char *text)
     }
 }
 
+/* round trip: the golden file good (text, of g) read back and written again is the same text */
+static void test_round_trip(const char *dir, const char *good, const char *text, const slpi_golden *g)
+{
+    slpi_golden h;
+    slpi_error err = { 0, "" };
+    TEST_CHECKF(slpi_golden_read(good, &h, &err) == SLPI_OK, "read: %s", err.msg);
+    char again[256];
+    snprintf(again, sizeof again, "%s/again.golden", dir);
+    FILE *f = fopen(again, "w");
+    slpi_golden_write(f, &h);
+    fclose(f);
+    char *text2 = slurp(again);
+    /* the same text but for the balls, which widen by the decimal rounding (below) */
+    strip_balls(text2);
+    char *text1 = strdup(text);
+    strip_balls(text1);
+    TEST_CHECKF(strcmp(text1, text2) == 0, "golden write(read(write(g))) differs from write(g) outside the balls");
+    free(text1);
+    TEST_CHECK(h.dim == g->dim && h.M == g->M && h.ncheck == g->ncheck);
+    TEST_CHECK(memcmp(h.dW, g->dW, (size_t)(g->problem.steps * g->M) * sizeof(double)) == 0);
+    for (int c = 0; c < g->ncheck; c++)
+        for (int i = 0; i < g->dim; i++)
+            TEST_CHECKF(arb_contains(h.check[c].state + i, g->check[c].state + i),
+                        "checkpoint %d state %d: the read ball does not contain the computed one", c, i);
+    slpi_golden_clear(&h);
+    free(text2);
+    if (!getenv("T_ORACLE_KEEP")) unlink(again);
+}
+
 static void test_reader(const char *dir)
 {
     char good[256], bad[256];
@@ -171,28 +200,7 @@ static void test_reader(const char *dir)
     TEST_CHECKF(strstr(text, "\tcasimir_norm2\t"), "the rigid body's golden file names no casimir_norm2");
     test_old_names(dir, text);
 
-    /* round trip: read back, write again, the same text */
-    TEST_CHECKF(slpi_golden_read(good, &h, &err) == SLPI_OK, "read: %s", err.msg);
-    char again[256];
-    snprintf(again, sizeof again, "%s/again.golden", dir);
-    f = fopen(again, "w");
-    slpi_golden_write(f, &h);
-    fclose(f);
-    char *text2 = slurp(again);
-    /* the same text but for the balls, which widen by the decimal rounding (below) */
-    strip_balls(text2);
-    char *text1 = strdup(text);
-    strip_balls(text1);
-    TEST_CHECKF(strcmp(text1, text2) == 0, "golden write(read(write(g))) differs from write(g) outside the balls");
-    free(text1);
-    TEST_CHECK(h.dim == g.dim && h.M == g.M && h.ncheck == g.ncheck);
-    TEST_CHECK(memcmp(h.dW, g.dW, (size_t)(g.problem.steps * g.M) * sizeof(double)) == 0);
-    for (int c = 0; c < g.ncheck; c++)
-        for (int i = 0; i < g.dim; i++)
-            TEST_CHECKF(arb_contains(h.check[c].state + i, g.check[c].state + i),
-                        "checkpoint %d state %d: the read ball does not contain the computed one", c, i);
-    slpi_golden_clear(&h);
-    free(text2);
+    test_round_trip(dir, good, text, &g);
 
     int x0 = find_line(text, "x0\t"), dw0 = find_line(text, "dW\t0\t"), cp = find_line(text, "checkpoint\t");
     int st = find_line(text, "state\t0\t"), inv = find_line(text, "inv\t"), end = find_line(text, "end");
@@ -302,7 +310,6 @@ static void test_reader(const char *dir)
     if (!getenv("T_ORACLE_KEEP")) {
         unlink(good);
         unlink(bad);
-        unlink(again);
     }
 }
 

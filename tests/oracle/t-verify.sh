@@ -116,9 +116,51 @@ expect 2 "norows.tsv: no rows" verify "$tmp/norows.tsv"
 grep -v '^# ' build/fast.tsv | sed '1i # slpi-trajectory 1' > "$tmp/nohead.tsv"
 expect 2 "nohead.tsv: the header holds no problem" verify "$tmp/nohead.tsv"
 # a port that does not write row 0: its first row has no predecessor, so the local check
-# starts at the second (15 rows), the global one checks all 16 against x0
+# starts at the second (15 rows), the global one checks all 16 against x0; row 0 of the
+# header's grid is missing, so the verdict is UNABLE (oracle/README.md#rows)
 awk -F'\t' '$1!="0"' build/fast.tsv > "$tmp/norow0.tsv"
-expect 0 "global PASS, 16 rows: 16 PASS, 0 FAIL, 0 UNABLE.*local PASS, 15 rows: 15 PASS" verify -q "$tmp/norow0.tsv"
+expect 3 "UNABLE.*global PASS, 16 rows: 16 PASS, 0 FAIL, 0 UNABLE.*local PASS, 15 rows: 15 PASS" verify -q "$tmp/norow0.tsv"
+expect 3 "^rows missing: 1 of the header's grid (output_every=1: .*): steps 0; not checked" verify "$tmp/norow0.tsv"
+
+# 3b. every verdict rests on evidence (oracle/README.md#rows): a selection of no row is
+# exit 2; the rows of the header's grid (output_every=, save_at=) that a file omits are
+# named and make it UNABLE, in the report and the JSON; a row off the grid is exit 2
+for r in 17..40 500..600 17.. 100..; do
+  expect 2 "--rows ${r%..*}\.\.${r#*..} selects no row of the local comparison: the file's rows are steps 0..16 (17 rows)" \
+    verify --local --rows "$r" build/fast.tsv
+  expect 2 "selects no row" verify --rows "$r" build/fast.tsv
+done
+expect 0 "local rows: 1 PASS, 0 FAIL, 0 UNABLE (steps 16..)" verify --local --rows 16.. build/fast.tsv
+expect 0 "local rows: 1 PASS, 0 FAIL, 0 UNABLE (steps ..0)" verify --local --rows ..0 build/fast.tsv
+awk -F'\t' '/^#/ || /^step/ || $1 % 5 != 3' build/fast.tsv > "$tmp/gaps.tsv"
+expect 3 "^rows missing: 3 of the header's grid (output_every=1: step 0, the multiples of 1 and the last): steps 3, 8, 13; not checked" \
+  verify --json "$tmp/gaps.json" "$tmp/gaps.tsv"
+grep -q "verdict: global PASS, local PASS, 3 rows missing UNABLE => UNABLE" "$tmp/out" || note "gaps: $(tail -1 "$tmp/out")"
+tr -d ' \n' < "$tmp/gaps.json" | grep -q '"rows_missing":3,"missing_steps":\[3,8,13\]' || note "gaps JSON: $(cat "$tmp/gaps.json")"
+grep -q '"verdict": "UNABLE"' "$tmp/gaps.json" || note "gaps JSON verdict: $(grep verdict "$tmp/gaps.json")"
+awk -F'\t' '/^#/ || /^step/ || $1 % 2 == 1 || $1 == 16' build/fast.tsv > "$tmp/odd.tsv"
+expect 3 "rows missing: 8 of the header's grid .*: steps 0, 2, 4, 6, 8, 10, 12, 14; not" verify --global "$tmp/odd.tsv"
+awk -F'\t' '/^#/ || /^step/ || $1 % 4 == 0' build/fast.tsv | sed 's/^# output_every=1$/# output_every=4/' > "$tmp/every4.tsv"
+expect 0 "PASS.*global PASS, 5 rows: 5 PASS" verify -q "$tmp/every4.tsv"
+sed 's/^# output_every=1$/# output_every=4/' build/fast.tsv > "$tmp/offgrid.tsv"
+expect 2 "offgrid.tsv:[0-9]*: step 1 is not a row of the header's grid output_every=4" verify "$tmp/offgrid.tsv"
+awk -F'\t' '/^#/ || /^step/ || $1 == 0 || $1 == 6 || $1 == 16' build/fast.tsv |
+  sed 's/^# output_every=1$/# save_at=0.0234375,0.0625/' > "$tmp/saveat.tsv"
+expect 0 "PASS.*global PASS, 3 rows: 3 PASS" verify -q "$tmp/saveat.tsv"
+grep -v '^6	' "$tmp/saveat.tsv" > "$tmp/saveat-gap.tsv"
+expect 3 "rows missing: 1 of the header's grid (step 0 and save_at=0.0234375,0.0625): steps 6;" verify "$tmp/saveat-gap.tsv"
+grep -v '^8	' "$tmp/every4.tsv" | sed 's/^# output_every=4$/# save_at=0.0234375,0.0625/' > "$tmp/saveat-off.tsv"
+expect 2 "saveat-off.tsv:[0-9]*: step 4 is not a row of the header's save_at=0.0234375,0.0625" verify "$tmp/saveat-off.tsv"
+# state_columns= must name the state's coordinates in their order (generated: every
+# permutation other than the identity, a name dropped, one added, an empty name)
+for sc in x1,x3,x2 x2,x1,x3 x2,x3,x1 x3,x1,x2 x3,x2,x1 x1,x2 x1,x2,x3,x4 x1,x2,x3, x1,,x3 ,x1,x2,x3 X1,x2,x3; do
+  sed "s/^# state_columns=.*/# state_columns=$sc/" build/fast.tsv > "$tmp/sc.tsv"
+  expect 2 "sc.tsv:3: state_columns= names .* as coordinate [1-4] of the state, where the state of rigid-body (3 coordinates: x1,x2,x3) has" \
+    verify "$tmp/sc.tsv"
+done
+sed '/^step/s/^step\tt\tx1\tx2\tx3/step\tt\tx3\tx1\tx2/' build/fast.tsv |
+  awk -F'\t' 'BEGIN{OFS="\t"} /^#/||/^step/{print; next} {x=$5; $5=$4; $4=$3; $3=x; print}' > "$tmp/reordered.tsv"
+expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/reordered.tsv"
 # 3a. a noise_file= header is read relative to the trajectory's folder (as a port writes
 # it next to its trajectory), an absolute one as it stands: the same header line names
 # the canonical increments beside one file (PASS) and another seed's beside another (FAIL)

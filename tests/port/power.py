@@ -10,8 +10,9 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|all] [--out DIR] [--paths K]
-                [--max-runs N]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|effects|report|all] [--out DIR]
+                [--paths K] [--max-runs N] [--also DIR ...]
+--also DIR adds the runs of another output folder to the table (report: only tabulate).
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
 a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
@@ -52,17 +53,20 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ef
           "detectable_u")
 
 
-def mags(system, defect):
+def mags(system, defect, grid=GRID):
     if defect == "bad":
         return BAD
     if defect == "early":
         return EARLY
-    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in GRID)
+    return tuple(float("%.2g" % (UNIT_MAG[system][defect] * g)) for g in grid)
 
 
-def settings(system):
-    """every (defect, magnitude) of a system"""
-    return [(d, m) for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early") for m in mags(system, d)]
+def settings(system, grid=GRID, defects=("drop", "coef", "amp", "sign", "lap", "bad", "early")):
+    """the (defect, magnitude) of a system on a grid (factors of the 1 u magnitude)"""
+    return [(d, m) for d in defects for m in mags(system, d, grid)]
+
+
+NEAR = (1 / 4, 1 / 2, 1, 2)   # the goals' grid: around the thresholds 0.25 and 1 u
 
 
 def run(argv, out=None, check=True):
@@ -81,14 +85,19 @@ class Harness:
         self.done = {}
         self.runs = os.path.join(out, "runs.tsv")
         if os.path.exists(self.runs):
-            for line in open(self.runs):
-                f = line.rstrip("\n").split("\t")
-                if f[0] != "system" and 16 <= len(f) <= len(FIELDS):
-                    self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+            self.read(self.runs)
         else:
             with open(self.runs, "w") as f:
                 f.write("\t".join(FIELDS) + "\n")
         self.build()
+
+    def read(self, runs):
+        """the runs of a runs.tsv (this folder's, or another's with --also) that are not
+        known yet"""
+        for line in open(runs):
+            f = line.rstrip("\n").split("\t")
+            if f[0] != "system" and 16 <= len(f) <= len(FIELDS) and tuple(f[:6]) not in self.done:
+                self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
 
     def build(self):
         cc = os.environ.get("CC", "cc")
@@ -105,6 +114,12 @@ class Harness:
                                    stderr=subprocess.PIPE, text=True)
                 if r.returncode:
                     raise SystemExit("power.py: cannot build %s (%s): %s" % (exe, kind, r.stderr))
+        # c-other: tests/port/rigid-body-float.c, a binary32 rigid-body port written
+        # separately (for t-verify-port), correct only: it plants no defect
+        other, src = self.exe("rb", "other"), os.path.join(HERE, "rigid-body-float.c")
+        if not os.path.exists(other) or os.path.getmtime(other) < os.path.getmtime(src):
+            if subprocess.run([cc, "-std=c11", "-O2", "-ffp-contract=off", "-o", other, src, "-lm"]).returncode:
+                raise SystemExit("power.py: cannot build %s" % other)
 
     def exe(self, system, kind):
         return os.path.join(self.portdir, "%s-%s" % (system, kind))
@@ -117,6 +132,8 @@ class Harness:
 
     def port_argv(self, impl, system, noise, steps, defect, mag):
         tail = [noise, str(steps), defect, repr(mag)]
+        if impl == "c-other":
+            return [self.exe(system, "other"), noise, str(steps)]
         if impl in ("c-float", "c-fma", "c-double"):
             return [self.exe(system, impl[2:])] + tail
         backend, dtype = {"numpy": ("numpy", "float32"), "torch": ("torch", "float32"),
@@ -150,12 +167,18 @@ class Harness:
         trajs, em, ex = [], 0.0, 0.0
         for k in range(first, last + 1):
             noise = self.noise(system, steps, k)
-            trajs.append(os.path.join(self.out, "traj-%d.tsv" % len(trajs)))
+            # c-other names its noise file relative to the trajectory: write it beside
+            trajs.append(os.path.join(self.out, "noise" if impl == "c-other" else "", "traj-%d.tsv" % len(trajs)))
             r = run(self.port_argv(impl, system, noise, steps, defect, mag), out=trajs[-1], check=False)
             if r.returncode == 77:
                 return None
             if r.returncode:
                 raise RuntimeError("port %s %s: exit %d: %s" % (impl, system, r.returncode, r.stderr[-400:]))
+            if impl == "c-other":  # its header names the noise file but not its path: seed=file
+                with open(trajs[-1]) as f:
+                    text = f.read()
+                with open(trajs[-1], "w") as f:
+                    f.write(text.replace("\n# noise_file=", "\n# seed=file\n# noise_file=", 1))
             e = self.effect(system, noise, steps, defect, mag)
             em, ex = em + e[0] / (last - first + 1), max(ex, e[1])
         code, j = self.verify(trajs)
@@ -174,51 +197,61 @@ class Harness:
 
 
 def plan_runs(plan, paths):
-    """the (system, impl, defect, mag, steps, path) of a plan, cheapest first"""
+    """the (system, impl, defect, mag, steps, path) of a plan, in order of priority"""
     out = []
-    if plan in ("smoke",):
+    if plan == "smoke":
         for impl in ("c-float", "numpy"):
             for d, m in (("none", 0), ("amp", 1e-2), ("bad", 100)):
                 out.append(("rb", impl, d, m, 100, 0))
-    if plan in ("table", "all"):
-        for steps, k in ((100, paths), (1000, paths), (10000, paths)):
-            for impl in ("c-float", "c-fma", "numpy", "torch"):
-                kk = k if impl.startswith("c-") else max(1, k // 4)
-                if steps == 10000 and not impl.startswith("c-"):
-                    continue
-                out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(kk)]
-        for steps, k in ((100, max(1, paths // 2)), (1000, max(1, paths // 4))):
-            out += [("heavytop", "c-float", d, m, steps, p) for d, m in settings("heavytop") for p in range(k)]
-        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin")]
     if plan in ("goals", "all"):
-        for steps in (2000, 10000):
-            for system in ("rb", "heavytop"):
-                for d, m in settings(system):
-                    out += [(system, "c-float", d, m, steps, p) for p in range(paths if system == "rb" else 1)]
+        # the goals: >= 1 u per step FAILs in 2000 steps, >= 0.25 u in 10^4 (c-float)
+        out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
+        out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
+        out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
+        # the heavy top's certified steps are dear (a 2000-step verify takes 45-100 s of
+        # wall time at load 20): at 10^4 steps one seen and one held-out defect at 0.25 u
+        out += [("heavytop", "c-float", d, m, 10000, 0) for d, m in settings("heavytop", (1 / 4,), ("amp", "lap"))]
+    if plan in ("table", "all"):
+        # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
+        for steps in (100, 1000):
+            for impl, k in (("c-float", paths), ("c-fma", max(1, paths // 2)), ("numpy", 1), ("torch", 1)):
+                out += [("rb", impl, d, m, steps, p) for d, m in settings("rb") for p in range(k)]
+        out += [("heavytop", "c-float", d, m, 100, 0) for d, m in settings("heavytop")]
+        out += [("zeitlin", "c-float", d, m, 100, 0) for d, m in settings("zeitlin", (1 / 4, 1, 4))]
+        out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb") for p in range(max(1, paths // 2))]
     if plan in ("pooled", "all"):
         for d, m in settings("rb"):
             out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
-        for impl, k in (("c-float", 1000), ("c-fma", 1000), ("numpy", 500), ("torch", 200)):
-            out += [("rb", impl, "none", 0, 1000, 100 + p) for p in range(k)]
+        # correct ports on paths 100.. (never a defect's path), the implementations interleaved
+        # (1150 runs: c-float 600, c-fma 250, c-other 150, numpy 100, torch 50; a torch run
+        # takes 17 s of wall time at load 20, most of it importing torch)
+        for p in range(600):
+            out += [("rb", impl, "none", 0, 1000, 100 + p)
+                    for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
+        out += [("rb", "c-other", "none", 0, 1000, 100 + p) for p in range(150)]
     return out
 
 
 def binned(rows):
-    """{(held_out, bin): [detected, runs]} of defect rows, bad by its one step's size"""
+    """{(held_out, kind, steps, bin): [detected, runs, UNABLE or LOW-POWER]} of the defect
+    rows; the one bad step by its size"""
     t = {}
     for r in rows:
         if r["defect"] == "none":
             continue
-        e = float(r["effect_max"] if r["defect"] == "bad" else r["effect_mean"])
-        b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
+        if r["defect"] == "bad":  # by the bad step's size, MAG u|x|
+            b = BAD.index(int(float(r["mag"])))
+        else:
+            e = float(r["effect_mean"])
+            b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
         held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
         kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
-        key = (held, kind, int(r["steps"]), b)
+        key = (held, kind, (r["system"], int(r["steps"])), b)
         c = t.setdefault(key, [0, 0, 0])
         c[0] += r["exit"] == "1"
         c[1] += 1
-        c[2] += r["exit"] == "3"
+        c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
     return t
 
 
@@ -234,52 +267,64 @@ def curve(h, rows):
         k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
         k[0] += r["exit"] == "1"
         k[1] += 1
-    with open(os.path.join(h.out, "curve.tsv"), "w") as f:
+    blocks = []
+    for steps in sorted({k[0] for k in c}):
+        for held in (0, 1):
+            if not any(k[:2] == (steps, held) for k in c):
+                continue
+            text = "steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else "")
+            for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
+                d, n = c[(steps, held, b)]
+                text += "%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n)
+            blocks.append(text)
+    with open(os.path.join(h.out, "curve.tsv"), "w") as f:  # blocks apart by two blank lines
         f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
-        for steps in sorted({k[0] for k in c}):
-            for held in (0, 1):
-                if not any(k[:2] == (steps, held) for k in c):
-                    continue
-                f.write("steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else ""))
-                for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
-                    d, n = c[(steps, held, b)]
-                    f.write("%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n))
-                f.write("\n\n")
+        f.write("\n\n".join(blocks))
 
 
 def table(h):
     rows = list(h.done.values())
     curve(h, rows)
     lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
-             "detected / runs (UNABLE or low-power runs in brackets), by mean effect per step in u|x|", ""]
+             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
     t = binned(rows)
     heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
     for held in (False, True):
         for kind in ("mean", "bad", "mean pooled", "bad pooled"):
-            steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind})
+            steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind}, key=lambda v: (v[1], v[0]))
             if not steps:
                 continue
             lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
-                                       else "one bad step, by its size in u|x|",
+                                       else "one bad step of MAG u|x|",
                                        ", 4 paths pooled in one verify" if "pooled" in kind else ""))
-            lines.append("| steps | " + " | ".join(heads) + " |")
-            lines.append("|---|" + "---|" * len(heads))
+            cols = heads if kind.startswith("mean") else ["%d u" % m for m in BAD]
+            lines.append("| system | steps | " + " | ".join(cols) + " |")
+            lines.append("|---|---|" + "---|" * len(cols))
             for s in steps:
                 cells = []
-                for b in range(len(BINS)):
+                for b in range(len(cols)):
                     c = t.get((held, kind, s, b))
                     cells.append("%d/%d%s" % (c[0], c[1], " (%d)" % c[2] if c[2] else "") if c else "")
-                lines.append("| %d | %s |" % (s, " | ".join(cells)))
+                lines.append("| %s | %d | %s |" % (s[0], s[1], " | ".join(cells)))
             lines.append("")
+    miss = sorted((r for r in rows if r["defect"] not in ("none", "bad") and float(r["effect_mean"]) >= 0.25
+                   and r["exit"] != "1"), key=lambda r: (r["system"], int(r["steps"]), r["defect"], r["impl"]))
+    if miss:
+        lines += ["missed defects of mean effect >= 0.25 u|x| per step:", ""]
+        lines += ["- %s %s %s %s, %s steps, path %s: effect %s u, verify exit %s, statistics %s (p %s, "
+                  "detectable %s u)" % (r["system"], r["impl"], r["defect"], r["mag"], r["steps"], r["path"],
+                                        r["effect_mean"], r["exit"], r["statistics"], r["p_value"][:8],
+                                        r["detectable_u"][:6]) for r in miss]
+        lines.append("")
     ff = {}
     for r in rows:
         if r["defect"] == "none":
             c = ff.setdefault((r["system"], r["impl"], r["steps"]), [0, 0, 0])
             c[0] += r["exit"] == "1"
             c[1] += 1
-            c[2] += r["exit"] == "3"
+            c[2] += r["exit"] == "3" or r["statistics"] == "LOW-POWER"
     if ff:
-        lines += ["correct ports: FAIL / runs (UNABLE or low-power in brackets)", "",
+        lines += ["correct ports: FAIL / runs (of which UNABLE or LOW-POWER in brackets)", "",
                   "| system | impl | steps | FAIL | runs | not PASS |", "|---|---|---|---|---|---|"]
         for (s, i, n), c in sorted(ff.items()):
             lines.append("| %s | %s | %s | %d | %d | %d |" % (s, i, n, c[0], c[1], c[2]))
@@ -289,14 +334,34 @@ def table(h):
     return "\n".join(lines)
 
 
+def effects(h):
+    """OUT/effects.md: each defect's mean (and largest) effect per step in u|x| on the
+    grid, plus the amplitude 1 % and 0.1 % off, from the binary64 build on path 0
+    (1000 steps; 100 on Euler-Zeitlin)"""
+    lines = ["| system | defect | MAG: mean effect (largest) per step in u|x| |", "|---|---|---|"]
+    for system in SYSTEMS:
+        steps = 100 if system == "zeitlin" else 1000
+        noise = h.noise(system, steps, 0)
+        for d in ("drop", "coef", "amp", "sign", "lap", "bad", "early"):
+            ms = sorted(set(mags(system, d)) | ({0.01, 0.001} if d == "amp" else set()))
+            cells = ["%g: %.3g (%.3g)" % ((m,) + h.effect(system, noise, steps, d, m)) for m in ms]
+            lines.append("| %s | %s | %s |" % (system, d, "; ".join(cells)))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(h.out, "effects.md"), "w") as f:
+        f.write(text)
+    return text
+
+
 def main(argv):
-    plan, out, paths, maxruns = "smoke", os.path.join(BUILD, "power"), 4, None
+    plan, out, paths, maxruns, also = "smoke", os.path.join(BUILD, "power"), 4, None, []
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--plan", "--out", "--paths", "--max-runs") and i + 1 < len(argv):
+        if a in ("--plan", "--out", "--paths", "--max-runs", "--also") and i + 1 < len(argv):
             v = argv[i + 1]
-            if a == "--plan":
+            if a == "--also":
+                also.append(v)
+            elif a == "--plan":
                 plan = v
             elif a == "--out":
                 out = v
@@ -308,10 +373,15 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
+    for d in also:
+        h.read(os.path.join(d, "runs.tsv"))
+    if plan == "report":
+        print(table(h))
+        return 0
     # the binary64 builds must PASS binary64 first (the porter's workflow), global and
     # local; once per build of the ports (the mark is older than a changed port)
     mark = os.path.join(out, "binary64.pass")
@@ -326,6 +396,9 @@ def main(argv):
                       file=sys.stderr)
                 return 1
         open(mark, "w").close()
+    if plan == "effects":
+        print(effects(h))
+        return 0
     todo = plan_runs(plan, paths)
     n = 0
     for case in todo:

@@ -296,6 +296,76 @@ static void check_mat_mul_shapes(slong m, slong k, slong n)
     acb_mat_clear(A); acb_mat_clear(B); acb_mat_clear(C); acb_mat_clear(D); acb_mat_clear(E);
 }
 
+/* Manakov n = 3 vs rigid body, ISOMP */
+static void check_manakov_rigid_body(void)
+{
+    slpi_problem p;
+    slpi_error err;
+    double x[3] = { sin(1.1), 0.3, cos(1.1) }, w[3] = { 0.05, -0.03, 0.02 };
+    double xm[3] = { -x[2], x[1], -x[0] }, wm[3] = { w[2], w[1], w[0] };
+    slpi_ref *a, *b;
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    p.rb.inertia[0] = 3; p.rb.inertia[1] = 2; p.rb.inertia[2] = 1;
+    TEST_CHECK(slpi_ref_create(&a, &p, &err) == SLPI_OK);
+    slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
+    p.mk.n = 3;
+    TEST_CHECK(slpi_ref_create(&b, &p, &err) == SLPI_OK);
+    arb_ptr xa = _arb_vec_init(3), xb = _arb_vec_init(3);
+    set_vec(xa, x, 3);
+    set_vec(xb, xm, 3);
+    TEST_CHECK(slpi_ref_step(a, xa, w, NULL) == SLPI_STEP_CONVERGED);
+    TEST_CHECK(slpi_ref_step(b, xb, wm, NULL) == SLPI_STEP_CONVERGED);
+    arb_neg(xb, xb);
+    arb_neg(xb + 2, xb + 2);
+    TEST_CHECK(arb_overlaps(xa, xb + 2) && arb_overlaps(xa + 1, xb + 1) &&
+               arb_overlaps(xa + 2, xb));
+    _arb_vec_clear(xa, 3);
+    _arb_vec_clear(xb, 3);
+    slpi_ref_free(a);
+    slpi_ref_free(b);
+}
+
+/* vortices: tetrahedron equilibrium; model B = model A / (2 sqrt 2) */
+static void check_vortex_models(slong prec)
+{
+    slpi_error err;
+    const double r3 = 1 / sqrt(3.0);
+    const double tet[12] = { r3, r3, r3, r3, -r3, -r3, -r3, r3, -r3, -r3, -r3, r3 };
+    double delta[4] = { 1, 0, 0, 0 };
+    slpi_ref_system sa = { 0 }, sb = { 0 };
+    slpi_problem pa, pb;
+    slpi_problem_init(&pa, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
+    pb = pa;
+    pb.pv.model = SLPI_VORTEX_MODEL_B;
+    TEST_CHECK(slpi_ref_system_init(&sa, &pa, &err) == SLPI_OK);
+    TEST_CHECK(slpi_ref_system_init(&sb, &pb, &err) == SLPI_OK);
+    arb_ptr x = _arb_vec_init(12), va = _arb_vec_init(12), vb = _arb_vec_init(12);
+    set_vec(x, tet, 12);
+    slpi_ref_vf(&sa, va, delta, x, prec);
+    slpi_ref_vf(&sb, vb, delta, x, prec);
+    for (int i = 0; i < 12; i++)
+        TEST_CHECK(arb_contains_zero(va + i) && arb_contains_zero(vb + i) &&
+                   mag_cmp_2exp_si(arb_radref(va + i), -100) < 0);
+    arb_t s;
+    arb_init(s);
+    arb_sqrt_ui(s, 8, prec);
+    for (long it = 0; it < test_iters(5); it++) {
+        for (int i = 0; i < 12; i++)
+            arb_set_d(x + i, test_rand_uniform(-1, 1));
+        slpi_ref_vf(&sa, va, delta, x, prec);
+        slpi_ref_vf(&sb, vb, delta, x, prec);
+        _arb_vec_scalar_mul(vb, vb, 12, s, prec);
+        for (int i = 0; i < 12; i++)
+            TEST_CHECK(arb_overlaps(va + i, vb + i));
+    }
+    arb_clear(s);
+    _arb_vec_clear(x, 12);
+    _arb_vec_clear(va, 12);
+    _arb_vec_clear(vb, 12);
+    slpi_ref_system_clear(&sa);
+    slpi_ref_system_clear(&sb);
+}
+
 int main(void)
 {
     test_start("t-ref-matrix-systems", 13);
@@ -317,70 +387,8 @@ int main(void)
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
 
-    /* Manakov n = 3 vs rigid body, ISOMP */
-    {
-        double x[3] = { sin(1.1), 0.3, cos(1.1) }, w[3] = { 0.05, -0.03, 0.02 };
-        double xm[3] = { -x[2], x[1], -x[0] }, wm[3] = { w[2], w[1], w[0] };
-        slpi_ref *a, *b;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        p.rb.inertia[0] = 3; p.rb.inertia[1] = 2; p.rb.inertia[2] = 1;
-        TEST_CHECK(slpi_ref_create(&a, &p, &err) == SLPI_OK);
-        slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-        p.mk.n = 3;
-        TEST_CHECK(slpi_ref_create(&b, &p, &err) == SLPI_OK);
-        arb_ptr xa = _arb_vec_init(3), xb = _arb_vec_init(3);
-        set_vec(xa, x, 3);
-        set_vec(xb, xm, 3);
-        TEST_CHECK(slpi_ref_step(a, xa, w, NULL) == SLPI_STEP_CONVERGED);
-        TEST_CHECK(slpi_ref_step(b, xb, wm, NULL) == SLPI_STEP_CONVERGED);
-        arb_neg(xb, xb);
-        arb_neg(xb + 2, xb + 2);
-        TEST_CHECK(arb_overlaps(xa, xb + 2) && arb_overlaps(xa + 1, xb + 1) &&
-                   arb_overlaps(xa + 2, xb));
-        _arb_vec_clear(xa, 3);
-        _arb_vec_clear(xb, 3);
-        slpi_ref_free(a);
-        slpi_ref_free(b);
-    }
-
-    /* vortices: tetrahedron equilibrium; model B = model A / (2 sqrt 2) */
-    {
-        const double r3 = 1 / sqrt(3.0);
-        const double tet[12] = { r3, r3, r3, r3, -r3, -r3, -r3, r3, -r3, -r3, -r3, r3 };
-        double delta[4] = { 1, 0, 0, 0 };
-        slpi_ref_system sa = { 0 }, sb = { 0 };
-        slpi_problem pa, pb;
-        slpi_problem_init(&pa, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
-        pb = pa;
-        pb.pv.model = SLPI_VORTEX_MODEL_B;
-        TEST_CHECK(slpi_ref_system_init(&sa, &pa, &err) == SLPI_OK);
-        TEST_CHECK(slpi_ref_system_init(&sb, &pb, &err) == SLPI_OK);
-        arb_ptr x = _arb_vec_init(12), va = _arb_vec_init(12), vb = _arb_vec_init(12);
-        set_vec(x, tet, 12);
-        slpi_ref_vf(&sa, va, delta, x, prec);
-        slpi_ref_vf(&sb, vb, delta, x, prec);
-        for (int i = 0; i < 12; i++)
-            TEST_CHECK(arb_contains_zero(va + i) && arb_contains_zero(vb + i) &&
-                       mag_cmp_2exp_si(arb_radref(va + i), -100) < 0);
-        arb_t s;
-        arb_init(s);
-        arb_sqrt_ui(s, 8, prec);
-        for (long it = 0; it < test_iters(5); it++) {
-            for (int i = 0; i < 12; i++)
-                arb_set_d(x + i, test_rand_uniform(-1, 1));
-            slpi_ref_vf(&sa, va, delta, x, prec);
-            slpi_ref_vf(&sb, vb, delta, x, prec);
-            _arb_vec_scalar_mul(vb, vb, 12, s, prec);
-            for (int i = 0; i < 12; i++)
-                TEST_CHECK(arb_overlaps(va + i, vb + i));
-        }
-        arb_clear(s);
-        _arb_vec_clear(x, 12);
-        _arb_vec_clear(va, 12);
-        _arb_vec_clear(vb, 12);
-        slpi_ref_system_clear(&sa);
-        slpi_ref_system_clear(&sb);
-    }
+    check_manakov_rigid_body();
+    check_vortex_models(prec);
 
     /* sine-Euler canonical IC: C2, C3, H0 */
     arb_ptr xse = _arb_vec_init(9);

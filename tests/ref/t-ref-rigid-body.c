@@ -89,16 +89,10 @@ static void rot(arb_t e, const arb_t a, double u, const arb_t b, double v)
     arb_clear(t);
 }
 
-int main(void)
+/* closed-form Cayley rotation: H0 = 0, B = -sigma dW hat(e3) */
+static void check_cayley_closed_form(void)
 {
-    test_start("t-ref-rigid-body", 3);
-    const double xiso[3] = { sin(1.1), 0.0, cos(1.1) };
-    const double xsvi[12] = { -0.5878, 0, 0.8090, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     slpi_problem p;
-    run_t R;
-    double rad;
-
-    /* closed-form Cayley rotation: H0 = 0, B = -sigma dW hat(e3) */
     for (int mode = 0; mode < 2; mode++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
         p.rb.h0_scale = 0;
@@ -136,6 +130,50 @@ int main(void)
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }
+}
+
+/* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK, and RKMK-HEUN with
+ * the truncated dexp^{-1} of order q = 2 (the B-form bracket against the se(3) one) */
+static void check_coordinates_vs_matrix(void)
+{
+    slpi_problem p;
+    double rad;
+    for (int j = 0; j < 2; j++) {
+        run_t A, B;
+        const double x6[6] = { -0.5878, 0, 0.8090, 0, 0, 0 };
+        const int scheme = j ? SLPI_SCHEME_RKMK_HEUN : SLPI_SCHEME_TMK;
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, scheme);
+        p.dexp_order = 2 * j;
+        p.rb.form = SLPI_RB_FORM_SVI;
+        p.rb.inertia[0] = 1; p.rb.inertia[1] = 2; p.rb.inertia[2] = 3;
+        p.rb.noise = SLPI_RB_NOISE_NONE;
+        p.h = 0.05;
+        TEST_CHECK(run(&A, &p, x6, 10, 0, &rad));
+        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, scheme);
+        p.dexp_order = 2 * j;
+        p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
+        p.ht.mga[0] = p.ht.mga[1] = p.ht.mga[2] = 0;
+        p.ht.noise = SLPI_HT_NOISE_NONE;
+        p.h = 0.05;
+        TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
+        for (int i = 0; i < 3; i++)
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
+                        slpi_scheme_name(scheme), i);
+        done(&A);
+        done(&B);
+    }
+}
+
+int main(void)
+{
+    test_start("t-ref-rigid-body", 3);
+    const double xiso[3] = { sin(1.1), 0.0, cos(1.1) };
+    const double xsvi[12] = { -0.5878, 0, 0.8090, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    slpi_problem p;
+    run_t R;
+    double rad;
+
+    check_cayley_closed_form();
 
     /* COMM vs CAY with iso-quad noise, h = 2^-4 */
     {
@@ -233,32 +271,7 @@ int main(void)
         done(&B);
     }
 
-    /* coordinates (se(3), 6x6 exp) vs matrix form (so(3) hat): TMK, and RKMK-HEUN with
-     * the truncated dexp^{-1} of order q = 2 (the B-form bracket against the se(3) one) */
-    for (int j = 0; j < 2; j++) {
-        run_t A, B;
-        const double x6[6] = { -0.5878, 0, 0.8090, 0, 0, 0 };
-        const int scheme = j ? SLPI_SCHEME_RKMK_HEUN : SLPI_SCHEME_TMK;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, scheme);
-        p.dexp_order = 2 * j;
-        p.rb.form = SLPI_RB_FORM_SVI;
-        p.rb.inertia[0] = 1; p.rb.inertia[1] = 2; p.rb.inertia[2] = 3;
-        p.rb.noise = SLPI_RB_NOISE_NONE;
-        p.h = 0.05;
-        TEST_CHECK(run(&A, &p, x6, 10, 0, &rad));
-        slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, scheme);
-        p.dexp_order = 2 * j;
-        p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
-        p.ht.mga[0] = p.ht.mga[1] = p.ht.mga[2] = 0;
-        p.ht.noise = SLPI_HT_NOISE_NONE;
-        p.h = 0.05;
-        TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
-        for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
-                        slpi_scheme_name(scheme), i);
-        done(&A);
-        done(&B);
-    }
+    check_coordinates_vs_matrix();
     flint_cleanup();
     TEST_END();
 }

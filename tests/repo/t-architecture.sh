@@ -18,7 +18,8 @@
 #      command), and the GNUmakefile builds each library from exactly the modules its
 #      line names (LIB_DIRS, TOOLS_DIRS).
 #   6. no circle inside a module: the files of one module form layers, a file using
-#      (nm: an undefined slpi_ symbol another file of the module defines) or including
+#      (nm: an undefined slpi_ symbol another file of the module defines; or a call of a
+#      static inline function of a module header, which nm cannot see) or including
 #      (a header including a header) only files below it, so each file reads without
 #      the ones above it (docs/architecture.md#layers-inside-a-module).
 cd "$(dirname "$0")/../.." || exit 2
@@ -54,6 +55,18 @@ for m in $mods; do ls "$m"/*.c "$m"/*.h 2>/dev/null; done | grep -vx 'core/slpi-
     h = $0; sub(/.*</, "", h); sub(/>.*/, "", h)
     if (h ~ /^flint\// || h ~ /^(arb|acb|arf|mag|fmpz|fmpq)(_[a-z0-9_]+)?\.h$/) print "angle", FILENAME, "<" h ">"
   }' >> "$tmp/facts"
+# The static inline functions of the modules' headers, with the files that call them:
+# "inline FILE OWNER NAME" (OWNER: the header's own .c, else the header), an edge nm cannot
+# see (an inline function is no symbol: its caller's object holds its code).
+for m in $mods; do
+  for h in "$m"/*.h; do
+    [ -f "$h" ] || continue
+    own=${h%.h}.c; [ -f "$own" ] || own=$h
+    sed -n 's/^static inline [^(]*[^a-z_0-9]\(slpi_[a-z_0-9]*\)(.*/\1/p' "$h" | while read -r fn; do
+      grep -l "\b$fn(" "$m"/*.c "$m"/*.h 2>/dev/null | grep -vx "$h" | sed "s|^|inline |; s|\$| $own $fn|"
+    done
+  done
+done >> "$tmp/facts"
 objs=$(for m in $mods; do ls "$build/$m"/*.o 2>/dev/null; done)
 [ -n "$objs" ] || { echo "t-architecture: FAIL: no objects under $build (run make first)"; exit 1; }
 nm -A -g --defined-only $objs 2>/dev/null | awk 'NF == 3 {print "def", $3, $1}' >> "$tmp/facts"
@@ -122,8 +135,8 @@ for lib in libslpi:LIB_DIRS libslpi-tools:TOOLS_DIRS; do
 done
 
 # 6. Circles inside a module. The edges: "use" (f.c -> g.c, the file defining a symbol f's
-# object leaves undefined, same module) and "inc" (a header including a header of the same
-# module). Files on no circle are peeled off (repeatedly, every file nothing of the rest
+# object leaves undefined, same module), "inline" (f -> the file of the header whose static
+# inline function f calls) and "inc" (a header including a header of the same module). Files on no circle are peeled off (repeatedly, every file nothing of the rest
 # uses, then every file that uses nothing of the rest); what stays lies on a circle (or
 # between two) and is reported, edge by edge, with the names that tie it.
 awk -v build="$build/" '
@@ -132,6 +145,7 @@ awk -v build="$build/" '
   function edge(a, b, why) { if (a == b || modof(a) != modof(b)) return; k = a SUBSEP b
     if (!(k in E)) { E[k] = why; node[a] = 1; node[b] = 1 } else if (index(" " E[k] " ", " " why " ") == 0) E[k] = E[k] " " why }
   $1 == "inc" { h = $3; sub(/^\.\//, "", h); if ($2 ~ /\.h$/ && h != "slpi.h") edge($2, h, "#include") }
+  $1 == "inline" { ninl++; edge($2, $3, "inline " $4) }
   $1 == "def" && $2 ~ /^slpi_/ { def[$2] = srcof($3) }
   $1 == "undef" && $2 ~ /^slpi_/ { nu++; us[nu] = $2; uf[nu] = srcof($3) }
   END {
@@ -145,7 +159,7 @@ awk -v build="$build/" '
     n = 0
     for (k in E) { split(k, ab, SUBSEP); if ((ab[1] in node) && (ab[2] in node)) { print "t-architecture: FAIL: circle inside " modof(ab[1]) ": " ab[1] " -> " ab[2] " (" E[k] ")"; n++ } }
     ne = 0; for (k in E) ne++
-    printf "t-architecture: %d file-level edges inside modules checked for circles; %d on a circle\n", ne, n
+    printf "t-architecture: %d file-level edges inside modules (%d calls of inline functions) checked for circles; %d on a circle\n", ne, ninl, n
     exit n > 0
   }' "$tmp/facts" || fail=1
 echo "t-architecture: $nfiles files"

@@ -6,8 +6,8 @@
 #ifndef SLPI_TESTS_CONVUTIL_H
 #define SLPI_TESTS_CONVUTIL_H
 
-#include "fast/fast.h"
 #include "testutil.h"
+#include "slpi.h"
 
 #define CONV_MAX_LEVEL 10
 #define CONV_MAX_NOISES 3

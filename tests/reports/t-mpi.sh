@@ -4,7 +4,12 @@
 # combination). Runs a weak study with an independent reference (all columns, the
 # bootstrap CIs and the MLMC check) and a sup-norm strong study: the plain binary with
 # 1 and 2 threads, and build/mpi/slpi under mpirun -n 1 and -n 2 (oversubscribed,
-# loopback), and compares standard output byte for byte.
+# loopback), and compares standard output byte for byte. The same for `slpi ensemble`
+# (cli/cmd-ensemble.c: each rank's blocks as subtrees of the statistics' tree, imported
+# by rank 0): the rigid body on the lanes and the heavy top on the general route, a path
+# count that ends inside a block, a --grid, the plain binary on 1 and 2 threads against
+# mpirun -n 1, 2 and 3 (3 ranks: block ranges that are no powers of two), and a failing
+# path exits 3 under 2 ranks as on one.
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
 bin="${SLPI_BIN:-$b/slpi}"
@@ -39,6 +44,28 @@ for study in "--preset iso/rigid-body/weak --kind weak --levels 2..5 --ref 8 --p
     fi
   done
 done
+i=0
+for ens in "--preset iso/rigid-body/trajectories steps=30 --paths 1000 --first-path 5 --save-every 7" \
+           "--preset rkmk/heavy-top/stoch-421-realization steps=12 --paths 300 --save-every 5 --grid h=0.01,0.02"; do
+  i=$((i+1))
+  OMP_NUM_THREADS=1 "$bin" ensemble $ens --threads 1 > "$out/e$i-t1.txt" 2>/dev/null || { echo "t-mpi: FAIL: ensemble $i, 1 thread"; fail=1; }
+  "$bin" ensemble $ens --threads 2 > "$out/e$i-t2.txt" 2>/dev/null || { echo "t-mpi: FAIL: ensemble $i, 2 threads"; fail=1; }
+  for n in 1 2 3; do
+    $mpirun -n $n "$mpibin" ensemble $ens --threads 1 > "$out/e$i-n$n.txt" 2>"$out/e$i-n$n.err" || { echo "t-mpi: FAIL: ensemble $i, mpirun -n $n"; cat "$out/e$i-n$n.err"; fail=1; }
+  done
+  [ -s "$out/e$i-t1.txt" ] || { echo "t-mpi: FAIL: ensemble $i printed nothing"; fail=1; }
+  for v in t2 n1 n2 n3; do
+    if ! cmp -s "$out/e$i-t1.txt" "$out/e$i-$v.txt"; then
+      echo "t-mpi: FAIL: ensemble $i: $v differs from 1 thread:"; diff "$out/e$i-t1.txt" "$out/e$i-$v.txt" | head -5; fail=1
+    fi
+  done
+done
+$mpirun -n 2 "$mpibin" ensemble --preset iso/rigid-body/trajectories steps=4 h=8 maxit=5 on_cap=fail --paths 200 \
+  > /dev/null 2> "$out/efail.err"
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "noise path" "$out/efail.err"; then
+  echo "t-mpi: FAIL: a failing ensemble under mpirun exits $rc:"; cat "$out/efail.err"; fail=1
+fi
 # a failure on one rank is reported, with the path and level, and the exit code is 3
 $mpirun -n 2 "$mpibin" converge --preset iso/rigid-body/strong maxit=2 --levels 2..3 --ref 5 --paths 8 \
   > /dev/null 2> "$out/fail.err"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t-twins.sh — fast/ and ref/ are twins below the API (docs/architecture.md#twins):
-#   1. the members of the two system tables (slpi_fast_system in fast/fast.h,
-#      slpi_ref_system in ref/system.h), of the two scheme tables, the Zeitlin kernels
+#   1. the headers by concern (fast/NAME.h and ref/NAME.h; the run object's header is named
+#      after its path, fast/fast.h and ref/ref.h, and compares as "<path>"), the members of
+#      the two system tables (slpi_fast_system in fast/system.h, slpi_ref_system in
+#      ref/system.h), of the two scheme tables, the Zeitlin kernels
 #      (slpi_fast_zeitlin_* of fast/zeitlin.h, slpi_ref_zeitlin_* of ref/zeitlin.h), the
 #      su(N) kernels (slpi_fast_sun_* / slpi_ref_sun_*), the system constructors
 #      (slpi_*_sys_*) and the scheme tables (slpi_*_scheme_*) carry the same names on both
@@ -36,21 +38,24 @@ decls() {
 awk '/^```twins/ {on = 1; next} /^```/ {on = 0} on && !/^#/ && NF' docs/architecture.md > "$tmp/list"
 [ -s "$tmp/list" ] || { echo "t-twins: FAIL: no twins block in docs/architecture.md"; exit 1; }
 
-members slpi_fast_system fast/fast.h > "$tmp/system.fast"
+headers() { for h in "$1"/*.h; do b=$(basename "$h" .h); [ "$b" = "$1" ] && b='<path>'; echo "$b"; done | sort -u; }
+headers fast > "$tmp/header.fast"
+headers ref > "$tmp/header.ref"
+members slpi_fast_system fast/system.h > "$tmp/system.fast"
 members slpi_ref_system ref/system.h > "$tmp/system.ref"
-members slpi_fast_scheme fast/fast.h > "$tmp/scheme.fast"
+members slpi_fast_scheme fast/scheme.h > "$tmp/scheme.fast"
 members slpi_ref_scheme ref/scheme.h > "$tmp/scheme.ref"
 decls slpi_fast_zeitlin_ fast/zeitlin.h > "$tmp/zeitlin.fast"
 decls slpi_ref_zeitlin_ ref/zeitlin.h > "$tmp/zeitlin.ref"
 decls slpi_fast_sun_ fast/*.h > "$tmp/sun.fast"
 decls slpi_ref_sun_ ref/*.h > "$tmp/sun.ref"
-decls slpi_fast_sys_ fast/fast.h > "$tmp/constructor.fast"
+decls slpi_fast_sys_ fast/system.h > "$tmp/constructor.fast"
 decls slpi_ref_sys_ ref/system.h > "$tmp/constructor.ref"
-grep -o 'slpi_fast_scheme_[a-z_]*' fast/fast.h | sed 's/slpi_fast_scheme_//' | sort -u > "$tmp/table.fast"
+grep -o 'slpi_fast_scheme_[a-z_]*' fast/scheme.h | sed 's/slpi_fast_scheme_//' | sort -u > "$tmp/table.fast"
 grep -o 'slpi_ref_scheme_[a-z_]*' ref/scheme.h | sed 's/slpi_ref_scheme_//' | grep -v '^get$' | sort -u > "$tmp/table.ref"
 
 n=0
-for kind in system scheme zeitlin sun constructor table; do
+for kind in header system scheme zeitlin sun constructor table; do
   for side in fast ref; do
     [ -s "$tmp/$kind.$side" ] || note "no $kind names found on the $side side (the test's reader is broken)"
   done

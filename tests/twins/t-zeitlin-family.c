@@ -41,7 +41,18 @@
  *     certified ball's midpoint (as 5); the fields shown at that state (slpi_fast_fields, `slpi
  *     model`): each xi_k and V_k of the nf >= 2 fields the sum of its restated modes' (xi
  *     within |d| / (N u max|xi_k|) <= 10, V within |d| / (N^2 u max|xi_k| max|x|) <= 10),
- *     xi_k inside the certified system's ball up to the same budget, the drift the same.
+ *     xi_k inside the certified system's ball up to the same budget, the drift the same;
+ *  8. a Rossby-Haurwitz wave (docs/systems.md#time-unit): X = F + Y^c_lm (degree l >= 2,
+ *     order 1 <= m <= l) on the sphere rotating at Omega, no noise, is a wave whose
+ *     (cos, sin) pair of (l, m) turns at m 2 Omega c_N / (l(l+1) + kappa^2) per unit of the
+ *     model's time, c_N = sqrt(4 pi/3)/||J_z||_F: the textbook rate 2 Omega/(l(l+1)) per
+ *     unit of sphere time t c_N. Omega chosen so that the pair turns 1 rad at T = 1
+ *     (h = 2^-6): the double path's angle within 1e-3 rad of 1 in magnitude (ISOMP's phase
+ *     error about T h^2/12 = 2e-5, as 3), F's coefficient within 1e-12 relative of f,
+ *     every other coefficient within the angle's O(h^2) budget 1e-3 of 0, and so (||X||_F
+ *     conserved) the pair's amplitude within (N^2 - 1) 1e-6 / 2 of 1 (ISOMP's sandwich
+ *     terms, O(h^2) a step, leave degree l: the first rules, 1e-12 for both, ignored
+ *     them; measured 4e-6 and 8e-12 at N = 7, l = 2, m = 1).
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include <float.h>
 #include "testutil.h"
@@ -226,6 +237,49 @@ static void check_precession(int N, double kappa)
     free(x0);
     free(x);
     free(x2);
+}
+
+/* 8. a Rossby-Haurwitz wave of degree l, order m on the rotating sphere */
+static void check_rossby_haurwitz(int N, double kappa)
+{
+    int l = 2 + (int)test_rand_int(N - 2), m = 1 + (int)test_rand_int(l), dim = N * N - 1;
+    double cN = 2.04665341589297697696 / sqrt(N * ((double)N * N - 1) / 12);
+    double Omega = (l * (l + 1) + kappa * kappa) / (2 * m * cN), f = 2 * Omega * 2.04665341589297697696;
+    char e[160];
+    snprintf(e, sizeof e, "noise=none h=0.015625 steps=64 kappa=%.17g rotation=%.17g", kappa, Omega);
+    slpi_problem p;
+    slpi_fast *a = NULL;
+    slpi_fast_zeitlin z;
+    slpi_error err;
+    if (!make(&p, N, e) || slpi_fast_create(&a, &p, &err) != SLPI_OK || slpi_fast_zeitlin_init(&z, N, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "N=%d: the Rossby-Haurwitz problem refused", N);
+        slpi_fast_free(a);
+        return;
+    }
+    double *om = calloc((size_t)dim, sizeof *om), *x = malloc(sizeof(double) * (size_t)N * N), dW[1] = { 0 };
+    double complex *X = malloc(sizeof *X * (size_t)N * N);
+    int ac = slpi_fast_zeitlin_alpha(l, 2 * m - 1), as = ac + 1, a0 = slpi_fast_zeitlin_alpha(1, 0);
+    om[a0] = f;
+    om[ac] = 1;
+    slpi_fast_zeitlin_synthesis(X, om, &z);
+    slpi_fast_sun_pack(x, X, N);
+    slpi_step_info info;
+    for (int k = 0; k < 64; k++) TEST_CHECK(slpi_fast_step(a, x, dW, &info) == SLPI_STEP_CONVERGED);
+    slpi_fast_sun_unpack(X, x, N);
+    slpi_fast_zeitlin_analysis(om, X, &z);
+    double ang = atan2(om[as], om[ac]), amp = hypot(om[as], om[ac]), rest = 0;
+    for (int i = 0; i < dim; i++)
+        if (i != ac && i != as && i != a0) rest = fmax(rest, fabs(om[i]));
+    printf("  N=%d l=%d m=%d kappa=%g: Rossby-Haurwitz angle %.9f after T = 1 (want 1 in magnitude)\n", N, l, m, kappa, ang);
+    TEST_CHECKF(fabs(fabs(ang) - 1) <= 1e-3 && fabs(amp - 1) <= dim * 1e-6 / 2 && rest <= 1e-3 &&
+                fabs(om[a0] / f - 1) <= 1e-12,
+                "N=%d l=%d m=%d kappa=%g: angle %.9g (want 1 in magnitude within 1e-3), amplitude %.17g, others %.3g, "
+                "F %.17g of %.17g", N, l, m, kappa, ang, amp, rest, om[a0], f);
+    slpi_fast_zeitlin_clear(&z);
+    slpi_fast_free(a);
+    free(om);
+    free(x);
+    free(X);
 }
 
 /* 4 and 5. H0 with and without F; the whole family one step on both paths. */
@@ -501,6 +555,7 @@ int main(void)
         check_poisson(N, test_rand_uniform(0.01, 5));
         check_restated(N);
         check_precession(N, it == 0 ? 0.0 : test_rand_uniform(0, 3));
+        check_rossby_haurwitz(N, it == 0 ? 0.0 : test_rand_uniform(0, 3));
         check_family(N);
         check_fields(N);
     }

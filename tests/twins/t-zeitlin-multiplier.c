@@ -24,7 +24,7 @@
  *     one text), a coordinate, with kappa.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include "zeitlinutil.h"
-#include "fast/fast.h"
+#include "fast/system.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "ref/system.h"

@@ -1,0 +1,183 @@
+/* ensemble-lanes.c — the lock-step route of the handle API's ensembles (api/ensemble.c,
+ * docs/api.md#ensembles): the paths of a block advance together, one step at a time, in the
+ * SIMD lanes of fast/ensemble.c (the rigid body's ISOMP-COMM and SVI-SO3: the problems
+ * slpi_fast_rb_soa_kind accepts), every path bit-identical to slpi_fast_step on the same
+ * problem (tests/fast/t-fast-ensemble.c). Around the kernel, each path gets what a stepper gives
+ * it (api/api.c): its increments (the canonical noise of its path, slpi_noise_rows, or the
+ * caller's, clipped at the problem's threshold), its own solver tally (the counters its
+ * diagnostics report), and at each saved row its state and the diagnostics of
+ * slpi_fast_diagnostics at that step. So a path's row values are those of
+ * slpi_stepper_advance bit for bit, and the statistics (summed by api/ensemble.c in path
+ * order) do not depend on the route (tests/api/t-ensemble.c compares the two).
+ *
+ * A path that the route cannot finish (a failed step, a refused state or increment, an
+ * interrupt) voids the block: api/ensemble.c runs its paths again on the general path,
+ * which fails on the same path (the lanes allocate nothing as they run, and refuse only
+ * what a stepper refuses) and reports the reason in its own words. */
+#include "api/ensemble-lanes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rows.h"
+#include "fast/ensemble.h"
+
+#define LANES_CHUNK 64   /* steps of increments drawn at once per path */
+
+struct slpi_ens_lanes {
+    slpi_problem q;
+    slpi_fast *f;              /* the diagnostics of one lane's state at a time */
+    slpi_fast_rb_soa soa;
+    slpi_fast_soa_kind kind;
+    int dim, M, nq;
+    long rows, *at;            /* the saved rows' steps */
+    double D;                  /* the clipping threshold (+inf: none) */
+    double *x, *x0, *dW, *noise, *val;
+    slpi_fast_lane lane[SLPI_ENSEMBLE_BLOCK];
+    long tally[SLPI_ENSEMBLE_BLOCK][SLPI_FAST_NCOUNTERS];
+};
+
+void slpi_ens_lanes_free(slpi_ens_lanes *L)
+{
+    if (!L) return;
+    slpi_fast_free(L->f);
+    free(L->at);
+    free(L->x);
+    free(L);
+}
+
+int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
+{
+    *out = NULL;
+    slpi_fast_soa_kind kind = slpi_fast_rb_soa_kind(q, why);
+    if (kind == SLPI_FAST_SOA_NONE) return SLPI_OK;
+    if (q->noise_file[0]) {
+        *why = "noise_file (one file's path)";
+        return SLPI_OK;
+    }
+    slpi_ens_lanes *L = calloc(1, sizeof *L);
+    if (!L) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
+    L->q = *q;
+    L->kind = kind;
+    L->dim = slpi_problem_state_dim(q);
+    L->M = slpi_problem_noise_count(q);
+    L->D = slpi_problem_noise_threshold(q);
+    int rc = slpi_fast_create(&L->f, q, err);
+    if (rc == SLPI_OK) rc = slpi_fast_rb_soa_init(&L->soa, q, err);
+    slpi_diag d = { 0 };
+    if (rc == SLPI_OK) {
+        double x[3] = { 1, 0, 0 };
+        slpi_fast_diagnostics(L->f, x, x, &d);
+        L->nq = L->dim + d.n;
+        slpi_rows r;
+        rc = slpi_rows_open_every(&r, q, every, err);
+        if (rc == SLPI_OK) {
+            L->rows = slpi_rows_count(&r);
+            if ((L->at = malloc((size_t)L->rows * sizeof *L->at)))
+                for (long i = 0; i < L->rows; i++) L->at[i] = slpi_rows_step(&r, i);
+            slpi_rows_close(&r);
+        }
+    }
+    size_t B = SLPI_ENSEMBLE_BLOCK, D = (size_t)L->dim, M = (size_t)L->M;
+    if (rc == SLPI_OK && (!L->at || !(L->x = malloc((2 * D + M + LANES_CHUNK * M + (size_t)L->nq) * B * sizeof *L->x))))
+        rc = slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
+    if (rc != SLPI_OK) {
+        slpi_ens_lanes_free(L);
+        return rc;
+    }
+    L->x0 = L->x + D * B;
+    L->dW = L->x0 + D * B;
+    L->noise = L->dW + M * B;
+    L->val = L->noise + LANES_CHUNK * M * B;
+    *out = L;
+    return SLPI_OK;
+}
+
+/* Row `row` after `step` steps: every lane's state and diagnostics (its own counters). */
+static void lanes_row(slpi_ens_lanes *L, int n, long row, long step, slpi_ens_row_fn fn, void *ctx)
+{
+    double s[3];
+    for (int l = 0; l < n; l++) {
+        double *v = L->val + (size_t)l * (size_t)L->nq;
+        for (int i = 0; i < L->dim; i++) v[i] = s[i] = L->x[(size_t)i * (size_t)n + (size_t)l];
+        slpi_diag d = { 0 };
+        slpi_fast_set_counters(L->f, L->tally[l]);
+        slpi_fast_set_step_index(L->f, step);
+        slpi_fast_diagnostics(L->f, s, L->x0 + (size_t)l * (size_t)L->dim, &d);
+        memcpy(v + L->dim, d.value, (size_t)d.n * sizeof *v);
+    }
+    fn(ctx, row, n, L->val);
+}
+
+/* The increments of steps s .. s + cnt - 1 of the n paths into L->noise (path l's component
+ * k at (l M + k) LANES_CHUNK), clipped; 1 when a given one is not finite, or the generator
+ * refuses (as the general route's noise source would). */
+static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *dW, long s, long cnt)
+{
+    const size_t M = (size_t)L->M;
+    for (int l = 0; l < n; l++) {
+        double *o = L->noise + (size_t)l * M * LANES_CHUNK;
+        for (size_t k = 0; k < M; k++) {
+            double *ok = o + k * LANES_CHUNK;
+            if (!dW) {
+                if (slpi_noise_increments(L->q.seed, path0 + (uint64_t)l, (uint32_t)k, L->q.h, L->q.refine,
+                                          (uint64_t)s, (size_t)cnt, ok, NULL) != SLPI_OK)
+                    return 1;
+                continue;
+            }
+            for (long t = 0; t < cnt; t++) {
+                ok[t] = dW[((size_t)l * (size_t)L->q.steps + (size_t)(s + t)) * M + k];
+                if (!isfinite(ok[t])) return 1;
+            }
+        }
+        slpi_noise_clip(o, M * LANES_CHUNK, L->D);
+    }
+    return 0;
+}
+
+int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
+                       slpi_ens_row_fn fn, void *ctx)
+{
+    const size_t D = (size_t)L->dim, M = (size_t)L->M;
+    slpi_error err = { 0 };
+    for (int l = 0; l < n; l++) {
+        double *o = L->x0 + (size_t)l * D;
+        if (x0) {
+            memcpy(o, x0 + (size_t)l * D, D * sizeof *o);
+            if (slpi_problem_check_state(&L->q, o, &err) != SLPI_OK) return 1;
+        } else if (l == 0) {
+            int given = slpi_problem_explicit_x0(&L->q, o, &err);
+            if (given < 0 || (!given && slpi_fast_initial_state(L->f, o, &err) != SLPI_OK)) return 1;
+        } else {
+            memcpy(o, L->x0, D * sizeof *o);
+        }
+        for (size_t i = 0; i < D; i++) L->x[i * (size_t)n + (size_t)l] = o[i];
+        memset(L->tally[l], 0, sizeof L->tally[l]);
+    }
+    long row = 0, steps = L->q.steps;
+    if (L->at[0] == 0) lanes_row(L, n, row++, 0, fn, ctx);
+    for (long s = 0; s < steps; s++) {
+        long c = s % LANES_CHUNK;
+        if (slpi_interrupt_pending()
+            || (c == 0 && lanes_noise(L, path0, n, dW, s, steps - s < LANES_CHUNK ? steps - s : LANES_CHUNK)))
+            return 1;
+        for (int l = 0; l < n; l++)
+            for (size_t k = 0; k < M; k++)
+                L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * M + k) * LANES_CHUNK + (size_t)c];
+        long bad = L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
+                                                  : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
+        if (bad) return 1;
+        for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */
+            long *t = L->tally[l];
+            const slpi_fast_lane *r = &L->lane[l];
+            t[0]++;
+            t[1] += r->iterations;
+            if (r->iterations > t[2]) t[2] = r->iterations;
+            t[3] += r->status == SLPI_STEP_STAGNATED;
+            t[4] += r->status == SLPI_STEP_CAPPED;
+        }
+        if (row < L->rows && L->at[row] == s + 1) lanes_row(L, n, row++, s + 1, fn, ctx);
+    }
+    return 0;
+}

@@ -1,0 +1,235 @@
+"""ensemble-peers.py — `slpi ensemble` against the peers a researcher would write instead
+(`make bench`): the rigid body's ISOMP-COMM ensemble, 10^5 paths x 100 steps, written from
+the scheme statement of docs/schemes.md#isomp, docs/schemes.md#solver and
+docs/systems.md#rigid-body-iso alone (not from slpi's code):
+
+    psi(y) = -(h I^-1 y + amp (y_i eta_i)_i),  I = diag(2, 1, 2/3), amp = 0.1,
+    eta_i = clip(dW_i, +-D), D = sqrt(2 ell h |ln h|), ell = 2 (docs/noise.md#truncation);
+    Y0 = X + 1/2 psi(X) x X                                   (Euler predictor)
+    Y <- X + 1/2 psi(Y) x Y - 1/4 (psi(Y).Y) psi(Y)           (fixed point, max-abs norm)
+    stop: |dY| <= tol max(1, |Y|) converged; |dY| >= previous and <= 100 tol max(1, |Y|)
+    stagnated; |dY| > 10^6 first diverged; maxit 100 iterations: failed; tol = 1e-15
+    X_{n+1} = X + psi(Y) x Y                                  (update=comm)
+
+from x0 = (sin 1.1, 0, cos 1.1), h = 0.01, each path on its own normals (the peers draw
+theirs from NumPy's generators; slpi's canonical Philox noise is its own), every path's
+final state and energy reduced to their mean and variance. Three engines:
+
+  - slpi: `slpi ensemble --paths 100000 system=rigid-body scheme=isomp h=0.01 steps=100
+    --threads T` (T = 1, 2), whole process: start, noise, steps, the statistics of 13
+    quantities at 2 saved times, the report; and the same ensemble of the user model
+    models/rigid-body.slpi (the rigid body restated as an so3 model);
+  - numba: one `prange` loop over paths, each path's steps and solves in scalars
+    (numba.set_num_threads(T), T = 1, 2; compiled once before timing: its JIT time is not
+    counted; Debian's python3-numba, optional: skipped with the reason when missing);
+  - NumPy: vectorised over the paths, every path iterating until the last one of the step
+    has stopped, finished paths frozen by masks (one thread: NumPy's element-wise
+    operations run on one).
+
+The engines run in turn, three rounds (the NumPy peer and the user model, 10-30 times
+slower, one round: their ratios to the others are far from every goal's threshold); the
+figures are each engine's median, and the ratios are taken between medians of the same run. Each engine's mean iterations per
+path-step is printed beside it: the stopping rule is the same, so they should agree to
+within the noise's sampling (about 0.01). SLPI_BENCH_PATHS sets another size.
+
+Usage: python3 bench/ensemble-peers.py   (SLPI_BIN=build/slpi)"""
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+H, STEPS, TOL, MAXIT, AMP, ELL = 0.01, 100, 1e-15, 100, 0.1, 2.0
+IINV = (1 / 2.0, 1 / 1.0, 1 / (2.0 / 3.0))
+X0 = (math.sin(1.1), 0.0, math.cos(1.1))
+D = math.sqrt(2 * ELL * H * abs(math.log(H)))
+SQH = math.sqrt(H)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ------------------------------------------------------------------------------------ numba
+def numba_kernel():
+    import numba
+
+    @numba.njit(parallel=True, cache=False)
+    def run(paths, steps, seed):
+        fin = np.empty((paths, 3))
+        its = np.zeros(paths, np.int64)
+        bad = np.zeros(paths, np.int64)
+        np.random.seed(seed)
+        for p in numba.prange(paths):
+            x1, x2, x3 = X0[0], X0[1], X0[2]
+            n_it = 0
+            for _ in range(steps):
+                e1 = min(max(np.random.standard_normal() * SQH, -D), D)
+                e2 = min(max(np.random.standard_normal() * SQH, -D), D)
+                e3 = min(max(np.random.standard_normal() * SQH, -D), D)
+                p1 = -(H * IINV[0] * x1 + AMP * e1 * x1)
+                p2 = -(H * IINV[1] * x2 + AMP * e2 * x2)
+                p3 = -(H * IINV[2] * x3 + AMP * e3 * x3)
+                y1 = x1 + 0.5 * (p2 * x3 - p3 * x2)
+                y2 = x2 + 0.5 * (p3 * x1 - p1 * x3)
+                y3 = x3 + 0.5 * (p1 * x2 - p2 * x1)
+                first = prev = 0.0
+                it = 0
+                while True:
+                    it += 1
+                    p1 = -(H * IINV[0] * y1 + AMP * e1 * y1)
+                    p2 = -(H * IINV[1] * y2 + AMP * e2 * y2)
+                    p3 = -(H * IINV[2] * y3 + AMP * e3 * y3)
+                    py = p1 * y1 + p2 * y2 + p3 * y3
+                    v1 = x1 + 0.5 * (p2 * y3 - p3 * y2) - 0.25 * py * p1
+                    v2 = x2 + 0.5 * (p3 * y1 - p1 * y3) - 0.25 * py * p2
+                    v3 = x3 + 0.5 * (p1 * y2 - p2 * y1) - 0.25 * py * p3
+                    d = max(abs(v1 - y1), abs(v2 - y2), abs(v3 - y3))
+                    s = max(1.0, abs(v1), abs(v2), abs(v3))
+                    y1, y2, y3 = v1, v2, v3
+                    if it == 1:
+                        first = d
+                    if d <= TOL * s:
+                        break
+                    if it > 1 and d >= prev and d <= 100 * TOL * s:
+                        break
+                    if (it > 1 and d > 1e6 * first) or it >= MAXIT or d != d:
+                        bad[p] += 1
+                        break
+                    prev = d
+                n_it += it
+                p1 = -(H * IINV[0] * y1 + AMP * e1 * y1)
+                p2 = -(H * IINV[1] * y2 + AMP * e2 * y2)
+                p3 = -(H * IINV[2] * y3 + AMP * e3 * y3)
+                x1, x2, x3 = x1 + (p2 * y3 - p3 * y2), x2 + (p3 * y1 - p1 * y3), x3 + (p1 * y2 - p2 * y1)
+            fin[p, 0], fin[p, 1], fin[p, 2] = x1, x2, x3
+            its[p] = n_it
+        return fin, its, bad
+
+    return numba, run
+
+
+# ------------------------------------------------------------------------------------ NumPy
+def numpy_run(paths, steps, seed):
+    rng = np.random.default_rng(seed)
+    ii = np.array(IINV)[:, None]
+    x = np.repeat(np.array(X0)[:, None], paths, axis=1)
+    its = np.zeros(paths, np.int64)
+    bad = np.zeros(paths, np.int64)
+
+    def psi(y, e):
+        return -(H * ii * y + AMP * e * y)
+
+    for _ in range(steps):
+        e = np.clip(rng.standard_normal((3, paths)) * SQH, -D, D)
+        y = x + 0.5 * np.cross(psi(x, e), x, axis=0)
+        act = np.ones(paths, bool)
+        first = np.zeros(paths)
+        prev = np.zeros(paths)
+        it = 0
+        while act.any():
+            it += 1
+            p = psi(y, e)
+            py = (p * y).sum(axis=0)
+            v = x + 0.5 * np.cross(p, y, axis=0) - 0.25 * py * p
+            d = np.abs(v - y).max(axis=0)
+            s = np.maximum(1.0, np.abs(v).max(axis=0))
+            y = np.where(act, v, y)
+            if it == 1:
+                first = d
+            conv = d <= TOL * s
+            stag = (it > 1) & (d >= prev) & (d <= 100 * TOL * s)
+            fail = ((it > 1) & (d > 1e6 * first)) | (it >= MAXIT) | np.isnan(d)
+            stop = act & (conv | stag | fail)
+            bad += stop & fail & ~conv & ~stag
+            its += np.where(act, 1, 0)
+            act &= ~stop
+            prev = d
+        x = x + np.cross(psi(y, e), y, axis=0)
+    return x.T, its, bad
+
+
+# ------------------------------------------------------------------------------------ slpi
+def slpi_run(paths, threads, model):
+    binp = os.environ.get("SLPI_BIN", os.path.join(ROOT, "build", "slpi"))
+    args = [binp, "ensemble", "--paths", str(paths), "--threads", str(threads), "h=%r" % H, "steps=%d" % STEPS]
+    args += ["--config", os.path.join(ROOT, "models", "rigid-body.slpi")] if model else ["system=rigid-body",
+                                                                                            "scheme=isomp"]
+    t0 = time.perf_counter()
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - t0
+    its, route = None, None
+    for line in out.splitlines():
+        f = line.split("\t")
+        if line.startswith("# route: "):
+            route = line[9:]
+        if len(f) > 5 and f[0] == str(STEPS) and f[2] == "mean_iters":
+            its = float(f[4])
+    return wall, its, route
+
+
+def reduce(fin):
+    h0 = (np.array(IINV) * fin * fin).sum(axis=1)
+    return fin.mean(axis=0), fin.var(axis=0, ddof=1), h0.mean(), h0.var(ddof=1)
+
+
+def main():
+    paths = int(os.environ.get("SLPI_BENCH_PATHS", 10 ** 5))
+    ps = paths * STEPS
+    engines = []
+    try:
+        numba, kern = numba_kernel()
+        kern(64, 2, 1)   # compile
+        for t in (1, 2):
+            def go(t=t):
+                numba.set_num_threads(t)
+                t0 = time.perf_counter()
+                fin, its, bad = kern(paths, STEPS, 1)
+                reduce(fin)
+                return time.perf_counter() - t0, its.sum() / ps, "prange"
+            engines.append(("numba, %d thread%s" % (t, "s" if t > 1 else ""), go, 3))
+    except ImportError as exc:
+        print("ensemble-peers: numba peer skipped: %s (Debian: apt-get install python3-numba)" % exc)
+    engines.append(("NumPy vectorised, 1 thread", lambda: timed_numpy(paths, ps), 1))
+    for t in (1, 2):
+        engines.append(("slpi ensemble, %d thread%s" % (t, "s" if t > 1 else ""),
+                        lambda t=t: slpi_run(paths, t, False), 3))
+        engines.append(("slpi ensemble, user model, %d thread%s" % (t, "s" if t > 1 else ""),
+                        lambda t=t: slpi_run(paths, t, True), 1))
+    load0 = os.getloadavg()
+    res = {name: [] for name, _, _ in engines}
+    info = {}
+    for r in range(3):
+        for name, go, rounds in engines:
+            if r < rounds:
+                wall, its, extra = go()
+                res[name].append(wall)
+                info[name] = (its, extra)
+    load1 = os.getloadavg()
+    med = {k: statistics.median(v) for k, v in res.items()}
+    print("ensemble-peers: rigid body ISOMP-COMM, %d paths x %d steps, h = %g, tol %g; medians of 3 rounds (1: NumPy, model); "
+          "load (1, 5 min) %.2f %.2f -> %.2f %.2f; %d cores" % (paths, STEPS, H, TOL, load0[0], load0[1], load1[0],
+                                                               load1[1], os.cpu_count()))
+    for name, _, _ in engines:
+        its, extra = info[name]
+        print("  %-44s %8.3f s  %6.2e path-steps/s  %6.1f ns/path-step  %.4f it/path-step  [%s]" % (
+            name, med[name], ps / med[name], 1e9 * med[name] / ps, its if its is not None else float("nan"), extra))
+    for t in (1, 2):
+        s = "s" if t > 1 else ""
+        ours, model = med["slpi ensemble, %d thread%s" % (t, s)], med["slpi ensemble, user model, %d thread%s" % (t, s)]
+        nb = med.get("numba, %d thread%s" % (t, s))
+        print("ensemble-peers: %d thread%s: slpi / numba speed %s, slpi / NumPy %.2f, user model time / built-in %.2f"
+              % (t, s, "%.2f" % (nb / ours) if nb else "n/a (numba missing)",
+                 med["NumPy vectorised, 1 thread"] / ours, model / ours))
+    return 0
+
+
+def timed_numpy(paths, ps):
+    t0 = time.perf_counter()
+    fin, its, bad = numpy_run(paths, STEPS, 1)
+    reduce(fin)
+    return time.perf_counter() - t0, its.sum() / ps, "masks"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""The vorticity field on the sphere of an su(N) state: the inverse of the Zeitlin map
+(docs/systems.md#vorticity derives it). Needs scipy (python3-scipy) for the spherical
+harmonics; slpi.plot draws the field.
+
+The state X = sum_alpha omega_alpha Y_alpha in slpi's real basis (docs/systems.md
+#euler-zeitlin: Y_l0 = i A on the main diagonal, Y^c_lm = (A - A^T)/sqrt 2 and Y^s_lm =
+i (A + A^T)/sqrt 2 with A[a + m, a] = v[a], v the unit eigenvector of the Laplacian's
+tridiagonal L_m for -l(l + 1) with a positive last component) is read back into its
+coefficients omega_alpha = Re Tr(Y_alpha^* X), and each basis matrix is matched with the
+real function it quantizes: the polarization tensors T_lm (the 3j formula, supported
+where m_a - m_b = m, as A) quantize the complex harmonics Y_lm (Condon-Shortley phase),
+with T_{l,-m} = (-1)^m T_lm^T as Y_{l,-m} = (-1)^m conj(Y_lm), and X = i T(omega). With
+sigma_lm = +-1 the sign of v against T_lm (A = sigma_lm T_lm), the zonal element
+quantizes sigma_l0 Y_l0, the cosine element Y^c_lm = i sigma_lm T(sqrt 2 Im Y_lm) the
+function sigma_lm sqrt 2 Im Y_lm (a sin(m phi) field), and the sine element Y^s_lm the
+function sigma_lm sqrt 2 Re Y_lm (cos(m phi)), so
+
+    omega(theta, phi) = sum_alpha omega_alpha f_alpha(theta, phi),
+
+L^2-normalised on the unit sphere: a unit Frobenius state is a unit field."""
+from fractions import Fraction
+from math import factorial
+
+import numpy as np
+
+__all__ = ["zeitlin_coefficients", "vorticity", "harmonic_sign"]
+
+
+def _laplacian_diagonal(N, m):
+    """The symmetric tridiagonal L_m of docs/systems.md#laplacian (diagonal, off-diagonal)."""
+    s = (N - 1) / 2
+    a = np.arange(N - m)
+    ma, mb = -s + a, -s + a + m
+    beta = lambda mm: np.sqrt(np.maximum(s * (s + 1) - mm * (mm + 1), 0.0))   # noqa: E731
+    d = -2.0 * (s * (s + 1) - ma * mb)
+    e = (beta(ma) * beta(mb))[:-1]
+    return d, e
+
+
+def _eigenvectors(N, m):
+    """V[:, k]: L_m's unit eigenvector for l = m + k, last component positive (slpi's)."""
+    d, e = _laplacian_diagonal(N, m)
+    L = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    w, V = np.linalg.eigh(L)
+    V = V[:, ::-1]   # ascending eigenvalues -l(l+1): descending l; reversed: l = m, m + 1, ...
+    return V * np.where(V[-1] < 0, -1.0, 1.0)
+
+
+def _wigner3j(j1, j2, j3, m1, m2, m3):
+    """The 3j symbol by Racah's formula, exactly (Fractions; arguments as Fractions or ints),
+    returned as (sign, square of its absolute value) to keep it exact."""
+    if m1 + m2 + m3 != 0:
+        return 0, Fraction(0)
+    f = lambda x: factorial(int(x))   # noqa: E731 (every argument is a whole number here)
+    total = Fraction(0)
+    kmin = max(0, j2 - j3 - m1, j1 - j3 + m2)
+    kmax = min(j1 + j2 - j3, j1 - m1, j2 + m2)
+    k = kmin
+    while k <= kmax:
+        total += Fraction((-1) ** int(k), f(k) * f(j3 - j2 + k + m1) * f(j3 - j1 + k - m2) * f(j1 + j2 - j3 - k)
+                          * f(j1 - k - m1) * f(j2 - k + m2))
+        k += 1
+    pre = Fraction(f(j1 + j2 - j3) * f(j1 - j2 + j3) * f(-j1 + j2 + j3), f(j1 + j2 + j3 + 1)) \
+        * f(j1 + m1) * f(j1 - m1) * f(j2 + m2) * f(j2 - m2) * f(j3 + m3) * f(j3 - m3)
+    sign = (-1) ** int(j1 - j2 - m3) * (1 if total > 0 else -1 if total < 0 else 0)
+    return sign, pre * total * total
+
+
+def harmonic_sign(N, l, m):
+    """sigma_lm: the sign of slpi's eigenvector v against the 3j formula's T_lm at the last
+    entry of its diagonal, (row, column) = (N - 1, N - 1 - m): m_a = s, m_b = s - m, so
+    (-1)^(s - m_a) (s l s; -m_a, m, m_b) = (s l s; -s, m, s - m)."""
+    s = Fraction(N - 1, 2)
+    sg, _ = _wigner3j(s, l, s, -s, m, s - m)
+    return sg
+
+
+def zeitlin_coefficients(state):
+    """omega_alpha = Re Tr(Y_alpha^* X) of an su(N) state (pack_su layout), in slpi's order
+    alpha = l^2 - 1 + j (j = 0 the zonal Y_l0, 2m - 1 the cosine Y^c_lm, 2m the sine
+    Y^s_lm; l = 1..N-1): the coefficients the built-in initial condition and the noise use.
+
+    Examples
+    --------
+    >>> r = slpi.run("iso/zeitlin/strong", N=4, ic_lmax=3, steps=1)
+    >>> w = slpi.zeitlin_coefficients(r.states[0])
+    >>> c = np.cos(1.3 * np.repeat([1, 2, 3], [3, 5, 7]) + 0.7 * np.concatenate([np.arange(3), np.arange(5),
+    ...            np.arange(7)]) + 0.2)
+    >>> bool(np.allclose(w, c / np.linalg.norm(c), rtol=0, atol=1e-14))
+    True
+    """
+    from slpi.algebra import unpack_su
+    X = unpack_su(state)
+    N = X.shape[0]
+    om = np.zeros(N * N - 1)
+    r = np.sqrt(0.5)
+    for m in range(N):
+        V = _eigenvectors(N, m)
+        a = np.arange(N - m)
+        if m == 0:
+            c0, c1 = V.T @ X[a, a].imag, None
+        else:
+            up, lo = X[a, a + m], X[a + m, a]
+            c0, c1 = V.T @ ((lo.real - up.real) * r), V.T @ ((lo.imag + up.imag) * r)
+        for k in range(N - m):
+            l = m + k
+            if l == 0:
+                continue
+            if m == 0:
+                om[l * l - 1] = c0[k]
+            else:
+                om[l * l - 1 + 2 * m - 1], om[l * l - 1 + 2 * m] = c0[k], c1[k]
+    return om
+
+
+def vorticity(state, theta, phi):
+    """The vorticity field omega(theta, phi) of an su(N) state (the module's map):
+    theta the colatitude, phi the longitude (arrays broadcast together).
+
+    Examples
+    --------
+    >>> X = slpi.unpack_su(slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=1).states[0])
+    >>> th, ph = np.meshgrid(np.linspace(0, np.pi, 41), np.linspace(0, 2 * np.pi, 81), indexing="ij")
+    >>> w = slpi.vorticity(slpi.pack_su(X), th, ph)
+    >>> area = np.sin(th) * (np.pi / 40) * (2 * np.pi / 80)
+    >>> round(float(np.sum(w[:, :-1] ** 2 * area[:, :-1])), 2)   # a unit state: a unit field
+    1.0
+    """
+    from scipy.special import sph_harm
+    om = zeitlin_coefficients(state)
+    N = int(round(np.sqrt(len(om) + 1)))
+    theta, phi = np.broadcast_arrays(np.asarray(theta, dtype=np.float64), np.asarray(phi, dtype=np.float64))
+    out = np.zeros(theta.shape)
+    for l in range(1, N):
+        for m in range(0, l + 1):
+            j0 = l * l - 1 + (2 * m - 1 if m else 0)
+            if not om[j0] and not (m and om[j0 + 1]):
+                continue
+            Y = sph_harm(m, l, phi, theta)   # scipy: (order, degree, azimuth, polar)
+            sg = harmonic_sign(N, l, m)
+            if m == 0:
+                out += om[j0] * sg * Y.real
+            else:
+                f = sg * np.sqrt(2.0)
+                out += om[j0] * f * Y.imag + om[j0 + 1] * f * Y.real
+    return out

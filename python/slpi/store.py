@@ -1,0 +1,171 @@
+"""Runs and ensembles as xarray Datasets, stored as NetCDF (or HDF5) files, as quflow keeps
+its runs: ``slpi.to_xarray``, ``slpi.save``, ``slpi.load``. Optional: Debian's
+python3-xarray with python3-netcdf4 (or python3-h5py with the h5netcdf engine); without
+them these functions raise ImportError naming the package.
+
+Every header field travels as a string attribute of the Dataset, under its own name:
+the provenance (``slpi_version``, ``git_rev``, ``arb``, ``flint``, ...: as ``slpi run``
+writes it), every problem key (``system``, ``scheme``, ``h``, ``seed``, ...), ``arith``
+(fast or ref), ``state_columns``, and for a file read by ``read_trajectory`` every
+``# key=value`` line it holds (its comment lines joined by newlines as ``notes``); plus
+``slpi_kind`` (trajectory or ensemble). ``load`` gives them back as written."""
+import numpy as np
+
+__all__ = ["to_xarray", "save", "load", "provenance"]
+
+
+def _xarray():
+    try:
+        import xarray
+    except ImportError:
+        raise ImportError("slpi.store needs xarray: apt-get install python3-xarray python3-netcdf4") from None
+    return xarray
+
+
+def provenance():
+    """The provenance fields of this process's libslpi (those ``slpi run`` writes in a
+    header: version, revision, the versions of Arb, FLINT, MPFR, GMP, OpenBLAS, libc, the
+    compiler and its flags), as a dict of str.
+
+    Examples
+    --------
+    >>> slpi.provenance()["slpi_version"] == slpi.__version__
+    True
+    """
+    import os
+    import tempfile
+    from slpi._native import ffi, lib, libc
+    fd, path = tempfile.mkstemp(prefix="slpi-provenance-")
+    os.close(fd)
+    try:
+        f = libc.fopen(path.encode(), b"w")
+        if f == ffi.NULL:
+            raise OSError("cannot write %s" % path)
+        lib.slpi_provenance_write(f, b"")
+        libc.fclose(f)
+        with open(path) as fh:
+            return dict(line.rstrip("\n").split("=", 1) for line in fh if "=" in line)
+    finally:
+        os.unlink(path)
+
+
+def _attrs(kind, header):
+    out = {"slpi_kind": kind}
+    for k, v in header.items():
+        out[k] = "\n".join(v) if isinstance(v, list) else str(v)
+    return out
+
+
+def to_xarray(obj):
+    """A Dataset of a ``Result`` (``run``), a ``Trajectory`` (``read_trajectory``) or an
+    ``Ensemble``, with every header field as an attribute (the module's docstring).
+
+    Variables: ``state`` (time, component) or (path, time, component), ``state_radius``
+    (certified), each diagnostic by name, ``step``; an ensemble's ``stats_mean``, ...
+    (time, quantity), ``quantiles`` (q, time, quantity) and ``reduced`` (path, ...) when
+    it has them.
+
+    Examples
+    --------
+    >>> ds = slpi.to_xarray(slpi.run("iso/rigid-body/trajectories", steps=4))
+    >>> ds["state"].shape, ds.attrs["system"], ds.attrs["arith"]
+    ((5, 3), 'rigid-body', 'fast')
+    """
+    from slpi import Ensemble, Result, Trajectory, SlpiError
+    xr = _xarray()
+    if isinstance(obj, Trajectory):
+        head, rows = obj
+        if obj.state is None:
+            raise SlpiError(2, "a trajectory without state_columns= in its header", "obj", None)
+        data = {"state": (("time", "component"), np.array(obj.state)), "step": (("time",), rows["step"])}
+        if head.get("arith") == "ref":
+            data["state_radius"] = (("time", "component"), np.array(obj.state_rad))
+        for name in rows.dtype.names:
+            if name not in obj.state_columns and name not in ("step", "t") and not name.endswith("_rad"):
+                data[name] = (("time",), rows[name])
+        return xr.Dataset(data, coords={"time": rows["t"], "component": obj.state_columns},
+                          attrs=_attrs("trajectory", head))
+    if isinstance(obj, Result):
+        data = {"state": (("time", "component"), obj.states), "step": (("time",), obj.step)}
+        if obj.radii is not None:
+            data["state_radius"] = (("time", "component"), obj.radii)
+        for k, v in obj.diagnostics.items():
+            data[k] = (("time",), v)
+        head = dict(provenance(), arith="ref" if obj.radii is not None else "fast",
+                    state_columns=",".join(obj.labels), **(obj.problem or {}))
+        if obj.uncertified:
+            head["uncertified"] = obj.uncertified
+        return xr.Dataset(data, coords={"time": obj.t, "component": obj.labels}, attrs=_attrs("trajectory", head))
+    if isinstance(obj, Ensemble):
+        data, coords = {"step": (("time",), obj.step)}, {"time": obj.t, "component": obj.labels,
+                                                         "path": obj.paths.astype(np.int64)}
+        if obj.states is not None:
+            data["state"] = (("path", "time", "component"), np.asarray(obj.states))
+        if obj.radii is not None:
+            data["state_radius"] = (("path", "time", "component"), obj.radii)
+        for k, v in (obj.diagnostics or {}).items():
+            data[k] = (("path", "time"), v)
+        if obj.stats is not None:
+            coords["quantity"] = obj.stats.names
+            for k in ("mean", "var", "min", "max", "radius"):
+                data["stats_" + k] = (("time", "quantity"), getattr(obj.stats, k))
+            data["stats_n"] = ((), obj.stats.n)
+        if obj.quantiles is not None:
+            coords["quantity"], coords["q"] = obj.quantiles.names, obj.quantiles.q
+            data["quantiles"] = (("q", "time", "quantity"), obj.quantiles.values)
+            data["quantiles_error"] = (("time", "quantity"), obj.quantiles.error)
+        if obj.reduced is not None:
+            r = np.asarray(obj.reduced)
+            dims = ("bin",) if r.shape[0] != len(obj.paths) else ("path",)
+            data["reduced"] = (dims + tuple("reduced_%d" % i for i in range(1, r.ndim)), r)
+        head = dict(provenance(), arith="ref" if obj.radii is not None else "fast",
+                    state_columns=",".join(obj.labels), **(obj.problem or {}))
+        for k, v in (obj.params or {}).items():
+            head["grid." + k] = repr(v)
+        if obj.uncertified:
+            head["uncertified"] = obj.uncertified
+        return xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head))
+    raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
+
+
+def save(obj, path, engine=None):
+    """Write ``to_xarray(obj)`` (or a Dataset) to a NetCDF file (``engine``: xarray's;
+    default netcdf4, or h5netcdf for HDF5 through h5py), under a temporary name renamed
+    when complete.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "rb.nc")
+    >>> slpi.save(slpi.run("iso/rigid-body/trajectories", steps=4), f)
+    >>> slpi.load(f).attrs["scheme"]
+    'isomp'
+    """
+    import os
+    ds = obj if hasattr(obj, "to_netcdf") else to_xarray(obj)
+    path = os.fspath(path)
+    tmp = "%s.part-%d" % (path, os.getpid())
+    try:
+        ds.to_netcdf(tmp, engine=engine)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def load(path, engine=None):
+    """The Dataset of a file ``save`` wrote, read whole (the file is closed after).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "e.nc")
+    >>> slpi.save(slpi.ensemble("iso/rigid-body/trajectories", paths=3, steps=4, save_every=2, stats=True), f)
+    >>> ds = slpi.load(f)
+    >>> ds["state"].shape, ds["stats_mean"].sel(quantity="x1").shape, ds.attrs["slpi_kind"]
+    ((3, 3, 3), (3,), 'ensemble')
+    """
+    xr = _xarray()
+    with xr.open_dataset(path, engine=engine) as ds:
+        return ds.load()

@@ -1,0 +1,220 @@
+"""The researcher's desk (python/README.md): converge with the command's options,
+per-path reductions and quantiles of ensembles, storage through xarray and the plots."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import slpi
+
+SLPI = os.environ.get("SLPI_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "slpi"))
+RB = "iso/rigid-body/trajectories"
+
+
+def test_converge_covers_the_command(tmp_path, capfd):
+    """threads, batches, phi, exact and progress: the JSON of `slpi converge` with the same
+    options, number for number, and the same bits on 1 and 2 threads."""
+    opts = dict(kind="weak", levels=(2, 4), ref=6, paths=64, boot=20, phi="x1", exact=True, batches=8)
+    one = slpi.converge("iso/so3/weak-exact", threads=1, **opts)
+    two = slpi.converge("iso/so3/weak-exact", threads=2, progress=True, **opts)
+    assert "converge, paths" in capfd.readouterr().err
+    assert np.array_equal(one.e, two.e) and np.array_equal(one.se, two.se) and np.array_equal(one.ci, two.ci, equal_nan=True)
+    j = tmp_path / "c.json"
+    subprocess.run([SLPI, "converge", "--preset", "iso/so3/weak-exact", "--kind", "weak", "--levels", "2..4",
+                    "--ref", "6", "--paths", "64", "--boot", "20", "--phi", "x1", "--exact", "--batches", "8",
+                    "--threads", "2", "--json", str(j), "-o", os.devnull], check=True, capture_output=True)
+    cli = json.loads(j.read_text())
+    for k in ("levels", "slopes", "study", "failed_paths"):
+        assert cli[k] == one.report[k], k
+    assert one.e.tolist() == [lv["indep"]["e"] for lv in cli["levels"]]
+    assert all("quadrature" in lv for lv in cli["levels"])
+    plain = slpi.converge("iso/so3/weak-exact", kind="weak", levels=(2, 4), ref=6, paths=64, boot=20)
+    assert not np.array_equal(plain.e, one.e)   # phi and exact reach the study
+    with pytest.raises(slpi.SlpiError, match="phi 'x2'"):
+        slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
+    with pytest.raises(slpi.SlpiError, match="threads"):
+        slpi.converge("iso/rigid-body/weak", threads=0)
+
+
+def first_passage(t, x):
+    """The first saved time at which x1 < 0.9, or inf: one per path."""
+    below = x[:, :, 0] < 0.9
+    return np.where(below.any(axis=1), t[np.argmax(below, axis=1)], np.inf)
+
+
+def test_reduce_per_path_and_histogram():
+    """reduce's results path by path equal f on the kept states, and the same bytes on 1
+    and 2 threads; bins gives their exact histogram; bad reductions are named."""
+    kw = dict(paths=300, steps=400, save_every=4, x0=[1.0, 0.3, 0.1], amp=0.6)
+    e1 = slpi.ensemble(RB, threads=1, reduce=first_passage, **kw)
+    e2 = slpi.ensemble(RB, threads=2, reduce=first_passage, states=False, stats=True, **kw)
+    assert e1.reduced.shape == (300,) and e1.reduced.tobytes() == e2.reduced.tobytes()
+    assert np.array_equal(e1.reduced, first_passage(e1.t, e1.states))
+    assert np.isfinite(e1.reduced).sum() > 10 and np.isinf(e1.reduced).sum() > 10
+    edges = np.linspace(0, e1.t[-1], 9)
+    h = slpi.ensemble(RB, threads=2, reduce=first_passage, bins=edges, states=False, **kw)
+    assert h.reduced.dtype == np.int64 and np.array_equal(h.reduced, np.histogram(e1.reduced, bins=edges)[0])
+    with pytest.raises(slpi.SlpiError, match="reduce: returned"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, reduce=lambda t, x: 1.0)
+    with pytest.raises(slpi.SlpiError, match="bins"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, reduce=first_passage, bins=[1, 0])
+
+
+def test_quantiles_exact_and_streamed():
+    """Kept states: numpy's inverted_cdf quantiles exactly. states=False: within the stated
+    error of them, for every time and quantity, and the same bytes on 1 and 2 threads."""
+    q = [0.0, 0.05, 0.5, 0.95, 1.0]
+    kw = dict(paths=5000, steps=100, save_every=20, amp=0.5, quantiles=q)   # 20 pieces: the bins grow
+    ex = slpi.ensemble(RB, diagnostics=True, **kw)
+    v = np.concatenate([ex.states, np.stack([ex.diagnostics[k] for k in ex.diagnostics], axis=2)], axis=2)
+    assert ex.quantiles.exact and np.array_equal(ex.quantiles.values, np.quantile(v, q, axis=0,
+                                                                                   method="inverted_cdf"))
+    s1 = slpi.ensemble(RB, states=False, threads=1, **kw)
+    s2 = slpi.ensemble(RB, states=False, threads=2, **kw)
+    assert not s1.quantiles.exact and s1.quantiles.values.tobytes() == s2.quantiles.values.tobytes()
+    assert s1.quantiles.names == ex.quantiles.names
+    gap = np.abs(s1.quantiles.values - ex.quantiles.values)
+    assert np.all(gap <= s1.quantiles.error), (gap / np.maximum(s1.quantiles.error, 1e-300)).max()
+    # the bins stayed fine: a few times the whole span over 4096 bins (a constant
+    # quantity: 2^-40 of its magnitude)
+    span, mag = v.max(axis=0) - v.min(axis=0), np.maximum(np.abs(v).max(axis=0), 1.0)
+    assert np.all(s1.quantiles.error <= span / 4096 * 8 + mag * 2.0 ** -38)
+    med = s1.quantiles["x1"][2]
+    assert med.shape == (len(s1.t),)
+    with pytest.raises(slpi.SlpiError, match="quantiles"):
+        slpi.ensemble(RB, paths=4, steps=4, save_every=2, quantiles=[1.5])
+
+
+def test_netcdf_round_trip_keeps_every_header_field(tmp_path):
+    """A trajectory file of `slpi run` (fast and certified), a Result and an Ensemble to
+    NetCDF and back: every header field as an attribute, the same values, the arrays
+    bit for bit; the file is HDF5 (h5py reads the same attributes)."""
+    pytest.importorskip("xarray")
+    pytest.importorskip("netCDF4")
+    for extra in ([], ["--ref"]):
+        f = tmp_path / "rb.tsv"
+        subprocess.run([SLPI, "run", "-q", "--hex", *extra, "--preset", RB, "steps=6", "-o", str(f)], check=True)
+        tr = slpi.read_trajectory(f)
+        nc = tmp_path / "rb.nc"
+        slpi.save(tr, nc)
+        ds = slpi.load(nc)
+        head = {k: "\n".join(v) if isinstance(v, list) else v for k, v in tr.header.items()}
+        assert {k: ds.attrs[k] for k in head} == head and len(head) > 40
+        assert ds.attrs["slpi_kind"] == "trajectory" and ds.attrs["arith"] == ("ref" if extra else "fast")
+        assert np.array_equal(ds["state"].values, tr.state) and np.array_equal(ds["time"].values, tr.rows["t"])
+        assert np.array_equal(ds["H0"].values, tr.rows["H0"])
+        if extra:
+            assert np.array_equal(ds["state_radius"].values, tr.state_rad)
+    r = slpi.run(RB, steps=8, ref=True)
+    slpi.save(r, tmp_path / "r.nc")
+    ds = slpi.load(tmp_path / "r.nc")
+    want = dict(slpi.provenance(), **r.problem)
+    assert {k: ds.attrs[k] for k in want} == want and ds.attrs["arith"] == "ref"
+    assert ds.attrs["slpi_version"] == head["slpi_version"] and ds.attrs["steps"] == "8"
+    assert np.array_equal(ds["state_radius"].values, r.radii) and np.array_equal(ds["H0"].values, r.energy)
+    e = slpi.ensemble(RB, paths=40, steps=20, save_every=5, stats=True, diagnostics=True, quantiles=[0.5],
+                      reduce=lambda t, x: x[:, -1, 0], amp=0.3)
+    slpi.save(e, tmp_path / "e.nc")
+    ds = slpi.load(tmp_path / "e.nc")
+    assert {k: ds.attrs[k] for k in e.problem} == e.problem and ds.attrs["amp"] == "0.29999999999999999"
+    assert np.array_equal(ds["state"].values, e.states) and np.array_equal(ds["reduced"].values, e.reduced)
+    assert np.array_equal(ds["stats_var"].values, e.stats.var) and int(ds["stats_n"]) == 40
+    assert np.array_equal(ds["quantiles"].values, e.quantiles.values)
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(tmp_path / "e.nc", "r") as h:
+        a = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in h.attrs.items()}
+    assert a["system"] == "rigid-body" and a["slpi_version"] == slpi.__version__
+
+
+def polarization_tensor(N, l, m):
+    """T_lm of docs/systems.md#euler-zeitlin by its 3j formula, entry by entry (Racah's sum
+    in exact arithmetic, then one square root): (T_lm)_ab = (-1)^(s - m_a) sqrt(2l + 1)
+    (s l s; -m_a, m, m_b); an independent way to the basis the library diagonalizes."""
+    from fractions import Fraction
+    from slpi.sphere import _wigner3j
+    s = Fraction(N - 1, 2)
+    T = np.zeros((N, N))
+    for a in range(N):
+        for b in range(N):
+            ma, mb = -s + a, -s + b
+            sg, sq = _wigner3j(s, l, s, -ma, m, mb)
+            T[a, b] = (-1) ** int(s - ma) * sg * np.sqrt(float((2 * l + 1) * sq))
+    return T
+
+
+@pytest.mark.parametrize("N", [5, 8, 13])
+def test_vorticity_of_y21_is_the_analytic_field(N):
+    """The su(N) states of sqrt2 Re Y_2^1 and sqrt2 Im Y_2^1 (i T(f), T from the 3j formula)
+    give back, on a 37 x 72 grid, the fields -sqrt(15/4pi) sin(th) cos(th) cos(ph) and
+    sin(ph) within 1e-12; the unit state is a unit field."""
+    pytest.importorskip("scipy")
+    T = polarization_tensor(N, 2, 1)
+    th, ph = np.meshgrid(np.linspace(0, np.pi, 37), np.linspace(0, 2 * np.pi, 72, endpoint=False), indexing="ij")
+    base = -np.sqrt(15 / (4 * np.pi)) * np.sin(th) * np.cos(th)
+    re = slpi.pack_su(1j * (T + T.T) / np.sqrt(2))     # i T(sqrt2 Re Y21): T(conj f) = T(f)^T
+    im = slpi.pack_su((T - T.T) / np.sqrt(2))          # i T(sqrt2 Im Y21)
+    assert abs(np.linalg.norm(slpi.unpack_su(re)) - 1) < 1e-14
+    for state, want in ((re, base * np.cos(ph)), (im, base * np.sin(ph))):
+        got = slpi.vorticity(state, th, ph)
+        assert np.abs(got - want).max() < 1e-12, np.abs(got - want).max()
+    w = slpi.zeitlin_coefficients(re)
+    assert np.count_nonzero(np.abs(w) > 1e-12) == 1 and abs(abs(w[2 * 2 - 1 + 2]) - 1) < 1e-12   # Y^s_21
+
+
+def test_plots_headless(tmp_path):
+    """Each figure of slpi.plot draws (Agg) into a PNG."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    r = slpi.run(RB, steps=300)
+    e = slpi.ensemble(RB, paths=30, steps=100, save_every=10, stats=True)
+    z = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=2)
+    for name, draw in (("sphere", lambda: slpi.plot.sphere(r)), ("drift", lambda: slpi.plot.drift(r)),
+                       ("band", lambda: slpi.plot.band(e, "H0")),
+                       ("vorticity", lambda: slpi.plot.vorticity(z.states[-1], n=(18, 36)))):
+        ax = draw()
+        ax.figure.savefig(tmp_path / (name + ".png"))
+        plt.close(ax.figure)
+        assert (tmp_path / (name + ".png")).stat().st_size > 1000, name
+
+
+def test_comment_lines_of_a_trajectory(tmp_path):
+    """'##' lines are comments wherever they sit in the header, with '=' or not; a '#' line
+    whose text before '=' is not a key is refused by both readers, saying why."""
+    f = tmp_path / "rb.tsv"
+    slpi.write_trajectory(f, slpi.run(RB, steps=4))
+    lines = f.read_text().splitlines()
+    good = tmp_path / "good.tsv"
+    good.write_text("\n".join(lines[:1] + ["## my port, x=1 and y = 2", "##a=b", "# plain note"] + lines[1:]) + "\n")
+    assert slpi.verify(good).verdict == "PASS"
+    tr = slpi.read_trajectory(good)
+    assert "a" not in tr.header and "#a" not in tr.header and "my port, x=1 and y = 2" in tr.header["notes"]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("\n".join(lines[:1] + ["# my port: x=1"] + lines[1:]) + "\n")
+    for read in (slpi.verify, slpi.read_trajectory):
+        with pytest.raises(slpi.SlpiError, match=r"bad.tsv:2: a '#' line with '=' is a key=value line, and "
+                                                 r"'my port: x' is not a key .* '## \.\.\.'"):
+            read(bad)
+
+
+def test_model_file_and_x0_on_a_model(tmp_path):
+    """A key file (models/rigid-body.slpi) is a problem wherever a preset is, the same bits
+    as slpi run --config; ensemble(x0=...) on a model without x0 of its own runs each path
+    from its x0 (as single runs do)."""
+    models = os.path.join(os.path.dirname(__file__), "..", "..", "models")
+    f = os.path.join(models, "rigid-body.slpi")
+    e = slpi.ensemble(f, paths=3, steps=5)
+    out = subprocess.run([SLPI, "run", "-q", "--hex", "--config", f, "steps=5", "path=2"], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    last = [float.fromhex(c) if "0x" in c else float(c) for c in out[-1].split("\t")[2:5]]
+    assert np.array_equal(e[2], last)
+    assert slpi.Problem(f).text() == slpi.Problem(f).text() and "system=model" in slpi.Problem(f).text()
+    with pytest.raises(slpi.SlpiError, match="no-such-file|unknown preset"):
+        slpi.ensemble(str(tmp_path / "no-such-file.slpi"), paths=2)
+    m = slpi.Model("so3", "x1^2/2 + x2^2 + x3^2", noise=["0.1*x1"])
+    X0 = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0.6, 0.8]])
+    ens = slpi.ensemble(m, paths=3, steps=4, x0=X0)
+    for r in range(3):
+        assert np.array_equal(ens[r], slpi.run(m, steps=4, x0=X0[r], path=r).states[-1])
