@@ -79,7 +79,9 @@ int slpi_interrupt_catch(void);
 
 /* Strict numbers (core/parse.c), for every key, option and numeric text field: the
  * whole text is the number (blanks around it allowed), no trailing garbage, overflow,
- * NaN, infinity or subnormal; lo <= value <= hi; integers in decimal (u64 also 0x hex).
+ * NaN, infinity or subnormal; lo <= value <= hi; every integer (int, long, u64) in
+ * decimal, leading zeros included (010 is ten, never octal), or in 0x/0X hex (0x10 is
+ * sixteen; a sign before it where negative values exist).
  * Errors (SLPI_EINPUT) name the value as given: name "h" -> "h=1e-320: subnormal ...",
  * name "--threads" -> "--threads abc: not an integer". *out is set only on success. */
 int slpi_parse_double(const char *name, const char *text, double lo, double hi, double *out, slpi_error *err);
@@ -634,7 +636,8 @@ typedef struct {
      * (the current state, solver counters) as exact one-line text tokens without
      * newlines (*tokens and each token malloc'd; fast: %a and integers, ref:
      * arb_dump_str); returns the count, or -1 when out of memory (nothing to free).
-     * Loading sets only what saving wrote: set_state has set the initial state already. */
+     * Loading sets only what saving wrote: set_state has set the initial state already;
+     * it fails with SLPI_EINPUT, and errno ENOMEM when it ran out of memory. */
     int (*state_save)(void *ctx, char ***tokens);
     int (*state_load)(void *ctx, int n, char *const *tokens);
     /* optional (NULL: none): why the last step failed, in words ("" if not known); the

@@ -4,6 +4,7 @@
  * of H, each generator xi_k = grad H_k and each field V_k = ad*_{xi_k} x, V_0 the drift
  * per unit time and V_k the noise field of dW^k (slpi_fast_fields: the double path's own
  * evaluation, the one `slpi run` integrates). */
+#include <float.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,15 +71,16 @@ static int show(const slpi_problem *p, const char *at)
         int n = 0;
         const char *s = at;
         while (rc == SLPI_OK && n <= dim) {
-            char *end;
-            double v = strtod(s, &end);
-            if (end == s || (*end && *end != ',') || n == dim) {
+            char num[512];
+            size_t len = strcspn(s, ",");
+            snprintf(num, sizeof num, "%.*s", (int)(len < sizeof num ? len : sizeof num - 1), s);
+            if (n == dim || len >= sizeof num || slpi_parse_double("--at", num, -DBL_MAX, DBL_MAX, &x[n], &err)) {
                 rc = slpi_error_set(&err, SLPI_EINPUT, "--at %s: expected %d comma-separated numbers", at, dim);
                 break;
             }
-            x[n++] = v;
-            if (!*end) break;
-            s = end + 1;
+            n++;
+            if (!s[len]) break;
+            s += len + 1;
         }
         if (rc == SLPI_OK && n != dim)
             rc = slpi_error_set(&err, SLPI_EINPUT, "--at %s: expected %d comma-separated numbers", at, dim);

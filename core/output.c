@@ -260,7 +260,8 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
         if (!(o->f = fopen(path, "w"))) rc = fail(err, path, "cannot write");
     } else {
         o->target = exists ? realpath(path, NULL) : strdup(path);
-        if (!o->target) rc = fail(err, path, "cannot resolve");
+        if (!o->target)
+            rc = exists ? fail(err, path, "cannot resolve") : slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
         else if (exists && locked_by_other(o->target))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", path);
         else rc = open_temp(o, exists ? &st : NULL, err);

@@ -2,8 +2,10 @@
  * (cli/) and every numeric field of core's text formats: one scanner, one set of
  * messages. The whole text must be the number (blanks around it are allowed): no
  * trailing garbage, no overflow, no NaN or infinity, no subnormal double; then the
- * value must lie in [lo, hi]. Integers are decimal digits (a sign only where negative
- * values exist); unsigned 64-bit values may also be 0x hex (seeds). A message names the
+ * value must lie in [lo, hi]. Every integer, of every kind (int, long, unsigned 64-bit),
+ * is read one way (scan_integer): decimal digits, where leading zeros change nothing
+ * (010 is ten, never octal eight), or 0x/0X and hex digits (0x10 is sixteen); a sign
+ * only where negative values exist (-0x10 is minus sixteen). A message names the
  * value as it was given: "h=1e-320: ..." for a key, "--threads abc: ..." for an option
  * (a name that starts with '-'), "x0:3: 'abc': ..." for a field of a file (a name that
  * ends in ':').
@@ -16,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,17 +78,35 @@ int slpi_parse_double(const char *name, const char *text, double lo, double hi, 
     return SLPI_OK;
 }
 
+/* The one reading of an integer's text s (trimmed): an optional sign where sign_ok, then
+ * decimal digits (leading zeros are decimal) or 0x/0X and hex digits; *neg and the
+ * magnitude *mag. 0, or -1 when it is not such an integer, -2 when the magnitude passes
+ * 2^64 - 1. */
+static int scan_integer(const char *s, int sign_ok, int *neg, unsigned long long *mag)
+{
+    *neg = 0;
+    if (sign_ok && (*s == '-' || *s == '+')) *neg = *s++ == '-';
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = s + (hex ? 2 : 0);
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") != strlen(digits)) return -1;
+    errno = 0;
+    *mag = strtoull(digits, NULL, hex ? 16 : 10);
+    return errno == ERANGE ? -2 : 0;
+}
+
 int slpi_parse_long(const char *name, const char *text, long lo, long hi, long *out, slpi_error *err)
 {
-    char s[512], *end, why[160];
+    char s[512], why[160];
+    int neg;
+    unsigned long long mag;
     if (!text || !trimmed(text, s, sizeof s))
         return reject(err, name, text ? text : "", text && *text ? "not an integer" : "missing value");
-    const char *digits = s + (s[0] == '-' || s[0] == '+');
-    if (!isdigit((unsigned char)*digits) || strspn(digits, "0123456789") != strlen(digits))
-        return reject(err, name, text, "not an integer");
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno == ERANGE || v < lo || v > hi) {
+    int got = scan_integer(s, 1, &neg, &mag);
+    if (got == -1) return reject(err, name, text, "not an integer");
+    /* |LONG_MIN| = LONG_MAX + 1 */
+    int fits = got == 0 && (neg ? mag <= (unsigned long long)LONG_MAX + 1 : mag <= (unsigned long long)LONG_MAX);
+    long v = !fits ? 0 : neg ? (mag > (unsigned long long)LONG_MAX ? LONG_MIN : -(long)mag) : (long)mag;
+    if (!fits || v < lo || v > hi) {
         snprintf(why, sizeof why, "out of range [%ld, %ld]", lo, hi);
         return reject(err, name, text, why);
     }
@@ -103,16 +124,14 @@ int slpi_parse_int(const char *name, const char *text, int lo, int hi, int *out,
 
 int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *out, slpi_error *err)
 {
-    char s[512], *end, why[160];
+    char s[512], why[160];
     const char *what = "not an unsigned 64-bit integer";
+    int neg;
+    unsigned long long v;
     if (!text || !trimmed(text, s, sizeof s)) return reject(err, name, text ? text : "", text && *text ? what : "missing value");
-    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    const char *digits = s + (hex ? 2 : 0);
-    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") != strlen(digits))
-        return reject(err, name, text, what);
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-    if (errno == ERANGE) return reject(err, name, text, "not an unsigned 64-bit integer (above 2^64-1)");
+    int got = scan_integer(s, 0, &neg, &v);
+    if (got == -1) return reject(err, name, text, what);
+    if (got == -2) return reject(err, name, text, "not an unsigned 64-bit integer (above 2^64-1)");
     if (v > hi) {
         snprintf(why, sizeof why, "out of range [0, %llu]", (unsigned long long)hi);
         return reject(err, name, text, why);

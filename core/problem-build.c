@@ -63,6 +63,20 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
     if (rc == SLPI_OK && ferror(f))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
     fclose(f);
+    /* a file the key file names, by a relative path: relative to the key file's folder */
+    const char *slash = strrchr(path, '/');
+    for (int i = 0; rc == SLPI_OK && slash && i < n; i++) {
+        if (!slpi_problem_key_is_path(k[i]) || v[i][0] == '/' || !v[i][0]) continue;
+        size_t len = (size_t)(slash - path) + 1 + strlen(v[i]) + 1;
+        char *joined = malloc(len);
+        if (!joined) {
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", where[i]);
+            break;
+        }
+        snprintf(joined, len, "%.*s/%s", (int)(slash - path), path, v[i]);
+        free(v[i]);
+        v[i] = joined;
+    }
     if (rc == SLPI_OK)
         rc = slpi_problem_set_all(p, n, k, v, (const char *const *)where, err);
     for (int i = 0; i < n; i++) { free(k[i]); free(v[i]); free(where[i]); }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/expr.h"
 #include "core/problem.h"
@@ -19,14 +20,16 @@
 
 /* K_DOUBLE0: a K_DOUBLE not written back while 0 (a key that came later: the outputs of
  * problems without it stay as they were) */
-enum key_type { K_DOUBLE, K_DOUBLE0, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL };
+/* K_PATH: a K_STRING naming a file, held absolute (slpi_problem_key_is_path: one rule for
+ * a relative path, docs/models.md#paths) */
+enum key_type { K_DOUBLE, K_DOUBLE0, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL, K_PATH };
 
 typedef struct {
     const char *name;
     int system;               /* -1: every system */
     enum key_type type;
     size_t offset;
-    int count;                /* K_VEC: number of doubles; K_STRING: buffer size */
+    int count;                /* K_VEC: number of doubles; K_STRING, K_PATH: buffer size */
     const char *const *enums; /* K_ENUM: NULL-terminated names, value = index */
     double lo, hi;            /* numeric range (inclusive) */
     const char *help;
@@ -79,7 +82,7 @@ static const key_def keys[] = {
     { "truncate", ANY, K_ENUM, OFF(truncate), 0, e_trunc, 0, 0, "auto (on for ISO systems and the rigid body, off for heavy top and sine-Euler) | on | off" },
     { "trunc_ell", ANY, K_DOUBLE, OFF(trunc_ell), 0, NULL, 0x1p-20, 100, "ell of the threshold sqrt(2 ell h |ln h|) (papers: 2)" },
     { "refine", ANY, K_INT, OFF(refine), 0, NULL, 0, 40, "sum 2^refine fine increments per step (coupled hierarchy)" },
-    { "noise_file", ANY, K_STRING, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator; its own seed, path and refine must be the problem's (or seed=file)" },
+    { "noise_file", ANY, K_PATH, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator; its own seed, path and refine must be the problem's (or seed=file)" },
     { "noise_digest", ANY, K_U64, OFF(noise_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_file's bytes: recorded in the header by every run; given (verify reads it back), the file must have it" },
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
@@ -101,7 +104,7 @@ static const key_def keys[] = {
     { "propagation", ANY, K_ENUM, OFF(ref_lohner), 0, e_propagation, 0, 0, "ref path: auto (default: lohner where it applies, else ball) | ball (step the last balls) | lohner (mean-value form: far smaller radii over long runs, about 2.4 times the work of a step; ISOMP comm with solved steps, states up to 64 entries)" },
     { "matmul", ANY, K_ENUM, OFF(matmul), 0, e_matmul, 0, 0, "ref path, ISOMP on euler-zeitlin and manakov: who encloses the O(N^3) matrix products: auto (default: blas from N = 32 at the first precision, arb below and on retries) | arb (Arb balls) | blas (midpoint-radius products on binary64 BLAS under an a priori bound; docs/design.md#blas-route)" },
     { "x0", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "initial state, comma-separated, in the state layout (see slpi.h); on the manifold within 1e-10: heavy top |gamma| = 1, R^T R = I and det R = 1 (SVI forms), su(N) traceless" },
-    { "x0_file", ANY, K_STRING, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },
+    { "x0_file", ANY, K_PATH, OFF(x0_file), SLPI_PATH_MAX, NULL, 0, 0, "initial state from a file of doubles ('#' comments); the same checks as x0" },
     /* rigid body */
     { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
     { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
@@ -140,7 +143,7 @@ static const key_def keys[] = {
     { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
     { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
     { "multiplier", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.multiplier), SLPI_EXPR_MAX_TEXT, NULL, 0, 0, "the Poisson operator L as its spectral multiplier lambda(l), an expression in l (e.g. -l*(l+1)-4, -(l*(l+1))^2): psi = L^-1 (X - F); finite and nonzero at l = 1..N-1, not reading t (L is one operator for the run); in place of kappa (O(N^3) per solve, not kappa's O(N^2))" },
-    { "noise_fields", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(ez.noise_fields), SLPI_PATH_MAX, NULL, 0, 0, "noise=fields: a file of fields xi_k, one noise Hamiltonian H_k = <X, xi_k> per line of the N^2-1 coefficients on Y_(l,m), l = 1..N-1, m = 0, 1, -1, ..., l, -l ('#' comments; M = the lines)" },
+    { "noise_fields", SLPI_SYS_EULER_ZEITLIN, K_PATH, OFF(ez.noise_fields), SLPI_PATH_MAX, NULL, 0, 0, "noise=fields: a file of fields xi_k, one noise Hamiltonian H_k = <X, xi_k> per line of the N^2-1 coefficients on Y_(l,m), l = 1..N-1, m = 0, 1, -1, ..., l, -l ('#' comments; M = the lines)" },
     { "noise_fields_digest", SLPI_SYS_EULER_ZEITLIN, K_U64, OFF(ez.noise_fields_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_fields file's bytes: recorded in the header by every run; given (verify, resume), the file must have it" },
     /* sine-Euler */
     { "N", SLPI_SYS_SINE_EULER, K_INT, OFF(se.N), 0, NULL, 3, 99, "su(N), N odd" },
@@ -329,12 +332,20 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         return SLPI_OK;
     }
     case K_STRING:
-        if (strlen(value) >= (size_t)k->count)
-            return slpi_error_set(err, SLPI_EINPUT, "%s: value too long", key);
-        strcpy(field, value);
+    case K_PATH: {
+        char abs[SLPI_PATH_MAX + 1] = "";
+        if (k->type == K_PATH && value[0] != '/' && !getcwd(abs, sizeof abs - 1))
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%.200s: a relative path, and the current folder has no name "
+                                  "(%s)", key, value, strerror(errno));
+        if (abs[0]) strcat(abs, "/");   /* relative to the current folder: held absolute */
+        if (strlen(abs) + strlen(value) >= (size_t)k->count)
+            return slpi_error_set(err, SLPI_EINPUT, "%s: value too long%s", key, abs[0] ? " (made absolute)" : "");
+        strcpy(field, abs);
+        strcat(field, value);
         if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
         if (k->offset == offsetof(slpi_problem, ez.noise_fields)) return slpi_zeitlin_fields_count(p, err);
         return SLPI_OK;
+    }
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (bad key type)", key);
 }
@@ -488,7 +499,8 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
         for (int i = 0; i < k->count; i++)
             fprintf(f, "%s%.17g", i ? "," : "", ((const double *)field)[i]);
         break;
-    case K_STRING: fprintf(f, "%s", field); break;
+    case K_STRING:
+    case K_PATH: fprintf(f, "%s", field); break;
     case K_SPECIAL: break;
     }
     fputc('\n', f);
@@ -505,7 +517,7 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
     for (int i = 0; i < NKEYS; i++) {
         const key_def *k = &keys[i];
         if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->system)) continue;
-        if (k->type == K_STRING && ((const char *)p + k->offset)[0] == '\0') continue;
+        if ((k->type == K_STRING || k->type == K_PATH) && ((const char *)p + k->offset)[0] == '\0') continue;
         if (k->type == K_DOUBLE0 && *(const double *)((const char *)p + k->offset) == 0.0) continue;
         if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0)
             || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest)
@@ -540,13 +552,21 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 
 int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names)
 {
-    static const char *const kinds[] = { "double", "double", "int", "long", "u64", "enum", "vec", "string", "special" };
+    static const char *const kinds[] = { "double", "double", "int", "long", "u64", "enum", "vec", "string", "special",
+                                         "path" };
     if (i < 0 || i >= NKEYS) return 0;
     *kind = kinds[keys[i].type];
     *lo = keys[i].lo;
-    *hi = keys[i].type == K_STRING ? keys[i].count : keys[i].hi;
+    *hi = keys[i].type == K_STRING || keys[i].type == K_PATH ? keys[i].count : keys[i].hi;
     *names = keys[i].enums;
     return 1;
+}
+
+int slpi_problem_key_is_path(const char *key)
+{
+    for (int i = 0; i < NKEYS; i++)
+        if (keys[i].type == K_PATH && strcmp(keys[i].name, key) == 0) return 1;
+    return 0;
 }
 
 void slpi_problem_print_keys(FILE *f)

@@ -23,6 +23,11 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err);
  * "vec", "string" or "special"), its range (numbers, vec entries; a string's buffer size
  * in *hi) and its names (enum, NULL-terminated; else NULL). 0 past the end. */
 int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names);
+/* 1 if key names a file (noise_file, x0_file, noise_fields). Such a key is held as an
+ * absolute path: a relative value is relative to the file that names it (a key file's
+ * folder, slpi_problem_load; a trajectory's, verify), else to the current folder
+ * (docs/models.md#paths). */
+int slpi_problem_key_is_path(const char *key);
 /* The degrees l <= slpi_problem_ic_lmax(p) of euler-zeitlin's initial condition: the key
  * ic_lmax, or where it is 0 (the default) min(11, N - 1), the papers' 11 wherever N
  * allows it (docs/systems.md#euler-zeitlin). */

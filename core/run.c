@@ -167,6 +167,7 @@ static char *last_line(int fd, long end)
         start = from;
     }
     char *line = malloc((size_t)(end - start));
+    if (!line) errno = ENOMEM;
     if (!line || pread(fd, line, (size_t)(end - 1 - start), (off_t)start) != end - 1 - start) {
         free(line);
         return NULL;
@@ -183,7 +184,9 @@ static char *last_line(int fd, long end)
  * a state that is not that row's. */
 static int prefix_matches(int fd, const slpi_checkpoint *c, const slpi_rows *rows, int dim)
 {
+    errno = 0;
     char *line = last_line(fd, c->out_bytes), *s = line, *e;
+    if (!line && errno == ENOMEM) return -1;
     long want = slpi_rows_last(rows, c->step);
     int ok = line && line[0] != '#' && strtol(s, &e, 10) == want && *e == '\t';
     if (ok && want == c->step && !strcmp(c->arith, "fast") && c->ntokens >= dim) {
@@ -227,7 +230,7 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows, 
     slpi_checkpoint c;
     int rc = slpi_checkpoint_read(file, &c, err);
     if (rc != SLPI_OK) return rc;
-    int fd = fileno(out), dim = slpi_problem_state_dim(p);
+    int fd = fileno(out), dim = slpi_problem_state_dim(p), pm;
     struct stat st;
     if (strcmp(c.problem, cs->problem) != 0) {
         rc = problem_mismatch(file, c.problem, cs->problem, err);
@@ -243,13 +246,15 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows, 
     } else if (digest_output(fd, &cs->digest, &cs->upto, c.out_bytes) != 0 || cs->digest != c.out_digest) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes are not those the checkpoint %s recorded", oname,
                             c.out_bytes, file);
-    } else if (!prefix_matches(fd, &c, rows, dim)) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes do not end with the row of step %ld in the "
-                            "state the checkpoint %s holds (an edited checkpoint?): not cut", oname, c.out_bytes,
-                            slpi_rows_last(rows, c.step), file);
-    } else if (ops->state_load(ctx, c.ntokens, c.x) != SLPI_OK) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state", file,
-                            c.ntokens, ops->name);
+    } else if ((pm = prefix_matches(fd, &c, rows, dim)) <= 0) {
+        rc = pm < 0 ? slpi_error_set(err, SLPI_EINPUT, "%s: out of memory reading its last row", oname)
+                    : slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes do not end with the row of step %ld "
+                                     "in the state the checkpoint %s holds (an edited checkpoint?): not cut", oname,
+                                     c.out_bytes, slpi_rows_last(rows, c.step), file);
+    } else if ((errno = 0, ops->state_load(ctx, c.ntokens, c.x)) != SLPI_OK) {
+        rc = errno == ENOMEM ? slpi_error_set(err, SLPI_EINPUT, "%s: out of memory restoring the path's state", file)
+                             : slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state",
+                                              file, c.ntokens, ops->name);
     } else if (ftruncate(fd, (off_t)c.out_bytes) != 0 || lseek(fd, (off_t)c.out_bytes, SEEK_SET) < 0) {
         /* last: the checkpoint is valid in every part before the output is touched */
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot truncate to %ld bytes: %s", oname, c.out_bytes,

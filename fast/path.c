@@ -43,8 +43,8 @@ static void *fast_create(const slpi_problem *p, slpi_error *err)
     c->x0 = calloc((size_t)c->dim, sizeof(double));
     c->row = calloc((size_t)c->dim + SLPI_MAX_DIAG + 2, sizeof(double));
     if (!c->x || !c->x0 || !c->row) {
-        fast_destroy(c);
         slpi_error_set(err, SLPI_EINPUT, "fast path: out of memory (state of %d doubles)", c->dim);
+        fast_destroy(c);
         return NULL;
     }
     return c;
@@ -151,7 +151,8 @@ static int fast_state_load(void *ctx, int n, char *const *tokens)
     long cnt[SLPI_FAST_NCOUNTERS];
     int nc = n - c->dim - SLPI_FAST_NCOUNTERS, ok = nc >= 0;
     double *x = malloc((size_t)c->dim * sizeof *x), *carry = malloc((size_t)(ok ? nc : 0) * sizeof *carry + 1);
-    ok = ok && x && carry;   /* (out of memory: refused as the checkpoint's state) */
+    if (!x || !carry) errno = ENOMEM;   /* (slpi.h: state_load) */
+    ok = ok && x && carry;
     for (int i = 0; ok && i < n; i++) {
         char *end;
         errno = 0;

@@ -52,9 +52,9 @@ int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err)
             return SLPI_OK;
         }
     if (strncmp(s, "u=", 2) == 0) {
-        char *end;
-        double u = strtod(s + 2, &end);
-        if (end != s + 2 && *end == '\0' && u > 0 && u < 1) {
+        double u;
+        slpi_error uerr;
+        if (slpi_parse_double("u", s + 2, 0, 1, &u, &uerr) == SLPI_OK && u > 0 && u < 1) {
             slpi_precision_of_u(out, u);
             return SLPI_OK;
         }

@@ -1,6 +1,7 @@
 /* props/replay.c — a case as a replay string (property=...,system=...: the command a
  * failure prints) and back, the failure report, and the saved regressions under
  * tests/regressions/ that `make check` replays. */
+#include <float.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -20,11 +21,9 @@ void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)
 
 static int num(const char *key, const char *v, double *out, slpi_error *err)
 {
-    char *end;
-    errno = 0;
-    *out = strtod(v, &end);
-    if (*v == '\0' || *end != '\0' || errno || !isfinite(*out))
-        return slpi_error_set(err, SLPI_EINPUT, "replay: %s=%s is not a number", key, v);
+    slpi_error why;
+    if (slpi_parse_double(key, v, -DBL_MAX, DBL_MAX, out, &why) != SLPI_OK)
+        return slpi_error_set(err, SLPI_EINPUT, "replay: %s=%s is not a number (%s)", key, v, why.msg);
     return SLPI_OK;
 }
 
@@ -115,11 +114,9 @@ int slpi_props_regression_load(const char *path, slpi_props_case *c, slpi_error 
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
         if (strncmp(line, "seed=", 5) == 0) {
-            char *end;
-            errno = 0;
-            c->seed = strtoull(line + 5, &end, 0);
-            have_seed = *end == '\0' && !errno && line[5];
-            if (!have_seed) rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: bad seed", path, lineno);
+            slpi_error serr;
+            have_seed = slpi_parse_u64("seed", line + 5, UINT64_MAX, &c->seed, &serr) == SLPI_OK;
+            if (!have_seed) rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno, serr.msg);
         } else if (strncmp(line, "case=", 5) == 0) {
             snprintf(spec, sizeof spec, "%s", line + 5);
         } else {

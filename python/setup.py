@@ -23,7 +23,8 @@ __version__, SONAME = VERSION["__version__"], VERSION["SONAME"]
 
 
 def has_lib(folder):
-    return all(os.path.exists(os.path.join(folder, n)) for n in ("libslpi.so", "libslpi-tools.so"))
+    """libslpi is there (the package imports; libslpi-tools is opened on its first use)."""
+    return os.path.exists(os.path.join(folder, "libslpi.so"))
 
 
 def found():

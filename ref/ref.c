@@ -75,7 +75,9 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
     int lohner = p->ref_lohner == SLPI_PROPAGATION_LOHNER ||
                  (p->ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
     if (lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
+        int available = slpi_ref_has_step_jacobian(s);   /* else: out of memory */
         slpi_ref_free(s);
+        if (available) return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory (the mean-value propagation)");
         return slpi_error_set(err, SLPI_EINPUT, "propagation=lohner: not available for %s on %s (it needs "
                               "ISOMP with update=comm and solved steps, on states of at most 64 entries)",
                               slpi_scheme_name(p->scheme), slpi_system_name(p->system));

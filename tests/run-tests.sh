@@ -13,7 +13,7 @@
 #                                            writes LOGDIR/NAME.rc ("status wall cpu") and
 #                                            prints `PASS: NAME (N s)` (FAIL: the log's tail)
 #   run-tests.sh --summary LOGDIR DURATIONS NAME...  counts the .rc files (one missing is a
-#                                            failure), writes DURATIONS, prints the summary
+#                                            failure), updates DURATIONS, prints the summary
 # NAME is the test's file name: t-unit for a C test, t-unit.sh for a shell test.
 
 # status LINE for exit code $1 (PASS, SKIP or FAIL)
@@ -70,6 +70,9 @@ case "$1" in
     echo "$n $wall $cpu" >> "$durations.tmp"
     echo "$n $status"
   done > "$logdir/summary.txt"
+  # the tests not run this time keep their last durations
+  [ -f "$durations" ] && awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$durations.tmp" "$durations" \
+    > "$durations.all" && mv "$durations.all" "$durations.tmp"
   mv "$durations.tmp" "$durations"
   awk '{ w += $2; c += $3 } END { printf "tests: %.0f s of test time, %.0f s of CPU (logs: %s)\n", w, c, L }' \
     L="$logdir" "$durations"

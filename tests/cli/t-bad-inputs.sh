@@ -107,11 +107,11 @@ row "h2.noise: wrong level" run $P noise_file=h2.noise
 row "missing.noise: cannot open" run $P noise_file=missing.noise
 # a noise file's own seed, path or refine must be the problem's, unless seed=file (docs/noise.md#files)
 "$slpi" noise --seed 2 --path 0 --components 3 --h 0.00390625 --steps 5 > s2.noise
-row "noise_file=s2.noise: the file's own seed is 2, the problem has seed=1 " run $P noise_file=s2.noise
+row "noise_file=.*/s2.noise: the file's own seed is 2, the problem has seed=1 " run $P noise_file=s2.noise
 "$slpi" noise --seed 1 --path 7 --components 3 --h 0.00390625 --steps 5 > p7.noise
-row "noise_file=p7.noise: the file's own path is 7, the problem has path=0 " run $P noise_file=p7.noise
+row "noise_file=.*/p7.noise: the file's own path is 7, the problem has path=0 " run $P noise_file=p7.noise
 "$slpi" noise --seed 1 --path 0 --components 3 --h 0.00390625 --steps 5 --refine 1 > r1.noise
-row "noise_file=r1.noise: the file's own refine is 1, the problem has refine=0 " run $P noise_file=r1.noise
+row "noise_file=.*/r1.noise: the file's own refine is 1, the problem has refine=0 " run $P noise_file=r1.noise
 row "seed=file: takes the seed of a noise_file, and none is given" run $P seed=file
 row "short:14: truncated file" noise --check short
 row "empty:0: empty file" noise --check empty
@@ -173,7 +173,7 @@ printf '# none\n\n' > xi; row "xi: no fields: one line of N^2-1 coefficients per
 : > xi; row "xi: no fields" run $Z noise=fields noise_fields=xi
 row "missing.xi: cannot open" run $Z noise=fields noise_fields=missing.xi
 row "noise=fields needs noise_fields=FILE" run $Z noise=fields
-printf '%s\n' "$xi15" > xi; row "noise_fields=xi needs noise=fields (noise=modes is another noise)" run $Z noise=modes noise_modes=1:0:1 noise_fields=xi
+printf '%s\n' "$xi15" > xi; row "noise_fields=.*/xi needs noise=fields (noise=modes is another noise)" run $Z noise=modes noise_modes=1:0:1 noise_fields=xi
 row "noise_modes=1:0:1 needs noise=modes (noise=fields is another noise)" run $Z noise=fields noise_fields=xi noise_modes=1:0:1
 "$slpi" run $Z noise=fields noise_fields=xi -o xi.tsv >/dev/null 2>&1 || { echo "t-bad-inputs: FAIL: noise=fields run" >&2; fail=1; }
 printf '%s\n' "$xi15" | sed 's/ 7 / 7.5 /' > xi
@@ -312,8 +312,8 @@ keep="link target.tsv"; row "missing.noise: cannot open" runx $P noise_file=miss
 cat fifo > fifo.out & reader=$!
 keep="fifo"; row "missing.noise: cannot open" runx $P noise_file=missing.noise -o fifo
 kill $reader 2>/dev/null; wait $reader 2>/dev/null   # a run that never opened the FIFO leaves cat waiting
-keep="in.noise"; row "--output in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o in.noise
-keep="in.noise"; row "--output ./in.noise is also the input noise_file in.noise" runx $P noise_file=in.noise -o ./in.noise
+keep="in.noise"; row "--output in.noise is also the input noise_file .*/in.noise" runx $P noise_file=in.noise -o in.noise
+keep="in.noise"; row "--output ./in.noise is also the input noise_file .*/in.noise" runx $P noise_file=in.noise -o ./in.noise
 keep="in.x0"; row "--json in.x0 is also the input x0_file" runx $P x0_file=in.x0 -o o1.tsv --json in.x0
 keep="in.cfg"; row "--checkpoint in.cfg is also the input --config" runx $P --config in.cfg -o o1.tsv --checkpoint in.cfg
 keep="target.tsv"; row "--output link and --checkpoint target.tsv name the same file" runx $P -o link --checkpoint target.tsv

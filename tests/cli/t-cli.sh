@@ -67,6 +67,23 @@ if "$slpi" --help | grep -q "^  run "; then
       cmp -s "$tmp/hex.noise" "$tmp/dec.noise" ||
       { echo "t-cli: FAIL: slpi noise --seed $1 --path $2 is not the noise of --seed $3 --path $4" >&2; fail=1; }
   done
+  # one reading of every number (docs/conventions.md#numbers): leading zeros are decimal
+  # and 0x is hex for every integer, key or option alike: --sample-seed 010 draws the
+  # sample of 10 (the seed printed is 10), seed=010 runs seed 10, --steps/steps= and
+  # --path/path= 010 and 0x10 are 10 and 16
+  "$slpi" run -q --system rigid-body --scheme isomp steps=40 -o "$tmp/forty.tsv"
+  for pair in "010 10" "0x10 16" "0X0a 10" "00 0"; do
+    set -- $pair; n=$((n+1))
+    "$slpi" verify --local --sample 5 --sample-seed $1 "$tmp/forty.tsv" > "$tmp/a.txt" 2>&1
+    "$slpi" verify --local --sample 5 --sample-seed $2 "$tmp/forty.tsv" > "$tmp/b.txt" 2>&1
+    cmp -s "$tmp/a.txt" "$tmp/b.txt" && grep -q "a sample of 5 rows, seed $2)" "$tmp/a.txt" ||
+      { echo "t-cli: FAIL: verify --sample-seed $1 is not --sample-seed $2: $(grep sample "$tmp/a.txt")" >&2; fail=1; }
+    [ "$2" = 0 ] && continue
+    "$slpi" run -q --system rigid-body --scheme isomp --steps $1 seed=$1 path=$1 -o "$tmp/forms.tsv" &&
+      "$slpi" run -q --system rigid-body --scheme isomp steps=$2 seed=$2 --path $2 -o "$tmp/dec.tsv" &&
+      cmp -s "$tmp/forms.tsv" "$tmp/dec.tsv" ||
+      { echo "t-cli: FAIL: --steps/seed=/path= $1 is not $2" >&2; fail=1; }
+  done
   expect 2 "seed=0x: not an unsigned 64-bit integer" run --steps 1 seed=0x
   expect 2 "path=0xg1: not an unsigned 64-bit integer" run --steps 1 path=0xg1
 fi

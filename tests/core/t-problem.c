@@ -3,6 +3,7 @@
  * nothing else), key files with file:line,
  * the T/level/h resolution (never rounding the step count), and a write/load round trip
  * that reproduces every field bit for bit (randomized over keys). */
+#include <math.h>
 #include <unistd.h>
 
 #include "core/problem.h"
@@ -20,6 +21,55 @@ static int set_fails(slpi_problem *p, const char *k, const char *v, const char *
     return 1;
 }
 
+
+/* One reading of every integer (core/parse.c, docs/conventions.md#numbers), generated from
+ * the key table: each int, long and u64 key, at its lower bound and at a random value of
+ * its range, gives the problem of its plain decimal when written with leading zeros
+ * (decimal: 010 is ten, never octal eight) or in 0x/0X hex, with a sign where negative. */
+static void check_integer_forms(void)
+{
+    const char *name, *sys, *help, *kind;
+    const char *const *names;
+    double lo, hi;
+    int keys = 0, forms = 0;
+    for (int i = 0; slpi_problem_key(i, &name, &sys, &help); i++) {
+        TEST_CHECK(slpi_problem_key_kind(i, &kind, &lo, &hi, &names));
+        if (strcmp(kind, "int") && strcmp(kind, "long") && strcmp(kind, "u64")) continue;
+        double top = fmin(hi, fmax(lo, 0) + 4096);
+        long vals[2] = { (long)lo, (long)lo + (long)test_rand_int((uint64_t)(top - lo) + 1) };
+        int set = 0;
+        for (int k = 0; k < 2; k++) {
+            long v = vals[k];
+            unsigned long m = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+            const char *sg = v < 0 ? "-" : "";
+            char dec[40], text[6][48];
+            snprintf(dec, sizeof dec, "%ld", v);
+            snprintf(text[0], sizeof text[0], "%s0%lu", sg, m);
+            snprintf(text[1], sizeof text[1], "%s000%lu", sg, m);
+            snprintf(text[2], sizeof text[2], "%s0x%lx", sg, m);
+            snprintf(text[3], sizeof text[3], "%s0X%lX", sg, m);
+            snprintf(text[4], sizeof text[4], "%s0x00%lx", sg, m);
+            snprintf(text[5], sizeof text[5], " %s0x%lX ", sg, m);
+            slpi_problem want, got;
+            slpi_error err = { 0, "" };
+            slpi_problem_init(&want, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+            if (*sys && slpi_problem_set(&want, "system", sys, &err) != SLPI_OK) continue;
+            got = want;
+            if (slpi_problem_set(&want, name, dec, &err) != SLPI_OK) continue;   /* a value this system refuses */
+            set = 1;
+            for (int f = 0; f < 6; f++) {
+                slpi_problem q = got;
+                int rc = slpi_problem_set(&q, name, text[f], &err);
+                TEST_CHECKF(rc == SLPI_OK && memcmp(&q, &want, sizeof q) == 0, "%s=%s (%s key) is not %s=%s: %s", name,
+                            text[f], kind, name, dec, rc == SLPI_OK ? "another value" : err.msg);
+                forms++;
+            }
+        }
+        keys += set;
+    }
+    printf("t-problem: %d integer keys, %d texts in leading-zero and hex forms read as their decimal\n", keys, forms);
+    TEST_CHECKF(keys >= 15, "only %d integer keys of the table could be set", keys);
+}
 
 /* write/load round trip over random settings: every field reproduced exactly */
 static void check_round_trip(void)
@@ -179,5 +229,6 @@ int main(void)
     TEST_CHECK(slpi_problem_load(&p, "/nonexistent/slpi.cfg", &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
 
     check_round_trip();
+    check_integer_forms();
     TEST_END();
 }

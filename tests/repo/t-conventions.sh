@@ -7,7 +7,11 @@
 #      none written into a message buffer by hand (snprintf): it goes through slpi_error_set
 #      so it carries its code and its WHO like every other error;
 #   2. one pair of max norms (core/vec.h: slpi_vec_maxabs, slpi_vec_maxdiff, one NaN rule):
-#      no other file defines a function named *maxabs* or *maxdiff*.
+#      no other file defines a function named *maxabs* or *maxdiff*;
+#   3. one reading of every number a user gives (docs/conventions.md#numbers): the command
+#      line (cli/, and the options and flags that the tools read for it: oracle/verify-args.c,
+#      oracle/precision.c, props/replay.c) reads numbers only through core/parse.c's
+#      slpi_parse_*: no strtol, strtoul(l), strtod, atoi, atol, atof or sscanf there.
 cd "$(dirname "$0")/../.." || exit 2
 fail=0
 mods=$(awk '/^```architecture/ {on = 1; next} /^```/ {on = 0} on && $1 == "module" {print $2}' docs/architecture.md)
@@ -39,5 +43,13 @@ if [ -n "$bad" ]; then
   fail=1
 fi
 grep -q 'slpi_vec_maxabs' core/vec.h || { echo "t-conventions: FAIL: core/vec.h defines no slpi_vec_maxabs"; fail=1; }
+
+# 3. one number parser for the command line
+bad=$(grep -nE '\b(strto(l|ul|ull|ll|d|f|ld|imax|umax)|ato[ilf]|sscanf)[ ]*\(' cli/*.c oracle/verify-args.c oracle/precision.c \
+      props/replay.c)
+if [ -n "$bad" ]; then
+  printf '%s\n' "$bad" | sed 's/^/t-conventions: FAIL: a number read besides core\/parse.c (docs\/conventions.md#numbers): /'
+  fail=1
+fi
 echo "t-conventions: $n files ($noom with an out-of-memory message) checked"
 exit $fail
