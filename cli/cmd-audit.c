@@ -38,6 +38,9 @@ static void help(FILE *f)
             "  --seed-offset N add N to every case's noise seed and to the critical sweeps'\n"
             "                  seeds: a confirmatory run on noise the registry never used\n"
             "                  (docs/claims.md#confirmatory); cached apart from the others\n"
+            "  --fit W         slope fits with weights wls ((e/SE)^2, default) or ols (equal)\n"
+            "  --levels L      slope fits over all the check's levels (default) or drop-coarsest\n"
+            "                  (a multiverse member, docs/claims.md#multiverse; cached apart)\n"
             "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
             "                  registry to FILE (- for stdout) and stop (no run)\n"
             "  --quiet, -q     no per-check log\n"
@@ -69,6 +72,7 @@ int slpi_cli_audit(int argc, char **argv)
         { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
         { "docs", required_argument, 0, 'D' },  { "archive", required_argument, 0, 'A' },
         { "seed-offset", required_argument, 0, 'S' },
+        { "fit", required_argument, 0, 'W' },    { "levels", required_argument, 0, 'L' },
         { 0, 0, 0, 0 }
     };
     const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
@@ -94,6 +98,17 @@ int slpi_cli_audit(int argc, char **argv)
                 fprintf(stderr, "slpi audit: %s\n", e.msg);
                 return SLPI_EINPUT;
             }
+            break;
+        }
+        case 'W':
+        case 'L': {
+            const char *w[2][2] = {{"wls", "ols"}, {"all", "drop-coarsest"}};
+            int k = c == 'L', v = !strcmp(optarg, w[k][1]) ? 1 : !strcmp(optarg, w[k][0]) ? 0 : -1;
+            if (v < 0) {
+                fprintf(stderr, "slpi audit: --%s %s: %s | %s\n", k ? "levels" : "fit", optarg, w[k][0], w[k][1]);
+                return SLPI_EINPUT;
+            }
+            *(k ? &a.drop_coarse : &a.fit_ols) = v;
             break;
         }
         case 'q': quiet = 1; break;

@@ -37,6 +37,8 @@ static void help(FILE *f)
             "  --batches B         batches of paths, 1..min(R, 65536) (work units, bootstrap units;\n"
             "                      default min(R,32))\n"
             "  --boot N            bootstrap replicates for the slope CI, 0..10^6 (default 1000; 0: none)\n"
+            "  --fit W             slope fit weights: wls ((e/SE)^2, default) | ols (equal)\n"
+            "  --drop-coarse N     leave the N coarsest levels out of the slope fit (default 0)\n"
             "  --threads N         OpenMP threads, 1..256 (default: the runtime's)\n"
             "  -o, --output FILE   the report in FILE instead of standard output (written to a\n"
             "                      temporary file and renamed when complete)\n"
@@ -96,6 +98,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         { "help", no_argument, 0, 'h' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
         { "resume", required_argument, 0, 'r' }, { "config", required_argument, 0, 'c' },
+        { "fit", required_argument, 0, 'W' },    { "drop-coarse", required_argument, 0, 'D' },
         { "output", required_argument, 0, 'o' }, { "json", required_argument, 0, 'j' },
         { 0, 0, 0, 0 }
     };
@@ -137,6 +140,14 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'C': cfg.checkpoint = optarg; break;
         case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
         case 'r': cfg.resume = optarg; break;
+        case 'W':
+            if (strcmp(optarg, "wls") && strcmp(optarg, "ols")) {
+                fprintf(stderr, "slpi converge: --fit %s: wls | ols\n", optarg);
+                return SLPI_EINPUT;
+            }
+            cfg.ols = !strcmp(optarg, "ols");
+            break;
+        case 'D': rc = slpi_parse_int("--drop-coarse", optarg, 0, 30, &cfg.drop_coarse, &err); break;
         case 'o': output = optarg; break;
         case 'j': json = optarg; break;
         case 'c': config = optarg; break;

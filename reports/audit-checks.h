@@ -19,6 +19,8 @@
 
 #include "reports/reports.h"
 
+/* FNV-1a of a file's bytes into h (h unchanged if unreadable). */
+uint64_t slpi_audit_file_digest(uint64_t h, const char *path);
 /* Split s (copied into buf) into at most max whitespace-separated tokens. */
 int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max);
 /* The check string in force (FULL=1 may replace it). */
@@ -42,6 +44,18 @@ int slpi_audit_compare(int op, double v, double thr);
 /* Read a check string through the language's table (reports/audit-lang.c) into x: 0, or
  * -1 with why (the word, what is wrong, the nearest valid word, the usage). */
 int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy);
+/* The edit distance of a and b (b's first 63 characters), for the nearest valid word. */
+int slpi_audit_distance(const char *a, const char *b);
+/* Argument `name` of a check read by slpi_audit_parse: its name in the language's table
+ * ("DIAG", "LO", "OP", ...; an optional key=VALUE by its key; "WORD" the check word).
+ * A name the row does not have is a programming error: the process aborts, naming it. */
+const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name);
+/* 0 if the check can come out either way, else -1 with why (the nearest valid word where
+ * there is one): a diagnostic not among diag[0..ndiag) (the case's run's; diag NULL: not
+ * checked), a reversed, empty or unbounded window, an empty sweep, or a threshold that a
+ * magnitude always or never meets. The registry refuses such a check at load. */
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
+                         size_t n);
 /* "meets" or "misses", for evidence sentences (a check never says a bare "fail"). */
 const char *slpi_audit_meets(const slpi_audit_check *c);
 void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);
@@ -64,8 +78,9 @@ typedef struct {
 const slpi_conv_result *slpi_audit_memo_find(const slpi_audit_memo *m, const char *cmd);
 void slpi_audit_memo_put(slpi_audit_memo *m, const char *cmd, const slpi_conv_result *res);
 
-/* The results in words (reports/audit-words.c): what a check measured, from its check
- * string and numbers; the archived FULL=1 run (a->archive's claims.json, NULL in FULL mode
+/* What a check measured, in a few words, from its check string and numbers (the words of
+ * its row of the language's table, reports/audit-lang.c). The results in words
+ * (reports/audit-words.c): the archived FULL=1 run (a->archive's claims.json, NULL in FULL mode
  * or without one; json_decref it), one claim of it, the revision in a provenance, and a
  * claim's archived verdict and first decisive number in words (with its own run, and the
  * registry's expectation where that differs). */

@@ -49,7 +49,7 @@ void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const
 {
     static const double hs[6] = {0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625};
     (void)a;
-    double ell = ck->arg[1].r, worst = 0;
+    double ell = slpi_audit_get(ck, "ELL")->r, worst = 0;
     for (int i = 0; i < 6; i++) {
         double D = slpi_noise_threshold(hs[i], ell);
         double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]);  /* A_h sqrt h, ISO */
@@ -72,8 +72,8 @@ void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const
 void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    int is_pi = ck->arg[1].e == 0;   /* the word "pi" (the table) */
-    double th = is_pi ? 3.14159265358979323846 : ck->arg[1].r;
+    int is_pi = slpi_audit_get(ck, "ANGLE")->e == 0;   /* the word "pi" (the table) */
+    double th = is_pi ? 3.14159265358979323846 : slpi_audit_get(ck, "ANGLE")->r;
     double co = is_pi ? -1 : cos(th), si = is_pi ? 0 : sin(th);
     double R[9] = {co, -si, 0, si, co, 0, 0, 0, 1}, det = 2 + 2 * co, dev = INFINITY;
     if (det != 0) {
@@ -82,12 +82,14 @@ void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const s
         dev = slpi_vec_maxdiff(T, R, 9);
     }
     slpi_audit_outcome(c, dev <= 1e-14, dev);
-    snprintf(c->evidence, sizeof c->evidence, "rotation by %s about e_3: det of the block of I + R = "
+    snprintf(c->evidence, sizeof c->evidence,
+             "rotation by %s about e_3: det of the block of I + R = "
              "2 + 2 cos = %.3g; %s. (tau(x) rotates by 2 atan(|x|/2) < pi for every finite x; in "
              "binary64 the image of |x| >= 1e17 rounds to the rotation by pi, which is why a floating-"
-             "point search seems to reach it.)", is_pi ? "pi (exactly diag(-1, -1, 1))" : ck->arg[1].s, det,
+             "point search seems to reach it.)",
+             is_pi ? "pi (exactly diag(-1, -1, 1))" : slpi_audit_get(ck, "ANGLE")->s, det,
              det == 0 ? "I + R is singular, so no x has tau(x) = R: the Cayley map is not onto SO(3)"
-             : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
+                      : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
     if (det != 0) {
         size_t l = strlen(c->evidence);
         snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev,
@@ -105,7 +107,7 @@ void slpi_audit_check_mutant(const slpi_audit *a, slpi_audit_check *c, const slp
     c->outcome = SLPI_CHECK_NOT_RUN;
     c->value = NAN;
     snprintf(c->evidence, sizeof c->evidence, "demonstrated by `make mutants`: the deliberate bug "
-             "tests/mutants/%s.patch must make the unit tests above fail", ck->arg[1].s);
+             "tests/mutants/%s.patch must make the unit tests above fail", slpi_audit_get(ck, "NAME")->s);
     snprintf(c->command, sizeof c->command, "make mutants");
 }
 
@@ -113,7 +115,7 @@ void slpi_audit_check_mutant(const slpi_audit *a, slpi_audit_check *c, const slp
 void slpi_audit_check_unable(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    slpi_audit_unable(c, "%s", c->check + ck->arg[1].at);
+    slpi_audit_unable(c, "%s", c->check + slpi_audit_get(ck, "REASON")->at);
 }
 
 /* drift case|x1x2|x1sq <= X | >= X (X4): the relative missed drift of stochastic Lie-Euler
@@ -123,7 +125,7 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi
     slpi_problem p;
     slpi_error err = {0, ""};
     char args[512];
-    int ctl = ck->arg[1].e;   /* case x1x2 x1sq: 0, 1, 2 (the table) */
+    int ctl = slpi_audit_get(ck, "CONTROL")->e;   /* case x1x2 x1sq: 0, 1, 2 (the table) */
     if (slpi_audit_case(a, c, &p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
@@ -133,13 +135,13 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi
         slpi_audit_unable(c, "drift: %s", err.msg);
         return;
     }
-    gap_outcome(c, &ck->arg[2], &ck->arg[3], d);
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), d);
     snprintf(c->evidence, sizeof c->evidence, "missed drift of stochastic Lie-Euler, |1/2 sum_k "
              "ad*_{D xi_k[V_k]} mu| / sum_k |xi_k| |V_k| (V_k = ad*_{xi_k} mu), max over 20 random mu, "
              "for %s%s%.440s: %.3e (%s %.2s %.24s); zero means RKMK-LE is Stratonovich-consistent",
              ctl == 1 ? "the so(3) control H_1 = a x_1 x_2" : ctl == 2 ? "the so(3) control H_1 = a "
              "x_1^2/2" : "the noise of ", ctl ? "" : slpi_system_name(p.system), ctl ? "" : args, d,
-             slpi_audit_meets(c), ck->arg[2].s, ck->arg[3].s);
+             slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* legap x1x2|x1sq KMIN KMAX PATHS LO HI (X4): the rms gap between Lie-Euler and the
@@ -149,15 +151,15 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
 {
     slpi_error err = {0, ""};
     (void)a;
-    int ctl = 1 + ck->arg[1].e;   /* x1x2 x1sq: 1, 2 (the table) */
-    int k0 = (int)ck->arg[2].i, k1 = (int)ck->arg[3].i;
+    int ctl = 1 + slpi_audit_get(ck, "CONTROL")->e;   /* x1x2 x1sq: 1, 2 (the table) */
+    int k0 = (int)slpi_audit_get(ck, "KMIN")->i, k1 = (int)slpi_audit_get(ck, "KMAX")->i;
     if (k1 - k0 < 2 || k1 - k0 > 12) {
         slpi_audit_unable(c, "legap: %s", "KMIN..KMAX must span 3..13 levels");
         return;
     }
     double g[13], h[13], e[13], se[13], slope, ic;
     int use[13];
-    if (slpi_gaps_le_gap(ctl, 1, k0, k1, ck->arg[4].i, 1, g, &err)) {
+    if (slpi_gaps_le_gap(ctl, 1, k0, k1, slpi_audit_get(ck, "PATHS")->i, 1, g, &err)) {
         slpi_audit_unable(c, "legap: %s", err.msg);
         return;
     }
@@ -169,12 +171,12 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
         use[i] = 1;
     }
     slpi_stats_wls(nl, h, e, se, use, &slope, &ic);
-    double lo = ck->arg[5].r, hi = ck->arg[6].r;
+    double lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
     snprintf(c->evidence, sizeof c->evidence, "rigid body + control noise %s, %s paths, T = 1: rms gap "
              "|x_LE - x_Heun| = %.3e at h = 2^-%d, %.3e at h = 2^-%d; slope %.3f (%s [%.2f, %.2f])",
              ctl == 1 ? "H_1 = a x_1 x_2 (missed drift != 0)" : "H_1 = a x_1^2/2 (missed drift 0)",
-             ck->arg[4].s, g[0], k0, g[nl - 1], k1, slope, slpi_audit_meets(c), lo, hi);
+             slpi_audit_get(ck, "PATHS")->s, g[0], k0, g[nl - 1], k1, slope, slpi_audit_meets(c), lo, hi);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);
@@ -199,23 +201,25 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
 void slpi_audit_check_dexpinv(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    slpi_system_id sys = (slpi_system_id)ck->arg[1].e;   /* a system (the table) */
+    slpi_system_id sys = (slpi_system_id)slpi_audit_get(ck, "SYSTEM")->e;   /* a system (the table) */
     slpi_error err = {0, ""};
     double d;
-    int printed = ck->arg[2].e == 1;   /* sigma printed */
+    int printed = slpi_audit_get(ck, "FORM")->e == 1;   /* sigma printed */
     if (slpi_gaps_dexpinv(sys, printed, 50, 1, &d, &err)) {
         slpi_audit_unable(c, "dexpinv: %s", err.msg);
         return;
     }
-    gap_outcome(c, &ck->arg[3], &ck->arg[4], d);
-    snprintf(c->evidence, sizeof c->evidence, "%s on the fast path's %s algebra (its orbit map "
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), d);
+    snprintf(c->evidence, sizeof c->evidence,
+             "%s on the fast path's %s algebra (its orbit map "
              "O_exp, bracket and ad*): sigma' = dexp^-1_sigma(v) by %s; max over 50 random (mu0, "
              "sigma, v), |sigma| = 0.2..2, of |d/dt O_exp(sigma(t); mu0) - ad*_v mu| / (|v||mu|) "
-             "= %.3e (4th-order central differences at 1e-3) %s %s %s", printed ?
-             "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..." :
-             "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)", ck->arg[1].s, printed ?
-             "the printed expansion" : "the Bernoulli series to order 30", d,
-             slpi_audit_meets(c), ck->arg[3].s, ck->arg[4].s);
+             "= %.3e (4th-order central differences at 1e-3) %s %s %s",
+             printed ? "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..."
+                     : "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)",
+             slpi_audit_get(ck, "SYSTEM")->s,
+             printed ? "the printed expansion" : "the Bernoulli series to order 30", d, slpi_audit_meets(c),
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* adstar so3 <= X | adstar son N +|- <= X (V18) */
@@ -224,26 +228,27 @@ void slpi_audit_check_adstar(const slpi_audit *a, slpi_audit_check *c, const slp
     (void)a;
     slpi_error err = {0, ""};
     double d;
-    if (!strcmp(ck->arg[1].s, "so3")) {
+    const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *x = slpi_audit_get(ck, "X");
+    if (!strcmp(slpi_audit_get(ck, "ALGEBRA")->s, "so3")) {
         d = slpi_gaps_cayley_ad_so3(200, 1);
-        gap_outcome(c, &ck->arg[2], &ck->arg[3], d);
+        gap_outcome(c, op, x, d);
         snprintf(c->evidence, sizeof c->evidence, "SO(3) vector form, c = +1/4 and -1/4, 200 random "
                  "x (|x| ~ 0.2..15) and Pi: max |A_c(-x) Pi - tau(x)^T A_c(x) Pi| / (|Pi| (1 + "
                  "|x|^2)) = %.3e with the fast path's Cayley tau (%s %s %s)", d,
-                 slpi_audit_meets(c), ck->arg[2].s, ck->arg[3].s);
+                 slpi_audit_meets(c), op->s, x->s);
         return;
     }
-    int sg = ck->arg[3].e == 0 ? 1 : -1, dim = (int)ck->arg[2].i;   /* son N +|- (the table) */
+    int sg = slpi_audit_get(ck, "SIGN")->e == 0 ? 1 : -1, dim = (int)slpi_audit_get(ck, "N")->i;   /* + - */
     if (slpi_gaps_cayley_ad_son(dim, sg, 100, 1, &d, &err)) {
         slpi_audit_unable(c, "adstar: %s", err.msg);
         return;
     }
-    gap_outcome(c, &ck->arg[4], &ck->arg[5], d);
+    gap_outcome(c, op, x, d);
     snprintf(c->evidence, sizeof c->evidence, "so(%d) matrix form, A(x) mu = mu + [x,mu]/2 %s x mu x/4 "
              "(%s), Ad*_g mu = g^-1 mu g, tau = (I - x/2)^-1 (I + x/2): max over 100 random skew x, "
              "mu of |tau^-1 A(x) mu tau - A(-x) mu|_max / (|mu|_max (1 + |x|_max^2)) = %.3e (%s %s %s)",
              dim, sg > 0 ? "-" : "+", sg > 0 ? "the dual of d tau^-1, c = +1/4" :
-             "the c = -1/4 analogue", d, slpi_audit_meets(c), ck->arg[4].s, ck->arg[5].s);
+             "the c = -1/4 analogue", d, slpi_audit_meets(c), op->s, x->s);
 }
 
 /* sviident STEPS xi|ident|mid <= X (V20) */
@@ -252,21 +257,23 @@ void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const s
     slpi_problem p;
     slpi_error err = {0, ""};
     slpi_gaps_svi_result r;
-    if (slpi_audit_steps_case(a, c, ck->arg[1].i, &p)) return;
-    int k = ck->arg[2].e;   /* xi ident mid (the table) */
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
+    int k = slpi_audit_get(ck, "QTY")->e;   /* xi ident mid (the table) */
     if (slpi_gaps_svi_identities(&p, p.steps, &r, &err)) {
         slpi_audit_unable(c, "sviident: %s", err.msg);
         return;
     }
     double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
-    gap_outcome(c, &ck->arg[3], &ck->arg[4], v);
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
     double cc = p.svi_c;
-    snprintf(c->evidence, sizeof c->evidence, "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
+    snprintf(c->evidence, sizeof c->evidence,
+             "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
              "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
              "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
              "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
              "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
-             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, ck->arg[2].s, ck->arg[3].s, ck->arg[4].s);
+             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
 
@@ -306,8 +313,8 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
     slpi_error err = {0, ""};
     slpi_gaps_svi_orbit_result r;
     if (slpi_audit_steps_case(a, c, 1, &p)) return;
-    int band = ck->arg[2].e == 1;   /* ratio band (the table) */
-    int g = (int)ck->arg[1].i;      /* 2..512 (the table) */
+    int band = slpi_audit_get(ck, "QTY")->e == 1;   /* ratio band (the table) */
+    int g = (int)slpi_audit_get(ck, "GRID")->i;      /* 2..512 (the table) */
     double *map = malloc((size_t)g * (size_t)(2 * g) * sizeof *map);
     if (slpi_gaps_svi_orbit(&p, g, &r, map, &err)) {
         slpi_audit_unable(c, "sviorbit: %s", err.msg);
@@ -317,24 +324,29 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
     orbit_figure(a, c, g, r.R, map);
     free(map);
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
-    gap_outcome(c, &ck->arg[3], &ck->arg[4], r.failed ? INFINITY : band ? spread : r.ratio);
+    double v = r.failed ? INFINITY : band ? spread : r.ratio;
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
     double cc = p.svi_c;
     int l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
         "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
         "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
         "threshold; ", cc, p.h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);
     if (r.failed)
-        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l, "the fixed point of (64) was not "
+        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
+                 "the fixed point of (64) was not "
                  "found within the solver's iteration cap at %ld of the %ld (point, increment) pairs, "
-                 "so no bound on (A, B) is measured (value +inf); %s %s %s %s", r.failed, r.points,
-                 slpi_audit_meets(c), ck->arg[2].s, ck->arg[3].s, ck->arg[4].s);
+                 "so no bound on (A, B) is measured (value +inf); %s %s %s %s",
+                 r.failed, r.points, slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s,
+                 slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     else
-        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l, "the fixed point of (64) was found "
+        snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
+                 "the fixed point of (64) was found "
                  "at every point (at most %d iterations); |(A, B)| = sqrt(|A|^2 + |B|^2) ranges over "
                  "[%.6f, %.6f] (sqrt(2) |Pi| = %.6f), a spread of %.3e relative to sqrt(2) |Pi|; "
                  "max(|A|, |B|) / |Pi| = %.6f (App. 10.2 places the fixed point in B_2R x B_2R: "
-                 "ratio <= 2); %s %s %s %s", r.maxit, r.nmin, r.nmax, sqrt(2) * R, spread, r.ratio,
-                 slpi_audit_meets(c), ck->arg[2].s, ck->arg[3].s, ck->arg[4].s);
+                 "ratio <= 2); %s %s %s %s",
+                 r.maxit, r.nmin, r.nmax, sqrt(2) * R, spread, r.ratio, slpi_audit_meets(c),
+                 slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* svivs det|quad <= X (V16) */
@@ -347,11 +359,12 @@ void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi
         slpi_audit_unable(c, "svivs: %s", err.msg);
         return;
     }
-    gap_outcome(c, &ck->arg[2], &ck->arg[3], ck->arg[1].e == 0 ? det : quad);   /* det quad */
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"),
+                slpi_audit_get(ck, "QTY")->e == 0 ? det : quad); /* det quad */
     snprintf(c->evidence, sizeof c->evidence, "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
              "dt = 0.1, 200 random states and dW ~ N(0, dt): max |det D - 1| = %.3e (central "
              "differences), max |q1^2 + p1^2 - q0^2 - p0^2| / (q0^2 + p0^2) = %.3e; checked: %s %s %s",
-             det, quad, ck->arg[1].s, ck->arg[2].s, ck->arg[3].s);
+             det, quad, slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* lifted A STEPS group|proj|half|equiv <= X (I13) */
@@ -360,21 +373,26 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_problem p;
     slpi_error err = {0, ""};
     slpi_gaps_lifted_result r;
-    if (slpi_audit_steps_case(a, c, ck->arg[2].i, &p)) return;
-    int k = ck->arg[3].e;   /* group proj half equiv (the table) */
-    double aw = ck->arg[1].r;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
+    int k = slpi_audit_get(ck, "QTY")->e;   /* group proj half equiv (the table) */
+    double aw = slpi_audit_get(ck, "A")->r;
     if (slpi_gaps_lifted(&p, aw, p.steps, 1, &r, &err)) {
         slpi_audit_unable(c, "lifted: %s", err.msg);
         return;
     }
     double v[4] = {r.group, r.proj, r.half, r.equiv};
-    gap_outcome(c, &ck->arg[4], &ck->arg[5], v[k]);
-    snprintf(c->evidence, sizeof c->evidence, "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
+    gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v[k]);
+    snprintf(c->evidence, sizeof c->evidence,
+             "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
              "%ld steps of h = %g from a random (Q0, P0): max |Q^T Q - I| = %.2e; mu o Phi_h vs "
              "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
-             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s", aw,
-             aw == 0.5 ? "consistent form, docs/schemes.md#isomp" : aw == 0.25 ? "printed (21)-(22)" : "other",
-             r.steps, p.h, r.group, r.proj, r.half, r.equiv, ck->arg[3].s, ck->arg[4].s, ck->arg[5].s);
+             "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s",
+             aw,
+             aw == 0.5    ? "consistent form, docs/schemes.md#isomp"
+             : aw == 0.25 ? "printed (21)-(22)"
+                          : "other",
+             r.steps, p.h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
 
@@ -406,20 +424,21 @@ void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, const slpi
     int pass = 1;
     c->evidence[0] = 0;
     snprintf(c->command, sizeof c->command, "make audit (runs");
-    for (int i = 1; i < ck->n; i++) {
+    const slpi_audit_arg *prog = slpi_audit_get(ck, "PROGRAM");   /* to the end of the check */
+    for (int i = 0; i < ck->n - 1; i++) {
         char summary[256];
         int code;
-        if (!test_result(a->tests, ck->arg[i].s, &code, summary, sizeof summary)) {
+        if (!test_result(a->tests, prog[i].s, &code, summary, sizeof summary)) {
             slpi_audit_unable(c, "no recorded result of unit test %s (make audit records them; "
-                              "slpi audit --tests FILE)", ck->arg[i].s);
+                              "slpi audit --tests FILE)", prog[i].s);
             return;
         }
         pass &= code == 0;
         size_t l = strlen(c->evidence);
         snprintf(c->evidence + l, sizeof c->evidence - l, "%s%s: exit %d (%s)", l ? "; " : "",
-                 ck->arg[i].s, code, summary);
+                 prog[i].s, code, summary);
         l = strlen(c->command);
-        snprintf(c->command + l, sizeof c->command - l, " build/tests/%s", ck->arg[i].s);
+        snprintf(c->command + l, sizeof c->command - l, " build/tests/%s", prog[i].s);
     }
     strcat(c->command, ")");
     slpi_audit_outcome(c, pass, pass);

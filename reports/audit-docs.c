@@ -59,7 +59,9 @@ static void claim_entry(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl
         md_text(f, cl->var[v].what);
         if (v == cl->nvar - 1) fprintf(f, "\n");
     }
-    fprintf(f, "- checks:");
+    fprintf(f, "- multiverse ([rule](#multiverse)): ");
+    md_text(f, cl->multiverse[0] ? cl->multiverse : "one member (no choice declared)");
+    fprintf(f, "\n- checks:");
     for (int k = cl->first; k < cl->first + cl->count; k++) {
         const slpi_audit_check *c = &a->checks[k];
         fprintf(f, "%s %s%s%s `", k > cl->first ? ";" : "", slpi_audit_role_words(c->role),

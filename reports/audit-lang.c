@@ -7,15 +7,17 @@
  * runner (reports/audit.c). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reports/audit-checks.h"
 
-/* An argument's type. T_NAME: any word (a diagnostic, a program, a mutant: the evaluator
- * looks it up); T_KV: KEY=VALUE with a problem key; T_NAMES: one or more words to the end;
+/* An argument's type. T_NAME: any word (a program, a mutant: the evaluator looks it up);
+ * T_DIAG: a diagnostic of the case's run (checked at load, slpi_audit_decidable); T_KV:
+ * KEY=VALUE with a problem key; T_NAMES: one or more words to the end;
  * T_TEXT: the rest of the check string. */
-typedef enum { T_END, T_REAL, T_INT, T_ENUM, T_NAME, T_SCHEME, T_SYSTEM, T_KV, T_NAMES, T_TEXT } arg_type;
+typedef enum { T_END, T_REAL, T_INT, T_ENUM, T_NAME, T_DIAG, T_SCHEME, T_SYSTEM, T_KV, T_NAMES, T_TEXT } arg_type;
 
 typedef struct {
     arg_type t;
@@ -25,11 +27,12 @@ typedef struct {
     long lo, hi;        /* T_INT: the range */
 } arg_spec;
 
-#define OP          {T_ENUM, NULL, "<= >=", NULL, 0, 0}
+#define OP          {T_ENUM, "OP", "<= >=", NULL, 0, 0}
 #define REAL(n)     {T_REAL, n, NULL, NULL, 0, 0}
 #define INT(n, l, h) {T_INT, n, NULL, NULL, l, h}
-#define ENUM(w)     {T_ENUM, NULL, w, NULL, 0, 0}
+#define ENUM(n, w)  {T_ENUM, n, w, NULL, 0, 0}
 #define NAME(n)     {T_NAME, n, NULL, NULL, 0, 0}
+#define DIAG        {T_DIAG, "DIAG", NULL, NULL, 0, 0}
 #define SCHEME      {T_SCHEME, "SCHEME", NULL, NULL, 0, 0}
 #define OPT(t, n, w, key) {t, n, w, key, 0, 0}   /* key=VALUE, may be left out */
 #define ARG(t, n, w) {t, n, w, NULL, 0, 0}
@@ -38,51 +41,69 @@ typedef struct {
 
 typedef void (*evaluator)(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *x);
 
+/* What a form's number is, for the refusals at load (slpi_audit_decidable): MAG, a
+ * magnitude (>= 0: ">= X" with X <= 0 is always met, "<= X" with X < 0 never); WIN, a
+ * window LO HI (and critical's sweep H0 < H1 by DH > 0) that must be non-empty and bounded
+ * on one side at least. */
+enum { MAG = 1, WIN = 2 };
+
 typedef struct {
     const char *word;
     evaluator eval;
+    int kind;                              /* MAG, WIN or 0 */
+    const char *says;                      /* the result in words (slpi_audit_measured_words):
+                                              {1} the first argument as written, {v%FMT},
+                                              {lo%FMT}, {hi%FMT} the value and CI in printf's FMT */
     arg_spec arg[SLPI_AUDIT_MAXARG - 1];   /* up to the first T_END */
 } check_form;
 
-/* The language. A word with two rows has two forms (the first that reads the string wins). */
+/* The language. A word with two rows has two forms (the first that reads the string wins).
+ * Every argument has a name, unique in its row: evaluators read it by that name
+ * (slpi_audit_get), an optional key=VALUE by its key. */
 static const check_form forms[] = {
-    {"max", slpi_audit_check_run, {NAME("DIAG"), OP, REAL("X")}},
-    {"fails", slpi_audit_check_run, {NONE}},
-    {"versus", slpi_audit_check_versus, {NAME("DIAG"), ARG(T_KV, "KEY=VALUE", NULL), OP, REAL("X")}},
-    {"sphere", slpi_audit_check_sphere, {INT("A", 0, BIG)}},
-    {"snapshots", slpi_audit_check_snapshots, {INT("STEPS", 1, BIG), OP, REAL("X")}},
-    {"ref", slpi_audit_check_ref, {NAME("DIAG"), INT("STEPS", 1, BIG)}},
-    {"poisson", slpi_audit_check_poisson, {OPT(T_REAL, "V", NULL, "dW"), OP, REAL("X")}},
-    {"refpoisson", slpi_audit_check_poisson, {OPT(T_REAL, "V", NULL, "dW"), OP, REAL("X")}},
-    {"slope", slpi_audit_check_slope, {ENUM("strong weak sup"), INT("A", 0, 60), INT("B", 0, 60),
+    {"max", slpi_audit_check_run, MAG, "largest change of {1}: {v%.2g}", {DIAG, OP, REAL("X")}},
+    {"fails", slpi_audit_check_run, 0, NULL, {NONE}},
+    {"versus", slpi_audit_check_versus, MAG, "{1} departure {v%.3g} times the other run's",
+        {DIAG, ARG(T_KV, "KEY=VALUE", NULL), OP, REAL("X")}},
+    {"sphere", slpi_audit_check_sphere, 0, "off its sphere by {v%.2g}", {INT("A", 0, BIG)}},
+    {"snapshots", slpi_audit_check_snapshots, MAG, "field change {v%.2f}", {INT("STEPS", 1, BIG), OP, REAL("X")}},
+    {"ref", slpi_audit_check_ref, 0, NULL, {DIAG, INT("STEPS", 1, BIG)}},
+    {"poisson", slpi_audit_check_poisson, MAG, "Poisson defect {v%.2g}", {OPT(T_REAL, "V", NULL, "dW"), OP, REAL("X")}},
+    {"refpoisson", slpi_audit_check_poisson, MAG, "Poisson defect {v%.2g}", {OPT(T_REAL, "V", NULL, "dW"), OP, REAL("X")}},
+    {"slope", slpi_audit_check_slope, WIN, "slope {v%.2f}, CI [{lo%.2f}, {hi%.2f}]",
+        {ENUM("KIND", "strong weak sup"), INT("A", 0, 60), INT("B", 0, 60),
         INT("L", 0, 60), INT("R", 1, BIG), REAL("LO"), REAL("HI"), OPT(T_SCHEME, "SCHEME", NULL, "indep"),
         OPT(T_ENUM, NULL, "x1", "phi")}},
-    {"gap", slpi_audit_check_gap, {SCHEME, INT("L", 0, 60), INT("R", 1, BIG), OP, REAL("X")}},
-    {"resolvable", slpi_audit_check_resolvable, {INT("A", 0, 60), INT("B", 0, 60), INT("L", 0, 60),
+    {"gap", slpi_audit_check_gap, MAG, NULL, {SCHEME, INT("L", 0, 60), INT("R", 1, BIG), OP, REAL("X")}},
+    {"resolvable", slpi_audit_check_resolvable, MAG, NULL, {INT("A", 0, 60), INT("B", 0, 60), INT("L", 0, 60),
         INT("R", 1, BIG), REAL("RPAPER"), OP, INT("N", 0, 60), OPT(T_ENUM, NULL, "x1", "phi")}},
-    {"weakexact", slpi_audit_check_weakexact, {SCHEME, REAL("LO"), REAL("HI")}},
-    {"moments", slpi_audit_check_moments, {NONE}},
-    {"thresholds", slpi_audit_check_thresholds, {REAL("ELL")}},
-    {"cayleypi", slpi_audit_check_cayleypi, {ARG(T_REAL, "ANGLE", "pi")}},
-    {"mutant", slpi_audit_check_mutant, {NAME("NAME")}},
-    {"drift", slpi_audit_check_drift, {ENUM("case x1x2 x1sq"), OP, REAL("X")}},
-    {"legap", slpi_audit_check_legap, {ENUM("x1x2 x1sq"), INT("KMIN", 0, 60), INT("KMAX", 0, 60),
-        INT("PATHS", 1, BIG), REAL("LO"), REAL("HI")}},
-    {"growth", slpi_audit_check_growth, {NAME("DIAG"), REAL("LO"), REAL("HI")}},
-    {"critical", slpi_audit_check_critical, {REAL("H0"), REAL("H1"), REAL("DH"), INT("SEEDS", 1, BIG),
-        REAL("LO"), REAL("HI")}},
-    {"ensemble", slpi_audit_check_ensemble, {INT("PATHS", 2, 200), ENUM("away"), REAL("LO"), REAL("HI")}},
-    {"ensemble", slpi_audit_check_ensemble, {INT("PATHS", 2, 200), ENUM("spread"), REAL("X")}},
-    {"dexpinv", slpi_audit_check_dexpinv, {ARG(T_SYSTEM, "SYSTEM", NULL), ENUM("sigma printed"), OP, REAL("X")}},
-    {"adstar", slpi_audit_check_adstar, {ENUM("so3"), OP, REAL("X")}},
-    {"adstar", slpi_audit_check_adstar, {ENUM("son"), INT("N", 2, 64), ENUM("+ -"), OP, REAL("X")}},
-    {"sviident", slpi_audit_check_sviident, {INT("STEPS", 1, BIG), ENUM("xi ident mid"), OP, REAL("X")}},
-    {"sviorbit", slpi_audit_check_sviorbit, {INT("GRID", 2, 512), ENUM("ratio band"), OP, REAL("X")}},
-    {"svivs", slpi_audit_check_svivs, {ENUM("det quad"), OP, REAL("X")}},
-    {"lifted", slpi_audit_check_lifted, {REAL("A"), INT("STEPS", 1, BIG),
-        ENUM("group proj half equiv"), OP, REAL("X")}},
-    {"test", slpi_audit_check_tests, {ARG(T_NAMES, "PROGRAM", NULL)}},
-    {"unable", slpi_audit_check_unable, {ARG(T_TEXT, "REASON", NULL)}},
+    {"weakexact", slpi_audit_check_weakexact, WIN, NULL, {SCHEME, REAL("LO"), REAL("HI")}},
+    {"moments", slpi_audit_check_moments, 0, NULL, {NONE}},
+    {"thresholds", slpi_audit_check_thresholds, 0, NULL, {REAL("ELL")}},
+    {"cayleypi", slpi_audit_check_cayleypi, 0, NULL, {ARG(T_REAL, "ANGLE", "pi")}},
+    {"mutant", slpi_audit_check_mutant, 0, NULL, {NAME("NAME")}},
+    {"drift", slpi_audit_check_drift, MAG, NULL, {ENUM("CONTROL", "case x1x2 x1sq"), OP, REAL("X")}},
+    {"legap", slpi_audit_check_legap, WIN, NULL, {ENUM("CONTROL", "x1x2 x1sq"), INT("KMIN", 0, 60),
+        INT("KMAX", 0, 60), INT("PATHS", 1, BIG), REAL("LO"), REAL("HI")}},
+    {"growth", slpi_audit_check_growth, WIN, "{1} grows with log-log slope {v%.2f}", {DIAG, REAL("LO"), REAL("HI")}},
+    {"critical", slpi_audit_check_critical, WIN, "critical h = {v%g}", {REAL("H0"), REAL("H1"), REAL("DH"),
+        INT("SEEDS", 1, BIG), REAL("LO"), REAL("HI")}},
+    {"ensemble", slpi_audit_check_ensemble, 0, NULL, {INT("PATHS", 2, 200), ENUM("MODE", "away"), REAL("LO"),
+        REAL("HI")}},
+    {"ensemble", slpi_audit_check_ensemble, MAG, NULL, {INT("PATHS", 2, 200), ENUM("MODE", "spread"), REAL("X")}},
+    {"dexpinv", slpi_audit_check_dexpinv, MAG, NULL, {ARG(T_SYSTEM, "SYSTEM", NULL), ENUM("FORM", "sigma printed"),
+        OP, REAL("X")}},
+    {"adstar", slpi_audit_check_adstar, MAG, NULL, {ENUM("ALGEBRA", "so3"), OP, REAL("X")}},
+    {"adstar", slpi_audit_check_adstar, MAG, NULL, {ENUM("ALGEBRA", "son"), INT("N", 2, 64), ENUM("SIGN", "+ -"), OP,
+        REAL("X")}},
+    {"sviident", slpi_audit_check_sviident, MAG, NULL, {INT("STEPS", 1, BIG), ENUM("QTY", "xi ident mid"), OP,
+        REAL("X")}},
+    {"sviorbit", slpi_audit_check_sviorbit, MAG, NULL, {INT("GRID", 2, 512), ENUM("QTY", "ratio band"), OP, REAL("X")}},
+    {"svivs", slpi_audit_check_svivs, MAG, NULL, {ENUM("QTY", "det quad"), OP, REAL("X")}},
+    {"lifted", slpi_audit_check_lifted, MAG, NULL, {REAL("A"), INT("STEPS", 1, BIG),
+        ENUM("QTY", "group proj half equiv"), OP, REAL("X")}},
+    {"test", slpi_audit_check_tests, 0, NULL, {ARG(T_NAMES, "PROGRAM", NULL)}},
+    {"unable", slpi_audit_check_unable, 0, NULL, {ARG(T_TEXT, "REASON", NULL)}},
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
@@ -138,7 +159,7 @@ static void words_of(word_list *l, const arg_spec *sp, int with_key)
         words_add(l, name, strlen(name), "");
 }
 
-static int distance(const char *a, const char *b)
+int slpi_audit_distance(const char *a, const char *b)
 {
     size_t n = strlen(b);
     int row[64];
@@ -163,7 +184,7 @@ static const char *nearest(const word_list *l, const char *w)
     const char *best = NULL;
     int bd = 1 << 30;
     for (int i = 0; i < l->n; i++) {
-        int d = distance(w, WORD_AT(l, i));
+        int d = slpi_audit_distance(w, WORD_AT(l, i));
         if (d < bd) bd = d, best = WORD_AT(l, i);
     }
     return best ? best : "?";
@@ -264,7 +285,7 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
         st->near = l;
         return -1;
     }
-    default:   /* T_NAME, T_NAMES */
+    default:   /* T_NAME, T_DIAG (checked against the case: slpi_audit_decidable), T_NAMES */
         return 0;
     }
 }
@@ -402,4 +423,119 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
     c->command[0] = 0;
     c->nnum = 0;
     forms[x->form].eval(a, c, x);
+}
+
+/* The index of argument `name` (its name, or an optional argument's key) in form f's row. */
+static int arg_index(const check_form *f, const char *name)
+{
+    if (!strcmp(name, "WORD")) return 0;
+    for (int k = 0; f->arg[k].t != T_END; k++) {
+        const char *nm = f->arg[k].key ? f->arg[k].key : f->arg[k].name;
+        if (nm && !strcmp(nm, name)) return k + 1;
+    }
+    return -1;
+}
+
+const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
+{
+    int k = arg_index(&forms[x->form], name);
+    if (k < 0) {   /* an evaluator asks for a name its row does not have: a programming error */
+        fprintf(stderr, "audit: check word '%s' has no argument named %s (reports/audit-lang.c)\n",
+                forms[x->form].word, name);
+        abort();
+    }
+    return &x->arg[k];
+}
+
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
+                         size_t n)
+{
+    const check_form *f = &forms[x->form];
+    int d = arg_index(f, "DIAG"), op = arg_index(f, "OP"), thr = arg_index(f, "X");
+    if (thr < 0) thr = arg_index(f, "N");   /* resolvable: a count of levels */
+    if (d > 0 && diag) {
+        word_list l = {0};
+        int known = 0;
+        for (int i = 0; i < ndiag; i++) {
+            words_add(&l, diag[i], strlen(diag[i]), "");
+            known |= !strcmp(diag[i], x->arg[d].s);
+        }
+        if (!known) {
+            snprintf(why, n, "'%s' is not a diagnostic of this case's run (nearest: %s)", x->arg[d].s,
+                     nearest(&l, x->arg[d].s));
+            return -1;
+        }
+    }
+    if (f->kind == MAG && op > 0 && thr > 0) {
+        double t = x->arg[thr].r;
+        int ge = x->arg[op].e == SLPI_AUDIT_GE;
+        if ((ge && t <= 0) || (!ge && t < 0)) {
+            snprintf(why, n, "'%s %s' is %s met by a magnitude (>= 0): the outcome cannot differ "
+                     "between runs", x->arg[op].s, x->arg[thr].s, ge ? "always" : "never");
+            return -1;
+        }
+    }
+    if (f->kind == WIN) {
+        const slpi_audit_arg *lo = &x->arg[arg_index(f, "LO")], *hi = &x->arg[arg_index(f, "HI")];
+        int h0 = arg_index(f, "H0");   /* a sweep: its critical h is a grid point, [h, h] a window */
+        if (lo->r > hi->r || (lo->r == hi->r && h0 < 0)) {
+            snprintf(why, n, "the window [%s, %s] is %s (nearest valid: %s %s)", lo->s, hi->s,
+                     lo->r > hi->r ? "reversed" : "empty", lo->r > hi->r ? hi->s : "LO",
+                     lo->r > hi->r ? lo->s : "HI");
+            return -1;
+        }
+        if (isinf(lo->r) && isinf(hi->r)) {
+            snprintf(why, n, "the window [%s, %s] holds every number: the outcome cannot differ between "
+                     "runs", lo->s, hi->s);
+            return -1;
+        }
+        if (h0 > 0 && !(x->arg[h0].r <= x->arg[h0 + 1].r && x->arg[h0 + 2].r > 0)) {
+            snprintf(why, n, "the sweep %s..%s by %s is empty or reversed", x->arg[h0].s, x->arg[h0 + 1].s,
+                     x->arg[h0 + 2].s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A printf conversion of one double from a template's {NAME%FMT}. */
+static int says_number(char *out, size_t n, const char *fmt, size_t len, double v)
+{
+    char f[16];
+    snprintf(f, sizeof f, "%.*s", (int)(len < sizeof f ? len : sizeof f - 1), fmt);
+    return snprintf(out, n, f, v);
+}
+
+void slpi_audit_measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
+{
+    slpi_audit_args x;
+    char why[400];
+    const char *t = NULL;
+    out[0] = 0;
+    if (!isfinite(value) && !isinf(value)) {
+        snprintf(out, n, "no value");
+        return;
+    }
+    if (!slpi_audit_parse(check, &x, why, sizeof why)) t = forms[x.form].says;
+    if (!t) {   /* a form without words, or a check the table no longer reads */
+        snprintf(out, n, "%.*s: %.3g", (int)strcspn(check, " "), check, value);
+        return;
+    }
+    size_t l = 0;
+    while (*t && l + 1 < n) {
+        if (*t != '{') {
+            out[l++] = *t++;
+            out[l] = 0;
+            continue;
+        }
+        size_t name = strcspn(t + 1, "%}"), end = strcspn(t, "}");
+        const char *fmt = t + 1 + name;
+        int w;
+        if (!strncmp(t + 1, "1}", 2)) w = snprintf(out + l, n - l, "%s", x.arg[1].s);
+        else w = says_number(out + l, n - l, fmt, (size_t)(t + end - fmt),
+                             !strncmp(t + 1, "lo%", 3) ? lo : !strncmp(t + 1, "hi%", 3) ? hi : value);
+        l += w > 0 ? (size_t)w : 0;
+        if (l >= n) l = n - 1;
+        t += end + (t[end] == '}');
+    }
 }

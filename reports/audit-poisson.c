@@ -16,9 +16,10 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const sl
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    double dw = ck->arg[1].present ? ck->arg[1].r : 0;   /* dW=V: a fixed increment on every noise */
-    int certified = !strcmp(ck->arg[0].s, "refpoisson");
-    const slpi_audit_arg *op = &ck->arg[2];
+    double dw = slpi_audit_get(ck, "dW")->present ? slpi_audit_get(ck, "dW")->r
+                                                  : 0; /* dW=V: a fixed increment on every noise */
+    int certified = !strcmp(slpi_audit_get(ck, "WORD")->s, "refpoisson");
+    const slpi_audit_arg *op = slpi_audit_get(ck, "OP");
     if (slpi_audit_steps_case(a, c, 1, &p)) return;
     double x0[64];
     slpi_fast *f0 = NULL;
@@ -49,7 +50,7 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const sl
     if (rc) {
         slpi_audit_unable(c, "poisson: %s", err.msg);
     } else {
-        double thr = ck->arg[3].r;
+        double thr = slpi_audit_get(ck, "X")->r;
         double lo1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR) - mag_get_d(arb_radref(d1));
         double hi1 = arf_get_d(arb_midref(d1), ARF_RND_NEAR) + mag_get_d(arb_radref(d1));
         /* "<= X": the whole ball below X; ">= X": the whole ball above X */

@@ -57,6 +57,39 @@ static int split_fields(char *s, char **f, int max)
     return nf;
 }
 
+/* The diagnostics of c's case (full: with its FULL overrides) as the fast path names them,
+ * into names[SLPI_MAX_DIAG] (static storage, valid until the next call); their number, or
+ * -1 when the case has no run or its stepper cannot be made (then the run says why). The
+ * last case's names are kept: a claim's lines share their cases. */
+static int case_diags(const slpi_audit_check *c, int full, const char **names)
+{
+    static char last[sizeof c->kase + sizeof c->full_case + 2], buf[SLPI_MAX_DIAG][48];
+    static int nlast = -1;
+    char key[sizeof last];
+    snprintf(key, sizeof key, "%s%s%s", c->kase, full ? " " : "", full ? c->full_case : "");
+    if (!strcmp(c->kase, "-")) return -1;
+    if (strcmp(key, last)) {
+        slpi_audit probe;
+        slpi_problem p;
+        slpi_stepper *st = NULL;
+        char args[512];
+        slpi_error e = {0, ""};
+        memset(&probe, 0, sizeof probe);
+        probe.full = full;
+        nlast = -1;
+        if (!slpi_audit_case(&probe, c, &p, args, sizeof args, &e) && !slpi_problem_finish(&p, &e) &&
+            !slpi_stepper_new(&st, &p, 0, NULL, 0)) {
+            const char *nm;
+            for (nlast = 0; nlast < SLPI_MAX_DIAG && (nm = slpi_stepper_diag_name(st, nlast)); nlast++)
+                snprintf(buf[nlast], sizeof buf[nlast], "%s", nm);
+        }
+        slpi_stepper_free(st);
+        snprintf(last, sizeof last, "%s", key);
+    }
+    for (int i = 0; i < nlast; i++) names[i] = buf[i];
+    return nlast;
+}
+
 /* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
  * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
  * the papers' sizes' (the docs and the archive column show both). */
@@ -142,6 +175,17 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path,
                             line, c->full_case);
+    /* a check whose outcome cannot differ between runs (a diagnostic the case's run does
+     * not have, a reversed or empty window, a threshold a magnitude always meets) */
+    for (int m = 0; !rc && m < 2; m++) {
+        const slpi_audit_args *x = m ? &c->full_args : &c->args;
+        const char *names[SLPI_MAX_DIAG];
+        if (m && !c->full_check[0]) continue;
+        int nd = case_diags(c, m && c->full_case[0], names);
+        if (slpi_audit_decidable(x, nd >= 0 ? names : NULL, nd, why, sizeof why))
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scheck '%s': %s", path, line, m ? "FULL " : "",
+                                m ? c->full_check : c->check, why);
+    }
     return rc;
 }
 
@@ -174,16 +218,66 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
  *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
  *   ~ ID | the rule that decides it
  *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
- *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open */
-typedef struct { char kind, id[8], a[96], b[768]; int line; } extra;
+ *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open
+ *   % ID | DIMENSION | VALUES | why: the claim's multiverse (docs/claims.md#multiverse) */
+typedef struct { char kind, id[8], a[96], v[256], b[768]; int line; } extra;
+
+/* A multiverse line's dimension and values (docs/claims.md#multiverse): the dimension one
+ * of the five, each value one of its words (seeds: unsigned offsets, at least 8, distinct),
+ * no value twice; an error names the line and the nearest valid word. */
+static int check_dimension(const extra *x, const char *path, slpi_error *err)
+{
+    static const char *dims[] = {"seeds", "blas", "libm", "fit", "levels"};
+    static const char *vals[] = {NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake", "glibc mpfr",
+                                 "wls ols", "all drop-coarsest"};
+    int d = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(x->a, dims[i])) d = i;
+    if (d < 0) {
+        char near[16] = "seeds";
+        int best = 1 << 30;
+        for (int i = 0; i < 5; i++) {
+            int n = slpi_audit_distance(x->a, dims[i]);
+            if (n < best) best = n, snprintf(near, sizeof near, "%s", dims[i]);
+        }
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: multiverse dimension '%s' is not one of seeds blas "
+                              "libm fit levels (nearest: %s)", path, x->line, x->a, near);
+    }
+    char buf[sizeof x->v], *tok[64];
+    int n = slpi_audit_tokens(x->v, buf, sizeof buf, tok, 64);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        if (d == 0) {
+            strtoull(tok[i], &end, 10);
+            if (*end || tok[i][0] == '-')
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: seed offset '%s' is not an unsigned integer",
+                                      path, x->line, tok[i]);
+        } else {
+            char w[96];
+            snprintf(w, sizeof w, " %s ", tok[i]);
+            char all[96];
+            snprintf(all, sizeof all, " %s ", vals[d]);
+            if (!strstr(all, w))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' is not one of %s", path, x->line,
+                                      x->a, tok[i], vals[d]);
+        }
+        for (int j = 0; j < i; j++)
+            if (!strcmp(tok[i], tok[j]))
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' twice", path, x->line, x->a, tok[i]);
+    }
+    if (n < (d == 0 ? 8 : 2))
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s: %d value%s, at least %d", path, x->line, x->a, n,
+                              n == 1 ? "" : "s", d == 0 ? 8 : 2);
+    return SLPI_OK;
+}
 
 static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_error *err)
 {
     static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
-                                 "@ ID | LABEL | what the variant reads"};
-    const char *kinds = "\"~!@";
-    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : 3;
-    char *f[3];
+                                 "@ ID | LABEL | what the variant reads", "% ID | DIMENSION | VALUES | why"};
+    const char *kinds = "\"~!@%";
+    int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : k == 4 ? 4 : 3;
+    char *f[4];
     int nf = 0;
     char *s = buf + 1;
     while (nf < want) {
@@ -203,7 +297,9 @@ static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_err
     x->kind = buf[0];
     x->line = line;
     int rc = copy_field(x->id, sizeof x->id, f[0], "id", path, line, err);
-    if (!rc && want == 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc && want >= 3) rc = copy_field(x->a, sizeof x->a, f[1], "field", path, line, err);
+    if (!rc && want == 4) rc = copy_field(x->v, sizeof x->v, f[2], "values", path, line, err);
+    if (!rc && x->kind == '%') rc = check_dimension(x, path, err);
     if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
     if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
@@ -222,6 +318,44 @@ int slpi_audit_selected(const slpi_audit *a, const char *id)
         if (strncmp(s, id, n) == 0 && (s[n] == ',' || !s[n])) return 1;
     }
     return 0;
+}
+
+/* Two lines of cl that must come out alike: a control with the case and check of a
+ * decisive line (it cannot show that the check discriminates), or two variants whose
+ * decisive lines are the same cases and checks (they cannot disagree). NULL if none, else
+ * what (static storage). */
+static const char *same_lines(const slpi_audit *a, const slpi_audit_claim *cl, int *line)
+{
+    static char msg[160];
+    const slpi_audit_check *k = &a->checks[cl->first];
+    for (int i = 0; i < cl->count; i++)
+        for (int j = 0; j < cl->count; j++)
+            if (k[i].role == SLPI_ROLE_CLAIM && slpi_audit_is_control(&k[j]) &&
+                !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check)) {
+                snprintf(msg, sizeof msg, "this control repeats the case and check of line %d", k[i].line);
+                *line = k[j].line;
+                return msg;
+            }
+    for (int v = 0; v < cl->nvar; v++)
+        for (int w = v + 1; w < cl->nvar; w++) {
+            int differ = 0;
+            for (int i = 0; i < cl->count && !differ; i++) {
+                if (k[i].role != SLPI_ROLE_CLAIM || (k[i].variant != v && k[i].variant != w)) continue;
+                int twin = 0;   /* the other variant has the same case and check */
+                for (int j = 0; j < cl->count && !twin; j++)
+                    twin = k[j].role == SLPI_ROLE_CLAIM && k[j].variant == (k[i].variant == v ? w : v) &&
+                           !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check) &&
+                           !strcmp(k[i].full, k[j].full);
+                differ = k[i].variant >= 0 && !twin;
+                *line = k[i].line;
+            }
+            if (!differ) {
+                snprintf(msg, sizeof msg, "variants %s and %s have the same cases and checks",
+                         cl->var[v].label, cl->var[w].label);
+                return msg;
+            }
+        }
+    return NULL;
 }
 
 static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, int nx,
@@ -283,6 +417,9 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
             } else if (x[i].kind == '~') {
                 slpi_audit_append(cl->rule, sizeof cl->rule, " ", x[i].b);
                 cl->rule_line = x[i].line;
+            } else if (x[i].kind == '%') {
+                snprintf(q, sizeof q, "%s %s", x[i].a, x[i].v);
+                slpi_audit_append(cl->multiverse, sizeof cl->multiverse, "; ", q);
             } else if (x[i].kind == '!') {
                 snprintf(q, sizeof q, "%s: %s", x[i].a, x[i].b);
                 slpi_audit_append(cl->choices, sizeof cl->choices, "; ", q);
@@ -313,6 +450,11 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
                 return slpi_error_set(err, SLPI_EINPUT, "%s: claim %s: variant '%s' has no claim@%s "
                                       "line", path, cl->id, cl->var[v].label, cl->var[v].label);
         }
+        int at = 0;
+        const char *same = same_lines(a, cl, &at);
+        if (same)
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: %s: the outcome cannot differ",
+                                  path, at, cl->id, same);
         if (!nctl)
             return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
                                   "or \"passes\" line showing that its check can fail)", path,
@@ -335,6 +477,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open the claims registry", path);
     char buf[4096];
     int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0, nx = 0, xcap = 0;
+    snprintf(a->registry, sizeof a->registry, "%s", path);
     desc *d = NULL;
     extra *xs = NULL;
     a->nchecks = a->nclaims = 0;
@@ -360,7 +503,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (rc == SLPI_OK) nd++;
             continue;
         }
-        if (strchr("\"~!@", *s)) {
+        if (strchr("\"~!@%", *s)) {
             if (nx == xcap) {
                 xcap = xcap ? 2 * xcap : 256;
                 extra *n = realloc(xs, (size_t)xcap * sizeof *n);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/digest.h"
 #include "reports/reports.h"
 #include "reports/audit-checks.h"
 
@@ -86,6 +87,30 @@ static void run_stamp(char *date, size_t nd, char *machine, size_t nm)
              load);
 }
 
+/* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
+ * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
+ * file and of the running executable (the evaluators as built), and the rules digest of
+ * docs/claims.md's changelog (rule lines and evaluators' source, reports/claims-docs.sh),
+ * when the run is made in a checkout that has it. */
+static void archive_digests(const slpi_audit *a, json_t *root)
+{
+    char hex[17], rules[64] = "not found (no docs/claims.md here)";
+    json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
+    json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
+    json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, a->registry));
+    json_object_set_new(root, "registry_digest", json_string(hex));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"));
+    json_object_set_new(root, "build_digest", json_string(hex));
+    FILE *f = fopen("docs/claims.md", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Registry digest (", 17) && strstr(line, "): "))
+            snprintf(rules, sizeof rules, "%.16s", strstr(line, "): ") + 3);
+    if (f) fclose(f);
+    json_object_set_new(root, "rules_digest", json_string(rules));
+}
+
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     json_t *root = json_object(), *arr = json_array();
@@ -103,6 +128,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
     fclose(pf);
     json_object_set_new(root, "provenance", json_string(prov));
     free(prov);
+    archive_digests(a, root);
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         json_t *o = json_object(), *checks = json_array(), *demo = json_array();
@@ -438,8 +464,11 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             for (size_t k = 0; k < json_array_size(ch); k++)
                 secs += json_number_value(json_object_get(json_array_get(ch, k), "seconds"));
         }
-        fprintf(f, "; its checks took %.0f s; its report: <code>%s/index.html</code>.</p>\n", secs,
-                a->archive);
+        fprintf(f, "; its checks took %.0f s; its report: <code>%s/index.html</code>. Confirmatory runs "
+                "of the rules set after their results (seeds + 1000, docs/claims.md#confirmatory) and the "
+                "claims' multiverse runs (docs/claims.md#multiverse) are archived beside it: "
+                "<code>%s/confirmatory/</code>, <code>%s/multiverse/</code>; the index of all three is "
+                "<code>%s/README.md</code>.</p>\n", secs, a->archive, a->archive, a->archive, a->archive);
     }
     fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
             "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict</th>%s"
@@ -499,6 +528,15 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     fclose(pf);
     html_text(f, prov);
     free(prov);
+    json_t *dg = json_object();
+    archive_digests(a, dg);
+    fprintf(f, "seed offset %lld; fit %s, levels %s; registry digest %s; build digest %s; rules digest %s\n",
+            (long long)json_integer_value(json_object_get(dg, "seed_offset")),
+            json_string_value(json_object_get(dg, "fit")), json_string_value(json_object_get(dg, "levels")),
+            json_string_value(json_object_get(dg, "registry_digest")),
+            json_string_value(json_object_get(dg, "build_digest")),
+            json_string_value(json_object_get(dg, "rules_digest")));
+    json_decref(dg);
     fprintf(f, "</pre><p>Machine-readable: <a href='claims.json'>claims.json</a>.</p></body></html>\n");
     int bad = ferror(f);
     if (fclose(f) || bad) return slpi_error_set(err, SLPI_ENUMERIC, "%s: cannot write", path);

@@ -48,7 +48,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    int want_fail = !strcmp(ck->arg[0].s, "fails");
+    int want_fail = !strcmp(slpi_audit_get(ck, "WORD")->s, "fails");
     char name[64], data[SLPI_PATH_MAX + 96];
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
@@ -63,7 +63,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
         c->outcome = SLPI_CHECK_FAIL;
         c->value = NAN;
         snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped before the end of "
-                 "the run, so %s has no value over it (%s)", ck->arg[1].s, err.msg);
+                 "the run, so %s has no value over it (%s)", slpi_audit_get(ck, "DIAG")->s, err.msg);
         return;
     }
     if (rc != SLPI_OK) {
@@ -72,24 +72,25 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     }
     int k = -1;
     for (int i = 0; i < res.ndiag; i++)
-        if (!strcmp(res.diag_name[i], ck->arg[1].s)) k = i;
+        if (!strcmp(res.diag_name[i], slpi_audit_get(ck, "DIAG")->s)) k = i;
     if (k < 0) {
-        slpi_audit_unable(c, "no diagnostic %s in this run", ck->arg[1].s);
+        slpi_audit_unable(c, "no diagnostic %s in this run", slpi_audit_get(ck, "DIAG")->s);
         return;
     }
-    const char *diag = ck->arg[1].s;
-    double v = res.diag_maxchange[k], thr = ck->arg[3].r;
-    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[2].e, v, thr), v);
+    const char *diag = slpi_audit_get(ck, "DIAG")->s;
+    double v = res.diag_maxchange[k], thr = slpi_audit_get(ck, "X")->r;
+    slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, v, thr), v);
     slpi_audit_num(c, "steps", (double)res.steps_done);
     slpi_audit_num(c, "h", p.h);
     slpi_audit_num(c, "T", p.h * (double)res.steps_done);
     char rows[96] = "";
     if (p.output_every > 1)
         snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
-    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
-             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations", diag, diag, v,
-             res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c), ck->arg[2].s,
-             thr, res.mean_iters, res.max_iters);
+    snprintf(c->evidence, sizeof c->evidence,
+             "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
+             "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations",
+             diag, diag, v, res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c),
+             slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
@@ -107,7 +108,9 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_problem p, q;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96], kv[96];
-    snprintf(kv, sizeof kv, "%s", ck->arg[2].s);   /* KEY=VALUE, the key known (the table) */
+    const char *diag = slpi_audit_get(ck, "DIAG")->s, *other = slpi_audit_get(ck, "KEY=VALUE")->s;
+    const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
+    snprintf(kv, sizeof kv, "%s", other);   /* KEY=VALUE, the key known (the table) */
     char *eq = strchr(kv, '=');
     *eq = 0;
     slpi_run_result res, res2;
@@ -118,23 +121,24 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     if (!rc) rc = slpi_run(&q, slpi_fast_path(), NULL, 0, NULL, &res2, &err);
     int k = -1, k2 = -1;
     for (int i = 0; !rc && i < res.ndiag; i++)
-        if (!strcmp(res.diag_name[i], ck->arg[1].s)) k = i;
+        if (!strcmp(res.diag_name[i], diag)) k = i;
     for (int i = 0; !rc && i < res2.ndiag; i++)
-        if (!strcmp(res2.diag_name[i], ck->arg[1].s)) k2 = i;
+        if (!strcmp(res2.diag_name[i], diag)) k2 = i;
     if (rc || k < 0 || k2 < 0) {
         slpi_audit_unable(c, "versus: %s", rc ? err.msg : "no such diagnostic in both runs");
         return;
     }
     double v = res.diag_maxchange[k], w = res2.diag_maxchange[k2], ratio = w > 0 ? v / w : INFINITY;
-    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[3].e, ratio, ck->arg[4].r), ratio);
+    slpi_audit_outcome(c, slpi_audit_compare(op->e, ratio, thr->r), ratio);
     slpi_audit_num(c, "this", v);
     slpi_audit_num(c, "other", w);
     slpi_audit_num(c, "steps", (double)res.steps_done);
-    snprintf(c->evidence, sizeof c->evidence, "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
-             "the case, %.3e with %s: ratio %.3g %s %s %s", ck->arg[1].s, ck->arg[1].s, res.steps_done, p.h,
-             v, w, ck->arg[2].s, ratio, slpi_audit_meets(c), ck->arg[3].s, ck->arg[4].s);
+    snprintf(c->evidence, sizeof c->evidence,
+             "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
+             "the case, %.3e with %s: ratio %.3g %s %s %s",
+             diag, diag, res.steps_done, p.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
-             c->kase, name, ck->arg[2].s);
+             c->kase, name, other);
 }
 
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
@@ -143,7 +147,7 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    int col = (int)ck->arg[1].i;
+    int col = (int)slpi_audit_get(ck, "A")->i;
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
@@ -186,7 +190,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (slpi_audit_steps_case(a, c, ck->arg[1].i, &p)) return;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
     enum { NLAT = 64, NLON = 128 };
     int dim = slpi_problem_state_dim(&p);
     slpi_fast *f = NULL;
@@ -244,16 +248,18 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
             if (!strcmp(d.name[i], "eig_dev")) eig = d.value[i];
         }
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
-        slpi_audit_outcome(c, slpi_audit_compare(ck->arg[2].e, change, ck->arg[3].r), change);
+        const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
+        slpi_audit_outcome(c, slpi_audit_compare(op->e, change, thr->r), change);
         slpi_audit_num(c, "steps", (double)p.steps);
         slpi_audit_num(c, "c2", c2);
         slpi_audit_num(c, "eig", eig);
-        snprintf(c->evidence, sizeof c->evidence, "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
+        snprintf(c->evidence, sizeof c->evidence,
+                 "N = %d, %ld steps of h = %g: vorticity on a %dx%d "
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
-                 "%.2e, eigenvalue departure %.2e", p.ez.N, p.steps, p.h, NLAT, NLON,
-                 p.h * (double)at[1], p.h * (double)at[2], change, slpi_audit_meets(c), ck->arg[2].s,
-                 ck->arg[3].s, c2, eig);
+                 "%.2e, eigenvalue departure %.2e",
+                 p.ez.N, p.steps, p.h, NLAT, NLON, p.h * (double)at[1], p.h * (double)at[2], change,
+                 slpi_audit_meets(c), op->s, thr->s, c2, eig);
         char body[5 * SLPI_PATH_MAX];
         snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
                  "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
@@ -265,7 +271,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
         slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
         strcpy(c->figure, name);
     }
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase, ck->arg[1].s);
+    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s, %s steps)", c->id, c->kase,
+             slpi_audit_get(ck, "STEPS")->s);
     slpi_vort_free(v);
     slpi_steps_close(&steps);
     slpi_fast_free(f);
@@ -278,7 +285,7 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 {
     slpi_problem p;
     slpi_error err = {0, ""};
-    if (slpi_audit_steps_case(a, c, ck->arg[2].i, &p)) return;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
     if (slpi_problem_validate(&p, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
@@ -309,22 +316,25 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
         }
     }
     snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
-             strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : ck->arg[2].s);
+             strstr(c->kase, "steps=") ? "" : " steps=",
+             strstr(c->kase, "steps=") ? "" : slpi_audit_get(ck, "STEPS")->s);
     if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
     if (!rc) {
         slpi_ref_diagnostics(r, x, xi, &d);
         int k = -1;
         for (int i = 0; i < d.n; i++)
-            if (!strcmp(d.name[i], ck->arg[1].s)) k = i;
+            if (!strcmp(d.name[i], slpi_audit_get(ck, "DIAG")->s)) k = i;
         if (k < 0) {
-            slpi_audit_unable(c, "no certified diagnostic %s", ck->arg[1].s);
+            slpi_audit_unable(c, "no certified diagnostic %s", slpi_audit_get(ck, "DIAG")->s);
         } else {
             int in = arb_contains_zero(&d.value[k]);
             double mid = arf_get_d(arb_midref(&d.value[k]), ARF_RND_NEAR);
             double rad = mag_get_d(arb_radref(&d.value[k]));
             slpi_audit_outcome(c, in, rad);
-            snprintf(c->evidence, sizeof c->evidence, "certified (Arb, %ld bits): %s = %.3e +- %.3e "
-                     "after %ld steps: the ball %s 0", steps.info.prec, ck->arg[1].s, mid, rad, p.steps,
+            snprintf(c->evidence, sizeof c->evidence,
+                     "certified (Arb, %ld bits): %s = %.3e +- %.3e "
+                     "after %ld steps: the ball %s 0",
+                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.steps,
                      in ? "contains" : "excludes");
         }
     }
@@ -344,7 +354,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_problem p;
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    const char *diag = ck->arg[1].s;
+    const char *diag = slpi_audit_get(ck, "DIAG")->s;
     slpi_run_result res;
     int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
@@ -375,7 +385,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
         slpi_audit_unable(c, col < 0 ? "growth: no column %s" : "growth: %s stays 0 (no trend)", diag);
         return;
     }
-    double slope, ic, lo = ck->arg[2].r, hi = ck->arg[3].r;
+    double slope, ic, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     slpi_stats_wls(nb, hs, es, se, use, &slope, &ic);
     slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
     slpi_audit_num(c, "steps", (double)res.steps_done);
@@ -410,8 +420,9 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
-    double h0 = ck->arg[1].r, h1 = ck->arg[2].r, dh = ck->arg[3].r, lo = ck->arg[5].r, hi = ck->arg[6].r;
-    long seeds = ck->arg[4].i;
+    double h0 = slpi_audit_get(ck, "H0")->r, h1 = slpi_audit_get(ck, "H1")->r;
+    double dh = slpi_audit_get(ck, "DH")->r, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
+    long seeds = slpi_audit_get(ck, "SEEDS")->i;
     uint64_t seed0 = 1 + a->seed_offset;   /* seeds seed0 .. seed0 + seeds - 1 */
     double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
     char list[600] = "";
@@ -448,8 +459,11 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
              "%llu..%llu, T = %g): %s%.3g (%s [%g, %g]); %s", (unsigned long long)seed0,
              (unsigned long long)(seed0 + (uint64_t)(seeds - 1)), T, isinf(hc) ? "none up to h = " : "h = ",
              isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
-    snprintf(c->command, sizeof c->command, "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
-             "for H = %s..%s step %s)", c->id, c->kase, ck->arg[1].s, ck->arg[2].s, ck->arg[3].s);
+    snprintf(c->command, sizeof c->command,
+             "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
+             "for H = %s..%s step %s)",
+             c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s,
+             slpi_audit_get(ck, "DH")->s);
 }
 
 /* Run p into tmp and read it back (tmp removed); 0 or an error code. */
@@ -473,8 +487,8 @@ static int run_traj(const slpi_problem *p, const char *tmp, slpi_traj *t, slpi_e
  * the paths from their mean at T and at T/4; met iff spread(T) / spread(T/4) >= X. */
 void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    int away = !strcmp(ck->arg[2].s, "away");   /* else spread */
-    long np = ck->arg[1].i;
+    int away = !strcmp(slpi_audit_get(ck, "MODE")->s, "away");   /* else spread */
+    long np = slpi_audit_get(ck, "PATHS")->i;
     slpi_problem p0, pd;
     slpi_error err = {0, ""};
     char args[512], name[64], data[SLPI_PATH_MAX + 96], tmp[SLPI_PATH_MAX + 96];
@@ -538,8 +552,11 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const s
         s[w] = sqrt(s[w]);
     }
     free(at);
-    if (away) slpi_audit_outcome(c, dmin <= ck->arg[3].r && dmax >= ck->arg[4].r, dmax);
-    else slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= ck->arg[3].r, s[0] > 0 ? s[1] / s[0] : NAN);
+    if (away)
+        slpi_audit_outcome(c, dmin <= slpi_audit_get(ck, "LO")->r && dmax >= slpi_audit_get(ck, "HI")->r, dmax);
+    else
+        slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= slpi_audit_get(ck, "X")->r,
+                           s[0] > 0 ? s[1] / s[0] : NAN);
     snprintf(c->evidence, sizeof c->evidence, "%ld paths over T = %g against the noise-free path: the "
              "closest path stays within %.3f, the farthest moves %.3f away (on the unit sphere); rms "
              "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s", np,

@@ -30,7 +30,11 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     cfg->L = L;
     cfg->paths = R;
     cfg->boot = 400;
+    cfg->ols = a->fit_ols;
+    cfg->drop_coarse = a->drop_coarse;
     char extra[128] = "";
+    if (a->fit_ols) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --fit ols");
+    if (a->drop_coarse) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --drop-coarse 1");
     if (indep && indep->present) {   /* a scheme name (the table) */
         cfg->indep = 1;
         cfg->indep_scheme = (slpi_scheme_id)indep->e;
@@ -161,15 +165,17 @@ static const char *slope_words(const slpi_audit_check *c, const slpi_conv_fit *f
 void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     static const slpi_conv_kind kinds[] = {SLPI_CONV_STRONG, SLPI_CONV_WEAK, SLPI_CONV_SUP};
-    slpi_conv_kind kind = kinds[ck->arg[1].e];   /* strong weak sup (the table) */
+    slpi_conv_kind kind = kinds[slpi_audit_get(ck, "KIND")->e];   /* strong weak sup (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, &ck->arg[8], &ck->arg[9], 0, kind, (int)ck->arg[2].i, (int)ck->arg[3].i, (int)ck->arg[4].i,
-              ck->arg[5].i, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, slpi_audit_get(ck, "indep"), slpi_audit_get(ck, "phi"), 0, kind,
+              (int)slpi_audit_get(ck, "A")->i, (int)slpi_audit_get(ck, "B")->i,
+              (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r, c->command,
+              sizeof c->command))
         return;
     int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     const slpi_conv_fit *f = &r.fit[col];
-    double lo = ck->arg[6].r, hi = ck->arg[7].r;
+    double lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     slope_decision(c, f, lo, hi);
     slpi_audit_num(c, "value", f->slope);
     slpi_audit_num(c, "lo", f->lo);
@@ -204,17 +210,18 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 {
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    int L = (int)ck->arg[2].i;
-    if (study(a, c, &ck->arg[1], NULL, 0, SLPI_CONV_STRONG, 3, 4, L, ck->arg[3].i, &cfg, &r, c->command,
-              sizeof c->command))
+    int L = (int)slpi_audit_get(ck, "L")->i;
+    if (study(a, c, slpi_audit_get(ck, "SCHEME"), NULL, 0, SLPI_CONV_STRONG, 3, 4, L,
+              slpi_audit_get(ck, "R")->i, &cfg, &r, c->command, sizeof c->command))
         return;
-    double thr = ck->arg[5].r;
-    slpi_audit_outcome(c, slpi_audit_compare(ck->arg[4].e, r.refgap, thr), r.refgap);
-    snprintf(c->evidence, sizeof c->evidence, "rms gap at level %d (h = %.4g) between %s and %s on the "
+    double thr = slpi_audit_get(ck, "X")->r;
+    slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, r.refgap, thr), r.refgap);
+    snprintf(c->evidence, sizeof c->evidence,
+             "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), ck->arg[1].s, r.paths, r.refgap,
-             r.refgap_se, slpi_audit_meets(c), ck->arg[4].s, thr,
-             r.h[r.nlev - 1], r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
+             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths,
+             r.refgap, r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
+             r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
 
 /* resolvable A B L R RPAPER OP N: how many levels an UNCOUPLED estimator with RPAPER
@@ -227,11 +234,12 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
 {
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, NULL, &ck->arg[8], 0, SLPI_CONV_WEAK, (int)ck->arg[1].i, (int)ck->arg[2].i,
-              (int)ck->arg[3].i, ck->arg[4].i, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, NULL, slpi_audit_get(ck, "phi"), 0, SLPI_CONV_WEAK, (int)slpi_audit_get(ck, "A")->i,
+              (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i,
+              &cfg, &r, c->command, sizeof c->command))
         return;
-    double rp = ck->arg[5].r;
-    int sure = 0, und = 0, need = (int)ck->arg[7].i;
+    double rp = slpi_audit_get(ck, "RPAPER")->r;
+    int sure = 0, und = 0, need = (int)slpi_audit_get(ck, "N")->i;
     char list[500] = "";
     for (int i = 0; i < r.nlev; i++) {
         const slpi_conv_cell *e = &r.cell[SLPI_CONV_SELF][i];
@@ -243,14 +251,14 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
         snprintf(list + l, sizeof list - l, "%sh=%.3g: e %.2e +- %.1e, 3 SE_u %.1e", l ? "; " : "",
                  r.h[i], e->e, 3 * e->se, 3 * se_u);
     }
-    int le = ck->arg[6].e == SLPI_AUDIT_LE;
+    int le = slpi_audit_get(ck, "OP")->e == SLPI_AUDIT_LE;
     if (le ? sure + und <= need : sure >= need) slpi_audit_outcome(c, 1, sure);
     else if (le ? sure > need : sure + und < need) slpi_audit_outcome(c, 0, sure);
     else c->outcome = SLPI_CHECK_UNABLE, c->value = sure;
     snprintf(c->evidence, sizeof c->evidence, "an uncoupled estimator with %.3g paths per step size "
              "resolves %d of %d levels for sure, %d undecided (bounds from %ld coupled paths) -- %s %s "
              "%d: %s", rp, sure, r.nlev, und, r.paths, c->outcome == SLPI_CHECK_PASS ? "met" :
-             c->outcome == SLPI_CHECK_FAIL ? "not met" : "undecided", ck->arg[6].s, need, list);
+             c->outcome == SLPI_CHECK_FAIL ? "not met" : "undecided", slpi_audit_get(ck, "OP")->s, need, list);
     slope_figure(a, c, &r, SLPI_CONV_SELF, "coupled weak", 1);
 }
 
@@ -268,7 +276,7 @@ int slpi_audit_weakexact_mc(const slpi_conv_result *r, double *zmax)
 
 void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_scheme_id k = (slpi_scheme_id)ck->arg[1].e;   /* a scheme (the table) */
+    slpi_scheme_id k = (slpi_scheme_id)slpi_audit_get(ck, "SCHEME")->e;   /* a scheme (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
@@ -276,7 +284,8 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     const slpi_problem *p = &cfg.base;
     if (p->scheme != k) {
         char why[96];
-        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme), ck->arg[1].s);
+        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme),
+                 slpi_audit_get(ck, "SCHEME")->s);
         slpi_audit_unable(c, "the case runs %s: the quadrature is of the check's scheme", why);
         return;
     }
@@ -290,7 +299,7 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     }
     double s, ic;
     slpi_stats_wls(6, h, e, se, use, &s, &ic);
-    double zmax, lo = ck->arg[2].r, hi = ck->arg[3].r;
+    double zmax, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     int agree = slpi_audit_weakexact_mc(&r, &zmax);
     slpi_audit_outcome(c, s >= lo && s <= hi && agree, s);
     slpi_audit_num(c, "z", zmax);
@@ -302,13 +311,15 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
         snprintf(dq + strlen(dq), sizeof dq - strlen(dq), "%s%.3e", i ? ", " : "", r.quad[i] - r.quad[i + 1]);
     }
     slpi_audit_num(c, "qref", r.quad[r.nlev]);
-    snprintf(c->evidence, sizeof c->evidence, "quadrature (no Monte Carlo) |E x_1(T) - exp(-%g/2)| = %.5f, "
+    snprintf(c->evidence, sizeof c->evidence,
+             "quadrature (no Monte Carlo) |E x_1(T) - exp(-%g/2)| = %.5f, "
              "%.5f, %.5f, %.5f, %.5f, %.5f at h = T 2^-3..T 2^-8: slope %.4f (window [%.2f, %.2f]); "
              "Monte Carlo of x_1(T) through the implemented %s step (%ld coupled paths) %s the "
              "quadrature's level differences E x_1 at h = T 2^-%d..T 2^-%d minus the next finer "
-             "(to T 2^-%d): %s: max |z| = %.2f (%s 4)", p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2],
-             e[3], e[4], e[5], s, lo, hi, ck->arg[1].s, r.paths, agree ? "agrees with" : "disagrees with",
-             r.level[0], r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
+             "(to T 2^-%d): %s: max |z| = %.2f (%s 4)",
+             p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2], e[3], e[4], e[5], s, lo, hi,
+             slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with", r.level[0],
+             r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);

@@ -1,5 +1,4 @@
-/* audit-words.c — the audit's results in words beside the numbers: what a check measured,
- * and the archived FULL=1 run (reports/full: its verdicts, numbers and revisions), for the
+/* audit-words.c — the audit's results in words beside the numbers: the archived FULL=1 run (reports/full: its verdicts, numbers and revisions), for the
  * report (reports/audit-report.c) and the audit's summary. */
 #include <jansson.h>
 #include <math.h>
@@ -7,23 +6,6 @@
 #include <string.h>
 
 #include "reports/audit-checks.h"
-
-/* What a check measured, in a few words, from the check word and its numbers. */
-void slpi_audit_measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
-{
-    char w[24] = "", d[32] = "";
-    sscanf(check, "%23s %31s", w, d);
-    if (!isfinite(value) && !isinf(value)) snprintf(out, n, "no value");
-    else if (!strcmp(w, "slope")) snprintf(out, n, "slope %.2f, CI [%.2f, %.2f]", value, lo, hi);
-    else if (!strcmp(w, "growth")) snprintf(out, n, "%s grows with log-log slope %.2f", d, value);
-    else if (!strcmp(w, "critical")) snprintf(out, n, "critical h = %g", value);
-    else if (!strcmp(w, "max")) snprintf(out, n, "largest change of %s: %.2g", d, value);
-    else if (strstr(w, "poisson")) snprintf(out, n, "Poisson defect %.2g", value);
-    else if (!strcmp(w, "snapshots")) snprintf(out, n, "field change %.2f", value);
-    else if (!strcmp(w, "versus")) snprintf(out, n, "%s departure %.3g times the other run's", d, value);
-    else if (!strcmp(w, "sphere")) snprintf(out, n, "off its sphere by %.2g", value);
-    else snprintf(out, n, "%s: %.3g", w, value);
-}
 
 /* The archived FULL=1 run (reports/full/claims.json), if any. */
 json_t *slpi_audit_archive_claim(json_t *arch, const char *id)

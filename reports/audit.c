@@ -149,8 +149,7 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
 
-/* FNV-1a of a file's bytes into h (h unchanged if unreadable). */
-static uint64_t file_key(uint64_t h, const char *path)
+uint64_t slpi_audit_file_digest(uint64_t h, const char *path)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) return h;
@@ -164,7 +163,7 @@ static uint64_t file_key(uint64_t h, const char *path)
 /* The build key: the running executable's bytes and the recorded unit-test results. */
 static uint64_t build_key(const slpi_audit *a)
 {
-    return file_key(file_key(SLPI_FNV_INIT, "/proc/self/exe"), a->tests);
+    return slpi_audit_file_digest(slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"), a->tests);
 }
 
 static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t build)
@@ -173,6 +172,10 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
     h = slpi_fnv1a(h, &a->full, sizeof a->full);
     h = slpi_fnv1a(h, &a->controls, sizeof a->controls);
     if (a->seed_offset) h = slpi_fnv1a(h, &a->seed_offset, sizeof a->seed_offset);
+    if (a->fit_ols || a->drop_coarse) {   /* a multiverse member's fit */
+        int m[2] = {a->fit_ols, a->drop_coarse};
+        h = slpi_fnv1a(h, m, sizeof m);
+    }
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
         /* what the measurement depends on in this mode: the case, the FULL overrides in

@@ -41,6 +41,9 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     }
     if (c->kind == SLPI_CONV_WEAK)
         fprintf(f, "# phi = %s\n", c->phi == SLPI_PHI_X1 ? "x_1" : "sum_i sin(2 pi x_i)");
+    if (c->ols || c->drop_coarse)   /* the default fit (WLS over every level) is not named */
+        fprintf(f, "# slope fit: %s, the %d coarsest level(s) left out\n", c->ols ? "equal weights (OLS)" :
+                "weights (e/se)^2 (WLS)", c->drop_coarse);
     fprintf(f, "%-6s %-24s", "level", "h");
     for (int col = 0; col < SLPI_CONV_NCOL; col++)
         if (r->have[col]) fprintf(f, " %-13s %-10s", slpi_conv_col_name(col), "SE");

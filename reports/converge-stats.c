@@ -52,13 +52,13 @@ void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const
     int use[SLPI_CONV_MAXLEV] = {0};
     double e[SLPI_CONV_MAXLEV], se[SLPI_CONV_MAXLEV];
     for (int i = 0; i < ly->nlev; i++) {
-        use[i] = c->kind == SLPI_CONV_WEAK ? cl[i].e > 3 * cl[i].se : cl[i].e > 0;
+        use[i] = (c->kind == SLPI_CONV_WEAK ? cl[i].e > 3 * cl[i].se : cl[i].e > 0) && i >= c->drop_coarse;
         cl[i].fitted = use[i];
         e[i] = cl[i].e;
         se[i] = cl[i].se;
     }
     slpi_conv_fit *f = &r->fit[col];
-    f->nfit = slpi_stats_wls(ly->nlev, r->h, e, se, use, &f->slope, &f->intercept);
+    f->nfit = slpi_stats_wls(ly->nlev, r->h, e, c->ols ? NULL : se, use, &f->slope, &f->intercept);
     f->lo = f->hi = NAN;
     if (c->boot < 2 || nb < 2 || f->nfit < 2) return;
     double *s = malloc((size_t)c->boot * sizeof *s);
@@ -80,7 +80,7 @@ void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const
             se[i] = bc[i].se;
         }
         double sl, ic;
-        slpi_stats_wls(ly->nlev, r->h, e, se, use, &sl, &ic);
+        slpi_stats_wls(ly->nlev, r->h, e, c->ols ? NULL : se, use, &sl, &ic);
         if (isfinite(sl)) s[ns++] = sl;
     }
     f->lo = slpi_stats_quantile(s, ns, 0.025);

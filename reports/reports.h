@@ -31,6 +31,8 @@ typedef struct {
     double exact_value;
     int general;                /* 1: never the structure-of-arrays kernels (comparison) */
     int boot;                   /* bootstrap replicates (0: no CI) */
+    int ols;                    /* 1: the slope fit with equal weights (else (e/se)^2) */
+    int drop_coarse;            /* the coarsest levels left out of the slope fit (0: none) */
     uint64_t boot_seed;
     int threads;                /* OpenMP threads (0: the runtime default) */
     int rank, nranks;           /* this process computes batches b with b % nranks == rank */
@@ -102,7 +104,8 @@ const char *slpi_conv_kind_name(slpi_conv_kind k);
 
 /* ------------------------------------------------------------ statistics */
 
-/* WLS fit of log e on log h with weights (e/se)^2 over the cells marked fitted. */
+/* WLS fit of log e on log h with weights (e/se)^2 over the cells marked fitted (se NULL:
+ * equal weights, ordinary least squares). */
 int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use,
                    double *slope, double *intercept);
 /* Deterministic pseudo-random integer in [0, n) (splitmix64 on *state). */
@@ -216,6 +219,8 @@ typedef struct {
     char rule[768];             /* the rule that decides it ("~ ID | rule") */
     char choices[1024];         /* the thresholds/windows the paper does not give, and why
                                    ("! ID | values | reason" lines, joined by "; ") */
+    char multiverse[512];       /* its declared multiverse ("% ID | DIM | VALUES" lines, as
+                                   "DIM VALUES; ..."; "" for one member) */
     int nvar;
     slpi_audit_variant var[SLPI_AUDIT_MAXVAR];
     int rule_line;              /* registry line of the rule, for messages */
@@ -246,6 +251,9 @@ typedef struct {
                                    seeds (0: the registry's): a confirmatory run on noise the
                                    registry never used (docs/claims.md#confirmatory) */
     const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
+    int fit_ols;                /* a multiverse member (docs/claims.md#multiverse): slopes fitted */
+    int drop_coarse;            /* with equal weights; the coarsest level left out */
+    char registry[SLPI_PATH_MAX];   /* the registry's path (slpi_audit_load) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;

@@ -13,7 +13,7 @@ int slpi_stats_wls(int n, const double *h, const double *e, const double *se, co
     int m = 0;
     for (int i = 0; i < n; i++) {
         if (!use[i] || !(e[i] > 0) || !isfinite(e[i])) continue;
-        double w = se[i] > 0 ? (e[i] / se[i]) * (e[i] / se[i]) : 1.0;
+        double w = se && se[i] > 0 ? (e[i] / se[i]) * (e[i] / se[i]) : 1.0;
         double x = log(h[i]), y = log(e[i]);
         sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y;
         m++;

@@ -445,16 +445,21 @@ row "the exact reference is E x_1(T): it needs the functional x1 (--phi x1)" con
 row "an exact reference needs the so(3) oracle (.*x0=1,0,0" converge --preset svi/so3/weak-exact x0=0,1,0 --kind weak --exact --phi x1 --levels 2..3 --ref 5 --paths 8
 # the claims registry: a misspelt check word or argument is refused at load (file:line and
 # the nearest valid word), before any run and before the report folder is made
-sed '0,/| drift case /s//| drift kase /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| drift kase ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'drift kase .*(nearest: case)" audit --claims claims-typo.txt --out aud-typo
+# typo FROM TO PATTERN: the registry with its first FROM (a sed pattern) made TO is refused
+# at its line, with PATTERN after "claims-typo.txt:LINE: "
+typo() {
+  sed "0,/$1/s//$2/" "$top/reports/claims.txt" > claims-typo.txt
+  l=$(grep -n -F "$2" claims-typo.txt | head -1 | cut -d: -f1)
+  keep="claims-typo.txt"; row "claims-typo.txt:$l: $3" audit --claims claims-typo.txt --out aud-typo
+}
+typo '| drift case ' '| drift kase ' "check 'drift kase .*(nearest: case)"
 [ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
-sed '0,/| slope strong /s//| slope stronk /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| slope stronk ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'slope stronk .*(nearest: strong)" audit --claims claims-typo.txt --out aud-typo
-sed '0,/| growth C1_dev /s//| growht C1_dev /' "$top/reports/claims.txt" > claims-typo.txt
-l=$(grep -n '| growht ' claims-typo.txt | cut -d: -f1)
-keep="claims-typo.txt"; row "claims-typo.txt:$l: check 'growht .*unknown check word 'growht' (nearest: growth)" audit --claims claims-typo.txt --out aud-typo
+typo '| slope strong ' '| slope stronk ' "check 'slope stronk .*(nearest: strong)"
+typo '| growth C1_dev ' '| growht C1_dev ' "check 'growht .*unknown check word 'growht' (nearest: growth)"
+# a check whose outcome cannot differ between runs: a misspelt diagnostic, a reversed window
+typo '| max C1_dev <= 1e-12 | T=100' '| max C1_dve <= 1e-12 | T=100' "check 'max C1_dve <= 1e-12': 'C1_dve' is not a diagnostic of this case's run (nearest: C1_dev)"
+typo '| growth C1_dev 0.8 1.2 ' '| growth C1_dev 1.2 0.8 ' "check 'growth C1_dev 1.2 0.8': the window \\[1.2, 0.8\\] is reversed (nearest valid: 0.8 1.2)"
+[ -e aud-typo ] && { echo "t-bad-inputs: FAIL: a refused registry left its report folder" >&2; fail=1; }
 row "--seed-offset abc: not an unsigned 64-bit integer" audit --seed-offset abc --out aud-typo
 # a report folder whose files' paths would not fit in 4096 bytes: refused before it is made
 row "--out: the report folder's path is 4001 bytes, more than 4000" audit --only I15 --out "aud-long/$(printf '%03992d' 0)"

@@ -47,6 +47,16 @@ html() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 run_line="$(jq -r '.date' "$dir/arch/claims.json" | html), revision <code>$rev</code>, $(jq -r '.machine' "$dir/arch/claims.json" | html)"
 grep -F "Archived FULL=1 run" "$dir/out/index.html" | grep -qF "$run_line" \
   || { echo "t-archive: FAIL: the report does not name the archived run as \"$run_line\""; fail=1; }
+# every report records what it is checkable against: seed offset, fit, levels, the
+# registry's and the executable's digests, and docs/claims.md's rules digest
+rd=$(sed -n 's/^Registry digest (.*): \([0-9a-f]*\)$/\1/p' docs/claims.md)
+[ "$(jq -r '[.seed_offset, .fit, .levels, (.registry_digest | test("^[0-9a-f]{16}$")),
+           (.build_digest | test("^[0-9a-f]{16}$")), .rules_digest] | map(tostring) | join(" ")' "$dir/out/claims.json")" = "0 wls all true true $rd" ] \
+  || { echo "t-archive: FAIL: the report's digests: $(jq -c '{seed_offset, fit, levels, registry_digest, build_digest, rules_digest}' "$dir/out/claims.json") (rules $rd)"; fail=1; }
+grep -q "seed offset 0; fit wls, levels all; registry digest [0-9a-f]\{16\}; build digest [0-9a-f]\{16\}; rules digest $rd" "$dir/out/index.html" \
+  || { echo "t-archive: FAIL: the report's provenance does not name its digests"; fail=1; }
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R5 --seed-offset 7 --out "$dir/out7" -q > /dev/null 2>&1
+[ "$(jq -r .seed_offset "$dir/out7/claims.json")" = 7 ] || { echo "t-archive: FAIL: a run with --seed-offset 7 records $(jq -r .seed_offset "$dir/out7/claims.json")"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
@@ -58,8 +68,22 @@ grep -q "^  R3   archived CONFIRMED    expected DISCREPANCY$" "$dir/alog" \
 sh reports/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
 [ -e "$dir/none/claims.json" ] && { echo "t-archive: FAIL: --add into a missing archive wrote claims.json"; fail=1; }
 # no archived text keeps a placeholder: every {K.NAME} of a claim's generated texts was
-# filled by its run (the registry's templates, .why, are not report text)
-bad=$(jq -r '[.claims[] | del(.why) | .. | strings | select(test("\\{[0-9]+\\.[A-Za-z_0-9]+\\}|a number this run did not measure"))] | .[]' reports/full/claims.json)
-[ -z "$bad" ] || { echo "t-archive: FAIL: reports/full/claims.json keeps unfilled placeholders: $bad"; fail=1; }
-[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims)"
+# filled by its run, in every archived text -- the JSON (the registry's templates, .why,
+# are data, not report text), the HTML reports and the Markdown, confirmatory/ and the
+# multiverse runs included
+ph='\{[0-9]+\.[A-Za-z_0-9]+\}|a number this run did not measure'
+ntexts=0
+for f in $(find reports/full -name '*.json' -o -name '*.html' -o -name '*.md' | sort); do
+  ntexts=$((ntexts + 1))
+  case $f in
+    *.json) bad=$(jq -r --arg ph "$ph" '[.. | objects | del(.why) | .[] | strings | select(test($ph))] | unique | .[]' "$f") ;;
+    *) bad=$(grep -oE "$ph" "$f" | sort -u | tr '\n' ' ') ;;
+  esac
+  [ -z "$bad" ] || { echo "t-archive: FAIL: $f keeps unfilled placeholders: $(echo $bad | head -c 300)"; fail=1; }
+done
+[ "$ntexts" -ge 4 ] || { echo "t-archive: FAIL: only $ntexts archived texts found"; fail=1; }
+# the archive's own placeholder scan can fail: a report with one unfilled is caught
+mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
+grep -qE "$ph" "$dir/ph/index.html" || { echo "t-archive: FAIL: the placeholder pattern misses {7.value}"; fail=1; }
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders)"
 exit $fail

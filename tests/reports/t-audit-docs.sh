@@ -2,7 +2,8 @@
 # t-audit-docs.sh — one source of truth for the claims: docs/claims.md's per-claim
 # entries equal what `slpi audit --docs` generates from reports/claims.txt, and the
 # changelog's registry digest equals the registry's rules (a rule change without a dated
-# changelog entry fails); every claim has a rule, every paper claim the paper's words
+# changelog entry fails; so does a changed evaluator: a claim's digest covers the source of
+# the evaluators it calls); every claim has a rule, every paper claim the paper's words
 # (quoted with their location) and every claim with a numeric threshold a choice mark.
 # Fault injection: a changed threshold and a hand-edited entry must both be caught.
 bin=${SLPI_BIN:-build/slpi}
@@ -14,7 +15,7 @@ mkdir -p "$dir/reports" "$dir/docs"
 # a changed threshold without a changelog entry
 sed 's/^R1 | \(.*\) | max C1_dev <= 1e-12 | T=100$/R1 | \1 | max C1_dev <= 1e-11 | T=100/' reports/claims.txt > "$dir/reports/claims.txt"
 cp docs/claims.md "$dir/docs/"
-cp reports/claims-docs.sh "$dir/reports/"
+cp reports/claims-docs.sh reports/audit*.c "$dir/reports/"
 # (the entries regenerated, as an author would: only the digest can notice)
 if cmp -s reports/claims.txt "$dir/reports/claims.txt"; then
   echo "t-audit-docs: FAIL: the R1 line to alter was not found"; fail=1
@@ -23,6 +24,22 @@ elif ! (cd "$dir" && sh reports/claims-docs.sh "$bin" > log 2>&1); then
 elif (cd "$dir" && sh reports/claims-docs.sh "$bin" --check > log 2>&1); then
   echo "t-audit-docs: FAIL: a threshold changed without a changelog entry was accepted"; fail=1
 fi
+# an evaluator's source changed (rules include their code): the unchanged copy passes, a
+# changed critical sweep's seeds do not, without a changelog entry
+cp reports/claims.txt "$dir/reports/claims.txt"
+cp docs/claims.md "$dir/docs/"
+if ! (cd "$dir" && sh reports/claims-docs.sh "$bin" --check > log 2>&1); then
+  echo "t-audit-docs: FAIL: the unchanged copy of the registry and its evaluators is refused"; cat "$dir/log"; fail=1
+fi
+sed 's/seed0 = 1 + a->seed_offset;/seed0 = 2 + a->seed_offset;/' reports/audit-runs.c > "$dir/reports/audit-runs.c"
+if cmp -s reports/audit-runs.c "$dir/reports/audit-runs.c"; then
+  echo "t-audit-docs: FAIL: the evaluator line to alter was not found"; fail=1
+elif (cd "$dir" && sh reports/claims-docs.sh "$bin" > log 2>&1 && sh reports/claims-docs.sh "$bin" --check > log 2>&1); then
+  echo "t-audit-docs: FAIL: an evaluator changed without a changelog entry was accepted"; fail=1
+elif ! grep -q "| R7 | " "$dir/docs/claims.md" || cmp -s docs/claims.md "$dir/docs/claims.md"; then
+  echo "t-audit-docs: FAIL: the changed evaluator did not change its claims' digests"; fail=1
+fi
+cp reports/audit-runs.c "$dir/reports/"
 # a hand-edited entry
 cp reports/claims.txt "$dir/reports/claims.txt"
 sed 's/^\(Tangent-Munthe-Kaas (TMK) keeps\)/\1 always/' docs/claims.md > "$dir/docs/claims.md"

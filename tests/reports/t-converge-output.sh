@@ -57,5 +57,33 @@ $slpi converge $A --checkpoint "$d/ck" --checkpoint-every 3 -o "$d/c.txt" --json
 $slpi converge $A --resume "$d/ck" -o "$d/r.txt" --json "$d/r.json" 2>/dev/null || note "resumed study failed"
 cmp -s "$d/a.txt" "$d/r.txt" || note "the resumed report differs"
 cmp -s "$d/a.json" "$d/r.json" || note "the resumed JSON differs"
+# the slope fit's choices (a multiverse member's, docs/claims.md#multiverse): the same
+# levels' numbers, another slope; equal weights (--fit ols) recomputed here from the table's
+# errors; the coarsest level left out of the fit (--drop-coarse 1): one level fewer fitted
+$slpi converge $A --fit ols > "$d/ols.txt" 2>/dev/null || note "converge --fit ols failed"
+$slpi converge $A --drop-coarse 1 > "$d/drop.txt" 2>/dev/null || note "converge --drop-coarse 1 failed"
+grep -qx "# slope fit: equal weights (OLS), the 0 coarsest level(s) left out" "$d/ols.txt" || note "--fit ols is not named in the report"
+grep -q "^# slope fit" "$d/a.txt" && note "the default fit is named"
+[ "$(grep -v '^# \|^slope' "$d/a.txt")" = "$(grep -v '^# \|^slope' "$d/ols.txt")" ] || note "--fit ols changed the levels' numbers"
+python3 - "$d/a.txt" "$d/ols.txt" "$d/drop.txt" <<'PY' || fail=1
+import math, sys
+def read(p):
+    lv, sl = [], {}
+    for l in open(p):
+        w = l.split()
+        if w and w[0].isdigit() and len(w) > 3: lv.append((float(w[1]), float(w[2])))
+        if w and w[0] == "slope": sl[w[1]] = (float(w[2]), int(l.split("(")[-1].split()[0]))
+    return lv, sl
+lv, base = read(sys.argv[1]); _, ols = read(sys.argv[2]); _, drop = read(sys.argv[3])
+x = [math.log(h) for h, e in lv]; y = [math.log(e) for h, e in lv]
+mx, my = sum(x) / len(x), sum(y) / len(y)
+b = sum((a - mx) * (c - my) for a, c in zip(x, y)) / sum((a - mx) ** 2 for a in x)
+bad = []
+if abs(ols["self"][0] - b) > 1e-3: bad.append("--fit ols slope %g, OLS of the table %g" % (ols["self"][0], b))
+if ols["self"][0] == base["self"][0]: bad.append("--fit ols gives the WLS slope")
+if drop["self"][1] != base["self"][1] - 1: bad.append("--drop-coarse 1 fits %d levels, the default %d" % (drop["self"][1], base["self"][1]))
+for m in bad: print("t-converge-output: FAIL: " + m, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
 [ $fail -eq 0 ] && echo "t-converge-output: the report file is standard output's bytes with provenance; JSON levels and slopes equal the table"
 exit $fail

@@ -1,0 +1,63 @@
+/* crmath.c — exp, sin, cos and sincos correctly rounded (to nearest), through MPFR, as a
+ * shared library loaded before the C library's libm (LD_PRELOAD): the `libm=mpfr` member
+ * of a claim's multiverse (docs/claims.md#multiverse). The argument is exact in 53 bits;
+ * MPFR rounds the exact function value to 53 bits once (its functions are correctly
+ * rounded), and the exponent range of a double, subnormals included, is MPFR's here, so
+ * that overflow, underflow and subnormal results round as a double's would. It is not part
+ * of libslpi: the audit's multiverse driver (reports/multiverse.sh) preloads it for a member.
+ * SLPI_CRMATH_COUNT=1 prints, at exit, how many calls it served (the proof that the
+ * process's calls went here and not to glibc). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <mpfr.h>
+
+static unsigned long calls;
+
+static void count_report(void)
+{
+    fprintf(stderr, "crmath: %lu calls of exp/sin/cos/sincos served by MPFR\n", calls);
+}
+
+__attribute__((constructor)) static void crmath_init(void)
+{
+    const char *c = getenv("SLPI_CRMATH_COUNT");
+    if (c && *c == '1') atexit(count_report);
+}
+
+typedef int (*mpfr_fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+/* f(x) rounded to nearest in double's precision and exponent range. */
+static double cr(mpfr_fn f, double x)
+{
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_t a, y;
+    calls++;
+    mpfr_set_emin(-1073);   /* the double range: 2^-1074 the least subnormal, 2^1024 overflows */
+    mpfr_set_emax(1024);
+    mpfr_init2(a, 53);
+    mpfr_init2(y, 53);
+    mpfr_set_d(a, x, MPFR_RNDN);   /* exact */
+    int t = f(y, a, MPFR_RNDN);
+    t = mpfr_check_range(y, t, MPFR_RNDN);
+    mpfr_subnormalize(y, t, MPFR_RNDN);
+    double r = mpfr_get_d(y, MPFR_RNDN);
+    mpfr_clear(a);
+    mpfr_clear(y);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return r;
+}
+
+double exp(double x) { return isnan(x) ? x : cr(mpfr_exp, x); }
+double sin(double x) { return isnan(x) || isinf(x) ? x - x : cr(mpfr_sin, x); }
+double cos(double x) { return isnan(x) || isinf(x) ? x - x : cr(mpfr_cos, x); }
+
+/* (not through sin and cos: the compiler would fold the pair back into a call of sincos) */
+void sincos(double x, double *s, double *c)
+{
+    int bad = isnan(x) || isinf(x);
+    *s = bad ? x - x : cr(mpfr_sin, x);
+    *c = bad ? x - x : cr(mpfr_cos, x);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t-multiverse.sh — reports/multiverse.sh, a claim decided over its declared multiverse
+# (docs/claims.md#multiverse), with a stand-in for slpi whose verdict is a function of the
+# member's choices: every combination of the declared values runs once, with its seed
+# offset, fit and levels as options and its BLAS kernel and libm in the environment; the
+# verdict over the members is CONFIRMED only when all agree, SEED-DEPENDENT when members
+# differing only in their seeds disagree (with shares and Wilson intervals),
+# CRITERION-DEPENDENT when another choice decides, UNABLE when a member is and the others
+# agree; a claim without "%" lines has one member; a missing libm library, a missing
+# claim and a member without a report exit 2.
+command -v jq >/dev/null || { echo "t-multiverse: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
+dir=$(mktemp -d /tmp/slpi-t-multiverse-XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail=0
+# the stand-in: `audit --only ID --claims R --out D [--seed-offset S] [--fit F] [--levels L] -q`;
+# its verdict: $RULE evaluated by sh with S, F, L, K (the kernel) and P (LD_PRELOAD) set
+cat > "$dir/slpi" <<'STAND'
+#!/bin/sh
+S=0 F=wls L=all D= K=${OPENBLAS_CORETYPE:-} P=${LD_PRELOAD:-}
+while [ $# -gt 0 ]; do
+  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;; esac
+  shift
+done
+[ "${NOREPORT:-}" = "$S" ] && exit 1
+V=$(eval "$RULE")
+mkdir -p "$D" && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" > "$D/claims.json"
+STAND
+chmod +x "$dir/slpi"
+: > "$dir/crmath.so"
+cat > "$dir/claims.txt" <<'REG'
+= X1 | s | m | p | -
+% X1 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | eight noises
+% X1 | blas | Haswell Prescott | two kernels
+% X1 | libm | glibc mpfr | two exponentials
+= X2 | s | m | p | -
+REG
+mv() { SLPI_CRMATH=$dir/crmath.so sh reports/multiverse.sh "$dir/slpi" "$dir/$1" "$2" --claims "$dir/claims.txt" > "$dir/$1.out" 2>&1; }
+want() {   # NAME ID RULE PATTERN: the verdict line of run NAME matches PATTERN
+  RULE=$3 mv "$1" "$2" || { echo "t-multiverse: FAIL: $1 exited $?: $(cat "$dir/$1.out")"; fail=1; return; }
+  grep -q -- "$4" "$dir/$1/multiverse.txt" || { echo "t-multiverse: FAIL: $1: $(cat "$dir/$1/multiverse.txt") (want /$4/)"; fail=1; }
+}
+want all X1 'echo CONFIRMED' '^X1 CONFIRMED over 32 members: CONFIRMED 32 (share 1.00 \[0.89, 1.00\])$'
+# every combination once, its choices where the member's audit sees them
+[ "$(jq -r .env "$dir"/all/m*/claims.json | sort -u | wc -l)" = 32 ] || { echo "t-multiverse: FAIL: the 32 members are not 32 different runs"; fail=1; }
+for e in "S=7000 F=wls L=all K=Prescott P=$dir/crmath.so" "S=0 F=wls L=all K=Haswell P="; do
+  jq -r .env "$dir"/all/m*/claims.json | grep -qxF "$e" || { echo "t-multiverse: FAIL: no member ran as '$e'"; fail=1; }
+done
+[ "$(grep -c 'libm=mpfr' "$dir/all/members.tsv")" = 16 ] || { echo "t-multiverse: FAIL: members.tsv lacks the 16 mpfr members"; fail=1; }
+grep -q "	7000.5$" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
+# two seeds of eight disagree: SEED-DEPENDENT, 8 of 32 members DISCREPANCY
+want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIRMED' \
+  '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\])$'
+# the kernel decides, the seeds do not
+want kernel X1 '[ $K = Prescott ] && echo DISCREPANCY || echo CONFIRMED' '^X1 CRITERION-DEPENDENT over 32'
+# the libm decides in one seed group only: still a choice of the seeds within a group
+want mixed X1 '[ $S = 3000 ] && [ -n "$P" ] && echo DISCREPANCY || echo CONFIRMED' '^X1 SEED-DEPENDENT over 32'
+# one member UNABLE, the others alike
+want unable X1 '[ $S = 2000 ] && [ $K = Haswell ] && [ -z "$P" ] && echo UNABLE || echo DISCREPANCY' \
+  '^X1 UNABLE over 32 members: DISCREPANCY 31 .* UNABLE 1 '
+# a claim without "%" lines: one member, run in the environment's kernel
+OPENBLAS_CORETYPE=Sandybridge want one X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member: DISCREPANCY 1 '
+grep -q "blas(Sandybridge)" "$dir/one/members.tsv" || { echo "t-multiverse: FAIL: the kernel in force is not recorded"; fail=1; }
+# refusals: a missing libm library, a missing claim, a member without its report
+RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/slpi" "$dir/bad1" X1 --claims "$dir/claims.txt" > "$dir/bad1.out" 2>&1
+[ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
+RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
+NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
+[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, refusals)"
+exit $fail
