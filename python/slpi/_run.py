@@ -71,11 +71,12 @@ _PIECE_SECONDS = 0.05
 _FIRST_PIECE = 16
 
 
-def _advance(st, steps, every, dW, out, row0, progress, include_initial):
+def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(None, False)):
     """Advance st by `steps` steps in pieces, writing rows from row0 into out (dict of
     arrays: x, xrad, diag, drad, iters, resid; any may be None); every = 0: the problem's
     output grid. Returns rows written; fewer steps than asked when an observer stopped
-    it (slpi_stepper_position tells)."""
+    it (kept, the observer's: [exception or None, stopped]; also at a piece's last step,
+    where slpi_stepper_position alone cannot tell)."""
     row = row0
     if include_initial:
         _lib.slpi_stepper_row(st.s, _ptr(out["x"][row]), _ptr(None if out["xrad"] is None else out["xrad"][row]),
@@ -98,7 +99,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial):
         _raise_callback_error(st.pr)
         _check(rc)
         progress.add(_lib.slpi_stepper_position(st.s) - done)
-        if _lib.slpi_stepper_position(st.s) < done + n:   # an observer stopped it
+        if _lib.slpi_stepper_position(st.s) < done + n or kept[0] is not None or kept[1]:   # an observer stopped it
             break
         done += n
         dt = time.perf_counter() - t0
@@ -163,7 +164,10 @@ def _observer(fn, dim, kept):
     exception it raises is kept in kept[0] and stops the run."""
     def call(_, step, t, x, n):
         try:
-            return 1 if fn(t, np.frombuffer(_ffi.buffer(x, 8 * n), dtype=np.float64).copy()) else 0
+            if fn(t, np.frombuffer(_ffi.buffer(x, 8 * n), dtype=np.float64).copy()):
+                kept[1] = True
+                return 1
+            return 0
         except BaseException as e:   # KeyboardInterrupt included: raised after the advance
             kept[0] = e
             return 1
@@ -265,7 +269,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     rows = pr._resolved()["rows"]
     _guard_memory(rows * 8.0 * (dim * (2 if ref else 1) + 2), "run: %d rows" % rows, max_memory)
     st = _Stepper(pr, ref, x0)
-    kept = [None]
+    kept = [None, False]
     if observer is not None:
         st.observer = _observer(observer, dim, kept)   # lives as long as the stepper
         _lib.slpi_stepper_set_observer(st.s, st.observer, _ffi.NULL)
@@ -275,7 +279,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
     try:
-        kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True)
+        kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept)
     finally:
         pg.close()
     if kept[0] is not None:

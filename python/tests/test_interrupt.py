@@ -142,3 +142,19 @@ def test_sigints_into_ensembles_with_callables(sigint, capfd):
         what, call = calls[i % len(calls)]
         interrupted(call, rng.uniform(0.02, 0.5), what, capfd)
     assert slpi.ensemble(m, paths=2, steps=3).shape == (2, 3)
+
+
+def test_observer_stop_at_a_pieces_last_step():
+    """run advances in pieces (the first of 16 steps): an observer that stops the run, or
+    raises, at a piece's last step ends it there (it was read as a whole piece taken, and
+    the run went on: a SIGINT caught there was lost until the end)."""
+    h = slpi.Problem(RB).h
+    for at in (16, 17, 15):
+        r = slpi.run(RB, steps=10 ** 6, output_every=10 ** 5, observer=lambda t, x: t >= at * h - h / 4)
+        assert r.summary["stopped_at"] == at, (at, r.summary["stopped_at"])
+
+    def boom(t, x):
+        if t >= 16 * h - h / 4:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        slpi.run(RB, steps=10 ** 9, output_every=10 ** 7, observer=boom)
