@@ -350,6 +350,16 @@ static int read_form(const check_form *f, char **tok, const int *at, int n, slpi
     return 0;
 }
 
+/* Name x's arguments from form f's row for slpi_audit_get (reports/audit-args.c): "WORD"
+ * the check word, then each argument's name, or an optional argument's key. */
+static void name_args(const check_form *f, slpi_audit_args *x)
+{
+    memset(x->name, 0, sizeof x->name);
+    x->name[0] = "WORD";
+    for (int k = 0; f->arg[k].t != T_END && k + 1 < SLPI_AUDIT_MAXARG; k++)
+        x->name[k + 1] = f->arg[k].key ? f->arg[k].key : f->arg[k].name;
+}
+
 int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy)
 {
     char buf[256], *tok[24];
@@ -376,6 +386,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
         memset(&st, 0, sizeof st);
         if (!read_form(&forms[f], tok, at, n, x, &st)) {
             x->form = f;
+            name_args(&forms[f], x);
             return 0;
         }
         size_t l = strlen(use);
@@ -434,17 +445,6 @@ static int arg_index(const check_form *f, const char *name)
         if (nm && !strcmp(nm, name)) return k + 1;
     }
     return -1;
-}
-
-const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
-{
-    int k = arg_index(&forms[x->form], name);
-    if (k < 0) {   /* an evaluator asks for a name its row does not have: a programming error */
-        fprintf(stderr, "audit: check word '%s' has no argument named %s (reports/audit-lang.c)\n",
-                forms[x->form].word, name);
-        abort();
-    }
-    return &x->arg[k];
 }
 
 int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,

@@ -67,11 +67,12 @@ expect 2 "nan:13: value is not finite" "$slpi" run $run $own --noise-file "$dir/
 expect 2 "cols:12: wrong column count" "$slpi" run $run $own --noise-file "$dir/cols" -o "$dir/x.tsv"
 expect 2 "short:30: truncated file" "$slpi" run $run $own --noise-file "$dir/short" -o "$dir/x.tsv"
 expect 2 "a: wrong level: step size 0.015625 .*the problem has h = 0.0078125" "$slpi" run --system rigid-body --scheme isomp --h 0x1p-7 --steps 40 -q $own --noise-file "$f" -o "$dir/x.tsv"
+fabs="$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"   # a relative path is recorded absolute (docs/models.md#paths)
 # the file's own seed, path and refine must be the problem's: each differing one refused
 # with both values and the file; seed=file takes all three from the file
 for d in "seed 5 6 --seed 6 --path 2 refine=2" "path 2 3 --seed 5 --path 3 refine=2" "refine 2 0 --seed 5 --path 2"; do
   set -- $d; key=$1 mine=$2 theirs=$3; shift 3
-  expect 2 "noise_file=$f: the file's own $key is $mine, the problem has $key=$theirs " "$slpi" run $run "$@" --noise-file "$f" -o "$dir/x.tsv"
+  expect 2 "noise_file=$fabs: the file's own $key is $mine, the problem has $key=$theirs " "$slpi" run $run "$@" --noise-file "$f" -o "$dir/x.tsv"
 done
 # seed=file: the generator's rows, and the header records the file's own seed, path,
 # refine and digest (FNV-1a 64 of its bytes, computed here by python3); verify reads the

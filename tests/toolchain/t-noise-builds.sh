@@ -2,7 +2,8 @@
 # t-noise-builds.sh — determinism of the canonical noise across compilers and
 # optimisation levels (docs/noise.md#contract): the generator core/noise*.c (noise.c, its
 # x86-64 kernels noise-avx.c, the levels noise-levels.c; with core/error.c, its error
-# records) plus the driver tests/kat/noise-dump.c,
+# records, and core/interrupt.c with core/output.c, the Ctrl-C poll of long generations)
+# plus the driver tests/kat/noise-dump.c,
 # built with gcc -O0, gcc -O2, gcc -O3 -march=native and clang -O2 (all -std=c11
 # -ffp-contract=off), must reproduce every SHA-256 digest of tests/kat/noise.sha256.
 cd "$(dirname "$0")/../.." || exit 2
@@ -18,7 +19,7 @@ for cfg in "gcc -O0" "gcc -O2" "gcc -O3 -march=native" "clang -O2"; do
     skipped="$skipped '$cfg'"; continue
   fi
   if ! $cc "$@" -std=c11 -ffp-contract=off -Wall -Wextra -D_POSIX_C_SOURCE=200809L $arb -I. -Icore \
-       tests/kat/noise-dump.c core/noise.c core/noise-avx.c core/noise-levels.c core/error.c -lm -o "$bin"; then
+       tests/kat/noise-dump.c core/noise.c core/noise-avx.c core/noise-levels.c core/error.c core/interrupt.c core/output.c -lm -o "$bin"; then
     echo "t-noise-builds: FAIL: $cfg does not build the driver"; fail=1; continue
   fi
   while read -r kind rest; do
