@@ -62,6 +62,28 @@ static int mkdirs(const char *dir)
     return mkdir(p, 0755) && access(p, W_OK) ? -1 : 0;
 }
 
+/* The closing summary: the verdicts counted, and those that differ from the registry's
+ * expectation. */
+static void print_summary(const slpi_audit *a, double secs, const char *out)
+{
+    int count[SLPI_CLAIM_NVERDICTS] = {0};
+    for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
+    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
+           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n", a->nclaims, secs,
+           count[0], count[1], count[2], count[3], count[4], out, out);
+    printf("verdicts that differ from the registry's expectation:\n");
+    int nd = 0;
+    for (int j = 0; j < a->nclaims; j++) {
+        const slpi_audit_claim *cl = &a->claims[j];
+        if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
+            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict),
+                   cl->expected);
+            nd++;
+        }
+    }
+    if (!nd) printf("  (none)\n");
+}
+
 int slpi_cli_audit(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -184,22 +206,7 @@ int slpi_cli_audit(int argc, char **argv)
     }
     rc = slpi_audit_write(&a, secs, &err);
     if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-    int count[SLPI_CLAIM_NVERDICTS] = {0};
-    for (int j = 0; j < a.nclaims; j++) count[a.claims[j].verdict]++;
-    printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
-           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n", a.nclaims, secs,
-           count[0], count[1], count[2], count[3], count[4], out, out);
-    printf("verdicts that differ from the registry's expectation:\n");
-    int nd = 0;
-    for (int j = 0; j < a.nclaims; j++) {
-        const slpi_audit_claim *cl = &a.claims[j];
-        if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
-            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict),
-                   cl->expected);
-            nd++;
-        }
-    }
-    if (!nd) printf("  (none)\n");
+    print_summary(&a, secs, out);
     if (slpi_audit_unfilled(&a)) {   /* a text that names a number the run did not measure */
         for (int j = 0; j < a.nclaims; j++)
             if (a.claims[j].unfilled) fprintf(stderr, "slpi audit: %s\n", a.claims[j].why_text);
