@@ -66,18 +66,17 @@ static int mkdirs(const char *dir)
  * expectation. */
 static void print_summary(const slpi_audit *a, double secs, const char *out)
 {
-    int count[SLPI_CLAIM_NVERDICTS] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = { 0 };
     for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
     printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
-           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n", a->nclaims, secs,
-           count[0], count[1], count[2], count[3], count[4], out, out);
+           "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n",
+           a->nclaims, secs, count[0], count[1], count[2], count[3], count[4], out, out);
     printf("verdicts that differ from the registry's expectation:\n");
     int nd = 0;
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         if (strcmp(cl->expected, slpi_claim_verdict_name(cl->verdict))) {
-            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict),
-                   cl->expected);
+            printf("  %-4s computed %-12s expected %s\n", cl->id, slpi_claim_verdict_name(cl->verdict), cl->expected);
             nd++;
         }
     }

@@ -13,7 +13,6 @@ const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
     for (int k = 0; k < SLPI_AUDIT_MAXARG; k++)
         if (x->name[k] && !strcmp(x->name[k], name)) return &x->arg[k];
     /* an evaluator asks for a name its row does not have: a programming error */
-    fprintf(stderr, "audit: check word '%s' has no argument named %s (reports/audit-lang.c)\n",
-            x->arg[0].s, name);
+    fprintf(stderr, "audit: check word '%s' has no argument named %s (reports/audit-lang.c)\n", x->arg[0].s, name);
     abort();
 }

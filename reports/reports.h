@@ -171,7 +171,7 @@ typedef struct {
     int form;                   /* the table's row */
     int n;                      /* arguments, the check word included */
     slpi_audit_arg arg[SLPI_AUDIT_MAXARG];
-    const char *name[SLPI_AUDIT_MAXARG];  /* each argument's name in the row ("WORD" the check
+    const char *name[SLPI_AUDIT_MAXARG]; /* each argument's name in the row ("WORD" the check
                                              word, an optional key=VALUE its key), set by
                                              slpi_audit_parse for slpi_audit_get */
 } slpi_audit_args;
