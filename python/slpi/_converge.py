@@ -9,7 +9,7 @@ import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
 # the helpers of slpi/__init__.py, defined before it imports this module
-from slpi import _bad, _flag, _integer, _interruptible, _problem, _raise_callback_error, _text
+from slpi import _bad, _flag, _integer, _interruptible, _path, _problem, _raise_callback_error, _text
 
 
 @dataclass
@@ -139,7 +139,7 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_ON if progress else _lib.SLPI_PROGRESS_OFF)
         try:
             _, error = _interruptible(t, lambda: t.slpi_api_converge_json(
-                pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), threads, j.encode()))
+                pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), threads, _path("json", j)))
         finally:
             _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)   # the library's default
         _raise_callback_error(pr)

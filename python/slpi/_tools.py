@@ -299,7 +299,7 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         cells = [_ffi.new("char[]", a) for a in [b"verify"] + [_text("option", o) for o in opts] + files]
         argv = _ffi.new("char *[]", cells)
         t = _tools()
-        _, error = _interruptible(t, lambda: t.slpi_api_verify_argv(len(cells), argv, j.encode()))
+        _, error = _interruptible(t, lambda: t.slpi_api_verify_argv(len(cells), argv, _path("json", j)))
         if error:
             raise error
         with open(j) as f:

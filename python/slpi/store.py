@@ -34,11 +34,12 @@ def provenance():
     """
     import os
     import tempfile
+    from slpi import _path
     from slpi._native import ffi, lib, libc
     fd, path = tempfile.mkstemp(prefix="slpi-provenance-")
     os.close(fd)
     try:
-        f = libc.fopen(path.encode(), b"w")
+        f = libc.fopen(_path("provenance file", path), b"w")
         if f == ffi.NULL:
             raise OSError("cannot write %s" % path)
         lib.slpi_provenance_write(f, b"")
