@@ -10,8 +10,9 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|effects|report|all] [--out DIR]
-                [--paths K] [--max-runs N] [--also DIR ...]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|effects|report|all] [--out DIR]
+                [--paths K] [--first P] [--max-runs N] [--also DIR ...]
+--first P: the null plan's first path (5000; it runs paths P..P+K-1).
 --also DIR adds the runs of another output folder to the table (report: only tabulate).
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
@@ -47,6 +48,9 @@ BAD = (3, 10, 30, 100)        # one step's size in u |x|
 EARLY = (1, 2, 3)             # iterations
 HELD_OUT_DEFECTS = ("coef", "sign", "lap", "early")
 HELD_OUT_IMPLS = ("torch",)
+# the false-FAIL runs' implementations, in turn on each path (torch, held out and 17 s a
+# run for its import, ran 50 runs of the first measurement)
+NULL_IMPLS = ("c-float", "numba", "numpy", "c-fma", "c-other")
 BINS = ((0, 0.25), (0.25, 1), (1, 4), (4, 30), (30, float("inf")))
 FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "effect_max", "exit",
           "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
@@ -80,6 +84,7 @@ def run(argv, out=None, check=True):
 class Harness:
     def __init__(self, out):
         self.out, self.portdir = out, os.path.join(BUILD, "port")
+        os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(BUILD, "numba-cache"))
         os.makedirs(os.path.join(out, "noise"), exist_ok=True)
         os.makedirs(self.portdir, exist_ok=True)
         self.done = {}
@@ -136,6 +141,9 @@ class Harness:
             return [self.exe(system, "other"), noise, str(steps)]
         if impl in ("c-float", "c-fma", "c-double"):
             return [self.exe(system, impl[2:])] + tail
+        if impl in ("numba", "numba64"):
+            return [PY, os.path.join(HERE, "ports_numba.py"), "float64" if impl == "numba64" else "float32",
+                    system] + tail
         backend, dtype = {"numpy": ("numpy", "float32"), "torch": ("torch", "float32"),
                           "numpy64": ("numpy", "float64"), "torch64": ("torch", "float64")}[impl]
         return [PY, os.path.join(HERE, "ports.py"), backend, dtype, system] + tail
@@ -196,7 +204,7 @@ class Harness:
         return row
 
 
-def plan_runs(plan, paths):
+def plan_runs(plan, paths, first=5000):
     """the (system, impl, defect, mag, steps, path) of a plan, in order of priority"""
     out = []
     if plan == "smoke":
@@ -230,6 +238,12 @@ def plan_runs(plan, paths):
             out += [("rb", impl, "none", 0, 1000, 100 + p)
                     for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
         out += [("rb", "c-other", "none", 0, 1000, 100 + p) for p in range(150)]
+    if plan == "null":
+        # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
+        # implementations in turn on each path, paths FIRST.. (--first; two workers take
+        # two ranges)
+        for p in range(first, first + paths):
+            out += [("rb", impl, "none", 0, 2000, p) for impl in NULL_IMPLS]
     return out
 
 
@@ -353,11 +367,11 @@ def effects(h):
 
 
 def main(argv):
-    plan, out, paths, maxruns, also = "smoke", os.path.join(BUILD, "power"), 4, None, []
+    plan, out, paths, maxruns, also, first = "smoke", os.path.join(BUILD, "power"), 4, None, [], 5000
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--plan", "--out", "--paths", "--max-runs", "--also") and i + 1 < len(argv):
+        if a in ("--plan", "--out", "--paths", "--first", "--max-runs", "--also") and i + 1 < len(argv):
             v = argv[i + 1]
             if a == "--also":
                 also.append(v)
@@ -367,13 +381,15 @@ def main(argv):
                 out = v
             elif a == "--paths":
                 paths = int(v)
+            elif a == "--first":
+                first = int(v)
             else:
                 maxruns = int(v)
             i += 2
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "effects", "report", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
@@ -399,7 +415,7 @@ def main(argv):
     if plan == "effects":
         print(effects(h))
         return 0
-    todo = plan_runs(plan, paths)
+    todo = plan_runs(plan, paths, first)
     n = 0
     for case in todo:
         if maxruns is not None and n >= maxruns:
