@@ -15,7 +15,10 @@ tests/port/*.c use vectors:
            with the rotation R = I + c1 hat(xi) + c2 hat(xi)^2 as a matrix:
            mubar = 1/2 (mu + O_exp(sigma; mu)), sigma = h (I^-1 pibar, x) + dW (alpha, 0).
 
-usage: ports.py numpy|torch float32|float64 rb|zeitlin|heavytop NOISE STEPS [DEFECT MAG]
+usage: ports.py numpy|torch float32|float64|float16|bfloat16 rb|zeitlin|heavytop NOISE STEPS
+                [DEFECT MAG]
+(float16: binary16, NumPy or PyTorch; bfloat16: PyTorch only; the rigid body and the
+heavy top, whose arithmetic is real.)
 Writes an 'slpi-trajectory 1' file on standard output (seed and path from the noise
 file, which `slpi noise --preset ... steps=STEPS` wrote). DEFECT as in tests/port/port.h:
 none drop coef amp sign lap bad early. Exit 77 when the backend is not installed
@@ -47,15 +50,17 @@ class Backend:
         if name == "torch":
             import torch
             self.xp = torch
-            self.real = {"float32": torch.float32, "float64": torch.float64}[dtype]
-            self.cplx = {"float32": torch.complex64, "float64": torch.complex128}[dtype]
+            self.real = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+                         "bfloat16": torch.bfloat16}[dtype]
+            self.cplx = {"float32": torch.complex64, "float64": torch.complex128}.get(dtype)
             torch.set_num_threads(1)
         else:
             import numpy
             self.xp = numpy
-            self.real = {"float32": numpy.float32, "float64": numpy.float64}[dtype]
-            self.cplx = {"float32": numpy.complex64, "float64": numpy.complex128}[dtype]
-        self.name, self.eps = name, (2.0 ** -23 if dtype == "float32" else 2.0 ** -52)
+            self.real = {"float32": numpy.float32, "float64": numpy.float64, "float16": numpy.float16}[dtype]
+            self.cplx = {"float32": numpy.complex64, "float64": numpy.complex128}.get(dtype)
+        self.name = name
+        self.eps = {"float32": 2.0 ** -23, "float64": 2.0 ** -52, "float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}[dtype]
 
     def r(self, v):
         """a real array (or 0-d scalar) of the port's dtype: no Python float ever meets
@@ -267,6 +272,10 @@ def main(argv):
         raise SystemExit(__doc__)
     backend, dtype, system, noise, steps = argv[1], argv[2], argv[3], argv[4], int(argv[5])
     d = Defect(argv[6], argv[7]) if len(argv) > 7 else Defect()
+    if dtype not in ("float32", "float64", "float16", "bfloat16") or (dtype == "bfloat16" and backend != "torch") \
+            or (dtype in ("float16", "bfloat16") and system == "zeitlin"):
+        raise SystemExit("ports.py: no %s port of %s on %s (float16: rb and heavytop; bfloat16: torch only)"
+                         % (dtype, system, backend))
     try:
         B = Backend(backend, dtype)
     except ImportError as e:

@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|effects|report|all] [--out DIR]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|effects|report|all] [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
 --also DIR adds the runs of another output folder to the table (report: only tabulate).
@@ -47,7 +47,12 @@ GRID = (1 / 16, 1 / 4, 1 / 2, 1, 2, 4, 16)
 BAD = (3, 10, 30, 100)        # one step's size in u |x|
 EARLY = (1, 2, 3)             # iterations
 HELD_OUT_DEFECTS = ("coef", "sign", "lap", "early")
-HELD_OUT_IMPLS = ("torch",)
+# numba (tests/port/ports_numba.py) and the binary16/bfloat16 builds came after the rule
+# was fixed: held out by construction
+HELD_OUT_IMPLS = ("torch", "numba", "numpy16", "torchbf16")
+# implementations at another format than binary32: (verify's --precision, log2 of its u
+# over binary32's, by which the effect, measured in binary32's u, is divided)
+IMPL_FORMAT = {"numpy16": ("binary16", 13), "torchbf16": ("bfloat16", 16)}
 # the false-FAIL runs' implementations, in turn on each path (torch, held out and 17 s a
 # run for its import, ran 50 runs of the first measurement)
 NULL_IMPLS = ("c-float", "numba", "numpy", "c-fma", "c-other")
@@ -141,6 +146,9 @@ class Harness:
             return [self.exe(system, "other"), noise, str(steps)]
         if impl in ("c-float", "c-fma", "c-double"):
             return [self.exe(system, impl[2:])] + tail
+        if impl in IMPL_FORMAT:
+            return [PY, os.path.join(HERE, "ports.py"), "numpy" if impl == "numpy16" else "torch",
+                    "float16" if impl == "numpy16" else "bfloat16", system] + tail
         if impl in ("numba", "numba64"):
             return [PY, os.path.join(HERE, "ports_numba.py"), "float64" if impl == "numba64" else "float32",
                     system] + tail
@@ -189,7 +197,9 @@ class Harness:
                     f.write(text.replace("\n# noise_file=", "\n# seed=file\n# noise_file=", 1))
             e = self.effect(system, noise, steps, defect, mag)
             em, ex = em + e[0] / (last - first + 1), max(ex, e[1])
-        code, j = self.verify(trajs)
+        fmt, shift = IMPL_FORMAT.get(impl, ("binary32", 0))
+        em, ex = em / 2 ** shift, ex / 2 ** shift   # in the declared format's u |x|
+        code, j = self.verify(trajs, precision=fmt)
         st = j.get("statistics") or {}
         proof = (j.get("proof") or {}).get("verdict") or (j.get("local") or {}).get("verdict", "")
         ratio = ((j.get("proof") or j).get("local") or {}).get("step_ratio_hi", "")
@@ -238,6 +248,22 @@ def plan_runs(plan, paths, first=5000):
             out += [("rb", impl, "none", 0, 1000, 100 + p)
                     for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
         out += [("rb", "c-other", "none", 0, 1000, 100 + p) for p in range(150)]
+    if plan == "ez":
+        # Euler-Zeitlin beyond 100 steps (80 ms of CPU per certified step at N = 8): the
+        # correct port, then near 0.25 and 1 u at 1000 steps, then 0.25 u at 2000
+        five = ("drop", "amp", "coef", "sign", "lap")
+        out += [("zeitlin", "c-float", "none", 0, steps, 0) for steps in (1000, 2000)]
+        out += [("zeitlin", "c-float", d, m, 1000, 0) for d, m in settings("zeitlin", (1 / 4, 1), five)]
+        out += [("zeitlin", "c-float", d, m, 2000, 0) for d, m in settings("zeitlin", (1 / 4,), five)]
+    if plan == "b16":
+        # docs/power.md#binary16: the rigid body in NumPy's float16 at binary16, the defects
+        # that scale linearly that far (amp, sign, lap) near 1/4, 1 and 4 u of binary16
+        b16 = tuple(g * 2 ** 13 for g in (1 / 4, 1, 4))
+        for steps, k in ((1000, 2), (2000, 2), (10000, 1)):
+            out += [("rb", "numpy16", d, m, steps, p) for d, m in settings("rb", b16, ("amp", "sign", "lap"))
+                    for p in range(k)]
+        out += [("rb", "numpy16", "none", 0, 2000, p) for p in range(5000, 5030)]
+        out += [("rb", "torchbf16", "none", 0, 2000, p) for p in range(5000, 5005)]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -261,7 +287,8 @@ def binned(rows):
             b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
         held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
         kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
-        key = (held, kind, (r["system"], int(r["steps"])), b)
+        fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]
+        key = (held, kind, (r["system"] + (" " + fmt if fmt else ""), int(r["steps"])), b)
         c = t.setdefault(key, [0, 0, 0])
         c[0] += r["exit"] == "1"
         c[1] += 1
@@ -275,7 +302,7 @@ def curve(h, rows):
     c = {}
     for r in rows:
         e = float(r["effect_mean"])
-        if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"]:
+        if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"] or r["impl"] in IMPL_FORMAT:
             continue
         held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
         k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
@@ -389,7 +416,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "effects", "report", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
