@@ -1,6 +1,6 @@
 """The vorticity field on the sphere of an su(N) state: the inverse of the Zeitlin map
-(docs/systems.md#vorticity derives it). Needs scipy (python3-scipy) for the spherical
-harmonics; slpi.plot draws the field.
+(docs/systems.md#vorticity derives it), with the spherical harmonics computed here in
+NumPy (spherical_harmonic); slpi.plot draws the field.
 
 The state X = sum_alpha omega_alpha Y_alpha in slpi's real basis (docs/systems.md
 #euler-zeitlin: Y_l0 = i A on the main diagonal, Y^c_lm = (A - A^T)/sqrt 2 and Y^s_lm =
@@ -23,7 +23,7 @@ from math import factorial
 
 import numpy as np
 
-__all__ = ["zeitlin_coefficients", "vorticity", "harmonic_sign"]
+__all__ = ["zeitlin_coefficients", "vorticity", "harmonic_sign", "spherical_harmonic"]
 
 
 def _laplacian_diagonal(N, m):
@@ -44,6 +44,47 @@ def _eigenvectors(N, m):
     w, V = np.linalg.eigh(L)
     V = V[:, ::-1]   # ascending eigenvalues -l(l+1): descending l; reversed: l = m, m + 1, ...
     return V * np.where(V[-1] < 0, -1.0, 1.0)
+
+
+def _legendre_normalized(lmax, m, x):
+    """P[l - m] for l = m..lmax: the L^2-normalised associated Legendre functions
+    Pbar_lm(x) with the Condon-Shortley phase, Y_lm = Pbar_lm(cos theta) e^(i m phi), by the
+    standard three-term recurrence in l at fixed m (stable for every l and m: it never
+    divides by sin theta), from Pbar_00 = 1/sqrt(4 pi) and
+    Pbar_mm = -sqrt((2m + 1)/(2m)) sqrt(1 - x^2) Pbar_(m-1)(m-1),
+    Pbar_(m+1)m = sqrt(2m + 3) x Pbar_mm,
+    Pbar_lm = a_lm (x Pbar_(l-1)m - Pbar_(l-2)m / a_(l-1)m), a_lm = sqrt((4l^2 - 1)/(l^2 - m^2))."""
+    s = np.sqrt(np.maximum(1.0 - x * x, 0.0))
+    pmm = np.full(x.shape, 1.0 / np.sqrt(4.0 * np.pi))
+    for k in range(1, m + 1):
+        pmm = -np.sqrt((2.0 * k + 1.0) / (2.0 * k)) * s * pmm
+    out = [pmm]
+    if lmax > m:
+        out.append(np.sqrt(2.0 * m + 3.0) * x * pmm)
+    a_prev = np.sqrt(2.0 * m + 3.0)
+    for l in range(m + 2, lmax + 1):
+        a = np.sqrt((4.0 * l * l - 1.0) / (l * l - m * m))
+        out.append(a * (x * out[-1] - out[-2] / a_prev))
+        a_prev = a
+    return out
+
+
+def spherical_harmonic(l, m, theta, phi):
+    """The complex spherical harmonic Y_lm(theta, phi), 0 <= m <= l, L^2-normalised on the
+    unit sphere with the Condon-Shortley phase (theta the colatitude, phi the longitude;
+    arrays broadcast together); Y_l(-m) = (-1)^m conj(Y_lm).
+
+    Examples
+    --------
+    >>> th, ph = 0.7, 1.9
+    >>> y = slpi.spherical_harmonic(1, 1, th, ph)
+    >>> bool(abs(y + np.sqrt(3 / (8 * np.pi)) * np.sin(th) * np.exp(1j * ph)) < 1e-15)
+    True
+    """
+    if not 0 <= m <= l:
+        raise ValueError(f"spherical_harmonic: need 0 <= m <= l, got l = {l}, m = {m}")
+    theta, phi = np.broadcast_arrays(np.asarray(theta, dtype=np.float64), np.asarray(phi, dtype=np.float64))
+    return _legendre_normalized(l, m, np.cos(theta))[l - m] * np.exp(1j * m * phi)
 
 
 def _wigner3j(j1, j2, j3, m1, m2, m3):
@@ -126,17 +167,18 @@ def vorticity(state, theta, phi):
     >>> round(float(np.sum(w[:, :-1] ** 2 * area[:, :-1])), 2)   # a unit state: a unit field
     1.0
     """
-    from scipy.special import sph_harm
     om = zeitlin_coefficients(state)
     N = int(round(np.sqrt(len(om) + 1)))
     theta, phi = np.broadcast_arrays(np.asarray(theta, dtype=np.float64), np.asarray(phi, dtype=np.float64))
     out = np.zeros(theta.shape)
-    for l in range(1, N):
-        for m in range(0, l + 1):
+    x = np.cos(theta)
+    for m in range(0, N):
+        P = _legendre_normalized(N - 1, m, x)
+        for l in range(max(m, 1), N):
             j0 = l * l - 1 + (2 * m - 1 if m else 0)
             if not om[j0] and not (m and om[j0 + 1]):
                 continue
-            Y = sph_harm(m, l, phi, theta)   # scipy: (order, degree, azimuth, polar)
+            Y = P[l - m] * np.exp(1j * m * phi)
             sg = harmonic_sign(N, l, m)
             if m == 0:
                 out += om[j0] * sg * Y.real

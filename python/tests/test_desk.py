@@ -149,7 +149,6 @@ def test_vorticity_of_y21_is_the_analytic_field(N):
     """The su(N) states of sqrt2 Re Y_2^1 and sqrt2 Im Y_2^1 (i T(f), T from the 3j formula)
     give back, on a 37 x 72 grid, the fields -sqrt(15/4pi) sin(th) cos(th) cos(ph) and
     sin(ph) within 1e-12; the unit state is a unit field."""
-    pytest.importorskip("scipy")
     T = polarization_tensor(N, 2, 1)
     th, ph = np.meshgrid(np.linspace(0, np.pi, 37), np.linspace(0, 2 * np.pi, 72, endpoint=False), indexing="ij")
     base = -np.sqrt(15 / (4 * np.pi)) * np.sin(th) * np.cos(th)
@@ -161,6 +160,55 @@ def test_vorticity_of_y21_is_the_analytic_field(N):
         assert np.abs(got - want).max() < 1e-12, np.abs(got - want).max()
     w = slpi.zeitlin_coefficients(re)
     assert np.count_nonzero(np.abs(w) > 1e-12) == 1 and abs(abs(w[2 * 2 - 1 + 2]) - 1) < 1e-12   # Y^s_21
+
+
+# Y_lm for l <= 3, m >= 0 in closed form (x = cos th, s = sin th; Condon-Shortley phase):
+# the textbook table, written out independently of the recurrence.
+CLOSED_FORMS = {
+    (0, 0): lambda x, s: 0.5 / np.sqrt(np.pi) + 0 * x,
+    (1, 0): lambda x, s: np.sqrt(3 / (4 * np.pi)) * x,
+    (1, 1): lambda x, s: -np.sqrt(3 / (8 * np.pi)) * s,
+    (2, 0): lambda x, s: np.sqrt(5 / (16 * np.pi)) * (3 * x * x - 1),
+    (2, 1): lambda x, s: -np.sqrt(15 / (8 * np.pi)) * s * x,
+    (2, 2): lambda x, s: np.sqrt(15 / (32 * np.pi)) * s * s,
+    (3, 0): lambda x, s: np.sqrt(7 / (16 * np.pi)) * (5 * x ** 3 - 3 * x),
+    (3, 1): lambda x, s: -np.sqrt(21 / (64 * np.pi)) * s * (5 * x * x - 1),
+    (3, 2): lambda x, s: np.sqrt(105 / (32 * np.pi)) * s * s * x,
+    (3, 3): lambda x, s: -np.sqrt(35 / (64 * np.pi)) * s ** 3,
+}
+
+
+def test_spherical_harmonic_closed_forms_and_orthonormality():
+    """slpi.spherical_harmonic (NumPy, no scipy) against the closed forms for l <= 3 on a
+    grid within 1e-14, and orthonormal up to l = 40 (Gauss-Legendre in cos th, the
+    trapezoid in ph: exact for these degrees) within 1e-12."""
+    th, ph = np.meshgrid(np.linspace(0, np.pi, 29), np.linspace(0, 2 * np.pi, 31), indexing="ij")
+    for (l, m), f in CLOSED_FORMS.items():
+        want = f(np.cos(th), np.sin(th)) * np.exp(1j * m * ph)
+        assert np.abs(slpi.spherical_harmonic(l, m, th, ph) - want).max() < 1e-14, (l, m)
+    L = 40
+    x, wx = np.polynomial.legendre.leggauss(L + 2)
+    nph = 2 * L + 2
+    tq, pq = np.meshgrid(np.arccos(x), np.arange(nph) * 2 * np.pi / nph, indexing="ij")
+    w = wx[:, None] * (2 * np.pi / nph)
+    for m in (0, 1, 7, 40):
+        Y = [slpi.spherical_harmonic(l, m, tq, pq) for l in range(m, L + 1)]
+        G = np.array([[np.sum(a * np.conj(b) * w) for b in Y] for a in Y])
+        assert np.abs(G - np.eye(len(Y))).max() < 1e-12, m
+    with pytest.raises(ValueError):
+        slpi.spherical_harmonic(2, 3, 0.1, 0.2)
+
+
+def test_spherical_harmonic_against_scipy():
+    """The same harmonics as scipy's (a second writing), where python3-scipy is installed."""
+    sp = pytest.importorskip("scipy.special")
+    th, ph = np.meshgrid(np.linspace(0, np.pi, 29), np.linspace(0, 2 * np.pi, 31), indexing="ij")
+    for l, m in ((5, 2), (17, 11), (30, 0)):
+        if hasattr(sp, "sph_harm_y"):
+            ref = sp.sph_harm_y(l, m, th, ph)
+        else:
+            ref = sp.sph_harm(m, l, ph, th)
+        assert np.abs(slpi.spherical_harmonic(l, m, th, ph) - ref).max() < 1e-12, (l, m)
 
 
 def test_plots_headless(tmp_path):
