@@ -256,7 +256,7 @@ def plan_runs(plan, paths, first=5000):
         out += [("zeitlin", "c-float", d, m, 1000, 0) for d, m in settings("zeitlin", (1 / 4, 1), five)]
         out += [("zeitlin", "c-float", d, m, 2000, 0) for d, m in settings("zeitlin", (1 / 4,), five)]
     if plan == "b16":
-        # docs/power.md#binary16: the rigid body in NumPy's float16 at binary16, the defects
+        # docs/power.md#binary16-rule: the rigid body in NumPy's float16 at binary16, the defects
         # that scale linearly that far (amp, sign, lap) near 1/4, 1 and 4 u of binary16
         b16 = tuple(g * 2 ** 13 for g in (1 / 4, 1, 4))
         for steps, k in ((1000, 2), (2000, 2), (10000, 1)):
