@@ -26,4 +26,4 @@ DEB_AUDIT    = chromium gnuplot-nox jq
 DEB_COVERAGE = lcov
 DEB_MPI      = libopenmpi-dev openmpi-bin
 DEB_CLANG    = clang libomp-dev
-DEB_POWER    = gnuplot-nox python3-torch
+DEB_POWER    = gnuplot-nox python3-torch python3-numba
