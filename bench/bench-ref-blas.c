@@ -18,6 +18,7 @@
  * tests), the output radius and the precision each route needed, and the CPU seconds of
  * the certified path's set-up on the BLAS route (slpi_ref_create: the su(N) tables), with
  * the process's peak resident memory at the end of each case. */
+#include "core/problem-struct.h"
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/problem.h"
 
 #define IS_PI 3.14159265358979323846

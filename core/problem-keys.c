@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"
 #include "core/zeitlin-family.h"

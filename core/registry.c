@@ -3,6 +3,7 @@
  * by slpi_problem_validate in core/problem-validate.c. */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "core/expr.h"
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/problem.h"
 #include "testutil.h"
 

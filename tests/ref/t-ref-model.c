@@ -20,6 +20,7 @@
  *      one rule's second-derivative term stands alone: x1^x3 near x3 = 0).
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/scheme.h"
 #include "core/expr.h"
