@@ -6,6 +6,7 @@
 #define SLPI_CORE_PROBLEM_STRUCT_H
 
 #include "slpi.h"
+#include "core/expr.h"
 
 struct slpi_problem {
     /* what */
@@ -89,6 +90,8 @@ struct slpi_problem {
      * the text given, parsed by core/expr.h */
     struct {
         char algebra[SLPI_MODEL_NAME_MAX];
+        slpi_algebra alg; /* algebra parsed once, by the key's setter (dim 0: not given;
+                             slpi_problem_algebra) */
         char H[SLPI_EXPR_MAX_TEXT];
         char noise_H[SLPI_MODEL_MAX_NOISE][SLPI_EXPR_MAX_TEXT];
         int nparam;
