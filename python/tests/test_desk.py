@@ -14,7 +14,7 @@ RB = "iso/rigid-body/trajectories"
 
 
 def test_converge_covers_the_command(tmp_path, capfd):
-    """threads, batches, phi, exact and progress: the JSON of `slpi converge` with the same
+    """threads, batches, phi, exact, fit, drop_coarse and progress: the JSON of `slpi converge` with the same
     options, number for number, and the same bits on 1 and 2 threads."""
     opts = dict(kind="weak", levels=(2, 4), ref=6, paths=64, boot=20, phi="x1", exact=True, batches=8)
     one = slpi.converge("iso/so3/weak-exact", threads=1, **opts)
@@ -32,6 +32,22 @@ def test_converge_covers_the_command(tmp_path, capfd):
     assert all("quadrature" in lv for lv in cli["levels"])
     plain = slpi.converge("iso/so3/weak-exact", kind="weak", levels=(2, 4), ref=6, paths=64, boot=20)
     assert not np.array_equal(plain.e, one.e)   # phi and exact reach the study
+    # --fit and --drop-coarse: the same study and slopes as the command's, another slope
+    # than the default fit's
+    ols = slpi.converge("iso/rigid-body/strong", levels=(2, 5), ref=7, paths=16, boot=20, fit="ols", drop_coarse=1)
+    wls = slpi.converge("iso/rigid-body/strong", levels=(2, 5), ref=7, paths=16, boot=20)
+    subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..5", "--ref", "7",
+                    "--paths", "16", "--boot", "20", "--fit", "ols", "--drop-coarse", "1", "--json", str(j), "-o",
+                    os.devnull], check=True, capture_output=True)
+    cli = json.loads(j.read_text())
+    assert cli["study"] == ols.report["study"] and cli["slopes"] == ols.report["slopes"]
+    assert (ols.report["study"]["fit"], ols.report["study"]["drop_coarse"]) == ("ols", 1)
+    assert ols.report["slopes"]["self"]["levels_fitted"] == 3 and wls.report["slopes"]["self"]["levels_fitted"] == 4
+    assert np.array_equal(ols.e, wls.e) and ols.slope != wls.slope
+    with pytest.raises(slpi.SlpiError, match="fit"):
+        slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, fit="ls")
+    with pytest.raises(slpi.SlpiError, match="drop_coarse"):
+        slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, drop_coarse=31)
     with pytest.raises(slpi.SlpiError, match="phi 'x2'"):
         slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
     with pytest.raises(slpi.SlpiError, match="threads"):
