@@ -54,6 +54,30 @@ def test_converge_covers_the_command(tmp_path, capfd):
         slpi.converge("iso/rigid-body/weak", threads=0)
 
 
+def test_ensemble_merge_is_one_run():
+    """ensemble(merge=) (`slpi ensemble --state`/`--merge`): the statistics of path ranges
+    run apart, given in any order, are one run's bits (and so is the merged state), for a
+    params grid too; ranges off the 64 x 2^k tree, missing paths, another problem and
+    kept states are refused, named."""
+    kw = dict(steps=40, save_every=10, stats=True, states=False)
+    one = slpi.ensemble(RB, paths=300, **kw)
+    a, b = slpi.ensemble(RB, paths=128, **kw), slpi.ensemble(RB, paths=172, first_path=128, **kw)
+    m = slpi.ensemble(RB, paths=300, merge=[b, a], **kw)
+    assert m.stats.n == 300 and np.array_equal(m.state, one.state) and not np.array_equal(a.state, one.state)
+    for f in ("mean", "var", "min", "max", "radius"):
+        assert np.array_equal(getattr(m.stats, f), getattr(one.stats, f)), f
+    g = dict(params={"amp": [0.1, 0.2]}, **kw)
+    parts = [slpi.ensemble(RB, paths=128, **g), slpi.ensemble(RB, paths=172, first_path=128, **g)]
+    for x, y in zip(slpi.ensemble(RB, paths=300, **g), slpi.ensemble(RB, paths=300, merge=parts, **g)):
+        assert x.params == y.params and np.array_equal(x.stats.var, y.stats.var)
+    c, d = slpi.ensemble(RB, paths=100, **kw), slpi.ensemble(RB, paths=200, first_path=100, **kw)
+    for merge, extra, match in (([c, d], {}, "64 x 2"), ([a], {}, "the run asks for 0..299"),
+                                ([a, slpi.ensemble(RB, paths=172, first_path=128, amp=0.3, **kw)], {}, "key amp="),
+                                ([a, b], {"states": True}, "states given")):
+        with pytest.raises(slpi.SlpiError, match=match):
+            slpi.ensemble(RB, paths=300, merge=merge, **dict(kw, **extra))
+
+
 def first_passage(t, x):
     """The first saved time at which x1 < 0.9, or inf: one per path."""
     below = x[:, :, 0] < 0.9
