@@ -305,8 +305,9 @@ const char *slpi_golden_dir(void);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 /* `slpi verify` with the command line argv[0..argc) (argv[0] the command's name, then its
  * options and files: slpi_verify_parse_args), its result written to the file json as
- * `--json` writes it (the options' own --json and --output are refused: the caller names
- * json). */
+ * `--json` writes it (the options' own --json, --quiet and --help are refused: the caller
+ * names json); --output FILE writes the command's text report to FILE (with --table, the
+ * rows too). */
 int slpi_api_verify_argv(int argc, char **argv, const char *json);
 /* A port's own increments dw (steps x M, row n = step first + n) written to file as
  * `slpi noise` writes a noise file (the same writer: byte for byte its output for the same
