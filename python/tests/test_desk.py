@@ -202,6 +202,22 @@ def test_vorticity_of_y21_is_the_analytic_field(N):
     assert np.count_nonzero(np.abs(w) > 1e-12) == 1 and abs(abs(w[2 * 2 - 1 + 2]) - 1) < 1e-12   # Y^s_21
 
 
+def test_plot_vorticity_draws_y21():
+    """What slpi.plot.vorticity draws (the mesh's values) for the su(13) state of
+    sqrt2 Re Y_2^1 is the analytic field at the mesh's cell centres within 1e-12."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    T = polarization_tensor(13, 2, 1)
+    ax = slpi.plot.vorticity(slpi.pack_su(1j * (T + T.T) / np.sqrt(2)), n=(37, 72))
+    th, ph, w = ax.slpi_field
+    drawn = np.asarray(ax.collections[0].get_array()).reshape(w.shape)
+    plt.close(ax.figure)
+    want = -np.sqrt(15 / (4 * np.pi)) * np.sin(th) * np.cos(th) * np.cos(ph)
+    assert th.shape == (37, 72) and np.ptp(th) > 3 and np.ptp(ph) > 6
+    assert np.abs(drawn - want).max() < 1e-12, np.abs(drawn - want).max()
+
+
 # Y_lm for l <= 3, m >= 0 in closed form (x = cos th, s = sin th; Condon-Shortley phase):
 # the textbook table, written out independently of the recurrence.
 CLOSED_FORMS = {
