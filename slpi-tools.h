@@ -334,12 +334,18 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
  * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
  * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
  * functional), exact 1 (--exact), fit "wls" | "ols" (the slope fit's weights, --fit),
- * drop_coarse 0..30 (the coarsest levels left out of the fit, --drop-coarse), threads (0:
- * the runtime's). Progress goes to standard error as slpi_progress_set_mode says (slpi.h).
- * NULL: kind ("strong"), indep, phi ("sin2pi"), fit ("wls"). */
+ * drop_coarse 0..30 (the coarsest levels left out of the fit, --drop-coarse), checkpoint
+ * (the completed batches' sums written there every checkpoint_every completed batches,
+ * 0: 1; --checkpoint, --checkpoint-every), resume (a checkpoint of the same study whose
+ * batches are reloaded, not run: the same JSON as an uninterrupted study; --resume),
+ * threads (0: the runtime's). Progress goes to standard error as slpi_progress_set_mode
+ * says (slpi.h).
+ * NULL: kind ("strong"), indep, phi ("sin2pi"), fit ("wls"), checkpoint (none), resume
+ * (none). */
 int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
-                           const char *fit, int drop_coarse, int threads, const char *json);
+                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                           const char *resume, int threads, const char *json);
 
 #ifdef __cplusplus
 }

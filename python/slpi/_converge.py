@@ -51,7 +51,7 @@ class Study:
 
 def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
              *, phi=None, exact=False, batches=None, fit="wls", drop_coarse=0, threads=None, progress=False,
-             **settings):
+             checkpoint=None, checkpoint_every=1, resume=None, **settings):
     """The coupled study ``slpi converge`` runs (docs/noise.md#coupling), with its options.
 
     Parameters
@@ -89,12 +89,23 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         same bits for any count.
     progress : bool
         The library's progress line on standard error (``--progress``); False: none.
+    checkpoint : str or path, optional
+        Write the completed batches' sums to this file (atomically) every
+        ``checkpoint_every`` completed batches (``--checkpoint``, ``--checkpoint-every``):
+        a study stopped by Ctrl-C keeps its last checkpoint, and the command's
+        ``--resume`` reads it too.
+    checkpoint_every : int
+        Completed batches between checkpoints, 1..65536.
+    resume : str or path, optional
+        A checkpoint of the same study (this call's, or ``slpi converge --checkpoint``'s):
+        its batches are reloaded, the rest computed, and the study is an uninterrupted
+        one's, number for number (``--resume``; another study's checkpoint is refused,
+        naming the first differing parameter). May be the ``checkpoint`` file itself.
     **settings
         More problem settings.
 
-    The command's ``-o``, ``--json``, ``--checkpoint`` and ``--resume`` write files: their
-    contents are ``Study.report`` (``json.dump`` it); a study too long for one call is
-    run from the command line with ``--checkpoint``.
+    The command's ``-o`` and ``--json`` write files: their contents are ``Study.report``
+    (``json.dump`` it).
 
     Returns
     -------
@@ -136,6 +147,9 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     if fit not in ("wls", "ols"):
         raise _bad("fit", fit, "must be 'wls' or 'ols'")
     drop_coarse = _integer("drop_coarse", drop_coarse, 0, 30)
+    checkpoint_every = _integer("checkpoint_every", checkpoint_every, 1, 65536)
+    ck = _path("checkpoint", checkpoint) if checkpoint is not None else _ffi.NULL
+    rs = _path("resume", resume) if resume is not None else _ffi.NULL
     threads = 0 if threads is None else _integer("threads", threads, 1, 256)
     exact, progress = _flag("exact", exact), _flag("progress", progress)
     pr = _problem(problem, settings)
@@ -148,7 +162,7 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         try:
             _, error = _interruptible(t, lambda: t.slpi_api_converge_json(
                 pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), fit.encode(), drop_coarse,
-                threads, _path("json", j)))
+                ck, checkpoint_every, rs, threads, _path("json", j)))
         finally:
             _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)   # the library's default
         _raise_callback_error(pr)

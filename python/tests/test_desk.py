@@ -2,7 +2,9 @@
 per-path reductions and quantiles of ensembles, storage through xarray and the plots."""
 import json
 import os
+import signal
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -52,6 +54,40 @@ def test_converge_covers_the_command(tmp_path, capfd):
         slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
     with pytest.raises(slpi.SlpiError, match="threads"):
         slpi.converge("iso/rigid-body/weak", threads=0)
+
+
+def test_converge_checkpoint_and_resume(tmp_path):
+    """checkpoint= and resume= (--checkpoint, --resume): a study stopped by Ctrl-C keeps
+    its checkpoint, a resumed study equals an uninterrupted one number for number, and
+    `slpi converge --resume` reads Python's checkpoint to the same levels."""
+    kw = dict(levels=(2, 5), ref=10, paths=4096, batches=128, boot=20)
+    full = slpi.converge("iso/rigid-body/strong", **kw)
+    ck = tmp_path / "c.ckpt"
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    sender = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            try:
+                sender.start()
+                slpi.converge("iso/rigid-body/strong", checkpoint=ck, checkpoint_every=2, **kw)
+            finally:
+                sender.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    done = int(next(ln.split()[1] for ln in ck.read_text().splitlines() if ln.startswith("done ")))
+    print("checkpoint at %d of 128 batches" % done)
+    assert 0 <= done < 128, done
+    r = slpi.converge("iso/rigid-body/strong", resume=ck, **kw)
+    assert r.report["levels"] == full.report["levels"] and r.report["slopes"] == full.report["slopes"]
+    j = tmp_path / "c.json"
+    subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..5", "--ref", "10",
+                    "--paths", "4096", "--batches", "128", "--boot", "20", "--resume", str(ck), "--json", str(j),
+                    "-o", os.devnull], check=True, capture_output=True)
+    assert json.loads(j.read_text())["levels"] == full.report["levels"]
+    with pytest.raises(slpi.SlpiError, match="paths"):   # another study's checkpoint, named
+        slpi.converge("iso/rigid-body/strong", resume=ck, **dict(kw, paths=2048))
+    with pytest.raises(slpi.SlpiError, match="NUL"):
+        slpi.converge("iso/rigid-body/strong", checkpoint="a\0b", **kw)
 
 
 def test_ensemble_merge_is_one_run():
