@@ -142,7 +142,7 @@ static void release(slpi_output *o)
 {
     pending_drop(o->pending);
     pending_drop(o->lock_pending);
-    if (o->lock) unlink(o->lock);   /* still held: no other writer can have it */
+    if (o->lock) unlink(o->lock); /* still held: no other writer can have it */
     if (o->lock_fd >= 0) close(o->lock_fd);
     free(o->lock);
     free(o->path);
@@ -228,8 +228,7 @@ static int take_writer_lock(slpi_output *o, int in_place, slpi_error *err)
             free(o->lock);
             o->lock = NULL;
             if (e == EWOULDBLOCK)
-                return slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written",
-                                      o->path);
+                return slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", o->path);
             errno = e;
             return fail(err, o->path, "cannot lock its lock file");
         }
@@ -240,7 +239,7 @@ static int take_writer_lock(slpi_output *o, int in_place, slpi_error *err)
             o->lock_pending = pending_add(o->lock);
             return SLPI_OK;
         }
-        close(fd);   /* unlinked by its last holder after we opened it: again */
+        close(fd); /* unlinked by its last holder after we opened it: again */
     }
     free(o->lock);
     o->lock = NULL;
