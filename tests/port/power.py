@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|effects|report|all] [--out DIR]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|effects|report|all] [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
 --also DIR adds the runs of another output folder to the table (report: only tabulate).
@@ -270,6 +270,16 @@ def plan_runs(plan, paths, first=5000):
         out += [("zeitlin", "numba", "none", 0, 100, p) for p in range(3)]
         out += [("zeitlin", "numba", d, m, 100, 0)
                 for d, m in settings("zeitlin", (1 / 4, 1, 4), ("drop", "amp", "coef", "sign", "lap"))]
+    if plan == "issue":
+        # docs/power.md#issue-rule: the defects at the magnitudes the issue names, 2000 steps,
+        # path 6000 (never used before): the rigid body on every implementation that plants
+        # defects, the heavy top in C, Euler-Zeitlin's amplitudes last (160 s of CPU a run)
+        named = (("drop", 1), ("amp", 0.01), ("amp", 0.001), ("sign", 1), ("lap", 1e-6), ("early", 1),
+                 ("early", 2), ("bad", 100))
+        for impl in ("c-float", "c-fma", "numpy", "numba", "torch"):
+            out += [("rb", impl, d, m, 2000, 6000) for d, m in named]
+        out += [("heavytop", "c-float", d, m, 2000, 6000) for d, m in named]
+        out += [("zeitlin", "c-float", d, m, 2000, 6000) for d, m in (("amp", 0.01), ("amp", 0.001))]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -471,7 +481,8 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "effects", "report", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "effects",
+                    "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
