@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|effects|report|all] [--out DIR]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|effects|report|all] [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
 --also DIR adds the runs of another output folder to the table (report: only tabulate).
@@ -280,6 +280,11 @@ def plan_runs(plan, paths, first=5000):
             out += [("rb", impl, d, m, 2000, 6000) for d, m in named]
         out += [("heavytop", "c-float", d, m, 2000, 6000) for d, m in named]
         out += [("zeitlin", "c-float", d, m, 2000, 6000) for d, m in (("amp", 0.01), ("amp", 0.001))]
+    if plan == "ht10k":
+        # docs/power.md#ht10k-rule: the heavy top at 10^4 steps, its five scalable defects at
+        # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
+        out += [("heavytop", "c-float", d, m, 10000, 6001)
+                for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -485,7 +490,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "effects",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "effects",
                     "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
