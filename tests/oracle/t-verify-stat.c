@@ -282,10 +282,22 @@ int main(void)
     /* the documented limits of the C options, at the limit and one past (issue 54: the
      * library accepted u = 1 and returned PASS): 0 < u < 1, K > 0 finite, 0 < alpha < 1 */
     {
-        static const struct { double u, k, alpha; int ok; } lim[] = {
-            { 0x1.fffffffffffffp-1, 30, 1e-3, 1 }, { 1, 30, 1e-3, 0 }, { 0x1p-1074, 30, 1e-3, 1 }, { 0, 30, 1e-3, 0 },
-            { U32, 0x1p-1074, 1e-3, 1 }, { U32, 0, 1e-3, 0 }, { U32, INFINITY, 1e-3, 0 }, { U32, NAN, 1e-3, 0 },
-            { U32, 30, 0x1.fffffffffffffp-1, 1 }, { U32, 30, 1, 0 }, { U32, 30, 0x1p-1074, 1 }, { U32, 30, 0, 0 },
+        static const struct {
+            double u, k, alpha;
+            int ok;
+        } lim[] = {
+            { 0x1.fffffffffffffp-1, 30, 1e-3, 1 },
+            { 1, 30, 1e-3, 0 },
+            { 0x1p-1074, 30, 1e-3, 1 },
+            { 0, 30, 1e-3, 0 },
+            { U32, 0x1p-1074, 1e-3, 1 },
+            { U32, 0, 1e-3, 0 },
+            { U32, INFINITY, 1e-3, 0 },
+            { U32, NAN, 1e-3, 0 },
+            { U32, 30, 0x1.fffffffffffffp-1, 1 },
+            { U32, 30, 1, 0 },
+            { U32, 30, 0x1p-1074, 1 },
+            { U32, 30, 0, 0 },
         };
         for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
             slpi_verify_opts ol = o;

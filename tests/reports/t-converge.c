@@ -488,7 +488,11 @@ static void check_bad_configs(void)
     /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past
      * (issue 54: --boot 1000000 was refused though the help allows it) */
     c = preset_cfg("iso/rigid-body/strong");
-    c.kmin = 2; c.kmax = 3; c.L = 5; c.paths = 4; c.batches = 4;
+    c.kmin = 2;
+    c.kmax = 3;
+    c.L = 5;
+    c.paths = 4;
+    c.batches = 4;
     c.boot = 1000000;
     int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_OK, "boot = 10^6: %s", err.msg);
