@@ -16,8 +16,8 @@ typedef struct {
     int dim;
     arb_ptr x, x0;
     slpi_ref_diag diag;
-    int diag_fresh;   /* diag is that of x at the current step (a row's columns, the summary) */
-    long diag_evals, steps;  /* evaluations of the diagnostics, steps; the CPU seconds of each */
+    int diag_fresh;         /* diag is that of x at the current step (a row's columns, the summary) */
+    long diag_evals, steps; /* evaluations of the diagnostics, steps; the CPU seconds of each */
     double diag_cpu, step_cpu;
 } ref_ctx;
 
@@ -160,8 +160,9 @@ static void ref_summary(void *ctx, FILE *f)
                 arb_contains_zero(v) ? "contains 0" : "excludes 0: provably changed",
                 mag_get_d(arb_radref(v)));
     }
-    fprintf(f, "  time: %ld steps %.3f CPU-s, the certified diagnostics %.3f CPU-s (%ld evaluations, one per written row)\n",
-            c->steps, c->step_cpu, c->diag_cpu, c->diag_evals);
+    fprintf(f, "  time: %ld steps %.3f CPU-s, the certified diagnostics %.3f CPU-s", c->steps, c->step_cpu,
+            c->diag_cpu);
+    fprintf(f, " (%ld evaluations, one per written row)\n", c->diag_evals);
 }
 
 /* Checkpoint tokens: arb_dump_str's exact midpoint and radius, four hexadecimal
@@ -213,6 +214,7 @@ static int ref_state_save(void *ctx, char ***tokens)
 static int ref_state_load(void *ctx, int n, char *const *tokens)
 {
     ref_ctx *c = ctx;
+    c->diag_fresh = 0;
     int m = slpi_ref_lohner_size(c->s);
     if (n != c->dim + m) return SLPI_EINPUT;
     arb_ptr v = _arb_vec_init(n);
@@ -221,7 +223,6 @@ static int ref_state_load(void *ctx, int n, char *const *tokens)
         ok = dump_shaped(tokens[i]) && arb_load_str(v + i, tokens[i]) == 0 && arb_is_finite(v + i);
     if (ok && m) ok = slpi_ref_lohner_put(c->s, v + c->dim, v) == SLPI_OK;
     if (ok) _arb_vec_swap(c->x, v, c->dim);
-    c->diag_fresh = 0;
     _arb_vec_clear(v, n);
     return ok ? SLPI_OK : SLPI_EINPUT;
 }
