@@ -583,7 +583,10 @@ void slpi_traj_close(slpi_traj_reader *r);
  * to a temporary file in its folder and renamed over PATH by commit (abort removes
  * only that temporary file); devices and FIFOs (/dev/null, /dev/full) are written in
  * place and never removed; NULL or "-" is standard output. Every write, flush, fsync,
- * close or rename error is reported (SLPI_EINPUT, "PATH: write error: ..."). */
+ * close or rename error is reported (SLPI_EINPUT, "PATH: write error: ..."). From open to
+ * commit or abort the output holds PATH's writer lock: a second writer of PATH, in this
+ * process or another, is refused at open (SLPI_EINPUT, "PATH: in use by another process
+ * (locked): not written"; docs/conventions.md#outputs). */
 typedef struct slpi_output slpi_output;
 typedef enum {
     SLPI_OUTPUT_REPLACE,   /* temporary file, renamed over PATH at commit (or publish) */

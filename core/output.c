@@ -11,8 +11,9 @@
  *     in the folder of its target, so the link survives), and slpi_output_commit
  *     flushes, fsyncs, renames it over PATH and fsyncs the folder. Until then PATH is
  *     untouched: an input error, a write error or a killed process leaves the old PATH
- *     as it was, and concurrent writers to one PATH each rename a whole file (the last
- *     one wins; no interleaving). slpi_output_abort removes only that temporary file.
+ *     as it was. From open to commit or abort the process holds PATH's writer lock
+ *     (take_writer_lock): a second writer of PATH is refused at open, never the last
+ *     one to win. slpi_output_abort removes only that temporary file.
  *     slpi_output_publish renames early and keeps writing into the published file
  *     (a streamed output whose valid prefix must be visible: checkpointed runs), which
  *     it locks (fcntl(2), whole file) for the rest of the run. A PATH that another
@@ -41,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,6 +104,9 @@ struct slpi_output {
     char *target;      /* the regular file that commit renames over (symlinks resolved) */
     char *tmp;         /* our temporary file, NULL once renamed or when writing in place */
     int pending;       /* its slot in pending_name (-1: none) */
+    char *lock;        /* the writer's lock file ".NAME.slpi-lock" beside target (NULL: none) */
+    int lock_fd;       /* its descriptor, flock(2)ed exclusively from open to release (-1: none) */
+    int lock_pending;  /* its slot in pending_name (-1: none) */
     int is_stdout;
     int regular;       /* f is a regular file: fsync it */
 };
@@ -136,6 +141,10 @@ static void sync_folder_of(const char *path)
 static void release(slpi_output *o)
 {
     pending_drop(o->pending);
+    pending_drop(o->lock_pending);
+    if (o->lock) unlink(o->lock); /* still held: no other writer can have it */
+    if (o->lock_fd >= 0) close(o->lock_fd);
+    free(o->lock);
     free(o->path);
     free(o->target);
     free(o->tmp);
@@ -181,6 +190,62 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
     return SLPI_OK;
 }
 
+/* The writer's lock (docs/conventions.md#outputs): every process that writes a regular file
+ * PATH, fresh (REPLACE) or in place (UPDATE), holds an exclusive flock(2) on ".NAME.slpi-lock"
+ * in the folder of its target from slpi_output_open to commit or abort; a second writer
+ * of PATH is refused at open ("in use by another process"), before it computes anything.
+ * flock, not fcntl: it binds the open file, so two outputs of one process refuse each
+ * other too, and closing another descriptor of the file releases nothing. The file is
+ * removed at release while still locked (and by the signal handler, as the temporary
+ * files); a writer that locked a file unlinked meanwhile (its holder released it)
+ * finds the name gone or another inode and tries again. A process's exit releases the
+ * lock whatever the path (a crash, SIGKILL: an unlocked empty file may stay, which the
+ * next writer takes over). In place (UPDATE), a folder where no lock file can be made
+ * admits no fresh writer either (its temporary file): the target's own lock suffices. */
+static int take_writer_lock(slpi_output *o, int in_place, slpi_error *err)
+{
+    char *dir = folder_of(o->target), *copy = strdup(o->target);
+    const char *base = copy ? basename(copy) : NULL;
+    size_t n = dir && base ? strlen(dir) + strlen(base) + 16 : 0;
+    o->lock = n ? malloc(n) : NULL;
+    if (o->lock) snprintf(o->lock, n, "%s/.%s.slpi-lock", dir, base);
+    free(dir);
+    free(copy);
+    if (!o->lock) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", o->path);
+    for (int attempt = 0; attempt < 64; attempt++) {
+        int fd = open(o->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            int e = errno;
+            free(o->lock);
+            o->lock = NULL;
+            if (in_place && (e == EACCES || e == EROFS || e == EPERM)) return SLPI_OK;
+            errno = e;
+            return fail(err, o->path, "cannot write (its lock file in its folder)");
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(fd);
+            free(o->lock);
+            o->lock = NULL;
+            if (e == EWOULDBLOCK)
+                return slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", o->path);
+            errno = e;
+            return fail(err, o->path, "cannot lock its lock file");
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(o->lock, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            o->lock_fd = fd;
+            o->lock_pending = pending_add(o->lock);
+            return SLPI_OK;
+        }
+        close(fd); /* unlinked by its last holder after we opened it: again */
+    }
+    free(o->lock);
+    o->lock = NULL;
+    return slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", o->path);
+}
+
 static int lock_whole(int fd)
 {
     struct flock l;
@@ -191,9 +256,10 @@ static int lock_whole(int fd)
 }
 
 /* 1 if another process holds a lock on the file target (a live --resume, or a
- * checkpointed run that writes it): such a file is never replaced, neither when the
- * output is opened nor at the rename (checked again just before it). Only asked
- * (F_GETLK), never taken: two plain writers of one PATH never refuse each other. */
+ * checkpointed run that writes it, or a program of the user's): such a file is never
+ * replaced, neither when the output is opened nor at the rename (checked again just
+ * before it). Only asked (F_GETLK), never taken: two slpi writers of one PATH refuse
+ * each other by the writer's lock (take_writer_lock). */
 static int locked_by_other(const char *target)
 {
     int fd = open(target, O_RDONLY);
@@ -222,7 +288,7 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
         return slpi_error_set(err, SLPI_EINPUT, "'': an empty file name (give a file, or - for standard output)");
     slpi_output *o = calloc(1, sizeof *o);
     if (!o) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path ? path : "standard output");
-    o->pending = -1;
+    o->pending = o->lock_pending = o->lock_fd = -1;
     o->path = strdup(!path || strcmp(path, "-") == 0 ? "standard output" : path);
     if (!o->path) {
         release(o);
@@ -249,6 +315,10 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
         if (!exists || !S_ISREG(st.st_mode))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: %s", path,
                                 exists ? "not a regular file: cannot be updated in place" : "cannot write: no such file to update");
+        else if (!(o->target = realpath(path, NULL)))
+            rc = fail(err, path, "cannot resolve");
+        else if ((rc = take_writer_lock(o, 1, err)) != SLPI_OK)
+            ;
         else if ((fd = open(path, O_RDWR)) < 0)
             rc = fail(err, path, "cannot open for update");
         else if (lock_whole(fd) != 0)
@@ -266,7 +336,8 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
             rc = exists ? fail(err, path, "cannot resolve") : slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
         else if (exists && locked_by_other(o->target))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", path);
-        else rc = open_temp(o, exists ? &st : NULL, err);
+        else if ((rc = take_writer_lock(o, 0, err)) == SLPI_OK)
+            rc = open_temp(o, exists ? &st : NULL, err);
     }
     if (rc != SLPI_OK) {
         release(o);

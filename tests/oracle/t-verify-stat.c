@@ -279,6 +279,40 @@ int main(void)
     TEST_CHECKF(slpi_verify_run(wrong, &o, NULL, c, &err) == SLPI_OK && c->stats.verdict != SLPI_VERDICT_FAIL
                 && c->stats.p_value == pw, "alpha = %g: %s with p = %g", o.alpha,
                 slpi_verify_stat_verdict_name(c->stats.verdict), c->stats.p_value);
+    /* the documented limits of the C options, at the limit and one past (issue 54: the
+     * library accepted u = 1 and returned PASS): 0 < u < 1, K > 0 finite, 0 < alpha < 1 */
+    {
+        static const struct {
+            double u, k, alpha;
+            int ok;
+        } lim[] = {
+            { 0x1.fffffffffffffp-1, 30, 1e-3, 1 },
+            { 1, 30, 1e-3, 0 },
+            { 0x1p-1074, 30, 1e-3, 1 },
+            { 0, 30, 1e-3, 0 },
+            { U32, 0x1p-1074, 1e-3, 1 },
+            { U32, 0, 1e-3, 0 },
+            { U32, INFINITY, 1e-3, 0 },
+            { U32, NAN, 1e-3, 0 },
+            { U32, 30, 0x1.fffffffffffffp-1, 1 },
+            { U32, 30, 1, 0 },
+            { U32, 30, 0x1p-1074, 1 },
+            { U32, 30, 0, 0 },
+        };
+        for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+            slpi_verify_opts ol = o;
+            slpi_precision_of_u(&ol.precision, lim[i].u);
+            ol.precision.u = lim[i].u;
+            ol.budget = lim[i].k;
+            ol.alpha = lim[i].alpha;
+            ol.row_first = 1;
+            ol.row_last = 3;
+            int rc = slpi_verify_run(good, &ol, NULL, c, &err);
+            TEST_CHECKF(lim[i].ok ? rc == SLPI_OK : rc == SLPI_EINPUT,
+                        "u = %a, K = %a, alpha = %a: rc %d (want %s): %s", lim[i].u, lim[i].k, lim[i].alpha, rc,
+                        lim[i].ok ? "accepted" : "refused", err.msg);
+        }
+    }
     /* pooled: the sums of two files are each file's, on any number of threads */
     const char *both[2] = { good, good2 };
     TEST_CHECK(verify(1, &good2, 1, 0, b) == SLPI_OK && verify(2, both, 1, 0, c) == SLPI_OK);

@@ -485,6 +485,22 @@ static void check_bad_configs(void)
     c.base.T = 0;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
                 "T = 0: %s", err.msg);
+    /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past
+     * (issue 54: --boot 1000000 was refused though the help allows it) */
+    c = preset_cfg("iso/rigid-body/strong");
+    c.kmin = 2;
+    c.kmax = 3;
+    c.L = 5;
+    c.paths = 4;
+    c.batches = 4;
+    c.boot = 1000000;
+    int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
+    TEST_CHECKF(rc == SLPI_OK, "boot = 10^6: %s", err.msg);
+    c.boot = 1000001;
+    TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "10^6 replicates"),
+                "boot = 10^6 + 1: %s", err.msg);
+    c.boot = -1;
+    TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT);
 }
 
 int main(void)
