@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "oracle/oracle.h"
 
@@ -276,6 +277,42 @@ static void fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
     a->files++;
 }
 
+/* A pooled file's noise path: the canonical (seed, path), or the noise file it reads (by
+ * device and inode, whatever the spelling of its name). */
+typedef struct {
+    int file;
+    uint64_t seed, path;
+    dev_t dev;
+    ino_t ino;
+} noise_key;
+
+static noise_key noise_key_of(const slpi_problem *p)
+{
+    noise_key k = { 0, p->seed, p->path, 0, 0 };
+    struct stat st;
+    if (p->noise_file[0] && stat(p->noise_file, &st) == 0)
+        k = (noise_key){ 1, 0, 0, st.st_dev, st.st_ino };
+    else if (p->noise_file[0])
+        k.file = 1; /* unreadable: verify_one has refused it already */
+    return k;
+}
+
+/* Pooled files run distinct noise paths: the same path twice would count its rows twice
+ * in the statistics (two ports on one path are verified in two calls). */
+static int distinct_path(const noise_key *keys, int i, const char *const *paths, slpi_error *err)
+{
+    for (int j = 0; j < i; j++) {
+        const noise_key *a = &keys[j], *b = &keys[i];
+        if (a->file != b->file) continue;
+        if (a->file ? a->dev == b->dev && a->ino == b->ino : a->seed == b->seed && a->path == b->path)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s: the same noise path as %s (%s): pooled files must run distinct paths, "
+                                  "or the statistics count one path twice; verify them in separate calls",
+                                  paths[i], paths[j], a->file ? "the same noise file" : "the same seed= and path=");
+    }
+    return SLPI_OK;
+}
+
 int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report,
                           slpi_verify_result *res, slpi_error *err)
 {
@@ -288,17 +325,21 @@ int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opt
     slpi_verify_result *one = malloc(sizeof *one);
     slpi_verify_input first, in;
     memset(&first, 0, sizeof first);
-    int rc = one ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    noise_key *keys = malloc((size_t)n * sizeof *keys);
+    int rc = one && keys ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     for (int i = 0; i < n && rc == SLPI_OK; i++) {
         memset(&in, 0, sizeof in);
         rc = verify_one(paths[i], o, report, &in, i == 0 ? res : one, err);
         if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &in, err);
+        if (rc == SLPI_OK) keys[i] = noise_key_of(&in.p);
+        if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
         if (rc == SLPI_OK && i > 0) fold_proof(res, one);
         if (i == 0) first = in;
         else free(in.col);
     }
     free(first.col);
     free(one);
+    free(keys);
     if (rc != SLPI_OK) return rc;
     res->proof = res->verdict;
     if (!o->local) res->stats.dirs = 0;   /* not run */

@@ -10,10 +10,11 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|effects|report|all] [--out DIR]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|effects|report|all] [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
---also DIR adds the runs of another output folder to the table (report: only tabulate).
+--also DIR adds the runs of another output folder to the table (report: only tabulate), or
+of a runs file (a name ending in .tsv, such as docs/power-runs.tsv).
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
 a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
@@ -270,6 +271,21 @@ def plan_runs(plan, paths, first=5000):
         out += [("zeitlin", "numba", "none", 0, 100, p) for p in range(3)]
         out += [("zeitlin", "numba", d, m, 100, 0)
                 for d, m in settings("zeitlin", (1 / 4, 1, 4), ("drop", "amp", "coef", "sign", "lap"))]
+    if plan == "issue":
+        # docs/power.md#issue-rule: the defects at the magnitudes the issue names, 2000 steps,
+        # path 6000 (never used before): the rigid body on every implementation that plants
+        # defects, the heavy top in C, Euler-Zeitlin's amplitudes last (160 s of CPU a run)
+        named = (("drop", 1), ("amp", 0.01), ("amp", 0.001), ("sign", 1), ("lap", 1e-6), ("early", 1),
+                 ("early", 2), ("bad", 100))
+        for impl in ("c-float", "c-fma", "numpy", "numba", "torch"):
+            out += [("rb", impl, d, m, 2000, 6000) for d, m in named]
+        out += [("heavytop", "c-float", d, m, 2000, 6000) for d, m in named]
+        out += [("zeitlin", "c-float", d, m, 2000, 6000) for d, m in (("amp", 0.01), ("amp", 0.001))]
+    if plan == "ht10k":
+        # docs/power.md#ht10k-rule: the heavy top at 10^4 steps, its five scalable defects at
+        # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
+        out += [("heavytop", "c-float", d, m, 10000, 6001)
+                for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -370,13 +386,17 @@ def null_table(rows, goal=1e-3):
         paths.setdefault(key, {}).setdefault(r["path"], {})["%.10g" % float(r["p_value"])] = r["exit"] == "1"
     for (system, steps), by in paths.items():
         groups[(system, steps, "distinct")] = [(fail, float(p)) for v in by.values() for p, fail in v.items()]
+        # the unit of the amended rule (06:29): the path, a false FAIL when any of its runs
+        # FAILed, its p-value the smallest of its runs'
+        groups[(system, steps, "paths")] = [(any(v.values()), min(float(p) for p in v)) for v in by.values()]
     if not groups:
         return []
     out = ["correct ports: FAIL / runs, the rate with its two-sided 95 % interval, and the p-values' tail",
-           "(distinct: one run per path and distinct p-value)", "",
+           "(distinct: one run per path and distinct p-value; paths: one per path, FAIL when any of its runs FAILed)", "",
            "| system | steps | impl | runs | FAIL | rate | 95 % interval | judged | p <= 0.1 | p <= 0.01 | p <= 0.001 |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (system, steps, impl), g in sorted(groups.items(), key=lambda kv: (kv[0][:2], kv[0][2] == "distinct", kv[0][2])):
+    for (system, steps, impl), g in sorted(groups.items(),
+                                          key=lambda kv: (kv[0][:2], kv[0][2] in ("distinct", "paths"), kv[0][2])):
         n, k = len(g), sum(f for f, _ in g)
         lo, hi = clopper_pearson(k, n, 0.975)
         lo1, hi1 = clopper_pearson(k, n, 0.95)
@@ -471,12 +491,13 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "effects", "report", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "effects",
+                    "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
     for d in also:
-        h.read(os.path.join(d, "runs.tsv"))
+        h.read(d if d.endswith(".tsv") else os.path.join(d, "runs.tsv"))
     if plan == "report":
         print(table(h))
         return 0
