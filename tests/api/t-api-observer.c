@@ -167,7 +167,7 @@ static void check_observer(long steps, double h, int ref)
     slpi_problem_free(p);
 }
 
-/* An observer that advances or restarts its own stepper (issue 54: the outer advance's
+/* An observer that advances or restarts its own stepper (before, the outer advance's
  * rows did not add up): each call is refused with SLPI_EINPUT naming the observer, and the
  * outer advance writes the rows of an advance without it. */
 typedef struct {

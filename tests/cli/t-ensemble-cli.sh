@@ -55,7 +55,7 @@ for a in 1.5 2.5; do
 done
 [ "$(rows "$tmp/grid.tsv" | head -1 | cut -f1-3)" = "param.I1	param.amp	step" ] || note "grid column line"
 # a grid over scheme= (or system=) says in the report what its rows compare: other maps on
-# the same noise paths (issue 54); a grid over parameters says nothing of the kind
+# the same noise paths; a grid over parameters says nothing of the kind
 grep -q '^# grid' "$tmp/grid.tsv" && note "a parameter grid's report claims to compare maps"
 "$slpi" ensemble --preset iso/rigid-body/trajectories steps=8 --paths 4 --grid scheme=isomp,svi -o "$tmp/gs.tsv" ||
   note "grid scheme=: exit $?"

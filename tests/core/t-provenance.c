@@ -23,7 +23,7 @@ int main(void)
         TEST_CHECKF(strstr(buf, need[i]) != NULL, "provenance lacks %s", need[i]);
     TEST_CHECK(strstr(buf, "-ffp-contract=off") != NULL);
     /* the whole arb= line against the library's own version string, read here without
-     * the provenance's macro (issue 54: on FLINT 2 a line printing FLINT's version would
+     * the provenance's macro (on FLINT 2 a line printing FLINT's version would
      * have passed the prefix check): Arb's arb_version, or FLINT 3's flint_version */
     char want[160];
 #if SLPI_FLINT_GENERATION == 3
