@@ -153,6 +153,14 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(o, "rule", json_string(cl->rule));
         json_object_set_new(o, "choices", json_string(cl->choices));
         json_object_set_new(o, "from_cache", json_boolean(cl->cached));
+        char mw[1024];
+        int nm;
+        slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
+        json_t *mvo = json_object();
+        json_object_set_new(mvo, "declared", json_string(cl->multiverse));
+        json_object_set_new(mvo, "members", json_integer(nm));
+        json_object_set_new(mvo, "words", json_string(mw));
+        json_object_set_new(o, "multiverse", mvo);
         json_t *vars = json_array();
         for (int v = 0; v < cl->nvar; v++) {
             json_t *w = json_object();
@@ -353,6 +361,12 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
     archive_cell(f, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
+    char mw[1024];
+    int nm;
+    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
+    fprintf(f, "<tr><th>multiverse (<a href='#mv'>rule</a>)</th><td>");
+    html_text(f, mw);
+    fprintf(f, "</td></tr>");
     if (strcmp(cl->why, "-")) {
         fprintf(f, "<tr><th>measured (text from the run)</th><td>");
         html_text(f, cl->why_text);
@@ -450,6 +464,15 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "batch-bootstrap 95%% interval, never on the point estimate. Reproduce with "
             "<code>make audit</code> (reduced) or <code>make audit FULL=1</code> (the papers' "
             "sizes; resumable; archived in <code>reports/full/</code>).</p>\n");
+    fprintf(f,
+            "<p id='mv'><b>Multiverse</b> (docs/claims.md#multiverse): a claim declares the choices "
+            "the paper leaves open (seed sets, BLAS kernels, libm, fit weights, level ranges); each "
+            "combination is a member, one run like this one (<code>make multiverse ONLY=ID</code>). Over "
+            "the members: CONFIRMED or DISCREPANCY only when every decided member agrees and none is "
+            "UNABLE; SEED-DEPENDENT when only the seeds divide them; CRITERION-DEPENDENT otherwise. "
+            "Each claim's section names the member this run is and the archived verdict over its "
+            "members; a claim that declares no choice has one member, and its verdict rests on this "
+            "run's seeds, kernel, libm and fit.</p>\n");
     json_t *arch = slpi_audit_archive_load(a);
     if (arch) {
         char rev[64];
@@ -509,7 +532,10 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         html_short(f, cl->paper_size, 120);
         fprintf(f, " / ");
         html_text(f, size);
-        fprintf(f, "</td><td class='v %s'>%s</td>", v, v);
+        char mw[1024];
+        int nm;
+        slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
+        fprintf(f, "</td><td class='v %s'>%s<br><small>%d member%s</small></td>", v, v, nm, nm == 1 ? "" : "s");
         archive_cell(f, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/audit-checks.h"
@@ -118,4 +119,51 @@ int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
     }
     json_decref(arch);
     return nd;
+}
+
+char *openblas_get_corename(void) __attribute__((weak));
+
+/* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
+ * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
+ * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
+ * reports/crmath is preloaded), and, with an archive, the verdict over the members archived
+ * in ARCHIVE/multiverse/ID/multiverse.txt. A claim that declares no choice rests on this one
+ * member, and the words say so; *members is the count of members (1 then). */
+void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    char member[256], dims[256] = "", mv[sizeof cl->multiverse];
+    snprintf(member, sizeof member, "seed offset %lld, fit %s, levels %s, OpenBLAS %s, libm %s",
+             (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
+             openblas_get_corename ? openblas_get_corename() : "not loaded",
+             pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
+    *members = 1;
+    snprintf(mv, sizeof mv, "%s", cl->multiverse);
+    for (char *save = NULL, *d = strtok_r(mv, ";", &save); d; d = strtok_r(NULL, ";", &save)) {
+        int nv = -1; /* the dimension's name is the first word */
+        char *s2 = NULL, *w = strtok_r(d, " ", &s2);
+        slpi_audit_append(dims, sizeof dims, ", ", w ? w : "?");
+        for (; w; w = strtok_r(NULL, " ", &s2)) nv++;
+        *members *= nv > 0 ? nv : 1;
+    }
+    if (!cl->multiverse[0]) {
+        snprintf(out, n,
+                 "one member (no open choice declared): this verdict rests on one seed set, one BLAS "
+                 "kernel, one libm and one fit: %s",
+                 member);
+        return;
+    }
+    char line[512] = "", path[SLPI_PATH_MAX + 64];
+    if (a->archive) {
+        snprintf(path, sizeof path, "%s/multiverse/%s/multiverse.txt", a->archive, cl->id);
+        FILE *f = fopen(path, "r");
+        if (f && fgets(line, sizeof line, f)) line[strcspn(line, "\n")] = 0;
+        if (f) fclose(f);
+    }
+    size_t idl = strlen(cl->id);
+    const char *verdict = !strncmp(line, cl->id, idl) && line[idl] == ' ' ? line + idl + 1 : line;
+    snprintf(out, n, "%d members declared (%s); this run is one: %s; %s%s", *members, dims, member,
+             verdict[0] ? "the archived verdict over the members (reports/multiverse.sh): "
+                        : "no multiverse run archived, so this verdict is one member's",
+             verdict);
 }

@@ -8,8 +8,9 @@
 #   libm=mpfr  LD_PRELOAD of the correctly rounded exp/sin/cos (SLPI_CRMATH, default
 #              libslpi-crmath.so beside SLPI; `make multiverse` builds it); glibc: none
 #   fit=F      --fit F;  levels=L  --levels L
-# A dimension the claim does not declare keeps the environment's choice (its BLAS kernel
-# is recorded as found). OUT/members.tsv lists the members (coordinates, verdict, the
+# A dimension the claim does not declare keeps the environment's choice; the BLAS kernel a
+# member ran on is recorded from its report's provenance (openblas=), whether declared or
+# found (OPENBLAS_CORETYPE is set only for a declared kernel or when the caller set it). OUT/members.tsv lists the members (coordinates, verdict, the
 # decisive checks' numbers); OUT/multiverse.txt the verdict over them by the rule fixed
 # before the runs (docs/claims.md#multiverse), computed here from the members alone:
 #   the decided members (not UNABLE) all alike: that verdict, or UNABLE when some member
@@ -53,7 +54,7 @@ printf 'member\tcoordinates\tverdict\tdecisive numbers\n' > "$out/members.tsv"
 k=0
 while read -r coords; do
   k=$((k + 1))
-  args=""; blas=${OPENBLAS_CORETYPE:-default}; pre=""
+  args=""; blas=${OPENBLAS_CORETYPE:-}; pre=""
   for kv in $coords; do
     v=${kv#*=}
     case ${kv%%=*} in
@@ -67,10 +68,11 @@ while read -r coords; do
   [ -z "$pre" ] || [ -f "$pre" ] || { echo "multiverse: $pre missing (make multiverse builds it)" >&2; exit 2; }
   rm -rf "$out/m$k"
   # shellcheck disable=SC2086
-  OPENBLAS_CORETYPE=$blas OPENBLAS_NUM_THREADS=1 LD_PRELOAD=$pre \
+  ${blas:+env OPENBLAS_CORETYPE=$blas} env OPENBLAS_NUM_THREADS=1 LD_PRELOAD=$pre \
     "$slpi" audit --only "$id" --claims "$reg" --out "$out/m$k" $full $args -q > "$out/m$k.log" 2>&1
   [ -f "$out/m$k/claims.json" ] || { echo "multiverse: member $k ($coords) wrote no report:" >&2; tail -3 "$out/m$k.log" >&2; exit 2; }
-  case "$coords" in *blas=*) ;; *) coords="$coords blas($blas)" ;; esac
+  ran=$(jq -r '.provenance' "$out/m$k/claims.json" | sed -n 's/^openblas=//p')
+  case "$coords" in *blas=*) ;; *) coords="$coords blas(${ran:-unknown})" ;; esac
   jq -r --arg k "$k" --arg c "$coords" '.claims[0] | [$k, $c, .verdict,
       ([.checks[] | select(.role == "claim") | (.value // "none" | tostring)] | join(" "))] | @tsv' \
     "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2

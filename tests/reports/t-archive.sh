@@ -57,6 +57,27 @@ grep -q "seed offset 0; fit wls, levels all; registry digest [0-9a-f]\{16\}; bui
   || { echo "t-archive: FAIL: the report's provenance does not name its digests"; fail=1; }
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R5 --seed-offset 7 --out "$dir/out7" -q > /dev/null 2>&1
 [ "$(jq -r .seed_offset "$dir/out7/claims.json")" = 7 ] || { echo "t-archive: FAIL: a run with --seed-offset 7 records $(jq -r .seed_offset "$dir/out7/claims.json")"; fail=1; }
+# every claim's multiverse in words (docs/claims.md#multiverse): R1 and R3 declare 8 seed
+# offsets, and with no multiverse run in the archive their verdicts are said to be one
+# member's; R5 (noise-free) declares no choice: one member, and the report says that its
+# verdict rests on one seed set, kernel, libm and fit; R5 given a seeds line (a copy of the
+# registry) has 8 members, and the archived verdict over them is read from
+# ARCHIVE/multiverse/R5/multiverse.txt
+rm -rf "$dir/arch/multiverse/R1" "$dir/arch/multiverse/R3" "$dir/arch/multiverse/R5"
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3,R5 --out "$dir/outm" --archive "$dir/arch" -q > /dev/null 2>&1
+[ "$(jq -r '[.claims[] | .multiverse.members] | map(tostring) | join(" ")' "$dir/outm/claims.json")" = "8 8 1" ] \
+  || { echo "t-archive: FAIL: R1, R3, R5 should have 8, 8 and 1 members: $(jq -c '[.claims[].multiverse]' "$dir/outm/claims.json")"; fail=1; }
+[ "$(grep -c "no multiverse run archived, so this verdict is one member.s" "$dir/outm/index.html")" = 2 ] \
+  || { echo "t-archive: FAIL: the report does not say that R1's and R3's verdicts are one member's"; fail=1; }
+[ "$(grep -c "one member (no open choice declared): this verdict rests on one seed set" "$dir/outm/index.html")" = 1 ] \
+  || { echo "t-archive: FAIL: the report does not say that R5's verdict rests on one member"; fail=1; }
+sed 's/^R5 | RKMK §5, Fig. 1 | CONFIRMED | claim | .*$/% R5 | seeds | 0 1 2 3 4 5 6 7 | test\n&/' reports/claims.txt > "$dir/claims-mv.txt"
+mkdir -p "$dir/arch/multiverse/R5" && echo "R5 SEED-DEPENDENT over 8 members: CONFIRMED 7 (share 0.88 [0.53, 0.98])" > "$dir/arch/multiverse/R5/multiverse.txt"
+OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmv" --archive "$dir/arch" -q > /dev/null 2>&1
+[ "$(jq -r '.claims[0].multiverse | [.members, .declared] | map(tostring) | join(" ")' "$dir/outmv/claims.json")" = "8 seeds 0 1 2 3 4 5 6 7" ] \
+  || { echo "t-archive: FAIL: R5 with a seeds line: $(jq -c '.claims[0].multiverse' "$dir/outmv/claims.json")"; fail=1; }
+jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json" | grep -q "archived verdict over the members (reports/multiverse.sh): SEED-DEPENDENT over 8 members: CONFIRMED 7" \
+  || { echo "t-archive: FAIL: R5's archived multiverse verdict is not in its words: $(jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json")"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
@@ -82,6 +103,18 @@ for f in $(find reports/full -name '*.json' -o -name '*.html' -o -name '*.md' | 
   [ -z "$bad" ] || { echo "t-archive: FAIL: $f keeps unfilled placeholders: $(echo $bad | head -c 300)"; fail=1; }
 done
 [ "$ntexts" -ge 4 ] || { echo "t-archive: FAIL: only $ntexts archived texts found"; fail=1; }
+# the one index (reports/full/INDEX.md) is generated from the archived numbers: the
+# committed one is what reports/archive-index.sh writes, a changed number makes --check
+# fail, and every revision it names is on this checkout's history (when it is a git one)
+sh reports/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
+  || { echo "t-archive: FAIL: reports/full/INDEX.md is not the archive's numbers:"; cat "$dir/ilog"; fail=1; }
+cp -r reports/full "$dir/ix" && jq '(.claims[] | select(.id == "R1") | .checks[0].value) |= . * 2' reports/full/claims.json > "$dir/ix/claims.json"
+sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
+if git rev-parse --git-dir > /dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then
+  for rev in $(sed -n 's/^- \([0-9a-f]\{7,\}\)$/\1/p' reports/full/INDEX.md); do
+    git merge-base --is-ancestor "$rev" HEAD 2>/dev/null || { echo "t-archive: FAIL: archived revision $rev is not on this checkout's history"; fail=1; }
+  done
+fi
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
 grep -qE "$ph" "$dir/ph/index.html" || { echo "t-archive: FAIL: the placeholder pattern misses {7.value}"; fail=1; }

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 [ "${NOREPORT:-}" = "$S" ] && exit 1
 V=$(eval "$RULE")
-mkdir -p "$D" && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" > "$D/claims.json"
+mkdir -p "$D" && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -60,6 +60,13 @@ want unable X1 '[ $S = 2000 ] && [ $K = Haswell ] && [ -z "$P" ] && echo UNABLE 
 # a claim without "%" lines: one member, run in the environment's kernel
 OPENBLAS_CORETYPE=Sandybridge want one X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member: DISCREPANCY 1 '
 grep -q "blas(Sandybridge)" "$dir/one/members.tsv" || { echo "t-multiverse: FAIL: the kernel in force is not recorded"; fail=1; }
+# no kernel declared nor set: none is forced on the member, and the one it ran on (its
+# report's openblas=) is recorded
+ob=${OPENBLAS_CORETYPE-}; unset OPENBLAS_CORETYPE
+want found X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member'
+[ -z "$ob" ] || export OPENBLAS_CORETYPE="$ob"
+[ "$(jq -r .env "$dir/found/m1/claims.json")" = "S=0 F=wls L=all K= P=" ] || { echo "t-multiverse: FAIL: a kernel was forced on the member: $(jq -r .env "$dir/found/m1/claims.json")"; fail=1; }
+grep -q "blas(Autodetected)" "$dir/found/members.tsv" || { echo "t-multiverse: FAIL: the kernel the member ran on is not recorded: $(cat "$dir/found/members.tsv")"; fail=1; }
 # refusals: a missing libm library, a missing claim, a member without its report
 RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/slpi" "$dir/bad1" X1 --claims "$dir/claims.txt" > "$dir/bad1.out" 2>&1
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
