@@ -9,7 +9,9 @@
 #   2. the energy H0 of every row (the certified ball's midpoint) agrees with the double
 #      path's H0 of the same row to 1e-12 relative (the two paths agree to about 1e-15
 #      over these 8 steps; a diagnostic left from an earlier state is off by the noise's
-#      change of H0 per step, about 1e-3), and the energy changes along the run;
+#      change of H0 per step, about 1e-3), and the energy changes along the run (the
+#      double path keeps its diagnostics once per state too, fast/path.c: a stale one
+#      there fails this comparison as well);
 #   3. the same rows written every step and every second step have the same bytes.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
