@@ -305,8 +305,9 @@ const char *slpi_golden_dir(void);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 /* `slpi verify` with the command line argv[0..argc) (argv[0] the command's name, then its
  * options and files: slpi_verify_parse_args), its result written to the file json as
- * `--json` writes it (the options' own --json and --output are refused: the caller names
- * json). */
+ * `--json` writes it (the options' own --json, --quiet and --help are refused: the caller
+ * names json); --output FILE writes the command's text report to FILE (with --table, the
+ * rows too). */
 int slpi_api_verify_argv(int argc, char **argv, const char *json);
 /* A port's own increments dw (steps x M, row n = step first + n) written to file as
  * `slpi noise` writes a noise file (the same writer: byte for byte its output for the same
@@ -332,12 +333,19 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 /* The same study with the rest of `slpi converge`'s options, written as `slpi converge
  * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
  * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
- * functional), exact 1 (--exact), threads (0: the runtime's). Progress goes to standard
- * error as slpi_progress_set_mode says (slpi.h). NULL: kind ("strong"), indep, phi
- * ("sin2pi"). */
+ * functional), exact 1 (--exact), fit "wls" | "ols" (the slope fit's weights, --fit),
+ * drop_coarse 0..30 (the coarsest levels left out of the fit, --drop-coarse), checkpoint
+ * (the completed batches' sums written there every checkpoint_every completed batches,
+ * 0: 1; --checkpoint, --checkpoint-every), resume (a checkpoint of the same study whose
+ * batches are reloaded, not run: the same JSON as an uninterrupted study; --resume),
+ * threads (0: the runtime's). Progress goes to standard error as slpi_progress_set_mode
+ * says (slpi.h).
+ * NULL: kind ("strong"), indep, phi ("sin2pi"), fit ("wls"), checkpoint (none), resume
+ * (none). */
 int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
-                           int threads, const char *json);
+                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                           const char *resume, int threads, const char *json);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,9 @@
  * conversions, the solver's iterations per step (midpoint iterations and enclosure
  * tests), the output radius and the precision each route needed, and the CPU seconds of
  * the certified path's set-up on the BLAS route (slpi_ref_create: the su(N) tables), with
- * the process's peak resident memory at the end of each case. */
+ * the process's peak resident memory at the end of each case; and apart, the first (cold)
+ * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
+ * warm start has the previous increment from step 2 on; issue 51 asks K >= 20). */
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"
@@ -29,6 +31,7 @@
 
 typedef struct {
     double setup, cpu, wall, radius, gemm, convert, iterations;
+    double cpu0, fast0, steady; /* the first (cold) step's CPU, certified and double; steady: the ratio of steps 2..K */
     long prec;
     int done;
 } route_time;
@@ -95,7 +98,9 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
                                 slpi_ref_unable_reason(r));
             break;
         }
-        rt->cpu += bench_cpu() - c0;
+        const double cc = bench_cpu() - c0;
+        rt->cpu += cc;
+        if (k == 0) rt->cpu0 = cc;
         rt->wall += bench_wall() - w0;
         rt->radius = fmax(rt->radius, stepping.info.radius);
         rt->prec = stepping.info.prec > rt->prec ? stepping.info.prec : rt->prec;
@@ -105,8 +110,11 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
         c0 = bench_cpu();
         if (slpi_step_failed(slpi_fast_step(f, xf, stepping.dW, &info)))
             rc = slpi_error_set(err, SLPI_ENUMERIC, "%s: double step %d failed", spec, k);
-        tfast += bench_cpu() - c0;
+        const double cf = bench_cpu() - c0;
+        tfast += cf;
+        if (k == 0) rt->fast0 = cf;
     }
+    if (rt->done > 1) rt->steady = (rt->cpu - rt->cpu0) / (tfast - rt->fast0);
     slpi_ref_mrmat_seconds_take(&rt->gemm, &rt->convert);
     if (rt->done) {
         rt->cpu /= rt->done, rt->wall /= rt->done, rt->gemm /= rt->done, rt->convert /= rt->done;
@@ -144,9 +152,11 @@ int main(int argc, char **argv)
     }
     printf("# CPU s per step (all threads; one thread each unless OMP_NUM_THREADS), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n", K,
            bench_update);
-    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s\n", "case", "double ms", "blas s",
-           "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius", "prec b/a",
-           "setup s", "peak GB");
+    printf("# cold: the first step (the double path's warm start has no earlier increment yet), double ms and "
+           "blas s; steady: the ratio over steps 2..K\n");
+    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s %9s %8s %7s\n", "case", "double ms",
+           "blas s", "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius",
+           "prec b/a", "setup s", "peak GB", "cold dbl", "cold s", "steady");
     for (; a < argc; a++) {
         slpi_error err = { 0, "" };
         route_time b, r;
@@ -167,7 +177,11 @@ int main(int argc, char **argv)
             printf(" %10.3f %8.1f %10.2e %5ld/%ld", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
         else
             printf(" %10s %8s %10s %5ld/-", "-", "-", "-", b.prec);
-        printf(" %8.1f %7.2f\n", b.setup, bench_peak_gb());
+        printf(" %8.1f %7.2f %9.3f %8.3f", b.setup, bench_peak_gb(), 1e3 * b.fast0, b.cpu0);
+        if (b.done > 1)
+            printf(" %7.1f\n", b.steady);
+        else
+            printf(" %7s\n", "-");
         fflush(stdout);
     }
     flint_cleanup();

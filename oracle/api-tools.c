@@ -31,9 +31,14 @@ int slpi_api_verify_argv(int argc, char **argv, const char *json)
     slpi_verify_result *res = malloc(sizeof *res);
     int n = 0, rc = files && res ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     if (rc == SLPI_OK) rc = slpi_verify_parse_args(&o, &io, argc, argv, files, argc, &n, &err);
-    if (rc == SLPI_OK && (io.help || io.json || io.output || io.quiet))
-        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --help, --json, --output and --quiet belong to the command line");
-    if (rc == SLPI_OK) rc = slpi_verify_run_files(n, files, &o, NULL, res, &err);
+    if (rc == SLPI_OK && (io.help || io.json || io.quiet))
+        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --help, --json and --quiet belong to the command line");
+    FILE *report = rc == SLPI_OK && io.output ? fopen(io.output, "w") : NULL; /* the text report, --table's rows */
+    if (rc == SLPI_OK && io.output && !report)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --output %s: cannot write", io.output);
+    if (rc == SLPI_OK) rc = slpi_verify_run_files(n, files, &o, report, res, &err);
+    if (report && fclose(report) != 0 && rc == SLPI_OK)
+        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --output %s: write error", io.output);
     if (rc == SLPI_OK) rc = slpi_verify_write_json(files[0], res, json, &err);
     free(files);
     free(res);

@@ -14,7 +14,8 @@
 /* The study's options as `slpi converge` takes them (its --kind, --indep and --phi names). */
 static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kind, int kmin, int kmax, int ref,
                         long paths, uint64_t path0, int batches, int boot, const char *indep, const char *phi,
-                        int exact, int threads, slpi_error *err)
+                        int exact, const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                        const char *resume, int threads, slpi_error *err)
 {
     slpi_conv_init(c, p);
     int rc = SLPI_OK;
@@ -32,6 +33,12 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
         else if (!strcmp(phi, "x1")) c->phi = SLPI_PHI_X1;
         else rc = slpi_error_set(err, SLPI_EINPUT, "converge: phi '%s': sin2pi | x1", phi);
     }
+    if (rc == SLPI_OK && fit && strcmp(fit, "wls") && strcmp(fit, "ols"))
+        rc = slpi_error_set(err, SLPI_EINPUT, "converge: fit '%s': wls | ols", fit);
+    if (rc == SLPI_OK && (drop_coarse < 0 || drop_coarse > 30)) /* --drop-coarse's range */
+        rc = slpi_error_set(err, SLPI_EINPUT, "converge: drop_coarse=%d: need 0..30", drop_coarse);
+    if (rc == SLPI_OK && (checkpoint_every < 0 || checkpoint_every > 65536)) /* --checkpoint-every's range */
+        rc = slpi_error_set(err, SLPI_EINPUT, "converge: checkpoint_every=%d: need 1..65536 (0: 1)", checkpoint_every);
     if (rc == SLPI_OK && (batches < 0 || threads < 0 || exact < 0 || exact > 1))
         rc = slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d, threads=%d, exact=%d: need batches >= 0 "
                             "(0: min(paths, 32)), threads >= 0 (0: the runtime's), exact 0 or 1",
@@ -44,6 +51,11 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
     c->batches = batches;
     c->boot = boot;
     c->exact = exact;
+    c->ols = fit && !strcmp(fit, "ols");
+    c->drop_coarse = drop_coarse;
+    c->checkpoint = checkpoint;
+    c->checkpoint_every = checkpoint_every > 0 ? checkpoint_every : 1;
+    c->resume = resume;
     c->exact_value = slpi_weak_exact_sde(p->rb.amp, p->T);
     c->threads = threads;
     c->base.level = -1;
@@ -57,7 +69,8 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, 0, &err);
+    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, NULL, 0, NULL, 0, NULL,
+                          0, &err);
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     int col = c.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
@@ -75,13 +88,14 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 
 int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
-                           int threads, const char *json)
+                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                           const char *resume, int threads, const char *json)
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, threads,
-                          &err);
+    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
+                          drop_coarse, checkpoint, checkpoint_every, resume, threads, &err);
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     FILE *f = rc == SLPI_OK ? fopen(json, "w") : NULL;
     if (rc == SLPI_OK && !f) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: cannot write", json);

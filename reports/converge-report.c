@@ -130,6 +130,8 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
                               "reference_level", c->L, "paths", (json_int_t)c->paths, "path0",
                               (json_int_t)c->path0, "boot", c->boot, "boot_seed", (json_int_t)c->boot_seed,
                               "independent", c->indep ? slpi_scheme_name(c->indep_scheme) : "none");
+    json_object_set_new(study, "fit", json_string(c->ols ? "ols" : "wls")); /* --fit, --drop-coarse */
+    json_object_set_new(study, "drop_coarse", json_integer(c->drop_coarse));
     if (c->kind == SLPI_CONV_WEAK)   /* the functional: --phi's names */
         json_object_set_new(study, "phi", json_string(c->phi == SLPI_PHI_X1 ? "x1" : "sin2pi"));
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1,

@@ -50,7 +50,8 @@ class Study:
 
 
 def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
-             *, phi=None, exact=False, batches=None, threads=None, progress=False, **settings):
+             *, phi=None, exact=False, batches=None, fit="wls", drop_coarse=0, threads=None, progress=False,
+             checkpoint=None, checkpoint_every=1, resume=None, **settings):
     """The coupled study ``slpi converge`` runs (docs/noise.md#coupling), with its options.
 
     Parameters
@@ -79,17 +80,32 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     batches : int, optional
         Batches of paths, the units of work and of the bootstrap (``--batches``; default
         min(paths, 32)).
+    fit : {"wls", "ols"}
+        The slope fit's weights (``--fit``): (e/SE)^2 (default) or equal.
+    drop_coarse : int
+        The coarsest levels left out of the slope fit, 0..30 (``--drop-coarse``).
     threads : int, optional
         OpenMP threads, 1..256 (``--threads``; default the runtime's). The numbers are the
         same bits for any count.
     progress : bool
         The library's progress line on standard error (``--progress``); False: none.
+    checkpoint : str or path, optional
+        Write the completed batches' sums to this file (atomically) every
+        ``checkpoint_every`` completed batches (``--checkpoint``, ``--checkpoint-every``):
+        a study stopped by Ctrl-C keeps its last checkpoint, and the command's
+        ``--resume`` reads it too.
+    checkpoint_every : int
+        Completed batches between checkpoints, 1..65536.
+    resume : str or path, optional
+        A checkpoint of the same study (this call's, or ``slpi converge --checkpoint``'s):
+        its batches are reloaded, the rest computed, and the study is an uninterrupted
+        one's, number for number (``--resume``; another study's checkpoint is refused,
+        naming the first differing parameter). May be the ``checkpoint`` file itself.
     **settings
         More problem settings.
 
-    The command's ``-o``, ``--json``, ``--checkpoint`` and ``--resume`` write files: their
-    contents are ``Study.report`` (``json.dump`` it); a study too long for one call is
-    run from the command line with ``--checkpoint``.
+    The command's ``-o`` and ``--json`` write files: their contents are ``Study.report``
+    (``json.dump`` it).
 
     Returns
     -------
@@ -128,6 +144,12 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     path0 = _integer("path0", path0, 0, 2**32 - 1)
     boot = _integer("boot", boot, 0, 2**31 - 1)
     batches = 0 if batches is None else _integer("batches", batches, 1, 65536)
+    if fit not in ("wls", "ols"):
+        raise _bad("fit", fit, "must be 'wls' or 'ols'")
+    drop_coarse = _integer("drop_coarse", drop_coarse, 0, 30)
+    checkpoint_every = _integer("checkpoint_every", checkpoint_every, 1, 65536)
+    ck = _path("checkpoint", checkpoint) if checkpoint is not None else _ffi.NULL
+    rs = _path("resume", resume) if resume is not None else _ffi.NULL
     threads = 0 if threads is None else _integer("threads", threads, 1, 256)
     exact, progress = _flag("exact", exact), _flag("progress", progress)
     pr = _problem(problem, settings)
@@ -139,7 +161,8 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_ON if progress else _lib.SLPI_PROGRESS_OFF)
         try:
             _, error = _interruptible(t, lambda: t.slpi_api_converge_json(
-                pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), threads, _path("json", j)))
+                pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), fit.encode(), drop_coarse,
+                ck, checkpoint_every, rs, threads, _path("json", j)))
         finally:
             _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)   # the library's default
         _raise_callback_error(pr)

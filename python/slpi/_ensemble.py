@@ -115,6 +115,11 @@ class Ensemble:
         within ``quantiles.error``).
     problem : dict of str to str
         Every key of the problem (of this grid point), as ``slpi run`` writes them.
+    state : ndarray or None
+        With ``stats``: the statistics' exact state (``slpi ensemble --state``;
+        slpi_ensemble_export), for ``ensemble(merge=...)``.
+    ref : bool
+        Whether it ran on the certified path.
     """
     t: np.ndarray
     step: np.ndarray
@@ -130,6 +135,8 @@ class Ensemble:
     reduced: np.ndarray = None
     quantiles: Quantiles = None
     problem: dict = None
+    state: np.ndarray = None
+    ref: bool = False
 
 
 def _grid(params):
@@ -215,16 +222,63 @@ class _Handle:
                 err.argument = "x0"
             raise err
 
+    def export(self):
+        a = np.empty(_lib.slpi_ensemble_export(self.e, _ffi.NULL))
+        _lib.slpi_ensemble_export(self.e, _slpi._ptr(a))
+        return a
+
+    def merge(self, parts):
+        for part in parts:
+            a = np.ascontiguousarray(part.state, dtype=np.float64)
+            _slpi._check(_lib.slpi_ensemble_import(self.e, _slpi._ptr(a), len(a)))
+
     def stats(self, names):
         a = np.empty((5, self.rows, self.dim + self.ndiag))
         n = _lib.slpi_ensemble_stats(self.e, *(_slpi._ptr(a[i]) for i in range(5)))
         return Statistics(n=n, names=names, mean=a[0], var=a[1], min=a[2], max=a[3], radius=a[4])
 
 
+def _merged(h, pr, paths, first_path, ref, params, parts):
+    """The statistics of parts (Ensembles with a state, of path ranges that tile first_path
+    .. + paths - 1, of this problem and saved rows), imported in path order: the bits of
+    one run (``slpi ensemble --merge``)."""
+    S = _slpi
+    problem = S._keys_of(pr)
+    n = S._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), h.rows)
+    if not isinstance(parts, (list, tuple)) or not parts:
+        raise S._bad("merge", parts, "need a list of Ensembles (run with stats=True)")
+    for i, e in enumerate(parts):
+        if not isinstance(e, Ensemble) or e.state is None:
+            raise S._bad("merge", type(e).__name__, "merge[%d]: need an Ensemble run with stats=True (its state)" % i)
+        diff = sorted(k for k in set(problem) | set(e.problem or {}) if problem.get(k) != (e.problem or {}).get(k))
+        if diff or e.ref != ref or not np.array_equal(e.step, n):
+            why = ("key %s=%s, this run's %s" % (diff[0], (e.problem or {}).get(diff[0]), problem.get(diff[0]))
+                   if diff else "ref=%s" % e.ref if e.ref != ref else "saved steps %s" % e.step.tolist())
+            raise S._bad("merge", i, "merge[%d] was run on another problem or rows: %s" % (i, why))
+    parts = sorted(parts, key=lambda e: int(e.paths[0]))
+    at = first_path
+    for e in parts:
+        if int(e.paths[0]) != at:
+            raise S._bad("merge", int(e.paths[0]), "the parts' paths start at %d where the next path is %d (they must "
+                         "tile first_path %d, paths %d)" % (int(e.paths[0]), at, first_path, paths))
+        at += len(e.paths)
+    if at != first_path + paths:
+        raise S._bad("merge", at - first_path, "the parts hold paths %d..%d, the run asks for %d..%d"
+                      % (first_path, at - 1, first_path, first_path + paths - 1))
+    h.merge(parts)
+    return Ensemble(t=n * pr.h, step=n, states=None, labels=pr.labels,
+                    paths=np.arange(first_path, first_path + paths, dtype=np.uint64), uncertified=pr.uncertified,
+                    stats=h.stats(pr.labels + h.diag_names), params=params, route="merged", problem=problem,
+                    state=h.export(), ref=ref)
+
+
 def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
-         max_memory, params, red):
-    """One ensemble of the problem pr (see ensemble); red: its Reductions or None."""
+         max_memory, params, red, merge=None):
+    """One ensemble of the problem pr (see ensemble); red: its Reductions or None; merge:
+    the Ensembles to import instead of running paths."""
     h = _Handle(pr, ref, first_path, every, threads)
+    if merge is not None:
+        return _merged(h, pr, paths, first_path, ref, params, merge)
     dim, M, steps, rows, nd = h.dim, h.M, h.steps, h.rows, h.ndiag
     if x0 is not None and not callable(x0) and x0.ndim == 2 and x0.shape != (paths, dim):
         raise _slpi.SlpiError(2, "x0: shape %s: need (dim,) = (%d,) or (paths, dim) = (%d, %d)" % (
@@ -301,12 +355,12 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
                     radii=radii, params=params, route=h.route, reduced=reduced, quantiles=quant,
-                    problem=_slpi._keys_of(pr))
+                    problem=_slpi._keys_of(pr), state=h.export() if stats else None, ref=ref)
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,
              stats=False, states=True, diagnostics=False, params=None, out=None, progress=False, max_memory=None,
-             reduce=None, bins=None, quantiles=None, **keys):
+             reduce=None, bins=None, quantiles=None, merge=None, **keys):
     """Integrate ``paths`` realizations, on several threads, keeping their rows or only
     their statistics.
 
@@ -386,6 +440,15 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         independent of the paths (slpi/_reduce.py says how the bins grow).
     max_memory : int, optional
         Bytes the in-memory result may take; default: the memory available now.
+    merge : list of Ensemble, or (with ``params``) a list of such lists, optional
+        Instead of running paths, the statistics of Ensembles run apart (jobs, machines)
+        with ``stats=True`` on disjoint path ranges that together tile ``first_path ..
+        first_path + paths - 1`` (``slpi ensemble --merge``; their ``state``, pickled or
+        ``numpy.save``-d): the result's ``stats`` are one run's bits when every range
+        starts at a multiple of 64 x 2^k paths from the first and only the last ends
+        inside a block of 64 (docs/api.md#ensembles). Needs ``stats=True,
+        states=False`` and none of x0, dW, diagnostics, reduce, quantiles, out; with
+        ``params``, ``merge[i]`` holds point i's Ensembles in every part's order.
     **keys
         More problem settings.
 
@@ -462,10 +525,23 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         quantiles = S._real_array("quantiles", quantiles, 1)
         if not len(quantiles) or not np.all((quantiles >= 0) & (quantiles <= 1)):
             raise S._bad("quantiles", quantiles.tolist(), "need levels in [0, 1]")
+    if merge is not None:
+        extra = [k for k, v in (("states", keep), ("x0", x0 is not None), ("dW", dW is not None),
+                                ("diagnostics", diagnostics), ("reduce", reduce is not None),
+                                ("quantiles", quantiles is not None), ("out", out is not None)) if v]
+        if not stats or extra:
+            raise S._bad("merge", "...", "merges statistics only (stats=True, states=False; no x0, dW, diagnostics, "
+                         "reduce, quantiles or out): %s given" % ", ".join(extra or ["stats=False"]))
+        if params is not None:
+            if not isinstance(merge, (list, tuple)) or not all(isinstance(m, (list, tuple)) and len(m) == len(points)
+                                                               for m in merge):
+                raise S._bad("merge", "...", "with params: one list of %d Ensembles per part (a run of these params)"
+                             % len(points))
+            merge = [list(point) for point in zip(*merge)]
     finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None \
         and reduce is None and quantiles is None
     results = []
-    for point in points:
+    for i, point in enumerate(points):
         pr = S._problem(problem, dict(keys, **(point or {})))
         lines = pr.text().splitlines()
         if x0 is not None and "system=model" in lines and not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
@@ -484,8 +560,9 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         if save_every is None and not at and out is not None:
             raise S._bad("save_every", None, "out needs save_every or save_at")
         red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
+        part = None if merge is None else merge[i] if params is not None else merge
         results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
-                            progress, max_memory, point, red))
+                            progress, max_memory, point, red, part))
     if finals:
         return results[0].states[:, -1, :]
     return results if params is not None else results[0]

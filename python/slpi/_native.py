@@ -48,6 +48,8 @@ const char *slpi_ensemble_route(const slpi_ensemble *e);
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
                       double *diag, double *drad);
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
+long slpi_ensemble_export(const slpi_ensemble *e, double *buf);
+int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n);
 void slpi_stepper_set_observer(slpi_stepper *s, int (*fn)(void *, long, double, const double *, int), void *ctx);
 typedef struct { int code; char msg[512]; } slpi_error;
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
@@ -71,7 +73,8 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
                       double fit[3]);
 int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
-                           int threads, const char *json);
+                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                           const char *resume, int threads, const char *json);
 typedef struct _IO_FILE FILE;
 FILE *fopen(const char *path, const char *mode);
 int fclose(FILE *f);

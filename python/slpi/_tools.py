@@ -161,11 +161,14 @@ class Verification:
     report : dict
         Everything ``slpi verify --json`` writes (rows, certified steps, worst ratios,
         invariant drifts, the local comparison, "proof", "statistics").
+    text : str
+        The report ``slpi verify`` prints (with ``table=True``, a line per row too).
     """
     verdict: str
     proof: str
     statistics: dict
     report: dict
+    text: str = ""
 
     def __getattr__(self, name):
         try:
@@ -227,7 +230,7 @@ def _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local,
 
 def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff=None, budget=None, local=True,
            global_=True, threads=None, sample=None, sample_seed=None, rows=None, alpha=None, require_power=False,
-           golden_dir=None):
+           golden_dir=None, table=False):
     """Verify trajectory files (``slpi-trajectory 1``, of slpi or a port) against the
     certified path: ``slpi verify`` with the same options (oracle/README.md).
 
@@ -262,6 +265,11 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         UNABLE.
     golden_dir : str or path, optional
         Where a header's case=NAME is looked up.
+    table : bool
+        ``Verification.text`` holds a line per row (global, then local), as ``--table``.
+
+    The command's output options are the result: ``report`` is what ``--json`` writes,
+    ``text`` what it prints (``-o``), ``verdict`` its one-line ``--quiet`` summary's.
 
     Returns
     -------
@@ -294,8 +302,11 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         _path("golden_dir", golden_dir)
     opts = _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local, global_, threads, sample,
                         sample_seed, rows, alpha, require_power, golden_dir)
+    if _flag("table", table):
+        opts.append("--table")
     with tempfile.TemporaryDirectory() as d:
-        j = os.path.join(d, "verify.json")
+        j, txt = os.path.join(d, "verify.json"), os.path.join(d, "verify.txt")
+        opts += ["--output", txt]
         cells = [_ffi.new("char[]", a) for a in [b"verify"] + [_text("option", o) for o in opts] + files]
         argv = _ffi.new("char *[]", cells)
         t = _tools()
@@ -304,8 +315,10 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
             raise error
         with open(j) as f:
             doc = json.load(f)
+        with open(txt) as f:
+            text = f.read()
     return Verification(verdict=doc["verdict"], proof=doc["proof"]["verdict"], statistics=doc["statistics"],
-                        report=doc)
+                        report=doc, text=text)
 
 
 @dataclass

@@ -2,7 +2,9 @@
 per-path reductions and quantiles of ensembles, storage through xarray and the plots."""
 import json
 import os
+import signal
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ RB = "iso/rigid-body/trajectories"
 
 
 def test_converge_covers_the_command(tmp_path, capfd):
-    """threads, batches, phi, exact and progress: the JSON of `slpi converge` with the same
+    """threads, batches, phi, exact, fit, drop_coarse and progress: the JSON of `slpi converge` with the same
     options, number for number, and the same bits on 1 and 2 threads."""
     opts = dict(kind="weak", levels=(2, 4), ref=6, paths=64, boot=20, phi="x1", exact=True, batches=8)
     one = slpi.converge("iso/so3/weak-exact", threads=1, **opts)
@@ -32,10 +34,84 @@ def test_converge_covers_the_command(tmp_path, capfd):
     assert all("quadrature" in lv for lv in cli["levels"])
     plain = slpi.converge("iso/so3/weak-exact", kind="weak", levels=(2, 4), ref=6, paths=64, boot=20)
     assert not np.array_equal(plain.e, one.e)   # phi and exact reach the study
+    # --fit and --drop-coarse: the same study and slopes as the command's, another slope
+    # than the default fit's
+    ols = slpi.converge("iso/rigid-body/strong", levels=(2, 5), ref=7, paths=16, boot=20, fit="ols", drop_coarse=1)
+    wls = slpi.converge("iso/rigid-body/strong", levels=(2, 5), ref=7, paths=16, boot=20)
+    subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..5", "--ref", "7",
+                    "--paths", "16", "--boot", "20", "--fit", "ols", "--drop-coarse", "1", "--json", str(j), "-o",
+                    os.devnull], check=True, capture_output=True)
+    cli = json.loads(j.read_text())
+    assert cli["study"] == ols.report["study"] and cli["slopes"] == ols.report["slopes"]
+    assert (ols.report["study"]["fit"], ols.report["study"]["drop_coarse"]) == ("ols", 1)
+    assert ols.report["slopes"]["self"]["levels_fitted"] == 3 and wls.report["slopes"]["self"]["levels_fitted"] == 4
+    assert np.array_equal(ols.e, wls.e) and ols.slope != wls.slope
+    with pytest.raises(slpi.SlpiError, match="fit"):
+        slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, fit="ls")
+    with pytest.raises(slpi.SlpiError, match="drop_coarse"):
+        slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, drop_coarse=31)
     with pytest.raises(slpi.SlpiError, match="phi 'x2'"):
         slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
     with pytest.raises(slpi.SlpiError, match="threads"):
         slpi.converge("iso/rigid-body/weak", threads=0)
+
+
+def test_converge_checkpoint_and_resume(tmp_path):
+    """checkpoint= and resume= (--checkpoint, --resume): a study stopped by Ctrl-C keeps
+    its checkpoint, a resumed study equals an uninterrupted one number for number, and
+    `slpi converge --resume` reads Python's checkpoint to the same levels."""
+    kw = dict(levels=(2, 5), ref=10, paths=4096, batches=128, boot=20)
+    full = slpi.converge("iso/rigid-body/strong", **kw)
+    ck = tmp_path / "c.ckpt"
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    sender = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            try:
+                sender.start()
+                slpi.converge("iso/rigid-body/strong", checkpoint=ck, checkpoint_every=2, **kw)
+            finally:
+                sender.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    done = int(next(ln.split()[1] for ln in ck.read_text().splitlines() if ln.startswith("done ")))
+    print("checkpoint at %d of 128 batches" % done)
+    assert 0 <= done < 128, done
+    r = slpi.converge("iso/rigid-body/strong", resume=ck, **kw)
+    assert r.report["levels"] == full.report["levels"] and r.report["slopes"] == full.report["slopes"]
+    j = tmp_path / "c.json"
+    subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/strong", "--levels", "2..5", "--ref", "10",
+                    "--paths", "4096", "--batches", "128", "--boot", "20", "--resume", str(ck), "--json", str(j),
+                    "-o", os.devnull], check=True, capture_output=True)
+    assert json.loads(j.read_text())["levels"] == full.report["levels"]
+    with pytest.raises(slpi.SlpiError, match="paths"):   # another study's checkpoint, named
+        slpi.converge("iso/rigid-body/strong", resume=ck, **dict(kw, paths=2048))
+    with pytest.raises(slpi.SlpiError, match="NUL"):
+        slpi.converge("iso/rigid-body/strong", checkpoint="a\0b", **kw)
+
+
+def test_ensemble_merge_is_one_run():
+    """ensemble(merge=) (`slpi ensemble --state`/`--merge`): the statistics of path ranges
+    run apart, given in any order, are one run's bits (and so is the merged state), for a
+    params grid too; ranges off the 64 x 2^k tree, missing paths, another problem and
+    kept states are refused, named."""
+    kw = dict(steps=40, save_every=10, stats=True, states=False)
+    one = slpi.ensemble(RB, paths=300, **kw)
+    a, b = slpi.ensemble(RB, paths=128, **kw), slpi.ensemble(RB, paths=172, first_path=128, **kw)
+    m = slpi.ensemble(RB, paths=300, merge=[b, a], **kw)
+    assert m.stats.n == 300 and np.array_equal(m.state, one.state) and not np.array_equal(a.state, one.state)
+    for f in ("mean", "var", "min", "max", "radius"):
+        assert np.array_equal(getattr(m.stats, f), getattr(one.stats, f)), f
+    g = dict(params={"amp": [0.1, 0.2]}, **kw)
+    parts = [slpi.ensemble(RB, paths=128, **g), slpi.ensemble(RB, paths=172, first_path=128, **g)]
+    for x, y in zip(slpi.ensemble(RB, paths=300, **g), slpi.ensemble(RB, paths=300, merge=parts, **g)):
+        assert x.params == y.params and np.array_equal(x.stats.var, y.stats.var)
+    c, d = slpi.ensemble(RB, paths=100, **kw), slpi.ensemble(RB, paths=200, first_path=100, **kw)
+    for merge, extra, match in (([c, d], {}, "64 x 2"), ([a], {}, "the run asks for 0..299"),
+                                ([a, slpi.ensemble(RB, paths=172, first_path=128, amp=0.3, **kw)], {}, "key amp="),
+                                ([a, b], {"states": True}, "states given")):
+        with pytest.raises(slpi.SlpiError, match=match):
+            slpi.ensemble(RB, paths=300, merge=merge, **dict(kw, **extra))
 
 
 def first_passage(t, x):
@@ -160,6 +236,22 @@ def test_vorticity_of_y21_is_the_analytic_field(N):
         assert np.abs(got - want).max() < 1e-12, np.abs(got - want).max()
     w = slpi.zeitlin_coefficients(re)
     assert np.count_nonzero(np.abs(w) > 1e-12) == 1 and abs(abs(w[2 * 2 - 1 + 2]) - 1) < 1e-12   # Y^s_21
+
+
+def test_plot_vorticity_draws_y21():
+    """What slpi.plot.vorticity draws (the mesh's values) for the su(13) state of
+    sqrt2 Re Y_2^1 is the analytic field at the mesh's cell centres within 1e-12."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    T = polarization_tensor(13, 2, 1)
+    ax = slpi.plot.vorticity(slpi.pack_su(1j * (T + T.T) / np.sqrt(2)), n=(37, 72))
+    th, ph, w = ax.slpi_field
+    drawn = np.asarray(ax.collections[0].get_array()).reshape(w.shape)
+    plt.close(ax.figure)
+    want = -np.sqrt(15 / (4 * np.pi)) * np.sin(th) * np.cos(th) * np.cos(ph)
+    assert th.shape == (37, 72) and np.ptp(th) > 3 and np.ptp(ph) > 6
+    assert np.abs(drawn - want).max() < 1e-12, np.abs(drawn - want).max()
 
 
 # Y_lm for l <= 3, m >= 0 in closed form (x = cos th, s = sin th; Condon-Shortley phase):

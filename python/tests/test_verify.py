@@ -44,6 +44,17 @@ def test_options_as_the_command(tmp_path):
     assert v.report["local"]["rows"] == 400   # 200 of each file's 300 rows from step 1
 
 
+def test_text_and_table_as_the_command(tmp_path):
+    """Verification.text is what `slpi verify` prints, with table=True its --table rows
+    too (the command's -o, --table and --quiet are the result's text, JSON and verdict)."""
+    f = run_to(tmp_path, "t.tsv", steps=6)
+    for extra, kw in (([], {}), (["--table", "--global"], dict(table=True, local=False))):
+        cli = subprocess.run([SLPI, "verify", *extra, str(f)], capture_output=True, text=True).stdout
+        v = slpi.verify(f, **kw)
+        assert v.text == cli and "verdict:" in v.text
+        assert ("    step            t   state lo" in v.text) == bool(extra)
+
+
 @pytest.mark.parametrize("name,u,bits", [("binary64", 2**-53, 53), ("binary32", 2**-24, 24), ("tf32", 2**-11, 24),
                                          ("bfloat16", 2**-8, 8), ("binary16", 2**-11, 11), ("u=0x1p-20", 2**-20, 20)])
 def test_precisions(tmp_path, name, u, bits):

@@ -195,41 +195,85 @@ static void converge(void)
     slpi_problem_free(p);
 }
 
-/* slpi_api_converge_json: NULL kind and phi are "strong" and "sin2pi" (the same bytes as
- * named), NULL indep the same scheme (another file than with one named); the JSON holds
+/* slpi_api_converge_json: NULL kind, phi and fit are "strong", "sin2pi" and "wls" (the same
+ * bytes as named; "ols" and drop_coarse change the slope and the study), NULL indep the same scheme (another file than with one named); the JSON holds
  * slpi_api_converge's numbers */
 static void converge_json(void)
 {
     NULL_CASE(slpi_api_converge_json, kind)
     NULL_CASE(slpi_api_converge_json, indep)
     NULL_CASE(slpi_api_converge_json, phi)
+    NULL_CASE(slpi_api_converge_json, fit)
+    NULL_CASE(slpi_api_converge_json, checkpoint)
+    NULL_CASE(slpi_api_converge_json, resume)
     slpi_problem *p = slpi_problem_new("iso/rigid-body/weak");
     char dir[] = "/tmp/t-api-null-tools-XXXXXX", a[64], b[64];
     TEST_CHECK(p && mkdtemp(dir));
     snprintf(a, sizeof a, "%s/a.json", dir);
     snprintf(b, sizeof b, "%s/b.json", dir);
-    TEST_CHECKF(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, 1, a) == SLPI_OK, "%s",
-                slpi_api_last_error());
-    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "sin2pi", 0, 2, b) == SLPI_OK);
+    TEST_CHECKF(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 1, a) ==
+                    SLPI_OK,
+                "%s", slpi_api_last_error());
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "sin2pi", 0, "wls", 0, NULL, 0, NULL, 2,
+                                      b) == SLPI_OK);
     char *ja = slurp(a), *jb = slurp(b);
-    TEST_CHECKF(ja && jb && !strcmp(ja, jb) && strstr(ja, "\"kind\": \"strong\""), "%s", ja ? ja : "(none)");
+    TEST_CHECKF(ja && jb && !strcmp(ja, jb) && strstr(ja, "\"kind\": \"strong\"") && strstr(ja, "\"fit\": \"wls\""),
+                "%s", ja ? ja : "(none)");
     double h[2], e[2], se[2], fit[3];
     char want[64];
     TEST_CHECK(slpi_api_converge(p, "strong", 2, 3, 5, 8, 0, 10, NULL, h, e, se, fit) == SLPI_OK);
     snprintf(want, sizeof want, "\"e\": %.17g", e[1]);
     TEST_CHECKF(ja && strstr(ja, want), "%s not in the JSON", want);
     free(jb);
-    TEST_CHECK(slpi_api_converge_json(p, "weak", 2, 3, 5, 8, 0, 0, 10, NULL, "x1", 0, 1, b) == SLPI_OK);
+    /* a checkpoint written every 2 batches of 8, then resumed from: the same JSON */
+    char ck[64];
+    snprintf(ck, sizeof ck, "%s/c.ckpt", dir);
+    TEST_CHECK(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 0, ck, 2, NULL, 1, b) ==
+               SLPI_OK);
+    jb = slurp(b);
+    TEST_CHECK(jb && ja && !strcmp(ja, jb));
+    free(jb);
+    char *cp = slurp(ck);
+    TEST_CHECKF(cp && strstr(cp, "# slpi-converge-checkpoint 1"), "%s", cp ? cp : "(no checkpoint)");
+    free(cp);
+    TEST_CHECK(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 0, NULL, 0, ck, 1, b) ==
+               SLPI_OK);
+    jb = slurp(b);
+    TEST_CHECK(jb && ja && !strcmp(ja, jb));
+    free(jb);
+    TEST_CHECK(slpi_api_converge_json(p, NULL, 2, 3, 5, 9, 0, 0, 10, NULL, NULL, 0, NULL, 0, NULL, 0, ck, 1, b) ==
+               SLPI_EINPUT);
+    TEST_CHECK(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 0, ck, -1, NULL, 1, b) ==
+                   SLPI_EINPUT &&
+               strstr(slpi_api_last_error(), "checkpoint_every=-1"));
+    unlink(ck);
+    TEST_CHECK(slpi_api_converge_json(p, "weak", 2, 3, 5, 8, 0, 0, 10, NULL, "x1", 0, NULL, 0, NULL, 0, NULL, 1, b) ==
+               SLPI_OK);
     jb = slurp(b);
     TEST_CHECK(jb && strstr(jb, "\"phi\": \"x1\"") && !strstr(ja, "\"phi\": \"x1\""));
     free(jb);
-    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, "tmk", NULL, 0, 1, b) == SLPI_OK);
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, "tmk", NULL, 0, NULL, 0, NULL, 0, NULL, 1,
+                                      b) == SLPI_OK);
     jb = slurp(b);
     TEST_CHECK(jb && strcmp(ja, jb) != 0 && strstr(jb, "tmk"));
     free(ja);
     free(jb);
-    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "x2", 0, 1, b) == SLPI_EINPUT &&
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "x2", 0, NULL, 0, NULL, 0, NULL, 1, b) ==
+                   SLPI_EINPUT &&
                strstr(slpi_api_last_error(), "phi 'x2'"));
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, "ls", 0, NULL, 0, NULL, 1, b) ==
+                   SLPI_EINPUT &&
+               strstr(slpi_api_last_error(), "fit 'ls'"));
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 4, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 31, NULL, 0, NULL, 1,
+                                      b) == SLPI_EINPUT &&
+               strstr(slpi_api_last_error(), "drop_coarse=31"));
+    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 4, 6, 8, 0, 0, 10, NULL, NULL, 0, "ols", 1, NULL, 0, NULL, 1,
+                                      b) == SLPI_OK);
+    jb = slurp(b);
+    TEST_CHECKF(jb && strstr(jb, "\"fit\": \"ols\"") && strstr(jb, "\"drop_coarse\": 1") &&
+                    strstr(jb, "\"levels_fitted\": 2"),
+                "%s", jb ? jb : "(none)");
+    free(jb);
     unlink(a);
     unlink(b);
     rmdir(dir);

@@ -10,7 +10,8 @@
 #   1. every row: 31 PASS;
 #   2. a sample of 13 rows (--sample 13 --sample-seed 5): the same 13 rows everywhere;
 #   3. the file with row 17's x1 moved by 1e-9 (relative): rows 17 and 18 FAIL (18 is
-#      checked from the moved 17), exit 1 everywhere.
+#      checked from the moved 17), exit 1 everywhere;
+#   4. two paths pooled in one call: the same report, statistics included.
 # Skips (77) without Open MPI, as tests/reports/t-mpi.sh does.
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
@@ -28,6 +29,7 @@ trap 'rm -rf "$d"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpirun="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp"
 "$bin" run --preset iso/rigid-body/trajectories steps=30 -q -o "$d/good.tsv" || { bad "slpi run failed"; exit 1; }
+"$bin" run --preset iso/rigid-body/trajectories steps=30 path=1 -q -o "$d/good1.tsv" || { bad "slpi run failed"; exit 1; }
 # row 17 (step 17): x1 (third column) times 1 + 1e-9
 awk -F '\t' -v OFS='\t' '$1 == "17" { $3 = sprintf("%.17g", $3 * (1 + 1e-9)) } { print }' "$d/good.tsv" > "$d/moved.tsv"
 cmp -s "$d/good.tsv" "$d/moved.tsv" && bad "row 17 was not moved"
@@ -53,8 +55,11 @@ compare() {
 compare all "$d/good.tsv" 0 "local rows: 31 PASS, 0 FAIL, 0 UNABLE"
 compare sample "$d/good.tsv" 0 "local rows: 13 PASS, 0 FAIL, 0 UNABLE" --sample 13 --sample-seed 5
 compare moved "$d/moved.tsv" 1 "local rows: 29 PASS, 2 FAIL, 0 UNABLE"
+# two paths pooled in one call (issue 55): both files proved, their rows' statistics
+# summed in file order, then row order, the same on any threads and ranks
+compare pooled "$d/good1.tsv" 0 "statistics: 60 rows of 2 paths" "$d/good.tsv"
 for s in 17 18; do
   grep -Eq "^ +$s +$((s-1)) .* FAIL +(arb|blas|blas\+arb)$" "$d/moved-t1.txt" || bad "moved: row $s is not FAIL: $(grep -E "^ +$s " "$d/moved-t1.txt")"
 done
-[ $fail -eq 0 ] && echo "t-mpi-verify: ok (threads 1/2 and ranks 1/2/3 give the same report: every row, a sample, two FAIL rows)"
+[ $fail -eq 0 ] && echo "t-mpi-verify: ok (threads 1/2 and ranks 1/2/3 give the same report: every row, a sample, two FAIL rows, two pooled paths)"
 exit $fail

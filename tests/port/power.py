@@ -13,7 +13,8 @@ written from all of them.
 usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|effects|report|all] [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
---also DIR adds the runs of another output folder to the table (report: only tabulate).
+--also DIR adds the runs of another output folder to the table (report: only tabulate), or
+of a runs file (a name ending in .tsv, such as docs/power-runs.tsv).
 Environment: SLPI_BIN (default build/slpi), SLPI_BUILD (build), CC (cc), PYTHON.
 Exit 0 when the plan ran (whatever it measured), 2 on a bad argument or set-up, 1 when
 a correct port's binary64 build does not PASS binary64 (the ports are wrong, and
@@ -496,7 +497,7 @@ def main(argv):
         return 2
     h = Harness(out)
     for d in also:
-        h.read(os.path.join(d, "runs.tsv"))
+        h.read(d if d.endswith(".tsv") else os.path.join(d, "runs.tsv"))
     if plan == "report":
         print(table(h))
         return 0
