@@ -14,7 +14,7 @@ dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
 cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
-jq '.claims |= map(if .id == "R3" then .verdict = "CONFIRMED" else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
+jq '.claims |= map(if .id == "R3" then (.verdict = "CONFIRMED" | del(.run)) else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
 jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
