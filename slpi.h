@@ -1023,7 +1023,9 @@ typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, in
  * the steps done, t = step h and the state x[dim] (the certified path: its midpoints),
  * valid during the call only; a nonzero return stops the advance (slpi_stepper_advance).
  * Called on the advancing thread. Without one (the default) an advance tests one pointer
- * per step. NULL: fn (no observer), ctx (passed as given). */
+ * per step. Inside fn, an advance or restart of the same stepper is refused (SLPI_EINPUT,
+ * "called from the stepper's own observer"): return nonzero to stop instead.
+ * NULL: fn (no observer), ctx (passed as given). */
 void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx);
 /* The library's version, "MAJOR.MINOR.PATCH" (the Python package checks it is its own). */
 const char *slpi_api_version(void);

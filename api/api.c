@@ -144,6 +144,7 @@ struct slpi_stepper {
     slpi_rows rows;            /* the problem's output grid (every = 0; core/rows.h) */
     slpi_observer observer;    /* slpi_stepper_set_observer (NULL: none) */
     void *observer_ctx;
+    int observing;             /* inside the observer: an advance or restart of s is refused */
     double *mid;               /* the certified state's midpoints, for the observer */
     double D;                  /* clipping threshold of given increments (+inf: none) */
     long clipped;              /* given increments clipped since step 0 */
@@ -153,6 +154,15 @@ struct slpi_stepper {
 static int stepper_error(slpi_error *err, int code, const char *what)
 {
     return slpi_api_record(err, slpi_error_set(err, code, "%s", what));
+}
+
+/* An advance or restart from inside the stepper's own observer would move the state the
+ * outer advance is writing rows of (its rows would not add up): refused, defined. */
+static int inside_observer(slpi_stepper *s, const char *what, slpi_error *err)
+{
+    if (!s->observing) return 0;
+    stepper_error(err, SLPI_EINPUT, what);
+    return 1;
 }
 
 /* Back to step 0 of the current path: the initial state, fresh noise and counters. */
@@ -310,6 +320,8 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
 {
     slpi_error err = { 0 };
+    if (inside_observer(s, "restart: called from the stepper's own observer (return nonzero to stop instead)", &err))
+        return SLPI_EINPUT;
     s->q.path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }
@@ -317,6 +329,8 @@ int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
 int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, int nx0)
 {
     slpi_error err = { 0 };
+    if (inside_observer(s, "restart: called from the stepper's own observer (return nonzero to stop instead)", &err))
+        return SLPI_EINPUT;
     if (x0) {
         int rc = nx0 != s->dim ? slpi_error_set(&err, SLPI_EINPUT, "x0: %d values given, the state has %d", nx0, s->dim)
                                : slpi_problem_check_state(&s->q, x0, &err);
@@ -405,8 +419,12 @@ static int observe(slpi_stepper *s)
         for (int i = 0; i < s->dim; i++) s->mid[i] = arf_get_d(arb_midref(s->bx + i), ARF_RND_NEAR);
         x = s->mid;
     }
-    return s->observer(s->observer_ctx, s->n, (double)s->n * s->q.h, x, s->dim);
+    s->observing = 1;
+    int stop = s->observer(s->observer_ctx, s->n, (double)s->n * s->q.h, x, s->dim);
+    s->observing = 0;
+    return stop;
 }
+
 
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows)
@@ -414,6 +432,8 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
     slpi_error err = { 0 };
     int rc = SLPI_OK;
     *rows = 0;
+    if (inside_observer(s, "advance: called from the stepper's own observer (return nonzero to stop instead)", &err))
+        return SLPI_EINPUT;
     if (count < 0 || count > s->q.steps - s->n)
         return stepper_error(&err, SLPI_EINPUT, "advance: count outside 0..the steps left");
     if (every < 0) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 0");

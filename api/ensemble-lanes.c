@@ -131,7 +131,9 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
                 if (!isfinite(ok[t])) return 1;
             }
         }
-        slpi_noise_clip(o, M * LANES_CHUNK, L->D);
+        /* the cnt increments of each component: a last chunk's tail is never written
+         * (nor read by a step), so it is not clipped either */
+        for (size_t k = 0; k < M; k++) slpi_noise_clip(o + k * LANES_CHUNK, (size_t)cnt, L->D);
     }
     return 0;
 }

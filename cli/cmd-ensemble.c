@@ -370,6 +370,12 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
             if (every) fprintf(f, "save_every=%ld", every);
             else fprintf(f, "save_at=%s", p.save_at);
             fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
+            for (int g = 0; g < c->ngrid; g++) /* what such a grid compares */
+                if (!strcmp(c->grid[g].key, "system") || !strcmp(c->grid[g].key, "scheme"))
+                    fprintf(f,
+                            "# grid %s: each point is another %s, its own discrete map, driven by the same noise "
+                            "paths (seed, paths): the rows compare the statistics of different maps\n",
+                            c->grid[g].key, c->grid[g].key);
             fprintf(f, "# problem (of the first grid point):\n");
             slpi_problem_write(&p, f, "#   ");
             for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);

@@ -1,7 +1,6 @@
 /* rows.c — the output grid (core/rows.h; docs/conventions.md#save-at): output_every, or the
  * times of the key save_at, each on the step grid t = n h within the tolerance a
  * trajectory's time column has ((1e-12 + 4 n u) max(1, |n h|), oracle/README.md). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,13 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "save_at: out of memory");
     double prev = 0;
     for (long i = 0; i < cap; i++) {
-        char *e;
         int len = (int)strcspn(s, ",");   /* the time as given, for the messages */
-        errno = 0;
-        double t = strtod(s, &e);
-        if (e == s || (*e != ',' && *e != '\0') || errno || !isfinite(t))
+        char one[512], name[48];
+        double t;
+        /* each time through the one number scanner (docs/conventions.md#numbers) */
+        snprintf(one, sizeof one, "%.*s", len, s);
+        snprintf(name, sizeof name, "save_at (time %ld)", i + 1);
+        if (len >= (int)sizeof one || slpi_parse_double(name, one, -HUGE_VAL, HUGE_VAL, &t, err) != SLPI_OK)
             return slpi_error_set(err, SLPI_EINPUT, "save_at: '%.*s' (time %ld) is not a number", len, s, i + 1);
         if (i > 0 && !(t > prev))
             return slpi_error_set(err, SLPI_EINPUT, "save_at: the times must increase: %.*s after %.17g", len, s,
@@ -38,7 +39,7 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
                                   len, s, (double)p->steps * p->h, p->steps);
         if (n > 0) r->at[r->nat++] = (long)n;
         prev = t;
-        s = e + (*e == ',');
+        s += len + (s[len] == ',');
     }
     return SLPI_OK;
 }

@@ -45,14 +45,19 @@ static void check_save_at(long steps, double h)
     long at[MAXSTEPS + 1], nat = 0;
     char text[4096] = "";
     size_t len = 0;
+    /* each time as one number of docs/conventions.md#numbers: blanks around it allowed,
+     * decimal or a hex float (core/parse.c, the one scanner) */
+    static const char *const sep[4] = { ",", " , ", ", ", " ," };
     for (long n = test_rand_int(2) ? 0 : 1; n <= steps; n++)
         if (test_rand_int(3) == 0 || n == 0) {
             if (n > 0) at[nat++] = n;
-            len += (size_t)snprintf(text + len, sizeof text - len, "%s%.17g", len ? "," : "", (double)n * h);
+            len += (size_t)snprintf(text + len, sizeof text - len, test_rand_int(2) ? "%s%.17g" : "%s%a",
+                                    len ? sep[test_rand_int(4)] : "", (double)n * h);
         }
     if (nat == 0) {
         at[nat++] = steps;
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s%.17g", len ? "," : "", (double)steps * h);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%.17g", len ? sep[test_rand_int(4)] : "",
+                                (double)steps * h);
     }
     slpi_problem *p = problem(steps, text);
     long rows = -1;
@@ -162,6 +167,50 @@ static void check_observer(long steps, double h, int ref)
     slpi_problem_free(p);
 }
 
+/* An observer that advances or restarts its own stepper (before, the outer advance's
+ * rows did not add up): each call is refused with SLPI_EINPUT naming the observer, and the
+ * outer advance writes the rows of an advance without it. */
+typedef struct {
+    slpi_stepper *s;
+    long calls, refused;
+} meddler;
+
+static int meddle(void *ctx, long step, double t, const double *x, int dim)
+{
+    meddler *m = ctx;
+    double row[DIM];
+    long r;
+    (void)step, (void)t, (void)x, (void)dim;
+    m->calls++;
+    int a = slpi_stepper_advance(m->s, 1, NULL, 1, row, NULL, NULL, NULL, NULL, NULL, &r);
+    m->refused += a == SLPI_EINPUT && r == 0 && strstr(slpi_api_last_error(), "own observer");
+    int b = m->calls % 2 ? slpi_stepper_restart(m->s, 0) : slpi_stepper_restart_from(m->s, 0, NULL, 0);
+    m->refused += b == SLPI_EINPUT && strstr(slpi_api_last_error(), "own observer");
+    return 0;
+}
+
+static void check_meddling(long steps)
+{
+    static double full[(MAXSTEPS + 1) * DIM], a[(MAXSTEPS + 1) * DIM];
+    slpi_problem *p = problem(steps, NULL);
+    slpi_stepper *s = NULL, *u = NULL;
+    TEST_CHECK(slpi_stepper_new(&s, p, 0, NULL, 0) == SLPI_OK && slpi_stepper_new(&u, p, 0, NULL, 0) == SLPI_OK);
+    long r1, r2;
+    TEST_CHECK(slpi_stepper_advance(u, steps, NULL, 1, full, NULL, NULL, NULL, NULL, NULL, &r1) == SLPI_OK);
+    meddler m = { s, 0, 0 };
+    slpi_stepper_set_observer(s, meddle, &m);
+    int rc = slpi_stepper_advance(s, steps, NULL, 1, a, NULL, NULL, NULL, NULL, NULL, &r2);
+    TEST_CHECKF(rc == SLPI_OK && r2 == steps && slpi_stepper_position(s) == steps && m.calls == steps &&
+                    m.refused == 2 * steps && !memcmp(a, full, (size_t)steps * DIM * sizeof *a),
+                "meddling observer: rc %d, %ld rows of %ld, %ld calls, %ld of %ld refused", rc, r2, steps, m.calls,
+                m.refused, 2 * steps);
+    slpi_stepper_set_observer(s, NULL, NULL);
+    TEST_CHECK(slpi_stepper_restart(s, 0) == SLPI_OK); /* outside the observer: as ever */
+    slpi_stepper_free(s);
+    slpi_stepper_free(u);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-api-observer", 44);
@@ -171,6 +220,7 @@ int main(void)
         check_save_at(steps, h);
         check_refusals(steps, h);
         check_observer(steps, h, 0);
+        check_meddling(steps);
         if (k == 0) check_observer(1 + test_rand_int(16), h, 1);
     }
     TEST_END();

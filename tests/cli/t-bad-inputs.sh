@@ -435,7 +435,7 @@ row "--threads -1: out of range \[1, 256\]" converge $C --threads -1
 row "--threads 100000: out of range \[1, 256\]" converge $C --threads 100000
 row "--boot -5: out of range" converge $C --boot -5
 row "--boot 1000001: out of range \[0, 1000000\]" converge $C --boot 1000001
-# ... and the help's upper limit itself runs (issue 54: --boot 1000000 was refused)
+# ... and the help's upper limit itself runs (it was once refused)
 n=$((n+1)); "$slpi" converge $C --boot 1000000 > /dev/null 2> msg ||
   { echo "t-bad-inputs: FAIL #$n: --boot 1000000 (the help's limit) refused: $(head -c 300 msg)" >&2; fail=1; }
 row "--ref 5xyz: not an integer" converge $C --ref 5xyz

@@ -54,6 +54,13 @@ for a in 1.5 2.5; do
   done
 done
 [ "$(rows "$tmp/grid.tsv" | head -1 | cut -f1-3)" = "param.I1	param.amp	step" ] || note "grid column line"
+# a grid over scheme= (or system=) says in the report what its rows compare: other maps on
+# the same noise paths; a grid over parameters says nothing of the kind
+grep -q '^# grid' "$tmp/grid.tsv" && note "a parameter grid's report claims to compare maps"
+"$slpi" ensemble --preset iso/rigid-body/trajectories steps=8 --paths 4 --grid scheme=isomp,svi -o "$tmp/gs.tsv" ||
+  note "grid scheme=: exit $?"
+grep -q '^# grid scheme: each point is another scheme, its own discrete map, driven by the same noise paths' "$tmp/gs.tsv" ||
+  note "a grid over scheme= does not say what it compares: $(grep '^#' "$tmp/gs.tsv" | head -3 | tr '\n' ' ')"
 
 "$slpi" ensemble --preset iso/rigid-body/trajectories steps=4 --paths 3 --save-every 2 --ref -o "$tmp/ref.tsv" || note "--ref: exit $?"
 "$slpi" ensemble --preset iso/rigid-body/trajectories steps=4 --paths 3 --save-every 2 -o "$tmp/fast.tsv" || note "fast: exit $?"

@@ -22,6 +22,16 @@ int main(void)
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         TEST_CHECKF(strstr(buf, need[i]) != NULL, "provenance lacks %s", need[i]);
     TEST_CHECK(strstr(buf, "-ffp-contract=off") != NULL);
+    /* the whole arb= line against the library's own version string, read here without
+     * the provenance's macro (on FLINT 2 a line printing FLINT's version would
+     * have passed the prefix check): Arb's arb_version, or FLINT 3's flint_version */
+    char want[160];
+#if SLPI_FLINT_GENERATION == 3
+    snprintf(want, sizeof want, "\n# arb=flint %s\n", flint_version);
+#else
+    snprintf(want, sizeof want, "\n# arb=%s\n", arb_version);
+#endif
+    TEST_CHECKF(strstr(buf, want) != NULL, "provenance's arb line is not '%.*s'", (int)strlen(want) - 2, want + 1);
     free(buf);
     TEST_END();
 }

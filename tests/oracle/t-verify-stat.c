@@ -279,7 +279,7 @@ int main(void)
     TEST_CHECKF(slpi_verify_run(wrong, &o, NULL, c, &err) == SLPI_OK && c->stats.verdict != SLPI_VERDICT_FAIL
                 && c->stats.p_value == pw, "alpha = %g: %s with p = %g", o.alpha,
                 slpi_verify_stat_verdict_name(c->stats.verdict), c->stats.p_value);
-    /* the documented limits of the C options, at the limit and one past (issue 54: the
+    /* the documented limits of the C options, at the limit and one past (before, the
      * library accepted u = 1 and returned PASS): 0 < u < 1, K > 0 finite, 0 < alpha < 1 */
     {
         static const struct {

@@ -15,6 +15,13 @@ set -u
 build=${SLPI_BUILD:-build}
 py=${SLPI_PYTHON:-/usr/bin/python3}
 "$py" -m pip --version >/dev/null 2>&1 || { echo "t-pip-install: SKIP: no pip for $py (apt-get install python3-pip)"; exit 77; }
+# Not in `make coverage`'s build (SKIP, exit 77), as t-install-user: case 1 copies the
+# build's objects, which there carry gcov's counters, into a tree whose make (run by pip)
+# links them without --coverage. Measured: case 1's wheel build failed in make coverage
+# on 2026-11-25 (that cause inferred, not traced). The ordinary build runs this test.
+if [ -n "$(find "$build" -maxdepth 2 -name '*.gcno' -print -quit 2>/dev/null)" ]; then
+  echo "t-pip-install: SKIP: $build is a coverage build (gcov objects): the ordinary build runs this test"; exit 77
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -486,7 +486,7 @@ static void check_bad_configs(void)
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
                 "T = 0: %s", err.msg);
     /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past
-     * (issue 54: --boot 1000000 was refused though the help allows it) */
+     * (it was once refused though the help allows it) */
     c = preset_cfg("iso/rigid-body/strong");
     c.kmin = 2;
     c.kmax = 3;
