@@ -9,7 +9,8 @@
 # (SIGKILL): after each, the next writer of the file runs (exit 0), and after every exit
 # but SIGKILL no lock file (.NAME.slpi-lock) is left behind. Rules fixed before the first
 # run: exit codes and the message exactly as above; the held file byte for byte the
-# holder's own.
+# holder's own. A resume onto a file that cannot be opened for update (a running program's
+# file) is exit 2 naming the file, then the reason.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 d=$(mktemp -d)
@@ -102,6 +103,19 @@ wait_lock F.tsv
 stop KILL
 released sigkill
 rm -f .F.tsv.slpi-*   # what only SIGKILL leaves: its temporary file
+
+# --- a resume onto a file that cannot be opened for update (a running program's file:
+# ETXTBSY, root included): exit 2 naming the file first, then the reason; its lock released
+"$slpi" run $PL --steps 100 -q -o ck.tsv --checkpoint B.ck --checkpoint-every 50 || bad "the checkpointed run for B"
+cp /bin/sleep B.tsv && chmod +x B.tsv
+./B.tsv 60 & h=$!
+i=0; while ! grep -q B.tsv /proc/$h/cmdline 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+n=$((n+1))
+"$slpi" run $PL --steps 200 -q -o B.tsv --resume B.ck 2> err; rc=$?
+[ $rc -eq 2 ] && grep -q "^slpi run: B.tsv: cannot open for update: Text file busy" err ||
+  bad "#$n resume onto a busy file: exit $rc, $(head -c 300 err) (want 2, 'B.tsv: cannot open for update: Text file busy')"
+[ -e .B.tsv.slpi-lock ] && bad "#$n the refused resume left its lock file"
+stop KILL
 
 # --- two writers started together: one whole run's output, the other refused or later
 "$slpi" run $PL --steps 20000 seed=1 -q -o one.tsv && "$slpi" run $PL --steps 20000 seed=2 -q -o two.tsv || exit 1

@@ -14,7 +14,7 @@ dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
 cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
-jq '.claims |= map(if .id == "R3" then .verdict = "CONFIRMED" else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
+jq '.claims |= map(if .id == "R3" then (.verdict = "CONFIRMED" | del(.run)) else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
 jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
@@ -118,5 +118,13 @@ fi
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
 grep -qE "$ph" "$dir/ph/index.html" || { echo "t-archive: FAIL: the placeholder pattern misses {7.value}"; fail=1; }
+# a claim with variants (R2: one table row per variant) writes a report whose every table
+# is closed, the variants' table before the next claim's section (a generated mutant of
+# seed 25112654 left it open and no test saw it)
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R2 --out "$dir/r2" -q > "$dir/r2log" 2>&1 ||
+  { echo "t-archive: FAIL: audit --only R2: $(tail -2 "$dir/r2log")"; fail=1; }
+awk '/<table/ { if (open) bad = 1; open = 1 } /<\/table>/ { if (!open) bad = 1; open = 0 }
+     /<h[23]/ && open { bad = 1 } /kv var/ { var = 1 } END { exit (bad || open || !var) }' "$dir/r2/index.html" ||
+  { echo "t-archive: FAIL: R2's report has a table left open (or no variants' table)"; fail=1; }
 [ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders)"
 exit $fail

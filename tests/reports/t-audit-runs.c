@@ -249,6 +249,32 @@ static void check_one_run_two_thresholds(const char *dir)
     slpi_audit_free(&a);
 }
 
+/* growth: the evidence sentence states the running maximum at the first and the last
+ * fitted step as "E at n = N", the last E the recorded at_end and its N the fit's end
+ * ("over n = 16..N"); the slope in the sentence is the value (printed %.3f) */
+static void check_growth_sentence(const char *dir)
+{
+    const char *reg = "= G1 | s | m | p | -\n"
+                      "G1 | t | CONFIRMED | claim | rkmk/heavy-top/casimirs-tmk-421 T=2 | growth C2_dev 0 10 | -\n"
+                      "G1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    slpi_audit a;
+    if (load_run(reg, dir, &a) == SLPI_OK) {
+        const slpi_audit_check *g = check_of(&a, "G1", 0);
+        double at_end = NAN;
+        for (int i = 0; i < g->nnum; i++)
+            if (!strcmp(g->num_name[i], "at_end")) at_end = g->num[i];
+        const char *over = strstr(g->evidence, "over n = 16..");
+        char last[64], want[160], slope[32];
+        snprintf(last, sizeof last, "%.*s", over ? (int)strcspn(over + 13, " ") : 0, over ? over + 13 : "");
+        snprintf(want, sizeof want, "%.2e at n = %s; log-log slope", at_end, last);
+        snprintf(slope, sizeof slope, "log-log slope %.3f ", g->value);
+        TEST_CHECKF(g->outcome != SLPI_CHECK_UNABLE && over && last[0] && strstr(g->evidence, want) &&
+                        strstr(g->evidence, slope),
+                    "growth: '%s' lacks '%s' or '%s'", g->evidence, want, slope);
+    }
+    slpi_audit_free(&a);
+}
+
 int main(void)
 {
     test_start("t-audit-runs", 11);
@@ -259,6 +285,7 @@ int main(void)
     check_long_folder(dir);
     check_run_checks(dir);
     check_one_run_two_thresholds(dir);
+    check_growth_sentence(dir);
     audit_test_rmdir(dir);
     TEST_END();
 }
