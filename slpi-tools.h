@@ -55,7 +55,7 @@ typedef struct {
     char what[256];            /* what the case is (its docs preset) */
     int nhead;                 /* the "# key=value" provenance lines */
     char **head_key, **head_val;
-    slpi_problem problem;      /* finished: h, steps set */
+    slpi_problem *problem; /* finished: h, steps set; owned (slpi_golden_clear frees it) */
     int dim, M;
     double *x0;                /* dim */
     double *dW;                /* steps * M, row n = the increments of step n */

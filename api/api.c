@@ -6,6 +6,7 @@
  * libslpi (api/) because it drives both paths (core/ must not depend on fast/ or ref/);
  * the tools' entry points (slpi-tools.h: verify, golden, converge) live in the tools
  * library and record their errors through slpi_api_record (api/api.h). */
+#include "core/problem-struct.h"
 #include "api/api.h"
 #include "core/rows.h"
 #include "core/steps.h"
@@ -31,22 +32,69 @@ static void api_out_of_memory(const char *who)
     slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "%s: out of memory", who));
 }
 
-long slpi_problem_text(const slpi_problem *p, char *buf, size_t n)
+/* The text of slpi_problem_text into *text (the caller frees it), its length returned;
+ * -1 when out of memory (recorded, naming who). */
+static long problem_text(const slpi_problem *p, char **text, const char *who)
 {
-    char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    FILE *f = open_memstream(text, &len);
     if (!f) {
-        api_out_of_memory("slpi_problem_text");
+        api_out_of_memory(who);
         return -1;
     }
     slpi_problem q = *p;   /* the finished problem where it finishes, as a run's header */
     slpi_error err = { 0 };
     slpi_problem_write(slpi_problem_finish(&q, &err) == SLPI_OK ? &q : p, f, "");
     fclose(f);
-    if (n > 0) snprintf(buf, n, "%s", text);
-    free(text);
     return (long)len;
+}
+
+long slpi_problem_text(const slpi_problem *p, char *buf, size_t n)
+{
+    char *text = NULL;
+    long len = problem_text(p, &text, "slpi_problem_text");
+    if (len >= 0 && n > 0) snprintf(buf, n, "%s", text);
+    free(text);
+    return len;
+}
+
+/* 1 if key names a key of the table (slpi_problem_key), a model's noise_H<k> or param.<NAME> */
+static int is_key(const char *key)
+{
+    const char *name, *sys, *help;
+    for (int i = 0; slpi_problem_key(i, &name, &sys, &help); i++)
+        if (strcmp(name, key) == 0) return 1;
+    if (strncmp(key, "noise_H", 7) == 0) return key[7] && strspn(key + 7, "0123456789") == strlen(key + 7);
+    return strncmp(key, "param.", 6) == 0 && key[6];
+}
+
+long slpi_problem_get_key(const slpi_problem *p, const char *key, char *buf, size_t n)
+{
+    slpi_error err = { 0 };
+    if (!is_key(key)) {
+        slpi_error_set(&err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)", key);
+        slpi_api_record(&err, SLPI_EINPUT);
+        return -1;
+    }
+    char *text = NULL;
+    if (problem_text(p, &text, "slpi_problem_get_key") < 0) {
+        free(text);
+        return -1;
+    }
+    size_t kl = strlen(key);
+    const char *v = "";
+    for (const char *line = text; *line; line++) { /* line: the start of each line */
+        if (strncmp(line, key, kl) == 0 && line[kl] == '=') {
+            v = line + kl + 1;
+            break;
+        }
+        line += strcspn(line, "\n");
+        if (!*line) break;
+    }
+    int len = (int)strcspn(v, "\n");
+    if (n > 0) snprintf(buf, n, "%.*s", len, v);
+    free(text);
+    return len;
 }
 
 const char *slpi_api_last_error(void)

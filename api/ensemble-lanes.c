@@ -14,6 +14,7 @@
  * interrupt) voids the block: api/ensemble.c runs its paths again on the general path,
  * which fails on the same path (the lanes allocate nothing as they run, and refuse only
  * what a stepper refuses) and reports the reason in its own words. */
+#include "core/problem-struct.h"
 #include "api/ensemble-lanes.h"
 
 #include <math.h>

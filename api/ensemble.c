@@ -28,6 +28,7 @@
  * otherwise (slpi_ensemble_route says which, and why). A block the lanes cannot finish (a
  * step fails, an input is refused) is run again on the general route, which fails on the
  * same path and words the error. */
+#include "core/problem-struct.h"
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "bench/benchutil.h"
 

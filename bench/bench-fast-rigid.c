@@ -11,6 +11,7 @@
 #include <omp.h>
 #include <stdint.h>
 #include <time.h>
+#include "core/problem-struct.h"
 #include "fast/ensemble.h"
 
 /* CPU time of the process (all threads): per-core cost even on a shared machine. */

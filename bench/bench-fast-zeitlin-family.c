@@ -27,6 +27,7 @@
 
 #include <omp.h>
 
+#include "core/problem-struct.h"
 #include "benchutil.h"
 #include "slpi.h"
 

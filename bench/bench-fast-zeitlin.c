@@ -54,6 +54,7 @@
 #include <cblas.h>
 #include <omp.h>
 
+#include "core/problem-struct.h"
 #include "benchutil.h"
 #include "fast/team.h"
 #include "fast/sun.h"

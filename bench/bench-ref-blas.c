@@ -20,6 +20,7 @@
  * the process's peak resident memory at the end of each case; and apart, the first (cold)
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; issue 51 asks K >= 20). */
+#include "core/problem-struct.h"
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"

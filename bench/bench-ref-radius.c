@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/problem-struct.h"
 #include "core/steps.h"
 #include "slpi.h"
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "core/problem-struct.h"
 #include "slpi.h"
 
 #define LIMIT 400

@@ -5,6 +5,7 @@
  * shared), the radius growth, the step from which the radius exceeds 1e-30, and the
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
+#include "core/problem-struct.h"
 #include "core/steps.h"
 #include "ref/scheme.h"
 #include "ref/zeitlin.h"

@@ -15,6 +15,7 @@
 #include <mpi.h>
 #endif
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "reports/reports.h"
 #include "slpi-tools.h"

@@ -16,6 +16,7 @@
 #include <mpi.h>
 #endif
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/digest.h"
 

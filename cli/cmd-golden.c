@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "slpi-tools.h"
 
@@ -67,7 +68,7 @@ static int golden_write_config(const char *config, const char *name, const char 
         slpi_golden_file_name(name, file, sizeof file);
         snprintf(path, sizeof path, "%s/%s", dir, file);
         rc = slpi_golden_save(path, &g, &err);
-        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem.steps);
+        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem->steps);
         slpi_golden_clear(&g);
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);
@@ -140,7 +141,7 @@ int slpi_cli_golden(int argc, char **argv)
         rc = slpi_golden_read(path, &g, &err);
         if (rc == SLPI_OK) {
             fprintf(out, "# golden case %s: %s\n", g.name, g.what);
-            slpi_problem_write(&g.problem, out, "");
+            slpi_problem_write(g.problem, out, "");
             slpi_golden_clear(&g);
         }
     } else if (mode == 'w') {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <dirent.h>
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "props/props.h"
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "slpi-tools.h"
 

@@ -5,7 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
+
+const slpi_algebra *slpi_problem_algebra(const slpi_problem *p)
+{
+    return p->system == SLPI_SYS_MODEL && p->model.alg.dim > 0 ? &p->model.alg : NULL;
+}
 
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err)
 {

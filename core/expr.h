@@ -134,6 +134,10 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
  * table above), static strings: what `slpi model` prints. */
 void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing,
                            const char **bracket);
+/* The algebra of a model problem, parsed once, by the setter of its key algebra (the
+ * one call of slpi_algebra_parse on a problem); NULL when p is no system=model or gives
+ * no algebra. */
+const slpi_algebra *slpi_problem_algebra(const slpi_problem *p);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */
 void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n);
 /* Name of coordinate i (see the table above) into buf. */

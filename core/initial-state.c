@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/problem.h"
 
 #define IS_PI 3.14159265358979323846
@@ -230,7 +231,8 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
     case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
     case SLPI_SYS_SINE_EULER: n = p->se.N; break;
     case SLPI_SYS_MODEL:
-        if (sscanf(p->model.algebra, "su(%d)", &n) != 1) return SLPI_OK;
+        if (!slpi_problem_algebra(p) || slpi_problem_algebra(p)->kind != SLPI_ALGEBRA_SUN) return SLPI_OK;
+        n = slpi_problem_algebra(p)->n;
         break;
     default: return SLPI_OK;
     }

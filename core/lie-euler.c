@@ -6,6 +6,7 @@
  * refuses rkmk-le where the rule does not hold; the audit's numerical check of the same
  * statement (the missed drift, and the gap to RKMK-Heun that shrinks with h iff it is 0)
  * is gaps/consistency.c. */
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "slpi.h"
 

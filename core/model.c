@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 
 static atomic_long parse_count;
@@ -44,10 +45,9 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
 {
     memset(m, 0, sizeof *m);
     atomic_fetch_add(&parse_count, 1);
-    if (!p->model.algebra[0])
+    if (!slpi_problem_algebra(p))
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs algebra= (so3 | se3 | so(n) | su(n) | so3^k)");
-    int rc = slpi_algebra_parse(&m->alg, "algebra", p->model.algebra, err);
-    if (rc) return rc;
+    m->alg = *slpi_problem_algebra(p);
     if (!p->model.H[0] && !p->model.cb[0].grad)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
     int M = slpi_model_noise_count(p);
@@ -87,8 +87,8 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
             m->callback[k] = 1;
             continue;
         }
-        rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg,
-                             p->model.nparam, par, err);
+        int rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg, p->model.nparam, par,
+                                 err);
         if (rc) {
             slpi_model_free(m);
             return rc;

@@ -18,6 +18,7 @@
  * every increment is a pure function of its indices, so the block boundaries do not
  * change a bit, and a run resumed at any step sees the same values.
  */
+#include "core/problem-struct.h"
 #include "core/noise.h"
 
 #include <math.h>

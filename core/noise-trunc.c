@@ -3,6 +3,7 @@
  * The two rules coincide: one threshold D(h, ell) = sqrt(2 ell h |ln h|) on the
  * increment, evaluated once in Arb ball arithmetic with the precision raised until the
  * ball determines the round-to-nearest binary64, then applied by exact comparison. */
+#include "core/problem-struct.h"
 #include "slpi.h"
 
 #include <math.h>

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"
 #include "core/zeitlin-family.h"
@@ -250,9 +251,10 @@ static int set_special(slpi_problem *p, const key_def *k, const char *value, slp
         slpi_problem_form_defaults(p, i);
         return SLPI_OK;
     }
-    if (strcmp(k->name, "algebra") == 0) {
+    if (strcmp(k->name, "algebra") == 0) { /* the one parse of a problem's algebra */
         slpi_algebra a;
         if (slpi_algebra_parse(&a, "algebra", value, err) != SLPI_OK) return SLPI_EINPUT;
+        p->model.alg = a;
         slpi_algebra_text(&a, p->model.algebra, sizeof p->model.algebra);
         return SLPI_OK;
     }

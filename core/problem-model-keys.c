@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"
 /* An expression's text, kept as given (parsed by slpi_problem_validate through

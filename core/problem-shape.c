@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
 #include "slpi.h"
@@ -17,11 +18,8 @@ int slpi_problem_state_dim(const slpi_problem *p)
     case SLPI_SYS_POINT_VORTICES: return 3 * p->pv.n;
     case SLPI_SYS_EULER_ZEITLIN: return p->ez.N * p->ez.N;
     case SLPI_SYS_SINE_EULER: return p->se.N * p->se.N;
-    case SLPI_SYS_MODEL: {
-        slpi_algebra a;
-        slpi_error e;
-        return slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK ? a.dim : 0;
-    }
+    case SLPI_SYS_MODEL:
+        return p->model.alg.dim;
     default: return 0;
     }
 }
@@ -53,7 +51,7 @@ int slpi_problem_truncates(const slpi_problem *p)
     if (p->truncate != SLPI_TRUNC_AUTO) return p->truncate == SLPI_TRUNC_ON;
     /* a model follows the built-in of its algebra: se3 (the heavy top) off, the others on */
     int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER &&
-                   !(p->system == SLPI_SYS_MODEL && strcmp(p->model.algebra, "se3") == 0);
+        !(p->system == SLPI_SYS_MODEL && p->model.alg.dim && p->model.alg.kind == SLPI_ALGEBRA_SE3);
     return iso_like && p->h < 1.0;
 }
 
@@ -66,13 +64,11 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
     static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
                                           "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
     switch (p->system) {
-    case SLPI_SYS_MODEL: {
-        slpi_algebra a;
-        slpi_error e;
-        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &e) == SLPI_OK) slpi_algebra_coord_name(&a, i, buf, n);
+    case SLPI_SYS_MODEL:
+        if (slpi_problem_algebra(p))
+            slpi_algebra_coord_name(slpi_problem_algebra(p), i, buf, n);
         else snprintf(buf, n, "x%d", i + 1);
         return;
-    }
     case SLPI_SYS_RIGID_BODY:
         snprintf(buf, n, "%s", p->rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
         return;

@@ -6,6 +6,7 @@
  * file, core/zeitlin-family.c, and its noise file, core/noise-source.c). */
 #include <math.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/noise.h"
 #include "core/problem.h"

@@ -8,6 +8,7 @@
  * and its initial state (core/initial-state.c). */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/problem.h"
 
 static void rigid_body_form_defaults(slpi_problem *p, slpi_rb_form form)

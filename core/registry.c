@@ -3,6 +3,7 @@
  * by slpi_problem_validate in core/problem-validate.c. */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "core/expr.h"
 
@@ -108,12 +109,8 @@ slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
 {
     if (p->svi_form != SLPI_SVI_FORM_AUTO) return p->svi_form;
     if (p->system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
-    if (p->system == SLPI_SYS_MODEL) {          /* a model on so3: its vector form */
-        slpi_algebra a;
-        slpi_error err;
-        if (slpi_algebra_parse(&a, "algebra", p->model.algebra, &err) == SLPI_OK && a.kind == SLPI_ALGEBRA_SO3)
-            return SLPI_SVI_FORM_SO3;
-    }
+    const slpi_algebra *a = slpi_problem_algebra(p);
+    if (a && a->kind == SLPI_ALGEBRA_SO3) return SLPI_SVI_FORM_SO3; /* a model on so3: its vector form */
     if (p->system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
     return SLPI_SVI_FORM_LP;
 }

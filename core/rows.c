@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/rows.h"
 
 /* The steps of save_at's text "t1,t2,..." into r->at (a time 0 is the initial row: none). */

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/clock.h"

@@ -29,28 +29,29 @@ static double normal(void)
 
 int main(void)
 {
-    slpi_problem p;
+    slpi_problem *p = slpi_problem_new("iso/rigid-body/trajectories"); /* opaque: made by the library */
     slpi_error err = { 0 };
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/rigid-body/trajectories", &err) || slpi_problem_set(&p, "steps", "2000", &err)
-        || slpi_problem_finish(&p, &err)) {
-        fprintf(stderr, "own-noise: %s\n", err.msg);
+    long steps;
+    double h;
+    if (!p || slpi_problem_set(p, "steps", "2000", &err) || slpi_problem_finish(p, &err) ||
+        slpi_problem_shape(p, NULL, NULL, &steps, NULL, &h, NULL)) {
+        fprintf(stderr, "own-noise: %s\n", p ? err.msg : slpi_api_last_error());
         return 2;
     }
     slpi_fast *s;
-    if (slpi_fast_create(&s, &p, &err)) {
+    if (slpi_fast_create(&s, p, &err)) {
         fprintf(stderr, "own-noise: %s\n", err.msg);
         return 2;
     }
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     double *x = malloc((size_t)dim * sizeof *x), *dW = malloc((size_t)M * sizeof *dW);
     if (!x || !dW || slpi_fast_initial_state(s, x, &err)) {
         fprintf(stderr, "own-noise: %s\n", x && dW ? err.msg : "out of memory");
         return 2;
     }
     double r0 = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), drift = 0;
-    for (long n = 0; n < p.steps; n++) {
-        for (int k = 0; k < M; k++) dW[k] = sqrt(p.h) * normal();
+    for (long n = 0; n < steps; n++) {
+        for (int k = 0; k < M; k++) dW[k] = sqrt(h) * normal();
         slpi_step_info info;
         slpi_step_status st = slpi_fast_step(s, x, dW, &info);
         if (slpi_step_failed(st)) {
@@ -60,9 +61,10 @@ int main(void)
         double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
         if (fabs(r - r0) > drift) drift = fabs(r - r0);
     }
-    printf("own-noise: %ld steps of h = %g, x(T) = (%.6f, %.6f, %.6f), max ||x| - |x0|| = %.2e\n", p.steps, p.h, x[0],
-           x[1], x[2], drift);
+    printf("own-noise: %ld steps of h = %g, x(T) = (%.6f, %.6f, %.6f), max ||x| - |x0|| = %.2e\n", steps, h, x[0], x[1],
+           x[2], drift);
     slpi_fast_free(s);
+    slpi_problem_free(p);
     free(x);
     free(dW);
     return drift < 1e-12 ? 0 : 1;

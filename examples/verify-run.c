@@ -11,17 +11,15 @@
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "verify-run.tsv";
-    slpi_problem p;
+    slpi_problem *p = slpi_problem_new("iso/rigid-body/trajectories"); /* opaque: made by the library */
     slpi_error err = { 0 };
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/rigid-body/trajectories", &err) || slpi_problem_set(&p, "steps", "64", &err)
-        || slpi_problem_finish(&p, &err)) {
-        fprintf(stderr, "verify-run: %s\n", err.msg);
+    if (!p || slpi_problem_set(p, "steps", "64", &err) || slpi_problem_finish(p, &err)) {
+        fprintf(stderr, "verify-run: %s\n", p ? err.msg : slpi_api_last_error());
         return 2;
     }
     FILE *f = fopen(path, "w");
     slpi_run_result run;
-    if (!f || slpi_run(&p, slpi_fast_path(), f, 1, NULL, &run, &err) || fclose(f)) {
+    if (!f || slpi_run(p, slpi_fast_path(), f, 1, NULL, &run, &err) || fclose(f)) {
         fprintf(stderr, "verify-run: %s: %s\n", path, f ? err.msg : "cannot open");
         return 2;
     }
@@ -35,5 +33,6 @@ int main(int argc, char **argv)
            names[res->verdict], res->state.lo, res->state.hi, res->budget);
     int rc = res->verdict == SLPI_VERDICT_PASS ? 0 : 1;
     free(res);
+    slpi_problem_free(p);
     return rc;
 }

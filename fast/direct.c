@@ -5,6 +5,7 @@
  * solved by fixed-point iteration from mu_n under the policy of docs/schemes.md#solver. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

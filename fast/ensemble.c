@@ -22,6 +22,7 @@
  * runs objdump on it), and no variant reassociates. */
 #include <math.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "fast/model-tape.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"

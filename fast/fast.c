@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/dense.h"

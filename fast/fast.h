@@ -7,6 +7,7 @@
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H
 
+#include "core/problem-struct.h"
 #include "fast/scheme.h"
 #include "fast/solver.h"
 

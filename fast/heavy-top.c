@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "fast/system.h"
 #include "fast/so3.h"
 

@@ -23,6 +23,7 @@
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
 #include "fast/dense.h"

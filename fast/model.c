@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "fast/system.h"
 #include "fast/dense.h"

@@ -6,6 +6,7 @@
  * validator: Stratonovich-consistent for every noise model here, docs/schemes.md#rkmk, claim X4). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/vector-field.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/sine-euler.h"
 #include "fast/sun.h"

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

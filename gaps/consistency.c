@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"
 

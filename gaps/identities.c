@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/steps.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"

@@ -4,6 +4,7 @@
  * of the certified step, and the rigorous defect of ref/ where it exists (gaps.h). */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "gaps/gaps.h"
 
 enum { MAXDIM = 64 };

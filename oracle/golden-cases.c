@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 
 typedef struct {
@@ -157,7 +158,8 @@ int slpi_golden_make_problem(const char *name, const char *what, const slpi_prob
                              slpi_error *err)
 {
     memset(g, 0, sizeof *g);
-    g->problem = *p;
+    if (!(g->problem = malloc(sizeof *g->problem))) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    *g->problem = *p;
     long steps = p->steps;
     int rc = slpi_problem_check_finished(p, "golden", err);
     if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err);   /* what --check could never run: refused now */
@@ -165,19 +167,20 @@ int slpi_golden_make_problem(const char *name, const char *what, const slpi_prob
     snprintf(g->name, sizeof g->name, "%s", name);
     snprintf(g->what, sizeof g->what, "%s, %ld steps", what, steps);
     slpi_oracle_provenance(&g->nhead, &g->head_key, &g->head_val);
-    g->dim = slpi_problem_state_dim(&g->problem);
-    g->M = slpi_problem_noise_count(&g->problem);
+    g->dim = slpi_problem_state_dim(g->problem);
+    g->M = slpi_problem_noise_count(g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
     g->dW = calloc((size_t)(steps * g->M + 1), sizeof(double));
-    rc = slpi_fast_problem_initial_state(&g->problem, g->x0, err);
-    if (rc == SLPI_OK) rc = slpi_oracle_increments(&g->problem, steps, g->dW, err);
+    rc = slpi_fast_problem_initial_state(g->problem, g->x0, err);
+    if (rc == SLPI_OK) rc = slpi_oracle_increments(g->problem, steps, g->dW, err);
     long stops[3] = { 1, steps / 2, steps };
     int nstops = 0;
     for (int i = 0; i < 3; i++)
         if (nstops == 0 || stops[i] > stops[nstops - 1]) stops[nstops++] = stops[i];
     g->check = calloc(3, sizeof *g->check);
     long done;
-    if (rc == SLPI_OK) rc = slpi_oracle_ref_walk(&g->problem, g->x0, g->dW, stops, nstops, store_checkpoint, g, &done, err);
+    if (rc == SLPI_OK)
+        rc = slpi_oracle_ref_walk(g->problem, g->x0, g->dW, stops, nstops, store_checkpoint, g, &done, err);
     if (rc != SLPI_OK) slpi_golden_clear(g);
     return rc;
 }

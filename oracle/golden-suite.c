@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/problem-struct.h"
 #include "core/clock.h"
 #include "slpi-tools.h"
 
@@ -50,7 +51,9 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
             return rc;
         }
         rc = slpi_golden_save(path, &g, err);
-        if (log && rc == SLPI_OK) fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem.steps, slpi_clock_seconds(CLOCK_MONOTONIC) - t0);
+        if (log && rc == SLPI_OK)
+            fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem->steps,
+                    slpi_clock_seconds(CLOCK_MONOTONIC) - t0);
         slpi_golden_clear(&g);
         slpi_progress_add(pg, 1);
         if (rc != SLPI_OK) {
@@ -116,7 +119,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
         if (rc == SLPI_EINTR)   /* Ctrl-C in its certified walk: name the case */
             slpi_error_set(err, rc, "interrupted in case '%s' (%d of %d cases checked)", g.name, c, n);
-        long steps = g.problem.steps;
+        long steps = g.problem->steps;
         pair_of(g.name, pair, sizeof pair);
         if (rc == SLPI_OK && report && slpi_verdict_worse(res.ref, res.fast) != SLPI_VERDICT_PASS)
             fprintf(report, "%s: %s: %s\n", g.name, slpi_verdict_name(slpi_verdict_worse(res.ref, res.fast)), res.msg);

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 
 #define GOLDEN_LINE "# slpi-golden 1"
@@ -59,6 +60,7 @@ void slpi_golden_clear(slpi_golden *g)
     free(g->check);
     free(g->x0);
     free(g->dW);
+    free(g->problem);
     memset(g, 0, sizeof *g);
 }
 
@@ -88,10 +90,10 @@ int slpi_golden_write(FILE *f, const slpi_golden *g)
     for (int i = 0; g->ncheck > 0 && i < g->check[0].ninv; i++) fprintf(f, "%s%s", i ? "," : "", g->check[0].inv_name[i]);
     fputc('\n', f);
     for (int i = 0; i < g->nhead; i++) fprintf(f, "# %s=%s\n", g->head_key[i], g->head_val[i]);
-    slpi_problem_write(&g->problem, f, "problem\t");
+    slpi_problem_write(g->problem, f, "problem\t");
     fputs("x0", f);
     write_hex_row(f, g->dim, g->x0);
-    for (long n = 0; n < g->problem.steps; n++) {
+    for (long n = 0; n < g->problem->steps; n++) {
         fprintf(f, "dW\t%ld", n);
         write_hex_row(f, g->M, g->dW + n * g->M);
     }
@@ -100,7 +102,7 @@ int slpi_golden_write(FILE *f, const slpi_golden *g)
         fprintf(f, "checkpoint\t%ld\t%ld\n", k->step, k->prec);
         for (int i = 0; i < g->dim; i++) {
             char name[64];
-            slpi_problem_state_name(&g->problem, i, name, sizeof name);
+            slpi_problem_state_name(g->problem, i, name, sizeof name);
             fprintf(f, "state\t%d\t%s\t", i, name);
             write_ball(f, k->state + i, k->prec);
             fputc('\n', f);
@@ -236,10 +238,11 @@ int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err)
 
 static int finish_problem(slpi_golden *g, reader *r, const where *w)
 {
-    slpi_problem_init(&g->problem, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (r->nkeys == 0) return bad(w, "no 'problem' lines before this record");
-    int rc = slpi_problem_build(&g->problem, NULL, NULL, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&g->problem, w->err);
+    if (!g->problem && !(g->problem = malloc(sizeof *g->problem))) return bad(w, "out of memory");
+    slpi_problem_init(g->problem, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    int rc = slpi_problem_build(g->problem, NULL, NULL, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(g->problem, w->err);
     if (rc != SLPI_OK && strncmp(w->err->msg, w->path, strlen(w->path)) != 0) {
         char msg[sizeof w->err->msg];
         snprintf(msg, sizeof msg, "%s", w->err->msg);
@@ -247,11 +250,11 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
     }
     if (rc != SLPI_OK) return rc;
     slpi_error herr;
-    if (golden_holds(&g->problem, &herr) != SLPI_OK) return bad(w, "%s", herr.msg);
-    g->dim = slpi_problem_state_dim(&g->problem);
-    g->M = slpi_problem_noise_count(&g->problem);
+    if (golden_holds(g->problem, &herr) != SLPI_OK) return bad(w, "%s", herr.msg);
+    g->dim = slpi_problem_state_dim(g->problem);
+    g->M = slpi_problem_noise_count(g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
-    g->dW = calloc((size_t)(g->problem.steps * g->M + 1), sizeof(double));
+    g->dW = calloc((size_t)(g->problem->steps * g->M + 1), sizeof(double));
     r->problem_done = 1;
     return SLPI_OK;
 }
@@ -286,7 +289,7 @@ static int read_x0(slpi_golden *g, reader *r, const where *w, int nf, char **f)
     for (int i = 0; i < g->dim; i++)
         if (parse_double(f[i + 1], &g->x0[i]) != 0) return bad(w, "x0 value %d '%s' is not a finite double", i + 1, f[i + 1]);
     double *given = calloc((size_t)g->dim, sizeof(double));
-    int explicit_x0 = slpi_problem_explicit_x0(&g->problem, given, w->err);
+    int explicit_x0 = slpi_problem_explicit_x0(g->problem, given, w->err);
     int same = explicit_x0 <= 0 || memcmp(given, g->x0, (size_t)g->dim * sizeof(double)) == 0;
     free(given);
     if (explicit_x0 < 0) return w->err->code;
@@ -302,7 +305,7 @@ static int read_dw(slpi_golden *g, reader *r, const where *w, int nf, char **f)
     if (g->ncheck > 0) return bad(w, "dW line after a checkpoint");
     if (nf < 2 || parse_long(f[1], &n) != 0 || n != r->ndw)
         return bad(w, "expected increments of step %ld, found '%s'", r->ndw, nf > 1 ? f[1] : "");
-    if (n >= g->problem.steps) return bad(w, "step %ld: the problem has only %ld steps", n, g->problem.steps);
+    if (n >= g->problem->steps) return bad(w, "step %ld: the problem has only %ld steps", n, g->problem->steps);
     if (nf != g->M + 2) return bad(w, "step %ld has %d increments, the problem has M = %d", n, nf - 2, g->M);
     for (int k = 0; k < g->M; k++)
         if (parse_double(f[k + 2], &g->dW[n * g->M + k]) != 0)
@@ -322,13 +325,14 @@ static int read_checkpoint(slpi_golden *g, reader *r, const where *w, int nf, ch
 {
     long step, prec;
     if (!r->have_x0) return bad(w, "checkpoint before the x0 line");
-    if (r->ndw != g->problem.steps) return bad(w, "%ld dW lines before the first checkpoint, the problem has %ld steps", r->ndw, g->problem.steps);
+    if (r->ndw != g->problem->steps)
+        return bad(w, "%ld dW lines before the first checkpoint, the problem has %ld steps", r->ndw, g->problem->steps);
     int rc = close_checkpoint(g, r, w);
     if (rc != SLPI_OK) return rc;
     if (nf != 3 || parse_long(f[1], &step) != 0 || parse_long(f[2], &prec) != 0)
         return bad(w, "expected 'checkpoint<TAB>step<TAB>prec'");
-    if (step < 1 || step > g->problem.steps || (g->ncheck > 0 && step <= g->check[g->ncheck - 1].step))
-        return bad(w, "checkpoint step %ld is not in 1..%ld above the previous one", step, g->problem.steps);
+    if (step < 1 || step > g->problem->steps || (g->ncheck > 0 && step <= g->check[g->ncheck - 1].step))
+        return bad(w, "checkpoint step %ld is not in 1..%ld above the previous one", step, g->problem->steps);
     if (prec < 32 || prec > 1 << 20) return bad(w, "checkpoint precision %ld bits out of range", prec);
     g->check = realloc(g->check, (size_t)(g->ncheck + 1) * sizeof *g->check);
     slpi_golden_checkpoint *k = g->check + g->ncheck++;
@@ -350,7 +354,7 @@ static int read_state(slpi_golden *g, reader *r, const where *w, int nf, char **
     if (i != r->state_next) return bad(w, "state index %ld, expected %d", i, r->state_next);
     if (i >= g->dim) return bad(w, "state index %ld beyond the state dimension %d", i, g->dim);
     char name[64];
-    slpi_problem_state_name(&g->problem, (int)i, name, sizeof name);
+    slpi_problem_state_name(g->problem, (int)i, name, sizeof name);
     if (strcmp(name, f[2]) != 0) return bad(w, "state %ld is named '%s', the problem calls it '%s'", i, f[2], name);
     if (parse_ball(f[3], k->state + i) != 0) return bad(w, "'%s' is not a finite ball 'mid +/- rad'", f[3]);
     r->state_next++;

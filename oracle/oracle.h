@@ -4,6 +4,7 @@
 #ifndef SLPI_ORACLE_H
 #define SLPI_ORACLE_H
 
+#include "core/problem-struct.h"
 #include "slpi-tools.h"
 
 /* Increments of steps 0..steps-1 (steps * M doubles, row n = step n) from the

@@ -205,8 +205,8 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
 {
     slpi_fast *f = NULL;
     slpi_ref *s = NULL;
-    int rc = slpi_fast_create(&f, &g->problem, err);
-    if (rc == SLPI_OK) rc = slpi_ref_create(&s, &g->problem, err);
+    int rc = slpi_fast_create(&f, g->problem, err);
+    if (rc == SLPI_OK) rc = slpi_ref_create(&s, g->problem, err);
     double *x = malloc((size_t)g->dim * sizeof(double));
     memcpy(x, g->x0, (size_t)g->dim * sizeof(double));
     slpi_ref_diag d;
@@ -261,7 +261,7 @@ int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
     for (int c = 0; c < g->ncheck; c++) stops[c] = g->check[c].step;
     ref_check ctx = { g, r, 0 };
     long done;
-    int rc = slpi_oracle_ref_walk(&g->problem, g->x0, g->dW, stops, g->ncheck, compare_ref, &ctx, &done, err);
+    int rc = slpi_oracle_ref_walk(g->problem, g->x0, g->dW, stops, g->ncheck, compare_ref, &ctx, &done, err);
     free(stops);
     if (rc == SLPI_ENUMERIC) {
         r->ref = SLPI_VERDICT_UNABLE;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/noise.h"
 #include "core/rows.h"
 #include "oracle/oracle.h"
@@ -50,7 +51,7 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s: case=%s: %s", at, t->head_val[i], gerr.msg);
                 break;
             }
-            *p = g.problem;
+            *p = *g.problem;
             have_case = 1;
             slpi_golden_clear(&g);
             continue;

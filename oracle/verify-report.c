@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 
 int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "props/props.h"
 
@@ -20,9 +21,9 @@ void slpi_props_set_model(const slpi_problem *model)
 
 const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem *q)
 {
-    slpi_algebra a;
-    slpi_error err;
-    if (p->system != SLPI_SYS_MODEL || slpi_algebra_parse(&a, "algebra", p->model.algebra, &err)) return p;
+    const slpi_algebra *alg = slpi_problem_algebra(p);
+    if (!alg) return p;
+    slpi_algebra a = *alg;
     switch (a.kind) {
     case SLPI_ALGEBRA_SO3: slpi_problem_init(q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); break;
     case SLPI_ALGEBRA_SE3: slpi_problem_init(q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK); break;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "props/props.h"
 
 static uint64_t mix(uint64_t a, uint64_t b)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "props/props.h"
 
 static void add(slpi_props_casimirs *c, const char *name, double v, double scale, int quad)

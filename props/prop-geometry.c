@@ -33,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "props/props.h"
 
 #define EQ_RATIO 1e3

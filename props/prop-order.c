@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "props/props.h"
 

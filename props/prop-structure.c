@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "props/props.h"
 

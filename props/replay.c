@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "props/props.h"
 
 void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)

@@ -15,6 +15,7 @@
  * (ref/su-casimirs.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at; the T_lm tables as balls are built
  * at the first Arb transform, those of the BLAS route at creation. */
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/zeitlin-family.h"
 #include "ref/algebra.h"

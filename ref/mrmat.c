@@ -42,6 +42,7 @@
  * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
  * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
+#include "core/problem-struct.h"
 #include "ref/mrmat.h"
 
 #include <cblas.h>

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "ref/ref.h"
 #include "core/clock.h"
 #include "core/checkpoint.h"

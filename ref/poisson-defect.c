@@ -1,6 +1,7 @@
 /* ref/poisson-defect.c — the certified Poisson-map defect of one step, D J(x) D^T - J(x_1)
  * (slpi_ref_poisson_defect, slpi.h): ISOMP's from its step Jacobian here, SVI's vector forms'
  * from the implicit function theorem (ref/svi.c); on the precision ladder of ref/ref.c. */
+#include "core/problem-struct.h"
 #include "ref/ref.h"
 
 /* ISOMP's defect (docs/schemes.md#isomp; ISO Thm 4.5): D the scheme's step Jacobian at

@@ -5,6 +5,7 @@
  * guess), with the reason in slpi_ref_unable_reason. A failed step leaves the state
  * unchanged. Its other concerns: the Lohner propagation (ref/lohner.c), the Poisson
  * defect (ref/poisson-defect.c), the diagnostics (ref/diagnostics.c). */
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "ref/ref.h"
 #include "ref/krawczyk.h"

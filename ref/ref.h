@@ -20,6 +20,7 @@
 #ifndef SLPI_REF_H
 #define SLPI_REF_H
 
+#include "core/problem-struct.h"
 #include "ref/scheme.h"
 
 #define SLPI_REF_LOHNER_MAX 64

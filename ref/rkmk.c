@@ -7,6 +7,7 @@
  * with dexp^{-1,[q]}_T(v) = sum_{j<=q} B+_j/j! L_T^j v (B+_1 = +1/2). LE: s = 1;
  * HEUN: a_21 = 1, b = (1/2, 1/2), q = p->dexp_order (default 0). Explicit: every
  * operation is a ball operation, so the output is certified without a solver. */
+#include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/scheme.h"
 #include "core/check.h"

@@ -11,6 +11,7 @@
  *   eigenvalues of iW as certified enclosures (slpi_ref_mat_eig_skewh; indeterminate if
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
+#include "core/problem-struct.h"
 #include "ref/matrix.h"
 #include <math.h>
 

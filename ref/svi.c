@@ -17,6 +17,7 @@
  * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"

@@ -3,6 +3,7 @@
  * helpers the system and scheme files share live in ref/vector-field.c and ref/vec.c. */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "ref/system.h"
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)

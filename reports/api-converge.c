@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "api/api.h"
 #include "reports/reports.h"
 #include "slpi-tools.h"

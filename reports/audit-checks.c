@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 
 /* Split s (copied into buf) into whitespace-separated tokens. */

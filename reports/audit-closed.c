@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/vec.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"

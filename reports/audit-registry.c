@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/digest.h"
 #include "reports/reports.h"
 #include "reports/audit-checks.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 
 /* ---- convergence studies: slope, gap, resolvable */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/noise.h"
 #include "reports/converge.h"

@@ -51,6 +51,7 @@
 #define OMP(x)
 #endif
 
+#include "core/problem-struct.h"
 #include "core/checkpoint.h"
 #include "core/clock.h"
 #include "reports/converge.h"

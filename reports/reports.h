@@ -5,6 +5,7 @@
 #ifndef SLPI_REPORTS_H
 #define SLPI_REPORTS_H
 
+#include "core/problem-struct.h"
 #include "slpi-tools.h"
 
 /* ------------------------------------------------------------ convergence study */

@@ -4,8 +4,10 @@
 #include <stdio.h>
 int main(void)
 {
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    printf("%s %d\n", slpi_system_name(p.system), slpi_problem_state_dim(&p));
+    slpi_problem *p = slpi_problem_new(NULL); /* opaque: made by the library */
+    char system[64];
+    if (!p || slpi_problem_get_key(p, "system", system, sizeof system) < 0) return 1;
+    printf("%s %d\n", system, slpi_problem_state_dim(p));
+    slpi_problem_free(p);
     return 0;
 }

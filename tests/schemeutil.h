@@ -18,6 +18,7 @@
 #ifndef SLPI_SCHEMEUTIL_H
 #define SLPI_SCHEMEUTIL_H
 
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi-tools.h"
 

@@ -7,6 +7,7 @@
  * case, or a case of a rule slpi.h no longer states, fails `make check`. */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "testutil.h"
 
@@ -80,6 +81,31 @@ static void problems(void)
     char text[8192];
     TEST_CHECK(need > 0 && need < (long)sizeof text && slpi_problem_text(p, text, sizeof text) == need
                && (long)strlen(text) == need);
+
+    /* slpi_problem_get_key: each key's line of slpi_problem_text, read there a second way */
+    NULL_CASE(slpi_problem_get_key, buf)
+    const char *want[] = { "system", "scheme", "inertia", "h", "steps", "seed", "prec" };
+    char lines[8200], inertia[256];
+    snprintf(lines, sizeof lines, "\n%s", text);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char line[256], value[256];
+        const char *at = strstr(lines, (snprintf(line, sizeof line, "\n%s=", want[i]), line));
+        long len = slpi_problem_get_key(p, want[i], NULL, 0);
+        TEST_CHECKF(at && len == (long)strcspn(at + strlen(line), "\n") &&
+                        slpi_problem_get_key(p, want[i], value, sizeof value) == len &&
+                        strncmp(value, at + strlen(line), (size_t)len) == 0 && value[len] == 0,
+                    "%s: %ld", want[i], len);
+    }
+    char small[4];
+    TEST_CHECK(slpi_problem_get_key(p, "inertia", small, sizeof small) > 3 && strlen(small) == 3);
+    TEST_CHECK(slpi_problem_get_key(p, "N", small, sizeof small) == 0 && small[0] == 0); /* another system's key */
+    TEST_CHECKF(slpi_problem_get_key(p, "inertai", small, sizeof small) == -1 &&
+                    strstr(slpi_api_last_error(), "inertai: unknown key"),
+                "%s", slpi_api_last_error());
+    TEST_CHECK(slpi_problem_get_key(p, "inertia", inertia, sizeof inertia) > 0 &&
+               slpi_problem_set_key(p, "inertia", "3,2,0x1p-1") == SLPI_OK &&
+               slpi_problem_get_key(p, "inertia", small, sizeof small) == 7 && strcmp(small, "3,2") == 0 &&
+               slpi_problem_set_key(p, "inertia", inertia) == SLPI_OK);
 
     NULL_CASE(slpi_problem_shape, dim)
     NULL_CASE(slpi_problem_shape, noises)

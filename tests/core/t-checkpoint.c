@@ -12,6 +12,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "testutil.h"

@@ -9,6 +9,7 @@
  * default ic_lmax valid for every N = 2..1024 (validated, written as min(11, N-1), the
  * coefficients of that explicit ic_lmax; N <= 64 for the coefficients), an explicit
  * ic_lmax = N refused. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi-tools.h"
 

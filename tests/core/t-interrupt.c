@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/steps.h"
 #include "slpi.h"
 #include "testutil.h"

@@ -12,6 +12,7 @@
  *    the rule accepts it vanishes (the rule is sufficient: it may refuse a consistent
  *    noise, e.g. a function of the single functional x1 + x2, never accept an
  *    inconsistent one). */
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "gaps/gaps.h"
 #include "testutil.h"

@@ -14,6 +14,7 @@
  *    refused again with the same message (refusals are not kept). */
 #include <dirent.h>
 
+#include "core/problem-struct.h"
 #include "core/expr.h"
 #include "testutil.h"
 

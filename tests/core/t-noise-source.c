@@ -8,6 +8,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/noise.h"
 #include "testutil.h"
 

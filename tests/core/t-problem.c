@@ -6,7 +6,9 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "core/problem.h"
+#include "core/expr.h"
 #include "testutil.h"
 
 static int set_fails(slpi_problem *p, const char *k, const char *v, const char *must_contain)
@@ -72,6 +74,34 @@ static void check_integer_forms(void)
 }
 
 /* write/load round trip over random settings: every field reproduced exactly */
+/* The algebra of a model is parsed once, by its key's setter (slpi_problem_algebra): what
+ * the problem keeps is what slpi_algebra_parse gives for the text written back, and the
+ * state's size and the default SVI form read it (a second way: the dimension by hand). */
+static void check_algebra_once(void)
+{
+    static const struct {
+        const char *text;
+        int dim;
+    } cases[] = { { "so3", 3 }, { "se3", 6 }, { "so(5)", 10 }, { "su(3)", 9 }, { "so3^4", 12 } };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        slpi_problem p;
+        slpi_error err = { 0, "" };
+        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+        TEST_CHECK(slpi_problem_algebra(&p) == NULL);
+        TEST_CHECK(slpi_problem_set(&p, "system", "model", &err) == SLPI_OK && slpi_problem_algebra(&p) == NULL);
+        TEST_CHECKF(slpi_problem_set(&p, "algebra", cases[i].text, &err) == SLPI_OK, "%s", err.msg);
+        const slpi_algebra *a = slpi_problem_algebra(&p);
+        slpi_algebra b;
+        TEST_CHECK(a && slpi_algebra_parse(&b, "algebra", p.model.algebra, &err) == SLPI_OK && a->kind == b.kind &&
+                   a->n == b.n && a->dim == b.dim && a->dim == cases[i].dim);
+        TEST_CHECK(slpi_problem_state_dim(&p) == cases[i].dim);
+        TEST_CHECK((slpi_registry_svi_form(&p) == SLPI_SVI_FORM_SO3) == (a && a->kind == SLPI_ALGEBRA_SO3));
+        TEST_CHECK(set_fails(&p, "algebra", "so(x)", "algebra") && slpi_problem_algebra(&p) == a &&
+                   a->dim == cases[i].dim);
+        TEST_CHECK(slpi_problem_set(&p, "system", "rigid-body", &err) == SLPI_OK && slpi_problem_algebra(&p) == NULL);
+    }
+}
+
 static void check_round_trip(void)
 {
     slpi_problem p, q;
@@ -230,5 +260,6 @@ int main(void)
 
     check_round_trip();
     check_integer_forms();
+    check_algebra_once();
     TEST_END();
 }

@@ -2,6 +2,7 @@
  * applicable pair resolves to a valid default problem, every N/A pair is rejected with
  * its reason, and the problem-dependent rules (RKMK-LE's Stratonovich consistency per
  * noise model, the SVI sign variant, Zeitlin TMK size) hold. */
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "testutil.h"
 

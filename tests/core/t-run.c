@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "testutil.h"
 

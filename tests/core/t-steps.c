@@ -10,6 +10,7 @@
  * file is missing is refused at open. */
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "core/steps.h"
 #include "slpi.h"
 #include "testutil.h"

@@ -6,6 +6,7 @@
  * gives the rows slpi_traj_read holds, with their lines and the header's. */
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "slpi.h"
 #include "testutil.h"
 

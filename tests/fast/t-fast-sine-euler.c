@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "fast/system.h"
 #include "fast/sine-euler.h"
 #include "fast/sun.h"

@@ -4,6 +4,7 @@
  * on one BLAS thread within 1e-12 of the state's scale (OpenBLAS's threads change the last
  * bits of products). Two team threads inside a threaded OpenBLAS deadlocked (0.3.21): the
  * step never returned. An alarm turns a hang into a failure. Public API only. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

@@ -2,6 +2,7 @@
  * loaders (fast/path.c, ref/path.c) on the tokens of an accepted file.
  * The digest line would stop almost every mutation at the reader's first check, so
  * the harness recomputes it for half of the inputs (first byte odd) before reading. */
+#include "core/problem-struct.h"
 #include "fuzzutil.h"
 #include "core/checkpoint.h"
 

@@ -1,6 +1,7 @@
 /* fuzz-golden.c — golden-case files (slpi_golden_read, oracle/golden.c): an accepted
  * file must write (slpi_golden_write) and read back, with the same problem, initial
  * state, increments and checkpoint count. */
+#include "core/problem-struct.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -21,10 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "round trip: the written golden file does not read: %s\n", err.msg);
         abort();
     }
-    size_t steps = (size_t)g.problem.steps;
-    if (h.dim != g.dim || h.M != g.M || h.ncheck != g.ncheck || h.problem.steps != g.problem.steps
-        || memcmp(h.x0, g.x0, (size_t)g.dim * sizeof(double)) != 0
-        || (g.M > 0 && memcmp(h.dW, g.dW, steps * (size_t)g.M * sizeof(double)) != 0)) {
+    size_t steps = (size_t)g.problem->steps;
+    if (h.dim != g.dim || h.M != g.M || h.ncheck != g.ncheck || h.problem->steps != g.problem->steps ||
+        memcmp(h.x0, g.x0, (size_t)g.dim * sizeof(double)) != 0 ||
+        (g.M > 0 && memcmp(h.dW, g.dW, steps * (size_t)g.M * sizeof(double)) != 0)) {
         fprintf(stderr, "round trip changed the golden case\n");
         abort();
     }

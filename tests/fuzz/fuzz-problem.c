@@ -3,6 +3,7 @@
  * and validates is written (slpi_problem_write), read back, and must write the same
  * text. Inputs naming files (x0_file, noise_file) are only parsed, never opened: the
  * file readers have their own harnesses. */
+#include "core/problem-struct.h"
 #include "fuzzutil.h"
 
 static char *write_text(const slpi_problem *p)

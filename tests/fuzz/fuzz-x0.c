@@ -3,6 +3,7 @@
  * manifold (|Gamma| = 1, R^T R = I). */
 #include <math.h>
 
+#include "core/problem-struct.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

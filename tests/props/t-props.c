@@ -13,6 +13,7 @@
  * the geometry property's 24 signed permutations are distinct rotations. */
 #include <float.h>
 
+#include "core/problem-struct.h"
 #include "props/props.h"
 #include "testutil.h"
 

@@ -9,6 +9,7 @@
  *    closed-form enclosure is no wider than 2x the matrix one, at small
  *    steps (Jacobian-free test), large steps (dense Krawczyk fallback), for both
  *    updates and in fixed-iteration mode. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/matrix.h"
 #include "ref/scheme.h"

@@ -8,6 +8,7 @@
  * diagnostic that is not finite (an eigenvalue over a wide box) contains everything and
  * says nothing; H0 must be finite, so the test bites on every system.
  * SLPI_TEST_SEED: the points; SLPI_TEST_MULTIPLIER: more points. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 
 #include "core/slpi-flint.h"

@@ -9,6 +9,7 @@
  *  - UNABLE: a step too large to certify reports UNABLE at the cap, leaves the state
  *    unchanged, and says why (after climbing the precision ladder to the cap); NaN
  *    increments are INVALID. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

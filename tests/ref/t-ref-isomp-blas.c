@@ -16,6 +16,7 @@
  * (At N = 513 the state's entries are small, so h = 2 still contracts there: the step that
  * cannot be enclosed is chosen as one whose map does not contract, h = T = 250, on which
  * the double path's own iteration diverges; the test checks that first.) */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

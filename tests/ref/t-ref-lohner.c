@@ -13,6 +13,7 @@
  *   - slpi_ref_set_lohner refuses what it cannot do (CAY update, fixed iterations,
  *     TMK) with SLPI_EINPUT, and switched off again steps as a plain ref object.
  * Canonical noise of the presets; public API only. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

@@ -20,6 +20,7 @@
  *    random interior points, evaluated at 256 bits (thin boxes with the direction w
  *    along the box): a term taken at the ball's midpoint
  *    (a set replaced by a point) misses them. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/vector-field.h"
 #include "ref/matrix.h"

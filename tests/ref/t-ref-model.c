@@ -20,6 +20,7 @@
  *      one rule's second-derivative term stands alone: x1^x3 near x3 = 0).
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/scheme.h"
 #include "core/expr.h"
@@ -34,7 +35,8 @@ static void model_problem(slpi_problem *p, slpi_scheme_id k, const char *alg, co
 {
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
     p->system = SLPI_SYS_MODEL;
-    snprintf(p->model.algebra, sizeof p->model.algebra, "%s", alg);
+    slpi_error err;
+    TEST_CHECKF(slpi_problem_set(p, "algebra", alg, &err) == SLPI_OK, "%s", err.msg); /* its one parse */
     snprintf(p->model.H, sizeof p->model.H, "%s", H);
     int amp = strstr(H, "amp") != NULL;
     for (int i = 0; i < M; i++) {

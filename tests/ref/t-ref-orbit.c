@@ -5,6 +5,7 @@
  *    (claim X1, cross/all/orbit-maps), and the derivatives dgen, dorbit, DV agree
  *    with central differences (ball arithmetic at 256 bits, step 2^-40);
  *  - aliasing: the orbit map in place and the cross product with out == a or b. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/vector-field.h"
 

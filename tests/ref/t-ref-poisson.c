@@ -16,6 +16,7 @@
  *    that takes the step's zero or Jacobian at the box's midpoint misses corners. (The
  *    ISOMP defect is 0 at every point: a point evaluation there cannot show.)
  *  - other pairs (TMK, ISOMP with update=cay or fixed_iters) are refused (SLPI_EINPUT). */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

@@ -11,6 +11,7 @@
  *  - coordinates vs matrix form: TMK on the heavy top with gamma = 0, x = 0 equals TMK
  *    on the rigid body (SVI form); SVI-LP on so(3) equals SVI-SO3 with c = +1/4;
  *  - radii stay below 1e-30 at 128 bits. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

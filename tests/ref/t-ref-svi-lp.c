@@ -11,6 +11,7 @@
  * thin boxes, wide along one axis only, with a, b on that axis. A derivative that lost a
  * term, or took a factor at the box's midpoint, misses the differences; the enclosures
  * must stay narrow (radius < 1/4 of 1 + the largest entry) for the check to mean anything. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/scheme.h"
 

@@ -6,6 +6,7 @@
  * memory (the data pointers aside: two allocations). A constructor that leaves a slot
  * unset (gen_packed, read by slpi_ref_matrix_attach, was one) fails this on any fill but
  * 0. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 #include "ref/system.h"

@@ -11,6 +11,7 @@
  *    it tries, p->prec, 2 p->prec, ..., p->prec_max, in order (the raise is movement too:
  *    each new precision is told on its own, before any work at it);
  *  - no watch (fn NULL), no call. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/vec.h"
 

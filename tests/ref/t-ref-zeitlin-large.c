@@ -12,6 +12,7 @@
  *   - N = 128 (the iso/zeitlin/long size) only under SLPI_TEST_MULTIPLIER >= 4: one
  *     step from binary64 input, certified, containing the fast step.
  * Public API (slpi_ref_*, slpi_fast_*) except the tables. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/zeitlin.h"
 

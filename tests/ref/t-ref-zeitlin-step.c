@@ -17,6 +17,7 @@
  *   - the invariants' names for N = 2..20 two ways: each delta name is "I_dev" or "I_rel_dev" of its
  *     name, the first four are H0, C2, C3, TrX, then every eigenvalue up to N = 12, and
  *     no two names are equal. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "ref/matrix.h"
 #include "ref/krawczyk.h"

@@ -6,6 +6,7 @@
 #ifndef SLPI_TESTS_CONVUTIL_H
 #define SLPI_TESTS_CONVUTIL_H
 
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 

@@ -3,7 +3,8 @@
 # shared, SONAMEs libslpi.so.MAJOR and libslpi-tools.so.MAJOR), their headers slpi.h and
 # slpi-tools.h, the binary, slpi.pc and slpi-tools.pc, the CMake package,
 # the golden cases and the Python package in place; a program built only from the
-# installed files with pkg-config's flags links and runs, and the installed binary finds
+# installed files with pkg-config's flags links and runs (and cannot take the size of the
+# opaque slpi_problem), and the installed binary finds
 # the installed golden cases. Then, installed at a real PREFIX: the C examples
 # (examples/*.c; one including slpi-tools.h with the tools' package) built with pkg-config
 # and with CMake's find_package(slpi CONFIG) run; the installed Python package imports
@@ -49,6 +50,11 @@ ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$root/include" -o "$tmp/use-so" "$tmp/use
 mkdir -p "$tmp/noarb/flint"   # either FLINT generation's headers (core/slpi-flint.h)
 for h in arb.h flint/arb.h flint/flint.h; do printf '#error "an Arb or FLINT header was included"\n' > "$tmp/noarb/$h"; done
 ${CC:-cc} -std=c11 -DSLPI_FAST_ONLY -I"$tmp/noarb" -I"$root/include" -fsyntax-only "$tmp/use.c" 2>"$tmp/cc.log" || note "SLPI_FAST_ONLY still includes Arb: $(head -3 "$tmp/cc.log")"
+# the problem is opaque (docs/design.md#opaque-problem): no installed header gives its size,
+# and the struct's header stays in the source tree
+printf '#include <slpi-tools.h>\nunsigned long n = sizeof(slpi_problem);\n' > "$tmp/size.c"
+${CC:-cc} -std=c11 -I"$root/include" $cflags -fsyntax-only "$tmp/size.c" 2>/dev/null && note "an installed header gives sizeof(slpi_problem)"
+[ -z "$(find "$root/include" -name 'problem-struct.h')" ] || note "core/problem-struct.h is installed"
 "$root/bin/slpi" --version >/dev/null || note "installed slpi --version"
 # the golden cases are installed, and the installed binary finds them beside itself from
 # a folder that has no oracle/golden

@@ -16,6 +16,7 @@
  *    that by |NAME(x0)| (taken from the certified ball of NAME at x0); theta = acos R_33 is
  *    the square root of its budget (acos is Hoelder-1/2 at +-1).
  * SLPI_TEST_SEED: the noise seed; SLPI_TEST_MULTIPLIER: the number of steps to x. */
+#include "core/problem-struct.h"
 #include "testutil.h"
 
 #include "core/slpi-flint.h"

@@ -27,6 +27,7 @@
  *     stated per case (`sin(pi*l)`, `tan(pi/2)`): the double path accepts, the
  *     certified path refuses with the shared text.
  * Sizes N = 3..6 (creates and steps at N <= 8: the table's N = 1024 only through core). */
+#include "core/problem-struct.h"
 #include "zeitlinutil.h"
 #include "core/problem.h"
 

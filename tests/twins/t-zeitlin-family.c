@@ -55,6 +55,7 @@
  *     them; measured 4e-6 and 8e-12 at N = 7, l = 2, m = 1).
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
 #include <float.h>
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 #include "fast/sun.h"

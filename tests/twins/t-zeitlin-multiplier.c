@@ -23,6 +23,7 @@
  *     containing 0 on the certified path (sin(pi l)), a domain error (log(l - 1) at l = 1,
  *     one text), a coordinate, with kappa.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
+#include "core/problem-struct.h"
 #include "zeitlinutil.h"
 #include "fast/system.h"
 #include "fast/sun.h"
