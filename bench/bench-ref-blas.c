@@ -19,7 +19,7 @@
  * the certified path's set-up on the BLAS route (slpi_ref_create: the su(N) tables), with
  * the process's peak resident memory at the end of each case; and apart, the first (cold)
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
- * warm start has the previous increment from step 2 on; issue 51 asks K >= 20). */
+ * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20). */
 #include "core/problem-struct.h"
 #include "bench/benchutil.h"
 #include "core/steps.h"

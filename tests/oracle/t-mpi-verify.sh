@@ -55,7 +55,7 @@ compare() {
 compare all "$d/good.tsv" 0 "local rows: 31 PASS, 0 FAIL, 0 UNABLE"
 compare sample "$d/good.tsv" 0 "local rows: 13 PASS, 0 FAIL, 0 UNABLE" --sample 13 --sample-seed 5
 compare moved "$d/moved.tsv" 1 "local rows: 29 PASS, 2 FAIL, 0 UNABLE"
-# two paths pooled in one call (issue 55): both files proved, their rows' statistics
+# two paths pooled in one call: both files proved, their rows' statistics
 # summed in file order, then row order, the same on any threads and ranks
 compare pooled "$d/good1.tsv" 0 "statistics: 60 rows of 2 paths" "$d/good.tsv"
 for s in 17 18; do
