@@ -98,6 +98,21 @@ static void pending_drop(int slot)
     if (slot >= 0) pending_used[slot] = 0;
 }
 
+/* Block the signals whose handler removes the pending files, for the few calls between
+ * creating a lock file and naming it pending (and between unlinking it and forgetting
+ * it): a signal there would leave the lock file behind, or remove a successor's. A
+ * signal that arrives meanwhile is delivered when the mask is restored. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
 struct slpi_output {
     FILE *f;
     char *path;        /* the name given (for messages) */
@@ -141,9 +156,12 @@ static void sync_folder_of(const char *path)
 static void release(slpi_output *o)
 {
     pending_drop(o->pending);
-    pending_drop(o->lock_pending);
+    sigset_t old;
+    hold_signals(&old);
     if (o->lock) unlink(o->lock); /* still held: no other writer can have it */
+    pending_drop(o->lock_pending);
     if (o->lock_fd >= 0) close(o->lock_fd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     free(o->lock);
     free(o->path);
     free(o->target);
@@ -213,18 +231,31 @@ static int take_writer_lock(slpi_output *o, int in_place, slpi_error *err)
     free(copy);
     if (!o->lock) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", o->path);
     for (int attempt = 0; attempt < 64; attempt++) {
-        int fd = open(o->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        sigset_t old;
+        hold_signals(&old);
+        int fd = open(o->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666), e = errno, locked = 0;
+        if (fd >= 0) {
+            locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+            e = errno;
+            struct stat held, named;
+            if (locked && fstat(fd, &held) == 0 && stat(o->lock, &named) == 0 && held.st_dev == named.st_dev &&
+                held.st_ino == named.st_ino) {
+                o->lock_fd = fd;
+                o->lock_pending = pending_add(o->lock);
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                return SLPI_OK;
+            }
+            close(fd); /* not ours, or unlinked by its last holder after we opened it */
+        }
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (fd < 0) {
-            int e = errno;
             free(o->lock);
             o->lock = NULL;
             if (in_place && (e == EACCES || e == EROFS || e == EPERM)) return SLPI_OK;
             errno = e;
             return fail(err, o->path, "cannot write (its lock file in its folder)");
         }
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            int e = errno;
-            close(fd);
+        if (!locked) {
             free(o->lock);
             o->lock = NULL;
             if (e == EWOULDBLOCK)
@@ -232,14 +263,6 @@ static int take_writer_lock(slpi_output *o, int in_place, slpi_error *err)
             errno = e;
             return fail(err, o->path, "cannot lock its lock file");
         }
-        struct stat held, named;
-        if (fstat(fd, &held) == 0 && stat(o->lock, &named) == 0 && held.st_dev == named.st_dev &&
-            held.st_ino == named.st_ino) {
-            o->lock_fd = fd;
-            o->lock_pending = pending_add(o->lock);
-            return SLPI_OK;
-        }
-        close(fd); /* unlinked by its last holder after we opened it: again */
     }
     free(o->lock);
     o->lock = NULL;
