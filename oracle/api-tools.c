@@ -33,12 +33,13 @@ int slpi_api_verify_argv(int argc, char **argv, const char *json)
     if (rc == SLPI_OK) rc = slpi_verify_parse_args(&o, &io, argc, argv, files, argc, &n, &err);
     if (rc == SLPI_OK && (io.help || io.json || io.quiet))
         rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --help, --json and --quiet belong to the command line");
-    FILE *report = rc == SLPI_OK && io.output ? fopen(io.output, "w") : NULL; /* the text report, --table's rows */
-    if (rc == SLPI_OK && io.output && !report)
-        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --output %s: cannot write", io.output);
-    if (rc == SLPI_OK) rc = slpi_verify_run_files(n, files, &o, report, res, &err);
-    if (report && fclose(report) != 0 && rc == SLPI_OK)
-        rc = slpi_error_set(&err, SLPI_EINPUT, "verify: --output %s: write error", io.output);
+    slpi_output *report = NULL; /* the text report, --table's rows: replaced whole, or left as it was */
+    if (rc == SLPI_OK && io.output) rc = slpi_output_open(&report, io.output, SLPI_OUTPUT_REPLACE, &err);
+    if (rc == SLPI_OK) rc = slpi_verify_run_files(n, files, &o, report ? slpi_output_file(report) : NULL, res, &err);
+    if (report && rc == SLPI_OK)
+        rc = slpi_output_commit(report, &err);
+    else if (report)
+        slpi_output_abort(report);
     if (rc == SLPI_OK) rc = slpi_verify_write_json(files[0], res, json, &err);
     free(files);
     free(res);
