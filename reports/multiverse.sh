@@ -1,5 +1,6 @@
 #!/bin/sh
-# multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] — claim ID
+# multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] [--tests FILE]
+# — claim ID
 # decided over its declared multiverse (docs/claims.md#multiverse): every combination of
 # the values of its "% ID | DIMENSION | VALUES | why" lines is a member, one
 # `SLPI audit --only ID` run into OUT/mK (K = 1, 2, ...) with
@@ -17,7 +18,8 @@
 # long multiverse is run in pieces over sessions. A member whose rules digest differs from
 # the rows' stops the run (exit 2): a changed rule is a new multiverse, in a new OUT.
 # --max K runs at most K members not yet run; --cache DIR gives each member the audit's
-# cache DIR/KERNEL-LIBM (the cache keys hold seeds and fit, not the kernel or the libm).
+# cache DIR/KERNEL-LIBM (the cache keys hold seeds and fit, not the kernel or the libm);
+# --tests FILE the unit tests' results a "test" check reads (reports/unit-tests.sh).
 # OUT/multiverse.txt: the verdict over the members by the rule fixed before the runs
 # (docs/claims.md#multiverse), computed here from the members alone:
 #   the decided members (not UNABLE) all alike: that verdict, or UNABLE when some member
@@ -30,10 +32,10 @@
 # A claim without "%" lines has one member. Exit 2 on a bad argument, a missing claim or
 # library, a member whose audit did not write its report or a changed rules digest; 0
 # otherwise.
-usage="usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR]"
+usage="usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] [--tests FILE]"
 slpi=${1:?$usage}; out=${2:?$usage}; id=${3:?$usage}
 shift 3
-full=""; reg=reports/claims.txt; max=-1; cache=""
+full=""; reg=reports/claims.txt; max=-1; cache=""; tests=""
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=--full ;;
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --max) max=${2:?--max K}; shift
            case $max in *[!0-9]* | "") echo "multiverse: --max wants a count, not '$max'" >&2; exit 2 ;; esac ;;
     --cache) cache=${2:?--cache DIR}; shift ;;
+    --tests) tests=${2:?--tests FILE}; shift ;;
     *) echo "multiverse: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -90,6 +93,7 @@ while read -r coords; do
   done
   [ -z "$pre" ] || [ -f "$pre" ] || { echo "multiverse: $pre missing (make multiverse builds it)" >&2; exit 2; }
   [ -z "$cache" ] || args="$args --cache $cache/${blas:-auto}-$libm"
+  [ -z "$tests" ] || args="$args --tests $tests"
   rm -rf "$out/m$k"
   times > "$out/.cpu0"
   # shellcheck disable=SC2086

@@ -20,13 +20,14 @@ cat > "$dir/slpi" <<'STAND'
 #!/bin/sh
 S=0 F=wls L=all D= K=${OPENBLAS_CORETYPE:-} P=${LD_PRELOAD:-}
 while [ $# -gt 0 ]; do
-  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;; esac
+  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;;
+    --tests) T=$2; shift ;; esac
   shift
 done
 [ "${NOREPORT:-}" = "$S" ] && exit 1
 echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
 V=$(eval "$RULE")
-mkdir -p "$D" && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
+mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -88,6 +89,10 @@ grep -q '^X1 CONFIRMED over 32 members: CONFIRMED 32 ' "$dir/part/multiverse.txt
 RULE='[ $S = 1000 ] && echo DISCREPANCY || echo CONFIRMED' rv settled --max 8
 grep -q '^X1 SEED-DEPENDENT over 8 of 32 members: CONFIRMED 4 .* DISCREPANCY 4 .*; 24 not run' "$dir/settled/multiverse.txt" ||
   { echo "t-multiverse: FAIL: a partial run that the seeds settle: $(cat "$dir/settled/multiverse.txt")"; fail=1; }
+# the unit tests' results reach every member (a claim decided by a "test" check)
+RULE='echo CONFIRMED' rv withtests --tests /the/tests.tsv --max 2
+[ "$(cat "$dir"/withtests/m1/tests "$dir"/withtests/m2/tests 2>/dev/null | sort -u)" = /the/tests.tsv ] ||
+  { echo "t-multiverse: FAIL: --tests did not reach the members"; fail=1; }
 # a changed rule (its digest) is a new multiverse, not a continuation
 DIGEST=d2 RULE='echo CONFIRMED' rv settled --max 1; [ $? = 2 ] && grep -q "rules digest d2.*listed under d1" "$dir/settled.out" ||
   { echo "t-multiverse: FAIL: a changed rules digest was not refused: $(cat "$dir/settled.out")"; fail=1; }
@@ -97,5 +102,5 @@ RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/sl
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
-[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, resumed, refusals)"
+[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, resumed, --tests, refusals)"
 exit $fail
