@@ -88,29 +88,6 @@ static void run_stamp(char *date, size_t nd, char *machine, size_t nm)
              load);
 }
 
-/* The verdict that decides a claim in the report (docs/claims.md#multiverse): the archived
- * verdict over its multiverse into word, the members and their shares into dist; without
- * an archived multiverse this run's verdict, and dist says whose. */
-static void decided_by(const slpi_audit *a, const slpi_audit_claim *cl, char *word, size_t nw, char *dist, size_t nd)
-{
-    char mv[512], mw[1024];
-    int nm;
-    slpi_audit_multiverse_archived(a, cl, mv, sizeof mv);
-    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
-    const char *v = slpi_claim_verdict_name(cl->verdict);
-    size_t w = strcspn(mv, " ");
-    if (mv[0]) {
-        snprintf(word, nw, "%.*s", (int)w, mv);
-        snprintf(dist, nd, "%s; this run, one member: %s", mv + w + (mv[w] == ' '), v);
-    } else {
-        snprintf(word, nw, "%s", v);
-        if (nm == 1)
-            snprintf(dist, nd, "this run, the one member");
-        else
-            snprintf(dist, nd, "this run, one member of %d: no multiverse run archived", nm);
-    }
-}
-
 /* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
  * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
  * file and of the running executable (the evaluators as built), and the rules digest of
@@ -184,7 +161,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(mvo, "members", json_integer(nm));
         json_object_set_new(mvo, "words", json_string(mw));
         char word[64], dist[512];
-        decided_by(a, cl, word, sizeof word, dist, sizeof dist);
+        slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
         json_object_set_new(mvo, "verdict", json_string(word));
         json_object_set_new(mvo, "distribution", json_string(dist));
         json_object_set_new(o, "multiverse", mvo);
@@ -372,7 +349,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     const char *v = slpi_claim_verdict_name(cl->verdict);
     char size[2048], word[64], dist[512];
     audit_size(a, cl, size, sizeof size);
-    decided_by(a, cl, word, sizeof word, dist, sizeof dist);
+    slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
     fprintf(f, "<section id='%s'><h3>%s <span class='v %s'>%s</span> <small>", cl->id, cl->id, word, word);
     html_text(f, dist);
     fprintf(f, "</small></h3>\n<p class='st'>");
@@ -566,7 +543,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, " / ");
         html_text(f, size);
         char word[64], dist[512];
-        decided_by(a, cl, word, sizeof word, dist, sizeof dist);
+        slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
         fprintf(f, "</td><td class='v %s'>%s<br><small>", word, word);
         html_text(f, dist);
         fprintf(f, "</small></td>");

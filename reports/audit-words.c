@@ -177,3 +177,27 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
                         : "no multiverse run archived, so this verdict is one member's",
              verdict);
 }
+
+/* The verdict that decides a claim in the report (docs/claims.md#multiverse): the archived
+ * verdict over its multiverse into word, the members and their shares into dist; without
+ * an archived multiverse this run's verdict, and dist says whose. */
+void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *cl, char *word, size_t nw, char *dist,
+                                   size_t nd)
+{
+    char mv[512], mw[1024];
+    int nm;
+    slpi_audit_multiverse_archived(a, cl, mv, sizeof mv);
+    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
+    const char *v = slpi_claim_verdict_name(cl->verdict);
+    size_t w = strcspn(mv, " ");
+    if (mv[0]) {
+        snprintf(word, nw, "%.*s", (int)w, mv);
+        snprintf(dist, nd, "%s; this run, one member: %s", mv + w + (mv[w] == ' '), v);
+    } else {
+        snprintf(word, nw, "%s", v);
+        if (nm == 1)
+            snprintf(dist, nd, "this run, the one member");
+        else
+            snprintf(dist, nd, "this run, one member of %d: no multiverse run archived", nm);
+    }
+}
