@@ -344,15 +344,24 @@ static void variant_table(FILE *f, const slpi_audit_claim *cl)
     fprintf(f, "</table>\n");
 }
 
+/* The verdict that decides claim cl (slpi_audit_multiverse_decided) between open (a format
+ * that takes the verdict twice: its class and its word) and close, its members as text. */
+static void decided_html(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl, const char *open, const char *close)
+{
+    char word[64], dist[512];
+    slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
+    fprintf(f, open, word, word);
+    html_text(f, dist);
+    fputs(close, f);
+}
+
 static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl, json_t *arch)
 {
     const char *v = slpi_claim_verdict_name(cl->verdict);
-    char size[2048], word[64], dist[512];
+    char size[2048];
     audit_size(a, cl, size, sizeof size);
-    slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
-    fprintf(f, "<section id='%s'><h3>%s <span class='v %s'>%s</span> <small>", cl->id, cl->id, word, word);
-    html_text(f, dist);
-    fprintf(f, "</small></h3>\n<p class='st'>");
+    fprintf(f, "<section id='%s'><h3>%s ", cl->id, cl->id);
+    decided_html(f, a, cl, "<span class='v %s'>%s</span> <small>", "</small></h3>\n<p class='st'>");
     html_text(f, cl->statement);
     fprintf(f, "</p>\n<table class='kv'><tr><th>where</th><td>");
     html_text(f, cl->source);
@@ -542,11 +551,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         html_short(f, cl->paper_size, 120);
         fprintf(f, " / ");
         html_text(f, size);
-        char word[64], dist[512];
-        slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
-        fprintf(f, "</td><td class='v %s'>%s<br><small>", word, word);
-        html_text(f, dist);
-        fprintf(f, "</small></td>");
+        decided_html(f, a, cl, "</td><td class='v %s'>%s<br><small>", "</small></td>");
         archive_cell(f, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }
