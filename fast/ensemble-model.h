@@ -197,14 +197,17 @@ ENS_INLINE void ens_model_predict(const slpi_fast_model_soa *c, const int nb, co
 }
 
 /* One sweep on register v: W = X + [P,Y]/2 + P Y P/4 (slpi_fast_blocks_isomp, HAT), its
- * increment d and norm m; Y <- W on the active lanes. */
+ * increment d and norm m; Y <- W on the active lanes. A component of P that is not finite
+ * needs no mark here: P.Y is then not finite (P_i Y_i is, for Y_i = 0 too), so is every
+ * component of W (P Y P = -(P.Y) P, 0 times it included), the last one's increment with
+ * them, and the step fails on d as the scalar path's does on its all-NaN Psi. */
 ENS_INLINE void ens_model_sweep(const slpi_fast_model_soa *c, const int nb, ens_vd *S, int v, const ens_vl *act,
-                                ens_vd *dp, ens_vd *mp, ens_vl *flt)
+                                ens_vd *dp, ens_vd *mp)
 {
-    ens_vd d = (ens_vd){ 0 }, m = (ens_vd){ 0 }, r = (ens_vd){ 0 };
+    ens_vd d = (ens_vd){ 0 }, m = (ens_vd){ 0 };
     for (int b = 0; b < nb; b++) {
         ens_vd P[3], Y[3], C[3];
-        ENS_LOAD_P(P, b, v, r);
+        for (int i = 0; i < 3; i++) P[i] = ENS_P(3 * b + i, v);
         for (int i = 0; i < 3; i++) Y[i] = ENS_AT(c->y0 + 3 * b + i, v);
         ens_cross(P, Y, C);
         const ens_vd py = ENS_DOT(P, Y);
@@ -217,7 +220,6 @@ ENS_INLINE void ens_model_sweep(const slpi_fast_model_soa *c, const int nb, ens_
     }
     *dp = d;
     *mp = m;
-    ENS_FAULT(flt[v], act[v], r);
 }
 
 /* n <= SLPI_ENSEMBLE_BLOCK paths of nb so(3) blocks from SoA x (component i of path r at
@@ -261,7 +263,7 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
         for (int k = 0; k < nvl; k++) {
             const int v = vl[k];
             ens_vd d, m;
-            ens_model_sweep(c, nb, S, v, act, &d, &m, flt);
+            ens_model_sweep(c, nb, S, v, act, &d, &m);
             ens_vl sn;
             if (ens_check(&c->pol, n_it, &it[v], &d, &m, &act[v], &sn)) {
                 st[v] = ENS_SELI(act[v], sn, st[v]);

@@ -11,7 +11,8 @@
  * path is invalid), and a path moved to coordinates of 1e200, beyond the bound below
  * which the roots cannot overflow, where H overflows while its gradient does not: the
  * general path's domain fault fails the step, and the lanes must fail it too (their
- * finiteness test runs there). A failed path is compared by failing alone: its status
+ * finiteness test runs there), and a model whose H is inf - inf wherever the paths go, with
+ * a small gradient: every step fails on the general path, so must every lane. A failed path is compared by failing alone: its status
  * says why in the general path's words, the lanes only void their block. */
 #include "fastutil.h"
 #include "core/expr.h"
@@ -48,6 +49,9 @@ static const model models[] = {
       "(x1^2 + x2^2 + 1)^1.5/3 - x1*x2/(x2^2 + 2) + tanh(x2) - atan(x1)*sinh(x1)/7 + cosh(x2)/8"
       " - sqrt(x1^2 + 1) + tan(x2/4) + log(x1^2 + 3) - x1^(-2)/64",
       "-(x1 - x2)^2/4 + x1^3/3", "x1*x2/8 - exp(x2)/2^10 + (x2^2 + 2)^(x1/4)", "0.9,-0.4,0.3" },
+    /* H is NaN (inf - inf) at these states while its gradient is small and finite: only
+     * the finiteness test fails the steps */
+    { 0, "so3", "(x1^2 + 2*x2^2 + 3*x3^2)*1e-22 + (1e300*x3 - 1e300*x3)", "1e-20*x1^2", "1e-20*x2*x3", "1e9,2e9,3e9" },
 };
 
 static const policy *g_pol;
@@ -126,10 +130,10 @@ static void compare(const model *m, const policy *pol, slpi_fast_isa isa, int nl
     TEST_CHECKF(same && its == its_soa && bad == bad_soa && flags == 0,
                 "%s, %s, %s kernel, %d lanes: bits %s, iterations %ld vs %ld, failures %ld vs %ld"
                 " (%ld lane reports differ)",
-                m->file ? m->file : "the operations' model", pol->name, isa_name(isa), nl, same ? "equal" : "differ",
+                m->file ? m->file : m->H, pol->name, isa_name(isa), nl, same ? "equal" : "differ",
                 its_soa, its, bad_soa, bad, flags);
     if (nl == MAXL)
-        printf("  %-36s %-36s %-8s: %ld iterations, %ld failures: %s\n", m->file ? m->file : "(every operation)",
+        printf("  %-36.36s %-36s %-8s: %ld iterations, %ld failures: %s\n", m->file ? m->file : m->H,
                pol->name, isa_name(isa), its, bad,
                same && its == its_soa && bad == bad_soa ? "identical" : "DIFFERENT");
     free(xs);
