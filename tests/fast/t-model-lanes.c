@@ -130,12 +130,11 @@ static void compare(const model *m, const policy *pol, slpi_fast_isa isa, int nl
     TEST_CHECKF(same && its == its_soa && bad == bad_soa && flags == 0,
                 "%s, %s, %s kernel, %d lanes: bits %s, iterations %ld vs %ld, failures %ld vs %ld"
                 " (%ld lane reports differ)",
-                m->file ? m->file : m->H, pol->name, isa_name(isa), nl, same ? "equal" : "differ",
-                its_soa, its, bad_soa, bad, flags);
+                m->file ? m->file : m->H, pol->name, isa_name(isa), nl, same ? "equal" : "differ", its_soa, its,
+                bad_soa, bad, flags);
     if (nl == MAXL)
-        printf("  %-36.36s %-36s %-8s: %ld iterations, %ld failures: %s\n", m->file ? m->file : m->H,
-               pol->name, isa_name(isa), its, bad,
-               same && its == its_soa && bad == bad_soa ? "identical" : "DIFFERENT");
+        printf("  %-36.36s %-36s %-8s: %ld iterations, %ld failures: %s\n", m->file ? m->file : m->H, pol->name,
+               isa_name(isa), its, bad, same && its == its_soa && bad == bad_soa ? "identical" : "DIFFERENT");
     free(xs);
     slpi_fast_model_soa_clear(&soa);
     slpi_fast_free(f);
