@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|formats|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|formats|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -292,6 +292,11 @@ def plan_runs(plan, paths, first=5000):
         # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
         out += [("heavytop", "c-float", d, m, 10000, 6001)
                 for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
+    if plan == "ez10k":
+        # docs/power.md#ez10k-rule: Euler-Zeitlin su(8) at 10^4 steps, five defects at 0.3 of
+        # their 1 u magnitudes, path 6002, c-float (some 800 s of CPU a run)
+        out += [("zeitlin", "c-float", d, m, 10000, 6002)
+                for d, m in settings("zeitlin", (0.3,), ("amp", "lap", "drop", "coef", "sign"))]
     if plan == "formats":
         # docs/power.md#rounding-amendment: the rigid body at every format below binary32
         # under the amended rule: correct ports on paths 10000.. one per path in turn, then
@@ -507,7 +512,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "formats",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "formats",
                     "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
