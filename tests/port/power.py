@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|formats|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -297,6 +297,12 @@ def plan_runs(plan, paths, first=5000):
         # their 1 u magnitudes, path 6002, c-float (some 800 s of CPU a run)
         out += [("zeitlin", "c-float", d, m, 10000, 6002)
                 for d, m in settings("zeitlin", (0.3,), ("amp", "lap", "drop", "coef", "sign"))]
+    if plan == "curve":
+        # docs/power.md#curve-rule: the figure's lengths from runs kept in power-runs.tsv:
+        # the rigid body in C on the grid of every scalable defect and the early stop, path
+        # 6003, 100, 1000 and 10^4 steps
+        five = ("drop", "coef", "amp", "sign", "lap", "early")
+        out += [("rb", "c-float", d, m, steps, 6003) for steps in (100, 1000, 10000) for d, m in settings("rb", GRID, five)]
     if plan == "formats":
         # docs/power.md#rounding-amendment: the rigid body at every format below binary32
         # under the amended rule: correct ports on paths 10000.. one per path in turn, then
@@ -512,7 +518,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "formats",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats",
                     "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
