@@ -91,6 +91,16 @@ def run(argv, out=None, check=True):
     return r
 
 
+def read_runs(runs, done):
+    """into done, {key: row}, the runs of a runs.tsv not in it yet (key: its first six
+    fields)"""
+    for line in open(runs):
+        f = line.rstrip("\n").split("\t")
+        if f[0] != "system" and 16 <= len(f) <= len(FIELDS) and tuple(f[:6]) not in done:
+            done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+    return done
+
+
 class Harness:
     def __init__(self, out):
         self.out, self.portdir = out, os.path.join(BUILD, "port")
@@ -109,10 +119,7 @@ class Harness:
     def read(self, runs):
         """the runs of a runs.tsv (this folder's, or another's with --also) that are not
         known yet"""
-        for line in open(runs):
-            f = line.rstrip("\n").split("\t")
-            if f[0] != "system" and 16 <= len(f) <= len(FIELDS) and tuple(f[:6]) not in self.done:
-                self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+        read_runs(runs, self.done)
 
     def build(self):
         cc = os.environ.get("CC", "cc")
@@ -348,31 +355,21 @@ def binned(rows):
     return t
 
 
-def curve(h, rows):
-    """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
-    a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
+def curve(rows):
+    """the figure's points (tests/port/power_figure.py): {(steps, held out): [(effect at
+    the bin's centre, detected, runs)]} of the binary32 defect runs, by mean effect per
+    step in bins [2^b, 2^(b+1)) u|x| (the one bad step and pooled runs left out: a mean
+    says nothing of the first, the second is another unit)"""
     c = {}
     for r in rows:
         e = float(r["effect_mean"])
         if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"] or r["impl"] in IMPL_FORMAT:
             continue
-        held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
-        k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
+        held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
+        k = c.setdefault((int(r["steps"]), held), {}).setdefault(math.floor(math.log2(e)), [0, 0])
         k[0] += r["exit"] == "1"
         k[1] += 1
-    blocks = []
-    for steps in sorted({k[0] for k in c}):
-        for held in (0, 1):
-            if not any(k[:2] == (steps, held) for k in c):
-                continue
-            text = "steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else "")
-            for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
-                d, n = c[(steps, held, b)]
-                text += "%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n)
-            blocks.append(text)
-    with open(os.path.join(h.out, "curve.tsv"), "w") as f:  # blocks apart by two blank lines
-        f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
-        f.write("\n\n".join(blocks))
+    return {key: [(2 ** (b + 0.5), d, n) for b, (d, n) in sorted(bins.items())] for key, bins in sorted(c.items())}
 
 
 def binom_cdf(k, n, p):
@@ -439,7 +436,6 @@ def null_table(rows, goal=1e-3):
 
 def table(h):
     rows = list(h.done.values())
-    curve(h, rows)
     lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
              "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
     t = binned(rows)
