@@ -434,10 +434,10 @@ def null_table(rows, goal=1e-3):
     return out + [""]
 
 
-def table(h):
-    rows = list(h.done.values())
-    lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
-             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
+def binned_lines(rows):
+    """the detection tables of the defect runs: detected / runs (UNABLE or LOW-POWER in
+    brackets) by system (and format) and length, seen then held out"""
+    lines = []
     t = binned(rows)
     heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
     for held in (False, True):
@@ -445,9 +445,10 @@ def table(h):
             steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind}, key=lambda v: (v[1], v[0]))
             if not steps:
                 continue
-            lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
-                                       else "one bad step of MAG u|x|",
-                                       ", 4 paths pooled in one verify" if "pooled" in kind else ""))
+            lines.append("**%s, %s%s**" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
+                                           else "one bad step of MAG u|x|",
+                                           ", 4 paths pooled in one verify" if "pooled" in kind else ""))
+            lines.append("")
             cols = heads if kind.startswith("mean") else ["%d u" % m for m in BAD]
             lines.append("| system | steps | " + " | ".join(cols) + " |")
             lines.append("|---|---|" + "---|" * len(cols))
@@ -458,6 +459,14 @@ def table(h):
                     cells.append("%d/%d%s" % (c[0], c[1], " (%d)" % c[2] if c[2] else "") if c else "")
                 lines.append("| %s | %d | %s |" % (s[0], s[1], " | ".join(cells)))
             lines.append("")
+    return lines
+
+
+def table(h):
+    rows = list(h.done.values())
+    lines = ["# power of slpi verify --local (tests/port/power.py)", "",
+             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
+    lines += binned_lines(rows)
     miss = sorted((r for r in rows if r["defect"] not in ("none", "bad") and float(r["effect_mean"]) >= 0.25
                    and r["exit"] != "1"), key=lambda r: (r["system"], int(r["steps"]), r["defect"], r["impl"]))
     if miss:
