@@ -457,16 +457,23 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
     slpi_problem *q = flint_malloc(sizeof *q);
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_ref_tape t;
+        slpi_model m;
+        memset(&m, 0, sizeof m);
         rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, q, prec, err)) != SLPI_OK)   /* nothing to clear */
+        if (rc == SLPI_OK &&
+            (slpi_model_parse(&m, q, err) != SLPI_OK ||
+             slpi_ref_tape_init(&t, &m, q, prec, err) != SLPI_OK))       /* nothing to clear */
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
-        if (rc != SLPI_OK)
+        if (rc != SLPI_OK) {
+            slpi_model_free(&m);
             break;
+        }
         if (!slpi_ref_tape_eval(&t, 0, lam + l, mu, NULL, 0, prec))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, t.why);
         else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         slpi_ref_tape_clear(&t);
+        slpi_model_free(&m);
     }
     if (rc == SLPI_OK) {
         if (d->lam != NULL)

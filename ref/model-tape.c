@@ -550,15 +550,13 @@ void slpi_ref_tape_clear(slpi_ref_tape *d)
     _arb_vec_clear(d->pw, d->m->alg.dim);
     arb_clear(&d->t0);
     arb_clear(&d->time);
-    slpi_model_release(d->m);
 }
 
-int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slpi_error *err)
+int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_model *m, const slpi_problem *p, slong cprec, slpi_error *err)
 {
     memset(d, 0, sizeof *d);
     int rc = SLPI_OK;
-    if (!(d->m = slpi_model_acquire(p, err)))
-        return SLPI_EINPUT;
+    d->m = m;
     const slpi_algebra *alg = &d->m->alg;
     for (int k = 0; k <= d->m->M; k++) {
         const slpi_expr *e = &d->m->H[k];
