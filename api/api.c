@@ -356,7 +356,7 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
         rc = slpi_fast_create_plan(&s->fast, plan, &err);
         s->fat = (slpi_fast_at){ s->fast, s->x };
     }
-    slpi_plan_unref(plan);   /* the run objects hold what they need of it */
+    slpi_plan_unref(plan); /* the run objects hold what they need of it */
     if (rc == SLPI_OK) rc = stepper_rewind(s, &err);
     if (rc == SLPI_OK) s->ndiag = stepper_diag(s, s->diag_name, NULL, NULL);
     if (rc != SLPI_OK) {

@@ -454,20 +454,14 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
 {
     int N = p->ez.N, rc = SLPI_OK;
     arb_ptr lam = _arb_vec_init(N), mu = _arb_vec_init(3);
-    slpi_problem *q = flint_malloc(sizeof *q);
+    slpi_model m = { 0 }; /* the multiplier's model at l (core/zeitlin-family.h) */
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_ref_tape t;
-        slpi_model m;
-        memset(&m, 0, sizeof m);
-        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK &&
-            (slpi_model_parse(&m, q, err) != SLPI_OK ||
-             slpi_ref_tape_init(&t, &m, q, prec, err) != SLPI_OK))       /* nothing to clear */
+        rc = slpi_zeitlin_multiplier_model(&m, p, l, err);
+        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, &m, "", prec, err)) != SLPI_OK) /* nothing to clear */
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
-        if (rc != SLPI_OK) {
-            slpi_model_free(&m);
+        if (rc != SLPI_OK)
             break;
-        }
         if (!slpi_ref_tape_eval(&t, 0, lam + l, mu, NULL, 0, prec))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, t.why);
         else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
@@ -475,6 +469,7 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
         slpi_ref_tape_clear(&t);
         slpi_model_free(&m);
     }
+    slpi_model_free(&m); /* the one a refusal left */
     if (rc == SLPI_OK) {
         if (d->lam != NULL)
             _arb_vec_clear(d->lam, N);
@@ -484,7 +479,6 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
         _arb_vec_clear(lam, N);
     }
     _arb_vec_clear(mu, 3);
-    flint_free(q);
     return rc;
 }
 

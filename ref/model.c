@@ -124,7 +124,7 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_pla
     /* constants: far below any step radius, as the built-in systems' parameters */
     const slong cprec = 2 * p->prec_max + 64;
     slpi_ref_tape *d = flint_calloc(1, sizeof *d);
-    int rc = slpi_ref_tape_init(d, slpi_plan_model(plan), p, cprec, err);
+    int rc = slpi_ref_tape_init(d, slpi_plan_model(plan), p->model.t0_text, cprec, err);
     if (rc != SLPI_OK) {
         flint_free(d);
         return rc;

@@ -689,8 +689,8 @@ static void check_tape_box(const tape_box *b)
         TEST_CHECKF(0, "%s: slpi_model_parse: %s", b->H, err.msg);
         return;
     }
-    if (slpi_ref_tape_init(&wide, &m, &p, 320, &err) != SLPI_OK ||
-        slpi_ref_tape_init(&point, &m, &p, 320, &err) != SLPI_OK) {
+    if (slpi_ref_tape_init(&wide, &m, "", 320, &err) != SLPI_OK ||
+        slpi_ref_tape_init(&point, &m, "", 320, &err) != SLPI_OK) {
         TEST_CHECKF(0, "%s: slpi_ref_tape_init: %s", b->H, err.msg);
         slpi_model_free(&m);
         return;
