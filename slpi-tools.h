@@ -191,10 +191,20 @@ typedef struct {
  * 1 u), else PASS. */
 #define SLPI_STAT_DIRS 12
 #define SLPI_VERIFY_ALPHA 1e-3
+/* The sums of the test's rows: projections, their cross products, the size test's
+ * differences and squares, |r|^2. */
+typedef struct {
+    double sum[SLPI_STAT_DIRS], cross[SLPI_STAT_DIRS * SLPI_STAT_DIRS];
+    double size_sum, size_sq, r2_sum;
+} slpi_verify_sums;
 typedef struct {
     slpi_verdict verdict;
     double alpha;
     long rows;                 /* rows in the test (pooled over the files) */
+    long rows_small;           /* of them, rows whose step moves the state by at most
+                                * STEP_ULPS ulps of the format (oracle/stat.c) */
+    int against_rounded;       /* 1 when most rows are: every deviation is then taken from
+                                * the exact step rounded to the format */
     int paths, dirs;           /* files pooled; directions used in T^2 */
     double t2, p_systematic;   /* Hotelling's T^2 and its p-value (F distribution) */
     double size_t, p_size;     /* the size test's t statistic and one-sided p-value */
@@ -207,8 +217,9 @@ typedef struct {
     double detectable_effect_u;/* the effect per step detected with 90 % power at alpha */
     /* sufficient statistics (pooled: sums over rows in file order, then row order) */
     const char *dir_name[SLPI_STAT_DIRS];
-    double sum[SLPI_STAT_DIRS], cross[SLPI_STAT_DIRS * SLPI_STAT_DIRS];
-    double size_sum, size_sq, r2_sum, t2_sum;
+    slpi_verify_sums exact, rounded; /* the deviations from the exact step, and from it
+                                        * rounded to the format */
+    double t2_sum;
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
 const char *slpi_verify_stat_verdict_name(slpi_verdict v);

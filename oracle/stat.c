@@ -3,7 +3,10 @@
  * slpi_verify_stats the result). Per locally checked row (oracle/local.c), from the
  * port's previous row x over the k steps to it, with the increments dW of those steps:
  *
- *   r = (port - exact) / (k u s)            the certified local deviation, s = |exact|_max
+ *   r = (port - exact) / (k u s)            the certified local deviation, s = |exact|_max;
+ *                                           when most rows' steps move the state by at
+ *                                           most STEP_ULPS ulps of the format,
+ *                                           (port - round_p(exact)) / (k u s) (below)
  *   P = F(x, dW), Pm = F(x, -dW), P0 = F(x, 0)   the fast path's k steps (F)
  *   directions: state P, drift P0 - x, even (P + Pm)/2 - P0, and the odd part
  *   (P - Pm)/2, or for 2 <= M <= 9 noise components in its place each component's odd
@@ -35,6 +38,18 @@
  * the unit k u s: its deviation is then known to a thousandth of a unit (a ball at
  * 53 bits, prec=53, is not). */
 #define MAX_RADIUS 1e-3
+/* A step that moves the state by a few ulps of the format is biased by its last rounding
+ * whoever computes it: rounding x + D to nearest, x on the grid, loses the part of D
+ * beyond the nearest grid point, so the error follows D (an increment below half an ulp
+ * is lost whole), a mean of about -1/(12 sigma) u along D for a step of sigma ulps
+ * (docs/power.md#rounding-amendment: measured on correct bfloat16 ports, where it is the
+ * whole systematic part). When on most rows the exact step moves no coordinate by more
+ * than STEP_ULPS ulps of the format at the state's scale, every row's deviation is taken
+ * from the exact step rounded to the format, which is what the most accurate port
+ * writes; beyond it the bias is below 1/(12 STEP_ULPS) = 8e-5 u per step, under what
+ * 10^8 rows detect, and the deviations are taken from the exact step. Both are summed;
+ * the choice is made once for the pooled rows. */
+#define STEP_ULPS 1024.0
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
@@ -121,19 +136,27 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     double rad = 0;
     for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
     if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return;   /* r not known well enough */
-    double *w = malloc(((size_t)(7 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
+    double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
     if (!w) return;
-    double *r = w, *P = r + dim, *Pm = P + dim, *P0 = Pm + dim, *T = P0 + dim, *dir = T + dim, *tmp = dir + (size_t)J * dim;
-    double *ones = tmp + dim, *mult = ones + M, *dwt = mult + M;
-    double unit = (double)k * port->precision.u * s;
-    arf_t e;   /* port - exact, exactly, then rounded once */
+    double *r = w, *rr = r + dim, *P = rr + dim, *Pm = P + dim, *P0 = Pm + dim, *T = P0 + dim, *dir = T + dim;
+    double *tmp = dir + (size_t)J * dim, *ones = tmp + dim, *mult = ones + M, *dwt = mult + M;
+    double unit = (double)k * port->precision.u * s, step = 0;
+    int bits = port->precision.bits;
+    arf_t e, ref; /* port - exact, and port - exact rounded to p bits: exactly, then rounded once */
     arf_init(e);
+    arf_init(ref);
     for (int i = 0; i < dim; i++) {
+        step = fmax(step, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR) - lr->start[i]));
         arf_set_d(e, lr->state[i]);
         arf_sub(e, e, arb_midref(x + i), ARF_PREC_EXACT, ARF_RND_NEAR);
         r[i] = arf_get_d(e, ARF_RND_NEAR) / unit;
+        arf_set_round(ref, arb_midref(x + i), bits, ARF_RND_NEAR);
+        arf_set_d(e, lr->state[i]);
+        arf_sub(e, e, ref, ARF_PREC_EXACT, ARF_RND_NEAR);
+        rr[i] = arf_get_d(e, ARF_RND_NEAR) / unit;
     }
     arf_clear(e);
+    arf_clear(ref);
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
     int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim) == 0
              && fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim) == 0;
@@ -162,13 +185,17 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
             double ti = (round_bits(T[i], port->precision.bits) - P[i]) / unit;
             t2 += ti * ti;
         }
-        out[0] = 1;
+        out[0] = step <= STEP_ULPS * slpi_precision_ulp(s, bits) ? 2 : 1;
+        double *outr = out + 3 + SLPI_STAT_DIRS;
         for (int j = 0; j < J; j++) {
             double nd = sqrt(dot(dir + (size_t)j * dim, dir + (size_t)j * dim, dim));
-            out[1 + j] = nd > 0 && isfinite(nd) ? dot(r, dir + (size_t)j * dim, dim) / nd : 0.0;
+            int use = nd > 0 && isfinite(nd);
+            out[1 + j] = use ? dot(r, dir + (size_t)j * dim, dim) / nd : 0.0;
+            outr[j] = use ? dot(rr, dir + (size_t)j * dim, dim) / nd : 0.0;
         }
         out[1 + SLPI_STAT_DIRS] = r2;
         out[2 + SLPI_STAT_DIRS] = t2;
+        outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
     }
     free(w);
 }
@@ -185,31 +212,46 @@ void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha)
     st->which = st->effect_direction = "";
 }
 
-void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
+/* One row's projections a (J of them) and |r|^2 into the sums, with the twin's |t|^2. */
+static void sums_add(slpi_verify_sums *S, const double *a, int J, double r2, double t2, double envelope)
 {
-    if (row[0] != 1) return;
-    const double *a = row + 1;
-    int J = st->dirs;
-    st->rows++;
     for (int i = 0; i < J; i++) {
-        st->sum[i] += a[i];
-        for (int j = 0; j < J; j++) st->cross[i * SLPI_STAT_DIRS + j] += a[i] * a[j];
+        S->sum[i] += a[i];
+        for (int j = 0; j < J; j++) S->cross[i * SLPI_STAT_DIRS + j] += a[i] * a[j];
     }
-    double d = row[1 + SLPI_STAT_DIRS] - st->envelope * st->envelope * row[2 + SLPI_STAT_DIRS];
-    st->size_sum += d;
-    st->size_sq += d * d;
-    st->r2_sum += row[1 + SLPI_STAT_DIRS];
-    st->t2_sum += row[2 + SLPI_STAT_DIRS];
+    double d = r2 - envelope * envelope * t2;
+    S->size_sum += d;
+    S->size_sq += d * d;
+    S->r2_sum += r2;
 }
 
-void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from)
+void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
 {
-    to->rows += from->rows;
+    if (row[0] != 1 && row[0] != 2) return;
+    const double *rounded = row + 3 + SLPI_STAT_DIRS;
+    double t2 = row[2 + SLPI_STAT_DIRS];
+    st->rows++;
+    st->rows_small += row[0] == 2;
+    sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
+    sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
+    st->t2_sum += t2;
+}
+
+static void sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
+{
     for (int i = 0; i < SLPI_STAT_DIRS; i++) to->sum[i] += from->sum[i];
     for (int i = 0; i < SLPI_STAT_DIRS * SLPI_STAT_DIRS; i++) to->cross[i] += from->cross[i];
     to->size_sum += from->size_sum;
     to->size_sq += from->size_sq;
     to->r2_sum += from->r2_sum;
+}
+
+void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from)
+{
+    to->rows += from->rows;
+    to->rows_small += from->rows_small;
+    sums_merge(&to->exact, &from->exact);
+    sums_merge(&to->rounded, &from->rounded);
     to->t2_sum += from->t2_sum;
 }
 
@@ -274,16 +316,16 @@ static double lambda90(int J, double alpha)
 /* Hotelling's T^2 of the pooled mean of the projections: the centred cross products W,
  * Cholesky-factored with the directions that are (nearly) combinations of the ones
  * before dropped (a direction that is zero for this scheme: no drift, no even part). */
-static void hotelling(slpi_verify_stats *st, int *used)
+static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S, int *used)
 {
     int J = st->dirs;
     double n = (double)st->rows, L[SLPI_STAT_DIRS][SLPI_STAT_DIRS], y[SLPI_STAT_DIRS];
     int keep[SLPI_STAT_DIRS], m = 0;
     for (int i = 0; i < J; i++) {
-        double wii = st->cross[i * SLPI_STAT_DIRS + i] - st->sum[i] * st->sum[i] / n;
+        double wii = S->cross[i * SLPI_STAT_DIRS + i] - S->sum[i] * S->sum[i] / n;
         double row[SLPI_STAT_DIRS];
         for (int k = 0; k < m; k++) {
-            double wik = st->cross[i * SLPI_STAT_DIRS + keep[k]] - st->sum[i] * st->sum[keep[k]] / n;
+            double wik = S->cross[i * SLPI_STAT_DIRS + keep[k]] - S->sum[i] * S->sum[keep[k]] / n;
             for (int q = 0; q < k; q++) wik -= row[q] * L[k][q];
             row[k] = wik / L[k][k];
         }
@@ -296,7 +338,7 @@ static void hotelling(slpi_verify_stats *st, int *used)
     }
     double q = 0;
     for (int k = 0; k < m; k++) {
-        double v = st->sum[keep[k]] / n;
+        double v = S->sum[keep[k]] / n;
         for (int j = 0; j < k; j++) v -= L[k][j] * y[j];
         y[k] = v / L[k][k];
         q += y[k] * y[k];
@@ -314,11 +356,13 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->p_value = st->p_systematic = st->p_size = 1.0;
     double n = (double)st->rows;
     if (st->rows < st->dirs + MIN_EXTRA_ROWS) return;
+    st->against_rounded = 2 * st->rows_small > st->rows;
+    const slpi_verify_sums *S = st->against_rounded ? &st->rounded : &st->exact;
     int m = 0;
-    hotelling(st, &m);
-    st->rms_u = sqrt(st->r2_sum / n);
+    hotelling(st, S, &m);
+    st->rms_u = sqrt(S->r2_sum / n);
     st->twin_rms_u = sqrt(st->t2_sum / n);
-    double mean = st->size_sum / n, var = (st->size_sq - n * mean * mean) / (n - 1);
+    double mean = S->size_sum / n, var = (S->size_sq - n * mean * mean) / (n - 1);
     st->size_t = var > 0 ? mean / sqrt(var / n) : mean > 0 ? INFINITY : 0.0;
     st->p_size = var > 0 ? 0.5 * erfc(st->size_t / sqrt(2.0)) : mean > 0 ? 0.0 : 1.0;
     int sys = st->p_systematic <= st->p_size;
@@ -330,7 +374,7 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     double lam = lambda90(m > 0 ? m : 1, st->alpha / 2);
     st->detectable_effect_u = 0;
     for (int j = 0; j < st->dirs; j++) {
-        double a = st->sum[j] / n, v = (st->cross[j * SLPI_STAT_DIRS + j] - n * a * a) / (n - 1);
+        double a = S->sum[j] / n, v = (S->cross[j * SLPI_STAT_DIRS + j] - n * a * a) / (n - 1);
         if (fabs(a) > fabs(st->effect_per_step_u) || j == 0) {
             st->effect_per_step_u = a;
             st->effect_direction = st->dir_name[j];

@@ -85,12 +85,15 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
         fprintf(f, "statistics: %s  statistic=%.4g p=%.3g alpha=%g effect_per_step_u=%.3g\n",
                 slpi_verify_stat_verdict_name(st->verdict), st->statistic, st->p_value, st->alpha,
                 st->effect_per_step_u);
-        fprintf(f, "statistics: %ld rows of %d path%s, in units of u |x| per step: systematic T^2 = %.4g on %d "
-                   "directions, p = %.3g; size: RMS %.3g against the twin's %.3g (envelope x%g), t = %.3g, p = %.3g; "
-                   "largest mean effect %.3g along %s; detectable with 90 %% power: %.3g\n",
+        fprintf(f,
+                "statistics: %ld rows of %d path%s, in units of u |x| per step: systematic T^2 = %.4g on %d "
+                "directions, p = %.3g; size: RMS %.3g against the twin's %.3g (envelope x%g), t = %.3g, p = %.3g; "
+                "largest mean effect %.3g along %s; detectable with 90 %% power: %.3g; steps of at most 2^10 ulps: "
+                "%ld, so r is taken from the exact step%s\n",
                 st->rows, st->paths, st->paths == 1 ? "" : "s", st->t2, st->dirs, st->p_systematic, st->rms_u,
                 st->twin_rms_u, st->envelope, st->size_t, st->p_size, st->effect_per_step_u,
-                st->effect_direction[0] ? st->effect_direction : "-", st->detectable_effect_u);
+                st->effect_direction[0] ? st->effect_direction : "-", st->detectable_effect_u, st->rows_small,
+                st->against_rounded ? " rounded to the format" : "");
         if (st->verdict == SLPI_VERDICT_UNABLE)
             fprintf(f, "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
                        "more than 1 u: verify more steps or paths%s\n", st->rows, st->detectable_effect_u,
@@ -160,6 +163,8 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "effect_direction", json_string(st->effect_direction));
     json_object_set_new(s, "detectable_effect_u", real_or_null(st->detectable_effect_u));
     json_object_set_new(s, "steps", json_integer(st->rows));
+    json_object_set_new(s, "steps_of_few_ulps", json_integer(st->rows_small));
+    json_object_set_new(s, "against_rounded", json_boolean(st->against_rounded));
     json_object_set_new(s, "paths", json_integer(st->paths));
     json_object_set_new(s, "directions", json_integer(st->dirs));
     json_object_set_new(s, "t2", real_or_null(st->t2));

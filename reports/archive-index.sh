@@ -6,7 +6,8 @@
 #   - confirmatory: ARCHIVE/confirmatory/claims.json (every seed + 1000);
 #   - multiverse: ARCHIVE/multiverse/ID/multiverse.txt (reduced size) and
 #     ARCHIVE/multiverse-full/ID/multiverse.txt (the papers' size), the verdict over the
-#     members by docs/claims.md#multiverse (reports/multiverse.sh).
+#     members by docs/claims.md#multiverse (reports/multiverse.sh); "over K of N": a
+#     multiverse run in pieces, K of its N members so far (INCOMPLETE, rule 4).
 # Each result: its verdict, the decisive checks' numbers (value, and the 95% interval of a
 # slope), the revision and date of the run that made it. Then every revision the archive
 # names, for `git merge-base --is-ancestor REV main` (tests/reports/t-archive.sh checks
@@ -30,7 +31,7 @@ cell='def rev(p): (p // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?";
         else "**" + .verdict + "**: " + nums + " (" + rev($r.provenance) + ", " + ($r.date // "undated" | .[0:16]) + ")" end end;'
 mv_cell() {   # $1 folder of multiverse runs, $2 claim
   f="$1/$2/multiverse.txt"
-  if [ -f "$f" ]; then sed -n "1s/^$2 \\([A-Z-]*\\) over \\([0-9]*\\) members\\{0,1\\}:\\(.*\\)$/**\\1** over \\2:\\3/p" "$f" | tr -d '\n'
+  if [ -f "$f" ]; then sed -n "1s/^$2 \\([A-Z-]*\\) over \\([0-9]*\\( of [0-9]*\\)\\{0,1\\}\\) members\\{0,1\\}:\\(.*\\)$/**\\1** over \\2:\\4/p" "$f" | tr -d '\n'
   else printf -- '-'; fi
 }
 {

@@ -89,10 +89,17 @@ json_t *slpi_audit_archive_load(const slpi_audit *a);
 json_t *slpi_audit_archive_claim(json_t *arch, const char *id);
 const char *slpi_audit_archive_rev(json_t *o, char *buf, size_t n);
 void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n);
+/* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from
+ * a->archive's multiverse/ID/multiverse.txt (multiverse-full/ for a FULL run), or "". */
+void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n);
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): its members' count into
  * *members, the member this run is, the archived verdict over the members (a->archive's
  * multiverse/ID/multiverse.txt), or that the verdict rests on one member. */
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n);
+/* The verdict that decides claim cl in a report: the archived one over its multiverse into
+ * word, its members and shares (and this run's verdict) into dist; else this run's. */
+void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *cl, char *word, size_t nw, char *dist,
+                                   size_t nd);
 
 /* The evaluators (reports/audit-lang.c names each row's): ck holds the check in force,
  * typed (ck->arg[0] the check word). */

@@ -160,6 +160,10 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(mvo, "declared", json_string(cl->multiverse));
         json_object_set_new(mvo, "members", json_integer(nm));
         json_object_set_new(mvo, "words", json_string(mw));
+        char word[64], dist[512];
+        slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
+        json_object_set_new(mvo, "verdict", json_string(word));
+        json_object_set_new(mvo, "distribution", json_string(dist));
         json_object_set_new(o, "multiverse", mvo);
         json_t *vars = json_array();
         for (int v = 0; v < cl->nvar; v++) {
@@ -340,13 +344,24 @@ static void variant_table(FILE *f, const slpi_audit_claim *cl)
     fprintf(f, "</table>\n");
 }
 
+/* The verdict that decides claim cl (slpi_audit_multiverse_decided) between open (a format
+ * that takes the verdict twice: its class and its word) and close, its members as text. */
+static void decided_html(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl, const char *open, const char *close)
+{
+    char word[64], dist[512];
+    slpi_audit_multiverse_decided(a, cl, word, sizeof word, dist, sizeof dist);
+    fprintf(f, open, word, word);
+    html_text(f, dist);
+    fputs(close, f);
+}
+
 static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl, json_t *arch)
 {
     const char *v = slpi_claim_verdict_name(cl->verdict);
     char size[2048];
     audit_size(a, cl, size, sizeof size);
-    fprintf(f, "<section id='%s'><h3>%s <span class='v %s'>%s</span></h3>\n<p class='st'>", cl->id,
-            cl->id, v, v);
+    fprintf(f, "<section id='%s'><h3>%s ", cl->id, cl->id);
+    decided_html(f, a, cl, "<span class='v %s'>%s</span> <small>", "</small></h3>\n<p class='st'>");
     html_text(f, cl->statement);
     fprintf(f, "</p>\n<table class='kv'><tr><th>where</th><td>");
     html_text(f, cl->source);
@@ -356,7 +371,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     html_text(f, cl->paper_size);
     fprintf(f, "</td></tr><tr><th>audit's size (%s)</th><td>", a->full ? "FULL=1" : "reduced");
     html_text(f, size);
-    fprintf(f, "</td></tr><tr><th>verdict</th><td><b>%s</b>: ", v);
+    fprintf(f, "</td></tr><tr><th>this run's verdict</th><td><b>%s</b>: ", v);
     html_text(f, cl->reason);
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
@@ -426,13 +441,15 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", path);
     int count[SLPI_CLAIM_NVERDICTS] = {0};
     for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
-    fprintf(f, "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
+    fprintf(f,
+            "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
             "</title>\n<style>body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;"
             "line-height:1.35}table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:4px 6px;"
             "vertical-align:top;font-size:14px;text-align:left}table.sum{width:100%%}table.kv{width:100%%;"
             "margin:.4em 0}table.kv th{width:11em;background:#f4f4f4}code{font-size:12.5px}.cmd{color:#444}"
             ".v{font-weight:bold;padding:1px 5px}.CONFIRMED{background:#d9f2d9}.CONDITIONAL{background:"
-            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.UNABLE{background:#e0e0e0}.CRITERION-DEPENDENT{background:#e3d7f5}.o{font-weight:bold}"
+            "#fff2cc}.DISCREPANCY{background:#f8d0d0}.UNABLE{background:#e0e0e0}.CRITERION-DEPENDENT,.SEED-DEPENDENT{"
+            "background:#e3d7f5}.INCOMPLETE{background:#ffffff}.o{font-weight:bold}"
             ".o0{color:#176b17}.o1{color:#a05a00}.o2,.o3{color:#666}ul.checks li{margin:.3em 0;"
             "font-size:14px}img.fig{width:100%%;max-width:820px;display:block;margin:.5em 0}"
             "section{border-top:2px solid #ccc;margin-top:1.2em}p.st{font-size:16px}"
@@ -494,12 +511,14 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
                 "<code>%s/confirmatory/</code>, <code>%s/multiverse/</code>; the index of all three is "
                 "<code>%s/README.md</code>.</p>\n", secs, a->archive, a->archive, a->archive, a->archive);
     }
-    fprintf(f, "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
-            "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict</th>%s"
-            "</tr>\n", a->full ? "FULL" : "reduced", arch ? "<th>FULL (archived)</th>" : "");
+    fprintf(f,
+            "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
+            "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict (over the "
+            "multiverse)</th>%s"
+            "</tr>\n",
+            a->full ? "FULL" : "reduced", arch ? "<th>FULL (archived)</th>" : "");
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
-        const char *v = slpi_claim_verdict_name(cl->verdict);
         const slpi_audit_check *c = first_claim_check(a, cl);
         char ours[1024], size[1024];
         if (cl->nvar) {
@@ -532,10 +551,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         html_short(f, cl->paper_size, 120);
         fprintf(f, " / ");
         html_text(f, size);
-        char mw[1024];
-        int nm;
-        slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
-        fprintf(f, "</td><td class='v %s'>%s<br><small>%d member%s</small></td>", v, v, nm, nm == 1 ? "" : "s");
+        decided_html(f, a, cl, "</td><td class='v %s'>%s<br><small>", "</small></td>");
         archive_cell(f, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }

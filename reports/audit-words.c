@@ -123,11 +123,28 @@ int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
 
 char *openblas_get_corename(void) __attribute__((weak));
 
+/* The archived verdict over claim cl's multiverse (docs/claims.md#multiverse), from the
+ * first line of ARCHIVE/multiverse/ID/multiverse.txt (ARCHIVE/multiverse-full/ for a FULL
+ * run; reports/multiverse.sh writes it) without the claim's id: "VERDICT over N members:
+ * each verdict's share"; empty without an archive or a run. */
+void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
+{
+    char line[512] = "", path[SLPI_PATH_MAX + 64];
+    if (a->archive) {
+        snprintf(path, sizeof path, "%s/multiverse%s/%s/multiverse.txt", a->archive, a->full ? "-full" : "", cl->id);
+        FILE *f = fopen(path, "r");
+        if (f && fgets(line, sizeof line, f)) line[strcspn(line, "\n")] = 0;
+        if (f) fclose(f);
+    }
+    size_t idl = strlen(cl->id);
+    snprintf(out, n, "%s", !strncmp(line, cl->id, idl) && line[idl] == ' ' ? line + idl + 1 : "");
+}
+
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
  * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
  * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
- * reports/crmath is preloaded), and, with an archive, the verdict over the members archived
- * in ARCHIVE/multiverse/ID/multiverse.txt. A claim that declares no choice rests on this one
+ * reports/crmath is preloaded), and, with an archive, the archived verdict over the members
+ * (slpi_audit_multiverse_archived). A claim that declares no choice rests on this one
  * member, and the words say so; *members is the count of members (1 then). */
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
 {
@@ -153,17 +170,34 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
                  member);
         return;
     }
-    char line[512] = "", path[SLPI_PATH_MAX + 64];
-    if (a->archive) {
-        snprintf(path, sizeof path, "%s/multiverse/%s/multiverse.txt", a->archive, cl->id);
-        FILE *f = fopen(path, "r");
-        if (f && fgets(line, sizeof line, f)) line[strcspn(line, "\n")] = 0;
-        if (f) fclose(f);
-    }
-    size_t idl = strlen(cl->id);
-    const char *verdict = !strncmp(line, cl->id, idl) && line[idl] == ' ' ? line + idl + 1 : line;
+    char verdict[512];
+    slpi_audit_multiverse_archived(a, cl, verdict, sizeof verdict);
     snprintf(out, n, "%d members declared (%s); this run is one: %s; %s%s", *members, dims, member,
              verdict[0] ? "the archived verdict over the members (reports/multiverse.sh): "
                         : "no multiverse run archived, so this verdict is one member's",
              verdict);
+}
+
+/* The verdict that decides a claim in the report (docs/claims.md#multiverse): the archived
+ * verdict over its multiverse into word, the members and their shares into dist; without
+ * an archived multiverse this run's verdict, and dist says whose. */
+void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *cl, char *word, size_t nw, char *dist,
+                                   size_t nd)
+{
+    char mv[512], mw[1024];
+    int nm;
+    slpi_audit_multiverse_archived(a, cl, mv, sizeof mv);
+    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
+    const char *v = slpi_claim_verdict_name(cl->verdict);
+    size_t w = strcspn(mv, " ");
+    if (mv[0]) {
+        snprintf(word, nw, "%.*s", (int)w, mv);
+        snprintf(dist, nd, "%s; this run, one member: %s", mv + w + (mv[w] == ' '), v);
+    } else {
+        snprintf(word, nw, "%s", v);
+        if (nm == 1)
+            snprintf(dist, nd, "this run, the one member");
+        else
+            snprintf(dist, nd, "this run, one member of %d: no multiverse run archived", nm);
+    }
 }

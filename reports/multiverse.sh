@@ -1,8 +1,9 @@
 #!/bin/sh
-# multiverse.sh SLPI OUT ID [--full] [--claims FILE] — claim ID decided over its declared
-# multiverse (docs/claims.md#multiverse): every combination of the values of its
-# "% ID | DIMENSION | VALUES | why" lines is a member, one `SLPI audit --only ID` run
-# into OUT/mK (K = 1, 2, ...) with
+# multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] [--tests FILE]
+# — claim ID
+# decided over its declared multiverse (docs/claims.md#multiverse): every combination of
+# the values of its "% ID | DIMENSION | VALUES | why" lines is a member, one
+# `SLPI audit --only ID` run into OUT/mK (K = 1, 2, ...) with
 #   seeds=S    --seed-offset S
 #   blas=K     OPENBLAS_CORETYPE=K
 #   libm=mpfr  LD_PRELOAD of the correctly rounded exp/sin/cos (SLPI_CRMATH, default
@@ -10,24 +11,39 @@
 #   fit=F      --fit F;  levels=L  --levels L
 # A dimension the claim does not declare keeps the environment's choice; the BLAS kernel a
 # member ran on is recorded from its report's provenance (openblas=), whether declared or
-# found (OPENBLAS_CORETYPE is set only for a declared kernel or when the caller set it). OUT/members.tsv lists the members (coordinates, verdict, the
-# decisive checks' numbers); OUT/multiverse.txt the verdict over them by the rule fixed
-# before the runs (docs/claims.md#multiverse), computed here from the members alone:
+# found (OPENBLAS_CORETYPE is set only for a declared kernel or when the caller set it).
+# OUT/members.tsv lists the members run (coordinates, verdict, the decisive checks'
+# numbers, the member's CPU seconds, the rules digest of its report), one row appended as
+# each member finishes: a run with the same OUT resumes, skipping the members listed, so a
+# long multiverse is run in pieces over sessions. A member whose rules digest differs from
+# the rows' stops the run (exit 2): a changed rule is a new multiverse, in a new OUT.
+# --max K runs at most K members not yet run; --cache DIR gives each member the audit's
+# cache DIR/KERNEL-LIBM (the cache keys hold seeds and fit, not the kernel or the libm);
+# --tests FILE the unit tests' results a "test" check reads (reports/unit-tests.sh).
+# OUT/multiverse.txt: the verdict over the members by the rule fixed before the runs
+# (docs/claims.md#multiverse), computed here from the members alone:
 #   the decided members (not UNABLE) all alike: that verdict, or UNABLE when some member
 #   is UNABLE; decided members that differ within one choice of the other dimensions (only
 #   their seeds differ): SEED-DEPENDENT, with each verdict's share of the members and its
-#   95% Wilson interval; decided members that differ otherwise: CRITERION-DEPENDENT.
+#   95% Wilson interval; decided members that differ otherwise: CRITERION-DEPENDENT;
+#   some members not run: INCOMPLETE ("over K of N members"), the shares over the K run
+#   and the CPU time the others still need at the mean of the K, unless the K already
+#   differ within a seed group (SEED-DEPENDENT, whatever the others give).
 # A claim without "%" lines has one member. Exit 2 on a bad argument, a missing claim or
-# library, or a member whose audit did not write its report; 0 otherwise.
-slpi=${1:?usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE]}
-out=${2:?usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE]}
-id=${3:?usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE]}
+# library, a member whose audit did not write its report or a changed rules digest; 0
+# otherwise.
+usage="usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] [--tests FILE]"
+slpi=${1:?$usage}; out=${2:?$usage}; id=${3:?$usage}
 shift 3
-full=""; reg=reports/claims.txt
+full=""; reg=reports/claims.txt; max=-1; cache=""; tests=""
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=--full ;;
     --claims) reg=${2:?--claims FILE}; shift ;;
+    --max) max=${2:?--max K}; shift
+           case $max in *[!0-9]* | "") echo "multiverse: --max wants a count, not '$max'" >&2; exit 2 ;; esac ;;
+    --cache) cache=${2:?--cache DIR}; shift ;;
+    --tests) tests=${2:?--tests FILE}; shift ;;
     *) echo "multiverse: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -50,38 +66,61 @@ awk -F' [|] ' -v id="$id" '
       if (i < 1) break
     }
   }' "$reg" > "$out/members.txt" || exit 2
-printf 'member\tcoordinates\tverdict\tdecisive numbers\n' > "$out/members.tsv"
-k=0
+head='member	coordinates	verdict	decisive numbers	CPU s	rules digest'
+if [ -f "$out/members.tsv" ]; then
+  [ "$(head -1 "$out/members.tsv")" = "$head" ] ||
+    { echo "multiverse: $out/members.tsv is not a resumable list (no CPU and digest columns): use a new OUT" >&2; exit 2; }
+else
+  printf '%s\n' "$head" > "$out/members.tsv" || exit 2
+fi
+k=0; ran_now=0
 while read -r coords; do
   k=$((k + 1))
-  args=""; blas=${OPENBLAS_CORETYPE:-}; pre=""
+  # a member listed already (its number and declared choices) is not run again
+  awk -F'\t' -v k="$k" -v c="$coords" '$1 == k { sub(/ ?blas[(][^)]*[)]$/, "", $2); f = $2 == c } END { exit !f }' \
+    "$out/members.tsv" && continue
+  [ "$max" -ge 0 ] && [ "$ran_now" -ge "$max" ] && continue
+  args=""; blas=${OPENBLAS_CORETYPE:-}; pre=""; libm=glibc
   for kv in $coords; do
     v=${kv#*=}
     case ${kv%%=*} in
       seeds) args="$args --seed-offset $v" ;;
       blas) blas=$v ;;
-      libm) [ "$v" = mpfr ] && pre=$crmath ;;
+      libm) libm=$v; [ "$v" = mpfr ] && pre=$crmath ;;
       fit) args="$args --fit $v" ;;
       levels) args="$args --levels $v" ;;
     esac
   done
   [ -z "$pre" ] || [ -f "$pre" ] || { echo "multiverse: $pre missing (make multiverse builds it)" >&2; exit 2; }
+  [ -z "$cache" ] || args="$args --cache $cache/${blas:-auto}-$libm"
+  [ -z "$tests" ] || args="$args --tests $tests"
   rm -rf "$out/m$k"
+  times > "$out/.cpu0"
   # shellcheck disable=SC2086
   ${blas:+env OPENBLAS_CORETYPE=$blas} env OPENBLAS_NUM_THREADS=1 LD_PRELOAD=$pre \
     "$slpi" audit --only "$id" --claims "$reg" --out "$out/m$k" $full $args -q > "$out/m$k.log" 2>&1
+  times > "$out/.cpu1"
   [ -f "$out/m$k/claims.json" ] || { echo "multiverse: member $k ($coords) wrote no report:" >&2; tail -3 "$out/m$k.log" >&2; exit 2; }
+  # the member's CPU seconds: the children's user + system time before and after it
+  cpu=$(cat "$out/.cpu0" "$out/.cpu1" | awk 'NR % 2 == 0 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+          t[NR / 2] = u[1] * 60 + u[2] + s[1] * 60 + s[2] } END { printf "%.1f", t[2] - t[1] }')
+  rm -f "$out/.cpu0" "$out/.cpu1"
+  digest=$(jq -r '.rules_digest // "none"' "$out/m$k/claims.json")
+  was=$(awk -F'\t' 'NR > 1 { print $6; exit }' "$out/members.tsv")
+  [ -z "$was" ] || [ "$was" = "$digest" ] ||
+    { echo "multiverse: member $k ran under rules digest $digest, the members listed under $was: a changed rule is a new multiverse (use a new OUT)" >&2; exit 2; }
   ran=$(jq -r '.provenance' "$out/m$k/claims.json" | sed -n 's/^openblas=//p')
   case "$coords" in *blas=*) ;; *) coords="$coords blas(${ran:-unknown})" ;; esac
-  jq -r --arg k "$k" --arg c "$coords" '.claims[0] | [$k, $c, .verdict,
-      ([.checks[] | select(.role == "claim") | (.value // "none" | tostring)] | join(" "))] | @tsv' \
+  jq -r --arg k "$k" --arg c "$coords" --arg t "$cpu" --arg d "$digest" '.claims[0] | [$k, $c, .verdict,
+      ([.checks[] | select(.role == "claim") | (.value // "none" | tostring)] | join(" ")), $t, $d] | @tsv' \
     "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2
+  ran_now=$((ran_now + 1))
 done < "$out/members.txt"
 # the verdict over the members (the rule of the header); a seed group: the members whose
 # coordinates other than seeds= are equal
-awk -F'\t' -v id="$id" '
+awk -F'\t' -v id="$id" -v all="$k" '
   NR == 1 { next }
-  { n++; v = $3; g = $2; gsub(/seeds=[0-9]+ ?/, "", g)
+  { n++; v = $3; g = $2; gsub(/seeds=[0-9]+ ?/, "", g); cpu += $5
     count[v]++
     if (v != "UNABLE") { nd++; if (nd == 1) first = v; else if (v != first) differ = 1
                          if ((g) in gv && gv[g] != v) seed_differ = 1; gv[g] = v }
@@ -92,9 +131,13 @@ awk -F'\t' -v id="$id" '
   END {
     if (!differ) verdict = unable || !nd ? "UNABLE" : first
     else verdict = seed_differ ? "SEED-DEPENDENT" : "CRITERION-DEPENDENT"
-    printf "%s %s over %d member%s:", id, verdict, n, n == 1 ? "" : "s"
+    if (n < all && !seed_differ) verdict = "INCOMPLETE"
+    if (n < all) printf "%s %s over %d of %d members:", id, verdict, n, all
+    else printf "%s %s over %d member%s:", id, verdict, n, n == 1 ? "" : "s"
     split("CONFIRMED CONDITIONAL DISCREPANCY CRITERION-DEPENDENT UNABLE", order, " ")
     for (i = 1; i <= 5; i++)
       if (order[i] in count) printf " %s %d (share %s)", order[i], count[order[i]], wilson(count[order[i]], n)
+    if (n < all) printf "; %d not run (about %.2f CPU-hours at the %.0f CPU-s of a member run)", all - n,
+                        (all - n) * (n ? cpu / n : 0) / 3600, n ? cpu / n : 0
     printf "\n" }' "$out/members.tsv" > "$out/multiverse.txt" || exit 2
 cat "$out/multiverse.txt"

@@ -317,15 +317,16 @@ int main(void)
     const char *both[2] = { good, good2 };
     TEST_CHECK(verify(1, &good2, 1, 0, b) == SLPI_OK && verify(2, both, 1, 0, c) == SLPI_OK);
     int same = c->stats.rows == a->stats.rows + b->stats.rows && c->stats.paths == 2;
-    for (int i = 0; i < SLPI_STAT_DIRS; i++) same &= rel_close(c->stats.sum[i], a->stats.sum[i] + b->stats.sum[i], 1e-12);
+    for (int i = 0; i < SLPI_STAT_DIRS; i++)
+        same &= rel_close(c->stats.exact.sum[i], a->stats.exact.sum[i] + b->stats.exact.sum[i], 1e-12);
     for (int i = 0; i < SLPI_STAT_DIRS * SLPI_STAT_DIRS; i++)
-        same &= rel_close(c->stats.cross[i], a->stats.cross[i] + b->stats.cross[i], 1e-12);
-    TEST_CHECKF(same && rel_close(c->stats.r2_sum, a->stats.r2_sum + b->stats.r2_sum, 1e-12),
+        same &= rel_close(c->stats.exact.cross[i], a->stats.exact.cross[i] + b->stats.exact.cross[i], 1e-12);
+    TEST_CHECKF(same && rel_close(c->stats.exact.r2_sum, a->stats.exact.r2_sum + b->stats.exact.r2_sum, 1e-12),
                 "pooled rows %ld of %ld + %ld, paths %d", c->stats.rows, a->stats.rows, b->stats.rows, c->stats.paths);
     TEST_CHECK(verify(2, both, 2, 0, a) == SLPI_OK);
-    TEST_CHECKF(!memcmp(&a->stats.sum, &c->stats.sum, sizeof c->stats.sum) && a->stats.p_value == c->stats.p_value
-                && a->stats.verdict == c->stats.verdict, "2 threads: p = %g, 1 thread: %g", a->stats.p_value,
-                c->stats.p_value);
+    TEST_CHECKF(!memcmp(&a->stats.exact, &c->stats.exact, sizeof c->stats.exact) &&
+                    a->stats.p_value == c->stats.p_value && a->stats.verdict == c->stats.verdict,
+                "2 threads: p = %g, 1 thread: %g", a->stats.p_value, c->stats.p_value);
     /* short: LOW-POWER, the proof's verdict unless power is required; another problem */
     slpi_problem s;
     make_problem(&s, 12, path, NULL);

@@ -17,8 +17,10 @@ tests/port/*.c use vectors:
 
 usage: ports.py numpy|torch float32|float64|float16|bfloat16 rb|zeitlin|heavytop NOISE STEPS
                 [DEFECT MAG]
+       ports.py emu bfloat16|binary16|tf32|u=VALUE rb|heavytop NOISE STEPS [DEFECT MAG]
 (float16: binary16, NumPy or PyTorch; bfloat16: PyTorch only; the rigid body and the
-heavy top, whose arithmetic is real.)
+heavy top, whose arithmetic is real. emu: NumPy's float64 with every operation rounded
+to the format, EMU below.)
 Writes an 'slpi-trajectory 1' file on standard output (seed and path from the noise
 file, which `slpi noise --preset ... steps=STEPS` wrote). DEFECT as in tests/port/port.h:
 none drop coef amp sign lap bad early. Exit 77 when the backend is not installed
@@ -43,10 +45,109 @@ class Defect:
         return int(self.mag) if self.kind == "early" else 100
 
 
+# The formats the `emu` backend emulates (a rounding function per format): the
+# significand bits of every operation's result, and of a matrix product's operands,
+# products and sums. tf32: operands rounded to 11 bits, their products exact, the sums
+# in binary32, every other operation binary32 (a GPU's tensor-core products).
+EMU = {"bfloat16": (8, 8, 8, 8), "binary16": (11, 11, 11, 11), "tf32": (24, 11, 53, 24)}
+
+
+def emu_format(dtype):
+    """(result bits, operand bits, product bits, sum bits) of an emulated format, or None;
+    u=VALUE rounds everything to p = round(-log2 VALUE) bits (slpi's reading of a user u)"""
+    if dtype in EMU:
+        return EMU[dtype]
+    if dtype.startswith("u="):
+        u = float.fromhex(dtype[2:]) if "x" in dtype else float(dtype[2:])
+        if 0 < u < 1:
+            p = max(2, min(53, round(-math.log2(u))))
+            return (p, p, p, p)
+    return None
+
+
+def round_bits(x, bits):
+    """x (a float64 array) rounded to nearest, ties to even, at `bits` significand bits
+    (the exponent range is not modelled)"""
+    import numpy
+    if bits >= 53:
+        return x
+    m, e = numpy.frexp(x)
+    return numpy.ldexp(numpy.rint(numpy.ldexp(m, bits)), e - bits)
+
+
+def emu_class(fmt):
+    """an ndarray subclass of float64 whose every ufunc rounds its result to fmt's bits,
+    and whose matrix product rounds operands, products and sums (EMU)"""
+    import numpy
+
+    class Emu(numpy.ndarray):
+        def __getitem__(self, key):   # an element is a 0-d array: it still rounds
+            v = numpy.ndarray.__getitem__(self, key)
+            return v if isinstance(v, numpy.ndarray) else numpy.asarray(v).view(Emu)
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kw):
+            out = kw.pop("out", None)
+            args = [i.view(numpy.ndarray) if isinstance(i, numpy.ndarray) else i for i in inputs]
+            if ufunc is numpy.matmul and method == "__call__":
+                res = matmul(*args)
+            elif ufunc is numpy.add and method == "reduce":   # a sum in order, rounded each time
+                a = numpy.moveaxis(args[0], kw.get("axis", 0) or 0, 0)
+                res = a[0]
+                for v in a[1:]:
+                    res = round_bits(res + v, fmt[0])
+            else:
+                res = getattr(ufunc, method)(*args, **kw)
+                if numpy.asarray(res).dtype.kind == "f":
+                    res = round_bits(numpy.asarray(res), fmt[0])
+            if out is not None:
+                numpy.copyto(out[0].view(numpy.ndarray), res)
+                return out[0]
+            return numpy.asarray(res).view(Emu) if numpy.asarray(res).dtype.kind == "f" else res
+
+    def matmul(a, b):
+        a, b = round_bits(a, fmt[1]), round_bits(b, fmt[1])
+        col = b.ndim == 1
+        b2 = b[:, None] if col else b
+        acc = round_bits(numpy.multiply.outer(a[:, 0], b2[0]), fmt[2])
+        for k in range(1, a.shape[1]):
+            acc = round_bits(acc + round_bits(numpy.multiply.outer(a[:, k], b2[k]), fmt[2]), fmt[3])
+        return round_bits(acc[:, 0] if col else acc, fmt[0])
+
+    return Emu
+
+
+class EmuNumpy:
+    """the few NumPy functions the ports call, on Emu arrays"""
+
+    def __init__(self, emu):
+        import numpy
+        self.np, self.emu = numpy, emu
+
+    def stack(self, vs):
+        return self.np.stack([self.np.asarray(v) for v in vs]).view(self.emu)
+
+    def concatenate(self, vs):
+        return self.np.concatenate([self.np.asarray(v) for v in vs]).view(self.emu)
+
+    def sqrt(self, v):
+        return self.np.sqrt(v)
+
+    def sin(self, v):
+        return self.np.sin(v)
+
+
 class Backend:
-    """The few array operations the ports use, on NumPy or PyTorch, in one real dtype."""
+    """The few array operations the ports use, on NumPy or PyTorch, in one real dtype;
+    or `emu`: NumPy's float64 carrying a format of EMU, every result rounded to it."""
 
     def __init__(self, name, dtype):
+        if name == "emu":
+            import numpy
+            fmt = emu_format(dtype)
+            self.emu = emu_class(fmt)
+            self.xp, self.real, self.cplx, self.name = EmuNumpy(self.emu), numpy.float64, None, "emu"
+            self.eps = 2.0 ** (1 - fmt[0])
+            return
         if name == "torch":
             import torch
             self.xp = torch
@@ -65,6 +166,9 @@ class Backend:
     def r(self, v):
         """a real array (or 0-d scalar) of the port's dtype: no Python float ever meets
         an array of the dtype (NumPy would promote a 0-d float32 to float64)"""
+        if self.name == "emu":
+            import numpy
+            return numpy.asarray(v, dtype=numpy.float64).view(self.emu) + 0.0   # rounded
         return self.xp.tensor(v, dtype=self.real) if self.name == "torch" else self.xp.asarray(v, dtype=self.real)
 
     def c(self, v):
@@ -272,7 +376,11 @@ def main(argv):
         raise SystemExit(__doc__)
     backend, dtype, system, noise, steps = argv[1], argv[2], argv[3], argv[4], int(argv[5])
     d = Defect(argv[6], argv[7]) if len(argv) > 7 else Defect()
-    if dtype not in ("float32", "float64", "float16", "bfloat16") or (dtype == "bfloat16" and backend != "torch") \
+    if backend == "emu":
+        if emu_format(dtype) is None or system == "zeitlin":
+            raise SystemExit("ports.py: no emu port %s of %s (emu: bfloat16, binary16, tf32, u=VALUE; rb and "
+                             "heavytop)" % (dtype, system))
+    elif dtype not in ("float32", "float64", "float16", "bfloat16") or (dtype == "bfloat16" and backend != "torch") \
             or (dtype in ("float16", "bfloat16") and system == "zeitlin"):
         raise SystemExit("ports.py: no %s port of %s on %s (float16: rb and heavytop; bfloat16: torch only)"
                          % (dtype, system, backend))
@@ -286,7 +394,7 @@ def main(argv):
     if len(rows) < steps:
         raise SystemExit("ports.py: %s: too few increments" % noise)
     out = sys.stdout
-    out.write("# slpi-trajectory 1\n%s# steps=%d\n# seed=%s\n# path=%s\n# port %s %s %s, defect %s %g\n"
+    out.write("# slpi-trajectory 1\n%s# steps=%d\n# seed=%s\n# path=%s\n## port %s %s %s, defect %s %g\n"
               % (S.problem, steps, seed, path, system, backend, dtype, d.kind, d.mag))
     out.write("step\tt\t" + "\t".join(S.columns) + "\n")
     x = B.r(S.x0())

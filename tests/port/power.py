@@ -10,7 +10,8 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|effects|report|all] [--out DIR]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|formats|effects|report|all]
+                [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
 --also DIR adds the runs of another output folder to the table (report: only tabulate), or
@@ -50,10 +51,13 @@ EARLY = (1, 2, 3)             # iterations
 HELD_OUT_DEFECTS = ("coef", "sign", "lap", "early")
 # numba (tests/port/ports_numba.py) and the binary16/bfloat16 builds came after the rule
 # was fixed: held out by construction
-HELD_OUT_IMPLS = ("torch", "numba", "numpy16", "torchbf16")
+HELD_OUT_IMPLS = ("torch", "numba", "numpy16", "torchbf16", "emu-bf16", "emu-b16", "emu-tf32", "emu-u16")
 # implementations at another format than binary32: (verify's --precision, log2 of its u
-# over binary32's, by which the effect, measured in binary32's u, is divided)
-IMPL_FORMAT = {"numpy16": ("binary16", 13), "torchbf16": ("bfloat16", 16)}
+# over binary32's, by which the effect, measured in binary32's u, is divided); emu-*:
+# ports.py's emu backend, every operation rounded to the format (its dtype argument)
+IMPL_FORMAT = {"numpy16": ("binary16", 13), "torchbf16": ("bfloat16", 16), "emu-bf16": ("bfloat16", 16),
+               "emu-b16": ("binary16", 13), "emu-tf32": ("tf32", 13), "emu-u16": ("u=0x1p-16", 8)}
+EMU_DTYPE = {"emu-bf16": "bfloat16", "emu-b16": "binary16", "emu-tf32": "tf32", "emu-u16": "u=0x1p-16"}
 # the false-FAIL runs' implementations, in turn on each path (torch, held out and 17 s a
 # run for its import, ran 50 runs of the first measurement)
 NULL_IMPLS = ("c-float", "numba", "numpy", "c-fma", "c-other")
@@ -147,6 +151,8 @@ class Harness:
             return [self.exe(system, "other"), noise, str(steps)]
         if impl in ("c-float", "c-fma", "c-double"):
             return [self.exe(system, impl[2:])] + tail
+        if impl in EMU_DTYPE:
+            return [PY, os.path.join(HERE, "ports.py"), "emu", EMU_DTYPE[impl], system] + tail
         if impl in IMPL_FORMAT:
             return [PY, os.path.join(HERE, "ports.py"), "numpy" if impl == "numpy16" else "torch",
                     "float16" if impl == "numpy16" else "bfloat16", system] + tail
@@ -286,6 +292,15 @@ def plan_runs(plan, paths, first=5000):
         # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
         out += [("heavytop", "c-float", d, m, 10000, 6001)
                 for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
+    if plan == "formats":
+        # docs/power.md#rounding-amendment: the rigid body at every format below binary32
+        # under the amended rule: correct ports on paths 10000.. one per path in turn, then
+        # amp, sign, lap at 1/16, 1/4, 1 u of the format on paths 0 and 1, 2000 steps
+        impls = ("emu-bf16", "emu-b16", "emu-tf32", "emu-u16", "numpy16")
+        for impl in impls[:4]:
+            grid = tuple(g * 2 ** IMPL_FORMAT[impl][1] for g in (1 / 16, 1 / 4, 1))
+            out += [("rb", impl, d, m, 2000, p) for d, m in settings("rb", grid, ("amp", "sign", "lap")) for p in (0, 1)]
+        out += [("rb", impls[p % len(impls)], "none", 0, 2000, 10000 + p) for p in range(paths)]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -381,7 +396,8 @@ def null_table(rows, goal=1e-3):
     for r in rows:
         if r["defect"] != "none" or r["p_value"] in ("", "None"):
             continue
-        key = (r["system"], r["steps"])
+        fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]   # each format judged apart
+        key = (r["system"] + (" " + fmt if fmt else ""), r["steps"])
         groups.setdefault(key + (r["impl"],), []).append((r["exit"] == "1", float(r["p_value"])))
         paths.setdefault(key, {}).setdefault(r["path"], {})["%.10g" % float(r["p_value"])] = r["exit"] == "1"
     for (system, steps), by in paths.items():
@@ -491,8 +507,8 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "effects",
-                    "report", "all"):
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "formats",
+                    "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)

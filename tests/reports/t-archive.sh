@@ -78,6 +78,19 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --ou
   || { echo "t-archive: FAIL: R5 with a seeds line: $(jq -c '.claims[0].multiverse' "$dir/outmv/claims.json")"; fail=1; }
 jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json" | grep -q "archived verdict over the members (reports/multiverse.sh): SEED-DEPENDENT over 8 members: CONFIRMED 7" \
   || { echo "t-archive: FAIL: R5's archived multiverse verdict is not in its words: $(jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json")"; fail=1; }
+# the multiverse decides: the verdict shown (JSON, the summary's verdict column, the
+# section's heading) is the archived verdict over the members, with their shares and this
+# run's verdict as one member's; with --full the archive's multiverse-full/ decides
+[ "$(jq -r '.claims[0] | [.verdict, .multiverse.verdict, .multiverse.distribution] | join("|")' "$dir/outmv/claims.json")" = \
+  "CONFIRMED|SEED-DEPENDENT|over 8 members: CONFIRMED 7 (share 0.88 [0.53, 0.98]); this run, one member: CONFIRMED" ] \
+  || { echo "t-archive: FAIL: R5 is not decided by its multiverse: $(jq -c '.claims[0].multiverse' "$dir/outmv/claims.json")"; fail=1; }
+[ "$(grep -c "class='v SEED-DEPENDENT'>SEED-DEPENDENT<br><small>over 8 members: CONFIRMED 7 (share 0.88 \[0.53, 0.98\]); this run, one member: CONFIRMED<" "$dir/outmv/index.html")" = 1 ] &&
+  grep -q "<h3>R5 <span class='v SEED-DEPENDENT'>SEED-DEPENDENT</span>" "$dir/outmv/index.html" \
+  || { echo "t-archive: FAIL: the report's verdict column or heading is not R5's multiverse verdict"; fail=1; }
+mkdir -p "$dir/arch/multiverse-full/R5" && echo "R5 INCOMPLETE over 2 of 8 members: CONFIRMED 2 (share 1.00 [0.34, 1.00])" > "$dir/arch/multiverse-full/R5/multiverse.txt"
+OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --full --out "$dir/outmvf" --archive "$dir/arch" -q > /dev/null 2>&1
+[ "$(jq -r '.claims[0].multiverse.verdict' "$dir/outmvf/claims.json")" = INCOMPLETE ] \
+  || { echo "t-archive: FAIL: a FULL run is not decided by multiverse-full/: $(jq -c '.claims[0].multiverse' "$dir/outmvf/claims.json")"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }

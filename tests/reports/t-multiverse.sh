@@ -7,7 +7,9 @@
 # differing only in their seeds disagree (with shares and Wilson intervals),
 # CRITERION-DEPENDENT when another choice decides, UNABLE when a member is and the others
 # agree; a claim without "%" lines has one member; a missing libm library, a missing
-# claim and a member without a report exit 2.
+# claim and a member without a report exit 2. Resumable: --max K runs K members, a later
+# run with the same folder runs only the others; a partial run is INCOMPLETE (or already
+# SEED-DEPENDENT) with the CPU the rest still needs; a changed rules digest stops it.
 command -v jq >/dev/null || { echo "t-multiverse: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-multiverse-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -18,12 +20,14 @@ cat > "$dir/slpi" <<'STAND'
 #!/bin/sh
 S=0 F=wls L=all D= K=${OPENBLAS_CORETYPE:-} P=${LD_PRELOAD:-}
 while [ $# -gt 0 ]; do
-  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;; esac
+  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;;
+    --tests) T=$2; shift ;; esac
   shift
 done
 [ "${NOREPORT:-}" = "$S" ] && exit 1
+echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
 V=$(eval "$RULE")
-mkdir -p "$D" && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" > "$D/claims.json"
+mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -46,7 +50,7 @@ for e in "S=7000 F=wls L=all K=Prescott P=$dir/crmath.so" "S=0 F=wls L=all K=Has
   jq -r .env "$dir"/all/m*/claims.json | grep -qxF "$e" || { echo "t-multiverse: FAIL: no member ran as '$e'"; fail=1; }
 done
 [ "$(grep -c 'libm=mpfr' "$dir/all/members.tsv")" = 16 ] || { echo "t-multiverse: FAIL: members.tsv lacks the 16 mpfr members"; fail=1; }
-grep -q "	7000.5$" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
+grep -q "	7000.5	" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
 # two seeds of eight disagree: SEED-DEPENDENT, 8 of 32 members DISCREPANCY
 want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIRMED' \
   '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\])$'
@@ -67,10 +71,36 @@ want found X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member'
 [ -z "$ob" ] || export OPENBLAS_CORETYPE="$ob"
 [ "$(jq -r .env "$dir/found/m1/claims.json")" = "S=0 F=wls L=all K= P=" ] || { echo "t-multiverse: FAIL: a kernel was forced on the member: $(jq -r .env "$dir/found/m1/claims.json")"; fail=1; }
 grep -q "blas(Autodetected)" "$dir/found/members.tsv" || { echo "t-multiverse: FAIL: the kernel the member ran on is not recorded: $(cat "$dir/found/members.tsv")"; fail=1; }
+# resumed: 5 members, then the 27 others, each run once; the partial verdict is INCOMPLETE
+# with the CPU the rest needs, or SEED-DEPENDENT once members of one seed group differ
+rv() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so CALLS=$dir/calls sh reports/multiverse.sh "$dir/slpi" "$dir/$n" X1 --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
+: > "$dir/calls"
+RULE='echo CONFIRMED' rv part --max 5 || { echo "t-multiverse: FAIL: --max 5: $(cat "$dir/part.out")"; fail=1; }
+grep -q '^X1 INCOMPLETE over 5 of 32 members: CONFIRMED 5 (share 1.00 \[0.57, 1.00\]); 27 not run (about 0.00 CPU-hours' "$dir/part/multiverse.txt" ||
+  { echo "t-multiverse: FAIL: a partial run: $(cat "$dir/part/multiverse.txt")"; fail=1; }
+RULE='echo CONFIRMED' rv part || { echo "t-multiverse: FAIL: resumed: $(cat "$dir/part.out")"; fail=1; }
+[ "$(wc -l < "$dir/calls")" = 32 ] && [ "$(sort -u "$dir/calls" | wc -l)" = 32 ] ||
+  { echo "t-multiverse: FAIL: resumed: $(wc -l < "$dir/calls") member runs, not the 32 members once each"; fail=1; }
+grep -q '^X1 CONFIRMED over 32 members: CONFIRMED 32 ' "$dir/part/multiverse.txt" ||
+  { echo "t-multiverse: FAIL: resumed: $(cat "$dir/part/multiverse.txt")"; fail=1; }
+[ "$(awk -F'\t' 'NR > 1 && $5 ~ /^[0-9.]+$/ && $6 == "d1"' "$dir/part/members.tsv" | wc -l)" = 32 ] ||
+  { echo "t-multiverse: FAIL: members.tsv lacks the CPU seconds or the rules digest"; fail=1; }
+# members 1..8 are seeds 0 and 1000 (kernel, libm vary fastest): the seeds already differ
+RULE='[ $S = 1000 ] && echo DISCREPANCY || echo CONFIRMED' rv settled --max 8
+grep -q '^X1 SEED-DEPENDENT over 8 of 32 members: CONFIRMED 4 .* DISCREPANCY 4 .*; 24 not run' "$dir/settled/multiverse.txt" ||
+  { echo "t-multiverse: FAIL: a partial run that the seeds settle: $(cat "$dir/settled/multiverse.txt")"; fail=1; }
+# the unit tests' results reach every member (a claim decided by a "test" check)
+RULE='echo CONFIRMED' rv withtests --tests /the/tests.tsv --max 2
+[ "$(cat "$dir"/withtests/m1/tests "$dir"/withtests/m2/tests 2>/dev/null | sort -u)" = /the/tests.tsv ] ||
+  { echo "t-multiverse: FAIL: --tests did not reach the members"; fail=1; }
+# a changed rule (its digest) is a new multiverse, not a continuation
+DIGEST=d2 RULE='echo CONFIRMED' rv settled --max 1; [ $? = 2 ] && grep -q "rules digest d2.*listed under d1" "$dir/settled.out" ||
+  { echo "t-multiverse: FAIL: a changed rules digest was not refused: $(cat "$dir/settled.out")"; fail=1; }
+[ "$(grep -c . "$dir/settled/members.tsv")" = 9 ] || { echo "t-multiverse: FAIL: the refused member was listed"; fail=1; }
 # refusals: a missing libm library, a missing claim, a member without its report
 RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/slpi" "$dir/bad1" X1 --claims "$dir/claims.txt" > "$dir/bad1.out" 2>&1
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
-[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, refusals)"
+[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, resumed, --tests, refusals)"
 exit $fail
