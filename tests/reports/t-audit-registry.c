@@ -144,6 +144,8 @@ static void check_malformed_refused(const char *dir)
         {"% X9 | fit | wls | why\n", ":2: fit: 1 value, at least 2"},
         {"% X9 | levels | all | why\n", ":2: levels: 1 value, at least 2"},
         {"% X9 | fit | wls ols\n", ":2: 3 fields, expected 4 non-empty"},
+        {"% X9 | fit | wls ols | fit\n% X9 | fit | ols wls | again\n",
+         ":3: claim X9: a second 'fit' line (the first: line 2); one line per dimension"},
     };
     for (size_t i = 0; i < sizeof mv / sizeof mv[0]; i++) {
         char reg[1024];
