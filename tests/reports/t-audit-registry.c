@@ -144,8 +144,6 @@ static void check_malformed_refused(const char *dir)
         {"% X9 | fit | wls | why\n", ":2: fit: 1 value, at least 2"},
         {"% X9 | levels | all | why\n", ":2: levels: 1 value, at least 2"},
         {"% X9 | fit | wls ols\n", ":2: 3 fields, expected 4 non-empty"},
-        {"% X9 | fit | wls ols | fit\n% X9 | fit | ols wls | again\n",
-         ":3: claim X9: a second 'fit' line (the first: line 2); one line per dimension"},
     };
     for (size_t i = 0; i < sizeof mv / sizeof mv[0]; i++) {
         char reg[1024];
@@ -165,6 +163,11 @@ static void check_malformed_refused(const char *dir)
         }
         slpi_audit_free(&a);
     }
+    /* one line per dimension: a second would cross the dimension with itself */
+    loads("= X9 | s | m | p | -\n% X9 | fit | wls ols | fit\n% X9 | fit | ols wls | again\n"
+          "X9 | t | CONFIRMED | claim | - | thresholds 2 | -\nX9 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":3: claim X9: a second 'fit' line (the first: line 2); one line per dimension", &a);
+    slpi_audit_free(&a);
     /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 0.5 0.5 | -\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);
