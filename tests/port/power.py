@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|formats|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -91,6 +91,16 @@ def run(argv, out=None, check=True):
     return r
 
 
+def read_runs(runs, done):
+    """into done, {key: row}, the runs of a runs.tsv not in it yet (key: its first six
+    fields)"""
+    for line in open(runs):
+        f = line.rstrip("\n").split("\t")
+        if f[0] != "system" and 16 <= len(f) <= len(FIELDS) and tuple(f[:6]) not in done:
+            done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+    return done
+
+
 class Harness:
     def __init__(self, out):
         self.out, self.portdir = out, os.path.join(BUILD, "port")
@@ -109,10 +119,7 @@ class Harness:
     def read(self, runs):
         """the runs of a runs.tsv (this folder's, or another's with --also) that are not
         known yet"""
-        for line in open(runs):
-            f = line.rstrip("\n").split("\t")
-            if f[0] != "system" and 16 <= len(f) <= len(FIELDS) and tuple(f[:6]) not in self.done:
-                self.done[tuple(f[:6])] = dict(zip(FIELDS, f + [""] * (len(FIELDS) - len(f))))
+        read_runs(runs, self.done)
 
     def build(self):
         cc = os.environ.get("CC", "cc")
@@ -292,6 +299,17 @@ def plan_runs(plan, paths, first=5000):
         # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
         out += [("heavytop", "c-float", d, m, 10000, 6001)
                 for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
+    if plan == "ez10k":
+        # docs/power.md#ez10k-rule: Euler-Zeitlin su(8) at 10^4 steps, five defects at 0.3 of
+        # their 1 u magnitudes, path 6002, c-float (some 800 s of CPU a run)
+        out += [("zeitlin", "c-float", d, m, 10000, 6002)
+                for d, m in settings("zeitlin", (0.3,), ("amp", "lap", "drop", "coef", "sign"))]
+    if plan == "curve":
+        # docs/power.md#curve-rule: the figure's lengths from runs kept in power-runs.tsv:
+        # the rigid body in C on the grid of every scalable defect and the early stop, path
+        # 6003, 100, 1000 and 10^4 steps
+        five = ("drop", "coef", "amp", "sign", "lap", "early")
+        out += [("rb", "c-float", d, m, steps, 6003) for steps in (100, 1000, 10000) for d, m in settings("rb", GRID, five)]
     if plan == "formats":
         # docs/power.md#rounding-amendment: the rigid body at every format below binary32
         # under the amended rule: correct ports on paths 10000.. one per path in turn, then
@@ -337,31 +355,21 @@ def binned(rows):
     return t
 
 
-def curve(h, rows):
-    """OUT/curve.tsv for docs/power.gp: detection rate by steps and mean effect, in bins
-    a factor 2 wide (the one bad step left out: its mean effect says nothing)"""
+def curve(rows):
+    """the figure's points (tests/port/power_figure.py): {(steps, held out): [(effect at
+    the bin's centre, detected, runs)]} of the binary32 defect runs, by mean effect per
+    step in bins [2^b, 2^(b+1)) u|x| (the one bad step and pooled runs left out: a mean
+    says nothing of the first, the second is another unit)"""
     c = {}
     for r in rows:
         e = float(r["effect_mean"])
         if r["defect"] in ("none", "bad") or e <= 0 or "-" in r["path"] or r["impl"] in IMPL_FORMAT:
             continue
-        held = int(r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS)
-        k = c.setdefault((int(r["steps"]), held, math.floor(math.log2(e))), [0, 0])
+        held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
+        k = c.setdefault((int(r["steps"]), held), {}).setdefault(math.floor(math.log2(e)), [0, 0])
         k[0] += r["exit"] == "1"
         k[1] += 1
-    blocks = []
-    for steps in sorted({k[0] for k in c}):
-        for held in (0, 1):
-            if not any(k[:2] == (steps, held) for k in c):
-                continue
-            text = "steps held effect \"%d steps%s\" runs\n" % (steps, ", held out" if held else "")
-            for b in sorted(k[2] for k in c if k[:2] == (steps, held)):
-                d, n = c[(steps, held, b)]
-                text += "%d\t%d\t%.4g\t%.4g\t%d\n" % (steps, held, 2 ** (b + 0.5), d / n, n)
-            blocks.append(text)
-    with open(os.path.join(h.out, "curve.tsv"), "w") as f:  # blocks apart by two blank lines
-        f.write("# steps held_out effect_u rate runs (bins [2^b, 2^(b+1)), effect at the centre)\n")
-        f.write("\n\n".join(blocks))
+    return {key: [(2 ** (b + 0.5), d, n) for b, (d, n) in sorted(bins.items())] for key, bins in sorted(c.items())}
 
 
 def binom_cdf(k, n, p):
@@ -426,11 +434,10 @@ def null_table(rows, goal=1e-3):
     return out + [""]
 
 
-def table(h):
-    rows = list(h.done.values())
-    curve(h, rows)
-    lines = ["# power of slpi verify --precision binary32 --local (tests/port/power.py)", "",
-             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
+def binned_lines(rows):
+    """the detection tables of the defect runs: detected / runs (UNABLE or LOW-POWER in
+    brackets) by system (and format) and length, seen then held out"""
+    lines = []
     t = binned(rows)
     heads = ["< 0.25", "0.25-1", "1-4", "4-30", ">= 30"]
     for held in (False, True):
@@ -438,9 +445,10 @@ def table(h):
             steps = sorted({k[2] for k in t if k[0] == held and k[1] == kind}, key=lambda v: (v[1], v[0]))
             if not steps:
                 continue
-            lines.append("%s, %s%s" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
-                                       else "one bad step of MAG u|x|",
-                                       ", 4 paths pooled in one verify" if "pooled" in kind else ""))
+            lines.append("**%s, %s%s**" % ("held out" if held else "seen", "defects by mean effect" if kind.startswith("mean")
+                                           else "one bad step of MAG u|x|",
+                                           ", 4 paths pooled in one verify" if "pooled" in kind else ""))
+            lines.append("")
             cols = heads if kind.startswith("mean") else ["%d u" % m for m in BAD]
             lines.append("| system | steps | " + " | ".join(cols) + " |")
             lines.append("|---|---|" + "---|" * len(cols))
@@ -451,6 +459,14 @@ def table(h):
                     cells.append("%d/%d%s" % (c[0], c[1], " (%d)" % c[2] if c[2] else "") if c else "")
                 lines.append("| %s | %d | %s |" % (s[0], s[1], " | ".join(cells)))
             lines.append("")
+    return lines
+
+
+def table(h):
+    rows = list(h.done.values())
+    lines = ["# power of slpi verify --local (tests/port/power.py)", "",
+             "detected / runs (of which UNABLE or LOW-POWER in brackets), by mean effect per step in u|x|", ""]
+    lines += binned_lines(rows)
     miss = sorted((r for r in rows if r["defect"] not in ("none", "bad") and float(r["effect_mean"]) >= 0.25
                    and r["exit"] != "1"), key=lambda r: (r["system"], int(r["steps"]), r["defect"], r["impl"]))
     if miss:
@@ -507,7 +523,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "formats",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats",
                     "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2

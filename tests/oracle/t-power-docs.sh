@@ -1,0 +1,20 @@
+#!/bin/sh
+# t-power-docs.sh — the power tables of docs/power.md (detection by effect, the correct
+# ports' false-FAIL table) and of oracle/README.md are the ones tests/port/power_docs.py
+# generates from the runs kept in docs/power-runs.tsv, and a changed runs file is noticed
+# (one correct run's PASS turned into a FAIL).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+py=/usr/bin/python3
+[ -x $py ] || py=python3
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fail=0
+note() { echo "t-power-docs: FAIL: $*" >&2; fail=1; }
+$py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $3 == "none" && !done { $9 = 1; done = 1 } { print }' \
+  docs/power-runs.tsv > "$d/runs.tsv"
+$py tests/port/power_docs.py --check "$d/runs.tsv" 2> "$d/err"
+[ $? -eq 1 ] && grep -q null-table "$d/err" || note "one false FAIL more went unnoticed: $(cat "$d/err")"
+[ $fail -eq 0 ] && echo "t-power-docs: docs/power.md and oracle/README.md carry the tables of docs/power-runs.tsv"
+exit $fail
