@@ -9,6 +9,7 @@
 #define SLPI_CORE_ZEITLIN_FAMILY_H
 
 #include "slpi.h"
+#include "core/expr.h"
 
 typedef struct {
     int l, m;
@@ -21,7 +22,8 @@ int slpi_zeitlin_mode_alpha(int l, int m);
 /* Entries of a mode list ("" has none): its commas plus one. */
 int slpi_zeitlin_modes_count(const char *text);
 /* Parse the list "l:m:amp[,l:m:amp...]" of key for su(N) into out[0..count) (out NULL:
- * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number.
+ * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number,
+ * each (l, m) once.
  * Returns the count, or -1 with an SLPI_EINPUT naming the key, the entry and the reason. */
 int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
                              slpi_error *err);
@@ -39,10 +41,11 @@ int slpi_zeitlin_fields_count(slpi_problem *p, slpi_error *err);
 /* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
  * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
-/* The multiplier of p at degree l as a model problem q (its evaluators are each path's
- * model tapes): algebra so3 (no coordinate read), H = the multiplier, param.l = l when it
- * reads l. SLPI_EINPUT naming the key multiplier if it does not parse. */
-int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err);
+/* The multiplier of p at degree l as a model (its evaluators are each path's model tapes),
+ * parsed into *m (zeroed first; the caller frees it with slpi_model_free): algebra so3 (no
+ * coordinate read), H = the multiplier, param.l = l when it reads l. SLPI_EINPUT naming
+ * the key multiplier if it does not parse. */
+int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, slpi_error *err);
 /* The multiplier's refusal at degree l, one text for both paths (each evaluates lambda(l)
  * once with its own model evaluator): why = the evaluator's refusal of the multiplier
  * model's H (a constant's domain error, slpi_model_constant_refusal), or NULL when the

@@ -446,11 +446,11 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
 {
     int N = p->ez.N, rc = SLPI_OK;
     arb_ptr lam = _arb_vec_init(N), mu = _arb_vec_init(3);
-    slpi_problem *q = flint_malloc(sizeof *q);
+    slpi_model m = { 0 }; /* the multiplier's model at l (core/zeitlin-family.h) */
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_ref_tape t;
-        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, q, prec, err)) != SLPI_OK)   /* nothing to clear */
+        rc = slpi_zeitlin_multiplier_model(&m, p, l, err);
+        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, &m, "", prec, err)) != SLPI_OK) /* nothing to clear */
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
         if (rc != SLPI_OK)
             break;
@@ -459,7 +459,9 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
         else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         slpi_ref_tape_clear(&t);
+        slpi_model_free(&m);
     }
+    slpi_model_free(&m); /* the one a refusal left */
     if (rc == SLPI_OK) {
         if (d->lam != NULL)
             _arb_vec_clear(d->lam, N);
@@ -473,7 +475,6 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
         _arb_vec_clear(lam, N);
     }
     _arb_vec_clear(mu, 3);
-    flint_free(q);
     return rc;
 }
 
