@@ -393,6 +393,8 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     /* the BLAS route iterates on its enclosing G: its products' radii, at the binary64
      * rounding level, are the iteration's tolerance (approximate products have none) */
     g->Gmid = coord || s->N < ISOMP_MID_N || c->mul == blas_mul ? NULL : isomp_Gp_mid;
+    /* there the iteration's images enclose: the test reuses the last one (one G less a step) */
+    g->centre_prev = c->mul == blas_mul;
 }
 
 /* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration

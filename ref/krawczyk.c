@@ -320,6 +320,8 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
     mag_init(t);
     mag_init(tol);
 
+    int keep = g->centre_prev && g->Gmid == NULL; /* the last ball image, in Gb */
+    arb_ptr Gb = _arb_vec_init(keep ? n : 0);
     vec_mid(yt, guess, n);
     /* with an approximate Gmid: first at half precision to its rounding level (or until
      * it stalls there), then at prec; the enclosure below never uses Gmid */
@@ -334,6 +336,7 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
                 g->Gmid(g->ctx, Gv, yt, lp);
             else
                 g->G(g->ctx, Gv, yt, lp);
+            if (keep) _arb_vec_set(Gb, Gv, n);
             mag_zero(d);
             mag_one(ym);
             mag_zero(tol);
@@ -403,8 +406,14 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
             mag_add(arb_radref(limit + i), arb_radref(limit + i), t);
     }
     if (g->dG == NULL) goto done;   /* the limit alone (slpi_ref_krawczyk_designated) */
-    /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls) */
-    g->G(g->ctx, Gv, yt, prec);
+    /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls); with
+     * centre_prev y~ is the last point but one (in Gv after the swap) and G(y~) is in Gb */
+    if (keep) {
+        _arb_vec_swap(yt, Gv, n);
+        _arb_vec_swap(Gv, Gb, n);
+    } else {
+        g->G(g->ctx, Gv, yt, prec);
+    }
     _arb_vec_sub(k, Gv, yt, n, prec);
     for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
         iteration_done();
@@ -423,6 +432,7 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
         snprintf(why, why_len, "fixed-point Krawczyk image not inside the inflated box "
                  "after %d inflations at %ld bits", INFLATE_MAXIT, (long)prec);
 done:
+    _arb_vec_clear(Gb, keep ? n : 0);
     _arb_vec_clear(yt, n);
     _arb_vec_clear(Gv, n);
     _arb_vec_clear(k, n);

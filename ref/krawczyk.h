@@ -51,6 +51,10 @@ typedef struct {
     /* optional (NULL: G): G at a point to about prec bits with no error bound, for the
      * midpoint iteration only; with it, the iteration runs at prec/2 bits first. */
     void (*Gmid)(void *ctx, arb_ptr out, arb_srcptr y, slong prec);
+    /* 1 (with Gmid NULL): the enclosure test is centred on the iteration's last point but one,
+     * whose enclosing image G the iteration has just computed, not on its last point (one
+     * evaluation of G less; the box then spans that last step too) */
+    int centre_prev;
 } slpi_ref_fixmap;
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,

@@ -22,7 +22,10 @@
  *    the midpoint's zero, so the preconditioner is exact there and only the set-valued
  *    term (I - Y F'(X)) Z (resp. DG(X)[Z]) covers the curvature over the set: a Jacobian
  *    taken at the midpoint y~ instead of over the box X misses the corners by about
- *    r^2 / (8 c^(3/2)) (resp. r^2), far above the rounding level at these radii. */
+ *    r^2 / (8 c^(3/2)) (resp. r^2), far above the rounding level at these radii;
+ *    the fixed-point operator also with centre_prev (the test centred on the iteration's
+ *    last point but one, whose image it has), which must take exactly one evaluation of G
+ *    fewer and hold the same fixed point. */
 #include "testutil.h"
 #include "ref/krawczyk.h"
 
@@ -130,9 +133,12 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
  * covers the set's curvature.
  * kind 2: G(y) = 2 y - 1 (fixed point 1, repelling: the iteration's step grows);
  * kind 3: G(y) = 1 + (1 - 2^-12)(y - 1) (a contraction too slow for the iteration cap). */
+static long fix_G_calls; /* evaluations of fix_G (check_centre_prev) */
+
 static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
+    fix_G_calls++;
     arb_t u, v;
     arb_init(u);
     arb_init(v);
@@ -205,32 +211,33 @@ static void check_wide_sets(double r)
     arb_t t;
     arb_init(t);
     long npts = 4 + test_iters(8);
-    for (int op = 0; op < 4; op++) {
-        /* op 0: dense, sqrt(c); 1: dense, kind 5; 2, 3: fixed point, kinds 0, 1 */
-        int n = op == 0 || op == 2 ? 1 : 2;
-        double mid[2] = { op == 0 ? test_rand_uniform(0.5, 4.0) : op == 1 ? 0 : 1, op == 1 ? 0 : 1 };
-        p.kind = op == 0 ? 0 : op == 1 ? 5 : op - 2;
+    for (int op = 0; op < 6; op++) {
+        int o = op >= 4 ? op - 2 : op; /* 4, 5: the fixed-point operator centred on the last point but one */
+        /* o 0: dense, sqrt(c); 1: dense, kind 5; 2, 3: fixed point, kinds 0, 1 */
+        int n = o == 0 || o == 2 ? 1 : 2;
+        double mid[2] = { o == 0 ? test_rand_uniform(0.5, 4.0) : o == 1 ? 0 : 1, o == 1 ? 0 : 1 };
+        p.kind = o == 0 ? 0 : o == 1 ? 5 : o - 2;
         slpi_ref_fn f = { n, &p, F, J, NULL };
-        slpi_ref_fixmap fm = { n, &p, fix_G, fix_dG, NULL };
+        slpi_ref_fixmap fm = { n, &p, fix_G, fix_dG, NULL, op >= 4 };
         /* the set, and the guess: the midpoint's zero */
         arb_set_d(p.c, mid[0]);
         arb_set_d(p.d, mid[1]);
-        arb_set_d(g, op == 0 ? sqrt(mid[0]) : 1);
-        arb_set_d(g + 1, op == 1 ? 2 : 1);
+        arb_set_d(g, o == 0 ? sqrt(mid[0]) : 1);
+        arb_set_d(g + 1, o == 1 ? 2 : 1);
         mag_set_d(arb_radref(p.c), r);
         mag_set_d(arb_radref(p.d), r);
-        int ok = op < 2 ? slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why)
-                        : slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why);
-        TEST_CHECKF(ok, "wide set op %d r %g: %s", op, r, why);
-        TEST_CHECKF(!ok || mag_cmp_2exp_si(arb_radref(y), -2) < 0, "wide set op %d r %g: radius too wide to mean anything",
-                    op, r);
+        int ok = o < 2 ? slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why)
+                       : slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why);
+        TEST_CHECKF(ok, "wide set o %d r %g: %s", o, r, why);
+        TEST_CHECKF(!ok || mag_cmp_2exp_si(arb_radref(y), -2) < 0,
+                    "wide set o %d r %g: radius too wide to mean anything", o, r);
         long outside = 0;
         double worst = 0;
         for (long k = 0; ok && k < npts; k++) {
-            set_point(&p, op == 0 || op == 2 ? 1 : 2, mid, r, k);
-            if (op == 0) {
+            set_point(&p, o == 0 || o == 2 ? 1 : 2, mid, r, k);
+            if (o == 0) {
                 arb_sqrt(z, p.c, 256);
-            } else if (op == 2) {   /* u = (1 - sqrt(1 - 4 (c - 1))) / 2, y = 1 + u */
+            } else if (o == 2) { /* u = (1 - sqrt(1 - 4 (c - 1))) / 2, y = 1 + u */
                 arb_sub_ui(t, p.c, 1, 256);
                 arb_mul_2exp_si(t, t, 2);
                 arb_sub_ui(t, t, 1, 256);
@@ -240,10 +247,10 @@ static void check_wide_sets(double r)
                 arb_mul_2exp_si(t, t, -1);
                 arb_sub_ui(z, t, 1, 256);
                 arb_neg(z, z);
-            } else {                /* the solver at 256 bits from the point parameter */
-                int pok = op == 1 ? slpi_ref_krawczyk(z, &f, g, 256, why, sizeof why)
-                                  : slpi_ref_krawczyk_fixed_point(z, &fm, g, 256, why, sizeof why);
-                TEST_CHECKF(pok, "wide set op %d: point %ld not solved: %s", op, k, why);
+            } else { /* the solver at 256 bits from the point parameter */
+                int pok = o == 1 ? slpi_ref_krawczyk(z, &f, g, 256, why, sizeof why)
+                                 : slpi_ref_krawczyk_fixed_point(z, &fm, g, 256, why, sizeof why);
+                TEST_CHECKF(pok, "wide set o %d: point %ld not solved: %s", o, k, why);
                 if (!pok) continue;
             }
             int in = 1;
@@ -255,9 +262,14 @@ static void check_wide_sets(double r)
             }
             outside += !in;
         }
-        TEST_CHECKF(outside == 0, "UNSOUND: wide set op %d r %g: %ld of %ld points' zeros outside the enclosure "
-                    "(worst %.6f radii from its centre)", op, r, outside, npts, worst);
-        printf("wide set: operator %-11s %s radius %-6g %3ld points, tightness %.6f\n", op < 2 ? "dense" : "fixed-point",
+        TEST_CHECKF(outside == 0,
+                    "UNSOUND: wide set o %d r %g: %ld of %ld points' zeros outside the enclosure "
+                    "(worst %.6f radii from its centre)",
+                    o, r, outside, npts, worst);
+        printf("wide set: operator %-11s %s radius %-6g %3ld points, tightness %.6f\n",
+               o < 2        ? "dense"
+                   : op < 4 ? "fixed-point"
+                            : "centre-prev",
                n == 1 ? "1-d" : "2-d", r, npts, worst);
     }
     arb_clear(t);
@@ -266,6 +278,40 @@ static void check_wide_sets(double r)
     _arb_vec_clear(y, 2);
     _arb_vec_clear(g, 2);
     _arb_vec_clear(z, 2);
+}
+
+/* centre_prev: the same fixed point (kind 0, c = 5/4 - 1/16: y = 1.25) enclosed with one
+ * evaluation of G less, from five guesses; both boxes hold it and intersect. */
+static void check_centre_prev(void)
+{
+    char why[200];
+    prob p;
+    arb_init(p.c);
+    arb_init(p.d);
+    p.kind = 0;
+    arb_set_d(p.c, 1.1875);
+    arb_ptr y = _arb_vec_init(1), yp = _arb_vec_init(1), g = _arb_vec_init(1), z = _arb_vec_init(1);
+    arb_set_d(z, 1.25);
+    for (int k = 0; k < 5; k++) {
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0 }, fp = { 1, &p, fix_G, fix_dG, NULL, 1 };
+        arb_set_d(g, 1.25 + 0.01 * k * test_rand_uniform(-1, 1));
+        fix_G_calls = 0;
+        int ok = slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why);
+        long c0 = fix_G_calls;
+        fix_G_calls = 0;
+        int okp = slpi_ref_krawczyk_fixed_point(yp, &fp, g, 128, why, sizeof why);
+        TEST_CHECKF(ok && okp, "centre_prev guess %d: not certified: %s", k, why);
+        TEST_CHECKF(fix_G_calls == c0 - 1, "centre_prev guess %d: %ld evaluations of G, %ld without it", k, fix_G_calls,
+                    c0);
+        TEST_CHECKF(arb_contains(y, z) && arb_contains(yp, z) && arb_overlaps(y, yp),
+                    "UNSOUND: centre_prev guess %d: the fixed point 1.25 outside a box", k);
+    }
+    arb_clear(p.c);
+    arb_clear(p.d);
+    _arb_vec_clear(y, 1);
+    _arb_vec_clear(yp, 1);
+    _arb_vec_clear(g, 1);
+    _arb_vec_clear(z, 1);
 }
 
 int main(void)
@@ -371,7 +417,7 @@ int main(void)
      * (the step grows) and a contraction too slow for the cap (the step keeps shrinking) */
     for (int kind = 2; kind <= 3; kind++) {
         p.kind = kind;
-        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL };
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0 };
         arb_set_d(g, 1.1);
         why[0] = 0;
         TEST_CHECK(!slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why));
@@ -400,6 +446,7 @@ int main(void)
 
     check_wide_sets(1e-4);
     check_wide_sets(1e-3);
+    check_centre_prev();
 
     arb_clear(t);
     arb_clear(lo);
