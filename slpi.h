@@ -908,8 +908,8 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
-/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes, the rigid body's
- * ISOMP-COMM and SVI-SO3 on the fast path), else "general: " or "lanes: " and the reason
+/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes: the rigid body's
+ * ISOMP-COMM and SVI-SO3, and ISOMP-COMM of models on so3 and so3^k, on the fast path), else "general: " or "lanes: " and the reason
  * each path runs alone on its thread's stepper. The values are the same bits either way. */
 const char *slpi_ensemble_route(const slpi_ensemble *e);
 /* on = 0: every path runs alone on the general route from now on (route "general: asked"),

@@ -60,6 +60,10 @@ int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char
     }
     char buf[SLPI_EZ_MODES_TEXT];
     memcpy(buf, text, len + 1);
+    /* the modes so far, by alpha: each mode once (two noise entries of one mode would be
+     * two independent Brownian motions on one Hamiltonian, two background entries one sum:
+     * either is one entry; an entry takes at least 6 characters with its comma) */
+    int seen[SLPI_EZ_MODES_TEXT / 6 + 1];
     int n = 0;
     char *start = buf;
     for (;;) {
@@ -67,6 +71,15 @@ int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char
         if (comma) *comma = '\0';
         slpi_zeitlin_mode md;
         if (parse_entry(&md, key, n + 1, start, N, err) != SLPI_OK) return -1;
+        for (int j = 0; j < n; j++)
+            if (seen[j] == md.alpha) {
+                slpi_error_set(err, SLPI_EINPUT,
+                               "%s: entry %d '%.60s' repeats the mode (l, m) = (%d, %d) of entry %d: "
+                               "give each mode once",
+                               key, n + 1, start, md.l, md.m, j + 1);
+                return -1;
+            }
+        seen[n] = md.alpha;
         if (out) out[n] = md;
         n++;
         if (!comma) break;

@@ -22,7 +22,8 @@ int slpi_zeitlin_mode_alpha(int l, int m);
 /* Entries of a mode list ("" has none): its commas plus one. */
 int slpi_zeitlin_modes_count(const char *text);
 /* Parse the list "l:m:amp[,l:m:amp...]" of key for su(N) into out[0..count) (out NULL:
- * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number.
+ * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number,
+ * each (l, m) once.
  * Returns the count, or -1 with an SLPI_EINPUT naming the key, the entry and the reason. */
 int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
                              slpi_error *err);

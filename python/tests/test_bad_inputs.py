@@ -23,6 +23,11 @@ ROWS = [
     (lambda: slpi.run(RB, x0=[np.inf, 0, 0]), "x0"),
     (lambda: slpi.run("iso/zeitlin/long", N=3, ic_lmax=2, x0=np.ones(9)), "x0"),
     (lambda: slpi.run("rkmk/heavy-top/stoch-421-realization", x0=np.ones(6)), "x0"),
+    # a mode given twice: refused on both paths, naming the entry
+    (lambda: slpi.run("iso/zeitlin/long", N=4, ic_lmax=3, steps=1, noise="modes",
+                      noise_modes="1:0:0.1,2:1:0.2,1:0:0.3"), "entry 3 '1:0:0.3' repeats the mode (l, m) = (1, 0)"),
+    (lambda: slpi.run("iso/zeitlin/long", N=4, ic_lmax=3, steps=1, ref=True, noise="modes",
+                      noise_modes="1:0:0.1,1:0:0.1"), "noise_modes: entry 2"),
     (lambda: slpi.run(RB, steps=-5), "steps"),
     (lambda: slpi.run(RB, steps=10 ** 30), "steps"),
     (lambda: slpi.run(RB, steps=None), "steps"),

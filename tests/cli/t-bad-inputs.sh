@@ -161,6 +161,9 @@ row "background_modes: entry 2 '1:0': expected l:m:amp" run --ref $Z background_
 row "noise_modes: entry 1 '1:0:1:2': expected l:m:amp" run $Z noise=modes noise_modes=1:0:1:2
 row "noise_modes: entry 2 '': expected l:m:amp" run $Z noise=modes noise_modes=1:0:1,
 row "noise=modes needs noise_modes=l:m:amp" run $Z noise=modes
+row "noise_modes: entry 3 '2:-1:1' repeats the mode (l, m) = (2, -1) of entry 1: give each mode once" run $Z noise=modes noise_modes=2:-1:0.1,1:0:1,2:-1:1
+row "noise_modes: entry 2 '1:0:0.1' repeats the mode (l, m) = (1, 0) of entry 1" run --ref $Z noise=modes noise_modes=1:0:0.1,1:0:0.1
+row "background_modes: entry 2 '1:0:2' repeats the mode (l, m) = (1, 0) of entry 1" run $Z background_modes=1:0:1,1:0:2
 row "noise_modes=1:0:1 needs noise=modes (noise=Q is another noise)" run $Z noise_modes=1:0:1
 # noise=fields: a file of N^2-1 = 15 coefficients per line (su(4)); edited after a run
 xi15='1 2 3 4 5 6 7 8 9 10 11 12 13 14 15'

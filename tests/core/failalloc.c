@@ -1,11 +1,13 @@
 /* failalloc.c — the allocation-failure shim of tests/core/t-alloc-failures.sh, preloaded
- * into `slpi` (LD_PRELOAD). It counts the calls of malloc, calloc, realloc and strdup
- * made from slpi's own code (the caller's object, by dladdr, is the slpi executable or a
+ * into `slpi` (LD_PRELOAD). It counts the calls of malloc, calloc, realloc, strdup and
+ * fdopen (which allocates its FILE, and fails with ENOMEM when it cannot) made from slpi's
+ * own code (the caller's object, by dladdr, is the slpi executable or a
  * libslpi), and makes call number FAILALLOC_AT return NULL; FAILALLOC_COUNT=1 prints the
  * count at exit ("failalloc: N"). Calls from other libraries (FLINT, GMP, the BLAS, the
  * C library itself) always succeed: their allocators abort on failure by design. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,17 @@ char *strdup(const char *s)
     size_t len = strlen(s) + 1;
     char *d = __libc_malloc(len);
     return d ? memcpy(d, s, len) : NULL;
+}
+
+FILE *fdopen(int fd, const char *mode)
+{
+    static FILE *(*next)(int, const char *);
+    if (fails(__builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (!next) *(void **)&next = dlsym(RTLD_NEXT, "fdopen");
+    return next(fd, mode);
 }
 
 __attribute__((destructor)) static void report(void)

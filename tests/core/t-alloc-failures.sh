@@ -4,9 +4,12 @@
 # goes on and exits 0), never with a crash (docs/conventions.md#errors). A shim preloaded
 # into `slpi` (compiled here from tests/core/failalloc.c) makes the k-th malloc, calloc or
 # realloc called from slpi's own code (the executable or libslpi; not FLINT, GMP or the
-# BLAS, whose allocators abort by design) return NULL; for each case below the run is
-# counted once, then repeated with k = 1 .. that count. The rule, fixed before the sweep:
-# exit 0, or exit 2 with "out of memory" in its message; any other exit is a failure.
+# BLAS, whose allocators abort by design) return NULL, or the k-th fdopen fail with ENOMEM
+# (it allocates the FILE: an output whose file is open but cannot get its stream); for
+# each case below the run is counted once, then repeated with k = 1 .. that count. The
+# rule, fixed before the sweep: exit 0, or exit 2 with "out of memory" (or ENOMEM's text,
+# "Cannot allocate memory", where a library call reports it) in its message; any other
+# exit is a failure.
 cd "$(dirname "$0")/../.." || exit 2
 build=${SLPI_BUILD:-build}
 slpi=${SLPI_BIN:-$build/slpi}
@@ -45,7 +48,7 @@ sweep() {   # sweep NAME SETUP ARGS...: the run of ARGS, SETUP (a shell command)
   while [ $k -le "$n" ]; do
     eval "$setup"
     FAILALLOC_AT=$k LD_PRELOAD="$tmp/failalloc.so" "$slpi" "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?
-    if [ $rc -eq 2 ] && grep -q "out of memory" "$tmp/err"; then :
+    if [ $rc -eq 2 ] && grep -q -e "out of memory" -e "Cannot allocate memory" "$tmp/err"; then :
     elif [ $rc -ne 0 ]; then
       echo "t-alloc-failures: FAIL: $name: allocation $k of $n failing: exit $rc: $(tail -2 "$tmp/err" | tr '\n' ' ')"; fail=1
     fi

@@ -120,6 +120,7 @@ static void modes_text(char *out, size_t n, int N, const char **expect)
     static const char *const amp[] = { "0.5", "-2", "0", "1e-3", "t", "1e13", "nan", "x" };
     static const char *const bad[] = { "1:0", "1:0:1:2", "a:b:c", "", "1::1" };
     int entries = 1 + (int)test_rand_int(3), valid = 1;   /* valid: the entries so far are */
+    int seen[3][2] = { { -9, 0 }, { -9, 0 }, { -9, 0 } }; /* their (l, m); l = -9: none */
     *expect = NULL;
     out[0] = '\0';
     for (int e = 0; e < entries; e++) {
@@ -131,8 +132,14 @@ static void modes_text(char *out, size_t n, int N, const char **expect)
             int l = (int)test_rand_int(N + 1), m = (int)test_rand_int(2 * l + 3) - l - 1, a = (int)test_rand_int(8);
             snprintf(one, sizeof one, "%d:%d:%s", l, m, amp[a]);
             int lm = l >= 1 && l <= N - 1 && abs(m) <= l;
+            int again = 0; /* a mode given before: refused once its entry parses */
+            for (int j = 0; j < e; j++) again |= seen[j][0] == l && seen[j][1] == m;
             if (valid && lm && !strcmp(amp[a], "t")) *expect = "amp = t";
-            valid = valid && lm && a < 4;
+            else if (valid && lm && a < 4 && again)
+                *expect = "repeats the mode";
+            valid = valid && lm && a < 4 && !again;
+            seen[e][0] = l;
+            seen[e][1] = m;
         }
         snprintf(out + strlen(out), n - strlen(out), "%s%s", e ? "," : "", one);
     }

@@ -31,10 +31,11 @@
  *     noise_fields with its digest, and a file edited after it was read refused by
  *     slpi_problem_finish and by both paths' create ("the file changed");
  *  7. noise=fields: M (the file's fields) known as soon as the key is set, before
- *     slpi_problem_finish; restated as noise=modes: nf dense random fields xi_k (each of all N^2 - 1
- *     modes, 6-digit decimals, one text for both) in a file with comments, blank lines and
- *     commas, against the list of every (l, m, xi_k's coefficient) with the increment of
- *     field k repeated on each of its entries (sum_k dW_k xi_k is then the same field):
+ *     slpi_problem_finish; restated as noise=modes: nf random fields xi_k (field k dense on the
+ *     modes alpha = k mod nf, 0 elsewhere, 6-digit decimals, one text for both) in a file
+ *     with comments, blank lines and commas, against the list of every (l, m, xi_k's
+ *     nonzero coefficient), each mode once, with the increment of field k repeated on
+ *     each of its entries (sum_k dW_k xi_k is then the same field):
  *     one ISOMP step on both paths, double within |dy| / (N u max|y|) <= 10, certified
  *     balls intersecting (a sign of B_k or a coefficient in the wrong slot moves y by
  *     about |dW| |xi| = 1e-4), and the double step within 1e-12 of the scale of the
@@ -287,7 +288,11 @@ static void check_rossby_haurwitz(int N, double kappa)
 static void check_family(int N)
 {
     double kappa = test_rand_uniform(0, 4), Omega = test_rand_uniform(-3, 3);
-    int l2 = 1 + (int)test_rand_int(N - 1), m2 = (int)test_rand_int(2 * l2 + 1) - l2;
+    int l2, m2;
+    do { /* a mode the lists below do not already hold (each mode once) */
+        l2 = 1 + (int)test_rand_int(N - 1);
+        m2 = (int)test_rand_int(2 * l2 + 1) - l2;
+    } while ((l2 == 1 && (m2 == 0 || m2 == 1)) || (l2 == N - 1 && m2 == -(N - 1)));
     char fam[512], plain[128];
     snprintf(plain, sizeof plain, "noise=none kappa=%.17g", kappa);
     snprintf(fam, sizeof fam,
@@ -420,20 +425,32 @@ static void check_write(void)
     slpi_ref_free(r);
 }
 
+/* The entries of field k (of nf) in fields_text's list: the modes alpha = k mod nf, after
+ * the entries of the fields before it (*first, 0-based); returns their count. */
+static int field_entries(int n, int nf, int k, int *first)
+{
+    *first = 0;
+    for (int i = 0; i < k; i++) *first += (n - i + nf - 1) / nf;
+    return (n - k + nf - 1) / nf;
+}
+
 /* The text of nf random fields (6-digit decimals) as a noise_fields file and as a noise_modes
- * list; the list's entries of field k are entries k (N^2 - 1) .. (k + 1)(N^2 - 1) - 1. */
+ * list. Field k is dense on the modes alpha = k mod nf and 0 on the others (a list names
+ * each mode once, so the fields share none); the list holds each field's nonzero modes,
+ * field after field (field_entries). */
 static void fields_text(int N, int nf, char *file, size_t nfile, char *modes, size_t nmodes)
 {
     size_t lf = (size_t)snprintf(file, nfile, "# %d fields of su(%d)\n\n", nf, N);
-    size_t lm = (size_t)snprintf(modes, nmodes, "noise=modes noise_modes=");
+    size_t lm = (size_t)snprintf(modes, nmodes, "noise=modes noise_modes="), lm0 = lm;
     for (int k = 0; k < nf; k++) {
         for (int l = 1; l < N; l++)
             for (int j = 0; j <= 2 * l; j++) {
                 char v[32];
-                int m = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : -(j / 2);
-                snprintf(v, sizeof v, "%.6g", 0.5 * gauss());
+                int m = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : -(j / 2), alpha = l * l - 1 + j;
+                snprintf(v, sizeof v, "%.6g", alpha % nf == k ? 0.5 * gauss() : 0.0);
                 lf += (size_t)snprintf(file + lf, nfile - lf, "%s%s", l == 1 && j == 0 ? "" : j % 3 ? " " : ", ", v);
-                lm += (size_t)snprintf(modes + lm, nmodes - lm, "%s%d:%d:%s", k == 0 && l == 1 && j == 0 ? "" : ",", l, m, v);
+                if (alpha % nf == k)
+                    lm += (size_t)snprintf(modes + lm, nmodes - lm, "%s%d:%d:%s", lm > lm0 ? "," : "", l, m, v);
             }
         lf += (size_t)snprintf(file + lf, nfile - lf, "   # xi_%d\n", k + 1);
     }
@@ -448,8 +465,8 @@ static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf,
 {
     int dim = slpi_problem_state_dim(p1), N = p1->ez.N, n = N * N - 1;
     double *f1 = malloc(sizeof(double) * 2 * (size_t)(nf + 1) * dim),
-           *f2 = malloc(sizeof(double) * 2 * (size_t)(nf * n + 1) * dim);
-    double *V1 = f1 + (size_t)(nf + 1) * dim, *V2 = f2 + (size_t)(nf * n + 1) * dim;
+           *f2 = malloc(sizeof(double) * 2 * (size_t)(n + 1) * dim);
+    double *V1 = f1 + (size_t)(nf + 1) * dim, *V2 = f2 + (size_t)(n + 1) * dim;
     slpi_fast *a = NULL, *b = NULL;
     slpi_ref_system s;
     slpi_error err;
@@ -470,10 +487,11 @@ static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf,
         for (int k = 1; k <= nf; k++) {
             double dx = 0, dv = 0, dr = 0, sx = 0;
             const double *xi = f1 + (size_t)k * dim, *v = V1 + (size_t)k * dim;
+            int first, count = field_entries(n, nf, k - 1, &first);
             s.gen(&s, k, g, mu, 128);
             for (int i = 0; i < dim; i++) {
                 double sxi = 0, sv = 0;
-                for (int j = (k - 1) * n + 1; j <= k * n; j++) {
+                for (int j = first + 1; j <= first + count; j++) {
                     sxi += f2[(size_t)j * dim + i];
                     sv += V2[(size_t)j * dim + i];
                 }
@@ -521,17 +539,18 @@ static void check_fields(int N)
     slpi_problem_init(&q, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
     TEST_CHECKF(slpi_problem_set(&q, "noise", "fields", &e) == SLPI_OK && slpi_problem_set(&q, "noise_fields", path, &e) == SLPI_OK
                 && slpi_problem_noise_count(&q) == nf, "N=%d: M %d before finish, want %d", N, slpi_problem_noise_count(&q), nf);
-    TEST_CHECKF(slpi_problem_noise_count(&p1) == nf && slpi_problem_noise_count(&p2) == nf * n,
+    TEST_CHECKF(slpi_problem_noise_count(&p1) == nf && slpi_problem_noise_count(&p2) == n,
                 "N=%d: M %d and %d, want %d and %d", N, slpi_problem_noise_count(&p1), slpi_problem_noise_count(&p2),
-                nf, nf * n);
+                nf, n);
     int dim = slpi_problem_state_dim(&p1);
     double *x = malloc(sizeof(double) * (size_t)dim), *y = malloc(sizeof(double) * (size_t)dim),
-           *dW1 = malloc(sizeof(double) * (size_t)nf), *dW2 = malloc(sizeof(double) * (size_t)(nf * n));
+           *dW1 = malloc(sizeof(double) * (size_t)nf), *dW2 = malloc(sizeof(double) * (size_t)n);
     slpi_error err;
     TEST_CHECK(slpi_fast_problem_initial_state(&p1, x, &err) == SLPI_OK);
     for (int k = 0; k < nf; k++) {
+        int first, count = field_entries(n, nf, k, &first);
         dW1[k] = 1e-4 * gauss();
-        for (int i = 0; i < n; i++) dW2[k * n + i] = dW1[k];
+        for (int i = 0; i < count; i++) dW2[first + i] = dW1[k];
     }
     arb_ptr b = _arb_vec_init(dim);
     if (same_step(&p1, dW1, &p2, dW2, x, y, b, "noise=fields vs noise=modes"))
