@@ -263,6 +263,27 @@ int slpi_problem_finish_unstepped(slpi_problem *p, slpi_error *err);
 int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err);
 /* Whole-problem validation: ranges, cross-key rules, applicability. */
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err);
+/* A plan: a finished problem compiled once (docs/design.md#opaque-problem), immutable and
+ * reference-counted. It holds the validated keys (the noise configuration among them, its
+ * files bound), a model's parsed Hamiltonians (system=model, parsed once here: both paths
+ * created from the plan share them) and the output grid's shape. slpi_problem_plan
+ * finishes p as slpi_problem_finish does (p is finished after it) and compiles it; later
+ * changes to p do not reach the plan, which outlives p.
+ * Owns: *out is the caller's, released by slpi_plan_unref.
+ * Thread: safe: a plan is never changed; any threads may read one and take or drop
+ * references at once. */
+typedef struct slpi_plan slpi_plan;
+int slpi_problem_plan(slpi_plan **out, slpi_problem *p, slpi_error *err);
+/* One more reference to plan (returned); each is dropped by one slpi_plan_unref, the last
+ * frees it. Thread: safe: the count is atomic. */
+const slpi_plan *slpi_plan_ref(const slpi_plan *plan);
+/* NULL: plan (nothing done). Thread: safe: the count is atomic. */
+void slpi_plan_unref(const slpi_plan *plan);
+/* The plan's finished problem (owned by the plan). */
+const slpi_problem *slpi_plan_problem(const slpi_plan *plan);
+/* slpi_problem_shape's numbers, fixed when the plan was made.
+ * NULL: dim, noises, steps, rows, h, every (not asked). */
+void slpi_plan_shape(const slpi_plan *plan, int *dim, int *noises, long *steps, long *rows, double *h, int *every);
 /* The explicit initial state (x0 values or x0_file) into x[state_dim]: returns 1 if
  * one was given, 0 if the system's default applies, -1 on error (err set). A given
  * state must lie on the system's manifold within SLPI_MANIFOLD_TOL (heavy top |gamma| =
@@ -629,6 +650,9 @@ void slpi_progress_tick(const char *fmt, ...);
 /* ------------------------------------------------------------ fast path API */
 
 typedef struct slpi_fast slpi_fast;
+/* A run object of the plan (holding a reference to it). */
+int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *err);
+/* slpi_fast_create_plan on the plan of p, which slpi_problem_finish finished. */
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
 /* The finished problem the run object integrates (h and steps resolved). */
@@ -693,6 +717,9 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
  * the given binary64 inputs (docs/design.md#two-paths), or the step reports SLPI_STEP_UNABLE. */
 
 typedef struct slpi_ref slpi_ref;
+/* A certified run object of the plan (holding a reference to it). */
+int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err);
+/* slpi_ref_create_plan on the plan of p, which slpi_problem_finish finished. */
 int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err);
 void slpi_ref_free(slpi_ref *s);
 /* One step in place on a vector of slpi_problem_state_dim balls. */
@@ -881,8 +908,8 @@ void slpi_ensemble_shape(const slpi_ensemble *e, int *dim, int *noises, int *ndi
 void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);   /* NULL past the last */
 long slpi_ensemble_paths(const slpi_ensemble *e);                     /* paths in the statistics */
-/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes, the rigid body's
- * ISOMP-COMM and SVI-SO3 on the fast path), else "general: " or "lanes: " and the reason
+/* How the paths run: "lanes" (blocks of paths in lock-step SIMD lanes: the rigid body's
+ * ISOMP-COMM and SVI-SO3, and ISOMP-COMM of models on so3 and so3^k, on the fast path), else "general: " or "lanes: " and the reason
  * each path runs alone on its thread's stepper. The values are the same bits either way. */
 const char *slpi_ensemble_route(const slpi_ensemble *e);
 /* on = 0: every path runs alone on the general route from now on (route "general: asked"),

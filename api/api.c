@@ -129,13 +129,13 @@ int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value)
     return slpi_api_record(&err, slpi_problem_set(p, key, value, &err));
 }
 
-/* The finished copy a run uses (h, steps from T and level; validated). */
-static int finished(const slpi_problem *p, slpi_problem *q)
+/* The finished copy a run uses (h, steps from T and level; validated), and with plan its
+ * plan, which the run objects are made from (NULL: not asked). */
+static int finished(const slpi_problem *p, slpi_problem *q, slpi_plan **plan)
 {
     slpi_error err = { 0 };
     *q = *p;
-    int rc = slpi_problem_finish(q, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_validate(q, &err);
+    int rc = plan ? slpi_problem_plan(plan, q, &err) : slpi_problem_finish(q, &err);
     return slpi_api_record(&err, rc);
 }
 
@@ -143,7 +143,7 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
                        int *every)
 {
     slpi_problem q;
-    int rc = finished(p, &q);
+    int rc = finished(p, &q, NULL);
     if (rc != SLPI_OK) return rc;
     if (dim) *dim = slpi_problem_state_dim(&q);   /* each output may be NULL */
     if (noises) *noises = slpi_problem_noise_count(&q);
@@ -163,7 +163,7 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n)
 {
     slpi_problem q;
-    int rc = finished(p, &q);
+    int rc = finished(p, &q, NULL);
     if (rc != SLPI_OK) return rc;
     slpi_problem_state_name(&q, i, buf, n);
     return SLPI_OK;
@@ -311,7 +311,8 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     *out = NULL;
     slpi_stepper *s = calloc(1, sizeof *s);
     if (!s) return stepper_error(&err, SLPI_EINPUT, "out of memory");
-    int rc = finished(p, &s->q);
+    slpi_plan *plan = NULL;
+    int rc = finished(p, &s->q, &plan);
     if (rc != SLPI_OK) {
         free(s);
         return rc;
@@ -345,16 +346,17 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     }
     s->given0 = s->given;
     if (rc == SLPI_OK && s->ref) {
-        rc = slpi_ref_create(&s->cert, &s->q, &err);
+        rc = slpi_ref_create_plan(&s->cert, plan, &err);
         if (rc == SLPI_OK) {
             s->bx = _arb_vec_init(s->dim);
             s->bx0 = _arb_vec_init(s->dim);
             s->rat = (slpi_ref_at){ s->cert, s->bx };
         }
     } else if (rc == SLPI_OK) {
-        rc = slpi_fast_create(&s->fast, &s->q, &err);
+        rc = slpi_fast_create_plan(&s->fast, plan, &err);
         s->fat = (slpi_fast_at){ s->fast, s->x };
     }
+    slpi_plan_unref(plan); /* the run objects hold what they need of it */
     if (rc == SLPI_OK) rc = stepper_rewind(s, &err);
     if (rc == SLPI_OK) s->ndiag = stepper_diag(s, s->diag_name, NULL, NULL);
     if (rc != SLPI_OK) {

@@ -30,11 +30,12 @@ struct slpi_ens_lanes {
     slpi_problem q;
     slpi_fast *f;              /* the diagnostics of one lane's state at a time */
     slpi_fast_rb_soa soa;
+    slpi_fast_model_soa msoa; /* system=model */
     slpi_fast_soa_kind kind;
     int dim, M, nq;
     long rows, *at;            /* the saved rows' steps */
     double D;                  /* the clipping threshold (+inf: none) */
-    double *x, *x0, *dW, *noise, *val;
+    double *x, *x0, *dW, *noise, *val, *s;
     slpi_fast_lane lane[SLPI_ENSEMBLE_BLOCK];
     long tally[SLPI_ENSEMBLE_BLOCK][SLPI_FAST_NCOUNTERS];
 };
@@ -43,15 +44,18 @@ void slpi_ens_lanes_free(slpi_ens_lanes *L)
 {
     if (!L) return;
     slpi_fast_free(L->f);
+    if (L->kind == SLPI_FAST_SOA_MODEL) slpi_fast_model_soa_clear(&L->msoa);
     free(L->at);
     free(L->x);
+    free(L->s);
     free(L);
 }
 
 int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
 {
     *out = NULL;
-    slpi_fast_soa_kind kind = slpi_fast_rb_soa_kind(q, why);
+    slpi_fast_soa_kind kind =
+        q->system == SLPI_SYS_MODEL ? slpi_fast_model_soa_kind(q, why) : slpi_fast_rb_soa_kind(q, why);
     if (kind == SLPI_FAST_SOA_NONE) return SLPI_OK;
     if (q->noise_file[0]) {
         *why = "noise_file (one file's path)";
@@ -65,11 +69,16 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
     L->M = slpi_problem_noise_count(q);
     L->D = slpi_problem_noise_threshold(q);
     int rc = slpi_fast_create(&L->f, q, err);
-    if (rc == SLPI_OK) rc = slpi_fast_rb_soa_init(&L->soa, q, err);
+    if (rc == SLPI_OK)
+        rc = kind == SLPI_FAST_SOA_MODEL ? slpi_fast_model_soa_init(&L->msoa, q, err)
+                                         : slpi_fast_rb_soa_init(&L->soa, q, err);
     slpi_diag d = { 0 };
+    size_t B = SLPI_ENSEMBLE_BLOCK, D = (size_t)L->dim, M = (size_t)L->M;
+    if (rc == SLPI_OK && !(L->s = calloc(D, sizeof *L->s)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     if (rc == SLPI_OK) {
-        double x[3] = { 1, 0, 0 };
-        slpi_fast_diagnostics(L->f, x, x, &d);
+        L->s[0] = 1; /* any state: the diagnostics' count */
+        slpi_fast_diagnostics(L->f, L->s, L->s, &d);
         L->nq = L->dim + d.n;
         slpi_rows r;
         rc = slpi_rows_open_every(&r, q, every, err);
@@ -80,7 +89,6 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
             slpi_rows_close(&r);
         }
     }
-    size_t B = SLPI_ENSEMBLE_BLOCK, D = (size_t)L->dim, M = (size_t)L->M;
     if (rc == SLPI_OK && (!L->at || !(L->x = malloc((2 * D + M + LANES_CHUNK * M + (size_t)L->nq) * B * sizeof *L->x))))
         rc = slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     if (rc != SLPI_OK) {
@@ -98,7 +106,7 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
 /* Row `row` after `step` steps: every lane's state and diagnostics (its own counters). */
 static void lanes_row(slpi_ens_lanes *L, int n, long row, long step, slpi_ens_row_fn fn, void *ctx)
 {
-    double s[3];
+    double *s = L->s;
     for (int l = 0; l < n; l++) {
         double *v = L->val + (size_t)l * (size_t)L->nq;
         for (int i = 0; i < L->dim; i++) v[i] = s[i] = L->x[(size_t)i * (size_t)n + (size_t)l];
@@ -168,8 +176,10 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         for (int l = 0; l < n; l++)
             for (size_t k = 0; k < M; k++)
                 L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * M + k) * LANES_CHUNK + (size_t)c];
-        long bad = L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
-                                                  : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
+        long bad = L->kind == SLPI_FAST_SOA_MODEL
+            ? slpi_fast_model_isomp_soa(&L->msoa, n, L->q.h, s, L->x, L->dW, NULL, L->lane)
+            : L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
+                                             : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
         if (bad) return 1;
         for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */
             long *t = L->tally[l];

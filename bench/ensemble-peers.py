@@ -26,15 +26,21 @@ final state and energy reduced to their mean and variance. Three engines:
     has stopped, finished paths frozen by masks (one thread: NumPy's element-wise
     operations run on one).
 
-The engines run in turn, three rounds (the NumPy peer and the user model, 10-30 times
-slower, one round: their ratios to the others are far from every goal's threshold); the
-figures are each engine's median, and the ratios are taken between medians of the same run. Each engine's mean iterations per
+The engines run in turn, three rounds (the NumPy peer, 30-40 times slower, one round: its
+ratio to the others is far from every goal's threshold); the figures are each engine's
+median wall and CPU time (user + system: the process's for the peers, the child's for
+slpi), and the ratios are taken between medians of the same run. On a shared machine the
+CPU time is the steadier figure (the wall time also counts the time other processes held
+the cores). The goals are judged as fixed before this script measured them: slpi ÷ numba
+on wall time (a speed, threads included), the user model ÷ the built-in on CPU time (the
+same work on the same route and threads), each at 1 and at 2 threads. Each engine's mean iterations per
 path-step is printed beside it: the stopping rule is the same, so they should agree to
 within the noise's sampling (about 0.01). SLPI_BENCH_PATHS sets another size.
 
 Usage: python3 bench/ensemble-peers.py   (SLPI_BIN=build/slpi)"""
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -155,9 +161,10 @@ def slpi_run(paths, threads, model):
     args = [binp, "ensemble", "--paths", str(paths), "--threads", str(threads), "h=%r" % H, "steps=%d" % STEPS]
     args += ["--config", os.path.join(ROOT, "models", "rigid-body.slpi")] if model else ["system=rigid-body",
                                                                                             "scheme=isomp"]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    wall = time.perf_counter() - t0
+    wall, c1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime
     its, route = None, None
     for line in out.splitlines():
         f = line.split("\t")
@@ -165,7 +172,7 @@ def slpi_run(paths, threads, model):
             route = line[9:]
         if len(f) > 5 and f[0] == str(STEPS) and f[2] == "mean_iters":
             its = float(f[4])
-    return wall, its, route
+    return wall, cpu, its, route
 
 
 def reduce(fin):
@@ -183,10 +190,10 @@ def main():
         for t in (1, 2):
             def go(t=t):
                 numba.set_num_threads(t)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 fin, its, bad = kern(paths, STEPS, 1)
                 reduce(fin)
-                return time.perf_counter() - t0, its.sum() / ps, "prange"
+                return time.perf_counter() - t0, time.process_time() - c0, its.sum() / ps, "prange"
             engines.append(("numba, %d thread%s" % (t, "s" if t > 1 else ""), go, 3))
     except ImportError as exc:
         print("ensemble-peers: numba peer skipped: %s (Debian: apt-get install python3-numba)" % exc)
@@ -195,40 +202,47 @@ def main():
         engines.append(("slpi ensemble, %d thread%s" % (t, "s" if t > 1 else ""),
                         lambda t=t: slpi_run(paths, t, False), 3))
         engines.append(("slpi ensemble, user model, %d thread%s" % (t, "s" if t > 1 else ""),
-                        lambda t=t: slpi_run(paths, t, True), 1))
+                        lambda t=t: slpi_run(paths, t, True), 3))
     load0 = os.getloadavg()
     res = {name: [] for name, _, _ in engines}
+    cpu = {name: [] for name, _, _ in engines}
     info = {}
     for r in range(3):
         for name, go, rounds in engines:
             if r < rounds:
-                wall, its, extra = go()
+                wall, c, its, extra = go()
                 res[name].append(wall)
+                cpu[name].append(c)
                 info[name] = (its, extra)
     load1 = os.getloadavg()
     med = {k: statistics.median(v) for k, v in res.items()}
-    print("ensemble-peers: rigid body ISOMP-COMM, %d paths x %d steps, h = %g, tol %g; medians of 3 rounds (1: NumPy, model); "
+    mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+    print("ensemble-peers: rigid body ISOMP-COMM, %d paths x %d steps, h = %g, tol %g; medians of 3 rounds (1: NumPy); "
           "load (1, 5 min) %.2f %.2f -> %.2f %.2f; %d cores" % (paths, STEPS, H, TOL, load0[0], load0[1], load1[0],
                                                                load1[1], os.cpu_count()))
     for name, _, _ in engines:
         its, extra = info[name]
-        print("  %-44s %8.3f s  %6.2e path-steps/s  %6.1f ns/path-step  %.4f it/path-step  [%s]" % (
-            name, med[name], ps / med[name], 1e9 * med[name] / ps, its if its is not None else float("nan"), extra))
+        print("  %-44s %8.3f s wall %8.3f s CPU  %6.2e path-steps/s  %6.1f ns/path-step  %.4f it/path-step  [%s]" % (
+            name, med[name], mcpu[name], ps / med[name], 1e9 * med[name] / ps, its if its is not None else float("nan"),
+            extra))
     for t in (1, 2):
         s = "s" if t > 1 else ""
-        ours, model = med["slpi ensemble, %d thread%s" % (t, s)], med["slpi ensemble, user model, %d thread%s" % (t, s)]
-        nb = med.get("numba, %d thread%s" % (t, s))
-        print("ensemble-peers: %d thread%s: slpi / numba speed %s, slpi / NumPy %.2f, user model time / built-in %.2f"
-              % (t, s, "%.2f" % (nb / ours) if nb else "n/a (numba missing)",
-                 med["NumPy vectorised, 1 thread"] / ours, model / ours))
+        ours, model = "slpi ensemble, %d thread%s" % (t, s), "slpi ensemble, user model, %d thread%s" % (t, s)
+        nb = "numba, %d thread%s" % (t, s)
+        print("ensemble-peers: %d thread%s: slpi / numba speed %s (CPU %s), slpi / NumPy %.2f (CPU %.2f), "
+              "user model time / built-in %.2f (CPU %.2f)"
+              % (t, s, "%.2f" % (med[nb] / med[ours]) if nb in med else "n/a (numba missing)",
+                 "%.2f" % (mcpu[nb] / mcpu[ours]) if nb in mcpu else "n/a",
+                 med["NumPy vectorised, 1 thread"] / med[ours], mcpu["NumPy vectorised, 1 thread"] / mcpu[ours],
+                 med[model] / med[ours], mcpu[model] / mcpu[ours]))
     return 0
 
 
 def timed_numpy(paths, ps):
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     fin, its, bad = numpy_run(paths, STEPS, 1)
     reduce(fin)
-    return time.perf_counter() - t0, its.sum() / ps, "masks"
+    return time.perf_counter() - t0, time.process_time() - c0, its.sum() / ps, "masks"
 
 
 if __name__ == "__main__":

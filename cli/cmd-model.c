@@ -12,6 +12,7 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/expr.h"
+#include "core/plan.h"
 
 static void model_usage(FILE *f)
 {
@@ -43,11 +44,11 @@ static void row(const char *name, int k, const double *v, int dim)
     printf("\n");
 }
 
-static int show(const slpi_problem *p, const char *at)
+static int show(const slpi_plan *plan, const char *at)
 {
     slpi_error err = { 0, "" };
-    const slpi_model *m = slpi_model_acquire(p, &err);
-    if (!m) return model_bad(err.msg);
+    const slpi_problem *p = slpi_plan_problem(plan);
+    const slpi_model *m = slpi_plan_model(plan);
     slpi_algebra alg = m->alg;
     const slpi_algebra *a = &alg;
     int dim = a->dim, M = m->M, rc = SLPI_OK;
@@ -61,13 +62,12 @@ static int show(const slpi_problem *p, const char *at)
     for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, p->model.noise_H[k - 1]);
     for (int i = 0; i < p->model.nparam; i++)
         printf("param.%s = %s\n", p->model.param_name[i], p->model.param_text[i]);
-    slpi_model_release(m);
 
     slpi_fast *f = NULL;
     double *x = calloc((size_t)(2 * (M + 1) + 1) * (size_t)dim, sizeof *x);
     double *xi = x + dim, *V = xi + (size_t)(M + 1) * dim;
     if (!x) return model_bad("out of memory");
-    if (slpi_fast_create(&f, p, &err) != SLPI_OK) rc = SLPI_EINPUT;
+    if (slpi_fast_create_plan(&f, plan, &err) != SLPI_OK) rc = SLPI_EINPUT;
     if (rc == SLPI_OK && at) {
         int n = 0;
         const char *s = at;
@@ -147,7 +147,11 @@ int slpi_cli_model(int argc, char **argv)
     if (rc == SLPI_OK && p.system != SLPI_SYS_MODEL)
         rc = slpi_error_set(&err, SLPI_EINPUT, "system=%s is not a model (system=model; docs/models.md)",
                             slpi_system_name(p.system));
+    slpi_plan *plan = NULL;
     if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(&p, &err);
+    if (rc == SLPI_OK) rc = slpi_plan_compile(&plan, &p, &err);
     if (rc != SLPI_OK) return model_bad(err.msg);
-    return show(&p, at);
+    rc = show(plan, at);
+    slpi_plan_unref(plan);
+    return rc;
 }

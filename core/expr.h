@@ -200,14 +200,6 @@ int slpi_model_constant_refusal(slpi_error *err, int k, const slpi_expr_node *nd
 int slpi_model_noise_count(const slpi_problem *p);
 int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err);
 void slpi_model_free(slpi_model *m);
-/* The model of p, compiled once per content and shared (read-only) by everything that
- * takes the problem: its validation, the Lie-Euler rule and both paths' systems. The
- * content is every key slpi_model_parse reads; a model is parsed when no live or recently
- * released model has the same content (the last 16 released are kept). NULL with err set
- * (slpi_model_parse's message) when it does not parse. Thread-safe. Each acquire is
- * paired with one slpi_model_release (NULL is allowed). */
-const slpi_model *slpi_model_acquire(const slpi_problem *p, slpi_error *err);
-void slpi_model_release(const slpi_model *m);
 /* How many times slpi_model_parse has run in this process (the tests' count of parses). */
 long slpi_model_parse_count(void);
 

@@ -57,14 +57,14 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
         break;
     case SLPI_SYS_MODEL: {
         slpi_error e;
-        const slpi_model *m = slpi_model_acquire(p, &e);
-        if (!m) {
+        slpi_model m;
+        if (slpi_model_parse(&m, p, &e) != SLPI_OK) {
             if (why) *why = "the model does not parse";
             return 0;
         }
         const char *w;
-        int ok = slpi_model_le_consistent(m, &w);
-        slpi_model_release(m);
+        int ok = slpi_model_le_consistent(&m, &w);
+        slpi_model_free(&m);
         if (why) *why = w;
         return ok;
     }

@@ -5,10 +5,12 @@
  * (T or level resolved into h and steps, then validated, then bound to its noise fields
  * file, core/zeitlin-family.c, and its noise file, core/noise-source.c). */
 #include <math.h>
+#include <string.h>
 
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/noise.h"
+#include "core/plan.h"
 #include "core/problem.h"
 #include "core/rows.h"
 #include "core/zeitlin-family.h"
@@ -27,14 +29,12 @@ int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_err
  * only, the SVI-LP form for the matrix algebras; TMK, RKMK-Heun, IM and TRAP need the
  * gradient, its derivative, ad*, the bracket and the orbit map, which every algebra has;
  * RKMK-LE needs the consistency rule (slpi_problem_le_consistent). Also: the model must
- * parse. (Its initial state is the user's: slpi_problem_initial_state refuses a model
- * without x0 or x0_file, while an API caller may hand the state to the step directly.) */
-static int validate_model(const slpi_problem *p, slpi_error *err)
+ * parse, into *m. (Its initial state is the user's: slpi_problem_initial_state refuses a
+ * model without x0 or x0_file, while an API caller may hand the state to the step directly.) */
+static int validate_model(const slpi_problem *p, slpi_model *m, slpi_error *err)
 {
-    const slpi_model *m = slpi_model_acquire(p, err);
-    if (!m) return SLPI_EINPUT;
+    if (slpi_model_parse(m, p, err) != SLPI_OK) return SLPI_EINPUT;
     int se3 = m->alg.kind == SLPI_ALGEBRA_SE3, so3 = m->alg.kind == SLPI_ALGEBRA_SO3, reads_t = m->reads_t;
-    slpi_model_release(m);
     if (p->model.t0_text[0] && !reads_t)   /* as an unused param.NAME: a silent no-op otherwise */
         return slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: no Hamiltonian of the model reads t, so the time origin "
                               "changes nothing; remove it (docs/models.md#time)", p->model.t0_text);
@@ -53,7 +53,16 @@ static int validate_model(const slpi_problem *p, slpi_error *err)
 
 int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
 {
+    slpi_model m;
+    int rc = slpi_problem_validate_model(p, &m, err);
+    slpi_model_free(&m);
+    return rc;
+}
+
+int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error *err)
+{
     const char *reason = "";
+    memset(m, 0, sizeof *m);
     if ((unsigned)p->system >= SLPI_SYS_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "unknown system id %d", (int)p->system);
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
@@ -62,11 +71,12 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
     if (!(p->h > 0) || !isfinite(p->h))
         return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
     if (slpi_problem_check_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
-    if (p->system == SLPI_SYS_MODEL && validate_model(p, err) != SLPI_OK) return SLPI_EINPUT;
+    if (p->system == SLPI_SYS_MODEL && validate_model(p, m, err) != SLPI_OK) return SLPI_EINPUT;
     if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
                               sys, reason);
-    if (p->scheme == SLPI_SCHEME_RKMK_LE && !slpi_problem_le_consistent(p, &reason))
+    if (p->scheme == SLPI_SCHEME_RKMK_LE &&
+        !(p->system == SLPI_SYS_MODEL ? slpi_model_le_consistent(m, &reason) : slpi_problem_le_consistent(p, &reason)))
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
                               "stochastic Lie-Euler is not Stratonovich-consistent: %s", sys, reason);
@@ -170,6 +180,15 @@ int slpi_problem_validate(const slpi_problem *p, slpi_error *err)
 
 int slpi_problem_finish(slpi_problem *p, slpi_error *err)
 {
+    slpi_model m;
+    int rc = slpi_problem_finish_model(p, &m, err);
+    slpi_model_free(&m);
+    return rc;
+}
+
+int slpi_problem_finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
+{
+    memset(m, 0, sizeof *m);
     if (p->level >= 0) {
         if (!(p->T > 0))
             return slpi_error_set(err, SLPI_EINPUT, "level=%d needs T", p->level);
@@ -184,7 +203,7 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
                                   p->T, p->h, n);
         p->steps = (long)r;
     }
-    int rc = slpi_problem_validate(p, err);
+    int rc = slpi_problem_validate_model(p, m, err);
     if (rc == SLPI_OK && p->system == SLPI_SYS_EULER_ZEITLIN && p->ez.noise == SLPI_EZ_NOISE_FIELDS)
         rc = slpi_zeitlin_fields_bind(p, err);
     if (rc == SLPI_OK && p->noise_file[0]) rc = slpi_noise_source_bind(p, err);

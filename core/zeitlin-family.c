@@ -112,16 +112,21 @@ static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
     return rc;
 }
 
-int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err)
+int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, slpi_error *err)
 {
     int uses_l;
     char v[32];
+    memset(m, 0, sizeof *m);
     if (multiplier_parse(p->ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
+    slpi_problem *q = malloc(sizeof *q);
+    if (!q) return slpi_error_set(err, SLPI_EINPUT, "multiplier: out of memory");
     slpi_problem_init(q, SLPI_SYS_MODEL, SLPI_SCHEME_ISOMP);
     snprintf(v, sizeof v, "%d", l);
     int rc = slpi_problem_set(q, "algebra", "so3", err);
     if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->ez.multiplier, err);
     if (rc == SLPI_OK && uses_l) rc = slpi_problem_set(q, "param.l", v, err);
+    if (rc == SLPI_OK) rc = slpi_model_parse(m, q, err);
+    free(q);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #define SLPI_CORE_ZEITLIN_FAMILY_H
 
 #include "slpi.h"
+#include "core/expr.h"
 
 typedef struct {
     int l, m;
@@ -40,10 +41,11 @@ int slpi_zeitlin_fields_count(slpi_problem *p, slpi_error *err);
 /* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
  * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
-/* The multiplier of p at degree l as a model problem q (its evaluators are each path's
- * model tapes): algebra so3 (no coordinate read), H = the multiplier, param.l = l when it
- * reads l. SLPI_EINPUT naming the key multiplier if it does not parse. */
-int slpi_zeitlin_multiplier_model(slpi_problem *q, const slpi_problem *p, int l, slpi_error *err);
+/* The multiplier of p at degree l as a model (its evaluators are each path's model tapes),
+ * parsed into *m (zeroed first; the caller frees it with slpi_model_free): algebra so3 (no
+ * coordinate read), H = the multiplier, param.l = l when it reads l. SLPI_EINPUT naming
+ * the key multiplier if it does not parse. */
+int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, slpi_error *err);
 /* The multiplier's refusal at degree l, one text for both paths (each evaluates lambda(l)
  * once with its own model evaluator): why = the evaluator's refusal of the multiplier
  * model's H (a constant's domain error, slpi_model_constant_refusal), or NULL when the

@@ -8,6 +8,8 @@
 #define ENS_ISOMP_FN slpi_fast_ens_isomp_avx512
 #define ENS_SVI_FN slpi_fast_ens_svi_avx512
 #include "fast/ensemble-lanes.h"
+#define ENS_MODEL_FN slpi_fast_ens_model_avx512
+#include "fast/ensemble-model.h"
 #else
 typedef int slpi_fast_ensemble_avx512_unused;   /* not an x86-64 GCC build: no such kernel */
 #endif

@@ -30,6 +30,8 @@
 #define ENS_ISOMP_FN slpi_fast_ens_isomp_portable
 #define ENS_SVI_FN slpi_fast_ens_svi_portable
 #include "fast/ensemble-lanes.h"
+#define ENS_MODEL_FN slpi_fast_ens_model_portable
+#include "fast/ensemble-model.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ENS_X86 1
@@ -68,7 +70,8 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void)
 slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why)
 {
     const char *no = NULL;
-    if (p->system != SLPI_SYS_RIGID_BODY) no = "no lane kernel for this system (the lanes run the rigid body)";
+    if (p->system != SLPI_SYS_RIGID_BODY)
+        no = "no lane kernel for this system (the lanes run the rigid body and models on so3 and so3^k)";
     else if (p->rb.track_R) no = "track_R=1 (the lanes carry no rotation)";
     else if (p->warm_start) no = "warm_start (the lanes start every step cold)";
     else if (p->scheme == SLPI_SCHEME_ISOMP) {
@@ -91,6 +94,47 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
     return SLPI_FAST_SOA_NONE;
 }
 
+slpi_fast_soa_kind slpi_fast_model_soa_kind(const slpi_problem *p, const char **why)
+{
+    const slpi_algebra *a = slpi_problem_algebra(p);
+    const char *no = NULL;
+    if (p->system != SLPI_SYS_MODEL)
+        no = "not a model";
+    else if (!a || (a->kind != SLPI_ALGEBRA_SO3 && a->kind != SLPI_ALGEBRA_SO3K))
+        no = "the model lanes run so3 and so3^k (blocks of 3-vectors); other algebras' ISOMP works on matrices";
+    else if (p->scheme != SLPI_SCHEME_ISOMP)
+        no = "the model lanes run isomp only";
+    else if (p->isomp_update != SLPI_ISO_UPDATE_COMM)
+        no = "the model lanes run isomp with update=comm only";
+    else if (p->solver != SLPI_SOLVER_FIXED_POINT)
+        no = "the model lanes run solver=fixed-point only";
+    else if (p->warm_start)
+        no = "warm_start (the lanes start every step cold)";
+    for (int k = 0; !no && k <= SLPI_MODEL_MAX_NOISE; k++)
+        if (p->model.cb[k].grad) no = "a Hamiltonian given as code (its callbacks run path by path)";
+    if (no) {
+        if (why) *why = no;
+        return SLPI_FAST_SOA_NONE;
+    }
+    return SLPI_FAST_SOA_MODEL;
+}
+
+/* ISOMP's start in the lanes (fast/isomp.c isomp_init: none in the fixed-iteration mode). */
+static int soa_predict(const slpi_problem *p)
+{
+    return p->fixed_iters > 0 || p->predictor == SLPI_PREDICTOR_NONE ? SLPI_FAST_PREDICT_NONE
+        : p->predictor == SLPI_PREDICTOR_CAYLEY                      ? SLPI_FAST_PREDICT_CAYLEY
+                                                                     : SLPI_FAST_PREDICT_EULER;
+}
+
+void slpi_fast_model_soa_policy(slpi_fast_model_soa *c, const slpi_problem *p)
+{
+    c->t0 = p->model.t0;
+    slpi_fast_policy_set(&c->pol, p);
+    c->predict = soa_predict(p);
+    c->isa = slpi_fast_ensemble_isa_best();
+}
+
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -104,9 +148,7 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     c->amp = p->rb.amp;
     c->c = p->svi_c;
     slpi_fast_policy_set(&c->pol, p);
-    c->predict = p->fixed_iters > 0 || p->predictor == SLPI_PREDICTOR_NONE ? SLPI_FAST_PREDICT_NONE
-                 : p->predictor == SLPI_PREDICTOR_CAYLEY ? SLPI_FAST_PREDICT_CAYLEY
-                                                         : SLPI_FAST_PREDICT_EULER;
+    c->predict = soa_predict(p);
     if (p->warm_start)
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: warm_start=%d carries one path's solve "
                               "from step to step; the lock-step ensembles start every step cold", p->warm_start);

@@ -6,6 +6,7 @@
 #define SLPI_FAST_ENSEMBLE_H
 
 #include "slpi.h"
+#include "fast/model-tape.h"
 
 /* The fixed-point solver policy of docs/schemes.md#solver. */
 typedef struct {
@@ -48,7 +49,7 @@ typedef struct {
 /* The kernel that integrates problem p bit-identically to slpi_fast_step (the rigid body's
  * ISOMP-COMM with iso-quad noise and fixed-point solves, SVI-SO3 with svi-lin noise and
  * rotation output, cold starts), or NONE with the reason in *why (may be NULL). */
-typedef enum { SLPI_FAST_SOA_NONE, SLPI_FAST_SOA_ISOMP, SLPI_FAST_SOA_SVI } slpi_fast_soa_kind;
+typedef enum { SLPI_FAST_SOA_NONE, SLPI_FAST_SOA_ISOMP, SLPI_FAST_SOA_SVI, SLPI_FAST_SOA_MODEL } slpi_fast_soa_kind;
 slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why);
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
@@ -57,5 +58,72 @@ long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double
                             const double *dW, long *iters, slpi_fast_lane *lane);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
                           const double *dW, long *iters, slpi_fast_lane *lane);
+
+/* Lock-step ensembles of a model (system=model, docs/models.md) on so3 or so3^k,
+ * fast/model-lanes.c: ISOMP-COMM with fixed-point solves, as slpi_fast_rb_isomp_soa (the
+ * same layout, policy and report), each path bit-identical to slpi_fast_step on the same
+ * problem. The model's fused tape (fast/model-tape.h) is compiled once into a lane
+ * program, a list of operations on slots of SLPI_ENSEMBLE_BLOCK lanes each, run in
+ * registers of ENS_W lanes by fast/ensemble-model.h. */
+typedef enum {
+    SLPI_LANE_ADD,
+    SLPI_LANE_SUB,
+    SLPI_LANE_MUL,
+    SLPI_LANE_NEG,
+    SLPI_LANE_DIV,
+    SLPI_LANE_SQR,
+    SLPI_LANE_VALUE, /* any other operation, path by path */
+    SLPI_LANE_ACC,
+    SLPI_LANE_DEC,
+    SLPI_LANE_ACC_MUL,
+    SLPI_LANE_ACC_DIV,
+    SLPI_LANE_DEC_MULDIV,
+    SLPI_LANE_ACC_SQR,
+    SLPI_LANE_ACC_DERIV,
+    SLPI_LANE_ACC_POW_BASE,
+    SLPI_LANE_ACC_POW_EXP,
+    SLPI_LANE_FINITE /* d = z + (a - a) + (b - b): NaN unless a, b finite */
+} slpi_lane_opcode;
+typedef struct {
+    slpi_lane_opcode op;
+    int d, a, b, c, e; /* slots: the result, the operands (0 if unused) */
+    int acc;           /* the sums': the sum so far (d, or a zero slot) */
+    int kb;            /* MUL, DIV, ACC_MUL, ACC_DIV: b is a constant, k */
+    double k;
+    const slpi_expr_node *node; /* VALUE, ACC_DERIV: the tape's node */
+} slpi_fast_lane_op;
+typedef struct {
+    const slpi_model *m;
+    slpi_fast_tapes tp;              /* the fused tape tp.all is compiled */
+    int dim, M, nb;                  /* coordinates, noises, so(3) blocks (dim = 3 nb) */
+    int nslot;                       /* slots of SLPI_ENSEMBLE_BLOCK doubles in S: */
+    int y0, x0, w0, s0, d0, g0, fin; /* the iterate Y (the tape's coordinates), X_n, the new
+                                         iterate, the seeds (0 + seed), delta, the gradient,
+                                         a slot of zeros (fin - 1), the finiteness test (0:
+                                         the roots and the gradient are finite) */
+    int *psi;                        /* per coordinate: the slot of its gradient */
+    int nprog, ncheck;
+    slpi_fast_lane_op *prog;    /* the forward pass's values the reverse pass reads,
+                                         the reverse pass, then from ncheck on the test of
+                                         the roots' finiteness (the values only it reads) */
+    double bound;               /* > 0: the roots are finite where every coordinate
+                                         is at most bound in magnitude (no test needed) */
+    int nconst, *cslot, *cnode; /* constant slots: the tape's node (-1 - node: its
+                                         reciprocal, a power of two), refreshed at each t */
+    double t0, *S;
+    slpi_fast_policy pol;
+    int predict;
+    slpi_fast_isa isa;
+} slpi_fast_model_soa;
+/* The kernel for problem p, or NONE with the reason in *why; init builds c (free with
+ * slpi_fast_model_soa_clear, after an error too). */
+slpi_fast_soa_kind slpi_fast_model_soa_kind(const slpi_problem *p, const char **why);
+int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_problem *p, slpi_error *err);
+void slpi_fast_model_soa_clear(slpi_fast_model_soa *c);
+/* c's solver policy, predictor, t0 and kernel, those of p (fast/ensemble.c). */
+void slpi_fast_model_soa_policy(slpi_fast_model_soa *c, const slpi_problem *p);
+/* Step `step` (its time t0 + (step + 1/2) h, for models that read t) of nl paths. */
+long slpi_fast_model_isomp_soa(slpi_fast_model_soa *c, long nl, double h, long step, double *x, const double *dW,
+                               long *iters, slpi_fast_lane *lane);
 
 #endif

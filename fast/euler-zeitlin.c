@@ -231,28 +231,23 @@ static int ez_fields(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 static int ez_multiplier(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 {
     int N = p->ez.N, rc = SLPI_OK;
-    slpi_problem *q = malloc(sizeof *q);
     c->ilam = malloc(((size_t)N * N - 1) * sizeof *c->ilam);
-    if (!q || !c->ilam) {
-        free(q);
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
-    }
+    if (!c->ilam) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_error e;
-        const slpi_model *m = NULL;
+        slpi_model m;
         slpi_fast_tapes T;
         memset(&T, 0, sizeof T);
-        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK && (!(m = slpi_model_acquire(q, err)) || slpi_fast_tapes_build(&T, m, &e) != SLPI_OK))
-            rc = m ? slpi_zeitlin_multiplier_refusal(err, p, l, e.msg) : SLPI_EINPUT;
+        rc = slpi_zeitlin_multiplier_model(&m, p, l, err);
+        if (rc == SLPI_OK && slpi_fast_tapes_build(&T, &m, &e) != SLPI_OK)
+            rc = slpi_zeitlin_multiplier_refusal(err, p, l, e.msg);
         double lam = rc == SLPI_OK ? T.t[0].v[T.t[0].root[0]] : 0;
         if (rc == SLPI_OK && !(fabs(lam) >= SLPI_LAMBDA_MIN && fabs(lam) <= SLPI_LAMBDA_MAX))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         for (int j = 0; j <= 2 * l && rc == SLPI_OK; j++) c->ilam[slpi_fast_zeitlin_alpha(l, j)] = 1.0 / lam;
         slpi_fast_tapes_clear(&T);
-        slpi_model_release(m);
+        slpi_model_free(&m);
     }
-    free(q);
     return rc;
 }
 

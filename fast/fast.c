@@ -6,17 +6,18 @@
 #include <string.h>
 #include "core/problem-struct.h"
 #include "core/check.h"
+#include "core/plan.h"
 #include "fast/fast.h"
 #include "fast/dense.h"
 #include "fast/ensemble.h"
 
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 
-/* Indexed by slpi_system_id and slpi_scheme_id. */
-static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
-    slpi_fast_sys_rigid_body, slpi_fast_sys_heavy_top, slpi_fast_sys_manakov,
+/* Indexed by slpi_system_id and slpi_scheme_id (a model's system is built from the plan's
+ * parsed model: system_create). */
+static const sys_ctor system_ctor[SLPI_SYS_MODEL] = {
+    slpi_fast_sys_rigid_body,     slpi_fast_sys_heavy_top,     slpi_fast_sys_manakov,
     slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler,
-    slpi_fast_sys_model,
 };
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
@@ -33,6 +34,13 @@ void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
     pol->on_cap = p->on_cap;
 }
 
+static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error *err)
+{
+    const slpi_problem *p = slpi_plan_problem(plan);
+    if (p->system == SLPI_SYS_MODEL) return slpi_fast_sys_model(s, p, plan, err);
+    return system_ctor[p->system](s, p, err);
+}
+
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
@@ -41,15 +49,24 @@ int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
     if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
     /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
-    if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
+    slpi_plan *plan;
+    if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_plan_compile(&plan, p, err) != SLPI_OK)
         return SLPI_EINPUT;
+    int rc = slpi_fast_create_plan(out, plan, err);
+    slpi_plan_unref(plan);
+    return rc;
+}
+
+int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *err)
+{
+    *out = NULL;
+    const slpi_problem *p = slpi_plan_problem(plan);
     const slpi_fast_scheme *sch = scheme_table[p->scheme];
-    sys_ctor ctor = system_ctor[p->system];
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->p = *p;
     f->scheme = sch;
-    int rc = ctor(&f->sys, p, err);
+    int rc = system_create(&f->sys, plan, err);
     if (rc == SLPI_OK) {
         slpi_fast_policy_set(&f->pol, p);
         /* invariants: the system builds core's layout, and a tracked R (state_dim > dim)
@@ -119,12 +136,14 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
 {
     if ((unsigned)p->system >= SLPI_SYS_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
-    if (slpi_problem_validate(p, err) != SLPI_OK) return SLPI_EINPUT;
+    slpi_plan *plan;
+    if (slpi_plan_compile(&plan, p, err) != SLPI_OK) return SLPI_EINPUT;
     slpi_fast_system sys;
     memset(&sys, 0, sizeof sys);
-    int rc = system_ctor[p->system](&sys, p, err);
+    int rc = system_create(&sys, plan, err);
     if (rc == SLPI_OK) rc = initial_state(&sys, p, x, err);
     if (sys.clear) sys.clear(&sys);
+    slpi_plan_unref(plan);
     return rc;
 }
 

@@ -52,13 +52,13 @@ static void unary_derivs(int op, int arg, double x, double y, double *f1, double
     }
 }
 
-/* Value of node i from its operands (v filled below i); NAN outside the domain of log,
+/* Value of node n from its operands' values x and y (0 when n has none); NAN outside the domain of log,
  * sqrt, a real power, a division or a negative power. Overflow to an infinity is not
  * caught here: it reaches the value or, through a zero derivative, the gradient as an
  * infinity or a NaN, which the callers test once at the end. */
-static inline double node_value(const slpi_expr_node *n, const double *v)
+static inline double op_value(const slpi_expr_node *n, double x, double y)
 {
-    double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0, r;
+    double r;
     switch (n->op) {
     case SLPI_EXPR_NEG: r = -x; break;
     case SLPI_EXPR_ADD: r = x + y; break;
@@ -80,6 +80,23 @@ static inline double node_value(const slpi_expr_node *n, const double *v)
     default: r = NAN; break;
     }
     return r;
+}
+
+static inline double node_value(const slpi_expr_node *n, const double *v)
+{
+    return op_value(n, n->a >= 0 ? v[n->a] : 0, n->b >= 0 ? v[n->b] : 0);
+}
+
+double slpi_fast_tape_value(const slpi_expr_node *n, double x, double y)
+{
+    return op_value(n, x, y);
+}
+
+double slpi_fast_tape_deriv(int op, int arg, double x, double y)
+{
+    double f1;
+    unary_derivs(op, arg, x, y, &f1, NULL);
+    return f1;
 }
 
 /* 0 if every root's value is finite, else 1. */

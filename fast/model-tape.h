@@ -51,6 +51,12 @@ int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const doub
  * roots and, when hv is not NULL (forward ran with tangents), hv += the same of
  * D(dH_k/dmu)[w]. */
 void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double *g, double *hv);
+/* One node's operation, for the lock-step lanes of fast/ensemble-model.h, which evaluate
+ * the operations other than + - x / and squares path by path: the value of node n from its
+ * operands' values x and y (0 for an absent operand), and f'(x) of a unary operation whose
+ * value at x is y; the same arithmetic as the passes above, bit for bit. */
+double slpi_fast_tape_value(const slpi_expr_node *n, double x, double y);
+double slpi_fast_tape_deriv(int op, int arg, double x, double y);
 /* After a failed forward pass: the first node, in evaluation order, whose value is not
  * finite although its operands are; -1 if none. */
 int slpi_fast_tape_fault(const slpi_fast_tape *t);

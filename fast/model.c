@@ -38,6 +38,7 @@
 
 #include "core/problem-struct.h"
 #include "core/expr.h"
+#include "core/plan.h"
 #include "fast/system.h"
 #include "fast/dense.h"
 #include "fast/so3.h"
@@ -48,7 +49,8 @@ typedef struct {
     slpi_fast_sun sun;            /* su(n): first member (fast/sun.h) */
     slpi_fast_system inner;       /* the other algebras: the built-in's operations */
     int has_inner, has_sun;
-    const slpi_model *m;           /* shared by content (slpi_model_acquire) */
+    const slpi_plan *plan;        /* a reference, released by model_clear */
+    const slpi_model *m;          /* the plan's parsed model (slpi_plan_model) */
     slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
@@ -379,7 +381,7 @@ static void model_clear(slpi_fast_system *s)
     if (c->has_inner && c->inner.clear) c->inner.clear(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
     slpi_fast_tapes_clear(&c->tp);
-    slpi_model_release(c->m);
+    slpi_plan_unref(c->plan);
     free(c->winv);
     free(c->Z);
     free(c);
@@ -424,13 +426,14 @@ static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
     return slpi_error_set(err, SLPI_EINPUT, "model: unknown algebra");
 }
 
-int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     model_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
     s->data = c;
     s->clear = model_clear;
-    if (!(c->m = slpi_model_acquire(p, err))) return SLPI_EINPUT;
+    c->plan = slpi_plan_ref(plan);
+    c->m = slpi_plan_model(plan);
     int rc;
     const slpi_algebra *a = &c->m->alg;
     int dim = c->dim = a->dim, n = a->n;

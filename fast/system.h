@@ -116,7 +116,9 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
 int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, slpi_error *err);
+/* A model's system over the model its plan parsed (slpi_plan_model): the system holds a
+ * reference to the plan until it is cleared. */
+int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err);
 
 /* The Hamiltonians of the step being taken are read at its stage c = half/2 from here on:
  * t = t0 + (n + c) h (docs/schemes.md#time says each scheme's stages). No-op for systems

@@ -10,6 +10,7 @@
 
 #include "core/problem-struct.h"
 #include "core/expr.h"
+#include "core/plan.h"
 #include "props/props.h"
 
 #define U DBL_EPSILON
@@ -180,11 +181,12 @@ static int model_quadratic(const slpi_props_case *c, int reads_t)
 {
     slpi_problem p;
     slpi_error err;
-    const slpi_model *m;
+    slpi_plan *plan;
     if (c->system != SLPI_SYS_MODEL) return reads_t ? 0 : -1;
-    if (slpi_props_problem(c, &p, &err) || !(m = slpi_model_acquire(&p, &err))) return 0;
+    if (slpi_props_problem(c, &p, &err) || slpi_plan_compile(&plan, &p, &err)) return 0;
+    const slpi_model *m = slpi_plan_model(plan);
     int deg = slpi_expr_degree(&m->H[0]), t = m->reads_t;
-    slpi_model_release(m);
+    slpi_plan_unref(plan);
     return reads_t ? t : deg >= 0 && deg <= 2;
 }
 

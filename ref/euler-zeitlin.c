@@ -51,6 +51,8 @@ typedef struct {
     arb_ptr lam;         /* multiplier: lambda(l) at lam[l], l = 1..N-1 (N entries); NULL: Delta_N - kappa^2 */
     double *ilam_m, *ilam_r;  /* multiplier: 1/lambda(l) per alpha as midpoint-radius doubles (the BLAS
                                * route's weights); NULL where a ball is beyond the double range */
+    double *lrho;             /* multiplier: the norms of slpi_ref_zeitlin_weights_norm_mr for these
+                               * weights (made at the first solve on the BLAS route); NULL: not yet */
     slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
                               * where the first precision takes it, else at its first use */
     int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
@@ -209,6 +211,22 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
     _arb_vec_clear(cv, nal);
 }
 
+/* The norms of the multiplier's map per diagonal (slpi_ref_zeitlin_weights_norm_mr, made at
+ * the first call on the tables as doubles, built here where the step's route did not), or
+ * NULL where they cannot be made: the solves then take the plain enclosures. */
+static const double *multiplier_norms(const slpi_ref_system *s)
+{
+    ez_data *d = s->data;
+    if (d->mr_state == 0) d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
+    if (d->lrho == NULL && d->mr_state == 1 && d->ilam_m != NULL &&
+        (d->lrho = malloc(sizeof(double) * 2 * (size_t)s->N)) != NULL &&
+        !slpi_ref_zeitlin_weights_norm_mr(d->lrho, d->ilam_m, d->ilam_r, &d->mr)) {
+        free(d->lrho);
+        d->lrho = NULL;
+    }
+    return d->lrho;
+}
+
 /* P = L^{-1}(X - Tr(X)/N I): the tridiagonal solves of Delta_N - kappa^2 (a step's on the
  * BLAS route's doubles where the step takes it), or the multiplier's sum_alpha
  * omega_alpha(X) / lambda(l) Y_alpha: on the BLAS route's tables where this step takes
@@ -224,19 +242,14 @@ static void solve(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t X, int 
             slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
         return;
     }
-    if (e->ilam_m != NULL && (mr = tables_mr(s, prec)) != NULL && slpi_ref_zeitlin_noise_mr(P, X, 0, e->ilam_m, e->ilam_r, mr))
+    const double *rho = multiplier_norms(s);
+    if (rho != NULL && (mr = tables_mr(s, prec)) != NULL &&
+        slpi_ref_zeitlin_weighted_mr(P, X, e->ilam_m, e->ilam_r, rho, mr))
         return;
-    if ((z = harmonics(s, prec)) == NULL) {
+    if ((z = harmonics(s, prec)) == NULL)
         acb_mat_indeterminate(P);
-        return;
-    }
-    int n = s->N * s->N - 1;
-    arb_ptr om = _arb_vec_init(n);
-    slpi_ref_zeitlin_analysis(om, X, z, prec);
-    for (int a = 0; a < n; a++)
-        arb_div(om + a, om + a, e->lam + slpi_ref_zeitlin_degree(a), prec);
-    slpi_ref_zeitlin_synthesis(P, om, 0, z, prec);
-    _arb_vec_clear(om, n);
+    else
+        slpi_ref_zeitlin_divided(P, X, e->lam, rho, z, prec);
 }
 
 /* H0 = -1/2 Re Tr((L^{-1} X)^* X) (X - F given). */
@@ -407,6 +420,7 @@ static void ez_free(ez_data *d)
     if (d->lam != NULL)
         _arb_vec_clear(d->lam, d->z.N);
     free(d->ilam_m);
+    free(d->lrho);
     flint_free(d->alpha);
     flint_free(d->bg);
     acb_mat_clear(d->F);
@@ -423,28 +437,6 @@ static void ez_clear(slpi_ref_system *s)
     s->data = NULL;
 }
 
-/* d->ilam_m, d->ilam_r from d->lam: 1/lambda(l) per alpha (NULL where not representable). */
-static void weights(ez_data *d, int N, slong prec)
-{
-    int n = N * N - 1, ok;
-    arb_t t;
-    arb_init(t);
-    free(d->ilam_m);
-    d->ilam_m = malloc(sizeof(double) * 2 * (size_t)n);
-    d->ilam_r = d->ilam_m + n;
-    ok = d->ilam_m != NULL;
-    for (int l = 1; l < N && ok; l++) {
-        arb_inv(t, d->lam + l, prec);
-        for (int j = 0; j <= 2 * l && ok; j++)
-            ok = slpi_ref_mrmat_ball_get(d->ilam_m + l * l - 1 + j, d->ilam_r + l * l - 1 + j, t);
-    }
-    if (!ok) {
-        free(d->ilam_m);
-        d->ilam_m = d->ilam_r = NULL;
-    }
-    arb_clear(t);
-}
-
 /* lambda(l) of the multiplier, l = 1..N-1, into d->lam at precision prec: each the
  * multiplier's model tape at that l (ref/model-tape.h, constants from their decimal text).
  * SLPI_EINPUT, with core's text, where a constant's domain fails or some point of a ball
@@ -454,11 +446,11 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
 {
     int N = p->ez.N, rc = SLPI_OK;
     arb_ptr lam = _arb_vec_init(N), mu = _arb_vec_init(3);
-    slpi_problem *q = flint_malloc(sizeof *q);
+    slpi_model m = { 0 }; /* the multiplier's model at l (core/zeitlin-family.h) */
     for (int l = 1; l < N && rc == SLPI_OK; l++) {
         slpi_ref_tape t;
-        rc = slpi_zeitlin_multiplier_model(q, p, l, err);
-        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, q, prec, err)) != SLPI_OK)   /* nothing to clear */
+        rc = slpi_zeitlin_multiplier_model(&m, p, l, err);
+        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, &m, "", prec, err)) != SLPI_OK) /* nothing to clear */
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
         if (rc != SLPI_OK)
             break;
@@ -467,17 +459,22 @@ static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error 
         else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
             rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
         slpi_ref_tape_clear(&t);
+        slpi_model_free(&m);
     }
+    slpi_model_free(&m); /* the one a refusal left */
     if (rc == SLPI_OK) {
         if (d->lam != NULL)
             _arb_vec_clear(d->lam, N);
         d->lam = lam;
-        weights(d, N, prec);
+        free(d->ilam_m);
+        free(d->lrho);
+        d->lrho = NULL;
+        d->ilam_m = slpi_ref_zeitlin_weights_mr(lam, N, prec);
+        d->ilam_r = d->ilam_m != NULL ? d->ilam_m + N * N - 1 : NULL;
     } else {
         _arb_vec_clear(lam, N);
     }
     _arb_vec_clear(mu, 3);
-    flint_free(q);
     return rc;
 }
 

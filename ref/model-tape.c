@@ -550,15 +550,13 @@ void slpi_ref_tape_clear(slpi_ref_tape *d)
     _arb_vec_clear(d->pw, d->m->alg.dim);
     arb_clear(&d->t0);
     arb_clear(&d->time);
-    slpi_model_release(d->m);
 }
 
-int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slpi_error *err)
+int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_model *m, const char *t0, slong cprec, slpi_error *err)
 {
     memset(d, 0, sizeof *d);
     int rc = SLPI_OK;
-    if (!(d->m = slpi_model_acquire(p, err)))
-        return SLPI_EINPUT;
+    d->m = m;
     const slpi_algebra *alg = &d->m->alg;
     for (int k = 0; k <= d->m->M; k++) {
         const slpi_expr *e = &d->m->H[k];
@@ -585,8 +583,8 @@ int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slp
     d->pw = _arb_vec_init(alg->dim);
     arb_init(&d->t0);
     arb_init(&d->time);
-    if (p->model.t0_text[0] && (arb_set_str(&d->t0, p->model.t0_text, cprec) != 0 || !arb_is_finite(&d->t0)))
-        rc = slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: not a finite decimal", p->model.t0_text);
+    if (t0[0] && (arb_set_str(&d->t0, t0, cprec) != 0 || !arb_is_finite(&d->t0)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: not a finite decimal", t0);
     arb_set(&d->time, &d->t0);
     if (rc == SLPI_OK)
         rc = check_constants(d, cprec, err);

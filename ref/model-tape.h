@@ -15,7 +15,9 @@ typedef struct {
 } slpi_ref_ad_node;
 
 typedef struct {
-    const slpi_model *m;                    /* shared by content (slpi_model_acquire) */
+    const slpi_model *m;                     /* the parsed model, which outlives the tape */
+    const slpi_plan *plan;                   /* a model system's reference to m's plan
+                                               (ref/model.c); NULL: the caller keeps m */
     arb_ptr cst[1 + SLPI_MODEL_MAX_NOISE];   /* constants of H_k from their decimal text */
     slpi_ref_ad_node *tape;                 /* scratch, max nodes over the H_k */
     int ntape;
@@ -27,11 +29,12 @@ typedef struct {
     char why[160];                          /* "KEY: col C: reason" */
 } slpi_ref_tape;
 
-/* Parse p's model and read its constants at precision cprec; the scratch; its constant
- * subexpressions evaluated once, SLPI_EINPUT as the double path refuses them (a domain
- * error, or beyond binary64's range: core/expr.h's slpi_model_constant_refusal). On error
- * nothing is left to clear. */
-int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_problem *p, slong cprec, slpi_error *err);
+/* The tape of model m (a plan's parse, or the caller's own) with its constants read at
+ * precision cprec, the time origin from t0 (key t0's text, "" for 0); the scratch; its
+ * constant subexpressions evaluated once, SLPI_EINPUT as the double path refuses them (a
+ * domain error, or beyond binary64's range: core/expr.h's slpi_model_constant_refusal).
+ * On error nothing is left to clear. */
+int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_model *m, const char *t0, slong cprec, slpi_error *err);
 void slpi_ref_tape_clear(slpi_ref_tape *d);
 /* H_k at mu into *val (may be NULL); with grad, dH/dmu into d->g; with w, also
  * D^2 H_k(mu) w into d->h; on su(n) at P mu along P w. Returns 0 after a domain error

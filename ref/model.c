@@ -9,6 +9,7 @@
  * for se(3) (dot pairing, the heavy top's convention), so dmu = sum ad*_{xi_k} mu o dS^k
  * exactly as for the built-in system of the same algebra. */
 #include "core/problem-struct.h"
+#include "core/plan.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include "ref/model-tape.h"
@@ -111,20 +112,24 @@ static int md_fault(const slpi_ref_system *s, char *why, size_t why_len)
 
 static void md_clear(slpi_ref_system *s)
 {
-    slpi_ref_tape_clear(s->data);
-    flint_free(s->data);
+    slpi_ref_tape *d = s->data;
+    const slpi_plan *plan = d->plan;
+    slpi_ref_tape_clear(d);
+    flint_free(d);
+    slpi_plan_unref(plan);
 }
 
-int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     /* constants: far below any step radius, as the built-in systems' parameters */
     const slong cprec = 2 * p->prec_max + 64;
     slpi_ref_tape *d = flint_calloc(1, sizeof *d);
-    int rc = slpi_ref_tape_init(d, p, cprec, err);
+    int rc = slpi_ref_tape_init(d, slpi_plan_model(plan), p->model.t0_text, cprec, err);
     if (rc != SLPI_OK) {
         flint_free(d);
         return rc;
     }
+    d->plan = slpi_plan_ref(plan);
     const slpi_algebra *alg = &d->m->alg;
     s->data = d;
     s->p = p;

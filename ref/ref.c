@@ -7,6 +7,7 @@
  * defect (ref/poisson-defect.c), the diagnostics (ref/diagnostics.c). */
 #include "core/problem-struct.h"
 #include "core/check.h"
+#include "core/plan.h"
 #include "ref/ref.h"
 #include "ref/krawczyk.h"
 #include "ref/mrmat.h"
@@ -35,8 +36,18 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
     /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
-    if (slpi_problem_check_finished(p, "ref", err) != SLPI_OK || slpi_problem_validate(p, err) != SLPI_OK)
+    slpi_plan *plan;
+    if (slpi_problem_check_finished(p, "ref", err) != SLPI_OK || slpi_plan_compile(&plan, p, err) != SLPI_OK)
         return SLPI_EINPUT;
+    int rc = slpi_ref_create_plan(out, plan, err);
+    slpi_plan_unref(plan);
+    return rc;
+}
+
+int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
+{
+    *out = NULL;
+    const slpi_problem *p = slpi_plan_problem(plan);
     char cb[256];
     if (slpi_problem_callbacks(p, cb, sizeof cb))
         return slpi_error_set(err, SLPI_EINPUT, "ref: %s given as code (a callback): the certified path evaluates "
@@ -46,7 +57,7 @@ int slpi_ref_create(slpi_ref **out, const slpi_problem *p, slpi_error *err)
     if (s == NULL)
         return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
     s->p = *p;
-    int rc = slpi_ref_system_init(&s->sys, &s->p, err);
+    int rc = slpi_ref_system_init(&s->sys, &s->p, plan, err);
     if (rc != SLPI_OK) {
         free(s);
         return rc;

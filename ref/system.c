@@ -6,7 +6,7 @@
 #include "core/problem-struct.h"
 #include "ref/system.h"
 
-int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
+int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     int rc;
     memset(s, 0, sizeof *s);   /* the constructors fill what they have; every other slot reads NULL */
@@ -17,7 +17,10 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *
     case SLPI_SYS_POINT_VORTICES:  rc = slpi_ref_sys_point_vortices(s, p, err); break;
     case SLPI_SYS_EULER_ZEITLIN:   rc = slpi_ref_sys_euler_zeitlin(s, p, err); break;
     case SLPI_SYS_SINE_EULER:      rc = slpi_ref_sys_sine_euler(s, p, err); break;
-    case SLPI_SYS_MODEL:           rc = slpi_ref_sys_model(s, p, err); break;
+    case SLPI_SYS_MODEL:
+        rc = plan ? slpi_ref_sys_model(s, p, plan, err)
+                  : slpi_error_set(err, SLPI_EINPUT, "ref: a model's system needs its plan");
+        break;
     default:
         return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
     }

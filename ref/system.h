@@ -146,11 +146,14 @@ int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_
 int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
- * Hamiltonians as expressions, evaluated in balls with exact derivatives. */
-int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+ * Hamiltonians as expressions, evaluated in balls with exact derivatives; the expressions
+ * are the ones p's plan parsed (slpi_plan_model), and the system holds a reference to the
+ * plan until it is cleared. */
+int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err);
 /* Zeroes *s, then dispatches on p->system (a slot the system does not fill reads NULL
- * or 0, whatever the caller's memory held); clears nothing on failure. */
-int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+ * or 0, whatever the caller's memory held); clears nothing on failure. plan: p's plan,
+ * which a model's system reads (NULL: a built-in system, which needs none). */
+int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err);
 void slpi_ref_system_clear(slpi_ref_system *s);
 
 #endif

@@ -14,7 +14,14 @@
  * SLPI_REF_MRMAT_PREC bits: N^3/3 doubles, 2.9 GB at N = 1024, where the balls would
  * take about 32 GB). The Poisson solve of the generator, the per-diagonal Thomas solves
  * of ref/zeitlin-basis.c, runs in midpoint–radius doubles (the scalar arithmetic of
- * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors). */
+ * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors).
+ * The multiplier's solve sum_alpha omega_alpha(X) / lambda(l) Y_alpha, linear with
+ * M_m = V_m diag(1/lambda) V_m^T on each diagonal, is taken in centred form (on the route
+ * and in Arb): the map of X's midpoint, widened by the norms of M_m (made once by one
+ * enclosed product per diagonal) times X's radii. The ball analysed and synthesised whole
+ * grows a radius r to about n r (|V_m| |V_m^T| r), which on the rotating QG model (F of
+ * size 819, multiplied by the solve in the midpoint equation) made the step's Krawczyk
+ * test expand at 64 bits and fail up to 512 bits; the centred form grows it to about r / 4. */
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 
@@ -191,6 +198,166 @@ int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const 
     ok = ok && synthesis_d(T, o, o + nal, alpha0, t);
     free(o);
     return ok;
+}
+
+/* upper bounds of the largest row sum (norm[0], the infinity norm) and row 2-norm (norm[1])
+ * of |<cm, cr>|, taken into norm[] where larger */
+static void row_norms_up(double *norm, const double *cm, const double *cr, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0, q = 0;
+        for (int j = 0; j < n; j++) {
+            double a = slpi_ref_mrmat_up(fabs(cm[(size_t)i * n + j]) + cr[(size_t)i * n + j]);
+            s = slpi_ref_mrmat_up(s + a);
+            q = slpi_ref_mrmat_up(q + slpi_ref_mrmat_up(a * a));
+        }
+        norm[0] = fmax(norm[0], s);
+        norm[1] = fmax(norm[1], slpi_ref_mrmat_up(sqrt(q)));
+    }
+}
+
+/* norm[0] >= ||M||_inf, norm[1] >= its rows' 2-norms, for M = V_m diag(w) V_m^T of one part (w
+ * indexed l - m; every V_m and w in their balls): the product enclosed by slpi_ref_mrmat_mul_mr */
+static int part_norm(double *norm, const slpi_ref_zeitlin_mr *t, int m, const double *w, const double *wr)
+{
+    int n = t->N - m, ok;
+    size_t nn = (size_t)n * n;
+    char why[160];
+    double *buf = malloc(sizeof(double) * 3 * nn);
+    slpi_ref_mr A = { n, n, 1, t->mid[m], buf }, B = { n, n, 1, buf + nn, buf + 2 * nn }, C = { 0 };
+    if (buf == NULL) return 0;
+    for (size_t e = 0; e < nn; e++) buf[e] = t->rad[m];
+    for (int r = 0; r < n; r++) /* B = diag(w) V_m^T */
+        for (int a = 0; a < n; a++)
+            slpi_ref_mrmat_scalar_mul(B.mid + (size_t)r * n + a, B.rad + (size_t)r * n + a, w[r], wr[r],
+                                      t->mid[m][(size_t)a * n + r], t->rad[m]);
+    ok = slpi_ref_mrmat_mul_mr(&C, &A, &B, why, sizeof why);
+    if (ok) row_norms_up(norm, C.mid, C.rad, n);
+    slpi_ref_mrmat_clear(&C);
+    free(buf);
+    return ok && isfinite(norm[0]) && isfinite(norm[1]);
+}
+
+int slpi_ref_zeitlin_weights_norm_mr(double *rho, const double *wm, const double *wr, const slpi_ref_zeitlin_mr *t)
+{
+    int N = t->N, ok = 1;
+    double *w = malloc(sizeof(double) * 2 * (size_t)N);
+    if (w == NULL) return 0;
+    for (int m = 0; m < N && ok; m++) {
+        rho[2 * m] = rho[2 * m + 1] = 0;
+        for (int part = m == 0; part < 2 && ok; part++) { /* m = 0: the sin (Im) part only */
+            for (int l = m; l < N; l++) {
+                int i = coeff_index(l, m, part, 0);
+                w[l - m] = i < 0 ? 0 : wm[i];
+                w[N + l - m] = i < 0 ? 0 : wr[i];
+            }
+            ok = part_norm(rho + 2 * m, t, m, w, w + N);
+        }
+    }
+    free(w);
+    return ok;
+}
+
+int slpi_ref_zeitlin_centre(acb_mat_t Xm, double *r, const acb_mat_t X, int dbl)
+{
+    int N = (int)acb_mat_nrows(X), ok = 1;
+    double xm, xr;
+    acb_mat_zero(Xm);
+    for (int m = 0; m < N && ok; m++) {
+        r[2 * m] = r[2 * m + 1] = 0;
+        for (int a = 0; a < N - m && ok; a++)
+            for (int part = 0; part < 2 && ok; part++) {
+                arb_srcptr e = part ? acb_imagref(acb_mat_entry(X, a + m, a)) : acb_realref(acb_mat_entry(X, a + m, a));
+                arb_ptr c = part ? acb_imagref(acb_mat_entry(Xm, a + m, a)) : acb_realref(acb_mat_entry(Xm, a + m, a));
+                if (dbl) {
+                    ok = slpi_ref_mrmat_ball_get(&xm, &xr, e);
+                    arb_set_d(c, xm);
+                } else {
+                    arb_get_mid_arb(c, e);
+                    xr = mag_get_d(arb_radref(e)); /* an upper bound (inf beyond the range) */
+                }
+                r[2 * m] = fmax(r[2 * m], xr);
+                r[2 * m + 1] = slpi_ref_mrmat_up(r[2 * m + 1] + slpi_ref_mrmat_up(xr * xr));
+            }
+        ok = ok && isfinite(r[2 * m + 1]);
+    }
+    return ok;
+}
+
+int slpi_ref_zeitlin_centred_error(acb_mat_t P, const double *r, const double *rho)
+{
+    int N = (int)acb_mat_nrows(P), ok = 1;
+    mag_t e;
+    mag_init(e);
+    for (int m = 0; m < N && ok; m++) { /* |M_m (X - mid X)|_i <= min(||M||_inf max r, |row i of M|_2 |r|_2) */
+        mag_set_d(e,
+                  fmin(slpi_ref_mrmat_up(rho[2 * m] * r[2 * m]),
+                       slpi_ref_mrmat_up(rho[2 * m + 1] * slpi_ref_mrmat_up(sqrt(r[2 * m + 1])))));
+        ok = mag_is_finite(e);
+        for (int a = 0; a < N - m && ok; a++) {
+            acb_ptr lo = acb_mat_entry(P, a + m, a), up = acb_mat_entry(P, a, a + m);
+            arb_add_error_mag(acb_imagref(lo), e);
+            if (m > 0) {
+                arb_add_error_mag(acb_realref(lo), e);
+                arb_add_error_mag(acb_realref(up), e);
+                arb_add_error_mag(acb_imagref(up), e);
+            }
+        }
+    }
+    mag_clear(e);
+    return ok;
+}
+
+int slpi_ref_zeitlin_weighted_mr(acb_mat_t P, const acb_mat_t X, const double *wm, const double *wr, const double *rho,
+                                 const slpi_ref_zeitlin_mr *t)
+{
+    int N = t->N, ok;
+    double *r = malloc(sizeof(double) * 2 * (size_t)N);
+    acb_mat_t Xm;
+    acb_mat_init(Xm, N, N);
+    ok = r != NULL && slpi_ref_zeitlin_centre(Xm, r, X, 1) && slpi_ref_zeitlin_noise_mr(P, Xm, 0, wm, wr, t) &&
+        slpi_ref_zeitlin_centred_error(P, r, rho);
+    acb_mat_clear(Xm);
+    free(r);
+    return ok;
+}
+
+void slpi_ref_zeitlin_divided(acb_mat_t P, const acb_mat_t X, arb_srcptr lam, const double *rho,
+                              const slpi_ref_zeitlin *z, slong prec)
+{
+    int N = z->N, n = N * N - 1;
+    double *r = malloc(sizeof(double) * 2 * (size_t)N);
+    acb_mat_t Xm;
+    acb_mat_init(Xm, N, N);
+    int centred = rho != NULL && r != NULL && slpi_ref_zeitlin_centre(Xm, r, X, 0); /* else the plain enclosure */
+    arb_ptr om = _arb_vec_init(n);
+    slpi_ref_zeitlin_analysis(om, centred ? Xm : X, z, prec);
+    for (int a = 0; a < n; a++) arb_div(om + a, om + a, lam + slpi_ref_zeitlin_degree(a), prec);
+    slpi_ref_zeitlin_synthesis(P, om, 0, z, prec);
+    if (centred && !slpi_ref_zeitlin_centred_error(P, r, rho)) acb_mat_indeterminate(P);
+    _arb_vec_clear(om, n);
+    acb_mat_clear(Xm);
+    free(r);
+}
+
+double *slpi_ref_zeitlin_weights_mr(arb_srcptr lam, int N, slong prec)
+{
+    int n = N * N - 1, ok;
+    double *w = malloc(sizeof(double) * 2 * (size_t)n);
+    arb_t t;
+    arb_init(t);
+    ok = w != NULL;
+    for (int l = 1; l < N && ok; l++) {
+        arb_inv(t, lam + l, prec);
+        for (int j = 0; j <= 2 * l && ok; j++)
+            ok = slpi_ref_mrmat_ball_get(w + l * l - 1 + j, w + n + l * l - 1 + j, t);
+    }
+    arb_clear(t);
+    if (!ok) {
+        free(w);
+        w = NULL;
+    }
+    return w;
 }
 
 /* the factors freed on failure, as ref/zeitlin-basis.c frees them (twd_free) */

@@ -124,6 +124,33 @@ int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_z
  * exactly, the products w omega in midpoint–radius doubles. */
 int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
                               const slpi_ref_zeitlin_mr *t);
+/* rho[2m] >= ||M_m||_inf and rho[2m + 1] >= the 2-norm of every row of M_m = V_m diag(w) V_m^T
+ * on every diagonal m = 0..N-1 and part (w = <wm, wr> indexed by alpha, every table and weight
+ * in their balls): how far the weighted sum below can move an entry of diagonal m per unit
+ * of the input's largest radius there, and of the radii's 2-norm. O(N^4 / 4) flops, once
+ * per weights. 0 where the route cannot enclose. */
+int slpi_ref_zeitlin_weights_norm_mr(double *rho, const double *wm, const double *wr, const slpi_ref_zeitlin_mr *t);
+/* The centred form of a linear map M of X given by its norms rho per diagonal (as above): Xm =
+ * the midpoints of X's analysed lower part (exact, or where dbl the nearest doubles), r[2m]
+ * and r[2m + 1] the largest radius of X's diagonal m (the distance from Xm included) and
+ * the sum of their squares, rounded up; 0 where a radius is beyond the double range. */
+int slpi_ref_zeitlin_centre(acb_mat_t Xm, double *r, const acb_mat_t X, int dbl);
+/* P = M Xm widened to M X: on every entry of diagonal m the lesser of rho[2m] r[2m] and
+ * rho[2m + 1] sqrt(r[2m + 1]); 0 where that is beyond the double range. */
+int slpi_ref_zeitlin_centred_error(acb_mat_t P, const double *r, const double *rho);
+/* slpi_ref_zeitlin_noise_mr (alpha0 = 0) in that centred form: the analysis and synthesis of
+ * a ball bound its radius by about |V_m| |V_m^T| r, n r; the centred form by
+ * ||V_m diag(w) V_m^T||_inf r (the multiplier's L^{-1}: about r / 4). */
+int slpi_ref_zeitlin_weighted_mr(acb_mat_t P, const acb_mat_t X, const double *wm, const double *wr, const double *rho,
+                                 const slpi_ref_zeitlin_mr *t);
+/* P = sum_alpha omega_alpha(X) / lam[l] Y_alpha in Arb (the multiplier's solve off the BLAS
+ * route): in the centred form above where rho (the norms of the weights 1/lam) is given,
+ * else the analysis and synthesis of the ball X. */
+void slpi_ref_zeitlin_divided(acb_mat_t P, const acb_mat_t X, arb_srcptr lam, const double *rho,
+                              const slpi_ref_zeitlin *z, slong prec);
+/* The weights 1/lam[l] per alpha as midpoint–radius doubles, mids at [alpha], radii at
+ * [N^2 - 1 + alpha] (malloc'd); NULL where a ball is beyond the double range. */
+double *slpi_ref_zeitlin_weights_mr(arb_srcptr lam, int N, slong prec);
 int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin_mr *t,
                                   const slpi_ref_zeitlin *z, slong prec);
 

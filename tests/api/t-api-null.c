@@ -441,9 +441,48 @@ static void ensembles(void)
     slpi_problem_free(p);
 }
 
+/* A plan's shape against the problem's (the same numbers two ways), each output NULL in turn. */
+static void plans(void)
+{
+    NULL_CASE(slpi_plan_unref, plan)
+    slpi_plan_unref(NULL);
+    slpi_error err = { 0, "" };
+    slpi_problem *p = problem("iso/rigid-body/long", "9");
+    slpi_plan *plan = NULL;
+    TEST_CHECKF(p && slpi_problem_plan(&plan, p, &err) == SLPI_OK, "%s", err.msg);
+    if (!plan) {
+        slpi_problem_free(p);
+        return;
+    }
+    int dim, noises, every, d2, n2, e2;
+    long steps, rows, s2, r2;
+    double h, h2;
+    TEST_CHECK(slpi_problem_shape(p, &dim, &noises, &steps, &rows, &h, &every) == SLPI_OK);
+    NULL_CASE(slpi_plan_shape, dim)
+    NULL_CASE(slpi_plan_shape, noises)
+    NULL_CASE(slpi_plan_shape, steps)
+    NULL_CASE(slpi_plan_shape, rows)
+    NULL_CASE(slpi_plan_shape, h)
+    NULL_CASE(slpi_plan_shape, every)
+    for (int k = 0; k <= 6; k++) { /* k < 6: output k not asked; 6: all asked */
+        d2 = n2 = e2 = -1;
+        s2 = r2 = -1;
+        h2 = -1;
+        slpi_plan_shape(plan, k == 0 ? NULL : &d2, k == 1 ? NULL : &n2, k == 2 ? NULL : &s2, k == 3 ? NULL : &r2,
+                        k == 4 ? NULL : &h2, k == 5 ? NULL : &e2);
+        TEST_CHECKF((k == 0 ? d2 == -1 : d2 == dim) && (k == 1 ? n2 == -1 : n2 == noises) &&
+                        (k == 2 ? s2 == -1 : s2 == steps) && (k == 3 ? r2 == -1 : r2 == rows) &&
+                        (k == 4 ? h2 == -1 : h2 == h) && (k == 5 ? e2 == -1 : e2 == every),
+                    "slpi_plan_shape with output %d NULL differs from slpi_problem_shape", k);
+    }
+    slpi_plan_unref(plan);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-api-null", 1);
+    plans();
     errors_and_registry();
     problems();
     callbacks();

@@ -40,9 +40,14 @@
 #include "slpi.h"
 #include "testutil.h"
 
+/* A preset, or a model file (a name ending in .slpi, from the source tree). */
 static slpi_problem *problem(const char *preset, long steps)
 {
-    slpi_problem *p = slpi_problem_new(preset);
+    size_t n = strlen(preset);
+    int file = n > 5 && !strcmp(preset + n - 5, ".slpi");
+    slpi_problem *p = slpi_problem_new(file ? NULL : preset);
+    slpi_error err = { 0 };
+    TEST_CHECKF(!file || slpi_problem_load(p, preset, &err) == SLPI_OK, "%s: %s", preset, err.msg);
     char s[32];
     snprintf(s, sizeof s, "%ld", steps);
     TEST_CHECK(p && slpi_problem_set_key(p, "steps", s) == SLPI_OK);
@@ -442,6 +447,12 @@ int main(void)
     check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 0, 0);
     check_ensemble("iso/rigid-body/trajectories", "lanes", 0, 1, 1);
     check_ensemble("svi/rigid-body/paths", "lanes", 0, 0, 0);
+    check_ensemble("models/rigid-body.slpi", "lanes", 0, 0, 0);
+    check_ensemble("models/rigid-body.slpi", "lanes", 0, 1, 1);
+    check_ensemble("models/rigid-body-nonquadratic.slpi", "lanes", 0, 1, 1);
+    check_ensemble("models/rigid-body-time.slpi", "lanes", 0, 0, 0);
+    check_ensemble("models/point-vortices.slpi", "lanes", 0, 0, 0);
+    check_ensemble("models/manakov.slpi", "general: the model lanes run so3 and so3^k", 0, 0, 0);
     check_ensemble("rkmk/heavy-top/stoch-421-realization", "general: no lane kernel for this system", 0, 0, 1);
     check_ensemble("iso/rigid-body/trajectories", "general: the certified path (ref=1)", 1, 1, 1);
     check_grid("iso/rigid-body/trajectories", 1);

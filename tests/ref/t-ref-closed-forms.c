@@ -143,7 +143,7 @@ int main(void)
                     p.isomp_update = upd ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
                     p.fixed_iters = fixed ? 3 : 0;
                     slpi_ref_system s = { 0 };
-                    TEST_CHECK(slpi_ref_system_init(&s, &p, &err) == SLPI_OK);
+                    TEST_CHECK(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK);
                     TEST_CHECK(s.m_sandwich != NULL);
                     slpi_ref_system m = s;          /* the generic matrix level */
                     slpi_ref_matrix_attach(&m);

@@ -197,7 +197,7 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     p.ez.N = 4;
     if (what[0] == 'B')
         p.pv.model = SLPI_VORTEX_MODEL_B;
-    TEST_CHECKF(slpi_ref_system_init(&s, &p, &err) == SLPI_OK, "%s: %s", what, err.msg);
+    TEST_CHECKF(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK, "%s: %s", what, err.msg);
     int n = s.dim, g = s.gdim, outside = 0, points = 0;
     double worst[2] = { 0, 0 };     /* the widest radius relative to the values: whole, thin boxes */
     arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n), b = _arb_vec_init(g),
@@ -338,8 +338,8 @@ static void check_vortex_models(slong prec)
     slpi_problem_init(&pa, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
     pb = pa;
     pb.pv.model = SLPI_VORTEX_MODEL_B;
-    TEST_CHECK(slpi_ref_system_init(&sa, &pa, &err) == SLPI_OK);
-    TEST_CHECK(slpi_ref_system_init(&sb, &pb, &err) == SLPI_OK);
+    TEST_CHECK(slpi_ref_system_init(&sa, &pa, NULL, &err) == SLPI_OK);
+    TEST_CHECK(slpi_ref_system_init(&sb, &pb, NULL, &err) == SLPI_OK);
     arb_ptr x = _arb_vec_init(12), va = _arb_vec_init(12), vb = _arb_vec_init(12);
     set_vec(x, tet, 12);
     slpi_ref_vf(&sa, va, delta, x, prec);
@@ -398,7 +398,7 @@ int main(void)
         sine_euler_state(xse, w, 256);
         slpi_ref_system s = { 0 };
         slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
-        TEST_CHECK(slpi_ref_system_init(&s, &p, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK);
         arb_ptr inv = _arb_vec_init(s.n_inv);
         s.invariants(&s, inv, xse, 256);
         double c2 = arf_get_d(arb_midref(inv + 1), ARF_RND_NEAR);

@@ -21,6 +21,7 @@
  * Balls are compared by overlap and a radius bound (an indeterminate ball overlaps
  * everything, so every compared ball must also be finite and narrow). */
 #include "core/problem-struct.h"
+#include "core/plan.h"
 #include "testutil.h"
 #include "ref/scheme.h"
 #include "core/expr.h"
@@ -52,8 +53,15 @@ static void model_problem(slpi_problem *p, slpi_scheme_id k, const char *alg, co
 static int sys_init(slpi_ref_system *s, const slpi_problem *p)
 {
     slpi_error err;
+    slpi_plan *plan = NULL;
     memset(s, 0, sizeof *s);
-    if (slpi_ref_system_init(s, p, &err) != SLPI_OK) {
+    static slpi_problem q; /* a model's parse, under TMK, which admits every model (the system reads no scheme) */
+    q = *p;
+    q.scheme = SLPI_SCHEME_TMK;
+    int rc = p->system == SLPI_SYS_MODEL ? slpi_plan_compile(&plan, &q, &err) : SLPI_OK;
+    if (rc == SLPI_OK) rc = slpi_ref_system_init(s, p, plan, &err);
+    slpi_plan_unref(plan); /* the system holds its own reference */
+    if (rc != SLPI_OK) {
         TEST_CHECKF(0, "system init: %s", err.msg);
         return 0;
     }
@@ -676,8 +684,15 @@ static void check_tape_box(const tape_box *b)
     slpi_error err = { 0, "" };
     model_problem(&p, SLPI_SCHEME_TMK, "so3", b->H, 0, NULL);
     slpi_ref_tape wide, point;
-    if (slpi_ref_tape_init(&wide, &p, 320, &err) != SLPI_OK || slpi_ref_tape_init(&point, &p, 320, &err) != SLPI_OK) {
+    slpi_model m;
+    if (slpi_model_parse(&m, &p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "%s: slpi_model_parse: %s", b->H, err.msg);
+        return;
+    }
+    if (slpi_ref_tape_init(&wide, &m, "", 320, &err) != SLPI_OK ||
+        slpi_ref_tape_init(&point, &m, "", 320, &err) != SLPI_OK) {
         TEST_CHECKF(0, "%s: slpi_ref_tape_init: %s", b->H, err.msg);
+        slpi_model_free(&m);
         return;
     }
     arb_ptr mu = _arb_vec_init(3), w = _arb_vec_init(3), pt = _arb_vec_init(3);
@@ -719,6 +734,7 @@ static void check_tape_box(const tape_box *b)
     _arb_vec_clear(pt, 3);
     slpi_ref_tape_clear(&wide);
     slpi_ref_tape_clear(&point);
+    slpi_model_free(&m);
 }
 
 /* every function and operation of the grammar once (arguments in their domains on

@@ -129,7 +129,7 @@ int main(void)
         slpi_problem p = problem_for(systems[si]);
         slpi_ref_system s = { 0 };
         slpi_error err;
-        int rc = slpi_ref_system_init(&s, &p, &err);
+        int rc = slpi_ref_system_init(&s, &p, NULL, &err);
         TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(p.system), err.msg);
         if (rc != SLPI_OK)
             continue;

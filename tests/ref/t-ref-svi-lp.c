@@ -27,7 +27,7 @@ static void check_system(const lp_system *L, double rad)
     p.ez.N = 3;
     p.se.N = 3;
     if (L->sys == SLPI_SYS_RIGID_BODY) TEST_CHECK(slpi_problem_set(&p, "svi_form", "lp", &err) == SLPI_OK);
-    int rc = slpi_ref_system_init(&s, &p, &err);
+    int rc = slpi_ref_system_init(&s, &p, NULL, &err);
     TEST_CHECKF(rc == SLPI_OK && s.N > 0, "%s: %s", L->what, err.msg);
     if (rc) return;
     int n = s.dim, outside = 0, pairs = 0;

@@ -7,6 +7,7 @@
  * unset (gen_packed, read by slpi_ref_matrix_attach, was one) fails this on any fill but
  * 0. */
 #include "core/problem-struct.h"
+#include "core/plan.h"
 #include "testutil.h"
 #include "slpi.h"
 #include "ref/system.h"
@@ -46,9 +47,13 @@ int main(void)
                 if (!problem(&p, (slpi_system_id)s, (slpi_scheme_id)k, N)) continue;
                 slpi_ref_system a, b;
                 slpi_error err;
+                slpi_plan *plan = NULL; /* a model's system reads the plan's parsed model */
                 memset(&a, 0, sizeof a);
                 memset(&b, fill, sizeof b);
-                int ra = slpi_ref_system_init(&a, &p, &err), rb = slpi_ref_system_init(&b, &p, &err);
+                int ra = slpi_plan_compile(&plan, &p, &err), rb = ra;
+                if (ra == SLPI_OK)
+                    ra = slpi_ref_system_init(&a, &p, plan, &err), rb = slpi_ref_system_init(&b, &p, plan, &err);
+                slpi_plan_unref(plan); /* the systems hold their own references */
                 TEST_CHECKF(ra == SLPI_OK && rb == SLPI_OK, "%s/%s: init: %s", slpi_system_name(s),
                             slpi_scheme_name(k), err.msg);
                 if (ra != SLPI_OK || rb != SLPI_OK) continue;

@@ -10,6 +10,15 @@
  *     their balls, from every coefficient (alpha0 = 0) and from the noise's first
  *     (alpha0 = floor(N/2)^2 - 1), on three kinds of inputs: binary64 entries (plain),
  *     entries spread over 60 binades, and a tenth of them subnormal;
+ *   - the centred form (slpi_ref_zeitlin_weighted_mr, the multiplier's solve): from a
+ *     ball X of radius 2^-20 of its scale on every entry and the weights 1/lambda(l),
+ *     lambda = -l(l+1) - 4 (balls of radius 2^-60), its ball contains the image of the
+ *     midpoint and of four random corners of X, each through Arb's analysis and
+ *     synthesis at 256 bits from the exact point; it is no wider than
+ *     slpi_ref_zeitlin_noise_mr's of the same ball on any entry (up to 2^-28 relative: a
+ *     radius is a 30-bit mag, rounded up once more in the centred form), and the norms rho_m are at
+ *     most sqrt(N - m) max|w| (1 + 2^-30) (infinity) and max|w| (1 + 2^-30) (rows' 2-norm),
+ *     V_m being orthogonal;
  *   - the Poisson solve: slpi_ref_zeitlin_poisson_mr contains the midpoints of
  *     slpi_ref_zeitlin_poisson at 256 bits and intersects its balls, on the same kinds
  *     of X with radii on half of the entries, with shift 0 and 3/7 (the Zeitlin family).
@@ -136,6 +145,97 @@ static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_m
     _arb_vec_clear(ommr, n);
 }
 
+/* the width of a complex ball's two parts, the larger */
+static double width(acb_srcptr e)
+{
+    return fmax(mag_get_d(arb_radref(acb_realref(e))), mag_get_d(arb_radref(acb_imagref(e))));
+}
+
+/* The centred form of the weighted sum against Arb's transforms of points of the ball */
+static void check_weighted(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t, int kind)
+{
+    int N = z->N, n = N * N - 1, bad = 0;
+    acb_mat_t X, Xp, S, C, W;
+    arb_ptr om = _arb_vec_init(n);
+    double *w = malloc(sizeof(double) * 2 * (size_t)n), *rho = malloc(sizeof(double) * 2 * (size_t)N), wmax = 0;
+    acb_mat_init(X, N, N);
+    acb_mat_init(Xp, N, N);
+    acb_mat_init(S, N, N);
+    acb_mat_init(C, N, N);
+    acb_mat_init(W, N, N);
+    random_skew(X, kind);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            for (int part = 0; part < 2; part++) {
+                arb_ptr x = part ? acb_imagref(acb_mat_entry(X, a, b)) : acb_realref(acb_mat_entry(X, a, b));
+                mag_set_d(arb_radref(x), ldexp(fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR)), -20));
+            }
+    for (int al = 0; al < n; al++) {
+        int l = slpi_ref_zeitlin_degree(al);
+        w[al] = -1.0 / (l * (l + 1) + 4);
+        w[n + al] = ldexp(fabs(w[al]), -60);
+        wmax = fmax(wmax, fabs(w[al]) + w[n + al]);
+    }
+    TEST_CHECKF(slpi_ref_zeitlin_weights_norm_mr(rho, w, w + n, t), "N=%d: weights_norm_mr refused", N);
+    for (int m = 0; m < N; m++)
+        TEST_CHECKF(rho[2 * m] <= sqrt(N - m) * wmax * (1 + 0x1p-30) && rho[2 * m + 1] <= wmax * (1 + 0x1p-30),
+                    "N=%d m=%d: norms %g, %g beyond sqrt(n) max|w|, max|w| = %g", N, m, rho[2 * m], rho[2 * m + 1],
+                    wmax);
+    TEST_CHECKF(slpi_ref_zeitlin_weighted_mr(C, X, w, w + n, rho, t), "N=%d %s: weighted_mr refused", N,
+                kind_name[kind]);
+    TEST_CHECKF(slpi_ref_zeitlin_noise_mr(W, X, 0, w, w + n, t), "N=%d %s: noise_mr refused", N, kind_name[kind]);
+    for (int pt = 0; pt < 5; pt++) { /* the midpoint, then four corners */
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < a; b++) { /* the analysed lower part, mirrored */
+                acb_srcptr x = acb_mat_entry(X, a, b);
+                double re = arf_get_d(arb_midref(acb_realref(x)), ARF_RND_NEAR);
+                double im = arf_get_d(arb_midref(acb_imagref(x)), ARF_RND_NEAR);
+                if (pt > 0) {
+                    re += (test_rand_int(2) ? 1 : -1) * mag_get_d(arb_radref(acb_realref(x))) * (1 - 0x1p-40);
+                    im += (test_rand_int(2) ? 1 : -1) * mag_get_d(arb_radref(acb_imagref(x))) * (1 - 0x1p-40);
+                }
+                acb_set_d_d(acb_mat_entry(Xp, a, b), re, im);
+                acb_set_d_d(acb_mat_entry(Xp, b, a), -re, im);
+            }
+        for (int a = 0; a < N; a++) {
+            double im = arf_get_d(arb_midref(acb_imagref(acb_mat_entry(X, a, a))), ARF_RND_NEAR);
+            if (pt > 0)
+                im += (test_rand_int(2) ? 1 : -1) * mag_get_d(arb_radref(acb_imagref(acb_mat_entry(X, a, a)))) *
+                    (1 - 0x1p-40);
+            acb_set_d_d(acb_mat_entry(Xp, a, a), 0, im);
+        }
+        slpi_ref_zeitlin_analysis(om, Xp, z, PREC);
+        for (int al = 0; al < n; al++) {
+            arb_t wb;
+            arb_init(wb);
+            arb_set_d(wb, w[al]);
+            mag_set_d(arb_radref(wb), w[n + al]);
+            arb_mul(om + al, om + al, wb, PREC);
+            arb_clear(wb);
+        }
+        slpi_ref_zeitlin_synthesis(S, om, 0, z, PREC);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) {
+                acb_srcptr e = acb_mat_entry(C, a, b), r = acb_mat_entry(S, a, b);
+                if ((!agrees(acb_realref(e), acb_realref(r)) || !agrees(acb_imagref(e), acb_imagref(r))) && bad++ < 3)
+                    TEST_CHECKF(0, "N=%d %s point %d: centred sum X_%d%d misses Arb's", N, kind_name[kind], pt, a, b);
+            }
+    }
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            if (width(acb_mat_entry(C, a, b)) > width(acb_mat_entry(W, a, b)) * (1 + 0x1p-28) && bad++ < 3)
+                TEST_CHECKF(0, "N=%d %s: centred X_%d_%d %.17g wider than the plain %.17g", N, kind_name[kind], a, b,
+                            width(acb_mat_entry(C, a, b)), width(acb_mat_entry(W, a, b)));
+    acb_mat_clear(X);
+    acb_mat_clear(Xp);
+    acb_mat_clear(S);
+    acb_mat_clear(C);
+    acb_mat_clear(W);
+    _arb_vec_clear(om, n);
+    free(w);
+    free(rho);
+}
+
 /* The Poisson solve in midpoint–radius doubles against Arb's at 256 bits, from X of the
  * given kind with radii 2^-60 of their scale on half of the entries */
 static void check_poisson(slpi_ref_zeitlin *z, int kind)
@@ -188,6 +288,7 @@ int main(void)
                 check_transforms(&z, &t, 0, kind);
                 check_transforms(&z, &t, (N / 2) * (N / 2) - 1, kind);
                 check_poisson(&z, kind);
+                check_weighted(&z, &t, kind);
             }
         arb_t shift;                          /* the Zeitlin family's Delta_N - kappa^2 */
         arb_init(shift);

@@ -25,6 +25,10 @@
 #      static inline function of a module header, which nm cannot see) or including
 #      (a header including a header) only files below it, so each file reads without
 #      the ones above it (docs/architecture.md#layers-inside-a-module).
+#   7. no process-wide model store: a model is parsed into its plan, which owns it
+#      (docs/design.md#opaque-problem); the objects that parse, hold or read a model's
+#      parse keep no writable data of their own (objdump: symbols in .data, .bss and their
+#      thread-local kinds), core/model.o's parse counter (the tests' count) aside.
 cd "$(dirname "$0")/../.." || exit 2
 build=${SLPI_BUILD:-build}
 tmp=$(mktemp -d)
@@ -171,5 +175,13 @@ awk -v build="$build/" '
     printf "t-architecture: %d file-level edges inside modules (%d calls of inline functions) checked for circles; %d on a circle\n", ne, ninl, n
     exit n > 0
   }' "$tmp/facts" || fail=1
+# 7. no process-wide model store
+for o in core/model core/plan core/expr core/problem-validate fast/model fast/model-tape ref/model ref/model-tape; do
+  [ -f "$build/$o.o" ] || { echo "t-architecture: FAIL: $build/$o.o not built"; fail=1; continue; }
+  w=$(objdump -t "$build/$o.o" | awk -F'\t' -v o="$o" 'NF == 2 { n = split($1, a, " "); sec = a[n]; split($2, b, " ")
+        if ((sec ~ /^\.(data|bss|tdata|tbss)(\.rel(\.local)?)?$/ || sec == "*COM*") && b[2] !~ /^\./ &&
+            !(o == "core/model" && b[2] == "parse_count")) printf " %s", b[2] }')
+  if [ -n "$w" ]; then echo "t-architecture: FAIL: $o.o keeps process-wide state:$w (a model belongs to its plan)"; fail=1; fi
+done
 echo "t-architecture: $nfiles files"
 exit $fail

@@ -471,7 +471,8 @@ static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf,
     slpi_ref_system s;
     slpi_error err;
     int ok = slpi_fast_create(&a, p1, &err) == SLPI_OK && slpi_fast_create(&b, p2, &err) == SLPI_OK &&
-             slpi_ref_system_init(&s, p1, &err) == SLPI_OK, sys = ok;
+        slpi_ref_system_init(&s, p1, NULL, &err) == SLPI_OK,
+        sys = ok;
     TEST_CHECKF(ok, "N=%d: fields: create: %s", N, err.msg);
     ok = ok && slpi_fast_fields(a, f1, V1, x) == dim && slpi_fast_fields(b, f2, V2, x) == dim;
     if (ok) {

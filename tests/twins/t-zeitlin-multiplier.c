@@ -19,7 +19,12 @@
  *  3. a multiplier that is not a polynomial, lambda = -l(l+1) exp(1/l): H0 at a random
  *     state against -1/2 sum_alpha omega_alpha^2 / lambda(l) from the test's own analysis
  *     and C's exp: double and the certified ball's midpoint within 1e-12 relative;
- *  4. refusals: a multiplier 0 at l = 2 on both paths (exit 2 naming l, one text), a ball
+ *  4. the rotating sphere's QG model of models/qg-128.slpi (rotation = 200, its eight noise
+ *     modes, its initial state and h) at N = 24 (Arb's products) and 32 (the BLAS route under
+ *     matmul=auto), prec_max = 128: one step from the initial state through
+ *     multiplier=-l*(l+1)-4 is certified at 128 bits (no raise) and agrees with kappa=2 as
+ *     1. (double within 10 N u, balls intersecting);
+ *  5. refusals: a multiplier 0 at l = 2 on both paths (exit 2 naming l, one text), a ball
  *     containing 0 on the certified path (sin(pi l)), a domain error (log(l - 1) at l = 1,
  *     one text), a coordinate, with kappa.
  * Sizes N = 3..8 (to 12 under SLPI_TEST_MULTIPLIER). */
@@ -83,6 +88,31 @@ static void check_kappa(int N, double k, const char *route)
     slpi_fast_free(fm);
     slpi_ref_free(rk);
     slpi_ref_free(rm);
+    _arb_vec_clear(b1, n);
+    free(x);
+    free(y1);
+}
+
+/* 4. The rotating QG model through its multiplier, certified at 128 bits on the BLAS route. */
+static void check_rotating(int N)
+{
+    const char *common = "rotation=200 noise=modes prec_max=128 ic_lmax=4 h=0.015625 "
+                         "noise_modes=1:0:0.05,1:1:0.05,2:0:0.03,2:1:0.03,2:-2:0.03,3:1:0.02,3:-2:0.02,4:3:0.01";
+    char ka[320], mu[320];
+    snprintf(ka, sizeof ka, "%s kappa=2", common);
+    snprintf(mu, sizeof mu, "%s multiplier=-l*(l+1)-4", common);
+    slpi_problem pk, pm;
+    if (!make(&pk, N, ka) || !make(&pm, N, mu)) {
+        TEST_CHECKF(0, "N=%d: QG problems refused", N);
+        return;
+    }
+    int n = slpi_problem_state_dim(&pk), M = slpi_problem_noise_count(&pk);
+    double *x = malloc(sizeof(double) * (size_t)n), *y1 = malloc(sizeof(double) * (size_t)n), dW[8];
+    slpi_error err;
+    TEST_CHECK(M == 8 && slpi_fast_problem_initial_state(&pm, x, &err) == SLPI_OK);
+    for (int i = 0; i < M; i++) dW[i] = 0.125 * gauss(); /* sqrt(h) of qg-128 */
+    arb_ptr b1 = _arb_vec_init(n);
+    same_step(&pm, dW, &pk, dW, x, y1, b1, "rotating QG: multiplier vs kappa at 128 bits");
     _arb_vec_clear(b1, n);
     free(x);
     free(y1);
@@ -285,6 +315,8 @@ int main(void)
     check_kappa(2, (1 + (int)test_rand_int(32)) / 8.0, "matmul=auto");
     check_kappa(6, 1.0, "matmul=blas");   /* the certified solve on the BLAS route's tables (from N = 32 under auto) */
     check_polynomial(2);
+    check_rotating(24);
+    check_rotating(32);
     check_refusals();
     TEST_END();
 }
