@@ -93,6 +93,7 @@ typedef struct {
     const slpi_expr_node *node; /* VALUE, ACC_DERIV: the tape's node */
 } slpi_fast_lane_op;
 typedef struct {
+    const slpi_plan *plan; /* a reference: its model m */
     const slpi_model *m;
     slpi_fast_tapes tp;              /* the fused tape tp.all is compiled */
     int dim, M, nb;                  /* coordinates, noises, so(3) blocks (dim = 3 nb) */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/plan.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"
 
@@ -416,8 +417,12 @@ static void refresh_constants(slpi_fast_model_soa *c)
 int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_problem *p, slpi_error *err)
 {
     memset(c, 0, sizeof *c);
-    if (!(c->m = slpi_model_acquire(p, err))) return SLPI_EINPUT;
-    int rc = slpi_fast_tapes_build(&c->tp, c->m, err);
+    slpi_plan *plan = NULL;
+    int rc = slpi_plan_compile(&plan, p, err); /* the model, parsed once */
+    if (rc != SLPI_OK) return rc;
+    c->plan = plan;
+    c->m = slpi_plan_model(plan);
+    rc = slpi_fast_tapes_build(&c->tp, c->m, err);
     if (rc != SLPI_OK) return rc;
     c->dim = c->m->alg.dim;
     c->M = c->m->M;
@@ -441,7 +446,7 @@ int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_problem *p, slpi
 void slpi_fast_model_soa_clear(slpi_fast_model_soa *c)
 {
     slpi_fast_tapes_clear(&c->tp);
-    if (c->m) slpi_model_release(c->m);
+    slpi_plan_unref(c->plan);
     free(c->cslot);
     free(c->prog);
     free(c->psi);

@@ -419,6 +419,12 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
                 slpi_audit_append(cl->rule, sizeof cl->rule, " ", x[i].b);
                 cl->rule_line = x[i].line;
             } else if (x[i].kind == '%') {
+                for (int j = 0; j < i; j++) /* one line per dimension: a second would cross with itself */
+                    if (x[j].kind == '%' && !strcmp(x[j].id, cl->id) && !strcmp(x[j].a, x[i].a))
+                        return slpi_error_set(err, SLPI_EINPUT,
+                                              "%s:%d: claim %s: a second '%s' line (the "
+                                              "first: line %d); one line per dimension",
+                                              path, x[i].line, cl->id, x[i].a, x[j].line);
                 snprintf(q, sizeof q, "%s %s", x[i].a, x[i].v);
                 slpi_audit_append(cl->multiverse, sizeof cl->multiverse, "; ", q);
             } else if (x[i].kind == '!') {

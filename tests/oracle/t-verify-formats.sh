@@ -2,9 +2,10 @@
 # t-verify-formats.sh — `slpi verify --local` at every declared format below binary32,
 # on the precision-generic rigid-body ISOMP port of tests/port/ports.py (`emu`: every
 # operation rounded to the format): bfloat16, binary16, tf32 (products of 11-bit
-# operands summed in binary32) and a user's u = 2^-16. For each: the correct port
-# PASSes, proof and statistics; its "max ulps" counts ulps of the declared format (at
-# most 4 u of it; the same file read at binary64 counts 2^(53 - p) times more); at
+# operands summed in binary32) and a user's u = 2^-16, and on its NumPy float32 build at
+# binary32. For each: the correct port PASSes, proof and statistics; its "max ulps"
+# counts ulps of the declared format (at most 64 u of it, a coordinate far below |x|
+# having finer ulps; the same file read at binary64 counts 2^(53 - p) times more); at
 # bfloat16, binary16 and p = 16, where most steps move the state by at most 2^10 ulps,
 # the deviations are taken from the exact step rounded to the format
 # (docs/power.md#rounding-amendment), at tf32 (binary32 outputs) not; and every noise
@@ -31,17 +32,19 @@ $slpi noise --preset iso/rigid-body/trajectories steps=$steps path=$path -o "$d/
 field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j['$1']['$2'])" "$d/v.json"; }
 # format, verify's --precision, its bits, the amplitude MAG of 1/4 u per step (the
 # binary32 grid's 1.7e-5 for 1 u, times 2^(24 - log2(1/u)) / 4), rounded steps (1: most)
-for c in "bfloat16 bfloat16 8 0.28 1" "binary16 binary16 11 0.035 1" "tf32 tf32 24 0.035 0" \
-  "u=0x1p-16 u=0x1p-16 16 1.1e-3 1"; do
+# format, backend, dtype, then as above
+for c in "bfloat16 bfloat16 8 0.28 1 emu bfloat16" "binary16 binary16 11 0.035 1 emu binary16" \
+  "tf32 tf32 24 0.035 0 emu tf32" "u=0x1p-16 u=0x1p-16 16 1.1e-3 1 emu u=0x1p-16" \
+  "binary32 binary32 24 4.2e-6 0 numpy float32"; do
   set -- $c
-  $py tests/port/ports.py emu "$1" rb "$d/n.noise" $steps > "$d/ok.tsv" || { note "$1: the port"; continue; }
+  $py tests/port/ports.py "$6" "$7" rb "$d/n.noise" $steps > "$d/ok.tsv" || { note "$1: the port"; continue; }
   rm -f "$d/v.json"
   $slpi verify --precision "$2" --local --json "$d/v.json" -q "$d/ok.tsv" > /dev/null
   rc=$?
   [ $rc -eq 0 ] || note "$1: the correct port: verify exit $rc ($(field statistics verdict), p $(field statistics p_value))"
   ulps=$(field local max_ulps)
   awk -v x="$ulps" -v b="$3" -v p="$2" 'BEGIN { u = p ~ /^u=/ ? 2 ^ -16 : p == "tf32" ? 2 ^ -11 : 2 ^ -b
-    exit !(x >= 0 && x <= 4 * u * 2 ^ b) }' || note "$1: max $ulps ulps of the format, more than 4 u"
+    exit !(x >= 0 && x <= 64 * u * 2 ^ b) }' || note "$1: max $ulps ulps of the format, more than 64 u"
   small=$(field statistics steps_of_few_ulps)
   rounded=$(field statistics against_rounded)
   if [ "$5" = 1 ]; then
@@ -55,10 +58,10 @@ for c in "bfloat16 bfloat16 8 0.28 1" "binary16 binary16 11 0.035 1" "tf32 tf32 
   ulps64=$(field local max_ulps)
   awk -v x="$ulps64" -v y="$ulps" -v b="$3" 'BEGIN { exit !(y == 0 || x >= y * 2 ^ (51 - b)) }' \
     || note "$1: $ulps64 ulps of binary64 against $ulps of the format"
-  $py tests/port/ports.py emu "$1" rb "$d/n.noise" $steps amp "$4" > "$d/bad.tsv" || { note "$1: the port"; continue; }
+  $py tests/port/ports.py "$6" "$7" rb "$d/n.noise" $steps amp "$4" > "$d/bad.tsv" || { note "$1: the port"; continue; }
   $slpi verify --precision "$2" --local --json "$d/v.json" -q "$d/bad.tsv" > /dev/null
   rc=$?
   [ $rc -eq 1 ] || note "$1: the amplitude 1/4 u per step off: verify exit $rc, expected 1"
 done
-[ $fail -eq 0 ] && echo "t-verify-formats: bfloat16, binary16, tf32, u=2^-16: correct ports PASS in the format's ulps, 1/4 u amplitude defects FAIL"
+[ $fail -eq 0 ] && echo "t-verify-formats: bfloat16, binary16, tf32, u=2^-16, binary32: correct ports PASS in the format's ulps, 1/4 u amplitude defects FAIL"
 exit $fail

@@ -64,7 +64,17 @@ NULL_IMPLS = ("c-float", "numba", "numpy", "c-fma", "c-other")
 BINS = ((0, 0.25), (0.25, 1), (1, 4), (4, 30), (30, float("inf")))
 FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "effect_max", "exit",
           "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
-          "detectable_u")
+          "detectable_u", "rule")
+# the rule of slpi verify's statistics a run was judged by: "rounded" from the amendment
+# of docs/power.md#rounding-amendment on (the same at binary32), "" before it
+RULE = "rounded"
+
+
+def label(r):
+    """a run's system, with its format when not binary32, marked when the format's run
+    came before the amendment (where it changed the statistics)"""
+    fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]
+    return r["system"] + (" " + fmt if fmt else "") + (" (before the amendment)" if fmt and not r.get("rule") else "")
 
 
 def mags(system, defect, grid=GRID):
@@ -221,7 +231,7 @@ class Harness:
                                             st.get("verdict", ""), str(st.get("p_value", "")),
                                             str(st.get("effect_per_step_u", "")), str(ratio),
                                             "%.2f" % (time.time() - t0), str(st.get("test", "")),
-                                            str(st.get("detectable_effect_u", ""))]))
+                                            str(st.get("detectable_effect_u", "")), RULE]))
         with open(self.runs, "a") as f:
             f.write("\t".join(row[k] for k in FIELDS) + "\n")
         self.done[key] = row
@@ -314,11 +324,19 @@ def plan_runs(plan, paths, first=5000):
         # docs/power.md#rounding-amendment: the rigid body at every format below binary32
         # under the amended rule: correct ports on paths 10000.. one per path in turn, then
         # amp, sign, lap at 1/16, 1/4, 1 u of the format on paths 0 and 1, 2000 steps
+        # (in the order the shared machine can afford: five correct paths per format, then
+        # the defects at 1/4, 1/16 and 1 u on path 0, then on path 1, then more paths)
         impls = ("emu-bf16", "emu-b16", "emu-tf32", "emu-u16", "numpy16")
-        for impl in impls[:4]:
-            grid = tuple(g * 2 ** IMPL_FORMAT[impl][1] for g in (1 / 16, 1 / 4, 1))
-            out += [("rb", impl, d, m, 2000, p) for d, m in settings("rb", grid, ("amp", "sign", "lap")) for p in (0, 1)]
-        out += [("rb", impls[p % len(impls)], "none", 0, 2000, 10000 + p) for p in range(paths)]
+        nulls = [("rb", impls[p % len(impls)], "none", 0, 2000, 10000 + p) for p in range(paths)]
+        out += nulls[:25]
+        # PyTorch's bfloat16 port, which FAILed before the amendment (added 10:52 UTC)
+        out += [("rb", "torchbf16", "none", 0, 2000, p) for p in range(10500, 10505)]
+        out += [("rb", "torchbf16", d, m, 2000, 0) for d, m in settings("rb", (2 ** 16 / 4,), ("amp", "sign", "lap"))]
+        for p in (0, 1):
+            for g in (1 / 4, 1 / 16, 1):
+                out += [("rb", impl, d, m, 2000, p) for impl in impls[:4]
+                        for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
+        out += nulls[25:]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -346,8 +364,7 @@ def binned(rows):
             b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= e < hi)
         held = r["defect"] in HELD_OUT_DEFECTS or r["impl"] in HELD_OUT_IMPLS
         kind = ("bad" if r["defect"] == "bad" else "mean") + (" pooled" if "-" in r["path"] else "")
-        fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]
-        key = (held, kind, (r["system"] + (" " + fmt if fmt else ""), int(r["steps"])), b)
+        key = (held, kind, (label(r), int(r["steps"])), b)
         c = t.setdefault(key, [0, 0, 0])
         c[0] += r["exit"] == "1"
         c[1] += 1
@@ -404,8 +421,7 @@ def null_table(rows, goal=1e-3):
     for r in rows:
         if r["defect"] != "none" or r["p_value"] in ("", "None"):
             continue
-        fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]   # each format judged apart
-        key = (r["system"] + (" " + fmt if fmt else ""), r["steps"])
+        key = (label(r), r["steps"])   # each format (and rule) judged apart
         groups.setdefault(key + (r["impl"],), []).append((r["exit"] == "1", float(r["p_value"])))
         paths.setdefault(key, {}).setdefault(r["path"], {})["%.10g" % float(r["p_value"])] = r["exit"] == "1"
     for (system, steps), by in paths.items():

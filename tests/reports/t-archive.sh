@@ -123,6 +123,13 @@ sh reports/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
   || { echo "t-archive: FAIL: reports/full/INDEX.md is not the archive's numbers:"; cat "$dir/ilog"; fail=1; }
 cp -r reports/full "$dir/ix" && jq '(.claims[] | select(.id == "R1") | .checks[0].value) |= . * 2' reports/full/claims.json > "$dir/ix/claims.json"
 sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
+# the confirmatory comparison is generated too: a confirmatory number changed is seen, and
+# I26's reading-L departure is said to have moved, not to be "the same numbers"
+cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
+  reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
+sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+grep -q '^| I26 | [A-Z-]* | [A-Z-]* | [1-9] of 4 moved: .*1\.87e-06 → 1\.768e-06 |$' reports/full/INDEX.md \
+  || { echo "t-archive: FAIL: INDEX.md does not say that I26's numbers moved"; fail=1; }
 if git rev-parse --git-dir > /dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then
   for rev in $(sed -n 's/^- \([0-9a-f]\{7,\}\)$/\1/p' reports/full/INDEX.md); do
     git merge-base --is-ancestor "$rev" HEAD 2>/dev/null || { echo "t-archive: FAIL: archived revision $rev is not on this checkout's history"; fail=1; }

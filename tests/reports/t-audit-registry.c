@@ -163,6 +163,11 @@ static void check_malformed_refused(const char *dir)
         }
         slpi_audit_free(&a);
     }
+    /* one line per dimension: a second would cross the dimension with itself */
+    loads("= X9 | s | m | p | -\n% X9 | fit | wls ols | fit\n% X9 | fit | ols wls | again\n"
+          "X9 | t | CONFIRMED | claim | - | thresholds 2 | -\nX9 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":3: claim X9: a second 'fit' line (the first: line 2); one line per dimension", &a);
+    slpi_audit_free(&a);
     /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 0.5 0.5 | -\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);
