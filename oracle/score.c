@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/plan.h"
 #include "oracle/oracle.h"
 
 #define SCORE_PREC 256
@@ -205,8 +206,11 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
 {
     slpi_fast *f = NULL;
     slpi_ref *s = NULL;
-    int rc = slpi_fast_create(&f, g->problem, err);
-    if (rc == SLPI_OK) rc = slpi_ref_create(&s, g->problem, err);
+    slpi_plan *plan = NULL; /* both paths' run objects from one plan: one parse of a model */
+    int rc = slpi_plan_compile(&plan, g->problem, err);
+    if (rc == SLPI_OK) rc = slpi_fast_create_plan(&f, plan, err);
+    if (rc == SLPI_OK) rc = slpi_ref_create_plan(&s, plan, err);
+    slpi_plan_unref(plan);
     double *x = malloc((size_t)g->dim * sizeof(double));
     memcpy(x, g->x0, (size_t)g->dim * sizeof(double));
     slpi_ref_diag d;

@@ -325,7 +325,9 @@ int slpi_audit_run(slpi_audit *a, FILE *log, slpi_error *err)
                          "claim in the cache (--cached-only)");
             }
         }
-        for (int i = cl->first; !cached && !a->cached_only && i < cl->first + cl->count; i++) {
+        /* polled before every check too: one claim's checks together may take minutes */
+        for (int i = cl->first; !cached && !a->cached_only && i < cl->first + cl->count && !slpi_interrupt_pending();
+             i++) {
             slpi_audit_check *c = &a->checks[i];
             if (a->controls && !slpi_audit_is_control(c)) {
                 c->outcome = SLPI_CHECK_NOT_RUN;

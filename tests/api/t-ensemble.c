@@ -184,8 +184,10 @@ static void check_route(slpi_ensemble *e, const char *want, const slpi_problem *
 static void check_ensemble(const char *preset, const char *route, int ref, int own_x0, int own_dW)
 {
     long steps = 4 + test_rand_int(ref ? 8 : 40), every = 1 + test_rand_int(5);
-    long paths = ref ? 3 + test_rand_int(5) : 2 * SLPI_ENSEMBLE_BLOCK + 1 + test_rand_int(3 * SLPI_ENSEMBLE_BLOCK);
-    paths = ref ? paths : test_iters(paths);
+    /* the double path: more than two blocks (the calls below split them unevenly) at any
+     * depth, the depth multiplier scaling the paths beyond them */
+    long paths =
+        ref ? 3 + test_rand_int(5) : 2 * SLPI_ENSEMBLE_BLOCK + 1 + test_rand_int(test_iters(3 * SLPI_ENSEMBLE_BLOCK));
     uint64_t first = test_rand_u64() >> 40;
     slpi_problem *p = problem(preset, steps);
     slpi_ensemble *e = NULL;
