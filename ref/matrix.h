@@ -47,7 +47,8 @@ void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
 void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
                        slong prec);
-/* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax. */
+/* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax: the powers up to X^ceil(kmax/2)
+ * (ceil(kmax/2) - 1 products), then Tr X^k = Tr(X^(k/2) X^(k - k/2)) by N dot products each. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);
 /* Sorted eigenvalue enclosures of the Hermitian iX for skew-Hermitian X (N x N, lam: N
  * balls). Returns 2 if isolated as simple eigenvalues, 1 if only enclosed as clusters

@@ -1,6 +1,7 @@
 /* t-ref-zeitlin.c — certified Euler–Zeitlin mathematics on su(N) (ref/zeitlin-basis.c, ref/zeitlin-laplacian.c,
  * docs/systems.md#euler-zeitlin): every quantity is computed two ways and the balls must overlap or
- * contain the exact value, with radii small enough that the check has teeth. */
+ * contain the exact value, with radii small enough that the check has teeth (the traces of
+ * powers X^1..X^7 from half the powers against the successive products among them). */
 #include "testutil.h"
 #include "ref/matrix.h"
 #include "ref/zeitlin.h"
@@ -25,6 +26,42 @@ static int mat_contains_zero(const acb_mat_t A)
             if (!acb_contains_zero(acb_mat_entry(A, i, j)))
                 return 0;
     return 1;
+}
+
+/* the larger radius of a complex ball's parts */
+static double wide(acb_srcptr z)
+{
+    return fmax(mag_get_d(arb_radref(acb_realref(z))), mag_get_d(arb_radref(acb_imagref(z))));
+}
+
+/* slpi_ref_mat_trace_powers (Tr X^k as Tr(X^(k/2) X^(k - k/2))) against the traces of the
+ * successive products X, X^2, ..., X^7, each kmax = 1..7: the balls overlap, and none is
+ * more than 4 times as wide as the successive products' (or 2^-100) */
+static void check_trace_powers(const acb_mat_t X, int N)
+{
+    acb_ptr T = _acb_vec_init(7), U = _acb_vec_init(7);
+    acb_mat_t P, Q;
+    acb_mat_init(P, N, N);
+    acb_mat_init(Q, N, N);
+    acb_mat_set(P, X);
+    for (int k = 0; k < 7; k++) {
+        if (k > 0) {
+            acb_mat_mul(Q, P, X, PREC);
+            acb_mat_swap(P, Q);
+        }
+        acb_mat_trace(U + k, P, PREC);
+    }
+    for (int kmax = 1; kmax <= 7; kmax++) {
+        slpi_ref_mat_trace_powers(T, X, kmax, PREC);
+        for (int k = 0; k < kmax; k++)
+            TEST_CHECKF(acb_overlaps(T + k, U + k) && wide(T + k) <= 4 * wide(U + k) + 0x1p-100,
+                        "N=%d: Tr X^%d (kmax %d) two ways disagree, or %g wide against %g", N, k + 1, kmax, wide(T + k),
+                        wide(U + k));
+    }
+    acb_mat_clear(P);
+    acb_mat_clear(Q);
+    _acb_vec_clear(T, 7);
+    _acb_vec_clear(U, 7);
 }
 
 static int vec_overlaps(arb_srcptr x, arb_srcptr y, int n)
@@ -229,6 +266,7 @@ static void check_random(const slpi_ref_zeitlin *z, int reps)
 
         /* Casimirs: Tr X0^2 = -||X0||_F^2 = -sum omega^2; eigenvalues of iX0 */
         slpi_ref_mat_trace_powers(trp, X0, 3, PREC);
+        check_trace_powers(X0, N);
         acb_srcptr tr2 = trp + 2;
         acb_set(tr, trp + 1);
         arb_zero(t);
