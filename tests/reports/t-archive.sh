@@ -16,7 +16,8 @@ fail=0
 cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
 jq '.claims |= map(if .id == "R3" then (.verdict = "CONFIRMED" | del(.run)) else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
-jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
+jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n" | .seed_offset = 7
+    | .registry_digest = "0123456789abcdef" | .rules_digest = "fedcba9876543210"
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
                  | if .id == "R1" then .reason = "from the added run" else .checks |= map(.outcome = "not run") end]' \
   reports/full/claims.json > "$dir/run/claims.json" || exit 1
@@ -27,6 +28,8 @@ check() {   # jq expression that must be true of the merged archive
   [ "$(jq "$1" "$dir/arch/claims.json")" = true ] || { echo "t-archive: FAIL: $2"; fail=1; }
 }
 check '[.claims[] | select(.id == "R1")] | length == 1 and (.[0].reason == "from the added run") and (.[0].run.date == "2099-01-01 00:00 UTC")' "R1 is not the added run's entry with its run"
+check '.claims[] | select(.id == "R1") | .run | .seed_offset == 7 and .registry_digest == "0123456789abcdef" and .rules_digest == "fedcba9876543210"' \
+  "R1's run does not record the added run's seed offset and digests (checkable from main)"
 o=$(jq -c '.claims[] | select(.id == "R2")' reports/full/claims.json)
 n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$o" = "$n" ] || { echo "t-archive: FAIL: R2 (not run in the added run) changed"; fail=1; }
@@ -128,6 +131,10 @@ sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-arch
 cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
   reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
 sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+# docs/claims.md#archived holds the index's one table (the confirmatory table has its own
+# markers): one header row between the archive index's markers
+[ "$(sed -n '/^<!-- archive index: generated/,/^<!-- end of archive index/p' docs/claims.md | grep -c '^| claim |')" = 1 ] \
+  || { echo "t-archive: FAIL: docs/claims.md#archived holds more than the index's table"; fail=1; }
 grep -q '^| I26 | [A-Z-]* | [A-Z-]* | [1-9] of 4 moved: .*1\.87e-06 → 1\.768e-06 |$' reports/full/INDEX.md \
   || { echo "t-archive: FAIL: INDEX.md does not say that I26's numbers moved"; fail=1; }
 if git rev-parse --git-dir > /dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then
