@@ -141,6 +141,23 @@ if git rev-parse --git-dir > /dev/null 2>&1 && ! git rev-parse --is-shallow-repo
   for rev in $(sed -n 's/^- \([0-9a-f]\{7,\}\)$/\1/p' reports/full/INDEX.md); do
     git merge-base --is-ancestor "$rev" HEAD 2>/dev/null || { echo "t-archive: FAIL: archived revision $rev is not on this checkout's history"; fail=1; }
   done
+  # every digest an archived run records is its revision's: the registry digest is FNV-1a of
+  # REV:reports/claims.txt, the rules digest REV:docs/claims.md's "Registry digest"
+  ndig=0
+  for f in $(find reports/full -name claims.json | sort); do
+    for row in $(jq -r '(., .claims[].run // empty) | select(.registry_digest != null)
+                 | [(.provenance | capture("git_rev=(?<r>[0-9a-f]+)").r), .registry_digest, .rules_digest] | join(":")' "$f" | sort -u); do
+      rev=${row%%:*}; rest=${row#*:}; reg=${rest%%:*}; rules=${rest#*:}; ndig=$((ndig + 1))
+      got=$(git show "$rev:reports/claims.txt" 2>/dev/null | /usr/bin/python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in sys.stdin.buffer.read(): h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("%016x" % h)')
+      [ "$got" = "$reg" ] || { echo "t-archive: FAIL: $f: registry digest $reg is not $rev:reports/claims.txt's ($got)"; fail=1; }
+      git show "$rev:docs/claims.md" 2>/dev/null | grep -q "^Registry digest (.*): $rules\$" \
+        || { echo "t-archive: FAIL: $f: rules digest $rules is not $rev:docs/claims.md's"; fail=1; }
+    done
+  done
+  [ "$ndig" -ge 1 ] || { echo "t-archive: FAIL: no archived run records its digests"; fail=1; }
 fi
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
