@@ -27,17 +27,16 @@ int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_
     return ok;
 }
 
-int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta,
-                           const slpi_ref_mr *xn, slong prec)
+int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta, const slpi_ref_mr *xn,
+                           slong prec)
 {
     int N = s->N, ok = s->m_gen_sum_mr != NULL && xn->c == 2;
     memset(w, 0, sizeof *w);
     *w = (slpi_ref_isomp_mr){ s, delta, xn, prec, { 0 }, { 0 }, { 0 }, { 0 }, { 0 } };
     ok = ok && slpi_ref_mrmat_init(&w->Y, N, N, 2) && slpi_ref_mrmat_init(&w->W, N, N, 2) &&
-         slpi_ref_mrmat_init(&w->Psi, N, N, 2) && slpi_ref_mrmat_init(&w->dPsi, N, N, 2) &&
-         slpi_ref_mrmat_init(&w->M, N, N, 2);
-    if (!ok)
-        slpi_ref_isomp_mr_clear(w);
+        slpi_ref_mrmat_init(&w->Psi, N, N, 2) && slpi_ref_mrmat_init(&w->dPsi, N, N, 2) &&
+        slpi_ref_mrmat_init(&w->M, N, N, 2);
+    if (!ok) slpi_ref_isomp_mr_clear(w);
     return ok;
 }
 
@@ -89,8 +88,7 @@ static int sum_pack(const slpi_ref_isomp_mr *w, double *om, double *orad, const 
 {
     slpi_ref_mr S;
     int ok = slpi_ref_isomp_sum_mr(&S, w->xn, t);
-    if (ok)
-        pack(om, orad, &S);
+    if (ok) pack(om, orad, &S);
     slpi_ref_mrmat_clear(&S);
     return ok;
 }
@@ -100,8 +98,7 @@ int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const do
 {
     const slpi_ref_system *s = w->s;
     unpack(&w->Y, ym, yr);
-    if (!s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec))
-        return 0;
+    if (!s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec)) return 0;
     slpi_ref_isomp_sum t = { &w->Psi, &w->Y, &w->Psi, NULL, NULL, 0, 0.5, 0.25 };
     return sum_pack(w, om, orad, &t);
 }
@@ -118,8 +115,8 @@ int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const d
     unpack(&w->Y, ym, yr);
     unpack(&w->W, zm, zr);
     ok = s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec) &&
-         s->m_gen_sum_mr(s, &w->dPsi, w->delta, &w->Y, &w->W, w->prec) &&
-         slpi_ref_mrmat_mul_mr(&U, &w->Psi, &w->Y, why, sizeof why);
+        s->m_gen_sum_mr(s, &w->dPsi, w->delta, &w->Y, &w->W, w->prec) &&
+        slpi_ref_mrmat_mul_mr(&U, &w->Psi, &w->Y, why, sizeof why);
     for (int i = 0; i < N && ok; i++) /* M = (U^* / 2 + Y) / 2 */
         for (int j = 0; j < N; j++)
             for (int p = 0; p < 2; p++) {
@@ -132,8 +129,29 @@ int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const d
                 ok &= isfinite(w->M.mid[e]) && isfinite(w->M.rad[e]);
             }
     slpi_ref_mrmat_clear(&U);
-    if (!ok)
-        return 0;
+    if (!ok) return 0;
     slpi_ref_isomp_sum t = { &w->Psi, &w->W, &w->Psi, &w->dPsi, &w->M, 1, 0.5, 0.25 };
     return sum_pack(w, om, orad, &t);
+}
+
+int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y)
+{
+    const slpi_ref_system *s = w->s;
+    int n = s->dim, ok = 1;
+    double *buf = malloc(sizeof(double) * 4 * (size_t)n);
+    if (buf == NULL) return 0;
+    double *ym = buf, *yr = buf + n, *om = yr + n, *orad = om + n;
+    for (int i = 0; i < n && ok; i++) ok = slpi_ref_mrmat_ball_get(ym + i, yr + i, y + i);
+    if (ok) {
+        unpack(&w->Y, ym, yr);
+        ok = s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec);
+    }
+    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, NULL, NULL, NULL, 0, 1, 0 };
+    ok = ok && sum_pack(w, om, orad, &t);
+    for (int i = 0; i < n && ok; i++) {
+        arb_set_d(x + i, om[i]);
+        mag_set_d(arb_radref(x + i), orad[i]);
+    }
+    free(buf);
+    return ok;
 }

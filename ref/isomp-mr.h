@@ -30,8 +30,8 @@ typedef struct {
 } slpi_ref_isomp_mr;
 /* 1 and w ready, or 0 (w cleared) where the system has no m_gen_sum_mr, X_n is not complex,
  * or out of memory. */
-int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta,
-                           const slpi_ref_mr *xn, slong prec);
+int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta, const slpi_ref_mr *xn,
+                           slong prec);
 void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w);
 /* <om, orad> encloses G(y) for every y in <ym, yr> (packed coordinates; yr NULL: radius 0);
  * 0 where the route cannot. */
@@ -39,5 +39,9 @@ int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const do
 /* <om, orad> encloses G'(y)[z] for every y in <ym, yr>, z in <zm, zr>; 0 where it cannot. */
 int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr,
                          const double *zm, const double *zr);
+
+/* The COMM update X_{n+1} = X_n + [Psi(Xt), Xt] from the midpoint's enclosure y (packed
+ * balls) into x (packed balls); 0 (x unchanged) where the route cannot. */
+int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y);
 
 #endif

@@ -447,14 +447,15 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     }
     isomp_ctx c;
     slpi_ref_fixmap g;
-    acb_mat_t Y, G;
-    acb_mat_init(Y, N, N);
-    acb_mat_init(G, N, N);
     arb_ptr y = _arb_vec_init(n);
     slpi_ref_time(s, 1, delta, prec);   /* the midpoint X~ at t_n + h/2 */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
-    if (ok) {
+    /* the COMM update in doubles where the map was, else on ball matrices */
+    if (ok && !(c.mr_ok && s->p->isomp_update == SLPI_ISO_UPDATE_COMM && slpi_ref_isomp_update_mr(&c.mr, x, y))) {
+        acb_mat_t Y, G;
+        acb_mat_init(Y, N, N);
+        acb_mat_init(G, N, N);
         s->m_unpack(s, Y, y, prec);
         char reason[200] = "";
         ok = isomp_update(&c, G, Y, prec, reason, sizeof reason);
@@ -462,10 +463,10 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
             s->m_pack(s, x, G, prec);
         else
             snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible (%s)", reason);
+        acb_mat_clear(Y);
+        acb_mat_clear(G);
     }
     isomp_teardown(&c);
-    acb_mat_clear(Y);
-    acb_mat_clear(G);
     _arb_vec_clear(y, n);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }

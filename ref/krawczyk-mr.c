@@ -14,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INFLATE_MAXIT 20                    /* as ref/krawczyk.c */
+#define INFLATE_MAXIT 20 /* as ref/krawczyk.c */
 #define FIXED_MAXIT 200
 #define FIXED_MAXIT_BITS 128
 
-static double up(double x) { return slpi_ref_mrmat_up(x); }
+static double up(double x)
+{
+    return slpi_ref_mrmat_up(x);
+}
 
 /* the ball <m, r> into x (its midpoint exact) */
 static void ball_set(arb_t x, double m, double r)
@@ -39,8 +42,7 @@ static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, d
     *dprev = INFINITY;
     for (it = 0; it < maxit; it++) {
         slpi_ref_iteration_done();
-        if (!g->Gmr(g->ctx, gm, gr, y, NULL))
-            return -2;
+        if (!g->Gmr(g->ctx, gm, gr, y, NULL)) return -2;
         double dd = 0, ym = 1, tol = 0;
         for (int i = 0; i < n; i++) {
             tol = fmax(tol, gr[i]);
@@ -52,8 +54,7 @@ static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, d
         *d = dd;
         *rg = tol;
         /* done at 2^8 ulps, or once the step is below the width of the image ball */
-        if (dd <= fmax(4 * tol, ldexp(ym, (int)(8 - prec))))
-            return 1;
+        if (dd <= fmax(4 * tol, ldexp(ym, (int)(8 - prec)))) return 1;
         if (!isfinite(dd) || dd >= *dprev) {
             snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits (its step grew at %ld bits)",
                      (long)prec, (long)prec);
@@ -61,8 +62,9 @@ static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, d
         }
         *dprev = dd;
     }
-    snprintf(why, why_len, "fixed-point iteration did not reach its tolerance within its cap of %d iterations at %ld bits",
-             maxit, (long)prec);
+    snprintf(why, why_len,
+             "fixed-point iteration did not reach its tolerance within its cap of %d iterations at %ld bits", maxit,
+             (long)prec);
     return 0;
 }
 
@@ -75,29 +77,23 @@ static void limit_set(arb_ptr limit, const double *y, int n, double d, double dp
         t = up(up(t * q) / one_q);
     }
     t = up(t + rg);
-    for (int i = 0; i < n; i++)
-        ball_set(limit + i, y[i], t);
+    for (int i = 0; i < n; i++) ball_set(limit + i, y[i], t);
 }
 
-int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
-                                     slong prec, char *why, size_t why_len)
+int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                                     char *why, size_t why_len)
 {
     int n = g->n, ok = 0;
     double *buf = malloc(sizeof(double) * 8 * (size_t)n), d = 0, dprev = 0, rg = 0;
-    if (buf == NULL)
-        return -2;
+    if (buf == NULL) return -2;
     double *yt = buf, *p = yt + n, *gm = p + n, *gr = gm + n, *km = gr + n, *kr = km + n, *zr = kr + n;
     double *dm = zr + n;
     for (int i = 0; i < n && ok == 0; i++)
-        if (!slpi_ref_mrmat_ball_get(yt + i, NULL, guess + i))
-            ok = -2;
+        if (!slpi_ref_mrmat_ball_get(yt + i, NULL, guess + i)) ok = -2;
     ok = ok == 0 ? iterate(g, yt, p, gm, gr, &d, &dprev, &rg, prec, why, why_len) : ok;
-    if (ok == 0)
-        ok = -1; /* it did not converge */
-    if (ok != 1)
-        goto done;
-    if (limit)
-        limit_set(limit, yt, n, d, dprev, rg);
+    if (ok == 0) ok = -1; /* it did not converge */
+    if (ok != 1) goto done;
+    if (limit) limit_set(limit, yt, n, d, dprev, rg);
     /* centred on the last point but one, p, whose enclosing image G(p) is <gm, gr>: from here
      * on <gm, gr> is G(p) - p (nearly exact: p is close to G(p)), and K is DG(X)[Z] added to
      * it (adding G(p) first would round at the size of p) */
