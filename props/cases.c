@@ -199,9 +199,14 @@ static int zeitlin_family(const slpi_props_case *c, slpi_props_rng *r, slpi_prob
     if (!rc) rc = slpi_problem_set(p, "background_modes", buf, err);
     if (rc || p->ez.noise != SLPI_EZ_NOISE_L) return rc;
     int l1 = 1 + (int)slpi_props_rng_int(r, N - 1), l2 = 1 + (int)slpi_props_rng_int(r, N - 1);
-    snprintf(buf, sizeof buf, "%d:%d:%.17g,%d:%d:%.17g", l1, (int)slpi_props_rng_int(r, 2 * l1 + 1) - l1,
-             c->amp * slpi_props_rng_normal(r), l2, (int)slpi_props_rng_int(r, 2 * l2 + 1) - l2,
-             c->amp * slpi_props_rng_normal(r));
+    int m1 = (int)slpi_props_rng_int(r, 2 * l1 + 1) - l1;
+    double a1 = c->amp * slpi_props_rng_normal(r);
+    int m2 = (int)slpi_props_rng_int(r, 2 * l2 + 1) - l2;
+    /* the draws one by one (an argument list's order of evaluation is the compiler's);
+     * two distinct modes (a mode given twice is refused): the second moves to the next m
+     * of its l, cyclically */
+    if (l2 == l1 && m2 == m1) m2 = m2 < l2 ? m2 + 1 : -l2;
+    snprintf(buf, sizeof buf, "%d:%d:%.17g,%d:%d:%.17g", l1, m1, a1, l2, m2, c->amp * slpi_props_rng_normal(r));
     rc = slpi_problem_set(p, "noise", "modes", err);
     return rc ? rc : slpi_problem_set(p, "noise_modes", buf, err);
 }

@@ -51,21 +51,23 @@ that executed the line ended without writing its coverage (killed by a signal: o
 writers tests kill on purpose) -- that too only loses kills. The default stays the
 whole quick suite: the map costs a coverage run and must match the tree.
 
-usage: generate.py list SEED N [MODULE...]       the mutants, one line each (no files)
-       generate.py write SEED N DIR [MODULE...] [--select=coverage]
+usage: generate.py list SEED N [SCOPE...]        the mutants, one line each (no files)
+       generate.py write SEED N DIR [SCOPE...] [--select=coverage]
                                         write DIR/NAME.patch for each
-                                        (MODULE...: only these modules, for the self-test
-                                        tests/repo/t-mutants-random.sh)
-       generate.py run SEED N [--select=full|coverage] [--par=P]
+       generate.py run SEED N [--select=full|coverage] [--par=P] [--scope=SCOPE,...]
                                         write to build/mutants-random/SEED and run them,
                                         then the table killed / timed out / survived /
                                         unreached / not compiled by module and the cost
                                         per mutant; P (1 to 4) runners at once, each in
                                         its own scratch tree with make -j1
        generate.py map [TIMEOUT]        the per-test coverage map (make mutants-map)
+A SCOPE is a module (gaps: the self-test tests/repo/t-mutants-random.sh), a source file or
+a glob of them (core/plan.c, api/ensemble*.c: the files a round changed); none: every
+module. The quotas are then by the lines of the files in scope.
 """
 import collections
 import difflib
+import fnmatch
 import glob
 import os
 import queue
@@ -275,8 +277,22 @@ def module_of(path):
     return path.split("/")[0]
 
 
-def draw(seed, n, modules=MODULES):
-    files = [f for f in sources() if module_of(f) in modules]
+def in_scope(path, scopes):
+    """path (relative to TOP) is in one of the scopes: a module's name, or a file or a
+    glob of files under a module (core/plan.c, api/ensemble*.c)"""
+    return any(module_of(path) == s if s in MODULES else fnmatch.fnmatchcase(path, s) for s in scopes)
+
+
+def scope_ok(scopes):
+    """every scope names a module or matches a source (a typo draws from nothing)"""
+    return all(s in MODULES or any(in_scope(f, [s]) for f in sources()) for s in scopes)
+
+
+def draw(seed, n, scopes=MODULES):
+    """n mutants of the sources in scopes (modules, files or globs); the modules in the
+    order their scopes are given, so a list of modules draws as it always did"""
+    modules = list(dict.fromkeys(s if s in MODULES else module_of(s) for s in scopes))
+    files = [f for f in sources() if in_scope(f, scopes)]
     lines = collections.Counter()
     bymod = collections.defaultdict(lambda: collections.defaultdict(list))
     for f in files:
@@ -509,7 +525,7 @@ def name_of(seed, i, s):
     return "gen-%s-%03d-%s-%s-%s-%d" % (seed, i, module_of(s.path), stem, s.kind, s.line)
 
 
-def write(seed, n, outdir, modules=MODULES, select="full"):
+def write(seed, n, outdir, scopes=MODULES, select="full"):
     """the patches; select "coverage": each with the line `# only: TESTS` (the tests
     that execute its statement, by the map; `none` if no test does), which run.sh runs
     instead of the whole quick suite; data sites keep the whole suite"""
@@ -519,7 +535,7 @@ def write(seed, n, outdir, modules=MODULES, select="full"):
         if f.endswith(".patch"):
             os.remove(os.path.join(outdir, f))
     names = []
-    for i, s in enumerate(draw(seed, n, modules)):
+    for i, s in enumerate(draw(seed, n, scopes)):
         name = name_of(seed, i, s)
         first = quick_suite(s)
         only = select_tests(s, cmap) if cmap else None
@@ -536,12 +552,13 @@ def write(seed, n, outdir, modules=MODULES, select="full"):
     return names
 
 
-def run(seed, n, select="full", par=1):
+def run(seed, n, select="full", par=1, scopes=MODULES):
     outdir = os.path.join(TOP, "build", "mutants-random", str(seed))
-    print("mutants-random: seed %s, N %d, tests: %s (reproduce: make mutants-random SEED=%s N=%d SELECT=%s)"
+    print("mutants-random: seed %s, N %d, tests: %s (reproduce: make mutants-random SEED=%s N=%d SELECT=%s%s)"
           % (seed, n, "those executing the mutated statement (map %s)" % MAP if select == "coverage"
-             else "the quick suite", seed, n, select), flush=True)
-    names = write(seed, n, outdir, select=select)
+             else "the quick suite", seed, n, select,
+             "" if scopes == MODULES else " SCOPE='%s'" % " ".join(scopes)), flush=True)
+    names = write(seed, n, outdir, scopes, select=select)
     order = list(names)
     random.Random(str(seed) + "-order").shuffle(order)
     env = dict(os.environ, SLPI_MUTANTS_DIR=outdir)
@@ -616,22 +633,23 @@ def run(seed, n, select="full", par=1):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[0] == "list" and set(argv[3:]) <= set(MODULES):
+    if len(argv) >= 3 and argv[0] == "list" and scope_ok(argv[3:]):
         for i, s in enumerate(draw(argv[1], int(argv[2]), argv[3:] or MODULES)):
             print(name_of(argv[1], i, s), s.describe())
         return 0
     select = "full"
     if len(argv) >= 4 and argv[0] == "write" and argv[-1] == "--select=coverage":
         select, argv = "coverage", argv[:-1]
-    if len(argv) >= 4 and argv[0] == "write" and set(argv[4:]) <= set(MODULES):
+    if len(argv) >= 4 and argv[0] == "write" and scope_ok(argv[4:]):
         for name in write(argv[1], int(argv[2]), argv[3], argv[4:] or MODULES, select):
             print(name)
         return 0
     if len(argv) >= 3 and argv[0] == "run" and argv[2].isdigit():
         opts = dict(a[2:].split("=", 1) for a in argv[3:] if a.startswith("--") and "=" in a)
-        if (len(opts) == len(argv) - 3 and set(opts) <= {"select", "par"}
+        scopes = opts.get("scope", "").split(",") if opts.get("scope") else MODULES
+        if (len(opts) == len(argv) - 3 and set(opts) <= {"select", "par", "scope"} and scope_ok(scopes)
                 and opts.get("select", "full") in ("full", "coverage") and opts.get("par", "1") in ("1", "2", "3", "4")):
-            return run(argv[1], int(argv[2]), opts.get("select", "full"), int(opts.get("par", "1")))
+            return run(argv[1], int(argv[2]), opts.get("select", "full"), int(opts.get("par", "1")), scopes)
     if len(argv) in (1, 2) and argv[0] == "map" and all(a.isdigit() for a in argv[1:]):
         return make_map(int(argv[1]) if argv[1:] else 600)
     sys.stderr.write(__doc__)

@@ -325,17 +325,17 @@ def plan_runs(plan, paths, first=5000):
         # under the amended rule: correct ports on paths 10000.. one per path in turn, then
         # amp, sign, lap at 1/16, 1/4, 1 u of the format on paths 0 and 1, 2000 steps
         # (in the order the shared machine can afford: five correct paths per format, then
-        # the defects at 1/4, 1/16 and 1 u on path 0, then on path 1, then more paths)
+        # the defects at 1/4 and 1 u on paths 0 and 1, those at 1/16 u, below the goals'
+        # 0.25 u, after them, then more paths)
         impls = ("emu-bf16", "emu-b16", "emu-tf32", "emu-u16", "numpy16")
         nulls = [("rb", impls[p % len(impls)], "none", 0, 2000, 10000 + p) for p in range(paths)]
         out += nulls[:25]
         # PyTorch's bfloat16 port, which FAILed before the amendment (added 10:52 UTC)
         out += [("rb", "torchbf16", "none", 0, 2000, p) for p in range(10500, 10505)]
         out += [("rb", "torchbf16", d, m, 2000, 0) for d, m in settings("rb", (2 ** 16 / 4,), ("amp", "sign", "lap"))]
-        for p in (0, 1):
-            for g in (1 / 4, 1 / 16, 1):
-                out += [("rb", impl, d, m, 2000, p) for impl in impls[:4]
-                        for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
+        for g, p in ((1 / 4, 0), (1, 0), (1 / 4, 1), (1, 1), (1 / 16, 0), (1 / 16, 1)):
+            out += [("rb", impl, d, m, 2000, p) for impl in impls[:4]
+                    for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
         out += nulls[25:]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the

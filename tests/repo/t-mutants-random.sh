@@ -5,7 +5,8 @@
 #   - every generated patch has its header, names existing tests and applies to the tree
 #     (tests/mutants/run.sh --check);
 #   - two of them, applied to a copy of their file, still compile (cc -fsyntax-only) and
-#     change it.
+#     change it;
+#   - a scope of files (SCOPE=: a file, a glob) draws from those files alone, from each.
 # On gaps/ alone (six small files: parsing every module takes ~20 s). Skips (77) where
 # Debian's python3-clang is missing (make deps installs it).
 set -u
@@ -60,5 +61,13 @@ for n in "$poisson" "$consistency"; do
   [ -z "$(only $n)" ] && [ -f "$tmp/s/$n.patch" ] || bad "$n (file changed or not mapped) must run the whole suite: only '$(only $n)'"
 done
 out=$(SLPI_MUTANTS_DIR="$tmp/s" sh tests/mutants/run.sh --check 2>&1) || bad "selected patches unusable: $out"
-[ $fail -eq 0 ] && echo "t-mutants-random: seed 7 reproducible, 8 gaps/ mutants usable, 2 compile; coverage selection: a mapped test, none, the whole suite for a changed or unmapped file"
+# scopes of files (SCOPE=, a round's changed files): every mutant in them, all of them
+# drawn from, and a scope that matches no source refused
+$gen list 7 6 gaps/lifted.c 'gaps/p*.c' > "$tmp/f.list" || bad "generate.py list with file scopes failed"
+[ "$(wc -l < "$tmp/f.list")" -eq 6 ] || bad "file scopes: $(wc -l < "$tmp/f.list") mutants, not 6"
+grep -v -e ' at gaps/lifted\.c:' -e ' at gaps/p[^/]*\.c:' "$tmp/f.list" > "$tmp/f.out" && bad "out of scope: $(head -1 "$tmp/f.out")"
+grep -q ' at gaps/lifted\.c:' "$tmp/f.list" && grep -q ' at gaps/p[^/]*\.c:' "$tmp/f.list" ||
+  bad "file scopes: not both drawn from: $(tr '\n' ' ' < "$tmp/f.list")"
+$gen list 7 2 gaps/no-such.c > /dev/null 2>&1 && bad "a scope matching no source was accepted"
+[ $fail -eq 0 ] && echo "t-mutants-random: seed 7 reproducible, 8 gaps/ mutants usable, 2 compile; coverage selection: a mapped test, none, the whole suite for a changed or unmapped file; file scopes"
 exit $fail
