@@ -9,7 +9,8 @@
 # archive-full.sh --add FROM TO — a FULL run of some claims only (`make audit FULL=1
 # ONLY=I4,I25`, --only) added to an existing archive: each claim FROM decided (its decisive
 # checks ran) replaces TO's entry for it and carries its own run ("run": date, provenance,
-# machine), which the reduced report prints beside its verdict; TO's other claims, its
+# machine, and the run's seed offset, fit, levels and its registry, build and rules digests
+# when its report has them), which the reduced report prints beside its verdict; TO's other claims, its
 # date, revision, machine and index.html stay those of the run that wrote them. Figures
 # and tables of the added claims are copied; nothing of TO is removed.
 add=0
@@ -25,7 +26,9 @@ if [ $add = 1 ]; then
   jq --slurpfile new "$from/claims.json" '
     ($new[0]) as $n
     | [$n.claims[] | '"$decided"'
-       | . + {run: {date: $n.date, provenance: $n.provenance, machine: $n.machine}}] as $ran
+       | . + {run: ({date: $n.date, provenance: $n.provenance, machine: $n.machine}
+                    + ($n | {seed_offset, fit, levels, registry_digest, build_digest, rules_digest}
+                       | with_entries(select(.value != null))))}] as $ran
     | ([.claims[].id]) as $old
     | .claims = ([.claims[] | . as $c | ([$ran[] | select(.id == $c.id)] | first) // $c]
                  + [$ran[] | select(.id as $i | $old | index($i) | not)])' \

@@ -16,7 +16,8 @@ fail=0
 cp -r reports/full "$dir/arch" && mkdir -p "$dir/run" || exit 1
 jq '.claims |= map(if .id == "R3" then (.verdict = "CONFIRMED" | del(.run)) else . end)' reports/full/claims.json > "$dir/arch/claims.json" || exit 1
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
-jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n"
+jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n" | .seed_offset = 7
+    | .registry_digest = "0123456789abcdef" | .rules_digest = "fedcba9876543210"
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
                  | if .id == "R1" then .reason = "from the added run" else .checks |= map(.outcome = "not run") end]' \
   reports/full/claims.json > "$dir/run/claims.json" || exit 1
@@ -27,6 +28,8 @@ check() {   # jq expression that must be true of the merged archive
   [ "$(jq "$1" "$dir/arch/claims.json")" = true ] || { echo "t-archive: FAIL: $2"; fail=1; }
 }
 check '[.claims[] | select(.id == "R1")] | length == 1 and (.[0].reason == "from the added run") and (.[0].run.date == "2099-01-01 00:00 UTC")' "R1 is not the added run's entry with its run"
+check '.claims[] | select(.id == "R1") | .run | .seed_offset == 7 and .registry_digest == "0123456789abcdef" and .rules_digest == "fedcba9876543210"' \
+  "R1's run does not record the added run's seed offset and digests (checkable from main)"
 o=$(jq -c '.claims[] | select(.id == "R2")' reports/full/claims.json)
 n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$o" = "$n" ] || { echo "t-archive: FAIL: R2 (not run in the added run) changed"; fail=1; }
@@ -128,12 +131,33 @@ sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-arch
 cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
   reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
 sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+# docs/claims.md#archived holds the index's one table (the confirmatory table has its own
+# markers): one header row between the archive index's markers
+[ "$(sed -n '/^<!-- archive index: generated/,/^<!-- end of archive index/p' docs/claims.md | grep -c '^| claim |')" = 1 ] \
+  || { echo "t-archive: FAIL: docs/claims.md#archived holds more than the index's table"; fail=1; }
 grep -q '^| I26 | [A-Z-]* | [A-Z-]* | [1-9] of 4 moved: .*1\.87e-06 → 1\.768e-06 |$' reports/full/INDEX.md \
   || { echo "t-archive: FAIL: INDEX.md does not say that I26's numbers moved"; fail=1; }
 if git rev-parse --git-dir > /dev/null 2>&1 && ! git rev-parse --is-shallow-repository 2>/dev/null | grep -q true; then
   for rev in $(sed -n 's/^- \([0-9a-f]\{7,\}\)$/\1/p' reports/full/INDEX.md); do
     git merge-base --is-ancestor "$rev" HEAD 2>/dev/null || { echo "t-archive: FAIL: archived revision $rev is not on this checkout's history"; fail=1; }
   done
+  # every digest an archived run records is its revision's: the registry digest is FNV-1a of
+  # REV:reports/claims.txt, the rules digest REV:docs/claims.md's "Registry digest"
+  ndig=0
+  for f in $(find reports/full -name claims.json | sort); do
+    for row in $(jq -r '(., .claims[].run // empty) | select(.registry_digest != null)
+                 | [(.provenance | capture("git_rev=(?<r>[0-9a-f]+)").r), .registry_digest, .rules_digest] | join(":")' "$f" | sort -u); do
+      rev=${row%%:*}; rest=${row#*:}; reg=${rest%%:*}; rules=${rest#*:}; ndig=$((ndig + 1))
+      got=$(git show "$rev:reports/claims.txt" 2>/dev/null | /usr/bin/python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in sys.stdin.buffer.read(): h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("%016x" % h)')
+      [ "$got" = "$reg" ] || { echo "t-archive: FAIL: $f: registry digest $reg is not $rev:reports/claims.txt's ($got)"; fail=1; }
+      git show "$rev:docs/claims.md" 2>/dev/null | grep -q "^Registry digest (.*): $rules\$" \
+        || { echo "t-archive: FAIL: $f: rules digest $rules is not $rev:docs/claims.md's"; fail=1; }
+    done
+  done
+  [ "$ndig" -ge 1 ] || { echo "t-archive: FAIL: no archived run records its digests"; fail=1; }
 fi
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
