@@ -24,6 +24,7 @@
  * test expand at 64 bits and fail up to 512 bits; the centred form grows it to about r / 4. */
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
+#include "core/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
