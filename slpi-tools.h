@@ -29,7 +29,12 @@ extern "C" {
  * Golden certified cases, fast-vs-ref scoring and the verifier for trajectories of
  * other implementations (oracle/; formats and workflow in oracle/README.md). */
 
-typedef enum { SLPI_VERDICT_PASS = 0, SLPI_VERDICT_FAIL = 1, SLPI_VERDICT_UNABLE = 3 } slpi_verdict;
+/* A verdict is the exit code that says it (slpi/errors.h's one list). */
+typedef enum {
+    SLPI_VERDICT_PASS = SLPI_OK,
+    SLPI_VERDICT_FAIL = SLPI_ECHECK,
+    SLPI_VERDICT_UNABLE = SLPI_ENUMERIC
+} slpi_verdict;
 const char *slpi_verdict_name(slpi_verdict v);
 /* The worse of two verdicts: FAIL over UNABLE over PASS. */
 slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);

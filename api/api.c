@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "core/rows.h"
 #include "core/steps.h"
+#include "core/progress.h"
 
 #include <math.h>
 #include <stdio.h>

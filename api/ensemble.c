@@ -31,6 +31,7 @@
 #include "core/problem-struct.h"
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
+#include "core/threads.h"
 
 #ifdef _OPENMP
 #include <omp.h>

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "reports/reports.h"
+#include "core/parse.h"
 
 static void help(FILE *f)
 {

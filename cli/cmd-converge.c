@@ -19,6 +19,9 @@
 #include "cli/cli.h"
 #include "reports/reports.h"
 #include "slpi-tools.h"
+#include "core/parse.h"
+#include "core/threads.h"
+#include "core/command.h"
 
 static void help(FILE *f)
 {

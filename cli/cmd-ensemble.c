@@ -19,6 +19,10 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/digest.h"
+#include "core/parse.h"
+#include "core/threads.h"
+#include "core/progress.h"
+#include "core/command.h"
 
 #define ENS_MAX_GRID 8      /* grid keys */
 #define ENS_MAX_VALUES 64   /* values of one key */

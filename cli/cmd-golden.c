@@ -8,6 +8,7 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "slpi-tools.h"
+#include "core/command.h"
 
 static void help(FILE *f)
 {

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "slpi-tools.h"
+#include "core/command.h"
 
 static void help(FILE *f)
 {

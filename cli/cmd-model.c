@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "core/expr.h"
 #include "core/plan.h"
+#include "core/parse.h"
 
 static void model_usage(FILE *f)
 {

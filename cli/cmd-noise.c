@@ -14,6 +14,8 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/noise.h"
+#include "core/parse.h"
+#include "core/command.h"
 
 /* Increments are generated in blocks of up to this many steps per component, and of at
  * most NOISE_CLI_BLOCK_VALUES increments in all (8 MiB, whatever M is); the output does

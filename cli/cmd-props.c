@@ -9,6 +9,7 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "props/props.h"
+#include "core/parse.h"
 
 static void usage(FILE *f)
 {

@@ -10,6 +10,8 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "slpi-tools.h"
+#include "core/parse.h"
+#include "core/command.h"
 
 static void help(FILE *f)
 {

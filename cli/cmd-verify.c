@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "slpi-tools.h"
+#include "core/command.h"
 
 #ifdef SLPI_MPI
 static int mpi_combine(double *buf, size_t n, void *arg)

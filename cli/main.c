@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "slpi-tools.h"
+#include "core/command.h"
 
 /* quiet: the command reads --quiet/-q itself (less output); for the others it only
  * silences progress and is taken out here */

@@ -48,6 +48,7 @@
  */
 #include "core/checkpoint.h"
 #include "core/digest.h"
+#include "core/parse.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -31,6 +31,7 @@
 
 #include "core/problem-struct.h"
 #include "core/problem.h"
+#include "core/parse.h"
 
 #define IS_PI 3.14159265358979323846
 

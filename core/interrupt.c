@@ -18,6 +18,7 @@
 
 #include "core/output.h"
 #include "slpi.h"
+#include "core/command.h"
 
 static atomic_int requested;
 

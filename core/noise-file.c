@@ -25,6 +25,7 @@
  */
 #include "core/digest.h"
 #include "core/noise.h"
+#include "core/parse.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -48,6 +48,7 @@
 
 #include "core/output.h"
 #include "slpi.h"
+#include "core/command.h"
 
 /* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,
  * SIGHUP or SIGPIPE (handlers installed only where the disposition is the default, which would
@@ -459,7 +460,7 @@ static char *normalized(const char *path)
     return s;
 }
 
-int slpi_output_same_file(const char *a, const char *b)
+static int slpi_output_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "slpi.h"
+#include "core/parse.h"
 
 /* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"
  * (a name ending in ':', a field of a file). */

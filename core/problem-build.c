@@ -8,6 +8,7 @@
 
 #include "core/problem-struct.h"
 #include "core/problem.h"
+#include "core/parse.h"
 
 static char *trim(char *s)
 {

@@ -18,6 +18,8 @@
 #include "core/expr.h"
 #include "core/problem.h"
 #include "core/zeitlin-family.h"
+#include "core/parse.h"
+#include "core/command.h"
 
 /* K_DOUBLE0: a K_DOUBLE not written back while 0 (a key that came later: the outputs of
  * problems without it stay as they were) */

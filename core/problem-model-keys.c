@@ -8,6 +8,7 @@
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"
+#include "core/parse.h"
 /* An expression's text, kept as given (parsed by slpi_problem_validate through
  * slpi_model_parse, when every parameter is known). */
 int slpi_problem_set_expression(char *field, const char *key, const char *value, slpi_error *err)

@@ -11,6 +11,7 @@
  * know its caller's line (a certified path's set-up) ticks this thread's current line
  * (slpi_progress_current, slpi_progress_tick). */
 #include "slpi.h"
+#include "core/progress.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

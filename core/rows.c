@@ -7,6 +7,7 @@
 
 #include "core/problem-struct.h"
 #include "core/rows.h"
+#include "core/parse.h"
 
 /* The steps of save_at's text "t1,t2,..." into r->at (a time 0 is the initial row: none). */
 static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)

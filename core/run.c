@@ -40,6 +40,8 @@
 #include "core/rows.h"
 #include "core/steps.h"
 #include "slpi.h"
+#include "core/progress.h"
+#include "core/command.h"
 
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
 {

@@ -9,6 +9,7 @@
 #endif
 
 #include "slpi.h"
+#include "core/threads.h"
 
 int slpi_threads_resolve(int requested, const char *who, int *nt, slpi_error *err)
 {

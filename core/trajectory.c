@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "slpi.h"
+#include "core/parse.h"
 
 #define FORMAT_LINE "# slpi-trajectory 1"
 

@@ -9,6 +9,7 @@
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
+#include "core/parse.h"
 
 int slpi_zeitlin_mode_alpha(int l, int m)
 {

@@ -9,6 +9,7 @@
 #include "core/problem-struct.h"
 #include "core/digest.h"
 #include "core/zeitlin-family.h"
+#include "core/parse.h"
 
 /* One line of the fields file (its text s, comments cut) into row[0..n) (row NULL: check
  * only): finite numbers, exactly n = N^2 - 1 of them when n > 0. */

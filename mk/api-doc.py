@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""api-doc.py — the reference part of docs/api.md, generated from slpi.h's comments.
+"""api-doc.py — the reference part of docs/api.md, generated from the public headers' comments
+(slpi.h: the headers by module it includes, include/slpi/*.h; slpi-tools.h).
 
     python3 mk/api-doc.py [--check] [--null-cases FILE] slpi.h docs/api.md
 
@@ -70,8 +71,15 @@ def params(proto):
 
 
 def parse(header):
-    """[(section, name, prototype, comment)] of the header's functions."""
+    """[(section, name, prototype, comment)] of the header's functions; the umbrella slpi.h
+    stands for the public headers by module it includes (include/slpi/NAME.h), in its
+    order, each section named with its header."""
     text = open(header).read()
+    subs = re.findall(r'^#include "(slpi/[\w-]+\.h)"', text, re.M) if header.rsplit("/", 1)[-1] == "slpi.h" else []
+    if subs:
+        root = header.rsplit("/", 1)[0] + "/" if "/" in header else ""
+        return [("%s (`%s`)" % (s or "general", h), nm, pr, cm)
+                for h in subs for s, nm, pr, cm in parse(root + "include/" + h)]
     # the tokens: comments, preprocessor lines, blank lines, and code up to ';' or a
     # brace block at depth 0
     funcs, section, comment, pending_blank = [], "", None, False

@@ -11,6 +11,7 @@
 #include "core/problem-struct.h"
 #include "core/clock.h"
 #include "slpi-tools.h"
+#include "core/progress.h"
 
 static void case_path(const char *dir, const char *name, char *buf, size_t n)
 {

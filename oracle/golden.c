@@ -40,6 +40,7 @@
 
 #include "core/problem-struct.h"
 #include "oracle/oracle.h"
+#include "core/parse.h"
 
 #define GOLDEN_LINE "# slpi-golden 1"
 #define BALL_READ_PREC 512

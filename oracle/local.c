@@ -24,6 +24,7 @@
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"
+#include "core/progress.h"
 
 /* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status,
  * route, then the row's part of the statistical test. */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "slpi-tools.h"
+#include "core/parse.h"
 
 static const slpi_precision table[] = {
     { "binary64", 0x1p-53, 53 }, { "binary32", 0x1p-24, 24 }, { "tf32", 0x1p-11, 24 },

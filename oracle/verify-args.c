@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "slpi-tools.h"
+#include "core/parse.h"
+#include "core/threads.h"
 
 void slpi_verify_help(FILE *f)
 {

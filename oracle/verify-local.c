@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "oracle/oracle.h"
+#include "core/threads.h"
+#include "core/progress.h"
 
 /* Rows per thread in a window of the local comparison: enough that the dynamic
  * schedule balances rows of unequal cost (a thread idles at most about one row in

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "oracle/oracle.h"
+#include "core/progress.h"
 
 /* The global comparison's walker: the reader, the row it has read ahead (the next
  * stop) and the running result. */

@@ -10,6 +10,7 @@
 
 #include "core/problem-struct.h"
 #include "props/props.h"
+#include "core/progress.h"
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {

@@ -10,6 +10,7 @@
 
 #include "core/problem-struct.h"
 #include "props/props.h"
+#include "core/parse.h"
 
 void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)
 {

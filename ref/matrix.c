@@ -6,6 +6,7 @@
  *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
  * The su(N) packing is the state layout of slpi.h. */
 #include "ref/matrix.h"
+#include "core/progress.h"
 #include <stdlib.h>
 
 void slpi_ref_sun_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)

@@ -10,6 +10,7 @@
 #include "ref/ref.h"
 #include "core/clock.h"
 #include "core/checkpoint.h"
+#include "core/progress.h"
 
 typedef struct {
     slpi_ref *s;

@@ -6,6 +6,7 @@
  * Conventions in ref/zeitlin.h. */
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
+#include "core/progress.h"
 
 #include <math.h>
 #include <stdlib.h>

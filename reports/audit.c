@@ -26,6 +26,7 @@
 #include "core/clock.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"
+#include "core/progress.h"
 
 /* The outcome a control demands. */
 static slpi_check_outcome demanded(const slpi_audit_check *c)

@@ -55,6 +55,8 @@
 #include "core/checkpoint.h"
 #include "core/clock.h"
 #include "reports/converge.h"
+#include "core/threads.h"
+#include "core/progress.h"
 
 const char *slpi_conv_col_name(int col)
 {

@@ -1,8 +1,16 @@
 #!/bin/sh
 # tests/api-names.sh HEADER... — the functions the public headers declare, one name a line
 # (sorted): every slpi_NAME( outside comments, apart from static inline helpers. The
-# GNUmakefile makes the shared libraries' version scripts from it (they export exactly
+# umbrella slpi.h stands for the public headers by module it includes (include/slpi/*.h).
+# The GNUmakefile makes the shared libraries' version scripts from it (they export exactly
 # these), and tests/toolchain/t-symbols.sh checks the libraries against it.
+files=
+for h in "$@"; do
+  files="$files $h"
+  [ "$(basename "$h")" = slpi.h ] || continue
+  for i in $(sed -n 's/^#include "\(slpi\/[a-z0-9-]*\.h\)".*/\1/p' "$h"); do files="$files $(dirname "$h")/include/$i"; done
+done
+# shellcheck disable=SC2086
 awk '
   { line = $0
     out = ""
@@ -17,4 +25,4 @@ awk '
       name = substr(out, RSTART, RLENGTH); sub(/\($/, "", name); print name
       out = substr(out, RSTART + RLENGTH)
     }
-  }' "$@" | sort -u
+  }' $files | sort -u

@@ -39,6 +39,7 @@
 
 #include "slpi.h"
 #include "testutil.h"
+#include "core/threads.h"
 
 /* A preset, or a model file (a name ending in .slpi, from the source tree). */
 static slpi_problem *problem(const char *preset, long steps)

@@ -27,6 +27,7 @@
 #include "core/steps.h"
 #include "slpi.h"
 #include "testutil.h"
+#include "core/command.h"
 
 #define STEPS 40
 

@@ -9,6 +9,7 @@
 #include "core/problem-struct.h"
 #include "slpi.h"
 #include "testutil.h"
+#include "core/command.h"
 
 static int run_to(const slpi_problem *p, const char *path, slpi_run_result *res, slpi_error *err)
 {

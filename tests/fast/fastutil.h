@@ -50,19 +50,66 @@ static inline double fu_maxdiff(const double *a, const double *b, int n)
     return m;
 }
 
-/* Generator k of two runs on the same state: d[0] = max|gen_a - gen_b|, d[1] = max|gen_b|,
- * and the same for dgen along w in d[2], d[3] (dim <= SLPI_MAX_X0). */
+/* The terms' scale of g(mu) and of its derivative J w (J = dg/dmu, column j the derivative
+ * along e_j), the condition of each with respect to relative changes of its inputs:
+ *   s[0] = max_i |g_i| + sum_j |J_ij mu_j|,
+ *   s[1] = max_i |(J w)_i| + sum_j |J_ij w_j| + sum_j |(dJ/dmu_j w)_i mu_j|,
+ * the last by central differences of J w (a magnitude, so its truncation is immaterial).
+ * Two evaluation orders of one expression differ by a few u times the terms they add, not
+ * their sum, which may cancel (the standard bound gamma_n sum |t|); for a monomial t of
+ * degree d, sum_j mu_j dt/dmu_j = d t, and an inner argument (cos(x1 + 2 x2)) rounded by
+ * u moves the result as a relative change of the inputs does. */
+static inline void fu_term_scale(slpi_fast *f, int k, const double *mu, const double *w, double s[2])
+{
+    double g[SLPI_MAX_X0], dg[SLPI_MAX_X0], col[SLPI_MAX_X0], e[SLPI_MAX_X0] = { 0 };
+    double sg[SLPI_MAX_X0], sd[SLPI_MAX_X0], m[SLPI_MAX_X0], up[SLPI_MAX_X0], dn[SLPI_MAX_X0];
+    int n = f->sys.dim;
+    f->sys.gen(&f->sys, k, g, mu);
+    f->sys.dgen(&f->sys, k, dg, mu, w);
+    for (int i = 0; i < n; i++) {
+        sg[i] = fabs(g[i]);
+        sd[i] = fabs(dg[i]);
+        m[i] = mu[i];
+    }
+    for (int j = 0; j < n; j++) {
+        double eta = 0x1p-20 * fmax(fabs(mu[j]), 1);
+        e[j] = 1;
+        f->sys.dgen(&f->sys, k, col, mu, e);
+        e[j] = 0;
+        m[j] = mu[j] + eta;
+        f->sys.dgen(&f->sys, k, up, m, w);
+        m[j] = mu[j] - eta;
+        f->sys.dgen(&f->sys, k, dn, m, w);
+        m[j] = mu[j];
+        for (int i = 0; i < n; i++) {
+            sg[i] += fabs(col[i] * mu[j]);
+            sd[i] += fabs(col[i] * w[j]) + fabs((up[i] - dn[i]) / (2 * eta) * mu[j]);
+        }
+    }
+    s[0] = s[1] = 0;
+    for (int i = 0; i < n; i++) {
+        s[0] = fmax(s[0], sg[i]);
+        s[1] = fmax(s[1], sd[i]);
+    }
+}
+
+/* Generator k of two runs on the same state: d[0] = max|gen_a - gen_b|, d[1] = the terms'
+ * scale of gen_b (fu_term_scale), and the same for dgen along w in d[2], d[3]
+ * (dim <= SLPI_MAX_X0). */
 static inline void fu_gen_diff(slpi_fast *a, slpi_fast *b, int k, const double *mu, const double *w, double d[4])
 {
-    double x1[SLPI_MAX_X0], x2[SLPI_MAX_X0];
+    double x1[SLPI_MAX_X0], x2[SLPI_MAX_X0], s[2];
     int n = b->sys.dim;
-    d[0] = d[1] = d[2] = d[3] = 0;
+    d[0] = d[2] = 0;
     a->sys.gen(&a->sys, k, x1, mu);
     b->sys.gen(&b->sys, k, x2, mu);
-    for (int i = 0; i < n; i++) { d[0] = fmax(d[0], fabs(x1[i] - x2[i])); d[1] = fmax(d[1], fabs(x2[i])); }
+    for (int i = 0; i < n; i++) d[0] = fmax(d[0], fabs(x1[i] - x2[i]));
     a->sys.dgen(&a->sys, k, x1, mu, w);
     b->sys.dgen(&b->sys, k, x2, mu, w);
-    for (int i = 0; i < n; i++) { d[2] = fmax(d[2], fabs(x1[i] - x2[i])); d[3] = fmax(d[3], fabs(x2[i])); }
+    for (int i = 0; i < n; i++) d[2] = fmax(d[2], fabs(x1[i] - x2[i]));
+    fu_term_scale(b, k, mu, w, s);
+    d[1] = s[0];
+    d[3] = s[1];
 }
 
 /* Value of a named diagnostic (NAN if absent). */

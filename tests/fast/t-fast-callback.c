@@ -23,6 +23,7 @@
 #include "fastutil.h"
 #include "slpi-tools.h"
 #include "fast/vector-field.h"
+#include "core/command.h"
 
 #define U 0x1p-53
 #define STEPS 100

@@ -66,7 +66,7 @@ fail=0
 undeclared=$(grep '^slpi_' "$tmp/names" | LC_ALL=C comm -23 - "$tmp/declared")
 [ -z "$undeclared" ] || { echo "t-native: FAIL: _native.py declares functions no public header declares:" $undeclared; fail=1; }
 arb=$(sed -n 's/^ARB_CPPFLAGS *= *//p' "$build/flint.mk" 2>/dev/null)
-if ! ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Icore $arb -fsyntax-only "$tmp/native.c" 2> "$tmp/cc.log"; then
+if ! ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Iinclude -Icore $arb -fsyntax-only "$tmp/native.c" 2> "$tmp/cc.log"; then
   echo "t-native: FAIL: _native.py's declarations disagree with the headers:"
   grep -E 'error' "$tmp/cc.log" | sed "s|$tmp/native.c|_native.c|" | head -20
   fail=1

@@ -1,10 +1,11 @@
 #!/bin/sh
 # t-architecture.sh — the module rules of docs/architecture.md, read from its
 # ```architecture block (so the page and the test cannot drift):
-#   1. includes: a library or cli file includes slpi.h, its own module's headers, and the
-#      declared interfaces of the modules it may depend on, each spelled from the
-#      repository root ("fast/fast.h", never "fast.h": resolved the way the compiler
-#      does, the file's folder, then the root, then core/, it must name the same path);
+#   1. includes: a library or cli file includes slpi.h or its public headers by module
+#      (slpi/NAME.h, include/slpi/), its own module's headers, and the declared interfaces
+#      of the modules it may depend on, each spelled from the repository root
+#      ("fast/fast.h", never "fast.h": resolved the way the compiler does, the file's
+#      folder, then the root, then include/, then core/, it must name the same path);
 #   2. Arb/FLINT headers only in core/slpi-flint.h, the one header that knows the two
 #      FLINT generations (every other file includes slpi.h or ref/ref.h for them);
 #   3. symbols: every undefined slpi_ symbol of a library or cli object (nm) is defined
@@ -52,6 +53,7 @@ for m in $mods; do
     sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
       if [ -f "$dir/$inc" ]; then echo "inc $f $dir/$inc $inc"
       elif [ -f "$inc" ]; then echo "inc $f $inc $inc"
+      elif [ -f "include/$inc" ]; then echo "inc $f $inc $inc"   # a public header by module (slpi/NAME.h)
       elif [ -f "core/$inc" ]; then echo "inc $f core/$inc $inc"
       else echo "unresolved $f $inc"; fi
     done >> "$tmp/facts"
@@ -103,6 +105,7 @@ awk -v build="$build/" '
     ninc++; f = $2; h = $3; sub(/^\.\//, "", h)
     if (h != $4) { print "t-architecture: FAIL: " f " includes \"" $4 "\": spell it from the root, \"" h "\""; fail = 1 }
     m = modof(f)
+    if (h ~ /^slpi\//) h = "slpi.h"   # a public header by module counts as its umbrella
     if (h in pub) {
       ok = libof[m] == pub[h]
       nd = split(depsof(f), dd, " "); for (i = 1; i <= nd; i++) if (libof[dd[i]] == pub[h]) ok = 1

@@ -31,7 +31,7 @@ for name in $(head -2 "$tmp/a.list"); do
   mkdir -p "$tmp/tree/$(dirname "$f")" && cp "$f" "$tmp/tree/$f"
   patch -p1 -d "$tmp/tree" --batch -s < "$p" || { bad "$name does not apply"; continue; }
   cmp -s "$f" "$tmp/tree/$f" && bad "$name leaves $f unchanged"
-  ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Icore -fopenmp -fsyntax-only "$tmp/tree/$f" 2> "$tmp/cc.txt" ||
+  ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Iinclude -Icore -fopenmp -fsyntax-only "$tmp/tree/$f" 2> "$tmp/cc.txt" ||
     bad "$name does not compile: $(head -c 300 "$tmp/cc.txt")"
   rm -rf "$tmp/tree"
 done

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t-install.sh — `make install PREFIX=... DESTDIR=...` puts the two libraries (static and
-# shared, SONAMEs libslpi.so.MAJOR and libslpi-tools.so.MAJOR), their headers slpi.h and
+# shared, SONAMEs libslpi.so.MAJOR and libslpi-tools.so.MAJOR), their headers slpi.h (with
+# the headers by module it includes, include/slpi/*.h, each compiling alone) and
 # slpi-tools.h, the binary, slpi.pc and slpi-tools.pc, the CMake package,
 # the golden cases and the Python package in place; a program built only from the
 # installed files with pkg-config's flags links and runs (and cannot take the size of the
@@ -23,6 +24,13 @@ major=${version%%.*}
 for f in include/slpi.h include/slpi-tools.h bin/slpi lib/pkgconfig/slpi.pc lib/pkgconfig/slpi-tools.pc \
          lib/cmake/slpi/slpiConfig.cmake lib/cmake/slpi/slpiConfigVersion.cmake; do
   [ -f "$root/$f" ] || note "missing $f"
+done
+# the public headers by module that slpi.h includes, each installed and each compiling alone
+for h in include/slpi/*.h; do
+  [ -f "$root/$h" ] || note "missing $h"
+  printf '#include <slpi/%s>\n' "$(basename "$h")" > "$tmp/one.c"
+  ${CC:-cc} -std=c11 -I"$root/include" $(sed -n 's/^ARB_CPPFLAGS *= *//p' "$build/flint.mk" 2>/dev/null) -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
+    note "the installed $h does not compile alone: $(head -3 "$tmp/one.log")"
 done
 for l in libslpi libslpi-tools; do
   for f in lib/$l.a lib/$l.so lib/$l.so.$major lib/$l.so.$version; do [ -f "$root/$f" ] || note "missing $f"; done
