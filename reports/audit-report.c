@@ -8,7 +8,13 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/version.h"
 #include "core/problem-struct.h"
 #include "core/digest.h"
 #include "reports/reports.h"
