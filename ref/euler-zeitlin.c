@@ -28,8 +28,6 @@
 #include "ref/vec.h"
 #include "ref/zeitlin.h"
 
-#include <stdint.h>
-#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/version.h"
 #include "core/problem-struct.h"
 #include "core/digest.h"
