@@ -23,6 +23,6 @@
 #define SLPI_TOOLS_H
 
 #include "slpi.h"
-#include "slpi/tools.h"   /* the tools' declarations (include/slpi/tools.h) */
+#include "slpi/tools.h" /* the tools' declarations (include/slpi/tools.h) */
 
 #endif

@@ -12,7 +12,7 @@
 #include "slpi/problem.h"
 #include "slpi/step.h"
 #ifndef SLPI_FAST_ONLY
-#include "slpi-flint.h"   /* Arb from either FLINT generation (core/slpi-flint.h) */
+#include "slpi-flint.h" /* Arb from either FLINT generation (core/slpi-flint.h) */
 #endif
 
 #ifdef __cplusplus
@@ -39,25 +39,25 @@ slpi_verdict slpi_verdict_worse(slpi_verdict a, slpi_verdict b);
 #ifndef SLPI_FAST_ONLY
 typedef struct {
     long step;
-    long prec;                 /* precision the balls were computed at */
-    arb_ptr state;             /* dim balls */
+    long prec;     /* precision the balls were computed at */
+    arb_ptr state; /* dim balls */
     int ninv;
     char **inv_name;
-    arb_ptr inv;               /* SLPI_MAX_DIAG balls, the first ninv used */
+    arb_ptr inv; /* SLPI_MAX_DIAG balls, the first ninv used */
 } slpi_golden_checkpoint;
 #else
 typedef struct slpi_golden_checkpoint slpi_golden_checkpoint;
 #endif
 
 typedef struct {
-    char name[128];            /* case name, e.g. "rigid-body/isomp" */
-    char what[256];            /* what the case is (its docs preset) */
-    int nhead;                 /* the "# key=value" provenance lines */
+    char name[128]; /* case name, e.g. "rigid-body/isomp" */
+    char what[256]; /* what the case is (its docs preset) */
+    int nhead;      /* the "# key=value" provenance lines */
     char **head_key, **head_val;
     slpi_problem *problem; /* finished: h, steps set; owned (slpi_golden_clear frees it) */
     int dim, M;
-    double *x0;                /* dim */
-    double *dW;                /* steps * M, row n = the increments of step n */
+    double *x0; /* dim */
+    double *dW; /* steps * M, row n = the increments of step n */
     int ncheck;
     slpi_golden_checkpoint *check;
 } slpi_golden;
@@ -106,7 +106,7 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
  * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
  * format its outputs are stored in (ulps are counted in it). */
 typedef struct {
-    char name[32];             /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE */
+    char name[32]; /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE */
     double u;
     int bits;
 } slpi_precision;
@@ -122,9 +122,9 @@ const char *slpi_precision_list(void);
  * range unbounded): 2^(e - bits) for |x| in [2^(e-1), 2^e). */
 double slpi_precision_ulp(double x, int bits);
 typedef struct {
-    double lo, hi;             /* certified bounds of the ratio */
-    double max_ulps;           /* over components that can be rounded; -1: none */
-    int rounded, count;        /* components rounded / compared */
+    double lo, hi;      /* certified bounds of the ratio */
+    double max_ulps;    /* over components that can be rounded; -1: none */
+    int rounded, count; /* components rounded / compared */
 } slpi_score;
 /* The error unit of `steps` accumulated steps of unit roundoff u: max(steps,1) u. */
 double slpi_score_unit(long steps, double u);
@@ -148,10 +148,10 @@ slpi_verdict slpi_score_verdict(const slpi_score *s, double budget);
  * (and reports whether it encloses them), the fast path is scored against them. */
 typedef struct {
     slpi_verdict ref, fast;
-    int ref_encloses;          /* fresh ref balls contained in the stored ones */
-    double ref_radius;         /* max radius of the fresh ref state */
-    slpi_score state, inv;     /* worst over checkpoints, fast path */
-    char msg[512];             /* why a verdict is not PASS */
+    int ref_encloses;      /* fresh ref balls contained in the stored ones */
+    double ref_radius;     /* max radius of the fresh ref state */
+    slpi_score state, inv; /* worst over checkpoints, fast path */
+    char msg[512];         /* why a verdict is not PASS */
 } slpi_golden_result;
 int slpi_golden_check(const slpi_golden *g, slpi_golden_result *r, slpi_error *err);
 
@@ -175,7 +175,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
 typedef struct {
     slpi_verdict verdict;
     long rows, rows_pass, rows_fail, rows_unable, first_fail_step;
-    slpi_score state;          /* worst step ratio over the certified rows */
+    slpi_score state;                    /* worst step ratio over the certified rows */
     long rows_arb, rows_blas, rows_both; /* certified rows whose products Arb, the BLAS
                                 * route (docs/design.md#blas-route) or both enclosed */
 } slpi_verify_local;
@@ -213,7 +213,7 @@ typedef struct {
     const char *which;         /* "systematic" or "size" */
     double effect_per_step_u;  /* the largest mean projection of r on a direction */
     const char *effect_direction;
-    double detectable_effect_u;/* the effect per step detected with 90 % power at alpha */
+    double detectable_effect_u; /* the effect per step detected with 90 % power at alpha */
     /* sufficient statistics (pooled: sums over rows in file order, then row order) */
     const char *dir_name[SLPI_STAT_DIRS];
     slpi_verify_sums exact, rounded; /* the deviations from the exact step, and from it
@@ -223,27 +223,27 @@ typedef struct {
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
 const char *slpi_verify_stat_verdict_name(slpi_verdict v);
 typedef struct {
-    slpi_verdict verdict;      /* the worse of the comparisons that ran */
-    long rows, rows_pass, rows_fail, rows_unable;   /* global comparison from here on */
-    long last_certified_step;  /* last row with a PASS or FAIL verdict, -1: none */
-    long first_fail_step;      /* -1: none */
-    slpi_score state, inv;     /* worst over the rows with a PASS or FAIL verdict */
-    int ninv;                  /* per invariant: worst drift ratio of the port and of */
-    const char *inv_name[SLPI_MAX_DIAG];            /* the exact scheme (static names) */
+    slpi_verdict verdict;                         /* the worse of the comparisons that ran */
+    long rows, rows_pass, rows_fail, rows_unable; /* global comparison from here on */
+    long last_certified_step;                     /* last row with a PASS or FAIL verdict, -1: none */
+    long first_fail_step;                         /* -1: none */
+    slpi_score state, inv;                        /* worst over the rows with a PASS or FAIL verdict */
+    int ninv;                                     /* per invariant: worst drift ratio of the port and of */
+    const char *inv_name[SLPI_MAX_DIAG];          /* the exact scheme (static names) */
     double port_drift[SLPI_MAX_DIAG], exact_drift[SLPI_MAX_DIAG];
     slpi_verdict global_verdict;
-    char global_why[600];      /* why the certified walk stopped early, or "" */
+    char global_why[600]; /* why the certified walk stopped early, or "" */
     slpi_verify_local local;
-    slpi_precision precision;  /* the stated budget: the format (its u) and K */
+    slpi_precision precision; /* the stated budget: the format (its u) and K */
     double budget;
     uint64_t sample_seed;
-    char note[1024];           /* a warning about the inputs (an untruncated noise file), or "" */
-    slpi_verify_stats stats;   /* the calibrated test of the local deviations (with --local) */
-    slpi_verdict proof;        /* the worst-case budget's verdict (global and local) */
-    int files;                 /* trajectories verified (paths of one problem, pooled) */
-    long rows_missing;         /* rows of the header's output grid (output_every or save_at)
+    char note[1024];                              /* a warning about the inputs (an untruncated noise file), or "" */
+    slpi_verify_stats stats;                      /* the calibrated test of the local deviations (with --local) */
+    slpi_verdict proof;                           /* the worst-case budget's verdict (global and local) */
+    int files;                                    /* trajectories verified (paths of one problem, pooled) */
+    long rows_missing;                            /* rows of the header's output grid (output_every or save_at)
                                 * the file omits: unchecked, so the verdict is at best UNABLE */
-    long missing_step[SLPI_VERIFY_MISSING_NAMED];   /* the first of them (rows_missing of them) */
+    long missing_step[SLPI_VERIFY_MISSING_NAMED]; /* the first of them (rows_missing of them) */
 } slpi_verify_result;
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
@@ -251,29 +251,29 @@ typedef struct {
  * that golden case in golden_dir; max_steps < 0: no bound; report gets a summary.
  * Returns SLPI_OK or an input error (exit 2). NULL: noise_file (the header's noise),
  * golden_dir (slpi_golden_dir()), report (no report). */
-int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
-                     FILE *report, slpi_verify_result *res, slpi_error *err);
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps, FILE *report,
+                     slpi_verify_result *res, slpi_error *err);
 /* The result as JSON (verdict, rows, certified steps, worst scores, drifts) for CI. */
 int slpi_verify_write_json(const char *input, const slpi_verify_result *res, const char *file, slpi_error *err);
 
 /* Options of slpi_verify_run (slpi_verify_opts_init: both comparisons, binary64's u,
  * K = 30, no bounds, every row, one rank). */
 typedef struct {
-    const char *noise_file;    /* NULL: the header's noise_file (relative to the file), else canonical */
-    const char *golden_dir;    /* where case=NAME is looked up; NULL: slpi_golden_dir() */
-    int global, local;         /* which comparisons run */
-    slpi_precision precision;  /* the port's format (its unit roundoff u) */
-    double budget;             /* the ratio K that PASSes */
-    double alpha;              /* the statistical test's false-FAIL rate (default 1e-3) */
-    int require_power;         /* a LOW-POWER statistical test makes the verdict UNABLE */
-    long max_steps;            /* certify at most this many steps (globally; locally per row); -1: no bound */
-    long row_first, row_last;  /* local: only rows whose step lies in [first, last]; -1: open */
-    long sample;               /* local: check this many of those rows, drawn from sample_seed; 0: all */
+    const char *noise_file;   /* NULL: the header's noise_file (relative to the file), else canonical */
+    const char *golden_dir;   /* where case=NAME is looked up; NULL: slpi_golden_dir() */
+    int global, local;        /* which comparisons run */
+    slpi_precision precision; /* the port's format (its unit roundoff u) */
+    double budget;            /* the ratio K that PASSes */
+    double alpha;             /* the statistical test's false-FAIL rate (default 1e-3) */
+    int require_power;        /* a LOW-POWER statistical test makes the verdict UNABLE */
+    long max_steps;           /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long row_first, row_last; /* local: only rows whose step lies in [first, last]; -1: open */
+    long sample;              /* local: check this many of those rows, drawn from sample_seed; 0: all */
     uint64_t sample_seed;
-    int table;                 /* the report gets one line per row */
-    int threads;               /* OpenMP threads of the local check (0: the runtime's) */
-    int rank, nranks;          /* MPI: this rank checks rows i = rank (mod nranks) */
-    int (*combine)(double *buf, size_t n, void *arg);   /* sum over ranks in place; NULL: one rank */
+    int table;                                        /* the report gets one line per row */
+    int threads;                                      /* OpenMP threads of the local check (0: the runtime's) */
+    int rank, nranks;                                 /* MPI: this rank checks rows i = rank (mod nranks) */
+    int (*combine)(double *buf, size_t n, void *arg); /* sum over ranks in place; NULL: one rank */
     void *combine_arg;
 } slpi_verify_opts;
 void slpi_verify_opts_init(slpi_verify_opts *o);
@@ -297,8 +297,8 @@ typedef struct {
  * at most max; at least one unless io->help). The sample seed defaults to
  * $SLPI_VERIFY_SEED, else the clock. SLPI_EINPUT names the bad option. Thread: not safe
  * (getopt_long's state). */
-int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files,
-                           int max, int *nfiles, slpi_error *err);
+int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files, int max,
+                           int *nfiles, slpi_error *err);
 /* The text of `slpi verify --help`. */
 void slpi_verify_help(FILE *f);
 /* The folder of the golden files: the installed $(PREFIX)/share/slpi/golden beside the
@@ -325,8 +325,8 @@ int slpi_api_verify_argv(int argc, char **argv, const char *json);
  * path as the header states them, refine the fine levels summed, ell > 0 the truncation
  * D(h, ell) the values must respect (0: untruncated). The file is replaced whole or left
  * as it was. */
-int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
-                         uint64_t path, int refine, double ell, uint64_t first);
+int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed, uint64_t path,
+                         int refine, double ell, uint64_t first);
 /* slpi_golden_check_dir on dir: *verdict a slpi_verdict, the report's text in report[n]
  * (cut at n - 1 bytes). NULL: dir (the built-in cases), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */
@@ -337,9 +337,8 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
  * reference. Per level i = 0..kmax-kmin: h[i], the error e[i] against the reference and
  * its standard error se[i]; fit = {slope, CI low, CI high}.
  * NULL: kind ("strong"), indep (the same scheme). */
-int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
-                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
-                      double fit[3]);
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths, uint64_t path0,
+                      int boot, const char *indep, double *h, double *e, double *se, double fit[3]);
 /* The same study with the rest of `slpi converge`'s options, written as `slpi converge
  * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
  * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
