@@ -195,6 +195,10 @@ static void check_malformed_refused(const char *dir)
               "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant label 'a-label-of-24-characters' too long", &a);
         slpi_audit_free(&a);
     }
+    /* a description of another number of fields is refused, naming file:line and the count */
+    loads("= M3 | s | m | p\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+          "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: 4 fields, expected 5 (= id | statement", &a);
+    slpi_audit_free(&a);
     /* a description without the paper's size (or statement) is refused */
     loads("= M3 | s | m | - | -\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
           "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: the paper's size is empty", &a);
