@@ -41,8 +41,8 @@ static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, d
     const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
     *dprev = INFINITY;
     for (it = 0; it < maxit; it++) {
+        if (!g->Gmr(g->ctx, gm, gr, y, NULL)) return -2; /* counted by the balls' version, run instead */
         slpi_ref_iteration_done();
-        if (!g->Gmr(g->ctx, gm, gr, y, NULL)) return -2;
         double dd = 0, ym = 1, tol = 0;
         for (int i = 0; i < n; i++) {
             tol = fmax(tol, gr[i]);
