@@ -1,3 +1,7 @@
+
+#include <stddef.h>
+#include "slpi/step.h"
+#include "slpi/ensemble.h"
 /* ensemble-model.h — the lock-step lanes of a model's ensembles (fast/model-lanes.c says
  * what and why), included after fast/ensemble-lanes.h by each of its instruction sets'
  * files, which define ENS_MODEL_FN, the entry point's name. A block of up to
@@ -116,12 +120,16 @@ static void ens_program(const slpi_fast_model_soa *c, int q0, int q1, const int 
  * model_m_gen_sum; the so(3) pairing's weights are 1, g x 1 = g), read as ENS_P. Where the
  * roots or the gradient are not finite, the scalar path's domain fault and to_algebra
  * make Psi NaN and fail the step: the lanes of mask[v] mark it in flt[v] (the step then
- * fails there, whatever its sweeps made of the values). */
-static void ens_model_psi(const slpi_fast_model_soa *c, const int *vl, int nvl, const ens_vl *mask, ens_vl *flt)
+ * fails there, whatever its sweeps made of the values). *seeds (then 0): the seeds changed
+ * since the last call on these registers (the program's part that reads no coordinate is
+ * run too). */
+static void ens_model_psi(const slpi_fast_model_soa *c, const int *vl, int nvl, const ens_vl *mask, ens_vl *flt,
+                          int *seeds)
 {
     const ens_vd *S = (const ens_vd *)c->S;
     int tl[ENS_NV], nt = 0; /* the registers that need the test: a coordinate beyond bound */
-    ens_program(c, 0, c->ncheck, vl, nvl);
+    ens_program(c, *seeds ? 0 : c->nhoist, c->ncheck, vl, nvl); /* seeds: they changed */
+    *seeds = 0;
     for (int k = 0; k < nvl; k++) {
         ens_vl out = (ens_vl){ 0 } - (c->bound == 0); /* NaN: out too */
         for (int i = 0; c->bound > 0 && i < c->dim; i++)
@@ -144,7 +152,8 @@ static void ens_model_psi(const slpi_fast_model_soa *c, const int *vl, int nvl, 
  * finite: the scalar path's to_algebra then makes all of Psi NaN and the step fails, so a
  * lane of ENS_FAULT's mask whose r is not 0 is marked in flt). */
 #define ENS_LOAD_P(P, b, v, r)                                                                                         \
-    for (int i = 0; i < 3; i++) {                                                                                      \
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)                                                                \
+    {                                                                                                                  \
         P[i] = ENS_P(3 * (b) + i, v);                                                                                  \
         r += P[i] - P[i];                                                                                              \
     }
@@ -158,9 +167,10 @@ ENS_INLINE void ens_model_comm(const slpi_fast_model_soa *c, const int nb, ens_v
     for (int b = 0; b < nb; b++) {
         ens_vd P[3], Y[3], C[3];
         ENS_LOAD_P(P, b, v, r);
-        for (int i = 0; i < 3; i++) Y[i] = ENS_AT(y + 3 * b + i, v);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_AT(y + 3 * b + i, v);
         ens_cross(P, Y, C);
-        for (int i = 0; i < 3; i++) ENS_AT(out + 3 * b + i, v) = ENS_AT(c->x0 + 3 * b + i, v) + k * C[i];
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) ENS_AT(out + 3 * b + i, v) =
+            ENS_AT(c->x0 + 3 * b + i, v) + k * C[i];
     }
     ENS_FAULT(flt[v], mask[v], r);
 }
@@ -169,28 +179,31 @@ ENS_INLINE void ens_model_comm(const slpi_fast_model_soa *c, const int nb, ens_v
  * the increments halved, then for predictor=cayley (I - P/2)^{-1} X (I + P/2)^{-1} with
  * P = Psi(Euler's) (slpi_fast_blocks_ainv, HAT, a = 1/2). */
 ENS_INLINE void ens_model_predict(const slpi_fast_model_soa *c, const int nb, const int *vl, int nvl,
-                                  const ens_vl *mask, ens_vl *flt)
+                                  const ens_vl *mask, ens_vl *flt, int *seeds)
 {
     ens_vd *S = (ens_vd *)c->S;
     for (int k = 0; k < nvl; k++)
         for (int j = 0; j <= c->M; j++) ENS_AT(c->s0 + j, vl[k]) = 0 + 0.5 * ENS_AT(c->d0 + j, vl[k]);
-    ens_model_psi(c, vl, nvl, mask, flt); /* Y holds X */
+    *seeds = 1;
+    ens_model_psi(c, vl, nvl, mask, flt, seeds); /* Y holds X */
     for (int k = 0; k < nvl; k++) {
         ens_model_comm(c, nb, S, vl[k], c->w0, c->x0, 1.0, mask, flt);
         for (int i = 0; i < 3 * nb; i++) ENS_AT(c->y0 + i, vl[k]) = ENS_AT(c->w0 + i, vl[k]);
         for (int j = 0; j <= c->M; j++) ENS_AT(c->s0 + j, vl[k]) = 0 + ENS_AT(c->d0 + j, vl[k]);
     }
+    *seeds = 1;
     if (c->predict != SLPI_FAST_PREDICT_CAYLEY) return;
-    ens_model_psi(c, vl, nvl, mask, flt);
+    ens_model_psi(c, vl, nvl, mask, flt, seeds);
     for (int k = 0; k < nvl; k++) {
         ens_vd r = (ens_vd){ 0 };
         for (int b = 0; b < nb; b++) {
             ens_vd P[3], X[3], C[3];
             ENS_LOAD_P(P, b, vl[k], r);
-            for (int i = 0; i < 3; i++) X[i] = ENS_AT(c->x0 + 3 * b + i, vl[k]);
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) X[i] = ENS_AT(c->x0 + 3 * b + i, vl[k]);
             const ens_vd q = 1 / (1 + 0.25 * ENS_DOT(P, P));
             ens_cross(P, X, C);
-            for (int i = 0; i < 3; i++) ENS_AT(c->y0 + 3 * b + i, vl[k]) = q * (X[i] + 0.5 * C[i]);
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) ENS_AT(c->y0 + 3 * b + i, vl[k]) =
+                q * (X[i] + 0.5 * C[i]);
         }
         ENS_FAULT(flt[vl[k]], mask[vl[k]], r);
     }
@@ -207,11 +220,12 @@ ENS_INLINE void ens_model_sweep(const slpi_fast_model_soa *c, const int nb, ens_
     ens_vd d = (ens_vd){ 0 }, m = (ens_vd){ 0 };
     for (int b = 0; b < nb; b++) {
         ens_vd P[3], Y[3], C[3];
-        for (int i = 0; i < 3; i++) P[i] = ENS_P(3 * b + i, v);
-        for (int i = 0; i < 3; i++) Y[i] = ENS_AT(c->y0 + 3 * b + i, v);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) P[i] = ENS_P(3 * b + i, v);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_AT(c->y0 + 3 * b + i, v);
         ens_cross(P, Y, C);
         const ens_vd py = ENS_DOT(P, Y);
-        for (int i = 0; i < 3; i++) {
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+        {
             const ens_vd w = ENS_AT(c->x0 + 3 * b + i, v) + 0.5 * C[i] + 0.25 * (-py * P[i]);
             ENS_UPD(d, ENS_ABS(w - Y[i]));
             ENS_UPD(m, ENS_ABS(w));
@@ -256,9 +270,10 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
         for (int j = 0; j <= c->M; j++) ENS_AT(c->s0 + j, v) = 0 + ENS_AT(c->d0 + j, v);
         vl[nvl++] = v;
     }
-    if (c->predict) ens_model_predict(c, nb, vl, nvl, ok, flt);
+    int seeds = 1; /* the seeds are set on every register */
+    if (c->predict) ens_model_predict(c, nb, vl, nvl, ok, flt, &seeds);
     for (int n_it = 1; nvl > 0; n_it++) {
-        ens_model_psi(c, vl, nvl, act, flt);
+        ens_model_psi(c, vl, nvl, act, flt, &seeds);
         int keep = 0;
         for (int k = 0; k < nvl; k++) {
             const int v = vl[k];
@@ -284,7 +299,7 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
         vl[v] = v;
         fin[v] = (ens_vl){ 0 };
     }
-    ens_model_psi(c, vl, nv, ok, fin); /* seeds: delta; Y: the solution */
+    ens_model_psi(c, vl, nv, ok, fin, &seeds); /* seeds: delta (as the solve's); Y: the solution */
     long bad = 0, sum = 0;
     for (int v = 0; v < nv; v++) {
         ens_model_comm(c, nb, S, v, c->w0, c->y0, 1.0, ok, fin);

@@ -22,6 +22,9 @@
  * runs objdump on it), and no variant reassociates. */
 #include <math.h>
 #include <string.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"
@@ -70,7 +73,10 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void)
 slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why)
 {
     const char *no = NULL;
-    if (p->system != SLPI_SYS_RIGID_BODY)
+    if (p->system == SLPI_SYS_HEAVY_TOP) /* docs/experiments.md#ensemble-speed: measured */
+        no = "no lane kernel for this system (heavy top: TMK's chord LU is LAPACK's, not repeatable in lanes; "
+             "RKMK is explicit, 0.25 us a path-step)";
+    else if (p->system != SLPI_SYS_RIGID_BODY)
         no = "no lane kernel for this system (the lanes run the rigid body and models on so3 and so3^k)";
     else if (p->rb.track_R) no = "track_R=1 (the lanes carry no rotation)";
     else if (p->warm_start) no = "warm_start (the lanes start every step cold)";

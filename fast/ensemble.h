@@ -5,7 +5,10 @@
 #ifndef SLPI_FAST_ENSEMBLE_H
 #define SLPI_FAST_ENSEMBLE_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+typedef struct slpi_plan slpi_plan;
+#include "slpi/step.h"
 #include "fast/model-tape.h"
 
 /* The fixed-point solver policy of docs/schemes.md#solver. */
@@ -103,10 +106,12 @@ typedef struct {
                                          a slot of zeros (fin - 1), the finiteness test (0:
                                          the roots and the gradient are finite) */
     int *psi;                        /* per coordinate: the slot of its gradient */
-    int nprog, ncheck;
-    slpi_fast_lane_op *prog;    /* the forward pass's values the reverse pass reads,
-                                         the reverse pass, then from ncheck on the test of
-                                         the roots' finiteness (the values only it reads) */
+    int nprog, nhoist, ncheck;
+    slpi_fast_lane_op *prog;    /* the forward pass's values the reverse pass reads and
+                                         the reverse pass: first (to nhoist) the operations
+                                         that read no coordinate (run once per seeds), then
+                                         the others; from ncheck on the test of the roots'
+                                         finiteness (the values only it reads) */
     double bound;               /* > 0: the roots are finite where every coordinate
                                          is at most bound in magnitude (no test needed) */
     int nconst, *cslot, *cnode; /* constant slots: the tape's node (-1 - node: its

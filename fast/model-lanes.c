@@ -22,7 +22,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/ensemble.h"
 #include "core/expr.h"
 #include "core/plan.h"
 #include "fast/fast.h"
@@ -289,6 +294,70 @@ static int split_check(slpi_fast_model_soa *c, int nf)
     return 1;
 }
 
+/* The slots operation o reads (at most 5; -1: none), by its opcode (unused fields are 0,
+ * which is a coordinate's slot, so they are never read as operands). */
+static void op_reads(const slpi_fast_lane_op *o, int r[5])
+{
+    int acc = o->op >= SLPI_LANE_ACC;
+    r[0] = o->a;
+    r[1] = o->op == SLPI_LANE_NEG || o->op == SLPI_LANE_SQR || o->op == SLPI_LANE_ACC || o->op == SLPI_LANE_DEC ||
+            (o->op == SLPI_LANE_VALUE && o->node->b < 0)
+        ? -1
+        : o->b;
+    r[2] = o->op == SLPI_LANE_DEC_MULDIV || o->op == SLPI_LANE_ACC_DERIV || o->op >= SLPI_LANE_ACC_POW_BASE ? o->c : -1;
+    r[2] = o->op == SLPI_LANE_FINITE ? -1 : r[2];
+    r[3] = o->op == SLPI_LANE_ACC_POW_BASE ? o->e : -1;
+    r[4] = acc ? o->acc : -1;
+}
+
+/* The operations of prog[0, ncheck) whose values do not change while the seeds stay (they
+ * read no coordinate, directly or through another operation: in this model, most of the
+ * reverse pass's sums of constants and seeds) go first, to nhoist; the ensemble runs them
+ * once per setting of the seeds instead of once per sweep (fast/ensemble-model.h). The
+ * order within each part is the program's, and the split keeps every value: an operation
+ * stays in the loop when it reads a coordinate or a slot the loop writes, or writes a
+ * slot the loop writes or reads before it, so the hoisted part never reads a value the
+ * loop makes, and the loop reads each hoisted slot's last value (no slot is read before
+ * it is written in the program: its sums begin at the zero slot). */
+static int hoist(slpi_fast_model_soa *c)
+{
+    const int n = c->ncheck;
+    unsigned char *loop = calloc((size_t)n, 1);
+    slpi_fast_lane_op *o = malloc(((size_t)n + 1) * sizeof *o);
+    if (!loop || !o) {
+        free(loop);
+        free(o);
+        return 0;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int q = 0; q < n; q++) {
+            if (loop[q]) continue;
+            int r[5], in = 0;
+            op_reads(&c->prog[q], r);
+            for (int j = 0; j < 5 && !in; j++) in = r[j] >= c->y0 && r[j] < c->y0 + c->dim;
+            for (int p = 0; p < n && !in; p++) {
+                if (!loop[p] || p == q) continue;
+                int rp[5];
+                op_reads(&c->prog[p], rp);
+                in = c->prog[p].d == c->prog[q].d;
+                for (int j = 0; j < 5 && !in; j++) in = c->prog[p].d == r[j] || (p < q && rp[j] == c->prog[q].d);
+            }
+            if (in) loop[q] = changed = 1;
+        }
+    }
+    int m = 0;
+    for (int q = 0; q < n; q++)
+        if (!loop[q]) o[m++] = c->prog[q];
+    c->nhoist = m;
+    for (int q = 0; q < n; q++)
+        if (loop[q]) o[m++] = c->prog[q];
+    memcpy(c->prog, o, (size_t)n * sizeof *o);
+    free(loop);
+    free(o);
+    return 1;
+}
+
 /* The largest magnitude of a root of the tape when every coordinate is at most B in
  * magnitude, from |a + b| <= |a| + |b|, |a b| <= |a| |b|, |a / k| = |a| / |k| (k a constant
  * other than 0), |a^n| <= |a|^n (n >= 0): +inf for any other operation (a domain, a
@@ -388,7 +457,7 @@ static int compile(slpi_fast_model_soa *c, slpi_error *err)
     emit_finite(&k);
     constant_operands(c);
     c->bound = coordinate_bound(t);
-    if (!split_check(c, nf)) {
+    if (!split_check(c, nf) || !hoist(c)) {
         free(k.val);
         free(k.sum);
         free(k.terms);

@@ -15,6 +15,9 @@
  * (ref/su-casimirs.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at; the T_lm tables as balls are built
  * at the first Arb transform, those of the BLAS route at creation. */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/zeitlin-family.h"
@@ -148,37 +151,11 @@ static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, slong prec
     return d->mr_state == 1 ? &d->mr : NULL;
 }
 
-/* The Poisson solve on the BLAS route's doubles (the factors made at the first call
- * after the tables or their shift changed); 0 where it cannot */
-static int poisson_mr(const slpi_ref_system *s, acb_mat_t B, const acb_mat_t V)
-{
-    ez_data *d = s->data;
-    slpi_ref_zeitlin_factors_mr(&d->z);
-    return slpi_ref_zeitlin_poisson_mr(B, V, &d->z);
-}
-
-/* T = sum_k delta_k B_k(V) of the noise (Q) on the BLAS route: the weights -delta_k a_l
- * as midpoint–radius doubles, then slpi_ref_zeitlin_noise_mr; 0 where the route cannot
- * enclose (a part beyond the double range) */
-static int noise_q_mr(const slpi_ref_system *s, acb_mat_t T, const double *delta, const acb_mat_t V,
-                      const slpi_ref_zeitlin_mr *mr)
+/* The noise (Q)'s weights on the BLAS route (slpi_ref_zeitlin_noise_weights_mr) */
+static double *noise_q_weights(const slpi_ref_system *s, const double *delta)
 {
     const ez_data *e = s->data;
-    int N = s->N, nal = N * N - 1 - e->alpha0;
-    double *w = calloc(2 * (size_t)nal + 2 * (size_t)N, sizeof *w), am, ar;
-    double *a = w + 2 * nal;                       /* a_l as balls <a[l], a[N + l]> */
-    int ok = w != NULL;
-    for (int l = 1; l < N && ok; l++)
-        ok = slpi_ref_mrmat_ball_get(a + l, a + N + l, e->a + l);
-    for (int k = 1; k <= s->M && ok; k++)
-        if (delta[k] != 0) {
-            int i = e->alpha[k - 1] - e->alpha0, l = slpi_ref_zeitlin_degree(e->alpha[k - 1]);
-            slpi_ref_mrmat_scalar_mul(&am, &ar, -delta[k], 0, a[l], a[N + l]);          /* -delta_k a_l */
-            slpi_ref_mrmat_scalar_add(w + i, w + nal + i, w[i], w[nal + i], am, ar);
-        }
-    ok = ok && slpi_ref_zeitlin_noise_mr(T, V, e->alpha0, w, w + nal, mr);
-    free(w);
-    return ok;
+    return slpi_ref_zeitlin_noise_weights_mr(delta, s->M, e->alpha, e->alpha0, e->a, s->N);
 }
 
 /* T = sum_k delta_k B_k(V) (deriv: DB_k) in Arb: the coefficients one by one, one
@@ -234,12 +211,14 @@ static const double *multiplier_norms(const slpi_ref_system *s)
  * synthesis; indeterminate where neither can. */
 static void solve(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t X, int step, slong prec)
 {
-    const ez_data *e = s->data;
+    ez_data *e = s->data;
     const slpi_ref_zeitlin_mr *mr;
     const slpi_ref_zeitlin *z;
     if (e->lam == NULL) {
-        if (!step || !slpi_ref_mrmat_route(s->p, s->N, prec) || !poisson_mr(s, P, X))
-            slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
+        int route = step && slpi_ref_mrmat_route(s->p, s->N, prec);
+        if (route) /* the factors as doubles, made at the first call after the tables or their shift changed */
+            slpi_ref_zeitlin_factors_mr(&e->z);
+        if (!route || !slpi_ref_zeitlin_poisson_mr(P, X, &e->z)) slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
         return;
     }
     const double *rho = multiplier_norms(s);
@@ -297,14 +276,36 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     }
     if (s->M > 0) {
         const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
+        double *w = mr != NULL && e->noise == SLPI_EZ_NOISE_Q ? noise_q_weights(s, delta) : NULL;
         acb_mat_t T;
         acb_mat_init(T, s->N, s->N);
-        if (mr == NULL || e->noise != SLPI_EZ_NOISE_Q || !noise_q_mr(s, T, delta, V, mr))
+        if (w == NULL || !slpi_ref_zeitlin_noise_mr(T, V, e->alpha0, w, w + s->N * s->N - 1 - e->alpha0, mr))
             noise_arb(s, T, delta, V, W != NULL, mr, prec);
+        free(w);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
     }
     arb_clear(c);
+}
+
+/* ez_m_gen_sum on the BLAS route's doubles (the slot m_gen_sum_mr) */
+static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const double *delta, const slpi_ref_mr *X,
+                           const slpi_ref_mr *W, slong prec)
+{
+    tables(s, prec);
+    ez_data *e = s->data;
+    const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
+    slpi_ref_mr g = { 0 };
+    double *w = NULL;
+    int ok = e->lam == NULL && (s->M == 0 || (mr != NULL && e->noise == SLPI_EZ_NOISE_Q)) &&
+        (!e->has_F || W != NULL || slpi_ref_mrmat_get(&g, e->G, 2)) &&
+        (s->M == 0 || (w = noise_q_weights(s, delta)) != NULL);
+    if (ok && delta[0] != 0) slpi_ref_zeitlin_factors_mr(&e->z);
+    ok = ok &&
+        slpi_ref_zeitlin_gen_sum_dd(B, W != NULL ? W : X, delta[0], g.mid != NULL ? &g : NULL, w, e->alpha0, &e->z, mr);
+    slpi_ref_mrmat_clear(&g);
+    free(w);
+    return ok;
 }
 
 /* B_k(X) (W NULL) or its derivative along W; out of memory: indeterminate (never certified) */
@@ -582,6 +583,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->m_gen = ez_m_gen;
     s->m_dgen = ez_m_dgen;
     s->m_gen_sum = ez_m_gen_sum;
+    s->m_gen_sum_mr = ez_m_gen_sum_mr;
     slpi_ref_matrix_attach(s);
 
     s->inv_name[0] = "H0";

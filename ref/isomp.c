@@ -15,12 +15,20 @@
  * ref/mrsolve.c; the sums of G, G' and the COMM update in midpoint–radius doubles,
  * route_eval). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/matrix.h"
+#include <stdio.h>
+#include <stddef.h>
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
 #include "ref/mrmat.h"
+#include "ref/isomp-mr.h"
 
 #include <string.h>
 
@@ -36,6 +44,8 @@ typedef struct {
     mat_mul_fn mul;        /* the enclosing product of the step's route */
     slpi_ref_mr xn;        /* on the BLAS route: X_n as doubles (xn_ok), for the sums below */
     int xn_ok;
+    slpi_ref_isomp_mr mr; /* there, G and G' in doubles (mr_ok: the system has m_gen_sum_mr) */
+    int mr_ok;
 } isomp_ctx;
 
 /* The BLAS route's product; where it cannot enclose (a part beyond the double range)
@@ -59,43 +69,30 @@ static int route_c(const isomp_ctx *c, const acb_mat_struct *const *m, int n)
     return c->xn.c;
 }
 
-/* A sum of the step on the BLAS route, out = S + a1 skew(T1) + a2 skew(T2) (+ a3 T3 where
- * S = X_n), skew(T) = T - T^*, with T1 = A1 B1, T2 = A2 B2, T3 = T2 B3 and S = X_n where
- * A1 == NULL, else S = a3 T3; B3 == NULL: no T3. The products' outputs never leave
- * doubles and the sums are enclosed by ref/mrmat.h's arithmetic (docs/design.md#blas-route);
- * the a's are powers of two. */
+/* A sum of the step on the BLAS route (slpi_ref_isomp_sum) from ball matrices into out; 0
+ * where the route cannot (out then unchanged: the caller's Arb sums) */
 typedef struct {
     const acb_mat_struct *A2, *B2, *B3, *A1, *B1;
     double a1, a2, a3;
 } route_sum;
 
-/* out = the sum t; 0 where the route cannot (out then unchanged: the caller's Arb sums) */
 static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
 {
-    char why[160];
     const acb_mat_struct *m[5] = { t->A2, t->B2, t->B3, t->A1, t->B1 };
     int n = t->A1 != NULL ? 5 : t->B3 != NULL ? 3 : 2, cc = route_c(c, m, n), ok = cc > 0;
-    slpi_ref_mr d[5] = { { 0 } }, T1 = { 0 }, T2 = { 0 }, T3 = { 0 }, S = { 0 };
-    const slpi_ref_mr *dp[5];
+    slpi_ref_mr d[5] = { { 0 } }, S = { 0 };
+    const slpi_ref_mr *dp[5] = { NULL };
     for (int i = 0; i < n && ok; i++) {
         int same = i == 2 && m[2] == m[0];      /* Psi Y Psi: Psi once */
         dp[i] = same ? d + 0 : d + i;
         ok = same || slpi_ref_mrmat_get(d + i, m[i], cc);
     }
-    ok = ok && slpi_ref_mrmat_mul_mr(&T2, dp[0], dp[1], why, sizeof why);
-    ok = ok && (t->B3 == NULL || slpi_ref_mrmat_mul_mr(&T3, &T2, dp[2], why, sizeof why));
-    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_mul_mr(&T1, dp[3], dp[4], why, sizeof why));
-    ok = ok && (t->A1 == NULL ? slpi_ref_mrmat_scale(&S, 1, &c->xn) : slpi_ref_mrmat_scale(&S, t->a3, &T3));
-    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_axpy(&S, t->a1, &T1, 1));
-    ok = ok && slpi_ref_mrmat_axpy(&S, t->a2, &T2, 1);
-    ok = ok && (t->A1 != NULL || t->B3 == NULL || slpi_ref_mrmat_axpy(&S, t->a3, &T3, 0));
+    slpi_ref_isomp_sum st = { dp[0], dp[1], dp[2], dp[3], dp[4], t->a1, t->a2, t->a3 };
+    ok = ok && slpi_ref_isomp_sum_mr(&S, &c->xn, &st);
     if (ok)
         slpi_ref_mrmat_set(out, &S);
     for (int i = 0; i < 5; i++)
         slpi_ref_mrmat_clear(d + i);
-    slpi_ref_mrmat_clear(&T1);
-    slpi_ref_mrmat_clear(&T2);
-    slpi_ref_mrmat_clear(&T3);
     slpi_ref_mrmat_clear(&S);
     return ok;
 }
@@ -156,6 +153,18 @@ static void isomp_Gp(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 static void isomp_Gp_mid(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     isomp_Gpack(ctx, out, y, slpi_ref_mat_mul_approx, prec);
+}
+
+/* G and G' on the route's doubles (ref/isomp-mr.c) */
+static int isomp_Gmr(void *ctx, double *om, double *orad, const double *ym, const double *yr)
+{
+    return slpi_ref_isomp_G_mr(&((isomp_ctx *)ctx)->mr, om, orad, ym, yr);
+}
+
+static int isomp_dGmr(void *ctx, double *om, double *orad, const double *ym, const double *yr, const double *zm,
+                      const double *zr)
+{
+    return slpi_ref_isomp_dG_mr(&((isomp_ctx *)ctx)->mr, om, orad, ym, yr, zm, zr);
 }
 
 /* The parts of G'(Y) that do not depend on the direction: Psi(Y) and
@@ -395,6 +404,17 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     g->Gmid = coord || s->N < ISOMP_MID_N || c->mul == blas_mul ? NULL : isomp_Gp_mid;
     /* there the iteration's images enclose: the test reuses the last one (one G less a step) */
     g->centre_prev = c->mul == blas_mul;
+    /* and where the system's generator sum has doubles too, the whole solve stays in them */
+    c->mr_ok = !coord && c->xn_ok && slpi_ref_isomp_mr_init(&c->mr, s, delta, &c->xn, prec);
+    g->Gmr = c->mr_ok ? isomp_Gmr : NULL;
+    g->dGmr = c->mr_ok ? isomp_dGmr : NULL;
+}
+
+static void isomp_teardown(isomp_ctx *c)
+{
+    acb_mat_clear(c->Xn);
+    slpi_ref_mrmat_clear(&c->xn);
+    if (c->mr_ok) slpi_ref_isomp_mr_clear(&c->mr);
 }
 
 /* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration
@@ -434,14 +454,15 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     }
     isomp_ctx c;
     slpi_ref_fixmap g;
-    acb_mat_t Y, G;
-    acb_mat_init(Y, N, N);
-    acb_mat_init(G, N, N);
     arb_ptr y = _arb_vec_init(n);
     slpi_ref_time(s, 1, delta, prec);   /* the midpoint X~ at t_n + h/2 */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
-    if (ok) {
+    /* the COMM update in doubles where the map was, else on ball matrices */
+    if (ok && !(c.mr_ok && s->p->isomp_update == SLPI_ISO_UPDATE_COMM && slpi_ref_isomp_update_mr(&c.mr, x, y))) {
+        acb_mat_t Y, G;
+        acb_mat_init(Y, N, N);
+        acb_mat_init(G, N, N);
         s->m_unpack(s, Y, y, prec);
         char reason[200] = "";
         ok = isomp_update(&c, G, Y, prec, reason, sizeof reason);
@@ -449,11 +470,10 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
             s->m_pack(s, x, G, prec);
         else
             snprintf(why, why_len, "isomp: Cayley factor I - Psi/2 not provably invertible (%s)", reason);
+        acb_mat_clear(Y);
+        acb_mat_clear(G);
     }
-    acb_mat_clear(c.Xn);
-    slpi_ref_mrmat_clear(&c.xn);
-    acb_mat_clear(Y);
-    acb_mat_clear(G);
+    isomp_teardown(&c);
     _arb_vec_clear(y, n);
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
@@ -517,8 +537,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
             snprintf(why, why_len, "isomp: I - G' not provably invertible over the box");
         }
     }
-    acb_mat_clear(c.Xn);
-    slpi_ref_mrmat_clear(&c.xn);
+    isomp_teardown(&c);
     _arb_vec_clear(y, n);
     _arb_vec_clear(w, n);
     _arb_vec_clear(col, n);

@@ -12,7 +12,10 @@
  * state, increments), the statement holds for every parameter in those balls.
  * The solver's work is counted per thread (slpi_ref_iterations_take): one per midpoint
  * iteration (Newton or fixed-point) and one per enclosure test. */
+#include "slpi/ref.h"
 #include "ref/krawczyk.h"
+#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NEWTON_MAXIT 60
@@ -67,8 +70,7 @@ void slpi_ref_watch_end(void)
     watch.fn = NULL;
 }
 
-/* One solver iteration done. */
-static void iteration_done(void)
+void slpi_ref_iteration_done(void)
 {
     solver_iterations++;
     watch.w.iterations++;
@@ -172,7 +174,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
     if (!precond(Y, f, yt, 0, prec))
         goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
-        iteration_done();
+        slpi_ref_iteration_done();
         f->F(f->ctx, Fv, yt, prec);
         for (int i = 0; i < n; i++)
             arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
@@ -253,7 +255,7 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        iteration_done();
+        slpi_ref_iteration_done();
         for (int i = 0; i < n; i++)
             inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
@@ -331,7 +333,7 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
     for (;; lp = prec) {
         mag_inf(dprev);
         for (it = 0; it < maxit; it++) {
-            iteration_done();
+            slpi_ref_iteration_done();
             if (g->Gmid != NULL)
                 g->Gmid(g->ctx, Gv, yt, lp);
             else
@@ -416,7 +418,7 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
     }
     _arb_vec_sub(k, Gv, yt, n, prec);
     for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
-        iteration_done();
+        slpi_ref_iteration_done();
         for (int i = 0; i < n; i++)
             inflate(Z + i, X + i, yt + i, k + i, prec);
         g->dG(g->ctx, k, X, Z, prec);

@@ -12,6 +12,8 @@
 #ifndef SLPI_REF_KRAWCZYK_H
 #define SLPI_REF_KRAWCZYK_H
 
+#include <stddef.h>
+#include "slpi/ref.h"
 #include "ref/vec.h"
 
 typedef struct {
@@ -55,6 +57,12 @@ typedef struct {
      * whose enclosing image G the iteration has just computed, not on its last point (one
      * evaluation of G less; the box then spans that last step too) */
     int centre_prev;
+    /* optional (the BLAS route): G and dG on midpoint–radius doubles (n mids, n radii; a
+     * NULL radius: 0), 0 where they cannot enclose; with them slpi_ref_solve runs the
+     * iteration and the test in doubles (ref/krawczyk-mr.c), G and dG where they fail */
+    int (*Gmr)(void *ctx, double *om, double *orad, const double *ym, const double *yr);
+    int (*dGmr)(void *ctx, double *om, double *orad, const double *ym, const double *yr, const double *zm,
+                const double *zr);
 } slpi_ref_fixmap;
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
@@ -64,6 +72,12 @@ int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcpt
  * iteration converged, the enclosure test failed) or -1 (it did not converge). */
 int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
                                   slong prec, char *why, size_t why_len);
+/* The same on g->Gmr and g->dGmr (ref/krawczyk-mr.c), with -2 where they cannot enclose
+ * (a part beyond the double range): then the balls' version must run. */
+int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                                     char *why, size_t why_len);
+/* One solver iteration done (the count of slpi_ref_iterations_take and the watch). */
+void slpi_ref_iteration_done(void);
 /* ref/solve.c: */
 /* The implicit schemes' solver for y = G(y) (F = y - G): the Jacobian-free test of g
  * first, kept if its radius is within 5/4 of that of G at the midpoint (always kept

@@ -42,6 +42,10 @@
  * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
  * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/mrmat.h"
 
@@ -50,6 +54,8 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +292,13 @@ int slpi_ref_mrmat_get(slpi_ref_mr *M, const acb_mat_t A, int c)
     return ok;
 }
 
+int slpi_ref_mrmat_init(slpi_ref_mr *M, int rows, int cols, int c)
+{
+    size_t n = (size_t)rows * cols * c;
+    *M = (slpi_ref_mr){ rows, cols, c, malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)) };
+    return M->mid != NULL && M->rad != NULL;
+}
+
 void slpi_ref_mrmat_clear(slpi_ref_mr *M)
 {
     free(M->mid);
@@ -486,11 +499,7 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
 
 int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len)
 {
-    size_t nc = (size_t)A->rows * B->cols * A->c;
-    *C = (slpi_ref_mr){ A->rows, B->cols, A->c, malloc((nc ? nc : 1) * sizeof(double)),
-                        malloc((nc ? nc : 1) * sizeof(double)) };
-    if (C->mid == NULL || C->rad == NULL)
-        return refuse(why, why_len, "out of memory");
+    if (!slpi_ref_mrmat_init(C, A->rows, B->cols, A->c)) return refuse(why, why_len, "out of memory");
     return mr_mul(C->mid, C->rad, A, B, why, why_len);
 }
 
@@ -504,9 +513,7 @@ static void scale_pow2(double *m, double *r, double a, double xm, double xr)
 int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X)
 {
     size_t n = (size_t)X->rows * X->cols * X->c;
-    *Y = (slpi_ref_mr){ X->rows, X->cols, X->c, malloc((n ? n : 1) * sizeof(double)), malloc((n ? n : 1) * sizeof(double)) };
-    if (Y->mid == NULL || Y->rad == NULL)
-        return 0;
+    if (!slpi_ref_mrmat_init(Y, X->rows, X->cols, X->c)) return 0;
     for (size_t e = 0; e < n; e++) {
         if (a == 1)
             Y->mid[e] = X->mid[e], Y->rad[e] = X->rad[e];

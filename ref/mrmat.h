@@ -13,9 +13,11 @@
 #ifndef SLPI_REF_MRMAT_H
 #define SLPI_REF_MRMAT_H
 
-#include "slpi.h"
+typedef struct slpi_problem slpi_problem;
+#include "core/slpi-flint.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* From this size on matmul=auto takes the BLAS route (bench/bench-ref-blas.c measures the
  * crossover). */
@@ -99,6 +101,9 @@ int slpi_ref_mrmat_is_real(const acb_mat_t A);
  * double range (or out of memory); M is then to be cleared all the same. */
 int slpi_ref_mrmat_get(slpi_ref_mr *M, const acb_mat_t A, int c);
 void slpi_ref_mrmat_clear(slpi_ref_mr *M);
+/* M = rows x cols entries of c parts, allocated (not set); 0 out of memory (M then to be
+ * cleared all the same) */
+int slpi_ref_mrmat_init(slpi_ref_mr *M, int rows, int cols, int c);
 /* C (dimensions of M) = the balls of M */
 void slpi_ref_mrmat_set(acb_mat_t C, const slpi_ref_mr *M);
 /* C = A B enclosed as slpi_ref_mrmat_mul (same c; C allocated here, to be cleared) */

@@ -4,7 +4,9 @@
  * (slpi_ref_krawczyk_fixed_limit); its Jacobian-free enclosure is kept when tight
  * enough, and otherwise the dense Krawczyk test (slpi_ref_krawczyk) must prove a box that
  * holds that limit. The tests themselves are ref/krawczyk.c's. */
+#include "core/slpi-flint.h"
 #include "ref/krawczyk.h"
+#include <stddef.h>
 #include <stdio.h>
 
 /* max radius of a ball vector */
@@ -131,7 +133,9 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     mag_t rf, rg;
     mag_init(rf);
     mag_init(rg);
-    ok = slpi_ref_krawczyk_fixed_limit(yf, lim, g, guess, prec, why, why_len);
+    ok = g->Gmr != NULL ? slpi_ref_krawczyk_fixed_limit_mr(yf, lim, g, guess, prec, why, why_len) : -2;
+    if (ok == -2) /* no map in doubles, or it cannot enclose: the balls' */
+        ok = slpi_ref_krawczyk_fixed_limit(yf, lim, g, guess, prec, why, why_len);
     if (ok < 0) {
         no_designated_root(why, why_len);
         ok = 0;

@@ -10,6 +10,10 @@
  * the same expressions (d P^{-1} = -P^{-1} dP P^{-1}); enclosed by the Krawczyk test.
  * Output in rotation form mu_{k+1} = tau^{-2} mu_k tau^2 = (tau^2)^* mu_k tau^2 (tau
  * unitary for the exact skew-Hermitian x). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "ref/matrix.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
@@ -202,7 +206,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     acb_mat_neg(B, B);
     s->m_pack(s, guess, B, prec);
     slpi_ref_fn f = { n, &c, lp_F, lp_J, NULL };
-    slpi_ref_fixmap g = { n, &c, lp_G, NULL, NULL, 0 };
+    slpi_ref_fixmap g = { n, &c, lp_G, NULL, NULL, 0, NULL, NULL };
     ok = slpi_ref_krawczyk_designated(xs, &f, &g, guess, guess, prec, why, why_len);
     if (ok) {
         lp_parts t;

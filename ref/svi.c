@@ -17,6 +17,13 @@
  * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "ref/vector-field.h"
@@ -373,7 +380,7 @@ static int svi_solve(svi_ctx *c, arb_ptr z, slong prec, char *why, size_t why_le
     grads(c, v, v + 3, c->Pk, c->Gk, NULL, NULL, prec);
     _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
     slpi_ref_fn f = { 9, c, svi_F, svi_J, NULL };
-    slpi_ref_fixmap g = { 9, c, svi_G, NULL, NULL, 0 };
+    slpi_ref_fixmap g = { 9, c, svi_G, NULL, NULL, 0, NULL, NULL };
     int ok = slpi_ref_krawczyk_designated(z, &f, &g, start, guess, prec, why, why_len);
     _arb_vec_clear(guess, 9);
     _arb_vec_clear(start, 9);

@@ -35,7 +35,13 @@
 #ifndef SLPI_REF_SYSTEM_H
 #define SLPI_REF_SYSTEM_H
 
+#include <stddef.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_plan slpi_plan;
+#include "core/slpi-flint.h"
 #include "ref/vec.h"
+#include "ref/mrmat.h"
 
 #define SLPI_REF_MAX_INV 16
 
@@ -88,6 +94,11 @@ struct slpi_ref_system {
      * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
     void (*m_gen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                      const acb_mat_t X, const acb_mat_t W, slong prec);
+    /* optional, on the BLAS route (ref/mrmat.h): m_gen_sum on N x N complex matrices of
+     * midpoint-radius doubles (B's arrays the caller's), for a system packed as su(N)
+     * (slpi_ref_sun_pack); 0 where it cannot (B undefined): then m_gen_sum on balls. */
+    int (*m_gen_sum_mr)(const slpi_ref_system *s, slpi_ref_mr *B, const double *delta, const slpi_ref_mr *X,
+                        const slpi_ref_mr *W, slong prec);
     /* optional (NULL: ISOMP works on matrices): out = pack(A Y C + C Y A) for packed a,
      * y, c (skew-Hermitian for skew-Hermitian A, Y, C). A system that sets it, with
      * gen/dgen/coad in closed form, lets ISOMP run its fixed-point map in coordinates

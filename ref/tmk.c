@@ -11,6 +11,13 @@
  * mode (p->fixed_iters > 0), where exactly that many chord steps
  *     sigma <- sigma - D^{-1} r,  D v = v - 1/2 sum_k Delta_k D xi_k(mu_n)[ad*_v mu_n],
  * from sigma = 0 are evaluated in balls (the defined map is certified). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"
@@ -125,7 +132,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
-        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL, 0 };
+        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL, 0, NULL, NULL };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }

@@ -22,12 +22,14 @@
  * grows a radius r to about n r (|V_m| |V_m^T| r), which on the rotating QG model (F of
  * size 819, multiplied by the solve in the midpoint equation) made the step's Krawczyk
  * test expand at 64 bits and fail up to 512 bits; the centred form grows it to about r / 4. */
+#include "core/slpi-flint.h"
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 #include "core/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
@@ -76,13 +78,6 @@ void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t)
     t->N = 0;
 }
 
-/* the ball <mid, rad> */
-static void ball_set(arb_t x, double mid, double rad)
-{
-    arb_set_d(x, mid);
-    mag_set_d(arb_radref(x), rad);
-}
-
 /* Per diagonal m (n = N - m), the coefficient alpha of (l, part): part 0 the cos (Re, j =
  * 2m - 1), 1 the sin (Im, j = 2m; m = 0: j = 0); -1 where alpha < alpha0 or m = 0, part 0 */
 static int coeff_index(int l, int m, int part, int alpha0)
@@ -95,7 +90,7 @@ static int coeff_index(int l, int m, int part, int alpha0)
 
 /* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of each diagonal, without
  * the factor s_m: the analysis up to s_m */
-static int analysis_d(double *om, double *orad, const acb_mat_t X, int alpha0, const slpi_ref_zeitlin_mr *t)
+static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
     char why[160];
@@ -105,10 +100,10 @@ static int analysis_d(double *om, double *orad, const acb_mat_t X, int alpha0, c
     double *dm = d, *dr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
     for (int m = 0; m < N && ok; m++) {
         int n = N - m;
-        for (int a = 0; a < n && ok; a++) {
-            acb_srcptr e = acb_mat_entry(X, a + m, a);
-            ok = slpi_ref_mrmat_ball_get(dm + a, dr + a, acb_realref(e)) &&
-                 slpi_ref_mrmat_ball_get(dm + n + a, dr + n + a, acb_imagref(e));
+        for (int a = 0; a < n; a++) {
+            size_t e = ((size_t)(a + m) * N + a) * 2;
+            dm[a] = X->mid[e], dr[a] = X->rad[e];
+            dm[n + a] = X->mid[e + 1], dr[n + a] = X->rad[e + 1];
         }
         ok = ok && slpi_ref_mrmat_gemm_table(pm, pr, 2, n, n, dm, dr, t->mid[m], t->rad[m], t->nrm[m], 0, why,
                                              sizeof why);
@@ -127,7 +122,7 @@ static int analysis_d(double *om, double *orad, const acb_mat_t X, int alpha0, c
 
 /* X = sum_alpha v_alpha (the synthesis's coefficients after the factor 1/s_m) through the
  * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal */
-static int synthesis_d(acb_mat_t X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
+static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
     char why[160];
@@ -135,7 +130,8 @@ static int synthesis_d(acb_mat_t X, const double *vm, const double *vr, int alph
     if (d == NULL)
         return 0;
     double *wm = d, *wr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
-    acb_mat_zero(X);
+    memset(X->mid, 0, sizeof(double) * 2 * (size_t)N * N);
+    memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
     for (int m = 0; m < N && ok; m++) {
         int n = N - m, any = 0;
         for (int l = m; l < N; l++)
@@ -149,18 +145,25 @@ static int synthesis_d(acb_mat_t X, const double *vm, const double *vr, int alph
             continue;
         ok = slpi_ref_mrmat_gemm_table(pm, pr, n, n, 2, wm, wr, t->mid[m], t->rad[m], t->nrm[m], 1, why, sizeof why);
         for (int a = 0; a < n && ok; a++) {
-            acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
-            if (m == 0) {
-                ball_set(acb_imagref(lo), pm[2 * a + 1], pr[2 * a + 1]);
-                continue;
-            }
-            ball_set(acb_realref(lo), pm[2 * a], pr[2 * a]);
-            arb_neg(acb_realref(up), acb_realref(lo));
-            ball_set(acb_imagref(lo), pm[2 * a + 1], pr[2 * a + 1]);
-            arb_set(acb_imagref(up), acb_imagref(lo));
+            size_t lo = ((size_t)(a + m) * N + a) * 2, up = ((size_t)a * N + a + m) * 2;
+            X->mid[lo + 1] = X->mid[up + 1] = pm[2 * a + 1];
+            X->rad[lo + 1] = X->rad[up + 1] = pr[2 * a + 1];
+            if (m == 0) continue;
+            X->mid[lo] = pm[2 * a], X->mid[up] = -pm[2 * a];
+            X->rad[lo] = X->rad[up] = pr[2 * a];
         }
     }
     free(d);
+    return ok;
+}
+
+/* synthesis_d into the balls of X */
+static int synthesis_acb(acb_mat_t X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
+{
+    slpi_ref_mr Y;
+    int ok = slpi_ref_mrmat_init(&Y, t->N, t->N, 2) && synthesis_d(&Y, vm, vr, alpha0, t);
+    if (ok) slpi_ref_mrmat_set(X, &Y);
+    slpi_ref_mrmat_clear(&Y);
     return ok;
 }
 
@@ -180,13 +183,26 @@ int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const s
             arb_mul(w, w, z->rsqrt2, prec);
         ok = slpi_ref_mrmat_ball_get(v + i, v + nal + i, w);
     }
-    ok = ok && synthesis_d(X, v, v + nal, alpha0, t);
+    ok = ok && synthesis_acb(X, v, v + nal, alpha0, t);
     arb_clear(w);
     free(v);
     return ok;
 }
 
 int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
+                              const slpi_ref_zeitlin_mr *t)
+{
+    slpi_ref_mr x, y;
+    memset(&y, 0, sizeof y);
+    int ok = slpi_ref_mrmat_get(&x, X, 2) && slpi_ref_mrmat_init(&y, t->N, t->N, 2) &&
+        slpi_ref_zeitlin_noise_dd(&y, &x, alpha0, wm, wr, t);
+    if (ok) slpi_ref_mrmat_set(T, &y);
+    slpi_ref_mrmat_clear(&x);
+    slpi_ref_mrmat_clear(&y);
+    return ok;
+}
+
+int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, const double *wm, const double *wr,
                               const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, nal = N * N - 1 - alpha0, ok;
@@ -426,12 +442,24 @@ static void mean_sub_mr(double *xm, double *xr, int n)
 
 int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z)
 {
+    slpi_ref_mr x, y;
+    memset(&y, 0, sizeof y);
+    int ok = slpi_ref_mrmat_get(&x, X, 2) && slpi_ref_mrmat_init(&y, z->N, z->N, 2) &&
+        slpi_ref_zeitlin_poisson_dd(&y, &x, z);
+    if (ok) slpi_ref_mrmat_set(P, &y);
+    slpi_ref_mrmat_clear(&x);
+    slpi_ref_mrmat_clear(&y);
+    return ok;
+}
+
+int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi_ref_zeitlin *z)
+{
     int N = z->N, ok = z->twd != NULL;
     double *pm = malloc(sizeof(double) * 4 * (size_t)N), *pr = pm + 2 * N;
     ok = ok && pm != NULL;
     /* d = 0: x_a = Im X_aa - Tr/N (real), shift 0: p_0 pinned, solve on 1..N-1; the mean subtracted */
     for (int a = 0; a < N && ok; a++) {
-        ok = slpi_ref_mrmat_ball_get(pm + 2 * a, pr + 2 * a, acb_imagref(acb_mat_entry(X, a, a)));
+        pm[2 * a] = X->mid[((size_t)a * N + a) * 2 + 1], pr[2 * a] = X->rad[((size_t)a * N + a) * 2 + 1];
         pm[2 * a + 1] = pr[2 * a + 1] = 0;
     }
     if (ok) {
@@ -444,30 +472,71 @@ int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_z
             thomas_mr(pm, pr, t, t + 2 * N, t + 4 * N, t + 5 * N, N);
         }
         mean_sub_mr(pm, pr, N);
-        acb_mat_zero(P);
+        memset(P->mid, 0, sizeof(double) * 2 * (size_t)N * N);
+        memset(P->rad, 0, sizeof(double) * 2 * (size_t)N * N);
         for (int a = 0; a < N; a++)
-            ball_set(acb_imagref(acb_mat_entry(P, a, a)), pm[2 * a], pr[2 * a]);
+            P->mid[((size_t)a * N + a) * 2 + 1] = pm[2 * a], P->rad[((size_t)a * N + a) * 2 + 1] = pr[2 * a];
     }
     /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal */
     for (int d = 1; d < N && ok; d++) {
         int n = N - d;
         const double *t = z->twd[d];
-        for (int a = 0; a < n && ok; a++) {
-            acb_srcptr x = acb_mat_entry(X, a, a + d);
-            ok = slpi_ref_mrmat_ball_get(pm + 2 * a, pr + 2 * a, acb_realref(x)) &&
-                 slpi_ref_mrmat_ball_get(pm + 2 * a + 1, pr + 2 * a + 1, acb_imagref(x));
+        for (int a = 0; a < n; a++) {
+            size_t e = ((size_t)a * N + a + d) * 2;
+            pm[2 * a] = X->mid[e], pr[2 * a] = X->rad[e];
+            pm[2 * a + 1] = X->mid[e + 1], pr[2 * a + 1] = X->rad[e + 1];
         }
-        if (!ok)
-            break;
         thomas_mr(pm, pr, t, t + 2 * n, t + 4 * n, t + 5 * n, n);
         for (int a = 0; a < n; a++) {
-            acb_ptr up = acb_mat_entry(P, a, a + d), lo = acb_mat_entry(P, a + d, a);
-            ball_set(acb_realref(up), pm[2 * a], pr[2 * a]);
-            ball_set(acb_imagref(up), pm[2 * a + 1], pr[2 * a + 1]);
-            arb_neg(acb_realref(lo), acb_realref(up));
-            arb_set(acb_imagref(lo), acb_imagref(up));
+            size_t up = ((size_t)a * N + a + d) * 2, lo = ((size_t)(a + d) * N + a) * 2;
+            P->mid[up] = pm[2 * a], P->mid[lo] = -pm[2 * a];
+            P->mid[up + 1] = P->mid[lo + 1] = pm[2 * a + 1];
+            P->rad[up] = P->rad[lo] = pr[2 * a];
+            P->rad[up + 1] = P->rad[lo + 1] = pr[2 * a + 1];
         }
     }
     free(pm);
     return ok;
+}
+
+int slpi_ref_zeitlin_gen_sum_dd(slpi_ref_mr *B, const slpi_ref_mr *V, double delta0, const slpi_ref_mr *G,
+                                const double *w, int alpha0, const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t)
+{
+    int N = z->N, nal = N * N - 1 - alpha0, ok = V->c == 2;
+    size_t n = 2 * (size_t)N * N;
+    slpi_ref_mr T = { 0 };
+    if (ok && delta0 == 0) {
+        memset(B->mid, 0, n * sizeof(double));
+        memset(B->rad, 0, n * sizeof(double));
+    } else if (ok) {
+        ok = slpi_ref_zeitlin_poisson_dd(B, V, z) && (G == NULL || slpi_ref_mrmat_axpy(B, -1, G, 0));
+        for (size_t i = 0; ok && i < n; i++)
+            slpi_ref_mrmat_scalar_mul(B->mid + i, B->rad + i, B->mid[i], B->rad[i], delta0, 0);
+    }
+    ok = ok &&
+        (w == NULL ||
+         (slpi_ref_mrmat_init(&T, N, N, 2) && slpi_ref_zeitlin_noise_dd(&T, V, alpha0, w, w + nal, t) &&
+          slpi_ref_mrmat_axpy(B, 1, &T, 0)));
+    slpi_ref_mrmat_clear(&T);
+    return ok;
+}
+
+double *slpi_ref_zeitlin_noise_weights_mr(const double *delta, int M, const int *alpha, int alpha0, arb_srcptr a, int N)
+{
+    int nal = N * N - 1 - alpha0;
+    double *w = calloc(2 * (size_t)nal + 2 * (size_t)N, sizeof *w), am, ar;
+    double *al = w + 2 * nal; /* a_l as balls <al[l], al[N + l]> */
+    int ok = w != NULL;
+    for (int l = 1; l < N && ok; l++) ok = slpi_ref_mrmat_ball_get(al + l, al + N + l, a + l);
+    for (int k = 1; k <= M && ok; k++)
+        if (delta[k] != 0) {
+            int i = alpha[k - 1] - alpha0, l = slpi_ref_zeitlin_degree(alpha[k - 1]);
+            slpi_ref_mrmat_scalar_mul(&am, &ar, -delta[k], 0, al[l], al[N + l]); /* -delta_k a_l */
+            slpi_ref_mrmat_scalar_add(w + i, w + nal + i, w[i], w[nal + i], am, ar);
+        }
+    if (!ok) {
+        free(w);
+        w = NULL;
+    }
+    return w;
 }

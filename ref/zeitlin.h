@@ -18,7 +18,10 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/vec.h"
+#include "ref/mrmat.h"
 
 /* The certified path covers N = 2..1024 (the double path's range), N > 512 on the
  * BLAS route only: the T_lm tables as balls (z->V, about N^3/3 of them) took 4.0 GB
@@ -118,12 +121,27 @@ void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z);
  * the balls. 0 (P undefined) where z->twd is NULL or a part of X is beyond the double
  * range. */
 int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z);
+/* The same on the route's doubles (P, X: N x N complex, c = 2, P's arrays allocated by
+ * the caller), from one evaluation of the step's map to the next without balls. */
+int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi_ref_zeitlin *z);
 /* T = sum_{alpha >= alpha0} w_alpha omega_alpha(X) Y_alpha, the noise (Q)'s generator sum,
  * for every w in the balls <wm, wr> (indexed alpha - alpha0) and X in its balls: the
  * analysis and the synthesis on the tables, the factors s_m of the two cancelling
  * exactly, the products w omega in midpoint–radius doubles. */
 int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
                               const slpi_ref_zeitlin_mr *t);
+int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, const double *wm, const double *wr,
+                              const slpi_ref_zeitlin_mr *t);
+/* The weights -delta_k a_l of the noise (Q) (component k = 1..M at alpha[k-1], a_l the balls
+ * a[l]) per alpha - alpha0 as midpoint–radius doubles: nal = N^2 - 1 - alpha0 mids, then nal
+ * radii (malloc'd); NULL where a ball is beyond the double range. */
+double *slpi_ref_zeitlin_noise_weights_mr(const double *delta, int M, const int *alpha, int alpha0, arb_srcptr a,
+                                          int N);
+/* B = delta0 ((Delta_N - shift)^{-1} V - G) + sum_{alpha >= alpha0} w_alpha omega_alpha(V) Y_alpha
+ * (G NULL: no G; w NULL: no noise; else its nal mids then nal radii) on the route's doubles,
+ * in the order of ref/euler-zeitlin.c's generator sum on balls (z->twd made); 0 where it cannot. */
+int slpi_ref_zeitlin_gen_sum_dd(slpi_ref_mr *B, const slpi_ref_mr *V, double delta0, const slpi_ref_mr *G,
+                                const double *w, int alpha0, const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t);
 /* rho[2m] >= ||M_m||_inf and rho[2m + 1] >= the 2-norm of every row of M_m = V_m diag(w) V_m^T
  * on every diagonal m = 0..N-1 and part (w = <wm, wr> indexed by alpha, every table and weight
  * in their balls): how far the weighted sum below can move an entry of diagonal m per unit

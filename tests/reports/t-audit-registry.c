@@ -197,7 +197,8 @@ static void check_malformed_refused(const char *dir)
     }
     /* a description of another number of fields is refused, naming file:line and the count */
     loads("= M3 | s | m | p\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: 4 fields, expected 5 (= id | statement", &a);
+          "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":1: 4 fields, expected 5 (= id | statement", &a);
     slpi_audit_free(&a);
     /* a description without the paper's size (or statement) is refused */
     loads("= M3 | s | m | - | -\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"

@@ -1,0 +1,157 @@
+/* ref/isomp-mr.c — ISOMP's map on the BLAS route in midpoint–radius doubles (ref/isomp-mr.h;
+ * the map, its derivative and their skew-Hermitian forms: ref/isomp.c). The packed
+ * coordinates of su(N) (slpi_ref_sun_pack's layout: Im X_aa, then Re and Im X_ab for
+ * a < b) are copied into the matrices and back exactly; the generator sum is the system's
+ * m_gen_sum_mr, the products and sums those of ref/mrmat.h. */
+#include "ref/isomp-mr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_isomp_sum *t)
+{
+    char why[160];
+    slpi_ref_mr T1 = { 0 }, T2 = { 0 }, T3 = { 0 };
+    *S = (slpi_ref_mr){ 0 };
+    int ok = slpi_ref_mrmat_mul_mr(&T2, t->A2, t->B2, why, sizeof why);
+    ok = ok && (t->B3 == NULL || slpi_ref_mrmat_mul_mr(&T3, &T2, t->B3, why, sizeof why));
+    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_mul_mr(&T1, t->A1, t->B1, why, sizeof why));
+    ok = ok && (t->A1 == NULL ? slpi_ref_mrmat_scale(S, 1, xn) : slpi_ref_mrmat_scale(S, t->a3, &T3));
+    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_axpy(S, t->a1, &T1, 1));
+    ok = ok && slpi_ref_mrmat_axpy(S, t->a2, &T2, 1);
+    ok = ok && (t->A1 != NULL || t->B3 == NULL || slpi_ref_mrmat_axpy(S, t->a3, &T3, 0));
+    slpi_ref_mrmat_clear(&T1);
+    slpi_ref_mrmat_clear(&T2);
+    slpi_ref_mrmat_clear(&T3);
+    return ok;
+}
+
+int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta, const slpi_ref_mr *xn,
+                           slong prec)
+{
+    int N = s->N, ok = s->m_gen_sum_mr != NULL && xn->c == 2;
+    memset(w, 0, sizeof *w);
+    *w = (slpi_ref_isomp_mr){ s, delta, xn, prec, { 0 }, { 0 }, { 0 }, { 0 }, { 0 } };
+    ok = ok && slpi_ref_mrmat_init(&w->Y, N, N, 2) && slpi_ref_mrmat_init(&w->W, N, N, 2) &&
+        slpi_ref_mrmat_init(&w->Psi, N, N, 2) && slpi_ref_mrmat_init(&w->dPsi, N, N, 2) &&
+        slpi_ref_mrmat_init(&w->M, N, N, 2);
+    if (!ok) slpi_ref_isomp_mr_clear(w);
+    return ok;
+}
+
+void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w)
+{
+    slpi_ref_mrmat_clear(&w->Y);
+    slpi_ref_mrmat_clear(&w->W);
+    slpi_ref_mrmat_clear(&w->Psi);
+    slpi_ref_mrmat_clear(&w->dPsi);
+    slpi_ref_mrmat_clear(&w->M);
+}
+
+/* X = the su(N) matrix of the packed <xm, xr> (xr NULL: radius 0), exactly */
+static void unpack(slpi_ref_mr *X, const double *xm, const double *xr)
+{
+    int N = X->rows, idx = N;
+    for (int a = 0; a < N; a++) {
+        size_t e = ((size_t)a * N + a) * 2;
+        X->mid[e] = X->rad[e] = 0;
+        X->mid[e + 1] = xm[a];
+        X->rad[e + 1] = xr != NULL ? xr[a] : 0;
+    }
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++, idx += 2) {
+            size_t ab = ((size_t)a * N + b) * 2, ba = ((size_t)b * N + a) * 2;
+            X->mid[ab] = xm[idx], X->mid[ba] = -xm[idx];
+            X->mid[ab + 1] = X->mid[ba + 1] = xm[idx + 1];
+            X->rad[ab] = X->rad[ba] = xr != NULL ? xr[idx] : 0;
+            X->rad[ab + 1] = X->rad[ba + 1] = xr != NULL ? xr[idx + 1] : 0;
+        }
+}
+
+/* the packed coordinates of X (its upper triangle and the imaginary diagonal) */
+static void pack(double *om, double *orad, const slpi_ref_mr *X)
+{
+    int N = X->rows, idx = N;
+    for (int a = 0; a < N; a++)
+        om[a] = X->mid[((size_t)a * N + a) * 2 + 1], orad[a] = X->rad[((size_t)a * N + a) * 2 + 1];
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++, idx += 2) {
+            size_t ab = ((size_t)a * N + b) * 2;
+            om[idx] = X->mid[ab], om[idx + 1] = X->mid[ab + 1];
+            orad[idx] = X->rad[ab], orad[idx + 1] = X->rad[ab + 1];
+        }
+}
+
+/* the sum t into <om, orad>; 0 where the route cannot */
+static int sum_pack(const slpi_ref_isomp_mr *w, double *om, double *orad, const slpi_ref_isomp_sum *t)
+{
+    slpi_ref_mr S;
+    int ok = slpi_ref_isomp_sum_mr(&S, w->xn, t);
+    if (ok) pack(om, orad, &S);
+    slpi_ref_mrmat_clear(&S);
+    return ok;
+}
+
+/* G(Y) = X_n + 1/2 skew(U) + 1/4 U Psi, U = Psi Y (ref/isomp.c isomp_G) */
+int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr)
+{
+    const slpi_ref_system *s = w->s;
+    unpack(&w->Y, ym, yr);
+    if (!s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec)) return 0;
+    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, &w->Psi, NULL, NULL, 0, 0.5, 0.25 };
+    return sum_pack(w, om, orad, &t);
+}
+
+/* G'(Y)[W] = skew(dPsi M + 1/2 Psi W) + 1/4 (Psi W) Psi, M = 1/2 Y + 1/4 (Psi Y)^*
+ * (ref/isomp.c dG_apply, dG_parts_init) */
+int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr,
+                         const double *zm, const double *zr)
+{
+    const slpi_ref_system *s = w->s;
+    char why[160];
+    int N = s->N, ok;
+    slpi_ref_mr U = { 0 };
+    unpack(&w->Y, ym, yr);
+    unpack(&w->W, zm, zr);
+    ok = s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec) &&
+        s->m_gen_sum_mr(s, &w->dPsi, w->delta, &w->Y, &w->W, w->prec) &&
+        slpi_ref_mrmat_mul_mr(&U, &w->Psi, &w->Y, why, sizeof why);
+    for (int i = 0; i < N && ok; i++) /* M = (U^* / 2 + Y) / 2 */
+        for (int j = 0; j < N; j++)
+            for (int p = 0; p < 2; p++) {
+                size_t e = ((size_t)i * N + j) * 2 + p, et = ((size_t)j * N + i) * 2 + p;
+                double m = p ? -U.mid[et] : U.mid[et], r = U.rad[et];
+                r = slpi_ref_mrmat_up(slpi_ref_mrmat_up(0.5 * r) + 0x1p-1074);
+                slpi_ref_mrmat_scalar_add(&m, &r, 0.5 * m, r, w->Y.mid[e], w->Y.rad[e]);
+                w->M.mid[e] = 0.5 * m;
+                w->M.rad[e] = slpi_ref_mrmat_up(slpi_ref_mrmat_up(0.5 * r) + 0x1p-1074);
+                ok &= isfinite(w->M.mid[e]) && isfinite(w->M.rad[e]);
+            }
+    slpi_ref_mrmat_clear(&U);
+    if (!ok) return 0;
+    slpi_ref_isomp_sum t = { &w->Psi, &w->W, &w->Psi, &w->dPsi, &w->M, 1, 0.5, 0.25 };
+    return sum_pack(w, om, orad, &t);
+}
+
+int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y)
+{
+    const slpi_ref_system *s = w->s;
+    int n = s->dim, ok = 1;
+    double *buf = malloc(sizeof(double) * 4 * (size_t)n);
+    if (buf == NULL) return 0;
+    double *ym = buf, *yr = buf + n, *om = yr + n, *orad = om + n;
+    for (int i = 0; i < n && ok; i++) ok = slpi_ref_mrmat_ball_get(ym + i, yr + i, y + i);
+    if (ok) {
+        unpack(&w->Y, ym, yr);
+        ok = s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec);
+    }
+    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, NULL, NULL, NULL, 0, 1, 0 };
+    ok = ok && sum_pack(w, om, orad, &t);
+    for (int i = 0; i < n && ok; i++) {
+        arb_set_d(x + i, om[i]);
+        mag_set_d(arb_radref(x + i), orad[i]);
+    }
+    free(buf);
+    return ok;
+}

@@ -1,0 +1,47 @@
+/* ref/isomp-mr.h — ISOMP's fixed-point map G and its derivative on the BLAS route in
+ * midpoint–radius doubles (ref/isomp-mr.c): the state's packed coordinates, the step's
+ * matrices and their sums stay doubles from one evaluation of G to the next, and no ball
+ * matrix is formed (docs/design.md#blas-route). */
+#ifndef SLPI_REF_ISOMP_MR_H
+#define SLPI_REF_ISOMP_MR_H
+
+#include "ref/system.h"
+
+/* out = S + a1 skew(T1) + a2 skew(T2) (+ a3 T3 where S = X_n), skew(T) = T - T^*, with
+ * T1 = A1 B1, T2 = A2 B2, T3 = T2 B3 and S = X_n where A1 == NULL, else S = a3 T3;
+ * B3 == NULL: no T3 (the a's powers of two). */
+typedef struct {
+    const slpi_ref_mr *A2, *B2, *B3, *A1, *B1;
+    double a1, a2, a3;
+} slpi_ref_isomp_sum;
+/* S (allocated here, to be cleared) = the sum t with X_n = xn, the products by
+ * slpi_ref_mrmat_mul_mr and the sums by ref/mrmat.h's scalar arithmetic; 0 where the
+ * route cannot enclose. */
+int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_isomp_sum *t);
+
+/* The map of one step: the system (packed as su(N), with m_gen_sum_mr), its increments,
+ * X_n as doubles, and the matrices of an evaluation, allocated once a step. */
+typedef struct {
+    const slpi_ref_system *s;
+    const double *delta;
+    const slpi_ref_mr *xn;
+    slong prec;
+    slpi_ref_mr Y, W, Psi, dPsi, M;
+} slpi_ref_isomp_mr;
+/* 1 and w ready, or 0 (w cleared) where the system has no m_gen_sum_mr, X_n is not complex,
+ * or out of memory. */
+int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const double *delta, const slpi_ref_mr *xn,
+                           slong prec);
+void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w);
+/* <om, orad> encloses G(y) for every y in <ym, yr> (packed coordinates; yr NULL: radius 0);
+ * 0 where the route cannot. */
+int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr);
+/* <om, orad> encloses G'(y)[z] for every y in <ym, yr>, z in <zm, zr>; 0 where it cannot. */
+int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr,
+                         const double *zm, const double *zr);
+
+/* The COMM update X_{n+1} = X_n + [Psi(Xt), Xt] from the midpoint's enclosure y (packed
+ * balls) into x (packed balls); 0 (x unchanged) where the route cannot. */
+int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y);
+
+#endif

@@ -1,0 +1,138 @@
+/* ref/krawczyk-mr.c — the Jacobian-free fixed-point test of ref/krawczyk.c
+ * (slpi_ref_krawczyk_fixed_limit: its steps 1-3, the same stopping rules, inflation and
+ * test) on a map given in midpoint–radius doubles (slpi_ref_fixmap's Gmr and dGmr, the
+ * BLAS route's): the iterate, the images and the boxes stay doubles from one evaluation of
+ * G to the next, with the inflation, the image K = DG(X)[Z] + (G(y~) - y~) and the interior
+ * test in ref/mrmat.h's scalar arithmetic (radii rounded up: K in the interior of Z as
+ * doubles implies it for the exact K), and only the result becomes balls. The iteration
+ * starts from the nearest doubles of the guess's midpoints (any start of a contraction
+ * reaches the same fixed point). */
+#include "ref/krawczyk.h"
+#include "ref/mrmat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INFLATE_MAXIT 20 /* as ref/krawczyk.c */
+#define FIXED_MAXIT 200
+#define FIXED_MAXIT_BITS 128
+
+static double up(double x)
+{
+    return slpi_ref_mrmat_up(x);
+}
+
+/* the ball <m, r> into x (its midpoint exact) */
+static void ball_set(arb_t x, double m, double r)
+{
+    arb_set_d(x, m);
+    mag_set_d(arb_radref(x), r);
+}
+
+/* the iteration y <- mid G(y) from y (ref/krawczyk.c); on return y is its last point, p
+ * the one before, <gm, gr> the enclosing image G(p), *d and *dprev the last two steps and
+ * *rg the image's largest radius. 1 when it converged, 0 when it did not (why set), -2
+ * where Gmr cannot enclose. */
+static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, double *gr, double *d, double *dprev,
+                   double *rg, slong prec, char *why, size_t why_len)
+{
+    int n = g->n, it;
+    const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
+    *dprev = INFINITY;
+    for (it = 0; it < maxit; it++) {
+        if (!g->Gmr(g->ctx, gm, gr, y, NULL)) return -2; /* counted by the balls' version, run instead */
+        slpi_ref_iteration_done();
+        double dd = 0, ym = 1, tol = 0;
+        for (int i = 0; i < n; i++) {
+            tol = fmax(tol, gr[i]);
+            dd = fmax(dd, fabs(gm[i] - y[i]));
+            ym = fmax(ym, fabs(gm[i]));
+        }
+        memcpy(p, y, sizeof(double) * (size_t)n);
+        memcpy(y, gm, sizeof(double) * (size_t)n);
+        *d = dd;
+        *rg = tol;
+        /* done at 2^8 ulps, or once the step is below the width of the image ball */
+        if (dd <= fmax(4 * tol, ldexp(ym, (int)(8 - prec)))) return 1;
+        if (!isfinite(dd) || dd >= *dprev) {
+            snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits (its step grew at %ld bits)",
+                     (long)prec, (long)prec);
+            return 0;
+        }
+        *dprev = dd;
+    }
+    snprintf(why, why_len,
+             "fixed-point iteration did not reach its tolerance within its cap of %d iterations at %ld bits", maxit,
+             (long)prec);
+    return 0;
+}
+
+/* the limit y with its a posteriori error (ref/krawczyk.c: rg + q (d + rg) / (1 - q)) */
+static void limit_set(arb_ptr limit, const double *y, int n, double d, double dprev, double rg)
+{
+    double t = up(d + rg);
+    if (isfinite(dprev) && d < dprev) {
+        double q = up(d / dprev), one_q = nextafter(1 - q, 0);
+        t = up(up(t * q) / one_q);
+    }
+    t = up(t + rg);
+    for (int i = 0; i < n; i++) ball_set(limit + i, y[i], t);
+}
+
+int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                                     char *why, size_t why_len)
+{
+    int n = g->n, ok = 0;
+    double *buf = malloc(sizeof(double) * 8 * (size_t)n), d = 0, dprev = 0, rg = 0;
+    if (buf == NULL) return -2;
+    double *yt = buf, *p = yt + n, *gm = p + n, *gr = gm + n, *km = gr + n, *kr = km + n, *zr = kr + n;
+    double *dm = zr + n;
+    for (int i = 0; i < n && ok == 0; i++)
+        if (!slpi_ref_mrmat_ball_get(yt + i, NULL, guess + i)) ok = -2;
+    ok = ok == 0 ? iterate(g, yt, p, gm, gr, &d, &dprev, &rg, prec, why, why_len) : ok;
+    if (ok == 0) ok = -1; /* it did not converge */
+    if (ok != 1) goto done;
+    if (limit) limit_set(limit, yt, n, d, dprev, rg);
+    /* centred on the last point but one, p, whose enclosing image G(p) is <gm, gr>: from here
+     * on <gm, gr> is G(p) - p (nearly exact: p is close to G(p)), and K is DG(X)[Z] added to
+     * it (adding G(p) first would round at the size of p) */
+    for (int i = 0; i < n; i++) {
+        slpi_ref_mrmat_scalar_sub(gm + i, gr + i, gm[i], gr[i], p[i], 0);
+        km[i] = gm[i], kr[i] = gr[i];
+    }
+    ok = 0;
+    for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
+        slpi_ref_iteration_done();
+        for (int i = 0; i < n; i++) { /* Z = 0 +/- (1.1 |k| + 2^(4-prec) max(1, |p|)) */
+            double delta = ldexp(fmax(1, fabs(p[i])), (int)(4 - prec));
+            zr[i] = up(up(up(up(fabs(km[i]) + kr[i]) * 11) / 10) + delta);
+            dm[i] = 0;
+        }
+        if (!g->dGmr(g->ctx, km, kr, p, zr, dm, zr)) {
+            ok = -2;
+            goto done;
+        }
+        ok = 1;
+        for (int i = 0; i < n; i++) { /* K = DG(X)[Z] + (G(p) - p), inside the interior of Z */
+            slpi_ref_mrmat_scalar_add(km + i, kr + i, km[i], kr[i], gm[i], gr[i]);
+            ok &= up(fabs(km[i]) + kr[i]) < zr[i];
+        }
+    }
+    if (ok) {
+        arb_t k;
+        arb_init(k);
+        for (int i = 0; i < n; i++) {
+            ball_set(k, km[i], kr[i]);
+            arb_set_d(y + i, p[i]);
+            arb_add(y + i, y + i, k, prec);
+        }
+        arb_clear(k);
+    } else {
+        snprintf(why, why_len, "fixed-point Krawczyk image not inside the inflated box after %d inflations at %ld bits",
+                 INFLATE_MAXIT, (long)prec);
+    }
+done:
+    free(buf);
+    return ok;
+}
