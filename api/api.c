@@ -6,6 +6,18 @@
  * libslpi (api/) because it drives both paths (core/ must not depend on fast/ or ref/);
  * the tools' entry points (slpi-tools.h: verify, golden, converge) live in the tools
  * library and record their errors through slpi_api_record (api/api.h). */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include "slpi/version.h"
+#include "slpi/run.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
+#include "slpi/stepper.h"
+#include <stdint.h>
+#include <stddef.h>
 #include "core/problem-struct.h"
 #include "api/api.h"
 #include "core/rows.h"

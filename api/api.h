@@ -4,7 +4,7 @@
 #ifndef SLPI_API_H
 #define SLPI_API_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
 
 /* Record err's message as the calling thread's slpi_api_last_error when rc is an error;
  * returns rc. */

@@ -14,6 +14,16 @@
  * interrupt) voids the block: api/ensemble.c runs its paths again on the general path,
  * which fails on the same path (the lanes allocate nothing as they run, and refuse only
  * what a stepper refuses) and reports the reason in its own words. */
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include <stdint.h>
+#include <stddef.h>
+#include "slpi/fast.h"
+#include "slpi/ensemble.h"
 #include "core/problem-struct.h"
 #include "api/ensemble-lanes.h"
 

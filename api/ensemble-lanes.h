@@ -4,7 +4,9 @@
 #ifndef SLPI_ENSEMBLE_LANES_H
 #define SLPI_ENSEMBLE_LANES_H
 
-#include "slpi.h"
+#include <stdint.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
 
 typedef struct slpi_ens_lanes slpi_ens_lanes;   /* one per thread */
 

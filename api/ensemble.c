@@ -28,6 +28,10 @@
  * otherwise (slpi_ensemble_route says which, and why). A block the lanes cannot finish (a
  * step fails, an input is refused) is run again on the general route, which fails on the
  * same path and words the error. */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/stepper.h"
+#include "slpi/ensemble.h"
 #include "core/problem-struct.h"
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
@@ -35,6 +39,9 @@
 
 #ifdef _OPENMP
 #include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #endif
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef SLPI_CLI_H
 #define SLPI_CLI_H
 
-#include "slpi-tools.h"
+typedef struct slpi_output slpi_output;
 
 int slpi_cli_list(int argc, char **argv);
 int slpi_cli_run(int argc, char **argv);

@@ -11,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <time.h>
+#include <stdint.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "reports/reports.h"

@@ -13,12 +13,17 @@
 
 #ifdef SLPI_MPI
 #include <mpi.h>
+#include <stdint.h>
+#include <stddef.h>
 #endif
 
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "reports/reports.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
 #include "core/parse.h"
 #include "core/threads.h"
 #include "core/command.h"

@@ -14,8 +14,16 @@
 
 #ifdef SLPI_MPI
 #include <mpi.h>
+#include <stdint.h>
+#include <stddef.h>
 #endif
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/version.h"
+#include "slpi/output.h"
+#include "slpi/run.h"
+#include "slpi/ensemble.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/digest.h"

@@ -4,10 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
 #include "core/problem-struct.h"
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
+#include "slpi/tools.h"
 #include "core/command.h"
 
 static void help(FILE *f)

@@ -4,7 +4,9 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/command.h"
 
 static void help(FILE *f)

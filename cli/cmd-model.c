@@ -8,7 +8,15 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/expr.h"

@@ -10,7 +10,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/output.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/noise.h"

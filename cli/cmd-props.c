@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "props/props.h"

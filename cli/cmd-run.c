@@ -9,7 +9,10 @@
 
 #include "core/problem-struct.h"
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
+#include "slpi/run.h"
 #include "core/parse.h"
 #include "core/command.h"
 

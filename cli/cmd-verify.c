@@ -11,10 +11,13 @@
 
 #ifdef SLPI_MPI
 #include <mpi.h>
+#include <stddef.h>
 #endif
 
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/output.h"
+#include "slpi/tools.h"
 #include "core/command.h"
 
 #ifdef SLPI_MPI

@@ -5,9 +5,12 @@
 #include <string.h>
 
 #include <omp.h>
+#include <stddef.h>
 
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/version.h"
 #include "core/command.h"
 
 /* quiet: the command reads --quiet/-q itself (less output); for the others it only

@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/output.h"
 
 slpi_output *slpi_cli_output_open(const char *cmd, const char *path)
 {

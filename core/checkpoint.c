@@ -46,6 +46,10 @@
  * study", naming the first line that differs); rows are stored as %a, so a resumed study
  * computes from exactly the numbers it saved.
  */
+#include "slpi/errors.h"
+#include "slpi/step.h"
+#include "slpi/output.h"
+#include "slpi/run.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/parse.h"
@@ -54,6 +58,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,10 @@
 #ifndef SLPI_CHECKPOINT_H
 #define SLPI_CHECKPOINT_H
 
-#include "slpi.h"
+#include <stdint.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/run.h"
 
 #define SLPI_CKPT_FORMAT "slpi-checkpoint"
 #define SLPI_CKPT_VERSION 1

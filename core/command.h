@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+typedef struct slpi_problem slpi_problem;
 #include "slpi/run.h"
 
 /* Thread: not safe: sets the process's SIGINT and SIGALRM handlers (call it once, at

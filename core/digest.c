@@ -1,4 +1,6 @@
 /* core/digest.c — FNV-1a 64 (core/digest.h). */
+#include <stdint.h>
+#include <stddef.h>
 #include "core/digest.h"
 
 uint64_t slpi_fnv1a(uint64_t h, const void *data, size_t n)

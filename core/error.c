@@ -4,7 +4,8 @@
 #include <stdlib.h>
 
 #include "core/check.h"
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/step.h"
 
 /* Defined in every build (core/check.h's macros call it only under SLPI_DEBUG). */
 _Noreturn void slpi_check_failed(const char *file, int line, const char *text)

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "core/expr.h"
 
 static const char *const op_names[SLPI_EXPR_OP_COUNT] = {

@@ -76,7 +76,9 @@
 #ifndef SLPI_CORE_EXPR_H
 #define SLPI_CORE_EXPR_H
 
-#include "slpi.h"
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 
 #define SLPI_EXPR_MAX_NODES 2048
 #define SLPI_EXPR_MAX_DEPTH 64

@@ -28,7 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/problem.h"
 #include "core/parse.h"

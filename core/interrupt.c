@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core/output.h"
-#include "slpi.h"
+#include "slpi/process.h"
 #include "core/command.h"
 
 static atomic_int requested;

@@ -8,7 +8,9 @@
  * is gaps/consistency.c. */
 #include "core/problem-struct.h"
 #include "core/expr.h"
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 
 /* Stochastic Lie-Euler (RKMK-LE) is Stratonovich-consistent for p's system and noise model
  * (docs/schemes.md#rkmk; claim X4, whose audit computes the missed drift and the gap to

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 

@@ -5,6 +5,8 @@
 
 #ifdef NOISE_AVX512
 #include <immintrin.h>
+#include <stdint.h>
+#include <stddef.h>
 
 /* ---- AVX-512 kernel (processors with AVX-512F, chosen at run time) ------------------
  * Eight counters or eight words per 512-bit register. Philox as in core/noise.c's

@@ -23,6 +23,8 @@
  * is finite and that hex and decimal copies are the same binary64, |dW| <= D when
  * truncated, and the row count; every error reads "file:line: problem".
  */
+#include "slpi/errors.h"
+#include "slpi/noise.h"
 #include "core/digest.h"
 #include "core/noise.h"
 #include "core/parse.h"
@@ -30,6 +32,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -6,11 +6,12 @@
 #ifndef SLPI_NOISE_KERNEL_H
 #define SLPI_NOISE_KERNEL_H
 
-#include "slpi.h"
 
 #include <string.h>
 
 #include <Random123/philox.h>
+#include <stdint.h>
+#include <stddef.h>
 
 #include "core/noise-table.h"
 

@@ -14,10 +14,14 @@
  * sum needs no extra normals, no square roots of level-dependent variances and keeps
  * each fine increment a plain stream element that a port regenerates alone.
  */
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/noise.h"
 
 #include <math.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
 #include "core/noise.h"
 

@@ -18,8 +18,13 @@
  * every increment is a pure function of its indices, so the block boundaries do not
  * change a bit, and a run resumed at any step sees the same values.
  */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
+#include <stdint.h>
+#include <stddef.h>
 
 #include <math.h>
 #include <stdlib.h>

@@ -92,7 +92,7 @@
  * lanes, the same bits): bench/bench-noise gave 331-338 M/s with it against 337-338
  * without, in alternating runs, so the gathers are not what bounds the map.
  */
-#include "slpi.h"
+#include "slpi/noise.h"
 
 #include <math.h>
 #include <string.h>
@@ -107,6 +107,8 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <stdint.h>
+#include <stddef.h>
 /* Step 1 for blocks b .. b+n-1 (n a multiple of 4, <= NOISE_BLOCKS) with SSE2 (baseline
  * on x86-64): the ten rounds of Random123 (PHILOX_M4x32_*, noise_round_keys), two blocks
  * per 128-bit register, one 64-bit lane per block holding each 32-bit counter word in

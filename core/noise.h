@@ -4,7 +4,11 @@
 #ifndef SLPI_NOISE_H
 #define SLPI_NOISE_H
 
-#include "slpi.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
 
 /* Steps 2-4 of core/noise.c's header: the standard normal of one 64-bit Philox word. */
 double slpi_noise_word_normal(uint64_t w);

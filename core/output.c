@@ -45,9 +45,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stddef.h>
 
 #include "core/output.h"
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
 #include "core/command.h"
 
 /* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,

@@ -23,8 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
-#include "slpi.h"
+#include "slpi/errors.h"
 #include "core/parse.h"
 
 /* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"

@@ -6,6 +6,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "core/plan.h"
 #include "core/rows.h"

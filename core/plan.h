@@ -4,7 +4,9 @@
 #ifndef SLPI_CORE_PLAN_H
 #define SLPI_CORE_PLAN_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_plan slpi_plan;
 #include "core/expr.h"
 
 /* The model the plan parsed (system=model), NULL for a built-in system. Owned by the

@@ -2,7 +2,7 @@
  * what the case measures. Convergence and ensemble cases set the finest single run
  * (level/T); `slpi converge` (reports/) builds the hierarchy on top of it. Data only:
  * slpi_problem_preset (core/problem-keys.c) applies a case's settings as keys. */
-#include "slpi.h"
+#include "slpi/problem.h"
 
 #define HT "system=heavy-top scheme=tmk h=0.01 "
 #define SE "system=sine-euler "

@@ -4,7 +4,12 @@
  * core/problem-keys.c hands them here. */
 #include <ctype.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"

@@ -3,11 +3,13 @@
  * and whether the truncation rule of docs/noise.md#truncation applies. */
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
 
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
-#include "slpi.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 
 int slpi_problem_state_dim(const slpi_problem *p)
 {

@@ -5,7 +5,9 @@
 #ifndef SLPI_CORE_PROBLEM_STRUCT_H
 #define SLPI_CORE_PROBLEM_STRUCT_H
 
-#include "slpi.h"
+#include <stdint.h>
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/expr.h"
 
 struct slpi_problem {

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/noise.h"

@@ -8,6 +8,8 @@
  * and its initial state (core/initial-state.c). */
 #include <string.h>
 
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/problem.h"
 

@@ -6,7 +6,9 @@
 #ifndef SLPI_CORE_PROBLEM_H
 #define SLPI_CORE_PROBLEM_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+typedef struct slpi_problem slpi_problem;
 
 /* The system's defaults for p->system (they depend on p->scheme: svi brings the SVI forms),
  * the scheme's solver defaults for p->scheme, and the defaults of the rigid body's or the

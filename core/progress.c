@@ -10,7 +10,8 @@
  * moves inside it, so the line never stands still while work is done; work that does not
  * know its caller's line (a certified path's set-up) ticks this thread's current line
  * (slpi_progress_current, slpi_progress_tick). */
-#include "slpi.h"
+#include "slpi/process.h"
+#include "slpi/run.h"
 #include "core/progress.h"
 
 #include <stdarg.h>

@@ -6,8 +6,7 @@
 #ifndef SLPI_CORE_PROGRESS_H
 #define SLPI_CORE_PROGRESS_H
 
-#include "slpi/process.h"
-#include "slpi/run.h" /* slpi_progress */
+typedef struct slpi_progress slpi_progress;
 
 slpi_progress *slpi_progress_begin(const char *what, long total);
 /* n more units done; done units in total. NULL: pg (no-op). Thread: safe (one line

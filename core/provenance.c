@@ -9,7 +9,9 @@
 #include <gnu/libc-version.h>
 #include <jansson.h>
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/version.h"
+#include "core/slpi-flint.h"
 
 /* OpenBLAS's kernel name; weak, so that slpi links with another CBLAS/LAPACKE too
  * (reference BLAS, BLIS: docs/install.md#blas). "not loaded" then: another CBLAS, or a

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "core/problem-struct.h"
-#include "slpi.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/expr.h"
 
 static const char *const system_names[SLPI_SYS_COUNT] = {

@@ -4,7 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/rows.h"
 #include "core/parse.h"

@@ -5,7 +5,8 @@
 #ifndef SLPI_ROWS_H
 #define SLPI_ROWS_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
 
 typedef struct {
     long every, steps;

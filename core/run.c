@@ -32,6 +32,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
 #include "core/problem-struct.h"
 #include "core/checkpoint.h"
@@ -39,7 +42,13 @@
 #include "core/clock.h"
 #include "core/rows.h"
 #include "core/steps.h"
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/trajectory.h"
+#include "slpi/output.h"
+#include "slpi/run.h"
 #include "core/progress.h"
 #include "core/command.h"
 

@@ -2,7 +2,13 @@
  * problem's noise source and one step of a path on its increments, tallied. */
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/steps.h"

@@ -8,7 +8,10 @@
 #ifndef SLPI_STEPS_H
 #define SLPI_STEPS_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_noise_source slpi_noise_source;
+#include "slpi/step.h"
 
 /* One step of a path in place on increments dW = (dW_1..dW_M) of the step size the path
  * was made for; the path's own state and workspace are behind `path`. */

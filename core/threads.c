@@ -8,7 +8,7 @@
 #include <omp.h>
 #endif
 
-#include "slpi.h"
+#include "slpi/errors.h"
 #include "core/threads.h"
 
 int slpi_threads_resolve(int requested, const char *who, int *nt, slpi_error *err)

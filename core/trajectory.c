@@ -24,8 +24,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/version.h"
+#include "slpi/trajectory.h"
 #include "core/parse.h"
 
 #define FORMAT_LINE "# slpi-trajectory 1"

@@ -8,7 +8,9 @@
 #ifndef SLPI_CORE_ZEITLIN_FAMILY_H
 #define SLPI_CORE_ZEITLIN_FAMILY_H
 
-#include "slpi.h"
+#include <stdint.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
 #include "core/expr.h"
 
 typedef struct {

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/digest.h"
 #include "core/zeitlin-family.h"

@@ -2,7 +2,12 @@
  * slpi_fast handle, and the docs/schemes.md#solver fixed-point driver for code outside fast/. */
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "fast/algebra.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

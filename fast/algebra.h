@@ -6,7 +6,8 @@
 #ifndef SLPI_FAST_ALGEBRA_H
 #define SLPI_FAST_ALGEBRA_H
 
-#include "slpi.h"
+#include "slpi/step.h"
+typedef struct slpi_fast slpi_fast;
 #include "fast/vec3.h"
 
 /* Doubles of an algebra element / of mu (dim) and of one matrix in the system's private

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <cblas.h>
 #include <lapacke.h>
-#include "slpi.h"
+#include <stddef.h>
+#include "slpi/errors.h"
 #include "core/vec.h"
 #include "fast/dense.h"
 

@@ -5,6 +5,12 @@
  * solved by fixed-point iteration from mu_n under the policy of docs/schemes.md#solver. */
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"

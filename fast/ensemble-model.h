@@ -1,3 +1,7 @@
+
+#include <stddef.h>
+#include "slpi/step.h"
+#include "slpi/ensemble.h"
 /* ensemble-model.h — the lock-step lanes of a model's ensembles (fast/model-lanes.c says
  * what and why), included after fast/ensemble-lanes.h by each of its instruction sets'
  * files, which define ENS_MODEL_FN, the entry point's name. A block of up to

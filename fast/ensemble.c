@@ -22,6 +22,9 @@
  * runs objdump on it), and no variant reassociates. */
 #include <math.h>
 #include <string.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"

@@ -5,7 +5,10 @@
 #ifndef SLPI_FAST_ENSEMBLE_H
 #define SLPI_FAST_ENSEMBLE_H
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+typedef struct slpi_plan slpi_plan;
+#include "slpi/step.h"
 #include "fast/model-tape.h"
 
 /* The fixed-point solver policy of docs/schemes.md#solver. */

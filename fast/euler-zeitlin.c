@@ -18,7 +18,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "fast/model-tape.h"
 #include "fast/sun.h"

@@ -7,6 +7,8 @@
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H
 
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_fast slpi_fast;
 #include "core/problem-struct.h"
 #include "fast/scheme.h"
 #include "fast/solver.h"

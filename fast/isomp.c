@@ -23,6 +23,12 @@
  * (p->reproject changes nothing on this path). */
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

@@ -22,7 +22,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/ensemble.h"
 #include "core/expr.h"
 #include "core/plan.h"
 #include "fast/fast.h"

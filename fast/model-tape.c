@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "fast/system.h"
 #include "fast/model-tape.h"
 

@@ -6,6 +6,8 @@
 #ifndef SLPI_FAST_MODEL_TAPE_H
 #define SLPI_FAST_MODEL_TAPE_H
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
 #include "core/expr.h"
 
 typedef struct {

@@ -35,7 +35,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"

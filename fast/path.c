@@ -5,8 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/trajectory.h"
+#include "slpi/run.h"
+#include "slpi/fast.h"
 #include "core/checkpoint.h"
 
 typedef struct {

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "fast/system.h"
 #include "fast/vector-field.h"

@@ -6,6 +6,12 @@
  * validator: Stratonovich-consistent for every noise model here, docs/schemes.md#rkmk, claim X4). */
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/fast.h"

@@ -5,6 +5,12 @@
 #ifndef SLPI_FAST_SCHEME_H
 #define SLPI_FAST_SCHEME_H
 
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+typedef struct slpi_fast slpi_fast;
 #include "fast/system.h"
 
 typedef struct slpi_fast_scheme slpi_fast_scheme;

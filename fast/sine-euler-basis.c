@@ -2,9 +2,11 @@
  * coefficient maps, the stream matrix and the Casimir closed forms, double path
  * (docs/systems.md#sine-euler; RKMK paper §6, eqs. (46)–(55), erratum E-R14).
  */
+#include "slpi/errors.h"
 #include "fast/sine-euler.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define SE_PI 3.14159265358979323846

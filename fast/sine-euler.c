@@ -10,7 +10,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/sine-euler.h"

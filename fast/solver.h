@@ -5,7 +5,8 @@
 #ifndef SLPI_FAST_SOLVER_H
 #define SLPI_FAST_SOLVER_H
 
-#include "slpi.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
 #include "fast/ensemble.h"   /* slpi_fast_policy, shared with the lock-step ensembles */
 
 typedef struct {

@@ -10,12 +10,15 @@
  * congruences (predictor=cayley, isomp_update=cay, solver=newton) are fast/dense.c's LU
  * solves and zgemm, shared with the Manakov system.
  */
+#include "slpi/errors.h"
+#include "slpi/step.h"
 #include "fast/sun.h"
 #include "fast/dense.h"
 #include "fast/team.h"
 
 #include <cblas.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -15,6 +15,8 @@
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
 
+#include "slpi/errors.h"
+#include "slpi/step.h"
 #include "fast/cmplx.h"
 
 #include "fast/system.h"

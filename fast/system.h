@@ -29,7 +29,11 @@
 #ifndef SLPI_FAST_SYSTEM_H
 #define SLPI_FAST_SYSTEM_H
 
-#include "slpi.h"
+#include <stddef.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_plan slpi_plan;
+#include "slpi/step.h"
 #include "fast/vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;

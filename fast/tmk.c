@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
 #include "fast/vector-field.h"

@@ -1,6 +1,10 @@
 /* fast/workspace.c — a scheme's workspace on the run object (docs/schemes.md#solver): allocated
  * once by the scheme's init (slpi_fast_work_new), released with the object. */
 #include <stdlib.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/fast.h"
 #include "fast/fast.h"
 
 double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)

@@ -9,6 +9,7 @@
  * N = 128; sign: last component positive). The Poisson solve is O(N^2): Thomas per
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
+#include "slpi/errors.h"
 #include "fast/zeitlin.h"
 #include "fast/team.h"
 
@@ -17,6 +18,7 @@
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Hard limit of the construction: V_d storage is ~N^3/3 doubles (2.8 GB at 1024). */

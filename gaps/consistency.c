@@ -10,7 +10,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"

@@ -11,8 +11,13 @@
 #ifndef SLPI_GAPS_H
 #define SLPI_GAPS_H
 
+#include <stdint.h>
 #include "core/vec.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 
 /* R19: max over `trials` random (mu0, sigma, v) of the relative finite-difference defect
  * |d/dt O_exp(sigma(t); mu0) - ad*_v mu(t)| / (|v| |mu|) along sigma' = dexp^{-1}_sigma(v),

@@ -3,7 +3,14 @@
  * with D a central difference quotient of the fast step (exact balls of its doubles) or
  * of the certified step, and the rigorous defect of ref/ where it exists (gaps.h). */
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 

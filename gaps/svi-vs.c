@@ -7,7 +7,11 @@
  * inc = (Delta t, Delta W), by fixed-point iteration under the docs/schemes.md#solver policy. */
 #include <math.h>
 #include <string.h>
+#include <stdint.h>
 
+#include "slpi/errors.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
 #include "fast/algebra.h"
 #include "gaps/gaps.h"
 

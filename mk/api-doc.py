@@ -71,11 +71,11 @@ def params(proto):
 
 
 def parse(header):
-    """[(section, name, prototype, comment)] of the header's functions; the umbrella slpi.h
-    stands for the public headers by module it includes (include/slpi/NAME.h), in its
-    order, each section named with its header."""
+    """[(section, name, prototype, comment)] of the header's functions; an umbrella (slpi.h,
+    slpi-tools.h) stands for the public headers by module it includes (include/slpi/NAME.h),
+    in its order, each section named with its header."""
     text = open(header).read()
-    subs = re.findall(r'^#include "(slpi/[\w-]+\.h)"', text, re.M) if header.rsplit("/", 1)[-1] == "slpi.h" else []
+    subs = re.findall(r'^#include "(slpi/[\w-]+\.h)"', text, re.M) if header.rsplit("/", 1)[-1] in ("slpi.h", "slpi-tools.h") else []
     if subs:
         root = header.rsplit("/", 1)[0] + "/" if "/" in header else ""
         return [("%s (`%s`)" % (s or "general", h), nm, pr, cm)

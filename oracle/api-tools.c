@@ -5,11 +5,16 @@
  * thread's slpi_api_last_error through slpi_api_record (api/api.h). */
 #include "api/api.h"
 #include "core/noise.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/noise.h"
+#include "slpi/output.h"
+#include "slpi/tools.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stddef.h>
 
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json)
 {

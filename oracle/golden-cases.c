@@ -8,7 +8,15 @@
  * Checkpoints: after step 1, at half the horizon and at the end. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
+#include "slpi/tools.h"
 #include "core/problem-struct.h"
 #include "oracle/oracle.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "slpi-tools.h"
+#include "slpi/tools.h"
 
 #ifndef SLPI_DATADIR
 #define SLPI_DATADIR "/usr/local/share/slpi"

@@ -7,10 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stddef.h>
 
 #include "core/problem-struct.h"
 #include "core/clock.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
+#include "slpi/run.h"
+#include "slpi/tools.h"
 #include "core/progress.h"
 
 static void case_path(const char *dir, const char *name, char *buf, size_t n)

@@ -37,7 +37,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/tools.h"
 #include "core/problem-struct.h"
 #include "oracle/oracle.h"
 #include "core/parse.h"

@@ -20,7 +20,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/run.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
+#include "slpi/tools.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"

@@ -4,8 +4,16 @@
 #ifndef SLPI_ORACLE_H
 #define SLPI_ORACLE_H
 
+#include <stdio.h>
+#include <stddef.h>
 #include "core/problem-struct.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+typedef struct slpi_progress slpi_progress;
+typedef struct slpi_fast slpi_fast;
+#include "slpi/ref.h"
+#include "slpi/tools.h"
 
 /* Increments of steps 0..steps-1 (steps * M doubles, row n = step n) from the
  * problem's noise source (canonical generator or noise_file, truncation applied). */

@@ -17,8 +17,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/tools.h"
 #include "core/parse.h"
 
 static const slpi_precision table[] = {

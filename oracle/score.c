@@ -19,7 +19,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/plan.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
+#include "slpi/tools.h"
 #include "core/plan.h"
 #include "oracle/oracle.h"
 

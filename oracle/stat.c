@@ -23,7 +23,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/tools.h"
 #include "oracle/oracle.h"
 
 /* The size test's envelope: a correct port's RMS deviation is at most ENVELOPE m times

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/tools.h"
 #include "core/parse.h"
 #include "core/threads.h"
 

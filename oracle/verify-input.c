@@ -6,7 +6,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/trajectory.h"
+#include "slpi/tools.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
 #include "core/rows.h"

@@ -4,7 +4,16 @@
  * --sample of it drawn from a printed seed. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/step.h"
+#include "slpi/trajectory.h"
+#include "slpi/run.h"
+#include "slpi/tools.h"
 #include "oracle/oracle.h"
 #include "core/threads.h"
 #include "core/progress.h"

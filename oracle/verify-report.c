@@ -5,7 +5,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/tools.h"
 #include "core/problem-struct.h"
 #include "oracle/oracle.h"
 

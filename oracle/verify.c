@@ -29,7 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/trajectory.h"
+#include "slpi/run.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
+#include "slpi/tools.h"
 #include "oracle/oracle.h"
 #include "core/progress.h"
 

@@ -4,7 +4,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include "slpi/version.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"

@@ -5,7 +5,17 @@
  * Wiener increments (truncated as in docs/noise.md#truncation); plus runners over both paths. */
 #include <math.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "props/props.h"

@@ -5,7 +5,10 @@
  * counterexample: each shrink step lowers a lexicographic cost, so shrinking ends. */
 #include <math.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
 
+#include "slpi/registry.h"
 #include "props/props.h"
 
 /* Rules every generated or shrunk case obeys. Vortex rates grow like 1/|x|^2 (H_0 is

@@ -8,7 +8,10 @@
 #include <complex.h>
 #include <math.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "props/props.h"
 

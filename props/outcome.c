@@ -3,7 +3,10 @@
  * bottom of props/: the property files use it, it calls none of them. */
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
 
+#include "slpi/registry.h"
+#include "core/slpi-flint.h"
 #include "props/props.h"
 
 int slpi_props_balls_contain(arb_srcptr x, const double *v, int n, double *excess)

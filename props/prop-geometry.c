@@ -32,7 +32,14 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "props/props.h"
 

@@ -9,7 +9,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "props/props.h"

@@ -7,7 +7,16 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"

@@ -6,8 +6,15 @@
 #ifndef SLPI_PROPS_H
 #define SLPI_PROPS_H
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #include "core/vec.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 
 /* ------------------------------------------------------------------ cases
  * A case is a handful of numbers; everything else (inertia, X0, increments, group

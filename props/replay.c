@@ -7,7 +7,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/output.h"
 #include "core/problem-struct.h"
 #include "props/props.h"
 #include "core/parse.h"

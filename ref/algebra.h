@@ -7,6 +7,7 @@
 #ifndef SLPI_REF_ALGEBRA_H
 #define SLPI_REF_ALGEBRA_H
 
+#include "core/slpi-flint.h"
 #include "ref/system.h"
 
 /*   so(3), hat map (ref/rigid-body.c): X = hat x; coad(b, x) = b × x;

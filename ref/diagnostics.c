@@ -4,6 +4,8 @@
  * departure NAME_dev (absolute) or NAME_rel_dev (relative: divided by its value at x0, the
  * absolute difference where that ball contains 0, as the double path does at 0), then the
  * system's other departures. */
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "ref/ref.h"
 
 void slpi_ref_diag_init(slpi_ref_diag *d)

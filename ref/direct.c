@@ -7,6 +7,12 @@
  * G = y - F, is enclosed by the Jacobian-free Krawczyk test of G, or when G does not
  * contract enough by the dense Krawczyk test; in fixed-iteration mode (p->fixed_iters = L > 0) the defined map is
  * L fixed-point sweeps y <- G(y) from y = mu_n, evaluated in balls. */
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"

@@ -15,6 +15,9 @@
  * (ref/su-casimirs.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at; the T_lm tables as balls are built
  * at the first Arb transform, those of the BLAS route at creation. */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/zeitlin-family.h"

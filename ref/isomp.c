@@ -15,9 +15,16 @@
  * ref/mrsolve.c; the sums of G, G' and the COMM update in midpoint–radius doubles,
  * route_eval). Fixed-iteration mode (fixed_iters = L):
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/matrix.h"
+#include <stdio.h>
+#include <stddef.h>
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
 #include "ref/mrmat.h"

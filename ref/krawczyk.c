@@ -12,7 +12,10 @@
  * state, increments), the statement holds for every parameter in those balls.
  * The solver's work is counted per thread (slpi_ref_iterations_take): one per midpoint
  * iteration (Newton or fixed-point) and one per enclosure test. */
+#include "slpi/ref.h"
 #include "ref/krawczyk.h"
+#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NEWTON_MAXIT 60

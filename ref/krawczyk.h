@@ -12,6 +12,8 @@
 #ifndef SLPI_REF_KRAWCZYK_H
 #define SLPI_REF_KRAWCZYK_H
 
+#include <stddef.h>
+#include "slpi/ref.h"
 #include "ref/vec.h"
 
 typedef struct {

@@ -3,6 +3,13 @@
  * output, its QR re-basing and one step of it. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "ref/ref.h"
 
 void slpi_ref_lohner_free(slpi_ref *s)

@@ -8,6 +8,9 @@
  *   acb_mat_eig_simple through slpi_ref_mat_eig_skewh; indeterminate if Arb cannot
  *   separate them).
  * State: X_ij for i < j row-major. */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"

@@ -5,8 +5,10 @@
  *   so e^{-B} = (e^B)^*). The derivative of the exponential is read off the block
  *   exponential exp([[A, W], [0, A]]) = [[e^A, D e^A[W]], [0, e^A]].
  * The su(N) packing is the state layout of slpi.h. */
+#include "core/slpi-flint.h"
 #include "ref/matrix.h"
 #include "core/progress.h"
+#include <stddef.h>
 #include <stdlib.h>
 
 void slpi_ref_sun_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec)

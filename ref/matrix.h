@@ -4,6 +4,7 @@
 #ifndef SLPI_REF_MATRIX_H
 #define SLPI_REF_MATRIX_H
 
+#include "core/slpi-flint.h"
 #include "ref/system.h"
 
 /* Fill gen/dgen/coad/orbit/dorbit/lie of a matrix system from N, unpack, pack, mgen,

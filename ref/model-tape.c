@@ -29,12 +29,15 @@
  * P mu = mu - (1/n) Tr mu I (docs/models.md#su-n): slpi_ref_tape_eval reads P mu and the
  * direction P w, so the generator P grad H(P mu) and its derivative do not depend on the
  * trace of the point a scheme evaluates at (ISOMP's X~ has one, of order h^2). */
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/model-tape.h"
 #include "ref/vec.h"
 
 #include <float.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 

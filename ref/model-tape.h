@@ -6,7 +6,10 @@
 #define SLPI_REF_MODEL_TAPE_H
 
 #include "core/expr.h"
-#include "slpi.h"
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+typedef struct slpi_plan slpi_plan;
+#include "core/slpi-flint.h"
 
 typedef struct {
     arb_struct v, t;          /* value, tangent */

@@ -42,6 +42,10 @@
  * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
  * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/mrmat.h"
 
@@ -50,6 +54,8 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,9 +13,11 @@
 #ifndef SLPI_REF_MRMAT_H
 #define SLPI_REF_MRMAT_H
 
-#include "slpi.h"
+typedef struct slpi_problem slpi_problem;
+#include "core/slpi-flint.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* From this size on matmul=auto takes the BLAS route (bench/bench-ref-blas.c measures the
  * crossover). */

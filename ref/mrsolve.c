@@ -18,9 +18,13 @@
  *     A^{-1} B in Xt + Z + disc(e_i d_j)   (each part widened by e_i d_j),
  * every bound rounded upward in Arb's mag arithmetic (1 - beta downward). beta >= 1 is a
  * failed test: no enclosure is claimed. */
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/mrmat.h"
 
 #include <lapacke.h>
+#include <stdio.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 

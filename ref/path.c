@@ -5,7 +5,14 @@
  * every printed ball still contains the exact result. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/run.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "ref/ref.h"
 #include "core/clock.h"

@@ -7,6 +7,9 @@
  *   B_0 block i = -E(g_i) (A) or -E(g_i/2) (B); noise k = 1..3 (shared):
  *   B_k block i = -amp x_ik E(e_k) (both models).
  * Invariants |x_i|^2 (block eigenvalues) and H0. State x_1..x_n in R^3. */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"

@@ -1,6 +1,12 @@
 /* ref/poisson-defect.c — the certified Poisson-map defect of one step, D J(x) D^T - J(x_1)
  * (slpi_ref_poisson_defect, slpi.h): ISOMP's from its step Jacobian here, SVI's vector forms'
  * from the implicit function theorem (ref/svi.c); on the precision ladder of ref/ref.c. */
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "ref/ref.h"
 

@@ -5,9 +5,17 @@
  * guess), with the reason in slpi_ref_unable_reason. A failed step leaves the state
  * unchanged. Its other concerns: the Lohner propagation (ref/lohner.c), the Poisson
  * defect (ref/poisson-defect.c), the diagnostics (ref/diagnostics.c). */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/plan.h"
+#include <stdio.h>
+#include <stddef.h>
 #include "ref/ref.h"
 #include "ref/krawczyk.h"
 #include "ref/mrmat.h"

@@ -20,6 +20,10 @@
 #ifndef SLPI_REF_H
 #define SLPI_REF_H
 
+#include <stddef.h>
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "ref/scheme.h"
 

@@ -7,6 +7,12 @@
  * with dexp^{-1,[q]}_T(v) = sum_{j<=q} B+_j/j! L_T^j v (B+_1 = +1/2). LE: s = 1;
  * HEUN: a_21 = 1, b = (1/2, 1/2), q = p->dexp_order (default 0). Explicit: every
  * operation is a ball operation, so the output is certified without a solver. */
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/scheme.h"

@@ -6,6 +6,12 @@
 #ifndef SLPI_REF_SCHEME_H
 #define SLPI_REF_SCHEME_H
 
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+typedef struct slpi_problem slpi_problem;
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "ref/system.h"
 
 typedef struct slpi_ref_scheme slpi_ref_scheme;

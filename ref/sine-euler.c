@@ -11,6 +11,9 @@
  *   eigenvalues of iW as certified enclosures (slpi_ref_mat_eig_skewh; indeterminate if
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/matrix.h"
 #include <math.h>

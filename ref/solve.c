@@ -4,7 +4,9 @@
  * (slpi_ref_krawczyk_fixed_limit); its Jacobian-free enclosure is kept when tight
  * enough, and otherwise the dense Krawczyk test (slpi_ref_krawczyk) must prove a box that
  * holds that limit. The tests themselves are ref/krawczyk.c's. */
+#include "core/slpi-flint.h"
 #include "ref/krawczyk.h"
+#include <stddef.h>
 #include <stdio.h>
 
 /* max radius of a ball vector */

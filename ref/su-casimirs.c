@@ -5,6 +5,7 @@
  * SLPI_REF_MAX_INV names); for N > 16 C4 = Tr X^4, C5 = Im Tr X^5, C6 = Tr X^6
  * (docs/systems.md#euler-zeitlin). Eigenvalues Arb cannot enclose are returned
  * indeterminate. */
+#include "core/slpi-flint.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 

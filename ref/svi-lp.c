@@ -10,6 +10,10 @@
  * the same expressions (d P^{-1} = -P^{-1} dP P^{-1}); enclosed by the Krawczyk test.
  * Output in rotation form mu_{k+1} = tau^{-2} mu_k tau^2 = (tau^2)^* mu_k tau^2 (tau
  * unitary for the exact skew-Hermitian x). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "ref/matrix.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"

@@ -17,6 +17,13 @@
  * Pi_{k+1} = tau^T (tau^T Pi_k - f), node form A_c(-x) B (eq. (63)); Gamma_{k+1} =
  * tau^T tau^T Gamma_k; R_{k+1} = R_k tau^2 with tau = I + s(hat x + hat x^2 / 2).
  * For the rigid body (so(3) matrix system) d_Pi h_k = -vee(B_k) = -gen(k). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "ref/vector-field.h"

@@ -3,6 +3,10 @@
  * helpers the system and scheme files share live in ref/vector-field.c and ref/vec.c. */
 #include <string.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "ref/system.h"
 

@@ -35,6 +35,11 @@
 #ifndef SLPI_REF_SYSTEM_H
 #define SLPI_REF_SYSTEM_H
 
+#include <stddef.h>
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_plan slpi_plan;
+#include "core/slpi-flint.h"
 #include "ref/vec.h"
 #include "ref/mrmat.h"
 

@@ -11,6 +11,13 @@
  * mode (p->fixed_iters > 0), where exactly that many chord steps
  *     sigma <- sigma - D^{-1} r,  D v = v - 1/2 sum_k Delta_k D xi_k(mu_n)[ad*_v mu_n],
  * from sigma = 0 are evaluated in balls (the defined map is certified). */
+#include <stdio.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"

@@ -1,6 +1,7 @@
 /* ref/vec.c — small ball-vector kernels the system and scheme files share: the cross
  * product of 3-vectors, the largest radius of a ball vector, the largest difference of two
  * and a ball's magnitude range. */
+#include "core/slpi-flint.h"
 #include "ref/vec.h"
 
 double slpi_ref_vec_radius(arb_srcptr x, int n)

@@ -3,7 +3,7 @@
 #ifndef SLPI_REF_VEC_H
 #define SLPI_REF_VEC_H
 
-#include "slpi.h"
+#include "core/slpi-flint.h"
 
 /* out = a × b in R^3 (out may alias a or b). */
 void slpi_ref_cross(arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);

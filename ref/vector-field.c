@@ -3,6 +3,9 @@
  * evaluated for one step's increment vector Delta = (h, dW_1..dW_M) as
  * V(mu) = coad(sum_k Delta_k b_k(mu), mu) by bilinearity of coad, with its derivative; and
  * the check that a scheme acting on mu alone fits the system's state. */
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/vector-field.h"
 

@@ -3,6 +3,8 @@
 #ifndef SLPI_REF_VECTOR_FIELD_H
 #define SLPI_REF_VECTOR_FIELD_H
 
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/system.h"
 
 /* Shared vector fields (ref/vector-field.c), delta = (Delta_0..Delta_M) exact binary64:

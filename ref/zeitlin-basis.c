@@ -4,10 +4,13 @@
  * its coefficient maps (analysis, synthesis). The Laplacian, the Poisson solve and H0 are
  * in ref/zeitlin-laplacian.c. docs/systems.md#euler-zeitlin; ISO §6.4, eqs. (40)–(42).
  * Conventions in ref/zeitlin.h. */
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
 #include "core/progress.h"
 
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 

@@ -5,9 +5,12 @@
  * harmonics and the real basis are in ref/zeitlin-basis.c. docs/systems.md#euler-zeitlin
  * (and docs/schemes.md#isomp trace subtlety); ISO §6.4, eqs. (40)–(42). Conventions in
  * ref/zeitlin.h. */
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/zeitlin.h"
 #include "ref/matrix.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -22,12 +22,14 @@
  * grows a radius r to about n r (|V_m| |V_m^T| r), which on the rotating QG model (F of
  * size 819, multiplied by the solve in the midpoint equation) made the step's Krawczyk
  * test expand at 64 bits and fail up to 512 bits; the centred form grows it to about r / 4. */
+#include "core/slpi-flint.h"
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
 #include "core/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)

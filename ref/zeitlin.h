@@ -18,6 +18,8 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
+#include "slpi/errors.h"
+#include "core/slpi-flint.h"
 #include "ref/vec.h"
 #include "ref/mrmat.h"
 

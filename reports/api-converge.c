@@ -6,11 +6,15 @@
  * report. */
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 
 #include "core/problem-struct.h"
 #include "api/api.h"
 #include "reports/reports.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/tools.h"
 
 /* The study's options as `slpi converge` takes them (its --kind, --indep and --phi names). */
 static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kind, int kmin, int kmax, int ref,

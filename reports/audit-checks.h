@@ -16,7 +16,11 @@
 #define SLPI_REPORTS_AUDIT_CHECKS_H
 
 #include <jansson.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+typedef struct slpi_problem slpi_problem;
 #include "reports/reports.h"
 
 /* FNV-1a of a file's bytes into h (h unchanged if unreadable). */

@@ -8,7 +8,10 @@
  * measured by a run appears here: the measured texts are in the report. */
 #include <ctype.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
 #include "reports/reports.h"
 
 /* Markdown-safe text: '|' and '*' escaped, '<' '>' as entities. */

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "reports/audit-checks.h"
 
 /* An argument's type. T_NAME: any word (a program, a mutant: the evaluator looks it up);

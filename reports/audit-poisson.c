@@ -4,7 +4,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/fast.h"
+#include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"

@@ -6,7 +6,13 @@
  * runner (reports/audit.c) evaluates them. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/stepper.h"
 #include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 

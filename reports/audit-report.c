@@ -8,7 +8,10 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
+#include "slpi/errors.h"
+#include "slpi/version.h"
 #include "core/problem-struct.h"
 #include "core/digest.h"
 #include "reports/reports.h"

@@ -5,7 +5,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/trajectory.h"
+#include "slpi/run.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "reports/audit-checks.h"

@@ -4,7 +4,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 

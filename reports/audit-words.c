@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 
+#include "slpi/problem.h"
 #include "reports/audit-checks.h"
 
 /* The archived FULL=1 run (reports/full/claims.json), if any. */

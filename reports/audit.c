@@ -22,7 +22,13 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <stdio.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/problem.h"
+#include "slpi/run.h"
 #include "core/clock.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"

@@ -7,7 +7,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/noise.h"

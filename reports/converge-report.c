@@ -8,10 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <stddef.h>
 
 #include "core/problem-struct.h"
 #include "reports/reports.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/version.h"
 
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
 {

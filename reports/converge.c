@@ -46,11 +46,19 @@
 
 #ifdef _OPENMP
 #include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #define OMP(x) _Pragma(#x)
 #else
 #define OMP(x)
 #endif
 
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/run.h"
 #include "core/problem-struct.h"
 #include "core/checkpoint.h"
 #include "core/clock.h"

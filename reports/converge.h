@@ -5,6 +5,9 @@
 #ifndef SLPI_REPORTS_CONVERGE_H
 #define SLPI_REPORTS_CONVERGE_H
 
+#include <stdint.h>
+#include "slpi/errors.h"
+typedef struct slpi_fast slpi_fast;
 #include "fast/ensemble.h"
 #include "reports/reports.h"
 

@@ -5,8 +5,14 @@
 #ifndef SLPI_REPORTS_H
 #define SLPI_REPORTS_H
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
 #include "core/problem-struct.h"
-#include "slpi-tools.h"
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
 
 /* ------------------------------------------------------------ convergence study */
 

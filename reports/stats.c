@@ -3,6 +3,8 @@
  * order), a deterministic splitmix64 generator for the batch bootstrap, and quantiles. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stddef.h>
 
 #include "reports/reports.h"
 

@@ -8,6 +8,8 @@
  * the atoms P(|Z| > A) at +-D (docs/noise.md#truncation). The exact SDE value is exp(-sigma^2 T / 2). */
 #include <math.h>
 
+#include "slpi/registry.h"
+#include "slpi/noise.h"
 #include "reports/reports.h"
 
 #define GL_N 16       /* nodes per panel */

@@ -10,7 +10,9 @@
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 
+#include "slpi/errors.h"
 #include "fast/zeitlin.h"
 #include "reports/reports.h"
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # tests/api-names.sh HEADER... — the functions the public headers declare, one name a line
 # (sorted): every slpi_NAME( outside comments, apart from static inline helpers. The
-# umbrella slpi.h stands for the public headers by module it includes (include/slpi/*.h).
+# umbrellas slpi.h and slpi-tools.h stand for the public headers by module they include
+# (include/slpi/*.h; slpi-tools.h's own: slpi/tools.h, slpi.h apart).
 # The GNUmakefile makes the shared libraries' version scripts from it (they export exactly
 # these), and tests/toolchain/t-symbols.sh checks the libraries against it.
 files=
 for h in "$@"; do
   files="$files $h"
-  [ "$(basename "$h")" = slpi.h ] || continue
+  case $(basename "$h") in slpi.h | slpi-tools.h) ;; *) continue ;; esac
   for i in $(sed -n 's/^#include "\(slpi\/[a-z0-9-]*\.h\)".*/\1/p' "$h"); do files="$files $(dirname "$h")/include/$i"; done
 done
 # shellcheck disable=SC2086

@@ -3,6 +3,7 @@
 #ifndef SLPI_ORACLEUTIL_H
 #define SLPI_ORACLEUTIL_H
 
+#include "slpi.h" /* tests are white-box: the whole public API */
 #include "oracle/oracle.h"
 #include "testutil.h"
 

@@ -18,6 +18,7 @@
 #ifndef SLPI_SCHEMEUTIL_H
 #define SLPI_SCHEMEUTIL_H
 
+#include "slpi.h" /* tests are white-box: the whole public API */
 #include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi-tools.h"

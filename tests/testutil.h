@@ -11,6 +11,7 @@
 #ifndef SLPI_TESTUTIL_H
 #define SLPI_TESTUTIL_H
 
+#include "slpi.h" /* tests are white-box: the whole public API */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>

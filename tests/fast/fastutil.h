@@ -3,6 +3,7 @@
 #ifndef SLPI_FASTUTIL_H
 #define SLPI_FASTUTIL_H
 
+#include "slpi.h" /* tests are white-box: the whole public API */
 #include "testutil.h"
 #include "fast/fast.h"
 

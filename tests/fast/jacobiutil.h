@@ -4,6 +4,7 @@
 #ifndef SLPI_JACOBIUTIL_H
 #define SLPI_JACOBIUTIL_H
 
+#include "slpi.h" /* tests are white-box: the whole public API */
 #include <math.h>
 
 /* sn, cn, dn of (u, m = k^2), 0 <= m < 1, by the AGM and the descending recurrence
