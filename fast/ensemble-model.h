@@ -145,7 +145,7 @@ static void ens_model_psi(const slpi_fast_model_soa *c, const int *vl, int nvl, 
 }
 
 /* Slot s, register v; component i of Psi. */
-#define ENS_AT(s, v) S[(size_t)(s)*ENS_NV + (size_t)(v)]
+#define ENS_AT(s, v) S[ENS_NV * (size_t)(s) + (size_t)(v)]
 #define ENS_P(i, v) (-ENS_AT(c->psi[i], v))
 
 /* Block b of Psi on register v into P; *r += P_i - P_i (0, or NaN where a component is not

@@ -10,6 +10,8 @@
 # fixed before the runs: the shim says it raised the signal, the run ends by it (exit
 # 128 + the signal; SIGINT: 130, the run's own stop, or 0 when it lands after the last
 # row), and no ".slpi-" file (a lock or a temporary output) is left in the folder.
+# Each run starts with the three signals at their defaults (env --default-signal): a
+# signal the caller ignores stays ignored (docs/conventions.md), as under nohup.
 cd "$(dirname "$0")/../.." || exit 2
 build=${SLPI_BUILD:-build}
 slpi=${SLPI_BIN:-$build/slpi}
@@ -27,7 +29,7 @@ for window in take release; do
     for ck in "" "--checkpoint F.ck --checkpoint-every 5"; do
       n=$((n + 1))
       rm -rf "$tmp/d" && mkdir "$tmp/d"
-      (cd "$tmp/d" && exec env --default-signal=INT SIGWINDOW=$window SIGWINDOW_SIG=$sig LD_PRELOAD="$tmp/sigwindow.so" \
+      (cd "$tmp/d" && exec env --default-signal=INT,HUP,TERM SIGWINDOW=$window SIGWINDOW_SIG=$sig LD_PRELOAD="$tmp/sigwindow.so" \
         "$slpi" run $P -o F.tsv $ck > out 2> err)
       rc=$?
       what="$window window, signal $sig${ck:+, with a checkpoint}"
