@@ -47,14 +47,17 @@ cat > "$tmp/map.json" <<EOM
  "gaps/identities.c": {"sha1": "$(sum gaps/identities.c)", "executable": [$lines], "executed": {}},
  "gaps/poisson.c": {"sha1": "0", "executable": [$lines], "executed": {"92": [1], "159": [1]}}}}
 EOM
-SLPI_MUTANTS_MAP="$tmp/map.json" $gen write 7 8 "$tmp/s" gaps --select=coverage > "$tmp/s.list" || bad "write --select=coverage failed"
-diff "$tmp/a.list" "$tmp/s.list" > /dev/null || bad "--select=coverage drew other mutants"
+# 40 draws, so that seed 7 reaches each of the four files whatever edits move their
+# candidates (8 stopped reaching lifted.c when its includes changed)
+$gen write 7 40 "$tmp/w" gaps > "$tmp/w.list" || bad "generate.py write of 40 failed"
+SLPI_MUTANTS_MAP="$tmp/map.json" $gen write 7 40 "$tmp/s" gaps --select=coverage > "$tmp/s.list" || bad "write --select=coverage failed"
+diff "$tmp/w.list" "$tmp/s.list" > /dev/null || bad "--select=coverage drew other mutants"
 only() { sed -n 's/^# only: //p' "$tmp/s/$1.patch"; }
 # seed 7's first mutant in each file (names carry line numbers, which edits move)
-first() { grep -m1 -- "-gaps-$1-" "$tmp/a.list"; }
+first() { grep -m1 -- "-gaps-$1-" "$tmp/w.list"; }
 lifted=$(first lifted) identities=$(first identities) poisson=$(first poisson) consistency=$(first consistency)
 [ -n "$lifted" ] && [ -n "$identities" ] && [ -n "$poisson" ] && [ -n "$consistency" ] ||
-  bad "seed 7 no longer draws a mutant in each of lifted.c, identities.c, poisson.c, consistency.c: $(tr '\n' ' ' < "$tmp/a.list")"
+  bad "seed 7 no longer draws a mutant in each of lifted.c, identities.c, poisson.c, consistency.c: $(tr '\n' ' ' < "$tmp/w.list")"
 [ "$(only "$lifted")" = t-vec ] || bad "lifted.c (executed by t-vec): only '$(only "$lifted")'"
 [ "$(only "$identities")" = none ] || bad "identities.c (executed by none): only '$(only "$identities")'"
 for n in "$poisson" "$consistency"; do
