@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "noise.h"
+#include "slpi/noise.h"
 
 static void put_bits(double x, char end)
 {

@@ -389,14 +389,32 @@ def curve(rows):
     return {key: [(2 ** (b + 0.5), d, n) for b, (d, n) in sorted(bins.items())] for key, bins in sorted(c.items())}
 
 
+def binom_pmf(i, n, p):
+    """P(X = i) for X ~ Binomial(n, p), 0 < p < 1"""
+    return math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p)
+                    + (n - i) * math.log1p(-p))
+
+
 def binom_cdf(k, n, p):
-    """P(X <= k) for X ~ Binomial(n, p)"""
+    """P(X <= k) for X ~ Binomial(n, p), summed by math.fsum (correctly rounded, so the
+    same digits on every Python: sum() became compensated in 3.12)"""
     if p <= 0:
         return 1.0
     if p >= 1:
         return 1.0 if k >= n else 0.0
-    return sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p)
-                        + (n - i) * math.log1p(-p)) for i in range(0, k + 1))
+    return math.fsum(binom_pmf(i, n, p) for i in range(0, k + 1))
+
+
+def binom_sf(k, n, p):
+    """P(X >= k) for X ~ Binomial(n, p), summed from its own terms (1 - binom_cdf cancels
+    in the far tail)"""
+    if k <= 0:
+        return 1.0
+    if p <= 0:
+        return 0.0
+    if p >= 1:
+        return 1.0 if k <= n else 0.0
+    return math.fsum(binom_pmf(i, n, p) for i in range(k, n + 1))
 
 
 def clopper_pearson(k, n, level):
@@ -408,7 +426,7 @@ def clopper_pearson(k, n, level):
             lo, hi = (mid, hi) if f(mid) else (lo, mid)
         return (lo + hi) / 2
     upper = 1.0 if k >= n else solve(lambda p: binom_cdf(k, n, p) > 1 - level)
-    lower = 0.0 if k == 0 else solve(lambda p: 1 - binom_cdf(k - 1, n, p) < 1 - level)
+    lower = 0.0 if k == 0 else solve(lambda p: binom_sf(k, n, p) < 1 - level)
     return lower, upper
 
 
@@ -444,7 +462,7 @@ def null_table(rows, goal=1e-3):
         tail = []
         for q in (0.1, 0.01, 0.001):
             c = sum(p <= q for _, p in g)
-            tail.append("%d (%.3g; P %.2g)" % (c, n * q, 1 - binom_cdf(c - 1, n, q) if c else 1.0))
+            tail.append("%d (%.3g; P %.2g)" % (c, n * q, binom_sf(c, n, q)))
         out.append("| %s | %s | %s | %d | %d | %.2g | %.2g-%.2g | %s | %s |"
                    % (system, steps, impl, n, k, k / n, lo, hi, word, " | ".join(tail)))
     return out + [""]

@@ -5,7 +5,8 @@
 # records, and core/interrupt.c with core/output.c, the Ctrl-C poll of long generations)
 # plus the driver tests/kat/noise-dump.c,
 # built with gcc -O0, gcc -O2, gcc -O3 -march=native and clang -O2 (all -std=c11
-# -ffp-contract=off), must reproduce every SHA-256 digest of tests/kat/noise.sha256.
+# -ffp-contract=off, warnings as errors: an undeclared call is an error from gcc 14 on),
+# must reproduce every SHA-256 digest of tests/kat/noise.sha256.
 cd "$(dirname "$0")/../.." || exit 2
 out="${SLPI_BUILD:-build}/noise-builds"
 mkdir -p "$out"
@@ -18,7 +19,7 @@ for cfg in "gcc -O0" "gcc -O2" "gcc -O3 -march=native" "clang -O2"; do
   if ! command -v "$cc" >/dev/null 2>&1; then
     skipped="$skipped '$cfg'"; continue
   fi
-  if ! $cc "$@" -std=c11 -ffp-contract=off -Wall -Wextra -D_POSIX_C_SOURCE=200809L $arb -I. -Iinclude -Icore \
+  if ! $cc "$@" -std=c11 -ffp-contract=off -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $arb -I. -Iinclude -Icore \
        tests/kat/noise-dump.c core/noise.c core/noise-avx.c core/noise-levels.c core/error.c core/interrupt.c core/output.c -lm -o "$bin"; then
     echo "t-noise-builds: FAIL: $cfg does not build the driver"; fail=1; continue
   fi
