@@ -29,6 +29,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/problem.h"
+#include "slpi/process.h"
 #include "slpi/version.h"
 #include "slpi/trajectory.h"
 #include "core/parse.h"
@@ -151,8 +152,13 @@ struct slpi_traj_reader {
  * (0 for a '#' line, whose text is r->line). */
 static int next_line(slpi_traj_reader *r, int *n, slpi_error *err)
 {
-    ssize_t len;
-    if ((errno = 0, len = getline(&r->line, &r->cap, r->f)) < 0) {
+    ssize_t len = (errno = 0, getline(&r->line, &r->cap, r->f));
+    /* a signal that cut a read from a pipe or a FIFO (a regular file's reads are not cut):
+     * Ctrl-C is reported as such, never as the truncated line or read error it leaves */
+    if (ferror(r->f) && errno == EINTR && slpi_interrupt_pending())
+        return slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it, at line %ld", r->path, r->lineno + 1),
+               -1;
+    if (len < 0) {
         if (errno == ENOMEM) return out_of_memory(r->path, r->lineno + 1, err), -1;
         if (ferror(r->f)) return slpi_error_set(err, SLPI_EINPUT, "%s: read error", r->path), -1;
         return 0;

@@ -217,7 +217,7 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     }
     slpi_traj_close(r);
     slpi_rows_close(&grid);
-    if (got < 0) return SLPI_EINPUT;
+    if (got < 0) return err->code == SLPI_EINTR ? SLPI_EINTR : SLPI_EINPUT;
     if (hrc != SLPI_OK) return *err = herr, hrc;
     if (in->nrows == 0) return slpi_error_set(err, SLPI_EINPUT, "%s: no rows", path);
     if (rrc != SLPI_OK) return *err = rerr, rrc;

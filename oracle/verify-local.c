@@ -183,7 +183,11 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
         prev_step = row.step;
         index++;
     }
-    if (*rc == SLPI_OK && got < 0) *rc = SLPI_EINPUT;
+    if (*rc == SLPI_OK && got < 0 && err->code == SLPI_EINTR) /* a Ctrl-C that cut the reading of a FIFO */
+        *rc = slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it for the local comparison, at step %ld",
+                             in->path, prev_step);
+    else if (*rc == SLPI_OK && got < 0)
+        *rc = SLPI_EINPUT;
     if (*rc == SLPI_OK && (nw > 0 || done == 0)) *rc = local_window(port, w, nw, done, pg, table, &header, res, err);
     slpi_progress_end(pg);
     slpi_traj_close(r);

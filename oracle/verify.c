@@ -68,7 +68,7 @@ static int read_ahead(verifier *v)
 {
     int got = slpi_traj_next(v->in, &v->cur, v->err);
     v->have = got > 0;
-    return got < 0 ? SLPI_EINPUT : SLPI_OK;
+    return got >= 0 ? SLPI_OK : v->err->code == SLPI_EINTR ? SLPI_EINTR : SLPI_EINPUT;
 }
 
 static long next_stop(void *ctx)

@@ -3,7 +3,12 @@
  * and malformed files (empty, wrong format, wrong version, no column line, extra or
  * missing column, NaN, garbage, truncated last line, decreasing step, a '#' line among
  * the rows) each rejected with file:line; the streaming reader (slpi_traj_open/next)
- * gives the rows slpi_traj_read holds, with their lines and the header's. */
+ * gives the rows slpi_traj_read holds, with their lines and the header's; a signal that
+ * cuts the reading of a FIFO (Ctrl-C while verify waits for a port's rows), inside a line
+ * or between lines, is reported as the interrupt, not as a truncated line. */
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/problem-struct.h"
@@ -29,6 +34,51 @@ static void bad(const char *text, const char *must)
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, must) && strstr(err.msg, path), "'%s': rc %d '%s' (wanted '%s')",
                 text, rc, err.msg, must);
     test_temp_remove(path);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    slpi_interrupt_request(); /* as core/interrupt.c's SIGINT handler: no SA_RESTART */
+}
+
+/* A FIFO whose writer sends `text` and then holds it open: a row, then SIGALRM (a second
+ * later) cuts the reader's wait for the next bytes; the reader must say "interrupted". */
+static void cut_fifo(const char *text, const char *what)
+{
+    char dir[] = "/tmp/t-trajectory-XXXXXX", path[64];
+    if (!mkdtemp(dir)) {
+        TEST_CHECKF(0, "%s: mkdtemp", what);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/rows", dir);
+    pid_t child = -1;
+    if (mkfifo(path, 0600) == 0 && (child = fork()) == 0) {
+        FILE *f = fopen(path, "w");
+        if (f && fputs(text, f) >= 0 && fflush(f) == 0) pause();
+        _exit(0);
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, &old);
+    slpi_traj_reader *r = NULL;
+    slpi_error err = { 0, "" };
+    slpi_traj_row row;
+    int got = child > 0 && slpi_traj_open(&r, path, &err) == SLPI_OK ? slpi_traj_next(r, &row, &err) : -2;
+    TEST_CHECKF(got == 1 && row.step == 0, "%s: the first row: %d %s", what, got, err.msg);
+    alarm(1);
+    got = got == 1 ? slpi_traj_next(r, &row, &err) : -2;
+    alarm(0);
+    TEST_CHECKF(got == -1 && err.code == SLPI_EINTR && strstr(err.msg, "interrupted while reading it, at line 4"),
+                "%s: got %d, code %d, '%s'", what, got, err.code, err.msg);
+    slpi_traj_close(r);
+    sigaction(SIGALRM, &old, NULL);
+    slpi_interrupt_clear();
+    if (child > 0) kill(child, SIGTERM), waitpid(child, NULL, 0);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -124,6 +174,8 @@ int main(void)
         slpi_traj_free(&whole);
         test_temp_remove(spath);
     }
+    cut_fifo("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\n3\t0.7", "a FIFO cut inside a line");
+    cut_fifo("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\n", "a FIFO cut between lines");
     /* wide rows (su(64) states have 4096 columns and more) are read whole */
     enum { WIDE = 5000 };
     char *wide = malloc(20 * WIDE + 64), *w = wide;
