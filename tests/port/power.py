@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -66,15 +66,22 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ef
           "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
           "detectable_u", "rule")
 # the rule of slpi verify's statistics a run was judged by: "rounded" from the amendment
-# of docs/power.md#rounding-amendment on (the same at binary32), "" before it
-RULE = "rounded"
+# of docs/power.md#rounding-amendment on (the same at binary32), "data" from
+# docs/power.md#data-amendment on (the same where r is taken from the exact step: binary32,
+# tf32), "" before them
+RULE = "data"
+# the formats whose statistics the data amendment changed (r from the rounded step)
+ROUNDED_FORMATS = ("bfloat16", "binary16", "u=0x1p-16")
 
 
 def label(r):
     """a run's system, with its format when not binary32, marked when the format's run
-    came before the amendment (where it changed the statistics)"""
+    came before an amendment that changed its statistics"""
     fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]
-    return r["system"] + (" " + fmt if fmt else "") + (" (before the amendment)" if fmt and not r.get("rule") else "")
+    rule = r.get("rule", "")
+    mark = " (before the amendment)" if fmt and not rule else \
+        " (before the data amendment)" if fmt in ROUNDED_FORMATS and rule == "rounded" else ""
+    return r["system"] + (" " + fmt if fmt else "") + mark
 
 
 def mags(system, defect, grid=GRID):
@@ -337,6 +344,17 @@ def plan_runs(plan, paths, first=5000):
             out += [("rb", impl, d, m, 2000, p) for impl in impls[:4]
                     for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
         out += nulls[25:]
+    if plan == "data":
+        # docs/power.md#data-amendment: binary16 and bfloat16 under the data amendment:
+        # correct ports on paths 12000.. one per path in turn, amp, sign, lap at 1/16, 1/4,
+        # 1 u of the format on paths 12100-12101: 15 correct paths per format, the defects
+        # at 1/16 u, the other correct paths, the defects at 1/4 and 1 u
+        impls = ("emu-b16", "numpy16", "emu-bf16")
+        nulls = [("rb", impls[p % len(impls)], "none", 0, 2000, 12000 + p) for p in range(paths)]
+        defects = [[("rb", impl, d, m, 2000, p) for impl in ("emu-b16", "emu-bf16") for p in (12100, 12101)
+                    for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
+                   for g in (1 / 16, 1 / 4, 1)]
+        out += nulls[:45] + defects[0] + nulls[45:] + defects[1] + defects[2]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
         # implementations in turn on each path, paths FIRST.. (--first; two workers take
@@ -557,7 +575,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats", "data",
                     "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
