@@ -56,6 +56,16 @@ static inline long test_iters(long base)
     return n < 1 ? 1 : n;
 }
 
+/* A wall-clock limit of `base` seconds, times SLPI_TEST_TIME_SCALE (default 1): the tools
+ * that slow a test down by a known factor set it (tests/valgrind.sh, `make coverage`). */
+static inline unsigned test_seconds(unsigned base)
+{
+    const char *m = getenv("SLPI_TEST_TIME_SCALE");
+    double k = m ? atof(m) : 1.0;
+    if (!(k >= 1)) k = 1.0;
+    return (unsigned)(base * k);
+}
+
 static inline void test_start(const char *name, uint64_t default_seed)
 {
     test_name_ = name;

@@ -5,7 +5,8 @@
 # a pass here too: the skip says why). One line per test (`valgrind: PASS t-x (N s)`; a
 # failure prints the log's tail), then `valgrind: N tests, K with errors, F failed, in S s`.
 # The depth is the caller's SLPI_TEST_MULTIPLIER (the GNUmakefile sets it); suppressions
-# (tests/valgrind.supp) cover third-party libraries only.
+# (tests/valgrind.supp) cover third-party libraries only. A test's own wall-clock limits are
+# scaled by SLPI_TEST_TIME_SCALE (default 25 here: memcheck runs code 20-50 times slower).
 [ $# -ge 2 ] || { echo "usage: valgrind.sh LOGDIR JOBS TEST..." >&2; exit 2; }
 logdir=$1 jobs=$2
 shift 2
@@ -14,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 start=$(date +%s)
 if [ "${1:-}" = --one ]; then   # (internal: one test, run by xargs below)
   t=$2; name=$(basename "$t"); t0=$(date +%s)
-  OPENBLAS_NUM_THREADS=1 timeout "${SLPI_VALGRIND_TIMEOUT:-3600}" valgrind --error-exitcode=99 \
+  SLPI_TEST_TIME_SCALE=${SLPI_TEST_TIME_SCALE:-25} OPENBLAS_NUM_THREADS=1 timeout "${SLPI_VALGRIND_TIMEOUT:-3600}" valgrind --error-exitcode=99 \
     --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
     --suppressions="$here/valgrind.supp" --quiet "$t" > "$logdir/$name.valgrind.log" 2>&1 < /dev/null
   rc=$?

@@ -3,7 +3,8 @@
  * (its products shared out to the team) finishes, converges and agrees with the same step
  * on one BLAS thread within 1e-12 of the state's scale (OpenBLAS's threads change the last
  * bits of products). Two team threads inside a threaded OpenBLAS deadlocked (0.3.21): the
- * step never returned. An alarm turns a hang into a failure. Public API only. */
+ * step never returned. An alarm (120 s of wall, times SLPI_TEST_TIME_SCALE under valgrind or
+ * coverage) turns a hang into a failure. Public API only. */
 #include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
@@ -17,7 +18,8 @@ void omp_set_num_threads(int n) __attribute__((weak));
 static void hung(int sig)
 {
     (void)sig;
-    static const char m[] = "t-fast-team: FAIL: a step did not return in 120 s with two BLAS threads (deadlock)\n";
+    static const char m[] = "t-fast-team: FAIL: a step did not return in its time (120 s times "
+                            "SLPI_TEST_TIME_SCALE) with two BLAS threads (deadlock)\n";
     if (write(2, m, sizeof m - 1) < 0) _exit(1);
     _exit(1);
 }
@@ -60,7 +62,7 @@ int main(void)
     int n = 513 * 513;
     double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n), d = 0, scale = 0;
     signal(SIGALRM, hung);
-    alarm(120);
+    alarm(test_seconds(120));
     uint64_t seed = test_rng_state_;   /* the same increments for both runs */
     int oka = run(2, a, n, 2);
     test_rng_state_ = seed;
