@@ -216,7 +216,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         out[1 + SLPI_STAT_DIRS] = r2;
         out[2 + SLPI_STAT_DIRS] = t2;
         outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
-        outr[SLPI_STAT_DIRS + 1] = DATA_BIAS * sqrt(move2 / (double)k) / s;   /* tau of the row */
+        outr[SLPI_STAT_DIRS + 1] = DATA_BIAS * sqrt(move2 / (double)k) / s; /* tau of the row */
     }
     free(w);
 }
