@@ -70,6 +70,13 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void)
                                                                   : SLPI_FAST_ISA_PORTABLE;
 }
 
+int slpi_fast_ensemble_isa_slot(slpi_fast_isa isa)
+{
+    if (isa == SLPI_FAST_ISA_AUTO) isa = slpi_fast_ensemble_isa_best();
+    if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
+    return isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2;
+}
+
 slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why)
 {
     const char *no = NULL;
@@ -175,9 +182,7 @@ static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl,
         ch.pol.tol_h = fabs(h);
         c = &ch;
     }
-    slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
-    if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
-    long bad = fn[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, lane);
+    long bad = fn[slpi_fast_ensemble_isa_slot(c->isa)](c, nl, h, x, dW, &its, lane);
     if (iters) *iters += its;
     return bad;
 }

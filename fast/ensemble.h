@@ -57,6 +57,9 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err);
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa);
 slpi_fast_isa slpi_fast_ensemble_isa_best(void);
+/* The slot (0 portable, 1 AVX2, 2 AVX-512F) of the kernel that runs for isa: AUTO the
+ * best available, one this processor lacks the portable one. */
+int slpi_fast_ensemble_isa_slot(slpi_fast_isa isa);
 long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
                             const double *dW, long *iters, slpi_fast_lane *lane);
 long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,

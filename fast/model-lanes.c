@@ -531,10 +531,7 @@ long slpi_fast_model_isomp_soa(slpi_fast_model_soa *c, long nl, double h, long s
         refresh_constants(c);
     }
     if (c->pol.tol_h > 0) c->pol.tol_h = fabs(h); /* tol_scale=step: this call's step */
-    slpi_fast_isa isa = c->isa == SLPI_FAST_ISA_AUTO ? slpi_fast_ensemble_isa_best() : c->isa;
-    if (!slpi_fast_ensemble_isa_available(isa)) isa = SLPI_FAST_ISA_PORTABLE;
-    long its = 0,
-         bad = model_kernel[isa == SLPI_FAST_ISA_AVX512 ? 2 : isa == SLPI_FAST_ISA_AVX2](c, nl, h, x, dW, &its, lane);
+    long its = 0, bad = model_kernel[slpi_fast_ensemble_isa_slot(c->isa)](c, nl, h, x, dW, &its, lane);
     if (iters) *iters += its;
     return bad;
 }

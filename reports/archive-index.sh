@@ -7,7 +7,10 @@
 #   - multiverse: ARCHIVE/multiverse/ID/multiverse.txt (reduced size) and
 #     ARCHIVE/multiverse-full/ID/multiverse.txt (the papers' size), the verdict over the
 #     members by docs/claims.md#multiverse (reports/multiverse.sh); "over K of N": a
-#     multiverse run in pieces, K of its N members so far (INCOMPLETE, rule 4).
+#     multiverse run in pieces, K of its N members so far (INCOMPLETE, rule 4); "over D
+#     distinct members of N": a dimension whose values gave one outcome (rule 5), listed
+#     below the table. Each multiverse.txt is first recomputed from its members.tsv
+#     (reports/multiverse-verdict.sh; --check: compared).
 # Each result: its verdict, the decisive checks' numbers (value, and the 95% interval of a
 # slope), the revision and date of the run that made it. Then every revision the archive
 # names, for `git merge-base --is-ancestor REV main` (tests/reports/t-archive.sh checks
@@ -21,6 +24,22 @@ command -v jq >/dev/null || { echo "archive-index: needs jq (make deps installs 
 [ -f "$arch/claims.json" ] || { echo "archive-index: $arch/claims.json missing" >&2; exit 2; }
 tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp"' EXIT
+# every archived verdict over a multiverse (ID/multiverse.txt) is computed from its members
+# (ID/members.tsv) by reports/multiverse-verdict.sh, over the members the registry's "%"
+# lines declare; --check: a verdict that differs is an error, as a changed INDEX.md is
+mvbad=0
+for m in "$arch"/multiverse/*/members.tsv "$arch"/multiverse-full/*/members.tsv; do
+  [ -f "$m" ] || continue
+  d=${m%/members.tsv}; id=${d##*/}
+  n=$(awk -F' [|] ' -v id="$id" '$1 == "% " id { p = (p ? p : 1) * split($3, v, " ") } END { print p ? p : 1 }' reports/claims.txt)
+  line=$(sh reports/multiverse-verdict.sh "$id" "$m" "$n") || exit 2
+  if [ $check = 1 ]; then
+    [ "$line" = "$(cat "$d/multiverse.txt" 2>/dev/null)" ] ||
+      { echo "archive-index: $d/multiverse.txt is not its members' verdict (run sh reports/archive-index.sh): $line"; mvbad=1; }
+  else
+    printf '%s\n' "$line" > "$d/multiverse.txt" || exit 2
+  fi
+done
 # one archived result in words: verdict; numbers; (revision, date)
 cell='def rev(p): (p // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?";
   def num: if . == null then "none" else "%%" + tostring + "%%" end;   # %.4g by fmt below
@@ -33,7 +52,8 @@ cell='def rev(p): (p // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?";
         else "**" + .verdict + "**: " + nums + " (" + rev($r.provenance) + ", " + ($r.date // "undated" | .[0:16]) + ")" end end;'
 mv_cell() {   # $1 folder of multiverse runs, $2 claim
   f="$1/$2/multiverse.txt"
-  if [ -f "$f" ]; then sed -n "1s/^$2 \\([A-Z-]*\\) over \\([0-9]*\\( of [0-9]*\\)\\{0,1\\}\\) members\\{0,1\\}:\\(.*\\)$/**\\1** over \\2:\\4/p" "$f" | tr -d '\n'
+  if [ -f "$f" ]; then sed -n -e "1s/^$2 \\([A-Z-]*\\) over \\([0-9]*\\( of [0-9]*\\)\\{0,1\\}\\) members\\{0,1\\}:\\(.*\\)$/**\\1** over \\2:\\4/p" \
+                               -e "1s/^$2 \\([A-Z-]*\\) over \\([0-9]* distinct members\\{0,1\\} of [0-9]* ([^)]*)\\):\\(.*\\)$/**\\1** over \\2:\\3/p" "$f" | tr -d '\n'
   else printf -- '-'; fi
 }
 conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and decisive numbers
@@ -79,6 +99,16 @@ conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and d
       "$(mv_cell "$arch/multiverse-full" "$id")"
   done
   echo
+  echo "Declared dimensions that do not apply (every value gave the same outcome, so their"
+  echo "members are counted once: reports/multiverse-verdict.sh, docs/claims.md#multiverse rule 5):"
+  echo
+  na=$(for f in "$arch"/multiverse/*/multiverse.txt "$arch"/multiverse-full/*/multiverse.txt; do
+         [ -f "$f" ] || continue
+         kind=${f#"$arch"/}; kind=${kind%%/*}
+         sed -n "s/^\([A-Z][0-9]*\) [A-Z-]* over \([0-9]*\) distinct members\{0,1\} of \([0-9]*\) (\([^:]*\): every value.*/- \1 ($kind): \4; \2 distinct of \3 members/p" "$f"
+       done)
+  echo "${na:-none}"
+  echo
   echo "## The confirmatory runs against the original"
   echo
   echo "The claims whose rules were set after their results, run again with every seed + 1000:"
@@ -114,7 +144,7 @@ else
   rm -f "$dtmp"; dtmp=""
 fi
 if [ $check = 1 ]; then
-  bad=0
+  bad=$mvbad
   cmp -s "$tmp" "$arch/INDEX.md" || { echo "archive-index: $arch/INDEX.md differs from the archived numbers (run sh reports/archive-index.sh):"; diff "$arch/INDEX.md" "$tmp" | head -10; bad=1; }
   [ -z "$dtmp" ] || cmp -s "$dtmp" "$doc" || { echo "archive-index: $doc#archived differs from the archived numbers (run sh reports/archive-index.sh):"; diff "$doc" "$dtmp" | head -10; bad=1; }
   exit $bad

@@ -28,7 +28,9 @@
 #   95% Wilson interval; decided members that differ otherwise: CRITERION-DEPENDENT;
 #   some members not run: INCOMPLETE ("over K of N members"), the shares over the K run
 #   and the CPU time the others still need at the mean of the K, unless the K already
-#   differ within a seed group (SEED-DEPENDENT, whatever the others give).
+#   differ within a seed group (SEED-DEPENDENT, whatever the others give); a declared
+#   dimension whose values all give the same outcome counted once ("over D distinct
+#   members of N": reports/multiverse-verdict.sh).
 # A claim without "%" lines has one member. Exit 2 on a bad argument, a missing claim or
 # library, a member whose audit did not write its report or a changed rules digest; 0
 # otherwise.
@@ -116,28 +118,6 @@ while read -r coords; do
     "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2
   ran_now=$((ran_now + 1))
 done < "$out/members.txt"
-# the verdict over the members (the rule of the header); a seed group: the members whose
-# coordinates other than seeds= are equal
-awk -F'\t' -v id="$id" -v all="$k" '
-  NR == 1 { next }
-  { n++; v = $3; g = $2; gsub(/seeds=[0-9]+ ?/, "", g); cpu += $5
-    count[v]++
-    if (v != "UNABLE") { nd++; if (nd == 1) first = v; else if (v != first) differ = 1
-                         if ((g) in gv && gv[g] != v) seed_differ = 1; gv[g] = v }
-    else unable++ }
-  function wilson(x, m,   p, z, c, h) { z = 1.96; p = x / m; c = (p + z * z / (2 * m)) / (1 + z * z / m)
-    h = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m)
-    return sprintf("%.2f [%.2f, %.2f]", p, c - h < 0 ? 0 : c - h, c + h > 1 ? 1 : c + h) }
-  END {
-    if (!differ) verdict = unable || !nd ? "UNABLE" : first
-    else verdict = seed_differ ? "SEED-DEPENDENT" : "CRITERION-DEPENDENT"
-    if (n < all && !seed_differ) verdict = "INCOMPLETE"
-    if (n < all) printf "%s %s over %d of %d members:", id, verdict, n, all
-    else printf "%s %s over %d member%s:", id, verdict, n, n == 1 ? "" : "s"
-    split("CONFIRMED CONDITIONAL DISCREPANCY CRITERION-DEPENDENT UNABLE", order, " ")
-    for (i = 1; i <= 5; i++)
-      if (order[i] in count) printf " %s %d (share %s)", order[i], count[order[i]], wilson(count[order[i]], n)
-    if (n < all) printf "; %d not run (about %.2f CPU-hours at the %.0f CPU-s of a member run)", all - n,
-                        (all - n) * (n ? cpu / n : 0) / 3600, n ? cpu / n : 0
-    printf "\n" }' "$out/members.tsv" > "$out/multiverse.txt" || exit 2
+# the verdict over the members (the rule of the header; reports/multiverse-verdict.sh)
+sh "$(dirname "$0")/multiverse-verdict.sh" "$id" "$out/members.tsv" "$k" > "$out/multiverse.txt" || exit 2
 cat "$out/multiverse.txt"

@@ -113,6 +113,29 @@ static inline void fu_gen_diff(slpi_fast *a, slpi_fast *b, int k, const double *
     d[3] = s[1];
 }
 
+static inline const char *fu_isa_name(slpi_fast_isa isa)
+{
+    return isa == SLPI_FAST_ISA_AVX512 ? "avx512" : isa == SLPI_FAST_ISA_AVX2 ? "avx2" : "portable";
+}
+
+/* The next lock-step kernel after *isa (fast/ensemble.h) that this processor runs, into
+ * *isa (0 when none is left); prints a line for each one passed over, and the portable
+ * kernel, which runs everywhere, missing fails the test. */
+static inline int fu_isa_next(slpi_fast_isa *isa)
+{
+    while (*isa < SLPI_FAST_ISA_AVX512) {
+        *isa = (slpi_fast_isa)(*isa + 1);
+        if (slpi_fast_ensemble_isa_available(*isa)) return 1;
+        printf("  %s kernel: not available on this processor\n", fu_isa_name(*isa));
+        TEST_CHECKF(*isa != SLPI_FAST_ISA_PORTABLE, "the portable kernel is not available");
+    }
+    return 0;
+}
+
+/* FU_EACH_ISA(isa) { ... }: the body once for each kernel this processor runs, in the
+ * order portable, AVX2, AVX-512F (fu_isa_next). */
+#define FU_EACH_ISA(isa) for (slpi_fast_isa isa = SLPI_FAST_ISA_AUTO; fu_isa_next(&isa);)
+
 /* Value of a named diagnostic (NAN if absent). */
 static inline double fu_diag(slpi_fast *f, const double *x, const double *x0, const char *name)
 {

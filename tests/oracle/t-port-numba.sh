@@ -12,15 +12,9 @@ slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
 build=${SLPI_BUILD:-./build}
 build=$(cd "$build" && pwd)
-cd "$(dirname "$0")/../.." || exit 2
-py=/usr/bin/python3
-[ -x $py ] || py=python3
+. "$(dirname "$0")/prelude.sh"
 $py -c 'import numba, numpy' 2> /dev/null || { echo "t-port-numba: SKIP: no numba for $py (python3-numba)"; exit 77; }
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
 export NUMBA_CACHE_DIR="$build/numba-cache" OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-fail=0
-note() { echo "t-port-numba: FAIL: $*" >&2; fail=1; }
 rb="--preset iso/rigid-body/trajectories"
 ez="--preset iso/zeitlin/strong N=8 ic_lmax=7"
 # case: system noise-preset steps dtype defect mag precision verify-options expected-exit

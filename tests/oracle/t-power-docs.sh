@@ -4,13 +4,7 @@
 # generates from the runs kept in docs/power-runs.tsv, and a changed runs file is noticed
 # (one correct run's PASS turned into a FAIL).
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-py=/usr/bin/python3
-[ -x $py ] || py=python3
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail=0
-note() { echo "t-power-docs: FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
 awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $3 == "none" && !done { $9 = 1; done = 1 } { print }' \
   docs/power-runs.tsv > "$d/runs.tsv"

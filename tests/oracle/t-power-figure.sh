@@ -5,13 +5,7 @@
 # matplotlib is installed, and without matplotlib it SKIPs (exit 77, saying so) and
 # writes nothing.
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-py=/usr/bin/python3
-[ -x $py ] || py=python3
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail=0
-note() { echo "t-power-figure: FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/prelude.sh"
 $py tests/port/power_figure.py docs/power-runs.tsv -o "$d/fig.png" > "$d/points" 2> "$d/err"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 77 ] || { note "exit $rc: $(cat "$d/err")"; exit 1; }

@@ -11,16 +11,10 @@ slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
 build=${SLPI_BUILD:-./build}
 build=$(cd "$build" && pwd)
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/prelude.sh"
 command -v "${CC:-cc}" > /dev/null || { echo "t-power-smoke: SKIP: no C compiler"; exit 77; }
-py=/usr/bin/python3
-[ -x $py ] || py=python3
 $py -c 'import numpy' 2> /dev/null || { echo "t-power-smoke: SKIP: no numpy for $py"; exit 77; }
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-fail=0
-note() { echo "t-power-smoke: FAIL: $*" >&2; fail=1; }
 SLPI_BIN=$slpi SLPI_BUILD=$build $py tests/port/power.py --plan smoke --out "$d" > "$d/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { note "power.py --plan smoke: exit $rc: $(tail -3 "$d/out")"; exit 1; }

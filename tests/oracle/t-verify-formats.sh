@@ -14,19 +14,13 @@
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
-cd "$(dirname "$0")/../.." || exit 2
-py=/usr/bin/python3
-[ -x $py ] || py=python3
+. "$(dirname "$0")/prelude.sh"
 $py -c 'import numpy' 2> /dev/null || { echo "t-verify-formats: SKIP: no numpy for $py"; exit 77; }
 seed=${SLPI_TEST_SEED:-$(date +%s)}
 echo "t-verify-formats: seed $seed (replay with SLPI_TEST_SEED=$seed)"
 path=$((seed % 100000 + 20000))
 steps=$((1000 * ${SLPI_TEST_MULTIPLIER:-1}))
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
 export OPENBLAS_NUM_THREADS=1
-fail=0
-note() { echo "t-verify-formats: FAIL: $*" >&2; fail=1; }
 $slpi noise --preset iso/rigid-body/trajectories steps=$steps path=$path -o "$d/n.noise" 2> /dev/null \
   || { note "slpi noise"; exit 1; }
 # a field of verify's JSON: local.max_ulps, statistics.verdict, ...

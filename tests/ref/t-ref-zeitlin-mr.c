@@ -94,6 +94,20 @@ static void random_skew(acb_mat_t X, int kind)
     }
 }
 
+/* radii 2^e times its own magnitude on every real and imaginary part of X, or (half) on
+ * each with probability 1/2 */
+static void set_radii(acb_mat_t X, int e, int half)
+{
+    int N = (int)acb_mat_nrows(X);
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++)
+            for (int part = 0; part < 2; part++) {
+                arb_ptr x = part ? acb_imagref(acb_mat_entry(X, a, b)) : acb_realref(acb_mat_entry(X, a, b));
+                if (!half || test_rand_int(2))
+                    mag_set_d(arb_radref(x), ldexp(fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR)), e));
+            }
+}
+
 static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t, int alpha0, int kind)
 {
     int N = z->N, n = N * N - 1, bad = 0;
@@ -164,12 +178,7 @@ static void check_weighted(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr 
     acb_mat_init(C, N, N);
     acb_mat_init(W, N, N);
     random_skew(X, kind);
-    for (int a = 0; a < N; a++)
-        for (int b = 0; b < N; b++)
-            for (int part = 0; part < 2; part++) {
-                arb_ptr x = part ? acb_imagref(acb_mat_entry(X, a, b)) : acb_realref(acb_mat_entry(X, a, b));
-                mag_set_d(arb_radref(x), ldexp(fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR)), -20));
-            }
+    set_radii(X, -20, 0);
     for (int al = 0; al < n; al++) {
         int l = slpi_ref_zeitlin_degree(al);
         w[al] = -1.0 / (l * (l + 1) + 4);
@@ -246,13 +255,7 @@ static void check_poisson(slpi_ref_zeitlin *z, int kind)
     acb_mat_init(P, N, N);
     acb_mat_init(Pmr, N, N);
     random_skew(X, kind);
-    for (int a = 0; a < N; a++)
-        for (int b = 0; b < N; b++)
-            for (int part = 0; part < 2; part++) {
-                arb_ptr x = part ? acb_imagref(acb_mat_entry(X, a, b)) : acb_realref(acb_mat_entry(X, a, b));
-                if (test_rand_int(2))
-                    mag_set_d(arb_radref(x), ldexp(fabs(arf_get_d(arb_midref(x), ARF_RND_NEAR)), -60));
-            }
+    set_radii(X, -60, 1);
     slpi_ref_zeitlin_poisson(P, X, z, PREC);
     slpi_ref_zeitlin_factors_mr(z);
     TEST_CHECKF(slpi_ref_zeitlin_poisson_mr(Pmr, X, z), "N=%d %s: poisson_mr refused", N, kind_name[kind]);

@@ -4,7 +4,8 @@
 # anchor that it defines (an explicit <a id="..."> or a heading's slug), every relative
 # Markdown link resolves, and nothing points outside the repository: no path into a
 # sibling folder, no local paper file names, no working-note citations
-# ("SPEC §", "DESIGN §") and no tracker references ("issue N"). Mutant patches
+# ("SPEC §", "DESIGN §") and no tracker references ("issue N"); and the golden set's
+# counts that oracle/README.md states are those of oracle/golden/. Mutant patches
 # (tests/mutants/) carry planted faults and are not scanned.
 # Run from the root of the work tree (make check does). Planted faults: tests/mutants/docs-*.
 set -u
@@ -22,7 +23,8 @@ list_files() {
 PENDING=${SLPI_DOCS_PENDING-}
 list_files | PENDING="$PENDING" perl -0 -e '
 use strict; use warnings;
-my @files = grep { length && $_ ne "LICENSE" && !m{^tests/mutants/} && -f $_ && -T $_ } split /\0/, do { local $/; <STDIN> };
+my @all = split /\0/, do { local $/; <STDIN> };
+my @files = grep { length && $_ ne "LICENSE" && !m{^tests/mutants/} && -f $_ && -T $_ } @all;
 my %pending = map { $_ => 1 } split " ", $ENV{PENDING};
 my (%anchors, $fail, $refs, $pend);
 sub fail { print STDERR "t-docs: FAIL: @_\n"; $fail++ }
@@ -76,6 +78,21 @@ for my $f (@files) {
             }
         }
     }
+}
+# the golden set as oracle/README.md counts it, "names the N cases ... P pairs: the M of
+# docs/systems.md...", against oracle/golden/ (a file a case, system.scheme[.variant].golden;
+# the model system is not in that table)
+my @golden = grep { m{^oracle/golden/[^/]+\.golden$} } @all;
+my @pairs = grep { m{^oracle/golden/[^./]+\.[^./]+\.golden$} } @golden;
+my @held = (scalar @golden, scalar @pairs, scalar grep { !m{/model\.} } @pairs);
+my $readme = "";
+if (open my $fh, "<", "oracle/README.md") { local $/; $readme = <$fh>; }
+$readme =~ s/\s+/ /g;
+if (my @said = $readme =~ /names the (\d+) cases:[^.]*?\b(\d+) pairs: the (\d+) of docs\/systems\.md/) {
+    fail("oracle/README.md: golden cases, pairs, pairs of docs/systems.md: @said stated, oracle/golden/ holds @held")
+        if "@said" ne "@held";
+} else {
+    fail("oracle/README.md: no \"names the N cases: ... P pairs: the M of docs/systems.md\" to check against oracle/golden/");
 }
 fail("only $refs references to documents found") if ($refs // 0) < 100;
 printf "t-docs: %d files, %d document references checked%s\n", scalar @files, $refs // 0,

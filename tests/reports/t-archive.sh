@@ -158,6 +158,51 @@ print("%016x" % h)')
     done
   done
   [ "$ndig" -ge 1 ] || { echo "t-archive: FAIL: no archived run records its digests"; fail=1; }
+  # every revision named anywhere in the archive's texts (and docs/claims.md) resolves and
+  # is on this checkout's history; every digest they name is a row of reports/full/
+  # DIGESTS.tsv, whose every row is recomputed from `git show REV:FILE` (FNV-1a, sha256's
+  # first 16 hex digits, or docs/claims.md's "Registry digest"), but an executable's,
+  # which git does not keep and the row says so
+  texts=$(find reports/full -type f \( -name '*.md' -o -name '*.json' -o -name '*.tsv' -o -name '*.txt' -o -name '*.html' \) ! -path '*/data/*' | sort)
+  hexwords() {   # $1: a length; then files: the words of that many hex digits, with a letter and a digit
+    n=$1; shift
+    grep -ohE "(^|[^0-9A-Za-z._+-])[0-9a-f]{$n}([^0-9A-Za-z]|\$)" "$@" | sed 's/^[^0-9a-f]//; s/[^0-9a-f]$//' |
+      grep '[a-f]' | grep '[0-9]' | sort -u
+  }
+  nrev=0
+  # shellcheck disable=SC2086
+  for rev in $(hexwords 7 $texts docs/claims.md); do
+    nrev=$((nrev + 1))
+    { git rev-parse -q --verify "$rev^{commit}" > /dev/null && git merge-base --is-ancestor "$rev" HEAD 2>/dev/null; } ||
+      { echo "t-archive: FAIL: revision $rev, named in the archive, does not resolve on this checkout's history"; fail=1; }
+  done
+  nnamed=0
+  # shellcheck disable=SC2086
+  for dg in $(hexwords 16 $texts); do
+    nnamed=$((nnamed + 1))
+    awk -F'\t' -v d="$dg" '$1 == d { f = 1 } END { exit !f }' reports/full/DIGESTS.tsv ||
+      { echo "t-archive: FAIL: digest $dg, named in the archive, is not in reports/full/DIGESTS.tsv"; fail=1; }
+  done
+  nchk=0; nexe=0
+  while IFS="$(printf '\t')" read -r dg kind rev file what; do
+    case $kind in
+      fnv1a) got=$(git show "$rev:$file" 2>/dev/null | /usr/bin/python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in sys.stdin.buffer.read(): h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("%016x" % h)') ;;
+      sha256) got=$(git show "$rev:$file" 2>/dev/null | sha256sum | cut -c1-16) ;;
+      rules) got=$(git show "$rev:$file" 2>/dev/null | sed -n 's/^Registry digest (.*): \([0-9a-f]*\)$/\1/p') ;;
+      executable) case $what in *"git does not keep executables"*) nexe=$((nexe + 1)); continue ;; esac
+                  got="(not said to be an executable's)" ;;
+      *) got="(kind $kind unknown)" ;;
+    esac
+    nchk=$((nchk + 1))
+    [ "$got" = "$dg" ] || { echo "t-archive: FAIL: DIGESTS.tsv: $dg is not the $kind of $rev:$file ($got)"; fail=1; }
+  done <<ROWS
+$(awk 'NR > 1' reports/full/DIGESTS.tsv)
+ROWS
+  [ "$nrev" -ge 10 ] && [ "$nnamed" -ge 10 ] && [ "$nchk" -ge 5 ] ||
+    { echo "t-archive: FAIL: too few revisions ($nrev), digests ($nnamed) or checked digests ($nchk) found"; fail=1; }
 fi
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
@@ -170,5 +215,5 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R2 --out "$dir/r2" -q > "$dir/r2log" 
 awk '/<table/ { if (open) bad = 1; open = 1 } /<\/table>/ { if (!open) bad = 1; open = 0 }
      /<h[23]/ && open { bad = 1 } /kv var/ { var = 1 } END { exit (bad || open || !var) }' "$dir/r2/index.html" ||
   { echo "t-archive: FAIL: R2's report has a table left open (or no variants' table)"; fail=1; }
-[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders)"
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables)"
 exit $fail

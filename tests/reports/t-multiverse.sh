@@ -6,7 +6,7 @@
 # verdict over the members is CONFIRMED only when all agree, SEED-DEPENDENT when members
 # differing only in their seeds disagree (with shares and Wilson intervals),
 # CRITERION-DEPENDENT when another choice decides, UNABLE when a member is and the others
-# agree; a claim without "%" lines has one member; a missing libm library, a missing
+# agree; a dimension whose values give one outcome counts its members once (rule 5); a claim without "%" lines has one member; a missing libm library, a missing
 # claim and a member without a report exit 2. Resumable: --max K runs K members, a later
 # run with the same folder runs only the others; a partial run is INCOMPLETE (or already
 # SEED-DEPENDENT) with the CPU the rest still needs; a changed rules digest stops it.
@@ -27,7 +27,9 @@ done
 [ "${NOREPORT:-}" = "$S" ] && exit 1
 echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
 V=$(eval "$RULE")
-mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "${S}.5" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
+# the decisive number: a function of every choice (\$VAL instead: the same on every member)
+N=${VAL-${S}.${#K}${#P}${#L}5}
+mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -50,10 +52,20 @@ for e in "S=7000 F=wls L=all K=Prescott P=$dir/crmath.so" "S=0 F=wls L=all K=Has
   jq -r .env "$dir"/all/m*/claims.json | grep -qxF "$e" || { echo "t-multiverse: FAIL: no member ran as '$e'"; fail=1; }
 done
 [ "$(grep -c 'libm=mpfr' "$dir/all/members.tsv")" = 16 ] || { echo "t-multiverse: FAIL: members.tsv lacks the 16 mpfr members"; fail=1; }
-grep -q "	7000.5	" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
+grep -q "	7000\.[0-9]*5	" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
 # two seeds of eight disagree: SEED-DEPENDENT, 8 of 32 members DISCREPANCY
 want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIRMED' \
   '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\])$'
+# members that cannot differ (rule 5): a decisive number the seeds do not reach counts the
+# 8 seed members once; one reached by no choice leaves one distinct member; members UNABLE
+# without a number are not taken for identical
+VAL=1.5 want same X1 'echo CONFIRMED' \
+  '^X1 CONFIRMED over 1 distinct member of 32 (seeds, blas, libm: every value gives the same outcome, so these dimensions do not apply): CONFIRMED 1 (share 1.00 \[0.21, 1.00\])$'
+RULE='echo CONFIRMED' SLPI_CRMATH=$dir/crmath.so sh reports/multiverse.sh "$dir/slpi" "$dir/noseeds" X1 --claims "$dir/claims.txt" > /dev/null 2>&1
+awk -F'\t' -v OFS='\t' 'NR > 1 { sub(/^[0-9]+/, "0", $4) } { print }' "$dir/noseeds/members.tsv" > "$dir/noseeds.tsv"
+sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32 | grep -q '^X1 CONFIRMED over 4 distinct members of 32 (seeds: every value gives the same outcome, so the dimension does not apply): CONFIRMED 4 (share 1.00 \[0.51, 1.00\])$' ||
+  { echo "t-multiverse: FAIL: seeds that reach no number: $(sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32)"; fail=1; }
+VAL=null want blind X1 'echo UNABLE' '^X1 UNABLE over 32 members: UNABLE 32 '
 # the kernel decides, the seeds do not
 want kernel X1 '[ $K = Prescott ] && echo DISCREPANCY || echo CONFIRMED' '^X1 CRITERION-DEPENDENT over 32'
 # the libm decides in one seed group only: still a choice of the seeds within a group
@@ -102,5 +114,5 @@ RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/sl
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
-[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, one member, resumed, --tests, refusals)"
+[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, distinct members, one member, resumed, --tests, refusals)"
 exit $fail
