@@ -86,14 +86,15 @@ typedef struct {
     int route;                     /* who enclosed its products: 0 Arb, 1 the BLAS route,
                                     * 2 both (a step retried at a raised precision), -1 no
                                     * step (row 0) */
-    double stat[4 + 2 * SLPI_STAT_DIRS]; /* the row's part of the statistical test (oracle/stat.c) */
+    double stat[5 + 2 * SLPI_STAT_DIRS]; /* the row's part of the statistical test (oracle/stat.c) */
 } slpi_oracle_local_row;
 
 /* ---- the statistical test (oracle/stat.c) ---- */
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few
  * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
- * then the projections and |r|^2 of r taken from the exact step rounded to the format. */
-#define SLPI_STAT_FIELDS (4 + 2 * SLPI_STAT_DIRS)
+ * then the projections and |r|^2 of r taken from the exact step rounded to the format,
+ * and the row's allowance tau for the format's data. */
+#define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS)
 /* The directions used for M noise components (*split: one per component). */
 int slpi_oracle_stat_dirs(int M, int *split);
 const char *slpi_oracle_stat_dir_name(int j, int split);

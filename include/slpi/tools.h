@@ -219,6 +219,11 @@ typedef struct {
     slpi_verify_sums exact, rounded; /* the deviations from the exact step, and from it
                                         * rounded to the format */
     double t2_sum;
+    double tau_sum;     /* the rows' allowance for the format's data (oracle/stat.c) */
+    double tolerance_u; /* against the rounded step: the mean per step along a direction
+                         * the format's data allow (the systematic test's null), in
+                         * u |x|; 0 against the exact step */
+    double tol_t;       /* then the largest t of a mean's excess over it */
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
 const char *slpi_verify_stat_verdict_name(slpi_verdict v);

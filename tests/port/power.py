@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -66,15 +66,22 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ef
           "verdict", "proof", "statistics", "p_value", "stat_effect_u", "worst_ratio", "seconds", "stat_test",
           "detectable_u", "rule")
 # the rule of slpi verify's statistics a run was judged by: "rounded" from the amendment
-# of docs/power.md#rounding-amendment on (the same at binary32), "" before it
-RULE = "rounded"
+# of docs/power.md#rounding-amendment on (the same at binary32), "data" from
+# docs/power.md#data-amendment on (the same where r is taken from the exact step: binary32,
+# tf32), "" before them
+RULE = "data"
+# the formats whose statistics the data amendment changed (r from the rounded step)
+ROUNDED_FORMATS = ("bfloat16", "binary16", "u=0x1p-16")
 
 
 def label(r):
     """a run's system, with its format when not binary32, marked when the format's run
-    came before the amendment (where it changed the statistics)"""
+    came before an amendment that changed its statistics"""
     fmt = IMPL_FORMAT.get(r["impl"], ("",))[0]
-    return r["system"] + (" " + fmt if fmt else "") + (" (before the amendment)" if fmt and not r.get("rule") else "")
+    rule = r.get("rule", "")
+    mark = " (before the amendment)" if fmt and not rule else \
+        " (before the data amendment)" if fmt in ROUNDED_FORMATS and rule == "rounded" else ""
+    return r["system"] + (" " + fmt if fmt else "") + mark
 
 
 def mags(system, defect, grid=GRID):
@@ -250,8 +257,7 @@ def plan_runs(plan, paths, first=5000):
         out += [("rb", "c-float", d, m, 2000, p) for d, m in settings("rb", NEAR) for p in range(paths)]
         out += [("heavytop", "c-float", d, m, 2000, 0) for d, m in settings("heavytop", NEAR)]
         out += [("rb", "c-float", d, m, 10000, p) for d, m in settings("rb", NEAR) for p in range(max(1, paths // 2))]
-        # the heavy top's certified steps are dear (a 2000-step verify takes 45-100 s of
-        # wall time at load 20): at 10^4 steps one seen and one held-out defect at 0.25 u
+        # the heavy top at 10^4 steps (dear): one seen and one held-out defect at 0.25 u
         out += [("heavytop", "c-float", d, m, 10000, 0) for d, m in settings("heavytop", (1 / 4,), ("amp", "lap"))]
     if plan in ("table", "all"):
         # 100, 1000, 10^4 steps: every implementation on the rigid body, the other pairs in C
@@ -265,23 +271,19 @@ def plan_runs(plan, paths, first=5000):
         for d, m in settings("rb"):
             out += [("rb", "c-float", d, m, 1000, "%d-%d" % (4 * q, 4 * q + 3)) for q in range(max(1, paths // 4))]
     if plan in ("falsefail", "all"):
-        # correct ports on paths 100.. (never a defect's path), the implementations interleaved
-        # (1150 runs: c-float 600, c-fma 250, c-other 150, numpy 100, torch 50; a torch run
-        # takes 17 s of wall time at load 20, most of it importing torch)
+        # correct ports on paths 100.., the implementations interleaved (1150 runs)
         for p in range(600):
             out += [("rb", impl, "none", 0, 1000, 100 + p)
                     for impl, k in (("c-float", 600), ("c-fma", 250), ("numpy", 100), ("torch", 50)) if p < k]
         out += [("rb", "c-other", "none", 0, 1000, 100 + p) for p in range(150)]
     if plan == "ez":
-        # Euler-Zeitlin beyond 100 steps (80 ms of CPU per certified step at N = 8): the
-        # correct port, then near 0.25 and 1 u at 1000 steps, then 0.25 u at 2000
+        # Euler-Zeitlin: the correct port, near 0.25 and 1 u at 1000 steps, 0.25 u at 2000
         five = ("drop", "amp", "coef", "sign", "lap")
         out += [("zeitlin", "c-float", "none", 0, steps, 0) for steps in (1000, 2000)]
         out += [("zeitlin", "c-float", d, m, 1000, 0) for d, m in settings("zeitlin", (1 / 4, 1), five)]
         out += [("zeitlin", "c-float", d, m, 2000, 0) for d, m in settings("zeitlin", (1 / 4,), five)]
     if plan == "b16":
-        # docs/power.md#binary16-rule: the rigid body in NumPy's float16 at binary16, the defects
-        # that scale linearly that far (amp, sign, lap) near 1/4, 1 and 4 u of binary16
+        # docs/power.md#binary16-rule: NumPy's float16 at binary16, amp, sign, lap near 1/4-4 u
         b16 = tuple(g * 2 ** 13 for g in (1 / 4, 1, 4))
         for steps, k in ((1000, 2), (2000, 2), (10000, 1)):
             out += [("rb", "numpy16", d, m, steps, p) for d, m in settings("rb", b16, ("amp", "sign", "lap"))
@@ -289,15 +291,12 @@ def plan_runs(plan, paths, first=5000):
         out += [("rb", "numpy16", "none", 0, 2000, p) for p in range(5000, 5030)]
         out += [("rb", "torchbf16", "none", 0, 2000, p) for p in range(5000, 5005)]
     if plan == "numba":
-        # the fourth writing (held out) on Euler-Zeitlin, where it does not write the C
-        # port's bits: the correct port and five defects near 1/4, 1 and 4 u, 100 steps
+        # the fourth writing on Euler-Zeitlin: the correct port, five defects near 1/4-4 u
         out += [("zeitlin", "numba", "none", 0, 100, p) for p in range(3)]
         out += [("zeitlin", "numba", d, m, 100, 0)
                 for d, m in settings("zeitlin", (1 / 4, 1, 4), ("drop", "amp", "coef", "sign", "lap"))]
     if plan == "issue":
-        # docs/power.md#issue-rule: the defects at the magnitudes the issue names, 2000 steps,
-        # path 6000 (never used before): the rigid body on every implementation that plants
-        # defects, the heavy top in C, Euler-Zeitlin's amplitudes last (160 s of CPU a run)
+        # docs/power.md#issue-rule: the named defects, 2000 steps, path 6000
         named = (("drop", 1), ("amp", 0.01), ("amp", 0.001), ("sign", 1), ("lap", 1e-6), ("early", 1),
                  ("early", 2), ("bad", 100))
         for impl in ("c-float", "c-fma", "numpy", "numba", "torch"):
@@ -305,28 +304,20 @@ def plan_runs(plan, paths, first=5000):
         out += [("heavytop", "c-float", d, m, 2000, 6000) for d, m in named]
         out += [("zeitlin", "c-float", d, m, 2000, 6000) for d, m in (("amp", 0.01), ("amp", 0.001))]
     if plan == "ht10k":
-        # docs/power.md#ht10k-rule: the heavy top at 10^4 steps, its five scalable defects at
-        # 0.3 of their 1 u magnitudes (the goals plan's 1/4 gave 0.21-0.24 u), path 6001
+        # docs/power.md#ht10k-rule: the heavy top at 10^4 steps, five defects at 0.3 u, path 6001
         out += [("heavytop", "c-float", d, m, 10000, 6001)
                 for d, m in settings("heavytop", (0.3,), ("drop", "coef", "amp", "sign", "lap"))]
     if plan == "ez10k":
-        # docs/power.md#ez10k-rule: Euler-Zeitlin su(8) at 10^4 steps, five defects at 0.3 of
-        # their 1 u magnitudes, path 6002, c-float (some 800 s of CPU a run)
+        # docs/power.md#ez10k-rule: Euler-Zeitlin at 10^4 steps, five defects at 0.3 u, path 6002
         out += [("zeitlin", "c-float", d, m, 10000, 6002)
                 for d, m in settings("zeitlin", (0.3,), ("amp", "lap", "drop", "coef", "sign"))]
     if plan == "curve":
-        # docs/power.md#curve-rule: the figure's lengths from runs kept in power-runs.tsv:
-        # the rigid body in C on the grid of every scalable defect and the early stop, path
-        # 6003, 100, 1000 and 10^4 steps
+        # docs/power.md#curve-rule: the figure's lengths, path 6003, 100, 1000 and 10^4 steps
         five = ("drop", "coef", "amp", "sign", "lap", "early")
         out += [("rb", "c-float", d, m, steps, 6003) for steps in (100, 1000, 10000) for d, m in settings("rb", GRID, five)]
     if plan == "formats":
-        # docs/power.md#rounding-amendment: the rigid body at every format below binary32
-        # under the amended rule: correct ports on paths 10000.. one per path in turn, then
-        # amp, sign, lap at 1/16, 1/4, 1 u of the format on paths 0 and 1, 2000 steps
-        # (in the order the shared machine can afford: five correct paths per format, then
-        # the defects at 1/4 and 1 u on paths 0 and 1, those at 1/16 u, below the goals'
-        # 0.25 u, after them, then more paths)
+        # docs/power.md#rounding-amendment: every format below binary32, correct ports on
+        # paths 10000.., amp, sign, lap at 1/16, 1/4, 1 u on paths 0 and 1 (its order)
         impls = ("emu-bf16", "emu-b16", "emu-tf32", "emu-u16", "numpy16")
         nulls = [("rb", impls[p % len(impls)], "none", 0, 2000, 10000 + p) for p in range(paths)]
         out += nulls[:25]
@@ -337,13 +328,20 @@ def plan_runs(plan, paths, first=5000):
             out += [("rb", impl, d, m, 2000, p) for impl in impls[:4]
                     for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
         out += nulls[25:]
+    if plan == "data":
+        # docs/power.md#data-amendment: binary16 and bfloat16 under the data amendment:
+        # correct ports on paths 12000.. one per path in turn, amp, sign, lap at 1/16, 1/4,
+        # 1 u of the format on paths 12100-12101: 15 correct paths per format, the defects
+        # at 1/16 u, the other correct paths, the defects at 1/4 and 1 u
+        impls = ("emu-b16", "numpy16", "emu-bf16")
+        nulls = [("rb", impls[p % len(impls)], "none", 0, 2000, 12000 + p) for p in range(paths)]
+        defects = [[("rb", impl, d, m, 2000, p) for impl in ("emu-b16", "emu-bf16") for p in (12100, 12101)
+                    for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
+                   for g in (1 / 16, 1 / 4, 1)]
+        out += nulls[:45] + defects[0] + nulls[45:] + defects[1] + defects[2]
     if plan == "null":
-        # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths 5000.., the
-        # implementations in turn on each path, paths FIRST.. (--first; two workers take
-        # two ranges)
-        # (the writings agree bit for bit, and even c-fma's p-value follows the path's, so
-        # the path is the unit: all five on each worker's first 30 paths, then one
-        # implementation per path in turn)
+        # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths FIRST.. (--first):
+        # all five on a worker's first 30 paths, then one implementation per path in turn
         for p in range(first, first + paths):
             impls = NULL_IMPLS if p - first < 30 else (NULL_IMPLS[p % len(NULL_IMPLS)],)
             out += [("rb", impl, "none", 0, 2000, p) for impl in impls]
@@ -557,7 +555,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats",
+    if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats", "data",
                     "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
