@@ -123,7 +123,8 @@ int slpi_problem_set_all(slpi_problem *p, int n, char *const *keys, char *const 
 int slpi_problem_key(int i, const char **name, const char **system, const char **help);
 /* Read key=value lines ('#' comments) from a file; errors name file:line. */
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
-/* Apply a docs/experiments.md preset by name (sets system, scheme and all its keys). */
+/* Apply a docs/experiments.md preset by name to a problem from slpi_problem_init (sets
+ * system, scheme and all its keys). */
 int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err);
 /* The one problem builder every command and tool uses: p from the defaults
  * (slpi_problem_init), then the preset (NULL: none), then the key file `config` (NULL:

@@ -93,6 +93,7 @@ static void test_svivs(uint64_t seed)
 static void preset(slpi_problem *p, const char *name)
 {
     slpi_error err = {0, ""};
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); /* a preset applies to an initialised problem */
     TEST_CHECKF(slpi_problem_preset(p, name, &err) == SLPI_OK, "%s: %s", name, err.msg);
 }
 
