@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|data-rest|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -339,6 +339,16 @@ def plan_runs(plan, paths, first=5000):
                     for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
                    for g in (1 / 16, 1 / 4, 1)]
         out += nulls[:45] + defects[0] + nulls[45:] + defects[1] + defects[2]
+    if plan == "data-rest":
+        # docs/power.md#data-rest-rule: the two ports the data plan did not run, under its
+        # rule: emu at u = 2^-16 (correct on paths 12200.., amp, sign, lap at 1/16, 1/4, 1 u
+        # on 12300-12301) and PyTorch's bfloat16 (correct on 12400-12404, the three at 1/4 u)
+        nulls = [("rb", "emu-u16", "none", 0, 2000, 12200 + p) for p in range(paths)]
+        out += nulls + [("rb", "emu-u16", d, m, 2000, p) for g in (1 / 16, 1 / 4, 1) for p in (12300, 12301)
+                        for d, m in settings("rb", (g * 2 ** IMPL_FORMAT["emu-u16"][1],), ("amp", "sign", "lap"))]
+        out += [("rb", "torchbf16", "none", 0, 2000, p) for p in range(12400, 12405)]
+        out += [("rb", "torchbf16", d, m, 2000, 12400)
+                for d, m in settings("rb", (2 ** IMPL_FORMAT["torchbf16"][1] / 4,), ("amp", "sign", "lap"))]
     if plan == "null":
         # docs/power.md#false-fail-rule: correct ports, 2000 steps, paths FIRST.. (--first):
         # all five on a worker's first 30 paths, then one implementation per path in turn
@@ -556,7 +566,7 @@ def main(argv):
             print(__doc__, file=sys.stderr)
             return 2
     if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats", "data",
-                    "effects", "report", "all"):
+                    "data-rest", "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
