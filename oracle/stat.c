@@ -371,6 +371,13 @@ static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S, int *use
     st->p_systematic = m > 0 && n > m ? f_tail(st->t2 * (n - m) / (m * (n - 1)), m, n - m) : 1.0;
 }
 
+/* Direction j's mean a and sample variance v over the n pooled rows. */
+static void dir_moments(double *a, double *v, const slpi_verify_sums *S, int j, double n)
+{
+    *a = S->sum[j] / n;
+    *v = (S->cross[j * SLPI_STAT_DIRS + j] - n * *a * *a) / (n - 1);
+}
+
 /* Against the rounded step: the null |mean a_j| <= tau for every direction (the format's
  * data, DATA_BIAS), each direction's two-sided t test of the excess (|mean| - tau)+ /
  * its standard error, p = m times the smallest (Bonferroni over the m directions of
@@ -382,7 +389,8 @@ static void tolerant(slpi_verify_stats *st, const slpi_verify_sums *S, int *used
     int m = 0;
     st->tolerance_u = st->tau_sum / n;
     for (int j = 0; j < st->dirs; j++) {
-        double a = S->sum[j] / n, v = (S->cross[j * SLPI_STAT_DIRS + j] - n * a * a) / (n - 1);
+        double a, v;
+        dir_moments(&a, &v, S, j, n);
         if (!(v > 0)) continue;
         m++;
         double t = fmax(fabs(a) - st->tolerance_u, 0) / sqrt(v / n);
@@ -421,7 +429,8 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     double lam = lambda90(m > 0 ? m : 1, st->alpha / 2), tau = st->tolerance_u;
     st->detectable_effect_u = 0;
     for (int j = 0; j < st->dirs; j++) {
-        double a = S->sum[j] / n, v = (S->cross[j * SLPI_STAT_DIRS + j] - n * a * a) / (n - 1);
+        double a, v;
+        dir_moments(&a, &v, S, j, n);
         if (fabs(a) > fabs(st->effect_per_step_u) || j == 0) {
             st->effect_per_step_u = a;
             st->effect_direction = st->dir_name[j];

@@ -46,13 +46,18 @@ static inline long test_rand_int(long n)
     return (long)(test_rand_u64() % (uint64_t)n);
 }
 
+/* The factor an environment variable gives, or 1 when it is unset or below `least`. */
+static inline double test_env_factor(const char *name, double least)
+{
+    const char *m = getenv(name);
+    double k = m ? atof(m) : 1.0;
+    return k >= least ? k : 1.0;
+}
+
 /* SLPI_TEST_MULTIPLIER scales the depth of every randomized test. */
 static inline long test_iters(long base)
 {
-    const char *m = getenv("SLPI_TEST_MULTIPLIER");
-    double k = m ? atof(m) : 1.0;
-    if (!(k > 0)) k = 1.0;
-    long n = (long)(base * k);
+    long n = (long)(base * test_env_factor("SLPI_TEST_MULTIPLIER", 0x1p-30));
     return n < 1 ? 1 : n;
 }
 
@@ -60,10 +65,7 @@ static inline long test_iters(long base)
  * that slow a test down by a known factor set it (tests/valgrind.sh, `make coverage`). */
 static inline unsigned test_seconds(unsigned base)
 {
-    const char *m = getenv("SLPI_TEST_TIME_SCALE");
-    double k = m ? atof(m) : 1.0;
-    if (!(k >= 1)) k = 1.0;
-    return (unsigned)(base * k);
+    return (unsigned)(base * test_env_factor("SLPI_TEST_TIME_SCALE", 1));
 }
 
 static inline void test_start(const char *name, uint64_t default_seed)
