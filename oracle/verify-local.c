@@ -155,11 +155,10 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
     long mine = nsel / port->nranks + (port->rank < nsel % port->nranks);   /* this rank's rows (progress on rank 0 only) */
     slpi_progress *pg = *rc == SLPI_OK && port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
     slpi_traj_row row;
-    int got = 0;
+    int got = 0, cut = 0; /* cut: a Ctrl-C between rows, or one that cut a FIFO's read */
     while (*rc == SLPI_OK && (got = slpi_traj_next(r, &row, err)) > 0) {
-        if (slpi_interrupt_pending()) {   /* rows skipped by --rows or --sample take no step that polls */
-            *rc = slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it for the local comparison, at step %ld",
-                                 in->path, row.step);
+        if ((cut = slpi_interrupt_pending())) { /* rows skipped by --rows or --sample take no step that polls */
+            prev_step = row.step;
             break;
         }
         if (slpi_verify_local_wanted(o, index, row.step) && (!sel || (k < nsel && sel[k] == cand))) {
@@ -183,7 +182,8 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
         prev_step = row.step;
         index++;
     }
-    if (*rc == SLPI_OK && got < 0 && err->code == SLPI_EINTR) /* a Ctrl-C that cut the reading of a FIFO */
+    cut = cut || (got < 0 && err->code == SLPI_EINTR);
+    if (*rc == SLPI_OK && cut)
         *rc = slpi_error_set(err, SLPI_EINTR, "%s: interrupted while reading it for the local comparison, at step %ld",
                              in->path, prev_step);
     else if (*rc == SLPI_OK && got < 0)
