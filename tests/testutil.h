@@ -68,6 +68,21 @@ static inline unsigned test_seconds(unsigned base)
     return (unsigned)(base * test_env_factor("SLPI_TEST_TIME_SCALE", 1));
 }
 
+/* *p: a preset, or a model file (a name ending in .slpi, from the source tree), with
+ * `steps` steps; SLPI_OK, or the failure (its message in err or slpi_api_last_error()).
+ * *p is the caller's to free, made even when a key fails (NULL only out of memory). */
+static inline int test_problem(slpi_problem **p, const char *preset, long steps, slpi_error *err)
+{
+    size_t n = strlen(preset);
+    int file = n > 5 && !strcmp(preset + n - 5, ".slpi");
+    char s[32];
+    snprintf(s, sizeof s, "%ld", steps);
+    *p = slpi_problem_new(file ? NULL : preset);
+    if (!*p) return SLPI_EINPUT;
+    int rc = file ? slpi_problem_load(*p, preset, err) : SLPI_OK;
+    return rc == SLPI_OK ? slpi_problem_set_key(*p, "steps", s) : rc;
+}
+
 static inline void test_start(const char *name, uint64_t default_seed)
 {
     test_name_ = name;

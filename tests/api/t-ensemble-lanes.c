@@ -66,14 +66,9 @@ static void check(const char *preset, const char *key, int own_x0, int own_dW)
     if (steps % 64 == 0) steps++; /* a partial last chunk */
     int n = 1 + (int)test_rand_int(SLPI_ENSEMBLE_BLOCK);
     uint64_t path0 = test_rand_u64() >> 40;
-    size_t len = strlen(preset);
-    int file = len > 5 && !strcmp(preset + len - 5, ".slpi");
-    slpi_problem *p = slpi_problem_new(file ? NULL : preset);
+    slpi_problem *p;
     slpi_error err = { 0 };
-    char s[32];
-    snprintf(s, sizeof s, "%ld", steps);
-    int ok =
-        p && (!file || slpi_problem_load(p, preset, &err) == SLPI_OK) && slpi_problem_set_key(p, "steps", s) == SLPI_OK;
+    int ok = test_problem(&p, preset, steps, &err) == SLPI_OK;
     if (ok && key) {
         char k[64];
         snprintf(k, sizeof k, "%s", key);

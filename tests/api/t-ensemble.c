@@ -44,14 +44,10 @@
 /* A preset, or a model file (a name ending in .slpi, from the source tree). */
 static slpi_problem *problem(const char *preset, long steps)
 {
-    size_t n = strlen(preset);
-    int file = n > 5 && !strcmp(preset + n - 5, ".slpi");
-    slpi_problem *p = slpi_problem_new(file ? NULL : preset);
+    slpi_problem *p;
     slpi_error err = { 0 };
-    TEST_CHECKF(!file || slpi_problem_load(p, preset, &err) == SLPI_OK, "%s: %s", preset, err.msg);
-    char s[32];
-    snprintf(s, sizeof s, "%ld", steps);
-    TEST_CHECK(p && slpi_problem_set_key(p, "steps", s) == SLPI_OK);
+    TEST_CHECKF(test_problem(&p, preset, steps, &err) == SLPI_OK, "%s: %s", preset,
+                err.msg[0] ? err.msg : slpi_api_last_error());
     return p;
 }
 
