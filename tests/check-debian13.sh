@@ -96,7 +96,7 @@ echo "$summary" | grep -qE '^[0-9]+ passed, 0 failed$' && [ $rc -eq 0 ] ||
 lap "4b. make check: $summary"
 in_root root 'cd /srv/slpi && ./build/slpi golden' > "$dir/golden.log" 2>&1 && tail -1 "$dir/golden.log" | grep -q '^golden: PASS' ||
   fail "slpi golden on FLINT 3: $(tail -3 "$dir/golden.log")"
-lap "4c. slpi golden: PASS on $(in_root root 'cd /srv/slpi && ./build/slpi --version' | sed -n 's/^  \(arb\|flint\)=/\1 /p' | tr '\n' ' ')"
+lap "4c. slpi golden: PASS on $(in_root root 'cd /srv/slpi && ./build/slpi --version' | sed -n 's/^  \(arb=\|flint=\)/\1/p' | paste -s -d, -)"
 
 # 5. the ordinary user, with the core installed
 in_root slpiuser:slpiuser 'cd ~/slpi && make demo && make install PREFIX=$HOME/.local && cd /tmp &&
