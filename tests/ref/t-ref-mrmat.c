@@ -419,7 +419,9 @@ static void check_refusal(void)
     acb_mat_clear(C);
 }
 
-/* The probe in a child: mode 0 rounds upward, mode 1 flushes subnormals to zero. */
+/* The probe in a child: mode 0 rounds upward, mode 1 flushes subnormals to zero. A
+ * processor that does not honour the mode (valgrind's emulation ignores the flush bits)
+ * leaves nothing to refuse: the child then exits 2 and the check says so. */
 static void check_probe_refusal(int mode, const char *reason)
 {
     fflush(stdout);
@@ -431,13 +433,19 @@ static void check_probe_refusal(int mode, const char *reason)
         else
             _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
 #endif
+        volatile double tiny = 0x1p-540, up = 1 + 0x1p-52;
+        if (mode == 0 ? up * up == 1 + 0x1p-51 : tiny * 0x1p-500 != 0) _exit(2);
         char why[200] = "";
         int ok = slpi_ref_mrmat_probe(why, sizeof why);
         _exit(!ok && strstr(why, reason) != NULL ? 0 : 1);
     }
     int st = 0;
     TEST_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
-    TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the probe does not refuse mode %d with \"%s\"", mode, reason);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
+        printf("t-ref-mrmat: mode %d is not honoured here (an emulator?): the probe's refusal not checked\n", mode);
+    else
+        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the probe does not refuse mode %d with \"%s\"", mode,
+                    reason);
 }
 
 /* slpi_ref_mrmat_axpy and _scale against Arb: a X, Y + a X and Y + a (X - X^*) (a = 1, 1/2,

@@ -211,6 +211,8 @@ int main(void)
         for (int k = 0; k < 5; k++) {
             slpi_problem q;
             slpi_error err;
+            slpi_problem_init(&q, SLPI_SYS_RIGID_BODY,
+                              SLPI_SCHEME_ISOMP); /* a preset applies to an initialised problem */
             TEST_CHECKF(slpi_problem_preset(&q, cases[k].preset, &err) == SLPI_OK, "%s", err.msg);
             for (int i = 0; i < 8 && cases[k].kv[i]; i += 2)
                 TEST_CHECKF(slpi_problem_set(&q, cases[k].kv[i], cases[k].kv[i + 1], &err) == SLPI_OK,
