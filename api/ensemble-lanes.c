@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fpmode.h"
 #include "core/rows.h"
 #include "fast/ensemble.h"
 
@@ -186,10 +187,12 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         for (int l = 0; l < n; l++)
             for (size_t k = 0; k < M; k++)
                 L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * M + k) * LANES_CHUNK + (size_t)c];
+        slpi_fpmode mode = slpi_fpmode_set(1); /* as slpi_fast_step: core/fpmode.h */
         long bad = L->kind == SLPI_FAST_SOA_MODEL
             ? slpi_fast_model_isomp_soa(&L->msoa, n, L->q.h, s, L->x, L->dW, NULL, L->lane)
             : L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
                                              : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
+        slpi_fpmode_restore(mode);
         if (bad) return 1;
         for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */
             long *t = L->tally[l];

@@ -13,6 +13,7 @@
 #include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
+#include "core/fpmode.h"
 #include "core/plan.h"
 #include "fast/fast.h"
 #include "fast/dense.h"
@@ -165,7 +166,9 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
         info->status = SLPI_STEP_INVALID;
         info->residual = NAN;
     } else {
+        slpi_fpmode mode = slpi_fpmode_set(1);
         info->status = f->scheme->step(f, x, f->delta, info);
+        slpi_fpmode_restore(mode);
         if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.state_dim))
             info->status = SLPI_STEP_DIVERGED;
         /* a fault anywhere in the step fails it with its reason, whatever the scheme concluded */

@@ -40,6 +40,7 @@
 #endif
 
 #include "core/clock.h"
+#include "core/fpmode.h"
 #include "fast/team.h"
 
 #define TEAM_MAX_HELPERS 63
@@ -61,6 +62,7 @@ typedef struct {
     _Atomic(void *) ctx;
     atomic_int n;
     atomic_int helpers;          /* helpers (by index) allowed to join */
+    atomic_int flush;            /* the caller flushes subnormals (core/fpmode.h): so do they */
 } team_job;
 
 static struct {
@@ -136,11 +138,13 @@ static void *team_helper(void *arg)
         slpi_fast_team_fn fn = atomic_load(&j->fn);
         void *ctx = atomic_load(&j->ctx);
         int n = atomic_load(&j->n), u, got = 0;
+        slpi_fpmode mode = slpi_fpmode_set(atomic_load(&j->flush));
         while ((u = team_claim(g, n)) >= 0) {
             fn(ctx, u);
             atomic_fetch_add(&team.done, 1);
             got++;
         }
+        slpi_fpmode_restore(mode);
         share += (got * 1024 / n - share) / 8;
     }
     return NULL;
@@ -200,6 +204,7 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
     atomic_store(&j->ctx, ctx);
     atomic_store(&j->n, n);
     atomic_store(&j->helpers, helpers);
+    atomic_store(&j->flush, slpi_fpmode_flushing());
     atomic_store(&team.done, 0);
     atomic_store(&team.state, (uint64_t)g << 32);
     /* wake sleepers once (not again until one has woken: under load the wake-up takes
