@@ -12,15 +12,21 @@
 
 #if defined(__SSE2__)
 #include <xmmintrin.h>
-#define SLPI_FPMODE_FLUSH 0x8040u   /* FTZ (bit 15) | DAZ (bit 6) */
+#define SLPI_FPMODE_FLUSH 0x8040u /* FTZ (bit 15) | DAZ (bit 6) */
 typedef unsigned slpi_fpmode;
-static inline slpi_fpmode slpi_fpmode_get(void) { return _mm_getcsr(); }
-#define SLPI_FPMODE_FLAGS 0x3Fu   /* the exception flags: not part of the mode */
-static inline void slpi_fpmode_restore(slpi_fpmode m) { _mm_setcsr((_mm_getcsr() & SLPI_FPMODE_FLAGS) | (m & ~SLPI_FPMODE_FLAGS)); }
+static inline slpi_fpmode slpi_fpmode_get(void)
+{
+    return _mm_getcsr();
+}
+#define SLPI_FPMODE_FLAGS 0x3Fu /* the exception flags: not part of the mode */
+static inline void slpi_fpmode_restore(slpi_fpmode m)
+{
+    _mm_setcsr((_mm_getcsr() & SLPI_FPMODE_FLAGS) | (m & ~SLPI_FPMODE_FLAGS));
+}
 #elif defined(__aarch64__)
 #include <stdint.h>
-#define SLPI_FPMODE_FLUSH ((uint64_t)1 << 24)   /* FPCR.FZ */
-#define SLPI_FPMODE_FLAGS 0u                    /* FPCR holds none (they are FPSR's) */
+#define SLPI_FPMODE_FLUSH ((uint64_t)1 << 24) /* FPCR.FZ */
+#define SLPI_FPMODE_FLAGS 0u                  /* FPCR holds none (they are FPSR's) */
 typedef uint64_t slpi_fpmode;
 static inline slpi_fpmode slpi_fpmode_get(void)
 {
@@ -28,13 +34,22 @@ static inline slpi_fpmode slpi_fpmode_get(void)
     __asm__ __volatile__("mrs %0, fpcr" : "=r"(m));
     return m;
 }
-static inline void slpi_fpmode_restore(slpi_fpmode m) { __asm__ __volatile__("msr fpcr, %0" : : "r"(m)); }
+static inline void slpi_fpmode_restore(slpi_fpmode m)
+{
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(m));
+}
 #else
 #define SLPI_FPMODE_FLUSH 0u
 #define SLPI_FPMODE_FLAGS 0u
 typedef unsigned slpi_fpmode;
-static inline slpi_fpmode slpi_fpmode_get(void) { return 0; }
-static inline void slpi_fpmode_restore(slpi_fpmode m) { (void)m; }
+static inline slpi_fpmode slpi_fpmode_get(void)
+{
+    return 0;
+}
+static inline void slpi_fpmode_restore(slpi_fpmode m)
+{
+    (void)m;
+}
 #endif
 
 static inline slpi_fpmode slpi_fpmode_set(int flush)
@@ -45,7 +60,10 @@ static inline slpi_fpmode slpi_fpmode_set(int flush)
 }
 
 /* A mode without its exception flags: what two modes compare by. */
-static inline slpi_fpmode slpi_fpmode_control(slpi_fpmode m) { return m & ~(slpi_fpmode)SLPI_FPMODE_FLAGS; }
+static inline slpi_fpmode slpi_fpmode_control(slpi_fpmode m)
+{
+    return m & ~(slpi_fpmode)SLPI_FPMODE_FLAGS;
+}
 
 static inline int slpi_fpmode_flushing(void)
 {
