@@ -221,14 +221,16 @@ static void solve(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t X, int 
         if (!route || !slpi_ref_zeitlin_poisson_mr(P, X, &e->z)) slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
         return;
     }
-    const double *rho = multiplier_norms(s);
-    if (rho != NULL && (mr = tables_mr(s, prec)) != NULL &&
+    /* the norms are taken after the tables: rebuilding them at a higher precision renews
+     * the multiplier's weights and frees the norms of the old ones */
+    const double *rho;
+    if (multiplier_norms(s) != NULL && (mr = tables_mr(s, prec)) != NULL && (rho = multiplier_norms(s)) != NULL &&
         slpi_ref_zeitlin_weighted_mr(P, X, e->ilam_m, e->ilam_r, rho, mr))
         return;
     if ((z = harmonics(s, prec)) == NULL)
         acb_mat_indeterminate(P);
     else
-        slpi_ref_zeitlin_divided(P, X, e->lam, rho, z, prec);
+        slpi_ref_zeitlin_divided(P, X, e->lam, multiplier_norms(s), z, prec);
 }
 
 /* H0 = -1/2 Re Tr((L^{-1} X)^* X) (X - F given). */
