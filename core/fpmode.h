@@ -6,7 +6,7 @@
  * them ran its N = 512 step 6x slower (docs/experiments.md#subnormals). Elsewhere a no-op.
  * slpi_fpmode_set(flush) sets this thread's mode and returns the one it replaced, for
  * slpi_fpmode_restore (which puts the control bits back and keeps the exception flags
- * raised meanwhile); slpi_fpmode_flushing says whether this thread flushes. */
+ * raised meanwhile); slpi_fpmode_flushing says whether this thread flushes at all. */
 #ifndef SLPI_CORE_FPMODE_H
 #define SLPI_CORE_FPMODE_H
 
@@ -65,9 +65,10 @@ static inline slpi_fpmode slpi_fpmode_control(slpi_fpmode m)
     return m & ~(slpi_fpmode)SLPI_FPMODE_FLAGS;
 }
 
+/* Any of the flush bits (x86: FTZ or DAZ alone counts). */
 static inline int slpi_fpmode_flushing(void)
 {
-    return SLPI_FPMODE_FLUSH != 0 && (slpi_fpmode_get() & SLPI_FPMODE_FLUSH) == SLPI_FPMODE_FLUSH;
+    return (slpi_fpmode_get() & SLPI_FPMODE_FLUSH) != 0;
 }
 
 #endif

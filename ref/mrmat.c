@@ -46,6 +46,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "core/slpi-flint.h"
+#include "core/fpmode.h"
 #include "core/problem-struct.h"
 #include "ref/mrmat.h"
 
@@ -180,6 +181,10 @@ int slpi_ref_mrmat_probe(char *why, size_t why_len)
 {
     if (fegetround() != FE_TONEAREST) {
         snprintf(why, why_len, "blas route: this thread does not round to nearest");
+        return 0;
+    }
+    if (slpi_fpmode_flushing()) { /* per call, as the rounding: the probe below runs once per process */
+        snprintf(why, why_len, "blas route: this thread flushes subnormals to zero");
         return 0;
     }
     pthread_once(&probe_once, probe_run);
