@@ -8,10 +8,14 @@
  * Two variants in the same run: the scheme kernels alone on increments made before
  * timing, and the full run with the canonical increments (slpi_noise_increments,
  * core/noise.c) generated per block in chunks of steps and transposed to SoA. */
+#include <math.h>
+#include <stdlib.h>
 #include <omp.h>
 #include <stdint.h>
 #include <time.h>
 #include "core/problem-struct.h"
+#include "slpi/fast.h"
+#include "slpi/noise.h"
 #include "fast/ensemble.h"
 
 /* CPU time of the process (all threads): per-core cost even on a shared machine. */

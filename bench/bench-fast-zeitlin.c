@@ -55,6 +55,7 @@
 #include <omp.h>
 
 #include "core/problem-struct.h"
+#include "slpi/fast.h"
 #include "benchutil.h"
 #include "fast/team.h"
 #include "fast/sun.h"

@@ -21,6 +21,8 @@
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20). */
 #include "core/problem-struct.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "bench/benchutil.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"

@@ -6,6 +6,8 @@
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
 #include "core/problem-struct.h"
+#include "slpi/fast.h"
+#include "slpi/ref.h"
 #include "core/steps.h"
 #include "ref/scheme.h"
 #include "ref/zeitlin.h"

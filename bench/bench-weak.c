@@ -17,9 +17,11 @@
  *   - the projection of the full study, 10^7 paths, on 2 cores: CPU per path x 10^7 / 2
  *     (the engine's batches are independent; the 2-thread scaling is printed beside it).
  * The machine may be shared: CPU seconds are the robust figure; `uptime` belongs with it. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/noise.h"
+#include "slpi/noise.h"
 #include "fast/ensemble.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
