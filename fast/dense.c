@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cblas.h>
 #include <lapacke.h>
 #include <stddef.h>
@@ -17,6 +18,15 @@ int slpi_fast_all_finite(const double *x, int n)
     for (int i = 0; i < n; i++)
         if (!isfinite(x[i])) return 0;
     return 1;
+}
+
+/* OpenBLAS's kernel name; weak, so that another CBLAS links too (core/provenance.c). */
+char *openblas_get_corename(void) __attribute__((weak));
+
+int slpi_fast_zgemm_3m(void)
+{
+    const char *core = openblas_get_corename ? openblas_get_corename() : NULL;
+    return !(core && (!strcasecmp(core, "SkylakeX") || !strcasecmp(core, "Cooperlake")));
 }
 
 /* C = alpha A B + beta C (n x n). */

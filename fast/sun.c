@@ -5,8 +5,10 @@
  * map (docs/schemes.md#isomp; ISO paper eq. (26)) with the skew-Hermitian savings: one product gives
  * the commutator, and the second product is formed on its upper block triangle only.
  * Every product of the fixed-point map, of the predictor and of the COMM update is
- * OpenBLAS's zgemm3m (three real products per complex one, the 3M method): 1.15-1.29x a
- * zgemm at N = 128..1024, normwise as accurate (docs/schemes.md#isomp). The Cayley
+ * OpenBLAS's zgemm3m (three real products per complex one, the 3M method; 1.15-1.29x a
+ * zgemm at N = 128..1024 on OpenBLAS's Haswell and Zen kernels, normwise as accurate,
+ * docs/schemes.md#isomp), or zgemm on the kernels whose zgemm is the faster
+ * (slpi_fast_zgemm_3m, docs/install.md#products). The Cayley
  * congruences (predictor=cayley, isomp_update=cay, solver=newton) are fast/dense.c's LU
  * solves and zgemm, shared with the Manakov system.
  */
@@ -85,6 +87,7 @@ int slpi_fast_sun_init(slpi_fast_sun *u, int N,
     u->m_gen_sum = m_gen_sum;
     u->gen = gen;
     u->nblk = sun_default_blocks(N);
+    u->m3 = slpi_fast_zgemm_3m();
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));
         if (!u->w[i]) {
@@ -101,11 +104,19 @@ void slpi_fast_sun_clear(slpi_fast_sun *u)
     memset(u, 0, sizeof *u);
 }
 
-static void sun_gemm(int N, cplx alpha, const cplx *A, CBLAS_TRANSPOSE tb, const cplx *B,
-                     cplx *C)
+/* C = alpha A op(B), C m x n, A m x N, B N x n (op(B): N x n), leading dimensions N: the
+ * product of u (zgemm3m or zgemm). */
+static void sun_product(const slpi_fast_sun *u, CBLAS_TRANSPOSE tb, int m, int n, cplx alpha, const cplx *A,
+                        const cplx *B, cplx *C)
 {
     cplx beta = 0;
-    cblas_zgemm3m(CblasColMajor, CblasNoTrans, tb, N, N, N, &alpha, A, N, B, N, &beta, C, N);
+    int N = u->N;
+    (u->m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, tb, m, n, N, &alpha, A, N, B, N, &beta, C, N);
+}
+
+static void sun_gemm(const slpi_fast_sun *u, cplx alpha, const cplx *A, CBLAS_TRANSPOSE tb, const cplx *B, cplx *C)
+{
+    sun_product(u, tb, u->N, u->N, alpha, A, B, C);
 }
 
 /* The fused O(N^2) pass on one SUN_TILE x SUN_TILE tile (i0, j0), i0 <= j0, of the upper
@@ -150,6 +161,7 @@ static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, 
  * column blocks, H = G Psi / 4 in its nblk column blocks (largest first), the fused pass in
  * tiles t = tj (tj + 1) / 2 + ti (ti <= tj), whose maxima go to tmax[t]. */
 typedef struct {
+    const slpi_fast_sun *u;
     int N, gsplit, nblk;
     const cplx *Psi, *Xn, *Y;
     cplx *G, *H, *Ynew;
@@ -160,9 +172,7 @@ static void sun_isomp_g(void *arg, int J)
 {
     const sun_isomp_job *b = arg;
     int N = b->N, c0 = J * N / b->gsplit, c1 = (J + 1) * N / b->gsplit;
-    cplx one = 1, zero = 0;
-    cblas_zgemm3m(CblasColMajor, CblasNoTrans, CblasNoTrans, N, c1 - c0, N, &one, b->Psi, N,
-                b->Y + (size_t)c0 * N, N, &zero, b->G + (size_t)c0 * N, N);
+    sun_product(b->u, CblasNoTrans, N, c1 - c0, 1, b->Psi, b->Y + (size_t)c0 * N, b->G + (size_t)c0 * N);
 }
 
 /* H = G Psi / 4 on rows 0..c1-1 of column block [c0, c1): covers i <= j */
@@ -171,9 +181,7 @@ static void sun_isomp_h(void *arg, int u)
     const sun_isomp_job *b = arg;
     int N = b->N, J = b->nblk - 1 - u;
     int c0 = (int)((long)J * N / b->nblk), c1 = (int)((long)(J + 1) * N / b->nblk);
-    cplx quarter = 0.25, zero = 0;
-    cblas_zgemm3m(CblasColMajor, CblasNoTrans, CblasNoTrans, c1, c1 - c0, N, &quarter, b->G, N,
-                b->Psi + (size_t)c0 * N, N, &zero, b->H + (size_t)c0 * N, N);
+    sun_product(b->u, CblasNoTrans, c1, c1 - c0, 0.25, b->G, b->Psi + (size_t)c0 * N, b->H + (size_t)c0 * N);
 }
 
 static void sun_isomp_t(void *arg, int t)
@@ -195,7 +203,7 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cp
     int N = u->N, nt = (N + SUN_TILE - 1) / SUN_TILE, ntiles = nt * (nt + 1) / 2;
     double tmax[ntiles][2];
     /* the column halves of G from N = SLPI_FAST_TEAM_MIN_N, for every thread count */
-    sun_isomp_job b = {N, N >= SLPI_FAST_TEAM_MIN_N ? 2 : 1, u->nblk, Psi, Xn, Y, u->w[0], u->w[1], Ynew, tmax};
+    sun_isomp_job b = { u, N, N >= SLPI_FAST_TEAM_MIN_N ? 2 : 1, u->nblk, Psi, Xn, Y, u->w[0], u->w[1], Ynew, tmax };
     slpi_fast_team_run(N, b.gsplit, sun_isomp_g, &b);
     slpi_fast_team_run(N, b.nblk, sun_isomp_h, &b);
     slpi_fast_team_run(N, ntiles, sun_isomp_t, &b);
@@ -253,7 +261,7 @@ static void sun_lie(const slpi_fast_system *s, double *out, const double *a, con
     int N = u->N;
     slpi_fast_sun_unpack(u->w[0], a, N);
     slpi_fast_sun_unpack(u->w[1], b, N);
-    sun_gemm(N, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
+    sun_gemm(u, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
     slpi_fast_sun_pack(out, u->w[2], N);
 }
 
@@ -276,8 +284,8 @@ static int sun_orbit(const slpi_fast_system *s, double *out, const double *sigma
     int rc = slpi_fast_expm_skewh(N, S, E);
     if (rc) return rc;
     slpi_fast_sun_unpack(S, mu, N);
-    sun_gemm(N, 1.0, E, CblasNoTrans, S, T);
-    sun_gemm(N, 1.0, T, CblasConjTrans, E, S);
+    sun_gemm(u, 1.0, E, CblasNoTrans, S, T);
+    sun_gemm(u, 1.0, T, CblasConjTrans, E, S);
     slpi_fast_sun_pack(out, S, N);
     return slpi_fast_all_finite(out, (int)NN) ? 0 : SLPI_ENUMERIC;
 }
@@ -318,7 +326,7 @@ static void sun_m_comm_update(const slpi_fast_system *s, double *out, const doub
                               const double *Y, const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
-    sun_gemm(u->N, 1, (const cplx *)Psi, CblasNoTrans, (const cplx *)Y, u->w[0]);
+    sun_gemm(u, 1, (const cplx *)Psi, CblasNoTrans, (const cplx *)Y, u->w[0]);
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 

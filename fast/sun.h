@@ -34,6 +34,7 @@ struct slpi_fast_sun {
                 double complex *out);
     double complex *w[4];   /* N x N scratch matrices */
     int nblk;               /* column blocks of the skew-Hermitian triangle product */
+    int m3;                 /* products by zgemm3m (1) or zgemm (0): slpi_fast_zgemm_3m */
 };
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,

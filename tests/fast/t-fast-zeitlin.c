@@ -11,8 +11,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cblas.h>
 
 #include "fast/fast.h"
+#include "fast/team.h"
 #include "fast/dense.h"
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
@@ -466,18 +473,26 @@ static void check_sun_kernel(int N)
         yref = fmax(yref, fmax(fabs(creal(R[i])), fabs(cimag(R[i]))));
     }
     double worst = 0;
-    for (int nb = 1; nb <= 5; nb++) {
-        u.nblk = nb;
-        double yn, d = slpi_fast_sun_isomp(&u, Yn, &yn, P, X, Y);
-        slpi_fast_zcomm_from_T(N, u.w[0], X, Xx);   /* the COMM update ISOMP takes from G */
-        double e = fmax(cmaxdiff(Yn, R, NN), cmaxdiff(Xx, Rx, NN)) / (N * U * cmaxabs(X, NN));
-        worst = fmax(worst, e);
-        TEST_CHECKF(fabs(d - dref) <= 4 * N * U && fabs(yn - yref) <= 4 * N * U,
-                    "sun isomp norms N=%d nblk=%d", N, nb);
-        for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++)
-                if (Yn[a + (size_t)N * b] != -conj(Yn[b + (size_t)N * a])) worst = INFINITY;
-    }
+    for (int m3 = 0; m3 <= 1; m3++) /* both products: zgemm and zgemm3m (slpi_fast_zgemm_3m) */
+        for (int nb = 1; nb <= 5; nb++) {
+            u.m3 = m3;
+            u.nblk = nb;
+            double yn, d = slpi_fast_sun_isomp(&u, Yn, &yn, P, X, Y);
+            if (N < SLPI_FAST_TEAM_MIN_N) { /* G = Psi Y in one call: the product m3 names, to the bit */
+                cplx one = 1, zero = 0;
+                (m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, P, N, Y, N,
+                                                   &zero, T, N);
+                TEST_CHECKF(!memcmp(T, u.w[0], NN * sizeof *T), "sun isomp N=%d m3=%d: G is not that product's", N, m3);
+            }
+            slpi_fast_zcomm_from_T(N, u.w[0], X, Xx); /* the COMM update ISOMP takes from G */
+            double e = fmax(cmaxdiff(Yn, R, NN), cmaxdiff(Xx, Rx, NN)) / (N * U * cmaxabs(X, NN));
+            worst = fmax(worst, e);
+            TEST_CHECKF(fabs(d - dref) <= 4 * N * U && fabs(yn - yref) <= 4 * N * U,
+                        "sun isomp norms N=%d nblk=%d m3=%d", N, nb, m3);
+            for (int a = 0; a < N; a++)
+                for (int b = 0; b < N; b++)
+                    if (Yn[a + (size_t)N * b] != -conj(Yn[b + (size_t)N * a])) worst = INFINITY;
+        }
     TEST_CHECKF(worst < 16, "sun isomp vs naive N=%d: ratio %.3g", N, worst);
     /* the dense map of fast/dense.c (Manakov's) against the same naive formula */
     double zy, zd = slpi_fast_zisomp(N, P, X, Y, Yn, &zy, T);
@@ -649,9 +664,57 @@ static void check_threads(int N)
     free(ref); free(refv); free(dW); free(delta);
 }
 
-int main(void)
+char *openblas_get_corename(void) __attribute__((weak));
+
+/* slpi_fast_zgemm_3m's rule (docs/install.md#products) under the OpenBLAS kernels that
+ * OPENBLAS_CORETYPE forces (OpenBLAS reads it when it loads, so each is a child run of this
+ * program with --product-rule, which prints the kernel's name and the choice). A kernel
+ * this CPU cannot run is replaced by OpenBLAS, and the child's name then says which. */
+static void check_product_rule(const char *self)
 {
+    static const struct {
+        const char *core;
+        int m3;
+    } want[] = { { "SkylakeX", 0 }, { "Cooperlake", 0 }, { "Haswell", 1 }, { "Zen", 1 }, { "Prescott", 1 } };
+    int checked = 0;
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        int fd[2];
+        TEST_CHECK(pipe(fd) == 0);
+        pid_t pid = fork();
+        if (pid == 0) {
+            dup2(fd[1], 1);
+            close(fd[0]);
+            setenv("OPENBLAS_CORETYPE", want[k].core, 1);
+            execl(self, self, "--product-rule", (char *)NULL);
+            _exit(127);
+        }
+        close(fd[1]);
+        char line[128] = "", core[64] = "";
+        FILE *f = fdopen(fd[0], "r");
+        int m3 = -1, st = 0;
+        if (f && fgets(line, sizeof line, f)) sscanf(line, "%63s %d", core, &m3);
+        if (f) fclose(f);
+        waitpid(pid, &st, 0);
+        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0 && m3 >= 0, "product rule: child for %s: %s", want[k].core,
+                    line);
+        if (strcasecmp(core, want[k].core)) {
+            printf("  product rule: OpenBLAS runs %s for %s here: not checked\n", core, want[k].core);
+            continue;
+        }
+        checked++;
+        TEST_CHECKF(m3 == want[k].m3, "product rule: %s gives %s", core, m3 ? "zgemm3m" : "zgemm");
+    }
+    printf("  product rule: %d of 5 kernels checked\n", checked);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--product-rule")) {
+        printf("%s %d\n", openblas_get_corename ? openblas_get_corename() : "none", slpi_fast_zgemm_3m());
+        return 0;
+    }
     test_start("t-fast-zeitlin", 20261121);
+    check_product_rule(argv[0]);
     check_basis(2, 1000);
     check_basis(5, 1000);
     check_basis(6, 1000);
