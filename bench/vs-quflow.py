@@ -27,8 +27,9 @@ b0e6589's Poisson solve is not slpi's Delta_N^-1, one step at tol 1e-14 already 
 2.4e-7 relative at N = 32). "At equal accuracy" marks the slpi rows whose error is at most
 quflow's. The bounds: OpenBLAS's zgemm and zgemm3m (the library slpi links, one thread)
 are timed in the same run; quflow's step / (2 iterations x zgemm) is quflow's own overhead,
-and each slpi row's product bound is (iterations x the zgemm3m of an iteration + 1 for
-the Euler predictor's commutator where the start has one) x zgemm3m, so that its "ceiling",
+and each slpi row's product bound is (iterations x the products of an iteration + 1 for
+the Euler predictor's commutator where the start has one) x slpi's product (zgemm3m, or
+zgemm on OpenBLAS's AVX-512 kernels: docs/install.md#products), so that its "ceiling",
 quflow's step / that bound, is the ratio slpi would reach if nothing but its products took
 time: a goal above the ceiling is held by the iteration count, one below it by the O(N^2)
 passes.
@@ -168,7 +169,8 @@ BLAS = ctypes.CDLL("libopenblas.so.0")   # slpi's BLAS (config.mk), one thread a
 
 def product_seconds(N, reps):
     """CPU seconds of one N x N complex product, best of reps: OpenBLAS's zgemm (quflow's
-    products, through numpy's matmul) and zgemm3m (every product of slpi's fixed-point map)."""
+    products, through numpy's matmul) and zgemm3m (slpi's products on kernels other than
+    SkylakeX and Cooperlake: slpi_product_3m)."""
     rng = np.random.default_rng(N)
     A, B = (np.asfortranarray(rng.standard_normal((N, N)) + 1j * rng.standard_normal((N, N)))
             for _ in range(2))
@@ -182,6 +184,13 @@ def product_seconds(N, reps):
     return out
 
 
+def slpi_product_3m():
+    """Whether slpi forms its products by zgemm3m: fast/dense.c's slpi_fast_zgemm_3m (not
+    exported by libslpi: this rule mirrors it; docs/install.md#products)."""
+    BLAS.openblas_get_corename.restype = ctypes.c_char_p
+    return BLAS.openblas_get_corename().decode().lower() not in ("skylakex", "cooperlake")
+
+
 def iteration_products(N):
     """Products per fixed-point iteration in fast/sun.c: the full Psi Y and the block
     triangle of G Psi / 4, (nblk + 1) / (2 nblk) of a product, nblk the column blocks of
@@ -193,7 +202,8 @@ def iteration_products(N):
 def main():
     sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
-          f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}")
+          f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}, "
+          f"slpi's products by {'zgemm3m' if slpi_product_3m() else 'zgemm'}")
     for N in sizes:
         steps = max(20, round(STEPS * (256 / N) ** 2))
         runs = 3 if N <= 256 else 1
@@ -215,14 +225,15 @@ def main():
         scale = np.abs(Wref).max()
         eq = np.abs(Wq - Wqt).max() / scale
         tz, t3 = product_seconds(N, 5 if N <= 256 else 3)
+        tp = t3 if slpi_product_3m() else tz   # slpi's product
         qit = stats['iterations']
         row = [f"N={N:4d}, {steps} steps: quflow {1e3 * tq / steps:9.3f} ms/step  mean iterations "
                f"{qit:.2f}  error {eq:.1e}  / (2 it zgemm) {tq / steps / (2 * qit * tz):.2f};  "
                f"zgemm {1e3 * tz:.3f} ms, zgemm3m {1e3 * t3:.3f} ms, {iteration_products(N):.4f} "
-               "zgemm3m per slpi iteration"]
+               "products per slpi iteration"]
         for name, ts, its, pred, W in res:
             err = np.abs(W - Wref).max() / scale
-            bound = (its * iteration_products(N) + pred) * t3 * steps
+            bound = (its * iteration_products(N) + pred) * tp * steps
             row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f}  "
                        f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
                        f"ceiling {tq / bound:5.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
