@@ -320,13 +320,27 @@ static const slpi_audit_check *first_claim_check(const slpi_audit *a, const slpi
 
 /* Claim cl's archived result in words between the HTML open and close (nothing without an
  * archive). */
-static void archive_cell(FILE *f, json_t *arch, const slpi_audit_claim *cl, const char *open,
+/* The papers' size from the archive: the verdict over the claim's FULL multiverse where one
+ * is archived (multiverse-full/), the archived FULL run as one of its members; a claim whose
+ * FULL multiverse has not run says that the archived run is one member. */
+static void archive_cell(FILE *f, const slpi_audit *a, json_t *arch, const slpi_audit_claim *cl, const char *open,
                          const char *close)
 {
     if (!arch) return;
-    char aw[400];
+    char aw[400], mv[512], mw[1024];
+    int nm;
     slpi_audit_archive_words(slpi_audit_archive_claim(arch, cl->id), cl, aw, sizeof aw);
+    slpi_audit_multiverse_at(a, cl, 1, mv, sizeof mv);
+    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
     fputs(open, f);
+    if (mv[0]) {
+        size_t w = strcspn(mv, " ");
+        fprintf(f, "<b class='v %.*s'>%.*s</b> ", (int)w, mv, (int)w, mv);
+        html_text(f, mv + w + (mv[w] == ' '));
+        fprintf(f, " (FULL multiverse); the archived FULL run, one member: ");
+    } else if (nm > 1) {
+        fprintf(f, "FULL multiverse not run: the archived FULL run is one member of %d: ", nm);
+    }
     html_text(f, aw);
     fputs(close, f);
 }
@@ -378,7 +392,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     html_text(f, cl->reason);
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
-    archive_cell(f, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
+    archive_cell(f, a, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
     char mw[1024];
     int nm;
     slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
@@ -463,8 +477,13 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         paper_cite(p, 1, cite, sizeof cite);
         fprintf(f, "<li><b>%s</b>: %s</li>", papers[p].tag, cite);
     }
-    fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
-            a->full ? "the papers' (FULL=1)" : "reduced", seconds);
+    char decided[256];
+    slpi_audit_decided_counts(a, decided, sizeof decided);
+    fprintf(f,
+            "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. Decided over their multiverses "
+            "(<a href='#mv'>rule</a>; where none is archived, by this run): %s. This run's own verdicts "
+            "(one member of each multiverse): ",
+            a->nclaims, a->nchecks, a->full ? "the papers' (FULL=1)" : "reduced", seconds, decided);
     for (int v = 0; v < SLPI_CLAIM_NVERDICTS; v++)
         fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
@@ -555,7 +574,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, " / ");
         html_text(f, size);
         decided_html(f, a, cl, "</td><td class='v %s'>%s<br><small>", "</small></td>");
-        archive_cell(f, arch, cl, "<td>", "</td>");
+        archive_cell(f, a, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");

@@ -131,9 +131,16 @@ char *openblas_get_corename(void) __attribute__((weak));
  * each verdict's share"; empty without an archive or a run. */
 void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
 {
+    slpi_audit_multiverse_at(a, cl, a->full, out, n);
+}
+
+/* The same at the size full names (1: ARCHIVE/multiverse-full/, the papers' sizes), whatever
+ * size this run has: a reduced run's report shows both. */
+void slpi_audit_multiverse_at(const slpi_audit *a, const slpi_audit_claim *cl, int full, char *out, size_t n)
+{
     char line[512] = "", path[SLPI_PATH_MAX + 64];
     if (a->archive) {
-        snprintf(path, sizeof path, "%s/multiverse%s/%s/multiverse.txt", a->archive, a->full ? "-full" : "", cl->id);
+        snprintf(path, sizeof path, "%s/multiverse%s/%s/multiverse.txt", a->archive, full ? "-full" : "", cl->id);
         FILE *f = fopen(path, "r");
         if (f && fgets(line, sizeof line, f)) line[strcspn(line, "\n")] = 0;
         if (f) fclose(f);
@@ -201,5 +208,27 @@ void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *
             snprintf(dist, nd, "this run, the one member");
         else
             snprintf(dist, nd, "this run, one member of %d: no multiverse run archived", nm);
+    }
+}
+
+/* The report's count of the verdicts that decide the claims (slpi_audit_multiverse_decided:
+ * over the archived multiverse where one is, else this run's), "CONFIRMED 40, ..." in the
+ * order of the verdict words, into out. */
+void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n)
+{
+    static const char *words[] = { "CONFIRMED",      "CONDITIONAL", "DISCREPANCY", "CRITERION-DEPENDENT",
+                                   "SEED-DEPENDENT", "UNABLE",      "INCOMPLETE" };
+    int count[7] = { 0 };
+    for (int j = 0; j < a->nclaims; j++) {
+        char word[64], dist[512];
+        slpi_audit_multiverse_decided(a, &a->claims[j], word, sizeof word, dist, sizeof dist);
+        for (int w = 0; w < 7; w++)
+            if (!strcmp(word, words[w])) count[w]++;
+    }
+    out[0] = 0;
+    for (int w = 0; w < 7; w++) {
+        char item[64];
+        snprintf(item, sizeof item, "%s %d", words[w], count[w]);
+        slpi_audit_append(out, n, ", ", item);
     }
 }

@@ -94,6 +94,17 @@ mkdir -p "$dir/arch/multiverse-full/R5" && echo "R5 INCOMPLETE over 2 of 8 membe
 OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --full --out "$dir/outmvf" --archive "$dir/arch" -q > /dev/null 2>&1
 [ "$(jq -r '.claims[0].multiverse.verdict' "$dir/outmvf/claims.json")" = INCOMPLETE ] \
   || { echo "t-archive: FAIL: a FULL run is not decided by multiverse-full/: $(jq -c '.claims[0].multiverse' "$dir/outmvf/claims.json")"; fail=1; }
+# a reduced report's FULL column: the verdict over the FULL multiverse where one is archived,
+# the archived FULL run as one member; where none is, that the archived run is one member;
+# the report's count is of the verdicts that decide (SEED-DEPENDENT, R5's multiverse)
+OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmvr" --archive "$dir/arch" > "$dir/mvrlog" 2>&1
+[ "$(grep -c "<b class='v INCOMPLETE'>INCOMPLETE</b> over 2 of 8 members: CONFIRMED 2 (share 1.00 \[0.34, 1.00\]) (FULL multiverse); the archived FULL run, one member: CONFIRMED" "$dir/outmvr/index.html")" = 2 ] \
+  || { echo "t-archive: FAIL: the FULL column is not R5's FULL multiverse (summary and section)"; fail=1; }
+[ "$(grep -c "FULL multiverse not run: the archived FULL run is one member of 8: " "$dir/outm/index.html")" = 4 ] \
+  || { echo "t-archive: FAIL: R1's and R3's FULL cells do not say the archived run is one member of 8"; fail=1; }
+grep -q "by this run): CONFIRMED 0, CONDITIONAL 0, DISCREPANCY 0, CRITERION-DEPENDENT 0, SEED-DEPENDENT 1, UNABLE 0, INCOMPLETE 0\. This run's own verdicts" "$dir/outmv/index.html" &&
+  grep -q "^decided over their multiverses .*: CONFIRMED 0, .*SEED-DEPENDENT 1," "$dir/mvrlog" \
+  || { echo "t-archive: FAIL: the report's count is not of the verdicts over the multiverses"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
