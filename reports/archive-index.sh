@@ -56,6 +56,20 @@ mv_cell() {   # $1 folder of multiverse runs, $2 claim
                                -e "1s/^$2 \\([A-Z-]*\\) over \\([0-9]* distinct members\\{0,1\\} of [0-9]* ([^)]*)\\):\\(.*\\)$/**\\1** over \\2:\\3/p" "$f" | tr -d '\n'
   else printf -- '-'; fi
 }
+decided_cell() {   # $1 archive, $2 claim, $3 its original FULL verdict: the verdict that decides it
+  # (docs/claims.md#multiverse): over its FULL multiverse when every member has run; else over
+  # its reduced one, with the papers' size said to be undecided (rule 4: INCOMPLETE is no
+  # verdict; a FULL run without its multiverse is one member); a claim that declares no
+  # choice: its one member, the original FULL run
+  fw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse-full/$2/multiverse.txt" 2>/dev/null)
+  rw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse/$2/multiverse.txt" 2>/dev/null)
+  if [ -n "$fw" ] && [ "$fw" != INCOMPLETE ]; then printf '**%s** (FULL multiverse)' "$fw"
+  elif [ -n "$rw" ] && [ "$rw" != INCOMPLETE ]; then
+    printf '**%s** (reduced multiverse; the papers'"'"' size: %s)' "$rw" \
+      "$([ -n "$fw" ] && echo "FULL multiverse INCOMPLETE" || echo "FULL multiverse not run, the FULL runs are single members")"
+  elif ! grep -q "^% $2 |" reports/claims.txt; then printf '**%s** (one member: no open choice declared)' "$3"
+  else printf 'not decided (multiverse declared, not run)'; fi
+}
 conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and decisive numbers
   echo "| claim | original: verdict | confirmatory: verdict | decisive numbers, original → confirmatory |"
   echo "| --- | --- | --- | --- |"
@@ -81,21 +95,26 @@ conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and d
   echo "how each archive was made. A cell: the verdict, the decisive checks' values (a slope's"
   echo "95% interval in brackets), the revision and date of its run; a multiverse cell: the"
   echo "verdict over the members, their count and each verdict's share with its 95% interval."
+  echo "The verdict column is the one that decides each claim (docs/claims.md#multiverse): over its"
+  echo "FULL multiverse when every member has run, else over its reduced multiverse (the papers'"
+  echo "size then undecided: INCOMPLETE is no verdict, and a single FULL run is one member), else,"
+  echo "for a claim that declares no open choice, its one member's (the original FULL run)."
   echo
-  echo "| claim | expected (papers' size) | original FULL | confirmatory FULL (seeds + 1000) | multiverse, reduced | multiverse, FULL |"
-  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "| claim | expected (papers' size) | verdict (multiverse rule) | original FULL | confirmatory FULL (seeds + 1000) | multiverse, reduced | multiverse, FULL |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
   conf="$arch/confirmatory/claims.json"
   [ -f "$conf" ] || conf=/dev/null
   jq -r --slurpfile c "$conf" "$cell"'
     ($c[0] // {claims: []}) as $cf
     | . as $o | .claims[] | . as $k
-    | [.id, (.expected_full // .expected),
+    | [.id, (.expected_full // .expected), .verdict,
        ($k | cell({provenance: $o.provenance, date: $o.date})),
        ([$cf.claims[]? | select(.id == $k.id)] | first | cell({provenance: $cf.provenance, date: $cf.date}))]
     | @tsv' "$arch/claims.json" |
   awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }' |
-  while IFS="$(printf '\t')" read -r id exp orig cf; do
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$id" "$exp" "$orig" "$cf" "$(mv_cell "$arch/multiverse" "$id")" \
+  while IFS="$(printf '\t')" read -r id exp ov orig cf; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$id" "$exp" "$(decided_cell "$arch" "$id" "$ov")" "$orig" "$cf" \
+      "$(mv_cell "$arch/multiverse" "$id")" \
       "$(mv_cell "$arch/multiverse-full" "$id")"
   done
   echo
