@@ -38,7 +38,9 @@ n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$(jq -c '[.date, .provenance, .machine]' reports/full/claims.json)" = "$(jq -c '[.date, .provenance, .machine]' "$dir/arch/claims.json")" ] \
   || { echo "t-archive: FAIL: the archive's header changed"; fail=1; }
 [ "$(ls "$dir/arch/figures" | wc -l)" -ge "$before" ] || { echo "t-archive: FAIL: figures of the archive were removed"; fail=1; }
-cmp -s reports/full/index.html "$dir/arch/index.html" || { echo "t-archive: FAIL: the archive's report was replaced"; fail=1; }
+# the archive's pages are written again from the merged numbers (reports/archive-html.sh)
+sh reports/archive-html.sh --check "$dir/arch" > /dev/null 2>&1 && grep -q "from the added run" "$dir/arch/index.html" \
+  || { echo "t-archive: FAIL: --add did not write the archive's page from the merged numbers"; fail=1; }
 # the reduced report names the added claim's own run, and no run for a claim without one
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$dir/arch" -q > "$dir/alog" 2>&1
 grep -q "its own run: 2099-01-01 00:00 UTC, revision abc1234" "$dir/out/index.html" \
@@ -135,6 +137,15 @@ done
 # fail, and every revision it names is on this checkout's history (when it is a git one)
 sh reports/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
   || { echo "t-archive: FAIL: reports/full/INDEX.md is not the archive's numbers:"; cat "$dir/ilog"; fail=1; }
+# the archive's pages (index.html, confirmatory/index.html) are generated from its numbers
+# and INDEX.md's verdict column (reports/archive-html.sh): the committed ones are what it
+# writes, a changed verdict makes --check fail, and the page shows the multiverse verdict
+sh reports/archive-html.sh --check reports/full > "$dir/hlog" 2>&1 \
+  || { echo "t-archive: FAIL: the archive's pages are not its numbers:"; cat "$dir/hlog"; fail=1; }
+grep -q '<td class="v SEED-DEPENDENT">SEED-DEPENDENT (FULL multiverse)</td><td class="v CRITERION-DEPENDENT">' reports/full/index.html \
+  || { echo "t-archive: FAIL: the archive's page does not show R7's multiverse verdict beside its run's"; fail=1; }
+cp -r reports/full "$dir/ih" && jq '(.claims[] | select(.id == "I8") | .verdict) |= "UNABLE"' reports/full/confirmatory/claims.json > "$dir/ih/confirmatory/claims.json"
+sh reports/archive-html.sh --check "$dir/ih" > /dev/null 2>&1 && { echo "t-archive: FAIL: archive-html.sh --check misses a changed verdict"; fail=1; }
 cp -r reports/full "$dir/ix" && jq '(.claims[] | select(.id == "R1") | .checks[0].value) |= . * 2' reports/full/claims.json > "$dir/ix/claims.json"
 sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
 # the confirmatory comparison is generated too: a confirmatory number changed is seen, and
