@@ -153,6 +153,14 @@ sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-arch
 cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
   reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
 sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+# docs/claims.md's numbers of I25's and I26's FULL runs are generated lines: a changed
+# archived number (I26's reading-L departure, confirmatory) makes --check name docs/claims.md
+mkdir -p "$dir/repo" && cp -r reports docs "$dir/repo/" &&
+  jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim" and .variant == "L") | .value) |= . * 3' \
+    reports/full/confirmatory/claims.json > "$dir/repo/reports/full/confirmatory/claims.json" &&
+  (cd "$dir/repo" && sh reports/archive-index.sh --check) > "$dir/dlog" 2>&1
+grep -q "docs/claims.md#archived differs" "$dir/dlog" && grep -q '^- I26, confirmatory FULL run' docs/claims.md \
+  || { echo "t-archive: FAIL: docs/claims.md's I26 numbers are not checked against the archive"; fail=1; }
 # docs/claims.md#archived holds the index's one table (the confirmatory table has its own
 # markers): one header row between the archive index's markers
 [ "$(sed -n '/^<!-- archive index: generated/,/^<!-- end of archive index/p' docs/claims.md | grep -c '^| claim |')" = 1 ] \
