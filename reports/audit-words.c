@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <stddef.h>
 
 #include "slpi/problem.h"
+#include "core/digest.h"
 #include "reports/audit-checks.h"
 
 /* The archived FULL=1 run (reports/full/claims.json), if any. */
@@ -231,4 +234,46 @@ void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n)
         snprintf(item, sizeof item, "%s %d", words[w], count[w]);
         slpi_audit_append(out, n, ", ", item);
     }
+}
+
+/* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
+ * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
+ * file and of the running executable (the evaluators as built), and the rules digest of
+ * docs/claims.md's changelog (rule lines and evaluators' source, reports/claims-docs.sh),
+ * when the run is made in a checkout that has it. */
+void slpi_audit_digests(const slpi_audit *a, json_t *root)
+{
+    char hex[17], rules[64] = "not found (no docs/claims.md here)";
+    json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
+    json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
+    json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, a->registry));
+    json_object_set_new(root, "registry_digest", json_string(hex));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"));
+    json_object_set_new(root, "build_digest", json_string(hex));
+    FILE *f = fopen("docs/claims.md", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Registry digest (", 17) && strstr(line, "): "))
+            snprintf(rules, sizeof rules, "%.16s", strstr(line, "): ") + 3);
+    if (f) fclose(f);
+    json_object_set_new(root, "rules_digest", json_string(rules));
+}
+
+/* When and where: UTC date, host name, processors and load average at the time of writing. */
+void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, nd, "%Y-%m-%d %H:%M UTC", &tm);
+    char host[128] = "?", load[64] = "?";
+    gethostname(host, sizeof host - 1);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?");
+        load[strcspn(load, "\n")] = 0;
+        fclose(f);
+    }
+    snprintf(machine, nm, "%s, %ld processors, load average %s", host, sysconf(_SC_NPROCESSORS_ONLN), load);
 }
