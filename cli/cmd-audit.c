@@ -77,6 +77,11 @@ static void print_summary(const slpi_audit *a, double secs, const char *out)
     printf("\n%d claims in %.0f s: %d CONFIRMED, %d CONDITIONAL, %d DISCREPANCY, %d UNABLE, "
            "%d CRITERION-DEPENDENT\nreport %s/index.html, %s/claims.json\n",
            a->nclaims, secs, count[0], count[1], count[2], count[3], count[4], out, out);
+    char decided[256];
+    slpi_audit_decided_counts(a, decided, sizeof decided);
+    printf("decided over their multiverses (docs/claims.md#multiverse: the runs in the archive; where none "
+           "is, this run): %s\n",
+           decided);
     printf("verdicts that differ from the registry's expectation:\n");
     int nd = 0;
     for (int j = 0; j < a->nclaims; j++) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # archive-full.sh FROM TO — copy a FULL=1 audit's evidence (the report folder FROM) into the
 # committable folder TO (reports/full): claims.json (verdicts, every check's numbers,
-# evidence, command; date, revision and machine), index.html (its figures as PNG), the
+# evidence, command; date, revision and machine), the
 # PNG figures of the decisive checks and the data tables up to 64 KB (long trajectories
 # stay out: their figures and the numbers in claims.json are the evidence). Committing TO
 # is a reviewed act, like the golden files: `git diff reports/full` shows what changed.
@@ -11,8 +11,12 @@
 # checks ran) replaces TO's entry for it and carries its own run ("run": date, provenance,
 # machine, and the run's seed offset, fit, levels and its registry, build and rules digests
 # when its report has them), which the reduced report prints beside its verdict; TO's other claims, its
-# date, revision, machine and index.html stay those of the run that wrote them. Figures
+# date, revision and machine stay those of the run that wrote them. Figures
 # and tables of the added claims are copied; nothing of TO is removed.
+# Both end by writing TO's index and pages from the numbers now archived, with the tools of
+# this checkout (reports/archive-index.sh: INDEX.md, and docs/claims.md's tables for
+# reports/full; reports/archive-html.sh: index.html, confirmatory/index.html), never a
+# report an older binary wrote.
 add=0
 [ "${1:-}" = --add ] && { add=1; shift; }
 from=${1:?usage: archive-full.sh FROM TO}; to=${2:?usage: archive-full.sh FROM TO}
@@ -37,7 +41,6 @@ if [ $add = 1 ]; then
 else
   rm -f "$to"/figures/* "$to"/data/*
   cp "$from/claims.json" "$to/" || exit 2
-  sed "s/\.svg'/.png'/g" "$from/index.html" > "$to/index.html" || exit 2
 fi
 # the figures of decisive checks: "role": "claim" ... "figure": "NAME" in claims.json
 figs=$(awk '/"role": "claim"/ { c = 1 } /"role": "(cond|ev|fails|passes)"/ { c = 0 }
@@ -49,3 +52,4 @@ for n in $figs; do
   done
 done
 echo "archive-full: $(ls "$to/figures" | wc -l) figures, $(ls "$to/data" | wc -l) tables, $(du -sk "$to" | cut -f1) KB in $to"
+sh reports/archive-index.sh "$to" && sh reports/archive-html.sh "$to" || exit 2

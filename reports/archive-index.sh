@@ -56,6 +56,35 @@ mv_cell() {   # $1 folder of multiverse runs, $2 claim
                                -e "1s/^$2 \\([A-Z-]*\\) over \\([0-9]* distinct members\\{0,1\\} of [0-9]* ([^)]*)\\):\\(.*\\)$/**\\1** over \\2:\\3/p" "$f" | tr -d '\n'
   else printf -- '-'; fi
 }
+decided_cell() {   # $1 archive, $2 claim, $3 its original FULL verdict: the verdict that decides it
+  # (docs/claims.md#multiverse): over its FULL multiverse when every member has run; else over
+  # its reduced one, with the papers' size said to be undecided (rule 4: INCOMPLETE is no
+  # verdict; a FULL run without its multiverse is one member); a claim that declares no
+  # choice: its one member, the original FULL run
+  fw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse-full/$2/multiverse.txt" 2>/dev/null)
+  rw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse/$2/multiverse.txt" 2>/dev/null)
+  if [ -n "$fw" ] && [ "$fw" != INCOMPLETE ]; then printf '**%s** (FULL multiverse)' "$fw"
+  elif [ -n "$rw" ] && [ "$rw" != INCOMPLETE ]; then
+    printf '**%s** (reduced multiverse; the papers'"'"' size: %s)' "$rw" \
+      "$([ -n "$fw" ] && echo "FULL multiverse INCOMPLETE" || echo "FULL multiverse not run, the FULL runs are single members")"
+  elif ! grep -q "^% $2 |" reports/claims.txt; then printf '**%s** (one member: no open choice declared)' "$3"
+  else printf 'not decided (multiverse declared, not run)'; fi
+}
+runs_words() {   # $1 archive: I25's and I26's FULL runs in words, one line a run, from the
+  # archived numbers (docs/claims.md and README texts quote these lines, never retyped)
+  for f in "$1/claims.json" "$1/confirmatory/claims.json"; do
+    [ -f "$f" ] || continue
+    case $f in */confirmatory/*) kind="confirmatory FULL run (every seed + 1000)" ;; *) kind="original FULL run" ;; esac
+    jq -r --arg kind "$kind" '. as $o | .claims[] | select(.id == "I25" or .id == "I26")
+      | (.run // {provenance: $o.provenance, date: $o.date}) as $r
+      | "- " + .id + ", " + $kind + " (" + (($r.provenance // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?") + ", "
+        + ($r.date // "undated" | .[0:16]) + "): **" + .verdict + "**; "
+        + ([.checks[] | select(.role == "claim") | (if .variant != "" then "reading " + .variant + ": " else "" end)
+            + "`" + .check + "` = " + (if .value == null then "none" else "%%" + (.value | tostring) + "%%" end)
+            + (if .numbers.lo != null then ", 95% interval [%%" + (.numbers.lo | tostring) + "%%, %%" + (.numbers.hi | tostring) + "%%]" else "" end)]
+           | join("; "))' "$f"
+  done | awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }'
+}
 conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and decisive numbers
   echo "| claim | original: verdict | confirmatory: verdict | decisive numbers, original → confirmatory |"
   echo "| --- | --- | --- | --- |"
@@ -81,21 +110,26 @@ conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and d
   echo "how each archive was made. A cell: the verdict, the decisive checks' values (a slope's"
   echo "95% interval in brackets), the revision and date of its run; a multiverse cell: the"
   echo "verdict over the members, their count and each verdict's share with its 95% interval."
+  echo "The verdict column is the one that decides each claim (docs/claims.md#multiverse): over its"
+  echo "FULL multiverse when every member has run, else over its reduced multiverse (the papers'"
+  echo "size then undecided: INCOMPLETE is no verdict, and a single FULL run is one member), else,"
+  echo "for a claim that declares no open choice, its one member's (the original FULL run)."
   echo
-  echo "| claim | expected (papers' size) | original FULL | confirmatory FULL (seeds + 1000) | multiverse, reduced | multiverse, FULL |"
-  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "| claim | expected (papers' size) | verdict (multiverse rule) | original FULL | confirmatory FULL (seeds + 1000) | multiverse, reduced | multiverse, FULL |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
   conf="$arch/confirmatory/claims.json"
   [ -f "$conf" ] || conf=/dev/null
   jq -r --slurpfile c "$conf" "$cell"'
     ($c[0] // {claims: []}) as $cf
     | . as $o | .claims[] | . as $k
-    | [.id, (.expected_full // .expected),
+    | [.id, (.expected_full // .expected), .verdict,
        ($k | cell({provenance: $o.provenance, date: $o.date})),
        ([$cf.claims[]? | select(.id == $k.id)] | first | cell({provenance: $cf.provenance, date: $cf.date}))]
     | @tsv' "$arch/claims.json" |
   awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }' |
-  while IFS="$(printf '\t')" read -r id exp orig cf; do
-    printf '| %s | %s | %s | %s | %s | %s |\n' "$id" "$exp" "$orig" "$cf" "$(mv_cell "$arch/multiverse" "$id")" \
+  while IFS="$(printf '\t')" read -r id exp ov orig cf; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$id" "$exp" "$(decided_cell "$arch" "$id" "$ov")" "$orig" "$cf" \
+      "$(mv_cell "$arch/multiverse" "$id")" \
       "$(mv_cell "$arch/multiverse-full" "$id")"
   done
   echo
@@ -116,6 +150,10 @@ conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and d
   echo "4 significant digits (the same, or each one that moved)."
   echo
   conf_table "$arch"
+  echo
+  echo "I25's and I26's FULL runs in words (the lines docs/claims.md#confirmatory and README.md quote):"
+  echo
+  runs_words "$arch"
   echo
   echo "Revisions of these runs (each on main's history: \`git merge-base --is-ancestor REV main\`):"
   echo
@@ -139,7 +177,12 @@ if [ "$arch" = reports/full ] && [ -f "$doc" ]; then
       while ((cmd | getline l) > 0) print l
       skip = 1; next }
     /^<!-- end of confirmatory table -->/ { skip = 0 }
-    !skip { print }' cmd="sed -n '/^## The confirmatory runs against the original/,/^Revisions/p' $tmp | grep '^|'" "$doc" > "$dtmp" || exit 2
+    /^<!-- FULL runs in words: generated by reports\/archive-index.sh/ { print
+      while ((wcmd | getline l) > 0) print l
+      skip = 1; next }
+    /^<!-- end of FULL runs in words -->/ { skip = 0 }
+    !skip { print }' cmd="sed -n '/^## The confirmatory runs against the original/,/^Revisions/p' $tmp | grep '^|'" \
+    wcmd="sed -n '/^I25.s and I26.s FULL runs in words/,/^Revisions/p' $tmp | grep '^- I2[56], '" "$doc" > "$dtmp" || exit 2
 else
   rm -f "$dtmp"; dtmp=""
 fi

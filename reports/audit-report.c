@@ -72,55 +72,12 @@ static void audit_size(const slpi_audit *a, const slpi_audit_claim *cl, char *ou
     }
 }
 
-/* When and where: UTC date, host name, processors and load average at the time of writing. */
-static void run_stamp(char *date, size_t nd, char *machine, size_t nm)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(date, nd, "%Y-%m-%d %H:%M UTC", &tm);
-    char host[128] = "?", load[64] = "?";
-    gethostname(host, sizeof host - 1);
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?");
-        load[strcspn(load, "\n")] = 0;
-        fclose(f);
-    }
-    snprintf(machine, nm, "%s, %ld processors, load average %s", host, sysconf(_SC_NPROCESSORS_ONLN),
-             load);
-}
-
-/* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
- * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
- * file and of the running executable (the evaluators as built), and the rules digest of
- * docs/claims.md's changelog (rule lines and evaluators' source, reports/claims-docs.sh),
- * when the run is made in a checkout that has it. */
-static void archive_digests(const slpi_audit *a, json_t *root)
-{
-    char hex[17], rules[64] = "not found (no docs/claims.md here)";
-    json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
-    json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
-    json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, a->registry));
-    json_object_set_new(root, "registry_digest", json_string(hex));
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"));
-    json_object_set_new(root, "build_digest", json_string(hex));
-    FILE *f = fopen("docs/claims.md", "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "Registry digest (", 17) && strstr(line, "): "))
-            snprintf(rules, sizeof rules, "%.16s", strstr(line, "): ") + 3);
-    if (f) fclose(f);
-    json_object_set_new(root, "rules_digest", json_string(rules));
-}
-
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "format", json_string("slpi-audit 3"));
     char date[64], machine[256];
-    run_stamp(date, sizeof date, machine, sizeof machine);
+    slpi_audit_run_stamp(date, sizeof date, machine, sizeof machine);
     json_object_set_new(root, "date", json_string(date));
     json_object_set_new(root, "machine", json_string(machine));
     json_object_set_new(root, "size", json_string(a->full ? "full" : "reduced"));
@@ -132,7 +89,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
     fclose(pf);
     json_object_set_new(root, "provenance", json_string(prov));
     free(prov);
-    archive_digests(a, root);
+    slpi_audit_digests(a, root);
     for (int j = 0; j < a->nclaims; j++) {
         const slpi_audit_claim *cl = &a->claims[j];
         json_t *o = json_object(), *checks = json_array(), *demo = json_array();
@@ -320,13 +277,27 @@ static const slpi_audit_check *first_claim_check(const slpi_audit *a, const slpi
 
 /* Claim cl's archived result in words between the HTML open and close (nothing without an
  * archive). */
-static void archive_cell(FILE *f, json_t *arch, const slpi_audit_claim *cl, const char *open,
+/* The papers' size from the archive: the verdict over the claim's FULL multiverse where one
+ * is archived (multiverse-full/), the archived FULL run as one of its members; a claim whose
+ * FULL multiverse has not run says that the archived run is one member. */
+static void archive_cell(FILE *f, const slpi_audit *a, json_t *arch, const slpi_audit_claim *cl, const char *open,
                          const char *close)
 {
     if (!arch) return;
-    char aw[400];
+    char aw[400], mv[512], mw[1024];
+    int nm;
     slpi_audit_archive_words(slpi_audit_archive_claim(arch, cl->id), cl, aw, sizeof aw);
+    slpi_audit_multiverse_at(a, cl, 1, mv, sizeof mv);
+    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
     fputs(open, f);
+    if (mv[0]) {
+        size_t w = strcspn(mv, " ");
+        fprintf(f, "<b class='v %.*s'>%.*s</b> ", (int)w, mv, (int)w, mv);
+        html_text(f, mv + w + (mv[w] == ' '));
+        fprintf(f, " (FULL multiverse); the archived FULL run, one member: ");
+    } else if (nm > 1) {
+        fprintf(f, "FULL multiverse not run: the archived FULL run is one member of %d: ", nm);
+    }
     html_text(f, aw);
     fputs(close, f);
 }
@@ -378,7 +349,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     html_text(f, cl->reason);
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
-    archive_cell(f, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
+    archive_cell(f, a, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
     char mw[1024];
     int nm;
     slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
@@ -438,6 +409,38 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     fprintf(f, "</section>\n");
 }
 
+/* The archived FULL=1 run's paragraph of the report: its date, revision, machine and time. */
+static void archive_paragraph(FILE *f, const slpi_audit *a, json_t *arch)
+{
+    if (arch) {
+        char rev[64];
+        fprintf(f, "<p><b>Archived FULL=1 run</b> (the papers' sizes, column &ldquo;FULL&rdquo;): ");
+        html_text(f,
+                  json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date"))
+                                                                   : "undated");
+        fprintf(f, ", revision <code>%s</code>, ", slpi_audit_archive_rev(arch, rev, sizeof rev));
+        html_text(f,
+                  json_string_value(json_object_get(arch, "machine"))
+                      ? json_string_value(json_object_get(arch, "machine"))
+                      : "machine not recorded");
+        /* the time of the checks it holds (a --cached-only archive's own run takes 0 s) */
+        double secs = 0;
+        json_t *cls = json_object_get(arch, "claims");
+        for (size_t i = 0; i < json_array_size(cls); i++) {
+            json_t *ch = json_object_get(json_array_get(cls, i), "checks");
+            for (size_t k = 0; k < json_array_size(ch); k++)
+                secs += json_number_value(json_object_get(json_array_get(ch, k), "seconds"));
+        }
+        fprintf(f,
+                "; its checks took %.0f s; its report: <code>%s/index.html</code>. Confirmatory runs "
+                "of the rules set after their results (seeds + 1000, docs/claims.md#confirmatory) and the "
+                "claims' multiverse runs (docs/claims.md#multiverse) are archived beside it: "
+                "<code>%s/confirmatory/</code>, <code>%s/multiverse/</code>; the index of all three is "
+                "<code>%s/README.md</code>.</p>\n",
+                secs, a->archive, a->archive, a->archive, a->archive);
+    }
+}
+
 static int write_html(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     FILE *f = fopen(path, "w");
@@ -463,8 +466,13 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         paper_cite(p, 1, cite, sizeof cite);
         fprintf(f, "<li><b>%s</b>: %s</li>", papers[p].tag, cite);
     }
-    fprintf(f, "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. ", a->nclaims, a->nchecks,
-            a->full ? "the papers' (FULL=1)" : "reduced", seconds);
+    char decided[256];
+    slpi_audit_decided_counts(a, decided, sizeof decided);
+    fprintf(f,
+            "</ul>\n<p>%d claims, %d checks, %s sizes, %.0f s wall. Decided over their multiverses "
+            "(<a href='#mv'>rule</a>; where none is archived, by this run): %s. This run's own verdicts "
+            "(one member of each multiverse): ",
+            a->nclaims, a->nchecks, a->full ? "the papers' (FULL=1)" : "reduced", seconds, decided);
     for (int v = 0; v < SLPI_CLAIM_NVERDICTS; v++)
         fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
@@ -494,26 +502,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             "members; a claim that declares no choice has one member, and its verdict rests on this "
             "run's seeds, kernel, libm and fit.</p>\n");
     json_t *arch = slpi_audit_archive_load(a);
-    if (arch) {
-        char rev[64];
-        fprintf(f, "<p><b>Archived FULL=1 run</b> (the papers' sizes, column &ldquo;FULL&rdquo;): ");
-        html_text(f, json_string_value(json_object_get(arch, "date")) ? json_string_value(json_object_get(arch, "date")) : "undated");
-        fprintf(f, ", revision <code>%s</code>, ", slpi_audit_archive_rev(arch, rev, sizeof rev));
-        html_text(f, json_string_value(json_object_get(arch, "machine")) ? json_string_value(json_object_get(arch, "machine")) : "machine not recorded");
-        /* the time of the checks it holds (a --cached-only archive's own run takes 0 s) */
-        double secs = 0;
-        json_t *cls = json_object_get(arch, "claims");
-        for (size_t i = 0; i < json_array_size(cls); i++) {
-            json_t *ch = json_object_get(json_array_get(cls, i), "checks");
-            for (size_t k = 0; k < json_array_size(ch); k++)
-                secs += json_number_value(json_object_get(json_array_get(ch, k), "seconds"));
-        }
-        fprintf(f, "; its checks took %.0f s; its report: <code>%s/index.html</code>. Confirmatory runs "
-                "of the rules set after their results (seeds + 1000, docs/claims.md#confirmatory) and the "
-                "claims' multiverse runs (docs/claims.md#multiverse) are archived beside it: "
-                "<code>%s/confirmatory/</code>, <code>%s/multiverse/</code>; the index of all three is "
-                "<code>%s/README.md</code>.</p>\n", secs, a->archive, a->archive, a->archive, a->archive);
-    }
+    archive_paragraph(f, a, arch);
     fprintf(f,
             "<h2>Summary</h2>\n<table class='sum'><tr><th>claim</th><th>the paper says (where)</th>"
             "<th>paper's number</th><th>our number (%s)</th><th>sizes: paper / ours</th><th>verdict (over the "
@@ -555,7 +544,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
         fprintf(f, " / ");
         html_text(f, size);
         decided_html(f, a, cl, "</td><td class='v %s'>%s<br><small>", "</small></td>");
-        archive_cell(f, arch, cl, "<td>", "</td>");
+        archive_cell(f, a, arch, cl, "<td>", "</td>");
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
@@ -575,7 +564,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     html_text(f, prov);
     free(prov);
     json_t *dg = json_object();
-    archive_digests(a, dg);
+    slpi_audit_digests(a, dg);
     fprintf(f, "seed offset %lld; fit %s, levels %s; registry digest %s; build digest %s; rules digest %s\n",
             (long long)json_integer_value(json_object_get(dg, "seed_offset")),
             json_string_value(json_object_get(dg, "fit")), json_string_value(json_object_get(dg, "levels")),

@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <stddef.h>
 
 #include "slpi/problem.h"
+#include "core/digest.h"
 #include "reports/audit-checks.h"
 
 /* The archived FULL=1 run (reports/full/claims.json), if any. */
@@ -131,9 +134,16 @@ char *openblas_get_corename(void) __attribute__((weak));
  * each verdict's share"; empty without an archive or a run. */
 void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
 {
+    slpi_audit_multiverse_at(a, cl, a->full, out, n);
+}
+
+/* The same at the size full names (1: ARCHIVE/multiverse-full/, the papers' sizes), whatever
+ * size this run has: a reduced run's report shows both. */
+void slpi_audit_multiverse_at(const slpi_audit *a, const slpi_audit_claim *cl, int full, char *out, size_t n)
+{
     char line[512] = "", path[SLPI_PATH_MAX + 64];
     if (a->archive) {
-        snprintf(path, sizeof path, "%s/multiverse%s/%s/multiverse.txt", a->archive, a->full ? "-full" : "", cl->id);
+        snprintf(path, sizeof path, "%s/multiverse%s/%s/multiverse.txt", a->archive, full ? "-full" : "", cl->id);
         FILE *f = fopen(path, "r");
         if (f && fgets(line, sizeof line, f)) line[strcspn(line, "\n")] = 0;
         if (f) fclose(f);
@@ -202,4 +212,68 @@ void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *
         else
             snprintf(dist, nd, "this run, one member of %d: no multiverse run archived", nm);
     }
+}
+
+/* The report's count of the verdicts that decide the claims (slpi_audit_multiverse_decided:
+ * over the archived multiverse where one is, else this run's), "CONFIRMED 40, ..." in the
+ * order of the verdict words, into out. */
+void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n)
+{
+    static const char *words[] = { "CONFIRMED",      "CONDITIONAL", "DISCREPANCY", "CRITERION-DEPENDENT",
+                                   "SEED-DEPENDENT", "UNABLE",      "INCOMPLETE" };
+    int count[7] = { 0 };
+    for (int j = 0; j < a->nclaims; j++) {
+        char word[64], dist[512];
+        slpi_audit_multiverse_decided(a, &a->claims[j], word, sizeof word, dist, sizeof dist);
+        for (int w = 0; w < 7; w++)
+            if (!strcmp(word, words[w])) count[w]++;
+    }
+    out[0] = 0;
+    for (int w = 0; w < 7; w++) {
+        char item[64];
+        snprintf(item, sizeof item, "%s %d", words[w], count[w]);
+        slpi_audit_append(out, n, ", ", item);
+    }
+}
+
+/* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
+ * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
+ * file and of the running executable (the evaluators as built), and the rules digest of
+ * docs/claims.md's changelog (rule lines and evaluators' source, reports/claims-docs.sh),
+ * when the run is made in a checkout that has it. */
+void slpi_audit_digests(const slpi_audit *a, json_t *root)
+{
+    char hex[17], rules[64] = "not found (no docs/claims.md here)";
+    json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
+    json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
+    json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, a->registry));
+    json_object_set_new(root, "registry_digest", json_string(hex));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"));
+    json_object_set_new(root, "build_digest", json_string(hex));
+    FILE *f = fopen("docs/claims.md", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "Registry digest (", 17) && strstr(line, "): "))
+            snprintf(rules, sizeof rules, "%.16s", strstr(line, "): ") + 3);
+    if (f) fclose(f);
+    json_object_set_new(root, "rules_digest", json_string(rules));
+}
+
+/* When and where: UTC date, host name, processors and load average at the time of writing. */
+void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, nd, "%Y-%m-%d %H:%M UTC", &tm);
+    char host[128] = "?", load[64] = "?";
+    gethostname(host, sizeof host - 1);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) snprintf(load, sizeof load, "?");
+        load[strcspn(load, "\n")] = 0;
+        fclose(f);
+    }
+    snprintf(machine, nm, "%s, %ld processors, load average %s", host, sysconf(_SC_NPROCESSORS_ONLN), load);
 }

@@ -303,6 +303,9 @@ int slpi_audit_write(const slpi_audit *a, double seconds, slpi_error *err);
 /* With an archive (a->archive, reduced mode): one line to out per claim whose archived FULL=1
  * verdict differs from the registry's expectation at the papers' sizes; their number. */
 int slpi_audit_archive_differences(const slpi_audit *a, FILE *out);
+/* The count of each verdict that decides the claims (over the archived multiverse where one
+ * is, else this run's), "CONFIRMED n, CONDITIONAL n, ...", into out. */
+void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n);
 void slpi_audit_free(slpi_audit *a);
 /* docs/claims.md's per-claim entries, from the registry alone (reports/audit-docs.c). */
 int slpi_audit_docs(const slpi_audit *a, FILE *f);

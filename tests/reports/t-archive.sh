@@ -38,7 +38,9 @@ n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$(jq -c '[.date, .provenance, .machine]' reports/full/claims.json)" = "$(jq -c '[.date, .provenance, .machine]' "$dir/arch/claims.json")" ] \
   || { echo "t-archive: FAIL: the archive's header changed"; fail=1; }
 [ "$(ls "$dir/arch/figures" | wc -l)" -ge "$before" ] || { echo "t-archive: FAIL: figures of the archive were removed"; fail=1; }
-cmp -s reports/full/index.html "$dir/arch/index.html" || { echo "t-archive: FAIL: the archive's report was replaced"; fail=1; }
+# the archive's pages are written again from the merged numbers (reports/archive-html.sh)
+sh reports/archive-html.sh --check "$dir/arch" > /dev/null 2>&1 && grep -q "from the added run" "$dir/arch/index.html" \
+  || { echo "t-archive: FAIL: --add did not write the archive's page from the merged numbers"; fail=1; }
 # the reduced report names the added claim's own run, and no run for a claim without one
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$dir/arch" -q > "$dir/alog" 2>&1
 grep -q "its own run: 2099-01-01 00:00 UTC, revision abc1234" "$dir/out/index.html" \
@@ -94,6 +96,17 @@ mkdir -p "$dir/arch/multiverse-full/R5" && echo "R5 INCOMPLETE over 2 of 8 membe
 OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --full --out "$dir/outmvf" --archive "$dir/arch" -q > /dev/null 2>&1
 [ "$(jq -r '.claims[0].multiverse.verdict' "$dir/outmvf/claims.json")" = INCOMPLETE ] \
   || { echo "t-archive: FAIL: a FULL run is not decided by multiverse-full/: $(jq -c '.claims[0].multiverse' "$dir/outmvf/claims.json")"; fail=1; }
+# a reduced report's FULL column: the verdict over the FULL multiverse where one is archived,
+# the archived FULL run as one member; where none is, that the archived run is one member;
+# the report's count is of the verdicts that decide (SEED-DEPENDENT, R5's multiverse)
+OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmvr" --archive "$dir/arch" > "$dir/mvrlog" 2>&1
+[ "$(grep -c "<b class='v INCOMPLETE'>INCOMPLETE</b> over 2 of 8 members: CONFIRMED 2 (share 1.00 \[0.34, 1.00\]) (FULL multiverse); the archived FULL run, one member: CONFIRMED" "$dir/outmvr/index.html")" = 2 ] \
+  || { echo "t-archive: FAIL: the FULL column is not R5's FULL multiverse (summary and section)"; fail=1; }
+[ "$(grep -c "FULL multiverse not run: the archived FULL run is one member of 8: " "$dir/outm/index.html")" = 4 ] \
+  || { echo "t-archive: FAIL: R1's and R3's FULL cells do not say the archived run is one member of 8"; fail=1; }
+grep -q "by this run): CONFIRMED 0, CONDITIONAL 0, DISCREPANCY 0, CRITERION-DEPENDENT 0, SEED-DEPENDENT 1, UNABLE 0, INCOMPLETE 0\. This run's own verdicts" "$dir/outmv/index.html" &&
+  grep -q "^decided over their multiverses .*: CONFIRMED 0, .*SEED-DEPENDENT 1," "$dir/mvrlog" \
+  || { echo "t-archive: FAIL: the report's count is not of the verdicts over the multiverses"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
 [ "$(grep -c "CONFIRMED: [^<]*; the registry expects DISCREPANCY at the papers' size" "$dir/out/index.html")" = 2 ] \
   || { echo "t-archive: FAIL: the report does not name R3's expectation beside its archived verdict"; fail=1; }
@@ -124,6 +137,15 @@ done
 # fail, and every revision it names is on this checkout's history (when it is a git one)
 sh reports/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
   || { echo "t-archive: FAIL: reports/full/INDEX.md is not the archive's numbers:"; cat "$dir/ilog"; fail=1; }
+# the archive's pages (index.html, confirmatory/index.html) are generated from its numbers
+# and INDEX.md's verdict column (reports/archive-html.sh): the committed ones are what it
+# writes, a changed verdict makes --check fail, and the page shows the multiverse verdict
+sh reports/archive-html.sh --check reports/full > "$dir/hlog" 2>&1 \
+  || { echo "t-archive: FAIL: the archive's pages are not its numbers:"; cat "$dir/hlog"; fail=1; }
+grep -q '<td class="v SEED-DEPENDENT">SEED-DEPENDENT (FULL multiverse)</td><td class="v CRITERION-DEPENDENT">' reports/full/index.html \
+  || { echo "t-archive: FAIL: the archive's page does not show R7's multiverse verdict beside its run's"; fail=1; }
+cp -r reports/full "$dir/ih" && jq '(.claims[] | select(.id == "I8") | .verdict) |= "UNABLE"' reports/full/confirmatory/claims.json > "$dir/ih/confirmatory/claims.json"
+sh reports/archive-html.sh --check "$dir/ih" > /dev/null 2>&1 && { echo "t-archive: FAIL: archive-html.sh --check misses a changed verdict"; fail=1; }
 cp -r reports/full "$dir/ix" && jq '(.claims[] | select(.id == "R1") | .checks[0].value) |= . * 2' reports/full/claims.json > "$dir/ix/claims.json"
 sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
 # the confirmatory comparison is generated too: a confirmatory number changed is seen, and
@@ -131,6 +153,14 @@ sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-arch
 cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
   reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
 sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+# docs/claims.md's numbers of I25's and I26's FULL runs are generated lines: a changed
+# archived number (I26's reading-L departure, confirmatory) makes --check name docs/claims.md
+mkdir -p "$dir/repo" && cp -r reports docs "$dir/repo/" &&
+  jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim" and .variant == "L") | .value) |= . * 3' \
+    reports/full/confirmatory/claims.json > "$dir/repo/reports/full/confirmatory/claims.json" &&
+  (cd "$dir/repo" && sh reports/archive-index.sh --check) > "$dir/dlog" 2>&1
+grep -q "docs/claims.md#archived differs" "$dir/dlog" && grep -q '^- I26, confirmatory FULL run' docs/claims.md \
+  || { echo "t-archive: FAIL: docs/claims.md's I26 numbers are not checked against the archive"; fail=1; }
 # docs/claims.md#archived holds the index's one table (the confirmatory table has its own
 # markers): one header row between the archive index's markers
 [ "$(sed -n '/^<!-- archive index: generated/,/^<!-- end of archive index/p' docs/claims.md | grep -c '^| claim |')" = 1 ] \
