@@ -15,17 +15,18 @@
 #      from the venv with the library of ~/.local.
 # As root the steps run as the user nobody (privileges dropped by python3); as another
 # user, as that user. cmake missing: steps 1-3 and 5 run, then SKIP (exit 77).
-# Not in `make coverage`'s build (SKIP, exit 77): its objects carry gcov's counters, so
-# the copy's `make install`, which relinks with the copy's own flags, needs gcov's
-# runtime (__gcov_init), and the installed library, run as another user, would write its
-# counters into this build's folders; the installed code is what the other tests run,
-# and the ordinary build (`make check`) runs this test.
+# The copy is installed with the build's own CFLAGS (`slpi --version`'s cflags=): its
+# objects are the build's, and under `make coverage` they carry gcov's counters, so the
+# copy's make, which links the libraries and the slpi command again, needs --coverage as
+# the build had it (without it: undefined __gcov_init). There the installed copy, run as
+# another user, writes its counters under $HOME/gcov (GCOV_PREFIX), not into this build:
+# what it runs is the code the other tests run.
 set -u
 build=${SLPI_BUILD:-build}
-if [ -n "$(find "$build" -maxdepth 2 -name '*.gcno' -print -quit 2>/dev/null)" ]; then
-  echo "t-install-user: SKIP: $build is a coverage build (gcov objects): the installed copy is tested by the ordinary build"
-  exit 77
-fi
+cflags=$("${SLPI_BIN:-$build/slpi}" --version | sed -n 's/^ *cflags=\(.*\) -std=c11 -ffp-contract=off$/\1/p')
+[ -n "$cflags" ] || { echo "t-install-user: FAIL: no cflags= in ${SLPI_BIN:-$build/slpi} --version"; exit 1; }
+gcov=
+[ -n "$(find "$build" -maxdepth 2 -name '*.gcno' -print -quit 2>/dev/null)" ] && gcov=GCOV_PREFIX=
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -51,12 +52,12 @@ else
 fi
 # as USER: run a shell command as the user (tests/as-nobody.py), in HOME, with a clean environment
 as_user() {
-  env -i PATH="$home/.local/bin:/usr/local/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
+  env -i PATH="$home/.local/bin:/usr/local/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 ${gcov:+"$gcov$home/gcov"} \
     "$py" tests/as-nobody.py sh -c "cd \"\$HOME\" && $1"
 }
 echo "t-install-user: as $who, HOME=$home"
 # 1. make install into ~/.local (GIT_REV: the copy has no .git; the build's revision)
-as_user "cd slpi && make --no-print-directory -s install PREFIX=\$HOME/.local GIT_REV=$rev" > "$tmp/install.log" 2>&1 ||
+as_user "cd slpi && make --no-print-directory -s install PREFIX=\$HOME/.local GIT_REV=$rev CFLAGS='$cflags'" > "$tmp/install.log" 2>&1 ||
   note "make install PREFIX=\$HOME/.local: $(tail -5 "$tmp/install.log")"
 [ -x "$home/.local/bin/slpi" ] || note "no ~/.local/bin/slpi"
 # 2. the package is where python3 looks for ~/.local, with no PYTHONPATH
