@@ -47,7 +47,8 @@ r = slpi.run("iso/rigid-body/trajectories", steps=4)
 assert r.states.shape == (5, 3), r.states.shape
 print("t-pip-install: 1: built and imported; slpi", slpi.__version__)') || note "1: the installed package does not import or run"
 else
-  note "1: pip install from a tree with unbuilt libraries failed: $(tail -5 "$tmp/p1.log")"
+  note "1: pip install from a tree with unbuilt libraries failed; pip's last 40 lines:"
+  tail -40 "$tmp/p1.log" | sed 's/^/  pip: /'
 fi
 
 # 2. no tree, no library
