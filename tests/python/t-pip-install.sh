@@ -18,7 +18,8 @@ py=${SLPI_PYTHON:-/usr/bin/python3}
 # pip's make runs in the copy with the build's own CFLAGS (`slpi --version`'s cflags=):
 # its objects are the build's, and under `make coverage` they carry gcov's counters, so
 # the libraries it links need --coverage as the build had it. An enclosing make's
-# MAKEFLAGS (coverage's BUILD and CFLAGS) never reaches it: its BUILD is the copy's build/.
+# MAKEFLAGS and environment (coverage's BUILD and CFLAGS, which make exports) never reach
+# it: its BUILD is the copy's build/.
 cflags=$("${SLPI_BIN:-$build/slpi}" --version | sed -n 's/^ *cflags=\(.*\) -std=c11 -ffp-contract=off$/\1/p')
 [ -n "$cflags" ] || { echo "t-pip-install: FAIL: no cflags= in ${SLPI_BIN:-$build/slpi} --version"; exit 1; }
 mkflags=
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 note() { echo "t-pip-install: FAIL: $*"; fail=1; }
 # pip with no index, no user site and no library found through the environment
-pipi() { env -u SLPI_LIB -u SLPI_LIBDIR -u SLPI_TOOLS_LIB -u LD_LIBRARY_PATH -u MFLAGS -u MAKELEVEL PKG_CONFIG_PATH= PYTHONNOUSERSITE=1 \
+pipi() { env -u SLPI_LIB -u SLPI_LIBDIR -u SLPI_TOOLS_LIB -u LD_LIBRARY_PATH -u MFLAGS -u MAKELEVEL -u BUILD PKG_CONFIG_PATH= PYTHONNOUSERSITE=1 \
   MAKEFLAGS="$mkflags" CFLAGS="$cflags" \
   "$py" -m pip install -q --no-build-isolation --no-deps --no-index --root-user-action=ignore --target "$@"; }
 tree="$tmp/tree"
