@@ -114,11 +114,6 @@ static void sun_product(const slpi_fast_sun *u, CBLAS_TRANSPOSE tb, int m, int n
     (u->m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, tb, m, n, N, &alpha, A, N, B, N, &beta, C, N);
 }
 
-static void sun_gemm(const slpi_fast_sun *u, cplx alpha, const cplx *A, CBLAS_TRANSPOSE tb, const cplx *B, cplx *C)
-{
-    sun_product(u, tb, u->N, u->N, alpha, A, B, C);
-}
-
 /* The fused O(N^2) pass on one SUN_TILE x SUN_TILE tile (i0, j0), i0 <= j0, of the upper
  * triangle and its mirror; the tile's max |Ynew - Y| and max |Ynew| (over the doubles)
  * into m[0], m[1]. Each double of a pair has its own running maximum (six chains, not two
@@ -261,7 +256,7 @@ static void sun_lie(const slpi_fast_system *s, double *out, const double *a, con
     int N = u->N;
     slpi_fast_sun_unpack(u->w[0], a, N);
     slpi_fast_sun_unpack(u->w[1], b, N);
-    sun_gemm(u, 2.0, u->w[0], CblasNoTrans, u->w[1], u->w[2]);
+    sun_product(u, CblasNoTrans, N, N, 2.0, u->w[0], u->w[1], u->w[2]);
     slpi_fast_sun_pack(out, u->w[2], N);
 }
 
@@ -284,8 +279,8 @@ static int sun_orbit(const slpi_fast_system *s, double *out, const double *sigma
     int rc = slpi_fast_expm_skewh(N, S, E);
     if (rc) return rc;
     slpi_fast_sun_unpack(S, mu, N);
-    sun_gemm(u, 1.0, E, CblasNoTrans, S, T);
-    sun_gemm(u, 1.0, T, CblasConjTrans, E, S);
+    sun_product(u, CblasNoTrans, N, N, 1.0, E, S, T);
+    sun_product(u, CblasConjTrans, N, N, 1.0, T, E, S);
     slpi_fast_sun_pack(out, S, N);
     return slpi_fast_all_finite(out, (int)NN) ? 0 : SLPI_ENUMERIC;
 }
@@ -326,7 +321,7 @@ static void sun_m_comm_update(const slpi_fast_system *s, double *out, const doub
                               const double *Y, const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
-    sun_gemm(u, 1, (const cplx *)Psi, CblasNoTrans, (const cplx *)Y, u->w[0]);
+    sun_product(u, CblasNoTrans, u->N, u->N, 1, (const cplx *)Psi, (const cplx *)Y, u->w[0]);
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 

@@ -46,6 +46,10 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
  * vectors x, w; indeterminate where P or Q is not provably invertible. */
 void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu,
                          const double *delta, const slpi_ref_system *s, slong prec);
+/* The point M(x) = P^{-1} (mu + nu) Q^{-1} / 2 (nu = P^{-1} Q mu Q^{-1} P, P, Q = I +- x/2)
+ * at which SVI-LP's map evaluates the Hamiltonian's gradient, packed into m, for state mu
+ * and ball vector x; 0 (m untouched) where P or Q is not provably invertible. */
+int slpi_ref_svi_lp_argument(arb_ptr m, arb_srcptr x, arb_srcptr mu, const slpi_ref_system *s, slong prec);
 /* Certified Poisson-map defect of one SVI step in vector form (ref/svi.c):
  * D J(p_k) D^T - J(p_{k+1}), p = Pi (rigid body, d = 3) or (Pi, Gamma) (heavy top,
  * d = 6), D = dp_{k+1}/dp_k by the implicit function theorem on the enclosed zero

@@ -186,6 +186,20 @@ void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_
     acb_mat_clear(c.mu);
 }
 
+int slpi_ref_svi_lp_argument(arb_ptr m, arb_srcptr x, arb_srcptr mu, const slpi_ref_system *s, slong prec)
+{
+    lp_ctx c = { s, NULL, { { 0 } } };
+    lp_parts t;
+    acb_mat_init(c.mu, s->N, s->N);
+    s->m_unpack(s, c.mu, mu, prec);
+    parts_init(&t, s->N);
+    int ok = lp_eval(&c, &t, x, prec);
+    if (ok) s->m_pack(s, m, t.M, prec);
+    parts_clear(&t);
+    acb_mat_clear(c.mu);
+    return ok;
+}
+
 slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
                                       const double *delta, slong prec, char *why,
                                       size_t why_len)

@@ -50,6 +50,12 @@ cell='def rev(p): (p // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?";
     else (.run // $hdr) as $r
       | if ([.checks[] | select(.role == "claim" and .outcome != "not run")] | length) == 0 then "not run"
         else "**" + .verdict + "**: " + nums + " (" + rev($r.provenance) + ", " + ($r.date // "undated" | .[0:16]) + ")" end end;'
+numbers() {   # the %%x%% numbers of jq's output (cell's num) printed %.4g
+  awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }'
+}
+mv_word() {   # $1 folder of multiverse runs, $2 claim: the verdict word over its members, or nothing
+  sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/$2/multiverse.txt" 2>/dev/null
+}
 mv_cell() {   # $1 folder of multiverse runs, $2 claim
   f="$1/$2/multiverse.txt"
   if [ -f "$f" ]; then sed -n -e "1s/^$2 \\([A-Z-]*\\) over \\([0-9]*\\( of [0-9]*\\)\\{0,1\\}\\) members\\{0,1\\}:\\(.*\\)$/**\\1** over \\2:\\4/p" \
@@ -61,8 +67,8 @@ decided_cell() {   # $1 archive, $2 claim, $3 its original FULL verdict: the ver
   # its reduced one, with the papers' size said to be undecided (rule 4: INCOMPLETE is no
   # verdict; a FULL run without its multiverse is one member); a claim that declares no
   # choice: its one member, the original FULL run
-  fw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse-full/$2/multiverse.txt" 2>/dev/null)
-  rw=$(sed -n "1s/^$2 \([A-Z-]*\) over .*/\1/p" "$1/multiverse/$2/multiverse.txt" 2>/dev/null)
+  fw=$(mv_word "$1/multiverse-full" "$2")
+  rw=$(mv_word "$1/multiverse" "$2")
   if [ -n "$fw" ] && [ "$fw" != INCOMPLETE ]; then printf '**%s** (FULL multiverse)' "$fw"
   elif [ -n "$rw" ] && [ "$rw" != INCOMPLETE ]; then
     printf '**%s** (reduced multiverse; the papers'"'"' size: %s)' "$rw" \
@@ -75,15 +81,15 @@ runs_words() {   # $1 archive: I25's and I26's FULL runs in words, one line a ru
   for f in "$1/claims.json" "$1/confirmatory/claims.json"; do
     [ -f "$f" ] || continue
     case $f in */confirmatory/*) kind="confirmatory FULL run (every seed + 1000)" ;; *) kind="original FULL run" ;; esac
-    jq -r --arg kind "$kind" '. as $o | .claims[] | select(.id == "I25" or .id == "I26")
+    jq -r --arg kind "$kind" "$cell"'. as $o | .claims[] | select(.id == "I25" or .id == "I26")
       | (.run // {provenance: $o.provenance, date: $o.date}) as $r
-      | "- " + .id + ", " + $kind + " (" + (($r.provenance // "" | capture("git_rev=(?<r>[0-9a-f]+)").r) // "?") + ", "
-        + ($r.date // "undated" | .[0:16]) + "): **" + .verdict + "**; "
+      | "- " + .id + ", " + $kind + " (" + rev($r.provenance) + ", " + ($r.date // "undated" | .[0:16]) + "): **"
+        + .verdict + "**; "
         + ([.checks[] | select(.role == "claim") | (if .variant != "" then "reading " + .variant + ": " else "" end)
-            + "`" + .check + "` = " + (if .value == null then "none" else "%%" + (.value | tostring) + "%%" end)
-            + (if .numbers.lo != null then ", 95% interval [%%" + (.numbers.lo | tostring) + "%%, %%" + (.numbers.hi | tostring) + "%%]" else "" end)]
+            + "`" + .check + "` = " + (.value | num)
+            + (if .numbers.lo != null then ", 95% interval [" + (.numbers.lo | num) + ", " + (.numbers.hi | num) + "]" else "" end)]
            | join("; "))' "$f"
-  done | awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }'
+  done | numbers
 }
 conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and decisive numbers
   echo "| claim | original: verdict | confirmatory: verdict | decisive numbers, original → confirmatory |"
@@ -126,7 +132,7 @@ conf_table() {   # $1 archive: per confirmatory claim, both runs' verdicts and d
        ($k | cell({provenance: $o.provenance, date: $o.date})),
        ([$cf.claims[]? | select(.id == $k.id)] | first | cell({provenance: $cf.provenance, date: $cf.date}))]
     | @tsv' "$arch/claims.json" |
-  awk -F'%%' '{ o = ""; for (i = 1; i <= NF; i++) o = o (i % 2 ? $i : sprintf("%.4g", $i)); print o }' |
+  numbers |
   while IFS="$(printf '\t')" read -r id exp ov orig cf; do
     printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$id" "$exp" "$(decided_cell "$arch" "$id" "$ov")" "$orig" "$cf" \
       "$(mv_cell "$arch/multiverse" "$id")" \

@@ -93,16 +93,19 @@ json_t *slpi_audit_archive_load(const slpi_audit *a);
 json_t *slpi_audit_archive_claim(json_t *arch, const char *id);
 const char *slpi_audit_archive_rev(json_t *o, char *buf, size_t n);
 void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, size_t n);
-/* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from
- * a->archive's multiverse/ID/multiverse.txt (multiverse-full/ for a FULL run; _at: for the
- * size full names, whatever this run's), or "". */
 /* What a run is checkable against, into root: seed offset, fit, levels, and the registry's,
  * build's and rules' digests (reports/audit-words.c). */
 void slpi_audit_digests(const slpi_audit *a, json_t *root);
 /* When and where a report is written: UTC date; host, processors and load average. */
 void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm);
+/* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from
+ * a->archive's multiverse/ID/multiverse.txt (multiverse-full/ for a FULL run; _at: for the
+ * size full names, whatever this run's), or "". */
 void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n);
 void slpi_audit_multiverse_at(const slpi_audit *a, const slpi_audit_claim *cl, int full, char *out, size_t n);
+/* The count of claim cl's declared multiverse members (1 without a declared choice), and
+ * its dimensions' names into dims. */
+int slpi_audit_multiverse_members(const slpi_audit_claim *cl, char *dims, size_t nd);
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): its members' count into
  * *members, the member this run is, the archived verdict over the members (a->archive's
  * multiverse/ID/multiverse.txt), or that the verdict rests on one member. */

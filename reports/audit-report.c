@@ -275,20 +275,18 @@ static const slpi_audit_check *first_claim_check(const slpi_audit *a, const slpi
     return &a->checks[cl->first];
 }
 
-/* Claim cl's archived result in words between the HTML open and close (nothing without an
- * archive). */
-/* The papers' size from the archive: the verdict over the claim's FULL multiverse where one
- * is archived (multiverse-full/), the archived FULL run as one of its members; a claim whose
- * FULL multiverse has not run says that the archived run is one member. */
+/* Claim cl's papers' size from the archive between the HTML open and close (nothing without
+ * an archive): the verdict over its FULL multiverse where one is archived (multiverse-full/),
+ * the archived FULL run as one of its members; a claim whose FULL multiverse has not run
+ * says that the archived run is one member. */
 static void archive_cell(FILE *f, const slpi_audit *a, json_t *arch, const slpi_audit_claim *cl, const char *open,
                          const char *close)
 {
     if (!arch) return;
-    char aw[400], mv[512], mw[1024];
-    int nm;
+    char aw[400], mv[512], dims[256];
+    int nm = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     slpi_audit_archive_words(slpi_audit_archive_claim(arch, cl->id), cl, aw, sizeof aw);
     slpi_audit_multiverse_at(a, cl, 1, mv, sizeof mv);
-    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
     fputs(open, f);
     if (mv[0]) {
         size_t w = strcspn(mv, " ");

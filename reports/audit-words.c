@@ -152,6 +152,24 @@ void slpi_audit_multiverse_at(const slpi_audit *a, const slpi_audit_claim *cl, i
     snprintf(out, n, "%s", !strncmp(line, cl->id, idl) && line[idl] == ' ' ? line + idl + 1 : "");
 }
 
+/* The count of claim cl's multiverse members (the product of its declared dimensions'
+ * value counts; 1 without one), and the dimensions' names, comma-separated, into dims. */
+int slpi_audit_multiverse_members(const slpi_audit_claim *cl, char *dims, size_t nd)
+{
+    char mv[sizeof cl->multiverse];
+    int members = 1;
+    dims[0] = 0;
+    snprintf(mv, sizeof mv, "%s", cl->multiverse);
+    for (char *save = NULL, *d = strtok_r(mv, ";", &save); d; d = strtok_r(NULL, ";", &save)) {
+        int nv = -1; /* the dimension's name is the first word */
+        char *s2 = NULL, *w = strtok_r(d, " ", &s2);
+        slpi_audit_append(dims, nd, ", ", w ? w : "?");
+        for (; w; w = strtok_r(NULL, " ", &s2)) nv++;
+        members *= nv > 0 ? nv : 1;
+    }
+    return members;
+}
+
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
  * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
  * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
@@ -161,20 +179,12 @@ void slpi_audit_multiverse_at(const slpi_audit *a, const slpi_audit_claim *cl, i
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
 {
     const char *pre = getenv("LD_PRELOAD");
-    char member[256], dims[256] = "", mv[sizeof cl->multiverse];
+    char member[256], dims[256];
     snprintf(member, sizeof member, "seed offset %lld, fit %s, levels %s, OpenBLAS %s, libm %s",
              (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
              openblas_get_corename ? openblas_get_corename() : "not loaded",
              pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
-    *members = 1;
-    snprintf(mv, sizeof mv, "%s", cl->multiverse);
-    for (char *save = NULL, *d = strtok_r(mv, ";", &save); d; d = strtok_r(NULL, ";", &save)) {
-        int nv = -1; /* the dimension's name is the first word */
-        char *s2 = NULL, *w = strtok_r(d, " ", &s2);
-        slpi_audit_append(dims, sizeof dims, ", ", w ? w : "?");
-        for (; w; w = strtok_r(NULL, " ", &s2)) nv++;
-        *members *= nv > 0 ? nv : 1;
-    }
+    *members = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     if (!cl->multiverse[0]) {
         snprintf(out, n,
                  "one member (no open choice declared): this verdict rests on one seed set, one BLAS "
@@ -196,10 +206,9 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
 void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *cl, char *word, size_t nw, char *dist,
                                    size_t nd)
 {
-    char mv[512], mw[1024];
-    int nm;
+    char mv[512], dims[256];
+    int nm = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     slpi_audit_multiverse_archived(a, cl, mv, sizeof mv);
-    slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
     const char *v = slpi_claim_verdict_name(cl->verdict);
     size_t w = strcspn(mv, " ");
     if (mv[0]) {

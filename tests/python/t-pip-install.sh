@@ -20,8 +20,7 @@ py=${SLPI_PYTHON:-/usr/bin/python3}
 # the libraries it links need --coverage as the build had it. An enclosing make's
 # MAKEFLAGS and environment (coverage's BUILD and CFLAGS, which make exports) never reach
 # it: its BUILD is the copy's build/.
-cflags=$("${SLPI_BIN:-$build/slpi}" --version | sed -n 's/^ *cflags=\(.*\) -std=c11 -ffp-contract=off$/\1/p')
-[ -n "$cflags" ] || { echo "t-pip-install: FAIL: no cflags= in ${SLPI_BIN:-$build/slpi} --version"; exit 1; }
+cflags=$(sh tests/build-cflags.sh "${SLPI_BIN:-$build/slpi}") || { echo "t-pip-install: FAIL: the build's CFLAGS"; exit 1; }
 mkflags=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

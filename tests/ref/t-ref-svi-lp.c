@@ -30,64 +30,31 @@ typedef struct { slpi_system_id sys; const char *what; } lp_system;
  * it seeds 10 and 41 (0.1) and 10 (1) failed: 1 - c_ij at M's centre 6.6e-5 and 0.006. */
 #define PV_SEPARATION 0.05
 
-/* the smallest 1 - c_ij over the pairs of vortices of M(x) = P^{-1} (mu + nu) Q^{-1} / 2,
- * nu = P^{-1} Q mu Q^{-1} P, P, Q = I +- x/2 (ref/svi-lp.c), at x = c */
+/* the smallest 1 - c_ij over the pairs of vortices of M(x) (slpi_ref_svi_lp_argument), at
+ * x = c; 0 where the map is not defined there */
 static double pv_separation(const slpi_ref_system *s, arb_srcptr mu, const double *c)
 {
-    int N = s->N, n = s->dim;
-    double best = 2;
-    acb_mat_t X, P, Q, Pi, Qi, m, T, M;
-    acb_mat_init(X, N, N);
-    acb_mat_init(P, N, N);
-    acb_mat_init(Q, N, N);
-    acb_mat_init(Pi, N, N);
-    acb_mat_init(Qi, N, N);
-    acb_mat_init(m, N, N);
-    acb_mat_init(T, N, N);
-    acb_mat_init(M, N, N);
-    arb_ptr v = _arb_vec_init(n);
-    for (int i = 0; i < n; i++) arb_set_d(v + i, c[i]);
-    s->m_unpack(s, X, v, 128);
-    s->m_unpack(s, m, mu, 128);
-    acb_mat_scalar_mul_2exp_si(X, X, -1);
-    acb_mat_one(P);
-    acb_mat_add(P, P, X, 128);
-    acb_mat_one(Q);
-    acb_mat_sub(Q, Q, X, 128);
-    if (acb_mat_inv(Pi, P, 128) && acb_mat_inv(Qi, Q, 128)) {
-        acb_mat_mul(T, Pi, Q, 128); /* M = P^{-1} (mu + nu) Q^{-1} / 2 */
-        acb_mat_mul(T, T, m, 128);
-        acb_mat_mul(T, T, Qi, 128);
-        acb_mat_mul(T, T, P, 128);
-        acb_mat_add(T, T, m, 128);
-        acb_mat_mul(M, Pi, T, 128);
-        acb_mat_mul(M, M, Qi, 128);
-        acb_mat_scalar_mul_2exp_si(M, M, -1);
-        s->m_pack(s, v, M, 128);
+    int n = s->dim;
+    double best = 0;
+    arb_ptr x = _arb_vec_init(n), m = _arb_vec_init(n);
+    for (int i = 0; i < n; i++) arb_set_d(x + i, c[i]);
+    if (slpi_ref_svi_lp_argument(m, x, mu, s, 128)) {
+        best = 2;
         for (int i = 0; i < n; i += 3)
             for (int j = i + 3; j < n; j += 3) {
                 double d = 0, a = 0, b = 0;
                 for (int k = 0; k < 3; k++) {
-                    double p = arf_get_d(arb_midref(v + i + k), ARF_RND_NEAR),
-                           q = arf_get_d(arb_midref(v + j + k), ARF_RND_NEAR);
+                    double p = arf_get_d(arb_midref(m + i + k), ARF_RND_NEAR),
+                           q = arf_get_d(arb_midref(m + j + k), ARF_RND_NEAR);
                     d += p * q;
                     a += p * p;
                     b += q * q;
                 }
                 best = fmin(best, 1 - d / sqrt(a * b));
             }
-    } else {
-        best = 0;
     }
-    acb_mat_clear(X);
-    acb_mat_clear(P);
-    acb_mat_clear(Q);
-    acb_mat_clear(Pi);
-    acb_mat_clear(Qi);
-    acb_mat_clear(m);
-    acb_mat_clear(T);
-    acb_mat_clear(M);
-    _arb_vec_clear(v, n);
+    _arb_vec_clear(x, n);
+    _arb_vec_clear(m, n);
     return best;
 }
 

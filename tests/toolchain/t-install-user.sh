@@ -23,8 +23,7 @@
 # what it runs is the code the other tests run.
 set -u
 build=${SLPI_BUILD:-build}
-cflags=$("${SLPI_BIN:-$build/slpi}" --version | sed -n 's/^ *cflags=\(.*\) -std=c11 -ffp-contract=off$/\1/p')
-[ -n "$cflags" ] || { echo "t-install-user: FAIL: no cflags= in ${SLPI_BIN:-$build/slpi} --version"; exit 1; }
+cflags=$(sh tests/build-cflags.sh "${SLPI_BIN:-$build/slpi}") || { echo "t-install-user: FAIL: the build's CFLAGS"; exit 1; }
 gcov=
 [ -n "$(find "$build" -maxdepth 2 -name '*.gcno' -print -quit 2>/dev/null)" ] && gcov=GCOV_PREFIX=
 py=/usr/bin/python3
