@@ -21,12 +21,19 @@
  * A = <mA, rA>, B = <mB, rB> (doubles, componentwise radii, K = k real or 2k complex),
  *     mC = fl(mA mB),
  *     |A B - mC| <= |mA| rB + rA (|mB| + rB) + gamma_K |mA||mB| + K eta
- *              =  |mA| P + rA Q + K eta,   P = gamma_K |mB| + rB,  Q = |mB| + rB,
- * where for complex parts |mA||mB| is taken per real component (|ar||br| + |ai||bi| for
- * the real part, |ar||bi| + |ai||br| for the imaginary part), and likewise with P, Q.
+ *              =  |mA| P + rA Q + K eta,   P = gamma_K |mB| + rB,  Q = |mB| + rB.
+ * Complex entries are taken as discs (the radius bounds the modulus of the error, and
+ * both parts of C get it): |a| is an upper bound of the modulus of a's midpoint, ra of
+ * the modulus of its radius pair (mod_up), so |a - ma| <= ra, and
+ * |a b - ma mb| <= |ma| rb + ra (|mb| + rb); each real part of fl(ma mb) is a sum of
+ * 2 products per term whose absolute values add to at most |ma||mb| (Cauchy–Schwarz:
+ * |ar||br| + |ai||bi| <= |ma||mb|, and likewise for the imaginary part), so the lemma's
+ * gamma_K |mA||mB| holds with moduli. The disc radius is at most sqrt2 times the
+ * rectangular one per part and costs a quarter of its product: inner dimension 2k and
+ * n columns instead of 4k and 2n. For real entries |a| and ra are the entries' own.
  * P and Q are formed here entry by entry rounded up (up(x) = the next double above the
  * rounded-to-nearest x, an upper bound whatever the tie rule). The nonnegative sum
- * S = [|mA| rA] [P; Q] (inner dimension 2K) is one dgemm: by the lemma
+ * S = [|mA| rA] [P; Q] (inner dimension 2k <= 2K) is one dgemm: by the lemma
  * S <= (fl(S) + 2K eta) / (1 - gamma_2K), hence the radius
  *     rC = up(up(fl(S) + 3K eta) * up(1 / down(1 - gamma_2K))).
  * Table form (slpi_ref_mrmat_gemm_table, the su(N) tables of ref/zeitlin-mr.c): for a
@@ -35,9 +42,11 @@
  * above by norms of x alone,
  *     |x T - fl(mx mT)|_j <= sT |mx|_1 + rx (|mT| + sT) + gamma_K |mx||mT| + K eta
  *                         <= sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + gamma_K |mx|_2) + K eta,
- * the same for every j; likewise C = T X by columns of X and rows of mT. The norms are
- * sums rounded up term by term (up(fl(a + b)) >= a + b, up(fl(a b)) >= a b for a, b >= 0,
- * and up(fl(sqrt(a))) >= sqrt(a): every operation rounds to nearest), so the radius
+ * the same for every j; likewise C = T X by columns of X and rows of mT. The norms' sums
+ * are BLAS's dasum and ddot, each a sum of k nonnegative products, so by the lemma
+ * sum <= (fl + k eta) / (1 - gamma_k); the rest is rounded up operation by operation
+ * (up(fl(a + b)) >= a + b, up(fl(a b)) >= a b for a, b >= 0, and up(fl(sqrt(a))) >=
+ * sqrt(a): every operation rounds to nearest), so the radius
  * costs O(k) per row of X, not a second product: the tables' O(N^3) absolute values are
  * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
@@ -369,36 +378,50 @@ static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     }
 }
 
-/* S = [|mA| rA] [P; Q] (m x c n), P = up(up(g |mB|) + rB), Q = up(|mB| + rB); for complex
- * parts the rows of P, Q for the imaginary part of C swap re and im (ref/mrmat.c's header). */
+/* an upper bound of the modulus of x + i y, each operation rounded up (ref/mrmat.c's
+ * header); scaled by the larger part outside 2^-480..2^480, where a square would underflow
+ * (loosely, but above the bound) or overflow */
+static double mod_up(double x, double y)
+{
+    double a = fabs(x), b = fabs(y), hi = fmax(a, b), lo = fmin(a, b);
+    if (hi > 0x1p-480 && hi < 0x1p480)
+        return up(sqrt(up(up(a * a) + up(b * b))));
+    if (lo == 0)
+        return hi;
+    double q = up(lo / hi);
+    return up(hi * up(sqrt(up(1.0 + up(q * q)))));
+}
+
+/* |x| and the radius of x (modulus of both, complex parts: c = 2) of a c-part entry */
+static void entry_abs(double *m, double *r, const slpi_ref_mr *X, size_t e)
+{
+    const double *xm = X->mid + e * X->c, *xr = X->rad + e * X->c;
+    *m = X->c == 2 ? mod_up(xm[0], xm[1]) : fabs(xm[0]);
+    *r = X->c == 2 ? mod_up(xr[0], xr[1]) : xr[0];
+}
+
+/* S = [|mA| rA] [P; Q] (m x n), P = up(up(g |mB|) + rB), Q = up(|mB| + rB), with the
+ * entries' moduli (ref/mrmat.c's header) */
 static int rad_gemm(double *S, const slpi_ref_mr *A, const slpi_ref_mr *B, double g)
 {
-    int m = A->rows, k = A->cols, n = B->cols, c = A->c;
-    int lk = 2 * c * k, rn = c * n;              /* L: m x lk, R: lk x rn */
-    double *L = malloc((size_t)m * lk * sizeof *L), *R = malloc((size_t)lk * rn * sizeof *R);
+    int m = A->rows, k = A->cols, n = B->cols, lk = 2 * k;     /* L: m x lk, R: lk x n */
+    double *L = malloc((size_t)m * lk * sizeof *L), *R = malloc((size_t)lk * n * sizeof *R);
     if (L == NULL || R == NULL) {
         free(L);
         free(R);
         return 0;
     }
     for (int i = 0; i < m; i++)
-        for (int q = 0; q < c * k; q++) {
-            L[(size_t)i * lk + q] = fabs(A->mid[(size_t)i * c * k + q]);
-            L[(size_t)i * lk + c * k + q] = A->rad[(size_t)i * c * k + q];
-        }
+        for (int l = 0; l < k; l++)
+            entry_abs(L + (size_t)i * lk + l, L + (size_t)i * lk + k + l, A, (size_t)i * k + l);
     for (int l = 0; l < k; l++)
-        for (int j = 0; j < n; j++)
-            for (int p = 0; p < c; p++) {             /* p: the part of B's entry (re, im) */
-                size_t e = ((size_t)l * n + j) * c + p;
-                double a = fabs(B->mid[e]), r = B->rad[e];
-                double P = up(up(g * a) + r), Q = up(a + r);
-                for (int t = 0; t < c; t++) {         /* t: the part of C's entry */
-                    int row = l * c + (p ^ t);        /* A's part that meets B's part p in C's part t */
-                    R[(size_t)row * rn + j * c + t] = P;
-                    R[(size_t)(c * k + row) * rn + j * c + t] = Q;
-                }
-            }
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, rn, lk, 1.0, L, lk, R, rn, 0.0, S, rn);
+        for (int j = 0; j < n; j++) {
+            double a, r;
+            entry_abs(&a, &r, B, (size_t)l * n + j);
+            R[(size_t)l * n + j] = up(up(g * a) + r);
+            R[(size_t)(k + l) * n + j] = up(a + r);
+        }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
     free(L);
     free(R);
     return 1;
@@ -422,12 +445,15 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
     mid_gemm(mC, a, b);
     if (!rad_gemm(rC, a, b, gamma_up(K)))
         return refuse(why, why_len, "out of memory");
-    size_t nc = (size_t)a->rows * b->cols * a->c;
+    size_t mn = (size_t)a->rows * b->cols, c = (size_t)a->c;
     double f = up(1.0 / down(1.0 - gamma_up(2 * K))), tail = 3.0 * (double)K * ETA;
-    for (size_t e = 0; e < nc; e++) {
-        rC[e] = up(up(rC[e] + tail) * f);
-        if (!isfinite(rC[e]) || !isfinite(mC[e]))
-            return refuse(why, why_len, "a product beyond the double range");
+    for (size_t e = mn; e-- > 0;) {           /* rC's first mn entries hold S: spread it from the end */
+        double r = up(up(rC[e] + tail) * f);
+        for (size_t p = 0; p < c; p++) {
+            rC[e * c + p] = r;
+            if (!isfinite(r) || !isfinite(mC[e * c + p]))
+                return refuse(why, why_len, "a product beyond the double range");
+        }
     }
     sec_gemm += wall() - t0;
     return 1;
@@ -456,18 +482,19 @@ double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols)
 }
 
 /* the radius of ref/mrmat.c's header, table form, for one vector x = <mx, rx> of length
- * k (stride apart): up(sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + g |mx|_2) + k eta) */
-static double table_rad(const double *mx, const double *rx, int k, size_t stride, double sT, double nT, double g)
+ * k (stride apart): up(sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + g |mx|_2) + k eta), g >=
+ * gamma_k; the sums by BLAS (dasum, ddot: each a sum of k products), each bounded by
+ * up(up(fl + k eta) f), f >= 1 / (1 - gamma_k) */
+static double table_rad(const double *mx, const double *rx, int k, size_t stride, double sT, double nT, double g,
+                        double f)
 {
-    double s1 = 0, sm = 0, sr = 0;
-    for (int l = 0; l < k; l++) {
-        double a = fabs(mx[l * stride]), r = rx[l * stride];
-        s1 = up(up(s1 + a) + r);
-        sm = up(sm + up(a * a));
-        sr = up(sr + up(r * r));
-    }
+    int inc = (int)stride;
+    double tail = (double)k * ETA;
+    double s1 = up(up(cblas_dasum(k, mx, inc) + cblas_dasum(k, rx, inc)) + 2 * tail);
+    double sm = cblas_ddot(k, mx, inc, mx, inc), sr = cblas_ddot(k, rx, inc, rx, inc);
+    s1 = up(s1 * f), sm = up(up(sm + tail) * f), sr = up(up(sr + tail) * f);
     double t = up(nT * up(up(sqrt(sr)) + up(g * up(sqrt(sm)))));
-    return up(up(up(sT * s1) + t) + (double)k * ETA);
+    return up(up(up(sT * s1) + t) + tail);
 }
 
 int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
@@ -477,7 +504,7 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         return 0;
     if (2.0 * (double)k * 0x1p-53 >= 0.5)
         return refuse(why, why_len, "inner dimension beyond the bound's range (K u >= 1/2)");
-    double t0 = wall(), g = gamma_up(k);
+    double t0 = wall(), g = gamma_up(k), f = up(1.0 / down(1.0 - g));
     /* one dgemv per vector of X: X has few of them (the tables' data: 2), where dgemm
      * would copy the whole table into its blocks first */
     for (int v = 0; v < (t_left ? n : m); v++) {
@@ -488,8 +515,8 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
     }
     int vecs = t_left ? n : m;               /* X's columns (T X) or rows (X T) */
     for (int v = 0; v < vecs; v++) {
-        double r = t_left ? table_rad(mX + v, rX + v, k, (size_t)n, sT, nT, g)
-                          : table_rad(mX + (size_t)v * k, rX + (size_t)v * k, k, 1, sT, nT, g);
+        double r = t_left ? table_rad(mX + v, rX + v, k, (size_t)n, sT, nT, g, f)
+                          : table_rad(mX + (size_t)v * k, rX + (size_t)v * k, k, 1, sT, nT, g, f);
         if (!isfinite(r))
             return refuse(why, why_len, "a product beyond the double range");
         for (int o = 0; o < (t_left ? m : n); o++)
