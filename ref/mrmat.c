@@ -21,21 +21,36 @@
  * A = <mA, rA>, B = <mB, rB> (doubles, componentwise radii, K = k real or 2k complex),
  *     mC = fl(mA mB),
  *     |A B - mC| <= |mA| rB + rA (|mB| + rB) + gamma_K |mA||mB| + K eta
- *              =  |mA| P + rA Q + K eta,   P = gamma_K |mB| + rB,  Q = |mB| + rB.
- * Complex entries are taken as discs (the radius bounds the modulus of the error, and
- * both parts of C get it): |a| is an upper bound of the modulus of a's midpoint, ra of
- * the modulus of its radius pair (mod_up), so |a - ma| <= ra, and
- * |a b - ma mb| <= |ma| rb + ra (|mb| + rb); each real part of fl(ma mb) is a sum of
- * 2 products per term whose absolute values add to at most |ma||mb| (Cauchy–Schwarz:
- * |ar||br| + |ai||bi| <= |ma||mb|, and likewise for the imaginary part), so the lemma's
- * gamma_K |mA||mB| holds with moduli. The disc radius is at most sqrt2 times the
- * rectangular one per part and costs a quarter of its product: inner dimension 2k and
- * n columns instead of 4k and 2n. For real entries |a| and ra are the entries' own.
+ *              =  |mA| P + rA Q + K eta,   P = gamma_K |mB| + rB,  Q = |mB| + rB,
+ * where for complex parts |mA||mB| is taken per real component (|ar||br| + |ai||bi| for
+ * the real part, |ar||bi| + |ai||br| for the imaginary part), and likewise with P, Q.
  * P and Q are formed here entry by entry rounded up (up(x) = the next double above the
- * rounded-to-nearest x, an upper bound whatever the tie rule). The nonnegative sum
- * S = [|mA| rA] [P; Q] (inner dimension 2k <= 2K) is one dgemm: by the lemma
- * S <= (fl(S) + 2K eta) / (1 - gamma_2K), hence the radius
+ * rounded-to-nearest x, an upper bound whatever the tie rule).
+ * Real: the nonnegative sum S = [|mA| rA] [P; Q] (inner dimension 2K) is one dgemm: by
+ * the lemma S <= (fl(S) + 2K eta) / (1 - gamma_2K), hence the radius
  *     rC = up(up(fl(S) + 3K eta) * up(1 / down(1 - gamma_2K))).
+ * Complex: with x = [|ar| rr], y = [|ai| ri] (rows of A's parts) and X = [Pr; Qr],
+ * Y = [Pi; Qi], the parts' sums are S_re = x X + y Y and S_im = y X + x Y, a product of
+ * split-complex numbers, which two real products give (inner dimension 2k = K, n
+ * columns each; one product per part would be of inner dimension 4k and 2n columns):
+ *     Sigma = S_re + S_im = (x + y)(X + Y),   Delta = S_re - S_im = (x - y)(X - Y),
+ *     S_re = (Sigma + Delta) / 2,             S_im = (Sigma - Delta) / 2.
+ * Sigma's factors are rounded up, so Sigma <= B = up(up(fl(Sigma~) + K eta) * f),
+ * f = up(1 / down(1 - gamma_K)). Delta's factors d = fl(x - y), D = fl(X - Y) are
+ * rounded to nearest: |d - (x - y)| <= u (x + y) (exact where it underflows), likewise
+ * D, and |d| <= (1 + u)(x + y), so |d D - (x - y)(X - Y)| <= (2u (1 + u) + u^2) Sigma
+ * <= 3u B, and by the lemma |fl(d D) - d D| <= gamma_K (1 + u)^2 B + K eta. Hence
+ *     S_re, S_im <= ((1 + c) B +- fl(d D) + K eta) / 2,   c = 3u + gamma_K (1 + 3u),
+ * and rC = up(S + K eta) per part (the midpoint's underflow): per-part radii at twice
+ * the real case's cost. (Discs, one radius for both parts from the moduli, cost half
+ * this but widen a part near zero to its partner's size, which on the rotating QG model
+ * turns the step's Krawczyk test from contracting to expanding.)
+ * Every part of the factors (|mA|, rA, P, Q and their sums) is lifted to 2^-511 when
+ * below it and not zero: a larger factor keeps every bound above, and no product of
+ * two factors is subnormal, which the BLAS kernels otherwise serve by a microcode assist
+ * a vector (the radii of exact zeros are a few eta: with them, a step's radius products
+ * ran at a tenth to a sixtieth of their speed). The radii gain at most 2^-511 times a
+ * factor a term: nothing above data of about 2^-400.
  * Table form (slpi_ref_mrmat_gemm_table, the su(N) tables of ref/zeitlin-mr.c): for a
  * real C = X T with T = <mT, sT> (one radius sT for every entry) and every column of mT
  * of 2-norm at most nT, row x = <mx, rx> of X (K = k), Cauchy–Schwarz bounds each term
@@ -378,53 +393,80 @@ static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     }
 }
 
-/* an upper bound of the modulus of x + i y, each operation rounded up (ref/mrmat.c's
- * header); scaled by the larger part outside 2^-480..2^480, where a square would underflow
- * (loosely, but above the bound) or overflow */
-static double mod_up(double x, double y)
+/* x, or 2^-511 for 0 < x < 2^-511 (ref/mrmat.c's header: no subnormal factor) */
+static inline double lift(double x)
 {
-    double a = fabs(x), b = fabs(y), hi = fmax(a, b), lo = fmin(a, b);
-    if (hi > 0x1p-480 && hi < 0x1p480)
-        return up(sqrt(up(up(a * a) + up(b * b))));
-    if (lo == 0)
-        return hi;
-    double q = up(lo / hi);
-    return up(hi * up(sqrt(up(1.0 + up(q * q)))));
+    return x > 0 && x < 0x1p-511 ? 0x1p-511 : x;
 }
 
-/* |x| and the radius of x (modulus of both, complex parts: c = 2) of a c-part entry */
-static void entry_abs(double *m, double *r, const slpi_ref_mr *X, size_t e)
+/* entry at of the Sigma factor (and, complex, of the Delta factor) from the lifted parts
+ * x of one entry: real, x itself; complex, up(x0 + x1) lifted and x0 - x1 */
+static inline void put(double *sig, double *del, size_t at, const double *x, int c)
 {
-    const double *xm = X->mid + e * X->c, *xr = X->rad + e * X->c;
-    *m = X->c == 2 ? mod_up(xm[0], xm[1]) : fabs(xm[0]);
-    *r = X->c == 2 ? mod_up(xr[0], xr[1]) : xr[0];
+    sig[at] = c == 1 ? x[0] : lift(up(x[0] + x[1]));
+    if (c == 2)
+        del[at] = x[0] - x[1];
 }
 
-/* S = [|mA| rA] [P; Q] (m x n), P = up(up(g |mB|) + rB), Q = up(|mB| + rB), with the
- * entries' moduli (ref/mrmat.c's header) */
-static int rad_gemm(double *S, const slpi_ref_mr *A, const slpi_ref_mr *B, double g)
+/* the factors of the radius product: row i of L (m x 2k) is [|mA| rA] and rows l, k + l of
+ * R (2k x n) are P, Q of row l of B (ref/mrmat.c's header), each part lifted; real: Sigma's
+ * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta */
+static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const slpi_ref_mr *A, const slpi_ref_mr *B,
+                        double g)
 {
-    int m = A->rows, k = A->cols, n = B->cols, lk = 2 * k;     /* L: m x lk, R: lk x n */
-    double *L = malloc((size_t)m * lk * sizeof *L), *R = malloc((size_t)lk * n * sizeof *R);
-    if (L == NULL || R == NULL) {
-        free(L);
-        free(R);
-        return 0;
-    }
+    int m = A->rows, k = A->cols, n = B->cols, c = A->c, lk = 2 * k;
     for (int i = 0; i < m; i++)
-        for (int l = 0; l < k; l++)
-            entry_abs(L + (size_t)i * lk + l, L + (size_t)i * lk + k + l, A, (size_t)i * k + l);
+        for (int l = 0; l < k; l++) {
+            size_t e = ((size_t)i * k + l) * c;
+            double am[2] = { 0, 0 }, ar[2] = { 0, 0 };
+            for (int p = 0; p < c; p++)
+                am[p] = lift(fabs(A->mid[e + p])), ar[p] = lift(A->rad[e + p]);
+            put(Ls, Ld, (size_t)i * lk + l, am, c);
+            put(Ls, Ld, (size_t)i * lk + k + l, ar, c);
+        }
     for (int l = 0; l < k; l++)
         for (int j = 0; j < n; j++) {
-            double a, r;
-            entry_abs(&a, &r, B, (size_t)l * n + j);
-            R[(size_t)l * n + j] = up(up(g * a) + r);
-            R[(size_t)(k + l) * n + j] = up(a + r);
+            double P[2] = { 0, 0 }, Q[2] = { 0, 0 };
+            for (int p = 0; p < c; p++) {
+                size_t e = ((size_t)l * n + j) * c + p;
+                double a = fabs(B->mid[e]), r = B->rad[e];
+                P[p] = lift(up(up(g * a) + r)), Q[p] = lift(up(a + r));
+            }
+            put(Rs, Rd, (size_t)l * n + j, P, c);
+            put(Rs, Rd, (size_t)(k + l) * n + j, Q, c);
         }
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
+}
+
+/* rC, the radius bound of ref/mrmat.c's header for the product of A and B */
+static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B)
+{
+    int m = A->rows, k = A->cols, n = B->cols, lk = 2 * k, c = A->c;
+    long K = (long)c * k;
+    size_t mn = (size_t)m * n, nl = (size_t)m * lk, nr = (size_t)lk * n;
+    double *L = malloc(c * nl * sizeof *L), *R = malloc(c * nr * sizeof *R), *S = malloc(c * (mn ? mn : 1) * sizeof *S);
+    double *D = S + mn, g = gamma_up(K), tail = (double)K * ETA;
+    int ok = L != NULL && R != NULL && S != NULL;
+    if (ok)
+        rad_factors(L, R, L + nl, R + nr, A, B, g);
+    if (ok)
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
+    if (ok && c == 1) {
+        double f = up(1.0 / down(1.0 - gamma_up(2 * K)));
+        for (size_t e = 0; e < mn; e++)
+            rC[e] = up(up(S[e] + 3.0 * tail) * f);
+    } else if (ok) {                                  /* S holds fl(Sigma~), D fl(d D) */
+        double f = up(1.0 / down(1.0 - g)), cB = up(1.0 + up(3 * 0x1p-53 + up(g * (1 + 3 * 0x1p-52))));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L + nl, lk, R + nr, n, 0.0, D, n);
+        for (size_t e = 0; e < mn; e++) {
+            double b = up(up(up(S[e] + tail) * f) * cB);  /* (1 + c) B */
+            rC[2 * e] = up(up(0.5 * up(up(b + D[e]) + tail)) + tail);
+            rC[2 * e + 1] = up(up(0.5 * up(up(b - D[e]) + tail)) + tail);
+        }
+    }
     free(L);
     free(R);
-    return 1;
+    free(S);
+    return ok;
 }
 
 static int refuse(char *why, size_t why_len, const char *what)
@@ -443,18 +485,11 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
         return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
     double t0 = wall();
     mid_gemm(mC, a, b);
-    if (!rad_gemm(rC, a, b, gamma_up(K)))
+    if (!rad_gemm(rC, a, b))
         return refuse(why, why_len, "out of memory");
-    size_t mn = (size_t)a->rows * b->cols, c = (size_t)a->c;
-    double f = up(1.0 / down(1.0 - gamma_up(2 * K))), tail = 3.0 * (double)K * ETA;
-    for (size_t e = mn; e-- > 0;) {           /* rC's first mn entries hold S: spread it from the end */
-        double r = up(up(rC[e] + tail) * f);
-        for (size_t p = 0; p < c; p++) {
-            rC[e * c + p] = r;
-            if (!isfinite(r) || !isfinite(mC[e * c + p]))
-                return refuse(why, why_len, "a product beyond the double range");
-        }
-    }
+    for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
+        if (!isfinite(rC[e]) || !isfinite(mC[e]))
+            return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
