@@ -138,7 +138,9 @@ run_test() {
     case $kind in sh) cmd="sh ${f#"$tree"/}" ;; *) cmd="$bdir/tests/$1" ;; esac
     (cd "$tree" && ASAN_OPTIONS=detect_leaks=0 SLPI_BUILD=$bdir SLPI_BIN="$tree/$bdir/slpi" timeout "$tmo" $cmd) \
       >> "$log/$1.txt" 2>&1 || {
-      [ $? -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
+      rc=$?
+      [ $rc -eq 77 ] && continue   # a SKIP (t-format in the scratch tree, outside git's history) kills nothing
+      [ $rc -eq 124 ] && echo "run.sh: timed out after $tmo s" >> "$log/$1.txt"; return 1; }
   done
 }
 
