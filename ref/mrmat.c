@@ -65,20 +65,16 @@
  * costs O(k) per row of X, not a second product: the tables' O(N^3) absolute values are
  * never formed. The price is Cauchy–Schwarz's slack (|mx||mT_j| <= |mx|_2 |mT_j|_2).
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
- * probed once per process (slpi_ref_mrmat_probe); any non-finite part refuses. */
-#include "slpi/errors.h"
+ * probed once per process (slpi_ref_mrmat_probe, ref/mrmat-probe.c); any non-finite part
+ * refuses. */
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "core/slpi-flint.h"
-#include "core/fpmode.h"
 #include "core/problem-struct.h"
 #include "ref/mrmat.h"
 
 #include <cblas.h>
-#include <fenv.h>
-#include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,7 +83,6 @@
 #include <time.h>
 
 #define ETA 0x1p-1074
-#define PROBE_BIG 128        /* a size OpenBLAS runs on its threads */
 
 static inline double up(double x) { return slpi_ref_mrmat_up(x); }
 
@@ -115,106 +110,6 @@ void slpi_ref_mrmat_seconds_take(double *gemm, double *convert)
     *gemm = sec_gemm;
     *convert = sec_convert;
     sec_gemm = sec_convert = 0;
-}
-
-/* ---- the probe ---- */
-
-static slpi_error probe_err;   /* the probe's first failure */
-static int probe_ok;
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-
-/* Row i of A = [1, 2^-53, 3 2^-54, 2^-537, 2^-1074, 0...] and column j of B selecting one
- * pair by j mod 4: 1 + 2^-53 (a tie: 1), 1 + 3 2^-54 (above: 1 + 2^-52), 2^-537 2^-537
- * (underflow: 2^-1074, not 0), 2^-1074 2^100 (subnormal input: 2^-974, not 0). */
-static const double probe_want[4] = { 1.0, 1.0 + 0x1p-52, 0x1p-1074, 0x1p-974 };
-
-static void probe_fill(double *A, double *B, int n, int stride)
-{
-    static const double row[5] = { 1.0, 0x1p-53, 0x3p-54, 0x1p-537, 0x1p-1074 };
-    for (int i = 0; i < n; i++)
-        for (int l = 0; l < 5; l++)
-            A[stride * (i * n + l)] = row[l];
-    for (int j = 0; j < n; j++) {
-        double *b = B + stride * j;
-        switch (j % 4) {
-        case 0: b[0] = 1.0; b[stride * n] = 1.0; break;
-        case 1: b[0] = 1.0; b[stride * 2 * n] = 1.0; break;
-        case 2: b[stride * 3 * n] = 0x1p-537; break;
-        default: b[stride * 4 * n] = 0x1p100; break;
-        }
-    }
-}
-
-static int probe_check(const double *C, int n, int stride, const char *what)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (C[stride * (i * n + j)] != probe_want[j % 4]) {
-                slpi_error_set(&probe_err, SLPI_EINPUT, "BLAS %s at n = %d gives %a for %a (case %d: %s)", what, n,
-                         C[stride * (i * n + j)], probe_want[j % 4], j % 4,
-                         j % 4 < 2 ? "not rounded to nearest" : "flushes subnormals to zero");
-                return 0;
-            }
-    return 1;
-}
-
-static int probe_size(int n)
-{
-    size_t nn = (size_t)n * n;
-    double *A = calloc(2 * nn, sizeof *A), *B = calloc(2 * nn, sizeof *B), *C = calloc(2 * nn, sizeof *C);
-    int ok = A && B && C;
-    if (!ok)
-        slpi_error_set(&probe_err, SLPI_EINPUT, "BLAS probe: out of memory");
-    if (ok) {
-        probe_fill(A, B, n, 1);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
-        ok = probe_check(C, n, 1, "dgemm");
-        for (int j = 0; j < 4 && ok; j++) {    /* dgemv (the tables' products): column j of B */
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, A, n, B + j, n, 0.0, C + j, n);
-            ok = probe_check(C, n, 1, "dgemv");
-        }
-    }
-    if (ok) {                                 /* zgemm, the real part: A real, B real */
-        memset(A, 0, 2 * nn * sizeof *A);
-        memset(B, 0, 2 * nn * sizeof *B);
-        probe_fill(A, B, n, 2);
-        const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
-        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, one, A, n, B, n, zero, C, n);
-        ok = probe_check(C, n, 2, "zgemm (real part)");
-        if (ok) {                             /* the imaginary part: B imaginary */
-            for (size_t e = 0; e < nn; e++) {
-                B[2 * e + 1] = B[2 * e];
-                B[2 * e] = 0.0;
-            }
-            cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, one, A, n, B, n, zero, C, n);
-            ok = probe_check(C + 1, n, 2, "zgemm (imaginary part)");
-        }
-    }
-    free(A);
-    free(B);
-    free(C);
-    return ok;
-}
-
-static void probe_run(void)
-{
-    probe_ok = probe_size(8) && probe_size(PROBE_BIG);
-}
-
-int slpi_ref_mrmat_probe(char *why, size_t why_len)
-{
-    if (fegetround() != FE_TONEAREST) {
-        snprintf(why, why_len, "blas route: this thread does not round to nearest");
-        return 0;
-    }
-    if (slpi_fpmode_flushing()) { /* per call, as the rounding: the probe below runs once per process */
-        snprintf(why, why_len, "blas route: this thread flushes subnormals to zero");
-        return 0;
-    }
-    pthread_once(&probe_once, probe_run);
-    if (!probe_ok)
-        snprintf(why, why_len, "blas route refused: %s", probe_err.msg);
-    return probe_ok;
 }
 
 /* ---- Arb balls <-> doubles ---- */
@@ -404,8 +299,7 @@ static inline double lift(double x)
 static inline void put(double *sig, double *del, size_t at, const double *x, int c)
 {
     sig[at] = c == 1 ? x[0] : lift(up(x[0] + x[1]));
-    if (c == 2)
-        del[at] = x[0] - x[1];
+    if (c == 2) del[at] = x[0] - x[1];
 }
 
 /* the factors of the radius product: row i of L (m x 2k) is [|mA| rA] and rows l, k + l of
@@ -419,8 +313,7 @@ static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const sl
         for (int l = 0; l < k; l++) {
             size_t e = ((size_t)i * k + l) * c;
             double am[2] = { 0, 0 }, ar[2] = { 0, 0 };
-            for (int p = 0; p < c; p++)
-                am[p] = lift(fabs(A->mid[e + p])), ar[p] = lift(A->rad[e + p]);
+            for (int p = 0; p < c; p++) am[p] = lift(fabs(A->mid[e + p])), ar[p] = lift(A->rad[e + p]);
             put(Ls, Ld, (size_t)i * lk + l, am, c);
             put(Ls, Ld, (size_t)i * lk + k + l, ar, c);
         }
@@ -446,19 +339,16 @@ static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     double *L = malloc(c * nl * sizeof *L), *R = malloc(c * nr * sizeof *R), *S = malloc(c * (mn ? mn : 1) * sizeof *S);
     double *D = S + mn, g = gamma_up(K), tail = (double)K * ETA;
     int ok = L != NULL && R != NULL && S != NULL;
-    if (ok)
-        rad_factors(L, R, L + nl, R + nr, A, B, g);
-    if (ok)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
+    if (ok) rad_factors(L, R, L + nl, R + nr, A, B, g);
+    if (ok) cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
     if (ok && c == 1) {
         double f = up(1.0 / down(1.0 - gamma_up(2 * K)));
-        for (size_t e = 0; e < mn; e++)
-            rC[e] = up(up(S[e] + 3.0 * tail) * f);
-    } else if (ok) {                                  /* S holds fl(Sigma~), D fl(d D) */
+        for (size_t e = 0; e < mn; e++) rC[e] = up(up(S[e] + 3.0 * tail) * f);
+    } else if (ok) { /* S holds fl(Sigma~), D fl(d D) */
         double f = up(1.0 / down(1.0 - g)), cB = up(1.0 + up(3 * 0x1p-53 + up(g * (1 + 3 * 0x1p-52))));
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L + nl, lk, R + nr, n, 0.0, D, n);
         for (size_t e = 0; e < mn; e++) {
-            double b = up(up(up(S[e] + tail) * f) * cB);  /* (1 + c) B */
+            double b = up(up(up(S[e] + tail) * f) * cB); /* (1 + c) B */
             rC[2 * e] = up(up(0.5 * up(up(b + D[e]) + tail)) + tail);
             rC[2 * e + 1] = up(up(0.5 * up(up(b - D[e]) + tail)) + tail);
         }
@@ -485,8 +375,7 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
         return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
     double t0 = wall();
     mid_gemm(mC, a, b);
-    if (!rad_gemm(rC, a, b))
-        return refuse(why, why_len, "out of memory");
+    if (!rad_gemm(rC, a, b)) return refuse(why, why_len, "out of memory");
     for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
         if (!isfinite(rC[e]) || !isfinite(mC[e]))
             return refuse(why, why_len, "a product beyond the double range");
