@@ -13,7 +13,8 @@
  *     radius taken at the midpoints, falls short);
  *   - the table form (slpi_ref_mrmat_gemm_table, one radius and a norm bound for the
  *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
- *     above (exact inputs leave only the rounding term), and the corner product inside;
+ *     above (exact inputs leave only the rounding term), the corner product inside, and
+ *     every radius at least its formula evaluated exactly (from the data's norms);
  *   - the verified solve (ref/mrsolve.c) of the Cayley factor A = I - Psi/2, B = I +
  *     Psi/2, Psi skew-Hermitian of each kind but cancel (binades 2^-20..2^20), n = 1, 5, 32: its balls contain
  *     the midpoints of acb_mat_solve's at 256 bits and intersect them; at a corner of a
@@ -207,6 +208,47 @@ static void check_vertex(int m, int k, int n, int cplx)
     acb_mat_clear(R);
 }
 
+/* The table form's radius against its formula (ref/mrmat.c's header) in exact arithmetic:
+ * every entry of C's vector v (row of X T, column of T X) is at least
+ *     sT (|mx|_1 + |rx|_1) + nT (|rx|_2 + gamma_k |mx|_2) + k eta,
+ * whatever the BLAS's sums lost to rounding (their bound (fl + k eta) / (1 - gamma_k)). */
+static void check_table_formula(const double *rC, const double *mX, const double *rX, int v, int m, int k, int n,
+                                int t_left, double sT, double nT, int kind)
+{
+    arb_t s1, sm, sr, t, g, F;
+    arb_init(s1), arb_init(sm), arb_init(sr), arb_init(t), arb_init(g), arb_init(F);
+    for (int l = 0; l < k; l++) {
+        size_t e = t_left ? (size_t)l * n + v : (size_t)v * k + l;
+        arb_set_d(t, fabs(mX[e]));
+        arb_add(s1, s1, t, PREC);
+        arb_addmul(sm, t, t, PREC);
+        arb_set_d(t, rX[e]);
+        arb_add(s1, s1, t, PREC);
+        arb_addmul(sr, t, t, PREC);
+    }
+    arb_set_d(g, ldexp((double)k, -53)); /* gamma_k = k u / (1 - k u) */
+    arb_sub_ui(t, g, 1, PREC);
+    arb_neg(t, t);
+    arb_div(g, g, t, PREC);
+    arb_sqrt(sm, sm, PREC);
+    arb_sqrt(sr, sr, PREC);
+    arb_addmul(sr, g, sm, PREC);
+    arb_set_d(t, nT);
+    arb_mul(F, t, sr, PREC);
+    arb_set_d(t, sT);
+    arb_addmul(F, t, s1, PREC);
+    arb_set_d(t, ldexp((double)k, -1074));
+    arb_add(F, F, t, PREC);
+    int bad = -1;
+    for (int o = 0; o < (t_left ? m : n) && bad < 0; o++) {
+        arb_set_d(t, rC[t_left ? (size_t)o * n + v : (size_t)v * n + o]);
+        if (!arb_le(F, t)) bad = o;
+    }
+    TEST_CHECKF(bad < 0, "table %dx%dx%d t_left=%d %s: vector %d: radius below its formula %s", m, k, n, t_left,
+                kind < 0 ? "corner" : kind_name[kind], v, arb_get_str(F, 20, 0));
+    arb_clear(s1), arb_clear(sm), arb_clear(sr), arb_clear(t), arb_clear(g), arb_clear(F);
+}
+
 /* The table form (slpi_ref_mrmat_gemm_table, the su(N) tables' products): C = X T
  * (t_left = 0) or T X with T = <mT, sT> (one radius) of norm bound slpi_ref_mrmat_norm_bound.
  *   - kind (random, cancel, binades, underflow, subnormal; X and T exact doubles, T
@@ -282,6 +324,7 @@ static void check_table(int m, int k, int n, int t_left, int kind)
     }
     TEST_CHECKF(in, "table %dx%dx%d t_left=%d %s: entry %d %.17g +- %g misses %s", m, k, n, t_left,
                 kind < 0 ? "corner" : kind_name[kind], bi, mC[bi], rC[bi], kind < 0 ? "the corner product" : "Arb's");
+    for (int v = 0; v < (t_left ? n : m) && ok; v++) check_table_formula(rC, mX, rX, v, m, k, n, t_left, sT, nT, kind);
     arb_clear(c);
     acb_mat_clear(X);
     acb_mat_clear(T);
