@@ -24,6 +24,33 @@ void slpi_ref_diag_clear(slpi_ref_diag *d)
     d->n = d->n_inv = 0;
 }
 
+/* v0 = the invariants at x0: kept from the last call with the same x0 where they cannot
+ * change between rows (no Hamiltonian reads t, and no evaluation records a domain error
+ * for the next step to read), so that a run's rows do not evaluate them again (at
+ * su(128) they are half a row's diagnostics: C2..C6 take five 128 x 128 ball products);
+ * the balls are those of a fresh evaluation, bit for bit. */
+static void invariants_at_x0(slpi_ref *s, arb_ptr v0, arb_srcptr x0, slong prec)
+{
+    const slpi_ref_system *sys = &s->sys;
+    int dim = sys->state_dim, m = sys->n_inv;
+    int kept = s->inv0 != NULL;
+    for (int i = 0; i < dim && kept; i++)
+        kept = arb_equal(s->inv0_x0 + i, x0 + i);
+    if (kept) {
+        _arb_vec_set(v0, s->inv0, m);
+        return;
+    }
+    sys->invariants(sys, v0, x0, prec);
+    if (sys->at_time != NULL || sys->fault != NULL)
+        return;
+    if (s->inv0 == NULL) {
+        s->inv0_x0 = _arb_vec_init(dim);
+        s->inv0 = _arb_vec_init(m);
+    }
+    _arb_vec_set(s->inv0_x0, x0, dim);
+    _arb_vec_set(s->inv0, v0, m);
+}
+
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d)
 {
     const slpi_ref_system *sys = &s->sys;
@@ -34,7 +61,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     slpi_ref_time(sys, 0, &h, prec);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     sys->invariants(sys, v, x, prec);
     if (x0 != NULL)
-        sys->invariants(sys, v0, x0, prec);
+        invariants_at_x0(s, v0, x0, prec);
     d->n = 0;
     for (int i = 0; i < m && d->n < SLPI_MAX_DIAG; i++) {
         d->name[d->n] = sys->inv_name[i];

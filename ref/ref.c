@@ -111,6 +111,10 @@ void slpi_ref_free(slpi_ref *s)
     if (s == NULL)
         return;
     slpi_ref_lohner_free(s);
+    if (s->inv0 != NULL) {
+        _arb_vec_clear(s->inv0_x0, s->sys.state_dim);
+        _arb_vec_clear(s->inv0, s->sys.n_inv);
+    }
     _arb_vec_clear(s->work, s->sys.state_dim);
     free(s->delta);
     slpi_ref_system_clear(&s->sys);

@@ -15,6 +15,8 @@
  *    |x0|_inf) (Higham, Accuracy and Stability, eq. (3.5)); a relative departure divides
  *    that by |NAME(x0)| (taken from the certified ball of NAME at x0); theta = acos R_33 is
  *    the square root of its budget (acos is Hoelder-1/2 at +-1).
+ * The certified diagnostics evaluated again at step 7 on the same object (x0's invariants
+ * kept from the first call where no Hamiltonian reads t) equal a fresh object's there.
  * SLPI_TEST_SEED: the noise seed; SLPI_TEST_MULTIPLIER: the number of steps to x. */
 #include "core/problem-struct.h"
 #include "testutil.h"
@@ -65,6 +67,32 @@ static arb_srcptr ball(const slpi_ref_diag *d, const char *name)
     for (int i = 0; i < d->n; i++)
         if (!strcmp(d->name[i], name)) return d->value + i;
     return NULL;
+}
+
+/* The invariants at x0 that slpi_ref_diagnostics keeps between calls (ref/diagnostics.c):
+ * r has evaluated the diagnostics of (x, x0) at step 0; at step 7 (a model reading t sees
+ * another time) they equal, ball for ball, those of a fresh object at step 7. */
+static void check_kept_x0(const char *label, const slpi_problem *p, slpi_ref *r, arb_srcptr bx, arb_srcptr bx0)
+{
+    slpi_error err = { 0, "" };
+    slpi_ref *r2 = NULL;
+    TEST_CHECKF(slpi_ref_create(&r2, p, &err) == SLPI_OK, "%s: %s", label, err.msg);
+    if (r2 == NULL) return;
+    slpi_ref_diag a, b;
+    slpi_ref_diag_init(&a);
+    slpi_ref_diag_init(&b);
+    slpi_ref_set_step_index(r, 7);
+    slpi_ref_set_step_index(r2, 7);
+    slpi_ref_diagnostics(r, bx, bx0, &a);
+    slpi_ref_diagnostics(r2, bx, bx0, &b);
+    int same = a.n == b.n, bad = -1;
+    for (int i = 0; i < a.n && same; i++)
+        if (!arb_equal(a.value + i, b.value + i)) same = 0, bad = i;
+    TEST_CHECKF(same, "%s: the diagnostics at step 7 after x0's were kept differ from a fresh object's (%s)", label,
+                bad >= 0 ? a.name[bad] : "their count");
+    slpi_ref_diag_clear(&a);
+    slpi_ref_diag_clear(&b);
+    slpi_ref_free(r2);
 }
 
 static void compare(const char *label, const slpi_problem *p, int nsteps, int *used)
@@ -139,6 +167,7 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
         TEST_CHECKF(isfinite(v) && (in || gap <= budget), "%s: %s: double %.17g, certified %.17g +- %.3g: %.3g outside, budget %.3g",
                     label, fd.name[i], v, mid, rad, gap, budget);
     }
+    check_kept_x0(label, p, r, bx, bx0);
     slpi_ref_diag_clear(&rd);
     slpi_ref_diag_clear(&r0);
     _arb_vec_clear(bx, dim);
