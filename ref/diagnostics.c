@@ -34,15 +34,13 @@ static void invariants_at_x0(slpi_ref *s, arb_ptr v0, arb_srcptr x0, slong prec)
     const slpi_ref_system *sys = &s->sys;
     int dim = sys->state_dim, m = sys->n_inv;
     int kept = s->inv0 != NULL;
-    for (int i = 0; i < dim && kept; i++)
-        kept = arb_equal(s->inv0_x0 + i, x0 + i);
+    for (int i = 0; i < dim && kept; i++) kept = arb_equal(s->inv0_x0 + i, x0 + i);
     if (kept) {
         _arb_vec_set(v0, s->inv0, m);
         return;
     }
     sys->invariants(sys, v0, x0, prec);
-    if (sys->at_time != NULL || sys->fault != NULL)
-        return;
+    if (sys->at_time != NULL || sys->fault != NULL) return;
     if (s->inv0 == NULL) {
         s->inv0_x0 = _arb_vec_init(dim);
         s->inv0 = _arb_vec_init(m);
@@ -60,8 +58,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     double h = s->p.h;
     slpi_ref_time(sys, 0, &h, prec);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     sys->invariants(sys, v, x, prec);
-    if (x0 != NULL)
-        invariants_at_x0(s, v0, x0, prec);
+    if (x0 != NULL) invariants_at_x0(s, v0, x0, prec);
     d->n = 0;
     for (int i = 0; i < m && d->n < SLPI_MAX_DIAG; i++) {
         d->name[d->n] = sys->inv_name[i];
