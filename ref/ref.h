@@ -46,7 +46,7 @@ struct slpi_ref {
     char why[256];            /* reason of the last UNABLE */
     void (*watch)(void *ctx, const slpi_ref_work *w);   /* slpi_ref_set_watch */
     void *watch_ctx;
-    arb_ptr inv0_x0, inv0;    /* slpi_ref_diagnostics' invariants at x0 and that x0 (NULL: none kept) */
+    arb_ptr inv0_x0, inv0; /* slpi_ref_diagnostics' invariants at x0 and that x0 (NULL: none kept) */
 };
 
 /* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */
