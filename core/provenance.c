@@ -12,11 +12,16 @@
 #include "slpi/errors.h"
 #include "slpi/version.h"
 #include "core/slpi-flint.h"
+#include "core/blas.h"
 
 /* OpenBLAS's kernel name; weak, so that slpi links with another CBLAS/LAPACKE too
- * (reference BLAS, BLIS: docs/install.md#blas). "not loaded" then: another CBLAS, or a
- * program that calls no BLAS, linked --as-needed as Debian 13 links by default. */
+ * (reference BLAS, BLIS: docs/install.md#blas). */
 char *openblas_get_corename(void) __attribute__((weak));
+
+const char *slpi_blas_core(void)
+{
+    return openblas_get_corename ? openblas_get_corename() : NULL;
+}
 
 void slpi_provenance_write(FILE *f, const char *prefix)
 {
@@ -26,7 +31,7 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%sflint=%s\n", prefix, flint_version);
     fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
-    fprintf(f, "%sopenblas=%s\n", prefix, openblas_get_corename ? openblas_get_corename() : "not loaded");
+    fprintf(f, "%sopenblas=%s\n", prefix, slpi_blas_core() ? slpi_blas_core() : "not loaded");
     fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
     fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
     fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);

@@ -10,6 +10,7 @@
 #include <lapacke.h>
 #include <stddef.h>
 #include "slpi/errors.h"
+#include "core/blas.h"
 #include "core/vec.h"
 #include "fast/dense.h"
 
@@ -20,12 +21,9 @@ int slpi_fast_all_finite(const double *x, int n)
     return 1;
 }
 
-/* OpenBLAS's kernel name; weak, so that another CBLAS links too (core/provenance.c). */
-char *openblas_get_corename(void) __attribute__((weak));
-
 int slpi_fast_zgemm_3m(void)
 {
-    const char *core = openblas_get_corename ? openblas_get_corename() : NULL;
+    const char *core = slpi_blas_core();
     return !(core && (!strcasecmp(core, "SkylakeX") || !strcasecmp(core, "Cooperlake")));
 }
 

@@ -27,8 +27,8 @@ void slpi_ref_diag_clear(slpi_ref_diag *d)
 /* v0 = the invariants at x0: kept from the last call with the same x0 where they cannot
  * change between rows (no Hamiltonian reads t, and no evaluation records a domain error
  * for the next step to read), so that a run's rows do not evaluate them again (at
- * su(128) they are half a row's diagnostics: C2..C6 take five 128 x 128 ball products);
- * the balls are those of a fresh evaluation, bit for bit. */
+ * su(128) C2..C6 at x0 are five 128 x 128 ball products a row); the balls are those of a
+ * fresh evaluation, bit for bit. */
 static void invariants_at_x0(slpi_ref *s, arb_ptr v0, arb_srcptr x0, slong prec)
 {
     const slpi_ref_system *sys = &s->sys;

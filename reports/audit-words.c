@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "slpi/problem.h"
+#include "core/blas.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"
 
@@ -126,8 +127,6 @@ int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
     return nd;
 }
 
-char *openblas_get_corename(void) __attribute__((weak));
-
 /* The archived verdict over claim cl's multiverse (docs/claims.md#multiverse), from the
  * first line of ARCHIVE/multiverse/ID/multiverse.txt (ARCHIVE/multiverse-full/ for a FULL
  * run; reports/multiverse.sh writes it) without the claim's id: "VERDICT over N members:
@@ -182,8 +181,7 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
     char member[256], dims[256];
     snprintf(member, sizeof member, "seed offset %lld, fit %s, levels %s, OpenBLAS %s, libm %s",
              (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
-             openblas_get_corename ? openblas_get_corename() : "not loaded",
-             pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
+             slpi_blas_core() ? slpi_blas_core() : "not loaded", pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
     *members = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     if (!cl->multiverse[0]) {
         snprintf(out, n,

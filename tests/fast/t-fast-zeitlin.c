@@ -24,6 +24,7 @@
 #include "fast/sun.h"
 #include "fast/zeitlin.h"
 #include "testutil.h"
+#include "core/blas.h"
 
 #define U (DBL_EPSILON / 2)
 #define M_PI_ 3.14159265358979323846
@@ -664,8 +665,6 @@ static void check_threads(int N)
     free(ref); free(refv); free(dW); free(delta);
 }
 
-char *openblas_get_corename(void) __attribute__((weak));
-
 /* slpi_fast_zgemm_3m's rule (docs/install.md#products) under the OpenBLAS kernels that
  * OPENBLAS_CORETYPE forces (OpenBLAS reads it when it loads, so each is a child run of this
  * program with --product-rule, which prints the kernel's name and the choice). A kernel
@@ -710,7 +709,7 @@ static void check_product_rule(const char *self)
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--product-rule")) {
-        printf("%s %d\n", openblas_get_corename ? openblas_get_corename() : "none", slpi_fast_zgemm_3m());
+        printf("%s %d\n", slpi_blas_core() ? slpi_blas_core() : "none", slpi_fast_zgemm_3m());
         return 0;
     }
     test_start("t-fast-zeitlin", 20261121);
