@@ -74,7 +74,9 @@ typedef struct {
 } slpi_ref_diag;
 void slpi_ref_diag_init(slpi_ref_diag *d);
 void slpi_ref_diag_clear(slpi_ref_diag *d);
-/* As slpi_fast_diagnostics. NULL: x0 (no departures). */
+/* As slpi_fast_diagnostics, as balls: an exact state's at the precision cap, another's
+ * at the first precision of the step's ladder with 64 bits more than the state's own
+ * accuracy (docs/design.md#certified-diagnostics). NULL: x0 (no departures). */
 void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_diag *d);
 /* Mean-value (Lohner) propagation of the trajectory stepped by s (on = 1, off = 0; on
  * from slpi_ref_create where it applies, unless the problem says propagation=ball): far

@@ -7,6 +7,13 @@
  * vortices' |x_i|^2 in H0) holds the midpoint's value and misses the corners'. A wide
  * diagnostic that is not finite (an eigenvalue over a wide box) contains everything and
  * says nothing; H0 must be finite, so the test bites on every system.
+ * The same diagnostics two ways (ref/diagnostics.c's precision rule): at the rule's
+ * precision and with every evaluation at prec_max, for states whose radii are 2^-47 (a
+ * BLAS-route step's), 2^-100 and 2^-300 of their size, and Euler-Zeitlin at N = 20 (C4..C6
+ * from the products): the balls overlap, and the rule's radius is at most 1.5 times prec_max's.
+ * Not 1 + 2^-64: Arb's dot products below 1024 bits bound some radii more loosely (X^2 of
+ * a 4 x 4 skew-Hermitian ball matrix with radii 2^-47: 1.37e-14 at 128..512 bits, 1.09e-14
+ * at 1024; here up to 1.16 times), a property of the library, not of the rounding.
  * SLPI_TEST_SEED: the points; SLPI_TEST_MULTIPLIER: more points. */
 #include "core/problem-struct.h"
 #include "testutil.h"
@@ -14,17 +21,18 @@
 #include "core/slpi-flint.h"
 #include "slpi.h"
 
-static void check_system(slpi_system_id s)
+/* The default problem of system s with its first scheme (N = the Euler-Zeitlin size);
+ * SLPI_EINPUT where s has none or it fails to build (reported). */
+static int make_problem(slpi_problem *p, slpi_system_id s, const char *N)
 {
     slpi_scheme_id k = SLPI_SCHEME_COUNT;
     for (int j = 0; j < SLPI_SCHEME_COUNT && k == SLPI_SCHEME_COUNT; j++)
         if (slpi_registry_pair(s, (slpi_scheme_id)j, NULL) != SLPI_NA) k = (slpi_scheme_id)j;
-    if (k == SLPI_SCHEME_COUNT || s == SLPI_SYS_MODEL) return;   /* the model system: t-ref-model */
-    slpi_problem p;
+    if (k == SLPI_SCHEME_COUNT || s == SLPI_SYS_MODEL) return SLPI_EINPUT; /* the model system: t-ref-model */
     slpi_error err = { 0, "" };
-    slpi_problem_init(&p, s, k);
+    slpi_problem_init(p, s, k);
     char *keys[4] = { "system", "scheme", "N", "ic_lmax" };
-    char *values[4] = { (char *)slpi_system_name(s), (char *)slpi_scheme_name(k), "4", "2" };
+    char *values[4] = { (char *)slpi_system_name(s), (char *)slpi_scheme_name(k), (char *)N, "2" };
     int nk = s == SLPI_SYS_EULER_ZEITLIN ? 4 : s == SLPI_SYS_SINE_EULER ? 3 : 2;
     if (s == SLPI_SYS_SINE_EULER) values[2] = "3";
     /* vortices with coordinates where another is 0: a thin box there moves |x_i|^2 in
@@ -34,10 +42,64 @@ static void check_system(slpi_system_id s)
         values[2] = "0.6,0.8,0,1,0,0,0,0.6,0.8,0.8,0,0.6";
         nk = 3;
     }
-    int rc = slpi_problem_build(&p, NULL, NULL, nk, keys, values, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+    int rc = slpi_problem_build(p, NULL, NULL, nk, keys, values, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(p, &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(s), err.msg);
+    return rc;
+}
+
+/* The diagnostics at the precision rule's against those at prec_max throughout. */
+static void check_precision(slpi_system_id s, const char *N)
+{
+    slpi_problem p, q;
+    if (make_problem(&p, s, N) != SLPI_OK || make_problem(&q, s, N) != SLPI_OK) return;
+    q.prec = q.prec_max;
+    slpi_ref *r = NULL, *rmax = NULL;
+    slpi_error err = { 0, "" };
+    int rc = slpi_ref_create(&r, &p, &err);
+    if (rc == SLPI_OK) rc = slpi_ref_create(&rmax, &q, &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(s), err.msg);
+    int dim = slpi_problem_state_dim(&p);
+    double *x0 = calloc((size_t)dim, sizeof *x0);
+    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&p, x0, &err);
+    arb_ptr bx = _arb_vec_init(dim), bx0 = _arb_vec_init(dim);
+    slpi_ref_diag a, b;
+    slpi_ref_diag_init(&a);
+    slpi_ref_diag_init(&b);
+    static const int lg_rad[3] = { -47, -100, -300 };
+    for (int e = 0; e < 3 && rc == SLPI_OK; e++) {
+        for (int i = 0; i < dim; i++) {
+            arb_set_d(bx0 + i, x0[i]);
+            arb_set_d(bx + i, x0[i] * (1 + 0x1p-10 * (i % 7)));
+            arb_add_error_2exp_si(bx + i, lg_rad[e]);
+        }
+        slpi_ref_diagnostics(r, bx, bx0, &a);
+        slpi_ref_diagnostics(rmax, bx, bx0, &b);
+        TEST_CHECKF(a.n == b.n, "%s N=%s: %d diagnostics against %d", slpi_system_name(s), N, a.n, b.n);
+        for (int i = 0; i < a.n && i < b.n; i++) {
+            double ra = mag_get_d(arb_radref(a.value + i)), rb = mag_get_d(arb_radref(b.value + i));
+            TEST_CHECKF(arb_overlaps(a.value + i, b.value + i) && ra <= 1.5 * rb,
+                        "%s N=%s radius 2^%d: %s at the rule's precision %s +/- %.17g against %.17g at prec_max",
+                        slpi_system_name(s), N, lg_rad[e], a.name[i],
+                        arb_overlaps(a.value + i, b.value + i) ? "overlaps" : "misses", ra, rb);
+        }
+    }
+    slpi_ref_diag_clear(&a);
+    slpi_ref_diag_clear(&b);
+    _arb_vec_clear(bx, dim);
+    _arb_vec_clear(bx0, dim);
+    free(x0);
+    slpi_ref_free(r);
+    slpi_ref_free(rmax);
+}
+
+static void check_system(slpi_system_id s)
+{
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    if (make_problem(&p, s, "4") != SLPI_OK) return;
     slpi_ref *r = NULL;
-    if (rc == SLPI_OK) rc = slpi_ref_create(&r, &p, &err);
+    int rc = slpi_ref_create(&r, &p, &err);
     TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(s), err.msg);
     if (rc != SLPI_OK) return;
     int dim = slpi_problem_state_dim(&p);
@@ -89,7 +151,10 @@ static void check_system(slpi_system_id s)
 int main(void)
 {
     test_start("t-ref-diag-wide", 42);
-    for (int s = 0; s < SLPI_SYS_COUNT; s++)
+    for (int s = 0; s < SLPI_SYS_COUNT; s++) {
         check_system((slpi_system_id)s);
+        check_precision((slpi_system_id)s, "4");
+    }
+    check_precision(SLPI_SYS_EULER_ZEITLIN, "20");
     TEST_END();
 }

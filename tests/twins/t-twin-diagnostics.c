@@ -83,6 +83,8 @@ static int same_as_fresh(const slpi_problem *p, slpi_ref *r, long n, arb_srcptr 
     slpi_ref_diag_init(&a);
     slpi_ref_diag_init(&b);
     slpi_ref_set_step_index(r, n);
+    slpi_ref_set_step_index(f, 0);
+    slpi_ref_diagnostics(f, x0, x0, &b); /* a run's first row, as r's run had */
     slpi_ref_set_step_index(f, n);
     slpi_ref_diagnostics(r, x, x0, &a);
     slpi_ref_diagnostics(f, x, x0, &b);
@@ -98,14 +100,27 @@ static int same_as_fresh(const slpi_problem *p, slpi_ref *r, long n, arb_srcptr 
 
 /* The invariants at x0 that slpi_ref_diagnostics keeps between calls (ref/diagnostics.c):
  * r has evaluated the diagnostics of (x, x0); at step 7 (a model reading t sees another
- * time), and then from another x0 (x itself), they equal a fresh object's. */
+ * time), for x with radii 2^-300 of its size (so evaluated at more bits than the exact x
+ * was: x0's must be too), and then from another x0 (x itself), they equal a fresh
+ * object's. */
 static void check_kept_x0(const char *label, const slpi_problem *p, slpi_ref *r, arb_srcptr bx, arb_srcptr bx0)
 {
     const char *bad = NULL;
+    int dim = slpi_problem_state_dim(p);
+    arb_ptr acc = _arb_vec_init(dim);
+    for (int i = 0; i < dim; i++) {
+        arb_set(acc + i, bx + i);
+        arb_add_error_2exp_si(acc + i, -300);
+    }
     TEST_CHECKF(same_as_fresh(p, r, 7, bx, bx0, &bad),
                 "%s: the diagnostics at step 7 after x0's were kept differ "
                 "from a fresh object's (%s)",
                 label, bad);
+    TEST_CHECKF(same_as_fresh(p, r, 7, acc, bx0, &bad),
+                "%s: the diagnostics of a state at 2^-300 after x0's were kept differ "
+                "from a fresh object's (%s)",
+                label, bad);
+    _arb_vec_clear(acc, dim);
     TEST_CHECKF(same_as_fresh(p, r, 7, bx, bx, &bad),
                 "%s: the diagnostics from another x0 differ from a fresh "
                 "object's (%s)",
