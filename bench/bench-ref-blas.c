@@ -17,7 +17,9 @@
  * conversions, the solver's iterations per step (midpoint iterations and enclosure
  * tests), the output radius and the precision each route needed, and the CPU seconds of
  * the certified path's set-up on the BLAS route (slpi_ref_create: the su(N) tables), with
- * the process's peak resident memory at the end of each case; and apart, the first (cold)
+ * the process's peak resident memory at the end of each case and how much of it came after the
+ * double path's object was made (the certified path's set-up and steps, and the double
+ * steps' work space: an upper bound of the certified path's own); and apart, the first (cold)
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20). */
 #include "core/problem-struct.h"
@@ -34,6 +36,7 @@
 
 typedef struct {
     double setup, cpu, wall, radius, gemm, convert, iterations;
+    double rss0;                /* GB resident before the certified path's set-up (the double path's object made) */
     double cpu0, fast0, steady; /* the first (cold) step's CPU, certified and double; steady: the ratio of steps 2..K */
     long prec;
     int done;
@@ -78,7 +81,7 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
     double t_setup = 0;
     if (bench_problem(&p, spec, route, err) != SLPI_OK || slpi_fast_create(&f, &p, err) != SLPI_OK ||
         slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, err) != SLPI_OK ||
-        (t_setup = bench_cpu(), slpi_ref_create(&r, &p, err)) != SLPI_OK) {
+        (rt->rss0 = bench_rss_gb(), t_setup = bench_cpu(), slpi_ref_create(&r, &p, err)) != SLPI_OK) {
         slpi_fast_free(f);
         slpi_steps_close(&stepping);
         return SLPI_EINPUT;
@@ -157,9 +160,9 @@ int main(int argc, char **argv)
            bench_update);
     printf("# cold: the first step (the double path's warm start has no earlier increment yet), double ms and "
            "blas s; steady: the ratio over steps 2..K\n");
-    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s %9s %8s %7s\n", "case", "double ms",
+    printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s %8s %9s %8s %7s\n", "case", "double ms",
            "blas s", "blas wall", "blas/dbl", "gemm%", "conv%", "iter", "radius", "arb s", "arb/dbl", "radius",
-           "prec b/a", "setup s", "peak GB", "cold dbl", "cold s", "steady");
+           "prec b/a", "setup s", "peak GB", "added GB", "cold dbl", "cold s", "steady");
     for (; a < argc; a++) {
         slpi_error err = { 0, "" };
         route_time b, r;
@@ -180,7 +183,8 @@ int main(int argc, char **argv)
             printf(" %10.3f %8.1f %10.2e %5ld/%ld", r.cpu, r.cpu / fast, r.radius, b.prec, r.prec);
         else
             printf(" %10s %8s %10s %5ld/-", "-", "-", "-", b.prec);
-        printf(" %8.1f %7.2f %9.3f %8.3f", b.setup, bench_peak_gb(), 1e3 * b.fast0, b.cpu0);
+        printf(" %8.1f %7.2f %8.2f %9.3f %8.3f", b.setup, bench_peak_gb(), bench_peak_gb() - b.rss0, 1e3 * b.fast0,
+               b.cpu0);
         if (b.done > 1)
             printf(" %7.1f\n", b.steady);
         else

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 static inline double bench_wall(void)
@@ -28,6 +29,17 @@ static inline double bench_peak_gb(void)
 {
     struct rusage u;
     return getrusage(RUSAGE_SELF, &u) == 0 ? (double)u.ru_maxrss / (1024.0 * 1024.0) : 0.0;
+}
+
+/* The process's resident memory now, in GB (/proc/self/statm; 0 where it cannot be read) */
+static inline double bench_rss_gb(void)
+{
+    long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f == NULL) return 0.0;
+    if (fscanf(f, "%ld %ld", &size, &resident) != 2) resident = 0;
+    fclose(f);
+    return (double)resident * (double)sysconf(_SC_PAGESIZE) / (1024.0 * 1024.0 * 1024.0);
 }
 
 /* The calling thread's CPU seconds (a single-threaded step: time descheduled on a shared

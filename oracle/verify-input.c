@@ -103,6 +103,15 @@ int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step)
  * there is one, must name the problem's state coordinates in their order: a file whose
  * line says otherwise describes another layout than the one verify reads by name. The
  * first difference is named. */
+/* The column named name: the one after column prev where it is there (state columns
+ * stand in the state's order), else the first of that name (a search over every column:
+ * at su(1024), a million names, looking each up from the start took hours) */
+static int column_after(const slpi_traj *t, const char *name, int prev)
+{
+    if (prev + 1 < t->ncols && strcmp(t->col[prev + 1], name) == 0) return prev + 1;
+    return slpi_traj_column(t, name);
+}
+
 static int check_state_columns(const char *path, const slpi_traj_reader *r, const slpi_problem *p, int dim,
                                slpi_error *err)
 {
@@ -179,7 +188,7 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     char name[64];
     for (int i = 0; hrc == SLPI_OK && i < in->dim; i++) {
         slpi_problem_state_name(&in->p, i, name, sizeof name);
-        if ((in->col[i] = slpi_traj_column(t, name)) < 0)
+        if ((in->col[i] = column_after(t, name, i ? in->col[i - 1] : -1)) < 0)
             hrc = slpi_error_set(&herr, SLPI_EINPUT, "%s:%ld: no column '%s' (state coordinate %d of %s)", path,
                                  column_line, name, i + 1, slpi_system_name(in->p.system));
     }

@@ -10,9 +10,16 @@
  * tables V_m enter as doubles with one radius each, the largest distance of an entry
  * from the exact table, and a bound of their rows' and columns' 2-norms (about 1: V_m is
  * orthogonal), which bounds the products' rounding by the data's norms in O(N^2) a
- * transform (slpi_ref_zeitlin_mr_init, once, from balls at
- * SLPI_REF_MRMAT_PREC bits: N^3/3 doubles, 2.9 GB at N = 1024, where the balls would
- * take about 32 GB). The Poisson solve of the generator, the per-diagonal Thomas solves
+ * transform (ref/zeitlin-mr-tables.c, once). Only half of each table is kept: L_m is persymmetric (its
+ * diagonal (2a - N + 1)(2b - N + 1) - (N^2 - 1), b = a + m, and its squared off-diagonal
+ * 4 (a + 1)(N - 1 - a)(b + 1)(N - 1 - b) are unchanged under a -> n - 1 - a, resp.
+ * a -> n - 2 - a), and its eigenvalues are simple (a tridiagonal matrix with nonzero
+ * off-diagonals), so with J the reversal J t = +-t exactly for every column t of V_m:
+ * column c is symmetric for even c and antisymmetric for odd c, the signs checked on the
+ * balls of rows 0 and n-1 at set-up. The rows a < ceil(n/2) of each parity hold every
+ * entry (N^3/6 doubles: 1.4 GB at N = 1024, where the balls would take about 32 GB), and
+ * each transform folds its data first, x_a +- x_{n-1-a} (the analysis), or unfolds its
+ * result (the synthesis), so it reads half the table. The Poisson solve of the generator, the per-diagonal Thomas solves
  * of ref/zeitlin-basis.c, runs in midpoint–radius doubles (the scalar arithmetic of
  * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors).
  * The multiplier's solve sum_alpha omega_alpha(X) / lambda(l) Y_alpha, linear with
@@ -25,58 +32,11 @@
 #include "core/slpi-flint.h"
 #include "ref/mrmat.h"
 #include "ref/zeitlin.h"
-#include "core/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-
-int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N)
-{
-    int ok = 1;
-    memset(t, 0, sizeof *t);
-    t->N = N;
-    t->mid = calloc((size_t)N, sizeof *t->mid);
-    t->rad = calloc((size_t)N, sizeof *t->rad);
-    t->nrm = calloc((size_t)N, sizeof *t->nrm);
-    ok = t->mid != NULL && t->rad != NULL && t->nrm != NULL;
-    for (int m = 0; m < N && ok; m++) {
-        int n = N - m;
-        arb_mat_t V;                   /* one table as balls at a time: O(N^2) of them */
-        arb_mat_init(V, n, n);
-        t->mid[m] = malloc(sizeof(double) * (size_t)n * n);
-        ok = t->mid[m] != NULL && slpi_ref_zeitlin_table(V, N, m, SLPI_REF_MRMAT_PREC);
-        for (int a = 0; a < n && ok; a++)
-            for (int c = 0; c < n && ok; c++) {
-                double r;
-                ok = slpi_ref_mrmat_ball_get(t->mid[m] + (size_t)a * n + c, &r, arb_mat_entry(V, a, c));
-                if (ok)
-                    t->rad[m] = fmax(t->rad[m], r);
-            }
-        if (ok)
-            t->nrm[m] = slpi_ref_mrmat_norm_bound(t->mid[m], n, n);
-        ok = ok && isfinite(t->nrm[m]);
-        arb_mat_clear(V);
-        slpi_progress_tick("su(%d) tables as doubles: %d/%d", N, m + 1, N);
-    }
-    if (!ok)
-        slpi_ref_zeitlin_mr_clear(t);
-    return ok;
-}
-
-void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t)
-{
-    for (int m = 0; m < t->N && t->mid != NULL; m++)
-        free(t->mid[m]);
-    free(t->mid);
-    free(t->rad);
-    free(t->nrm);
-    t->mid = NULL;
-    t->rad = NULL;
-    t->nrm = NULL;
-    t->N = 0;
-}
 
 /* Per diagonal m (n = N - m), the coefficient alpha of (l, part): part 0 the cos (Re, j =
  * 2m - 1), 1 the sin (Im, j = 2m; m = 0: j = 0); -1 where alpha < alpha0 or m = 0, part 0 */
@@ -89,69 +49,107 @@ static int coeff_index(int l, int m, int part, int alpha0)
 }
 
 /* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of each diagonal, without
- * the factor s_m: the analysis up to s_m */
+ * the factor s_m: the analysis up to s_m, through the halves: the even columns from the
+ * folded d_a + d_{n-1-a}, the odd ones from d_a - d_{n-1-a} (a < n/2; the middle entry
+ * of an odd n once, in the even fold, and 0 in the odd one) */
 static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
     char why[160];
-    double *d = malloc(sizeof(double) * 8 * (size_t)N);   /* mid, rad of [Re; Im] and of the result */
+    double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [Re; Im], its folds, the results */
     if (d == NULL)
         return 0;
-    double *dm = d, *dr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
+    double *dm = d, *dr = d + 2 * N, *fm = d + 4 * N, *fr = d + 6 * N, *pm = d + 8 * N, *pr = d + 10 * N;
     for (int m = 0; m < N && ok; m++) {
-        int n = N - m;
+        int n = N - m, h = (n + 1) / 2;
         for (int a = 0; a < n; a++) {
             size_t e = ((size_t)(a + m) * N + a) * 2;
             dm[a] = X->mid[e], dr[a] = X->rad[e];
             dm[n + a] = X->mid[e + 1], dr[n + a] = X->rad[e + 1];
         }
-        ok = ok && slpi_ref_mrmat_gemm_table(pm, pr, 2, n, n, dm, dr, t->mid[m], t->rad[m], t->nrm[m], 0, why,
-                                             sizeof why);
-        for (int l = m; l < N && ok; l++)
-            for (int part = 0; part < 2; part++) {
-                int i = coeff_index(l, m, part, alpha0);
-                if (i >= 0) {
-                    om[i] = pm[part * n + l - m];
-                    orad[i] = pr[part * n + l - m];
+        for (int odd = 0; odd < 2 && ok; odd++) {
+            int cols = odd ? n / 2 : h;
+            if (cols == 0) continue;
+            for (int part = 0; part < 2; part++) /* fold row part of d: (2 x h) */
+                for (int a = 0; a < h; a++) {
+                    const double *xm = dm + part * n, *xr = dr + part * n;
+                    double *ym = fm + part * h + a, *yr = fr + part * h + a;
+                    if (a == n - 1 - a)
+                        *ym = odd ? 0 : xm[a], *yr = odd ? 0 : xr[a];
+                    else if (odd)
+                        slpi_ref_mrmat_scalar_sub(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
+                    else
+                        slpi_ref_mrmat_scalar_add(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
                 }
-            }
+            ok = slpi_ref_mrmat_gemm_table(pm, pr, 2, h, cols, fm, fr, slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m],
+                                           t->nrm[2 * m + odd], 0, why, sizeof why);
+            for (int j = 0; j < cols && ok; j++)
+                for (int part = 0; part < 2; part++) {
+                    int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
+                    if (i >= 0) {
+                        om[i] = pm[part * cols + j];
+                        orad[i] = pr[part * cols + j];
+                    }
+                }
+        }
     }
     free(d);
     return ok;
 }
 
 /* X = sum_alpha v_alpha (the synthesis's coefficients after the factor 1/s_m) through the
- * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal */
+ * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal, from the halves: with E
+ * and O the even and odd columns' products (h x 2), p_a = E_a + O_a and p_{n-1-a} = E_a -
+ * O_a (a < n/2; the middle entry of an odd n is E + O, O's row there being 0) */
 static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
     char why[160];
-    double *d = malloc(sizeof(double) * 8 * (size_t)N);   /* mid, rad of [v_cos v_sin] and of p */
+    double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [v_cos v_sin] and of E and O */
     if (d == NULL)
         return 0;
-    double *wm = d, *wr = d + 2 * N, *pm = d + 4 * N, *pr = d + 6 * N;
+    double *wm = d, *wr = d + 2 * N, *em = d + 4 * N, *er = d + 6 * N, *qm = d + 8 * N, *qr = d + 10 * N;
     memset(X->mid, 0, sizeof(double) * 2 * (size_t)N * N);
     memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
     for (int m = 0; m < N && ok; m++) {
-        int n = N - m, any = 0;
-        for (int l = m; l < N; l++)
-            for (int part = 0; part < 2; part++) {
-                int i = coeff_index(l, m, part, alpha0);
-                wm[2 * (l - m) + part] = i < 0 ? 0 : vm[i];
-                wr[2 * (l - m) + part] = i < 0 ? 0 : vr[i];
-                any |= i >= 0 && (vm[i] != 0 || vr[i] != 0);
-            }
+        int n = N - m, h = (n + 1) / 2, any = 0;
+        for (int odd = 0; odd < 2 && ok; odd++) {
+            int cols = odd ? n / 2 : h, anyp = 0;
+            double *pm = odd ? qm : em, *pr = odd ? qr : er;
+            for (int j = 0; j < cols; j++)
+                for (int part = 0; part < 2; part++) {
+                    int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
+                    wm[2 * j + part] = i < 0 ? 0 : vm[i];
+                    wr[2 * j + part] = i < 0 ? 0 : vr[i];
+                    anyp |= i >= 0 && (vm[i] != 0 || vr[i] != 0);
+                }
+            if (anyp)
+                ok = slpi_ref_mrmat_gemm_table(pm, pr, h, cols, 2, wm, wr, slpi_ref_zeitlin_mr_half(t, m, odd),
+                                               t->rad[m], t->nrm[2 * m + odd], 1, why, sizeof why);
+            else
+                memset(pm, 0, sizeof(double) * 2 * (size_t)h), memset(pr, 0, sizeof(double) * 2 * (size_t)h);
+            any |= anyp;
+        }
         if (!any)
             continue;
-        ok = slpi_ref_mrmat_gemm_table(pm, pr, n, n, 2, wm, wr, t->mid[m], t->rad[m], t->nrm[m], 1, why, sizeof why);
-        for (int a = 0; a < n && ok; a++) {
-            size_t lo = ((size_t)(a + m) * N + a) * 2, up = ((size_t)a * N + a + m) * 2;
-            X->mid[lo + 1] = X->mid[up + 1] = pm[2 * a + 1];
-            X->rad[lo + 1] = X->rad[up + 1] = pr[2 * a + 1];
-            if (m == 0) continue;
-            X->mid[lo] = pm[2 * a], X->mid[up] = -pm[2 * a];
-            X->rad[lo] = X->rad[up] = pr[2 * a];
-        }
+        for (int a = 0; a < h && ok; a++)
+            for (int side = 0; side < 2 && (side == 0 || a != n - 1 - a); side++) {
+                int b = side ? n - 1 - a : a;
+                size_t lo = ((size_t)(b + m) * N + b) * 2, up = ((size_t)b * N + b + m) * 2;
+                double p[2], r[2];
+                for (int part = 0; part < 2; part++)
+                    if (side)
+                        slpi_ref_mrmat_scalar_sub(p + part, r + part, em[2 * a + part], er[2 * a + part],
+                                                  qm[2 * a + part], qr[2 * a + part]);
+                    else
+                        slpi_ref_mrmat_scalar_add(p + part, r + part, em[2 * a + part], er[2 * a + part],
+                                                  qm[2 * a + part], qr[2 * a + part]);
+                X->mid[lo + 1] = X->mid[up + 1] = p[1];
+                X->rad[lo + 1] = X->rad[up + 1] = r[1];
+                if (m == 0) continue;
+                X->mid[lo] = p[0], X->mid[up] = -p[0];
+                X->rad[lo] = X->rad[up] = r[0];
+            }
     }
     free(d);
     return ok;
@@ -240,14 +238,16 @@ static int part_norm(double *norm, const slpi_ref_zeitlin_mr *t, int m, const do
     int n = t->N - m, ok;
     size_t nn = (size_t)n * n;
     char why[160];
-    double *buf = malloc(sizeof(double) * 3 * nn);
-    slpi_ref_mr A = { n, n, 1, t->mid[m], buf }, B = { n, n, 1, buf + nn, buf + 2 * nn }, C = { 0 };
+    double *buf = malloc(sizeof(double) * 4 * nn);
+    slpi_ref_mr A = { n, n, 1, buf + 3 * nn, buf }, B = { n, n, 1, buf + nn, buf + 2 * nn }, C = { 0 };
     if (buf == NULL) return 0;
     for (size_t e = 0; e < nn; e++) buf[e] = t->rad[m];
+    for (int a = 0; a < n; a++) /* A = V_m, unfolded */
+        for (int c = 0; c < n; c++) A.mid[(size_t)a * n + c] = slpi_ref_zeitlin_mr_entry(t, m, a, c);
     for (int r = 0; r < n; r++) /* B = diag(w) V_m^T */
         for (int a = 0; a < n; a++)
             slpi_ref_mrmat_scalar_mul(B.mid + (size_t)r * n + a, B.rad + (size_t)r * n + a, w[r], wr[r],
-                                      t->mid[m][(size_t)a * n + r], t->rad[m]);
+                                      A.mid[(size_t)a * n + r], t->rad[m]);
     ok = slpi_ref_mrmat_mul_mr(&C, &A, &B, why, sizeof why);
     if (ok) row_norms_up(norm, C.mid, C.rad, n);
     slpi_ref_mrmat_clear(&C);

@@ -26,7 +26,8 @@
 /* The certified path covers N = 2..1024 (the double path's range), N > 512 on the
  * BLAS route only: the T_lm tables as balls (z->V, about N^3/3 of them) took 4.0 GB
  * resident at N = 512, about 32 GB at N = 1024, beyond this machine's 23 GB; the BLAS
- * route's tables hold N^3/3 doubles and one radius per table (2.9 GB at N = 1024). */
+ * route's tables hold N^3/6 doubles (half of each table, the other half its mirror
+ * image) and one radius per table (1.4 GB at N = 1024). */
 #define SLPI_ZEITLIN_NMAX 1024
 #define SLPI_ZEITLIN_ARB_NMAX 512
 
@@ -107,12 +108,19 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
  * slpi_ref_mrmat_gemm_table. 0 (outputs undefined) where the route cannot enclose. */
 typedef struct {
     int N;
-    double **mid;   /* mid[m]: V_m row-major, (N-m) x (N-m) */
+    double **mid;   /* mid[m]: the halves of V_m (n = N - m, h = ceil(n/2)), row-major: rows 0..h-1
+                     * of its even columns (h x ceil(n/2)), then of its odd ones (h x floor(n/2));
+                     * row n-1-a of column c is (-1)^c times row a (ref/zeitlin-mr.c) */
     double *rad;    /* rad[m] >= the distance of every entry of mid[m] from the exact V_m */
-    double *nrm;    /* nrm[m] >= the 2-norm of every row and column of mid[m] (about 1: V_m is orthogonal) */
+    double *nrm;    /* nrm[2m], nrm[2m+1] >= the 2-norm of every row and column of the even and odd
+                     * halves (about 1/sqrt2 and 1) */
 } slpi_ref_zeitlin_mr;
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N);
 void slpi_ref_zeitlin_mr_clear(slpi_ref_zeitlin_mr *t);
+/* The halves of V_m (odd = 0: the even columns, 1: the odd ones), and the midpoint of
+ * entry (a, c) of V_m unfolded from them (ref/zeitlin-mr-tables.c) */
+double *slpi_ref_zeitlin_mr_half(const slpi_ref_zeitlin_mr *t, int m, int odd);
+double slpi_ref_zeitlin_mr_entry(const slpi_ref_zeitlin_mr *t, int m, int a, int c);
 /* z->twd from z->tw and z->loff where it is NULL (a no-op once made; set_shift and
  * clear free it); NULL on failure */
 void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z);
