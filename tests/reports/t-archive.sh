@@ -68,7 +68,8 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R5 --seed-offset 7 --out "$dir/out7" 
 # verdict rests on one seed set, kernel, libm and fit; R5 given a seeds line (a copy of the
 # registry) has 8 members, and the archived verdict over them is read from
 # ARCHIVE/multiverse/R5/multiverse.txt
-rm -rf "$dir/arch/multiverse/R1" "$dir/arch/multiverse/R3" "$dir/arch/multiverse/R5"
+rm -rf "$dir/arch/multiverse/R1" "$dir/arch/multiverse/R3" "$dir/arch/multiverse/R5" \
+  "$dir/arch/multiverse-full/R1" "$dir/arch/multiverse-full/R3" "$dir/arch/multiverse-full/R5"
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3,R5 --out "$dir/outm" --archive "$dir/arch" -q > /dev/null 2>&1
 [ "$(jq -r '[.claims[] | .multiverse.members] | map(tostring) | join(" ")' "$dir/outm/claims.json")" = "8 8 1" ] \
   || { echo "t-archive: FAIL: R1, R3, R5 should have 8, 8 and 1 members: $(jq -c '[.claims[].multiverse]' "$dir/outm/claims.json")"; fail=1; }
