@@ -99,10 +99,6 @@ int slpi_verify_local_wanted(const slpi_verify_opts *o, long index, long step)
     return !((o->row_first >= 0 && step < o->row_first) || (o->row_last >= 0 && step > o->row_last));
 }
 
-/* The header's state_columns= (slpi's line naming the state's columns, in its layout), when
- * there is one, must name the problem's state coordinates in their order: a file whose
- * line says otherwise describes another layout than the one verify reads by name. The
- * first difference is named. */
 /* The column named name: the one after column prev where it is there (state columns
  * stand in the state's order), else the first of that name (a search over every column:
  * at su(1024), a million names, looking each up from the start took hours) */
@@ -112,6 +108,10 @@ static int column_after(const slpi_traj *t, const char *name, int prev)
     return slpi_traj_column(t, name);
 }
 
+/* The header's state_columns= (slpi's line naming the state's columns, in its layout), when
+ * there is one, must name the problem's state coordinates in their order: a file whose
+ * line says otherwise describes another layout than the one verify reads by name. The
+ * first difference is named. */
 static int check_state_columns(const char *path, const slpi_traj_reader *r, const slpi_problem *p, int dim,
                                slpi_error *err)
 {

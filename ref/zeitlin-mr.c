@@ -10,7 +10,8 @@
  * tables V_m enter as doubles with one radius each, the largest distance of an entry
  * from the exact table, and a bound of their rows' and columns' 2-norms (about 1: V_m is
  * orthogonal), which bounds the products' rounding by the data's norms in O(N^2) a
- * transform (ref/zeitlin-mr-tables.c, once). Only half of each table is kept: L_m is persymmetric (its
+ * transform (ref/zeitlin-mr-tables.c, once). Only half of each table is kept: L_m is
+ * persymmetric (its
  * diagonal (2a - N + 1)(2b - N + 1) - (N^2 - 1), b = a + m, and its squared off-diagonal
  * 4 (a + 1)(N - 1 - a)(b + 1)(N - 1 - b) are unchanged under a -> n - 1 - a, resp.
  * a -> n - 2 - a), and its eigenvalues are simple (a tridiagonal matrix with nonzero
@@ -19,7 +20,8 @@
  * balls of rows 0 and n-1 at set-up. The rows a < ceil(n/2) of each parity hold every
  * entry (N^3/6 doubles: 1.4 GB at N = 1024, where the balls would take about 32 GB), and
  * each transform folds its data first, x_a +- x_{n-1-a} (the analysis), or unfolds its
- * result (the synthesis), so it reads half the table. The Poisson solve of the generator, the per-diagonal Thomas solves
+ * result (the synthesis), so it reads half the table. The Poisson solve of the
+ * generator, the per-diagonal Thomas solves
  * of ref/zeitlin-basis.c, runs in midpoint–radius doubles (the scalar arithmetic of
  * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors).
  * The multiplier's solve sum_alpha omega_alpha(X) / lambda(l) Y_alpha, linear with
