@@ -6,14 +6,66 @@
 #include <string.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "core/digest.h"
 #include "core/problem-struct.h"
 #include "reports/audit-checks.h"
 
 /* ---- convergence studies: slope, gap, resolvable */
+/* The audit's store of studies (with --cache DIR): a study's batch sums are kept as a
+ * converge checkpoint, DIR/study-KEY.ckpt (reports/converge.c), KEY the FNV-1a of this
+ * executable, of the BLAS kernel and preload the environment names, and of the study's
+ * command without its fit (which only reads the sums). A later run of the same study,
+ * whatever its fit or level range (the multiverse's fit and levels members) or claim,
+ * reloads the sums instead of recomputing them, and an interrupted study resumes from its
+ * last batch: a resumed study gives the same bytes as an uninterrupted one. The path (with
+ * its temporary file's 13 more bytes) must fit in SLPI_PATH_MAX; else, or when the store
+ * cannot be read or written, the study runs without it and says so on stderr. */
+static int store_path(const slpi_audit *a, const char *study, char *out, size_t n)
+{
+    static uint64_t exe;
+    if (!exe) exe = slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe");
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &exe, sizeof exe);
+    const char *env[2] = { getenv("OPENBLAS_CORETYPE"), getenv("LD_PRELOAD") };
+    for (int i = 0; i < 2; i++) h = slpi_fnv1a(h, env[i] ? env[i] : "", env[i] ? strlen(env[i]) + 1 : 1);
+    h = slpi_fnv1a(h, study, strlen(study));
+    int len = snprintf(out, n, "%s/study-%016llx.ckpt", a->cache, (unsigned long long)h);
+    return len >= 0 && len + 13 < SLPI_PATH_MAX;
+}
+
+/* slpi_conv_run through the store (a->cache), or without it when it is absent or fails */
+static int run_stored(const slpi_audit *a, const slpi_audit_check *c, slpi_conv_cfg *cfg, const char *study,
+                      slpi_conv_result *res, slpi_error *err)
+{
+    char path[SLPI_PATH_MAX + 64];
+    if (!a->cache) return slpi_conv_run(cfg, NULL, NULL, res, err);
+    if (!store_path(a, study, path, sizeof path)) {
+        fprintf(stderr,
+                "audit: claim %s: its study's store path (%zu bytes of folder) does not fit in %d bytes: "
+                "not stored\n",
+                c->id, strlen(a->cache), SLPI_PATH_MAX);
+        return slpi_conv_run(cfg, NULL, NULL, res, err);
+    }
+    cfg->checkpoint = path;
+    cfg->checkpoint_every = 1;
+    cfg->resume = access(path, F_OK) == 0 ? path : NULL;
+    int rc = slpi_conv_run(cfg, NULL, NULL, res, err);
+    if (rc != SLPI_OK && rc != SLPI_ENUMERIC && rc != SLPI_EINTR) {
+        fprintf(stderr, "audit: claim %s: the study store %s: %s: recomputed without it\n", c->id, path, err->msg);
+        cfg->checkpoint = cfg->resume = NULL;
+        rc = slpi_conv_run(cfg, NULL, NULL, res, err);
+    } else if (res->resumed > 0) {
+        fprintf(stderr, "audit: claim %s: %ld of %ld paths of its study reloaded from %s\n", c->id, res->resumed,
+                cfg->paths, path);
+    }
+    cfg->checkpoint = cfg->resume = NULL;
+    return rc;
+}
+
 /* The study of c's case (indep: the independent reference scheme, phi: the weak
  * functional x1; either NULL or not present: none; exact: the so(3) oracle's functional
  * x1 against its exact value, with each level's quadrature in res->quad). */
@@ -38,9 +90,9 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     cfg->boot = 400;
     cfg->ols = a->fit_ols;
     cfg->drop_coarse = a->drop_coarse;
-    char extra[128] = "";
-    if (a->fit_ols) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --fit ols");
-    if (a->drop_coarse) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --drop-coarse 1");
+    char fit[64] = "", extra[128] = "";
+    if (a->fit_ols) snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --fit ols");
+    if (a->drop_coarse) snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --drop-coarse 1");
     if (indep && indep->present) {   /* a scheme name (the table) */
         cfg->indep = 1;
         cfg->indep_scheme = (slpi_scheme_id)indep->e;
@@ -60,9 +112,13 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     snprintf(pre, sizeof pre, "%s", c->kase);
     char *sp = strchr(pre, ' ');
     if (sp) *sp = 0;
-    snprintf(cmd, ncmd, "slpi converge --preset %s%s --kind %s --levels %d..%d --ref %d --paths %ld%s",
-             pre, args, kind == SLPI_CONV_WEAK ? "weak" : kind == SLPI_CONV_SUP ? "sup" : "strong",
-             kmin, kmax, L, R, extra);
+    char head[1024];
+    snprintf(head, sizeof head, "slpi converge --preset %s%s --kind %s --levels %d..%d --ref %d --paths %ld", pre, args,
+             kind == SLPI_CONV_WEAK      ? "weak"
+                 : kind == SLPI_CONV_SUP ? "sup"
+                                         : "strong",
+             kmin, kmax, L, R);
+    snprintf(cmd, ncmd, "%s%s%s", head, fit, extra);
     /* one study, several rules: a study already run in this process with the same command
      * (case, kind, levels, reference, paths, reference scheme) is reused, so a claim read
      * two ways (I4: Thm 5.4's bound, Fig. 5's first order) runs the 10^7-path study once */
@@ -72,7 +128,9 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
         *res = *kept;
         return 0;
     }
-    if (slpi_conv_run(cfg, NULL, NULL, res, &err)) {
+    char study_cmd[1280]; /* the study without its fit: the store's key */
+    snprintf(study_cmd, sizeof study_cmd, "%s%s", head, extra);
+    if (run_stored(a, c, cfg, study_cmd, res, &err)) {
         if (err.code != SLPI_ENUMERIC) {
             slpi_audit_unable(c, "the study could not be run: %s", err.msg);
             return -1;

@@ -316,6 +316,9 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         free(study);
         return rc;
     }
+    for (int b = 0; b < nb; b++) /* the paths the checkpoint gave back (slpi_conv_result.resumed) */
+        if (done[b])
+            res->resumed += (long)((long double)c->paths * (b + 1) / nb) - (long)((long double)c->paths * b / nb);
     int since_ckpt = 0, ckrc = SLPI_OK;
     slpi_error ckerr = {0};
 

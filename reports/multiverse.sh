@@ -17,8 +17,11 @@
 # each member finishes: a run with the same OUT resumes, skipping the members listed, so a
 # long multiverse is run in pieces over sessions. A member whose rules digest differs from
 # the rows' stops the run (exit 2): a changed rule is a new multiverse, in a new OUT.
-# --max K runs at most K members not yet run; --cache DIR gives each member the audit's
-# cache DIR/KERNEL-LIBM (the cache keys hold seeds and fit, not the kernel or the libm);
+# --max K runs at most K members not yet run; --cache DIR (default OUT/cache) gives each
+# member the audit's cache DIR/KERNEL-LIBM (the claims' cache keys hold seeds and fit, not
+# the kernel or the libm): its store of studies, keyed without the fit, lets the fit and
+# levels members of one seed set reload that seed's studies instead of running them again
+# (reports/audit-studies.c), and an interrupted member resume its study;
 # --tests FILE the unit tests' results a "test" check reads (reports/unit-tests.sh).
 # OUT/multiverse.txt: the verdict over the members by the rule fixed before the runs
 # (docs/claims.md#multiverse), computed here from the members alone:
@@ -37,7 +40,7 @@
 usage="usage: multiverse.sh SLPI OUT ID [--full] [--claims FILE] [--max K] [--cache DIR] [--tests FILE]"
 slpi=${1:?$usage}; out=${2:?$usage}; id=${3:?$usage}
 shift 3
-full=""; reg=reports/claims.txt; max=-1; cache=""; tests=""
+full=""; reg=reports/claims.txt; max=-1; cache=$out/cache; tests=""
 while [ $# -gt 0 ]; do
   case $1 in
     --full) full=--full ;;

@@ -87,6 +87,7 @@ typedef struct {
     long failed;                 /* failed paths, left out of every estimate */
     long failed_at[SLPI_CONV_MAXLEV + 1];   /* per fast object (slpi_conv_failure.object) */
     slpi_conv_failure first_failure;        /* lowest path, then lowest object */
+    long resumed;                           /* paths whose batches came from cfg.resume, not computed */
     double seconds;
 } slpi_conv_result;
 
