@@ -15,9 +15,9 @@
  * a '#' line with '=' is a key=value line whose key is a name (letters, digits, '_', '.';
  * anything else is refused, saying so), a '#' line without '=' a comment, and a '##'
  * line always a comment.
- * The reader validates the version line, header syntax, column count, every numeric
- * field (no NaN in any column: a failed step is never written), and reports
- * file:line: problem. */
+ * The reader validates the version line, header syntax, distinct column names, column
+ * count, every numeric field (no NaN in any column: a failed step is never written), and
+ * reports file:line: problem. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -127,6 +127,39 @@ static int push_header(slpi_traj *t, const char *line)
 
 /* An allocation that failed while reading line `lineno`, named as such (not as the
  * end of the file: a 2.2 GB line once read as 'no column line'). */
+static int by_name(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int c = strcmp(x, y);
+    return c ? c : (x > y) - (x < y); /* equal names in the line's order */
+}
+
+/* The column line's n names must differ: a column is read by its name (slpi_traj_column,
+ * verify's state columns), so a repeated name would let a reader take either copy. Sorted
+ * (n log n: a su(1024) state has a million columns); 1, 0 with err set (the first repeated
+ * name's two columns, as file:line), -1 out of memory. */
+static int distinct_names(char **cells, int n, const char *path, long lineno, slpi_error *err)
+{
+    char **s = malloc((size_t)n * sizeof *s);
+    if (!s) return -1;
+    memcpy(s, cells, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, by_name);
+    int k = 0;
+    while (k + 1 < n && strcmp(s[k], s[k + 1]) != 0) k++;
+    int ok = k + 1 >= n;
+    if (!ok) {
+        int i = 0, j;
+        while (cells[i] != s[k]) i++;
+        for (j = i + 1; cells[j] != s[k + 1]; j++) continue;
+        slpi_error_set(err, SLPI_EINPUT,
+                       "%s:%ld: columns %d and %d are both named '%.100s': a column is read by "
+                       "its name",
+                       path, lineno, i + 1, j + 1, cells[i]);
+    }
+    free(s);
+    return ok;
+}
+
 static int out_of_memory(const char *path, long lineno, slpi_error *err)
 {
     return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: out of memory reading the file (a line or a file larger "
@@ -252,6 +285,11 @@ int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
         r->rad = calloc((size_t)n, sizeof(double));
         if (!t->col || !r->mid || !r->rad) {
             got = out_of_memory(path, r->lineno, err);
+            break;
+        }
+        int distinct = distinct_names(r->cells, n, path, r->lineno, err);
+        if (distinct != 1) {
+            got = distinct < 0 ? out_of_memory(path, r->lineno, err) : -1;
             break;
         }
         t->ncols = n - 2;

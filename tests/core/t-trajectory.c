@@ -141,6 +141,9 @@ int main(void)
     bad("# slpi-trajectory 1\nstep\tt\tx\n1\t0\t1\n1\t0.1\t2\n", ":4: step '1'");
     bad("# slpi-trajectory 1\nstep\tt\tx\n-1\t0\t1\n", ":3: step '-1'");
     bad("# slpi-trajectory 1\n", "no column line");
+    bad("# slpi-trajectory 1\nstep\tt\tx\ty\tx\n0\t0\t1\t2\t3\n", ":2: columns 3 and 5 are both named 'x'");
+    bad("# slpi-trajectory 1\nstep\tt\tt\n0\t0\t1\n", ":2: columns 2 and 3 are both named 't'");
+    bad("# slpi-trajectory 1\nstep\tt\tb\ta\tb\ta\n0\t0\t1\t2\t3\t4\n", ":2: columns 4 and 6 are both named 'a'");
     bad("# slpi-trajectory 1\nstep\tt\tx\n0\t0\t1\n# 1\t0.1\t2\n2\t0.2\t3\n", ":4: a '#' line among the rows");
     TEST_CHECK(slpi_traj_read("/nonexistent/x.tsv", &t, &err) == SLPI_EINPUT && strstr(err.msg, "cannot open"));
     /* the streaming reader, the same file two ways: row by row (slpi_traj_next) as
@@ -188,6 +191,15 @@ int main(void)
     TEST_CHECKF(slpi_traj_read(wpath, &t, &err) == SLPI_OK && t.ncols == WIDE && t.mid[WIDE] == WIDE - 1
                 && !strcmp(t.col[WIDE - 1], "c4999"), "wide file: %s", err.msg);
     slpi_traj_free(&t);
+    unlink(wpath);
+    /* the same wide file with its last column renamed to the 1701st's: refused, both named */
+    memcpy(strstr(wide, "\tc4999\n"), "\tc1700\n", 7);
+    wpath = test_temp_file(wide);
+    TEST_CHECKF(slpi_traj_read(wpath, &t, &err) == SLPI_EINPUT &&
+                    strstr(err.msg, ":2: columns 1703 and 5002 are both named 'c1700'"),
+                "wide file, a name "
+                "repeated: %s",
+                err.msg);
     unlink(wpath);
     free(wide);
     TEST_END();

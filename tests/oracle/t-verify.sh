@@ -161,6 +161,10 @@ done
 sed '/^step/s/^step\tt\tx1\tx2\tx3/step\tt\tx3\tx1\tx2/' build/fast.tsv |
   awk -F'\t' 'BEGIN{OFS="\t"} /^#/||/^step/{print; next} {x=$5; $5=$4; $4=$3; $3=x; print}' > "$tmp/reordered.tsv"
 expect 0 "global PASS, 17 rows: 17 PASS" verify -q "$tmp/reordered.tsv"
+# a column name repeated (a diagnostic renamed to a state's name): either copy could be
+# read as the state, so the file is refused, naming both columns
+sed '/^step/s/^\(step\tt\tx1\tx2\tx3\t[^\t]*\)\t[^\t]*/\1\tx2/' build/fast.tsv > "$tmp/repeated.tsv"
+expect 2 "repeated.tsv:[0-9]*: columns 4 and 7 are both named 'x2'" verify "$tmp/repeated.tsv"
 # 3a. a noise_file= header is read relative to the trajectory's folder (as a port writes
 # it next to its trajectory), an absolute one as it stands: the same header line names
 # the canonical increments beside one file (PASS) and another seed's beside another (FAIL)
