@@ -8,15 +8,8 @@
 # files planted in DIR are named by every prefix of the entry's name and of its
 # temporary name, the names a truncated temporary path would take. One control claim
 # (X3, --controls) keeps each run short.
-set -u
-slpi=${SLPI_BIN:-./build/slpi}
-top=$(pwd)
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail=0
-note() { echo "t-audit-cache: FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/prelude.sh"
 audit() { "$slpi" audit --controls --only X3 --claims "$top/reports/claims.txt" --out o --cache "$1" > "$2" 2>&1; }
-cd "$d" || exit 2
 audit c0 log || note "audit with a short cache failed: $(tail -2 log)"
 e=$(ls c0)
 [ "$(ls c0 | wc -l)" = 1 ] && [ -n "$e" ] || { note "no single cache entry: $(ls c0)"; exit 1; }

@@ -7,14 +7,7 @@
 # kernel or seed offset is another study; a folder too long for the entry's path (but not
 # for the claim's cache entry) runs unstored and says so. Each run is a separate process,
 # so the audit's in-process memo of studies cannot stand in for the store.
-set -u
-slpi=${SLPI_BIN:-./build/slpi}
-top=$(pwd)
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-fail=0
-note() { echo "t-audit-store: FAIL: $*" >&2; fail=1; }
-cd "$d" || exit 2
+. "$(dirname "$0")/prelude.sh"
 cat > reg.txt <<'EOF'
 # test registry: one so(3) weak-exact study read three ways
 = X1 | s | m | p | -
