@@ -15,12 +15,6 @@
  *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
  *     above (exact inputs leave only the rounding term), the corner product inside, and
  *     every radius at least its formula evaluated exactly (from the data's norms);
- *   - the verified solve (ref/mrsolve.c) of the Cayley factor A = I - Psi/2, B = I +
- *     Psi/2, Psi skew-Hermitian of each kind but cancel (binades 2^-20..2^20), n = 1, 5, 32: its balls contain
- *     the midpoints of acb_mat_solve's at 256 bits and intersect them; at a corner of a
- *     wide ball (nonnegative inverse, so the first-order radius is sharp) the corner's
- *     solution lies inside (the second-order term counts); a singular midpoint and a
- *     ball too wide for ||I - R A|| < 1 are refused with their reasons;
  *   - the sums of the route (slpi_ref_mrmat_scale, _axpy: a X, Y + a X, Y + a (X - X^*), a down to an
  *     underflowing 2^-1030) contain Arb's midpoints on every kind, real and complex;
  *   - the upward step (slpi_ref_mrmat_up) lands one or two doubles above x, over every
@@ -28,9 +22,9 @@
  *   - the probe passes on this machine's BLAS and refuses (in a child process: the probe
  *     runs once per process) a thread rounding upward and, on x86, flush-to-zero; a
  *     product beyond the double range is refused with a reason.
- * Internal interface ref/mrmat.h. */
-#include "testutil.h"
-#include "ref/mrmat.h"
+ * The verified solve (ref/mrsolve.c) has its own program, t-ref-mrsolve.c; the inputs'
+ * generators are tests/ref/mrutil.h. Internal interface ref/mrmat.h. */
+#include "mrutil.h"
 
 #include <fenv.h>
 #include <float.h>
@@ -38,60 +32,6 @@
 #ifdef __SSE__
 #include <xmmintrin.h>
 #endif
-
-#define PREC 256
-
-enum { K_RANDOM, K_CANCEL, K_BINADES, K_UNDERFLOW, K_SUBNORMAL, K_LOWBITS, K_COUNT };
-static const char *const kind_name[K_COUNT] = { "random", "cancel", "binades", "underflow", "subnormal", "lowbits" };
-
-static double gauss(void)
-{
-    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
-
-/* one real part of an input entry of the given kind */
-static void part(arb_t x, int kind)
-{
-    switch (kind) {
-    case K_RANDOM:           /* a 200-bit midpoint and a radius up to 2^-40 */
-        arb_set_d(x, gauss() * 0x1p-60);
-        arb_add_si(x, x, 1 + test_rand_int(3), PREC);
-        arb_add_error_2exp_si(x, -40 - (slong)test_rand_int(30));
-        if (test_rand_int(4) == 0) mag_zero(arb_radref(x));
-        break;
-    case K_BINADES:
-        arb_set_d(x, ldexp(gauss(), (int)test_rand_int(601) - 300));
-        break;
-    case K_UNDERFLOW:
-        arb_set_d(x, ldexp(gauss(), -530 - (int)test_rand_int(20)));
-        break;
-    case K_SUBNORMAL:        /* half subnormal, half large enough to lift them */
-        arb_set_d(x, test_rand_int(2) ? ldexp(gauss(), -1040 - (int)test_rand_int(30))
-                                      : ldexp(gauss(), 40));
-        break;
-    case K_LOWBITS:          /* exact, 1/2..1 ulp of bits below a double: the rounding to doubles must count */
-        arb_set_d(x, ldexp(test_rand_uniform(0.5, 1), -53));
-        arb_add_si(x, x, 1, PREC);
-        arb_mul_2exp_si(x, x, (slong)test_rand_int(41) - 20);
-        if (test_rand_int(2)) arb_neg(x, x);
-        break;
-    default:
-        arb_set_d(x, gauss());
-        break;
-    }
-}
-
-static void fill(acb_mat_t A, int kind, int cplx)
-{
-    for (slong i = 0; i < acb_mat_nrows(A); i++)
-        for (slong j = 0; j < acb_mat_ncols(A); j++) {
-            acb_ptr z = acb_mat_entry(A, i, j);
-            part(acb_realref(z), kind);
-            if (cplx) part(acb_imagref(z), kind);
-            else arb_zero(acb_imagref(z));
-        }
-}
 
 /* Near-cancellation: the last row of B makes row 0 of A B nearly vanish in every column
  * (B_{k-1,j} = -round(sum_{l<k-1} A_0l B_lj / A_0,k-1)), the inputs exact doubles. */
@@ -114,26 +54,6 @@ static void cancel_rows(acb_mat_t B, const acb_mat_t A)
     }
     acb_clear(s);
     acb_clear(t);
-}
-
-/* the ball c contains the midpoint of r and overlaps it */
-static int part_ok(const arb_struct *c, const arb_struct *r)
-{
-    return arb_contains_arf(c, arb_midref(r)) && arb_overlaps(c, r);
-}
-
-/* every entry of C contains the midpoint of R's and overlaps R */
-static int contains_mids(const acb_mat_t C, const acb_mat_t R, slong *bad_i, slong *bad_j)
-{
-    for (slong i = 0; i < acb_mat_nrows(C); i++)
-        for (slong j = 0; j < acb_mat_ncols(C); j++) {
-            acb_srcptr c = acb_mat_entry(C, i, j), r = acb_mat_entry(R, i, j);
-            if (!part_ok(acb_realref(c), acb_realref(r)) || !part_ok(acb_imagref(c), acb_imagref(r))) {
-                *bad_i = i, *bad_j = j;
-                return 0;
-            }
-        }
-    return 1;
 }
 
 static void check_product(int m, int k, int n, int kind, int cplx)
@@ -336,117 +256,6 @@ static void check_table(int m, int k, int n, int t_left, int kind)
     free(rC);
 }
 
-/* The Cayley solve of ISOMP's CAY update: A = I - Psi/2, B = I + Psi/2 for Psi = F - F^*
- * (F of the given kind: skew-Hermitian, so A is invertible however wide the binades).
- * Every entry of slpi_ref_mrmat_solve contains the midpoint of acb_mat_solve's at 256
- * bits and intersects it. */
-static void check_solve(int n, int kind)
-{
-    acb_mat_t F, Psi, A, B, X, R;
-    acb_mat_init(F, n, n);
-    acb_mat_init(Psi, n, n);
-    acb_mat_init(A, n, n);
-    acb_mat_init(B, n, n);
-    acb_mat_init(X, n, n);
-    acb_mat_init(R, n, n);
-    fill(F, kind, 1);
-    if (kind == K_BINADES)                    /* 2^-20..2^20: a condition number up to about 2^20 */
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) {
-                acb_ptr f = acb_mat_entry(F, i, j);
-                acb_set_d_d(f, ldexp(gauss(), (int)test_rand_int(41) - 20), ldexp(gauss(), (int)test_rand_int(41) - 20));
-            }
-    acb_mat_conjugate_transpose(Psi, F);
-    acb_mat_sub(Psi, F, Psi, PREC);
-    acb_mat_scalar_mul_2exp_si(Psi, Psi, -1);
-    acb_mat_one(A);
-    acb_mat_sub(A, A, Psi, PREC);
-    acb_mat_one(B);
-    acb_mat_add(B, B, Psi, PREC);
-    char why[200] = "";
-    int ok = slpi_ref_mrmat_solve(X, A, B, 64, why, sizeof why);
-    TEST_CHECKF(ok == 1, "solve %s n=%d: refused (%d): %s", kind_name[kind], n, ok, why);
-    TEST_CHECKF(acb_mat_solve(R, A, B, PREC), "solve %s n=%d: Arb's solve fails", kind_name[kind], n);
-    slong bi = 0, bj = 0;
-    if (ok == 1)
-        TEST_CHECKF(contains_mids(X, R, &bi, &bj), "solve %s n=%d: entry (%ld,%ld) %s misses Arb's %s", kind_name[kind],
-                    n, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(X, bi, bj)), 20, 0),
-                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
-    acb_mat_clear(F);
-    acb_mat_clear(Psi);
-    acb_mat_clear(A);
-    acb_mat_clear(B);
-    acb_mat_clear(X);
-    acb_mat_clear(R);
-}
-
-/* A corner of a wide ball: A = <I - P, 2^-12 Q> (P, Q >= 0 small, so mid(A)^{-1} >= 0),
- * B >= 0 exact; the solution at the corner I - P - 2^-12 Q lies in the solve's ball only if
- * its second-order term (the e_i d_j of ref/mrsolve.c) and every input radius count. */
-static void check_solve_vertex(int n)
-{
-    acb_mat_t A, Av, B, X, R;
-    acb_mat_init(A, n, n);
-    acb_mat_init(Av, n, n);
-    acb_mat_init(B, n, n);
-    acb_mat_init(X, n, n);
-    acb_mat_init(R, n, n);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double p = test_rand_uniform(0, 0.5 / n), r = ldexp(test_rand_uniform(0.5, 1), -12);
-            arb_ptr a = acb_realref(acb_mat_entry(A, i, j)), v = acb_realref(acb_mat_entry(Av, i, j));
-            arb_set_d(a, (i == j) - p);
-            mag_set_d(arb_radref(a), r);
-            arb_set_d(v, (i == j) - p);
-            arb_sub_si(v, v, 0, PREC);
-            arb_set_d(acb_imagref(acb_mat_entry(Av, i, j)), 0);
-            arb_t t;
-            arb_init(t);
-            arb_set_d(t, r);
-            arb_sub(v, v, t, PREC);                     /* exact at PREC */
-            arb_clear(t);
-            arb_set_d(acb_realref(acb_mat_entry(B, i, j)), test_rand_uniform(0, 1));
-        }
-    char why[200] = "";
-    int ok = slpi_ref_mrmat_solve(X, A, B, 64, why, sizeof why);
-    TEST_CHECKF(ok == 1, "solve vertex n=%d: refused: %s", n, why);
-    TEST_CHECK(acb_mat_solve(R, Av, B, PREC));
-    int in = 1;
-    slong bi = 0, bj = 0;
-    for (slong i = 0; i < n && in; i++)
-        for (slong j = 0; j < n && in; j++)
-            if (!acb_contains(acb_mat_entry(X, i, j), acb_mat_entry(R, i, j))) in = 0, bi = i, bj = j;
-    if (ok == 1)
-        TEST_CHECKF(in, "solve vertex n=%d: entry (%ld,%ld) %s misses the corner's solution %s", n, (long)bi, (long)bj,
-                    arb_get_str(acb_realref(acb_mat_entry(X, bi, bj)), 20, 0),
-                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
-    acb_mat_clear(A);
-    acb_mat_clear(Av);
-    acb_mat_clear(B);
-    acb_mat_clear(X);
-    acb_mat_clear(R);
-}
-
-/* The solve refuses with its reason: a singular midpoint, a ball too wide for the test. */
-static void check_solve_refusal(void)
-{
-    acb_mat_t A, X;
-    acb_mat_init(A, 3, 3);
-    acb_mat_init(X, 3, 3);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            acb_one(acb_mat_entry(A, i, j));
-    char why[200] = "";
-    TEST_CHECK(slpi_ref_mrmat_solve(X, A, A, 64, why, sizeof why) == -1 && strstr(why, "singular"));
-    acb_mat_one(A);
-    for (int i = 0; i < 3; i++)
-        mag_set_d(arb_radref(acb_realref(acb_mat_entry(A, i, 0))), 1.0);
-    why[0] = 0;
-    TEST_CHECKF(slpi_ref_mrmat_solve(X, A, A, 64, why, sizeof why) == -1 && strstr(why, ">= 1"), "wide: %s", why);
-    acb_mat_clear(A);
-    acb_mat_clear(X);
-}
-
 static void check_refusal(void)
 {
     acb_mat_t A, C;
@@ -603,22 +412,10 @@ int main(void)
                 check_table(t_left ? 64 : 2, 64, t_left ? 2 : 64, t_left, kind);
                 check_table(t_left ? 7 : 1, 5, t_left ? 1 : 7, t_left, kind);
             }
-    for (long it = 0; it < test_iters(1); it++)
-        for (int kind = 0; kind < K_COUNT; kind++)
-            if (kind != K_CANCEL) {
-                check_solve(1, kind);
-                check_solve(5, kind);
-                check_solve(32, kind);
-            }
-    for (long it = 0; it < test_iters(2); it++) {
-        check_solve_vertex(4);
-        check_solve_vertex(16);
-    }
     for (long it = 0; it < test_iters(2); it++)
         for (int kind = 0; kind < K_COUNT; kind++)
             for (int v = 0; v < 4; v++)
                 check_axpy(v & 1 ? 9 : 1, kind, v >> 1, (int)test_rand_int(2));
-    check_solve_refusal();
     check_refusal();
     TEST_END();
 }

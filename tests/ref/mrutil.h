@@ -1,0 +1,88 @@
+/* mrutil.h — what the tests of the BLAS route's certified arithmetic share
+ * (tests/ref/t-ref-mrmat.c, the products and sums; tests/ref/t-ref-mrsolve.c, the verified
+ * solve): the kinds of input entries (random many-bit balls, near-cancellation, binades
+ * 2^-300..2^300, underflowing products, subnormal inputs, exact inputs with bits below a
+ * double), their generators, and the check that a ball matrix contains the midpoints of
+ * Arb's and overlaps it. */
+#ifndef SLPI_TESTS_MRUTIL_H
+#define SLPI_TESTS_MRUTIL_H
+
+#include "testutil.h"
+#include "ref/mrmat.h"
+
+#define PREC 256
+
+enum { K_RANDOM, K_CANCEL, K_BINADES, K_UNDERFLOW, K_SUBNORMAL, K_LOWBITS, K_COUNT };
+static const char *const kind_name[K_COUNT] = { "random", "cancel", "binades", "underflow", "subnormal", "lowbits" };
+
+static inline double gauss(void)
+{
+    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* one real part of an input entry of the given kind */
+static inline void part(arb_t x, int kind)
+{
+    switch (kind) {
+    case K_RANDOM: /* a 200-bit midpoint and a radius up to 2^-40 */
+        arb_set_d(x, gauss() * 0x1p-60);
+        arb_add_si(x, x, 1 + test_rand_int(3), PREC);
+        arb_add_error_2exp_si(x, -40 - (slong)test_rand_int(30));
+        if (test_rand_int(4) == 0) mag_zero(arb_radref(x));
+        break;
+    case K_BINADES:
+        arb_set_d(x, ldexp(gauss(), (int)test_rand_int(601) - 300));
+        break;
+    case K_UNDERFLOW:
+        arb_set_d(x, ldexp(gauss(), -530 - (int)test_rand_int(20)));
+        break;
+    case K_SUBNORMAL: /* half subnormal, half large enough to lift them */
+        arb_set_d(x, test_rand_int(2) ? ldexp(gauss(), -1040 - (int)test_rand_int(30)) : ldexp(gauss(), 40));
+        break;
+    case K_LOWBITS: /* exact, 1/2..1 ulp of bits below a double: the rounding to doubles must count */
+        arb_set_d(x, ldexp(test_rand_uniform(0.5, 1), -53));
+        arb_add_si(x, x, 1, PREC);
+        arb_mul_2exp_si(x, x, (slong)test_rand_int(41) - 20);
+        if (test_rand_int(2)) arb_neg(x, x);
+        break;
+    default:
+        arb_set_d(x, gauss());
+        break;
+    }
+}
+
+static inline void fill(acb_mat_t A, int kind, int cplx)
+{
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++) {
+            acb_ptr z = acb_mat_entry(A, i, j);
+            part(acb_realref(z), kind);
+            if (cplx)
+                part(acb_imagref(z), kind);
+            else
+                arb_zero(acb_imagref(z));
+        }
+}
+
+/* the ball c contains the midpoint of r and overlaps it */
+static inline int part_ok(const arb_struct *c, const arb_struct *r)
+{
+    return arb_contains_arf(c, arb_midref(r)) && arb_overlaps(c, r);
+}
+
+/* every entry of C contains the midpoint of R's and overlaps R */
+static inline int contains_mids(const acb_mat_t C, const acb_mat_t R, slong *bad_i, slong *bad_j)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++) {
+            acb_srcptr c = acb_mat_entry(C, i, j), r = acb_mat_entry(R, i, j);
+            if (!part_ok(acb_realref(c), acb_realref(r)) || !part_ok(acb_imagref(c), acb_imagref(r))) {
+                *bad_i = i, *bad_j = j;
+                return 0;
+            }
+        }
+    return 1;
+}
+
+#endif
