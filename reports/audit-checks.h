@@ -23,8 +23,6 @@
 typedef struct slpi_problem slpi_problem;
 #include "reports/reports.h"
 
-/* FNV-1a of a file's bytes into h (h unchanged if unreadable). */
-uint64_t slpi_audit_file_digest(uint64_t h, const char *path);
 /* Split s (copied into buf) into at most max whitespace-separated tokens. */
 int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max);
 /* The check string in force (FULL=1 may replace it). */

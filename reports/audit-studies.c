@@ -28,7 +28,7 @@
 static int store_path(const slpi_audit *a, const char *study, char *out, size_t n)
 {
     static uint64_t exe;
-    if (!exe) exe = slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe");
+    if (!exe) exe = slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe");
     uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &exe, sizeof exe);
     const char *env[2] = { getenv("OPENBLAS_CORETYPE"), getenv("LD_PRELOAD") };
     for (int i = 0; i < 2; i++) h = slpi_fnv1a(h, env[i] ? env[i] : "", env[i] ? strlen(env[i]) + 1 : 1);

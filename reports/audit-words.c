@@ -254,9 +254,9 @@ void slpi_audit_digests(const slpi_audit *a, json_t *root)
     json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
     json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
     json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, a->registry));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_fnv1a_file(SLPI_FNV_INIT, a->registry));
     json_object_set_new(root, "registry_digest", json_string(hex));
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe"));
     json_object_set_new(root, "build_digest", json_string(hex));
     FILE *f = fopen("docs/claims.md", "r");
     char line[512];

@@ -156,21 +156,10 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
 
-uint64_t slpi_audit_file_digest(uint64_t h, const char *path)
-{
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) return h;
-    unsigned char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = slpi_fnv1a(h, buf, n);
-    fclose(f);
-    return h;
-}
-
 /* The build key: the running executable's bytes and the recorded unit-test results. */
 static uint64_t build_key(const slpi_audit *a)
 {
-    return slpi_audit_file_digest(slpi_audit_file_digest(SLPI_FNV_INIT, "/proc/self/exe"), a->tests);
+    return slpi_fnv1a_file(slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe"), a->tests);
 }
 
 static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t build)
