@@ -125,8 +125,8 @@ static int push_header(slpi_traj *t, const char *line)
     return 0;
 }
 
-/* An allocation that failed while reading line `lineno`, named as such (not as the
- * end of the file: a 2.2 GB line once read as 'no column line'). */
+/* qsort's order of two cells: by name, equal names in the line's order (the cells point
+ * into the one line, left to right) */
 static int by_name(const void *a, const void *b)
 {
     const char *x = *(const char *const *)a, *y = *(const char *const *)b;
@@ -160,6 +160,8 @@ static int distinct_names(char **cells, int n, const char *path, long lineno, sl
     return ok;
 }
 
+/* An allocation that failed while reading line `lineno`, named as such (not as the
+ * end of the file: a 2.2 GB line once read as 'no column line'). */
 static int out_of_memory(const char *path, long lineno, slpi_error *err)
 {
     return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: out of memory reading the file (a line or a file larger "

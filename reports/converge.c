@@ -164,16 +164,27 @@ static char *study_text(const slpi_conv_cfg *c, const slpi_conv_layout *ly, int 
     return buf;
 }
 
-/* A saved batch's row must hold the batch's path count (the study's split of paths). */
+/* The study's split of paths: batch b of nb holds paths batch_first(b) .. batch_first(b + 1) - 1. */
+static long batch_first(const slpi_conv_cfg *c, int b, int nb)
+{
+    return (long)((long double)c->paths * b / nb);
+}
+
+static long batch_paths(const slpi_conv_cfg *c, int b, int nb)
+{
+    return batch_first(c, b + 1, nb) - batch_first(c, b, nb);
+}
+
+/* A saved batch's row must hold the batch's path count. */
 static const char *row_check(void *arg, int b, const double *q)
 {
     const void *const *a = arg;
     const slpi_conv_cfg *c = a[0];
     const slpi_conv_layout *ly = a[1];
     int nb = *(const int *)a[2];
-    long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
-    return q[2 * ly->nq + Q_PATHS] + q[2 * ly->nq + Q_FAILED] != (double)(r1 - r0) ? "its path count is not the batch's"
-                                                                                     : NULL;
+    return q[2 * ly->nq + Q_PATHS] + q[2 * ly->nq + Q_FAILED] != (double)batch_paths(c, b, nb)
+        ? "its path count is not the batch's"
+        : NULL;
 }
 
 /* A batch's failures into its row's extras (rows are summed across ranks: zero is none). */
@@ -316,18 +327,18 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
         free(study);
         return rc;
     }
-    for (int b = 0; b < nb; b++) /* the paths the checkpoint gave back (slpi_conv_result.resumed) */
-        if (done[b])
-            res->resumed += (long)((long double)c->paths * (b + 1) / nb) - (long)((long double)c->paths * b / nb);
     int since_ckpt = 0, ckrc = SLPI_OK;
     slpi_error ckerr = {0};
 
     int bad_batch = nb;
     slpi_error first = {0};
     long todo = 0;   /* the paths this rank computes now (progress on rank 0 only) */
-    for (int b = 0; b < nb; b++)
-        if (b % c->nranks == c->rank && !done[b])
-            todo += (long)((long double)c->paths * (b + 1) / nb) - (long)((long double)c->paths * b / nb);
+    for (int b = 0; b < nb; b++) {
+        if (done[b])
+            res->resumed += batch_paths(c, b, nb); /* the paths the checkpoint gave back */
+        else if (b % c->nranks == c->rank)
+            todo += batch_paths(c, b, nb);
+    }
     slpi_progress *pg = c->rank == 0 ? slpi_progress_begin("converge, paths", todo) : NULL;
     OMP(omp parallel num_threads(nt))
     {
@@ -339,7 +350,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
             if (b % c->nranks != c->rank || done[b]) continue;
             int brc = wrc;
             double *q = buf + (size_t)b * (size_t)ly.stride;
-            long r0 = (long)((long double)c->paths * b / nb), r1 = (long)((long double)c->paths * (b + 1) / nb);
+            long r0 = batch_first(c, b, nb), r1 = batch_first(c, b + 1, nb);
             w.iters = w.clipped = 0;
             memset(w.nfail, 0, sizeof w.nfail);
             w.first.path = -1;
