@@ -31,25 +31,7 @@ then the module's own tests); tests/mutants/run.sh then applies it in its scratc
 builds, runs those first and the rest of the suite after them, stopping at the first
 failure, each test under a timeout. A mutant that does not compile does not count.
 
-Tests selected by coverage (SELECT=coverage): a survivor of the quick suite costs the
-whole suite (15 to 30 min under load) for nothing when no test even executes the mutated
-line. `generate.py map` (make mutants-map) runs each quick-suite test alone in the
-coverage build with its own GCOV_PREFIX and records which source lines it executed
-(build/coverage/test-lines.json; about one -O0 `make check`). With --select=coverage
-each patch gets a line `# only: TESTS`: the tests that execute the mutated statement
-(its whole statement, not just the token's line, because gcov places a multi-line
-expression's code on one of its lines; a case label's whole switch), relevant ones
-first; run.sh runs those and no others, and `# only: none` makes the mutant SURVIVED at
-once ("no test executes it", counted as unreached) after checking that it compiles.
-Why that is sound: a test that never executes a statement cannot see it changed. Not so
-for data, which the map cannot place: a site with no instrumented line in its statement
-(a file-scope initializer, a static table, a parameter's array size) and every site of a
-file changed since the map was made get no `# only:` line and run the whole quick suite.
-The selection can only lose kills, never invent them (a kill is a real test failing), so
-the rate it reports is a lower bound of the whole-suite rate, except where a process
-that executed the line ended without writing its coverage (killed by a signal: only the
-writers tests kill on purpose) -- that too only loses kills. The default stays the
-whole quick suite: the map costs a coverage run and must match the tree.
+Tests selected by coverage (SELECT=coverage): tests/mutants/covmap.py.
 
 usage: generate.py list SEED N [SCOPE...]        the mutants, one line each (no files)
        generate.py write SEED N DIR [SCOPE...] [--select=coverage]
@@ -79,8 +61,9 @@ import threading
 
 import clang.cindex as ci
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MODULES = ["core", "fast", "ref", "api", "oracle", "props", "gaps", "reports"]
+import covmap
+from suite import MODULES, SLOW, TOP, module_of, quick_suite
+
 CLANG_ARGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + TOP, "-I" + os.path.join(TOP, "core"),
               "-DSLPI_VERSION=\"0\"", "-DSLPI_GIT_REV=\"0\"", "-DSLPI_CC=\"cc\"",
               "-DSLPI_CFLAGS=\"\"", "-DSLPI_DATADIR=\"/\"", "-fopenmp"]
@@ -88,13 +71,6 @@ CLANG_ARGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-I" + TOP, "-I" + os.pat
 for d in ("/usr/lib/llvm-14/lib/clang/14.0.6/include", "/usr/lib/gcc/x86_64-linux-gnu/12/include"):
     if os.path.isdir(d):
         CLANG_ARGS.append("-isystem" + d)
-
-# Left out of the quick suite (named and run after): the tests that rebuild the tree with
-# other compilers or options (they check builds, not results, and cost minutes each), the
-# three slowest of the suite (props harness, converge checkpoints, audit controls: >= 39 s
-# each in a baseline run at load 12) and the mutation self-tests. `make mutants` runs them.
-SLOW = ("t-props-harness t-converge-ckpt t-audit-controls t-noise-builds t-kernels-nofma "
-        "t-second-compiler t-install t-determinism t-fuzz-smoke t-mutants t-mutants-random").split()
 
 ARITH = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*"}
 CMP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "&&": "||", "||": "&&"}
@@ -273,10 +249,6 @@ def sites_of(path):
     return uniq
 
 
-def module_of(path):
-    return path.split("/")[0]
-
-
 def in_scope(path, scopes):
     """path (relative to TOP) is in one of the scopes: a module's name, or a file or a
     glob of files under a module (core/plan.c, api/ensemble*.c)"""
@@ -329,197 +301,6 @@ def patch_text(s):
     return "".join(difflib.unified_diff(a, b, "a/" + s.path, "b/" + s.path, n=3))
 
 
-def test_sources():
-    """{file name: path relative to TOP} of every test, tests/<module>/t-*.c|sh and any
-    left at tests/ itself (tests/README.md)"""
-    out = {}
-    top = os.path.join(TOP, "tests")
-    for d in [top] + sorted(os.path.join(top, e) for e in os.listdir(top)):
-        if os.path.isdir(d):
-            for f in sorted(os.listdir(d)):
-                if re.fullmatch(r"t-[\w-]+\.(c|sh)", f):
-                    out.setdefault(f, os.path.relpath(os.path.join(d, f), TOP))
-    return out
-
-
-def quick_suite(s):
-    """the tests relevant to the mutated file, most specific first (at most six)"""
-    where = test_sources()
-    tests = sorted(p for p in where if p.rsplit(".", 1)[0] not in SLOW)
-    names = []
-    for t in tests:
-        n = t.rsplit(".", 1)[0]
-        if n not in names:
-            names.append(n)
-    stem = os.path.basename(s.path)[:-2].replace("_", "-")
-    mod = module_of(s.path)
-    first = [n for n in names if stem in n and (mod in n or mod in ("core", "reports", "oracle", "props", "gaps"))]
-    first += [n for n in names if stem in n and n not in first]
-    src = open(os.path.join(TOP, s.path)).read()
-    funcs = set(re.findall(r"^\w[\w \*]*?\b(slpi_\w+)\s*\(", src, re.M))
-    users = []
-    if funcs:
-        pat = re.compile(r"\b(" + "|".join(sorted(funcs)) + r")\b")
-        for n in names:
-            for ext in (".c", ".sh"):
-                p = os.path.join(TOP, where.get(n + ext, "-"))
-                if n + ext in where and pat.search(open(p, errors="replace").read()):
-                    users.append(n)
-                    break
-    own = [n for n in names if n.startswith("t-" + mod)]
-    # the schemes' known-answer tests compare both paths with stored values
-    kat = ["t-golden"] if mod in ("fast", "ref") else []
-    out = []
-    for n in first + kat + users + own:
-        if n not in out:
-            out.append(n)
-    return out[:6]
-
-
-# ------------------------------------------------------------ per-test coverage
-# `generate.py map` (make mutants-map): each test of the quick suite run alone in the
-# coverage build (build/coverage, as `make coverage` builds it) with its own GCOV_PREFIX,
-# so its .gcda files (those of every process it starts: slpi, Python's libslpi) land in
-# a folder of its own; gcov's JSON then says which source lines each test executed.
-# The map (build/coverage/test-lines.json) holds, per library source: its SHA-1 at the
-# time, its instrumented lines, and for each executed line the tests that executed it.
-COV = os.path.join(TOP, "build", "coverage")
-MAP = os.environ.get("SLPI_MUTANTS_MAP") or os.path.join(COV, "test-lines.json")   # env: the self-test's map
-
-
-def suite_names():
-    """the quick suite in run.sh's order (t-provenance, the C tests, the shell tests),
-    without the SLOW tests and the mutation self-test"""
-    where = test_sources()
-    c = sorted(f[:-2] for f in where if f.endswith(".c"))
-    sh = sorted(f[:-3] for f in where if f.endswith(".sh"))
-    names = ["t-provenance"] + [n for n in c if n != "t-provenance"] + [n for n in sh if n not in c]
-    return [n for n in names if n not in SLOW and n != "t-mutants"]
-
-
-def sha1(path):
-    import hashlib
-    return hashlib.sha1(open(os.path.join(TOP, path), "rb").read()).hexdigest()
-
-
-def gcov_lines(objdir, files, cwd):
-    """{source (relative to TOP): {line: count}} from gcov's JSON for the .gcda (or,
-    for the instrumented lines alone, .gcno) files of one object folder"""
-    out = {}
-    if not files:
-        return out
-    r = subprocess.run(["gcov", "-t", "-j", "-o", objdir] + files, cwd=cwd, capture_output=True, text=True)
-    import json
-    for doc in r.stdout.splitlines():
-        doc = doc.strip()
-        if not doc.startswith("{"):
-            continue
-        for f in json.loads(doc).get("files", []):
-            src = os.path.relpath(os.path.join(TOP, f["file"]), TOP)
-            if module_of(src) not in MODULES or not src.endswith(".c"):
-                continue
-            d = out.setdefault(src, {})
-            for ln in f["lines"]:
-                d[ln["line_number"]] = d.get(ln["line_number"], 0) + ln["count"]
-    return out
-
-
-def make_map(tmo):
-    import json
-    import shutil
-    import time
-    flags = ["BUILD=" + os.path.relpath(COV, TOP), "CFLAGS=-O0 -g --coverage"]
-    print("mutants-map: building the coverage build %s" % COV, flush=True)
-    if subprocess.run(["make", "-C", TOP, "--no-print-directory", "-j2"] + flags + ["all", "tests"]).returncode:
-        print("mutants-map: the coverage build failed")
-        return 2
-    gcnos = [os.path.relpath(os.path.join(d, f), COV) for d, _, fs in os.walk(COV)
-             if "per-test" not in os.path.relpath(d, COV).split(os.sep) for f in fs if f.endswith(".gcno")]
-    bydir = collections.defaultdict(list)
-    for g in gcnos:
-        bydir[os.path.dirname(g)].append(os.path.basename(g))
-    # the instrumented lines: gcov on the notes alone ("assuming not executed")
-    executable = collections.defaultdict(set)
-    for d, fs in bydir.items():
-        for src, lines in gcov_lines(os.path.join(COV, d), [os.path.join(COV, d, f) for f in fs], "/tmp").items():
-            executable[src].update(lines)
-    per = os.path.join(COV, "per-test")
-    shutil.rmtree(per, ignore_errors=True)
-    executed = collections.defaultdict(lambda: collections.defaultdict(set))
-    names = suite_names()
-    env0 = dict(os.environ, SLPI_BUILD=os.path.relpath(COV, TOP), SLPI_BIN=os.path.join(COV, "slpi"),
-                GCOV_PREFIX_STRIP="0")
-    failed = []
-    for i, name in enumerate(names):
-        prefix = os.path.join(per, name)
-        env = dict(env0, GCOV_PREFIX=prefix)
-        start = time.time()
-        ok = True
-        where = test_sources()
-        for cmd, src in (([os.path.join(COV, "tests", name)], name + ".c"), (["sh", where.get(name + ".sh")], name + ".sh")):
-            if src not in where:
-                continue
-            with open(os.path.join(COV, "tests", name + ".map.log"), "a") as log:
-                rc = subprocess.run(["timeout", str(tmo)] + cmd, cwd=TOP, env=env, stdout=log, stderr=log).returncode
-            ok = ok and rc in (0, 77)
-        if not ok:
-            failed.append(name)
-        # the test's data beside the notes they belong to (gcov reads both from one folder)
-        root = prefix + COV
-        nlines = 0
-        for d, _, fs in os.walk(root):
-            gcdas = [f for f in fs if f.endswith(".gcda")]
-            rel = os.path.relpath(d, root)
-            for f in gcdas:
-                note = os.path.join(COV, rel, f[:-5] + ".gcno")
-                if os.path.exists(note) and not os.path.exists(os.path.join(d, f[:-5] + ".gcno")):
-                    os.symlink(note, os.path.join(d, f[:-5] + ".gcno"))
-            for src, lines in gcov_lines(d, [os.path.join(d, f) for f in gcdas], "/tmp").items():
-                for ln, cnt in lines.items():
-                    if cnt > 0:
-                        executed[src][ln].add(i)
-                        nlines += 1
-        shutil.rmtree(prefix, ignore_errors=True)
-        print("mutants-map: %-28s %5.0f s  %6d lines executed%s" % (name, time.time() - start, nlines,
-                                                                    "" if ok else "  (FAILED: its lines still count)"),
-              flush=True)
-    doc = {"tests": names, "failed": failed,
-           "files": {src: {"sha1": sha1(src), "executable": sorted(executable[src]),
-                           "executed": {str(ln): sorted(t) for ln, t in sorted(executed[src].items())}}
-                     for src in sorted(executable)}}
-    with open(MAP, "w") as fp:
-        json.dump(doc, fp)
-    print("mutants-map: %d tests, %d sources -> %s%s" % (len(names), len(doc["files"]), MAP,
-                                                          "; failed in the coverage build: " + " ".join(failed) if failed else ""))
-    return 0
-
-
-def load_map():
-    import json
-    if not os.path.exists(MAP):
-        sys.stderr.write("generate.py: no per-test coverage map %s: run `make mutants-map` first\n" % MAP)
-        sys.exit(2)
-    return json.load(open(MAP))
-
-
-def select_tests(s, cmap):
-    """The tests that execute the site's statement, by the map: a list (empty: no test
-    executes it), or None where the map cannot say and the whole quick suite must run:
-    the file changed since the map was made, or the site is data (a file-scope
-    initializer, a parameter's array size, a static table: no instrumented line in its
-    statement, yet every use of it may change)."""
-    f = cmap["files"].get(s.path)
-    if f is None or f["sha1"] != sha1(s.path) or s.stmt is None:
-        return None
-    lines = set(range(s.stmt[0], s.stmt[1] + 1))
-    if not lines & set(f["executable"]):
-        return None
-    idx = set()
-    for ln in lines:
-        idx.update(f["executed"].get(str(ln), ()))
-    return [cmap["tests"][i] for i in sorted(idx)]
-
-
 def name_of(seed, i, s):
     stem = os.path.basename(s.path)[:-2]
     return "gen-%s-%03d-%s-%s-%s-%d" % (seed, i, module_of(s.path), stem, s.kind, s.line)
@@ -529,7 +310,7 @@ def write(seed, n, outdir, scopes=MODULES, select="full"):
     """the patches; select "coverage": each with the line `# only: TESTS` (the tests
     that execute its statement, by the map; `none` if no test does), which run.sh runs
     instead of the whole quick suite; data sites keep the whole suite"""
-    cmap = load_map() if select == "coverage" else None
+    cmap = covmap.load_map() if select == "coverage" else None
     os.makedirs(outdir, exist_ok=True)
     for f in os.listdir(outdir):
         if f.endswith(".patch"):
@@ -538,7 +319,7 @@ def write(seed, n, outdir, scopes=MODULES, select="full"):
     for i, s in enumerate(draw(seed, n, scopes)):
         name = name_of(seed, i, s)
         first = quick_suite(s)
-        only = select_tests(s, cmap) if cmap else None
+        only = covmap.select_tests(s, cmap) if cmap else None
         if only:   # the relevant ones first, as in the whole-suite mode
             only = [t for t in first if t in only] + [t for t in only if t not in first]
             first = only[:6]
@@ -555,7 +336,7 @@ def write(seed, n, outdir, scopes=MODULES, select="full"):
 def run(seed, n, select="full", par=1, scopes=MODULES):
     outdir = os.path.join(TOP, "build", "mutants-random", str(seed))
     print("mutants-random: seed %s, N %d, tests: %s (reproduce: make mutants-random SEED=%s N=%d SELECT=%s%s)"
-          % (seed, n, "those executing the mutated statement (map %s)" % MAP if select == "coverage"
+          % (seed, n, "those executing the mutated statement (map %s)" % covmap.MAP if select == "coverage"
              else "the quick suite", seed, n, select,
              "" if scopes == MODULES else " SCOPE='%s'" % " ".join(scopes)), flush=True)
     names = write(seed, n, outdir, scopes, select=select)
@@ -651,7 +432,7 @@ def main(argv):
                 and opts.get("select", "full") in ("full", "coverage") and opts.get("par", "1") in ("1", "2", "3", "4")):
             return run(argv[1], int(argv[2]), opts.get("select", "full"), int(opts.get("par", "1")), scopes)
     if len(argv) in (1, 2) and argv[0] == "map" and all(a.isdigit() for a in argv[1:]):
-        return make_map(int(argv[1]) if argv[1:] else 600)
+        return covmap.make_map(int(argv[1]) if argv[1:] else 600)
     sys.stderr.write(__doc__)
     return 2
 
