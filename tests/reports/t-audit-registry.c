@@ -36,88 +36,128 @@ static void check_registry_covers_docs(const char *dir)
     slpi_audit_free(&a);
 }
 
-/* malformed registries are refused with file:line; REDUCED/FULL expectations */
-static void check_malformed_refused(const char *dir)
+/* one refused line per row: loaded after a description of claim M1, it is refused with
+ * the text of want (file:line, why, the nearest valid word) */
+struct refusal {
+    const char *line, *want;
+};
+
+static void refused_each(const struct refusal *bad, size_t n)
 {
-    (void)dir;
-    static const struct { const char *line, *want; } bad[] = {
-        {"M1 | t | CONFIRMED | claim | - | thresholds 2", ":3: 6 fields, expected 7"},
-        {"M1 | t | CONFIRMED | decides | - | thresholds 2 | -", ":3: role 'decides'"},
-        {"M1 | t | MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'"},
-        {"M1 | t | UNABLE/MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'"},
-        {"M1 | t | UNABLE/ | claim | - | thresholds 2 | -", ":3: expected verdict ''"},
-        {"M1 | t | CONFIRMED | claim | - | thresholds 2 | -", "has no control"},
-        /* a typo is a load error naming file:line, never an UNABLE after the run */
-        {"M1 | t | CONFIRMED | claim | - | treshold 2 | -", ":3: check 'treshold 2': unknown check word 'treshold' (nearest: thresholds)"},
-        {"M1 | t | CONFIRMED | claim | - | max H0 =< 1e-3 | -", ":3: check 'max H0 =< 1e-3': word 3"},
-        {"M1 | t | CONFIRMED | claim | - | max H0 <= 1e-3x | -", "is not a number"},
-        {"M1 | t | CONFIRMED | claim | - | slope strong 4 7 10 | -", "word 6: too few words; usage: slope strong|weak|sup A B L R LO HI [indep=SCHEME] [phi=x1]"},
-        {"M1 | t | CONFIRMED | claim | - | slope strong 4 7 10 2 0.4 0.6 1 | -", "word 9: '1' is one word too many"},
-        /* every argument is typed by the check language's table; a misspelt one names the nearest word */
-        {"M1 | t | CONFIRMED | claim | - | drift kase <= 1 | -", ":3: check 'drift kase <= 1': word 2: 'kase' is not one of case x1x2 x1sq (nearest: case)"},
-        {"M1 | t | CONFIRMED | claim | - | versus H0 none >= 0 | -", "word 3: 'none' is not KEY=VALUE with a problem key"},
-        {"M1 | t | CONFIRMED | claim | - | versus H0 nose=none >= 0 | -", "(nearest: noise)"},
-        {"M1 | t | CONFIRMED | claim | - | gap isomq 10 32 <= 1 | -", "'isomq' is not a scheme (nearest: isomp)"},
-        {"M1 | t | CONFIRMED | claim | - | dexpinv rigidbody sigma <= 1 | -", "'rigidbody' is not a system (nearest: rigid-body)"},
-        {"M1 | t | CONFIRMED | claim | - | slope weak 4 7 10 2 0.4 0.6 indp=svi | -", "word 9: 'indp=svi' is one word too many (nearest: indep=)"},
-        {"M1 | t | CONFIRMED | claim | - | refpoisson dw=0.3 <= 1 | -", "'dw=0.3' is not an optional key=VALUE here (nearest: dW=)"},
-        {"M1 | t | CONFIRMED | claim | - | ensemble 20 awy 0.5 1.5 | -", "'awy' is not one of away spread (nearest: away)"},
-        {"M1 | t | CONFIRMED | claim | - | sphere -1 | -", "'-1' is not an integer in 0..1000000000 (A)"},
-        {"M1 | t | CONFIRMED | claim | - | max H0 <= 1e999 | -", "'1e999' is not a number"},
-        {"M1 | t | CONFIRMED | claim | - | cayleypi tau | -", "'tau' is not a number or pi"},
-        {"M1 | t | CONFIRMED | claim | - | thresholds 2 | T=1 :: thresholds two", ":3: FULL check 'thresholds two'"},
-        {"M1 | t | CONFIRMED | claim | - | thresholds 2 | slope weak 1 2", ":3: FULL check"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/lng T=1 | max H0 <= 1 | -", ":3: case 'iso/rigid-body/lng T=1'"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T1 | max H0 <= 1 | -", ":3: case"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long tol=abc | max H0 <= 1 | -", ":3: case"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long | max H0 <= 1 | T=1 nosuchkey=2", ":3: FULL case"},
-        {"M1 | t | CONFIRMED | claim@v1 | - | thresholds 2 | -", ":3: claim M1: variant 'v1' is not declared"},
-        {"M1 | t | CONFIRMED | ev@v1 | - | thresholds 2 | -", ":3: role 'ev@v1'"},
-        {"M1 | t | CRITERION-DEPENDENT | claim | - | thresholds 2 | -", "has no control"},
-        {"@ M1 | v", ":3: 2 fields, expected 3"},
-        /* a check that cannot come out both ways is refused at load (file:line, why, the
-         * nearest valid word or window) */
-        {"M1 | t | CONFIRMED | claim | rkmk/heavy-top/casimirs-tmk-421 T=1 | max C1_dve <= 1e-12 | -",
-         ":3: check 'max C1_dve <= 1e-12': 'C1_dve' is not a diagnostic of this case's run (nearest: C1_dev)"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0 <= 1 | T=2 :: growth H0_rel_dv 0.8 1.2",
-         ":3: FULL check 'growth H0_rel_dv 0.8 1.2': 'H0_rel_dv' is not a diagnostic of this case's run (nearest: H0_rel_dev)"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | versus H0_rl_dev noise=none <= 1 | -", "(nearest: H0_rel_dev)"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | ref casimir_norm2_dv 2 | -", "(nearest: casimir_norm2_dev)"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | growth H0_rel_dev 1.3 0.7 | -",
-         ":3: check 'growth H0_rel_dev 1.3 0.7': the window [1.3, 0.7] is reversed (nearest valid: 0.7 1.3)"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/strong | slope strong 4 7 10 2 0.5 0.5 | -", "the window [0.5, 0.5] is empty"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/strong | slope strong 4 7 10 2 -inf inf | -", "holds every number"},
-        {"M1 | t | CONFIRMED | claim | iso/so3/weak-exact | weakexact isomp 1.2 0.8 | -", "is reversed"},
-        {"M1 | t | CONFIRMED | claim | - | legap x1x2 2 5 10 1 0.5 | -", "is reversed"},
-        {"M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 0.9 0.7 | -", "is reversed"},
-        {"M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 1.6 0.1 0.1 3 0.7 0.9 | -",
-         "the sweep 1.6..0.1 by 0.1 is empty or reversed"},
-        {"M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.1 1.6 0 3 0.7 0.9 | -", "is empty or reversed"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0_rel_dev >= 0 | -",
-         "'>= 0' is always met by a magnitude (>= 0): the outcome cannot differ between runs"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0_rel_dev <= -1e-9 | -", "is never met by a magnitude"},
-        {"M1 | t | CONFIRMED | claim | iso/rigid-body/long h=0.125 | poisson >= -1 | -", "is always met"},
-        {"M1 | t | CONFIRMED | claim | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -", "is always met"},
-        {"\" M1 | where |  ", ":3: 2 fields, expected 3"},
-    };
     char reg[512];
     slpi_audit a;
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         snprintf(reg, sizeof reg, "# bad line %zu\n= M1 | s | m | p | -\n%s\n", i, bad[i].line);
         loads(reg, 0, bad[i].want, &a);
         slpi_audit_free(&a);
     }
+}
+
+/* malformed lines are refused with file:line: fields, roles, verdicts, unknown or
+ * misspelt words, arity, numbers, cases, undeclared variants, missing claims */
+static void check_malformed_refused(void)
+{
+    static const struct refusal bad[] = {
+        { "M1 | t | CONFIRMED | claim | - | thresholds 2", ":3: 6 fields, expected 7" },
+        { "M1 | t | CONFIRMED | decides | - | thresholds 2 | -", ":3: role 'decides'" },
+        { "M1 | t | MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'" },
+        { "M1 | t | UNABLE/MAYBE | claim | - | thresholds 2 | -", ":3: expected verdict 'MAYBE'" },
+        { "M1 | t | UNABLE/ | claim | - | thresholds 2 | -", ":3: expected verdict ''" },
+        { "M1 | t | CONFIRMED | claim | - | thresholds 2 | -", "has no control" },
+        /* a typo is a load error naming file:line, never an UNABLE after the run */
+        { "M1 | t | CONFIRMED | claim | - | treshold 2 | -",
+          ":3: check 'treshold 2': unknown check word 'treshold' (nearest: thresholds)" },
+        { "M1 | t | CONFIRMED | claim | - | max H0 =< 1e-3 | -", ":3: check 'max H0 =< 1e-3': word 3" },
+        { "M1 | t | CONFIRMED | claim | - | max H0 <= 1e-3x | -", "is not a number" },
+        { "M1 | t | CONFIRMED | claim | - | slope strong 4 7 10 | -",
+          "word 6: too few words; usage: slope strong|weak|sup A B L R LO HI [indep=SCHEME] [phi=x1]" },
+        { "M1 | t | CONFIRMED | claim | - | slope strong 4 7 10 2 0.4 0.6 1 | -", "word 9: '1' is one word too many" },
+        /* every argument is typed by the check language's table; a misspelt one names the nearest word */
+        { "M1 | t | CONFIRMED | claim | - | drift kase <= 1 | -",
+          ":3: check 'drift kase <= 1': word 2: 'kase' is not one of case x1x2 x1sq (nearest: case)" },
+        { "M1 | t | CONFIRMED | claim | - | versus H0 none >= 0 | -",
+          "word 3: 'none' is not KEY=VALUE with a problem key" },
+        { "M1 | t | CONFIRMED | claim | - | versus H0 nose=none >= 0 | -", "(nearest: noise)" },
+        { "M1 | t | CONFIRMED | claim | - | gap isomq 10 32 <= 1 | -", "'isomq' is not a scheme (nearest: isomp)" },
+        { "M1 | t | CONFIRMED | claim | - | dexpinv rigidbody sigma <= 1 | -",
+          "'rigidbody' is not a system (nearest: rigid-body)" },
+        { "M1 | t | CONFIRMED | claim | - | slope weak 4 7 10 2 0.4 0.6 indp=svi | -",
+          "word 9: 'indp=svi' is one word too many (nearest: indep=)" },
+        { "M1 | t | CONFIRMED | claim | - | refpoisson dw=0.3 <= 1 | -",
+          "'dw=0.3' is not an optional key=VALUE here (nearest: dW=)" },
+        { "M1 | t | CONFIRMED | claim | - | ensemble 20 awy 0.5 1.5 | -",
+          "'awy' is not one of away spread (nearest: away)" },
+        { "M1 | t | CONFIRMED | claim | - | sphere -1 | -", "'-1' is not an integer in 0..1000000000 (A)" },
+        { "M1 | t | CONFIRMED | claim | - | max H0 <= 1e999 | -", "'1e999' is not a number" },
+        { "M1 | t | CONFIRMED | claim | - | cayleypi tau | -", "'tau' is not a number or pi" },
+        { "M1 | t | CONFIRMED | claim | - | thresholds 2 | T=1 :: thresholds two", ":3: FULL check 'thresholds two'" },
+        { "M1 | t | CONFIRMED | claim | - | thresholds 2 | slope weak 1 2", ":3: FULL check" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/lng T=1 | max H0 <= 1 | -",
+          ":3: case 'iso/rigid-body/lng T=1'" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T1 | max H0 <= 1 | -", ":3: case" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long tol=abc | max H0 <= 1 | -", ":3: case" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long | max H0 <= 1 | T=1 nosuchkey=2", ":3: FULL case" },
+        { "M1 | t | CONFIRMED | claim@v1 | - | thresholds 2 | -", ":3: claim M1: variant 'v1' is not declared" },
+        { "M1 | t | CONFIRMED | ev@v1 | - | thresholds 2 | -", ":3: role 'ev@v1'" },
+        { "M1 | t | CRITERION-DEPENDENT | claim | - | thresholds 2 | -", "has no control" },
+        { "@ M1 | v", ":3: 2 fields, expected 3" },
+        { "\" M1 | where |  ", ":3: 2 fields, expected 3" },
+    };
+    refused_each(bad, sizeof bad / sizeof bad[0]);
+    slpi_audit a;
     loads("M2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "has no description", &a);
+          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, "has no description", &a);
     slpi_audit_free(&a);
     loads("= M2 | s | m | p | -\n~ M3 | a rule\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":2: '~ M3': no such claim", &a);
+          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":2: '~ M3': no such claim", &a);
     slpi_audit_free(&a);
     loads("= M2 | s | m | p | -\n@ M2 | v | a reading\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant 'v' has no claim@v line", &a);
+          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, "variant 'v' has no claim@v line", &a);
     slpi_audit_free(&a);
-    /* a control that repeats a decisive line, and two variants with the same lines, cannot
-     * come out otherwise than it: refused, naming the line */
+}
+
+/* a check that cannot come out both ways is refused at load: a diagnostic the case's run
+ * does not have, a reversed, empty or unbounded window, an empty sweep, a threshold a
+ * magnitude always or never meets, a control that repeats a decisive line, two variants
+ * with the same lines; a point window of a sweep's grid step is a window */
+static void check_undecidable_refused(void)
+{
+    static const struct refusal bad[] = {
+        { "M1 | t | CONFIRMED | claim | rkmk/heavy-top/casimirs-tmk-421 T=1 | max C1_dve <= 1e-12 | -",
+          ":3: check 'max C1_dve <= 1e-12': 'C1_dve' is not a diagnostic of this case's run (nearest: C1_dev)" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0 <= 1 | T=2 :: growth H0_rel_dv 0.8 1.2",
+          ":3: FULL check 'growth H0_rel_dv 0.8 1.2': 'H0_rel_dv' is not a diagnostic of this case's run (nearest: "
+          "H0_rel_dev)" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | versus H0_rl_dev noise=none <= 1 | -",
+          "(nearest: H0_rel_dev)" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | ref casimir_norm2_dv 2 | -",
+          "(nearest: casimir_norm2_dev)" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | growth H0_rel_dev 1.3 0.7 | -",
+          ":3: check 'growth H0_rel_dev 1.3 0.7': the window [1.3, 0.7] is reversed (nearest valid: 0.7 1.3)" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/strong | slope strong 4 7 10 2 0.5 0.5 | -",
+          "the window [0.5, 0.5] is empty" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/strong | slope strong 4 7 10 2 -inf inf | -",
+          "holds every number" },
+        { "M1 | t | CONFIRMED | claim | iso/so3/weak-exact | weakexact isomp 1.2 0.8 | -", "is reversed" },
+        { "M1 | t | CONFIRMED | claim | - | legap x1x2 2 5 10 1 0.5 | -", "is reversed" },
+        { "M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 0.9 0.7 | -",
+          "is reversed" },
+        { "M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 1.6 0.1 0.1 3 0.7 0.9 | -",
+          "the sweep 1.6..0.1 by 0.1 is empty or reversed" },
+        { "M1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.1 1.6 0 3 0.7 0.9 | -",
+          "is empty or reversed" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0_rel_dev >= 0 | -",
+          "'>= 0' is always met by a magnitude (>= 0): the outcome cannot differ between runs" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long T=1 | max H0_rel_dev <= -1e-9 | -",
+          "is never met by a magnitude" },
+        { "M1 | t | CONFIRMED | claim | iso/rigid-body/long h=0.125 | poisson >= -1 | -", "is always met" },
+        { "M1 | t | CONFIRMED | claim | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 0 | -", "is always met" },
+    };
+    refused_each(bad, sizeof bad / sizeof bad[0]);
+    slpi_audit a;
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 2 | -\n", 0,
           ":3: claim M2: this control repeats the case and check of line 2: the outcome cannot differ", &a);
@@ -130,8 +170,19 @@ static void check_malformed_refused(const char *dir)
           "M2 | t | CONFIRMED | claim@w | - | thresholds 2 | thresholds 3\n"
           "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);   /* their FULL checks differ */
     slpi_audit_free(&a);
-    /* a multiverse (docs/claims.md#multiverse): its dimensions and values checked at load,
-     * at least 8 seed sets, and shown in the claim's docs entry */
+    /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
+    loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 "
+          "0.5 0.5 | -\n"
+          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, NULL, &a);
+    slpi_audit_free(&a);
+}
+
+/* a multiverse (docs/claims.md#multiverse): its dimensions and values checked at load,
+ * at least 8 seed sets, one line per dimension, and shown in the claim's docs entry */
+static void check_multiverse_lines(void)
+{
+    slpi_audit a;
     static const struct { const char *line, *want; } mv[] = {
         {"% X9 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | noise\n% X9 | blas | Haswell Prescott | kernels\n"
          "% X9 | libm | glibc mpfr | exp\n% X9 | fit | wls ols | fit\n% X9 | levels | all drop-coarsest | levels\n", NULL},
@@ -168,11 +219,14 @@ static void check_malformed_refused(const char *dir)
           "X9 | t | CONFIRMED | claim | - | thresholds 2 | -\nX9 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
           0, ":3: claim X9: a second 'fit' line (the first: line 2); one line per dimension", &a);
     slpi_audit_free(&a);
-    /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
-    loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 0.5 0.5 | -\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);
-    slpi_audit_free(&a);
-    /* a variant's label or description that would not fit is refused, never cut */
+}
+
+/* descriptions and variants: a label or description that would not fit is refused, never
+ * cut; a description of another number of fields, or without the paper's size or its
+ * statement, is refused; REDUCED/FULL expectations (UNABLE/CONFIRMED) */
+static void check_descriptions(void)
+{
+    slpi_audit a;
     {
         char lng[1200], d[400];
         memset(d, 'w', sizeof d - 1);
@@ -254,7 +308,10 @@ int main(void)
     char dir[] = "/tmp/slpi-t-audit-registry-XXXXXX";
     audit_test_dir(dir);
     check_registry_covers_docs(dir);
-    check_malformed_refused(dir);
+    check_malformed_refused();
+    check_undecidable_refused();
+    check_multiverse_lines();
+    check_descriptions();
     check_measured_words();
     audit_test_rmdir(dir);
     TEST_END();

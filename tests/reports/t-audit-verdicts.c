@@ -58,35 +58,38 @@ static void check_sizes_in_words(const char *dir)
     slpi_audit_free(&a);
 }
 
-/* verdicts from outcomes only: every expectation below is deliberately wrong */
+/* six claims whose expectations are all deliberately wrong: the verdicts come from the
+ * outcomes alone */
+static const char *outcomes_reg = "# test registry\n"
+                                  "= X1 | s | m | p | -\n"
+                                  "X1 | t | DISCREPANCY | claim | - | thresholds 2 | -\n"
+                                  "X1 | t | DISCREPANCY | fails | - | thresholds 1 | -\n"
+                                  "= X2 | s | m | p | why\n"
+                                  "X2 | t | CONFIRMED | claim | - | cayleypi pi | -\n"
+                                  "X2 | t | CONFIRMED | cond | - | thresholds 2 | -\n"
+                                  "X2 | t | CONFIRMED | passes | - | cayleypi 3 | -\n"
+                                  "= X3 | s | m | p | -\n"
+                                  "X3 | t | CONFIRMED | claim | - | cayleypi pi | -\n"
+                                  "X3 | t | CONFIRMED | ev | - | thresholds 2 | -\n"
+                                  "X3 | t | CONFIRMED | passes | - | cayleypi 3 | -\n"
+                                  "= X4 | s | m | p | -\n"
+                                  "X4 | t | CONFIRMED | claim | - | unable not built | -\n"
+                                  "X4 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
+                                  "= X5 | s | m | p | -\n"
+                                  "X5 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+                                  "X5 | t | CONFIRMED | fails | - | thresholds 2.0 | -\n"
+                                  "= X6 | s | m | p | -\n"
+                                  "X6 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+                                  "X6 | t | CONFIRMED | cond | - | cayleypi pi | -\n"
+                                  "X6 | t | CONFIRMED | fails | - | mutant some-bug | -\n";
+
+/* verdicts from outcomes only (outcomes_reg), and the report: JSON and HTML with every
+ * claim, differences from the expectations flagged */
 static void check_verdicts_from_outcomes(const char *dir)
 {
     slpi_error err = {0, ""};
-    const char *reg =
-        "# test registry\n"
-        "= X1 | s | m | p | -\n"
-        "X1 | t | DISCREPANCY | claim | - | thresholds 2 | -\n"
-        "X1 | t | DISCREPANCY | fails | - | thresholds 1 | -\n"
-        "= X2 | s | m | p | why\n"
-        "X2 | t | CONFIRMED | claim | - | cayleypi pi | -\n"
-        "X2 | t | CONFIRMED | cond | - | thresholds 2 | -\n"
-        "X2 | t | CONFIRMED | passes | - | cayleypi 3 | -\n"
-        "= X3 | s | m | p | -\n"
-        "X3 | t | CONFIRMED | claim | - | cayleypi pi | -\n"
-        "X3 | t | CONFIRMED | ev | - | thresholds 2 | -\n"
-        "X3 | t | CONFIRMED | passes | - | cayleypi 3 | -\n"
-        "= X4 | s | m | p | -\n"
-        "X4 | t | CONFIRMED | claim | - | unable not built | -\n"
-        "X4 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
-        "= X5 | s | m | p | -\n"
-        "X5 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-        "X5 | t | CONFIRMED | fails | - | thresholds 2.0 | -\n"
-        "= X6 | s | m | p | -\n"
-        "X6 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-        "X6 | t | CONFIRMED | cond | - | cayleypi pi | -\n"
-        "X6 | t | CONFIRMED | fails | - | mutant some-bug | -\n";
     slpi_audit a;
-    if (load_run(reg, dir, &a) == SLPI_OK) {
+    if (load_run(outcomes_reg, dir, &a) == SLPI_OK) {
         TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
         TEST_CHECK(verdict_of(&a, "X2") == SLPI_CLAIM_CONDITIONAL);
         TEST_CHECK(verdict_of(&a, "X3") == SLPI_CLAIM_DISCREPANCY);
@@ -138,13 +141,19 @@ static void check_verdicts_from_outcomes(const char *dir)
         free(html);
     }
     slpi_audit_free(&a);
-    /* one claim selected (slpi audit --only X1): its two checks alone, its control as
-     * demanded; the lines of the other claims are parsed (the last one, X6's control,
-     * into the slot past the selected checks) but neither run nor counted */
+}
+
+/* one claim selected (slpi audit --only X1): its two checks alone, its control as
+ * demanded; the lines of the other claims are parsed (the last one, X6's control,
+ * into the slot past the selected checks) but neither run nor counted */
+static void check_only_selected(const char *dir)
+{
+    slpi_error err = { 0, "" };
+    slpi_audit a;
     memset(&a, 0, sizeof a);
     a.only = "X1";
     snprintf(a.outdir, sizeof a.outdir, "%s", dir);
-    if (slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK) {
+    if (slpi_audit_load(&a, test_temp_file(outcomes_reg), &err) == SLPI_OK) {
         slpi_audit_run(&a, NULL, NULL);
         TEST_CHECKF(a.nchecks == 2 && a.nclaims == 1 && verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED &&
                     slpi_audit_controls_wrong(&a) == 0, "--only X1: %d checks, %d claims, %d controls not as demanded",
@@ -153,7 +162,15 @@ static void check_verdicts_from_outcomes(const char *dir)
     } else {
         TEST_CHECKF(0, "--only X1: %s", err.msg);
     }
-    /* the cache: a second run loads every claim, the outcomes are the same */
+}
+
+/* the cache: a second run loads every claim, the outcomes are the same; an edited entry
+ * (an outcome flipped, the digest left) and an entry whose outcome is outside the
+ * enumeration (digest recomputed the documented way) are not used: the checks are
+ * recomputed, with the first run's outcomes */
+static void check_cache(const char *dir)
+{
+    slpi_error err = { 0, "" };
     char cache[96];
     snprintf(cache, sizeof cache, "%s/cache", dir);
     mkdir(cache, 0755);
@@ -163,7 +180,7 @@ static void check_verdicts_from_outcomes(const char *dir)
     b.cache = c2.cache = cache;
     snprintf(b.outdir, sizeof b.outdir, "%s", dir);
     snprintf(c2.outdir, sizeof c2.outdir, "%s", dir);
-    const char *path = test_temp_file(reg);
+    const char *path = test_temp_file(outcomes_reg);
     if (slpi_audit_load(&b, path, &err) == SLPI_OK && slpi_audit_load(&c2, path, &err) == SLPI_OK) {
         slpi_audit_run(&b, NULL, NULL);
         for (int i = 0; i < c2.nchecks; i++) c2.checks[i].seconds = -1;
@@ -173,9 +190,6 @@ static void check_verdicts_from_outcomes(const char *dir)
                         !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
                         c2.checks[i].seconds == b.checks[i].seconds, "check %d", i);
     }
-    /* an edited entry (an outcome flipped, the digest left) and an entry whose
-     * outcome is outside the enumeration (digest recomputed the documented way) are
-     * not used: the checks are recomputed, with b's outcomes */
     for (int edit = 0; edit < 2; edit++) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "ls %s/*.json", cache);
@@ -375,6 +389,8 @@ int main(void)
     audit_test_dir(dir);
     check_sizes_in_words(dir);
     check_verdicts_from_outcomes(dir);
+    check_only_selected(dir);
+    check_cache(dir);
     check_placeholders(dir);
     check_confirmatory_offset(dir);
     check_variants(dir);
