@@ -332,14 +332,14 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
 
     int bad_batch = nb;
     slpi_error first = {0};
-    long todo = 0;   /* the paths this rank computes now (progress on rank 0 only) */
+    long mine = 0;   /* the paths this rank computes now (progress on rank 0 only) */
     for (int b = 0; b < nb; b++) {
         if (done[b])
             res->resumed += batch_paths(c, b, nb); /* the paths the checkpoint gave back */
         else if (b % c->nranks == c->rank)
-            todo += batch_paths(c, b, nb);
+            mine += batch_paths(c, b, nb);
     }
-    slpi_progress *pg = c->rank == 0 ? slpi_progress_begin("converge, paths", todo) : NULL;
+    slpi_progress *pg = c->rank == 0 ? slpi_progress_begin("converge, paths", mine) : NULL;
     OMP(omp parallel num_threads(nt))
     {
         slpi_conv_worker w;
