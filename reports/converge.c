@@ -332,7 +332,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
 
     int bad_batch = nb;
     slpi_error first = {0};
-    long mine = 0;   /* the paths this rank computes now (progress on rank 0 only) */
+    long mine = 0; /* the paths this rank computes now (progress on rank 0 only) */
     for (int b = 0; b < nb; b++) {
         if (done[b])
             res->resumed += batch_paths(c, b, nb); /* the paths the checkpoint gave back */
