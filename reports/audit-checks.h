@@ -58,6 +58,20 @@ const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
  * magnitude always or never meets. The registry refuses such a check at load. */
 int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
                          size_t n);
+/* The bound the number of check x is judged against (docs/claims.md#screen reads how far
+ * a run is from it): 1, a magnitude's threshold (*lo = *hi = X, or resolvable's N); 2, a
+ * window [*lo, *hi] (a CI must lie inside it, or the number: critical's h, a growth
+ * slope); 0, none (the outcome is not one number against a bound: fails, sphere, ref,
+ * test, ensemble away, ...). */
+int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi);
+/* The audit's sizes in words (reports/audit-sizes.c): a named number of check c (NAN if
+ * absent); the size of check c (a study's paths and step sizes, a sweep's step sizes,
+ * seeds and horizon, one step for a Poisson defect, the steps of a run, with the system's
+ * size; a closed computation; else its case); claim cl's decisive checks' sizes, each
+ * distinct one once. */
+double slpi_audit_number(const slpi_audit_check *c, const char *name);
+void slpi_audit_size_words(const slpi_audit *a, const slpi_audit_check *c, char *out, size_t n);
+void slpi_audit_claim_size_words(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n);
 /* "meets" or "misses", for evidence sentences (a check never says a bare "fail"). */
 const char *slpi_audit_meets(const slpi_audit_check *c);
 void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);

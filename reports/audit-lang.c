@@ -450,12 +450,18 @@ static int arg_index(const check_form *f, const char *name)
     return -1;
 }
 
+/* The index of form f's threshold: X, or resolvable's count of levels N; -1 if none. */
+static int threshold_index(const check_form *f)
+{
+    int thr = arg_index(f, "X");
+    return thr > 0 ? thr : arg_index(f, "N");
+}
+
 int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
                          size_t n)
 {
     const check_form *f = &forms[x->form];
-    int d = arg_index(f, "DIAG"), op = arg_index(f, "OP"), thr = arg_index(f, "X");
-    if (thr < 0) thr = arg_index(f, "N");   /* resolvable: a count of levels */
+    int d = arg_index(f, "DIAG"), op = arg_index(f, "OP"), thr = threshold_index(f);
     if (d > 0 && diag) {
         word_list l = {0};
         int known = 0;
@@ -499,6 +505,20 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
         }
     }
     return 0;
+}
+
+int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi)
+{
+    const check_form *f = &forms[x->form];
+    int thr = threshold_index(f);
+    if (f->kind == MAG && thr > 0) {
+        *lo = *hi = x->arg[thr].r;
+        return 1;
+    }
+    if (f->kind != WIN) return 0;
+    *lo = x->arg[arg_index(f, "LO")].r;
+    *hi = x->arg[arg_index(f, "HI")].r;
+    return 2;
 }
 
 /* A printf conversion of one double from a template's {NAME%FMT}. */

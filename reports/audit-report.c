@@ -54,22 +54,30 @@ static int paper_of(const slpi_audit_claim *cl)
     return 3;
 }
 
-static void size_words(const slpi_audit *a, const slpi_audit_check *c, char *out, size_t n);
-
-/* The audit's size of a claim in words: its decisive checks' runs or studies, each
- * distinct size once. */
-static void audit_size(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
+/* A number for JSON: null if it is not finite (an unbounded window's edge, "inf"). */
+static json_t *json_number(double v)
 {
-    out[0] = 0;
-    for (int i = cl->first; i < cl->first + cl->count; i++) {
-        const slpi_audit_check *c = &a->checks[i];
-        if (c->role != SLPI_ROLE_CLAIM) continue;
-        char w[256];
-        size_words(a, c, w, sizeof w);
-        if (strstr(out, w)) continue;
-        size_t l = strlen(out);
-        snprintf(out + l, n - l, "%s%s", l ? "; " : "", w);
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The bound check c's number was judged against, from its typed check in force:
+ * {"x": X} (a threshold) or {"lo": LO, "hi": HI} (a window, null: an unbounded side);
+ * NULL if it has none (slpi_audit_bound). reports/screen-verdict.sh reads a run's
+ * margin to it. */
+static json_t *check_bound(const slpi_audit *a, const slpi_audit_check *c)
+{
+    double lo, hi;
+    const slpi_audit_args *x = slpi_audit_check_string(a, c) != c->check ? &c->full_args : &c->args;
+    int kind = slpi_audit_bound(x, &lo, &hi);
+    if (!kind) return NULL;
+    json_t *b = json_object();
+    if (kind == 1)
+        json_object_set_new(b, "x", json_number(lo));
+    else {
+        json_object_set_new(b, "lo", json_number(lo));
+        json_object_set_new(b, "hi", json_number(hi));
     }
+    return b;
 }
 
 static int write_json(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
@@ -94,7 +102,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         const slpi_audit_claim *cl = &a->claims[j];
         json_t *o = json_object(), *checks = json_array(), *demo = json_array();
         char size[2048];
-        audit_size(a, cl, size, sizeof size);
+        slpi_audit_claim_size_words(a, cl, size, sizeof size);
         json_object_set_new(o, "id", json_string(cl->id));
         char cite[512];
         paper_cite(paper_of(cl), 0, cite, sizeof cite);
@@ -152,7 +160,9 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
             json_object_set_new(k, "case", json_string(c->kase));
             json_object_set_new(k, "check", json_string(c->check));
             json_object_set_new(k, "outcome", json_string(outcome_name(c->outcome)));
-            json_object_set_new(k, "value", isfinite(c->value) ? json_real(c->value) : json_null());
+            json_object_set_new(k, "value", json_number(c->value));
+            json_t *bound = check_bound(a, c);
+            if (bound) json_object_set_new(k, "bound", bound);
             json_object_set_new(k, "evidence", json_string(c->evidence));
             json_object_set_new(k, "command", json_string(c->command));
             if (c->figure[0]) json_object_set_new(k, "figure", json_string(c->figure));
@@ -198,73 +208,6 @@ static void html_short(FILE *f, const char *s, size_t n)
     } else {
         html_text(f, buf);
     }
-}
-
-/* A named number of a check (NAN if absent). */
-static double num_of(const slpi_audit_check *c, const char *name)
-{
-    for (int i = 0; i < c->nnum; i++)
-        if (!strcmp(c->num_name[i], name)) return c->num[i];
-    return NAN;
-}
-
-/* The audit's size of a check in words: steps, h and T of a run, or paths and levels of
- * a study, or the case's name. */
-/* The size of a system where it has one: "N = 64, " (Euler-Zeitlin, sine-Euler), "n = 4, "
- * (Manakov, point vortices); "" otherwise. */
-static void system_size(const slpi_problem *p, char *out, size_t n)
-{
-    switch (p->system) {
-    case SLPI_SYS_EULER_ZEITLIN: snprintf(out, n, "N = %d, ", p->ez.N); break;
-    case SLPI_SYS_SINE_EULER: snprintf(out, n, "N = %d, ", p->se.N); break;
-    case SLPI_SYS_MANAKOV: snprintf(out, n, "n = %d, ", p->mk.n); break;
-    case SLPI_SYS_POINT_VORTICES: snprintf(out, n, "n = %d, ", p->pv.n); break;
-    default: out[0] = 0;
-    }
-}
-
-/* The size of check c in words, from what it measured and the problem of its case: a
- * study's paths and step sizes; a sweep's step sizes, seeds and horizon; one step for a
- * Poisson defect; the steps of a run, with the system's size. A check without a case is
- * a closed computation; a kind of check whose size is none of these keeps its case. */
-static void size_words(const slpi_audit *a, const slpi_audit_check *c, char *out, size_t n)
-{
-    double steps = num_of(c, "steps"), h = num_of(c, "h"), T = num_of(c, "T"), paths = num_of(c, "paths");
-    double h0, h1, dh, rpaper;
-    int A, B, L, R, seeds;
-    long k;
-    char kind[16], sys[32] = "", args[512];
-    slpi_problem p;
-    slpi_error err;
-    int have = strcmp(c->kase, "-") && slpi_audit_case(a, c, &p, args, sizeof args, &err) == SLPI_OK;
-    if (have) system_size(&p, sys, sizeof sys);
-    if (isfinite(paths) && sscanf(c->check, "slope %15s %d %d %d", kind, &A, &B, &L) == 4)
-        snprintf(out, n, "%s%.0f coupled paths, h = T/2^%d..T/2^%d, reference T/2^%d", sys, paths, A, B, L);
-    else if (sscanf(c->check, "resolvable %d %d %d %d %lf", &A, &B, &L, &R, &rpaper) == 5)
-        snprintf(out, n, "%s%d coupled paths, h = T/2^%d..T/2^%d, reference T/2^%d", sys, R, A, B, L);
-    else if (sscanf(c->check, "gap %15s %d %d", kind, &L, &R) == 3)
-        snprintf(out, n, "%s%d coupled paths at h = T/2^%d", sys, R, L);
-    else if (!have)
-        snprintf(out, n, "%s", strcmp(c->kase, "-") ? c->kase : "closed computation");
-    else if (sscanf(c->check, "critical %lf %lf %lf %d", &h0, &h1, &dh, &seeds) == 4)
-        snprintf(out, n, "%sh = %g..%g by %g, seeds 1..%d, T = %g each", sys, h0, h1, dh, seeds,
-                 p.T > 0 ? p.T : p.h * (double)p.steps);
-    else if (!strncmp(c->check, "poisson ", 8) || !strncmp(c->check, "refpoisson ", 11))
-        snprintf(out, n, "%sone step of h = %g", sys, p.h);
-    else if (sscanf(c->check, "ref %15s %ld", kind, &k) == 2)
-        snprintf(out, n, "%s%ld certified steps of h = %g", sys, k, p.h);
-    else if (sscanf(c->check, "lifted %lf %ld", &h0, &k) == 2 || sscanf(c->check, "sviident %ld", &k) == 1)
-        snprintf(out, n, "%s%ld step%s of h = %g", sys, k, k == 1 ? "" : "s", p.h);
-    else if (sscanf(c->check, "sviorbit %ld", &k) == 1)
-        snprintf(out, n, "%sone step of h = %g from each point of a %ld x %ld grid of the sphere", sys,
-                 p.h, k, 2 * k);
-    else if (isfinite(steps) || !strncmp(c->check, "max ", 4) || !strncmp(c->check, "sphere ", 7) ||
-             !strncmp(c->check, "versus ", 7) || !strncmp(c->check, "growth ", 7) ||
-             !strncmp(c->check, "snapshots ", 10) || !strcmp(c->check, "fails")) {
-        double s = isfinite(steps) ? steps : (double)p.steps, hh = isfinite(h) ? h : p.h;
-        snprintf(out, n, "%s%.0f steps of h = %g (T = %g)", sys, s, hh, isfinite(T) ? T : s * hh);
-    } else
-        snprintf(out, n, "%s", c->kase);
 }
 
 /* The first decisive check of claim cl (common or of its first variant). */
@@ -331,7 +274,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
 {
     const char *v = slpi_claim_verdict_name(cl->verdict);
     char size[2048];
-    audit_size(a, cl, size, sizeof size);
+    slpi_audit_claim_size_words(a, cl, size, sizeof size);
     fprintf(f, "<section id='%s'><h3>%s ", cl->id, cl->id);
     decided_html(f, a, cl, "<span class='v %s'>%s</span> <small>", "</small></h3>\n<p class='st'>");
     html_text(f, cl->statement);
@@ -518,15 +461,18 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
                 for (int i = cl->first; !vc && i < cl->first + cl->count; i++)
                     if (a->checks[i].role == SLPI_ROLE_CLAIM && a->checks[i].variant == w) vc = &a->checks[i];
                 char m[160] = "";
-                if (vc) slpi_audit_measured_words(vc->check, vc->value, num_of(vc, "lo"), num_of(vc, "hi"), m, sizeof m);
+                if (vc)
+                    slpi_audit_measured_words(vc->check, vc->value, slpi_audit_number(vc, "lo"),
+                                              slpi_audit_number(vc, "hi"), m, sizeof m);
                 size_t l = strlen(ours);
                 snprintf(ours + l, sizeof ours - l, "%s%s: %s (%s)", w ? "; " : "", cl->var[w].label, m,
                          slpi_claim_verdict_name(cl->var[w].verdict));
             }
         } else {
-            slpi_audit_measured_words(c->check, c->value, num_of(c, "lo"), num_of(c, "hi"), ours, sizeof ours);
+            slpi_audit_measured_words(c->check, c->value, slpi_audit_number(c, "lo"), slpi_audit_number(c, "hi"), ours,
+                                      sizeof ours);
         }
-        audit_size(a, cl, size, sizeof size);
+        slpi_audit_claim_size_words(a, cl, size, sizeof size);
         fprintf(f, "<tr><td><a href='#%s'>%s</a></td><td>", cl->id, cl->id);
         html_short(f, cl->statement, 120);
         fprintf(f, " <small>(");

@@ -302,6 +302,42 @@ static void check_measured_words(void)
     TEST_CHECKF(!strcmp(small, "C2_dev grow"), "'%s'", small);
 }
 
+/* The bound of each form, read from its typed arguments, against the number written in
+ * the check string: a magnitude's threshold (X, or resolvable's N, never adstar's algebra
+ * size N), a window's edges (an unbounded one too), none for a form whose outcome is not
+ * one number against a bound. */
+static void check_bounds(void)
+{
+    static const struct {
+        const char *check;
+        int kind;
+        double lo, hi;
+    } w[] = {
+        { "max H0_rel_dev <= 1e-12", 1, 1e-12, 1e-12 },
+        { "versus H0_rel_dev noise=none >= 10", 1, 10, 10 },
+        { "resolvable 4 10 13 100 4 >= 3", 1, 3, 3 },
+        { "adstar son 5 + <= 1e-14", 1, 1e-14, 1e-14 },
+        { "ensemble 20 spread 2", 1, 2, 2 },
+        { "slope strong 3 7 10 100 0.7 inf", 2, 0.7, INFINITY },
+        { "critical 0.1 1.6 0.1 3 0.7 0.9", 2, 0.7, 0.9 },
+        { "growth C2_dev 0.8 1.2", 2, 0.8, 1.2 },
+        { "ensemble 20 away 0.1 0.5", 0, 0, 0 },
+        { "sphere 3", 0, 0, 0 },
+        { "test t-fast-schemes", 0, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        slpi_audit_args x;
+        char why[256];
+        double lo = 0, hi = 0;
+        int parsed = !slpi_audit_parse(w[i].check, &x, why, sizeof why);
+        TEST_CHECKF(parsed, "'%s': %s", w[i].check, why);
+        if (!parsed) continue;
+        int kind = slpi_audit_bound(&x, &lo, &hi);
+        TEST_CHECKF(kind == w[i].kind && lo == w[i].lo && hi == w[i].hi, "'%s': bound %d [%g, %g], want %d [%g, %g]",
+                    w[i].check, kind, lo, hi, w[i].kind, w[i].lo, w[i].hi);
+    }
+}
+
 int main(void)
 {
     test_start("t-audit-registry", 11);
@@ -313,6 +349,7 @@ int main(void)
     check_multiverse_lines();
     check_descriptions();
     check_measured_words();
+    check_bounds();
     audit_test_rmdir(dir);
     TEST_END();
 }

@@ -9,7 +9,8 @@
  *    DISCREPANCY only on all of them; the texts' {K.NAME} numbers come from the run and a
  *    placeholder never survives into a report;
  *  - a confirmatory run (seed_offset) draws the noise the registry never used;
- *  - sizes in words and reproducing commands in claims.json and index.html. */
+ *  - sizes in words, reproducing commands and each check's bound in claims.json and
+ *    index.html. */
 #include <jansson.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +47,17 @@ static void check_sizes_in_words(const char *dir)
         static const char *want[] = {"N = 8, 3 steps of h = ", "h = 0.1..0.2 by 0.1, seeds 1..1, T = 0.4 each",
                                      "one step of h = 0.125"};
         for (int k = 0; k < 3; k++) TEST_CHECKF(sz && strstr(sz, want[k]), "size lacks '%s'", want[k]);
+        /* each check's bound as its check string writes it (the screen's margin reads it):
+         * a threshold, a window, none */
+        json_t *ck = json_object_get(json_array_get(json_object_get(root, "claims"), 0), "checks");
+        static const char *bound[] = { "{\"x\":1.0}", "{\"lo\":0.0,\"hi\":1.0}", "{\"x\":1.0}", "null" };
+        for (size_t k = 0; k < 4; k++) {
+            json_t *b = json_object_get(json_array_get(ck, k), "bound");
+            char *txt = b ? json_dumps(b, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+            TEST_CHECKF(txt ? !strcmp(txt, bound[k]) : !strcmp(bound[k], "null"), "check %zu's bound %s, want %s", k,
+                        txt ? txt : "null", bound[k]);
+            free(txt);
+        }
         json_decref(root);
         snprintf(path, sizeof path, "%s/index.html", dir);
         char *html = read_text(path);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# screen-verdict.sh ID DIR — the kernel and libm screen's decision for claim ID from its
+# members' reports, DIR/mK/claims.json for the members DIR/members.tsv lists (written by
+# reports/screen.sh through multiverse.sh). The rule, committed before the screen ran
+# (docs/claims.md#screen): a choice of kernel or libm CAN DECIDE the claim when
+#   1. the members' verdicts differ, or
+#   2. a check's outcome differs between members (any role: a control too), or
+#   3. for a decisive check (role claim) whose number is judged against a bound (the
+#      report's "bound": a threshold x, or a window lo..hi), over its numbers (the value,
+#      and the CI's lo and hi where the check has one):
+#      a. spread >= margin / 10, spread the largest range of one number over the members,
+#         margin the smallest distance of any member's number to any finite edge; or
+#      b. margin < 10 * 1e-5 * the largest |number|: the reports' six significant digits
+#         cannot show a spread of a tenth of the margin (so the screen cannot rule it out);
+#   else it CANNOT DECIDE, with the largest spread/margin ratio over the decisive checks as
+#   the evidence. Fewer than 8 members: INCOMPLETE.
+# Output, one tab-separated row: ID, members, the verdicts seen, CAN DECIDE / CANNOT DECIDE /
+# INCOMPLETE, the largest ratio (- if no decisive number has a bound), and the reason (the
+# registry line of the check that decides, what differs).
+usage="usage: screen-verdict.sh ID DIR"
+id=${1:?$usage}; dir=${2:?$usage}
+command -v jq >/dev/null || { echo "screen-verdict: needs jq (make deps installs it)" >&2; exit 2; }
+[ -f "$dir/members.tsv" ] || { echo "screen-verdict: $dir/members.tsv missing" >&2; exit 2; }
+files=$(awk -F'\t' -v d="$dir" 'NR > 1 { print d "/m" $1 "/claims.json" }' "$dir/members.tsv")
+n=$(printf '%s' "$files" | grep -c .)
+[ "$n" -gt 0 ] || { printf '%s\t0\t-\tINCOMPLETE\t-\tno member has run\n' "$id"; exit 0; }
+for f in $files; do [ -f "$f" ] || { echo "screen-verdict: $f missing" >&2; exit 2; }; done
+# shellcheck disable=SC2086
+jq -r -s --arg id "$id" --argjson n "$n" '
+  def nums: [.value, .numbers.lo, .numbers.hi] | map(select(type == "number"));
+  def edges: [.bound.x, .bound.lo, .bound.hi] | map(select(type == "number"));
+  def fmt: if . == null then "-" elif . == 0 then "0"
+    else (log10 | floor) as $e | (. / pow(10; $e) * 100 | round / 100 | tostring) + "e" + ($e | tostring) end;
+  [.[] | .claims[0]] as $m
+  | ($m | map(.verdict) | unique) as $verdicts
+  | [range(0; $m[0].checks | length) as $i | [$m[] | .checks[$i]] as $c | $c[0] as $c0
+     | (if ($c | map(.outcome) | unique | length) > 1 then
+          {line: $c0.line, why: "outcomes differ (\($c | map(.outcome) | unique | join(", ")))"}
+        elif $c0.role != "claim" or ($c0 | edges | length) == 0 then empty
+        elif ($c | map(nums | length) | unique | length) > 1 then
+          {line: $c0.line, why: "a number is present in some members only"}
+        elif ($c0 | nums | length) == 0 then empty
+        else
+          ([$c[] | nums as $p | edges as $e | $p[] as $x | $e[] as $y | ($x - $y) | fabs] | min) as $margin
+          | ([range(0; $c0 | nums | length) as $j | [$c[] | nums[$j]] | max - min] | max) as $spread
+          | ([$c[] | nums[] | fabs] | max) as $big
+          | (if $margin > 0 then $spread / $margin elif $spread > 0 then 1e9 else 0 end) as $ratio
+          | if $margin < 10 * 1e-5 * $big then
+              {line: $c0.line, ratio: $ratio, why: "margin \($margin) under ten units of the six digits reported"}
+            elif $ratio >= 0.1 then
+              {line: $c0.line, ratio: $ratio, why: "spread \($spread) reaches a tenth of the margin \($margin)"}
+            else {line: $c0.line, ratio: $ratio} end
+        end)] as $rows
+  | ([$rows[] | select(.ratio != null)] | max_by(.ratio)) as $top
+  | ([$rows[] | select(.why != null)] | first) as $why
+  | [$id, ($n | tostring), ($verdicts | join(" ")),
+     (if $n < 8 then "INCOMPLETE" elif ($verdicts | length) > 1 or $why != null then "CAN DECIDE"
+      else "CANNOT DECIDE" end),
+     ($top.ratio | fmt),
+     (if ($verdicts | length) > 1 then "verdicts differ"
+      elif $why != null then "line \($why.line): \($why.why)"
+      elif $top != null then "largest spread/margin at line \($top.line)"
+      else "no decisive number with a bound; every outcome alike" end)]
+  | @tsv' $files
