@@ -394,6 +394,35 @@ static void check_variants(const char *dir)
     slpi_audit_free(&a);
 }
 
+/* at the papers' sizes (FULL=1) a check's bound is its replacement check's: a claim
+ * whose full field moves the threshold reports the moved one */
+static void check_full_bound(const char *dir)
+{
+    const char *reg = "# test registry\n"
+                      "= X1 | s | m | p | -\n"
+                      "X1 | t | CONFIRMED | claim | - | adstar so3 <= 1e-14 | adstar so3 <= 1e-13\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    slpi_error err = { 0, "" };
+    slpi_audit a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+    a.full = 1;
+    int rc = slpi_audit_load(&a, test_temp_file(reg), &err);
+    TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
+    if (rc == SLPI_OK) {
+        slpi_audit_run(&a, NULL, NULL);
+        TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
+        char path[128];
+        snprintf(path, sizeof path, "%s/claims.json", dir);
+        json_t *root = json_load_file(path, 0, NULL);
+        json_t *ck = json_array_get(json_object_get(json_array_get(json_object_get(root, "claims"), 0), "checks"), 0);
+        double x = json_real_value(json_object_get(json_object_get(ck, "bound"), "x"));
+        TEST_CHECKF(x == 1e-13, "the FULL check's bound %g, want its replacement's 1e-13", x);
+        json_decref(root);
+    }
+    slpi_audit_free(&a);
+}
+
 int main(void)
 {
     test_start("t-audit-verdicts", 11);
@@ -406,6 +435,7 @@ int main(void)
     check_placeholders(dir);
     check_confirmatory_offset(dir);
     check_variants(dir);
+    check_full_bound(dir);
     audit_test_rmdir(dir);
     TEST_END();
 }
