@@ -16,7 +16,8 @@
 #   the evidence. Fewer than 8 members: INCOMPLETE.
 # Output, one tab-separated row: ID, members, the verdicts seen, CAN DECIDE / CANNOT DECIDE /
 # INCOMPLETE, the largest ratio (- if no decisive number has a bound), and the reason (the
-# registry line of the check that decides, what differs).
+# claim's check that decides, K of its check lines with its case and check, and what
+# differs; the line number is not given: the screen's derived registry shifts it).
 usage="usage: screen-verdict.sh ID DIR"
 id=${1:?$usage}; dir=${2:?$usage}
 command -v jq >/dev/null || { echo "screen-verdict: needs jq (make deps installs it)" >&2; exit 2; }
@@ -34,11 +35,12 @@ jq -r -s --arg id "$id" --argjson n "$n" '
   [.[] | .claims[0]] as $m
   | ($m | map(.verdict) | unique) as $verdicts
   | [range(0; $m[0].checks | length) as $i | [$m[] | .checks[$i]] as $c | $c[0] as $c0
+     | "check \($i + 1) (\($c0.case // "-") | \($c0.check // "-"))" as $at
      | (if ($c | map(.outcome) | unique | length) > 1 then
-          {line: $c0.line, why: "outcomes differ (\($c | map(.outcome) | unique | join(", ")))"}
+          {at: $at, why: "outcomes differ (\($c | map(.outcome) | unique | join(", ")))"}
         elif $c0.role != "claim" or ($c0 | edges | length) == 0 then empty
         elif ($c | map(nums | length) | unique | length) > 1 then
-          {line: $c0.line, why: "a number is present in some members only"}
+          {at: $at, why: "a number is present in some members only"}
         elif ($c0 | nums | length) == 0 then empty
         else
           ([$c[] | nums as $p | edges as $e | $p[] as $x | $e[] as $y | ($x - $y) | fabs] | min) as $margin
@@ -46,10 +48,10 @@ jq -r -s --arg id "$id" --argjson n "$n" '
           | ([$c[] | nums[] | fabs] | max) as $big
           | (if $margin > 0 then $spread / $margin elif $spread > 0 then 1e9 else 0 end) as $ratio
           | if $margin < 10 * 1e-5 * $big then
-              {line: $c0.line, ratio: $ratio, why: "margin \($margin) under ten units of the six digits reported"}
+              {at: $at, ratio: $ratio, why: "margin \($margin) under ten units of the six digits reported"}
             elif $ratio >= 0.1 then
-              {line: $c0.line, ratio: $ratio, why: "spread \($spread) reaches a tenth of the margin \($margin)"}
-            else {line: $c0.line, ratio: $ratio} end
+              {at: $at, ratio: $ratio, why: "spread \($spread) reaches a tenth of the margin \($margin)"}
+            else {at: $at, ratio: $ratio} end
         end)] as $rows
   | ([$rows[] | select(.ratio != null)] | max_by(.ratio)) as $top
   | ([$rows[] | select(.why != null)] | first) as $why
@@ -58,7 +60,7 @@ jq -r -s --arg id "$id" --argjson n "$n" '
       else "CANNOT DECIDE" end),
      ($top.ratio | fmt),
      (if ($verdicts | length) > 1 then "verdicts differ"
-      elif $why != null then "line \($why.line): \($why.why)"
-      elif $top != null then "largest spread/margin at line \($top.line)"
+      elif $why != null then "\($why.at): \($why.why)"
+      elif $top != null then "largest spread/margin at \($top.at)"
       else "no decisive number with a bound; every outcome alike" end)]
   | @tsv' $files

@@ -56,7 +56,7 @@ done
 grep -q '^% X1 | \(seeds\|fit\)' "$dir/reg" && { echo "t-screen: FAIL: X1's own choices were kept in the derived registry"; fail=1; }
 grep -q '^% X2 | blas | Haswell Prescott' "$dir/reg" || { echo "t-screen: FAIL: X2's declared kernels were changed"; fail=1; }
 [ "$(grep -c '^% X3 | \(blas\|libm\) |' "$dir/reg")" = 2 ] || { echo "t-screen: FAIL: X3 lacks the screen's two lines"; fail=1; }
-row flat X1 '8	CONFIRMED	CANNOT DECIDE	0	largest spread/margin at line 7$'
+row flat X1 '8	CONFIRMED	CANNOT DECIDE	0	largest spread/margin at check 1 (- | -)$'
 # the rule's parts, one claim at a time
 want() {   # NAME PATTERN, with VALUE, BOUND, VERDICT, CTL from the environment
   sc "$1" --only X3 || { echo "t-screen: FAIL: $1 exited: $(cat "$dir/$1.out")"; fail=1; }
@@ -65,14 +65,14 @@ want() {   # NAME PATTERN, with VALUE, BOUND, VERDICT, CTL from the environment
 # a spread of 0.04 against the nearest member's margin 0.46 (ratio 0.087): cannot decide;
 # 0.05 against 0.45 (0.111): can
 VALUE='[ "$K" = Haswell ] && echo 0.54 || echo 0.5' BOUND='"x":1' want small '8	CONFIRMED	CANNOT DECIDE	8.7e-2	'
-VALUE='[ "$K" = Haswell ] && echo 0.55 || echo 0.5' BOUND='"x":1' want tenth '8	CONFIRMED	CAN DECIDE	1.11e-1	line 7: spread'
+VALUE='[ "$K" = Haswell ] && echo 0.55 || echo 0.5' BOUND='"x":1' want tenth '8	CONFIRMED	CAN DECIDE	1.11e-1	check 1 (- | -): spread'
 # a window: the margin is to the nearer edge (0.2 to 1.3)
 VALUE='[ -n "$P" ] && echo 1.1 || echo 1.09' BOUND='"lo":0.7,"hi":1.3' want window '8	CONFIRMED	CANNOT DECIDE	5e-2	'
 # a margin six digits cannot resolve: 1.000001 against 1
-VALUE='echo 1.000001' BOUND='"x":1' want tight '8	CONFIRMED	CAN DECIDE	0	line 7: margin .* six digits'
+VALUE='echo 1.000001' BOUND='"x":1' want tight '8	CONFIRMED	CAN DECIDE	0	check 1 (- | -): margin .* six digits'
 # the verdicts differ; a control's outcome differs
 VERDICT='[ "$K" = Prescott ] && echo DISCREPANCY || echo CONFIRMED' BOUND='"x":1' want verdict '8	CONFIRMED DISCREPANCY	CAN DECIDE	.*	verdicts differ$'
-CTL='[ -n "$P" ] && echo met || echo not met' BOUND='"x":1' want control '8	CONFIRMED	CAN DECIDE	0	line 8: outcomes differ'
+CTL='[ -n "$P" ] && echo met || echo not met' BOUND='"x":1' want control '8	CONFIRMED	CAN DECIDE	0	check 2 (- | -): outcomes differ'
 # no bound: outcomes only
 VALUE='[ -n "$P" ] && echo 3 || echo 4' want nobound '8	CONFIRMED	CANNOT DECIDE	-	no decisive number with a bound'
 # --only screens a claim whatever it declares (X2: a known case for the power)
