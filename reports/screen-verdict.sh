@@ -1,7 +1,8 @@
 #!/bin/sh
-# screen-verdict.sh ID DIR — the kernel and libm screen's decision for claim ID from its
-# members' reports, DIR/mK/claims.json for the members DIR/members.tsv lists (written by
-# reports/screen.sh through multiverse.sh). The rule, committed before the screen ran
+# screen-verdict.sh ID FILE — the kernel and libm screen's decision for claim ID from its
+# members' checks, FILE (screen.json, written by reports/screen.sh from the members'
+# reports: an array of members, each its member number, coordinates, verdict and checks,
+# each check's role, case, check, outcome, value, CI ends lo and hi, and bound). The rule, committed before the screen ran
 # (docs/claims.md#screen): a choice of kernel or libm CAN DECIDE the claim when
 #   1. the members' verdicts differ, or
 #   2. a check's outcome differs between members (any role: a control too), or
@@ -18,21 +19,16 @@
 # INCOMPLETE, the largest ratio (- if no decisive number has a bound), and the reason (the
 # claim's check that decides, K of its check lines with its case and check, and what
 # differs; the line number is not given: the screen's derived registry shifts it).
-usage="usage: screen-verdict.sh ID DIR"
-id=${1:?$usage}; dir=${2:?$usage}
+usage="usage: screen-verdict.sh ID FILE"
+id=${1:?$usage}; file=${2:?$usage}
 command -v jq >/dev/null || { echo "screen-verdict: needs jq (make deps installs it)" >&2; exit 2; }
-[ -f "$dir/members.tsv" ] || { echo "screen-verdict: $dir/members.tsv missing" >&2; exit 2; }
-files=$(awk -F'\t' -v d="$dir" 'NR > 1 { print d "/m" $1 "/claims.json" }' "$dir/members.tsv")
-n=$(printf '%s' "$files" | grep -c .)
-[ "$n" -gt 0 ] || { printf '%s\t0\t-\tINCOMPLETE\t-\tno member has run\n' "$id"; exit 0; }
-for f in $files; do [ -f "$f" ] || { echo "screen-verdict: $f missing" >&2; exit 2; }; done
-# shellcheck disable=SC2086
-jq -r -s --arg id "$id" --argjson n "$n" '
-  def nums: [.value, .numbers.lo, .numbers.hi] | map(select(type == "number"));
+[ -f "$file" ] || { echo "screen-verdict: $file missing" >&2; exit 2; }
+jq -r --arg id "$id" '
+  def nums: [.value, .lo, .hi] | map(select(type == "number"));
   def edges: [.bound.x, .bound.lo, .bound.hi] | map(select(type == "number"));
   def fmt: if . == null then "-" elif . == 0 then "0"
     else (log10 | floor) as $e | (. / pow(10; $e) * 100 | round / 100 | tostring) + "e" + ($e | tostring) end;
-  [.[] | .claims[0]] as $m
+  . as $m | length as $n
   | ($m | map(.verdict) | unique) as $verdicts
   | [range(0; $m[0].checks | length) as $i | [$m[] | .checks[$i]] as $c | $c[0] as $c0
      | "check \($i + 1) (\($c0.case // "-") | \($c0.check // "-"))" as $at
@@ -63,4 +59,4 @@ jq -r -s --arg id "$id" --argjson n "$n" '
       elif $why != null then "\($why.at): \($why.why)"
       elif $top != null then "largest spread/margin at \($top.at)"
       else "no decisive number with a bound; every outcome alike" end)]
-  | @tsv' $files
+  | if $n == 0 then [$id, "0", "-", "INCOMPLETE", "-", "no member has run"] | @tsv else @tsv end' "$file"

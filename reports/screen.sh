@@ -7,9 +7,11 @@
 # registry's reduced sizes (--full is not offered: the screen is reduced by its rule):
 # reports/multiverse.sh with a derived registry, OUT/claims.txt, in which the claim's "%"
 # lines are replaced by the screen's two, into OUT/ID (members.tsv and the members'
-# reports; resumable as multiverse.sh is). reports/screen-verdict.sh then decides each
-# claim from its members' reports, by the rule committed before the screen ran, into
-# OUT/screen.tsv (one row a claim) and prints it.
+# reports; resumable as multiverse.sh is). OUT/ID/screen.json keeps what the verdict
+# reads of each member (its coordinates, verdict, and every check's role, case, check,
+# outcome, numbers and bound); reports/screen-verdict.sh decides each claim from it, by
+# the rule committed before the screen ran, into OUT/screen.tsv (one row a claim) and
+# prints it.
 # The claims screened: every claim of FILE (default reports/claims.txt) that declares no
 # blas and no libm line, or with --only those named (whatever they declare: a claim that
 # declares them is a known case for the screen's power). --max K runs at most K members
@@ -61,7 +63,16 @@ for id in $ids; do
     --cache "${cache:-$out/cache}" ${tests:+--tests "$tests"} $lim > "$out/$id.log" 2>&1 ||
     { echo "screen: $id:" >&2; tail -3 "$out/$id.log" >&2; exit 2; }
   ran=$((ran + $(awk 'END { print NR }' "$out/$id/members.tsv") - before))
-  sh "$(dirname "$0")/screen-verdict.sh" "$id" "$out/$id" >> "$out/screen.tsv.new" || exit 2
+  # the members' checks, as the verdict reads them (and the archive keeps them)
+  awk -F'\t' 'NR > 1 { print $1 "\t" $2 }' "$out/$id/members.tsv" > "$out/$id/.members" || exit 2
+  while IFS='	' read -r k coords; do
+    jq -c --argjson k "$k" --arg c "$coords" '.claims[0] | {member: $k, coordinates: $c, verdict, checks:
+        [.checks[] | {role, case, check, outcome, value, lo: .numbers.lo, hi: .numbers.hi, bound}]}' \
+      "$out/$id/m$k/claims.json" || exit 2
+  done < "$out/$id/.members" > "$out/$id/screen.jsonl"
+  jq -s . "$out/$id/screen.jsonl" > "$out/$id/screen.json" || exit 2
+  rm -f "$out/$id/.members" "$out/$id/screen.jsonl"
+  sh "$(dirname "$0")/screen-verdict.sh" "$id" "$out/$id/screen.json" >> "$out/screen.tsv.new" || exit 2
 done
 mv "$out/screen.tsv.new" "$out/screen.tsv" || exit 2
 cat "$out/screen.tsv"

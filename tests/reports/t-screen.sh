@@ -6,8 +6,9 @@
 # with its other "%" lines dropped; a claim CAN DECIDE when the verdicts differ, when a
 # check's outcome differs (a control's too), when a decisive number's spread reaches a
 # tenth of its margin to the bound, or when the margin is under what six digits resolve;
-# else it CANNOT DECIDE with the largest ratio; --max runs part (INCOMPLETE) and a second
-# run resumes; a bad argument or an unknown claim exits 2.
+# else it CANNOT DECIDE with the largest ratio; screen.json keeps what the verdict read;
+# --max runs part (INCOMPLETE) and a second run resumes; a bad argument, an unknown claim
+# or a missing screen.json exits 2.
 command -v jq >/dev/null || { echo "t-screen: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-screen-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -57,6 +58,14 @@ grep -q '^% X1 | \(seeds\|fit\)' "$dir/reg" && { echo "t-screen: FAIL: X1's own 
 grep -q '^% X2 | blas | Haswell Prescott' "$dir/reg" || { echo "t-screen: FAIL: X2's declared kernels were changed"; fail=1; }
 [ "$(grep -c '^% X3 | \(blas\|libm\) |' "$dir/reg")" = 2 ] || { echo "t-screen: FAIL: X3 lacks the screen's two lines"; fail=1; }
 row flat X1 '8	CONFIRMED	CANNOT DECIDE	0	largest spread/margin at check 1 (- | -)$'
+# what the verdict reads is kept per claim (the archive's copy): the 8 members in order,
+# with their coordinates and checks; the verdict from it alone gives the same row
+[ "$(jq -r '[.[] | "\(.member) \(.coordinates) \(.checks | length)"] | join(",")' "$dir/flat/X3/screen.json")" = \
+  "1 blas=Prescott libm=glibc 2,2 blas=Prescott libm=mpfr 2,3 blas=Sandybridge libm=glibc 2,4 blas=Sandybridge libm=mpfr 2,5 blas=Haswell libm=glibc 2,6 blas=Haswell libm=mpfr 2,7 blas=Cooperlake libm=glibc 2,8 blas=Cooperlake libm=mpfr 2" ] ||
+  { echo "t-screen: FAIL: screen.json: $(jq -c 'map(.coordinates)' "$dir/flat/X3/screen.json")"; fail=1; }
+[ "$(sh reports/screen-verdict.sh X3 "$dir/flat/X3/screen.json")" = "$(grep '^X3	' "$dir/flat/screen.tsv")" ] ||
+  { echo "t-screen: FAIL: the verdict from screen.json differs from the run's row"; fail=1; }
+sh reports/screen-verdict.sh X3 "$dir/none.json" > /dev/null 2>&1; [ $? = 2 ] || { echo "t-screen: FAIL: a missing screen.json did not exit 2"; fail=1; }
 # the rule's parts, one claim at a time
 want() {   # NAME PATTERN, with VALUE, BOUND, VERDICT, CTL from the environment
   sc "$1" --only X3 || { echo "t-screen: FAIL: $1 exited: $(cat "$dir/$1.out")"; fail=1; }
