@@ -7,7 +7,8 @@
 # claim's own date and revision beside its verdict, and the archive's own run by its date,
 # revision and machine. An archived verdict that differs from
 # the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
-# the report beside it and in the audit's summary; one that agrees (R1's) is not.
+# the report beside it and in the audit's summary; one that agrees (R1's) is not. The
+# kernel and libm screen's tables are recomputed from its archived members.
 bin=${SLPI_BIN:-build/slpi}
 command -v jq >/dev/null || { echo "t-archive: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
@@ -235,6 +236,29 @@ ROWS
   [ "$nrev" -ge 10 ] && [ "$nnamed" -ge 10 ] && [ "$nchk" -ge 5 ] ||
     { echo "t-archive: FAIL: too few revisions ($nrev), digests ($nnamed) or checked digests ($nchk) found"; fail=1; }
 fi
+# the screen's archive (reports/full/screen): its tables are what reports/screen-verdict.sh
+# makes of the archived members, and its consequence holds in the registry: a screened
+# claim that the kernel or libm can decide declares both, one that they cannot declares
+# neither (docs/claims.md#screen); a changed member is seen
+nscr=0
+for t in screen known; do
+  while IFS="$(printf '\t')" read -r id rest; do
+    nscr=$((nscr + 1))
+    [ "$(sh reports/screen-verdict.sh "$id" "reports/full/screen/$id.json")" = "$id	$rest" ] ||
+      { echo "t-archive: FAIL: screen/$t.tsv's $id row is not what its archived members give"; fail=1; }
+  done < "reports/full/screen/$t.tsv"
+done
+[ "$nscr" = 80 ] || { echo "t-archive: FAIL: the screen's tables hold $nscr claims, not 80"; fail=1; }
+while IFS="$(printf '\t')" read -r id n v decision rest; do
+  nd=$(grep -c "^% $id | \(blas\|libm\) |" reports/claims.txt)
+  case $decision in
+    "CAN DECIDE") [ "$nd" = 2 ] || { echo "t-archive: FAIL: the screen says $id can be decided, and it declares $nd of blas, libm"; fail=1; } ;;
+    *) [ "$nd" = 0 ] || { echo "t-archive: FAIL: the screen says $id cannot be decided, and it declares $nd of blas, libm"; fail=1; } ;;
+  esac
+done < reports/full/screen/screen.tsv
+jq '.[3].checks[0].value = 1e9' reports/full/screen/R1.json > "$dir/R1.json"
+[ "$(sh reports/screen-verdict.sh R1 "$dir/R1.json" | cut -f4)" = "CAN DECIDE" ] ||
+  { echo "t-archive: FAIL: a changed member of the screen's archive is not seen"; fail=1; }
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
 grep -qE "$ph" "$dir/ph/index.html" || { echo "t-archive: FAIL: the placeholder pattern misses {7.value}"; fail=1; }
