@@ -121,7 +121,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
         json_object_set_new(o, "rule", json_string(cl->rule));
         json_object_set_new(o, "choices", json_string(cl->choices));
         json_object_set_new(o, "from_cache", json_boolean(cl->cached));
-        char mw[1024];
+        char mw[2048];
         int nm;
         slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
         json_t *mvo = json_object();
@@ -291,7 +291,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     if (differs(cl)) fprintf(f, " <small>(registry expects %s)</small>", cl->expected);
     fprintf(f, "</td></tr>");
     archive_cell(f, a, arch, cl, "<tr><th>the papers' size (archived FULL=1)</th><td>", "</td></tr>");
-    char mw[1024];
+    char mw[2048];
     int nm;
     slpi_audit_multiverse_words(a, cl, &nm, mw, sizeof mw);
     fprintf(f, "<tr><th>multiverse (<a href='#mv'>rule</a>)</th><td>");

@@ -169,12 +169,38 @@ int slpi_audit_multiverse_members(const slpi_audit_claim *cl, char *dims, size_t
     return members;
 }
 
+/* The kernel and libm screen's row for claim cl (docs/claims.md#screen), from
+ * ARCHIVE/screen/screen.tsv or known.tsv (reports/screen.sh): "; the kernel and libm
+ * screen (8 members): DECISION, spread/margin R: REASON"; empty without an archive or a
+ * row. */
+static void screen_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
+{
+    static const char *tables[] = { "screen.tsv", "known.tsv" };
+    out[0] = 0;
+    for (int t = 0; a->archive && t < 2 && !out[0]; t++) {
+        char path[SLPI_PATH_MAX + 64], line[1024];
+        snprintf(path, sizeof path, "%s/screen/%s", a->archive, tables[t]);
+        FILE *f = fopen(path, "r");
+        while (f && !out[0] && fgets(line, sizeof line, f)) {
+            char *fld[6], *save = NULL;
+            int nf = 0;
+            line[strcspn(line, "\n")] = 0;
+            for (char *w = strtok_r(line, "\t", &save); w && nf < 6; w = strtok_r(NULL, "\t", &save)) fld[nf++] = w;
+            if (nf == 6 && !strcmp(fld[0], cl->id))
+                snprintf(out, n, "; the kernel and libm screen (%s members): %s, spread/margin %s: %s", fld[1], fld[3],
+                         fld[4], fld[5]);
+        }
+        if (f) fclose(f);
+    }
+}
+
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
  * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
  * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
  * reports/crmath is preloaded), and, with an archive, the archived verdict over the members
- * (slpi_audit_multiverse_archived). A claim that declares no choice rests on this one
- * member, and the words say so; *members is the count of members (1 then). */
+ * (slpi_audit_multiverse_archived), and the kernel and libm screen's finding where it
+ * screened the claim. A claim that declares no choice rests on this one member, and the
+ * words say so; *members is the count of members (1 then). */
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
 {
     const char *pre = getenv("LD_PRELOAD");
@@ -183,19 +209,21 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
              (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
              slpi_blas_core() ? slpi_blas_core() : "not loaded", pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
     *members = slpi_audit_multiverse_members(cl, dims, sizeof dims);
+    char screen[640];
+    screen_archived(a, cl, screen, sizeof screen);
     if (!cl->multiverse[0]) {
         snprintf(out, n,
                  "one member (no open choice declared): this verdict rests on one seed set, one BLAS "
-                 "kernel, one libm and one fit: %s",
-                 member);
+                 "kernel, one libm and one fit: %s%s",
+                 member, screen);
         return;
     }
     char verdict[512];
     slpi_audit_multiverse_archived(a, cl, verdict, sizeof verdict);
-    snprintf(out, n, "%d members declared (%s); this run is one: %s; %s%s", *members, dims, member,
+    snprintf(out, n, "%d members declared (%s); this run is one: %s; %s%s%s", *members, dims, member,
              verdict[0] ? "the archived verdict over the members (reports/multiverse.sh): "
                         : "no multiverse run archived, so this verdict is one member's",
-             verdict);
+             verdict, screen);
 }
 
 /* The verdict that decides a claim in the report (docs/claims.md#multiverse): the archived

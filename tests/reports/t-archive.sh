@@ -78,6 +78,12 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3,R5 --out "$dir/outm" --archive 
   || { echo "t-archive: FAIL: the report does not say that R1's and R3's verdicts are one member's"; fail=1; }
 [ "$(grep -c "one member (no open choice declared): this verdict rests on one seed set" "$dir/outm/index.html")" = 1 ] \
   || { echo "t-archive: FAIL: the report does not say that R5's verdict rests on one member"; fail=1; }
+# and what the kernel and libm screen found, each claim its own row (the archive's
+# screen.tsv, here with R3's row changed in the copy: the words are read, not made)
+sed -i 's/^R3\t8\t\([^\t]*\)\tCANNOT DECIDE\t/R3\t8\t\1\tCAN DECIDE\t/' "$dir/arch/screen/screen.tsv"
+OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/outs" --archive "$dir/arch" -q > /dev/null 2>&1
+[ "$(jq -r '[.claims[].multiverse.words | capture("screen [(]8 members[)]: (?<d>[A-Z ]+),").d] | join("|")' "$dir/outs/claims.json")" = \
+  "CANNOT DECIDE|CAN DECIDE" ] || { echo "t-archive: FAIL: the report does not give each claim's screen row: $(jq -r '.claims[].multiverse.words' "$dir/outs/claims.json")"; fail=1; }
 sed 's/^R5 | RKMK §5, Fig. 1 | CONFIRMED | claim | .*$/% R5 | seeds | 0 1 2 3 4 5 6 7 | test\n&/' reports/claims.txt > "$dir/claims-mv.txt"
 mkdir -p "$dir/arch/multiverse/R5" && echo "R5 SEED-DEPENDENT over 8 members: CONFIRMED 7 (share 0.88 [0.53, 0.98])" > "$dir/arch/multiverse/R5/multiverse.txt"
 OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmv" --archive "$dir/arch" -q > /dev/null 2>&1
