@@ -12,7 +12,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/version.h"
-#include "core/problem-struct.h"
 #include "core/digest.h"
 #include "reports/reports.h"
 #include "reports/audit-checks.h"
