@@ -55,9 +55,14 @@ static int run_stored(const slpi_audit *a, const slpi_audit_check *c, slpi_conv_
     cfg->resume = access(path, F_OK) == 0 ? path : NULL;
     int rc = slpi_conv_run(cfg, NULL, NULL, res, err);
     if (rc != SLPI_OK && rc != SLPI_ENUMERIC && rc != SLPI_EINTR) {
-        fprintf(stderr, "audit: claim %s: the study store %s: %s: recomputed without it\n", c->id, path, err->msg);
+        /* the store's fault only if the study runs without it: else the caller reports
+         * the study's own error, and the store is not blamed */
+        char was[sizeof err->msg];
+        snprintf(was, sizeof was, "%s", err->msg);
         cfg->checkpoint = cfg->resume = NULL;
         rc = slpi_conv_run(cfg, NULL, NULL, res, err);
+        if (rc == SLPI_OK)
+            fprintf(stderr, "audit: claim %s: the study store %s: %s: recomputed without it\n", c->id, path, was);
     } else if (res->resumed > 0) {
         fprintf(stderr, "audit: claim %s: %ld of %ld paths of its study reloaded from %s\n", c->id, res->resumed,
                 cfg->paths, path);

@@ -3,7 +3,8 @@
 # reports/audit-studies.c): a study run once is reloaded by a later run that differs only
 # in its fit or level range (the multiverse's fit and levels members), and that run's
 # checks are those of the same member run without a store, number for number; a store
-# entry that cannot be read is recomputed without it and left as it was; another BLAS
+# entry that cannot be read is recomputed without it and left as it was, and a study that
+# cannot run without it either is UNABLE with its own error, the store not blamed; another BLAS
 # kernel or seed offset is another study; a folder too long for the entry's path (but not
 # for the claim's cache entry) runs unstored and says so. Each run is a separate process,
 # so the audit's in-process memo of studies cannot stand in for the store.
@@ -39,6 +40,19 @@ grep -q "^audit: claim X1: the study store $e: .*: recomputed without it" g.log 
   note "an unreadable store entry was not reported: $(grep -v '^ ' g.log | head -2 | tr '\n' ' ')"
 cmp -s "$e" kept || note "the unreadable store entry was replaced"
 [ "$(nums g)" = "$(nums fresh)" ] || note "the run past an unreadable entry differs from a run without the store"
+# a study that cannot run, store or not (a reference level past the 2 GiB noise limit): its
+# own error makes the check UNABLE, and the store (its own folder: the control's study is
+# X1's, whose entry above is garbage) is not blamed for it
+cat > big.txt <<'EOF'
+= X2 | s | m | p | -
+X2 | t | CONFIRMED | claim | iso/so3/weak-exact | slope weak 1 4 30 400 0.7 inf phi=x1 | -
+X2 | t | CONFIRMED | fails | iso/so3/weak-exact | slope weak 1 4 7 400 1.5 inf phi=x1 | -
+EOF
+"$slpi" audit --claims big.txt --out big --cache c2 > big.log 2>&1
+grep -q "study store" big.log && note "a study that cannot run blamed the store: $(grep 'study store' big.log)"
+[ "$(jq -r '.claims[0].checks[0].outcome' big/claims.json 2>/dev/null)" = unable ] &&
+  jq -r '.claims[0].checks[0].evidence' big/claims.json | grep -q -- "--ref 30" ||
+  note "the study's own error is not the check's: $(jq -r '.claims[0].checks[0].evidence' big/claims.json 2>/dev/null | cut -c1-200)"
 # another kernel, another seed offset: other studies, stored beside it
 rm -f c/X1-*.json
 OPENBLAS_CORETYPE=Prescott audit k --cache c $member
