@@ -36,6 +36,11 @@ const char *slpi_audit_check_string(const slpi_audit *a, const slpi_audit_check 
     return a->full && c->full_check[0] ? c->full_check : c->check;
 }
 
+const slpi_audit_args *slpi_audit_args_in_force(const slpi_audit *a, const slpi_audit_check *c)
+{
+    return slpi_audit_check_string(a, c) == c->check ? &c->args : &c->full_args;
+}
+
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */
 int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p,
                         char *args, size_t nargs, slpi_error *err)

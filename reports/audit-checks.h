@@ -27,6 +27,8 @@ typedef struct slpi_problem slpi_problem;
 int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max);
 /* The check string in force (FULL=1 may replace it). */
 const char *slpi_audit_check_string(const slpi_audit *a, const slpi_audit_check *c);
+/* The check in force typed (its args, or FULL=1's full_args where those replace it). */
+const slpi_audit_args *slpi_audit_args_in_force(const slpi_audit *a, const slpi_audit_check *c);
 /* The FULL=1 case overrides of c in force, or NULL. */
 const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_check *c);
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */

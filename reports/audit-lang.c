@@ -428,11 +428,8 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
 
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
 {
-    const slpi_audit_args *x = &c->args;
-    if (slpi_audit_check_string(a, c) != c->check) {   /* FULL=1 */
-        snprintf(c->check, sizeof c->check, "%s", c->full_check);
-        x = &c->full_args;
-    }
+    const slpi_audit_args *x = slpi_audit_args_in_force(a, c);
+    if (x != &c->args) snprintf(c->check, sizeof c->check, "%s", c->full_check); /* FULL=1 */
     c->figure[0] = 0;
     c->command[0] = 0;
     c->nnum = 0;

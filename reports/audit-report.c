@@ -66,8 +66,7 @@ static json_t *json_number(double v)
 static json_t *check_bound(const slpi_audit *a, const slpi_audit_check *c)
 {
     double lo, hi;
-    const slpi_audit_args *x = slpi_audit_check_string(a, c) != c->check ? &c->full_args : &c->args;
-    int kind = slpi_audit_bound(x, &lo, &hi);
+    int kind = slpi_audit_bound(slpi_audit_args_in_force(a, c), &lo, &hi);
     if (!kind) return NULL;
     json_t *b = json_object();
     if (kind == 1)

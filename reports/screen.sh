@@ -64,14 +64,13 @@ for id in $ids; do
     { echo "screen: $id:" >&2; tail -3 "$out/$id.log" >&2; exit 2; }
   ran=$((ran + $(awk 'END { print NR }' "$out/$id/members.tsv") - before))
   # the members' checks, as the verdict reads them (and the archive keeps them)
-  awk -F'\t' 'NR > 1 { print $1 "\t" $2 }' "$out/$id/members.tsv" > "$out/$id/.members" || exit 2
-  while IFS='	' read -r k coords; do
+  awk -F'\t' 'NR > 1 { print $1 "\t" $2 }' "$out/$id/members.tsv" | while IFS='	' read -r k coords; do
     jq -c --argjson k "$k" --arg c "$coords" '.claims[0] | {member: $k, coordinates: $c, verdict, checks:
         [.checks[] | {role, case, check, outcome, value, lo: .numbers.lo, hi: .numbers.hi, bound}]}' \
       "$out/$id/m$k/claims.json" || exit 2
-  done < "$out/$id/.members" > "$out/$id/screen.jsonl"
+  done > "$out/$id/screen.jsonl" || exit 2
   jq -s . "$out/$id/screen.jsonl" > "$out/$id/screen.json" || exit 2
-  rm -f "$out/$id/.members" "$out/$id/screen.jsonl"
+  rm -f "$out/$id/screen.jsonl"
   sh "$(dirname "$0")/screen-verdict.sh" "$id" "$out/$id/screen.json" >> "$out/screen.tsv.new" || exit 2
 done
 mv "$out/screen.tsv.new" "$out/screen.tsv" || exit 2
