@@ -103,9 +103,10 @@ static void pending_drop(int slot)
 }
 
 /* Block the signals whose handler removes the pending files, for the few calls between
- * creating a lock file and naming it pending (and between unlinking it and forgetting
- * it): a signal there would leave the lock file behind, or remove a successor's. A
- * signal that arrives meanwhile is delivered when the mask is restored. */
+ * creating a lock file or a temporary output and naming it pending (and between
+ * unlinking a lock file and forgetting it): a signal there would leave the file behind,
+ * or remove a successor's lock. A signal that arrives meanwhile is delivered when the
+ * mask is restored. */
 static void hold_signals(sigset_t *old)
 {
     sigset_t s;
@@ -187,14 +188,17 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
     snprintf(o->tmp, n, "%s/.%s.slpi-XXXXXX", dir, base);
     free(dir);
     free(copy);
+    sigset_t held;
+    hold_signals(&held); /* a signal between creating the file and naming it pending would leave it */
     int fd = mkstemp(o->tmp);
+    if (fd >= 0) o->pending = pending_add(o->tmp);
+    sigprocmask(SIG_SETMASK, &held, NULL);
     if (fd < 0) {
         int rc = fail(err, o->path, "cannot write (a temporary file in its folder)");
         free(o->tmp);
         o->tmp = NULL;
         return rc;
     }
-    o->pending = pending_add(o->tmp);
     mode_t mask = umask(0);
     umask(mask);
     fchmod(fd, old ? (old->st_mode & 07777) : (0666 & ~mask));

@@ -2,8 +2,10 @@
  * `slpi` (LD_PRELOAD). With SIGWINDOW=take it raises SIGWINDOW_SIG (a signal number) from
  * inside the flock(2) of a writer's lock file (".NAME.slpi-lock"), between the file's
  * creation and its naming as pending; with SIGWINDOW=release, from inside the unlink(2)
- * of that file, between the unlink and its forgetting. Once per process. The signal lands
- * where a signal from outside could land only by chance, in a window of a few calls. */
+ * of that file, between the unlink and its forgetting; with SIGWINDOW=temp, from inside the
+ * mkstemp(3) of a temporary output (".NAME.slpi-XXXXXX"), after the file exists and
+ * before it is named pending. Once per process. The signal lands where a signal from
+ * outside could land only by chance, in a window of a few calls. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>
@@ -41,6 +43,15 @@ int flock(int fd, int op)
     }
     if (!next) *(void **)&next = dlsym(RTLD_NEXT, "flock");
     return next(fd, op);
+}
+
+int mkstemp(char *template)
+{
+    static int (*next)(char *);
+    if (!next) *(void **)&next = dlsym(RTLD_NEXT, "mkstemp");
+    int fd = next(template);
+    if (fd >= 0 && strstr(template, ".slpi-")) fire("temp");
+    return fd;
 }
 
 int unlink(const char *path)

@@ -1,11 +1,13 @@
 #!/bin/sh
 # t-lock-signals.sh — a signal that lands between creating a writer's lock file
 # (".NAME.slpi-lock", core/output.c) and naming it pending, or between unlinking it and
-# forgetting it, leaves no lock file behind (docs/conventions.md#outputs). Those windows
+# forgetting it, or between creating a temporary output (".NAME.slpi-XXXXXX") and naming
+# it pending, leaves no such file behind (docs/conventions.md#outputs). Those windows
 # are a few system calls wide: signals sent from outside at random moments hit them only
 # by chance (140 SIGTERMs into checkpointing runs never did), so a shim preloaded into
 # `slpi` (compiled here from tests/core/sigwindow.c) raises the signal from inside the
-# lock file's flock (the "take" window) or unlink (the "release" window). For each window,
+# lock file's flock (the "take" window) or unlink (the "release" window), or from inside
+# a temporary output's mkstemp (the "temp" window). For each window,
 # each of SIGTERM, SIGHUP and SIGINT, and an output alone or with a checkpoint, the rule,
 # fixed before the runs: the shim says it raised the signal, the run ends by it (exit
 # 128 + the signal; SIGINT: 130, the run's own stop, or 0 when it lands after the last
@@ -24,7 +26,7 @@ ${CC:-cc} -O1 -shared -fPIC -o "$tmp/sigwindow.so" tests/core/sigwindow.c -ldl 2
   { echo "t-lock-signals: FAIL: cannot build the shim: $(head -3 "$tmp/cc.log")"; exit 1; }
 fail=0 n=0
 P="--preset iso/rigid-body/trajectories --steps 20 -q"
-for window in take release; do
+for window in take release temp; do
   for sig in 15 1 2; do
     for ck in "" "--checkpoint F.ck --checkpoint-every 5"; do
       n=$((n + 1))
@@ -44,5 +46,5 @@ for window in take release; do
     done
   done
 done
-[ $fail -eq 0 ] && echo "t-lock-signals: $n runs, each signalled inside a lock file's window: no lock file left"
+[ $fail -eq 0 ] && echo "t-lock-signals: $n runs, each signalled inside a lock or temporary file's window: no such file left"
 exit $fail
