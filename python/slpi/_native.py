@@ -62,6 +62,7 @@ int slpi_problem_set_callback(slpi_problem *p, int k, int (*grad)(double *, cons
                               int (*energy)(double *, const double *, int, void *), void *user_data,
                               slpi_error *err);
 long slpi_problem_text(const slpi_problem *p, char *buf, size_t n);
+double slpi_problem_noise_threshold(const slpi_problem *p);
 int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err);
 int slpi_api_verify_json(const char *path, const char *noise_file, long max_steps, const char *json);
 int slpi_api_verify_argv(int argc, char **argv, const char *json);

@@ -1,0 +1,203 @@
+"""slpi.torch — slpi's ISOMP on PyTorch, batched over paths, on any device (CPU or GPU),
+in binary64, binary32, TF32 or bfloat16, checked by slpi's own oracle (``slpi verify``).
+
+It is a port, not a second home of the mathematics: the scheme is docs/schemes.md#isomp
+(slpi/torch/isomp.py), the systems docs/systems.md#euler-zeitlin with the family's keys
+(docs/systems.md#zeitlin-family; slpi/torch/zeitlin.py) and the rigid body
+(docs/systems.md#rigid-body; slpi/torch/rigid.py), the increments the canonical noise
+of docs/noise.md#contract regenerated on the device bit for bit (slpi/torch/noise.py).
+The problem, its defaults, its initial state and its truncation threshold come from the
+C library (``slpi.Problem``); the results are ``slpi.Ensemble`` arrays and
+``slpi-trajectory 1`` files that ``slpi verify --precision P`` judges (one file per path,
+which verify pools). docs/gpu.md says how to run and check it on a GPU.
+
+Precisions (``precision=``): ``float64`` (binary64), ``float32`` (binary32), ``tf32``
+(float32 storage, matrix products with TF32 operands where the device has them: CUDA's
+``allow_tf32``; on the CPU PyTorch has no TF32, so ``tf32`` there is float32 arithmetic
+verified at TF32's budget) and ``bfloat16`` (every tensor bfloat16; PyTorch's products
+accumulate in binary32; ``update=cay``'s LU in binary32). The precision and the verify
+command that judges it are recorded in each file's header (``## slpi.torch`` lines)."""
+import math
+
+PRECISIONS = {   # name -> (torch dtype name, slpi verify --precision, the solver's eps)
+    "float64": ("float64", "binary64", 2.0 ** -52),
+    "float32": ("float32", "binary32", 2.0 ** -23),
+    "tf32": ("float32", "tf32", 2.0 ** -10),
+    "bfloat16": ("bfloat16", "bfloat16", 2.0 ** -7),
+}
+SYSTEMS = ("euler-zeitlin", "rigid-body")
+
+
+def available():
+    """Whether PyTorch can be imported (None) or why not (a str)."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        return "PyTorch is not installed (%s; Debian: apt-get install python3-torch)" % e
+    return None
+
+
+def _problem(problem, keys):
+    import slpi
+    p = problem if isinstance(problem, slpi.Problem) else slpi.Problem(problem, **keys)
+    if isinstance(problem, slpi.Problem) and keys:
+        p.set(**keys)
+    kv = {}
+    for line in p.text().splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            kv[k.strip()] = v.strip()
+    return p, kv
+
+
+class _Tf32:
+    """TF32 products on CUDA for the run's duration (restored after)"""
+
+    def __init__(self, on):
+        self.on = on
+
+    def __enter__(self):
+        import torch
+        self.old = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        torch.backends.cuda.matmul.allow_tf32 = self.on
+        torch.backends.cudnn.allow_tf32 = self.on
+
+    def __exit__(self, *a):
+        import torch
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.old
+
+
+def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None, save_every=None,
+        tol=None, maxit=None, chunk=64, defect=None, **keys):
+    """Integrate ``paths`` noise paths of an ISOMP problem on PyTorch.
+
+    Parameters
+    ----------
+    problem : str, slpi.Problem or None
+        A preset name or a problem (``system=euler-zeitlin`` or ``rigid-body`` with
+        ``scheme=isomp``); ``keys`` are set on it (``steps=``, ``N=``, ``kappa=``, ...).
+    paths, first_path : int
+        Paths first_path .. first_path + paths - 1 of the canonical noise, in one batch.
+    precision : str
+        ``float64``, ``float32``, ``tf32`` or ``bfloat16`` (PRECISIONS).
+    device : str or torch.device, optional
+        ``"cpu"`` (default), ``"cuda"``, ...
+    save_every : int, optional
+        Rows at step 0, every k-th step and the last (default: the problem's
+        ``output_every``).
+    tol, maxit : optional
+        The solver's stopping rule (docs/schemes.md#solver); default: the problem's in
+        binary64, 4 eps of the format otherwise (PRECISIONS), the problem's ``maxit``.
+    chunk : int
+        Steps of increments generated at a time.
+    defect : str, optional
+        A planted defect for the oracle's tests (``"drop"``: the 1/4 term dropped,
+        ``"coef:MAG"``: the 1/2 of the commutator times 1 + MAG, MAG a hex float); never for results.
+
+    Returns
+    -------
+    slpi.Ensemble
+        ``states`` (paths, rows, dim) in float64 (the format's values, exactly),
+        ``t``, ``step``, ``labels``, ``paths``, ``problem`` (the keys), ``stats`` (mean,
+        var, min, max over the paths, by numpy), ``route`` ("torch <precision> on
+        <device>"); and the attributes ``precision``, ``verify_precision``, ``iterations``
+        (paths, steps), ``stagnated`` and ``capped`` (counts per path), ``seconds`` (wall
+        time of the steps, after the set-up).
+    """
+    import time
+    import numpy as np
+    import torch
+    import slpi
+    from slpi.torch import noise as tnoise
+    if precision not in PRECISIONS:
+        raise ValueError("precision=%r: one of %s" % (precision, ", ".join(PRECISIONS)))
+    dname, vprec, eps = PRECISIONS[precision]
+    dtype = getattr(torch, dname)
+    dev = torch.device(device or "cpu")
+    p, kv = _problem(problem, keys)
+    system, scheme = kv.get("system"), kv.get("scheme")
+    if system not in SYSTEMS or scheme != "isomp":
+        raise ValueError("slpi.torch.run: system=%s scheme=%s: the torch path runs ISOMP on %s"
+                         % (system, scheme, " and ".join(SYSTEMS)))
+    steps, h, M = p.steps, p.h, p.noises
+    every = save_every or p.output_every
+    D = float(slpi._lib.slpi_problem_noise_threshold(p._p))
+    tol = tol if tol is not None else (float(kv.get("tol", 1e-15)) if precision == "float64" else 4 * eps)
+    maxit = int(maxit or kv.get("maxit", 100))
+    update = kv.get("update", "comm")
+    x0 = slpi.run(p, steps=1, output_every=1).states[0]   # the initial state, as the C library builds it
+    if system == "euler-zeitlin":
+        from slpi.torch.euler_zeitlin import Stepper
+    else:
+        from slpi.torch.rigid import Stepper
+    S = Stepper(kv, p, x0, paths, dtype, dev)
+    seed, refine = int(kv.get("seed", 1), 0), int(kv.get("refine", 0))
+    pathlist = list(range(first_path, first_path + paths))
+    rows, tsteps = [S.packed()], [0]
+    iters = np.zeros((paths, steps), dtype=np.int64)
+    stag, capped = np.zeros(paths, dtype=np.int64), np.zeros(paths, dtype=np.int64)
+    t0 = time.perf_counter()
+    with _Tf32(precision == "tf32"):
+        for c0 in range(0, steps, chunk):
+            cn = min(chunk, steps - c0)
+            eta = tnoise.increments(seed, pathlist, M, h, cn, refine=refine, first=c0,
+                                    truncate=D if math.isfinite(D) else None, device=dev) if M else None
+            for j in range(cn):
+                n = c0 + j
+                it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
+                iters[:, n] = it.cpu().numpy()
+                stag += st.cpu().numpy()
+                capped += cp.cpu().numpy()
+                if (n + 1) % every == 0 or n + 1 == steps:
+                    rows.append(S.packed())
+                    tsteps.append(n + 1)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    seconds = time.perf_counter() - t0
+    states = np.stack(rows, axis=1)
+    step = np.array(tsteps)
+    labels = p.labels
+    st = slpi.Statistics(n=paths, names=list(labels), mean=states.mean(axis=0),
+                         var=states.var(axis=0, ddof=1) if paths > 1 else np.full(states.shape[1:], np.nan),
+                         min=states.min(axis=0), max=states.max(axis=0), radius=np.zeros(states.shape[1:]))
+    e = slpi.Ensemble(t=step * h, step=step, states=states, labels=list(labels), paths=np.array(pathlist),
+                      stats=st, problem=kv, route="torch %s on %s" % (precision, dev))
+    e.precision, e.verify_precision, e.iterations = precision, vprec, iters
+    e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
+    return e
+
+
+def write(ensemble, folder, stem="path"):
+    """Write each path of a ``run`` result as an ``slpi-trajectory 1`` file
+    ``folder/STEM-K.tsv`` (K the noise path; hex doubles) that ``slpi verify
+    --precision P`` reads, P = ``ensemble.verify_precision``; returns the file names.
+    The header holds every key of the problem (path= the file's own) and ``## slpi.torch``
+    lines with the precision, device, tolerance and iterations."""
+    import os
+    import torch
+    os.makedirs(folder, exist_ok=True)
+    out = []
+    kv = ensemble.problem
+    skip = {"path", "steps"}
+    for i, K in enumerate(ensemble.paths.tolist()):
+        name = os.path.join(folder, "%s-%d.tsv" % (stem, K))
+        lines = ["# slpi-trajectory 1"]
+        lines += ["# %s=%s" % (k, v) for k, v in kv.items() if k not in skip]
+        lines += ["# steps=%d" % int(ensemble.step[-1]), "# path=%d" % K]
+        lines.append("## slpi.torch precision=%s (verify: slpi verify --precision %s) device=%s torch=%s tol=%g"
+                     % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__,
+                        ensemble.tol))
+        lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"
+                     % (ensemble.iterations[i].mean() if ensemble.iterations.size else 0,
+                        ensemble.iterations[i].max() if ensemble.iterations.size else 0,
+                        ensemble.stagnated[i], ensemble.capped[i]))
+        lines.append("\t".join(["step", "t"] + list(ensemble.labels)))
+        for r, n in enumerate(ensemble.step.tolist()):
+            lines.append("%d\t%.17g\t%s" % (n, ensemble.t[r], "\t".join(float(v).hex()
+                                                                           for v in ensemble.states[i, r])))
+        tmp = name + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        os.replace(tmp, name)
+        out.append(name)
+    return out

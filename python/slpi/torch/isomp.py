@@ -1,0 +1,94 @@
+"""slpi.torch.isomp — the stochastic isospectral midpoint of docs/schemes.md#isomp on a batch
+of paths, in matrix form on pairs (Re, Im) of real tensors (P, n, n), for any Psi(Y):
+
+  Y(0) = X + 1/2 [Psi(X), X]                                   (the Euler predictor,
+  Y(l+1) = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y)             docs/schemes.md#solver)
+  comm: X' = X + [Psi(Y), Y];  cay: X' = C X C*, C = (I - Psi/2)^-1 (I + Psi/2)
+
+For skew-Hermitian Y and Psi, [Psi, Y] = PY - (PY)* and Psi Y Psi = (PY) Psi: two complex
+products an iteration, each four real ones. Stopping (docs/schemes.md#solver): the
+max-abs change of Y on every path at most tol max(1, max|Y|); a path whose change stopped
+decreasing while below 100 tol max(1, |Y|) is stagnated (accepted and counted); maxit
+reached is capped. All paths iterate together until each has stopped (a path that
+stopped keeps iterating: its Y moves only within its tolerance)."""
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def cmm(A, B):
+    """the complex product of two pairs (Re, Im)"""
+    Ar, Ai = A
+    Br, Bi = B
+    return Ar @ Br - Ai @ Bi, Ar @ Bi + Ai @ Br
+
+
+def skew_part2(PY):
+    """PY - (PY)* of a pair"""
+    r, i = PY
+    return r - r.transpose(-1, -2), i + i.transpose(-1, -2)
+
+
+def amax(A):
+    """max-abs of a pair, per path (P,)"""
+    torch = _torch()
+    return torch.maximum(A[0].abs().amax(dim=(-1, -2)), A[1].abs().amax(dim=(-1, -2)))
+
+
+def step(X, psi, tol, maxit, update="comm", defect=None):
+    """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
+    pair and the per-path (iterations, stagnated, capped) as tensors."""
+    torch = _torch()
+    half, quarter = 0.5, 0.25
+    if defect == "drop":        # planted defects (tests only): the 1/4 term dropped,
+        quarter = 0.0
+    elif defect and defect.startswith("coef:"):   # or the 1/2 of the commutator off by MAG
+        half = 0.5 * (1 + float.fromhex(defect[5:]))
+    P = X[0].shape[0]
+    P0 = psi(X)
+    PX = skew_part2(cmm(P0, X))
+    Y = (X[0] + half * PX[0], X[1] + half * PX[1])
+    done = torch.zeros(P, dtype=torch.bool, device=X[0].device)
+    iters = torch.zeros(P, dtype=torch.int64, device=X[0].device)
+    stag = torch.zeros_like(done)
+    last = torch.full((P,), float("inf"), dtype=torch.float64, device=X[0].device)
+    for _ in range(maxit):
+        Pm = psi(Y)
+        PY = cmm(Pm, Y)
+        C = skew_part2(PY)
+        Q = cmm(PY, Pm)
+        Z = (X[0] + half * C[0] + quarter * Q[0], X[1] + half * C[1] + quarter * Q[1])
+        change = amax((Z[0] - Y[0], Z[1] - Y[1])).double()
+        scale = torch.clamp(amax(Z).double(), min=1.0)
+        Y = Z
+        iters += (~done).long()
+        conv = change <= tol * scale
+        st = (~conv) & (change >= last) & (change <= 100 * tol * scale)
+        stag |= st & ~done
+        done |= conv | st
+        last = change
+        if bool(done.all()):
+            break
+    capped = ~done
+    Pm = psi(Y)
+    if update == "cay":
+        return cayley(X, Pm), iters, stag, capped
+    PY = skew_part2(cmm(Pm, Y))
+    return (X[0] + PY[0], X[1] + PY[1]), iters, stag, capped
+
+
+def cayley(X, Psi):
+    """C X C*, C = (I - Psi/2)^-1 (I + Psi/2): one complex LU per path, in complex128 for
+    binary64 and complex64 otherwise (bfloat16 has no complex type: its LU is binary32)"""
+    torch = _torch()
+    dt = X[0].dtype
+    cd = torch.complex128 if dt == torch.float64 else torch.complex64
+    rd = torch.float64 if dt == torch.float64 else torch.float32
+    Pc = torch.complex(Psi[0].to(rd), Psi[1].to(rd)).to(cd)
+    Xc = torch.complex(X[0].to(rd), X[1].to(rd)).to(cd)
+    eye = torch.eye(Pc.shape[-1], dtype=cd, device=Pc.device)
+    C = torch.linalg.solve(eye - 0.5 * Pc, eye + 0.5 * Pc)
+    Xn = C @ Xc @ C.conj().transpose(-1, -2)
+    return Xn.real.to(dt).contiguous(), Xn.imag.to(dt).contiguous()

@@ -1,0 +1,151 @@
+"""slpi.torch.noise — the canonical noise of docs/noise.md#contract in PyTorch integer and
+binary64 operations, on any device, bit for bit the increments of ``slpi noise``.
+
+Step 1 (Philox4x32-10, Random123's ``philox4x32_R(10, ctr, key)``) runs in int64
+tensors: PyTorch 1.13 has no uint32/uint64 arithmetic, so every 32-bit word is held in
+the low half of an int64 and masked, and each 32 x 32 -> 64 product is formed from two
+products by the 16-bit halves of the constant (each below 2^48: no int64 overflow).
+Steps 2-4 (the word -> normal map) are the contract's binary64 operations in its order,
+one PyTorch elementwise operation each (eager mode never fuses them into a fused
+multiply-add; never run this under ``torch.compile``). The table is core/noise-table.h
+(``slpi/_noise_table.py``, generated from it). Levels (docs/noise.md#coupling): the fine
+increments sigma Z_j, sigma = sqrt(h 2^-refine) correctly rounded (Python's ``math.sqrt``),
+summed pairwise (left child + right child); truncation (docs/noise.md#truncation) by
+exact comparison with D(h, 2) = sqrt(4 h |ln h|), which is computed here in decimal
+arithmetic at 60 digits and rounded once to binary64 (core/noise-trunc.c does it in Arb
+until the rounding is unambiguous; python/tests/test_torch.py compares the two on the
+KAT's step sizes).
+"""
+import math
+from decimal import Decimal, getcontext, localcontext
+
+_M0, _M1 = 0xD2511F53, 0xCD9E8D57          # Random123 PHILOX_M4x32_0, _1
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85          # PHILOX_W32_0, _1 (the key bump)
+_MASK32 = 0xFFFFFFFF
+_TABLES = {}
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def _table(device):
+    """the normal map's table, (424, 17) binary64 on device (cached)"""
+    key = str(device)
+    if key not in _TABLES:
+        from slpi._noise_table import ROWS
+        torch = _torch()
+        _TABLES[key] = torch.tensor([[float.fromhex(v) for v in r.split()] for r in ROWS],
+                                    dtype=torch.float64, device=device)
+    return _TABLES[key]
+
+
+def _mulhilo(a, m):
+    """(lo, hi) 32-bit words of a * m, a an int64 tensor of 32-bit words, m a constant"""
+    m_lo, m_hi = m & 0xFFFF, m >> 16
+    p_lo = a * m_lo                       # < 2^48
+    p_hi = a * m_hi                       # < 2^48
+    s = p_lo + ((p_hi & 0xFFFF) << 16)    # < 2^49
+    return s & _MASK32, (p_hi >> 16) + (s >> 32)
+
+
+def philox(seed, path, component, block):
+    """Random123's philox4x32_R(10, ctr, key) with key (seed mod 2^32, seed >> 32) and
+    counter (b mod 2^32, b >> 32, component, path) for every block index b of the int64
+    tensor ``block`` (path and component: ints or int64 tensors broadcasting with it).
+    Returns the four output words r0..r3, int64 tensors of values below 2^32."""
+    torch = _torch()
+    k0, k1 = seed & _MASK32, (seed >> 32) & _MASK32
+    x0 = block & _MASK32
+    x1 = (block >> 32) & _MASK32
+    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
+    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
+    for rnd in range(10):
+        if rnd > 0:
+            k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+        lo0, hi0 = _mulhilo(x0, _M0)
+        lo1, hi1 = _mulhilo(x2, _M1)
+        x0, x1, x2, x3 = (hi1 ^ x1) ^ k0, lo1, (hi0 ^ x3) ^ k1, lo0
+    return x0, x1, x2, x3
+
+
+def word_normals(lo, hi):
+    """Steps 2-4 of the contract on the 64-bit words w = hi 2^32 + lo (int64 tensors of
+    32-bit values): the standard normals, binary64."""
+    torch = _torch()
+    t = _table(lo.device)
+    neg = (hi >> 31) == 1
+    m = ((hi & 0x7FFFFFFF) << 21) | (lo >> 11)             # (w >> 11) mod 2^52
+    p = (m.to(torch.float64) * 2.0 + 1.0) * 2.0 ** -54       # exact: 2m + 1 < 2^53
+    row = (p.view(torch.int64) >> 49) - 8 * (1023 - 54)
+    c = t[row]
+    tau = (p - c[..., 0]) * c[..., 1]
+    q = c[..., 16]
+    for k in range(9, -1, -1):
+        q = c[..., 6 + k] + tau * q
+    v = p - 0.5
+    cv = 134217729.0 * v
+    vh = cv - (cv - v)
+    vl = v - vh
+    gh, gl = c[..., 4], c[..., 5]
+    ph = v * c[..., 3]
+    pl = (((vh * gh - ph) + vh * gl) + vl * gh) + vl * gl
+    x = (c[..., 2] + ph) + (pl + q)
+    return torch.where(neg, -x, x)
+
+
+def normals(seed, path, component, index, device=None):
+    """Normal number ``index`` of the stream (seed, path, component): every argument but
+    seed may be an int64 tensor (or int), broadcast together; binary64 tensor."""
+    torch = _torch()
+    j = torch.as_tensor(index, dtype=torch.int64, device=device)
+    shape = torch.broadcast_shapes(j.shape, torch.as_tensor(path).shape, torch.as_tensor(component).shape)
+    j = j.expand(shape)
+    dev = j.device
+    pth = torch.as_tensor(path, dtype=torch.int64, device=dev).expand(shape)
+    cmp = torch.as_tensor(component, dtype=torch.int64, device=dev).expand(shape)
+    r0, r1, r2, r3 = philox(seed, pth, cmp, j >> 1)
+    odd = (j & 1) == 1
+    return word_normals(torch.where(odd, r2, r0), torch.where(odd, r3, r1))
+
+
+def threshold(h, ell=2.0):
+    """D(h, ell) = sqrt(2 ell h |ln h|) rounded to binary64 (docs/noise.md#truncation), from
+    60-digit decimal arithmetic (correctly rounded ln and sqrt) on the exact binary64 h"""
+    if not (0 < h < 1) or not (ell > 0) or not math.isfinite(ell):
+        raise ValueError("threshold: h=%r, ell=%r: the rule needs 0 < h < 1 and ell > 0" % (h, ell))
+    with localcontext() as ctx:
+        ctx.prec = 60
+        dh = Decimal(h)
+        d = (2 * Decimal(ell) * dh * (-dh.ln())).sqrt()
+        return float(d)
+
+
+def increments(seed, path, components, h, steps, refine=0, first=0, truncate=None, device=None):
+    """The increments dW[path, step, component] of the canonical noise, as ``slpi noise``
+    and ``slpi run`` consume them: path an int or a sequence of paths, components an int
+    M (components 0..M-1) or a sequence; steps first .. first+steps-1 at step size h, each
+    the dyadic sum of 2^refine fine increments; ``truncate``: None, or the threshold D
+    applied after the summation (``threshold(h)`` for the ISO/SVI rule). Returns a
+    binary64 tensor (P, steps, M) on device."""
+    torch = _torch()
+    paths = torch.as_tensor([path] if isinstance(path, int) else list(path), dtype=torch.int64, device=device)
+    comps = torch.as_tensor(list(range(components)) if isinstance(components, int) else list(components),
+                            dtype=torch.int64, device=device)
+    fine = 1 << refine
+    j = torch.arange(first * fine, (first + steps) * fine, dtype=torch.int64, device=device)
+    z = normals(seed, paths[:, None, None], comps[None, None, :], j[None, :, None], device=device)
+    sigma = math.sqrt(math.ldexp(h, -refine))
+    z = sigma * z                                          # (P, steps 2^r, M)
+    z = z.reshape(len(paths), steps, fine, len(comps))
+    while z.shape[2] > 1:                                  # left child + right child
+        z = z[:, :, 0::2, :] + z[:, :, 1::2, :]
+    z = z[:, :, 0, :]
+    if truncate is not None:
+        D = float(truncate)
+        z = torch.where(z > D, torch.full_like(z, D), torch.where(z < -D, torch.full_like(z, -D), z))
+    return z
+
+
+getcontext()   # decimal's context is per thread: threshold() uses a local one

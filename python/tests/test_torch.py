@@ -1,0 +1,125 @@
+"""slpi.torch, on the CPU device: the canonical noise bit for bit against
+`slpi noise` and the library's own map and threshold, and the batched ISOMP path judged
+by slpi's oracle: its binary64 and binary32 trajectories PASS `slpi verify` at their
+precision, and a planted defect FAILs. Skipped, with the reason, where PyTorch is not
+installed (Debian: python3-torch). Random tuples from a printed seed (SLPI_TEST_SEED
+replays it)."""
+import ctypes
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import slpi
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (Debian: apt-get install python3-torch)")
+from slpi.torch import noise as tnoise  # noqa: E402
+import slpi.torch as storch  # noqa: E402
+
+SLPI = os.environ.get("SLPI_BIN", "slpi")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+SEED = int(os.environ.get("SLPI_TEST_SEED", random.SystemRandom().randrange(1 << 31)))
+print("test_torch: SLPI_TEST_SEED=%d" % SEED, file=sys.stderr)
+
+
+def bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def table_rows(header):
+    src = open(header).read().split("noise_table[NOISE_TABLE_ROWS][17] = {", 1)[1]
+    return [" ".join(v.strip() for v in r.split(",")) for r in re.findall(r"\{([^{}]*)\}", src)]
+
+
+def test_table_is_the_header():
+    """slpi/_noise_table.py is core/noise-table.h, entry for entry"""
+    header = os.path.join(ROOT, "core", "noise-table.h")
+    if not os.path.exists(header):
+        pytest.skip("no source tree (core/noise-table.h)")
+    from slpi._noise_table import ROWS
+    assert tuple(table_rows(header)) == ROWS
+
+
+def test_noise_kat_against_the_command():
+    """`slpi noise --format bits` and slpi.torch.noise.increments agree bit for bit on
+    random (seed, path, components, h, steps, first, refine, truncation)"""
+    rng = random.Random(SEED)
+    for case in range(12):
+        seed = rng.choice([0, 1, rng.randrange(1 << 64), (1 << 64) - 1])
+        path = rng.choice([0, rng.randrange(1 << 32), (1 << 32) - 1])
+        M = rng.randrange(1, 5)
+        h = rng.choice([0.01, 2.0 ** -8, 0.5, 0.9, rng.uniform(1e-4, 0.99)])
+        steps, refine = rng.randrange(1, 40), rng.randrange(0, 6)
+        first = rng.choice([0, 1, rng.randrange(1 << 40)])
+        trunc = rng.random() < 0.6
+        cmd = [SLPI, "noise", "--seed", str(seed), "--path", str(path), "--components", str(M), "--h", h.hex(),
+               "--steps", str(steps), "--refine", str(refine), "--first", str(first),
+               "--truncate", "on" if trunc else "off", "--format", "bits"]
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        want = [[int(v, 16) for v in line.split("\t")] for line in r.stdout.split("\n") if line.strip()]
+        D = tnoise.threshold(h) if trunc else None
+        got = tnoise.increments(seed, path, M, h, steps, refine=refine, first=first, truncate=D)[0]
+        assert [[bits(v) for v in row] for row in got.tolist()] == want, " ".join(cmd)
+
+
+def test_map_on_every_row_and_threshold():
+    """the word -> normal map against the library's slpi_noise_word_normal on words of
+    every table row (both ends and the middle of each eighth, both signs) and random
+    words; the threshold against slpi_noise_threshold"""
+    lib = ctypes.CDLL(os.environ["SLPI_LIB"]) if "SLPI_LIB" in os.environ else None
+    if lib is None or not hasattr(lib, "slpi_noise_word_normal"):
+        pytest.skip("libslpi.so without slpi_noise_word_normal")
+    lib.slpi_noise_word_normal.restype, lib.slpi_noise_word_normal.argtypes = ctypes.c_double, [ctypes.c_uint64]
+    lib.slpi_noise_threshold.restype = ctypes.c_double
+    lib.slpi_noise_threshold.argtypes = [ctypes.c_double, ctypes.c_double]
+    rng = random.Random(SEED + 1)
+    words = [rng.randrange(1 << 64) for _ in range(4000)]
+    for e in range(-54, -1):
+        for k in range(8):
+            for frac in (0.0, 0.5, 0.999999):
+                p = 2.0 ** e * (1 + (k + frac) / 8)
+                m = max(0, min((1 << 52) - 1, int(p * 2.0 ** 53)))    # p ~ (2m + 1) 2^-54
+                for s in (0, 1):
+                    words.append((s << 63) | (m << 11) | rng.randrange(1 << 11))
+    lo = torch.tensor([v & 0xFFFFFFFF for v in words], dtype=torch.int64)
+    hi = torch.tensor([v >> 32 for v in words], dtype=torch.int64)
+    got = tnoise.word_normals(lo, hi).tolist()
+    want = [lib.slpi_noise_word_normal(v) for v in words]
+    assert [bits(v) for v in got] == [bits(v) for v in want]
+    for h in [0.01, 2.0 ** -8, 2.0 ** -16, 0.5, 0.999] + [rng.uniform(1e-6, 0.999) for _ in range(200)]:
+        assert tnoise.threshold(h) == lib.slpi_noise_threshold(h, 2.0), h
+
+
+def verdict(files, precision):
+    v = slpi.verify(files, precision=precision, threads=1)
+    return v.verdict
+
+
+@pytest.mark.parametrize("precision, defect, want", [
+    ("float64", None, "PASS"), ("float32", None, "PASS"),
+    ("float64", "drop", "FAIL"), ("float32", "coef:0x1p-10", "FAIL")])
+def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
+    """Euler–Zeitlin su(4) (iso/zeitlin/strong, noise (Q)) on two paths in one batch:
+    PASS at its precision; a dropped 1/4 Psi Y Psi (binary64) or a commutator
+    coefficient off by 2^-10 (binary32) FAILs"""
+    e = storch.run("iso/zeitlin/strong", paths=2, N=4, ic_lmax=3, steps=24, h=2.0 ** -8, precision=precision,
+                   defect=defect)
+    assert e.states.shape == (2, 25, 16) and e.capped.sum() == 0
+    files = storch.write(e, str(tmp_path))
+    assert "## slpi.torch precision=%s" % precision in open(files[0]).read()
+    assert verdict(files, e.verify_precision) == want
+
+
+def test_rigid_body_ensemble(tmp_path):
+    """the rigid body (iso/rigid-body/trajectories) on three paths in one batch: binary64
+    equal to slpi.run's path to within 2 ulps of the state, binary32 PASSes at binary32"""
+    e = storch.run("iso/rigid-body/trajectories", paths=3, steps=100)
+    r = slpi.run("iso/rigid-body/trajectories", steps=100, path=2)
+    assert np.abs(e.states[2] - r.states).max() <= 4e-16
+    e = storch.run("iso/rigid-body/trajectories", paths=3, steps=100, precision="float32")
+    assert verdict(storch.write(e, str(tmp_path)), "binary32") == "PASS"
