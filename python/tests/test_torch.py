@@ -123,3 +123,23 @@ def test_rigid_body_ensemble(tmp_path):
     assert np.abs(e.states[2] - r.states).max() <= 4e-16
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=100, precision="float32")
     assert verdict(storch.write(e, str(tmp_path)), "binary32") == "PASS"
+
+
+FAMILY = [dict(kappa=2), dict(rotation=10, background_modes="2:1:0.3,3:-2:0.1"), dict(noise="L"),
+          dict(noise="modes", noise_modes="1:0:0.2,2:1:0.1,3:-3:0.3"), dict(multiplier="-(l*(l+1))^2"),
+          dict(update="cay"), dict(update="cay", kappa=1, noise="L"), dict(noise="none"), dict(noise="fields")]
+
+
+@pytest.mark.parametrize("keys", FAMILY, ids=lambda k: ",".join("%s=%s" % kv for kv in k.items()))
+def test_zeitlin_family_as_the_c_path(tmp_path, keys):
+    """every key of the Zeitlin family (docs/systems.md#zeitlin-family) and update=cay:
+    path 1 of a two-path binary64 batch within 64 u of the state's size of slpi.run's"""
+    keys = dict(keys)
+    if keys.get("noise") == "fields":
+        np.savetxt(tmp_path / "xi.txt", np.random.default_rng(SEED).normal(size=(3, 35)) * 0.01)
+        keys["noise_fields"] = str(tmp_path / "xi.txt")
+    k = dict(N=6, ic_lmax=5, steps=8, h=2.0 ** -8, **keys)
+    e = storch.run("iso/zeitlin/strong", paths=2, **k)
+    r = slpi.run("iso/zeitlin/strong", path=1, **k)
+    assert np.abs(r.states[-1] - r.states[0]).max() > 1e-4
+    assert np.abs(e.states[1, -1] - r.states[-1]).max() <= 64 * 2.0 ** -53 * np.abs(r.states[-1]).max()

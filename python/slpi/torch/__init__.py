@@ -101,8 +101,8 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
         ``t``, ``step``, ``labels``, ``paths``, ``problem`` (the keys), ``stats`` (mean,
         var, min, max over the paths, by numpy), ``route`` ("torch <precision> on
         <device>"); and the attributes ``precision``, ``verify_precision``, ``iterations``
-        (paths, steps), ``stagnated`` and ``capped`` (counts per path), ``seconds`` (wall
-        time of the steps, after the set-up).
+        (paths, steps), ``stagnated`` and ``capped`` (counts per path), ``seconds`` and
+        ``cpu_seconds`` (wall and process CPU time of the steps, after the set-up).
     """
     import time
     import numpy as np
@@ -136,7 +136,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     rows, tsteps = [S.packed()], [0]
     iters = np.zeros((paths, steps), dtype=np.int64)
     stag, capped = np.zeros(paths, dtype=np.int64), np.zeros(paths, dtype=np.int64)
-    t0 = time.perf_counter()
+    t0, c0_cpu = time.perf_counter(), time.process_time()
     with _Tf32(precision == "tf32"):
         for c0 in range(0, steps, chunk):
             cn = min(chunk, steps - c0)
@@ -153,7 +153,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                     tsteps.append(n + 1)
     if dev.type == "cuda":
         torch.cuda.synchronize()
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
     states = np.stack(rows, axis=1)
     step = np.array(tsteps)
     labels = p.labels
@@ -164,6 +164,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                       stats=st, problem=kv, route="torch %s on %s" % (precision, dev))
     e.precision, e.verify_precision, e.iterations = precision, vprec, iters
     e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
+    e.cpu_seconds = cpu
     return e
 
 

@@ -31,13 +31,13 @@ def _torch():
 
 
 def _table(device):
-    """the normal map's table, (424, 17) binary64 on device (cached)"""
+    """the normal map's table by column, (17, 424) binary64 on device (cached)"""
     key = str(device)
     if key not in _TABLES:
         from slpi._noise_table import ROWS
         torch = _torch()
         _TABLES[key] = torch.tensor([[float.fromhex(v) for v in r.split()] for r in ROWS],
-                                    dtype=torch.float64, device=device)
+                                    dtype=torch.float64, device=device).t().contiguous()   # column by column
     return _TABLES[key]
 
 
@@ -79,19 +79,22 @@ def word_normals(lo, hi):
     m = ((hi & 0x7FFFFFFF) << 21) | (lo >> 11)             # (w >> 11) mod 2^52
     p = (m.to(torch.float64) * 2.0 + 1.0) * 2.0 ** -54       # exact: 2m + 1 < 2^53
     row = (p.view(torch.int64) >> 49) - 8 * (1023 - 54)
-    c = t[row]
-    tau = (p - c[..., 0]) * c[..., 1]
-    q = c[..., 16]
+    flat = row.reshape(-1)
+
+    def c(j):   # entry j of each number's row (a contiguous gather per column)
+        return torch.index_select(t[j], 0, flat).reshape(row.shape)
+    tau = (p - c(0)) * c(1)
+    q = c(16)
     for k in range(9, -1, -1):
-        q = c[..., 6 + k] + tau * q
+        q = c(6 + k) + tau * q
     v = p - 0.5
     cv = 134217729.0 * v
     vh = cv - (cv - v)
     vl = v - vh
-    gh, gl = c[..., 4], c[..., 5]
-    ph = v * c[..., 3]
+    gh, gl = c(4), c(5)
+    ph = v * c(3)
     pl = (((vh * gh - ph) + vh * gl) + vl * gh) + vl * gl
-    x = (c[..., 2] + ph) + (pl + q)
+    x = (c(2) + ph) + (pl + q)
     return torch.where(neg, -x, x)
 
 
