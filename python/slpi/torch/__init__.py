@@ -168,34 +168,51 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     return e
 
 
-def write(ensemble, folder, stem="path"):
-    """Write each path of a ``run`` result as an ``slpi-trajectory 1`` file
-    ``folder/STEM-K.tsv`` (K the noise path; hex doubles) that ``slpi verify
-    --precision P`` reads, P = ``ensemble.verify_precision``; returns the file names.
-    The header holds every key of the problem (path= the file's own) and ``## slpi.torch``
-    lines with the precision, device, tolerance and iterations."""
-    import os
+def _header(ensemble, i):
     import torch
+    kv = ensemble.problem
+    lines = ["# slpi-trajectory 1"]
+    lines += ["# %s=%s" % (k, v) for k, v in kv.items() if k not in ("path", "steps")]
+    lines.append("# steps=%d" % int(ensemble.step[-1]))
+    lines.append("## slpi.torch precision=%s (verify: slpi verify --precision %s) device=%s torch=%s tol=%g"
+                 % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__, ensemble.tol))
+    it = ensemble.iterations if i is None else ensemble.iterations[i]
+    st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
+    lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"
+                 % (it.mean() if it.size else 0, it.max() if it.size else 0, st.sum(), cp.sum()))
+    return lines
+
+
+def write(ensemble, folder, stem="path", many=False):
+    """Write a ``run`` result as ``slpi-trajectory 1`` files (hex doubles) that ``slpi
+    verify --precision P`` reads, P = ``ensemble.verify_precision``; returns the file names.
+
+    One file per path, ``folder/STEM-K.tsv`` (K the noise path; its header's ``path=K``),
+    which verify pools; or, with ``many=True``, one file ``folder/STEM.tsv`` holding every
+    path, with a ``path`` column and the rows step-major (the many-path files of
+    oracle/README.md, which need an ``slpi verify`` that reads them). The header holds
+    every key of the problem and ``## slpi.torch`` lines with the precision, device,
+    tolerance and iterations."""
+    import os
     os.makedirs(folder, exist_ok=True)
     out = []
-    kv = ensemble.problem
-    skip = {"path", "steps"}
-    for i, K in enumerate(ensemble.paths.tolist()):
-        name = os.path.join(folder, "%s-%d.tsv" % (stem, K))
-        lines = ["# slpi-trajectory 1"]
-        lines += ["# %s=%s" % (k, v) for k, v in kv.items() if k not in skip]
-        lines += ["# steps=%d" % int(ensemble.step[-1]), "# path=%d" % K]
-        lines.append("## slpi.torch precision=%s (verify: slpi verify --precision %s) device=%s torch=%s tol=%g"
-                     % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__,
-                        ensemble.tol))
-        lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"
-                     % (ensemble.iterations[i].mean() if ensemble.iterations.size else 0,
-                        ensemble.iterations[i].max() if ensemble.iterations.size else 0,
-                        ensemble.stagnated[i], ensemble.capped[i]))
-        lines.append("\t".join(["step", "t"] + list(ensemble.labels)))
-        for r, n in enumerate(ensemble.step.tolist()):
-            lines.append("%d\t%.17g\t%s" % (n, ensemble.t[r], "\t".join(float(v).hex()
-                                                                           for v in ensemble.states[i, r])))
+    cols = list(ensemble.labels)
+    groups = [(None, os.path.join(folder, "%s.tsv" % stem))] if many else \
+        [(i, os.path.join(folder, "%s-%d.tsv" % (stem, K))) for i, K in enumerate(ensemble.paths.tolist())]
+    for i, name in groups:
+        lines = _header(ensemble, i)
+        if i is None:
+            lines.append("\t".join(["step", "t", "path"] + cols))
+            for r, n in enumerate(ensemble.step.tolist()):
+                for q, K in enumerate(ensemble.paths.tolist()):
+                    lines.append("%d\t%.17g\t%d\t%s" % (n, ensemble.t[r], K, "\t".join(
+                        float(v).hex() for v in ensemble.states[q, r])))
+        else:
+            lines.insert(-2, "# path=%d" % int(ensemble.paths[i]))
+            lines.append("\t".join(["step", "t"] + cols))
+            for r, n in enumerate(ensemble.step.tolist()):
+                lines.append("%d\t%.17g\t%s" % (n, ensemble.t[r], "\t".join(float(v).hex()
+                                                                             for v in ensemble.states[i, r])))
         tmp = name + ".tmp"
         with open(tmp, "w") as f:
             f.write("\n".join(lines) + "\n")
