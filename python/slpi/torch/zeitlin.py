@@ -17,9 +17,9 @@ diagonal, ((g o (z V_m)) + k') V_m^T, k' = k / sqrt(2) for m >= 1. Here g_alpha 
 h / lambda(l) + [noise Q] (-a_l eta_alpha) and k_alpha = -h omega_alpha(F) / lambda(l) +
 [noise L, modes, fields] (-sum_k eta_k b_k,alpha): B_0 = L^-1(X - F) and the noise
 Hamiltonians of docs/systems.md. The diagonals are grouped and padded so that each group
-is one batched product (memory: about N^3/3 table entries; 23 GB at N = 2048 in float64).
-The tables are built once in binary64 (torch.linalg.eigh on the CPU, as the C path's
-LAPACK), then stored in the run's dtype."""
+is one batched product (memory: 0.365 N^3 table entries, 23.4 GiB at N = 2048 in float64).
+The tables are built once in binary64 (torch.linalg.eigh, one call per diagonal, on the
+run's device: LAPACK on the CPU as the C path, cuSOLVER on a GPU), then stored in the run's dtype."""
 import math
 
 SQRT_4PI_3 = math.sqrt(4 * math.pi / 3)
@@ -75,13 +75,13 @@ class Basis:
             if m0 == m1:
                 continue
             n_max = N - m0
-            V = torch.zeros(m1 - m0, n_max, n_max, dtype=torch.float64)
+            V = torch.zeros(m1 - m0, n_max, n_max, dtype=torch.float64, device=device)
             idx = torch.full((m1 - m0, n_max), self.L, dtype=torch.int64)   # L: the padding slot
             for m in range(m0, m1):
                 n = N - m
                 d = torch.tensor([-2 * (s * (s + 1) - mm[a] * mm[a + m]) for a in range(n)], dtype=torch.float64)
                 e = torch.tensor([beta[a] * beta[a + m] for a in range(n - 1)], dtype=torch.float64)
-                T = torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)
+                T = (torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)).to(device)
                 w, v = torch.linalg.eigh(T)           # ascending: col 0 is l = N - 1
                 v = v * torch.where(v[n - 1] > 0, 1.0, -1.0)
                 V[m - m0, :n, :n] = v
@@ -97,7 +97,7 @@ class Basis:
                         self.alpha_slot[alpha_of(l, m)] = (len(self.groups), m - m0, col, 0)
                         self.alpha_slot[alpha_of(l, -m)] = (len(self.groups), m - m0, col, 1)
                         self.deg[alpha_of(l, m)] = self.deg[alpha_of(l, -m)] = l
-            self.groups.append((m0, m1, n_max, V.to(device=device, dtype=dtype), idx.to(device)))
+            self.groups.append((m0, m1, n_max, V.to(dtype=dtype), idx.to(device)))
         # alpha -> flat position in the grouped layout (group-major), and the scale of a
         # constant coefficient (1/sqrt(2) off the diagonal)
         self.sizes = [(m1 - m0) * n for (m0, m1, n, _, _) in self.groups]
