@@ -46,7 +46,8 @@ def _mulhilo(a, m):
     m_lo, m_hi = m & 0xFFFF, m >> 16
     p_lo = a * m_lo                       # < 2^48
     p_hi = a * m_hi                       # < 2^48
-    s = p_lo + ((p_hi & 0xFFFF) << 16)    # < 2^49
+    s = p_lo + (p_hi & 0xFFFF) * 65536    # < 2^49 (x 2^16, not << 16: PyTorch 1.13's CPU shifts
+    #                                       left element by element, about 100 times slower)
     return s & _MASK32, (p_hi >> 16) + (s >> 32)
 
 
@@ -76,7 +77,7 @@ def word_normals(lo, hi):
     torch = _torch()
     t = _table(lo.device)
     neg = (hi >> 31) == 1
-    m = ((hi & 0x7FFFFFFF) << 21) | (lo >> 11)             # (w >> 11) mod 2^52
+    m = (hi & 0x7FFFFFFF) * 2097152 + (lo >> 11)           # (w >> 11) mod 2^52 (x 2^21: as above)
     p = (m.to(torch.float64) * 2.0 + 1.0) * 2.0 ** -54       # exact: 2m + 1 < 2^53
     row = (p.view(torch.int64) >> 49) - 8 * (1023 - 54)
     flat = row.reshape(-1)
