@@ -1,10 +1,34 @@
-/* core/blas.h — which BLAS the process runs on (core/provenance.c). A declared interface of
- * core, not installed. */
+/* core/blas.h — which BLAS kernel the process runs and why (core/blas.c). A declared
+ * interface of core, not installed. */
 #ifndef SLPI_CORE_BLAS_H
 #define SLPI_CORE_BLAS_H
+
+#include "core/cpu.h"
 
 /* OpenBLAS's kernel name ("Haswell", "Cooperlake", ...), or NULL: another CBLAS, or a
  * program that calls no BLAS, linked --as-needed as Debian 13 links by default. */
 const char *slpi_blas_core(void);
+
+/* Where the kernel came from (docs/install.md#blas-kernel). */
+typedef enum {
+    SLPI_BLAS_NONE,     /* no OpenBLAS in the process */
+    SLPI_BLAS_DETECTED, /* OpenBLAS's own choice, a kernel of the CPU's tier (or a CPU slpi does not rank) */
+    SLPI_BLAS_USER,     /* OPENBLAS_CORETYPE was set in the environment: kept as it is */
+    SLPI_BLAS_SELECTED, /* OpenBLAS fell back to a generic kernel; slpi selected the CPU's own */
+    SLPI_BLAS_GENERIC   /* OpenBLAS fell back and slpi could not select another (warned once) */
+} slpi_blas_origin;
+
+/* The tier a kernel name is written for: SLPI_CPU_AVX512 (SkylakeX, Cooperlake,
+ * SapphireRapids), SLPI_CPU_AVX2 (Haswell, Zen), SLPI_CPU_BASELINE (any other x86-64
+ * kernel: Prescott, Nehalem, Sandybridge, ...), or -1 for a name slpi does not know. */
+int slpi_blas_core_tier(const char *core);
+/* The decision, a pure function (tested alone): with OpenBLAS's kernel core (NULL: none)
+ * and the environment's OPENBLAS_CORETYPE env (NULL or "": unset) on a CPU of tier `tier`,
+ * the origin, and for SLPI_BLAS_SELECTED the kernel to select in *target. */
+slpi_blas_origin slpi_blas_plan(const char **target, slpi_cpu_tier tier, int bf16, const char *core, const char *env);
+/* The origin settled when the library loaded, and a one-line reason for the provenance
+ * and `slpi list --system` (a static string or buffer; no '=' in it). */
+slpi_blas_origin slpi_blas_origin_get(void);
+const char *slpi_blas_why(void);
 
 #endif

@@ -97,6 +97,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/noise.h"
 #include "core/noise-kernel.h"
 
@@ -197,8 +198,8 @@ int slpi_noise_isa_available(int isa)
     case SLPI_NOISE_PORTABLE:
     case SLPI_NOISE_BEST: return 1;
 #ifdef NOISE_AVX512
-    case SLPI_NOISE_AVX2: return __builtin_cpu_supports("avx2");
-    case SLPI_NOISE_AVX512: return __builtin_cpu_supports("avx512f");
+    case SLPI_NOISE_AVX2: return slpi_cpu_supports(SLPI_CPU_AVX2);
+    case SLPI_NOISE_AVX512: return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
     default: return 0;
     }

@@ -1,7 +1,8 @@
 /* provenance.c — what produced a result: slpi version and git revision, the library
- * versions seen at compile time (headers) and at run time (shared objects), the
- * BLAS kernel, libc, compiler and flags. Written into every output header, and
- * cross-checked (header vs library) by slpi_provenance_check, à la MPFR's tversion. */
+ * versions seen at compile time (headers) and at run time (shared objects), the BLAS
+ * kernel and why (core/blas.c), the CPU's tier (core/cpu.c), libc, compiler and flags.
+ * Written into every output header, and cross-checked (header vs library) by
+ * slpi_provenance_check, à la MPFR's tversion. */
 #include <gmp.h>
 #include <mpfr.h>
 #include <stdio.h>
@@ -14,15 +15,6 @@
 #include "core/slpi-flint.h"
 #include "core/blas.h"
 
-/* OpenBLAS's kernel name; weak, so that slpi links with another CBLAS/LAPACKE too
- * (reference BLAS, BLIS: docs/install.md#blas). */
-char *openblas_get_corename(void) __attribute__((weak));
-
-const char *slpi_blas_core(void)
-{
-    return openblas_get_corename ? openblas_get_corename() : NULL;
-}
-
 void slpi_provenance_write(FILE *f, const char *prefix)
 {
     fprintf(f, "%sslpi_version=%s\n", prefix, SLPI_VERSION);
@@ -32,6 +24,10 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%smpfr=%s\n", prefix, mpfr_get_version());
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
     fprintf(f, "%sopenblas=%s\n", prefix, slpi_blas_core() ? slpi_blas_core() : "not loaded");
+    fprintf(f, "%sopenblas_why=%s\n", prefix, slpi_blas_why());
+    const slpi_cpu *cpu = slpi_cpu_probe();
+    fprintf(f, "%scpu=%s family %d model %d, %s%s\n", prefix, cpu->vendor[0] ? cpu->vendor : "unknown", cpu->family,
+            cpu->model, slpi_cpu_tier_name(cpu->tier), cpu->avx512_bf16 ? "+bf16" : "");
     fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
     fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
     fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);

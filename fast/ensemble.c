@@ -25,6 +25,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "core/cpu.h"
 #include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"
@@ -54,10 +55,8 @@ int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
     case SLPI_FAST_ISA_AUTO:
     case SLPI_FAST_ISA_PORTABLE: return 1;
 #ifdef ENS_X86
-    case SLPI_FAST_ISA_AVX2: return __builtin_cpu_supports("avx2");
-    case SLPI_FAST_ISA_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
-               && __builtin_cpu_supports("avx512vl");
+    case SLPI_FAST_ISA_AVX2: return slpi_cpu_supports(SLPI_CPU_AVX2);
+    case SLPI_FAST_ISA_AVX512: return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
     default: return 0;
     }
