@@ -10,6 +10,16 @@
  * still hold an active path. */
 #define ENS_NV (SLPI_ENSEMBLE_BLOCK / ENS_W)
 
+/* x^n by squaring: r = 1, b = x; per bit of n from the lowest, r *= b where it is set,
+ * then b *= b (fast/model-tape.c's ipow for n >= 0, operation for operation). */
+ENS_INLINE ens_vd ens_ipow(ens_vd x, unsigned n)
+{
+    ens_vd r = (ens_vd){ 0 } + 1.0, b = x;
+    for (; n; n >>= 1, b = b * b)
+        if (n & 1) r = r * b;
+    return r;
+}
+
 /* The lane program on the registers vl[0..nvl), or on all (constant bounds: unrolled). */
 ENS_INLINE void ens_program_on(const slpi_fast_model_soa *c, int q0, int q1, const int *vl, int nvl, const int all)
 {
@@ -102,6 +112,14 @@ ENS_INLINE void ens_program_on(const slpi_fast_model_soa *c, int q0, int q1, con
         case SLPI_LANE_FINITE:
             ENS_EACH(d[v] = z[v] + ((a[v] - a[v]) + (b[v] - b[v])));
             break;
+        case SLPI_LANE_POWI: /* fast/model-tape.c's ipow, lane by lane the same products */
+            ENS_EACH(d[v] = ens_ipow(a[v], (unsigned)o->n));
+            break;
+        case SLPI_LANE_ACC_POWI: { /* its reverse pass: y (n x^(n-1)) */
+            const ens_vd nv = (ens_vd){ 0 } + (double)o->n;
+            ENS_EACH(d[v] = z[v] + a[v] * (nv * ens_ipow(b[v], (unsigned)o->n - 1)));
+            break;
+        }
         }
 #undef ENS_EACH
 #undef ENS_LANES

@@ -78,6 +78,7 @@ typedef enum {
     SLPI_LANE_NEG,
     SLPI_LANE_DIV,
     SLPI_LANE_SQR,
+    SLPI_LANE_POWI,  /* d = a^n, n >= 3, by squaring as fast/model-tape.c's ipow */
     SLPI_LANE_VALUE, /* any other operation, path by path */
     SLPI_LANE_ACC,
     SLPI_LANE_DEC,
@@ -85,6 +86,7 @@ typedef enum {
     SLPI_LANE_ACC_DIV,
     SLPI_LANE_DEC_MULDIV,
     SLPI_LANE_ACC_SQR,
+    SLPI_LANE_ACC_POWI, /* d = z + a (n b^(n-1)), n >= 3, as fast/model-tape.c's reverse pass */
     SLPI_LANE_ACC_DERIV,
     SLPI_LANE_ACC_POW_BASE,
     SLPI_LANE_ACC_POW_EXP,
@@ -97,6 +99,7 @@ typedef struct {
     int kb;            /* MUL, DIV, ACC_MUL, ACC_DIV: b is a constant, k */
     double k;
     const slpi_expr_node *node; /* VALUE, ACC_DERIV: the tape's node */
+    int n;                      /* POWI, ACC_POWI: the exponent */
 } slpi_fast_lane_op;
 typedef struct {
     const slpi_plan *plan; /* a reference: its model m */

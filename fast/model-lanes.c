@@ -13,8 +13,11 @@
  * operations in their order. Two rewritings keep the bits: a coordinate node reads the
  * coordinate's slot itself, and a division by a constant power of two (x / 2, H/2) is a
  * product by its reciprocal, exact as the quotient (both round the same real number once).
- * fast/ensemble-model.h runs the program on registers of ENS_W lanes; the operations other
- * than + - x / and squares are evaluated path by path by fast/model-tape.c's own functions.
+ * fast/ensemble-model.h runs the program on registers of ENS_W lanes; integer powers x^n
+ * (n >= 3) by squaring, the same products in the same order as fast/model-tape.c's ipow
+ * (and its derivative n x^(n-1) as its reverse pass forms it); the operations other than
+ * + - x /, squares and those powers are evaluated path by path by fast/model-tape.c's own
+ * functions.
  *
  * The so(3) blocks' iteration around it (slpi_fast_blocks_isomp, HAT model) and the solver
  * policy are those of the rigid body's lanes (fast/ensemble-lanes.h); where the model's
@@ -73,7 +76,7 @@ static void emit(compiler *k, slpi_lane_opcode op, int d, int a, int b, int c, i
         acc = k->c->fin - 1;
         k->sum[d] = 1;
     }
-    k->c->prog[k->c->nprog++] = (slpi_fast_lane_op){ op, d, a, b, c, e, acc, 0, 0, n };
+    k->c->prog[k->c->nprog++] = (slpi_fast_lane_op){ op, d, a, b, c, e, acc, 0, 0, n, n ? n->arg : 0 };
 }
 
 /* A product or quotient by a constant takes it from the operation (k, refreshed with the
@@ -134,6 +137,10 @@ static void emit_forward(compiler *k)
         case SLPI_EXPR_POWI:
             if (n->arg == 2) {
                 emit(k, SLPI_LANE_SQR, d, a, 0, 0, 0, n);
+                break;
+            }
+            if (n->arg >= 3) {
+                emit(k, SLPI_LANE_POWI, d, a, 0, 0, 0, n);
                 break;
             }
             /* fall through */
@@ -228,6 +235,10 @@ static void emit_reverse(compiler *k)
                 emit(k, SLPI_LANE_ACC_SQR, k->adj[A], y, vA, 0, 0, NULL);
                 break;
             }
+            if (n->arg >= 3) {
+                emit(k, SLPI_LANE_ACC_POWI, k->adj[A], y, vA, 0, 0, n);
+                break;
+            }
             /* fall through */
         default:
             emit(k, SLPI_LANE_ACC_DERIV, k->adj[A], y, vA, k->val[i], 0, n);
@@ -300,7 +311,8 @@ static void op_reads(const slpi_fast_lane_op *o, int r[5])
 {
     int acc = o->op >= SLPI_LANE_ACC;
     r[0] = o->a;
-    r[1] = o->op == SLPI_LANE_NEG || o->op == SLPI_LANE_SQR || o->op == SLPI_LANE_ACC || o->op == SLPI_LANE_DEC ||
+    r[1] = o->op == SLPI_LANE_NEG || o->op == SLPI_LANE_SQR || o->op == SLPI_LANE_POWI || o->op == SLPI_LANE_ACC ||
+                   o->op == SLPI_LANE_DEC ||
             (o->op == SLPI_LANE_VALUE && o->node->b < 0)
         ? -1
         : o->b;
