@@ -15,12 +15,13 @@
 
 static void help(FILE *f)
 {
-    fprintf(f, "usage: slpi list [--keys] [--system] [--help]\n"
-               "  Prints the systems and schemes, which pairs apply (P: used in a paper, E: supported\n"
-               "  extension, N/A with the reason; docs/systems.md#applicability) and the presets (docs/experiments.md).\n"
-               "  --keys   also print every problem key with its help text\n"
-               "  --system print only the machine: the CPU's tier, the noise and ensemble kernels it\n"
-               "           selects, and the BLAS kernel with why (docs/install.md#blas-kernel)\n");
+    fprintf(f,
+            "usage: slpi list [--keys] [--system] [--help]\n"
+            "  Prints the systems and schemes, which pairs apply (P: used in a paper, E: supported\n"
+            "  extension, N/A with the reason; docs/systems.md#applicability) and the presets (docs/experiments.md).\n"
+            "  --keys   also print every problem key with its help text\n"
+            "  --system print only the machine: the CPU's tier, the noise and ensemble kernels it\n"
+            "           selects, and the BLAS kernel with why (docs/install.md#blas-kernel)\n");
 }
 
 /* The machine (`slpi list --system`): one probe (core/cpu.c) for every choice below. */
@@ -33,12 +34,14 @@ static int list_system(void)
            cpu->model);
     printf("tier:           %s%s%s\n", slpi_cpu_tier_name(cpu->tier), cpu->avx512_bf16 ? " +bf16" : "",
            cpu->amx ? " +amx" : "");
-    printf("noise kernel:   %s\n", slpi_noise_isa_available(SLPI_NOISE_AVX512) ? "avx512"
-                                    : slpi_noise_isa_available(SLPI_NOISE_AVX2) ? "avx2"
-                                                                                : "portable");
-    printf("ensemble lanes: %s\n", lanes == SLPI_FAST_ISA_AVX512 ? "avx512"
-                                    : lanes == SLPI_FAST_ISA_AVX2 ? "avx2"
-                                                                  : "portable");
+    printf("noise kernel:   %s\n",
+           slpi_noise_isa_available(SLPI_NOISE_AVX512)     ? "avx512"
+               : slpi_noise_isa_available(SLPI_NOISE_AVX2) ? "avx2"
+                                                           : "portable");
+    printf("ensemble lanes: %s\n",
+           lanes == SLPI_FAST_ISA_AVX512     ? "avx512"
+               : lanes == SLPI_FAST_ISA_AVX2 ? "avx2"
+                                             : "portable");
     printf("openblas:       %s (%s)\n", core ? core : "not loaded", slpi_blas_why());
     return SLPI_OK;
 }
@@ -53,7 +56,8 @@ int slpi_cli_list(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "ksh", opts, NULL)) != -1) {
         if (c == 'k') keys = 1;
-        else if (c == 's') sys = 1;
+        else if (c == 's')
+            sys = 1;
         else if (c == 'h') { help(stdout); return SLPI_OK; }
         else { help(stderr); return SLPI_EINPUT; }
     }

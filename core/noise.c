@@ -198,8 +198,10 @@ int slpi_noise_isa_available(int isa)
     case SLPI_NOISE_PORTABLE:
     case SLPI_NOISE_BEST: return 1;
 #ifdef NOISE_AVX512
-    case SLPI_NOISE_AVX2: return slpi_cpu_supports(SLPI_CPU_AVX2);
-    case SLPI_NOISE_AVX512: return slpi_cpu_supports(SLPI_CPU_AVX512);
+    case SLPI_NOISE_AVX2:
+        return slpi_cpu_supports(SLPI_CPU_AVX2);
+    case SLPI_NOISE_AVX512:
+        return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
     default: return 0;
     }

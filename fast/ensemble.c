@@ -55,8 +55,10 @@ int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
     case SLPI_FAST_ISA_AUTO:
     case SLPI_FAST_ISA_PORTABLE: return 1;
 #ifdef ENS_X86
-    case SLPI_FAST_ISA_AVX2: return slpi_cpu_supports(SLPI_CPU_AVX2);
-    case SLPI_FAST_ISA_AVX512: return slpi_cpu_supports(SLPI_CPU_AVX512);
+    case SLPI_FAST_ISA_AVX2:
+        return slpi_cpu_supports(SLPI_CPU_AVX2);
+    case SLPI_FAST_ISA_AVX512:
+        return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
     default: return 0;
     }

@@ -312,8 +312,7 @@ static void op_reads(const slpi_fast_lane_op *o, int r[5])
     int acc = o->op >= SLPI_LANE_ACC;
     r[0] = o->a;
     r[1] = o->op == SLPI_LANE_NEG || o->op == SLPI_LANE_SQR || o->op == SLPI_LANE_POWI || o->op == SLPI_LANE_ACC ||
-                   o->op == SLPI_LANE_DEC ||
-            (o->op == SLPI_LANE_VALUE && o->node->b < 0)
+            o->op == SLPI_LANE_DEC || (o->op == SLPI_LANE_VALUE && o->node->b < 0)
         ? -1
         : o->b;
     r[2] = o->op == SLPI_LANE_DEC_MULDIV || o->op == SLPI_LANE_ACC_DERIV || o->op >= SLPI_LANE_ACC_POW_BASE ? o->c : -1;
