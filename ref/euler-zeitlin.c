@@ -12,7 +12,7 @@
  *   noise=modes: B_k = -amp_k Y_alpha_k, the user's list;
  *   noise=fields: B_k = -xi_k, the user's fields (their binary64 coefficients, exact balls).
  * Invariants: H0 = -1/2 Tr((L^{-1}(X - F))^* (X - F)) (E-I2 sign), then su(N)'s Casimirs
- * (ref/su-casimirs.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
+ * (ref/algebra-su.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
  * asks for more precision than they were built at; the T_lm tables as balls are built
  * at the first Arb transform, those of the BLAS route at creation. */
 #include "slpi/errors.h"

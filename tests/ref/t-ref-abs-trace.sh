@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-ref-abs-trace.sh — the certified departure abs_trace = |Tr X| of su(N) above N = 12,
-# where ref/su-casimirs.c takes the trace without the powers of X: from an su(13) state
+# where ref/algebra-su.c takes the trace without the powers of X: from an su(13) state
 # whose trace is 5e-11 i (the diagonal 0.3, -0.29999999995, 0, ...: accepted, an su(N)
 # state's trace must be below 1e-10 max(1, max|x|) N), the certified ball's midpoint of
 # abs_trace at rows 0 and 1 agrees with the double path's to 1e-4 relative (the double

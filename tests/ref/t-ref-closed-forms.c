@@ -1,6 +1,6 @@
 /* t-ref-closed-forms — the rigid body's closed-form coordinate level (ref/rigid-body.c,
- * hat identities) against the matrix level it replaces, and ISOMP in coordinates
- * against ISOMP on matrices (ref/isomp.c), two ways:
+ * ref/algebra-so3.c: hat identities) against the matrix level it replaces, and ISOMP in
+ * coordinates against ISOMP on matrices (ref/isomp.c), two ways:
  *  - gen, dgen, coad, sandwich vs pack(B_k), pack(DB_k[W]), pack([B, X]) and
  *    pack(A Y C + C Y A) formed with acb matrices, for every noise model and form,
  *    on exact and on ball (radius 1e-20) inputs;

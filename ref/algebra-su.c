@@ -1,4 +1,4 @@
-/* su-casimirs.c — the certified Casimirs, departures and their names on su(N) (ref/algebra.h),
+/* ref/algebra-su.c — the certified Casimirs, departures and their names on su(N) (ref/algebra.h),
  * shared by Euler–Zeitlin (ref/euler-zeitlin.c) and the models on su(n) (ref/model.c):
  * C2 = Tr X^2, C3 = Im Tr X^3, Im Tr X, then for N <= 12 the sorted eigenvalues of iX; for
  * 12 < N <= 16 Tr X^4 and the extreme eigenvalues of iX (the interface holds
