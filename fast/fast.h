@@ -2,7 +2,7 @@
  * problem, its system, its scheme and workspace, the solver policy and statistics (the
  * twin of ref/ref.h). The interfaces by concern: fast/system.h (the system table),
  * fast/scheme.h (the scheme table), fast/solver.h (the solver policy), fast/vector-field.h,
- * fast/dense.h, fast/so3.h, fast/team.h, fast/algebra.h, fast/sun.h. Not installed; only
+ * fast/dense.h, fast/so3.h, fast/team.h, fast/lie-ops.h, fast/sun.h. Not installed; only
  * the fast/ sources and tests include it. */
 #ifndef SLPI_FAST_H
 #define SLPI_FAST_H

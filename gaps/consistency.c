@@ -19,7 +19,7 @@
 #include "slpi/noise.h"
 #include "slpi/fast.h"
 #include "core/problem-struct.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 
 enum { MAXN = 256 };

@@ -6,7 +6,7 @@
  * oscillator, docs/schemes.md#svi-vs), I13 (the lifted midpoint on T*G, docs/schemes.md#isomp, E-I1) and the
  * one-step Poisson defect of a scheme (I11, V4, V5, V19). Every function computes its
  * number from the formulas (never from expected values); random inputs are canonical
- * normals slpi_noise_normal(seed, ...). The module uses slpi.h and fast/algebra.h only
+ * normals slpi_noise_normal(seed, ...). The module uses slpi.h and fast/lie-ops.h only
  * (never fast/'s private tables); reports/audit-*.c evaluates the claims with it. */
 #ifndef SLPI_GAPS_H
 #define SLPI_GAPS_H

@@ -20,7 +20,7 @@
 #include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 
 #define U_ROUND 0x1p-53

@@ -21,7 +21,7 @@
 #include "slpi/fast.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 
 static void hat(const double *x, double *X)

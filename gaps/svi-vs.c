@@ -12,7 +12,7 @@
 #include "slpi/errors.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 
 /* grad H_i at z = (q, p) for the Kubo oscillator: H_0 gradient z, H_1 gradient sigma z. */

@@ -14,7 +14,7 @@
 #include "slpi/noise.h"
 #include "core/problem-struct.h"
 #include "core/vec.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
 

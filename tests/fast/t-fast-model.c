@@ -293,7 +293,7 @@ static void domain(void)
 }
 
 /* slpi_algebra_commute (the Lie-Euler rule's reading of an algebra, core/algebra.c) against
- * the double path's bracket of basis vectors (fast/algebra.c): e_i and e_j commute
+ * the double path's bracket of basis vectors (fast/lie-ops.c): e_i and e_j commute
  * exactly when [e_i, e_j] = 0, for every pair of every family. */
 static void commute(void)
 {

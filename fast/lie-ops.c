@@ -1,4 +1,4 @@
-/* algebra.c — fast/algebra.h: the system table's algebra operations behind the public
+/* fast/lie-ops.c — fast/lie-ops.h: the system table's algebra operations behind the public
  * slpi_fast handle, and the docs/schemes.md#solver fixed-point driver for code outside fast/. */
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "fast/algebra.h"
+#include "fast/lie-ops.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
 #include "fast/vector-field.h"

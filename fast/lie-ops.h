@@ -1,10 +1,10 @@
-/* algebra.h — the declared interface of the double path for computations outside fast/
+/* fast/lie-ops.h — the declared interface of the double path for computations outside fast/
  * that need a system's Lie-algebra operations or the fast path's fixed-point policy
  * (the audit's extra mathematics, gaps/). Everything here works on an slpi_fast handle
  * (slpi.h) and keeps fast/fast.h private: nothing outside fast/ sees the system table.
  * The 3-vector kernels of fast/vec3.h (inline, no state) come with it. */
-#ifndef SLPI_FAST_ALGEBRA_H
-#define SLPI_FAST_ALGEBRA_H
+#ifndef SLPI_FAST_LIE_OPS_H
+#define SLPI_FAST_LIE_OPS_H
 
 #include "slpi/step.h"
 typedef struct slpi_fast slpi_fast;
