@@ -12,8 +12,8 @@ time per step (process CPU time; the machine may be shared) of
 the ratios torch / C (cold), the mean iterations, and each torch step divided by the
 time of the real matrix products it performs (4 real products per complex one, 2 per
 iteration + 2), timed in the same run: how far the step is from its products.
-Each time is the difference of a run of 2S steps and one of S (S = max(2, 2 (256/N)^2)),
-over S, so that set-up and first-row costs cancel. Load: os.getloadavg() before and after.
+Each time is the best of three runs of S = max(4, 4 (256/N)^2) steps, over S (each code's
+own CPU time of its steps, set-up left out). Load: os.getloadavg() before and after.
 Env: SLPI_BIN (default build/slpi), SLPI_LIB, PYTHONPATH=python."""
 import json
 import os
@@ -57,9 +57,11 @@ def products(N, dtype, reps):
 
 
 def per_step(f, N, S, *a):
-    t1, _ = f(N, S, *a)
-    t2, it = f(N, 2 * S, *a)
-    return max(t2 - t1, 1e-9) / S, it
+    """the best of three runs of S steps, over S (both codes' cpu_seconds leave out the
+    set-up; differences of runs were tried and were too noisy under load)"""
+    runs = [f(N, S, *a) for _ in range(3)]
+    t, it = min(runs)
+    return t / S, it
 
 
 def main():
@@ -70,7 +72,7 @@ def main():
     print("N\tC default\tC cold\ttorch f64\ttorch f32\tf64/C cold\tf32/C cold\titers C cold/torch f64/f32"
           "\tf64 step/products\tf32 step/products")
     for N in sizes:
-        S = max(2, 2 * (256 // N) ** 2)
+        S = max(4, 4 * (256 // N) ** 2)
         cd, _ = per_step(c_cpu, N, S, 1)
         cc, ic = per_step(c_cpu, N, S, 0)
         t64, i64 = per_step(t_cpu, N, S, "float64")

@@ -60,8 +60,8 @@ def philox(seed, path, component, block):
     k0, k1 = seed & _MASK32, (seed >> 32) & _MASK32
     x0 = block & _MASK32
     x1 = (block >> 32) & _MASK32
-    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
-    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
+    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block).contiguous() & _MASK32
+    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block).contiguous() & _MASK32
     for rnd in range(10):
         if rnd > 0:
             k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
@@ -105,10 +105,10 @@ def normals(seed, path, component, index, device=None):
     torch = _torch()
     j = torch.as_tensor(index, dtype=torch.int64, device=device)
     shape = torch.broadcast_shapes(j.shape, torch.as_tensor(path).shape, torch.as_tensor(component).shape)
-    j = j.expand(shape)
-    dev = j.device
-    pth = torch.as_tensor(path, dtype=torch.int64, device=dev).expand(shape)
-    cmp = torch.as_tensor(component, dtype=torch.int64, device=dev).expand(shape)
+    j = j.expand(shape).contiguous()   # contiguous: PyTorch's CPU kernels are far slower on
+    dev = j.device                      # broadcast (stride-0) operands
+    pth = torch.as_tensor(path, dtype=torch.int64, device=dev).expand(shape).contiguous()
+    cmp = torch.as_tensor(component, dtype=torch.int64, device=dev).expand(shape).contiguous()
     r0, r1, r2, r3 = philox(seed, pth, cmp, j >> 1)
     odd = (j & 1) == 1
     return word_normals(torch.where(odd, r2, r0), torch.where(odd, r3, r1))
