@@ -134,8 +134,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     seed, refine = int(kv.get("seed", 1), 0), int(kv.get("refine", 0))
     pathlist = list(range(first_path, first_path + paths))
     rows, tsteps = [S.packed()], [0]
-    iters = np.zeros((paths, steps), dtype=np.int64)
-    stag, capped = np.zeros(paths, dtype=np.int64), np.zeros(paths, dtype=np.int64)
+    its, stag, capped = [], 0, 0     # kept on the device: no copy to the host per step
     t0, c0_cpu = time.perf_counter(), time.process_time()
     with _Tf32(precision == "tf32"):
         for c0 in range(0, steps, chunk):
@@ -145,15 +144,17 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
             for j in range(cn):
                 n = c0 + j
                 it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
-                iters[:, n] = it.cpu().numpy()
-                stag += st.cpu().numpy()
-                capped += cp.cpu().numpy()
+                its.append(it)
+                stag, capped = stag + st.long(), capped + cp.long()
                 if (n + 1) % every == 0 or n + 1 == steps:
                     rows.append(S.packed())
                     tsteps.append(n + 1)
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
+    iters = torch.stack(its, 1).cpu().numpy() if its else np.zeros((paths, 0), dtype=np.int64)
+    stag = stag.cpu().numpy() if torch.is_tensor(stag) else np.zeros(paths, dtype=np.int64)
+    capped = capped.cpu().numpy() if torch.is_tensor(capped) else np.zeros(paths, dtype=np.int64)
     states = np.stack(rows, axis=1)
     step = np.array(tsteps)
     labels = p.labels
