@@ -13,6 +13,16 @@ slpi runs, in the same run as quflow:
     default since 2026-11-24), at tol 1e-15 with warm_start=2, and cold at tol 1e-15 from
     the Euler predictor (the default before) and from X_n (the start before the
     predictor).
+Like for like (docs/experiments.md#quflow-fair): both codes run in the same floating-point
+mode, on the same BLAS kernel, from the same state. slpi's double path flushes subnormals
+while it steps (core/fpmode.h), so quflow's call runs with MXCSR's FTZ and DAZ set too (a
+two-line C library built here with cc and loaded with ctypes; quflow in IEEE mode is
+timed too and printed in brackets, for reference only: at N >= 256 its steps take
+subnormal assists slpi's do not). numpy's OpenBLAS is told slpi's kernel (`slpi list
+--system`; OPENBLAS_CORETYPE, unless the caller set it) before numpy loads. Each N runs
+from two starts (VS_QUFLOW_START, default "4,all"): the modes l <= 4 (ic_lmax=4, where most
+of the matrix is zeros and subnormals arise) and a generic state with every mode
+populated (ic_lmax = N - 1).
 Printed: mean CPU time per step (the machine is shared: CPU time, not wall time; best
 of 3 runs, 1 run from N = 512, of STEPS (256/N)^2 steps but at least 20); quflow's is its
 process's CPU time over the call, slpi's the CPU time of the steps of a run of S steps
@@ -38,7 +48,8 @@ quflow is not a dependency of slpi: give its source folder as QUFLOW=/path/to/qu
 (a clone of github.com/klasmodin/quflow). It needs numpy, scipy and numba (Debian:
 python3-scipy, python3-numba, python3-appdirs); its spherical-harmonics modules (ducc0, h5py, ...) are
 not used by the integrator, so missing ones are replaced by empty modules here.
-Measured (2026-11-24 02:49-03:23, quflow b42eede, 2-core AMD EPYC (Zen 5, AVX-512),
+Measured before the like-for-like rule, quflow in IEEE mode (superseded by
+docs/experiments.md#quflow-fair; kept as that day's record) (2026-11-24 02:49-03:23, quflow b42eede, 2-core AMD EPYC (Zen 5, AVX-512),
 OpenBLAS 0.3.21 as Haswell, load 0.0-0.4; STEPS 80, so 1280/320/80/20/20 steps at N =
 64/128/256/512/1024; N = 512 and 1024 from a second run with the first step left out of the
 iterations and at least 20 steps), quflow / slpi in CPU time at N = 64 / 128 / 256 / 512 /
@@ -78,9 +89,24 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np
-
 SLPI = os.environ.get("SLPI_BIN", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "slpi"))
+
+
+def slpi_kernel():
+    """The OpenBLAS kernel the slpi command runs and why (`slpi list --system`)."""
+    out = subprocess.run([SLPI, "list", "--system"], check=True, capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("openblas:"))
+    return line.split(":", 1)[1].strip()
+
+
+# Same BLAS kernel on both sides: slpi may select another kernel than OpenBLAS's own
+# (docs/install.md#blas-kernel); numpy's OpenBLAS (quflow's products) is told slpi's, before
+# numpy loads it. A kernel set by the caller is kept (both processes then read it).
+KERNEL = slpi_kernel()
+if not os.environ.get("OPENBLAS_CORETYPE") and KERNEL.split()[0] != "not":
+    os.environ["OPENBLAS_CORETYPE"] = KERNEL.split()[0]
+
+import numpy as np
 src = os.environ.get("QUFLOW")
 if not src or not os.path.isdir(os.path.join(src, "quflow")):
     sys.exit("vs-quflow: set QUFLOW to a folder holding quflow's source (its 'quflow' package)")
@@ -167,6 +193,32 @@ CASES = (("quflow's rule, quflow's start", dict(QUFLOW_RULE, warm_start=1, predi
 BLAS = ctypes.CDLL("libopenblas.so.0")   # slpi's BLAS (config.mk), one thread as above
 
 
+def mxcsr_lib():
+    """A two-line C library that sets this thread's MXCSR FTZ and DAZ bits (what slpi's
+    double path does while it steps, core/fpmode.h), built with cc and loaded with ctypes:
+    quflow's numba code and numpy's OpenBLAS (one thread: this one) then run flushed too."""
+    d = tempfile.mkdtemp(prefix="vs-quflow-")
+    with open(d + "/m.c", "w") as f:
+        f.write("#include <xmmintrin.h>\nunsigned flush(int on) { unsigned o = _mm_getcsr(); "
+                "_mm_setcsr(on ? o | 0x8040u : o & ~0x8040u); return o; }\n")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", d + "/m.so", d + "/m.c"], check=True)
+    lib = ctypes.CDLL(d + "/m.so")
+    lib.flush.restype = ctypes.c_uint
+    return lib
+
+
+MXCSR = mxcsr_lib()
+
+
+def flushed(f):
+    """f() with FTZ and DAZ set, then the caller's mode again."""
+    old = MXCSR.flush(1)
+    try:
+        return f()
+    finally:
+        MXCSR.flush(0 if not (old & 0x8040) else 1)
+
+
 def product_seconds(N, reps):
     """CPU seconds of one N x N complex product, best of reps: OpenBLAS's zgemm (quflow's
     products, through numpy's matmul) and zgemm3m (slpi's products on kernels other than
@@ -201,43 +253,59 @@ def iteration_products(N):
 
 def main():
     sizes = [int(n) for n in os.environ.get("VS_QUFLOW_N", "64,128,256,512,1024").split(",")]
+    starts = os.environ.get("VS_QUFLOW_START", "4,all").split(",")
+    BLAS.openblas_get_corename.restype = ctypes.c_char_p
     print(f"vs-quflow: h = {H} (quflow dt = h hbar), one thread, no noise, CPU time; load "
-          f"{os.getloadavg()[0]:.1f}; OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'detected')}, "
-          f"slpi's products by {'zgemm3m' if slpi_product_3m() else 'zgemm'}")
+          f"{os.getloadavg()[0]:.1f}; OpenBLAS kernel: slpi {KERNEL}, quflow's numpy "
+          f"{BLAS.openblas_get_corename().decode()}; slpi's products by {'zgemm3m' if slpi_product_3m() else 'zgemm'}; "
+          "quflow flushed (FTZ+DAZ, as slpi's steps) and, for reference, in IEEE mode")
     for N in sizes:
-        steps = max(20, round(STEPS * (256 / N) ** 2))
-        runs = 3 if N <= 256 else 1
-        keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=4, noise="none", h=H, steps=steps,
-                    output_every=steps)
-        W0 = matrix(slpi_run(dict(keys, steps=1))[2][0], N)
-        hb = 2.0 / np.sqrt(N * N - 1)
-        isomp_fixedpoint(W0.copy(), H * hb, steps=1)  # compile (numba) outside the timing
-        stats = {"iterations": 0.0}  # quflow fills a non-empty dict only
-        tq, Wq = best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, stats=stats), runs)
-        # quflow's own converged solution: its rule with eps in place of sqrt(eps)
-        tight = np.finfo(float).eps * H * np.linalg.norm(W0, np.inf)
-        Wqt = isomp_fixedpoint(W0.copy(), H * hb, steps=steps, tol=tight, maxit=50)
-        res = []
-        for name, extra, pred in CASES:
-            ts, its, x = min((slpi_steps(dict(keys, **extra), steps) for _ in range(runs)), key=lambda r: r[0])
-            res.append((name, ts * steps / (steps - 1), its, pred, matrix(x[1], N)))
-        Wref = next(W for name, _, _, _, W in res if name.startswith("default (tol"))   # slpi at its default
-        scale = np.abs(Wref).max()
-        eq = np.abs(Wq - Wqt).max() / scale
-        tz, t3 = product_seconds(N, 5 if N <= 256 else 3)
-        tp = t3 if slpi_product_3m() else tz   # slpi's product
-        qit = stats['iterations']
-        row = [f"N={N:4d}, {steps} steps: quflow {1e3 * tq / steps:9.3f} ms/step  mean iterations "
-               f"{qit:.2f}  error {eq:.1e}  / (2 it zgemm) {tq / steps / (2 * qit * tz):.2f};  "
-               f"zgemm {1e3 * tz:.3f} ms, zgemm3m {1e3 * t3:.3f} ms, {iteration_products(N):.4f} "
-               "products per slpi iteration"]
-        for name, ts, its, pred, W in res:
-            err = np.abs(W - Wref).max() / scale
-            bound = (its * iteration_products(N) + pred) * tp * steps
-            row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f}  "
-                       f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
-                       f"ceiling {tq / bound:5.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
-        print("\n         ".join(row), flush=True)
+        for start in starts:
+            one_size(N, start)
+
+
+def one_size(N, start):
+    """One N from one start: ic_lmax=4 (the modes l <= 4), or `all` (ic_lmax = N - 1: every
+    mode populated, a generic state)."""
+    steps = max(20, round(STEPS * (256 / N) ** 2))
+    runs = 3 if N <= 256 else 1
+    lmax = N - 1 if start == "all" else int(start)
+    keys = dict(system="euler-zeitlin", scheme="isomp", N=N, ic_lmax=lmax, noise="none", h=H, steps=steps,
+                output_every=steps)
+    W0 = matrix(slpi_run(dict(keys, steps=1))[2][0], N)
+    hb = 2.0 / np.sqrt(N * N - 1)
+    isomp_fixedpoint(W0.copy(), H * hb, steps=1)  # compile (numba) outside the timing
+    stats = {"iterations": 0.0}  # quflow fills a non-empty dict only
+    tq, Wq = flushed(lambda: best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, stats=stats), runs))
+    ieee = {"iterations": 0.0}
+    tqi, Wqi = best(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, stats=ieee), runs)
+    # quflow's own converged solution: its rule with eps in place of sqrt(eps)
+    tight = np.finfo(float).eps * H * np.linalg.norm(W0, np.inf)
+    Wqt = flushed(lambda: isomp_fixedpoint(W0.copy(), H * hb, steps=steps, tol=tight, maxit=50))
+    res = []
+    for name, extra, pred in CASES:
+        ts, its, x = min((slpi_steps(dict(keys, **extra), steps) for _ in range(runs)), key=lambda r: r[0])
+        res.append((name, ts * steps / (steps - 1), its, pred, matrix(x[1], N)))
+    Wref = next(W for name, _, _, _, W in res if name.startswith("default (tol"))   # slpi at its default
+    scale = np.abs(Wref).max()
+    eq = np.abs(Wq - Wqt).max() / scale
+    tz, t3 = product_seconds(N, 5 if N <= 256 else 3)
+    tp = t3 if slpi_product_3m() else tz   # slpi's product
+    qit = stats['iterations']
+    row = [f"N={N:4d}, start ic_lmax={lmax}, {steps} steps: quflow flushed {1e3 * tq / steps:9.3f} ms/step "
+           f"(IEEE {1e3 * tqi / steps:.3f}, {ieee['iterations']:.2f} iterations, final states differ by "
+           f"{np.abs(Wqi - Wq).max():.1e})  mean iterations "
+           f"{qit:.2f}  error {eq:.1e}  / (2 it zgemm) {tq / steps / (2 * qit * tz):.2f};  "
+           f"zgemm {1e3 * tz:.3f} ms, zgemm3m {1e3 * t3:.3f} ms, {iteration_products(N):.4f} "
+           "products per slpi iteration"]
+    for name, ts, its, pred, W in res:
+        err = np.abs(W - Wref).max() / scale
+        bound = (its * iteration_products(N) + pred) * tp * steps
+        row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f} "
+                   f"(IEEE quflow {tqi / ts:5.2f})  "
+                   f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
+                   f"ceiling {tq / bound:5.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
+    print("\n         ".join(row), flush=True)
 
 
 main()
