@@ -20,7 +20,7 @@ for cfg in "gcc -O0" "gcc -O2" "gcc -O3 -march=native" "clang -O2"; do
     skipped="$skipped '$cfg'"; continue
   fi
   if ! $cc "$@" -std=c11 -ffp-contract=off -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $arb -I. -Iinclude -Icore \
-       tests/kat/noise-dump.c core/noise.c core/noise-avx.c core/noise-levels.c core/error.c core/interrupt.c core/output.c -lm -o "$bin"; then
+       tests/kat/noise-dump.c core/noise.c core/noise-avx.c core/noise-levels.c core/cpu.c core/error.c core/interrupt.c core/output.c -lm -o "$bin"; then
     echo "t-noise-builds: FAIL: $cfg does not build the driver"; fail=1; continue
   fi
   while read -r kind rest; do
