@@ -9,21 +9,19 @@
 #include "core/slpi-flint.h"
 #include "ref/algebra.h"
 
-void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                    slong prec)
+void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec)
 {
     (void)s;
     arb_ptr t = _arb_vec_init(6);
-    slpi_ref_cross(t, mu, b, prec);                 /* pi × xi */
-    slpi_ref_cross(t + 3, mu + 3, b + 3, prec);     /* gamma × b */
+    slpi_ref_cross(t, mu, b, prec);             /* pi × xi */
+    slpi_ref_cross(t + 3, mu + 3, b + 3, prec); /* gamma × b */
     _arb_vec_add(t, t, t + 3, 3, prec);
-    slpi_ref_cross(t + 3, mu + 3, b, prec);         /* gamma × xi */
+    slpi_ref_cross(t + 3, mu + 3, b, prec); /* gamma × xi */
     _arb_vec_set(out, t, 6);
     _arb_vec_clear(t, 6);
 }
 
-void slpi_ref_se3_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
-                   slong prec)
+void slpi_ref_se3_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec)
 {
     (void)s;
     arb_ptr t = _arb_vec_init(9);
@@ -43,8 +41,7 @@ static void coad_matrix(const slpi_ref_system *s, arb_mat_t A, arb_srcptr sigma,
         _arb_vec_zero(e, 6);
         arb_one(e + j);
         slpi_ref_se3_coad(s, col, sigma, e, prec);
-        for (int i = 0; i < 6; i++)
-            arb_set(arb_mat_entry(A, i, j), col + i);
+        for (int i = 0; i < 6; i++) arb_set(arb_mat_entry(A, i, j), col + i);
     }
     _arb_vec_clear(e, 6);
     _arb_vec_clear(col, 6);
@@ -52,12 +49,10 @@ static void coad_matrix(const slpi_ref_system *s, arb_mat_t A, arb_srcptr sigma,
 
 static void mat_vec(arb_ptr out, const arb_mat_t A, arb_srcptr v, slong prec)
 {
-    for (slong i = 0; i < arb_mat_nrows(A); i++)
-        arb_dot(out + i, NULL, 0, A->rows[i], 1, v, 1, arb_mat_ncols(A), prec);
+    for (slong i = 0; i < arb_mat_nrows(A); i++) arb_dot(out + i, NULL, 0, A->rows[i], 1, v, 1, arb_mat_ncols(A), prec);
 }
 
-void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr mu,
-                     slong prec)
+void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr mu, slong prec)
 {
     arb_mat_t A, E;
     arb_mat_init(A, 6, 6);
@@ -73,8 +68,8 @@ void slpi_ref_se3_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
 }
 
 /* d/dt exp(ad*_{sigma + t dsigma}) (mu + t dmu): block exponential */
-void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma,
-                      arb_srcptr dsigma, arb_srcptr mu, arb_srcptr dmu, slong prec)
+void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma, arb_srcptr dsigma, arb_srcptr mu,
+                         arb_srcptr dmu, slong prec)
 {
     arb_mat_t A, dA, big, E;
     arb_mat_init(A, 6, 6);
@@ -93,8 +88,7 @@ void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma
     arb_ptr t = _arb_vec_init(6);
     for (int i = 0; i < 6; i++) {
         arb_dot(t + i, NULL, 0, E->rows[i] + 6, 1, mu, 1, 6, prec);
-        if (dmu != NULL)
-            arb_dot(t + i, t + i, 0, E->rows[i], 1, dmu, 1, 6, prec);
+        if (dmu != NULL) arb_dot(t + i, t + i, 0, E->rows[i], 1, dmu, 1, 6, prec);
     }
     _arb_vec_set(out, t, 6);
     _arb_vec_clear(t, 6);
@@ -107,8 +101,8 @@ void slpi_ref_se3_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr sigma
 void slpi_ref_se3_casimir_names(slpi_ref_system *s)
 {
     s->n_inv = 3;
-    s->inv_name[1] = "C1";   /* |gamma|^2 */
+    s->inv_name[1] = "C1"; /* |gamma|^2 */
     s->inv_delta_name[1] = "C1_dev";
-    s->inv_name[2] = "C2";   /* pi . gamma */
+    s->inv_name[2] = "C2"; /* pi . gamma */
     s->inv_delta_name[2] = "C2_dev";
 }

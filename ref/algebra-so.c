@@ -25,8 +25,7 @@ void slpi_ref_so_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, 
     (void)prec;
     int n = s->N, idx = 0;
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++, idx++)
-            arb_set(x + idx, acb_realref(acb_mat_entry(X, i, j)));
+        for (int j = i + 1; j < n; j++, idx++) arb_set(x + idx, acb_realref(acb_mat_entry(X, i, j)));
 }
 
 /* The Casimirs and spectrum of so(n) (shared with ref/model.c): out[1..n_inv) */
@@ -39,12 +38,10 @@ void slpi_ref_so_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     slpi_ref_so_m_unpack(s, X, x, prec);
     slpi_ref_mat_trace_powers(T, X, 2 * SLPI_REF_SO_MAX_CAS, prec);
     int ncas = n / 2 < SLPI_REF_SO_MAX_CAS ? n / 2 : SLPI_REF_SO_MAX_CAS, neig = s->n_inv - 1 - ncas;
-    for (int k = 1; k <= ncas; k++)
-        arb_set(out + k, acb_realref(T + 2 * k - 1));
+    for (int k = 1; k <= ncas; k++) arb_set(out + k, acb_realref(T + 2 * k - 1));
     arb_ptr lam = _arb_vec_init(n);
-    slpi_ref_mat_eig_skewh(lam, X, prec);          /* ascending: -lambda_1 .. lambda_1 */
-    for (int j = 0; j < neig; j++)
-        arb_set(out + 1 + ncas + j, lam + n - 1 - j);
+    slpi_ref_mat_eig_skewh(lam, X, prec); /* ascending: -lambda_1 .. lambda_1 */
+    for (int j = 0; j < neig; j++) arb_set(out + 1 + ncas + j, lam + n - 1 - j);
     _arb_vec_clear(lam, n);
     _acb_vec_clear(T, 2 * SLPI_REF_SO_MAX_CAS);
     acb_mat_clear(X);
@@ -66,12 +63,13 @@ void slpi_ref_so_casimir_names(slpi_ref_system *s)
 {
     static const char *const cas[SLPI_REF_SO_MAX_CAS] = { "trX2", "trX4", "trX6", "trX8", "trX10" };
     static const char *const dcas[SLPI_REF_SO_MAX_CAS] = { "trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev",
-                                                  "trX8_rel_dev", "trX10_rel_dev" };
-    static const char *const eig[SLPI_REF_SO_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
-        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
+                                                           "trX8_rel_dev", "trX10_rel_dev" };
+    static const char *const eig[SLPI_REF_SO_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5",
+                                                          "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
     static const char *const deig[SLPI_REF_SO_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev", "lambda_3_dev",
-        "lambda_4_dev", "lambda_5_dev", "lambda_6_dev", "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
-        "lambda_10_dev" };
+                                                           "lambda_4_dev", "lambda_5_dev", "lambda_6_dev",
+                                                           "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
+                                                           "lambda_10_dev" };
     int n = s->N;
     int ncas = n / 2 < SLPI_REF_SO_MAX_CAS ? n / 2 : SLPI_REF_SO_MAX_CAS;
     int neig = n / 2 < SLPI_REF_SO_MAX_EIG ? n / 2 : SLPI_REF_SO_MAX_EIG;
@@ -85,7 +83,7 @@ void slpi_ref_so_casimir_names(slpi_ref_system *s)
         s->inv_name[1 + ncas + j] = eig[j];
         s->inv_delta_name[1 + ncas + j] = deig[j];
     }
-    if (neig == n / 2) {   /* the whole spectrum listed */
+    if (neig == n / 2) { /* the whole spectrum listed */
         s->n_dep = 1;
         s->dep_name[0] = "eig_dev";
         s->departures = so_departures;

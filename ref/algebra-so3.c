@@ -28,22 +28,21 @@ void slpi_ref_so3_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X,
     arb_set(x + 2, acb_realref(acb_mat_entry(X, 1, 0)));
 }
 
-void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                    slong prec)
+void slpi_ref_so3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec)
 {
     (void)s;
     slpi_ref_cross(out, b, mu, prec);
 }
 
-void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
-                        arb_srcptr c, slong prec)
+void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y, arb_srcptr c,
+                             slong prec)
 {
     (void)s;
     arb_t ay, cy;
     arb_init(ay);
     arb_init(cy);
-    arb_dot(ay, NULL, 1, a, 1, y, 1, 3, prec);      /* -(a . y) */
-    arb_dot(cy, NULL, 1, c, 1, y, 1, 3, prec);      /* -(c . y) */
+    arb_dot(ay, NULL, 1, a, 1, y, 1, 3, prec); /* -(a . y) */
+    arb_dot(cy, NULL, 1, c, 1, y, 1, 3, prec); /* -(c . y) */
     for (int i = 0; i < 3; i++) {
         arb_mul(out + i, ay, c + i, prec);
         arb_addmul(out + i, cy, a + i, prec);
@@ -54,8 +53,7 @@ void slpi_ref_so3_m_sandwich(const slpi_ref_system *s, arb_ptr out, arb_srcptr a
 
 /* so(3)'s departure (fast/rigid-body.c): eig_dev = | |x| - |x0| | (the eigenvalues of
  * i hat(x) are -|x|, 0, |x|). */
-void slpi_ref_so3_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0,
-                             slong prec)
+void slpi_ref_so3_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, arb_srcptr x0, slong prec)
 {
     arb_t a, b;
     arb_init(a);
@@ -73,7 +71,7 @@ void slpi_ref_so3_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x
 void slpi_ref_so3_casimir_names(slpi_ref_system *s)
 {
     s->n_inv = 2;
-    s->inv_name[1] = "casimir_norm2";   /* |x|^2 */
+    s->inv_name[1] = "casimir_norm2"; /* |x|^2 */
     s->inv_delta_name[1] = "casimir_norm2_dev";
     s->n_dep = 1;
     s->dep_name[0] = "eig_dev";

@@ -24,8 +24,8 @@ static void put_block(int b, acb_mat_t X, int i, arb_srcptr v, slong prec)
     arb_t r;
     arb_init(r);
     arb_rsqrt_ui(r, 2, prec);
-    acb_ptr e00 = acb_mat_entry(X, o, o), e01 = acb_mat_entry(X, o, o + 1),
-            e10 = acb_mat_entry(X, o + 1, o), e11 = acb_mat_entry(X, o + 1, o + 1);
+    acb_ptr e00 = acb_mat_entry(X, o, o), e01 = acb_mat_entry(X, o, o + 1), e10 = acb_mat_entry(X, o + 1, o),
+            e11 = acb_mat_entry(X, o + 1, o + 1);
     arb_zero(acb_realref(e00));
     arb_mul(acb_imagref(e00), v + 2, r, prec);
     arb_neg(acb_imagref(e00), acb_imagref(e00));
@@ -62,21 +62,18 @@ static void get_block(int b, arb_ptr v, const acb_mat_t X, int i, slong prec)
 void slpi_ref_so3k_m_unpack(acb_mat_t X, arb_srcptr x, int k, int b, slong prec)
 {
     acb_mat_zero(X);
-    for (int i = 0; i < k; i++)
-        put_block(b, X, i, x + 3 * i, prec);
+    for (int i = 0; i < k; i++) put_block(b, X, i, x + 3 * i, prec);
 }
 
 void slpi_ref_so3k_m_pack(arb_ptr x, const acb_mat_t X, int k, int b, slong prec)
 {
-    for (int i = 0; i < k; i++)
-        get_block(b, x + 3 * i, X, i, prec);
+    for (int i = 0; i < k; i++) get_block(b, x + 3 * i, X, i, prec);
 }
 
 /* The Casimirs |x_i|^2 of so(3)^k, at most 8 (shared with ref/model.c): out[1..n_inv) */
 void slpi_ref_so3k_casimirs(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
-    for (int i = 0; i + 1 < s->n_inv; i++)
-        arb_dot(out + 1 + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
+    for (int i = 0; i + 1 < s->n_inv; i++) arb_dot(out + 1 + i, NULL, 0, x + 3 * i, 1, x + 3 * i, 1, 3, prec);
 }
 
 /* eig_dev = e max_i | |x_i| - |x_i(x0)| | over every vortex, the block eigenvalues of iX
@@ -106,11 +103,11 @@ static void so3k_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x,
 
 void slpi_ref_so3k_casimir_names(slpi_ref_system *s)
 {
-    static const char *const nm[8] = { "casimir_norm2_1", "casimir_norm2_2", "casimir_norm2_3",
-        "casimir_norm2_4", "casimir_norm2_5", "casimir_norm2_6", "casimir_norm2_7", "casimir_norm2_8" };
+    static const char *const nm[8] = { "casimir_norm2_1", "casimir_norm2_2", "casimir_norm2_3", "casimir_norm2_4",
+                                       "casimir_norm2_5", "casimir_norm2_6", "casimir_norm2_7", "casimir_norm2_8" };
     static const char *const dnm[8] = { "casimir_norm2_1_dev", "casimir_norm2_2_dev", "casimir_norm2_3_dev",
-        "casimir_norm2_4_dev", "casimir_norm2_5_dev", "casimir_norm2_6_dev", "casimir_norm2_7_dev",
-        "casimir_norm2_8_dev" };
+                                        "casimir_norm2_4_dev", "casimir_norm2_5_dev", "casimir_norm2_6_dev",
+                                        "casimir_norm2_7_dev", "casimir_norm2_8_dev" };
     int k = s->dim / 3, nv = k < 8 ? k : 8;
     s->n_inv = 1 + nv;
     for (int i = 0; i < nv; i++) {
