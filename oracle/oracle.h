@@ -157,4 +157,19 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
 void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, const slpi_verify_opts *o, FILE *table,
                            slpi_verify_result *res, slpi_error *err, int *rc);
 
+/* Files with a `path` column (many noise paths in one file) split into one file per path
+ * (oracle/verify-paths.c): list[0..nlist) the files to verify, in order, each such file
+ * replaced by its paths' files file[] in the private folder dir (made: by this run). */
+typedef struct {
+    const char **list;
+    long nlist;
+    char **file;
+    long n, cap;
+    char dir[SLPI_PATH_MAX];
+    int made;
+} slpi_verify_paths;
+int slpi_verify_paths_split(slpi_verify_paths *sp, int n, const char *const *paths, slpi_error *err);
+/* Removes the files and the folder this run made. */
+void slpi_verify_paths_clear(slpi_verify_paths *sp);
+
 #endif

@@ -131,6 +131,7 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         p.path = 0;
         p.seed = 0;
         p.noise_file[0] = '\0';
+        p.noise_digest = 0; /* the noise file's, a part of the path as its name is */
         FILE *f = open_memstream(&text[i], &len[i]);
         if (!f) break;
         slpi_problem_write(&p, f, "");

@@ -25,10 +25,10 @@
  * validation pass are in oracle/verify-input.c, the local comparison in
  * oracle/verify-local.c. */
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -40,6 +40,7 @@
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
 #include "slpi/fast.h"
+#include "slpi/noise.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
 #include "oracle/oracle.h"
@@ -290,44 +291,79 @@ static void fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
     a->files++;
 }
 
-/* A pooled file's noise path: the canonical (seed, path), or the noise file it reads (by
- * device and inode, whatever the spelling of its name). */
+/* A pooled file's path: a digest of what it is, its initial state and every increment
+ * of its steps as the verifier draws them (the canonical generator's (seed, path) or the
+ * noise file's content, truncated as the problem says), whatever the file's name, its
+ * noise file's name or its header's seed= and path= say. Two 64-bit hashes of the bits. */
 typedef struct {
-    int file;
-    uint64_t seed, path;
-    dev_t dev;
-    ino_t ino;
+    uint64_t h[2];
 } noise_key;
 
-static noise_key noise_key_of(const slpi_problem *p)
+static void key_add(noise_key *k, const double *v, size_t n)
 {
-    noise_key k = { 0, p->seed, p->path, 0, 0 };
-    struct stat st;
-    if (p->noise_file[0] && stat(p->noise_file, &st) == 0)
-        k = (noise_key){ 1, 0, 0, st.st_dev, st.st_ino };
-    else if (p->noise_file[0])
-        k.file = 1; /* unreadable: verify_one has refused it already */
-    return k;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, v + i, sizeof b);
+        b = b == UINT64_C(0x8000000000000000) ? 0 : b; /* -0 and 0 are one increment */
+        k->h[0] = (k->h[0] ^ b) * UINT64_C(0x100000001b3);
+        k->h[1] = (k->h[1] + b) * UINT64_C(0x9e3779b97f4a7c15) ^ (k->h[1] >> 29);
+    }
 }
 
-/* Pooled files run distinct noise paths: the same path twice would count its rows twice
- * in the statistics (two ports on one path are verified in two calls). */
+static int noise_key_of(const slpi_problem *p, noise_key *k, slpi_error *err)
+{
+    *k = (noise_key){ { UINT64_C(0xcbf29ce484222325), UINT64_C(0x243f6a8885a308d3) } };
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    double *v = malloc(((size_t)(dim > M ? dim : M) + 1) * sizeof *v);
+    slpi_noise_source *src = NULL;
+    int rc = v ? slpi_fast_problem_initial_state(p, v, err) : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (rc == SLPI_OK) key_add(k, v, (size_t)dim);
+    if (rc == SLPI_OK && M > 0) rc = slpi_noise_source_open(&src, p, err);
+    for (long n = 0; rc == SLPI_OK && M > 0 && n < p->steps; n++) {
+        rc = slpi_noise_source_step(src, n, v, err);
+        if (rc == SLPI_OK) key_add(k, v, (size_t)M);
+    }
+    if (src) slpi_noise_source_close(src);
+    free(v);
+    return rc;
+}
+
+/* Pooled files run distinct paths: the same path twice would count its rows twice in the
+ * statistics (two ports on one path are verified in two calls). */
 static int distinct_path(const noise_key *keys, int i, const char *const *paths, slpi_error *err)
 {
-    for (int j = 0; j < i; j++) {
-        const noise_key *a = &keys[j], *b = &keys[i];
-        if (a->file != b->file) continue;
-        if (a->file ? a->dev == b->dev && a->ino == b->ino : a->seed == b->seed && a->path == b->path)
+    for (int j = 0; j < i; j++)
+        if (keys[j].h[0] == keys[i].h[0] && keys[j].h[1] == keys[i].h[1])
             return slpi_error_set(err, SLPI_EINPUT,
-                                  "%s: the same noise path as %s (%s): pooled files must run distinct paths, "
-                                  "or the statistics count one path twice; verify them in separate calls",
-                                  paths[i], paths[j], a->file ? "the same noise file" : "the same seed= and path=");
-    }
+                                  "%s: the same path as %s (the same initial state and the same increments, "
+                                  "whatever the names of the files, their noise files, seed= and path= say): pooled "
+                                  "files must run distinct paths, or the statistics count one path twice; verify two "
+                                  "ports of one path in separate calls",
+                                  paths[i], paths[j]);
     return SLPI_OK;
 }
 
+static int run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                     slpi_error *err);
+
+/* The files as given, a file with a `path` column split into its paths first
+ * (oracle/verify-paths.c). */
 int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report,
                           slpi_verify_result *res, slpi_error *err)
+{
+    slpi_verify_paths sp;
+    int rc = n >= 1 ? slpi_verify_paths_split(&sp, n, paths, err) : SLPI_OK;
+    if (rc == SLPI_OK && n >= 1)
+        rc = sp.nlist > INT_MAX ? slpi_error_set(err, SLPI_EINPUT, "verify: too many paths")
+                                : run_files((int)sp.nlist, sp.list, o, report, res, err);
+    else if (rc == SLPI_OK)
+        rc = run_files(n, paths, o, report, res, err);
+    if (n >= 1) slpi_verify_paths_clear(&sp);
+    return rc;
+}
+
+static int run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
+                     slpi_error *err)
 {
     if (n < 1) return slpi_error_set(err, SLPI_EINPUT, "verify: no trajectory file given");
     if (!(o->precision.u > 0 && o->precision.u < 1) || !(o->budget > 0) || !isfinite(o->budget))
@@ -344,7 +380,7 @@ int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opt
         memset(&in, 0, sizeof in);
         rc = verify_one(paths[i], o, report, &in, i == 0 ? res : one, err);
         if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &in, err);
-        if (rc == SLPI_OK) keys[i] = noise_key_of(&in.p);
+        if (rc == SLPI_OK) rc = noise_key_of(&in.p, &keys[i], err);
         if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
         if (rc == SLPI_OK && i > 0) fold_proof(res, one);
         if (i == 0) first = in;

@@ -359,11 +359,11 @@ sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1nan/' base.tsv > nanrow.tsv; row "nanrow.t
 sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1-inf/' base.tsv > infrow.tsv; row "infrow.tsv:[0-9]*: column 3 (x1): '-inf' is not a finite number" verifyx infrow.tsv
 sed 's/^# amp=.*/# amp=0.101/' base.tsv > otheramp.tsv; row "otheramp.tsv: another problem than base.tsv (pooled files must differ only in path=, seed= or noise_file=): 'amp=0.10100000000000001' against 'amp=0.10000000000000001'" verifyx base.tsv otheramp.tsv --global
 # pooled files on one noise path (the statistics would count it twice): the same seed= and
-# path=, or one noise file under two spellings of its name
-cp base.tsv again.tsv; row "again.tsv: the same noise path as base.tsv (the same seed= and path=): pooled files must run distinct paths" verifyx base.tsv again.tsv --local
+# path=, or one noise file under two spellings of its name (t-verify-paths: copies of it)
+cp base.tsv again.tsv; row "again.tsv: the same path as base.tsv (the same initial state and the same increments, whatever the names of the files, their noise files, seed= and path= say): pooled files must run distinct paths" verifyx base.tsv again.tsv --local
 "$slpi" noise $PL steps=5 -o nf.noise 2> /dev/null || exit 1
 sed 's/^# seed=.*/# seed=file\n# noise_file=nf.noise/' base.tsv > nf1.tsv; sed 's/^# seed=.*/# seed=file\n# noise_file=.\/nf.noise/' base.tsv > nf2.tsv
-row "nf2.tsv: the same noise path as nf1.tsv (the same noise file)" verifyx nf1.tsv nf2.tsv --local
+row "nf2.tsv: the same path as nf1.tsv (the same initial state and the same increments" verifyx nf1.tsv nf2.tsv --local
 # non-regular inputs, CRLF, BOM, subnormal values, sizes that writer and reader share
 row "/dev/zero: not a regular file (a character device)" verify /dev/zero
 # an allocation failure is named as such (a 2.2 GB line once read as 'no column line'):
