@@ -100,11 +100,10 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 st->twin_rms_u, st->envelope, st->size_t, st->p_size, st->effect_per_step_u,
                 st->effect_direction[0] ? st->effect_direction : "-", st->detectable_effect_u, st->rows_small,
                 st->against_rounded ? " rounded to the format" : "");
-        if (st->against_rounded)
-            fprintf(f,
-                    "statistics: against the rounded step the systematic p-value is the directions' t tests of "
-                    "a mean beyond %.3g u per step (what the format's data allow), largest t %.3g\n",
-                    st->tolerance_u, st->tol_t);
+        fprintf(f,
+                "statistics: the systematic p-value is the directions' t tests of a mean beyond %.3g u per step "
+                "(what the format's data allow), largest t %.3g\n",
+                st->tolerance_u, st->tol_t);
         if (st->verdict == SLPI_VERDICT_UNABLE)
             fprintf(f, "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
                        "more than 1 u: verify more steps or paths%s\n", st->rows, st->detectable_effect_u,
