@@ -39,6 +39,28 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* Whether the column line of the regular file `path` (the first line after its `#`
+ * header) names a column `path`: read a line at a time, so that a file without one is
+ * never held in memory (verify streams it, t-verify-stream). */
+static int names_path_column(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int found = 0;
+    while ((n = getline(&line, &cap, f)) > 0 && line[0] == '#') {
+    }
+    for (char *s = n > 0 ? strtok(line, "\t\r\n") : NULL; s && !found; s = strtok(NULL, "\t\r\n"))
+        found = strcmp(s, "path") == 0;
+    free(line);
+    fclose(f);
+    return found;
+}
+
 /* The field `col` (0-based) of the tab-separated line [s, e): its start and length. */
 static int field_of(const char *s, const char *e, int col, const char **f, size_t *n)
 {
@@ -154,6 +176,7 @@ static int make_dir(slpi_verify_paths *sp, slpi_error *err)
 static int split_file(const char *path, slpi_verify_paths *sp, int *split, slpi_error *err)
 {
     *split = 0;
+    if (!names_path_column(path)) return SLPI_OK; /* read as it streams, never held whole */
     size_t len = 0;
     char *buf = slurp(path, &len);
     if (!buf) return SLPI_OK;
