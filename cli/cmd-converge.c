@@ -41,7 +41,9 @@ static void help(FILE *f)
             "  --indep SCHEME      also an independent reference: SCHEME at level L\n"
             "  --exact             weak reference exp(-amp^2 T/2) = E x_1(T) (so(3) oracle: noise=const-e3,\n"
             "                      h0_scale=0, x0=1,0,0; with --phi x1), with the quadrature value per level\n"
-            "  --phi F             weak functional: sin2pi (sum sin 2 pi x_i, default) | x1\n"
+            "  --phi F             weak functional: sin2pi (sum sin 2 pi x_i, default) | x1 | any\n"
+            "                      expression of the state in the model language, e.g. 'x1*x2+x3^2'\n"
+            "                      (coordinate names as `slpi run` prints them; docs/noise.md#functionals)\n"
             "  --paths R --path0 P number of coupled paths (2..2^32) and the first path index\n"
             "  --batches B         batches of paths, 1..min(R, 65536) (work units, bootstrap units;\n"
             "                      default min(R,32))\n"
@@ -137,9 +139,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         case 'i': indep = optarg; break;
         case 'e': cfg.exact = 1; break;
         case 'f':
-            if (!strcmp(optarg, "sin2pi")) cfg.phi = SLPI_PHI_SIN2PI;
-            else if (!strcmp(optarg, "x1")) cfg.phi = SLPI_PHI_X1;
-            else { fprintf(stderr, "slpi converge: --phi %s: sin2pi | x1\n", optarg); return SLPI_EINPUT; }
+            slpi_conv_phi_set(&cfg, optarg); /* an expression is parsed when the study starts */
             break;
         case 'R': rc = slpi_parse_long("--paths", optarg, 2, 1L << 32, &cfg.paths, &err); break;
         case 'p': rc = slpi_parse_u64("--path0", optarg, UINT32_MAX, &cfg.path0, &err); break;

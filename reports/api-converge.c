@@ -34,9 +34,7 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
             rc = slpi_error_set(err, SLPI_EINPUT, "converge: indep '%s': unknown scheme", indep);
     }
     if (rc == SLPI_OK && phi) {
-        if (!strcmp(phi, "sin2pi")) c->phi = SLPI_PHI_SIN2PI;
-        else if (!strcmp(phi, "x1")) c->phi = SLPI_PHI_X1;
-        else rc = slpi_error_set(err, SLPI_EINPUT, "converge: phi '%s': sin2pi | x1", phi);
+        slpi_conv_phi_set(c, phi); /* a name, or an expression parsed when the study starts */
     }
     if (rc == SLPI_OK && fit && strcmp(fit, "wls") && strcmp(fit, "ols"))
         rc = slpi_error_set(err, SLPI_EINPUT, "converge: fit '%s': wls | ols", fit);
@@ -91,16 +89,22 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
     return slpi_api_record(&err, rc);
 }
 
-int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
-                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
-                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
-                           const char *resume, int threads, const char *json)
+/* The study of slpi_api_converge_json, the functional phi_fn when it is not NULL. */
+static int converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                         uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                         const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                         const char *resume, int threads, slpi_conv_phi_fn phi_fn, void *phi_data, const char *json)
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
     slpi_conv_result r;
     int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
                           drop_coarse, checkpoint, checkpoint_every, resume, threads, &err);
+    if (rc == SLPI_OK && phi_fn) {
+        c.phi = SLPI_PHI_FN;
+        c.phi_fn = phi_fn;
+        c.phi_data = phi_data;
+    }
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     FILE *f = rc == SLPI_OK ? fopen(json, "w") : NULL;
     if (rc == SLPI_OK && !f) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: cannot write", json);
@@ -109,4 +113,26 @@ int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, in
         if (fclose(f) != 0 && rc == SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
     }
     return slpi_api_record(&err, rc);
+}
+
+int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                           uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
+                           const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
+                           const char *resume, int threads, const char *json)
+{
+    return converge_json(p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit, drop_coarse,
+                         checkpoint, checkpoint_every, resume, threads, NULL, NULL, json);
+}
+
+int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                              uint64_t path0, int batches, int boot, const char *indep,
+                              int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
+                              const char *fit, int drop_coarse, int threads, const char *json)
+{
+    if (!phi_fn) {
+        slpi_error err = { 0, "" };
+        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "converge: phi_fn: NULL (give a function)"));
+    }
+    return converge_json(p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, NULL, 0, fit, drop_coarse, NULL,
+                         0, NULL, threads, phi_fn, phi_data, json);
 }

@@ -22,14 +22,6 @@
 #include "core/noise.h"
 #include "reports/converge.h"
 
-static double phi_of(slpi_conv_phi phi, const double *x, int dim)
-{
-    if (phi == SLPI_PHI_X1) return x[0];
-    double s = 0;
-    for (int i = 0; i < dim && i < 3; i++) s += sin(2 * 3.14159265358979323846 * x[i]);
-    return s;
-}
-
 static double dist2(const double *a, const double *b, int n)
 {
     double s = 0;
@@ -319,23 +311,37 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
         /* lane r of object i as a plain vector */
 #define LANE(i, buf)                                                                           \
     for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i) * dn + (size_t)j * (size_t)n + (size_t)r]
-        double *xref = w->lane, *xi = w->scratch, *xn = w->scratch + d, *xind = w->scratch + 2 * d;
+        double *xref = w->lane, *xi = w->scratch, *xind = w->scratch + 2 * d;
         LANE(nl, xref);
         if (c->indep) LANE(nl + 1, xind);
-        double pref = phi_of(c->phi, xref, d);
+        double *ph = w->phiv, pref = 0;
+        if (c->kind == SLPI_CONV_WEAK && !w->lost[r]) { /* phi of every object; not finite: a failed path */
+            for (int i = 0; i < w->nf; i++) {
+                LANE(i, xi);
+                ph[i] = slpi_conv_phi_eval(c, ly->phi, xi, d);
+                if (!isfinite(ph[i])) {
+                    slpi_step_info none = { 0 };
+                    none.residual = NAN;
+                    note_failure(w, c, ly, i, r, path0 + (uint64_t)r, (1L << level_of(c, ly, i)) - 1,
+                                 SLPI_STEP_DIVERGED, &none);
+                    w->lost[r] = 1;
+                }
+            }
+            pref = ph[nl];
+        }
+        if (w->lost[r]) continue; /* left out of every sum (the caller skips it) */
         for (int i = 0; i < nl; i++) {
             LANE(i, xi);
             if (ly->sup) {
                 v[SLPI_CONV_SELF * nl1 + i] = supv[((size_t)i * 2) * (size_t)n + (size_t)r];
                 if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = supv[((size_t)i * 2 + 1) * (size_t)n + (size_t)r];
             } else if (c->kind == SLPI_CONV_WEAK) {
-                double pi = phi_of(c->phi, xi, d);
-                if (i + 1 < nl) LANE(i + 1, xn);
-                else memcpy(xn, xref, (size_t)d * sizeof *xn);
+                double pi = ph[i];
                 v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
                 if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
-                else if (c->indep) v[SLPI_CONV_INDEP * nl1 + i] = pi - phi_of(c->phi, xind, d);
-                v[SLPI_CONV_MLMC * nl1 + i] = pi - phi_of(c->phi, xn, d);
+                else if (c->indep)
+                    v[SLPI_CONV_INDEP * nl1 + i] = pi - ph[nl + 1];
+                v[SLPI_CONV_MLMC * nl1 + i] = pi - ph[i + 1];
                 v[SLPI_CONV_PHI * nl1 + i] = pi;
             } else {
                 v[SLPI_CONV_SELF * nl1 + i] = dist2(xi, xref, d);
@@ -345,7 +351,7 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
 #undef LANE
         if (c->kind == SLPI_CONV_WEAK) {
             v[SLPI_CONV_PHI * nl1 + nl] = pref;
-            if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - phi_of(c->phi, xind, d);
+            if (c->indep) v[SLPI_CONV_SELF * nl1 + nl] = pref - ph[nl + 1];
         } else if (c->indep) {
             v[SLPI_CONV_SELF * nl1 + nl] = dist2(xref, xind, d);
         }

@@ -47,7 +47,10 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
         fprintf(f, "\n# first failure: %s\n", why);
     }
     if (c->kind == SLPI_CONV_WEAK)
-        fprintf(f, "# phi = %s\n", c->phi == SLPI_PHI_X1 ? "x_1" : "sum_i sin(2 pi x_i)");
+        fprintf(f, "# phi = %s\n",
+                c->phi == SLPI_PHI_X1           ? "x_1"
+                    : c->phi == SLPI_PHI_SIN2PI ? "sum_i sin(2 pi x_i)"
+                                                : slpi_conv_phi_name(c));
     if (c->ols || c->drop_coarse)   /* the default fit (WLS over every level) is not named */
         fprintf(f, "# slope fit: %s, the %d coarsest level(s) left out\n", c->ols ? "equal weights (OLS)" :
                 "weights (e/se)^2 (WLS)", c->drop_coarse);
@@ -140,7 +143,7 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
     json_object_set_new(study, "fit", json_string(c->ols ? "ols" : "wls")); /* --fit, --drop-coarse */
     json_object_set_new(study, "drop_coarse", json_integer(c->drop_coarse));
     if (c->kind == SLPI_CONV_WEAK)   /* the functional: --phi's names */
-        json_object_set_new(study, "phi", json_string(c->phi == SLPI_PHI_X1 ? "x1" : "sin2pi"));
+        json_object_set_new(study, "phi", json_string(slpi_conv_phi_name(c)));
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1,
                             "provenance", object_of(NULL), "problem", object_of(&c->base), "study", study,
                             "levels", levels, "slopes", slopes, "paths", (json_int_t)r->paths,

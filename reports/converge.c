@@ -128,6 +128,12 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
     if (c->exact && c->phi != SLPI_PHI_X1)   /* exp(-amp^2 T/2) and the quadrature are E x_1(T) */
         return slpi_error_set(err, SLPI_EINPUT, "converge: the exact reference is E x_1(T): it needs the "
                               "functional x1 (--phi x1)");
+    if ((c->phi == SLPI_PHI_EXPR && !c->phi_text) || (c->phi == SLPI_PHI_FN && !c->phi_fn))
+        return slpi_error_set(err, SLPI_EINPUT, "converge: phi: no expression or function given");
+    if (c->phi == SLPI_PHI_FN && (c->checkpoint || c->resume)) /* code has no text to compare */
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: a checkpoint names its functional: give phi as an "
+                              "expression of the state, not as code, to checkpoint or resume");
     if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)
         return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
                               "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);
@@ -156,6 +162,7 @@ static char *study_text(const slpi_conv_cfg *c, const slpi_conv_layout *ly, int 
     fprintf(m, "kind=%s\nphi=%d\nkmin=%d\nkmax=%d\nref=%d\npaths=%ld\npath0=%llu\nbatches=%d\nstride=%d\n",
             slpi_conv_kind_name(c->kind), (int)c->phi, c->kmin, c->kmax, c->L, c->paths,
             (unsigned long long)c->path0, nb, ly->stride);
+    if (c->phi == SLPI_PHI_EXPR) fprintf(m, "phi_expr=%s\n", c->phi_text);
     fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
             c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value,
             c->general, c->boot, (unsigned long long)c->boot_seed);
@@ -290,14 +297,13 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
     return SLPI_OK;
 }
 
-int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
-                  slpi_conv_result *res, slpi_error *err)
+static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_combine combine, void *arg,
+                     slpi_conv_result *res, slpi_error *err)
 {
-    memset(res, 0, sizeof *res);
-    int rc = check_cfg(c, err);
-    if (rc != SLPI_OK) return rc;
+    int rc;
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_conv_layout ly;
+    ly.phi = phi;
     ly.nlev = c->kmax - c->kmin + 1;
     ly.nl1 = ly.nlev + 1;
     ly.nq = SLPI_CONV_NCOL * ly.nl1;
@@ -427,4 +433,20 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
     if (rc != SLPI_OK) return rc;
     res->seconds = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     return SLPI_OK;
+}
+
+int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg, slpi_conv_result *res, slpi_error *err)
+{
+    memset(res, 0, sizeof *res);
+    int rc = check_cfg(c, err);
+    if (rc != SLPI_OK) return rc;
+    slpi_expr phi;
+    memset(&phi, 0, sizeof phi);
+    if (c->phi == SLPI_PHI_EXPR && (rc = slpi_conv_phi_parse(&phi, &c->base, c->phi_text, err)) != SLPI_OK) {
+        slpi_expr_free(&phi);
+        return rc;
+    }
+    rc = run_study(c, &phi, combine, arg, res, err);
+    slpi_expr_free(&phi);
+    return rc;
 }

@@ -10,6 +10,7 @@
 typedef struct slpi_fast slpi_fast;
 #include "fast/ensemble.h"
 #include "reports/reports.h"
+#include "core/expr.h"
 
 /* The extra doubles of a batch's row after its sums: solver iterations, clipped
  * increments, surviving paths, failed paths (docs/noise.md#failed-paths), the batch's first
@@ -22,7 +23,14 @@ enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_FAILED, Q_F_PATH, Q_F_OBJECT, Q_F_STEP, Q_
 typedef struct {
     int nlev, nl1, nq, stride;   /* levels, nlev + 1, values per path, doubles per batch */
     int dim, M, trunc, sup;
+    const slpi_expr *phi; /* the parsed functional (SLPI_PHI_EXPR), else empty */
 } slpi_conv_layout;
+
+/* reports/converge-phi.c: parse an expression functional over the coordinate names of p's
+ * state layout (and a model's parameters); SLPI_EINPUT naming phi= and the fix. */
+int slpi_conv_phi_parse(slpi_expr *e, const slpi_problem *p, const char *text, slpi_error *err);
+/* phi(x) (e: the parsed expression of SLPI_PHI_EXPR); NaN when it fails. */
+double slpi_conv_phi_eval(const slpi_conv_cfg *c, const slpi_expr *e, const double *x, int dim);
 
 /* Lock-step blocks: the paths of a batch are taken BLOCK_MAX at a time (fewer
  * when one segment's increments would not fit in BLOCK_BYTES), and time is cut into the
@@ -56,6 +64,7 @@ typedef struct {
     double *carry;
     int ncarry[SLPI_CONV_MAXLEV + 2], cmax;
     double *scratch;            /* three states of one path */
+    double phiv[SLPI_CONV_MAXLEV + 2]; /* weak: phi of each object's state, one lane */
     double *val;                /* per-path values of the block, lane r at val + r nq */
     slpi_fast_lane *lane_out;   /* the SoA kernel's report of each lane's step */
     /* failed paths (docs/noise.md#failed-paths): dead[i B + r], lane r failed on object i;

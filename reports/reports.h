@@ -17,7 +17,11 @@
 /* ------------------------------------------------------------ convergence study */
 
 typedef enum { SLPI_CONV_STRONG, SLPI_CONV_SUP, SLPI_CONV_WEAK } slpi_conv_kind;
-typedef enum { SLPI_PHI_SIN2PI, SLPI_PHI_X1 } slpi_conv_phi;
+/* The weak functional: the two named ones, an expression of the state in the model
+ * language (phi_text; reports/converge-phi.c), or a function of the caller's (phi_fn). */
+typedef enum { SLPI_PHI_SIN2PI, SLPI_PHI_X1, SLPI_PHI_EXPR, SLPI_PHI_FN } slpi_conv_phi;
+/* phi(x) of a state x[dim] into *value; nonzero: failed (the path is a failed path). */
+typedef int (*slpi_conv_phi_fn)(double *value, const double *x, int dim, void *user_data);
 
 /* Reference columns of a study: the same scheme at the reference level (self), an
  * independent scheme at the reference level, or an exact value (weak-exact oracles). */
@@ -28,6 +32,9 @@ typedef struct {
     slpi_problem base;          /* system, scheme, T, seed, noise, solver keys */
     slpi_conv_kind kind;
     slpi_conv_phi phi;          /* weak functional */
+    const char *phi_text;       /* SLPI_PHI_EXPR: the expression (docs/noise.md#functionals) */
+    slpi_conv_phi_fn phi_fn;    /* SLPI_PHI_FN: the function and its data (thread-safe) */
+    void *phi_data;
     int kmin, kmax, L;          /* coarse levels h = T 2^-k, k = kmin..kmax; reference L */
     long paths;                 /* R */
     uint64_t path0;             /* first path index */
@@ -109,6 +116,11 @@ const char *slpi_conv_col_name(int col);
 /* "SCHEME on path P, level L (h = H), step S: STATUS, I iterations, residual R". */
 void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, char *buf, size_t n);
 const char *slpi_conv_kind_name(slpi_conv_kind k);
+/* The functional by name into c: "sin2pi", "x1", else an expression of the state (text is
+ * kept, not copied; parsed, and refused if bad, when the study starts). */
+int slpi_conv_phi_set(slpi_conv_cfg *c, const char *text);
+/* Its name as the report and the JSON give it: sin2pi, x1, the expression, "callable". */
+const char *slpi_conv_phi_name(const slpi_conv_cfg *c);
 
 /* ------------------------------------------------------------ statistics */
 

@@ -346,8 +346,8 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
                       int boot, const char *indep, double *h, double *e, double *se, double fit[3]);
 /* The same study with the rest of `slpi converge`'s options, written as `slpi converge
  * --json` writes it (every level's columns, the slopes, the failed paths, provenance and
- * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" (the weak
- * functional), exact 1 (--exact), fit "wls" | "ols" (the slope fit's weights, --fit),
+ * problem) to the file json: batches (0: min(paths, 32)), phi "sin2pi" | "x1" | an
+ * expression of the state in the model language (the weak functional), exact 1 (--exact), fit "wls" | "ols" (the slope fit's weights, --fit),
  * drop_coarse 0..30 (the coarsest levels left out of the fit, --drop-coarse), checkpoint
  * (the completed batches' sums written there every checkpoint_every completed batches,
  * 0: 1; --checkpoint, --checkpoint-every), resume (a checkpoint of the same study whose
@@ -360,6 +360,15 @@ int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, in
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
                            const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
                            const char *resume, int threads, const char *json);
+/* The same weak study (kind "weak" or NULL) with the functional a function of the caller's:
+ * phi_fn(&value, x, dim, phi_data) sets value = phi(x) for a state x[dim] (the problem's
+ * state layout) and returns 0; called from the study's threads at once (it must be
+ * thread-safe). Nonzero, or a value that is not finite, makes the path a failed path
+ * (docs/noise.md#failed-paths). No checkpoint: code has no text a checkpoint could name. */
+int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                              uint64_t path0, int batches, int boot, const char *indep,
+                              int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
+                              const char *fit, int drop_coarse, int threads, const char *json);
 
 #ifdef __cplusplus
 }

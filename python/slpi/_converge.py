@@ -3,6 +3,7 @@ with its options, through libslpi-tools (slpi_api_converge_json), and its ``Stud
 Imported by ``slpi/__init__.py`` after its helpers; use it as ``slpi.converge``."""
 
 import os
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,8 +32,12 @@ class Study:
     uncertified : str or None
         As ``Result.uncertified``.
     failed : int
-        Paths left out of every estimate because a step failed on them
-        (docs/noise.md#failed-paths); ``report["first_failure"]`` names the first.
+        Paths left out of every estimate because a step failed on them, or their
+        functional was not finite (docs/noise.md#failed-paths); ``report["first_failure"]``
+        names the first. ``converge`` warns when it is not 0 (``on_failure``).
+    clipped : int
+        Brownian increments the problem's truncation clipped (docs/noise.md#truncation),
+        every level's counted once.
     report : dict
         Everything ``slpi converge --json`` writes: provenance, problem, the study, every
         level's columns (``self``, ``indep``, ``mlmc``, ``phi``: e, se, mean, var; ``giles``,
@@ -47,11 +52,12 @@ class Study:
     uncertified: str = None
     failed: int = 0
     report: dict = None
+    clipped: int = 0
 
 
 def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
              *, phi=None, exact=False, batches=None, fit="wls", drop_coarse=0, threads=None, progress=False,
-             checkpoint=None, checkpoint_every=1, resume=None, **settings):
+             checkpoint=None, checkpoint_every=1, resume=None, on_failure="warn", **settings):
     """The coupled study ``slpi converge`` runs (docs/noise.md#coupling), with its options.
 
     Parameters
@@ -72,8 +78,13 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         Bootstrap replicates of the slope's CI (``--boot``).
     indep : str, optional
         A scheme name for an independent reference (``--indep``).
-    phi : {"sin2pi", "x1"}, optional
-        The weak functional (``--phi``; default sin2pi).
+    phi : str or callable, optional
+        The weak functional (``--phi``; default "sin2pi"): "sin2pi", "x1", any expression
+        of the state in the model language with the coordinate names of the problem's
+        state (``"x1*x2 + x3^2"`` for the rigid body; docs/noise.md#functionals), or a
+        callable ``phi(x) -> float`` of the state array x (shape (dim,)), called from the
+        study's threads (no checkpoint then: code has no text a checkpoint can name). A
+        value that is not finite makes its path a failed path.
     exact : bool
         The weak study's exact reference exp(-amp^2 T/2) = E x_1(T) (``--exact``; the so(3)
         oracle, with ``phi="x1"``).
@@ -101,6 +112,10 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
         its batches are reloaded, the rest computed, and the study is an uninterrupted
         one's, number for number (``--resume``; another study's checkpoint is refused,
         naming the first differing parameter). May be the ``checkpoint`` file itself.
+    on_failure : {"warn", "raise", "ignore"}
+        What a study with failed paths does (they are left out of every estimate):
+        warn (``RuntimeWarning`` with the count and the first failure, default), raise
+        ``SlpiError`` (code 3) instead of returning, or stay silent (``Study.failed``).
     **settings
         More problem settings.
 
@@ -155,17 +170,32 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     pr = _problem(problem, settings)
     t = _tools()
     ckind, ind = _text("kind", kind), _text("indep", indep) if indep is not None else _ffi.NULL
-    cphi = _text("phi", phi) if phi is not None else _ffi.NULL
+    if on_failure not in ("warn", "raise", "ignore"):
+        raise _bad("on_failure", on_failure, "must be 'warn', 'raise' or 'ignore'")
+    fn = phi if callable(phi) else None
+    if fn is not None and (kind != "weak" or exact or checkpoint is not None or resume is not None):
+        raise _bad("phi", phi, "a callable functional needs kind='weak', no exact reference and no checkpoint or "
+                   "resume (give an expression string to checkpoint)")
+    cphi = _text("phi", phi) if phi is not None and fn is None else _ffi.NULL
+    cb_error = [None]
+    cfn = _phi_callback(fn, cb_error) if fn is not None else None
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "converge.json")
         _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_ON if progress else _lib.SLPI_PROGRESS_OFF)
         try:
-            _, error = _interruptible(t, lambda: t.slpi_api_converge_json(
-                pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), fit.encode(), drop_coarse,
-                ck, checkpoint_every, rs, threads, _path("json", j)))
+            if cfn is None:
+                _, error = _interruptible(t, lambda: t.slpi_api_converge_json(
+                    pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cphi, int(exact), fit.encode(),
+                    drop_coarse, ck, checkpoint_every, rs, threads, _path("json", j)))
+            else:
+                _, error = _interruptible(t, lambda: t.slpi_api_converge_json_fn(
+                    pr._p, ckind, k0, k1, ref, paths, path0, batches, boot, ind, cfn, _ffi.NULL, fit.encode(),
+                    drop_coarse, threads, _path("json", j)))
         finally:
             _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)   # the library's default
         _raise_callback_error(pr)
+        if cb_error[0] is not None:   # the callable's exception: the study stopped using it
+            raise cb_error[0]
         if error:
             raise error
         with open(j) as f:
@@ -186,5 +216,37 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
                % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error")
                if usable < 2 else "the errors do not determine a slope")
     nan = lambda v: float("nan") if v is None else v   # noqa: E731 (JSON writes NaN as null)
+    failed = int(doc.get("failed_paths", 0))
+    if failed and on_failure != "ignore":
+        from slpi import SlpiError
+        ff = doc.get("first_failure", {})
+        msg = ("converge: %d of %d paths failed and were left out of every estimate (docs/noise.md#failed-paths); "
+               "the first: path %s, level %s, step %s: %s" % (failed, paths, ff.get("path"), ff.get("level"),
+                                                             ff.get("step"), ff.get("status")))
+        if on_failure == "raise":
+            raise SlpiError(3, msg + " (on_failure='raise')")
+        warnings.warn(msg + " (on_failure='raise' stops instead)", RuntimeWarning, stacklevel=2)
     return Study(h=h, e=e, se=se, slope=slope, ci=(nan(fit.get("ci_lo")), nan(fit.get("ci_hi"))), why=why,
-                 uncertified=pr.uncertified, failed=int(doc.get("failed_paths", 0)), report=doc)
+                 uncertified=pr.uncertified, failed=failed, report=doc, clipped=int(doc.get("clipped_increments", 0)))
+
+
+def _phi_callback(fn, error):
+    """The cffi function of a callable functional: phi(x) for a state array x, its value
+    into *value; an exception (or a value that is not a real number) is kept in error[0]
+    and the call returns 1 (the path fails; later calls return 1 at once), to be raised
+    when the study has returned."""
+    from slpi._callback import _keep_lost
+
+    def call(out, x, n, _):
+        if error[0] is not None:
+            return 1
+        try:
+            v = np.asarray(fn(np.frombuffer(_ffi.buffer(x, 8 * n), dtype=np.float64).copy()))
+            if v.shape != () or v.dtype.kind not in "fiu":
+                raise _bad("phi", fn, "the callable returned %s %s: need a real number" % (v.dtype, v.shape))
+            out[0] = float(v)
+            return 0
+        except BaseException as e:   # KeyboardInterrupt too: raised again after the study
+            error[0] = e
+            return 1
+    return _ffi.callback("int(double *, const double *, int, void *)", call, error=1, onerror=_keep_lost(error))

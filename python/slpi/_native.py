@@ -76,6 +76,10 @@ int slpi_api_converge_json(const slpi_problem *p, const char *kind, int kmin, in
                            uint64_t path0, int batches, int boot, const char *indep, const char *phi, int exact,
                            const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
                            const char *resume, int threads, const char *json);
+int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
+                              uint64_t path0, int batches, int boot, const char *indep,
+                              int (*phi_fn)(double *value, const double *x, int dim, void *user_data),
+                              void *phi_data, const char *fit, int drop_coarse, int threads, const char *json);
 typedef struct _IO_FILE FILE;
 FILE *fopen(const char *path, const char *mode);
 int fclose(FILE *f);

@@ -50,10 +50,40 @@ def test_converge_covers_the_command(tmp_path, capfd):
         slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, fit="ls")
     with pytest.raises(slpi.SlpiError, match="drop_coarse"):
         slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, drop_coarse=31)
-    with pytest.raises(slpi.SlpiError, match="phi 'x2'"):
-        slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x2")
+    with pytest.raises(slpi.SlpiError, match="phi: col 1: unknown name 'x9'"):
+        slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, phi="x9")
     with pytest.raises(slpi.SlpiError, match="threads"):
         slpi.converge("iso/rigid-body/weak", threads=0)
+
+
+def test_converge_phi_expression_callable_and_failures(tmp_path):
+    """phi= as an expression of the state (--phi 'x1*x2+x3^2': the command's JSON, number for
+    number) and as a callable over the state array (the same study); paths whose functional is
+    not finite are failed paths: a RuntimeWarning, or SlpiError with on_failure='raise'."""
+    opts = dict(kind="weak", levels=(1, 3), ref=6, paths=24, boot=0, batches=3)
+    ex = slpi.converge("iso/rigid-body/weak", phi="x1*x2+x3^2", threads=2, **opts)
+    fn = slpi.converge("iso/rigid-body/weak", phi=lambda x: x[0] * x[1] + x[2] ** 2, **opts)
+    j = tmp_path / "c.json"
+    subprocess.run([SLPI, "converge", "--preset", "iso/rigid-body/weak", "--kind", "weak", "--levels", "1..3",
+                    "--ref", "6", "--paths", "24", "--boot", "0", "--batches", "3", "--phi", "x1*x2+x3^2",
+                    "--json", str(j), "-o", os.devnull], check=True, capture_output=True)
+    cli = json.loads(j.read_text())
+    assert cli["levels"] == ex.report["levels"] and cli["study"]["phi"] == "x1*x2+x3^2"
+    assert fn.report["levels"] == ex.report["levels"] and fn.report["study"]["phi"] == "callable"
+    assert ex.failed == 0 and ex.clipped == cli["clipped_increments"]
+    with pytest.warns(RuntimeWarning, match="paths failed"):
+        s = slpi.converge("iso/rigid-body/weak", phi="sqrt(x3 - 0.4524)", **opts)
+    assert 0 < s.failed < 24 and s.report["paths"] == 24 - s.failed
+    with pytest.raises(slpi.SlpiError, match="on_failure='raise'") as e:
+        slpi.converge("iso/rigid-body/weak", phi="sqrt(x3 - 0.4524)", on_failure="raise", **opts)
+    assert e.value.code == 3
+
+    def bad(x):
+        raise ZeroDivisionError("mine")
+    with pytest.raises(ZeroDivisionError, match="mine"):
+        slpi.converge("iso/rigid-body/weak", phi=bad, **opts)
+    with pytest.raises(slpi.SlpiError, match="callable functional"):
+        slpi.converge("iso/rigid-body/weak", phi=len, checkpoint=tmp_path / "k", **opts)
 
 
 def test_converge_checkpoint_and_resume(tmp_path):
