@@ -258,9 +258,9 @@ static void converge_json(void)
     TEST_CHECK(jb && strcmp(ja, jb) != 0 && strstr(jb, "tmk"));
     free(ja);
     free(jb);
-    TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, "x2", 0, NULL, 0, NULL, 0, NULL, 1, b) ==
+    TEST_CHECK(slpi_api_converge_json(p, "weak", 2, 3, 5, 8, 0, 0, 10, NULL, "x9", 0, NULL, 0, NULL, 0, NULL, 1, b) ==
                    SLPI_EINPUT &&
-               strstr(slpi_api_last_error(), "phi 'x2'"));
+               strstr(slpi_api_last_error(), "unknown name 'x9'"));
     TEST_CHECK(slpi_api_converge_json(p, "strong", 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, "ls", 0, NULL, 0, NULL, 1, b) ==
                    SLPI_EINPUT &&
                strstr(slpi_api_last_error(), "fit 'ls'"));
