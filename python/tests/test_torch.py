@@ -117,10 +117,12 @@ def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
 
 def test_rigid_body_ensemble(tmp_path):
     """the rigid body (iso/rigid-body/trajectories) on three paths in one batch: binary64
-    equal to slpi.run's path to within 2 ulps of the state, binary32 PASSes at binary32"""
+    equal to slpi.run's path to within 2 ulps of the state, with its iteration counts step
+    by step (the shared stopping rule, docs/schemes.md#solver); binary32 PASSes at binary32"""
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=100)
     r = slpi.run("iso/rigid-body/trajectories", steps=100, path=2)
     assert np.abs(e.states[2] - r.states).max() <= 4e-16
+    assert (e.iterations[2] == r.iterations[1:]).all()
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=100, precision="float32")
     assert verdict(storch.write(e, str(tmp_path)), "binary32") == "PASS"
 

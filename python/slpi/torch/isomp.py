@@ -37,31 +37,31 @@ def amax(A):
     return torch.maximum(A[0].abs().amax(dim=(-1, -2)), A[1].abs().amax(dim=(-1, -2)))
 
 
-def step(X, psi, tol, maxit, update="comm", defect=None):
-    """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
-    pair and the per-path (iterations, stagnated, capped) as tensors."""
-    torch = _torch()
+def coefficients(defect):
+    """the iteration's 1/2 and 1/4, or a planted defect's (tests only): "drop" drops the 1/4
+    term, "coef:MAG" puts the 1/2 of the commutator off by the hex float MAG"""
     half, quarter = 0.5, 0.25
-    if defect == "drop":        # planted defects (tests only): the 1/4 term dropped,
+    if defect == "drop":
         quarter = 0.0
-    elif defect and defect.startswith("coef:"):   # or the 1/2 of the commutator off by MAG
+    elif defect and defect.startswith("coef:"):
         half = 0.5 * (1 + float.fromhex(defect[5:]))
-    P = X[0].shape[0]
-    P0 = psi(X)
-    PX = skew_part2(cmm(P0, X))
-    Y = (X[0] + half * PX[0], X[1] + half * PX[1])
-    done = torch.zeros(P, dtype=torch.bool, device=X[0].device)
-    iters = torch.zeros(P, dtype=torch.int64, device=X[0].device)
+    return half, quarter
+
+
+def solve(g, Y, gap, size, P, device, tol, maxit):
+    """docs/schemes.md#solver on a batch: Y <- g(Y) until every path has stopped (its change
+    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y and
+    the per-path (iterations, stagnated, capped). gap and size give (P,) tensors; every
+    representation (pairs of matrices, vectors) shares this loop."""
+    torch = _torch()
+    done = torch.zeros(P, dtype=torch.bool, device=device)
+    iters = torch.zeros(P, dtype=torch.int64, device=device)
     stag = torch.zeros_like(done)
-    last = torch.full((P,), float("inf"), dtype=torch.float64, device=X[0].device)
+    last = torch.full((P,), float("inf"), dtype=torch.float64, device=device)
     for _ in range(maxit):
-        Pm = psi(Y)
-        PY = cmm(Pm, Y)
-        C = skew_part2(PY)
-        Q = cmm(PY, Pm)
-        Z = (X[0] + half * C[0] + quarter * Q[0], X[1] + half * C[1] + quarter * Q[1])
-        change = amax((Z[0] - Y[0], Z[1] - Y[1])).double()
-        scale = torch.clamp(amax(Z).double(), min=1.0)
+        Z = g(Y)
+        change = gap(Z, Y).double()
+        scale = torch.clamp(size(Z).double(), min=1.0)
         Y = Z
         iters += (~done).long()
         conv = change <= tol * scale
@@ -71,7 +71,25 @@ def step(X, psi, tol, maxit, update="comm", defect=None):
         last = change
         if bool(done.all()):
             break
-    capped = ~done
+    return Y, iters, stag, ~done
+
+
+def step(X, psi, tol, maxit, update="comm", defect=None):
+    """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
+    pair and the per-path (iterations, stagnated, capped) as tensors."""
+    half, quarter = coefficients(defect)
+    PX = skew_part2(cmm(psi(X), X))
+    Y = (X[0] + half * PX[0], X[1] + half * PX[1])
+
+    def g(Y):
+        Pm = psi(Y)
+        PY = cmm(Pm, Y)
+        C = skew_part2(PY)
+        Q = cmm(PY, Pm)
+        return (X[0] + half * C[0] + quarter * Q[0], X[1] + half * C[1] + quarter * Q[1])
+
+    Y, iters, stag, capped = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
+                                   X[0].shape[0], X[0].device, tol, maxit)
     Pm = psi(Y)
     if update == "cay":
         return cayley(X, Pm), iters, stag, capped

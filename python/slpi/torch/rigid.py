@@ -13,6 +13,8 @@ v)) = -(a . b)(a x v) for every v], so
 with docs/schemes.md#solver's stopping rule on every path."""
 import math
 
+from . import isomp
+
 
 class Stepper:
     def __init__(self, kv, problem, x0, paths, dtype, device):
@@ -42,11 +44,7 @@ class Stepper:
     def step(self, eta, tol, maxit, update, defect):
         import torch
         x = self.x
-        half, quarter = 0.5, 0.25
-        if defect == "drop":
-            quarter = 0.0
-        elif defect and defect.startswith("coef:"):
-            half = 0.5 * (1 + float.fromhex(defect[5:]))
+        half, quarter = isomp.coefficients(defect)
         if self.noise in ("iso-quad", "iso-quad1"):
             M = eta.shape[1]
             q = torch.zeros(self.P, 3, dtype=self.dtype, device=self.device)
@@ -60,28 +58,15 @@ class Stepper:
         def psi(y):
             v = lin * y
             return -(v + c) if c is not None else -v
-        p0 = psi(x)
-        y = x + half * torch.cross(p0, x, dim=1)
-        done = torch.zeros(self.P, dtype=torch.bool, device=self.device)
-        iters = torch.zeros(self.P, dtype=torch.int64, device=self.device)
-        stag = torch.zeros_like(done)
-        last = torch.full((self.P,), float("inf"), dtype=torch.float64, device=self.device)
-        for _ in range(maxit):
+        def g(y):
             p = psi(y)
-            z = x + half * torch.cross(p, y, dim=1) - quarter * (p * y).sum(1, keepdim=True) * p
-            change = (z - y).abs().amax(1).double()
-            scale = torch.clamp(z.abs().amax(1).double(), min=1.0)
-            y = z
-            iters += (~done).long()
-            conv = change <= tol * scale
-            st = (~conv) & (change >= last) & (change <= 100 * tol * scale)
-            stag |= st & ~done
-            done |= conv | st
-            last = change
-            if bool(done.all()):
-                break
+            return x + half * torch.cross(p, y, dim=1) - quarter * (p * y).sum(1, keepdim=True) * p
+
+        y, iters, stag, capped = isomp.solve(g, x + half * torch.cross(psi(x), x, dim=1),
+                                             lambda z, y: (z - y).abs().amax(1), lambda z: z.abs().amax(1),
+                                             self.P, self.device, tol, maxit)
         self.x = x + torch.cross(psi(y), y, dim=1)
-        return iters, stag, ~done
+        return iters, stag, capped
 
     def packed(self):
         return self.x.double().cpu().numpy()
