@@ -12,6 +12,9 @@ time per step (process CPU time; the machine may be shared) of
 the ratios torch / C (cold), the mean iterations, and each torch step divided by the
 time of the real matrix products it performs (4 real products per complex one, 2 per
 iteration + 2), timed in the same run: how far the step is from its products.
+Both sides run in one FP mode: slpi's C path flushes subnormals while it steps (FTZ and DAZ,
+core/fpmode.h), and torch.set_flush_denormal(True) sets the same two bits for the torch
+steps and the products here (the bench refuses to run where torch cannot set them).
 Each time is the best of three runs of S = max(4, 4 (256/N)^2) steps, over S (each code's
 own CPU time of its steps, set-up left out). Load: os.getloadavg() before and after.
 Env: SLPI_BIN (default build/slpi), SLPI_LIB, PYTHONPATH=python."""
@@ -66,8 +69,10 @@ def per_step(f, N, S, *a):
 
 def main():
     torch.set_num_threads(1)
+    if not torch.set_flush_denormal(True):
+        sys.exit("torch-cpu.py: torch cannot flush subnormals on this CPU; slpi's C path does: no fair ratio")
     sizes = [int(v) for v in os.environ.get("TORCH_CPU_N", "64,128,256,512").split(",")]
-    print("load before: %.1f %.1f %.1f; torch %s, %d thread; CPU time per step (ms)" %
+    print("load before: %.1f %.1f %.1f; torch %s, %d thread, subnormals flushed; CPU time per step (ms)" %
           (os.getloadavg() + (torch.__version__, torch.get_num_threads())))
     print("N\tC default\tC cold\ttorch f64\ttorch f32\tf64/C cold\tf32/C cold\titers C cold/torch f64/f32"
           "\tf64 step/products\tf32 step/products")
