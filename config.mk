@@ -21,7 +21,7 @@ DEB_FLINT_13 = libflint-dev
 # The tools of the targets that use them; as root each target installs its own, as
 # another user a test whose tool is missing says SKIP.
 DEB_CHECK    = python3-pytest clang clang-format libomp-dev python3-clang libopenmpi-dev openmpi-bin cmake jq time git patch \
-               python3-numba python3-xarray python3-netcdf4 python3-h5py python3-matplotlib
+               python3-numba python3-torch python3-xarray python3-netcdf4 python3-h5py python3-matplotlib
 DEB_PLOT     = gnuplot-nox
 DEB_AUDIT    = chromium gnuplot-nox jq
 DEB_COVERAGE = lcov

@@ -149,10 +149,7 @@ def test_zeitlin_family_as_the_c_path(tmp_path, keys):
 
 def test_many_paths_in_one_file(tmp_path):
     """write(many=True): one file with a path column, step-major, PASSes as the one-path
-    files do (where slpi verify reads many-path files: oracle/README.md#many-paths)"""
-    readme = os.path.join(ROOT, "oracle", "README.md")
-    if not os.path.exists(readme) or 'id="many-paths"' not in open(readme).read():
-        pytest.skip("this slpi verify reads no many-path files (oracle/README.md#many-paths)")
+    files do (oracle/README.md#many-paths)"""
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=60, precision="float32")
     f = storch.write(e, str(tmp_path), many=True)
     assert len(f) == 1 and verdict(f, "binary32") == "PASS"
