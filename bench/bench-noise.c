@@ -3,7 +3,9 @@
  * gets: AVX-512 where it has AVX-512F) and from its portable kernels alone
  * (slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, ...)) and its AVX2 kernel forced, increments per second through the hierarchy (refine 0
  * and 4, runs of 4096), one increment per call as core/noise-source.c asks for them
- * (slpi_noise_increments with count 1: the one-number path), and, in the same run, a
+ * (slpi_noise_increments with count 1: the one-number path), an ensemble block's chunk of
+ * 64 paths x 64 steps across the paths (slpi_noise_normals_lanes, as api/ensemble-lanes.c
+ * draws them) and path by path (slpi_noise_increments, as it drew them before), and, in the same run, a
  * plain libm Box–Muller fed by the same Philox4x32-10 counters, as a ratio. Rates use the
  * thread's CPU time (so that other load on a shared machine does not count),
  * single-threaded; each is the best of TRIALS, with the worst as the spread. */
@@ -44,8 +46,8 @@ static void box_muller(uint64_t seed, uint64_t first_block, size_t count, double
     }
 }
 
-typedef enum { CANONICAL, PORTABLE, AVX2, BOX_MULLER, HIER0, HIER4, STEP } kind;
-enum { KINDS = STEP + 1 };
+typedef enum { CANONICAL, PORTABLE, AVX2, BOX_MULLER, HIER0, HIER4, STEP, LANES, LANES_PER_PATH } kind;
+enum { KINDS = LANES_PER_PATH + 1 };
 
 /* Values per CPU second of one kind, over at least `budget` CPU seconds. */
 static double rate(kind k, double budget, double *sink)
@@ -62,6 +64,14 @@ static double rate(kind k, double budget, double *sink)
             case BOX_MULLER: box_muller(1, done / 2, CHUNK, buf); break;
             case HIER0: slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf, NULL); break;
             case HIER4: slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf, NULL); break;
+            case LANES: /* an ensemble block's chunk: 64 paths x 64 steps, across the paths */
+                slpi_noise_normals_lanes(SLPI_NOISE_BEST, 1, done / 64, 64, 0, 0, 64, buf, 64);
+                break;
+            case LANES_PER_PATH: /* the same chunk path by path (the lanes before 26 Nov) */
+                for (size_t q = 0; q < 64; q++) {
+                    slpi_noise_increments(1, done / 64 + q, 0, 0x1p-7, 0, 0, 64, buf + 64 * q, NULL);
+                }
+                break;
             case STEP:
                 for (size_t n = 0; n < CHUNK; n++) {
                     slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done + n, 1, buf + n, NULL);
@@ -77,10 +87,15 @@ static double rate(kind k, double budget, double *sink)
 
 int main(void)
 {
-    static const char *what[KINDS] = {
-        "canonical normals (dispatched)", "canonical normals (portable)", "canonical normals (AVX2)",
-        "libm Box-Muller",
-        "increments, refine 0", "increments, refine 4", "increments, 1 per call"};
+    static const char *what[KINDS] = { "canonical normals (dispatched)",
+                                       "canonical normals (portable)",
+                                       "canonical normals (AVX2)",
+                                       "libm Box-Muller",
+                                       "increments, refine 0",
+                                       "increments, refine 4",
+                                       "increments, 1 per call",
+                                       "across 64 paths, 64 steps",
+                                       "64 paths x 64 steps, path by path" };
     double sink = 0, best[KINDS] = {0}, worst[KINDS];
     for (int k = 0; k < KINDS; k++) worst[k] = INFINITY;
     for (int trial = 0; trial < TRIALS; trial++) {   /* interleaved: the same disturbances */

@@ -146,6 +146,101 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
     }
 }
 
+/* ---- AVX-512 kernel across paths (the ensembles' lanes) -------------------------------
+ * Normals first .. first+count-1 (first even, count even) of the npaths paths path,
+ * path + 1, ...: normal first + i of path + q to out[i stride + q]. The eight 64-bit
+ * lanes of a register hold eight paths' counters for one block (the path word differs,
+ * the block word is shared), so the block's even and odd words are the normals of two
+ * consecutive steps for eight paths, already in the lanes' layout. A last group of fewer
+ * than eight paths runs in full and is stored under a mask. Same Philox, same map and the
+ * same hand-back of the slow lanes as slpi_noise_avx512_normals: the bits of noise_map. */
+#define NOISE_LANES_FIX 256  /* hand-back list: flushed when a group might overflow it */
+#define NOISE_LANES_GROUPS 8 /* groups of eight paths whose Philox runs side by side */
+
+/* The hand-back list's words through noise_map, to their places in out. */
+static void noise_fix_flush(uint64_t *fix_w, const uint64_t *fix_at, int nfix, double *out)
+{
+    double fix_z[NOISE_LANES_FIX + NOISE_VL];
+    for (int f = nfix; f % NOISE_VL; f++) {
+        fix_w[f] = 0; /* fill the last group with valid (unused) words */
+    }
+    for (int f = 0; f < nfix; f += NOISE_VL) {
+        noise_map(fix_w + f, fix_z + f, NOISE_VH);
+    }
+    for (int f = 0; f < nfix; f++) {
+        out[fix_at[f]] = fix_z[f];
+    }
+}
+
+NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t path, size_t npaths, uint32_t component,
+                                             uint64_t first, size_t count, double *out, size_t stride)
+{
+    __m512d col[NOISE_COLS][4];
+    for (int j = 0; j < NOISE_COLS; j++) {
+        for (int g = 0; g < 4; g++) {
+            col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
+        }
+    }
+    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
+    const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i kv0[10], kv1[10];
+    for (int round = 0; round < 10; round++) {
+        kv0[round] = _mm512_set1_epi64(u->k0[round]);
+        kv1[round] = _mm512_set1_epi64(u->k1[round]);
+    }
+    uint64_t fix_w[NOISE_LANES_FIX + NOISE_VL], fix_at[NOISE_LANES_FIX + NOISE_VL];
+    int nfix = 0;
+    for (size_t i = 0; i < count; i += 2) {
+        /* Philox for every group of this block first (independent chains, side by side),
+         * then the map: the even words r[1]:r[0] (normal first + i), the odd r[3]:r[2] */
+        const uint64_t b = (first + i) >> 1;
+        __m512i words[2 * NOISE_LANES_GROUPS];
+        for (size_t g = 0; g < npaths; g += 8 * NOISE_LANES_GROUPS) {
+            const size_t ng = (npaths - g + 7) / 8 < NOISE_LANES_GROUPS ? (npaths - g + 7) / 8 : NOISE_LANES_GROUPS;
+            for (size_t r = 0; r < ng; r++) {
+                __m512i x0 = _mm512_set1_epi64((long long)(uint32_t)b), x1 = _mm512_set1_epi64((long long)(b >> 32));
+                __m512i x2 = _mm512_set1_epi64(component);
+                __m512i x3 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uint32_t)(path + g + 8 * r)), lanes);
+                for (int round = 0; round < 10; round++) {
+                    const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
+                    x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
+                    x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
+                    x1 = p1;
+                    x3 = p0;
+                }
+                words[2 * r] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
+                words[2 * r + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
+            }
+            for (size_t r = 0; r < ng; r++) {
+                const size_t q = g + 8 * r;
+                const __mmask8 in = npaths - q >= 8 ? 0xff : (__mmask8)((1u << (npaths - q)) - 1);
+                const __m512i we = words[2 * r], wo = words[2 * r + 1];
+                __mmask8 fe, fo;
+                const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
+                const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+                const size_t at = i * stride + q;
+                _mm512_mask_storeu_pd(out + at, in, ze);
+                _mm512_mask_storeu_pd(out + at + stride, in, zo);
+                const __mmask8 se = (__mmask8)(~fe & in), so = (__mmask8)(~fo & in);
+                const __m512i ate = _mm512_add_epi64(_mm512_set1_epi64((long long)at), lanes);
+                _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64(se, we));
+                _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64(se, ate));
+                nfix += __builtin_popcount(se);
+                _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64(so, wo));
+                _mm512_storeu_si512(
+                    fix_at + nfix,
+                    _mm512_maskz_compress_epi64(so, _mm512_add_epi64(ate, _mm512_set1_epi64((long long)stride))));
+                nfix += __builtin_popcount(so);
+                if (nfix > NOISE_LANES_FIX - 16) {
+                    noise_fix_flush(fix_w, fix_at, nfix, out);
+                    nfix = 0;
+                }
+            }
+        }
+    }
+    noise_fix_flush(fix_w, fix_at, nfix, out);
+}
+
 /* ---- AVX2 kernel (processors with AVX2 but not AVX-512F, chosen at run time) --------
  * Four counters or four words per 256-bit register: Philox as in slpi_noise_avx512_normals
  * (one 64-bit lane per block, vpmuludq), then steps 2-4 with the four lanes' table rows

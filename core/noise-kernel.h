@@ -112,6 +112,10 @@ void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed);
  * multiple of 16; the processor must have AVX-512F. */
 void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t path, uint32_t component,
                                uint64_t first, size_t count, double *out);
+/* Normals first .. first+count-1 (first and count even) of the npaths paths path, path + 1,
+ * ...: normal first + i of path + q to out[i stride + q]; the processor must have AVX-512F. */
+void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
+                             size_t count, double *out, size_t stride);
 /* The same with AVX2, count a multiple of 4 NOISE_AVX2_W. */
 void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_t component,
                              uint64_t first, size_t count, double *out);

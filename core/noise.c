@@ -263,6 +263,41 @@ void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npat
     }
 }
 
+void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
+                              size_t count, double *out, size_t stride)
+{
+    size_t i = 0;
+    if (count > 0 && (first & 1)) { /* an odd start: one normal a path */
+        for (size_t q = 0; q < npaths; q++) {
+            out[q] = slpi_noise_normal(seed, path + q, component, first);
+        }
+        i = 1;
+    }
+#ifdef NOISE_AVX512
+    if (count - i >= 2 && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512) &&
+        slpi_noise_isa_available(SLPI_NOISE_AVX512)) {
+        noise512_setup u;
+        slpi_noise_avx512_prepare(&u, seed);
+        const size_t n2 = (count - i) & ~(size_t)1;
+        slpi_noise_avx512_lanes(&u, path, npaths, component, first + i, n2, out + i * stride, stride);
+        i += n2;
+    }
+#endif
+    while (i < count) { /* elsewhere (and an odd end): path by path, in pieces */
+        double z[2 * NOISE_BLOCKS * 4];
+        const size_t len = count - i < sizeof z / sizeof z[0] ? count - i : sizeof z / sizeof z[0];
+        for (size_t q = 0; q < npaths; q++) {
+            double *to = z;
+            slpi_noise_normals_paths(isa == SLPI_NOISE_AVX512 ? SLPI_NOISE_BEST : isa, seed, path + q, 1, component,
+                                     first + i, len, &to, 1);
+            for (size_t t = 0; t < len; t++) {
+                out[(i + t) * stride + q] = z[t];
+            }
+        }
+        i += len;
+    }
+}
+
 void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
                             uint64_t first, size_t count, double *out)
 {

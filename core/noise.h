@@ -24,6 +24,13 @@ int slpi_noise_isa_available(int isa);
  * out[q stride]), with a kernel's set-up made once for all of them (core/noise-levels.c). */
 void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
                               uint64_t first, size_t count, double *const *out, size_t stride);
+/* The normals first .. first+count-1 of the npaths paths path, path + 1, ..., normal
+ * first + i of path + q to out[i stride + q] (stride >= npaths): the layout of the
+ * ensembles' lanes (api/ensemble-lanes.c). BEST and AVX512 run the AVX-512F kernel across
+ * paths where the processor has it; PORTABLE and AVX2 (and an odd start or end) go path
+ * by path through slpi_noise_normals_paths: the same bits every way (t-noise-batch). */
+void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
+                              size_t count, double *out, size_t stride);
 /* Whole dyadic hierarchies at once (the coupled studies of reports/converge.c), of the
  * npaths paths path, path + 1, ...: path + q's levels are lev[q (nup + 1) + i], i = 0..nup;
  * level 0 gets the count increments first..first+count-1 at step h (refine 0), and level

@@ -5,7 +5,8 @@
  * ...) (portable kernels) = slpi_noise_normal index by index, over odd starts, short and long runs,
  * block counters that carry into their high word, the top of the index range, and
  * enough tail draws (p < 1/32, the lanes the AVX-512 kernel hands back) to exercise
- * every path; and slpi_noise_increments = the pairwise tree of sigma Z_j written out
+ * every path; slpi_noise_normals_lanes (many paths at once, the ensembles' lanes) for
+ * every kernel choice; and slpi_noise_increments = the pairwise tree of sigma Z_j written out
  * here recursively, for refine 0..14 (above 11 the tree spans several chunks). */
 #include "slpi.h"
 #include "core/noise.h"
@@ -126,5 +127,45 @@ int main(void)
                             "slpi_noise_increments", q, np, i, nup, count);
             }
     }
+
+    /* 5. across paths (slpi_noise_normals_lanes, the ensembles' lanes: the AVX-512 kernel
+     * eight paths a register, a last group under a mask) = slpi_noise_normal index by
+     * index, for every kernel choice, odd and even starts and ends, strides above npaths
+     * (the gaps untouched), path groups that cross 2^32 - 1 and block words that carry */
+    static double ln[200 * 80];
+    long nlanes = 0, lanes_tail = 0;
+    for (long it = 0; it < test_iters(120); it++) {
+        uint64_t seed = test_rand_u64(),
+                 path = it % 7 == 0 ? UINT32_MAX - (uint64_t)test_rand_int(70) : test_rand_u64() >> 33;
+        uint32_t comp = (uint32_t)test_rand_int(5);
+        size_t np = 1 + (size_t)test_rand_int(70), count = (size_t)test_rand_int(200);
+        size_t stride = np + (size_t)test_rand_int(3);
+        uint64_t first = it % 5 == 0 ? (UINT64_C(1) << 33) - 1 - (uint64_t)test_rand_int(150)
+                                     : test_rand_u64() >> (30 + test_rand_int(34));
+        if (path + np > (uint64_t)UINT32_MAX + 1) np = (size_t)((uint64_t)UINT32_MAX + 1 - path);
+        for (int isa = SLPI_NOISE_PORTABLE; isa <= SLPI_NOISE_AVX512; isa++) {
+            for (size_t i = 0; i < sizeof ln / sizeof ln[0]; i++) ln[i] = -7.0;
+            slpi_noise_normals_lanes(isa, seed, path, np, comp, first, count, ln, stride);
+            size_t bad = 0, gap = 0;
+            for (size_t i = 0; i < count; i++)
+                for (size_t q = 0; q < stride; q++) {
+                    double v = ln[i * stride + q];
+                    if (q >= np) {
+                        gap += !same(v, -7.0);
+                        continue;
+                    }
+                    bad += !same(v, slpi_noise_normal(seed, path + q, comp, first + i));
+                    lanes_tail += isa == SLPI_NOISE_BEST && fabs(v) > 1.8627;
+                }
+            gap += !same(ln[count * stride], -7.0);
+            nlanes += (long)(count * np);
+            TEST_CHECKF(bad == 0 && gap == 0,
+                        "lanes (%s): seed %" PRIu64 " path %" PRIu64 " np %zu first %" PRIu64
+                        " count %zu stride %zu: %zu normals differ from slpi_noise_normal, %zu gap values written",
+                        kname[isa], seed, path, np, first, count, stride, bad, gap);
+        }
+    }
+    printf("t-noise-batch: %ld normals across paths compared, %ld with p < 1/32\n", nlanes, lanes_tail);
+    TEST_CHECKF(lanes_tail > 1000, "only %ld draws across paths below the AVX-512 kernel's fast rows", lanes_tail);
     TEST_END();
 }
