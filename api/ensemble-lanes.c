@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "core/fpmode.h"
+#include "core/noise.h"
 #include "core/rows.h"
 #include "fast/ensemble.h"
 
@@ -43,10 +44,11 @@ struct slpi_ens_lanes {
     slpi_fast_rb_soa soa;
     slpi_fast_model_soa msoa; /* system=model */
     slpi_fast_soa_kind kind;
+    int noise_isa; /* the canonical noise's kernel (slpi_ens_lanes_set_noise_isa) */
     int dim, M, nq;
     long rows, *at;            /* the saved rows' steps */
     double D;                  /* the clipping threshold (+inf: none) */
-    double *x, *x0, *dW, *noise, *val, *s;
+    double *x, *x0, *noise, *val, *s; /* noise: [step][component][lane] of a chunk */
     slpi_fast_lane lane[SLPI_ENSEMBLE_BLOCK];
     long tally[SLPI_ENSEMBLE_BLOCK][SLPI_FAST_NCOUNTERS];
 };
@@ -76,6 +78,7 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
     if (!L) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     L->q = *q;
     L->kind = kind;
+    L->noise_isa = SLPI_NOISE_BEST;
     L->dim = slpi_problem_state_dim(q);
     L->M = slpi_problem_noise_count(q);
     L->D = slpi_problem_noise_threshold(q);
@@ -100,18 +103,22 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
             slpi_rows_close(&r);
         }
     }
-    if (rc == SLPI_OK && (!L->at || !(L->x = malloc((2 * D + M + LANES_CHUNK * M + (size_t)L->nq) * B * sizeof *L->x))))
+    if (rc == SLPI_OK && (!L->at || !(L->x = malloc((2 * D + LANES_CHUNK * M + (size_t)L->nq) * B * sizeof *L->x))))
         rc = slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     if (rc != SLPI_OK) {
         slpi_ens_lanes_free(L);
         return rc;
     }
     L->x0 = L->x + D * B;
-    L->dW = L->x0 + D * B;
-    L->noise = L->dW + M * B;
+    L->noise = L->x0 + D * B;
     L->val = L->noise + LANES_CHUNK * M * B;
     *out = L;
     return SLPI_OK;
+}
+
+void slpi_ens_lanes_set_noise_isa(slpi_ens_lanes *L, int isa)
+{
+    L->noise_isa = isa;
 }
 
 /* Row `row` after `step` steps: every lane's state and diagnostics (its own counters). */
@@ -130,31 +137,53 @@ static void lanes_row(slpi_ens_lanes *L, int n, long row, long step, slpi_ens_ro
     fn(ctx, row, n, L->val);
 }
 
-/* The increments of steps s .. s + cnt - 1 of the n paths into L->noise (path l's component
- * k at (l M + k) LANES_CHUNK), clipped; 1 when a given one is not finite, or the generator
- * refuses (as the general route's noise source would). */
+/* The increments of steps s .. s + cnt - 1 of the n paths into L->noise (step s + t's
+ * component k of path l at (t M + k) n + l: the layout the lane kernels read), clipped; 1
+ * when a given one is not finite, or the generator refuses (as the general route's noise
+ * source would). The canonical noise at refine 0 is drawn across the paths at once
+ * (slpi_noise_normals_lanes: the AVX-512 kernel runs eight paths a register) and scaled
+ * by slpi_noise_increments' sigma = sqrt(h), so each is that function's increment bit for
+ * bit; at refine > 0 each path's increments come from slpi_noise_increments itself. */
 static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *dW, long s, long cnt)
 {
-    const size_t M = (size_t)L->M;
-    for (int l = 0; l < n; l++) {
-        double *o = L->noise + (size_t)l * M * LANES_CHUNK;
-        for (size_t k = 0; k < M; k++) {
-            double *ok = o + k * LANES_CHUNK;
-            if (!dW) {
-                if (slpi_noise_increments(L->q.seed, path0 + (uint64_t)l, (uint32_t)k, L->q.h, L->q.refine,
-                                          (uint64_t)s, (size_t)cnt, ok, NULL) != SLPI_OK)
-                    return 1;
-                continue;
+    const size_t M = (size_t)L->M, N = (size_t)n, all = (size_t)cnt * M * N;
+    double *o = L->noise;
+    if (!dW && L->q.refine == 0) {
+        /* the generator's own checks of h and of the steps' range */
+        if (slpi_noise_increments(L->q.seed, path0, 0, L->q.h, 0, (uint64_t)s, 0, NULL, NULL) != SLPI_OK) return 1;
+        for (size_t k = 0; k < M; k++)
+            slpi_noise_normals_lanes(L->noise_isa, L->q.seed, path0, N, (uint32_t)k, (uint64_t)s, (size_t)cnt,
+                                     o + k * N, M * N);
+        const double sigma = sqrt(L->q.h), D = L->D;
+        /* scaled, then clipped as slpi_noise_clip; 8 at a time (the compiler's vectors), so
+         * up to 7 unused values past the chunk's end (inside L->noise: LANES_CHUNK M
+         * SLPI_ENSEMBLE_BLOCK is a multiple of 8) are scaled too */
+        for (size_t i = 0; i < all; i += 8)
+            for (size_t j = 0; j < 8; j++) {
+                const double v = sigma * o[i + j], c = v < -D ? -D : v;
+                o[i + j] = c > D ? D : c;
             }
-            for (long t = 0; t < cnt; t++) {
-                ok[t] = dW[((size_t)l * (size_t)L->q.steps + (size_t)(s + t)) * M + k];
-                if (!isfinite(ok[t])) return 1;
+        return 0;
+    } else {
+        double inc[LANES_CHUNK];
+        for (size_t l = 0; l < N; l++)
+            for (size_t k = 0; k < M; k++) {
+                if (!dW) {
+                    if (slpi_noise_increments(L->q.seed, path0 + l, (uint32_t)k, L->q.h, L->q.refine, (uint64_t)s,
+                                              (size_t)cnt, inc, NULL) != SLPI_OK)
+                        return 1;
+                } else {
+                    for (long t = 0; t < cnt; t++) {
+                        inc[t] = dW[(l * (size_t)L->q.steps + (size_t)(s + t)) * M + k];
+                        if (!isfinite(inc[t])) return 1;
+                    }
+                }
+                for (long t = 0; t < cnt; t++) o[((size_t)t * M + k) * N + l] = inc[t];
             }
-        }
-        /* the cnt increments of each component: a last chunk's tail is never written
-         * (nor read by a step), so it is not clipped either */
-        for (size_t k = 0; k < M; k++) slpi_noise_clip(o + k * LANES_CHUNK, (size_t)cnt, L->D);
     }
+    /* the cnt steps' increments: a last chunk's tail is never written (nor read by a
+     * step), so it is not clipped either */
+    slpi_noise_clip(o, all, L->D);
     return 0;
 }
 
@@ -184,14 +213,12 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         if (slpi_interrupt_pending()
             || (c == 0 && lanes_noise(L, path0, n, dW, s, steps - s < LANES_CHUNK ? steps - s : LANES_CHUNK)))
             return 1;
-        for (int l = 0; l < n; l++)
-            for (size_t k = 0; k < M; k++)
-                L->dW[k * (size_t)n + (size_t)l] = L->noise[((size_t)l * M + k) * LANES_CHUNK + (size_t)c];
+        const double *dWs = L->noise + (size_t)c * M * (size_t)n;
         slpi_fpmode mode = slpi_fpmode_set(1); /* as slpi_fast_step: core/fpmode.h */
         long bad = L->kind == SLPI_FAST_SOA_MODEL
-            ? slpi_fast_model_isomp_soa(&L->msoa, n, L->q.h, s, L->x, L->dW, NULL, L->lane)
-            : L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane)
-                                             : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, L->dW, NULL, L->lane);
+            ? slpi_fast_model_isomp_soa(&L->msoa, n, L->q.h, s, L->x, dWs, NULL, L->lane)
+            : L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.h, L->x, dWs, NULL, L->lane)
+                                             : slpi_fast_rb_svi_soa(&L->soa, n, L->q.h, L->x, dWs, NULL, L->lane);
         slpi_fpmode_restore(mode);
         if (bad) return 1;
         for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */

@@ -16,6 +16,10 @@ typedef struct slpi_ens_lanes slpi_ens_lanes;   /* one per thread */
 int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err);
 void slpi_ens_lanes_free(slpi_ens_lanes *L);
 
+/* The kernel of the canonical noise drawn across the lanes (core/noise.h's SLPI_NOISE_*;
+ * default BEST): the same bits with any (tests/api/t-ensemble-lanes.c runs PORTABLE too). */
+void slpi_ens_lanes_set_noise_isa(slpi_ens_lanes *L, int isa);
+
 /* What a block's row is handed to: row `row` of the n lanes (paths in order), lane l's
  * values (the state, then the diagnostics) at val + l nq. */
 typedef void (*slpi_ens_row_fn)(void *ctx, long row, int n, const double *val);

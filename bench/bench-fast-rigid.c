@@ -7,7 +7,9 @@
  * Times are process CPU seconds (so per core, robust to other load on the machine).
  * Two variants in the same run: the scheme kernels alone on increments made before
  * timing, and the full run with the canonical increments (slpi_noise_increments,
- * core/noise.c) generated per block in chunks of steps and transposed to SoA. */
+ * core/noise.c) generated per block in chunks of steps: across the paths
+ * (slpi_noise_normals_lanes, the layout the lanes read) and, on 1 thread, path by path
+ * and transposed to SoA, as the lanes drew them before 26 Nov 2026. */
 #include <math.h>
 #include <stdlib.h>
 #include <omp.h>
@@ -16,6 +18,7 @@
 #include "core/problem-struct.h"
 #include "slpi/fast.h"
 #include "slpi/noise.h"
+#include "core/noise.h"
 #include "fast/ensemble.h"
 
 /* CPU time of the process (all threads): per-core cost even on a shared machine. */
@@ -42,9 +45,19 @@ typedef struct { double ns_per_step, mean_iters; } result;
 enum { CHUNK_STEPS = 64 };
 
 /* Canonical increments of steps n0..n0+CHUNK_STEPS-1 of the BLOCK paths from path0,
- * stored step-major in SoA: w[(n * 3 + k) * BLOCK + r]. */
+ * stored step-major in SoA: w[(n * 3 + k) * BLOCK + r]; across the paths
+ * (slpi_noise_normals_lanes, as api/ensemble-lanes.c draws them) or path by path. */
+static int across_paths = 1;
 static void canonical_chunk(uint64_t path0, long n0, double h, double *w)
 {
+    if (across_paths) {
+        for (int k = 0; k < 3; k++)
+            slpi_noise_normals_lanes(SLPI_NOISE_BEST, 1, path0, BLOCK, (uint32_t)k, (uint64_t)n0, CHUNK_STEPS,
+                                     w + k * BLOCK, 3 * BLOCK);
+        const double sigma = sqrt(h);
+        for (size_t i = 0; i < (size_t)CHUNK_STEPS * 3 * BLOCK; i++) w[i] = sigma * w[i];
+        return;
+    }
     double tmp[CHUNK_STEPS];
     for (int r = 0; r < BLOCK; r++)
         for (int k = 0; k < 3; k++) {
@@ -127,6 +140,10 @@ int main(void)
         result r1 = run_soa(&c, svi, 8, steps, h, dW, 1);
         result r2 = run_soa(&c, svi, 16, steps, h, dW, 2);
         result rn = run_soa(&c, svi, 16, steps, h, NULL, 2);
+        result rn1 = run_soa(&c, svi, 8, steps, h, NULL, 1);
+        across_paths = 0;
+        result rp1 = run_soa(&c, svi, 8, steps, h, NULL, 1);
+        across_paths = 1;
         double g = run_general(f, 64, steps, dW);
         printf("%-22s 1 thread: %6.2f ns/realization-step (%.3g steps/s/core), %.2f iterations/step\n",
                name, r1.ns_per_step, 1e9 / r1.ns_per_step, r1.mean_iters);
@@ -137,6 +154,8 @@ int main(void)
         printf("%-22s with canonical noise, 2 threads: %6.2f ns per realization-step per core "
                "(%.3g steps/s/core); noise share %.0f%%\n", "", rn.ns_per_step,
                1e9 / rn.ns_per_step, 100 * (1 - r2.ns_per_step / rn.ns_per_step));
+        printf("%-22s with canonical noise, 1 thread: %6.2f ns/realization-step (noise across the paths), "
+               "%6.2f (path by path)\n", "", rn1.ns_per_step, rp1.ns_per_step);
         slpi_fast_free(f);
     }
     free(dW);

@@ -2,6 +2,9 @@
  * without api/ensemble.c's fallback: t-ensemble compares the statistics of the two routes,
  * but a block the lanes refuse is run again on the general route with the same result, so
  * lanes that refuse every block, or read past what they were handed, pass it unseen. Here:
+ *   - the canonical noise drawn across the lanes by the best kernel (AVX-512F: eight paths a
+ *     register), by the portable one (slpi_ens_lanes_set_noise_isa) and at refine > 0 (path
+ *     by path) gives each path the stepper's increments, bit for bit (the rows below);
  *   - slpi_ens_lanes_run returns 0 (the block ran on the lanes) for n paths of one block,
  *     from the problem's initial state (x0 NULL) or given ones, on the canonical noise or
  *     given increments, over more steps than one chunk of increments (64) and a partial
@@ -19,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "core/problem-struct.h"
+#include "core/noise.h"
 #include "api/ensemble-lanes.h"
 #include "slpi.h"
 #include "testutil.h"
@@ -60,7 +64,9 @@ static double *at_guard(size_t nd, void **map, size_t *len)
     return (double *)((char *)*map + body - bytes);
 }
 
-static void check(const char *preset, const char *key, int own_x0, int own_dW)
+static const char *const isa_name[] = { "portable", "best", "AVX2", "AVX-512F" };
+
+static void check(const char *preset, const char *key, int own_x0, int own_dW, int isa)
 {
     long steps = 65 + test_rand_int(100), every = 1 + test_rand_int(4);
     if (steps % 64 == 0) steps++; /* a partial last chunk */
@@ -96,6 +102,7 @@ static void check(const char *preset, const char *key, int own_x0, int own_dW)
     double *x0 = NULL, *dW = NULL;
     void *map = NULL;
     size_t maplen = 0;
+    if (L) slpi_ens_lanes_set_noise_isa(L, isa);
     if (own_x0) { /* the problem's state, each coordinate moved by up to 10 % */
         x0 = malloc((size_t)(n * dim) * sizeof *x0);
         slpi_stepper_row(st, x0, NULL, NULL, NULL);
@@ -133,8 +140,8 @@ static void check(const char *preset, const char *key, int own_x0, int own_dW)
                     preset, key ? key : "", bad, badd, rows * n);
         free(a);
     }
-    printf("  %s %s: %d paths, %ld steps, every %ld, x0 %s, dW %s\n", preset, key ? key : "", n, steps, every,
-           own_x0 ? "given" : "NULL", own_dW ? "given" : "NULL");
+    printf("  %s %s: %d paths, %ld steps, every %ld, x0 %s, dW %s, noise kernel %s\n", preset, key ? key : "", n, steps,
+           every, own_x0 ? "given" : "NULL", own_dW ? "given" : "NULL", isa_name[isa]);
     free(sk.val);
     free(x0);
     if (map) munmap(map, maplen);
@@ -189,9 +196,11 @@ int main(void)
     const char *presets[] = { "iso/rigid-body/trajectories", "svi/rigid-body/paths", "models/rigid-body.slpi" };
     for (long it = 0; it < test_iters(2); it++)
         for (int i = 0; i < 3; i++)
-            for (int c = 0; c < 4; c++) check(presets[i], NULL, c & 1, c >> 1);
-    check("iso/rigid-body/trajectories", "fixed_iters=2", 0, 0);
-    check("models/rigid-body.slpi", "fixed_iters=1", 1, 1);
+            for (int c = 0; c < 4; c++) /* the canonical noise by the best kernel and the portable one */
+                check(presets[i], NULL, c & 1, c >> 1, c & 1 ? SLPI_NOISE_PORTABLE : SLPI_NOISE_BEST);
+    check("iso/rigid-body/trajectories", "fixed_iters=2", 0, 0, SLPI_NOISE_AVX512);
+    check("models/rigid-body.slpi", "fixed_iters=1", 1, 1, SLPI_NOISE_BEST);
+    check("iso/rigid-body/trajectories", "refine=2", 0, 0, SLPI_NOISE_BEST); /* each path's increments */
     check_pole("(x1^2 + 2*x2^2 + 3*x3^2)/(t - 0.125)", "0.4,0.1,1", "0.25");
     check_pole("x1^2/(3.4e273 + 0*t)", "1e291,0.5,1", "8.67362e-19");
     TEST_END();
