@@ -155,7 +155,8 @@ int main(void)
                "(%.3g steps/s/core); noise share %.0f%%\n", "", rn.ns_per_step,
                1e9 / rn.ns_per_step, 100 * (1 - r2.ns_per_step / rn.ns_per_step));
         printf("%-22s with canonical noise, 1 thread: %6.2f ns/realization-step (noise across the paths), "
-               "%6.2f (path by path)\n", "", rn1.ns_per_step, rp1.ns_per_step);
+               "%6.2f (path by path)\n",
+               "", rn1.ns_per_step, rp1.ns_per_step);
         slpi_fast_free(f);
     }
     free(dW);
