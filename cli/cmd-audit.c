@@ -20,6 +20,10 @@
 #include "reports/reports.h"
 #include "core/parse.h"
 
+/* The decision path's digest and files, derived at build time (mk/rules-digest.sh). */
+extern const char slpi_audit_source_digest_built[];
+extern const char slpi_audit_source_files_built[];
+
 static void help(FILE *f)
 {
     fprintf(f,
@@ -51,6 +55,15 @@ static void help(FILE *f)
             "                  (a multiverse member, docs/claims.md#multiverse; cached apart)\n"
             "  --docs FILE     write docs/claims.md's per-claim entries generated from the\n"
             "                  registry to FILE (- for stdout) and stop (no run)\n"
+            "  --digest        print the decision digest (this command's decision-path sources,\n"
+            "                  derived at build time, and the registry) and its sources, as\n"
+            "                  docs/claims.md freezes them, and stop. A run whose digest is not\n"
+            "                  the frozen one is a rule change: refused (exit 2) unless\n"
+            "                  SLPI_AUDIT_RULES_CHANGED=1, when its report is flagged\n"
+            "  --multiverse-verdict ID MEMBERS N   the verdict over claim ID's multiverse from\n"
+            "                  its members' rows (members.tsv; N members declared), and stop\n"
+            "  --screen-verdict ID FILE   the kernel and libm screen's decision for claim ID\n"
+            "                  from its members' checks (screen.json), and stop\n"
             "  --quiet, -q     no per-check log\n"
             "Exit status: 2 for a bad registry or option (file:line, the nearest valid word);\n"
             "1 when a claim's generated text names a number the run did not measure (an\n"
@@ -96,23 +109,125 @@ static void print_summary(const slpi_audit *a, double secs, const char *out)
     if (!nd) printf("  (none)\n");
 }
 
+/* --multiverse-verdict ID MEMBERS N, --screen-verdict ID FILE: the verdict rules alone. */
+static int verdict_rule(int rule, int n, char **arg)
+{
+    slpi_error e = { 0, "" };
+    int all = 0;
+    if (rule == 'M' && (n != 3 || slpi_parse_int("--multiverse-verdict N", arg[2], 0, 1000000, &all, &e))) {
+        fprintf(stderr, "slpi audit: usage: --multiverse-verdict ID MEMBERS N (N: the members' count%s%s)\n",
+                n == 3 ? "; " : "", n == 3 ? e.msg : "");
+        return SLPI_EINPUT;
+    }
+    if (rule == 'V' && n != 2) {
+        fprintf(stderr, "slpi audit: usage: --screen-verdict ID FILE\n");
+        return SLPI_EINPUT;
+    }
+    int r = rule == 'M' ? slpi_audit_multiverse_verdict(arg[0], arg[1], all, stdout, &e)
+                        : slpi_audit_screen_verdict(arg[0], arg[1], stdout, &e);
+    if (r) fprintf(stderr, "slpi audit: %s\n", e.msg);
+    return r;
+}
+
+/* --digest, --docs FILE: the registry loaded, nothing evaluated. */
+static int load_only(slpi_audit *a, const char *claims, int digest, const char *docs)
+{
+    slpi_error e = { 0, "" };
+    int r = slpi_audit_load(a, claims, &e);
+    if (digest) { /* the decision path's lines as docs/claims.md freezes them */
+        if (r)
+            fprintf(stderr, "slpi audit: %s\n", e.msg);
+        else
+            slpi_audit_digest_lines(a, stdout);
+        slpi_audit_free(a);
+        return r;
+    }
+    FILE *f = r ? NULL : strcmp(docs, "-") ? fopen(docs, "w") : stdout;
+    if (!r && !f) snprintf(e.msg, sizeof e.msg, "%s: cannot write", docs), r = SLPI_EINPUT;
+    if (!r) r = slpi_audit_docs(a, f);
+    if (f && f != stdout && fclose(f)) r = SLPI_EINPUT;
+    if (r) fprintf(stderr, "slpi audit: %s\n", e.msg[0] ? e.msg : "cannot write the docs");
+    slpi_audit_free(a);
+    return r;
+}
+
+/* The registry loaded and its freeze checked: evaluate, write the report, summarise. */
+static int run_loaded(slpi_audit *a, const char *out, int quiet)
+{
+    slpi_error err = { 0, "" };
+    int rc;
+    if (a->rules_changed && !quiet)
+        printf("slpi audit: RULES CHANGED (SLPI_AUDIT_RULES_CHANGED=1): the decision digest is not the frozen "
+               "one; the report is flagged\n");
+    snprintf(a->outdir, sizeof a->outdir, "%s", out);
+    char sub[SLPI_PATH_MAX + 16];
+    snprintf(sub, sizeof sub, "%s/figures", out);
+    int bad = mkdirs(sub);
+    snprintf(sub, sizeof sub, "%s/data", out);
+    bad |= mkdirs(sub);
+    if (a->cache) bad |= mkdirs(a->cache);
+    if (bad) {
+        fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out, a->cache ? " or " : "",
+                a->cache ? a->cache : "");
+        return SLPI_EINPUT;
+    }
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
+    if ((rc = slpi_audit_run(a, quiet ? NULL : stdout, &err)) != SLPI_OK) { /* Ctrl-C: no report */
+        fprintf(stderr, "slpi audit: %s\n", err.msg);
+        return rc;
+    }
+    double secs = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
+    if (a->controls) {
+        int wrong = slpi_audit_controls_wrong(a);
+        if (slpi_audit_write(a, secs, &err) != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
+        printf("\n%d claims, controls in %.0f s: %d control%s not as demanded\n", a->nclaims, secs, wrong,
+               wrong == 1 ? "" : "s");
+        return wrong ? 1 : SLPI_OK;
+    }
+    rc = slpi_audit_write(a, secs, &err);
+    if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
+    print_summary(a, secs, out);
+    if (slpi_audit_unfilled(a)) { /* a text that names a number the run did not measure */
+        for (int j = 0; j < a->nclaims; j++)
+            if (a->claims[j].unfilled) fprintf(stderr, "slpi audit: %s\n", a->claims[j].why_text);
+        if (rc == SLPI_OK) rc = 1;
+    }
+    if (a->archive && !a->full) {
+        printf("archived FULL=1 verdicts (%s) that differ from the registry's expectation at the "
+               "papers' sizes:\n",
+               a->archive);
+        if (!slpi_audit_archive_differences(a, stdout)) printf("  (none)\n");
+    }
+    return rc;
+}
+
 int slpi_cli_audit(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "claims", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
-        { "full", no_argument, 0, 'F' },         { "only", required_argument, 0, 'i' },
-        { "quiet", no_argument, 0, 'q' },        { "help", no_argument, 0, 'h' },
-        { "tests", required_argument, 0, 't' },  { "controls", no_argument, 0, 'C' },
-        { "cache", required_argument, 0, 'k' },  { "cached-only", no_argument, 0, 'K' },
-        { "docs", required_argument, 0, 'D' },  { "archive", required_argument, 0, 'A' },
-        { "seed-offset", required_argument, 0, 'S' },
-        { "fit", required_argument, 0, 'W' },    { "levels", required_argument, 0, 'L' },
-        { 0, 0, 0, 0 }
-    };
+    static const struct option opts[] = { { "claims", required_argument, 0, 'c' },
+                                          { "out", required_argument, 0, 'o' },
+                                          { "full", no_argument, 0, 'F' },
+                                          { "only", required_argument, 0, 'i' },
+                                          { "quiet", no_argument, 0, 'q' },
+                                          { "help", no_argument, 0, 'h' },
+                                          { "tests", required_argument, 0, 't' },
+                                          { "controls", no_argument, 0, 'C' },
+                                          { "cache", required_argument, 0, 'k' },
+                                          { "cached-only", no_argument, 0, 'K' },
+                                          { "docs", required_argument, 0, 'D' },
+                                          { "archive", required_argument, 0, 'A' },
+                                          { "seed-offset", required_argument, 0, 'S' },
+                                          { "fit", required_argument, 0, 'W' },
+                                          { "levels", required_argument, 0, 'L' },
+                                          { "digest", no_argument, 0, 'G' },
+                                          { "multiverse-verdict", no_argument, 0, 'M' },
+                                          { "screen-verdict", no_argument, 0, 'V' },
+                                          { 0, 0, 0, 0 } };
     const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
     slpi_audit a;
     memset(&a, 0, sizeof a);
-    int quiet = 0, c;
+    a.source_digest = slpi_audit_source_digest_built;
+    a.source_files = slpi_audit_source_files_built;
+    int quiet = 0, digest = 0, rule = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
@@ -151,26 +266,24 @@ int slpi_cli_audit(int argc, char **argv)
             *(k ? &a.drop_coarse : &a.fit_ols) = v;
             break;
         }
+        case 'G':
+            digest = 1;
+            break;
+        case 'M':
+        case 'V':
+            rule = c;
+            break;
         case 'q': quiet = 1; break;
         case 'h': help(stdout); return SLPI_OK;
         default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
         }
     }
+    if (rule) return verdict_rule(rule, argc - optind, argv + optind);
     if (optind < argc) {
         fprintf(stderr, "slpi audit: unexpected argument '%s'\n", argv[optind]);
         return SLPI_EINPUT;
     }
-    if (docs) {
-        slpi_error e = { 0, "" };
-        int r = slpi_audit_load(&a, claims, &e);
-        FILE *f = r ? NULL : strcmp(docs, "-") ? fopen(docs, "w") : stdout;
-        if (!r && !f) snprintf(e.msg, sizeof e.msg, "%s: cannot write", docs), r = SLPI_EINPUT;
-        if (!r) r = slpi_audit_docs(&a, f);
-        if (f && f != stdout && fclose(f)) r = SLPI_EINPUT;
-        if (r) fprintf(stderr, "slpi audit: %s\n", e.msg[0] ? e.msg : "cannot write the docs");
-        slpi_audit_free(&a);
-        return r;
-    }
+    if (digest || docs) return load_only(&a, claims, digest, docs);
     if (a.cached_only && !a.cache) {
         fprintf(stderr, "slpi audit: --cached-only needs --cache DIR\n");
         return SLPI_EINPUT;
@@ -188,47 +301,13 @@ int slpi_cli_audit(int argc, char **argv)
         fprintf(stderr, "slpi audit: %s\n", err.msg);
         return rc;
     }
-    snprintf(a.outdir, sizeof a.outdir, "%s", out);
-    char sub[SLPI_PATH_MAX + 16];
-    snprintf(sub, sizeof sub, "%s/figures", out);
-    int bad = mkdirs(sub);
-    snprintf(sub, sizeof sub, "%s/data", out);
-    bad |= mkdirs(sub);
-    if (a.cache) bad |= mkdirs(a.cache);
-    if (bad) {
-        fprintf(stderr, "slpi audit: cannot create %s/figures, %s/data%s%s\n", out, out,
-                a.cache ? " or " : "", a.cache ? a.cache : "");
+    char frozen[1024];
+    if (slpi_audit_freeze_check(&a, frozen, sizeof frozen)) { /* a rule change: nothing written */
+        fprintf(stderr, "slpi audit: %s\n", frozen);
         slpi_audit_free(&a);
         return SLPI_EINPUT;
     }
-    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
-    if ((rc = slpi_audit_run(&a, quiet ? NULL : stdout, &err)) != SLPI_OK) {   /* Ctrl-C: no report */
-        fprintf(stderr, "slpi audit: %s\n", err.msg);
-        slpi_audit_free(&a);
-        return rc;
-    }
-    double secs = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
-    if (a.controls) {
-        int wrong = slpi_audit_controls_wrong(&a);
-        if (slpi_audit_write(&a, secs, &err) != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-        printf("\n%d claims, controls in %.0f s: %d control%s not as demanded\n", a.nclaims, secs,
-               wrong, wrong == 1 ? "" : "s");
-        slpi_audit_free(&a);
-        return wrong ? 1 : SLPI_OK;
-    }
-    rc = slpi_audit_write(&a, secs, &err);
-    if (rc != SLPI_OK) fprintf(stderr, "slpi audit: %s\n", err.msg);
-    print_summary(&a, secs, out);
-    if (slpi_audit_unfilled(&a)) {   /* a text that names a number the run did not measure */
-        for (int j = 0; j < a.nclaims; j++)
-            if (a.claims[j].unfilled) fprintf(stderr, "slpi audit: %s\n", a.claims[j].why_text);
-        if (rc == SLPI_OK) rc = 1;
-    }
-    if (a.archive && !a.full) {
-        printf("archived FULL=1 verdicts (%s) that differ from the registry's expectation at the "
-               "papers' sizes:\n", a.archive);
-        if (!slpi_audit_archive_differences(&a, stdout)) printf("  (none)\n");
-    }
+    rc = run_loaded(&a, out, quiet);
     slpi_audit_free(&a);
     return rc;
 }

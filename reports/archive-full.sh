@@ -22,6 +22,10 @@ add=0
 from=${1:?usage: archive-full.sh FROM TO}; to=${2:?usage: archive-full.sh FROM TO}
 [ -f "$from/claims.json" ] || { echo "archive-full: $from/claims.json missing" >&2; exit 2; }
 [ $add = 0 ] || [ -f "$to/claims.json" ] || { echo "archive-full: --add: $to/claims.json missing (archive a whole run first)" >&2; exit 2; }
+# a run flagged as a rule change (its decision digest not the frozen one, run with
+# SLPI_AUDIT_RULES_CHANGED=1; docs/claims.md#decision-digest) is never archived
+grep -q '"rules_changed": *true' "$from/claims.json" &&
+  { echo "archive-full: $from was run under a changed decision path (rules_changed): enter the change in docs/claims.md's changelog, freeze its digest and run again" >&2; exit 2; }
 mkdir -p "$to/figures" "$to/data" || exit 2
 if [ $add = 1 ]; then
   command -v jq >/dev/null || { echo "archive-full: --add needs jq (make deps installs it)" >&2; exit 2; }
@@ -31,7 +35,7 @@ if [ $add = 1 ]; then
     ($new[0]) as $n
     | [$n.claims[] | '"$decided"'
        | . + {run: ({date: $n.date, provenance: $n.provenance, machine: $n.machine}
-                    + ($n | {seed_offset, fit, levels, registry_digest, build_digest, rules_digest}
+                    + ($n | {seed_offset, fit, levels, registry_digest, build_digest, rules_digest, source_digest}
                        | with_entries(select(.value != null))))}] as $ran
     | ([.claims[].id]) as $old
     | .claims = ([.claims[] | . as $c | ([$ran[] | select(.id == $c.id)] | first) // $c]

@@ -110,6 +110,11 @@ void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, 
 /* What a run is checkable against, into root: seed offset, fit, levels, and the registry's,
  * build's and rules' digests (reports/audit-words.c). */
 void slpi_audit_digests(const slpi_audit *a, json_t *root);
+/* The freeze of the rules (reports/audit-freeze.c, docs/claims.md#decision-digest): the
+ * run's decision digest (its sources' digest and the registry's bytes); the digests into a
+ * report's root (slpi_audit_freeze_check and slpi_audit_digest_lines: reports/reports.h). */
+void slpi_audit_decision_digest(const slpi_audit *a, char out[17]);
+void slpi_audit_freeze_record(const slpi_audit *a, json_t *root);
 /* When and where a report is written: UTC date; host, processors and load average. */
 void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm);
 /* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from

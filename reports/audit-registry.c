@@ -14,6 +14,7 @@
 #include "slpi/step.h"
 #include "slpi/stepper.h"
 #include "core/problem-struct.h"
+#include "core/digest.h"
 #include "reports/audit-checks.h"
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)
@@ -484,8 +485,33 @@ static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, in
     return SLPI_OK;
 }
 
+/* A line said twice word for word (a check, a description, a quote, a rule...) is refused:
+ * a repeated check counts its evidence twice and a repeated description hides which one
+ * is meant. Lines as trimmed, their FNV-1a digests kept in seen (grown here); 0 or the
+ * line number of the first. */
+static int repeated(const char *s, int line, uint64_t **seen, int **at, int *n, int *cap)
+{
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, s, strlen(s));
+    for (int i = 0; i < *n; i++)
+        if ((*seen)[i] == h) return (*at)[i];
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 256;
+        uint64_t *g = realloc(*seen, (size_t)c * sizeof *g);
+        if (g) *seen = g;
+        int *t = realloc(*at, (size_t)c * sizeof *t);
+        if (t) *at = t;
+        if (!g || !t) return 0;
+        *cap = c;
+    }
+    (*seen)[*n] = h;
+    (*at)[(*n)++] = line;
+    return 0;
+}
+
 int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
 {
+    uint64_t *seen = NULL;
+    int *seen_at = NULL, nseen = 0, seen_cap = 0, first;
     FILE *f = fopen(path, "r");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot open the claims registry", path);
     char buf[4096];
@@ -505,6 +531,13 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         }
         char *s = trim(buf);
         if (!*s || *s == '#') continue;
+        if ((first = repeated(s, line, &seen, &seen_at, &nseen, &seen_cap))) {
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "%s:%d: repeats line %d word for word (a registry line is "
+                                "said once: remove one)",
+                                path, line, first);
+            break;
+        }
         if (*s == '=') {
             if (nd == dcap) {
                 dcap = dcap ? 2 * dcap : 64;
@@ -540,6 +573,8 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         a->nchecks++;
     }
     fclose(f);
+    free(seen);
+    free(seen_at);
     if (rc == SLPI_OK && !a->nchecks)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "",
                             a->only ? a->only : "");

@@ -513,6 +513,9 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             json_string_value(json_object_get(dg, "registry_digest")),
             json_string_value(json_object_get(dg, "build_digest")),
             json_string_value(json_object_get(dg, "rules_digest")));
+    if (a->rules_changed)
+        fprintf(f, "RULES CHANGED: the decision digest is not the one docs/claims.md freezes (%s)\n",
+                json_string_value(json_object_get(dg, "frozen_digest")));
     json_decref(dg);
     fprintf(f, "</pre><p>Machine-readable: <a href='claims.json'>claims.json</a>.</p></body></html>\n");
     int bad = ferror(f);

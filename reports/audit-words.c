@@ -273,12 +273,12 @@ void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n)
 
 /* What the run is checkable against (docs/claims.md#confirmatory): its seed offset and
  * multiverse member (fit, levels), the digests (16 hex digits of FNV-1a) of the registry
- * file and of the running executable (the evaluators as built), and the rules digest of
- * docs/claims.md's changelog (rule lines and evaluators' source, reports/claims-docs.sh),
- * when the run is made in a checkout that has it. */
+ * file and of the running executable, and the decision digest the run computed over its
+ * decision path's sources and registry, beside the one docs/claims.md freezes
+ * (reports/audit-freeze.c). */
 void slpi_audit_digests(const slpi_audit *a, json_t *root)
 {
-    char hex[17], rules[64] = "not found (no docs/claims.md here)";
+    char hex[17];
     json_object_set_new(root, "seed_offset", json_integer((json_int_t)a->seed_offset));
     json_object_set_new(root, "fit", json_string(a->fit_ols ? "ols" : "wls"));
     json_object_set_new(root, "levels", json_string(a->drop_coarse ? "drop-coarsest" : "all"));
@@ -286,13 +286,7 @@ void slpi_audit_digests(const slpi_audit *a, json_t *root)
     json_object_set_new(root, "registry_digest", json_string(hex));
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe"));
     json_object_set_new(root, "build_digest", json_string(hex));
-    FILE *f = fopen("docs/claims.md", "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "Registry digest (", 17) && strstr(line, "): "))
-            snprintf(rules, sizeof rules, "%.16s", strstr(line, "): ") + 3);
-    if (f) fclose(f);
-    json_object_set_new(root, "rules_digest", json_string(rules));
+    slpi_audit_freeze_record(a, root);
 }
 
 /* When and where: UTC date, host name, processors and load average at the time of writing. */

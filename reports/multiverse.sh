@@ -121,6 +121,6 @@ while read -r coords; do
     "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2
   ran_now=$((ran_now + 1))
 done < "$out/members.txt"
-# the verdict over the members (the rule of the header; reports/multiverse-verdict.sh)
+# the verdict over the members (the rule of the header; reports/multiverse-verdict.sh, which runs the C rule)
 sh "$(dirname "$0")/multiverse-verdict.sh" "$id" "$out/members.tsv" "$k" > "$out/multiverse.txt" || exit 2
 cat "$out/multiverse.txt"

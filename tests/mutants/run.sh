@@ -7,6 +7,10 @@
 #     # killed-by: t-xxx [t-yyy ...]       or       # equivalent: why no output changes
 #     # only: t-xxx t-zzz ...   (optional, generated mutants under SELECT=coverage: the
 #                               tests that execute the mutated statement; `none`: no test)
+#     # freeze: checked         (optional: the test runs keep the audit's freeze of its
+#                               rules, docs/claims.md#decision-digest; without it they run
+#                               with SLPI_AUDIT_RULES_CHANGED=1, so that a mutant of the
+#                               audit's sources is killed by its behaviour, not the freeze)
 #     # build: sanitized        (optional: a bug only a sanitizer sees, e.g. an index one
 #                               past a stack array that the optimiser keeps in registers;
 #                               its killed-by tests, and no others, run in a second
@@ -51,6 +55,7 @@ jobs=${SLPI_MUTANTS_JOBS:-2}
 tree=$scratch/tree
 log=$scratch/log
 bdir=build   # the scratch build of the patch at hand: build, or build-san (# build: sanitized)
+unfrozen=1   # SLPI_AUDIT_RULES_CHANGED of its test runs (# freeze: checked clears it)
 
 # ------------------------------------------------------------------ helpers
 # header KEY FILE: the text after "# KEY:" in the patch's header (before the diff)
@@ -136,7 +141,7 @@ run_test() {
   for kind in c sh; do
     f=$(src "$tree" "$1" $kind) || continue
     case $kind in sh) cmd="sh ${f#"$tree"/}" ;; *) cmd="$bdir/tests/$1" ;; esac
-    (cd "$tree" && ASAN_OPTIONS=detect_leaks=0 SLPI_BUILD=$bdir SLPI_BIN="$tree/$bdir/slpi" timeout "$tmo" $cmd) \
+    (cd "$tree" && SLPI_AUDIT_RULES_CHANGED=$unfrozen ASAN_OPTIONS=detect_leaks=0 SLPI_BUILD=$bdir SLPI_BIN="$tree/$bdir/slpi" timeout "$tmo" $cmd) \
       >> "$log/$1.txt" 2>&1 || {
       rc=$?
       [ $rc -eq 77 ] && continue   # a SKIP (t-format in the scratch tree, outside git's history) kills nothing
@@ -222,6 +227,7 @@ for p in $patches; do
   total=$((total+1))
   start=$(date +%s)
   bdir=build
+  unfrozen=1; [ "$(header freeze "$p")" = checked ] && unfrozen=
   if [ "$(header build "$p")" = sanitized ]; then
     # its tests in the sanitized build, unmutated first (or a kill would mean nothing); no
     # others: the rest of the suite under the sanitizers is `make asan`'s, not this run's

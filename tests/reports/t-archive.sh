@@ -55,7 +55,16 @@ grep -F "Archived FULL=1 run" "$dir/out/index.html" | grep -qF "$run_line" \
   || { echo "t-archive: FAIL: the report does not name the archived run as \"$run_line\""; fail=1; }
 # every report records what it is checkable against: seed offset, fit, levels, the
 # registry's and the executable's digests, and docs/claims.md's rules digest
-rd=$(sed -n 's/^Registry digest (.*): \([0-9a-f]*\)$/\1/p' docs/claims.md)
+# (the rules digest: the decision digest the run computed, docs/claims.md#decision-digest,
+# which must be the frozen one: a run under a changed decision path is refused, or with
+# SLPI_AUDIT_RULES_CHANGED=1 flagged, as under the mutation runner, where only the freeze's
+# own mutants check it)
+rd=$(sed -n 's/^Decision digest (.*): \([0-9a-f]*\)$/\1/p' docs/claims.md)
+if [ "${SLPI_AUDIT_RULES_CHANGED:-}" = 1 ]; then rd=$(jq -r .rules_digest "$dir/out/claims.json" 2>/dev/null)
+elif [ "$(jq -r '[.rules_changed, .frozen_digest, .source_digest] | map(tostring) | join(" ")' "$dir/out/claims.json" 2>/dev/null)" != \
+       "false $rd $(sed -n 's/^Decision sources (\([0-9a-f]*\)).*/\1/p' docs/claims.md)" ]; then
+  echo "t-archive: FAIL: the report was not run under the frozen decision path (docs/claims.md#decision-digest): $(cat "$dir/alog")"; fail=1
+fi
 [ "$(jq -r '[.seed_offset, .fit, .levels, (.registry_digest | test("^[0-9a-f]{16}$")),
            (.build_digest | test("^[0-9a-f]{16}$")), .rules_digest] | map(tostring) | join(" ")' "$dir/out/claims.json")" = "0 wls all true true $rd" ] \
   || { echo "t-archive: FAIL: the report's digests: $(jq -c '{seed_offset, fit, levels, registry_digest, build_digest, rules_digest}' "$dir/out/claims.json") (rules $rd)"; fail=1; }
@@ -191,8 +200,15 @@ h = 0xcbf29ce484222325
 for b in sys.stdin.buffer.read(): h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
 print("%016x" % h)')
       [ "$got" = "$reg" ] || { echo "t-archive: FAIL: $f: registry digest $reg is not $rev:reports/claims.txt's ($got)"; fail=1; }
-      git show "$rev:docs/claims.md" 2>/dev/null | grep -q "^Registry digest (.*): $rules\$" \
-        || { echo "t-archive: FAIL: $f: rules digest $rules is not $rev:docs/claims.md's"; fail=1; }
+      # a decision digest recomputed from REV's sources, or an older rules digest (before
+      # the decision digest, docs/claims.md#decision-digest) from REV:docs/claims.md
+      if git show "$rev:docs/claims.md" 2>/dev/null | grep -q "^Decision digest (.*): $rules\$"; then
+        [ "$(sh reports/decision-digest.sh "$rev" 2>&1 | cut -d' ' -f1)" = "$rules" ] \
+          || { echo "t-archive: FAIL: $f: decision digest $rules is not recomputed from $rev's sources"; fail=1; }
+      else
+        git show "$rev:docs/claims.md" 2>/dev/null | grep -q "^Registry digest (.*): $rules\$" \
+          || { echo "t-archive: FAIL: $f: rules digest $rules is not $rev:docs/claims.md's"; fail=1; }
+      fi
     done
   done
   [ "$ndig" -ge 1 ] || { echo "t-archive: FAIL: no archived run records its digests"; fail=1; }

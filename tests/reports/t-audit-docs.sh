@@ -48,6 +48,38 @@ if cmp -s docs/claims.md "$dir/docs/claims.md"; then
 elif (cd "$dir" && sh reports/claims-docs.sh "$bin" --check > log 2>&1); then
   echo "t-audit-docs: FAIL: a hand-edited entry was accepted"; fail=1
 fi
+# the freeze (docs/claims.md#decision-digest): the decision path's digest the command
+# carries (derived by the build) is the frozen one, the frozen one is recomputed from the
+# sources it names, and the path holds the statistics, fits and verdict rules. Under the
+# mutation runner (SLPI_AUDIT_RULES_CHANGED=1) this part is its freeze mutants' alone.
+if [ "${SLPI_AUDIT_RULES_CHANGED:-}" != 1 ]; then
+  "$bin" audit --digest > "$dir/digest" 2>&1 || { echo "t-audit-docs: FAIL: slpi audit --digest exited $?"; cat "$dir/digest"; fail=1; }
+  for k in "Decision digest" "Decision sources"; do
+    grep "^$k (" "$dir/digest" | cmp -s - "$(grep "^$k (" docs/claims.md > "$dir/frozen"; echo "$dir/frozen")" ||
+      { echo "t-audit-docs: FAIL: the decision path changed (a rule change): the command carries"
+        grep "^$k (" "$dir/digest" | cut -c1-200; echo "  docs/claims.md freezes"; cut -c1-200 "$dir/frozen"
+        echo "  enter it in docs/claims.md's changelog and set its Decision lines to \`slpi audit --digest\`'s"; fail=1; }
+  done
+  sh reports/decision-digest.sh > "$dir/recomputed" 2>&1 || { echo "t-audit-docs: FAIL: the frozen decision digest is not its sources':"; cat "$dir/recomputed"; fail=1; }
+  for f in reports/audit-checks.c reports/stats.c reports/converge-stats.c reports/audit-verdict.c; do
+    grep "^Decision sources (" "$dir/digest" | tr ' ' '\n' | grep -qx "$f" ||
+      { echo "t-audit-docs: FAIL: $f is not on the decision path the build derived"; fail=1; }
+  done
+  # a changed registry line changes the run's decision digest
+  sed 's/^R1 | \(.*\) | max C1_dev <= 1e-12 | T=100$/R1 | \1 | max C1_dev <= 1e-11 | T=100/' reports/claims.txt > "$dir/claims-r1.txt"
+  [ "$("$bin" audit --digest --claims "$dir/claims-r1.txt" | sed -n 's/^Decision digest (.*): //p')" != \
+    "$(sed -n 's/^Decision digest (.*): //p' docs/claims.md)" ] || { echo "t-audit-docs: FAIL: a changed threshold left the decision digest as it was"; fail=1; }
+  # a run whose path is not the frozen one is refused, nothing written; flagged when asked
+  abin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+  mkdir -p "$dir/co/docs" "$dir/co/reports" && cp reports/claims.txt "$dir/co/reports/" &&
+    sed 's/^\(Decision sources (\)[0-9a-f]*/\10000000000000000/' docs/claims.md > "$dir/co/docs/claims.md"
+  (cd "$dir/co" && OPENBLAS_NUM_THREADS=1 "$abin" audit --only R5 --out o -q > log 2>&1); rc=$?
+  { [ $rc = 2 ] && [ ! -e "$dir/co/o" ] && grep -q "decision path changed" "$dir/co/log"; } ||
+    { echo "t-audit-docs: FAIL: a run under unfrozen sources was not refused (exit $rc)"; cat "$dir/co/log"; fail=1; }
+  (cd "$dir/co" && SLPI_AUDIT_RULES_CHANGED=1 "$abin" audit --only R5 --cache c --cached-only --out o -q > log 2>&1)
+  { [ "$(jq -r .rules_changed "$dir/co/o/claims.json" 2>/dev/null)" = true ] && grep -q "RULES CHANGED" "$dir/co/o/index.html"; } ||
+    { echo "t-audit-docs: FAIL: a run under SLPI_AUDIT_RULES_CHANGED=1 is not flagged"; fail=1; }
+fi
 # completeness of the registry
 awk -F' [|] ' '
   /^= / { id = substr($1, 3); ids[id] = 1; src[id] = "" }

@@ -162,6 +162,17 @@ static void check_undecidable_refused(void)
           "M2 | t | CONFIRMED | fails | - | thresholds 2 | -\n", 0,
           ":3: claim M2: this control repeats the case and check of line 2: the outcome cannot differ", &a);
     slpi_audit_free(&a);
+    /* a line said twice word for word: a check, a description */
+    loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+          "M2 | t | CONFIRMED | claim | - | thresholds 2 | -\n",
+          0, ":3: repeats line 2 word for word", &a);
+    slpi_audit_free(&a);
+    loads("= M2 | s | m | p | -\n= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n", 0,
+          ":2: repeats line 1 word for word", &a);
+    slpi_audit_free(&a);
+    loads("= M2 | s | m | p | -\n~ M2 | r\n  ~ M2 | r\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n", 0,
+          ":3: repeats line 2 word for word", &a);
+    slpi_audit_free(&a);
     loads("= M2 | s | m | p | -\n@ M2 | v | a\n@ M2 | w | b\nM2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
           "M2 | t | CONFIRMED | claim@w | - | thresholds 2 | -\nM2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
           0, "claim M2: variants v and w have the same cases and checks: the outcome cannot differ", &a);
