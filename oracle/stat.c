@@ -55,8 +55,18 @@
  * from the exact step rounded to the format, which is what the most accurate port
  * writes; beyond it the bias is below 1/(12 STEP_ULPS) = 8e-5 u per step, under what
  * 10^8 rows detect, and the deviations are taken from the exact step. Both are summed;
- * the choice is made once for the pooled rows. */
+ * the choice is made once for the pooled rows. The bias is the last rounding's, so a
+ * row counts as such a step only when the port's stored state is on the format's grid
+ * (every coordinate within GRID_SLACK ulps of the format of a grid point): a port that
+ * computes wider or stores wider than it declares (binary64 declared at u = 2^-3; a
+ * float32 accumulation of bfloat16 products) has no such rounding and is judged
+ * against the exact step (oracle/README.md#wider). */
 #define STEP_ULPS 1024.0
+/* Off the grid by more than this fraction of the format's ulp: stored wider (a text
+ * file's decimal of a grid point is within 10^-6 relative, far below it; a wider
+ * number is off by about 1/4 ulp on average, within it on a coordinate with
+ * probability 2 GRID_SLACK). */
+#define GRID_SLACK (1.0 / 64)
 /* A correct port stores the problem's data (the step h, a moment of inertia, a noise
  * amplitude) in its format, each off by up to u relatively and the same on every step: a
  * term of the step's increment D carrying two of them is off by up to 2 u |term|, a
@@ -162,8 +172,11 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     arf_t e, ref; /* port - exact, and port - exact rounded to p bits: exactly, then rounded once */
     arf_init(e);
     arf_init(ref);
+    int on_grid = 1; /* the stored state on the format's grid (STEP_ULPS) */
     for (int i = 0; i < dim; i++) {
         double di = arf_get_d(arb_midref(x + i), ARF_RND_NEAR) - lr->start[i];
+        double g = round_bits(lr->state[i], bits);
+        on_grid &= fabs(g - lr->state[i]) <= GRID_SLACK * slpi_precision_ulp(fabs(g), bits);
         step = fmax(step, fabs(di));
         move2 += di * di;
         arf_set_d(e, lr->state[i]);
@@ -204,7 +217,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
             double ti = (round_bits(T[i], port->precision.bits) - P[i]) / unit;
             t2 += ti * ti;
         }
-        out[0] = step <= STEP_ULPS * slpi_precision_ulp(s, bits) ? 2 : 1;
+        out[0] = on_grid && step <= STEP_ULPS * slpi_precision_ulp(s, bits) ? 2 : 1;
         double *outr = out + 3 + SLPI_STAT_DIRS;
         for (int j = 0; j < J; j++) {
             double nd = sqrt(dot(dir + (size_t)j * dim, dir + (size_t)j * dim, dim));
