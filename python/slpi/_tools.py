@@ -160,15 +160,26 @@ class Verification:
         "detectable_effect_u", "steps", "paths", ...
     report : dict
         Everything ``slpi verify --json`` writes (rows, certified steps, worst ratios,
-        invariant drifts, the local comparison, "proof", "statistics").
+        invariant drifts, the local comparison, "proof", "statistics"); any of its keys
+        is also an attribute (``v.max_ulps``), but for ``rows``.
     text : str
         The report ``slpi verify`` prints (with ``table=True``, a line per row too).
+    rows : int
+        The rows the proof checked: the global comparison's, or where only the local
+        comparison ran (``local=True, global_=False``) the local one's. (The JSON's
+        top-level "rows" counts the global comparison's alone, 0 when it did not run:
+        ``report["rows"]``; the local one's is ``report["local"]["rows"]``.)
     """
     verdict: str
     proof: str
     statistics: dict
     report: dict
     text: str = ""
+
+    @property
+    def rows(self):
+        g = self.report.get("rows", 0)
+        return g if g else self.report.get("local", {}).get("rows", 0)
 
     def __getattr__(self, name):
         try:

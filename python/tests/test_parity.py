@@ -199,6 +199,8 @@ def test_verify_and_golden_objects(tmp_path):
     slpi.write_trajectory(f, slpi.run(RB, steps=6))
     v = slpi.verify(f)
     assert v.verdict == "PASS" and v.rows == 7
+    v = slpi.verify(f, local=True, global_=False)     # the local rows alone: counted too
+    assert v.verdict == "PASS" and v.rows == 7 and v.report["rows"] == 0
     cli = subprocess.run([SLPI, "verify", str(f)], capture_output=True, text=True)
     assert cli.returncode == 0 and "PASS" in cli.stdout
     # a changed last bit of one state coordinate: FAIL would need a large change; a
