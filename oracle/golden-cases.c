@@ -174,7 +174,10 @@ int slpi_golden_make_problem(const char *name, const char *what, const slpi_prob
     if (rc != SLPI_OK) return rc;
     snprintf(g->name, sizeof g->name, "%s", name);
     snprintf(g->what, sizeof g->what, "%s, %ld steps", what, steps);
-    slpi_oracle_provenance(&g->nhead, &g->head_key, &g->head_val);
+    if (slpi_oracle_provenance(&g->nhead, &g->head_key, &g->head_val) != 0) {
+        slpi_golden_clear(g);
+        return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    }
     g->dim = slpi_problem_state_dim(g->problem);
     g->M = slpi_problem_noise_count(g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));

@@ -95,10 +95,14 @@ typedef struct {
  * then the projections and |r|^2 of r taken from the exact step rounded to the format,
  * and the row's allowance tau for the format's data. */
 #define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS)
+/* A row's first field when its statistics ran out of memory: slpi_oracle_local then
+ * fails with "out of memory" (a row is never left out of the test silently). */
+#define SLPI_STAT_NOMEM (-1.0)
 /* The directions used for M noise components (*split: one per component). */
 int slpi_oracle_stat_dirs(int M, int *split);
 const char *slpi_oracle_stat_dir_name(int j, int split);
-/* A row's fields (out[SLPI_STAT_FIELDS]; valid 0 when a fast step failed): the port's
+/* A row's fields (out[SLPI_STAT_FIELDS]; valid 0 when a fast step failed, SLPI_STAT_NOMEM
+ * when memory did): the port's
  * deviation from the certified step x (balls), dw the increments of the row's k steps
  * (k x M), f a fast run object of the problem. */
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
@@ -121,8 +125,9 @@ double slpi_oracle_local_unit(long steps, int dim, double u);
 int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows, long nrows, long first,
                       slpi_progress *pg, slpi_error *err);
 
-/* The provenance lines as key/value pairs (appended to *n, *key, *val). */
-void slpi_oracle_provenance(int *n, char ***key, char ***val);
+/* The provenance lines as key/value pairs (appended to *n, *key, *val); 0, or -1 out of
+ * memory (the lists then hold the pairs made so far). */
+int slpi_oracle_provenance(int *n, char ***key, char ***val);
 
 /* ---- the verifier's parts (oracle/verify.c: the global walk, the report, the entry
  * points; oracle/verify-input.c: the input; oracle/verify-local.c: --local) ---- */

@@ -122,13 +122,17 @@ static double round_bits(double x, int bits)
 }
 
 /* The fast path's k steps from x over dw (k x M) with each increment multiplied by
- * sign[l] (component l), into out; 0 or -1 when a step failed. */
+ * sign[l] (component l), into out; 0, or -1 when a step failed (*nomem set when it was
+ * memory that failed). */
 static int fast_steps(slpi_fast *f, const slpi_oracle_local_row *lr, const double *x, const double *dw, int M,
-                      const double *mult, double *out, int dim)
+                      const double *mult, double *out, int dim, int *nomem)
 {
     long k = lr->to - lr->from;
     double d[64], *dd = M <= 64 ? d : malloc((size_t)M * sizeof(double));
-    if (!dd) return -1;
+    if (!dd) {
+        *nomem = 1;
+        return -1;
+    }
     memcpy(out, x, (size_t)dim * sizeof(double));
     int ok = 1;
     for (long n = 0; n < k && ok; n++) {
@@ -164,7 +168,11 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
     if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return;   /* r not known well enough */
     double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
-    if (!w) return;
+    if (!w) {
+        out[0] = SLPI_STAT_NOMEM;   /* an error, not a row left out (slpi_oracle_local) */
+        return;
+    }
+    int nomem = 0;
     double *r = w, *rr = r + dim, *P = rr + dim, *Pm = P + dim, *P0 = Pm + dim, *T = P0 + dim, *dir = T + dim;
     double *tmp = dir + (size_t)J * dim, *ones = tmp + dim, *mult = ones + M, *dwt = mult + M;
     double unit = (double)k * port->precision.u * s, step = 0, move2 = 0;
@@ -190,10 +198,10 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     arf_clear(e);
     arf_clear(ref);
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
-    int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim) == 0
-             && fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim) == 0;
+    int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0
+             && fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
     for (int l = 0; l < M; l++) mult[l] = 0.0;
-    ok = ok && fast_steps(f, lr, lr->start, dw, M, mult, P0, dim) == 0;
+    ok = ok && fast_steps(f, lr, lr->start, dw, M, mult, P0, dim, &nomem) == 0;
     for (int i = 0; ok && i < dim; i++) {
         dir[i] = P[i];
         dir[dim + i] = P0[i] - lr->start[i];
@@ -202,7 +210,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     }
     for (int l = 0; split && ok && l < M; l++) {   /* each component's odd part */
         for (int j = 0; j < M; j++) mult[j] = j == l ? -1.0 : 1.0;
-        ok = fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim) == 0;
+        ok = fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim, &nomem) == 0;
         for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (P[i] - tmp[i]) / 2;
     }
     /* the twin: inputs rounded at u (relative, uniform), outputs to the format's bits */
@@ -210,7 +218,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     double u = port->precision.u;
     for (int i = 0; i < dim; i++) tmp[i] = lr->start[i] * (1 + u * uniform_pm1(&c));
     for (long n = 0; n < k * M; n++) dwt[n] = dw[n] * (1 + u * uniform_pm1(&c));
-    ok = ok && fast_steps(f, lr, tmp, dwt, M, ones, T, dim) == 0;
+    ok = ok && fast_steps(f, lr, tmp, dwt, M, ones, T, dim, &nomem) == 0;
     if (ok) {
         double r2 = dot(r, r, dim), t2 = 0;
         for (int i = 0; i < dim; i++) {
@@ -230,6 +238,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
         outr[SLPI_STAT_DIRS + 1] = DATA_BIAS * sqrt(move2 / (double)k) / s; /* tau of the row */
     }
+    if (nomem) out[0] = SLPI_STAT_NOMEM;
     free(w);
 }
 

@@ -38,11 +38,11 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
     const slpi_traj *t = slpi_traj_head(r);
     int nprov = 0, rc = SLPI_OK, have_case = 0;
     char **pk = NULL, **pv = NULL;
-    slpi_oracle_provenance(&nprov, &pk, &pv);
+    int prov = slpi_oracle_provenance(&nprov, &pk, &pv);
     char **keys = calloc((size_t)t->nhead + 1, sizeof(char *)), **vals = calloc((size_t)t->nhead + 1, sizeof(char *));
     char **where = calloc((size_t)t->nhead + 1, sizeof(char *)), **own = calloc((size_t)t->nhead + 1, sizeof(char *));
     int n = 0;
-    if (!keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
+    if (prov || !keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
         int skip = strcmp(t->head_key[i], "arith") == 0 || strcmp(t->head_key[i], "state_columns") == 0;

@@ -140,22 +140,36 @@ int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_or
     return walk(p, x0, NULL, next, ctx, visit, ctx, done, err);
 }
 
-void slpi_oracle_provenance(int *n, char ***key, char ***val)
+int slpi_oracle_provenance(int *n, char ***key, char ***val)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
+    if (!f) return -1;
     slpi_provenance_write(f, "");
-    fclose(f);
+    if (fclose(f) != 0 || !buf) {
+        free(buf);
+        return -1;
+    }
+    int rc = 0;
     char *save = NULL;
-    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = strtok_r(buf, "\n", &save); line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
         char *eq = strchr(line, '=');
         if (!eq) continue;
-        *key = realloc(*key, (size_t)(*n + 1) * sizeof(char *));
-        *val = realloc(*val, (size_t)(*n + 1) * sizeof(char *));
-        (*key)[*n] = strndup(line, (size_t)(eq - line));
-        (*val)[*n] = strdup(eq + 1);
+        char **k = realloc(*key, (size_t)(*n + 1) * sizeof(char *));
+        if (k) *key = k;
+        char **v = k ? realloc(*val, (size_t)(*n + 1) * sizeof(char *)) : NULL;
+        if (v) *val = v;
+        char *ks = v ? strndup(line, (size_t)(eq - line)) : NULL, *vs = ks ? strdup(eq + 1) : NULL;
+        if (!vs) {   /* the lists keep the *n pairs made so far */
+            free(ks);
+            rc = -1;
+            continue;
+        }
+        (*key)[*n] = ks;
+        (*val)[*n] = vs;
         (*n)++;
     }
     free(buf);
+    return rc;
 }

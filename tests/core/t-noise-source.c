@@ -3,7 +3,7 @@
  * problem truncates, with the clipped count; a noise file written from those values
  * feeds the same bits; mismatched files (components, level, steps, truncation) and bad
  * problems are refused with SLPI_EINPUT and a message naming the problem; the threshold
- * D(h, ell) itself agrees with its binary64 formula. */
+ * D(h, ell) itself agrees with its binary64 formula; the default ell is 2. */
 #include <float.h>
 #include <math.h>
 #include <unistd.h>
@@ -119,6 +119,11 @@ int main(void)
     const int M = slpi_problem_noise_count(&p);
     TEST_CHECK(M == 3 && slpi_problem_truncates(&p));
     double D = slpi_noise_threshold(p.h, p.trunc_ell);
+    /* the default ell is the papers' 2: D = sqrt(4 h |ln h|) (docs/noise.md#truncation) */
+    TEST_CHECKF(p.trunc_ell == 2 && fabs(D - sqrt(4 * p.h * fabs(log(p.h)))) <= 8 * DBL_EPSILON * D
+                    && slpi_problem_noise_threshold(&p) == D,
+                "default ell %g: D(%a) = %.17g, sqrt(4 h |ln h|) = %.17g", p.trunc_ell, p.h, D,
+                sqrt(4 * p.h * fabs(log(p.h))));
     double *dw = malloc((size_t)p.steps * (size_t)M * sizeof *dw);
     slpi_noise_source *s = NULL;
     TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
