@@ -73,8 +73,10 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
         free(dw);
         return;
     }
-    if (!dw) out[6] = SLPI_STAT_NOMEM;   /* an error below, not a row left out */
-    else if (f) slpi_oracle_stat_row(f, port, lr, dw, x, out + 6);
+    if (!dw)
+        out[6] = SLPI_STAT_NOMEM; /* an error below, not a row left out */
+    else if (f)
+        slpi_oracle_stat_row(f, port, lr, dw, x, out + 6);
     free(dw);
     slpi_score sc;
     slpi_score_vector_bits(lr->state, x, port->dim,
@@ -84,6 +86,18 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     out[1] = sc.hi;
     out[2] = sc.max_ulps;
     out[3] = 1.0 + (double)slpi_score_verdict(&sc, port->budget);
+}
+
+/* An error naming the first row whose statistics ran out of memory (SLPI_STAT_NOMEM,
+ * after the ranks' rows are combined: any rank's failure), or SLPI_OK. */
+static int nomem_rows(const double *buf, const slpi_oracle_local_row *rows, long nrows, slpi_error *err)
+{
+    for (long i = 0; i < nrows; i++)
+        if (buf[i * ROW_FIELDS + 6] == SLPI_STAT_NOMEM)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "verify --local: out of memory for the statistics of the row at step %ld",
+                                  rows[i].to);
+    return SLPI_OK;
 }
 
 int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows, long nrows, long first,
@@ -103,9 +117,9 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         slpi_fast *f = NULL;       /* the statistics' directions and twin */
         int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
         slpi_error fe = { 0, "" };
-        if (slpi_fast_create(&f, p, &fe) != SLPI_OK) {   /* then the rows give no statistics, */
+        if (slpi_fast_create(&f, p, &fe) != SLPI_OK) { /* then the rows give no statistics, */
             f = NULL;
-            if (ok && strstr(fe.msg, "out of memory")) {    /* unless it was memory: an error */
+            if (ok && strstr(fe.msg, "out of memory")) { /* unless it was memory: an error */
                 ok = 0;
                 e = fe;
             }
@@ -132,10 +146,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         rc = slpi_error_set(err, SLPI_EINTR, "verify --local: interrupted in the rows from %ld", first);
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");
-    for (long i = 0; rc == SLPI_OK && i < nrows; i++)   /* after the sum: any rank's failure */
-        if (buf[i * ROW_FIELDS + 6] == SLPI_STAT_NOMEM)
-            rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for the statistics of the row at step %ld",
-                                rows[i].to);
+    if (rc == SLPI_OK) rc = nomem_rows(buf, rows, nrows, err);
     for (long i = 0; rc == SLPI_OK && i < nrows; i++) {
         const double *b = buf + i * ROW_FIELDS;
         rows[i].lo = b[0];

@@ -169,7 +169,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return;   /* r not known well enough */
     double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
     if (!w) {
-        out[0] = SLPI_STAT_NOMEM;   /* an error, not a row left out (slpi_oracle_local) */
+        out[0] = SLPI_STAT_NOMEM; /* an error, not a row left out (slpi_oracle_local) */
         return;
     }
     int nomem = 0;
@@ -198,8 +198,8 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     arf_clear(e);
     arf_clear(ref);
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
-    int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0
-             && fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
+    int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
+        fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
     for (int l = 0; l < M; l++) mult[l] = 0.0;
     ok = ok && fast_steps(f, lr, lr->start, dw, M, mult, P0, dim, &nomem) == 0;
     for (int i = 0; ok && i < dim; i++) {

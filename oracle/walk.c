@@ -161,7 +161,7 @@ int slpi_oracle_provenance(int *n, char ***key, char ***val)
         char **v = k ? realloc(*val, (size_t)(*n + 1) * sizeof(char *)) : NULL;
         if (v) *val = v;
         char *ks = v ? strndup(line, (size_t)(eq - line)) : NULL, *vs = ks ? strdup(eq + 1) : NULL;
-        if (!vs) {   /* the lists keep the *n pairs made so far */
+        if (!vs) { /* the lists keep the *n pairs made so far */
             free(ks);
             rc = -1;
             continue;

@@ -120,8 +120,8 @@ int main(void)
     TEST_CHECK(M == 3 && slpi_problem_truncates(&p));
     double D = slpi_noise_threshold(p.h, p.trunc_ell);
     /* the default ell is the papers' 2: D = sqrt(4 h |ln h|) (docs/noise.md#truncation) */
-    TEST_CHECKF(p.trunc_ell == 2 && fabs(D - sqrt(4 * p.h * fabs(log(p.h)))) <= 8 * DBL_EPSILON * D
-                    && slpi_problem_noise_threshold(&p) == D,
+    TEST_CHECKF(p.trunc_ell == 2 && fabs(D - sqrt(4 * p.h * fabs(log(p.h)))) <= 8 * DBL_EPSILON * D &&
+                    slpi_problem_noise_threshold(&p) == D,
                 "default ell %g: D(%a) = %.17g, sqrt(4 h |ln h|) = %.17g", p.trunc_ell, p.h, D,
                 sqrt(4 * p.h * fabs(log(p.h))));
     double *dw = malloc((size_t)p.steps * (size_t)M * sizeof *dw);

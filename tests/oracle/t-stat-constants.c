@@ -4,12 +4,13 @@
  *
  * From synthetic rows (projections a_j on J = 4 directions, |r|^2, the twin's |t|^2,
  * the rounded step's projections and the allowance tau), the library's
- *  - systematic p-value against the exact step: Hotelling's T^2 = n (n - 1) m' W^-1 m
- *    (W the centred cross products), F = T^2 (n - J) / (J (n - 1)) on (J, n - J)
- *    degrees of freedom, its tail I_{d2/(d2 + d1 F)}(d2/2, d1/2);
- *  - systematic p-value against the rounded step: each direction's two-sided t test of
+ *  - Hotelling's T^2 = n (n - 1) m' W^-1 m (W the centred cross products), kept for
+ *    the record;
+ *  - systematic p-value, against the exact and the rounded step alike since the shapes
+ *    amendment (docs/power.md#shapes-amendment): each direction's two-sided t test of
  *    (|mean| - tau)+ / sqrt(v / n), v the sample variance with Bessel's n - 1, on n - 1
- *    degrees of freedom, times J (Bonferroni over the directions);
+ *    degrees of freedom (the F(1, n - 1) tail I_{d2/(d2 + d1 F)}(d2/2, d1/2)), times J
+ *    (Bonferroni over the directions);
  *  - size test: t = mean(d) / sqrt(v_d / n), d = |r|^2 - (2 ceil(sqrt(dim)))^2 |t|^2,
  *    v_d with n - 1, p = Q(t) (one-sided normal);
  *  - detectable effect: max_j tau + sqrt(lambda v_j / n), lambda the noncentrality at
@@ -111,8 +112,10 @@ static double own_lambda(int m, double a)
     long double lo = 0, hi = 1e4;
     for (int i = 0; i < 200; i++) {
         long double mid = (lo + hi) / 2;
-        if (gamma_q(m / 2.0L, mid / 2) > a) lo = mid;
-        else hi = mid;
+        if (gamma_q(m / 2.0L, mid / 2) > a)
+            lo = mid;
+        else
+            hi = mid;
     }
     long double z = 1.2815515655446004L, c = hi;
     long double s = 2 * (z + sqrtl(z * z - (m / 2.0L - c)));
@@ -181,8 +184,8 @@ static void own_stats(const rows *R, int use_rounded, double alpha, own *o)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < J; j++)
             for (int k = 0; k < J; k++)
-                W[j][k] += ((use_rounded ? R->ar[i][j] : R->a[i][j]) - mean[j])
-                           * ((use_rounded ? R->ar[i][k] : R->a[i][k]) - mean[k]);
+                W[j][k] += ((use_rounded ? R->ar[i][j] : R->a[i][j]) - mean[j]) *
+                    ((use_rounded ? R->ar[i][k] : R->a[i][k]) - mean[k]);
     for (int j = 0; j < J; j++) v[j] = W[j][j] / (n - 1); /* Bessel */
     for (int j = 0; j < J; j++) W[j][J] = mean[j];
     for (int c = 0; c < J; c++) /* W z = mean, no pivoting needed: W is positive definite */
@@ -198,22 +201,18 @@ static void own_stats(const rows *R, int use_rounded, double alpha, own *o)
     }
     for (int j = 0; j < J; j++) q += z[j] * mean[j];
     o->t2 = (double)((long double)n * (n - 1) * q);
-    o->tol = 0;
-    if (!use_rounded) {
-        o->p_sys = own_f_tail(o->t2 * (n - J) / ((double)J * (n - 1)), J, n - J);
-    } else {
-        long double tau = 0, pmin = 1;
-        for (int i = 0; i < n; i++) tau += R->tau[i];
-        tau /= n;
-        o->tol = (double)tau;
-        for (int j = 0; j < J; j++) {
-            long double t = fmaxl(fabsl(mean[j]) - tau, 0) / sqrtl(v[j] / n);
-            /* two-sided t on n - 1 degrees of freedom: I_{nu / (nu + t^2)}(nu / 2, 1 / 2) */
-            long double p = ibeta((n - 1) / (n - 1 + t * t), (n - 1) / 2.0L, 0.5L);
-            pmin = fminl(pmin, p);
-        }
-        o->p_sys = (double)fminl(1, J * pmin);
+    /* both forms: the data's allowance tau (docs/power.md#shapes-amendment) */
+    long double tau = 0, pmin = 1;
+    for (int i = 0; i < n; i++) tau += R->tau[i];
+    tau /= n;
+    o->tol = (double)tau;
+    for (int j = 0; j < J; j++) {
+        long double t = fmaxl(fabsl(mean[j]) - tau, 0) / sqrtl(v[j] / n);
+        /* two-sided t on n - 1 degrees of freedom: I_{nu / (nu + t^2)}(nu / 2, 1 / 2) */
+        long double p = ibeta((n - 1) / (n - 1 + t * t), (n - 1) / 2.0L, 0.5L);
+        pmin = fminl(pmin, p);
     }
+    o->p_sys = (double)fminl(1, J * pmin);
     long double env = 2 * 3, dm = 0, dv = 0; /* ENVELOPE 2 times ceil(sqrt(DIM)) */
     for (int i = 0; i < n; i++) dm += ((use_rounded ? R->rr2[i] : R->r2[i]) - env * env * R->t2[i]) / n;
     for (int i = 0; i < n; i++) {
@@ -230,8 +229,8 @@ static void own_stats(const rows *R, int use_rounded, double alpha, own *o)
 static void compare(const char *what, const slpi_verify_stats *st, const own *o)
 {
     printf("t-stat-constants: %s: p_systematic %.10g (own %.10g), size t %.10g (own %.10g), detects %.10g u "
-           "(own %.10g)\n", what, st->p_systematic, o->p_sys, st->size_t, o->size_t, st->detectable_effect_u,
-           o->effect);
+           "(own %.10g)\n",
+           what, st->p_systematic, o->p_sys, st->size_t, o->size_t, st->detectable_effect_u, o->effect);
     TEST_CHECKF(rel_close(st->p_systematic, o->p_sys, 1e-9), "%s: systematic p %.17g, own %.17g", what,
                 st->p_systematic, o->p_sys);
     TEST_CHECKF(rel_close(st->t2, o->t2, 1e-9), "%s: T^2 %.17g, own %.17g", what, st->t2, o->t2);
@@ -296,8 +295,8 @@ int main(void)
         TEST_CHECKF(first.rows == 26 && first.rows_small == 20 && first.against_rounded && one.against_rounded,
                     "pooled: %ld rows, %ld small, against the rounded step: %d", first.rows, first.rows_small,
                     first.against_rounded);
-        TEST_CHECKF(rel_close(first.p_value, one.p_value, 1e-12) && rel_close(first.tau_sum, one.tau_sum, 1e-12)
-                        && rel_close(first.detectable_effect_u, one.detectable_effect_u, 1e-12),
+        TEST_CHECKF(rel_close(first.p_value, one.p_value, 1e-12) && rel_close(first.tau_sum, one.tau_sum, 1e-12) &&
+                        rel_close(first.detectable_effect_u, one.detectable_effect_u, 1e-12),
                     "pooled p %.17g, one by one %.17g", first.p_value, one.p_value);
     }
     TEST_END();
