@@ -75,6 +75,21 @@ void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed)
     noise_round_keys(seed, u->k0, u->k1);
 }
 
+/* The hand-back list's nfix words through noise_map (fix_z: room for nfix rounded up to
+ * NOISE_VL), to their places in out; both AVX-512 kernels end their spans with it. */
+static void noise_fix_flush(uint64_t *fix_w, const uint64_t *fix_at, int nfix, double *fix_z, double *out)
+{
+    for (int f = nfix; f % NOISE_VL; f++) {
+        fix_w[f] = 0; /* fill the last group with valid (unused) words */
+    }
+    for (int f = 0; f < nfix; f += NOISE_VL) {
+        noise_map(fix_w + f, fix_z + f, NOISE_VH);
+    }
+    for (int f = 0; f < nfix; f++) {
+        out[fix_at[f]] = fix_z[f];
+    }
+}
+
 /* Normals first .. first+count-1, first even, count a multiple of 16. */
 NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t path, uint32_t component,
                                                uint64_t first, size_t count, double *out)
@@ -134,15 +149,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
                                                    (__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
             nfix += 8 - __builtin_popcount(fo);
         }
-        for (int f = nfix; f % NOISE_VL; f++) {
-            fix_w[f] = 0;   /* fill the last group with valid (unused) words */
-        }
-        for (int f = 0; f < nfix; f += NOISE_VL) {
-            noise_map(fix_w + f, fix_z + f, NOISE_VH);
-        }
-        for (int f = 0; f < nfix; f++) {
-            out[fix_at[f]] = fix_z[f];
-        }
+        noise_fix_flush(fix_w, fix_at, nfix, fix_z, out);
     }
 }
 
@@ -156,21 +163,6 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
  * same hand-back of the slow lanes as slpi_noise_avx512_normals: the bits of noise_map. */
 #define NOISE_LANES_FIX 256  /* hand-back list: flushed when a group might overflow it */
 #define NOISE_LANES_GROUPS 8 /* groups of eight paths whose Philox runs side by side */
-
-/* The hand-back list's words through noise_map, to their places in out. */
-static void noise_fix_flush(uint64_t *fix_w, const uint64_t *fix_at, int nfix, double *out)
-{
-    double fix_z[NOISE_LANES_FIX + NOISE_VL];
-    for (int f = nfix; f % NOISE_VL; f++) {
-        fix_w[f] = 0; /* fill the last group with valid (unused) words */
-    }
-    for (int f = 0; f < nfix; f += NOISE_VL) {
-        noise_map(fix_w + f, fix_z + f, NOISE_VH);
-    }
-    for (int f = 0; f < nfix; f++) {
-        out[fix_at[f]] = fix_z[f];
-    }
-}
 
 NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t path, size_t npaths, uint32_t component,
                                              uint64_t first, size_t count, double *out, size_t stride)
@@ -189,6 +181,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
         kv1[round] = _mm512_set1_epi64(u->k1[round]);
     }
     uint64_t fix_w[NOISE_LANES_FIX + NOISE_VL], fix_at[NOISE_LANES_FIX + NOISE_VL];
+    double fix_z[NOISE_LANES_FIX + NOISE_VL];
     int nfix = 0;
     for (size_t i = 0; i < count; i += 2) {
         /* Philox for every group of this block first (independent chains, side by side),
@@ -232,13 +225,13 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
                     _mm512_maskz_compress_epi64(so, _mm512_add_epi64(ate, _mm512_set1_epi64((long long)stride))));
                 nfix += __builtin_popcount(so);
                 if (nfix > NOISE_LANES_FIX - 16) {
-                    noise_fix_flush(fix_w, fix_at, nfix, out);
+                    noise_fix_flush(fix_w, fix_at, nfix, fix_z, out);
                     nfix = 0;
                 }
             }
         }
     }
-    noise_fix_flush(fix_w, fix_at, nfix, out);
+    noise_fix_flush(fix_w, fix_at, nfix, fix_z, out);
 }
 
 /* ---- AVX2 kernel (processors with AVX2 but not AVX-512F, chosen at run time) --------
