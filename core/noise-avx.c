@@ -75,6 +75,22 @@ void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed)
     noise_round_keys(seed, u->k0, u->k1);
 }
 
+/* Philox4x32-10 on eight counters at once: each 64-bit lane holds one 32-bit word of
+ * the counter (x0..x3, low halves), the round keys kv0, kv1 broadcast; both AVX-512
+ * kernels below draw their blocks with it. */
+NOISE_AVX512_INLINE void noise_philox512(__m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, const __m512i *kv0,
+                                         const __m512i *kv1)
+{
+    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
+    for (int round = 0; round < 10; round++) {
+        const __m512i p0 = _mm512_mul_epu32(*x0, m0), p1 = _mm512_mul_epu32(*x2, m1);
+        *x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), *x1), kv0[round]);
+        *x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), *x3), kv1[round]);
+        *x1 = p1;
+        *x3 = p0;
+    }
+}
+
 /* The hand-back list's nfix words through noise_map (fix_z: room for nfix rounded up to
  * NOISE_VL), to their places in out; both AVX-512 kernels end their spans with it. */
 static void noise_fix_flush(uint64_t *fix_w, const uint64_t *fix_at, int nfix, double *fix_z, double *out)
@@ -105,7 +121,6 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
         kv0[round] = _mm512_set1_epi64(u->k0[round]);
         kv1[round] = _mm512_set1_epi64(u->k1[round]);
     }
-    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     const __m512i hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
@@ -122,13 +137,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
             __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
             __m512i x1 = _mm512_srli_epi64(x0, 32);
             __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
-            for (int round = 0; round < 10; round++) {
-                const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-                x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
-                x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
-                x1 = p1;
-                x3 = p0;
-            }
+            noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1);
             /* even words r[1]:r[0], odd words r[3]:r[2] */
             words[(i - span) / 8] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
             words[(i - span) / 8 + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
@@ -173,7 +182,6 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
             col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
         }
     }
-    const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     __m512i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
@@ -194,13 +202,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
                 __m512i x0 = _mm512_set1_epi64((long long)(uint32_t)b), x1 = _mm512_set1_epi64((long long)(b >> 32));
                 __m512i x2 = _mm512_set1_epi64(component);
                 __m512i x3 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uint32_t)(path + g + 8 * r)), lanes);
-                for (int round = 0; round < 10; round++) {
-                    const __m512i p0 = _mm512_mul_epu32(x0, m0), p1 = _mm512_mul_epu32(x2, m1);
-                    x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), x1), kv0[round]);
-                    x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), x3), kv1[round]);
-                    x1 = p1;
-                    x3 = p0;
-                }
+                noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1);
                 words[2 * r] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
                 words[2 * r + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
             }
