@@ -12,6 +12,7 @@ int slpi_cli_noise(int argc, char **argv);
 int slpi_cli_model(int argc, char **argv);
 int slpi_cli_ensemble(int argc, char **argv);
 int slpi_cli_converge(int argc, char **argv);
+int slpi_cli_mlmc(int argc, char **argv);
 int slpi_cli_audit(int argc, char **argv);
 int slpi_cli_golden(int argc, char **argv);
 int slpi_cli_verify(int argc, char **argv);

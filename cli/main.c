@@ -24,10 +24,12 @@ static const command commands[] = {
     { "model", slpi_cli_model, "what a model integrates: its equation, and the drift and noise fields at x0", 0 },
     { "ensemble", slpi_cli_ensemble, "statistics of an ensemble at its saved times (threads, parameter grids)", 0 },
     { "converge", slpi_cli_converge, "coupled strong/weak convergence study (OpenMP, MPI)", 0 },
+    { "mlmc", slpi_cli_mlmc, "multilevel Monte Carlo E phi(X_T) to a requested RMSE (Giles)", 0 },
     { "audit", slpi_cli_audit, "audit every claim of docs/claims.md: verdicts, HTML + JSON report", 1 },
     { "golden", slpi_cli_golden, "check (or regenerate) the golden certified cases", 0 },
     { "verify", slpi_cli_verify, "check another implementation's trajectory against the oracle", 1 },
-    { "props", slpi_cli_props, "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay", 0 },
+    { "props", slpi_cli_props,
+      "property harness: generated cases, docs/schemes.md#summary properties, shrinking, replay", 0 },
 };
 
 static void usage(FILE *f)

@@ -369,6 +369,14 @@ int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin,
                               uint64_t path0, int batches, int boot, const char *indep,
                               int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
                               const char *fit, int drop_coarse, int threads, const char *json);
+/* A multilevel Monte Carlo estimate of E phi(X_T) to the requested RMSE rmse
+ * (reports/mlmc.c; docs/noise.md#mlmc), written as `slpi mlmc --json` writes it: phi as
+ * slpi_api_converge_json's, levels l0..lmax (h = T 2^-l), n0 pilot paths per new level,
+ * alpha the weak order of the bias estimate, plain 1: plain Monte Carlo at level l0 alone;
+ * checkpoint/resume as `slpi mlmc --checkpoint/--resume`; threads (0: the runtime's).
+ * NULL: phi ("sin2pi"), checkpoint, resume. */
+int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int l0, int lmax, long n0, double alpha,
+                       int plain, const char *checkpoint, const char *resume, int threads, const char *json);
 
 #ifdef __cplusplus
 }

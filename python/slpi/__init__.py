@@ -39,10 +39,10 @@ from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 from slpi._callback import _keep_lost, _native_callback
 
-__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "noise", "write_noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
-           "zeitlin_coefficients", "vorticity", "spherical_harmonic", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Verification", "GoldenReport", "__version__"]
+           "zeitlin_coefficients", "vorticity", "spherical_harmonic", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -580,6 +580,7 @@ from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers abo
 from slpi._tools import (noise, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
                          write_trajectory)
 from slpi._converge import Study, converge  # noqa: E402
+from slpi._mlmc import Estimate, mlmc  # noqa: E402
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)
 from slpi._reduce import Quantiles  # noqa: E402
 from slpi.store import to_xarray, save, load, provenance  # noqa: E402

@@ -1,0 +1,409 @@
+/* mlmc.c — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE eps
+ * (docs/noise.md#mlmc; Giles, "Multilevel Monte Carlo path simulation", Oper. Res. 56(3),
+ * 2008, Algorithm in §5), on the coupled levels of reports/converge.c.
+ *
+ * Level j = 0 is P_{l0} = phi(X at h = T 2^-l0); level j >= 1 (l = l0 + j) is
+ * Y_j = P_l - P_{l-1}, the fine and the coarse scheme driven by the same Brownian path (the
+ * coarse increments are the dyadic sums of the fine ones, truncated per level: the
+ * coupling of `slpi converge`, which computes it: kmin = kmax = l - 1, ref = l). Level j's
+ * paths are the canonical paths j 2^27, j 2^27 + 1, ..., so the levels are independent.
+ * Level 0 is sampled here path by path (slpi_fast_step on the canonical increments of
+ * h = T 2^-l0), at its own cost only.
+ *
+ * The algorithm: start with levels 0..2 (plain: level 0 only), n0 pilot paths each; then
+ * repeat: draw the paths each level still needs, N_j = ceil(2 eps^-2 sqrt(V_j/C_j)
+ * sum_k sqrt(V_k C_k)) (V_j: the sample variance of Y_j; C_j: its steps per path, 2^l0 at
+ * level 0 and 2^l + 2^(l-1) above), which makes the estimator's variance sum_j V_j/N_j at
+ * most eps^2/2; when no level needs more, test the bias estimate
+ * max(|m_top|, |m_top-1| / 2^alpha) / (2^alpha - 1) <= eps/sqrt(2) (m: the level means, the
+ * second one only when it is a difference), and stop, or add a level with n0 pilot paths.
+ * Stopped at lmax without the bias met, the result says converged = 0.
+ *
+ * A failed path (docs/noise.md#failed-paths) is left out of its level, counted, and
+ * replaced by drawing more when the level needs them.
+ *
+ * Checkpoints: after every level's sampling the whole state (every level's drawn and
+ * surviving paths, sums as %a, counts, and the paths still to draw in this round) is
+ * written atomically after the estimate's parameters; resume reloads it after checking the
+ * parameters line by line. The state decides every later step, so a resumed estimate
+ * prints the same bytes as an uninterrupted one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#define OMP(x) _Pragma(#x)
+#else
+#define OMP(x)
+#endif
+
+#include "slpi/errors.h"
+#include "slpi/process.h"
+#include "slpi/problem.h"
+#include "slpi/noise.h"
+#include "slpi/fast.h"
+#include "slpi/output.h"
+#include "core/noise.h"
+#include "core/clock.h"
+#include "core/threads.h"
+#include "reports/converge.h"
+#include "reports/mlmc.h"
+
+void slpi_mlmc_init(slpi_mlmc_cfg *c, const slpi_problem *base)
+{
+    memset(c, 0, sizeof *c);
+    slpi_conv_init(&c->conv, base);
+    c->conv.kind = SLPI_CONV_WEAK;
+    c->l0 = 3;
+    c->lmax = 16;
+    c->n0 = 200;
+    c->alpha = 1;
+}
+
+static int level_of(const slpi_mlmc_cfg *c, int j)
+{
+    return c->l0 + j;
+}
+
+static double step_cost(const slpi_mlmc_cfg *c, int j)
+{
+    double fine = ldexp(1.0, level_of(c, j));
+    return j == 0 ? fine : 1.5 * fine;
+}
+
+/* One path of level 0: phi of the state after 2^l steps of f, NaN when a step fails. */
+static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fast *f, const slpi_problem *p,
+                          uint64_t path, const double *x0, double *buf, long *clipped)
+{
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
+    size_t S = (size_t)1 << level_of(c, 0);
+    double *x = buf + (size_t)M * S, *dW = x + dim, *carry = dW + M;
+    for (int k = 0; k < M; k++) {
+        double *lev[1] = { buf + (size_t)k * S };
+        slpi_noise_levels(p->seed, path, 1, (uint32_t)k, p->h, 0, 0, S, lev);
+    }
+    if (slpi_problem_truncates(p))
+        *clipped += slpi_noise_clip(buf, (size_t)M * S, slpi_noise_threshold(p->h, p->trunc_ell));
+    memcpy(x, x0, (size_t)dim * sizeof *x);
+    int nc = slpi_fast_carry_get(f, NULL);
+    if (nc > 0) { /* a cold start, as every path of a study */
+        memset(carry, 0, (size_t)nc * sizeof *carry);
+        slpi_fast_carry_set(f, x, carry, nc);
+    }
+    for (size_t t = 0; t < S; t++) {
+        for (int k = 0; k < M; k++) dW[k] = buf[(size_t)k * S + t];
+        slpi_step_info info = { 0 };
+        slpi_fast_set_step_index(f, (long)t);
+        if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) return NAN;
+    }
+    return slpi_conv_phi_eval(&c->conv, phi, x, dim);
+}
+
+/* n paths of level 0 from path0: their phi into v (NaN: failed), OpenMP over paths. */
+static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
+                         slpi_error *err)
+{
+    slpi_problem p = c->conv.base;
+    p.level = level_of(c, 0);
+    p.refine = 0;
+    p.noise_file[0] = 0;
+    int nt = 1, rc = slpi_problem_finish(&p, err);
+    if (rc == SLPI_OK) rc = slpi_threads_resolve(c->conv.threads, "mlmc", &nt, err);
+    if (rc != SLPI_OK) return rc;
+    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p), bad = SLPI_OK;
+    size_t S = (size_t)1 << p.level;
+    long clip = 0;
+    slpi_error first = { 0, "" };
+    OMP(omp parallel num_threads(nt) reduction(+ : clip))
+    {
+        slpi_fast *f = NULL;
+        slpi_error e = { 0, "" };
+        int wrc = slpi_fast_create(&f, &p, &e);
+        int nc = wrc == SLPI_OK ? slpi_fast_carry_get(f, NULL) : 0;
+        double *buf =
+            malloc(((size_t)(M > 0 ? M : 1) * S + 3 * (size_t)dim + (size_t)M + (size_t)nc + 1) * sizeof *buf);
+        double *x0 = buf ? buf + (size_t)(M > 0 ? M : 1) * S + 2 * (size_t)dim + (size_t)M + (size_t)nc + 1 : NULL;
+        if (wrc == SLPI_OK && !buf) wrc = slpi_error_set(&e, SLPI_EINPUT, "mlmc: out of memory (2^%d steps)", p.level);
+        if (wrc == SLPI_OK) {
+            int given = slpi_problem_explicit_x0(&p, x0, &e);
+            if (given < 0)
+                wrc = SLPI_EINPUT;
+            else if (!given)
+                wrc = slpi_fast_initial_state(f, x0, &e);
+        }
+        OMP(omp for schedule(dynamic, 16))
+        for (long i = 0; i < n; i++) {
+            if (wrc == SLPI_OK && slpi_interrupt_pending())
+                wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", p.level);
+            if (wrc != SLPI_OK) continue;
+            v[i] = bottom_path(c, phi, f, &p, path0 + (uint64_t)i, x0, buf, &clip);
+        }
+        OMP(omp critical)
+        if (wrc != SLPI_OK && bad == SLPI_OK) {
+            bad = wrc;
+            first = e;
+        }
+        free(buf);
+        slpi_fast_free(f);
+    }
+    *clipped += clip;
+    if (bad != SLPI_OK) *err = first;
+    return bad;
+}
+
+/* Draw n more paths of level j into r's sums. */
+static int sample_level(const slpi_mlmc_cfg *c, const slpi_expr *phi, int j, long n, slpi_mlmc_result *r,
+                        slpi_error *err)
+{
+    uint64_t path0 = (uint64_t)j * SLPI_MLMC_LEVEL_PATHS + (uint64_t)r->drawn[j];
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
+    if ((uint64_t)r->drawn[j] + (uint64_t)n > SLPI_MLMC_LEVEL_PATHS)
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: level %d needs more than 2^27 paths: ask a larger rmse",
+                              level_of(c, j));
+    if (j == 0) {
+        double *v = malloc((size_t)n * sizeof *v);
+        if (!v) return slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory (%ld paths)", n);
+        int rc = sample_bottom(c, phi, path0, n, v, &r->clipped[0], err);
+        for (long i = 0; rc == SLPI_OK && i < n; i++) { /* in path order: any thread count */
+            if (!isfinite(v[i])) {
+                r->failed[0]++;
+                continue;
+            }
+            r->n[0]++;
+            r->s1[0] += v[i];
+            r->s2[0] += v[i] * v[i];
+        }
+        free(v);
+        if (rc != SLPI_OK) return rc;
+        r->p1[0] = r->s1[0];
+        r->p2[0] = r->s2[0];
+    } else {
+        slpi_conv_cfg cc = c->conv;
+        cc.kind = SLPI_CONV_WEAK;
+        cc.kmin = cc.kmax = level_of(c, j) - 1;
+        cc.L = level_of(c, j);
+        cc.paths = n;
+        cc.path0 = path0;
+        cc.batches = 0;
+        cc.boot = 0;
+        cc.indep = cc.exact = 0;
+        cc.checkpoint = cc.resume = NULL;
+        cc.rank = 0;
+        cc.nranks = 1;
+        slpi_conv_result res;
+        int rc = slpi_conv_run(&cc, NULL, NULL, &res, err);
+        if (rc != SLPI_OK) return rc;
+        double m = -res.cell[SLPI_CONV_SELF][0].mean, var = res.cell[SLPI_CONV_SELF][0].var, k = (double)res.paths;
+        const slpi_conv_cell *pf = &res.cell[SLPI_CONV_PHI][1]; /* phi at level l: the reference */
+        r->n[j] += res.paths;
+        r->s1[j] += m * k;
+        r->s2[j] += var * (k - 1) + m * m * k;
+        r->p1[j] += pf->mean * k;
+        r->p2[j] += pf->var * (k - 1) + pf->mean * pf->mean * k;
+        r->failed[j] += res.failed;
+        r->clipped[j] += res.clipped;
+    }
+    r->drawn[j] += n;
+    r->seconds[j] += slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
+    return SLPI_OK;
+}
+
+void slpi_mlmc_summary(const slpi_mlmc_cfg *c, slpi_mlmc_result *r)
+{
+    r->estimate = 0;
+    r->total_cost = 0;
+    double v = 0;
+    for (int j = 0; j < r->nlev; j++) {
+        double n = (double)r->n[j];
+        r->mean[j] = n > 0 ? r->s1[j] / n : NAN;
+        r->var[j] = n > 1 ? fmax(0, (r->s2[j] - r->s1[j] * r->s1[j] / n) / (n - 1)) : NAN;
+        r->cost[j] = step_cost(c, j);
+        r->estimate += r->mean[j];
+        v += n > 0 ? r->var[j] / n : NAN;
+        r->total_cost += (double)r->drawn[j] * r->cost[j];
+    }
+    r->se = sqrt(v);
+    int top = r->nlev - 1;
+    double a = pow(2.0, c->alpha);
+    r->bias = NAN;
+    if (top >= 1) {
+        r->bias = fabs(r->mean[top]);
+        if (top >= 2) r->bias = fmax(r->bias, fabs(r->mean[top - 1]) / a);
+        r->bias /= a - 1;
+    }
+    double n = (double)r->n[top];
+    r->var_fine = n > 1 ? fmax(0, (r->p2[top] - r->p1[top] * r->p1[top] / n) / (n - 1)) : NAN;
+    r->mc_cost = ceil(2 * r->var_fine / (c->rmse * c->rmse)) * ldexp(1.0, level_of(c, top));
+}
+
+long slpi_mlmc_paths_needed(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, int j)
+{
+    double s = 0;
+    for (int k = 0; k < r->nlev; k++) s += sqrt(r->var[k] * r->cost[k]);
+    double need = ceil(2 / (c->rmse * c->rmse) * sqrt(r->var[j] / r->cost[j]) * s);
+    return need > (double)SLPI_MLMC_LEVEL_PATHS ? (long)SLPI_MLMC_LEVEL_PATHS + 1 : (long)need;
+}
+
+/* ------------------------------------------------------------------ checkpoints */
+
+/* The parameters that decide every digit, as "key=value" lines (malloc'd). */
+static char *identity(const slpi_mlmc_cfg *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    fprintf(m, "rmse=%a\nl0=%d\nlmax=%d\nn0=%ld\nalpha=%a\nplain=%d\nphi=%s\n", c->rmse, c->l0, c->lmax, c->n0,
+            c->alpha, c->plain, slpi_conv_phi_name(&c->conv));
+    slpi_problem_write(&c->conv.base, m, "problem.");
+    fclose(m);
+    return buf;
+}
+
+static int ckpt_write(const slpi_mlmc_cfg *c, const char *id, const slpi_mlmc_result *r, slpi_error *err)
+{
+    slpi_output *o = NULL;
+    int rc = slpi_output_open(&o, c->checkpoint, SLPI_OUTPUT_REPLACE, err);
+    if (rc != SLPI_OK) return rc;
+    FILE *f = slpi_output_file(o);
+    fprintf(f, "slpi mlmc checkpoint 1\n%sstate\nnlev=%d rounds=%d\n", id, r->nlev, r->rounds);
+    for (int j = 0; j < r->nlev; j++)
+        fprintf(f, "%d %ld %ld %a %a %a %a %ld %ld %ld\n", j, r->drawn[j], r->n[j], r->s1[j], r->s2[j], r->p1[j],
+                r->p2[j], r->failed[j], r->clipped[j], r->pending[j]);
+    return slpi_output_commit(o, err);
+}
+
+static int ckpt_read(const slpi_mlmc_cfg *c, const char *id, slpi_mlmc_result *r, slpi_error *err)
+{
+    FILE *f = fopen(c->resume, "r");
+    if (!f) return slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: cannot open it", c->resume);
+    char line[4096];
+    const char *want = id;
+    int rc = SLPI_OK;
+    if (!fgets(line, sizeof line, f) || strcmp(line, "slpi mlmc checkpoint 1\n"))
+        rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: not an slpi mlmc checkpoint", c->resume);
+    while (rc == SLPI_OK && fgets(line, sizeof line, f) && strcmp(line, "state\n")) {
+        size_t k = strcspn(want, "\n");
+        if (strlen(line) != k + 1 || strncmp(line, want, k)) {
+            line[strcspn(line, "\n")] = 0;
+            rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: another estimate (it has %s, this one %.*s)",
+                                c->resume, line, (int)k, want);
+        }
+        want += k + (want[k] == '\n');
+    }
+    if (rc == SLPI_OK &&
+        (*want || !fgets(line, sizeof line, f) || sscanf(line, "nlev=%d rounds=%d", &r->nlev, &r->rounds) != 2 ||
+         r->nlev < 1 || r->nlev > c->lmax - c->l0 + 1))
+        rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: another estimate or a damaged state", c->resume);
+    for (int j = 0; rc == SLPI_OK && j < r->nlev; j++) {
+        int jj;
+        if (!fgets(line, sizeof line, f) ||
+            sscanf(line, "%d %ld %ld %la %la %la %la %ld %ld %ld", &jj, &r->drawn[j], &r->n[j], &r->s1[j], &r->s2[j],
+                   &r->p1[j], &r->p2[j], &r->failed[j], &r->clipped[j], &r->pending[j]) != 10 ||
+            jj != j)
+            rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: level %d's line is damaged", c->resume, j);
+        else
+            r->resumed += r->drawn[j];
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ the algorithm */
+
+static int check_cfg(const slpi_mlmc_cfg *c, slpi_error *err)
+{
+    if (!(c->rmse > 0) || !isfinite(c->rmse))
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: rmse=%g: need a positive requested RMSE (--rmse E)", c->rmse);
+    if (c->l0 < 0 || c->lmax < c->l0 || c->lmax > 24 || c->lmax - c->l0 + 1 > SLPI_MLMC_MAXLEV)
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: levels %d..%d: need 0 <= l0 <= lmax <= 24", c->l0, c->lmax);
+    if (c->n0 < 2 || c->n0 > 1L << 24)
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: n0=%ld: need 2..2^24 pilot paths", c->n0);
+    if (!(c->alpha > 0) || c->alpha > 8)
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: alpha=%g: need a weak order in (0, 8]", c->alpha);
+    if (c->conv.phi == SLPI_PHI_FN && (c->checkpoint || c->resume))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "mlmc: a callable phi has no text a checkpoint can name; "
+                              "give phi as an expression, or no checkpoint");
+    return SLPI_OK;
+}
+
+/* The next round: the paths each level still needs (1: some; 0: none). */
+static int plan_round(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err, int *rc)
+{
+    int more = 0;
+    slpi_mlmc_summary(c, r);
+    for (int j = 0; j < r->nlev; j++) {
+        if (r->n[j] < 2) {
+            *rc = slpi_error_set(err, SLPI_ENUMERIC,
+                                 "mlmc: level %d: %ld of %ld paths failed (docs/noise.md#failed-paths)", level_of(c, j),
+                                 r->failed[j], r->drawn[j]);
+            return 0;
+        }
+        long need = slpi_mlmc_paths_needed(c, r, j);
+        r->pending[j] = need > r->n[j] ? (need - r->n[j] < 2 ? 2 : need - r->n[j]) : 0;
+        more |= r->pending[j] > 0;
+    }
+    return more;
+}
+
+static int run(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_mlmc_result *r, slpi_error *err)
+{
+    char *id = c->checkpoint || c->resume ? identity(c) : NULL;
+    int rc = (c->checkpoint || c->resume) && !id ? slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory") : SLPI_OK;
+    if (rc == SLPI_OK && c->resume)
+        rc = ckpt_read(c, id, r, err);
+    else if (rc == SLPI_OK) {
+        r->nlev = c->plain ? 1 : (c->lmax - c->l0 + 1 < 3 ? c->lmax - c->l0 + 1 : 3);
+        for (int j = 0; j < r->nlev; j++) r->pending[j] = c->n0;
+    }
+    if (rc == SLPI_OK && c->checkpoint) rc = ckpt_write(c, id, r, err);
+    while (rc == SLPI_OK) {
+        for (int j = 0; j < r->nlev && rc == SLPI_OK; j++) {
+            if (r->pending[j] <= 0) continue;
+            if ((rc = sample_level(c, phi, j, r->pending[j], r, err)) != SLPI_OK) break;
+            r->pending[j] = 0;
+            if (c->checkpoint) rc = ckpt_write(c, id, r, err);
+        }
+        if (rc != SLPI_OK) break;
+        r->rounds++;
+        if (plan_round(c, r, err, &rc) || rc != SLPI_OK) {
+            if (rc == SLPI_OK && c->checkpoint) rc = ckpt_write(c, id, r, err);
+            continue;
+        }
+        if (c->plain || r->bias <= c->rmse / sqrt(2.0)) {
+            r->converged = 1;
+            break;
+        }
+        if (level_of(c, r->nlev - 1) == c->lmax) break; /* converged = 0: the bias not met */
+        r->pending[r->nlev++] = c->n0;
+        if (c->checkpoint) rc = ckpt_write(c, id, r, err);
+    }
+    free(id);
+    if (rc == SLPI_OK) slpi_mlmc_summary(c, r);
+    return rc;
+}
+
+int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err)
+{
+    memset(r, 0, sizeof *r);
+    int rc = check_cfg(c, err);
+    if (rc != SLPI_OK) return rc;
+    double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
+    slpi_expr phi;
+    memset(&phi, 0, sizeof phi);
+    if (c->conv.phi == SLPI_PHI_EXPR &&
+        (rc = slpi_conv_phi_parse(&phi, &c->conv.base, c->conv.phi_text, err)) != SLPI_OK) {
+        slpi_expr_free(&phi);
+        return rc;
+    }
+    rc = run(c, &phi, r, err);
+    slpi_expr_free(&phi);
+    r->wall = slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
+    return rc;
+}
