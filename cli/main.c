@@ -39,8 +39,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
     fprintf(f, "\nprogress: on a terminal, work that runs longer than about 1.5 s shows its progress\n"
                "on standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
-    fprintf(f, "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure,\n"
-               "130 interrupted (Ctrl-C: what was written is kept, a checkpoint is resumable)\n");
+    fprintf(f,
+            "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure,\n"
+            "130 interrupted (Ctrl-C, SIGTERM, SIGHUP: what was written is kept, a checkpoint is\n"
+            "resumable)\n");
 }
 
 /* OpenBLAS's, absent from another CBLAS (reference BLAS, BLIS: docs/install.md#blas). */
@@ -66,8 +68,8 @@ int main(int argc, char **argv)
      * audit) keep the OpenMP default for their own threads. */
     if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS"))
         omp_set_num_threads(1);
-    /* Ctrl-C: every long call stops at its next step, case or claim, keeps what it did
-     * and exits 130 (core/interrupt.c) */
+    /* Ctrl-C, SIGTERM, SIGHUP: every long call stops at its next step, case or claim,
+     * keeps what it did and exits 130 (core/interrupt.c) */
     slpi_interrupt_catch();
     if (argc < 2) {
         usage(stderr);

@@ -1,4 +1,4 @@
-/* core/command.h — what libslpi does for the `slpi` command alone (cli/): its SIGINT
+/* core/command.h — what libslpi does for the `slpi` command alone (cli/): its stop
  * handler, the keys' help text, the checks of its output and input paths, its
  * large-output guard and a run's JSON summary. A declared interface of core, not
  * installed: no program or binding calls these (libslpi.so exports them under
@@ -12,11 +12,11 @@
 typedef struct slpi_problem slpi_problem;
 #include "slpi/run.h"
 
-/* Thread: not safe: sets the process's SIGINT and SIGALRM handlers (call it once, at
- * start). Installs the `slpi` command's SIGINT handler (not where SIGINT is ignored;
- * returns 1 if installed): the first SIGINT raises the interrupt flag
- * (slpi_interrupt_request), and ends the process by SIGINT one second later if it is
- * still running, or at a second SIGINT. */
+/* Thread: not safe: sets the process's SIGINT, SIGTERM, SIGHUP and SIGALRM handlers
+ * (call it once, at start). Installs the `slpi` command's stop handler for each of SIGINT,
+ * SIGTERM and SIGHUP not inherited ignored (returns 1 if SIGINT's was installed): the
+ * first such signal raises the interrupt flag (slpi_interrupt_request), and ends the
+ * process by that signal one second later if it is still running, or at a second one. */
 int slpi_interrupt_catch(void);
 /* Print every key with its system and help text (the documentation of the keys). */
 void slpi_problem_print_keys(FILE *f);

@@ -6,10 +6,13 @@
  * stopped, after it has kept what it did: a streamed output is a valid prefix, a
  * checkpoint is written at the last step or batch completed.
  *
- * slpi_interrupt_catch is the `slpi` command's Ctrl-C: the first SIGINT raises the flag
- * (the command then exits 130), and arms a one-second alarm in case the work in hand
- * polls nowhere; a second SIGINT, or the alarm, removes the temporary outputs
- * (core/output.c) and ends the process by SIGINT at once (a shell sees 130 either way). */
+ * slpi_interrupt_catch is the `slpi` command's stop: the first SIGINT, SIGTERM or SIGHUP
+ * raises the flag (the command then exits 130 after keeping what it did, whichever of the
+ * three came: a batch scheduler's SIGTERM at its wall-time limit keeps what a Ctrl-C keeps),
+ * and arms a one-second alarm in case the work in hand polls nowhere; a second such
+ * signal, or the alarm, removes the temporary outputs (core/output.c) and ends the process
+ * by the first signal at once (a shell sees 128 + its number). A signal the command
+ * inherited ignored (nohup's SIGHUP, a background job's SIGINT) stays ignored. */
 #define _XOPEN_SOURCE 700
 #include <signal.h>
 #include <stdatomic.h>
@@ -37,11 +40,15 @@ int slpi_interrupt_pending(void)
     return atomic_load_explicit(&requested, memory_order_relaxed);
 }
 
+/* the first stopping signal, re-raised by die (0: none yet) */
+static volatile sig_atomic_t first_signal;
+
 static void die(void)
 {
+    int sig = first_signal ? first_signal : SIGINT;
     slpi_output_remove_pending();
-    signal(SIGINT, SIG_DFL);
-    raise(SIGINT);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static void on_alarm(int sig)
@@ -50,21 +57,26 @@ static void on_alarm(int sig)
     die();
 }
 
-static void on_sigint(int sig)
+static void on_stop(int sig)
 {
-    (void)sig;
+    if (!first_signal) first_signal = sig;
     if (atomic_exchange_explicit(&requested, 1, memory_order_relaxed)) die();
     alarm(1);
 }
 
 int slpi_interrupt_catch(void)
 {
+    static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction old, sa;
-    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN) return 0;   /* ignored: a background job */
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_alarm;
     if (sigaction(SIGALRM, &sa, NULL) != 0) return 0;
-    sa.sa_handler = on_sigint;
-    return sigaction(SIGINT, &sa, NULL) == 0;
+    int sigint = 0;
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        if (sigaction(stops[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue; /* ignored: kept so */
+        sa.sa_handler = on_stop;
+        if (sigaction(stops[i], &sa, NULL) == 0 && stops[i] == SIGINT) sigint = 1;
+    }
+    return sigint;
 }

@@ -4,12 +4,16 @@
  *      refused with SLPI_EINTR naming the step, the state and the tally untouched; once
  *      cleared, the same step gives the bits of a stepper that was never interrupted
  *      (the same steps two ways), for a random seed and path;
- *   3. the `slpi` command's SIGINT handler (slpi_interrupt_catch), each in a child process:
- *      a. one SIGINT raises the flag; work that never polls is ended by SIGINT through the
- *         fallback alarm (the child would otherwise finish and exit 0), and the temporary
- *         file of an output not yet committed is removed, the old file left as it was;
- *      b. a second SIGINT ends the process at once (the alarm cancelled first, so only
- *         the second signal can end it);
+ *   3. the `slpi` command's stop handler (slpi_interrupt_catch), each in a child process,
+ *      once with SIGINT and once with SIGTERM:
+ *      a. one signal raises the flag; work that never polls is ended by that signal
+ *         through the fallback alarm (the child would otherwise finish and exit 0), and
+ *         the temporary file of an output not yet committed is removed, the old file left
+ *         as it was;
+ *      b. a second signal (SIGHUP after SIGTERM) ends the process at once, by the first
+ *         signal (the alarm cancelled first, so only the second signal can end it);
+ *         with the alarm cancelled and no second signal, the child goes on, the flag
+ *         raised (a signal not caught would have ended it);
  *      c. where SIGINT is ignored (a script's background job) nothing is installed and
  *         the signal stays ignored.
  *   The children of a and b start from SIGINT's default action, as a command started in
@@ -117,9 +121,13 @@ static int in_child(void (*child)(const char *), const char *arg)
     return status;
 }
 
+/* the signal the children of a and b are sent first */
+static int stop_sig = SIGINT;
+
 static void child_fallback(const char *file)
 {
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     slpi_output *o;
     slpi_error err = { 0, "" };
@@ -127,7 +135,7 @@ static void child_fallback(const char *file)
     fputs("new, never committed\n", slpi_output_file(o));
     fflush(slpi_output_file(o));
     if (slpi_interrupt_pending()) _exit(6);
-    raise(SIGINT);
+    raise(stop_sig);
     if (!slpi_interrupt_pending()) _exit(7);
     spin();
 }
@@ -136,12 +144,24 @@ static void child_second(const char *unused)
 {
     (void)unused;
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
-    raise(SIGINT);
+    raise(stop_sig);
     alarm(0);   /* no fallback: only the second signal may end it */
     if (!slpi_interrupt_pending()) _exit(7);
-    raise(SIGINT);
+    raise(stop_sig == SIGINT ? SIGINT : SIGHUP);
     _exit(0);
+}
+
+static void child_flag(const char *unused)
+{
+    (void)unused;
+    signal(stop_sig, SIG_DFL);
+    if (!slpi_interrupt_catch()) _exit(4);
+    raise(stop_sig);
+    alarm(0); /* no fallback: the flag is raised and the child goes on */
+    _exit(slpi_interrupt_pending() ? 0 : 7);
 }
 
 static void child_ignored(const char *unused)
@@ -180,22 +200,30 @@ int main(void)
     char dir[] = "/tmp/t-interrupt-XXXXXX", file[64];
     TEST_CHECK(mkdtemp(dir) != NULL);
     snprintf(file, sizeof file, "%s/out.tsv", dir);
-    FILE *f = fopen(file, "w");
-    TEST_CHECK(f && fputs("old\n", f) >= 0 && fclose(f) == 0);
-    double t0 = seconds();
-    int st = in_child(child_fallback, file);
-    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "fallback: status %#x (exit %d)", st,
-                WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    printf("t-interrupt: work that never polls ended %.2f s after SIGINT (the fallback alarm: 1 s)\n", seconds() - t0);
-    char buf[16] = "";
-    f = fopen(file, "r");
-    TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
-    if (f) fclose(f);
-    TEST_CHECKF(others_in(dir, "out.tsv") == 0, "the temporary output of the killed child is left in %s", dir);
-
-    st = in_child(child_second, NULL);
-    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "second SIGINT: status %#x", st);
-    st = in_child(child_ignored, NULL);
+    static const int stops[] = { SIGINT, SIGTERM };
+    for (int k = 0; k < 2; k++) {
+        stop_sig = stops[k];
+        const char *name = stop_sig == SIGINT ? "SIGINT" : "SIGTERM";
+        FILE *f = fopen(file, "w");
+        TEST_CHECK(f && fputs("old\n", f) >= 0 && fclose(f) == 0);
+        double t0 = seconds();
+        int st = in_child(child_fallback, file);
+        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "fallback after %s: status %#x (exit %d)", name, st,
+                    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        printf("t-interrupt: work that never polls ended %.2f s after %s (the fallback alarm: 1 s)\n", seconds() - t0,
+               name);
+        char buf[16] = "";
+        f = fopen(file, "r");
+        TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
+        if (f) fclose(f);
+        TEST_CHECKF(others_in(dir, "out.tsv") == 0, "the temporary output of the killed child is left in %s", dir);
+        st = in_child(child_second, NULL);
+        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "second signal after %s: status %#x", name, st);
+        st = in_child(child_flag, NULL);
+        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "one %s: status %#x (not caught: the flag not raised)", name,
+                    st);
+    }
+    int st = in_child(child_ignored, NULL);
     TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ignored SIGINT: status %#x", st);
 
     unlink(file);

@@ -1,0 +1,108 @@
+#!/bin/sh
+# t-stop-signals.sh — SIGTERM, SIGHUP and SIGINT at random moments into the long commands
+# (core/interrupt.c, docs/conventions.md#interrupt): each signal is handled as Ctrl-C is,
+# so a batch scheduler's SIGTERM at its wall-time limit keeps what was done. Each case
+# starts the command with the three signals at their default action (env
+# --default-signal: this script may have inherited one ignored), waits for the command's
+# own progress (bytes of its output, never a fixed delay: the machine may be busy) up to a
+# random point drawn from the printed seed, sends the signal and checks:
+#   - exit 130 and "interrupted" on standard error (its own poll, not the fallback);
+#   - the output is a valid prefix of the uninterrupted output (byte for byte), or absent
+#     where the command had not created it; no temporary or lock file is left;
+#   - a file that existed before and that the command was not asked to write is intact;
+#   - with --checkpoint, --resume finishes with the bytes of the uninterrupted run.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+b="${SLPI_BUILD:-build}"
+slpi="${SLPI_BIN:-$b/slpi}"
+seed=${SLPI_TEST_SEED:-$(date +%s)}
+echo "t-stop-signals: seed $seed (replay with SLPI_TEST_SEED=$seed)"
+tmp=$(mktemp -d)
+fail=0
+bad() { echo "t-stop-signals: FAIL: $*" >&2; fail=1; }
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1
+rng=$((seed))
+# draw N: r = the seed's next pseudo-random integer in 1..N (a 64-bit LCG, its high bits)
+draw() {
+  rng=$((rng * 6364136223846793005 + 1442695040888963407))
+  r=$((((rng >> 33) & 2147483647) % $1 + 1))
+}
+# size FILE...: the largest size among FILEs that exist (0: none)
+size() {
+  n=0
+  for f in "$@"; do [ -f "$f" ] && s=$(wc -c < "$f") && [ "$s" -gt "$n" ] && n=$s; done
+  echo "$n"
+}
+# stop NAME SIG BYTES WATCH CMD...: run CMD (stdout NAME.out, stderr NAME.err) with the
+# stop signals at their default, wait until a file matching the glob WATCH holds at least
+# BYTES bytes (or CMD ended), send SIG; sets rc, sent (1 if the signal was sent while CMD
+# ran)
+stop() {
+  name=$1 sig=$2 bytes=$3 watch=$4
+  shift 4
+  env --default-signal=INT,TERM,HUP "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
+  pid=$!
+  polls=0
+  # shellcheck disable=SC2086 # WATCH is a glob
+  while kill -0 $pid 2>/dev/null && [ "$(size $watch)" -lt "$bytes" ]; do
+    sleep 0.02
+    polls=$((polls + 1))
+  done
+  sent=0
+  kill -s "$sig" $pid 2>/dev/null && sent=1
+  wait $pid
+  rc=$?
+  echo "t-stop-signals: $name: SIG$sig at $bytes bytes ($polls polls), exit $rc"
+  if [ $sent = 0 ]; then
+    echo "t-stop-signals: $name: it ended before the signal (nothing to check)"
+  elif [ $rc -ne 130 ]; then
+    bad "$name: exit $rc after SIG$sig, not 130: $(tail -2 "$tmp/$name.err")"
+  elif ! grep -q "interrupted" "$tmp/$name.err" "$tmp/$name.out"; then
+    bad "$name: ended by the fallback, not by its own poll (no 'interrupted' message)"
+  fi
+}
+# prefix NAME FULL PART: PART is a non-empty prefix of FULL
+prefix() {
+  n=$(wc -c < "$3" 2>/dev/null || echo 0)
+  [ "$n" -gt 0 ] || { bad "$1: no output kept"; return; }
+  head -c "$n" "$2" | cmp -s - "$3" || bad "$1: the kept output is not a prefix of the uninterrupted one"
+}
+# leftovers NAME: no temporary or lock file in $tmp
+leftovers() {
+  left=$(find "$tmp" -name '.*.slpi-*' | head -3)
+  [ -z "$left" ] || bad "$1: left behind: $left"
+}
+
+# ---- run -o F without --checkpoint: a valid prefix of F, as Ctrl-C keeps it
+run="--preset iso/rigid-body/trajectories --steps 2000000 output_every=1000"
+"$slpi" run $run -o "$tmp/full.tsv" -q || bad "run: the uninterrupted run failed"
+full=$(wc -c < "$tmp/full.tsv")
+echo "precious" > "$tmp/other.txt"
+for sig in TERM HUP INT; do
+  rm -f "$tmp/part.tsv"
+  draw $((full * 4 / 5))
+  stop run-$sig $sig $r "$tmp/.part.tsv.slpi-??????" \
+    "$slpi" run $run -o "$tmp/part.tsv" -q
+  [ $sent = 1 ] && prefix run-$sig "$tmp/full.tsv" "$tmp/part.tsv"
+  grep -q "part.tsv holds the rows written before it" "$tmp/run-$sig.err" || [ $sent = 0 ] ||
+    bad "run-$sig: the message does not say what was kept"
+  leftovers run-$sig
+done
+
+# ---- run with --checkpoint: the checkpoint resumes to the uninterrupted bytes
+for sig in TERM HUP; do
+  rm -f "$tmp/part.tsv" "$tmp/run.ck"
+  draw $((full * 4 / 5))
+  stop run-ck-$sig $sig $r "$tmp/part.tsv" \
+    "$slpi" run $run -o "$tmp/part.tsv" --checkpoint "$tmp/run.ck" --checkpoint-every 1000000 -q
+  [ $sent = 1 ] && prefix run-ck-$sig "$tmp/full.tsv" "$tmp/part.tsv"
+  "$slpi" run $run -o "$tmp/part.tsv" --resume "$tmp/run.ck" -q 2> "$tmp/resume.err" ||
+    bad "run-ck-$sig: --resume failed: $(cat "$tmp/resume.err")"
+  cmp -s "$tmp/full.tsv" "$tmp/part.tsv" || bad "run-ck-$sig: the resumed output differs from the uninterrupted run"
+  leftovers run-ck-$sig
+done
+
+[ "$(cat "$tmp/other.txt")" = precious ] || bad "a file no command was asked to write changed"
+[ $fail = 0 ] && echo "t-stop-signals: ok ($(uptime | sed 's/.*load/load/'))"
+exit $fail
