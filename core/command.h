@@ -12,11 +12,12 @@
 typedef struct slpi_problem slpi_problem;
 #include "slpi/run.h"
 
-/* Thread: not safe: sets the process's SIGINT, SIGTERM, SIGHUP and SIGALRM handlers
- * (call it once, at start). Installs the `slpi` command's stop handler for each of SIGINT,
- * SIGTERM and SIGHUP not inherited ignored (returns 1 if SIGINT's was installed): the
- * first such signal raises the interrupt flag (slpi_interrupt_request), and ends the
- * process by that signal one second later if it is still running, or at a second one. */
+/* Thread: not safe: sets the process's SIGINT, SIGTERM, SIGHUP, SIGALRM and SIGPROF
+ * handlers (call it once, at start). Installs the `slpi` command's stop handler for each of
+ * SIGINT, SIGTERM and SIGHUP not inherited ignored (returns 1 if SIGINT's was installed):
+ * the first such signal raises the interrupt flag (slpi_interrupt_request), and ends the
+ * process by that signal after one more second of its CPU time (or ten of wall time) if it
+ * is still running, or at a second one. */
 int slpi_interrupt_catch(void);
 /* Print every key with its system and help text (the documentation of the keys). */
 void slpi_problem_print_keys(FILE *f);

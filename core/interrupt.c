@@ -9,14 +9,19 @@
  * slpi_interrupt_catch is the `slpi` command's stop: the first SIGINT, SIGTERM or SIGHUP
  * raises the flag (the command then exits 130 after keeping what it did, whichever of the
  * three came: a batch scheduler's SIGTERM at its wall-time limit keeps what a Ctrl-C keeps),
- * and arms a one-second alarm in case the work in hand polls nowhere; a second such
- * signal, or the alarm, removes the temporary outputs (core/output.c) and ends the process
- * by the first signal at once (a shell sees 128 + its number). A signal the command
- * inherited ignored (nohup's SIGHUP, a background job's SIGINT) stays ignored. */
+ * and arms a fallback in case the work in hand polls nowhere: one second of the process's
+ * CPU time (ITIMER_PROF, all threads), or ten seconds of wall time for work that waits
+ * without computing. A second such signal, or the fallback, removes the temporary outputs
+ * (core/output.c) and ends the process by the first signal at once (a shell sees 128 + its
+ * number). CPU time, not wall time: on a busy machine a command that polls every few
+ * hundred milliseconds of its own work may get no processor for a second, and was ended
+ * by a wall-clock fallback before its poll came. A signal the command inherited ignored
+ * (nohup's SIGHUP, a background job's SIGINT) stays ignored. */
 #define _XOPEN_SOURCE 700
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "core/output.h"
@@ -57,11 +62,17 @@ static void on_alarm(int sig)
     die();
 }
 
+/* The fallback's two clocks (setitimer and alarm are async-signal-safe). */
+#define FALLBACK_CPU_SECONDS 1
+#define FALLBACK_WALL_SECONDS 10
+
 static void on_stop(int sig)
 {
     if (!first_signal) first_signal = sig;
     if (atomic_exchange_explicit(&requested, 1, memory_order_relaxed)) die();
-    alarm(1);
+    struct itimerval cpu = { { 0, 0 }, { FALLBACK_CPU_SECONDS, 0 } };
+    setitimer(ITIMER_PROF, &cpu, NULL);
+    alarm(FALLBACK_WALL_SECONDS);
 }
 
 int slpi_interrupt_catch(void)
@@ -71,7 +82,7 @@ int slpi_interrupt_catch(void)
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_alarm;
-    if (sigaction(SIGALRM, &sa, NULL) != 0) return 0;
+    if (sigaction(SIGALRM, &sa, NULL) != 0 || sigaction(SIGPROF, &sa, NULL) != 0) return 0;
     int sigint = 0;
     for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
         if (sigaction(stops[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue; /* ignored: kept so */

@@ -7,12 +7,13 @@
  *   3. the `slpi` command's stop handler (slpi_interrupt_catch), each in a child process,
  *      once with SIGINT and once with SIGTERM:
  *      a. one signal raises the flag; work that never polls is ended by that signal
- *         through the fallback alarm (the child would otherwise finish and exit 0), and
- *         the temporary file of an output not yet committed is removed, the old file left
- *         as it was;
+ *         through the fallback after a second of its CPU time (the child would otherwise
+ *         finish, after 10 s of CPU time, and exit 0), and the temporary file of an output
+ *         not yet committed is removed, the old file left as it was; with SIGTERM, a child
+ *         that waits without computing is ended by the fallback's ten seconds of wall time;
  *      b. a second signal (SIGHUP after SIGTERM) ends the process at once, by the first
- *         signal (the alarm cancelled first, so only the second signal can end it);
- *         with the alarm cancelled and no second signal, the child goes on, the flag
+ *         signal (the fallback cancelled first, so only the second signal can end it);
+ *         with the fallback cancelled and no second signal, the child goes on, the flag
  *         raised (a signal not caught would have ended it);
  *      c. where SIGINT is ignored (a script's background job) nothing is installed and
  *         the signal stays ignored.
@@ -23,6 +24,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,14 +99,30 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Busy work that never polls, for up to 20 s; then exit 0 (the signal never came). */
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Busy work that never polls, for up to 10 s of CPU time (however busy the machine);
+ * then exit 0 (the fallback never came). */
 static void spin(void)
 {
-    double t0 = seconds();
+    double t0 = cpu_seconds();
     volatile double s = 0;
-    while (seconds() - t0 < 20)
+    while (cpu_seconds() - t0 < 10)
         for (int i = 0; i < 100000; i++) s += i;
     _exit(0);
+}
+
+/* Cancel both clocks of the fallback. */
+static void no_fallback(void)
+{
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    setitimer(ITIMER_PROF, &off, NULL);
+    alarm(0);
 }
 
 /* Fork, run child(arg) in the child, and return its wait status. */
@@ -148,9 +166,23 @@ static void child_second(const char *unused)
     signal(SIGHUP, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(stop_sig);
-    alarm(0);   /* no fallback: only the second signal may end it */
+    no_fallback(); /* only the second signal may end it */
     if (!slpi_interrupt_pending()) _exit(7);
     raise(stop_sig == SIGINT ? SIGINT : SIGHUP);
+    _exit(0);
+}
+
+/* Raise stop_sig, then wait without computing for up to 60 s (then exit 0). */
+static void child_waits(const char *unused)
+{
+    (void)unused;
+    signal(stop_sig, SIG_DFL);
+    if (!slpi_interrupt_catch()) _exit(4);
+    raise(stop_sig);
+    for (double t0 = seconds(); seconds() - t0 < 60;) {
+        struct timespec nap = { 0, 100000000 };
+        nanosleep(&nap, NULL);
+    }
     _exit(0);
 }
 
@@ -160,7 +192,7 @@ static void child_flag(const char *unused)
     signal(stop_sig, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(stop_sig);
-    alarm(0); /* no fallback: the flag is raised and the child goes on */
+    no_fallback(); /* the flag is raised and the child goes on */
     _exit(slpi_interrupt_pending() ? 0 : 7);
 }
 
@@ -210,8 +242,8 @@ int main(void)
         int st = in_child(child_fallback, file);
         TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "fallback after %s: status %#x (exit %d)", name, st,
                     WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-        printf("t-interrupt: work that never polls ended %.2f s after %s (the fallback alarm: 1 s)\n", seconds() - t0,
-               name);
+        printf("t-interrupt: work that never polls ended %.2f s after %s (the fallback: 1 s of CPU time)\n",
+               seconds() - t0, name);
         char buf[16] = "";
         f = fopen(file, "r");
         TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
@@ -223,7 +255,13 @@ int main(void)
         TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "one %s: status %#x (not caught: the flag not raised)", name,
                     st);
     }
-    int st = in_child(child_ignored, NULL);
+    stop_sig = SIGTERM;
+    double t0 = seconds();
+    int st = in_child(child_waits, NULL);
+    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "a waiting child after SIGTERM: status %#x", st);
+    printf("t-interrupt: work that waits ended %.2f s after SIGTERM (the fallback: 10 s of wall time)\n",
+           seconds() - t0);
+    st = in_child(child_ignored, NULL);
     TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ignored SIGINT: status %#x", st);
 
     unlink(file);
