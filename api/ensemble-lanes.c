@@ -51,6 +51,7 @@ struct slpi_ens_lanes {
     double *x, *x0, *noise, *val, *s; /* noise: [step][component][lane] of a chunk */
     slpi_fast_lane lane[SLPI_ENSEMBLE_BLOCK];
     long tally[SLPI_ENSEMBLE_BLOCK][SLPI_FAST_NCOUNTERS];
+    long clipped, capped; /* since slpi_ens_lanes_take_counts: clipped increments, capped steps */
 };
 
 void slpi_ens_lanes_free(slpi_ens_lanes *L)
@@ -155,14 +156,17 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
             slpi_noise_normals_lanes(L->noise_isa, L->q.seed, path0, N, (uint32_t)k, (uint64_t)s, (size_t)cnt,
                                      o + k * N, M * N);
         const double sigma = sqrt(L->q.h), D = L->D;
+        long clipped = 0;
         /* scaled, then clipped as slpi_noise_clip; 8 at a time (the compiler's vectors), so
          * up to 7 unused values past the chunk's end (inside L->noise: LANES_CHUNK M
-         * SLPI_ENSEMBLE_BLOCK is a multiple of 8) are scaled too */
+         * SLPI_ENSEMBLE_BLOCK is a multiple of 8) are scaled too, and not counted */
         for (size_t i = 0; i < all; i += 8)
             for (size_t j = 0; j < 8; j++) {
                 const double v = sigma * o[i + j], c = v < -D ? -D : v;
                 o[i + j] = c > D ? D : c;
+                clipped += (i + j < all) & ((v < -D) | (v > D));
             }
+        L->clipped += clipped;
         return 0;
     } else {
         double inc[LANES_CHUNK];
@@ -183,8 +187,15 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
     }
     /* the cnt steps' increments: a last chunk's tail is never written (nor read by a
      * step), so it is not clipped either */
-    slpi_noise_clip(o, all, L->D);
+    L->clipped += slpi_noise_clip(o, all, L->D);
     return 0;
+}
+
+void slpi_ens_lanes_take_counts(slpi_ens_lanes *L, long *clipped, long *capped)
+{
+    *clipped = L->clipped;
+    *capped = L->capped;
+    L->clipped = L->capped = 0;
 }
 
 int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
@@ -232,5 +243,6 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         }
         if (row < L->rows && L->at[row] == s + 1) lanes_row(L, n, row++, s + 1, fn, ctx);
     }
+    for (int l = 0; l < n; l++) L->capped += L->tally[l][4];
     return 0;
 }

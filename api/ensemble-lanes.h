@@ -31,5 +31,8 @@ typedef void (*slpi_ens_row_fn)(void *ctx, long row, int n, const double *val);
  * then void, and the general path, run on the same paths, fails too and words the reason. */
 int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
                        slpi_ens_row_fn fn, void *ctx);
+/* The increments clipped and the steps capped (on_cap=accept) by the runs since the last
+ * call (or slpi_ens_lanes_new), into *clipped and *capped; the counts start again at 0. */
+void slpi_ens_lanes_take_counts(slpi_ens_lanes *L, long *clipped, long *capped);
 
 #endif

@@ -60,6 +60,7 @@ struct slpi_ensemble {
     long steps, every, rows;
     uint64_t first_path;
     long done;                  /* paths run: ordinals 0 .. done-1 */
+    long clipped, capped;       /* over the paths this object ran: clipped increments, capped steps */
     slpi_stepper **worker;      /* one stepper per thread */
     slpi_ens_lanes **lanes;     /* one lane engine per thread, or NULL: the general route */
     int lanes_off;              /* slpi_ensemble_set_lanes(e, 0) */
@@ -264,6 +265,12 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
     return SLPI_OK;
 }
 
+void slpi_ensemble_counts(const slpi_ensemble *e, long *clipped, long *capped)
+{
+    if (clipped) *clipped = e->clipped;
+    if (capped) *capped = e->capped;
+}
+
 const char *slpi_ensemble_route(const slpi_ensemble *e)
 {
     return e->lanes && e->lanes_off ? "general: asked (slpi_ensemble_set_lanes)" : e->route;
@@ -309,7 +316,7 @@ typedef struct {
  * holds the rows the caller does not keep (states, their radii, diagnostics, their radii),
  * then the path's values and radii in the statistics' layout (row by row, the state then
  * the diagnostics). */
-static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc *a, char *msg, size_t n)
+static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc *a, long count[2], char *msg, size_t n)
 {
     slpi_stepper *s = e->worker[t];
     long i = k - c->base, R = e->rows, steps = e->steps, D = e->dim, G = e->ndiag;
@@ -335,6 +342,10 @@ static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc 
                  slpi_api_last_error());
         return rc;
     }
+    long cnt[SLPI_STEPPER_NCOUNTS];
+    slpi_stepper_counts(s, cnt);
+    count[0] += cnt[SLPI_STEPPER_CLIPPED];
+    count[1] += cnt[SLPI_STEPPER_CAPPED];
     for (long q = 0; q < R; q++) {
         memcpy(val + q * e->nq, x + q * D, (size_t)D * sizeof *val);
         memcpy(val + q * e->nq + D, dg + q * G, (size_t)G * sizeof *val);
@@ -348,6 +359,7 @@ static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc 
 /* A job of a wave: the paths [from, to) of one block, run in order by one thread. */
 typedef struct {
     long from, to, failed;   /* failed: the ordinal of the first path that failed, or -1 */
+    long count[2];           /* its paths' clipped increments and capped steps */
     int rc;
     char msg[512];
 } ens_job;
@@ -380,14 +392,18 @@ static void lanes_row(void *ctx, long row, int n, const double *val)
 /* The paths [from, to) of one block on thread t's lanes, added to a; 0 when the lanes
  * cannot run them: a's rows are then void, and the general route run on the same paths
  * fails too (api/ensemble-lanes.h), so the wave and a with it are discarded. */
-static int run_lanes(slpi_ensemble *e, int t, long from, long to, const ens_call *c, ens_acc *a)
+static int run_lanes(slpi_ensemble *e, int t, long from, long to, const ens_call *c, ens_acc *a, long count[2])
 {
     const long i = from - c->base;
     lanes_ctx z = { e, c, a, i, a->n };
-    if (slpi_ens_lanes_run(e->lanes[t], e->first_path + (uint64_t)from, (int)(to - from),
-                           c->x0 ? c->x0 + i * e->dim : NULL,
-                           c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z))
-        return 0;
+    int bad = slpi_ens_lanes_run(e->lanes[t], e->first_path + (uint64_t)from, (int)(to - from),
+                                 c->x0 ? c->x0 + i * e->dim : NULL,
+                                 c->dW ? c->dW + (size_t)i * (size_t)e->steps * (size_t)e->M : NULL, lanes_row, &z);
+    long clipped, capped;
+    slpi_ens_lanes_take_counts(e->lanes[t], &clipped, &capped); /* a failed block's are void */
+    if (bad) return 0;
+    count[0] += clipped;
+    count[1] += capped;
     a->n += to - from;
     return 1;
 }
@@ -407,7 +423,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         int nj = 0;
         for (long from = e->done; from < end && nj < e->wave_blocks; nj++) {
             long to = (from / B + 1) * B < end ? (from / B + 1) * B : end;
-            job[nj] = (ens_job){ from, to, -1, SLPI_OK, "" };
+            job[nj] = (ens_job){ from, to, -1, { 0, 0 }, SLPI_OK, "" };
             if (nj == 0) acc_copy(&e->wave[0], &e->pending, size);   /* the block in progress goes on */
             else acc_reset(&e->wave[nj], size);
             from = to;
@@ -419,9 +435,11 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
 #else
             int t = 0;
 #endif
-            if (e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j])) continue;
+            if (e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j], job[j].count))
+                continue;
             for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
-                if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].msg, sizeof job[j].msg)) != SLPI_OK)
+                if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].count, job[j].msg, sizeof job[j].msg)) !=
+                    SLPI_OK)
                     job[j].failed = k;
         }
         for (int j = 0; rc == SLPI_OK && j < nj; j++)   /* the first path that failed, whatever the threads */
@@ -429,6 +447,8 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         if (rc != SLPI_OK) break;   /* the wave's paths are not counted */
         acc_reset(&e->pending, size);
         for (int j = 0; j < nj; j++) {
+            e->clipped += job[j].count[0];
+            e->capped += job[j].count[1];
             if (job[j].to % B != 0) acc_copy(&e->pending, &e->wave[j], size);   /* only the last can end early */
             else if (!push_blocks(e, &e->wave[j], 0))
                 rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for the statistics");

@@ -367,6 +367,12 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
 #endif
         rc = c->nparts ? merge_point(c, point, &p, e, err) : run_paths(e, c->paths, err);
     if (rc == SLPI_OK && c->state && c->rank == 0) rc = state_write(c, point, &p, e, err);
+    if (rc == SLPI_OK && !c->nparts && c->nranks == 1) { /* the report's bytes are a merge's: the counts go here */
+        long clipped, capped;
+        slpi_ensemble_counts(e, &clipped, &capped);
+        fprintf(stderr, "slpi ensemble: %s%ld increments clipped (truncation), %ld steps capped, 0 paths failed\n",
+                c->ngrid ? "grid point: " : "", clipped, capped);
+    }
     if (c->rank != 0) {   /* rank 0 reports */
         slpi_ensemble_free(e);
         return rc;

@@ -46,6 +46,11 @@ long slpi_ensemble_paths(const slpi_ensemble *e);                   /* paths in 
  * ISOMP-COMM and SVI-SO3, and ISOMP-COMM of models on so3 and so3^k, on the fast path), else "general: " or "lanes: " and the reason
  * each path runs alone on its thread's stepper. The values are the same bits either way. */
 const char *slpi_ensemble_route(const slpi_ensemble *e);
+/* Over the paths in the statistics that this object ran (not those slpi_ensemble_import
+ * added): the Wiener increments clipped by the problem's truncation (docs/noise.md#truncation)
+ * and the steps whose solve was capped and kept (on_cap=accept). A failed path stops the
+ * run (slpi_ensemble_run), so none is ever in the statistics. NULL: either (not asked). */
+void slpi_ensemble_counts(const slpi_ensemble *e, long *clipped, long *capped);
 /* on = 0: every path runs alone on the general route from now on (route "general: asked"),
  * to compare the routes; on != 0: the lanes again where the problem has them. */
 void slpi_ensemble_set_lanes(slpi_ensemble *e, int on);

@@ -120,6 +120,11 @@ class Ensemble:
         slpi_ensemble_export), for ``ensemble(merge=...)``.
     ref : bool
         Whether it ran on the certified path.
+    clipped, capped : int
+        The Wiener increments the problem's truncation clipped (docs/noise.md#truncation)
+        and the steps whose solve was capped and accepted (``on_cap="accept"``), over the
+        ensemble's paths (a merge: the parts' sums). A failed path stops the ensemble with
+        an error, so no path is ever left out of it.
     """
     t: np.ndarray
     step: np.ndarray
@@ -137,6 +142,8 @@ class Ensemble:
     problem: dict = None
     state: np.ndarray = None
     ref: bool = False
+    clipped: int = 0
+    capped: int = 0
 
 
 def _grid(params):
@@ -212,6 +219,12 @@ class _Handle:
         self.diag_names = [_ffi.string(_lib.slpi_ensemble_diag_name(self.e, i)).decode() for i in range(self.ndiag)]
         self.route = _ffi.string(_lib.slpi_ensemble_route(self.e)).decode()
 
+    def counts(self):
+        """(clipped increments, capped steps) of the paths this handle ran."""
+        cl, ca = _ffi.new("long *"), _ffi.new("long *")
+        _lib.slpi_ensemble_counts(self.e, cl, ca)
+        return int(cl[0]), int(ca[0])
+
     def run(self, count, x0, dW, x, xr, d, dr):
         P = _slpi._ptr
         rc, err = _slpi._interruptible(_lib, lambda: _lib.slpi_ensemble_run(self.e, count, P(x0), P(dW), P(x), P(xr),
@@ -269,7 +282,8 @@ def _merged(h, pr, paths, first_path, ref, params, parts):
     return Ensemble(t=n * pr.h, step=n, states=None, labels=pr.labels,
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64), uncertified=pr.uncertified,
                     stats=h.stats(pr.labels + h.diag_names), params=params, route="merged", problem=problem,
-                    state=h.export(), ref=ref)
+                    state=h.export(), ref=ref, clipped=sum(e.clipped for e in parts),
+                    capped=sum(e.capped for e in parts))
 
 
 def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
@@ -355,7 +369,8 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     diagnostics=None if diag is None else {k: diag[:, :, i] for i, k in enumerate(h.diag_names)},
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
                     radii=radii, params=params, route=h.route, reduced=reduced, quantiles=quant,
-                    problem=_slpi._keys_of(pr), state=h.export() if stats else None, ref=ref)
+                    problem=_slpi._keys_of(pr), state=h.export() if stats else None, ref=ref,
+                    clipped=h.counts()[0], capped=h.counts()[1])
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,

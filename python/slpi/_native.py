@@ -45,6 +45,7 @@ void slpi_ensemble_row_steps(const slpi_ensemble *e, long *steps);
 const char *slpi_ensemble_diag_name(const slpi_ensemble *e, int i);
 long slpi_ensemble_paths(const slpi_ensemble *e);
 const char *slpi_ensemble_route(const slpi_ensemble *e);
+void slpi_ensemble_counts(const slpi_ensemble *e, long *clipped, long *capped);
 int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const double *dW, double *x, double *xrad,
                       double *diag, double *drad);
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);

@@ -231,3 +231,17 @@ def test_route_lanes_and_general():
         assert alone[[0, 4, 8, 9]].tobytes() == one.states[k].tobytes(), k
     assert slpi.ensemble(slpi.Problem(HT, steps=3), paths=2, save_every=1).route.startswith("general: no lane kernel")
     assert slpi.ensemble(pr, paths=2, ref=True, save_every=3).route == "general: the certified path (ref=1)"
+
+
+def test_ensemble_counts_clipped_and_capped():
+    """Ensemble.clipped/capped (slpi_ensemble_counts): the same on the lanes and the
+    general route's threads, and a merge of two ranges counts what one run counts."""
+    kw = dict(steps=64, trunc_ell=0.5, seed=5, stats=True, states=False)
+    whole = slpi.ensemble("iso/rigid-body/weak", paths=128, **kw)
+    assert whole.route == "lanes" and whole.clipped > 0 and whole.capped == 0
+    a = slpi.ensemble("iso/rigid-body/weak", paths=64, **kw)
+    b = slpi.ensemble("iso/rigid-body/weak", paths=64, first_path=64, **kw)
+    m = slpi.ensemble("iso/rigid-body/weak", paths=128, merge=[a, b], **kw)
+    assert a.clipped + b.clipped == whole.clipped == m.clipped
+    c = slpi.ensemble("iso/rigid-body/weak", paths=16, on_cap="accept", maxit=1, **kw)
+    assert c.capped == 16 * 64
