@@ -110,9 +110,8 @@ static const check_form forms[] = {
 };
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
-/* ---- the nearest valid word (Levenshtein distance; the first of equals) */
-
-/* Words kept by offset into buf, so that a list can be copied. */
+/* ---- the nearest valid word (Levenshtein distance; the first of equals).
+ * Words kept by offset into buf, so that a list can be copied. */
 typedef struct {
     int n;
     size_t off[160], used;
@@ -454,6 +453,44 @@ static int threshold_index(const check_form *f)
     return thr > 0 ? thr : arg_index(f, "N");
 }
 
+/* 0 if form f's threshold or window lies in the range its quantity can take (an exponent's
+ * window not holding it all), else -1 with why (docs/claims.md#reach, fixed 2026-11-27). */
+static int reach(const check_form *f, const slpi_audit_args *x, char *why, size_t n)
+{
+    const char *w = x->arg[0].s, *what = "a change of a real quantity", *bad = NULL;
+    int d = arg_index(f, "DIAG"), thr = threshold_index(f), lo = arg_index(f, "LO"), exponent = 0;
+    double rlo = 1e-18, rhi = 1e6; /* a change; the others below */
+    char dw[64];
+    snprintf(dw, sizeof dw, " %s ", d > 0 ? x->arg[d].s : "-");
+    if (!strcmp(w, "resolvable")) { /* "<= N" with N at the top always holds */
+        rlo = 0, what = "a number of resolved levels";
+        rhi = x->arg[arg_index(f, "B")].r - x->arg[arg_index(f, "A")].r + 1 -
+            (x->arg[arg_index(f, "OP")].e == SLPI_AUDIT_LE);
+    } else if (!strcmp(w, "versus") || (!strcmp(w, "ensemble") && thr > 0)) {
+        rlo = 1e-24, rhi = 1e24, what = "a ratio of two changes";
+    } else if (!strcmp(w, "max") && strstr(" capped stagnated failed mean_iters max_iters ", dw)) {
+        rlo = 0, rhi = 1e9, what = "a count";
+    } else if (!strcmp(w, "critical")) {
+        rlo = x->arg[arg_index(f, "H0")].r, rhi = x->arg[arg_index(f, "H1")].r, what = "a step of its sweep";
+    } else if (f->kind == WIN) {
+        rlo = -10, rhi = 10, what = "an exponent (a log-log slope)", exponent = 1;
+    }
+    int win = !(thr > 0 && f->kind == MAG), k = win ? lo : thr; /* a threshold: the window [X, X] */
+    if (k < 0) return 0;
+    double a = x->arg[k].r, b = x->arg[k + win].r; /* ensemble away: two distances (changes) */
+    bad = f->kind != WIN && (a < rlo || b < rlo || a > rhi || b > rhi) ? "lies outside"
+        : b < rlo || a > rhi                                           ? "misses"
+        : exponent && a <= rlo && b >= rhi                             ? "holds all of"
+                                                                       : NULL;
+    if (bad)
+        snprintf(why, n,
+                 "the %s %s%s%s%s%s %s [%g, %g], the range %s can take in a passing and in a failing run "
+                 "(docs/claims.md#reach)",
+                 win ? "window" : "threshold", win ? "[" : "", x->arg[k].s, win ? ", " : "", win ? x->arg[k + 1].s : "",
+                 win ? "]" : "", bad, rlo, rhi, what);
+    return bad ? -1 : 0;
+}
+
 int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
                          size_t n)
 {
@@ -501,7 +538,7 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
             return -1;
         }
     }
-    return 0;
+    return reach(f, x, why, n);
 }
 
 int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi)

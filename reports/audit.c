@@ -3,7 +3,9 @@
  * alone (never from the registry's roles or expectations):
  *   - a control ("fails"/"passes") with another outcome than it demands, or any claim
  *     check UNABLE: UNABLE (the decisive check did not show it can fail, or could not run);
- *   - every claim check passes: CONFIRMED;
+ *   - every claim check passes: CONFIRMED, if every control ran; a control the audit does
+ *     not run (a mutant, run by make mutants) makes it CONDITIONAL on that control, never
+ *     CONFIRMED (docs/claims.md#verdicts, 2026-11-27);
  *   - a claim check fails and every "cond" check passes (there is one): CONDITIONAL, with
  *     the condition = the cond checks' cases;
  *   - otherwise: DISCREPANCY.
@@ -65,8 +67,8 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
                                  char *reason, size_t nreason, char *condition, size_t ncond_max)
 {
     int nclaim = 0, fail = 0, unable = 0, ncond = 0, condfail = 0, ctlwrong = 0;
-    const slpi_audit_check *first_fail = NULL, *first_unable = NULL, *first_ctl = NULL,
-                           *first_claim = NULL;
+    const slpi_audit_check *first_fail = NULL, *first_unable = NULL, *first_ctl = NULL, *first_claim = NULL,
+                           *unrun = NULL;
     condition[0] = 0;
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
@@ -82,6 +84,8 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
             slpi_audit_append(condition, ncond_max, "; ", c->kase);
         } else if (control_wrong(c) && !ctlwrong++) {
             first_ctl = c;
+        } else if (slpi_audit_is_control(c) && c->outcome == SLPI_CHECK_NOT_RUN && !unrun) {
+            unrun = c;
         }
     }
     slpi_claim_verdict v;
@@ -93,6 +97,14 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
     } else if (unable || !nclaim) {
         v = SLPI_CLAIM_UNABLE;
         snprintf(reason, nreason, "%s", first_unable ? first_unable->evidence : "no claim check");
+    } else if (!fail && unrun) { /* met, but not shown here to be able to fail */
+        v = SLPI_CLAIM_CONDITIONAL;
+        snprintf(condition, ncond_max, "its control `%s` comes out %s (run by %s, not by the audit)", unrun->check,
+                 unrun->role == SLPI_ROLE_CTL_FAIL ? "not met" : "met", unrun->command);
+        snprintf(reason, nreason,
+                 "all %d claim check%s met, but the control (%s) did not run: "
+                 "CONFIRMED only once it is shown to come out as it demands; %s",
+                 nclaim, nclaim > 1 ? "s" : "", unrun->check, first_claim->evidence);
     } else if (!fail) {
         v = SLPI_CLAIM_CONFIRMED;
         snprintf(reason, nreason, "all %d claim check%s met; %s", nclaim, nclaim > 1 ? "s" : "",

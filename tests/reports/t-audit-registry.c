@@ -191,6 +191,64 @@ static void check_undecidable_refused(void)
 
 /* a multiverse (docs/claims.md#multiverse): its dimensions and values checked at load,
  * at least 8 seed sets, one line per dimension, and shown in the claim's docs entry */
+/* a threshold or window outside the range its quantity can take (docs/claims.md#reach) is
+ * refused at load, naming the line and the range: the referee's near-empty thresholds
+ * and window among them; the ranges' own ends load */
+static void check_unreachable_refused(void)
+{
+    static const char *const pre = "M1 | t | CONFIRMED | claim | ";
+    static const struct {
+        const char *rest, *want;
+    } bad[] = {
+        { "iso/rigid-body/long T=1 | max H0_rel_dev >= 1e-300 | -",
+          ":3: check 'max H0_rel_dev >= 1e-300': the threshold 1e-300 lies outside [1e-18, 1e+06], the range a "
+          "change of a real quantity can take" },
+        { "iso/rigid-body/long T=1 | max H0_rel_dev >= 1e300 | -", "lies outside [1e-18, 1e+06]" },
+        { "iso/rigid-body/long T=1 | max H0_rel_dev <= 1e7 | -", "lies outside [1e-18, 1e+06]" },
+        { "iso/rigid-body/long T=1 | max H0_rel_dev <= 0 | -", "the threshold 0 lies outside [1e-18, 1e+06]" },
+        { "iso/rigid-body/long T=1 | max H0 <= 1 | T=2 :: max H0 >= 1e-19", ":3: FULL check 'max H0 >= 1e-19'" },
+        { "iso/rigid-body/long h=0.125 | poisson <= 1e-20 | -", "lies outside [1e-18, 1e+06]" },
+        { "iso/rigid-body/long T=1 | max capped <= 2e9 | -", "outside [0, 1e+09], the range a count" },
+        { "iso/rigid-body/long T=1 | versus H0_rel_dev noise=none >= 1e30 | -", "[1e-24, 1e+24], the range a ratio" },
+        { "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 3 | -", "outside [0, 2], the range a number of resolved" },
+        { "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 <= 2 | -", "outside [0, 1]" },
+        { "iso/rigid-body/long T=1 | growth H0_rel_dev -1e9 1e9 | -",
+          ":3: check 'growth H0_rel_dev -1e9 1e9': the window [-1e9, 1e9] holds all of [-10, 10], the range an "
+          "exponent" },
+        { "iso/rigid-body/long T=1 | growth H0_rel_dev 11 inf | -", "misses [-10, 10]" },
+        { "iso/rigid-body/strong | slope strong 4 7 10 2 -inf 10 | -", "holds all of [-10, 10]" },
+        { "rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 1.7 2 | -", "misses [0.1, 1.6], the range a step" },
+        { "svi/rigid-body/ensemble T=5 | ensemble 4 away 0 1.5 | -",
+          "the window [0, 1.5] lies outside [1e-18, 1e+06]" },
+        { "svi/rigid-body/ensemble T=5 | ensemble 4 spread 1e-30 | -", "the range a ratio of two changes" },
+    };
+    char line[256], reg[512];
+    slpi_audit a;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(line, sizeof line, "%s%s", pre, bad[i].rest);
+        snprintf(reg, sizeof reg, "# unreachable %zu\n= M1 | s | m | p | -\n%s\n", i, line);
+        loads(reg, 0, bad[i].want, &a);
+        slpi_audit_free(&a);
+    }
+    static const char *const good[] = {
+        "iso/rigid-body/long T=1 | max H0_rel_dev >= 1e-18 | -",
+        "iso/rigid-body/long T=1 | max H0_rel_dev <= 1e6 | -",
+        "iso/rigid-body/long T=1 | max capped <= 0 | -",
+        "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 2 | -",
+        "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 <= 1 | -",
+        "iso/rigid-body/strong | slope strong 4 7 10 2 0.7 inf | -",
+        "iso/rigid-body/long T=1 | growth H0_rel_dev -10 9.9 | -",
+        "rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 0.1 1.6 | -",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        snprintf(reg, sizeof reg,
+                 "# reachable %zu\n= M1 | s | m | p | -\n%s%s\nM1 | t | CONFIRMED | fails | - | thresholds 1 | -\n", i,
+                 pre, good[i]);
+        TEST_CHECKF(loads(reg, 0, NULL, &a), "'%s' refused", good[i]);
+        slpi_audit_free(&a);
+    }
+}
+
 static void check_multiverse_lines(void)
 {
     slpi_audit a;
@@ -357,6 +415,7 @@ int main(void)
     check_registry_covers_docs(dir);
     check_malformed_refused();
     check_undecidable_refused();
+    check_unreachable_refused();
     check_multiverse_lines();
     check_descriptions();
     check_measured_words();

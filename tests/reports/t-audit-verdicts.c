@@ -2,7 +2,8 @@
  * reports/audit-report.c; docs/claims.md#verdicts):
  *  - verdict rules from outcomes only (a registry with deliberately wrong expectations
  *    gets CONFIRMED / CONDITIONAL / DISCREPANCY / UNABLE from its checks; a control that
- *    does not come out as it demands makes the claim UNABLE), the per-claim cache (a
+ *    does not come out as it demands makes the claim UNABLE, one that did not run leaves
+ *    it CONDITIONAL), the per-claim cache (a
  *    second run loads every claim; an edited entry or an outcome outside the enumeration
  *    is recomputed);
  *  - variants: each decided alone, CRITERION-DEPENDENT when the decided ones differ,
@@ -107,7 +108,11 @@ static void check_verdicts_from_outcomes(const char *dir)
         TEST_CHECK(verdict_of(&a, "X3") == SLPI_CLAIM_DISCREPANCY);
         TEST_CHECK(verdict_of(&a, "X4") == SLPI_CLAIM_UNABLE);
         TEST_CHECK(verdict_of(&a, "X5") == SLPI_CLAIM_UNABLE);
-        TEST_CHECK(verdict_of(&a, "X6") == SLPI_CLAIM_CONFIRMED);
+        /* X6's claim check is met, but its control (a mutant) is not run by the audit: at
+         * most CONDITIONAL, on that control (docs/claims.md#verdicts) */
+        TEST_CHECK(verdict_of(&a, "X6") == SLPI_CLAIM_CONDITIONAL);
+        TEST_CHECKF(strstr(a.claims[5].condition, "mutant some-bug") && strstr(a.claims[5].reason, "did not run"),
+                    "X6: condition '%s', reason '%s'", a.claims[5].condition, a.claims[5].reason);
         TEST_CHECK(slpi_audit_controls_wrong(&a) == 1);
         TEST_CHECK(strstr(a.claims[4].reason, "control") != NULL);
         TEST_CHECK(!strcmp(a.claims[1].condition, "-") && !strcmp(a.claims[1].why, "why"));
