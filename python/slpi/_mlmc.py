@@ -65,6 +65,12 @@ def mlmc(problem=None, rmse=None, *, phi=None, levels=(3, 16), pilot=200, alpha=
     on_failure: "warn" (default) warns when failed paths were left out, "raise" raises
     SlpiError (code 3) instead, "ignore" says nothing; a bias not met by lmax is reported
     the same way. Returns an ``Estimate``.
+
+    Examples
+    --------
+    >>> e = slpi.mlmc("iso/so3/weak-exact", rmse=0.05, phi="x1", levels=(1, 10))
+    >>> e.converged, bool(abs(e.estimate - np.exp(-0.5)) < 0.2)   # E x1(1) = exp(-1/2)
+    (True, True)
     """
     if rmse is None:
         raise _bad("rmse", rmse, "give the requested RMSE, a positive number")

@@ -106,10 +106,26 @@ def band(ens, name, k=2.0, ax=None):
     return ax
 
 
-def vorticity(state, ax=None, n=(90, 180), cmap="RdBu_r"):
+def vorticity_grid(N):
+    """The default (latitudes, longitudes) of ``vorticity`` for an su(N) state: at least
+    2N latitudes (and 90), twice as many longitudes. The field holds degrees l <= N - 1, so
+    a degree-(N - 1) harmonic gets at least two samples per wavelength along a meridian
+    and along the equator: no aliasing (the old fixed 90 x 180 grid drew a checkerboard at
+    N = 128, where part of the enstrophy sits at l > 89).
+
+    >>> slpi.plot.vorticity_grid(128)
+    (256, 512)
+    """
+    lat = max(90, 2 * int(N))
+    return lat, 2 * lat
+
+
+def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None):
     """The vorticity field of an su(N) state (pack_su layout) on an n = (latitudes,
-    longitudes) grid, as ``slpi.vorticity`` computes it; returns the axes (the field is
-    ``ax.slpi_field``, (theta, phi, omega) on the grid).
+    longitudes) grid (default ``vorticity_grid(N)``), as ``slpi.vorticity`` computes it;
+    returns the axes (the field is ``ax.slpi_field``, (theta, phi, omega) on the grid).
+    vlim: the colour limits are -vlim..vlim (give several panels the same vlim to share
+    them; default: the field's own largest |omega|).
 
     Examples
     --------
@@ -120,13 +136,15 @@ def vorticity(state, ax=None, n=(90, 180), cmap="RdBu_r"):
     """
     plt = _plt()
     from slpi.sphere import vorticity as field
+    if n is None:
+        n = vorticity_grid(int(round(np.sqrt(np.asarray(state).size))))
     th = (np.arange(n[0]) + 0.5) * np.pi / n[0]
     ph = (np.arange(n[1]) + 0.5) * 2 * np.pi / n[1]
     T, P = np.meshgrid(th, ph, indexing="ij")
     w = field(state, T, P)
     if ax is None:
         ax = plt.figure().add_subplot()
-    lim = float(np.abs(w).max()) or 1.0
+    lim = float(vlim) if vlim is not None else (float(np.abs(w).max()) or 1.0)
     im = ax.pcolormesh(np.degrees(P), 90 - np.degrees(T), w, cmap=cmap, vmin=-lim, vmax=lim, shading="auto")
     ax.figure.colorbar(im, ax=ax, label="vorticity")
     ax.set_xlabel("longitude (degrees)")

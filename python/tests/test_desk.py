@@ -401,3 +401,25 @@ def test_model_file_and_x0_on_a_model(tmp_path):
     ens = slpi.ensemble(m, paths=3, steps=4, x0=X0)
     for r in range(3):
         assert np.array_equal(ens[r], slpi.run(m, steps=4, x0=X0[r], path=r).states[-1])
+
+
+def test_plot_vorticity_default_grid_and_shared_limits():
+    """plot.vorticity's default grid is chosen by N (vorticity_grid: >= 2N latitudes, so
+    degree N - 1 is sampled twice a wavelength), and vlim shares the colour limits."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    for N in (2, 13, 45, 46, 128, 200):
+        lat, lon = slpi.plot.vorticity_grid(N)
+        assert lat >= max(90, 2 * N) and lon == 2 * lat, (N, lat, lon)
+    T = polarization_tensor(13, 2, 1)
+    state = slpi.pack_su(1j * (T + T.T) / np.sqrt(2))
+    ax = slpi.plot.vorticity(state)
+    assert ax.slpi_field[2].shape == (90, 180)
+    plt.close(ax.figure)
+    ax = slpi.plot.vorticity(np.zeros(60 * 60), n=None)
+    assert ax.slpi_field[2].shape == (120, 240)
+    plt.close(ax.figure)
+    ax = slpi.plot.vorticity(state, n=(20, 40), vlim=2.5)
+    assert ax.collections[0].get_clim() == (-2.5, 2.5)
+    plt.close(ax.figure)
