@@ -77,10 +77,12 @@ def drift(result, ax=None):
     return ax
 
 
-def band(ens, name, k=2.0, ax=None):
+def band(ens, name, k=2.0, ax=None, q=None):
     """An ensemble's mean of ``name`` (a state label or diagnostic) over time with a band of
     +-k standard errors (sqrt(var / n)): from ``ens.stats`` (``stats=True``), else from the
-    kept states or diagnostics.
+    kept states or diagnostics. With q = (lo, hi) (probabilities, e.g. (0.05, 0.95)): the
+    paths' median and the band between their lo and hi quantiles instead (the spread of
+    the paths, not the uncertainty of the mean), from the kept states or diagnostics.
 
     Examples
     --------
@@ -88,18 +90,33 @@ def band(ens, name, k=2.0, ax=None):
     >>> e = slpi.ensemble("iso/rigid-body/trajectories", paths=50, steps=100, save_every=10, stats=True)
     >>> len(slpi.plot.band(e, "H0").lines)
     1
+    >>> len(slpi.plot.band(e, "x1", q=(0.05, 0.95)).lines)
+    1
     """
     plt = _plt()
-    if ens.stats is not None:
-        s = ens.stats[name]
-        mean, se = s.mean, np.sqrt(s.var / ens.stats.n)
-    else:
+    if q is not None:
+        lo, hi = (float(x) for x in q)
+        if not 0 <= lo < hi <= 1:
+            raise ValueError("q=%r: need probabilities 0 <= lo < hi <= 1" % (q,))
+        if ens.states is None and not (ens.diagnostics and name in ens.diagnostics):
+            raise ValueError("q=: quantile bands need the kept states (states=True) or diagnostics")
         v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
-        mean, se = v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(len(v))
-    if ax is None:
-        ax = plt.figure().add_subplot()
-    ax.plot(ens.t, mean, label="mean %s" % name)
-    ax.fill_between(ens.t, mean - k * se, mean + k * se, alpha=0.3, label="+-%g SE" % k)
+        mid, low, high = np.quantile(v, [0.5, lo, hi], axis=0)
+        if ax is None:
+            ax = plt.figure().add_subplot()
+        ax.plot(ens.t, mid, label="median %s" % name)
+        ax.fill_between(ens.t, low, high, alpha=0.3, label="%g-%g quantiles" % (lo, hi))
+    else:
+        if ens.stats is not None:
+            s = ens.stats[name]
+            mean, se = s.mean, np.sqrt(s.var / ens.stats.n)
+        else:
+            v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
+            mean, se = v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(len(v))
+        if ax is None:
+            ax = plt.figure().add_subplot()
+        ax.plot(ens.t, mean, label="mean %s" % name)
+        ax.fill_between(ens.t, mean - k * se, mean + k * se, alpha=0.3, label="+-%g SE" % k)
     ax.set_xlabel("t")
     ax.set_ylabel(name)
     ax.legend()

@@ -423,3 +423,22 @@ def test_plot_vorticity_default_grid_and_shared_limits():
     ax = slpi.plot.vorticity(state, n=(20, 40), vlim=2.5)
     assert ax.collections[0].get_clim() == (-2.5, 2.5)
     plt.close(ax.figure)
+
+
+def test_plot_band_quantiles():
+    """plot.band(q=(lo, hi)): the drawn line is the paths' median and the band spans their
+    lo and hi quantiles at every saved time (np.quantile of the kept states)."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    e = slpi.ensemble("iso/rigid-body/trajectories", paths=40, steps=60, save_every=10)
+    ax = slpi.plot.band(e, "x2", q=(0.1, 0.9))
+    v = e.states[:, :, e.labels.index("x2")]
+    assert np.array_equal(ax.lines[0].get_ydata(), np.quantile(v, 0.5, axis=0))
+    path = ax.collections[0].get_paths()[0].vertices[:, 1]
+    lo, hi = np.quantile(v, 0.1, axis=0), np.quantile(v, 0.9, axis=0)
+    assert np.isclose(path.min(), lo.min()) and np.isclose(path.max(), hi.max())
+    assert all(np.any(np.isclose(path, x)) for x in np.concatenate([lo, hi]))
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="q="):
+        slpi.plot.band(e, "x2", q=(0.9, 0.1))
