@@ -51,8 +51,12 @@ def sphere(result, ax=None, **line):
 
 def drift(result, ax=None):
     """|H0(t) - H0(0)| and every Casimir's departure from step 0 (the run's ``*_dev``
-    diagnostics other than H0's relative one; of an su(N) spectrum only ``eig_dev``, the
-    largest eigenvalue departure) over time, on a log scale (zeros at 1e-18).
+    diagnostics other than H0's own; of an su(N) spectrum only ``eig_dev``, the largest
+    eigenvalue departure) over time, on log scales (zeros at 1e-18). Absolute departures
+    (``NAME_dev``, |H0 - H0(0)|) and relative ones (``NAME_rel_dev`` = (NAME - NAME(0)) /
+    NAME(0), docs/architecture.md) are never on one axis: the relative ones go to a second
+    panel below (ax given: a twin axis on its right), ``ax.slpi_relative`` (None when the
+    run has none). Returns the axes of the absolute departures.
 
     Examples
     --------
@@ -62,18 +66,32 @@ def drift(result, ax=None):
     ['C1_dev', 'C2_dev']
     """
     plt = _plt()
-    if ax is None:
-        ax = plt.figure().add_subplot()
     t, d = np.asarray(result.t), result.diagnostics
     floor = 1e-18   # an exact zero drawn at the floor of a log axis
+    rel = [k for k in d if k.endswith("_rel_dev") and not k.startswith(("H0", "lambda_"))]
+    absolute = [k for k in d if k.endswith("_dev") and k not in rel and not k.startswith(("H0", "lambda_"))]
+    ra = None
+    if ax is None:
+        if rel:
+            _, (ax, ra) = plt.subplots(2, 1, sharex=True)
+        else:
+            ax = plt.figure().add_subplot()
+    elif rel:
+        ra = ax.twinx()
     if "H0" in d:
         ax.semilogy(t, np.maximum(np.abs(d["H0"] - d["H0"][0]), floor), label="|H0 - H0(0)|")
-    for k in d:   # the spectrum's eigenvalues one line: eig_dev, their largest departure
-        if k.endswith("_dev") and not k.startswith(("H0", "lambda_")):
-            ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
+    for k in absolute:
+        ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
     ax.set_xlabel("t")
-    ax.set_ylabel("departure from step 0")
+    ax.set_ylabel("absolute departure from step 0")
     ax.legend()
+    if ra is not None:
+        for k in rel:
+            ra.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k, linestyle="--")
+        ra.set_xlabel("t")
+        ra.set_ylabel("relative departure from step 0")
+        ra.legend()
+    ax.slpi_relative = ra
     return ax
 
 

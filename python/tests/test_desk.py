@@ -442,3 +442,21 @@ def test_plot_band_quantiles():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="q="):
         slpi.plot.band(e, "x2", q=(0.9, 0.1))
+
+
+def test_plot_drift_keeps_relative_departures_apart():
+    """plot.drift: absolute departures (NAME_dev, |H0 - H0(0)|) on one axes, relative ones
+    (NAME_rel_dev) on another (a second panel, or a twin of the given axes), each labelled."""
+    mpl = pytest.importorskip("matplotlib")
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+    r = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=20)
+    rel = [k for k in r.diagnostics if k.endswith("_rel_dev") and not k.startswith("H0")]
+    assert rel, "the su(N) run has relative departures (C2, C3)"
+    for given in (False, True):
+        ax = slpi.plot.drift(r, ax=plt.figure().add_subplot() if given else None)
+        a = [x.get_label() for x in ax.lines]
+        b = [x.get_label() for x in ax.slpi_relative.lines]
+        assert not any(k.endswith("_rel_dev") for k in a) and sorted(b) == sorted(rel), (a, b)
+        assert "absolute" in ax.get_ylabel() and "relative" in ax.slpi_relative.get_ylabel()
+        plt.close(ax.figure)
