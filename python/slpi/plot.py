@@ -84,13 +84,13 @@ def drift(result, ax=None):
         ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
     ax.set_xlabel("t")
     ax.set_ylabel("absolute departure from step 0")
-    ax.legend()
-    if ra is not None:
-        for k in rel:
-            ra.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k, linestyle="--")
+    ax.legend(loc="upper left")
+    if ra is not None:   # dashed, in the colours after the absolute ones' (a twin axis shares the figure)
+        for i, k in enumerate(rel):
+            ra.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k, linestyle="--", color="C%d" % (len(ax.lines) + i))
         ra.set_xlabel("t")
         ra.set_ylabel("relative departure from step 0")
-        ra.legend()
+        ra.legend(loc="lower right")
     ax.slpi_relative = ra
     return ax
 
