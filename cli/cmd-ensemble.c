@@ -31,12 +31,8 @@
 #include "core/threads.h"
 #include "core/progress.h"
 #include "core/command.h"
+#include "cli/ensemble.h"
 
-#define ENS_MAX_GRID 8      /* grid keys */
-#define ENS_MAX_VALUES 64   /* values of one key */
-#define ENS_MAX_POINTS 4096 /* grid points */
-#define ENS_MAX_KEYS 64     /* key=value arguments */
-#define ENS_MAX_PARTS 4096  /* --merge files */
 
 static void help(FILE *f)
 {
@@ -49,7 +45,8 @@ static void help(FILE *f)
           "  --preset NAME       start from a docs/experiments.md case\n"
           "  --config FILE       key=value lines ('#' comments), e.g. a model (docs/models.md)\n"
           "  --paths N           paths, 1..2^32 (default 100); path k runs on noise path P + k\n"
-          "  --first-path P      the first noise path, 0..2^32-1 (default 0)\n"
+          "  --first-path P      the first noise path, 0..2^32-1 (default 0); the key path= is\n"
+          "                      refused (it names the one path of `slpi run`)\n"
           "  --save-every K      saved times: step 0, every K-th step and the last (default: the\n"
           "                      problem's save_at=t1,t2,... when given, else step 0 and the last)\n"
           "  --grid KEY=V1,V2,.. one ensemble per value of KEY (repeat for a grid of up to 8 keys:\n"
@@ -62,6 +59,14 @@ static void help(FILE *f)
           "                      disjoint ranges that together cover --first-path .. + --paths - 1,\n"
           "                      each a multiple of 64 x 2^k paths from the first but the last: the\n"
           "                      report is that of one run, byte for byte (docs/api.md#ensembles)\n"
+          "  --checkpoint FILE   write the statistics' exact state of the grid points done and of the\n"
+          "                      point in hand to FILE every --checkpoint-every N paths (default\n"
+          "                      65536, rounded up to whole blocks of 64), atomically, and when\n"
+          "                      interrupted (Ctrl-C, SIGTERM, SIGHUP: exit 130, no report)\n"
+          "  --checkpoint-every N\n"
+          "  --resume FILE       continue the ensemble of checkpoint FILE (the same options and keys):\n"
+          "                      the report is that of an uninterrupted run, byte for byte, for any\n"
+          "                      --threads (--checkpoint may name the same FILE)\n"
           "  -o, --output FILE   the report in FILE (written to a temporary file, renamed when complete)\n"
           "  --progress, -q      force the progress line on standard error, or silence it (any\n"
           "                      command: `slpi --help`)\n"
@@ -72,14 +77,11 @@ static void help(FILE *f)
           "radius; one row per grid point, saved time and quantity (%.17g).\n"
           "On MPI ranks (make mpi): mpirun -n K build/mpi/slpi ensemble ...: the same report.\n"
           "Exit 0; 2 for bad input (the option or key and the reason); 3 a path's step failed\n"
-          "(naming the path and step); 130 interrupted.\n", f);
+          "(naming the path and step); 130 interrupted (no report; with --checkpoint, a resumable\n"
+          "checkpoint).\n",
+          f);
 }
 
-typedef struct {
-    char *key;
-    char *value[ENS_MAX_VALUES];
-    int n;
-} grid_key;
 
 /* --grid KEY=V1,V2,... (split in place). */
 static int parse_grid(char *arg, grid_key *g, slpi_error *err)
@@ -102,131 +104,6 @@ static int parse_grid(char *arg, grid_key *g, slpi_error *err)
     return SLPI_OK;
 }
 
-typedef struct {
-    const char *preset, *config;
-    int nk;
-    char **keys, **vals;
-    grid_key grid[ENS_MAX_GRID];
-    int ngrid;
-    long paths;
-    uint64_t first;
-    long every;          /* 0: save_at's times, or step 0 and the last */
-    int threads, ref;
-    int rank, nranks;    /* MPI */
-    FILE *state;         /* --state: the exported states, or NULL */
-    const char *part[ENS_MAX_PARTS];   /* --merge files, in path order once read */
-    uint64_t part_first[ENS_MAX_PARTS];
-    long part_paths[ENS_MAX_PARTS];
-    int nparts;
-} ens_cfg;
-
-/* The digest that a state file records for grid point `point`'s problem p. */
-static uint64_t point_digest(const slpi_problem *p, long point)
-{
-    char buf[1 << 14];
-    long n = slpi_problem_text(p, buf, sizeof buf);
-    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &point, sizeof point);
-    return slpi_fnv1a(h, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-/* A state file's header: its first path, paths, --save-every, --ref and grid points. */
-static int state_header(FILE *f, const char *name, uint64_t *first, long *paths, long *every, int *ref, long *points,
-                        slpi_error *err)
-{
-    unsigned long long fp;
-    if (!f || fscanf(f, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld", &fp, paths,
-                     every, ref, points) != 5)
-        return slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", name, f ? "not an slpi ensemble state file"
-                                                                          : "cannot open");
-    *first = fp;
-    return SLPI_OK;
-}
-
-/* The --merge files' headers: sorted by first path, checked to tile the run's range. */
-static int parts_read(ens_cfg *c, slpi_error *err)
-{
-    int rc = SLPI_OK;
-    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
-        FILE *f = fopen(c->part[i], "r");
-        long every, points, want = 1;
-        int ref;
-        rc = state_header(f, c->part[i], &c->part_first[i], &c->part_paths[i], &every, &ref, &points, err);
-        for (int g = 0; g < c->ngrid; g++) want *= c->grid[g].n;
-        if (rc == SLPI_OK && (every != c->every || ref != c->ref || points != want))
-            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: saved with --save-every %ld%s and %ld grid points, "
-                                "this run has %ld%s and %ld", c->part[i], every, ref ? " --ref" : "", points, c->every,
-                                c->ref ? " --ref" : "", want);
-        if (f) fclose(f);
-        for (int j = i; j > 0 && c->part_first[j] < c->part_first[j - 1]; j--) {   /* insertion sort */
-            const char *t = c->part[j];
-            uint64_t u = c->part_first[j];
-            long v = c->part_paths[j];
-            c->part[j] = c->part[j - 1], c->part_first[j] = c->part_first[j - 1], c->part_paths[j] = c->part_paths[j - 1];
-            c->part[j - 1] = t, c->part_first[j - 1] = u, c->part_paths[j - 1] = v;
-        }
-    }
-    uint64_t at = c->first;
-    for (int i = 0; rc == SLPI_OK && i < c->nparts; at += (uint64_t)c->part_paths[i++])
-        if (c->part_first[i] != at)
-            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: its paths start at %llu, the next path of the run is "
-                                "%llu (the files must tile --first-path %llu --paths %ld)", c->part[i],
-                                (unsigned long long)c->part_first[i], (unsigned long long)at,
-                                (unsigned long long)c->first, c->paths);
-    if (rc == SLPI_OK && at != c->first + (uint64_t)c->paths)
-        rc = slpi_error_set(err, SLPI_EINPUT, "--merge: the files hold paths %llu..%llu, the run asks for %llu..%llu",
-                            (unsigned long long)c->first, (unsigned long long)at - 1, (unsigned long long)c->first,
-                            (unsigned long long)(c->first + (uint64_t)c->paths - 1));
-    return rc;
-}
-
-/* Grid point `point` of every --merge file, imported into e in path order. */
-static int merge_point(const ens_cfg *c, long point, const slpi_problem *p, slpi_ensemble *e, slpi_error *err)
-{
-    int rc = SLPI_OK;
-    const uint64_t digest = point_digest(p, point);
-    for (int i = 0; rc == SLPI_OK && i < c->nparts; i++) {
-        FILE *f = fopen(c->part[i], "r");
-        uint64_t first;
-        long paths, every, points, k = -1, len = 0;
-        unsigned long long d = 0;
-        int ref;
-        double *buf = NULL;
-        rc = state_header(f, c->part[i], &first, &paths, &every, &ref, &points, err);
-        while (rc == SLPI_OK && k != point) {
-            if (fscanf(f, " point=%ld digest=%llu len=%ld", &k, &d, &len) != 3 || len < 2 || len > (1L << 40)) {
-                rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld missing or damaged", c->part[i], point);
-                break;
-            }
-            double *t = realloc(buf, (size_t)len * sizeof *buf);
-            if (!t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
-            else buf = t;
-            for (long j = 0; rc == SLPI_OK && j < len; j++)
-                if (fscanf(f, "%la", &buf[j]) != 1)
-                    rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld cut short", c->part[i], k);
-        }
-        if (rc == SLPI_OK && d != digest)
-            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld was run on another problem (its keys "
-                                "differ from this run's)", c->part[i], point);
-        if (rc == SLPI_OK && slpi_ensemble_import(e, buf, len) != SLPI_OK)
-            rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", c->part[i], slpi_api_last_error());
-        free(buf);
-        if (f) fclose(f);
-    }
-    return rc;
-}
-
-/* --state: grid point `point`'s exported state. */
-static int state_write(const ens_cfg *c, long point, const slpi_problem *p, const slpi_ensemble *e, slpi_error *err)
-{
-    long len = slpi_ensemble_export(e, NULL);
-    double *buf = malloc((size_t)len * sizeof *buf);
-    if (!buf) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
-    slpi_ensemble_export(e, buf);
-    fprintf(c->state, "point=%ld digest=%llu len=%ld\n", point, (unsigned long long)point_digest(p, point), len);
-    for (long j = 0; j < len; j++) fprintf(c->state, "%a\n", buf[j]);
-    free(buf);
-    return SLPI_OK;
-}
 
 /* The problem of grid point `point` (its index in the product, the last key fastest),
  * finished and validated; label[g] gets its value of grid key g. */
@@ -247,6 +124,11 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
     if (rc == SLPI_OK) rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK && (c->path_key || p->path != 0)) /* path= would be ignored: refused */
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "path=%llu: an ensemble runs the noise paths --first-path P .. P + "
+                            "--paths - 1 (path= is the one path of `slpi run`): give --first-path instead",
+                            (unsigned long long)p->path);
     if (rc == SLPI_OK && c->every && p->save_at[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "--save-every %ld with save_at=%s: give one of the two", c->every,
                             p->save_at);
@@ -346,9 +228,34 @@ static int run_ranks(const ens_cfg *c, const slpi_problem *p, long every, slpi_e
 }
 #endif
 
+/* The paths of grid point `point` not yet in e (all of them, or those after what a resumed
+ * checkpoint saved), with --checkpoint by batches of --checkpoint-every paths, each
+ * followed by a checkpoint; an interrupted batch leaves e at the batches before it, and
+ * the checkpoint then written holds them. */
+static int run_checkpointed(ens_cfg *c, long point, const slpi_problem *p, slpi_ensemble *e, slpi_error *err)
+{
+    int rc = c->resume ? slpi_cli_ens_resume_point(c, point, p, e, err) : SLPI_OK;
+    while (rc == SLPI_OK) {
+        long left = c->paths - slpi_ensemble_paths(e), k = c->checkpoint && left > c->ck_every ? c->ck_every : left;
+        if (k > 0) rc = run_paths(e, k, err);
+        if (c->checkpoint && (rc == SLPI_OK || rc == SLPI_EINTR)) {
+            slpi_error cerr = { 0, "" };
+            int done = rc == SLPI_OK && slpi_ensemble_paths(e) == c->paths;
+            if (slpi_cli_ens_checkpoint(c, point, p, e, done, &cerr) != SLPI_OK) {
+                if (rc == SLPI_OK)
+                    rc = cerr.code, *err = cerr;
+                else
+                    fprintf(stderr, "slpi ensemble: %s\n", cerr.msg);
+            }
+        }
+        if (slpi_ensemble_paths(e) == c->paths) break;
+    }
+    return rc;
+}
+
 /* The ensemble of grid point `point`: its statistics as report rows (the columns line first
  * when header is set). */
-static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
+static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
 {
     char *label[ENS_MAX_GRID];
     slpi_problem p;
@@ -365,13 +272,13 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
     if (c->nranks > 1) rc = run_ranks(c, &p, every, e, err);
     else
 #endif
-        rc = c->nparts ? merge_point(c, point, &p, e, err) : run_paths(e, c->paths, err);
-    if (rc == SLPI_OK && c->state && c->rank == 0) rc = state_write(c, point, &p, e, err);
+        rc = c->nparts ? slpi_cli_ens_merge_point(c, point, &p, e, err) : run_checkpointed(c, point, &p, e, err);
+    if (rc == SLPI_OK && c->state && c->rank == 0) rc = slpi_cli_ens_state_write(c, point, &p, e, err);
     if (rc == SLPI_OK && !c->nparts && c->nranks == 1) { /* the report's bytes are a merge's: the counts go here */
         long clipped, capped;
         slpi_ensemble_counts(e, &clipped, &capped);
-        fprintf(stderr, "slpi ensemble: %s%ld increments clipped (truncation), %ld steps capped, 0 paths failed\n",
-                c->ngrid ? "grid point: " : "", clipped, capped);
+        fprintf(stderr, "slpi ensemble: %s%ld increments clipped (truncation), %ld steps capped, 0 paths failed%s\n",
+                c->ngrid ? "grid point: " : "", clipped, capped, c->resume ? " (in the paths run since the resume)" : "");
     }
     if (c->rank != 0) {   /* rank 0 reports */
         slpi_ensemble_free(e);
@@ -421,16 +328,25 @@ static int run_point(const ens_cfg *c, long point, FILE *f, int header, slpi_err
 
 static int run_ensemble(int argc, char **argv, int rank, int nranks)
 {
-    static const struct option opts[] = {
-        { "preset", required_argument, 0, 'P' }, { "config", required_argument, 0, 'c' },
-        { "paths", required_argument, 0, 'R' },  { "first-path", required_argument, 0, 'p' },
-        { "save-every", required_argument, 0, 'e' }, { "grid", required_argument, 0, 'g' },
-        { "threads", required_argument, 0, 't' }, { "ref", no_argument, 0, 'r' },
-        { "state", required_argument, 0, 's' }, { "merge", required_argument, 0, 'm' },
-        { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
-    };
+    static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
+                                          { "config", required_argument, 0, 'c' },
+                                          { "paths", required_argument, 0, 'R' },
+                                          { "first-path", required_argument, 0, 'p' },
+                                          { "save-every", required_argument, 0, 'e' },
+                                          { "grid", required_argument, 0, 'g' },
+                                          { "threads", required_argument, 0, 't' },
+                                          { "ref", no_argument, 0, 'r' },
+                                          { "state", required_argument, 0, 's' },
+                                          { "merge", required_argument, 0, 'm' },
+                                          { "checkpoint", required_argument, 0, 'C' },
+                                          { "checkpoint-every", required_argument, 0, 'E' },
+                                          { "resume", required_argument, 0, 'u' },
+                                          { "output", required_argument, 0, 'o' },
+                                          { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
     ens_cfg c = { 0 };
     c.paths = 100;
+    c.ck_every = 65536;
     c.rank = rank;
     c.nranks = nranks;
     const char *output = NULL, *state = NULL;
@@ -455,6 +371,15 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
             if (c.nparts == ENS_MAX_PARTS) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge: more than %d files", ENS_MAX_PARTS);
             else c.part[c.nparts++] = optarg;
             break;
+        case 'C':
+            c.checkpoint = optarg;
+            break;
+        case 'E':
+            rc = slpi_parse_long("--checkpoint-every", optarg, 1, 1L << 32, &c.ck_every, &err);
+            break;
+        case 'u':
+            c.resume = optarg;
+            break;
         case 'o': output = optarg; break;
         case 'h': if (rank == 0) help(stdout); return SLPI_OK;
         default: if (rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
@@ -463,6 +388,8 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     if (rc == SLPI_OK && c.first + (uint64_t)c.paths - 1 > UINT32_MAX)
         rc = slpi_error_set(&err, SLPI_EINPUT, "--first-path %llu --paths %ld: paths beyond 2^32-1",
                             (unsigned long long)c.first, c.paths);
+    const long B = SLPI_ENSEMBLE_BLOCK;
+    c.ck_every = (c.ck_every + B - 1) / B * B; /* whole blocks */
     long points = 1;
     for (int g = 0; rc == SLPI_OK && g < c.ngrid; g++) {
         for (int h = 0; h < g; h++)
@@ -480,18 +407,29 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
             *eq = '\0';
             keys[c.nk] = argv[i];
             vals[c.nk++] = eq + 1;
+            c.path_key |= !strcmp(argv[i], "path");
         }
     }
+    for (int g = 0; g < c.ngrid; g++) c.path_key |= !strcmp(c.grid[g].key, "path");
     c.keys = keys;
     c.vals = vals;
-    const char *outs[2] = { output, state }, *out_role[2] = { "--output", "--state" }, *ins[1 + ENS_MAX_PARTS],
-               *in_role[1 + ENS_MAX_PARTS];
-    ins[0] = c.config;
-    in_role[0] = "--config";
-    for (int i = 0; i < c.nparts; i++) ins[1 + i] = c.part[i], in_role[1 + i] = "--merge";
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(1 + (state != NULL), outs, out_role, 1 + c.nparts, ins, in_role, &err);
+    c.points = points;
+    /* no output is an input or another output; the checkpoint may be the file resumed
+     * (read whole first, rewritten atomically) */
+    const char *outs[3] = { output, state, c.checkpoint }, *out_role[3] = { "--output", "--state", "--checkpoint" },
+               *ins[2 + ENS_MAX_PARTS], *in_role[2 + ENS_MAX_PARTS];
+    ins[0] = c.config, ins[1] = c.resume;
+    in_role[0] = "--config", in_role[1] = "--resume";
+    for (int i = 0; i < c.nparts; i++) ins[2 + i] = c.part[i], in_role[2 + i] = "--merge";
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2 + c.nparts, ins, in_role, &err);
+    ins[1] = ins[0], in_role[1] = in_role[0]; /* --checkpoint against --config and --merge */
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 1 + c.nparts, ins + 1, in_role + 1, &err);
     if (rc == SLPI_OK && c.nparts && nranks > 1) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge runs on one rank");
-    if (rc == SLPI_OK && c.nparts) rc = parts_read(&c, &err);
+    if (rc == SLPI_OK && (c.checkpoint || c.resume) && (c.nparts || nranks > 1))
+        rc = slpi_error_set(&err, SLPI_EINPUT, "%s: not with %s", c.checkpoint ? "--checkpoint" : "--resume",
+                            c.nparts ? "--merge" : "MPI ranks (one rank checkpoints)");
+    if (rc == SLPI_OK && c.nparts) rc = slpi_cli_ens_parts_read(&c, &err);
+    if (rc == SLPI_OK && c.resume) rc = slpi_cli_ens_resume_read(&c, &err);
     /* every grid point's problem is checked before any path runs */
     for (long k = 0; rc == SLPI_OK && k < points; k++) {
         slpi_problem p;
@@ -517,6 +455,11 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     if (rc == SLPI_OK && report) rc = slpi_output_commit(report, &err);
     else if (report) slpi_output_abort(report);
     if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
+    if (rc == SLPI_EINTR && rank == 0)
+        fprintf(stderr, "slpi ensemble: interrupted: no report%s%s\n",
+                c.checkpoint ? "; the paths completed are in the checkpoint: continue with --resume " : "",
+                c.checkpoint ? c.checkpoint : " (--checkpoint FILE keeps the paths completed)");
+    slpi_cli_ens_checkpoint_free(&c);
     return rc;
 }
 
