@@ -112,6 +112,7 @@ void slpi_fast_free(slpi_fast *f)
     slpi_fast_work_free(f);
     if (f->sys.clear) f->sys.clear(&f->sys);
     free(f->delta);
+    free(f->coef);
     free(f);
 }
 
@@ -162,6 +163,7 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     f->why[0] = 0;
     f->delta[0] = f->p.h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
+    slpi_fast_ingredients_apply(f, f->delta);
     if (!slpi_fast_all_finite(x, f->sys.state_dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
         info->status = SLPI_STEP_INVALID;
         info->residual = NAN;

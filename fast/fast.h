@@ -25,6 +25,16 @@ struct slpi_fast {
     /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
     char why[256];              /* the system's fault in the last step, "" if none */
+    double *coef;               /* the ingredients' coefficients (fast/ingredients.h), */
+    int coef_on;                /* read while coef_on */
 };
+
+/* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */
+#define SLPI_FAST_TERMS 3
+/* Scale the increments delta = (h, dW) by the drift's and the noises' coefficients (when
+ * set); the coefficients of ISOMP's terms [Psi,Y]/2, Psi Y Psi/4, update, or NULL when
+ * none is set or the step has none (fast/ingredients.c). */
+void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta);
+const double *slpi_fast_ingredient_terms(const slpi_fast *f);
 
 #endif

@@ -42,6 +42,7 @@ typedef struct {
     slpi_predictor pred;        /* the start in force: the predictor and warm_start, */
     int ws;                     /* none and 0 in the fixed-iteration mode */
     double *half;               /* the step's increments halved (the Euler predictor) */
+    double *Z, *C, *Q;          /* the unfused form: a zero matrix, [Psi,Y], Psi Y Psi/4 */
 } isomp_work;
 
 static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -70,13 +71,14 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
 {
     const slpi_fast_system *s = &f->sys;
     size_t m = (size_t)s->mdim;
-    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 7 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 10 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
     w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
     w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
+    w->Z = w->D2 + m; w->C = w->Z + m; w->Q = w->C + m;
     int fixed = f->pol.fixed_iters > 0;
     w->pred = fixed ? SLPI_PREDICTOR_NONE : f->p.predictor;
     w->ws = fixed ? 0 : f->p.warm_start;
@@ -116,9 +118,49 @@ static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predicto
     return 0;
 }
 
+/* The unfused form with the terms' coefficients c = (a, b, c) of fast/ingredients.h (the
+ * diagnosis of `slpi verify`, oracle/README.md#diagnosis): from Y = X_n,
+ * Y <- X_n + a [Psi(Y), Y]/2 + b Psi(Y) Y Psi(Y)/4, then X_{n+1} = X_n + c [Psi(Y), Y], each
+ * term from the m_* operations: [Psi, Y] = m_comm_update(Psi, Y, 0) and Psi Y Psi/4 =
+ * m_isomp_iter(X_n = 0, Y) - [Psi, Y]/2. At c = (1, 1, 1) it is the scheme's map to within
+ * the solver's tolerance. */
+static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *delta, const double *c,
+                                         slpi_step_info *info)
+{
+    const slpi_fast_system *s = &f->sys;
+    isomp_work *w = f->work;
+    int m = s->mdim, st;
+    slpi_fast_time(s, 1, delta);
+    s->m_unpack(s, w->Xn, x);
+    memcpy(w->Y, w->Xn, sizeof *w->Y * (size_t)m);
+    slpi_fast_iter it;
+    slpi_fast_iter_begin(&it, &f->pol);
+    do {
+        double ynorm;
+        s->m_gen_sum(s, w->P, delta, w->Y);
+        s->m_comm_update(s, w->C, w->P, w->Y, w->Z);
+        s->m_isomp_iter(s, w->Q, &ynorm, NULL, delta, w->Z, w->Y);
+        for (int i = 0; i < m; i++)
+            w->Yn[i] = w->Xn[i] + c[0] * (0.5 * w->C[i]) + c[1] * (w->Q[i] - 0.5 * w->C[i]);
+        double dmax = slpi_vec_maxdiff(w->Yn, w->Y, m);
+        double *t = w->Y; w->Y = w->Yn; w->Yn = t;
+        st = slpi_fast_iter_check(&it, dmax, slpi_vec_maxabs(w->Y, m));
+    } while (st < 0);
+    info->iterations = it.it;
+    info->residual = it.last;
+    if (slpi_step_failed(st)) return st;
+    if (s->m_project) s->m_project(s, w->Y);
+    s->m_gen_sum(s, w->P, delta, w->Y);
+    s->m_comm_update(s, w->C, w->P, w->Y, w->Z);
+    for (int i = 0; i < m; i++) w->out[i] = w->Xn[i] + c[2] * w->C[i];
+    return isomp_finish(f, w, x, st, 0);
+}
+
 static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
                                  slpi_step_info *info)
 {
+    const double *terms = slpi_fast_ingredient_terms(f);
+    if (terms) return isomp_step_terms(f, x, delta, terms, info);
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;

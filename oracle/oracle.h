@@ -73,6 +73,16 @@ typedef struct {
     void *combine_arg;
 } slpi_oracle_port;
 
+/* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few
+ * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
+ * then the projections and |r|^2 of r taken from the exact step rounded to the format,
+ * and the row's allowance tau for the format's data. */
+#define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
+/* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), and per ingredient
+ * |D_i|^2, <r, D_i> and <r_rounded, D_i>. */
+#define SLPI_DIAG_FIELDS (1 + 3 * SLPI_DIAG_INGREDIENTS)
+#define SLPI_DIAG_OFFSET (5 + 2 * SLPI_STAT_DIRS)
+
 /* One locally checked row: the port's state at step `to` and the state the certified
  * steps start from (the port's previous row at step `from`, or x0 with from = to for
  * row 0), then the certified bounds of |port - step(start)| / (k u scale), ulps,
@@ -86,15 +96,11 @@ typedef struct {
     int route;                     /* who enclosed its products: 0 Arb, 1 the BLAS route,
                                     * 2 both (a step retried at a raised precision), -1 no
                                     * step (row 0) */
-    double stat[5 + 2 * SLPI_STAT_DIRS]; /* the row's part of the statistical test (oracle/stat.c) */
+    double stat[SLPI_STAT_FIELDS]; /* the row's part of the statistical test (oracle/stat.c) */
 } slpi_oracle_local_row;
 
 /* ---- the statistical test (oracle/stat.c) ---- */
-/* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few
- * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
- * then the projections and |r|^2 of r taken from the exact step rounded to the format,
- * and the row's allowance tau for the format's data. */
-#define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS)
+
 /* A row's first field when its statistics ran out of memory: slpi_oracle_local then
  * fails with "out of memory" (a row is never left out of the test silently). */
 #define SLPI_STAT_NOMEM (-1.0)
@@ -115,6 +121,28 @@ void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from
 /* The statistics, p-values, effect and verdict of the pooled sums of `paths` files. */
 void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths);
 
+
+/* The fast path's k steps of row lr from x over dw (k x M), increment l multiplied by
+ * mult[l], into out; 0, or -1 when a step failed (*nomem set when memory did). */
+int slpi_oracle_fast_steps(slpi_fast *f, const slpi_oracle_local_row *lr, const double *x, const double *dw, int M,
+                           const double *mult, double *out, int dim, int *nomem);
+/* P(F > f) for F of (d1, d2) degrees of freedom. */
+double slpi_oracle_f_tail(double f, double d1, double d2);
+
+/* ---- the diagnosis (oracle/diagnose.c) ---- */
+/* Empty sums for problem p's ingredients (its state of dim coordinates) over the steps
+ * first..last, for a port of unit roundoff u. */
+void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last,
+                           double u);
+/* A row's fields (out[SLPI_DIAG_FIELDS]) from its deviations r and rr (from the exact step
+ * and from it rounded; dim each, in units of `unit` = k u s) and the fast path f. */
+void slpi_oracle_diag_row(slpi_fast *f, const slpi_oracle_local_row *lr, const double *dw, int M, const double *r,
+                          const double *rr, double unit, int dim, double *out, int *nomem);
+void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row);
+void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnosis *from);
+/* The result over the rows' form (rounded: 1), named when the statistics FAIL (fail) and
+ * the best ingredient's p <= alpha; r2 the sum |r|^2 of that form. */
+void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, double alpha, int fail);
 
 /* The error unit of a local row k steps after its predecessor: k m u, m = ceil(sqrt(dim)). */
 double slpi_oracle_local_unit(long steps, int dim, double u);

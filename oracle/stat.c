@@ -121,11 +121,8 @@ static double round_bits(double x, int bits)
     return ldexp(nearbyint(ldexp(x, bits - e)), e - bits);
 }
 
-/* The fast path's k steps from x over dw (k x M) with each increment multiplied by
- * sign[l] (component l), into out; 0, or -1 when a step failed (*nomem set when it was
- * memory that failed). */
-static int fast_steps(slpi_fast *f, const slpi_oracle_local_row *lr, const double *x, const double *dw, int M,
-                      const double *mult, double *out, int dim, int *nomem)
+int slpi_oracle_fast_steps(slpi_fast *f, const slpi_oracle_local_row *lr, const double *x, const double *dw, int M,
+                           const double *mult, double *out, int dim, int *nomem)
 {
     long k = lr->to - lr->from;
     double d[64], *dd = M <= 64 ? d : malloc((size_t)M * sizeof(double));
@@ -198,10 +195,10 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     arf_clear(e);
     arf_clear(ref);
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
-    int ok = fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
-        fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
+    int ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
+        slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
     for (int l = 0; l < M; l++) mult[l] = 0.0;
-    ok = ok && fast_steps(f, lr, lr->start, dw, M, mult, P0, dim, &nomem) == 0;
+    ok = ok && slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, P0, dim, &nomem) == 0;
     for (int i = 0; ok && i < dim; i++) {
         dir[i] = P[i];
         dir[dim + i] = P0[i] - lr->start[i];
@@ -210,7 +207,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     }
     for (int l = 0; split && ok && l < M; l++) {   /* each component's odd part */
         for (int j = 0; j < M; j++) mult[j] = j == l ? -1.0 : 1.0;
-        ok = fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim, &nomem) == 0;
+        ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim, &nomem) == 0;
         for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (P[i] - tmp[i]) / 2;
     }
     /* the twin: inputs rounded at u (relative, uniform), outputs to the format's bits */
@@ -218,7 +215,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     double u = port->precision.u;
     for (int i = 0; i < dim; i++) tmp[i] = lr->start[i] * (1 + u * uniform_pm1(&c));
     for (long n = 0; n < k * M; n++) dwt[n] = dw[n] * (1 + u * uniform_pm1(&c));
-    ok = ok && fast_steps(f, lr, tmp, dwt, M, ones, T, dim, &nomem) == 0;
+    ok = ok && slpi_oracle_fast_steps(f, lr, tmp, dwt, M, ones, T, dim, &nomem) == 0;
     if (ok) {
         double r2 = dot(r, r, dim), t2 = 0;
         for (int i = 0; i < dim; i++) {
@@ -237,6 +234,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         out[2 + SLPI_STAT_DIRS] = t2;
         outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
         outr[SLPI_STAT_DIRS + 1] = DATA_BIAS * sqrt(move2 / (double)k) / s; /* tau of the row */
+        slpi_oracle_diag_row(f, lr, dw, M, r, rr, unit, dim, out + SLPI_DIAG_OFFSET, &nomem);
     }
     if (nomem) out[0] = SLPI_STAT_NOMEM;
     free(w);
@@ -278,6 +276,7 @@ void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
     sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
     sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
     st->t2_sum += t2;
+    slpi_oracle_diag_add(&st->diag, row + SLPI_DIAG_OFFSET);
 }
 
 static void sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
@@ -297,10 +296,11 @@ void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from
     sums_merge(&to->exact, &from->exact);
     sums_merge(&to->rounded, &from->rounded);
     to->t2_sum += from->t2_sum;
+    slpi_oracle_diag_merge(&to->diag, &from->diag);
 }
 
 /* P(F > f) for F of (d1, d2) degrees of freedom: I_{d2/(d2 + d1 f)}(d2/2, d1/2). */
-static double f_tail(double f, double d1, double d2)
+double slpi_oracle_f_tail(double f, double d1, double d2)
 {
     if (!(f > 0)) return 1.0;
     arb_t r, a, b, z;
@@ -389,7 +389,7 @@ static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S, int *use
     }
     *used = m;
     st->t2 = n * (n - 1) * q;
-    st->p_systematic = m > 0 && n > m ? f_tail(st->t2 * (n - m) / (m * (n - 1)), m, n - m) : 1.0;
+    st->p_systematic = m > 0 && n > m ? slpi_oracle_f_tail(st->t2 * (n - m) / (m * (n - 1)), m, n - m) : 1.0;
 }
 
 /* Direction j's mean a and sample variance v over the n pooled rows. */
@@ -416,7 +416,7 @@ static void tolerant(slpi_verify_stats *st, const slpi_verify_sums *S, int *used
         m++;
         double t = fmax(fabs(a) - st->tolerance_u, 0) / sqrt(v / n);
         tmax = fmax(tmax, t);
-        pmin = fmin(pmin, f_tail(t * t, 1, n - 1));
+        pmin = fmin(pmin, slpi_oracle_f_tail(t * t, 1, n - 1));
     }
     *used = m;
     st->tol_t = tmax;
@@ -443,7 +443,7 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->p_size = var > 0 ? 0.5 * erfc(st->size_t / sqrt(2.0)) : mean > 0 ? 0.0 : 1.0;
     int sys = st->p_systematic <= st->p_size;
     st->which = sys ? "systematic" : "size";
-    st->statistic = sys ? (st->against_rounded ? st->tol_t : st->t2) : st->size_t;
+    st->statistic = sys ? st->tol_t : st->size_t; /* the statistic its p-value is of */
     st->p_value = sys ? st->p_systematic : st->p_size;
     /* the effect: the largest mean projection; the detectable one: the largest
      * sqrt(lambda90 / n) sigma_j over the directions T^2 used */
@@ -460,6 +460,7 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     }
     if (st->p_value <= st->alpha / 2) st->verdict = SLPI_VERDICT_FAIL;
     else if (st->detectable_effect_u <= TARGET_EFFECT) st->verdict = SLPI_VERDICT_PASS;
+    slpi_oracle_diag_finish(&st->diag, st->against_rounded, S->r2_sum, st->alpha, st->verdict == SLPI_VERDICT_FAIL);
 }
 
 const char *slpi_verify_stat_verdict_name(slpi_verdict v)

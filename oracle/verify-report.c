@@ -82,6 +82,26 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
             res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
 }
 
+/* The diagnosis beside a statistical FAIL (oracle/diagnose.c): the first three ingredients
+ * by the part of sum |r|^2 they explain, or that none explains it better than chance. */
+static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
+{
+    if (!d->named) {
+        fprintf(f, "diagnosis: no ingredient of the step explains the deviation better than chance (best %s, p = %.3g)\n",
+                d->n ? d->name[d->order[0]] : "-", d->p);
+        return;
+    }
+    fprintf(f, "diagnosis:");
+    for (int k = 0; k < d->n && k < 3; k++) {
+        int i = d->order[k];
+        fprintf(f, "%s %s off by %.3g [%.3g, %.3g] relative, explaining %.3g of sum |r|^2", k ? ";" : "", d->name[i],
+                d->rel[i], d->lo[i], d->hi[i], d->share[i]);
+    }
+    if (d->from >= 0) fprintf(f, "; the first in steps %ld..%ld (off by %.3g there)", d->from, d->to, d->window_rel);
+    else fprintf(f, "; the first over all steps");
+    fprintf(f, " (p = %.3g)\n", d->p);
+}
+
 void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
     const slpi_verify_stats *st = &res->stats;
@@ -104,6 +124,7 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 "statistics: the systematic p-value is the directions' t tests of a mean beyond %.3g u per step "
                 "(what the format's data allow), largest t %.3g\n",
                 st->tolerance_u, st->tol_t);
+        if (st->verdict == SLPI_VERDICT_FAIL) write_diagnosis(f, &st->diag);
         if (st->verdict == SLPI_VERDICT_UNABLE)
             fprintf(f, "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
                        "more than 1 u: verify more steps or paths%s\n", st->rows, st->detectable_effect_u,
@@ -161,6 +182,25 @@ static json_t *real_or_null(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* The diagnosis: named, p, the window ([from, to] or null: all steps) and the ingredients
+ * in order, each with its relative error, interval, t and share. */
+static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
+{
+    json_t *list = json_array();
+    for (int k = 0; k < d->n; k++) {
+        int i = d->order[k];
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "ingredient", d->name[i],
+                                              "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]),
+                                              "hi", real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
+                                              real_or_null(d->share[i])));
+    }
+    json_t *w = d->from >= 0 ? json_pack("{s:I, s:I, s:o}", "from", (json_int_t)d->from, "to", (json_int_t)d->to,
+                                         "relative_error", real_or_null(d->window_rel))
+                             : json_null();
+    return json_pack("{s:b, s:o, s:o, s:o}", "named", d->named, "p", real_or_null(d->p), "window", w, "ingredients",
+                     list);
+}
+
 static json_t *stats_json(const slpi_verify_stats *st)
 {
     json_t *s = json_object();
@@ -186,6 +226,7 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "rms_u", real_or_null(st->rms_u));
     json_object_set_new(s, "twin_rms_u", real_or_null(st->twin_rms_u));
     json_object_set_new(s, "envelope", json_real(st->envelope));
+    json_object_set_new(s, "diagnosis", diagnosis_json(&st->diag));
     return s;
 }
 

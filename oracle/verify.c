@@ -228,6 +228,8 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
     int rc = slpi_verify_scan(in, o, err);
     int dim = in->dim;
     slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(&in->p) : 0, dim, o->alpha);
+    slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? &in->p : NULL, dim, in->first_step, in->last_step,
+                          o->precision.u);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);

@@ -196,6 +196,35 @@ typedef struct {
     double sum[SLPI_STAT_DIRS], cross[SLPI_STAT_DIRS * SLPI_STAT_DIRS];
     double size_sum, size_sq, r2_sum;
 } slpi_verify_sums;
+/* The diagnosis beside the statistics (oracle/diagnose.c, oracle/README.md#diagnosis): the
+ * rows' deviations r regressed, one ingredient at a time, on the derivative D_i of the
+ * port's step with respect to a coefficient on ingredient i of the scheme (drift, each
+ * noise's amplitude, a scheme's terms: fast/ingredients.h; each component of the drift's
+ * gradient when the state has at most 9 coordinates). Sums over rows, whole and in
+ * SLPI_DIAG_BINS bins of steps, then the result. */
+#define SLPI_DIAG_INGREDIENTS 24
+#define SLPI_DIAG_BINS 32
+typedef struct {
+    int n;                                   /* ingredients; 0: not run */
+    const char *name[SLPI_DIAG_INGREDIENTS]; /* static names */
+    long rows, step0, width;                 /* bin b: rows ending at steps step0 + [b width, (b + 1) width) */
+    double u;                                /* the port's unit roundoff */
+    double dd[SLPI_DIAG_INGREDIENTS];        /* sum |D_i|^2, and of <r, D_i> and its square, r */
+    double z[2][SLPI_DIAG_INGREDIENTS], zz[2][SLPI_DIAG_INGREDIENTS]; /* from the exact step [0], rounded [1] */
+    double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
+    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
+    long bin_rows[SLPI_DIAG_BINS];
+    /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
+    int named;
+    int order[SLPI_DIAG_INGREDIENTS];        /* by the share of sum |r|^2 each explains, largest first */
+    double rel[SLPI_DIAG_INGREDIENTS];       /* estimated relative error of the ingredient per step */
+    double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
+    double t[SLPI_DIAG_INGREDIENTS];         /* t of its excess over the format's data (2 u) */
+    double share[SLPI_DIAG_INGREDIENTS];     /* the share of sum |r|^2 it explains alone */
+    double p;                                /* the first's p-value, Bonferroni over the ingredients */
+    long from, to;                           /* the window of steps of its evidence; -1 -1: all */
+    double window_rel;                       /* the first's relative error within the window */
+} slpi_verify_diagnosis;
 typedef struct {
     slpi_verdict verdict;
     double alpha;
@@ -224,6 +253,7 @@ typedef struct {
                          * the format's data allow (the systematic test's null), in
                          * u |x|; 0 against the exact step */
     double tol_t;       /* then the largest t of a mean's excess over it */
+    slpi_verify_diagnosis diag;
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
 const char *slpi_verify_stat_verdict_name(slpi_verdict v);

@@ -12,7 +12,9 @@
  * of the planted defects below, MAG its magnitude; "none" is the correct port.
  * "effect" integrates in double along the defective trajectory and prints, over the
  * steps, the mean and the largest |step_defect(x) - step_correct(x)|_max / (2^-24 |x|_max):
- * the defect's effect per step in units of binary32's u |x|. */
+ * the defect's effect per step in units of binary32's u |x|. With PORT_WINDOW=A:B in the
+ * environment the defect acts on the steps A <= n < B only (the diagnosis's window,
+ * tests/oracle/t-verify-diagnosis.sh). */
 #ifndef PORT_H
 #define PORT_H
 #include <stdio.h>
@@ -33,9 +35,13 @@ typedef REAL real;
  *   lap    one eigenvalue of the drift operator times 1 + MAG (Euler-Zeitlin: the
  *          Laplacian's -l(l+1) at l = 2; the rigid body and the heavy top: I^-1_2)
  *   bad    one bad step: after step STEPS/2 the first coordinate moves by MAG 2^-24 |x|
- *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode) */
-enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_COUNT };
-static const char *const defect_names[D_COUNT] = {"none", "drop", "coef", "amp", "sign", "lap", "bad", "early"};
+ *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode)
+ *   upd    (ISOMP) the update's commutator [Psi, Y] times 1 + MAG
+ *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
+ *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi */
+enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_COUNT };
+static const char *const defect_names[D_COUNT] = {"none", "drop", "coef", "amp", "sign", "lap", "bad", "early",
+                                                  "upd", "trans"};
 typedef struct { int kind; double mag; } defect;
 
 /* a defect's factor on a coefficient: (1 + MAG) when the defect is `kind`, else 1 */
@@ -125,6 +131,12 @@ static int port_main(const port *p, int argc, char **argv)
         printf("\n");
     }
     defect none = {D_NONE, 0};
+    long wa = 0, wb = steps;
+    const char *win = getenv("PORT_WINDOW");
+    if (win && sscanf(win, "%ld:%ld", &wa, &wb) != 2) {
+        fprintf(stderr, "%s: PORT_WINDOW=%s is not A:B\n", argv[0], win);
+        return 2;
+    }
     double sum = 0, worst = 0;
     for (long n = 0;; n++) {
         if (!effect) {
@@ -138,7 +150,7 @@ static int port_main(const port *p, int argc, char **argv)
             return 2;
         }
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
-        p->step(x, dw, &d);
+        p->step(x, dw, n >= wa && n < wb ? &d : &none);
         if (d.kind == D_BAD && n == steps / 2) {
             for (int i = 0; i < p->dim; i++) xd[i] = (double)x[i];
             x[0] += (real)(d.mag * 0x1p-24 * maxabs(xd, p->dim));

@@ -25,7 +25,8 @@ static void cross(real *c, const real *p, const real *y)
 
 static void step(real *x, const double *dw, const defect *d)
 {
-    const real half = (real)(0.5 * dfac(d, D_COEF, 1)), quarter = (real)(0.25 * dfac(d, D_DROP, -1));
+    const real half = (real)(0.5 * dfac(d, D_COEF, 1));
+    const real quarter = (real)(0.25 * dfac(d, D_DROP, -1) * dfac(d, D_TRANS, -2)), upd = (real)dfac(d, D_UPD, 1);
     real y[3] = {x[0], x[1], x[2]}, p[3], c[3];
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         solve_psi(p, y, dw, d);
@@ -41,7 +42,7 @@ static void step(real *x, const double *dw, const defect *d)
     }
     solve_psi(p, y, dw, d);
     cross(c, p, y);
-    for (int i = 0; i < 3; i++) x[i] += c[i];
+    for (int i = 0; i < 3; i++) x[i] += upd * c[i];
 }
 
 static void x0(double *x) { x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1); }

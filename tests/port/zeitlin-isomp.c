@@ -155,12 +155,18 @@ static void pack(real *v, cplx x[N][N])
 static void step(real *v, const double *dw, const defect *d)
 {
     const real half = (real)(0.5 * dfac(d, D_COEF, 1)), quarter = (real)(0.25 * dfac(d, D_DROP, -1));
-    cplx x[N][N], y[N][N], p[N][N], py[N][N], yp[N][N], pyp[N][N];
+    const real upd = (real)dfac(d, D_UPD, 1), tr = (real)(d->kind == D_TRANS ? d->mag : 0);
+    cplx x[N][N], y[N][N], p[N][N], py[N][N], yp[N][N], pyp[N][N], pt[N][N], pypt[N][N];
     unpack(x, v);
     memcpy(y, x, sizeof y);
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         psi(p, y, dw, d);
         mul(py, p, y); mul(yp, y, p); mul(pyp, py, p);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) pt[a][b] = p[b][a];
+        mul(pypt, py, pt);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) pyp[a][b] = (1 - tr) * pyp[a][b] + tr * pypt[a][b];
         real change = 0, size = 0;
         for (int a = 0; a < N; a++)
             for (int b = 0; b < N; b++) {
@@ -174,7 +180,7 @@ static void step(real *v, const double *dw, const defect *d)
     psi(p, y, dw, d);
     mul(py, p, y); mul(yp, y, p);
     for (int a = 0; a < N; a++)
-        for (int b = 0; b < N; b++) x[a][b] += py[a][b] - yp[a][b];
+        for (int b = 0; b < N; b++) x[a][b] += upd * (py[a][b] - yp[a][b]);
     pack(v, x);
 }
 

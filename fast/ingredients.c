@@ -1,0 +1,98 @@
+/* ingredients.c — the coefficients on a step's ingredients (fast/ingredients.h): their
+ * list from the problem, and the drift and noise coefficients applied to the increments
+ * (delta_0 = h times the drift's, delta_k = dW_k times noise k's: every scheme reads H_k
+ * only through delta_k grad H_k). ISOMP reads its terms' coefficients itself (fast/isomp.c). */
+#include <stdlib.h>
+#include <stddef.h>
+#include "slpi/errors.h"
+#include "slpi/registry.h"
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "core/problem-struct.h"
+#include "fast/fast.h"
+#include "fast/ingredients.h"
+
+static const char *const noise_name[SLPI_FAST_NOISE_NAMED] = {
+    "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
+};
+static const char *const isomp_term[SLPI_FAST_TERMS] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
+
+/* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
+ * one for all of them together when there are two or more. */
+static int noise_each(int M)
+{
+    return M <= SLPI_FAST_NOISE_NAMED ? M : 0;
+}
+
+static int noise_all(int M)
+{
+    return M >= 2;
+}
+
+/* Whether p's step has ISOMP's terms as ingredients (the unfused form in fast/isomp.c). */
+static int has_terms(const slpi_problem *p)
+{
+    return p->scheme == SLPI_SCHEME_ISOMP && p->isomp_update == SLPI_ISO_UPDATE_COMM &&
+           p->solver == SLPI_SOLVER_FIXED_POINT;
+}
+
+int slpi_fast_ingredients(const slpi_problem *p, const char **name)
+{
+    int M = slpi_problem_noise_count(p), n = 0;
+    if (name) name[n] = "drift";
+    n++;
+    for (int k = 0; k < noise_each(M); k++, n++)
+        if (name) name[n] = noise_name[k];
+    if (noise_all(M) && name) name[n] = "noise";
+    n += noise_all(M);
+    for (int j = 0; has_terms(p) && j < SLPI_FAST_TERMS; j++, n++)
+        if (name) name[n] = isomp_term[j];
+    return n;
+}
+
+int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
+{
+    int n = slpi_fast_ingredients(&f->p, NULL);
+    if (!f->coef && !(f->coef = malloc((size_t)n * sizeof *f->coef))) return -1;
+    if (i >= n) return -1;
+    if (i < 0) {
+        f->coef_on = 0;
+        for (int j = 0; j < n; j++) f->coef[j] = 1.0;
+        return 0;
+    }
+    if (!f->coef_on)
+        for (int j = 0; j < n; j++) f->coef[j] = 1.0;
+    f->coef_on = 1;
+    f->coef[i] = coef;
+    return 0;
+}
+
+void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta)
+{
+    if (!f->coef_on) return;
+    int M = f->sys.M, each = noise_each(M);
+    double all = noise_all(M) ? f->coef[1 + each] : 1.0;
+    delta[0] *= f->coef[0];
+    for (int k = 0; k < M; k++) delta[k + 1] *= (k < each ? f->coef[1 + k] : 1.0) * all;
+}
+
+const double *slpi_fast_ingredient_terms(const slpi_fast *f)
+{
+    if (!f->coef_on || !has_terms(&f->p)) return NULL;
+    return f->coef + 1 + noise_each(f->sys.M) + noise_all(f->sys.M);
+}
+
+int slpi_fast_drift_part(slpi_fast *f, int i, const double *x, double *out)
+{
+    const slpi_fast_system *s = &f->sys;
+    if (!s->gen || !s->coad || i < 0 || i >= s->dim) return -1;
+    double *g = malloc((size_t)s->dim * sizeof *g);
+    if (!g) return -1;
+    s->gen(s, 0, g, x);
+    for (int j = 0; j < s->dim; j++)
+        if (j != i) g[j] = 0;
+    s->coad(s, out, g, x);
+    for (int j = 0; j < s->dim; j++) out[j] *= f->p.h;
+    free(g);
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* fast/ingredients.h — the ingredients of a step that `slpi verify`'s diagnosis scales
+ * (oracle/diagnose.c; oracle/README.md#diagnosis): each is a coefficient, 1 in the scheme,
+ * on one part of the step in the words of docs/schemes.md. Every scheme has the drift (the
+ * increment h of H_0), the amplitude of each noise Hamiltonian (its increment dW_k; up to
+ * SLPI_FAST_NOISE_NAMED of them) and of all of them together ("noise"); ISOMP with the
+ * commutator update and the fixed-point solver adds the terms of its step, [Psi,Y]/2 and
+ * Psi Y Psi/4 of the midpoint's fixed point and the update X_n + [Psi,Y]
+ * (docs/schemes.md#isomp). */
+#ifndef SLPI_FAST_INGREDIENTS_H
+#define SLPI_FAST_INGREDIENTS_H
+
+typedef struct slpi_problem slpi_problem;
+typedef struct slpi_fast slpi_fast;
+
+#define SLPI_FAST_INGREDIENTS_MAX 16
+#define SLPI_FAST_NOISE_NAMED 9
+
+/* The ingredients of problem p's step: their count (at most SLPI_FAST_INGREDIENTS_MAX),
+ * with their names (static strings) in name[0..count) when name is not NULL. */
+int slpi_fast_ingredients(const slpi_problem *p, const char **name);
+
+/* The steps of f from now on take ingredient i (0 <= i < count) times coef; i < 0 puts
+ * every ingredient back to 1 and f back to the scheme's own (fused) form. While any
+ * coefficient is set, ISOMP steps in its unfused form, one m_* operation a term
+ * (fast/isomp.c), even at a coefficient of 1. Returns 0, or -1 when i is out of range or
+ * memory failed. */
+int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef);
+
+/* The drift's component i (0 <= i < dim): out = h ad*_{g_i} x, g_i the gradient of H_0 at x
+ * with all but its coordinate i set to 0 (the coefficients of fast/system.h's gen), the
+ * leading-order change of a step when that component's coefficient changes by 1
+ * (docs/conventions.md#sde). Returns 0, or -1 when the system has no coordinate
+ * operations or memory failed. */
+int slpi_fast_drift_part(slpi_fast *f, int i, const double *x, double *out);
+
+#endif

@@ -1,0 +1,244 @@
+/* diagnose.c — the diagnosis beside a statistical FAIL of `slpi verify --local`
+ * (oracle/README.md#diagnosis has the rule; slpi-tools.h slpi_verify_diagnosis the result).
+ *
+ * Per locally checked row, from the port's previous row over its k steps, with r the
+ * port's certified deviation in units of k u s (oracle/stat.c):
+ *
+ *   D_i = (F_i(x) - F(x)) / (EPS k u s)    F the fast path's k steps in the unfused form of
+ *                                          fast/ingredients.h, F_i the same with ingredient
+ *                                          i's coefficient 1 + EPS: the derivative of the
+ *                                          step with respect to a relative error of i
+ *   z_i = <r, D_i>, |D_i|^2
+ *
+ * Pooled over rows: beta_i = sum z_i / sum |D_i|^2 is the least-squares relative error of
+ * ingredient i alone per step, and (sum z_i)^2 / sum |D_i|^2 the part of sum |r|^2 it
+ * explains. Its standard error is that of sum z_i over independent rows, sqrt(n var z_i),
+ * divided by sum |D_i|^2; its t is the excess of |beta_i| over what the format's data allow
+ * (DATA_REL u: two data stored at u, as oracle/stat.c's DATA_BIAS), and p the two-sided t
+ * tail times the ingredient count (Bonferroni). The ingredients are named by the part
+ * they explain, largest first, when the statistics FAIL and the first's p <= alpha;
+ * otherwise none explains the deviation better than chance. The window: of the contiguous
+ * runs of the SLPI_DIAG_BINS bins of steps, the one where the first ingredient's sum of z
+ * has the largest t against the noise of z between rows (window()), when its t^2 exceeds
+ * the whole range's by more than 2 ln(runs) (a penalty for the runs tried); else "all
+ * steps". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+
+#include "slpi/problem.h"
+#include "slpi/step.h"
+#include "slpi/fast.h"
+#include "slpi/tools.h"
+#include "fast/ingredients.h"
+#include "oracle/oracle.h"
+
+/* The relative change of a coefficient that gives the derivative: large enough that the
+ * change of the step, EPS |term|, stands far above the step's rounding (u |x|), small
+ * enough that the second derivative's part, EPS^2 |term|, is negligible. */
+#define EPS 0x1p-20
+/* The relative error of an ingredient that a correct port's data explain (oracle/stat.c's
+ * DATA_BIAS: a term carrying two data stored at u). */
+#define DATA_REL 2.0
+/* z_{0.975}: the interval's half width in standard errors. */
+#define Z95 1.959963984540054
+/* The drift's components are ingredients of their own up to this many coordinates. */
+#define DRIFT_PARTS 9
+
+static const char *const drift_name[DRIFT_PARTS] = {
+    "drift dH/dx1", "drift dH/dx2", "drift dH/dx3", "drift dH/dx4", "drift dH/dx5",
+    "drift dH/dx6", "drift dH/dx7", "drift dH/dx8", "drift dH/dx9",
+};
+
+/* The drift's components that are ingredients: one a coordinate, or none. */
+static int drift_parts(int dim)
+{
+    return dim <= DRIFT_PARTS ? dim : 0;
+}
+
+void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last,
+                           double u)
+{
+    memset(d, 0, sizeof *d);
+    d->n = p ? slpi_fast_ingredients(p, d->name) : 0;
+    for (int i = 0; p && i < drift_parts(dim); i++) d->name[d->n++] = drift_name[i];
+    d->step0 = first > 0 ? first : 0;
+    long span = last - d->step0 + 1;
+    d->width = span > SLPI_DIAG_BINS ? (span + SLPI_DIAG_BINS - 1) / SLPI_DIAG_BINS : 1;
+    d->u = u;
+    d->from = d->to = -1;
+}
+
+/* Ingredient i's direction of row lr into D (dim doubles, in units of `unit`): the fast
+ * ingredients' by their coefficient 1 + EPS against base (the unfused k steps), the
+ * drift's components' as k h ad*_{g_i} x averaged over the row's start and end. */
+static int direction(slpi_fast *f, const slpi_oracle_local_row *lr, const double *dw, int M, int nf, int i,
+                     const double *base, double unit, int dim, double *D, double *tmp, const double *ones, int *nomem)
+{
+    if (i < nf) {
+        int ok = slpi_fast_ingredient_scale(f, i, 1.0 + EPS) == 0 &&
+                 slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, D, dim, nomem) == 0 &&
+                 slpi_fast_ingredient_scale(f, i, 1.0) == 0;
+        for (int j = 0; ok && j < dim; j++) D[j] = (D[j] - base[j]) / (EPS * unit);
+        return ok ? 0 : -1;
+    }
+    double k = (double)(lr->to - lr->from);
+    if (slpi_fast_drift_part(f, i - nf, lr->start, D) || slpi_fast_drift_part(f, i - nf, base, tmp)) return -1;
+    for (int j = 0; j < dim; j++) D[j] = k * (D[j] + tmp[j]) / 2 / unit;
+    return 0;
+}
+
+void slpi_oracle_diag_row(slpi_fast *f, const slpi_oracle_local_row *lr, const double *dw, int M, const double *r,
+                          const double *rr, double unit, int dim, double *out, int *nomem)
+{
+    int nf = slpi_fast_ingredients(slpi_fast_problem(f), NULL), n = nf + drift_parts(dim);
+    memset(out, 0, SLPI_DIAG_FIELDS * sizeof *out);
+    out[0] = -1;
+    double *w = malloc((3 * (size_t)dim + (size_t)M + 1) * sizeof *w);
+    if (!w) {
+        *nomem = 1;
+        return;
+    }
+    double *base = w, *D = w + dim, *tmp = D + dim, *ones = tmp + dim;
+    for (int l = 0; l < M; l++) ones[l] = 1.0;
+    int ok = slpi_fast_ingredient_scale(f, 0, 1.0) == 0 &&
+             slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, base, dim, nomem) == 0;
+    for (int i = 0; ok && i < n; i++) {
+        if (direction(f, lr, dw, M, nf, i, base, unit, dim, D, tmp, ones, nomem)) {
+            ok = i >= nf; /* a system without coordinate operations: no drift components */
+            continue;
+        }
+        double dd = 0, z = 0, zr = 0;
+        for (int j = 0; j < dim; j++) {
+            dd += D[j] * D[j];
+            z += r[j] * D[j];
+            zr += rr[j] * D[j];
+        }
+        out[1 + 3 * i] = dd;
+        out[2 + 3 * i] = z;
+        out[3 + 3 * i] = zr;
+    }
+    slpi_fast_ingredient_scale(f, -1, 1.0);
+    if (ok) out[0] = (double)lr->to;
+    free(w);
+}
+
+void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
+{
+    if (row[0] < 0 || d->n == 0) return;
+    long b = ((long)row[0] - d->step0) / d->width;
+    b = b < 0 ? 0 : b >= SLPI_DIAG_BINS ? SLPI_DIAG_BINS - 1 : b;
+    d->rows++;
+    d->bin_rows[b]++;
+    for (int i = 0; i < d->n; i++) {
+        d->dd[i] += row[1 + 3 * i];
+        d->bin_dd[b][i] += row[1 + 3 * i];
+        for (int form = 0; form < 2; form++) {
+            double z = row[2 + form + 3 * i];
+            d->z[form][i] += z;
+            d->zz[form][i] += z * z;
+            d->bin_z[form][b][i] += z;
+            d->bin_zz[form][b][i] += z * z;
+        }
+    }
+}
+
+void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnosis *from)
+{
+    to->rows += from->rows;
+    for (int b = 0; b < SLPI_DIAG_BINS; b++) to->bin_rows[b] += from->bin_rows[b];
+    for (int i = 0; i < to->n; i++) {
+        to->dd[i] += from->dd[i];
+        for (int form = 0; form < 2; form++) {
+            to->z[form][i] += from->z[form][i];
+            to->zz[form][i] += from->zz[form][i];
+            for (int b = 0; b < SLPI_DIAG_BINS; b++) {
+                to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
+                to->bin_z[form][b][i] += from->bin_z[form][b][i];
+                to->bin_zz[form][b][i] += from->bin_zz[form][b][i];
+            }
+        }
+    }
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The window of ingredient i's evidence (the file's header comment): the noise of z per
+ * row, s^2, is the median over the bins of z's variance within a bin (a local defect
+ * raises it in the few bins it covers only); a run of bins a..b has t = sum z / sqrt(n s^2). */
+static void window(slpi_verify_diagnosis *d, int form, int i)
+{
+    double var[SLPI_DIAG_BINS];
+    int nv = 0;
+    for (int b = 0; b < SLPI_DIAG_BINS; b++) {
+        double n = (double)d->bin_rows[b], z = d->bin_z[form][b][i];
+        if (n >= 2) var[nv++] = fmax((d->bin_zz[form][b][i] - z * z / n) / (n - 1), 0);
+    }
+    if (nv == 0) return;
+    qsort(var, (size_t)nv, sizeof *var, by_value);
+    double s2 = nv % 2 ? var[nv / 2] : (var[nv / 2 - 1] + var[nv / 2]) / 2;
+    if (!(s2 > 0)) return;
+    double sgn = d->z[form][i] >= 0 ? 1.0 : -1.0, all = d->z[form][i] * d->z[form][i] / ((double)d->rows * s2);
+    double best = -1;
+    int ba = 0, bb = SLPI_DIAG_BINS - 1, runs = SLPI_DIAG_BINS * (SLPI_DIAG_BINS + 1) / 2;
+    for (int a = 0; a < SLPI_DIAG_BINS; a++) {
+        double z = 0, n = 0;
+        for (int b = a; b < SLPI_DIAG_BINS; b++) {
+            z += d->bin_z[form][b][i];
+            n += (double)d->bin_rows[b];
+            double t2 = n > 0 && sgn * z > 0 ? z * z / (n * s2) : 0;
+            if (t2 > best) {
+                best = t2;
+                ba = a;
+                bb = b;
+            }
+        }
+    }
+    if (best - all > 2 * log((double)runs) && (ba > 0 || bb < SLPI_DIAG_BINS - 1)) {
+        double z = 0, dd = 0;
+        for (int b = ba; b <= bb; b++) {
+            z += d->bin_z[form][b][i];
+            dd += d->bin_dd[b][i];
+        }
+        d->from = d->step0 + ba * d->width;
+        d->to = d->step0 + (bb + 1) * d->width - 1;
+        d->window_rel = dd > 0 ? z / dd : 0;
+    }
+}
+
+void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, double alpha, int fail)
+{
+    double n = (double)d->rows;
+    d->named = 0;
+    d->p = 1.0;
+    d->from = d->to = -1;
+    if (d->n == 0 || d->rows < 3) return;
+    int form = rounded ? 1 : 0;
+    for (int i = 0; i < d->n; i++) {
+        double z = d->z[form][i], dd = d->dd[i], mean = z / n;
+        double var = (d->zz[form][i] - n * mean * mean) / (n - 1), se = dd > 0 ? sqrt(n * fmax(var, 0)) / dd : INFINITY;
+        d->rel[i] = dd > 0 ? z / dd : 0;
+        d->lo[i] = d->rel[i] - Z95 * se;
+        d->hi[i] = d->rel[i] + Z95 * se;
+        double excess = fmax(fabs(d->rel[i]) - DATA_REL * d->u, 0);
+        d->t[i] = se > 0 ? excess / se : excess > 0 ? INFINITY : 0;
+        d->share[i] = dd > 0 && r2 > 0 ? fmin(1.0, z * z / dd / r2) : 0;
+        d->order[i] = i;
+    }
+    for (int i = 1; i < d->n; i++)   /* by share, largest first (insertion: n <= 16) */
+        for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
+            int t = d->order[j];
+            d->order[j] = d->order[j - 1];
+            d->order[j - 1] = t;
+        }
+    int first = d->order[0];
+    double t = d->t[first];
+    d->p = fmin(1.0, d->n * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
+    d->named = fail && d->p <= alpha;
+    if (d->named) window(d, form, first);
+}
