@@ -20,8 +20,8 @@
  * otherwise none explains the deviation better than chance. The window: of the contiguous
  * runs of the SLPI_DIAG_BINS bins of steps, the one where the first ingredient's sum of z
  * has the largest t against the noise of z between rows (window()), when its t^2 exceeds
- * the whole range's by more than 2 ln(runs) (a penalty for the runs tried); else "all
- * steps". */
+ * the whole range's by more than 2 ln(runs) (a penalty for the runs tried) and it spans
+ * at most a quarter of the steps; else "all steps". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +43,10 @@
 #define DATA_REL 2.0
 /* z_{0.975}: the interval's half width in standard errors. */
 #define Z95 1.959963984540054
+/* A window is local when it spans at most this many of the SLPI_DIAG_BINS bins (a quarter
+ * of the steps); the evidence of a defect acting on every step but stronger on some
+ * (a drift component along a coordinate that passes near 0) is no local defect. */
+#define LOCAL_BINS (SLPI_DIAG_BINS / 4)
 /* The drift's components are ingredients of their own up to this many coordinates. */
 #define DRIFT_PARTS 9
 
@@ -199,7 +203,7 @@ static void window(slpi_verify_diagnosis *d, int form, int i)
             }
         }
     }
-    if (best - all > 2 * log((double)runs) && (ba > 0 || bb < SLPI_DIAG_BINS - 1)) {
+    if (best - all > 2 * log((double)runs) && bb - ba + 1 <= LOCAL_BINS) {
         double z = 0, dd = 0;
         for (int b = ba; b <= bb; b++) {
             z += d->bin_z[form][b][i];

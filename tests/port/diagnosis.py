@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""diagnosis.py - the held-out accuracy of verify's diagnosis (docs/power.md#diagnosis-rule).
+
+Runs the C ports of tests/port/ (c-float, c-fma) with the planted defects of port.h on
+the rule's held-out paths through `slpi verify --precision binary32 --local --json` (the
+harness of power.py), and reads the diagnosis of each statistical FAIL: the first
+ingredient named against the defect's expected one. Every run is a line of OUT/diag.tsv;
+OUT/diag.md is the table docs/power.md quotes.
+
+usage: diagnosis.py [--plan held-out|smoke] [--out DIR]
+Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 0 when the plan ran, 2 on a
+bad argument."""
+import os
+import sys
+
+from power import Harness, UNIT_MAG
+
+# the rule's magnitudes of about 1 u for the defects power.py's grid lacks
+NEW_MAG = {"rb": {"upd": 2.2e-5, "trans": 1.5}, "zeitlin": {"upd": 1.2e-5, "trans": 1.0}}
+# the expected first ingredient of each (system, defect); None: run and reported, not judged
+EXPECT = {
+    "rb": {"drop": "Psi Y Psi/4", "trans": "Psi Y Psi/4", "coef": "[Psi,Y]/2", "upd": "update", "amp": "noise",
+           "sign": "noise 1", "lap": "drift dH/dx2"},
+    "zeitlin": {"drop": "Psi Y Psi/4", "trans": "Psi Y Psi/4", "coef": "[Psi,Y]/2", "upd": "update",
+                "amp": "noise", "sign": None, "lap": "drift"},
+    "heavytop": {"drop": None, "coef": None, "amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2"},
+}
+STEPS = {"rb": 2000, "heavytop": 2000, "zeitlin": 300}
+PATHS = {"rb": range(8100, 8110), "heavytop": range(8100, 8110), "zeitlin": range(8100, 8102)}
+IMPLS = {"rb": ("c-float", "c-fma"), "heavytop": ("c-float", "c-fma"), "zeitlin": ("c-float",)}
+FACTORS = (1, 4, 16)
+FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "exit", "stat_verdict", "named",
+          "first", "expected", "relative_error", "share", "window")
+
+
+def plan(name):
+    """(system, impl, defect, mag, steps, path) of a plan"""
+    out = []
+    systems = ("rb",) if name == "smoke" else ("rb", "heavytop", "zeitlin")
+    for system in systems:
+        paths = PATHS[system][:1] if name == "smoke" else PATHS[system]
+        impls = ("c-float",) if name == "smoke" else IMPLS[system]
+        for impl in impls:
+            for path in paths:
+                out.append((system, impl, "none", 0.0, STEPS[system], path))
+                for defect in EXPECT[system]:
+                    unit = NEW_MAG.get(system, {}).get(defect, UNIT_MAG[system].get(defect))
+                    for f in FACTORS[:1] if name == "smoke" else FACTORS:
+                        out.append((system, impl, defect, float("%.2g" % (unit * f)), STEPS[system], path))
+    return out
+
+
+def one(h, system, impl, defect, mag, steps, path):
+    noise = h.noise(system, steps, path)
+    traj = os.path.join(h.out, "traj", "%s-%s-%s-%g-%d.traj" % (system, impl, defect, mag, path))
+    os.makedirs(os.path.dirname(traj), exist_ok=True)
+    with open(traj, "w") as f:
+        import subprocess
+        subprocess.run(h.port_argv(impl, system, noise, steps, defect, mag), stdout=f, check=True)
+    effect = h.effect(system, noise, steps, defect, mag)[0]
+    rc, j = h.verify([traj])
+    st = j.get("statistics", {})
+    d = st.get("diagnosis") or {}
+    ing = d.get("ingredients") or [{}]
+    os.remove(traj)
+    w = d.get("window")
+    return [system, impl, defect, repr(mag), str(steps), str(path), "%.4g" % effect, str(rc), st.get("verdict", ""),
+            str(bool(d.get("named"))), ing[0].get("ingredient", "") if d.get("named") else "",
+            str(EXPECT[system].get(defect)), "%.4g" % (ing[0].get("relative_error") or 0), "%.3g" % (ing[0].get("share") or 0),
+            "%d..%d" % (w["from"], w["to"]) if w else ""]
+
+
+def table(rows):
+    judged = [r for r in rows if r["expected"] not in ("None", "") and float(r["effect_mean"]) >= 1
+              and r["stat_verdict"] == "FAIL"]
+    right = [r for r in judged if r["first"] == r["expected"]]
+    lines = ["| system | defect | judged runs | first named = expected | named otherwise |", "|---|---|---|---|---|"]
+    for system in EXPECT:
+        for defect in EXPECT[system]:
+            js = [r for r in judged if r["system"] == system and r["defect"] == defect]
+            if not js:
+                continue
+            other = sorted({r["first"] or "(none)" for r in js if r["first"] != r["expected"]})
+            lines.append("| %s | %s | %d | %d | %s |" % (system, defect, len(js),
+                                                         sum(r["first"] == r["expected"] for r in js), ", ".join(other) or "-"))
+    lines.append("")
+    lines.append("**Accuracy: %d of %d = %.1f %%** (goal >= 90 %%)." % (len(right), len(judged),
+                                                                     100.0 * len(right) / max(len(judged), 1)))
+    nulls = [r for r in rows if r["defect"] == "none"]
+    lines.append("Correct ports: %d runs, %d statistical FAILs, %d diagnoses named." % (
+        len(nulls), sum(r["stat_verdict"] == "FAIL" for r in nulls), sum(r["named"] == "True" for r in nulls)))
+    unjudged = [r for r in rows if r["defect"] != "none" and r not in judged]
+    lines.append("Not judged: %d runs (no expected ingredient, an effect below 1 u, or no statistical FAIL); of "
+                 "them %d named an ingredient." % (len(unjudged), sum(r["named"] == "True" for r in unjudged)))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    name, out = "held-out", "diagnosis-out"
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--plan" and args:
+            name = args.pop(0)
+        elif a == "--out" and args:
+            out = args.pop(0)
+        else:
+            print("diagnosis.py: unknown argument %r (usage: see the docstring)" % a, file=sys.stderr)
+            return 2
+    if name not in ("held-out", "smoke"):
+        print("diagnosis.py: unknown plan %r (held-out, smoke)" % name, file=sys.stderr)
+        return 2
+    h = Harness(out)
+    tsv = os.path.join(out, "diag.tsv")
+    done = {}
+    if os.path.exists(tsv):
+        for line in open(tsv):
+            f = line.rstrip("\n").split("\t")
+            if f[0] != "system":
+                done[tuple(f[:6])] = dict(zip(FIELDS, f))
+    else:
+        with open(tsv, "w") as f:
+            f.write("\t".join(FIELDS) + "\n")
+    for key in plan(name):
+        k = (key[0], key[1], key[2], repr(key[3]), str(key[4]), str(key[5]))
+        if k in done:
+            continue
+        row = one(h, *key)
+        with open(tsv, "a") as f:
+            f.write("\t".join(row) + "\n")
+        done[k] = dict(zip(FIELDS, row))
+        print("\t".join(row), flush=True)
+    with open(os.path.join(out, "diag.md"), "w") as f:
+        f.write(table(list(done.values())))
+    print(open(os.path.join(out, "diag.md")).read())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
