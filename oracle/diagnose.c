@@ -12,8 +12,10 @@
  *
  * Pooled over rows: beta_i = sum z_i / sum |D_i|^2 is the least-squares relative error of
  * ingredient i alone per step, and (sum z_i)^2 / sum |D_i|^2 the part of sum |r|^2 it
- * explains. Its standard error is that of sum z_i over independent rows, sqrt(n var z_i),
- * divided by sum |D_i|^2; its t is the excess of |beta_i| over what the format's data allow
+ * explains. Its standard error is the sandwich one of independent rows,
+ * sqrt(n / (n - 1) sum (z_i - beta_i |D_i|^2)^2) / sum |D_i|^2 (the rows' residuals about the
+ * fit, not z_i's own spread, which the fit's own variation from row to row would swell);
+ * its t is the excess of |beta_i| over what the format's data allow
  * (DATA_REL u: two data stored at u, as oracle/stat.c's DATA_BIAS), and p the two-sided t
  * tail times the ingredient count (Bonferroni). The ingredients are named by the part
  * they explain, largest first, when the statistics FAIL and the first's p <= alpha;
@@ -136,12 +138,15 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
     d->rows++;
     d->bin_rows[b]++;
     for (int i = 0; i < d->n; i++) {
-        d->dd[i] += row[1 + 3 * i];
-        d->bin_dd[b][i] += row[1 + 3 * i];
+        double dd = row[1 + 3 * i];
+        d->dd[i] += dd;
+        d->d4[i] += dd * dd;
+        d->bin_dd[b][i] += dd;
         for (int form = 0; form < 2; form++) {
             double z = row[2 + form + 3 * i];
             d->z[form][i] += z;
             d->zz[form][i] += z * z;
+            d->zd[form][i] += z * dd;
             d->bin_z[form][b][i] += z;
             d->bin_zz[form][b][i] += z * z;
         }
@@ -154,9 +159,11 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
     for (int b = 0; b < SLPI_DIAG_BINS; b++) to->bin_rows[b] += from->bin_rows[b];
     for (int i = 0; i < to->n; i++) {
         to->dd[i] += from->dd[i];
+        to->d4[i] += from->d4[i];
         for (int form = 0; form < 2; form++) {
             to->z[form][i] += from->z[form][i];
             to->zz[form][i] += from->zz[form][i];
+            to->zd[form][i] += from->zd[form][i];
             for (int b = 0; b < SLPI_DIAG_BINS; b++) {
                 to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
                 to->bin_z[form][b][i] += from->bin_z[form][b][i];
@@ -224,9 +231,11 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     if (d->n == 0 || d->rows < 3) return;
     int form = rounded ? 1 : 0;
     for (int i = 0; i < d->n; i++) {
-        double z = d->z[form][i], dd = d->dd[i], mean = z / n;
-        double var = (d->zz[form][i] - n * mean * mean) / (n - 1), se = dd > 0 ? sqrt(n * fmax(var, 0)) / dd : INFINITY;
-        d->rel[i] = dd > 0 ? z / dd : 0;
+        double z = d->z[form][i], dd = d->dd[i], beta = dd > 0 ? z / dd : 0;
+        /* the residuals' sum of squares sum (z - beta |D|^2)^2, with n / (n - 1) */
+        double res = d->zz[form][i] - 2 * beta * d->zd[form][i] + beta * beta * d->d4[i];
+        double se = dd > 0 ? sqrt(fmax(res, 0) * n / (n - 1)) / dd : INFINITY;
+        d->rel[i] = beta;
         d->lo[i] = d->rel[i] - Z95 * se;
         d->hi[i] = d->rel[i] + Z95 * se;
         double excess = fmax(fabs(d->rel[i]) - DATA_REL * d->u, 0);

@@ -226,7 +226,7 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "rms_u", real_or_null(st->rms_u));
     json_object_set_new(s, "twin_rms_u", real_or_null(st->twin_rms_u));
     json_object_set_new(s, "envelope", json_real(st->envelope));
-    json_object_set_new(s, "diagnosis", diagnosis_json(&st->diag));
+    json_object_set_new(s, "diagnosis", st->dirs ? diagnosis_json(&st->diag) : json_null());
     return s;
 }
 

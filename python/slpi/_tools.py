@@ -169,12 +169,23 @@ class Verification:
         comparison ran (``local=True, global_=False``) the local one's. (The JSON's
         top-level "rows" counts the global comparison's alone, 0 when it did not run:
         ``report["rows"]``; the local one's is ``report["local"]["rows"]``.)
+    diagnosis : dict or None
+        Beside a statistical FAIL, the ingredients of the scheme that best explain it
+        (oracle/README.md#diagnosis): "named" (True when one explains the deviation better
+        than chance), "p", "window" (None: all steps; else "from", "to" and the first's
+        "relative_error" there) and "ingredients", strongest first, each with
+        "ingredient", "relative_error" and its 95 % interval "lo", "hi", "t" and "share".
+        None when the statistics did not run.
     """
     verdict: str
     proof: str
     statistics: dict
     report: dict
     text: str = ""
+
+    @property
+    def diagnosis(self):
+        return self.statistics.get("diagnosis") if self.statistics else None
 
     @property
     def rows(self):

@@ -16,7 +16,7 @@ import sys
 from power import Harness, UNIT_MAG
 
 # the rule's magnitudes of about 1 u for the defects power.py's grid lacks
-NEW_MAG = {"rb": {"upd": 2.2e-5, "trans": 1.5}, "zeitlin": {"upd": 1.2e-5, "trans": 1.0}}
+NEW_MAG = {"rb": {"upd": 2.2e-5, "trans": 1.5}, "zeitlin": {"upd": 4e-5, "trans": 45.0}}
 # the expected first ingredient of each (system, defect); None: run and reported, not judged
 EXPECT = {
     "rb": {"drop": "Psi Y Psi/4", "trans": "Psi Y Psi/4", "coef": "[Psi,Y]/2", "upd": "update", "amp": "noise",

@@ -1,0 +1,84 @@
+#!/bin/sh
+# t-verify-diagnosis.sh — the diagnosis beside a statistical FAIL (oracle/README.md#diagnosis,
+# oracle/diagnose.c): the C float ports of tests/port/ (written from the docs, never from
+# fast/ or ref/) with planted defects, verified at binary32 with --local over 2000 steps
+# of the rigid body (60 of Euler-Zeitlin su(8)) on a noise path drawn from the seed:
+#   - correct: the statistics PASS and no diagnosis line is printed;
+#   - every noise amplitude off by 1e-4: the first ingredient named is "noise";
+#   - the update's commutator off by 2^-16: "update", and not a noise;
+#   - Psi Y Psi/4 with a transposed factor (so(3)'s vector form, and su(8)'s matrices):
+#     "Psi Y Psi/4", and not a noise;
+#   - the noise amplitudes off by 4e-4 on steps 600..799 only: the window named lies in
+#     500..899 and the relative error there is within a factor 2 of 4e-4;
+#   - the same two paths pooled (update off): named in JSON and by Python's Verification;
+#   - a correct port declared at u = 2^-30 (a size FAIL of rounding, no ingredient): the
+#     line says no ingredient explains it better than chance.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
+. "$(dirname "$0")/prelude.sh"
+command -v "${CC:-cc}" > /dev/null || { echo "t-verify-diagnosis: SKIP: no C compiler"; exit 77; }
+seed=${SLPI_TEST_SEED:-$(date +%s)}
+echo "t-verify-diagnosis: seed $seed (replay with SLPI_TEST_SEED=$seed)"
+path=$((seed % 100000 + 30000))
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+for p in rb:rb-isomp zeitlin:zeitlin-isomp; do
+  ${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float -o "$d/${p%%:*}" "tests/port/${p#*:}.c" -lm \
+    || { note "cannot build tests/port/${p#*:}.c"; exit 1; }
+done
+$slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$path -o "$d/rb.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
+$slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$((path + 1)) -o "$d/rb2.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
+$slpi noise --preset iso/zeitlin/strong N=8 ic_lmax=7 steps=60 path=$path -o "$d/ez.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
+
+# verify PORT NOISE STEPS DEFECT MAG: the port's trajectory verified; $d/out its report
+verify() {
+  "$d/$1" "$d/$2" $3 $4 $5 > "$d/t.traj" || { note "$1 $4 $5: the port failed"; return 1; }
+  $slpi verify --precision ${PREC:-binary32} --local --json "$d/v.json" "$d/t.traj" > "$d/out" 2>&1
+}
+# the first ingredient named
+first() { sed -n 's/^diagnosis: \([^;]*\) off by .*/\1/p' "$d/out"; }
+
+verify rb rb.noise 2000 none 0
+grep -q '^statistics: PASS' "$d/out" || note "correct port: the statistics do not PASS: $(grep '^statistics:' "$d/out" | head -1)"
+grep -q '^diagnosis' "$d/out" && note "correct port: a diagnosis line: $(grep '^diagnosis' "$d/out")"
+for c in "amp 1e-4 noise" "upd 1.52587890625e-05 update" "trans 1 Psi Y Psi/4"; do
+  set -- $c
+  want=$(echo "$c" | cut -d' ' -f3-)
+  verify rb rb.noise 2000 $1 $2
+  grep -q '^statistics: FAIL' "$d/out" || { note "rigid body $1 $2: the statistics do not FAIL"; continue; }
+  [ "$(first)" = "$want" ] || note "rigid body $1 $2: first named '$(first)', expected '$want': $(grep '^diagnosis' "$d/out")"
+done
+# su(8): Psi Y Psi/4 is a small term (a transposed factor moves a step by 0.02 u |x|):
+# the factor's weight 300 and the update's 2e-4 are some 5 u |x| per step
+verify zeitlin ez.noise 60 trans 300
+[ "$(first)" = "Psi Y Psi/4" ] || note "Euler-Zeitlin trans 300: first named '$(first)': $(grep '^diagnosis' "$d/out")"
+verify zeitlin ez.noise 60 upd 2e-4
+[ "$(first)" = "update" ] || note "Euler-Zeitlin upd 2e-4: first named '$(first)': $(grep '^diagnosis' "$d/out")"
+
+PORT_WINDOW=600:800 verify rb rb.noise 2000 amp 4e-4
+w=$(sed -n 's/.*the first in steps \([0-9]*\)\.\.\([0-9]*\) (off by \([^ ]*\) there).*/\1 \2 \3/p' "$d/out")
+if [ -z "$w" ]; then
+  note "amp 4e-4 on steps 600..799: no window: $(grep '^diagnosis' "$d/out")"
+else
+  set -- $w
+  [ "$1" -ge 500 ] && [ "$2" -le 899 ] || note "amp 4e-4 on steps 600..799: window $1..$2 not within 500..899"
+  awk -v r="$3" 'BEGIN { exit !(r > 2e-4 && r < 8e-4) }' || note "amp 4e-4 on steps 600..799: off by $3 in the window"
+fi
+
+# two paths pooled, the update off: the diagnosis in JSON and in Python
+"$d/rb" "$d/rb.noise" 2000 upd 1.52587890625e-05 > "$d/a.traj" && "$d/rb" "$d/rb2.noise" 2000 upd 1.52587890625e-05 > "$d/b.traj" \
+  || note "pooled: the port failed"
+got=$(PYTHONPATH=python SLPI_BIN=$slpi SLPI_LIB=$(dirname "$slpi")/libslpi.so $py -c "
+import sys, slpi
+v = slpi.verify(['$d/a.traj', '$d/b.traj'], precision='binary32', local=True, global_=False)
+d = v.diagnosis
+print(v.statistics['paths'], d['named'], d['ingredients'][0]['ingredient'])" 2> "$d/py.err")
+[ "$got" = "2 True update" ] || note "pooled in Python: '$got' (expected '2 True update'): $(tail -2 "$d/py.err")"
+
+PREC=u=0x1p-30 verify rb rb.noise 2000 none 0
+grep -q '^statistics: FAIL' "$d/out" || note "u = 2^-30: the statistics do not FAIL"
+grep -q '^diagnosis: no ingredient of the step explains the deviation better than chance' "$d/out" \
+  || note "u = 2^-30: $(grep '^diagnosis' "$d/out")"
+
+[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update and Psi Y Psi/4 named for their defects (rigid body, su(8)), a local defect's window found, pooled paths in Python, nothing named for rounding"
+exit $fail
