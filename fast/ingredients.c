@@ -8,7 +8,6 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/step.h"
-#include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/ingredients.h"
 

@@ -182,7 +182,7 @@ static json_t *real_or_null(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
-/* The diagnosis: named, p, the window ([from, to] or null: all steps) and the ingredients
+/* The diagnosis: named, the rows it read, p, the window ([from, to] or null: all steps) and the ingredients
  * in order, each with its relative error, interval, t and share. */
 static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
 {
@@ -197,8 +197,8 @@ static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
     json_t *w = d->from >= 0 ? json_pack("{s:I, s:I, s:o}", "from", (json_int_t)d->from, "to", (json_int_t)d->to,
                                          "relative_error", real_or_null(d->window_rel))
                              : json_null();
-    return json_pack("{s:b, s:o, s:o, s:o}", "named", d->named, "p", real_or_null(d->p), "window", w, "ingredients",
-                     list);
+    return json_pack("{s:b, s:I, s:o, s:o, s:o}", "named", d->named, "rows", (json_int_t)d->rows, "p",
+                     real_or_null(d->p), "window", w, "ingredients", list);
 }
 
 static json_t *stats_json(const slpi_verify_stats *st)

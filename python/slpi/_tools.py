@@ -171,11 +171,11 @@ class Verification:
         ``report["rows"]``; the local one's is ``report["local"]["rows"]``.)
     diagnosis : dict or None
         Beside a statistical FAIL, the ingredients of the scheme that best explain it
-        (oracle/README.md#diagnosis): "named" (True when one explains the deviation better
-        than chance), "p", "window" (None: all steps; else "from", "to" and the first's
-        "relative_error" there) and "ingredients", strongest first, each with
-        "ingredient", "relative_error" and its 95 % interval "lo", "hi", "t" and "share".
-        None when the statistics did not run.
+        (oracle/README.md#diagnosis): "named" (True when one explains the deviation
+        better than chance), "rows" (those it read: the statistics'), "p", "window" (None:
+        all steps; else "from", "to" and the first's "relative_error" there) and
+        "ingredients", strongest first, each with "ingredient", "relative_error" and its
+        95 % interval "lo", "hi", "t" and "share". None when the statistics did not run.
     """
     verdict: str
     proof: str

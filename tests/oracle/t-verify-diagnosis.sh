@@ -3,9 +3,10 @@
 # oracle/diagnose.c): the C float ports of tests/port/ (written from the docs, never from
 # fast/ or ref/) with planted defects, verified at binary32 with --local over 2000 steps
 # of the rigid body (60 of Euler-Zeitlin su(8)) on a noise path drawn from the seed:
-#   - correct: the statistics PASS and no diagnosis line is printed;
+#   - correct: the statistics PASS, no diagnosis line is printed and JSON names none;
 #   - every noise amplitude off by 1e-4: the first ingredient named is "noise";
 #   - the update's commutator off by 2^-16: "update", and not a noise;
+#   - the drift's I^-1_2 off by 1.6e-4: "drift dH/dx2"; each of these four over all steps;
 #   - Psi Y Psi/4 with a transposed factor (so(3)'s vector form, and su(8)'s matrices):
 #     "Psi Y Psi/4", and not a noise;
 #   - the noise amplitudes off by 4e-4 on steps 600..799 only: the window named lies in
@@ -41,12 +42,15 @@ first() { sed -n 's/^diagnosis: \([^;]*\) off by .*/\1/p' "$d/out"; }
 verify rb rb.noise 2000 none 0
 grep -q '^statistics: PASS' "$d/out" || note "correct port: the statistics do not PASS: $(grep '^statistics:' "$d/out" | head -1)"
 grep -q '^diagnosis' "$d/out" && note "correct port: a diagnosis line: $(grep '^diagnosis' "$d/out")"
-for c in "amp 1e-4 noise" "upd 1.52587890625e-05 update" "trans 1 Psi Y Psi/4"; do
+named=$($py -c "import json, sys; print(json.load(open(sys.argv[1]))['statistics']['diagnosis']['named'])" "$d/v.json")
+[ "$named" = "False" ] || note "correct port: JSON diagnosis.named is '$named'"
+for c in "amp 1e-4 noise" "upd 1.52587890625e-05 update" "trans 1 Psi Y Psi/4" "lap 1.6e-4 drift dH/dx2"; do
   set -- $c
   want=$(echo "$c" | cut -d' ' -f3-)
   verify rb rb.noise 2000 $1 $2
   grep -q '^statistics: FAIL' "$d/out" || { note "rigid body $1 $2: the statistics do not FAIL"; continue; }
   [ "$(first)" = "$want" ] || note "rigid body $1 $2: first named '$(first)', expected '$want': $(grep '^diagnosis' "$d/out")"
+  grep -q '^diagnosis: .*the first over all steps' "$d/out" || note "rigid body $1 $2: not over all steps: $(grep '^diagnosis' "$d/out")"
 done
 # su(8): Psi Y Psi/4 is a small term (a transposed factor moves a step by 0.02 u |x|):
 # the factor's weight 300 and the update's 2e-4 are some 5 u |x| per step
@@ -72,8 +76,8 @@ got=$(PYTHONPATH=python SLPI_BIN=$slpi SLPI_LIB=$(dirname "$slpi")/libslpi.so $p
 import sys, slpi
 v = slpi.verify(['$d/a.traj', '$d/b.traj'], precision='binary32', local=True, global_=False)
 d = v.diagnosis
-print(v.statistics['paths'], d['named'], d['ingredients'][0]['ingredient'])" 2> "$d/py.err")
-[ "$got" = "2 True update" ] || note "pooled in Python: '$got' (expected '2 True update'): $(tail -2 "$d/py.err")"
+print(v.statistics['paths'], d['rows'] == v.statistics['steps'] > 3990, d['named'], d['ingredients'][0]['ingredient'])" 2> "$d/py.err")
+[ "$got" = "2 True True update" ] || note "pooled in Python: '$got' (expected '2 True True update': paths, every row, named): $(tail -2 "$d/py.err")"
 
 PREC=u=0x1p-30 verify rb rb.noise 2000 none 0
 grep -q '^statistics: FAIL' "$d/out" || note "u = 2^-30: the statistics do not FAIL"
