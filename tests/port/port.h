@@ -14,7 +14,8 @@
  * steps, the mean and the largest |step_defect(x) - step_correct(x)|_max / (2^-24 |x|_max):
  * the defect's effect per step in units of binary32's u |x|. With PORT_WINDOW=A:B in the
  * environment the defect acts on the steps A <= n < B only (the diagnosis's window,
- * tests/oracle/t-verify-diagnosis.sh). */
+ * tests/oracle/t-verify-diagnosis.sh); with PORT_X0=X1,X2,... the port starts there (the
+ * header says x0=; tests/port/shapes.py). */
 #ifndef PORT_H
 #define PORT_H
 #include <stdio.h>
@@ -122,11 +123,27 @@ static int port_main(const port *p, int argc, char **argv)
     if (!xd || !dw || !x) { fprintf(stderr, "%s: out of memory\n", argv[0]); return 2; }
     real *y = x + p->dim;
     p->x0(xd);
+    const char *x0s = getenv("PORT_X0"); /* another initial state: dim comma-separated doubles */
+    for (int i = 0; x0s && i < p->dim; i++) {
+        char *end;
+        xd[i] = strtod(x0s, &end);
+        if (end == x0s || (*end != ',' && *end != 0) || (*end == 0 && i < p->dim - 1)) {
+            fprintf(stderr, "%s: PORT_X0 needs %d comma-separated numbers\n", argv[0], p->dim);
+            return 2;
+        }
+        x0s = *end ? end + 1 : end;
+    }
     for (int i = 0; i < p->dim; i++) x[i] = (real)xd[i];
     if (!effect) {
         printf("# slpi-trajectory 1\n%s# steps=%ld\n# seed=%s\n# path=%s\n"
-               "# port %s in %s, defect %s %g\nstep\tt", p->problem, steps, seed, path, p->name,
+               "# port %s in %s, defect %s %g\n", p->problem, steps, seed, path, p->name,
                sizeof(real) == sizeof(float) ? "float" : "double", defect_names[d.kind], d.mag);
+        if (getenv("PORT_X0")) {
+            printf("# x0=");
+            for (int i = 0; i < p->dim; i++) printf("%s%a", i ? "," : "", xd[i]);
+            printf("\n");
+        }
+        printf("step\tt");
         p->columns(stdout);
         printf("\n");
     }
