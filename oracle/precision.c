@@ -11,6 +11,9 @@
  *   bfloat16  p = 8,  u = 2^-8        8-bit exponent, 7 stored mantissa bits
  *   binary16  p = 11, u = 2^-11       IEEE half
  *   u=VALUE   p = round(-log2 VALUE), u = VALUE (0 < VALUE < 1; p at least 2)
+ *   A/S       a port whose arithmetic is A and whose results are stored in S (both of the
+ *             above, S not u=): u = the larger of A's and S's, p = S's (bfloat16 inputs
+ *             accumulated and stored in binary32: bfloat16/binary32, u = 2^-8, p = 24)
  *
  * The exponent ranges (binary16 overflows beyond 65504) are not modelled: verify reads
  * the port's values as the doubles it wrote. */
@@ -31,7 +34,7 @@ static const slpi_precision table[] = {
 
 const char *slpi_precision_list(void)
 {
-    return "binary64, binary32, tf32, bfloat16, binary16, u=VALUE (0 < VALUE < 1)";
+    return "binary64, binary32, tf32, bfloat16, binary16, u=VALUE (0 < VALUE < 1), ARITH/STORE (bfloat16/binary32)";
 }
 
 void slpi_precision_of_u(slpi_precision *out, double u)
@@ -47,21 +50,49 @@ void slpi_precision_of_u(slpi_precision *out, double u)
     out->bits = p < 2 ? 2 : p > 53 ? 53 : (int)p;
 }
 
-int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err)
+/* A name of the table or u=VALUE into out; 0, or -1. */
+static int parse_one(slpi_precision *out, const char *s)
 {
     for (int i = 0; i < NTABLE; i++)
         if (strcmp(s, table[i].name) == 0) {
             *out = table[i];
-            return SLPI_OK;
+            return 0;
         }
     if (strncmp(s, "u=", 2) == 0) {
         double u;
         slpi_error uerr;
         if (slpi_parse_double("u", s + 2, 0, 1, &u, &uerr) == SLPI_OK && u > 0 && u < 1) {
             slpi_precision_of_u(out, u);
-            return SLPI_OK;
+            return 0;
         }
     }
+    return -1;
+}
+
+/* ARITH/STORE: u the larger, the bits of the storage. */
+static int parse_mixed(slpi_precision *out, const char *s, const char *slash, slpi_error *err)
+{
+    char a[sizeof out->name];
+    slpi_precision pa, ps;
+    size_t n = (size_t)(slash - s);
+    if (n >= sizeof a || strlen(s) >= sizeof out->name)
+        return slpi_error_set(err, SLPI_EINPUT, "precision '%s' is too long", s);
+    memcpy(a, s, n);
+    a[n] = 0;
+    if (parse_one(&pa, a) || strncmp(slash + 1, "u=", 2) == 0 || parse_one(&ps, slash + 1))
+        return slpi_error_set(err, SLPI_EINPUT, "unknown precision '%s': ARITH/STORE takes ARITH one of %s and STORE "
+                              "a format's name (binary32, ...)", s, slpi_precision_list());
+    out->u = pa.u > ps.u ? pa.u : ps.u;
+    out->bits = ps.bits;
+    snprintf(out->name, sizeof out->name, "%s", s);
+    return SLPI_OK;
+}
+
+int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err)
+{
+    const char *slash = strchr(s, '/');
+    if (slash) return parse_mixed(out, s, slash, err);
+    if (parse_one(out, s) == 0) return SLPI_OK;
     return slpi_error_set(err, SLPI_EINPUT, "unknown precision '%s': expected one of %s", s, slpi_precision_list());
 }
 

@@ -106,12 +106,13 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
  * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
  * format its outputs are stored in (ulps are counted in it). */
 typedef struct {
-    char name[32]; /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE */
+    char name[32]; /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE, ARITH/STORE */
     double u;
     int bits;
 } slpi_precision;
-/* A format by name ("binary32") or a stated unit roundoff "u=VALUE", 0 < VALUE < 1;
- * anything else is SLPI_EINPUT naming the accepted list. */
+/* A format by name ("binary32"), a stated unit roundoff "u=VALUE", 0 < VALUE < 1, or a
+ * port's arithmetic and storage "ARITH/STORE" (u the larger of the two, the bits of
+ * STORE: "bfloat16/binary32"); anything else is SLPI_EINPUT naming the accepted list. */
 int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err);
 /* The table's entry of unit roundoff u (binary64, binary32, bfloat16, binary16), else
  * "u=VALUE" with bits = round(-log2 u) clamped to 2..53. */

@@ -219,6 +219,15 @@ static void precision_table(void)
     TEST_CHECK(slpi_precision_parse(&p, "u=0x1p-20", &err) == SLPI_OK && p.bits == 20 && p.u == 0x1p-20);
     TEST_CHECK(slpi_precision_parse(&p, "binary128", &err) == SLPI_EINPUT && strstr(err.msg, "bfloat16"));
     TEST_CHECK(slpi_precision_parse(&p, "u=1", &err) == SLPI_EINPUT);
+    /* arithmetic / storage: u the larger, the storage's bits (oracle/precision.c) */
+    TEST_CHECK(slpi_precision_parse(&p, "bfloat16/binary32", &err) == SLPI_OK && p.u == 0x1p-8 && p.bits == 24 &&
+               !strcmp(p.name, "bfloat16/binary32"));
+    TEST_CHECK(slpi_precision_parse(&p, "binary64/binary16", &err) == SLPI_OK && p.u == 0x1p-11 && p.bits == 11);
+    TEST_CHECK(slpi_precision_parse(&p, "u=0x1p-9/binary32", &err) == SLPI_OK && p.u == 0x1p-9 && p.bits == 24);
+    TEST_CHECK(slpi_precision_parse(&p, "binary32/u=0x1p-9", &err) == SLPI_EINPUT && strstr(err.msg, "STORE"));
+    TEST_CHECK(slpi_precision_parse(&p, "bfloat16/", &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_precision_parse(&p, "/binary32", &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_precision_parse(&p, "bfloat16/binary32/binary64", &err) == SLPI_EINPUT);
 }
 
 int main(void)

@@ -17,7 +17,7 @@ tests/port/*.c use vectors:
 
 usage: ports.py numpy|torch float32|float64|float16|bfloat16 rb|zeitlin|heavytop NOISE STEPS
                 [DEFECT MAG]
-       ports.py emu bfloat16|binary16|tf32|u=VALUE rb|heavytop NOISE STEPS [DEFECT MAG]
+       ports.py emu bfloat16|binary16|tf32|bfloat16/binary32|u=VALUE rb|heavytop NOISE STEPS [DEFECT MAG]
 (float16: binary16, NumPy or PyTorch; bfloat16: PyTorch only; the rigid body and the
 heavy top, whose arithmetic is real. emu: NumPy's float64 with every operation rounded
 to the format, EMU below.)
@@ -48,8 +48,11 @@ class Defect:
 # The formats the `emu` backend emulates (a rounding function per format): the
 # significand bits of every operation's result, and of a matrix product's operands,
 # products and sums. tf32: operands rounded to 11 bits, their products exact, the sums
-# in binary32, every other operation binary32 (a GPU's tensor-core products).
-EMU = {"bfloat16": (8, 8, 8, 8), "binary16": (11, 11, 11, 11), "tf32": (24, 11, 53, 24)}
+# in binary32, every other operation binary32 (a GPU's tensor-core products);
+# bfloat16/binary32 the same with bfloat16 operands (bfloat16 inputs, binary32
+# accumulation and storage: `slpi verify --precision bfloat16/binary32`).
+EMU = {"bfloat16": (8, 8, 8, 8), "binary16": (11, 11, 11, 11), "tf32": (24, 11, 53, 24),
+       "bfloat16/binary32": (24, 8, 53, 24)}
 
 
 def emu_format(dtype):

@@ -10,7 +10,7 @@ defects of tests/port/port.h at a grid of magnitudes, on noise paths of
 there is not run again, so a plan can be stopped and resumed, and OUT/table.md is
 written from all of them.
 
-usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|data-rest|effects|report|all]
+usage: power.py [--plan smoke|table|goals|pooled|falsefail|null|ez|b16|numba|issue|ht10k|ez10k|curve|formats|data|data-rest|mixed|effects|report|all]
                 [--out DIR]
                 [--paths K] [--first P] [--max-runs N] [--also DIR ...]
 --first P: the null plan's first path (5000; it runs paths P..P+K-1).
@@ -58,8 +58,10 @@ HELD_OUT_IMPLS = ("torch", "numba", "numpy16", "torchbf16", "emu-bf16", "emu-b16
 # over binary32's, by which the effect, measured in binary32's u, is divided); emu-*:
 # ports.py's emu backend, every operation rounded to the format (its dtype argument)
 IMPL_FORMAT = {"numpy16": ("binary16", 13), "torchbf16": ("bfloat16", 16), "emu-bf16": ("bfloat16", 16),
-               "emu-b16": ("binary16", 13), "emu-tf32": ("tf32", 13), "emu-u16": ("u=0x1p-16", 8)}
-EMU_DTYPE = {"emu-bf16": "bfloat16", "emu-b16": "binary16", "emu-tf32": "tf32", "emu-u16": "u=0x1p-16"}
+               "emu-b16": ("binary16", 13), "emu-tf32": ("tf32", 13), "emu-u16": ("u=0x1p-16", 8),
+               "emu-bf16f32": ("bfloat16/binary32", 16)}
+EMU_DTYPE = {"emu-bf16": "bfloat16", "emu-b16": "binary16", "emu-tf32": "tf32", "emu-u16": "u=0x1p-16",
+             "emu-bf16f32": "bfloat16/binary32"}
 # the false-FAIL runs' implementations, in turn on each path (torch, held out and 17 s a
 # run for its import, ran 50 runs of the first measurement)
 NULL_IMPLS = ("c-float", "numba", "numpy", "c-fma", "c-other")
@@ -341,6 +343,13 @@ def plan_runs(plan, paths, first=5000):
                     for d, m in settings("rb", (g * 2 ** IMPL_FORMAT[impl][1],), ("amp", "sign", "lap"))]
                    for g in (1 / 16, 1 / 4, 1)]
         out += nulls[:45] + defects[0] + nulls[45:] + defects[1] + defects[2]
+    if plan == "mixed":
+        # docs/power.md#mixed-rule: bfloat16 inputs, binary32 accumulation and storage
+        # (--precision bfloat16/binary32): correct on paths 13000..13019, amp, sign, lap at
+        # 1/4 and 1 u of the format on 13100-13101
+        out += [("rb", "emu-bf16f32", "none", 0, 2000, 13000 + p) for p in range(20)]
+        out += [("rb", "emu-bf16f32", d, m, 2000, p) for g in (1 / 4, 1) for p in (13100, 13101)
+                for d, m in settings("rb", (g * 2 ** IMPL_FORMAT["emu-bf16f32"][1],), ("amp", "sign", "lap"))]
     if plan == "data-rest":
         # docs/power.md#data-rest-rule: the two ports the data plan did not run, under its
         # rule: emu at u = 2^-16 (correct on paths 12200.., amp, sign, lap at 1/16, 1/4, 1 u
@@ -527,7 +536,7 @@ def main(argv):
             print(__doc__, file=sys.stderr)
             return 2
     if plan not in ("smoke", "table", "goals", "pooled", "falsefail", "null", "ez", "b16", "numba", "issue", "ht10k", "ez10k", "curve", "formats", "data",
-                    "data-rest", "effects", "report", "all"):
+                    "data-rest", "mixed", "effects", "report", "all"):
         print("power.py: unknown plan %r" % plan, file=sys.stderr)
         return 2
     h = Harness(out)
