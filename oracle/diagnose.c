@@ -108,8 +108,9 @@ void slpi_oracle_diag_row(slpi_fast *f, const slpi_oracle_local_row *lr, const d
     }
     double *base = w, *D = w + dim, *tmp = D + dim, *ones = tmp + dim;
     for (int l = 0; l < M; l++) ones[l] = 1.0;
-    int ok = slpi_fast_ingredient_scale(f, 0, 1.0) == 0 &&
-             slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, base, dim, nomem) == 0;
+    int ok = slpi_fast_ingredient_scale(f, 0, 1.0) == 0;
+    if (!ok) *nomem = 1; /* its one failure: the coefficients' memory */
+    ok = ok && slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, base, dim, nomem) == 0;
     for (int i = 0; ok && i < n; i++) {
         if (direction(f, lr, dw, M, nf, i, base, unit, dim, D, tmp, ones, nomem)) {
             ok = i >= nf; /* a system without coordinate operations: no drift components */

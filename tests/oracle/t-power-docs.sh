@@ -2,13 +2,20 @@
 # t-power-docs.sh — the power tables of docs/power.md (detection by effect, the correct
 # ports' false-FAIL table) and of oracle/README.md are the ones tests/port/power_docs.py
 # generates from the runs kept in docs/power-runs.tsv, and a changed runs file is noticed
-# (one correct run's PASS turned into a FAIL).
+# (one correct run's PASS turned into a FAIL); the diagnosis's table is the one
+# tests/port/diagnosis.py generates from docs/diagnosis-runs.tsv.
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
+$py tests/port/diagnosis.py --check docs/diagnosis-runs.tsv 2> "$d/err" || note "$(cat "$d/err")"
 awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $3 == "none" && !done { $9 = 1; done = 1 } { print }' \
   docs/power-runs.tsv > "$d/runs.tsv"
 $py tests/port/power_docs.py --check "$d/runs.tsv" 2> "$d/err"
 [ $? -eq 1 ] && grep -q null-table "$d/err" || note "one false FAIL more went unnoticed: $(cat "$d/err")"
-[ $fail -eq 0 ] && echo "t-power-docs: docs/power.md and oracle/README.md carry the tables of docs/power-runs.tsv"
+# one held-out run's first ingredient changed: the table no longer matches
+awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $9 == "FAIL" && $11 != "" && !done { $11 = "noise 9"; done = 1 } { print }' \
+  docs/diagnosis-runs.tsv > "$d/diag.tsv"
+$py tests/port/diagnosis.py --check "$d/diag.tsv" 2> /dev/null
+[ $? -eq 1 ] || note "a changed diagnosis run went unnoticed"
+[ $fail -eq 0 ] && echo "t-power-docs: docs/power.md and oracle/README.md carry the tables of docs/power-runs.tsv and docs/diagnosis-runs.tsv"
 exit $fail

@@ -8,10 +8,15 @@ ingredient named against the defect's expected one. Every run is a line of OUT/d
 OUT/diag.md is the table docs/power.md quotes.
 
 usage: diagnosis.py [--plan held-out|smoke] [--out DIR]
+       diagnosis.py --check RUNS.tsv     docs/power.md's table (between the markers
+                                         <!-- diagnosis-table --> and <!-- /diagnosis-table -->)
+                                         is the one RUNS.tsv gives: exit 0, else 1
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 0 when the plan ran, 2 on a
 bad argument."""
 import os
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 from power import Harness, UNIT_MAG
 
@@ -27,7 +32,8 @@ EXPECT = {
 }
 STEPS = {"rb": 2000, "heavytop": 2000, "zeitlin": 300}
 PATHS = {"rb": range(8100, 8110), "heavytop": range(8100, 8101), "zeitlin": range(8100, 8101)}
-IMPLS = {"rb": ("c-float", "c-fma"), "heavytop": ("c-float", "c-fma"), "zeitlin": ("c-float",)}
+IMPLS = {"rb": ("c-float", "c-fma"), "heavytop": ("c-float",), "zeitlin": ("c-float",)}
+ZEITLIN_FACTORS = (4,)  # the cut of 03:23 UTC (docs/power.md#diagnosis-rule)
 FACTORS = (1, 4, 16)
 FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "exit", "stat_verdict", "named",
           "first", "expected", "relative_error", "share", "window")
@@ -45,7 +51,7 @@ def plan(name):
                 out.append((system, impl, "none", 0.0, STEPS[system], path))
                 for defect in EXPECT[system]:
                     unit = NEW_MAG.get(system, {}).get(defect, UNIT_MAG[system].get(defect))
-                    for f in FACTORS[:1] if name == "smoke" else FACTORS:
+                    for f in FACTORS[:1] if name == "smoke" else ZEITLIN_FACTORS if system == "zeitlin" else FACTORS:
                         out.append((system, impl, defect, float("%.2g" % (unit * f)), STEPS[system], path))
     return out
 
@@ -90,12 +96,47 @@ def table(rows):
     lines.append("Correct ports: %d runs, %d statistical FAILs, %d diagnoses named." % (
         len(nulls), sum(r["stat_verdict"] == "FAIL" for r in nulls), sum(r["named"] == "True" for r in nulls)))
     unjudged = [r for r in rows if r["defect"] != "none" and r not in judged]
+    small = [r for r in unjudged if r["expected"] not in ("None", "") and r["stat_verdict"] == "FAIL"]
     lines.append("Not judged: %d runs (no expected ingredient, an effect below 1 u, or no statistical FAIL); of "
-                 "them %d named an ingredient." % (len(unjudged), sum(r["named"] == "True" for r in unjudged)))
+                 "them %d named an ingredient. Of the %d that FAILed below 1 u with an expected ingredient, %d "
+                 "named it first." % (len(unjudged), sum(r["named"] == "True" for r in unjudged), len(small),
+                                     sum(r["first"] == r["expected"] for r in small)))
+    others = sorted({(r["system"], r["defect"], r["first"] or "(none)") for r in unjudged
+                     if r["expected"] in ("None", "") and r["stat_verdict"] == "FAIL"})
+    if others:
+        lines.append("Defects without an expected ingredient, named first: %s." % "; ".join(
+            "%s %s: %s" % o for o in others))
     return "\n".join(lines) + "\n"
 
 
+def read(tsv):
+    """{key: row} of a runs file"""
+    done = {}
+    for line in open(tsv):
+        f = line.rstrip("\n").split("\t")
+        if f[0] != "system":
+            done[tuple(f[:6])] = dict(zip(FIELDS, f))
+    return done
+
+
+def check(tsv):
+    doc = open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "power.md")).read()
+    a, b = "<!-- diagnosis-table -->\n", "<!-- /diagnosis-table -->"
+    if a not in doc or b not in doc:
+        print("diagnosis.py: docs/power.md has no diagnosis-table markers", file=sys.stderr)
+        return 1
+    have = doc[doc.index(a) + len(a):doc.index(b)]
+    want = table(list(read(tsv).values()))
+    if have.strip() != want.strip():
+        print("diagnosis.py: docs/power.md's diagnosis table is not the one %s gives:\n%s" % (tsv, want),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--check":
+        return check(argv[1])
     name, out = "held-out", "diagnosis-out"
     args = list(argv)
     while args:
@@ -114,10 +155,7 @@ def main(argv):
     tsv = os.path.join(out, "diag.tsv")
     done = {}
     if os.path.exists(tsv):
-        for line in open(tsv):
-            f = line.rstrip("\n").split("\t")
-            if f[0] != "system":
-                done[tuple(f[:6])] = dict(zip(FIELDS, f))
+        done = read(tsv)
     else:
         with open(tsv, "w") as f:
             f.write("\t".join(FIELDS) + "\n")

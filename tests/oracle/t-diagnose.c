@@ -1,0 +1,156 @@
+/* t-diagnose.c — the arithmetic of verify's diagnosis (oracle/diagnose.c,
+ * oracle/README.md#diagnosis) on rows made up here (no port, no step): each ingredient's
+ * least-squares relative error, its sandwich interval and the part of sum |r|^2 it
+ * explains, computed again by the test; the ranking by that part (a case where ranking by
+ * t would differ); naming only beside a FAIL; pooled sums equal to the rows added one by
+ * one; a local defect's window, and a bump whose evidence beats the whole range's by less
+ * than the penalty 2 ln(528), which is no window. The rigid body's ISOMP gives the
+ * ingredients (11 of them). SLPI_TEST_SEED draws other rows. */
+#include <math.h>
+#include <string.h>
+
+#include "slpi/problem.h"
+#include "oracle/oracle.h"
+#include "testutil.h"
+
+#define ROWS 2000
+#define NI 11
+
+static int close_rel(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fmax(fabs(a), fabs(b));
+}
+
+/* A row at step s: ingredient i's |D|^2 dd[i] and z[i] in both forms. */
+static void row(double *out, long s, const double *dd, const double *z)
+{
+    memset(out, 0, SLPI_DIAG_FIELDS * sizeof *out);
+    out[0] = (double)s;
+    for (int i = 0; i < NI; i++) {
+        out[1 + 3 * i] = dd[i];
+        out[2 + 3 * i] = out[3 + 3 * i] = z[i];
+    }
+}
+
+/* The window rule computed here: the run of at most 8 of the 32 bins with the largest t^2
+ * of ingredient i's z against s2, less the whole range's; the run in *a..*b. */
+static double best_excess(const slpi_verify_diagnosis *d, int i, double s2, int *a, int *b)
+{
+    double all = d->z[0][i] * d->z[0][i] / ((double)d->rows * s2), best = -1;
+    for (int x = 0; x < SLPI_DIAG_BINS; x++) {
+        double z = 0, n = 0;
+        for (int y = x; y < SLPI_DIAG_BINS && y < x + SLPI_DIAG_BINS / 4; y++) {
+            z += d->bin_z[0][y][i];
+            n += (double)d->bin_rows[y];
+            if (n > 0 && z * d->z[0][i] > 0 && z * z / (n * s2) > best) {
+                best = z * z / (n * s2);
+                *a = x;
+                *b = y;
+            }
+        }
+    }
+    return best - all;
+}
+
+int main(void)
+{
+    test_start("t-diagnose", 2711);
+    slpi_problem *p = NULL;
+    slpi_error err = { 0, "" };
+    TEST_CHECK(test_problem(&p, "iso/rigid-body/trajectories", ROWS, &err) == SLPI_OK);
+    slpi_verify_diagnosis d, half[2];
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    TEST_CHECKF(d.n == NI && !strcmp(d.name[NI - 1], "drift dH/dx3"), "%d ingredients", d.n);
+    for (int h = 0; h < 2; h++) slpi_oracle_diag_init(&half[h], p, 3, 0, ROWS - 1, 0x1p-24);
+    /* ingredient 1: z = 0.1 dd, noise 1e-6 (large t, small share); ingredient 2: z = 0.3 dd,
+     * noise 0.3 (the larger share, a smaller t); the others noise only */
+    double S[NI] = { 0 }, D[NI] = { 0 }, ZD[NI] = { 0 }, D2[NI] = { 0 }, ZZ[NI] = { 0 }, r2 = 0;
+    double buf[SLPI_DIAG_FIELDS];
+    for (long s = 0; s < ROWS; s++) {
+        double dd[NI], z[NI];
+        for (int i = 0; i < NI; i++) {
+            dd[i] = test_rand_uniform(0.5, 2.0);
+            double e = test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1);
+            z[i] = i == 1 ? 0.1 * dd[i] + 1e-6 * e : i == 2 ? 0.3 * dd[i] + 0.3 * e : 0.1 * e;
+            S[i] += z[i];
+            D[i] += dd[i];
+            ZD[i] += z[i] * dd[i];
+            D2[i] += dd[i] * dd[i];
+            ZZ[i] += z[i] * z[i];
+        }
+        r2 += 1.0;
+        row(buf, s, dd, z);
+        slpi_oracle_diag_add(&d, buf);
+        slpi_oracle_diag_add(&half[s % 2], buf);
+    }
+    slpi_oracle_diag_merge(&half[0], &half[1]);
+    TEST_CHECK(half[0].rows == d.rows && !memcmp(half[0].bin_rows, d.bin_rows, sizeof d.bin_rows));
+    for (int i = 0; i < NI; i++)
+        TEST_CHECKF(close_rel(half[0].z[0][i], d.z[0][i], 1e-12) && close_rel(half[0].zd[1][i], d.zd[1][i], 1e-12) &&
+                    close_rel(half[0].d4[i], d.d4[i], 1e-12) && close_rel(half[0].bin_dd[7][i], d.bin_dd[7][i], 1e-12),
+                    "merged sums of ingredient %d", i);
+    slpi_verify_diagnosis e = d;
+    slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
+    double n = ROWS;
+    for (int i = 0; i < NI; i++) {
+        double beta = S[i] / D[i], res = ZZ[i] - 2 * beta * ZD[i] + beta * beta * D2[i];
+        double se = sqrt(res * n / (n - 1)) / D[i];
+        TEST_CHECKF(close_rel(d.rel[i], beta, 1e-9) && close_rel(d.hi[i] - d.lo[i], 2 * 1.959963984540054 * se, 1e-9) &&
+                    close_rel(d.share[i], S[i] * S[i] / D[i] / r2, 1e-9),
+                    "ingredient %d: rel %g (want %g), interval %g (want %g), share %g", i, d.rel[i], beta,
+                    d.hi[i] - d.lo[i], 2 * 1.96 * se, d.share[i]);
+    }
+    TEST_CHECKF(d.order[0] == 2 && d.order[1] == 1 && d.t[1] > d.t[2], "order %d %d, t %g %g", d.order[0], d.order[1],
+                d.t[1], d.t[2]);
+    TEST_CHECKF(d.named && d.p <= 1e-3 && d.from < 0, "a FAIL names %s (p %g), over all steps (%ld)",
+                d.name[d.order[0]], d.p, d.from);
+    slpi_oracle_diag_finish(&e, 0, r2, 1e-3, 0);
+    TEST_CHECKF(!e.named && e.p <= 1e-3, "beside a PASS nothing is named (p %g)", e.p);
+
+    /* windows: z = beta + sigma (alternating signs) on every row, plus c on steps
+     * 630..755 (bins 10 and 11 of width 63); first c = 3, then c such that the bins'
+     * evidence beats the whole range's by 6 < 2 ln(528) */
+    for (int k = 0; k < 2; k++) {
+        double lo = 0, hi = 3, c = 3;
+        for (int it = 0; k == 1 && it < 60; it++) {
+            c = (lo + hi) / 2;
+            slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+            for (long s = 0; s < ROWS; s++) {
+                double dd[NI], z[NI];
+                for (int i = 0; i < NI; i++) {
+                    dd[i] = 1;
+                    z[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= 630 && s < 756 ? c : 0);
+                }
+                row(buf, s, dd, z);
+                slpi_oracle_diag_add(&d, buf);
+            }
+            int a, b;
+            if (best_excess(&d, 0, 1.0 * 63 / 62, &a, &b) > 6) hi = c;
+            else lo = c;
+        }
+        slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+        for (long s = 0; s < ROWS; s++) {
+            double dd[NI], z[NI];
+            for (int i = 0; i < NI; i++) {
+                dd[i] = 1;
+                z[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= 630 && s < 756 ? c : 0);
+            }
+            row(buf, s, dd, z);
+            slpi_oracle_diag_add(&d, buf);
+        }
+        int a = -1, b = -1;
+        double excess = best_excess(&d, 0, 1.0 * 63 / 62, &a, &b);
+        slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
+        TEST_CHECKF(d.named && d.order[0] == 0, "window case %d: named %d, first %s", k, d.named, d.name[d.order[0]]);
+        if (k == 0)
+            TEST_CHECKF(d.from == 630 && d.to == 755 && close_rel(d.window_rel, 3.2, 1e-9),
+                        "c = 3 on steps 630..755: window %ld..%ld, off by %g there (excess %g, bins %d..%d)", d.from, d.to,
+                        d.window_rel, excess, a, b);
+        else
+            TEST_CHECKF(d.from < 0 && excess > 5.9 && excess < 6.1,
+                        "a bump of excess %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", excess, c, a, b, d.from,
+                        d.to);
+    }
+    slpi_problem_free(p);
+    TEST_END();
+}
