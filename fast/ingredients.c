@@ -32,7 +32,7 @@ static int noise_all(int M)
 static int has_terms(const slpi_problem *p)
 {
     return p->scheme == SLPI_SCHEME_ISOMP && p->isomp_update == SLPI_ISO_UPDATE_COMM &&
-           p->solver == SLPI_SOLVER_FIXED_POINT;
+        p->solver == SLPI_SOLVER_FIXED_POINT;
 }
 
 int slpi_fast_ingredients(const slpi_problem *p, const char **name)

@@ -78,7 +78,9 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     w->D = buf + 5 * m; w->xlast = buf + 6 * m;
     w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
-    w->Z = w->D2 + m; w->C = w->Z + m; w->Q = w->C + m;
+    w->Z = w->D2 + m;
+    w->C = w->Z + m;
+    w->Q = w->C + m;
     int fixed = f->pol.fixed_iters > 0;
     w->pred = fixed ? SLPI_PREDICTOR_NONE : f->p.predictor;
     w->ws = fixed ? 0 : f->p.warm_start;
@@ -140,10 +142,11 @@ static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *
         s->m_gen_sum(s, w->P, delta, w->Y);
         s->m_comm_update(s, w->C, w->P, w->Y, w->Z);
         s->m_isomp_iter(s, w->Q, &ynorm, NULL, delta, w->Z, w->Y);
-        for (int i = 0; i < m; i++)
-            w->Yn[i] = w->Xn[i] + c[0] * (0.5 * w->C[i]) + c[1] * (w->Q[i] - 0.5 * w->C[i]);
+        for (int i = 0; i < m; i++) w->Yn[i] = w->Xn[i] + c[0] * (0.5 * w->C[i]) + c[1] * (w->Q[i] - 0.5 * w->C[i]);
         double dmax = slpi_vec_maxdiff(w->Yn, w->Y, m);
-        double *t = w->Y; w->Y = w->Yn; w->Yn = t;
+        double *t = w->Y;
+        w->Y = w->Yn;
+        w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, slpi_vec_maxabs(w->Y, m));
     } while (st < 0);
     info->iterations = it.it;

@@ -63,8 +63,7 @@ static int drift_parts(int dim)
     return dim <= DRIFT_PARTS ? dim : 0;
 }
 
-void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last,
-                           double u)
+void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last, double u)
 {
     memset(d, 0, sizeof *d);
     d->n = p ? slpi_fast_ingredients(p, d->name) : 0;
@@ -84,8 +83,8 @@ static int direction(slpi_fast *f, const slpi_oracle_local_row *lr, const double
 {
     if (i < nf) {
         int ok = slpi_fast_ingredient_scale(f, i, 1.0 + EPS) == 0 &&
-                 slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, D, dim, nomem) == 0 &&
-                 slpi_fast_ingredient_scale(f, i, 1.0) == 0;
+            slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, D, dim, nomem) == 0 &&
+            slpi_fast_ingredient_scale(f, i, 1.0) == 0;
         for (int j = 0; ok && j < dim; j++) D[j] = (D[j] - base[j]) / (EPS * unit);
         return ok ? 0 : -1;
     }
@@ -244,7 +243,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
         d->share[i] = dd > 0 && r2 > 0 ? fmin(1.0, z * z / dd / r2) : 0;
         d->order[i] = i;
     }
-    for (int i = 1; i < d->n; i++)   /* by share, largest first (insertion: n <= 16) */
+    for (int i = 1; i < d->n; i++) /* by share, largest first (insertion: n <= 16) */
         for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
             int t = d->order[j];
             d->order[j] = d->order[j - 1];

@@ -132,8 +132,7 @@ double slpi_oracle_f_tail(double f, double d1, double d2);
 /* ---- the diagnosis (oracle/diagnose.c) ---- */
 /* Empty sums for problem p's ingredients (its state of dim coordinates) over the steps
  * first..last, for a port of unit roundoff u. */
-void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last,
-                           double u);
+void slpi_oracle_diag_init(slpi_verify_diagnosis *d, const slpi_problem *p, int dim, long first, long last, double u);
 /* A row's fields (out[SLPI_DIAG_FIELDS]) from its deviations r and rr (from the exact step
  * and from it rounded; dim each, in units of `unit` = k u s) and the fast path f. */
 void slpi_oracle_diag_row(slpi_fast *f, const slpi_oracle_local_row *lr, const double *dw, int M, const double *r,

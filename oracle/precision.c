@@ -80,8 +80,10 @@ static int parse_mixed(slpi_precision *out, const char *s, const char *slash, sl
     memcpy(a, s, n);
     a[n] = 0;
     if (parse_one(&pa, a) || strncmp(slash + 1, "u=", 2) == 0 || parse_one(&ps, slash + 1))
-        return slpi_error_set(err, SLPI_EINPUT, "unknown precision '%s': ARITH/STORE takes ARITH one of %s and STORE "
-                              "a format's name (binary32, ...)", s, slpi_precision_list());
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "unknown precision '%s': ARITH/STORE takes ARITH one of %s and STORE "
+                              "a format's name (binary32, ...)",
+                              s, slpi_precision_list());
     out->u = pa.u > ps.u ? pa.u : ps.u;
     out->bits = ps.bits;
     snprintf(out->name, sizeof out->name, "%s", s);

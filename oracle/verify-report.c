@@ -87,7 +87,8 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
 static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
 {
     if (!d->named) {
-        fprintf(f, "diagnosis: no ingredient of the step explains the deviation better than chance (best %s, p = %.3g)\n",
+        fprintf(f,
+                "diagnosis: no ingredient of the step explains the deviation better than chance (best %s, p = %.3g)\n",
                 d->n ? d->name[d->order[0]] : "-", d->p);
         return;
     }
@@ -97,8 +98,10 @@ static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
         fprintf(f, "%s %s off by %.3g [%.3g, %.3g] relative, explaining %.3g of sum |r|^2", k ? ";" : "", d->name[i],
                 d->rel[i], d->lo[i], d->hi[i], d->share[i]);
     }
-    if (d->from >= 0) fprintf(f, "; the first in steps %ld..%ld (off by %.3g there)", d->from, d->to, d->window_rel);
-    else fprintf(f, "; the first over all steps");
+    if (d->from >= 0)
+        fprintf(f, "; the first in steps %ld..%ld (off by %.3g there)", d->from, d->to, d->window_rel);
+    else
+        fprintf(f, "; the first over all steps");
     fprintf(f, " (p = %.3g)\n", d->p);
 }
 
@@ -189,10 +192,11 @@ static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
     json_t *list = json_array();
     for (int k = 0; k < d->n; k++) {
         int i = d->order[k];
-        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "ingredient", d->name[i],
-                                              "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]),
-                                              "hi", real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
-                                              real_or_null(d->share[i])));
+        json_array_append_new(list,
+                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "ingredient", d->name[i], "relative_error",
+                                        real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
+                                        real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
+                                        real_or_null(d->share[i])));
     }
     json_t *w = d->from >= 0 ? json_pack("{s:I, s:I, s:o}", "from", (json_int_t)d->from, "to", (json_int_t)d->to,
                                          "relative_error", real_or_null(d->window_rel))

@@ -212,20 +212,20 @@ typedef struct {
     double u;                                /* the port's unit roundoff */
     double dd[SLPI_DIAG_INGREDIENTS];        /* sum |D_i|^2, and of <r, D_i> and its square, r */
     double z[2][SLPI_DIAG_INGREDIENTS], zz[2][SLPI_DIAG_INGREDIENTS]; /* from the exact step [0], rounded [1] */
-    double zd[2][SLPI_DIAG_INGREDIENTS], d4[SLPI_DIAG_INGREDIENTS];     /* of <r, D_i> |D_i|^2 and |D_i|^4 */
+    double zd[2][SLPI_DIAG_INGREDIENTS], d4[SLPI_DIAG_INGREDIENTS];   /* of <r, D_i> |D_i|^2 and |D_i|^4 */
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;
-    int order[SLPI_DIAG_INGREDIENTS];        /* by the share of sum |r|^2 each explains, largest first */
-    double rel[SLPI_DIAG_INGREDIENTS];       /* estimated relative error of the ingredient per step */
+    int order[SLPI_DIAG_INGREDIENTS];  /* by the share of sum |r|^2 each explains, largest first */
+    double rel[SLPI_DIAG_INGREDIENTS]; /* estimated relative error of the ingredient per step */
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
-    double t[SLPI_DIAG_INGREDIENTS];         /* t of its excess over the format's data (2 u) */
-    double share[SLPI_DIAG_INGREDIENTS];     /* the share of sum |r|^2 it explains alone */
-    double p;                                /* the first's p-value, Bonferroni over the ingredients */
-    long from, to;                           /* the window of steps of its evidence; -1 -1: all */
-    double window_rel;                       /* the first's relative error within the window */
+    double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */
+    double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
+    double p;          /* the first's p-value, Bonferroni over the ingredients */
+    long from, to;     /* the window of steps of its evidence; -1 -1: all */
+    double window_rel; /* the first's relative error within the window */
 } slpi_verify_diagnosis;
 typedef struct {
     slpi_verdict verdict;

@@ -87,7 +87,8 @@ int main(void)
     TEST_CHECK(half[0].rows == d.rows && !memcmp(half[0].bin_rows, d.bin_rows, sizeof d.bin_rows));
     for (int i = 0; i < NI; i++)
         TEST_CHECKF(close_rel(half[0].z[0][i], d.z[0][i], 1e-12) && close_rel(half[0].zd[1][i], d.zd[1][i], 1e-12) &&
-                    close_rel(half[0].d4[i], d.d4[i], 1e-12) && close_rel(half[0].bin_dd[7][i], d.bin_dd[7][i], 1e-12),
+                        close_rel(half[0].d4[i], d.d4[i], 1e-12) &&
+                        close_rel(half[0].bin_dd[7][i], d.bin_dd[7][i], 1e-12),
                     "merged sums of ingredient %d", i);
     slpi_verify_diagnosis e = d;
     slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
@@ -96,7 +97,7 @@ int main(void)
         double beta = S[i] / D[i], res = ZZ[i] - 2 * beta * ZD[i] + beta * beta * D2[i];
         double se = sqrt(res * n / (n - 1)) / D[i];
         TEST_CHECKF(close_rel(d.rel[i], beta, 1e-9) && close_rel(d.hi[i] - d.lo[i], 2 * 1.959963984540054 * se, 1e-9) &&
-                    close_rel(d.share[i], S[i] * S[i] / D[i] / r2, 1e-9),
+                        close_rel(d.share[i], S[i] * S[i] / D[i] / r2, 1e-9),
                     "ingredient %d: rel %g (want %g), interval %g (want %g), share %g", i, d.rel[i], beta,
                     d.hi[i] - d.lo[i], 2 * 1.96 * se, d.share[i]);
     }
@@ -125,8 +126,10 @@ int main(void)
                 slpi_oracle_diag_add(&d, buf);
             }
             int a, b;
-            if (best_excess(&d, 0, 1.0 * 63 / 62, &a, &b) > 6) hi = c;
-            else lo = c;
+            if (best_excess(&d, 0, 1.0 * 63 / 62, &a, &b) > 6)
+                hi = c;
+            else
+                lo = c;
         }
         slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
         for (long s = 0; s < ROWS; s++) {
@@ -144,12 +147,12 @@ int main(void)
         TEST_CHECKF(d.named && d.order[0] == 0, "window case %d: named %d, first %s", k, d.named, d.name[d.order[0]]);
         if (k == 0)
             TEST_CHECKF(d.from == 630 && d.to == 755 && close_rel(d.window_rel, 3.2, 1e-9),
-                        "c = 3 on steps 630..755: window %ld..%ld, off by %g there (excess %g, bins %d..%d)", d.from, d.to,
-                        d.window_rel, excess, a, b);
+                        "c = 3 on steps 630..755: window %ld..%ld, off by %g there (excess %g, bins %d..%d)", d.from,
+                        d.to, d.window_rel, excess, a, b);
         else
             TEST_CHECKF(d.from < 0 && excess > 5.9 && excess < 6.1,
-                        "a bump of excess %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", excess, c, a, b, d.from,
-                        d.to);
+                        "a bump of excess %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", excess, c, a, b,
+                        d.from, d.to);
     }
     slpi_problem_free(p);
     TEST_END();

@@ -41,8 +41,8 @@ typedef REAL real;
  *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
  *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi */
 enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_COUNT };
-static const char *const defect_names[D_COUNT] = {"none", "drop", "coef", "amp", "sign", "lap", "bad", "early",
-                                                  "upd", "trans"};
+static const char *const defect_names[D_COUNT] = { "none", "drop", "coef",  "amp", "sign",
+                                                   "lap",  "bad",  "early", "upd", "trans" };
 typedef struct { int kind; double mag; } defect;
 
 /* a defect's factor on a coefficient: (1 + MAG) when the defect is `kind`, else 1 */
@@ -136,8 +136,9 @@ static int port_main(const port *p, int argc, char **argv)
     for (int i = 0; i < p->dim; i++) x[i] = (real)xd[i];
     if (!effect) {
         printf("# slpi-trajectory 1\n%s# steps=%ld\n# seed=%s\n# path=%s\n"
-               "# port %s in %s, defect %s %g\n", p->problem, steps, seed, path, p->name,
-               sizeof(real) == sizeof(float) ? "float" : "double", defect_names[d.kind], d.mag);
+               "# port %s in %s, defect %s %g\n",
+               p->problem, steps, seed, path, p->name, sizeof(real) == sizeof(float) ? "float" : "double",
+               defect_names[d.kind], d.mag);
         if (getenv("PORT_X0")) {
             printf("# x0=");
             for (int i = 0; i < p->dim; i++) printf("%s%a", i ? "," : "", xd[i]);
