@@ -278,7 +278,8 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
         long clipped, capped;
         slpi_ensemble_counts(e, &clipped, &capped);
         fprintf(stderr, "slpi ensemble: %s%ld increments clipped (truncation), %ld steps capped, 0 paths failed%s\n",
-                c->ngrid ? "grid point: " : "", clipped, capped, c->resume ? " (in the paths run since the resume)" : "");
+                c->ngrid ? "grid point: " : "", clipped, capped,
+                c->resume ? " (in the paths run since the resume)" : "");
     }
     if (c->rank != 0) {   /* rank 0 reports */
         slpi_ensemble_free(e);

@@ -229,9 +229,9 @@ static int resume_line(ens_cfg *c, slpi_checkpoint_reader *r, char *v)
         return slpi_checkpoint_fail(r, "grid point '%s' out of order or beyond the grid", f[0] ? f[0] : "");
     if (k > 0 && c->saved_paths[k - 1] != c->paths)
         return slpi_checkpoint_fail(r, "a grid point after an incomplete one%s", "");
-    if (slpi_parse_u64("digest", f[1], UINT64_MAX, &d, NULL) != SLPI_OK
-        || slpi_parse_long("paths", f[2], 0, c->paths, &paths, NULL) != SLPI_OK
-        || slpi_parse_long("length", f[3], 2, 1L << 30, &len, NULL) != SLPI_OK)
+    if (slpi_parse_u64("digest", f[1], UINT64_MAX, &d, NULL) != SLPI_OK ||
+        slpi_parse_long("paths", f[2], 0, c->paths, &paths, NULL) != SLPI_OK ||
+        slpi_parse_long("length", f[3], 2, 1L << 30, &len, NULL) != SLPI_OK)
         return slpi_checkpoint_fail(r, "bad digest, path count or state length%s", "");
     if (!(c->saved[k] = malloc((size_t)len * sizeof **c->saved)))
         return slpi_checkpoint_fail(r, "out of memory for a saved state%s", "");
