@@ -11,6 +11,10 @@
 #     where the command had not created it; no temporary or lock file is left;
 #   - a file that existed before and that the command was not asked to write is intact;
 #   - with --checkpoint, --resume finishes with the bytes of the uninterrupted run.
+# Commands: run -o F (with and without --checkpoint; SIGTERM, SIGHUP, SIGINT), ensemble -o F
+# over an existing F (no report, F as it was), converge --checkpoint (resumed to the
+# uninterrupted bytes); t-ensemble-checkpoint.sh stops ensembles with a checkpoint, and
+# t-ctrl-c.sh sends SIGINT into verify, golden, props and audit.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
@@ -104,6 +108,26 @@ for sig in TERM HUP; do
   cmp -s "$tmp/full.tsv" "$tmp/part.tsv" || bad "run-ck-$sig: the resumed output differs from the uninterrupted run"
   leftovers run-ck-$sig
 done
+
+# ---- ensemble -o F without --checkpoint, F existing: no report, F as it was (the stop is
+# sent once the progress line shows paths done)
+E="--preset iso/rigid-body/trajectories steps=200 --save-every 50 --paths 400000"
+for sig in TERM HUP; do
+  echo "old report" > "$tmp/ens.tsv"
+  stop ens-$sig $sig 1 "$tmp/ens-$sig.err" "$slpi" ensemble $E --progress -o "$tmp/ens.tsv"
+  [ "$(cat "$tmp/ens.tsv")" = "old report" ] || [ $sent = 0 ] || bad "ens-$sig: the existing report was replaced"
+  leftovers ens-$sig
+done
+
+# ---- converge --checkpoint: SIGTERM once a checkpoint is written; the resume prints
+# the uninterrupted study's bytes
+study="--preset iso/rigid-body/weak --kind weak --levels 2..6 --ref 10 --paths 3000 --batches 80 --indep svi"
+"$slpi" converge $study --threads 1 > "$tmp/study.txt" 2>/dev/null || bad "converge: the plain study failed"
+rm -f "$tmp/conv.ck"
+stop converge TERM 1 "$tmp/conv.ck" "$slpi" converge $study --threads 1 --checkpoint "$tmp/conv.ck" --checkpoint-every 1
+"$slpi" converge $study --threads 1 --resume "$tmp/conv.ck" > "$tmp/resumed.txt" 2>/dev/null || bad "converge: --resume failed"
+cmp -s "$tmp/study.txt" "$tmp/resumed.txt" || bad "converge: the resumed study differs from the uninterrupted one"
+leftovers converge
 
 [ "$(cat "$tmp/other.txt")" = precious ] || bad "a file no command was asked to write changed"
 [ $fail = 0 ] && echo "t-stop-signals: ok ($(uptime | sed 's/.*load/load/'))"
