@@ -99,8 +99,9 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
         snprintf(reason, nreason, "%s", first_unable ? first_unable->evidence : "no claim check");
     } else if (!fail && unrun) { /* met, but not shown here to be able to fail */
         v = SLPI_CLAIM_CONDITIONAL;
-        snprintf(condition, ncond_max, "its control `%s` comes out %s (run by %s, not by the audit)", unrun->check,
-                 unrun->role == SLPI_ROLE_CTL_FAIL ? "not met" : "met", unrun->command);
+        if (snprintf(condition, ncond_max, "its control `%s` comes out %s (run by %s, not by the audit)", unrun->check,
+                     unrun->role == SLPI_ROLE_CTL_FAIL ? "not met" : "met", unrun->command) >= (int)ncond_max)
+            condition[ncond_max - 1] = 0; /* a longer name is cut; snprintf ended it there */
         snprintf(reason, nreason,
                  "all %d claim check%s met, but the control (%s) did not run: "
                  "CONFIRMED only once it is shown to come out as it demands; %s",
