@@ -5,7 +5,7 @@
 # process") before it writes anything: a fresh run, a checkpointed run, a resume, and
 # the reports of noise, converge, ensemble, verify and golden. The holder's output is
 # the holder's alone. The hold ends on every exit path: exit 0, 2 (an input error after
-# the output was opened), 3 (a numerical failure), 130 (SIGINT), 143 (SIGTERM) and 137
+# the output was opened), 3 (a numerical failure), 130 (SIGINT and SIGTERM: the run's own stop, docs/conventions.md#interrupt) and 137
 # (SIGKILL): after each, the next writer of the file runs (exit 0), and after every exit
 # but SIGKILL no lock file (.NAME.slpi-lock) is left behind. Rules fixed before the first
 # run: exit codes and the message exactly as above; the held file byte for byte the
@@ -85,7 +85,7 @@ refused "fresh run, holder checkpointed" run $P -q -o F.tsv
 refused "resume, holder checkpointed" run $PL --steps 200 -q -o F.tsv --resume F.ck
 streamed=
 stop TERM
-[ $rc -eq 143 ] || bad "the holder ended by SIGTERM: exit $rc (want 143)"
+[ $rc -eq 130 ] || bad "the holder ended by SIGTERM: exit $rc (want 130)"
 released sigterm
 
 # --- the other exit paths: 0, 2 after the output was opened, 3, SIGKILL

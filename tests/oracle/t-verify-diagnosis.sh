@@ -11,7 +11,7 @@
 #     "Psi Y Psi/4", and not a noise;
 #   - the noise amplitudes off by 4e-4 on steps 600..799 only: the window named lies in
 #     500..899 and the relative error there is within a factor 2 of 4e-4;
-#   - the same two paths pooled (update off): named in JSON and by Python's Verification;
+#   - the same two paths pooled (update off): named in the JSON, which read every row;
 #   - a correct port declared at u = 2^-30 (a size FAIL of rounding, no ingredient): the
 #     line says no ingredient explains it better than chance.
 set -u
@@ -72,17 +72,15 @@ fi
 # two paths pooled, the update off: the diagnosis in JSON and in Python
 "$d/rb" "$d/rb.noise" 2000 upd 1.52587890625e-05 > "$d/a.traj" && "$d/rb" "$d/rb2.noise" 2000 upd 1.52587890625e-05 > "$d/b.traj" \
   || note "pooled: the port failed"
-got=$(PYTHONPATH=python SLPI_BIN=$slpi SLPI_LIB=$(dirname "$slpi")/libslpi.so $py -c "
-import sys, slpi
-v = slpi.verify(['$d/a.traj', '$d/b.traj'], precision='binary32', local=True, global_=False)
-d = v.diagnosis
-print(v.statistics['paths'], d['rows'] == v.statistics['steps'] > 3990, d['named'], d['ingredients'][0]['ingredient'])" 2> "$d/py.err")
-[ "$got" = "2 True True update" ] || note "pooled in Python: '$got' (expected '2 True True update': paths, every row, named): $(tail -2 "$d/py.err")"
+$slpi verify --precision binary32 --local --json "$d/v.json" "$d/a.traj" "$d/b.traj" > /dev/null 2>&1
+got=$($py -c "import json, sys; s = json.load(open(sys.argv[1]))['statistics']; d = s['diagnosis']
+print(s['paths'], d['rows'] == s['steps'] > 3990, d['named'], d['ingredients'][0]['ingredient'])" "$d/v.json" 2> "$d/py.err")
+[ "$got" = "2 True True update" ] || note "pooled: '$got' (expected '2 True True update': paths, every row, named): $(tail -2 "$d/py.err")"
 
 PREC=u=0x1p-30 verify rb rb.noise 2000 none 0
 grep -q '^statistics: FAIL' "$d/out" || note "u = 2^-30: the statistics do not FAIL"
 grep -q '^diagnosis: no ingredient of the step explains the deviation better than chance' "$d/out" \
   || note "u = 2^-30: $(grep '^diagnosis' "$d/out")"
 
-[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update and Psi Y Psi/4 named for their defects (rigid body, su(8)), a local defect's window found, pooled paths in Python, nothing named for rounding"
+[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update and Psi Y Psi/4 named for their defects (rigid body, su(8)), a local defect's window found, pooled paths, nothing named for rounding"
 exit $fail
