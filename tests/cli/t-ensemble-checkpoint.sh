@@ -64,8 +64,10 @@ for round in 1 2 3; do
   stop round$round $sig $at "$slpi" ensemble $E --threads $t1 --checkpoint "$tmp/run.ck" --checkpoint-every 1000 \
     -o "$tmp/part.tsv"
   [ $sent = 1 ] && [ -e "$tmp/part.tsv" ] && bad "round $round: an interrupted ensemble wrote its report"
-  if [ $round = 3 ]; then   # the resume stopped too, later
-    draw $((2 * paths - at)); at2=$((at + r))
+  # the resume stopped too, later: past what the first stop kept (a target it already
+  # holds would signal the resumed run before it has caught its signals)
+  if [ $round = 3 ] && [ $((2 * paths - kept)) -gt 1 ]; then
+    draw $((2 * paths - kept - 1)); at2=$((kept + r))
     stop round3-resume TERM $at2 "$slpi" ensemble $E --threads $t2 --resume "$tmp/run.ck" --checkpoint "$tmp/run.ck" \
       --checkpoint-every 1000 -o "$tmp/part.tsv"
   fi
