@@ -411,7 +411,7 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
             c.path_key |= !strcmp(argv[i], "path");
         }
     }
-    for (int g = 0; g < c.ngrid; g++) c.path_key |= !strcmp(c.grid[g].key, "path");
+    for (int g = 0; g < c.ngrid; g++) c.path_key |= c.grid[g].key && !strcmp(c.grid[g].key, "path");
     c.keys = keys;
     c.vals = vals;
     c.points = points;

@@ -49,7 +49,7 @@ const char *slpi_ensemble_route(const slpi_ensemble *e);
 /* Over the paths in the statistics that this object ran (not those slpi_ensemble_import
  * added): the Wiener increments clipped by the problem's truncation (docs/noise.md#truncation)
  * and the steps whose solve was capped and kept (on_cap=accept). A failed path stops the
- * run (slpi_ensemble_run), so none is ever in the statistics. NULL: either (not asked). */
+ * run (slpi_ensemble_run), so none is ever in the statistics. NULL: clipped, capped (not asked). */
 void slpi_ensemble_counts(const slpi_ensemble *e, long *clipped, long *capped);
 /* on = 0: every path runs alone on the general route from now on (route "general: asked"),
  * to compare the routes; on != 0: the lanes again where the problem has them. */

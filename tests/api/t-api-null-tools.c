@@ -195,6 +195,42 @@ static void converge(void)
     slpi_problem_free(p);
 }
 
+/* slpi_api_mlmc_json: NULL phi is "sin2pi" (the same estimate and error as named, "x1"
+ * another), NULL checkpoint and resume run without either (the same as with a checkpoint
+ * written) */
+static void mlmc_json(void)
+{
+    NULL_CASE(slpi_api_mlmc_json, phi)
+    NULL_CASE(slpi_api_mlmc_json, checkpoint)
+    NULL_CASE(slpi_api_mlmc_json, resume)
+    slpi_problem *p = slpi_problem_new("iso/rigid-body/weak");
+    char dir[] = "/tmp/t-api-null-tools-XXXXXX", a[64], b[64], c[64], ck[64];
+    TEST_CHECK(p && mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    snprintf(c, sizeof c, "%s/c.json", dir);
+    snprintf(ck, sizeof ck, "%s/m.ck", dir);
+    TEST_CHECKF(slpi_api_mlmc_json(p, NULL, 0.05, 2, 6, 40, 1.0, 0, NULL, NULL, 1, a) == SLPI_OK, "%s",
+                slpi_api_last_error());
+    TEST_CHECK(slpi_api_mlmc_json(p, "sin2pi", 0.05, 2, 6, 40, 1.0, 0, ck, NULL, 1, b) == SLPI_OK);
+    TEST_CHECK(slpi_api_mlmc_json(p, "x1", 0.05, 2, 6, 40, 1.0, 0, NULL, NULL, 1, c) == SLPI_OK);
+    char *ja = slurp(a), *jb = slurp(b), *jc = slurp(c);
+    /* the estimate and its error (the JSON's seconds differ from run to run) */
+    const char *ea = ja ? strstr(ja, "\"estimate\"") : NULL, *eb = jb ? strstr(jb, "\"estimate\"") : NULL;
+    const char *ec = jc ? strstr(jc, "\"estimate\"") : NULL;
+    TEST_CHECKF(ea && eb && ec && !strncmp(ea, eb, 80) && strncmp(ea, ec, 80) != 0, "NULL phi: %.80s | %.80s",
+                ea ? ea : "no JSON", eb ? eb : "no JSON");
+    free(ja);
+    free(jb);
+    free(jc);
+    remove(a);
+    remove(b);
+    remove(c);
+    remove(ck);
+    rmdir(dir);
+    slpi_problem_free(p);
+}
+
 /* slpi_api_converge_json: NULL kind, phi and fit are "strong", "sin2pi" and "wls" (the same
  * bytes as named; "ols" and drop_coarse change the slope and the study), NULL indep the same scheme (another file than with one named); the JSON holds
  * slpi_api_converge's numbers */
@@ -291,6 +327,7 @@ int main(void)
     verify(one);
     converge();
     converge_json();
+    mlmc_json();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", all, one);
     TEST_CHECK(system(cmd) == 0);

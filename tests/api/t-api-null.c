@@ -416,6 +416,15 @@ static void ensembles(void)
     TEST_CHECK(slpi_ensemble_run(e, 1, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
     TEST_CHECK(slpi_ensemble_run(f, 1, a, NULL, x, xr, dg, dr) == SLPI_OK && memcmp(x, a, sizeof x) == 0);
 
+    NULL_CASE(slpi_ensemble_counts, clipped)
+    NULL_CASE(slpi_ensemble_counts, capped)
+    long cl = -1, cp = -1, cl1 = -1, cp1 = -1;
+    slpi_ensemble_counts(e, &cl, &cp);
+    slpi_ensemble_counts(e, NULL, NULL);
+    slpi_ensemble_counts(e, &cl1, NULL);
+    slpi_ensemble_counts(e, NULL, &cp1);
+    TEST_CHECK(cl >= 0 && cp >= 0 && cl1 == cl && cp1 == cp);
+
     NULL_CASE(slpi_ensemble_stats, mean)
     NULL_CASE(slpi_ensemble_stats, var)
     NULL_CASE(slpi_ensemble_stats, min)
