@@ -322,10 +322,10 @@ static void test_registry(void)
     static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
     /* V16 and V17: their control is a mutant, not run by the audit: CONDITIONAL
      * (docs/claims.md#verdicts, 2026-11-27) */
-    static const slpi_claim_verdict want[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL,
-        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONFIRMED,
-        SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED};
+    static const slpi_claim_verdict want[] = { SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_CONDITIONAL,
+                                               SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_CONDITIONAL,
+                                               SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_CONFIRMED,
+                                               SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED };
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
     for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++) {
