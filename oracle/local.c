@@ -115,9 +115,9 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         slpi_ref_at at = { NULL, x };
         slpi_steps steps = { 0 };
         slpi_fast *f = NULL;       /* the statistics' directions and twin */
-        int ok = slpi_ref_create(&s, p, &e) == SLPI_OK;
+        int ok = slpi_ref_create_plan(&s, port->plan, &e) == SLPI_OK;
         slpi_error fe = { 0, "" };
-        if (slpi_fast_create(&f, p, &fe) != SLPI_OK) { /* then the rows give no statistics, */
+        if (slpi_fast_create_plan(&f, port->plan, &fe) != SLPI_OK) { /* then the rows give no statistics, */
             f = NULL;
             if (ok && strstr(fe.msg, "out of memory")) { /* unless it was memory: an error */
                 ok = 0;

@@ -12,6 +12,7 @@ typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"
 typedef struct slpi_progress slpi_progress;
 typedef struct slpi_fast slpi_fast;
+typedef struct slpi_plan slpi_plan;
 #include "slpi/ref.h"
 #include "slpi/tools.h"
 
@@ -42,8 +43,12 @@ typedef long (*slpi_oracle_next_stop)(void *ctx);
 /* The same with the increments streamed from the problem's noise source and the stops
  * from next(ctx), called once before the walk and after each visit (no steps x M
  * array, no array of stops: a long run costs memory independent of its length). */
-int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
+int slpi_oracle_ref_walk_source(const slpi_plan *plan, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
+/* The plan's initial state in core's layout on the double path (slpi_fast_initial_state of a
+ * run object of the plan, so the model is not parsed again), else, where the plan makes no
+ * run object, slpi_fast_problem_initial_state's answer. */
+int slpi_oracle_initial_state(const slpi_plan *plan, double *x, slpi_error *err);
 
 /* Certified invariants (no differences) of a state given as doubles, taken as exact, the
  * state of step `step` (a model's H reads t = t0 + step h; docs/models.md#time). */
@@ -62,6 +67,7 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
  * place; NULL: one rank). The rows themselves are streamed (oracle/verify.c). */
 typedef struct {
     const slpi_problem *p;
+    const slpi_plan *plan;     /* p compiled once: every run object of the verifier is made from it */
     const int *col;            /* state coordinate i is column col[i] of the file */
     int dim;
     const double *x0;          /* the problem's initial state */
@@ -164,6 +170,7 @@ int slpi_oracle_provenance(int *n, char ***key, char ***val);
 typedef struct {
     const char *path;
     slpi_problem p;
+    slpi_plan *plan;           /* p's plan (the model parsed once), the caller's to slpi_plan_unref */
     int dim, *col;             /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
     long missing, missing_step[SLPI_VERIFY_MISSING_NAMED];   /* rows of the header's output

@@ -13,6 +13,7 @@
 #include "slpi/process.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "slpi/noise.h"
 #include "slpi/trajectory.h"
 #include "slpi/tools.h"
@@ -31,9 +32,10 @@ static void header_file_ref(const char *traj, const char *val, char *out, size_t
 }
 
 /* The problem of the header: a golden case's (case=NAME, from golden_dir), then every
- * other key except provenance and arith on top. */
-static int header_problem(const char *path, const slpi_traj_reader *r, const char *noise_file,
-                          const char *golden_dir, slpi_problem *p, slpi_error *err)
+ * other key except provenance and arith on top; finished into its plan (the model parsed
+ * here, once for the whole verification). */
+static int header_problem(const char *path, const slpi_traj_reader *r, const char *noise_file, const char *golden_dir,
+                          slpi_problem *p, slpi_plan **plan, slpi_error *err)
 {
     const slpi_traj *t = slpi_traj_head(r);
     int nprov = 0, rc = SLPI_OK, have_case = 0;
@@ -82,7 +84,7 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: the header holds no problem (case=, or system=, scheme=, ...)", path);
     if (rc == SLPI_OK && n > 0) rc = slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
     if (rc == SLPI_OK && noise_file) rc = slpi_problem_set(p, "noise_file", noise_file, err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
+    if (rc == SLPI_OK) rc = slpi_problem_plan(plan, p, err);
     for (int i = 0; i < n; i++) { free(where[i]); free(own[i]); }
     free(where);
     free(own);
@@ -180,7 +182,7 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     const slpi_traj *t = slpi_traj_head(r);
     long column_line = slpi_traj_line(r), last_line = 0;
     slpi_error herr = { 0, "" }, rerr = { 0, "" };
-    int hrc = header_problem(path, r, o->noise_file, o->golden_dir, &in->p, &herr), rrc = SLPI_OK;
+    int hrc = header_problem(path, r, o->noise_file, o->golden_dir, &in->p, &in->plan, &herr), rrc = SLPI_OK;
     in->dim = hrc == SLPI_OK ? slpi_problem_state_dim(&in->p) : 0;
     in->col = calloc((size_t)in->dim + 1, sizeof(int));
     if (!in->col && hrc == SLPI_OK) hrc = slpi_error_set(&herr, SLPI_EINPUT, "verify: out of memory");

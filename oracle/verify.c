@@ -36,6 +36,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
@@ -166,7 +167,7 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
     if (!v.f) *rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (*rc == SLPI_OK) *rc = slpi_traj_open(&v.in, in->path, err);
     if (*rc == SLPI_OK) *rc = read_ahead(&v);
-    if (*rc == SLPI_OK) *rc = slpi_ref_create(&v.s, port->p, err);
+    if (*rc == SLPI_OK) *rc = slpi_ref_create_plan(&v.s, port->plan, err);
     if (*rc == SLPI_OK) {
         v.table = table;
         v.res = res;
@@ -177,7 +178,7 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
             fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
                     "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
         v.pg = port->rank == 0 ? slpi_progress_begin("verify --global, steps", v.last) : NULL;
-        *rc = slpi_oracle_ref_walk_source(port->p, port->x0, next_stop, visit_row, &v, &done, err);
+        *rc = slpi_oracle_ref_walk_source(port->plan, port->x0, next_stop, visit_row, &v, &done, err);
         slpi_progress_end(v.pg);
         char why[600] = "not checked (--max-steps)";
         if (*rc == SLPI_ENUMERIC) {
@@ -233,10 +234,21 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);
-    if (rc == SLPI_OK) rc = slpi_fast_problem_initial_state(&in->p, x0, err);
+    if (rc == SLPI_OK) rc = slpi_oracle_initial_state(in->plan, x0, err);
     if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in->p, res, err);
-    slpi_oracle_port port = { &in->p, in->col, dim, x0, o->precision, o->budget, o->max_steps, 1,
-                              o->rank, o->nranks > 0 ? o->nranks : 1, o->combine, o->combine_arg };
+    slpi_oracle_port port = { &in->p,
+                              in->plan,
+                              in->col,
+                              dim,
+                              x0,
+                              o->precision,
+                              o->budget,
+                              o->max_steps,
+                              1,
+                              o->rank,
+                              o->nranks > 0 ? o->nranks : 1,
+                              o->combine,
+                              o->combine_arg };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in->p.scheme),
@@ -312,13 +324,14 @@ static void key_add(noise_key *k, const double *v, size_t n)
     }
 }
 
-static int noise_key_of(const slpi_problem *p, noise_key *k, slpi_error *err)
+static int noise_key_of(const slpi_plan *plan, noise_key *k, slpi_error *err)
 {
+    const slpi_problem *p = slpi_plan_problem(plan);
     *k = (noise_key){ { UINT64_C(0xcbf29ce484222325), UINT64_C(0x243f6a8885a308d3) } };
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     double *v = malloc(((size_t)(dim > M ? dim : M) + 1) * sizeof *v);
     slpi_noise_source *src = NULL;
-    int rc = v ? slpi_fast_problem_initial_state(p, v, err) : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    int rc = v ? slpi_oracle_initial_state(plan, v, err) : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK) key_add(k, v, (size_t)dim);
     if (rc == SLPI_OK && M > 0) rc = slpi_noise_source_open(&src, p, err);
     for (long n = 0; rc == SLPI_OK && M > 0 && n < p->steps; n++) {
@@ -382,13 +395,17 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
         memset(&in, 0, sizeof in);
         rc = verify_one(paths[i], o, report, &in, i == 0 ? res : one, err);
         if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &in, err);
-        if (rc == SLPI_OK) rc = noise_key_of(&in.p, &keys[i], err);
+        if (rc == SLPI_OK) rc = noise_key_of(in.plan, &keys[i], err);
         if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
         if (rc == SLPI_OK && i > 0) fold_proof(res, one);
         if (i == 0) first = in;
-        else free(in.col);
+        else {
+            free(in.col);
+            slpi_plan_unref(in.plan);
+        }
     }
     free(first.col);
+    slpi_plan_unref(first.plan);
     free(one);
     free(keys);
     if (rc != SLPI_OK) return rc;

@@ -13,6 +13,8 @@
 #include "slpi/step.h"
 #include "slpi/version.h"
 #include "slpi/ref.h"
+#include "slpi/fast.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"
@@ -61,9 +63,9 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
 
 /* The walk; the increments of step n are dW + n M, or the problem's noise source's when dW
  * is NULL (through the stepping primitive, core/steps.h); the steps to visit come from
- * next(nctx). */
-static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_oracle_next_stop next,
-                void *nctx, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+ * next(nctx). The run object is made from plan, or from p when plan is NULL. */
+static int walk(const slpi_problem *p, const slpi_plan *plan, const double *x0, const double *dW,
+                slpi_oracle_next_stop next, void *nctx, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     slpi_ref *s = NULL;
     *done = 0;
@@ -73,7 +75,7 @@ static int walk(const slpi_problem *p, const double *x0, const double *dW, slpi_
     slpi_steps steps = { 0 };
     int rc = slpi_steps_open(&steps, p, slpi_ref_step_at, &at, dW == NULL, err);
     steps.seek = slpi_ref_seek_at;
-    if (rc == SLPI_OK) rc = slpi_ref_create(&s, p, err);
+    if (rc == SLPI_OK) rc = plan ? slpi_ref_create_plan(&s, plan, err) : slpi_ref_create(&s, p, err);
     if (rc != SLPI_OK) {
         slpi_steps_close(&steps);
         _arb_vec_clear(x, dim);
@@ -131,13 +133,24 @@ int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *
                          int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     stop_array a = { stops, nstops, 0 };
-    return walk(p, x0, dW, next_in_array, &a, visit, ctx, done, err);
+    return walk(p, NULL, x0, dW, next_in_array, &a, visit, ctx, done, err);
 }
 
-int slpi_oracle_ref_walk_source(const slpi_problem *p, const double *x0, slpi_oracle_next_stop next,
+int slpi_oracle_ref_walk_source(const slpi_plan *plan, const double *x0, slpi_oracle_next_stop next,
                                 slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
-    return walk(p, x0, NULL, next, ctx, visit, ctx, done, err);
+    return walk(slpi_plan_problem(plan), plan, x0, NULL, next, ctx, visit, ctx, done, err);
+}
+
+int slpi_oracle_initial_state(const slpi_plan *plan, double *x, slpi_error *err)
+{
+    slpi_fast *f = NULL;
+    slpi_error e = { 0, "" };
+    if (slpi_fast_create_plan(&f, plan, &e) != SLPI_OK)
+        return slpi_fast_problem_initial_state(slpi_plan_problem(plan), x, err);
+    int rc = slpi_fast_initial_state(f, x, err);
+    slpi_fast_free(f);
+    return rc;
 }
 
 int slpi_oracle_provenance(int *n, char ***key, char ***val)
