@@ -23,6 +23,7 @@
 #include "core/rows.h"
 #include "core/steps.h"
 #include "core/progress.h"
+#include "core/fpmode.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -291,6 +292,7 @@ static void ball_to_doubles(const arb_t b, double *mid, double *rad)
 static int stepper_diag(slpi_stepper *s, const char **names, double *v, double *r)
 {
     int n;
+    slpi_fpmode rnd = slpi_round_nearest(); /* the diagnostics round as every caller's: core/fpmode.h */
     if (s->fast) {
         slpi_diag d;
         d.n = 0;
@@ -315,6 +317,7 @@ static int stepper_diag(slpi_stepper *s, const char **names, double *v, double *
         }
         slpi_ref_diag_clear(&d);
     }
+    slpi_round_restore(rnd);
     return n;
 }
 

@@ -65,7 +65,7 @@ void slpi_ens_lanes_free(slpi_ens_lanes *L)
     free(L);
 }
 
-int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
+static int lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
 {
     *out = NULL;
     slpi_fast_soa_kind kind =
@@ -115,6 +115,15 @@ int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, 
     L->val = L->noise + LANES_CHUNK * M * B;
     *out = L;
     return SLPI_OK;
+}
+
+/* The kernels' constants (1/I, ...) round to nearest whatever the caller's direction: core/fpmode.h. */
+int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
+{
+    slpi_fpmode rnd = slpi_round_nearest();
+    int rc = lanes_new(out, q, every, why, err);
+    slpi_round_restore(rnd);
+    return rc;
 }
 
 void slpi_ens_lanes_set_noise_isa(slpi_ens_lanes *L, int isa)
@@ -191,6 +200,16 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
     return 0;
 }
 
+/* The increments as the general route's (core/steps.c): rounded to nearest whatever the
+ * caller's direction (core/fpmode.h). */
+static int lanes_noise_nearest(slpi_ens_lanes *L, uint64_t path0, int n, const double *dW, long s, long cnt)
+{
+    slpi_fpmode r = slpi_round_nearest();
+    int bad = lanes_noise(L, path0, n, dW, s, cnt);
+    slpi_round_restore(r);
+    return bad;
+}
+
 void slpi_ens_lanes_take_counts(slpi_ens_lanes *L, long *clipped, long *capped)
 {
     *clipped = L->clipped;
@@ -221,8 +240,8 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
     if (L->at[0] == 0) lanes_row(L, n, row++, 0, fn, ctx);
     for (long s = 0; s < steps; s++) {
         long c = s % LANES_CHUNK;
-        if (slpi_interrupt_pending()
-            || (c == 0 && lanes_noise(L, path0, n, dW, s, steps - s < LANES_CHUNK ? steps - s : LANES_CHUNK)))
+        if (slpi_interrupt_pending() ||
+            (c == 0 && lanes_noise_nearest(L, path0, n, dW, s, steps - s < LANES_CHUNK ? steps - s : LANES_CHUNK)))
             return 1;
         const double *dWs = L->noise + (size_t)c * M * (size_t)n;
         slpi_fpmode mode = slpi_fpmode_set(1); /* as slpi_fast_step: core/fpmode.h */

@@ -36,6 +36,7 @@
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
 #include "core/threads.h"
+#include "core/fpmode.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -419,6 +420,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
     ens_job *job = calloc((size_t)e->wave_blocks, sizeof *job);
     if (!job) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory"));
     int rc = SLPI_OK;
+    slpi_fpmode rnd = slpi_round_nearest(); /* the statistics too: core/fpmode.h */
     while (rc == SLPI_OK && e->done < end) {
         int nj = 0;
         for (long from = e->done; from < end && nj < e->wave_blocks; nj++) {
@@ -435,12 +437,13 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
 #else
             int t = 0;
 #endif
-            if (e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j], job[j].count))
-                continue;
-            for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
-                if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].count, job[j].msg, sizeof job[j].msg)) !=
-                    SLPI_OK)
-                    job[j].failed = k;
+            slpi_fpmode rnd = slpi_round_nearest(); /* each thread's own mode: core/fpmode.h */
+            if (!(e->lanes && !e->lanes_off && run_lanes(e, t, job[j].from, job[j].to, &c, &e->wave[j], job[j].count)))
+                for (long k = job[j].from; k < job[j].to && job[j].rc == SLPI_OK; k++)
+                    if ((job[j].rc = run_path(e, t, k, &c, &e->wave[j], job[j].count, job[j].msg, sizeof job[j].msg)) !=
+                        SLPI_OK)
+                        job[j].failed = k;
+            slpi_round_restore(rnd);
         }
         for (int j = 0; rc == SLPI_OK && j < nj; j++)   /* the first path that failed, whatever the threads */
             if (job[j].rc != SLPI_OK) rc = slpi_error_set(&err, job[j].rc, "%s", job[j].msg);
@@ -456,6 +459,7 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         e->done = job[nj - 1].to;
     }
     free(job);
+    slpi_round_restore(rnd);
     return slpi_api_record(&err, rc);
 }
 
@@ -463,6 +467,7 @@ long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *mi
 {
     const size_t size = acc_size(e);
     ens_acc *r = &e->scratch[0], *s = &e->scratch[1];
+    slpi_fpmode rnd = slpi_round_nearest(); /* Chan's merges and M2 / (n - 1), as every caller's: core/fpmode.h */
     acc_copy(r, &e->pending, size);
     for (int i = e->depth - 1; i >= 0; i--) {   /* the stack's blocks come before the one in progress */
         acc_copy(s, &e->stack[i], size);
@@ -478,6 +483,7 @@ long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *mi
         if (max) max[i] = r->n > 0 ? r->max[i] : NAN;
         if (rad) rad[i] = r->n > 0 ? r->rad[i] : NAN;
     }
+    slpi_round_restore(rnd);
     return r->n;
 }
 
@@ -524,6 +530,7 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
     }
     for (long i = 0; i < np; i++) e->done -= (long)buf[2 + i * piece + 1];
     ens_acc a = { 0 };
+    slpi_fpmode rnd = slpi_round_nearest(); /* Chan's merges, as in slpi_ensemble_run */
     for (long i = 0; i < np; i++) {
         const double *o = buf + 2 + i * piece;
         a.n = (long)o[1];
@@ -533,9 +540,12 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
         a.max = a.min + size;
         a.rad = a.max + size;
         if (o[0] < 0) acc_copy(&e->pending, &a, (size_t)size);
-        else if (!push_blocks(e, &a, (int)o[0]))
+        else if (!push_blocks(e, &a, (int)o[0])) {
+            slpi_round_restore(rnd);
             return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: out of memory"));
+        }
         e->done += a.n;
     }
+    slpi_round_restore(rnd);
     return SLPI_OK;
 }

@@ -15,6 +15,7 @@
 #include "slpi/errors.h"
 #include "slpi/problem.h"
 #include "core/expr.h"
+#include "core/parse.h"
 
 static const char *const op_names[SLPI_EXPR_OP_COUNT] = {
     "const", "coord", "pi", "neg", "add", "sub", "mul", "div", "powi", "pow",
@@ -157,7 +158,7 @@ static int number_value(parser *P, const char *at, size_t len, double *v)
     memcpy(buf, at, len);
     buf[len] = 0;
     errno = 0;
-    *v = strtod(buf, NULL);
+    *v = slpi_parse_strtod(buf, NULL);
     if (!isfinite(*v)) return fail(P, at, "non-finite constant '%s' (overflows binary64)", buf);
     if (*v != 0 && fabs(*v) < DBL_MIN)
         return fail(P, at, "constant '%s' underflows to a subnormal binary64", buf);

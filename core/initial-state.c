@@ -36,6 +36,7 @@
 #include "core/problem-struct.h"
 #include "core/problem.h"
 #include "core/parse.h"
+#include "core/fpmode.h"
 
 #define IS_PI 3.14159265358979323846
 
@@ -174,11 +175,11 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
     return SLPI_OK;
 }
 
-int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+/* The system's default, computed rounding to nearest whatever the caller's direction (the
+ * caller of slpi_problem_initial_state sets it: core/fpmode.h), so that a default means
+ * one state. */
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
 {
-    int given = slpi_problem_explicit_x0(p, x, err);
-    if (given < 0) return err ? err->code : SLPI_EINPUT;
-    if (given) return SLPI_OK;
     switch (p->system) {
     case SLPI_SYS_RIGID_BODY: rigid_body(p, x); return SLPI_OK;
     case SLPI_SYS_HEAVY_TOP: heavy_top(p, x); return SLPI_OK;
@@ -190,6 +191,17 @@ int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err
         return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
     default: return slpi_error_set(err, SLPI_EINPUT, "initial state: unknown system %d", (int)p->system);
     }
+}
+
+int slpi_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    int given = slpi_problem_explicit_x0(p, x, err);
+    if (given < 0) return err ? err->code : SLPI_EINPUT;
+    if (given) return SLPI_OK;
+    slpi_fpmode r = slpi_round_nearest();
+    int rc = default_state(p, x, err);
+    slpi_round_restore(r);
+    return rc;
 }
 
 /* ------------------------------------------------------------ an explicit x0 */

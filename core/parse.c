@@ -29,6 +29,7 @@
 
 #include "slpi/errors.h"
 #include "core/parse.h"
+#include "core/fpmode.h"
 
 /* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"
  * (a name ending in ':', a field of a file). */
@@ -60,7 +61,7 @@ int slpi_parse_double(const char *name, const char *text, double lo, double hi, 
     /* strtod would read "0x", "inf", "nan(...)" and hex floats; hex floats are exact
      * and allowed, the others are refused below */
     errno = 0;
-    double v = strtod(s, &end);
+    double v = slpi_parse_strtod(s, &end);
     if (end == s) return reject(err, name, text, "not a finite number");
     if (*end) {
         snprintf(why, sizeof why, "not a finite number (trailing '%.40s')", end);
@@ -144,11 +145,19 @@ int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *ou
     return SLPI_OK;
 }
 
+double slpi_parse_strtod(const char *s, char **end)
+{
+    slpi_fpmode r = slpi_round_nearest();
+    double v = strtod(s, end);
+    slpi_round_restore(r);
+    return v;
+}
+
 int slpi_parse_binary64(const char *text, double *out)
 {
     char *end;
     if (!*text || isspace((unsigned char)*text)) return -1;
-    double v = strtod(text, &end);   /* ERANGE on a subnormal: the value is still exact */
+    double v = slpi_parse_strtod(text, &end); /* ERANGE on a subnormal: the value is still exact */
     if (end == text || *end != '\0') return -1;
     *out = v;
     return isfinite(v) ? 0 : -2;

@@ -26,6 +26,9 @@ int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *ou
  * subnormals allowed. 0 on success, -1 not a number, -2 NaN or infinite (*out set to
  * it; the caller names file:line). */
 int slpi_parse_binary64(const char *text, double *out);
+/* C's strtod rounding to nearest whatever the caller's direction (core/fpmode.h): the one
+ * reading of a decimal in keys, values and model constants (docs/conventions.md#rounding). */
+double slpi_parse_strtod(const char *s, char **end);
 /* Open an input file for reading: a regular file or a pipe; a folder or a device
  * (/dev/zero) is refused with "PATH: not a regular file (...)"; returns NULL then, with
  * err set. Owns: the FILE returned is the caller's (fclose). */

@@ -24,6 +24,7 @@
 #include "core/problem.h"
 #include "core/zeitlin-family.h"
 #include "core/parse.h"
+#include "core/fpmode.h"
 #include "core/command.h"
 
 /* K_DOUBLE0: a K_DOUBLE not written back while 0 (a key that came later: the outputs of
@@ -518,6 +519,7 @@ static void write_value(const key_def *k, const slpi_problem *p, FILE *f, const 
 void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
 {
     char cb[256];
+    slpi_fpmode r = slpi_round_nearest(); /* %.17g as every caller's: core/fpmode.h */
     if (slpi_problem_callbacks(p, cb, sizeof cb)) fprintf(f, "%suncertified=callback %s\n", prefix, cb);
     fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->system));
     fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->scheme));
@@ -548,6 +550,7 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         for (int i = 0; i < p->n_x0; i++) fprintf(f, "%s%.17g", i ? "," : "", p->x0[i]);
         fputc('\n', f);
     }
+    slpi_round_restore(r);
 }
 
 int slpi_problem_key(int i, const char **name, const char **system, const char **help)

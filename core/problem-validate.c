@@ -12,6 +12,7 @@
 #include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
+#include "core/fpmode.h"
 #include "core/noise.h"
 #include "core/plan.h"
 #include "core/problem.h"
@@ -189,7 +190,9 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
     return rc;
 }
 
-int slpi_problem_finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
+/* T / h, h = T 2^-level and the model's constants, rounded to nearest whatever the caller's
+ * direction (slpi_problem_finish_model sets it: core/fpmode.h). */
+static int finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
 {
     memset(m, 0, sizeof *m);
     if (p->level >= 0) {
@@ -211,6 +214,14 @@ int slpi_problem_finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
         rc = slpi_zeitlin_fields_bind(p, err);
     if (rc == SLPI_OK && p->noise_file[0]) rc = slpi_noise_source_bind(p, err);
     if (rc == SLPI_OK) p->unfinished = 0;
+    return rc;
+}
+
+int slpi_problem_finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
+{
+    slpi_fpmode r = slpi_round_nearest();
+    int rc = finish_model(p, m, err);
+    slpi_round_restore(r);
     return rc;
 }
 

@@ -51,6 +51,8 @@
 #include "slpi/run.h"
 #include "core/progress.h"
 #include "core/command.h"
+#include "core/parse.h"
+#include "core/fpmode.h"
 
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
 {
@@ -204,7 +206,7 @@ static int prefix_matches(int fd, const slpi_checkpoint *c, const slpi_rows *row
     if (ok && want == c->step && !strcmp(c->arith, "fast") && c->ntokens >= dim) {
         s = strchr(e + 1, '\t');         /* past t: the state columns */
         for (int i = 0; ok && i < dim; i++) {
-            double v = s ? strtod(s + 1, &e) : 0, x = strtod(c->x[i], NULL);
+            double v = s ? slpi_parse_strtod(s + 1, &e) : 0, x = slpi_parse_strtod(c->x[i], NULL);
             ok = s && e != s + 1 && (v == x || (v != v && x != x));
             s = strchr(e, '\t');
         }
@@ -334,8 +336,8 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
     return slpi_run_checkpointed(p, ops, out, hex, summary, NULL, res, err);
 }
 
-int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
-                          const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
+static int run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+                            const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
     res->failed_step = -1;
@@ -479,6 +481,17 @@ done:
     slpi_steps_close(&steps);
     slpi_rows_close(&rows);
     ops->destroy(ctx);
+    return rc;
+}
+
+/* The whole run rounds to nearest, whatever the caller's direction (core/fpmode.h): its
+ * rows, header and summary are the same text for every caller. */
+int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+                          const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
+{
+    slpi_fpmode r = slpi_round_nearest();
+    int rc = run_checkpointed(p, ops, out, hex, summary, ck, res, err);
+    slpi_round_restore(r);
     return rc;
 }
 

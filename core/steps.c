@@ -11,6 +11,7 @@
 #include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
+#include "core/fpmode.h"
 #include "core/steps.h"
 
 int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise,
@@ -43,7 +44,9 @@ int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *s
     if (!dW) {
         if (SLPI_NEVER(s->noise == NULL))   /* opened with noise = 0: every step's increments are given */
             return slpi_error_set(err, SLPI_EINPUT, "step %ld: no increments given and no noise source open", n);
+        slpi_fpmode r = slpi_round_nearest(); /* the path's increments, whatever the caller's direction */
         int rc = slpi_noise_source_step(s->noise, n, s->dW, err);
+        slpi_round_restore(r);
         if (rc != SLPI_OK) return rc;
         dW = s->dW;
     }

@@ -33,6 +33,7 @@
 #include "slpi/version.h"
 #include "slpi/trajectory.h"
 #include "core/parse.h"
+#include "core/fpmode.h"
 
 #define FORMAT_LINE "# slpi-trajectory 1"
 
@@ -53,9 +54,11 @@ int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name
 
 void slpi_traj_write_row(FILE *f, long step, double t, int n, const double *v, int hex)
 {
+    slpi_fpmode r = slpi_round_nearest(); /* %.17g reads back as v whatever the caller's direction */
     fprintf(f, "%ld\t%.17g", step, t);
     for (int i = 0; i < n; i++) fprintf(f, hex ? "\t%a" : "\t%.17g", v[i]);
     fputc('\n', f);
+    slpi_round_restore(r);
 }
 
 void slpi_traj_free(slpi_traj *t)

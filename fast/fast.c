@@ -45,8 +45,10 @@ void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
 static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error *err)
 {
     const slpi_problem *p = slpi_plan_problem(plan);
-    if (p->system == SLPI_SYS_MODEL) return slpi_fast_sys_model(s, p, plan, err);
-    return system_ctor[p->system](s, p, err);
+    slpi_fpmode r = slpi_round_nearest(); /* its tables round as every caller's: core/fpmode.h */
+    int rc = p->system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err) : system_ctor[p->system](s, p, err);
+    slpi_round_restore(r);
+    return rc;
 }
 
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
@@ -127,7 +129,9 @@ static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, dou
         double *c = malloc((size_t)slpi_problem_initial_size(p) * sizeof *c);
         if (!c) return slpi_error_set(err, SLPI_EINPUT, "initial state of %s: out of memory", sys->name);
         rc = slpi_problem_initial_state(p, c, err);
+        slpi_fpmode r = slpi_round_nearest(); /* the basis map rounds as every caller's: core/fpmode.h */
         if (rc == SLPI_OK) rc = sys->initial_map(sys, x, c, err);
+        slpi_round_restore(r);
         free(c);
     }
     if (rc) return rc;
@@ -163,12 +167,13 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     f->why[0] = 0;
     f->delta[0] = f->p.h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
+    slpi_fpmode mode = slpi_fpmode_set(1); /* to nearest, flushing: core/fpmode.h */
     slpi_fast_ingredients_apply(f, f->delta);
     if (!slpi_fast_all_finite(x, f->sys.state_dim) || !slpi_fast_all_finite(f->delta, f->sys.M + 1)) {
+        slpi_fpmode_restore(mode);
         info->status = SLPI_STEP_INVALID;
         info->residual = NAN;
     } else {
-        slpi_fpmode mode = slpi_fpmode_set(1);
         info->status = f->scheme->step(f, x, f->delta, info);
         slpi_fpmode_restore(mode);
         if (!slpi_step_failed(info->status) && !slpi_fast_all_finite(x, f->sys.state_dim))

@@ -50,9 +50,10 @@ static void check_mode(void)
     slpi_fpmode m0 = slpi_fpmode_get();
     volatile double a = 0x1p-540, b = 0x1p-500, c;
 #if defined(__SSE2__)
-    _mm_setcsr(m0 | 0x8040u); /* the bits written directly, not through the header */
+    unsigned csr0 = _mm_getcsr(); /* MXCSR alone: slpi_fpmode holds the x87's rounding bits too */
+    _mm_setcsr(csr0 | 0x8040u);   /* the bits written directly, not through the header */
     keeps_bits = (_mm_getcsr() & 0x8040u) == 0x8040u;
-    _mm_setcsr(m0);
+    _mm_setcsr(csr0);
 #else
     keeps_bits = 1;
 #endif
