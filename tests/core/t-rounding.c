@@ -4,12 +4,13 @@
  * in the SSE or the x87 unit alone):
  *   - decimal texts read by the one scanner (random ones from the seed, and "0.1", "0.01")
  *     are the bits of round-to-nearest;
- *   - every preset's finished keys (slpi_problem_text) and a model's constants are the
- *     round-to-nearest ones;
+ *   - every preset's finished keys (slpi_problem_text: T / h resolved) and a model's
+ *     constants are the round-to-nearest ones;
  *   - the fast path's trajectory, for every scheme on every preset that takes it (a few
  *     steps, small N; generated from the preset list and the registry), is bit-identical to
  *     the round-to-nearest one, on the general route and on the ensemble's lanes;
- *   - the certified path's default initial state (mid and radius of every ball) is;
+ *   - so are the stepper's diagnostics, and the certified path's default initial state
+ *     (mid and radius of every ball);
  *   - the caller gets its direction (and the rest of its mode) back after every call,
  *     a failing step, a failing lane and a refused key included. */
 #include <fenv.h>
@@ -145,17 +146,55 @@ static slpi_problem *problem(const char *preset, const char *scheme, int d)
 /* The preset's keys, finished (h, steps resolved), as text. */
 static void check_keys(const char *preset)
 {
-    char want[8192] = "", got[8192];
+    char want[2][8192] = { "", "" }, got[8192];
+    for (int d = 0; d < NDIR; d++)
+        for (int own = 0; own < 2; own++) { /* the preset's own T, h and N, and the test's */
+            slpi_problem *p = own ? NULL : problem(preset, NULL, d);
+            if (own) {
+                caller_sets(d);
+                p = slpi_problem_new(preset);
+                check_restored(d, "slpi_problem_new");
+            }
+            TEST_CHECKF(p, "%s: no problem under %s: %s", preset, dir_name[d], slpi_api_last_error());
+            if (!p) continue;
+            caller_sets(d);
+            long n = slpi_problem_text(p, d ? got : want[own], sizeof got);
+            slpi_error err = { 0 };
+            int fin = slpi_problem_finish(p, &err);
+            check_restored(d, "slpi_problem_text, slpi_problem_finish");
+            TEST_CHECKF(n > 0 && n < (long)sizeof got, "%s: text %ld", preset, n);
+            TEST_CHECKF(fin == SLPI_OK, "%s: does not finish under %s: %s", preset, dir_name[d], err.msg);
+            if (d)
+                TEST_CHECKF(!strcmp(got, want[own]), "%s: keys under %s:\n%s\nto nearest:\n%s", preset, dir_name[d],
+                            got, want[own]);
+            slpi_problem_free(p);
+        }
+}
+
+/* The stepper's rows with their diagnostics, of the preset as it is (its own scheme). */
+static void check_diagnostics(const char *preset)
+{
+    double want[2][4096], got[2][4096];
     for (int d = 0; d < NDIR; d++) {
         slpi_problem *p = problem(preset, NULL, d);
-        TEST_CHECKF(p, "%s: no problem under %s: %s", preset, dir_name[d], slpi_api_last_error());
-        if (!p) continue;
+        if (!p) return;
+        slpi_stepper *s = NULL;
+        int dim = 0, nd = 0;
+        long rows = 0;
         caller_sets(d);
-        long n = slpi_problem_text(p, d ? got : want, sizeof got);
-        check_restored(d, "slpi_problem_text");
-        TEST_CHECKF(n > 0 && n < (long)sizeof got, "%s: text %ld", preset, n);
-        if (d)
-            TEST_CHECKF(!strcmp(got, want), "%s: keys under %s:\n%s\nto nearest:\n%s", preset, dir_name[d], got, want);
+        int rc = slpi_stepper_new(&s, p, 0, NULL, 0);
+        if (rc == SLPI_OK) slpi_stepper_shape(s, &dim, NULL, &nd, NULL, NULL);
+        rc = rc == SLPI_OK && (dim + nd) * STEPS <= 4096 ? rc : SLPI_EINPUT;
+        double *x = d ? got[0] : want[0], *g = d ? got[1] : want[1];
+        if (rc == SLPI_OK) rc = slpi_stepper_advance(s, STEPS, NULL, 1, x, NULL, g, NULL, NULL, NULL, &rows);
+        check_restored(d, "slpi_stepper_advance");
+        TEST_CHECKF(rc == SLPI_OK && rows == STEPS, "%s: stepper under %s: %s", preset, dir_name[d],
+                    slpi_api_last_error());
+        if (d && rc == SLPI_OK)
+            TEST_CHECKF(same_bits(got[0], want[0], (size_t)(dim * STEPS)) &&
+                            same_bits(got[1], want[1], (size_t)(nd * STEPS)),
+                        "%s: the stepper's states or diagnostics under %s differ", preset, dir_name[d]);
+        slpi_stepper_free(s);
         slpi_problem_free(p);
     }
 }
@@ -430,6 +469,7 @@ int main(void)
         presets++;
         check_keys(ps->name);
         check_certified(ps->name);
+        check_diagnostics(ps->name);
         if (strstr(ps->name, "/rigid-body/")) check_lanes(ps->name);
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
             int r = check_trajectory(ps->name, slpi_scheme_name((slpi_scheme_id)k));
