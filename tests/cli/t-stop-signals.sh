@@ -13,8 +13,9 @@
 #   - with --checkpoint, --resume finishes with the bytes of the uninterrupted run.
 # Commands: run -o F (with and without --checkpoint; SIGTERM, SIGHUP, SIGINT), ensemble -o F
 # over an existing F (no report, F as it was), converge --checkpoint (resumed to the
-# uninterrupted bytes); t-ensemble-checkpoint.sh stops ensembles with a checkpoint, and
-# t-ctrl-c.sh sends SIGINT into verify, golden, props and audit.
+# uninterrupted bytes); t-ensemble-checkpoint.sh stops ensembles with a checkpoint,
+# t-stop-reports.sh sends the three signals into verify, golden and audit and SIGKILL into
+# run, ensemble, golden --write and audit, and t-ctrl-c.sh sends SIGINT into props.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
