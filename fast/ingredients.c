@@ -1,7 +1,9 @@
 /* ingredients.c — the coefficients on a step's ingredients (fast/ingredients.h): their
  * list from the problem, and the drift and noise coefficients applied to the increments
  * (delta_0 = h times the drift's, delta_k = dW_k times noise k's: every scheme reads H_k
- * only through delta_k grad H_k). ISOMP reads its terms' coefficients itself (fast/isomp.c). */
+ * only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
+ * ISOMP reads its terms' coefficients itself (fast/isomp.c); the time stage is the
+ * system's t_shift, the solver's stop the policy's fixed_iters (fast/solver.h). */
 #include <stdlib.h>
 #include <stddef.h>
 #include "slpi/errors.h"
@@ -35,6 +37,12 @@ static int has_terms(const slpi_problem *p)
         p->solver == SLPI_SOLVER_FIXED_POINT;
 }
 
+/* Whether p's step has a time stage: a model's (no built-in system reads t). */
+static int has_time(const slpi_problem *p)
+{
+    return p->system == SLPI_SYS_MODEL;
+}
+
 int slpi_fast_ingredients(const slpi_problem *p, const char **name)
 {
     int M = slpi_problem_noise_count(p), n = 0;
@@ -46,7 +54,15 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name)
     n += noise_all(M);
     for (int j = 0; has_terms(p) && j < SLPI_FAST_TERMS; j++, n++)
         if (name) name[n] = isomp_term[j];
-    return n;
+    if (has_time(p) && name) name[n] = "time stage";
+    n += has_time(p);
+    if (name) name[n] = "solver stop";
+    return n + 1;
+}
+
+int slpi_fast_ingredient_discrete(const slpi_problem *p, int i)
+{
+    return i == slpi_fast_ingredients(p, NULL) - 1;
 }
 
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
@@ -54,15 +70,14 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
     int n = slpi_fast_ingredients(&f->p, NULL);
     if (!f->coef && !(f->coef = malloc((size_t)n * sizeof *f->coef))) return -1;
     if (i >= n) return -1;
-    if (i < 0) {
-        f->coef_on = 0;
+    if (i < 0 || !f->coef_on)
         for (int j = 0; j < n; j++) f->coef[j] = 1.0;
-        return 0;
-    }
-    if (!f->coef_on)
-        for (int j = 0; j < n; j++) f->coef[j] = 1.0;
-    f->coef_on = 1;
-    f->coef[i] = coef;
+    f->coef_on = i >= 0;
+    if (i >= 0) f->coef[i] = coef;
+    /* the time's h and stage, and the solver's stop (the last two ingredients) */
+    f->sys.t_h = f->coef_on ? f->p.h : 0;
+    f->sys.t_shift = has_time(&f->p) ? f->coef[n - 2] - 1.0 : 0;
+    f->pol.fixed_iters = f->coef[n - 1] != 1.0 ? 1 : f->p.fixed_iters;
     return 0;
 }
 

@@ -5,7 +5,11 @@
  * SLPI_FAST_NOISE_NAMED of them) and of all of them together ("noise"); ISOMP with the
  * commutator update and the fixed-point solver adds the terms of its step, [Psi,Y]/2 and
  * Psi Y Psi/4 of the midpoint's fixed point and the update X_n + [Psi,Y]
- * (docs/schemes.md#isomp). */
+ * (docs/schemes.md#isomp). A model's step has the time stage: coefficient c reads every
+ * stage c - 1 steps later, t0 + (n + stage + c - 1) h (docs/schemes.md#time). Every step
+ * has the solver's stop, a discrete ingredient: any coefficient other than 1 stops an
+ * implicit step's solve one iteration after its predictor (fixed_iters=1), and changes
+ * nothing in an explicit step. */
 #ifndef SLPI_FAST_INGREDIENTS_H
 #define SLPI_FAST_INGREDIENTS_H
 
@@ -25,6 +29,10 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name);
  * (fast/isomp.c), even at a coefficient of 1. Returns 0, or -1 when i is out of range or
  * memory failed. */
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef);
+
+/* 1 when ingredient i of p's step is discrete (the solver's stop: its derivative is the
+ * difference that a coefficient of 2 makes), else 0. */
+int slpi_fast_ingredient_discrete(const slpi_problem *p, int i);
 
 /* The drift's component i (0 <= i < dim): out = h ad*_{g_i} x, g_i the gradient of H_0 at x
  * with all but its coordinate i set to 0 (the coefficients of fast/system.h's gen), the

@@ -233,12 +233,13 @@ static double model_value(model_ctx *c, int k, const double *mu)
     return t->v[t->root[0]];
 }
 
-/* Every evaluation from now on reads t = t0 + (n + half/2) h (docs/models.md#time): the
- * formula of the certified twin (ref/model.c), rounded twice here (the product, the sum). */
-static void model_at_time(const slpi_fast_system *s, long n, int half, double h)
+/* Every evaluation from now on reads t = t0 + stage h, stage = n + half/2
+ * (docs/models.md#time): the formula of the certified twin (ref/model.c), rounded twice
+ * here (the product, the sum; the stage n + half/2 is exact). */
+static void model_at_time(const slpi_fast_system *s, double stage, double h)
 {
     model_ctx *c = ctx_of(s);
-    double t = c->t0 + ((double)n + 0.5 * half) * h;
+    double t = c->t0 + stage * h;
     if (t == c->t) return;
     c->t = t;
     for (int k = 0; k <= c->m->M; k++) slpi_fast_tape_set_time(&c->tp.t[k], t);
@@ -471,7 +472,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     s->diagnostics = model_diagnostics;
     if (c->m->reads_t) {
         s->at_time = model_at_time;
-        model_at_time(s, 0, 0, p->h);   /* step 0's start until a scheme says otherwise */
+        model_at_time(s, 0.0, p->h);   /* step 0's start until a scheme says otherwise */
     }
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);

@@ -58,9 +58,14 @@ struct slpi_fast_system {
     /* The time grid (docs/models.md#time): step is the index n of the step being taken
      * (slpi_fast_step advances it, slpi_fast_set_step_index sets it); at_time, optional
      * (NULL: the Hamiltonians do not read t), makes every evaluation from now on read
-     * t = t0 + (n + half/2) h. The schemes call it through slpi_fast_time. */
+     * t = t0 + stage h, stage = n + half/2 the step's stage in steps. The schemes call
+     * it through slpi_fast_time. */
     long step;
-    void (*at_time)(const slpi_fast_system *s, long n, int half, double h);
+    void (*at_time)(const slpi_fast_system *s, double stage, double h);
+    /* Set only by the ingredients' coefficients (fast/ingredients.h; 0 otherwise): t_h,
+     * when not 0, the step's h for the time, which the drift's coefficient on delta_0
+     * must not move; t_shift, the stages read this many steps later (the time stage). */
+    double t_h, t_shift;
 
     /* The initial state from core's coefficient description (slpi_problem_initial_state
      * of kind ZEITLIN or FOURIER) with this path's basis, into the core layout (state_dim
@@ -125,11 +130,12 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
 int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err);
 
 /* The Hamiltonians of the step being taken are read at its stage c = half/2 from here on:
- * t = t0 + (n + c) h (docs/schemes.md#time says each scheme's stages). No-op for systems
- * that do not read t. */
+ * t = t0 + (n + c) h (docs/schemes.md#time says each scheme's stages), h = delta[0] (or
+ * t_h while the ingredients' coefficients are set). No-op for systems that do not read t. */
 static inline void slpi_fast_time(const slpi_fast_system *s, int half, const double *delta)
 {
-    if (s->at_time) s->at_time(s, s->step, half, delta[0]);
+    if (s->at_time)
+        s->at_time(s, (double)s->step + 0.5 * half + s->t_shift, s->t_h != 0 ? s->t_h : delta[0]);
 }
 
 /* A diagnostic's relative departure from its value v0 at x0, the absolute one where v0 = 0

@@ -89,11 +89,11 @@ static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
     if (!d->named) {
         fprintf(f,
                 "diagnosis: no ingredient of the step explains the deviation better than chance (best %s, p = %.3g)\n",
-                d->n ? d->name[d->order[0]] : "-", d->p);
+                d->ranked ? d->name[d->order[0]] : "-", d->p);
         return;
     }
     fprintf(f, "diagnosis:");
-    for (int k = 0; k < d->n && k < 3; k++) {
+    for (int k = 0; k < d->ranked && k < 3; k++) {
         int i = d->order[k];
         fprintf(f, "%s %s off by %.3g [%.3g, %.3g] relative, explaining %.3g of sum |r|^2", k ? ";" : "", d->name[i],
                 d->rel[i], d->lo[i], d->hi[i], d->share[i]);
@@ -190,7 +190,7 @@ static json_t *real_or_null(double x)
 static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
 {
     json_t *list = json_array();
-    for (int k = 0; k < d->n; k++) {
+    for (int k = 0; k < d->ranked; k++) {
         int i = d->order[k];
         json_array_append_new(list,
                               json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "ingredient", d->name[i], "relative_error",

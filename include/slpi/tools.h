@@ -200,10 +200,11 @@ typedef struct {
 /* The diagnosis beside the statistics (oracle/diagnose.c, oracle/README.md#diagnosis): the
  * rows' deviations r regressed, one ingredient at a time, on the derivative D_i of the
  * port's step with respect to a coefficient on ingredient i of the scheme (drift, each
- * noise's amplitude, a scheme's terms: fast/ingredients.h; each component of the drift's
- * gradient when the state has at most 9 coordinates). Sums over rows, whole and in
- * SLPI_DIAG_BINS bins of steps, then the result. */
-#define SLPI_DIAG_INGREDIENTS 24
+ * noise's amplitude, a scheme's terms, the time stage, the solver's stop:
+ * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
+ * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
+ * result. */
+#define SLPI_DIAG_INGREDIENTS 26
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */
@@ -214,11 +215,13 @@ typedef struct {
     double z[2][SLPI_DIAG_INGREDIENTS], zz[2][SLPI_DIAG_INGREDIENTS]; /* from the exact step [0], rounded [1] */
     double zd[2][SLPI_DIAG_INGREDIENTS], d4[SLPI_DIAG_INGREDIENTS];   /* of <r, D_i> |D_i|^2 and |D_i|^4 */
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
-    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
+    double bin_zd[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
+    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_d4[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;
-    int order[SLPI_DIAG_INGREDIENTS];  /* by the share of sum |r|^2 each explains, largest first */
+    int ranked;                        /* the ingredients with a direction (some D_i != 0) */
+    int order[SLPI_DIAG_INGREDIENTS];  /* those, by the share of sum |r|^2 each explains, largest first */
     double rel[SLPI_DIAG_INGREDIENTS]; /* estimated relative error of the ingredient per step */
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
     double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */

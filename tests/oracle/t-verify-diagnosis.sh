@@ -13,7 +13,10 @@
 #     500..899 and the relative error there is within a factor 2 of 4e-4;
 #   - the same two paths pooled (update off): named in the JSON, which read every row;
 #   - a correct port declared at u = 2^-30 (a size FAIL of rounding, no ingredient): the
-#     line says no ingredient explains it better than chance.
+#     line says no ingredient explains it better than chance;
+#   - the solve stopped one iteration after its start: "solver stop", off by 1 (within 10 %);
+#   - models/rigid-body-time.slpi's port (rb-isomp.c -DRB_TIME): correct, PASS; the
+#     midpoint's t read at t_n: "time stage", off by -1/2 (within 10 %).
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -23,21 +26,31 @@ seed=${SLPI_TEST_SEED:-$(date +%s)}
 echo "t-verify-diagnosis: seed $seed (replay with SLPI_TEST_SEED=$seed)"
 path=$((seed % 100000 + 30000))
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-for p in rb:rb-isomp zeitlin:zeitlin-isomp; do
-  ${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float -o "$d/${p%%:*}" "tests/port/${p#*:}.c" -lm \
-    || { note "cannot build tests/port/${p#*:}.c"; exit 1; }
+for p in rb:rb-isomp zeitlin:zeitlin-isomp rbt:rb-isomp:-DRB_TIME; do
+  set -- $(echo "$p" | tr ':' ' ')
+  ${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float ${3:-} -o "$d/$1" "tests/port/$2.c" -lm \
+    || { note "cannot build tests/port/$2.c ${3:-}"; exit 1; }
 done
 $slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$path -o "$d/rb.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
 $slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$((path + 1)) -o "$d/rb2.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
 $slpi noise --preset iso/zeitlin/strong N=8 ic_lmax=7 steps=60 path=$path -o "$d/ez.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
+$slpi noise --config models/rigid-body-time.slpi scheme=isomp h=0.00390625 steps=2000 path=$path -o "$d/rbt.noise" 2> /dev/null \
+  || { note "slpi noise"; exit 1; }
 
 # verify PORT NOISE STEPS DEFECT MAG: the port's trajectory verified; $d/out its report
 verify() {
   "$d/$1" "$d/$2" $3 $4 $5 > "$d/t.traj" || { note "$1 $4 $5: the port failed"; return 1; }
   $slpi verify --precision ${PREC:-binary32} --local --json "$d/v.json" "$d/t.traj" > "$d/out" 2>&1
 }
-# the first ingredient named
+# the first ingredient named, and its estimate
 first() { sed -n 's/^diagnosis: \([^;]*\) off by .*/\1/p' "$d/out"; }
+first_rel() { sed -n 's/^diagnosis: [^;]* off by \([^ ]*\) .*/\1/p' "$d/out"; }
+# NAME WANT REL: the first named is WANT, its estimate within 10 % of REL
+named_as() {
+  [ "$(first)" = "$2" ] || { note "$1: first named '$(first)', expected '$2': $(grep '^diagnosis' "$d/out")"; return; }
+  awk -v r="$(first_rel)" -v w="$3" 'BEGIN { exit !((r - w) * (r - w) <= 0.01 * w * w) }' \
+    || note "$1: $2 off by $(first_rel), expected $3 within 10 %"
+}
 
 verify rb rb.noise 2000 none 0
 grep -q '^statistics: PASS' "$d/out" || note "correct port: the statistics do not PASS: $(grep '^statistics:' "$d/out" | head -1)"
@@ -81,5 +94,12 @@ grep -q '^statistics: FAIL' "$d/out" || note "u = 2^-30: the statistics do not F
 grep -q '^diagnosis: no ingredient of the step explains the deviation better than chance' "$d/out" \
   || note "u = 2^-30: $(grep '^diagnosis' "$d/out")"
 
-[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update and Psi Y Psi/4 named for their defects (rigid body, su(8)), a local defect's window found, pooled paths, nothing named for rounding"
+verify rb rb.noise 2000 early 1
+named_as "rigid body early 1" "solver stop" 1
+verify rbt rbt.noise 2000 none 0
+grep -q '^statistics: PASS' "$d/out" || note "rigid-body-time, correct port: $(grep '^statistics:' "$d/out" | head -1)"
+verify rbt rbt.noise 2000 stage -0.5
+named_as "rigid-body-time stage -0.5" "time stage" -0.5
+
+[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update, Psi Y Psi/4, the solver's stop and the time stage named for their defects (rigid body, su(8), a time-dependent model), a local defect's window found, pooled paths, nothing named for rounding"
 exit $fail

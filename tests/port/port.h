@@ -39,10 +39,14 @@ typedef REAL real;
  *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode)
  *   upd    (ISOMP) the update's commutator [Psi, Y] times 1 + MAG
  *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
- *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi */
-enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_COUNT };
-static const char *const defect_names[D_COUNT] = { "none", "drop", "coef",  "amp", "sign",
-                                                   "lap",  "bad",  "early", "upd", "trans" };
+ *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi
+ *   stage  (a port whose Hamiltonians read t) every stage read MAG steps later:
+ *          t0 + (n + c + MAG) h (MAG = -1/2 reads the midpoint's t at t_n) */
+enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_COUNT };
+static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef", "amp",   "sign", "lap",
+                                                   "bad",  "early", "upd",  "trans", "stage" };
+/* The index n of the step being taken (a port whose Hamiltonians read t reads it). */
+static long port_n;
 typedef struct { int kind; double mag; } defect;
 
 /* a defect's factor on a coefficient: (1 + MAG) when the defect is `kind`, else 1 */
@@ -168,6 +172,7 @@ static int port_main(const port *p, int argc, char **argv)
             return 2;
         }
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
+        port_n = n;
         p->step(x, dw, n >= wa && n < wb ? &d : &none);
         if (d.kind == D_BAD && n == steps / 2) {
             for (int i = 0; i < p->dim; i++) xd[i] = (double)x[i];

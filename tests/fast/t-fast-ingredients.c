@@ -1,0 +1,181 @@
+/* t-fast-ingredients.c — the coefficients on a step's ingredients (fast/ingredients.h,
+ * oracle/README.md#diagnosis), each against the same step computed a second way: by a
+ * problem whose data carry the change. On the model
+ *     H = (1 + eps cos(omega t)) (x1^2/I1 + x2^2/I2 + x3^2/I3)/2,  noise_H1 = amp sin(t) x3
+ * (models/rigid-body-time.slpi with drawn parameters), for every scheme of the registry,
+ * one step from a drawn state, step index, h and dW:
+ *   - drift coefficient c  = the problem with I / c (H_0 times c), the time unmoved (the
+ *     drift's coefficient scales delta_0 = h, which the time must not read);
+ *   - noise 1 coefficient c = the problem with amp c;
+ *   - time stage coefficient c = the problem with t0 + (c - 1) h (every stage c - 1 steps later);
+ *   - the solver's stop (any coefficient but 1) = the problem with fixed_iters=1, and for an
+ *     explicit scheme the step without it, bit for bit;
+ * each within 1e-12 |x| (the two ways round differently; a wrong time moves a step by about
+ * |f'| h^2 > 1e-6 here). The second way steps with every coefficient 1 (ISOMP's unfused
+ * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
+ * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
+ * step has a time stage, a built-in system's none; the solver's stop is last.
+ * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fastutil.h"
+#include "fast/ingredients.h"
+
+#define TOL 1e-12
+
+typedef struct {
+    double I[3], amp, t0, h, eps, omega;
+    int fixed_iters;
+} model_case;
+
+static slpi_fast *make(slpi_scheme_id k, const model_case *c)
+{
+    static const char *const name[] = { "I1", "I2", "I3", "amp", "eps", "omega" };
+    double val[6] = { c->I[0], c->I[1], c->I[2], c->amp, c->eps, c->omega };
+    slpi_problem p;
+    slpi_error err = { 0 };
+    char buf[64];
+    slpi_problem_init(&p, SLPI_SYS_MODEL, k);
+    int rc = slpi_problem_set(&p, "algebra", "so3", &err);
+    if (!rc) rc = slpi_problem_set(&p, "H", "(1 + eps*cos(omega*t))*(x1^2/I1 + x2^2/I2 + x3^2/I3)/2", &err);
+    if (!rc) rc = slpi_problem_set(&p, "noise_H1", "amp*sin(t)*x3", &err);
+    snprintf(buf, sizeof buf, "%.17g", c->t0);
+    if (!rc) rc = slpi_problem_set(&p, "t0", buf, &err);
+    snprintf(buf, sizeof buf, "%.17g", c->h);
+    if (!rc) rc = slpi_problem_set(&p, "h", buf, &err);
+    snprintf(buf, sizeof buf, "%d", c->fixed_iters);
+    if (!rc) rc = slpi_problem_set(&p, "fixed_iters", buf, &err);
+    for (int i = 0; i < 6 && !rc; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "param.%s", name[i]);
+        snprintf(buf, sizeof buf, "%.17g", val[i]);
+        rc = slpi_problem_set(&p, key, buf, &err);
+    }
+    slpi_fast *f = NULL;
+    if (!rc) rc = slpi_fast_create(&f, &p, &err);
+    TEST_CHECKF(rc == 0, "%s: %s", slpi_scheme_name(k), err.msg);
+    return rc ? NULL : f;
+}
+
+/* One step of f from x at step index n with increment dw into y; 0, or -1 when it failed. */
+static int step(slpi_fast *f, const double *x, long n, double dw, double *y)
+{
+    slpi_step_info info;
+    memcpy(y, x, 3 * sizeof *y);
+    slpi_fast_set_step_index(f, n);
+    return slpi_step_failed(slpi_fast_step(f, y, &dw, &info)) ? -1 : 0;
+}
+
+static double maxdiff(const double *a, const double *b)
+{
+    double m = 0;
+    for (int i = 0; i < 3; i++) m = fmax(m, fabs(a[i] - b[i]));
+    return m;
+}
+
+/* The step of f with ingredient i at coefficient coef against g's with every coefficient
+ * 1 (then f's and g's coefficients are put back); what differs, or -1 when a step failed. */
+static double against(slpi_fast *f, int i, double coef, slpi_fast *g, const double *x, long n, double dw)
+{
+    double y[3], z[3];
+    int bad = slpi_fast_ingredient_scale(f, i, coef) || slpi_fast_ingredient_scale(g, 0, 1.0) ||
+              step(f, x, n, dw, y) || step(g, x, n, dw, z);
+    slpi_fast_ingredient_scale(f, -1, 1.0);
+    slpi_fast_ingredient_scale(g, -1, 1.0);
+    return bad ? -1 : maxdiff(y, z);
+}
+
+static void check_scheme(slpi_scheme_id k, const model_case *c)
+{
+    const char *sn = slpi_scheme_name(k);
+    slpi_fast *f = make(k, c), *fresh = make(k, c);
+    if (!f || !fresh) goto done;
+    const char *name[SLPI_FAST_INGREDIENTS_MAX];
+    int nf = slpi_fast_ingredients(slpi_fast_problem(f), name);
+    TEST_CHECKF(nf >= 4 && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
+                    !strcmp(name[nf - 2], "time stage") && !strcmp(name[nf - 1], "solver stop") &&
+                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
+                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 2),
+                "%s: %d ingredients, %s ... %s", sn, nf, name[0], name[nf - 1]);
+    double x[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(0.5, 1) };
+    long n = test_rand_int(40);
+    double dw = sqrt(c->h) * fu_normal(), cd = 1 + test_rand_uniform(0.01, 0.1), cn = 1 + test_rand_uniform(-0.1, 0.1);
+    double cs = 1 + test_rand_uniform(-0.5, 0.5);
+
+    model_case d = *c;
+    for (int i = 0; i < 3; i++) d.I[i] = c->I[i] / cd;
+    slpi_fast *g = make(k, &d);
+    double e = g ? against(f, 0, cd, g, x, n, dw) : -1;
+    TEST_CHECKF(e >= 0 && e <= TOL, "%s: drift times %.6f against I / c: off by %.3g", sn, cd, e);
+    slpi_fast_free(g);
+
+    d = *c;
+    d.amp = c->amp * cn;
+    g = make(k, &d);
+    e = g ? against(f, 1, cn, g, x, n, dw) : -1;
+    TEST_CHECKF(e >= 0 && e <= TOL, "%s: noise 1 times %.6f against amp c: off by %.3g", sn, cn, e);
+    slpi_fast_free(g);
+
+    d = *c;
+    d.t0 = c->t0 + (cs - 1) * c->h;
+    g = make(k, &d);
+    e = g ? against(f, nf - 2, cs, g, x, n, dw) : -1;
+    TEST_CHECKF(e >= 0 && e <= TOL, "%s: time stage %.6f against t0 + (c - 1) h: off by %.3g", sn, cs, e);
+    slpi_fast_free(g);
+
+    d = *c;
+    d.fixed_iters = 1;
+    g = make(k, &d);
+    e = g ? against(f, nf - 1, 2.0, g, x, n, dw) : -1;
+    TEST_CHECKF(e >= 0 && e <= TOL, "%s: the solver's stop against fixed_iters=1: off by %.3g", sn, e);
+    slpi_fast_free(g);
+
+    double y[3], z[3];
+    int implicit = 1;
+    if (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN) { /* explicit: the stop changes nothing */
+        implicit = 0;
+        int bad = slpi_fast_ingredient_scale(f, nf - 1, 2.0) || step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
+        slpi_fast_ingredient_scale(f, -1, 1.0);
+        TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s (explicit): the solver's stop moved the step by %.3g", sn,
+                    maxdiff(y, z));
+    }
+    /* put back: the scheme's own step, bit for bit */
+    int bad = slpi_fast_ingredient_scale(f, 0, 1.5) || slpi_fast_ingredient_scale(f, -1, 1.0) ||
+              step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
+    TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s: after the coefficients are put back the step differs by %.3g",
+                sn, maxdiff(y, z));
+    printf("  %-11s %d ingredients (%s), drift %.4f, noise %.4f, stage %.4f\n", sn, nf,
+           implicit ? "implicit" : "explicit", cd, cn, cs);
+done:
+    slpi_fast_free(f);
+    slpi_fast_free(fresh);
+}
+
+int main(void)
+{
+    test_start("t-fast-ingredients", 4711);
+    long rounds = test_iters(2);
+    for (long r = 0; r < rounds; r++) {
+        model_case c = { { test_rand_uniform(0.8, 1.2), test_rand_uniform(1.6, 2.4), test_rand_uniform(2.5, 3.5) },
+                         test_rand_uniform(0.05, 0.3),
+                         test_rand_uniform(-1, 1),
+                         test_rand_uniform(0.02, 0.06),
+                         test_rand_uniform(0.3, 0.7),
+                         test_rand_uniform(1, 3),
+                         0 };
+        for (int k = 0; k < SLPI_SCHEME_COUNT; k++) check_scheme((slpi_scheme_id)k, &c);
+    }
+    /* a built-in system reads no t: no time stage */
+    slpi_problem *p = NULL;
+    slpi_error err = { 0, "" };
+    TEST_CHECK(test_problem(&p, "iso/rigid-body/trajectories", 10, &err) == SLPI_OK);
+    const char *name[SLPI_FAST_INGREDIENTS_MAX];
+    int nf = p ? slpi_fast_ingredients(p, name) : 0;
+    int has_time = 0;
+    for (int i = 0; i < nf; i++) has_time |= !strcmp(name[i], "time stage");
+    TEST_CHECKF(nf == 9 && !has_time && !strcmp(name[nf - 1], "solver stop"), "rigid body: %d ingredients", nf);
+    slpi_problem_free(p);
+    TEST_END();
+}
