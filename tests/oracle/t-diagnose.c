@@ -2,11 +2,12 @@
  * oracle/README.md#diagnosis) on rows made up here (no port, no step): each ingredient's
  * least-squares relative error, its sandwich interval and the part of sum |r|^2 it
  * explains, computed again by the test; the ranking by that part (a case where ranking by
- * t would differ); naming only beside a FAIL; pooled sums equal to the rows added one by
- * one; a local defect's window, a bump whose t^2 about the fit is less than the penalty
- * 2 ln(528), which is no window, and a defect on every step with a larger direction on
- * some, which is no window either (the rule is about the fit). The rigid body's ISOMP
- * gives the ingredients (12 of them). SLPI_TEST_SEED draws other rows. */
+ * t would differ); an ingredient without a direction not ranked; naming only beside a
+ * FAIL; pooled sums equal to the rows added one by one; a local defect's window, a bump
+ * whose t^2 about the fit is less than the penalty 2 ln(528), which is no window, and a
+ * defect on every step with a larger direction on some, which is no window either (the
+ * rule is about the fit). The rigid body's ISOMP gives the ingredients (12 of them).
+ * SLPI_TEST_SEED draws other rows. */
 #include <math.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 
 #define ROWS 2000
 #define NI 12
+#define STOP 8 /* the solver's stop: given no direction here (an explicit step's) */
 
 static int close_rel(double a, double b, double tol)
 {
@@ -101,15 +103,16 @@ int main(void)
                 "%d ingredients", d.n);
     for (int h = 0; h < 2; h++) slpi_oracle_diag_init(&half[h], p, 3, 0, ROWS - 1, 0x1p-24);
     /* ingredient 1: z = 0.1 dd, noise 1e-6 (large t, small share); ingredient 2: z = 0.3 dd,
-     * noise 0.3 (the larger share, a smaller t); the others noise only */
+     * noise 0.3 (the larger share, a smaller t); the solver's stop no direction (dd = 0);
+     * the others noise only */
     double S[NI] = { 0 }, D[NI] = { 0 }, ZD[NI] = { 0 }, D2[NI] = { 0 }, ZZ[NI] = { 0 }, r2 = 0;
     double buf[SLPI_DIAG_FIELDS];
     for (long s = 0; s < ROWS; s++) {
         double dd[NI], z[NI];
         for (int i = 0; i < NI; i++) {
-            dd[i] = test_rand_uniform(0.5, 2.0);
+            dd[i] = i == STOP ? 0 : test_rand_uniform(0.5, 2.0);
             double e = test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1);
-            z[i] = i == 1 ? 0.1 * dd[i] + 1e-6 * e : i == 2 ? 0.3 * dd[i] + 0.3 * e : 0.1 * e;
+            z[i] = i == STOP ? 0 : i == 1 ? 0.1 * dd[i] + 1e-6 * e : i == 2 ? 0.3 * dd[i] + 0.3 * e : 0.1 * e;
             S[i] += z[i];
             D[i] += dd[i];
             ZD[i] += z[i] * dd[i];
@@ -131,7 +134,12 @@ int main(void)
     slpi_verify_diagnosis e = d;
     slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
     double n = ROWS;
+    int stop_ranked = 0;
+    for (int k = 0; k < d.ranked; k++) stop_ranked |= d.order[k] == STOP;
+    TEST_CHECKF(d.ranked == NI - 1 && !stop_ranked, "an ingredient without a direction is not ranked: %d ranked",
+                d.ranked);
     for (int i = 0; i < NI; i++) {
+        if (i == STOP) continue;
         double beta = S[i] / D[i], res = ZZ[i] - 2 * beta * ZD[i] + beta * beta * D2[i];
         double se = sqrt(res * n / (n - 1)) / D[i];
         TEST_CHECKF(close_rel(d.rel[i], beta, 1e-9) && close_rel(d.hi[i] - d.lo[i], 2 * 1.959963984540054 * se, 1e-9) &&

@@ -7,10 +7,16 @@ harness of power.py), and reads the diagnosis of each statistical FAIL: the firs
 ingredient named against the defect's expected one. Every run is a line of OUT/diag.tsv;
 OUT/diag.md is the table docs/power.md quotes.
 
-usage: diagnosis.py [--plan held-out|smoke] [--out DIR]
-       diagnosis.py --check RUNS.tsv     docs/power.md's table (between the markers
+The plan `stage-stop` is the second held-out round (docs/power.md#diagnosis-rule-2): the
+time stage and the solver's stop, on new paths, with the first round's rigid-body defects
+beside them.
+
+usage: diagnosis.py [--plan held-out|stage-stop|smoke] [--out DIR]
+       diagnosis.py --check RUNS.tsv [RUNS2.tsv]
+                                         docs/power.md's table (between the markers
                                          <!-- diagnosis-table --> and <!-- /diagnosis-table -->)
-                                         is the one RUNS.tsv gives: exit 0, else 1
+                                         is the one RUNS.tsv gives, and the second round's
+                                         (<!-- diagnosis-table-2 -->) RUNS2.tsv's: exit 0, else 1
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 0 when the plan ran, 2 on a
 bad argument."""
 import os
@@ -30,7 +36,16 @@ EXPECT = {
                 "amp": "noise", "sign": None, "lap": "drift"},
     "heavytop": {"drop": None, "coef": None, "amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2"},
 }
-STEPS = {"rb": 2000, "heavytop": 2000, "zeitlin": 300}
+# the second round (docs/power.md#diagnosis-rule-2): expected first ingredients, and the
+# magnitudes of about 1 u of mean effect of the new port rbt (models/rigid-body-time.slpi,
+# rb-isomp.c -DRB_TIME; the binary64 build's effect on the seen path 7)
+EXPECT2 = {
+    "rb": dict(EXPECT["rb"], early="solver stop"),
+    "rbt": {"stage": "time stage", "amp": "noise 1", "lap": "drift dH/dx2", "early": "solver stop"},
+    "heavytop": {"early": "solver stop"},
+}
+UNIT_MAG2 = {"rbt": {"stage": -0.007, "amp": 2.7e-5, "lap": 5.6e-5}}
+STEPS = {"rb": 2000, "rbt": 2000, "heavytop": 2000, "zeitlin": 300}
 PATHS = {"rb": range(8100, 8110), "heavytop": range(8100, 8101), "zeitlin": range(8100, 8101)}
 IMPLS = {"rb": ("c-float", "c-fma"), "heavytop": ("c-float",), "zeitlin": ("c-float",)}
 ZEITLIN_FACTORS = (4,)  # the cut of 03:23 UTC (docs/power.md#diagnosis-rule)
@@ -39,8 +54,30 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ex
           "first", "expected", "relative_error", "share", "window")
 
 
+def plan_stage_stop():
+    """the second round: (system, impl, defect, mag, steps, path)"""
+    out = []
+    for system, impls, paths in (("rb", IMPLS["rb"], range(8200, 8210)), ("rbt", IMPLS["rb"], range(8200, 8210)),
+                                 ("heavytop", ("c-float",), range(8200, 8202))):
+        for impl in impls:
+            for path in paths:
+                out.append((system, impl, "none", 0.0, STEPS[system], path))
+                for defect in EXPECT2[system]:
+                    if defect == "early":
+                        mags = (1.0, 2.0) if system == "heavytop" else (1.0,)
+                    else:
+                        unit = UNIT_MAG2.get(system, {}).get(defect) or NEW_MAG.get(system, {}).get(defect) or \
+                            UNIT_MAG[system][defect]
+                        mags = tuple(float("%.2g" % (unit * f)) for f in (FACTORS[:2] if system == "rb" else FACTORS))
+                    for mag in mags:
+                        out.append((system, impl, defect, mag, STEPS[system], path))
+    return out
+
+
 def plan(name):
     """(system, impl, defect, mag, steps, path) of a plan"""
+    if name == "stage-stop":
+        return plan_stage_stop()
     out = []
     systems = ("rb",) if name == "smoke" else ("rb", "heavytop", "zeitlin")
     for system in systems:
@@ -56,7 +93,7 @@ def plan(name):
     return out
 
 
-def one(h, system, impl, defect, mag, steps, path):
+def one(h, expect, system, impl, defect, mag, steps, path):
     noise = h.noise(system, steps, path)
     traj = os.path.join(h.out, "traj", "%s-%s-%s-%g-%d.traj" % (system, impl, defect, mag, path))
     os.makedirs(os.path.dirname(traj), exist_ok=True)
@@ -72,17 +109,17 @@ def one(h, system, impl, defect, mag, steps, path):
     w = d.get("window")
     return [system, impl, defect, repr(mag), str(steps), str(path), "%.4g" % effect, str(rc), st.get("verdict", ""),
             str(bool(d.get("named"))), ing[0].get("ingredient", "") if d.get("named") else "",
-            str(EXPECT[system].get(defect)), "%.4g" % (ing[0].get("relative_error") or 0), "%.3g" % (ing[0].get("share") or 0),
+            str(expect[system].get(defect)), "%.4g" % (ing[0].get("relative_error") or 0), "%.3g" % (ing[0].get("share") or 0),
             "%d..%d" % (w["from"], w["to"]) if w else ""]
 
 
-def table(rows):
+def table(rows, expect=EXPECT):
     judged = [r for r in rows if r["expected"] not in ("None", "") and float(r["effect_mean"]) >= 1
               and r["stat_verdict"] == "FAIL"]
     right = [r for r in judged if r["first"] == r["expected"]]
     lines = ["| system | defect | judged runs | first named = expected | named otherwise |", "|---|---|---|---|---|"]
-    for system in EXPECT:
-        for defect in EXPECT[system]:
+    for system in expect:
+        for defect in expect[system]:
             js = [r for r in judged if r["system"] == system and r["defect"] == defect]
             if not js:
                 continue
@@ -119,24 +156,28 @@ def read(tsv):
     return done
 
 
-def check(tsv):
-    doc = open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "power.md")).read()
-    a, b = "<!-- diagnosis-table -->\n", "<!-- /diagnosis-table -->"
+def check_one(doc, marker, tsv, expect):
+    a, b = "<!-- %s -->\n" % marker, "<!-- /%s -->" % marker
     if a not in doc or b not in doc:
-        print("diagnosis.py: docs/power.md has no diagnosis-table markers", file=sys.stderr)
+        print("diagnosis.py: docs/power.md has no %s markers" % marker, file=sys.stderr)
         return 1
     have = doc[doc.index(a) + len(a):doc.index(b)]
-    want = table(list(read(tsv).values()))
+    want = table(list(read(tsv).values()), expect)
     if have.strip() != want.strip():
-        print("diagnosis.py: docs/power.md's diagnosis table is not the one %s gives:\n%s" % (tsv, want),
-              file=sys.stderr)
+        print("diagnosis.py: docs/power.md's %s is not the one %s gives:\n%s" % (marker, tsv, want), file=sys.stderr)
         return 1
     return 0
 
 
+def check(tsvs):
+    doc = open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "power.md")).read()
+    rc = check_one(doc, "diagnosis-table", tsvs[0], EXPECT)
+    return rc or (check_one(doc, "diagnosis-table-2", tsvs[1], EXPECT2) if len(tsvs) > 1 else 0)
+
+
 def main(argv):
-    if len(argv) == 2 and argv[0] == "--check":
-        return check(argv[1])
+    if len(argv) in (2, 3) and argv[0] == "--check":
+        return check(argv[1:])
     name, out = "held-out", "diagnosis-out"
     args = list(argv)
     while args:
@@ -148,9 +189,10 @@ def main(argv):
         else:
             print("diagnosis.py: unknown argument %r (usage: see the docstring)" % a, file=sys.stderr)
             return 2
-    if name not in ("held-out", "smoke"):
-        print("diagnosis.py: unknown plan %r (held-out, smoke)" % name, file=sys.stderr)
+    if name not in ("held-out", "stage-stop", "smoke"):
+        print("diagnosis.py: unknown plan %r (held-out, stage-stop, smoke)" % name, file=sys.stderr)
         return 2
+    expect = EXPECT2 if name == "stage-stop" else EXPECT
     h = Harness(out)
     tsv = os.path.join(out, "diag.tsv")
     done = {}
@@ -163,13 +205,13 @@ def main(argv):
         k = (key[0], key[1], key[2], repr(key[3]), str(key[4]), str(key[5]))
         if k in done:
             continue
-        row = one(h, *key)
+        row = one(h, expect, *key)
         with open(tsv, "a") as f:
             f.write("\t".join(row) + "\n")
         done[k] = dict(zip(FIELDS, row))
         print("\t".join(row), flush=True)
     with open(os.path.join(out, "diag.md"), "w") as f:
-        f.write(table(list(done.values())))
+        f.write(table(list(done.values()), expect))
     print(open(os.path.join(out, "diag.md")).read())
     return 0
 

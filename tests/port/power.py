@@ -40,6 +40,19 @@ SYSTEMS = {  # name: (C source, noise problem)
     "zeitlin": ("zeitlin-isomp.c", ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
     "heavytop": ("heavytop-tmk.c", ["--preset", "rkmk/heavy-top/stoch-421-realization"]),
 }
+# ports only the diagnosis's runs use (tests/port/diagnosis.py): (C source, its extra
+# compiler flags, noise problem)
+DIAG_SYSTEMS = {
+    "rbt": ("rb-isomp.c", ["-DRB_TIME"], ["--config", os.path.join(HERE, "..", "..", "models", "rigid-body-time.slpi"),
+                                         "scheme=isomp", "h=0.00390625"]),
+}
+
+
+def port_source(system):
+    """(C source, extra flags, noise problem) of a port"""
+    if system in DIAG_SYSTEMS:
+        return DIAG_SYSTEMS[system]
+    return SYSTEMS[system][0], [], SYSTEMS[system][1]
 # magnitude of about 1 u |x| mean effect per step (binary64 build's effect, 1000 steps of
 # path 0 on the rigid body and the heavy top, 100 on Euler-Zeitlin): the grid's centre
 UNIT_MAG = {
@@ -146,14 +159,15 @@ class Harness:
         cc = os.environ.get("CC", "cc")
         flags = {"float": ["-DREAL=float", "-ffp-contract=off"], "fma": ["-DREAL=float", "-ffp-contract=fast", "-mfma"],
                  "double": ["-DREAL=double", "-ffp-contract=off"]}
-        for system, (src, _) in SYSTEMS.items():
+        for system in list(SYSTEMS) + list(DIAG_SYSTEMS):
+            src, extra, _ = port_source(system)
             path = os.path.join(HERE, src)
             for kind, fl in flags.items():
                 exe = self.exe(system, kind)
                 newest = max(os.path.getmtime(path), os.path.getmtime(os.path.join(HERE, "port.h")))
                 if os.path.exists(exe) and os.path.getmtime(exe) >= newest:
                     continue
-                r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra"] + fl + ["-o", exe, path, "-lm"],
+                r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra"] + fl + extra + ["-o", exe, path, "-lm"],
                                    stderr=subprocess.PIPE, text=True)
                 if r.returncode:
                     raise SystemExit("power.py: cannot build %s (%s): %s" % (exe, kind, r.stderr))
@@ -170,7 +184,7 @@ class Harness:
     def noise(self, system, steps, path):
         f = os.path.join(self.out, "noise", "%s-%d-%d.noise" % (system, steps, path))
         if not os.path.exists(f):
-            run([SLPI, "noise"] + SYSTEMS[system][1] + ["steps=%d" % steps, "path=%d" % path, "-o", f])
+            run([SLPI, "noise"] + port_source(system)[2] + ["steps=%d" % steps, "path=%d" % path, "-o", f])
         return f
 
     def port_argv(self, impl, system, noise, steps, defect, mag):
