@@ -472,7 +472,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     s->diagnostics = model_diagnostics;
     if (c->m->reads_t) {
         s->at_time = model_at_time;
-        model_at_time(s, 0.0, p->h);   /* step 0's start until a scheme says otherwise */
+        model_at_time(s, 0.0, p->h); /* step 0's start until a scheme says otherwise */
     }
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);

@@ -134,8 +134,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
  * t_h while the ingredients' coefficients are set). No-op for systems that do not read t. */
 static inline void slpi_fast_time(const slpi_fast_system *s, int half, const double *delta)
 {
-    if (s->at_time)
-        s->at_time(s, (double)s->step + 0.5 * half + s->t_shift, s->t_h != 0 ? s->t_h : delta[0]);
+    if (s->at_time) s->at_time(s, (double)s->step + 0.5 * half + s->t_shift, s->t_h != 0 ? s->t_h : delta[0]);
 }
 
 /* A diagnostic's relative departure from its value v0 at x0, the absolute one where v0 = 0

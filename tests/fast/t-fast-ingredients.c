@@ -80,8 +80,8 @@ static double maxdiff(const double *a, const double *b)
 static double against(slpi_fast *f, int i, double coef, slpi_fast *g, const double *x, long n, double dw)
 {
     double y[3], z[3];
-    int bad = slpi_fast_ingredient_scale(f, i, coef) || slpi_fast_ingredient_scale(g, 0, 1.0) ||
-              step(f, x, n, dw, y) || step(g, x, n, dw, z);
+    int bad = slpi_fast_ingredient_scale(f, i, coef) || slpi_fast_ingredient_scale(g, 0, 1.0) || step(f, x, n, dw, y) ||
+        step(g, x, n, dw, z);
     slpi_fast_ingredient_scale(f, -1, 1.0);
     slpi_fast_ingredient_scale(g, -1, 1.0);
     return bad ? -1 : maxdiff(y, z);
@@ -142,10 +142,10 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
                     maxdiff(y, z));
     }
     /* put back: the scheme's own step, bit for bit */
-    int bad = slpi_fast_ingredient_scale(f, 0, 1.5) || slpi_fast_ingredient_scale(f, -1, 1.0) ||
-              step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
-    TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s: after the coefficients are put back the step differs by %.3g",
-                sn, maxdiff(y, z));
+    int bad = slpi_fast_ingredient_scale(f, 0, 1.5) || slpi_fast_ingredient_scale(f, -1, 1.0) || step(f, x, n, dw, y) ||
+        step(fresh, x, n, dw, z);
+    TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s: after the coefficients are put back the step differs by %.3g", sn,
+                maxdiff(y, z));
     printf("  %-11s %d ingredients (%s), drift %.4f, noise %.4f, stage %.4f\n", sn, nf,
            implicit ? "implicit" : "explicit", cd, cn, cs);
 done:

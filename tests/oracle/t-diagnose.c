@@ -172,11 +172,12 @@ int main(void)
         TEST_CHECKF(d.named && d.order[0] == 0, "window case %d: named %d, first %s", k, d.named, d.name[d.order[0]]);
         if (k == 0)
             TEST_CHECKF(d.from == 630 && d.to == 755 && a == 10 && b == 11 && close_rel(d.window_rel, 3.2, 1e-9),
-                        "c = 3 on steps 630..755: window %ld..%ld, off by %g there (t^2 %g, bins %d..%d)", d.from,
-                        d.to, d.window_rel, t2, a, b);
+                        "c = 3 on steps 630..755: window %ld..%ld, off by %g there (t^2 %g, bins %d..%d)", d.from, d.to,
+                        d.window_rel, t2, a, b);
         else
-            TEST_CHECKF(d.from < 0 && t2 > 5.9 && t2 < 6.1, "a bump of t^2 %g (c = %g, bins %d..%d): window %ld..%ld, none wanted",
-                        t2, c, a, b, d.from, d.to);
+            TEST_CHECKF(d.from < 0 && t2 > 5.9 && t2 < 6.1,
+                        "a bump of t^2 %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", t2, c, a, b, d.from,
+                        d.to);
     }
     /* a defect on every step whose direction is larger on some (|D|^2 = 100 on steps
      * 630..755, z = 0.2 |D|^2 + sigma): the fit explains it, no window */

@@ -17,7 +17,7 @@ static void solve_psi(real *p, const real *y, const double *dw, const defect *d)
 {
     const double t = 0.25 + ((double)port_n + 0.5 + (d->kind == D_STAGE ? d->mag : 0)) * 0x1p-8;
     const real h = (real)0x1p-8, f = (real)(1 + 0.5 * cos(2 * t)), a = (real)(0.1 * sin(t) * dfac(d, D_AMP, 1));
-    const real iinv[3] = {(real)1, (real)(0.5 * dfac(d, D_LAP, 1)), (real)(1.0 / 3)};
+    const real iinv[3] = { (real)1, (real)(0.5 * dfac(d, D_LAP, 1)), (real)(1.0 / 3) };
     for (int i = 0; i < 3; i++) p[i] = -h * f * iinv[i] * y[i];
     p[2] -= a * (real)dw[0];
 }
@@ -64,20 +64,31 @@ static void step(real *x, const double *dw, const defect *d)
 static void columns(FILE *f) { fprintf(f, "\tx1\tx2\tx3"); }
 
 #ifdef RB_TIME
-static void x0(double *x) { x[0] = 0.4; x[1] = 0; x[2] = 1; }
+static void x0(double *x)
+{
+    x[0] = 0.4;
+    x[1] = 0;
+    x[2] = 1;
+}
 #define NAME "rigid-body-time ISOMP (rb-isomp.c -DRB_TIME)"
-#define PROBLEM "# system=model\n# scheme=isomp\n# h=0.00390625\n# algebra=so3\n" \
-    "# H=(1 + eps*cos(omega*t))*(x1^2/I1 + x2^2/I2 + x3^2/I3)/2\n# noise_H1=amp*sin(t)*x3\n" \
-    "# param.I1=1\n# param.I2=2\n# param.I3=3\n# param.eps=0.5\n# param.omega=2\n# param.amp=0.1\n" \
+#define PROBLEM                                                                                                        \
+    "# system=model\n# scheme=isomp\n# h=0.00390625\n# algebra=so3\n"                                                  \
+    "# H=(1 + eps*cos(omega*t))*(x1^2/I1 + x2^2/I2 + x3^2/I3)/2\n# noise_H1=amp*sin(t)*x3\n"                           \
+    "# param.I1=1\n# param.I2=2\n# param.I3=3\n# param.eps=0.5\n# param.omega=2\n# param.amp=0.1\n"                    \
     "# t0=0.25\n# x0=0.4,0,1\n"
 #else
-static void x0(double *x) { x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1); }
+static void x0(double *x)
+{
+    x[0] = sin(1.1);
+    x[1] = 0;
+    x[2] = cos(1.1);
+}
 #define NAME "rigid-body ISOMP (rb-isomp.c)"
 #define PROBLEM "# preset=iso/rigid-body/trajectories\n"
 #endif
 
 int main(int argc, char **argv)
 {
-    const port p = {NAME, PROBLEM, 3, NOISES, 0x1p-8, x0, step, columns};
+    const port p = { NAME, PROBLEM, 3, NOISES, 0x1p-8, x0, step, columns };
     return port_main(&p, argc, argv);
 }
