@@ -24,7 +24,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-from power import Harness, UNIT_MAG
+from power import Harness, UNIT_MAG, options
 
 # the rule's magnitudes of about 1 u for the defects power.py's grid lacks
 NEW_MAG = {"rb": {"upd": 2.2e-5, "trans": 1.5}, "zeitlin": {"upd": 4e-5, "trans": 45.0}}
@@ -182,17 +182,10 @@ def check(tsvs):
 def main(argv):
     if len(argv) in (2, 3) and argv[0] == "--check":
         return check(argv[1:])
-    name, out = "held-out", "diagnosis-out"
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a == "--plan" and args:
-            name = args.pop(0)
-        elif a == "--out" and args:
-            out = args.pop(0)
-        else:
-            print("diagnosis.py: unknown argument %r (usage: see the docstring)" % a, file=sys.stderr)
-            return 2
+    o = options("diagnosis.py", argv, {"plan": "held-out", "out": "diagnosis-out"})
+    if o is None:
+        return 2
+    name, out = o["plan"], o["out"]
     if name not in ("held-out", "stage-stop", "smoke"):
         print("diagnosis.py: unknown plan %r (held-out, stage-stop, smoke)" % name, file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ import sys
 import time
 
 from binomial import clopper_pearson
-from power import Harness, SLPI
+from power import Harness, SLPI, options
 
 CELLS = ((1000, 2), (100, 20), (10, 200), (1, 2000))
 IMPLS = ("slpi", "c-float", "c-fma", "torch")
@@ -106,19 +106,10 @@ def table(rows):
 
 
 def main(argv):
-    out, until, plan = "shapes-out", None, "pilot"
-    args = list(argv)
-    while args:
-        a = args.pop(0)
-        if a == "--out" and args:
-            out = args.pop(0)
-        elif a == "--until" and args:
-            until = args.pop(0)
-        elif a == "--plan" and args:
-            plan = args.pop(0)
-        else:
-            print("shapes.py: unknown argument %r" % a, file=sys.stderr)
-            return 2
+    o = options("shapes.py", argv, {"out": "shapes-out", "until": None, "plan": "pilot"})
+    if o is None:
+        return 2
+    out, until, plan = o["out"], o["until"], o["plan"]
     h = Harness(out)
     tsv = os.path.join(out, "shapes.tsv")
     rows = []
