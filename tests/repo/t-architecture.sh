@@ -30,6 +30,8 @@
 #      (docs/design.md#opaque-problem); the objects that parse, hold or read a model's
 #      parse keep no writable data of their own (objdump: symbols in .data, .bss and their
 #      thread-local kinds), core/model.o's parse counter (the tests' count) aside.
+#   8. one CPU probe: cpuid, xgetbv and the compiler's CPU builtins appear in core/cpu.c
+#      alone, so every kernel choice reads core/cpu.h's one meaning of each tier.
 cd "$(dirname "$0")/../.." || exit 2
 build=${SLPI_BUILD:-build}
 tmp=$(mktemp -d)
@@ -185,6 +187,16 @@ for o in core/model core/plan core/expr core/problem-validate fast/model fast/mo
         if ((sec ~ /^\.(data|bss|tdata|tbss)(\.rel(\.local)?)?$/ || sec == "*COM*") && b[2] !~ /^\./ && b[2] !~ /^__gcov/ &&
             !(o == "core/model" && b[2] == "parse_count")) printf " %s", b[2] }')
   if [ -n "$w" ]; then echo "t-architecture: FAIL: $o.o keeps process-wide state:$w (a model belongs to its plan)"; fail=1; fi
+done
+# 8. one CPU probe: what the processor offers is read in core/cpu.c alone (core/cpu.h's
+# tiers), so "AVX-512" means one thing to the noise, the lanes, the BLAS kernel and the
+# provenance (docs/architecture.md, "the machine")
+for m in $mods; do
+  for f in "$m"/*.c "$m"/*.h; do
+    [ -f "$f" ] && [ "$f" != core/cpu.c ] || continue
+    w=$(grep -n '__get_cpuid\|__cpuid\|cpuid\.h\|xgetbv\|__builtin_cpu_supports\|__builtin_cpu_is\|getauxval' "$f" | head -1)
+    [ -z "$w" ] || { echo "t-architecture: FAIL: $f:${w%%:*} probes the CPU itself; read core/cpu.h's probe"; fail=1; }
+  done
 done
 echo "t-architecture: $nfiles files"
 exit $fail
