@@ -31,7 +31,6 @@
  * trace of the point a scheme evaluates at (ISOMP's X~ has one, of order h^2). */
 #include "slpi/errors.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
 #include "ref/model-tape.h"
 #include "ref/vec.h"
 
