@@ -13,7 +13,9 @@ typedef struct slpi_problem slpi_problem;
 typedef struct slpi_progress slpi_progress;
 typedef struct slpi_fast slpi_fast;
 typedef struct slpi_plan slpi_plan;
-#include "slpi/ref.h"
+#include "core/slpi-flint.h"
+typedef struct slpi_ref slpi_ref;
+typedef struct slpi_ref_diag slpi_ref_diag; /* slpi/ref.h, where its files call the certified path */
 #include "slpi/tools.h"
 
 /* Increments of steps 0..steps-1 (steps * M doubles, row n = step n) from the

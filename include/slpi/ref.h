@@ -66,7 +66,7 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
 /* Certified diagnostics (balls): invariants, and with x0 their departures from it and the
  * system's other departures, named as the double path names them (NAME_dev, NAME_rel_dev,
  * eig_dev, ...: docs/architecture.md#twin-diagnostics). */
-typedef struct {
+typedef struct slpi_ref_diag {
     int n;
     int n_inv; /* the invariants: entries [0, n_inv); with x0, their departures next */
     const char *name[SLPI_MAX_DIAG];
