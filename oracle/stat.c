@@ -29,7 +29,6 @@
 
 #include "slpi/problem.h"
 #include "slpi/step.h"
-#include "slpi/fast.h"
 #include "slpi/tools.h"
 #include "oracle/oracle.h"
 

@@ -40,7 +40,6 @@
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
-#include "slpi/fast.h"
 #include "slpi/noise.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
