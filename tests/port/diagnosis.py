@@ -57,15 +57,16 @@ FIELDS = ("system", "impl", "defect", "mag", "steps", "path", "effect_mean", "ex
 def plan_stage_stop():
     """the second round: (system, impl, defect, mag, steps, path)"""
     out = []
-    # the cut of 07:16 UTC (docs/power.md#diagnosis-rule-2): rbt on 8200..8204, the heavy top
-    # on 8200, the rigid body's first-round defects on 8200..8205 only
-    for system, impls, paths in (("rb", IMPLS["rb"], range(8200, 8210)), ("rbt", IMPLS["rb"], range(8200, 8205)),
-                                 ("heavytop", ("c-float",), range(8200, 8201))):
+    # the cuts of 07:16 and 07:24 UTC (docs/power.md#diagnosis-rule-2): rbt in the C float
+    # build on 8200..8201 and the heavy top on 8200 first, then the rigid body, whose
+    # first-round defects stop where the first cut found them (C FMA, path 8205)
+    for system, impls, paths in (("rbt", ("c-float",), range(8200, 8202)), ("heavytop", ("c-float",), range(8200, 8201)),
+                                 ("rb", IMPLS["rb"], range(8200, 8210))):
         for impl in impls:
             for path in paths:
                 out.append((system, impl, "none", 0.0, STEPS[system], path))
                 for defect in EXPECT2[system]:
-                    if system == "rb" and path >= 8206 and defect != "early":
+                    if system == "rb" and (impl, path) >= ("c-fma", 8205) and defect != "early":
                         continue
                     if defect == "early":
                         mags = (1.0, 2.0) if system == "heavytop" else (1.0,)
