@@ -505,7 +505,7 @@ row "--path 4294967296: out of range" noise --seed 1 --path 4294967296 --compone
 # 130, docs/conventions.md#interrupt), and leaves no temporary file
 n=$((n+1))
 "$slpi" run --preset iso/rigid-body/trajectories --steps 50000000 output_every=1000 -q -o killed.tsv & k=$!
-i=0; while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+while ! ls -A | grep -q '^\.killed\.tsv\.slpi-' && kill -0 $k 2>/dev/null; do sleep 0.05; done
 kill -TERM $k; wait $k; rk=$?
 if [ $rk -ne 130 ] || ls -A | grep -q '^\.killed' || ! head -1 killed.tsv 2> /dev/null | grep -q '^# '; then
   echo "t-bad-inputs: FAIL #$n: SIGTERM: exit $rk (want 130), left: $(ls -A | grep killed)" >&2
@@ -531,7 +531,7 @@ fi
 # so that it cannot finish first); the writer then completes with its whole output
 "$slpi" run $PL --steps 50000 seed=3 -q -o ref3.tsv || exit 1
 "$slpi" run $PL --steps 50000 seed=3 -q -o live.tsv --checkpoint live.ck --checkpoint-every 100 & w=$!
-i=0; while [ ! -s live.ck ] && [ $i -lt 400 ]; do sleep 0.02; i=$((i+1)); done
+while [ ! -s live.ck ] && kill -0 $w 2>/dev/null; do sleep 0.02; done
 kill -STOP $w 2>/dev/null
 if kill -0 $w 2>/dev/null; then
   keep="live.tsv live.ck"; row "live.tsv: in use by another process (locked)" runx $PL --steps 50000 seed=3 -q -o live.tsv --resume live.ck

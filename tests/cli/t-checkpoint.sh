@@ -29,10 +29,10 @@ export OPENBLAS_NUM_THREADS=1
 
 base="--preset iso/rigid-body/trajectories --steps 60000 -q"
 
-# wait (at most ~20 s) until FILE exists, then a little longer so the run is mid-way
+# wait until FILE exists or the run $pid ended (no cap in seconds: a busy machine may
+# give the run no processor for long), then a little longer so the run is mid-way
 wait_for() {
-  i=0
-  while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+  while [ ! -s "$1" ] && kill -0 $pid 2>/dev/null; do sleep 0.05; done
   [ -s "$1" ]
 }
 
@@ -268,7 +268,7 @@ cp "$tmp/s0.tsv" "$tmp/s.tsv"
 f = open(sys.argv[1], "r+"); fcntl.lockf(f, fcntl.LOCK_EX); print("locked", flush=True); time.sleep(120)' \
   "$tmp/s.tsv" > "$tmp/lockpy" &
 lp=$!
-i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy"; do sleep 0.1; i=$((i+1)); done
+while kill -0 $lp 2>/dev/null && ! grep -q locked "$tmp/lockpy"; do sleep 0.1; done
 grep -q locked "$tmp/lockpy" || bad "the lock holder did not start"
 expect "in use by another process" run $small -o "$tmp/s.tsv" --resume "$tmp/sck"
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
@@ -281,7 +281,7 @@ lock_py='import fcntl, sys, time
 f = open(sys.argv[1], "r+"); fcntl.lockf(f, fcntl.LOCK_EX); print("locked", flush=True); time.sleep(120)'
 /usr/bin/python3 -c "$lock_py" "$tmp/s.tsv" > "$tmp/lockpy2" &
 lp=$!
-i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy2"; do sleep 0.1; i=$((i+1)); done
+while kill -0 $lp 2>/dev/null && ! grep -q locked "$tmp/lockpy2"; do sleep 0.1; done
 expect "s.tsv: in use by another process (locked): not written" run $small seed=5 -o "$tmp/s.tsv"
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 cmp -s "$tmp/s.tsv" "$tmp/s0.tsv" || bad "a fresh run refused for the lock changed the output"
@@ -290,7 +290,7 @@ n=$((n+1))
 sleep 0.3
 /usr/bin/python3 -c "$lock_py" "$tmp/s.tsv" > "$tmp/lockpy3" &
 lp=$!
-i=0; while [ $i -lt 100 ] && ! grep -q locked "$tmp/lockpy3"; do sleep 0.1; i=$((i+1)); done
+while kill -0 $lp 2>/dev/null && ! grep -q locked "$tmp/lockpy3"; do sleep 0.1; done
 alive=0; grep -q locked "$tmp/lockpy3" && kill -0 $rp 2>/dev/null && alive=1   # locked while the run ran
 wait $rp; rc=$?
 kill $lp 2>/dev/null; wait $lp 2>/dev/null

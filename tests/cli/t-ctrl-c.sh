@@ -12,8 +12,11 @@
 #   verify    (global and --local), golden, props: exit 130, the report so far;
 #   audit     no report; the claims finished are cached, and a second run with the same
 #             cache starts after them.
-# The latency from the signal to the end of the process is printed (not judged: timings
-# are measured, not asserted; a command that did not poll would take its full length).
+# Each SIGINT is sent once the command's own progress shows it works (its output's bytes,
+# its progress line's count, its cache's entries, the bytes it has read): never after a
+# fixed delay, which a busy machine may spend before the command starts. The latency from
+# the signal to the end of the process is printed (not judged: timings are measured, not
+# asserted; a command that did not poll would take its full length).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
@@ -25,14 +28,31 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 now() { date +%s.%N; }
 
-# interrupt NAME DELAY CMD...: run CMD (stdout NAME.out, stderr NAME.err), SIGINT after
-# DELAY seconds; sets rc and prints the latency
+# probes of a command's progress (0 before any): the largest size of the files matching a
+# glob; the last count N of "WHAT: N/" in a progress file; the files matching a glob; the
+# bytes the process has read (/proc/PID/io)
+bytes() {
+  n=0
+  for f in $1; do [ -f "$f" ] && s=$(wc -c < "$f") && [ "$s" -gt "$n" ] && n=$s; done
+  echo "$n"
+}
+count() {
+  { tr '\r' '\n' < "$2"; } 2>/dev/null | sed -n "s/.*$1: \([0-9]*\)\/.*/\1/p" | tail -1 | grep . || echo 0
+}
+files() {
+  n=0
+  for f in $1; do [ -e "$f" ] && n=$((n + 1)); done
+  echo "$n"
+}
+readbytes() { sed -n 's/^rchar: //p' "/proc/$pid/io" 2>/dev/null | grep . || echo 0; }
+# interrupt NAME PROBE AT CMD...: run CMD (stdout NAME.out, stderr NAME.err), SIGINT once
+# `eval PROBE` prints at least AT; sets rc and prints the latency
 interrupt() {
-  name=$1 delay=$2
-  shift 2
+  name=$1 probe=$2 at=$3
+  shift 3
   env --default-signal=INT "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
   pid=$!
-  sleep "$delay"
+  while kill -0 $pid 2>/dev/null && [ "$(eval "$probe")" -lt "$at" ]; do sleep 0.02; done
   t0=$(now)
   kill -s INT $pid 2>/dev/null
   wait $pid
@@ -48,7 +68,8 @@ interrupt() {
 # ---- run: 2e6 fast steps (about 1.5 s on an idle core), a row every 1000 steps
 run="--preset iso/rigid-body/trajectories --steps 2000000 output_every=1000"
 "$slpi" run $run -o "$tmp/full.tsv" -q || bad "run: the uninterrupted run failed"
-interrupt run 0.4 "$slpi" run $run -o "$tmp/part.tsv" --checkpoint "$tmp/run.ck" --checkpoint-every 1000000 -q
+interrupt run "bytes '$tmp/part.tsv'" 20000 \
+  "$slpi" run $run -o "$tmp/part.tsv" --checkpoint "$tmp/run.ck" --checkpoint-every 1000000 -q
 rows=$(grep -vc '^#' "$tmp/part.tsv")
 echo "t-ctrl-c: run: $rows lines kept, checkpoint at $(sed -n 's/^step //p' "$tmp/run.ck")"
 size=$(wc -c < "$tmp/part.tsv")
@@ -62,15 +83,12 @@ cmp -s "$tmp/full.tsv" "$tmp/part.tsv" || bad "run: the resumed output differs f
 # ---- converge: 80 batches (about 1 s on two idle cores)
 study="--preset iso/rigid-body/weak --kind weak --levels 2..6 --ref 10 --paths 3000 --batches 80 --indep svi"
 OMP_NUM_THREADS=2 "$slpi" converge $study --threads 2 > "$tmp/study.txt" 2>/dev/null || bad "converge: the plain study failed"
-# (SIGINT after 0.3 s; when no batch was done by then, as on a loaded machine, again at
-# twice the delay, up to 2.4 s: the check is of what an interrupt keeps, not of a speed)
-for delay in 0.3 0.6 1.2 2.4; do
-  rm -f "$tmp/conv.ck"
-  interrupt converge $delay env OMP_NUM_THREADS=2 "$slpi" converge $study --threads 2 --checkpoint "$tmp/conv.ck" --checkpoint-every 1000
-  done=$(sed -n 's/^done //p' "$tmp/conv.ck" 2>/dev/null)
-  [ $rc -ne 130 ] || [ "${done:-0}" -gt 0 ] && break
-  echo "t-ctrl-c: converge: no batch done in $delay s (load $(cut -d' ' -f1 /proc/loadavg)); again, twice as late"
-done
+# (SIGINT once the progress line counts 300 paths: 8 batches of 37.5; a batch's paths are
+# counted as its block finishes, so at least one batch is done)
+rm -f "$tmp/conv.ck"
+interrupt converge "count paths '$tmp/converge.err'" 300 env OMP_NUM_THREADS=2 \
+  "$slpi" converge $study --threads 2 --checkpoint "$tmp/conv.ck" --checkpoint-every 1000 --progress
+done=$(sed -n 's/^done //p' "$tmp/conv.ck" 2>/dev/null)
 echo "t-ctrl-c: converge: $done of 80 batches in the checkpoint"
 [ "${done:-0}" -gt 0 ] || bad "converge: the checkpoint holds no batch (checkpoint-every 1000: only the interrupt writes one)"
 [ -s "$tmp/converge.out" ] && bad "converge: an interrupted study printed a report"
@@ -79,8 +97,8 @@ cmp -s "$tmp/study.txt" "$tmp/resumed.txt" || bad "converge: the resumed study d
 
 # ---- verify (a heavy-top trajectory: the certified walk takes seconds), golden, props
 "$slpi" run --preset rkmk/heavy-top/stoch-421-realization --steps 3000 -o "$tmp/ht.tsv" -q || bad "verify: no trajectory"
-interrupt verify 0.5 "$slpi" verify --global "$tmp/ht.tsv"
-interrupt verify-local 0.5 "$slpi" verify --local "$tmp/ht.tsv"
+interrupt verify "count steps '$tmp/verify.err'" 2 "$slpi" verify --global --progress "$tmp/ht.tsv"
+interrupt verify-local "count rows '$tmp/verify-local.err'" 2 "$slpi" verify --local --progress "$tmp/ht.tsv"
 # verify's reading: a FIFO fed rows without end (steps=10^12), so the only way out is a
 # poll in the reading loop, whatever the machine's speed: the validation pass, and the
 # local pass over rows --rows skips (the FIFO's second opening, a second after a whole
@@ -94,30 +112,30 @@ rows() { # rows FIRST LAST: the header of ht.tsv with steps=10^12, then rows FIR
 mkfifo "$tmp/rows.fifo"
 rows 0 -1 > "$tmp/rows.fifo" &
 writer=$!
-interrupt verify-read 0.5 "$slpi" verify --global "$tmp/rows.fifo"
+interrupt verify-read readbytes 2000000 "$slpi" verify --global "$tmp/rows.fifo"
 grep -q "rows.fifo: interrupted while reading it, at line [0-9]" "$tmp/verify-read.err" ||
   bad "verify-read: the message does not say where the reading stopped: $(cat "$tmp/verify-read.err")"
 kill $writer 2>/dev/null
 mkfifo "$tmp/rows2.fifo"   # (another: the first one's writer may not have seen its reader go)
 { rows 0 399 399 > "$tmp/rows2.fifo"; sleep 1; rows 0 -1 > "$tmp/rows2.fifo"; } &
 writer=$!   # (the pause: the reader sees the end of the first file before the second opens)
-interrupt verify-read-local 2.5 "$slpi" verify --local --rows 0..1 "$tmp/rows2.fifo"
+interrupt verify-read-local readbytes 3000000 "$slpi" verify --local --rows 0..1 "$tmp/rows2.fifo"
 grep -q "rows2.fifo: interrupted while reading it for the local comparison, at step [0-9]" "$tmp/verify-read-local.err" ||
   bad "verify-read-local: the message does not say where the reading stopped: $(cat "$tmp/verify-read-local.err")"
 kill $writer 2>/dev/null   # (a writer still waiting for a reader: a failed case above)
-interrupt golden 0.3 "$slpi" golden
+interrupt golden "count cases '$tmp/golden.err'" 2 "$slpi" golden --progress
 grep -q "interrupted in case '.*' ([0-9]* of [0-9]* cases checked)" "$tmp/golden.err" || bad "golden: the message does not name the case"
-interrupt props 0.5 "$slpi" props --cases 1000
+interrupt props "count systems '$tmp/props.err'" 2 "$slpi" props --cases 1000 --progress
 grep -q "^props: interrupted in [a-z_0-9-]* on [a-z-]*/[a-z-]* after [0-9]* groups" "$tmp/props.out" ||
   bad "props: the report does not say where it stopped"
 
 # ---- audit: the claims finished are cached, the report is not written
-interrupt audit 1.5 "$slpi" audit --cache "$tmp/cache" --out "$tmp/audit"
+interrupt audit "files '$tmp/cache/*.json'" 1 "$slpi" audit --cache "$tmp/cache" --out "$tmp/audit"
 [ -e "$tmp/audit/index.html" ] && bad "audit: an interrupted audit wrote its report"
 n1=$(ls "$tmp/cache" | wc -l)
 finished=$(sed -n 's/.*(\([0-9]*\) of [0-9]* claims finished.*/\1/p' "$tmp/audit.err")
 [ "$n1" = "${finished:-x}" ] || bad "audit: $n1 claims cached, the message says ${finished:-?} finished"
-interrupt audit-again 1.5 "$slpi" audit --cache "$tmp/cache" --out "$tmp/audit"
+interrupt audit-again "files '$tmp/cache/*.json'" $((n1 + 1)) "$slpi" audit --cache "$tmp/cache" --out "$tmp/audit"
 cached=$(grep -c "(cached)" "$tmp/audit-again.out")
 [ "$cached" -ge "$n1" ] || bad "audit: a second run reused $cached of the $n1 cached claims"
 

@@ -47,7 +47,7 @@ bytes() {
 }
 # count PATTERN FILE: the last progress count "PATTERN: N/" in FILE's progress lines (0: none)
 count() {
-  tr '\r' '\n' < "$2" 2>/dev/null | sed -n "s/.*$1: \([0-9]*\)\/.*/\1/p" | tail -1 | grep . || echo 0
+  { tr '\r' '\n' < "$2"; } 2>/dev/null | sed -n "s/.*$1: \([0-9]*\)\/.*/\1/p" | tail -1 | grep . || echo 0
 }
 # files GLOB: the number of files matching GLOB
 files() {

@@ -24,9 +24,9 @@ PL="--preset iso/rigid-body/trajectories"
 P="$PL --steps 40"
 LONG="$PL --steps 2000000000 output_every=1000000"   # hours: ended by a signal below
 
-# wait_lock NAME: until .NAME.slpi-lock exists (the holder has opened NAME), at most 20 s
+# wait_lock NAME: until .NAME.slpi-lock exists (the holder $h has opened NAME), or $h ended
 wait_lock() {
-  i=0; while [ ! -e ".$1.slpi-lock" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+  while [ ! -e ".$1.slpi-lock" ] && kill -0 $h 2>/dev/null; do sleep 0.05; done
   [ -e ".$1.slpi-lock" ] || bad "the holder of $1 never took its lock"
 }
 # stop SIG: send SIG to the holder $h and wait (at most 30 s, then SIGKILL); rc: its exit
@@ -79,7 +79,7 @@ released sigint
 rm -f F.ck
 env --default-signal=INT "$slpi" run $LONG -q -o F.tsv --checkpoint F.ck --checkpoint-every 1000 & h=$!
 wait_lock F.tsv
-i=0; while [ ! -e F.tsv ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done   # published
+while [ ! -e F.tsv ] && kill -0 $h 2>/dev/null; do sleep 0.05; done   # published
 streamed=1
 refused "fresh run, holder checkpointed" run $P -q -o F.tsv
 refused "resume, holder checkpointed" run $PL --steps 200 -q -o F.tsv --resume F.ck
@@ -109,7 +109,7 @@ rm -f .F.tsv.slpi-*   # what only SIGKILL leaves: its temporary file
 "$slpi" run $PL --steps 100 -q -o ck.tsv --checkpoint B.ck --checkpoint-every 50 || bad "the checkpointed run for B"
 cp /bin/sleep B.tsv && chmod +x B.tsv
 ./B.tsv 60 & h=$!
-i=0; while ! grep -q B.tsv /proc/$h/cmdline 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+while ! grep -q B.tsv /proc/$h/cmdline 2>/dev/null && kill -0 $h 2>/dev/null; do sleep 0.05; done
 n=$((n+1))
 "$slpi" run $PL --steps 200 -q -o B.tsv --resume B.ck 2> err; rc=$?
 [ $rc -eq 2 ] && grep -q "^slpi run: B.tsv: cannot open for update: Text file busy" err ||

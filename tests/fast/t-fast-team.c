@@ -3,25 +3,81 @@
  * (its products shared out to the team) finishes, converges and agrees with the same step
  * on one BLAS thread within 1e-12 of the state's scale (OpenBLAS's threads change the last
  * bits of products). Two team threads inside a threaded OpenBLAS deadlocked (0.3.21): the
- * step never returned. An alarm (120 s of wall, times SLPI_TEST_TIME_SCALE under valgrind or
- * coverage) turns a hang into a failure. Public API only. */
+ * step never returned. A watchdog turns a hang into a failure by what the process does, not
+ * by the wall clock (a busy machine may give it no processor for minutes): no step finished
+ * while the process spent 120 s of CPU time (times SLPI_TEST_TIME_SCALE under valgrind or
+ * coverage: threads spinning in a deadlock), or while every other thread of the process
+ * slept for 60 checks a second apart (threads blocked in one). Public API only. */
 #include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
 
-#include <signal.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 void openblas_set_num_threads(int n) __attribute__((weak));
 void omp_set_num_threads(int n) __attribute__((weak));
 
-static void hung(int sig)
+static atomic_long progress; /* steps finished */
+static atomic_int done;
+
+static double cpu_seconds(void)
 {
-    (void)sig;
-    static const char m[] = "t-fast-team: FAIL: a step did not return in its time (120 s times "
-                            "SLPI_TEST_TIME_SCALE) with two BLAS threads (deadlock)\n";
-    if (write(2, m, sizeof m - 1) < 0) _exit(1);
-    _exit(1);
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* 1 if every thread of the process but one (this watchdog, which runs as it reads) sleeps
+ * (a state other than R in /proc: waiting, not waiting for a processor), 0 if another runs
+ * or may run, or /proc cannot tell. */
+static int all_asleep(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return 0;
+    int running = 0, seen = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f) fclose(f);
+        buf[n] = 0;
+        const char *p = strrchr(buf, ')'); /* "pid (comm) S ...": the state after the name */
+        seen++;
+        running += !p || p[1] != ' ' || p[2] == 'R';
+    }
+    closedir(d);
+    return seen > 1 && running <= 1;
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    long last = atomic_load(&progress), asleep = 0;
+    double cpu0 = cpu_seconds(), limit = test_seconds(120);
+    while (!atomic_load(&done)) {
+        sleep(1);
+        long now = atomic_load(&progress);
+        if (now != last) {
+            last = now;
+            cpu0 = cpu_seconds();
+            asleep = 0;
+            continue;
+        }
+        asleep = all_asleep() ? asleep + 1 : 0;
+        if (cpu_seconds() - cpu0 > limit || asleep >= 60) {
+            fprintf(stderr, "t-fast-team: FAIL: no step finished in %.0f s of CPU time%s with two BLAS threads "
+                    "(deadlock)\n", cpu_seconds() - cpu0, asleep >= 60 ? ", every thread asleep for 60 s" : "");
+            _exit(1);
+        }
+    }
+    return NULL;
 }
 
 /* steps from the initial state on `blas` BLAS threads; 1 if every step converged */
@@ -45,6 +101,7 @@ static int run(int blas, double *x, int n, int steps)
         for (int k = 0; k < M; k++) dW[k] = 0.01 * test_rand_uniform(-1, 1);
         slpi_step_info info;
         ok = !slpi_step_failed(slpi_fast_step(f, x, dW, &info));
+        atomic_fetch_add(&progress, 1);
     }
     free(dW);
     slpi_fast_free(f);
@@ -61,13 +118,15 @@ int main(void)
     omp_set_num_threads(2);   /* the team: the caller and one helper */
     int n = 513 * 513;
     double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n), d = 0, scale = 0;
-    signal(SIGALRM, hung);
-    alarm(test_seconds(120));
+    pthread_t dog;
+    int watching = pthread_create(&dog, NULL, watchdog, NULL) == 0;
+    TEST_CHECKF(watching, "no watchdog thread");
     uint64_t seed = test_rng_state_;   /* the same increments for both runs */
     int oka = run(2, a, n, 2);
     test_rng_state_ = seed;
     int okb = run(1, b, n, 2);
-    alarm(0);
+    atomic_store(&done, 1);
+    if (watching) pthread_join(dog, NULL);
     TEST_CHECKF(oka && okb, "N=513: a step failed (two BLAS threads %d, one %d)", oka, okb);
     for (int i = 0; i < n; i++) {
         d = fmax(d, fabs(a[i] - b[i]));

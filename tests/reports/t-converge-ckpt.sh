@@ -31,11 +31,10 @@ OMP_NUM_THREADS=2 "$slpi" converge $study --threads 2 --checkpoint "$tmp/every.c
 cmp -s "$tmp/full.txt" "$tmp/every.txt" || bad "a checkpointed study prints other bytes than a plain one"
 grep -q '^done 150$' "$tmp/every.ck" || bad "the last checkpoint of a whole study does not hold its 150 batches"
 
-# wait (at most ~20 s) until the checkpoint FILE holds a completed batch (the first one,
-# written before any work, holds none)
+# wait until the checkpoint FILE holds a completed batch (the first one, written before
+# any work, holds none), or the study $pid ended
 wait_for() {
-  i=0
-  while ! grep -q '^done [1-9]' "$1" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+  while ! grep -q '^done [1-9]' "$1" 2>/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.05; done
   grep -q '^done [1-9]' "$1" 2>/dev/null
 }
 

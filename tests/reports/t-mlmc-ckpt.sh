@@ -23,8 +23,7 @@ cmp -s "$tmp/full.txt" "$tmp/every.txt" || bad "a checkpointed estimate prints o
 
 OMP_NUM_THREADS=1 "$slpi" mlmc $est --threads 1 --checkpoint "$tmp/kill.ck" > /dev/null 2>&1 &
 pid=$!
-i=0
-while ! grep -q '^nlev=[0-9]* rounds=[1-9]' "$tmp/kill.ck" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+while ! grep -q '^nlev=[0-9]* rounds=[1-9]' "$tmp/kill.ck" 2>/dev/null && kill -0 $pid 2>/dev/null; do sleep 0.05; done
 kill -KILL $pid 2>/dev/null
 wait $pid 2>/dev/null
 grep -q '^nlev=[0-9]* rounds=[1-9]' "$tmp/kill.ck" || bad "no checkpoint after a round"
