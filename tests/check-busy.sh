@@ -8,7 +8,7 @@
 # them), started before the first test and ended, by their own ids, after the last. Prints
 # the load at the start and at the end; exit status that of run-tests.sh.
 cd "$(dirname "$0")/.." || exit 2
-b="${SLPI_BUILD:-build}"
+b=$(cd "${SLPI_BUILD:-build}" && pwd) || exit 2 # (absolute: some tests work in a folder of their own)
 export SLPI_BUILD="$b" SLPI_BIN="${SLPI_BIN:-$b/slpi}"
 nice=${SLPI_BUSY_NICE:-0}
 [ $# -gt 0 ] || set -- "$b/tests/t-fast-team" "$b/tests/t-interrupt" "$b/tests/t-trajectory" \

@@ -72,8 +72,10 @@ static void *watchdog(void *arg)
         }
         asleep = all_asleep() ? asleep + 1 : 0;
         if (cpu_seconds() - cpu0 > limit || asleep >= 60) {
-            fprintf(stderr, "t-fast-team: FAIL: no step finished in %.0f s of CPU time%s with two BLAS threads "
-                    "(deadlock)\n", cpu_seconds() - cpu0, asleep >= 60 ? ", every thread asleep for 60 s" : "");
+            fprintf(stderr,
+                    "t-fast-team: FAIL: no step finished in %.0f s of CPU time%s with two BLAS threads "
+                    "(deadlock)\n",
+                    cpu_seconds() - cpu0, asleep >= 60 ? ", every thread asleep for 60 s" : "");
             _exit(1);
         }
     }
