@@ -236,8 +236,8 @@ typedef struct { char kind, id[8], a[96], v[256], b[768]; int line; } extra;
 static int check_dimension(const extra *x, const char *path, slpi_error *err)
 {
     static const char *dims[] = {"seeds", "blas", "libm", "fit", "levels"};
-    static const char *vals[] = {NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake", "glibc mpfr",
-                                 "wls ols", "all drop-coarsest"};
+    static const char *vals[] = { NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake",
+                                  "glibc mpfr mpfr-up mpfr-down", "wls ols", "all drop-coarsest" };
     int d = -1;
     for (int i = 0; i < 5; i++)
         if (!strcmp(x->a, dims[i])) d = i;

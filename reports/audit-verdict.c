@@ -6,14 +6,18 @@
  * reports/screen-verdict.sh call them); they reproduce the archived rows of the jq and awk
  * programs they replace character for character (tests/reports/t-archive.sh).
  *
- * The multiverse's rule: the decided members (not UNABLE) all alike: that verdict, or
- * UNABLE when some member is UNABLE; decided members that differ within one choice of the
- * other dimensions (only their seeds differ): SEED-DEPENDENT; decided members that differ
- * otherwise: CRITERION-DEPENDENT; with each verdict's share of the members and its 95%
- * Wilson interval; some members not run: INCOMPLETE ("over K of N members", the shares
- * over the K, the CPU time the others need), unless the K already differ within a seed
- * group. A declared dimension whose values give one outcome (verdict and decisive numbers)
- * in every group of members equal in the other dimensions (all N run, every member with a
+ * The multiverse's rule, its labels in their order (docs/claims.md#labels): some members
+ * not run: INCOMPLETE ("over K of N members", the shares over the K, the CPU time the
+ * others need); the decided members (not UNABLE) all alike: that verdict on the declared
+ * share (every one of N >= 4 members, or the one member of a claim that declares no choice;
+ * else, or when some member is UNABLE: UNABLE); decided
+ * members that differ: SEED-DEPENDENT when only the seeds move the verdict (two decided
+ * members that differ in that dimension alone give different verdicts), CRITERION-DEPENDENT
+ * when only declared choices do (or no single dimension does), SEED-AND-CRITERION-DEPENDENT
+ * when both do, the row ending "moved by: ..." with the dimensions that move; each
+ * verdict's share of the members and its 95% Wilson interval. A declared dimension whose
+ * values give one outcome (verdict and decisive numbers) in every group of members equal in
+ * the other dimensions (all N run, every member with a
  * number or a verdict) does not apply: the members it tells apart count once. */
 #include <jansson.h>
 #include <math.h>
@@ -25,10 +29,10 @@
 #include "reports/reports.h"
 
 #define MV_MAXDIM 16
+#define MV_SHARE_MIN 4 /* the least N whose share N/N has a 95% Wilson lower bound >= 0.5 */
 
 typedef struct {
     char *verdict, *outcome; /* $3; "$3\t$4", the member's outcome */
-    char *group;             /* $2 without its seeds= */
     int nk;                  /* its declared coordinates (blas(K) dropped) */
     char *dn[MV_MAXDIM], *dv[MV_MAXDIM];
 } mv_member;
@@ -47,22 +51,6 @@ static void append(char *d, size_t n, const char *a, const char *b)
     for (const char *p = a; *p && l + 1 < n; p++) d[l++] = *p;
     for (const char *p = b; *p && l + 1 < n; p++) d[l++] = *p;
     d[l] = 0;
-}
-
-/* Remove every match of seeds=[0-9]+ ?, in place. */
-static void drop_seeds(char *s)
-{
-    char *w = s;
-    for (char *r = s; *r;) {
-        if (!strncmp(r, "seeds=", 6) && r[6] >= '0' && r[6] <= '9') {
-            r += 6;
-            while (*r >= '0' && *r <= '9') r++;
-            if (*r == ' ') r++;
-            continue;
-        }
-        *w++ = *r++;
-    }
-    *w = 0;
 }
 
 /* Remove every match of " ?blas([^)]*)", in place. */
@@ -132,10 +120,8 @@ static int parse_member(char *line, mv_member *m, int *has, double *cpu)
     sprintf(o, "%s\t%s", f[2], f[3]);
     m->outcome = o;
     m->verdict = strdup(f[2]);
-    m->group = strdup(f[1]);
     char *c = strdup(f[1]), *nums = strdup(f[3]);
-    if (!m->verdict || !m->group || !c || !nums) return free(c), free(nums), -1;
-    drop_seeds(m->group);
+    if (!m->verdict || !c || !nums) return free(c), free(nums), -1;
     *cpu += strtod(f[4], NULL);
     *has = strcmp(m->verdict, "UNABLE") != 0;
     char *tk[256];
@@ -196,7 +182,7 @@ static void same_dims(const mv_member *m, int n, char dname[][64], int ndims, ch
 static void free_members(mv_member *m, int n)
 {
     for (int a = 0; a < n; a++) {
-        free(m[a].verdict), free(m[a].outcome), free(m[a].group);
+        free(m[a].verdict), free(m[a].outcome);
         for (int i = 0; i < m[a].nk; i++) free(m[a].dn[i]), free(m[a].dv[i]);
     }
     free(m);
@@ -239,6 +225,35 @@ static int read_members(const char *path, mv_member **out, int *n, int *numbered
     return SLPI_OK;
 }
 
+/* The dimensions that move the verdict (docs/claims.md#labels): dimension j moves it when
+ * two decided members equal in every other coordinate give different verdicts; their
+ * names, in declared order, into out ("" when none); *seeds and *other say which kinds. */
+static void moved_by(const mv_member *m, int n, char dname[][64], int ndims, int *seeds, int *other, char *out,
+                     size_t no)
+{
+    char(*keys)[512] = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    out[0] = 0;
+    *seeds = *other = 0;
+    if (!keys) return;
+    for (int j = 0; j < ndims; j++) {
+        char sk[128] = " ";
+        append(sk, sizeof sk, dname[j], " ");
+        int moves = 0;
+        for (int a = 0; a < n; a++) key(&m[a], sk, keys[a], sizeof keys[a]);
+        for (int a = 0; a < n && !moves; a++)
+            for (int b = 0; b < a && !moves; b++)
+                moves = strcmp(m[a].verdict, "UNABLE") && strcmp(m[b].verdict, "UNABLE") && !strcmp(keys[a], keys[b]) &&
+                    strcmp(m[a].verdict, m[b].verdict);
+        if (!moves) continue;
+        append(out, no, *out ? ", " : "", dname[j]);
+        if (!strcmp(dname[j], "seeds"))
+            *seeds = 1;
+        else
+            *other = 1;
+    }
+    free(keys);
+}
+
 int slpi_audit_multiverse_verdict(const char *id, const char *path, int all, FILE *out, slpi_error *err)
 {
     mv_member *m = NULL;
@@ -246,7 +261,7 @@ int slpi_audit_multiverse_verdict(const char *id, const char *path, int all, FIL
     double cpu = 0;
     int rc = read_members(path, &m, &n, &numbered, &cpu, err);
     if (rc) return rc;
-    int nd = 0, unable = 0, differ = 0, seed_differ = 0, ndims = 0;
+    int nd = 0, unable = 0, differ = 0, ndims = 0;
     const char *first = NULL;
     char dname[MV_MAXDIM][64];
     for (int a = 0; a < n; a++) {
@@ -255,11 +270,6 @@ int slpi_audit_multiverse_verdict(const char *id, const char *path, int all, FIL
                 first = m[a].verdict;
             else if (strcmp(m[a].verdict, first))
                 differ = 1;
-            for (int b = a - 1; b >= 0; b--) /* the group's latest decided member */
-                if (strcmp(m[b].verdict, "UNABLE") && !strcmp(m[b].group, m[a].group)) {
-                    if (strcmp(m[b].verdict, m[a].verdict)) seed_differ = 1;
-                    break;
-                }
         } else
             unable++;
         for (int i = 0; i < m[a].nk; i++) {
@@ -268,10 +278,16 @@ int slpi_audit_multiverse_verdict(const char *id, const char *path, int all, FIL
             if (k == ndims && ndims < MV_MAXDIM) snprintf(dname[ndims++], sizeof dname[0], "%s", m[a].dn[i]);
         }
     }
-    const char *verdict = !differ ? (unable || !nd ? "UNABLE" : first)
-        : seed_differ             ? "SEED-DEPENDENT"
+    /* the labels in their order (docs/claims.md#labels): INCOMPLETE; the declared share
+     * (all N members alike, N >= 4); the kinds of dimension that move */
+    char moved[512];
+    int by_seeds = 0, by_other = 0;
+    moved_by(m, n, dname, ndims, &by_seeds, &by_other, moved, sizeof moved);
+    const char *verdict = !differ ? (unable || !nd || (all > 1 && n < MV_SHARE_MIN) ? "UNABLE" : first)
+        : by_seeds && by_other    ? "SEED-AND-CRITERION-DEPENDENT"
+        : by_seeds                ? "SEED-DEPENDENT"
                                   : "CRITERION-DEPENDENT";
-    if (n < all && !seed_differ) verdict = "INCOMPLETE";
+    if (n < all) verdict = "INCOMPLETE";
     char skip[1024] = " ", same[1024] = "";
     if (n == all && numbered == n) same_dims(m, n, dname, ndims, skip, sizeof skip, same, sizeof same);
     int count[5] = { 0 }, shown = n;
@@ -304,6 +320,8 @@ int slpi_audit_multiverse_verdict(const char *id, const char *path, int all, FIL
             wilson(count[w], shown, s, sizeof s);
             fprintf(out, " %s %d (share %s)", ORDER[w], count[w], s);
         }
+    if (differ)
+        fprintf(out, "; moved %sby: %s", n < all ? "so far " : "", *moved ? moved : "several dimensions jointly");
     if (n < all)
         fprintf(out, "; %d not run (about %.2f CPU-hours at the %.0f CPU-s of a member run)", all - n,
                 (all - n) * (n ? cpu / n : 0) / 3600, n ? cpu / n : 0);
@@ -359,8 +377,9 @@ static void jq_num(double x, char *out, size_t n)
  * spread (the largest range of one number over the members) reaches a tenth of the margin
  * (the smallest distance of any member's number to any of its bound's edges), or the
  * margin is under ten units of the reports' six digits (10 * 1e-5 * the largest |number|);
- * else it CANNOT DECIDE, the largest spread/margin its evidence. Fewer than 8 members:
- * INCOMPLETE. One tab-separated row: ID, members, the verdicts seen, the decision, the
+ * else it CANNOT DECIDE, the largest spread/margin its evidence. Fewer members than the
+ * screen runs: INCOMPLETE (4 kernels x 4 libms = 16 when a member has a directed libm,
+ * mpfr-up or mpfr-down, the screen since 2026-11-27; else 4 x 2 = 8, the screens before). One tab-separated row: ID, members, the verdicts seen, the decision, the
  * largest ratio (- if none), the reason. */
 typedef struct {
     char at[640], why[640];
@@ -529,7 +548,12 @@ int slpi_audit_screen_verdict(const char *id, const char *path, FILE *out, slpi_
     size_t l = 0;
     for (int k = 0; k < nv; k++) l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", k ? " " : "", vs[k]);
     tsv_put(out, buf, 0);
-    tsv_put(out, n < 8 ? "INCOMPLETE" : nv > 1 || why ? "CAN DECIDE" : "CANNOT DECIDE", 0);
+    int directed = 0; /* the screen of four libms (to nearest and directed): 16 members */
+    for (int k = 0; k < n; k++) {
+        const char *c = json_string_value(json_object_get(mem[k], "coordinates"));
+        if (c && (strstr(c, "libm=mpfr-up") || strstr(c, "libm=mpfr-down"))) directed = 1;
+    }
+    tsv_put(out, n < (directed ? 16 : 8) ? "INCOMPLETE" : nv > 1 || why ? "CAN DECIDE" : "CANNOT DECIDE", 0);
     ratio_fmt(top, rs, sizeof rs);
     tsv_put(out, rs, 0);
     if (nv > 1)

@@ -197,17 +197,22 @@ static void screen_archived(const slpi_audit *a, const slpi_audit_claim *cl, cha
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
  * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
  * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
- * reports/crmath is preloaded), and, with an archive, the archived verdict over the members
+ * reports/crmath is preloaded, mpfr-up or mpfr-down when SLPI_CRMATH_ROUND directs it), and, with an archive, the archived verdict over the members
  * (slpi_audit_multiverse_archived), and the kernel and libm screen's finding where it
  * screened the claim. A claim that declares no choice rests on this one member, and the
  * words say so; *members is the count of members (1 then). */
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
 {
-    const char *pre = getenv("LD_PRELOAD");
+    const char *pre = getenv("LD_PRELOAD"), *rnd = getenv("SLPI_CRMATH_ROUND");
     char member[256], dims[256];
+    int cr = pre && strstr(pre, "crmath") != NULL;
     snprintf(member, sizeof member, "seed offset %lld, fit %s, levels %s, OpenBLAS %s, libm %s",
              (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
-             slpi_blas_core() ? slpi_blas_core() : "not loaded", pre && strstr(pre, "crmath") ? "mpfr" : "glibc");
+             slpi_blas_core() ? slpi_blas_core() : "not loaded",
+             !cr                               ? "glibc"
+                 : rnd && !strcmp(rnd, "up")   ? "mpfr-up"
+                 : rnd && !strcmp(rnd, "down") ? "mpfr-down"
+                                               : "mpfr");
     *members = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     char screen[640];
     screen_archived(a, cl, screen, sizeof screen);
@@ -254,17 +259,19 @@ void slpi_audit_multiverse_decided(const slpi_audit *a, const slpi_audit_claim *
  * order of the verdict words, into out. */
 void slpi_audit_decided_counts(const slpi_audit *a, char *out, size_t n)
 {
-    static const char *words[] = { "CONFIRMED",      "CONDITIONAL", "DISCREPANCY", "CRITERION-DEPENDENT",
-                                   "SEED-DEPENDENT", "UNABLE",      "INCOMPLETE" };
-    int count[7] = { 0 };
+    static const char *words[] = { "CONFIRMED",      "CONDITIONAL",
+                                   "DISCREPANCY",    "CRITERION-DEPENDENT",
+                                   "SEED-DEPENDENT", "SEED-AND-CRITERION-DEPENDENT",
+                                   "UNABLE",         "INCOMPLETE" };
+    int count[8] = { 0 };
     for (int j = 0; j < a->nclaims; j++) {
         char word[64], dist[512];
         slpi_audit_multiverse_decided(a, &a->claims[j], word, sizeof word, dist, sizeof dist);
-        for (int w = 0; w < 7; w++)
+        for (int w = 0; w < 8; w++)
             if (!strcmp(word, words[w])) count[w]++;
     }
     out[0] = 0;
-    for (int w = 0; w < 7; w++) {
+    for (int w = 0; w < 8; w++) {
         char item[64];
         snprintf(item, sizeof item, "%s %d", words[w], count[w]);
         slpi_audit_append(out, n, ", ", item);

@@ -7,7 +7,9 @@
 #   seeds=S    --seed-offset S
 #   blas=K     OPENBLAS_CORETYPE=K
 #   libm=mpfr  LD_PRELOAD of the correctly rounded exp/sin/cos (SLPI_CRMATH, default
-#              libslpi-crmath.so beside SLPI; `make multiverse` builds it); glibc: none
+#              libslpi-crmath.so beside SLPI; `make multiverse` builds it); glibc: none;
+#              mpfr-up, mpfr-down: the same, with SLPI_CRMATH_ROUND=up or down (every
+#              result rounded upward or downward: the directed roundings)
 #   fit=F      --fit F;  levels=L  --levels L
 # A dimension the claim does not declare keeps the environment's choice; the BLAS kernel a
 # member ran on is recorded from its report's provenance (openblas=), whether declared or
@@ -24,16 +26,15 @@
 # (reports/audit-studies.c), and an interrupted member resume its study;
 # --tests FILE the unit tests' results a "test" check reads (reports/unit-tests.sh).
 # OUT/multiverse.txt: the verdict over the members by the rule fixed before the runs
-# (docs/claims.md#multiverse), computed here from the members alone:
-#   the decided members (not UNABLE) all alike: that verdict, or UNABLE when some member
-#   is UNABLE; decided members that differ within one choice of the other dimensions (only
-#   their seeds differ): SEED-DEPENDENT, with each verdict's share of the members and its
-#   95% Wilson interval; decided members that differ otherwise: CRITERION-DEPENDENT;
-#   some members not run: INCOMPLETE ("over K of N members"), the shares over the K run
-#   and the CPU time the others still need at the mean of the K, unless the K already
-#   differ within a seed group (SEED-DEPENDENT, whatever the others give); a declared
-#   dimension whose values all give the same outcome counted once ("over D distinct
-#   members of N": reports/multiverse-verdict.sh).
+# (docs/claims.md#multiverse and #labels), computed from the members alone by
+# reports/multiverse-verdict.sh (the C rule): INCOMPLETE while a member has not run (the
+# shares over the K run, the CPU the others need, the dimensions seen to move so far);
+# CONFIRMED or DISCREPANCY (or another verdict alike) when all of at least 4 members give
+# it; UNABLE when the decided members agree but some is UNABLE or fewer than 4 ran;
+# SEED-DEPENDENT, CRITERION-DEPENDENT or SEED-AND-CRITERION-DEPENDENT by the kinds of
+# dimension that move the verdict, named after "moved by:"; each verdict's share of the
+# members with its 95% Wilson interval; a declared dimension whose values all give the
+# same outcome counted once ("over D distinct members of N").
 # A claim without "%" lines has one member. Exit 2 on a bad argument, a missing claim or
 # library, a member whose audit did not write its report or a changed rules digest; 0
 # otherwise.
@@ -85,13 +86,14 @@ while read -r coords; do
   awk -F'\t' -v k="$k" -v c="$coords" '$1 == k { sub(/ ?blas[(][^)]*[)]$/, "", $2); f = $2 == c } END { exit !f }' \
     "$out/members.tsv" && continue
   [ "$max" -ge 0 ] && [ "$ran_now" -ge "$max" ] && continue
-  args=""; blas=${OPENBLAS_CORETYPE:-}; pre=""; libm=glibc
+  args=""; blas=${OPENBLAS_CORETYPE:-}; pre=""; libm=glibc; rnd=near
   for kv in $coords; do
     v=${kv#*=}
     case ${kv%%=*} in
       seeds) args="$args --seed-offset $v" ;;
       blas) blas=$v ;;
-      libm) libm=$v; [ "$v" = mpfr ] && pre=$crmath ;;
+      libm) libm=$v
+            case $v in mpfr) pre=$crmath ;; mpfr-up) pre=$crmath; rnd=up ;; mpfr-down) pre=$crmath; rnd=down ;; esac ;;
       fit) args="$args --fit $v" ;;
       levels) args="$args --levels $v" ;;
     esac
@@ -102,7 +104,7 @@ while read -r coords; do
   rm -rf "$out/m$k"
   times > "$out/.cpu0"
   # shellcheck disable=SC2086
-  ${blas:+env OPENBLAS_CORETYPE=$blas} env OPENBLAS_NUM_THREADS=1 LD_PRELOAD=$pre \
+  ${blas:+env OPENBLAS_CORETYPE=$blas} env OPENBLAS_NUM_THREADS=1 LD_PRELOAD=$pre SLPI_CRMATH_ROUND=$rnd \
     "$slpi" audit --only "$id" --claims "$reg" --out "$out/m$k" $full $args -q > "$out/m$k.log" 2>&1
   times > "$out/.cpu1"
   [ -f "$out/m$k/claims.json" ] || { echo "multiverse: member $k ($coords) wrote no report:" >&2; tail -3 "$out/m$k.log" >&2; exit 2; }

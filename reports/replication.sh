@@ -52,7 +52,7 @@ for paper in RKMK ISO SVI; do
       "",
       "## Methods",
       "",
-      "A claim has decisive checks (a number computed by slpi against a threshold fixed before the run), possibly a condition, and a control: the decisive check on a case where it must come out the other way. Its verdict comes from the outcomes alone (docs/claims.md#verdicts): CONFIRMED, CONDITIONAL, DISCREPANCY, CRITERION-DEPENDENT (the paper leaves a choice open and its readings disagree), SEED-DEPENDENT (the noise decides) or UNABLE. The multiverse runs every declared choice (noise seeds, BLAS kernel, libm, fit, levels) and decides over its members by the rule of docs/claims.md#multiverse; its verdict, where one was run, is the claim'"'"'s. Thresholds and windows the paper does not give are our choices, each with its reason.",
+      "A claim has decisive checks (a number computed by slpi against a threshold fixed before the run), possibly a condition, and a control: the decisive check on a case where it must come out the other way. Its verdict comes from the outcomes alone (docs/claims.md#verdicts): CONFIRMED, CONDITIONAL, DISCREPANCY, CRITERION-DEPENDENT (the paper leaves a choice open and its readings disagree), SEED-DEPENDENT (the noise decides), SEED-AND-CRITERION-DEPENDENT (both the noise and a choice decide) or UNABLE. The multiverse runs every declared choice (noise seeds, BLAS kernel, libm, fit, levels) and decides over its members by the rule of docs/claims.md#multiverse; its verdict, where one was run, is the claim'"'"'s. Thresholds and windows the paper does not give are our choices, each with its reason.",
       "",
       "## Results",
       "",

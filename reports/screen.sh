@@ -2,7 +2,8 @@
 # screen.sh SLPI OUT [--claims FILE] [--only "ID ..."] [--cache DIR] [--tests FILE] [--max K]
 # — the kernel and libm screen (docs/claims.md#screen): may the OpenBLAS kernel or the
 # libm decide a claim that declares neither dimension? Each screened claim runs over the
-# 8 members {Prescott, Sandybridge, Haswell, Cooperlake} x {glibc, mpfr} at seed offset 0,
+# 16 members {Prescott, Sandybridge, Haswell, Cooperlake} x {glibc, mpfr, mpfr-up,
+# mpfr-down} (the libm to nearest and directed, since 2026-11-27) at seed offset 0,
 # fit wls and every level (its other declared choices at their first values), at the
 # registry's reduced sizes (--full is not offered: the screen is reduced by its rule):
 # reports/multiverse.sh with a derived registry, OUT/claims.txt, in which the claim's "%"
@@ -50,7 +51,7 @@ awk -v ids=" $(echo $ids) " '
   /^% [A-Z][0-9]* [|]/ && index(ids, " " $2 " ") { next }
   /^[A-Z][0-9]* [|]/ && index(ids, " " $1 " ") && !done[$1]++ {
     print "% " $1 " | blas | Prescott Sandybridge Haswell Cooperlake | the screen (docs/claims.md#screen)"
-    print "% " $1 " | libm | glibc mpfr | the screen (docs/claims.md#screen)"
+    print "% " $1 " | libm | glibc mpfr mpfr-up mpfr-down | the screen (docs/claims.md#screen)"
   }
   { print }' "$reg" > "$out/claims.txt" || exit 2
 : > "$out/screen.tsv.new" || exit 2

@@ -6,14 +6,19 @@
  * that overflow, underflow and subnormal results round as a double's would. It is not part
  * of libslpi: the audit's multiverse driver (reports/multiverse.sh) preloads it for a member.
  * SLPI_CRMATH_COUNT=1 prints, at exit, how many calls it served (the proof that the
- * process's calls went here and not to glibc). */
+ * process's calls went here and not to glibc). SLPI_CRMATH_ROUND=up or down rounds every
+ * result upward or downward instead (the `libm=mpfr-up` and `mpfr-down` members: the
+ * directed roundings of the special functions, docs/claims.md#multiverse); unset or
+ * `near`: to nearest; any other value stops the process at load (exit 2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <mpfr.h>
 
 static unsigned long calls;
+static mpfr_rnd_t rnd = MPFR_RNDN;
 
 static void count_report(void)
 {
@@ -24,11 +29,23 @@ __attribute__((constructor)) static void crmath_init(void)
 {
     const char *c = getenv("SLPI_CRMATH_COUNT");
     if (c && *c == '1') atexit(count_report);
+    const char *r = getenv("SLPI_CRMATH_ROUND");
+    if (!r || !*r || !strcmp(r, "near"))
+        rnd = MPFR_RNDN;
+    else if (!strcmp(r, "up"))
+        rnd = MPFR_RNDU;
+    else if (!strcmp(r, "down"))
+        rnd = MPFR_RNDD;
+    else {
+        fprintf(stderr, "crmath: SLPI_CRMATH_ROUND='%s' is not near, up or down\n", r);
+        exit(2);
+    }
 }
 
 typedef int (*mpfr_fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 
-/* f(x) rounded to nearest in double's precision and exponent range. */
+/* f(x) rounded (to nearest, or as SLPI_CRMATH_ROUND says) in double's precision and
+ * exponent range. */
 static double cr(mpfr_fn f, double x)
 {
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
@@ -39,10 +56,10 @@ static double cr(mpfr_fn f, double x)
     mpfr_init2(a, 53);
     mpfr_init2(y, 53);
     mpfr_set_d(a, x, MPFR_RNDN);   /* exact */
-    int t = f(y, a, MPFR_RNDN);
-    t = mpfr_check_range(y, t, MPFR_RNDN);
-    mpfr_subnormalize(y, t, MPFR_RNDN);
-    double r = mpfr_get_d(y, MPFR_RNDN);
+    int t = f(y, a, rnd);
+    t = mpfr_check_range(y, t, rnd);
+    mpfr_subnormalize(y, t, rnd);
+    double r = mpfr_get_d(y, rnd); /* exact: y has 53 bits in double's range */
     mpfr_clear(a);
     mpfr_clear(y);
     mpfr_set_emin(emin);

@@ -3,13 +3,17 @@
 # (docs/claims.md#multiverse), with a stand-in for slpi whose verdict is a function of the
 # member's choices: every combination of the declared values runs once, with its seed
 # offset, fit and levels as options and its BLAS kernel and libm in the environment; the
-# verdict over the members is CONFIRMED only when all agree, SEED-DEPENDENT when members
-# differing only in their seeds disagree (with shares and Wilson intervals),
-# CRITERION-DEPENDENT when another choice decides, UNABLE when a member is and the others
-# agree; a dimension whose values give one outcome counts its members once (rule 5); a claim without "%" lines has one member; a missing libm library, a missing
-# claim and a member without a report exit 2. Resumable: --max K runs K members, a later
-# run with the same folder runs only the others; a partial run is INCOMPLETE (or already
-# SEED-DEPENDENT) with the CPU the rest still needs; a changed rules digest stops it.
+# verdict over the members (docs/claims.md#labels) is CONFIRMED only when all of at least
+# 4 agree (fewer: UNABLE), SEED-DEPENDENT when only the seeds move it (with shares and
+# Wilson intervals), CRITERION-DEPENDENT when only another choice does (or several only
+# jointly), SEED-AND-CRITERION-DEPENDENT when both do, "moved by" naming them; UNABLE
+# when a member is and the others agree; a dimension whose values give one outcome counts
+# its members once (rule 5); a claim without "%" lines has one member; the libm members
+# mpfr-up and mpfr-down preload the library with SLPI_CRMATH_ROUND=up or down; a missing
+# libm library, a missing claim and a member without a report exit 2. Resumable: --max K
+# runs K members, a later run with the same folder runs only the others; a partial run is
+# INCOMPLETE with the CPU the rest still needs and what moved so far; a changed rules
+# digest stops it.
 command -v jq >/dev/null || { echo "t-multiverse: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-multiverse-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -29,7 +33,7 @@ echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
 V=$(eval "$RULE")
 # the decisive number: a function of every choice (\$VAL instead: the same on every member)
 N=${VAL-${S}.${#K}${#P}${#L}5}
-mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
+mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","round":"%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${SLPI_CRMATH_ROUND:-}" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -39,6 +43,14 @@ cat > "$dir/claims.txt" <<'REG'
 % X1 | blas | Haswell Prescott | two kernels
 % X1 | libm | glibc mpfr | two exponentials
 = X2 | s | m | p | -
+= X3 | s | m | p | -
+% X3 | levels | all drop-coarsest | two level ranges
+= X4 | s | m | p | -
+% X4 | seeds | 0 1000 | two noises
+% X4 | libm | glibc mpfr mpfr-up mpfr-down | the special functions to nearest and directed
+= X5 | s | m | p | -
+% X5 | seeds | 0 1000 | two noises
+% X5 | fit | wls ols | two fits
 REG
 mv() { SLPI_CRMATH=$dir/crmath.so sh reports/multiverse.sh "$dir/slpi" "$dir/$1" "$2" --claims "$dir/claims.txt" > "$dir/$1.out" 2>&1; }
 want() {   # NAME ID RULE PATTERN: the verdict line of run NAME matches PATTERN
@@ -55,7 +67,7 @@ done
 grep -q "	7000\.[0-9]*5	" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
 # two seeds of eight disagree: SEED-DEPENDENT, 8 of 32 members DISCREPANCY
 want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIRMED' \
-  '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\])$'
+  '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\]); moved by: seeds$'
 # members that cannot differ (rule 5): a decisive number the seeds do not reach counts the
 # 8 seed members once; one reached by no choice leaves one distinct member; members UNABLE
 # without a number are not taken for identical
@@ -67,9 +79,23 @@ sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32 | grep -q '^X1 CONFIRM
   { echo "t-multiverse: FAIL: seeds that reach no number: $(sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32)"; fail=1; }
 VAL=null want blind X1 'echo UNABLE' '^X1 UNABLE over 32 members: UNABLE 32 '
 # the kernel decides, the seeds do not
-want kernel X1 '[ $K = Prescott ] && echo DISCREPANCY || echo CONFIRMED' '^X1 CRITERION-DEPENDENT over 32'
-# the libm decides in one seed group only: still a choice of the seeds within a group
-want mixed X1 '[ $S = 3000 ] && [ -n "$P" ] && echo DISCREPANCY || echo CONFIRMED' '^X1 SEED-DEPENDENT over 32'
+want kernel X1 '[ $K = Prescott ] && echo DISCREPANCY || echo CONFIRMED' '^X1 CRITERION-DEPENDENT over 32 .*; moved by: blas$'
+# the libm decides in one seed group only: both the seeds and the libm move the verdict,
+# and the label says both (not SEED-DEPENDENT alone, which hid the libm)
+want mixed X1 '[ $S = 3000 ] && [ -n "$P" ] && echo DISCREPANCY || echo CONFIRMED' '^X1 SEED-AND-CRITERION-DEPENDENT over 32 .*; moved by: seeds, libm$'
+# I10's case: the fit decides on one seed set
+want fitseed X5 '[ $S = 1000 ] && [ $F = ols ] && echo DISCREPANCY || echo CONFIRMED' '^X5 SEED-AND-CRITERION-DEPENDENT over 4 members: CONFIRMED 3 .* DISCREPANCY 1 .*; moved by: seeds, fit$'
+# members that differ only across two dimensions at once (the others between UNABLE)
+want joint X5 '[ $S = 0 ] && [ $F = wls ] && echo CONFIRMED || { [ $S = 1000 ] && [ $F = ols ] && echo DISCREPANCY || echo UNABLE; }' \
+  '^X5 CRITERION-DEPENDENT over 4 members: .*; moved by: several dimensions jointly$'
+# the declared share: all alike, but fewer than 4 members (the 95% lower bound of 2/2 is 0.34)
+want two X3 'echo CONFIRMED' '^X3 UNABLE over 2 members: CONFIRMED 2 (share 1.00 \[0.34, 1.00\])$'
+want four X4 'echo CONFIRMED' '^X4 CONFIRMED over 8 members: CONFIRMED 8 '
+# the directed libms: the library preloaded, its rounding set, each value once per seed
+[ "$(jq -r '"\(.env | sub(".* P="; "P=")) \(.round)"' "$dir"/four/m*/claims.json | sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ,)" = \
+  "2 P= near,2 P=$dir/crmath.so down,2 P=$dir/crmath.so near,2 P=$dir/crmath.so up," ] ||
+  { echo "t-multiverse: FAIL: the libm members: $(jq -r '"\(.env) \(.round)"' "$dir"/four/m*/claims.json | tr '\n' ,)"; fail=1; }
+want updown X4 '[ "${SLPI_CRMATH_ROUND:-}" = up ] && echo CONFIRMED || echo DISCREPANCY' '^X4 CRITERION-DEPENDENT over 8 .*; moved by: libm$'
 # one member UNABLE, the others alike
 want unable X1 '[ $S = 2000 ] && [ $K = Haswell ] && [ -z "$P" ] && echo UNABLE || echo DISCREPANCY' \
   '^X1 UNABLE over 32 members: DISCREPANCY 31 .* UNABLE 1 '
@@ -84,7 +110,7 @@ want found X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member'
 [ "$(jq -r .env "$dir/found/m1/claims.json")" = "S=0 F=wls L=all K= P=" ] || { echo "t-multiverse: FAIL: a kernel was forced on the member: $(jq -r .env "$dir/found/m1/claims.json")"; fail=1; }
 grep -q "blas(Autodetected)" "$dir/found/members.tsv" || { echo "t-multiverse: FAIL: the kernel the member ran on is not recorded: $(cat "$dir/found/members.tsv")"; fail=1; }
 # resumed: 5 members, then the 27 others, each run once; the partial verdict is INCOMPLETE
-# with the CPU the rest needs, or SEED-DEPENDENT once members of one seed group differ
+# with the CPU the rest needs, and the dimensions seen to move so far
 rv() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so CALLS=$dir/calls sh reports/multiverse.sh "$dir/slpi" "$dir/$n" X1 --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
 : > "$dir/calls"
 RULE='echo CONFIRMED' rv part --max 5 || { echo "t-multiverse: FAIL: --max 5: $(cat "$dir/part.out")"; fail=1; }
@@ -97,10 +123,11 @@ grep -q '^X1 CONFIRMED over 32 members: CONFIRMED 32 ' "$dir/part/multiverse.txt
   { echo "t-multiverse: FAIL: resumed: $(cat "$dir/part/multiverse.txt")"; fail=1; }
 [ "$(awk -F'\t' 'NR > 1 && $5 ~ /^[0-9.]+$/ && $6 == "d1"' "$dir/part/members.tsv" | wc -l)" = 32 ] ||
   { echo "t-multiverse: FAIL: members.tsv lacks the CPU seconds or the rules digest"; fail=1; }
-# members 1..8 are seeds 0 and 1000 (kernel, libm vary fastest): the seeds already differ
+# members 1..8 are seeds 0 and 1000 (kernel, libm vary fastest): the seeds already differ,
+# but the label waits for every member (another dimension may move too)
 RULE='[ $S = 1000 ] && echo DISCREPANCY || echo CONFIRMED' rv settled --max 8
-grep -q '^X1 SEED-DEPENDENT over 8 of 32 members: CONFIRMED 4 .* DISCREPANCY 4 .*; 24 not run' "$dir/settled/multiverse.txt" ||
-  { echo "t-multiverse: FAIL: a partial run that the seeds settle: $(cat "$dir/settled/multiverse.txt")"; fail=1; }
+grep -q '^X1 INCOMPLETE over 8 of 32 members: CONFIRMED 4 .* DISCREPANCY 4 .*; moved so far by: seeds; 24 not run' "$dir/settled/multiverse.txt" ||
+  { echo "t-multiverse: FAIL: a partial run whose seeds differ: $(cat "$dir/settled/multiverse.txt")"; fail=1; }
 # the unit tests' results reach every member (a claim decided by a "test" check)
 RULE='echo CONFIRMED' rv withtests --tests /the/tests.tsv --max 2
 [ "$(cat "$dir"/withtests/m1/tests "$dir"/withtests/m2/tests 2>/dev/null | sort -u)" = /the/tests.tsv ] ||
@@ -114,5 +141,5 @@ RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/sl
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
-[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, SEED-/CRITERION-DEPENDENT, UNABLE, distinct members, one member, resumed, --tests, refusals)"
+[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, directed libms, SEED-/CRITERION-/SEED-AND-CRITERION-DEPENDENT, moved by, the share, UNABLE, distinct members, one member, resumed, --tests, refusals)"
 exit $fail
