@@ -121,7 +121,7 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --ou
   || { echo "t-archive: FAIL: the FULL column is not R5's FULL multiverse (summary and section)"; fail=1; }
 [ "$(grep -c "FULL multiverse not run: the archived FULL run is one member of 8: " "$dir/outm/index.html")" = 4 ] \
   || { echo "t-archive: FAIL: R1's and R3's FULL cells do not say the archived run is one member of 8"; fail=1; }
-grep -q "by this run): CONFIRMED 0, CONDITIONAL 0, DISCREPANCY 0, CRITERION-DEPENDENT 0, SEED-DEPENDENT 1, UNABLE 0, INCOMPLETE 0\. This run's own verdicts" "$dir/outmv/index.html" &&
+grep -q "by this run): CONFIRMED 0, CONDITIONAL 0, DISCREPANCY 0, CRITERION-DEPENDENT 0, SEED-DEPENDENT 1, SEED-AND-CRITERION-DEPENDENT 0, UNABLE 0, INCOMPLETE 0\. This run's own verdicts" "$dir/outmv/index.html" &&
   grep -q "^decided over their multiverses .*: CONFIRMED 0, .*SEED-DEPENDENT 1," "$dir/mvrlog" \
   || { echo "t-archive: FAIL: the report's count is not of the verdicts over the multiverses"; fail=1; }
 # R3's archived CONFIRMED against the registry's DISCREPANCY: in the summary and the section
