@@ -91,9 +91,16 @@ static void check(const char *all)
     const char *wrong[1] = { "heavy-top/isomp" };   /* names given: checked */
     TEST_CHECK(slpi_golden_check_files(1, paths, wrong, NULL, &v2, &err) == SLPI_EINPUT && strstr(err.msg, "expected"));
     int va = -1, vb = -1;
-    char report[64] = "x";
+    char report[64] = "x", own[1 << 14] = "", listed[1 << 14] = "";
     TEST_CHECKF(slpi_api_golden(NULL, &va, NULL, 0) == SLPI_OK && va == SLPI_VERDICT_PASS, "%s", slpi_api_last_error());
     TEST_CHECK(slpi_api_golden(slpi_golden_dir(), &vb, report, sizeof report) == SLPI_OK && vb == va && report[0] != 'x');
+    /* NULL means the built-in cases: as many report lines as their folder's (not a check of none) */
+    TEST_CHECK(slpi_api_golden(NULL, &va, own, sizeof own) == SLPI_OK &&
+               slpi_api_golden(slpi_golden_dir(), &vb, listed, sizeof listed) == SLPI_OK);
+    int lo = 0, ll = 0;
+    for (const char *c = own; *c; c++) lo += *c == '\n';
+    for (const char *c = listed; *c; c++) ll += *c == '\n';
+    TEST_CHECKF(lo > 10 && lo == ll, "the built-in cases' report has %d lines, their folder's %d", lo, ll);
     v4 = v1;
     TEST_CHECK(v4 == SLPI_VERDICT_PASS);
 }

@@ -186,7 +186,7 @@ problem() {
   bld=$(header build "$p")
   [ -z "$bld" ] || [ "$bld" = sanitized ] || { echo "build: '$bld' is not 'sanitized'"; return; }
   grep -q '^+++ ' "$p" || { echo "holds no diff"; return; }
-  out=$(patch -p1 -d "$1" --dry-run --batch -s < "$p" 2>&1) || echo "STALE: no longer applies: $(echo "$out" | head -1)"
+  out=$(patch -p1 -d "$1" --dry-run --forward --batch -s < "$p" 2>&1) || echo "STALE: no longer applies: $(echo "$out" | head -1)"
 }
 
 if [ $check_only -eq 1 ]; then
