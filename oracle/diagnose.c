@@ -23,9 +23,9 @@
  * on every row (the time stage of a model that does not read t, the solver's stop of an
  * explicit step) are not this step's: they are not ranked nor counted. The window: of the
  * contiguous runs of the SLPI_DIAG_BINS bins of steps, the one where the first
- * ingredient's residuals about its fit, z - beta |D|^2, sum to the largest t (window()),
- * when its t^2 exceeds 2 ln(runs) (the whole range's t is 0; a penalty for the runs tried)
- * and it spans at most a quarter of the steps; else "all steps". */
+ * ingredient's sum of z has the largest t against the noise of z between rows (window()),
+ * when its t^2 exceeds the whole range's by more than 2 ln(runs) (a penalty for the runs
+ * tried) and it spans at most a quarter of the steps; else "all steps". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +145,6 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
         d->dd[i] += dd;
         d->d4[i] += dd * dd;
         d->bin_dd[b][i] += dd;
-        d->bin_d4[b][i] += dd * dd;
         for (int form = 0; form < 2; form++) {
             double z = row[2 + form + 3 * i];
             d->z[form][i] += z;
@@ -153,7 +152,6 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
             d->zd[form][i] += z * dd;
             d->bin_z[form][b][i] += z;
             d->bin_zz[form][b][i] += z * z;
-            d->bin_zd[form][b][i] += z * dd;
         }
     }
 }
@@ -171,10 +169,8 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
             to->zd[form][i] += from->zd[form][i];
             for (int b = 0; b < SLPI_DIAG_BINS; b++) {
                 to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
-                to->bin_d4[b][i] += form ? 0 : from->bin_d4[b][i];
                 to->bin_z[form][b][i] += from->bin_z[form][b][i];
                 to->bin_zz[form][b][i] += from->bin_zz[form][b][i];
-                to->bin_zd[form][b][i] += from->bin_zd[form][b][i];
             }
         }
     }
@@ -186,33 +182,30 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The window of ingredient i's evidence (the file's header comment), about the whole
- * range's fit beta: each row's residual e = z - beta |D|^2 has variance s^2 |D|^2, s^2 the
- * median over the bins of sum e^2 / sum |D|^2 within a bin (a local defect raises it in
- * the few bins it covers only; a defect on every step is the fit's, not the residuals');
- * a run w of bins has t^2 = (sum_w e)^2 / (s^2 W (1 - W / T)), W = sum_w |D|^2, T the
- * whole range's (the variance of sum_w e with beta fitted). The whole range has t = 0. */
-static void window(slpi_verify_diagnosis *d, int form, int i, double beta)
+/* The window of ingredient i's evidence (the file's header comment): the noise of z per
+ * row, s^2, is the median over the bins of z's variance within a bin (a local defect
+ * raises it in the few bins it covers only); a run of bins a..b has t = sum z / sqrt(n s^2). */
+static void window(slpi_verify_diagnosis *d, int form, int i)
 {
     double var[SLPI_DIAG_BINS];
     int nv = 0;
     for (int b = 0; b < SLPI_DIAG_BINS; b++) {
-        double dd = d->bin_dd[b][i];
-        double ee = d->bin_zz[form][b][i] - 2 * beta * d->bin_zd[form][b][i] + beta * beta * d->bin_d4[b][i];
-        if (d->bin_rows[b] >= 2 && dd > 0) var[nv++] = fmax(ee, 0) / dd;
+        double n = (double)d->bin_rows[b], z = d->bin_z[form][b][i];
+        if (n >= 2) var[nv++] = fmax((d->bin_zz[form][b][i] - z * z / n) / (n - 1), 0);
     }
     if (nv == 0) return;
     qsort(var, (size_t)nv, sizeof *var, by_value);
-    double s2 = nv % 2 ? var[nv / 2] : (var[nv / 2 - 1] + var[nv / 2]) / 2, T = d->dd[i];
-    if (!(s2 > 0) || !(T > 0)) return;
+    double s2 = nv % 2 ? var[nv / 2] : (var[nv / 2 - 1] + var[nv / 2]) / 2;
+    if (!(s2 > 0)) return;
+    double sgn = d->z[form][i] >= 0 ? 1.0 : -1.0, all = d->z[form][i] * d->z[form][i] / ((double)d->rows * s2);
     double best = -1;
     int ba = 0, bb = SLPI_DIAG_BINS - 1, runs = SLPI_DIAG_BINS * (SLPI_DIAG_BINS + 1) / 2;
     for (int a = 0; a < SLPI_DIAG_BINS; a++) {
-        double e = 0, W = 0;
+        double z = 0, n = 0;
         for (int b = a; b < SLPI_DIAG_BINS; b++) {
-            e += d->bin_z[form][b][i] - beta * d->bin_dd[b][i];
-            W += d->bin_dd[b][i];
-            double v = s2 * W * (1 - W / T), t2 = v > 0 ? e * e / v : 0;
+            z += d->bin_z[form][b][i];
+            n += (double)d->bin_rows[b];
+            double t2 = n > 0 && sgn * z > 0 ? z * z / (n * s2) : 0;
             if (t2 > best) {
                 best = t2;
                 ba = a;
@@ -220,7 +213,7 @@ static void window(slpi_verify_diagnosis *d, int form, int i, double beta)
             }
         }
     }
-    if (best > 2 * log((double)runs) && bb - ba + 1 <= LOCAL_BINS) {
+    if (best - all > 2 * log((double)runs) && bb - ba + 1 <= LOCAL_BINS) {
         double z = 0, dd = 0;
         for (int b = ba; b <= bb; b++) {
             z += d->bin_z[form][b][i];
@@ -265,5 +258,5 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     double t = d->t[first];
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
     d->named = fail && d->p <= alpha;
-    if (d->named) window(d, form, first, d->rel[first]);
+    if (d->named) window(d, form, first);
 }

@@ -215,8 +215,7 @@ typedef struct {
     double z[2][SLPI_DIAG_INGREDIENTS], zz[2][SLPI_DIAG_INGREDIENTS]; /* from the exact step [0], rounded [1] */
     double zd[2][SLPI_DIAG_INGREDIENTS], d4[SLPI_DIAG_INGREDIENTS];   /* of <r, D_i> |D_i|^2 and |D_i|^4 */
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
-    double bin_zd[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
-    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_d4[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
+    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;

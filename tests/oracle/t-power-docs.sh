@@ -3,11 +3,12 @@
 # ports' false-FAIL table) and of oracle/README.md are the ones tests/port/power_docs.py
 # generates from the runs kept in docs/power-runs.tsv, and a changed runs file is noticed
 # (one correct run's PASS turned into a FAIL); the diagnosis's table is the one
-# tests/port/diagnosis.py generates from docs/diagnosis-runs.tsv.
+# tests/port/diagnosis.py generates from docs/diagnosis-runs.tsv, the second round's from
+# docs/diagnosis-runs-2.tsv.
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
-$py tests/port/diagnosis.py --check docs/diagnosis-runs.tsv 2> "$d/err" || note "$(cat "$d/err")"
+$py tests/port/diagnosis.py --check docs/diagnosis-runs.tsv docs/diagnosis-runs-2.tsv 2> "$d/err" || note "$(cat "$d/err")"
 awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $3 == "none" && !done { $9 = 1; done = 1 } { print }' \
   docs/power-runs.tsv > "$d/runs.tsv"
 $py tests/port/power_docs.py --check "$d/runs.tsv" 2> "$d/err"
