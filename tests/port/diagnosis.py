@@ -24,7 +24,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-from power import Harness, UNIT_MAG, options
+from options import options
+from power import Harness, UNIT_MAG
 
 # the rule's magnitudes of about 1 u for the defects power.py's grid lacks
 NEW_MAG = {"rb": {"upd": 2.2e-5, "trans": 1.5}, "zeitlin": {"upd": 4e-5, "trans": 45.0}}

@@ -117,20 +117,6 @@ def settings(system, grid=GRID, defects=("drop", "coef", "amp", "sign", "lap", "
 NEAR = (1 / 4, 1 / 2, 1, 2)   # the goals' grid: around the thresholds 0.25 and 1 u
 
 
-def options(prog, argv, opts):
-    """{name: value} of `--name VALUE` pairs over opts (their defaults); None (after a
-    message naming prog and the argument) on an unknown or incomplete one"""
-    got, args = dict(opts), list(argv)
-    while args:
-        a = args.pop(0)
-        if a.startswith("--") and a[2:] in got and args:
-            got[a[2:]] = args.pop(0)
-        else:
-            print("%s: unknown argument %r (usage: see the docstring)" % (prog, a), file=sys.stderr)
-            return None
-    return got
-
-
 def run(argv, out=None, check=True):
     with open(out, "w") if out else open(os.devnull, "w") as f:
         r = subprocess.run(argv, stdout=f if out else subprocess.PIPE, stderr=subprocess.PIPE, text=True)

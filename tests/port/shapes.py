@@ -18,7 +18,8 @@ import sys
 import time
 
 from binomial import clopper_pearson
-from power import Harness, SLPI, options
+from options import options
+from power import Harness, SLPI
 
 CELLS = ((1000, 2), (100, 20), (10, 200), (1, 2000))
 IMPLS = ("slpi", "c-float", "c-fma", "torch")
