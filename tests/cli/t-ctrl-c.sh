@@ -28,22 +28,9 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
 now() { date +%s.%N; }
 
-# probes of a command's progress (0 before any): the largest size of the files matching a
-# glob; the last count N of "WHAT: N/" in a progress file; the files matching a glob; the
-# bytes the process has read (/proc/PID/io)
-bytes() {
-  n=0
-  for f in $1; do [ -f "$f" ] && s=$(wc -c < "$f") && [ "$s" -gt "$n" ] && n=$s; done
-  echo "$n"
-}
-count() {
-  { tr '\r' '\n' < "$2"; } 2>/dev/null | sed -n "s/.*$1: \([0-9]*\)\/.*/\1/p" | tail -1 | grep . || echo 0
-}
-files() {
-  n=0
-  for f in $1; do [ -e "$f" ] && n=$((n + 1)); done
-  echo "$n"
-}
+me=t-ctrl-c
+. tests/cli/stopping.sh  # the probes bytes, count and files
+# readbytes: the bytes the process has read (/proc/PID/io; 0 before any)
 readbytes() { sed -n 's/^rchar: //p' "/proc/$pid/io" 2>/dev/null | grep . || echo 0; }
 # interrupt NAME PROBE AT CMD...: run CMD (stdout NAME.out, stderr NAME.err), SIGINT once
 # `eval PROBE` prints at least AT; sets rc and prints the latency

@@ -28,62 +28,8 @@ fail=0
 bad() { echo "t-stop-reports: FAIL: $*" >&2; fail=1; }
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-rng=$((seed))
-# draw N: r = the seed's next pseudo-random integer in 1..N (a 64-bit LCG, its high bits)
-draw() {
-  rng=$((rng * 6364136223846793005 + 1442695040888963407))
-  r=$((((rng >> 33) & 2147483647) % $1 + 1))
-}
-# signal: sig = one of INT, TERM, HUP, drawn
-signal() {
-  draw 3
-  sig=$(echo INT TERM HUP | cut -d' ' -f$r)
-}
-# bytes GLOB: the largest size among the files matching GLOB (0: none)
-bytes() {
-  n=0
-  for f in $1; do [ -f "$f" ] && s=$(wc -c < "$f") && [ "$s" -gt "$n" ] && n=$s; done
-  echo "$n"
-}
-# count PATTERN FILE: the last progress count "PATTERN: N/" in FILE's progress lines (0: none)
-count() {
-  { tr '\r' '\n' < "$2"; } 2>/dev/null | sed -n "s/.*$1: \([0-9]*\)\/.*/\1/p" | tail -1 | grep . || echo 0
-}
-# files GLOB: the number of files matching GLOB
-files() {
-  n=0
-  for f in $1; do [ -f "$f" ] && n=$((n + 1)); done
-  echo "$n"
-}
-# stop NAME SIG PROBE AT CMD...: run CMD (stdout NAME.out, stderr NAME.err) with the stop
-# signals at their default, poll until `eval PROBE` prints at least AT (or CMD ended),
-# send SIG (KILL too); sets rc and sent (1 if CMD was stopped by it)
-stop() {
-  name=$1 sig=$2 probe=$3 at=$4
-  shift 4
-  env --default-signal=INT,TERM,HUP "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pid=$!
-  polls=0
-  while kill -0 $pid 2>/dev/null && [ "$(eval "$probe")" -lt "$at" ]; do
-    sleep 0.02
-    polls=$((polls + 1))
-  done
-  sent=0
-  kill -s "$sig" $pid 2>/dev/null && sent=1
-  wait $pid
-  rc=$?
-  echo "t-stop-reports: $name: SIG$sig at $at ($polls polls), exit $rc"
-  [ $sent = 1 ] && [ $rc = 0 ] && sent=0 # (it had finished: no poll saw the signal)
-  if [ $sent = 0 ]; then
-    echo "t-stop-reports: $name: it ended before the signal (nothing to check)"
-  elif [ "$sig" = KILL ]; then
-    [ $rc = 137 ] || bad "$name: exit $rc after SIGKILL, not 137"
-  elif [ $rc -ne 130 ]; then
-    bad "$name: exit $rc after SIG$sig, not 130: $(tail -2 "$tmp/$name.err")"
-  elif ! grep -q "interrupted" "$tmp/$name.err" "$tmp/$name.out"; then
-    bad "$name: ended by the fallback, not by its own poll (no 'interrupted' message)"
-  fi
-}
+me=t-stop-reports
+. tests/cli/stopping.sh
 # prefix NAME FULL PART: PART is a byte prefix of FULL
 prefix() {
   n=$(wc -c < "$3" 2>/dev/null || echo -1)

@@ -27,48 +27,8 @@ fail=0
 bad() { echo "t-stop-signals: FAIL: $*" >&2; fail=1; }
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
-rng=$((seed))
-# draw N: r = the seed's next pseudo-random integer in 1..N (a 64-bit LCG, its high bits)
-draw() {
-  rng=$((rng * 6364136223846793005 + 1442695040888963407))
-  r=$((((rng >> 33) & 2147483647) % $1 + 1))
-}
-# size FILE...: the largest size among FILEs that exist (0: none)
-size() {
-  n=0
-  for f in "$@"; do [ -f "$f" ] && s=$(wc -c < "$f") && [ "$s" -gt "$n" ] && n=$s; done
-  echo "$n"
-}
-# stop NAME SIG BYTES WATCH CMD...: run CMD (stdout NAME.out, stderr NAME.err) with the
-# stop signals at their default, wait until a file matching the glob WATCH holds at least
-# BYTES bytes (or CMD ended), send SIG; sets rc, sent (1 if the signal was sent while CMD
-# ran)
-stop() {
-  name=$1 sig=$2 bytes=$3 watch=$4
-  shift 4
-  env --default-signal=INT,TERM,HUP "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
-  pid=$!
-  polls=0
-  # shellcheck disable=SC2086 # WATCH is a glob
-  while kill -0 $pid 2>/dev/null && [ "$(size $watch)" -lt "$bytes" ]; do
-    sleep 0.02
-    polls=$((polls + 1))
-  done
-  sent=0
-  kill -s "$sig" $pid 2>/dev/null && sent=1
-  wait $pid
-  rc=$?
-  echo "t-stop-signals: $name: SIG$sig at $bytes bytes ($polls polls), exit $rc"
-  # (a signal that lands after the last step finds no poll: the command ends with exit 0)
-  [ $sent = 1 ] && [ $rc = 0 ] && sent=0
-  if [ $sent = 0 ]; then
-    echo "t-stop-signals: $name: it ended before the signal (nothing to check)"
-  elif [ $rc -ne 130 ]; then
-    bad "$name: exit $rc after SIG$sig, not 130: $(tail -2 "$tmp/$name.err")"
-  elif ! grep -q "interrupted" "$tmp/$name.err" "$tmp/$name.out"; then
-    bad "$name: ended by the fallback, not by its own poll (no 'interrupted' message)"
-  fi
-}
+me=t-stop-signals
+. tests/cli/stopping.sh
 # prefix NAME FULL PART: PART is a non-empty prefix of FULL
 prefix() {
   n=$(wc -c < "$3" 2>/dev/null || echo 0)
@@ -89,7 +49,7 @@ echo "precious" > "$tmp/other.txt"
 for sig in TERM HUP INT; do
   rm -f "$tmp/part.tsv"
   draw $((full * 4 / 5))
-  stop run-$sig $sig $r "$tmp/.part.tsv.slpi-??????" \
+  stop run-$sig $sig "bytes '$tmp/.part.tsv.slpi-??????'" $r \
     "$slpi" run $run -o "$tmp/part.tsv" -q
   [ $sent = 1 ] && prefix run-$sig "$tmp/full.tsv" "$tmp/part.tsv"
   grep -q "part.tsv holds the rows written before it" "$tmp/run-$sig.err" || [ $sent = 0 ] ||
@@ -101,7 +61,7 @@ done
 for sig in TERM HUP; do
   rm -f "$tmp/part.tsv" "$tmp/run.ck"
   draw $((full * 4 / 5))
-  stop run-ck-$sig $sig $r "$tmp/part.tsv" \
+  stop run-ck-$sig $sig "bytes '$tmp/part.tsv'" $r \
     "$slpi" run $run -o "$tmp/part.tsv" --checkpoint "$tmp/run.ck" --checkpoint-every 1000000 -q
   [ $sent = 1 ] && prefix run-ck-$sig "$tmp/full.tsv" "$tmp/part.tsv"
   "$slpi" run $run -o "$tmp/part.tsv" --resume "$tmp/run.ck" -q 2> "$tmp/resume.err" ||
@@ -115,7 +75,7 @@ done
 E="--preset iso/rigid-body/trajectories steps=200 --save-every 50 --paths 400000"
 for sig in TERM HUP; do
   echo "old report" > "$tmp/ens.tsv"
-  stop ens-$sig $sig 1 "$tmp/ens-$sig.err" "$slpi" ensemble $E --progress -o "$tmp/ens.tsv"
+  stop ens-$sig $sig "bytes '$tmp/ens-$sig.err'" 1 "$slpi" ensemble $E --progress -o "$tmp/ens.tsv"
   [ "$(cat "$tmp/ens.tsv")" = "old report" ] || [ $sent = 0 ] || bad "ens-$sig: the existing report was replaced"
   leftovers ens-$sig
 done
@@ -125,7 +85,7 @@ done
 study="--preset iso/rigid-body/weak --kind weak --levels 2..6 --ref 10 --paths 3000 --batches 80 --indep svi"
 "$slpi" converge $study --threads 1 > "$tmp/study.txt" 2>/dev/null || bad "converge: the plain study failed"
 rm -f "$tmp/conv.ck"
-stop converge TERM 1 "$tmp/conv.ck" "$slpi" converge $study --threads 1 --checkpoint "$tmp/conv.ck" --checkpoint-every 1
+stop converge TERM "bytes '$tmp/conv.ck'" 1 "$slpi" converge $study --threads 1 --checkpoint "$tmp/conv.ck" --checkpoint-every 1
 "$slpi" converge $study --threads 1 --resume "$tmp/conv.ck" > "$tmp/resumed.txt" 2>/dev/null || bad "converge: --resume failed"
 cmp -s "$tmp/study.txt" "$tmp/resumed.txt" || bad "converge: the resumed study differs from the uninterrupted one"
 leftovers converge
