@@ -75,6 +75,10 @@ static int lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, co
         *why = "noise_file (one file's path)";
         return SLPI_OK;
     }
+    if (q->noise_tau[0] && slpi_problem_white_only(q, "lanes", NULL) != SLPI_OK) {
+        *why = "noise_tau (coloured noise carries a state: path by path)";
+        return SLPI_OK;
+    }
     slpi_ens_lanes *L = calloc(1, sizeof *L);
     if (!L) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     L->q = *q;

@@ -25,6 +25,7 @@
 #include "slpi/problem.h"
 #include "slpi/output.h"
 #include "core/parse.h"
+#include "core/noise.h"
 #include "core/threads.h"
 #include "core/command.h"
 
@@ -179,6 +180,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         vals[nk++] = eq + 1;
     }
     rc = slpi_problem_build(&p, preset, config, nk, keys, vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_white_only(&p, "converge", &err);
     if (rc == SLPI_OK && indep) {
         slpi_scheme_id k;
         rc = slpi_scheme_from_name(indep, &k);

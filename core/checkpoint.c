@@ -13,6 +13,9 @@
  *   out_digest HEX16            FNV-1a 64 of those B bytes (checked before appending)
  *   total_iters I               solver iterations over steps 0..S-1
  *   max_iters I   stagnated N   capped N   clipped N   (one per line)
+ *   ou_eta E_1 ... E_M          only with coloured noise (key noise_tau, docs/noise.md#ou):
+ *                               the OU state eta at step S of each of the M noise
+ *                               components, %a (0 for white ones)
  *   max_radius HEX              ref path: largest output radius so far (%a)
  *   max_prec BITS
  *   ndiag K                     0..SLPI_MAX_DIAG, then K lines
@@ -81,6 +84,7 @@ void slpi_checkpoint_free(slpi_checkpoint *c)
 {
     slpi_checkpoint_tokens_free(c->x, c->ntokens);
     free(c->problem);
+    free(c->ou_eta);
     memset(c, 0, sizeof *c);
 }
 
@@ -94,6 +98,11 @@ static void write_body(FILE *f, const slpi_checkpoint *c)
             c->out_digest);
     fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters,
             r->max_iters, r->stagnated, r->capped, r->clipped);
+    if (c->nou > 0) {
+        fprintf(f, "ou_eta");
+        for (int i = 0; i < c->nou; i++) fprintf(f, " %a", c->ou_eta[i]);
+        fputc('\n', f);
+    }
     fprintf(f, "max_radius %a\nmax_prec %ld\nndiag %d\n", r->max_radius, r->max_prec, r->ndiag);
     for (int i = 0; i < r->ndiag; i++)
         fprintf(f, "diag %a %a %a\n", r->diag_first[i], r->diag_final[i], r->diag_maxchange[i]);
@@ -188,6 +197,22 @@ static int parse_double(const char *s, int allow_nonfinite, double *out)
     return rc == 0 || (rc == -2 && allow_nonfinite);
 }
 
+/* The line "ou_eta E_1 ... E_M": finite %a doubles, at most CKPT_MAX_DIM. */
+static int read_ou(slpi_checkpoint_reader *r, slpi_checkpoint *c)
+{
+    char *v = slpi_checkpoint_value(r, "ou_eta"), *save = NULL;
+    if (!v) return SLPI_EINPUT;
+    size_t n = 1;
+    for (const char *q = v; *q; q++) n += *q == ' ';
+    if (n > CKPT_MAX_DIM || !(c->ou_eta = calloc(n, sizeof *c->ou_eta)))
+        return slpi_checkpoint_fail(r, "ou_eta: too many values (%s)", "at most 2^20");
+    for (char *t = strtok_r(v, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        if (!parse_double(t, 0, &c->ou_eta[c->nou++]))
+            return slpi_checkpoint_fail(r, "ou_eta: '%s' is not a finite %%a double", t);
+    if (c->nou != (int)n) return slpi_checkpoint_fail(r, "ou_eta: empty values%s", "");
+    return SLPI_OK;
+}
+
 static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
 {
     char *v = slpi_checkpoint_value(r, "arith");
@@ -208,6 +233,7 @@ static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
     if (slpi_checkpoint_long(r, "stagnated", 0, c->step, &res->stagnated) || slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped)
         || slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
         return SLPI_EINPUT;
+    if (r->end - r->pos > 7 && strncmp(r->pos, "ou_eta ", 7) == 0 && read_ou(r, c) != SLPI_OK) return SLPI_EINPUT;
     if (!(v = slpi_checkpoint_value(r, "max_radius"))) return SLPI_EINPUT;
     if (!parse_double(v, 0, &res->max_radius) || res->max_radius < 0)
         return slpi_checkpoint_fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);

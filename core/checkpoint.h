@@ -23,6 +23,8 @@ typedef struct {
     long total_iters;
     slpi_run_result res;      /* counters and diagnostics so far (names not stored) */
     char **x;                 /* ntokens exact state tokens of the path (state_save) */
+    int nou;                  /* 0, or M: the noise's OU state at `step` (docs/noise.md#ou) */
+    double *ou_eta;           /* nou doubles: eta of each noise component (0 for white ones) */
 } slpi_checkpoint;
 
 /* Write c to path atomically (core/output.c: temporary file, fsync, rename). */

@@ -17,15 +17,24 @@
  * slpi_noise_increments is an order of magnitude faster than one increment per call);
  * every increment is a pure function of its indices, so the block boundaries do not
  * change a bit, and a run resumed at any step sees the same values.
+ *
+ * A component with a correlation time (key noise_tau, docs/noise.md#ou, core/noise-ou.c)
+ * is an Ornstein-Uhlenbeck process: its increments depend on the state eta, which the
+ * source carries from block to block. A block that does not start where eta is (a
+ * resume, a step asked out of order) first advances eta from step 0 (or from where it is,
+ * if that is earlier), so every step still sees the same values; a checkpoint carries
+ * eta (slpi_noise_source_ou_state) and a resume sets it (slpi_noise_source_ou_set).
  */
 #include "slpi/errors.h"
 #include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
+#include "core/fpmode.h"
 #include <stdint.h>
 #include <stddef.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -40,17 +49,54 @@ struct slpi_noise_source {
     double *file;   /* steps x M values of a noise file, or NULL: the generator */
     double *block;  /* M x NOISE_BLOCK generated increments of steps b0 .. b0 + nb - 1 */
     long b0, nb;
+    /* OU components (coloured, 0 when none): tau[k] > 0 with their coefficients ou[k] */
+    int coloured;
+    double *tau, *eta, *eta_at; /* eta[k]: eta at the start of step ou_next; eta_at: M x NOISE_BLOCK, at
+                                   the start of each step of the block */
+    slpi_ou_coef *ou;
+    long ou_next;
 };
+
+/* eta of the OU components at step 0 (docs/noise.md#ou: the stationary start). */
+static void source_ou_reset(slpi_noise_source *s)
+{
+    for (int k = 0; k < s->M; k++)
+        s->eta[k] = s->tau[k] > 0 ? slpi_noise_ou_start(s->seed, s->path, (uint32_t)k, &s->ou[k]) : 0.0;
+    s->ou_next = 0;
+}
+
+/* Steps n .. n + nb - 1 of OU component k into out (NOISE_BLOCK doubles), eta advanced to
+ * step n first. */
+static int source_ou_block(slpi_noise_source *s, int k, long n, long nb, double *out, double *eta_at, slpi_error *err)
+{
+    int rc = SLPI_OK;
+    for (long m = s->ou_next; rc == SLPI_OK && m < n; m += NOISE_BLOCK) { /* advance eta (the values unused) */
+        long len = n - m < NOISE_BLOCK ? n - m : NOISE_BLOCK;
+        rc = slpi_noise_ou_steps(s->seed, s->path, (uint32_t)k, s->h, s->refine, &s->ou[k], (uint64_t)m, (size_t)len,
+                                 &s->eta[k], out, NULL, err);
+    }
+    if (rc != SLPI_OK) return rc;
+    return slpi_noise_ou_steps(s->seed, s->path, (uint32_t)k, s->h, s->refine, &s->ou[k], (uint64_t)n, (size_t)nb,
+                               &s->eta[k], out, eta_at, err);
+}
 
 /* Generate the block of steps that starts at n (component-major). */
 static int source_fill_block(slpi_noise_source *s, long n, slpi_error *err)
 {
     long nb = s->steps - n < NOISE_BLOCK ? s->steps - n : NOISE_BLOCK;
+    if (s->coloured && n < s->ou_next) source_ou_reset(s);
     for (int k = 0; k < s->M; k++) {
-        int rc = slpi_noise_increments(s->seed, s->path, (uint32_t)k, s->h, s->refine, (uint64_t)n, (size_t)nb,
-                                       s->block + (size_t)k * NOISE_BLOCK, err);
-        if (rc != SLPI_OK) return rc;
+        double *col = s->block + (size_t)k * NOISE_BLOCK;
+        int rc = s->coloured && s->tau[k] > 0
+            ? source_ou_block(s, k, n, nb, col, s->eta_at + (size_t)k * NOISE_BLOCK, err)
+            : slpi_noise_increments(s->seed, s->path, (uint32_t)k, s->h, s->refine, (uint64_t)n, (size_t)nb, col, err);
+        if (rc != SLPI_OK) {
+            s->nb = 0; /* eta may have moved: no block, and the next one starts over */
+            if (s->coloured) s->ou_next = LONG_MAX;
+            return rc;
+        }
     }
+    if (s->coloured) s->ou_next = n + nb;
     s->b0 = n;
     s->nb = nb;
     return SLPI_OK;
@@ -125,6 +171,33 @@ static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_e
     return SLPI_OK;
 }
 
+/* The OU components of the problem (key noise_tau): their coefficients and eta at step 0. */
+static int source_open_ou(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
+{
+    if (!p->noise_tau[0] || s->M == 0) return SLPI_OK;
+    if (!(s->tau = calloc((size_t)s->M, sizeof *s->tau)))
+        return slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
+    int any = slpi_problem_noise_tau(p, s->tau, err);
+    if (any <= 0) return any < 0 ? SLPI_EINPUT : SLPI_OK;
+    if (p->noise_file[0])
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "noise_tau=%.80s with noise_file: a noise file holds white increments; "
+                              "coloured noise is drawn from the canonical stream (drop one of the two)",
+                              p->noise_tau);
+    const double delta = ldexp(p->h, -p->refine);
+    s->eta = calloc((size_t)s->M, sizeof *s->eta);
+    s->eta_at = calloc((size_t)s->M * NOISE_BLOCK, sizeof *s->eta_at);
+    s->ou = calloc((size_t)s->M, sizeof *s->ou);
+    if (!s->eta || !s->eta_at || !s->ou) return slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
+    for (int k = 0; k < s->M; k++)
+        if (s->tau[k] > 0 && slpi_noise_ou_coef(&s->ou[k], s->tau[k], delta) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "noise_tau: tau=%g on the fine step %g: no coefficients", s->tau[k],
+                                  delta);
+    s->coloured = 1;
+    source_ou_reset(s);
+    return SLPI_OK;
+}
+
 int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
@@ -162,6 +235,11 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
     if (rc == SLPI_OK && s->truncate) {
         s->D = slpi_problem_noise_threshold(p);
     }
+    if (rc == SLPI_OK) {
+        slpi_fpmode r = slpi_round_nearest(); /* eta_0 and the coefficients' cut, as every caller's: core/fpmode.h */
+        rc = source_open_ou(s, p, err);
+        slpi_round_restore(r);
+    }
     if (rc == SLPI_OK && p->noise_file[0]) {
         rc = source_check_file(s, p, err);
     } else if (rc == SLPI_OK && s->M > 0) {
@@ -195,6 +273,29 @@ int slpi_noise_source_step(slpi_noise_source *s, long n, double *dW, slpi_error 
     return SLPI_OK;
 }
 
+int slpi_noise_source_ou_state(const slpi_noise_source *s, long n, double *eta)
+{
+    if (!s->coloured) return 0;
+    if (s->nb > 0 && n >= s->b0 && n < s->b0 + s->nb) {
+        for (int k = 0; k < s->M; k++)
+            eta[k] = s->tau[k] > 0 ? s->eta_at[(size_t)k * NOISE_BLOCK + (size_t)(n - s->b0)] : 0.0;
+    } else if (n == s->ou_next) {
+        for (int k = 0; k < s->M; k++) eta[k] = s->eta[k];
+    } else {
+        return -1;
+    }
+    return s->M;
+}
+
+int slpi_noise_source_ou_set(slpi_noise_source *s, long n, const double *eta)
+{
+    if (!s->coloured || n < 0 || n > s->steps) return -1;
+    for (int k = 0; k < s->M; k++) s->eta[k] = s->tau[k] > 0 ? eta[k] : 0.0;
+    s->ou_next = n;
+    s->nb = 0;
+    return 0;
+}
+
 long slpi_noise_source_clipped(const slpi_noise_source *s)
 {
     return s->clipped;
@@ -205,6 +306,10 @@ void slpi_noise_source_close(slpi_noise_source *s)
     if (s) {
         free(s->file);
         free(s->block);
+        free(s->tau);
+        free(s->eta);
+        free(s->eta_at);
+        free(s->ou);
         free(s);
     }
 }

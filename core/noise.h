@@ -41,6 +41,42 @@ void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npat
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
                        int nup, uint64_t first, size_t count, double *const *lev);
 
+/* ---- Ornstein-Uhlenbeck noise (core/noise-ou.c states the contract; docs/noise.md#ou) ---- */
+#define SLPI_NOISE_TAU_MAX 1024                   /* entries of the key noise_tau */
+#define SLPI_NOISE_OU_STREAM UINT32_C(0x80000000) /* component k's OU normals: stream 2^31 + k */
+typedef struct {
+    double tau;                  /* correlation time (> 0) */
+    double a, c, s, g, q, r, s0; /* the contract's coefficients, each rounded to nearest */
+} slpi_ou_coef;
+/* The entries of a noise_tau text (each 0 or in [2^-60, 1e6]): their count, or -1 with
+ * err naming the entry. */
+int slpi_noise_tau_parse(const char *text, double *tau, int max, slpi_error *err);
+/* tau[0..M) of the problem's M noise Hamiltonians (0: white): 1 if any is coloured, 0 if
+ * none, -1 (err set) when noise_tau is bad or has neither 1 nor M entries. */
+int slpi_problem_noise_tau(const slpi_problem *p, double *tau, slpi_error *err);
+/* SLPI_OK, or SLPI_EINPUT naming `who` when the problem has coloured noise: the studies
+ * that draw white hierarchies themselves (converge, mlmc) refuse it. */
+int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *err);
+/* The coefficients for correlation time tau on the fine step delta (0, or -1 if the
+ * arguments are not positive and finite). */
+int slpi_noise_ou_coef(slpi_ou_coef *o, double tau, double delta);
+/* eta_0 of component (seed, path, component): s0 times normal 0 of its OU stream. */
+double slpi_noise_ou_start(uint64_t seed, uint64_t path, uint32_t component, const slpi_ou_coef *o);
+/* The OU increments of steps first..first+count-1 at (h, refine), untruncated, from *eta =
+ * eta at fine index first 2^refine, which is advanced to (first + count) 2^refine;
+ * eta_at (count doubles, or NULL) gets eta at each step's start. o is the coefficients
+ * on delta = h 2^-refine. */
+int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double h, int refine, const slpi_ou_coef *o,
+                        uint64_t first, size_t count, double *eta, double *out, double *eta_at, slpi_error *err);
+
+/* A run's source with OU components: eta[0..M) at the start of step n (0 for white
+ * components) when the source holds it (n in its current block, or where eta stands): M;
+ * 0 without OU components; -1 when it does not hold step n. */
+typedef struct slpi_noise_source slpi_noise_source;
+int slpi_noise_source_ou_state(const slpi_noise_source *s, long n, double *eta);
+/* Set eta at the start of step n (a resume from a checkpoint): 0, -1 without OU components. */
+int slpi_noise_source_ou_set(slpi_noise_source *s, long n, const double *eta);
+
 /* ---- noise files (core/noise-file.c documents the format) ---- */
 typedef struct {
     uint64_t seed, path;

@@ -30,6 +30,8 @@
 #include "slpi/errors.h"
 #include "core/parse.h"
 #include "core/fpmode.h"
+#include "core/noise.h"
+#include "slpi/problem.h"
 
 /* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"
  * (a name ending in ':', a field of a file). */
@@ -191,4 +193,44 @@ int slpi_parse_text_line(const char *file, long line, const char *s, size_t len,
         return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: CRLF line end (Windows text): convert it to LF "
                               "line ends (e.g. dos2unix)", file, line);
     return SLPI_OK;
+}
+
+/* The key noise_tau (core/noise.h declares it; docs/noise.md#ou): here, below the
+ * problem's files, since the key's setter (core/problem-keys.c) calls it. */
+int slpi_noise_tau_parse(const char *text, double *tau, int max, slpi_error *err)
+{
+    char buf[SLPI_NOISE_TAU_TEXT];
+    size_t len = strlen(text);
+    if (len >= sizeof buf) return slpi_error_set(err, SLPI_EINPUT, "noise_tau: value too long"), -1;
+    if (len == 0 || text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,"))
+        return slpi_error_set(err, SLPI_EINPUT, "noise_tau=%.80s: an empty entry (comma-separated numbers)", text), -1;
+    strcpy(buf, text);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char name[64];
+        snprintf(name, sizeof name, "noise_tau: entry %d:", n + 1);
+        if (n >= max)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "noise_tau=%.80s: more than %d entries (one tau, or one per "
+                                  "noise Hamiltonian)",
+                                  text, max),
+                   -1;
+        double v;
+        if (slpi_parse_double(name, tok, 0, 1e6, &v, err) != SLPI_OK) return -1;
+        if (v != 0 && v < 0x1p-60)
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "noise_tau: entry %d: %g: a correlation time is 0 (white noise) "
+                                  "or in [2^-60, 1e6]",
+                                  n + 1, v),
+                   -1;
+        tau[n++] = v;
+    }
+    return n;
+}
+
+int slpi_noise_tau_check(const char *text, slpi_error *err)
+{
+    double tau[SLPI_NOISE_TAU_TEXT / 2]; /* at most one entry per two characters */
+    return slpi_noise_tau_parse(text, tau, SLPI_NOISE_TAU_TEXT / 2, err) < 0 ? SLPI_EINPUT : SLPI_OK;
 }

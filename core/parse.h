@@ -37,4 +37,10 @@ FILE *slpi_input_open(const char *path, slpi_error *err);
  * byte-order mark on line 1, a NUL byte, a CRLF line end; each named as such. */
 int slpi_parse_text_line(const char *file, long line, const char *s, size_t len, slpi_error *err);
 
+/* The entries of a noise_tau text (docs/noise.md#ou; each 0 or in [2^-60, 1e6]): their
+ * count, or -1 with err naming the entry (also declared in core/noise.h). */
+int slpi_noise_tau_parse(const char *text, double *tau, int max, slpi_error *err);
+/* SLPI_OK if text is a noise_tau value, else SLPI_EINPUT naming the entry (the key's setter). */
+int slpi_noise_tau_check(const char *text, slpi_error *err);
+
 #endif

@@ -72,6 +72,7 @@ static const char *const e_se_noise[] = { "none", "two-mode", NULL };
 static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
 static const char *const e_bool[] = { "0", "1", NULL };
 
+// clang-format off
 static const key_def keys[] = {
     { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler | model (resets defaults)" },
     { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
@@ -92,6 +93,7 @@ static const key_def keys[] = {
     { "trunc_ell", ANY, K_DOUBLE, OFF(trunc_ell), 0, NULL, 0x1p-20, 100, "ell of the threshold sqrt(2 ell h |ln h|) (papers: 2)" },
     { "refine", ANY, K_INT, OFF(refine), 0, NULL, 0, 40, "sum 2^refine fine increments per step (coupled hierarchy)" },
     { "noise_file", ANY, K_PATH, OFF(noise_file), SLPI_PATH_MAX, NULL, 0, 0, "read increments from this noise file instead of the generator; its own seed, path and refine must be the problem's (or seed=file)" },
+    { "noise_tau", ANY, K_STRING, OFF(noise_tau), SLPI_NOISE_TAU_TEXT, NULL, 0, 0, "Ornstein-Uhlenbeck (coloured) noise: a correlation time tau for every noise Hamiltonian, or tau1,...,tauM one each; 0 or absent: white noise (docs/noise.md#ou)" },
     { "noise_digest", ANY, K_U64, OFF(noise_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_file's bytes: recorded in the header by every run; given (verify reads it back), the file must have it" },
     /* solver and scheme options */
     { "tol", ANY, K_DOUBLE, OFF(tol), 0, NULL, 0x1p-60, 0.5, "solver tolerance (max norm, relative to max(1, |u|))" },
@@ -167,6 +169,7 @@ static const key_def keys[] = {
     { "param.<NAME>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "a named parameter usable in every expression: a decimal number" },
     { "t0", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the time of step 0 (default 0): the expressions read t = t0 + (n + c) h in step n at the scheme's stage c (docs/models.md#time); a decimal number, given only when an expression reads t" },
 };
+// clang-format on
 #undef OFF
 #undef ANY
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
@@ -353,6 +356,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         strcpy(field, abs);
         strcat(field, value);
         if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
+        if (k->offset == offsetof(slpi_problem, noise_tau)) return slpi_noise_tau_check(field, err);
         if (k->offset == offsetof(slpi_problem, ez.noise_fields)) return slpi_zeitlin_fields_count(p, err);
         return SLPI_OK;
     }

@@ -147,10 +147,12 @@ struct slpi_problem {
     double trunc_ell; /* ell of A_h = sqrt(2 ell |ln h|); papers: 2 */
     int refine;       /* fine levels summed into one step (0: none) */
     char noise_file[SLPI_PATH_MAX];
-    int seed_from_file;    /* key seed=file: slpi_problem_finish takes seed, path and
+    int seed_from_file;                  /* key seed=file: slpi_problem_finish takes seed, path and
                               refine from noise_file's header (docs/noise.md#files) */
-    uint64_t noise_digest; /* FNV-1a 64 of noise_file's bytes, set by slpi_problem_finish
+    uint64_t noise_digest;               /* FNV-1a 64 of noise_file's bytes, set by slpi_problem_finish
                               (0: not yet); a given one must be the file's */
+    char noise_tau[SLPI_NOISE_TAU_TEXT]; /* key noise_tau: "" (white), one correlation time
+                              or one per noise Hamiltonian (docs/noise.md#ou, core/noise-ou.c) */
 
     /* certified path */
     long prec;                /* working precision in bits (default 128) */

@@ -42,6 +42,8 @@
 #include "core/clock.h"
 #include "core/rows.h"
 #include "core/steps.h"
+#include "core/noise.h"
+#include "slpi/noise.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
@@ -234,7 +236,30 @@ typedef struct {
     char *problem;        /* this run's problem text */
     uint64_t digest;      /* FNV-1a of output bytes [0, upto) */
     long upto;
+    slpi_steps *steps; /* the run's steps: its noise source's OU state (docs/noise.md#ou) */
 } ckpt_state;
+
+/* The checkpoint's OU state into the run's noise source at its step: it must have one
+ * exactly when the run has coloured noise. */
+static int resume_ou(const ckpt_state *cs, const slpi_checkpoint *c, const char *file, slpi_error *err)
+{
+    slpi_noise_source *src = cs->steps->noise;
+    int M = cs->steps->M;
+    double *eta = M > 0 ? calloc((size_t)M, sizeof *eta) : NULL;
+    if (M > 0 && !eta) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", file);
+    int have = src ? slpi_noise_source_ou_state(src, 0, eta) : 0;
+    free(eta);
+    if (have != 0 && c->nou != M)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: holds no OU state of the %d noise components (an ou_eta line), "
+                              "and the run has noise_tau (docs/noise.md#ou)",
+                              file, M);
+    if (have == 0 && c->nou != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: holds an OU state (ou_eta), and the run has white noise", file);
+    if (have != 0 && slpi_noise_source_ou_set(src, c->step, c->ou_eta) != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "%s: the OU state cannot be set at step %ld", file, c->step);
+    return SLPI_OK;
+}
 
 /* Check a checkpoint against this run and restore the state, counters and output. */
 static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows, const slpi_path_ops *ops, void *ctx,
@@ -265,6 +290,7 @@ static int resume(ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows, 
                     : slpi_error_set(err, SLPI_EINPUT, "%s: its first %ld bytes do not end with the row of step %ld "
                                      "in the state the checkpoint %s holds (an edited checkpoint?): not cut", oname,
                                      c.out_bytes, slpi_rows_last(rows, c.step), file);
+    } else if ((rc = resume_ou(cs, &c, file, err)) != SLPI_OK) {
     } else if ((errno = 0, ops->state_load(ctx, c.ntokens, c.x)) != SLPI_OK) {
         rc = errno == ENOMEM ? slpi_error_set(err, SLPI_EINPUT, "%s: out of memory restoring the path's state", file)
                              : slpi_error_set(err, SLPI_EINPUT, "%s: its %d state tokens are not a valid %s path state",
@@ -309,11 +335,21 @@ static int take_checkpoint(ckpt_state *cs, const slpi_path_ops *ops, void *ctx, 
     c.out_digest = cs->digest;
     c.total_iters = total_iters;
     c.res = *res;
+    const int M = cs->steps->M;
+    if (cs->steps->noise && M > 0 && !(c.ou_eta = calloc((size_t)M, sizeof *c.ou_eta)))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the OU state", cs->ck->checkpoint);
+    c.nou = cs->steps->noise ? slpi_noise_source_ou_state(cs->steps->noise, c.step, c.ou_eta) : 0;
+    if (c.nou < 0) {
+        free(c.ou_eta);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: the noise does not hold its OU state at step %ld",
+                              cs->ck->checkpoint, c.step);
+    }
     c.ntokens = ops->state_save(ctx, &c.x);
-    if (c.ntokens < 0)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the path's state", cs->ck->checkpoint);
-    int rc = slpi_checkpoint_write(cs->ck->checkpoint, &c, err);
-    slpi_checkpoint_tokens_free(c.x, c.ntokens);
+    int rc = c.ntokens < 0
+        ? slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the path's state", cs->ck->checkpoint)
+        : slpi_checkpoint_write(cs->ck->checkpoint, &c, err);
+    if (c.ntokens >= 0) slpi_checkpoint_tokens_free(c.x, c.ntokens);
+    free(c.ou_eta);
     return rc;
 }
 
@@ -361,7 +397,7 @@ static int run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FIL
     double *x0 = malloc((size_t)dim * sizeof(double));
     char **cols = NULL;
     int ncols = 0;
-    ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0 };
+    ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0, &steps };
     long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
 
     if (!x0) {

@@ -48,6 +48,7 @@ static const golden_case cases[] = {
     { "rigid-body/trap-direct", RB "scheme=trap-direct", 16 },
     { "rigid-body/isomp", RB "scheme=isomp", 16 },
     { "rigid-body/isomp/cay", RB "scheme=isomp update=cay", 16 },
+    { "rigid-body/isomp/ou", RB "scheme=isomp noise_tau=0.05,0,0.3", 16 }, /* docs/noise.md#ou */
     { "rigid-body/svi", "preset=svi/rigid-body/noether", 16 },
     { "rigid-body/svi/printed", "preset=svi/rigid-body/paths svi_c=-0.25", 16 },
     { "heavy-top/tmk", HT "scheme=tmk", 6 },

@@ -15,6 +15,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/tools.h"
+#include "core/noise.h"
 
 /* The study's options as `slpi converge` takes them (its --kind, --indep and --phi names). */
 static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kind, int kmin, int kmax, int ref,
@@ -23,7 +24,8 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
                         const char *resume, int threads, slpi_error *err)
 {
     slpi_conv_init(c, p);
-    int rc = SLPI_OK;
+    int rc = slpi_problem_white_only(p, "converge", err);
+    if (rc != SLPI_OK) return rc;
     if (!kind || !strcmp(kind, "strong")) c->kind = SLPI_CONV_STRONG;
     else if (!strcmp(kind, "sup")) c->kind = SLPI_CONV_SUP;
     else if (!strcmp(kind, "weak")) c->kind = SLPI_CONV_WEAK;

@@ -392,7 +392,8 @@ static int run(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_mlmc_result *r
 int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err)
 {
     memset(r, 0, sizeof *r);
-    int rc = check_cfg(c, err);
+    int rc = slpi_problem_white_only(&c->conv.base, "mlmc", err);
+    if (rc == SLPI_OK) rc = check_cfg(c, err);
     if (rc != SLPI_OK) return rc;
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_expr phi;

@@ -54,7 +54,8 @@ long slpi_noise_clip(double *x, size_t n, double D);
  * (p->noise_file), with the problem's truncation rule applied. */
 typedef struct slpi_noise_source slpi_noise_source;
 int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_error *err);
-/* The M increments of step n (0-based), truncated per the problem. */
+/* The M increments of step n (0-based), truncated per the problem; with noise_tau, a
+ * coloured component's are the Ornstein-Uhlenbeck increments of docs/noise.md#ou. */
 int slpi_noise_source_step(slpi_noise_source *src, long n, double *dW, slpi_error *err);
 long slpi_noise_source_clipped(const slpi_noise_source *src);
 void slpi_noise_source_close(slpi_noise_source *src);

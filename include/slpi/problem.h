@@ -69,6 +69,8 @@ typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 #define SLPI_PATH_MAX 4096
 /* characters of a Zeitlin mode list (noise_modes, background_modes): text below this */
 #define SLPI_EZ_MODES_TEXT 4096
+/* the text of the key noise_tau (docs/noise.md#ou) */
+#define SLPI_NOISE_TAU_TEXT 1024
 /* Models (docs/models.md, core/expr.h): characters of one expression (text below this),
  * noise Hamiltonians, parameters, the length of a parameter's name and of its value text. */
 #define SLPI_EXPR_MAX_TEXT 4096
@@ -243,6 +245,12 @@ int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
  * step grid (the message names the nearest grid times).
  * NULL: dim, noises, steps, rows, h, every (not asked). */
 int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h, int *every);
+/* The increments a run of p steps on (its noise source: the canonical noise, white or
+ * Ornstein-Uhlenbeck with noise_tau (docs/noise.md#ou), or its noise file, truncated per
+ * the problem): out[i M + k] = increment k of step first + i, i < count, with
+ * first + count <= steps; *clipped gets the number the truncation clipped. SLPI_EINPUT
+ * (slpi_api_last_error says why). NULL: clipped (not asked). */
+int slpi_problem_increments(const slpi_problem *p, long first, long count, double *out, long *clipped);
 
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
 /* The problem's keys as slpi_problem_write prints them ("key=value" lines), finished where

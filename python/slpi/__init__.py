@@ -39,7 +39,7 @@ from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 from slpi._callback import _keep_lost, _native_callback
 
-__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "write_noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "increments", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
            "zeitlin_coefficients", "vorticity", "spherical_harmonic", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
@@ -577,7 +577,7 @@ def _problem(problem, keys):
 
 
 from slpi._run import run, Result, _Progress  # noqa: E402 (uses the helpers above)
-from slpi._tools import (noise, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
+from slpi._tools import (noise, increments, write_noise, verify, Verification, golden, GoldenReport, presets, keys,  # noqa: E402
                          write_trajectory)
 from slpi._converge import Study, converge  # noqa: E402
 from slpi._mlmc import Estimate, mlmc  # noqa: E402

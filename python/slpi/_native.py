@@ -25,6 +25,7 @@ void slpi_problem_free(slpi_problem *p);
 int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value);
 int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h, int *every);
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n);
+int slpi_problem_increments(const slpi_problem *p, long first, long count, double *out, long *clipped);
 int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0);
 void slpi_stepper_free(slpi_stepper *s);
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path);

@@ -79,6 +79,48 @@ def noise(seed, path, component, h, steps, refine=0, first=0):
     return out
 
 
+def increments(problem, first=0, count=None, **keys):
+    """The increments a run of ``problem`` steps on: its noise source, white or
+    Ornstein-Uhlenbeck (key ``noise_tau``, docs/noise.md#ou), truncated per the problem.
+
+    Parameters
+    ----------
+    problem : Problem, str (a preset) or None
+        With ``keys`` set on a copy.
+    first : int
+        The first step (0-based).
+    count : int or None
+        Steps wanted (None: to the last step).
+
+    Returns
+    -------
+    ndarray (count, M)
+        Row i holds the M increments of step ``first + i``.
+
+    Raises
+    ------
+    SlpiError
+        A bad key or range, named.
+
+    Examples
+    --------
+    >>> Y = slpi.increments("iso/rigid-body/weak", count=4, noise_tau=0.05)
+    >>> Y.shape
+    (4, 3)
+    """
+    p = _problem(problem, keys)
+    steps, m = p.steps, p.noises
+    first = _integer("first", first, 0, steps)
+    count = steps - first if count is None else _integer("count", count, 0, steps - first)
+    _guard_memory(8.0 * count * m, "increments: %d x %d" % (count, m), None)
+    out = np.empty((count, m))
+    clipped = _ffi.new("long *")
+    rc, error = _interruptible(_lib, lambda: _lib.slpi_problem_increments(p._p, first, count, _ptr(out), clipped))
+    if error:
+        raise error
+    return out
+
+
 def write_noise(file, dW, h, seed=0, path=0, refine=0, ell=0.0, first=0):
     """Write increments as a noise file (``slpi-noise 1``) with ``slpi noise``'s own
     writer: for the same values and header, the bytes of ``slpi noise`` (a porter who

@@ -123,6 +123,11 @@ static void problems(void)
     long s1 = -1, r1 = -1;
     double h1 = -1;
     TEST_CHECK(slpi_problem_shape(p, &d1, NULL, &s1, NULL, &h1, NULL) == SLPI_OK && d1 == dim && s1 == steps && h1 == h);
+    NULL_CASE(slpi_problem_increments, clipped)
+    double inc[6], inc1[6];
+    long clipped = -1;
+    TEST_CHECK(slpi_problem_increments(p, 1, 2, inc, &clipped) == SLPI_OK && clipped >= 0);
+    TEST_CHECK(slpi_problem_increments(p, 1, 2, inc1, NULL) == SLPI_OK && memcmp(inc, inc1, sizeof inc) == 0);
     TEST_CHECK(slpi_problem_shape(p, NULL, &M1, NULL, &r1, NULL, &e1) == SLPI_OK && M1 == M && r1 == rows && e1 == every);
 
     NULL_CASE(slpi_problem_new, preset)

@@ -1,0 +1,45 @@
+#!/bin/sh
+# t-noise-ou-cli.sh — Ornstein-Uhlenbeck noise from the command line (docs/noise.md#ou):
+#  - noise_tau=0 and noise_tau=0,0,0 write the white run's bytes (the header aside: the
+#    key is recorded), on both paths;
+#  - an OU run runs on both paths; the fast one verifies (`slpi verify`, which walks the
+#    certified path on the same increments: PASS), and with its noise_tau changed it does not;
+#  - the built-in golden case rigid-body/isomp/ou checks;
+#  - --checkpoint then --resume gives the uninterrupted bytes on both paths;
+#  - converge and mlmc refuse noise_tau (exit 2), naming it.
+cd "$(dirname "$0")/../.." || exit 2
+slpi=${SLPI_BIN:-build/slpi}
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "t-noise-ou-cli.sh: FAIL: $*"; fail=1; }
+P="--preset iso/rigid-body/weak steps=200"
+for a in "" --ref; do
+  "$slpi" run $a $P -q --hex -o "$tmp/w.tsv" || bad "white run $a"
+  for t in 0 0,0,0; do
+    "$slpi" run $a $P noise_tau=$t -q --hex -o "$tmp/z.tsv" || bad "noise_tau=$t run $a"
+    grep -v '^# noise_tau=' "$tmp/z.tsv" | cmp -s - "$tmp/w.tsv" || bad "noise_tau=$t $a: not the white bytes"
+  done
+  "$slpi" run $a $P noise_tau=0.05,0,0.3 -q --hex -o "$tmp/ou.tsv" || bad "OU run $a"
+  cmp -s "$tmp/ou.tsv" "$tmp/w.tsv" && bad "OU run $a: the white bytes"
+  if [ -z "$a" ]; then   # verify reads the double path's files (it walks the certified path itself)
+    "$slpi" verify "$tmp/ou.tsv" > "$tmp/v.txt" 2>&1 || { cat "$tmp/v.txt"; bad "verify of the OU run"; }
+    sed 's/^# noise_tau=.*/# noise_tau=0.06,0,0.3/' "$tmp/ou.tsv" > "$tmp/ou6.tsv"
+    "$slpi" verify "$tmp/ou6.tsv" > "$tmp/v6.txt" 2>&1 && bad "verify passed a run against another tau"
+  fi
+  "$slpi" run $a $P noise_tau=0.05,0,0.3 -q --hex -o "$tmp/ck.tsv" --checkpoint "$tmp/ck" --checkpoint-every 70 ||
+    bad "checkpointed run $a"
+  grep -q '^ou_eta ' "$tmp/ck" || bad "$a: the checkpoint has no ou_eta line"
+  "$slpi" run $a $P noise_tau=0.05,0,0.3 -q --hex -o "$tmp/ck.tsv" --resume "$tmp/ck" || bad "resume $a"
+  cmp -s "$tmp/ck.tsv" "$tmp/ou.tsv" || bad "resume $a: not the uninterrupted bytes"
+done
+"$slpi" golden --check oracle/golden/rigid-body.isomp.ou.golden > "$tmp/g.txt" 2>&1 || { cat "$tmp/g.txt"; bad "golden"; }
+"$slpi" converge --preset iso/rigid-body/weak --kind weak --levels 2..3 --ref 5 --paths 10 noise_tau=0.1 \
+  > /dev/null 2> "$tmp/c.err"
+rc=$?
+[ $rc = 2 ] && grep -q "converge: runs on white noise only; noise_tau=0.1" "$tmp/c.err" || bad "converge: rc $rc, $(cat "$tmp/c.err")"
+"$slpi" mlmc --preset iso/rigid-body/weak --rmse 0.1 noise_tau=0.1 > /dev/null 2> "$tmp/m.err"
+rc=$?
+[ $rc = 2 ] && grep -q "mlmc: runs on white noise only" "$tmp/m.err" || bad "mlmc: rc $rc, $(cat "$tmp/m.err")"
+[ $fail = 0 ] && echo "t-noise-ou-cli.sh: PASS"
+exit $fail
