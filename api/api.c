@@ -176,25 +176,8 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
 
 int slpi_problem_increments(const slpi_problem *p, long first, long count, double *out, long *clipped)
 {
-    slpi_problem q;
-    int rc = finished(p, &q, NULL);
-    if (rc != SLPI_OK) return rc;
     slpi_error err = { 0 };
-    const int M = slpi_problem_noise_count(&q);
-    if (first < 0 || count < 0 || first > q.steps - count || (count > 0 && M > 0 && !out))
-        return slpi_api_record(&err,
-                               slpi_error_set(&err, SLPI_EINPUT,
-                                              "increments: first=%ld, count=%ld: need "
-                                              "0 <= first, first + count <= steps = %ld (and out)",
-                                              first, count, q.steps));
-    slpi_noise_source *src = NULL;
-    rc = slpi_noise_source_open(&src, &q, &err);
-    slpi_fpmode rnd = slpi_round_nearest(); /* the increments as every caller's: core/fpmode.h */
-    for (long i = 0; rc == SLPI_OK && i < count; i++) rc = slpi_noise_source_step(src, first + i, out + i * M, &err);
-    slpi_round_restore(rnd);
-    if (rc == SLPI_OK && clipped) *clipped = slpi_noise_source_clipped(src);
-    slpi_noise_source_close(src);
-    return slpi_api_record(&err, rc);
+    return slpi_api_record(&err, slpi_steps_increments(p, first, count, out, clipped, &err));
 }
 
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n)

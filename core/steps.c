@@ -78,3 +78,24 @@ void slpi_steps_close(slpi_steps *s)
     free(s->dW);
     memset(s, 0, sizeof *s);
 }
+
+int slpi_steps_increments(const slpi_problem *p, long first, long count, double *out, long *clipped, slpi_error *err)
+{
+    slpi_problem q = *p;
+    int rc = slpi_problem_finish(&q, err); /* a copy: the caller's problem stays as it is */
+    if (rc != SLPI_OK) return rc;
+    const int M = slpi_problem_noise_count(&q);
+    if (first < 0 || count < 0 || first > q.steps - count || (count > 0 && M > 0 && !out))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "increments: first=%ld, count=%ld: need 0 <= first, first + count <= steps = %ld "
+                              "(and out)",
+                              first, count, q.steps);
+    slpi_noise_source *src = NULL;
+    rc = slpi_noise_source_open(&src, &q, err);
+    slpi_fpmode rnd = slpi_round_nearest(); /* the increments as every caller's: core/fpmode.h */
+    for (long i = 0; rc == SLPI_OK && i < count; i++) rc = slpi_noise_source_step(src, first + i, out + i * M, err);
+    slpi_round_restore(rnd);
+    if (rc == SLPI_OK && clipped) *clipped = slpi_noise_source_clipped(src);
+    slpi_noise_source_close(src);
+    return rc;
+}

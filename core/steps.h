@@ -61,4 +61,9 @@ long slpi_steps_clipped(const slpi_steps *s);
 int slpi_steps_rewind(slpi_steps *s, const slpi_problem *p, slpi_error *err);
 void slpi_steps_close(slpi_steps *s);
 
+/* The increments steps first..first+count-1 of a run of p (finished here on a copy) step
+ * on, count x M doubles into out, rounded to nearest whatever the caller's direction;
+ * clipped (or NULL) gets the source's clipped count (slpi_problem_increments). */
+int slpi_steps_increments(const slpi_problem *p, long first, long count, double *out, long *clipped, slpi_error *err);
+
 #endif
