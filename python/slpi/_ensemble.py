@@ -11,6 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 from slpi._reduce import Quantiles, Reductions
+from slpi import _ens_state
 
 # Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
@@ -240,10 +241,12 @@ class _Handle:
         _lib.slpi_ensemble_export(self.e, _slpi._ptr(a))
         return a
 
-    def merge(self, parts):
-        for part in parts:
-            a = np.ascontiguousarray(part.state, dtype=np.float64)
-            _slpi._check(_lib.slpi_ensemble_import(self.e, _slpi._ptr(a), len(a)))
+    def merge_state(self, state):
+        a = np.ascontiguousarray(state, dtype=np.float64)
+        _slpi._check(_lib.slpi_ensemble_import(self.e, _slpi._ptr(a), len(a)))
+
+    def paths(self):
+        return _lib.slpi_ensemble_paths(self.e)
 
     def stats(self, names):
         a = np.empty((5, self.rows, self.dim + self.ndiag))
@@ -278,7 +281,8 @@ def _merged(h, pr, paths, first_path, ref, params, parts):
     if at != first_path + paths:
         raise S._bad("merge", at - first_path, "the parts hold paths %d..%d, the run asks for %d..%d"
                       % (first_path, at - 1, first_path, first_path + paths - 1))
-    h.merge(parts)
+    for part in parts:
+        h.merge_state(part.state)
     return Ensemble(t=n * pr.h, step=n, states=None, labels=pr.labels,
                     paths=np.arange(first_path, first_path + paths, dtype=np.uint64), uncertified=pr.uncertified,
                     stats=h.stats(pr.labels + h.diag_names), params=params, route="merged", problem=problem,
@@ -287,9 +291,9 @@ def _merged(h, pr, paths, first_path, ref, params, parts):
 
 
 def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagnostics, stats, out, progress,
-         max_memory, params, red, merge=None):
+         max_memory, params, red, merge=None, ck=None):
     """One ensemble of the problem pr (see ensemble); red: its Reductions or None; merge:
-    the Ensembles to import instead of running paths."""
+    the Ensembles to import instead of running paths; ck: its Checkpoint or None."""
     h = _Handle(pr, ref, first_path, every, threads)
     if merge is not None:
         return _merged(h, pr, paths, first_path, ref, params, merge)
@@ -325,12 +329,14 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     wave = 4 * threads * _BLOCK
     per_path = steps * M * 8 if dW is not None else 0
     batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
+    kept = dict(states=states, radii=radii, diagnostics=diag, diagnostic_radii=drad)
+    done, clipped, capped = ck.restore(h, kept) if ck else (0, 0, 0)
+    batch = ck.batch(batch, wave) if ck else batch
     pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
     cut = (lambda a, i, n: None if a is None else a[i:i + n])
     t = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows) * pr.h
     names = pr.labels + h.diag_names
     try:
-        done = 0
         while done < paths:
             n = min(batch, paths - done)
             xb = None if x0 is None else _initial(x0, done, n, dim)
@@ -342,6 +348,8 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                 red.add(t, xs, ds, names)
             done += n
             pg.add(n * steps)
+            if ck:
+                ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1])
         if tmp is not None:
             states.flush()
             del states
@@ -370,12 +378,13 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
                     uncertified=pr.uncertified, stats=h.stats(labels + h.diag_names) if stats else None,
                     radii=radii, params=params, route=h.route, reduced=reduced, quantiles=quant,
                     problem=_slpi._keys_of(pr), state=h.export() if stats else None, ref=ref,
-                    clipped=h.counts()[0], capped=h.counts()[1])
+                    clipped=clipped + h.counts()[0], capped=capped + h.counts()[1])
 
 
 def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=None, x0=None, dW=None, ref=False, threads=1,
              stats=False, states=True, diagnostics=False, params=None, out=None, progress=False, max_memory=None,
-             reduce=None, bins=None, quantiles=None, merge=None, **keys):
+             reduce=None, bins=None, quantiles=None, merge=None, checkpoint=None, checkpoint_every=None, resume=None,
+             **keys):
     """Integrate ``paths`` realizations, on several threads, keeping their rows or only
     their statistics.
 
@@ -464,6 +473,12 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         inside a block of 64 (docs/api.md#ensembles). Needs ``stats=True,
         states=False`` and none of x0, dW, diagnostics, reduce, quantiles, out; with
         ``params``, ``merge[i]`` holds point i's Ensembles in every part's order.
+    checkpoint, checkpoint_every, resume : optional
+        Write the rows and statistics of the paths done to the file ``checkpoint`` (a
+        ``.npz``, atomically) every ``checkpoint_every`` paths (default: every batch) and at
+        the end; ``resume``: continue from such a file (it may be ``checkpoint``), given the
+        same arguments: the uninterrupted call's result, bit for bit, for any ``threads``
+        (slpi/_ens_state.py); Ctrl-C keeps the last. Not with params, merge, out, reduce.
     **keys
         More problem settings.
 
@@ -553,6 +568,7 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
                 raise S._bad("merge", "...", "with params: one list of %d Ensembles per part (a run of these params)"
                              % len(points))
             merge = [list(point) for point in zip(*merge)]
+    ck = _ens_state.options(checkpoint, checkpoint_every, resume, len(points), merge, out, reduce, quantiles)
     finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None \
         and reduce is None and quantiles is None
     results = []
@@ -577,7 +593,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
         part = None if merge is None else merge[i] if params is not None else merge
         results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
-                            progress, max_memory, point, red, part))
+                            progress, max_memory, point, red, part,
+                            ck and ck(pr.text(), first_path, paths, every, ref, keep, diagnostics)))
     if finals:
         return results[0].states[:, -1, :]
     return results if params is not None else results[0]
