@@ -80,6 +80,27 @@ def build_tree():
     return os.path.join(TREE, "build")
 
 
+def wheel_missing():
+    """This Python cannot build a wheel: its setuptools has no bdist_wheel command (before
+    70.1 setuptools takes it from the package `wheel`) and `wheel` is not installed. pip
+    --no-build-isolation would then stop at "invalid command 'bdist_wheel'", naming no fix
+    (a pyenv python3 on PATH, without wheel, in front of Debian's /usr/bin/python3)."""
+    for name in ("setuptools.command.bdist_wheel", "wheel.bdist_wheel"):
+        try:
+            __import__(name)
+            return False
+        except ImportError:
+            pass
+    return True
+
+
+if {"bdist_wheel", "dist_info"} & set(sys.argv[1:]) and wheel_missing():   # pip's metadata step: dist_info
+    stop("%s cannot build a wheel: its setuptools has no bdist_wheel command and the package 'wheel' is "
+         "not installed" % sys.executable,
+         ["/usr/bin/python3 -m pip install --no-build-isolation ./python   # Debian's python3 (python3-wheel)",
+          "or: %s -m pip install wheel   # then install again with this python" % sys.executable])
+
+
 class BuildWithLibdir(build_py):
     def run(self):
         d = found()
