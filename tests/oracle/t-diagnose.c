@@ -5,12 +5,13 @@
  * t would differ); an ingredient without a direction not ranked; naming only beside a
  * FAIL; pooled sums equal to the rows added one by one; a local defect's window, and a
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
- * is no window. The rigid body's ISOMP gives the ingredients (12 of them). SLPI_TEST_SEED
- * draws other rows. */
+ * is no window; and one row made by slpi_oracle_diag_row on the fast path (fast_row). The
+ * rigid body's ISOMP gives the ingredients (12 of them). SLPI_TEST_SEED draws other rows. */
 #include <math.h>
 #include <string.h>
 
 #include "slpi/problem.h"
+#include "slpi/fast.h"
 #include "oracle/oracle.h"
 #include "testutil.h"
 
@@ -91,6 +92,53 @@ static double window_rows(slpi_verify_diagnosis *d, const slpi_problem *p, doubl
         slpi_oracle_diag_add(d, buf);
     }
     return best_t2(z, a, b);
+}
+
+/* slpi_oracle_diag_row on the rigid body's fast path, 4 steps from its initial state on
+ * drawn increments: the row is at its step `to`; each ingredient's |D|^2 >= 0, some > 0;
+ * with rr = 2 r the rounded form's z is exactly twice the exact form's (both are <r, D_i>
+ * sums of the same products); a row whose steps fail (a start of NaN) is marked -1 and
+ * slpi_oracle_diag_add leaves it out of the diagnosis (rows 0), without "out of memory". */
+static void fast_row(const slpi_problem *p)
+{
+    slpi_fast *f = NULL;
+    slpi_error err = { 0, "" };
+    if (slpi_fast_create(&f, p, &err) != SLPI_OK) {
+        TEST_CHECKF(0, "slpi_fast_create: %s", err.msg);
+        return;
+    }
+    double x0[3], x1[3], r[3], rr[3], dw[4 * 3], out[SLPI_DIAG_FIELDS], bad[3] = { NAN, 0, 0 };
+    TEST_CHECK(slpi_fast_initial_state(f, x0, &err) == SLPI_OK);
+    for (int j = 0; j < 3; j++) {
+        x1[j] = x0[j];
+        r[j] = test_rand_uniform(-1, 1);
+        rr[j] = 2 * r[j];
+    }
+    for (int l = 0; l < 12; l++) dw[l] = test_rand_uniform(-0.1, 0.1);
+    slpi_oracle_local_row lr;
+    memset(&lr, 0, sizeof lr);
+    lr.from = 10;
+    lr.to = 14;
+    lr.start = x0;
+    lr.state = x1;
+    int nomem = 0, some = 0;
+    slpi_oracle_diag_row(f, &lr, dw, 3, r, rr, 1.0, 3, out, &nomem);
+    TEST_CHECKF(out[0] == 14 && !nomem, "a row of steps 10..14: marked %g (nomem %d)", out[0], nomem);
+    for (int i = 0; i < NI; i++) {
+        some |= out[1 + 3 * i] > 0;
+        TEST_CHECKF(out[1 + 3 * i] >= 0 && out[3 + 3 * i] == 2 * out[2 + 3 * i],
+                    "ingredient %d: |D|^2 %g, z %g, rounded form's z %g (rr = 2 r)", i, out[1 + 3 * i], out[2 + 3 * i],
+                    out[3 + 3 * i]);
+    }
+    TEST_CHECK(some);
+    lr.start = bad;
+    slpi_oracle_diag_row(f, &lr, dw, 3, r, rr, 1.0, 3, out, &nomem);
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    slpi_oracle_diag_add(&d, out);
+    TEST_CHECKF(out[0] == -1 && d.rows == 0 && !nomem, "a row whose steps fail: marked %g, %ld rows (nomem %d)", out[0],
+                d.rows, nomem);
+    slpi_fast_free(f);
 }
 
 int main(void)
@@ -182,6 +230,7 @@ int main(void)
                         "a bump of t^2 %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", t2, c, a, b, d.from,
                         d.to);
     }
+    fast_row(p);
     slpi_problem_free(p);
     TEST_END();
 }

@@ -11,7 +11,8 @@
 # (docs/power.md#rounding-amendment), at tf32 (binary32 outputs) not; the systematic
 # test allows the mean the format's data cause (docs/power.md#data-amendment) at every
 # format (#shapes-amendment); and
-# every noise amplitude off by a quarter of u per step FAILs.
+# every noise amplitude off by a quarter of u per step FAILs, and the diagnosis names
+# "noise" first (at the rounded formats, from the deviations from the rounded step).
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -67,6 +68,10 @@ for c in "bfloat16 bfloat16 8 0.28 1 emu bfloat16" "binary16 binary16 11 0.035 1
   $slpi verify --precision "$2" --local --json "$d/v.json" -q "$d/bad.tsv" > /dev/null
   rc=$?
   [ $rc -eq 1 ] || note "$1: the amplitude 1/4 u per step off: verify exit $rc, expected 1"
+  # the diagnosis in the form the statistics used (against the rounded step where $5 = 1)
+  first=$($py -c "import json, sys; d = json.load(open(sys.argv[1]))['statistics']['diagnosis']
+print(d['named'], d['ingredients'][0]['ingredient'])" "$d/v.json" 2> /dev/null)
+  [ "$first" = "True noise" ] || note "$1: the amplitude 1/4 u per step off: diagnosis '$first', expected 'True noise'"
 done
 [ $fail -eq 0 ] && echo "t-verify-formats: bfloat16, binary16, tf32, u=2^-16, binary32: correct ports PASS in the format's ulps, 1/4 u amplitude defects FAIL"
 exit $fail
