@@ -13,7 +13,9 @@
 #   - with --checkpoint, --resume finishes with the bytes of the uninterrupted run.
 # Commands: run -o F (with and without --checkpoint; SIGTERM, SIGHUP, SIGINT), ensemble -o F
 # over an existing F (no report, F as it was), converge --checkpoint (resumed to the
-# uninterrupted bytes); t-ensemble-checkpoint.sh stops ensembles with a checkpoint,
+# uninterrupted bytes), mlmc --checkpoint (a drawn signal after a drawn round; resumed to
+# the uninterrupted bytes), props (a drawn signal after a drawn number of groups; the
+# report says where it stopped); t-ensemble-checkpoint.sh stops ensembles with a checkpoint,
 # t-stop-reports.sh sends the three signals into verify, golden and audit and SIGKILL into
 # run, ensemble, golden --write and audit, and t-ctrl-c.sh sends SIGINT into props.
 set -u
@@ -89,6 +91,27 @@ stop converge TERM "bytes '$tmp/conv.ck'" 1 "$slpi" converge $study --threads 1 
 "$slpi" converge $study --threads 1 --resume "$tmp/conv.ck" > "$tmp/resumed.txt" 2>/dev/null || bad "converge: --resume failed"
 cmp -s "$tmp/study.txt" "$tmp/resumed.txt" || bad "converge: the resumed study differs from the uninterrupted one"
 leftovers converge
+
+# ---- mlmc --checkpoint: a drawn signal once a drawn number of rounds is checkpointed;
+# the resume prints the uninterrupted estimate's bytes
+est="--preset iso/so3/weak-exact --phi x1 --levels 1..12 --rmse 0.003 --threads 1"
+"$slpi" mlmc $est > "$tmp/mlmc.txt" 2>/dev/null || bad "mlmc: the plain estimate failed"
+rounds() { sed -n 's/^nlev=[0-9]* rounds=\([0-9]*\).*/\1/p' "$1" 2>/dev/null | tail -1 | grep . || echo 0; }
+signal
+draw 4
+rm -f "$tmp/mlmc.ck"
+stop mlmc-$sig $sig "rounds '$tmp/mlmc.ck'" $r "$slpi" mlmc $est --checkpoint "$tmp/mlmc.ck"
+"$slpi" mlmc $est --resume "$tmp/mlmc.ck" > "$tmp/mlmc-resumed.txt" 2>/dev/null || bad "mlmc-$sig: --resume failed"
+cmp -s "$tmp/mlmc.txt" "$tmp/mlmc-resumed.txt" || bad "mlmc-$sig: the resumed estimate differs from the uninterrupted one"
+leftovers mlmc-$sig
+
+# ---- props: a drawn signal once a drawn number of property x system groups is done; the
+# report says where it stopped
+signal
+draw 3
+stop props-$sig $sig "count systems '$tmp/props-$sig.err'" $r "$slpi" props --cases 1000 --progress
+[ $sent = 0 ] || grep -q "^props: interrupted in [a-z_0-9-]* on [a-z-]*/[a-z-]* after [0-9]* groups" "$tmp/props-$sig.out" ||
+  bad "props-$sig: the report does not say where it stopped"
 
 [ "$(cat "$tmp/other.txt")" = precious ] || bad "a file no command was asked to write changed"
 [ $fail = 0 ] && echo "t-stop-signals: ok ($(uptime | sed 's/.*load/load/'))"
