@@ -3,12 +3,19 @@ its runs: ``slpi.to_xarray``, ``slpi.save``, ``slpi.load``. Optional: Debian's
 python3-xarray with python3-netcdf4 (or python3-h5py with the h5netcdf engine); without
 them these functions raise ImportError naming the package.
 
-Every header field travels as a string attribute of the Dataset, under its own name:
-the provenance (``slpi_version``, ``git_rev``, ``arb``, ``flint``, ...: as ``slpi run``
-writes it), every problem key (``system``, ``scheme``, ``h``, ``seed``, ...), ``arith``
-(fast or ref), ``state_columns``, and for a file read by ``read_trajectory`` every
-``# key=value`` line it holds (its comment lines joined by newlines as ``notes``); plus
-``slpi_kind`` (trajectory or ensemble). ``load`` gives them back as written."""
+Every header field travels as an attribute of the Dataset, under its own name: the
+provenance (``slpi_version``, ``git_rev``, ``arb``, ``flint``, ...: as ``slpi run`` writes
+it), every problem key (``system``, ``scheme``, ``h``, ``seed``, ...), ``arith`` (fast or
+ref), ``state_columns``, and for a file read by ``read_trajectory`` every ``# key=value``
+line it holds (its comment lines joined by newlines as ``notes``); plus ``slpi_kind``
+(trajectory or ensemble) and ``Conventions`` (``CF-1.8``). As the CF conventions expect,
+a number is a number: a decimal integer that fits int64 is an int64, another decimal
+number a float64 (``h``, ``amp``, ``T``); lists, names, the provenance and whatever else
+stay text. ``str`` of a number parses to the same double, so a problem rebuilt from the
+attributes (``slpi.run(**keys)``) runs the same bits. The variables carry ``long_name``
+and ``units`` (``1``: slpi's time and states are the model's own, dimensionless)."""
+import re
+
 import numpy as np
 
 __all__ = ["to_xarray", "save", "load", "provenance"]
@@ -50,11 +57,53 @@ def provenance():
         os.unlink(path)
 
 
-def _attrs(kind, header):
-    out = {"slpi_kind": kind}
+_INT = re.compile(r"-?(0|[1-9][0-9]*)$")
+_REAL = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?$")
+
+
+def _typed(v, text):
+    """A header value as NetCDF wants it (the CF conventions): a decimal integer that fits
+    int64 as an int64, other decimal numbers as float64 (Python's str of it parses to the
+    same double, so a problem rebuilt from the attributes is the same bits), anything else
+    (lists, names, hex, inf, "-0") as the text; text: never convert (the provenance)."""
+    if not text and _INT.match(v) and v != "-0" and -2**63 <= int(v) < 2**63:
+        return np.int64(int(v))
+    if not text and _REAL.match(v) and not _INT.match(v):
+        return np.float64(float(v))
+    return v
+
+
+def _attrs(kind, header, text=()):
+    out = {"slpi_kind": kind, "Conventions": "CF-1.8"}
     for k, v in header.items():
-        out[k] = "\n".join(v) if isinstance(v, list) else str(v)
+        out[k] = _typed("\n".join(v) if isinstance(v, list) else str(v), k in text)
     return out
+
+
+# CF attributes of the variables: slpi's time is the model's own (the Lie-Poisson equations'
+# time, no physical unit: docs/conventions.md), and so are its states: units "1".
+_CF = {"time": ("model time t = n h of the Lie-Poisson equations (dimensionless)", "1"),
+       "step": ("step number n", "1"), "state": ("state coordinates (slpi.h layout)", "1"),
+       "state_radius": ("certified radius of each state coordinate", "1"),
+       "path": ("noise path number", "1")}
+
+
+_PROVENANCE = []
+
+
+def _text_keys(head):
+    """The fields that stay text whatever they look like: the provenance's (a revision
+    or version of digits is a name, not a number), and the trajectory's own."""
+    if not _PROVENANCE:
+        _PROVENANCE.append(frozenset(provenance()))
+    return _PROVENANCE[0] | {"notes", "state_columns", "arith"}
+
+
+def _cf(ds):
+    for name, (long_name, units) in _CF.items():
+        if name in ds.variables:
+            ds[name].attrs.update(long_name=long_name, units=units)
+    return ds
 
 
 def to_xarray(obj):
@@ -84,8 +133,8 @@ def to_xarray(obj):
         for name in rows.dtype.names:
             if name not in obj.state_columns and name not in ("step", "t") and not name.endswith("_rad"):
                 data[name] = (("time",), rows[name])
-        return xr.Dataset(data, coords={"time": rows["t"], "component": obj.state_columns},
-                          attrs=_attrs("trajectory", head))
+        return _cf(xr.Dataset(data, coords={"time": rows["t"], "component": obj.state_columns},
+                              attrs=_attrs("trajectory", head, _text_keys(head))))
     if isinstance(obj, Result):
         data = {"state": (("time", "component"), obj.states), "step": (("time",), obj.step)}
         if obj.radii is not None:
@@ -96,7 +145,8 @@ def to_xarray(obj):
                     state_columns=",".join(obj.labels), **(obj.problem or {}))
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
-        return xr.Dataset(data, coords={"time": obj.t, "component": obj.labels}, attrs=_attrs("trajectory", head))
+        return _cf(xr.Dataset(data, coords={"time": obj.t, "component": obj.labels},
+                              attrs=_attrs("trajectory", head, _text_keys(head))))
     if isinstance(obj, Ensemble):
         data, coords = {"step": (("time",), obj.step)}, {"time": obj.t, "component": obj.labels,
                                                          "path": obj.paths.astype(np.int64)}
@@ -125,7 +175,7 @@ def to_xarray(obj):
             head["grid." + k] = repr(v)
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
-        return xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head))
+        return _cf(xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head, _text_keys(head))))
     raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
 
 
