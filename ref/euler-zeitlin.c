@@ -12,9 +12,9 @@
  *   noise=modes: B_k = -amp_k Y_alpha_k, the user's list;
  *   noise=fields: B_k = -xi_k, the user's fields (their binary64 coefficients, exact balls).
  * Invariants: H0 = -1/2 Tr((L^{-1}(X - F))^* (X - F)) (E-I2 sign), then su(N)'s Casimirs
- * (ref/algebra-su.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The tables of ref/zeitlin-basis.c are rebuilt when a step
- * asks for more precision than they were built at; the T_lm tables as balls are built
- * at the first Arb transform, those of the BLAS route at creation. */
+ * (ref/algebra-su.c; Im Tr X is the central Casimir of U(N), for SVI-LP). The operator
+ * L^{-1}, the tables and the background at a precision: ref/euler-zeitlin-operator.c; the
+ * data the two files share: ref/euler-zeitlin.h. */
 #include "slpi/errors.h"
 #include "slpi/problem.h"
 #include "core/slpi-flint.h"
@@ -22,89 +22,15 @@
 #include "core/check.h"
 #include "core/zeitlin-family.h"
 #include "ref/algebra.h"
+#include "ref/euler-zeitlin.h"
 #include "ref/matrix.h"
-#include "ref/model-tape.h"
 #include "ref/mrmat.h"
-#include "ref/vec.h"
 #include "ref/zeitlin.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-
-typedef struct {
-    slpi_ref_zeitlin z;
-    arb_ptr a;           /* a[l] = amp / (l(l+1)) > 0, l = 0..N-1 (a[0] unused): the
-                          * amplitudes a_l; the minus sign of B_k = -a_l ... is applied
-                          * where B_k is formed (noise_coeff), as in fast/euler-zeitlin.c */
-    int lmin;
-    slpi_ez_noise noise;
-    double amp;
-    int *alpha;          /* alpha of noise component k = 1..M at alpha[k-1] */
-    arb_ptr ka;          /* noise=modes: amp_k at ka[k-1] (exact); nka entries */
-    int nka;
-    arb_ptr xi;          /* noise=fields: xi_k's coefficients at xi[(k-1)(N^2-1) + alpha] (exact) */
-    slong nxi;
-    int alpha0;          /* the least alpha of the components */
-    double kappa, rotation;
-    slpi_zeitlin_mode *bg;  /* background_modes, nb entries */
-    int nb;
-    int has_F;           /* F != 0: F and G = L^{-1} F below */
-    acb_mat_t F, G;
-    arb_ptr lam;         /* multiplier: lambda(l) at lam[l], l = 1..N-1 (N entries); NULL: Delta_N - kappa^2 */
-    double *ilam_m, *ilam_r;  /* multiplier: 1/lambda(l) per alpha as midpoint-radius doubles (the BLAS
-                               * route's weights); NULL where a ball is beyond the double range */
-    double *lrho;             /* multiplier: the norms of slpi_ref_zeitlin_weights_norm_mr for these
-                               * weights (made at the first solve on the BLAS route); NULL: not yet */
-    slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
-                              * where the first precision takes it, else at its first use */
-    int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
-} ez_data;
-
-
-/* The noise amplitudes a_l at precision prec. */
-static void amplitudes(ez_data *d, slong prec)
-{
-    for (int l = 1; l < d->z.N; l++) {
-        arb_set_d(d->a + l, d->amp);
-        arb_div_ui(d->a + l, d->a + l, (ulong)l * (ulong)(l + 1), prec);
-    }
-}
-
-static void family(const slpi_ref_system *s, slong prec);
-static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error *err);
-
-/* The tables at precision >= prec, rebuilt on demand. The rebuild cannot fail once the
- * first build (at creation) succeeded: the same N, a higher precision, and the basis's
- * only failure (q_n != 0, ref/zeitlin-basis.c) impossible (docs/conventions.md#defensive-checks).
- * Should it fail all the same, the tables of the lower precision stay: still enclosures,
- * only wider (never cleared tables, as the error was once swallowed here). */
-static const slpi_ref_zeitlin *tables(const slpi_ref_system *s, slong prec)
-{
-    ez_data *d = s->data;
-    if (prec > d->z.prec) {
-        slpi_error err;
-        slpi_ref_zeitlin z;
-        if (!SLPI_NEVER(slpi_ref_zeitlin_init(&z, d->z.N, prec, &err) != SLPI_OK)) {
-            slpi_ref_zeitlin_clear(&d->z);
-            d->z = z;
-            amplitudes(d, prec);
-            family(s, prec);
-        }
-    }
-    return &d->z;
-}
-
-/* The tables with the T_lm as balls (built at the first call), or NULL where they
- * cannot be (N > SLPI_ZEITLIN_ARB_NMAX: the Arb transforms' outputs are then
- * indeterminate, and the step UNABLE). */
-static const slpi_ref_zeitlin *harmonics(const slpi_ref_system *s, slong prec)
-{
-    ez_data *d = s->data;
-    slpi_error err;
-    tables(s, prec);
-    return slpi_ref_zeitlin_harmonics(&d->z, &err) == SLPI_OK ? &d->z : NULL;
-}
 
 static void ez_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
 {
@@ -121,10 +47,10 @@ static void ez_m_pack(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, s
  * or c = 0 for the derivative (deriv = 1). */
 static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const acb_mat_t X, int deriv, slong prec)
 {
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     const slpi_ref_zeitlin *z;
     int alpha = e->alpha[k - 1], l = slpi_ref_zeitlin_degree(alpha);
-    if (e->noise == SLPI_EZ_NOISE_Q && (z = harmonics(s, prec)) != NULL)
+    if (e->noise == SLPI_EZ_NOISE_Q && (z = slpi_ref_ez_harmonics(s, prec)) != NULL)
         slpi_ref_zeitlin_coeff(c, X, alpha, z, prec);
     else if (e->noise == SLPI_EZ_NOISE_Q)
         arb_indeterminate(c);
@@ -139,22 +65,10 @@ static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const
     return alpha;
 }
 
-/* The tables of the BLAS route, or NULL when this step's products take Arb's route or the
- * tables cannot be built. */
-static const slpi_ref_zeitlin_mr *tables_mr(const slpi_ref_system *s, slong prec)
-{
-    ez_data *d = s->data;
-    if (!slpi_ref_mrmat_route(s->p, s->N, prec))
-        return NULL;
-    if (d->mr_state == 0)
-        d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
-    return d->mr_state == 1 ? &d->mr : NULL;
-}
-
 /* The noise (Q)'s weights on the BLAS route (slpi_ref_zeitlin_noise_weights_mr) */
 static double *noise_q_weights(const slpi_ref_system *s, const double *delta)
 {
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     return slpi_ref_zeitlin_noise_weights_mr(delta, s->M, e->alpha, e->alpha0, e->a, s->N);
 }
 
@@ -163,7 +77,7 @@ static double *noise_q_weights(const slpi_ref_system *s, const double *delta)
 static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta, const acb_mat_t V, int deriv,
                       const slpi_ref_zeitlin_mr *mr, slong prec)
 {
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     /* the noise components are among alpha = alpha0 .. N^2 - 2: one synthesis */
     int N = s->N, alpha0 = e->alpha0, nal = N * N - 1 - alpha0;
     arb_ptr cv = _arb_vec_init(nal);
@@ -177,8 +91,8 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
             int alpha = noise_coeff(s, k, delta[k], ck, V, deriv, prec);
             arb_add(cv + alpha - alpha0, cv + alpha - alpha0, ck, prec);
         }
-    if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, tables(s, prec), prec)) {
-        const slpi_ref_zeitlin *zh = harmonics(s, prec);
+    if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(T, cv, alpha0, mr, slpi_ref_ez_tables(s, prec), prec)) {
+        const slpi_ref_zeitlin *zh = slpi_ref_ez_harmonics(s, prec);
         if (zh != NULL)
             slpi_ref_zeitlin_synthesis(T, cv, alpha0, zh, prec);
         else
@@ -188,63 +102,18 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
     _arb_vec_clear(cv, nal);
 }
 
-/* The norms of the multiplier's map per diagonal (slpi_ref_zeitlin_weights_norm_mr, made at
- * the first call on the tables as doubles, built here where the step's route did not), or
- * NULL where they cannot be made: the solves then take the plain enclosures. */
-static const double *multiplier_norms(const slpi_ref_system *s)
-{
-    ez_data *d = s->data;
-    if (d->mr_state == 0) d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
-    if (d->lrho == NULL && d->mr_state == 1 && d->ilam_m != NULL &&
-        (d->lrho = malloc(sizeof(double) * 2 * (size_t)s->N)) != NULL &&
-        !slpi_ref_zeitlin_weights_norm_mr(d->lrho, d->ilam_m, d->ilam_r, &d->mr)) {
-        free(d->lrho);
-        d->lrho = NULL;
-    }
-    return d->lrho;
-}
-
-/* P = L^{-1}(X - Tr(X)/N I): the tridiagonal solves of Delta_N - kappa^2 (a step's on the
- * BLAS route's doubles where the step takes it), or the multiplier's sum_alpha
- * omega_alpha(X) / lambda(l) Y_alpha: on the BLAS route's tables where this step takes
- * them (the weights 1/lambda(l) as midpoint-radius doubles), else an Arb analysis and
- * synthesis; indeterminate where neither can. */
-static void solve(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t X, int step, slong prec)
-{
-    ez_data *e = s->data;
-    const slpi_ref_zeitlin_mr *mr;
-    const slpi_ref_zeitlin *z;
-    if (e->lam == NULL) {
-        int route = step && slpi_ref_mrmat_route(s->p, s->N, prec);
-        if (route) /* the factors as doubles, made at the first call after the tables or their shift changed */
-            slpi_ref_zeitlin_factors_mr(&e->z);
-        if (!route || !slpi_ref_zeitlin_poisson_mr(P, X, &e->z)) slpi_ref_zeitlin_poisson(P, X, tables(s, prec), prec);
-        return;
-    }
-    /* the norms are taken after the tables: rebuilding them at a higher precision renews
-     * the multiplier's weights and frees the norms of the old ones */
-    const double *rho;
-    if (multiplier_norms(s) != NULL && (mr = tables_mr(s, prec)) != NULL && (rho = multiplier_norms(s)) != NULL &&
-        slpi_ref_zeitlin_weighted_mr(P, X, e->ilam_m, e->ilam_r, rho, mr))
-        return;
-    if ((z = harmonics(s, prec)) == NULL)
-        acb_mat_indeterminate(P);
-    else
-        slpi_ref_zeitlin_divided(P, X, e->lam, multiplier_norms(s), z, prec);
-}
-
 /* H0 = -1/2 Re Tr((L^{-1} X)^* X) (X - F given). */
 static void h0(const slpi_ref_system *s, arb_t H, const acb_mat_t X, slong prec)
 {
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     int N = s->N;
     if (e->lam == NULL) {
-        slpi_ref_zeitlin_h0(H, X, tables(s, prec), prec);
+        slpi_ref_zeitlin_h0(H, X, slpi_ref_ez_tables(s, prec), prec);
         return;
     }
     acb_mat_t P;
     acb_mat_init(P, N, N);
-    solve(s, P, X, 0, prec);
+    slpi_ref_ez_solve(s, P, X, 0, prec);
     arb_zero(H);
     for (int a = 0; a < N; a++)   /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
         for (int b = 0; b < N; b++) {
@@ -263,21 +132,21 @@ static void h0(const slpi_ref_system *s, arb_t H, const acb_mat_t X, slong prec)
 static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
                     const acb_mat_t X, const acb_mat_t W, slong prec)
 {
-    tables(s, prec);   /* the tables and the amplitudes a_l at this precision */
+    slpi_ref_ez_tables(s, prec); /* the tables and the amplitudes a_l at this precision */
     const acb_mat_struct *V = W != NULL ? W : X;
     arb_t c;
     arb_init(c);
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     acb_mat_zero(B);
     if (delta[0] != 0) {
-        solve(s, B, V, 1, prec);
+        slpi_ref_ez_solve(s, B, V, 1, prec);
         if (e->has_F && W == NULL)
             acb_mat_sub(B, B, e->G, prec);
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
     if (s->M > 0) {
-        const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
+        const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_mr(s, prec);
         double *w = mr != NULL && e->noise == SLPI_EZ_NOISE_Q ? noise_q_weights(s, delta) : NULL;
         acb_mat_t T;
         acb_mat_init(T, s->N, s->N);
@@ -294,9 +163,9 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
 static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const double *delta, const slpi_ref_mr *X,
                            const slpi_ref_mr *W, slong prec)
 {
-    tables(s, prec);
-    ez_data *e = s->data;
-    const slpi_ref_zeitlin_mr *mr = tables_mr(s, prec);
+    slpi_ref_ez_tables(s, prec);
+    slpi_ref_ez_data *e = s->data;
+    const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_mr(s, prec);
     slpi_ref_mr g = { 0 };
     double *w = NULL;
     int ok = e->lam == NULL && (s->M == 0 || (mr != NULL && e->noise == SLPI_EZ_NOISE_Q)) &&
@@ -339,7 +208,7 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_t X;
     acb_mat_init(X, N, N);
     slpi_ref_sun_unpack(X, x, N, prec);
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     if (e->has_F)
         acb_mat_sub(X, X, e->F, prec);
     h0(s, out + 0, X, prec);
@@ -347,30 +216,17 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     slpi_ref_su_casimirs(s, out, x, prec);
 }
 
-/* X = sum_alpha c_alpha Y_alpha (all N^2 - 1 coefficients) with the certified T_lm basis:
- * the tables as balls, or where they cannot be built (N > SLPI_ZEITLIN_ARB_NMAX) the BLAS
- * route's; indeterminate where neither can. */
-static void synthesis_all(const slpi_ref_system *s, acb_mat_t X, arb_srcptr c, slong prec)
-{
-    const slpi_ref_zeitlin *z = harmonics(s, prec);
-    const slpi_ref_zeitlin_mr *mr = z == NULL ? tables_mr(s, prec) : NULL;
-    if (z != NULL)
-        slpi_ref_zeitlin_synthesis(X, c, 0, z, prec);
-    else if (mr == NULL || !slpi_ref_zeitlin_synthesis_mr(X, c, 0, mr, tables(s, prec), prec))
-        acb_mat_indeterminate(X);
-}
-
 /* X0 = F + sum omega_alpha Y_alpha (core's description). */
 static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c, slong prec)
 {
-    const ez_data *e = s->data;
+    const slpi_ref_ez_data *e = s->data;
     int N = s->N, n = N * N - 1;
     arb_ptr om = _arb_vec_init(n);
     acb_mat_t X;
     acb_mat_init(X, N, N);
     for (int i = 0; i < n; i++)
         arb_set_d(om + i, c[i]);
-    synthesis_all(s, X, om, prec);
+    slpi_ref_ez_synthesis_all(s, X, om, prec);
     if (e->has_F)
         acb_mat_add(X, X, e->F, prec);
     slpi_ref_sun_pack(x, X, N, prec);
@@ -378,112 +234,17 @@ static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c,
     _arb_vec_clear(om, n);
 }
 
-/* The shift kappa^2 and the background at the tables' precision: F = sum of the modes'
- * amp Y_alpha plus 2 Omega sqrt(4 pi/3) Y_(1,0), G = L^{-1} F. */
-static void family(const slpi_ref_system *s, slong prec)
-{
-    ez_data *d = s->data;
-    int N = d->z.N, n = N * N - 1;
-    arb_t t, om2;
-    arb_init(t);
-    arb_init(om2);
-    arb_set_d(t, d->kappa);
-    arb_sqr(t, t, prec);
-    slpi_ref_zeitlin_set_shift(&d->z, t, prec);
-    if (d->lam != NULL) {   /* the multiplier at this precision: cannot fail once it did not at creation */
-        slpi_error err;
-        (void)SLPI_NEVER(multiplier(d, s->p, prec, &err) != SLPI_OK);   /* else the lower precision's balls stay */
-    }
-    if (d->has_F) {
-        arb_ptr c = _arb_vec_init(n);
-        arb_const_pi(t, prec);                  /* 2 Omega sqrt(4 pi / 3) */
-        arb_mul_ui(t, t, 4, prec);
-        arb_div_ui(t, t, 3, prec);
-        arb_sqrt(t, t, prec);
-        arb_set_d(om2, 2.0 * d->rotation);      /* 2 Omega, exact */
-        arb_mul(c + slpi_zeitlin_mode_alpha(1, 0), t, om2, prec);
-        for (int k = 0; k < d->nb; k++) {
-            arb_set_d(t, d->bg[k].amp);
-            arb_add(c + d->bg[k].alpha, c + d->bg[k].alpha, t, prec);
-        }
-        synthesis_all(s, d->F, c, prec);
-        solve(s, d->G, d->F, 0, prec);
-        _arb_vec_clear(c, n);
-    }
-    arb_clear(t);
-    arb_clear(om2);
-}
-
-/* Everything of d but the tables z. */
-static void ez_free(ez_data *d)
-{
-    _arb_vec_clear(d->a, d->z.N);
-    _arb_vec_clear(d->ka, d->nka);
-    _arb_vec_clear(d->xi, d->nxi);
-    if (d->lam != NULL)
-        _arb_vec_clear(d->lam, d->z.N);
-    free(d->ilam_m);
-    free(d->lrho);
-    flint_free(d->alpha);
-    flint_free(d->bg);
-    acb_mat_clear(d->F);
-    acb_mat_clear(d->G);
-    slpi_ref_zeitlin_mr_clear(&d->mr);
-    flint_free(d);
-}
-
 static void ez_clear(slpi_ref_system *s)
 {
-    ez_data *d = s->data;
+    slpi_ref_ez_data *d = s->data;
     slpi_ref_zeitlin_clear(&d->z);
-    ez_free(d);
+    slpi_ref_ez_free(d);
     s->data = NULL;
-}
-
-/* lambda(l) of the multiplier, l = 1..N-1, into d->lam at precision prec: each the
- * multiplier's model tape at that l (ref/model-tape.h, constants from their decimal text).
- * SLPI_EINPUT, with core's text, where a constant's domain fails or some point of a ball
- * has |lambda| outside [SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX] (L not invertible, or not
- * certified to be), d->lam then as it was. */
-static int multiplier(ez_data *d, const slpi_problem *p, slong prec, slpi_error *err)
-{
-    int N = p->ez.N, rc = SLPI_OK;
-    arb_ptr lam = _arb_vec_init(N), mu = _arb_vec_init(3);
-    slpi_model m = { 0 }; /* the multiplier's model at l (core/zeitlin-family.h) */
-    for (int l = 1; l < N && rc == SLPI_OK; l++) {
-        slpi_ref_tape t;
-        rc = slpi_zeitlin_multiplier_model(&m, p, l, err);
-        if (rc == SLPI_OK && (rc = slpi_ref_tape_init(&t, &m, "", prec, err)) != SLPI_OK) /* nothing to clear */
-            rc = slpi_zeitlin_multiplier_refusal(err, p, l, err->msg);   /* a constant's domain */
-        if (rc != SLPI_OK)
-            break;
-        if (!slpi_ref_tape_eval(&t, 0, lam + l, mu, NULL, 0, prec))
-            rc = slpi_zeitlin_multiplier_refusal(err, p, l, t.why);
-        else if (!slpi_ref_within(lam + l, SLPI_LAMBDA_MIN, SLPI_LAMBDA_MAX))
-            rc = slpi_zeitlin_multiplier_refusal(err, p, l, NULL);
-        slpi_ref_tape_clear(&t);
-        slpi_model_free(&m);
-    }
-    slpi_model_free(&m); /* the one a refusal left */
-    if (rc == SLPI_OK) {
-        if (d->lam != NULL)
-            _arb_vec_clear(d->lam, N);
-        d->lam = lam;
-        free(d->ilam_m);
-        free(d->lrho);
-        d->lrho = NULL;
-        d->ilam_m = slpi_ref_zeitlin_weights_mr(lam, N, prec);
-        d->ilam_r = d->ilam_m != NULL ? d->ilam_m + N * N - 1 : NULL;
-    } else {
-        _arb_vec_clear(lam, N);
-    }
-    _arb_vec_clear(mu, 3);
-    return rc;
 }
 
 /* noise=fields: the fields of the file slpi_problem_finish read (its count and digest),
  * their binary64 coefficients as exact balls. */
-static int fields(ez_data *d, const slpi_problem *p, slpi_error *err)
+static int fields(slpi_ref_ez_data *d, const slpi_problem *p, slpi_error *err)
 {
     int M, M0 = slpi_problem_noise_count(p);
     uint64_t digest;
@@ -524,7 +285,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
                               p->ez.amp);
     int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(p->ez.background_modes);
     slpi_zeitlin_mode *md = flint_malloc(sizeof *md * (size_t)(M + 1));
-    ez_data *d = flint_calloc(1, sizeof(ez_data));
+    slpi_ref_ez_data *d = flint_calloc(1, sizeof(slpi_ref_ez_data));
     d->lmin = N / 2;
     d->noise = p->ez.noise;
     d->amp = p->ez.amp;
@@ -548,8 +309,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
         rc = fields(d, p, err);
     slong prec = p->prec > 0 ? p->prec : 128;
-    if (p->ez.multiplier[0] && rc == SLPI_OK)
-        rc = multiplier(d, p, prec, err);
+    if (p->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
     d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
                 : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {
@@ -565,10 +325,10 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
         rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc != SLPI_OK) {
         d->z.N = N;   /* ez_free's length of a; init failed before its tables */
-        ez_free(d);
+        slpi_ref_ez_free(d);
         return rc;
     }
-    amplitudes(d, prec);
+    slpi_ref_ez_amplitudes(d, prec);
     if (slpi_ref_mrmat_route(p, N, prec))   /* the BLAS route's tables, before the first step */
         d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, N) ? 1 : -1;
 
@@ -595,6 +355,6 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     s->invariants = ez_invariants;
     s->clear = ez_clear;
     s->initial_map = ez_initial_map;
-    family(s, prec);
+    slpi_ref_ez_family(s, prec);
     return SLPI_OK;
 }
