@@ -12,6 +12,8 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 
+#include <stddef.h>
+
 /* Stochastic Lie-Euler (RKMK-LE) is Stratonovich-consistent for p's system and noise model
  * (docs/schemes.md#rkmk; claim X4, whose audit computes the missed drift and the gap to
  * RKMK-Heun in gaps/consistency.c). Its mean increment carries

@@ -4,6 +4,8 @@
  * slpi_problem_preset (core/problem-keys.c) applies a case's settings as keys. */
 #include "slpi/problem.h"
 
+#include <stddef.h>
+
 #define HT "system=heavy-top scheme=tmk h=0.01 "
 #define SE "system=sine-euler "
 #define RB_ISO "system=rigid-body scheme=isomp "

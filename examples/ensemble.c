@@ -4,6 +4,7 @@
  * numbers are those of `slpi run ... path=r`.
  *   cc -std=c11 ensemble.c $(pkg-config --cflags --libs slpi) -lm -o ensemble */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

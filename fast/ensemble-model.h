@@ -1,5 +1,7 @@
 
+#include <math.h>
 #include <stddef.h>
+#include <string.h>
 #include "slpi/step.h"
 #include "slpi/ensemble.h"
 /* ensemble-model.h — the lock-step lanes of a model's ensembles (fast/model-lanes.c says

@@ -9,6 +9,8 @@
 #include "core/slpi-flint.h"
 #include "ref/algebra.h"
 
+#include <stddef.h>
+
 void slpi_ref_se3_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec)
 {
     (void)s;

@@ -6,6 +6,8 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 
+#include <stddef.h>
+
 void slpi_ref_so3_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
     (void)s;

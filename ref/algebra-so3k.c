@@ -7,6 +7,8 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 
+#include <stddef.h>
+
 /* write E(v) into block i of X (blocks of size b: 2 model A, 3 model B) */
 static void put_block(int b, acb_mat_t X, int i, arb_srcptr v, slong prec)
 {

@@ -6,6 +6,7 @@
  * absolute difference where that ball contains 0, as the double path does at 0), then the
  * system's other departures. */
 #include <math.h>
+#include <stddef.h>
 
 #include "slpi/step.h"
 #include "slpi/ref.h"

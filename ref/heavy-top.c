@@ -13,6 +13,7 @@
 #include "core/problem-struct.h"
 #include "ref/algebra.h"
 #include <math.h>
+#include <stddef.h>
 
 typedef struct {
     arb_struct inv_inertia[3];

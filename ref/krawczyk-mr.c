@@ -11,6 +11,7 @@
 #include "ref/mrmat.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

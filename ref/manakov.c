@@ -15,6 +15,7 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
+#include <stddef.h>
 
 /* b = pack(B) with B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with
  * 1/c_ij; k >= 1 only pair k-1 with amp. Linear in X, so the derivative along w is the

@@ -14,6 +14,7 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
+#include <stddef.h>
 
 static int blk(const slpi_ref_system *s)
 {

@@ -15,6 +15,7 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
+#include <stddef.h>
 #include "core/check.h"
 
 typedef struct {
