@@ -79,6 +79,9 @@ typedef struct {
     int threads, rank, nranks; /* threads: resolved, >= 1 */
     int (*combine)(double *buf, size_t n, void *arg);
     void *combine_arg;
+    /* 1: no progress line of its own (verify's files run at once, under one line over
+     * the files) */
+    int quiet;
 } slpi_oracle_port;
 
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few

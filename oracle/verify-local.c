@@ -153,7 +153,8 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
         *rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", nsel);
     if (*rc == SLPI_OK) *rc = slpi_traj_open(&r, in->path, err);
     long mine = nsel / port->nranks + (port->rank < nsel % port->nranks);   /* this rank's rows (progress on rank 0 only) */
-    slpi_progress *pg = *rc == SLPI_OK && port->rank == 0 ? slpi_progress_begin("verify --local, rows", mine) : NULL;
+    slpi_progress *pg =
+        *rc == SLPI_OK && port->rank == 0 && !port->quiet ? slpi_progress_begin("verify --local, rows", mine) : NULL;
     slpi_traj_row row;
     int got = 0, cut = 0; /* cut: a Ctrl-C between rows, or one that cut a FIFO's read */
     while (*rc == SLPI_OK && (got = slpi_traj_next(r, &row, err)) > 0) {

@@ -45,6 +45,7 @@
 #include "slpi/tools.h"
 #include "oracle/oracle.h"
 #include "core/progress.h"
+#include "core/threads.h"
 
 /* The global comparison's walker: the reader, the row it has read ahead (the next
  * stop) and the running result. */
@@ -176,7 +177,7 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
         if (table)
             fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
                     "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
-        v.pg = port->rank == 0 ? slpi_progress_begin("verify --global, steps", v.last) : NULL;
+        v.pg = port->rank == 0 && !port->quiet ? slpi_progress_begin("verify --global, steps", v.last) : NULL;
         *rc = slpi_oracle_ref_walk_source(port->plan, port->x0, next_stop, visit_row, &v, &done, err);
         slpi_progress_end(v.pg);
         char why[600] = "not checked (--max-steps)";
@@ -212,8 +213,9 @@ static int no_local_row(const slpi_verify_input *in, const slpi_verify_opts *o, 
 }
 
 /* One file: its proof (global and local comparisons, the summary's proof lines) and
- * its rows' part of the statistics in res->stats (not finished). */
-static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_input *in,
+ * its rows' part of the statistics in res->stats (not finished). quiet: no progress
+ * line of its own. */
+static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report, int quiet, slpi_verify_input *in,
                       slpi_verify_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -247,7 +249,8 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
                               o->rank,
                               o->nranks > 0 ? o->nranks : 1,
                               o->combine,
-                              o->combine_arg };
+                              o->combine_arg,
+                              quiet };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in->p.scheme),
@@ -376,6 +379,46 @@ int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opt
     return rc;
 }
 
+/* Files per thread from which verify's files run at once, each on one thread, instead of
+ * one file at a time on all threads: with a dynamic schedule a thread then idles at
+ * most about one file in four at a batch's end. Many short paths (a GPU ensemble's
+ * shape: each file a few rows) would otherwise start a parallel region per few rows,
+ * between which the idle threads spin while one reads the next file. */
+#define FILES_PER_THREAD 4
+/* Files per thread verified before their results are folded (in file order) and their
+ * reports written: memory stays a batch of results whatever the count of files. */
+#define FILES_BATCH 8
+
+/* A file's work when the files run at once: its input, result and report (buffered,
+ * written in file order). */
+typedef struct {
+    slpi_verify_input in;
+    slpi_verify_result *res;
+    slpi_error err;
+    int rc;
+    char *text;
+    size_t len;
+} file_work;
+
+static void work_file(file_work *w, const char *path, const slpi_verify_opts *o, FILE *report, int quiet)
+{
+    FILE *out = report && quiet ? open_memstream(&w->text, &w->len) : report;
+    memset(&w->in, 0, sizeof w->in);
+    w->rc = report && !out ? slpi_error_set(&w->err, SLPI_EINPUT, "verify: out of memory")
+                           : verify_one(path, o, out, quiet, &w->in, w->res, &w->err);
+    if (out && out != report) fclose(out);
+}
+
+/* The threads over which the files run at once (1: one file at a time, its rows on
+ * o->threads): a local comparison on one rank, at least FILES_PER_THREAD files a thread. */
+static int file_threads(int n, const slpi_verify_opts *o, slpi_error *err, int *rc)
+{
+    int nt = 1;
+    if (!o->local || o->nranks > 1 || n < 2 * FILES_PER_THREAD) return 1;
+    *rc = slpi_threads_resolve(o->threads, "verify --local", &nt, err);
+    return *rc == SLPI_OK && nt > 1 && n >= FILES_PER_THREAD * nt ? nt : 1;
+}
+
 static int run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
                      slpi_error *err)
 {
@@ -385,27 +428,51 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
                               o->precision.u, o->budget);
     if (!(o->alpha > 0 && o->alpha < 1))
         return slpi_error_set(err, SLPI_EINPUT, "alpha = %g must lie in (0, 1)", o->alpha);
-    slpi_verify_result *one = malloc(sizeof *one);
-    slpi_verify_input first, in;
+    int rc = SLPI_OK, nt = file_threads(n, o, err, &rc), quiet = nt > 1;
+    if (rc != SLPI_OK) return rc;
+    int batch = quiet ? FILES_BATCH * nt : 1;
+    slpi_verify_opts one = *o;
+    if (quiet) one.threads = 1; /* each file's rows on its one thread */
+    file_work *w = calloc((size_t)batch, sizeof *w);
+    slpi_verify_result *store = calloc((size_t)batch, sizeof *store);
+    slpi_verify_input first;
     memset(&first, 0, sizeof first);
     noise_key *keys = malloc((size_t)n * sizeof *keys);
-    int rc = one && keys ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
-    for (int i = 0; i < n && rc == SLPI_OK; i++) {
-        memset(&in, 0, sizeof in);
-        rc = verify_one(paths[i], o, report, &in, i == 0 ? res : one, err);
-        if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &in, err);
-        if (rc == SLPI_OK) rc = noise_key_of(in.plan, &keys[i], err);
-        if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
-        if (rc == SLPI_OK && i > 0) fold_proof(res, one);
-        if (i == 0) first = in;
-        else {
-            free(in.col);
-            slpi_plan_unref(in.plan);
+    if (!w || !store || !keys) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    slpi_progress *pg = rc == SLPI_OK && quiet && o->rank == 0 ? slpi_progress_begin("verify, files", n) : NULL;
+    for (int b = 0; b < n && rc == SLPI_OK; b += batch) {
+        int m = n - b < batch ? n - b : batch;
+        for (int j = 0; j < m; j++) w[j].res = b + j == 0 ? res : store + j;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (quiet)
+        for (int j = 0; j < m; j++) {
+            work_file(w + j, paths[b + j], &one, report, quiet);
+            slpi_progress_add(pg, 1);
+        }
+        /* in file order, as one file at a time: its report, its error, then the checks
+         * against the files before it */
+        for (int j = 0; j < m; j++) {
+            int i = b + j;
+            if (rc == SLPI_OK && w[j].text) fwrite(w[j].text, 1, w[j].len, report);
+            if (rc == SLPI_OK && (rc = w[j].rc) != SLPI_OK) *err = w[j].err;
+            if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &w[j].in, err);
+            if (rc == SLPI_OK) rc = noise_key_of(w[j].in.plan, &keys[i], err);
+            if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
+            if (rc == SLPI_OK && i > 0) fold_proof(res, w[j].res);
+            if (i == 0)
+                first = w[j].in;
+            else {
+                free(w[j].in.col);
+                slpi_plan_unref(w[j].in.plan);
+            }
+            free(w[j].text);
+            w[j].text = NULL;
         }
     }
+    slpi_progress_end(pg);
     free(first.col);
     slpi_plan_unref(first.plan);
-    free(one);
+    free(store);
+    free(w);
     free(keys);
     if (rc != SLPI_OK) return rc;
     res->proof = res->verdict;

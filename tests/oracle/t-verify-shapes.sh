@@ -6,7 +6,12 @@
 # PASSes proof and statistics; the same file with a defect planted on every step (the
 # port's move from its previous row scaled by 1 + c, a deviation of a few u |x| per step
 # along the step, c drawn from the seed) FAILs the statistics and names the systematic
-# test.
+# test. With 2 threads those 200 paths run as files at once (oracle/verify.c,
+# FILES_PER_THREAD), one file a thread: the reports (every row's table, the statistics,
+# the diagnosis) and the JSON are the same bytes as on one thread, for the correct file
+# and the defect; and a pool whose 21st file (in the second batch) is another problem,
+# or whose last file repeats path 37, stops at that file with the same report and
+# message on both.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -31,6 +36,24 @@ done
     k=$((k + 1))
   done | sort -k1,1n -k3,3n
 } > "$d/all.tsv"
+# VERIFY ARGS...: the report, stderr and exit of one and of two threads, the same bytes
+same_threads() {
+  for t in 1 2; do
+    $slpi verify --local --table --sample-seed 5 --threads $t --json "$d/j$t.json" "$@" > "$d/r$t.txt" 2> "$d/e$t.txt"
+    echo "exit $?" >> "$d/e$t.txt"
+    for f in r e; do   # a file with a path column is split into a temporary folder of its own
+      sed 's|/slpi-verify-[A-Za-z0-9]*/|/SPLIT/|g' "$d/$f$t.txt" > "$d/$f$t.tmp" && mv "$d/$f$t.tmp" "$d/$f$t.txt"
+    done
+  done
+  cmp -s "$d/r1.txt" "$d/r2.txt" || note "$*: 1 and 2 threads differ in the report: $(diff "$d/r1.txt" "$d/r2.txt" | head -6)"
+  cmp -s "$d/e1.txt" "$d/e2.txt" || note "$*: 1 and 2 threads differ in stderr or exit: $(diff "$d/e1.txt" "$d/e2.txt" | head -6)"
+  if [ -f "$d/j1.json" ] || [ -f "$d/j2.json" ]; then
+    cmp -s "$d/j1.json" "$d/j2.json" || note "$*: 1 and 2 threads differ in the JSON: $(diff "$d/j1.json" "$d/j2.json" | head -4)"
+  fi
+  rm -f "$d/j1.json" "$d/j2.json"
+}
+same_threads "$d/all.tsv"
+grep -q "200 paths" "$d/r2.txt" || note "two threads: the pooled report lacks its 200 paths: $(grep '^statistics' "$d/r2.txt" | head -2)"
 field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j['$1']['$2'])" "$d/v.json"; }
 $slpi verify --local -q --threads 1 --json "$d/v.json" "$d/all.tsv" > /dev/null
 rc=$?
@@ -47,6 +70,24 @@ $slpi verify --local -q --threads 1 --json "$d/v.json" "$d/bad.tsv" > /dev/null
 rc=$?
 [ $rc -eq 1 ] && [ "$(field statistics verdict)" = FAIL ] && [ "$(field statistics test)" = systematic ] \
   || note "a defect of c = $c on every step: exit $rc, statistics $(field statistics verdict) $(field statistics test)"
+same_threads "$d/bad.tsv"
+grep -q "^diagnosis" "$d/r2.txt" || note "two threads: the defect's report names no diagnosis"
+# a pool that stops at its 21st file (another problem: h) or at its last (path 37 again)
+$slpi run --preset iso/rigid-body/trajectories steps=2 path=20 h=0.011 -q -o "$d/other.tsv" > /dev/null 2>&1 || note "slpi run h=0.011"
+cp "$d/p37.tsv" "$d/again.tsv"
+set --
+k=0
+while [ $k -lt 40 ]; do
+  if [ $k -eq 20 ]; then set -- "$@" "$d/other.tsv"; else set -- "$@" "$d/p$k.tsv"; fi
+  k=$((k + 1))
+done
+same_threads "$@"
+grep -q "other.tsv" "$d/e2.txt" && grep -q "exit 2" "$d/e2.txt" || note "the 21st file of another problem: $(cat "$d/e2.txt")"
+set --
+k=0
+while [ $k -lt 40 ]; do set -- "$@" "$d/p$k.tsv"; k=$((k + 1)); done
+same_threads "$@" "$d/again.tsv"
+grep -q "the same path as .*p37.tsv" "$d/e2.txt" && grep -q "exit 2" "$d/e2.txt" || note "path 37 twice: $(cat "$d/e2.txt")"
 echo "t-verify-shapes: defect c = $c: statistics $(field statistics verdict), p $(field statistics p_value)"
 [ $fail -eq 0 ] && echo "t-verify-shapes: PASS"
 exit $fail
