@@ -327,18 +327,14 @@ static int stepper_diag(slpi_stepper *s, const char **names, double *v, double *
     return n;
 }
 
-int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0)
+int slpi_stepper_new_plan(slpi_stepper **out, const slpi_plan *plan, int ref, const double *x0, int nx0)
 {
     slpi_error err = { 0 };
     *out = NULL;
     slpi_stepper *s = calloc(1, sizeof *s);
     if (!s) return stepper_error(&err, SLPI_EINPUT, "out of memory");
-    slpi_plan *plan = NULL;
-    int rc = finished(p, &s->q, &plan);
-    if (rc != SLPI_OK) {
-        free(s);
-        return rc;
-    }
+    s->q = *slpi_plan_problem(plan);
+    int rc = SLPI_OK;
     s->ref = ref != 0;
     s->dim = slpi_problem_state_dim(&s->q);
     s->M = slpi_problem_noise_count(&s->q);
@@ -378,7 +374,6 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
         rc = slpi_fast_create_plan(&s->fast, plan, &err);
         s->fat = (slpi_fast_at){ s->fast, s->x };
     }
-    slpi_plan_unref(plan); /* the run objects hold what they need of it */
     if (rc == SLPI_OK) rc = stepper_rewind(s, &err);
     if (rc == SLPI_OK) s->ndiag = stepper_diag(s, s->diag_name, NULL, NULL);
     if (rc != SLPI_OK) {
@@ -387,6 +382,18 @@ int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const d
     }
     *out = s;
     return SLPI_OK;
+}
+
+int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0)
+{
+    slpi_problem *q = malloc(sizeof *q); /* the finished copy its plan is made of */
+    slpi_plan *plan = NULL;
+    *out = NULL;
+    int rc = q ? finished(p, q, &plan) : stepper_error(&(slpi_error){ 0 }, SLPI_EINPUT, "out of memory");
+    free(q);
+    if (rc == SLPI_OK) rc = slpi_stepper_new_plan(out, plan, ref, x0, nx0);
+    slpi_plan_unref(plan); /* the run objects hold what they need of it */
+    return rc;
 }
 
 int slpi_stepper_restart(slpi_stepper *s, uint64_t path)

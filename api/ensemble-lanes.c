@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include "slpi/fast.h"
 #include "slpi/ensemble.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "api/ensemble-lanes.h"
 
@@ -65,8 +66,9 @@ void slpi_ens_lanes_free(slpi_ens_lanes *L)
     free(L);
 }
 
-static int lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
+static int lanes_new(slpi_ens_lanes **out, const slpi_plan *plan, long every, const char **why, slpi_error *err)
 {
+    const slpi_problem *q = slpi_plan_problem(plan);
     *out = NULL;
     slpi_fast_soa_kind kind =
         q->system == SLPI_SYS_MODEL ? slpi_fast_model_soa_kind(q, why) : slpi_fast_rb_soa_kind(q, why);
@@ -87,9 +89,9 @@ static int lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, co
     L->dim = slpi_problem_state_dim(q);
     L->M = slpi_problem_noise_count(q);
     L->D = slpi_problem_noise_threshold(q);
-    int rc = slpi_fast_create(&L->f, q, err);
+    int rc = slpi_fast_create_plan(&L->f, plan, err);
     if (rc == SLPI_OK)
-        rc = kind == SLPI_FAST_SOA_MODEL ? slpi_fast_model_soa_init(&L->msoa, q, err)
+        rc = kind == SLPI_FAST_SOA_MODEL ? slpi_fast_model_soa_init(&L->msoa, plan, err)
                                          : slpi_fast_rb_soa_init(&L->soa, q, err);
     slpi_diag d = { 0 };
     size_t B = SLPI_ENSEMBLE_BLOCK, D = (size_t)L->dim, M = (size_t)L->M;
@@ -122,10 +124,10 @@ static int lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, co
 }
 
 /* The kernels' constants (1/I, ...) round to nearest whatever the caller's direction: core/fpmode.h. */
-int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err)
+int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_plan *plan, long every, const char **why, slpi_error *err)
 {
     slpi_fpmode rnd = slpi_round_nearest();
-    int rc = lanes_new(out, q, every, why, err);
+    int rc = lanes_new(out, plan, every, why, err);
     slpi_round_restore(rnd);
     return rc;
 }

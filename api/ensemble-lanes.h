@@ -6,14 +6,15 @@
 
 #include <stdint.h>
 #include "slpi/errors.h"
-typedef struct slpi_problem slpi_problem;
+typedef struct slpi_plan slpi_plan;
 
 typedef struct slpi_ens_lanes slpi_ens_lanes;   /* one per thread */
 
-/* The route for the finished problem q on the fast path: *out NULL and *why the reason when
+/* The route for the plan's problem q on the fast path: *out NULL and *why the reason when
  * no lane kernel integrates q bit-identically to the general path (the caller then steps
- * each path alone). SLPI_EINPUT (err set) out of memory. */
-int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_problem *q, long every, const char **why, slpi_error *err);
+ * each path alone); the lanes' run objects are made from the plan (its model parsed once).
+ * SLPI_EINPUT (err set) out of memory. */
+int slpi_ens_lanes_new(slpi_ens_lanes **out, const slpi_plan *plan, long every, const char **why, slpi_error *err);
 void slpi_ens_lanes_free(slpi_ens_lanes *L);
 
 /* The kernel of the canonical noise drawn across the lanes (core/noise.h's SLPI_NOISE_*;

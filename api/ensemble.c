@@ -32,6 +32,7 @@
 #include "slpi/problem.h"
 #include "slpi/stepper.h"
 #include "slpi/ensemble.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
@@ -190,20 +191,18 @@ void slpi_ensemble_free(slpi_ensemble *e)
     free(e);
 }
 
-/* The lanes of every thread where a lane kernel integrates the problem (e->route: "lanes",
- * else the reason). */
-static int ensemble_route(slpi_ensemble *e, const slpi_problem *p, slpi_error *err)
+/* The lanes of every thread where a lane kernel integrates the plan's problem (e->route:
+ * "lanes", else the reason). */
+static int ensemble_route(slpi_ensemble *e, const slpi_plan *plan, slpi_error *err)
 {
-    slpi_problem q = *p;
     const char *why = "the certified path (ref=1)";
     snprintf(e->route, sizeof e->route, "general: %s", why);
     if (e->ref) return SLPI_OK;
-    if (slpi_problem_finish(&q, err) != SLPI_OK) return SLPI_EINPUT;
     e->lanes = calloc((size_t)e->threads, sizeof *e->lanes);
     if (!e->lanes || !(e->zero = calloc((size_t)e->nq, sizeof *e->zero)))
         return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
     for (int t = 0; t < e->threads; t++) {
-        if (slpi_ens_lanes_new(&e->lanes[t], &q, e->every, &why, err) != SLPI_OK) return SLPI_EINPUT;
+        if (slpi_ens_lanes_new(&e->lanes[t], plan, e->every, &why, err) != SLPI_OK) return SLPI_EINPUT;
         if (!e->lanes[t]) break;
     }
     if (!e->lanes[0]) {
@@ -217,6 +216,25 @@ static int ensemble_route(slpi_ensemble *e, const slpi_problem *p, slpi_error *e
 
 int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
                       int threads)
+{
+    slpi_error err = { 0 };
+    *out = NULL;
+    slpi_problem *q = malloc(sizeof *q); /* the finished copy the plan is made of */
+    slpi_plan *plan = NULL;
+    if (!q) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory"));
+    *q = *p;
+    int rc = slpi_problem_plan(&plan, q, &err);
+    free(q);
+    if (rc == SLPI_OK)
+        rc = slpi_ensemble_new_plan(out, plan, ref, first_path, every, threads);
+    else
+        slpi_api_record(&err, rc);
+    slpi_plan_unref(plan); /* the ensemble's steppers and lanes hold what they need of it */
+    return rc;
+}
+
+int slpi_ensemble_new_plan(slpi_ensemble **out, const slpi_plan *plan, int ref, uint64_t first_path, long every,
+                           int threads)
 {
     slpi_error err = { 0 };
     *out = NULL;
@@ -237,7 +255,7 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
     e->buf = calloc((size_t)nt, sizeof *e->buf);
     int rc = e->worker && e->buf ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory");
     for (int t = 0; rc == SLPI_OK && t < nt; t++)
-        if ((rc = slpi_stepper_new(&e->worker[t], p, e->ref, NULL, 0)) != SLPI_OK)   /* its message is recorded */
+        if ((rc = slpi_stepper_new_plan(&e->worker[t], plan, e->ref, NULL, 0)) != SLPI_OK) /* its message is recorded */
             snprintf(err.msg, sizeof err.msg, "%s", slpi_api_last_error());
     if (rc == SLPI_OK) {
         slpi_stepper_shape(e->worker[0], &e->dim, &e->M, &e->ndiag, &e->steps, NULL);
@@ -257,7 +275,7 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
         if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",
                                      e->rows, e->nq);
     }
-    if (rc == SLPI_OK) rc = ensemble_route(e, p, &err);
+    if (rc == SLPI_OK) rc = ensemble_route(e, plan, &err);
     if (rc != SLPI_OK) {
         slpi_ensemble_free(e);
         return slpi_api_record(&err, rc);

@@ -24,8 +24,10 @@
 #include "slpi/output.h"
 #include "slpi/run.h"
 #include "slpi/ensemble.h"
+#include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
+#include "api/api.h"
 #include "core/digest.h"
 #include "core/parse.h"
 #include "core/threads.h"
@@ -106,8 +108,9 @@ static int parse_grid(char *arg, grid_key *g, slpi_error *err)
 
 
 /* The problem of grid point `point` (its index in the product, the last key fastest),
- * finished and validated; label[g] gets its value of grid key g. */
-static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **label, slpi_error *err)
+ * finished (and so validated) and, with plan, compiled into *plan (its model parsed once,
+ * the caller's reference); label[g] gets its value of grid key g. */
+static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **label, slpi_plan **plan, slpi_error *err)
 {
     char *keys[ENS_MAX_KEYS + ENS_MAX_GRID], *vals[ENS_MAX_KEYS + ENS_MAX_GRID];
     int nk = c->nk;
@@ -122,8 +125,7 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
         vals[nk++] = label[g];
     }
     int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);
-    if (rc == SLPI_OK) rc = slpi_problem_validate(p, err);
+    if (rc == SLPI_OK) rc = plan ? slpi_problem_plan(plan, p, err) : slpi_problem_finish(p, err);
     if (rc == SLPI_OK && (c->path_key || p->path != 0)) /* path= would be ignored: refused */
         rc = slpi_error_set(err, SLPI_EINPUT,
                             "path=%llu: an ensemble runs the noise paths --first-path P .. P + "
@@ -259,12 +261,17 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
 {
     char *label[ENS_MAX_GRID];
     slpi_problem p;
-    int rc = point_problem(c, point, &p, label, err);
-    if (rc != SLPI_OK) return rc;
+    slpi_plan *plan = NULL;
+    int rc = point_problem(c, point, &p, label, &plan, err);
+    if (rc != SLPI_OK) {
+        slpi_plan_unref(plan);
+        return rc;
+    }
     slpi_ensemble *e = NULL;
     long every = c->every ? c->every : p.save_at[0] ? 0 : p.steps > 0 ? p.steps : 1;   /* 0: save_at's */
-    if (slpi_ensemble_new(&e, &p, c->ref, c->first, every, c->threads) != SLPI_OK)
-        return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
+    rc = slpi_ensemble_new_plan(&e, plan, c->ref, c->first, every, c->threads);
+    slpi_plan_unref(plan); /* the ensemble holds what it needs of it */
+    if (rc != SLPI_OK) return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
     int dim, nd;
     long rows;
     slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
@@ -435,7 +442,7 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     for (long k = 0; rc == SLPI_OK && k < points; k++) {
         slpi_problem p;
         char *label[ENS_MAX_GRID];
-        rc = point_problem(&c, k, &p, label, &err);
+        rc = point_problem(&c, k, &p, label, NULL, &err);
     }
     slpi_output *report = NULL, *st = NULL;
     if (rc == SLPI_OK && rank == 0 && state && (rc = slpi_output_open(&st, state, SLPI_OUTPUT_REPLACE, &err)) == SLPI_OK) {

@@ -130,7 +130,7 @@ typedef struct {
 /* The kernel for problem p, or NONE with the reason in *why; init builds c (free with
  * slpi_fast_model_soa_clear, after an error too). */
 slpi_fast_soa_kind slpi_fast_model_soa_kind(const slpi_problem *p, const char **why);
-int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_problem *p, slpi_error *err);
+int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_plan *plan, slpi_error *err);
 void slpi_fast_model_soa_clear(slpi_fast_model_soa *c);
 /* c's solver policy, predictor, t0 and kernel, those of p (fast/ensemble.c). */
 void slpi_fast_model_soa_policy(slpi_fast_model_soa *c, const slpi_problem *p);

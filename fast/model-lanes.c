@@ -494,15 +494,13 @@ static void refresh_constants(slpi_fast_model_soa *c)
         if (c->prog[q].kb) c->prog[q].k = c->S[(size_t)c->prog[q].b * SLPI_ENSEMBLE_BLOCK];
 }
 
-int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_problem *p, slpi_error *err)
+int slpi_fast_model_soa_init(slpi_fast_model_soa *c, const slpi_plan *plan, slpi_error *err)
 {
     memset(c, 0, sizeof *c);
-    slpi_plan *plan = NULL;
-    int rc = slpi_plan_compile(&plan, p, err); /* the model, parsed once */
-    if (rc != SLPI_OK) return rc;
-    c->plan = plan;
+    const slpi_problem *p = slpi_plan_problem(plan);
+    c->plan = slpi_plan_ref(plan); /* the model, parsed once: the plan's */
     c->m = slpi_plan_model(plan);
-    rc = slpi_fast_tapes_build(&c->tp, c->m, err);
+    int rc = slpi_fast_tapes_build(&c->tp, c->m, err);
     if (rc != SLPI_OK) return rc;
     c->dim = c->m->alg.dim;
     c->M = c->m->M;

@@ -94,11 +94,13 @@ static void check(const char *preset, const char *key, int own_x0, int own_dW, i
     slpi_stepper_shape(st, &dim, &M, &nd, NULL, NULL);
     long rows = slpi_stepper_row_steps(st, every, NULL);
     slpi_problem q = *p;
-    TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: finish: %s", preset, err.msg);
+    slpi_plan *plan = NULL;
+    TEST_CHECKF(slpi_problem_plan(&plan, &q, &err) == SLPI_OK, "%s: finish: %s", preset, err.msg);
     slpi_ens_lanes *L = NULL;
     const char *why = "";
-    TEST_CHECKF(slpi_ens_lanes_new(&L, &q, every, &why, &err) == SLPI_OK && L, "%s %s: no lanes (%s) %s", preset,
-                key ? key : "", why, err.msg);
+    TEST_CHECKF(plan && slpi_ens_lanes_new(&L, plan, every, &why, &err) == SLPI_OK && L, "%s %s: no lanes (%s) %s",
+                preset, key ? key : "", why, err.msg);
+    slpi_plan_unref(plan); /* the lanes hold their reference */
     double *x0 = NULL, *dW = NULL;
     void *map = NULL;
     size_t maplen = 0;
@@ -176,8 +178,10 @@ static void check_pole(const char *H, const char *x0, const char *h)
     slpi_problem q = *p;
     slpi_ens_lanes *L = NULL;
     const char *why = "";
-    TEST_CHECK(slpi_problem_finish(&q, &err) == SLPI_OK);
-    TEST_CHECKF(slpi_ens_lanes_new(&L, &q, 1, &why, &err) == SLPI_OK && L, "H=%s: no lanes (%s)", H, why);
+    slpi_plan *plan = NULL;
+    TEST_CHECK(slpi_problem_plan(&plan, &q, &err) == SLPI_OK);
+    TEST_CHECKF(plan && slpi_ens_lanes_new(&L, plan, 1, &why, &err) == SLPI_OK && L, "H=%s: no lanes (%s)", H, why);
+    slpi_plan_unref(plan);
     int nd = 0;
     if (st) slpi_stepper_shape(st, NULL, NULL, &nd, NULL, NULL);
     sink sk = { 4, 3 + nd, 9, 0, 0, malloc((size_t)(9 * 4 * (3 + nd)) * sizeof(double)) };

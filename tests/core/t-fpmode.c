@@ -139,7 +139,10 @@ static void check_lanes(const char *name, int caller_flushes)
     slpi_ens_lanes *L = NULL;
     const char *why = "";
     slpi_error err = { 0 };
-    ok = ok && slpi_ens_lanes_new(&L, p, 1, &why, &err) == SLPI_OK && L;
+    slpi_plan *plan = NULL;
+    ok = ok && slpi_problem_plan(&plan, p, &err) == SLPI_OK && slpi_ens_lanes_new(&L, plan, 1, &why, &err) == SLPI_OK &&
+        L;
+    slpi_plan_unref(plan);
     TEST_CHECKF(ok, "rigid-body/%s noise=%s: no lanes: %s %s", name, noise, why, err.msg);
     double dW[16] = { 0 };
     double x[3] = { 1, 1, 1 };

@@ -404,8 +404,10 @@ static void check_failures(void)
         slpi_ens_lanes *L = NULL;
         const char *why = "";
         caller_sets(d);
-        ok =
-            ok && slpi_problem_finish(&q, &err) == SLPI_OK && slpi_ens_lanes_new(&L, &q, 1, &why, &err) == SLPI_OK && L;
+        slpi_plan *plan = NULL;
+        ok = ok && slpi_problem_plan(&plan, &q, &err) == SLPI_OK &&
+            slpi_ens_lanes_new(&L, plan, 1, &why, &err) == SLPI_OK && L;
+        slpi_plan_unref(plan);
         check_restored(d, "slpi_ens_lanes_new");
         TEST_CHECKF(ok, "model with a pole: no lanes: %s %s", why, err.msg);
         caller_sets(d);

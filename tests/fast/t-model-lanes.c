@@ -16,6 +16,7 @@
  * says why in the general path's words, the lanes only void their block. */
 #include "fastutil.h"
 #include "core/expr.h"
+#include "core/plan.h"
 
 typedef struct {
     const char *name;
@@ -86,9 +87,11 @@ static void compare(const model *m, const policy *pol, slpi_fast_isa isa, int nl
     if (!f) return;
     slpi_fast_model_soa soa;
     slpi_error err = { 0 };
-    TEST_CHECKF(slpi_fast_model_soa_kind(&p, NULL) == SLPI_FAST_SOA_MODEL &&
-                    slpi_fast_model_soa_init(&soa, &p, &err) == 0,
+    slpi_plan *plan = NULL;
+    TEST_CHECKF(slpi_fast_model_soa_kind(&p, NULL) == SLPI_FAST_SOA_MODEL && slpi_plan_compile(&plan, &p, &err) == 0 &&
+                    slpi_fast_model_soa_init(&soa, plan, &err) == 0,
                 "%s", err.msg);
+    slpi_plan_unref(plan); /* the lanes hold their reference */
     soa.isa = isa;
     enum { MAXL = 70, STEPS = 20 };
     const int dim = soa.dim, M = soa.M;
