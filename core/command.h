@@ -10,7 +10,7 @@
 
 #include "slpi/errors.h"
 typedef struct slpi_problem slpi_problem;
-#include "slpi/run.h"
+typedef struct slpi_run_result slpi_run_result; /* slpi/run.h, for its users only */
 
 /* Thread: not safe: sets the process's SIGINT, SIGTERM, SIGHUP, SIGALRM and SIGPROF
  * handlers (call it once, at start). Installs the `slpi` command's stop handler for each of

@@ -51,7 +51,7 @@ typedef struct {
     void (*seek)(void *ctx, long n);
 } slpi_path_ops;
 
-typedef struct {
+typedef struct slpi_run_result {
     long steps_done, failed_step, stagnated, capped, clipped;
     int max_iters;
     double mean_iters, max_radius, seconds;
