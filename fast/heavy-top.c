@@ -13,6 +13,7 @@
 #include "slpi/problem.h"
 #include "slpi/step.h"
 #include "core/problem-struct.h"
+#include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/so3.h"
 
@@ -62,109 +63,11 @@ static void ht_dgen(const slpi_fast_system *s, int k, double *out, const double 
         for (int i = 0; i < 3; i++) out[i] = 2 * c->k[0] * w[i];
 }
 
-static void ht_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
-{
-    double a[3], b[3], g[3];
-    (void)s;
-    slpi_fast_cross(a, mu, xi);
-    slpi_fast_cross(b, mu + 3, xi + 3);
-    slpi_fast_cross(g, mu + 3, xi);
-    for (int i = 0; i < 3; i++) {
-        out[i] = a[i] + b[i];
-        out[3 + i] = g[i];
-    }
-}
-
-static void ht_lie(const slpi_fast_system *s, double *out, const double *u, const double *v)
-{
-    double a[3], b[3], c[3];
-    (void)s;
-    slpi_fast_cross(a, u, v);
-    slpi_fast_cross(b, u, v + 3);
-    slpi_fast_cross(c, v, u + 3);
-    for (int i = 0; i < 3; i++) {
-        out[i] = a[i];
-        out[3 + i] = b[i] - c[i];
-    }
-}
-
-/* The textbook Rodrigues coefficients, rounded as written: s = sin t / t,
- * c1 = (1 - cos t)/t^2, c2 = (t - sin t)/t^3 (cancellation for small t: the variant the
- * audit's R2 compares; exact value the same as slpi_fast_exp_coeffs). cos_up: cos t taken
- * one ulp above the libm's value, a model of a cosine whose error is one-sided (NumPy
- * 1.24's AVX-512 cos is +0.63 ulp on average for t in [1e-3, 1e-2], where glibc's is
- * unbiased): the rotation's orthogonality error then has one sign at every step. */
-static void textbook_coeffs(double *s, double *c1, double *c2, double t2, int cos_up)
-{
-    double t = sqrt(t2);
-    if (t == 0) {
-        *s = 1, *c1 = 0.5, *c2 = 1.0 / 6;
-        return;
-    }
-    double ct = cos_up ? nextafter(cos(t), 2.0) : cos(t);
-    *s = sin(t) / t;
-    *c1 = (1 - ct) / t2;
-    *c2 = (t - sin(t)) / (t2 * t);
-}
-
-/* exp of the 4x4 SE(3) matrix [[hat(xi), b], [0, 0]] = [[R, V b], [0, 1]] by scaling and
- * squaring (|xi| 2^-j <= 1/4, Taylor to degree 14: remainder below 2^-60). */
-static void expm_se3(double *R, double *vb, const double *xi, const double *b)
-{
-    double A[16] = {0, -xi[2], xi[1], b[0], xi[2], 0, -xi[0], b[1], -xi[1], xi[0], 0, b[2], 0, 0, 0, 0};
-    double n = sqrt(slpi_fast_dot3(xi, xi)), E[16], P[16], T[16];
-    int j = 0;
-    while (n > 0.25) n *= 0.5, j++;
-    for (int i = 0; i < 16; i++) A[i] = ldexp(A[i], -j);
-    for (int i = 0; i < 16; i++) E[i] = P[i] = (i % 5 == 0);
-    for (int k = 1; k <= 14; k++) {
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++) {
-                double acc = 0;
-                for (int m = 0; m < 4; m++) acc += P[4 * r + m] * A[4 * m + c];
-                T[4 * r + c] = acc / k;
-            }
-        for (int i = 0; i < 16; i++) E[i] += (P[i] = T[i]);
-    }
-    for (; j > 0; j--) {
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++) {
-                double acc = 0;
-                for (int m = 0; m < 4; m++) acc += E[4 * r + m] * E[4 * m + c];
-                T[4 * r + c] = acc;
-            }
-        memcpy(E, T, sizeof E);
-    }
-    for (int r = 0; r < 3; r++) {
-        for (int c = 0; c < 3; c++) R[3 * r + c] = E[4 * r + c];
-        vb[r] = E[4 * r + 3];
-    }
-}
-
-static int ht_orbit(const slpi_fast_system *s, double *out, const double *sigma,
-                        const double *mu)
+/* O_exp in the form of the key exp_form (fast/algebra-se3.c). */
+static int ht_orbit(const slpi_fast_system *s, double *out, const double *sigma, const double *mu)
 {
     const ht_ctx *ctx = s->data;
-    const double *xi = sigma, *b = sigma + 3;
-    double c1, c2, R[9], v[3];   /* (1 - cos t)/t^2, (t - sin t)/t^3, t = |xi| */
-    if (ctx->exp_form == 2) {
-        expm_se3(R, v, xi, b);
-    } else {
-        double sn = 0, xb[3], xxb[3];
-        int textbook = ctx->exp_form == 1 || ctx->exp_form == 3;
-        if (textbook) textbook_coeffs(&sn, &c1, &c2, slpi_fast_dot3(xi, xi), ctx->exp_form == 3);
-        else slpi_fast_exp_coeffs(&c1, &c2, slpi_fast_dot3(xi, xi));
-        slpi_fast_cross(xb, xi, b);
-        slpi_fast_cross(xxb, xi, xb);
-        for (int i = 0; i < 3; i++) v[i] = b[i] + c1 * xb[i] + c2 * xxb[i];
-        if (textbook) slpi_fast_rot_coeffs(R, xi, sn, c1);
-        else slpi_fast_rodrigues(R, xi);
-    }
-    double gv[3], w[3];
-    slpi_fast_cross(gv, mu + 3, v);
-    for (int i = 0; i < 3; i++) w[i] = mu[i] + gv[i];
-    slpi_fast_mat3t_vec(out, R, w);
-    slpi_fast_mat3t_vec(out + 3, R, mu + 3);
+    slpi_fast_se3_orbit_form(out, sigma, mu, ctx->exp_form);
     return 0;
 }
 
@@ -178,14 +81,12 @@ static double ht_energy(const ht_ctx *c, const double *x)
 static void ht_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     const ht_ctx *c = s->data;
-    double H = ht_energy(c, x), C1 = slpi_fast_dot3(x + 3, x + 3), C2 = slpi_fast_dot3(x, x + 3);
+    double H = ht_energy(c, x);
     slpi_diag_add(d, "H0", H);
-    slpi_diag_add(d, "C1", C1);   /* |gamma|^2 */
-    slpi_diag_add(d, "C2", C2);   /* pi.gamma */
+    slpi_fast_se3_casimirs(d, x);
     if (x0) {
         slpi_diag_add(d, "H0_dev", H - ht_energy(c, x0));
-        slpi_diag_add(d, "C1_dev", C1 - slpi_fast_dot3(x0 + 3, x0 + 3));
-        slpi_diag_add(d, "C2_dev", C2 - slpi_fast_dot3(x0, x0 + 3));
+        slpi_fast_se3_casimir_devs(d, x, x0);
         slpi_diag_add(d, "pi3_dev", x[2] - x0[2]);
     }
     if (c->form == SLPI_HT_FORM_SVI) {
@@ -257,9 +158,9 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     if (rkmk) {
         /* The generic coordinate schemes integrate (pi, gamma) only in the RKMK form;
          * the SVI form (with R) is advanced by SVI-SD alone. */
-        s->coad = ht_coad;
+        s->coad = slpi_fast_se3_coad;
         s->orbit = ht_orbit;
-        s->lie = ht_lie;
+        s->lie = slpi_fast_se3_lie;
     }
     return SLPI_OK;
 }

@@ -25,10 +25,10 @@
  * the certified path's UNABLE names it). In a constant subexpression it is an input
  * error at creation.
  *
- * STRUCTURE. The algebra's operations are the built-in system's with the same algebra,
- * reused, not repeated: so3 the rigid body (ISO form), se3 the heavy top (RKMK form),
- * so(n) Manakov, so3^k the point vortices (model B: hat blocks), each built with no noise and
- * held as `inner`; su(n) installs fast/sun.c's kernels with this file's gradients. Only
+ * STRUCTURE. The algebra's operations are its family's (fast/algebra.h: se3), or the
+ * built-in system's with the same algebra, reused, not repeated: so3 the rigid body (ISO
+ * form), so(n) Manakov, so3^k the point vortices (model B: hat blocks), each built with no
+ * noise and held as `inner`; su(n) installs fast/sun.c's kernels with this file's gradients. Only
  * the gradients, their derivatives, Psi (B_k = xi_k^*, so Psi = -sum_k delta_k xi_k in
  * the matrix representation), the ISOMP map that calls Psi, and the diagnostics are the
  * model's own. */
@@ -46,6 +46,7 @@
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"
+#include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/dense.h"
 #include "fast/so3.h"
@@ -55,7 +56,7 @@
 typedef struct {
     slpi_fast_sun sun;            /* su(n): first member (fast/sun.h) */
     slpi_fast_system inner;       /* the other algebras: the built-in's operations */
-    int has_inner, has_sun;
+    int has_inner, has_sun, has_se3;
     const slpi_plan *plan;        /* a reference, released by model_clear */
     const slpi_model *m;          /* the plan's parsed model (slpi_plan_model) */
     slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
@@ -366,7 +367,10 @@ static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const dou
         double H0 = model_value(c, 0, x0);
         slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
     }
-    if (c->has_inner) {
+    if (c->has_se3) {
+        slpi_fast_se3_casimirs(d, x);
+        if (x0) slpi_fast_se3_casimir_devs(d, x, x0);
+    } else if (c->has_inner) {
         slpi_diag in = { 0 };
         c->inner.diagnostics(&c->inner, &in, x, x0);
         for (int i = 0; i < in.n; i++)
@@ -409,10 +413,8 @@ static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
         c->has_inner = 1;
         return slpi_fast_sys_rigid_body(&c->inner, &q, err);
     case SLPI_ALGEBRA_SE3:
-        slpi_problem_init(&q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-        q.ht.noise = SLPI_HT_NOISE_NONE;
-        c->has_inner = 1;
-        return slpi_fast_sys_heavy_top(&c->inner, &q, err);
+        c->has_se3 = 1; /* its family's operations (fast/algebra-se3.c) */
+        return SLPI_OK;
     case SLPI_ALGEBRA_SON:
         slpi_problem_init(&q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
         q.mk.n = a->n;
@@ -476,6 +478,11 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     }
     if (c->has_sun) {
         slpi_fast_sun_fill_ops(s);
+    } else if (c->has_se3) {
+        s->mdim = 0;
+        s->coad = slpi_fast_se3_coad;
+        s->orbit = slpi_fast_se3_orbit;
+        s->lie = slpi_fast_se3_lie;
     } else {
         const slpi_fast_system *in = &c->inner;
         s->mdim = in->mdim;
