@@ -77,7 +77,7 @@ static void check_values(void)
 /* Coefficients mapped by both paths at size N. */
 static void check_coefficients(slpi_system_id s, int N, const char *ic)
 {
-    char v[8];
+    char v[16];
     snprintf(v, sizeof v, "%d", N);
     slpi_problem p = problem(s, SLPI_SCHEME_ISOMP, "N", v);
     slpi_error err;

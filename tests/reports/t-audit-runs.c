@@ -100,10 +100,10 @@ static void check_long_folder(const char *dir)
     memset(&a, 0, sizeof a);
     if (ok && load_run(reg, deep, &a) == SLPI_OK && a.nchecks == 2) {
         struct stat st;
-        snprintf(sub, sizeof sub, "%s/data/%s.tsv", deep, a.checks[0].figure);
-        TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS && a.checks[0].figure[0] && stat(sub, &st) == 0 &&
-                    st.st_size > 0, "a %zu-byte report folder: %s (%s)", strlen(deep), a.checks[0].evidence,
-                    a.checks[0].figure);
+        int w = snprintf(sub, sizeof sub, "%s/data/%s.tsv", deep, a.checks[0].figure);
+        TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS && a.checks[0].figure[0] && w < (int)sizeof sub &&
+                        stat(sub, &st) == 0 && st.st_size > 0,
+                    "a %zu-byte report folder: %s (%s)", strlen(deep), a.checks[0].evidence, a.checks[0].figure);
     }
     slpi_audit_free(&a);
 }
