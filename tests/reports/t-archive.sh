@@ -247,6 +247,7 @@ print("%016x" % h)') ;;
       sha256) got=$(git show "$rev:$file" 2>/dev/null | sha256sum | cut -c1-16) ;;
       rules) got=$(git show "$rev:$file" 2>/dev/null | sed -n 's/^Registry digest (.*): \([0-9a-f]*\)$/\1/p') ;;
       decision) got=$(git show "$rev:$file" 2>/dev/null | sed -n 's/^Decision digest (.*): \([0-9a-f]*\)$/\1/p') ;;
+      sources) got=$(git show "$rev:$file" 2>/dev/null | sed -n 's/^Decision sources (\([0-9a-f]*\)):.*$/\1/p') ;;
       executable) case $what in *"git does not keep executables"*) nexe=$((nexe + 1)); continue ;; esac
                   got="(not said to be an executable's)" ;;
       *) got="(kind $kind unknown)" ;;
