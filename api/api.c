@@ -18,8 +18,8 @@
 #include "slpi/stepper.h"
 #include <stdint.h>
 #include <stddef.h>
-#include "core/problem-struct.h"
 #include "api/api.h"
+#include "api/stepper-struct.h"
 #include "core/rows.h"
 #include "core/steps.h"
 #include "core/progress.h"
@@ -196,28 +196,6 @@ int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n)
  * as a noise file's are), and the rows of every `every`-th step and the last one. Step n's
  * increments depend only on n, so any split of the steps into advances gives the same
  * bits as one call (python/slpi runs in pieces of about 0.05 s to stay interruptible). */
-struct slpi_stepper {
-    slpi_problem q;            /* finished; q.path is the current path */
-    int ref, dim, M, ndiag;
-    long n;                    /* steps done */
-    slpi_fast *fast;
-    double *x, *x0, *dW;
-    double *given;             /* the initial state given (given0 or user), or NULL: the problem's */
-    double *given0, *user;     /* the one given at slpi_stepper_new; the last of slpi_stepper_restart_from */
-    slpi_ref *cert;
-    arb_ptr bx, bx0;
-    slpi_fast_at fat;          /* what the steps step: the run object and its state */
-    slpi_ref_at rat;
-    slpi_steps steps;          /* the problem's noise and the tally (core/steps.h) */
-    slpi_rows rows;            /* the problem's output grid (every = 0; core/rows.h) */
-    slpi_observer observer;    /* slpi_stepper_set_observer (NULL: none) */
-    void *observer_ctx;
-    int observing;             /* inside the observer: an advance or restart of s is refused */
-    double *mid;               /* the certified state's midpoints, for the observer */
-    double D;                  /* clipping threshold of given increments (+inf: none) */
-    long clipped;              /* given increments clipped since step 0 */
-    const char *diag_name[SLPI_MAX_DIAG];
-};
 
 static int stepper_error(slpi_error *err, int code, const char *what)
 {
@@ -237,7 +215,7 @@ static int inside_observer(slpi_stepper *s, const char *what, slpi_error *err)
 static int stepper_rewind(slpi_stepper *s, slpi_error *err)
 {
     int rc = SLPI_OK;
-    s->clipped = 0;
+    s->clipped = s->clip_base = 0;
     s->n = 0;
     s->rows.next = 0;
     if (s->fast) {
@@ -531,7 +509,9 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             if (rc != SLPI_OK) break;
         }
         slpi_step_status st;
-        if ((rc = slpi_steps_take(&s->steps, n, dW ? s->dW : NULL, &st, &err)) != SLPI_OK) break;
+        rc = slpi_steps_take(&s->steps, n, dW ? s->dW : NULL, &st, &err);
+        if (!dW) s->clipped = s->clip_base + slpi_steps_clipped(&s->steps); /* current for an observer's save */
+        if (rc != SLPI_OK) break;
         const slpi_step_info info = s->steps.info;
         if (slpi_step_failed(st)) {
             const char *why = s->cert ? slpi_ref_unable_reason(s->cert) : slpi_fast_failure_reason(s->fast);
@@ -550,7 +530,6 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
         }
         if (s->observer && observe(s)) break;   /* stopped: the rows so far are a prefix */
     }
-    if (!dW) s->clipped = slpi_steps_clipped(&s->steps);
     return slpi_api_record(&err, rc);
 }
 

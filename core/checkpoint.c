@@ -131,6 +131,22 @@ int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error
     return rc;
 }
 
+char *slpi_checkpoint_format(const slpi_checkpoint *c, size_t *len)
+{
+    char *buf = NULL;
+    FILE *m = open_memstream(&buf, len);
+    if (!m) return NULL;
+    write_body(m, c);
+    fflush(m);
+    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, *len);
+    fprintf(m, "end %016" PRIx64 "\n", d);
+    if (fclose(m) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 int slpi_checkpoint_write_text(const char *path, const char *buf, size_t len, slpi_error *err)
 {
     uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, len);
@@ -291,6 +307,9 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
     return SLPI_OK;
 }
 
+static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, size_t len, const char *format,
+                     int version, slpi_error *err);
+
 /* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
 static char *slurp(const char *path, size_t *len, slpi_error *err)
 {
@@ -326,12 +345,22 @@ static char *slurp(const char *path, size_t *len, slpi_error *err)
 
 int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char *format, int version, slpi_error *err)
 {
+    size_t len;
+    char *text = slurp(path, &len, err);
+    if (!text) {
+        memset(r, 0, sizeof *r);
+        return SLPI_EINPUT;
+    }
+    return open_text(r, path, text, len, format, version, err);
+}
+
+/* As slpi_checkpoint_open on text (len bytes, NUL-terminated, malloc'd: the reader owns it). */
+static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, size_t len, const char *format,
+                     int version, slpi_error *err)
+{
     memset(r, 0, sizeof *r);
     r->name = path;
     r->err = err;
-    size_t len;
-    char *text = slurp(path, &len, err);
-    if (!text) return SLPI_EINPUT;
     r->text = r->pos = r->end = text;
     char want[64];
     snprintf(want, sizeof want, "# %s %d", format, version);
@@ -382,17 +411,33 @@ void slpi_checkpoint_close(slpi_checkpoint_reader *r)
     r->text = r->pos = r->end = NULL;
 }
 
+/* The fields of the reader r, opened on a run checkpoint, into c (freed on error). */
+static int read_run(slpi_checkpoint_reader *r, slpi_checkpoint *c, int rc)
+{
+    if (rc != SLPI_OK) return rc;
+    rc = read_header(r, c);
+    if (rc == SLPI_OK) rc = read_problem_and_state(r, c);
+    slpi_checkpoint_close(r);
+    if (rc != SLPI_OK) slpi_checkpoint_free(c);
+    return rc;
+}
+
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err)
 {
     memset(c, 0, sizeof *c);
     slpi_checkpoint_reader r;
-    int rc = slpi_checkpoint_open(&r, path, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err);
-    if (rc != SLPI_OK) return rc;
-    rc = read_header(&r, c);
-    if (rc == SLPI_OK) rc = read_problem_and_state(&r, c);
-    slpi_checkpoint_close(&r);
-    if (rc != SLPI_OK) slpi_checkpoint_free(c);
-    return rc;
+    return read_run(&r, c, slpi_checkpoint_open(&r, path, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err));
+}
+
+int slpi_checkpoint_parse(slpi_checkpoint *c, const char *name, const char *text, slpi_error *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t len = strlen(text);
+    char *copy = len <= (size_t)CKPT_MAX_BYTES ? malloc(len + 1) : NULL;
+    if (!copy) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory or larger than 1 GiB", name);
+    memcpy(copy, text, len + 1);
+    slpi_checkpoint_reader r;
+    return read_run(&r, c, open_text(&r, name, copy, len, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err));
 }
 
 /* ------------------------------------------------------------------ batch checkpoints */

@@ -31,6 +31,11 @@ typedef struct {
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err);
 /* Read and validate a checkpoint file; errors read "file:line: problem". */
 int slpi_checkpoint_read(const char *path, slpi_checkpoint *c, slpi_error *err);
+/* The same on text: c as the file's bytes (malloc'd, NUL-terminated, *len of them; NULL
+ * when out of memory), and a checkpoint read from such text, errors naming `name`
+ * (slpi_stepper_save and slpi_stepper_load, api/stepper-state.c). */
+char *slpi_checkpoint_format(const slpi_checkpoint *c, size_t *len);
+int slpi_checkpoint_parse(slpi_checkpoint *c, const char *name, const char *text, slpi_error *err);
 void slpi_checkpoint_free(slpi_checkpoint *c);
 /* frees n path state tokens and their array (a path's state_save, slpi.h) */
 void slpi_checkpoint_tokens_free(char **x, int n);

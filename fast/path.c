@@ -14,6 +14,7 @@
 #include "slpi/run.h"
 #include "slpi/fast.h"
 #include "core/checkpoint.h"
+#include "fast/state-tokens.h"
 
 typedef struct {
     slpi_fast *s;
@@ -126,15 +127,14 @@ static void fast_summary(void *ctx, FILE *f)
     (void)f;
 }
 
-/* Checkpoint tokens: the state's doubles as %a hex floats (strtod reads them back
- * exactly), the solver counters as decimal integers, then what the scheme carries from
- * step to step (slpi_fast_carry_get: a warm start), as %a. */
-static int fast_state_save(void *ctx, char ***tokens)
+/* Checkpoint tokens (fast/state-tokens.h): the state's doubles as %a hex floats (strtod
+ * reads them back exactly), the solver counters as decimal integers, then what the scheme
+ * carries from step to step (slpi_fast_carry_get: a warm start), as %a. */
+int slpi_fast_state_tokens(char ***tokens, const slpi_fast *s, const double *x, int dim)
 {
-    fast_ctx *c = ctx;
-    int nc = slpi_fast_carry_get(c->s, NULL), n = c->dim + SLPI_FAST_NCOUNTERS + nc;
+    int nc = slpi_fast_carry_get(s, NULL), n = dim + SLPI_FAST_NCOUNTERS + nc;
     long cnt[SLPI_FAST_NCOUNTERS];
-    slpi_fast_counters(c->s, cnt);
+    slpi_fast_counters(s, cnt);
     double *carry = malloc((size_t)nc * sizeof *carry + 1);
     char **t = calloc((size_t)n, sizeof *t);
     *tokens = NULL;
@@ -143,53 +143,69 @@ static int fast_state_save(void *ctx, char ***tokens)
         free(t);
         return -1;
     }
-    slpi_fast_carry_get(c->s, carry);
+    slpi_fast_carry_get(s, carry);
     for (int i = 0; i < n; i++) {
         if (!(t[i] = malloc(40))) {
             slpi_checkpoint_tokens_free(t, i);
             free(carry);
             return -1;
         }
-        if (i < c->dim) snprintf(t[i], 40, "%a", c->x[i]);
-        else if (i < c->dim + SLPI_FAST_NCOUNTERS) snprintf(t[i], 40, "%ld", cnt[i - c->dim]);
-        else snprintf(t[i], 40, "%a", carry[i - c->dim - SLPI_FAST_NCOUNTERS]);
+        if (i < dim)
+            snprintf(t[i], 40, "%a", x[i]);
+        else if (i < dim + SLPI_FAST_NCOUNTERS)
+            snprintf(t[i], 40, "%ld", cnt[i - dim]);
+        else
+            snprintf(t[i], 40, "%a", carry[i - dim - SLPI_FAST_NCOUNTERS]);
     }
     free(carry);
     *tokens = t;
     return n;
 }
 
+int slpi_fast_state_untokens(slpi_fast *s, double *x, int dim, int n, char *const *tokens)
+{
+    long cnt[SLPI_FAST_NCOUNTERS];
+    int nc = n - dim - SLPI_FAST_NCOUNTERS, ok = nc >= 0;
+    double *y = malloc((size_t)dim * sizeof *y), *carry = malloc((size_t)(ok ? nc : 0) * sizeof *carry + 1);
+    if (!y || !carry) errno = ENOMEM; /* (slpi.h: state_load) */
+    ok = ok && y && carry;
+    for (int i = 0; ok && i < n; i++) {
+        char *end;
+        errno = 0;
+        if (i < dim || i >= dim + SLPI_FAST_NCOUNTERS) {
+            double v = strtod(tokens[i], &end);
+            ok = end != tokens[i] && *end == '\0' && isfinite(v);
+            if (i < dim)
+                y[i] = v;
+            else
+                carry[i - dim - SLPI_FAST_NCOUNTERS] = v;
+        } else {
+            cnt[i - dim] = strtol(tokens[i], &end, 10);
+            ok = end != tokens[i] && *end == '\0' && !errno && cnt[i - dim] >= 0;
+        }
+    }
+    /* the carry belongs to the state the next step is handed: the loaded x */
+    if (ok) ok = slpi_fast_carry_set(s, y, carry, nc) == SLPI_OK;
+    if (ok) {
+        memcpy(x, y, (size_t)dim * sizeof *y);
+        slpi_fast_set_counters(s, cnt);
+    }
+    free(y);
+    free(carry);
+    return ok ? SLPI_OK : SLPI_EINPUT;
+}
+
+static int fast_state_save(void *ctx, char ***tokens)
+{
+    fast_ctx *c = ctx;
+    return slpi_fast_state_tokens(tokens, c->s, c->x, c->dim);
+}
+
 static int fast_state_load(void *ctx, int n, char *const *tokens)
 {
     fast_ctx *c = ctx;
     c->diag_fresh = 0;
-    long cnt[SLPI_FAST_NCOUNTERS];
-    int nc = n - c->dim - SLPI_FAST_NCOUNTERS, ok = nc >= 0;
-    double *x = malloc((size_t)c->dim * sizeof *x), *carry = malloc((size_t)(ok ? nc : 0) * sizeof *carry + 1);
-    if (!x || !carry) errno = ENOMEM;   /* (slpi.h: state_load) */
-    ok = ok && x && carry;
-    for (int i = 0; ok && i < n; i++) {
-        char *end;
-        errno = 0;
-        if (i < c->dim || i >= c->dim + SLPI_FAST_NCOUNTERS) {
-            double v = strtod(tokens[i], &end);
-            ok = end != tokens[i] && *end == '\0' && isfinite(v);
-            if (i < c->dim) x[i] = v;
-            else carry[i - c->dim - SLPI_FAST_NCOUNTERS] = v;
-        } else {
-            cnt[i - c->dim] = strtol(tokens[i], &end, 10);
-            ok = end != tokens[i] && *end == '\0' && !errno && cnt[i - c->dim] >= 0;
-        }
-    }
-    /* the carry belongs to the state the next step is handed: the loaded x */
-    if (ok) ok = slpi_fast_carry_set(c->s, x, carry, nc) == SLPI_OK;
-    if (ok) {
-        memcpy(c->x, x, (size_t)c->dim * sizeof *x);
-        slpi_fast_set_counters(c->s, cnt);
-    }
-    free(x);
-    free(carry);
-    return ok ? SLPI_OK : SLPI_EINPUT;
+    return slpi_fast_state_untokens(c->s, c->x, c->dim, n, tokens);
 }
 
 static const char *fast_why(void *ctx)

@@ -17,6 +17,7 @@
 #include "ref/ref.h"
 #include "core/clock.h"
 #include "core/checkpoint.h"
+#include "ref/state-tokens.h"
 #include "core/progress.h"
 
 typedef struct {
@@ -194,15 +195,15 @@ static int dump_shaped(const char *s)
     return *s == '\0';
 }
 
-/* The state's balls, then the Lohner set behind them when the object propagates in
- * that form (slpi_ref_lohner_get), so a resumed run continues the same set. */
-static int ref_state_save(void *ctx, char ***tokens)
+/* Checkpoint tokens (ref/state-tokens.h): the state's balls, then the Lohner set behind
+ * them when the object propagates in that form (slpi_ref_lohner_get), so a resumed run
+ * continues the same set. */
+int slpi_ref_state_tokens(char ***tokens, const slpi_ref *s, arb_srcptr x, int dim)
 {
-    ref_ctx *c = ctx;
-    int m = slpi_ref_lohner_size(c->s), n = c->dim + m;
+    int m = slpi_ref_lohner_size(s), n = dim + m;
     arb_ptr v = _arb_vec_init(n);
-    _arb_vec_set(v, c->x, c->dim);
-    if (m) slpi_ref_lohner_get(v + c->dim, c->s);
+    _arb_vec_set(v, x, dim);
+    if (m) slpi_ref_lohner_get(v + dim, s);
     char **t = malloc((size_t)n * sizeof *t);
     *tokens = NULL;
     for (int i = 0; t && i < n; i++) {
@@ -220,20 +221,31 @@ static int ref_state_save(void *ctx, char ***tokens)
     return n;
 }
 
-static int ref_state_load(void *ctx, int n, char *const *tokens)
+int slpi_ref_state_untokens(slpi_ref *s, arb_ptr x, int dim, int n, char *const *tokens)
 {
-    ref_ctx *c = ctx;
-    c->diag_fresh = 0;
-    int m = slpi_ref_lohner_size(c->s);
-    if (n != c->dim + m) return SLPI_EINPUT;
+    int m = slpi_ref_lohner_size(s);
+    if (n != dim + m) return SLPI_EINPUT;
     arb_ptr v = _arb_vec_init(n);
     int ok = 1;
     for (int i = 0; ok && i < n; i++)
         ok = dump_shaped(tokens[i]) && arb_load_str(v + i, tokens[i]) == 0 && arb_is_finite(v + i);
-    if (ok && m) ok = slpi_ref_lohner_put(c->s, v + c->dim, v) == SLPI_OK;
-    if (ok) _arb_vec_swap(c->x, v, c->dim);
+    if (ok && m) ok = slpi_ref_lohner_put(s, v + dim, v) == SLPI_OK;
+    if (ok) _arb_vec_swap(x, v, dim);
     _arb_vec_clear(v, n);
     return ok ? SLPI_OK : SLPI_EINPUT;
+}
+
+static int ref_state_save(void *ctx, char ***tokens)
+{
+    ref_ctx *c = ctx;
+    return slpi_ref_state_tokens(tokens, c->s, c->x, c->dim);
+}
+
+static int ref_state_load(void *ctx, int n, char *const *tokens)
+{
+    ref_ctx *c = ctx;
+    c->diag_fresh = 0;
+    return slpi_ref_state_untokens(c->s, c->x, c->dim, n, tokens);
 }
 
 /* The work inside a certified step, on the run's progress line. */

@@ -3,6 +3,7 @@
 #define SLPI_PUBLIC_STEPPER_H
 
 #include <stdint.h>
+#include <stddef.h>
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
@@ -83,6 +84,21 @@ typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, in
  * "called from the stepper's own observer"): return nonzero to stop instead.
  * NULL: fn (no observer), ctx (passed as given). */
 void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx);
+/* A checkpoint of the stepper: the text of a run checkpoint (docs/design.md#formats,
+ * format slpi-checkpoint 1) holding its step, state, solver counters, warm start, OU
+ * state and counts (slpi_stepper_counts), and its problem, noise path and initial state,
+ * written into buf (at most n bytes, NUL-terminated, as snprintf); returns its length (the
+ * whole text's, as snprintf), -1 on error (recorded). Save after an advance or inside the
+ * observer: slpi_stepper_load of the text into a stepper of the same problem, noise path
+ * and initial state continues with the bits of one that never stopped.
+ * NULL: buf (the length only; n must then be 0). */
+long slpi_stepper_save(slpi_stepper *s, char *buf, size_t n);
+/* Load a checkpoint text of slpi_stepper_save: the stepper then stands at its step, as
+ * the saving one did. SLPI_EINPUT, naming what differs, for text that is malformed or was
+ * edited (its end digest), of `slpi run`, or of another problem, noise path, initial
+ * state, state size or path (fast/ref); the stepper is then unchanged, or back at step 0
+ * where its state tokens were refused. Refused inside the stepper's own observer. */
+int slpi_stepper_load(slpi_stepper *s, const char *text);
 
 #ifdef __cplusplus
 }

@@ -337,6 +337,13 @@ static void steppers(void)
     TEST_CHECK(slpi_stepper_row_steps(s, 0, NULL) == 13 && slpi_stepper_row_steps(s, 5, at) == 4 && at[3] == 12
                && slpi_stepper_row_steps(s, -1, NULL) == -1);
 
+    NULL_CASE(slpi_stepper_save, buf)
+    long ckpt = slpi_stepper_save(s, NULL, 0);
+    char *ckpt_text = malloc((size_t)(ckpt > 0 ? ckpt : 0) + 1);
+    TEST_CHECK(ckpt > 0 && ckpt_text && slpi_stepper_save(s, ckpt_text, (size_t)ckpt + 1) == ckpt &&
+               slpi_stepper_load(s, ckpt_text) == SLPI_OK);
+    free(ckpt_text);
+
     NULL_CASE(slpi_stepper_advance, dW)
     NULL_CASE(slpi_stepper_advance, xrad)
     NULL_CASE(slpi_stepper_advance, diag)
