@@ -76,17 +76,23 @@ class Checkpoint:
             return
         meta = dict(self.call, format=FORMAT, version=VERSION, done=done, clipped=clipped, capped=capped)
         data = {k: np.ascontiguousarray(a[:done]) for k, a in arrays.items() if a is not None}
-        tmp = "%s.part-%d" % (self.path, os.getpid())
-        try:
-            with open(tmp, "wb") as f:
-                np.savez(f, meta=np.array(json.dumps(meta, sort_keys=True)), state=h.export(), **data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        atomic_savez(self.path, meta=np.array(json.dumps(meta, sort_keys=True)), state=h.export(), **data)
         self.last = done
+
+
+def atomic_savez(path, **arrays):
+    """np.savez of arrays into path, atomically: a temporary file beside it, fsync,
+    rename (path holds the old file or the new one, whole, whatever stops the write)."""
+    tmp = "%s.part-%d" % (path, os.getpid())
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def options(checkpoint, every, resume, points, merge, out, reduce, quantiles):

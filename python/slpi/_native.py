@@ -38,6 +38,8 @@ void slpi_stepper_row(slpi_stepper *s, double *x, double *xrad, double *diag, do
 int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long every, double *x, double *xrad,
                          double *diag, double *drad, int *iters, double *resid, long *rows);
 int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, int nx0);
+long slpi_stepper_save(slpi_stepper *s, char *buf, size_t n);
+int slpi_stepper_load(slpi_stepper *s, const char *text);
 int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
                       int threads);
 void slpi_ensemble_free(slpi_ensemble *e);

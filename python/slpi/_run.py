@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib
+from slpi import _run_state
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _keys_of, _problem, _ptr,
@@ -83,7 +84,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(N
                               _ptr(None if out["diag"] is None else out["diag"][row]),
                               _ptr(None if out["drad"] is None else out["drad"][row]))
         row += 1
-    done, piece = 0, _FIRST_PIECE
+    done, piece, base = 0, _FIRST_PIECE, _lib.slpi_stepper_position(st.s)
     rows = _ffi.new("long *")
     while done < steps:
         n = min(piece, steps - done)
@@ -98,8 +99,8 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(N
         row += rows[0]
         _raise_callback_error(st.pr)
         _check(rc)
-        progress.add(_lib.slpi_stepper_position(st.s) - done)
-        if _lib.slpi_stepper_position(st.s) < done + n or kept[0] is not None or kept[1]:   # an observer stopped it
+        progress.add(_lib.slpi_stepper_position(st.s) - base - done)
+        if _lib.slpi_stepper_position(st.s) < base + done + n or kept[0] is not None or kept[1]:   # an observer stopped it
             break
         done += n
         dt = time.perf_counter() - t0
@@ -176,7 +177,7 @@ def _observer(fn, dim, kept):
 
 
 def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at=None, observer=None,
-        progress=False, max_memory=None, **keys):
+        progress=False, max_memory=None, checkpoint=None, checkpoint_every=None, resume=None, **keys):
     """Integrate one path: the fast path (doubles) or the certified path (``ref=True``).
 
     Parameters
@@ -215,6 +216,13 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         Show progress (tqdm where installed, else a line on standard error).
     max_memory : int, optional
         Bytes the result may take; default: the memory available now.
+    checkpoint, checkpoint_every, resume : optional
+        Write the stepper's state and the rows so far to the file ``checkpoint`` (a
+        ``.npz``, atomically) every ``checkpoint_every`` steps (default: only at the end),
+        at the end, and when Ctrl-C or the observer stops the call; ``resume``: continue
+        from such a file (it may be ``checkpoint``), given the same problem, ``ref``, ``x0``
+        and ``dW``: the Result is the uninterrupted call's, bit for bit
+        (slpi/_run_state.py). A failing step keeps the last checkpoint.
     **keys
         More problem settings (``slpi list --keys``).
 
@@ -228,7 +236,8 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         Bad input (code 2, naming the argument and value), a result larger than the
         memory, or a failing step (code 3, naming the step and residual).
     KeyboardInterrupt
-        On Ctrl-C, within about 0.05 s of work (one step at least); nothing is returned.
+        On Ctrl-C, within about 0.05 s of work (one step at least); nothing is returned
+        (with ``checkpoint``, the file holds the steps taken).
 
     Examples
     --------
@@ -257,6 +266,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     if observer is not None and not callable(observer):
         raise SlpiError(2, "observer: %s is not callable: need observer(t, x)" % type(observer).__name__,
                         "observer", observer)
+    make_ck = _run_state.options(checkpoint, checkpoint_every, resume)
     pr = _problem(problem, keys)
     dim, M, steps, h, every = pr.dim, pr.noises, pr.steps, pr.h, pr.output_every
     if dW is not None and dW.shape != (steps, M):
@@ -278,13 +288,17 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                diag=np.empty((rows, st.ndiag)), drad=np.empty((rows, st.ndiag)) if ref else None,
                iters=np.zeros(rows, dtype=np.intc), resid=np.zeros(rows))
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
+    n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)
     try:
-        kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept)
+        if make_ck is None:
+            kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept)
+        else:
+            kept_rows = _run_state.advance(make_ck(pr.text(), ref, x0, dW), st, steps, dW, out, n, pg, kept, _advance)
     finally:
         pg.close()
     if kept[0] is not None:
         raise kept[0]
-    n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)[:kept_rows]
+    n = n[:kept_rows]
     stopped = _lib.slpi_stepper_position(st.s)
     out = {k: None if v is None else v[:kept_rows] for k, v in out.items()}
     summary = st.counts()

@@ -1,0 +1,128 @@
+"""Run checkpoints (slpi/_run_state.py over slpi_stepper_save/load): a call stopped midway
+(by its observer raising, as Ctrl-C would) and resumed from its checkpoint returns the
+uninterrupted call's Result bit for bit (times, steps, states, radii, diagnostics,
+iterations, residuals, summary), for the default problem (the rigid body, ISOMP, fast
+path), with a clipping truncation, coloured noise, given x0 and dW, and the certified
+path; a checkpoint of another call, or an edited one, is refused naming why."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import slpi
+
+KW = dict(steps=300, output_every=7, trunc_ell=0.05)
+
+
+class Stop(Exception):
+    pass
+
+
+def stop_at(step):
+    """An observer that raises Stop after `step` (a kill mid-run)."""
+    def observer(t, x):
+        if t >= step * stop_at.h - 1e-12:
+            raise Stop()
+    return observer
+
+
+def same(a, b):
+    for k in ("t", "step", "states", "iterations", "residual"):
+        assert getattr(a, k).tobytes() == getattr(b, k).tobytes(), k
+    assert list(a.diagnostics) == list(b.diagnostics)
+    for k in a.diagnostics:
+        assert a.diagnostics[k].tobytes() == b.diagnostics[k].tobytes(), k
+    assert (a.radii is None) == (b.radii is None)
+    if a.radii is not None:
+        assert a.radii.tobytes() == b.radii.tobytes()
+        for k in a.diagnostic_radii:
+            assert a.diagnostic_radii[k].tobytes() == b.diagnostic_radii[k].tobytes(), k
+    assert a.summary == b.summary
+    assert a.problem == b.problem
+
+
+CASES = [
+    dict(),                                              # the defaults a user relies on
+    dict(noise_tau="0.05,0,0.3"),                        # coloured noise: its OU state
+    dict(x0=[0.0, 0.6, 0.8]),                            # a given initial state
+    dict(dW=np.random.default_rng(7).normal(0, 0.06, (300, 3))),   # given increments, some clipped
+    dict(ref=True, steps=40, output_every=3),             # the certified path: balls, Lohner set
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_resume_is_the_uninterrupted_run(tmp_path, case):
+    kw = dict(KW, **CASES[case])
+    ck = str(tmp_path / "r.npz")
+    whole = slpi.run(None, **kw)
+    if case == 0:
+        assert whole.summary["clipped"] > 0   # trunc_ell=0.05 clips: the count must be carried
+    stop_at.h = whole.summary["h"]
+    n = kw["steps"]
+    with pytest.raises(Stop):
+        slpi.run(None, observer=stop_at(n // 2 + 3), checkpoint=ck, checkpoint_every=n // 5, **kw)
+    with np.load(ck) as z:
+        meta = json.loads(str(z["meta"]))
+    assert meta["step"] == n // 2 + 3   # saved where the observer stopped it, not at the last cadence
+    again = slpi.run(None, resume=ck, **kw)
+    same(whole, again)
+    # stopped at a cadence point, resumed into the same file, which then holds the whole run
+    with pytest.raises(Stop):
+        slpi.run(None, observer=stop_at(2 * (n // 5)), checkpoint=ck, checkpoint_every=n // 5, **kw)
+    again = slpi.run(None, resume=ck, checkpoint=ck, checkpoint_every=n // 5, **kw)
+    same(whole, again)
+    with np.load(ck) as z:
+        assert json.loads(str(z["meta"]))["step"] == n
+    same(whole, slpi.run(None, resume=ck, **kw))   # a finished checkpoint: nothing left to step
+
+
+def test_resume_refuses_another_run(tmp_path):
+    ck = str(tmp_path / "r.npz")
+    slpi.run(None, checkpoint=ck, checkpoint_every=100, **KW)
+    with pytest.raises(slpi.SlpiError, match="the checkpoint is of another run: its problem"):
+        slpi.run(None, resume=ck, **dict(KW, steps=301))
+    with pytest.raises(slpi.SlpiError, match="its x0 is None"):
+        slpi.run(None, resume=ck, x0=[0.0, 0.6, 0.8], **KW)
+    with pytest.raises(slpi.SlpiError, match="its ref is False"):
+        slpi.run(None, resume=ck, ref=True, **KW)
+    # an edited stepper text: the C loader's digest refuses it, and says so
+    with np.load(ck) as z:
+        data = {k: z[k] for k in z.files}
+    text = str(data["stepper"])
+    data["stepper"] = np.array(text.replace("\nstep 300\n", "\nstep 299\n"))
+    bad = str(tmp_path / "bad.npz")
+    np.savez(bad, **data)
+    with pytest.raises(slpi.SlpiError, match="digest mismatch"):
+        slpi.run(None, resume=bad, **KW)
+    open(bad, "w").write("not a checkpoint")
+    with pytest.raises(slpi.SlpiError, match="not a checkpoint of slpi.run"):
+        slpi.run(None, resume=bad, **KW)
+    with pytest.raises(slpi.SlpiError, match="checkpoint_every=5: needs checkpoint"):
+        slpi.run(None, checkpoint_every=5, **KW)
+    assert not os.path.exists(ck + ".part-%d" % os.getpid())
+
+
+def test_ctrl_c_keeps_the_steps_taken(tmp_path, monkeypatch):
+    """KeyboardInterrupt between two pieces of work (where Ctrl-C lands) writes a
+    checkpoint at the step reached, whose resume is the uninterrupted run."""
+    import slpi._run as run_module
+    ck = str(tmp_path / "r.npz")
+    whole = slpi.run(None, **KW)
+    real = run_module._advance
+    calls = []
+
+    def interrupted(st, *args, **kw):
+        rows = real(st, *args, **kw)
+        calls.append(rows)
+        if len(calls) == 3:   # the initial row, then two pieces of 40 steps
+            raise KeyboardInterrupt
+        return rows
+    monkeypatch.setattr(run_module, "_advance", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        slpi.run(None, checkpoint=ck, checkpoint_every=40, **KW)
+    monkeypatch.setattr(run_module, "_advance", real)
+    with np.load(ck) as z:
+        meta = json.loads(str(z["meta"]))
+        assert meta["step"] == 80 and meta["rows"] == 1 + 80 // 7 == len(z["x"])
+    same(whole, slpi.run(None, resume=ck, **KW))
