@@ -42,7 +42,7 @@ from slpi._callback import _keep_lost, _native_callback
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "increments", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
-           "zeitlin_coefficients", "vorticity", "spherical_harmonic", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
+           "zeitlin_coefficients", "vorticity", "spherical_harmonic", "time_unit", "TimeUnit", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
 
 
 class SlpiError(ValueError):
@@ -585,4 +585,5 @@ from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (u
 from slpi._reduce import Quantiles  # noqa: E402
 from slpi.store import to_xarray, save, load, provenance  # noqa: E402
 from slpi.sphere import zeitlin_coefficients, vorticity, spherical_harmonic  # noqa: E402
+from slpi.units import time_unit, TimeUnit  # noqa: E402
 from slpi import plot  # noqa: E402,F401 (slpi.plot: matplotlib imported on a figure's call)

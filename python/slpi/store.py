@@ -179,10 +179,26 @@ def to_xarray(obj):
     raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
 
 
-def save(obj, path, engine=None):
+def with_time_unit(ds, time_unit):
+    """ds with the physical time unit of an Euler–Zeitlin problem (``slpi.time_unit``) on
+    its time: ``units`` "<seconds> s" (the values stay slpi's t) and the sphere's factor
+    c_N as ``slpi_sphere_time_per_unit``; None: ds unchanged."""
+    if time_unit is None:
+        return ds
+    import slpi
+    if not isinstance(time_unit, slpi.TimeUnit):
+        raise slpi._bad("time_unit", time_unit, "need a TimeUnit of slpi.time_unit(problem, rotation_rate=...)")
+    ds = ds.copy()
+    ds["time"].attrs.update(units=time_unit.units, slpi_sphere_time_per_unit=time_unit.sphere,
+                            long_name="model time t = n h; sphere time c_N t (docs/systems.md#time-unit)")
+    return ds
+
+
+def save(obj, path, engine=None, time_unit=None):
     """Write ``to_xarray(obj)`` (or a Dataset) to a NetCDF file (``engine``: xarray's;
     default netcdf4, or h5netcdf for HDF5 through h5py), under a temporary name renamed
-    when complete.
+    when complete. ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
+    ``units`` of time become its seconds (``"3356.99... s"``).
 
     Examples
     --------
@@ -193,7 +209,7 @@ def save(obj, path, engine=None):
     'isomp'
     """
     import os
-    ds = obj if hasattr(obj, "to_netcdf") else to_xarray(obj)
+    ds = with_time_unit(obj if hasattr(obj, "to_netcdf") else to_xarray(obj), time_unit)
     path = os.fspath(path)
     tmp = "%s.part-%d" % (path, os.getpid())
     try:
