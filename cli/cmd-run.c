@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "slpi/errors.h"
 #include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
 #include "core/parse.h"
@@ -131,21 +132,27 @@ int slpi_cli_run(int argc, char **argv)
 
     slpi_problem p;
     slpi_error err = { 0, "" };
+    /* the plan finishes p and parses a model once: the run's objects share it */
+    slpi_plan *plan = NULL;
     int rc = slpi_problem_build(&p, NULL, config, nk, keys, vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_plan(&plan, &p, &err);
     if (rc != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
+        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     double bytes = slpi_run_output_bytes(&p, use_ref);
     if (bytes > 1e9 && !force) {
-        fprintf(stderr, "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
-                "set output_every=K to write every K-th step, or give --force\n", bytes / 1e9,
-                p.steps / p.output_every + 1, slpi_problem_state_dim(&p));
+        fprintf(stderr,
+                "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
+                "set output_every=K to write every K-th step, or give --force\n",
+                bytes / 1e9, p.steps / p.output_every + 1, slpi_problem_state_dim(&p));
+        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     if ((ck.checkpoint || ck.resume) && !output) {
         fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
+        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     /* no output may replace an input or another output (--checkpoint may be --resume) */
@@ -155,19 +162,22 @@ int slpi_cli_run(int argc, char **argv)
     if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
         || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
+        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     ck.output = output;
     slpi_output *o = NULL;
     if (output && slpi_output_open(&o, output, ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
+        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     ck.handle = o;
     slpi_run_result res;
     FILE *summary = quiet ? NULL : (output ? stdout : stderr);
-    rc = slpi_run_checkpointed(&p, use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, hex,
-                               summary, &ck, &res, &err);
+    rc = slpi_run_plan(plan, use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, hex,
+                       summary, &ck, &res, &err);
+    slpi_plan_unref(plan);
     /* kept: a finished run, and the valid prefix of a numerical failure (exit 3) or of an
      * interrupted run (Ctrl-C, exit 130); an input error leaves the old file as it was
      * (only our temporary file is removed) */

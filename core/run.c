@@ -50,11 +50,13 @@
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/output.h"
+#include "slpi/plan.h"
 #include "slpi/run.h"
 #include "core/progress.h"
 #include "core/command.h"
 #include "core/parse.h"
 #include "core/fpmode.h"
+#include "core/plan.h"
 
 static void record_diagnostics(const slpi_path_ops *ops, void *ctx, slpi_run_result *res)
 {
@@ -372,9 +374,10 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
     return slpi_run_checkpointed(p, ops, out, hex, summary, NULL, res, err);
 }
 
-static int run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
                             const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
 {
+    const slpi_problem *p = slpi_plan_problem(plan);
     memset(res, 0, sizeof *res);
     res->failed_step = -1;
     int rc = check_ckpt_args(ck, ops, out, err);
@@ -385,7 +388,7 @@ static int run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FIL
     snprintf(what, sizeof what, "run (%s path), set-up", ops->name);
     slpi_progress *pg = slpi_progress_begin(what, 1);
     slpi_progress_current(pg);
-    void *ctx = ops->create(p, err);
+    void *ctx = ops->create(plan, err);
     if (!ctx) {
         slpi_progress_current(NULL);
         slpi_progress_end(pg);
@@ -522,11 +525,31 @@ done:
 
 /* The whole run rounds to nearest, whatever the caller's direction (core/fpmode.h): its
  * rows, header and summary are the same text for every caller. */
+int slpi_run_plan(const slpi_plan *plan, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+                  const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
+{
+    slpi_fpmode r = slpi_round_nearest();
+    int rc = run_checkpointed(plan, ops, out, hex, summary, ck, res, err);
+    slpi_round_restore(r);
+    return rc;
+}
+
+/* The plan of p compiled here (its model parsed once), under the same rounding as the run;
+ * the checks in the order the path's own create made them before it took a plan: the
+ * checkpoint arguments, then p finished, then valid. */
 int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
                           const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
 {
     slpi_fpmode r = slpi_round_nearest();
-    int rc = run_checkpointed(p, ops, out, hex, summary, ck, res, err);
+    slpi_plan *plan = NULL;
+    memset(res, 0, sizeof *res);
+    res->failed_step = -1;
+    int rc = check_ckpt_args(ck, ops, out, err);
+    if (rc == SLPI_OK &&
+        (slpi_problem_check_finished(p, ops->name, err) != SLPI_OK || slpi_plan_compile(&plan, p, err) != SLPI_OK))
+        rc = SLPI_EINPUT;
+    if (rc == SLPI_OK) rc = run_checkpointed(plan, ops, out, hex, summary, ck, res, err);
+    slpi_plan_unref(plan);
     slpi_round_restore(r);
     return rc;
 }

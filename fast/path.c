@@ -9,6 +9,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
@@ -35,18 +36,18 @@ static void fast_destroy(void *ctx)
     free(c);
 }
 
-static void *fast_create(const slpi_problem *p, slpi_error *err)
+static void *fast_create(const slpi_plan *plan, slpi_error *err)
 {
     fast_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         slpi_error_set(err, SLPI_EINPUT, "fast path: out of memory");
         return NULL;
     }
-    if (slpi_fast_create(&c->s, p, err) != SLPI_OK) {
+    if (slpi_fast_create_plan(&c->s, plan, err) != SLPI_OK) {
         free(c);
         return NULL;
     }
-    c->dim = slpi_problem_state_dim(p);
+    c->dim = slpi_problem_state_dim(slpi_plan_problem(plan));
     c->x = calloc((size_t)c->dim, sizeof(double));
     c->x0 = calloc((size_t)c->dim, sizeof(double));
     c->row = calloc((size_t)c->dim + SLPI_MAX_DIAG + 2, sizeof(double));

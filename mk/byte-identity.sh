@@ -56,7 +56,7 @@ for v in old new; do
   "$bin" audit --only "$claim" --out "$dir/audit-$v" > /dev/null 2>&1; echo $? > "$dir/audit-$v.rc"
   # the times, the machine's load and the executable's own identity are not results
   sed -E -e 's/"(seconds|wall|cpu|time|elapsed|started|finished|date|git_rev|built|build_digest|machine)[a-z_]*": *("[^"]*"|[0-9.e+-]+)/"\1": X/g' \
-    -e 's/git_rev=[0-9a-f]*/git_rev=X/g' "$dir/audit-$v/claims.json" > "$dir/audit-$v.json" 2> /dev/null
+    -e 's/git_rev=[0-9a-z]*/git_rev=X/g' "$dir/audit-$v/claims.json" > "$dir/audit-$v.json" 2> /dev/null
 done
 if cmp -s "$dir/audit-old.rc" "$dir/audit-new.rc" && [ -s "$dir/audit-old.json" ] && cmp -s "$dir/audit-old.json" "$dir/audit-new.json"; then
   say "audit $claim (claims.json)" identical

@@ -10,6 +10,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/problem.h"
+#include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/run.h"
 #include "slpi/ref.h"
@@ -31,14 +32,15 @@ typedef struct {
     double diag_cpu, step_cpu;
 } ref_ctx;
 
-static void *ref_create(const slpi_problem *p, slpi_error *err)
+static void *ref_create(const slpi_plan *plan, slpi_error *err)
 {
+    const slpi_problem *p = slpi_plan_problem(plan);
     ref_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         slpi_error_set(err, SLPI_EINPUT, "ref path: out of memory");
         return NULL;
     }
-    if (slpi_ref_create(&c->s, p, err) != SLPI_OK) {
+    if (slpi_ref_create_plan(&c->s, plan, err) != SLPI_OK) {
         free(c);
         return NULL;
     }

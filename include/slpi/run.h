@@ -9,6 +9,7 @@
 #include "slpi/step.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
+typedef struct slpi_plan slpi_plan;       /* opaque (slpi/plan.h) */
 typedef struct slpi_output slpi_output;   /* opaque (slpi/output.h) */
 
 #ifdef __cplusplus
@@ -22,8 +23,10 @@ typedef struct slpi_progress slpi_progress;
  * One arithmetic path as seen by the driver (core/run.c); adapters for the fast and
  * ref paths are slpi_fast_path() (fast/path.c) and slpi_ref_path() (ref/path.c). */
 typedef struct {
-    const char *name;                                        /* "fast" or "ref" */
-    void *(*create)(const slpi_problem *p, slpi_error *err); /* NULL on error */
+    const char *name; /* "fast" or "ref" */
+    /* The path's run object of the plan (slpi/plan.h), holding its own reference to it:
+     * a model is read from the plan, not parsed again. NULL on error. */
+    void *(*create)(const slpi_plan *plan, slpi_error *err);
     void (*destroy)(void *ctx);
     /* Set the state from doubles; x0 == NULL: the system's default initial state. */
     int (*set_state)(void *ctx, const double *x0, slpi_error *err);
@@ -84,9 +87,17 @@ typedef struct {
     const char *output;     /* the output file's name (for messages) */
     slpi_output *handle;    /* may be NULL; else published before the first checkpoint */
 } slpi_run_ckpt;
-/* NULL: out, summary (as slpi_run), ck (no checkpoint: slpi_run). */
+/* slpi_run and slpi_run_checkpointed compile p (which slpi_problem_finish finished) into a
+ * plan of their own, parsing a model once; a caller that holds the plan already
+ * (slpi_problem_plan) runs it with slpi_run_plan, which parses nothing.
+ * NULL: out, summary (as slpi_run), ck (no checkpoint: slpi_run). */
 int slpi_run_checkpointed(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
                           const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err);
+/* slpi_run_checkpointed on the plan's finished problem.
+ * NULL: out, summary, ck (as slpi_run_checkpointed). */
+int slpi_run_plan(const slpi_plan *plan, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
+                  const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err);
+/* The two paths' adapters: the double path (fast/path.c) and the certified path (ref/path.c). */
 const slpi_path_ops *slpi_fast_path(void);
 const slpi_path_ops *slpi_ref_path(void);
 

@@ -210,19 +210,26 @@ static void outputs_and_runs(void)
     NULL_CASE(slpi_run_checkpointed, out)
     NULL_CASE(slpi_run_checkpointed, summary)
     NULL_CASE(slpi_run_checkpointed, ck)
+    NULL_CASE(slpi_run_plan, out)
+    NULL_CASE(slpi_run_plan, summary)
+    NULL_CASE(slpi_run_plan, ck)
     /* the result of a run without rows or summary is that of a run with both */
     slpi_problem p;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     TEST_CHECK(slpi_problem_preset(&p, "iso/rigid-body/trajectories", &err) == SLPI_OK);
     TEST_CHECK(slpi_problem_set(&p, "steps", "20", &err) == SLPI_OK && slpi_problem_finish(&p, &err) == SLPI_OK);
-    slpi_run_result r0, r1, r2;
+    slpi_run_result r0, r1, r2, r3;
+    slpi_plan *plan = NULL;
+    TEST_CHECK(slpi_problem_plan(&plan, &p, &err) == SLPI_OK);
     FILE *sink = fopen("/dev/null", "w");
     TEST_CHECK(sink != NULL);
     TEST_CHECK(slpi_run(&p, slpi_fast_path(), sink, 0, sink, &r0, &err) == SLPI_OK);
     TEST_CHECK(slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &r1, &err) == SLPI_OK);
     TEST_CHECK(slpi_run_checkpointed(&p, slpi_fast_path(), NULL, 0, NULL, NULL, &r2, &err) == SLPI_OK);
+    TEST_CHECK(plan && slpi_run_plan(plan, slpi_fast_path(), NULL, 0, NULL, NULL, &r3, &err) == SLPI_OK);
+    slpi_plan_unref(plan);
     fclose(sink);
-    for (const slpi_run_result *r = &r1; r; r = r == &r1 ? &r2 : NULL)
+    for (const slpi_run_result *r = &r1; r; r = r == &r1 ? &r2 : r == &r2 ? &r3 : NULL)
         TEST_CHECK(r->steps_done == 20 && r->ndiag == r0.ndiag
                    && memcmp(r->diag_final, r0.diag_final, sizeof r0.diag_final) == 0);
 

@@ -186,7 +186,10 @@ static void ref_tokens(int propagation)
     /* the state's balls, then in the Lohner form (auto, on ISOMP comm) its set: flags,
      * centre, coefficients, plain ball, basis */
     int n = slpi_problem_state_dim(&p), ntok = n + (propagation == SLPI_PROPAGATION_BALL ? 0 : 1 + 3 * n + n * n);
-    void *a = ops->create(&p, &err), *b = ops->create(&p, &err);
+    slpi_plan *plan = NULL; /* the run objects hold references of their own */
+    TEST_CHECKF(slpi_problem_plan(&plan, &p, &err) == SLPI_OK, "plan: %s", err.msg);
+    void *a = plan ? ops->create(plan, &err) : NULL, *b = plan ? ops->create(plan, &err) : NULL;
+    slpi_plan_unref(plan);
     TEST_CHECKF(a && b, "ref path: %s", err.msg);
     if (!a || !b) return;
     TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);
@@ -319,7 +322,10 @@ static void fast_warm_tokens(const char *sys, int ws)
                    && slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK
                    && slpi_problem_set(&p, "h", "0.25", &err) == SLPI_OK);
     TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s warm_start=%d: %s", sys, ws, err.msg);
-    void *a = ops->create(&p, &err), *b = ops->create(&p, &err);
+    slpi_plan *plan = NULL; /* the run objects hold references of their own */
+    TEST_CHECKF(slpi_problem_plan(&plan, &p, &err) == SLPI_OK, "plan: %s", err.msg);
+    void *a = plan ? ops->create(plan, &err) : NULL, *b = plan ? ops->create(plan, &err) : NULL;
+    slpi_plan_unref(plan);
     TEST_CHECKF(a && b, "fast path: %s", err.msg);
     if (!a || !b) return;
     TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);

@@ -11,10 +11,10 @@ static void *path_ctx(const slpi_path_ops *ops)
     slpi_problem p;
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_finish(&p, &err) != SLPI_OK) abort();
-    static slpi_problem keep[2];
-    keep[ops == slpi_ref_path()] = p;
-    void *ctx = ops->create(&keep[ops == slpi_ref_path()], &err);
+    slpi_plan *plan = NULL; /* the run object holds its own reference */
+    if (slpi_problem_plan(&plan, &p, &err) != SLPI_OK) abort();
+    void *ctx = ops->create(plan, &err);
+    slpi_plan_unref(plan);
     if (!ctx || ops->set_state(ctx, NULL, &err) != SLPI_OK) abort();
     return ctx;
 }
