@@ -6,10 +6,13 @@ figure's when None) and returns the axes; ``savefig`` is the caller's.
 - ``drift``: the energy and Casimir departures from step 0 over time (log scale);
 - ``band``: an ensemble's mean of a quantity over time with a +-k standard-error band;
 - ``vorticity``: the vorticity field of an su(N) state on the sphere (slpi.sphere: the
-  inverse of the Zeitlin map), as a longitude-latitude map."""
+  inverse of the Zeitlin map), as a longitude-latitude, Mollweide or orthographic map;
+- ``panels``: several states' vorticity with one colour scale;
+- ``animate``: the vorticity of a run's states as a .gif (or .mp4 with ffmpeg).
+docs/figures.md shows each at print size (python/examples/print-figures.py makes them)."""
 import numpy as np
 
-__all__ = ["sphere", "drift", "band", "vorticity"]
+__all__ = ["sphere", "drift", "band", "vorticity", "vorticity_grid", "panels", "animate"]
 
 
 def _plt():
@@ -155,12 +158,75 @@ def vorticity_grid(N):
     return lat, 2 * lat
 
 
-def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None):
+def _grid(N, n, projection):
+    """Cell centres (theta, phi) and edges of the latitude-longitude grid n (default
+    vorticity_grid(N)); longitudes from -180 degrees on a Mollweide map, else from 0."""
+    if n is None:
+        n = vorticity_grid(N)
+    p0 = -np.pi if projection == "mollweide" else 0.0
+    the = np.linspace(0, np.pi, n[0] + 1)
+    phe = p0 + np.linspace(0, 2 * np.pi, n[1] + 1)
+    th, ph = (the[:-1] + the[1:]) / 2, (phe[:-1] + phe[1:]) / 2
+    T, P = np.meshgrid(th, ph, indexing="ij")
+    return T, P, the, phe
+
+
+def _field(state, n, projection):
+    from slpi.sphere import vorticity as field
+    T, P, the, phe = _grid(int(round(np.sqrt(np.asarray(state).size))), n, projection)
+    return T, P, field(state, T, P), the, phe
+
+
+_PROJECTIONS = (None, "mollweide", "orthographic")
+
+
+def _axes(ax, projection):
+    if projection not in _PROJECTIONS:
+        raise ValueError("projection=%r: one of None (longitude-latitude), 'mollweide', 'orthographic'" % (projection,))
+    if ax is None:
+        ax = _plt().figure().add_subplot(projection="mollweide" if projection == "mollweide" else None)
+    elif projection == "mollweide" and ax.name != "mollweide":
+        raise ValueError("projection='mollweide' needs Mollweide axes: fig.add_subplot(projection='mollweide')")
+    return ax
+
+
+def _draw(ax, the, phe, w, lim, cmap, projection, view):
+    """w on the grid with edges (the, phe) into ax: a longitude-latitude map, a Mollweide
+    map, or the orthographic view from (latitude, longitude) = view (degrees), the far
+    hemisphere's cells masked and its edges put on the rim."""
+    if projection == "mollweide":
+        return ax.pcolormesh(phe, np.pi / 2 - the, w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+    if projection is None:
+        ax.set_xlabel("longitude (degrees)")
+        ax.set_ylabel("latitude (degrees)")
+        return ax.pcolormesh(np.degrees(phe), 90 - np.degrees(the), w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+    la0, lo0 = np.radians(view[0]), np.radians(view[1])
+    lat, lon = np.meshgrid(np.pi / 2 - the, phe - lo0, indexing="ij")
+    x = np.cos(lat) * np.sin(lon)
+    y = np.cos(la0) * np.sin(lat) - np.sin(la0) * np.cos(lat) * np.cos(lon)
+    near = np.sin(la0) * np.sin(lat) + np.cos(la0) * np.cos(lat) * np.cos(lon)   # cos of the distance to the view
+    r = np.hypot(x, y)
+    far = near < 0
+    x[far], y[far] = x[far] / np.maximum(r[far], 1e-300), y[far] / np.maximum(r[far], 1e-300)
+    c = (near[:-1, :-1] + near[1:, :-1] + near[:-1, 1:] + near[1:, 1:]) / 4
+    im = ax.pcolormesh(x, y, np.ma.masked_where(c < 0, w), cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+    ax.add_patch(_plt().Circle((0, 0), 1, fill=False, linewidth=0.8, color="0.3"))
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.02, 1.02)
+    ax.set_ylim(-1.02, 1.02)
+    ax.set_axis_off()
+    return im
+
+
+def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None, view=(30.0, 0.0), colorbar=True):
     """The vorticity field of an su(N) state (pack_su layout) on an n = (latitudes,
     longitudes) grid (default ``vorticity_grid(N)``), as ``slpi.vorticity`` computes it;
     returns the axes (the field is ``ax.slpi_field``, (theta, phi, omega) on the grid).
     vlim: the colour limits are -vlim..vlim (give several panels the same vlim to share
-    them; default: the field's own largest |omega|).
+    them, or draw them with ``panels``; default: the field's own largest |omega|).
+    projection: None (a longitude-latitude map), ``"mollweide"`` (equal-area; ax, if
+    given, must be Mollweide axes) or ``"orthographic"`` (the hemisphere seen from
+    view = (latitude, longitude) in degrees).
 
     Examples
     --------
@@ -168,21 +234,99 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None):
     >>> ax = slpi.plot.vorticity(slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=1).states[-1], n=(20, 40))
     >>> ax.slpi_field[2].shape
     (20, 40)
+    >>> slpi.plot.vorticity(slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=1).states[-1], projection="mollweide").name
+    'mollweide'
     """
-    plt = _plt()
-    from slpi.sphere import vorticity as field
-    if n is None:
-        n = vorticity_grid(int(round(np.sqrt(np.asarray(state).size))))
-    th = (np.arange(n[0]) + 0.5) * np.pi / n[0]
-    ph = (np.arange(n[1]) + 0.5) * 2 * np.pi / n[1]
-    T, P = np.meshgrid(th, ph, indexing="ij")
-    w = field(state, T, P)
-    if ax is None:
-        ax = plt.figure().add_subplot()
+    ax = _axes(ax, projection)
+    T, P, w, the, phe = _field(state, n, projection)
     lim = float(vlim) if vlim is not None else (float(np.abs(w).max()) or 1.0)
-    im = ax.pcolormesh(np.degrees(P), 90 - np.degrees(T), w, cmap=cmap, vmin=-lim, vmax=lim, shading="auto")
-    ax.figure.colorbar(im, ax=ax, label="vorticity")
-    ax.set_xlabel("longitude (degrees)")
-    ax.set_ylabel("latitude (degrees)")
+    im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+    if colorbar:
+        ax.figure.colorbar(im, ax=ax, label="vorticity", shrink=0.8 if projection else 1.0)
     ax.slpi_field = (T, P, w)
     return ax
+
+
+def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", view=(30.0, 0.0), ncols=None,
+           figsize=None):
+    """Several su(N) states' vorticity side by side with one colour scale: the limits are
+    the largest |omega| over all panels, shown by one colour bar. Returns the figure (its
+    axes ``fig.slpi_axes``, the shared limit ``fig.slpi_vlim``).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> r = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=4, output_every=2)
+    >>> fig = slpi.plot.panels(r.states, titles=["t = %g" % t for t in r.t], n=(12, 24))
+    >>> len(fig.slpi_axes), fig.slpi_vlim == max(abs(a.slpi_field[2]).max() for a in fig.slpi_axes)
+    (3, True)
+    """
+    plt = _plt()
+    states = list(states)
+    ncols = ncols or len(states)
+    nrows = -(-len(states) // ncols)
+    fields = [_field(s, n, projection) for s in states]
+    lim = max(float(np.abs(f[2]).max()) for f in fields) or 1.0
+    fig = plt.figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
+    axes = []
+    for i, (T, P, w, the, phe) in enumerate(fields):
+        ax = _axes(fig.add_subplot(nrows, ncols, i + 1, projection="mollweide" if projection == "mollweide" else None),
+                   projection)
+        im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+        if projection == "mollweide":
+            ax.set_xticklabels([])
+            ax.set_yticklabels([])
+        if titles:
+            ax.set_title(titles[i], fontsize=9)
+        ax.slpi_field = (T, P, w)
+        axes.append(ax)
+    fig.colorbar(im, ax=axes, label="vorticity", shrink=0.8)
+    fig.slpi_axes, fig.slpi_vlim = axes, lim
+    return fig
+
+
+def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None, cmap="RdBu_r", view=(30.0, 0.0),
+            dpi=100, figsize=(6.4, 3.6)):
+    """Write the vorticity of su(N) states as an animation to path: a ``.gif`` through
+    matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter (the
+    ``ffmpeg`` program: apt-get install ffmpeg). One frame per state, titled by times
+    (e.g. a run's ``t``), all with one colour scale (vlim, default the largest |omega|
+    over every frame). Returns path.
+
+    >>> import matplotlib, tempfile, os; matplotlib.use("Agg")
+    >>> r = slpi.run("iso/zeitlin/strong", N=5, ic_lmax=4, steps=4, output_every=1)
+    >>> f = slpi.plot.animate(r.states, os.path.join(tempfile.mkdtemp(), "w.gif"), times=r.t, n=(10, 20))
+    >>> open(f, "rb").read(6)
+    b'GIF89a'
+    """
+    plt = _plt()
+    from matplotlib import animation
+    path = str(path)
+    if path.endswith(".gif"):
+        writer = animation.PillowWriter(fps=fps)
+    elif path.endswith(".mp4"):
+        if not animation.writers.is_available("ffmpeg"):
+            raise RuntimeError("animate: an .mp4 needs the ffmpeg program (apt-get install ffmpeg); or write a .gif")
+        writer = animation.FFMpegWriter(fps=fps)
+    else:
+        raise ValueError("animate: path=%r: need a .gif or .mp4 file name" % path)
+    fields = [_field(s, n, projection) for s in states]
+    lim = float(vlim) if vlim is not None else (max(float(np.abs(f[2]).max()) for f in fields) or 1.0)
+    fig = plt.figure(figsize=figsize)
+    ax = _axes(fig.add_subplot(projection="mollweide" if projection == "mollweide" else None), projection)
+    the, phe = fields[0][3], fields[0][4]
+    im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, view)
+    if projection == "mollweide":
+        ax.set_xticklabels([])
+        ax.set_yticklabels([])
+    fig.colorbar(im, ax=ax, label="vorticity", shrink=0.8)
+
+    def frame(i):
+        w = fields[i][2]
+        im.set_array((np.ma.masked_where(np.ma.getmaskarray(im.get_array()).reshape(w.shape), w)
+                      if projection == "orthographic" else w).ravel())
+        if times is not None:
+            ax.set_title("t = %.4g" % times[i])
+        return (im,)
+    anim = animation.FuncAnimation(fig, frame, frames=len(fields), blit=False)
+    anim.save(path, writer=writer, dpi=dpi)
+    plt.close(fig)
+    return path

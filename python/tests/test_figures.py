@@ -1,0 +1,97 @@
+"""The figures docs/figures.md shows are those python/examples/print-figures.py writes:
+the page names exactly its files, each is in docs/figures/, and the script run again
+writes each in the same format at the same size (within 10 %: fonts and matplotlib
+versions move a tight bounding box by a few pixels)."""
+import importlib.util
+import os
+import re
+import struct
+import sys
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+EXAMPLES = os.path.join(ROOT, "python", "examples")
+
+
+def script():
+    sys.path.insert(0, EXAMPLES)   # its _common
+    try:
+        spec = importlib.util.spec_from_file_location("print_figures", os.path.join(EXAMPLES, "print-figures.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(EXAMPLES)
+    return mod
+
+
+def size(path):
+    """(format, width, height) of a PNG or GIF, from its header."""
+    head = open(path, "rb").read(32)
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        return ("png",) + struct.unpack(">II", head[16:24])
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return ("gif",) + struct.unpack("<HH", head[6:10])
+    return (None, 0, 0)
+
+
+def documented():
+    text = open(os.path.join(ROOT, "docs", "figures.md")).read()
+    return sorted(set(re.findall(r"\(figures/(fig-[\w-]+\.(?:png|gif))\)", text)))
+
+
+def test_the_page_shows_the_scripts_figures():
+    names = documented()
+    assert names == sorted(script().FIGURES)
+    for n in names:
+        kind, w, h = size(os.path.join(ROOT, "docs", "figures", n))
+        assert kind == n.rsplit(".", 1)[1] and w > 300 and h > 150, (n, kind, w, h)
+
+
+def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("PIL")
+    mod = script()
+    monkeypatch.setattr(sys, "argv", ["print-figures.py", str(tmp_path)])
+    sys.path.insert(0, EXAMPLES)
+    try:
+        mod.main()
+    finally:
+        sys.path.remove(EXAMPLES)
+    for n in mod.FIGURES:
+        kind, w, h = size(os.path.join(ROOT, "docs", "figures", n))
+        k2, w2, h2 = size(str(tmp_path / n))
+        assert k2 == kind and abs(w2 / w - 1) < 0.1 and abs(h2 / h - 1) < 0.1, (n, (kind, w, h), (k2, w2, h2))
+
+
+def zonal_state(N):
+    """The su(N) state (pack_su layout) of the field sqrt(3/4pi) cos(theta): Y_10 alone."""
+    import numpy as np
+    import slpi
+    A = np.column_stack([slpi.zeitlin_coefficients(e) for e in np.eye(N * N)])
+    om = np.zeros(N * N - 1)
+    om[0] = 1.0
+    return np.linalg.lstsq(A, om, rcond=None)[0]
+
+
+def test_orthographic_shows_the_near_hemisphere_and_panels_share_limits():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import numpy as np
+    import slpi
+    x = zonal_state(4)
+    for view, sign in (((90, 0), 1), ((-90, 0), -1), ((0, 40), 0)):
+        ax = slpi.plot.vorticity(x, projection="orthographic", view=view, n=(40, 80))
+        v = ax.collections[0].get_array()
+        shown = v.compressed()
+        assert 0.4 < shown.size / v.size < 0.6   # one hemisphere of cells
+        if sign:
+            assert (sign * shown > 0).all()      # the pole's hemisphere only: omega has its sign there
+        else:
+            assert (shown > 0).any() and (shown < 0).any()
+    fig = slpi.plot.panels([x, 3 * x, -2 * x], projection="mollweide", n=(20, 40))
+    lim = max(float(np.abs(a.slpi_field[2]).max()) for a in fig.slpi_axes)
+    assert fig.slpi_vlim == lim and abs(lim / np.abs(fig.slpi_axes[1].slpi_field[2]).max() - 1) < 1e-15
+    for a in fig.slpi_axes:
+        assert a.collections[0].get_clim() == (-lim, lim)
