@@ -321,8 +321,9 @@ def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None,
 
     def frame(i):
         w = fields[i][2]
-        im.set_array((np.ma.masked_where(np.ma.getmaskarray(im.get_array()).reshape(w.shape), w)
-                      if projection == "orthographic" else w).ravel())
+        # 2-D, as pcolormesh keeps it (matplotlib >= 3.5); the orthographic view's far cells stay masked
+        im.set_array(np.ma.masked_where(np.ma.getmaskarray(im.get_array()).reshape(w.shape), w)
+                     if projection == "orthographic" else w)
         if times is not None:
             ax.set_title("t = %.4g" % times[i])
         return (im,)
