@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib
-from slpi import _run_state
+from slpi import _run_state, _stream
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _keys_of, _problem, _ptr,
@@ -72,7 +72,7 @@ _PIECE_SECONDS = 0.05
 _FIRST_PIECE = 16
 
 
-def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(None, False)):
+def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(None, False), stream=None):
     """Advance st by `steps` steps in pieces, writing rows from row0 into out (dict of
     arrays: x, xrad, diag, drad, iters, resid; any may be None); every = 0: the problem's
     output grid. Returns rows written; fewer steps than asked when an observer stopped
@@ -84,6 +84,8 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(N
                               _ptr(None if out["diag"] is None else out["diag"][row]),
                               _ptr(None if out["drad"] is None else out["drad"][row]))
         row += 1
+        if stream is not None:
+            stream.rows(out, row)
     done, piece, base = 0, _FIRST_PIECE, _lib.slpi_stepper_position(st.s)
     rows = _ffi.new("long *")
     while done < steps:
@@ -97,6 +99,8 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(N
             _ffi.NULL if it is None else _ffi.cast("int *", _ffi.from_buffer(it[row:])),
             cut(out.get("resid")), rows)
         row += rows[0]
+        if stream is not None:
+            stream.rows(out, row)   # the rows of this piece, synced: readable now, whole after a kill
         _raise_callback_error(st.pr)
         _check(rc)
         progress.add(_lib.slpi_stepper_position(st.s) - base - done)
@@ -177,7 +181,7 @@ def _observer(fn, dim, kept):
 
 
 def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at=None, observer=None,
-        progress=False, max_memory=None, checkpoint=None, checkpoint_every=None, resume=None, **keys):
+        progress=False, max_memory=None, checkpoint=None, checkpoint_every=None, resume=None, stream=None, **keys):
     """Integrate one path: the fast path (doubles) or the certified path (``ref=True``).
 
     Parameters
@@ -223,6 +227,10 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         from such a file (it may be ``checkpoint``), given the same problem, ``ref``, ``x0``
         and ``dW``: the Result is the uninterrupted call's, bit for bit
         (slpi/_run_state.py). A failing step keeps the last checkpoint.
+    stream : str, optional
+        A new NetCDF file (classic format) the rows are appended to as they are computed,
+        synced after each piece of work: readable while the run goes on, and whole up to
+        its last piece after a kill (slpi/_stream.py). Not with ``resume``.
     **keys
         More problem settings (``slpi list --keys``).
 
@@ -290,7 +298,13 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
     n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)
     try:
-        if make_ck is None:
+        sm = _stream.open_stream(stream, pr, pr.labels, st.diag_names, ref, n, h, make_ck is not None)
+        if sm is not None:
+            try:
+                kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept, sm)
+            finally:
+                sm.close()
+        elif make_ck is None:
             kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept)
         else:
             kept_rows = _run_state.advance(make_ck(pr.text(), ref, x0, dW), st, steps, dW, out, n, pg, kept, _advance)
