@@ -25,12 +25,8 @@
 
 #include "core/noise.h"
 
-/* Fine normals are produced in chunks of NOISE_CHUNK = 2^NOISE_CHUNK_LOG and summed level
- * by level inside a chunk (z[i] = z[2i] + z[2i+1]: each node is left child + right child);
- * when 2^refine exceeds a chunk, the chunks' roots are combined by a binary counter over
- * the remaining levels (partial[k]: the pending left subtree of 2^k chunk roots). */
-#define NOISE_CHUNK_LOG 11
-#define NOISE_CHUNK (1 << NOISE_CHUNK_LOG)
+/* Fine normals are produced in chunks of NOISE_CHUNK and summed by slpi_noise_tree_add. */
+#define NOISE_CHUNK (1 << SLPI_NOISE_CHUNK_LOG)
 
 /* The interrupt flag (core/interrupt.c) is polled after every NOISE_POLL_DRAWS fine draws
  * (about 3 ms at ~3 ns a draw; one relaxed atomic load each), so a generation of at most
@@ -59,6 +55,37 @@ static void noise_pair_sums(const double *in, size_t m, double *out)
     for (size_t i = 0; i < m; i++) {
         out[i] = in[2 * i] + in[2 * i + 1];
     }
+}
+
+void slpi_noise_tree_init(slpi_noise_tree *t, int refine)
+{
+    t->inner = refine < SLPI_NOISE_CHUNK_LOG ? refine : SLPI_NOISE_CHUNK_LOG;
+    t->outer = refine - t->inner;
+    t->root = 0;
+}
+
+size_t slpi_noise_tree_add(double *out, slpi_noise_tree *t, double *w, size_t len)
+{
+    size_t m = len;
+    for (int level = 0; level < t->inner; level++) {
+        m /= 2;
+        noise_pair_sums(w, m, w);
+    }
+    if (t->outer == 0) { /* w[0..m): whole increments */
+        memcpy(out, w, m * sizeof *w);
+        return m;
+    }
+    double acc = w[0]; /* m == 1: one chunk root */
+    int k = 0;
+    while ((t->root >> k) & 1) { /* root's low set bits: complete the subtrees */
+        acc = t->partial[k] + acc;
+        k++;
+    }
+    t->partial[k] = acc;
+    if (++t->root < UINT64_C(1) << t->outer) return 0;
+    out[0] = acc;
+    t->root = 0;
+    return 1;
 }
 
 int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
@@ -95,13 +122,11 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
     int rc = noise_args_check(h, refine, first, count, out, err);
     if (rc != SLPI_OK) return rc;
     const double sigma = sqrt(ldexp(h, -refine));
-    const int inner = refine < NOISE_CHUNK_LOG ? refine : NOISE_CHUNK_LOG;
-    const int outer = refine - inner;
+    slpi_noise_tree tree;
+    slpi_noise_tree_init(&tree, refine);
     double z[NOISE_CHUNK];
-    double partial[64];
     uint64_t j = first << refine;                       /* next fine index */
     const uint64_t end = (first + count) << refine;
-    uint64_t root = 0;                                  /* chunk root within its increment */
     size_t n = 0;                                       /* next increment */
 
     if (refine == 0) {   /* the increments are the scaled normals, in blocks between polls */
@@ -120,27 +145,7 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
         slpi_noise_normals(seed, path, component, j, len, z);
         j += len;
         noise_scale(z, len, sigma);
-        size_t m = len;
-        for (int level = 0; level < inner; level++) {
-            m /= 2;
-            noise_pair_sums(z, m, z);
-        }
-        if (outer == 0) {   /* z[0..m): whole increments */
-            memcpy(out + n, z, m * sizeof *z);
-            n += m;
-            continue;
-        }
-        double acc = z[0];   /* m == 1: one chunk root */
-        int k = 0;
-        while ((root >> k) & 1) {   /* root's low set bits: complete the subtrees */
-            acc = partial[k] + acc;
-            k++;
-        }
-        partial[k] = acc;
-        if (++root == UINT64_C(1) << outer) {
-            out[n++] = acc;
-            root = 0;
-        }
+        n += slpi_noise_tree_add(out + n, &tree, z, len);
     }
     return SLPI_OK;
 }

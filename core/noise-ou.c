@@ -33,9 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fine values produced at once (a power of two, as in core/noise-levels.c). */
-#define OU_CHUNK_LOG 11
-#define OU_CHUNK (1 << OU_CHUNK_LOG)
+/* Fine values produced at once: a chunk of the tree sum (core/noise.h). */
+#define OU_CHUNK (1 << SLPI_NOISE_CHUNK_LOG)
 
 /* ---------------------------------------------------------------- the key */
 
@@ -176,9 +175,10 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
         return slpi_error_set(err, SLPI_EINPUT, "noise_tau: refine=%d, steps %llu..: out of range", refine,
                               (unsigned long long)first);
     const double delta = ldexp(h, -refine);
-    const int inner = refine < OU_CHUNK_LOG ? refine : OU_CHUNK_LOG, outer = refine - inner;
-    double w[OU_CHUNK], z[OU_CHUNK], partial[64];
-    uint64_t j = first << refine, root = 0;
+    slpi_noise_tree tree;
+    slpi_noise_tree_init(&tree, refine);
+    double w[OU_CHUNK], z[OU_CHUNK];
+    uint64_t j = first << refine;
     const uint64_t end = (first + count) << refine;
     size_t n = 0;
     if (eta_at && count > 0) eta_at[0] = *eta;
@@ -188,7 +188,7 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
         if (rc != SLPI_OK) return rc;
         slpi_noise_normals(seed, path, SLPI_NOISE_OU_STREAM + component, j + 1, len, z);
         j += len;
-        if (eta_at && outer == 0) { /* eta at each step's start: one step at a time */
+        if (eta_at && tree.outer == 0) { /* eta at each step's start: one step at a time */
             const size_t per = (size_t)1 << refine;
             for (size_t i = 0; i < len; i += per) {
                 ou_fine(o, w + i, z + i, per, eta, w + i);
@@ -197,28 +197,9 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
         } else {
             ou_fine(o, w, z, len, eta, w);
         }
-        size_t m = len;
-        for (int level = 0; level < inner; level++) {
-            m /= 2;
-            for (size_t i = 0; i < m; i++) w[i] = w[2 * i] + w[2 * i + 1];
-        }
-        if (outer == 0) {
-            memcpy(out + n, w, m * sizeof *w);
-            n += m;
-            continue;
-        }
-        double acc = w[0];
-        int k = 0;
-        while ((root >> k) & 1) {
-            acc = partial[k] + acc;
-            k++;
-        }
-        partial[k] = acc;
-        if (++root == UINT64_C(1) << outer) {
-            out[n++] = acc;
-            root = 0;
-            if (eta_at && n < count) eta_at[n] = *eta;
-        }
+        const size_t k = slpi_noise_tree_add(out + n, &tree, w, len);
+        n += k;
+        if (eta_at && tree.outer > 0 && k > 0 && n < count) eta_at[n] = *eta;
     }
     return SLPI_OK;
 }

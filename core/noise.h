@@ -41,6 +41,23 @@ void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npat
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
                        int nup, uint64_t first, size_t count, double *const *lev);
 
+/* The dyadic tree sum of fine values into increments (docs/noise.md#refine), a chunk of at
+ * most 2^SLPI_NOISE_CHUNK_LOG fine values at a time: pairwise sums level by level inside the
+ * chunk (node = left child + right child); when 2^refine exceeds a chunk, the chunks' roots
+ * are combined by a binary counter over the remaining levels. */
+#define SLPI_NOISE_CHUNK_LOG 11
+typedef struct {
+    double partial[64]; /* partial[k]: the pending left subtree of 2^k chunk roots */
+    uint64_t root;      /* chunk roots so far within the current increment */
+    int inner, outer;   /* levels inside a chunk, levels above it */
+} slpi_noise_tree;
+/* An empty tree for increments of 2^refine fine values (0 <= refine <= 62). */
+void slpi_noise_tree_init(slpi_noise_tree *t, int refine);
+/* Adds the next len fine values w (a whole number of increments when 2^refine fits a
+ * chunk, else a whole chunk; w is overwritten) and writes the increments they complete to
+ * out: their count (len 2^-refine, or 0 or 1 above a chunk). */
+size_t slpi_noise_tree_add(double *out, slpi_noise_tree *t, double *w, size_t len);
+
 /* ---- Ornstein-Uhlenbeck noise (core/noise-ou.c states the contract; docs/noise.md#ou) ---- */
 #define SLPI_NOISE_TAU_MAX 1024                   /* entries of the key noise_tau */
 #define SLPI_NOISE_OU_STREAM UINT32_C(0x80000000) /* component k's OU normals: stream 2^31 + k */
