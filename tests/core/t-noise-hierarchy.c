@@ -1,6 +1,7 @@
 /* t-noise-hierarchy.c — the coupled levels (docs/noise.md#coupling) and truncation (docs/noise.md#truncation):
  * a coarse increment equals, bit for bit, the binary64 sum of its two children and the
- * recursive pairwise sum of sqrt(h/2^r) Z over its fine draws; the threshold D(h, ell)
+ * recursive pairwise sum of sqrt(h/2^r) Z over its fine draws (r = 1..13: within a chunk of
+ * 2^11 draws and across chunks); the threshold D(h, ell)
  * equals an independent MPFR evaluation and the documentation's table; clipping is exact; and the
  * clipped count matches the tail probability 2 Phi(-A_h) within its binomial CI; and
  * slpi_noise_increments refuses every argument outside its rules (slpi.h) with an error
@@ -42,11 +43,12 @@ int main(void)
     test_start("t-noise-hierarchy", 11);
 
     /* 1. levels: children sums, recursive tree, refine 0 = sqrt(h) Z */
-    double z[1 << 9], inc[64], kids[128];
+    static double z[1 << 13];
+    double inc[64], kids[128];
     for (long it = 0; it < test_iters(300); it++) {
         uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
         uint32_t comp = (uint32_t)test_rand_int(1000);
-        int r = 1 + (int)test_rand_int(8);
+        int r = 1 + (int)test_rand_int(13);
         double h = ldexp(1.0, -(int)test_rand_int(20)) * (1 + test_rand_int(7));
         uint64_t first = test_rand_u64() >> (24 + test_rand_int(30));
         size_t count = 1 + (size_t)test_rand_int(32);
