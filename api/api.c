@@ -16,6 +16,10 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/stepper.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
+#include "slpi/initial.h"
+#include "slpi/problem-finish.h"
 #include <stdint.h>
 #include <stddef.h>
 #include "api/api.h"

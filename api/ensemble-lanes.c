@@ -17,7 +17,6 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include <stdint.h>
@@ -25,6 +24,8 @@
 #include "slpi/fast.h"
 #include "slpi/ensemble.h"
 #include "slpi/plan.h"
+#include "slpi/problem-shape.h"
+#include "slpi/initial.h"
 #include "core/problem-struct.h"
 #include "api/ensemble-lanes.h"
 

@@ -29,7 +29,6 @@
  * step fails, an input is refused) is run again on the general route, which fails on the
  * same path and words the error. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/stepper.h"
 #include "slpi/ensemble.h"
 #include "slpi/plan.h"

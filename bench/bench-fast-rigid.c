@@ -18,6 +18,7 @@
 #include "core/problem-struct.h"
 #include "slpi/fast.h"
 #include "slpi/noise.h"
+#include "slpi/problem-build.h"
 #include "core/noise.h"
 #include "fast/ensemble.h"
 

@@ -56,6 +56,8 @@
 
 #include "core/problem-struct.h"
 #include "slpi/fast.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
 #include "benchutil.h"
 #include "fast/team.h"
 #include "fast/sun.h"

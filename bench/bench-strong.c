@@ -9,6 +9,7 @@
 
 #include "bench/benchutil.h"
 #include "reports/reports.h"
+#include "slpi/problem-build.h"
 
 int main(void)
 {

@@ -22,6 +22,8 @@
 
 #include "core/noise.h"
 #include "slpi/noise.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-finish.h"
 #include "fast/ensemble.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"

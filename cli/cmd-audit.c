@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "reports/reports.h"

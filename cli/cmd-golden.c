@@ -12,6 +12,8 @@
 #include "slpi/problem.h"
 #include "slpi/output.h"
 #include "slpi/tools.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-finish.h"
 #include "core/command.h"
 
 static void help(FILE *f)

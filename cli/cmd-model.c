@@ -13,10 +13,11 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/expr.h"

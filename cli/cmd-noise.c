@@ -16,9 +16,11 @@
 
 #include "slpi/errors.h"
 #include "slpi/process.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/output.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "core/noise.h"

@@ -10,7 +10,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "props/props.h"

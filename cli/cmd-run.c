@@ -10,10 +10,11 @@
 #include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
 #include "core/parse.h"
 #include "core/command.h"
 

@@ -8,7 +8,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 

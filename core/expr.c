@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "core/expr.h"
 #include "core/parse.h"
 

@@ -78,7 +78,9 @@
 
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
+
+typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
 #define SLPI_EXPR_MAX_NODES 2048
 #define SLPI_EXPR_MAX_DEPTH 64

@@ -32,7 +32,8 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-shape.h"
+#include "slpi/initial.h"
 #include "core/problem-struct.h"
 #include "core/problem.h"
 #include "core/parse.h"

@@ -10,7 +10,7 @@
 #include "core/expr.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-finish.h"
 
 #include <stddef.h>
 

@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 

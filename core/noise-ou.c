@@ -21,8 +21,8 @@
  * as white increments are. tau = 0: the white increment, bit for bit.
  */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
 #include "core/parse.h"

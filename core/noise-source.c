@@ -26,8 +26,8 @@
  * eta (slpi_noise_source_ou_state) and a resume sets it (slpi_noise_source_ou_set).
  */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
 #include "core/fpmode.h"

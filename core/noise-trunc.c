@@ -4,8 +4,8 @@
  * increment, evaluated once in Arb ball arithmetic with the precision raised until the
  * ball determines the round-to-nearest binary64, then applied by exact comparison. */
 #include "core/problem-struct.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
+#include "slpi/problem-shape.h"
 #include "core/slpi-flint.h"
 
 #include <math.h>

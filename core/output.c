@@ -49,8 +49,8 @@
 
 #include "core/output.h"
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/output.h"
+#include "slpi/limits.h"
 #include "core/command.h"
 
 /* Temporary files not yet renamed, removed if the process is ended by SIGINT, SIGTERM,

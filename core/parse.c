@@ -28,10 +28,10 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
+#include "slpi/limits.h"
 #include "core/parse.h"
 #include "core/fpmode.h"
 #include "core/noise.h"
-#include "slpi/problem.h"
 
 /* "name=TEXT: why" (a key), "--opt TEXT: why" (an option), "file:line: 'TEXT': why"
  * (a name ending in ':', a field of a file). */

@@ -8,8 +8,8 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/plan.h"
 #include "core/rows.h"

@@ -19,6 +19,8 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-build.h"
+#include "slpi/callback.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"

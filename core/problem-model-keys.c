@@ -9,7 +9,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/callback.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/problem.h"
@@ -56,7 +56,7 @@ int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, s
     if (!grad || !hvp)
         return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
                               "required; energy may be NULL)", name, grad ? "hvp" : "grad");
-    p->model.cb[k] = (slpi_model_callback){ grad, hvp, energy, user_data };
+    p->model.cb[k] = (slpi_model_code){ grad, hvp, energy, user_data };
     return SLPI_OK;
 }
 

@@ -9,7 +9,7 @@
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 
 int slpi_problem_state_dim(const slpi_problem *p)
 {

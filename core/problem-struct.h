@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "core/problem-options.h"
 #include "core/expr.h"
 
 struct slpi_problem {
@@ -105,7 +105,7 @@ struct slpi_problem {
         char t0_text[SLPI_MODEL_PARAM_TEXT];
         double t0;
         /* cb[0] for H, cb[k] for noise_Hk: set by slpi_problem_set_callback */
-        slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE];
+        slpi_model_code cb[1 + SLPI_MODEL_MAX_NOISE];
     } model;
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */

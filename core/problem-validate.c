@@ -9,7 +9,8 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-shape.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/fpmode.h"

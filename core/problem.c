@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "slpi/registry.h"
-#include "slpi/problem.h"
+#include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/problem.h"
 

@@ -5,7 +5,6 @@
 
 #include "core/problem-struct.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/expr.h"
 
 static const char *const system_names[SLPI_SYS_COUNT] = {

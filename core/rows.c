@@ -8,7 +8,6 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/rows.h"
 #include "core/parse.h"

@@ -6,9 +6,10 @@
 
 #include "slpi/errors.h"
 #include "slpi/process.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
+#include "slpi/problem-shape.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/fpmode.h"

@@ -32,6 +32,7 @@
 #include "slpi/process.h"
 #include "slpi/version.h"
 #include "slpi/trajectory.h"
+#include "slpi/problem-shape.h"
 #include "core/parse.h"
 #include "core/fpmode.h"
 

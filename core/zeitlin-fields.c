@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "core/digest.h"
 #include "core/zeitlin-family.h"

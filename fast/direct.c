@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "core/problem-struct.h"

@@ -12,8 +12,8 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
-#include "slpi/problem.h"
 #include "slpi/step.h"
+#include "core/problem-options.h"
 #include "fast/fast.h"
 #include "fast/ensemble.h"
 

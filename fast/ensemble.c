@@ -24,7 +24,6 @@
 #include <string.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/cpu.h"
 #include "core/problem-struct.h"
 #include "fast/fast.h"

@@ -6,9 +6,9 @@
 #define SLPI_FAST_ENSEMBLE_H
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 typedef struct slpi_plan slpi_plan;
 #include "slpi/step.h"
+#include "core/problem-options.h"
 #include "fast/model-tape.h"
 
 /* The fixed-point solver policy of docs/schemes.md#solver. */

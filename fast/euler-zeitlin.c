@@ -22,8 +22,8 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "fast/model-tape.h"
 #include "fast/sun.h"

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem-shape.h"
+#include "slpi/initial.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "core/fpmode.h"

@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
+#include "slpi/problem-shape.h"
+#include "core/problem-options.h"
 #include "fast/fast.h"
 #include "fast/ingredients.h"
 

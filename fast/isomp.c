@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "core/problem-struct.h"

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "core/problem-options.h"
 #include "fast/lie-ops.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

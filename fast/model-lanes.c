@@ -28,7 +28,6 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/ensemble.h"
 #include "core/expr.h"

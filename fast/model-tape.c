@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "fast/system.h"
 #include "fast/model-tape.h"
 

@@ -7,7 +7,7 @@
 #define SLPI_FAST_MODEL_TAPE_H
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "core/expr.h"
 
 typedef struct {

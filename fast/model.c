@@ -40,9 +40,9 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
+#include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"
@@ -63,7 +63,7 @@ typedef struct {
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
     double *pmu, *pw;             /* su(n): the traceless parts P mu, P w (at_traceless) */
-    slpi_model_callback cb[1 + SLPI_MODEL_MAX_NOISE];   /* p->model.cb */
+    slpi_model_code cb[1 + SLPI_MODEL_MAX_NOISE]; /* p->model.cb */
     int ncb;                      /* Hamiltonians given as code */
     char why[256];                /* which callback failed, how (model_fault) */
     int faulted;
@@ -166,7 +166,7 @@ static void model_gen(const slpi_fast_system *s, int k, double *xi, const double
     model_ctx *c = ctx_of(s);
     mu = at_traceless(c, c->pmu, mu);
     if (c->m->callback[k]) {
-        const slpi_model_callback *cb = &c->cb[k];
+        const slpi_model_code *cb = &c->cb[k];
         if (callback_result(c, k, "grad", cb->grad(c->g, mu, c->dim, cb->user_data), c->g, c->dim))
             fill_nan(xi, c->dim);
         else
@@ -207,7 +207,7 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
     mu = at_traceless(c, c->pmu, mu);
     w = at_traceless(c, c->pw, w);
     if (c->m->callback[k]) {
-        const slpi_model_callback *cb = &c->cb[k];
+        const slpi_model_code *cb = &c->cb[k];
         if (callback_result(c, k, "hvp", cb->hvp(c->hv, mu, w, c->dim, cb->user_data), c->hv, c->dim))
             fill_nan(out, c->dim);
         else
@@ -226,7 +226,7 @@ static double model_value(model_ctx *c, int k, const double *mu)
     mu = at_traceless(c, c->pmu, mu);
     if (c->m->callback[k]) {
         double H = NAN;
-        const slpi_model_callback *cb = &c->cb[k];
+        const slpi_model_code *cb = &c->cb[k];
         return cb->energy && cb->energy(&H, mu, c->dim, cb->user_data) == 0 ? H : NAN;
     }
     const slpi_fast_tape *t = &c->tp.t[k];

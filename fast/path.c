@@ -8,12 +8,12 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
 #include "slpi/fast.h"
+#include "slpi/problem-shape.h"
 #include "core/checkpoint.h"
 #include "fast/state-tokens.h"
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "core/problem-struct.h"
 #include "fast/system.h"

@@ -13,8 +13,8 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/check.h"
 #include "fast/sine-euler.h"

@@ -5,8 +5,8 @@
 #ifndef SLPI_FAST_SOLVER_H
 #define SLPI_FAST_SOLVER_H
 
-#include "slpi/problem.h"
 #include "slpi/step.h"
+#include "core/problem-options.h"
 #include "fast/ensemble.h"   /* slpi_fast_policy, shared with the lock-step ensembles */
 
 typedef struct {

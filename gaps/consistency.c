@@ -15,9 +15,10 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/fast.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "fast/lie-ops.h"
 #include "gaps/gaps.h"

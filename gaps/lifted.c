@@ -15,10 +15,11 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem-shape.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "fast/lie-ops.h"

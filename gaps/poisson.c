@@ -7,10 +7,10 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 

@@ -12,11 +12,13 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
+#include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "oracle/oracle.h"
 

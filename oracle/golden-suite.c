@@ -12,7 +12,6 @@
 #include "core/problem-struct.h"
 #include "core/clock.h"
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
 #include "slpi/tools.h"

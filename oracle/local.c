@@ -24,7 +24,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/process.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/run.h"
 #include "slpi/fast.h"

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <stddef.h>
 
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/tools.h"

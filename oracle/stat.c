@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/tools.h"
+#include "slpi/problem-shape.h"
 #include "oracle/oracle.h"
 
 /* The size test's envelope: a correct port's RMS deviation is at most ENVELOPE m times

@@ -20,6 +20,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/tools.h"
+#include "slpi/limits.h"
 #include "oracle/oracle.h"
 
 /* The whole of a regular file in memory, NUL-terminated; NULL when it is not one

@@ -35,7 +35,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
@@ -43,6 +42,7 @@
 #include "slpi/noise.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
+#include "slpi/problem-shape.h"
 #include "oracle/oracle.h"
 #include "core/progress.h"
 #include "core/threads.h"

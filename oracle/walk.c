@@ -8,13 +8,13 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/version.h"
 #include "slpi/ref.h"
 #include "slpi/fast.h"
 #include "slpi/plan.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"

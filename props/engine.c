@@ -14,7 +14,6 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/run.h"
 #include "core/problem-struct.h"
 #include "props/props.h"

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/problem-struct.h"
 #include "props/props.h"
 

@@ -37,9 +37,9 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "props/props.h"
 

@@ -15,10 +15,11 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "props/props.h"

@@ -12,11 +12,11 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"

@@ -13,7 +13,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/output.h"
 #include "core/problem-struct.h"
 #include "props/props.h"

@@ -9,7 +9,6 @@
  * (generators, H0, invariants, constructor) is ref/euler-zeitlin.c; their shared data
  * ref/euler-zeitlin.h. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/check.h"
 #include "core/zeitlin-family.h"

@@ -16,7 +16,7 @@
  * L^{-1}, the tables and the background at a precision: ref/euler-zeitlin-operator.c; the
  * data the two files share: ref/euler-zeitlin.h. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "core/check.h"

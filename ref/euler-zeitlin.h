@@ -8,7 +8,7 @@
 #define SLPI_REF_EULER_ZEITLIN_H
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "core/problem-options.h"
 #include "core/slpi-flint.h"
 #include "core/zeitlin-family.h"
 #include "ref/system.h"

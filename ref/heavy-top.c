@@ -8,7 +8,6 @@
  *   case3 (0, mg k1 e1), (0, mg k2 e2); case3-pi (k1 e1, 0), (k2 e2, 0).
  * RKMK form state (pi, gamma); SVI form state (Pi, Gamma, R row-major). */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"

@@ -17,7 +17,6 @@
  * L sweeps Y <- X_n + 1/2[Psi,Y] + 1/4 Psi Y Psi from Y = X_n define the map. */
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
+#include "core/problem-options.h"
 #include "ref/ref.h"
 
 void slpi_ref_lohner_free(slpi_ref *s)

@@ -9,7 +9,6 @@
  *   separate them).
  * State: X_ij for i < j row-major. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"

@@ -7,7 +7,7 @@
 
 #include "core/expr.h"
 #include "slpi/errors.h"
-#include "slpi/problem.h"
+#include "slpi/limits.h"
 typedef struct slpi_plan slpi_plan;
 #include "core/slpi-flint.h"
 

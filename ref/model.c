@@ -9,7 +9,6 @@
  * for se(3) (dot pairing, the heavy top's convention), so dmu = sum ad*_{xi_k} mu o dS^k
  * exactly as for the built-in system of the same algebra. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"

@@ -68,7 +68,6 @@
  * probed once per process (slpi_ref_mrmat_probe, ref/mrmat-probe.c); any non-finite part
  * refuses. */
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/mrmat.h"

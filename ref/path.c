@@ -9,11 +9,11 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/run.h"
 #include "slpi/ref.h"
+#include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "ref/ref.h"
 #include "core/clock.h"

@@ -8,7 +8,6 @@
  *   B_k block i = -amp x_ik E(e_k) (both models).
  * Invariants |x_i|^2 (block eigenvalues) and H0. State x_1..x_n in R^3. */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"

@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
 #include "core/problem-struct.h"

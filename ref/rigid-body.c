@@ -9,7 +9,6 @@
  * so that dx = sum_k x × g_k o dS^k. The SVI form optionally carries R (row-major)
  * after Pi; only the SVI scheme updates it (Noether J = R Pi, 004 eq. (59)). */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/algebra.h"

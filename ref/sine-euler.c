@@ -12,7 +12,6 @@
  *   Arb cannot separate them).
  * State: the packed skew-Hermitian W (slpi.h su(N) layout). */
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"
 #include "ref/matrix.h"

@@ -5,7 +5,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/plan.h"
 #include "core/problem-struct.h"
 #include "ref/system.h"

@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 #include "core/problem-struct.h"

@@ -9,11 +9,12 @@
 #include <stdio.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #ifndef SLPI_FAST_ONLY
 #include "slpi-flint.h" /* Arb from either FLINT generation (core/slpi-flint.h) */
 #endif
+
+typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
 #ifdef __cplusplus
 extern "C" {
