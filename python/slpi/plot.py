@@ -256,7 +256,7 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
     >>> import matplotlib; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=4, output_every=2)
     >>> fig = slpi.plot.panels(r.states, titles=["t = %g" % t for t in r.t], n=(12, 24))
-    >>> len(fig.slpi_axes), fig.slpi_vlim == max(abs(a.slpi_field[2]).max() for a in fig.slpi_axes)
+    >>> len(fig.slpi_axes), bool(fig.slpi_vlim == max(abs(a.slpi_field[2]).max() for a in fig.slpi_axes))
     (3, True)
     """
     plt = _plt()
