@@ -47,13 +47,7 @@ class Checkpoint:
                 data = {k: z[k] for k in z.files if k != "meta"}
         except (OSError, ValueError, KeyError) as e:
             raise _slpi._bad("resume", self.resume, "not a checkpoint of slpi.ensemble (%s)" % e) from None
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise _slpi._bad("resume", self.resume, "format %s %s: need %s %d" % (
-                meta.get("format"), meta.get("version"), FORMAT, VERSION))
-        for k, v in self.call.items():
-            if meta.get(k) != v:
-                raise _slpi._bad("resume", self.resume, "the checkpoint is of another ensemble: its %s is %r, this "
-                                 "call's %r" % (k, meta.get(k), v))
+        check_meta(meta, (FORMAT, VERSION), self.call, self.resume, "ensemble")
         done = int(meta["done"])
         h.merge_state(data["state"])
         if h.paths() != done:
@@ -78,6 +72,18 @@ class Checkpoint:
         data = {k: np.ascontiguousarray(a[:done]) for k, a in arrays.items() if a is not None}
         atomic_savez(self.path, meta=np.array(json.dumps(meta, sort_keys=True)), state=h.export(), **data)
         self.last = done
+
+
+def check_meta(meta, form, call, resume, what):
+    """Refuses (resume=) a checkpoint whose meta is not of format form = (name, version),
+    or whose call differs from this call in one of its keys, naming the key."""
+    got = (meta.get("format"), meta.get("version"))
+    if got != form:
+        raise _slpi._bad("resume", resume, "format %s %s: need %s %d" % (got + form))
+    for k, v in call.items():
+        if meta.get(k) != v:
+            raise _slpi._bad("resume", resume, "the checkpoint is of another %s: its %s is %r, this call's %r" % (
+                what, k, meta.get(k), v))
 
 
 def atomic_savez(path, **arrays):

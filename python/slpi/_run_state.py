@@ -27,7 +27,7 @@ import json
 import numpy as np
 
 import slpi as _slpi
-from slpi._ens_state import atomic_savez
+from slpi._ens_state import atomic_savez, check_meta
 from slpi._native import ffi as _ffi, lib as _lib
 
 FORMAT, VERSION = "slpi-python-run-checkpoint", 1
@@ -56,13 +56,7 @@ class Checkpoint:
                 data = {k: z[k] for k in z.files if k in _ROWS}
         except (OSError, ValueError, KeyError) as e:
             raise _slpi._bad("resume", self.resume, "not a checkpoint of slpi.run (%s)" % e) from None
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise _slpi._bad("resume", self.resume, "format %s %s: need %s %d" % (
-                meta.get("format"), meta.get("version"), FORMAT, VERSION))
-        for k, v in self.call.items():
-            if meta.get(k) != v:
-                raise _slpi._bad("resume", self.resume, "the checkpoint is of another run: its %s is %r, this "
-                                 "call's %r" % (k, meta.get(k), v))
+        check_meta(meta, (FORMAT, VERSION), self.call, self.resume, "run")
         rows = int(meta["rows"])
         for k, a in out.items():
             if a is not None and (k not in data or data[k].shape != (rows,) + a.shape[1:]):

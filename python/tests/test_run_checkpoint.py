@@ -126,3 +126,25 @@ def test_ctrl_c_keeps_the_steps_taken(tmp_path, monkeypatch):
         meta = json.loads(str(z["meta"]))
         assert meta["step"] == 80 and meta["rows"] == 1 + 80 // 7 == len(z["x"])
     same(whole, slpi.run(None, resume=ck, **KW))
+
+
+def _other_version(ck):
+    """ck's meta with another format version, written back whole"""
+    from slpi._ens_state import atomic_savez
+    z = dict(np.load(ck))
+    meta = json.loads(str(z["meta"]))
+    meta["version"] += 1
+    z["meta"] = np.array(json.dumps(meta))
+    atomic_savez(ck, **z)
+
+
+def test_resume_refuses_another_format_version(tmp_path):
+    ck, eck = str(tmp_path / "r.npz"), str(tmp_path / "e.npz")
+    slpi.run(None, checkpoint=ck, checkpoint_every=100, **KW)
+    slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, checkpoint=eck, checkpoint_every=4)
+    _other_version(ck)
+    _other_version(eck)
+    with pytest.raises(slpi.SlpiError, match="format slpi-python-run-checkpoint 2: need slpi-python-run-checkpoint 1"):
+        slpi.run(None, resume=ck, **KW)
+    with pytest.raises(slpi.SlpiError, match="format slpi-python-ensemble-checkpoint 2: need .* 1"):
+        slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, resume=eck)
