@@ -61,6 +61,8 @@ class Checkpoint:
         for k, a in out.items():
             if a is not None and (k not in data or data[k].shape != (rows,) + a.shape[1:]):
                 raise _slpi._bad("resume", self.resume, "its %s do not have the shape of %d rows" % (k, rows))
+        if "\0" in text:   # C would read the text only up to it: a cut checkpoint accepted
+            raise _slpi._bad("resume", self.resume, "its stepper text holds a NUL character (an edited or binary file)")
         if _lib.slpi_stepper_load(st.s, text.encode()) != 0:
             raise _slpi._bad("resume", self.resume, _ffi.string(_lib.slpi_api_last_error()).decode())
         if _lib.slpi_stepper_position(st.s) != int(meta["step"]):

@@ -95,6 +95,12 @@ def test_resume_refuses_another_run(tmp_path):
     np.savez(bad, **data)
     with pytest.raises(slpi.SlpiError, match="digest mismatch"):
         slpi.run(None, resume=bad, **KW)
+    # text after a NUL that follows the whole text: C would read only up to the NUL and
+    # accept the rest unread (a NUL at the very end numpy drops: the file holds the text)
+    data["stepper"] = np.array(text + "\0step 299\n")
+    np.savez(bad, **data)
+    with pytest.raises(slpi.SlpiError, match="holds a NUL character"):
+        slpi.run(None, resume=bad, **KW)
     open(bad, "w").write("not a checkpoint")
     with pytest.raises(slpi.SlpiError, match="not a checkpoint of slpi.run"):
         slpi.run(None, resume=bad, **KW)
