@@ -25,13 +25,13 @@
  * the certified path's UNABLE names it). In a constant subexpression it is an input
  * error at creation.
  *
- * STRUCTURE. The algebra's operations are its family's (fast/algebra.h: se3), or the
- * built-in system's with the same algebra, reused, not repeated: so3 the rigid body (ISO
- * form), so(n) Manakov, so3^k the point vortices (model B: hat blocks), each built with no
- * noise and held as `inner`; su(n) installs fast/sun.c's kernels with this file's gradients. Only
- * the gradients, their derivatives, Psi (B_k = xi_k^*, so Psi = -sum_k delta_k xi_k in
- * the matrix representation), the ISOMP map that calls Psi, and the diagnostics are the
- * model's own. */
+ * STRUCTURE. The algebra's operations and Casimirs are its family's (fast/algebra.h), the
+ * ones the built-in systems on it use: so3, so(n), so3^k (HAT blocks: x_i cross grad_i H,
+ * no sqrt 2) and se3 from fast/algebra-<family>.c, whose context is the first member of
+ * this file's; su(n) installs fast/sun.c's kernels with this file's gradients. Only the
+ * gradients, their derivatives, Psi (B_k = xi_k^*, so Psi = -sum_k delta_k xi_k in the
+ * matrix representation), the ISOMP map that calls Psi, and the energy's diagnostics are
+ * the model's own. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +39,8 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
-#include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/plan.h"
@@ -54,9 +52,12 @@
 #include "fast/sun.h"
 
 typedef struct {
-    slpi_fast_sun sun;            /* su(n): first member (fast/sun.h) */
-    slpi_fast_system inner;       /* the other algebras: the built-in's operations */
-    int has_inner, has_sun, has_se3;
+    union {                  /* the family's context: first member (fast/algebra.h) */
+        slpi_fast_sun sun;   /* su(n) (fast/sun.h) */
+        slpi_fast_so so;     /* so(n) */
+        slpi_fast_so3k so3k; /* so3^k */
+    };
+    int has_sun;
     const slpi_plan *plan;        /* a reference, released by model_clear */
     const slpi_model *m;          /* the plan's parsed model (slpi_plan_model) */
     slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
@@ -249,63 +250,14 @@ static void model_at_time(const slpi_fast_system *s, double stage, double h)
 
 /* ------------------------------------------------------------ the algebra's operations */
 
-static void fw_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    in->coad(in, out, xi, mu);
-}
-
-static int fw_orbit(const slpi_fast_system *s, double *out, const double *sigma, const double *mu)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    return in->orbit(in, out, sigma, mu);
-}
-
-static void fw_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    in->lie(in, out, a, b);
-}
-
-static void fw_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    in->m_unpack(in, Y, mu);
-}
-
-static void fw_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    in->m_pack(in, mu, Y);
-}
-
-static void fw_m_comm_update(const slpi_fast_system *s, double *out, const double *P, const double *Y,
-                    const double *Xn)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    in->m_comm_update(in, out, P, Y, Xn);
-}
-
-static int fw_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    return in->m_cay_conj(in, out, a, P, X);
-}
-
-static int fw_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
-{
-    const slpi_fast_system *in = &ctx_of(s)->inner;
-    return in->m_ainv(in, out, a, P, X);
-}
-
 /* Psi(Y) = -sum_k delta_k xi_k(mu(Y)) in the matrix representation (B_k = xi_k^*). */
 static void model_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     model_ctx *c = ctx_of(s);
-    c->inner.m_pack(&c->inner, c->mu, Y);
+    s->m_pack(s, c->mu, Y);
     model_gen_sum(s, c->xi, delta, c->mu);
     for (int i = 0; i < c->dim; i++) c->xi[i] = -c->xi[i];
-    c->inner.m_unpack(&c->inner, Psi, c->xi);
+    s->m_unpack(s, Psi, c->xi);
 }
 
 static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
@@ -351,12 +303,6 @@ static void sun_gen_cb(slpi_fast_sun *u, int k, const double complex *X, int der
 
 /* ------------------------------------------------------------ diagnostics */
 
-static int drop_inner_diag(const char *name)
-{
-    /* the built-in's energy (its own H) and the symmetric top's pi3 are not the model's */
-    return strncmp(name, "H0", 2) == 0 || strcmp(name, "pi3_dev") == 0;
-}
-
 static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     model_ctx *c = ctx_of(s);
@@ -367,20 +313,31 @@ static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const dou
         double H0 = model_value(c, 0, x0);
         slpi_diag_add(d, "H0_rel_dev", H0 != 0 ? (H - H0) / H0 : H - H0);
     }
-    if (c->has_se3) {
+    switch (c->m->alg.kind) {
+    case SLPI_ALGEBRA_SE3:
         slpi_fast_se3_casimirs(d, x);
         if (x0) slpi_fast_se3_casimir_devs(d, x, x0);
-    } else if (c->has_inner) {
-        slpi_diag in = { 0 };
-        c->inner.diagnostics(&c->inner, &in, x, x0);
-        for (int i = 0; i < in.n; i++)
-            if (!drop_inner_diag(in.name[i])) slpi_diag_add(d, in.name[i], in.value[i]);
-    } else {
+        break;
+    case SLPI_ALGEBRA_SO3:
+        slpi_fast_so3_casimirs(d, x);
+        if (x0) slpi_fast_so3_casimir_devs(d, x, x0);
+        break;
+    case SLPI_ALGEBRA_SON:
+        slpi_fast_so_casimirs(&c->so, d, x);
+        if (x0) slpi_fast_so_casimir_devs(&c->so, d, x0);
+        break;
+    case SLPI_ALGEBRA_SO3K:
+        slpi_fast_so3k_casimirs(&c->so3k, d, x);
+        if (x0) slpi_fast_so3k_casimir_devs(&c->so3k, d, x, x0);
+        break;
+    case SLPI_ALGEBRA_SUN: {
         int N = c->m->alg.n;
         double complex *X = c->Z, *X0 = x0 ? c->Z + (size_t)N * N : NULL;
         slpi_fast_sun_unpack(X, x, N);
         if (x0) slpi_fast_sun_unpack(X0, x0, N);
         slpi_fast_sun_diagnostics(&c->sun, d, X, X0, 1);
+        break;
+    }
     }
 }
 
@@ -390,8 +347,8 @@ static void model_clear(slpi_fast_system *s)
 {
     model_ctx *c = ctx_of(s);
     if (!c) return;
-    if (c->has_inner && c->inner.clear) c->inner.clear(&c->inner);
     if (c->has_sun) slpi_fast_sun_clear(&c->sun);
+    if (c->m->alg.kind == SLPI_ALGEBRA_SON) slpi_fast_so_clear(&c->so);
     slpi_fast_tapes_clear(&c->tp);
     slpi_plan_unref(c->plan);
     free(c->winv);
@@ -400,39 +357,23 @@ static void model_clear(slpi_fast_system *s)
     s->data = NULL;
 }
 
-/* The built-in system of the algebra, without noise, for its operations. */
-static int build_inner(model_ctx *c, const slpi_problem *p, slpi_error *err)
+/* The algebra family's context (fast/algebra.h). */
+static int build_family(model_ctx *c, slpi_error *err)
 {
-    slpi_problem q;
     const slpi_algebra *a = &c->m->alg;
     switch (a->kind) {
     case SLPI_ALGEBRA_SO3:
-        slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        q.rb.form = SLPI_RB_FORM_ISO;
-        q.rb.noise = SLPI_RB_NOISE_NONE;
-        c->has_inner = 1;
-        return slpi_fast_sys_rigid_body(&c->inner, &q, err);
     case SLPI_ALGEBRA_SE3:
-        c->has_se3 = 1; /* its family's operations (fast/algebra-se3.c) */
-        return SLPI_OK;
+        return SLPI_OK; /* no context */
     case SLPI_ALGEBRA_SON:
-        slpi_problem_init(&q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-        q.mk.n = a->n;
-        q.mk.noise = 0;
-        c->has_inner = 1;
-        return slpi_fast_sys_manakov(&c->inner, &q, err);
+        return slpi_fast_so_init(&c->so, a->n, err);
     case SLPI_ALGEBRA_SO3K:
-        slpi_problem_init(&q, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
-        q.pv.n = a->n;
-        q.pv.model = SLPI_VORTEX_MODEL_B;   /* hat blocks: x_i cross grad_i H, no sqrt 2 */
-        q.pv.noise = 0;
-        c->has_inner = 1;
-        return slpi_fast_sys_point_vortices(&c->inner, &q, err);
+        slpi_fast_so3k_init(&c->so3k, a->n, SLPI_FAST_BLOCK_HAT); /* x_i cross grad_i H, no sqrt 2 */
+        return SLPI_OK;
     case SLPI_ALGEBRA_SUN:
         c->has_sun = 1;
         return slpi_fast_sun_init(&c->sun, a->n, sun_psi_cb, sun_gen_cb, err);
     }
-    (void)p;
     return slpi_error_set(err, SLPI_EINPUT, "model: unknown algebra");
 }
 
@@ -465,7 +406,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     c->pmu = c->tmp + dim;
     c->pw = c->pmu + dim;
     for (int i = 0; i < dim; i++) c->winv[i] = 1.0 / slpi_algebra_weight(a, i);
-    if ((rc = build_inner(c, p, err)) != SLPI_OK) return rc;
+    if ((rc = build_family(c, err)) != SLPI_OK) return rc;
 
     s->name = "model";
     s->fault = model_fault;
@@ -476,28 +417,29 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
         s->at_time = model_at_time;
         model_at_time(s, 0.0, p->h); /* step 0's start until a scheme says otherwise */
     }
-    if (c->has_sun) {
+    switch (a->kind) {
+    case SLPI_ALGEBRA_SUN:
         slpi_fast_sun_fill_ops(s);
-    } else if (c->has_se3) {
+        break;
+    case SLPI_ALGEBRA_SE3:
         s->mdim = 0;
         s->coad = slpi_fast_se3_coad;
         s->orbit = slpi_fast_se3_orbit;
         s->lie = slpi_fast_se3_lie;
-    } else {
-        const slpi_fast_system *in = &c->inner;
-        s->mdim = in->mdim;
-        s->coad = fw_coad;
-        s->orbit = fw_orbit;
-        s->lie = fw_lie;
-        if (in->m_unpack) {
-            s->m_unpack = fw_m_unpack;
-            s->m_pack = fw_m_pack;
-            s->m_gen_sum = model_m_gen_sum;
-            s->m_isomp_iter = model_m_isomp_iter;
-            s->m_comm_update = fw_m_comm_update;
-            s->m_cay_conj = fw_m_cay_conj;
-            s->m_ainv = fw_m_ainv;
-        }
+        break;
+    case SLPI_ALGEBRA_SO3:
+        slpi_fast_so3_fill_ops(s);
+        break;
+    case SLPI_ALGEBRA_SON:
+        slpi_fast_so_fill_ops(s);
+        break;
+    case SLPI_ALGEBRA_SO3K:
+        slpi_fast_so3k_fill_ops(s);
+        break;
+    }
+    if (s->m_unpack && !c->has_sun) { /* the matrix form of so3, so(n), so3^k */
+        s->m_gen_sum = model_m_gen_sum;
+        s->m_isomp_iter = model_m_isomp_iter;
     }
     s->gen = model_gen;
     s->gen_sum = model_gen_sum;

@@ -4,7 +4,8 @@
  *
  * Coordinates (fast/system.h): mu = x (ISO) or Pi (SVI); algebra coefficients are those of the
  * gradient of h = H_F/2 = x.I^{-1}x/2 (P1: the Frobenius gradient of H_F is hat(I^{-1}x)),
- * so both forms share coad(xi, mu) = mu x xi and the matrix generators B = -hat(xi).
+ * so both forms share so(3)'s operations (fast/algebra-so3.c: coad(xi, mu) = mu x xi) and
+ * the matrix generators B = -hat(xi).
  * The SVI form can carry R (row-major, after Pi) for the Noether check of SVI. */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "slpi/errors.h"
 #include "slpi/step.h"
 #include "core/problem-struct.h"
+#include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/vector-field.h"
 #include "fast/so3.h"
@@ -54,41 +56,7 @@ static void rb_dgen(const slpi_fast_system *s, int k, double *out, const double 
         out[k - 1] = c->amp * w[k - 1];
 }
 
-static void rb_coad(const slpi_fast_system *s, double *out, const double *xi, const double *mu)
-{
-    (void)s;
-    slpi_fast_cross(out, mu, xi);
-}
-
-static void rb_lie(const slpi_fast_system *s, double *out, const double *a, const double *b)
-{
-    (void)s;
-    slpi_fast_cross(out, a, b);
-}
-
-static int rb_orbit(const slpi_fast_system *s, double *out, const double *sigma,
-                        const double *mu)
-{
-    double R[9];
-    (void)s;
-    slpi_fast_rodrigues(R, sigma);
-    slpi_fast_mat3t_vec(out, R, mu);
-    return 0;
-}
-
-/* Matrix form: one HAT block; Psi = -sum_k delta_k xi_k. */
-static void rb_m_unpack(const slpi_fast_system *s, double *Y, const double *mu)
-{
-    (void)s;
-    memcpy(Y, mu, 3 * sizeof *mu);
-}
-
-static void rb_m_pack(const slpi_fast_system *s, double *mu, const double *Y)
-{
-    (void)s;
-    memcpy(mu, Y, 3 * sizeof *Y);
-}
-
+/* Matrix form: one HAT block (fast/algebra-so3.c); Psi = -sum_k delta_k xi_k. */
 static void rb_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *delta, const double *Y)
 {
     double tmp[3];
@@ -105,29 +73,6 @@ static double rb_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *y
     return slpi_fast_blocks_isomp(SLPI_FAST_BLOCK_HAT, 1, P, Xn, Y, Ynew, ynorm);
 }
 
-static void rb_m_comm_update(const slpi_fast_system *s, double *out, const double *P,
-                    const double *Y, const double *Xn)
-{
-    (void)s;
-    slpi_fast_blocks_comm(SLPI_FAST_BLOCK_HAT, 1, P, Y, Xn, out);
-}
-
-static int rb_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P,
-                  const double *X)
-{
-    (void)s;
-    slpi_fast_blocks_cay(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
-    return 0;
-}
-
-static int rb_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P,
-                   const double *X)
-{
-    (void)s;
-    slpi_fast_blocks_ainv(SLPI_FAST_BLOCK_HAT, 1, a, P, X, out);
-    return 0;
-}
-
 static double rb_energy(const rb_ctx *c, const double *x)
 {
     /* ISO reports H_0 = x.I^{-1}x (Frobenius, P1); SVI reports h = Pi.I^{-1}Pi / 2. */
@@ -139,15 +84,12 @@ static double rb_energy(const rb_ctx *c, const double *x)
 static void rb_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     const rb_ctx *c = s->data;
-    double H = rb_energy(c, x), n2 = slpi_fast_dot3(x, x);
+    double H = rb_energy(c, x);
     slpi_diag_add(d, "H0", H);
-    slpi_diag_add(d, "casimir_norm2", n2);
+    slpi_fast_so3_casimirs(d, x);
     if (x0) {
-        double H0 = rb_energy(c, x0), n20 = slpi_fast_dot3(x0, x0);
-        slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(H, H0));
-        slpi_diag_add(d, "casimir_norm2_dev", n2 - n20);
-        /* eigenvalues of iX for X = hat x are {-|x|, 0, |x|} */
-        slpi_diag_add(d, "eig_dev", fabs(sqrt(n2) - sqrt(n20)));
+        slpi_diag_add(d, "H0_rel_dev", slpi_fast_rel_dev(H, rb_energy(c, x0)));
+        slpi_fast_so3_casimir_devs(d, x, x0);
     }
     if (c->track_R) {
         const double *R = x + 3;
@@ -213,19 +155,11 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     s->name = "rigid-body";
     s->dim = 3;
     s->state_dim = c->track_R ? 12 : 3;
-    s->mdim = 3;
+    slpi_fast_so3_fill_ops(s);
     s->diagnostics = rb_diagnostics;
     s->gen = rb_gen;
-    s->coad = rb_coad;
     s->dgen = rb_dgen;
-    s->orbit = rb_orbit;
-    s->lie = rb_lie;
-    s->m_unpack = rb_m_unpack;
-    s->m_pack = rb_m_pack;
     s->m_gen_sum = rb_m_gen_sum;
     s->m_isomp_iter = rb_m_isomp_iter;
-    s->m_comm_update = rb_m_comm_update;
-    s->m_cay_conj = rb_m_cay_conj;
-    s->m_ainv = rb_m_ainv;
     return SLPI_OK;
 }
