@@ -98,7 +98,19 @@ static int parse_levels(const char *s, int *a, int *b, slpi_error *err)
     return SLPI_OK;
 }
 
-static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
+enum { MAXK = 64 };
+
+/* The command line: the problem's keys in the order given, and the study's own options
+ * that are not fields of its slpi_conv_cfg. */
+typedef struct {
+    char *keys[MAXK], *vals[MAXK];
+    int nk, help;
+    const char *preset, *indep, *output, *json, *config;
+} conv_args;
+
+/* The options into *cfg and *a, the key=value words into *a: SLPI_EINPUT, said on standard
+ * error, for a bad one; a->help set once the help is printed (by rank 0). */
+static int parse_args(conv_args *a, slpi_conv_cfg *cfg, int argc, char **argv, int rank)
 {
     static const struct option opts[] = {
         { "preset", required_argument, 0, 'P' }, { "kind", required_argument, 0, 'k' },
@@ -114,54 +126,86 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
         { "output", required_argument, 0, 'o' }, { "json", required_argument, 0, 'j' },
         { 0, 0, 0, 0 }
     };
-    enum { MAXK = 64 };
-    char *keys[MAXK], *vals[MAXK];
-    int nk = 0, c;
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    slpi_conv_cfg cfg;
-    slpi_conv_init(&cfg, &p);
-    const char *preset = NULL, *indep = NULL, *output = NULL, *json = NULL, *config = NULL;
+    int c, rc = SLPI_OK;
     slpi_error err = { 0, "" };
-    int rc = SLPI_OK;
-    cfg.checkpoint_every = 1;
+    *a = (conv_args){ .nk = 0 };
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
-        case 'P': preset = optarg; break;
+        case 'P':
+            a->preset = optarg;
+            break;
         case 'k':
-            if (!strcmp(optarg, "strong")) cfg.kind = SLPI_CONV_STRONG;
-            else if (!strcmp(optarg, "sup")) cfg.kind = SLPI_CONV_SUP;
-            else if (!strcmp(optarg, "weak")) cfg.kind = SLPI_CONV_WEAK;
+            if (!strcmp(optarg, "strong"))
+                cfg->kind = SLPI_CONV_STRONG;
+            else if (!strcmp(optarg, "sup"))
+                cfg->kind = SLPI_CONV_SUP;
+            else if (!strcmp(optarg, "weak"))
+                cfg->kind = SLPI_CONV_WEAK;
             else { fprintf(stderr, "slpi converge: --kind %s: strong | sup | weak\n", optarg); return SLPI_EINPUT; }
             break;
-        case 'l': rc = parse_levels(optarg, &cfg.kmin, &cfg.kmax, &err); break;
-        case 'L': rc = slpi_parse_int("--ref", optarg, 1, 30, &cfg.L, &err); break;
-        case 'i': indep = optarg; break;
-        case 'e': cfg.exact = 1; break;
-        case 'f':
-            slpi_conv_phi_set(&cfg, optarg); /* an expression is parsed when the study starts */
+        case 'l':
+            rc = parse_levels(optarg, &cfg->kmin, &cfg->kmax, &err);
             break;
-        case 'R': rc = slpi_parse_long("--paths", optarg, 2, 1L << 32, &cfg.paths, &err); break;
-        case 'p': rc = slpi_parse_u64("--path0", optarg, UINT32_MAX, &cfg.path0, &err); break;
-        case 'b': rc = slpi_parse_int("--batches", optarg, 1, CONV_MAX_BATCHES, &cfg.batches, &err); break;
-        case 'B': rc = slpi_parse_int("--boot", optarg, 0, CONV_MAX_BOOT, &cfg.boot, &err); break;
-        case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &cfg.threads, &err); break;
-        case 'C': cfg.checkpoint = optarg; break;
-        case 'E': rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg.checkpoint_every, &err); break;
-        case 'r': cfg.resume = optarg; break;
+        case 'L':
+            rc = slpi_parse_int("--ref", optarg, 1, 30, &cfg->L, &err);
+            break;
+        case 'i':
+            a->indep = optarg;
+            break;
+        case 'e':
+            cfg->exact = 1;
+            break;
+        case 'f':
+            slpi_conv_phi_set(cfg, optarg); /* an expression is parsed when the study starts */
+            break;
+        case 'R':
+            rc = slpi_parse_long("--paths", optarg, 2, 1L << 32, &cfg->paths, &err);
+            break;
+        case 'p':
+            rc = slpi_parse_u64("--path0", optarg, UINT32_MAX, &cfg->path0, &err);
+            break;
+        case 'b':
+            rc = slpi_parse_int("--batches", optarg, 1, CONV_MAX_BATCHES, &cfg->batches, &err);
+            break;
+        case 'B':
+            rc = slpi_parse_int("--boot", optarg, 0, CONV_MAX_BOOT, &cfg->boot, &err);
+            break;
+        case 't':
+            rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &cfg->threads, &err);
+            break;
+        case 'C':
+            cfg->checkpoint = optarg;
+            break;
+        case 'E':
+            rc = slpi_parse_int("--checkpoint-every", optarg, 1, CONV_MAX_BATCHES, &cfg->checkpoint_every, &err);
+            break;
+        case 'r':
+            cfg->resume = optarg;
+            break;
         case 'W':
             if (strcmp(optarg, "wls") && strcmp(optarg, "ols")) {
                 fprintf(stderr, "slpi converge: --fit %s: wls | ols\n", optarg);
                 return SLPI_EINPUT;
             }
-            cfg.ols = !strcmp(optarg, "ols");
+            cfg->ols = !strcmp(optarg, "ols");
             break;
-        case 'D': rc = slpi_parse_int("--drop-coarse", optarg, 0, 30, &cfg.drop_coarse, &err); break;
-        case 'o': output = optarg; break;
-        case 'j': json = optarg; break;
-        case 'c': config = optarg; break;
-        case 'h': if (rank == 0) help(stdout); return SLPI_OK;
+        case 'D':
+            rc = slpi_parse_int("--drop-coarse", optarg, 0, 30, &cfg->drop_coarse, &err);
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'j':
+            a->json = optarg;
+            break;
+        case 'c':
+            a->config = optarg;
+            break;
+        case 'h':
+            if (rank == 0) help(stdout);
+            a->help = 1;
+            return SLPI_OK;
         default: fprintf(stderr, "slpi converge: see `slpi converge --help`\n"); return SLPI_EINPUT;
         }
         if (rc != SLPI_OK) {
@@ -171,53 +215,76 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     }
     for (int i = optind; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
-        if (!eq || eq == argv[i] || nk == MAXK) {
+        if (!eq || eq == argv[i] || a->nk == MAXK) {
             fprintf(stderr, "slpi converge: '%s': expected key=value\n", argv[i]);
             return SLPI_EINPUT;
         }
         *eq = '\0';
-        keys[nk] = argv[i];
-        vals[nk++] = eq + 1;
+        a->keys[a->nk] = argv[i];
+        a->vals[a->nk++] = eq + 1;
     }
-    rc = slpi_problem_build(&p, preset, config, nk, keys, vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_white_only(&p, "converge", &err);
-    if (rc == SLPI_OK && indep) {
-        slpi_scheme_id k;
-        rc = slpi_scheme_from_name(indep, &k);
-        if (rc != SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "--indep %s: unknown scheme", indep);
-        cfg.indep = 1;
-        cfg.indep_scheme = k;
-    }
-    /* the reports are neither the checkpoint nor an input (the checkpoint may be the
-     * file resumed from: it is rewritten whole, atomically) */
-    const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
-    const char *ins[2] = { cfg.resume, p.x0_file }, *in_role[2] = { "--resume", "x0_file" };
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
+    return SLPI_OK;
+}
+
+/* The study on the problem p, and its reports written (by rank 0) to --output and --json,
+ * each renamed into place only when the whole study succeeded. */
+static int run_and_write(slpi_conv_cfg *cfg, slpi_problem *p, const conv_args *a, int rank, int nranks,
+                         slpi_conv_combine combine, slpi_error *err)
+{
     slpi_output *report = NULL, *jreport = NULL;
-    if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
-    if (rc == SLPI_OK && rank == 0 && json) rc = slpi_output_open(&jreport, json, SLPI_OUTPUT_REPLACE, &err);
+    int rc = rank == 0 ? slpi_output_open(&report, a->output, SLPI_OUTPUT_REPLACE, err) : SLPI_OK;
+    if (rc == SLPI_OK && rank == 0 && a->json) rc = slpi_output_open(&jreport, a->json, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK) {
-        p.level = -1;
-        cfg.base = p;
-        cfg.exact_value = slpi_weak_exact_sde(p.rb.amp, p.T);
-        cfg.rank = rank;
-        cfg.nranks = nranks;
+        p->level = -1;
+        cfg->base = *p;
+        cfg->exact_value = slpi_weak_exact_sde(p->rb.amp, p->T);
+        cfg->rank = rank;
+        cfg->nranks = nranks;
         slpi_conv_result res;
-        rc = slpi_conv_run(&cfg, combine, NULL, &res, &err);
+        rc = slpi_conv_run(cfg, combine, NULL, &res, err);
         if (rc == SLPI_OK && rank == 0) {
-            slpi_conv_print(&cfg, &res, slpi_output_file(report));
-            if (jreport && slpi_conv_write_json(&cfg, &res, slpi_output_file(jreport)) != SLPI_OK)
-                rc = slpi_error_set(&err, SLPI_EINPUT, "%s: write error", json);
-            if (rc == SLPI_OK) rc = slpi_output_commit(report, &err);
+            slpi_conv_print(cfg, &res, slpi_output_file(report));
+            if (jreport && slpi_conv_write_json(cfg, &res, slpi_output_file(jreport)) != SLPI_OK)
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s: write error", a->json);
+            if (rc == SLPI_OK) rc = slpi_output_commit(report, err);
             report = NULL;
-            if (rc == SLPI_OK && jreport) rc = slpi_output_commit(jreport, &err);
+            if (rc == SLPI_OK && jreport) rc = slpi_output_commit(jreport, err);
             jreport = NULL;
             if (rc == SLPI_OK) fprintf(stderr, "slpi converge: %.2f s wall\n", res.seconds);
         }
     }
     slpi_output_abort(report);
     slpi_output_abort(jreport);
+    return rc;
+}
+
+static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
+{
+    conv_args a;
+    slpi_problem p;
+    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    slpi_conv_cfg cfg;
+    slpi_conv_init(&cfg, &p);
+    slpi_error err = { 0, "" };
+    cfg.checkpoint_every = 1;
+    int rc = parse_args(&a, &cfg, argc, argv, rank);
+    if (rc != SLPI_OK || a.help) return rc;
+    rc = slpi_problem_build(&p, a.preset, a.config, a.nk, a.keys, a.vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_white_only(&p, "converge", &err);
+    if (rc == SLPI_OK && a.indep) {
+        slpi_scheme_id k;
+        rc = slpi_scheme_from_name(a.indep, &k);
+        if (rc != SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "--indep %s: unknown scheme", a.indep);
+        cfg.indep = 1;
+        cfg.indep_scheme = k;
+    }
+    /* the reports are neither the checkpoint nor an input (the checkpoint may be the
+     * file resumed from: it is rewritten whole, atomically) */
+    const char *outs[3] = { a.output, a.json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
+    const char *ins[2] = { cfg.resume, p.x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
+    if (rc == SLPI_OK) rc = run_and_write(&cfg, &p, &a, rank, nranks, combine, &err);
     /* the study's own messages name it ("converge: ...", as the API and Python show them) */
     if (rc != SLPI_OK && rank == 0)
         fprintf(stderr, "slpi converge: %s\n", err.msg + (strncmp(err.msg, "converge: ", 10) ? 0 : 10));

@@ -59,7 +59,19 @@ static void help(FILE *f)
     slpi_problem_print_keys(f);
 }
 
-int slpi_cli_run(int argc, char **argv)
+enum { MAXK = 128 };
+
+/* The command line: the problem's keys in the order given, and the run's own options. */
+typedef struct {
+    char *keys[MAXK], *vals[MAXK];
+    int nk, use_ref, quiet, hex, force, help;
+    const char *output, *config, *json;
+    slpi_run_ckpt ck;
+} run_args;
+
+/* The options and key=value words into *a: SLPI_EINPUT, said on standard error, for a bad
+ * one; a->help set once the help is printed. */
+static int parse_args(run_args *a, int argc, char **argv)
 {
     static const struct option opts[] = {
         { "preset", required_argument, 0, 'P' }, { "system", required_argument, 0, 'S' },
@@ -76,11 +88,8 @@ int slpi_cli_run(int argc, char **argv)
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static const char *const shorthand[] = { "", "h", "steps", "T", "level", "seed", "path", "noise_file", "prec" };
-    enum { MAXK = 128 };
-    char *keys[MAXK], *vals[MAXK];
-    int nk = 0, use_ref = 0, quiet = 0, hex = 0, force = 0, c;
-    const char *output = NULL, *config = NULL, *json = NULL;
-    slpi_run_ckpt ck = { NULL, 1000, NULL, NULL, NULL };
+    int c;
+    *a = (run_args){ .ck = { NULL, 1000, NULL, NULL, NULL } };
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         const char *key = NULL;
@@ -88,34 +97,58 @@ int slpi_cli_run(int argc, char **argv)
         case 'P': key = "preset"; break;
         case 'S': key = "system"; break;
         case 'K': key = "scheme"; break;
-        case 'c': config = optarg; break;
-        case 'r': use_ref = 1; break;
-        case 'o': output = optarg; break;
-        case 'x': hex = 1; break;
-        case 'j': json = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'F': force = 1; break;
-        case 'C': ck.checkpoint = optarg; break;
-        case 'R': ck.resume = optarg; break;
+        case 'c':
+            a->config = optarg;
+            break;
+        case 'r':
+            a->use_ref = 1;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'x':
+            a->hex = 1;
+            break;
+        case 'j':
+            a->json = optarg;
+            break;
+        case 'q':
+            a->quiet = 1;
+            break;
+        case 'F':
+            a->force = 1;
+            break;
+        case 'C':
+            a->ck.checkpoint = optarg;
+            break;
+        case 'R':
+            a->ck.resume = optarg;
+            break;
         case 'E': {
             slpi_error perr = { 0, "" };
-            if (slpi_parse_long("--checkpoint-every", optarg, 1, 1000000000000L, &ck.every, &perr) != SLPI_OK) {
+            if (slpi_parse_long("--checkpoint-every", optarg, 1, 1000000000000L, &a->ck.every, &perr) != SLPI_OK) {
                 fprintf(stderr, "slpi run: %s (steps between checkpoints)\n", perr.msg);
                 return SLPI_EINPUT;
             }
             break;
         }
-        case 'h': help(stdout); return SLPI_OK;
+        case 'h':
+            help(stdout);
+            a->help = 1;
+            return SLPI_OK;
         default:
             if (c >= 1 && c <= 8) { key = shorthand[c]; break; }
             fprintf(stderr, "slpi run: see `slpi run --help`\n");
             return SLPI_EINPUT;
         }
         if (key) {
-            if (nk == MAXK) { fprintf(stderr, "slpi run: too many keys\n"); return SLPI_EINPUT; }
-            keys[nk] = (char *)key;
-            vals[nk] = optarg;
-            nk++;
+            if (a->nk == MAXK) {
+                fprintf(stderr, "slpi run: too many keys\n");
+                return SLPI_EINPUT;
+            }
+            a->keys[a->nk] = (char *)key;
+            a->vals[a->nk] = optarg;
+            a->nk++;
         }
     }
     for (int i = optind; i < argc; i++) {
@@ -124,87 +157,115 @@ int slpi_cli_run(int argc, char **argv)
             fprintf(stderr, "slpi run: '%s': expected key=value (see `slpi run --help`)\n", argv[i]);
             return SLPI_EINPUT;
         }
-        if (nk == MAXK) { fprintf(stderr, "slpi run: too many keys\n"); return SLPI_EINPUT; }
+        if (a->nk == MAXK) {
+            fprintf(stderr, "slpi run: too many keys\n");
+            return SLPI_EINPUT;
+        }
         *eq = '\0';
-        keys[nk] = argv[i];
-        vals[nk] = eq + 1;
-        nk++;
+        a->keys[a->nk] = argv[i];
+        a->vals[a->nk] = eq + 1;
+        a->nk++;
     }
+    return SLPI_OK;
+}
 
-    slpi_problem p;
+/* The checks before the run: the trajectory's size, the checkpoint's output, no output
+ * over an input or another output; SLPI_EINPUT, said on standard error, at the first that
+ * fails. */
+static int check_run(const run_args *a, const slpi_problem *p)
+{
     slpi_error err = { 0, "" };
-    /* the plan finishes p and parses a model once: the run's objects share it */
-    slpi_plan *plan = NULL;
-    int rc = slpi_problem_build(&p, NULL, config, nk, keys, vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_plan(&plan, &p, &err);
-    if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi run: %s\n", err.msg);
-        slpi_plan_unref(plan);
-        return SLPI_EINPUT;
-    }
-    double bytes = slpi_run_output_bytes(&p, use_ref);
-    if (bytes > 1e9 && !force) {
+    double bytes = slpi_run_output_bytes(p, a->use_ref);
+    if (bytes > 1e9 && !a->force) {
         fprintf(stderr,
                 "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
                 "set output_every=K to write every K-th step, or give --force\n",
-                bytes / 1e9, p.steps / p.output_every + 1, slpi_problem_state_dim(&p));
-        slpi_plan_unref(plan);
+                bytes / 1e9, p->steps / p->output_every + 1, slpi_problem_state_dim(p));
         return SLPI_EINPUT;
     }
-    if ((ck.checkpoint || ck.resume) && !output) {
+    if ((a->ck.checkpoint || a->ck.resume) && !a->output) {
         fprintf(stderr, "slpi run: --checkpoint and --resume need --output FILE\n");
-        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
     /* no output may replace an input or another output (--checkpoint may be --resume) */
-    const char *outs[] = { output, json, ck.checkpoint }, *out_role[] = { "--output", "--json", "--checkpoint" };
-    const char *ins[] = { config, p.noise_file, p.x0_file, p.ez.noise_fields, ck.resume },
+    const char *outs[] = { a->output, a->json, a->ck.checkpoint },
+               *out_role[] = { "--output", "--json", "--checkpoint" };
+    const char *ins[] = { a->config, p->noise_file, p->x0_file, p->ez.noise_fields, a->ck.resume },
                *in_role[] = { "--config", "noise_file", "x0_file", "noise_fields", "--resume" };
     if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
         || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
-        slpi_plan_unref(plan);
         return SLPI_EINPUT;
     }
-    ck.output = output;
-    slpi_output *o = NULL;
-    if (output && slpi_output_open(&o, output, ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
-        fprintf(stderr, "slpi run: %s\n", err.msg);
-        slpi_plan_unref(plan);
-        return SLPI_EINPUT;
-    }
-    ck.handle = o;
-    slpi_run_result res;
-    FILE *summary = quiet ? NULL : (output ? stdout : stderr);
-    rc = slpi_run_plan(plan, use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, hex,
-                       summary, &ck, &res, &err);
-    slpi_plan_unref(plan);
+    return SLPI_OK;
+}
+
+/* After the run: its output kept or dropped, the JSON summary written, a failure said on
+ * standard error; the exit code. */
+static int finish_run(const run_args *a, const slpi_problem *p, slpi_output *o, const slpi_run_result *res, int rc,
+                      slpi_error *err)
+{
     /* kept: a finished run, and the valid prefix of a numerical failure (exit 3) or of an
      * interrupted run (Ctrl-C, exit 130); an input error leaves the old file as it was
      * (only our temporary file is removed) */
     if (rc == SLPI_OK || rc == SLPI_ENUMERIC || rc == SLPI_EINTR) {
         slpi_error werr = { 0, "" };
         if (slpi_output_commit(o, &werr) != SLPI_OK) {
-            if (rc == SLPI_OK) rc = SLPI_EINPUT, err = werr;
+            if (rc == SLPI_OK)
+                rc = SLPI_EINPUT, *err = werr;
             else fprintf(stderr, "slpi run: %s\n", werr.msg);
         }
     } else {
         slpi_output_abort(o);
     }
-    if (json) {
+    if (a->json) {
         slpi_error jerr = { 0, "" };
-        if (slpi_run_write_json(&p, use_ref ? "ref" : "fast", &res, rc, rc ? err.msg : "ok", json, &jerr)) {
+        if (slpi_run_write_json(p, a->use_ref ? "ref" : "fast", res, rc, rc ? err->msg : "ok", a->json, &jerr)) {
             fprintf(stderr, "slpi run: %s\n", jerr.msg);
             if (rc == SLPI_OK) return SLPI_EINPUT;
         }
     }
     if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi run: %s\n", err.msg);
-        if (output && rc == SLPI_ENUMERIC) fprintf(stderr, "slpi run: %s holds the steps before the failure\n", output);
-        if (output && rc == SLPI_EINTR)
-            fprintf(stderr, "slpi run: %s holds the rows written before it%s%s\n", output,
-                    ck.checkpoint ? "; continue with --resume " : "", ck.checkpoint ? ck.checkpoint : "");
+        fprintf(stderr, "slpi run: %s\n", err->msg);
+        if (a->output && rc == SLPI_ENUMERIC)
+            fprintf(stderr, "slpi run: %s holds the steps before the failure\n", a->output);
+        if (a->output && rc == SLPI_EINTR)
+            fprintf(stderr, "slpi run: %s holds the rows written before it%s%s\n", a->output,
+                    a->ck.checkpoint ? "; continue with --resume " : "", a->ck.checkpoint ? a->ck.checkpoint : "");
         return rc;
     }
     return SLPI_OK;
+}
+
+int slpi_cli_run(int argc, char **argv)
+{
+    run_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc != SLPI_OK || a.help) return rc;
+    slpi_problem p;
+    slpi_error err = { 0, "" };
+    /* the plan finishes p and parses a model once: the run's objects share it */
+    slpi_plan *plan = NULL;
+    rc = slpi_problem_build(&p, NULL, a.config, a.nk, a.keys, a.vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_plan(&plan, &p, &err);
+    if (rc != SLPI_OK) fprintf(stderr, "slpi run: %s\n", err.msg);
+    if (rc != SLPI_OK || check_run(&a, &p) != SLPI_OK) {
+        slpi_plan_unref(plan);
+        return SLPI_EINPUT;
+    }
+    a.ck.output = a.output;
+    slpi_output *o = NULL;
+    if (a.output &&
+        slpi_output_open(&o, a.output, a.ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi run: %s\n", err.msg);
+        slpi_plan_unref(plan);
+        return SLPI_EINPUT;
+    }
+    a.ck.handle = o;
+    slpi_run_result res;
+    FILE *summary = a.quiet ? NULL : (a.output ? stdout : stderr);
+    rc = slpi_run_plan(plan, a.use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, a.hex,
+                       summary, &a.ck, &res, &err);
+    slpi_plan_unref(plan);
+    return finish_run(&a, &p, o, &res, rc, &err);
 }

@@ -140,6 +140,57 @@ int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex
     return slpi_run_checkpointed(p, ops, out, hex, summary, NULL, res, err);
 }
 
+/* The trajectory's columns: the state's coordinates, the path's diagnostics, iters and
+ * residual; *cols is freed by the caller, also after a failure. */
+static int column_names(char ***cols, int *ncols, const slpi_problem *p, const slpi_run_result *res, int dim,
+                        slpi_error *err)
+{
+    *ncols = dim + res->ndiag + 2;
+    char **c = *cols = calloc((size_t)*ncols, sizeof(char *));
+    if (!c) return slpi_error_set(err, SLPI_EINPUT, "run: out of memory (%d columns)", *ncols);
+    for (int i = 0; i < dim; i++) {
+        char buf[64];
+        slpi_problem_state_name(p, i, buf, sizeof buf);
+        c[i] = strdup(buf);
+    }
+    for (int i = 0; i < res->ndiag; i++) c[dim + i] = strdup(res->diag_name[i]);
+    c[*ncols - 2] = strdup("iters");
+    c[*ncols - 1] = strdup("residual");
+    for (int i = 0; i < *ncols; i++)
+        if (!c[i]) return slpi_error_set(err, SLPI_EINPUT, "run: out of memory (column names)");
+    return SLPI_OK;
+}
+
+/* The error of step n, failed with status st: on the certified path its precision and
+ * radius, on both its iterations, residual and the path's reason. */
+static int step_failed(slpi_error *err, const slpi_path_ops *ops, void *ctx, const slpi_problem *p, long n,
+                       slpi_step_status st, const slpi_step_info *info)
+{
+    const char *why = ops->why != NULL ? ops->why(ctx) : "";
+    if (info->prec > 0) /* certified path: the radius, precision and reason tell why */
+        return slpi_error_set(
+            err, SLPI_ENUMERIC,
+            "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations%s%s%s", n,
+            (double)(n + 1) * p->h, slpi_step_status_name(st), info->prec, info->radius, info->residual,
+            info->iterations, why[0] ? " (" : "", why, why[0] ? ")" : "");
+    return slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g%s%s%s", n,
+                          (double)(n + 1) * p->h, slpi_step_status_name(st), info->iterations, info->residual,
+                          why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
+/* The steps' tally so far, into the run's result. */
+static void take_tally(slpi_run_result *res, long *total_iters, const slpi_step_tally *t)
+{
+    res->steps_done = t->steps;
+    *total_iters = t->iterations;
+    res->max_iters = t->max_iterations;
+    res->stagnated = t->stagnated;
+    res->capped = t->capped;
+    res->max_radius = t->max_radius;
+    res->max_prec = t->max_prec;
+    res->prec_raised = t->prec_raised;
+}
+
 static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
                             const slpi_run_ckpt *ck, slpi_run_result *res, slpi_error *err)
 {
@@ -183,25 +234,7 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
     res->ndiag = ops->diag_names(ctx, res->diag_name, SLPI_MAX_DIAG);
     ops->diag_values(ctx, res->diag_first, res->ndiag);
     memcpy(res->diag_final, res->diag_first, (size_t)res->ndiag * sizeof(double));
-    ncols = dim + res->ndiag + 2;
-    cols = calloc((size_t)ncols, sizeof(char *));
-    if (!cols) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (%d columns)", ncols);
-        goto done;
-    }
-    for (int i = 0; i < dim; i++) {
-        char buf[64];
-        slpi_problem_state_name(p, i, buf, sizeof buf);
-        cols[i] = strdup(buf);
-    }
-    for (int i = 0; i < res->ndiag; i++) cols[dim + i] = strdup(res->diag_name[i]);
-    cols[ncols - 2] = strdup("iters");
-    cols[ncols - 1] = strdup("residual");
-    for (int i = 0; i < ncols; i++)
-        if (!cols[i]) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (column names)");
-            goto done;
-        }
+    if ((rc = column_names(&cols, &ncols, p, res, dim, err)) != SLPI_OK) goto done;
     if (cs.ck && !(cs.problem = slpi_run_ckpt_problem_text(p))) {
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: out of memory");
         goto done;
@@ -231,27 +264,10 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
         const slpi_step_info info = steps.info;
         if (slpi_step_failed(st)) {
             res->failed_step = n;
-            const char *why = ops->why != NULL ? ops->why(ctx) : "";
-            if (info.prec > 0)   /* certified path: the radius, precision and reason tell why */
-                rc = slpi_error_set(err, SLPI_ENUMERIC,
-                                    "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations%s%s%s",
-                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.prec, info.radius,
-                                    info.residual, info.iterations, why[0] ? " (" : "", why, why[0] ? ")" : "");
-            else
-                rc = slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g%s%s%s",
-                                    n, (double)(n + 1) * p->h, slpi_step_status_name(st), info.iterations,
-                                    info.residual, why[0] ? " (" : "", why, why[0] ? ")" : "");
+            rc = step_failed(err, ops, ctx, p, n, st, &info);
             break;
         }
-        const slpi_step_tally *t = &steps.tally;
-        res->steps_done = t->steps;
-        total_iters = t->iterations;
-        res->max_iters = t->max_iterations;
-        res->stagnated = t->stagnated;
-        res->capped = t->capped;
-        res->max_radius = t->max_radius;
-        res->max_prec = t->max_prec;
-        res->prec_raised = t->prec_raised;
+        take_tally(res, &total_iters, &steps.tally);
         if (slpi_rows_take(&rows, n + 1)) {
             record_diagnostics(ops, ctx, res);
             if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)
