@@ -337,7 +337,16 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
     return rc;
 }
 
-static int run_ensemble(int argc, char **argv, int rank, int nranks)
+/* The command line's own outputs, and the key=value words (c->keys points here). */
+typedef struct {
+    const char *output, *state;
+    char *keys[ENS_MAX_KEYS], *vals[ENS_MAX_KEYS];
+    int done; /* the help printed, or an unknown option said: return at once */
+} ens_args;
+
+/* The options into *c and *a, the grid's points counted, the key=value words: SLPI_OK,
+ * or an error in *err for the caller to say (a->done: nothing more to do or say). */
+static int parse_args(ens_cfg *c, ens_args *a, int argc, char **argv, slpi_error *err)
 {
     static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
                                           { "config", required_argument, 0, 'c' },
@@ -355,116 +364,171 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
                                           { "output", required_argument, 0, 'o' },
                                           { "help", no_argument, 0, 'h' },
                                           { 0, 0, 0, 0 } };
+    int rc = SLPI_OK, opt;
+    *a = (ens_args){ .done = 0 };
+    optind = 1;
+    while (rc == SLPI_OK && (opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'P':
+            c->preset = optarg;
+            break;
+        case 'c':
+            c->config = optarg;
+            break;
+        case 'R':
+            rc = slpi_parse_long("--paths", optarg, 1, 1L << 32, &c->paths, err);
+            break;
+        case 'p':
+            rc = slpi_parse_u64("--first-path", optarg, UINT32_MAX, &c->first, err);
+            break;
+        case 'e':
+            rc = slpi_parse_long("--save-every", optarg, 1, 1L << 40, &c->every, err);
+            break;
+        case 'g':
+            if (c->ngrid == ENS_MAX_GRID)
+                rc = slpi_error_set(err, SLPI_EINPUT, "--grid: more than %d keys", ENS_MAX_GRID);
+            else
+                rc = parse_grid(optarg, &c->grid[c->ngrid++], err);
+            break;
+        case 't':
+            rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c->threads, err);
+            break;
+        case 'r':
+            c->ref = 1;
+            break;
+        case 's':
+            a->state = optarg;
+            break;
+        case 'm':
+            if (c->nparts == ENS_MAX_PARTS)
+                rc = slpi_error_set(err, SLPI_EINPUT, "--merge: more than %d files", ENS_MAX_PARTS);
+            else
+                c->part[c->nparts++] = optarg;
+            break;
+        case 'C':
+            c->checkpoint = optarg;
+            break;
+        case 'E':
+            rc = slpi_parse_long("--checkpoint-every", optarg, 1, 1L << 32, &c->ck_every, err);
+            break;
+        case 'u':
+            c->resume = optarg;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'h':
+            if (c->rank == 0) help(stdout);
+            a->done = 1;
+            return SLPI_OK;
+        default:
+            if (c->rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n");
+            a->done = 1;
+            return SLPI_EINPUT;
+        }
+    }
+    if (rc == SLPI_OK && c->first + (uint64_t)c->paths - 1 > UINT32_MAX)
+        rc = slpi_error_set(err, SLPI_EINPUT, "--first-path %llu --paths %ld: paths beyond 2^32-1",
+                            (unsigned long long)c->first, c->paths);
+    const long B = SLPI_ENSEMBLE_BLOCK;
+    c->ck_every = (c->ck_every + B - 1) / B * B; /* whole blocks */
+    long points = 1;
+    for (int g = 0; rc == SLPI_OK && g < c->ngrid; g++) {
+        for (int h = 0; h < g; h++)
+            if (!strcmp(c->grid[h].key, c->grid[g].key))
+                rc = slpi_error_set(err, SLPI_EINPUT, "--grid %s: key given twice", c->grid[g].key);
+        if ((points *= c->grid[g].n) > ENS_MAX_POINTS)
+            rc = slpi_error_set(err, SLPI_EINPUT, "--grid: more than %d points", ENS_MAX_POINTS);
+    }
+    for (int i = optind; rc == SLPI_OK && i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq || eq == argv[i] || c->nk == ENS_MAX_KEYS)
+            rc = slpi_error_set(err, SLPI_EINPUT, "'%s': expected key=value", argv[i]);
+        else {
+            *eq = '\0';
+            a->keys[c->nk] = argv[i];
+            a->vals[c->nk++] = eq + 1;
+            c->path_key |= !strcmp(argv[i], "path");
+        }
+    }
+    for (int g = 0; g < c->ngrid; g++) c->path_key |= c->grid[g].key && !strcmp(c->grid[g].key, "path");
+    c->keys = a->keys;
+    c->vals = a->vals;
+    c->points = points;
+    return rc;
+}
+
+/* The outputs against the inputs and each other, and the modes that do not go together
+ * (--merge, --checkpoint or --resume, MPI ranks). */
+static int check_args(const ens_cfg *c, const ens_args *a, slpi_error *err)
+{
+    /* no output is an input or another output; the checkpoint may be the file resumed
+     * (read whole first, rewritten atomically) */
+    const char *outs[3] = { a->output, a->state, c->checkpoint },
+               *out_role[3] = { "--output", "--state", "--checkpoint" }, *ins[2 + ENS_MAX_PARTS],
+               *in_role[2 + ENS_MAX_PARTS];
+    ins[0] = c->config, ins[1] = c->resume;
+    in_role[0] = "--config", in_role[1] = "--resume";
+    for (int i = 0; i < c->nparts; i++) ins[2 + i] = c->part[i], in_role[2 + i] = "--merge";
+    int rc = slpi_output_check_paths(2, outs, out_role, 2 + c->nparts, ins, in_role, err);
+    ins[1] = ins[0], in_role[1] = in_role[0]; /* --checkpoint against --config and --merge */
+    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 1 + c->nparts, ins + 1, in_role + 1, err);
+    if (rc == SLPI_OK && c->nparts && c->nranks > 1) rc = slpi_error_set(err, SLPI_EINPUT, "--merge runs on one rank");
+    if (rc == SLPI_OK && (c->checkpoint || c->resume) && (c->nparts || c->nranks > 1))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: not with %s", c->checkpoint ? "--checkpoint" : "--resume",
+                            c->nparts ? "--merge" : "MPI ranks (one rank checkpoints)");
+    return rc;
+}
+
+/* The reports: --state and the report (by rank 0, committed only when every point ran),
+ * each grid point's rows. */
+static int write_reports(ens_cfg *c, const ens_args *a, slpi_error *err)
+{
+    slpi_output *report = NULL, *st = NULL;
+    int rc = SLPI_OK;
+    if (c->rank == 0 && a->state && (rc = slpi_output_open(&st, a->state, SLPI_OUTPUT_REPLACE, err)) == SLPI_OK) {
+        c->state = slpi_output_file(st);
+        fprintf(c->state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
+                (unsigned long long)c->first, c->paths, c->every, c->ref, c->points);
+    }
+    if (rc == SLPI_OK && c->rank == 0) rc = slpi_output_open(&report, a->output, SLPI_OUTPUT_REPLACE, err);
+    if (rc == SLPI_OK && c->rank == 0) {
+        FILE *f = slpi_output_file(report);
+        fprintf(f, "# slpi ensemble %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
+        slpi_provenance_write(f, "# ");
+    }
+    for (long k = 0; rc == SLPI_OK && k < c->points; k++)
+        rc = run_point(c, k, report ? slpi_output_file(report) : NULL, k == 0, err);
+    if (rc == SLPI_OK && st)
+        rc = slpi_output_commit(st, err);
+    else if (st) slpi_output_abort(st);
+    if (rc == SLPI_OK && report)
+        rc = slpi_output_commit(report, err);
+    else if (report) slpi_output_abort(report);
+    return rc;
+}
+
+static int run_ensemble(int argc, char **argv, int rank, int nranks)
+{
     ens_cfg c = { 0 };
     c.paths = 100;
     c.ck_every = 65536;
     c.rank = rank;
     c.nranks = nranks;
-    const char *output = NULL, *state = NULL;
+    ens_args a;
     slpi_error err = { 0, "" };
-    int rc = SLPI_OK, opt;
-    optind = 1;
-    while (rc == SLPI_OK && (opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'P': c.preset = optarg; break;
-        case 'c': c.config = optarg; break;
-        case 'R': rc = slpi_parse_long("--paths", optarg, 1, 1L << 32, &c.paths, &err); break;
-        case 'p': rc = slpi_parse_u64("--first-path", optarg, UINT32_MAX, &c.first, &err); break;
-        case 'e': rc = slpi_parse_long("--save-every", optarg, 1, 1L << 40, &c.every, &err); break;
-        case 'g':
-            if (c.ngrid == ENS_MAX_GRID) rc = slpi_error_set(&err, SLPI_EINPUT, "--grid: more than %d keys", ENS_MAX_GRID);
-            else rc = parse_grid(optarg, &c.grid[c.ngrid++], &err);
-            break;
-        case 't': rc = slpi_parse_int("--threads", optarg, 1, SLPI_MAX_THREADS, &c.threads, &err); break;
-        case 'r': c.ref = 1; break;
-        case 's': state = optarg; break;
-        case 'm':
-            if (c.nparts == ENS_MAX_PARTS) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge: more than %d files", ENS_MAX_PARTS);
-            else c.part[c.nparts++] = optarg;
-            break;
-        case 'C':
-            c.checkpoint = optarg;
-            break;
-        case 'E':
-            rc = slpi_parse_long("--checkpoint-every", optarg, 1, 1L << 32, &c.ck_every, &err);
-            break;
-        case 'u':
-            c.resume = optarg;
-            break;
-        case 'o': output = optarg; break;
-        case 'h': if (rank == 0) help(stdout); return SLPI_OK;
-        default: if (rank == 0) fprintf(stderr, "slpi ensemble: see `slpi ensemble --help`\n"); return SLPI_EINPUT;
-        }
-    }
-    if (rc == SLPI_OK && c.first + (uint64_t)c.paths - 1 > UINT32_MAX)
-        rc = slpi_error_set(&err, SLPI_EINPUT, "--first-path %llu --paths %ld: paths beyond 2^32-1",
-                            (unsigned long long)c.first, c.paths);
-    const long B = SLPI_ENSEMBLE_BLOCK;
-    c.ck_every = (c.ck_every + B - 1) / B * B; /* whole blocks */
-    long points = 1;
-    for (int g = 0; rc == SLPI_OK && g < c.ngrid; g++) {
-        for (int h = 0; h < g; h++)
-            if (!strcmp(c.grid[h].key, c.grid[g].key))
-                rc = slpi_error_set(&err, SLPI_EINPUT, "--grid %s: key given twice", c.grid[g].key);
-        if ((points *= c.grid[g].n) > ENS_MAX_POINTS)
-            rc = slpi_error_set(&err, SLPI_EINPUT, "--grid: more than %d points", ENS_MAX_POINTS);
-    }
-    char *keys[ENS_MAX_KEYS], *vals[ENS_MAX_KEYS];
-    for (int i = optind; rc == SLPI_OK && i < argc; i++) {
-        char *eq = strchr(argv[i], '=');
-        if (!eq || eq == argv[i] || c.nk == ENS_MAX_KEYS)
-            rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", argv[i]);
-        else {
-            *eq = '\0';
-            keys[c.nk] = argv[i];
-            vals[c.nk++] = eq + 1;
-            c.path_key |= !strcmp(argv[i], "path");
-        }
-    }
-    for (int g = 0; g < c.ngrid; g++) c.path_key |= c.grid[g].key && !strcmp(c.grid[g].key, "path");
-    c.keys = keys;
-    c.vals = vals;
-    c.points = points;
-    /* no output is an input or another output; the checkpoint may be the file resumed
-     * (read whole first, rewritten atomically) */
-    const char *outs[3] = { output, state, c.checkpoint }, *out_role[3] = { "--output", "--state", "--checkpoint" },
-               *ins[2 + ENS_MAX_PARTS], *in_role[2 + ENS_MAX_PARTS];
-    ins[0] = c.config, ins[1] = c.resume;
-    in_role[0] = "--config", in_role[1] = "--resume";
-    for (int i = 0; i < c.nparts; i++) ins[2 + i] = c.part[i], in_role[2 + i] = "--merge";
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2 + c.nparts, ins, in_role, &err);
-    ins[1] = ins[0], in_role[1] = in_role[0]; /* --checkpoint against --config and --merge */
-    if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 1 + c.nparts, ins + 1, in_role + 1, &err);
-    if (rc == SLPI_OK && c.nparts && nranks > 1) rc = slpi_error_set(&err, SLPI_EINPUT, "--merge runs on one rank");
-    if (rc == SLPI_OK && (c.checkpoint || c.resume) && (c.nparts || nranks > 1))
-        rc = slpi_error_set(&err, SLPI_EINPUT, "%s: not with %s", c.checkpoint ? "--checkpoint" : "--resume",
-                            c.nparts ? "--merge" : "MPI ranks (one rank checkpoints)");
+    int rc = parse_args(&c, &a, argc, argv, &err);
+    if (a.done) return rc;
+    if (rc == SLPI_OK) rc = check_args(&c, &a, &err);
     if (rc == SLPI_OK && c.nparts) rc = slpi_cli_ens_parts_read(&c, &err);
     if (rc == SLPI_OK && c.resume) rc = slpi_cli_ens_resume_read(&c, &err);
     /* every grid point's problem is checked before any path runs */
-    for (long k = 0; rc == SLPI_OK && k < points; k++) {
+    for (long k = 0; rc == SLPI_OK && k < c.points; k++) {
         slpi_problem p;
         char *label[ENS_MAX_GRID];
         rc = point_problem(&c, k, &p, label, NULL, &err);
     }
-    slpi_output *report = NULL, *st = NULL;
-    if (rc == SLPI_OK && rank == 0 && state && (rc = slpi_output_open(&st, state, SLPI_OUTPUT_REPLACE, &err)) == SLPI_OK) {
-        c.state = slpi_output_file(st);
-        fprintf(c.state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
-                (unsigned long long)c.first, c.paths, c.every, c.ref, points);
-    }
-    if (rc == SLPI_OK && rank == 0) rc = slpi_output_open(&report, output, SLPI_OUTPUT_REPLACE, &err);
-    if (rc == SLPI_OK && rank == 0) {
-        FILE *f = slpi_output_file(report);
-        fprintf(f, "# slpi ensemble %s (git %s)\n", SLPI_VERSION, SLPI_GIT_REV);
-        slpi_provenance_write(f, "# ");
-    }
-    for (long k = 0; rc == SLPI_OK && k < points; k++)
-        rc = run_point(&c, k, report ? slpi_output_file(report) : NULL, k == 0, &err);
-    if (rc == SLPI_OK && st) rc = slpi_output_commit(st, &err);
-    else if (st) slpi_output_abort(st);
-    if (rc == SLPI_OK && report) rc = slpi_output_commit(report, &err);
-    else if (report) slpi_output_abort(report);
+    if (rc == SLPI_OK) rc = write_reports(&c, &a, &err);
     if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
     if (rc == SLPI_EINTR && rank == 0)
         fprintf(stderr, "slpi ensemble: interrupted: no report%s%s\n",
