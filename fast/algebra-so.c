@@ -70,8 +70,7 @@ static void so_commutator(slpi_fast_so *c, const double *a, const double *b, dou
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++, k++) {
             double s = 0;
-            for (int l = 0; l < n; l++)
-                s += c->A[i * n + l] * c->B[l * n + j] - c->B[i * n + l] * c->A[l * n + j];
+            for (int l = 0; l < n; l++) s += c->A[i * n + l] * c->B[l * n + j] - c->B[i * n + l] * c->A[l * n + j];
             out[k] = s;
         }
 }
@@ -148,22 +147,20 @@ void slpi_fast_so_m_comm_update(const slpi_fast_system *s, double *out, const do
                                 const double *Xn)
 {
     slpi_fast_so *c = so_of(s);
-    slpi_fast_zcomm_update(c->n, (const double complex *)P, (const double complex *)Y,
-                           (const double complex *)Xn, (double complex *)out, c->Z1);
+    slpi_fast_zcomm_update(c->n, (const double complex *)P, (const double complex *)Y, (const double complex *)Xn,
+                           (double complex *)out, c->Z1);
 }
 
 int slpi_fast_so_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
 {
     const slpi_fast_so *c = so_of(s);
-    return slpi_fast_zcayley(c->n, 0, a, (const double complex *)P, (const double complex *)X,
-                             (double complex *)out);
+    return slpi_fast_zcayley(c->n, 0, a, (const double complex *)P, (const double complex *)X, (double complex *)out);
 }
 
 int slpi_fast_so_m_ainv(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
 {
     const slpi_fast_so *c = so_of(s);
-    return slpi_fast_zcayley(c->n, 1, a, (const double complex *)P, (const double complex *)X,
-                             (double complex *)out);
+    return slpi_fast_zcayley(c->n, 1, a, (const double complex *)P, (const double complex *)X, (double complex *)out);
 }
 
 void slpi_fast_so_fill_ops(slpi_fast_system *s)
@@ -209,8 +206,10 @@ static void so_traces(slpi_fast_so *c, const double *x, double *tr, int kmax)
     }
 }
 
-static const char *const tr_name[5][2] = { { "trX2", "trX2_rel_dev" }, { "trX4", "trX4_rel_dev" },
-                                           { "trX6", "trX6_rel_dev" }, { "trX8", "trX8_rel_dev" },
+static const char *const tr_name[5][2] = { { "trX2", "trX2_rel_dev" },
+                                           { "trX4", "trX4_rel_dev" },
+                                           { "trX6", "trX6_rel_dev" },
+                                           { "trX8", "trX8_rel_dev" },
                                            { "trX10", "trX10_rel_dev" } };
 /* the largest min(n/2, 10) eigenvalues of iX, descending (the certified path's lambda_j) */
 static const char *const lam[10][2] = { { "lambda_1", "lambda_1_dev" }, { "lambda_2", "lambda_2_dev" },
@@ -239,7 +238,8 @@ void slpi_fast_so_casimir_devs(slpi_fast_so *c, slpi_diag *d, const double *x0)
     so_to_complex(c, x0, c->Z2);
     int bad = c->bad | slpi_fast_eig_skewh(n, c->Z2, w0);
     for (int j = 0; j < neig; j++) slpi_diag_add(d, lam[j][1], bad ? NAN : w[n - 1 - j] - w0[n - 1 - j]);
-    if (bad) dev = NAN;
+    if (bad)
+        dev = NAN;
     else
         for (int i = 0; i < n; i++) dev = fmax(dev, fabs(w[i] - w0[i]));
     slpi_diag_add(d, "eig_dev", dev);

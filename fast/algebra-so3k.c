@@ -71,8 +71,7 @@ void slpi_fast_so3k_m_comm_update(const slpi_fast_system *s, double *out, const 
     slpi_fast_blocks_comm(c->model, c->n, P, Y, Xn, out);
 }
 
-int slpi_fast_so3k_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P,
-                              const double *X)
+int slpi_fast_so3k_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *P, const double *X)
 {
     const slpi_fast_so3k *c = so3k_of(s);
     slpi_fast_blocks_cay(c->model, c->n, a, P, X, out);
@@ -100,14 +99,12 @@ void slpi_fast_so3k_fill_ops(slpi_fast_system *s)
 }
 
 /* the Casimirs |x_i|^2 of the first min(k, 8) blocks (the certified path's) */
-static const char *const cas[8][2] = { { "casimir_norm2_1", "casimir_norm2_1_dev" },
-                                       { "casimir_norm2_2", "casimir_norm2_2_dev" },
-                                       { "casimir_norm2_3", "casimir_norm2_3_dev" },
-                                       { "casimir_norm2_4", "casimir_norm2_4_dev" },
-                                       { "casimir_norm2_5", "casimir_norm2_5_dev" },
-                                       { "casimir_norm2_6", "casimir_norm2_6_dev" },
-                                       { "casimir_norm2_7", "casimir_norm2_7_dev" },
-                                       { "casimir_norm2_8", "casimir_norm2_8_dev" } };
+static const char *const cas[8][2] = {
+    { "casimir_norm2_1", "casimir_norm2_1_dev" }, { "casimir_norm2_2", "casimir_norm2_2_dev" },
+    { "casimir_norm2_3", "casimir_norm2_3_dev" }, { "casimir_norm2_4", "casimir_norm2_4_dev" },
+    { "casimir_norm2_5", "casimir_norm2_5_dev" }, { "casimir_norm2_6", "casimir_norm2_6_dev" },
+    { "casimir_norm2_7", "casimir_norm2_7_dev" }, { "casimir_norm2_8", "casimir_norm2_8_dev" }
+};
 
 void slpi_fast_so3k_casimirs(const slpi_fast_so3k *c, slpi_diag *d, const double *x)
 {
