@@ -238,11 +238,9 @@ static void expect_ops(const char *text, const char *ops)
     slpi_expr_free(&e);
 }
 
-int main(void)
+/* ---- tape shapes */
+static void tape_shapes(void)
 {
-    test_start("t-expr", 20261123);
-
-    /* ---- tape shapes */
     expect_ops("x1 - x2 - x3", "coord coord sub coord sub");
     expect_ops("x1 / x2 * x3", "coord coord div coord mul");
     expect_ops("-x1^2", "coord powi neg");
@@ -257,63 +255,64 @@ int main(void)
     expect_ops("x1^(2 + 1)", "coord const const add pow");   /* not the literal 2: the parenthesis holds more */
     expect_ops("2*pi*log(x1)", "const pi mul coord log mul");
     expect_ops("+x1", "coord");
-    {
-        slpi_expr e;
-        slpi_error err = { 0 };
-        slpi_expr_param par[1] = { { "a", "0.1", 0.1, NULL } };
-        TEST_CHECK(slpi_expr_parse(&e, "H", "x1^-2 + a*x3 + 1e-3", &so3, 1, par, &err) == 0);
-        TEST_CHECK(e.n == 8 && e.node[1].op == SLPI_EXPR_POWI && e.node[1].arg == -2);
-        TEST_CHECK(e.nconst == 2 && strcmp(e.ctext[0], "0.1") == 0 && strcmp(e.ctext[1], "1e-3") == 0
-                   && e.cval[1] == 1e-3);
-        TEST_CHECK(e.node[3].op == SLPI_EXPR_COORD && e.node[3].arg == 2 && e.node[3].col == 11);
-        TEST_CHECK(e.dep[0] && !e.dep[2] && e.dep[4] && e.dep[5] && !e.dep[6] && e.dep[7]);
-        for (int i = 0; i < e.n; i++)
-            TEST_CHECKF(e.node[i].a < i && e.node[i].b < i, "node %d reads a later node", i);
-        slpi_expr_free(&e);
-    }
+    slpi_expr e;
+    slpi_error err = { 0 };
+    slpi_expr_param par[1] = { { "a", "0.1", 0.1, NULL } };
+    TEST_CHECK(slpi_expr_parse(&e, "H", "x1^-2 + a*x3 + 1e-3", &so3, 1, par, &err) == 0);
+    TEST_CHECK(e.n == 8 && e.node[1].op == SLPI_EXPR_POWI && e.node[1].arg == -2);
+    TEST_CHECK(e.nconst == 2 && strcmp(e.ctext[0], "0.1") == 0 && strcmp(e.ctext[1], "1e-3") == 0 && e.cval[1] == 1e-3);
+    TEST_CHECK(e.node[3].op == SLPI_EXPR_COORD && e.node[3].arg == 2 && e.node[3].col == 11);
+    TEST_CHECK(e.dep[0] && !e.dep[2] && e.dep[4] && e.dep[5] && !e.dep[6] && e.dep[7]);
+    for (int i = 0; i < e.n; i++) TEST_CHECKF(e.node[i].a < i && e.node[i].b < i, "node %d reads a later node", i);
+    slpi_expr_free(&e);
+}
 
-    /* ---- algebras: names round-trip, coordinates named as the built-in columns */
-    {
-        const char *texts[] = { "so3", "se3", "so(4)", "su(3)", "so3^4", "so(64)", "su(2)" };
-        int dims[] = { 3, 6, 6, 9, 12, 2016, 4 };
-        for (int t = 0; t < 7; t++) {
-            slpi_algebra a;
-            slpi_error err = { 0 };
-            char buf[64];
-            TEST_CHECKF(slpi_algebra_parse(&a, "algebra", texts[t], &err) == 0, "%s: %s", texts[t], err.msg);
-            TEST_CHECKF(a.dim == dims[t], "%s: dim %d", texts[t], a.dim);
-            slpi_algebra_text(&a, buf, sizeof buf);
-            TEST_CHECKF(strcmp(buf, texts[t]) == 0, "%s printed as %s", texts[t], buf);
-            for (int i = 0; i < a.dim; i++) {
-                slpi_algebra_coord_name(&a, i, buf, sizeof buf);
-                TEST_CHECKF(slpi_algebra_coord_index(&a, buf, strlen(buf)) == i, "%s coord %d (%s)", texts[t], i, buf);
-            }
-        }
-        const char *bad[] = { "so(2)", "so(65)", "su(1)", "su(257)", "so3^1", "so(4)x", "so( 4)", "SO3", "so3^", "" };
-        for (int t = 0; t < 10; t++) {
-            slpi_algebra a;
-            slpi_error err = { 0 };
-            TEST_CHECKF(slpi_algebra_parse(&a, "algebra", bad[t], &err) == SLPI_EINPUT
-                        && strncmp(err.msg, "algebra=", 8) == 0, "'%s' accepted or message '%s'", bad[t], err.msg);
-        }
+/* ---- algebras: names round-trip, coordinates named as the built-in columns */
+static void algebras(void)
+{
+    const char *texts[] = { "so3", "se3", "so(4)", "su(3)", "so3^4", "so(64)", "su(2)" };
+    int dims[] = { 3, 6, 6, 9, 12, 2016, 4 };
+    for (int t = 0; t < 7; t++) {
         slpi_algebra a;
         slpi_error err = { 0 };
         char buf[64];
-        slpi_algebra_parse(&a, "algebra", "so(4)", &err);
-        slpi_algebra_coord_name(&a, 3, buf, sizeof buf);
-        TEST_CHECK(strcmp(buf, "X_2_3") == 0 && slpi_algebra_weight(&a, 0) == 1);
-        slpi_algebra_parse(&a, "algebra", "su(3)", &err);
-        slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
-        TEST_CHECK(strcmp(buf, "ImX_0_1") == 0 && slpi_algebra_weight(&a, 2) == 1 && slpi_algebra_weight(&a, 3) == 2);
-        slpi_algebra_parse(&a, "algebra", "se3", &err);
-        slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
-        TEST_CHECK(strcmp(buf, "gamma2") == 0 && slpi_algebra_weight(&a, 4) == 1);
-        slpi_algebra_parse(&a, "algebra", "so3^2", &err);
-        slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
-        TEST_CHECK(strcmp(buf, "x2_2") == 0 && slpi_algebra_weight(&a, 4) == 1);
+        TEST_CHECKF(slpi_algebra_parse(&a, "algebra", texts[t], &err) == 0, "%s: %s", texts[t], err.msg);
+        TEST_CHECKF(a.dim == dims[t], "%s: dim %d", texts[t], a.dim);
+        slpi_algebra_text(&a, buf, sizeof buf);
+        TEST_CHECKF(strcmp(buf, texts[t]) == 0, "%s printed as %s", texts[t], buf);
+        for (int i = 0; i < a.dim; i++) {
+            slpi_algebra_coord_name(&a, i, buf, sizeof buf);
+            TEST_CHECKF(slpi_algebra_coord_index(&a, buf, strlen(buf)) == i, "%s coord %d (%s)", texts[t], i, buf);
+        }
     }
+    const char *bad[] = { "so(2)", "so(65)", "su(1)", "su(257)", "so3^1", "so(4)x", "so( 4)", "SO3", "so3^", "" };
+    for (int t = 0; t < 10; t++) {
+        slpi_algebra a;
+        slpi_error err = { 0 };
+        TEST_CHECKF(slpi_algebra_parse(&a, "algebra", bad[t], &err) == SLPI_EINPUT &&
+                        strncmp(err.msg, "algebra=", 8) == 0,
+                    "'%s' accepted or message '%s'", bad[t], err.msg);
+    }
+    slpi_algebra a;
+    slpi_error err = { 0 };
+    char buf[64];
+    slpi_algebra_parse(&a, "algebra", "so(4)", &err);
+    slpi_algebra_coord_name(&a, 3, buf, sizeof buf);
+    TEST_CHECK(strcmp(buf, "X_2_3") == 0 && slpi_algebra_weight(&a, 0) == 1);
+    slpi_algebra_parse(&a, "algebra", "su(3)", &err);
+    slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
+    TEST_CHECK(strcmp(buf, "ImX_0_1") == 0 && slpi_algebra_weight(&a, 2) == 1 && slpi_algebra_weight(&a, 3) == 2);
+    slpi_algebra_parse(&a, "algebra", "se3", &err);
+    slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
+    TEST_CHECK(strcmp(buf, "gamma2") == 0 && slpi_algebra_weight(&a, 4) == 1);
+    slpi_algebra_parse(&a, "algebra", "so3^2", &err);
+    slpi_algebra_coord_name(&a, 4, buf, sizeof buf);
+    TEST_CHECK(strcmp(buf, "x2_2") == 0 && slpi_algebra_weight(&a, 4) == 1);
+}
 
-    /* ---- errors: key, column, caret */
+/* ---- errors: key, column, caret */
+static void parse_errors(void)
+{
     expect_error("H", "x1^2 + x2^2 + x4", "H: col 15: unknown name 'x4' (so3 has x1..x3", 15);
     expect_error("noise_H2", "foo(x1)", "noise_H2: col 1: unknown function 'foo'", 1);
     expect_error("H", "atan(x1, x2)", "H: col 8: wrong arity: atan takes 1 argument", 8);
@@ -333,32 +332,40 @@ int main(void)
     expect_error("H", "x1 # 2", "H: col 4: expected an operator (+ - * / ^) or the end, found '#'", 4);
     expect_error("H", "x1 + #", "H: col 6: unexpected character '#'", 6);
     expect_error("H", "x1 + \x01", "H: col 6: unexpected byte 0x01", 6);
-    {
-        char deep[300] = "";
-        for (int i = 0; i < 70; i++) strcat(deep, "(");
-        strcat(deep, "x1");
-        for (int i = 0; i < 70; i++) strcat(deep, ")");
-        expect_error("H", deep, "H: col 65: nested deeper than 64", 0);
-        char *big = malloc(SLPI_EXPR_MAX_TEXT + 8);
-        memset(big, ' ', SLPI_EXPR_MAX_TEXT + 4);
-        big[0] = 'x'; big[1] = '1';
-        big[SLPI_EXPR_MAX_TEXT + 4] = 0;
-        expect_error("H", big, "H: 4100 characters, over the limit of 4095", 0);
-        /* 1500 terms "1+1+...": 2999 nodes, over the node limit within the text limit */
-        int pos = 0;
-        for (int i = 0; i < 1500; i++) pos += sprintf(big + pos, i ? "+1" : "1");
-        slpi_expr e;
-        slpi_error err = { 0 };
-        TEST_CHECKF(slpi_expr_parse(&e, "H", big, &so3, 0, NULL, &err) == SLPI_EINPUT
-                    && strncmp(err.msg, "H: col 2048: expression has more than 2048 nodes", 48) == 0, "%s", err.msg);
-        /* 1024 terms: 2047 nodes, within the limit */
-        big[2047] = 0;
-        TEST_CHECKF(slpi_expr_parse(&e, "H", big, &so3, 0, NULL, &err) == 0 && e.n == 2047, "%s", err.msg);
-        slpi_expr_free(&e);
-        free(big);
-    }
+}
 
-    /* ---- random trees: minimal vs full parentheses vs the tree itself */
+/* ---- the limits: nesting depth, text length, node count */
+static void size_limits(void)
+{
+    char deep[300] = "";
+    for (int i = 0; i < 70; i++) strcat(deep, "(");
+    strcat(deep, "x1");
+    for (int i = 0; i < 70; i++) strcat(deep, ")");
+    expect_error("H", deep, "H: col 65: nested deeper than 64", 0);
+    char *big = malloc(SLPI_EXPR_MAX_TEXT + 8);
+    memset(big, ' ', SLPI_EXPR_MAX_TEXT + 4);
+    big[0] = 'x';
+    big[1] = '1';
+    big[SLPI_EXPR_MAX_TEXT + 4] = 0;
+    expect_error("H", big, "H: 4100 characters, over the limit of 4095", 0);
+    /* 1500 terms "1+1+...": 2999 nodes, over the node limit within the text limit */
+    int pos = 0;
+    for (int i = 0; i < 1500; i++) pos += sprintf(big + pos, i ? "+1" : "1");
+    slpi_expr e;
+    slpi_error err = { 0 };
+    TEST_CHECKF(slpi_expr_parse(&e, "H", big, &so3, 0, NULL, &err) == SLPI_EINPUT &&
+                    strncmp(err.msg, "H: col 2048: expression has more than 2048 nodes", 48) == 0,
+                "%s", err.msg);
+    /* 1024 terms: 2047 nodes, within the limit */
+    big[2047] = 0;
+    TEST_CHECKF(slpi_expr_parse(&e, "H", big, &so3, 0, NULL, &err) == 0 && e.n == 2047, "%s", err.msg);
+    slpi_expr_free(&e);
+    free(big);
+}
+
+/* ---- random trees: minimal vs full parentheses vs the tree itself */
+static void random_trees(void)
+{
     long iters = test_iters(2000);
     for (long it = 0; it < iters; it++) {
         tree *t = gen(1 + (int)test_rand_int(5));
@@ -385,5 +392,15 @@ int main(void)
         if (rm == 0) slpi_expr_free(&em);
         tree_free(t);
     }
+}
+
+int main(void)
+{
+    test_start("t-expr", 20261123);
+    tape_shapes();
+    algebras();
+    parse_errors();
+    size_limits();
+    random_trees();
     TEST_END();
 }

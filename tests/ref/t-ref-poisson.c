@@ -118,10 +118,10 @@ static void check_wide_defect(const char *name, const slpi_problem *p, const dou
     slpi_ref_free(rh);
 }
 
-int main(void)
+/* SVI on the rigid body, c = +-1/4, rotation and node output, with and without noise;
+ * def: 9 balls */
+static void rigid_body_svi(arb_ptr def)
 {
-    test_start("t-ref-poisson", 17);
-    arb_ptr def = _arb_vec_init(9);
     slpi_problem p;
     for (long it = 0; it < test_iters(6); it++) {
         double x0[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1),
@@ -153,99 +153,109 @@ int main(void)
                                       &p, x0, 3, 3, dW, 1e-3);
             }
     }
-    /* heavy top (V5): I = diag(1,2,3), mga = (0.2, 0.1, 1), dt = 0.05, deterministic and
-     * with h_1 = 0.3 Pi_x, h_2 = 0.4 Pi_y (case3-pi) */
-    {
-        arb_ptr def6 = _arb_vec_init(36);
-        double g = sqrt(0.01 + 0.09 + 0.81);
-        double x0[15] = { 0.3, 0.5, 0.8, 0.1 / g, -0.3 / g, 0.9 / g,
-                          1, 0, 0, 0, 1, 0, 0, 0, 1 };
-        for (int noisy = 0; noisy < 2; noisy++)
-            for (int sign = -1; sign <= 1; sign += 2) {
-                slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
-                p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
-                p.ht.mga[0] = 0.2; p.ht.mga[1] = 0.1; p.ht.mga[2] = 1;
-                p.ht.noise = noisy ? SLPI_HT_NOISE_CASE3_PI : SLPI_HT_NOISE_NONE;
-                p.ht.k[0] = 0.3; p.ht.k[1] = 0.4;
-                p.h = 0.05;
-                p.svi_c = 0.25 * sign;
-                double dW[2] = { 0.2, -0.15 };
-                slpi_ref *r;
-                slpi_error err;
-                TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s", err.msg);
-                arb_ptr x = _arb_vec_init(15);
-                for (int i = 0; i < 15; i++)
-                    arb_set_d(x + i, x0[i]);
-                TEST_CHECKF(slpi_ref_poisson_defect(r, x, dW, def6, &err) == SLPI_OK, "%s",
-                            err.msg);
-                int zero = 1;
-                double m = 0;
-                for (int i = 0; i < 36; i++) {
-                    zero = zero && arb_contains_zero(def6 + i);
-                    double a = fabs(arf_get_d(arb_midref(def6 + i), ARF_RND_NEAR));
-                    m = a > m ? a : m;
-                }
-                TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g",
-                            p.svi_c, noisy, m);
-                printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.svi_c, noisy, m);
-                if (sign < 0)
-                    check_wide_defect(noisy ? "svi c=-1/4 heavy top, noise" : "svi c=-1/4 heavy top", &p, x0, 15,
-                                      6, dW, 1e-4);
-                _arb_vec_clear(x, 15);
-                slpi_ref_free(r);
-            }
-        _arb_vec_clear(def6, 36);
-    }
+}
 
-    /* ISOMP: the presets' systems with noise, a random state near the preset's */
-    {
-        /* a preset and key=value overrides (NULL-terminated pairs) */
-        static const struct { const char *preset, *kv[8]; } cases[] = {
-            { "iso/rigid-body/long", { "h", "0.05" } },
-            { "iso/manakov/long", { "n", "4", "h", "0.05" } },
-            { "iso/vortices/long", { "h", "0.05" } },
-            { "iso/zeitlin/strong",   /* su(3): the metric matters */
-              { "N", "3", "ic_lmax", "2", "level", "0", "h", "0.0625" } },
-            { "rkmk/sine-euler/casimirs-tmk", { "scheme", "isomp", "h", "0.5" } },
-        };
-        for (int k = 0; k < 5; k++) {
-            slpi_problem q;
-            slpi_error err;
-            slpi_problem_init(&q, SLPI_SYS_RIGID_BODY,
-                              SLPI_SCHEME_ISOMP); /* a preset applies to an initialised problem */
-            TEST_CHECKF(slpi_problem_preset(&q, cases[k].preset, &err) == SLPI_OK, "%s", err.msg);
-            for (int i = 0; i < 8 && cases[k].kv[i]; i += 2)
-                TEST_CHECKF(slpi_problem_set(&q, cases[k].kv[i], cases[k].kv[i + 1], &err) == SLPI_OK,
-                            "%s=%s: %s", cases[k].kv[i], cases[k].kv[i + 1], err.msg);
-            TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
-            int d = slpi_problem_state_dim(&q), M = slpi_problem_noise_count(&q);
-            double x0[64], dWk[64];
-            TEST_CHECKF(slpi_problem_initial_state(&q, x0, &err) == SLPI_OK, "%s", err.msg);
-            for (int i = 0; i < d; i++) x0[i] += test_rand_uniform(-0.05, 0.05);
-            for (int i = 0; i < M; i++) dWk[i] = test_rand_uniform(-0.2, 0.2);
+/* heavy top (V5): I = diag(1,2,3), mga = (0.2, 0.1, 1), dt = 0.05, deterministic and
+ * with h_1 = 0.3 Pi_x, h_2 = 0.4 Pi_y (case3-pi) */
+static void heavy_top_svi(void)
+{
+    slpi_problem p;
+    arb_ptr def6 = _arb_vec_init(36);
+    double g = sqrt(0.01 + 0.09 + 0.81);
+    double x0[15] = { 0.3, 0.5, 0.8, 0.1 / g, -0.3 / g, 0.9 / g, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    for (int noisy = 0; noisy < 2; noisy++)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
+            p.ht.inertia[0] = 1;
+            p.ht.inertia[1] = 2;
+            p.ht.inertia[2] = 3;
+            p.ht.mga[0] = 0.2;
+            p.ht.mga[1] = 0.1;
+            p.ht.mga[2] = 1;
+            p.ht.noise = noisy ? SLPI_HT_NOISE_CASE3_PI : SLPI_HT_NOISE_NONE;
+            p.ht.k[0] = 0.3;
+            p.ht.k[1] = 0.4;
+            p.h = 0.05;
+            p.svi_c = 0.25 * sign;
+            double dW[2] = { 0.2, -0.15 };
             slpi_ref *r;
-            TEST_CHECKF(slpi_ref_create(&r, &q, &err) == SLPI_OK, "%s", err.msg);
-            arb_ptr x = _arb_vec_init(d), dd = _arb_vec_init(d * d);
-            for (int i = 0; i < d; i++) arb_set_d(x + i, x0[i]);
-            int rc = slpi_ref_poisson_defect(r, x, dWk, dd, &err);
-            TEST_CHECKF(rc == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
+            slpi_error err;
+            TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s", err.msg);
+            arb_ptr x = _arb_vec_init(15);
+            for (int i = 0; i < 15; i++) arb_set_d(x + i, x0[i]);
+            TEST_CHECKF(slpi_ref_poisson_defect(r, x, dW, def6, &err) == SLPI_OK, "%s", err.msg);
             int zero = 1;
-            double rad = 0, mid = 0;
-            for (int i = 0; rc == SLPI_OK && i < d * d; i++) {
-                zero = zero && arb_contains_zero(dd + i);
-                rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
-                mid = fmax(mid, fabs(arf_get_d(arb_midref(dd + i), ARF_RND_NEAR)));
+            double m = 0;
+            for (int i = 0; i < 36; i++) {
+                zero = zero && arb_contains_zero(def6 + i);
+                double a = fabs(arf_get_d(arb_midref(def6 + i), ARF_RND_NEAR));
+                m = a > m ? a : m;
             }
-            TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", cases[k].preset, mid, rad);
-            printf("isomp %s (state %d, %d noises): defect |mid| <= %.3g, radius <= %.3g\n",
-                   cases[k].preset, d, M, mid, rad);
-            _arb_vec_clear(x, d);
-            _arb_vec_clear(dd, d * d);
+            TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g", p.svi_c, noisy, m);
+            printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.svi_c, noisy, m);
+            if (sign < 0)
+                check_wide_defect(noisy ? "svi c=-1/4 heavy top, noise" : "svi c=-1/4 heavy top", &p, x0, 15, 6, dW,
+                                  1e-4);
+            _arb_vec_clear(x, 15);
             slpi_ref_free(r);
         }
-    }
+    _arb_vec_clear(def6, 36);
+}
 
-    /* other pairs are refused with a message */
+/* ISOMP: the presets' systems with noise, a random state near the preset's */
+static void isomp_presets(void)
+{
+    /* a preset and key=value overrides (NULL-terminated pairs) */
+    static const struct {
+        const char *preset, *kv[8];
+    } cases[] = {
+        { "iso/rigid-body/long", { "h", "0.05" } },
+        { "iso/manakov/long", { "n", "4", "h", "0.05" } },
+        { "iso/vortices/long", { "h", "0.05" } },
+        { "iso/zeitlin/strong", /* su(3): the metric matters */
+          { "N", "3", "ic_lmax", "2", "level", "0", "h", "0.0625" } },
+        { "rkmk/sine-euler/casimirs-tmk", { "scheme", "isomp", "h", "0.5" } },
+    };
+    for (int k = 0; k < 5; k++) {
+        slpi_problem q;
+        slpi_error err;
+        slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); /* a preset applies to an initialised problem */
+        TEST_CHECKF(slpi_problem_preset(&q, cases[k].preset, &err) == SLPI_OK, "%s", err.msg);
+        for (int i = 0; i < 8 && cases[k].kv[i]; i += 2)
+            TEST_CHECKF(slpi_problem_set(&q, cases[k].kv[i], cases[k].kv[i + 1], &err) == SLPI_OK, "%s=%s: %s",
+                        cases[k].kv[i], cases[k].kv[i + 1], err.msg);
+        TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
+        int d = slpi_problem_state_dim(&q), M = slpi_problem_noise_count(&q);
+        double x0[64], dWk[64];
+        TEST_CHECKF(slpi_problem_initial_state(&q, x0, &err) == SLPI_OK, "%s", err.msg);
+        for (int i = 0; i < d; i++) x0[i] += test_rand_uniform(-0.05, 0.05);
+        for (int i = 0; i < M; i++) dWk[i] = test_rand_uniform(-0.2, 0.2);
+        slpi_ref *r;
+        TEST_CHECKF(slpi_ref_create(&r, &q, &err) == SLPI_OK, "%s", err.msg);
+        arb_ptr x = _arb_vec_init(d), dd = _arb_vec_init(d * d);
+        for (int i = 0; i < d; i++) arb_set_d(x + i, x0[i]);
+        int rc = slpi_ref_poisson_defect(r, x, dWk, dd, &err);
+        TEST_CHECKF(rc == SLPI_OK, "%s: %s", cases[k].preset, err.msg);
+        int zero = 1;
+        double rad = 0, mid = 0;
+        for (int i = 0; rc == SLPI_OK && i < d * d; i++) {
+            zero = zero && arb_contains_zero(dd + i);
+            rad = fmax(rad, mag_get_d(arb_radref(dd + i)));
+            mid = fmax(mid, fabs(arf_get_d(arb_midref(dd + i), ARF_RND_NEAR)));
+        }
+        TEST_CHECKF(zero && rad < 1e-25, "%s: defect mid %g radius %g", cases[k].preset, mid, rad);
+        printf("isomp %s (state %d, %d noises): defect |mid| <= %.3g, radius <= %.3g\n", cases[k].preset, d, M, mid,
+               rad);
+        _arb_vec_clear(x, d);
+        _arb_vec_clear(dd, d * d);
+        slpi_ref_free(r);
+    }
+}
+
+/* other pairs are refused with a message; def: 9 balls, passed as the state */
+static void refused_pairs(arb_ptr def)
+{
+    slpi_problem p;
     static const struct { slpi_scheme_id k; const char *key, *value; } refused[] = {
         { SLPI_SCHEME_TMK, "h", "0.1" },
         { SLPI_SCHEME_ISOMP, "update", "cay" },
@@ -262,6 +272,16 @@ int main(void)
                     refused[k].key, refused[k].value);
         slpi_ref_free(r);
     }
+}
+
+int main(void)
+{
+    test_start("t-ref-poisson", 17);
+    arb_ptr def = _arb_vec_init(9);
+    rigid_body_svi(def);
+    heavy_top_svi();
+    isomp_presets();
+    refused_pairs(def);
     _arb_vec_clear(def, 9);
     flint_cleanup();
     TEST_END();
