@@ -26,6 +26,8 @@
 #include "core/noise.h"
 #include "fast/state-tokens.h"
 #include "ref/state-tokens.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 
 #include <stdint.h>
 #include <inttypes.h>
@@ -138,8 +140,9 @@ static int same_stepper(const slpi_stepper *s, const slpi_checkpoint *c, slpi_er
         b += lb + (b[lb] == '\n');
     }
     free(want);
-    if (rc == SLPI_OK && c->step > s->q.steps)
-        rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: step %ld, past this run's %ld steps", c->step, s->q.steps);
+    if (rc == SLPI_OK && c->step > slpi_view_grid(&s->q)->steps)
+        rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: step %ld, past this run's %ld steps", c->step,
+                            slpi_view_grid(&s->q)->steps);
     if (rc == SLPI_OK && c->nou != 0 && c->nou != s->M)
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: an OU state of %d components, the noise has %d", c->nou,
                             s->M);
@@ -157,14 +160,14 @@ static int same_stepper(const slpi_stepper *s, const slpi_checkpoint *c, slpi_er
  * state and tally. On error s is left at step 0 of its path. */
 static int restore(slpi_stepper *s, const slpi_checkpoint *c, slpi_error *err)
 {
-    int rc = slpi_stepper_restart(s, s->q.path);
+    int rc = slpi_stepper_restart(s, slpi_view_noise(&s->q)->path);
     if (rc != SLPI_OK) return slpi_error_set(err, rc, "%s", slpi_api_last_error());
     rc = s->fast ? slpi_fast_state_untokens(s->fast, s->x, s->dim, c->ntokens, c->x)
                  : slpi_ref_state_untokens(s->cert, s->bx, s->dim, c->ntokens, c->x);
     if (rc == SLPI_OK && c->nou > 0 && slpi_noise_source_ou_set(s->steps.noise, c->step, c->ou_eta) != 0)
         rc = SLPI_EINPUT;
     if (rc != SLPI_OK) {
-        slpi_stepper_restart(s, s->q.path);
+        slpi_stepper_restart(s, slpi_view_noise(&s->q)->path);
         return slpi_error_set(err, SLPI_EINPUT,
                               "checkpoint: its state tokens are not a state of this stepper (%d tokens; an edited "
                               "checkpoint?): the stepper is back at step 0",

@@ -39,15 +39,17 @@ static void builtin(slpi_problem *p, const char *file, slpi_scheme_id k)
 {
     if (strstr(file, "rigid-body")) {
         slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
-        p->rb.form = SLPI_RB_FORM_ISO;   /* the SVI scheme's default form is svi: the ISO one here */
-        p->rb.inertia[0] = 2; p->rb.inertia[1] = 1; p->rb.inertia[2] = 2.0 / 3;
-        p->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-        p->rb.amp = 0.1;
+        p->sys.rb.form = SLPI_RB_FORM_ISO; /* the SVI scheme's default form is svi: the ISO one here */
+        p->sys.rb.inertia[0] = 2;
+        p->sys.rb.inertia[1] = 1;
+        p->sys.rb.inertia[2] = 2.0 / 3;
+        p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        p->sys.rb.amp = 0.1;
     } else {
         slpi_problem_init(p, SLPI_SYS_POINT_VORTICES, k);
-        p->pv.model = SLPI_VORTEX_MODEL_B;
+        p->sys.pv.model = SLPI_VORTEX_MODEL_B;
     }
-    p->h = 0x1p-8;
+    p->grid.h = 0x1p-8;
 }
 
 /* Every scheme on the pair of file; returns the worst model/built-in ratio, -1 on error. */
@@ -62,7 +64,10 @@ static double pair(const char *file, const double *dW)
         builtin(&pb, file, (slpi_scheme_id)k);
         slpi_problem_init(&pm, SLPI_SYS_MODEL, (slpi_scheme_id)k);
         int rc = slpi_problem_load(&pm, file, &err);
-        if (!rc) { pm.scheme = (slpi_scheme_id)k; pm.h = 0x1p-8; }
+        if (!rc) {
+            pm.sch.scheme = (slpi_scheme_id)k;
+            pm.grid.h = 0x1p-8;
+        }
         if (!rc && (slpi_problem_validate(&pb, &err) || slpi_problem_validate(&pm, &err))) {
             printf("%-12s (not applicable)\n", slpi_scheme_name((slpi_scheme_id)k));
             continue;
@@ -73,7 +78,7 @@ static double pair(const char *file, const double *dW)
         }
         int dim = slpi_problem_state_dim(&pm);
         double x0[MAXDIM], tb = INFINITY, tm = INFINITY;
-        memcpy(x0, pm.x0, sizeof *x0 * (size_t)dim);
+        memcpy(x0, pm.sys.x0, sizeof *x0 * (size_t)dim);
         for (int r = 0; r < REPS; r++) {
             tb = fmin(tb, per_step(fb, dW, x0, dim));
             tm = fmin(tm, per_step(fm, dW, x0, dim));

@@ -128,9 +128,13 @@ int main(void)
     for (size_t i = 0; i < 3 * (size_t)BLOCK * steps; i++) dW[i] = sqrt(h) * gauss();
     for (int svi = 0; svi < 2; svi++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, svi ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
-        if (svi) { p.rb.form = SLPI_RB_FORM_ISO; p.rb.inertia[0] = 2; p.rb.inertia[1] = 1;
-                   p.rb.inertia[2] = 2.0 / 3; }
-        p.h = h;
+        if (svi) {
+            p.sys.rb.form = SLPI_RB_FORM_ISO;
+            p.sys.rb.inertia[0] = 2;
+            p.sys.rb.inertia[1] = 1;
+            p.sys.rb.inertia[2] = 2.0 / 3;
+        }
+        p.grid.h = h;
         slpi_fast_rb_soa c;
         slpi_fast *f = NULL;
         if (slpi_fast_rb_soa_init(&c, &p, &err) || slpi_fast_create(&f, &p, &err)) {

@@ -131,16 +131,16 @@ static const char *const solve_name[] = {"default (tol 1e-15)", "predictor=none"
 static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mode mode)
 {
     slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p->ez.N = N;
-    p->ez.noise = noise;
-    p->ez.amp = 0.1;
-    p->ez.ic_lmax = 4;
-    p->h = 1.0 / 640;
-    p->warm_start = mode >= SOLVE_WARM;
-    p->predictor = mode == SOLVE_NONE ? SLPI_PREDICTOR_NONE : SLPI_PREDICTOR_EULER;
+    p->sys.ez.N = N;
+    p->sys.ez.noise = noise;
+    p->sys.ez.amp = 0.1;
+    p->sys.ez.ic_lmax = 4;
+    p->grid.h = 1.0 / 640;
+    p->sch.warm_start = mode >= SOLVE_WARM;
+    p->sch.predictor = mode == SOLVE_NONE ? SLPI_PREDICTOR_NONE : SLPI_PREDICTOR_EULER;
     if (mode == SOLVE_QUFLOW) {
-        p->tol = 0x1p-26;
-        p->tol_scale = SLPI_TOL_STEP;
+        p->sol.tol = 0x1p-26;
+        p->sol.tol_scale = SLPI_TOL_STEP;
     }
 }
 
@@ -161,7 +161,7 @@ static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, sol
     }
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     double *x = malloc(dim * sizeof *x), *dW = malloc(((size_t)M + 1) * steps * sizeof *dW);
-    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(p.h) * gauss();
+    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(p.grid.h) * gauss();
     double best = INFINITY;
     long its = 0;
     *mean_t = INFINITY;

@@ -65,8 +65,8 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
         slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
         slpi_problem_set(p, "update", bench_update, err) != SLPI_OK)
         return SLPI_EINPUT;
-    if (!mk && p->ez.ic_lmax > p->ez.N - 1)
-        p->ez.ic_lmax = p->ez.N - 1;          /* the preset's degrees <= 4, at N <= 4 */
+    if (!mk && p->sys.ez.ic_lmax > p->sys.ez.N - 1)
+        p->sys.ez.ic_lmax = p->sys.ez.N - 1; /* the preset's degrees <= 4, at N <= 4 */
     return slpi_problem_finish(p, err);
 }
 

@@ -99,9 +99,7 @@ static int bench_sizes(int argc, char **argv)
                     break;
             }
         }
-        if (done)
-            printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", p.ez.N, n, tsetup, tstep / done, rad,
-                   prec);
+        if (done) printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", p.sys.ez.N, n, tsetup, tstep / done, rad, prec);
         fflush(stdout);
         _arb_vec_clear(x, n);
         free(xf);
@@ -123,10 +121,10 @@ int main(int argc, char **argv)
     slpi_ref_zeitlin z;
     char why[256] = "";
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N_EZ;
-    p.ez.noise = SLPI_EZ_NOISE_Q;
-    p.ez.amp = 2.0;
-    p.prec = PREC;
+    p.sys.ez.N = N_EZ;
+    p.sys.ez.noise = SLPI_EZ_NOISE_Q;
+    p.sys.ez.amp = 2.0;
+    p.cert.prec = PREC;
     memset(&s, 0, sizeof s);
     if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
         slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK || slpi_ref_zeitlin_harmonics(&z, &err) != SLPI_OK) {
@@ -192,7 +190,7 @@ int main(int argc, char **argv)
     /* the same steps on the fast path: the ref/fast cost ratio */
     slpi_fast *fp;
     slpi_step_info info;
-    p.h = h;
+    p.grid.h = h;
     if (slpi_fast_create(&fp, &p, &err) == SLPI_OK) {
         double t0 = now();
         int fdone = 0;

@@ -28,7 +28,7 @@ int main(void)
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        p.level = -1;
+        p.grid.level = -1;
         slpi_conv_cfg c;
         slpi_conv_init(&c, &p);
         c.kind = SLPI_CONV_STRONG;

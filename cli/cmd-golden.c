@@ -75,7 +75,7 @@ static int golden_write_config(const char *config, const char *name, const char 
         slpi_golden_file_name(name, file, sizeof file);
         snprintf(path, sizeof path, "%s/%s", dir, file);
         rc = slpi_golden_save(path, &g, &err);
-        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem->steps);
+        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem->grid.steps);
         slpi_golden_clear(&g);
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);

@@ -123,14 +123,14 @@ static int noise_of_problem(slpi_noise_header *hd, const char *preset, const cha
     if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
         rc = slpi_error_set(err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
     if (rc != SLPI_OK) return rc;
-    hd->seed = p.seed;
-    hd->path = p.path;
+    hd->seed = p.noise.seed;
+    hd->path = p.noise.path;
     hd->components = slpi_problem_noise_count(&p);
-    hd->h = p.h;
-    hd->steps = p.steps;
-    hd->refine = p.refine;
+    hd->h = p.grid.h;
+    hd->steps = p.grid.steps;
+    hd->refine = p.noise.refine;
     hd->truncated = slpi_problem_truncates(&p);
-    hd->ell = p.trunc_ell;
+    hd->ell = p.noise.trunc_ell;
     return SLPI_OK;
 }
 

@@ -179,7 +179,7 @@ int slpi_cli_props(int argc, char **argv)
             slpi_problem m;
             slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
             if (slpi_problem_load(&m, optarg, &err)) return bad_number(&err);
-            if (m.system != SLPI_SYS_MODEL) {
+            if (m.sys.system != SLPI_SYS_MODEL) {
                 fprintf(stderr, "slpi props: --config %s: not a model (system=model; docs/models.md)\n", optarg);
                 return SLPI_EINPUT;
             }

@@ -180,7 +180,7 @@ static int check_run(const run_args *a, const slpi_problem *p)
         fprintf(stderr,
                 "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
                 "set output_every=K to write every K-th step, or give --force\n",
-                bytes / 1e9, p->steps / p->output_every + 1, slpi_problem_state_dim(p));
+                bytes / 1e9, p->grid.steps / p->grid.output_every + 1, slpi_problem_state_dim(p));
         return SLPI_EINPUT;
     }
     if ((a->ck.checkpoint || a->ck.resume) && !a->output) {
@@ -190,7 +190,7 @@ static int check_run(const run_args *a, const slpi_problem *p)
     /* no output may replace an input or another output (--checkpoint may be --resume) */
     const char *outs[] = { a->output, a->json, a->ck.checkpoint },
                *out_role[] = { "--output", "--json", "--checkpoint" };
-    const char *ins[] = { a->config, p->noise_file, p->x0_file, p->ez.noise_fields, a->ck.resume },
+    const char *ins[] = { a->config, p->noise.noise_file, p->sys.x0_file, p->sys.ez.noise_fields, a->ck.resume },
                *in_role[] = { "--config", "noise_file", "x0_file", "noise_fields", "--resume" };
     if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
         || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {

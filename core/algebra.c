@@ -13,7 +13,7 @@
 
 const slpi_algebra *slpi_problem_algebra(const slpi_problem *p)
 {
-    return p->system == SLPI_SYS_MODEL && p->model.alg.dim > 0 ? &p->model.alg : NULL;
+    return p->sys.system == SLPI_SYS_MODEL && p->sys.model.alg.dim > 0 ? &p->sys.model.alg : NULL;
 }
 
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err)

@@ -43,50 +43,52 @@
 
 slpi_initial_kind slpi_problem_initial_kind(const slpi_problem *p)
 {
-    if (p->n_x0 > 0 || p->x0_file[0]) return SLPI_INITIAL_VALUES;
-    if (p->system == SLPI_SYS_EULER_ZEITLIN) return SLPI_INITIAL_ZEITLIN;
-    if (p->system == SLPI_SYS_SINE_EULER) return SLPI_INITIAL_FOURIER;
+    if (p->sys.n_x0 > 0 || p->sys.x0_file[0]) return SLPI_INITIAL_VALUES;
+    if (p->sys.system == SLPI_SYS_EULER_ZEITLIN) return SLPI_INITIAL_ZEITLIN;
+    if (p->sys.system == SLPI_SYS_SINE_EULER) return SLPI_INITIAL_FOURIER;
     return SLPI_INITIAL_VALUES;
 }
 
 int slpi_problem_initial_size(const slpi_problem *p)
 {
     switch (slpi_problem_initial_kind(p)) {
-    case SLPI_INITIAL_ZEITLIN: return p->ez.N * p->ez.N - 1;
-    case SLPI_INITIAL_FOURIER: return 2 * (p->se.N * p->se.N - 1);
+    case SLPI_INITIAL_ZEITLIN:
+        return p->sys.ez.N * p->sys.ez.N - 1;
+    case SLPI_INITIAL_FOURIER:
+        return 2 * (p->sys.se.N * p->sys.se.N - 1);
     default: return slpi_problem_state_dim(p);
     }
 }
 
 static void rigid_body(const slpi_problem *p, double *x)
 {
-    if (p->rb.form == SLPI_RB_FORM_ISO) {
+    if (p->sys.rb.form == SLPI_RB_FORM_ISO) {
         x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);
     } else {
         x[0] = -0.5878; x[1] = 0; x[2] = 0.8090;
     }
-    if (p->rb.track_R && p->rb.form == SLPI_RB_FORM_SVI)
+    if (p->sys.rb.track_R && p->sys.rb.form == SLPI_RB_FORM_SVI)
         for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
 }
 
 static void heavy_top(const slpi_problem *p, double *x)
 {
-    if (p->ht.form == SLPI_HT_FORM_RKMK) {
+    if (p->sys.ht.form == SLPI_HT_FORM_RKMK) {
         double r = sqrt(2.0) / 2;
         double v[6] = {-r, r, 0, -r, r, 0};
         memcpy(x, v, sizeof v);
         return;
     }
-    double th = p->ht.theta0, ct = cos(th), st = sin(th);
+    double th = p->sys.ht.theta0, ct = cos(th), st = sin(th);
     double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
-    memcpy(x, p->ht.pi0, 3 * sizeof *x);
+    memcpy(x, p->sys.ht.pi0, 3 * sizeof *x);
     x[3] = 0; x[4] = -st; x[5] = ct;
     memcpy(x + 6, R, sizeof R);
 }
 
 static void manakov(const slpi_problem *p, double *x)
 {
-    int n = p->mk.n, k = 0, d = n * (n - 1) / 2;
+    int n = p->sys.mk.n, k = 0, d = n * (n - 1) / 2;
     double ss = 0;
     for (int i = 1; i <= n; i++)
         for (int j = i + 1; j <= n; j++, k++) {
@@ -100,10 +102,11 @@ static void manakov(const slpi_problem *p, double *x)
 static int vortices(const slpi_problem *p, double *x, slpi_error *err)
 {
     static const double ang[4][2] = {{0.3, 0}, {0.45, 0.6}, {0.6, 1.3}, {0.35, 1.7}};
-    if (p->pv.n != 4)
+    if (p->sys.pv.n != 4)
         return slpi_error_set(err, SLPI_EINPUT,
                               "point-vortices: the default initial condition is for 4 vortices "
-                              "(n = %d): give x0", p->pv.n);
+                              "(n = %d): give x0",
+                              p->sys.pv.n);
     for (int i = 0; i < 4; i++) {
         double th = ang[i][0] * IS_PI, ph = ang[i][1] * IS_PI;
         x[3 * i] = sin(th) * cos(ph);
@@ -115,7 +118,7 @@ static int vortices(const slpi_problem *p, double *x, slpi_error *err)
 
 static void zeitlin(const slpi_problem *p, double *om)
 {
-    int N = p->ez.N, dim = N * N - 1;
+    int N = p->sys.ez.N, dim = N * N - 1;
     double nrm = 0;
     memset(om, 0, (size_t)dim * sizeof *om);
     for (int l = 1; l <= slpi_problem_ic_lmax(p); l++)
@@ -124,7 +127,7 @@ static void zeitlin(const slpi_problem *p, double *om)
             om[l * l - 1 + j] = v;
             nrm += v * v;
         }
-    for (int i = 0; i < dim; i++) om[i] *= p->ez.scale / sqrt(nrm);
+    for (int i = 0; i < dim; i++) om[i] *= p->sys.ez.scale / sqrt(nrm);
 }
 
 /* Fourier mode index of (m1, m2) (reduced into -K..K), -1 for the zero mode. */
@@ -150,9 +153,9 @@ static double fourier_uniform(uint64_t *state)
 
 static int fourier(const slpi_problem *p, double *om, slpi_error *err)
 {
-    int N = p->se.N, nm = N * N - 1, K = (N - 1) / 2;
+    int N = p->sys.se.N, nm = N * N - 1, K = (N - 1) / 2;
     memset(om, 0, 2 * (size_t)nm * sizeof *om);
-    if (p->se.ic == SLPI_SE_IC_CANONICAL) {
+    if (p->sys.se.ic == SLPI_SE_IC_CANONICAL) {
         static const int mode[4][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}};
         static const double val[4] = {0.3, -0.2, 0.45, -0.1};
         for (int i = 0; i < 4; i++) {
@@ -161,12 +164,12 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
         }
         return SLPI_OK;
     }
-    if (p->se.ic != SLPI_SE_IC_RANDOM && p->se.ic != SLPI_SE_IC_COMPLEX)
-        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: unknown initial condition %d", (int)p->se.ic);
-    uint64_t st = p->se.ic_seed;
+    if (p->sys.se.ic != SLPI_SE_IC_RANDOM && p->sys.se.ic != SLPI_SE_IC_COMPLEX)
+        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: unknown initial condition %d", (int)p->sys.se.ic);
+    uint64_t st = p->sys.se.ic_seed;
     for (int k = nm / 2; k < nm; k++) {         /* the modes after the zero mode */
         int raw = k < K * N + K ? k : k + 1, m1 = raw / N - K, m2 = raw % N - K;
-        double re = fourier_uniform(&st), im = p->se.ic == SLPI_SE_IC_COMPLEX ? fourier_uniform(&st) : 0;
+        double re = fourier_uniform(&st), im = p->sys.se.ic == SLPI_SE_IC_COMPLEX ? fourier_uniform(&st) : 0;
         int neg = fourier_mode(N, -m1, -m2);
         om[2 * k] = re;
         om[2 * k + 1] = im;
@@ -181,7 +184,7 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
  * one state. */
 static int default_state(const slpi_problem *p, double *x, slpi_error *err)
 {
-    switch (p->system) {
+    switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY: rigid_body(p, x); return SLPI_OK;
     case SLPI_SYS_HEAVY_TOP: heavy_top(p, x); return SLPI_OK;
     case SLPI_SYS_MANAKOV: manakov(p, x); return SLPI_OK;
@@ -190,7 +193,8 @@ static int default_state(const slpi_problem *p, double *x, slpi_error *err)
     case SLPI_SYS_SINE_EULER: return fourier(p, x, err);
     case SLPI_SYS_MODEL:
         return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
-    default: return slpi_error_set(err, SLPI_EINPUT, "initial state: unknown system %d", (int)p->system);
+    default:
+        return slpi_error_set(err, SLPI_EINPUT, "initial state: unknown system %d", (int)p->sys.system);
     }
 }
 
@@ -228,9 +232,9 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
 {
     double d;
     int n = 0;
-    switch (p->system) {
+    switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY:
-        if (p->rb.track_R && !orthogonal(x + 3, &d))
+        if (p->sys.rb.track_R && !orthogonal(x + 3, &d))
             return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
                                   src, d, SLPI_MANIFOLD_TOL);
         return SLPI_OK;
@@ -238,16 +242,21 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
         const double *g = x + 3;
         double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
         if (!(fabs(norm - 1) <= SLPI_MANIFOLD_TOL))
-            return slpi_error_set(err, SLPI_EINPUT, "%s: |%s| = %.17g: the direction of gravity must be a unit "
-                                  "vector (within %g)", src, p->ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm,
-                                  SLPI_MANIFOLD_TOL);
-        if (p->ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s: |%s| = %.17g: the direction of gravity must be a unit "
+                                  "vector (within %g)",
+                                  src, p->sys.ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm, SLPI_MANIFOLD_TOL);
+        if (p->sys.ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
             return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
                                   src, d, SLPI_MANIFOLD_TOL);
         return SLPI_OK;
     }
-    case SLPI_SYS_EULER_ZEITLIN: n = p->ez.N; break;
-    case SLPI_SYS_SINE_EULER: n = p->se.N; break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        n = p->sys.ez.N;
+        break;
+    case SLPI_SYS_SINE_EULER:
+        n = p->sys.se.N;
+        break;
     case SLPI_SYS_MODEL:
         if (!slpi_problem_algebra(p) || slpi_problem_algebra(p)->kind != SLPI_ALGEBRA_SUN) return SLPI_OK;
         n = slpi_problem_algebra(p)->n;
@@ -275,16 +284,16 @@ int slpi_problem_check_state(const slpi_problem *p, const double *x, slpi_error 
 int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
 {
     int dim = slpi_problem_state_dim(p);
-    if (p->n_x0 > 0) {
-        if (p->n_x0 != dim) {
-            slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the state has %d", p->n_x0, dim);
+    if (p->sys.n_x0 > 0) {
+        if (p->sys.n_x0 != dim) {
+            slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the state has %d", p->sys.n_x0, dim);
             return -1;
         }
-        memcpy(x, p->x0, (size_t)dim * sizeof(double));
+        memcpy(x, p->sys.x0, (size_t)dim * sizeof(double));
         return check_manifold(p, x, "x0", err) == SLPI_OK ? 1 : -1;
     }
-    if (!p->x0_file[0]) return 0;
-    FILE *f = slpi_input_open(p->x0_file, err);
+    if (!p->sys.x0_file[0]) return 0;
+    FILE *f = slpi_input_open(p->sys.x0_file, err);
     if (!f) return -1;
     int count = 0, lineno = 0, rc = 1;
     char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
@@ -294,14 +303,14 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
         lineno++;
         if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
         if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF is harmless here */
-        if (slpi_parse_text_line(p->x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
+        if (slpi_parse_text_line(p->sys.x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
             rc = -1;
             break;
         }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *save = NULL, where[SLPI_PATH_MAX + 32];
-        snprintf(where, sizeof where, "%s:%d:", p->x0_file, lineno);
+        snprintf(where, sizeof where, "%s:%d:", p->sys.x0_file, lineno);
         for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
             double v;
             if (slpi_parse_double(where, tok, -DBL_MAX, DBL_MAX, &v, err) != SLPI_OK) {
@@ -309,8 +318,8 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
                 break;
             }
             if (count == dim) {
-                slpi_error_set(err, SLPI_EINPUT, "%s:%d: more than the %d values of the state", p->x0_file,
-                               lineno, dim);
+                slpi_error_set(err, SLPI_EINPUT, "%s:%d: more than the %d values of the state", p->sys.x0_file, lineno,
+                               dim);
                 rc = -1;
                 break;
             }
@@ -320,9 +329,9 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
     free(line);
     fclose(f);
     if (rc == 1 && count != dim) {
-        slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->x0_file, count, dim);
+        slpi_error_set(err, SLPI_EINPUT, "%s: %d values, the state has %d", p->sys.x0_file, count, dim);
         rc = -1;
     }
-    if (rc == 1 && check_manifold(p, x, p->x0_file, err) != SLPI_OK) rc = -1;
+    if (rc == 1 && check_manifold(p, x, p->sys.x0_file, err) != SLPI_OK) rc = -1;
     return rc;
 }

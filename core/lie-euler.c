@@ -27,9 +27,9 @@
 int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
 {
     const char *r = NULL;
-    switch (p->system) {
+    switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY:
-        switch (p->rb.noise) {
+        switch (p->sys.rb.noise) {
         case SLPI_RB_NOISE_NONE: r = "no noise"; break;
         case SLPI_RB_NOISE_ISO_QUAD:
         case SLPI_RB_NOISE_ISO_QUAD1: r = "H_i = amp x_i^2 is a function of one coordinate"; break;
@@ -39,25 +39,26 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
         }
         break;
     case SLPI_SYS_HEAVY_TOP:
-        r = p->ht.noise == SLPI_HT_NOISE_NONE ? "no noise"
-            : p->ht.noise == SLPI_HT_NOISE_CASE2_PI2 ? "H_1 = k|Pi|^2 moves Gamma only: D xi[V] = 0"
-            : "linear H_k";
+        r = p->sys.ht.noise == SLPI_HT_NOISE_NONE        ? "no noise"
+            : p->sys.ht.noise == SLPI_HT_NOISE_CASE2_PI2 ? "H_1 = k|Pi|^2 moves Gamma only: D xi[V] = 0"
+                                                         : "linear H_k";
         break;
     case SLPI_SYS_MANAKOV:
-        r = p->mk.noise ? "H_ij = amp X_ij^2 is a function of one coordinate" : "no noise";
+        r = p->sys.mk.noise ? "H_ij = amp X_ij^2 is a function of one coordinate" : "no noise";
         break;
     case SLPI_SYS_POINT_VORTICES:
-        r = p->pv.noise ? "each shared H_k is a sum of functions of one coordinate per vortex"
-            : "no noise";
+        r = p->sys.pv.noise ? "each shared H_k is a sum of functions of one coordinate per vortex" : "no noise";
         break;
     case SLPI_SYS_EULER_ZEITLIN:
-        r = p->ez.noise == SLPI_EZ_NOISE_Q ? "reading (Q): H = a_l omega^2/2 is a function of one "
-            "coordinate" : p->ez.noise == SLPI_EZ_NOISE_L ? "reading (L): linear H_k"
-            : p->ez.noise == SLPI_EZ_NOISE_MODES ? "noise=modes: linear H_k"
-            : p->ez.noise == SLPI_EZ_NOISE_FIELDS ? "noise=fields: linear H_k" : "no noise";
+        r = p->sys.ez.noise == SLPI_EZ_NOISE_Q        ? "reading (Q): H = a_l omega^2/2 is a function of one "
+                                                        "coordinate"
+            : p->sys.ez.noise == SLPI_EZ_NOISE_L      ? "reading (L): linear H_k"
+            : p->sys.ez.noise == SLPI_EZ_NOISE_MODES  ? "noise=modes: linear H_k"
+            : p->sys.ez.noise == SLPI_EZ_NOISE_FIELDS ? "noise=fields: linear H_k"
+                                                      : "no noise";
         break;
     case SLPI_SYS_SINE_EULER:
-        r = p->se.noise ? "SALT noise: linear H_k" : "no noise";
+        r = p->sys.se.noise ? "SALT noise: linear H_k" : "no noise";
         break;
     case SLPI_SYS_MODEL: {
         slpi_error e;

@@ -38,7 +38,7 @@ int slpi_model_noise_count(const slpi_problem *p)
 {
     int M = 0;
     for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-        if (p->model.noise_H[k][0] || p->model.cb[k + 1].grad) M = k + 1;
+        if (p->sys.model.noise_H[k][0] || p->sys.model.cb[k + 1].grad) M = k + 1;
     return M;
 }
 
@@ -49,54 +49,56 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     if (!slpi_problem_algebra(p))
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs algebra= (so3 | se3 | so(n) | su(n) | so3^k)");
     m->alg = *slpi_problem_algebra(p);
-    if (!p->model.H[0] && !p->model.cb[0].grad)
+    if (!p->sys.model.H[0] && !p->sys.model.cb[0].grad)
         return slpi_error_set(err, SLPI_EINPUT, "system=model needs H= (the Hamiltonian)");
     int M = slpi_model_noise_count(p);
     for (int k = 0; k <= M; k++) {
-        const char *text = k ? p->model.noise_H[k - 1] : p->model.H;
+        const char *text = k ? p->sys.model.noise_H[k - 1] : p->sys.model.H;
         char key[32];
-        if (p->model.cb[k].grad && text[0])
+        if (p->sys.model.cb[k].grad && text[0])
             return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
                                   "(docs/models.md#callbacks)", slpi_model_key(key, sizeof key, k));
     }
     for (int k = 0; k < M; k++)
-        if (!p->model.noise_H[k][0] && !p->model.cb[k + 1].grad)
+        if (!p->sys.model.noise_H[k][0] && !p->sys.model.cb[k + 1].grad)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
                                   M, k + 1);
     /* a parameter named like a coordinate would never be read (the coordinate wins) */
     slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
     int used[SLPI_MODEL_MAX_PARAMS] = { 0 };
-    for (int i = 0; i < p->model.nparam; i++) {
-        const char *name = p->model.param_name[i];
+    for (int i = 0; i < p->sys.model.nparam; i++) {
+        const char *name = p->sys.model.param_name[i];
         if (slpi_algebra_coord_index(&m->alg, name, strlen(name)) >= 0)
-            return slpi_error_set(err, SLPI_EINPUT, "param.%s: shadowed by the coordinate %s of %s, which the "
-                                  "expressions read instead: rename the parameter", name, name, p->model.algebra);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "param.%s: shadowed by the coordinate %s of %s, which the "
+                                  "expressions read instead: rename the parameter",
+                                  name, name, p->sys.model.algebra);
         if (strcmp(name, "t") == 0)
             return slpi_error_set(err, SLPI_EINPUT, "param.t: t is the time of the step, which the expressions "
                                   "read instead (docs/models.md#time): rename the parameter");
         par[i].name = name;
-        par[i].text = p->model.param_text[i];
-        par[i].value = p->model.param[i];
+        par[i].text = p->sys.model.param_text[i];
+        par[i].value = p->sys.model.param[i];
         par[i].used = used + i;
     }
     m->M = M;
     for (int k = 0; k <= M; k++) {
         char key[32];
         slpi_model_key(key, sizeof key, k);
-        if (p->model.cb[k].grad) {   /* code, not an expression: H[k] stays empty */
+        if (p->sys.model.cb[k].grad) { /* code, not an expression: H[k] stays empty */
             m->callback[k] = 1;
             continue;
         }
-        int rc = slpi_expr_parse(&m->H[k], key, k ? p->model.noise_H[k - 1] : p->model.H, &m->alg, p->model.nparam, par,
-                                 err);
+        int rc = slpi_expr_parse(&m->H[k], key, k ? p->sys.model.noise_H[k - 1] : p->sys.model.H, &m->alg,
+                                 p->sys.model.nparam, par, err);
         if (rc) {
             slpi_model_free(m);
             return rc;
         }
         m->reads_t |= m->H[k].reads_t;
     }
-    for (int i = 0; i < p->model.nparam; i++)   /* a misspelt name would be silently unused */
+    for (int i = 0; i < p->sys.model.nparam; i++) /* a misspelt name would be silently unused */
         if (!used[i]) {
             slpi_model_free(m);
             return slpi_error_set(err, SLPI_EINPUT, "param.%s=%s: no expression uses it (a misspelt name?); "

@@ -44,15 +44,15 @@ int slpi_problem_noise_tau(const slpi_problem *p, double *tau, slpi_error *err)
 {
     const int M = slpi_problem_noise_count(p);
     for (int k = 0; k < M; k++) tau[k] = 0;
-    if (!p->noise_tau[0]) return 0;
+    if (!p->noise.noise_tau[0]) return 0;
     double t[SLPI_NOISE_TAU_MAX];
-    int n = slpi_noise_tau_parse(p->noise_tau, t, SLPI_NOISE_TAU_MAX, err);
+    int n = slpi_noise_tau_parse(p->noise.noise_tau, t, SLPI_NOISE_TAU_MAX, err);
     if (n < 0) return -1;
     if (n != 1 && n != M) {
         slpi_error_set(err, SLPI_EINPUT,
                        "noise_tau=%.80s: %d values, the problem has %d noise Hamiltonians: give "
                        "one tau for all or one per Hamiltonian",
-                       p->noise_tau, n, M);
+                       p->noise.noise_tau, n, M);
         return -1;
     }
     int any = 0;
@@ -65,16 +65,16 @@ int slpi_problem_noise_tau(const slpi_problem *p, double *tau, slpi_error *err)
 
 int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *err)
 {
-    if (!p->noise_tau[0]) return SLPI_OK;
+    if (!p->noise.noise_tau[0]) return SLPI_OK;
     double tau[SLPI_NOISE_TAU_MAX];
-    int n = slpi_noise_tau_parse(p->noise_tau, tau, SLPI_NOISE_TAU_MAX, err), any = 0;
+    int n = slpi_noise_tau_parse(p->noise.noise_tau, tau, SLPI_NOISE_TAU_MAX, err), any = 0;
     if (n < 0) return SLPI_EINPUT;
     for (int k = 0; k < n; k++) any |= tau[k] > 0;
     if (any)
         return slpi_error_set(err, SLPI_EINPUT,
                               "%s: runs on white noise only; noise_tau=%.80s (coloured noise) runs "
                               "path by path: `slpi run`, `slpi ensemble`, verify (docs/noise.md#ou); drop noise_tau",
-                              who, p->noise_tau);
+                              who, p->noise.noise_tau);
     return SLPI_OK;
 }
 

@@ -107,49 +107,52 @@ static int source_fill_block(slpi_noise_source *s, long n, slpi_error *err)
  * Python's SlpiError names). */
 static int source_file_agrees(const slpi_problem *p, const slpi_noise_header *hd, slpi_error *err)
 {
-    const char *f = p->noise_file;
-    if (hd->h != p->h) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: wrong level: step size %.17g (%a), "
-                              "the problem has h = %.17g (%a)", f, hd->h, hd->h, p->h, p->h);
+    const char *f = p->noise.noise_file;
+    if (hd->h != p->grid.h) {
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: wrong level: step size %.17g (%a), "
+                              "the problem has h = %.17g (%a)",
+                              f, hd->h, hd->h, p->grid.h, p->grid.h);
     }
     static const char *const what[] = { "seed", "path", "refine" };
     const uint64_t own[] = { hd->seed, hd->path, (uint64_t)hd->refine },
-                   want[] = { p->seed, p->path, (uint64_t)p->refine };
+                   want[] = { p->noise.seed, p->noise.path, (uint64_t)p->noise.refine };
     for (int i = 0; i < 3; i++)
         if (own[i] != want[i])
             return slpi_error_set(err, SLPI_EINPUT, "noise_file=%s: the file's own %s is %llu, the problem has "
                                   "%s=%llu (seed=file takes the file's seed, path and refine; docs/noise.md#files)",
                                   f, what[i], (unsigned long long)own[i], what[i], (unsigned long long)want[i]);
-    if (p->noise_digest && p->noise_digest != hd->digest)
-        return slpi_error_set(err, SLPI_EINPUT, "noise_file=%s: the file's digest is %llu, the problem records "
-                              "noise_digest=%llu: the file changed", f, (unsigned long long)hd->digest,
-                              (unsigned long long)p->noise_digest);
+    if (p->noise.noise_digest && p->noise.noise_digest != hd->digest)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "noise_file=%s: the file's digest is %llu, the problem records "
+                              "noise_digest=%llu: the file changed",
+                              f, (unsigned long long)hd->digest, (unsigned long long)p->noise.noise_digest);
     return SLPI_OK;
 }
 
 int slpi_noise_source_bind(slpi_problem *p, slpi_error *err)
 {
     slpi_noise_header hd;
-    int rc = slpi_noise_file_read(p->noise_file, &hd, NULL, err);
+    int rc = slpi_noise_file_read(p->noise.noise_file, &hd, NULL, err);
     if (rc != SLPI_OK) return rc;
-    if (p->seed_from_file) {
-        p->seed = hd.seed;
-        p->path = hd.path;
-        p->refine = hd.refine;
+    if (p->noise.seed_from_file) {
+        p->noise.seed = hd.seed;
+        p->noise.path = hd.path;
+        p->noise.refine = hd.refine;
     }
     rc = source_file_agrees(p, &hd, err);
-    if (rc == SLPI_OK) p->noise_digest = hd.digest;
+    if (rc == SLPI_OK) p->noise.noise_digest = hd.digest;
     return rc;
 }
 
 static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
 {
     slpi_noise_header hd;
-    int rc = slpi_noise_file_read(p->noise_file, &hd, &s->file, err);
+    int rc = slpi_noise_file_read(p->noise.noise_file, &hd, &s->file, err);
     if (rc != SLPI_OK || (rc = source_file_agrees(p, &hd, err)) != SLPI_OK) {
         return rc;
     }
-    const char *f = p->noise_file;
+    const char *f = p->noise.noise_file;
     if (hd.components != s->M) {
         return slpi_error_set(err, SLPI_EINPUT, "%s: %d components per step, the problem "
                               "has M = %d", f, hd.components, s->M);
@@ -174,17 +177,17 @@ static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_e
 /* The OU components of the problem (key noise_tau): their coefficients and eta at step 0. */
 static int source_open_ou(slpi_noise_source *s, const slpi_problem *p, slpi_error *err)
 {
-    if (!p->noise_tau[0] || s->M == 0) return SLPI_OK;
+    if (!p->noise.noise_tau[0] || s->M == 0) return SLPI_OK;
     if (!(s->tau = calloc((size_t)s->M, sizeof *s->tau)))
         return slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
     int any = slpi_problem_noise_tau(p, s->tau, err);
     if (any <= 0) return any < 0 ? SLPI_EINPUT : SLPI_OK;
-    if (p->noise_file[0])
+    if (p->noise.noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT,
                               "noise_tau=%.80s with noise_file: a noise file holds white increments; "
                               "coloured noise is drawn from the canonical stream (drop one of the two)",
-                              p->noise_tau);
-    const double delta = ldexp(p->h, -p->refine);
+                              p->noise.noise_tau);
+    const double delta = ldexp(p->grid.h, -p->noise.refine);
     s->eta = calloc((size_t)s->M, sizeof *s->eta);
     s->eta_at = calloc((size_t)s->M * NOISE_BLOCK, sizeof *s->eta_at);
     s->ou = calloc((size_t)s->M, sizeof *s->ou);
@@ -205,32 +208,36 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
     if (!s) {
         return slpi_error_set(err, SLPI_EINPUT, "noise source: out of memory");
     }
-    s->seed = p->seed;
-    s->path = p->path;
+    s->seed = p->noise.seed;
+    s->path = p->noise.path;
     s->M = slpi_problem_noise_count(p);
-    s->refine = p->refine;
-    s->h = p->h;
-    s->steps = p->steps;
+    s->refine = p->noise.refine;
+    s->h = p->grid.h;
+    s->steps = p->grid.steps;
     s->truncate = slpi_problem_truncates(p);
     int rc = SLPI_OK;
-    if (!(p->h > 0) || !isfinite(p->h)) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
-    } else if (p->steps < 0) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be >= 0", p->steps);
-    } else if (p->path >> 32) {
+    if (!(p->grid.h > 0) || !isfinite(p->grid.h)) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->grid.h);
+    } else if (p->grid.steps < 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be >= 0", p->grid.steps);
+    } else if (p->noise.path >> 32) {
         rc = slpi_error_set(err, SLPI_EINPUT, "path=%llu: paths are numbered 0..2^32-1",
-                            (unsigned long long)p->path);
-    } else if (p->refine < 0 || p->refine > SLPI_NOISE_MAX_REFINE
-               || (uint64_t)p->steps >= (UINT64_C(1) << (62 - p->refine))) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "refine=%d: must be 0..%d with steps*2^refine "
-                            "< 2^62", p->refine, SLPI_NOISE_MAX_REFINE);
-    } else if (slpi_noise_check_work((uint64_t)p->steps * (uint64_t)s->M, p->refine, err) != SLPI_OK) {
+                            (unsigned long long)p->noise.path);
+    } else if (p->noise.refine < 0 || p->noise.refine > SLPI_NOISE_MAX_REFINE ||
+               (uint64_t)p->grid.steps >= (UINT64_C(1) << (62 - p->noise.refine))) {
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "refine=%d: must be 0..%d with steps*2^refine "
+                            "< 2^62",
+                            p->noise.refine, SLPI_NOISE_MAX_REFINE);
+    } else if (slpi_noise_check_work((uint64_t)p->grid.steps * (uint64_t)s->M, p->noise.refine, err) != SLPI_OK) {
         rc = SLPI_EINPUT;
-    } else if (s->truncate && !(p->h < 1)) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "truncation needs 0 < h < 1 (docs/noise.md#truncation: "
-                            "A_1 = 0), got h=%g", p->h);
-    } else if (s->truncate && (!(p->trunc_ell > 0) || !isfinite(p->trunc_ell))) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "trunc_ell=%g: must be positive", p->trunc_ell);
+    } else if (s->truncate && !(p->grid.h < 1)) {
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "truncation needs 0 < h < 1 (docs/noise.md#truncation: "
+                            "A_1 = 0), got h=%g",
+                            p->grid.h);
+    } else if (s->truncate && (!(p->noise.trunc_ell > 0) || !isfinite(p->noise.trunc_ell))) {
+        rc = slpi_error_set(err, SLPI_EINPUT, "trunc_ell=%g: must be positive", p->noise.trunc_ell);
     }
     if (rc == SLPI_OK && s->truncate) {
         s->D = slpi_problem_noise_threshold(p);
@@ -240,7 +247,7 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
         rc = source_open_ou(s, p, err);
         slpi_round_restore(r);
     }
-    if (rc == SLPI_OK && p->noise_file[0]) {
+    if (rc == SLPI_OK && p->noise.noise_file[0]) {
         rc = source_check_file(s, p, err);
     } else if (rc == SLPI_OK && s->M > 0) {
         s->block = malloc((size_t)s->M * NOISE_BLOCK * sizeof(double));

@@ -59,5 +59,5 @@ long slpi_noise_clip(double *x, size_t n, double D)
 
 double slpi_problem_noise_threshold(const slpi_problem *p)
 {
-    return slpi_problem_truncates(p) ? slpi_noise_threshold(p->h, p->trunc_ell) : INFINITY;
+    return slpi_problem_truncates(p) ? slpi_noise_threshold(p->grid.h, p->noise.trunc_ell) : INFINITY;
 }

@@ -31,10 +31,10 @@ static int seal(slpi_plan **out, slpi_plan *pl, int rc, const slpi_problem *p, s
         pl->p = *p;
         pl->dim = slpi_problem_state_dim(p);
         pl->noises = slpi_problem_noise_count(p);
-        pl->steps = p->steps;
+        pl->steps = p->grid.steps;
         pl->rows = slpi_rows_count(&r);
-        pl->h = p->h;
-        pl->every = p->output_every;
+        pl->h = p->grid.h;
+        pl->every = p->grid.output_every;
         slpi_rows_close(&r);
     }
     if (rc != SLPI_OK) {
@@ -84,7 +84,7 @@ const slpi_problem *slpi_plan_problem(const slpi_plan *plan)
 
 const slpi_model *slpi_plan_model(const slpi_plan *plan)
 {
-    return plan->p.system == SLPI_SYS_MODEL ? &plan->model : NULL;
+    return plan->p.sys.system == SLPI_SYS_MODEL ? &plan->model : NULL;
 }
 
 void slpi_plan_shape(const slpi_plan *plan, int *dim, int *noises, long *steps, long *rows, double *h, int *every)

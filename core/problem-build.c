@@ -113,13 +113,14 @@ int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, 
         int given = -1;   /* the scheme named beside the file, which the file may not change */
         for (int r = 0; r < nreset; r++)
             if (!strcmp(rk[r], "scheme")) given = r;
-        slpi_scheme_id k = p->scheme;
+        slpi_scheme_id k = p->sch.scheme;
         if (rc == SLPI_OK) rc = slpi_problem_load(p, config, err);
-        if (rc == SLPI_OK && given >= 0 && p->scheme != k)
-            rc = slpi_error_set(err, SLPI_EINPUT, "%sscheme=%s is given, but %s sets scheme=%s: a key file "
+        if (rc == SLPI_OK && given >= 0 && p->sch.scheme != k)
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "%sscheme=%s is given, but %s sets scheme=%s: a key file "
                                 "would override it; name the scheme in one place (docs/models.md#keys)",
                                 where && rw[given] ? rw[given] : "", slpi_scheme_name(k), config,
-                                slpi_scheme_name(p->scheme));
+                                slpi_scheme_name(p->sch.scheme));
     }
     if (rc != SLPI_OK || nk == 0) return rc;
     if (nreset == 0) return slpi_problem_set_all(p, nk, keys, vals, where, err);

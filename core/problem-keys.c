@@ -94,7 +94,7 @@ static int set_special(slpi_problem *p, const slpi_key_def *k, const char *value
         slpi_system_id s;
         if (slpi_system_from_name(value, &s) != 0)
             return slpi_error_set(err, SLPI_EINPUT, "system=%s: unknown system (see `slpi list`)", value);
-        slpi_scheme_id sch = p->scheme;
+        slpi_scheme_id sch = p->sch.scheme;
         slpi_problem_init(p, s, sch);
         return SLPI_OK;
     }
@@ -102,12 +102,12 @@ static int set_special(slpi_problem *p, const slpi_key_def *k, const char *value
         slpi_scheme_id sch;
         if (slpi_scheme_from_name(value, &sch) != 0)
             return slpi_error_set(err, SLPI_EINPUT, "scheme=%s: unknown scheme (see `slpi list`)", value);
-        slpi_scheme_id old = p->scheme;
-        p->scheme = sch;
+        slpi_scheme_id old = p->sch.scheme;
+        p->sch.scheme = sch;
         /* The heavy top's SVI scheme has its own state (Pi, Gamma, R): switching to or
          * from it switches the form and its defaults. Every other system keeps its
          * parameters, so "preset, then another scheme" runs the same case. */
-        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) && p->system == SLPI_SYS_HEAVY_TOP)
+        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) && p->sys.system == SLPI_SYS_HEAVY_TOP)
             slpi_problem_system_defaults(p);
         slpi_problem_scheme_defaults(p);
         return SLPI_OK;
@@ -123,17 +123,17 @@ static int set_special(slpi_problem *p, const slpi_key_def *k, const char *value
     if (strcmp(k->name, "algebra") == 0) { /* the one parse of a problem's algebra */
         slpi_algebra a;
         if (slpi_algebra_parse(&a, "algebra", value, err) != SLPI_OK) return SLPI_EINPUT;
-        p->model.alg = a;
-        slpi_algebra_text(&a, p->model.algebra, sizeof p->model.algebra);
+        p->sys.model.alg = a;
+        slpi_algebra_text(&a, p->sys.model.algebra, sizeof p->sys.model.algebra);
         return SLPI_OK;
     }
-    if (strcmp(k->name, "H") == 0) return slpi_problem_set_expression(p->model.H, "H", value, err);
+    if (strcmp(k->name, "H") == 0) return slpi_problem_set_expression(p->sys.model.H, "H", value, err);
     if (strcmp(k->name, "x0") == 0) {
         double x[SLPI_MAX_X0];
         int n = parse_list("x0", value, -DBL_MAX, DBL_MAX, x, SLPI_MAX_X0, err);
         if (n < 0) return SLPI_EINPUT;
-        memcpy(p->x0, x, (size_t)n * sizeof x[0]);
-        p->n_x0 = n;
+        memcpy(p->sys.x0, x, (size_t)n * sizeof x[0]);
+        p->sys.n_x0 = n;
         return SLPI_OK;
     }
     return slpi_error_set(err, SLPI_EINPUT, "%s: internal error (unhandled key)", k->name);
@@ -149,15 +149,15 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
                               "(callbacks), which no file holds: a file written from a callback problem cannot be "
                               "re-verified, resumed or run without the callback; run it through the C or Python API "
                               "with the same callbacks (docs/models.md#callbacks)", value ? value : "");
-    if (p->system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
+    if (p->sys.system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
-    if (p->system == SLPI_SYS_MODEL && slpi_problem_set_model_key(p, key, value, &rc, err)) return rc;
-    const slpi_key_def *k = find_key(key, p->system);
+    if (p->sys.system == SLPI_SYS_MODEL && slpi_problem_set_model_key(p, key, value, &rc, err)) return rc;
+    const slpi_key_def *k = find_key(key, p->sys.system);
     if (!k) {
         for (int i = 0; i < slpi_problem_nkeys; i++)
             if (strcmp(slpi_problem_keys[i].name, key) == 0)
                 return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
-                                      slpi_system_name(p->system));
+                                      slpi_system_name(p->sys.system));
         return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)", key);
     }
     if (value == NULL || value[0] == '\0')
@@ -169,7 +169,7 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     case K_DOUBLE:
     case K_DOUBLE0:
         if (slpi_parse_double(key, value, k->lo, k->hi, (double *)field, err) != SLPI_OK) return SLPI_EINPUT;
-        if (k->offset == offsetof(slpi_problem, h)) p->level = -1;
+        if (k->offset == offsetof(slpi_problem, grid.h)) p->grid.level = -1;
         return SLPI_OK;
     case K_INT:
     case K_LONG: {
@@ -177,13 +177,16 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         if (slpi_parse_long(key, value, (long)k->lo, (long)k->hi, &v, err) != SLPI_OK) return SLPI_EINPUT;
         if (k->type == K_INT) *(int *)field = (int)v;
         else *(long *)field = v;
-        if (k->offset == offsetof(slpi_problem, steps)) { p->T = 0.0; p->level = -1; }
+        if (k->offset == offsetof(slpi_problem, grid.steps)) {
+            p->grid.T = 0.0;
+            p->grid.level = -1;
+        }
         return SLPI_OK;
     }
     case K_U64:
-        if (k->offset == offsetof(slpi_problem, seed)) {
-            p->seed_from_file = strcmp(value, "file") == 0;
-            if (p->seed_from_file) return SLPI_OK;
+        if (k->offset == offsetof(slpi_problem, noise.seed)) {
+            p->noise.seed_from_file = strcmp(value, "file") == 0;
+            if (p->noise.seed_from_file) return SLPI_OK;
         }
         return slpi_parse_u64(key, value, UINT64_MAX, (uint64_t *)field, err);
     case K_ENUM: {
@@ -213,9 +216,9 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             return slpi_error_set(err, SLPI_EINPUT, "%s: value too long%s", key, abs[0] ? " (made absolute)" : "");
         strcpy(field, abs);
         strcat(field, value);
-        if (k->offset == offsetof(slpi_problem, noise_file)) p->noise_digest = 0;   /* another file's */
-        if (k->offset == offsetof(slpi_problem, noise_tau)) return slpi_noise_tau_check(field, err);
-        if (k->offset == offsetof(slpi_problem, ez.noise_fields)) return slpi_zeitlin_fields_count(p, err);
+        if (k->offset == offsetof(slpi_problem, noise.noise_file)) p->noise.noise_digest = 0; /* another file's */
+        if (k->offset == offsetof(slpi_problem, noise.noise_tau)) return slpi_noise_tau_check(field, err);
+        if (k->offset == offsetof(slpi_problem, sys.ez.noise_fields)) return slpi_zeitlin_fields_count(p, err);
         return SLPI_OK;
     }
     }
@@ -228,12 +231,12 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
  * (slpi_problem_check_finished); other keys leave a finished problem finished. */
 int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_error *err)
 {
-    double T = p->T, h = p->h;
-    long steps = p->steps;
-    int level = p->level;
+    double T = p->grid.T, h = p->grid.h;
+    long steps = p->grid.steps;
+    int level = p->grid.level;
     int rc = set_key(p, key, value, err);
-    if (rc == SLPI_OK && (T != p->T || h != p->h || steps != p->steps || level != p->level))
-        p->unfinished = p->T > 0 || p->level >= 0;
+    if (rc == SLPI_OK && (T != p->grid.T || h != p->grid.h || steps != p->grid.steps || level != p->grid.level))
+        p->unfinished = p->grid.T > 0 || p->grid.level >= 0;
     return rc;
 }
 
@@ -294,8 +297,8 @@ int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
         }
         int rc = slpi_problem_set_all(p, n, k, v, NULL, err);
         if (rc == SLPI_OK) {
-            strncpy(p->preset, name, sizeof p->preset - 1);
-            p->preset[sizeof p->preset - 1] = '\0';
+            strncpy(p->sys.preset, name, sizeof p->sys.preset - 1);
+            p->sys.preset[sizeof p->sys.preset - 1] = '\0';
         }
         return rc;
     }
@@ -308,7 +311,7 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
 {
     for (int i = 0; i < slpi_problem_nkeys; i++) {
         const slpi_key_def *k = &slpi_problem_keys[i];
-        if (k->system >= 0 && k->system != (int)p->system) continue;
+        if (k->system >= 0 && k->system != (int)p->sys.system) continue;
         const char *field = (const char *)p + k->offset;
         double v[8];
         int n = 1;
@@ -328,8 +331,8 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
         default: continue;
         }
         /* unset optional keys */
-        if ((k->offset == offsetof(slpi_problem, T) && v[0] == 0) ||
-            (k->offset == offsetof(slpi_problem, level) && v[0] == -1))
+        if ((k->offset == offsetof(slpi_problem, grid.T) && v[0] == 0) ||
+            (k->offset == offsetof(slpi_problem, grid.level) && v[0] == -1))
             continue;
         for (int j = 0; j < n; j++)
             if (!(v[j] >= k->lo && v[j] <= k->hi))
@@ -357,11 +360,12 @@ static void write_value(const slpi_key_def *k, const slpi_problem *p, FILE *f, c
     case K_DOUBLE:
     case K_DOUBLE0: fprintf(f, "%.17g", *(const double *)field); break;
     case K_INT:   /* ic_lmax: the degree the default stands for, what a reader of the file runs */
-        fprintf(f, "%d", k->offset == offsetof(slpi_problem, ez.ic_lmax) ? slpi_problem_ic_lmax(p) : *(const int *)field);
+        fprintf(f, "%d",
+                k->offset == offsetof(slpi_problem, sys.ez.ic_lmax) ? slpi_problem_ic_lmax(p) : *(const int *)field);
         break;
     case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
     case K_U64:
-        if (k->offset == offsetof(slpi_problem, seed) && p->seed_from_file && !p->noise_digest)
+        if (k->offset == offsetof(slpi_problem, noise.seed) && p->noise.seed_from_file && !p->noise.noise_digest)
             fprintf(f, "file");   /* not yet bound to its noise file (slpi_problem_finish) */
         else
             fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)field);
@@ -383,35 +387,35 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
     char cb[256];
     slpi_fpmode r = slpi_round_nearest(); /* %.17g as every caller's: core/fpmode.h */
     if (slpi_problem_callbacks(p, cb, sizeof cb)) fprintf(f, "%suncertified=callback %s\n", prefix, cb);
-    fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->system));
-    fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->scheme));
-    if (p->system == SLPI_SYS_RIGID_BODY)
-        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->system)->enums[p->rb.form]);
-    if (p->system == SLPI_SYS_HEAVY_TOP)
-        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->system)->enums[p->ht.form]);
+    fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->sys.system));
+    fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->sch.scheme));
+    if (p->sys.system == SLPI_SYS_RIGID_BODY)
+        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.rb.form]);
+    if (p->sys.system == SLPI_SYS_HEAVY_TOP)
+        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.ht.form]);
     for (int i = 0; i < slpi_problem_nkeys; i++) {
         const slpi_key_def *k = &slpi_problem_keys[i];
-        if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->system)) continue;
+        if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->sys.system)) continue;
         if ((k->type == K_STRING || k->type == K_PATH) && ((const char *)p + k->offset)[0] == '\0') continue;
         if (k->type == K_DOUBLE0 && *(const double *)((const char *)p + k->offset) == 0.0) continue;
-        if ((strcmp(k->name, "T") == 0 && p->T == 0) || (strcmp(k->name, "level") == 0 && p->level < 0)
-            || (k->offset == offsetof(slpi_problem, noise_digest) && !p->noise_digest)
-            || (k->offset == offsetof(slpi_problem, ez.noise_fields_digest) && !p->ez.noise_fields_digest))
+        if ((strcmp(k->name, "T") == 0 && p->grid.T == 0) || (strcmp(k->name, "level") == 0 && p->grid.level < 0) ||
+            (k->offset == offsetof(slpi_problem, noise.noise_digest) && !p->noise.noise_digest) ||
+            (k->offset == offsetof(slpi_problem, sys.ez.noise_fields_digest) && !p->sys.ez.noise_fields_digest))
             continue;
         write_value(k, p, f, prefix);
     }
-    if (p->system == SLPI_SYS_MODEL) {
-        fprintf(f, "%salgebra=%s\n", prefix, p->model.algebra);
-        if (p->model.H[0]) fprintf(f, "%sH=%s\n", prefix, p->model.H);
+    if (p->sys.system == SLPI_SYS_MODEL) {
+        fprintf(f, "%salgebra=%s\n", prefix, p->sys.model.algebra);
+        if (p->sys.model.H[0]) fprintf(f, "%sH=%s\n", prefix, p->sys.model.H);
         for (int k = 0; k < SLPI_MODEL_MAX_NOISE; k++)
-            if (p->model.noise_H[k][0]) fprintf(f, "%snoise_H%d=%s\n", prefix, k + 1, p->model.noise_H[k]);
-        for (int i = 0; i < p->model.nparam; i++)
-            fprintf(f, "%sparam.%s=%s\n", prefix, p->model.param_name[i], p->model.param_text[i]);
-        if (p->model.t0_text[0]) fprintf(f, "%st0=%s\n", prefix, p->model.t0_text);
+            if (p->sys.model.noise_H[k][0]) fprintf(f, "%snoise_H%d=%s\n", prefix, k + 1, p->sys.model.noise_H[k]);
+        for (int i = 0; i < p->sys.model.nparam; i++)
+            fprintf(f, "%sparam.%s=%s\n", prefix, p->sys.model.param_name[i], p->sys.model.param_text[i]);
+        if (p->sys.model.t0_text[0]) fprintf(f, "%st0=%s\n", prefix, p->sys.model.t0_text);
     }
-    if (p->n_x0 > 0) {
+    if (p->sys.n_x0 > 0) {
         fprintf(f, "%sx0=", prefix);
-        for (int i = 0; i < p->n_x0; i++) fprintf(f, "%s%.17g", i ? "," : "", p->x0[i]);
+        for (int i = 0; i < p->sys.n_x0; i++) fprintf(f, "%s%.17g", i ? "," : "", p->sys.x0[i]);
         fputc('\n', f);
     }
     slpi_round_restore(r);

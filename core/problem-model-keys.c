@@ -31,9 +31,9 @@ int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n)
     int count = 0;
     size_t len = 0;
     if (n) buf[0] = 0;
-    if (p->system != SLPI_SYS_MODEL) return 0;
+    if (p->sys.system != SLPI_SYS_MODEL) return 0;
     for (int k = 0; k <= SLPI_MODEL_MAX_NOISE; k++) {
-        if (!p->model.cb[k].grad) continue;
+        if (!p->sys.model.cb[k].grad) continue;
         char name[32];
         if (len < n)
             len += (size_t)snprintf(buf + len, n - len, "%s%s", count ? "," : "", slpi_model_key(name, sizeof name, k));
@@ -45,7 +45,7 @@ int slpi_problem_callbacks(const slpi_problem *p, char *buf, size_t n)
 int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, slpi_model_hvp_fn hvp,
                               slpi_model_energy_fn energy, void *user_data, slpi_error *err)
 {
-    if (!p || p->system != SLPI_SYS_MODEL)
+    if (!p || p->sys.system != SLPI_SYS_MODEL)
         return slpi_error_set(err, SLPI_EINPUT, "callback: the problem is not a model (set system=model and "
                               "algebra= first; docs/models.md#callbacks)");
     if (k < 0 || k > SLPI_MODEL_MAX_NOISE)
@@ -56,7 +56,7 @@ int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, s
     if (!grad || !hvp)
         return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
                               "required; energy may be NULL)", name, grad ? "hvp" : "grad");
-    p->model.cb[k] = (slpi_model_code){ grad, hvp, energy, user_data };
+    p->sys.model.cb[k] = (slpi_model_code){ grad, hvp, energy, user_data };
     return SLPI_OK;
 }
 
@@ -84,7 +84,7 @@ static int set_decimal(char *text, double *v, const char *key, const char *value
 int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
 {
     if (strcmp(key, "t0") == 0) {   /* the time of step 0 (docs/models.md#time) */
-        *rc = set_decimal(p->model.t0_text, &p->model.t0, key, value, err);
+        *rc = set_decimal(p->sys.model.t0_text, &p->sys.model.t0, key, value, err);
         return 1;
     }
     if (strncmp(key, "noise_H", 7) == 0) {
@@ -94,7 +94,7 @@ int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *val
                                  key, SLPI_MODEL_MAX_NOISE);
             return 1;
         }
-        *rc = slpi_problem_set_expression(p->model.noise_H[k - 1], key, value, err);
+        *rc = slpi_problem_set_expression(p->sys.model.noise_H[k - 1], key, value, err);
         return 1;
     }
     if (strncmp(key, "param.", 6) != 0) return 0;
@@ -108,13 +108,13 @@ int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *val
         return 1;
     }
     int i = 0;
-    while (i < p->model.nparam && strcmp(p->model.param_name[i], name) != 0) i++;
+    while (i < p->sys.model.nparam && strcmp(p->sys.model.param_name[i], name) != 0) i++;
     if (i == SLPI_MODEL_MAX_PARAMS) {
         *rc = slpi_error_set(err, SLPI_EINPUT, "%s: more than %d parameters", key, SLPI_MODEL_MAX_PARAMS);
         return 1;
     }
-    *rc = set_decimal(p->model.param_text[i], &p->model.param[i], key, value, err);
-    if (*rc == SLPI_OK && i == p->model.nparam) p->model.nparam++;
-    if (*rc == SLPI_OK) memcpy(p->model.param_name[i], name, len + 1);
+    *rc = set_decimal(p->sys.model.param_text[i], &p->sys.model.param[i], key, value, err);
+    if (*rc == SLPI_OK && i == p->sys.model.nparam) p->sys.model.nparam++;
+    if (*rc == SLPI_OK) memcpy(p->sys.model.param_name[i], name, len + 1);
     return 1;
 }

@@ -13,15 +13,21 @@
 
 int slpi_problem_state_dim(const slpi_problem *p)
 {
-    switch (p->system) {
-    case SLPI_SYS_RIGID_BODY: return p->rb.track_R ? 12 : 3;
-    case SLPI_SYS_HEAVY_TOP: return p->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
-    case SLPI_SYS_MANAKOV: return p->mk.n * (p->mk.n - 1) / 2;
-    case SLPI_SYS_POINT_VORTICES: return 3 * p->pv.n;
-    case SLPI_SYS_EULER_ZEITLIN: return p->ez.N * p->ez.N;
-    case SLPI_SYS_SINE_EULER: return p->se.N * p->se.N;
+    switch (p->sys.system) {
+    case SLPI_SYS_RIGID_BODY:
+        return p->sys.rb.track_R ? 12 : 3;
+    case SLPI_SYS_HEAVY_TOP:
+        return p->sys.ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    case SLPI_SYS_MANAKOV:
+        return p->sys.mk.n * (p->sys.mk.n - 1) / 2;
+    case SLPI_SYS_POINT_VORTICES:
+        return 3 * p->sys.pv.n;
+    case SLPI_SYS_EULER_ZEITLIN:
+        return p->sys.ez.N * p->sys.ez.N;
+    case SLPI_SYS_SINE_EULER:
+        return p->sys.se.N * p->sys.se.N;
     case SLPI_SYS_MODEL:
-        return p->model.alg.dim;
+        return p->sys.model.alg.dim;
     default: return 0;
     }
 }
@@ -30,19 +36,24 @@ int slpi_problem_noise_count(const slpi_problem *p)
 {
     static const int rb[] = { 0, 3, 1, 3, 1, 1 };
     static const int ht[] = { 0, 1, 1, 1, 1, 2, 2 };
-    switch (p->system) {
-    case SLPI_SYS_RIGID_BODY: return rb[p->rb.noise];
-    case SLPI_SYS_HEAVY_TOP: return ht[p->ht.noise];
-    case SLPI_SYS_MANAKOV: return p->mk.noise ? p->mk.n * (p->mk.n - 1) / 2 : 0;
-    case SLPI_SYS_POINT_VORTICES: return p->pv.noise ? 3 : 0;
+    switch (p->sys.system) {
+    case SLPI_SYS_RIGID_BODY:
+        return rb[p->sys.rb.noise];
+    case SLPI_SYS_HEAVY_TOP:
+        return ht[p->sys.ht.noise];
+    case SLPI_SYS_MANAKOV:
+        return p->sys.mk.noise ? p->sys.mk.n * (p->sys.mk.n - 1) / 2 : 0;
+    case SLPI_SYS_POINT_VORTICES:
+        return p->sys.pv.noise ? 3 : 0;
     case SLPI_SYS_EULER_ZEITLIN: {
         /* degrees l = floor(N/2) .. N-1, 2l+1 real basis elements each (docs/systems.md#euler-zeitlin) */
-        int lmin = p->ez.N / 2;
-        if (p->ez.noise == SLPI_EZ_NOISE_MODES) return slpi_zeitlin_modes_count(p->ez.noise_modes);
-        if (p->ez.noise == SLPI_EZ_NOISE_FIELDS) return p->ez.n_fields;   /* read by slpi_problem_finish */
-        return p->ez.noise ? p->ez.N * p->ez.N - lmin * lmin : 0;
+        int lmin = p->sys.ez.N / 2;
+        if (p->sys.ez.noise == SLPI_EZ_NOISE_MODES) return slpi_zeitlin_modes_count(p->sys.ez.noise_modes);
+        if (p->sys.ez.noise == SLPI_EZ_NOISE_FIELDS) return p->sys.ez.n_fields; /* read by slpi_problem_finish */
+        return p->sys.ez.noise ? p->sys.ez.N * p->sys.ez.N - lmin * lmin : 0;
     }
-    case SLPI_SYS_SINE_EULER: return p->se.noise ? 2 : 0;
+    case SLPI_SYS_SINE_EULER:
+        return p->sys.se.noise ? 2 : 0;
     case SLPI_SYS_MODEL: return slpi_model_noise_count(p);
     default: return 0;
     }
@@ -50,11 +61,11 @@ int slpi_problem_noise_count(const slpi_problem *p)
 
 int slpi_problem_truncates(const slpi_problem *p)
 {
-    if (p->truncate != SLPI_TRUNC_AUTO) return p->truncate == SLPI_TRUNC_ON;
+    if (p->noise.truncate != SLPI_TRUNC_AUTO) return p->noise.truncate == SLPI_TRUNC_ON;
     /* a model follows the built-in of its algebra: se3 (the heavy top) off, the others on */
-    int iso_like = p->system != SLPI_SYS_HEAVY_TOP && p->system != SLPI_SYS_SINE_EULER &&
-        !(p->system == SLPI_SYS_MODEL && p->model.alg.dim && p->model.alg.kind == SLPI_ALGEBRA_SE3);
-    return iso_like && p->h < 1.0;
+    int iso_like = p->sys.system != SLPI_SYS_HEAVY_TOP && p->sys.system != SLPI_SYS_SINE_EULER &&
+        !(p->sys.system == SLPI_SYS_MODEL && p->sys.model.alg.dim && p->sys.model.alg.kind == SLPI_ALGEBRA_SE3);
+    return iso_like && p->grid.h < 1.0;
 }
 
 void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
@@ -65,21 +76,24 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
     static const char *const ht_rkmk[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
     static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
                                           "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
-    switch (p->system) {
+    switch (p->sys.system) {
     case SLPI_SYS_MODEL:
         if (slpi_problem_algebra(p))
             slpi_algebra_coord_name(slpi_problem_algebra(p), i, buf, n);
         else snprintf(buf, n, "x%d", i + 1);
         return;
     case SLPI_SYS_RIGID_BODY:
-        snprintf(buf, n, "%s", p->rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
+        snprintf(buf, n, "%s", p->sys.rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
         return;
     case SLPI_SYS_HEAVY_TOP:
-        snprintf(buf, n, "%s", p->ht.form == SLPI_HT_FORM_RKMK ? ht_rkmk[i] : ht_svi[i]);
+        snprintf(buf, n, "%s", p->sys.ht.form == SLPI_HT_FORM_RKMK ? ht_rkmk[i] : ht_svi[i]);
         return;
     case SLPI_SYS_MANAKOV: {
         int row = 0, k = i;
-        while (k >= p->mk.n - 1 - row) { k -= p->mk.n - 1 - row; row++; }
+        while (k >= p->sys.mk.n - 1 - row) {
+            k -= p->sys.mk.n - 1 - row;
+            row++;
+        }
         snprintf(buf, n, "X_%d_%d", row + 1, row + 2 + k);
         return;
     }
@@ -87,7 +101,7 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
         snprintf(buf, n, "x%d_%d", i / 3 + 1, i % 3 + 1);
         return;
     default: {
-        int N = p->system == SLPI_SYS_EULER_ZEITLIN ? p->ez.N : p->se.N;
+        int N = p->sys.system == SLPI_SYS_EULER_ZEITLIN ? p->sys.ez.N : p->sys.se.N;
         if (i < N) { snprintf(buf, n, "ImX_%d_%d", i, i); return; }
         int k = (i - N) / 2, a = 0;
         while (k >= N - 1 - a) { k -= N - 1 - a; a++; }

@@ -23,9 +23,11 @@
 /* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
 int slpi_problem_check_finished(const slpi_problem *p, const char *who, slpi_error *err)
 {
-    if (p->unfinished && (p->T > 0 || p->level >= 0))
-        return slpi_error_set(err, SLPI_EINPUT, "%s: T=%.17g, level=%d not resolved: call slpi_problem_finish after "
-                              "the last key (it turns T and level into h and steps)", who, p->T, p->level);
+    if (p->unfinished && (p->grid.T > 0 || p->grid.level >= 0))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: T=%.17g, level=%d not resolved: call slpi_problem_finish after "
+                              "the last key (it turns T and level into h and steps)",
+                              who, p->grid.T, p->grid.level);
     return SLPI_OK;
 }
 
@@ -40,19 +42,22 @@ static int validate_model(const slpi_problem *p, slpi_model *m, slpi_error *err)
 {
     if (slpi_model_parse(m, p, err) != SLPI_OK) return SLPI_EINPUT;
     int se3 = m->alg.kind == SLPI_ALGEBRA_SE3, so3 = m->alg.kind == SLPI_ALGEBRA_SO3, reads_t = m->reads_t;
-    if (p->model.t0_text[0] && !reads_t)   /* as an unused param.NAME: a silent no-op otherwise */
-        return slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: no Hamiltonian of the model reads t, so the time origin "
-                              "changes nothing; remove it (docs/models.md#time)", p->model.t0_text);
-    const char *sch = slpi_scheme_name(p->scheme);
-    if (se3 && (p->scheme == SLPI_SCHEME_ISOMP || p->scheme == SLPI_SCHEME_SVI))
-        return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to a model on se3: %s", sch,
-                              p->scheme == SLPI_SCHEME_ISOMP
-                                  ? "ISOMP needs a J-quadratic matrix algebra with an invariant pairing, and se(3) is not one"
-                                  : "SVI's forms are the SO(3) vector form, the semidirect form with R (the heavy top's "
-                                    "SVI state) and the compact quadratic group form; se3's (pi, gamma) state has none");
-    if (p->scheme == SLPI_SCHEME_SVI && p->svi_form == SLPI_SVI_FORM_SO3 && !so3)
+    if (p->sys.model.t0_text[0] && !reads_t) /* as an unused param.NAME: a silent no-op otherwise */
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "t0=%.40s: no Hamiltonian of the model reads t, so the time origin "
+                              "changes nothing; remove it (docs/models.md#time)",
+                              p->sys.model.t0_text);
+    const char *sch = slpi_scheme_name(p->sch.scheme);
+    if (se3 && (p->sch.scheme == SLPI_SCHEME_ISOMP || p->sch.scheme == SLPI_SCHEME_SVI))
+        return slpi_error_set(
+            err, SLPI_EINPUT, "scheme %s is not applicable to a model on se3: %s", sch,
+            p->sch.scheme == SLPI_SCHEME_ISOMP
+                ? "ISOMP needs a J-quadratic matrix algebra with an invariant pairing, and se(3) is not one"
+                : "SVI's forms are the SO(3) vector form, the semidirect form with R (the heavy top's "
+                  "SVI state) and the compact quadratic group form; se3's (pi, gamma) state has none");
+    if (p->sch.scheme == SLPI_SCHEME_SVI && p->sch.svi_form == SLPI_SVI_FORM_SO3 && !so3)
         return slpi_error_set(err, SLPI_EINPUT, "svi_form=so3 (SO(3) vector form) needs algebra=so3, not %s",
-                              p->model.algebra);
+                              p->sys.model.algebra);
     return SLPI_OK;
 }
 
@@ -68,118 +73,122 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
 {
     const char *reason = "";
     memset(m, 0, sizeof *m);
-    if ((unsigned)p->system >= SLPI_SYS_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "unknown system id %d", (int)p->system);
-    if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "unknown scheme id %d", (int)p->scheme);
-    const char *sys = slpi_system_name(p->system), *sch = slpi_scheme_name(p->scheme);
-    if (!(p->h > 0) || !isfinite(p->h))
-        return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->h);
+    if ((unsigned)p->sys.system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "unknown system id %d", (int)p->sys.system);
+    if ((unsigned)p->sch.scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "unknown scheme id %d", (int)p->sch.scheme);
+    const char *sys = slpi_system_name(p->sys.system), *sch = slpi_scheme_name(p->sch.scheme);
+    if (!(p->grid.h > 0) || !isfinite(p->grid.h))
+        return slpi_error_set(err, SLPI_EINPUT, "h=%g: the step size must be positive", p->grid.h);
     if (slpi_problem_check_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
-    if (p->system == SLPI_SYS_MODEL && validate_model(p, m, err) != SLPI_OK) return SLPI_EINPUT;
-    if (slpi_registry_pair(p->system, p->scheme, &reason) == SLPI_NA)
+    if (p->sys.system == SLPI_SYS_MODEL && validate_model(p, m, err) != SLPI_OK) return SLPI_EINPUT;
+    if (slpi_registry_pair(p->sys.system, p->sch.scheme, &reason) == SLPI_NA)
         return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
                               sys, reason);
-    if (p->scheme == SLPI_SCHEME_RKMK_LE &&
-        !(p->system == SLPI_SYS_MODEL ? slpi_model_le_consistent(m, &reason) : slpi_problem_le_consistent(p, &reason)))
+    if (p->sch.scheme == SLPI_SCHEME_RKMK_LE &&
+        !(p->sys.system == SLPI_SYS_MODEL ? slpi_model_le_consistent(m, &reason)
+                                          : slpi_problem_le_consistent(p, &reason)))
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
                               "stochastic Lie-Euler is not Stratonovich-consistent: %s", sys, reason);
-    if (p->steps < 1)
-        return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->steps);
-    if (p->save_at[0]) {   /* the output grid: its times on the step grid, within the run */
+    if (p->grid.steps < 1) return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->grid.steps);
+    if (p->grid.save_at[0]) { /* the output grid: its times on the step grid, within the run */
         slpi_rows r;
         if (slpi_rows_open(&r, p, err) != SLPI_OK) return SLPI_EINPUT;
         slpi_rows_close(&r);
     }
-    if (p->truncate == SLPI_TRUNC_ON && !(p->h < 1.0))
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "truncate=on needs h < 1 (the threshold sqrt(2 ell h |ln h|) vanishes at h = 1), got h=%g",
-                              p->h);
-    if (p->prec_max < p->prec)
-        return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->prec_max, p->prec);
-    if (p->matmul == SLPI_MATMUL_BLAS && (p->scheme != SLPI_SCHEME_ISOMP ||
-        (p->system != SLPI_SYS_EULER_ZEITLIN && p->system != SLPI_SYS_MANAKOV)))
+    if (p->noise.truncate == SLPI_TRUNC_ON && !(p->grid.h < 1.0))
+        return slpi_error_set(
+            err, SLPI_EINPUT,
+            "truncate=on needs h < 1 (the threshold sqrt(2 ell h |ln h|) vanishes at h = 1), got h=%g", p->grid.h);
+    if (p->cert.prec_max < p->cert.prec)
+        return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->cert.prec_max, p->cert.prec);
+    if (p->cert.matmul == SLPI_MATMUL_BLAS &&
+        (p->sch.scheme != SLPI_SCHEME_ISOMP ||
+         (p->sys.system != SLPI_SYS_EULER_ZEITLIN && p->sys.system != SLPI_SYS_MANAKOV)))
         return slpi_error_set(err, SLPI_EINPUT, "matmul=blas: the BLAS route encloses the products of ISOMP "
                               "steps on euler-zeitlin and manakov only, not %s on %s (docs/design.md#blas-route)",
                               sch, sys);
-    if (p->warm_start && p->scheme != SLPI_SCHEME_ISOMP)
-        return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's",
-                              p->warm_start, sch);
-    if (p->predictor != SLPI_PREDICTOR_EULER && p->scheme != SLPI_SCHEME_ISOMP)
+    if (p->sch.warm_start && p->sch.scheme != SLPI_SCHEME_ISOMP)
+        return slpi_error_set(err, SLPI_EINPUT, "warm_start=%d is an ISOMP solver option, not %s's", p->sch.warm_start,
+                              sch);
+    if (p->sch.predictor != SLPI_PREDICTOR_EULER && p->sch.scheme != SLPI_SCHEME_ISOMP)
         return slpi_error_set(err, SLPI_EINPUT, "predictor=%s is an ISOMP solver option, not %s's",
-                              slpi_problem_enum_text("predictor", p->system, p->predictor), sch);
-    if (p->svi_c != 0.25 && p->svi_c != -0.25)
+                              slpi_problem_enum_text("predictor", p->sys.system, p->sch.predictor), sch);
+    if (p->sch.svi_c != 0.25 && p->sch.svi_c != -0.25)
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
-                              p->svi_c);
-    if (p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_AUTO) {
-        int ok = p->svi_form == SLPI_SVI_FORM_LP ? p->system != SLPI_SYS_HEAVY_TOP
-               : p->svi_form == SLPI_SVI_FORM_SO3 ? p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_MODEL
-               : p->system == SLPI_SYS_HEAVY_TOP;
+                              p->sch.svi_c);
+    if (p->sch.scheme == SLPI_SCHEME_SVI && p->sch.svi_form != SLPI_SVI_FORM_AUTO) {
+        int ok = p->sch.svi_form == SLPI_SVI_FORM_LP ? p->sys.system != SLPI_SYS_HEAVY_TOP
+            : p->sch.svi_form == SLPI_SVI_FORM_SO3
+            ? p->sys.system == SLPI_SYS_RIGID_BODY || p->sys.system == SLPI_SYS_MODEL
+            : p->sys.system == SLPI_SYS_HEAVY_TOP;
         static const char *const what[] = { "", "general quadratic group", "SO(3) vector form",
                                             "semidirect heavy-top form" };
         if (!ok)
             return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
-                                  slpi_problem_enum_text("svi_form", p->system, p->svi_form), what[p->svi_form], sys,
-                                  p->system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
+                                  slpi_problem_enum_text("svi_form", p->sys.system, p->sch.svi_form),
+                                  what[p->sch.svi_form], sys,
+                                  p->sys.system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
     }
     /* The SVI form in force (slpi_registry_svi_form, the one rule) and what it admits. */
-    if (p->scheme == SLPI_SCHEME_SVI) {
+    if (p->sch.scheme == SLPI_SCHEME_SVI) {
         slpi_svi_form form = slpi_registry_svi_form(p);
-        if (form == SLPI_SVI_FORM_LP && p->svi_c == -0.25)
+        if (form == SLPI_SVI_FORM_LP && p->sch.svi_c == -0.25)
             return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for the SO(3) vector "
                                   "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
-        if (form == SLPI_SVI_FORM_LP && p->svi_output == SLPI_SVI_OUT_NODE)
+        if (form == SLPI_SVI_FORM_LP && p->sch.svi_output == SLPI_SVI_OUT_NODE)
             return slpi_error_set(err, SLPI_EINPUT, "svi_output=node exists only for the SO(3) vector "
                                   "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
-        if (form == SLPI_SVI_FORM_LP && p->system == SLPI_SYS_RIGID_BODY && p->rb.track_R)
+        if (form == SLPI_SVI_FORM_LP && p->sys.system == SLPI_SYS_RIGID_BODY && p->sys.rb.track_R)
             return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
-    switch (p->system) {
+    switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY:
-        if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+        if (p->sys.rb.track_R && p->sys.rb.form != SLPI_RB_FORM_SVI)
             return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
         break;
     case SLPI_SYS_HEAVY_TOP:
-        if (p->ht.form == SLPI_HT_FORM_SVI && p->scheme != SLPI_SCHEME_SVI)
+        if (p->sys.ht.form == SLPI_HT_FORM_SVI && p->sch.scheme != SLPI_SCHEME_SVI)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "heavy-top form=svi (the semidirect state (Pi, Gamma, R)) runs only with svi, not %s",
                                   sch);
-        if (p->ht.form == SLPI_HT_FORM_RKMK && p->scheme == SLPI_SCHEME_SVI)
+        if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sch.scheme == SLPI_SCHEME_SVI)
             return slpi_error_set(err, SLPI_EINPUT, "scheme svi on heavy-top runs only with form=svi");
-        if (p->ht.form == SLPI_HT_FORM_RKMK && p->ht.noise != SLPI_HT_NOISE_NONE &&
-            p->ht.noise != SLPI_HT_NOISE_SALT)
+        if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sys.ht.noise != SLPI_HT_NOISE_NONE &&
+            p->sys.ht.noise != SLPI_HT_NOISE_SALT)
             return slpi_error_set(err, SLPI_EINPUT,
                                   "heavy-top noise=%s: the RKMK form (pi, gamma) takes SALT noise or none; "
-                                  "the SVI noise cases need scheme svi", slpi_problem_enum_text("noise", p->system, p->ht.noise));
+                                  "the SVI noise cases need scheme svi",
+                                  slpi_problem_enum_text("noise", p->sys.system, p->sys.ht.noise));
         break;
     case SLPI_SYS_EULER_ZEITLIN:
-        if (p->scheme == SLPI_SCHEME_TMK && p->ez.N > 32)
+        if (p->sch.scheme == SLPI_SCHEME_TMK && p->sys.ez.N > 32)
             return slpi_error_set(err, SLPI_EINPUT,
-                                  "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is dense of size (N^2-1)^2",
-                                  p->ez.N);
-        if (slpi_problem_ic_lmax(p) > p->ez.N - 1)
-            return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->ez.ic_lmax,
-                                  p->ez.N - 1);
+                                  "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is "
+                                  "dense of size (N^2-1)^2",
+                                  p->sys.ez.N);
+        if (slpi_problem_ic_lmax(p) > p->sys.ez.N - 1)
+            return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->sys.ez.ic_lmax,
+                                  p->sys.ez.N - 1);
         if (slpi_zeitlin_family_check(p, err) != SLPI_OK) return SLPI_EINPUT;
         break;
     case SLPI_SYS_SINE_EULER:
-        if (p->se.N % 2 == 0)
-            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (docs/systems.md#sine-euler)", p->se.N);
+        if (p->sys.se.N % 2 == 0)
+            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (docs/systems.md#sine-euler)",
+                                  p->sys.se.N);
         break;
     default:
         break;
     }
-    for (int i = 0; i < p->n_x0 && i < SLPI_MAX_X0; i++)
-        if (!isfinite(p->x0[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "x0: entry %d is not finite", i + 1);
-    if (p->n_x0 > 0 && p->n_x0 != slpi_problem_state_dim(p))
-        return slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the %s state has %d", p->n_x0, sys,
+    for (int i = 0; i < p->sys.n_x0 && i < SLPI_MAX_X0; i++)
+        if (!isfinite(p->sys.x0[i])) return slpi_error_set(err, SLPI_EINPUT, "x0: entry %d is not finite", i + 1);
+    if (p->sys.n_x0 > 0 && p->sys.n_x0 != slpi_problem_state_dim(p))
+        return slpi_error_set(err, SLPI_EINPUT, "x0: %d values given, the %s state has %d", p->sys.n_x0, sys,
                               slpi_problem_state_dim(p));
-    if (p->seed_from_file && !p->noise_file[0])
+    if (p->noise.seed_from_file && !p->noise.noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "seed=file: takes the seed of a noise_file, and none is given");
-    if (p->n_x0 > 0 && p->x0_file[0])
-        return slpi_error_set(err, SLPI_EINPUT, "x0 and x0_file are both given");
+    if (p->sys.n_x0 > 0 && p->sys.x0_file[0]) return slpi_error_set(err, SLPI_EINPUT, "x0 and x0_file are both given");
     return SLPI_OK;
 }
 
@@ -196,24 +205,24 @@ int slpi_problem_finish(slpi_problem *p, slpi_error *err)
 static int finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
 {
     memset(m, 0, sizeof *m);
-    if (p->level >= 0) {
-        if (!(p->T > 0))
-            return slpi_error_set(err, SLPI_EINPUT, "level=%d needs T", p->level);
-        p->h = ldexp(p->T, -p->level);
-        p->steps = 1L << p->level;
-    } else if (p->T > 0) {
-        double n = p->T / p->h;
+    if (p->grid.level >= 0) {
+        if (!(p->grid.T > 0)) return slpi_error_set(err, SLPI_EINPUT, "level=%d needs T", p->grid.level);
+        p->grid.h = ldexp(p->grid.T, -p->grid.level);
+        p->grid.steps = 1L << p->grid.level;
+    } else if (p->grid.T > 0) {
+        double n = p->grid.T / p->grid.h;
         double r = nearbyint(n);
         if (!(r >= 1) || fabs(n - r) > 1e-9 * r || r > 1e12)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "T=%.17g is not an integer multiple of h=%.17g (T/h = %.17g); the step count is never rounded",
-                                  p->T, p->h, n);
-        p->steps = (long)r;
+            return slpi_error_set(
+                err, SLPI_EINPUT,
+                "T=%.17g is not an integer multiple of h=%.17g (T/h = %.17g); the step count is never rounded",
+                p->grid.T, p->grid.h, n);
+        p->grid.steps = (long)r;
     }
     int rc = slpi_problem_validate_model(p, m, err);
-    if (rc == SLPI_OK && p->system == SLPI_SYS_EULER_ZEITLIN && p->ez.noise == SLPI_EZ_NOISE_FIELDS)
+    if (rc == SLPI_OK && p->sys.system == SLPI_SYS_EULER_ZEITLIN && p->sys.ez.noise == SLPI_EZ_NOISE_FIELDS)
         rc = slpi_zeitlin_fields_bind(p, err);
-    if (rc == SLPI_OK && p->noise_file[0]) rc = slpi_noise_source_bind(p, err);
+    if (rc == SLPI_OK && p->noise.noise_file[0]) rc = slpi_noise_source_bind(p, err);
     if (rc == SLPI_OK) p->unfinished = 0;
     return rc;
 }
@@ -229,10 +238,10 @@ int slpi_problem_finish_model(slpi_problem *p, slpi_model *m, slpi_error *err)
 int slpi_problem_finish_unstepped(slpi_problem *p, slpi_error *err)
 {
     int rc = slpi_problem_finish(p, err);
-    if (rc != SLPI_OK && p->scheme != SLPI_SCHEME_TMK) {
+    if (rc != SLPI_OK && p->sch.scheme != SLPI_SCHEME_TMK) {
         slpi_problem q = *p;
         slpi_error e2;
-        q.scheme = SLPI_SCHEME_TMK;
+        q.sch.scheme = SLPI_SCHEME_TMK;
         if (slpi_problem_finish(&q, &e2) == SLPI_OK) {   /* only the scheme was in the way */
             *p = q;
             rc = SLPI_OK;

@@ -107,11 +107,11 @@ int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
 
 slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
 {
-    if (p->svi_form != SLPI_SVI_FORM_AUTO) return p->svi_form;
-    if (p->system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
+    if (p->sch.svi_form != SLPI_SVI_FORM_AUTO) return p->sch.svi_form;
+    if (p->sys.system == SLPI_SYS_RIGID_BODY) return SLPI_SVI_FORM_SO3;
     const slpi_algebra *a = slpi_problem_algebra(p);
     if (a && a->kind == SLPI_ALGEBRA_SO3) return SLPI_SVI_FORM_SO3; /* a model on so3: its vector form */
-    if (p->system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
+    if (p->sys.system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
     return SLPI_SVI_FORM_LP;
 }
 

@@ -15,7 +15,7 @@
 /* The steps of save_at's text "t1,t2,..." into r->at (a time 0 is the initial row: none). */
 static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
 {
-    const char *s = p->save_at;
+    const char *s = p->grid.save_at;
     long cap = 1;
     for (const char *c = s; *c; c++) cap += *c == ',';
     if (!(r->at = malloc((size_t)cap * sizeof *r->at)))
@@ -33,15 +33,18 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
         if (i > 0 && !(t > prev))
             return slpi_error_set(err, SLPI_EINPUT, "save_at: the times must increase: %.*s after %.17g", len, s,
                                   prev);
-        double q = t / p->h, n = nearbyint(q), tol = (1e-12 + 4 * fabs(n) * 0x1p-53) * fmax(1, fabs(n * p->h));
-        if (!(fabs(t - n * p->h) <= tol)) {
-            double lo = floor(q) * p->h, hi = (floor(q) + 1) * p->h;
-            return slpi_error_set(err, SLPI_EINPUT, "save_at: t = %.*s is not on the step grid of h = %.17g: the "
-                                  "nearest grid times are %.17g and %.17g", len, s, p->h, lo, hi);
+        double q = t / p->grid.h, n = nearbyint(q),
+               tol = (1e-12 + 4 * fabs(n) * 0x1p-53) * fmax(1, fabs(n * p->grid.h));
+        if (!(fabs(t - n * p->grid.h) <= tol)) {
+            double lo = floor(q) * p->grid.h, hi = (floor(q) + 1) * p->grid.h;
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "save_at: t = %.*s is not on the step grid of h = %.17g: the "
+                                  "nearest grid times are %.17g and %.17g",
+                                  len, s, p->grid.h, lo, hi);
         }
-        if (n < 0 || n > (double)p->steps)
+        if (n < 0 || n > (double)p->grid.steps)
             return slpi_error_set(err, SLPI_EINPUT, "save_at: t = %.*s is outside the run, 0..T = %.17g (%ld steps)",
-                                  len, s, (double)p->steps * p->h, p->steps);
+                                  len, s, (double)p->grid.steps * p->grid.h, p->grid.steps);
         if (n > 0) r->at[r->nat++] = (long)n;
         prev = t;
         s += len + (s[len] == ',');
@@ -51,8 +54,8 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
 
 int slpi_rows_open(slpi_rows *r, const slpi_problem *p, slpi_error *err)
 {
-    *r = (slpi_rows){ p->output_every, p->steps, NULL, 0, 0 };
-    if (p->save_at[0] == '\0') return SLPI_OK;
+    *r = (slpi_rows){ p->grid.output_every, p->grid.steps, NULL, 0, 0 };
+    if (p->grid.save_at[0] == '\0') return SLPI_OK;
     int rc = parse_save_at(r, p, err);
     if (rc != SLPI_OK) slpi_rows_close(r);
     return rc;
@@ -63,7 +66,7 @@ int slpi_rows_open_every(slpi_rows *r, const slpi_problem *p, long every, slpi_e
     if (every < 0) return slpi_error_set(err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's output grid)",
                                          every);
     if (every == 0) return slpi_rows_open(r, p, err);
-    *r = (slpi_rows){ every, p->steps, NULL, 0, 0 };
+    *r = (slpi_rows){ every, p->grid.steps, NULL, 0, 0 };
     return SLPI_OK;
 }
 

@@ -170,8 +170,9 @@ int slpi_run_ckpt_resume(slpi_run_ckpt_state *cs, const slpi_problem *p, const s
                             "%s: written by the %s path (hex %d, %d state doubles, %d diagnostics); "
                             "this run is %s (hex %d, %d, %d)",
                             file, c.arith, c.hex, c.dim, c.res.ndiag, ops->name, hex, dim, res->ndiag);
-    } else if (c.step > p->steps) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: step %ld is beyond the run's %ld steps", file, c.step, p->steps);
+    } else if (c.step > p->grid.steps) {
+        rc =
+            slpi_error_set(err, SLPI_EINPUT, "%s: step %ld is beyond the run's %ld steps", file, c.step, p->grid.steps);
     } else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < c.out_bytes) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: shorter than the %ld bytes the checkpoint %s recorded", oname,
                             c.out_bytes, file);

@@ -75,13 +75,15 @@ static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void 
                           const slpi_run_result *res, FILE *f)
 {
     fprintf(f, "%s: %s on %s (%s path): %ld steps of h = %.17g, T = %.17g, %.3f s\n",
-            p->preset[0] ? p->preset : "run", slpi_scheme_name(p->scheme), slpi_system_name(p->system), ops->name,
-            res->steps_done, p->h, (double)res->steps_done * p->h, res->seconds);
+            p->sys.preset[0] ? p->sys.preset : "run", slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system),
+            ops->name, res->steps_done, p->grid.h, (double)res->steps_done * p->grid.h, res->seconds);
     if (res->max_prec)   /* the certified path: its solver work and its enclosures */
-        fprintf(f, "  certified: solver mean %.2f iterations (midpoint iterations and enclosure tests, every "
+        fprintf(f,
+                "  certified: solver mean %.2f iterations (midpoint iterations and enclosure tests, every "
                 "precision tried), max %d; max radius %.3g, precision up to %ld bits, raised above %ld bits on %ld "
-                "of %ld steps; clipped increments %ld\n", res->mean_iters, res->max_iters, res->max_radius,
-                res->max_prec, p->prec, res->prec_raised, res->steps_done, res->clipped);
+                "of %ld steps; clipped increments %ld\n",
+                res->mean_iters, res->max_iters, res->max_radius, res->max_prec, p->cert.prec, res->prec_raised,
+                res->steps_done, res->clipped);
     else
         fprintf(f, "  solver: mean %.2f iterations, max %d, stagnated %ld, capped %ld; clipped increments %ld\n",
                 res->mean_iters, res->max_iters, res->stagnated, res->capped, res->clipped);
@@ -97,10 +99,10 @@ double slpi_run_output_bytes(const slpi_problem *p, int ball)
 {
     /* a row: step, t, the state, about 16 diagnostics and counters, iterations, residual;
      * a double as %.17g is at most 24 characters and a tab, a ball about 64 */
-    double rows = (double)(p->steps / p->output_every) + 2.0;
-    if (p->save_at[0]) {   /* at most one row per time, and the initial one */
+    double rows = (double)(p->grid.steps / p->grid.output_every) + 2.0;
+    if (p->grid.save_at[0]) { /* at most one row per time, and the initial one */
         rows = 2.0;
-        for (const char *c = p->save_at; *c; c++) rows += *c == ',';
+        for (const char *c = p->grid.save_at; *c; c++) rows += *c == ',';
     }
     double cols = 20.0 + (double)slpi_problem_state_dim(p);
     return rows * cols * (ball ? 64.0 : 25.0);
@@ -171,10 +173,10 @@ static int step_failed(slpi_error *err, const slpi_path_ops *ops, void *ctx, con
         return slpi_error_set(
             err, SLPI_ENUMERIC,
             "step %ld (t = %.17g): %s at precision %ld bits, radius %.3g, residual %.3g, %d iterations%s%s%s", n,
-            (double)(n + 1) * p->h, slpi_step_status_name(st), info->prec, info->radius, info->residual,
+            (double)(n + 1) * p->grid.h, slpi_step_status_name(st), info->prec, info->radius, info->residual,
             info->iterations, why[0] ? " (" : "", why, why[0] ? ")" : "");
     return slpi_error_set(err, SLPI_ENUMERIC, "step %ld (t = %.17g): %s after %d iterations, residual %.3g%s%s%s", n,
-                          (double)(n + 1) * p->h, slpi_step_status_name(st), info->iterations, info->residual,
+                          (double)(n + 1) * p->grid.h, slpi_step_status_name(st), info->iterations, info->residual,
                           why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
@@ -256,9 +258,9 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
     double start = slpi_clock_seconds(CLOCK_MONOTONIC), cpu_start = slpi_clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     slpi_progress_end(pg);
     snprintf(what, sizeof what, "run (%s path), steps", ops->name);
-    slpi_progress_current(pg = slpi_progress_begin(what, p->steps - first));
+    slpi_progress_current(pg = slpi_progress_begin(what, p->grid.steps - first));
     if (ops->watch && pg) ops->watch(ctx, pg);
-    for (long n = first; n < p->steps; n++) {
+    for (long n = first; n < p->grid.steps; n++) {
         slpi_step_status st;
         if ((rc = slpi_steps_take(&steps, n, NULL, &st, err)) != SLPI_OK) break;
         const slpi_step_info info = steps.info;
@@ -270,10 +272,10 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
         take_tally(res, &total_iters, &steps.tally);
         if (slpi_rows_take(&rows, n + 1)) {
             record_diagnostics(ops, ctx, res);
-            if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->h, &info, hex, err)) != SLPI_OK)
+            if (out && (rc = emit_row(ops, ctx, out, n + 1, (double)(n + 1) * p->grid.h, &info, hex, err)) != SLPI_OK)
                 break;
         }
-        if (cs.ck && cs.ck->checkpoint && (n + 1) % cs.ck->every == 0 && n + 1 < p->steps) {
+        if (cs.ck && cs.ck->checkpoint && (n + 1) % cs.ck->every == 0 && n + 1 < p->grid.steps) {
             res->clipped = clip_base + slpi_steps_clipped(&steps);
             if ((rc = slpi_run_ckpt_take(&cs, ops, ctx, out, hex, dim, res, total_iters, err)) != SLPI_OK) break;
         }
@@ -345,24 +347,23 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
         json_array_append_new(diag, json_pack("{s:s, s:f, s:f, s:f}", "name", res->diag_name[i], "initial",
                                               res->diag_first[i], "final", res->diag_final[i], "max_change",
                                               res->diag_maxchange[i]));
-    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:I, s:I, s:f, s:i, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:o}",
-                          "slpi_version", SLPI_VERSION, "system", slpi_system_name(p->system), "scheme",
-                          slpi_scheme_name(p->scheme), "path", path_name, "exit_code", rc, "message", message,
-                          "h", p->h, "steps", (json_int_t)p->steps, "steps_done", (json_int_t)res->steps_done,
-                          "failed_step", (json_int_t)res->failed_step, "mean_iterations", res->mean_iters,
-                          "max_iterations", res->max_iters, "stagnated", (json_int_t)res->stagnated, "capped",
-                          (json_int_t)res->capped, "clipped", (json_int_t)res->clipped, "max_radius",
-                          res->max_radius, "max_precision", (json_int_t)res->max_prec, "seconds", res->seconds,
-                          "cpu_seconds", res->cpu_seconds,
-                          "diagnostics", diag);
-    if (p->preset[0]) json_object_set_new(j, "preset", json_string(p->preset));
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:I, s:I, s:f, s:i, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:o}",
+        "slpi_version", SLPI_VERSION, "system", slpi_system_name(p->sys.system), "scheme",
+        slpi_scheme_name(p->sch.scheme), "path", path_name, "exit_code", rc, "message", message, "h", p->grid.h,
+        "steps", (json_int_t)p->grid.steps, "steps_done", (json_int_t)res->steps_done, "failed_step",
+        (json_int_t)res->failed_step, "mean_iterations", res->mean_iters, "max_iterations", res->max_iters, "stagnated",
+        (json_int_t)res->stagnated, "capped", (json_int_t)res->capped, "clipped", (json_int_t)res->clipped,
+        "max_radius", res->max_radius, "max_precision", (json_int_t)res->max_prec, "seconds", res->seconds,
+        "cpu_seconds", res->cpu_seconds, "diagnostics", diag);
+    if (p->sys.preset[0]) json_object_set_new(j, "preset", json_string(p->sys.preset));
     char cb[256], mark[300];
     if (slpi_problem_callbacks(p, cb, sizeof cb)) {   /* as the header's uncertified= (docs/models.md#callbacks) */
         snprintf(mark, sizeof mark, "callback %s", cb);
         json_object_set_new(j, "uncertified", json_string(mark));
     }
-    json_object_set_new(j, "seed", json_integer((json_int_t)p->seed));
-    json_object_set_new(j, "noise_path", json_integer((json_int_t)p->path));
+    json_object_set_new(j, "seed", json_integer((json_int_t)p->noise.seed));
+    json_object_set_new(j, "noise_path", json_integer((json_int_t)p->noise.path));
     slpi_output *o;
     int wrc = slpi_output_open(&o, file, SLPI_OUTPUT_REPLACE, err);
     if (wrc == SLPI_OK) {

@@ -21,7 +21,7 @@ int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, voi
     memset(s, 0, sizeof *s);
     s->step = step;
     s->path = path;
-    s->prec = p->prec;
+    s->prec = p->cert.prec;
     s->M = slpi_problem_noise_count(p);
     if (!(s->dW = calloc((size_t)s->M + 1, sizeof *s->dW)))
         return slpi_error_set(err, SLPI_EINPUT, "out of memory (%d increments)", s->M);
@@ -33,7 +33,7 @@ int slpi_steps_rewind(slpi_steps *s, const slpi_problem *p, slpi_error *err)
     int noise = s->noise != NULL;
     if (noise) slpi_noise_source_close(s->noise);
     s->noise = NULL;
-    s->prec = p->prec;
+    s->prec = p->cert.prec;
     memset(&s->tally, 0, sizeof s->tally);
     memset(&s->info, 0, sizeof s->info);
     return noise ? slpi_noise_source_open(&s->noise, p, err) : SLPI_OK;
@@ -86,11 +86,11 @@ int slpi_steps_increments(const slpi_problem *p, long first, long count, double 
     int rc = slpi_problem_finish(&q, err); /* a copy: the caller's problem stays as it is */
     if (rc != SLPI_OK) return rc;
     const int M = slpi_problem_noise_count(&q);
-    if (first < 0 || count < 0 || first > q.steps - count || (count > 0 && M > 0 && !out))
+    if (first < 0 || count < 0 || first > q.grid.steps - count || (count > 0 && M > 0 && !out))
         return slpi_error_set(err, SLPI_EINPUT,
                               "increments: first=%ld, count=%ld: need 0 <= first, first + count <= steps = %ld "
                               "(and out)",
-                              first, count, q.steps);
+                              first, count, q.grid.steps);
     slpi_noise_source *src = NULL;
     rc = slpi_noise_source_open(&src, &q, err);
     slpi_fpmode rnd = slpi_round_nearest(); /* the increments as every caller's: core/fpmode.h */

@@ -122,13 +122,13 @@ int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, s
     int uses_l;
     char v[32];
     memset(m, 0, sizeof *m);
-    if (multiplier_parse(p->ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
+    if (multiplier_parse(p->sys.ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
     slpi_problem *q = malloc(sizeof *q);
     if (!q) return slpi_error_set(err, SLPI_EINPUT, "multiplier: out of memory");
     slpi_problem_init(q, SLPI_SYS_MODEL, SLPI_SCHEME_ISOMP);
     snprintf(v, sizeof v, "%d", l);
     int rc = slpi_problem_set(q, "algebra", "so3", err);
-    if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->ez.multiplier, err);
+    if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->sys.ez.multiplier, err);
     if (rc == SLPI_OK && uses_l) rc = slpi_problem_set(q, "param.l", v, err);
     if (rc == SLPI_OK) rc = slpi_model_parse(m, q, err);
     free(q);
@@ -139,12 +139,12 @@ int slpi_zeitlin_multiplier_refusal(slpi_error *err, const slpi_problem *p, int 
 {
     char w[sizeof err->msg];
     if (why) snprintf(w, sizeof w, "%s", strncmp(why, "H: ", 3) ? why : why + 3);   /* why may be err->msg */
-    if (why)
-        return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->ez.multiplier, l, w);
-    return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: lambda(l = %d) is 0, not finite, or outside binary64's "
+    if (why) return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->sys.ez.multiplier, l, w);
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "multiplier=%.200s: lambda(l = %d) is 0, not finite, or outside binary64's "
                           "normal range in magnitude [2^-1022, 2^1024) (on the certified path: somewhere in its ball): "
                           "L is not invertible (the multiplier must be finite and nonzero at l = 1..N-1 = %d)",
-                          p->ez.multiplier, l, p->ez.N - 1);
+                          p->sys.ez.multiplier, l, p->sys.ez.N - 1);
 }
 
 static const char *ez_noise_name(slpi_ez_noise k)
@@ -155,29 +155,30 @@ static const char *ez_noise_name(slpi_ez_noise k)
 
 int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err)
 {
-    int modes = p->ez.noise == SLPI_EZ_NOISE_MODES, fields = p->ez.noise == SLPI_EZ_NOISE_FIELDS;
-    if (modes && !p->ez.noise_modes[0])
+    int modes = p->sys.ez.noise == SLPI_EZ_NOISE_MODES, fields = p->sys.ez.noise == SLPI_EZ_NOISE_FIELDS;
+    if (modes && !p->sys.ez.noise_modes[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise=modes needs noise_modes=l:m:amp,... (the noise Hamiltonians)");
-    if (!modes && p->ez.noise_modes[0])
+    if (!modes && p->sys.ez.noise_modes[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise_modes=%.60s needs noise=modes (noise=%s is another noise)",
-                              p->ez.noise_modes, ez_noise_name(p->ez.noise));
-    if (fields && !p->ez.noise_fields[0])
+                              p->sys.ez.noise_modes, ez_noise_name(p->sys.ez.noise));
+    if (fields && !p->sys.ez.noise_fields[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise=fields needs noise_fields=FILE (one line of N^2-1 "
                               "coefficients per field xi_k)");
-    if (!fields && p->ez.noise_fields[0])
+    if (!fields && p->sys.ez.noise_fields[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%.200s needs noise=fields (noise=%s is another noise)",
-                              p->ez.noise_fields, ez_noise_name(p->ez.noise));
+                              p->sys.ez.noise_fields, ez_noise_name(p->sys.ez.noise));
     int uses_l;
-    if (p->ez.multiplier[0] && p->ez.kappa != 0)
-        return slpi_error_set(err, SLPI_EINPUT, "kappa=%g with multiplier=%.200s: the multiplier is the whole of L "
-                              "(write the shift into it, e.g. -l*(l+1)-kappa^2 as a number)", p->ez.kappa,
-                              p->ez.multiplier);
-    if (p->ez.multiplier[0] && multiplier_parse(p->ez.multiplier, &uses_l, err) != SLPI_OK)
+    if (p->sys.ez.multiplier[0] && p->sys.ez.kappa != 0)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "kappa=%g with multiplier=%.200s: the multiplier is the whole of L "
+                              "(write the shift into it, e.g. -l*(l+1)-kappa^2 as a number)",
+                              p->sys.ez.kappa, p->sys.ez.multiplier);
+    if (p->sys.ez.multiplier[0] && multiplier_parse(p->sys.ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
+    if (p->sys.ez.noise_modes[0] &&
+        slpi_zeitlin_modes_parse(NULL, "noise_modes", p->sys.ez.noise_modes, p->sys.ez.N, err) < 0)
         return SLPI_EINPUT;
-    if (p->ez.noise_modes[0] && slpi_zeitlin_modes_parse(NULL, "noise_modes", p->ez.noise_modes, p->ez.N, err) < 0)
-        return SLPI_EINPUT;
-    if (p->ez.background_modes[0] &&
-        slpi_zeitlin_modes_parse(NULL, "background_modes", p->ez.background_modes, p->ez.N, err) < 0)
+    if (p->sys.ez.background_modes[0] &&
+        slpi_zeitlin_modes_parse(NULL, "background_modes", p->sys.ez.background_modes, p->sys.ez.N, err) < 0)
         return SLPI_EINPUT;
     return SLPI_OK;
 }

@@ -81,23 +81,26 @@ int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint6
 
 int slpi_zeitlin_fields_count(slpi_problem *p, slpi_error *err)
 {
-    p->ez.n_fields = 0;
-    p->ez.noise_fields_digest = 0;
-    if (!p->ez.noise_fields[0]) return SLPI_OK;
-    return slpi_zeitlin_fields_read(p->ez.noise_fields, 0, NULL, &p->ez.n_fields, &p->ez.noise_fields_digest, err);
+    p->sys.ez.n_fields = 0;
+    p->sys.ez.noise_fields_digest = 0;
+    if (!p->sys.ez.noise_fields[0]) return SLPI_OK;
+    return slpi_zeitlin_fields_read(p->sys.ez.noise_fields, 0, NULL, &p->sys.ez.n_fields,
+                                    &p->sys.ez.noise_fields_digest, err);
 }
 
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err)
 {
     int M;
     uint64_t digest;
-    int rc = slpi_zeitlin_fields_read(p->ez.noise_fields, p->ez.N, NULL, &M, &digest, err);
-    if (rc == SLPI_OK && p->ez.noise_fields_digest && p->ez.noise_fields_digest != digest)
-        rc = slpi_error_set(err, SLPI_EINPUT, "noise_fields=%s: the file's digest is %llu, the problem records "
-                            "noise_fields_digest=%llu: the file changed", p->ez.noise_fields,
-                            (unsigned long long)digest, (unsigned long long)p->ez.noise_fields_digest);
+    int rc = slpi_zeitlin_fields_read(p->sys.ez.noise_fields, p->sys.ez.N, NULL, &M, &digest, err);
+    if (rc == SLPI_OK && p->sys.ez.noise_fields_digest && p->sys.ez.noise_fields_digest != digest)
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "noise_fields=%s: the file's digest is %llu, the problem records "
+                            "noise_fields_digest=%llu: the file changed",
+                            p->sys.ez.noise_fields, (unsigned long long)digest,
+                            (unsigned long long)p->sys.ez.noise_fields_digest);
     if (rc != SLPI_OK) return rc;
-    p->ez.n_fields = M;
-    p->ez.noise_fields_digest = digest;
+    p->sys.ez.n_fields = M;
+    p->sys.ez.noise_fields_digest = digest;
     return SLPI_OK;
 }

@@ -10,7 +10,8 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
@@ -23,11 +24,11 @@ typedef struct {
 
 static int direct_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const char *name = slpi_scheme_name(p->scheme);
+    const char *name = slpi_scheme_name(slpi_view_scheme(p)->scheme);
     if (SLPI_NEVER(!s->coad))   /* slpi_problem_validate refused it before (applicability) */
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
                               "(docs/systems.md#applicability)", name, s->name);
-    if (p->solver != SLPI_SOLVER_FIXED_POINT)
+    if (slpi_view_solver(p)->solver != SLPI_SOLVER_FIXED_POINT)
         return slpi_error_set(err, SLPI_EINPUT, "%s: the double path solves by fixed-point "
                               "iteration only (solver=fixed-point)", name);
     return SLPI_OK;
@@ -39,7 +40,7 @@ static int direct_init(slpi_fast *f, slpi_error *err)
     double *buf = slpi_fast_work_new(f, sizeof(direct_work), 7 * (size_t)d, err);
     if (!buf) return err->code;
     direct_work *w = f->work;
-    w->trap = f->p.scheme == SLPI_SCHEME_TRAP_DIRECT;
+    w->trap = slpi_view_scheme(f->p)->scheme == SLPI_SCHEME_TRAP_DIRECT;
     w->mu = buf; w->mnew = buf + d; w->arg = buf + 2 * d; w->xi = buf + 3 * d;
     w->v = buf + 4 * d; w->vn = buf + 5 * d; w->tmp = buf + 6 * d;
     return SLPI_OK;

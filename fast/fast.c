@@ -37,18 +37,19 @@ static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
 {
-    pol->tol = p->tol;                  /* core's defaults per scheme (core/problem.c) */
-    pol->tol_h = p->tol_scale == SLPI_TOL_STEP ? fabs(p->h) : 0;
-    pol->maxit = p->maxit;
-    pol->fixed_iters = p->fixed_iters;
-    pol->on_cap = p->on_cap;
+    pol->tol = p->sol.tol; /* core's defaults per scheme (core/problem.c) */
+    pol->tol_h = p->sol.tol_scale == SLPI_TOL_STEP ? fabs(p->grid.h) : 0;
+    pol->maxit = p->sol.maxit;
+    pol->fixed_iters = p->sol.fixed_iters;
+    pol->on_cap = p->sol.on_cap;
 }
 
 static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error *err)
 {
     const slpi_problem *p = slpi_plan_problem(plan);
     slpi_fpmode r = slpi_round_nearest(); /* its tables round as every caller's: core/fpmode.h */
-    int rc = p->system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err) : system_ctor[p->system](s, p, err);
+    int rc =
+        p->sys.system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err) : system_ctor[p->sys.system](s, p, err);
     slpi_round_restore(r);
     return rc;
 }
@@ -56,10 +57,10 @@ static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error 
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
-    if ((unsigned)p->system >= SLPI_SYS_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
-    if ((unsigned)p->scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->scheme);
+    if ((unsigned)p->sys.system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->sys.system);
+    if ((unsigned)p->sch.scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->sch.scheme);
     /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
     slpi_plan *plan;
     if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_plan_compile(&plan, p, err) != SLPI_OK)
@@ -73,10 +74,12 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
 {
     *out = NULL;
     const slpi_problem *p = slpi_plan_problem(plan);
-    const slpi_fast_scheme *sch = scheme_table[p->scheme];
+    const slpi_fast_scheme *sch = scheme_table[p->sch.scheme];
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
-    f->p = *p;
+    f->plan = slpi_plan_ref(plan);
+    f->p = p;
+    f->h = slpi_view_grid(p)->h;
     f->scheme = sch;
     int rc = system_create(&f->sys, plan, err);
     if (rc == SLPI_OK) {
@@ -88,7 +91,7 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
                                 "core's layout says %d and %d", f->sys.name, f->sys.state_dim, f->sys.M,
                                 slpi_problem_state_dim(p), slpi_problem_noise_count(p));
-        else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && p->scheme != SLPI_SCHEME_SVI))
+        else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && p->sch.scheme != SLPI_SCHEME_SVI))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
                                 "with svi", f->sys.name);
     }
@@ -107,7 +110,7 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
 
 const slpi_problem *slpi_fast_problem(const slpi_fast *f)
 {
-    return &f->p;
+    return f->p;
 }
 
 void slpi_fast_free(slpi_fast *f)
@@ -117,6 +120,7 @@ void slpi_fast_free(slpi_fast *f)
     if (f->sys.clear) f->sys.clear(&f->sys);
     free(f->delta);
     free(f->coef);
+    slpi_plan_unref(f->plan);
     free(f);
 }
 
@@ -144,13 +148,13 @@ static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, dou
 
 int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
 {
-    return initial_state(&f->sys, &f->p, x, err);
+    return initial_state(&f->sys, f->p, x, err);
 }
 
 int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
 {
-    if ((unsigned)p->system >= SLPI_SYS_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->system);
+    if ((unsigned)p->sys.system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->sys.system);
     slpi_plan *plan;
     if (slpi_plan_compile(&plan, p, err) != SLPI_OK) return SLPI_EINPUT;
     slpi_fast_system sys;
@@ -167,7 +171,7 @@ slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_
     memset(info, 0, sizeof *info);
     if (f->sys.fault) f->sys.fault(&f->sys, f->why, sizeof f->why);   /* forget earlier evaluations' */
     f->why[0] = 0;
-    f->delta[0] = f->p.h;
+    f->delta[0] = f->h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
     slpi_fpmode mode = slpi_fpmode_set(1); /* to nearest, flushing: core/fpmode.h */
     slpi_fast_ingredients_apply(f, f->delta);
@@ -202,7 +206,7 @@ const char *slpi_fast_failure_reason(const slpi_fast *f)
 int slpi_fast_set_step(slpi_fast *f, double h)
 {
     if (!(h != 0) || !isfinite(h)) return SLPI_EINPUT;
-    f->p.h = h;
+    f->h = h;
     if (f->pol.tol_h > 0) f->pol.tol_h = fabs(h);
     return SLPI_OK;
 }
@@ -238,7 +242,7 @@ int slpi_fast_carry_set(slpi_fast *f, const double *x, const double *buf, int n)
 int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
 {
     const slpi_fast_system *s = &f->sys;
-    double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim, h = f->p.h;
+    double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim, h = f->h;
     if (!g) return -1;
     slpi_fast_time(s, 0, &h);   /* at t0 + n h, as the diagnostics (docs/models.md#time) */
     for (int k = 0; k <= s->M; k++) {
@@ -253,7 +257,7 @@ int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
 
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
-    double h = f->p.h;
+    double h = f->h;
     slpi_fast_time(&f->sys, 0, &h);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     f->sys.diagnostics(&f->sys, d, x, x0);
     slpi_diag_add(d, "mean_iters", f->steps ? (double)f->iters / f->steps : 0);

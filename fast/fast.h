@@ -9,13 +9,15 @@
 
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_fast slpi_fast;
-#include "core/problem-struct.h"
+typedef struct slpi_plan slpi_plan;
 #include "fast/scheme.h"
 #include "fast/solver.h"
 
 /* The run object behind the public slpi_fast handle. */
 struct slpi_fast {
-    slpi_problem p;
+    const slpi_plan *plan; /* a reference (slpi_plan_ref), released by slpi_fast_free */
+    const slpi_problem *p; /* the plan's finished problem, read through its views (core/view-*.h) */
+    double h;              /* the step size: the plan's h until slpi_fast_set_step changes it */
     slpi_fast_system sys;
     const slpi_fast_scheme *scheme;
     void *work;                 /* scheme workspace */

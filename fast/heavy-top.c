@@ -11,7 +11,7 @@
 #include <string.h>
 #include "slpi/errors.h"
 #include "slpi/step.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/so3.h"
@@ -119,20 +119,21 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "heavy-top: out of memory");
     s->data = c;
     s->clear = ht_clear;
-    c->form = p->ht.form;
-    c->noise = p->ht.noise;
-    c->mg = p->ht.mg;
+    c->form = slpi_view_system(p)->ht.form;
+    c->noise = slpi_view_system(p)->ht.noise;
+    c->mg = slpi_view_system(p)->ht.mg;
     for (int i = 0; i < 3; i++) {
-        if (!(p->ht.inertia[i] > 0) || !isfinite(p->ht.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d] = %g must be > 0",
-                                  i, p->ht.inertia[i]);
-        c->Iinv[i] = 1 / p->ht.inertia[i];
-        c->x[i] = p->ht.potential_printed ? -p->ht.mga[i] : p->ht.mga[i];
-        c->alpha[i] = p->ht.alpha[i];
+        if (!(slpi_view_system(p)->ht.inertia[i] > 0) || !isfinite(slpi_view_system(p)->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d] = %g must be > 0", i,
+                                  slpi_view_system(p)->ht.inertia[i]);
+        c->Iinv[i] = 1 / slpi_view_system(p)->ht.inertia[i];
+        c->x[i] = slpi_view_system(p)->ht.potential_printed ? -slpi_view_system(p)->ht.mga[i]
+                                                            : slpi_view_system(p)->ht.mga[i];
+        c->alpha[i] = slpi_view_system(p)->ht.alpha[i];
     }
-    c->exp_form = p->ht.exp_form;
-    c->k[0] = p->ht.k[0];
-    c->k[1] = p->ht.k[1];
+    c->exp_form = slpi_view_system(p)->ht.exp_form;
+    c->k[0] = slpi_view_system(p)->ht.k[0];
+    c->k[1] = slpi_view_system(p)->ht.k[1];
     int rkmk = c->form == SLPI_HT_FORM_RKMK;
     switch (c->noise) {
     case SLPI_HT_NOISE_NONE: s->M = 0; break;

@@ -13,6 +13,9 @@
 #include "core/problem-options.h"
 #include "fast/fast.h"
 #include "fast/ingredients.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 
 static const char *const noise_name[SLPI_FAST_NOISE_NAMED] = {
     "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
@@ -34,14 +37,15 @@ static int noise_all(int M)
 /* Whether p's step has ISOMP's terms as ingredients (the unfused form in fast/isomp.c). */
 static int has_terms(const slpi_problem *p)
 {
-    return p->scheme == SLPI_SCHEME_ISOMP && p->isomp_update == SLPI_ISO_UPDATE_COMM &&
-        p->solver == SLPI_SOLVER_FIXED_POINT;
+    return slpi_view_scheme(p)->scheme == SLPI_SCHEME_ISOMP &&
+        slpi_view_scheme(p)->isomp_update == SLPI_ISO_UPDATE_COMM &&
+        slpi_view_solver(p)->solver == SLPI_SOLVER_FIXED_POINT;
 }
 
 /* Whether p's step has a time stage: a model's (no built-in system reads t). */
 static int has_time(const slpi_problem *p)
 {
-    return p->system == SLPI_SYS_MODEL;
+    return slpi_view_system(p)->system == SLPI_SYS_MODEL;
 }
 
 int slpi_fast_ingredients(const slpi_problem *p, const char **name)
@@ -68,7 +72,7 @@ int slpi_fast_ingredient_discrete(const slpi_problem *p, int i)
 
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
 {
-    int n = slpi_fast_ingredients(&f->p, NULL);
+    int n = slpi_fast_ingredients(f->p, NULL);
     if (!f->coef && !(f->coef = malloc((size_t)n * sizeof *f->coef))) return -1;
     if (i >= n) return -1;
     if (i < 0 || !f->coef_on)
@@ -76,9 +80,9 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
     f->coef_on = i >= 0;
     if (i >= 0) f->coef[i] = coef;
     /* the time's h and stage, and the solver's stop (the last two ingredients) */
-    f->sys.t_h = f->coef_on ? f->p.h : 0;
-    f->sys.t_shift = has_time(&f->p) ? f->coef[n - 2] - 1.0 : 0;
-    f->pol.fixed_iters = f->coef[n - 1] != 1.0 ? 1 : f->p.fixed_iters;
+    f->sys.t_h = f->coef_on ? f->h : 0;
+    f->sys.t_shift = has_time(f->p) ? f->coef[n - 2] - 1.0 : 0;
+    f->pol.fixed_iters = f->coef[n - 1] != 1.0 ? 1 : slpi_view_solver(f->p)->fixed_iters;
     return 0;
 }
 
@@ -93,7 +97,7 @@ void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta)
 
 const double *slpi_fast_ingredient_terms(const slpi_fast *f)
 {
-    if (!f->coef_on || !has_terms(&f->p)) return NULL;
+    if (!f->coef_on || !has_terms(f->p)) return NULL;
     return f->coef + 1 + noise_each(f->sys.M) + noise_all(f->sys.M);
 }
 
@@ -107,7 +111,7 @@ int slpi_fast_drift_part(slpi_fast *f, int i, const double *x, double *out)
     for (int j = 0; j < s->dim; j++)
         if (j != i) g[j] = 0;
     s->coad(s, out, g, x);
-    for (int j = 0; j < s->dim; j++) out[j] *= f->p.h;
+    for (int j = 0; j < s->dim; j++) out[j] *= f->h;
     free(g);
     return 0;
 }

@@ -28,7 +28,8 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
 #include "fast/dense.h"
@@ -51,13 +52,13 @@ static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_er
                               "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
     if (!s->m_gen_sum || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
-    if (p->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
+    if (slpi_view_scheme(p)->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
                               s->name);
-    if (p->predictor == SLPI_PREDICTOR_CAYLEY && !s->m_ainv)
+    if (slpi_view_scheme(p)->predictor == SLPI_PREDICTOR_CAYLEY && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley congruence for "
                               "predictor=cayley (predictor=euler)", s->name);
-    if (p->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
+    if (slpi_view_solver(p)->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
                               "(solver=fixed-point)", s->name);
     if (s->state_dim != s->dim)
@@ -81,8 +82,8 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     w->C = w->Z + m;
     w->Q = w->C + m;
     int fixed = f->pol.fixed_iters > 0;
-    w->pred = fixed ? SLPI_PREDICTOR_NONE : f->p.predictor;
-    w->ws = fixed ? 0 : f->p.warm_start;
+    w->pred = fixed ? SLPI_PREDICTOR_NONE : slpi_view_scheme(f->p)->predictor;
+    w->ws = fixed ? 0 : slpi_view_scheme(f->p)->warm_start;
     return SLPI_OK;
 }
 
@@ -165,7 +166,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     if (terms) return isomp_step_terms(f, x, delta, terms, info);
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
-    int m = s->mdim, newton = f->p.solver == SLPI_SOLVER_NEWTON;
+    int m = s->mdim, newton = slpi_view_solver(f->p)->solver == SLPI_SOLVER_NEWTON;
     slpi_fast_time(s, 1, delta);   /* the midpoint X~ at t_n + h/2 */
     s->m_unpack(s, w->Xn, x);
     int chain = w->ws && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
@@ -207,7 +208,7 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
     } else if (w->ws) {
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - E[i];
     }
-    int cay = f->p.isomp_update == SLPI_ISO_UPDATE_CAY;
+    int cay = slpi_view_scheme(f->p)->isomp_update == SLPI_ISO_UPDATE_CAY;
     if (!cay && !newton && s->m_isomp_comm_last &&
         (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
         s->m_isomp_comm_last(s, w->out, w->Xn);

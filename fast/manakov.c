@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/step.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/dense.h"
@@ -20,7 +20,7 @@ typedef struct {
     int n, d;
     double amp;
     int noise;
-    double *cinv;               /* 1 / c_ij per coordinate */
+    double *cinv; /* 1 / c_ij per coordinate */
 } mk_ctx;
 
 static void mk_gen(const slpi_fast_system *s, int k, double *g, const double *mu)
@@ -108,10 +108,10 @@ static void mk_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int n = p->mk.n;
+    int n = slpi_view_system(p)->mk.n;
     if (n < 3 || n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "manakov: n = %d must be in 3..64", n);
-    if (!isfinite(p->mk.amp))
+    if (!isfinite(slpi_view_system(p)->mk.amp))
         return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
     mk_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
@@ -119,8 +119,8 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     s->clear = mk_clear;
     c->n = n;
     c->d = n * (n - 1) / 2;
-    c->amp = p->mk.amp;
-    c->noise = p->mk.noise;
+    c->amp = slpi_view_system(p)->mk.amp;
+    c->noise = slpi_view_system(p)->mk.noise;
     int rc = slpi_fast_so_init(&c->so, n, err);
     if (rc != SLPI_OK) return rc;
     c->cinv = malloc(sizeof *c->cinv * (size_t)c->d);

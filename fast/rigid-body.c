@@ -12,7 +12,7 @@
 #include <string.h>
 #include "slpi/errors.h"
 #include "slpi/step.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "fast/algebra.h"
 #include "fast/system.h"
 #include "fast/vector-field.h"
@@ -125,24 +125,24 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
 {
     rb_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "rigid-body: out of memory");
-    c->form = p->rb.form;
-    c->noise = p->rb.noise;
-    c->amp = p->rb.amp;
-    c->track_R = p->rb.track_R && p->rb.form == SLPI_RB_FORM_SVI;
+    c->form = slpi_view_system(p)->rb.form;
+    c->noise = slpi_view_system(p)->rb.noise;
+    c->amp = slpi_view_system(p)->rb.amp;
+    c->track_R = slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form == SLPI_RB_FORM_SVI;
     s->data = c;
     s->clear = rb_clear;
     for (int i = 0; i < 3; i++) {
-        if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0",
-                                  i, p->rb.inertia[i]);
-        c->Iinv[i] = p->rb.h0_scale / p->rb.inertia[i];   /* h0_scale 0: noise only */
+        if (!(slpi_view_system(p)->rb.inertia[i] > 0) || !isfinite(slpi_view_system(p)->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0", i,
+                                  slpi_view_system(p)->rb.inertia[i]);
+        c->Iinv[i] = slpi_view_system(p)->rb.h0_scale / slpi_view_system(p)->rb.inertia[i]; /* h0_scale 0: noise only */
     }
-    if (!(p->rb.h0_scale >= 0) || !isfinite(p->rb.h0_scale))
+    if (!(slpi_view_system(p)->rb.h0_scale >= 0) || !isfinite(slpi_view_system(p)->rb.h0_scale))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0",
-                              p->rb.h0_scale);
+                              slpi_view_system(p)->rb.h0_scale);
     if (!isfinite(c->amp))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
-    if (p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI)
+    if (slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs the SVI form");
     switch (c->noise) {
     case SLPI_RB_NOISE_NONE: s->M = 0; break;

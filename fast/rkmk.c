@@ -11,7 +11,7 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/vector-field.h"
@@ -23,11 +23,11 @@ typedef struct {
 
 static int rkmk_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const char *name = slpi_scheme_name(p->scheme);
+    const char *name = slpi_scheme_name(slpi_view_scheme(p)->scheme);
     if (!s->coad || !s->orbit)
         return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
                               "(docs/systems.md#applicability)", name, s->name);
-    int q = p->dexp_order;
+    int q = slpi_view_scheme(p)->dexp_order;
     if (q < 0 || q > 4)
         return slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order = %d must be in 0..4", name, q);
     /* every system file that gives coad and orbit gives lie with them */
@@ -43,7 +43,7 @@ static int rkmk_init(slpi_fast *f, slpi_error *err)
     double *buf = slpi_fast_work_new(f, sizeof(rkmk_work), 6 * (size_t)d, err);
     if (!buf) return err->code;
     rkmk_work *w = f->work;
-    w->q = f->p.dexp_order;
+    w->q = slpi_view_scheme(f->p)->dexp_order;
     w->K1 = buf; w->K2 = buf + d; w->sigma = buf + 2 * d; w->mu2 = buf + 3 * d;
     w->adj = buf + 4 * d; w->tmp = buf + 5 * d;
     return SLPI_OK;

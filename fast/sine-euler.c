@@ -15,7 +15,7 @@
 #include "slpi/errors.h"
 #include "slpi/step.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "core/check.h"
 #include "fast/sine-euler.h"
 #include "fast/sun.h"
@@ -115,12 +115,12 @@ static void se_clear(slpi_fast_system *s)
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     slpi_fast_sine_euler_basis b;
-    int rc = slpi_fast_sine_euler_basis_init(&b, p->se.N, err);
+    int rc = slpi_fast_sine_euler_basis_init(&b, slpi_view_system(p)->se.N, err);
     if (rc) return rc;
-    if (!(p->se.amp >= 0 && isfinite(p->se.amp)))
+    if (!(slpi_view_system(p)->se.amp >= 0 && isfinite(slpi_view_system(p)->se.amp)))
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp = %g must be finite, >= 0",
-                              p->se.amp);
-    int N = b.N, M = p->se.noise ? 2 : 0;
+                              slpi_view_system(p)->se.amp);
+    int N = b.N, M = slpi_view_system(p)->se.noise ? 2 : 0;
     /* slpi_fast_create validated the problem: core's layout comes from the same N */
     if (SLPI_NEVER(M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p)))
         return slpi_error_set(err, SLPI_EINPUT,
@@ -149,10 +149,10 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     }
     static const int zmode[2][2] = {{1, 1}, {1, -1}};
     for (int i = 0; i < M; i++) {
-        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]), p->se.amp,
-                            c->Z + i * NN);
-        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]), p->se.amp,
-                            c->Z + i * NN);
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]),
+                                 slpi_view_system(p)->se.amp, c->Z + i * NN);
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]),
+                                 slpi_view_system(p)->se.amp, c->Z + i * NN);
     }
 
     s->name = "sine-euler";

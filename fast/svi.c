@@ -19,7 +19,7 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
 #include "core/check.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
@@ -49,17 +49,17 @@ static int svi_check(const slpi_fast_system *s, const slpi_problem *p, slpi_erro
 static int svi_init(slpi_fast *f, slpi_error *err)
 {
     const slpi_fast_system *s = &f->sys;
-    const slpi_problem *p = &f->p;
+    const slpi_problem *p = f->p;
     slpi_svi_form sf = slpi_registry_svi_form(p);
     int form = sf == SLPI_SVI_FORM_SO3 ? FORM_SO3 : sf == SLPI_SVI_FORM_SD ? FORM_SD : FORM_LP;
-    double c = p->svi_c;
+    double c = slpi_view_scheme(p)->svi_c;
     size_t m = form == FORM_LP ? (size_t)s->mdim : (size_t)s->dim;
     double *buf = slpi_fast_work_new(f, sizeof(svi_work), 6 * m + 3 * (size_t)s->dim, err);
     if (!buf) return err->code;
     svi_work *w = f->work;
     w->form = form;
     w->c = c;
-    w->node = p->svi_output == SLPI_SVI_OUT_NODE;
+    w->node = slpi_view_scheme(p)->svi_output == SLPI_SVI_OUT_NODE;
     w->g = buf; w->tmp = buf + s->dim; w->mu = buf + 2 * s->dim;
     double *b = buf + 3 * s->dim;
     w->Xk = b; w->M = b + m; w->Mn = b + 2 * m; w->P = b + 3 * m; w->t1 = b + 4 * m;

@@ -11,7 +11,8 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "gaps/gaps.h"
 
 enum { MAXDIM = 64 };
@@ -66,7 +67,9 @@ static void poisson_tensor(arb_mat_t J, arb_srcptr u, int k)
 
 int slpi_gaps_poisson_coords(const slpi_problem *p)
 {
-    return p->system == SLPI_SYS_HEAVY_TOP ? 6 : p->system == SLPI_SYS_RIGID_BODY ? 3 : 0;
+    return slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP ? 6
+        : slpi_view_system(p)->system == SLPI_SYS_RIGID_BODY ? 3
+                                                             : 0;
 }
 
 static int defect(stepper *s, const double *x0, int k, double eps, arb_t out)
@@ -124,8 +127,10 @@ int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified,
         return slpi_error_set(err, SLPI_EINPUT, "poisson: %d noises (at most 8)",
                               slpi_problem_noise_count(p));
     if (!k || s.dim > MAXDIM)
-        return slpi_error_set(err, SLPI_EINPUT, "poisson: %s has no Lie-Poisson tensor here "
-                              "(rigid body and heavy top only)", slpi_system_name(p->system));
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "poisson: %s has no Lie-Poisson tensor here "
+                              "(rigid body and heavy top only)",
+                              slpi_system_name(slpi_view_system(p)->system));
     int rc = certified ? slpi_ref_create(&s.r, p, err) : slpi_fast_create(&s.f, p, err);
     if (!rc && defect(&s, x0, k, eps, out))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "poisson: a step failed%s%s", certified ? ": " : "",
@@ -137,8 +142,8 @@ int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified,
 
 int slpi_gaps_poisson_rigorous(const slpi_problem *p)
 {
-    return p->system == SLPI_SYS_RIGID_BODY &&
-           (p->scheme == SLPI_SCHEME_SVI || p->scheme == SLPI_SCHEME_ISOMP);
+    return slpi_view_system(p)->system == SLPI_SYS_RIGID_BODY &&
+        (slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI || slpi_view_scheme(p)->scheme == SLPI_SCHEME_ISOMP);
 }
 
 int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, double dw, arb_t out,

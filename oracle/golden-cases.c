@@ -19,7 +19,7 @@
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "oracle/oracle.h"
 
 typedef struct {
@@ -171,7 +171,7 @@ int slpi_golden_make_problem(const char *name, const char *what, const slpi_prob
     memset(g, 0, sizeof *g);
     if (!(g->problem = malloc(sizeof *g->problem))) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
     *g->problem = *p;
-    long steps = p->steps;
+    long steps = slpi_view_grid(p)->steps;
     int rc = slpi_problem_check_finished(p, "golden", err);
     if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err);   /* what --check could never run: refused now */
     if (rc != SLPI_OK) return rc;

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <stddef.h>
 
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "core/clock.h"
 #include "slpi/errors.h"
 #include "slpi/output.h"
@@ -57,7 +57,7 @@ int slpi_golden_regenerate(const char *dir, const char *only, FILE *log, slpi_er
         }
         rc = slpi_golden_save(path, &g, err);
         if (log && rc == SLPI_OK)
-            fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, g.problem->steps,
+            fprintf(log, "wrote %s (%ld steps, %.2f s)\n", path, slpi_view_grid(g.problem)->steps,
                     slpi_clock_seconds(CLOCK_MONOTONIC) - t0);
         slpi_golden_clear(&g);
         slpi_progress_add(pg, 1);
@@ -124,7 +124,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
         if (rc == SLPI_EINTR)   /* Ctrl-C in its certified walk: name the case */
             slpi_error_set(err, rc, "interrupted in case '%s' (%d of %d cases checked)", g.name, c, n);
-        long steps = g.problem->steps;
+        long steps = slpi_view_grid(g.problem)->steps;
         pair_of(g.name, pair, sizeof pair);
         if (rc == SLPI_OK && report && slpi_verdict_worse(res.ref, res.fast) != SLPI_VERDICT_PASS)
             fprintf(report, "%s: %s: %s\n", g.name, slpi_verdict_name(slpi_verdict_worse(res.ref, res.fast)), res.msg);

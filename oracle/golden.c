@@ -49,7 +49,9 @@
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
 #include "oracle/oracle.h"
 #include "core/parse.h"
 
@@ -105,7 +107,7 @@ int slpi_golden_write(FILE *f, const slpi_golden *g)
     slpi_problem_write(g->problem, f, "problem\t");
     fputs("x0", f);
     write_hex_row(f, g->dim, g->x0);
-    for (long n = 0; n < g->problem->steps; n++) {
+    for (long n = 0; n < slpi_view_grid(g->problem)->steps; n++) {
         fprintf(f, "dW\t%ld", n);
         write_hex_row(f, g->M, g->dW + n * g->M);
     }
@@ -201,18 +203,23 @@ typedef struct {
  * GOLDEN_MAX_VALUES increments. */
 static int golden_holds(const slpi_problem *p, slpi_error *err)
 {
-    const char *key = p->x0_file[0] ? "x0_file" : p->noise_file[0] ? "noise_file"
-                    : p->ez.noise_fields[0] ? "noise_fields" : p->seed_from_file ? "seed" : NULL;
-    const char *val = p->x0_file[0] ? p->x0_file : p->noise_file[0] ? p->noise_file
-                    : p->ez.noise_fields[0] ? p->ez.noise_fields : "file";
+    const char *key = slpi_view_system(p)->x0_file[0] ? "x0_file"
+        : slpi_view_noise(p)->noise_file[0]           ? "noise_file"
+        : slpi_view_system(p)->ez.noise_fields[0]     ? "noise_fields"
+        : slpi_view_noise(p)->seed_from_file          ? "seed"
+                                                      : NULL;
+    const char *val = slpi_view_system(p)->x0_file[0] ? slpi_view_system(p)->x0_file
+        : slpi_view_noise(p)->noise_file[0]           ? slpi_view_noise(p)->noise_file
+        : slpi_view_system(p)->ez.noise_fields[0]     ? slpi_view_system(p)->ez.noise_fields
+                                                      : "file";
     if (key)
         return slpi_error_set(err, SLPI_EINPUT, "%s=%.300s: the problem reads a file, and a golden case holds its own "
                               "data (problem, x0, increments): golden --check could never run it (docs/models.md#golden)",
                               key, val);
     int M = slpi_problem_noise_count(p);
-    if (p->steps > GOLDEN_MAX_VALUES / (M + 1))
+    if (slpi_view_grid(p)->steps > GOLDEN_MAX_VALUES / (M + 1))
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld with M = %d: more increments than a golden case holds (%d)",
-                              p->steps, M, GOLDEN_MAX_VALUES);
+                              slpi_view_grid(p)->steps, M, GOLDEN_MAX_VALUES);
     return SLPI_OK;
 }
 
@@ -266,7 +273,7 @@ static int finish_problem(slpi_golden *g, reader *r, const where *w)
     g->dim = slpi_problem_state_dim(g->problem);
     g->M = slpi_problem_noise_count(g->problem);
     g->x0 = calloc((size_t)g->dim, sizeof(double));
-    g->dW = calloc((size_t)(g->problem->steps * g->M + 1), sizeof(double));
+    g->dW = calloc((size_t)(slpi_view_grid(g->problem)->steps * g->M + 1), sizeof(double));
     r->problem_done = 1;
     return SLPI_OK;
 }
@@ -317,7 +324,8 @@ static int read_dw(slpi_golden *g, reader *r, const where *w, int nf, char **f)
     if (g->ncheck > 0) return bad(w, "dW line after a checkpoint");
     if (nf < 2 || parse_long(f[1], &n) != 0 || n != r->ndw)
         return bad(w, "expected increments of step %ld, found '%s'", r->ndw, nf > 1 ? f[1] : "");
-    if (n >= g->problem->steps) return bad(w, "step %ld: the problem has only %ld steps", n, g->problem->steps);
+    if (n >= slpi_view_grid(g->problem)->steps)
+        return bad(w, "step %ld: the problem has only %ld steps", n, slpi_view_grid(g->problem)->steps);
     if (nf != g->M + 2) return bad(w, "step %ld has %d increments, the problem has M = %d", n, nf - 2, g->M);
     for (int k = 0; k < g->M; k++)
         if (parse_double(f[k + 2], &g->dW[n * g->M + k]) != 0)
@@ -337,14 +345,16 @@ static int read_checkpoint(slpi_golden *g, reader *r, const where *w, int nf, ch
 {
     long step, prec;
     if (!r->have_x0) return bad(w, "checkpoint before the x0 line");
-    if (r->ndw != g->problem->steps)
-        return bad(w, "%ld dW lines before the first checkpoint, the problem has %ld steps", r->ndw, g->problem->steps);
+    if (r->ndw != slpi_view_grid(g->problem)->steps)
+        return bad(w, "%ld dW lines before the first checkpoint, the problem has %ld steps", r->ndw,
+                   slpi_view_grid(g->problem)->steps);
     int rc = close_checkpoint(g, r, w);
     if (rc != SLPI_OK) return rc;
     if (nf != 3 || parse_long(f[1], &step) != 0 || parse_long(f[2], &prec) != 0)
         return bad(w, "expected 'checkpoint<TAB>step<TAB>prec'");
-    if (step < 1 || step > g->problem->steps || (g->ncheck > 0 && step <= g->check[g->ncheck - 1].step))
-        return bad(w, "checkpoint step %ld is not in 1..%ld above the previous one", step, g->problem->steps);
+    if (step < 1 || step > slpi_view_grid(g->problem)->steps || (g->ncheck > 0 && step <= g->check[g->ncheck - 1].step))
+        return bad(w, "checkpoint step %ld is not in 1..%ld above the previous one", step,
+                   slpi_view_grid(g->problem)->steps);
     if (prec < 32 || prec > 1 << 20) return bad(w, "checkpoint precision %ld bits out of range", prec);
     g->check = realloc(g->check, (size_t)(g->ncheck + 1) * sizeof *g->check);
     slpi_golden_checkpoint *k = g->check + g->ncheck++;

@@ -29,7 +29,7 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"
 #include "core/progress.h"
@@ -51,7 +51,7 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
-    long raised = steps->tally.prec_raised, prec = port->p->prec;
+    long raised = steps->tally.prec_raised, prec = slpi_view_cert(port->p)->prec;
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
     int M = steps->M;
     double *dw = malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double));   /* for the statistics */

@@ -18,7 +18,9 @@
 #include "slpi/tools.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
 #include "core/noise.h"
 #include "core/rows.h"
 #include "oracle/oracle.h"
@@ -135,12 +137,14 @@ static int check_state_columns(const char *path, const slpi_traj_reader *r, cons
                 v = v[len] == ',' ? v + len + 1 : NULL;
                 continue;
             }
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "%s:%ld: state_columns= names %s%.*s%s as coordinate %d of the state, where the state "
-                                  "of %s (%d coordinates: %s) has %s%s%s: the columns are read by the state's names, "
-                                  "in its order", path, slpi_traj_header_line(r, i), v ? "'" : "", v ? (int)(len > 64 ? 64 : len) : 7,
-                                  v ? v : "nothing", v ? "'" : "", k + 1, slpi_system_name(p->system), dim, first,
-                                  k < dim ? "'" : "", k < dim ? name : "none", k < dim ? "'" : "");
+            return slpi_error_set(
+                err, SLPI_EINPUT,
+                "%s:%ld: state_columns= names %s%.*s%s as coordinate %d of the state, where the state "
+                "of %s (%d coordinates: %s) has %s%s%s: the columns are read by the state's names, "
+                "in its order",
+                path, slpi_traj_header_line(r, i), v ? "'" : "", v ? (int)(len > 64 ? 64 : len) : 7, v ? v : "nothing",
+                v ? "'" : "", k + 1, slpi_system_name(slpi_view_system(p)->system), dim, first, k < dim ? "'" : "",
+                k < dim ? name : "none", k < dim ? "'" : "");
         }
     }
     return SLPI_OK;
@@ -162,12 +166,16 @@ static int grid_row(slpi_verify_input *in, const slpi_rows *grid, long *next, lo
         return SLPI_OK;
     }
     const slpi_problem *p = &in->p;
-    if (p->save_at[0])
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step %ld is not a row of the header's save_at=%.200s "
-                              "(rows: step 0 and those times)", in->path, line, step, p->save_at);
-    return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step %ld is not a row of the header's grid output_every=%d "
+    if (slpi_view_grid(p)->save_at[0])
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: step %ld is not a row of the header's save_at=%.200s "
+                              "(rows: step 0 and those times)",
+                              in->path, line, step, slpi_view_grid(p)->save_at);
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "%s:%ld: step %ld is not a row of the header's grid output_every=%d "
                           "(rows: step 0, the multiples of %d and the last): set the output_every= the file was "
-                          "written with", in->path, line, step, p->output_every, p->output_every);
+                          "written with",
+                          in->path, line, step, slpi_view_grid(p)->output_every, slpi_view_grid(p)->output_every);
 }
 
 /* The validation pass: the header's problem, the state columns, and every row (a step
@@ -193,7 +201,7 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
         slpi_problem_state_name(&in->p, i, name, sizeof name);
         if ((in->col[i] = column_after(t, name, i ? in->col[i - 1] : -1)) < 0)
             hrc = slpi_error_set(&herr, SLPI_EINPUT, "%s:%ld: no column '%s' (state coordinate %d of %s)", path,
-                                 column_line, name, i + 1, slpi_system_name(in->p.system));
+                                 column_line, name, i + 1, slpi_system_name(slpi_view_system(&in->p)->system));
     }
     const slpi_problem *p = &in->p;
     slpi_rows grid = { 0 };
@@ -213,14 +221,14 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
         last_line = line;
         in->ncand += slpi_verify_local_wanted(o, index, row.step);
         if (hrc != SLPI_OK || rrc != SLPI_OK) continue;
-        double tr = row.mid[0], te = (double)row.step * p->h;
-        if (row.step > p->steps)
+        double tr = row.mid[0], te = (double)row.step * slpi_view_grid(p)->h;
+        if (row.step > slpi_view_grid(p)->steps)
             rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: step %ld beyond the header's steps=%ld", path, line,
-                                 row.step, p->steps);
+                                 row.step, slpi_view_grid(p)->steps);
         /* t may have been accumulated (t += h): allow its rounding, 4 n u, beyond 1e-12 */
         else if (fabs(tr - te) > (1e-12 + 4.0 * (double)row.step * 0x1p-53) * fmax(1.0, fabs(te)))
             rrc = slpi_error_set(&rerr, SLPI_EINPUT, "%s:%ld: t = %.17g but step %ld of h = %.17g is at %.17g", path,
-                                 line, tr, row.step, p->h, te);
+                                 line, tr, row.step, slpi_view_grid(p)->h, te);
         if (rrc == SLPI_OK) rrc = grid_row(in, &grid, &next, row.step, line, &rerr);
         for (int i = 0; rrc == SLPI_OK && i < in->dim; i++)
             if (row.rad[1 + in->col[i]] != 0)
@@ -235,10 +243,11 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     if (rrc != SLPI_OK) return *err = rerr, rrc;
     /* a file that stops short of its header's steps is truncated, or its header is wrong
      * (steps=1e11 over a few rows): either way it is not the run the header describes */
-    if (in->last_step < p->steps)
+    if (in->last_step < slpi_view_grid(p)->steps)
         return slpi_error_set(err, SLPI_EINPUT,
                               "%s:%ld: the header says steps=%ld but the last row is step %ld: a truncated file, or "
-                              "set steps=%ld", path, last_line, p->steps, in->last_step, in->last_step);
+                              "set steps=%ld",
+                              path, last_line, slpi_view_grid(p)->steps, in->last_step, in->last_step);
     return SLPI_OK;
 }
 
@@ -249,21 +258,23 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
  * (M, level, steps, threshold) is refused by the noise source itself. */
 int slpi_verify_note_noise_file(const slpi_problem *p, slpi_verify_result *res, slpi_error *err)
 {
-    if (!p->noise_file[0] || !slpi_problem_truncates(p)) return SLPI_OK;
+    if (!slpi_view_noise(p)->noise_file[0] || !slpi_problem_truncates(p)) return SLPI_OK;
     slpi_noise_header hd;
     double *dw = NULL;
-    int rc = slpi_noise_file_read(p->noise_file, &hd, &dw, err);
+    int rc = slpi_noise_file_read(slpi_view_noise(p)->noise_file, &hd, &dw, err);
     if (rc != SLPI_OK) return rc;
-    if (!hd.truncated && hd.components == slpi_problem_noise_count(p) && hd.h == p->h) {
-        double D = slpi_noise_threshold(p->h, p->trunc_ell);
+    if (!hd.truncated && hd.components == slpi_problem_noise_count(p) && hd.h == slpi_view_grid(p)->h) {
+        double D = slpi_noise_threshold(slpi_view_grid(p)->h, slpi_view_noise(p)->trunc_ell);
         long beyond = 0, total = hd.steps * (long)hd.components;
         for (long i = 0; i < total; i++) beyond += fabs(dw[i]) > D;
         if (beyond > 0)
-            snprintf(res->note, sizeof res->note,
-                     "noise file %.400s is untruncated, the problem truncates at D = %.17g: %ld of its %ld increments exceed D "
-                     "and are clipped here; a port that used them unclipped solved another problem (write the file with "
-                     "`slpi noise --preset/--config`, which truncates as the problem does)",
-                     p->noise_file, D, beyond, total);
+            snprintf(
+                res->note, sizeof res->note,
+                "noise file %.400s is untruncated, the problem truncates at D = %.17g: %ld of its %ld increments "
+                "exceed D "
+                "and are clipped here; a port that used them unclipped solved another problem (write the file with "
+                "`slpi noise --preset/--config`, which truncates as the problem does)",
+                slpi_view_noise(p)->noise_file, D, beyond, total);
     }
     free(dw);
     return SLPI_OK;

@@ -28,10 +28,14 @@ int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)
 static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verify_result *res)
 {
     const slpi_problem *p = &in->p;
-    if (p->save_at[0]) fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps",
-                               res->rows_missing, p->save_at);
-    else fprintf(f, "rows missing: %ld of the header's grid (output_every=%d: step 0, the multiples of %d and the last): "
-                    "steps", res->rows_missing, p->output_every, p->output_every);
+    if (p->grid.save_at[0])
+        fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps", res->rows_missing,
+                p->grid.save_at);
+    else
+        fprintf(f,
+                "rows missing: %ld of the header's grid (output_every=%d: step 0, the multiples of %d and the last): "
+                "steps",
+                res->rows_missing, p->grid.output_every, p->grid.output_every);
     long named = res->rows_missing < SLPI_VERIFY_MISSING_NAMED ? res->rows_missing : SLPI_VERIFY_MISSING_NAMED;
     for (long i = 0; i < named; i++) fprintf(f, "%s %ld", i ? "," : "", res->missing_step[i]);
     fprintf(f, "%s; not checked, so the verdict is at best UNABLE (oracle/README.md#rows)\n",
@@ -43,8 +47,8 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
     static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
     const slpi_problem *p = &in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
-            slpi_scheme_name(p->scheme), slpi_system_name(p->system), in->nrows, in->first_step, in->last_step,
-            p->h, p->noise_file[0] ? "file " : "canonical", p->noise_file);
+            slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system), in->nrows, in->first_step, in->last_step,
+            p->grid.h, p->noise.noise_file[0] ? "file " : "canonical", p->noise.noise_file);
     fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
                "steps since the previous row (local)\n", res->precision.u, res->precision.name, res->budget);
     if (res->note[0]) fprintf(f, "note: %s\n", res->note);
@@ -73,10 +77,10 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
         if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
         char ulps[32] = "no";
         if (L->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", L->state.max_ulps);
-        fprintf(f, "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
-                   "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n", L->state.hi, ulps,
-                L->rows_arb, L->rows_blas, L->rows_both,
-                matmul_name[p->matmul]);
+        fprintf(f,
+                "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
+                "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n",
+                L->state.hi, ulps, L->rows_arb, L->rows_blas, L->rows_both, matmul_name[p->cert.matmul]);
     }
     fprintf(f, "proof: %s (the worst-case budget K n u |x|%s)\n", slpi_verdict_name(res->verdict),
             res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
@@ -151,10 +155,10 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
     const slpi_verify_input *in[2] = { a, b };
     for (int i = 0; i < 2; i++) {
         slpi_problem p = in[i]->p;
-        p.path = 0;
-        p.seed = 0;
-        p.noise_file[0] = '\0';
-        p.noise_digest = 0; /* the noise file's, a part of the path as its name is */
+        p.noise.path = 0;
+        p.noise.seed = 0;
+        p.noise.noise_file[0] = '\0';
+        p.noise.noise_digest = 0; /* the noise file's, a part of the path as its name is */
         FILE *f = open_memstream(&text[i], &len[i]);
         if (!f) break;
         slpi_problem_write(&p, f, "");

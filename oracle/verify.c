@@ -46,6 +46,9 @@
 #include "oracle/oracle.h"
 #include "core/progress.h"
 #include "core/threads.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 
 /* The global comparison's walker: the reader, the row it has read ahead (the next
  * stop) and the running result. */
@@ -253,8 +256,8 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
                               quiet };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
-        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(in->p.scheme),
-                slpi_system_name(in->p.system), in->nrows);
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(slpi_view_scheme(&in->p)->scheme),
+                slpi_system_name(slpi_view_system(&in->p)->system), in->nrows);
     if (rc == SLPI_OK && o->global) run_global(&port, in, table, res, err, &rc);
     if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, in, o, table, res, err, &rc);
     res->rows_missing = in->missing;
@@ -336,7 +339,7 @@ static int noise_key_of(const slpi_plan *plan, noise_key *k, slpi_error *err)
     int rc = v ? slpi_oracle_initial_state(plan, v, err) : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK) key_add(k, v, (size_t)dim);
     if (rc == SLPI_OK && M > 0) rc = slpi_noise_source_open(&src, p, err);
-    for (long n = 0; rc == SLPI_OK && M > 0 && n < p->steps; n++) {
+    for (long n = 0; rc == SLPI_OK && M > 0 && n < slpi_view_grid(p)->steps; n++) {
         rc = slpi_noise_source_step(src, n, v, err);
         if (rc == SLPI_OK) key_add(k, v, (size_t)M);
     }

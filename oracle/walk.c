@@ -15,7 +15,7 @@
 #include "slpi/fast.h"
 #include "slpi/plan.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"
 
@@ -87,7 +87,7 @@ static int walk(const slpi_problem *p, const slpi_plan *plan, const double *x0, 
     slpi_ref_diag_init(&d);
     long stop = next(nctx);
     slpi_step_info info = { 0 };
-    info.prec = p->prec;
+    info.prec = slpi_view_cert(p)->prec;
     if (stop == 0) {
         slpi_ref_diagnostics(s, x, NULL, &d);
         rc = visit(ctx, 0, x, &d, &info);

@@ -11,6 +11,7 @@
 #include "slpi/step.h"
 #include "slpi/ref.h"
 #include "ref/ref.h"
+#include "core/view-cert.h"
 
 void slpi_ref_diag_init(slpi_ref_diag *d)
 {
@@ -41,7 +42,7 @@ void slpi_ref_diag_clear(slpi_ref_diag *d)
 static slong diag_prec(const slpi_ref *s, arb_srcptr x)
 {
     int dim = s->sys.state_dim;
-    slong prec = s->p.prec, need;
+    slong prec = slpi_view_cert(s->p)->prec, need;
     mag_t rad, m, t;
     mag_init(rad);
     mag_init(m);
@@ -52,12 +53,13 @@ static slong diag_prec(const slpi_ref *s, arb_srcptr x)
         mag_max(m, m, t);
     }
     if (mag_is_zero(rad))
-        need = s->p.prec_max;
+        need = slpi_view_cert(s->p)->prec_max;
     else if (mag_is_zero(m) || !mag_is_finite(rad) || !mag_is_finite(m))
         need = 0;
     else
         need = 64 + (slong)ceil(mag_get_d_log2_approx(m) - mag_get_d_log2_approx(rad));
-    while (prec < need && prec < s->p.prec_max) prec = slpi_ref_next_prec(prec, s->p.prec_max);
+    while (prec < need && prec < slpi_view_cert(s->p)->prec_max)
+        prec = slpi_ref_next_prec(prec, slpi_view_cert(s->p)->prec_max);
     mag_clear(rad);
     mag_clear(m);
     mag_clear(t);
@@ -104,7 +106,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     slong prec = diag_prec(s, x);
     int m = sys->n_inv;
     arb_ptr v = _arb_vec_init(m), v0 = _arb_vec_init(m);
-    double h = s->p.h;
+    double h = s->h;
     slpi_ref_time(sys, 0, &h, prec);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
     sys->invariants(sys, v, x, prec);
     if (x0 != NULL) invariants_at_x0(s, v0, x0, v, x);

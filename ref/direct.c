@@ -12,7 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-solver.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
@@ -77,9 +77,9 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
     if (trap)
         slpi_ref_time(s, 2, delta, prec);         /* TRAP: V(mu_{n+1}) at t_n + h */
     direct_ctx c = { s, delta, mu, vmu, trap };
-    if (s->p->fixed_iters > 0) {
+    if (slpi_view_solver(s->p)->fixed_iters > 0) {
         _arb_vec_set(y, mu, n);
-        for (int l = 0; l < s->p->fixed_iters; l++) {
+        for (int l = 0; l < slpi_view_solver(s->p)->fixed_iters; l++) {
             direct_G(&c, r, y, prec);
             _arb_vec_swap(y, r, n);
         }

@@ -18,7 +18,8 @@
 #include "slpi/errors.h"
 #include "slpi/problem-shape.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-system.h"
 #include "core/check.h"
 #include "core/zeitlin-family.h"
 #include "ref/algebra.h"
@@ -249,15 +250,18 @@ static int fields(slpi_ref_ez_data *d, const slpi_problem *p, slpi_error *err)
     int M, M0 = slpi_problem_noise_count(p);
     uint64_t digest;
     double *xi = NULL;
-    if (slpi_zeitlin_fields_read(p->ez.noise_fields, p->ez.N, &xi, &M, &digest, err) != SLPI_OK) return SLPI_EINPUT;
-    if (M != M0 || digest != p->ez.noise_fields_digest) {
+    if (slpi_zeitlin_fields_read(slpi_view_system(p)->ez.noise_fields, slpi_view_system(p)->ez.N, &xi, &M, &digest,
+                                 err) != SLPI_OK)
+        return SLPI_EINPUT;
+    if (M != M0 || digest != slpi_view_system(p)->ez.noise_fields_digest) {
         free(xi);
-        return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
                               "noise_fields_digest=%llu: the file changed (slpi_problem_finish reads it)",
-                              p->ez.noise_fields, M, (unsigned long long)digest, M0,
-                              (unsigned long long)p->ez.noise_fields_digest);
+                              slpi_view_system(p)->ez.noise_fields, M, (unsigned long long)digest, M0,
+                              (unsigned long long)slpi_view_system(p)->ez.noise_fields_digest);
     }
-    d->nxi = (slong)M * (p->ez.N * p->ez.N - 1);
+    d->nxi = (slong)M * (slpi_view_system(p)->ez.N * slpi_view_system(p)->ez.N - 1);
     d->xi = _arb_vec_init(d->nxi);
     for (slong i = 0; i < d->nxi; i++) arb_set_d(d->xi + i, xi[i]);
     free(xi);
@@ -266,50 +270,52 @@ static int fields(slpi_ref_ez_data *d, const slpi_problem *p, slpi_error *err)
 
 int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int N = p->ez.N;
+    int N = slpi_view_system(p)->ez.N;
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
                               SLPI_ZEITLIN_NMAX);
-    if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, p->prec))
+    if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, slpi_view_cert(p)->prec))
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d, and up to %d "
                               "with ISOMP on the BLAS route (matmul=auto|blas, docs/design.md#blas-route)",
                               N, SLPI_ZEITLIN_ARB_NMAX, SLPI_ZEITLIN_NMAX);
     /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
-    if (SLPI_NEVER((unsigned)p->ez.noise > SLPI_EZ_NOISE_FIELDS))
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown",
-                              (int)p->ez.noise);
-    if (!isfinite(p->ez.amp) || p->ez.amp < 0)
+    if (SLPI_NEVER((unsigned)slpi_view_system(p)->ez.noise > SLPI_EZ_NOISE_FIELDS))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown", (int)slpi_view_system(p)->ez.noise);
+    if (!isfinite(slpi_view_system(p)->ez.amp) || slpi_view_system(p)->ez.amp < 0)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
-                              p->ez.amp);
-    int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(p->ez.background_modes);
+                              slpi_view_system(p)->ez.amp);
+    int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(slpi_view_system(p)->ez.background_modes);
     slpi_zeitlin_mode *md = flint_malloc(sizeof *md * (size_t)(M + 1));
     slpi_ref_ez_data *d = flint_calloc(1, sizeof(slpi_ref_ez_data));
     d->lmin = N / 2;
-    d->noise = p->ez.noise;
-    d->amp = p->ez.amp;
-    d->kappa = p->ez.kappa;
-    d->rotation = p->ez.rotation;
+    d->noise = slpi_view_system(p)->ez.noise;
+    d->amp = slpi_view_system(p)->ez.amp;
+    d->kappa = slpi_view_system(p)->ez.kappa;
+    d->rotation = slpi_view_system(p)->ez.rotation;
     d->a = _arb_vec_init(N);
     d->alpha = flint_malloc(sizeof(int) * (size_t)(M + 1));
     d->nka = d->noise == SLPI_EZ_NOISE_MODES ? M : 0;
     d->ka = _arb_vec_init(d->nka);
     d->bg = flint_malloc(sizeof *d->bg * (size_t)(nb + 1));
     d->nb = nb;
-    d->has_F = nb > 0 || p->ez.rotation != 0;
+    d->has_F = nb > 0 || slpi_view_system(p)->ez.rotation != 0;
     acb_mat_init(d->F, d->has_F ? N : 0, d->has_F ? N : 0);
     acb_mat_init(d->G, d->has_F ? N : 0, d->has_F ? N : 0);
     /* core validated the lists (slpi_zeitlin_family_check): they parse */
     int rc = SLPI_OK;
-    if (d->noise == SLPI_EZ_NOISE_MODES && SLPI_NEVER(slpi_zeitlin_modes_parse(md, "noise_modes", p->ez.noise_modes, N, err) != M))
+    if (d->noise == SLPI_EZ_NOISE_MODES &&
+        SLPI_NEVER(slpi_zeitlin_modes_parse(md, "noise_modes", slpi_view_system(p)->ez.noise_modes, N, err) != M))
         rc = SLPI_EINPUT;
-    if (nb > 0 && SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", p->ez.background_modes, N, err) != nb))
+    if (nb > 0 &&
+        SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", slpi_view_system(p)->ez.background_modes, N,
+                                            err) != nb))
         rc = SLPI_EINPUT;
     if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
         rc = fields(d, p, err);
-    slong prec = p->prec > 0 ? p->prec : 128;
-    if (p->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
+    slong prec = slpi_view_cert(p)->prec > 0 ? slpi_view_cert(p)->prec : 128;
+    if (slpi_view_system(p)->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
     d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
                 : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {

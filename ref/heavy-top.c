@@ -9,7 +9,8 @@
  * RKMK form state (pi, gamma); SVI form state (Pi, Gamma, R row-major). */
 #include "slpi/errors.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-system.h"
 #include "ref/algebra.h"
 #include <math.h>
 #include <stddef.h>
@@ -42,29 +43,28 @@ static void ht_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, sl
         }
         return;
     }
-    switch (p->ht.noise) {
+    switch (slpi_view_system(p)->ht.noise) {
     case SLPI_HT_NOISE_SALT:
-        for (int i = 0; i < 3; i++)
-            arb_set_d(b + i, p->ht.alpha[i]);
+        for (int i = 0; i < 3; i++) arb_set_d(b + i, slpi_view_system(p)->ht.alpha[i]);
         break;
     case SLPI_HT_NOISE_CASE1:
-        arb_set_d(b + 2, p->ht.k[0]);
+        arb_set_d(b + 2, slpi_view_system(p)->ht.k[0]);
         break;
     case SLPI_HT_NOISE_CASE2:               /* mg k1 Gamma_z */
-        mg_times(b + 5, p->ht.mg, p->ht.k[0], prec);
+        mg_times(b + 5, slpi_view_system(p)->ht.mg, slpi_view_system(p)->ht.k[0], prec);
         break;
     case SLPI_HT_NOISE_CASE2_PI2:
         for (int i = 0; i < 3; i++) {
-            arb_set_d(b + i, p->ht.k[0]);
+            arb_set_d(b + i, slpi_view_system(p)->ht.k[0]);
             arb_mul(b + i, b + i, mu + i, prec);
             arb_mul_2exp_si(b + i, b + i, 1);
         }
         break;
     case SLPI_HT_NOISE_CASE3:               /* mg k_k Gamma_{x,y} */
-        mg_times(b + 3 + (k - 1), p->ht.mg, p->ht.k[k - 1], prec);
+        mg_times(b + 3 + (k - 1), slpi_view_system(p)->ht.mg, slpi_view_system(p)->ht.k[k - 1], prec);
         break;
     case SLPI_HT_NOISE_CASE3_PI:
-        arb_set_d(b + (k - 1), p->ht.k[k - 1]);
+        arb_set_d(b + (k - 1), slpi_view_system(p)->ht.k[k - 1]);
         break;
     case SLPI_HT_NOISE_NONE:
         break;
@@ -80,9 +80,9 @@ static void ht_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, 
     if (k == 0) {
         for (int i = 0; i < 3; i++)
             arb_mul(db + i, w + i, d->inv_inertia + i, prec);
-    } else if (s->p->ht.noise == SLPI_HT_NOISE_CASE2_PI2) {
+    } else if (slpi_view_system(s->p)->ht.noise == SLPI_HT_NOISE_CASE2_PI2) {
         for (int i = 0; i < 3; i++) {
-            arb_set_d(db + i, s->p->ht.k[0]);
+            arb_set_d(db + i, slpi_view_system(s->p)->ht.k[0]);
             arb_mul(db + i, db + i, w + i, prec);
             arb_mul_2exp_si(db + i, db + i, 1);
         }
@@ -133,30 +133,33 @@ static void ht_clear(slpi_ref_system *s)
 
 int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slong prec = 2 * p->prec_max + 64;
+    const slong prec = 2 * slpi_view_cert(p)->prec_max + 64;
     for (int i = 0; i < 3; i++) {
-        if (!(p->ht.inertia[i] > 0) || !isfinite(p->ht.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d]=%g must be > 0",
-                                  i, p->ht.inertia[i]);
-        if (!isfinite(p->ht.mga[i]) || !isfinite(p->ht.alpha[i]))
+        if (!(slpi_view_system(p)->ht.inertia[i] > 0) || !isfinite(slpi_view_system(p)->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d]=%g must be > 0", i,
+                                  slpi_view_system(p)->ht.inertia[i]);
+        if (!isfinite(slpi_view_system(p)->ht.mga[i]) || !isfinite(slpi_view_system(p)->ht.alpha[i]))
             return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mga and alpha must be finite");
     }
-    if (!isfinite(p->ht.mg) || !isfinite(p->ht.k[0]) || !isfinite(p->ht.k[1]))
+    if (!isfinite(slpi_view_system(p)->ht.mg) || !isfinite(slpi_view_system(p)->ht.k[0]) ||
+        !isfinite(slpi_view_system(p)->ht.k[1]))
         return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mg and k must be finite");
     ht_data *d = flint_malloc(sizeof *d);
     for (int i = 0; i < 3; i++) {
         arb_init(d->inv_inertia + i);
-        arb_set_d(d->inv_inertia + i, p->ht.inertia[i]);
+        arb_set_d(d->inv_inertia + i, slpi_view_system(p)->ht.inertia[i]);
         arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
         arb_init(d->x + i);
-        arb_set_d(d->x + i, p->ht.potential_printed ? -p->ht.mga[i] : p->ht.mga[i]);
+        arb_set_d(d->x + i,
+                  slpi_view_system(p)->ht.potential_printed ? -slpi_view_system(p)->ht.mga[i]
+                                                            : slpi_view_system(p)->ht.mga[i]);
     }
     s->p = p;
     s->data = d;
     s->clear = ht_clear;
     s->dim = s->gdim = 6;
-    s->state_dim = p->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
-    switch (p->ht.noise) {
+    s->state_dim = slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    switch (slpi_view_system(p)->ht.noise) {
     case SLPI_HT_NOISE_NONE:                             s->M = 0; break;
     case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
     default:                                             s->M = 1; break;
@@ -173,12 +176,12 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0_dev";
     slpi_ref_se3_casimir_names(s);
-    if (p->ht.form == SLPI_HT_FORM_SVI) {
+    if (slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
         s->n_inv = 4;
         s->inv_name[3] = "p_phi";   /* (R Pi)_z */
         s->inv_delta_name[3] = "p_phi_dev";
     }
-    s->n_dep = p->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
+    s->n_dep = slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
     s->dep_name[0] = "pi3_dev";
     s->dep_name[1] = "p_psi";
     s->dep_name[2] = "gamma_RTe3_err";

@@ -19,7 +19,10 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 #include "ref/vector-field.h"
 #include "ref/matrix.h"
 #include <stdio.h>
@@ -339,7 +342,7 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(C, N, N);
     slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
     route_sum t = { Psi, Xt, NULL, NULL, NULL, 0, 1, 0 };    /* X_n + [Psi, Xt] */
-    if (s->p->isomp_update == SLPI_ISO_UPDATE_COMM) {
+    if (slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM) {
         if (c->mul != blas_mul || !route_eval(c, Xout, &t)) {
             c->mul(B, Psi, Xt, prec);
             slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
@@ -375,8 +378,8 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
     char why[160];
     if (s->N == 0)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s is not J-quadratic (docs/systems.md#applicability)",
-                              slpi_system_name(s->p->system));
-    if (p->matmul == SLPI_MATMUL_BLAS && !slpi_ref_mrmat_probe(why, sizeof why))
+                              slpi_system_name(slpi_view_system(s->p)->system));
+    if (slpi_view_cert(p)->matmul == SLPI_MATMUL_BLAS && !slpi_ref_mrmat_probe(why, sizeof why))
         return slpi_error_set(err, SLPI_EINPUT, "matmul=blas: %s", why);
     return slpi_ref_check_plain(s, "isomp", err);
 }
@@ -424,10 +427,10 @@ static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr 
 {
     const slpi_ref_system *s = c->s;
     int n = s->dim;
-    if (s->p->fixed_iters > 0) {
+    if (slpi_view_solver(s->p)->fixed_iters > 0) {
         arb_ptr t = _arb_vec_init(n);
         _arb_vec_set(y, c->x, n);
-        for (int l = 0; l < s->p->fixed_iters; l++) {
+        for (int l = 0; l < slpi_view_solver(s->p)->fixed_iters; l++) {
             g->G(g->ctx, t, y, prec);          /* packed: stays in the skew space */
             _arb_vec_swap(y, t, n);
         }
@@ -458,7 +461,9 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     /* the COMM update in doubles where the map was, else on ball matrices */
-    if (ok && !(c.mr_ok && s->p->isomp_update == SLPI_ISO_UPDATE_COMM && slpi_ref_isomp_update_mr(&c.mr, x, y))) {
+    if (ok &&
+        !(c.mr_ok && slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM &&
+          slpi_ref_isomp_update_mr(&c.mr, x, y))) {
         acb_mat_t Y, G;
         acb_mat_init(Y, N, N);
         acb_mat_init(G, N, N);
@@ -487,7 +492,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
                      slong prec, char *why, size_t why_len)
 {
     int n = s->dim, N = s->N, ok;
-    if (s->p->fixed_iters > 0 || s->p->isomp_update != SLPI_ISO_UPDATE_COMM) {
+    if (slpi_view_solver(s->p)->fixed_iters > 0 || slpi_view_scheme(s->p)->isomp_update != SLPI_ISO_UPDATE_COMM) {
         snprintf(why, why_len, "isomp: no step Jacobian for CAY or fixed iterations");
         return 0;
     }

@@ -11,6 +11,8 @@
 #include "slpi/ref.h"
 #include "core/problem-options.h"
 #include "ref/ref.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
 
 void slpi_ref_lohner_free(slpi_ref *s)
 {
@@ -68,8 +70,10 @@ int slpi_ref_lohner_put(slpi_ref *s, arb_srcptr v, arb_srcptr x)
 
 int slpi_ref_has_step_jacobian(const slpi_ref *s)
 {
-    return s->scheme->jac != NULL && s->sys.state_dim <= SLPI_REF_LOHNER_MAX && s->p.fixed_iters == 0 &&
-           !(s->p.scheme == SLPI_SCHEME_ISOMP && s->p.isomp_update != SLPI_ISO_UPDATE_COMM);
+    return s->scheme->jac != NULL && s->sys.state_dim <= SLPI_REF_LOHNER_MAX &&
+        slpi_view_solver(s->p)->fixed_iters == 0 &&
+        !(slpi_view_scheme(s->p)->scheme == SLPI_SCHEME_ISOMP &&
+          slpi_view_scheme(s->p)->isomp_update != SLPI_ISO_UPDATE_COMM);
 }
 
 int slpi_ref_set_lohner(slpi_ref *s, int on)

@@ -10,7 +10,7 @@
  * State: X_ij for i < j row-major. */
 #include "slpi/errors.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
@@ -31,7 +31,7 @@ static void mk_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr
             arb_set_si(c, -1);
             arb_div_si(c, c, idx + 1, prec);
         } else if (k - 1 == idx) {
-            arb_set_d(c, s->p->mk.amp);
+            arb_set_d(c, slpi_view_system(s->p)->mk.amp);
             arb_neg(c, c);
         } else {
             continue;
@@ -68,7 +68,7 @@ static void mk_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
                     arb_set_si(c, -1);
                     arb_div_si(c, c, idx + 1, prec);
                 } else {
-                    arb_set_d(c, s->p->mk.amp);
+                    arb_set_d(c, slpi_view_system(s->p)->mk.amp);
                     arb_neg(c, c);
                 }
                 arb_mul(t, x, c, prec);
@@ -98,15 +98,14 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 
 int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (p->mk.n < 3 || p->mk.n > 64)
-        return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", p->mk.n);
-    if (!isfinite(p->mk.amp))
-        return slpi_error_set(err, SLPI_EINPUT, "manakov: amp must be finite");
-    int n = p->mk.n;
+    if (slpi_view_system(p)->mk.n < 3 || slpi_view_system(p)->mk.n > 64)
+        return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", slpi_view_system(p)->mk.n);
+    if (!isfinite(slpi_view_system(p)->mk.amp)) return slpi_error_set(err, SLPI_EINPUT, "manakov: amp must be finite");
+    int n = slpi_view_system(p)->mk.n;
     s->p = p;
     s->N = n;
     s->dim = s->state_dim = n * (n - 1) / 2;
-    s->M = p->mk.noise ? s->dim : 0;
+    s->M = slpi_view_system(p)->mk.noise ? s->dim : 0;
     s->h0_quadratic = 1;
     s->m_unpack = slpi_ref_so_m_unpack;
     s->m_pack = slpi_ref_so_m_pack;

@@ -11,7 +11,8 @@
 #include "slpi/errors.h"
 #include "slpi/plan.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-system.h"
 #include "core/plan.h"
 #include "ref/algebra.h"
 #include <stddef.h>
@@ -126,9 +127,9 @@ static void md_clear(slpi_ref_system *s)
 int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     /* constants: far below any step radius, as the built-in systems' parameters */
-    const slong cprec = 2 * p->prec_max + 64;
+    const slong cprec = 2 * slpi_view_cert(p)->prec_max + 64;
     slpi_ref_tape *d = flint_calloc(1, sizeof *d);
-    int rc = slpi_ref_tape_init(d, slpi_plan_model(plan), p->model.t0_text, cprec, err);
+    int rc = slpi_ref_tape_init(d, slpi_plan_model(plan), slpi_view_system(p)->model.t0_text, cprec, err);
     if (rc != SLPI_OK) {
         flint_free(d);
         return rc;

@@ -69,7 +69,8 @@
  * refuses. */
 #include "slpi/registry.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-scheme.h"
 #include "ref/mrmat.h"
 
 #include <cblas.h>
@@ -264,11 +265,10 @@ int slpi_ref_mrmat_is_real(const acb_mat_t A)
 int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
 {
     char why[160];
-    if (p->scheme != SLPI_SCHEME_ISOMP || N == 0 || p->matmul == SLPI_MATMUL_ARB)
+    if (slpi_view_scheme(p)->scheme != SLPI_SCHEME_ISOMP || N == 0 || slpi_view_cert(p)->matmul == SLPI_MATMUL_ARB)
         return 0;
-    if (p->matmul == SLPI_MATMUL_BLAS)
-        return 1;
-    return N >= SLPI_REF_MRMAT_AUTO_N && prec <= p->prec && slpi_ref_mrmat_probe(why, sizeof why);
+    if (slpi_view_cert(p)->matmul == SLPI_MATMUL_BLAS) return 1;
+    return N >= SLPI_REF_MRMAT_AUTO_N && prec <= slpi_view_cert(p)->prec && slpi_ref_mrmat_probe(why, sizeof why);
 }
 
 /* ---- the products ---- */

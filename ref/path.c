@@ -14,7 +14,7 @@
 #include "slpi/run.h"
 #include "slpi/ref.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
 #include "ref/ref.h"
 #include "core/clock.h"
 #include "core/checkpoint.h"
@@ -151,7 +151,7 @@ static void ref_write_row(void *ctx, FILE *f, long step, double t, const slpi_st
     ref_ctx *c = ctx;
     (void)hex;
     refresh(c);
-    long prec = info && info->prec ? info->prec : c->p->prec;
+    long prec = info && info->prec ? info->prec : slpi_view_cert(c->p)->prec;
     fprintf(f, "%ld\t%.17g", step, t);
     for (int i = 0; i < c->dim; i++) write_ball(f, c->x + i, prec);
     for (int i = 0; i < c->diag.n; i++) write_ball(f, c->diag.value + i, prec);

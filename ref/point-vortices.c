@@ -9,7 +9,7 @@
  * Invariants |x_i|^2 (block eigenvalues) and H0. State x_1..x_n in R^3. */
 #include "slpi/errors.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
@@ -17,17 +17,17 @@
 
 static int blk(const slpi_ref_system *s)
 {
-    return s->p->pv.model == SLPI_VORTEX_MODEL_A ? 2 : 3;
+    return slpi_view_system(s->p)->pv.model == SLPI_VORTEX_MODEL_A ? 2 : 3;
 }
 
 static void pv_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_so3k_m_unpack(X, x, s->p->pv.n, blk(s), prec);
+    slpi_ref_so3k_m_unpack(X, x, slpi_view_system(s->p)->pv.n, blk(s), prec);
 }
 
 static void pv_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
 {
-    slpi_ref_so3k_m_pack(x, X, s->p->pv.n, blk(s), prec);
+    slpi_ref_so3k_m_pack(x, X, slpi_view_system(s->p)->pv.n, blk(s), prec);
 }
 
 /* v -= t x (3-vectors) */
@@ -41,7 +41,7 @@ static void vec3_submul(arb_ptr v, arb_srcptr x, slong n, const arb_t t, slong p
 static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcptr dx,
                     slong prec)
 {
-    int n = s->p->pv.n;
+    int n = slpi_view_system(s->p)->pv.n;
     arb_t ni, nj, dni, dnj, c, dc, t, u, q, pi4;
     arb_init(ni); arb_init(nj); arb_init(dni); arb_init(dnj); arb_init(c); arb_init(dc);
     arb_init(t); arb_init(u); arb_init(q); arb_init(pi4);
@@ -119,7 +119,7 @@ static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcpt
 static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x,
                         arb_srcptr dx, slong prec)
 {
-    int n = s->p->pv.n;
+    int n = slpi_view_system(s->p)->pv.n;
     if (k == 0) {
         h0_grad(s, v, x, dx, prec);
         if (blk(s) == 3)
@@ -128,7 +128,7 @@ static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x
     }
     arb_t a;
     arb_init(a);
-    arb_set_d(a, s->p->pv.amp);
+    arb_set_d(a, slpi_view_system(s->p)->pv.amp);
     _arb_vec_zero(v, 3 * n);
     arb_srcptr src = dx != NULL ? dx : x;
     for (int i = 0; i < n; i++)
@@ -141,12 +141,12 @@ static void pv_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr
                           slong prec)
 {
     gen_vectors(s, k, b, mu, w, prec);
-    _arb_vec_neg(b, b, 3 * s->p->pv.n);
+    _arb_vec_neg(b, b, 3 * slpi_view_system(s->p)->pv.n);
 }
 
 static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec)
 {
-    int n = s->p->pv.n;
+    int n = slpi_view_system(s->p)->pv.n;
     arb_t ni, nj, c, pi4;
     arb_init(ni); arb_init(nj); arb_init(c); arb_init(pi4);
     arb_zero(out);
@@ -173,15 +173,15 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 
 int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (p->pv.n < 2 || p->pv.n > 64)
-        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", p->pv.n);
-    if (!isfinite(p->pv.amp))
+    if (slpi_view_system(p)->pv.n < 2 || slpi_view_system(p)->pv.n > 64)
+        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", slpi_view_system(p)->pv.n);
+    if (!isfinite(slpi_view_system(p)->pv.amp))
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: amp must be finite");
     s->p = p;
-    s->dim = s->state_dim = 3 * p->pv.n;
-    s->M = p->pv.noise ? 3 : 0;
+    s->dim = s->state_dim = 3 * slpi_view_system(p)->pv.n;
+    s->M = slpi_view_system(p)->pv.noise ? 3 : 0;
     s->h0_quadratic = 0;
-    s->N = blk(s) * p->pv.n;
+    s->N = blk(s) * slpi_view_system(p)->pv.n;
     s->m_unpack = pv_m_unpack;
     s->m_pack = pv_m_pack;
     s->gen_packed = pv_gen_packed;

@@ -6,7 +6,9 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "ref/ref.h"
 
 /* ISOMP's defect (docs/schemes.md#isomp; ISO Thm 4.5): D the scheme's step Jacobian at
@@ -75,25 +77,26 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
 int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
                             slpi_error *err)
 {
-    const slpi_problem *p = &s->p;
-    int svi = p->scheme == SLPI_SCHEME_SVI && p->svi_form != SLPI_SVI_FORM_LP &&
-              (p->system == SLPI_SYS_RIGID_BODY || p->system == SLPI_SYS_HEAVY_TOP);
-    int isomp = p->scheme == SLPI_SCHEME_ISOMP && slpi_ref_has_step_jacobian(s) &&
-                s->sys.gdim == s->sys.state_dim;
+    const slpi_problem *p = s->p;
+    int svi = slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI && slpi_view_scheme(p)->svi_form != SLPI_SVI_FORM_LP &&
+        (slpi_view_system(p)->system == SLPI_SYS_RIGID_BODY || slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP);
+    int isomp = slpi_view_scheme(p)->scheme == SLPI_SCHEME_ISOMP && slpi_ref_has_step_jacobian(s) &&
+        s->sys.gdim == s->sys.state_dim;
     if (!svi && !isomp)
         return slpi_error_set(err, SLPI_EINPUT,
                               "ref: the Poisson defect is certified for svi on the rigid body and "
                               "the heavy top in vector form and for isomp (update=comm, no "
-                              "fixed_iters, state of at most %d numbers), not %s/%s", SLPI_REF_LOHNER_MAX,
-                              slpi_system_name(p->system), slpi_scheme_name(p->scheme));
-    s->delta[0] = p->h;
+                              "fixed_iters, state of at most %d numbers), not %s/%s",
+                              SLPI_REF_LOHNER_MAX, slpi_system_name(slpi_view_system(p)->system),
+                              slpi_scheme_name(slpi_view_scheme(p)->scheme));
+    s->delta[0] = s->h;
     for (int k = 1; k <= s->sys.M; k++)
         s->delta[k] = dW[k - 1];
     char why[200] = "";
-    for (long prec = p->prec; prec > 0; prec = slpi_ref_next_prec(prec, p->prec_max))
+    for (long prec = slpi_view_cert(p)->prec; prec > 0; prec = slpi_ref_next_prec(prec, slpi_view_cert(p)->prec_max))
         if (svi ? slpi_ref_svi_poisson_defect(&s->sys, x, s->delta, defect, prec, why, sizeof why)
                 : isomp_poisson_defect(s, x, defect, prec, why, sizeof why))
             return SLPI_OK;
-    return slpi_error_set(err, SLPI_ENUMERIC, "ref: Poisson defect UNABLE at %ld bits: %s",
-                          p->prec_max, why);
+    return slpi_error_set(err, SLPI_ENUMERIC, "ref: Poisson defect UNABLE at %ld bits: %s", slpi_view_cert(p)->prec_max,
+                          why);
 }

@@ -67,18 +67,21 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     slpi_ref *s = calloc(1, sizeof *s);
     if (s == NULL)
         return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
-    s->p = *p;
-    int rc = slpi_ref_system_init(&s->sys, &s->p, plan, err);
+    s->plan = slpi_plan_ref(plan);
+    s->p = p;
+    s->h = slpi_view_grid(p)->h;
+    int rc = slpi_ref_system_init(&s->sys, s->p, plan, err);
     if (rc != SLPI_OK) {
+        slpi_plan_unref(s->plan);
         free(s);
         return rc;
     }
-    s->scheme = slpi_ref_scheme_get(p->scheme);
+    s->scheme = slpi_ref_scheme_get(p->sch.scheme);
     /* the validator knows every scheme id; the system builds core's layout */
     if (SLPI_NEVER(s->scheme == NULL))
-        rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)p->scheme);
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)p->sch.scheme);
     else
-        rc = s->scheme->check(&s->sys, &s->p, err);
+        rc = s->scheme->check(&s->sys, s->p, err);
     if (rc == SLPI_OK && SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p)))
         rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)",
                             s->sys.state_dim, slpi_problem_state_dim(p));
@@ -95,15 +98,16 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     }
     s->work = _arb_vec_init(s->sys.state_dim);
     /* propagation=auto: the mean-value form wherever the scheme has its step Jacobian */
-    int lohner = p->ref_lohner == SLPI_PROPAGATION_LOHNER ||
-                 (p->ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
+    int lohner = p->cert.ref_lohner == SLPI_PROPAGATION_LOHNER ||
+        (p->cert.ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
     if (lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
         int available = slpi_ref_has_step_jacobian(s);   /* else: out of memory */
         slpi_ref_free(s);
         if (available) return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory (the mean-value propagation)");
-        return slpi_error_set(err, SLPI_EINPUT, "propagation=lohner: not available for %s on %s (it needs "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "propagation=lohner: not available for %s on %s (it needs "
                               "ISOMP with update=comm and solved steps, on states of at most 64 entries)",
-                              slpi_scheme_name(p->scheme), slpi_system_name(p->system));
+                              slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system));
     }
     *out = s;
     return SLPI_OK;
@@ -121,25 +125,26 @@ void slpi_ref_free(slpi_ref *s)
     _arb_vec_clear(s->work, s->sys.state_dim);
     free(s->delta);
     slpi_ref_system_clear(&s->sys);
+    slpi_plan_unref(s->plan);
     free(s);
 }
 
 int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err)
 {
-    int n = slpi_problem_initial_size(&s->p);
+    int n = slpi_problem_initial_size(s->p);
     double *c = malloc((size_t)n * sizeof *c);
     if (c == NULL)
         return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
-    int rc = slpi_problem_initial_state(&s->p, c, err);
+    int rc = slpi_problem_initial_state(s->p, c, err);
     for (int i = 0; rc == SLPI_OK && i < n; i++)
         if (!isfinite(c[i]))
             rc = slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf",
-                                slpi_system_name(s->p.system));
-    if (rc == SLPI_OK && slpi_problem_initial_kind(&s->p) == SLPI_INITIAL_VALUES)
+                                slpi_system_name(slpi_view_system(s->p)->system));
+    if (rc == SLPI_OK && slpi_problem_initial_kind(s->p) == SLPI_INITIAL_VALUES)
         for (int i = 0; i < n; i++)
             arb_set_d(x + i, c[i]);
     else if (rc == SLPI_OK)
-        s->sys.initial_map(&s->sys, x, c, s->p.prec);
+        s->sys.initial_map(&s->sys, x, c, slpi_view_cert(s->p)->prec);
     free(c);
     return rc;
 }
@@ -148,7 +153,7 @@ int slpi_ref_set_step(slpi_ref *s, double h)
 {
     if (!(h != 0) || !isfinite(h))
         return SLPI_EINPUT;
-    s->p.h = h;
+    s->h = h;
     return SLPI_OK;
 }
 
@@ -172,7 +177,7 @@ void slpi_ref_set_watch(slpi_ref *s, void (*fn)(void *ctx, const slpi_ref_work *
 
 int slpi_ref_blas_route(const slpi_ref *s, long prec)
 {
-    return slpi_ref_mrmat_route(&s->p, s->sys.N, prec);
+    return slpi_ref_mrmat_route(s->p, s->sys.N, prec);
 }
 
 const char *slpi_ref_unable_reason(const slpi_ref *s)
@@ -186,7 +191,7 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
     int n = s->sys.state_dim;
     long step = s->sys.step;
     s->why[0] = '\0';
-    s->delta[0] = s->p.h;
+    s->delta[0] = s->h;
     for (int k = 1; k <= s->sys.M; k++) {
         s->delta[k] = dW[k - 1];
         if (!isfinite(dW[k - 1])) {
@@ -205,7 +210,8 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
     int domain = 0;   /* the last attempt met a domain error: no key is its remedy */
     slpi_ref_iterations_take();
     slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
-    for (long prec = s->p.prec; prec > 0; prec = slpi_ref_next_prec(prec, s->p.prec_max)) {
+    for (long prec = slpi_view_cert(s->p)->prec; prec > 0;
+         prec = slpi_ref_next_prec(prec, slpi_view_cert(s->p)->prec_max)) {
         slpi_ref_watch_prec(prec);
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
@@ -242,9 +248,9 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
         snprintf(remedy, sizeof remedy, "set propagation=lohner (radii grow far slower)");
     else
         snprintf(remedy, sizeof remedy, "set prec_max=%ld (a higher precision cap), or fewer steps",
-                 2 * s->p.prec_max);
+                 2 * slpi_view_cert(s->p)->prec_max);
     snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.100s%s%s", step,
-             s->p.prec_max, why, remedy[0] ? "; " : "", remedy);
+             slpi_view_cert(s->p)->prec_max, why, remedy[0] ? "; " : "", remedy);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
 }

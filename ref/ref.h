@@ -24,8 +24,9 @@
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"
 #include "slpi/ref.h"
-#include "core/problem-struct.h"
 #include "ref/scheme.h"
+
+typedef struct slpi_plan slpi_plan; /* slpi/plan.h */
 
 #define SLPI_REF_LOHNER_MAX 64
 
@@ -37,7 +38,9 @@ typedef struct {
 } slpi_ref_lohner_set;
 
 struct slpi_ref {
-    slpi_problem p;
+    const slpi_plan *plan; /* a reference (slpi_plan_ref), released by slpi_ref_free */
+    const slpi_problem *p; /* the plan's finished problem, read through its views (core/view-*.h) */
+    double h;              /* the step size: the plan's h until slpi_ref_set_step changes it */
     slpi_ref_system sys;
     const slpi_ref_scheme *scheme;
     double *delta;            /* (h, dW_1..dW_M) */

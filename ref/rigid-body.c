@@ -10,7 +10,8 @@
  * after Pi; only the SVI scheme updates it (Noether J = R Pi, 004 eq. (59)). */
 #include "slpi/errors.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-system.h"
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 #include <math.h>
@@ -36,7 +37,7 @@ static void velocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr x, s
         }
         return;
     }
-    switch (s->p->rb.noise) {
+    switch (slpi_view_system(s->p)->rb.noise) {
     case SLPI_RB_NOISE_ISO_QUAD:
     case SLPI_RB_NOISE_ISO_QUAD1:
         arb_mul(g + (k - 1), x + (k - 1), &d->amp, prec);
@@ -63,7 +64,8 @@ static void dvelocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr w, 
     _arb_vec_zero(g, 3);
     if (k == 0)
         velocity(s, 0, g, w, prec);
-    else if (s->p->rb.noise == SLPI_RB_NOISE_ISO_QUAD || s->p->rb.noise == SLPI_RB_NOISE_ISO_QUAD1)
+    else if (slpi_view_system(s->p)->rb.noise == SLPI_RB_NOISE_ISO_QUAD ||
+             slpi_view_system(s->p)->rb.noise == SLPI_RB_NOISE_ISO_QUAD1)
         arb_mul(g + (k - 1), w + (k - 1), &d->amp, prec);
 }
 
@@ -87,8 +89,7 @@ static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_ptr g = _arb_vec_init(3);
     velocity(s, 0, g, x, prec);
     arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec);            /* x . I^{-1} x */
-    if (s->p->rb.form == SLPI_RB_FORM_SVI)
-        arb_mul_2exp_si(out + 0, out + 0, -1);
+    if (slpi_view_system(s->p)->rb.form == SLPI_RB_FORM_SVI) arb_mul_2exp_si(out + 0, out + 0, -1);
     arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec);            /* |x|^2 */
     if (s->n_inv == 5)                                          /* J = R Pi */
         for (int i = 0; i < 3; i++)
@@ -135,26 +136,26 @@ static void rb_clear(slpi_ref_system *s)
 
 int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    const slong prec = 2 * p->prec_max + 64;   /* parameters: far below any step radius */
+    const slong prec = 2 * slpi_view_cert(p)->prec_max + 64; /* parameters: far below any step radius */
     for (int i = 0; i < 3; i++)
-        if (!(p->rb.inertia[i] > 0) || !isfinite(p->rb.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d]=%g must be > 0",
-                                  i, p->rb.inertia[i]);
-    if (!isfinite(p->rb.amp) || !isfinite(p->rb.h0_scale))
+        if (!(slpi_view_system(p)->rb.inertia[i] > 0) || !isfinite(slpi_view_system(p)->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d]=%g must be > 0", i,
+                                  slpi_view_system(p)->rb.inertia[i]);
+    if (!isfinite(slpi_view_system(p)->rb.amp) || !isfinite(slpi_view_system(p)->rb.h0_scale))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: amp and h0_scale must be finite");
     /* slpi_ref_create validated the problem: core/problem-validate.c refuses this first */
-    if (SLPI_NEVER(p->rb.track_R && p->rb.form != SLPI_RB_FORM_SVI))
+    if (SLPI_NEVER(slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs form svi");
     rb_data *d = flint_malloc(sizeof *d);
     for (int i = 0; i < 3; i++) {
         arb_init(d->inv_inertia + i);
-        arb_set_d(d->inv_inertia + i, p->rb.inertia[i]);
+        arb_set_d(d->inv_inertia + i, slpi_view_system(p)->rb.inertia[i]);
         arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
     }
     arb_init(&d->h0_scale);
-    arb_set_d(&d->h0_scale, p->rb.h0_scale);
+    arb_set_d(&d->h0_scale, slpi_view_system(p)->rb.h0_scale);
     arb_init(&d->amp);
-    arb_set_d(&d->amp, p->rb.amp);
+    arb_set_d(&d->amp, slpi_view_system(p)->rb.amp);
     arb_init(&d->amp3);
     arb_rsqrt_ui(&d->amp3, 3, prec);
     arb_mul(&d->amp3, &d->amp3, &d->amp, prec);
@@ -163,8 +164,8 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->data = d;
     s->clear = rb_clear;
     s->dim = 3;
-    s->state_dim = p->rb.track_R ? 12 : 3;
-    switch (p->rb.noise) {
+    s->state_dim = slpi_view_system(p)->rb.track_R ? 12 : 3;
+    switch (slpi_view_system(p)->rb.noise) {
     case SLPI_RB_NOISE_NONE:      s->M = 0; break;
     case SLPI_RB_NOISE_ISO_QUAD:  s->M = 3; break;
     case SLPI_RB_NOISE_SVI_LIN:   s->M = 3; break;
@@ -185,7 +186,7 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->inv_delta_name[0] = "H0_rel_dev";
     s->inv_rel[0] = 1;
     slpi_ref_so3_casimir_names(s);
-    if (p->rb.track_R) {   /* J = R Pi */
+    if (slpi_view_system(p)->rb.track_R) { /* J = R Pi */
         static const char *const J[3] = { "J_x", "J_y", "J_z" }, *const dJ[3] = { "J_x_dev", "J_y_dev", "J_z_dev" };
         for (int i = 0; i < 3; i++) {
             s->inv_name[2 + i] = J[i];

@@ -12,7 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
 #include "ref/vector-field.h"
 #include "ref/scheme.h"
 #include "core/check.h"
@@ -51,10 +51,11 @@ static int rkmk_check_common(const slpi_ref_system *s, const char *name, slpi_er
 {
     int rc = slpi_ref_check_plain(s, name, err);
     /* slpi_ref_create validated the problem: dexp_order's key range is [0, 8] = [0, DEXP_QMAX] */
-    if (rc == SLPI_OK && SLPI_NEVER(s->p->dexp_order < 0 || s->p->dexp_order > DEXP_QMAX))
+    if (rc == SLPI_OK &&
+        SLPI_NEVER(slpi_view_scheme(s->p)->dexp_order < 0 || slpi_view_scheme(s->p)->dexp_order > DEXP_QMAX))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order=%d outside [0, %d]", name,
-                            s->p->dexp_order, DEXP_QMAX);
-    if (rc == SLPI_OK && s->p->dexp_order > 0 && s->lie == NULL)
+                            slpi_view_scheme(s->p)->dexp_order, DEXP_QMAX);
+    if (rc == SLPI_OK && slpi_view_scheme(s->p)->dexp_order > 0 && s->lie == NULL)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order > 0 needs the bracket", name);
     return rc;
 }
@@ -91,7 +92,7 @@ static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const dou
 {
     (void)why;
     (void)why_len;
-    int g = s->gdim, q = s->p->dexp_order;
+    int g = s->gdim, q = slpi_view_scheme(s->p)->dexp_order;
     arb_ptr mu = _arb_vec_init(s->dim), mu2 = _arb_vec_init(s->dim);
     arb_ptr K1 = _arb_vec_init(g), K2 = _arb_vec_init(g), T2 = _arb_vec_init(g),
             sigma = _arb_vec_init(g);

@@ -23,7 +23,9 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 #include "core/check.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"
@@ -302,13 +304,13 @@ static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcpt
         _arb_vec_sub(dF + 6, dx, t, 3, prec);
     }
     if (dPi != NULL) {
-        if (c->s->p->svi_output == SLPI_SVI_OUT_NODE) {      /* A_c(-x) B */
+        if (slpi_view_scheme(c->s->p)->svi_output == SLPI_SVI_OUT_NODE) { /* A_c(-x) B */
             arb_ptr mx = _arb_vec_init(6);
             _arb_vec_neg(mx, x, 3);
             _arb_vec_neg(mx + 3, dx, 3);
             dAc(dPi, mx, mx + 3, z + 3, dz + 3, c->c, prec);
             _arb_vec_clear(mx, 6);
-        } else {                                             /* tau^T (tau^T Pi_k - f) */
+        } else { /* tau^T (tau^T Pi_k - f) */
             tauT(t, x, c->Pk, prec);
             _arb_vec_sub(t, t, f, 3, prec);
             dtauT(dPi, x, dx, t, prec);
@@ -351,11 +353,11 @@ static void ctx_init(svi_ctx *c, const slpi_ref_system *s, const double *delta, 
 {
     c->s = s;
     c->delta = delta;
-    c->gamma = s->p->system == SLPI_SYS_HEAVY_TOP;
+    c->gamma = slpi_view_system(s->p)->system == SLPI_SYS_HEAVY_TOP;
     c->Pk = _arb_vec_init(3);
     c->Gk = _arb_vec_init(3);
     arb_init(c->c);
-    arb_set_d(c->c, s->p->svi_c);
+    arb_set_d(c->c, slpi_view_scheme(s->p)->svi_c);
     _arb_vec_set(c->Pk, x, 3);
     if (c->gamma)
         _arb_vec_set(c->Gk, x + 3, 3);
@@ -393,7 +395,7 @@ static void svi_output(const svi_ctx *c, arb_ptr out, arb_ptr v, arb_srcptr z, s
     arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, fv = v + 12;
     arb_ptr t = _arb_vec_init(3);
     svi_parts(c, M, Gt, P, Q, fv, z, prec);
-    if (c->s->p->svi_output == SLPI_SVI_OUT_NODE) {
+    if (slpi_view_scheme(c->s->p)->svi_output == SLPI_SVI_OUT_NODE) {
         _arb_vec_neg(t, z + 6, 3);
         Ac(out, t, z + 3, c->c, prec);
     } else {
@@ -529,14 +531,15 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
  * but the heavy top): that this system has its operations is an invariant. */
 static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (p->fixed_iters > 0)
+    if (slpi_view_solver(p)->fixed_iters > 0)
         return slpi_error_set(err, SLPI_EINPUT,
                               "svi: fixed_iters is not supported by the ref path (the "
                               "certified step is the exact solution)");
     if (SLPI_NEVER(slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && s->N == 0))
-        return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "svi: the lp form needs the matrix operations of a "
                               "compact quadratic group, which %s lacks (docs/systems.md#applicability)",
-                              slpi_system_name(p->system));
+                              slpi_system_name(slpi_view_system(p)->system));
     return SLPI_OK;
 }
 

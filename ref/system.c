@@ -6,14 +6,14 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/plan.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "ref/system.h"
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     int rc;
     memset(s, 0, sizeof *s);   /* the constructors fill what they have; every other slot reads NULL */
-    switch (p->system) {
+    switch (slpi_view_system(p)->system) {
     case SLPI_SYS_RIGID_BODY:      rc = slpi_ref_sys_rigid_body(s, p, err); break;
     case SLPI_SYS_HEAVY_TOP:       rc = slpi_ref_sys_heavy_top(s, p, err); break;
     case SLPI_SYS_MANAKOV:         rc = slpi_ref_sys_manakov(s, p, err); break;
@@ -25,9 +25,9 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_p
                   : slpi_error_set(err, SLPI_EINPUT, "ref: a model's system needs its plan");
         break;
     default:
-        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)p->system);
+        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)slpi_view_system(p)->system);
     }
-    s->name = slpi_system_name(p->system);
+    s->name = slpi_system_name(slpi_view_system(p)->system);
     return rc;
 }
 

@@ -17,7 +17,7 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-solver.h"
 #include "ref/vector-field.h"
 #include "ref/krawczyk.h"
 #include "ref/scheme.h"
@@ -125,8 +125,8 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
     _arb_vec_set(mu, x, s->dim);
     slpi_ref_time(s, 1, delta, prec);   /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
     tmk_ctx c = { s, delta, mu };
-    if (s->p->fixed_iters > 0) {
-        ok = chord_fixed(&c, sigma, s->p->fixed_iters, prec);
+    if (slpi_view_solver(s->p)->fixed_iters > 0) {
+        ok = chord_fixed(&c, sigma, slpi_view_solver(s->p)->fixed_iters, prec);
         if (!ok)
             snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {

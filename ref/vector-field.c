@@ -6,7 +6,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "ref/vector-field.h"
 
 /* out += c * v, c an exact double */
@@ -78,6 +78,6 @@ int slpi_ref_check_plain(const slpi_ref_system *s, const char *scheme, slpi_erro
         return slpi_error_set(err, SLPI_EINPUT,
                               "ref: scheme %s acts on the Lie-Poisson variable only; the "
                               "state of %s carries R (form svi): use scheme svi",
-                              scheme, slpi_system_name(s->p->system));
+                              scheme, slpi_system_name(slpi_view_system(s->p)->system));
     return SLPI_OK;
 }

@@ -61,9 +61,9 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
     c->checkpoint = checkpoint;
     c->checkpoint_every = checkpoint_every > 0 ? checkpoint_every : 1;
     c->resume = resume;
-    c->exact_value = slpi_weak_exact_sde(p->rb.amp, p->T);
+    c->exact_value = slpi_weak_exact_sde(p->sys.rb.amp, p->grid.T);
     c->threads = threads;
-    c->base.level = -1;
+    c->base.grid.level = -1;
     return rc;
 }
 

@@ -77,9 +77,9 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     int rc = slpi_problem_build(p, tok[0], NULL, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
     if (rc == SLPI_OK && a->seed_offset) {   /* a confirmatory run: noise never used */
-        p->seed += a->seed_offset;
+        p->noise.seed += a->seed_offset;
         size_t l = strlen(args);
-        snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)p->seed);
+        snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)p->noise.seed);
     }
     return rc;
 }
@@ -163,9 +163,9 @@ int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, 
         slpi_audit_unable(c, "case: %s", err.msg);
         return -1;
     }
-    p->steps = steps;
-    p->T = 0;
-    p->level = -1;
+    p->grid.steps = steps;
+    p->grid.T = 0;
+    p->grid.level = -1;
     return 0;
 }
 

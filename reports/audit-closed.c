@@ -12,7 +12,9 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/noise.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/vec.h"
 #include "fast/lie-ops.h"
 #include "gaps/gaps.h"
@@ -143,12 +145,16 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi
         return;
     }
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), d);
-    snprintf(c->evidence, sizeof c->evidence, "missed drift of stochastic Lie-Euler, |1/2 sum_k "
+    snprintf(c->evidence, sizeof c->evidence,
+             "missed drift of stochastic Lie-Euler, |1/2 sum_k "
              "ad*_{D xi_k[V_k]} mu| / sum_k |xi_k| |V_k| (V_k = ad*_{xi_k} mu), max over 20 random mu, "
              "for %s%s%.440s: %.3e (%s %.2s %.24s); zero means RKMK-LE is Stratonovich-consistent",
-             ctl == 1 ? "the so(3) control H_1 = a x_1 x_2" : ctl == 2 ? "the so(3) control H_1 = a "
-             "x_1^2/2" : "the noise of ", ctl ? "" : slpi_system_name(p.system), ctl ? "" : args, d,
-             slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+             ctl == 1       ? "the so(3) control H_1 = a x_1 x_2"
+                 : ctl == 2 ? "the so(3) control H_1 = a "
+                              "x_1^2/2"
+                            : "the noise of ",
+             ctl ? "" : slpi_system_name(slpi_view_system(&p)->system), ctl ? "" : args, d, slpi_audit_meets(c),
+             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* legap x1x2|x1sq KMIN KMAX PATHS LO HI (X4): the rms gap between Lie-Euler and the
@@ -266,20 +272,20 @@ void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const s
     slpi_gaps_svi_result r;
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
     int k = slpi_audit_get(ck, "QTY")->e;   /* xi ident mid (the table) */
-    if (slpi_gaps_svi_identities(&p, p.steps, &r, &err)) {
+    if (slpi_gaps_svi_identities(&p, slpi_view_grid(&p)->steps, &r, &err)) {
         slpi_audit_unable(c, "sviident: %s", err.msg);
         return;
     }
     double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
-    double cc = p.svi_c;
+    double cc = slpi_view_scheme(&p)->svi_c;
     snprintf(c->evidence, sizeof c->evidence,
              "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
              "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
              "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
              "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
              "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
-             r.steps, cc, p.h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
+             r.steps, cc, slpi_view_grid(&p)->h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
              slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
@@ -333,11 +339,13 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
     double v = r.failed ? INFINITY : band ? spread : r.ratio;
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
-    double cc = p.svi_c;
-    int l = snprintf(c->evidence, sizeof c->evidence, "one SVI step (c = %+g, "
-        "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
-        "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
-        "threshold; ", cc, p.h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);
+    double cc = slpi_view_scheme(&p)->svi_c;
+    int l = snprintf(c->evidence, sizeof c->evidence,
+                     "one SVI step (c = %+g, "
+                     "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
+                     "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
+                     "threshold; ",
+                     cc, slpi_view_grid(&p)->h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);
     if (r.failed)
         snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
                  "the fixed point of (64) was not "
@@ -383,7 +391,7 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
     int k = slpi_audit_get(ck, "QTY")->e;   /* group proj half equiv (the table) */
     double aw = slpi_audit_get(ck, "A")->r;
-    if (slpi_gaps_lifted(&p, aw, p.steps, 1, &r, &err)) {
+    if (slpi_gaps_lifted(&p, aw, slpi_view_grid(&p)->steps, 1, &r, &err)) {
         slpi_audit_unable(c, "lifted: %s", err.msg);
         return;
     }
@@ -395,10 +403,10 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
              "the fast ISOMP step: %.3e relative at (h, dW), %.3e at (h/2, dW/2); equivariance "
              "|Phi(gQ, gP) - g Phi(Q, P)| = %.2e; checked: %s %s %s",
              aw,
-             aw == 0.5    ? "consistent form, docs/schemes.md#isomp"
-             : aw == 0.25 ? "printed (21)-(22)"
-                          : "other",
-             r.steps, p.h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
+             aw == 0.5        ? "consistent form, docs/schemes.md#isomp"
+                 : aw == 0.25 ? "printed (21)-(22)"
+                              : "other",
+             r.steps, slpi_view_grid(&p)->h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
              slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }

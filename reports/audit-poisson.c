@@ -11,7 +11,8 @@
 #include "slpi/problem.h"
 #include "slpi/fast.h"
 #include "core/slpi-flint.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
 
@@ -66,25 +67,34 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const sl
         slpi_audit_outcome(c, pass, arf_get_d(arb_midref(d1), ARF_RND_NEAR));
         if (rigorous) {
             char how[96];
-            if (p.scheme == SLPI_SCHEME_SVI)
-                snprintf(how, sizeof how, "svi, c = %+g; Jacobian by the implicit function theorem", p.svi_c);
+            if (slpi_view_scheme(&p)->scheme == SLPI_SCHEME_SVI)
+                snprintf(how, sizeof how, "svi, c = %+g; Jacobian by the implicit function theorem",
+                         slpi_view_scheme(&p)->svi_c);
             else
                 snprintf(how, sizeof how, "isomp; the scheme's certified step Jacobian");
-            snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s in Arb "
+            snprintf(c->evidence, sizeof c->evidence,
+                     "one step at h = %g with %s (%s in Arb "
                      "balls, ref/): max |D hat(Pi) D^T - hat(Pi_1)| in [%.4e, %.4e] %s %s %.1e; the "
-                     "enclosure %s 0", p.h, noise, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses",
-                     op->s, thr, lo1 > 0 ? "excludes" : "contains");
+                     "enclosure %s 0",
+                     slpi_view_grid(&p)->h, noise, how, lo1 > 0 ? lo1 : 0.0, hi1, pass ? "meets" : "misses", op->s, thr,
+                     lo1 > 0 ? "excludes" : "contains");
         } else {
-            snprintf(c->evidence, sizeof c->evidence, "one step at h = %g with %s (%s%s), %s: max |D Phi J "
-                 "D Phi^T - J o Phi| in [%.4e, %.4e] with central differences eps = %.0e (%.4e at "
-                 "eps/2: the FD remainder scale) %s %s %.1e%s", p.h, noise, slpi_scheme_name(p.scheme),
-                 p.scheme == SLPI_SCHEME_SVI ? (p.svi_c < 0 ? ", c = -1/4" : ", c = +1/4") : "",
-                 certified ? "certified Arb balls of the exact scheme's difference quotients" :
-                 "fast path (binary64)", lo1 > 0 ? lo1 : 0.0, hi1, EPS_FD,
-                 arf_get_d(arb_midref(d2), ARF_RND_NEAR), pass ? "meets" : "misses", op->s, thr,
-                 certified && lo1 > 0 && fabs(m1 - m2) < 1e-3 * m1 ?
-                 "; the enclosure excludes 0 and does not change with eps: a defect of the scheme, "
-                 "not of the difference quotient" : "");
+            snprintf(c->evidence, sizeof c->evidence,
+                     "one step at h = %g with %s (%s%s), %s: max |D Phi J "
+                     "D Phi^T - J o Phi| in [%.4e, %.4e] with central differences eps = %.0e (%.4e at "
+                     "eps/2: the FD remainder scale) %s %s %.1e%s",
+                     slpi_view_grid(&p)->h, noise, slpi_scheme_name(slpi_view_scheme(&p)->scheme),
+                     slpi_view_scheme(&p)->scheme == SLPI_SCHEME_SVI
+                         ? (slpi_view_scheme(&p)->svi_c < 0 ? ", c = -1/4" : ", c = +1/4")
+                         : "",
+                     certified ? "certified Arb balls of the exact scheme's difference quotients"
+                               : "fast path (binary64)",
+                     lo1 > 0 ? lo1 : 0.0, hi1, EPS_FD, arf_get_d(arb_midref(d2), ARF_RND_NEAR),
+                     pass ? "meets" : "misses", op->s, thr,
+                     certified && lo1 > 0 && fabs(m1 - m2) < 1e-3 * m1
+                         ? "; the enclosure excludes 0 and does not change with eps: a defect of the scheme, "
+                           "not of the difference quotient"
+                         : "");
         }
     }
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);

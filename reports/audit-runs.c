@@ -39,7 +39,7 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
     long rows = 64L * 1000 * 1000 / row_bytes;
     if (rows > 20000) rows = 20000;
     if (rows < 2) rows = 2;
-    p->output_every = p->steps > rows ? (int)((p->steps + rows - 1) / rows) : 1;
+    p->grid.output_every = p->grid.steps > rows ? (int)((p->grid.steps + rows - 1) / rows) : 1;
     slpi_audit_figure_name(c, name, 64);
     if (snprintf(data, ndata, "%s/data/%s.tsv", a->outdir, name) >= (int)ndata) {
         slpi_audit_unable(c, "the report folder's path is too long for its data file %s", name);
@@ -93,15 +93,15 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     double v = res.diag_maxchange[k], thr = slpi_audit_get(ck, "X")->r;
     slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, v, thr), v);
     slpi_audit_num(c, "steps", (double)res.steps_done);
-    slpi_audit_num(c, "h", p.h);
-    slpi_audit_num(c, "T", p.h * (double)res.steps_done);
+    slpi_audit_num(c, "h", p.grid.h);
+    slpi_audit_num(c, "T", p.grid.h * (double)res.steps_done);
     char rows[96] = "";
-    if (p.output_every > 1)
-        snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.output_every);
+    if (p.grid.output_every > 1)
+        snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.grid.output_every);
     snprintf(c->evidence, sizeof c->evidence,
              "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
              "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations",
-             diag, diag, v, res.steps_done, p.h, p.h * (double)res.steps_done, rows, slpi_audit_meets(c),
+             diag, diag, v, res.steps_done, p.grid.h, p.grid.h * (double)res.steps_done, rows, slpi_audit_meets(c),
              slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
@@ -148,7 +148,7 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     snprintf(c->evidence, sizeof c->evidence,
              "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
              "the case, %.3e with %s: ratio %.3g %s %s %s",
-             diag, diag, res.steps_done, p.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
+             diag, diag, res.steps_done, p.grid.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
              c->kase, name, other);
 }
@@ -178,12 +178,12 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
     }
     slpi_traj_free(&t);
     slpi_audit_outcome(c, dev <= 1e-12 * fmax(1, r0), dev);
-    snprintf(c->evidence, sizeof c->evidence, "trajectory of coordinates %d..%d over T = %.6g "
+    snprintf(c->evidence, sizeof c->evidence,
+             "trajectory of coordinates %d..%d over T = %.6g "
              "(%ld steps, %ld rows written, one per %d step%s) on the sphere of radius %.6f: max ||x(t)| - |x(0)|| "
-             "= %.2e, %s <= 1e-12 max(1, |x(0)|) (figure)", col + 1, col + 3,
-             p.h * (double)res.steps_done, res.steps_done, rows, p.output_every,
-             p.output_every > 1 ? "s" : "", r0, dev,
-             slpi_audit_meets(c));
+             "= %.2e, %s <= 1e-12 max(1, |x(0)|) (figure)",
+             col + 1, col + 3, p.grid.h * (double)res.steps_done, res.steps_done, rows, p.grid.output_every,
+             p.grid.output_every > 1 ? "s" : "", r0, dev, slpi_audit_meets(c));
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
              "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
@@ -213,18 +213,18 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
     double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
     int rc = !x || !grid ? slpi_error_set(&err, SLPI_EINPUT, "out of memory") : SLPI_OK;
     if (!rc) rc = slpi_problem_validate(&p, &err);
-    if (!rc && p.system != SLPI_SYS_EULER_ZEITLIN)
+    if (!rc && p.sys.system != SLPI_SYS_EULER_ZEITLIN)
         rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
     if (!rc) rc = slpi_fast_create(&f, &p, &err);
     if (!rc) rc = slpi_fast_initial_state(f, x, &err);
     fat.f = f;
     if (!rc) rc = slpi_steps_open(&steps, &p, slpi_fast_step_at, &fat, 1, &err);
-    if (!rc) rc = slpi_vort_create(&v, p.ez.N, &err);
+    if (!rc) rc = slpi_vort_create(&v, p.sys.ez.N, &err);
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
     FILE *out = rc ? NULL : fopen(data, "w");
     if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
-    long at[3] = {0, p.steps / 2, p.steps};
+    long at[3] = { 0, p.grid.steps / 2, p.grid.steps };
     double wmax = 0, d2 = 0, n2 = 0;
     for (long s = 0, k = 0; !rc && out && k < 3; s++) {
         if (s == at[k]) {
@@ -262,7 +262,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
         const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
         slpi_audit_outcome(c, slpi_audit_compare(op->e, change, thr->r), change);
-        slpi_audit_num(c, "steps", (double)p.steps);
+        slpi_audit_num(c, "steps", (double)p.grid.steps);
         slpi_audit_num(c, "c2", c2);
         slpi_audit_num(c, "eig", eig);
         snprintf(c->evidence, sizeof c->evidence,
@@ -270,16 +270,18 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
                  "%.2e, eigenvalue departure %.2e",
-                 p.ez.N, p.steps, p.h, NLAT, NLON, p.h * (double)at[1], p.h * (double)at[2], change,
-                 slpi_audit_meets(c), op->s, thr->s, c2, eig);
+                 p.sys.ez.N, p.grid.steps, p.grid.h, NLAT, NLON, p.grid.h * (double)at[1], p.grid.h * (double)at[2],
+                 change, slpi_audit_meets(c), op->s, thr->s, c2, eig);
         char body[5 * SLPI_PATH_MAX];
-        snprintf(body, sizeof body, "unset logscale\nset datafile separator whitespace\n"
+        snprintf(body, sizeof body,
+                 "unset logscale\nset datafile separator whitespace\n"
                  "set multiplot layout 3,1\nset size ratio 0.5\nunset key\n"
-                 "set xtics 60\nset ytics 45\nset cbrange [%.6g:%.6g]\nset xrange [0:360]\nset yrange [-90:90]\nset palette defined (-1 'blue', 0 'white', "
+                 "set xtics 60\nset ytics 45\nset cbrange [%.6g:%.6g]\nset xrange [0:360]\nset yrange [-90:90]\nset "
+                 "palette defined (-1 'blue', 0 'white', "
                  "1 'red')\nset title 't = 0'\nplot '%s' index 0 using 1:2:3 with image\n"
                  "set title 't = %g'\nplot '%s' index 1 using 1:2:3 with image\n"
                  "set title 't = %g'\nplot '%s' index 2 using 1:2:3 with image\nunset multiplot",
-                 -wmax, wmax, data, p.h * (double)at[1], data, p.h * (double)at[2], data);
+                 -wmax, wmax, data, p.grid.h * (double)at[1], data, p.grid.h * (double)at[2], data);
         slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
         strcpy(c->figure, name);
     }
@@ -319,7 +321,7 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
         arb_set_d(x + i, x0[i]);
         arb_set_d(xi + i, x0[i]);
     }
-    for (long s = 0; !rc && s < p.steps; s++) {
+    for (long s = 0; !rc && s < p.grid.steps; s++) {
         slpi_step_status st;
         rc = slpi_steps_take(&steps, s, NULL, &st, &err);
         if (!rc && slpi_step_failed(st)) {
@@ -346,7 +348,7 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
             snprintf(c->evidence, sizeof c->evidence,
                      "certified (Arb, %ld bits): %s = %.3e +- %.3e "
                      "after %ld steps: the ball %s 0",
-                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.steps,
+                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.grid.steps,
                      in ? "contains" : "excludes");
         }
     }
@@ -436,18 +438,18 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
     double dh = slpi_audit_get(ck, "DH")->r, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     long seeds = slpi_audit_get(ck, "SEEDS")->i;
     uint64_t seed0 = 1 + a->seed_offset;   /* seeds seed0 .. seed0 + seeds - 1 */
-    double T = p0.T > 0 ? p0.T : p0.h * (double)p0.steps, hc = INFINITY;
+    double T = p0.grid.T > 0 ? p0.grid.T : p0.grid.h * (double)p0.grid.steps, hc = INFINITY;
     char list[600] = "";
     for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
         int failed = 0, maxit = 0;
         for (long s = 1; s <= seeds && !failed; s++) {
             slpi_problem p = p0;
             slpi_run_result res;
-            p.h = h;
-            p.T = 0;
-            p.level = -1;
-            p.steps = (long)ceil(T / h);
-            p.seed = seed0 + (uint64_t)(s - 1);
+            p.grid.h = h;
+            p.grid.T = 0;
+            p.grid.level = -1;
+            p.grid.steps = (long)ceil(T / h);
+            p.noise.seed = seed0 + (uint64_t)(s - 1);
             int rc = slpi_problem_finish(&p, &err);
             if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
             if (rc == SLPI_EINPUT) {
@@ -508,8 +510,8 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const s
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
-    long steps = p0.steps, q = steps / 4;
-    p0.output_every = steps > 2000 ? (int)(steps / 2000) : 1;
+    long steps = p0.grid.steps, q = steps / 4;
+    p0.grid.output_every = steps > 2000 ? (int)(steps / 2000) : 1;
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
     snprintf(tmp, sizeof tmp, "%s/data/%s-path.tsv", a->outdir, name);
@@ -528,7 +530,7 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const s
     for (long r = 0; !rc && r < np; r++) {
         slpi_problem p = p0;
         slpi_traj t;
-        p.path = (uint64_t)r;
+        p.noise.path = (uint64_t)r;
         rc = run_traj(&p, tmp, &t, &err);
         if (rc) break;
         double dist = 0;
@@ -569,11 +571,12 @@ void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const s
     else
         slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= slpi_audit_get(ck, "X")->r,
                            s[0] > 0 ? s[1] / s[0] : NAN);
-    snprintf(c->evidence, sizeof c->evidence, "%ld paths over T = %g against the noise-free path: the "
+    snprintf(c->evidence, sizeof c->evidence,
+             "%ld paths over T = %g against the noise-free path: the "
              "closest path stays within %.3f, the farthest moves %.3f away (on the unit sphere); rms "
-             "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s", np,
-             p0.h * (double)steps, dmin, dmax, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0,
-             slpi_audit_meets(c), away ? "min <= LO and max >= HI" : "ratio >= X");
+             "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s",
+             np, p0.grid.h * (double)steps, dmin, dmax, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0, slpi_audit_meets(c),
+             away ? "min <= LO and max >= HI" : "ratio >= X");
     /* the numbers behind both readings, for a referee's re-check (docs/claims.md#labels) */
     slpi_audit_num(c, "closest", dmin);
     slpi_audit_num(c, "farthest", dmax);

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "slpi/errors.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "reports/reports.h"
 #include "reports/audit-checks.h"
 
@@ -22,18 +23,18 @@ double slpi_audit_number(const slpi_audit_check *c, const char *name)
  * (Manakov, point vortices); "" otherwise. */
 static void system_size(const slpi_problem *p, char *out, size_t n)
 {
-    switch (p->system) {
+    switch (slpi_view_system(p)->system) {
     case SLPI_SYS_EULER_ZEITLIN:
-        snprintf(out, n, "N = %d, ", p->ez.N);
+        snprintf(out, n, "N = %d, ", slpi_view_system(p)->ez.N);
         break;
     case SLPI_SYS_SINE_EULER:
-        snprintf(out, n, "N = %d, ", p->se.N);
+        snprintf(out, n, "N = %d, ", slpi_view_system(p)->se.N);
         break;
     case SLPI_SYS_MANAKOV:
-        snprintf(out, n, "n = %d, ", p->mk.n);
+        snprintf(out, n, "n = %d, ", slpi_view_system(p)->mk.n);
         break;
     case SLPI_SYS_POINT_VORTICES:
-        snprintf(out, n, "n = %d, ", p->pv.n);
+        snprintf(out, n, "n = %d, ", slpi_view_system(p)->pv.n);
         break;
     default:
         out[0] = 0;
@@ -66,19 +67,22 @@ void slpi_audit_size_words(const slpi_audit *a, const slpi_audit_check *c, char 
         snprintf(out, n, "%s", strcmp(c->kase, "-") ? c->kase : "closed computation");
     else if (sscanf(c->check, "critical %lf %lf %lf %d", &h0, &h1, &dh, &seeds) == 4)
         snprintf(out, n, "%sh = %g..%g by %g, seeds 1..%d, T = %g each", sys, h0, h1, dh, seeds,
-                 p.T > 0 ? p.T : p.h * (double)p.steps);
+                 slpi_view_grid(&p)->T > 0 ? slpi_view_grid(&p)->T
+                                           : slpi_view_grid(&p)->h * (double)slpi_view_grid(&p)->steps);
     else if (!strncmp(c->check, "poisson ", 8) || !strncmp(c->check, "refpoisson ", 11))
-        snprintf(out, n, "%sone step of h = %g", sys, p.h);
+        snprintf(out, n, "%sone step of h = %g", sys, slpi_view_grid(&p)->h);
     else if (sscanf(c->check, "ref %15s %ld", kind, &k) == 2)
-        snprintf(out, n, "%s%ld certified steps of h = %g", sys, k, p.h);
+        snprintf(out, n, "%s%ld certified steps of h = %g", sys, k, slpi_view_grid(&p)->h);
     else if (sscanf(c->check, "lifted %lf %ld", &h0, &k) == 2 || sscanf(c->check, "sviident %ld", &k) == 1)
-        snprintf(out, n, "%s%ld step%s of h = %g", sys, k, k == 1 ? "" : "s", p.h);
+        snprintf(out, n, "%s%ld step%s of h = %g", sys, k, k == 1 ? "" : "s", slpi_view_grid(&p)->h);
     else if (sscanf(c->check, "sviorbit %ld", &k) == 1)
-        snprintf(out, n, "%sone step of h = %g from each point of a %ld x %ld grid of the sphere", sys, p.h, k, 2 * k);
+        snprintf(out, n, "%sone step of h = %g from each point of a %ld x %ld grid of the sphere", sys,
+                 slpi_view_grid(&p)->h, k, 2 * k);
     else if (isfinite(steps) || !strncmp(c->check, "max ", 4) || !strncmp(c->check, "sphere ", 7) ||
              !strncmp(c->check, "versus ", 7) || !strncmp(c->check, "growth ", 7) ||
              !strncmp(c->check, "snapshots ", 10) || !strcmp(c->check, "fails")) {
-        double s = isfinite(steps) ? steps : (double)p.steps, hh = isfinite(h) ? h : p.h;
+        double s = isfinite(steps) ? steps : (double)slpi_view_grid(&p)->steps,
+               hh = isfinite(h) ? h : slpi_view_grid(&p)->h;
         snprintf(out, n, "%s%.0f steps of h = %g (T = %g)", sys, s, hh, isfinite(T) ? T : s * hh);
     } else
         snprintf(out, n, "%s", c->kase);

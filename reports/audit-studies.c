@@ -85,7 +85,7 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
         slpi_audit_unable(c, "case: %s", err.msg);
         return -1;
     }
-    p.level = -1;
+    p.grid.level = -1;
     slpi_conv_init(cfg, &p);
     cfg->kind = kind;
     cfg->kmin = kmin;
@@ -110,7 +110,7 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     if (exact) {
         cfg->phi = SLPI_PHI_X1;
         cfg->exact = 1;
-        cfg->exact_value = slpi_weak_exact_sde(p.rb.amp, p.T);
+        cfg->exact_value = slpi_weak_exact_sde(p.sys.rb.amp, p.grid.T);
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1 --exact");
     }
     char pre[256];
@@ -288,8 +288,8 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     snprintf(c->evidence, sizeof c->evidence,
              "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths,
-             r.refgap, r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
+             L, r.h[r.nlev], slpi_scheme_name(cfg.base.sch.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths, r.refgap,
+             r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
              r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
 
@@ -351,9 +351,9 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
         return;
     const slpi_problem *p = &cfg.base;
-    if (p->scheme != k) {
+    if (p->sch.scheme != k) {
         char why[96];
-        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->scheme),
+        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->sch.scheme),
                  slpi_audit_get(ck, "SCHEME")->s);
         slpi_audit_unable(c, "the case runs %s: the quadrature is of the check's scheme", why);
         return;
@@ -361,8 +361,8 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     double h[6], e[6], se[6];
     int use[6];
     for (int i = 0; i < 6; i++) {
-        h[i] = ldexp(p->T, -3 - i);
-        e[i] = fabs(slpi_weak_exact_scheme(k, p->rb.amp, p->T, h[i], p->trunc_ell, 1) - cfg.exact_value);
+        h[i] = ldexp(p->grid.T, -3 - i);
+        e[i] = fabs(slpi_weak_exact_scheme(k, p->sys.rb.amp, p->grid.T, h[i], p->noise.trunc_ell, 1) - cfg.exact_value);
         se[i] = 1e-3 * e[i];
         use[i] = 1;
     }
@@ -386,7 +386,7 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
              "Monte Carlo of x_1(T) through the implemented %s step (%ld coupled paths) %s the "
              "quadrature's level differences E x_1 at h = T 2^-%d..T 2^-%d minus the next finer "
              "(to T 2^-%d): %s: max |z| = %.2f (%s 4)",
-             p->rb.amp * p->rb.amp * p->T, e[0], e[1], e[2], e[3], e[4], e[5], s, lo, hi,
+             p->sys.rb.amp * p->sys.rb.amp * p->grid.T, e[0], e[1], e[2], e[3], e[4], e[5], s, lo, hi,
              slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with", r.level[0],
              r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];

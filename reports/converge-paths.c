@@ -62,21 +62,21 @@ static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast
                       slpi_error *err)
 {
     slpi_problem p = c->base;
-    p.scheme = k;
-    if (k != c->base.scheme) {
+    p.sch.scheme = k;
+    if (k != c->base.sch.scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
         slpi_problem q = c->base;
-        int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.scheme), err);
+        int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.sch.scheme), err);
         if (rc != SLPI_OK) return rc;
-        p.tol = q.tol;
-        p.maxit = q.maxit;
-        p.on_cap = q.on_cap;
-        p.fixed_iters = q.fixed_iters;
-        p.warm_start = q.warm_start;
+        p.sol.tol = q.sol.tol;
+        p.sol.maxit = q.sol.maxit;
+        p.sol.on_cap = q.sol.on_cap;
+        p.sol.fixed_iters = q.sol.fixed_iters;
+        p.sch.warm_start = q.sch.warm_start;
     }
-    p.level = l;
-    p.refine = 0;
-    p.noise_file[0] = 0;
+    p.grid.level = l;
+    p.noise.refine = 0;
+    p.noise.noise_file[0] = 0;
     int rc = slpi_problem_finish(&p, err);
     if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
     return rc;
@@ -97,9 +97,8 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     memset(w, 0, sizeof *w);
     int rc = SLPI_OK;
     for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++)
-        if ((rc = make_level(c, c->base.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
-    if (rc == SLPI_OK && (rc = make_level(c, c->base.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK)
-        w->nf++;
+        if ((rc = make_level(c, c->base.sch.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
+    if (rc == SLPI_OK && (rc = make_level(c, c->base.sch.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK) w->nf++;
     if (rc == SLPI_OK && c->indep
         && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
         w->nf++;
@@ -147,7 +146,7 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
         for (int i = 0; i <= c->L - c->kmin; i++)
             w->lev[q * (c->L - c->kmin + 1) + i] = w->hier + (size_t)(q + 1) * 2 * (size_t)w->S - (2 * w->S >> i);
     for (int i = 0; i < w->nf; i++)
-        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->h, c->base.trunc_ell);
+        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->grid.h, c->base.noise.trunc_ell);
     w->x = w->noise + seg * (size_t)w->B;
     w->traj = w->x + nf * d * (size_t)w->B;
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
@@ -171,8 +170,8 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     for (int r0 = 0; r0 < n; r0 += w->tile) {
         int nt = n - r0 < w->tile ? n - r0 : w->tile;
         for (int k = 0; k < M; k++) {
-            slpi_noise_levels(c->base.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, ldexp(c->base.T, -c->L),
-                              nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            slpi_noise_levels(c->base.noise.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
+                              ldexp(c->base.grid.T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
                 double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
@@ -203,7 +202,7 @@ static void note_failure(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi
     f->path = (long long)path;
     f->object = i;
     f->level = level_of(c, ly, i);
-    f->h = slpi_fast_problem(w->f[i])->h;
+    f->h = slpi_fast_problem(w->f[i])->grid.h;
     f->step = step;
     f->status = st;
     f->iterations = info->iterations;
@@ -222,8 +221,8 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
     if (w->kind[i] != SLPI_FAST_SOA_NONE) {
         bad = w->kind[i] == SLPI_FAST_SOA_ISOMP
-                  ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->lane_out)
-                  : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->h, x, dW, &w->iters, w->lane_out);
+            ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->grid.h, x, dW, &w->iters, w->lane_out)
+            : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->grid.h, x, dW, &w->iters, w->lane_out);
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {

@@ -14,6 +14,8 @@
 #include "core/expr.h"
 #include "fast/model-tape.h"
 #include "reports/converge.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 
 /* The algebra whose coordinate names are the problem's state layout (slpi_problem_state_name);
  * 0 when the layout is no algebra's (the SVI forms' rotation matrices). */
@@ -21,7 +23,7 @@ static int layout_algebra(slpi_algebra *a, const slpi_problem *p)
 {
     char text[32];
     slpi_error e;
-    switch (p->system) {
+    switch (slpi_view_system(p)->system) {
     case SLPI_SYS_MODEL:
         if (!slpi_problem_algebra(p)) return 0;
         *a = *slpi_problem_algebra(p);
@@ -33,16 +35,16 @@ static int layout_algebra(slpi_algebra *a, const slpi_problem *p)
         snprintf(text, sizeof text, "se3");
         break;
     case SLPI_SYS_MANAKOV:
-        snprintf(text, sizeof text, "so(%d)", p->mk.n);
+        snprintf(text, sizeof text, "so(%d)", slpi_view_system(p)->mk.n);
         break;
     case SLPI_SYS_POINT_VORTICES:
-        snprintf(text, sizeof text, "so3^%d", p->pv.n);
+        snprintf(text, sizeof text, "so3^%d", slpi_view_system(p)->pv.n);
         break;
     case SLPI_SYS_EULER_ZEITLIN:
-        snprintf(text, sizeof text, "su(%d)", p->ez.N);
+        snprintf(text, sizeof text, "su(%d)", slpi_view_system(p)->ez.N);
         break;
     case SLPI_SYS_SINE_EULER:
-        snprintf(text, sizeof text, "su(%d)", p->se.N);
+        snprintf(text, sizeof text, "su(%d)", slpi_view_system(p)->se.N);
         break;
     default:
         return 0;
@@ -68,15 +70,15 @@ int slpi_conv_phi_parse(slpi_expr *e, const slpi_problem *p, const char *text, s
                               "phi=%.80s: the state of %s (coordinates %s, ...) has no names an "
                               "expression can read; use --phi sin2pi | x1, or a form whose state is an algebra's "
                               "(docs/noise.md#functionals)",
-                              text, slpi_system_name(p->system), first);
+                              text, slpi_system_name(slpi_view_system(p)->system), first);
     }
     /* a model's parameters are read as in its Hamiltonians */
     slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
-    int npar = p->system == SLPI_SYS_MODEL ? p->model.nparam : 0;
+    int npar = slpi_view_system(p)->system == SLPI_SYS_MODEL ? slpi_view_system(p)->model.nparam : 0;
     for (int i = 0; i < npar; i++) {
-        par[i].name = p->model.param_name[i];
-        par[i].text = p->model.param_text[i];
-        par[i].value = p->model.param[i];
+        par[i].name = slpi_view_system(p)->model.param_name[i];
+        par[i].text = slpi_view_system(p)->model.param_text[i];
+        par[i].value = slpi_view_system(p)->model.param[i];
         par[i].used = NULL;
     }
     return slpi_expr_parse(e, "phi", text, &a, npar, par, err);
@@ -106,7 +108,9 @@ double slpi_conv_phi_eval(const slpi_conv_cfg *c, const slpi_expr *e, const doub
                 v[i] = 3.14159265358979323846;
                 break;
             case SLPI_EXPR_TIME:
-                v[i] = (c->base.system == SLPI_SYS_MODEL ? c->base.model.t0 : 0) + c->base.T;
+                v[i] =
+                    (slpi_view_system(&c->base)->system == SLPI_SYS_MODEL ? slpi_view_system(&c->base)->model.t0 : 0) +
+                    slpi_view_grid(&c->base)->T;
                 break; /* X(t0 + T) */
             default:
                 v[i] = slpi_fast_tape_value(n, n->a >= 0 ? v[n->a] : 0, n->b >= 0 ? v[n->b] : 0);

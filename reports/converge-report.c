@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "reports/reports.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
@@ -25,11 +28,13 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     fputs("# slpi-converge 1\n", f);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# problem.");
-    fprintf(f, "# slpi converge: %s study, %s on %s%s%s, T = %.17g, seed %llu, paths %llu..%llu"
-            " (%ld), %d batches\n", slpi_conv_kind_name(c->kind), slpi_scheme_name(p->scheme),
-            slpi_system_name(p->system), p->preset[0] ? ", preset " : "", p->preset, p->T,
-            (unsigned long long)p->seed, (unsigned long long)c->path0,
-            (unsigned long long)(c->path0 + (uint64_t)c->paths - 1), r->paths,
+    fprintf(f,
+            "# slpi converge: %s study, %s on %s%s%s, T = %.17g, seed %llu, paths %llu..%llu"
+            " (%ld), %d batches\n",
+            slpi_conv_kind_name(c->kind), slpi_scheme_name(slpi_view_scheme(p)->scheme),
+            slpi_system_name(slpi_view_system(p)->system), slpi_view_system(p)->preset[0] ? ", preset " : "",
+            slpi_view_system(p)->preset, slpi_view_grid(p)->T, (unsigned long long)slpi_view_noise(p)->seed,
+            (unsigned long long)c->path0, (unsigned long long)(c->path0 + (uint64_t)c->paths - 1), r->paths,
             c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32));
     fprintf(f, "# levels %d..%d, reference level %d (same scheme)", c->kmin, c->kmax, c->L);
     if (c->indep) fprintf(f, " and %s (independent)", slpi_scheme_name(c->indep_scheme));

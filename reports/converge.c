@@ -59,7 +59,10 @@
 #include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/run.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/checkpoint.h"
 #include "core/clock.h"
 #include "reports/converge.h"
@@ -95,7 +98,7 @@ void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base)
 
 static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
 {
-    if (!(c->base.T > 0))
+    if (!(slpi_view_grid(&c->base)->T > 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: T must be given and positive");
     if (c->kmin < 0 || c->kmax < c->kmin || c->L <= c->kmax || c->L > 30
         || c->kmax - c->kmin + 1 > SLPI_CONV_MAXLEV - 1)
@@ -115,14 +118,17 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
     if (c->checkpoint && c->nranks > 1)
         return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoints are written by one MPI rank "
                               "only (use threads; a checkpoint resumes under any rank count)");
-    if (c->base.noise_file[0])
+    if (slpi_view_noise(&c->base)->noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
-    const double *x0 = c->base.x0;
-    if (c->exact && !(c->base.system == SLPI_SYS_RIGID_BODY && c->base.rb.noise == SLPI_RB_NOISE_CONST_E3
-                      && c->base.rb.h0_scale == 0 && c->base.n_x0 >= 3 && x0[0] == 1 && x0[1] == 0 && x0[2] == 0))
+    const double *x0 = slpi_view_system(&c->base)->x0;
+    if (c->exact &&
+        !(slpi_view_system(&c->base)->system == SLPI_SYS_RIGID_BODY &&
+          slpi_view_system(&c->base)->rb.noise == SLPI_RB_NOISE_CONST_E3 &&
+          slpi_view_system(&c->base)->rb.h0_scale == 0 && slpi_view_system(&c->base)->n_x0 >= 3 && x0[0] == 1 &&
+          x0[1] == 0 && x0[2] == 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs the so(3) oracle (rigid-body, "
                               "noise=const-e3, h0_scale=0, x0=1,0,0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
     if (c->exact && c->phi != SLPI_PHI_X1)   /* exp(-amp^2 T/2) and the quadrature are E x_1(T) */
@@ -226,7 +232,7 @@ static void get_failures(const slpi_conv_cfg *c, const slpi_conv_layout *ly, con
         f->path = path;
         f->object = obj;
         f->level = obj < ly->nlev ? c->kmin + obj : c->L;
-        f->h = ldexp(c->base.T, -f->level);
+        f->h = ldexp(slpi_view_grid(&c->base)->T, -f->level);
         f->step = (long)q[Q_F_STEP];
         f->status = (slpi_step_status)q[Q_F_STATUS];
         f->iterations = (int)q[Q_F_ITERS];
@@ -238,7 +244,7 @@ void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, 
 {
     int indep = c->indep && f->object == c->kmax - c->kmin + 2;
     snprintf(buf, n, "%s on path %lld, level %d%s (h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-             slpi_scheme_name(indep ? c->indep_scheme : c->base.scheme), f->path, f->level,
+             slpi_scheme_name(indep ? c->indep_scheme : slpi_view_scheme(&c->base)->scheme), f->path, f->level,
              indep ? " (independent reference)" : "", f->h, f->step, slpi_step_status_name(f->status), f->iterations,
              f->residual);
 }
@@ -264,7 +270,7 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
     res->nlev = ly->nlev;
     for (int i = 0; i < ly->nl1; i++) {
         res->level[i] = i < ly->nlev ? c->kmin + i : c->L;
-        res->h[i] = ldexp(c->base.T, -res->level[i]);
+        res->h[i] = ldexp(slpi_view_grid(&c->base)->T, -res->level[i]);
     }
     for (int b = 0; b < nb; b++) {
         const double *q = buf + (size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq;
@@ -292,8 +298,9 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
     if (c->kind == SLPI_CONV_WEAK) slpi_conv_mlmc_check(c, ly, buf, nb, res);
     if (c->exact)
         for (int i = 0; i < ly->nl1; i++)
-            res->quad[i] = slpi_weak_exact_scheme(c->base.scheme, c->base.rb.amp, c->base.T,
-                                                  res->h[i], c->base.trunc_ell, ly->trunc);
+            res->quad[i] = slpi_weak_exact_scheme(slpi_view_scheme(&c->base)->scheme,
+                                                  slpi_view_system(&c->base)->rb.amp, slpi_view_grid(&c->base)->T,
+                                                  res->h[i], slpi_view_noise(&c->base)->trunc_ell, ly->trunc);
     return SLPI_OK;
 }
 

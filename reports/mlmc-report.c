@@ -27,8 +27,8 @@ void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f)
     slpi_problem_write(p, f, "# problem.");
     fprintf(f, "# slpi mlmc: %s of E phi(X_T), phi = %s; %s on %s%s%s, T = %.17g, seed %llu\n",
             c->plain ? "plain Monte Carlo" : "multilevel Monte Carlo", slpi_conv_phi_name(&c->conv),
-            slpi_scheme_name(p->scheme), slpi_system_name(p->system), p->preset[0] ? ", preset " : "", p->preset, p->T,
-            (unsigned long long)p->seed);
+            slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system), p->sys.preset[0] ? ", preset " : "",
+            p->sys.preset, p->grid.T, (unsigned long long)p->noise.seed);
     fprintf(f,
             "# requested rmse %.6g (variance <= rmse^2/2, bias <= rmse/sqrt 2), levels %d..%d, %ld pilot paths, "
             "alpha %.3g; %d rounds%s\n",
@@ -39,7 +39,7 @@ void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f)
             "cost", "mean", "var", "N*cost");
     for (int j = 0; j < r->nlev; j++)
         fprintf(f, "%-6d %-24.17g %-10ld %-10ld %-8ld %-8.0f %-14.6e %-10.3e %-10.3e\n", c->l0 + j,
-                ldexp(p->T, -(c->l0 + j)), r->n[j], r->failed[j], r->clipped[j], r->cost[j], r->mean[j], r->var[j],
+                ldexp(p->grid.T, -(c->l0 + j)), r->n[j], r->failed[j], r->clipped[j], r->cost[j], r->mean[j], r->var[j],
                 (double)r->drawn[j] * r->cost[j]);
     fprintf(f, "estimate %.12g  SE %.3e  bias estimate %.3e\n", r->estimate, r->se, r->bias);
     fprintf(f, "cost %.6e steps; plain MC at level %d to the same rmse: %.6e steps (var %.4e); ratio %.3g\n",
@@ -78,7 +78,7 @@ int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE
         clipped += r->clipped[j];
         json_array_append_new(levels,
                               json_pack("{s:i, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}", "level", c->l0 + j, "h",
-                                        ldexp(c->conv.base.T, -(c->l0 + j)), "paths", (json_int_t)r->n[j], "drawn",
+                                        ldexp(c->conv.base.grid.T, -(c->l0 + j)), "paths", (json_int_t)r->n[j], "drawn",
                                         (json_int_t)r->drawn[j], "failed", (json_int_t)r->failed[j], "clipped",
                                         (json_int_t)r->clipped[j], "cost", r->cost[j], "mean", r->mean[j], "var",
                                         r->var[j], "seconds", r->seconds[j]));
@@ -106,7 +106,7 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
     slpi_mlmc_result r;
     slpi_mlmc_init(&c, p);
     if (phi) slpi_conv_phi_set(&c.conv, phi);
-    c.conv.base.level = -1;
+    c.conv.base.grid.level = -1;
     c.conv.threads = threads;
     c.rmse = rmse;
     c.l0 = l0;

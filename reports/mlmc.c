@@ -85,10 +85,10 @@ static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fas
     double *x = buf + (size_t)M * S, *dW = x + dim, *carry = dW + M;
     for (int k = 0; k < M; k++) {
         double *lev[1] = { buf + (size_t)k * S };
-        slpi_noise_levels(p->seed, path, 1, (uint32_t)k, p->h, 0, 0, S, lev);
+        slpi_noise_levels(p->noise.seed, path, 1, (uint32_t)k, p->grid.h, 0, 0, S, lev);
     }
     if (slpi_problem_truncates(p))
-        *clipped += slpi_noise_clip(buf, (size_t)M * S, slpi_noise_threshold(p->h, p->trunc_ell));
+        *clipped += slpi_noise_clip(buf, (size_t)M * S, slpi_noise_threshold(p->grid.h, p->noise.trunc_ell));
     memcpy(x, x0, (size_t)dim * sizeof *x);
     int nc = slpi_fast_carry_get(f, NULL);
     if (nc > 0) { /* a cold start, as every path of a study */
@@ -109,14 +109,14 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
                          slpi_error *err)
 {
     slpi_problem p = c->conv.base;
-    p.level = level_of(c, 0);
-    p.refine = 0;
-    p.noise_file[0] = 0;
+    p.grid.level = level_of(c, 0);
+    p.noise.refine = 0;
+    p.noise.noise_file[0] = 0;
     int nt = 1, rc = slpi_problem_finish(&p, err);
     if (rc == SLPI_OK) rc = slpi_threads_resolve(c->conv.threads, "mlmc", &nt, err);
     if (rc != SLPI_OK) return rc;
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p), bad = SLPI_OK;
-    size_t S = (size_t)1 << p.level;
+    size_t S = (size_t)1 << p.grid.level;
     long clip = 0;
     slpi_error first = { 0, "" };
     OMP(omp parallel num_threads(nt) reduction(+ : clip))
@@ -128,7 +128,8 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
         double *buf =
             malloc(((size_t)(M > 0 ? M : 1) * S + 3 * (size_t)dim + (size_t)M + (size_t)nc + 1) * sizeof *buf);
         double *x0 = buf ? buf + (size_t)(M > 0 ? M : 1) * S + 2 * (size_t)dim + (size_t)M + (size_t)nc + 1 : NULL;
-        if (wrc == SLPI_OK && !buf) wrc = slpi_error_set(&e, SLPI_EINPUT, "mlmc: out of memory (2^%d steps)", p.level);
+        if (wrc == SLPI_OK && !buf)
+            wrc = slpi_error_set(&e, SLPI_EINPUT, "mlmc: out of memory (2^%d steps)", p.grid.level);
         if (wrc == SLPI_OK) {
             int given = slpi_problem_explicit_x0(&p, x0, &e);
             if (given < 0)
@@ -139,7 +140,7 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
         OMP(omp for schedule(dynamic, 16))
         for (long i = 0; i < n; i++) {
             if (wrc == SLPI_OK && slpi_interrupt_pending())
-                wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", p.level);
+                wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", p.grid.level);
             if (wrc != SLPI_OK) continue;
             v[i] = bottom_path(c, phi, f, &p, path0 + (uint64_t)i, x0, buf, &clip);
         }

@@ -32,14 +32,14 @@ static inline int su_problem(slpi_problem *p, slpi_system_id s, slpi_scheme_id k
 {
     slpi_error err;
     slpi_problem_init(p, s, k);
-    p->mk.n = 4;
-    p->ez.N = 3;
-    p->ez.ic_lmax = 2;
-    p->se.N = 3;
-    p->h = 0.05;
-    p->steps = SU_STEPS;
-    p->prec = prec;
-    if (p->prec_max < prec) p->prec_max = prec;
+    p->sys.mk.n = 4;
+    p->sys.ez.N = 3;
+    p->sys.ez.ic_lmax = 2;
+    p->sys.se.N = 3;
+    p->grid.h = 0.05;
+    p->grid.steps = SU_STEPS;
+    p->cert.prec = prec;
+    if (p->cert.prec_max < prec) p->cert.prec_max = prec;
     return slpi_registry_pair(s, k, NULL) != SLPI_NA && slpi_problem_validate(p, &err) == SLPI_OK;
 }
 
@@ -59,8 +59,8 @@ static inline int su_ref_run(const slpi_problem *p, const double *x0, const doub
     slpi_ref *r = NULL;
     slpi_error err;
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p), ok = 1;
-    TEST_CHECKF(slpi_ref_create(&r, p, &err) == SLPI_OK, "ref %s/%s: %s", slpi_system_name(p->system),
-                slpi_scheme_name(p->scheme), err.msg);
+    TEST_CHECKF(slpi_ref_create(&r, p, &err) == SLPI_OK, "ref %s/%s: %s", slpi_system_name(p->sys.system),
+                slpi_scheme_name(p->sch.scheme), err.msg);
     if (!r) return 0;
     for (int i = 0; i < dim; i++) arb_set_d(x + i, x0[i]);
     for (long n = 0; ok && n < SU_STEPS; n++) {
@@ -98,20 +98,21 @@ static inline void su_fast_vs_ref_with(slpi_scheme_id k, int sys, void (*tweak)(
         if (f && su_ref_run(&p, x0, dW, b)) {
             slpi_score sc;
             slpi_score_vector(x, b, dim, slpi_score_unit(SU_STEPS, SLPI_U_BINARY64), 0, &sc);
-            printf("  %s/%s: fast vs certified after %d steps: ratio in [%.3g, %.3g]\n",
-                   slpi_system_name(p.system), slpi_scheme_name(k), SU_STEPS, sc.lo, sc.hi);
+            printf("  %s/%s: fast vs certified after %d steps: ratio in [%.3g, %.3g]\n", slpi_system_name(p.sys.system),
+                   slpi_scheme_name(k), SU_STEPS, sc.lo, sc.hi);
             TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS, "%s/%s: ratio %.3g",
-                        slpi_system_name(p.system), slpi_scheme_name(k), sc.hi);
+                        slpi_system_name(p.sys.system), slpi_scheme_name(k), sc.hi);
             double big = 0;
             for (int i = 0; i < dim; i++) big = fmax(big, fabs(x[i]));
             int i = (int)test_rand_int(dim);
             x[i] += 1e-9 * big;
             slpi_score_vector(x, b, dim, slpi_score_unit(SU_STEPS, SLPI_U_BINARY64), 0, &sc);
-            TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_FAIL, "%s/%s: a state off by 1e-9 scores %.3g",
-                        slpi_system_name(p.system), slpi_scheme_name(k), sc.hi);
+            TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_FAIL,
+                        "%s/%s: a state off by 1e-9 scores %.3g", slpi_system_name(p.sys.system), slpi_scheme_name(k),
+                        sc.hi);
             systems++;
         } else {
-            TEST_CHECKF(0, "%s/%s: certified run UNABLE", slpi_system_name(p.system), slpi_scheme_name(k));
+            TEST_CHECKF(0, "%s/%s: certified run UNABLE", slpi_system_name(p.sys.system), slpi_scheme_name(k));
         }
         slpi_fast_free(f);
         _arb_vec_clear(b, dim);
@@ -168,7 +169,7 @@ static inline void su_ref_structure(slpi_scheme_id k, su_structure kind)
             for (int i = 0; i < dim; i++) overlap &= arb_overlaps(a + i, b + i);
             double ra = su_radius(a, dim), rb = su_radius(b, dim);
             TEST_CHECKF(overlap && rb < ra, "%s/%s: 128 and 256 bits: overlap %d, radii %.3g %.3g",
-                        slpi_system_name(p.system), slpi_scheme_name(k), overlap, ra, rb);
+                        slpi_system_name(p.sys.system), slpi_scheme_name(k), overlap, ra, rb);
             slpi_ref *r = NULL;
             slpi_ref_diag d;
             slpi_ref_diag_init(&d);
@@ -177,28 +178,29 @@ static inline void su_ref_structure(slpi_scheme_id k, su_structure kind)
             for (int i = 0; i < d.n; i++) {
                 if (!su_casimir(d.name[i]) || arb_is_finite(d.value + i) == 0) continue;
                 int zero = arb_contains_zero(d.value + i);
-                int keeps = kind == SU_KEEPS_CASIMIRS || (kind == SU_KEEPS_QUADRATIC && su_quadratic(p.system, d.name[i]));
-                int breaks = (kind == SU_KEEPS_NONE && p.system == SLPI_SYS_RIGID_BODY)
-                          || (kind == SU_KEEPS_QUADRATIC && p.system == SLPI_SYS_EULER_ZEITLIN
-                              && strncmp(d.name[i], "C3", 2) == 0);
+                int keeps =
+                    kind == SU_KEEPS_CASIMIRS || (kind == SU_KEEPS_QUADRATIC && su_quadratic(p.sys.system, d.name[i]));
+                int breaks = (kind == SU_KEEPS_NONE && p.sys.system == SLPI_SYS_RIGID_BODY) ||
+                    (kind == SU_KEEPS_QUADRATIC && p.sys.system == SLPI_SYS_EULER_ZEITLIN &&
+                     strncmp(d.name[i], "C3", 2) == 0);
                 if (keeps) {
                     kept++;
-                    TEST_CHECKF(zero, "%s/%s: %s = %s must contain 0", slpi_system_name(p.system),
+                    TEST_CHECKF(zero, "%s/%s: %s = %s must contain 0", slpi_system_name(p.sys.system),
                                 slpi_scheme_name(k), d.name[i], arb_get_str(d.value + i, 10, 0));
                 } else if (breaks) {
                     broken++;
                     TEST_CHECKF(!zero, "%s/%s: %s must exclude 0 (the scheme does not keep it)",
-                                slpi_system_name(p.system), slpi_scheme_name(k), d.name[i]);
+                                slpi_system_name(p.sys.system), slpi_scheme_name(k), d.name[i]);
                 }
             }
             negatives += broken;
             printf("  %s/%s: radii %.3g (128 bits) %.3g (256 bits); %d Casimir departures contain 0, %d exclude it\n",
-                   slpi_system_name(p.system), slpi_scheme_name(k), ra, rb, kept, broken);
+                   slpi_system_name(p.sys.system), slpi_scheme_name(k), ra, rb, kept, broken);
             slpi_ref_diag_clear(&d);
             slpi_ref_free(r);
             systems++;
         } else {
-            TEST_CHECKF(0, "%s/%s: certified run UNABLE", slpi_system_name(p.system), slpi_scheme_name(k));
+            TEST_CHECKF(0, "%s/%s: certified run UNABLE", slpi_system_name(p.sys.system), slpi_scheme_name(k));
         }
         _arb_vec_clear(a, dim);
         _arb_vec_clear(b, dim);

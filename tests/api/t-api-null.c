@@ -58,7 +58,8 @@ static void problems(void)
 
     NULL_CASE(slpi_problem_set_all, where)
     slpi_problem_init(&a, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(slpi_problem_set_all(&a, 2, keys, vals, NULL, &err) == SLPI_OK && a.steps == 7 && a.h == 0.125);
+    TEST_CHECK(slpi_problem_set_all(&a, 2, keys, vals, NULL, &err) == SLPI_OK && a.grid.steps == 7 &&
+               a.grid.h == 0.125);
     char *bad[] = { "tol" }, *badv[] = { "abc" };
     TEST_CHECKF(slpi_problem_set_all(&a, 1, bad, badv, NULL, &err) == SLPI_EINPUT && strstr(err.msg, "tol"),
                 "%s", err.msg);
@@ -132,7 +133,8 @@ static void problems(void)
 
     NULL_CASE(slpi_problem_new, preset)
     slpi_problem *q = slpi_problem_new(NULL), *r = slpi_problem_new("");
-    TEST_CHECK(q && r && memcmp(q, r, sizeof *q) == 0 && q->system == SLPI_SYS_RIGID_BODY && q->scheme == SLPI_SCHEME_ISOMP);
+    TEST_CHECK(q && r && memcmp(q, r, sizeof *q) == 0 && q->sys.system == SLPI_SYS_RIGID_BODY &&
+               q->sch.scheme == SLPI_SCHEME_ISOMP);
 
     NULL_CASE(slpi_problem_free, p)
     slpi_problem_free(NULL);

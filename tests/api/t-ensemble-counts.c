@@ -52,11 +52,12 @@ int main(void)
     slpi_problem q = *p;
     slpi_error err = { 0, "" };
     TEST_CHECKF(slpi_problem_finish(&q, &err) == SLPI_OK, "%s", err.msg);
-    double D = slpi_noise_threshold(q.h, q.trunc_ell), dw[STEPS];
+    double D = slpi_noise_threshold(q.grid.h, q.noise.trunc_ell), dw[STEPS];
     long want = 0;
     for (long k = 0; k < PATHS; k++)
         for (int c = 0; c < slpi_problem_noise_count(&q); c++) {
-            TEST_CHECK(slpi_noise_increments(q.seed, (uint64_t)k, (uint32_t)c, q.h, 0, 0, STEPS, dw, NULL) == SLPI_OK);
+            TEST_CHECK(slpi_noise_increments(q.noise.seed, (uint64_t)k, (uint32_t)c, q.grid.h, 0, 0, STEPS, dw, NULL) ==
+                       SLPI_OK);
             for (int i = 0; i < STEPS; i++) want += dw[i] > D || dw[i] < -D;
         }
     long cl[2], ca[2];

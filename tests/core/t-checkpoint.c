@@ -181,7 +181,7 @@ static void ref_tokens(int propagation)
     slpi_problem p;
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.ref_lohner = propagation;
+    p.cert.ref_lohner = propagation;
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
     /* the state's balls, then in the Lohner form (auto, on ISOMP comm) its set: flags,
      * centre, coefficients, plain ball, basis */
@@ -331,7 +331,7 @@ static void fast_warm_tokens(const char *sys, int ws)
     TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);
     int M = slpi_problem_noise_count(&p), dim = slpi_problem_state_dim(&p);
     double dW[8];   /* h and at most the rigid body's 3 increments */
-    dW[0] = p.h;
+    dW[0] = p.grid.h;
     long steps = 2 + test_rand_int(3);
     for (long k = 0; k < steps; k++) {
         for (int i = 1; i <= M; i++) dW[i] = test_rand_uniform(-0.1, 0.1);

@@ -108,7 +108,7 @@ static void check_coefficients(slpi_system_id s, int N, const char *ic)
     double want = s == SLPI_SYS_EULER_ZEITLIN ? w : w * N * N * N / (16 * 3.14159265358979323846 * 3.14159265358979323846);
     TEST_CHECKF(fabs(f - want) <= 64 * dim * U * want, "%s N=%d: ||X0||_F^2 %.17g, from the coefficients %.17g",
                 slpi_system_name(s), N, f, want);
-    if (s == SLPI_SYS_EULER_ZEITLIN) TEST_CHECK(fabs(w - p.ez.scale * p.ez.scale) <= 8 * n * U);
+    if (s == SLPI_SYS_EULER_ZEITLIN) TEST_CHECK(fabs(w - p.sys.ez.scale * p.sys.ez.scale) <= 8 * n * U);
     printf("  %s N=%d%s%s: x0 binary64 vs certified ratio %.3g, ||X0||_F^2 = %.6f\n", slpi_system_name(s), N,
            ic ? " ic=" : "", ic ? ic : "", sc.hi, f);
     slpi_ref_free(r);

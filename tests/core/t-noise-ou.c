@@ -39,12 +39,12 @@ static slpi_problem rb(long steps, double h, int refine, const char *tau)
 static double *source_rows(const slpi_problem *p, int reverse)
 {
     const int M = slpi_problem_noise_count(p);
-    double *out = calloc((size_t)(p->steps * M), sizeof *out);
+    double *out = calloc((size_t)(p->grid.steps * M), sizeof *out);
     slpi_noise_source *s = NULL;
     slpi_error err = { 0, "" };
     int rc = slpi_noise_source_open(&s, p, &err);
-    for (long i = 0; rc == SLPI_OK && i < p->steps; i++) {
-        long n = reverse ? p->steps - 1 - i : i;
+    for (long i = 0; rc == SLPI_OK && i < p->grid.steps; i++) {
+        long n = reverse ? p->grid.steps - 1 - i : i;
         rc = slpi_noise_source_step(s, n, out + n * M, &err);
     }
     TEST_CHECKF(rc == SLPI_OK, "source: %s", err.msg);
@@ -78,7 +78,7 @@ static void check_law(double h, double tau, int refine)
     double s1 = 0, s2 = 0, s12 = 0;
     const uint64_t base = test_rand_u64() >> 34; /* paths base .. base + R - 1 */
     for (long r = 0; r < R; r++) {
-        p.path = base + (uint64_t)r;
+        p.noise.path = base + (uint64_t)r;
         double *y = source_rows(&p, 0);
         const double a = y[3 * 4], b = y[3 * 5]; /* component 0, steps 4 and 5 */
         s1 += a * a;
@@ -136,7 +136,7 @@ static int same_file(const char *a, const char *b)
 static void check_checkpoint(void)
 {
     slpi_problem p = rb(300, 0x1p-7, 0, "0.05,0,0.5");
-    p.truncate = SLPI_TRUNC_AUTO;
+    p.noise.truncate = SLPI_TRUNC_AUTO;
     char full[] = "/tmp/t-noise-ou-full-XXXXXX", part[] = "/tmp/t-noise-ou-part-XXXXXX",
          ck[] = "/tmp/t-noise-ou-ck-XXXXXX";
     close(mkstemp(full)), close(mkstemp(part)), close(mkstemp(ck));
@@ -181,7 +181,7 @@ static void check_refused(void)
     int rc = slpi_noise_source_open(&s, &p, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "2 values, the problem has 3"), "two of three: '%s'", err.msg);
     p = rb(10, 0x1p-7, 0, "0.1");
-    strcpy(p.noise_file, "/nonexistent/noise");
+    strcpy(p.noise.noise_file, "/nonexistent/noise");
     rc = slpi_noise_source_open(&s, &p, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "with noise_file"), "noise_file: '%s'", err.msg);
     p = rb(10, 0x1p-7, 0, "0.1");

@@ -28,12 +28,20 @@ static void expect_refused(const char *name, const slpi_problem *p, const char *
 /* Write the source's increments of p (steps x M) as a noise file. */
 static void write_file(const slpi_problem *p, const double *dw, int M, int truncated)
 {
-    slpi_noise_header hd = {p->seed, p->path, M, p->h, p->refine, truncated, p->trunc_ell,
-                            truncated ? slpi_noise_threshold(p->h, p->trunc_ell) : 0, 0,
-                            p->steps, 0};
+    slpi_noise_header hd = { p->noise.seed,
+                             p->noise.path,
+                             M,
+                             p->grid.h,
+                             p->noise.refine,
+                             truncated,
+                             p->noise.trunc_ell,
+                             truncated ? slpi_noise_threshold(p->grid.h, p->noise.trunc_ell) : 0,
+                             0,
+                             p->grid.steps,
+                             0 };
     FILE *f = fopen(tmpl, "w");
     slpi_noise_file_write_header(f, &hd);
-    for (long n = 0; n < p->steps; n++) slpi_noise_file_write_row(f, M, dw + n * M);
+    for (long n = 0; n < p->grid.steps; n++) slpi_noise_file_write_row(f, M, dw + n * M);
     fclose(f);
 }
 
@@ -53,21 +61,21 @@ static void check_bad_problems(const slpi_problem *p)
 {
     slpi_error err = {0, ""};
     slpi_problem q = *p;
-    q.path = UINT64_C(1) << 32;
+    q.noise.path = UINT64_C(1) << 32;
     expect_refused("path", &q, "paths are numbered");
     q = *p;
-    q.h = 1.5;
-    q.truncate = SLPI_TRUNC_ON;   /* (auto resolves to off for h >= 1) */
+    q.grid.h = 1.5;
+    q.noise.truncate = SLPI_TRUNC_ON; /* (auto resolves to off for h >= 1) */
     expect_refused("truncation with h >= 1", &q, "truncation needs 0 < h < 1");
-    q.truncate = SLPI_TRUNC_OFF;
+    q.noise.truncate = SLPI_TRUNC_OFF;
     slpi_noise_source *u = NULL;
     TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK);   /* fine untruncated */
     slpi_noise_source_close(u);
     q = *p;
-    q.refine = 41;
+    q.noise.refine = 41;
     expect_refused("refine", &q, "refine=41");
     q = *p;
-    q.h = -1;
+    q.grid.h = -1;
     expect_refused("h", &q, "step size must be positive");
 }
 
@@ -78,15 +86,15 @@ static void check_untruncated(void)
     slpi_error err = {0, ""};
     slpi_noise_source *s = NULL;
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-    p.h = 0x1p-7;
-    p.steps = 100;
-    p.seed = 99;
+    p.grid.h = 0x1p-7;
+    p.grid.steps = 100;
+    p.noise.seed = 99;
     TEST_CHECK(!slpi_problem_truncates(&p) && slpi_problem_noise_count(&p) >= 1);
     TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
-    for (long n = 0; s && n < p.steps; n++) {
+    for (long n = 0; s && n < p.grid.steps; n++) {
         double a, b;
         slpi_noise_source_step(s, n, &a, &err);
-        slpi_noise_increments(p.seed, p.path, 0, p.h, p.refine, (uint64_t)n, 1, &b, NULL);
+        slpi_noise_increments(p.noise.seed, p.noise.path, 0, p.grid.h, p.noise.refine, (uint64_t)n, 1, &b, NULL);
         TEST_CHECK(a == b);
     }
     TEST_CHECK(s && slpi_noise_source_clipped(s) == 0);
@@ -111,40 +119,41 @@ int main(void)
     /* rigid body, iso-quad noise (M = 3), truncation on by default (ISO), h = 2^-3 */
     slpi_problem p;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.h = 0x1p-3;
-    p.steps = test_iters(20000);
-    p.seed = test_rand_u64();
-    p.path = test_rand_u64() >> 40;
-    p.refine = 2;
+    p.grid.h = 0x1p-3;
+    p.grid.steps = test_iters(20000);
+    p.noise.seed = test_rand_u64();
+    p.noise.path = test_rand_u64() >> 40;
+    p.noise.refine = 2;
     const int M = slpi_problem_noise_count(&p);
     TEST_CHECK(M == 3 && slpi_problem_truncates(&p));
-    double D = slpi_noise_threshold(p.h, p.trunc_ell);
+    double D = slpi_noise_threshold(p.grid.h, p.noise.trunc_ell);
     /* the default ell is the papers' 2: D = sqrt(4 h |ln h|) (docs/noise.md#truncation) */
-    TEST_CHECKF(p.trunc_ell == 2 && fabs(D - sqrt(4 * p.h * fabs(log(p.h)))) <= 8 * DBL_EPSILON * D &&
+    TEST_CHECKF(p.noise.trunc_ell == 2 && fabs(D - sqrt(4 * p.grid.h * fabs(log(p.grid.h)))) <= 8 * DBL_EPSILON * D &&
                     slpi_problem_noise_threshold(&p) == D,
-                "default ell %g: D(%a) = %.17g, sqrt(4 h |ln h|) = %.17g", p.trunc_ell, p.h, D,
-                sqrt(4 * p.h * fabs(log(p.h))));
-    double *dw = malloc((size_t)p.steps * (size_t)M * sizeof *dw);
+                "default ell %g: D(%a) = %.17g, sqrt(4 h |ln h|) = %.17g", p.noise.trunc_ell, p.grid.h, D,
+                sqrt(4 * p.grid.h * fabs(log(p.grid.h))));
+    double *dw = malloc((size_t)p.grid.steps * (size_t)M * sizeof *dw);
     slpi_noise_source *s = NULL;
     TEST_CHECKF(slpi_noise_source_open(&s, &p, &err) == SLPI_OK, "%s", err.msg);
     long clipped = 0;
-    for (long n = 0; s && n < p.steps; n++) {
+    for (long n = 0; s && n < p.grid.steps; n++) {
         TEST_CHECK(slpi_noise_source_step(s, n, dw + n * M, &err) == SLPI_OK);
         for (int k = 0; k < M; k++) {
             double g;
-            slpi_noise_increments(p.seed, p.path, (uint32_t)k, p.h, p.refine, (uint64_t)n, 1, &g, NULL);
+            slpi_noise_increments(p.noise.seed, p.noise.path, (uint32_t)k, p.grid.h, p.noise.refine, (uint64_t)n, 1, &g,
+                                  NULL);
             clipped += fabs(g) > D;
             g = g > D ? D : g < -D ? -D : g;
             TEST_CHECKF(memcmp(&g, &dw[n * M + k], sizeof g) == 0, "step %ld comp %d", n, k);
         }
     }
-    printf("t-noise-source: %ld of %ld increments clipped at %.6g\n", clipped, p.steps * M, D);
+    printf("t-noise-source: %ld of %ld increments clipped at %.6g\n", clipped, p.grid.steps * M, D);
     TEST_CHECK(s && slpi_noise_source_clipped(s) == clipped && clipped > 0);
-    TEST_CHECK(s && slpi_noise_source_step(s, p.steps, dw, &err) == SLPI_EINPUT);
+    TEST_CHECK(s && slpi_noise_source_step(s, p.grid.steps, dw, &err) == SLPI_EINPUT);
     TEST_CHECK(s && slpi_noise_source_step(s, -1, dw, &err) == SLPI_EINPUT);
     /* random access (a resumed run, block boundaries anywhere) gives the same bits */
     for (long it = 0; s && it < test_iters(2000); it++) {
-        long n = test_rand_int(p.steps);
+        long n = test_rand_int(p.grid.steps);
         double row[3];
         TEST_CHECK(slpi_noise_source_step(s, n, row, &err) == SLPI_OK);
         TEST_CHECKF(memcmp(row, dw + n * M, sizeof row) == 0, "random access, step %ld", n);
@@ -154,65 +163,71 @@ int main(void)
     /* the same increments through a noise file */
     write_file(&p, dw, M, 1);
     slpi_problem q = p;
-    snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
+    snprintf(q.noise.noise_file, sizeof q.noise.noise_file, "%s", tmpl);
     s = NULL;
     TEST_CHECKF(slpi_noise_source_open(&s, &q, &err) == SLPI_OK, "%s", err.msg);
     double row[3];
     long same = 0;
-    for (long n = 0; s && n < q.steps; n++) {
+    for (long n = 0; s && n < q.grid.steps; n++) {
         slpi_noise_source_step(s, n, row, &err);
         same += memcmp(row, dw + n * M, sizeof row) == 0;
     }
-    TEST_CHECKF(same == q.steps, "%ld of %ld file rows equal the generator's", same, q.steps);
+    TEST_CHECKF(same == q.grid.steps, "%ld of %ld file rows equal the generator's", same, q.grid.steps);
     slpi_noise_source_close(s);
 
     /* mismatched files */
-    q.steps = p.steps + 1;
+    q.grid.steps = p.grid.steps + 1;
     expect_refused("too few steps", &q, "the run needs steps 0..");
     q = p;
-    snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
-    q.h = 0x1p-4;
+    snprintf(q.noise.noise_file, sizeof q.noise.noise_file, "%s", tmpl);
+    q.grid.h = 0x1p-4;
     expect_refused("wrong level", &q, "wrong level");
-    q.h = p.h;
-    q.rb.noise = SLPI_RB_NOISE_ISO_QUAD1;
+    q.grid.h = p.grid.h;
+    q.sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD1;
     expect_refused("wrong M", &q, "3 components per step, the problem has M = 1");
-    q.rb.noise = p.rb.noise;
-    q.truncate = SLPI_TRUNC_OFF;
+    q.sys.rb.noise = p.sys.rb.noise;
+    q.noise.truncate = SLPI_TRUNC_OFF;
     expect_refused("truncated file", &q, "the problem runs untruncated");
-    q.truncate = SLPI_TRUNC_ON;
-    q.trunc_ell = 3;
+    q.noise.truncate = SLPI_TRUNC_ON;
+    q.noise.trunc_ell = 3;
     expect_refused("other threshold", &q, "the problem truncates at");
-    snprintf(q.noise_file, sizeof q.noise_file, "%s.missing", tmpl);
-    q.trunc_ell = 2;
+    snprintf(q.noise.noise_file, sizeof q.noise.noise_file, "%s.missing", tmpl);
+    q.noise.trunc_ell = 2;
     expect_refused("missing file", &q, "cannot open");
     /* a file of another seed, path or refine: both values named (docs/noise.md#files) */
     for (int i = 0; i < 3; i++) {
         static const char *const key[] = { "seed", "path", "refine" };
         char want[160];
         q = p;
-        snprintf(q.noise_file, sizeof q.noise_file, "%s", tmpl);
-        uint64_t own = i == 0 ? p.seed : i == 1 ? p.path : (uint64_t)p.refine, other = own ^ (1 + test_rand_int(3));
-        if (i == 0) q.seed = other;
-        else if (i == 1) q.path = other;
-        else q.refine = (int)other;
+        snprintf(q.noise.noise_file, sizeof q.noise.noise_file, "%s", tmpl);
+        uint64_t own = i == 0 ? p.noise.seed
+            : i == 1          ? p.noise.path
+                              : (uint64_t)p.noise.refine,
+                 other = own ^ (1 + test_rand_int(3));
+        if (i == 0)
+            q.noise.seed = other;
+        else if (i == 1)
+            q.noise.path = other;
+        else
+            q.noise.refine = (int)other;
         snprintf(want, sizeof want, "the file's own %s is %llu, the problem has %s=%llu", key[i],
                  (unsigned long long)own, key[i], (unsigned long long)other);
         expect_refused(key[i], &q, want);
         /* seed=file: the problem takes the file's seed, path and refine, and its digest */
-        q.seed_from_file = 1;
+        q.noise.seed_from_file = 1;
         TEST_CHECKF(slpi_noise_source_bind(&q, &err) == SLPI_OK, "%s, seed=file: %s", key[i], err.msg);
-        TEST_CHECKF(q.seed == p.seed && q.path == p.path && q.refine == p.refine, "%s, seed=file: not the file's",
-                    key[i]);
-        TEST_CHECKF(q.noise_digest == file_fnv(tmpl), "digest %llu, the file's bytes %llu",
-                    (unsigned long long)q.noise_digest, (unsigned long long)file_fnv(tmpl));
+        TEST_CHECKF(q.noise.seed == p.noise.seed && q.noise.path == p.noise.path && q.noise.refine == p.noise.refine,
+                    "%s, seed=file: not the file's", key[i]);
+        TEST_CHECKF(q.noise.noise_digest == file_fnv(tmpl), "digest %llu, the file's bytes %llu",
+                    (unsigned long long)q.noise.noise_digest, (unsigned long long)file_fnv(tmpl));
         s = NULL;
         TEST_CHECKF(slpi_noise_source_open(&s, &q, &err) == SLPI_OK, "%s, seed=file: %s", key[i], err.msg);
         slpi_noise_source_close(s);
     }
     /* a recorded digest must be the file's (a trajectory read back after the file changed) */
-    q.noise_digest ^= UINT64_C(1) << test_rand_int(64);
+    q.noise.noise_digest ^= UINT64_C(1) << test_rand_int(64);
     expect_refused("other digest", &q, "the file changed");
-    q.seed_from_file = 0;
+    q.noise.seed_from_file = 0;
     TEST_CHECK(slpi_noise_source_bind(&q, &err) == SLPI_EINPUT && strstr(err.msg, "the file changed"));
 
     check_bad_problems(&p);

@@ -62,8 +62,8 @@ static int build(slpi_problem *p, const char *file, int s, const char *c, slpi_e
     snprintf(path, sizeof path, "models/%s", file);
     char *keys[] = { "scheme", "steps", "update" }, *vals[] = { (char *)schemes[s][0], "2", (char *)schemes[s][1] };
     if (slpi_problem_build(p, NULL, path, schemes[s][1][0] ? 3 : 2, keys, vals, NULL, err) != SLPI_OK) return -1;
-    if (!p->model.H[0]) return -1; /* H as code: not a file's */
-    snprintf(H, sizeof H, "(%s) + %s", p->model.H, c);
+    if (!p->sys.model.H[0]) return -1; /* H as code: not a file's */
+    snprintf(H, sizeof H, "(%s) + %s", p->sys.model.H, c);
     if (strlen(H) >= SLPI_EXPR_MAX_TEXT) return -1;
     if (slpi_problem_set(p, "H", H, err) != SLPI_OK) return -1;
     return slpi_problem_finish(p, err) == SLPI_OK ? 0 : -1;
@@ -218,7 +218,7 @@ static void check_content(void)
             TEST_CHECKF(same_model(ma, &fresh) && same_model(mb, &fresh),
                         "a plan's model differs from a fresh "
                         "parse (H=%s)",
-                        p.model.H);
+                        p.sys.model.H);
             int first = (int)test_rand_int(2); /* drop either one first: the other is intact */
             slpi_plan_unref(first ? a : b);
             TEST_CHECKF(same_model(first ? mb : ma, &fresh),

@@ -92,7 +92,7 @@ static void check_algebra_once(void)
         TEST_CHECKF(slpi_problem_set(&p, "algebra", cases[i].text, &err) == SLPI_OK, "%s", err.msg);
         const slpi_algebra *a = slpi_problem_algebra(&p);
         slpi_algebra b;
-        TEST_CHECK(a && slpi_algebra_parse(&b, "algebra", p.model.algebra, &err) == SLPI_OK && a->kind == b.kind &&
+        TEST_CHECK(a && slpi_algebra_parse(&b, "algebra", p.sys.model.algebra, &err) == SLPI_OK && a->kind == b.kind &&
                    a->n == b.n && a->dim == b.dim && a->dim == cases[i].dim);
         TEST_CHECK(slpi_problem_state_dim(&p) == cases[i].dim);
         TEST_CHECK((slpi_registry_svi_form(&p) == SLPI_SVI_FORM_SO3) == (a && a->kind == SLPI_ALGEBRA_SO3));
@@ -131,11 +131,12 @@ static void check_round_trip(void)
         int rc = slpi_problem_load(&q, path, &err);
         TEST_CHECKF(rc == SLPI_OK, "reload: %s", err.msg);
         test_temp_remove(path);
-        if (p.system == SLPI_SYS_EULER_ZEITLIN)   /* the default ic_lmax (0) is written as the degree it stands for */
-            TEST_CHECKF(p.ez.ic_lmax == 0 && q.ez.ic_lmax == slpi_problem_ic_lmax(&p) && (q.ez.ic_lmax = 0) == 0,
-                        "ic_lmax: %d written as %d", p.ez.ic_lmax, q.ez.ic_lmax);
+        if (p.sys.system == SLPI_SYS_EULER_ZEITLIN) /* the default ic_lmax (0) is written as the degree it stands for */
+            TEST_CHECKF(p.sys.ez.ic_lmax == 0 && q.sys.ez.ic_lmax == slpi_problem_ic_lmax(&p) &&
+                            (q.sys.ez.ic_lmax = 0) == 0,
+                        "ic_lmax: %d written as %d", p.sys.ez.ic_lmax, q.sys.ez.ic_lmax);
         TEST_CHECKF(memcmp(&p, &q, sizeof p) == 0, "round trip differs (system %s scheme %s)",
-                    slpi_system_name(p.system), slpi_scheme_name(p.scheme));
+                    slpi_system_name(p.sys.system), slpi_scheme_name(p.sch.scheme));
     }
 }
 
@@ -147,16 +148,17 @@ int main(void)
 
     /* defaults of the papers */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(p.rb.inertia[0] == 2.0 && p.rb.inertia[2] == 2.0 / 3.0 && p.rb.amp == 0.1);
+    TEST_CHECK(p.sys.rb.inertia[0] == 2.0 && p.sys.rb.inertia[2] == 2.0 / 3.0 && p.sys.rb.amp == 0.1);
     TEST_CHECK(slpi_problem_noise_count(&p) == 3 && slpi_problem_state_dim(&p) == 3);
     TEST_CHECK(slpi_problem_truncates(&p));
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
-    TEST_CHECK(p.rb.form == SLPI_RB_FORM_SVI && p.rb.inertia[2] == 3.0 && p.rb.amp == 0.02 && p.h == 0.01);
+    TEST_CHECK(p.sys.rb.form == SLPI_RB_FORM_SVI && p.sys.rb.inertia[2] == 3.0 && p.sys.rb.amp == 0.02 &&
+               p.grid.h == 0.01);
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
     TEST_CHECK(slpi_problem_state_dim(&p) == 6 && slpi_problem_noise_count(&p) == 1 && !slpi_problem_truncates(&p));
-    TEST_CHECK(p.ht.alpha[2] == 0.03 && p.tol == 1e-15 && p.maxit == 50);
+    TEST_CHECK(p.sys.ht.alpha[2] == 0.03 && p.sol.tol == 1e-15 && p.sol.maxit == 50);
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
-    TEST_CHECK(slpi_problem_state_dim(&p) == 15 && p.ht.inertia[0] == 0.1 && p.maxit == 200);
+    TEST_CHECK(slpi_problem_state_dim(&p) == 15 && p.sys.ht.inertia[0] == 0.1 && p.sol.maxit == 200);
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
     TEST_CHECK(slpi_problem_state_dim(&p) == 45 && slpi_problem_noise_count(&p) == 45);
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
@@ -164,16 +166,16 @@ int main(void)
     TEST_CHECK(slpi_problem_set(&p, "N", "128", &err) == SLPI_OK);
     TEST_CHECK(slpi_problem_noise_count(&p) == 12288);
     slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
-    TEST_CHECK(p.tol == 1e-14 && slpi_problem_noise_count(&p) == 2 && slpi_problem_state_dim(&p) == 9);
+    TEST_CHECK(p.sol.tol == 1e-14 && slpi_problem_noise_count(&p) == 2 && slpi_problem_state_dim(&p) == 9);
     /* the warm start: on by default for ISOMP on Euler-Zeitlin only, and reset with the
      * scheme and the system as the other solver defaults are */
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(p.warm_start == 1);
-    TEST_CHECK(slpi_problem_set(&p, "scheme", "tmk", &err) == SLPI_OK && p.warm_start == 0);
-    TEST_CHECK(slpi_problem_set(&p, "scheme", "isomp", &err) == SLPI_OK && p.warm_start == 1);
-    TEST_CHECK(slpi_problem_set(&p, "system", "rigid-body", &err) == SLPI_OK && p.warm_start == 0);
+    TEST_CHECK(p.sch.warm_start == 1);
+    TEST_CHECK(slpi_problem_set(&p, "scheme", "tmk", &err) == SLPI_OK && p.sch.warm_start == 0);
+    TEST_CHECK(slpi_problem_set(&p, "scheme", "isomp", &err) == SLPI_OK && p.sch.warm_start == 1);
+    TEST_CHECK(slpi_problem_set(&p, "system", "rigid-body", &err) == SLPI_OK && p.sch.warm_start == 0);
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(p.warm_start == 0);
+    TEST_CHECK(p.sch.warm_start == 0);
 
     /* bad inputs: each names the problem */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
@@ -208,15 +210,16 @@ int main(void)
         snprintf(hex, sizeof hex, it % 2 ? "0x%" PRIx64 : "0X%" PRIX64, v);
         snprintf(dec, sizeof dec, "%" PRIu64, v);
         slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        TEST_CHECKF(slpi_problem_set(&p, "seed", hex, &err) == SLPI_OK && slpi_problem_set(&q, "seed", dec, &err) == SLPI_OK
-                    && p.seed == v && q.seed == v, "seed=%s and seed=%s: %" PRIu64 " and %" PRIu64 ", not %" PRIu64 " (%s)",
-                    hex, dec, p.seed, q.seed, v, err.msg);
+        TEST_CHECKF(slpi_problem_set(&p, "seed", hex, &err) == SLPI_OK &&
+                        slpi_problem_set(&q, "seed", dec, &err) == SLPI_OK && p.noise.seed == v && q.noise.seed == v,
+                    "seed=%s and seed=%s: %" PRIu64 " and %" PRIu64 ", not %" PRIu64 " (%s)", hex, dec, p.noise.seed,
+                    q.noise.seed, v, err.msg);
     }
     static const char *const bad_hex[] = { "0x", "0X", "0xg1", "0x-1", "0x+f", "0x 1", "0x1g", "0xx1", "00x1" };
     for (size_t i = 0; i < sizeof bad_hex / sizeof bad_hex[0]; i++) {
-        p.seed = 7;
-        TEST_CHECKF(set_fails(&p, "seed", bad_hex[i], "not an unsigned 64-bit integer") && p.seed == 7,
-                    "seed=%s accepted (seed %" PRIu64 ")", bad_hex[i], p.seed);
+        p.noise.seed = 7;
+        TEST_CHECKF(set_fails(&p, "seed", bad_hex[i], "not an unsigned 64-bit integer") && p.noise.seed == 7,
+                    "seed=%s accepted (seed %" PRIu64 ")", bad_hex[i], p.noise.seed);
     }
 
     /* cross-key rules */
@@ -234,10 +237,10 @@ int main(void)
     /* time grid */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     TEST_CHECK(slpi_problem_set(&p, "T", "0.1", &err) == SLPI_OK && slpi_problem_set(&p, "level", "7", &err) == SLPI_OK);
-    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 128 && p.h == 0.1 / 128);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.grid.steps == 128 && p.grid.h == 0.1 / 128);
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
     TEST_CHECK(slpi_problem_set(&p, "T", "100", &err) == SLPI_OK);
-    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 10000);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.grid.steps == 10000);
     TEST_CHECK(slpi_problem_set(&p, "T", "100.005", &err) == SLPI_OK);
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "not an integer multiple"));
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
@@ -248,7 +251,8 @@ int main(void)
     const char *path = test_temp_file("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     TEST_CHECKF(slpi_problem_load(&p, path, &err) == SLPI_OK, "%s", err.msg);
-    TEST_CHECK(p.system == SLPI_SYS_RIGID_BODY && p.scheme == SLPI_SCHEME_SVI && p.h == 0.125 && p.rb.inertia[1] == 2.0);
+    TEST_CHECK(p.sys.system == SLPI_SYS_RIGID_BODY && p.sch.scheme == SLPI_SCHEME_SVI && p.grid.h == 0.125 &&
+               p.sys.rb.inertia[1] == 2.0);
     test_temp_remove(path);
     path = test_temp_file("system=rigid-body\nh=0.1\nsteps=ten\n");
     TEST_CHECK(slpi_problem_load(&p, path, &err) == SLPI_EINPUT && strstr(err.msg, ":3: steps=ten"));

@@ -82,9 +82,9 @@ int main(void)
                     "%s noise=%s: rc %d '%s'", slpi_system_name(le[i].s), le[i].noise, rc, err.msg);
     }
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_LE);
-    TEST_CHECK(p.rb.noise == SLPI_RB_NOISE_ISO_QUAD);   /* the system's default, as for any scheme */
+    TEST_CHECK(p.sys.rb.noise == SLPI_RB_NOISE_ISO_QUAD); /* the system's default, as for any scheme */
     const char *why = NULL;
-    p.rb.noise = (slpi_rb_noise)99;   /* a noise model without a derivation is not consistent */
+    p.sys.rb.noise = (slpi_rb_noise)99; /* a noise model without a derivation is not consistent */
     TEST_CHECK(slpi_problem_le_consistent(&p, &why) == 0 && strstr(why, "no derivation"));
     /* SVI c = -1/4 only on SO(3) vector forms. */
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
@@ -107,7 +107,7 @@ int main(void)
         int rc = slpi_problem_preset(&p, c->name, &err);
         if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
         TEST_CHECKF(rc == SLPI_OK, "preset %s: %s", c->name, err.msg);
-        TEST_CHECK(strcmp(p.preset, c->name) == 0);
+        TEST_CHECK(strcmp(p.sys.preset, c->name) == 0);
     }
     TEST_CHECK(npresets >= 30);
     TEST_END();

@@ -58,7 +58,7 @@ int main(void)
     TEST_CHECKF(res.cpu_seconds > 0 && res.cpu_seconds < 600, "cpu_seconds %g", res.cpu_seconds);
     slpi_traj t, t2;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
-    TEST_CHECK(t.nrows == 21 && t.step[20] == 200 && t.mid[20 * (t.ncols + 1)] == 200 * p.h);
+    TEST_CHECK(t.nrows == 21 && t.step[20] == 200 && t.mid[20 * (t.ncols + 1)] == 200 * p.grid.h);
     TEST_CHECK(t.ncols == 3 + res.ndiag + 2);
     TEST_CHECK(slpi_traj_column(&t, "x1") == 0 && slpi_traj_column(&t, "iters") == t.ncols - 2);
     TEST_CHECK(strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);

@@ -100,7 +100,7 @@ int main(void)
 
     /* a rewind onto another path: a fresh open's bits and tally */
     slpi_problem q = p;
-    q.path = path + 1;
+    q.noise.path = path + 1;
     double y[3], z[3];
     TEST_CHECK(slpi_fast_initial_state(f1, y, &err) == SLPI_OK);
     memcpy(x2, y, sizeof y);
@@ -149,9 +149,9 @@ int main(void)
         TEST_CHECK(slpi_steps_take(&sr, k, NULL, &st, &err) == SLPI_OK && !slpi_step_failed(st));
         if (sr.info.prec > maxprec) maxprec = sr.info.prec;
         if (sr.info.radius > maxrad) maxrad = sr.info.radius;
-        raised += sr.info.prec > r.prec;
+        raised += sr.info.prec > r.cert.prec;
     }
-    TEST_CHECK(maxprec >= r.prec && maxrad > 0);
+    TEST_CHECK(maxprec >= r.cert.prec && maxrad > 0);
     TEST_CHECK(sr.tally.max_prec == maxprec && sr.tally.max_radius == maxrad && sr.tally.prec_raised == raised);
     slpi_steps_close(&sr);
     _arb_vec_clear(bx, 3);

@@ -5,6 +5,7 @@
 
 #include "slpi.h" /* tests are white-box: the whole public API */
 #include "testutil.h"
+#include "core/problem-struct.h"
 #include "fast/fast.h"
 
 typedef void (*fu_tweak)(slpi_problem *p);
@@ -36,8 +37,7 @@ static inline int fu_run(slpi_fast *f, double *x, long n, const double *dw)
     int M = f->sys.M, bad = 0;
     double w[4096];
     for (long i = 0; i < n; i++) {
-        for (int k = 0; k < M; k++)
-            w[k] = dw ? dw[i * M + k] : sqrt(f->p.h) * fu_normal();
+        for (int k = 0; k < M; k++) w[k] = dw ? dw[i * M + k] : sqrt(f->h) * fu_normal();
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, w, &info))) bad++;
     }

@@ -233,7 +233,7 @@ static void compare_gen(slpi_fast *e, slpi_fast *c, int su, long iters, const ch
     double mu[64], w[64];
     for (long it = 0; it < iters; it++) {
         for (int i = 0; i < d; i++) {
-            mu[i] = e->p.x0[i] + 0.3 * fu_normal();
+            mu[i] = e->p->sys.x0[i] + 0.3 * fu_normal();
             w[i] = fu_normal();
         }
         if (su) {
@@ -293,9 +293,9 @@ static void agreement(problem_fn make, const char *name, int su, long iters)
         if (k == 0) compare_gen(e, c, su, iters, what);
         int d = e->sys.dim, M = e->sys.M;
         double xe[64], xc[64], *dw = malloc((size_t)STEPS * M * sizeof *dw);
-        for (long i = 0; i < (long)STEPS * M; i++) dw[i] = sqrt(pe.h) * fu_normal();
-        memcpy(xe, pe.x0, (size_t)d * sizeof *xe);
-        memcpy(xc, pc.x0, (size_t)d * sizeof *xc);
+        for (long i = 0; i < (long)STEPS * M; i++) dw[i] = sqrt(pe.grid.h) * fu_normal();
+        memcpy(xe, pe.sys.x0, (size_t)d * sizeof *xe);
+        memcpy(xc, pc.sys.x0, (size_t)d * sizeof *xc);
         int be = fu_run(e, xe, STEPS, dw), bc = fu_run(c, xc, STEPS, dw);
         TEST_CHECKF(be == 0 && bc == 0, "%s: failed steps %d (expressions), %d (callbacks)", what, be, bc);
         double s = 0, dx = fu_maxdiff(xe, xc, d), tol = fmax(e->pol.tol, U);
@@ -339,7 +339,8 @@ static void refusals(void)
     TEST_CHECK(slpi_problem_noise_count(&p) == 3);
     TEST_CHECKF(slpi_fast_create(&f, &p, &err) == SLPI_EINPUT && contains(err.msg, "noise_H2"), "%s", err.msg);
     /* setting system clears the callbacks */
-    TEST_CHECK(set(&p, "system", "model", &err) == 0 && p.model.cb[0].grad == NULL && p.model.cb[3].grad == NULL);
+    TEST_CHECK(set(&p, "system", "model", &err) == 0 && p.sys.model.cb[0].grad == NULL &&
+               p.sys.model.cb[3].grad == NULL);
 
     /* Lie-Euler: the linear noise is admitted as an expression, not as code */
     TEST_CHECK(rb_problem(&p, SLPI_SCHEME_RKMK_LE, 0, 1, &err) == 0);
@@ -408,7 +409,8 @@ static void failures(void)
         slpi_problem_set_callback(&p, 0, rb_grad, rb_hvp, NULL, &rb_c, &err);
         slpi_fast *f = NULL;
         TEST_CHECK(slpi_fast_create(&f, &p, &err) == 0);
-        if (f) TEST_CHECK(isnan(fu_diag(f, p.x0, NULL, "H0")) && !isnan(fu_diag(f, p.x0, NULL, "casimir_norm2")));
+        if (f)
+            TEST_CHECK(isnan(fu_diag(f, p.sys.x0, NULL, "H0")) && !isnan(fu_diag(f, p.sys.x0, NULL, "casimir_norm2")));
         slpi_fast_free(f);
     }
 }

@@ -37,14 +37,14 @@ static double g_c;
 
 static void tw(slpi_problem *p)
 {
-    p->svi_c = g_c;
-    p->h = 1.0 / 16;
-    if (g_pol->tol > 0) p->tol = g_pol->tol;
-    if (g_pol->maxit > 0) p->maxit = g_pol->maxit;
-    p->fixed_iters = g_pol->fixed;
-    p->tol_scale = g_pol->tol_step ? SLPI_TOL_STEP : SLPI_TOL_STATE;
-    if (g_pol->cayley && p->scheme == SLPI_SCHEME_ISOMP) p->predictor = SLPI_PREDICTOR_CAYLEY;
-    p->on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
+    p->sch.svi_c = g_c;
+    p->grid.h = 1.0 / 16;
+    if (g_pol->tol > 0) p->sol.tol = g_pol->tol;
+    if (g_pol->maxit > 0) p->sol.maxit = g_pol->maxit;
+    p->sol.fixed_iters = g_pol->fixed;
+    p->sol.tol_scale = g_pol->tol_step ? SLPI_TOL_STEP : SLPI_TOL_STATE;
+    if (g_pol->cayley && p->sch.scheme == SLPI_SCHEME_ISOMP) p->sch.predictor = SLPI_PREDICTOR_CAYLEY;
+    p->sol.on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
 }
 
 static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa isa, int nl)
@@ -55,7 +55,7 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
     if (!f) return;
     slpi_fast_rb_soa soa;
     slpi_error err = {0};
-    TEST_CHECK(slpi_fast_rb_soa_init(&soa, &f->p, &err) == 0);
+    TEST_CHECK(slpi_fast_rb_soa_init(&soa, f->p, &err) == 0);
     soa.isa = isa;
     enum { MAXL = 37, STEPS = 40 };
     double xs[3 * MAXL], xa[MAXL][3], dW[3 * MAXL];
@@ -64,12 +64,12 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
     long its_soa = 0, its = 0, bad_soa = 0, bad = 0, flags = 0;
     slpi_fast_lane lane[MAXL];
     for (int n = 0; n < STEPS; n++) {
-        for (int i = 0; i < 3 * nl; i++) dW[i] = 4 * sqrt(f->p.h) * fu_normal();
+        for (int i = 0; i < 3 * nl; i++) dW[i] = 4 * sqrt(f->h) * fu_normal();
         if (pol->nan_lane == 1 && nl > 5 && n == STEPS / 2) dW[nl + 5] = NAN;
         if (pol->nan_lane == 2 && nl > 5 && n == STEPS / 2)
             for (int i = 0; i < 3; i++) xs[i * nl + 5] = xa[5][i] = 1e300 * (i + 1);
-        bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->p.h, xs, dW, &its_soa, lane)
-                                          : slpi_fast_rb_svi_soa(&soa, nl, f->p.h, xs, dW, &its_soa, lane);
+        bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->h, xs, dW, &its_soa, lane)
+                                          : slpi_fast_rb_svi_soa(&soa, nl, f->h, xs, dW, &its_soa, lane);
         for (int r = 0; r < nl; r++) {
             double w[3] = {dW[r], dW[nl + r], dW[2 * nl + r]};
             slpi_step_info info;

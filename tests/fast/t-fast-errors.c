@@ -28,47 +28,47 @@ static void check_rejections(void)
     p = base(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_ISOMP);
     expect_reject(&p, "J-quadratic", "isomp on heavy-top");
     p = base(SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
-    p.svi_c = -0.25;
+    p.sch.svi_c = -0.25;
     expect_reject(&p, "svi_c=-0.25", "svi c=-1/4 on manakov");
     p = base(SLPI_SYS_MANAKOV, SLPI_SCHEME_SVI);
-    p.svi_output = SLPI_SVI_OUT_NODE;
+    p.sch.svi_output = SLPI_SVI_OUT_NODE;
     expect_reject(&p, "node", "svi node output on manakov");
     p = base(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_SVI);
-    p.svi_form = SLPI_SVI_FORM_SD;
+    p.sch.svi_form = SLPI_SVI_FORM_SD;
     expect_reject(&p, "semidirect", "svi-sd on vortices");
     p = base(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
-    p.svi_form = SLPI_SVI_FORM_LP;
+    p.sch.svi_form = SLPI_SVI_FORM_LP;
     expect_reject(&p, "semidirect", "svi-lp on heavy top");
     p = base(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-    p.ht.form = SLPI_HT_FORM_SVI;
-    p.ht.noise = SLPI_HT_NOISE_NONE;
+    p.sys.ht.form = SLPI_HT_FORM_SVI;
+    p.sys.ht.noise = SLPI_HT_NOISE_NONE;
     expect_reject(&p, "only with svi", "tmk on heavy-top SVI form");
     p = base(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
-    p.ht.noise = SLPI_HT_NOISE_CASE1;
+    p.sys.ht.noise = SLPI_HT_NOISE_CASE1;
     expect_reject(&p, "SALT", "case 1 noise in the RKMK form");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
-    p.svi_c = 0.3;
+    p.sch.svi_c = 0.3;
     expect_reject(&p, "svi_c", "svi c = 0.3");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_RKMK_HEUN);
-    p.dexp_order = 7;
+    p.sch.dexp_order = 7;
     expect_reject(&p, "dexp_order", "dexp order 7");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.rb.inertia[1] = -1;
+    p.sys.rb.inertia[1] = -1;
     expect_reject(&p, "inertia", "negative inertia");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.h = 0;
+    p.grid.h = 0;
     expect_reject(&p, "step size", "h = 0");
     p = base(SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-    p.mk.n = 2;
+    p.sys.mk.n = 2;
     expect_reject(&p, "n=2", "manakov n = 2");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_IM_DIRECT);
-    p.solver = SLPI_SOLVER_NEWTON;
+    p.sol.solver = SLPI_SOLVER_NEWTON;
     expect_reject(&p, "fixed-point", "im newton");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.system = SLPI_SYS_COUNT;
+    p.sys.system = SLPI_SYS_COUNT;
     expect_reject(&p, "unknown system", "system id out of range");
     p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.scheme = SLPI_SCHEME_COUNT;
+    p.sch.scheme = SLPI_SCHEME_COUNT;
     expect_reject(&p, "unknown scheme", "scheme id out of range");
 }
 
@@ -78,13 +78,15 @@ static void check_bad_states(void)
     slpi_problem p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_error err = {0};
     slpi_fast *f = NULL;
-    p.n_x0 = 3;
-    p.x0[0] = NAN; p.x0[1] = 0; p.x0[2] = 1;
+    p.sys.n_x0 = 3;
+    p.sys.x0[0] = NAN;
+    p.sys.x0[1] = 0;
+    p.sys.x0[2] = 1;
     expect_reject(&p, "x0: entry 1 is not finite", "NaN x0");
-    p.x0[0] = 0;
-    p.n_x0 = 2;
+    p.sys.x0[0] = 0;
+    p.sys.n_x0 = 2;
     expect_reject(&p, "x0: 2 values", "short x0");
-    p.n_x0 = 0;
+    p.sys.n_x0 = 0;
     TEST_CHECK(slpi_fast_create(&f, &p, &err) == 0);
     double y[3] = {0.1, NAN, 0.3}, dw[3] = {0, 0, 0}, z[3] = {0.1, 0.2, 0.3}, dn[3] = {0, INFINITY, 0};
     slpi_step_info info;
@@ -101,10 +103,10 @@ static slpi_cap_policy g_cap;
 static int g_fixed;
 static void tw_huge(slpi_problem *p)
 {
-    p->h = 8.0;
-    p->maxit = 20;
-    p->on_cap = g_cap;
-    p->fixed_iters = g_fixed;
+    p->grid.h = 8.0;
+    p->sol.maxit = 20;
+    p->sol.on_cap = g_cap;
+    p->sol.fixed_iters = g_fixed;
 }
 
 static void check_policy(slpi_system_id s, slpi_scheme_id k)
@@ -143,14 +145,14 @@ static void check_unfinished(void)
     TEST_CHECK(slpi_problem_set(&p, "h", "0.01", &err) == SLPI_OK && slpi_problem_set(&p, "T", "1", &err) == SLPI_OK);
     expect_reject(&p, "slpi_problem_finish", "T without finish");
     TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_EINPUT && r == NULL && strstr(err.msg, "slpi_problem_finish"));
-    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 100);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.grid.steps == 100);
     TEST_CHECK(slpi_problem_set(&p, "seed", "5", &err) == SLPI_OK);
     slpi_fast *f = NULL;
     TEST_CHECKF(slpi_fast_create(&f, &p, &err) == SLPI_OK, "finished, then seed: %s", err.msg);
     slpi_fast_free(f);
     TEST_CHECK(slpi_problem_set(&p, "level", "3", &err) == SLPI_OK);
     expect_reject(&p, "slpi_problem_finish", "level after finish");
-    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.steps == 8 && p.h == 0.125);
+    TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.grid.steps == 8 && p.grid.h == 0.125);
 }
 
 int main(void)

@@ -32,9 +32,23 @@ static double maxdiff(const double *a, const double *b, int n)
     return m;
 }
 
-static void rb_svi(slpi_problem *p) { p->rb.form = SLPI_RB_FORM_SVI; p->rb.noise = SLPI_RB_NOISE_SVI_LIN; p->rb.amp = 0.02; p->rb.inertia[0] = 1; p->rb.inertia[1] = 2; p->rb.inertia[2] = 3; }
-static void pv_b(slpi_problem *p) { p->pv.model = SLPI_VORTEX_MODEL_B; }
-static void ht_pi2(slpi_problem *p) { p->ht.noise = SLPI_HT_NOISE_CASE2_PI2; }
+static void rb_svi(slpi_problem *p)
+{
+    p->sys.rb.form = SLPI_RB_FORM_SVI;
+    p->sys.rb.noise = SLPI_RB_NOISE_SVI_LIN;
+    p->sys.rb.amp = 0.02;
+    p->sys.rb.inertia[0] = 1;
+    p->sys.rb.inertia[1] = 2;
+    p->sys.rb.inertia[2] = 3;
+}
+static void pv_b(slpi_problem *p)
+{
+    p->sys.pv.model = SLPI_VORTEX_MODEL_B;
+}
+static void ht_pi2(slpi_problem *p)
+{
+    p->sys.ht.noise = SLPI_HT_NOISE_CASE2_PI2;
+}
 
 static void check_rigid_body(void)
 {

@@ -30,31 +30,31 @@
 /* The starts are compared from cold solves: warm_start=0 (Euler-Zeitlin's default is 1). */
 static void ez8(slpi_problem *p)
 {
-    p->warm_start = 0;
-    p->mk.n = 4;
-    p->ez.N = 8;
-    p->ez.ic_lmax = 3;
-    p->ez.noise = SLPI_EZ_NOISE_Q;
-    p->ez.amp = 0.1;
-    p->h = 1.0 / 64;
+    p->sch.warm_start = 0;
+    p->sys.mk.n = 4;
+    p->sys.ez.N = 8;
+    p->sys.ez.ic_lmax = 3;
+    p->sys.ez.noise = SLPI_EZ_NOISE_Q;
+    p->sys.ez.amp = 0.1;
+    p->grid.h = 1.0 / 64;
 }
 
 static void ez8_cold(slpi_problem *p)
 {
     ez8(p);
-    p->predictor = SLPI_PREDICTOR_NONE;
+    p->sch.predictor = SLPI_PREDICTOR_NONE;
 }
 
 static void ez8_warm_predicted(slpi_problem *p)
 {
     ez8(p);
-    p->warm_start = 1;
+    p->sch.warm_start = 1;
 }
 
 static void ez8_warm(slpi_problem *p)
 {
     ez8_cold(p);
-    p->warm_start = 1;
+    p->sch.warm_start = 1;
 }
 
 /* n steps of a run, its states (n x dim) and its total iterations. */
@@ -79,7 +79,7 @@ static double run_pair(slpi_fast *a, slpi_fast *b, long n, long *ita, long *itb)
     int dim = a->sys.dim, M = a->sys.M;
     double *dw = malloc(sizeof *dw * (size_t)(n * (M ? M : 1))), *x = malloc(sizeof *x * dim),
            *sa = malloc(sizeof *x * dim * n), *sb = malloc(sizeof *x * dim * n);
-    for (long i = 0; i < n * M; i++) dw[i] = sqrt(a->p.h) * fu_normal();
+    for (long i = 0; i < n * M; i++) dw[i] = sqrt(a->h) * fu_normal();
     slpi_error err;
     slpi_fast_initial_state(a, x, &err);
     *ita = run_states(a, x, n, dw, sa);
@@ -115,7 +115,7 @@ static void better_start(slpi_system_id s, long n, fu_tweak a, fu_tweak b, const
 static void ez8_cayley(slpi_problem *p)
 {
     ez8(p);
-    p->predictor = SLPI_PREDICTOR_CAYLEY;
+    p->sch.predictor = SLPI_PREDICTOR_CAYLEY;
 }
 
 /* The Euler predictor against X_n (rule: file comment). predictor=cayley against the Euler
@@ -155,14 +155,14 @@ static void warm_predicted(slpi_system_id s, long n)
 static void ez8_smooth_warm1(slpi_problem *p)
 {
     ez8_warm(p);
-    p->ez.noise = SLPI_EZ_NOISE_NONE;
+    p->sys.ez.noise = SLPI_EZ_NOISE_NONE;
 }
 
 static void ez8_smooth_warm2(slpi_problem *p)
 {
     ez8(p);
-    p->ez.noise = SLPI_EZ_NOISE_NONE;
-    p->warm_start = 2;
+    p->sys.ez.noise = SLPI_EZ_NOISE_NONE;
+    p->sch.warm_start = 2;
 }
 
 /* warm_start=2 (the last two increments extrapolated) against quflow's warm start
@@ -194,7 +194,7 @@ static void warm_vs_cold(slpi_system_id s, long n)
     int dim = cold->sys.state_dim, M = cold->sys.M;
     double *dw = malloc(sizeof *dw * (size_t)(n * (M ? M : 1))), *x = malloc(sizeof *x * dim),
            *xc = malloc(sizeof *x * dim), *sc = malloc(sizeof *x * dim * n), *sw = malloc(sizeof *x * dim * n);
-    for (long i = 0; i < n * M; i++) dw[i] = sqrt(cold->p.h) * fu_normal();
+    for (long i = 0; i < n * M; i++) dw[i] = sqrt(cold->h) * fu_normal();
     slpi_error err;
     slpi_fast_initial_state(cold, x, &err);
     long itc = run_states(cold, x, n, dw, sc);
@@ -227,22 +227,24 @@ static void warm_vs_cold(slpi_system_id s, long n)
 
 static void rb_big(slpi_problem *p)
 {
-    p->n_x0 = 3;
-    p->x0[0] = 3; p->x0[1] = 1; p->x0[2] = 2;
-    p->h = 1.0 / 16;
+    p->sys.n_x0 = 3;
+    p->sys.x0[0] = 3;
+    p->sys.x0[1] = 1;
+    p->sys.x0[2] = 2;
+    p->grid.h = 1.0 / 16;
 }
 
 static void rb_step_rule(slpi_problem *p)
 {
     rb_big(p);
-    p->tol = 1e-6;
-    p->tol_scale = SLPI_TOL_STEP;
+    p->sol.tol = 1e-6;
+    p->sol.tol_scale = SLPI_TOL_STEP;
 }
 
 static void rb_state_rule(slpi_problem *p)
 {
     rb_big(p);
-    p->tol = 1e-6 / 16;
+    p->sol.tol = 1e-6 / 16;
 }
 
 static void tol_scale_step(long n)

@@ -184,10 +184,10 @@ static void twins(const char *file, const char *const *keys, const char *const *
     double mu[SLPI_MAX_X0], w[SLPI_MAX_X0];
     for (long it = 0; it < iters && d == b->sys.dim; it++) {
         for (int i = 0; i < d; i++) {
-            mu[i] = m->p.x0[i] + 0.1 * fu_normal();
+            mu[i] = m->p->sys.x0[i] + 0.1 * fu_normal();
             w[i] = fu_normal();
         }
-        if (m->p.model.algebra[1] == 'u') {   /* su(n): traceless states */
+        if (m->p->sys.model.algebra[1] == 'u') { /* su(n): traceless states */
             int N = (int)lround(sqrt(d));
             double tr = 0;
             for (int a = 0; a < N; a++) tr += mu[a];

@@ -11,13 +11,13 @@ static double g_c;
 static slpi_rb_noise g_noise;
 static void tw(slpi_problem *p)
 {
-    p->rb.form = SLPI_RB_FORM_SVI;
-    p->rb.noise = g_noise;
-    p->rb.amp = 0.5;
-    p->h = 0.2;
-    p->isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
-    p->svi_c = g_c;
-    p->svi_output = g_node ? SLPI_SVI_OUT_NODE : SLPI_SVI_OUT_ROTATION;
+    p->sys.rb.form = SLPI_RB_FORM_SVI;
+    p->sys.rb.noise = g_noise;
+    p->sys.rb.amp = 0.5;
+    p->grid.h = 0.2;
+    p->sch.isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+    p->sch.svi_c = g_c;
+    p->sch.svi_output = g_node ? SLPI_SVI_OUT_NODE : SLPI_SVI_OUT_ROTATION;
 }
 
 /* max |D J(x) D^T - J(x1)| with D by central differences. */
@@ -36,8 +36,8 @@ static double poisson_residual(slpi_fast *f, const double *x, const double *dw)
     }
     memcpy(x1, x, sizeof x1);
     fu_run(f, x1, 1, dw);
-    slpi_props_poisson_tensor(&f->p, x, H0);      /* J = hat x (props/invariants.c) */
-    slpi_props_poisson_tensor(&f->p, x1, H1);
+    slpi_props_poisson_tensor(f->p, x, H0); /* J = hat x (props/invariants.c) */
+    slpi_props_poisson_tensor(f->p, x1, H1);
     slpi_fast_mat3_mul(T, D, H0);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) R[3 * i + j] = T[3 * i] * D[3 * j] + T[3 * i + 1] * D[3 * j + 1] + T[3 * i + 2] * D[3 * j + 2];

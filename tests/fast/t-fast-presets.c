@@ -24,7 +24,7 @@ int main(void)
         slpi_noise_source *src = NULL;
         int dim = slpi_problem_state_dim(&p);
         long steps = dim > 4096 ? 2 : 20;
-        if (steps > p.steps) steps = p.steps;
+        if (steps > p.grid.steps) steps = p.grid.steps;
         double *x = malloc((size_t)dim * sizeof *x), *x0 = malloc((size_t)dim * sizeof *x0);
         double *dW = malloc(((size_t)slpi_problem_noise_count(&p) + 1) * sizeof *dW);
         TEST_CHECK(x && x0 && dW);

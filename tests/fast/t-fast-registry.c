@@ -85,7 +85,7 @@ int main(void)
                     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == 0);
                     TEST_CHECKF(fu_run(f, x, 20, NULL) == 0, "%s/%s: failed steps", sn, kn);
                     TEST_CHECK(f->sys.M <= 64);
-                    for (int j = 0; j < 20 * f->sys.M; j++) dw[j] = sqrt(p.h) * fu_normal();
+                    for (int j = 0; j < 20 * f->sys.M; j++) dw[j] = sqrt(p.grid.h) * fu_normal();
                     snprintf(name, sizeof name, "%s/%s", sn, kn);
                     pair_name = name;
                     guarded_run(&p, dw, guarded, page);

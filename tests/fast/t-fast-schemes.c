@@ -38,14 +38,14 @@ static slpi_rb_noise cur_noise;
 
 static void tw_rb(slpi_problem *p)
 {
-    p->rb.form = SLPI_RB_FORM_ISO;
-    for (int i = 0; i < 3; i++) p->rb.inertia[i] = Iiso[i];
-    p->rb.noise = cur_noise;
-    p->rb.amp = 0.1;
-    p->h = cur_h;
-    p->isomp_update = cur->cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
-    p->svi_c = cur->c;
-    p->svi_form = cur->lp ? SLPI_SVI_FORM_LP : SLPI_SVI_FORM_AUTO;
+    p->sys.rb.form = SLPI_RB_FORM_ISO;
+    for (int i = 0; i < 3; i++) p->sys.rb.inertia[i] = Iiso[i];
+    p->sys.rb.noise = cur_noise;
+    p->sys.rb.amp = 0.1;
+    p->grid.h = cur_h;
+    p->sch.isomp_update = cur->cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+    p->sch.svi_c = cur->c;
+    p->sch.svi_form = cur->lp ? SLPI_SVI_FORM_LP : SLPI_SVI_FORM_AUTO;
 }
 
 /* The run of configuration cfgs[i] with the given noise model and step. */
@@ -109,9 +109,9 @@ static void check_isomp_symmetry(void)
         fu_run(g, y, 1, dw);
         double sc = slpi_vec_maxabs(x0, 3);
         TEST_CHECKF(fu_maxdiff(x, y, 3) < 1e-14 * sc, "comm vs cay: %g", fu_maxdiff(x, y, 3));
-        f->p.h = -cur_h;
+        f->h = -cur_h;
         fu_run(f, x, 1, mdw);
-        f->p.h = cur_h;
+        f->h = cur_h;
         TEST_CHECKF(fu_maxdiff(x, x0, 3) < 1e-14 * sc, "isomp reversibility: %g", fu_maxdiff(x, x0, 3));
     }
     slpi_fast_free(f);
@@ -121,7 +121,10 @@ static void check_isomp_symmetry(void)
 /* ISOMP's quasi-Newton form (docs/schemes.md#isomp step 3) has the fixed point of the plain map:
  * on the rigid body, vortices and Manakov both solvers agree over 50 noisy steps. */
 static slpi_solver_kind g_solver;
-static void tw_solver(slpi_problem *p) { p->solver = g_solver; }
+static void tw_solver(slpi_problem *p)
+{
+    p->sol.solver = g_solver;
+}
 
 static void check_isomp_newton(void)
 {
@@ -132,7 +135,7 @@ static void check_isomp_newton(void)
         g_solver = SLPI_SOLVER_FIXED_POINT;
         slpi_fast *g = fu_make(ss[j], SLPI_SCHEME_ISOMP, tw_solver);
         double x[64], y[64], dw[50 * 45];
-        for (int i = 0; i < 50 * f->sys.M; i++) dw[i] = sqrt(f->p.h) * fu_normal();
+        for (int i = 0; i < 50 * f->sys.M; i++) dw[i] = sqrt(f->h) * fu_normal();
         slpi_fast_initial_state(f, x, NULL);
         memcpy(y, x, sizeof y);
         TEST_CHECK(fu_run(f, x, 50, dw) == 0 && fu_run(g, y, 50, dw) == 0);
@@ -162,19 +165,21 @@ static void check_svi_lp(void)
 static slpi_scheme_id mk_scheme;
 static void tw_mk3(slpi_problem *p)
 {
-    p->mk.n = 3;
-    p->h = 1.0 / 64;
-    p->svi_c = 0.25;
+    p->sys.mk.n = 3;
+    p->grid.h = 1.0 / 64;
+    p->sch.svi_c = 0.25;
     (void)mk_scheme;
 }
 static void tw_rb321(slpi_problem *p)
 {
-    p->rb.form = SLPI_RB_FORM_ISO;
-    p->rb.inertia[0] = 3; p->rb.inertia[1] = 2; p->rb.inertia[2] = 1;
-    p->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-    p->rb.amp = 0.1;
-    p->h = 1.0 / 64;
-    p->svi_form = SLPI_SVI_FORM_LP;
+    p->sys.rb.form = SLPI_RB_FORM_ISO;
+    p->sys.rb.inertia[0] = 3;
+    p->sys.rb.inertia[1] = 2;
+    p->sys.rb.inertia[2] = 1;
+    p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+    p->sys.rb.amp = 0.1;
+    p->grid.h = 1.0 / 64;
+    p->sch.svi_form = SLPI_SVI_FORM_LP;
 }
 
 static void check_manakov3(void)

@@ -159,7 +159,7 @@ static void check_system(int N, int samples)
     slpi_problem p;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_ISOMP);
-    p.se.N = N;
+    p.sys.se.N = N;
     slpi_fast_system s;
     memset(&s, 0, sizeof s);
     int rc = slpi_fast_sys_sine_euler(&s, &p, &err);
@@ -193,7 +193,7 @@ static void check_system(int N, int samples)
             s.coad(&s, tmp, xi, mu);
             for (int i = 0; i < dim; i++) ref[i] += delta[k] * tmp[i];
         }
-        fourier_field(&b, p.se.amp, delta, om, f);
+        fourier_field(&b, p.sys.se.amp, delta, om, f);
         slpi_fast_sine_euler_from_fourier(&b, f, W);
         slpi_fast_sun_pack(tmp, W, N);
         double e = 0, e2 = 0, sc = 0;
@@ -264,28 +264,28 @@ static void check_ic(void)
     double c3c = cimag(slpi_fast_sine_euler_tr3(&b, om));
     TEST_CHECKF(fabs(c3 - c3c) / (9 * U * fabs(c3)) < 64, "C3 eigenvalues vs closed form: %.3g",
                 fabs(c3 - c3c));
-    p.se.ic = SLPI_SE_IC_RANDOM;
-    p.se.ic_seed = 7;
+    p.sys.se.ic = SLPI_SE_IC_RANDOM;
+    p.sys.se.ic_seed = 7;
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
     TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK && memcmp(x, y, sizeof x) == 0);
     d.n = 0;
     s.diagnostics(&s, &d, x, NULL);
     TEST_CHECK(diag_get(&d, "real_even_dev") < 64 * U);
-    p.se.ic = SLPI_SE_IC_COMPLEX;
+    p.sys.se.ic = SLPI_SE_IC_COMPLEX;
     TEST_CHECK(initial(&s, &p, y, &err) == SLPI_OK);
     d.n = 0;
     s.diagnostics(&s, &d, y, NULL);
     TEST_CHECK(diag_get(&d, "real_even_dev") > 1e-3);
-    p.se.ic_seed = 8;
+    p.sys.se.ic_seed = 8;
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK && memcmp(x, y, sizeof x) != 0);
     s.clear(&s);
 
     /* bad input: even N, negative amplitude */
-    p.se.N = 4;
+    p.sys.se.N = 4;
     memset(&s, 0, sizeof s);
     TEST_CHECK(slpi_fast_sys_sine_euler(&s, &p, &err) == SLPI_EINPUT && strstr(err.msg, "odd"));
-    p.se.N = 3;
-    p.se.amp = -1;
+    p.sys.se.N = 3;
+    p.sys.se.amp = -1;
     TEST_CHECK(slpi_fast_sys_sine_euler(&s, &p, &err) == SLPI_EINPUT && strstr(err.msg, "amp"));
 }
 
@@ -302,7 +302,7 @@ static int run_path(slpi_scheme_id k, int steps, slpi_diag *d)
     slpi_problem p;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_SINE_EULER, k);
-    p.h = 0.5;
+    p.grid.h = 0.5;
     slpi_fast *f;
     if (slpi_fast_create(&f, &p, &err)) {
         TEST_CHECKF(0, "create %s: %s", slpi_scheme_name(k), err.msg);
@@ -313,8 +313,8 @@ static int run_path(slpi_scheme_id k, int steps, slpi_diag *d)
     memcpy(x0, x, sizeof x);
     int fails = 0;
     for (int n = 0; n < steps; n++) {
-        dW[0] = sqrt(p.h) * gauss();
-        dW[1] = sqrt(p.h) * gauss();
+        dW[0] = sqrt(p.grid.h) * gauss();
+        dW[1] = sqrt(p.grid.h) * gauss();
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) fails++;
     }

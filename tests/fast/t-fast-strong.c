@@ -10,9 +10,15 @@ enum { LMAX = 12, L0 = 4, L1 = 7, NL = L1 - L0 + 1 };
 
 static void tw_ht(slpi_problem *p)
 {
-    p->ht.alpha[0] = 0.3; p->ht.alpha[1] = 0.6; p->ht.alpha[2] = 0.9;
+    p->sys.ht.alpha[0] = 0.3;
+    p->sys.ht.alpha[1] = 0.6;
+    p->sys.ht.alpha[2] = 0.9;
 }
-static void tw_rb(slpi_problem *p) { p->rb.noise = SLPI_RB_NOISE_ISO_QUAD1; p->rb.amp = 0.5; }
+static void tw_rb(slpi_problem *p)
+{
+    p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD1;
+    p->sys.rb.amp = 0.5;
+}
 
 static double strong_slope(slpi_system_id s, slpi_scheme_id k, fu_tweak tw, int R)
 {
@@ -24,14 +30,14 @@ static double strong_slope(slpi_system_id s, slpi_scheme_id k, fu_tweak tw, int 
     int d = f->sys.state_dim;
     for (int r = 0; r < R; r++) {
         for (int j = 0; j < (1 << LMAX); j++) fine[j] = sqrt(1.0 / (1 << LMAX)) * fu_normal();
-        f->p.h = 1.0 / (1 << LMAX);
+        f->h = 1.0 / (1 << LMAX);
         memcpy(xr, x0, sizeof xr);
         fu_run(f, xr, 1 << LMAX, fine);
         memcpy(lev, fine, sizeof lev);
         for (int L = LMAX - 1; L >= L0; L--) {
             for (int j = 0; j < (1 << L); j++) lev[j] = lev[2 * j] + lev[2 * j + 1];
             if (L > L1) continue;
-            f->p.h = 1.0 / (1 << L);
+            f->h = 1.0 / (1 << L);
             memcpy(x, x0, sizeof x);
             TEST_CHECK(fu_run(f, x, 1 << L, lev) == 0);
             double e = fu_maxdiff(x, xr, d);

@@ -15,9 +15,12 @@ static double g_c;
 
 static void tw_rb(slpi_problem *p)
 {
-    p->isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
-    p->svi_c = g_c;
-    if (g_k == SLPI_SCHEME_RKMK_LE) { p->rb.noise = SLPI_RB_NOISE_SVI_LIN; p->rb.amp = 0.1; }
+    p->sch.isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+    p->sch.svi_c = g_c;
+    if (g_k == SLPI_SCHEME_RKMK_LE) {
+        p->sys.rb.noise = SLPI_RB_NOISE_SVI_LIN;
+        p->sys.rb.amp = 0.1;
+    }
 }
 
 /* Rigid body (paper parameters of the scheme's family), 10^4 noisy steps. */
@@ -41,8 +44,8 @@ static void rb_casimir(slpi_scheme_id k, int cay, double c, double bound, int dr
 
 static void tw_ht(slpi_problem *p)
 {
-    p->fixed_iters = g_fixed;
-    if (!g_noise) p->ht.noise = SLPI_HT_NOISE_NONE;
+    p->sol.fixed_iters = g_fixed;
+    if (!g_noise) p->sys.ht.noise = SLPI_HT_NOISE_NONE;
 }
 
 /* Heavy top RKMK form, alpha = (0.01, 0.02, 0.03), h = 0.01, 10^4 steps. */
@@ -83,8 +86,8 @@ static void check_heavy_top(void)
 
 static void tw_svi_det(slpi_problem *p)
 {
-    p->rb.noise = SLPI_RB_NOISE_NONE;
-    p->svi_c = g_c;
+    p->sys.rb.noise = SLPI_RB_NOISE_NONE;
+    p->sch.svi_c = g_c;
 }
 
 /* SVI rigid body, no noise, dt = 0.01, T = 50 (docs/schemes.md#svi-sign). */
@@ -110,8 +113,8 @@ static void check_svi_energy(void)
 
 static void tw_sd(slpi_problem *p)
 {
-    p->ht.noise = g_noise ? SLPI_HT_NOISE_CASE3 : SLPI_HT_NOISE_NONE;
-    p->svi_c = g_c;
+    p->sys.ht.noise = g_noise ? SLPI_HT_NOISE_CASE3 : SLPI_HT_NOISE_NONE;
+    p->sch.svi_c = g_c;
 }
 
 /* SVI-SD gyroscope, T = 20 (deterministic and case 3). */
@@ -139,7 +142,10 @@ static void check_svi_sd(void)
     }
 }
 
-static void tw_iso(slpi_problem *p) { p->isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM; }
+static void tw_iso(slpi_problem *p)
+{
+    p->sch.isomp_update = g_cay ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+}
 
 static void check_eigs(slpi_system_id s, slpi_scheme_id k, int cay, long n, double bound)
 {

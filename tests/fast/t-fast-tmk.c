@@ -10,7 +10,7 @@
 static int form;
 static void set_form(slpi_problem *p)
 {
-    p->ht.exp_form = form;
+    p->sys.ht.exp_form = form;
 }
 
 /* The final state of SU_STEPS noisy heavy-top TMK steps on the fast path with exp_form f. */
@@ -20,7 +20,7 @@ static void heavy_top_run(int f, double *x)
     slpi_error err;
     slpi_fast *fa = NULL;
     TEST_CHECK(su_problem(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, 128));
-    p.ht.exp_form = f;
+    p.sys.ht.exp_form = f;
     double dW[8 * SU_STEPS];
     TEST_CHECK(slpi_problem_noise_count(&p) <= 8);
     su_increments(&p, dW);
@@ -44,9 +44,9 @@ static double c1_drift(int f, long n)
     double x[6], g0 = 0, g1 = 0;
     TEST_CHECKF(slpi_problem_build(&p, "rkmk/heavy-top/casimirs-tmk-421", NULL, 0, NULL, NULL, NULL,
                                    &err) == SLPI_OK, "%s", err.msg);
-    p.ht.exp_form = f;
-    p.T = 0;
-    p.steps = n;
+    p.sys.ht.exp_form = f;
+    p.grid.T = 0;
+    p.grid.steps = n;
     TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_fast_problem_initial_state(&p, x, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_fast_create(&fa, &p, &err) == SLPI_OK, "%s", err.msg);
@@ -54,7 +54,7 @@ static double c1_drift(int f, long n)
     for (long k = 0; fa && k < n; k++) {
         double u = 0;
         for (int j = 0; j < 12; j++) u += test_rand_uniform(0, 1);
-        double dW = (u - 6) * sqrt(p.h);
+        double dW = (u - 6) * sqrt(p.grid.h);
         slpi_step_info info;
         TEST_CHECK(!slpi_step_failed(slpi_fast_step(fa, x, &dW, &info)));
     }

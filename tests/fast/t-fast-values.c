@@ -58,9 +58,16 @@ static void check_initial_values(void)
     slpi_fast_free(f);
 }
 
-static void tw_svi_det(slpi_problem *p) { p->rb.noise = SLPI_RB_NOISE_NONE; }
+static void tw_svi_det(slpi_problem *p)
+{
+    p->sys.rb.noise = SLPI_RB_NOISE_NONE;
+}
 static double g_c;
-static void tw_svi_c(slpi_problem *p) { p->rb.noise = SLPI_RB_NOISE_NONE; p->svi_c = g_c; }
+static void tw_svi_c(slpi_problem *p)
+{
+    p->sys.rb.noise = SLPI_RB_NOISE_NONE;
+    p->sch.svi_c = g_c;
+}
 
 static void check_svi_t50(void)
 {
@@ -81,11 +88,11 @@ static void check_svi_t50(void)
 static slpi_rb_form g_form;
 static void tw_weak(slpi_problem *p)
 {
-    p->rb.form = g_form;
-    p->rb.noise = SLPI_RB_NOISE_CONST_E3;
-    p->rb.amp = 1;
-    p->rb.h0_scale = 0;
-    p->h = 1.0 / 8;
+    p->sys.rb.form = g_form;
+    p->sys.rb.noise = SLPI_RB_NOISE_CONST_E3;
+    p->sys.rb.amp = 1;
+    p->sys.rb.h0_scale = 0;
+    p->grid.h = 1.0 / 8;
 }
 
 static void check_weak_oracles(void)
@@ -108,25 +115,29 @@ static void check_weak_oracles(void)
 }
 
 /* Vortices: a 4-ring at height z rotates at -sqrt2 Omega (A), Omega = 3 z/(4 pi (1 - z^2)). */
-static void tw_pv_det(slpi_problem *p) { p->pv.noise = 0; p->h = 1.0 / 256; }
+static void tw_pv_det(slpi_problem *p)
+{
+    p->sys.pv.noise = 0;
+    p->grid.h = 1.0 / 256;
+}
 static void tw_pv_ring(slpi_problem *p)
 {
     double z = 0.5, r = sqrt(1 - z * z);
-    p->pv.noise = 0;
-    p->h = 1.0 / 256;
-    p->n_x0 = 12;
+    p->sys.pv.noise = 0;
+    p->grid.h = 1.0 / 256;
+    p->sys.n_x0 = 12;
     for (int i = 0; i < 4; i++) {
-        p->x0[3 * i] = r * cos(i * SLPI_FAST_PI / 2);
-        p->x0[3 * i + 1] = r * sin(i * SLPI_FAST_PI / 2);
-        p->x0[3 * i + 2] = z;
+        p->sys.x0[3 * i] = r * cos(i * SLPI_FAST_PI / 2);
+        p->sys.x0[3 * i + 1] = r * sin(i * SLPI_FAST_PI / 2);
+        p->sys.x0[3 * i + 2] = z;
     }
 }
 static void tw_pv_tet(slpi_problem *p)
 {
     static const double t[12] = {1, 1, 1, 1, -1, -1, -1, 1, -1, -1, -1, 1};
-    p->pv.noise = 0;
-    p->n_x0 = 12;
-    for (int i = 0; i < 12; i++) p->x0[i] = t[i] / sqrt(3.0);
+    p->sys.pv.noise = 0;
+    p->sys.n_x0 = 12;
+    for (int i = 0; i < 12; i++) p->sys.x0[i] = t[i] / sqrt(3.0);
 }
 
 static void check_vortices(void)
@@ -160,14 +171,14 @@ static void check_vortices(void)
     for (int j = 0; j < 3; j++) {
         slpi_fast *a = fu_make(SLPI_SYS_POINT_VORTICES, ks[j], tw_pv_det);
         slpi_fast *b = fu_make(SLPI_SYS_POINT_VORTICES, ks[j], tw_pv_det);
-        b->p.h = a->p.h * 2 * SLPI_FAST_SQRT2;
+        b->h = a->h * 2 * SLPI_FAST_SQRT2;
         double xa[12], xb[12];
         slpi_fast_initial_state(a, xa, NULL);
         memcpy(xb, xa, sizeof xb);
         slpi_fast_free(b);
-        slpi_problem pb = a->p;
-        pb.pv.model = SLPI_VORTEX_MODEL_B;
-        pb.h = a->p.h * 2 * SLPI_FAST_SQRT2;
+        slpi_problem pb = *a->p;
+        pb.sys.pv.model = SLPI_VORTEX_MODEL_B;
+        pb.grid.h = a->h * 2 * SLPI_FAST_SQRT2;
         slpi_error err = {0};
         TEST_CHECK(slpi_fast_create(&b, &pb, &err) == 0);
         fu_run(a, xa, 200, NULL);

@@ -17,6 +17,7 @@
 
 #include <cblas.h>
 
+#include "core/problem-struct.h"
 #include "fast/fast.h"
 #include "fast/team.h"
 #include "fast/dense.h"
@@ -49,9 +50,9 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
     slpi_problem p;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N;
-    p.ez.noise = noise;
-    p.ez.ic_lmax = N - 1;
+    p.sys.ez.N = N;
+    p.sys.ez.noise = noise;
+    p.sys.ez.ic_lmax = N - 1;
     slpi_fast_system s;
     memset(&s, 0, sizeof s);
     int rc = slpi_fast_sys_euler_zeitlin(&s, &p, &err);
@@ -87,8 +88,7 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
             e1[alpha] = 1;
             slpi_fast_zeitlin_synthesis(B, e1, &z);
             e1[alpha] = 0;
-            double c = -p.ez.amp / ((double)l * (l + 1)) * delta[k] *
-                       (noise == SLPI_EZ_NOISE_Q ? om[alpha] : 1.0);
+            double c = -p.sys.ez.amp / ((double)l * (l + 1)) * delta[k] * (noise == SLPI_EZ_NOISE_Q ? om[alpha] : 1.0);
             for (size_t i = 0; i < NN; i++) P[i] += c * B[i];
         }
         ccomm(N, P, X, V, T);
@@ -160,10 +160,10 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
     slpi_problem p;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N;
-    p.ez.ic_lmax = N - 1;
-    p.isomp_update = upd;
-    p.h = 1.0 / 128;
+    p.sys.ez.N = N;
+    p.sys.ez.ic_lmax = N - 1;
+    p.sch.isomp_update = upd;
+    p.grid.h = 1.0 / 128;
     slpi_fast *f;
     int rc = slpi_fast_create(&f, &p, &err);
     TEST_CHECKF(rc == SLPI_OK, "isomp create: %s", err.msg);
@@ -178,7 +178,7 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
     TEST_CHECKF(fabs(diag_get(&d, "C2") + 1) < 1e-14, "IC norm: C2 = %.17g", diag_get(&d, "C2"));
     int fails = 0;
     for (int n = 0; n < steps; n++) {
-        for (int k = 0; k < M; k++) dW[k] = sqrt(p.h) * gauss();
+        for (int k = 0; k < M; k++) dW[k] = sqrt(p.grid.h) * gauss();
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) fails++;
     }
@@ -284,11 +284,11 @@ static slpi_fast *noisy_isomp(int N, slpi_problem *p)
 {
     slpi_error err;
     slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p->ez.N = N;
-    p->ez.ic_lmax = N - 1;
-    p->ez.amp = 2;
-    p->h = 1.0 / 128;
-    p->warm_start = 0;   /* a step after a step starts as a fresh system's (the default is warm) */
+    p->sys.ez.N = N;
+    p->sys.ez.ic_lmax = N - 1;
+    p->sys.ez.amp = 2;
+    p->grid.h = 1.0 / 128;
+    p->sch.warm_start = 0; /* a step after a step starts as a fresh system's (the default is warm) */
     slpi_fast *f;
     int rc = slpi_fast_create(&f, p, &err);
     TEST_CHECKF(rc == SLPI_OK, "isomp create N=%d: %s", N, err.msg);
@@ -308,11 +308,11 @@ static void check_weights_once(int N)
     double *x = malloc(dim * sizeof *x), *y = malloc(dim * sizeof *y),
            *dW = malloc((M + 1) * sizeof *dW);
     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
-    for (int k = 0; k < M; k++) dW[k] = sqrt(p.h) * gauss();
+    for (int k = 0; k < M; k++) dW[k] = sqrt(p.grid.h) * gauss();
     slpi_step_info info;
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
     memcpy(y, x, dim * sizeof *x);
-    dW[M - 1] += 0.25 * sqrt(p.h);
+    dW[M - 1] += 0.25 * sqrt(p.grid.h);
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(g, y, dW, &info)));
     TEST_CHECKF(memcmp(x, y, dim * sizeof *x) == 0,
@@ -323,10 +323,10 @@ static void check_weights_once(int N)
     slpi_fast *f2 = noisy_isomp(N, &p), *g2 = noisy_isomp(N, &p);
     double *delta = malloc((M + 1) * sizeof *delta), *v = malloc(dim * sizeof *v), *w = malloc(dim * sizeof *w);
     if (f2 && g2) {
-        delta[0] = p.h;
+        delta[0] = p.grid.h;
         memcpy(delta + 1, dW, M * sizeof *dW);
         f2->sys.gen_sum(&f2->sys, v, delta, x);
-        delta[M] += 0.25 * sqrt(p.h);
+        delta[M] += 0.25 * sqrt(p.grid.h);
         f2->sys.gen_sum(&f2->sys, v, delta, x);
         g2->sys.gen_sum(&g2->sys, w, delta, x);
         TEST_CHECKF(memcmp(v, w, dim * sizeof *v) == 0,

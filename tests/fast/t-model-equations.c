@@ -110,7 +110,7 @@ static double run_error(const flow *fl, slpi_scheme_id k, double h)
     if (rc) return -1;
     int dim = f->sys.dim;
     double x[SLPI_MAX_X0], ex[SLPI_MAX_X0], e = 0;
-    memcpy(x, p.x0, (size_t)dim * sizeof *x);
+    memcpy(x, p.sys.x0, (size_t)dim * sizeof *x);
     long steps = lround(T_END / h);
     for (long n = 0; n < steps; n++) {
         slpi_step_info info;

@@ -67,12 +67,12 @@ static slpi_fast *make(const model *m, slpi_problem *p)
     if (!rc && !m->file) rc = slpi_problem_set(p, "noise_H2", m->n2, &err);
     if (!rc && !m->file) rc = slpi_problem_set(p, "x0", m->x0, &err);
     if (!rc) rc = slpi_problem_set(p, "scheme", "isomp", &err);
-    p->h = 1.0 / 32;
-    if (g_pol->tol > 0) p->tol = g_pol->tol;
-    if (g_pol->maxit > 0) p->maxit = g_pol->maxit;
-    p->fixed_iters = g_pol->fixed;
-    p->predictor = g_pol->pred;
-    p->on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
+    p->grid.h = 1.0 / 32;
+    if (g_pol->tol > 0) p->sol.tol = g_pol->tol;
+    if (g_pol->maxit > 0) p->sol.maxit = g_pol->maxit;
+    p->sol.fixed_iters = g_pol->fixed;
+    p->sch.predictor = g_pol->pred;
+    p->sol.on_cap = g_pol->fail_on_cap ? SLPI_CAP_FAIL : SLPI_CAP_ACCEPT;
     slpi_fast *f = NULL;
     if (!rc) rc = slpi_fast_create(&f, p, &err);
     TEST_CHECKF(rc == 0, "%s: %s", m->file ? m->file : m->H, err.msg);
@@ -103,12 +103,12 @@ static void compare(const model *m, const policy *pol, slpi_fast_isa isa, int nl
     long its_soa = 0, its = 0, bad_soa = 0, bad = 0, flags = 0;
     slpi_fast_lane lane[MAXL];
     for (int n = 0; n < STEPS; n++) {
-        for (int i = 0; i < M * nl; i++) dW[i] = 2 * sqrt(p.h) * fu_normal();
+        for (int i = 0; i < M * nl; i++) dW[i] = 2 * sqrt(p.grid.h) * fu_normal();
         if (pol->bad_lane == 1 && nl > 5 && n == STEPS / 2) dW[5] = NAN;
         if (pol->bad_lane == 2 && nl > 5 && n == STEPS / 2)
             for (int i = 0; i < dim; i++) xs[i * nl + 5] = xa[5 * dim + i] = 1e200 * (i % 3 + 1);
         slpi_fast_set_step_index(f, n);
-        bad_soa += slpi_fast_model_isomp_soa(&soa, nl, p.h, n, xs, dW, &its_soa, lane);
+        bad_soa += slpi_fast_model_isomp_soa(&soa, nl, p.grid.h, n, xs, dW, &its_soa, lane);
         for (int r = 0; r < nl; r++) {
             double w[SLPI_MODEL_MAX_NOISE];
             for (int k = 0; k < M; k++) w[k] = dW[k * nl + r];

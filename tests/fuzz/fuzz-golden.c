@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "round trip: the written golden file does not read: %s\n", err.msg);
         abort();
     }
-    size_t steps = (size_t)g.problem->steps;
-    if (h.dim != g.dim || h.M != g.M || h.ncheck != g.ncheck || h.problem->steps != g.problem->steps ||
+    size_t steps = (size_t)g.problem->grid.steps;
+    if (h.dim != g.dim || h.M != g.M || h.ncheck != g.ncheck || h.problem->grid.steps != g.problem->grid.steps ||
         memcmp(h.x0, g.x0, (size_t)g.dim * sizeof(double)) != 0 ||
         (g.M > 0 && memcmp(h.dW, g.dW, steps * (size_t)g.M * sizeof(double)) != 0)) {
         fprintf(stderr, "round trip changed the golden case\n");

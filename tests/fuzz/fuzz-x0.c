@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (slpi_problem_set(&p, "form", "svi", &err) != SLPI_OK) abort();
         ready = 1;
     }
-    snprintf(p.x0_file, sizeof p.x0_file, "%s", fuzz_file(data, size));
+    snprintf(p.sys.x0_file, sizeof p.sys.x0_file, "%s", fuzz_file(data, size));
     double x[SLPI_MAX_X0];
     int dim = slpi_problem_state_dim(&p);
     int rc = slpi_problem_explicit_x0(&p, x, &err);

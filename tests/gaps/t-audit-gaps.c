@@ -103,18 +103,17 @@ static void test_svi(void)
     for (int k = 0; k < 2; k++) {
         slpi_problem p;
         preset(&p, "svi/rigid-body/paths");
-        p.h = 0.1;
-        p.svi_c = k ? -0.25 : 0.25;
-        p.steps = 2;   /* the problem's own length does not limit the steps asked for */
+        p.grid.h = 0.1;
+        p.sch.svi_c = k ? -0.25 : 0.25;
+        p.grid.steps = 2; /* the problem's own length does not limit the steps asked for */
         slpi_gaps_svi_result r;
         int rc = slpi_gaps_svi_identities(&p, test_iters(50), &r, &err);
         TEST_CHECKF(rc == SLPI_OK && r.steps == test_iters(50), "sviident: %ld steps of %ld asked (%s)", r.steps,
                     test_iters(50), err.msg);
-        printf("  SVI-SO3 c = %+g: fixed point %.2f, identities %.2f (units of 3u), IM gap %.2e\n",
-               p.svi_c, r.xi, r.ident, r.mid);
-        TEST_CHECKF(r.xi <= 30 && r.ident <= 30, "c = %g: xi %.3g, identities %.3g", p.svi_c, r.xi, r.ident);
-        TEST_CHECKF(k ? r.mid <= 1e-13 : r.mid >= 1e-6, "c = %g: gap to the rescaled IM step %.3e",
-                    p.svi_c, r.mid);
+        printf("  SVI-SO3 c = %+g: fixed point %.2f, identities %.2f (units of 3u), IM gap %.2e\n", p.sch.svi_c, r.xi,
+               r.ident, r.mid);
+        TEST_CHECKF(r.xi <= 30 && r.ident <= 30, "c = %g: xi %.3g, identities %.3g", p.sch.svi_c, r.xi, r.ident);
+        TEST_CHECKF(k ? r.mid <= 1e-13 : r.mid >= 1e-6, "c = %g: gap to the rescaled IM step %.3e", p.sch.svi_c, r.mid);
     }
     slpi_problem p;
     slpi_gaps_svi_result r;
@@ -133,14 +132,14 @@ static void test_svi_orbit(void)
     double map[6 * 12];
     for (int k = 0; k < 2; k++) {
         preset(&p, "svi/rigid-body/paths");
-        p.svi_c = k ? -0.25 : 0.25;
+        p.sch.svi_c = k ? -0.25 : 0.25;
         int rc = slpi_gaps_svi_orbit(&p, 6, &r, map, &err);
         TEST_CHECKF(rc == SLPI_OK, "sviorbit: %s", err.msg);
-        printf("  SVI orbit c = %+g: %ld points, %ld failed, |(A,B)| in [%.6f, %.6f], ratio %.6f\n",
-               p.svi_c, r.points, r.failed, r.nmin, r.nmax, r.ratio);
+        printf("  SVI orbit c = %+g: %ld points, %ld failed, |(A,B)| in [%.6f, %.6f], ratio %.6f\n", p.sch.svi_c,
+               r.points, r.failed, r.nmin, r.nmax, r.ratio);
         TEST_CHECK(r.points == 6 * 12 * 27 && r.failed == 0 && fabs(r.R - 1) < 1e-3);
-        TEST_CHECKF(fabs(r.nmin - sqrt(2)) < 1e-3 && fabs(r.nmax - sqrt(2)) < 1e-3, "c = %g: [%g, %g]",
-                    p.svi_c, r.nmin, r.nmax);
+        TEST_CHECKF(fabs(r.nmin - sqrt(2)) < 1e-3 && fabs(r.nmax - sqrt(2)) < 1e-3, "c = %g: [%g, %g]", p.sch.svi_c,
+                    r.nmin, r.nmax);
         TEST_CHECKF(k || r.ratio <= 1 + 1e-15, "c = +1/4: ratio %.17g", r.ratio);
         double mmax = 0, mmin = INFINITY;   /* the map holds each point's largest |(A, B)| */
         for (int i = 0; i < 6 * 12; i++) {
@@ -150,10 +149,10 @@ static void test_svi_orbit(void)
         TEST_CHECK(mmax == r.nmax && mmin >= r.nmin && mmin <= r.nmax);
     }
     preset(&p, "svi/rigid-body/paths");
-    p.maxit = 3;
+    p.sol.maxit = 3;
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == r.points);
     preset(&p, "svi/rigid-body/paths");
-    p.h = 0.5;
+    p.grid.h = 0.5;
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == 0 &&
                r.nmax - r.nmin > 1e-2);
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 1, &r, NULL, &err) == SLPI_EINPUT);
@@ -166,7 +165,7 @@ static void test_lifted(void)
     slpi_error err = {0, ""};
     slpi_problem p;
     preset(&p, "iso/rigid-body/long");
-    p.h = 0.05;
+    p.grid.h = 0.05;
     for (int k = 0; k < 2; k++) {
         double a = k ? 0.25 : 0.5;
         slpi_gaps_lifted_result r;
@@ -219,7 +218,7 @@ static void test_consistency(uint64_t seed)
         TEST_CHECK(slpi_problem_preset(&p, le[i].preset, &err) == SLPI_OK &&
                    slpi_problem_set(&p, "scheme", "tmk", &err) == SLPI_OK &&
                    slpi_problem_set(&p, "noise", le[i].noise, &err) == SLPI_OK);
-        if (p.system == SLPI_SYS_EULER_ZEITLIN)
+        if (p.sys.system == SLPI_SYS_EULER_ZEITLIN)
             TEST_CHECK(slpi_problem_set(&p, "N", "6", &err) == SLPI_OK &&
                        slpi_problem_set(&p, "ic_lmax", "5", &err) == SLPI_OK);
         TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s: %s", le[i].preset, err.msg);

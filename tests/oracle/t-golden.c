@@ -49,7 +49,7 @@ static void verify_fast_output(const slpi_golden *g, const char *dir)
     slpi_run_result run;
     slpi_error err = { 0, "" };
     slpi_problem p = *g->problem;
-    p.steps = g->problem->steps * test_iters(1);
+    p.grid.steps = g->problem->grid.steps * test_iters(1);
     int rc = slpi_run(&p, slpi_fast_path(), f, 0, NULL, &run, &err);
     fclose(f);
     TEST_CHECKF(rc == SLPI_OK, "%s: fast run: %s", g->name, err.msg);
@@ -57,14 +57,14 @@ static void verify_fast_output(const slpi_golden *g, const char *dir)
     rc = slpi_verify_file(path, NULL, golden_dir(), -1, NULL, &v, &err);
     /* beyond the case's own horizon the certified radius may run out (sine-Euler at
      * h = 1/2 does within 10 times it): UNABLE there is allowed, FAIL never */
-    int whole = p.steps == g->problem->steps;
-    TEST_CHECKF(rc == SLPI_OK && v.rows == p.steps + 1 &&
-                    (whole ? v.verdict == SLPI_VERDICT_PASS && v.last_certified_step == p.steps
-                           : v.verdict != SLPI_VERDICT_FAIL && v.last_certified_step >= g->problem->steps),
+    int whole = p.grid.steps == g->problem->grid.steps;
+    TEST_CHECKF(rc == SLPI_OK && v.rows == p.grid.steps + 1 &&
+                    (whole ? v.verdict == SLPI_VERDICT_PASS && v.last_certified_step == p.grid.steps
+                           : v.verdict != SLPI_VERDICT_FAIL && v.last_certified_step >= g->problem->grid.steps),
                 "%s: verify of the fast output: rc %d (%s), %s, %ld rows, certified through %ld", g->name, rc, err.msg,
                 slpi_verdict_name(v.verdict), v.rows, v.last_certified_step);
     if (rc == SLPI_OK && v.verdict == SLPI_VERDICT_UNABLE)
-        printf("t-golden: note: %s over %ld steps: certified through step %ld (%s)\n", g->name, p.steps,
+        printf("t-golden: note: %s over %ld steps: certified through step %ld (%s)\n", g->name, p.grid.steps,
                v.last_certified_step, err.msg[0] ? err.msg : "the balls grew too wide for the budget");
     unlink(path);
 }
@@ -118,16 +118,16 @@ static void test_case_files(const char *tmp)
             TEST_CHECKF(what && strcmp(g.what, what) == 0, "%s: what= '%s' read as '%s'", path, what ? what : "(none)", g.what);
         }
         double *x0 = calloc((size_t)g.dim, sizeof(double)),
-               *dW = calloc((size_t)(g.problem->steps * g.M + 1), sizeof(double));
+               *dW = calloc((size_t)(g.problem->grid.steps * g.M + 1), sizeof(double));
         TEST_CHECK(slpi_fast_problem_initial_state(g.problem, x0, &err) == SLPI_OK);
-        TEST_CHECK(slpi_oracle_increments(g.problem, g.problem->steps, dW, &err) == SLPI_OK);
+        TEST_CHECK(slpi_oracle_increments(g.problem, g.problem->grid.steps, dW, &err) == SLPI_OK);
         /* the stored x0 is the case's input; a different default of the generator makes
          * the file stale (regenerate it deliberately), not wrong */
         if (memcmp(x0, g.x0, (size_t)g.dim * sizeof(double)) != 0)
             printf("t-golden: note: %s: the system's default x0 has changed since the file was made (make golden)\n", *c);
-        TEST_CHECKF(memcmp(dW, g.dW, (size_t)(g.problem->steps * g.M) * sizeof(double)) == 0,
+        TEST_CHECKF(memcmp(dW, g.dW, (size_t)(g.problem->grid.steps * g.M) * sizeof(double)) == 0,
                     "%s: stored increments differ from the canonical noise", *c);
-        TEST_CHECKF(g.check[g.ncheck - 1].step == g.problem->steps && g.check[g.ncheck - 1].ninv > 0,
+        TEST_CHECKF(g.check[g.ncheck - 1].step == g.problem->grid.steps && g.check[g.ncheck - 1].ninv > 0,
                     "%s: last checkpoint at step %ld with %d invariants", *c, g.check[g.ncheck - 1].step,
                     g.check[g.ncheck - 1].ninv);
         problem_round_trip(&g, tmp);

@@ -171,7 +171,7 @@ static void test_round_trip(const char *dir, const char *good, const char *text,
     TEST_CHECKF(strcmp(text1, text2) == 0, "golden write(read(write(g))) differs from write(g) outside the balls");
     free(text1);
     TEST_CHECK(h.dim == g->dim && h.M == g->M && h.ncheck == g->ncheck);
-    TEST_CHECK(memcmp(h.dW, g->dW, (size_t)(g->problem->steps * g->M) * sizeof(double)) == 0);
+    TEST_CHECK(memcmp(h.dW, g->dW, (size_t)(g->problem->grid.steps * g->M) * sizeof(double)) == 0);
     for (int c = 0; c < g->ncheck; c++)
         for (int i = 0; i < g->dim; i++)
             TEST_CHECKF(arb_contains(h.check[c].state + i, g->check[c].state + i),

@@ -46,9 +46,9 @@ static void write_port(const char *path, const slpi_problem *p, double eps)
 {
     slpi_error err = { 0, "" };
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
-    double *dW = malloc((size_t)p->steps * M * sizeof *dW), x[64], d[16];
+    double *dW = malloc((size_t)p->grid.steps * M * sizeof *dW), x[64], d[16];
     slpi_fast *f = NULL;
-    TEST_CHECK(dW && slpi_oracle_increments(p, p->steps, dW, &err) == SLPI_OK);
+    TEST_CHECK(dW && slpi_oracle_increments(p, p->grid.steps, dW, &err) == SLPI_OK);
     TEST_CHECK(slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_fast_problem_initial_state(p, x, &err) == SLPI_OK);
     FILE *o = fopen(path, "w");
     char name[dim][16];
@@ -58,7 +58,7 @@ static void write_port(const char *path, const slpi_problem *p, double eps)
         cols[i] = name[i];
     }
     slpi_traj_write_header(o, p, "port", dim, cols);
-    for (long n = 0; n <= p->steps; n++) {
+    for (long n = 0; n <= p->grid.steps; n++) {
         if (n > 0) {
             for (int l = 0; l < M; l++) d[l] = dW[(n - 1) * M + l] * (1 + eps);
             slpi_step_info info;
@@ -66,7 +66,7 @@ static void write_port(const char *path, const slpi_problem *p, double eps)
             TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, d, &info)));
         }
         for (int i = 0; i < dim; i++) x[i] = (double)(float)x[i];
-        slpi_traj_write_row(o, n, (double)n * p->h, dim, x, 1);
+        slpi_traj_write_row(o, n, (double)n * p->grid.h, dim, x, 1);
     }
     fclose(o);
     slpi_fast_free(f);
@@ -92,8 +92,8 @@ static void own_statistics(const char *path, const slpi_problem *p, double u, lo
     slpi_traj tr, *t = &tr;
     TEST_CHECKF(slpi_traj_read(path, t, &err) == SLPI_OK, "%s", err.msg);
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p), J = 3 + M;
-    double *dW = malloc((size_t)p->steps * M * sizeof *dW);
-    TEST_CHECK(dW && slpi_oracle_increments(p, p->steps, dW, &err) == SLPI_OK);
+    double *dW = malloc((size_t)p->grid.steps * M * sizeof *dW);
+    TEST_CHECK(dW && slpi_oracle_increments(p, p->grid.steps, dW, &err) == SLPI_OK);
     slpi_fast *f = NULL;
     slpi_ref *r = NULL;
     TEST_CHECK(slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_ref_create(&r, p, &err) == SLPI_OK);

@@ -63,7 +63,7 @@ static void check_corners(void)
                 TEST_CHECKF(c.dim == slpi_props_dim_max(s), "%s: corner 0 has dim %d", slpi_system_name(s), c.dim);
             if (i < 3) parities |= 1 << (c.dim % 2);
             if (i == 3 && (s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_HEAVY_TOP)) {
-                const double *I = s == SLPI_SYS_RIGID_BODY ? p.rb.inertia : p.ht.inertia;
+                const double *I = s == SLPI_SYS_RIGID_BODY ? p.sys.rb.inertia : p.sys.ht.inertia;
                 TEST_CHECKF(I[0] == 1e-2 && I[1] == 1 && I[2] == 2 && c.h <= 0x1p-10,
                             "near-singular inertia %g %g %g h %g", I[0], I[1], I[2], c.h);
             }
@@ -71,19 +71,19 @@ static void check_corners(void)
             if (i != 4 && i != 5) continue;
             double m = c.mag, e[3] = { 0, 0, 0 };
             if (s == SLPI_SYS_RIGID_BODY) {
-                const double *I = p.rb.inertia;
+                const double *I = p.sys.rb.inertia;
                 int mid = i == 5                         ? 2
                     : (I[0] - I[1]) * (I[0] - I[2]) <= 0 ? 0
                     : (I[1] - I[0]) * (I[1] - I[2]) <= 0 ? 1
                                                          : 2;
                 e[mid] = m;
-                TEST_CHECKF(slpi_vec_maxdiff(p.x0, e, 3) <= 1e-5 * m, "rigid body corner %d: x0 %g %g %g (axis %d)", i,
-                            p.x0[0], p.x0[1], p.x0[2], mid);
+                TEST_CHECKF(slpi_vec_maxdiff(p.sys.x0, e, 3) <= 1e-5 * m, "rigid body corner %d: x0 %g %g %g (axis %d)",
+                            i, p.sys.x0[0], p.sys.x0[1], p.sys.x0[2], mid);
             }
             if (i == 5 && (s == SLPI_SYS_POINT_VORTICES || s == SLPI_SYS_HEAVY_TOP)) {
                 double up[3] = { 0, 0, s == SLPI_SYS_POINT_VORTICES ? m : 1 };
-                TEST_CHECKF(slpi_vec_maxdiff(p.x0 + (s == SLPI_SYS_HEAVY_TOP ? 3 : 0), up, 3) <= 1e-5 * up[2],
-                            "%s pole corner: %g %g %g", slpi_system_name(s), p.x0[0], p.x0[1], p.x0[2]);
+                TEST_CHECKF(slpi_vec_maxdiff(p.sys.x0 + (s == SLPI_SYS_HEAVY_TOP ? 3 : 0), up, 3) <= 1e-5 * up[2],
+                            "%s pole corner: %g %g %g", slpi_system_name(s), p.sys.x0[0], p.sys.x0[1], p.sys.x0[2]);
             }
         }
         TEST_CHECKF(n == 7, "%d corners", n);
@@ -133,22 +133,23 @@ static void check_generators(void)
         slpi_error err;
         TEST_CHECKF(slpi_props_problem(&c, &p, &err) == SLPI_OK, "%s", err.msg);
         int d = slpi_problem_state_dim(&p), finite = 1;
-        for (int i = 0; i < d; i++) finite &= isfinite(p.x0[i]);
-        TEST_CHECK(finite && p.n_x0 == d);
-        if (c.system == SLPI_SYS_RIGID_BODY && c.inertia == 1) TEST_CHECK(p.rb.inertia[0] == p.rb.inertia[1]);
+        for (int i = 0; i < d; i++) finite &= isfinite(p.sys.x0[i]);
+        TEST_CHECK(finite && p.sys.n_x0 == d);
+        if (c.system == SLPI_SYS_RIGID_BODY && c.inertia == 1) TEST_CHECK(p.sys.rb.inertia[0] == p.sys.rb.inertia[1]);
         if (c.system == SLPI_SYS_RIGID_BODY && c.inertia == 2)
-            TEST_CHECK(p.rb.inertia[0] != p.rb.inertia[1] && fabs(p.rb.inertia[1] / p.rb.inertia[0] - 1) < 2e-9);
+            TEST_CHECK(p.sys.rb.inertia[0] != p.sys.rb.inertia[1] &&
+                       fabs(p.sys.rb.inertia[1] / p.sys.rb.inertia[0] - 1) < 2e-9);
         if (c.system == SLPI_SYS_EULER_ZEITLIN) {
             double tr = 0;
-            for (int a = 0; a < c.dim; a++) tr += p.x0[a];
+            for (int a = 0; a < c.dim; a++) tr += p.sys.x0[a];
             TEST_CHECKF(fabs(tr) < 1e-14, "su(N) initial trace %g", tr);
         }
         /* the case's noise amplitude reaches the problem (the heavy top's goes to alpha or k) */
-        double amp = c.system == SLPI_SYS_RIGID_BODY ? p.rb.amp
-            : c.system == SLPI_SYS_MANAKOV           ? p.mk.amp
-            : c.system == SLPI_SYS_POINT_VORTICES    ? p.pv.amp
-            : c.system == SLPI_SYS_EULER_ZEITLIN     ? p.ez.amp
-            : c.system == SLPI_SYS_SINE_EULER        ? p.se.amp
+        double amp = c.system == SLPI_SYS_RIGID_BODY ? p.sys.rb.amp
+            : c.system == SLPI_SYS_MANAKOV           ? p.sys.mk.amp
+            : c.system == SLPI_SYS_POINT_VORTICES    ? p.sys.pv.amp
+            : c.system == SLPI_SYS_EULER_ZEITLIN     ? p.sys.ez.amp
+            : c.system == SLPI_SYS_SINE_EULER        ? p.sys.se.amp
                                                      : c.amp;
         TEST_CHECKF(amp == c.amp, "%s: case amp %.17g, problem amp %.17g", slpi_system_name(c.system), c.amp, amp);
     }
@@ -257,26 +258,26 @@ static void check_invariants(void)
         slpi_props_problem(&c, &p, &err);
         int d = slpi_problem_state_dim(&p);
         slpi_props_casimirs k;
-        slpi_props_casimir_values(&p, p.x0, &k);
+        slpi_props_casimir_values(&p, p.sys.x0, &k);
         TEST_CHECK(k.n > 0);
         double s2 = 0;
-        for (int i = 0; i < d; i++) s2 += p.x0[i] * p.x0[i];
+        for (int i = 0; i < d; i++) s2 += p.sys.x0[i] * p.sys.x0[i];
         if (c.system == SLPI_SYS_MANAKOV) /* Tr X^2 = -2 sum_{i<j} X_ij^2 */
             TEST_CHECKF(fabs(k.value[0] + 2 * s2) <= 8 * DBL_EPSILON * s2, "Tr X^2 %g vs %g", k.value[0], -2 * s2);
         if (c.system == SLPI_SYS_EULER_ZEITLIN || c.system == SLPI_SYS_SINE_EULER) {
             double f2 = 0; /* |X|_F^2 = sum Im X_aa^2 + 2 sum_{a<b} |X_ab|^2 */
-            for (int i = 0; i < d; i++) f2 += (i < c.dim ? 1 : 2) * p.x0[i] * p.x0[i];
+            for (int i = 0; i < d; i++) f2 += (i < c.dim ? 1 : 2) * p.sys.x0[i] * p.sys.x0[i];
             TEST_CHECKF(fabs(k.value[0] + f2) <= 32 * DBL_EPSILON * f2, "Tr X^2 %g vs -|X|^2 %g", k.value[0], -f2);
         }
         double J[36 * 36];
-        int m = slpi_props_poisson_tensor(&p, p.x0, J);
+        int m = slpi_props_poisson_tensor(&p, p.sys.x0, J);
         for (int a = 0; a < m; a++)
             for (int b = 0; b < m; b++) TEST_CHECK(J[a * m + b] == -J[b * m + a]);
         for (int ci = 0; ci < k.n && m > 0; ci++) {
-            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, slpi_vec_maxabs(p.x0, m));
+            double g[64], x[SLPI_MAX_X0], e = 1e-6 * fmax(1, slpi_vec_maxabs(p.sys.x0, m));
             for (int j = 0; j < m; j++) {
                 slpi_props_casimirs kp, km;
-                memcpy(x, p.x0, sizeof x);
+                memcpy(x, p.sys.x0, sizeof x);
                 x[j] += e;
                 slpi_props_casimir_values(&p, x, &kp);
                 x[j] -= 2 * e;
@@ -288,7 +289,7 @@ static void check_invariants(void)
                 double s = 0;
                 for (int b = 0; b < m; b++) s += J[a * m + b] * g[b];
                 r = fmax(r, fabs(s));
-                sc = fmax(sc, fabs(g[a]) * slpi_vec_maxabs(p.x0, m));
+                sc = fmax(sc, fabs(g[a]) * slpi_vec_maxabs(p.sys.x0, m));
             }
             TEST_CHECKF(r <= 1e-6 * sc, "%s: J grad %s = %g (scale %g)", slpi_system_name(c.system), k.name[ci], r, sc);
         }

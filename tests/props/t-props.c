@@ -281,7 +281,7 @@ static void check_ref_fast_boundary(void)
         TEST_CHECKF(slpi_props_problem(&c, &p, &err) == SLPI_OK, "%s: %s", cases[i].c, err.msg);
         int d = slpi_problem_state_dim(&p), big = 0;
         arb_ptr xb = _arb_vec_init(d);
-        for (int j = 0; j < d; j++) arb_set_d(xb + j, p.x0[j]);
+        for (int j = 0; j < d; j++) arb_set_d(xb + j, p.sys.x0[j]);
         int ok = !slpi_step_failed(slpi_props_run_ref(&c, &p, xb, 1, NULL, NULL, why, sizeof why));
         TEST_CHECKF(ok, "%s: certified run: %s", cases[i].c, why);
         double x[SLPI_MAX_X0], mid[SLPI_MAX_X0];

@@ -18,19 +18,19 @@ static inline void model_problem(slpi_problem *p, slpi_scheme_id k, const char *
                                  const char *const *noise)
 {
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
-    p->system = SLPI_SYS_MODEL;
+    p->sys.system = SLPI_SYS_MODEL;
     slpi_error err;
     TEST_CHECKF(slpi_problem_set(p, "algebra", alg, &err) == SLPI_OK, "%s", err.msg); /* its one parse */
-    snprintf(p->model.H, sizeof p->model.H, "%s", H);
+    snprintf(p->sys.model.H, sizeof p->sys.model.H, "%s", H);
     int amp = strstr(H, "amp") != NULL;
     for (int i = 0; i < M; i++) {
-        snprintf(p->model.noise_H[i], sizeof p->model.noise_H[i], "%s", noise[i]);
+        snprintf(p->sys.model.noise_H[i], sizeof p->sys.model.noise_H[i], "%s", noise[i]);
         amp |= strstr(noise[i], "amp") != NULL;
     }
-    p->model.nparam = amp; /* used by the restated noises (an unused one is refused) */
-    snprintf(p->model.param_name[0], SLPI_MODEL_NAME_MAX, "amp");
-    snprintf(p->model.param_text[0], SLPI_MODEL_NAME_MAX, "0.375");
-    p->model.param[0] = 0.375;
+    p->sys.model.nparam = amp; /* used by the restated noises (an unused one is refused) */
+    snprintf(p->sys.model.param_name[0], SLPI_MODEL_NAME_MAX, "amp");
+    snprintf(p->sys.model.param_text[0], SLPI_MODEL_NAME_MAX, "0.375");
+    p->sys.model.param[0] = 0.375;
 }
 
 static inline int sys_init(slpi_ref_system *s, const slpi_problem *p)
@@ -40,8 +40,8 @@ static inline int sys_init(slpi_ref_system *s, const slpi_problem *p)
     memset(s, 0, sizeof *s);
     static slpi_problem q; /* a model's parse, under TMK, which admits every model (the system reads no scheme) */
     q = *p;
-    q.scheme = SLPI_SCHEME_TMK;
-    int rc = p->system == SLPI_SYS_MODEL ? slpi_plan_compile(&plan, &q, &err) : SLPI_OK;
+    q.sch.scheme = SLPI_SCHEME_TMK;
+    int rc = p->sys.system == SLPI_SYS_MODEL ? slpi_plan_compile(&plan, &q, &err) : SLPI_OK;
     if (rc == SLPI_OK) rc = slpi_ref_system_init(s, p, plan, &err);
     slpi_plan_unref(plan); /* the system holds its own reference */
     if (rc != SLPI_OK) {

@@ -113,9 +113,9 @@ static void check_steps(const slpi_ref_system *s, const slpi_ref_system *m, doub
         TEST_CHECKF(a == SLPI_STEP_CONVERGED && b == SLPI_STEP_CONVERGED,
                     "scale %g: statuses %d %d (%s)", scale, (int)a, (int)b, why);
         if (a == SLPI_STEP_CONVERGED && b == SLPI_STEP_CONVERGED)
-            TEST_CHECKF(agree(xs, xm, 3), "scale %g, update %d, fixed %d: radii %g %g",
-                        scale, (int)s->p->isomp_update, s->p->fixed_iters,
-                        slpi_ref_vec_radius(xs, 3), slpi_ref_vec_radius(xm, 3));
+            TEST_CHECKF(agree(xs, xm, 3), "scale %g, update %d, fixed %d: radii %g %g", scale,
+                        (int)s->p->sch.isomp_update, s->p->sol.fixed_iters, slpi_ref_vec_radius(xs, 3),
+                        slpi_ref_vec_radius(xm, 3));
     }
     _arb_vec_clear(xs, 3);
     _arb_vec_clear(xm, 3);
@@ -135,13 +135,13 @@ int main(void)
                     slpi_problem p;
                     slpi_error err;
                     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-                    p.rb.form = form ? SLPI_RB_FORM_SVI : SLPI_RB_FORM_ISO;
-                    p.rb.noise = noises[j];
-                    p.rb.inertia[0] = 1.5;
-                    p.rb.inertia[1] = 2.5;
-                    p.rb.inertia[2] = 0.75;
-                    p.isomp_update = upd ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
-                    p.fixed_iters = fixed ? 3 : 0;
+                    p.sys.rb.form = form ? SLPI_RB_FORM_SVI : SLPI_RB_FORM_ISO;
+                    p.sys.rb.noise = noises[j];
+                    p.sys.rb.inertia[0] = 1.5;
+                    p.sys.rb.inertia[1] = 2.5;
+                    p.sys.rb.inertia[2] = 0.75;
+                    p.sch.isomp_update = upd ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+                    p.sol.fixed_iters = fixed ? 3 : 0;
                     slpi_ref_system s = { 0 };
                     TEST_CHECK(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK);
                     TEST_CHECK(s.m_sandwich != NULL);

@@ -53,7 +53,7 @@ static void check_precision(slpi_system_id s, const char *N)
 {
     slpi_problem p, q;
     if (make_problem(&p, s, N) != SLPI_OK || make_problem(&q, s, N) != SLPI_OK) return;
-    q.prec = q.prec_max;
+    q.cert.prec = q.cert.prec_max;
     slpi_ref *r = NULL, *rmax = NULL;
     slpi_error err = { 0, "" };
     int rc = slpi_ref_create(&r, &p, &err);

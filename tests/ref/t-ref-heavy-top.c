@@ -68,28 +68,27 @@ int main(void)
                                   SLPI_SCHEME_TMK };
     for (int j = 0; j < 4; j++) {
         slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, orbit_schemes[j]);
-        p.fixed_iters = j == 3;
-        p.h = 0.05;
+        p.sol.fixed_iters = j == 3;
+        p.grid.h = 0.05;
         TEST_CHECK(run(&p, mu0, 40, 0.3, x, &d, &rad));
-        TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev"),
-                    "%s (fixed %d): Casimirs not certified", slpi_scheme_name(p.scheme),
-                    p.fixed_iters);
-        TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.scheme), rad);
+        TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev"), "%s (fixed %d): Casimirs not certified",
+                    slpi_scheme_name(p.sch.scheme), p.sol.fixed_iters);
+        TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.sch.scheme), rad);
     }
     const int energy_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT };
     for (int j = 0; j < 2; j++) {
         slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, energy_schemes[j]);
-        p.ht.noise = SLPI_HT_NOISE_NONE;
-        p.h = 0.1;
+        p.sys.ht.noise = SLPI_HT_NOISE_NONE;
+        p.grid.h = 0.1;
         TEST_CHECK(run(&p, mu0, 30, 0, x, &d, &rad));
-        TEST_CHECKF(zero_in(&d, "H0_dev"), "%s: energy", slpi_scheme_name(p.scheme));
+        TEST_CHECKF(zero_in(&d, "H0_dev"), "%s: energy", slpi_scheme_name(p.sch.scheme));
     }
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_IM_DIRECT);
-    p.h = 0.1;
+    p.grid.h = 0.1;
     TEST_CHECK(run(&p, mu0, 20, 0.3, x, &d, &rad));
     TEST_CHECK(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev"));
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TRAP_DIRECT);
-    p.h = 0.1;
+    p.grid.h = 0.1;
     TEST_CHECK(run(&p, mu0, 20, 0.3, x, &d, &rad));
     TEST_CHECK(!zero_in(&d, "C1_dev") && !zero_in(&d, "C2_dev"));
 
@@ -102,13 +101,12 @@ int main(void)
     for (int j = 0; j < 6; j++)
         for (int sign = -1; sign <= 1; sign += 2) {
             slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
-            p.ht.noise = cases[j];
-            p.svi_c = 0.25 * sign;
-            p.h = 0.05;
+            p.sys.ht.noise = cases[j];
+            p.sch.svi_c = 0.25 * sign;
+            p.grid.h = 0.05;
             TEST_CHECKF(run(&p, gyro, 20, 0.2, x, &d, &rad), "svi case %d", j);
-            TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev") &&
-                        zero_in(&d, "p_phi_dev"),
-                        "svi case %d c=%g: invariants", j, p.svi_c);
+            TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev") && zero_in(&d, "p_phi_dev"),
+                        "svi case %d c=%g: invariants", j, p.sch.svi_c);
             for (int i = 0; i < 3; i++)       /* Gamma_i = (R^T e3)_i = R_{3i} */
                 TEST_CHECK(arb_overlaps(x + 3 + i, x + 12 + i));
             TEST_CHECKF(rad < 1e-30, "svi case %d: radius %g", j, rad);
@@ -117,8 +115,8 @@ int main(void)
     /* UNABLE at the cap: TMK on the rigid body with h = 1000 (Newton diverges) */
     {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
-        p.h = 1000;
-        p.prec_max = 256;
+        p.grid.h = 1000;
+        p.cert.prec_max = 256;
         slpi_error err;
         slpi_ref *r;
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);

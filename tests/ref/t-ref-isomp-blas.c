@@ -43,10 +43,11 @@ static int make_problem(slpi_problem *p, const char *preset, int N, const char *
     int mk = strstr(preset, "manakov") != NULL;
     snprintf(size, sizeof size, "%d", N);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    int rc = slpi_problem_preset(p, preset, &err) != SLPI_OK || slpi_problem_set(p, mk ? "n" : "N", size, &err) != SLPI_OK ||
-             (!mk && p->ez.ic_lmax > N - 1 && slpi_problem_set(p, "ic_lmax", size2(N - 1), &err) != SLPI_OK) ||
-             slpi_problem_set(p, "update", update, &err) != SLPI_OK ||
-             slpi_problem_set(p, "matmul", route, &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK;
+    int rc = slpi_problem_preset(p, preset, &err) != SLPI_OK ||
+        slpi_problem_set(p, mk ? "n" : "N", size, &err) != SLPI_OK ||
+        (!mk && p->sys.ez.ic_lmax > N - 1 && slpi_problem_set(p, "ic_lmax", size2(N - 1), &err) != SLPI_OK) ||
+        slpi_problem_set(p, "update", update, &err) != SLPI_OK ||
+        slpi_problem_set(p, "matmul", route, &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK;
     if (rc)
         fprintf(stderr, "t-ref-isomp-blas: %s N=%d: %s\n", preset, N, err.msg);
     return !rc;
@@ -97,8 +98,7 @@ static void check_case(const char *preset, int N, const char *update, int kind)
             x[i] = ldexp((double)(1 + test_rand_int(1 << 20)), -1074);
         scale = fmax(scale, fabs(x[i]));
     }
-    for (int k = 0; k < M; k++)
-        dW[k] = sqrt(p.h) * gauss();
+    for (int k = 0; k < M; k++) dW[k] = sqrt(p.grid.h) * gauss();
     arb_ptr ya = _arb_vec_init(n), yb = _arb_vec_init(n), yc = _arb_vec_init(n);
     int oka = ref_step(preset, N, update, "arb", x, dW, ya, n);
     int okb = ref_step(preset, N, update, "blas", x, dW, yb, n);
@@ -182,8 +182,7 @@ static void check_beyond_balls(void)
     arb_ptr y = _arb_vec_init(n);
     slpi_step_info info;
     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
-    for (int k = 0; k < M; k++)
-        dW[k] = sqrt(p.h) * gauss();
+    for (int k = 0; k < M; k++) dW[k] = sqrt(p.grid.h) * gauss();
     for (int i = 0; i < n; i++) {
         arb_set_d(y + i, x[i]);
         scale = fmax(scale, fabs(x[i]));

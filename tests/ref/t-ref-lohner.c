@@ -64,8 +64,8 @@ static slpi_ref *ref_at(fixture *f, long prec)
 {
     slpi_ref *r = NULL;
     slpi_error err;
-    f->p.prec = prec;
-    f->p.ref_lohner = SLPI_PROPAGATION_BALL;   /* plain; each check switches the form on */
+    f->p.cert.prec = prec;
+    f->p.cert.ref_lohner = SLPI_PROPAGATION_BALL; /* plain; each check switches the form on */
     TEST_CHECKF(slpi_ref_create(&r, &f->p, &err) == SLPI_OK, "%s", err.msg);
     return r;
 }
@@ -202,7 +202,7 @@ static void check_switch_off(fixture *f, int steps)
     int n = f->n;
     slpi_ref *off = ref_at(f, 128), *plain = ref_at(f, 128), *on = ref_at(f, 128), *autom = NULL;
     slpi_error err;
-    f->p.ref_lohner = SLPI_PROPAGATION_AUTO;
+    f->p.cert.ref_lohner = SLPI_PROPAGATION_AUTO;
     TEST_CHECKF(slpi_ref_create(&autom, &f->p, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(slpi_ref_set_lohner(off, 1) == SLPI_OK && slpi_ref_set_lohner(off, 0) == SLPI_OK);
     TEST_CHECK(slpi_ref_set_lohner(on, 1) == SLPI_OK);

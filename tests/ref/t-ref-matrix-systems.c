@@ -193,10 +193,9 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     slpi_error err;
     slpi_ref_system s = { 0 };
     slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
-    p.mk.n = 4;
-    p.ez.N = 4;
-    if (what[0] == 'B')
-        p.pv.model = SLPI_VORTEX_MODEL_B;
+    p.sys.mk.n = 4;
+    p.sys.ez.N = 4;
+    if (what[0] == 'B') p.sys.pv.model = SLPI_VORTEX_MODEL_B;
     TEST_CHECKF(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK, "%s: %s", what, err.msg);
     int n = s.dim, g = s.gdim, outside = 0, points = 0;
     double worst[2] = { 0, 0 };     /* the widest radius relative to the values: whole, thin boxes */
@@ -306,10 +305,12 @@ static void check_manakov_rigid_body(void)
     double xm[3] = { -x[2], x[1], -x[0] }, wm[3] = { w[2], w[1], w[0] };
     slpi_ref *a, *b;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    p.rb.inertia[0] = 3; p.rb.inertia[1] = 2; p.rb.inertia[2] = 1;
+    p.sys.rb.inertia[0] = 3;
+    p.sys.rb.inertia[1] = 2;
+    p.sys.rb.inertia[2] = 1;
     TEST_CHECK(slpi_ref_create(&a, &p, &err) == SLPI_OK);
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-    p.mk.n = 3;
+    p.sys.mk.n = 3;
     TEST_CHECK(slpi_ref_create(&b, &p, &err) == SLPI_OK);
     arb_ptr xa = _arb_vec_init(3), xb = _arb_vec_init(3);
     set_vec(xa, x, 3);
@@ -337,7 +338,7 @@ static void check_vortex_models(slong prec)
     slpi_problem pa, pb;
     slpi_problem_init(&pa, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
     pb = pa;
-    pb.pv.model = SLPI_VORTEX_MODEL_B;
+    pb.sys.pv.model = SLPI_VORTEX_MODEL_B;
     TEST_CHECK(slpi_ref_system_init(&sa, &pa, NULL, &err) == SLPI_OK);
     TEST_CHECK(slpi_ref_system_init(&sb, &pb, NULL, &err) == SLPI_OK);
     arb_ptr x = _arb_vec_init(12), va = _arb_vec_init(12), vb = _arb_vec_init(12);
@@ -436,10 +437,9 @@ int main(void)
     for (int si = 0; si < 3; si++)
         for (int k = 0; k < 5; k++) {
             slpi_problem_init(&p, systems[si], schemes[k]);
-            p.mk.n = 4;
-            p.isomp_update = SLPI_ISO_UPDATE_CAY;
-            if (systems[si] == SLPI_SYS_SINE_EULER)
-                p.h = 0.05;
+            p.sys.mk.n = 4;
+            p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
+            if (systems[si] == SLPI_SYS_SINE_EULER) p.grid.h = 0.05;
             slpi_ref *r;
             TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s", err.msg);
             int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
@@ -464,11 +464,11 @@ int main(void)
                     dW[j] = 0.05 * test_rand_uniform(-1, 1);
                 ok = slpi_ref_step(r, x, dW, NULL) == SLPI_STEP_CONVERGED;
             }
-            TEST_CHECKF(ok, "%s/%s: %s", slpi_system_name(p.system),
-                        slpi_scheme_name(p.scheme), slpi_ref_unable_reason(r));
+            TEST_CHECKF(ok, "%s/%s: %s", slpi_system_name(p.sys.system), slpi_scheme_name(p.sch.scheme),
+                        slpi_ref_unable_reason(r));
             slpi_ref_diagnostics(r, x, x0, &d);
-            TEST_CHECKF(casimirs_zero(&d), "%s/%s: Casimirs not certified",
-                        slpi_system_name(p.system), slpi_scheme_name(p.scheme));
+            TEST_CHECKF(casimirs_zero(&d), "%s/%s: Casimirs not certified", slpi_system_name(p.sys.system),
+                        slpi_scheme_name(p.sch.scheme));
             _arb_vec_clear(x, n);
             _arb_vec_clear(x0, n);
             slpi_ref_free(r);

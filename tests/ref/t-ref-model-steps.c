@@ -31,52 +31,52 @@ static void builtin_problem(slpi_problem *p, const twin *t, slpi_scheme_id k)
     slpi_problem_init(p, t->sys, k);
     switch (t->sys) {
     case SLPI_SYS_RIGID_BODY:
-        p->rb.form = SLPI_RB_FORM_ISO;
-        p->rb.inertia[0] = 2;
-        p->rb.inertia[1] = 1.5;
-        p->rb.inertia[2] = 0.75;
-        p->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-        p->rb.amp = 0.375;
-        p->rb.h0_scale = 1;
-        p->rb.track_R = 0;
+        p->sys.rb.form = SLPI_RB_FORM_ISO;
+        p->sys.rb.inertia[0] = 2;
+        p->sys.rb.inertia[1] = 1.5;
+        p->sys.rb.inertia[2] = 0.75;
+        p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        p->sys.rb.amp = 0.375;
+        p->sys.rb.h0_scale = 1;
+        p->sys.rb.track_R = 0;
         break;
     case SLPI_SYS_HEAVY_TOP:
-        p->ht.form = SLPI_HT_FORM_RKMK;
-        p->ht.inertia[0] = 2;
-        p->ht.inertia[1] = 1.5;
-        p->ht.inertia[2] = 0.75;
-        p->ht.mga[0] = 0.5;
-        p->ht.mga[1] = -0.25;
-        p->ht.mga[2] = 1;
-        p->ht.potential_printed = 0;
-        p->ht.noise = SLPI_HT_NOISE_CASE2_PI2;
-        p->ht.k[0] = 0.375;
+        p->sys.ht.form = SLPI_HT_FORM_RKMK;
+        p->sys.ht.inertia[0] = 2;
+        p->sys.ht.inertia[1] = 1.5;
+        p->sys.ht.inertia[2] = 0.75;
+        p->sys.ht.mga[0] = 0.5;
+        p->sys.ht.mga[1] = -0.25;
+        p->sys.ht.mga[2] = 1;
+        p->sys.ht.potential_printed = 0;
+        p->sys.ht.noise = SLPI_HT_NOISE_CASE2_PI2;
+        p->sys.ht.k[0] = 0.375;
         break;
     case SLPI_SYS_MANAKOV:
-        p->mk.n = 4;
-        p->mk.amp = 0.375;
-        p->mk.noise = 1;
+        p->sys.mk.n = 4;
+        p->sys.mk.amp = 0.375;
+        p->sys.mk.noise = 1;
         break;
     case SLPI_SYS_POINT_VORTICES:
-        p->pv.n = 3;
-        p->pv.model = SLPI_VORTEX_MODEL_B;
-        p->pv.amp = 0.375;
-        p->pv.noise = 1;
+        p->sys.pv.n = 3;
+        p->sys.pv.model = SLPI_VORTEX_MODEL_B;
+        p->sys.pv.amp = 0.375;
+        p->sys.pv.noise = 1;
         break;
     case SLPI_SYS_EULER_ZEITLIN: /* N = 2 without noise, or models/euler-zeitlin-N.slpi's twin */
-        p->ez.N = (int)lround(sqrt(t->n));
-        p->ez.noise = t->file ? SLPI_EZ_NOISE_Q : SLPI_EZ_NOISE_NONE;
-        p->ez.amp = 2;
+        p->sys.ez.N = (int)lround(sqrt(t->n));
+        p->sys.ez.noise = t->file ? SLPI_EZ_NOISE_Q : SLPI_EZ_NOISE_NONE;
+        p->sys.ez.amp = 2;
         break;
     case SLPI_SYS_SINE_EULER: /* models/sine-euler.slpi's twin */
-        p->se.N = 3;
-        p->se.noise = 1;
-        p->se.amp = 0.1;
+        p->sys.se.N = 3;
+        p->sys.se.noise = 1;
+        p->sys.se.amp = 0.1;
         break;
     default:
         break;
     }
-    if (k == SLPI_SCHEME_SVI) p->svi_form = t->sys == SLPI_SYS_RIGID_BODY ? SLPI_SVI_FORM_SO3 : SLPI_SVI_FORM_LP;
+    if (k == SLPI_SCHEME_SVI) p->sch.svi_form = t->sys == SLPI_SYS_RIGID_BODY ? SLPI_SVI_FORM_SO3 : SLPI_SVI_FORM_LP;
 }
 
 static const double x0_rb[3] = { 0.8, -0.45, 0.6 };
@@ -195,7 +195,7 @@ static void check_twin(const twin *t)
         } else {
             model_problem(&pm, (slpi_scheme_id)k, t->alg, t->H, t->M, t->noise);
         }
-        const double *x0 = t->file ? pm.x0 : t->x0;
+        const double *x0 = t->file ? pm.sys.x0 : t->x0;
         if (!sys_init(&sb, &pb)) continue;
         if (!sys_init(&sm, &pm)) {
             slpi_ref_system_clear(&sb);

@@ -323,14 +323,16 @@ static void check_domain(const char *H, const char *where, double x1)
     /* the whole step: UNABLE, with the reason */
     slpi_ref *r = NULL;
     slpi_error err;
-    p.n_x0 = 3;
-    p.x0[0] = x1; p.x0[1] = 0.5; p.x0[2] = 0.25;
-    p.h = 0.01; p.steps = 1;
+    p.sys.n_x0 = 3;
+    p.sys.x0[0] = x1;
+    p.sys.x0[1] = 0.5;
+    p.sys.x0[2] = 0.25;
+    p.grid.h = 0.01;
+    p.grid.steps = 1;
     if (slpi_ref_create(&r, &p, &err) == SLPI_OK) {
         arb_ptr x = _arb_vec_init(3);
         slpi_step_info info;
-        for (int i = 0; i < 3; i++)
-            arb_set_d(x + i, p.x0[i]);
+        for (int i = 0; i < 3; i++) arb_set_d(x + i, p.sys.x0[i]);
         slpi_step_status st = slpi_ref_step(r, x, NULL, &info);
         TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), where),
                     "%s: step status %d (%s)", H, (int)st, slpi_ref_unable_reason(r));

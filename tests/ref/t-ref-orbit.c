@@ -13,12 +13,9 @@ static slpi_problem problem_for(int sys)
 {
     slpi_problem p;
     slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
-    if (sys == SLPI_SYS_MANAKOV)
-        p.mk.n = 5;
-    if (sys == SLPI_SYS_POINT_VORTICES)
-        p.pv.n = 3;
-    if (sys == SLPI_SYS_HEAVY_TOP)
-        p.ht.noise = SLPI_HT_NOISE_CASE2_PI2;   /* the one state-dependent noise */
+    if (sys == SLPI_SYS_MANAKOV) p.sys.mk.n = 5;
+    if (sys == SLPI_SYS_POINT_VORTICES) p.sys.pv.n = 3;
+    if (sys == SLPI_SYS_HEAVY_TOP) p.sys.ht.noise = SLPI_HT_NOISE_CASE2_PI2; /* the one state-dependent noise */
     return p;
 }
 
@@ -130,7 +127,7 @@ int main(void)
         slpi_ref_system s = { 0 };
         slpi_error err;
         int rc = slpi_ref_system_init(&s, &p, NULL, &err);
-        TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(p.system), err.msg);
+        TEST_CHECKF(rc == SLPI_OK, "%s: %s", slpi_system_name(p.sys.system), err.msg);
         if (rc != SLPI_OK)
             continue;
         int n = s.dim, g = s.gdim;
@@ -149,8 +146,8 @@ int main(void)
             s.invariants(&s, i1, mu, prec);
             s.invariants(&s, i2, o1, prec);
             for (int k = 1; k < s.n_inv; k++)
-                TEST_CHECKF(arb_overlaps(i1 + k, i2 + k), "%s: %s not kept by O_exp",
-                            slpi_system_name(p.system), s.inv_name[k]);
+                TEST_CHECKF(arb_overlaps(i1 + k, i2 + k), "%s: %s not kept by O_exp", slpi_system_name(p.sys.system),
+                            s.inv_name[k]);
             /* dorbit vs central differences, in b and in mu */
             s.dorbit(&s, o1, b, db, mu, w, prec);
             shift(gp, b, db, g, 1);
@@ -160,24 +157,24 @@ int main(void)
             s.orbit(&s, o2, gp, xp, prec);
             s.orbit(&s, gp, gm, xm, prec);
             central(o2, n, o2, gp, prec);
-            TEST_CHECKF(maxdiff(o1, o2, n) < 1e-18, "%s: dorbit off by %g",
-                        slpi_system_name(p.system), maxdiff(o1, o2, n));
+            TEST_CHECKF(maxdiff(o1, o2, n) < 1e-18, "%s: dorbit off by %g", slpi_system_name(p.sys.system),
+                        maxdiff(o1, o2, n));
             /* dgen for every k, and DV */
             for (int k = 0; k <= s.M; k++) {
                 s.dgen(&s, k, o1, mu, w, prec);
                 s.gen(&s, k, gp, xp, prec);
                 s.gen(&s, k, gm, xm, prec);
                 central(o2, g, gp, gm, prec);
-                TEST_CHECKF(maxdiff(o1, o2, g) < 1e-18, "%s: dgen(%d) off by %g",
-                            slpi_system_name(p.system), k, maxdiff(o1, o2, g));
+                TEST_CHECKF(maxdiff(o1, o2, g) < 1e-18, "%s: dgen(%d) off by %g", slpi_system_name(p.sys.system), k,
+                            maxdiff(o1, o2, g));
                 delta[k] = test_rand_uniform(-1, 1);
             }
             slpi_ref_dvf(&s, o1, delta, mu, w, prec);
             slpi_ref_vf(&s, gp, delta, xp, prec);
             slpi_ref_vf(&s, gm, delta, xm, prec);
             central(o2, n, gp, gm, prec);
-            TEST_CHECKF(maxdiff(o1, o2, n) < 1e-18, "%s: dvf off by %g",
-                        slpi_system_name(p.system), maxdiff(o1, o2, n));
+            TEST_CHECKF(maxdiff(o1, o2, n) < 1e-18, "%s: dvf off by %g", slpi_system_name(p.sys.system),
+                        maxdiff(o1, o2, n));
             /* aliasing: the orbit map in place (out == mu) */
             s.orbit(&s, o1, b, mu, prec);
             _arb_vec_set(o2, mu, n);
@@ -185,14 +182,14 @@ int main(void)
             for (int i = 0; i < n; i++)
                 TEST_CHECK(arb_equal(o1 + i, o2 + i));
             /* second way for the exponentials */
-            if (p.system == SLPI_SYS_RIGID_BODY) {
+            if (p.sys.system == SLPI_SYS_RIGID_BODY) {
                 s.orbit(&s, o1, b, mu, prec);
                 /* B = hat(b): e^B X e^-B = hat(exp(hat b) x) */
                 rodrigues(o2, b, mu, prec);
                 for (int i = 0; i < 3; i++)
                     TEST_CHECK(arb_overlaps(o1 + i, o2 + i));
             }
-            if (p.system == SLPI_SYS_HEAVY_TOP) {
+            if (p.sys.system == SLPI_SYS_HEAVY_TOP) {
                 s.orbit(&s, o1, b, mu, prec);
                 se3_closed(o2, b, mu, prec);
                 for (int i = 0; i < 6; i++)

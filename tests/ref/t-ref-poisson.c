@@ -65,7 +65,7 @@ static void check_wide_defect(const char *name, const slpi_problem *p, const dou
                               int d, const double *dW, double r)
 {
     slpi_problem hp = *p;
-    hp.prec = hp.prec_max = 256;
+    hp.cert.prec = hp.cert.prec_max = 256;
     slpi_ref *r0 = NULL, *rh = NULL;
     slpi_error err;
     TEST_CHECKF(slpi_ref_create(&r0, p, &err) == SLPI_OK && slpi_ref_create(&rh, &hp, &err) == SLPI_OK,
@@ -134,10 +134,10 @@ static void rigid_body_svi(arb_ptr def)
         for (int node = 0; node < 2; node++)
             for (int sign = -1; sign <= 1; sign += 2) {
                 slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
-                p.h = 0.2;
-                p.svi_c = 0.25 * sign;
-                p.svi_output = node ? SLPI_SVI_OUT_NODE : SLPI_SVI_OUT_ROTATION;
-                p.rb.amp = 1.0;
+                p.grid.h = 0.2;
+                p.sch.svi_c = 0.25 * sign;
+                p.sch.svi_output = node ? SLPI_SVI_OUT_NODE : SLPI_SVI_OUT_ROTATION;
+                p.sys.rb.amp = 1.0;
                 TEST_CHECK(defect_of(&p, x0, dW, def));
                 if (sign > 0)
                     TEST_CHECKF(all_contain_zero(def), "c=+1/4 (node %d, noise %d): defect "
@@ -146,8 +146,8 @@ static void rigid_body_svi(arb_ptr def)
                     TEST_CHECKF(!all_contain_zero(def), "c=-1/4 (node %d, noise %d): defect "
                                 "not refuted", node, noisy);
                 if (it == 0 && node == 0)
-                    printf("c=%+.2f: max |defect| = %.3g, radius %.3g\n", p.svi_c,
-                           max_abs_mid(def), mag_get_d(arb_radref(def)));
+                    printf("c=%+.2f: max |defect| = %.3g, radius %.3g\n", p.sch.svi_c, max_abs_mid(def),
+                           mag_get_d(arb_radref(def)));
                 if (it < 2 && sign < 0)
                     check_wide_defect(node ? "svi c=-1/4 rigid body, node" : "svi c=-1/4 rigid body, rotation",
                                       &p, x0, 3, 3, dW, 1e-3);
@@ -166,17 +166,17 @@ static void heavy_top_svi(void)
     for (int noisy = 0; noisy < 2; noisy++)
         for (int sign = -1; sign <= 1; sign += 2) {
             slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI);
-            p.ht.inertia[0] = 1;
-            p.ht.inertia[1] = 2;
-            p.ht.inertia[2] = 3;
-            p.ht.mga[0] = 0.2;
-            p.ht.mga[1] = 0.1;
-            p.ht.mga[2] = 1;
-            p.ht.noise = noisy ? SLPI_HT_NOISE_CASE3_PI : SLPI_HT_NOISE_NONE;
-            p.ht.k[0] = 0.3;
-            p.ht.k[1] = 0.4;
-            p.h = 0.05;
-            p.svi_c = 0.25 * sign;
+            p.sys.ht.inertia[0] = 1;
+            p.sys.ht.inertia[1] = 2;
+            p.sys.ht.inertia[2] = 3;
+            p.sys.ht.mga[0] = 0.2;
+            p.sys.ht.mga[1] = 0.1;
+            p.sys.ht.mga[2] = 1;
+            p.sys.ht.noise = noisy ? SLPI_HT_NOISE_CASE3_PI : SLPI_HT_NOISE_NONE;
+            p.sys.ht.k[0] = 0.3;
+            p.sys.ht.k[1] = 0.4;
+            p.grid.h = 0.05;
+            p.sch.svi_c = 0.25 * sign;
             double dW[2] = { 0.2, -0.15 };
             slpi_ref *r;
             slpi_error err;
@@ -191,8 +191,8 @@ static void heavy_top_svi(void)
                 double a = fabs(arf_get_d(arb_midref(def6 + i), ARF_RND_NEAR));
                 m = a > m ? a : m;
             }
-            TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g", p.svi_c, noisy, m);
-            printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.svi_c, noisy, m);
+            TEST_CHECKF(zero == (sign > 0), "heavy top c=%+.2f noise %d: max |defect| %g", p.sch.svi_c, noisy, m);
+            printf("heavy top c=%+.2f noise %d: max |defect| = %.3g\n", p.sch.svi_c, noisy, m);
             if (sign < 0)
                 check_wide_defect(noisy ? "svi c=-1/4 heavy top, noise" : "svi c=-1/4 heavy top", &p, x0, 15, 6, dW,
                                   1e-4);

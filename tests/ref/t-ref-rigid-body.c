@@ -96,10 +96,10 @@ static void check_cayley_closed_form(void)
     slpi_problem p;
     for (int mode = 0; mode < 2; mode++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        p.rb.h0_scale = 0;
-        p.rb.noise = SLPI_RB_NOISE_CONST_E3;
-        p.rb.amp = 1.0;
-        p.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+        p.sys.rb.h0_scale = 0;
+        p.sys.rb.noise = SLPI_RB_NOISE_CONST_E3;
+        p.sys.rb.amp = 1.0;
+        p.sch.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
         slpi_error err;
         slpi_ref *r;
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
@@ -144,18 +144,22 @@ static void check_coordinates_vs_matrix(void)
         const double x6[6] = { -0.5878, 0, 0.8090, 0, 0, 0 };
         const int scheme = j ? SLPI_SCHEME_RKMK_HEUN : SLPI_SCHEME_TMK;
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, scheme);
-        p.dexp_order = 2 * j;
-        p.rb.form = SLPI_RB_FORM_SVI;
-        p.rb.inertia[0] = 1; p.rb.inertia[1] = 2; p.rb.inertia[2] = 3;
-        p.rb.noise = SLPI_RB_NOISE_NONE;
-        p.h = 0.05;
+        p.sch.dexp_order = 2 * j;
+        p.sys.rb.form = SLPI_RB_FORM_SVI;
+        p.sys.rb.inertia[0] = 1;
+        p.sys.rb.inertia[1] = 2;
+        p.sys.rb.inertia[2] = 3;
+        p.sys.rb.noise = SLPI_RB_NOISE_NONE;
+        p.grid.h = 0.05;
         TEST_CHECK(run(&A, &p, x6, 10, 0, &rad));
         slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, scheme);
-        p.dexp_order = 2 * j;
-        p.ht.inertia[0] = 1; p.ht.inertia[1] = 2; p.ht.inertia[2] = 3;
-        p.ht.mga[0] = p.ht.mga[1] = p.ht.mga[2] = 0;
-        p.ht.noise = SLPI_HT_NOISE_NONE;
-        p.h = 0.05;
+        p.sch.dexp_order = 2 * j;
+        p.sys.ht.inertia[0] = 1;
+        p.sys.ht.inertia[1] = 2;
+        p.sys.ht.inertia[2] = 3;
+        p.sys.ht.mga[0] = p.sys.ht.mga[1] = p.sys.ht.mga[2] = 0;
+        p.sys.ht.noise = SLPI_HT_NOISE_NONE;
+        p.grid.h = 0.05;
         TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
         for (int i = 0; i < 3; i++)
             TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
@@ -180,11 +184,11 @@ int main(void)
     {
         run_t A, B;
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        p.h = 0x1p-4;
+        p.grid.h = 0x1p-4;
         uint64_t st = test_rng_state_;
         TEST_CHECK(run(&A, &p, xiso, 5, 0.25, &rad));
         test_rng_state_ = st;
-        p.isomp_update = SLPI_ISO_UPDATE_CAY;
+        p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
         TEST_CHECK(run(&B, &p, xiso, 5, 0.25, &rad));
         for (int i = 0; i < 3; i++)
             TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "COMM and CAY disagree in x%d", i);
@@ -199,12 +203,12 @@ int main(void)
                                     SLPI_SCHEME_RKMK_LE };   /* with iso-quad (claim X4) */
     for (int j = 0; j < 6; j++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, casimir_schemes[j]);
-        p.isomp_update = SLPI_ISO_UPDATE_CAY;
+        p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
         const double *x0 = casimir_schemes[j] == SLPI_SCHEME_SVI ? xsvi : xiso;
         TEST_CHECK(run(&R, &p, x0, 20, 0.1, &rad));
         TEST_CHECKF(contains_zero(&R, "casimir_norm2_dev"), "%s: Casimir not certified",
-                    slpi_scheme_name(p.scheme));
-        TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.scheme), rad);
+                    slpi_scheme_name(p.sch.scheme));
+        TEST_CHECKF(rad < 1e-30, "%s: radius %g", slpi_scheme_name(p.sch.scheme), rad);
         done(&R);
     }
 
@@ -212,9 +216,9 @@ int main(void)
      * CAY update still keeps |x|^2 exactly, the COMM update provably does not */
     for (int mode = 0; mode < 2; mode++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        p.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
-        p.fixed_iters = 1;
-        p.h = 0x1p-4;
+        p.sch.isomp_update = mode ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+        p.sol.fixed_iters = 1;
+        p.grid.h = 0x1p-4;
         TEST_CHECK(run(&R, &p, xiso, 5, 0.2, &rad));
         TEST_CHECKF(contains_zero(&R, "casimir_norm2_dev") == mode, "fixed-iteration %s",
                     mode ? "CAY" : "COMM");
@@ -225,23 +229,21 @@ int main(void)
     const int energy_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT };
     for (int j = 0; j < 2; j++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, energy_schemes[j]);
-        p.rb.noise = SLPI_RB_NOISE_NONE;
-        p.h = 0.1;
+        p.sys.rb.noise = SLPI_RB_NOISE_NONE;
+        p.grid.h = 0.1;
         TEST_CHECK(run(&R, &p, xiso, 20, 0, &rad));
-        TEST_CHECKF(contains_zero(&R, "H0_rel_dev"), "%s: energy not certified",
-                    slpi_scheme_name(p.scheme));
+        TEST_CHECKF(contains_zero(&R, "H0_rel_dev"), "%s: energy not certified", slpi_scheme_name(p.sch.scheme));
         done(&R);
     }
     for (int sign = -1; sign <= 1; sign += 2) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
-        p.rb.noise = SLPI_RB_NOISE_NONE;
-        p.rb.track_R = 1;
-        p.h = 0.1;
-        p.svi_c = 0.25 * sign;
+        p.sys.rb.noise = SLPI_RB_NOISE_NONE;
+        p.sys.rb.track_R = 1;
+        p.grid.h = 0.1;
+        p.sch.svi_c = 0.25 * sign;
         TEST_CHECK(run(&R, &p, xsvi, 20, 0, &rad));
         /* c = -1/4 conserves H0 exactly (App. 10.1); c = +1/4 provably does not */
-        TEST_CHECKF(contains_zero(&R, "H0_rel_dev") == (sign < 0), "svi c=%g energy",
-                    p.svi_c);
+        TEST_CHECKF(contains_zero(&R, "H0_rel_dev") == (sign < 0), "svi c=%g energy", p.sch.svi_c);
         for (int i = 0; i < 3; i++)
             TEST_CHECK(arb_contains_zero(diag(&R, i == 0 ? "J_x_dev" :
                                                   i == 1 ? "J_y_dev" : "J_z_dev")));
@@ -249,7 +251,7 @@ int main(void)
     }
     /* TRAP provably loses the Casimir */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TRAP_DIRECT);
-    p.h = 0.1;
+    p.grid.h = 0.1;
     TEST_CHECK(run(&R, &p, xiso, 10, 0.3, &rad));
     TEST_CHECK(!contains_zero(&R, "casimir_norm2_dev"));
     done(&R);
@@ -259,12 +261,12 @@ int main(void)
     {
         run_t A, B;
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
-        p.h = 0.1;
-        p.rb.amp = 0.5;
+        p.grid.h = 0.1;
+        p.sys.rb.amp = 0.5;
         uint64_t st = test_rng_state_;
         TEST_CHECK(run(&A, &p, xsvi, 5, 0.3, &rad));
         test_rng_state_ = st;
-        p.svi_form = SLPI_SVI_FORM_LP;
+        p.sch.svi_form = SLPI_SVI_FORM_LP;
         TEST_CHECK(run(&B, &p, xsvi, 5, 0.3, &rad));
         for (int i = 0; i < 3; i++)
             TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);

@@ -109,7 +109,7 @@ static int ref_step(const slpi_problem *p, arb_ptr x, const double *dW, slpi_ste
 static void check_box(const char *settings, const slpi_problem *p, const double *x0, const double *dW, int axis)
 {
     slpi_problem hp = *p;
-    hp.prec = hp.prec_max = POINT_PREC;
+    hp.cert.prec = hp.cert.prec_max = POINT_PREC;
     int dim = slpi_problem_state_dim(p);
     if (dim < 1) return;
     double scale = 0;

@@ -64,9 +64,9 @@ static void check_system(const lp_system *L, double rad)
     slpi_error err;
     slpi_ref_system s = { 0 };
     slpi_problem_init(&p, L->sys, SLPI_SCHEME_SVI);
-    p.mk.n = 4;
-    p.ez.N = 3;
-    p.se.N = 3;
+    p.sys.mk.n = 4;
+    p.sys.ez.N = 3;
+    p.sys.se.N = 3;
     if (L->sys == SLPI_SYS_RIGID_BODY) TEST_CHECK(slpi_problem_set(&p, "svi_form", "lp", &err) == SLPI_OK);
     int rc = slpi_ref_system_init(&s, &p, NULL, &err);
     TEST_CHECKF(rc == SLPI_OK && s.N > 0, "%s: %s", L->what, err.msg);

@@ -14,9 +14,9 @@ static void cap_scales_with_precision(void)
         slpi_error err = { 0, "" };
         slpi_run_result res;
         slpi_problem_init(&p, SLPI_SYS_SINE_EULER, SLPI_SCHEME_TMK);
-        p.h = 0.5;
-        p.steps = 1;
-        p.prec = p.prec_max = precs[i];
+        p.grid.h = 0.5;
+        p.grid.steps = 1;
+        p.cert.prec = p.cert.prec_max = precs[i];
         int rc = slpi_problem_finish(&p, &err);
         if (rc == SLPI_OK) rc = slpi_run(&p, slpi_ref_path(), NULL, 0, NULL, &res, &err);
         TEST_CHECKF(rc == SLPI_OK, "sine-Euler h = 0.5 at %ld bits: %s", precs[i], err.msg);

@@ -89,7 +89,7 @@ int main(void)
             TEST_CHECKF(w.iterations == info.iterations && info.iterations > 0,
                         "%s step %ld: the watch saw %ld iterations, the step reports %d", schemes[k], step,
                         w.iterations, info.iterations);
-            TEST_CHECKF(w.prec == info.prec && w.nprec >= 1 && w.precs[0] == p.prec,
+            TEST_CHECKF(w.prec == info.prec && w.nprec >= 1 && w.precs[0] == p.cert.prec,
                         "%s step %ld: the watch saw %ld bits (first %ld), the step ran at %ld", schemes[k], step,
                         w.prec, w.nprec ? w.precs[0] : -1L, info.prec);
             TEST_CHECKF(w.columns % n == 0, "%s step %ld: %ld Jacobian columns, not a multiple of %d", schemes[k],

@@ -119,7 +119,7 @@ static void setup(fixture *f, int N, double h, const char *update, long prec)
     TEST_CHECK(slpi_problem_set(&f->p, "matmul", "arb", &err) == SLPI_OK);
     if (update)
         TEST_CHECK(slpi_problem_set(&f->p, "update", update, &err) == SLPI_OK);
-    f->p.prec = prec;
+    f->p.cert.prec = prec;
     TEST_CHECKF(slpi_problem_finish(&f->p, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_ref_create(&f->r, &f->p, &err) == SLPI_OK, "N=%d: %s", N, err.msg);
     f->n = slpi_problem_state_dim(&f->p);
@@ -136,15 +136,14 @@ static void fill(fixture *f, const fixture *from)
         memcpy(f->dW, from->dW, sizeof(double) * (size_t)f->M);
         return;
     }
-    int N = f->p.ez.N;
+    int N = f->p.sys.ez.N;
     for (int i = 0; i < f->n; i++)
         f->x[i] = test_rand_uniform(-1, 1);
     for (int i = 0; i < f->n; i++)
         nrm += (i < N ? 1 : 2) * f->x[i] * f->x[i];
     for (int i = 0; i < f->n; i++)
         f->x[i] /= sqrt(nrm);
-    for (int k = 0; k < f->M; k++)
-        f->dW[k] = sqrt(f->p.h) * gauss();
+    for (int k = 0; k < f->M; k++) f->dW[k] = sqrt(f->p.grid.h) * gauss();
 }
 
 static void teardown(fixture *f)
@@ -164,8 +163,7 @@ static int ref_step(fixture *f, arb_ptr y, const double *x, double rad, const do
     }
     slpi_step_info info;
     int st = slpi_ref_step(f->r, y, dW, &info);
-    TEST_CHECKF(st == SLPI_STEP_CONVERGED, "N=%d: %s", f->p.ez.N,
-                slpi_ref_unable_reason(f->r));
+    TEST_CHECKF(st == SLPI_STEP_CONVERGED, "N=%d: %s", f->p.sys.ez.N, slpi_ref_unable_reason(f->r));
     return st == SLPI_STEP_CONVERGED;
 }
 
@@ -195,8 +193,7 @@ static void check_fast(fixture *f, arb_srcptr y, double tol)
         arb_sub(d, d, y + i, PREC);
         bad += !(arf_cmpabs_d(arb_midref(d), tol) <= 0 && mag_cmp_2exp_si(arb_radref(d), -80) <= 0);
     }
-    TEST_CHECKF(bad == 0, "N=%d: %d fast-step entries farther than %g from the ball",
-                f->p.ez.N, bad, tol);
+    TEST_CHECKF(bad == 0, "N=%d: %d fast-step entries farther than %g from the ball", f->p.sys.ez.N, bad, tol);
     arb_clear(d);
     slpi_fast_free(fp);
     free(x);
@@ -225,7 +222,7 @@ static void check_step(int N)
         double *mdW = malloc(sizeof(double) * (size_t)f.M);
         for (int k = 0; k < f.M; k++)
             mdW[k] = -f.dW[k];
-        TEST_CHECK(slpi_ref_set_step(f.r, -f.p.h) == SLPI_OK);
+        TEST_CHECK(slpi_ref_set_step(f.r, -f.p.grid.h) == SLPI_OK);
         slpi_step_info info;
         TEST_CHECKF(slpi_ref_step(f.r, y, mdW, &info) == SLPI_STEP_CONVERGED, "N=%d: %s", N,
                     slpi_ref_unable_reason(f.r));

@@ -61,10 +61,10 @@ static void setup(fixture *f, int N, slpi_ez_noise noise, slpi_scheme_id k, doub
 {
     slpi_error err;
     slpi_problem_init(&f->p, SLPI_SYS_EULER_ZEITLIN, k);
-    f->p.ez.N = N;
-    f->p.ez.noise = noise;
-    f->p.ez.amp = amp;
-    f->p.prec = PREC;
+    f->p.sys.ez.N = N;
+    f->p.sys.ez.noise = noise;
+    f->p.sys.ez.amp = amp;
+    f->p.cert.prec = PREC;
     memset(&f->s, 0, sizeof f->s);
     TEST_CHECK(slpi_ref_sys_euler_zeitlin(&f->s, &f->p, &err) == SLPI_OK);
     f->sc = slpi_ref_scheme_get(k);
@@ -131,8 +131,8 @@ static void check_invariant_names(int N)
     slpi_ref_system s;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.ez.N = N;
-    p.prec = PREC;
+    p.sys.ez.N = N;
+    p.cert.prec = PREC;
     memset(&s, 0, sizeof s);
     TEST_CHECKF(slpi_ref_sys_euler_zeitlin(&s, &p, &err) == SLPI_OK, "N=%d: %s", N, err.msg);
     TEST_CHECKF(s.n_inv == (N <= 12 ? 4 + N : 7), "N=%d: %d invariants", N, s.n_inv);
@@ -207,7 +207,7 @@ static void check_generators(int N, slpi_ez_noise noise)
         int alpha = lmin * lmin - 1 + (k - 1), l = slpi_ref_zeitlin_degree(alpha);
         s->m_gen(s, k, B, X, PREC);
         slpi_ref_zeitlin_analysis(ob, B, &z, PREC);
-        arb_set_d(u, -f.p.ez.amp);
+        arb_set_d(u, -f.p.sys.ez.amp);
         arb_div_ui(u, u, (ulong)(l * (l + 1)), PREC);
         if (noise == SLPI_EZ_NOISE_Q)
             arb_mul(u, u, om + alpha, PREC);
@@ -308,11 +308,11 @@ static void check_isomp_symmetric(int N)
     increments(&f, 1.0 / 16);
     _arb_vec_set(x1, f.x, f.n);
     TEST_CHECK(step(&f, x1) == SLPI_STEP_CONVERGED);
-    f.p.isomp_update = SLPI_ISO_UPDATE_CAY;
+    f.p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
     _arb_vec_set(xc, f.x, f.n);
     TEST_CHECK(step(&f, xc) == SLPI_STEP_CONVERGED);
     TEST_CHECKF(states_overlap(&f, xc, x1), "N=%d: ISOMP COMM and CAY updates differ", N);
-    f.p.isomp_update = SLPI_ISO_UPDATE_COMM;
+    f.p.sch.isomp_update = SLPI_ISO_UPDATE_COMM;
     for (int k = 0; k <= f.s.M; k++)
         f.delta[k] = -f.delta[k];
     TEST_CHECK(step(&f, x1) == SLPI_STEP_CONVERGED);
@@ -334,12 +334,12 @@ static void check_blas_only(int N)
     arb_ptr y = _arb_vec_init(f.n);
     increments(&f, 1.0 / 64);
     f.s.blas_only = "the test's limit";
-    f.p.matmul = SLPI_MATMUL_ARB;
+    f.p.cert.matmul = SLPI_MATMUL_ARB;
     _arb_vec_set(y, f.x, f.n);
     slpi_step_status st = step(&f, y);
     TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(f.why, "off the BLAS route: the test's limit"),
                 "blas_only, matmul=arb: status %d, reason \"%s\"", (int)st, f.why);
-    f.p.matmul = SLPI_MATMUL_BLAS;
+    f.p.cert.matmul = SLPI_MATMUL_BLAS;
     _arb_vec_set(y, f.x, f.n);
     st = step(&f, y);
     TEST_CHECKF(st == SLPI_STEP_CONVERGED, "blas_only, matmul=blas: status %d, reason \"%s\"", (int)st, f.why);

@@ -13,8 +13,9 @@
 #      a module the table forbids fails as well;
 #   4. every "pending" line of the table still names a real violation, and every
 #      "ceiling HEADER N" line (a header on its way out, docs/design.md#opaque-problem) is
-#      included by exactly N files outside its own module: more fails, and fewer fails
-#      until the line is lowered, so the count only goes down;
+#      seen by exactly N files outside its own module (included directly or through any
+#      header they include): more fails, and fewer fails until the line is lowered, so the
+#      count only goes down;
 #   5. the libraries ("library NAME HEADER MODULE..." lines): a file includes a library's
 #      public header (slpi.h, slpi-tools.h) only when its module belongs to that library
 #      or may depend on one of its modules (so core/, fast/, ref/, api/ never see the
@@ -88,6 +89,14 @@ awk -v build="$build/" '
   function modof(p) { sub(/^\.\//, "", p); sub(/\/.*/, "", p); return p }
   function srcof(o) { sub(/:.*/, "", o); o = substr(o, length(build) + 1); sub(/\.o$/, ".c", o); return o }
   function allowed(f, n,   d) { d = (f in filedeps) ? filedeps[f] : deps[modof(f)]; return index(" " d " ", " " n " ") > 0 }
+  # f includes h, directly or through the headers it includes (memo: seen_[f, h])
+  function sees(f, h,   n, a, i) {
+    if ((f, h) in seen_) return seen_[f, h]
+    seen_[f, h] = 0
+    n = split(incs[f], a, " ")
+    for (i = 1; i <= n; i++) if (a[i] == h || (a[i] ~ /\.h$/ && sees(a[i], h))) { seen_[f, h] = 1; break }
+    return seen_[f, h]
+  }
   function depsof(f) { return (f in filedeps) ? filedeps[f] : deps[modof(f)] }
   function violation(f, h, msg) {
     if ((f " " h) in pending) { seen[f " " h] = 1; return }
@@ -105,6 +114,7 @@ awk -v build="$build/" '
   $1 == "unresolved" { print "t-architecture: FAIL: " $2 " includes \"" $3 "\", which resolves to no file"; fail = 1 }
   $1 == "inc" {
     ninc++; f = $2; h = $3; sub(/^\.\//, "", h)
+    incs[f] = incs[f] " " h
     if (h != $4) { print "t-architecture: FAIL: " f " includes \"" $4 "\": spell it from the root, \"" h "\""; fail = 1 }
     m = modof(f)
     if (h == "slpi/tools.h") h = "slpi-tools.h"; else if (h ~ /^slpi\//) h = "slpi.h"   # a header by module counts as its umbrella
@@ -116,7 +126,6 @@ awk -v build="$build/" '
     }
     n = modof(h)
     if (n == m) next
-    if (h in ceiling) below[h]++
     if (allowed(f, n) && iface[h] == n) next
     violation(f, h, f " includes " h ": " m " may include only slpi.h, its own headers and the interfaces of: " (depsof(f) ? depsof(f) : "(none)"))
   }
@@ -136,6 +145,9 @@ awk -v build="$build/" '
     for (k in pending)
       if (!(k in seen)) { print "t-architecture: FAIL: pending \"" k "\" no longer occurs: remove it from docs/architecture.md"; fail = 1 }
       else { print "t-architecture: known violation (pending): " k; np++ }
+    for (f in incs)
+      for (h in ceiling)
+        if (modof(f) != modof(h) && sees(f, h)) below[h]++
     for (h in ceiling)
       if (below[h] + 0 != ceiling[h]) {
         print "t-architecture: FAIL: " h " is included by " below[h] + 0 " files outside " modof(h) "/, its ceiling says " ceiling[h] (below[h] + 0 > ceiling[h] ? ": it may only go down" : ": lower the ceiling in docs/architecture.md"); fail = 1

@@ -19,7 +19,7 @@ static slpi_fast *conv_level(const slpi_problem *base, int l, int L, long p, dou
                              double dw[][CONV_MAX_NOISES], slpi_error *err)
 {
     slpi_problem q = *base;
-    q.level = l;
+    q.grid.level = l;
     slpi_fast *f = NULL;
     int M = slpi_problem_noise_count(base);
     TEST_CHECKF(l <= CONV_MAX_LEVEL && M <= CONV_MAX_NOISES, "conv_level: level %d, %d noises", l, M);
@@ -28,9 +28,9 @@ static slpi_fast *conv_level(const slpi_problem *base, int l, int L, long p, dou
         slpi_fast_free(f);
         return NULL;
     }
-    double D = slpi_noise_threshold(q.h, q.trunc_ell), z[1 << CONV_MAX_LEVEL];
+    double D = slpi_noise_threshold(q.grid.h, q.noise.trunc_ell), z[1 << CONV_MAX_LEVEL];
     for (int k = 0; k < M; k++) {
-        slpi_noise_increments(q.seed, (uint64_t)p, (uint32_t)k, q.h, L - l, 0, (size_t)1 << l, z, NULL);
+        slpi_noise_increments(q.noise.seed, (uint64_t)p, (uint32_t)k, q.grid.h, L - l, 0, (size_t)1 << l, z, NULL);
         if (slpi_problem_truncates(&q)) slpi_noise_clip(z, (size_t)1 << l, D);
         for (int n = 0; n < 1 << l; n++) dw[n][k] = z[n];
     }

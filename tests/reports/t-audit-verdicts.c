@@ -306,7 +306,7 @@ static void check_confirmatory_offset(const char *dir)
         "S3 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_problem q;
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECKF(q.seed == 1, "the default seed is %llu, the test assumes 1", (unsigned long long)q.seed);
+    TEST_CHECKF(q.noise.seed == 1, "the default seed is %llu, the test assumes 1", (unsigned long long)q.noise.seed);
     double v[2][2] = {{0}};
     for (int off = 0; off < 2; off++) {
         slpi_audit a;

@@ -21,9 +21,9 @@ static slpi_conv_cfg stall_cfg(uint64_t seed, long paths, int maxit)
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, "iso/rigid-body/strong", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.level = -1;
-    p.seed = seed;
-    p.maxit = maxit;
+    p.grid.level = -1;
+    p.noise.seed = seed;
+    p.sol.maxit = maxit;
     slpi_conv_cfg c;
     slpi_conv_init(&c, &p);
     c.kmin = 1; c.kmax = 3; c.L = 6; c.paths = paths; c.batches = 3; c.boot = 0;

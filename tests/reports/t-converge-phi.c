@@ -22,8 +22,8 @@ static slpi_conv_cfg weak_cfg(uint64_t seed, long paths, const char *phi)
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, "iso/rigid-body/weak", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.level = -1;
-    p.seed = seed;
+    p.grid.level = -1;
+    p.noise.seed = seed;
     slpi_conv_cfg c;
     slpi_conv_init(&c, &p);
     c.kind = SLPI_CONV_WEAK;

@@ -84,7 +84,7 @@ static slpi_conv_cfg preset_cfg(const char *preset)
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, preset, &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.level = -1;
+    p.grid.level = -1;
     slpi_conv_cfg c;
     slpi_conv_init(&c, &p);
     return c;
@@ -130,7 +130,7 @@ static void check_engine_direct(void)
         c.kind = kinds[j];
         c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 70; c.batches = 1; c.boot = 0;
         c.general = j >= 4;
-        if (j >= 6) c.base.warm_start = j - 5;
+        if (j >= 6) c.base.sch.warm_start = j - 5;
         const char *what = c.kind == SLPI_CONV_SUP ? "sup" : "strong";
         slpi_conv_result r;
         slpi_error err;
@@ -277,7 +277,7 @@ static void check_soa_kernels(void)
     for (int j = 0; j < 3; j++) {
         slpi_conv_cfg c = preset_cfg(pr[j]);
         c.kind = j ? SLPI_CONV_SUP : SLPI_CONV_WEAK;
-        if (j == 2) c.base.svi_c = -0.25;
+        if (j == 2) c.base.sch.svi_c = -0.25;
         c.kmin = 2;
         c.kmax = 5;
         c.L = 8;
@@ -328,8 +328,8 @@ static void check_le_consistent(void)
     slpi_scheme_id k[2] = {SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN};
     for (int j = 0; j < 2; j++) {
         slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
-        c.base.scheme = k[j];
-        c.base.maxit = 1;
+        c.base.sch.scheme = k[j];
+        c.base.sol.maxit = 1;
         c.kmin = 3;
         c.kmax = 5;
         c.L = 10;
@@ -344,8 +344,8 @@ static void check_le_consistent(void)
     }
     TEST_CHECKF(gap[0] > 100 * gap[1], "LE gap %.3g vs Heun gap %.3g", gap[0], gap[1]);
     slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
-    c.base.scheme = SLPI_SCHEME_RKMK_LE;
-    c.base.maxit = 1;
+    c.base.sch.scheme = SLPI_SCHEME_RKMK_LE;
+    c.base.sol.maxit = 1;
     c.kmin = 3; c.kmax = 4; c.L = 6; c.paths = 4;
     slpi_conv_result r;
     slpi_error err;
@@ -359,8 +359,8 @@ static void check_solver_defaults(void)
     slpi_problem p;
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(slpi_problem_preset(&p, "iso/zeitlin/strong", &err) == SLPI_OK && p.warm_start == 1);
-    p.level = -1;
+    TEST_CHECK(slpi_problem_preset(&p, "iso/zeitlin/strong", &err) == SLPI_OK && p.sch.warm_start == 1);
+    p.grid.level = -1;
     slpi_conv_cfg c;
     slpi_conv_init(&c, &p);
     c.kmin = 2; c.kmax = 3; c.L = 5; c.paths = 2; c.boot = 0;
@@ -472,8 +472,8 @@ static void check_bad_configs(void)
     c.kind = SLPI_CONV_WEAK;
     c.phi = SLPI_PHI_X1;
     c.exact = 1;
-    c.base.x0[0] = 0;
-    c.base.x0[1] = 1;
+    c.base.sys.x0[0] = 0;
+    c.base.sys.x0[1] = 1;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "x0=1,0,0"),
                 "exact from x0 = e_2: %s", err.msg);
     c = preset_cfg("iso/so3/weak-exact");   /* the exact value is E x_1, not E sum sin 2 pi x_i */
@@ -482,7 +482,7 @@ static void check_bad_configs(void)
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "--phi x1"),
                 "exact with phi = sin2pi: %s", err.msg);
     c = preset_cfg("iso/rigid-body/strong");   /* T = 0: no interval to converge over */
-    c.base.T = 0;
+    c.base.grid.T = 0;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
                 "T = 0: %s", err.msg);
     /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past

@@ -83,8 +83,8 @@ int main(void)
     slpi_error err = { 0, "" };
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, "iso/so3/weak-exact", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.level = -1;
-    p.seed = seed;
+    p.grid.level = -1;
+    p.noise.seed = seed;
     slpi_mlmc_cfg c;
     slpi_mlmc_init(&c, &p);
     long iters = test_iters(500);
@@ -108,7 +108,7 @@ int main(void)
     if (rc == SLPI_OK) {
         int top = r.nlev - 1;
         slpi_problem q = p;
-        q.level = c.l0 + top;
+        q.grid.level = c.l0 + top;
         TEST_CHECK(slpi_problem_finish(&q, &err) == SLPI_OK);
         long n = r.drawn[top];
         double *fin = malloc((size_t)n * 3 * sizeof *fin);

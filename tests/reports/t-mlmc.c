@@ -25,8 +25,8 @@ static slpi_mlmc_cfg oracle_cfg(uint64_t seed, double eps)
     slpi_error err;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, "iso/so3/weak-exact", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.level = -1;
-    p.seed = seed;
+    p.grid.level = -1;
+    p.noise.seed = seed;
     slpi_mlmc_cfg c;
     slpi_mlmc_init(&c, &p);
     slpi_conv_phi_set(&c.conv, "x1");

@@ -116,15 +116,15 @@ static int fast_states(const slpi_problem *p, const double *x0, const double *dW
     if (!ok) return 0;
     double *x = malloc((size_t)dim * sizeof *x);
     memcpy(x, x0, (size_t)dim * sizeof *x);
-    for (long n = 0; ok && n < p->steps; n++) {
+    for (long n = 0; ok && n < p->grid.steps; n++) {
         slpi_step_info info = { 0 };
         slpi_step_status st = slpi_fast_step(f, x, dW + n * M, &info);
         ok = !slpi_step_failed(st);
         TEST_CHECKF(ok, "%s: fast step %ld: %s", name, n, slpi_step_status_name(st));
-        if (p->fixed_iters > 0)
-            TEST_CHECKF(st == SLPI_STEP_CAPPED && info.iterations == p->fixed_iters,
-                        "%s: fast step %ld: %s after %d iterations, fixed_iters=%d", name, n,
-                        slpi_step_status_name(st), info.iterations, p->fixed_iters);
+        if (p->sol.fixed_iters > 0)
+            TEST_CHECKF(st == SLPI_STEP_CAPPED && info.iterations == p->sol.fixed_iters,
+                        "%s: fast step %ld: %s after %d iterations, fixed_iters=%d", name, n, slpi_step_status_name(st),
+                        info.iterations, p->sol.fixed_iters);
         memcpy(rows + n * dim, x, (size_t)dim * sizeof *x);
     }
     free(x);
@@ -175,11 +175,11 @@ static void sweep_one(const sweep_case *c)
     if (rc != SLPI_OK) return;
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     double *x0 = calloc((size_t)dim, sizeof *x0);
-    double *dW = calloc((size_t)(p.steps * M + 1), sizeof *dW);
-    double *rows = calloc((size_t)(p.steps * dim), sizeof *rows);
+    double *dW = calloc((size_t)(p.grid.steps * M + 1), sizeof *dW);
+    double *rows = calloc((size_t)(p.grid.steps * dim), sizeof *rows);
     double *base = NULL;
     rc = slpi_fast_problem_initial_state(&p, x0, &err);
-    if (rc == SLPI_OK) rc = slpi_oracle_increments(&p, p.steps, dW, &err);
+    if (rc == SLPI_OK) rc = slpi_oracle_increments(&p, p.grid.steps, dW, &err);
     TEST_CHECKF(rc == SLPI_OK, "'%s': %s", c->settings, err.msg);
     sweep_visit v = { c->settings, dim, rows, NULL, { 0, 0, -1, 0, 0 }, 0, 0 };
     if (rc != SLPI_OK || !fast_states(&p, x0, dW, rows, c->settings)) goto done;
@@ -188,17 +188,17 @@ static void sweep_one(const sweep_case *c)
         rc = ou_problem(c->settings, c->baseline, c->steps, &q, &err);
         TEST_CHECKF(rc == SLPI_OK && slpi_problem_noise_count(&q) <= M, "'%s' + '%s': %s", c->settings,
                     c->baseline, err.msg);
-        base = calloc((size_t)(p.steps * dim), sizeof *base);
+        base = calloc((size_t)(p.grid.steps * dim), sizeof *base);
         if (rc == SLPI_OK) {
-            double *dWq = calloc((size_t)(p.steps * M + 1), sizeof *dWq);
+            double *dWq = calloc((size_t)(p.grid.steps * M + 1), sizeof *dWq);
             int Mq = slpi_problem_noise_count(&q);
-            for (long n = 0; n < p.steps; n++)
+            for (long n = 0; n < p.grid.steps; n++)
                 for (int k = 0; k < Mq; k++) dWq[n * Mq + k] = dW[n * M + k];
             if (fast_states(&q, x0, dWq, base, c->baseline)) v.other = base;
             free(dWq);
         }
     }
-    long stops[3] = { 1, p.steps / 2, p.steps };
+    long stops[3] = { 1, p.grid.steps / 2, p.grid.steps };
     int nstops = 0;
     for (int i = 0; i < 3; i++)
         if (nstops == 0 || stops[i] > stops[nstops - 1]) stops[nstops++] = stops[i];
@@ -212,7 +212,7 @@ static void sweep_one(const sweep_case *c)
     if (v.other)
         TEST_CHECKF(v.moved > 100 * SLPI_ORACLE_THRESHOLD, "'%s': the baseline '%s' is only %.3g from the ball: "
                     "the setting does not matter here", c->settings, c->baseline, v.moved);
-    printf("%-64s %3ld steps  ratio <= %-9.3g ulps %-5.0f baseline >= %-9.3g %.2f s\n", c->settings, p.steps,
+    printf("%-64s %3ld steps  ratio <= %-9.3g ulps %-5.0f baseline >= %-9.3g %.2f s\n", c->settings, p.grid.steps,
            v.worst.hi, v.worst.max_ulps, v.moved, seconds_now() - t0);
 done:
     free(x0);

@@ -144,7 +144,8 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
     TEST_CHECKF(slpi_fast_initial_state(f, x0, &err) == SLPI_OK, "%s: %s", label, err.msg);
     memcpy(x, x0, (size_t)dim * sizeof *x);
     for (int n = 0; n < nsteps; n++) {
-        for (int k = 0; k < M; k++) slpi_noise_increments(p->seed, 0, (uint32_t)k, p->h, 0, (uint64_t)n, 1, dw + k, NULL);
+        for (int k = 0; k < M; k++)
+            slpi_noise_increments(p->noise.seed, 0, (uint32_t)k, p->grid.h, 0, (uint64_t)n, 1, dw + k, NULL);
         slpi_step_info info;
         TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, dw, &info)), "%s: step %d failed", label, n);
     }
@@ -245,7 +246,7 @@ int main(void)
                 slpi_problem p;
                 if (make(&p, (slpi_system_id)s, (slpi_scheme_id)k, s == SLPI_SYS_MODEL ? models[j] : NULL, NULL) != SLPI_OK)
                     continue;   /* a model file whose algebra the scheme does not take */
-                p.seed = seed;
+                p.noise.seed = seed;
                 char label[128];
                 snprintf(label, sizeof label, "%s/%s%s%s", slpi_system_name((slpi_system_id)s),
                          slpi_scheme_name((slpi_scheme_id)k), s == SLPI_SYS_MODEL ? " " : "",
@@ -267,7 +268,7 @@ int main(void)
             TEST_CHECKF(0, "%s: no problem", extra[j].label);
             continue;
         }
-        p.seed = seed;
+        p.noise.seed = seed;
         compare(extra[j].label, &p, nsteps, used);
         pairs++;
     }

@@ -352,7 +352,7 @@ static void check_family(int N)
     /* 5: one step of the family on both paths, every scheme the registry admits; and TMK
      * with fixed_iters=2, whose two chord steps make the step depend on the chord matrix
      * (the generators' derivative), not on its fixed point alone */
-    for (int k = 0; k < M; k++) dW[k] = sqrt(pf.h) * gauss();
+    for (int k = 0; k < M; k++) dW[k] = sqrt(pf.grid.h) * gauss();
     char fixed[600];
     snprintf(fixed, sizeof fixed, "%s fixed_iters=2", fam);
     for (int v = 0; v < SLPI_SCHEME_COUNT + 1; v++) {
@@ -396,16 +396,19 @@ static void check_write(void)
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
     const char *path = test_temp_file(text);
     TEST_CHECKF(slpi_problem_load(&q, path, &err) == SLPI_OK, "written keys do not load: %s", err.msg);
-    TEST_CHECK(q.ez.kappa == p.ez.kappa && q.ez.rotation == p.ez.rotation && q.ez.noise == p.ez.noise &&
-               !strcmp(q.ez.noise_modes, p.ez.noise_modes) && !strcmp(q.ez.background_modes, p.ez.background_modes));
+    TEST_CHECK(q.sys.ez.kappa == p.sys.ez.kappa && q.sys.ez.rotation == p.sys.ez.rotation &&
+               q.sys.ez.noise == p.sys.ez.noise && !strcmp(q.sys.ez.noise_modes, p.sys.ez.noise_modes) &&
+               !strcmp(q.sys.ez.background_modes, p.sys.ez.background_modes));
     /* noise_fields: the path and the digest written; an edited file refused */
     char keys[SLPI_PATH_MAX + 64], want[SLPI_PATH_MAX + 64];
     const char *xi = test_temp_file("1 2 3\n");
     snprintf(keys, sizeof keys, "noise=fields noise_fields=%s", xi);
     if (!make(&p, 2, keys)) return;
     TEST_CHECK(slpi_problem_text(&p, text, sizeof text) > 0);
-    snprintf(want, sizeof want, "noise_fields=%s\nnoise_fields_digest=%llu\n", xi, (unsigned long long)p.ez.noise_fields_digest);
-    TEST_CHECKF(p.ez.n_fields == 1 && p.ez.noise_fields_digest != 0 && strstr(text, want), "noise_fields not written: %.600s", text);
+    snprintf(want, sizeof want, "noise_fields=%s\nnoise_fields_digest=%llu\n", xi,
+             (unsigned long long)p.sys.ez.noise_fields_digest);
+    TEST_CHECKF(p.sys.ez.n_fields == 1 && p.sys.ez.noise_fields_digest != 0 && strstr(text, want),
+                "noise_fields not written: %.600s", text);
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
     path = test_temp_file(text);
     TEST_CHECKF(slpi_problem_load(&q, path, &err) == SLPI_OK && slpi_problem_finish(&q, &err) == SLPI_OK,
@@ -463,7 +466,7 @@ static void fields_text(int N, int nf, char *file, size_t nfile, char *modes, si
  * p1 at the point x (its coordinates are of B_k = -xi_k, ref/system.h), up to the same budget. */
 static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf, const double *x)
 {
-    int dim = slpi_problem_state_dim(p1), N = p1->ez.N, n = N * N - 1;
+    int dim = slpi_problem_state_dim(p1), N = p1->sys.ez.N, n = N * N - 1;
     double *f1 = malloc(sizeof(double) * 2 * (size_t)(nf + 1) * dim),
            *f2 = malloc(sizeof(double) * 2 * (size_t)(n + 1) * dim);
     double *V1 = f1 + (size_t)(nf + 1) * dim, *V2 = f2 + (size_t)(n + 1) * dim;
