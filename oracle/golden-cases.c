@@ -20,6 +20,7 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/view-grid.h"
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 
 typedef struct {

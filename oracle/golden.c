@@ -52,6 +52,7 @@
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-system.h"
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 #include "core/parse.h"
 

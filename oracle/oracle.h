@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 #include <stddef.h>
-#include "core/problem-struct.h"
 #include "slpi/errors.h"
+#include "slpi/limits.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"
 typedef struct slpi_progress slpi_progress;
@@ -174,8 +174,8 @@ int slpi_oracle_provenance(int *n, char ***key, char ***val);
  * visit (slpi_verify_local_wanted). */
 typedef struct {
     const char *path;
-    slpi_problem p;
-    slpi_plan *plan;           /* p's plan (the model parsed once), the caller's to slpi_plan_unref */
+    const slpi_problem *p;     /* the header's problem, its plan's (NULL until it is read) */
+    slpi_plan *plan;           /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
     int dim, *col;             /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
     long missing, missing_step[SLPI_VERIFY_MISSING_NAMED];   /* rows of the header's output

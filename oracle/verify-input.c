@@ -16,6 +16,7 @@
 #include "slpi/noise.h"
 #include "slpi/trajectory.h"
 #include "slpi/tools.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "core/view-grid.h"
@@ -38,7 +39,7 @@ static void header_file_ref(const char *traj, const char *val, char *out, size_t
  * other key except provenance and arith on top; finished into its plan (the model parsed
  * here, once for the whole verification). */
 static int header_problem(const char *path, const slpi_traj_reader *r, const char *noise_file, const char *golden_dir,
-                          slpi_problem *p, slpi_plan **plan, slpi_error *err)
+                          slpi_plan **plan, slpi_error *err)
 {
     const slpi_traj *t = slpi_traj_head(r);
     int nprov = 0, rc = SLPI_OK, have_case = 0;
@@ -47,8 +48,11 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
     char **keys = calloc((size_t)t->nhead + 1, sizeof(char *)), **vals = calloc((size_t)t->nhead + 1, sizeof(char *));
     char **where = calloc((size_t)t->nhead + 1, sizeof(char *)), **own = calloc((size_t)t->nhead + 1, sizeof(char *));
     int n = 0;
-    if (prov || !keys || !vals || !where || !own) rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
-    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    slpi_problem *p = slpi_problem_new(NULL); /* the plan keeps a copy; freed below */
+    if (prov || !keys || !vals || !where || !own || !p)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
+    else
+        slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     for (int i = 0; i < t->nhead && rc == SLPI_OK; i++) {
         int skip = strcmp(t->head_key[i], "arith") == 0 || strcmp(t->head_key[i], "state_columns") == 0;
         for (int j = 0; j < nprov && !skip; j++) skip = strcmp(t->head_key[i], pk[j]) == 0;
@@ -65,7 +69,9 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s: case=%s: %s", at, t->head_val[i], gerr.msg);
                 break;
             }
-            *p = *g.problem;
+            slpi_problem_free(p); /* the case's problem, taken from the golden file */
+            p = g.problem;
+            g.problem = NULL;
             have_case = 1;
             slpi_golden_clear(&g);
             continue;
@@ -88,6 +94,7 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
     if (rc == SLPI_OK && n > 0) rc = slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
     if (rc == SLPI_OK && noise_file) rc = slpi_problem_set(p, "noise_file", noise_file, err);
     if (rc == SLPI_OK) rc = slpi_problem_plan(plan, p, err);
+    slpi_problem_free(p);
     for (int i = 0; i < n; i++) { free(where[i]); free(own[i]); }
     free(where);
     free(own);
@@ -165,7 +172,7 @@ static int grid_row(slpi_verify_input *in, const slpi_rows *grid, long *next, lo
         ++*next;
         return SLPI_OK;
     }
-    const slpi_problem *p = &in->p;
+    const slpi_problem *p = in->p;
     if (slpi_view_grid(p)->save_at[0])
         return slpi_error_set(err, SLPI_EINPUT,
                               "%s:%ld: step %ld is not a row of the header's save_at=%.200s "
@@ -191,19 +198,20 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     const slpi_traj *t = slpi_traj_head(r);
     long column_line = slpi_traj_line(r), last_line = 0;
     slpi_error herr = { 0, "" }, rerr = { 0, "" };
-    int hrc = header_problem(path, r, o->noise_file, o->golden_dir, &in->p, &in->plan, &herr), rrc = SLPI_OK;
-    in->dim = hrc == SLPI_OK ? slpi_problem_state_dim(&in->p) : 0;
+    int hrc = header_problem(path, r, o->noise_file, o->golden_dir, &in->plan, &herr), rrc = SLPI_OK;
+    in->p = hrc == SLPI_OK ? slpi_plan_problem(in->plan) : NULL;
+    in->dim = hrc == SLPI_OK ? slpi_problem_state_dim(in->p) : 0;
     in->col = calloc((size_t)in->dim + 1, sizeof(int));
     if (!in->col && hrc == SLPI_OK) hrc = slpi_error_set(&herr, SLPI_EINPUT, "verify: out of memory");
-    if (hrc == SLPI_OK) hrc = check_state_columns(path, r, &in->p, in->dim, &herr);
+    if (hrc == SLPI_OK) hrc = check_state_columns(path, r, in->p, in->dim, &herr);
     char name[64];
     for (int i = 0; hrc == SLPI_OK && i < in->dim; i++) {
-        slpi_problem_state_name(&in->p, i, name, sizeof name);
+        slpi_problem_state_name(in->p, i, name, sizeof name);
         if ((in->col[i] = column_after(t, name, i ? in->col[i - 1] : -1)) < 0)
             hrc = slpi_error_set(&herr, SLPI_EINPUT, "%s:%ld: no column '%s' (state coordinate %d of %s)", path,
-                                 column_line, name, i + 1, slpi_system_name(slpi_view_system(&in->p)->system));
+                                 column_line, name, i + 1, slpi_system_name(slpi_view_system(in->p)->system));
     }
-    const slpi_problem *p = &in->p;
+    const slpi_problem *p = in->p;
     slpi_rows grid = { 0 };
     long next = 0;
     if (hrc == SLPI_OK) hrc = slpi_rows_open(&grid, p, &herr);

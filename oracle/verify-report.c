@@ -27,7 +27,7 @@ int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)
 /* The rows the file omits from its header's grid (oracle/README.md#rows). */
 static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verify_result *res)
 {
-    const slpi_problem *p = &in->p;
+    const slpi_problem *p = in->p;
     if (p->grid.save_at[0])
         fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps", res->rows_missing,
                 p->grid.save_at);
@@ -45,7 +45,7 @@ static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verif
 void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
 {
     static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
-    const slpi_problem *p = &in->p;
+    const slpi_problem *p = in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
             slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system), in->nrows, in->first_step, in->last_step,
             p->grid.h, p->noise.noise_file[0] ? "file " : "canonical", p->noise.noise_file);
@@ -154,7 +154,7 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
     size_t len[2] = { 0, 0 };
     const slpi_verify_input *in[2] = { a, b };
     for (int i = 0; i < 2; i++) {
-        slpi_problem p = in[i]->p;
+        slpi_problem p = *in[i]->p;
         p.noise.path = 0;
         p.noise.seed = 0;
         p.noise.noise_file[0] = '\0';

@@ -232,15 +232,15 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
     in->path = path;
     int rc = slpi_verify_scan(in, o, err);
     int dim = in->dim;
-    slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(&in->p) : 0, dim, o->alpha);
-    slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? &in->p : NULL, dim, in->first_step, in->last_step,
+    slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(in->p) : 0, dim, o->alpha);
+    slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? in->p : NULL, dim, in->first_step, in->last_step,
                           o->precision.u);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);
     if (rc == SLPI_OK) rc = slpi_oracle_initial_state(in->plan, x0, err);
-    if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(&in->p, res, err);
-    slpi_oracle_port port = { &in->p,
+    if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(in->p, res, err);
+    slpi_oracle_port port = { in->p,
                               in->plan,
                               in->col,
                               dim,
@@ -256,8 +256,8 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
                               quiet };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
-        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(slpi_view_scheme(&in->p)->scheme),
-                slpi_system_name(slpi_view_system(&in->p)->system), in->nrows);
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),
+                slpi_system_name(slpi_view_system(in->p)->system), in->nrows);
     if (rc == SLPI_OK && o->global) run_global(&port, in, table, res, err, &rc);
     if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, in, o, table, res, err, &rc);
     res->rows_missing = in->missing;

@@ -16,6 +16,7 @@
  * Folder: SLPI_GOLDEN_DIR, default oracle/golden (make check runs from the top). */
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 #include "testutil.h"
 

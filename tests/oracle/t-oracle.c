@@ -4,6 +4,7 @@
  * and the invariant scales against their closed form on the rigid body. */
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 #include "testutil.h"
 

@@ -22,6 +22,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "core/problem-struct.h"
 #include "oracle/oracle.h"
 #include "testutil.h"
 

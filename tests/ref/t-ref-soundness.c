@@ -19,6 +19,7 @@
  * point's result from the ball's centre in units of its radius (<= 1: inside).
  * Replay one case: SLPI_SOUNDNESS_CASE='settings' [SLPI_SOUNDNESS_DW=a,b,c]; a subset:
  * SLPI_SOUNDNESS_ONLY=substring. */
+#include "core/problem-struct.h"
 #include "oracleutil.h"
 
 #define POINT_PREC 320

@@ -22,6 +22,7 @@
  * says so) and the Newton solver of IM/TRAP (the fast path offers Newton for ISOMP only). */
 #include <time.h>
 
+#include "core/problem-struct.h"
 #include "oracleutil.h"
 
 typedef struct {
