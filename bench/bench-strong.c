@@ -7,6 +7,7 @@
  * 5-minute goal. CPU seconds are the robust figure on a shared machine. */
 #include <stdlib.h>
 
+#include "core/problem-struct.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
 #include "slpi/problem-build.h"

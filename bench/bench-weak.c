@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/problem-struct.h"
 #include "core/noise.h"
 #include "slpi/noise.h"
 #include "slpi/problem-build.h"

@@ -236,7 +236,7 @@ static int run_and_write(slpi_conv_cfg *cfg, slpi_problem *p, const conv_args *a
     if (rc == SLPI_OK && rank == 0 && a->json) rc = slpi_output_open(&jreport, a->json, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK) {
         p->grid.level = -1;
-        cfg->base = *p;
+        cfg->base = p;
         cfg->exact_value = slpi_weak_exact_sde(p->sys.rb.amp, p->grid.T);
         cfg->rank = rank;
         cfg->nranks = nranks;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "cli/cli.h"
 #include "reports/mlmc.h"
 #include "slpi/errors.h"
@@ -161,7 +162,7 @@ int slpi_cli_mlmc(int argc, char **argv)
     slpi_mlmc_result res;
     if (rc == SLPI_OK) {
         p.grid.level = -1;
-        cfg.conv.base = p;
+        cfg.conv.base = &p;
         rc = slpi_mlmc_run(&cfg, &res, &err);
     }
     if (rc == SLPI_OK) {

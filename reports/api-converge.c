@@ -18,12 +18,13 @@
 #include "core/noise.h"
 
 /* The study's options as `slpi converge` takes them (its --kind, --indep and --phi names). */
-static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kind, int kmin, int kmax, int ref,
-                        long paths, uint64_t path0, int batches, int boot, const char *indep, const char *phi,
+static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p, const char *kind, int kmin, int kmax,
+                        int ref, long paths, uint64_t path0, int batches, int boot, const char *indep, const char *phi,
                         int exact, const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
                         const char *resume, int threads, slpi_error *err)
 {
-    slpi_conv_init(c, p);
+    *q = *p; /* the study's problem, with its own level (below); q outlives the study */
+    slpi_conv_init(c, q);
     int rc = slpi_problem_white_only(p, "converge", err);
     if (rc != SLPI_OK) return rc;
     if (!kind || !strcmp(kind, "strong")) c->kind = SLPI_CONV_STRONG;
@@ -63,7 +64,7 @@ static int api_conv_cfg(slpi_conv_cfg *c, const slpi_problem *p, const char *kin
     c->resume = resume;
     c->exact_value = slpi_weak_exact_sde(p->sys.rb.amp, p->grid.T);
     c->threads = threads;
-    c->base.grid.level = -1;
+    q->grid.level = -1;
     return rc;
 }
 
@@ -73,9 +74,10 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
+    slpi_problem q;
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, NULL, 0, NULL, 0, NULL,
-                          0, &err);
+    int rc = api_conv_cfg(&c, &q, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, NULL, 0, NULL, 0,
+                          NULL, 0, &err);
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     int col = c.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
@@ -99,8 +101,9 @@ static int converge_json(const slpi_problem *p, const char *kind, int kmin, int 
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
+    slpi_problem q;
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
+    int rc = api_conv_cfg(&c, &q, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
                           drop_coarse, checkpoint, checkpoint_every, resume, threads, &err);
     if (rc == SLPI_OK && phi_fn) {
         c.phi = SLPI_PHI_FN;

@@ -12,6 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/noise.h"
+#include "core/problem-struct.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"

@@ -10,6 +10,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/fast.h"
+#include "core/problem-struct.h"
 #include "core/slpi-flint.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"

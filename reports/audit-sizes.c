@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "slpi/errors.h"
+#include "core/problem-struct.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "reports/reports.h"

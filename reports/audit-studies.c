@@ -288,7 +288,7 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     snprintf(c->evidence, sizeof c->evidence,
              "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base.sch.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths, r.refgap,
+             L, r.h[r.nlev], slpi_scheme_name(cfg.base->sch.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths, r.refgap,
              r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
              r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
@@ -350,7 +350,7 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     slpi_conv_result r;
     if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
         return;
-    const slpi_problem *p = &cfg.base;
+    const slpi_problem *p = cfg.base;
     if (p->sch.scheme != k) {
         char why[96];
         snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->sch.scheme),

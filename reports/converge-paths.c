@@ -61,11 +61,11 @@ static double *noise_at(const slpi_conv_worker *w, const slpi_conv_cfg *c, const
 static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
                       slpi_error *err)
 {
-    slpi_problem p = c->base;
+    slpi_problem p = *c->base;
     p.sch.scheme = k;
-    if (k != c->base.sch.scheme) {
+    if (k != c->base->sch.scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
-        slpi_problem q = c->base;
+        slpi_problem q = *c->base;
         int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.sch.scheme), err);
         if (rc != SLPI_OK) return rc;
         p.sol.tol = q.sol.tol;
@@ -97,8 +97,8 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     memset(w, 0, sizeof *w);
     int rc = SLPI_OK;
     for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++)
-        if ((rc = make_level(c, c->base.sch.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
-    if (rc == SLPI_OK && (rc = make_level(c, c->base.sch.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK) w->nf++;
+        if ((rc = make_level(c, c->base->sch.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
+    if (rc == SLPI_OK && (rc = make_level(c, c->base->sch.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK) w->nf++;
     if (rc == SLPI_OK && c->indep
         && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
         w->nf++;
@@ -146,12 +146,12 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
         for (int i = 0; i <= c->L - c->kmin; i++)
             w->lev[q * (c->L - c->kmin + 1) + i] = w->hier + (size_t)(q + 1) * 2 * (size_t)w->S - (2 * w->S >> i);
     for (int i = 0; i < w->nf; i++)
-        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->grid.h, c->base.noise.trunc_ell);
+        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->grid.h, c->base->noise.trunc_ell);
     w->x = w->noise + seg * (size_t)w->B;
     w->traj = w->x + nf * d * (size_t)w->B;
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
     w->val = w->sup + (ly->sup ? 2 * (size_t)ly->nlev * (size_t)w->B : 0);
-    int given = slpi_problem_explicit_x0(&c->base, w->x0, err);
+    int given = slpi_problem_explicit_x0(c->base, w->x0, err);
     if (given < 0) rc = SLPI_EINPUT;
     else if (!given) rc = slpi_fast_initial_state(w->f[0], w->x0, err);
     if (rc != SLPI_OK) slpi_conv_worker_free(w);
@@ -170,8 +170,8 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     for (int r0 = 0; r0 < n; r0 += w->tile) {
         int nt = n - r0 < w->tile ? n - r0 : w->tile;
         for (int k = 0; k < M; k++) {
-            slpi_noise_levels(c->base.noise.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
-                              ldexp(c->base.grid.T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            slpi_noise_levels(c->base->noise.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
+                              ldexp(c->base->grid.T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
                 double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;

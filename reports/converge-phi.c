@@ -108,9 +108,8 @@ double slpi_conv_phi_eval(const slpi_conv_cfg *c, const slpi_expr *e, const doub
                 v[i] = 3.14159265358979323846;
                 break;
             case SLPI_EXPR_TIME:
-                v[i] =
-                    (slpi_view_system(&c->base)->system == SLPI_SYS_MODEL ? slpi_view_system(&c->base)->model.t0 : 0) +
-                    slpi_view_grid(&c->base)->T;
+                v[i] = (slpi_view_system(c->base)->system == SLPI_SYS_MODEL ? slpi_view_system(c->base)->model.t0 : 0) +
+                    slpi_view_grid(c->base)->T;
                 break; /* X(t0 + T) */
             default:
                 v[i] = slpi_fast_tape_value(n, n->a >= 0 ? v[n->a] : 0, n->b >= 0 ? v[n->b] : 0);

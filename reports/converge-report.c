@@ -24,7 +24,7 @@
 
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
 {
-    const slpi_problem *p = &c->base;
+    const slpi_problem *p = c->base;
     fputs("# slpi-converge 1\n", f);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# problem.");
@@ -149,11 +149,10 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
     json_object_set_new(study, "drop_coarse", json_integer(c->drop_coarse));
     if (c->kind == SLPI_CONV_WEAK)   /* the functional: --phi's names */
         json_object_set_new(study, "phi", json_string(slpi_conv_phi_name(c)));
-    json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1,
-                            "provenance", object_of(NULL), "problem", object_of(&c->base), "study", study,
-                            "levels", levels, "slopes", slopes, "paths", (json_int_t)r->paths,
-                            "solver_iterations", (json_int_t)r->iters, "clipped_increments",
-                            (json_int_t)r->clipped);
+    json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1, "provenance",
+                            object_of(NULL), "problem", object_of(c->base), "study", study, "levels", levels, "slopes",
+                            slopes, "paths", (json_int_t)r->paths, "solver_iterations", (json_int_t)r->iters,
+                            "clipped_increments", (json_int_t)r->clipped);
     if (c->indep)
         json_object_set_new(doc, "reference_gap", json_pack("{s:f, s:f}", "gap", r->refgap, "se", r->refgap_se));
     json_object_set_new(doc, "failed_paths", json_integer(r->failed));

@@ -83,7 +83,7 @@ const char *slpi_conv_kind_name(slpi_conv_kind k)
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base)
 {
     memset(c, 0, sizeof *c);
-    c->base = *base;
+    c->base = base;
     c->kind = SLPI_CONV_STRONG;
     c->phi = SLPI_PHI_SIN2PI;
     c->kmin = 3;
@@ -98,7 +98,7 @@ void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base)
 
 static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
 {
-    if (!(slpi_view_grid(&c->base)->T > 0))
+    if (!(slpi_view_grid(c->base)->T > 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: T must be given and positive");
     if (c->kmin < 0 || c->kmax < c->kmin || c->L <= c->kmax || c->L > 30
         || c->kmax - c->kmin + 1 > SLPI_CONV_MAXLEV - 1)
@@ -118,16 +118,16 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
     if (c->checkpoint && c->nranks > 1)
         return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoints are written by one MPI rank "
                               "only (use threads; a checkpoint resumes under any rank count)");
-    if (slpi_view_noise(&c->base)->noise_file[0])
+    if (slpi_view_noise(c->base)->noise_file[0])
         return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
-    const double *x0 = slpi_view_system(&c->base)->x0;
+    const double *x0 = slpi_view_system(c->base)->x0;
     if (c->exact &&
-        !(slpi_view_system(&c->base)->system == SLPI_SYS_RIGID_BODY &&
-          slpi_view_system(&c->base)->rb.noise == SLPI_RB_NOISE_CONST_E3 &&
-          slpi_view_system(&c->base)->rb.h0_scale == 0 && slpi_view_system(&c->base)->n_x0 >= 3 && x0[0] == 1 &&
+        !(slpi_view_system(c->base)->system == SLPI_SYS_RIGID_BODY &&
+          slpi_view_system(c->base)->rb.noise == SLPI_RB_NOISE_CONST_E3 &&
+          slpi_view_system(c->base)->rb.h0_scale == 0 && slpi_view_system(c->base)->n_x0 >= 3 && x0[0] == 1 &&
           x0[1] == 0 && x0[2] == 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs the so(3) oracle (rigid-body, "
                               "noise=const-e3, h0_scale=0, x0=1,0,0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
@@ -145,7 +145,7 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
                               "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);
     /* per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup study 3 grids of
      * 2^kmax + 1 states: a study that cannot fit is refused before it starts */
-    int M = slpi_problem_noise_count(&c->base), d = slpi_problem_state_dim(&c->base);
+    int M = slpi_problem_noise_count(c->base), d = slpi_problem_state_dim(c->base);
     double bytes = 8.0 * ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1)
                           + (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
     if (bytes > ldexp(1.0, 31))
@@ -172,7 +172,7 @@ static char *study_text(const slpi_conv_cfg *c, const slpi_conv_layout *ly, int 
     fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
             c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value,
             c->general, c->boot, (unsigned long long)c->boot_seed);
-    slpi_problem_write(&c->base, m, "problem.");
+    slpi_problem_write(c->base, m, "problem.");
     fclose(m);
     return buf;
 }
@@ -232,7 +232,7 @@ static void get_failures(const slpi_conv_cfg *c, const slpi_conv_layout *ly, con
         f->path = path;
         f->object = obj;
         f->level = obj < ly->nlev ? c->kmin + obj : c->L;
-        f->h = ldexp(slpi_view_grid(&c->base)->T, -f->level);
+        f->h = ldexp(slpi_view_grid(c->base)->T, -f->level);
         f->step = (long)q[Q_F_STEP];
         f->status = (slpi_step_status)q[Q_F_STATUS];
         f->iterations = (int)q[Q_F_ITERS];
@@ -244,7 +244,7 @@ void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, 
 {
     int indep = c->indep && f->object == c->kmax - c->kmin + 2;
     snprintf(buf, n, "%s on path %lld, level %d%s (h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-             slpi_scheme_name(indep ? c->indep_scheme : slpi_view_scheme(&c->base)->scheme), f->path, f->level,
+             slpi_scheme_name(indep ? c->indep_scheme : slpi_view_scheme(c->base)->scheme), f->path, f->level,
              indep ? " (independent reference)" : "", f->h, f->step, slpi_step_status_name(f->status), f->iterations,
              f->residual);
 }
@@ -270,7 +270,7 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
     res->nlev = ly->nlev;
     for (int i = 0; i < ly->nl1; i++) {
         res->level[i] = i < ly->nlev ? c->kmin + i : c->L;
-        res->h[i] = ldexp(slpi_view_grid(&c->base)->T, -res->level[i]);
+        res->h[i] = ldexp(slpi_view_grid(c->base)->T, -res->level[i]);
     }
     for (int b = 0; b < nb; b++) {
         const double *q = buf + (size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq;
@@ -298,9 +298,9 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
     if (c->kind == SLPI_CONV_WEAK) slpi_conv_mlmc_check(c, ly, buf, nb, res);
     if (c->exact)
         for (int i = 0; i < ly->nl1; i++)
-            res->quad[i] = slpi_weak_exact_scheme(slpi_view_scheme(&c->base)->scheme,
-                                                  slpi_view_system(&c->base)->rb.amp, slpi_view_grid(&c->base)->T,
-                                                  res->h[i], slpi_view_noise(&c->base)->trunc_ell, ly->trunc);
+            res->quad[i] = slpi_weak_exact_scheme(slpi_view_scheme(c->base)->scheme, slpi_view_system(c->base)->rb.amp,
+                                                  slpi_view_grid(c->base)->T, res->h[i],
+                                                  slpi_view_noise(c->base)->trunc_ell, ly->trunc);
     return SLPI_OK;
 }
 
@@ -315,9 +315,9 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
     ly.nl1 = ly.nlev + 1;
     ly.nq = SLPI_CONV_NCOL * ly.nl1;
     ly.stride = 2 * ly.nq + Q_EXTRA;
-    ly.dim = slpi_problem_state_dim(&c->base);
-    ly.M = slpi_problem_noise_count(&c->base);
-    ly.trunc = slpi_problem_truncates(&c->base);
+    ly.dim = slpi_problem_state_dim(c->base);
+    ly.M = slpi_problem_noise_count(c->base);
+    ly.trunc = slpi_problem_truncates(c->base);
     ly.sup = c->kind == SLPI_CONV_SUP;
     int nb = c->batches > 0 ? c->batches : (int)(c->paths < 32 ? c->paths : 32);
     double *buf = calloc((size_t)nb * (size_t)ly.stride, sizeof *buf);
@@ -449,7 +449,7 @@ int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg, 
     if (rc != SLPI_OK) return rc;
     slpi_expr phi;
     memset(&phi, 0, sizeof phi);
-    if (c->phi == SLPI_PHI_EXPR && (rc = slpi_conv_phi_parse(&phi, &c->base, c->phi_text, err)) != SLPI_OK) {
+    if (c->phi == SLPI_PHI_EXPR && (rc = slpi_conv_phi_parse(&phi, c->base, c->phi_text, err)) != SLPI_OK) {
         slpi_expr_free(&phi);
         return rc;
     }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "api/api.h"
+#include "core/problem-struct.h"
 #include "reports/mlmc.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
@@ -21,7 +22,7 @@
 
 void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f)
 {
-    const slpi_problem *p = &c->conv.base;
+    const slpi_problem *p = c->conv.base;
     fputs("# slpi-mlmc 1\n", f);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# problem.");
@@ -78,8 +79,8 @@ int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE
         clipped += r->clipped[j];
         json_array_append_new(levels,
                               json_pack("{s:i, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}", "level", c->l0 + j, "h",
-                                        ldexp(c->conv.base.grid.T, -(c->l0 + j)), "paths", (json_int_t)r->n[j], "drawn",
-                                        (json_int_t)r->drawn[j], "failed", (json_int_t)r->failed[j], "clipped",
+                                        ldexp(c->conv.base->grid.T, -(c->l0 + j)), "paths", (json_int_t)r->n[j],
+                                        "drawn", (json_int_t)r->drawn[j], "failed", (json_int_t)r->failed[j], "clipped",
                                         (json_int_t)r->clipped[j], "cost", r->cost[j], "mean", r->mean[j], "var",
                                         r->var[j], "seconds", r->seconds[j]));
     }
@@ -87,7 +88,7 @@ int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE
                             c->lmax, "pilot_paths", (json_int_t)c->n0, "alpha", c->alpha, "plain", c->plain, "phi",
                             slpi_conv_phi_name(&c->conv));
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:f, s:f, s:o, s:b, s:i, s:f, s:f, s:f, s:I, s:I, s:I, s:f}",
-                            "slpi_mlmc", 1, "provenance", object_of(NULL), "problem", object_of(&c->conv.base),
+                            "slpi_mlmc", 1, "provenance", object_of(NULL), "problem", object_of(c->conv.base),
                             "estimator", est, "levels", levels, "estimate", r->estimate, "se", r->se, "bias",
                             isfinite(r->bias) ? json_real(r->bias) : json_null(), "converged", r->converged, "rounds",
                             r->rounds, "cost", r->total_cost, "mc_cost", r->mc_cost, "var_fine", r->var_fine,
@@ -104,9 +105,10 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
     slpi_error err = { 0, "" };
     slpi_mlmc_cfg c;
     slpi_mlmc_result r;
-    slpi_mlmc_init(&c, p);
+    slpi_problem q = *p; /* the study's problem, with its own level; q outlives the study */
+    q.grid.level = -1;
+    slpi_mlmc_init(&c, &q);
     if (phi) slpi_conv_phi_set(&c.conv, phi);
-    c.conv.base.grid.level = -1;
     c.conv.threads = threads;
     c.rmse = rmse;
     c.l0 = l0;

@@ -48,6 +48,7 @@
 #include "slpi/noise.h"
 #include "slpi/fast.h"
 #include "slpi/output.h"
+#include "core/problem-struct.h"
 #include "core/noise.h"
 #include "core/clock.h"
 #include "core/threads.h"
@@ -108,7 +109,7 @@ static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fas
 static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
                          slpi_error *err)
 {
-    slpi_problem p = c->conv.base;
+    slpi_problem p = *c->conv.base;
     p.grid.level = level_of(c, 0);
     p.noise.refine = 0;
     p.noise.noise_file[0] = 0;
@@ -261,7 +262,7 @@ static char *identity(const slpi_mlmc_cfg *c)
     if (!m) return NULL;
     fprintf(m, "rmse=%a\nl0=%d\nlmax=%d\nn0=%ld\nalpha=%a\nplain=%d\nphi=%s\n", c->rmse, c->l0, c->lmax, c->n0,
             c->alpha, c->plain, slpi_conv_phi_name(&c->conv));
-    slpi_problem_write(&c->conv.base, m, "problem.");
+    slpi_problem_write(c->conv.base, m, "problem.");
     fclose(m);
     return buf;
 }
@@ -393,14 +394,14 @@ static int run(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_mlmc_result *r
 int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err)
 {
     memset(r, 0, sizeof *r);
-    int rc = slpi_problem_white_only(&c->conv.base, "mlmc", err);
+    int rc = slpi_problem_white_only(c->conv.base, "mlmc", err);
     if (rc == SLPI_OK) rc = check_cfg(c, err);
     if (rc != SLPI_OK) return rc;
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
     slpi_expr phi;
     memset(&phi, 0, sizeof phi);
     if (c->conv.phi == SLPI_PHI_EXPR &&
-        (rc = slpi_conv_phi_parse(&phi, &c->conv.base, c->conv.phi_text, err)) != SLPI_OK) {
+        (rc = slpi_conv_phi_parse(&phi, c->conv.base, c->conv.phi_text, err)) != SLPI_OK) {
         slpi_expr_free(&phi);
         return rc;
     }

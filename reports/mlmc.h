@@ -41,6 +41,8 @@ typedef struct {
     double seconds[SLPI_MLMC_MAXLEV], wall;
 } slpi_mlmc_result;
 
+/* The defaults, over base (held by pointer, as slpi_conv_init does: base must outlive the
+ * runs of c). */
 void slpi_mlmc_init(slpi_mlmc_cfg *c, const slpi_problem *base);
 /* The estimate (Giles' algorithm; reports/mlmc.c says how); SLPI_OK, SLPI_EINPUT, SLPI_EINTR
  * (after a checkpoint of what was done), SLPI_ENUMERIC (a level lost every path). */

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
-#include "core/problem-struct.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
@@ -29,7 +28,8 @@ enum { SLPI_CONV_SELF, SLPI_CONV_INDEP, SLPI_CONV_MLMC, SLPI_CONV_PHI, SLPI_CONV
 #define SLPI_CONV_MAXLEV 24
 
 typedef struct {
-    slpi_problem base;          /* system, scheme, T, seed, noise, solver keys */
+    const slpi_problem *base; /* system, scheme, T, seed, noise, solver keys: the caller's
+                                 * problem, which must outlive the study (slpi_conv_init) */
     slpi_conv_kind kind;
     slpi_conv_phi phi;          /* weak functional */
     const char *phi_text;       /* SLPI_PHI_EXPR: the expression (docs/noise.md#functionals) */
@@ -103,6 +103,8 @@ typedef struct {
  * exact and the result independent of the rank count. */
 typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
 
+/* The defaults, over base: c->base points at it (no copy), so base must outlive every
+ * slpi_conv_run of c, and a change to base is a change to the study. */
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
 int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
                   slpi_conv_result *res, slpi_error *err);

@@ -21,6 +21,7 @@
  *    Poisson map (ISOMP, SVI +1/4) encloses 0, SVI -1/4's excludes it. */
 #include <stdlib.h>
 
+#include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
 #include "reports/reports.h"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/problem-struct.h"
 #include "auditutil.h"
 
 /* sizes in words, from the case's problem and the check: the system's size and the

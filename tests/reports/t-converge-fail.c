@@ -15,17 +15,16 @@
 #include "convutil.h"
 #include "reports/reports.h"
 
-static slpi_conv_cfg stall_cfg(uint64_t seed, long paths, int maxit)
+static slpi_conv_cfg stall_cfg(slpi_problem *p, uint64_t seed, long paths, int maxit)
 {
-    slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/rigid-body/strong", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.grid.level = -1;
-    p.noise.seed = seed;
-    p.sol.maxit = maxit;
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, "iso/rigid-body/strong", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
+    p->grid.level = -1;
+    p->noise.seed = seed;
+    p->sol.maxit = maxit;
     slpi_conv_cfg c;
-    slpi_conv_init(&c, &p);
+    slpi_conv_init(&c, p);
     c.kmin = 1; c.kmax = 3; c.L = 6; c.paths = paths; c.batches = 3; c.boot = 0;
     return c;
 }
@@ -47,7 +46,8 @@ int main(void)
     long paths = 40 * test_iters(1);
     char *text[2] = {NULL, NULL};
     for (int general = 0; general < 2; general++) {
-        slpi_conv_cfg c = stall_cfg(seed, paths, 9);
+        slpi_problem c_p;
+        slpi_conv_cfg c = stall_cfg(&c_p, seed, paths, 9);
         c.general = general;
         slpi_conv_result r;
         slpi_error err = {0, ""};
@@ -65,7 +65,7 @@ int main(void)
             int lost = 0;
             for (int i = nlev; i >= 0; i--) {
                 int l = i < nlev ? c.kmin + i : c.L, dead = 0;
-                slpi_fast *f = conv_level(&c.base, l, c.L, p, x, dw, &err);
+                slpi_fast *f = conv_level(c.base, l, c.L, p, x, dw, &err);
                 TEST_CHECKF(f != NULL, "%s", err.msg);
                 if (!f) break;
                 for (int n = 0; n < 1 << l; n++) {
@@ -131,7 +131,8 @@ int main(void)
 
     /* every path fails: exit 3 with the first failure */
     {
-        slpi_conv_cfg c = stall_cfg(seed, 6, 1);
+        slpi_problem c_p;
+        slpi_conv_cfg c = stall_cfg(&c_p, seed, 6, 1);
         slpi_conv_result r;
         slpi_error err = {0, ""};
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);

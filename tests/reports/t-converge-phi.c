@@ -16,16 +16,15 @@
 #include "convutil.h"
 #include "reports/reports.h"
 
-static slpi_conv_cfg weak_cfg(uint64_t seed, long paths, const char *phi)
+static slpi_conv_cfg weak_cfg(slpi_problem *p, uint64_t seed, long paths, const char *phi)
 {
-    slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/rigid-body/weak", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.grid.level = -1;
-    p.noise.seed = seed;
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, "iso/rigid-body/weak", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
+    p->grid.level = -1;
+    p->noise.seed = seed;
     slpi_conv_cfg c;
-    slpi_conv_init(&c, &p);
+    slpi_conv_init(&c, p);
     c.kind = SLPI_CONV_WEAK;
     c.kmin = 1;
     c.kmax = 3;
@@ -65,7 +64,8 @@ int main(void)
     test_start("t-converge-phi", 1);
     uint64_t seed = test_rng_state_;
     long paths = 24 * test_iters(1);
-    slpi_conv_cfg c = weak_cfg(seed, paths, "x1*x2+x3^2");
+    slpi_problem c_p;
+    slpi_conv_cfg c = weak_cfg(&c_p, seed, paths, "x1*x2+x3^2");
     slpi_conv_result r;
     slpi_error err = { 0, "" };
     int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
@@ -83,7 +83,7 @@ int main(void)
         int neg = 0;
         for (int i = 0; i <= nlev; i++) {
             int l = i < nlev ? c.kmin + i : c.L;
-            slpi_fast *f = conv_level(&c.base, l, c.L, p, x, dw, &err);
+            slpi_fast *f = conv_level(c.base, l, c.L, p, x, dw, &err);
             TEST_CHECKF(f != NULL, "%s", err.msg);
             if (!f) break;
             for (int n = 0; n < 1 << l; n++) {
@@ -121,7 +121,8 @@ int main(void)
     free(tf);
 
     /* not finite on some paths: failed paths, counted */
-    slpi_conv_cfg cs = weak_cfg(seed, paths, "sqrt(x3 - 0.4524)");
+    slpi_problem cs_p;
+    slpi_conv_cfg cs = weak_cfg(&cs_p, seed, paths, "sqrt(x3 - 0.4524)");
     rc = slpi_conv_run(&cs, NULL, NULL, &r, &err);
     if (sqrt_failed <= c.paths - 2) {
         TEST_CHECKF(rc == SLPI_OK && r.failed == sqrt_failed && r.paths == c.paths - sqrt_failed,
@@ -132,18 +133,21 @@ int main(void)
         free(ts);
     }
     printf("sqrt(x3 - 0.4524): %ld of %ld paths failed\n", sqrt_failed, c.paths);
-    slpi_conv_cfg cl = weak_cfg(seed, 6, "log(x1 - 5)");
+    slpi_problem cl_p;
+    slpi_conv_cfg cl = weak_cfg(&cl_p, seed, 6, "log(x1 - 5)");
     rc = slpi_conv_run(&cl, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_ENUMERIC && strstr(err.msg, "6 of 6 paths failed") && strstr(err.msg, "diverged"),
                 "log(x1 - 5): rc %d: %s", rc, err.msg);
 
     /* bad input, named */
-    slpi_conv_cfg cb = weak_cfg(seed, 6, "x1*x9");
+    slpi_problem cb_p;
+    slpi_conv_cfg cb = weak_cfg(&cb_p, seed, 6, "x1*x9");
     rc = slpi_conv_run(&cb, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "phi: col 4"), "x9: rc %d: %s", rc, err.msg);
-    slpi_conv_cfg cv = weak_cfg(seed, 6, "Pi1");
+    slpi_problem cv_p;
+    slpi_conv_cfg cv = weak_cfg(&cv_p, seed, 6, "Pi1");
     slpi_error e2;
-    TEST_CHECKF(slpi_problem_set(&cv.base, "form", "svi", &e2) == SLPI_OK, "form=svi: %s", e2.msg);
+    TEST_CHECKF(slpi_problem_set(&cv_p, "form", "svi", &e2) == SLPI_OK, "form=svi: %s", e2.msg);
     rc = slpi_conv_run(&cv, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "phi=Pi1") && strstr(err.msg, "no names"), "svi: rc %d: %s", rc,
                 err.msg);

@@ -78,23 +78,22 @@ static int craft(const char *path, const char *out, const char *from, const char
     return slpi_checkpoint_write_text(out, body, strlen(body), &err);
 }
 
-static slpi_conv_cfg preset_cfg(const char *preset)
+static slpi_conv_cfg preset_cfg(slpi_problem *p, const char *preset)
 {
-    slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, preset, &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.grid.level = -1;
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, preset, &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
+    p->grid.level = -1;
     slpi_conv_cfg c;
-    slpi_conv_init(&c, &p);
+    slpi_conv_init(&c, p);
     return c;
 }
 
 /* A weak study of iso/rigid-body/weak: levels kmin..kmax, reference L, paths in batches,
  * 100 bootstrap samples. */
-static slpi_conv_cfg weak_cfg(int kmin, int kmax, int L, long paths, int batches)
+static slpi_conv_cfg weak_cfg(slpi_problem *p, int kmin, int kmax, int L, long paths, int batches)
 {
-    slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+    slpi_conv_cfg c = preset_cfg(p, "iso/rigid-body/weak");
     c.kind = SLPI_CONV_WEAK;
     c.kmin = kmin;
     c.kmax = kmax;
@@ -126,11 +125,12 @@ static void check_engine_direct(void)
                                      SLPI_CONV_SUP, SLPI_CONV_STRONG, SLPI_CONV_SUP,
                                      SLPI_CONV_STRONG, SLPI_CONV_SUP};
     for (int j = 0; j < 8; j++) {
-        slpi_conv_cfg c = preset_cfg(pr[j < 6 ? j % 2 : 0]);
+        slpi_problem c_p;
+        slpi_conv_cfg c = preset_cfg(&c_p, pr[j < 6 ? j % 2 : 0]);
         c.kind = kinds[j];
         c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 70; c.batches = 1; c.boot = 0;
         c.general = j >= 4;
-        if (j >= 6) c.base.sch.warm_start = j - 5;
+        if (j >= 6) c_p.sch.warm_start = j - 5;
         const char *what = c.kind == SLPI_CONV_SUP ? "sup" : "strong";
         slpi_conv_result r;
         slpi_error err;
@@ -142,7 +142,7 @@ static void check_engine_direct(void)
         for (long p = 0; rc == SLPI_OK && p < c.paths; p++) {
             for (int i = nlev; i >= 0; i--) {   /* the reference first: its kmax-grid states */
                 int l = i < nlev ? c.kmin + i : c.L;
-                slpi_fast *f = conv_level(&c.base, l, c.L, p, x, dw, &err);
+                slpi_fast *f = conv_level(c.base, l, c.L, p, x, dw, &err);
                 TEST_CHECKF(f != NULL, "%s", err.msg);
                 if (!f) break;
                 double sup = 0;
@@ -215,7 +215,8 @@ static void check_mc_quadrature(void)
 {
     const char *pr[2] = {"iso/so3/weak-exact", "svi/so3/weak-exact"};
     for (int j = 0; j < 2; j++) {
-        slpi_conv_cfg c = preset_cfg(pr[j]);
+        slpi_problem c_p;
+        slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
         c.kind = SLPI_CONV_WEAK;
         c.phi = SLPI_PHI_X1;
         c.exact = 1;
@@ -247,7 +248,8 @@ static void check_mc_quadrature(void)
 /* thread and (simulated) rank independence of every printed digit */
 static void check_thread_rank(void)
 {
-    slpi_conv_cfg c = weak_cfg(2, 5, 8, 60, 6);
+    slpi_problem c_p;
+    slpi_conv_cfg c = weak_cfg(&c_p, 2, 5, 8, 60, 6);
     c.indep = 1;
     c.indep_scheme = SLPI_SCHEME_SVI;
     int rc1, rc2, rc3;
@@ -275,9 +277,10 @@ static void check_soa_kernels(void)
 {
     const char *pr[3] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3", "svi/rigid-body/strong-n3"};
     for (int j = 0; j < 3; j++) {
-        slpi_conv_cfg c = preset_cfg(pr[j]);
+        slpi_problem c_p;
+        slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
         c.kind = j ? SLPI_CONV_SUP : SLPI_CONV_WEAK;
-        if (j == 2) c.base.sch.svi_c = -0.25;
+        if (j == 2) c_p.sch.svi_c = -0.25;
         c.kmin = 2;
         c.kmax = 5;
         c.L = 8;
@@ -303,7 +306,8 @@ static void check_iso_slopes(void)
     const char *pr[2] = {"iso/rigid-body/strong", "iso/rigid-body/strong-single-noise"};
     double lo[2] = {0.3, 0.75}, hi[2] = {0.75, 1.3};
     for (int j = 0; j < 2; j++) {
-        slpi_conv_cfg c = preset_cfg(pr[j]);
+        slpi_problem c_p;
+        slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
         c.kmin = 3;
         c.kmax = 7;
         c.L = 10;
@@ -327,9 +331,10 @@ static void check_le_consistent(void)
     double gap[2];
     slpi_scheme_id k[2] = {SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN};
     for (int j = 0; j < 2; j++) {
-        slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
-        c.base.sch.scheme = k[j];
-        c.base.sol.maxit = 1;
+        slpi_problem c_p;
+        slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/strong");
+        c_p.sch.scheme = k[j];
+        c_p.sol.maxit = 1;
         c.kmin = 3;
         c.kmax = 5;
         c.L = 10;
@@ -343,9 +348,10 @@ static void check_le_consistent(void)
         gap[j] = r.refgap;
     }
     TEST_CHECKF(gap[0] > 100 * gap[1], "LE gap %.3g vs Heun gap %.3g", gap[0], gap[1]);
-    slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
-    c.base.sch.scheme = SLPI_SCHEME_RKMK_LE;
-    c.base.sol.maxit = 1;
+    slpi_problem c_p;
+    slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/strong");
+    c_p.sch.scheme = SLPI_SCHEME_RKMK_LE;
+    c_p.sol.maxit = 1;
     c.kmin = 3; c.kmax = 4; c.L = 6; c.paths = 4;
     slpi_conv_result r;
     slpi_error err;
@@ -380,7 +386,8 @@ static void check_checkpoints(void)
     TEST_CHECK(fd >= 0);
     close(fd);
     snprintf(bad, sizeof bad, "%s.bad", ck);
-    slpi_conv_cfg c = preset_cfg("iso/rigid-body/weak");
+    slpi_problem c_p;
+    slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/weak");
     c.kind = SLPI_CONV_WEAK;
     c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 28; c.batches = 7; c.boot = 50;
     c.indep = 1;
@@ -437,7 +444,8 @@ static void check_checkpoints(void)
  * (< 1) on every level (seen: about 0.01 here) */
 static void check_mlmc(void)
 {
-    slpi_conv_cfg c = weak_cfg(0, 3, 6, 2000, 8);
+    slpi_problem c_p;
+    slpi_conv_cfg c = weak_cfg(&c_p, 0, 3, 6, 2000, 8);
     slpi_conv_result r;
     slpi_error err = {0, ""};
     c.path0 = test_rand_u64() % 1000000;
@@ -452,42 +460,43 @@ static void check_mlmc(void)
 /* bad configurations */
 static void check_bad_configs(void)
 {
-    slpi_conv_cfg c = preset_cfg("iso/rigid-body/strong");
+    slpi_problem c_p;
+    slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/strong");
     slpi_conv_result r;
     slpi_error err;
     c.kmax = c.L;
     TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "levels"));
-    c = preset_cfg("iso/rigid-body/strong");
+    c = preset_cfg(&c_p, "iso/rigid-body/strong");
     c.paths = 1;
     TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "paths"));
-    c = preset_cfg("iso/rigid-body/strong");
+    c = preset_cfg(&c_p, "iso/rigid-body/strong");
     c.exact = 1;
     TEST_CHECK(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "exact"));
-    c = preset_cfg("iso/rigid-body/weak");   /* weak, but not the so(3) oracle */
+    c = preset_cfg(&c_p, "iso/rigid-body/weak"); /* weak, but not the so(3) oracle */
     c.kind = SLPI_CONV_WEAK;
     c.exact = 1;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "the so(3) oracle"),
                 "exact off the oracle: %s", err.msg);
-    c = preset_cfg("iso/so3/weak-exact");   /* the oracle from x0 = e_2: x_1(T) is not cos */
+    c = preset_cfg(&c_p, "iso/so3/weak-exact"); /* the oracle from x0 = e_2: x_1(T) is not cos */
     c.kind = SLPI_CONV_WEAK;
     c.phi = SLPI_PHI_X1;
     c.exact = 1;
-    c.base.sys.x0[0] = 0;
-    c.base.sys.x0[1] = 1;
+    c_p.sys.x0[0] = 0;
+    c_p.sys.x0[1] = 1;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "x0=1,0,0"),
                 "exact from x0 = e_2: %s", err.msg);
-    c = preset_cfg("iso/so3/weak-exact");   /* the exact value is E x_1, not E sum sin 2 pi x_i */
+    c = preset_cfg(&c_p, "iso/so3/weak-exact"); /* the exact value is E x_1, not E sum sin 2 pi x_i */
     c.kind = SLPI_CONV_WEAK;
     c.exact = 1;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "--phi x1"),
                 "exact with phi = sin2pi: %s", err.msg);
-    c = preset_cfg("iso/rigid-body/strong");   /* T = 0: no interval to converge over */
-    c.base.grid.T = 0;
+    c = preset_cfg(&c_p, "iso/rigid-body/strong"); /* T = 0: no interval to converge over */
+    c_p.grid.T = 0;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
                 "T = 0: %s", err.msg);
     /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past
      * (it was once refused though the help allows it) */
-    c = preset_cfg("iso/rigid-body/strong");
+    c = preset_cfg(&c_p, "iso/rigid-body/strong");
     c.kmin = 2;
     c.kmax = 3;
     c.L = 5;

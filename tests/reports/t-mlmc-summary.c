@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "reports/mlmc.h"
 

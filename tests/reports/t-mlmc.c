@@ -16,19 +16,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/problem-struct.h"
 #include "testutil.h"
 #include "reports/mlmc.h"
 
-static slpi_mlmc_cfg oracle_cfg(uint64_t seed, double eps)
+static slpi_mlmc_cfg oracle_cfg(slpi_problem *p, uint64_t seed, double eps)
 {
-    slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/so3/weak-exact", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
-    p.grid.level = -1;
-    p.noise.seed = seed;
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, "iso/so3/weak-exact", &err) != SLPI_OK) fprintf(stderr, "%s\n", err.msg);
+    p->grid.level = -1;
+    p->noise.seed = seed;
     slpi_mlmc_cfg c;
-    slpi_mlmc_init(&c, &p);
+    slpi_mlmc_init(&c, p);
     slpi_conv_phi_set(&c.conv, "x1");
     c.rmse = eps;
     c.l0 = 1;
@@ -77,7 +77,8 @@ int main(void)
     double se2 = 0;
     slpi_error err = { 0, "" };
     for (int i = 0; i < R; i++) {
-        slpi_mlmc_cfg c = oracle_cfg(seed + (uint64_t)i, eps);
+        slpi_problem c_p;
+        slpi_mlmc_cfg c = oracle_cfg(&c_p, seed + (uint64_t)i, eps);
         slpi_mlmc_result r;
         int rc = slpi_mlmc_run(&c, &r, &err);
         TEST_CHECKF(rc == SLPI_OK, "seed %llu: rc %d: %s", (unsigned long long)(seed + (uint64_t)i), rc, err.msg);
@@ -96,7 +97,8 @@ int main(void)
     TEST_CHECKF(rmse <= 1.5 * eps, "empirical RMSE %.4e > 1.5 eps = %.4e", rmse, 1.5 * eps);
 
     /* thread count: the same bytes */
-    slpi_mlmc_cfg c1 = oracle_cfg(seed, 0.02), c2 = c1;
+    slpi_problem c1_p;
+    slpi_mlmc_cfg c1 = oracle_cfg(&c1_p, seed, 0.02), c2 = c1;
     c2.conv.threads = 2;
     slpi_mlmc_result r1, r2;
     TEST_CHECK(slpi_mlmc_run(&c1, &r1, &err) == SLPI_OK && slpi_mlmc_run(&c2, &r2, &err) == SLPI_OK);
@@ -106,7 +108,8 @@ int main(void)
     free(t2);
 
     /* plain Monte Carlo: one level, the variance rule */
-    slpi_mlmc_cfg cp = oracle_cfg(seed, 0.02);
+    slpi_problem cp_p;
+    slpi_mlmc_cfg cp = oracle_cfg(&cp_p, seed, 0.02);
     cp.plain = 1;
     cp.l0 = 4;
     slpi_mlmc_result rp;
@@ -115,13 +118,14 @@ int main(void)
     check_counts(&cp, &rp, "plain");
 
     /* bad input */
-    slpi_mlmc_cfg cb = oracle_cfg(seed, 0);
+    slpi_problem cb_p;
+    slpi_mlmc_cfg cb = oracle_cfg(&cb_p, seed, 0);
     TEST_CHECKF(slpi_mlmc_run(&cb, &rp, &err) == SLPI_EINPUT && strstr(err.msg, "rmse"), "rmse 0: %s", err.msg);
-    cb = oracle_cfg(seed, 0.1);
+    cb = oracle_cfg(&cb_p, seed, 0.1);
     cb.l0 = 5;
     cb.lmax = 4;
     TEST_CHECKF(slpi_mlmc_run(&cb, &rp, &err) == SLPI_EINPUT && strstr(err.msg, "levels"), "levels: %s", err.msg);
-    cb = oracle_cfg(seed, 0.1);
+    cb = oracle_cfg(&cb_p, seed, 0.1);
     cb.conv.phi = SLPI_PHI_FN;
     cb.conv.phi_fn = phi_fn;
     cb.checkpoint = "/nonexistent/ck";
