@@ -13,7 +13,10 @@
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 #include "core/check.h"
 #include "core/fpmode.h"
 #include "core/plan.h"
@@ -37,19 +40,19 @@ static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
 {
-    pol->tol = p->sol.tol; /* core's defaults per scheme (core/problem.c) */
-    pol->tol_h = p->sol.tol_scale == SLPI_TOL_STEP ? fabs(p->grid.h) : 0;
-    pol->maxit = p->sol.maxit;
-    pol->fixed_iters = p->sol.fixed_iters;
-    pol->on_cap = p->sol.on_cap;
+    pol->tol = slpi_view_solver(p)->tol; /* core's defaults per scheme (core/problem.c) */
+    pol->tol_h = slpi_view_solver(p)->tol_scale == SLPI_TOL_STEP ? fabs(slpi_view_grid(p)->h) : 0;
+    pol->maxit = slpi_view_solver(p)->maxit;
+    pol->fixed_iters = slpi_view_solver(p)->fixed_iters;
+    pol->on_cap = slpi_view_solver(p)->on_cap;
 }
 
 static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error *err)
 {
     const slpi_problem *p = slpi_plan_problem(plan);
     slpi_fpmode r = slpi_round_nearest(); /* its tables round as every caller's: core/fpmode.h */
-    int rc =
-        p->sys.system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err) : system_ctor[p->sys.system](s, p, err);
+    int rc = slpi_view_system(p)->system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err)
+                                                           : system_ctor[slpi_view_system(p)->system](s, p, err);
     slpi_round_restore(r);
     return rc;
 }
@@ -57,10 +60,10 @@ static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error 
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err)
 {
     *out = NULL;
-    if ((unsigned)p->sys.system >= SLPI_SYS_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->sys.system);
-    if ((unsigned)p->sch.scheme >= SLPI_SCHEME_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)p->sch.scheme);
+    if ((unsigned)slpi_view_system(p)->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)slpi_view_system(p)->system);
+    if ((unsigned)slpi_view_scheme(p)->scheme >= SLPI_SCHEME_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown scheme id %d", (int)slpi_view_scheme(p)->scheme);
     /* applicability, ranges and cross-key rules live in one place: core/problem-validate.c */
     slpi_plan *plan;
     if (slpi_problem_check_finished(p, "fast", err) != SLPI_OK || slpi_plan_compile(&plan, p, err) != SLPI_OK)
@@ -74,7 +77,7 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
 {
     *out = NULL;
     const slpi_problem *p = slpi_plan_problem(plan);
-    const slpi_fast_scheme *sch = scheme_table[p->sch.scheme];
+    const slpi_fast_scheme *sch = scheme_table[slpi_view_scheme(p)->scheme];
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->plan = slpi_plan_ref(plan);
@@ -91,7 +94,7 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
                                 "core's layout says %d and %d", f->sys.name, f->sys.state_dim, f->sys.M,
                                 slpi_problem_state_dim(p), slpi_problem_noise_count(p));
-        else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && p->sch.scheme != SLPI_SCHEME_SVI))
+        else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && slpi_view_scheme(p)->scheme != SLPI_SCHEME_SVI))
             rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
                                 "with svi", f->sys.name);
     }
@@ -153,8 +156,8 @@ int slpi_fast_initial_state(const slpi_fast *f, double *x, slpi_error *err)
 
 int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error *err)
 {
-    if ((unsigned)p->sys.system >= SLPI_SYS_COUNT)
-        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)p->sys.system);
+    if ((unsigned)slpi_view_system(p)->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "fast: unknown system id %d", (int)slpi_view_system(p)->system);
     slpi_plan *plan;
     if (slpi_plan_compile(&plan, p, err) != SLPI_OK) return SLPI_EINPUT;
     slpi_fast_system sys;

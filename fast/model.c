@@ -41,7 +41,8 @@
 #include "slpi/errors.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "core/expr.h"
 #include "core/plan.h"
 #include "fast/algebra.h"
@@ -389,11 +390,11 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     const slpi_algebra *a = &c->m->alg;
     int dim = c->dim = a->dim, n = a->n;
     for (int k = 0; k <= c->m->M; k++) {
-        c->cb[k] = p->sys.model.cb[k];
+        c->cb[k] = slpi_view_system(p)->model.cb[k];
         c->ncb += c->m->callback[k];
     }
     if ((rc = slpi_fast_tapes_build(&c->tp, c->m, err)) != SLPI_OK) return rc;
-    c->t0 = p->sys.model.t0;
+    c->t0 = slpi_view_system(p)->model.t0;
     c->t = NAN;   /* no time yet: the first model_at_time sets the t-nodes */
     c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
@@ -415,7 +416,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     s->diagnostics = model_diagnostics;
     if (c->m->reads_t) {
         s->at_time = model_at_time;
-        model_at_time(s, 0.0, p->grid.h); /* step 0's start until a scheme says otherwise */
+        model_at_time(s, 0.0, slpi_view_grid(p)->h); /* step 0's start until a scheme says otherwise */
     }
     switch (a->kind) {
     case SLPI_ALGEBRA_SUN:

@@ -14,7 +14,10 @@
 #include "slpi/initial.h"
 #include "slpi/callback.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/check.h"
 #include "core/plan.h"
 #include <stdio.h>
@@ -76,10 +79,10 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
         free(s);
         return rc;
     }
-    s->scheme = slpi_ref_scheme_get(p->sch.scheme);
+    s->scheme = slpi_ref_scheme_get(slpi_view_scheme(p)->scheme);
     /* the validator knows every scheme id; the system builds core's layout */
     if (SLPI_NEVER(s->scheme == NULL))
-        rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)p->sch.scheme);
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)slpi_view_scheme(p)->scheme);
     else
         rc = s->scheme->check(&s->sys, s->p, err);
     if (rc == SLPI_OK && SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p)))
@@ -98,8 +101,8 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     }
     s->work = _arb_vec_init(s->sys.state_dim);
     /* propagation=auto: the mean-value form wherever the scheme has its step Jacobian */
-    int lohner = p->cert.ref_lohner == SLPI_PROPAGATION_LOHNER ||
-        (p->cert.ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
+    int lohner = slpi_view_cert(p)->ref_lohner == SLPI_PROPAGATION_LOHNER ||
+        (slpi_view_cert(p)->ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
     if (lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
         int available = slpi_ref_has_step_jacobian(s);   /* else: out of memory */
         slpi_ref_free(s);
@@ -107,7 +110,8 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT,
                               "propagation=lohner: not available for %s on %s (it needs "
                               "ISOMP with update=comm and solved steps, on states of at most 64 entries)",
-                              slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system));
+                              slpi_scheme_name(slpi_view_scheme(p)->scheme),
+                              slpi_system_name(slpi_view_system(p)->system));
     }
     *out = s;
     return SLPI_OK;
