@@ -22,7 +22,8 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
 /* slpi_fast_create_plan on the plan of p, which slpi_problem_finish finished. */
 int slpi_fast_create(slpi_fast **out, const slpi_problem *p, slpi_error *err);
 void slpi_fast_free(slpi_fast *s);
-/* The finished problem the run object integrates (h and steps resolved). */
+/* The finished problem the run object integrates (h and steps resolved): its plan's, so
+ * slpi_fast_set_step changes the run object's step size, not this problem's h. */
 const slpi_problem *slpi_fast_problem(const slpi_fast *s);
 /* The problem's initial state (slpi_problem_initial_state) in core's layout, coefficient
  * descriptions mapped with the binary64 basis. */
