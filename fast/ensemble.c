@@ -81,31 +81,32 @@ int slpi_fast_ensemble_isa_slot(slpi_fast_isa isa)
 
 slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why)
 {
+    const slpi_scheme_view *sch = slpi_view_scheme(p);
+    const slpi_system_view *sys = slpi_view_system(p);
     const char *no = NULL;
-    if (slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP) /* docs/experiments.md#ensemble-speed: measured */
+    if (sys->system == SLPI_SYS_HEAVY_TOP) /* docs/experiments.md#ensemble-speed: measured */
         no = "no lane kernel for this system (heavy top: TMK's chord LU is LAPACK's, not repeatable in lanes; "
              "RKMK is explicit, 0.25 us a path-step)";
-    else if (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY)
+    else if (sys->system != SLPI_SYS_RIGID_BODY)
         no = "no lane kernel for this system (the lanes run the rigid body and models on so3 and so3^k)";
-    else if (slpi_view_system(p)->rb.track_R)
+    else if (sys->rb.track_R)
         no = "track_R=1 (the lanes carry no rotation)";
-    else if (slpi_view_scheme(p)->warm_start)
+    else if (sch->warm_start)
         no = "warm_start (the lanes start every step cold)";
-    else if (slpi_view_scheme(p)->scheme == SLPI_SCHEME_ISOMP) {
-        if (slpi_view_system(p)->rb.form != SLPI_RB_FORM_ISO || slpi_view_system(p)->rb.noise != SLPI_RB_NOISE_ISO_QUAD)
+    else if (sch->scheme == SLPI_SCHEME_ISOMP) {
+        if (sys->rb.form != SLPI_RB_FORM_ISO || sys->rb.noise != SLPI_RB_NOISE_ISO_QUAD)
             no = "the lanes run isomp with form=iso noise=iso-quad only";
-        else if (slpi_view_scheme(p)->isomp_update != SLPI_ISO_UPDATE_COMM)
+        else if (sch->isomp_update != SLPI_ISO_UPDATE_COMM)
             no = "the lanes run isomp with update=comm only";
         else if (slpi_view_solver(p)->solver != SLPI_SOLVER_FIXED_POINT)
             no = "the lanes run solver=fixed-point only";
         else return SLPI_FAST_SOA_ISOMP;
-    } else if (slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI) {
-        if (slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI || slpi_view_system(p)->rb.noise != SLPI_RB_NOISE_SVI_LIN)
+    } else if (sch->scheme == SLPI_SCHEME_SVI) {
+        if (sys->rb.form != SLPI_RB_FORM_SVI || sys->rb.noise != SLPI_RB_NOISE_SVI_LIN)
             no = "the lanes run svi with form=svi noise=svi-lin only";
-        else if (slpi_view_scheme(p)->svi_output != SLPI_SVI_OUT_ROTATION)
+        else if (sch->svi_output != SLPI_SVI_OUT_ROTATION)
             no = "the lanes run svi with svi_output=rotation only";
-        else if (slpi_view_scheme(p)->svi_form != SLPI_SVI_FORM_AUTO &&
-                 slpi_view_scheme(p)->svi_form != SLPI_SVI_FORM_SO3)
+        else if (sch->svi_form != SLPI_SVI_FORM_AUTO && sch->svi_form != SLPI_SVI_FORM_SO3)
             no = "the lanes run svi with svi_form=so3 only";
         else return SLPI_FAST_SOA_SVI;
     } else {
@@ -117,19 +118,20 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
 
 slpi_fast_soa_kind slpi_fast_model_soa_kind(const slpi_problem *p, const char **why)
 {
+    const slpi_scheme_view *sch = slpi_view_scheme(p);
     const slpi_algebra *a = slpi_problem_algebra(p);
     const char *no = NULL;
     if (slpi_view_system(p)->system != SLPI_SYS_MODEL)
         no = "not a model";
     else if (!a || (a->kind != SLPI_ALGEBRA_SO3 && a->kind != SLPI_ALGEBRA_SO3K))
         no = "the model lanes run so3 and so3^k (blocks of 3-vectors); other algebras' ISOMP works on matrices";
-    else if (slpi_view_scheme(p)->scheme != SLPI_SCHEME_ISOMP)
+    else if (sch->scheme != SLPI_SCHEME_ISOMP)
         no = "the model lanes run isomp only";
-    else if (slpi_view_scheme(p)->isomp_update != SLPI_ISO_UPDATE_COMM)
+    else if (sch->isomp_update != SLPI_ISO_UPDATE_COMM)
         no = "the model lanes run isomp with update=comm only";
     else if (slpi_view_solver(p)->solver != SLPI_SOLVER_FIXED_POINT)
         no = "the model lanes run solver=fixed-point only";
-    else if (slpi_view_scheme(p)->warm_start)
+    else if (sch->warm_start)
         no = "warm_start (the lanes start every step cold)";
     for (int k = 0; !no && k <= SLPI_MODEL_MAX_NOISE; k++)
         if (slpi_view_system(p)->model.cb[k].grad) no = "a Hamiltonian given as code (its callbacks run path by path)";
@@ -159,23 +161,23 @@ void slpi_fast_model_soa_policy(slpi_fast_model_soa *c, const slpi_problem *p)
 
 int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_scheme_view *sch = slpi_view_scheme(p);
+    const slpi_system_view *sys = slpi_view_system(p);
     memset(c, 0, sizeof *c);
-    if (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY)
-        return slpi_error_set(err, SLPI_EINPUT, "ensemble: rigid-body only");
+    if (sys->system != SLPI_SYS_RIGID_BODY) return slpi_error_set(err, SLPI_EINPUT, "ensemble: rigid-body only");
     for (int i = 0; i < 3; i++) {
-        if (!(slpi_view_system(p)->rb.inertia[i] > 0))
-            return slpi_error_set(err, SLPI_EINPUT, "ensemble: inertia[%d] must be > 0", i);
-        c->Iinv[i] = slpi_view_system(p)->rb.h0_scale / slpi_view_system(p)->rb.inertia[i];
+        if (!(sys->rb.inertia[i] > 0)) return slpi_error_set(err, SLPI_EINPUT, "ensemble: inertia[%d] must be > 0", i);
+        c->Iinv[i] = sys->rb.h0_scale / sys->rb.inertia[i];
     }
-    c->amp = slpi_view_system(p)->rb.amp;
-    c->c = slpi_view_scheme(p)->svi_c;
+    c->amp = sys->rb.amp;
+    c->c = sch->svi_c;
     slpi_fast_policy_set(&c->pol, p);
     c->predict = soa_predict(p);
-    if (slpi_view_scheme(p)->warm_start)
+    if (sch->warm_start)
         return slpi_error_set(err, SLPI_EINPUT,
                               "ensemble: warm_start=%d carries one path's solve "
                               "from step to step; the lock-step ensembles start every step cold",
-                              slpi_view_scheme(p)->warm_start);
+                              sch->warm_start);
     c->isa = slpi_fast_ensemble_isa_best();
     return SLPI_OK;
 }

@@ -218,21 +218,19 @@ static void ez_clear(slpi_fast_system *s)
 /* noise=fields: the fields of the file slpi_problem_finish read (its count and digest). */
 static int ez_fields(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     int M;
     uint64_t digest;
-    if (slpi_zeitlin_fields_read(slpi_view_system(p)->ez.noise_fields, slpi_view_system(p)->ez.N, &c->xi, &M, &digest,
-                                 err) != SLPI_OK)
+    if (slpi_zeitlin_fields_read(sys->ez.noise_fields, sys->ez.N, &c->xi, &M, &digest, err) != SLPI_OK)
         return SLPI_EINPUT;
-    if (M != c->M || digest != slpi_view_system(p)->ez.noise_fields_digest)
+    if (M != c->M || digest != sys->ez.noise_fields_digest)
         return slpi_error_set(err, SLPI_EINPUT,
                               "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
                               "noise_fields_digest=%llu: the file changed (slpi_problem_finish reads it)",
-                              slpi_view_system(p)->ez.noise_fields, M, (unsigned long long)digest, c->M,
-                              (unsigned long long)slpi_view_system(p)->ez.noise_fields_digest);
-    c->cf = malloc(((size_t)slpi_view_system(p)->ez.N * slpi_view_system(p)->ez.N - 1) * sizeof *c->cf);
-    return c->cf
-        ? SLPI_OK
-        : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", slpi_view_system(p)->ez.N);
+                              sys->ez.noise_fields, M, (unsigned long long)digest, c->M,
+                              (unsigned long long)sys->ez.noise_fields_digest);
+    c->cf = malloc(((size_t)sys->ez.N * sys->ez.N - 1) * sizeof *c->cf);
+    return c->cf ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", sys->ez.N);
 }
 
 /* multiplier: lambda(l) for l = 1..N-1, each the multiplier's model tape at that l in
@@ -265,8 +263,9 @@ static int ez_multiplier(ez_ctx *c, const slpi_problem *p, slpi_error *err)
  * background F (rotation and background_modes) with G = L^{-1} F. */
 static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 {
-    int N = slpi_view_system(p)->ez.N, M = slpi_problem_noise_count(p), lmin = N / 2;
-    int nb = slpi_zeitlin_modes_count(slpi_view_system(p)->ez.background_modes);
+    const slpi_system_view *sys = slpi_view_system(p);
+    int N = sys->ez.N, M = slpi_problem_noise_count(p), lmin = N / 2;
+    int nb = slpi_zeitlin_modes_count(sys->ez.background_modes);
     size_t NN = (size_t)N * N;
     slpi_zeitlin_mode *md = malloc(((size_t)(M > nb ? M : nb) + 1) * sizeof *md);
     c->alpha = malloc(((size_t)M + 1) * sizeof *c->alpha);
@@ -275,27 +274,26 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
         free(md);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
-    if (slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_MODES &&
-        slpi_zeitlin_modes_parse(md, "noise_modes", slpi_view_system(p)->ez.noise_modes, N, err) != M) {
+    if (sys->ez.noise == SLPI_EZ_NOISE_MODES &&
+        slpi_zeitlin_modes_parse(md, "noise_modes", sys->ez.noise_modes, N, err) != M) {
         free(md);
         return SLPI_EINPUT;
     }
-    if (slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_FIELDS && ez_fields(c, p, err) != SLPI_OK) {
+    if (sys->ez.noise == SLPI_EZ_NOISE_FIELDS && ez_fields(c, p, err) != SLPI_OK) {
         free(md);
         return SLPI_EINPUT;
     }
     for (int k = 0; k < M; k++) {
-        c->alpha[k] = slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : lmin * lmin - 1 + k;
-        c->a[k] = slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].amp
-            : slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_FIELDS    ? 1.0
-                                                                       : ez_a(c, c->alpha[k]);
+        c->alpha[k] = sys->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : lmin * lmin - 1 + k;
+        c->a[k] = sys->ez.noise == SLPI_EZ_NOISE_MODES ? md[k].amp
+            : sys->ez.noise == SLPI_EZ_NOISE_FIELDS    ? 1.0
+                                                       : ez_a(c, c->alpha[k]);
     }
-    if (nb == 0 && slpi_view_system(p)->ez.rotation == 0) {
+    if (nb == 0 && sys->ez.rotation == 0) {
         free(md);
         return SLPI_OK;
     }
-    if (slpi_zeitlin_modes_parse(md, "background_modes", slpi_view_system(p)->ez.background_modes, N, err) != nb &&
-        nb > 0) {
+    if (slpi_zeitlin_modes_parse(md, "background_modes", sys->ez.background_modes, N, err) != nb && nb > 0) {
         free(md);
         return SLPI_EINPUT;
     }
@@ -306,8 +304,8 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
     /* f = 2 Omega cos(theta) = 2 Omega sqrt(4 pi / 3) y_10, sqrt(4 pi / 3) = 2.0466534... */
-    slpi_fast_zeitlin_add_mode(c->F, slpi_zeitlin_mode_alpha(1, 0),
-                               2.0 * slpi_view_system(p)->ez.rotation * 2.04665341589297697696, &c->z);
+    slpi_fast_zeitlin_add_mode(c->F, slpi_zeitlin_mode_alpha(1, 0), 2.0 * sys->ez.rotation * 2.04665341589297697696,
+                               &c->z);
     for (int k = 0; k < nb; k++) slpi_fast_zeitlin_add_mode(c->F, md[k].alpha, md[k].amp, &c->z);
     ez_solve(c, c->G, c->F, 1.0);
     free(md);
@@ -316,21 +314,19 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
 
 int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int N = slpi_view_system(p)->ez.N;
+    const slpi_system_view *sys = slpi_view_system(p);
+    int N = sys->ez.N;
     if (N < 2)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
-    if ((unsigned)slpi_view_system(p)->ez.noise > SLPI_EZ_NOISE_FIELDS)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d",
-                              (int)slpi_view_system(p)->ez.noise);
-    if (!(slpi_view_system(p)->ez.amp >= 0 && isfinite(slpi_view_system(p)->ez.amp)))
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp = %g must be finite, >= 0",
-                              slpi_view_system(p)->ez.amp);
-    if (slpi_view_system(p)->ez.ic_lmax < 0 || slpi_view_system(p)->ez.ic_lmax > N - 1) /* 0: core's default degree */
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 0..N-1 = %d",
-                              slpi_view_system(p)->ez.ic_lmax, N - 1);
-    if (!(slpi_view_system(p)->ez.scale > 0 && isfinite(slpi_view_system(p)->ez.scale)))
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0",
-                              slpi_view_system(p)->ez.scale);
+    if ((unsigned)sys->ez.noise > SLPI_EZ_NOISE_FIELDS)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d", (int)sys->ez.noise);
+    if (!(sys->ez.amp >= 0 && isfinite(sys->ez.amp)))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp = %g must be finite, >= 0", sys->ez.amp);
+    if (sys->ez.ic_lmax < 0 || sys->ez.ic_lmax > N - 1) /* 0: core's default degree */
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: ic_lmax = %d outside 0..N-1 = %d", sys->ez.ic_lmax,
+                              N - 1);
+    if (!(sys->ez.scale > 0 && isfinite(sys->ez.scale)))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0", sys->ez.scale);
     int lmin = N / 2, M = slpi_problem_noise_count(p);
     if (N * N != slpi_problem_state_dim(p))
         return slpi_error_set(err, SLPI_EINPUT,
@@ -341,22 +337,20 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory");
     s->data = c;
     s->clear = ez_clear;
-    c->noise = slpi_view_system(p)->ez.noise;
+    c->noise = sys->ez.noise;
     c->M = M;
     c->lmin = lmin;
-    c->amp = slpi_view_system(p)->ez.amp;
+    c->amp = sys->ez.amp;
     int rc = slpi_fast_sun_init(&c->u, N, ez_m_gen_sum, ez_gen, err);
     if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
     /* the parity blocks of the modal pass: the built-in noise's degrees, else the multiplier's */
-    if (rc == SLPI_OK &&
-        (slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_Q || slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_L))
+    if (rc == SLPI_OK && (sys->ez.noise == SLPI_EZ_NOISE_Q || sys->ez.noise == SLPI_EZ_NOISE_L))
         rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);
-    else if (rc == SLPI_OK && slpi_view_system(p)->ez.multiplier[0])
+    else if (rc == SLPI_OK && sys->ez.multiplier[0])
         rc = slpi_fast_zeitlin_modal_init(&c->z, 1, err);
-    if (rc == SLPI_OK && slpi_view_system(p)->ez.multiplier[0]) rc = ez_multiplier(c, p, err);
-    if (rc == SLPI_OK &&
-        slpi_fast_zeitlin_set_shift(&c->z, slpi_view_system(p)->ez.kappa * slpi_view_system(p)->ez.kappa) != SLPI_OK)
-        rc = slpi_error_set(err, SLPI_EINPUT, "kappa=%g: must be finite, >= 0", slpi_view_system(p)->ez.kappa);
+    if (rc == SLPI_OK && sys->ez.multiplier[0]) rc = ez_multiplier(c, p, err);
+    if (rc == SLPI_OK && slpi_fast_zeitlin_set_shift(&c->z, sys->ez.kappa * sys->ez.kappa) != SLPI_OK)
+        rc = slpi_error_set(err, SLPI_EINPUT, "kappa=%g: must be finite, >= 0", sys->ez.kappa);
     if (rc == SLPI_OK) rc = ez_family(c, p, err);
     if (rc) {
         ez_clear(s);

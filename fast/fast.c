@@ -40,11 +40,12 @@ static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
 {
-    pol->tol = slpi_view_solver(p)->tol; /* core's defaults per scheme (core/problem.c) */
-    pol->tol_h = slpi_view_solver(p)->tol_scale == SLPI_TOL_STEP ? fabs(slpi_view_grid(p)->h) : 0;
-    pol->maxit = slpi_view_solver(p)->maxit;
-    pol->fixed_iters = slpi_view_solver(p)->fixed_iters;
-    pol->on_cap = slpi_view_solver(p)->on_cap;
+    const slpi_solver_view *sol = slpi_view_solver(p);
+    pol->tol = sol->tol; /* core's defaults per scheme (core/problem.c) */
+    pol->tol_h = sol->tol_scale == SLPI_TOL_STEP ? fabs(slpi_view_grid(p)->h) : 0;
+    pol->maxit = sol->maxit;
+    pol->fixed_iters = sol->fixed_iters;
+    pol->on_cap = sol->on_cap;
 }
 
 static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error *err)

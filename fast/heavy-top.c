@@ -115,25 +115,24 @@ static void ht_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     ht_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "heavy-top: out of memory");
     s->data = c;
     s->clear = ht_clear;
-    c->form = slpi_view_system(p)->ht.form;
-    c->noise = slpi_view_system(p)->ht.noise;
-    c->mg = slpi_view_system(p)->ht.mg;
+    c->form = sys->ht.form;
+    c->noise = sys->ht.noise;
+    c->mg = sys->ht.mg;
     for (int i = 0; i < 3; i++) {
-        if (!(slpi_view_system(p)->ht.inertia[i] > 0) || !isfinite(slpi_view_system(p)->ht.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d] = %g must be > 0", i,
-                                  slpi_view_system(p)->ht.inertia[i]);
-        c->Iinv[i] = 1 / slpi_view_system(p)->ht.inertia[i];
-        c->x[i] = slpi_view_system(p)->ht.potential_printed ? -slpi_view_system(p)->ht.mga[i]
-                                                            : slpi_view_system(p)->ht.mga[i];
-        c->alpha[i] = slpi_view_system(p)->ht.alpha[i];
+        if (!(sys->ht.inertia[i] > 0) || !isfinite(sys->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d] = %g must be > 0", i, sys->ht.inertia[i]);
+        c->Iinv[i] = 1 / sys->ht.inertia[i];
+        c->x[i] = sys->ht.potential_printed ? -sys->ht.mga[i] : sys->ht.mga[i];
+        c->alpha[i] = sys->ht.alpha[i];
     }
-    c->exp_form = slpi_view_system(p)->ht.exp_form;
-    c->k[0] = slpi_view_system(p)->ht.k[0];
-    c->k[1] = slpi_view_system(p)->ht.k[1];
+    c->exp_form = sys->ht.exp_form;
+    c->k[0] = sys->ht.k[0];
+    c->k[1] = sys->ht.k[1];
     int rkmk = c->form == SLPI_HT_FORM_RKMK;
     switch (c->noise) {
     case SLPI_HT_NOISE_NONE: s->M = 0; break;

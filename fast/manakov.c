@@ -108,19 +108,19 @@ static void mk_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int n = slpi_view_system(p)->mk.n;
+    const slpi_system_view *sys = slpi_view_system(p);
+    int n = sys->mk.n;
     if (n < 3 || n > 64)
         return slpi_error_set(err, SLPI_EINPUT, "manakov: n = %d must be in 3..64", n);
-    if (!isfinite(slpi_view_system(p)->mk.amp))
-        return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
+    if (!isfinite(sys->mk.amp)) return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
     mk_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
     s->data = c;
     s->clear = mk_clear;
     c->n = n;
     c->d = n * (n - 1) / 2;
-    c->amp = slpi_view_system(p)->mk.amp;
-    c->noise = slpi_view_system(p)->mk.noise;
+    c->amp = sys->mk.amp;
+    c->noise = sys->mk.noise;
     int rc = slpi_fast_so_init(&c->so, n, err);
     if (rc != SLPI_OK) return rc;
     c->cinv = malloc(sizeof *c->cinv * (size_t)c->d);

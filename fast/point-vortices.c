@@ -143,25 +143,25 @@ static void pv_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int n = slpi_view_system(p)->pv.n;
+    const slpi_system_view *sys = slpi_view_system(p);
+    int n = sys->pv.n;
     if (n < 2 || n > 1000)
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n = %d must be in 2..1000", n);
-    if (!isfinite(slpi_view_system(p)->pv.amp))
+    if (!isfinite(sys->pv.amp))
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: noise amplitude is not finite");
     pv_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: out of memory");
     s->data = c;
     s->clear = pv_clear;
     c->n = n;
-    slpi_fast_so3k_init(
-        &c->so3k, n, slpi_view_system(p)->pv.model == SLPI_VORTEX_MODEL_A ? SLPI_FAST_BLOCK_SU2A : SLPI_FAST_BLOCK_HAT);
-    c->amp = slpi_view_system(p)->pv.amp;
-    c->gs = slpi_view_system(p)->pv.model == SLPI_VORTEX_MODEL_A ? 1 : 0.5;
+    slpi_fast_so3k_init(&c->so3k, n, sys->pv.model == SLPI_VORTEX_MODEL_A ? SLPI_FAST_BLOCK_SU2A : SLPI_FAST_BLOCK_HAT);
+    c->amp = sys->pv.amp;
+    c->gs = sys->pv.model == SLPI_VORTEX_MODEL_A ? 1 : 0.5;
     c->tmp = malloc(sizeof *c->tmp * 3 * (size_t)n);
     if (!c->tmp) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: out of memory");
     s->name = "point-vortices";
     s->dim = s->state_dim = 3 * n;
-    s->M = slpi_view_system(p)->pv.noise ? 3 : 0;
+    s->M = sys->pv.noise ? 3 : 0;
     slpi_fast_so3k_fill_ops(s);
     s->diagnostics = pv_diagnostics;
     s->gen = pv_gen;

@@ -123,26 +123,25 @@ static void rb_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     rb_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "rigid-body: out of memory");
-    c->form = slpi_view_system(p)->rb.form;
-    c->noise = slpi_view_system(p)->rb.noise;
-    c->amp = slpi_view_system(p)->rb.amp;
-    c->track_R = slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form == SLPI_RB_FORM_SVI;
+    c->form = sys->rb.form;
+    c->noise = sys->rb.noise;
+    c->amp = sys->rb.amp;
+    c->track_R = sys->rb.track_R && sys->rb.form == SLPI_RB_FORM_SVI;
     s->data = c;
     s->clear = rb_clear;
     for (int i = 0; i < 3; i++) {
-        if (!(slpi_view_system(p)->rb.inertia[i] > 0) || !isfinite(slpi_view_system(p)->rb.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0", i,
-                                  slpi_view_system(p)->rb.inertia[i]);
-        c->Iinv[i] = slpi_view_system(p)->rb.h0_scale / slpi_view_system(p)->rb.inertia[i]; /* h0_scale 0: noise only */
+        if (!(sys->rb.inertia[i] > 0) || !isfinite(sys->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d] = %g must be > 0", i, sys->rb.inertia[i]);
+        c->Iinv[i] = sys->rb.h0_scale / sys->rb.inertia[i]; /* h0_scale 0: noise only */
     }
-    if (!(slpi_view_system(p)->rb.h0_scale >= 0) || !isfinite(slpi_view_system(p)->rb.h0_scale))
-        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0",
-                              slpi_view_system(p)->rb.h0_scale);
+    if (!(sys->rb.h0_scale >= 0) || !isfinite(sys->rb.h0_scale))
+        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0", sys->rb.h0_scale);
     if (!isfinite(c->amp))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
-    if (slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI)
+    if (sys->rb.track_R && sys->rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs the SVI form");
     switch (c->noise) {
     case SLPI_RB_NOISE_NONE: s->M = 0; break;

@@ -114,13 +114,13 @@ static void se_clear(slpi_fast_system *s)
 
 int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     slpi_fast_sine_euler_basis b;
-    int rc = slpi_fast_sine_euler_basis_init(&b, slpi_view_system(p)->se.N, err);
+    int rc = slpi_fast_sine_euler_basis_init(&b, sys->se.N, err);
     if (rc) return rc;
-    if (!(slpi_view_system(p)->se.amp >= 0 && isfinite(slpi_view_system(p)->se.amp)))
-        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp = %g must be finite, >= 0",
-                              slpi_view_system(p)->se.amp);
-    int N = b.N, M = slpi_view_system(p)->se.noise ? 2 : 0;
+    if (!(sys->se.amp >= 0 && isfinite(sys->se.amp)))
+        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp = %g must be finite, >= 0", sys->se.amp);
+    int N = b.N, M = sys->se.noise ? 2 : 0;
     /* slpi_fast_create validated the problem: core's layout comes from the same N */
     if (SLPI_NEVER(M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p)))
         return slpi_error_set(err, SLPI_EINPUT,
@@ -149,10 +149,10 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     }
     static const int zmode[2][2] = {{1, 1}, {1, -1}};
     for (int i = 0; i < M; i++) {
-        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]),
-                                 slpi_view_system(p)->se.amp, c->Z + i * NN);
-        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]),
-                                 slpi_view_system(p)->se.amp, c->Z + i * NN);
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]), sys->se.amp,
+                                 c->Z + i * NN);
+        slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, -zmode[i][0], -zmode[i][1]), sys->se.amp,
+                                 c->Z + i * NN);
     }
 
     s->name = "sine-euler";

@@ -204,15 +204,17 @@ typedef struct {
  * GOLDEN_MAX_VALUES increments. */
 static int golden_holds(const slpi_problem *p, slpi_error *err)
 {
-    const char *key = slpi_view_system(p)->x0_file[0] ? "x0_file"
-        : slpi_view_noise(p)->noise_file[0]           ? "noise_file"
-        : slpi_view_system(p)->ez.noise_fields[0]     ? "noise_fields"
-        : slpi_view_noise(p)->seed_from_file          ? "seed"
-                                                      : NULL;
-    const char *val = slpi_view_system(p)->x0_file[0] ? slpi_view_system(p)->x0_file
-        : slpi_view_noise(p)->noise_file[0]           ? slpi_view_noise(p)->noise_file
-        : slpi_view_system(p)->ez.noise_fields[0]     ? slpi_view_system(p)->ez.noise_fields
-                                                      : "file";
+    const slpi_noise_view *noise = slpi_view_noise(p);
+    const slpi_system_view *sys = slpi_view_system(p);
+    const char *key = sys->x0_file[0] ? "x0_file"
+        : noise->noise_file[0]        ? "noise_file"
+        : sys->ez.noise_fields[0]     ? "noise_fields"
+        : noise->seed_from_file       ? "seed"
+                                      : NULL;
+    const char *val = sys->x0_file[0] ? sys->x0_file
+        : noise->noise_file[0]        ? noise->noise_file
+        : sys->ez.noise_fields[0]     ? sys->ez.noise_fields
+                                      : "file";
     if (key)
         return slpi_error_set(err, SLPI_EINPUT, "%s=%.300s: the problem reads a file, and a golden case holds its own "
                               "data (problem, x0, increments): golden --check could never run it (docs/models.md#golden)",

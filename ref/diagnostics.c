@@ -41,8 +41,9 @@ void slpi_ref_diag_clear(slpi_ref_diag *d)
  * 1024 (docs/design.md#certified-diagnostics). */
 static slong diag_prec(const slpi_ref *s, arb_srcptr x)
 {
+    const slpi_cert_view *cert = slpi_view_cert(s->p);
     int dim = s->sys.state_dim;
-    slong prec = slpi_view_cert(s->p)->prec, need;
+    slong prec = cert->prec, need;
     mag_t rad, m, t;
     mag_init(rad);
     mag_init(m);
@@ -53,13 +54,12 @@ static slong diag_prec(const slpi_ref *s, arb_srcptr x)
         mag_max(m, m, t);
     }
     if (mag_is_zero(rad))
-        need = slpi_view_cert(s->p)->prec_max;
+        need = cert->prec_max;
     else if (mag_is_zero(m) || !mag_is_finite(rad) || !mag_is_finite(m))
         need = 0;
     else
         need = 64 + (slong)ceil(mag_get_d_log2_approx(m) - mag_get_d_log2_approx(rad));
-    while (prec < need && prec < slpi_view_cert(s->p)->prec_max)
-        prec = slpi_ref_next_prec(prec, slpi_view_cert(s->p)->prec_max);
+    while (prec < need && prec < cert->prec_max) prec = slpi_ref_next_prec(prec, cert->prec_max);
     mag_clear(rad);
     mag_clear(m);
     mag_clear(t);

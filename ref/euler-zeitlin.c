@@ -247,21 +247,20 @@ static void ez_clear(slpi_ref_system *s)
  * their binary64 coefficients as exact balls. */
 static int fields(slpi_ref_ez_data *d, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     int M, M0 = slpi_problem_noise_count(p);
     uint64_t digest;
     double *xi = NULL;
-    if (slpi_zeitlin_fields_read(slpi_view_system(p)->ez.noise_fields, slpi_view_system(p)->ez.N, &xi, &M, &digest,
-                                 err) != SLPI_OK)
-        return SLPI_EINPUT;
-    if (M != M0 || digest != slpi_view_system(p)->ez.noise_fields_digest) {
+    if (slpi_zeitlin_fields_read(sys->ez.noise_fields, sys->ez.N, &xi, &M, &digest, err) != SLPI_OK) return SLPI_EINPUT;
+    if (M != M0 || digest != sys->ez.noise_fields_digest) {
         free(xi);
         return slpi_error_set(err, SLPI_EINPUT,
                               "noise_fields=%s: %d fields of digest %llu, the problem has %d of "
                               "noise_fields_digest=%llu: the file changed (slpi_problem_finish reads it)",
-                              slpi_view_system(p)->ez.noise_fields, M, (unsigned long long)digest, M0,
-                              (unsigned long long)slpi_view_system(p)->ez.noise_fields_digest);
+                              sys->ez.noise_fields, M, (unsigned long long)digest, M0,
+                              (unsigned long long)sys->ez.noise_fields_digest);
     }
-    d->nxi = (slong)M * (slpi_view_system(p)->ez.N * slpi_view_system(p)->ez.N - 1);
+    d->nxi = (slong)M * (sys->ez.N * sys->ez.N - 1);
     d->xi = _arb_vec_init(d->nxi);
     for (slong i = 0; i < d->nxi; i++) arb_set_d(d->xi + i, xi[i]);
     free(xi);
@@ -270,52 +269,52 @@ static int fields(slpi_ref_ez_data *d, const slpi_problem *p, slpi_error *err)
 
 int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    int N = slpi_view_system(p)->ez.N;
+    const slpi_cert_view *cert = slpi_view_cert(p);
+    const slpi_system_view *sys = slpi_view_system(p);
+    int N = sys->ez.N;
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
                               SLPI_ZEITLIN_NMAX);
-    if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, slpi_view_cert(p)->prec))
+    if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, cert->prec))
         return slpi_error_set(err, SLPI_EINPUT,
                               "euler-zeitlin: N=%d: the certified path covers N = 2..%d, and up to %d "
                               "with ISOMP on the BLAS route (matmul=auto|blas, docs/design.md#blas-route)",
                               N, SLPI_ZEITLIN_ARB_NMAX, SLPI_ZEITLIN_NMAX);
     /* slpi_ref_create validated the problem: the key table's enum range (core/problem-keys.c) */
-    if (SLPI_NEVER((unsigned)slpi_view_system(p)->ez.noise > SLPI_EZ_NOISE_FIELDS))
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown", (int)slpi_view_system(p)->ez.noise);
-    if (!isfinite(slpi_view_system(p)->ez.amp) || slpi_view_system(p)->ez.amp < 0)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0",
-                              slpi_view_system(p)->ez.amp);
-    int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(slpi_view_system(p)->ez.background_modes);
+    if (SLPI_NEVER((unsigned)sys->ez.noise > SLPI_EZ_NOISE_FIELDS))
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: noise=%d unknown", (int)sys->ez.noise);
+    if (!isfinite(sys->ez.amp) || sys->ez.amp < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: amp=%g: must be finite, >= 0", sys->ez.amp);
+    int M = slpi_problem_noise_count(p), nb = slpi_zeitlin_modes_count(sys->ez.background_modes);
     slpi_zeitlin_mode *md = flint_malloc(sizeof *md * (size_t)(M + 1));
     slpi_ref_ez_data *d = flint_calloc(1, sizeof(slpi_ref_ez_data));
     d->lmin = N / 2;
-    d->noise = slpi_view_system(p)->ez.noise;
-    d->amp = slpi_view_system(p)->ez.amp;
-    d->kappa = slpi_view_system(p)->ez.kappa;
-    d->rotation = slpi_view_system(p)->ez.rotation;
+    d->noise = sys->ez.noise;
+    d->amp = sys->ez.amp;
+    d->kappa = sys->ez.kappa;
+    d->rotation = sys->ez.rotation;
     d->a = _arb_vec_init(N);
     d->alpha = flint_malloc(sizeof(int) * (size_t)(M + 1));
     d->nka = d->noise == SLPI_EZ_NOISE_MODES ? M : 0;
     d->ka = _arb_vec_init(d->nka);
     d->bg = flint_malloc(sizeof *d->bg * (size_t)(nb + 1));
     d->nb = nb;
-    d->has_F = nb > 0 || slpi_view_system(p)->ez.rotation != 0;
+    d->has_F = nb > 0 || sys->ez.rotation != 0;
     acb_mat_init(d->F, d->has_F ? N : 0, d->has_F ? N : 0);
     acb_mat_init(d->G, d->has_F ? N : 0, d->has_F ? N : 0);
     /* core validated the lists (slpi_zeitlin_family_check): they parse */
     int rc = SLPI_OK;
     if (d->noise == SLPI_EZ_NOISE_MODES &&
-        SLPI_NEVER(slpi_zeitlin_modes_parse(md, "noise_modes", slpi_view_system(p)->ez.noise_modes, N, err) != M))
+        SLPI_NEVER(slpi_zeitlin_modes_parse(md, "noise_modes", sys->ez.noise_modes, N, err) != M))
         rc = SLPI_EINPUT;
     if (nb > 0 &&
-        SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", slpi_view_system(p)->ez.background_modes, N,
-                                            err) != nb))
+        SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", sys->ez.background_modes, N, err) != nb))
         rc = SLPI_EINPUT;
     if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
         rc = fields(d, p, err);
-    slong prec = slpi_view_cert(p)->prec > 0 ? slpi_view_cert(p)->prec : 128;
-    if (slpi_view_system(p)->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
+    slong prec = cert->prec > 0 ? cert->prec : 128;
+    if (sys->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
     d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
                 : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {

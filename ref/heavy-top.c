@@ -133,33 +133,30 @@ static void ht_clear(slpi_ref_system *s)
 
 int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     const slong prec = 2 * slpi_view_cert(p)->prec_max + 64;
     for (int i = 0; i < 3; i++) {
-        if (!(slpi_view_system(p)->ht.inertia[i] > 0) || !isfinite(slpi_view_system(p)->ht.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d]=%g must be > 0", i,
-                                  slpi_view_system(p)->ht.inertia[i]);
-        if (!isfinite(slpi_view_system(p)->ht.mga[i]) || !isfinite(slpi_view_system(p)->ht.alpha[i]))
+        if (!(sys->ht.inertia[i] > 0) || !isfinite(sys->ht.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "heavy-top: inertia[%d]=%g must be > 0", i, sys->ht.inertia[i]);
+        if (!isfinite(sys->ht.mga[i]) || !isfinite(sys->ht.alpha[i]))
             return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mga and alpha must be finite");
     }
-    if (!isfinite(slpi_view_system(p)->ht.mg) || !isfinite(slpi_view_system(p)->ht.k[0]) ||
-        !isfinite(slpi_view_system(p)->ht.k[1]))
+    if (!isfinite(sys->ht.mg) || !isfinite(sys->ht.k[0]) || !isfinite(sys->ht.k[1]))
         return slpi_error_set(err, SLPI_EINPUT, "heavy-top: mg and k must be finite");
     ht_data *d = flint_malloc(sizeof *d);
     for (int i = 0; i < 3; i++) {
         arb_init(d->inv_inertia + i);
-        arb_set_d(d->inv_inertia + i, slpi_view_system(p)->ht.inertia[i]);
+        arb_set_d(d->inv_inertia + i, sys->ht.inertia[i]);
         arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
         arb_init(d->x + i);
-        arb_set_d(d->x + i,
-                  slpi_view_system(p)->ht.potential_printed ? -slpi_view_system(p)->ht.mga[i]
-                                                            : slpi_view_system(p)->ht.mga[i]);
+        arb_set_d(d->x + i, sys->ht.potential_printed ? -sys->ht.mga[i] : sys->ht.mga[i]);
     }
     s->p = p;
     s->data = d;
     s->clear = ht_clear;
     s->dim = s->gdim = 6;
-    s->state_dim = slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
-    switch (slpi_view_system(p)->ht.noise) {
+    s->state_dim = sys->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
+    switch (sys->ht.noise) {
     case SLPI_HT_NOISE_NONE:                             s->M = 0; break;
     case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
     default:                                             s->M = 1; break;
@@ -176,12 +173,12 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->inv_name[0] = "H0";
     s->inv_delta_name[0] = "H0_dev";
     slpi_ref_se3_casimir_names(s);
-    if (slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
+    if (sys->ht.form == SLPI_HT_FORM_SVI) {
         s->n_inv = 4;
         s->inv_name[3] = "p_phi";   /* (R Pi)_z */
         s->inv_delta_name[3] = "p_phi_dev";
     }
-    s->n_dep = slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
+    s->n_dep = sys->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;
     s->dep_name[0] = "pi3_dev";
     s->dep_name[1] = "p_psi";
     s->dep_name[2] = "gamma_RTe3_err";

@@ -98,14 +98,15 @@ static void mk_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 
 int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (slpi_view_system(p)->mk.n < 3 || slpi_view_system(p)->mk.n > 64)
-        return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", slpi_view_system(p)->mk.n);
-    if (!isfinite(slpi_view_system(p)->mk.amp)) return slpi_error_set(err, SLPI_EINPUT, "manakov: amp must be finite");
-    int n = slpi_view_system(p)->mk.n;
+    const slpi_system_view *sys = slpi_view_system(p);
+    if (sys->mk.n < 3 || sys->mk.n > 64)
+        return slpi_error_set(err, SLPI_EINPUT, "manakov: n=%d outside [3, 64]", sys->mk.n);
+    if (!isfinite(sys->mk.amp)) return slpi_error_set(err, SLPI_EINPUT, "manakov: amp must be finite");
+    int n = sys->mk.n;
     s->p = p;
     s->N = n;
     s->dim = s->state_dim = n * (n - 1) / 2;
-    s->M = slpi_view_system(p)->mk.noise ? s->dim : 0;
+    s->M = sys->mk.noise ? s->dim : 0;
     s->h0_quadratic = 1;
     s->m_unpack = slpi_ref_so_m_unpack;
     s->m_pack = slpi_ref_so_m_pack;

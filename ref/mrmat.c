@@ -264,11 +264,11 @@ int slpi_ref_mrmat_is_real(const acb_mat_t A)
 
 int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec)
 {
+    const slpi_cert_view *cert = slpi_view_cert(p);
     char why[160];
-    if (slpi_view_scheme(p)->scheme != SLPI_SCHEME_ISOMP || N == 0 || slpi_view_cert(p)->matmul == SLPI_MATMUL_ARB)
-        return 0;
-    if (slpi_view_cert(p)->matmul == SLPI_MATMUL_BLAS) return 1;
-    return N >= SLPI_REF_MRMAT_AUTO_N && prec <= slpi_view_cert(p)->prec && slpi_ref_mrmat_probe(why, sizeof why);
+    if (slpi_view_scheme(p)->scheme != SLPI_SCHEME_ISOMP || N == 0 || cert->matmul == SLPI_MATMUL_ARB) return 0;
+    if (cert->matmul == SLPI_MATMUL_BLAS) return 1;
+    return N >= SLPI_REF_MRMAT_AUTO_N && prec <= cert->prec && slpi_ref_mrmat_probe(why, sizeof why);
 }
 
 /* ---- the products ---- */

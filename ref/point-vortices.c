@@ -173,15 +173,15 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 
 int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (slpi_view_system(p)->pv.n < 2 || slpi_view_system(p)->pv.n > 64)
-        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", slpi_view_system(p)->pv.n);
-    if (!isfinite(slpi_view_system(p)->pv.amp))
-        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: amp must be finite");
+    const slpi_system_view *sys = slpi_view_system(p);
+    if (sys->pv.n < 2 || sys->pv.n > 64)
+        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n=%d outside [2, 64]", sys->pv.n);
+    if (!isfinite(sys->pv.amp)) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: amp must be finite");
     s->p = p;
-    s->dim = s->state_dim = 3 * slpi_view_system(p)->pv.n;
-    s->M = slpi_view_system(p)->pv.noise ? 3 : 0;
+    s->dim = s->state_dim = 3 * sys->pv.n;
+    s->M = sys->pv.noise ? 3 : 0;
     s->h0_quadratic = 0;
-    s->N = blk(s) * slpi_view_system(p)->pv.n;
+    s->N = blk(s) * sys->pv.n;
     s->m_unpack = pv_m_unpack;
     s->m_pack = pv_m_pack;
     s->gen_packed = pv_gen_packed;

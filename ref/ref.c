@@ -192,6 +192,7 @@ const char *slpi_ref_unable_reason(const slpi_ref *s)
 /* slpi_ref_step's work: step n = s->sys.step (the grid index, slpi_ref_set_step_index) */
 static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
 {
+    const slpi_cert_view *cert = slpi_view_cert(s->p);
     int n = s->sys.state_dim;
     long step = s->sys.step;
     s->why[0] = '\0';
@@ -214,8 +215,7 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
     int domain = 0;   /* the last attempt met a domain error: no key is its remedy */
     slpi_ref_iterations_take();
     slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
-    for (long prec = slpi_view_cert(s->p)->prec; prec > 0;
-         prec = slpi_ref_next_prec(prec, slpi_view_cert(s->p)->prec_max)) {
+    for (long prec = cert->prec; prec > 0; prec = slpi_ref_next_prec(prec, cert->prec_max)) {
         slpi_ref_watch_prec(prec);
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
@@ -252,9 +252,9 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
         snprintf(remedy, sizeof remedy, "set propagation=lohner (radii grow far slower)");
     else
         snprintf(remedy, sizeof remedy, "set prec_max=%ld (a higher precision cap), or fewer steps",
-                 2 * slpi_view_cert(s->p)->prec_max);
-    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.100s%s%s", step,
-             slpi_view_cert(s->p)->prec_max, why, remedy[0] ? "; " : "", remedy);
+                 2 * cert->prec_max);
+    snprintf(s->why, sizeof s->why, "step %ld: UNABLE at precision cap %ld bits: %.100s%s%s", step, cert->prec_max, why,
+             remedy[0] ? "; " : "", remedy);
     info->radius = INFINITY;
     return info->status = SLPI_STEP_UNABLE;
 }

@@ -136,26 +136,26 @@ static void rb_clear(slpi_ref_system *s)
 
 int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     const slong prec = 2 * slpi_view_cert(p)->prec_max + 64; /* parameters: far below any step radius */
     for (int i = 0; i < 3; i++)
-        if (!(slpi_view_system(p)->rb.inertia[i] > 0) || !isfinite(slpi_view_system(p)->rb.inertia[i]))
-            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d]=%g must be > 0", i,
-                                  slpi_view_system(p)->rb.inertia[i]);
-    if (!isfinite(slpi_view_system(p)->rb.amp) || !isfinite(slpi_view_system(p)->rb.h0_scale))
+        if (!(sys->rb.inertia[i] > 0) || !isfinite(sys->rb.inertia[i]))
+            return slpi_error_set(err, SLPI_EINPUT, "rigid-body: inertia[%d]=%g must be > 0", i, sys->rb.inertia[i]);
+    if (!isfinite(sys->rb.amp) || !isfinite(sys->rb.h0_scale))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: amp and h0_scale must be finite");
     /* slpi_ref_create validated the problem: core/problem-validate.c refuses this first */
-    if (SLPI_NEVER(slpi_view_system(p)->rb.track_R && slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI))
+    if (SLPI_NEVER(sys->rb.track_R && sys->rb.form != SLPI_RB_FORM_SVI))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs form svi");
     rb_data *d = flint_malloc(sizeof *d);
     for (int i = 0; i < 3; i++) {
         arb_init(d->inv_inertia + i);
-        arb_set_d(d->inv_inertia + i, slpi_view_system(p)->rb.inertia[i]);
+        arb_set_d(d->inv_inertia + i, sys->rb.inertia[i]);
         arb_inv(d->inv_inertia + i, d->inv_inertia + i, prec);
     }
     arb_init(&d->h0_scale);
-    arb_set_d(&d->h0_scale, slpi_view_system(p)->rb.h0_scale);
+    arb_set_d(&d->h0_scale, sys->rb.h0_scale);
     arb_init(&d->amp);
-    arb_set_d(&d->amp, slpi_view_system(p)->rb.amp);
+    arb_set_d(&d->amp, sys->rb.amp);
     arb_init(&d->amp3);
     arb_rsqrt_ui(&d->amp3, 3, prec);
     arb_mul(&d->amp3, &d->amp3, &d->amp, prec);
@@ -164,8 +164,8 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->data = d;
     s->clear = rb_clear;
     s->dim = 3;
-    s->state_dim = slpi_view_system(p)->rb.track_R ? 12 : 3;
-    switch (slpi_view_system(p)->rb.noise) {
+    s->state_dim = sys->rb.track_R ? 12 : 3;
+    switch (sys->rb.noise) {
     case SLPI_RB_NOISE_NONE:      s->M = 0; break;
     case SLPI_RB_NOISE_ISO_QUAD:  s->M = 3; break;
     case SLPI_RB_NOISE_SVI_LIN:   s->M = 3; break;
@@ -186,7 +186,7 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->inv_delta_name[0] = "H0_rel_dev";
     s->inv_rel[0] = 1;
     slpi_ref_so3_casimir_names(s);
-    if (slpi_view_system(p)->rb.track_R) { /* J = R Pi */
+    if (sys->rb.track_R) { /* J = R Pi */
         static const char *const J[3] = { "J_x", "J_y", "J_z" }, *const dJ[3] = { "J_x_dev", "J_y_dev", "J_z_dev" };
         for (int i = 0; i < 3; i++) {
             s->inv_name[2 + i] = J[i];

@@ -49,13 +49,12 @@ static void dexpinv(const slpi_ref_system *s, arb_ptr out, arb_srcptr T, arb_src
 
 static int rkmk_check_common(const slpi_ref_system *s, const char *name, slpi_error *err)
 {
+    const slpi_scheme_view *sch = slpi_view_scheme(s->p);
     int rc = slpi_ref_check_plain(s, name, err);
     /* slpi_ref_create validated the problem: dexp_order's key range is [0, 8] = [0, DEXP_QMAX] */
-    if (rc == SLPI_OK &&
-        SLPI_NEVER(slpi_view_scheme(s->p)->dexp_order < 0 || slpi_view_scheme(s->p)->dexp_order > DEXP_QMAX))
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order=%d outside [0, %d]", name,
-                            slpi_view_scheme(s->p)->dexp_order, DEXP_QMAX);
-    if (rc == SLPI_OK && slpi_view_scheme(s->p)->dexp_order > 0 && s->lie == NULL)
+    if (rc == SLPI_OK && SLPI_NEVER(sch->dexp_order < 0 || sch->dexp_order > DEXP_QMAX))
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order=%d outside [0, %d]", name, sch->dexp_order, DEXP_QMAX);
+    if (rc == SLPI_OK && sch->dexp_order > 0 && s->lie == NULL)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: dexp_order > 0 needs the bracket", name);
     return rc;
 }

@@ -198,12 +198,12 @@ static void basis_matrix(acb_mat_t T, int N, int m1, int m2, slong prec)
 
 int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     const slong prec = 2 * slpi_view_cert(p)->prec_max + 64;
-    int N = slpi_view_system(p)->se.N;
+    int N = sys->se.N;
     if (N < 3 || N % 2 == 0 || N > 99)
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: N=%d must be odd in [3, 99]", N);
-    if (!isfinite(slpi_view_system(p)->se.amp))
-        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp must be finite");
+    if (!isfinite(sys->se.amp)) return slpi_error_set(err, SLPI_EINPUT, "sine-euler: amp must be finite");
     int K = (N - 1) / 2, nm = N * N - 1, j = 0;
     se_data *d = flint_malloc(sizeof *d);
     d->nm = nm;
@@ -221,7 +221,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     acb_mat_init(d->Z[1], N, N);
     arb_t amp;
     arb_init(amp);
-    arb_set_d(amp, slpi_view_system(p)->se.amp);
+    arb_set_d(amp, sys->se.amp);
     for (int m1 = -K; m1 <= K; m1++)
         for (int m2 = -K; m2 <= K; m2++) {
             if (m1 == 0 && m2 == 0)
@@ -231,7 +231,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
             arb_init(d->wgt + j);
             arb_div_si(d->wgt + j, c, -(m1 * m1 + m2 * m2), prec);
             /* Z_1 on (1,1) and (-1,-1), Z_2 on (1,-1) and (-1,1) */
-            if (slpi_view_system(p)->se.noise && m1 * m1 == 1 && m2 * m2 == 1)
+            if (sys->se.noise && m1 * m1 == 1 && m2 * m2 == 1)
                 acb_mat_scalar_addmul_arb(d->Z[m1 == m2 ? 0 : 1], d->T + j, amp, prec);
             j++;
         }
@@ -243,7 +243,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->initial_map = se_initial_map;
     s->N = N;
     s->dim = s->state_dim = N * N;
-    s->M = slpi_view_system(p)->se.noise ? 2 : 0;
+    s->M = sys->se.noise ? 2 : 0;
     s->h0_quadratic = 1;
     s->m_unpack = se_m_unpack;
     s->m_pack = se_m_pack;

@@ -11,9 +11,10 @@
 
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
+    const slpi_system_view *sys = slpi_view_system(p);
     int rc;
     memset(s, 0, sizeof *s);   /* the constructors fill what they have; every other slot reads NULL */
-    switch (slpi_view_system(p)->system) {
+    switch (sys->system) {
     case SLPI_SYS_RIGID_BODY:      rc = slpi_ref_sys_rigid_body(s, p, err); break;
     case SLPI_SYS_HEAVY_TOP:       rc = slpi_ref_sys_heavy_top(s, p, err); break;
     case SLPI_SYS_MANAKOV:         rc = slpi_ref_sys_manakov(s, p, err); break;
@@ -25,9 +26,9 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_p
                   : slpi_error_set(err, SLPI_EINPUT, "ref: a model's system needs its plan");
         break;
     default:
-        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)slpi_view_system(p)->system);
+        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)sys->system);
     }
-    s->name = slpi_system_name(slpi_view_system(p)->system);
+    s->name = slpi_system_name(sys->system);
     return rc;
 }
 
