@@ -136,11 +136,6 @@ slpi_problem *slpi_problem_new(const char *preset)
     return p;
 }
 
-void slpi_problem_free(slpi_problem *p)
-{
-    free(p);
-}
-
 int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value)
 {
     slpi_error err = { 0 };

@@ -1,4 +1,4 @@
-/* core/view-cert.h — the certified path's options: one read-only view of a finished problem
+/* core/view-cert.h — the certified path's options: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_cert(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -20,5 +20,8 @@ typedef struct slpi_cert_view {
 
 /* p's cert view: owned by p, valid while p lives and unchanged. */
 const slpi_cert_view *slpi_view_cert(const slpi_problem *p);
+/* p's cert view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_cert_view *slpi_view_cert_edit(slpi_problem *p);
 
 #endif

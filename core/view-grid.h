@@ -1,4 +1,4 @@
-/* core/view-grid.h — the time grid and the output rows: one read-only view of a finished problem
+/* core/view-grid.h — the time grid and the output rows: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_grid(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -24,5 +24,8 @@ typedef struct slpi_grid_view {
 
 /* p's grid view: owned by p, valid while p lives and unchanged. */
 const slpi_grid_view *slpi_view_grid(const slpi_problem *p);
+/* p's grid view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_grid_view *slpi_view_grid_edit(slpi_problem *p);
 
 #endif

@@ -1,4 +1,4 @@
-/* core/view-noise.h — the canonical noise: one read-only view of a finished problem
+/* core/view-noise.h — the canonical noise: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_noise(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -29,5 +29,8 @@ typedef struct slpi_noise_view {
 
 /* p's noise view: owned by p, valid while p lives and unchanged. */
 const slpi_noise_view *slpi_view_noise(const slpi_problem *p);
+/* p's noise view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_noise_view *slpi_view_noise_edit(slpi_problem *p);
 
 #endif

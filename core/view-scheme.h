@@ -1,4 +1,4 @@
-/* core/view-scheme.h — the scheme and its per-scheme switches: one read-only view of a finished problem
+/* core/view-scheme.h — the scheme and its per-scheme switches: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_scheme(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -26,5 +26,8 @@ typedef struct slpi_scheme_view {
 
 /* p's scheme view: owned by p, valid while p lives and unchanged. */
 const slpi_scheme_view *slpi_view_scheme(const slpi_problem *p);
+/* p's scheme view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_scheme_view *slpi_view_scheme_edit(slpi_problem *p);
 
 #endif

@@ -1,4 +1,4 @@
-/* core/view-solver.h — the implicit solver's policy: one read-only view of a finished problem
+/* core/view-solver.h — the implicit solver's policy: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_solver(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -21,5 +21,8 @@ typedef struct slpi_solver_view {
 
 /* p's solver view: owned by p, valid while p lives and unchanged. */
 const slpi_solver_view *slpi_view_solver(const slpi_problem *p);
+/* p's solver view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_solver_view *slpi_view_solver_edit(slpi_problem *p);
 
 #endif

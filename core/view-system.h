@@ -1,4 +1,4 @@
-/* core/view-system.h — the system a problem integrates: one read-only view of a finished problem
+/* core/view-system.h — the system a problem integrates: one view of a problem, read-only once finished
  * (docs/design.md#views). A file outside core/ reads a problem through the views it
  * needs (slpi_view_system(p)->member), never through the struct (core/problem-struct.h), so a change
  * to another concern's members recompiles none of it. Not installed. */
@@ -118,5 +118,8 @@ typedef struct slpi_system_view {
 
 /* p's system view: owned by p, valid while p lives and unchanged. */
 const slpi_system_view *slpi_view_system(const slpi_problem *p);
+/* p's system view to change, for a problem the caller is building (before
+ * slpi_problem_finish or slpi_problem_plan; a plan's problem is never changed). */
+slpi_system_view *slpi_view_system_edit(slpi_problem *p);
 
 #endif
