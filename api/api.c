@@ -28,6 +28,8 @@
 #include "core/steps.h"
 #include "core/progress.h"
 #include "core/fpmode.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -160,7 +162,7 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
     if (rc != SLPI_OK) return rc;
     if (dim) *dim = slpi_problem_state_dim(&q);   /* each output may be NULL */
     if (noises) *noises = slpi_problem_noise_count(&q);
-    if (steps) *steps = q.grid.steps;
+    if (steps) *steps = slpi_view_grid(&q)->steps;
     if (rows) {
         slpi_rows r;
         slpi_error err = { 0 };
@@ -168,8 +170,8 @@ int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps
         *rows = slpi_rows_count(&r);
         slpi_rows_close(&r);
     }
-    if (h) *h = q.grid.h;
-    if (every) *every = q.grid.output_every;
+    if (h) *h = slpi_view_grid(&q)->h;
+    if (every) *every = slpi_view_grid(&q)->output_every;
     return SLPI_OK;
 }
 
@@ -378,7 +380,7 @@ int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
     slpi_error err = { 0 };
     if (inside_observer(s, "restart: called from the stepper's own observer (return nonzero to stop instead)", &err))
         return SLPI_EINPUT;
-    s->q.noise.path = path;
+    slpi_view_noise_edit(&s->q)->path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }
 
@@ -396,7 +398,7 @@ int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, 
         memcpy(s->user, x0, (size_t)s->dim * sizeof *s->user);
     }
     s->given = x0 ? s->user : s->given0;
-    s->q.noise.path = path;
+    slpi_view_noise_edit(&s->q)->path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }
 
@@ -405,8 +407,8 @@ void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag
     if (dim) *dim = s->dim;   /* each output may be NULL, as in slpi_problem_shape */
     if (noises) *noises = s->M;
     if (ndiag) *ndiag = s->ndiag;
-    if (steps) *steps = s->q.grid.steps;
-    if (h) *h = s->q.grid.h;
+    if (steps) *steps = slpi_view_grid(&s->q)->steps;
+    if (h) *h = slpi_view_grid(&s->q)->h;
 }
 
 long slpi_stepper_row_steps(const slpi_stepper *s, long every, long *steps)
@@ -476,7 +478,7 @@ static int observe(slpi_stepper *s)
         x = s->mid;
     }
     s->observing = 1;
-    int stop = s->observer(s->observer_ctx, s->n, (double)s->n * s->q.grid.h, x, s->dim);
+    int stop = s->observer(s->observer_ctx, s->n, (double)s->n * slpi_view_grid(&s->q)->h, x, s->dim);
     s->observing = 0;
     return stop;
 }
@@ -490,7 +492,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
     *rows = 0;
     if (inside_observer(s, "advance: called from the stepper's own observer (return nonzero to stop instead)", &err))
         return SLPI_EINPUT;
-    if (count < 0 || count > s->q.grid.steps - s->n)
+    if (count < 0 || count > slpi_view_grid(&s->q)->steps - s->n)
         return stepper_error(&err, SLPI_EINPUT, "advance: count outside 0..the steps left");
     if (every < 0) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 0");
     for (long k = 0; k < count; k++) {
@@ -520,7 +522,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             break;
         }
         s->n = n + 1;
-        if (every ? s->n % every == 0 || s->n == s->q.grid.steps : slpi_rows_take(&s->rows, s->n)) {
+        if (every ? s->n % every == 0 || s->n == slpi_view_grid(&s->q)->steps : slpi_rows_take(&s->rows, s->n)) {
             long r = (*rows)++;
             slpi_stepper_row(s, x + r * s->dim, xrad ? xrad + r * s->dim : NULL, diag ? diag + r * s->ndiag : NULL,
                              drad ? drad + r * s->ndiag : NULL);
@@ -539,7 +541,8 @@ int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAS
     if (rc != SLPI_OK) return rc;
     long rows;
     slpi_stepper_row(s, states, NULL, NULL, NULL);
-    rc = slpi_stepper_advance(s, s->q.grid.steps, NULL, 0, states + s->dim, NULL, NULL, NULL, NULL, NULL, &rows);
+    rc = slpi_stepper_advance(s, slpi_view_grid(&s->q)->steps, NULL, 0, states + s->dim, NULL, NULL, NULL, NULL, NULL,
+                              &rows);
     if (counters) slpi_fast_counters(s->fast, counters);
     slpi_stepper_free(s);
     return rc;
@@ -555,8 +558,8 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
         long rows;
         rc = slpi_stepper_restart(s, first_path + (uint64_t)r);
         if (rc == SLPI_OK)
-            rc = slpi_stepper_advance(s, s->q.grid.steps, NULL, s->q.grid.steps + 1, finals + r * s->dim, NULL, NULL,
-                                      NULL, NULL, NULL, &rows);
+            rc = slpi_stepper_advance(s, slpi_view_grid(&s->q)->steps, NULL, slpi_view_grid(&s->q)->steps + 1,
+                                      finals + r * s->dim, NULL, NULL, NULL, NULL, NULL, &rows);
         slpi_progress_add(pg, 1);
     }
     slpi_progress_end(pg);

@@ -27,6 +27,9 @@
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
 #include "api/ensemble-lanes.h"
 
 #include <math.h>
@@ -71,14 +74,14 @@ static int lanes_new(slpi_ens_lanes **out, const slpi_plan *plan, long every, co
 {
     const slpi_problem *q = slpi_plan_problem(plan);
     *out = NULL;
-    slpi_fast_soa_kind kind =
-        q->sys.system == SLPI_SYS_MODEL ? slpi_fast_model_soa_kind(q, why) : slpi_fast_rb_soa_kind(q, why);
+    slpi_fast_soa_kind kind = slpi_view_system(q)->system == SLPI_SYS_MODEL ? slpi_fast_model_soa_kind(q, why)
+                                                                            : slpi_fast_rb_soa_kind(q, why);
     if (kind == SLPI_FAST_SOA_NONE) return SLPI_OK;
-    if (q->noise.noise_file[0]) {
+    if (slpi_view_noise(q)->noise_file[0]) {
         *why = "noise_file (one file's path)";
         return SLPI_OK;
     }
-    if (q->noise.noise_tau[0] && slpi_problem_white_only(q, "lanes", NULL) != SLPI_OK) {
+    if (slpi_view_noise(q)->noise_tau[0] && slpi_problem_white_only(q, "lanes", NULL) != SLPI_OK) {
         *why = "noise_tau (coloured noise carries a state: path by path)";
         return SLPI_OK;
     }
@@ -165,14 +168,15 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
 {
     const size_t M = (size_t)L->M, N = (size_t)n, all = (size_t)cnt * M * N;
     double *o = L->noise;
-    if (!dW && L->q.noise.refine == 0) {
+    if (!dW && slpi_view_noise(&L->q)->refine == 0) {
         /* the generator's own checks of h and of the steps' range */
-        if (slpi_noise_increments(L->q.noise.seed, path0, 0, L->q.grid.h, 0, (uint64_t)s, 0, NULL, NULL) != SLPI_OK)
+        if (slpi_noise_increments(slpi_view_noise(&L->q)->seed, path0, 0, slpi_view_grid(&L->q)->h, 0, (uint64_t)s, 0,
+                                  NULL, NULL) != SLPI_OK)
             return 1;
         for (size_t k = 0; k < M; k++)
-            slpi_noise_normals_lanes(L->noise_isa, L->q.noise.seed, path0, N, (uint32_t)k, (uint64_t)s, (size_t)cnt,
-                                     o + k * N, M * N);
-        const double sigma = sqrt(L->q.grid.h), D = L->D;
+            slpi_noise_normals_lanes(L->noise_isa, slpi_view_noise(&L->q)->seed, path0, N, (uint32_t)k, (uint64_t)s,
+                                     (size_t)cnt, o + k * N, M * N);
+        const double sigma = sqrt(slpi_view_grid(&L->q)->h), D = L->D;
         long clipped = 0;
         /* scaled, then clipped as slpi_noise_clip; 8 at a time (the compiler's vectors), so
          * up to 7 unused values past the chunk's end (inside L->noise: LANES_CHUNK M
@@ -190,12 +194,13 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
         for (size_t l = 0; l < N; l++)
             for (size_t k = 0; k < M; k++) {
                 if (!dW) {
-                    if (slpi_noise_increments(L->q.noise.seed, path0 + l, (uint32_t)k, L->q.grid.h, L->q.noise.refine,
-                                              (uint64_t)s, (size_t)cnt, inc, NULL) != SLPI_OK)
+                    if (slpi_noise_increments(slpi_view_noise(&L->q)->seed, path0 + l, (uint32_t)k,
+                                              slpi_view_grid(&L->q)->h, slpi_view_noise(&L->q)->refine, (uint64_t)s,
+                                              (size_t)cnt, inc, NULL) != SLPI_OK)
                         return 1;
                 } else {
                     for (long t = 0; t < cnt; t++) {
-                        inc[t] = dW[(l * (size_t)L->q.grid.steps + (size_t)(s + t)) * M + k];
+                        inc[t] = dW[(l * (size_t)slpi_view_grid(&L->q)->steps + (size_t)(s + t)) * M + k];
                         if (!isfinite(inc[t])) return 1;
                     }
                 }
@@ -244,7 +249,7 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         for (size_t i = 0; i < D; i++) L->x[i * (size_t)n + (size_t)l] = o[i];
         memset(L->tally[l], 0, sizeof L->tally[l]);
     }
-    long row = 0, steps = L->q.grid.steps;
+    long row = 0, steps = slpi_view_grid(&L->q)->steps;
     if (L->at[0] == 0) lanes_row(L, n, row++, 0, fn, ctx);
     for (long s = 0; s < steps; s++) {
         long c = s % LANES_CHUNK;
@@ -254,9 +259,10 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         const double *dWs = L->noise + (size_t)c * M * (size_t)n;
         slpi_fpmode mode = slpi_fpmode_set(1); /* as slpi_fast_step: core/fpmode.h */
         long bad = L->kind == SLPI_FAST_SOA_MODEL
-            ? slpi_fast_model_isomp_soa(&L->msoa, n, L->q.grid.h, s, L->x, dWs, NULL, L->lane)
-            : L->kind == SLPI_FAST_SOA_ISOMP ? slpi_fast_rb_isomp_soa(&L->soa, n, L->q.grid.h, L->x, dWs, NULL, L->lane)
-                                             : slpi_fast_rb_svi_soa(&L->soa, n, L->q.grid.h, L->x, dWs, NULL, L->lane);
+            ? slpi_fast_model_isomp_soa(&L->msoa, n, slpi_view_grid(&L->q)->h, s, L->x, dWs, NULL, L->lane)
+            : L->kind == SLPI_FAST_SOA_ISOMP
+            ? slpi_fast_rb_isomp_soa(&L->soa, n, slpi_view_grid(&L->q)->h, L->x, dWs, NULL, L->lane)
+            : slpi_fast_rb_svi_soa(&L->soa, n, slpi_view_grid(&L->q)->h, L->x, dWs, NULL, L->lane);
         slpi_fpmode_restore(mode);
         if (bad) return 1;
         for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */

@@ -15,6 +15,9 @@
 #include <string.h>
 #include <math.h>
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "slpi.h"
 #include "bench/benchutil.h"
 
@@ -39,17 +42,18 @@ static void builtin(slpi_problem *p, const char *file, slpi_scheme_id k)
 {
     if (strstr(file, "rigid-body")) {
         slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
-        p->sys.rb.form = SLPI_RB_FORM_ISO; /* the SVI scheme's default form is svi: the ISO one here */
-        p->sys.rb.inertia[0] = 2;
-        p->sys.rb.inertia[1] = 1;
-        p->sys.rb.inertia[2] = 2.0 / 3;
-        p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-        p->sys.rb.amp = 0.1;
+        slpi_view_system_edit(p)->rb.form =
+            SLPI_RB_FORM_ISO; /* the SVI scheme's default form is svi: the ISO one here */
+        slpi_view_system_edit(p)->rb.inertia[0] = 2;
+        slpi_view_system_edit(p)->rb.inertia[1] = 1;
+        slpi_view_system_edit(p)->rb.inertia[2] = 2.0 / 3;
+        slpi_view_system_edit(p)->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        slpi_view_system_edit(p)->rb.amp = 0.1;
     } else {
         slpi_problem_init(p, SLPI_SYS_POINT_VORTICES, k);
-        p->sys.pv.model = SLPI_VORTEX_MODEL_B;
+        slpi_view_system_edit(p)->pv.model = SLPI_VORTEX_MODEL_B;
     }
-    p->grid.h = 0x1p-8;
+    slpi_view_grid_edit(p)->h = 0x1p-8;
 }
 
 /* Every scheme on the pair of file; returns the worst model/built-in ratio, -1 on error. */
@@ -65,8 +69,8 @@ static double pair(const char *file, const double *dW)
         slpi_problem_init(&pm, SLPI_SYS_MODEL, (slpi_scheme_id)k);
         int rc = slpi_problem_load(&pm, file, &err);
         if (!rc) {
-            pm.sch.scheme = (slpi_scheme_id)k;
-            pm.grid.h = 0x1p-8;
+            slpi_view_scheme_edit(&pm)->scheme = (slpi_scheme_id)k;
+            slpi_view_grid_edit(&pm)->h = 0x1p-8;
         }
         if (!rc && (slpi_problem_validate(&pb, &err) || slpi_problem_validate(&pm, &err))) {
             printf("%-12s (not applicable)\n", slpi_scheme_name((slpi_scheme_id)k));
@@ -78,7 +82,7 @@ static double pair(const char *file, const double *dW)
         }
         int dim = slpi_problem_state_dim(&pm);
         double x0[MAXDIM], tb = INFINITY, tm = INFINITY;
-        memcpy(x0, pm.sys.x0, sizeof *x0 * (size_t)dim);
+        memcpy(x0, slpi_view_system(&pm)->x0, sizeof *x0 * (size_t)dim);
         for (int r = 0; r < REPS; r++) {
             tb = fmin(tb, per_step(fb, dW, x0, dim));
             tm = fmin(tm, per_step(fm, dW, x0, dim));

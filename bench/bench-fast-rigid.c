@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <time.h>
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/noise.h"
 #include "slpi/problem-build.h"
@@ -129,12 +131,12 @@ int main(void)
     for (int svi = 0; svi < 2; svi++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, svi ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
         if (svi) {
-            p.sys.rb.form = SLPI_RB_FORM_ISO;
-            p.sys.rb.inertia[0] = 2;
-            p.sys.rb.inertia[1] = 1;
-            p.sys.rb.inertia[2] = 2.0 / 3;
+            slpi_view_system_edit(&p)->rb.form = SLPI_RB_FORM_ISO;
+            slpi_view_system_edit(&p)->rb.inertia[0] = 2;
+            slpi_view_system_edit(&p)->rb.inertia[1] = 1;
+            slpi_view_system_edit(&p)->rb.inertia[2] = 2.0 / 3;
         }
-        p.grid.h = h;
+        slpi_view_grid_edit(&p)->h = h;
         slpi_fast_rb_soa c;
         slpi_fast *f = NULL;
         if (slpi_fast_rb_soa_init(&c, &p, &err) || slpi_fast_create(&f, &p, &err)) {

@@ -28,6 +28,7 @@
 #include <omp.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "benchutil.h"
 #include "slpi.h"
 
@@ -72,7 +73,7 @@ static void conf_init(conf *c, int N, int k, int steps, int fixed)
     c->x = malloc(sizeof(double) * (size_t)c->dim);
     c->dW = malloc(sizeof(double) * ((size_t)c->M * steps + 1));
     /* increments of the size of sqrt(h), deterministic (the cost does not depend on their law) */
-    for (long i = 0; i < (long)c->M * steps; i++) c->dW[i] = sqrt(p.grid.h) * sin(1.7 * (double)i + 0.3);
+    for (long i = 0; i < (long)c->M * steps; i++) c->dW[i] = sqrt(slpi_view_grid(&p)->h) * sin(1.7 * (double)i + 0.3);
     c->best = INFINITY;
     c->its = c->steps = 0;
 }

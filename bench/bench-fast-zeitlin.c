@@ -55,6 +55,10 @@
 #include <omp.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
@@ -131,16 +135,16 @@ static const char *const solve_name[] = {"default (tol 1e-15)", "predictor=none"
 static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mode mode)
 {
     slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p->sys.ez.N = N;
-    p->sys.ez.noise = noise;
-    p->sys.ez.amp = 0.1;
-    p->sys.ez.ic_lmax = 4;
-    p->grid.h = 1.0 / 640;
-    p->sch.warm_start = mode >= SOLVE_WARM;
-    p->sch.predictor = mode == SOLVE_NONE ? SLPI_PREDICTOR_NONE : SLPI_PREDICTOR_EULER;
+    slpi_view_system_edit(p)->ez.N = N;
+    slpi_view_system_edit(p)->ez.noise = noise;
+    slpi_view_system_edit(p)->ez.amp = 0.1;
+    slpi_view_system_edit(p)->ez.ic_lmax = 4;
+    slpi_view_grid_edit(p)->h = 1.0 / 640;
+    slpi_view_scheme_edit(p)->warm_start = mode >= SOLVE_WARM;
+    slpi_view_scheme_edit(p)->predictor = mode == SOLVE_NONE ? SLPI_PREDICTOR_NONE : SLPI_PREDICTOR_EULER;
     if (mode == SOLVE_QUFLOW) {
-        p->sol.tol = 0x1p-26;
-        p->sol.tol_scale = SLPI_TOL_STEP;
+        slpi_view_solver_edit(p)->tol = 0x1p-26;
+        slpi_view_solver_edit(p)->tol_scale = SLPI_TOL_STEP;
     }
 }
 
@@ -161,7 +165,7 @@ static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, sol
     }
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
     double *x = malloc(dim * sizeof *x), *dW = malloc(((size_t)M + 1) * steps * sizeof *dW);
-    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(p.grid.h) * gauss();
+    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(slpi_view_grid(&p)->h) * gauss();
     double best = INFINITY;
     long its = 0;
     *mean_t = INFINITY;

@@ -23,6 +23,7 @@
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20). */
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/problem-build.h"
@@ -65,8 +66,8 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
         slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
         slpi_problem_set(p, "update", bench_update, err) != SLPI_OK)
         return SLPI_EINPUT;
-    if (!mk && p->sys.ez.ic_lmax > p->sys.ez.N - 1)
-        p->sys.ez.ic_lmax = p->sys.ez.N - 1; /* the preset's degrees <= 4, at N <= 4 */
+    if (!mk && slpi_view_system(p)->ez.ic_lmax > slpi_view_system(p)->ez.N - 1)
+        slpi_view_system_edit(p)->ez.ic_lmax = slpi_view_system(p)->ez.N - 1; /* the preset's degrees <= 4, at N <= 4 */
     return slpi_problem_finish(p, err);
 }
 

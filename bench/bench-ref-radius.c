@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
 #include "core/steps.h"
 #include "slpi.h"
 
@@ -50,7 +52,7 @@ int main(int argc, char **argv)
             slpi_fast_create(&f, &p, &err) != SLPI_OK ||
             slpi_fast_initial_state(f, x0, &err) != SLPI_OK ||
             slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
-            printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(p.sch.scheme),
+            printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(slpi_view_scheme(&p)->scheme),
                    n > 4096 ? "state too large" : err.msg);
             slpi_steps_close(&stepping);
             slpi_ref_free(r);
@@ -65,7 +67,7 @@ int main(int argc, char **argv)
         long steps = 0, maxprec = 0;
         const char *stop = "cap";
         double t0 = now(), t = 0;
-        while (steps < step_cap && steps < p.grid.steps) {
+        while (steps < step_cap && steps < slpi_view_grid(&p)->steps) {
             if ((t = now() - t0) > seconds) {
                 stop = "time";
                 break;
@@ -88,10 +90,10 @@ int main(int argc, char **argv)
             }
             steps++;
         }
-        if (steps == p.grid.steps) stop = "end";
+        if (steps == slpi_view_grid(&p)->steps) stop = "end";
         t = now() - t0;
-        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(p.sch.scheme), steps,
-               steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
+        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(slpi_view_scheme(&p)->scheme),
+               steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
         fflush(stdout);
         _arb_vec_clear(x, n);
         slpi_steps_close(&stepping);

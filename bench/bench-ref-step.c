@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "slpi.h"
 
 #define LIMIT 400
@@ -42,7 +43,7 @@ static double fast_cost(const slpi_problem *p, const double *x0, long steps)
     do {
         memcpy(x, x0, n * sizeof(double));
         for (long s = 0; s < steps; s++, done++) {
-            for (int j = 0; j < M; j++) dW[j] = sqrt(p->grid.h) * sin(3.3 * s + j);
+            for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(p)->h) * sin(3.3 * s + j);
             slpi_fast_step(f, x, dW, &info);
         }
     } while ((t = now() - t0) < 0.2);
@@ -70,7 +71,7 @@ static double ref_cost(const slpi_problem *p, const double *x0)
             for (int i = 0; i < n; i++)
                 arb_set_d(x + i, x0[i]);
             for (int s = 0; s < P4_RUN; s++, steps++) {
-                for (int j = 0; j < M; j++) dW[j] = sqrt(p->grid.h) * sin(3.3 * s + j);
+                for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(p)->h) * sin(3.3 * s + j);
                 if (slpi_ref_step(r, x, dW, NULL) != SLPI_STEP_CONVERGED)
                     best = -1;
             }
@@ -157,7 +158,7 @@ int main(int argc, char **argv)
             double t0 = now(), t = 0;
             slpi_step_info info;
             while (steps < LIMIT && (t = now() - t0) < 2.0) {
-                for (int j = 0; j < M; j++) dW[j] = sqrt(p.grid.h) * sin(3.3 * steps + j);
+                for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(&p)->h) * sin(3.3 * steps + j);
                 slpi_step_status st = slpi_ref_step(r, x, dW, &info);
                 if (st != SLPI_STEP_CONVERGED) {
                     stop = slpi_step_status_name(st);

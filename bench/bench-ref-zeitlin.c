@@ -6,6 +6,9 @@
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
 #include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/problem-build.h"
@@ -99,7 +102,9 @@ static int bench_sizes(int argc, char **argv)
                     break;
             }
         }
-        if (done) printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", p.sys.ez.N, n, tsetup, tstep / done, rad, prec);
+        if (done)
+            printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", slpi_view_system(&p)->ez.N, n, tsetup, tstep / done, rad,
+                   prec);
         fflush(stdout);
         _arb_vec_clear(x, n);
         free(xf);
@@ -121,10 +126,10 @@ int main(int argc, char **argv)
     slpi_ref_zeitlin z;
     char why[256] = "";
     slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    p.sys.ez.N = N_EZ;
-    p.sys.ez.noise = SLPI_EZ_NOISE_Q;
-    p.sys.ez.amp = 2.0;
-    p.cert.prec = PREC;
+    slpi_view_system_edit(&p)->ez.N = N_EZ;
+    slpi_view_system_edit(&p)->ez.noise = SLPI_EZ_NOISE_Q;
+    slpi_view_system_edit(&p)->ez.amp = 2.0;
+    slpi_view_cert_edit(&p)->prec = PREC;
     memset(&s, 0, sizeof s);
     if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
         slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK || slpi_ref_zeitlin_harmonics(&z, &err) != SLPI_OK) {
@@ -190,7 +195,7 @@ int main(int argc, char **argv)
     /* the same steps on the fast path: the ref/fast cost ratio */
     slpi_fast *fp;
     slpi_step_info info;
-    p.grid.h = h;
+    slpi_view_grid_edit(&p)->h = h;
     if (slpi_fast_create(&fp, &p, &err) == SLPI_OK) {
         double t0 = now();
         int fdone = 0;

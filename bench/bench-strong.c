@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
 #include "slpi/problem-build.h"
@@ -29,7 +30,7 @@ int main(void)
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        p.grid.level = -1;
+        slpi_view_grid_edit(&p)->level = -1;
         slpi_conv_cfg c;
         slpi_conv_init(&c, &p);
         c.kind = SLPI_CONV_STRONG;

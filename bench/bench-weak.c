@@ -21,6 +21,8 @@
 #include <stdlib.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 #include "core/noise.h"
 #include "slpi/noise.h"
 #include "slpi/problem-build.h"
@@ -50,7 +52,7 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    p.grid.level = -1;
+    slpi_view_grid_edit(&p)->level = -1;
     const long nsteps = steps_per_path();
     const double rs = (double)R * (double)nsteps;
     printf("bench-weak: ISO weak study at the paper's grid (T = 2^-3, levels %d..%d, reference %d:"
@@ -93,8 +95,8 @@ int main(void)
     for (long r = 0; r < R; r += TILE)
         for (uint32_t k = 0; k < 3; k++)
             for (long seg = 0; seg < 1L << KMIN; seg++) {
-                slpi_noise_levels(p.noise.seed, (uint64_t)r, TILE, k, ldexp(p.grid.T, -REF), REF - KMIN,
-                                  (uint64_t)(seg * S), (size_t)S, lev);
+                slpi_noise_levels(slpi_view_noise(&p)->seed, (uint64_t)r, TILE, k, ldexp(slpi_view_grid(&p)->T, -REF),
+                                  REF - KMIN, (uint64_t)(seg * S), (size_t)S, lev);
                 sink += lev[REF - KMIN][0];
             }
     double noise = bench_cpu() - t0;
@@ -103,7 +105,7 @@ int main(void)
     /* the step kernel alone: blocks of LANES paths, every level, increments made before */
     slpi_fast_rb_soa soa;
     slpi_problem q = p;
-    q.grid.level = REF;
+    slpi_view_grid_edit(&q)->level = REF;
     if (slpi_problem_finish(&q, &err) || slpi_fast_rb_soa_init(&soa, &q, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -123,7 +125,7 @@ int main(void)
     double *w = malloc(sizeof *w * (size_t)nw);
     for (long b = 0; b < R / LANES; b++) {
         for (int l = KMIN; l <= REF; l += l == KMAX ? REF - KMAX : 1) {
-            const double h = ldexp(p.grid.T, -l), sh = sqrt(h);
+            const double h = ldexp(slpi_view_grid(&p)->T, -l), sh = sqrt(h);
             for (long i = 0; i < nw; i++) w[i] = sh * dW[i];
             for (int v = 0; v < NV; v++) {
                 soa.predict = var[v];

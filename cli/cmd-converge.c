@@ -18,6 +18,8 @@
 #endif
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "cli/cli.h"
 #include "reports/reports.h"
 #include "slpi/errors.h"
@@ -235,9 +237,9 @@ static int run_and_write(slpi_conv_cfg *cfg, slpi_problem *p, const conv_args *a
     int rc = rank == 0 ? slpi_output_open(&report, a->output, SLPI_OUTPUT_REPLACE, err) : SLPI_OK;
     if (rc == SLPI_OK && rank == 0 && a->json) rc = slpi_output_open(&jreport, a->json, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK) {
-        p->grid.level = -1;
+        slpi_view_grid_edit(p)->level = -1;
         cfg->base = p;
-        cfg->exact_value = slpi_weak_exact_sde(p->sys.rb.amp, p->grid.T);
+        cfg->exact_value = slpi_weak_exact_sde(slpi_view_system(p)->rb.amp, slpi_view_grid(p)->T);
         cfg->rank = rank;
         cfg->nranks = nranks;
         slpi_conv_result res;
@@ -281,7 +283,7 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     /* the reports are neither the checkpoint nor an input (the checkpoint may be the
      * file resumed from: it is rewritten whole, atomically) */
     const char *outs[3] = { a.output, a.json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
-    const char *ins[2] = { cfg.resume, p.sys.x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    const char *ins[2] = { cfg.resume, slpi_view_system(&p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
     if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
     if (rc == SLPI_OK) rc = run_and_write(&cfg, &p, &a, rank, nranks, combine, &err);

@@ -29,6 +29,8 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 #include "cli/cli.h"
 #include "api/api.h"
 #include "core/digest.h"
@@ -129,14 +131,14 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     }
     int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = plan ? slpi_problem_plan(plan, p, err) : slpi_problem_finish(p, err);
-    if (rc == SLPI_OK && (c->path_key || p->noise.path != 0)) /* path= would be ignored: refused */
+    if (rc == SLPI_OK && (c->path_key || slpi_view_noise(p)->path != 0)) /* path= would be ignored: refused */
         rc = slpi_error_set(err, SLPI_EINPUT,
                             "path=%llu: an ensemble runs the noise paths --first-path P .. P + "
                             "--paths - 1 (path= is the one path of `slpi run`): give --first-path instead",
-                            (unsigned long long)p->noise.path);
-    if (rc == SLPI_OK && c->every && p->grid.save_at[0])
+                            (unsigned long long)slpi_view_noise(p)->path);
+    if (rc == SLPI_OK && c->every && slpi_view_grid(p)->save_at[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "--save-every %ld with save_at=%s: give one of the two", c->every,
-                            p->grid.save_at);
+                            slpi_view_grid(p)->save_at);
     return rc;
 }
 
@@ -271,7 +273,10 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
         return rc;
     }
     slpi_ensemble *e = NULL;
-    long every = c->every ? c->every : p.grid.save_at[0] ? 0 : p.grid.steps > 0 ? p.grid.steps : 1; /* 0: save_at's */
+    long every = c->every                ? c->every
+        : slpi_view_grid(&p)->save_at[0] ? 0
+        : slpi_view_grid(&p)->steps > 0  ? slpi_view_grid(&p)->steps
+                                         : 1; /* 0: save_at's */
     rc = slpi_ensemble_new_plan(&e, plan, c->ref, c->first, every, c->threads);
     slpi_plan_unref(plan); /* the ensemble holds what it needs of it */
     if (rc != SLPI_OK) return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
@@ -306,7 +311,7 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
             fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
             if (every) fprintf(f, "save_every=%ld", every);
             else
-                fprintf(f, "save_at=%s", p.grid.save_at);
+                fprintf(f, "save_at=%s", slpi_view_grid(&p)->save_at);
             fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
             for (int g = 0; g < c->ngrid; g++) /* what such a grid compares */
                 if (!strcmp(c->grid[g].key, "system") || !strcmp(c->grid[g].key, "scheme"))
@@ -327,8 +332,9 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
                 else snprintf(name, sizeof name, "%s", slpi_ensemble_diag_name(e, q - dim));
                 for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", label[g]);
                 size_t i = (size_t)r * (size_t)(dim + nd) + (size_t)q;
-                fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step, (double)step * p.grid.h,
-                        name, n, s[i], s[size + i], s[2 * size + i], s[3 * size + i], s[4 * size + i]);
+                fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step,
+                        (double)step * slpi_view_grid(&p)->h, name, n, s[i], s[size + i], s[2 * size + i],
+                        s[3 * size + i], s[4 * size + i]);
             }
         }
     }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
 #include "cli/cli.h"
 #include "slpi/errors.h"
 #include "slpi/problem.h"
@@ -75,7 +76,7 @@ static int golden_write_config(const char *config, const char *name, const char 
         slpi_golden_file_name(name, file, sizeof file);
         snprintf(path, sizeof path, "%s/%s", dir, file);
         rc = slpi_golden_save(path, &g, &err);
-        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, g.problem->grid.steps);
+        if (rc == SLPI_OK) printf("wrote %s (%ld steps)\n", path, slpi_view_grid(g.problem)->steps);
         slpi_golden_clear(&g);
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);

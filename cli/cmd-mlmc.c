@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "cli/cli.h"
 #include "reports/mlmc.h"
 #include "slpi/errors.h"
@@ -153,7 +155,7 @@ int slpi_cli_mlmc(int argc, char **argv)
     }
     rc = slpi_problem_build(&p, preset, config, nk, keys, vals, NULL, &err);
     const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
-    const char *ins[2] = { cfg.resume, p.sys.x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    const char *ins[2] = { cfg.resume, slpi_view_system(&p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
     if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
     slpi_output *report = NULL, *jreport = NULL;
@@ -161,7 +163,7 @@ int slpi_cli_mlmc(int argc, char **argv)
     if (rc == SLPI_OK && json) rc = slpi_output_open(&jreport, json, SLPI_OUTPUT_REPLACE, &err);
     slpi_mlmc_result res;
     if (rc == SLPI_OK) {
-        p.grid.level = -1;
+        slpi_view_grid_edit(&p)->level = -1;
         cfg.conv.base = &p;
         rc = slpi_mlmc_run(&cfg, &res, &err);
     }

@@ -19,6 +19,7 @@
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "cli/cli.h"
 #include "core/expr.h"
 #include "core/plan.h"
@@ -68,10 +69,10 @@ static int show(const slpi_plan *plan, const char *at)
     slpi_algebra_text(a, buf, sizeof buf);
     printf("algebra: %s (dimension %d)\nequation: %s\npairing: %s\nbracket: %s\n", buf, dim, eq, pairing,
            bracket);
-    printf("H = %s\n", p->sys.model.H[0] ? p->sys.model.H : "(code: a callback)");
-    for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, p->sys.model.noise_H[k - 1]);
-    for (int i = 0; i < p->sys.model.nparam; i++)
-        printf("param.%s = %s\n", p->sys.model.param_name[i], p->sys.model.param_text[i]);
+    printf("H = %s\n", slpi_view_system(p)->model.H[0] ? slpi_view_system(p)->model.H : "(code: a callback)");
+    for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, slpi_view_system(p)->model.noise_H[k - 1]);
+    for (int i = 0; i < slpi_view_system(p)->model.nparam; i++)
+        printf("param.%s = %s\n", slpi_view_system(p)->model.param_name[i], slpi_view_system(p)->model.param_text[i]);
 
     slpi_fast *f = NULL;
     double *x = calloc((size_t)(2 * (M + 1) + 1) * (size_t)dim, sizeof *x);
@@ -154,9 +155,9 @@ int slpi_cli_model(int argc, char **argv)
     slpi_error err = { 0, "" };
     int rc = slpi_problem_build(&p, NULL, config, nk, argv + optind, vals, NULL, &err);
     free(vals);
-    if (rc == SLPI_OK && p.sys.system != SLPI_SYS_MODEL)
+    if (rc == SLPI_OK && slpi_view_system(&p)->system != SLPI_SYS_MODEL)
         rc = slpi_error_set(&err, SLPI_EINPUT, "system=%s is not a model (system=model; docs/models.md)",
-                            slpi_system_name(p.sys.system));
+                            slpi_system_name(slpi_view_system(&p)->system));
     slpi_plan *plan = NULL;
     if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(&p, &err);
     if (rc == SLPI_OK) rc = slpi_plan_compile(&plan, &p, &err);

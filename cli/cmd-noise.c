@@ -22,6 +22,8 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 #include "cli/cli.h"
 #include "core/noise.h"
 #include "core/parse.h"
@@ -123,14 +125,14 @@ static int noise_of_problem(slpi_noise_header *hd, const char *preset, const cha
     if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
         rc = slpi_error_set(err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
     if (rc != SLPI_OK) return rc;
-    hd->seed = p.noise.seed;
-    hd->path = p.noise.path;
+    hd->seed = slpi_view_noise(&p)->seed;
+    hd->path = slpi_view_noise(&p)->path;
     hd->components = slpi_problem_noise_count(&p);
-    hd->h = p.grid.h;
-    hd->steps = p.grid.steps;
-    hd->refine = p.noise.refine;
+    hd->h = slpi_view_grid(&p)->h;
+    hd->steps = slpi_view_grid(&p)->steps;
+    hd->refine = slpi_view_noise(&p)->refine;
     hd->truncated = slpi_problem_truncates(&p);
-    hd->ell = p.noise.trunc_ell;
+    hd->ell = slpi_view_noise(&p)->trunc_ell;
     return SLPI_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem-build.h"
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "cli/cli.h"
 #include "props/props.h"
 #include "core/parse.h"
@@ -179,7 +180,7 @@ int slpi_cli_props(int argc, char **argv)
             slpi_problem m;
             slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
             if (slpi_problem_load(&m, optarg, &err)) return bad_number(&err);
-            if (m.sys.system != SLPI_SYS_MODEL) {
+            if (slpi_view_system(&m)->system != SLPI_SYS_MODEL) {
                 fprintf(stderr, "slpi props: --config %s: not a model (system=model; docs/models.md)\n", optarg);
                 return SLPI_EINPUT;
             }

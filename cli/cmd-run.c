@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
 #include "cli/cli.h"
 #include "slpi/errors.h"
 #include "slpi/plan.h"
@@ -180,7 +183,7 @@ static int check_run(const run_args *a, const slpi_problem *p)
         fprintf(stderr,
                 "slpi run: the trajectory would be about %.1f GB (%ld rows of %d state columns); "
                 "set output_every=K to write every K-th step, or give --force\n",
-                bytes / 1e9, p->grid.steps / p->grid.output_every + 1, slpi_problem_state_dim(p));
+                bytes / 1e9, slpi_view_grid(p)->steps / slpi_view_grid(p)->output_every + 1, slpi_problem_state_dim(p));
         return SLPI_EINPUT;
     }
     if ((a->ck.checkpoint || a->ck.resume) && !a->output) {
@@ -190,7 +193,8 @@ static int check_run(const run_args *a, const slpi_problem *p)
     /* no output may replace an input or another output (--checkpoint may be --resume) */
     const char *outs[] = { a->output, a->json, a->ck.checkpoint },
                *out_role[] = { "--output", "--json", "--checkpoint" };
-    const char *ins[] = { a->config, p->noise.noise_file, p->sys.x0_file, p->sys.ez.noise_fields, a->ck.resume },
+    const char *ins[] = { a->config, slpi_view_noise(p)->noise_file, slpi_view_system(p)->x0_file,
+                          slpi_view_system(p)->ez.noise_fields, a->ck.resume },
                *in_role[] = { "--config", "noise_file", "x0_file", "noise_fields", "--resume" };
     if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
         || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {

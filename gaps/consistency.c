@@ -20,6 +20,8 @@
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "fast/lie-ops.h"
 #include "gaps/gaps.h"
 
@@ -82,7 +84,8 @@ static int open_generators(const slpi_problem *p, int control, generators *g, sl
         return slpi_error_set(err, SLPI_EINPUT,
                               "drift: %s/%s has no coordinate operations on the "
                               "fast path (RKMK-LE does not run there)",
-                              slpi_system_name(p->sys.system), slpi_scheme_name(p->sch.scheme));
+                              slpi_system_name(slpi_view_system(p)->system),
+                              slpi_scheme_name(slpi_view_scheme(p)->scheme));
     g->n = slpi_fast_algebra_dim(*f);
     g->M = control ? 1 : slpi_problem_noise_count(p);
     g->control = control;
@@ -90,7 +93,7 @@ static int open_generators(const slpi_problem *p, int control, generators *g, sl
     if (g->n > MAXN)
         return slpi_error_set(err, SLPI_EINPUT, "drift: %d algebra coordinates (at most %d)",
                               g->n, MAXN);
-    if (control && (p->sys.system != SLPI_SYS_RIGID_BODY || g->n != 3))
+    if (control && (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY || g->n != 3))
         return slpi_error_set(err, SLPI_EINPUT, "drift: the so(3) controls need the rigid body");
     g->eta = calloc((size_t)g->M + 1, sizeof *g->eta);
     return g->eta ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "drift: out of memory");

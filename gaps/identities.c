@@ -21,6 +21,9 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/steps.h"
 #include "fast/lie-ops.h"
 #include "gaps/gaps.h"
@@ -71,8 +74,8 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
 {
     slpi_problem p;
     slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
-    p.grid.h = 0.01;
-    p.grid.steps = 1;
+    slpi_view_grid_edit(&p)->h = 0.01;
+    slpi_view_grid_edit(&p)->steps = 1;
     slpi_fast *f = NULL;
     int rc = slpi_fast_create(&f, &p, err);
     if (rc) return rc;
@@ -259,11 +262,13 @@ static int svi_recover(double c, const double *Pk, const double *T, double *xx, 
 /* Check the problem of an SVI-SO3 gap computation; 0 or an input error. */
 static int svi_so3_problem(const char *what, const slpi_problem *p, slpi_error *err)
 {
-    if (p->sys.system != SLPI_SYS_RIGID_BODY || p->sch.scheme != SLPI_SCHEME_SVI || p->sys.rb.form != SLPI_RB_FORM_SVI)
+    if (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY || slpi_view_scheme(p)->scheme != SLPI_SCHEME_SVI ||
+        slpi_view_system(p)->rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT,
                               "%s: needs scheme svi on the rigid body "
                               "(SVI form), not %s/%s",
-                              what, slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system));
+                              what, slpi_scheme_name(slpi_view_scheme(p)->scheme),
+                              slpi_system_name(slpi_view_system(p)->system));
     return slpi_problem_validate(p, err);
 }
 
@@ -271,16 +276,16 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
                              slpi_error *err)
 {
     slpi_problem p = *p0, q;
-    p.sys.rb.track_R = 1;
-    p.grid.steps = steps;
-    p.grid.T = 0;
-    p.grid.level = -1;
+    slpi_view_system_edit(&p)->rb.track_R = 1;
+    slpi_view_grid_edit(&p)->steps = steps;
+    slpi_view_grid_edit(&p)->T = 0;
+    slpi_view_grid_edit(&p)->level = -1;
     memset(r, 0, sizeof *r);
     r->smin = 1;
     int rc = svi_so3_problem("sviident", &p, err);
     q = p;
-    q.sch.scheme = SLPI_SCHEME_IM_DIRECT;
-    q.sys.rb.track_R = 0;
+    slpi_view_scheme_edit(&q)->scheme = SLPI_SCHEME_IM_DIRECT;
+    slpi_view_system_edit(&q)->rb.track_R = 0;
     slpi_fast *f = NULL, *g = NULL;
     double x[12], eta[9];
     slpi_fast_at at = { NULL, x };
@@ -293,7 +298,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     at.f = f;
     if (!rc) rc = slpi_steps_open(&stepping, &p, slpi_fast_step_at, &at, 1, err);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
-    double c = p.sch.svi_c;
+    double c = slpi_view_scheme(&p)->svi_c;
     for (long k = 0; !rc && k < steps; k++) {
         double Pk[3], Pn[3], xx[3], A[3], B[3], S[3], D[3], e[3];
         slpi_step_info info;
@@ -315,7 +320,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         /* the recovered x is the fixed point: x = Delta t xi((A+B)/2) */
         double Mv[3];
         for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
-        eta[0] = p.grid.h;
+        eta[0] = slpi_view_grid(&p)->h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
         if (slpi_fast_gradient_sum(f, e, eta, Mv)) {
             rc = slpi_error_set(err, SLPI_EINPUT, "sviident: out of memory");
@@ -337,7 +342,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         double z[3], dWs[8];
         memcpy(z, Pk, sizeof z);
         for (int i = 0; i < M; i++) dWs[i] = dW[i] / s;
-        rc = slpi_fast_set_step(g, p.grid.h / (s * s));
+        rc = slpi_fast_set_step(g, slpi_view_grid(&p)->h / (s * s));
         if (!rc && slpi_step_failed(slpi_fast_step(g, z, dWs, &info)))
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: IM-DIRECT step %ld failed", k);
         for (int i = 0; i < 3; i++) z[i] -= Pn[i];
@@ -357,10 +362,10 @@ int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_re
                         double *map, slpi_error *err)
 {
     slpi_problem p = *p0;
-    p.sys.rb.track_R = 1;
-    p.grid.steps = 1;
-    p.grid.T = 0;
-    p.grid.level = -1;
+    slpi_view_system_edit(&p)->rb.track_R = 1;
+    slpi_view_grid_edit(&p)->steps = 1;
+    slpi_view_grid_edit(&p)->T = 0;
+    slpi_view_grid_edit(&p)->level = -1;
     memset(r, 0, sizeof *r);
     r->nmin = INFINITY;
     if (grid < 2 || grid > 512)
@@ -372,7 +377,7 @@ int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_re
     double x[12], dW[8];
     if (!rc) rc = slpi_fast_create(&f, &p, err);
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
-    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = p.sch.svi_c;
+    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = slpi_view_scheme(&p)->svi_c;
     r->R = R;
     r->D = slpi_problem_noise_threshold(&p);
     if (!rc && !isfinite(r->D))

@@ -21,6 +21,9 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/steps.h"
 #include "fast/lie-ops.h"
 #include "gaps/gaps.h"
@@ -135,20 +138,21 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
                      slpi_gaps_lifted_result *r, slpi_error *err)
 {
     slpi_problem p = *p0;
-    p.grid.steps = steps;
-    p.grid.T = 0;
-    p.grid.level = -1;
+    slpi_view_grid_edit(&p)->steps = steps;
+    slpi_view_grid_edit(&p)->T = 0;
+    slpi_view_grid_edit(&p)->level = -1;
     memset(r, 0, sizeof *r);
-    if (p.sys.system != SLPI_SYS_RIGID_BODY || p.sch.scheme != SLPI_SCHEME_ISOMP)
+    if (slpi_view_system(&p)->system != SLPI_SYS_RIGID_BODY || slpi_view_scheme(&p)->scheme != SLPI_SCHEME_ISOMP)
         return slpi_error_set(err, SLPI_EINPUT,
                               "lifted: needs scheme isomp on the rigid body, "
                               "not %s/%s",
-                              slpi_scheme_name(p.sch.scheme), slpi_system_name(p.sys.system));
+                              slpi_scheme_name(slpi_view_scheme(&p)->scheme),
+                              slpi_system_name(slpi_view_system(&p)->system));
     if (!(a > 0 && a < 1)) return slpi_error_set(err, SLPI_EINPUT, "lifted: a = %g not in (0, 1)", a);
     slpi_fast *f = NULL;
     int M = slpi_problem_noise_count(&p);
     double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], eta[8], half[8];
-    lifted_path lp = { NULL, a, p.grid.h, M, Q, P, Q1, P1 };
+    lifted_path lp = { NULL, a, slpi_view_grid(&p)->h, M, Q, P, Q1, P1 };
     slpi_steps stepping = { 0 };
     int rc = slpi_problem_validate(&p, err);
     if (!rc) rc = slpi_fast_create(&f, &p, err);
@@ -191,8 +195,8 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
         memcpy(y, x, sizeof y);
         memcpy(z, x, sizeof z);
         for (int i = 0; i < M; i++) half[i] = 0.5 * dW[i];
-        if (slpi_fast_set_step(f, p.grid.h) || slpi_step_failed(slpi_fast_step(f, y, dW, &info)) ||
-            slpi_fast_set_step(f, 0.5 * p.grid.h) || slpi_step_failed(slpi_fast_step(f, z, half, &info))) {
+        if (slpi_fast_set_step(f, slpi_view_grid(&p)->h) || slpi_step_failed(slpi_fast_step(f, y, dW, &info)) ||
+            slpi_fast_set_step(f, 0.5 * slpi_view_grid(&p)->h) || slpi_step_failed(slpi_fast_step(f, z, half, &info))) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: the ISOMP step %ld failed", k);
             break;
         }

@@ -13,6 +13,11 @@
 #include "slpi/problem.h"
 #include "slpi/tools.h"
 #include "core/problem-struct.h"
+#include "core/view-cert.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "oracle/oracle.h"
 
 int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)
@@ -28,14 +33,14 @@ int slpi_verify_rows_range(const slpi_verify_opts *o, char *buf, size_t n)
 static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verify_result *res)
 {
     const slpi_problem *p = in->p;
-    if (p->grid.save_at[0])
+    if (slpi_view_grid(p)->save_at[0])
         fprintf(f, "rows missing: %ld of the header's grid (step 0 and save_at=%.200s): steps", res->rows_missing,
-                p->grid.save_at);
+                slpi_view_grid(p)->save_at);
     else
         fprintf(f,
                 "rows missing: %ld of the header's grid (output_every=%d: step 0, the multiples of %d and the last): "
                 "steps",
-                res->rows_missing, p->grid.output_every, p->grid.output_every);
+                res->rows_missing, slpi_view_grid(p)->output_every, slpi_view_grid(p)->output_every);
     long named = res->rows_missing < SLPI_VERIFY_MISSING_NAMED ? res->rows_missing : SLPI_VERIFY_MISSING_NAMED;
     for (long i = 0; i < named; i++) fprintf(f, "%s %ld", i ? "," : "", res->missing_step[i]);
     fprintf(f, "%s; not checked, so the verdict is at best UNABLE (oracle/README.md#rows)\n",
@@ -47,8 +52,9 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
     static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
     const slpi_problem *p = in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
-            slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system), in->nrows, in->first_step, in->last_step,
-            p->grid.h, p->noise.noise_file[0] ? "file " : "canonical", p->noise.noise_file);
+            slpi_scheme_name(slpi_view_scheme(p)->scheme), slpi_system_name(slpi_view_system(p)->system), in->nrows,
+            in->first_step, in->last_step, slpi_view_grid(p)->h,
+            slpi_view_noise(p)->noise_file[0] ? "file " : "canonical", slpi_view_noise(p)->noise_file);
     fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
                "steps since the previous row (local)\n", res->precision.u, res->precision.name, res->budget);
     if (res->note[0]) fprintf(f, "note: %s\n", res->note);
@@ -80,7 +86,7 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
         fprintf(f,
                 "\nlocal certified rows: worst step ratio <= %.3g (%s ulps); products enclosed by Arb in %ld, "
                 "by the BLAS route in %ld, by both in %ld (matmul=%s, docs/design.md#blas-route)\n",
-                L->state.hi, ulps, L->rows_arb, L->rows_blas, L->rows_both, matmul_name[p->cert.matmul]);
+                L->state.hi, ulps, L->rows_arb, L->rows_blas, L->rows_both, matmul_name[slpi_view_cert(p)->matmul]);
     }
     fprintf(f, "proof: %s (the worst-case budget K n u |x|%s)\n", slpi_verdict_name(res->verdict),
             res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
@@ -155,10 +161,10 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
     const slpi_verify_input *in[2] = { a, b };
     for (int i = 0; i < 2; i++) {
         slpi_problem p = *in[i]->p;
-        p.noise.path = 0;
-        p.noise.seed = 0;
-        p.noise.noise_file[0] = '\0';
-        p.noise.noise_digest = 0; /* the noise file's, a part of the path as its name is */
+        slpi_view_noise_edit(&p)->path = 0;
+        slpi_view_noise_edit(&p)->seed = 0;
+        slpi_view_noise_edit(&p)->noise_file[0] = '\0';
+        slpi_view_noise_edit(&p)->noise_digest = 0; /* the noise file's, a part of the path as its name is */
         FILE *f = open_memstream(&text[i], &len[i]);
         if (!f) break;
         slpi_problem_write(&p, f, "");

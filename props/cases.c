@@ -19,6 +19,10 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "core/expr.h"
 #include "props/props.h"
 
@@ -41,15 +45,15 @@ const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem 
     case SLPI_ALGEBRA_SE3: slpi_problem_init(q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK); break;
     case SLPI_ALGEBRA_SON:
         slpi_problem_init(q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
-        q->sys.mk.n = a.n;
+        slpi_view_system_edit(q)->mk.n = a.n;
         break;
     case SLPI_ALGEBRA_SUN:
         slpi_problem_init(q, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-        q->sys.ez.N = a.n;
+        slpi_view_system_edit(q)->ez.N = a.n;
         break;
     case SLPI_ALGEBRA_SO3K:
         slpi_problem_init(q, SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_ISOMP);
-        q->sys.pv.n = a.n;
+        slpi_view_system_edit(q)->pv.n = a.n;
         break;
     }
     return q;
@@ -138,8 +142,8 @@ static void near_axis(slpi_props_rng *r, int axis, double mag, double *x)
  * body), 2 e_3 (a pole). */
 static int corner_axis(const slpi_problem *p, int state)
 {
-    if (state == 2 || p->sys.system != SLPI_SYS_RIGID_BODY) return 2;
-    const double *I = p->sys.rb.inertia;
+    if (state == 2 || slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY) return 2;
+    const double *I = slpi_view_system(p)->rb.inertia;
     for (int i = 0; i < 3; i++)
         if ((I[i] - I[(i + 1) % 3]) * (I[i] - I[(i + 2) % 3]) <= 0) return i;
     return 1;
@@ -218,7 +222,7 @@ static int zeitlin_family(const slpi_props_case *c, slpi_props_rng *r, slpi_prob
     if (!rc) rc = setf(p, "rotation", "%.17g", slpi_props_rng_uniform(r, -0.05, 0.05) * c->mag, err);
     snprintf(buf, sizeof buf, "%d:0:%.17g", l, 0.1 * slpi_props_rng_normal(r) * c->mag);
     if (!rc) rc = slpi_problem_set(p, "background_modes", buf, err);
-    if (rc || p->sys.ez.noise != SLPI_EZ_NOISE_L) return rc;
+    if (rc || slpi_view_system(p)->ez.noise != SLPI_EZ_NOISE_L) return rc;
     int l1 = 1 + (int)slpi_props_rng_int(r, N - 1), l2 = 1 + (int)slpi_props_rng_int(r, N - 1);
     int m1 = (int)slpi_props_rng_int(r, 2 * l1 + 1) - l1;
     double a1 = c->amp * slpi_props_rng_normal(r);
@@ -253,7 +257,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         if (!rc) rc = setv(p, "mga", v, err);
         normals(r, v, 3, c->amp);
         if (c->inertia == 1) v[0] = v[1] = 0;
-        if (p->sys.ht.form == SLPI_HT_FORM_RKMK) {
+        if (slpi_view_system(p)->ht.form == SLPI_HT_FORM_RKMK) {
             if (!rc) rc = slpi_problem_set(p, "noise", "salt", err);
             if (!rc) rc = setv(p, "alpha", v, err);
         } else {
@@ -289,7 +293,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         break;
     case SLPI_SYS_MODEL:   /* the model's own Hamiltonians: amp and inertia do not apply */
         if (!have_model) return slpi_error_set(err, SLPI_EINPUT, "no model given (slpi props --config MODEL)");
-        p->sys.model = model_tmpl.sys.model;
+        slpi_view_system_edit(p)->model = slpi_view_system(&model_tmpl)->model;
         break;
     default:
         rc = slpi_error_set(err, SLPI_EINPUT, "props: unknown system");
@@ -301,11 +305,11 @@ static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slp
 {
     int d = slpi_problem_state_dim(p);
     slpi_problem q;
-    switch (slpi_props_algebra_twin(p, &q)->sys.system) { /* a model: as its algebra's built-in */
+    switch (slpi_view_system(slpi_props_algebra_twin(p, &q))->system) { /* a model: as its algebra's built-in */
     case SLPI_SYS_HEAVY_TOP:
         normals(r, x, 3, c->mag);
         if (c->state) near_axis(r, corner_axis(p, c->state), c->mag, x);
-        if (p->sys.ht.form == SLPI_HT_FORM_SVI) {
+        if (slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
             double R[9], g[3];
             slpi_props_random_rotation(r, R);
             if (c->state == 2) {        /* upright: R near the identity, Gamma near e_3 */
@@ -357,16 +361,17 @@ int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *er
     slpi_problem_init(p, c->system, c->scheme);
     int rc = system_keys(c, &r, p, err);
     if (rc) return rc;
-    p->grid.h = c->h;
-    p->grid.steps = c->steps;
+    slpi_view_grid_edit(p)->h = c->h;
+    slpi_view_grid_edit(p)->steps = c->steps;
     /* every case truncates where the rule applies (docs/noise.md#truncation, trunc_ell = 2) [choice] */
-    p->noise.truncate = p->grid.h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
-    if (c->scheme == SLPI_SCHEME_SVI) p->sch.svi_c = c->variant ? -0.25 : 0.25;
-    if (c->scheme == SLPI_SCHEME_ISOMP) p->sch.isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
+    slpi_view_noise_edit(p)->truncate = slpi_view_grid(p)->h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
+    if (c->scheme == SLPI_SCHEME_SVI) slpi_view_scheme_edit(p)->svi_c = c->variant ? -0.25 : 0.25;
+    if (c->scheme == SLPI_SCHEME_ISOMP)
+        slpi_view_scheme_edit(p)->isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
     int d = slpi_problem_state_dim(p);
     if (d > SLPI_MAX_X0) return slpi_error_set(err, SLPI_EINPUT, "props: state of %d doubles too large", d);
-    initial_state(c, &r, p, p->sys.x0);
-    p->sys.n_x0 = d;
+    initial_state(c, &r, p, slpi_view_system_edit(p)->x0);
+    slpi_view_system_edit(p)->n_x0 = d;
     return slpi_problem_validate(p, err);
 }
 
@@ -380,7 +385,7 @@ int slpi_props_noise_count(const slpi_props_case *c)
 void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long n, double *dW)
 {
     int M = slpi_problem_noise_count(p), on = c->noises < M ? c->noises : M;
-    slpi_noise_rows(dW, c->seed, 0, on, p->grid.h, 0, (uint64_t)n, 1, slpi_problem_noise_threshold(p));
+    slpi_noise_rows(dW, c->seed, 0, on, slpi_view_grid(p)->h, 0, (uint64_t)n, 1, slpi_problem_noise_threshold(p));
     for (int k = on; k < M; k++) dW[k] = 0.0;
 }
 
@@ -409,7 +414,7 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
     double dW[4096];
     slpi_step_status st = SLPI_STEP_CONVERGED;
     if (dir < 0) {   /* back from step N: step -N of the grid of -h is at t0 + N h (docs/models.md#time) */
-        slpi_fast_set_step(f, -p->grid.h);
+        slpi_fast_set_step(f, -slpi_view_grid(p)->h);
         slpi_fast_set_step_index(f, -c->steps);
     }
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {
@@ -437,7 +442,7 @@ slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem
     double dW[4096];
     slpi_step_status st = SLPI_STEP_CONVERGED;
     if (dir < 0) {
-        slpi_ref_set_step(s, -p->grid.h);
+        slpi_ref_set_step(s, -slpi_view_grid(p)->h);
         slpi_ref_set_step_index(s, -c->steps);
     }
     for (long i = 0; i < c->steps && !slpi_step_failed(st); i++) {

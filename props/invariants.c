@@ -12,6 +12,7 @@
 
 #include "slpi/registry.h"
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "props/props.h"
 
 static void add(slpi_props_casimirs *c, const char *name, double v, double scale, int quad)
@@ -97,7 +98,7 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
     static const char *const vname[] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                          "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
     out->n = 0;
-    switch (p->sys.system) {
+    switch (slpi_view_system(p)->system) {
     case SLPI_SYS_RIGID_BODY:
         add(out, "|x|^2", dot3(x, x), dot3(x, x), 1);
         break;
@@ -106,11 +107,11 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
         add(out, "pi.gamma", dot3(x, x + 3), sqrt(dot3(x, x) * dot3(x + 3, x + 3)), 1);
         break;
     case SLPI_SYS_POINT_VORTICES:
-        for (int i = 0; i < p->sys.pv.n && i < 8; i++)
+        for (int i = 0; i < slpi_view_system(p)->pv.n && i < 8; i++)
             add(out, vname[i], dot3(x + 3 * i, x + 3 * i), dot3(x + 3 * i, x + 3 * i), 1);
         break;
     case SLPI_SYS_MANAKOV: {
-        int n = p->sys.mk.n;
+        int n = slpi_view_system(p)->mk.n;
         double X[36], X2[36], X4[36], f2 = 0, t2 = 0, t4 = 0;
         unpack_skew(n, x, X);
         matmul(n, X, X, X2);
@@ -123,7 +124,8 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
     }
     case SLPI_SYS_EULER_ZEITLIN:
     case SLPI_SYS_SINE_EULER: {
-        int N = p->sys.system == SLPI_SYS_EULER_ZEITLIN ? p->sys.ez.N : p->sys.se.N;
+        int N = slpi_view_system(p)->system == SLPI_SYS_EULER_ZEITLIN ? slpi_view_system(p)->ez.N
+                                                                      : slpi_view_system(p)->se.N;
         double complex X[25], X2[25], X3[25], X4[25];
         double f2 = 0;
         slpi_props_sun_unpack(N, x, X);
@@ -152,7 +154,7 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
 {
     slpi_problem q;
     p = slpi_props_algebra_twin(p, &q);   /* a model: its algebra's bracket */
-    switch (p->sys.system) {
+    switch (slpi_view_system(p)->system) {
     case SLPI_SYS_RIGID_BODY:
         memset(J, 0, 9 * sizeof *J);
         hat(x, J, 3);
@@ -164,13 +166,13 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
         hat(x + 3, J + 18, 6);
         return 6;
     case SLPI_SYS_POINT_VORTICES: {
-        int d = 3 * p->sys.pv.n;
+        int d = 3 * slpi_view_system(p)->pv.n;
         memset(J, 0, (size_t)d * d * sizeof *J);
-        for (int i = 0; i < p->sys.pv.n; i++) hat(x + 3 * i, J + 3 * i * d + 3 * i, d);
+        for (int i = 0; i < slpi_view_system(p)->pv.n; i++) hat(x + 3 * i, J + 3 * i * d + 3 * i, d);
         return d;
     }
     case SLPI_SYS_MANAKOV: {
-        int n = p->sys.mk.n, m = n * (n - 1) / 2;
+        int n = slpi_view_system(p)->mk.n, m = n * (n - 1) / 2;
         double Ea[36], Eb[36], AB[36], BA[36];
         double e[36];
         for (int a = 0; a < m; a++)
@@ -194,7 +196,9 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
     case SLPI_SYS_SINE_EULER: {
         /* coordinate functions x_a = <X, F_a> / g_a (F_a = unpack(e_a), g_a = |F_a|_F^2: the
          * layout weighs off-diagonal entries twice), so J_ab = <X, [F_a, F_b]> / (g_a g_b) */
-        int N = p->sys.system == SLPI_SYS_EULER_ZEITLIN ? p->sys.ez.N : p->sys.se.N, m = N * N;
+        int N = slpi_view_system(p)->system == SLPI_SYS_EULER_ZEITLIN ? slpi_view_system(p)->ez.N
+                                                                      : slpi_view_system(p)->se.N,
+            m = N * N;
         double complex X[25], F[25][25], AB[25], BA[25];
         double e[25], g[25];
         if (m > 25) return 0;

@@ -41,6 +41,7 @@
 #include "slpi/ref.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "props/props.h"
 
 #define EQ_RATIO 1e3
@@ -84,10 +85,10 @@ void slpi_props_signed_perm(int idx, int *perm, double *s)
 /* Does the signed permutation keep H_0 and the rigid-body / vortex noise model? */
 static int perm_allowed(const slpi_problem *p, const int *perm, const double *s)
 {
-    if (p->sys.system == SLPI_SYS_RIGID_BODY) {
+    if (slpi_view_system(p)->system == SLPI_SYS_RIGID_BODY) {
         for (int j = 0; j < 3; j++)
-            if (p->sys.rb.inertia[perm[j]] != p->sys.rb.inertia[j]) return 0;
-        switch (p->sys.rb.noise) {
+            if (slpi_view_system(p)->rb.inertia[perm[j]] != slpi_view_system(p)->rb.inertia[j]) return 0;
+        switch (slpi_view_system(p)->rb.noise) {
         case SLPI_RB_NOISE_ISO_QUAD1: return perm[0] == 0;
         case SLPI_RB_NOISE_SVI_LIN1: return s[0] > 0 && s[1] > 0 && s[2] > 0;
         case SLPI_RB_NOISE_CONST_E3: return perm[2] == 2;
@@ -125,9 +126,9 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
                 g->nsign[j] = 1;
             }
             int rb = c->system == SLPI_SYS_RIGID_BODY;
-            if (rb && p->sys.rb.noise == SLPI_RB_NOISE_SVI_LIN) /* h_j = amp e_j . Pi: signs follow */
+            if (rb && slpi_view_system(p)->rb.noise == SLPI_RB_NOISE_SVI_LIN) /* h_j = amp e_j . Pi: signs follow */
                 for (int j = 0; j < 3; j++) g->nsign[j] = s[j];
-            if (rb && p->sys.rb.noise == SLPI_RB_NOISE_CONST_E3) g->nsign[0] = s[2];
+            if (rb && slpi_view_system(p)->rb.noise == SLPI_RB_NOISE_CONST_E3) g->nsign[0] = s[2];
             if (tries < 63 && perm[0] == 0 && perm[1] == 1 && s[0] > 0 && s[1] > 0) continue;
             return;
         }
@@ -164,7 +165,7 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
     case SLPI_SYS_RIGID_BODY:
     case SLPI_SYS_HEAVY_TOP:
     case SLPI_SYS_POINT_VORTICES:
-        if (c->system == SLPI_SYS_HEAVY_TOP && p->sys.ht.form == SLPI_HT_FORM_SVI) {
+        if (c->system == SLPI_SYS_HEAVY_TOP && slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
             for (int j = 0; j < 3; j++) {   /* R -> G R; Pi, Gamma = R^T e_3 stay */
                 double col[3] = { x[6 + j], x[9 + j], x[12 + j] }, gc[3];
                 rot3(g->G, col, gc);
@@ -229,7 +230,8 @@ static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
         slpi_problem p;
         slpi_error err;
         if (slpi_props_problem(c, &p, &err) == SLPI_OK &&
-            (p.sys.ez.noise == SLPI_EZ_NOISE_L || p.sys.ez.noise == SLPI_EZ_NOISE_MODES))
+            (slpi_view_system(&p)->ez.noise == SLPI_EZ_NOISE_L ||
+             slpi_view_system(&p)->ez.noise == SLPI_EZ_NOISE_MODES))
             c->noises = 0;   /* linear noise: invariant only without its increments */
     }
 }
@@ -259,12 +261,12 @@ static void equiv_ref(const slpi_props_case *c, const slpi_problem *p, slpi_prop
             return;
         }
     }
-    act(c, p, &g, p->sys.x0, y);
+    act(c, p, &g, slpi_view_system(p)->x0, y);
     arb_ptr a = _arb_vec_init(d), b = _arb_vec_init(d);
     arb_t t;
     arb_init(t);
     for (int i = 0; i < d; i++) {
-        arb_set_d(a + i, p->sys.x0[i]);
+        arb_set_d(a + i, slpi_view_system(p)->x0[i]);
         arb_set_d(b + i, y[i]);
     }
     char msg[sizeof o->msg];
@@ -295,8 +297,8 @@ static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     action g;
     choose_action(c, &p, 0, &g);
     double x[SLPI_MAX_X0], y[SLPI_MAX_X0], gx[SLPI_MAX_X0];
-    memcpy(x, p.sys.x0, sizeof x);
-    act(c, &p, &g, p.sys.x0, y);
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
+    act(c, &p, &g, slpi_view_system(&p)->x0, y);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
         slpi_step_failed(slpi_props_run_fast(c, &p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
         o->holds = -1;
@@ -352,15 +354,15 @@ static void poisson_adjust(slpi_props_case *c, slpi_props_rng *r)
 static void poisson_ref(const slpi_props_case *c, const slpi_problem *p, slpi_props_outcome *o)
 {
     int d = slpi_problem_state_dim(p),
-        m = c->scheme == SLPI_SCHEME_ISOMP     ? d
-        : p->sys.system == SLPI_SYS_RIGID_BODY ? 3
-                                               : 6;
+        m = c->scheme == SLPI_SCHEME_ISOMP                   ? d
+        : slpi_view_system(p)->system == SLPI_SYS_RIGID_BODY ? 3
+                                                             : 6;
     double dW[4096];
     slpi_props_increments(c, p, 0, dW);
     slpi_ref *s = NULL;
     slpi_error err = { 0, "" };
     arb_ptr x = _arb_vec_init(d), D = _arb_vec_init(m * m);
-    for (int i = 0; i < d; i++) arb_set_d(x + i, p->sys.x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(x + i, slpi_view_system(p)->x0[i]);
     int rc = slpi_ref_create(&s, p, &err);
     if (!rc) rc = slpi_ref_poisson_defect(s, x, dW, D, &err);
     int at = -1;
@@ -389,19 +391,19 @@ static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     slpi_error err;
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     double J0[36 * 36], J1[36 * 36], D[36 * 36], x[SLPI_MAX_X0];
-    int m = slpi_props_poisson_tensor(&p, p.sys.x0, J0);
+    int m = slpi_props_poisson_tensor(&p, slpi_view_system(&p)->x0, J0);
     if (m == 0 || m > 36) { slpi_props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
-    memcpy(x, p.sys.x0, sizeof x);
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
     slpi_props_poisson_tensor(&p, x, J1);
     /* central differences, Richardson-extrapolated: D = (4 D(eps/2) - D(eps)) / 3 */
-    double eps = 0x1p-14 * slpi_vec_maxabs(p.sys.x0, m);
+    double eps = 0x1p-14 * slpi_vec_maxabs(slpi_view_system(&p)->x0, m);
     for (int j = 0; j < m; j++) {
         double col[2][36];
         for (int r = 0; r < 2; r++) {
             double xp[SLPI_MAX_X0], xm[SLPI_MAX_X0], e = r ? eps / 2 : eps;
-            memcpy(xp, p.sys.x0, sizeof xp);
-            memcpy(xm, p.sys.x0, sizeof xm);
+            memcpy(xp, slpi_view_system(&p)->x0, sizeof xp);
+            memcpy(xm, slpi_view_system(&p)->x0, sizeof xm);
             xp[j] += e;
             xm[j] -= e;
             if (slpi_step_failed(slpi_props_run_fast(c, &p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||

@@ -21,6 +21,11 @@
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
+#include "core/view-system.h"
 #include "gaps/gaps.h"
 #include "props/props.h"
 
@@ -62,28 +67,28 @@ static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, in
                      double *x, char *why, size_t n)
 {
     slpi_problem p = *p0;
-    p.noise.truncate = SLPI_TRUNC_ON;
+    slpi_view_noise_edit(&p)->truncate = SLPI_TRUNC_ON;
     slpi_fast *f = NULL;
     slpi_error err;
-    p.grid.h = ldexp(T_END, -L);
-    p.grid.steps = 1L << L;
-    p.sol.maxit = 2000; /* coarse levels of a noisy path can contract slowly [choice] */
+    slpi_view_grid_edit(&p)->h = ldexp(T_END, -L);
+    slpi_view_grid_edit(&p)->steps = 1L << L;
+    slpi_view_solver_edit(&p)->maxit = 2000; /* coarse levels of a noisy path can contract slowly [choice] */
     if (slpi_fast_create(&f, &p, &err)) {
-        snprintf(why, n, "%s: %.150s", slpi_scheme_name(p.sch.scheme), err.msg);
+        snprintf(why, n, "%s: %.150s", slpi_scheme_name(slpi_view_scheme(&p)->scheme), err.msg);
         return -1;
     }
     int M = slpi_problem_noise_count(&p), rc = 0;
     double dW[16], D = slpi_problem_noise_threshold(&p);
     int on = c->noises < M ? c->noises : M;
-    for (long s = 0; s < p.grid.steps && rc == 0; s++) {
-        slpi_noise_rows(dW, c->seed, path, on, p.grid.h, finest - L, (uint64_t)s, 1, D);
+    for (long s = 0; s < slpi_view_grid(&p)->steps && rc == 0; s++) {
+        slpi_noise_rows(dW, c->seed, path, on, slpi_view_grid(&p)->h, finest - L, (uint64_t)s, 1, D);
         for (int k = on; k < M; k++) dW[k] = 0;
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
             rc = -1;
             snprintf(why, n, "%s, path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
-                     slpi_scheme_name(p.sch.scheme), path, L, s, slpi_step_status_name(info.status), info.residual,
-                     info.iterations);
+                     slpi_scheme_name(slpi_view_scheme(&p)->scheme), path, L, s, slpi_step_status_name(info.status),
+                     info.residual, info.iterations);
         }
     }
     slpi_fast_free(f);
@@ -109,10 +114,10 @@ static void exact_so3(const slpi_props_case *c, const slpi_problem *p, int fines
 {
     double W;
     slpi_noise_rows(&W, c->seed, r, 1, T_END, finest, 0, 1, INFINITY);
-    double t = p->sys.rb.amp * W;
-    memcpy(x, p->sys.x0, 3 * sizeof *x);
-    x[0] = p->sys.x0[0] * cos(t) + p->sys.x0[1] * sin(t);
-    x[1] = -p->sys.x0[0] * sin(t) + p->sys.x0[1] * cos(t);
+    double t = slpi_view_system(p)->rb.amp * W;
+    memcpy(x, slpi_view_system(p)->x0, 3 * sizeof *x);
+    x[0] = slpi_view_system(p)->x0[0] * cos(t) + slpi_view_system(p)->x0[1] * sin(t);
+    x[1] = -slpi_view_system(p)->x0[0] * sin(t) + slpi_view_system(p)->x0[1] * cos(t);
 }
 
 /* What a level is compared with on each path: level LREF of the same scheme (the order
@@ -133,15 +138,15 @@ static int errors(const slpi_props_case *c, const slpi_problem *p, const slpi_pr
     for (int r = 0; r < paths; r++) {
         double ref[SLPI_MAX_X0], x[SLPI_MAX_X0], e[NLEV];
         int ok = 1;
-        memcpy(ref, p->sys.x0, sizeof ref);
+        memcpy(ref, slpi_view_system(p)->x0, sizeof ref);
         if (vs == VS_FINE) ok = run_level(c, p, LREF, finest, (uint64_t)r, ref, why, n) == 0;
         if (vs == VS_EXACT) exact_so3(c, p, finest, (uint64_t)r, ref);
         for (int i = 0; i < NLEV && ok; i++) {
             if (vs == VS_PARTNER) {
-                memcpy(ref, q->sys.x0, sizeof ref);
+                memcpy(ref, slpi_view_system(q)->x0, sizeof ref);
                 ok = run_level(c, q, LMIN + i, finest, (uint64_t)r, ref, why, n) == 0;
             }
-            memcpy(x, p->sys.x0, sizeof x);
+            memcpy(x, slpi_view_system(p)->x0, sizeof x);
             ok = ok && run_level(c, p, LMIN + i, finest, (uint64_t)r, x, why, n) == 0;
             e[i] = 0;
             for (int j = 0; j < d; j++) e[i] += (x[j] - ref[j]) * (x[j] - ref[j]);
@@ -224,7 +229,7 @@ static int run_study(const slpi_props_case *c, const slpi_problem *p, const slpi
     for (int r = 0; r < kept; r++) last = fmax(last, fabs(err2[r * NLEV + NLEV - 1]));
     if (vs == VS_EXACT) last *= last;
     int rc = 0;
-    if (!(sqrt(last) > 1e-11 * fmax(1.0, slpi_vec_maxabs(p->sys.x0, slpi_problem_state_dim(p))))) {
+    if (!(sqrt(last) > 1e-11 * fmax(1.0, slpi_vec_maxabs(slpi_view_system(p)->x0, slpi_problem_state_dim(p))))) {
         slpi_props_outcome_unable(o, "errors at rounding level");
         rc = -1;
     } else if (kept == 1) {
@@ -390,11 +395,11 @@ const slpi_props_property slpi_props_prop_order_control = {
 static int partner(const slpi_problem *p, slpi_problem *q, slpi_error *err)
 {
     *q = *p;
-    if (p->sys.system == SLPI_SYS_HEAVY_TOP && p->sch.scheme == SLPI_SCHEME_SVI) {
-        q->sch.svi_c = -p->sch.svi_c;
+    if (slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP && slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI) {
+        slpi_view_scheme_edit(q)->svi_c = -slpi_view_scheme(p)->svi_c;
         return SLPI_OK;
     }
-    return slpi_problem_set(q, "scheme", p->sch.scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk", err);
+    return slpi_problem_set(q, "scheme", slpi_view_scheme(p)->scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk", err);
 }
 
 /* The X4 control's verdict under the agreement rule (1: it "agrees", which must not
@@ -430,10 +435,10 @@ static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     snprintf(o->msg, sizeof o->msg,
              "gap to %s%s: slope %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), "
              "must reach %g (slack %g)",
-             slpi_scheme_name(q.sch.scheme),
-             q.sch.scheme != SLPI_SCHEME_SVI ? ""
-                 : q.sch.svi_c > 0           ? " c=+1/4"
-                                             : " c=-1/4",
+             slpi_scheme_name(slpi_view_scheme(&q)->scheme),
+             slpi_view_scheme(&q)->scheme != SLPI_SCHEME_SVI ? ""
+                 : slpi_view_scheme(&q)->svi_c > 0           ? " c=+1/4"
+                                                             : " c=-1/4",
              st.s, st.lo, st.hi, st.paths, st.dropped, expect, CI_SLACK);
     if (!o->holds || c->system != SLPI_SYS_RIGID_BODY || c->scheme != SLPI_SCHEME_RKMK_LE) return;
     study ctl;

@@ -18,6 +18,7 @@
 #include "slpi/ref.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
+#include "core/view-system.h"
 #include "core/expr.h"
 #include "core/plan.h"
 #include "props/props.h"
@@ -95,7 +96,7 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
 {
     int d = slpi_problem_state_dim(p), ok = 1;
     arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(x0 + i, p->sys.x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(x0 + i, slpi_view_system(p)->x0[i]);
     _arb_vec_set(x, x0, d);
     slpi_step_status st = slpi_props_run_ref(c, p, x, 1, NULL, NULL, msg, n);
     if (slpi_step_failed(st)) {
@@ -103,7 +104,7 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
     } else if (quad_only) {
         slpi_props_casimirs k;
         arb_ptr t = _arb_vec_init(SLPI_PROPS_MAX_CAS);
-        slpi_props_casimir_values(p, p->sys.x0, &k);
+        slpi_props_casimir_values(p, slpi_view_system(p)->x0, &k);
         quadratic_changes(p, x, x0, t);
         for (int m = 0; m < k.n; m++) {
             if (!k.quadratic[m] || arb_contains_zero(t + m)) continue;
@@ -144,7 +145,7 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     slpi_error err;
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     double x[SLPI_MAX_X0];
-    memcpy(x, p.sys.x0, sizeof x);
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
     slpi_props_casimirs a, b;
     slpi_props_casimir_values(&p, x, &a);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
@@ -262,8 +263,8 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
         return;
     }
     int d = slpi_problem_state_dim(&p);
-    double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, p.sys.x0), dev = 0, omega = 0;
-    memcpy(x, p.sys.x0, sizeof x);
+    double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, slpi_view_system(&p)->x0), dev = 0, omega = 0;
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
     o->holds = 1;
     for (long n = 0; n < c->steps; n++) {
         slpi_step_info info;
@@ -331,30 +332,30 @@ static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_o
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0];
-    memcpy(x, p.sys.x0, sizeof x);
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    if (slpi_props_too_fast(c, p.sys.x0, x, d, o)) return;
+    if (slpi_props_too_fast(c, slpi_view_system(&p)->x0, x, d, o)) return;
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    double e = slpi_vec_maxdiff(x, p.sys.x0, d);
-    o->ratio = e / (c->steps * U * fmax(slpi_vec_maxabs(p.sys.x0, d), 1.0));
+    double e = slpi_vec_maxdiff(x, slpi_view_system(&p)->x0, d);
+    o->ratio = e / (c->steps * U * fmax(slpi_vec_maxabs(slpi_view_system(&p)->x0, d), 1.0));
     o->holds = o->ratio <= HOLD_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: %ld steps with (h, dW) then (-h, -dW) land %.3g from x0 (ratio %.3g)",
              c->steps, e, o->ratio);
     if (!use_ref || !o->holds) return;
     arb_ptr xb = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(xb + i, p.sys.x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, slpi_view_system(&p)->x0[i]);
     char msg[sizeof o->msg];
     if (slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, msg, sizeof msg)) ||
         slpi_step_failed(slpi_props_run_ref(c, &p, xb, -1, NULL, NULL, msg, sizeof msg))) {
         o->holds = -1;
         memcpy(o->msg, msg, sizeof msg);
-    } else if (!slpi_props_balls_contain(xb, p.sys.x0, d, &e)) {
+    } else if (!slpi_props_balls_contain(xb, slpi_view_system(&p)->x0, d, &e)) {
         o->holds = 0;
         snprintf(o->msg, sizeof o->msg, "ref: the certified backward run misses x0 by %.3g", e);
     }
@@ -388,13 +389,13 @@ static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_out
     if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     int d = slpi_problem_state_dim(&p);
     double x[SLPI_MAX_X0];
-    memcpy(x, p.sys.x0, sizeof x);
+    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
     arb_ptr xb = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(xb + i, p.sys.x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, slpi_view_system(&p)->x0[i]);
     if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
         slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
-    } else if (!slpi_props_too_fast(c, p.sys.x0, x, d, o)) {
+    } else if (!slpi_props_too_fast(c, slpi_view_system(&p)->x0, x, d, o)) {
         slpi_props_ref_fast_judge(o, xb, x, d, c->steps, c->scheme);
     }
     _arb_vec_clear(xb, d);
