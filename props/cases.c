@@ -16,9 +16,10 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/problem-build.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-scheme.h"
@@ -26,19 +27,21 @@
 #include "core/expr.h"
 #include "props/props.h"
 
-static slpi_problem model_tmpl;
+static slpi_system_view model_sys; /* the model's system view: its model member is all a case takes */
 static int have_model;
 
 void slpi_props_set_model(const slpi_problem *model)
 {
     have_model = model != NULL;
-    if (model) model_tmpl = *model;
+    if (model) model_sys = *slpi_view_system(model);
 }
 
-const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem *q)
+const slpi_system_view *slpi_props_algebra_twin(const slpi_problem *p, slpi_system_view *sys)
 {
     const slpi_algebra *alg = slpi_problem_algebra(p);
-    if (!alg) return p;
+    if (!alg) return slpi_view_system(p);
+    slpi_problem *q = slpi_problem_alloc();
+    if (!q) return NULL;
     slpi_algebra a = *alg;
     switch (a.kind) {
     case SLPI_ALGEBRA_SO3: slpi_problem_init(q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); break;
@@ -56,7 +59,9 @@ const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem 
         slpi_view_system_edit(q)->pv.n = a.n;
         break;
     }
-    return q;
+    *sys = *slpi_view_system(q);
+    slpi_problem_free(q);
+    return sys;
 }
 
 uint64_t slpi_props_rng_u64(slpi_props_rng *r)
@@ -293,7 +298,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         break;
     case SLPI_SYS_MODEL:   /* the model's own Hamiltonians: amp and inertia do not apply */
         if (!have_model) return slpi_error_set(err, SLPI_EINPUT, "no model given (slpi props --config MODEL)");
-        slpi_view_system_edit(p)->model = slpi_view_system(&model_tmpl)->model;
+        slpi_view_system_edit(p)->model = model_sys.model;
         break;
     default:
         rc = slpi_error_set(err, SLPI_EINPUT, "props: unknown system");
@@ -301,11 +306,13 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
     return rc;
 }
 
-static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi_problem *p, double *x)
+static int initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi_problem *p, double *x, slpi_error *err)
 {
     int d = slpi_problem_state_dim(p);
-    slpi_problem q;
-    switch (slpi_view_system(slpi_props_algebra_twin(p, &q))->system) { /* a model: as its algebra's built-in */
+    slpi_system_view twin;
+    const slpi_system_view *sys = slpi_props_algebra_twin(p, &twin);
+    if (!sys) return slpi_error_set(err, SLPI_EINPUT, "props: out of memory");
+    switch (sys->system) { /* a model: as its algebra's built-in */
     case SLPI_SYS_HEAVY_TOP:
         normals(r, x, 3, c->mag);
         if (c->state) near_axis(r, corner_axis(p, c->state), c->mag, x);
@@ -342,6 +349,7 @@ static void initial_state(const slpi_props_case *c, slpi_props_rng *r, const slp
         for (int i = 0; i < d; i++) x[i] *= c->mag / sqrt(n2);
     }
     }
+    return SLPI_OK;
 }
 
 int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *err)
@@ -361,25 +369,50 @@ int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *er
     slpi_problem_init(p, c->system, c->scheme);
     int rc = system_keys(c, &r, p, err);
     if (rc) return rc;
-    slpi_view_grid_edit(p)->h = c->h;
-    slpi_view_grid_edit(p)->steps = c->steps;
+    slpi_grid_view *grid = slpi_view_grid_edit(p);
+    grid->h = c->h;
+    grid->steps = c->steps;
     /* every case truncates where the rule applies (docs/noise.md#truncation, trunc_ell = 2) [choice] */
-    slpi_view_noise_edit(p)->truncate = slpi_view_grid(p)->h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
+    slpi_view_noise_edit(p)->truncate = grid->h < 1 ? SLPI_TRUNC_ON : SLPI_TRUNC_OFF;
     if (c->scheme == SLPI_SCHEME_SVI) slpi_view_scheme_edit(p)->svi_c = c->variant ? -0.25 : 0.25;
     if (c->scheme == SLPI_SCHEME_ISOMP)
         slpi_view_scheme_edit(p)->isomp_update = c->variant ? SLPI_ISO_UPDATE_CAY : SLPI_ISO_UPDATE_COMM;
     int d = slpi_problem_state_dim(p);
     if (d > SLPI_MAX_X0) return slpi_error_set(err, SLPI_EINPUT, "props: state of %d doubles too large", d);
-    initial_state(c, &r, p, slpi_view_system_edit(p)->x0);
+    rc = initial_state(c, &r, p, slpi_view_system_edit(p)->x0, err);
+    if (rc) return rc;
     slpi_view_system_edit(p)->n_x0 = d;
     return slpi_problem_validate(p, err);
 }
 
+int slpi_props_problem_new(slpi_problem **out, const slpi_props_case *c, slpi_error *err)
+{
+    *out = slpi_problem_alloc();
+    if (!*out) return slpi_error_set(err, SLPI_EINPUT, "props: out of memory");
+    int rc = slpi_props_problem(c, *out, err);
+    if (rc) {
+        slpi_problem_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int slpi_props_problem_check(const slpi_props_case *c, slpi_error *err)
+{
+    slpi_problem *p;
+    int rc = slpi_props_problem_new(&p, c, err);
+    slpi_problem_free(p);
+    return rc;
+}
+
 int slpi_props_noise_count(const slpi_props_case *c)
 {
-    slpi_problem p;
+    slpi_problem *p;
     slpi_error err;
-    return slpi_props_problem(c, &p, &err) == SLPI_OK ? slpi_problem_noise_count(&p) : 0;
+    if (slpi_props_problem_new(&p, c, &err)) return 0;
+    int M = slpi_problem_noise_count(p);
+    slpi_problem_free(p);
+    return M;
 }
 
 void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long n, double *dW)

@@ -15,7 +15,6 @@
 #include "slpi/process.h"
 #include "slpi/registry.h"
 #include "slpi/run.h"
-#include "core/problem-struct.h"
 #include "props/props.h"
 #include "core/progress.h"
 
@@ -49,7 +48,6 @@ static uint64_t group_seed(uint64_t seed, int pi, int s, int k, int v)
 static int group_case(const slpi_props_property *P, int pi, int s, int k, int v, uint64_t gseed, slpi_props_case *c,
                       char *why, size_t n)
 {
-    slpi_problem p;
     slpi_error err;
     slpi_props_generate(c, pi, s, k, v, gseed);
     const char *reason = NULL;
@@ -57,7 +55,7 @@ static int group_case(const slpi_props_property *P, int pi, int s, int k, int v,
         snprintf(why, n, "N/A: %s", reason ? reason : "not applicable (docs/systems.md#applicability)");
         return 1;
     }
-    if (slpi_props_problem(c, &p, &err) != SLPI_OK) {
+    if (slpi_props_problem_check(c, &err) != SLPI_OK) {
         snprintf(why, n, "N/A: %s", err.msg);
         return 1;
     }

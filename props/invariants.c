@@ -10,8 +10,8 @@
 #include <string.h>
 #include <stddef.h>
 
+#include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "core/problem-struct.h"
 #include "core/view-system.h"
 #include "props/props.h"
 
@@ -91,14 +91,15 @@ static double complex ctrace(int n, const double complex *A)
     return s;
 }
 
-void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out)
+int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out)
 {
-    slpi_problem q;
-    p = slpi_props_algebra_twin(p, &q);   /* a model: its algebra's Casimirs */
+    slpi_system_view twin;
+    const slpi_system_view *sys = slpi_props_algebra_twin(p, &twin); /* a model: its algebra's Casimirs */
     static const char *const vname[] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
                                          "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
     out->n = 0;
-    switch (slpi_view_system(p)->system) {
+    if (!sys) return SLPI_EINPUT;
+    switch (sys->system) {
     case SLPI_SYS_RIGID_BODY:
         add(out, "|x|^2", dot3(x, x), dot3(x, x), 1);
         break;
@@ -107,11 +108,11 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
         add(out, "pi.gamma", dot3(x, x + 3), sqrt(dot3(x, x) * dot3(x + 3, x + 3)), 1);
         break;
     case SLPI_SYS_POINT_VORTICES:
-        for (int i = 0; i < slpi_view_system(p)->pv.n && i < 8; i++)
+        for (int i = 0; i < sys->pv.n && i < 8; i++)
             add(out, vname[i], dot3(x + 3 * i, x + 3 * i), dot3(x + 3 * i, x + 3 * i), 1);
         break;
     case SLPI_SYS_MANAKOV: {
-        int n = slpi_view_system(p)->mk.n;
+        int n = sys->mk.n;
         double X[36], X2[36], X4[36], f2 = 0, t2 = 0, t4 = 0;
         unpack_skew(n, x, X);
         matmul(n, X, X, X2);
@@ -124,8 +125,7 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
     }
     case SLPI_SYS_EULER_ZEITLIN:
     case SLPI_SYS_SINE_EULER: {
-        int N = slpi_view_system(p)->system == SLPI_SYS_EULER_ZEITLIN ? slpi_view_system(p)->ez.N
-                                                                      : slpi_view_system(p)->se.N;
+        int N = sys->system == SLPI_SYS_EULER_ZEITLIN ? sys->ez.N : sys->se.N;
         double complex X[25], X2[25], X3[25], X4[25];
         double f2 = 0;
         slpi_props_sun_unpack(N, x, X);
@@ -141,6 +141,7 @@ void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_prop
     default:
         break;
     }
+    return SLPI_OK;
 }
 
 static void hat(const double *v, double *J, int ld)
@@ -152,9 +153,10 @@ static void hat(const double *v, double *J, int ld)
 
 int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
 {
-    slpi_problem q;
-    p = slpi_props_algebra_twin(p, &q);   /* a model: its algebra's bracket */
-    switch (slpi_view_system(p)->system) {
+    slpi_system_view twin;
+    const slpi_system_view *sys = slpi_props_algebra_twin(p, &twin); /* a model: its algebra's bracket */
+    if (!sys) return 0;                                              /* out of memory */
+    switch (sys->system) {
     case SLPI_SYS_RIGID_BODY:
         memset(J, 0, 9 * sizeof *J);
         hat(x, J, 3);
@@ -166,13 +168,13 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
         hat(x + 3, J + 18, 6);
         return 6;
     case SLPI_SYS_POINT_VORTICES: {
-        int d = 3 * slpi_view_system(p)->pv.n;
+        int d = 3 * sys->pv.n;
         memset(J, 0, (size_t)d * d * sizeof *J);
-        for (int i = 0; i < slpi_view_system(p)->pv.n; i++) hat(x + 3 * i, J + 3 * i * d + 3 * i, d);
+        for (int i = 0; i < sys->pv.n; i++) hat(x + 3 * i, J + 3 * i * d + 3 * i, d);
         return d;
     }
     case SLPI_SYS_MANAKOV: {
-        int n = slpi_view_system(p)->mk.n, m = n * (n - 1) / 2;
+        int n = sys->mk.n, m = n * (n - 1) / 2;
         double Ea[36], Eb[36], AB[36], BA[36];
         double e[36];
         for (int a = 0; a < m; a++)
@@ -196,9 +198,7 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
     case SLPI_SYS_SINE_EULER: {
         /* coordinate functions x_a = <X, F_a> / g_a (F_a = unpack(e_a), g_a = |F_a|_F^2: the
          * layout weighs off-diagonal entries twice), so J_ab = <X, [F_a, F_b]> / (g_a g_b) */
-        int N = slpi_view_system(p)->system == SLPI_SYS_EULER_ZEITLIN ? slpi_view_system(p)->ez.N
-                                                                      : slpi_view_system(p)->se.N,
-            m = N * N;
+        int N = sys->system == SLPI_SYS_EULER_ZEITLIN ? sys->ez.N : sys->se.N, m = N * N;
         double complex X[25], F[25][25], AB[25], BA[25];
         double e[25], g[25];
         if (m > 25) return 0;

@@ -1,11 +1,13 @@
 /* props/outcome.c — what the property checks share to judge a result: max norms, ball
- * containment, an UNABLE outcome, the control case and the "moves too fast" guard. The
+ * containment, an UNABLE outcome, a check run on the case's problem on the heap, the
+ * control case and the "moves too fast" guard. The
  * bottom of props/: the property files use it, it calls none of them. */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
 
 #include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "props/props.h"
 
@@ -30,6 +32,18 @@ void slpi_props_outcome_unable(slpi_props_outcome *o, const char *why)
 {
     o->holds = -1;
     snprintf(o->msg, sizeof o->msg, "%s", why);
+}
+
+void slpi_props_check_with(const slpi_props_case *c, int use_ref, slpi_props_outcome *o, slpi_props_body body)
+{
+    slpi_problem *p;
+    slpi_error err;
+    if (slpi_props_problem_new(&p, c, &err)) {
+        slpi_props_outcome_unable(o, err.msg);
+        return;
+    }
+    body(c, p, use_ref, o);
+    slpi_problem_free(p);
 }
 
 void slpi_props_control_case(slpi_props_case *c)

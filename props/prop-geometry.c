@@ -39,8 +39,8 @@
 #include "slpi/registry.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
 #include "core/view-system.h"
 #include "props/props.h"
 
@@ -227,12 +227,12 @@ static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
     (void)r;
     if (c->system == SLPI_SYS_HEAVY_TOP) c->inertia = 1;   /* symmetric top: rotations about e_3 */
     if (c->system == SLPI_SYS_EULER_ZEITLIN) {
-        slpi_problem p;
+        slpi_problem *p;
         slpi_error err;
-        if (slpi_props_problem(c, &p, &err) == SLPI_OK &&
-            (slpi_view_system(&p)->ez.noise == SLPI_EZ_NOISE_L ||
-             slpi_view_system(&p)->ez.noise == SLPI_EZ_NOISE_MODES))
+        if (slpi_props_problem_new(&p, c, &err) == SLPI_OK &&
+            (slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_L || slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_MODES))
             c->noises = 0;   /* linear noise: invariant only without its increments */
+        slpi_problem_free(p);
     }
 }
 
@@ -288,28 +288,30 @@ static void equiv_ref(const slpi_props_case *c, const slpi_problem *p, slpi_prop
     _arb_vec_clear(b, d);
 }
 
-static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void equiv_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
-    slpi_error err;
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
-    int d = slpi_problem_state_dim(&p);
+    int d = slpi_problem_state_dim(p);
     action g;
-    choose_action(c, &p, 0, &g);
+    choose_action(c, p, 0, &g);
     double x[SLPI_MAX_X0], y[SLPI_MAX_X0], gx[SLPI_MAX_X0];
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
-    act(c, &p, &g, slpi_view_system(&p)->x0, y);
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-        slpi_step_failed(slpi_props_run_fast(c, &p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
+    memcpy(x, slpi_view_system(p)->x0, sizeof x);
+    act(c, p, &g, slpi_view_system(p)->x0, y);
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(slpi_props_run_fast(c, p, y, 1, map_noise, &g, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    act(c, &p, &g, x, gx);
+    act(c, p, &g, x, gx);
     double e = slpi_vec_maxdiff(gx, y, d);
     o->ratio = e / (c->steps * DBL_EPSILON * fmax(slpi_vec_maxabs(x, d), 1.0));
     o->holds = o->ratio <= EQ_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: |step(g x, g dW) - g step(x, dW)| = %.3g (ratio %.3g)", e, o->ratio);
-    if (use_ref && o->holds == 1) equiv_ref(c, &p, o);
+    if (use_ref && o->holds == 1) equiv_ref(c, p, o);
+}
+
+static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, equiv_body);
 }
 
 const slpi_props_property slpi_props_prop_equivariance = {
@@ -385,29 +387,30 @@ static void poisson_ref(const slpi_props_case *c, const slpi_problem *p, slpi_pr
     _arb_vec_clear(D, m * m);
 }
 
-static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void poisson_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
-    slpi_error err;
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
+    const slpi_system_view *sys = slpi_view_system(p);
     double J0[36 * 36], J1[36 * 36], D[36 * 36], x[SLPI_MAX_X0];
-    int m = slpi_props_poisson_tensor(&p, slpi_view_system(&p)->x0, J0);
+    int m = slpi_props_poisson_tensor(p, sys->x0, J0);
     if (m == 0 || m > 36) { slpi_props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) { o->holds = -1; return; }
-    slpi_props_poisson_tensor(&p, x, J1);
+    memcpy(x, sys->x0, sizeof x);
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+        o->holds = -1;
+        return;
+    }
+    slpi_props_poisson_tensor(p, x, J1);
     /* central differences, Richardson-extrapolated: D = (4 D(eps/2) - D(eps)) / 3 */
-    double eps = 0x1p-14 * slpi_vec_maxabs(slpi_view_system(&p)->x0, m);
+    double eps = 0x1p-14 * slpi_vec_maxabs(sys->x0, m);
     for (int j = 0; j < m; j++) {
         double col[2][36];
         for (int r = 0; r < 2; r++) {
             double xp[SLPI_MAX_X0], xm[SLPI_MAX_X0], e = r ? eps / 2 : eps;
-            memcpy(xp, slpi_view_system(&p)->x0, sizeof xp);
-            memcpy(xm, slpi_view_system(&p)->x0, sizeof xm);
+            memcpy(xp, sys->x0, sizeof xp);
+            memcpy(xm, sys->x0, sizeof xm);
             xp[j] += e;
             xm[j] -= e;
-            if (slpi_step_failed(slpi_props_run_fast(c, &p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-                slpi_step_failed(slpi_props_run_fast(c, &p, xm, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+            if (slpi_step_failed(slpi_props_run_fast(c, p, xp, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+                slpi_step_failed(slpi_props_run_fast(c, p, xm, 1, NULL, NULL, o->msg, sizeof o->msg))) {
                 o->holds = -1;
                 return;
             }
@@ -428,7 +431,12 @@ static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     o->holds = o->ratio <= POISSON_TOL;
     snprintf(o->msg, sizeof o->msg, "fast: |D J(x0) D^T - J(x%ld)| / |J| = %.3g (tolerance %.0e)", c->steps,
              o->ratio, POISSON_TOL);
-    if (use_ref && o->holds >= 0) poisson_ref(c, &p, o);
+    if (use_ref && o->holds >= 0) poisson_ref(c, p, o);
+}
+
+static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, poisson_body);
 }
 
 const slpi_props_property slpi_props_prop_poisson = {

@@ -19,8 +19,9 @@
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-scheme.h"
@@ -66,32 +67,40 @@ static void order_adjust(slpi_props_case *c, slpi_props_rng *r)
 static int run_level(const slpi_props_case *c, const slpi_problem *p0, int L, int finest, uint64_t path,
                      double *x, char *why, size_t n)
 {
-    slpi_problem p = *p0;
-    slpi_view_noise_edit(&p)->truncate = SLPI_TRUNC_ON;
-    slpi_fast *f = NULL;
+    const char *scheme = slpi_scheme_name(slpi_view_scheme(p0)->scheme);
     slpi_error err;
-    slpi_view_grid_edit(&p)->h = ldexp(T_END, -L);
-    slpi_view_grid_edit(&p)->steps = 1L << L;
-    slpi_view_solver_edit(&p)->maxit = 2000; /* coarse levels of a noisy path can contract slowly [choice] */
-    if (slpi_fast_create(&f, &p, &err)) {
-        snprintf(why, n, "%s: %.150s", slpi_scheme_name(slpi_view_scheme(&p)->scheme), err.msg);
+    slpi_problem *p = slpi_problem_dup(p0);
+    if (!p) {
+        slpi_error_set(&err, SLPI_EINPUT, "props: out of memory");
+        snprintf(why, n, "%.150s", err.msg);
         return -1;
     }
-    int M = slpi_problem_noise_count(&p), rc = 0;
-    double dW[16], D = slpi_problem_noise_threshold(&p);
+    slpi_view_noise_edit(p)->truncate = SLPI_TRUNC_ON;
+    slpi_fast *f = NULL;
+    slpi_grid_view *grid = slpi_view_grid_edit(p);
+    grid->h = ldexp(T_END, -L);
+    grid->steps = 1L << L;
+    slpi_view_solver_edit(p)->maxit = 2000; /* coarse levels of a noisy path can contract slowly [choice] */
+    int rc = 0;
+    if (slpi_fast_create(&f, p, &err)) {
+        snprintf(why, n, "%s: %.150s", scheme, err.msg);
+        rc = -1;
+    }
+    int M = slpi_problem_noise_count(p);
+    double dW[16], D = slpi_problem_noise_threshold(p);
     int on = c->noises < M ? c->noises : M;
-    for (long s = 0; s < slpi_view_grid(&p)->steps && rc == 0; s++) {
-        slpi_noise_rows(dW, c->seed, path, on, slpi_view_grid(&p)->h, finest - L, (uint64_t)s, 1, D);
+    for (long s = 0; s < grid->steps && rc == 0; s++) {
+        slpi_noise_rows(dW, c->seed, path, on, grid->h, finest - L, (uint64_t)s, 1, D);
         for (int k = on; k < M; k++) dW[k] = 0;
         slpi_step_info info;
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
             rc = -1;
-            snprintf(why, n, "%s, path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)",
-                     slpi_scheme_name(slpi_view_scheme(&p)->scheme), path, L, s, slpi_step_status_name(info.status),
-                     info.residual, info.iterations);
+            snprintf(why, n, "%s, path %" PRIu64 ", level %d, step %ld: %s (residual %.3g after %d iterations)", scheme,
+                     path, L, s, slpi_step_status_name(info.status), info.residual, info.iterations);
         }
     }
     slpi_fast_free(f);
+    slpi_problem_free(p);
     return rc;
 }
 
@@ -280,13 +289,17 @@ static int strong_paths(const slpi_props_case *c)
 /* An order study of the case against `expect` (< 0: the order the scheme owes). */
 static void order_check(const slpi_props_case *c, double expect, slpi_props_outcome *o)
 {
-    slpi_problem p;
+    slpi_problem *p;
     slpi_error err;
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
-    int active = active_noises(c, &p);
+    if (slpi_props_problem_new(&p, c, &err)) {
+        slpi_props_outcome_unable(o, err.msg);
+        return;
+    }
+    int active = active_noises(c, p);
     study st;
-    if (run_study(c, &p, NULL, VS_FINE, active ? strong_paths(c) : 1, &st, o)) return;
-    order_verdict(&st, active == 0, expect < 0 ? owed_order(c, active) : expect, o);
+    if (!run_study(c, p, NULL, VS_FINE, active ? strong_paths(c) : 1, &st, o))
+        order_verdict(&st, active == 0, expect < 0 ? owed_order(c, active) : expect, o);
+    slpi_problem_free(p);
 }
 
 static void order_det_adjust(slpi_props_case *c, slpi_props_rng *r)
@@ -392,14 +405,22 @@ const slpi_props_property slpi_props_prop_order_control = {
 #define CONTROL_T 1.0
 #define CONTROL_LMIN 3
 
-static int partner(const slpi_problem *p, slpi_problem *q, slpi_error *err)
+/* p with its partner scheme, on the heap (the caller frees it); NULL with err set. */
+static slpi_problem *partner(const slpi_problem *p, slpi_error *err)
 {
-    *q = *p;
-    if (slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP && slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI) {
-        slpi_view_scheme_edit(q)->svi_c = -slpi_view_scheme(p)->svi_c;
-        return SLPI_OK;
+    const slpi_scheme_view *sch = slpi_view_scheme(p);
+    slpi_problem *q = slpi_problem_dup(p);
+    if (!q) {
+        slpi_error_set(err, SLPI_EINPUT, "props: out of memory");
+        return NULL;
     }
-    return slpi_problem_set(q, "scheme", slpi_view_scheme(p)->scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk", err);
+    if (slpi_view_system(p)->system == SLPI_SYS_HEAVY_TOP && sch->scheme == SLPI_SCHEME_SVI) {
+        slpi_view_scheme_edit(q)->svi_c = -sch->svi_c;
+        return q;
+    }
+    if (slpi_problem_set(q, "scheme", sch->scheme == SLPI_SCHEME_TMK ? "rkmk-heun" : "tmk", err) == SLPI_OK) return q;
+    slpi_problem_free(q);
+    return NULL;
 }
 
 /* The X4 control's verdict under the agreement rule (1: it "agrees", which must not
@@ -420,25 +441,23 @@ static int le_control_agrees(const slpi_props_case *c, study *st, slpi_props_out
     return reaches(st, 1);     /* one noise: order 1 owed */
 }
 
-static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+/* The agreement study of p against q, its partner. */
+static void agree_study(const slpi_props_case *c, const slpi_problem *p, const slpi_problem *q, slpi_props_outcome *o)
 {
-    (void)use_ref;
-    slpi_problem p, q;
-    slpi_error err;
-    if (slpi_props_problem(c, &p, &err) || partner(&p, &q, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
-    int active = active_noises(c, &p);
+    const slpi_scheme_view *sch = slpi_view_scheme(q);
+    int active = active_noises(c, p);
     double expect = owed_order(c, active);
     study st;
-    if (run_study(c, &p, &q, VS_PARTNER, active ? strong_paths(c) : 1, &st, o)) return;
+    if (run_study(c, p, q, VS_PARTNER, active ? strong_paths(c) : 1, &st, o)) return;
     o->holds = reaches(&st, expect);
     o->ratio = st.hi + CI_SLACK - expect;
     snprintf(o->msg, sizeof o->msg,
              "gap to %s%s: slope %.3f, 95%% CI [%.3f, %.3f] over %d paths (%d dropped), "
              "must reach %g (slack %g)",
-             slpi_scheme_name(slpi_view_scheme(&q)->scheme),
-             slpi_view_scheme(&q)->scheme != SLPI_SCHEME_SVI ? ""
-                 : slpi_view_scheme(&q)->svi_c > 0           ? " c=+1/4"
-                                                             : " c=-1/4",
+             slpi_scheme_name(sch->scheme),
+             sch->scheme != SLPI_SCHEME_SVI ? ""
+                 : sch->svi_c > 0           ? " c=+1/4"
+                                            : " c=-1/4",
              st.s, st.lo, st.hi, st.paths, st.dropped, expect, CI_SLACK);
     if (!o->holds || c->system != SLPI_SYS_RIGID_BODY || c->scheme != SLPI_SCHEME_RKMK_LE) return;
     study ctl;
@@ -449,6 +468,20 @@ static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
     o->holds = !agrees;
     snprintf(o->msg + len, sizeof o->msg - len, "; control H_1 = a x_1 x_2 (X4, inconsistent) gap slope %.3f, CI [%.3f, %.3f]%s",
              ctl.s, ctl.lo, ctl.hi, agrees ? " SHRINKS: the rule cannot tell" : " flat");
+}
+
+static void agree_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    (void)use_ref;
+    slpi_problem *p, *q = NULL;
+    slpi_error err;
+    if (slpi_props_problem_new(&p, c, &err) == SLPI_OK) q = partner(p, &err);
+    if (q)
+        agree_study(c, p, q, o);
+    else
+        slpi_props_outcome_unable(o, err.msg);
+    slpi_problem_free(p);
+    slpi_problem_free(q);
 }
 
 const slpi_props_property slpi_props_prop_agree = {
@@ -493,22 +526,25 @@ static void weak_adjust(slpi_props_case *c, slpi_props_rng *r)
     c->amp = 1.0;
 }
 
-static void weak_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void weak_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
-    slpi_problem p;
     slpi_error err;
     study st;
-    if (slpi_props_problem(c, &p, &err) || slpi_problem_set(&p, "noise", "const-e3", &err) ||
-        slpi_problem_set(&p, "h0_scale", "0", &err)) {
+    if (slpi_problem_set(p, "noise", "const-e3", &err) || slpi_problem_set(p, "h0_scale", "0", &err)) {
         slpi_props_outcome_unable(o, err.msg);
         return;
     }
-    if (run_study(c, &p, NULL, VS_EXACT, WEAK_PATHS * (c->depth > 1 ? c->depth : 1), &st, o)) return;
+    if (run_study(c, p, NULL, VS_EXACT, WEAK_PATHS * (c->depth > 1 ? c->depth : 1), &st, o)) return;
     o->holds = contains(&st, 1);
     o->ratio = 1 < st.lo ? st.lo - 1 : 1 > st.hi ? 1 - st.hi : 0;
     snprintf(o->msg, sizeof o->msg, "weak order (phi = x_1, exact so(3) rotation) %.3f, 95%% CI [%.3f, %.3f] "
              "over %d paths (%d dropped), expected 1 (slack %g)", st.s, st.lo, st.hi, st.paths, st.dropped, CI_SLACK);
+}
+
+static void weak_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, weak_body);
 }
 
 const slpi_props_property slpi_props_prop_order_weak = {

@@ -16,8 +16,8 @@
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
 #include "core/view-system.h"
 #include "core/expr.h"
 #include "core/plan.h"
@@ -50,30 +50,37 @@ static void casimir_adjust(slpi_props_case *c, slpi_props_rng *r)
     if (casimir_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
+/* slpi_props_casimir_values, with err set when memory for a model's twin runs out. */
+static int casimirs(const slpi_problem *p, const double *x, slpi_props_casimirs *k, slpi_error *err)
+{
+    return slpi_props_casimir_values(p, x, k) ? slpi_error_set(err, SLPI_EINPUT, "props: out of memory") : SLPI_OK;
+}
+
 /* t[m] = C_m(x) - C_m(x0) in balls for each quadratic Casimir m of slpi_props_casimir_values
  * (the others are left 0): C_m is the form x^T Q x, Q read off C_m by polarization at the
  * basis vectors (exact: the forms have small integer entries), so no Casimir is written a
- * second time. */
-static void quadratic_changes(const slpi_problem *p, arb_srcptr x, arb_srcptr x0, arb_ptr t)
+ * second time. SLPI_OK, or the error of casimirs. */
+static int quadratic_changes(const slpi_problem *p, arb_srcptr x, arb_srcptr x0, arb_ptr t, slpi_error *err)
 {
-    int d = slpi_problem_state_dim(p);
+    int d = slpi_problem_state_dim(p), rc = SLPI_OK;
     slpi_props_casimirs one[SLPI_MAX_X0], two;
     double e[SLPI_MAX_X0] = { 0 };
     arb_t u, q;
     arb_init(u);
     arb_init(q);
-    for (int i = 0; i < d; i++) {
+    for (int i = 0; i < d && !rc; i++) {
         e[i] = 1;
-        slpi_props_casimir_values(p, e, &one[i]);
+        rc = casimirs(p, e, &one[i], err);
         e[i] = 0;
     }
     _arb_vec_zero(t, SLPI_PROPS_MAX_CAS);
-    for (int i = 0; i < d; i++)
+    for (int i = 0; i < d && !rc; i++)
         for (int j = i; j < d; j++) {
             if (j > i) {
                 e[i] = e[j] = 1;
-                slpi_props_casimir_values(p, e, &two);
+                rc = casimirs(p, e, &two, err);
                 e[i] = e[j] = 0;
+                if (rc) break;
             }
             arb_mul(u, x + i, x + j, 128);
             arb_submul(u, x0 + i, x0 + j, 128);
@@ -86,6 +93,7 @@ static void quadratic_changes(const slpi_problem *p, arb_srcptr x, arb_srcptr x0
         }
     arb_clear(u);
     arb_clear(q);
+    return rc;
 }
 
 /* Ref: every certified Casimir difference (not H0; with energy, H0 only) contains 0; with
@@ -95,17 +103,22 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
                                int quad_only, char *msg, size_t n)
 {
     int d = slpi_problem_state_dim(p), ok = 1;
+    const slpi_system_view *sys = slpi_view_system(p);
     arb_ptr x = _arb_vec_init(d), x0 = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(x0 + i, slpi_view_system(p)->x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(x0 + i, sys->x0[i]);
     _arb_vec_set(x, x0, d);
     slpi_step_status st = slpi_props_run_ref(c, p, x, 1, NULL, NULL, msg, n);
     if (slpi_step_failed(st)) {
         ok = -1;
     } else if (quad_only) {
         slpi_props_casimirs k;
+        slpi_error err;
         arb_ptr t = _arb_vec_init(SLPI_PROPS_MAX_CAS);
-        slpi_props_casimir_values(p, slpi_view_system(p)->x0, &k);
-        quadratic_changes(p, x, x0, t);
+        if (casimirs(p, sys->x0, &k, &err) || quadratic_changes(p, x, x0, t, &err)) {
+            ok = -1;
+            k.n = 0;
+            snprintf(msg, n, "%.200s", err.msg);
+        }
         for (int m = 0; m < k.n; m++) {
             if (!k.quadratic[m] || arb_contains_zero(t + m)) continue;
             ok = 0;
@@ -139,20 +152,24 @@ static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, 
     return ok;
 }
 
-static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void casimir_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
-    slpi_error err;
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
     double x[SLPI_MAX_X0];
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
+    memcpy(x, slpi_view_system(p)->x0, sizeof x);
     slpi_props_casimirs a, b;
-    slpi_props_casimir_values(&p, x, &a);
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+    slpi_error err;
+    if (casimirs(p, x, &a, &err)) {
+        slpi_props_outcome_unable(o, err.msg);
+        return;
+    }
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    slpi_props_casimir_values(&p, x, &b);
+    if (casimirs(p, x, &b, &err)) {
+        slpi_props_outcome_unable(o, err.msg);
+        return;
+    }
     int quad_only = c->scheme == SLPI_SCHEME_IM_DIRECT;
     o->ratio = 0;
     for (int i = 0; i < a.n; i++) {
@@ -167,12 +184,17 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
     o->holds = o->ratio <= HOLD_RATIO;
     if (use_ref && o->holds == (casimir_expect(c) == SLPI_PROPS_HOLDS)) {
         char msg[sizeof o->msg];
-        int rh = ref_invariants_hold(c, &p, 0, quad_only, msg, sizeof msg);
+        int rh = ref_invariants_hold(c, p, 0, quad_only, msg, sizeof msg);
         if (rh < 0 || rh != o->holds) {
             o->holds = rh < 0 ? -1 : rh;
             memcpy(o->msg, msg, sizeof msg);
         }
     }
+}
+
+static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, casimir_body);
 }
 
 const slpi_props_property slpi_props_prop_casimir = {
@@ -189,14 +211,19 @@ enum { ENERGY_EXACT = 1, ENERGY_BOUNDED = 2 };
  * reads_t, 1 if some Hamiltonian of the model reads the time t, else 0. */
 static int model_quadratic(const slpi_props_case *c, int reads_t)
 {
-    slpi_problem p;
+    slpi_problem *p;
     slpi_error err;
     slpi_plan *plan;
     if (c->system != SLPI_SYS_MODEL) return reads_t ? 0 : -1;
-    if (slpi_props_problem(c, &p, &err) || slpi_plan_compile(&plan, &p, &err)) return 0;
-    const slpi_model *m = slpi_plan_model(plan);
-    int deg = slpi_expr_degree(&m->H[0]), t = m->reads_t;
-    slpi_plan_unref(plan);
+    if (slpi_props_problem_new(&p, c, &err)) return 0;
+    int deg = -1, t = 0;
+    if (slpi_plan_compile(&plan, p, &err) == SLPI_OK) {
+        const slpi_model *m = slpi_plan_model(plan);
+        deg = slpi_expr_degree(&m->H[0]);
+        t = m->reads_t;
+        slpi_plan_unref(plan);
+    }
+    slpi_problem_free(p);
     return reads_t ? t : deg >= 0 && deg <= 2;
 }
 
@@ -253,22 +280,21 @@ static double fast_h0(slpi_fast *f, const double *x)
     return NAN;
 }
 
-static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void energy_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
     slpi_error err;
     slpi_fast *f = NULL;
-    if (slpi_props_problem(c, &p, &err) || slpi_fast_create(&f, &p, &err)) {
+    if (slpi_fast_create(&f, p, &err)) {
         slpi_props_outcome_unable(o, err.msg);
         return;
     }
-    int d = slpi_problem_state_dim(&p);
-    double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, slpi_view_system(&p)->x0), dev = 0, omega = 0;
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
+    int d = slpi_problem_state_dim(p);
+    double x[SLPI_MAX_X0], dW[4096], h0 = fast_h0(f, slpi_view_system(p)->x0), dev = 0, omega = 0;
+    memcpy(x, slpi_view_system(p)->x0, sizeof x);
     o->holds = 1;
     for (long n = 0; n < c->steps; n++) {
         slpi_step_info info;
-        slpi_props_increments(c, &p, n, dW);
+        slpi_props_increments(c, p, n, dW);
         double prev[SLPI_MAX_X0];
         memcpy(prev, x, sizeof prev);
         if (slpi_step_failed(slpi_fast_step(f, x, dW, &info))) {
@@ -288,7 +314,7 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
         snprintf(o->msg, sizeof o->msg, "fast: max |H0 - H0(x0)| = %.3g (ratio %.3g, exact expected)", dev, o->ratio);
         if (use_ref && o->holds) {
             char msg[sizeof o->msg];
-            int rh = ref_invariants_hold(c, &p, 1, 0, msg, sizeof msg);
+            int rh = ref_invariants_hold(c, p, 1, 0, msg, sizeof msg);
             if (rh != 1) { o->holds = rh; memcpy(o->msg, msg, sizeof msg); }
         }
     } else {
@@ -299,6 +325,11 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
         snprintf(o->msg, sizeof o->msg, "fast: max |H0 - H0(x0)| = %.3g, bound 10 (h omega)^2 |H0| = %.3g (omega %.3g)",
                  dev, bound, omega);
     }
+}
+
+static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, energy_body);
 }
 
 const slpi_props_property slpi_props_prop_energy = {
@@ -325,41 +356,44 @@ static void reversible_adjust(slpi_props_case *c, slpi_props_rng *r)
     (void)r;
 }
 
-static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void reversible_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
-    slpi_error err;
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
-    int d = slpi_problem_state_dim(&p);
+    const slpi_system_view *sys = slpi_view_system(p);
+    int d = slpi_problem_state_dim(p);
     double x[SLPI_MAX_X0];
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+    memcpy(x, sys->x0, sizeof x);
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    if (slpi_props_too_fast(c, slpi_view_system(&p)->x0, x, d, o)) return;
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
+    if (slpi_props_too_fast(c, sys->x0, x, d, o)) return;
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, -1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
         return;
     }
-    double e = slpi_vec_maxdiff(x, slpi_view_system(&p)->x0, d);
-    o->ratio = e / (c->steps * U * fmax(slpi_vec_maxabs(slpi_view_system(&p)->x0, d), 1.0));
+    double e = slpi_vec_maxdiff(x, sys->x0, d);
+    o->ratio = e / (c->steps * U * fmax(slpi_vec_maxabs(sys->x0, d), 1.0));
     o->holds = o->ratio <= HOLD_RATIO;
     snprintf(o->msg, sizeof o->msg, "fast: %ld steps with (h, dW) then (-h, -dW) land %.3g from x0 (ratio %.3g)",
              c->steps, e, o->ratio);
     if (!use_ref || !o->holds) return;
     arb_ptr xb = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(xb + i, slpi_view_system(&p)->x0[i]);
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, sys->x0[i]);
     char msg[sizeof o->msg];
-    if (slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, msg, sizeof msg)) ||
-        slpi_step_failed(slpi_props_run_ref(c, &p, xb, -1, NULL, NULL, msg, sizeof msg))) {
+    if (slpi_step_failed(slpi_props_run_ref(c, p, xb, 1, NULL, NULL, msg, sizeof msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, p, xb, -1, NULL, NULL, msg, sizeof msg))) {
         o->holds = -1;
         memcpy(o->msg, msg, sizeof msg);
-    } else if (!slpi_props_balls_contain(xb, slpi_view_system(&p)->x0, d, &e)) {
+    } else if (!slpi_props_balls_contain(xb, sys->x0, d, &e)) {
         o->holds = 0;
         snprintf(o->msg, sizeof o->msg, "ref: the certified backward run misses x0 by %.3g", e);
     }
     _arb_vec_clear(xb, d);
+}
+
+static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    slpi_props_check_with(c, use_ref, o, reversible_body);
 }
 
 const slpi_props_property slpi_props_prop_reversible = {
@@ -381,24 +415,31 @@ static void ref_fast_adjust(slpi_props_case *c, slpi_props_rng *r)
     if (c->steps > 4) c->steps = 4;   /* the certified path is slow */
 }
 
-static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+static void ref_fast_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
 {
-    slpi_problem p;
-    slpi_error err;
-    if (!use_ref) { slpi_props_outcome_unable(o, "needs the certified path"); return; }
-    if (slpi_props_problem(c, &p, &err)) { slpi_props_outcome_unable(o, err.msg); return; }
-    int d = slpi_problem_state_dim(&p);
+    (void)use_ref;
+    const slpi_system_view *sys = slpi_view_system(p);
+    int d = slpi_problem_state_dim(p);
     double x[SLPI_MAX_X0];
-    memcpy(x, slpi_view_system(&p)->x0, sizeof x);
+    memcpy(x, sys->x0, sizeof x);
     arb_ptr xb = _arb_vec_init(d);
-    for (int i = 0; i < d; i++) arb_set_d(xb + i, slpi_view_system(&p)->x0[i]);
-    if (slpi_step_failed(slpi_props_run_fast(c, &p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
-        slpi_step_failed(slpi_props_run_ref(c, &p, xb, 1, NULL, NULL, o->msg, sizeof o->msg))) {
+    for (int i = 0; i < d; i++) arb_set_d(xb + i, sys->x0[i]);
+    if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg)) ||
+        slpi_step_failed(slpi_props_run_ref(c, p, xb, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
-    } else if (!slpi_props_too_fast(c, slpi_view_system(&p)->x0, x, d, o)) {
+    } else if (!slpi_props_too_fast(c, sys->x0, x, d, o)) {
         slpi_props_ref_fast_judge(o, xb, x, d, c->steps, c->scheme);
     }
     _arb_vec_clear(xb, d);
+}
+
+static void ref_fast_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
+{
+    if (!use_ref) {
+        slpi_props_outcome_unable(o, "needs the certified path");
+        return;
+    }
+    slpi_props_check_with(c, use_ref, o, ref_fast_body);
 }
 
 void slpi_props_ref_fast_judge(slpi_props_outcome *o, arb_srcptr xb, const double *x, int d, long steps,

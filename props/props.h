@@ -13,6 +13,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 typedef struct slpi_problem slpi_problem;
+typedef struct slpi_system_view slpi_system_view; /* core/view-system.h */
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 
@@ -61,12 +62,19 @@ void slpi_props_signed_perm(int idx, int *perm, double *s);
  * steps, h and active noises are drawn as for the built-ins. NULL: none (the model's cells
  * are then N/A). The problem is copied. */
 void slpi_props_set_model(const slpi_problem *model);
-/* For system model: the built-in system with the same algebra (the Casimirs and the
- * Poisson tensor are the algebra's) into *q; returns q, or p itself for a built-in. */
-const slpi_problem *slpi_props_algebra_twin(const slpi_problem *p, slpi_problem *q);
+/* For system model: the system view of the built-in system with the same algebra (the
+ * Casimirs and the Poisson tensor are the algebra's), copied into *sys; returns sys, or
+ * p's own view for a built-in; NULL when memory runs out. */
+const slpi_system_view *slpi_props_algebra_twin(const slpi_problem *p, slpi_system_view *sys);
 
-/* Case -> problem (keys set, x0 explicit), and the case's increments. */
+/* Case -> problem (keys set, x0 explicit) into storage of the caller's (p from
+ * slpi_problem_alloc; core/problem-store.h), and the case's increments. */
 int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *err);
+/* slpi_props_problem on the heap: *out, or NULL with err set when the case makes no
+ * problem or memory runs out. Owns: the caller frees *out with slpi_problem_free. */
+int slpi_props_problem_new(slpi_problem **out, const slpi_props_case *c, slpi_error *err);
+/* SLPI_OK when the case makes a problem (slpi_props_problem), else its error. */
+int slpi_props_problem_check(const slpi_props_case *c, slpi_error *err);
 int slpi_props_noise_count(const slpi_props_case *c);
 /* Increments of step n of the case's problem p (slpi_props_problem): the canonical noise
  * (seed c->seed, path 0) at p->h, truncated by p's rule; components >= c->noises are 0. */
@@ -99,9 +107,10 @@ typedef struct {
     int quadratic[SLPI_PROPS_MAX_CAS];
     const char *name[SLPI_PROPS_MAX_CAS];
 } slpi_props_casimirs;
-void slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out);
+/* SLPI_OK, or SLPI_EINPUT (none in out) when memory for a model's twin runs out. */
+int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out);
 /* Poisson tensor J(x) (dim x dim, row-major) of the coordinates the structure lives
- * on; returns that dimension, 0 if the system has none here. */
+ * on; returns that dimension, 0 if the system has none here (or memory runs out). */
 int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J);
 
 /* --------------------------------------------------------------- properties */
@@ -142,6 +151,11 @@ extern const slpi_props_property slpi_props_prop_casimir, slpi_props_prop_energy
 /* 1 if every ball contains the double. Worst excess over the radius in *excess. */
 int slpi_props_balls_contain(arb_srcptr x, const double *v, int n, double *excess);
 void slpi_props_outcome_unable(slpi_props_outcome *o, const char *why);
+/* A property's check on the case's problem p, which is its own to change. */
+typedef void (*slpi_props_body)(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o);
+/* body on the case's problem (slpi_props_problem_new), freed after; a case that makes no
+ * problem is UNABLE with the reason. */
+void slpi_props_check_with(const slpi_props_case *c, int use_ref, slpi_props_outcome *o, slpi_props_body body);
 /* Negative controls must fail visibly: moderate h and state, inertia (1, 2, 3), all
  * noises on, enough steps and modes (a symmetric top, two vortices or su(2) Zeitlin
  * move by linear rotations that even TRAP-DIRECT or SVI c = -1/4 get exactly right). */

@@ -13,8 +13,8 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
+#include "slpi/limits.h"
 #include "slpi/output.h"
-#include "core/problem-struct.h"
 #include "props/props.h"
 #include "core/parse.h"
 
@@ -79,8 +79,7 @@ int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
     }
     if (c->prop < 0 || c->system == SLPI_SYS_COUNT || c->scheme == SLPI_SCHEME_COUNT)
         return slpi_error_set(err, SLPI_EINPUT, "replay: property, system and scheme are required");
-    slpi_problem p;
-    return slpi_props_problem(c, &p, err);
+    return slpi_props_problem_check(c, err);
 }
 
 void slpi_props_report_failure(FILE *f, const slpi_props_case *c, const slpi_props_outcome *o, int use_ref,
