@@ -30,6 +30,7 @@
 #include "core/fpmode.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
+#include "core/problem-store.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,9 +63,10 @@ static long problem_text(const slpi_problem *p, char **text, const char *who)
         api_out_of_memory(who);
         return -1;
     }
-    slpi_problem q = *p;   /* the finished problem where it finishes, as a run's header */
+    slpi_problem *q = slpi_problem_dup(p); /* the finished problem where it finishes, as a run's header */
     slpi_error err = { 0 };
-    slpi_problem_write(slpi_problem_finish(&q, &err) == SLPI_OK ? &q : p, f, "");
+    slpi_problem_write(q && slpi_problem_finish(q, &err) == SLPI_OK ? q : p, f, "");
+    slpi_problem_free(q);
     fclose(f);
     return (long)len;
 }
@@ -124,7 +126,7 @@ const char *slpi_api_last_error(void)
 
 slpi_problem *slpi_problem_new(const char *preset)
 {
-    slpi_problem *p = malloc(sizeof *p);
+    slpi_problem *p = slpi_problem_alloc();
     slpi_error err = { 0 };
     if (!p) {
         api_out_of_memory("slpi_problem_new");
@@ -132,7 +134,7 @@ slpi_problem *slpi_problem_new(const char *preset)
     }
     if (slpi_api_record(&err, slpi_problem_build(p, preset && preset[0] ? preset : NULL, NULL, 0, NULL, NULL,
                                                  NULL, &err)) != SLPI_OK) {
-        free(p);
+        slpi_problem_free(p);
         return NULL;
     }
     return p;
@@ -144,35 +146,47 @@ int slpi_problem_set_key(slpi_problem *p, const char *key, const char *value)
     return slpi_api_record(&err, slpi_problem_set(p, key, value, &err));
 }
 
-/* The finished copy a run uses (h, steps from T and level; validated), and with plan its
- * plan, which the run objects are made from (NULL: not asked). */
-static int finished(const slpi_problem *p, slpi_problem *q, slpi_plan **plan)
+/* The finished copy a run uses (h, steps from T and level; validated) into *q, which the
+ * caller frees with slpi_problem_free (NULL when memory ran out: recorded, naming who),
+ * and with plan its plan, which the run objects are made from (NULL: not asked). */
+static int finished(const slpi_problem *p, slpi_problem **q, slpi_plan **plan, const char *who)
 {
     slpi_error err = { 0 };
-    *q = *p;
-    int rc = plan ? slpi_problem_plan(plan, q, &err) : slpi_problem_finish(q, &err);
+    if (!(*q = slpi_problem_dup(p))) {
+        api_out_of_memory(who);
+        return SLPI_EINPUT;
+    }
+    int rc = plan ? slpi_problem_plan(plan, *q, &err) : slpi_problem_finish(*q, &err);
     return slpi_api_record(&err, rc);
 }
 
-int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h,
-                       int *every)
+/* slpi_problem_shape's outputs from the finished problem q. */
+static int problem_shape(const slpi_problem *q, int *dim, int *noises, long *steps, long *rows, double *h, int *every)
 {
-    slpi_problem q;
-    int rc = finished(p, &q, NULL);
-    if (rc != SLPI_OK) return rc;
-    if (dim) *dim = slpi_problem_state_dim(&q);   /* each output may be NULL */
-    if (noises) *noises = slpi_problem_noise_count(&q);
-    if (steps) *steps = slpi_view_grid(&q)->steps;
+    const slpi_grid_view *grid = slpi_view_grid(q);
+    if (dim) *dim = slpi_problem_state_dim(q); /* each output may be NULL */
+    if (noises) *noises = slpi_problem_noise_count(q);
+    if (steps) *steps = grid->steps;
     if (rows) {
         slpi_rows r;
         slpi_error err = { 0 };
-        if ((rc = slpi_rows_open(&r, &q, &err)) != SLPI_OK) return slpi_api_record(&err, rc);
+        int rc = slpi_rows_open(&r, q, &err);
+        if (rc != SLPI_OK) return slpi_api_record(&err, rc);
         *rows = slpi_rows_count(&r);
         slpi_rows_close(&r);
     }
-    if (h) *h = slpi_view_grid(&q)->h;
-    if (every) *every = slpi_view_grid(&q)->output_every;
+    if (h) *h = grid->h;
+    if (every) *every = grid->output_every;
     return SLPI_OK;
+}
+
+int slpi_problem_shape(const slpi_problem *p, int *dim, int *noises, long *steps, long *rows, double *h, int *every)
+{
+    slpi_problem *q;
+    int rc = finished(p, &q, NULL, "slpi_problem_shape");
+    if (rc == SLPI_OK) rc = problem_shape(q, dim, noises, steps, rows, h, every);
+    slpi_problem_free(q);
+    return rc;
 }
 
 int slpi_problem_increments(const slpi_problem *p, long first, long count, double *out, long *clipped)
@@ -183,11 +197,11 @@ int slpi_problem_increments(const slpi_problem *p, long first, long count, doubl
 
 int slpi_problem_state_label(const slpi_problem *p, int i, char *buf, size_t n)
 {
-    slpi_problem q;
-    int rc = finished(p, &q, NULL);
-    if (rc != SLPI_OK) return rc;
-    slpi_problem_state_name(&q, i, buf, n);
-    return SLPI_OK;
+    slpi_problem *q;
+    int rc = finished(p, &q, NULL, "slpi_problem_state_label");
+    if (rc == SLPI_OK) slpi_problem_state_name(q, i, buf, n);
+    slpi_problem_free(q);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ steppers
@@ -233,9 +247,10 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
         else rc = slpi_ref_initial_state(s->cert, s->bx0, err);
         if (rc == SLPI_OK) _arb_vec_set(s->bx, s->bx0, s->dim);
     }
-    if (rc == SLPI_OK) rc = s->steps.step ? slpi_steps_rewind(&s->steps, &s->q, err)
-                                          : s->fast ? slpi_steps_open(&s->steps, &s->q, slpi_fast_step_at, &s->fat, 1, err)
-                                                    : slpi_steps_open(&s->steps, &s->q, slpi_ref_step_at, &s->rat, 1, err);
+    if (rc == SLPI_OK)
+        rc = s->steps.step ? slpi_steps_rewind(&s->steps, s->q, err)
+            : s->fast      ? slpi_steps_open(&s->steps, s->q, slpi_fast_step_at, &s->fat, 1, err)
+                           : slpi_steps_open(&s->steps, s->q, slpi_ref_step_at, &s->rat, 1, err);
     return rc;
 }
 
@@ -254,6 +269,7 @@ void slpi_stepper_free(slpi_stepper *s)
     free(s->user);
     free(s->dW);
     free(s->mid);
+    slpi_problem_free(s->q);
     free(s);
 }
 
@@ -312,12 +328,16 @@ int slpi_stepper_new_plan(slpi_stepper **out, const slpi_plan *plan, int ref, co
     *out = NULL;
     slpi_stepper *s = calloc(1, sizeof *s);
     if (!s) return stepper_error(&err, SLPI_EINPUT, "out of memory");
-    s->q = *slpi_plan_problem(plan);
-    int rc = SLPI_OK;
+    int rc = (s->q = slpi_problem_dup(slpi_plan_problem(plan))) ? SLPI_OK
+                                                                : stepper_error(&err, SLPI_EINPUT, "out of memory");
+    if (rc != SLPI_OK) {
+        free(s);
+        return rc;
+    }
     s->ref = ref != 0;
-    s->dim = slpi_problem_state_dim(&s->q);
-    s->M = slpi_problem_noise_count(&s->q);
-    s->D = slpi_problem_noise_threshold(&s->q);
+    s->dim = slpi_problem_state_dim(s->q);
+    s->M = slpi_problem_noise_count(s->q);
+    s->D = slpi_problem_noise_threshold(s->q);
     if (x0 && nx0 != s->dim)
         rc = slpi_error_set(&err, SLPI_EINPUT, "x0: %d values given, the state has %d", nx0, s->dim);
     s->x = calloc((size_t)s->dim, sizeof *s->x);
@@ -326,16 +346,16 @@ int slpi_stepper_new_plan(slpi_stepper **out, const slpi_plan *plan, int ref, co
     s->mid = calloc((size_t)s->dim, sizeof *s->mid);
     if (rc == SLPI_OK && (!s->x || !s->x0 || !s->dW || !s->mid))
         rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
-    if (rc == SLPI_OK) rc = slpi_rows_open(&s->rows, &s->q, &err);
+    if (rc == SLPI_OK) rc = slpi_rows_open(&s->rows, s->q, &err);
     if (rc == SLPI_OK && x0) {
         if (!(s->given = malloc((size_t)s->dim * sizeof *s->given)))
             rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
         else {
             memcpy(s->given, x0, (size_t)s->dim * sizeof *s->given);
-            rc = slpi_problem_check_state(&s->q, s->given, &err);
+            rc = slpi_problem_check_state(s->q, s->given, &err);
         }
     } else if (rc == SLPI_OK) {
-        int given = slpi_problem_explicit_x0(&s->q, s->x0, &err);
+        int given = slpi_problem_explicit_x0(s->q, s->x0, &err);
         if (given < 0) rc = SLPI_EINPUT;
         else if (given && !(s->given = malloc((size_t)s->dim * sizeof *s->given)))
             rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
@@ -365,11 +385,11 @@ int slpi_stepper_new_plan(slpi_stepper **out, const slpi_plan *plan, int ref, co
 
 int slpi_stepper_new(slpi_stepper **out, const slpi_problem *p, int ref, const double *x0, int nx0)
 {
-    slpi_problem *q = malloc(sizeof *q); /* the finished copy its plan is made of */
+    slpi_problem *q; /* the finished copy its plan is made of */
     slpi_plan *plan = NULL;
     *out = NULL;
-    int rc = q ? finished(p, q, &plan) : stepper_error(&(slpi_error){ 0 }, SLPI_EINPUT, "out of memory");
-    free(q);
+    int rc = finished(p, &q, &plan, "slpi_stepper_new");
+    slpi_problem_free(q);
     if (rc == SLPI_OK) rc = slpi_stepper_new_plan(out, plan, ref, x0, nx0);
     slpi_plan_unref(plan); /* the run objects hold what they need of it */
     return rc;
@@ -380,7 +400,7 @@ int slpi_stepper_restart(slpi_stepper *s, uint64_t path)
     slpi_error err = { 0 };
     if (inside_observer(s, "restart: called from the stepper's own observer (return nonzero to stop instead)", &err))
         return SLPI_EINPUT;
-    slpi_view_noise_edit(&s->q)->path = path;
+    slpi_view_noise_edit(s->q)->path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }
 
@@ -391,14 +411,14 @@ int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, 
         return SLPI_EINPUT;
     if (x0) {
         int rc = nx0 != s->dim ? slpi_error_set(&err, SLPI_EINPUT, "x0: %d values given, the state has %d", nx0, s->dim)
-                               : slpi_problem_check_state(&s->q, x0, &err);
+                               : slpi_problem_check_state(s->q, x0, &err);
         if (rc != SLPI_OK) return slpi_api_record(&err, rc);
         if (!s->user && !(s->user = malloc((size_t)s->dim * sizeof *s->user)))
             return stepper_error(&err, SLPI_EINPUT, "out of memory");
         memcpy(s->user, x0, (size_t)s->dim * sizeof *s->user);
     }
     s->given = x0 ? s->user : s->given0;
-    slpi_view_noise_edit(&s->q)->path = path;
+    slpi_view_noise_edit(s->q)->path = path;
     return slpi_api_record(&err, stepper_rewind(s, &err));
 }
 
@@ -407,15 +427,15 @@ void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag
     if (dim) *dim = s->dim;   /* each output may be NULL, as in slpi_problem_shape */
     if (noises) *noises = s->M;
     if (ndiag) *ndiag = s->ndiag;
-    if (steps) *steps = slpi_view_grid(&s->q)->steps;
-    if (h) *h = slpi_view_grid(&s->q)->h;
+    if (steps) *steps = slpi_view_grid(s->q)->steps;
+    if (h) *h = slpi_view_grid(s->q)->h;
 }
 
 long slpi_stepper_row_steps(const slpi_stepper *s, long every, long *steps)
 {
     slpi_error err = { 0 };
     slpi_rows r;
-    if (slpi_rows_open_every(&r, &s->q, every, &err) != SLPI_OK) {
+    if (slpi_rows_open_every(&r, s->q, every, &err) != SLPI_OK) {
         slpi_api_record(&err, SLPI_EINPUT);
         return -1;
     }
@@ -478,7 +498,7 @@ static int observe(slpi_stepper *s)
         x = s->mid;
     }
     s->observing = 1;
-    int stop = s->observer(s->observer_ctx, s->n, (double)s->n * slpi_view_grid(&s->q)->h, x, s->dim);
+    int stop = s->observer(s->observer_ctx, s->n, (double)s->n * slpi_view_grid(s->q)->h, x, s->dim);
     s->observing = 0;
     return stop;
 }
@@ -492,7 +512,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
     *rows = 0;
     if (inside_observer(s, "advance: called from the stepper's own observer (return nonzero to stop instead)", &err))
         return SLPI_EINPUT;
-    if (count < 0 || count > slpi_view_grid(&s->q)->steps - s->n)
+    if (count < 0 || count > slpi_view_grid(s->q)->steps - s->n)
         return stepper_error(&err, SLPI_EINPUT, "advance: count outside 0..the steps left");
     if (every < 0) return stepper_error(&err, SLPI_EINPUT, "advance: every must be >= 0");
     for (long k = 0; k < count; k++) {
@@ -522,7 +542,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             break;
         }
         s->n = n + 1;
-        if (every ? s->n % every == 0 || s->n == slpi_view_grid(&s->q)->steps : slpi_rows_take(&s->rows, s->n)) {
+        if (every ? s->n % every == 0 || s->n == slpi_view_grid(s->q)->steps : slpi_rows_take(&s->rows, s->n)) {
             long r = (*rows)++;
             slpi_stepper_row(s, x + r * s->dim, xrad ? xrad + r * s->dim : NULL, diag ? diag + r * s->ndiag : NULL,
                              drad ? drad + r * s->ndiag : NULL);
@@ -541,7 +561,7 @@ int slpi_integrate(const slpi_problem *p, double *states, long counters[SLPI_FAS
     if (rc != SLPI_OK) return rc;
     long rows;
     slpi_stepper_row(s, states, NULL, NULL, NULL);
-    rc = slpi_stepper_advance(s, slpi_view_grid(&s->q)->steps, NULL, 0, states + s->dim, NULL, NULL, NULL, NULL, NULL,
+    rc = slpi_stepper_advance(s, slpi_view_grid(s->q)->steps, NULL, 0, states + s->dim, NULL, NULL, NULL, NULL, NULL,
                               &rows);
     if (counters) slpi_fast_counters(s->fast, counters);
     slpi_stepper_free(s);
@@ -558,7 +578,7 @@ int slpi_integrate_ensemble(const slpi_problem *p, uint64_t first_path, long npa
         long rows;
         rc = slpi_stepper_restart(s, first_path + (uint64_t)r);
         if (rc == SLPI_OK)
-            rc = slpi_stepper_advance(s, slpi_view_grid(&s->q)->steps, NULL, slpi_view_grid(&s->q)->steps + 1,
+            rc = slpi_stepper_advance(s, slpi_view_grid(s->q)->steps, NULL, slpi_view_grid(s->q)->steps + 1,
                                       finals + r * s->dim, NULL, NULL, NULL, NULL, NULL, &rows);
         slpi_progress_add(pg, 1);
     }

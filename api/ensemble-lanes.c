@@ -26,7 +26,6 @@
 #include "slpi/plan.h"
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"
-#include "core/problem-struct.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-system.h"
@@ -44,7 +43,8 @@
 #define LANES_CHUNK 64   /* steps of increments drawn at once per path */
 
 struct slpi_ens_lanes {
-    slpi_problem q;
+    const slpi_plan *plan;     /* a reference (slpi_plan_ref), dropped by slpi_ens_lanes_free */
+    const slpi_problem *q;     /* its problem */
     slpi_fast *f;              /* the diagnostics of one lane's state at a time */
     slpi_fast_rb_soa soa;
     slpi_fast_model_soa msoa; /* system=model */
@@ -63,6 +63,7 @@ void slpi_ens_lanes_free(slpi_ens_lanes *L)
 {
     if (!L) return;
     slpi_fast_free(L->f);
+    slpi_plan_unref(L->plan);
     if (L->kind == SLPI_FAST_SOA_MODEL) slpi_fast_model_soa_clear(&L->msoa);
     free(L->at);
     free(L->x);
@@ -87,7 +88,8 @@ static int lanes_new(slpi_ens_lanes **out, const slpi_plan *plan, long every, co
     }
     slpi_ens_lanes *L = calloc(1, sizeof *L);
     if (!L) return slpi_error_set(err, SLPI_EINPUT, "ensemble: out of memory");
-    L->q = *q;
+    L->plan = slpi_plan_ref(plan);
+    L->q = q;
     L->kind = kind;
     L->noise_isa = SLPI_NOISE_BEST;
     L->dim = slpi_problem_state_dim(q);
@@ -168,15 +170,15 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
 {
     const size_t M = (size_t)L->M, N = (size_t)n, all = (size_t)cnt * M * N;
     double *o = L->noise;
-    if (!dW && slpi_view_noise(&L->q)->refine == 0) {
+    if (!dW && slpi_view_noise(L->q)->refine == 0) {
         /* the generator's own checks of h and of the steps' range */
-        if (slpi_noise_increments(slpi_view_noise(&L->q)->seed, path0, 0, slpi_view_grid(&L->q)->h, 0, (uint64_t)s, 0,
+        if (slpi_noise_increments(slpi_view_noise(L->q)->seed, path0, 0, slpi_view_grid(L->q)->h, 0, (uint64_t)s, 0,
                                   NULL, NULL) != SLPI_OK)
             return 1;
         for (size_t k = 0; k < M; k++)
-            slpi_noise_normals_lanes(L->noise_isa, slpi_view_noise(&L->q)->seed, path0, N, (uint32_t)k, (uint64_t)s,
+            slpi_noise_normals_lanes(L->noise_isa, slpi_view_noise(L->q)->seed, path0, N, (uint32_t)k, (uint64_t)s,
                                      (size_t)cnt, o + k * N, M * N);
-        const double sigma = sqrt(slpi_view_grid(&L->q)->h), D = L->D;
+        const double sigma = sqrt(slpi_view_grid(L->q)->h), D = L->D;
         long clipped = 0;
         /* scaled, then clipped as slpi_noise_clip; 8 at a time (the compiler's vectors), so
          * up to 7 unused values past the chunk's end (inside L->noise: LANES_CHUNK M
@@ -194,13 +196,13 @@ static int lanes_noise(slpi_ens_lanes *L, uint64_t path0, int n, const double *d
         for (size_t l = 0; l < N; l++)
             for (size_t k = 0; k < M; k++) {
                 if (!dW) {
-                    if (slpi_noise_increments(slpi_view_noise(&L->q)->seed, path0 + l, (uint32_t)k,
-                                              slpi_view_grid(&L->q)->h, slpi_view_noise(&L->q)->refine, (uint64_t)s,
+                    if (slpi_noise_increments(slpi_view_noise(L->q)->seed, path0 + l, (uint32_t)k,
+                                              slpi_view_grid(L->q)->h, slpi_view_noise(L->q)->refine, (uint64_t)s,
                                               (size_t)cnt, inc, NULL) != SLPI_OK)
                         return 1;
                 } else {
                     for (long t = 0; t < cnt; t++) {
-                        inc[t] = dW[(l * (size_t)slpi_view_grid(&L->q)->steps + (size_t)(s + t)) * M + k];
+                        inc[t] = dW[(l * (size_t)slpi_view_grid(L->q)->steps + (size_t)(s + t)) * M + k];
                         if (!isfinite(inc[t])) return 1;
                     }
                 }
@@ -239,9 +241,9 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         double *o = L->x0 + (size_t)l * D;
         if (x0) {
             memcpy(o, x0 + (size_t)l * D, D * sizeof *o);
-            if (slpi_problem_check_state(&L->q, o, &err) != SLPI_OK) return 1;
+            if (slpi_problem_check_state(L->q, o, &err) != SLPI_OK) return 1;
         } else if (l == 0) {
-            int given = slpi_problem_explicit_x0(&L->q, o, &err);
+            int given = slpi_problem_explicit_x0(L->q, o, &err);
             if (given < 0 || (!given && slpi_fast_initial_state(L->f, o, &err) != SLPI_OK)) return 1;
         } else {
             memcpy(o, L->x0, D * sizeof *o);
@@ -249,7 +251,7 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         for (size_t i = 0; i < D; i++) L->x[i * (size_t)n + (size_t)l] = o[i];
         memset(L->tally[l], 0, sizeof L->tally[l]);
     }
-    long row = 0, steps = slpi_view_grid(&L->q)->steps;
+    long row = 0, steps = slpi_view_grid(L->q)->steps;
     if (L->at[0] == 0) lanes_row(L, n, row++, 0, fn, ctx);
     for (long s = 0; s < steps; s++) {
         long c = s % LANES_CHUNK;
@@ -259,10 +261,10 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
         const double *dWs = L->noise + (size_t)c * M * (size_t)n;
         slpi_fpmode mode = slpi_fpmode_set(1); /* as slpi_fast_step: core/fpmode.h */
         long bad = L->kind == SLPI_FAST_SOA_MODEL
-            ? slpi_fast_model_isomp_soa(&L->msoa, n, slpi_view_grid(&L->q)->h, s, L->x, dWs, NULL, L->lane)
+            ? slpi_fast_model_isomp_soa(&L->msoa, n, slpi_view_grid(L->q)->h, s, L->x, dWs, NULL, L->lane)
             : L->kind == SLPI_FAST_SOA_ISOMP
-            ? slpi_fast_rb_isomp_soa(&L->soa, n, slpi_view_grid(&L->q)->h, L->x, dWs, NULL, L->lane)
-            : slpi_fast_rb_svi_soa(&L->soa, n, slpi_view_grid(&L->q)->h, L->x, dWs, NULL, L->lane);
+            ? slpi_fast_rb_isomp_soa(&L->soa, n, slpi_view_grid(L->q)->h, L->x, dWs, NULL, L->lane)
+            : slpi_fast_rb_svi_soa(&L->soa, n, slpi_view_grid(L->q)->h, L->x, dWs, NULL, L->lane);
         slpi_fpmode_restore(mode);
         if (bad) return 1;
         for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */

@@ -32,7 +32,8 @@
 #include "slpi/stepper.h"
 #include "slpi/ensemble.h"
 #include "slpi/plan.h"
-#include "core/problem-struct.h"
+#include "slpi/problem.h"
+#include "core/problem-store.h"
 #include "api/api.h"
 #include "api/ensemble-lanes.h"
 #include "core/threads.h"
@@ -218,12 +219,11 @@ int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint6
 {
     slpi_error err = { 0 };
     *out = NULL;
-    slpi_problem *q = malloc(sizeof *q); /* the finished copy the plan is made of */
+    slpi_problem *q = slpi_problem_dup(p); /* the finished copy the plan is made of */
     slpi_plan *plan = NULL;
     if (!q) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory"));
-    *q = *p;
     int rc = slpi_problem_plan(&plan, q, &err);
-    free(q);
+    slpi_problem_free(q);
     if (rc == SLPI_OK)
         rc = slpi_ensemble_new_plan(out, plan, ref, first_path, every, threads);
     else

@@ -42,7 +42,7 @@ static char *identity(const slpi_stepper *s)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
-    slpi_problem_write(&s->q, f, "");
+    slpi_problem_write(s->q, f, "");
     if (s->given)
         fprintf(f, "stepper.x0=%016" PRIx64 "\n",
                 slpi_fnv1a(SLPI_FNV_INIT, s->given, (size_t)s->dim * sizeof *s->given));
@@ -140,9 +140,9 @@ static int same_stepper(const slpi_stepper *s, const slpi_checkpoint *c, slpi_er
         b += lb + (b[lb] == '\n');
     }
     free(want);
-    if (rc == SLPI_OK && c->step > slpi_view_grid(&s->q)->steps)
+    if (rc == SLPI_OK && c->step > slpi_view_grid(s->q)->steps)
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: step %ld, past this run's %ld steps", c->step,
-                            slpi_view_grid(&s->q)->steps);
+                            slpi_view_grid(s->q)->steps);
     if (rc == SLPI_OK && c->nou != 0 && c->nou != s->M)
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: an OU state of %d components, the noise has %d", c->nou,
                             s->M);
@@ -160,14 +160,14 @@ static int same_stepper(const slpi_stepper *s, const slpi_checkpoint *c, slpi_er
  * state and tally. On error s is left at step 0 of its path. */
 static int restore(slpi_stepper *s, const slpi_checkpoint *c, slpi_error *err)
 {
-    int rc = slpi_stepper_restart(s, slpi_view_noise(&s->q)->path);
+    int rc = slpi_stepper_restart(s, slpi_view_noise(s->q)->path);
     if (rc != SLPI_OK) return slpi_error_set(err, rc, "%s", slpi_api_last_error());
     rc = s->fast ? slpi_fast_state_untokens(s->fast, s->x, s->dim, c->ntokens, c->x)
                  : slpi_ref_state_untokens(s->cert, s->bx, s->dim, c->ntokens, c->x);
     if (rc == SLPI_OK && c->nou > 0 && slpi_noise_source_ou_set(s->steps.noise, c->step, c->ou_eta) != 0)
         rc = SLPI_EINPUT;
     if (rc != SLPI_OK) {
-        slpi_stepper_restart(s, slpi_view_noise(&s->q)->path);
+        slpi_stepper_restart(s, slpi_view_noise(s->q)->path);
         return slpi_error_set(err, SLPI_EINPUT,
                               "checkpoint: its state tokens are not a state of this stepper (%d tokens; an edited "
                               "checkpoint?): the stepper is back at step 0",

@@ -7,12 +7,11 @@
 #include "slpi/ref.h"
 #include "slpi/step.h"
 #include "slpi/stepper.h"
-#include "core/problem-struct.h"
 #include "core/rows.h"
 #include "core/steps.h"
 
 struct slpi_stepper {
-    slpi_problem q; /* finished; q.path is the current path */
+    slpi_problem *q; /* a copy of its plan's problem (slpi_problem_dup): q's path is the current path */
     int ref, dim, M, ndiag;
     long n; /* steps done */
     slpi_fast *fast;

@@ -18,8 +18,9 @@
 #include "slpi/noise.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
 #include "fast/lie-ops.h"
@@ -155,15 +156,19 @@ static int heun(generators *g, double h, double w, double *x)
 int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
                            double *gap2, slpi_error *err)
 {
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
-    int rc = slpi_problem_set(&p, "noise", "none", err);
-    if (rc) return rc;
-    if (kmin < 1 || kmax < kmin || kmax > 16 || paths < 1)
-        return slpi_error_set(err, SLPI_EINPUT, "le-gap: levels %d..%d, %ld paths", kmin, kmax, paths);
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) return slpi_error_set(err, SLPI_EINPUT, "le-gap: out of memory");
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
+    int rc = slpi_problem_set(p, "noise", "none", err);
+    if (!rc && (kmin < 1 || kmax < kmin || kmax > 16 || paths < 1))
+        rc = slpi_error_set(err, SLPI_EINPUT, "le-gap: levels %d..%d, %ld paths", kmin, kmax, paths);
+    if (rc) {
+        slpi_problem_free(p);
+        return rc;
+    }
     slpi_fast *f = NULL;
     generators g;
-    rc = open_generators(&p, control, &g, &f, err);
+    rc = open_generators(p, control, &g, &f, err);
     long nf = 1L << kmax;
     int nl = kmax - kmin + 1;
     double *dW = malloc(sizeof(double) * (size_t)nf);
@@ -190,6 +195,7 @@ int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths
     free(dW);
     free(g.eta);
     slpi_fast_free(f);
+    slpi_problem_free(p);
     return rc;
 }
 

@@ -18,9 +18,10 @@
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
@@ -72,12 +73,14 @@ static void dexpinv(const slpi_fast *f, const double *b, double sg, const double
 int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
                       double *defect, slpi_error *err)
 {
-    slpi_problem p;
-    slpi_problem_init(&p, sys, SLPI_SCHEME_TMK);
-    slpi_view_grid_edit(&p)->h = 0.01;
-    slpi_view_grid_edit(&p)->steps = 1;
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) return slpi_error_set(err, SLPI_EINPUT, "dexpinv: out of memory");
+    slpi_problem_init(p, sys, SLPI_SCHEME_TMK);
+    slpi_view_grid_edit(p)->h = 0.01;
+    slpi_view_grid_edit(p)->steps = 1;
     slpi_fast *f = NULL;
-    int rc = slpi_fast_create(&f, &p, err);
+    int rc = slpi_fast_create(&f, p, err);
+    slpi_problem_free(p);
     if (rc) return rc;
     int n = slpi_fast_algebra_dim(f);
     if (!slpi_fast_has_algebra(f) || n > 8) {
@@ -272,33 +275,34 @@ static int svi_so3_problem(const char *what, const slpi_problem *p, slpi_error *
     return slpi_problem_validate(p, err);
 }
 
-int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_result *r,
-                             slpi_error *err)
+/* slpi_gaps_svi_identities on p, a copy of the caller's problem, with q the storage for
+ * its IM-DIRECT twin: both the caller's to free. */
+static int svi_identities(slpi_problem *p, slpi_problem *q, long steps, slpi_gaps_svi_result *r, slpi_error *err)
 {
-    slpi_problem p = *p0, q;
-    slpi_view_system_edit(&p)->rb.track_R = 1;
-    slpi_view_grid_edit(&p)->steps = steps;
-    slpi_view_grid_edit(&p)->T = 0;
-    slpi_view_grid_edit(&p)->level = -1;
+    slpi_view_system_edit(p)->rb.track_R = 1;
+    slpi_grid_view *grid = slpi_view_grid_edit(p);
+    grid->steps = steps;
+    grid->T = 0;
+    grid->level = -1;
     memset(r, 0, sizeof *r);
     r->smin = 1;
-    int rc = svi_so3_problem("sviident", &p, err);
-    q = p;
-    slpi_view_scheme_edit(&q)->scheme = SLPI_SCHEME_IM_DIRECT;
-    slpi_view_system_edit(&q)->rb.track_R = 0;
+    int rc = svi_so3_problem("sviident", p, err);
+    slpi_problem_copy(q, p);
+    slpi_view_scheme_edit(q)->scheme = SLPI_SCHEME_IM_DIRECT;
+    slpi_view_system_edit(q)->rb.track_R = 0;
     slpi_fast *f = NULL, *g = NULL;
     double x[12], eta[9];
     slpi_fast_at at = { NULL, x };
     slpi_steps stepping = { 0 };
-    int M = slpi_problem_noise_count(&p);
-    if (!rc) rc = slpi_problem_validate(&q, err);
-    if (!rc) rc = slpi_fast_create(&f, &p, err);
-    if (!rc) rc = slpi_fast_create(&g, &q, err);
+    int M = slpi_problem_noise_count(p);
+    if (!rc) rc = slpi_problem_validate(q, err);
+    if (!rc) rc = slpi_fast_create(&f, p, err);
+    if (!rc) rc = slpi_fast_create(&g, q, err);
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
     at.f = f;
-    if (!rc) rc = slpi_steps_open(&stepping, &p, slpi_fast_step_at, &at, 1, err);
+    if (!rc) rc = slpi_steps_open(&stepping, p, slpi_fast_step_at, &at, 1, err);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviident: %d noises (at most 8)", M);
-    double c = slpi_view_scheme(&p)->svi_c;
+    double c = slpi_view_scheme(p)->svi_c;
     for (long k = 0; !rc && k < steps; k++) {
         double Pk[3], Pn[3], xx[3], A[3], B[3], S[3], D[3], e[3];
         slpi_step_info info;
@@ -320,7 +324,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         /* the recovered x is the fixed point: x = Delta t xi((A+B)/2) */
         double Mv[3];
         for (int i = 0; i < 3; i++) Mv[i] = 0.5 * (A[i] + B[i]);
-        eta[0] = slpi_view_grid(&p)->h;
+        eta[0] = grid->h;
         for (int i = 0; i < M; i++) eta[1 + i] = dW[i];
         if (slpi_fast_gradient_sum(f, e, eta, Mv)) {
             rc = slpi_error_set(err, SLPI_EINPUT, "sviident: out of memory");
@@ -342,7 +346,7 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
         double z[3], dWs[8];
         memcpy(z, Pk, sizeof z);
         for (int i = 0; i < M; i++) dWs[i] = dW[i] / s;
-        rc = slpi_fast_set_step(g, slpi_view_grid(&p)->h / (s * s));
+        rc = slpi_fast_set_step(g, grid->h / (s * s));
         if (!rc && slpi_step_failed(slpi_fast_step(g, z, dWs, &info)))
             rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: IM-DIRECT step %ld failed", k);
         for (int i = 0; i < 3; i++) z[i] -= Pn[i];
@@ -356,30 +360,39 @@ int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_r
     return rc;
 }
 
+int slpi_gaps_svi_identities(const slpi_problem *p0, long steps, slpi_gaps_svi_result *r, slpi_error *err)
+{
+    slpi_problem *p = slpi_problem_dup(p0), *q = slpi_problem_alloc();
+    int rc = p && q ? svi_identities(p, q, steps, r, err) : slpi_error_set(err, SLPI_EINPUT, "sviident: out of memory");
+    slpi_problem_free(p);
+    slpi_problem_free(q);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ V25 */
 
-int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_result *r,
-                        double *map, slpi_error *err)
+/* slpi_gaps_svi_orbit on p, a copy of the caller's problem (the caller's to free). */
+static int svi_orbit(slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r, double *map, slpi_error *err)
 {
-    slpi_problem p = *p0;
-    slpi_view_system_edit(&p)->rb.track_R = 1;
-    slpi_view_grid_edit(&p)->steps = 1;
-    slpi_view_grid_edit(&p)->T = 0;
-    slpi_view_grid_edit(&p)->level = -1;
+    slpi_view_system_edit(p)->rb.track_R = 1;
+    slpi_grid_view *pgrid = slpi_view_grid_edit(p);
+    pgrid->steps = 1;
+    pgrid->T = 0;
+    pgrid->level = -1;
     memset(r, 0, sizeof *r);
     r->nmin = INFINITY;
     if (grid < 2 || grid > 512)
         return slpi_error_set(err, SLPI_EINPUT, "sviorbit: grid %d must be 2..512", grid);
-    int rc = svi_so3_problem("sviorbit", &p, err);
-    int M = slpi_problem_noise_count(&p);
+    int rc = svi_so3_problem("sviorbit", p, err);
+    int M = slpi_problem_noise_count(p);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: %d noises (at most 8)", M);
     slpi_fast *f = NULL;
     double x[12], dW[8];
-    if (!rc) rc = slpi_fast_create(&f, &p, err);
+    if (!rc) rc = slpi_fast_create(&f, p, err);
     if (!rc) rc = slpi_fast_initial_state(f, x, err);
-    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = slpi_view_scheme(&p)->svi_c;
+    double R = rc ? 0 : sqrt(slpi_fast_dot3(x, x)), c = slpi_view_scheme(p)->svi_c;
     r->R = R;
-    r->D = slpi_problem_noise_threshold(&p);
+    r->D = slpi_problem_noise_threshold(p);
     if (!rc && !isfinite(r->D))
         rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: the case must truncate its noise (the "
                             "largest increment is the clipping threshold)");
@@ -416,5 +429,13 @@ int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_re
                 if (info.iterations > r->maxit) r->maxit = info.iterations;
             }
     slpi_fast_free(f);
+    return rc;
+}
+
+int slpi_gaps_svi_orbit(const slpi_problem *p0, int grid, slpi_gaps_svi_orbit_result *r, double *map, slpi_error *err)
+{
+    slpi_problem *p = slpi_problem_dup(p0);
+    int rc = p ? svi_orbit(p, grid, r, map, err) : slpi_error_set(err, SLPI_EINPUT, "sviorbit: out of memory");
+    slpi_problem_free(p);
     return rc;
 }

@@ -18,9 +18,10 @@
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
@@ -134,30 +135,30 @@ static void random_rotation(uint64_t seed, uint32_t comp, double *R)
     slpi_fast_cayley3(R, w);
 }
 
-int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed,
-                     slpi_gaps_lifted_result *r, slpi_error *err)
+/* slpi_gaps_lifted on p, a copy of the caller's problem (the caller's to free). */
+static int lifted_run(slpi_problem *p, double a, long steps, uint64_t seed, slpi_gaps_lifted_result *r, slpi_error *err)
 {
-    slpi_problem p = *p0;
-    slpi_view_grid_edit(&p)->steps = steps;
-    slpi_view_grid_edit(&p)->T = 0;
-    slpi_view_grid_edit(&p)->level = -1;
+    slpi_grid_view *grid = slpi_view_grid_edit(p);
+    grid->steps = steps;
+    grid->T = 0;
+    grid->level = -1;
     memset(r, 0, sizeof *r);
-    if (slpi_view_system(&p)->system != SLPI_SYS_RIGID_BODY || slpi_view_scheme(&p)->scheme != SLPI_SCHEME_ISOMP)
+    if (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY || slpi_view_scheme(p)->scheme != SLPI_SCHEME_ISOMP)
         return slpi_error_set(err, SLPI_EINPUT,
                               "lifted: needs scheme isomp on the rigid body, "
                               "not %s/%s",
-                              slpi_scheme_name(slpi_view_scheme(&p)->scheme),
-                              slpi_system_name(slpi_view_system(&p)->system));
+                              slpi_scheme_name(slpi_view_scheme(p)->scheme),
+                              slpi_system_name(slpi_view_system(p)->system));
     if (!(a > 0 && a < 1)) return slpi_error_set(err, SLPI_EINPUT, "lifted: a = %g not in (0, 1)", a);
     slpi_fast *f = NULL;
-    int M = slpi_problem_noise_count(&p);
+    int M = slpi_problem_noise_count(p);
     double Q[9], P[9], Q1[9], P1[9], gR[9], gQ[9], gP[9], Qg[9], Pg[9], eta[8], half[8];
-    lifted_path lp = { NULL, a, slpi_view_grid(&p)->h, M, Q, P, Q1, P1 };
+    lifted_path lp = { NULL, a, grid->h, M, Q, P, Q1, P1 };
     slpi_steps stepping = { 0 };
-    int rc = slpi_problem_validate(&p, err);
-    if (!rc) rc = slpi_fast_create(&f, &p, err);
+    int rc = slpi_problem_validate(p, err);
+    if (!rc) rc = slpi_fast_create(&f, p, err);
     lp.f = f;
-    if (!rc) rc = slpi_steps_open(&stepping, &p, lifted_path_step, &lp, 1, err);
+    if (!rc) rc = slpi_steps_open(&stepping, p, lifted_path_step, &lp, 1, err);
     if (!rc && (M > 7 || slpi_fast_matrix_dim(f) != 3))
         rc = slpi_error_set(err, SLPI_EINPUT, "lifted: needs the so(3) matrix form, M <= 7");
     random_rotation(seed, 9, Q);
@@ -195,8 +196,8 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
         memcpy(y, x, sizeof y);
         memcpy(z, x, sizeof z);
         for (int i = 0; i < M; i++) half[i] = 0.5 * dW[i];
-        if (slpi_fast_set_step(f, slpi_view_grid(&p)->h) || slpi_step_failed(slpi_fast_step(f, y, dW, &info)) ||
-            slpi_fast_set_step(f, 0.5 * slpi_view_grid(&p)->h) || slpi_step_failed(slpi_fast_step(f, z, half, &info))) {
+        if (slpi_fast_set_step(f, grid->h) || slpi_step_failed(slpi_fast_step(f, y, dW, &info)) ||
+            slpi_fast_set_step(f, 0.5 * grid->h) || slpi_step_failed(slpi_fast_step(f, z, half, &info))) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "lifted: the ISOMP step %ld failed", k);
             break;
         }
@@ -213,5 +214,14 @@ int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed
     }
     slpi_steps_close(&stepping);
     slpi_fast_free(f);
+    return rc;
+}
+
+int slpi_gaps_lifted(const slpi_problem *p0, double a, long steps, uint64_t seed, slpi_gaps_lifted_result *r,
+                     slpi_error *err)
+{
+    slpi_problem *p = slpi_problem_dup(p0);
+    int rc = p ? lifted_run(p, a, steps, seed, r, err) : slpi_error_set(err, SLPI_EINPUT, "lifted: out of memory");
+    slpi_problem_free(p);
     return rc;
 }
