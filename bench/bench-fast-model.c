@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
@@ -42,13 +42,13 @@ static void builtin(slpi_problem *p, const char *file, slpi_scheme_id k)
 {
     if (strstr(file, "rigid-body")) {
         slpi_problem_init(p, SLPI_SYS_RIGID_BODY, k);
-        slpi_view_system_edit(p)->rb.form =
-            SLPI_RB_FORM_ISO; /* the SVI scheme's default form is svi: the ISO one here */
-        slpi_view_system_edit(p)->rb.inertia[0] = 2;
-        slpi_view_system_edit(p)->rb.inertia[1] = 1;
-        slpi_view_system_edit(p)->rb.inertia[2] = 2.0 / 3;
-        slpi_view_system_edit(p)->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
-        slpi_view_system_edit(p)->rb.amp = 0.1;
+        slpi_system_view *sys = slpi_view_system_edit(p);
+        sys->rb.form = SLPI_RB_FORM_ISO; /* the SVI scheme's default form is svi: the ISO one here */
+        sys->rb.inertia[0] = 2;
+        sys->rb.inertia[1] = 1;
+        sys->rb.inertia[2] = 2.0 / 3;
+        sys->rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        sys->rb.amp = 0.1;
     } else {
         slpi_problem_init(p, SLPI_SYS_POINT_VORTICES, k);
         slpi_view_system_edit(p)->pv.model = SLPI_VORTEX_MODEL_B;
@@ -56,33 +56,33 @@ static void builtin(slpi_problem *p, const char *file, slpi_scheme_id k)
     slpi_view_grid_edit(p)->h = 0x1p-8;
 }
 
-/* Every scheme on the pair of file; returns the worst model/built-in ratio, -1 on error. */
-static double pair(const char *file, const double *dW)
+/* Every scheme on the pair of file, built into the problem storage pb and pm; returns the
+ * worst model/built-in ratio, -1 on error. */
+static double pair_on(slpi_problem *pb, slpi_problem *pm, const char *file, const double *dW)
 {
     double worst = 0;
     printf("%s vs its built-in\n%-12s %12s %12s %14s\n", file, "scheme", "built-in ns", "model ns", "model/built-in");
     for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
-        slpi_problem pb, pm;
         slpi_error err = { 0, "" };
         slpi_fast *fb = NULL, *fm = NULL;
-        builtin(&pb, file, (slpi_scheme_id)k);
-        slpi_problem_init(&pm, SLPI_SYS_MODEL, (slpi_scheme_id)k);
-        int rc = slpi_problem_load(&pm, file, &err);
+        builtin(pb, file, (slpi_scheme_id)k);
+        slpi_problem_init(pm, SLPI_SYS_MODEL, (slpi_scheme_id)k);
+        int rc = slpi_problem_load(pm, file, &err);
         if (!rc) {
-            slpi_view_scheme_edit(&pm)->scheme = (slpi_scheme_id)k;
-            slpi_view_grid_edit(&pm)->h = 0x1p-8;
+            slpi_view_scheme_edit(pm)->scheme = (slpi_scheme_id)k;
+            slpi_view_grid_edit(pm)->h = 0x1p-8;
         }
-        if (!rc && (slpi_problem_validate(&pb, &err) || slpi_problem_validate(&pm, &err))) {
+        if (!rc && (slpi_problem_validate(pb, &err) || slpi_problem_validate(pm, &err))) {
             printf("%-12s (not applicable)\n", slpi_scheme_name((slpi_scheme_id)k));
             continue;
         }
-        if (rc || slpi_fast_create(&fb, &pb, &err) || slpi_fast_create(&fm, &pm, &err)) {
+        if (rc || slpi_fast_create(&fb, pb, &err) || slpi_fast_create(&fm, pm, &err)) {
             fprintf(stderr, "bench-fast-model: %s %s: %s\n", file, slpi_scheme_name((slpi_scheme_id)k), err.msg);
             return -1;
         }
-        int dim = slpi_problem_state_dim(&pm);
+        int dim = slpi_problem_state_dim(pm);
         double x0[MAXDIM], tb = INFINITY, tm = INFINITY;
-        memcpy(x0, slpi_view_system(&pm)->x0, sizeof *x0 * (size_t)dim);
+        memcpy(x0, slpi_view_system(pm)->x0, sizeof *x0 * (size_t)dim);
         for (int r = 0; r < REPS; r++) {
             tb = fmin(tb, per_step(fb, dW, x0, dim));
             tm = fmin(tm, per_step(fm, dW, x0, dim));
@@ -92,6 +92,20 @@ static double pair(const char *file, const double *dW)
         slpi_fast_free(fb);
         slpi_fast_free(fm);
     }
+    return worst;
+}
+
+/* pair_on on problems of its own; -1 on error (out of memory said). */
+static double pair(const char *file, const double *dW)
+{
+    slpi_problem *pb = slpi_problem_alloc(), *pm = slpi_problem_alloc();
+    double worst = -1;
+    if (pb && pm)
+        worst = pair_on(pb, pm, file, dW);
+    else
+        fprintf(stderr, "bench-fast-model: out of memory\n");
+    slpi_problem_free(pb);
+    slpi_problem_free(pm);
     return worst;
 }
 

@@ -15,11 +15,12 @@
 #include <omp.h>
 #include <stdint.h>
 #include <time.h>
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/noise.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/noise.h"
 #include "fast/ensemble.h"
@@ -122,25 +123,31 @@ int main(void)
     const double T = 0.125;
     const int level = 10, steps = 1 << level;
     const double h = T / steps;
-    slpi_problem p;
     slpi_error err = {0};
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench: out of memory\n");
+        return 1;
+    }
     printf("P2 rigid-body ensembles: h = T 2^-%d, T = %g, blocks of %d paths, %d steps\n",
            level, T, BLOCK, steps);
     double *dW = malloc(sizeof *dW * 3 * BLOCK * (size_t)steps);
     for (size_t i = 0; i < 3 * (size_t)BLOCK * steps; i++) dW[i] = sqrt(h) * gauss();
     for (int svi = 0; svi < 2; svi++) {
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, svi ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
+        slpi_problem_init(p, SLPI_SYS_RIGID_BODY, svi ? SLPI_SCHEME_SVI : SLPI_SCHEME_ISOMP);
         if (svi) {
-            slpi_view_system_edit(&p)->rb.form = SLPI_RB_FORM_ISO;
-            slpi_view_system_edit(&p)->rb.inertia[0] = 2;
-            slpi_view_system_edit(&p)->rb.inertia[1] = 1;
-            slpi_view_system_edit(&p)->rb.inertia[2] = 2.0 / 3;
+            slpi_system_view *sys = slpi_view_system_edit(p);
+            sys->rb.form = SLPI_RB_FORM_ISO;
+            sys->rb.inertia[0] = 2;
+            sys->rb.inertia[1] = 1;
+            sys->rb.inertia[2] = 2.0 / 3;
         }
-        slpi_view_grid_edit(&p)->h = h;
+        slpi_view_grid_edit(p)->h = h;
         slpi_fast_rb_soa c;
         slpi_fast *f = NULL;
-        if (slpi_fast_rb_soa_init(&c, &p, &err) || slpi_fast_create(&f, &p, &err)) {
+        if (slpi_fast_rb_soa_init(&c, p, &err) || slpi_fast_create(&f, p, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
+            slpi_problem_free(p);
             return 1;
         }
         const char *name = svi ? "SVI-SO3 (svi-lin)" : "ISOMP-COMM (iso-quad)";
@@ -167,5 +174,6 @@ int main(void)
         slpi_fast_free(f);
     }
     free(dW);
+    slpi_problem_free(p);
     return 0;
 }

@@ -27,7 +27,7 @@
 
 #include <omp.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "benchutil.h"
 #include "slpi.h"
@@ -50,32 +50,38 @@ typedef struct {
 
 static void conf_init(conf *c, int N, int k, int steps, int fixed)
 {
-    slpi_problem p;
     slpi_error err;
     char buf[1024], v[16];
-    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
     snprintf(v, sizeof v, "%d", N);
-    int rc = slpi_problem_set(&p, "N", v, &err) || slpi_problem_set(&p, "ic_lmax", "4", &err) ||
-             slpi_problem_set(&p, "h", "0.0015625", &err) || (fixed && slpi_problem_set(&p, "fixed_iters", "3", &err));
+    int rc = slpi_problem_set(p, "N", v, &err) || slpi_problem_set(p, "ic_lmax", "4", &err) ||
+        slpi_problem_set(p, "h", "0.0015625", &err) || (fixed && slpi_problem_set(p, "fixed_iters", "3", &err));
     snprintf(buf, sizeof buf, "%s", conf_keys[k]);
     char *save = NULL;
     for (char *kv = strtok_r(buf, " ", &save); kv && !rc; kv = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(kv, '=');
         *eq = '\0';
-        rc = slpi_problem_set(&p, kv, eq + 1, &err);
+        rc = slpi_problem_set(p, kv, eq + 1, &err);
     }
-    if (rc || slpi_problem_finish(&p, &err) || slpi_fast_create(&c->f, &p, &err)) {
+    if (rc || slpi_problem_finish(p, &err) || slpi_fast_create(&c->f, p, &err)) {
         fprintf(stderr, "bench: %s: %s\n", conf_name[k], err.msg);
+        slpi_problem_free(p);
         exit(1);
     }
-    c->dim = slpi_problem_state_dim(&p);
-    c->M = slpi_problem_noise_count(&p);
+    c->dim = slpi_problem_state_dim(p);
+    c->M = slpi_problem_noise_count(p);
     c->x = malloc(sizeof(double) * (size_t)c->dim);
     c->dW = malloc(sizeof(double) * ((size_t)c->M * steps + 1));
     /* increments of the size of sqrt(h), deterministic (the cost does not depend on their law) */
-    for (long i = 0; i < (long)c->M * steps; i++) c->dW[i] = sqrt(slpi_view_grid(&p)->h) * sin(1.7 * (double)i + 0.3);
+    for (long i = 0; i < (long)c->M * steps; i++) c->dW[i] = sqrt(slpi_view_grid(p)->h) * sin(1.7 * (double)i + 0.3);
     c->best = INFINITY;
     c->its = c->steps = 0;
+    slpi_problem_free(p);
 }
 
 /* One pass of `steps` steps from the initial state. */

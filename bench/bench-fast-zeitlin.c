@@ -54,12 +54,13 @@
 #include <cblas.h>
 #include <omp.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-solver.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "benchutil.h"
@@ -135,10 +136,11 @@ static const char *const solve_name[] = {"default (tol 1e-15)", "predictor=none"
 static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mode mode)
 {
     slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    slpi_view_system_edit(p)->ez.N = N;
-    slpi_view_system_edit(p)->ez.noise = noise;
-    slpi_view_system_edit(p)->ez.amp = 0.1;
-    slpi_view_system_edit(p)->ez.ic_lmax = 4;
+    slpi_system_view *sys = slpi_view_system_edit(p);
+    sys->ez.N = N;
+    sys->ez.noise = noise;
+    sys->ez.amp = 0.1;
+    sys->ez.ic_lmax = 4;
     slpi_view_grid_edit(p)->h = 1.0 / 640;
     slpi_view_scheme_edit(p)->warm_start = mode >= SOLVE_WARM;
     slpi_view_scheme_edit(p)->predictor = mode == SOLVE_NONE ? SLPI_PREDICTOR_NONE : SLPI_PREDICTOR_EULER;
@@ -155,17 +157,22 @@ static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mod
 static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, solve_mode mode,
                             int steps, int passes, int *it, double *mean_it, double *mean_t)
 {
-    slpi_problem p;
     slpi_error err;
-    bench_problem(&p, N, noise, mode);
-    slpi_fast *f;
-    if (slpi_fast_create(&f, &p, &err)) {
-        fprintf(stderr, "bench: %s\n", err.msg);
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+    bench_problem(p, N, noise, mode);
+    slpi_fast *f;
+    if (slpi_fast_create(&f, p, &err)) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        slpi_problem_free(p);
+        exit(1);
+    }
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     double *x = malloc(dim * sizeof *x), *dW = malloc(((size_t)M + 1) * steps * sizeof *dW);
-    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(slpi_view_grid(&p)->h) * gauss();
+    for (long i = 0; i < (long)M * steps; i++) dW[i] = sqrt(slpi_view_grid(p)->h) * gauss();
     double best = INFINITY;
     long its = 0;
     *mean_t = INFINITY;
@@ -177,6 +184,7 @@ static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, sol
             double t = clk();
             if (slpi_step_failed(slpi_fast_step(f, x, dW + (size_t)M * n, &info))) {
                 fprintf(stderr, "bench: step %d failed\n", n);
+                slpi_problem_free(p);
                 exit(1);
             }
             t = clk() - t;
@@ -193,6 +201,7 @@ static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, sol
     free(x);
     free(dW);
     slpi_fast_free(f);
+    slpi_problem_free(p);
     return best;
 }
 

@@ -22,10 +22,11 @@
  * steps' work space: an upper bound of the certified path's own); and apart, the first (cold)
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20). */
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
@@ -66,32 +67,33 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
         slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
         slpi_problem_set(p, "update", bench_update, err) != SLPI_OK)
         return SLPI_EINPUT;
-    if (!mk && slpi_view_system(p)->ez.ic_lmax > slpi_view_system(p)->ez.N - 1)
-        slpi_view_system_edit(p)->ez.ic_lmax = slpi_view_system(p)->ez.N - 1; /* the preset's degrees <= 4, at N <= 4 */
+    slpi_system_view *sys = slpi_view_system_edit(p);
+    if (!mk && sys->ez.ic_lmax > sys->ez.N - 1)
+        sys->ez.ic_lmax = sys->ez.N - 1; /* the preset's degrees <= 4, at N <= 4 */
     return slpi_problem_finish(p, err);
 }
 
-/* K certified steps of the given route from the double states of the fast path; the
- * double step's CPU time per step in *fast (when fast != NULL). */
-static int time_route(const char *spec, const char *route, int K, route_time *rt, double *fast,
-                      slpi_error *err)
+/* K certified steps of the given route from the double states of the fast path, the
+ * problem built into the storage p; the double step's CPU time per step in *fast (when
+ * fast != NULL). */
+static int time_route_on(slpi_problem *p, const char *spec, const char *route, int K, route_time *rt, double *fast,
+                         slpi_error *err)
 {
-    slpi_problem p;
     slpi_fast *f = NULL;
     slpi_ref *r = NULL;
     slpi_ref_at rat = { NULL, NULL };
     slpi_steps stepping = { 0 };
     memset(rt, 0, sizeof *rt);
     double t_setup = 0;
-    if (bench_problem(&p, spec, route, err) != SLPI_OK || slpi_fast_create(&f, &p, err) != SLPI_OK ||
-        slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, err) != SLPI_OK ||
-        (rt->rss0 = bench_rss_gb(), t_setup = bench_cpu(), slpi_ref_create(&r, &p, err)) != SLPI_OK) {
+    if (bench_problem(p, spec, route, err) != SLPI_OK || slpi_fast_create(&f, p, err) != SLPI_OK ||
+        slpi_steps_open(&stepping, p, slpi_ref_step_at, &rat, 1, err) != SLPI_OK ||
+        (rt->rss0 = bench_rss_gb(), t_setup = bench_cpu(), slpi_ref_create(&r, p, err)) != SLPI_OK) {
         slpi_fast_free(f);
         slpi_steps_close(&stepping);
         return SLPI_EINPUT;
     }
     rt->setup = bench_cpu() - t_setup;
-    int n = slpi_problem_state_dim(&p), rc = SLPI_OK;
+    int n = slpi_problem_state_dim(p), rc = SLPI_OK;
     double *xf = malloc(sizeof(double) * (size_t)n), tfast = 0, g, c;
     arb_ptr x = _arb_vec_init(n);
     rat = (slpi_ref_at){ r, x };
@@ -137,6 +139,15 @@ static int time_route(const char *spec, const char *route, int K, route_time *rt
     slpi_ref_free(r);
     slpi_fast_free(f);
     slpi_steps_close(&stepping);
+    return rc;
+}
+
+/* time_route_on on a problem of its own. */
+static int time_route(const char *spec, const char *route, int K, route_time *rt, double *fast, slpi_error *err)
+{
+    slpi_problem *p = slpi_problem_alloc();
+    int rc = p ? time_route_on(p, spec, route, K, rt, fast, err) : slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    slpi_problem_free(p);
     return rc;
 }
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/steps.h"
@@ -31,14 +31,16 @@ int main(int argc, char **argv)
     double seconds = argc > 3 ? atof(argv[3]) : 5.0;
     printf("%-40s %-12s %10s %10s %8s %-6s %s\n", "preset", "scheme", "steps", "us/step",
            "maxprec", "stop", "propagation");
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench-ref-radius: out of memory\n");
+        return 1;
+    }
     for (const slpi_preset *pr = slpi_presets(); pr->name != NULL; pr++) {
-        if (strstr(pr->name, filter) == NULL)
-            continue;
-        slpi_problem p;
+        if (strstr(pr->name, filter) == NULL) continue;
         slpi_error err;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        if (slpi_problem_preset(&p, pr->name, &err) != SLPI_OK ||
-            slpi_problem_finish(&p, &err) != SLPI_OK) {
+        slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        if (slpi_problem_preset(p, pr->name, &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK) {
             printf("%-40s   (%s)\n", pr->name, err.msg);
             continue;
         }
@@ -46,13 +48,12 @@ int main(int argc, char **argv)
         slpi_fast *f = NULL;
         slpi_ref_at rat = { NULL, NULL };
         slpi_steps stepping = { 0 };
-        int n = slpi_problem_state_dim(&p);
+        int n = slpi_problem_state_dim(p);
         double x0[4096];
-        if (n > 4096 || slpi_ref_create(&r, &p, &err) != SLPI_OK ||
-            slpi_fast_create(&f, &p, &err) != SLPI_OK ||
+        if (n > 4096 || slpi_ref_create(&r, p, &err) != SLPI_OK || slpi_fast_create(&f, p, &err) != SLPI_OK ||
             slpi_fast_initial_state(f, x0, &err) != SLPI_OK ||
-            slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
-            printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(slpi_view_scheme(&p)->scheme),
+            slpi_steps_open(&stepping, p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
+            printf("%-40s %-12s   (%s)\n", pr->name, slpi_scheme_name(slpi_view_scheme(p)->scheme),
                    n > 4096 ? "state too large" : err.msg);
             slpi_steps_close(&stepping);
             slpi_ref_free(r);
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
         long steps = 0, maxprec = 0;
         const char *stop = "cap";
         double t0 = now(), t = 0;
-        while (steps < step_cap && steps < slpi_view_grid(&p)->steps) {
+        while (steps < step_cap && steps < slpi_view_grid(p)->steps) {
             if ((t = now() - t0) > seconds) {
                 stop = "time";
                 break;
@@ -90,9 +91,9 @@ int main(int argc, char **argv)
             }
             steps++;
         }
-        if (steps == slpi_view_grid(&p)->steps) stop = "end";
+        if (steps == slpi_view_grid(p)->steps) stop = "end";
         t = now() - t0;
-        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(slpi_view_scheme(&p)->scheme),
+        printf("%-40s %-12s %10ld %10.0f %8ld %-6s %s\n", pr->name, slpi_scheme_name(slpi_view_scheme(p)->scheme),
                steps, steps ? 1e6 * t / steps : 0.0, maxprec, stop, lohner);
         fflush(stdout);
         _arb_vec_clear(x, n);
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
         slpi_fast_free(f);
         slpi_ref_free(r);
     }
+    slpi_problem_free(p);
     flint_cleanup();
     return 0;
 }

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "slpi.h"
 
@@ -87,8 +87,8 @@ static double ref_cost(const slpi_problem *p, const double *x0)
 /* The models' certified speed figure (docs/models.md#certified-derivatives): the ISO rigid
  * body restated as a model (models/rigid-body.slpi: the same inertia, iso-quad noise with
  * amp 0.1) against the built-in, per certified step of every scheme, in one run (goal:
- * the model within 5x of the built-in). */
-static void model_ratio(void)
+ * the model within 5x of the built-in); 1 when memory runs out. */
+static int model_ratio(void)
 {
     static const char *const keys[][2] = {
         { "system", "model" }, { "algebra", "so3" }, { "param.I1", "2" }, { "param.I2", "1" },
@@ -99,51 +99,57 @@ static void model_ratio(void)
     const double x0[3] = { 1, 0.5, 0.2 };
     printf("\nmodel rigid body (models/rigid-body.slpi) vs built-in, certified step at 128 bits:\n");
     printf("%-12s %14s %14s %10s\n", "scheme", "built-in us", "model us", "model/built-in");
-    for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
-        slpi_problem pb, pm;
+    slpi_problem *pb = slpi_problem_alloc(), *pm = slpi_problem_alloc();
+    int rc = pb && pm ? 0 : 1;
+    if (rc) fprintf(stderr, "bench-ref-step: out of memory\n");
+    for (int k = 0; k < SLPI_SCHEME_COUNT && pb && pm; k++) {
         slpi_error err;
-        slpi_problem_init(&pb, SLPI_SYS_RIGID_BODY, k);
-        slpi_problem_init(&pm, SLPI_SYS_RIGID_BODY, k);
-        int bad = slpi_problem_set(&pb, "form", "iso", &err) || slpi_problem_set(&pb, "noise", "iso-quad", &err) ||
-                  slpi_problem_set(&pb, "amp", keys[5][1], &err) || slpi_problem_set(&pb, "inertia", "2,1,0.66666666666666662965923251249478198587894439697265625", &err);
+        slpi_problem_init(pb, SLPI_SYS_RIGID_BODY, k);
+        slpi_problem_init(pm, SLPI_SYS_RIGID_BODY, k);
+        int bad = slpi_problem_set(pb, "form", "iso", &err) || slpi_problem_set(pb, "noise", "iso-quad", &err) ||
+            slpi_problem_set(pb, "amp", keys[5][1], &err) ||
+            slpi_problem_set(pb, "inertia", "2,1,0.66666666666666662965923251249478198587894439697265625", &err);
         for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !bad; i++)
-            bad = slpi_problem_set(&pm, keys[i][0], keys[i][1], &err);
-        if (bad || slpi_problem_set(&pm, "scheme", slpi_scheme_name(k), &err)) {
+            bad = slpi_problem_set(pm, keys[i][0], keys[i][1], &err);
+        if (bad || slpi_problem_set(pm, "scheme", slpi_scheme_name(k), &err)) {
             printf("%-12s (setup: %s)\n", slpi_scheme_name(k), err.msg);
             continue;
         }
-        if (k == SLPI_SCHEME_SVI)
-            slpi_problem_set(&pb, "svi_form", "so3", &err);
-        double tb = ref_cost(&pb, x0), tm = ref_cost(&pm, x0);
+        if (k == SLPI_SCHEME_SVI) slpi_problem_set(pb, "svi_form", "so3", &err);
+        double tb = ref_cost(pb, x0), tm = ref_cost(pm, x0);
         printf("%-12s %14.1f %14.1f %10.2f\n", slpi_scheme_name(k), tb, tm, tb > 0 && tm > 0 ? tm / tb : NAN);
         fflush(stdout);
     }
+    slpi_problem_free(pb);
+    slpi_problem_free(pm);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--model") == 0) {   /* only the model figure */
-        model_ratio();
+        int rc = model_ratio();
         flint_cleanup();
-        return 0;
+        return rc;
+    }
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench-ref-step: out of memory\n");
+        return 1;
     }
     printf("%-16s %-12s %12s %12s %9s %6s %20s %s\n", "system", "scheme", "ref us/step",
            "fast us/step", "ref/fast", "prec", "steps to rad>1e-30", "ended");
     for (int sys = 0; sys < SLPI_SYS_COUNT; sys++)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
-            if (sys == SLPI_SYS_EULER_ZEITLIN)
-                continue;
-            slpi_problem p;
+            if (sys == SLPI_SYS_EULER_ZEITLIN) continue;
             slpi_error err;
-            slpi_problem_init(&p, sys, k);
+            slpi_problem_init(p, sys, k);
             slpi_ref *r;
-            if (slpi_ref_create(&r, &p, &err) != SLPI_OK)
-                continue;
-            int n = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+            if (slpi_ref_create(&r, p, &err) != SLPI_OK) continue;
+            int n = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
             double x0[64], dW[64];
             slpi_fast *f;
-            if (slpi_fast_create(&f, &p, &err) != SLPI_OK ||
-                slpi_fast_initial_state(f, x0, &err) != SLPI_OK) {
+            if (slpi_fast_create(&f, p, &err) != SLPI_OK || slpi_fast_initial_state(f, x0, &err) != SLPI_OK) {
                 printf("%-16s %-12s   (no initial state: %s)\n", slpi_system_name(sys),
                        slpi_scheme_name(k), err.msg);
                 slpi_ref_free(r);
@@ -158,7 +164,7 @@ int main(int argc, char **argv)
             double t0 = now(), t = 0;
             slpi_step_info info;
             while (steps < LIMIT && (t = now() - t0) < 2.0) {
-                for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(&p)->h) * sin(3.3 * steps + j);
+                for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(p)->h) * sin(3.3 * steps + j);
                 slpi_step_status st = slpi_ref_step(r, x, dW, &info);
                 if (st != SLPI_STEP_CONVERGED) {
                     stop = slpi_step_status_name(st);
@@ -173,7 +179,7 @@ int main(int argc, char **argv)
                 snprintf(cert, sizeof cert, "%ld", certified);
             else
                 snprintf(cert, sizeof cert, ">= %ld", steps);
-            double tr = steps ? 1e6 * t / steps : INFINITY, tf = fast_cost(&p, x0, steps);
+            double tr = steps ? 1e6 * t / steps : INFINITY, tf = fast_cost(p, x0, steps);
             printf("%-16s %-12s %12.1f %12.3f %9.0f %6ld %20s %s\n", slpi_system_name(sys),
                    slpi_scheme_name(k), tr, tf, tf > 0 ? tr / tf : NAN, info.prec, cert, stop);
             fflush(stdout);
@@ -185,12 +191,13 @@ int main(int argc, char **argv)
      * has blown up and every step climbs the precision ladder to UNABLE), for 1 s of
      * CPU time, best of P4_REPEATS; every timed step must be CONVERGED at 128 bits. */
     {
-        slpi_problem p;
         slpi_error err;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
         slpi_ref *r;
-        if (slpi_ref_create(&r, &p, &err) != SLPI_OK)
+        if (slpi_ref_create(&r, p, &err) != SLPI_OK) {
+            slpi_problem_free(p);
             return 1;
+        }
         arb_ptr x = _arb_vec_init(3);
         double dW[3] = { 0.01, -0.02, 0.015 }, best = INFINITY;
         long bad = 0;
@@ -217,7 +224,8 @@ int main(int argc, char **argv)
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }
-    model_ratio();
+    slpi_problem_free(p);
+    int rc = model_ratio();
     flint_cleanup();
-    return 0;
+    return rc;
 }

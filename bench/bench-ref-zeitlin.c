@@ -5,12 +5,13 @@
  * shared), the radius growth, the step from which the radius exceeds 1e-30, and the
  * ref/fast cost ratio on the same steps (public slpi_fast_* API). With arguments
  * N..., the per-size table of bench_sizes below instead. */
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-cert.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
@@ -58,27 +59,31 @@ static int bench_sizes(int argc, char **argv)
 {
     printf("%6s %8s %10s %12s %12s %8s\n", "N", "unknowns", "setup s", "step s (CPU)",
            "radius", "prec");
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench-ref-zeitlin: out of memory\n");
+        return 2;
+    }
     for (int a = 1; a < argc; a++) {
-        slpi_problem p;
         slpi_error err;
         slpi_fast *f = NULL;
         slpi_ref *r = NULL;
         slpi_ref_at rat = { NULL, NULL };
         slpi_steps stepping = { 0 };
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK ||
-            slpi_problem_set(&p, "N", argv[a], &err) != SLPI_OK ||
-            slpi_problem_finish(&p, &err) != SLPI_OK ||
-            slpi_fast_create(&f, &p, &err) != SLPI_OK ||
-            slpi_steps_open(&stepping, &p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
+        slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        if (slpi_problem_preset(p, "iso/zeitlin/long", &err) != SLPI_OK ||
+            slpi_problem_set(p, "N", argv[a], &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK ||
+            slpi_fast_create(&f, p, &err) != SLPI_OK ||
+            slpi_steps_open(&stepping, p, slpi_ref_step_at, &rat, 1, &err) != SLPI_OK) {
             fprintf(stderr, "bench-ref-zeitlin: N=%s: %s\n", argv[a], err.msg);
+            slpi_problem_free(p);
             return 2;
         }
-        int n = slpi_problem_state_dim(&p);
+        int n = slpi_problem_state_dim(p);
         double *xf = malloc(sizeof(double) * (size_t)n);
         arb_ptr x = _arb_vec_init(n);
         double t0 = now();
-        int rc = slpi_ref_create(&r, &p, &err);
+        int rc = slpi_ref_create(&r, p, &err);
         double tsetup = now() - t0, tstep = 0, rad = 0;
         long prec = 0;
         int done = 0;
@@ -103,7 +108,7 @@ static int bench_sizes(int argc, char **argv)
             }
         }
         if (done)
-            printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", slpi_view_system(&p)->ez.N, n, tsetup, tstep / done, rad,
+            printf("%6d %8d %10.3f %12.3f %12.3g %8ld\n", slpi_view_system(p)->ez.N, n, tsetup, tstep / done, rad,
                    prec);
         fflush(stdout);
         _arb_vec_clear(x, n);
@@ -112,28 +117,34 @@ static int bench_sizes(int argc, char **argv)
         slpi_fast_free(f);
         slpi_steps_close(&stepping);
     }
+    slpi_problem_free(p);
     flint_cleanup();
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        return bench_sizes(argc, argv);
-    slpi_problem p;
+    if (argc > 1) return bench_sizes(argc, argv);
     slpi_ref_system s;
     slpi_error err;
     slpi_ref_zeitlin z;
     char why[256] = "";
-    slpi_problem_init(&p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    slpi_view_system_edit(&p)->ez.N = N_EZ;
-    slpi_view_system_edit(&p)->ez.noise = SLPI_EZ_NOISE_Q;
-    slpi_view_system_edit(&p)->ez.amp = 2.0;
-    slpi_view_cert_edit(&p)->prec = PREC;
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench-ref-zeitlin: out of memory\n");
+        return 2;
+    }
+    slpi_problem_init(p, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
+    slpi_system_view *sys = slpi_view_system_edit(p);
+    sys->ez.N = N_EZ;
+    sys->ez.noise = SLPI_EZ_NOISE_Q;
+    sys->ez.amp = 2.0;
+    slpi_view_cert_edit(p)->prec = PREC;
     memset(&s, 0, sizeof s);
-    if (slpi_ref_sys_euler_zeitlin(&s, &p, &err) != SLPI_OK ||
-        slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK || slpi_ref_zeitlin_harmonics(&z, &err) != SLPI_OK) {
+    if (slpi_ref_sys_euler_zeitlin(&s, p, &err) != SLPI_OK || slpi_ref_zeitlin_init(&z, N_EZ, PREC, &err) != SLPI_OK ||
+        slpi_ref_zeitlin_harmonics(&z, &err) != SLPI_OK) {
         fprintf(stderr, "bench-ref-zeitlin: %s\n", err.msg);
+        slpi_problem_free(p);
         return 2;
     }
     int n = s.state_dim, nalpha = N_EZ * N_EZ - 1;
@@ -195,8 +206,8 @@ int main(int argc, char **argv)
     /* the same steps on the fast path: the ref/fast cost ratio */
     slpi_fast *fp;
     slpi_step_info info;
-    slpi_view_grid_edit(&p)->h = h;
-    if (slpi_fast_create(&fp, &p, &err) == SLPI_OK) {
+    slpi_view_grid_edit(p)->h = h;
+    if (slpi_fast_create(&fp, p, &err) == SLPI_OK) {
         double t0 = now();
         int fdone = 0;
         for (int k = 0; k < STEPS; k++, fdone++)
@@ -216,6 +227,7 @@ int main(int argc, char **argv)
     acb_mat_clear(X);
     slpi_ref_zeitlin_clear(&z);
     slpi_ref_system_clear(&s);
+    slpi_problem_free(p);
     flint_cleanup();
     return done == STEPS ? 0 : 3;
 }

@@ -7,11 +7,45 @@
  * 5-minute goal. CPU seconds are the robust figure on a shared machine. */
 #include <stdlib.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
+
+/* The strong study of preset on R paths, built into the problem storage p (the study's
+ * base), and its line; 1 on error. */
+static int strong_study(slpi_problem *p, const char *preset, long R, double steps)
+{
+    slpi_error err;
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, preset, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    slpi_view_grid_edit(p)->level = -1;
+    slpi_conv_cfg c;
+    slpi_conv_init(&c, p);
+    c.kind = SLPI_CONV_STRONG;
+    c.kmin = 4;
+    c.kmax = 9;
+    c.L = 13;
+    c.paths = R;
+    c.threads = 2;
+    c.boot = 0;
+    slpi_conv_result res;
+    double w0 = bench_wall(), t0 = bench_cpu();
+    if (slpi_conv_run(&c, NULL, NULL, &res, &err)) {
+        fprintf(stderr, "%s: %s\n", preset, err.msg);
+        return 1;
+    }
+    double w = bench_wall() - w0, t = bench_cpu() - t0, proj = t / (double)R * 500 / 2;
+    printf("%-22s %6.2f s wall, %7.2f s CPU: %9.3f us CPU per realization-step, %.2f iterations"
+           " per step; 500 paths on 2 cores: %8.1f s (goal 300 s: ratio %.2f)\n",
+           preset, w, t, 1e6 * t / ((double)R * steps), (double)res.iters / ((double)R * steps), proj, proj / 300);
+    return 0;
+}
 
 int main(void)
 {
@@ -22,34 +56,14 @@ int main(void)
     const double steps = 8192 + 1008;   /* reference 2^13, levels 2^4..2^9 */
     printf("bench-strong: ISO strong studies, T = 2^-3, levels 4..9, reference 13 (h = 2^-7..2^-12,"
            " 2^-16), %ld paths, 2 threads; projection to 500 paths on 2 cores (goal 5 min)\n", R);
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
-        slpi_problem p;
-        slpi_error err;
-        slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-        if (slpi_problem_preset(&p, presets[i], &err)) {
-            fprintf(stderr, "%s\n", err.msg);
-            return 1;
-        }
-        slpi_view_grid_edit(&p)->level = -1;
-        slpi_conv_cfg c;
-        slpi_conv_init(&c, &p);
-        c.kind = SLPI_CONV_STRONG;
-        c.kmin = 4;
-        c.kmax = 9;
-        c.L = 13;
-        c.paths = R;
-        c.threads = 2;
-        c.boot = 0;
-        slpi_conv_result res;
-        double w0 = bench_wall(), t0 = bench_cpu();
-        if (slpi_conv_run(&c, NULL, NULL, &res, &err)) {
-            fprintf(stderr, "%s: %s\n", presets[i], err.msg);
-            return 1;
-        }
-        double w = bench_wall() - w0, t = bench_cpu() - t0, proj = t / (double)R * 500 / 2;
-        printf("%-22s %6.2f s wall, %7.2f s CPU: %9.3f us CPU per realization-step, %.2f iterations"
-               " per step; 500 paths on 2 cores: %8.1f s (goal 300 s: ratio %.2f)\n", presets[i], w, t,
-               1e6 * t / ((double)R * steps), (double)res.iters / ((double)R * steps), proj, proj / 300);
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "bench-strong: out of memory\n");
+        return 1;
     }
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof presets / sizeof presets[0]; i++)
+        rc = strong_study(p, presets[i], R, steps);
+    slpi_problem_free(p);
+    return rc;
 }

@@ -20,11 +20,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/noise.h"
 #include "slpi/noise.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
 #include "fast/ensemble.h"
@@ -40,19 +41,18 @@ static long steps_per_path(void)
     return n;
 }
 
-int main(void)
+/* The measurements on R paths, the study's problem built into the storage p (the
+ * studies' base), the kernel's into q; the exit code. */
+static int weak_bench(slpi_problem *p, slpi_problem *q, long R)
 {
-    const char *e = getenv("BENCH_WEAK_PATHS");
-    long R = e ? atol(e) : 2048;
-    R = R < LANES ? LANES : R / LANES * LANES;
-    slpi_problem p;
     slpi_error err;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/rigid-body/weak", &err)) {
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    if (slpi_problem_preset(p, "iso/rigid-body/weak", &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    slpi_view_grid_edit(&p)->level = -1;
+    slpi_grid_view *grid = slpi_view_grid_edit(p);
+    grid->level = -1;
     const long nsteps = steps_per_path();
     const double rs = (double)R * (double)nsteps;
     printf("bench-weak: ISO weak study at the paper's grid (T = 2^-3, levels %d..%d, reference %d:"
@@ -64,7 +64,7 @@ int main(void)
     long iters = 0;
     for (int th = 1; th <= 2; th++) {
         slpi_conv_cfg c;
-        slpi_conv_init(&c, &p);
+        slpi_conv_init(&c, p);
         c.kind = SLPI_CONV_WEAK;
         c.kmin = KMIN;
         c.kmax = KMAX;
@@ -95,8 +95,8 @@ int main(void)
     for (long r = 0; r < R; r += TILE)
         for (uint32_t k = 0; k < 3; k++)
             for (long seg = 0; seg < 1L << KMIN; seg++) {
-                slpi_noise_levels(slpi_view_noise(&p)->seed, (uint64_t)r, TILE, k, ldexp(slpi_view_grid(&p)->T, -REF),
-                                  REF - KMIN, (uint64_t)(seg * S), (size_t)S, lev);
+                slpi_noise_levels(slpi_view_noise(p)->seed, (uint64_t)r, TILE, k, ldexp(grid->T, -REF), REF - KMIN,
+                                  (uint64_t)(seg * S), (size_t)S, lev);
                 sink += lev[REF - KMIN][0];
             }
     double noise = bench_cpu() - t0;
@@ -104,9 +104,9 @@ int main(void)
 
     /* the step kernel alone: blocks of LANES paths, every level, increments made before */
     slpi_fast_rb_soa soa;
-    slpi_problem q = p;
-    slpi_view_grid_edit(&q)->level = REF;
-    if (slpi_problem_finish(&q, &err) || slpi_fast_rb_soa_init(&soa, &q, &err)) {
+    slpi_problem_copy(q, p);
+    slpi_view_grid_edit(q)->level = REF;
+    if (slpi_problem_finish(q, &err) || slpi_fast_rb_soa_init(&soa, q, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -125,7 +125,7 @@ int main(void)
     double *w = malloc(sizeof *w * (size_t)nw);
     for (long b = 0; b < R / LANES; b++) {
         for (int l = KMIN; l <= REF; l += l == KMAX ? REF - KMAX : 1) {
-            const double h = ldexp(slpi_view_grid(&p)->T, -l), sh = sqrt(h);
+            const double h = ldexp(grid->T, -l), sh = sqrt(h);
             for (long i = 0; i < nw; i++) w[i] = sh * dW[i];
             for (int v = 0; v < NV; v++) {
                 soa.predict = var[v];
@@ -158,4 +158,20 @@ int main(void)
            "lower bound %.1f min; measured 2-thread scaling %.2f (wall 1 / wall 2)\n", proj, proj / 60,
            proj / 720, projlb / 60, eng_wall[1] / eng_wall[2]);
     return sink == 12345.678 ? 1 : 0;   /* keeps the work observable */
+}
+
+int main(void)
+{
+    const char *e = getenv("BENCH_WEAK_PATHS");
+    long R = e ? atol(e) : 2048;
+    R = R < LANES ? LANES : R / LANES * LANES;
+    slpi_problem *p = slpi_problem_alloc(), *q = slpi_problem_alloc();
+    int rc = 1;
+    if (p && q)
+        rc = weak_bench(p, q, R);
+    else
+        fprintf(stderr, "bench-weak: out of memory\n");
+    slpi_problem_free(p);
+    slpi_problem_free(q);
+    return rc;
 }

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #endif
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
@@ -25,6 +25,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/output.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/parse.h"
 #include "core/noise.h"
@@ -260,19 +261,19 @@ static int run_and_write(slpi_conv_cfg *cfg, slpi_problem *p, const conv_args *a
     return rc;
 }
 
-static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
+/* The command on the problem storage p (the study's base: it outlives the study). */
+static int run_study_on(slpi_problem *p, int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
 {
     conv_args a;
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_conv_cfg cfg;
-    slpi_conv_init(&cfg, &p);
+    slpi_conv_init(&cfg, p);
     slpi_error err = { 0, "" };
     cfg.checkpoint_every = 1;
     int rc = parse_args(&a, &cfg, argc, argv, rank);
     if (rc != SLPI_OK || a.help) return rc;
-    rc = slpi_problem_build(&p, a.preset, a.config, a.nk, a.keys, a.vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_white_only(&p, "converge", &err);
+    rc = slpi_problem_build(p, a.preset, a.config, a.nk, a.keys, a.vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_white_only(p, "converge", &err);
     if (rc == SLPI_OK && a.indep) {
         slpi_scheme_id k;
         rc = slpi_scheme_from_name(a.indep, &k);
@@ -283,13 +284,25 @@ static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_comb
     /* the reports are neither the checkpoint nor an input (the checkpoint may be the
      * file resumed from: it is rewritten whole, atomically) */
     const char *outs[3] = { a.output, a.json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
-    const char *ins[2] = { cfg.resume, slpi_view_system(&p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    const char *ins[2] = { cfg.resume, slpi_view_system(p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
     if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
-    if (rc == SLPI_OK) rc = run_and_write(&cfg, &p, &a, rank, nranks, combine, &err);
+    if (rc == SLPI_OK) rc = run_and_write(&cfg, p, &a, rank, nranks, combine, &err);
     /* the study's own messages name it ("converge: ...", as the API and Python show them) */
     if (rc != SLPI_OK && rank == 0)
         fprintf(stderr, "slpi converge: %s\n", err.msg + (strncmp(err.msg, "converge: ", 10) ? 0 : 10));
+    return rc;
+}
+
+static int run_study(int argc, char **argv, int rank, int nranks, slpi_conv_combine combine)
+{
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        if (rank == 0) fprintf(stderr, "slpi converge: out of memory\n");
+        return SLPI_EINPUT;
+    }
+    int rc = run_study_on(p, argc, argv, rank, nranks, combine);
+    slpi_problem_free(p);
     return rc;
 }
 

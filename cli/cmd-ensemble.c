@@ -28,7 +28,7 @@
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "cli/cli.h"
@@ -260,23 +260,20 @@ static int run_checkpointed(ens_cfg *c, long point, const slpi_problem *p, slpi_
     return rc;
 }
 
-/* The ensemble of grid point `point`: its statistics as report rows (the columns line first
- * when header is set). */
-static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
+/* The ensemble of grid point `point` on the problem storage p: its statistics as report
+ * rows (the columns line first when header is set). */
+static int run_point_on(ens_cfg *c, long point, slpi_problem *p, FILE *f, int header, slpi_error *err)
 {
     char *label[ENS_MAX_GRID];
-    slpi_problem p;
     slpi_plan *plan = NULL;
-    int rc = point_problem(c, point, &p, label, &plan, err);
+    int rc = point_problem(c, point, p, label, &plan, err);
     if (rc != SLPI_OK) {
         slpi_plan_unref(plan);
         return rc;
     }
+    const slpi_grid_view *grid = slpi_view_grid(p);
     slpi_ensemble *e = NULL;
-    long every = c->every                ? c->every
-        : slpi_view_grid(&p)->save_at[0] ? 0
-        : slpi_view_grid(&p)->steps > 0  ? slpi_view_grid(&p)->steps
-                                         : 1; /* 0: save_at's */
+    long every = c->every ? c->every : grid->save_at[0] ? 0 : grid->steps > 0 ? grid->steps : 1; /* 0: save_at's */
     rc = slpi_ensemble_new_plan(&e, plan, c->ref, c->first, every, c->threads);
     slpi_plan_unref(plan); /* the ensemble holds what it needs of it */
     if (rc != SLPI_OK) return slpi_error_set(err, SLPI_EINPUT, "%s", slpi_api_last_error());
@@ -284,11 +281,12 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
     long rows;
     slpi_ensemble_shape(e, &dim, NULL, &nd, NULL, &rows);
 #ifdef SLPI_MPI
-    if (c->nranks > 1) rc = run_ranks(c, &p, every, e, err);
+    if (c->nranks > 1)
+        rc = run_ranks(c, p, every, e, err);
     else
 #endif
-        rc = c->nparts ? slpi_cli_ens_merge_point(c, point, &p, e, err) : run_checkpointed(c, point, &p, e, err);
-    if (rc == SLPI_OK && c->state && c->rank == 0) rc = slpi_cli_ens_state_write(c, point, &p, e, err);
+        rc = c->nparts ? slpi_cli_ens_merge_point(c, point, p, e, err) : run_checkpointed(c, point, p, e, err);
+    if (rc == SLPI_OK && c->state && c->rank == 0) rc = slpi_cli_ens_state_write(c, point, p, e, err);
     if (rc == SLPI_OK && !c->nparts && c->nranks == 1) { /* the report's bytes are a merge's: the counts go here */
         long clipped, capped;
         slpi_ensemble_counts(e, &clipped, &capped);
@@ -311,7 +309,7 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
             fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
             if (every) fprintf(f, "save_every=%ld", every);
             else
-                fprintf(f, "save_at=%s", slpi_view_grid(&p)->save_at);
+                fprintf(f, "save_at=%s", grid->save_at);
             fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
             for (int g = 0; g < c->ngrid; g++) /* what such a grid compares */
                 if (!strcmp(c->grid[g].key, "system") || !strcmp(c->grid[g].key, "scheme"))
@@ -320,7 +318,7 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
                             "paths (seed, paths): the rows compare the statistics of different maps\n",
                             c->grid[g].key, c->grid[g].key);
             fprintf(f, "# problem (of the first grid point):\n");
-            slpi_problem_write(&p, f, "#   ");
+            slpi_problem_write(p, f, "#   ");
             for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", c->grid[g].key);
             fprintf(f, "step\tt\tquantity\tn\tmean\tvariance\tmin\tmax\tradius\n");
         }
@@ -328,19 +326,28 @@ static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *er
             long step = at[r];
             for (int q = 0; q < dim + nd; q++) {
                 char name[64];
-                if (q < dim) slpi_problem_state_name(&p, q, name, sizeof name);
+                if (q < dim)
+                    slpi_problem_state_name(p, q, name, sizeof name);
                 else snprintf(name, sizeof name, "%s", slpi_ensemble_diag_name(e, q - dim));
                 for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", label[g]);
                 size_t i = (size_t)r * (size_t)(dim + nd) + (size_t)q;
-                fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step,
-                        (double)step * slpi_view_grid(&p)->h, name, n, s[i], s[size + i], s[2 * size + i],
-                        s[3 * size + i], s[4 * size + i]);
+                fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step, (double)step * grid->h,
+                        name, n, s[i], s[size + i], s[2 * size + i], s[3 * size + i], s[4 * size + i]);
             }
         }
     }
     free(s);
     free(at);
     slpi_ensemble_free(e);
+    return rc;
+}
+
+/* run_point_on on a problem of its own. */
+static int run_point(ens_cfg *c, long point, FILE *f, int header, slpi_error *err)
+{
+    slpi_problem *p = slpi_problem_alloc();
+    int rc = p ? run_point_on(c, point, p, f, header, err) : slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    slpi_problem_free(p);
     return rc;
 }
 
@@ -530,11 +537,13 @@ static int run_ensemble(int argc, char **argv, int rank, int nranks)
     if (rc == SLPI_OK && c.nparts) rc = slpi_cli_ens_parts_read(&c, &err);
     if (rc == SLPI_OK && c.resume) rc = slpi_cli_ens_resume_read(&c, &err);
     /* every grid point's problem is checked before any path runs */
+    slpi_problem *p = rc == SLPI_OK ? slpi_problem_alloc() : NULL;
+    if (rc == SLPI_OK && !p) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     for (long k = 0; rc == SLPI_OK && k < c.points; k++) {
-        slpi_problem p;
         char *label[ENS_MAX_GRID];
-        rc = point_problem(&c, k, &p, label, NULL, &err);
+        rc = point_problem(&c, k, p, label, NULL, &err);
     }
+    slpi_problem_free(p);
     if (rc == SLPI_OK) rc = write_reports(&c, &a, &err);
     if (rc != SLPI_OK && rank == 0) fprintf(stderr, "slpi ensemble: %s\n", err.msg);
     if (rc == SLPI_EINTR && rank == 0)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stddef.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "cli/cli.h"
 #include "slpi/errors.h"
@@ -59,10 +59,11 @@ static int golden_write_config(const char *config, const char *name, const char 
         if (!eq || eq == kv[i]) rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", kv[i]);
         else { *eq = '\0'; vals[i] = eq + 1; }
     }
-    slpi_problem p;
-    if (rc == SLPI_OK) rc = slpi_problem_build(&p, NULL, config, nk, kv, vals, NULL, &err);
+    slpi_problem *p = rc == SLPI_OK ? slpi_problem_alloc() : NULL;
+    if (rc == SLPI_OK && !p) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
+    if (rc == SLPI_OK) rc = slpi_problem_build(p, NULL, config, nk, kv, vals, NULL, &err);
     free(vals);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&p, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(p, &err);
     if (!name) {   /* the file's base name without its extension */
         const char *b = strrchr(config, '/');
         snprintf(base, sizeof base, "%s", b ? b + 1 : config);
@@ -71,7 +72,8 @@ static int golden_write_config(const char *config, const char *name, const char 
         name = base;
     }
     slpi_golden g;
-    if (rc == SLPI_OK) rc = slpi_golden_make_problem(name, config, &p, &g, &err);
+    if (rc == SLPI_OK) rc = slpi_golden_make_problem(name, config, p, &g, &err); /* g holds a copy */
+    slpi_problem_free(p);
     if (rc == SLPI_OK) {
         slpi_golden_file_name(name, file, sizeof file);
         snprintf(path, sizeof path, "%s/%s", dir, file);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
@@ -16,6 +16,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/output.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/parse.h"
 #include "core/threads.h"
@@ -62,7 +63,8 @@ static int parse_levels(const char *s, int *a, int *b, slpi_error *err)
     return SLPI_OK;
 }
 
-int slpi_cli_mlmc(int argc, char **argv)
+/* The command on the problem storage p (the study's base: it outlives the study). */
+static int mlmc_on(slpi_problem *p, int argc, char **argv)
 {
     static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
                                           { "config", required_argument, 0, 'c' },
@@ -82,10 +84,9 @@ int slpi_cli_mlmc(int argc, char **argv)
     enum { MAXK = 64 };
     char *keys[MAXK], *vals[MAXK];
     int nk = 0, c;
-    slpi_problem p;
-    slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+    slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     slpi_mlmc_cfg cfg;
-    slpi_mlmc_init(&cfg, &p);
+    slpi_mlmc_init(&cfg, p);
     const char *preset = NULL, *output = NULL, *json = NULL, *config = NULL;
     slpi_error err = { 0, "" };
     int rc = SLPI_OK;
@@ -153,9 +154,9 @@ int slpi_cli_mlmc(int argc, char **argv)
         keys[nk] = argv[i];
         vals[nk++] = eq + 1;
     }
-    rc = slpi_problem_build(&p, preset, config, nk, keys, vals, NULL, &err);
+    rc = slpi_problem_build(p, preset, config, nk, keys, vals, NULL, &err);
     const char *outs[3] = { output, json, cfg.checkpoint }, *out_role[3] = { "--output", "--json", "--checkpoint" };
-    const char *ins[2] = { cfg.resume, slpi_view_system(&p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
+    const char *ins[2] = { cfg.resume, slpi_view_system(p)->x0_file }, *in_role[2] = { "--resume", "x0_file" };
     if (rc == SLPI_OK) rc = slpi_output_check_paths(3, outs, out_role, 0, NULL, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_output_check_paths(2, outs, out_role, 2, ins, in_role, &err);
     slpi_output *report = NULL, *jreport = NULL;
@@ -163,8 +164,8 @@ int slpi_cli_mlmc(int argc, char **argv)
     if (rc == SLPI_OK && json) rc = slpi_output_open(&jreport, json, SLPI_OUTPUT_REPLACE, &err);
     slpi_mlmc_result res;
     if (rc == SLPI_OK) {
-        slpi_view_grid_edit(&p)->level = -1;
-        cfg.conv.base = &p;
+        slpi_view_grid_edit(p)->level = -1;
+        cfg.conv.base = p;
         rc = slpi_mlmc_run(&cfg, &res, &err);
     }
     if (rc == SLPI_OK) {
@@ -190,5 +191,17 @@ int slpi_cli_mlmc(int argc, char **argv)
         fprintf(stderr, "slpi mlmc: %s\n", err.msg + (strncmp(err.msg, "mlmc: ", 6) ? 0 : 6));
     else if (rc == SLPI_ENUMERIC && err.msg[0])
         fprintf(stderr, "slpi mlmc: %s\n", err.msg);
+    return rc;
+}
+
+int slpi_cli_mlmc(int argc, char **argv)
+{
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "slpi mlmc: out of memory\n");
+        return SLPI_EINPUT;
+    }
+    int rc = mlmc_on(p, argc, argv);
+    slpi_problem_free(p);
     return rc;
 }

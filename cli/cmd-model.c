@@ -16,9 +16,10 @@
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
 #include "core/expr.h"
@@ -58,7 +59,7 @@ static void row(const char *name, int k, const double *v, int dim)
 static int show(const slpi_plan *plan, const char *at)
 {
     slpi_error err = { 0, "" };
-    const slpi_problem *p = slpi_plan_problem(plan);
+    const slpi_system_view *sys = slpi_view_system(slpi_plan_problem(plan));
     const slpi_model *m = slpi_plan_model(plan);
     slpi_algebra alg = m->alg;
     const slpi_algebra *a = &alg;
@@ -69,10 +70,10 @@ static int show(const slpi_plan *plan, const char *at)
     slpi_algebra_text(a, buf, sizeof buf);
     printf("algebra: %s (dimension %d)\nequation: %s\npairing: %s\nbracket: %s\n", buf, dim, eq, pairing,
            bracket);
-    printf("H = %s\n", slpi_view_system(p)->model.H[0] ? slpi_view_system(p)->model.H : "(code: a callback)");
-    for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, slpi_view_system(p)->model.noise_H[k - 1]);
-    for (int i = 0; i < slpi_view_system(p)->model.nparam; i++)
-        printf("param.%s = %s\n", slpi_view_system(p)->model.param_name[i], slpi_view_system(p)->model.param_text[i]);
+    printf("H = %s\n", sys->model.H[0] ? sys->model.H : "(code: a callback)");
+    for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, sys->model.noise_H[k - 1]);
+    for (int i = 0; i < sys->model.nparam; i++)
+        printf("param.%s = %s\n", sys->model.param_name[i], sys->model.param_text[i]);
 
     slpi_fast *f = NULL;
     double *x = calloc((size_t)(2 * (M + 1) + 1) * (size_t)dim, sizeof *x);
@@ -151,16 +152,18 @@ int slpi_cli_model(int argc, char **argv)
         *eq = '\0';
         vals[i] = eq + 1;
     }
-    slpi_problem p;
+    slpi_problem *p = slpi_problem_alloc();
     slpi_error err = { 0, "" };
-    int rc = slpi_problem_build(&p, NULL, config, nk, argv + optind, vals, NULL, &err);
+    int rc = p ? slpi_problem_build(p, NULL, config, nk, argv + optind, vals, NULL, &err)
+               : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     free(vals);
-    if (rc == SLPI_OK && slpi_view_system(&p)->system != SLPI_SYS_MODEL)
+    if (rc == SLPI_OK && slpi_view_system(p)->system != SLPI_SYS_MODEL)
         rc = slpi_error_set(&err, SLPI_EINPUT, "system=%s is not a model (system=model; docs/models.md)",
-                            slpi_system_name(slpi_view_system(&p)->system));
+                            slpi_system_name(slpi_view_system(p)->system));
     slpi_plan *plan = NULL;
-    if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(&p, &err);
-    if (rc == SLPI_OK) rc = slpi_plan_compile(&plan, &p, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(p, &err);
+    if (rc == SLPI_OK) rc = slpi_plan_compile(&plan, p, &err); /* the plan holds a copy */
+    slpi_problem_free(p);
     if (rc != SLPI_OK) return model_bad(err.msg);
     rc = show(plan, at);
     slpi_plan_unref(plan);

@@ -18,10 +18,11 @@
 #include "slpi/process.h"
 #include "slpi/noise.h"
 #include "slpi/output.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "cli/cli.h"
@@ -106,7 +107,6 @@ static int noise_check(const char *file, const slpi_noise_header *want)
 static int noise_of_problem(slpi_noise_header *hd, const char *preset, const char *config, int nkv,
                             char **kv, slpi_error *err)
 {
-    slpi_problem p;
     int nk = 0, rc = SLPI_OK;
     char **vals = malloc((size_t)(nkv + 1) * sizeof *vals);   /* keys: kv, in place */
     if (!vals) rc = slpi_error_set(err, SLPI_EINPUT, "keys: out of memory");
@@ -119,21 +119,26 @@ static int noise_of_problem(slpi_noise_header *hd, const char *preset, const cha
         *eq = '\0';
         vals[nk++] = eq + 1;
     }
-    if (rc == SLPI_OK) rc = slpi_problem_build(&p, preset, config, nk, kv, vals, NULL, err);
+    slpi_problem *p = rc == SLPI_OK ? slpi_problem_alloc() : NULL;
+    if (rc == SLPI_OK && !p) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    if (rc == SLPI_OK) rc = slpi_problem_build(p, preset, config, nk, kv, vals, NULL, err);
     free(vals);
-    if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(&p, err);   /* no scheme needed */
-    if (rc == SLPI_OK && slpi_problem_noise_count(&p) == 0)
+    if (rc == SLPI_OK) rc = slpi_problem_finish_unstepped(p, err); /* no scheme needed */
+    if (rc == SLPI_OK && slpi_problem_noise_count(p) == 0)
         rc = slpi_error_set(err, SLPI_EINPUT, "the problem has no noise (noise=none): no increments to write");
-    if (rc != SLPI_OK) return rc;
-    hd->seed = slpi_view_noise(&p)->seed;
-    hd->path = slpi_view_noise(&p)->path;
-    hd->components = slpi_problem_noise_count(&p);
-    hd->h = slpi_view_grid(&p)->h;
-    hd->steps = slpi_view_grid(&p)->steps;
-    hd->refine = slpi_view_noise(&p)->refine;
-    hd->truncated = slpi_problem_truncates(&p);
-    hd->ell = slpi_view_noise(&p)->trunc_ell;
-    return SLPI_OK;
+    if (rc == SLPI_OK) {
+        const slpi_noise_view *noise = slpi_view_noise(p);
+        hd->seed = noise->seed;
+        hd->path = noise->path;
+        hd->components = slpi_problem_noise_count(p);
+        hd->h = slpi_view_grid(p)->h;
+        hd->steps = slpi_view_grid(p)->steps;
+        hd->refine = noise->refine;
+        hd->truncated = slpi_problem_truncates(p);
+        hd->ell = noise->trunc_ell;
+    }
+    slpi_problem_free(p);
+    return rc;
 }
 
 /* Write the increments hd describes to output (NULL: standard output), as a noise file or

@@ -10,8 +10,9 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
 #include "props/props.h"
@@ -116,6 +117,29 @@ static int bad_number(const slpi_error *err)
     return SLPI_EINPUT;
 }
 
+/* --config FILE: the model the cases of system model use (slpi_props_set_model copies
+ * it); SLPI_EINPUT, said on standard error, when it is no model. */
+static int set_model(const char *file)
+{
+    slpi_error err = { 0, "" };
+    slpi_problem *m = slpi_problem_alloc();
+    int rc = m ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "--config %s: out of memory", file);
+    if (rc == SLPI_OK) {
+        slpi_problem_init(m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+        if (slpi_problem_load(m, file, &err)) rc = SLPI_EINPUT;
+    }
+    if (rc != SLPI_OK) {
+        bad_number(&err);
+    } else if (slpi_view_system(m)->system != SLPI_SYS_MODEL) {
+        fprintf(stderr, "slpi props: --config %s: not a model (system=model; docs/models.md)\n", file);
+        rc = SLPI_EINPUT;
+    } else {
+        slpi_props_set_model(m);
+    }
+    slpi_problem_free(m);
+    return rc;
+}
+
 int slpi_cli_props(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -176,18 +200,10 @@ int slpi_cli_props(int argc, char **argv)
         case 'R': regress = optarg; break;
         case 'w': o.save_dir = optarg; break;
         case 'v': o.verbose = 1; break;
-        case 'm': {
-            slpi_problem m;
-            slpi_problem_init(&m, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
-            if (slpi_problem_load(&m, optarg, &err)) return bad_number(&err);
-            if (slpi_view_system(&m)->system != SLPI_SYS_MODEL) {
-                fprintf(stderr, "slpi props: --config %s: not a model (system=model; docs/models.md)\n", optarg);
-                return SLPI_EINPUT;
-            }
-            slpi_props_set_model(&m);
+        case 'm':
+            if (set_model(optarg) != SLPI_OK) return SLPI_EINPUT;
             if (o.system < 0) o.system = SLPI_SYS_MODEL;
             break;
-        }
         case 'l': return slpi_props_table(stdout) ? SLPI_ECHECK : SLPI_OK;
         case 'h': usage(stdout); return SLPI_OK;
         default: usage(stderr); return SLPI_EINPUT;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-system.h"
@@ -16,6 +16,7 @@
 #include "slpi/plan.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "core/parse.h"
@@ -241,35 +242,47 @@ static int finish_run(const run_args *a, const slpi_problem *p, slpi_output *o, 
     return SLPI_OK;
 }
 
+/* The run of a's problem, built into the storage p; the exit code. */
+static int run_on(run_args *a, slpi_problem *p)
+{
+    slpi_error err = { 0, "" };
+    /* the plan finishes p and parses a model once: the run's objects share it */
+    slpi_plan *plan = NULL;
+    int rc = slpi_problem_build(p, NULL, a->config, a->nk, a->keys, a->vals, NULL, &err);
+    if (rc == SLPI_OK) rc = slpi_problem_plan(&plan, p, &err);
+    if (rc != SLPI_OK) fprintf(stderr, "slpi run: %s\n", err.msg);
+    if (rc != SLPI_OK || check_run(a, p) != SLPI_OK) {
+        slpi_plan_unref(plan);
+        return SLPI_EINPUT;
+    }
+    a->ck.output = a->output;
+    slpi_output *o = NULL;
+    if (a->output &&
+        slpi_output_open(&o, a->output, a->ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi run: %s\n", err.msg);
+        slpi_plan_unref(plan);
+        return SLPI_EINPUT;
+    }
+    a->ck.handle = o;
+    slpi_run_result res;
+    FILE *summary = a->quiet ? NULL : (a->output ? stdout : stderr);
+    rc = slpi_run_plan(plan, a->use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, a->hex,
+                       summary, &a->ck, &res, &err);
+    slpi_plan_unref(plan);
+    return finish_run(a, p, o, &res, rc, &err);
+}
+
 int slpi_cli_run(int argc, char **argv)
 {
     run_args a;
     int rc = parse_args(&a, argc, argv);
     if (rc != SLPI_OK || a.help) return rc;
-    slpi_problem p;
-    slpi_error err = { 0, "" };
-    /* the plan finishes p and parses a model once: the run's objects share it */
-    slpi_plan *plan = NULL;
-    rc = slpi_problem_build(&p, NULL, a.config, a.nk, a.keys, a.vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_plan(&plan, &p, &err);
-    if (rc != SLPI_OK) fprintf(stderr, "slpi run: %s\n", err.msg);
-    if (rc != SLPI_OK || check_run(&a, &p) != SLPI_OK) {
-        slpi_plan_unref(plan);
+    slpi_problem *p = slpi_problem_alloc();
+    if (!p) {
+        fprintf(stderr, "slpi run: out of memory\n");
         return SLPI_EINPUT;
     }
-    a.ck.output = a.output;
-    slpi_output *o = NULL;
-    if (a.output &&
-        slpi_output_open(&o, a.output, a.ck.resume ? SLPI_OUTPUT_UPDATE : SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
-        fprintf(stderr, "slpi run: %s\n", err.msg);
-        slpi_plan_unref(plan);
-        return SLPI_EINPUT;
-    }
-    a.ck.handle = o;
-    slpi_run_result res;
-    FILE *summary = a.quiet ? NULL : (a.output ? stdout : stderr);
-    rc = slpi_run_plan(plan, a.use_ref ? slpi_ref_path() : slpi_fast_path(), o ? slpi_output_file(o) : stdout, a.hex,
-                       summary, &a.ck, &res, &err);
-    slpi_plan_unref(plan);
-    return finish_run(&a, &p, o, &res, rc, &err);
+    rc = run_on(&a, p);
+    slpi_problem_free(p);
+    return rc;
 }

@@ -16,11 +16,12 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
+#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/view-grid.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "oracle/oracle.h"
 
 typedef struct {
@@ -157,21 +158,22 @@ static int store_checkpoint(void *ctx, long step, arb_srcptr x, const slpi_ref_d
 int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err)
 {
     const golden_case *c = NULL;
-    slpi_problem p;
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < NCASES; i++)
         if (strcmp(cases[i].name, name) == 0) c = cases + i;
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "golden case '%s': unknown (see `slpi golden --list`)", name);
-    int rc = case_problem(c, &p, err);
-    return rc == SLPI_OK ? slpi_golden_make_problem(c->name, c->settings, &p, g, err) : rc;
+    slpi_problem *p = slpi_problem_alloc();
+    int rc = p ? case_problem(c, p, err) : slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    if (rc == SLPI_OK) rc = slpi_golden_make_problem(c->name, c->settings, p, g, err);
+    slpi_problem_free(p);
+    return rc;
 }
 
 int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g,
                              slpi_error *err)
 {
     memset(g, 0, sizeof *g);
-    if (!(g->problem = malloc(sizeof *g->problem))) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
-    *g->problem = *p;
+    if (!(g->problem = slpi_problem_dup(p))) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
     long steps = slpi_view_grid(p)->steps;
     int rc = slpi_problem_check_finished(p, "golden", err);
     if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err);   /* what --check could never run: refused now */

@@ -52,7 +52,7 @@
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/view-system.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "oracle/oracle.h"
 #include "core/parse.h"
 
@@ -75,7 +75,7 @@ void slpi_golden_clear(slpi_golden *g)
     free(g->check);
     free(g->x0);
     free(g->dW);
-    free(g->problem);
+    slpi_problem_free(g->problem);
     memset(g, 0, sizeof *g);
 }
 
@@ -247,11 +247,12 @@ int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err)
         keys[n] = line;
         vals[n++] = eq + 1;
     }
-    slpi_problem q;
-    if (!keys || !vals) rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
-    if (rc == SLPI_OK) rc = slpi_problem_build(&q, NULL, NULL, n, keys, vals, NULL, err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(&q, err);
-    if (rc == SLPI_OK) rc = golden_holds(&q, err);
+    slpi_problem *q = slpi_problem_alloc();
+    if (!keys || !vals || !q) rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+    if (rc == SLPI_OK) rc = slpi_problem_build(q, NULL, NULL, n, keys, vals, NULL, err);
+    if (rc == SLPI_OK) rc = slpi_problem_finish(q, err);
+    if (rc == SLPI_OK) rc = golden_holds(q, err);
+    slpi_problem_free(q);
     free(keys);
     free(vals);
     free(text);
@@ -261,7 +262,7 @@ int slpi_golden_check_problem(const slpi_problem *p, slpi_error *err)
 static int finish_problem(slpi_golden *g, reader *r, const where *w)
 {
     if (r->nkeys == 0) return bad(w, "no 'problem' lines before this record");
-    if (!g->problem && !(g->problem = malloc(sizeof *g->problem))) return bad(w, "out of memory");
+    if (!g->problem && !(g->problem = slpi_problem_alloc())) return bad(w, "out of memory");
     slpi_problem_init(g->problem, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     int rc = slpi_problem_build(g->problem, NULL, NULL, r->nkeys, r->keys, r->vals, (const char *const *)r->wh, w->err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(g->problem, w->err);

@@ -12,7 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "slpi/tools.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-cert.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
@@ -160,15 +160,20 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
     size_t len[2] = { 0, 0 };
     const slpi_verify_input *in[2] = { a, b };
     for (int i = 0; i < 2; i++) {
-        slpi_problem p = *in[i]->p;
-        slpi_view_noise_edit(&p)->path = 0;
-        slpi_view_noise_edit(&p)->seed = 0;
-        slpi_view_noise_edit(&p)->noise_file[0] = '\0';
-        slpi_view_noise_edit(&p)->noise_digest = 0; /* the noise file's, a part of the path as its name is */
+        slpi_problem *p = slpi_problem_dup(in[i]->p);
+        if (!p) break;
+        slpi_noise_view *noise = slpi_view_noise_edit(p);
+        noise->path = 0;
+        noise->seed = 0;
+        noise->noise_file[0] = '\0';
+        noise->noise_digest = 0; /* the noise file's, a part of the path as its name is */
         FILE *f = open_memstream(&text[i], &len[i]);
+        if (f) {
+            slpi_problem_write(p, f, "");
+            fclose(f);
+        }
+        slpi_problem_free(p);
         if (!f) break;
-        slpi_problem_write(&p, f, "");
-        fclose(f);
     }
     int rc = SLPI_OK;
     if (!text[0] || !text[1]) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
