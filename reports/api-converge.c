@@ -8,7 +8,9 @@
 #include <string.h>
 #include <stdint.h>
 
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-system.h"
 #include "api/api.h"
 #include "reports/reports.h"
 #include "slpi/errors.h"
@@ -23,8 +25,7 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
                         int exact, const char *fit, int drop_coarse, const char *checkpoint, int checkpoint_every,
                         const char *resume, int threads, slpi_error *err)
 {
-    *q = *p; /* the study's problem, with its own level (below); q outlives the study */
-    slpi_conv_init(c, q);
+    slpi_conv_init(c, q); /* q: a copy of p, the study's problem with its own level (below), outlives it */
     int rc = slpi_problem_white_only(p, "converge", err);
     if (rc != SLPI_OK) return rc;
     if (!kind || !strcmp(kind, "strong")) c->kind = SLPI_CONV_STRONG;
@@ -62,9 +63,9 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
     c->checkpoint = checkpoint;
     c->checkpoint_every = checkpoint_every > 0 ? checkpoint_every : 1;
     c->resume = resume;
-    c->exact_value = slpi_weak_exact_sde(p->sys.rb.amp, p->grid.T);
+    c->exact_value = slpi_weak_exact_sde(slpi_view_system(p)->rb.amp, slpi_view_grid(p)->T);
     c->threads = threads;
-    q->grid.level = -1;
+    slpi_view_grid_edit(q)->level = -1;
     return rc;
 }
 
@@ -74,12 +75,14 @@ int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kma
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
-    slpi_problem q;
+    slpi_problem *q = slpi_problem_dup(p);
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, &q, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, NULL, 0, NULL, 0,
-                          NULL, 0, &err);
+    int rc = !q ? slpi_error_set(&err, SLPI_EINPUT, "converge: out of memory")
+                : api_conv_cfg(&c, q, p, kind, kmin, kmax, ref, paths, path0, 0, boot, indep, NULL, 0, NULL, 0, NULL, 0,
+                               NULL, 0, &err);
     if (rc == SLPI_OK) rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
-    int col = c.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
+    slpi_problem_free(q);
+    int col = rc == SLPI_OK && c.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
         h[i] = r.h[i];
         e[i] = r.cell[col][i].e;
@@ -101,10 +104,11 @@ static int converge_json(const slpi_problem *p, const char *kind, int kmin, int 
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
-    slpi_problem q;
+    slpi_problem *q = slpi_problem_dup(p);
     slpi_conv_result r;
-    int rc = api_conv_cfg(&c, &q, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
-                          drop_coarse, checkpoint, checkpoint_every, resume, threads, &err);
+    int rc = !q ? slpi_error_set(&err, SLPI_EINPUT, "converge: out of memory")
+                : api_conv_cfg(&c, q, p, kind, kmin, kmax, ref, paths, path0, batches, boot, indep, phi, exact, fit,
+                               drop_coarse, checkpoint, checkpoint_every, resume, threads, &err);
     if (rc == SLPI_OK && phi_fn) {
         c.phi = SLPI_PHI_FN;
         c.phi_fn = phi_fn;
@@ -117,6 +121,7 @@ static int converge_json(const slpi_problem *p, const char *kind, int kmin, int 
         if (slpi_conv_write_json(&c, &r, f) != SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
         if (fclose(f) != 0 && rc == SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
     }
+    slpi_problem_free(q);
     return slpi_api_record(&err, rc);
 }
 

@@ -12,7 +12,11 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
-#include "core/problem-struct.h"
+#include "slpi/problem-finish.h"
+#include "slpi/problem-build.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/problem-store.h"
 #include "reports/audit-checks.h"
 
 /* Split s (copied into buf) into whitespace-separated tokens. */
@@ -77,9 +81,9 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
     int rc = slpi_problem_build(p, tok[0], NULL, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
     if (rc == SLPI_OK && a->seed_offset) {   /* a confirmatory run: noise never used */
-        p->noise.seed += a->seed_offset;
+        slpi_view_noise_edit(p)->seed += a->seed_offset;
         size_t l = strlen(args);
-        snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)p->noise.seed);
+        snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)slpi_view_noise(p)->seed);
     }
     return rc;
 }
@@ -137,6 +141,24 @@ void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg)
     snprintf(c->evidence, sizeof c->evidence, fmt, msg);
 }
 
+int slpi_audit_problems_alloc(slpi_audit_check *c)
+{
+    for (int i = 0; i < SLPI_AUDIT_PROBLEMS; i++)
+        if (!(c->problem[i] = slpi_problem_alloc())) {
+            slpi_audit_unable(c, "%s", "out of memory");
+            return 0;
+        }
+    return 1;
+}
+
+void slpi_audit_problems_free(slpi_audit_check *c)
+{
+    for (int i = 0; i < SLPI_AUDIT_PROBLEMS; i++) {
+        slpi_problem_free(c->problem[i]);
+        c->problem[i] = NULL;
+    }
+}
+
 /* "<= X" or ">= X": pass? */
 const char *slpi_audit_meets(const slpi_audit_check *c)
 {
@@ -163,9 +185,9 @@ int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, 
         slpi_audit_unable(c, "case: %s", err.msg);
         return -1;
     }
-    p->grid.steps = steps;
-    p->grid.T = 0;
-    p->grid.level = -1;
+    slpi_view_grid_edit(p)->steps = steps;
+    slpi_view_grid_edit(p)->T = 0;
+    slpi_view_grid_edit(p)->level = -1;
     return 0;
 }
 

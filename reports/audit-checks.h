@@ -39,6 +39,9 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
 int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p);
 void slpi_audit_outcome(slpi_audit_check *c, int pass, double value);
 void slpi_audit_unable(slpi_audit_check *c, const char *fmt, const char *msg);
+/* c's problems (c->problem, zeroed; 0 and c UNABLE when memory runs out), and their end. */
+int slpi_audit_problems_alloc(slpi_audit_check *c);
+void slpi_audit_problems_free(slpi_audit_check *c);
 /* Append "sep text" to a claim field (dst[n]), bounded. */
 void slpi_audit_append(char *dst, size_t n, const char *sep, const char *text);
 /* Is c a control (role fails or passes)? */

@@ -11,8 +11,8 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 #include "slpi/noise.h"
-#include "core/problem-struct.h"
 #include "core/view-grid.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
@@ -132,16 +132,16 @@ void slpi_audit_check_unable(const slpi_audit *a, slpi_audit_check *c, const slp
  * for the case's noise generators, or the so(3) controls H_1 = a x_1 x_2 / a x_1^2/2. */
 void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     char args[512];
     int ctl = slpi_audit_get(ck, "CONTROL")->e;   /* case x1x2 x1sq: 0, 1, 2 (the table) */
-    if (slpi_audit_case(a, c, &p, args, sizeof args, &err)) {
+    if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
     double d;
-    if (slpi_gaps_missed_drift(&p, ctl, 20, 1, &d, &err)) {
+    if (slpi_gaps_missed_drift(p, ctl, 20, 1, &d, &err)) {
         slpi_audit_unable(c, "drift: %s", err.msg);
         return;
     }
@@ -154,7 +154,7 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi
                  : ctl == 2 ? "the so(3) control H_1 = a "
                               "x_1^2/2"
                             : "the noise of ",
-             ctl ? "" : slpi_system_name(slpi_view_system(&p)->system), ctl ? "" : args, d, slpi_audit_meets(c),
+             ctl ? "" : slpi_system_name(slpi_view_system(p)->system), ctl ? "" : args, d, slpi_audit_meets(c),
              slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
@@ -268,25 +268,25 @@ void slpi_audit_check_adstar(const slpi_audit *a, slpi_audit_check *c, const slp
 /* sviident STEPS xi|ident|mid <= X (V20) */
 void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     slpi_gaps_svi_result r;
-    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
     int k = slpi_audit_get(ck, "QTY")->e;   /* xi ident mid (the table) */
-    if (slpi_gaps_svi_identities(&p, slpi_view_grid(&p)->steps, &r, &err)) {
+    if (slpi_gaps_svi_identities(p, slpi_view_grid(p)->steps, &r, &err)) {
         slpi_audit_unable(c, "sviident: %s", err.msg);
         return;
     }
     double v = k == 0 ? r.xi : k == 1 ? r.ident : r.mid;
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
-    double cc = slpi_view_scheme(&p)->svi_c;
+    double cc = slpi_view_scheme(p)->svi_c;
     snprintf(c->evidence, sizeof c->evidence,
              "%ld SVI-SO3 steps (c = %+g, h = %g) on the canonical "
              "noise; x recovered from R_{k+1} = tau^2, A and B solved from (62): fixed point "
              "|x - h xi((A+B)/2)| = %.2f u; identities Pi1 - Pi0 = -x cross (A+B) and Pi0 + Pi1 = "
              "s (A+B) + (1/4 + c)(x.(A+B)) x to %.2f u |Pi| (n = 3); against one IM-DIRECT step "
              "of h/s^2 with dW/s: max |Pi1 - IM| / |Pi0| = %.3e (s >= %.6f); checked: %s %s %s",
-             r.steps, cc, slpi_view_grid(&p)->h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
+             r.steps, cc, slpi_view_grid(p)->h, r.xi, r.ident, r.mid, r.smin, slpi_audit_get(ck, "QTY")->s,
              slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }
@@ -323,14 +323,14 @@ static void orbit_figure(const slpi_audit *a, slpi_audit_check *c, int g, double
  * (max - min) of |(A, B)| over the orbit relative to sqrt(2) |Pi|. */
 void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     slpi_gaps_svi_orbit_result r;
-    if (slpi_audit_steps_case(a, c, 1, &p)) return;
+    if (slpi_audit_steps_case(a, c, 1, p)) return;
     int band = slpi_audit_get(ck, "QTY")->e == 1;   /* ratio band (the table) */
     int g = (int)slpi_audit_get(ck, "GRID")->i;      /* 2..512 (the table) */
     double *map = malloc((size_t)g * (size_t)(2 * g) * sizeof *map);
-    if (slpi_gaps_svi_orbit(&p, g, &r, map, &err)) {
+    if (slpi_gaps_svi_orbit(p, g, &r, map, &err)) {
         slpi_audit_unable(c, "sviorbit: %s", err.msg);
         free(map);
         return;
@@ -340,13 +340,13 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
     double R = r.R, spread = r.failed || r.nmax < r.nmin ? INFINITY : (r.nmax - r.nmin) / (sqrt(2) * R);
     double v = r.failed ? INFINITY : band ? spread : r.ratio;
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v);
-    double cc = slpi_view_scheme(&p)->svi_c;
+    double cc = slpi_view_scheme(p)->svi_c;
     int l = snprintf(c->evidence, sizeof c->evidence,
                      "one SVI step (c = %+g, "
                      "h = %g) from each of %ld (point, increment) pairs: %d x %d cell centres of the sphere "
                      "|Pi| = %.4f times every increment vector in {-D, 0, D}^%d, D = %.4f the clipping "
                      "threshold; ",
-                     cc, slpi_view_grid(&p)->h, r.points, g, 2 * g, R, slpi_problem_noise_count(&p), r.D);
+                     cc, slpi_view_grid(p)->h, r.points, g, 2 * g, R, slpi_problem_noise_count(p), r.D);
     if (r.failed)
         snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
                  "the fixed point of (64) was not "
@@ -386,13 +386,13 @@ void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi
 /* lifted A STEPS group|proj|half|equiv <= X (I13) */
 void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     slpi_gaps_lifted_result r;
-    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
     int k = slpi_audit_get(ck, "QTY")->e;   /* group proj half equiv (the table) */
     double aw = slpi_audit_get(ck, "A")->r;
-    if (slpi_gaps_lifted(&p, aw, slpi_view_grid(&p)->steps, 1, &r, &err)) {
+    if (slpi_gaps_lifted(p, aw, slpi_view_grid(p)->steps, 1, &r, &err)) {
         slpi_audit_unable(c, "lifted: %s", err.msg);
         return;
     }
@@ -407,7 +407,7 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
              aw == 0.5        ? "consistent form, docs/schemes.md#isomp"
                  : aw == 0.25 ? "printed (21)-(22)"
                               : "other",
-             r.steps, slpi_view_grid(&p)->h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
+             r.steps, slpi_view_grid(p)->h, r.group, r.proj, r.half, r.equiv, slpi_audit_get(ck, "QTY")->s,
              slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s  (case %s)", c->id, c->kase);
 }

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "reports/audit-checks.h"
 
 void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name,

@@ -432,7 +432,8 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
     c->figure[0] = 0;
     c->command[0] = 0;
     c->nnum = 0;
-    forms[x->form].eval(a, c, x);
+    if (slpi_audit_problems_alloc(c)) forms[x->form].eval(a, c, x);
+    slpi_audit_problems_free(c);
 }
 
 /* The index of argument `name` (its name, or an optional argument's key) in form f's row. */

@@ -11,9 +11,10 @@
 
 #include "slpi/errors.h"
 #include "slpi/problem.h"
+#include "slpi/problem-finish.h"
 #include "slpi/step.h"
 #include "slpi/stepper.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"
 
@@ -78,20 +79,21 @@ static int case_diags(const slpi_audit_check *c, int full, const char **names)
     if (!strcmp(c->kase, "-")) return -1;
     if (strcmp(key, last)) {
         slpi_audit probe;
-        slpi_problem p;
+        slpi_problem *p = slpi_problem_alloc();
         slpi_stepper *st = NULL;
         char args[512];
         slpi_error e = {0, ""};
         memset(&probe, 0, sizeof probe);
         probe.full = full;
         nlast = -1;
-        if (!slpi_audit_case(&probe, c, &p, args, sizeof args, &e) && !slpi_problem_finish(&p, &e) &&
-            !slpi_stepper_new(&st, &p, 0, NULL, 0)) {
+        if (p && !slpi_audit_case(&probe, c, p, args, sizeof args, &e) && !slpi_problem_finish(p, &e) &&
+            !slpi_stepper_new(&st, p, 0, NULL, 0)) {
             const char *nm;
             for (nlast = 0; nlast < SLPI_MAX_DIAG && (nm = slpi_stepper_diag_name(st, nlast)); nlast++)
                 snprintf(buf[nlast], sizeof buf[nlast], "%s", nm);
         }
         slpi_stepper_free(st);
+        slpi_problem_free(p);
         snprintf(last, sizeof last, "%s", key);
     }
     for (int i = 0; i < nlast; i++) names[i] = buf[i];
@@ -170,13 +172,14 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
                             c->full_check, why);
     for (int m = 0; !rc && m < 2 && strcmp(c->kase, "-"); m++) {
         slpi_audit probe;
-        slpi_problem p;
+        slpi_problem *p = slpi_problem_alloc();
         char args[512];
-        slpi_error e2 = {0, ""};
+        slpi_error e2 = { 0, "out of memory" }; /* the case's error where it has one */
         memset(&probe, 0, sizeof probe);
         probe.full = m;
-        if ((m && !c->full_case[0]) || !slpi_audit_case(&probe, c, &p, args, sizeof args, &e2))
-            continue;
+        int ok = (m && !c->full_case[0]) || (p && !slpi_audit_case(&probe, c, p, args, sizeof args, &e2));
+        slpi_problem_free(p);
+        if (ok) continue;
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scase '%s%s%s': %s", path, line,
                             m ? "FULL " : "", c->kase, m ? " " : "", m ? c->full_case : "", e2.msg);
     }

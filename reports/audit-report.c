@@ -12,6 +12,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/version.h"
+#include "slpi/limits.h"
 #include "core/digest.h"
 #include "reports/reports.h"
 #include "reports/audit-checks.h"

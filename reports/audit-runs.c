@@ -1,7 +1,9 @@
 /* audit-runs.c — checks on runs of a case (docs/claims.md): the largest change of a fast-path
- * diagnostic (max DIAG <= X | >= X), a run that must stop with a solver failure (fails),
- * a trajectory on its sphere (sphere A), Euler–Zeitlin vorticity snapshots (snapshots
- * STEPS) and a certified diagnostic ball after some steps (ref DIAG STEPS). */
+ * diagnostic (max DIAG <= X | >= X) and its ratio to another run's (versus), a run that must
+ * stop with a solver failure (fails), a trajectory on its sphere (sphere A), Euler–Zeitlin
+ * vorticity snapshots (snapshots STEPS), a certified diagnostic ball after some steps (ref
+ * DIAG STEPS), the growth law of a diagnostic (growth) and the critical step size
+ * (critical). Many paths of one case: reports/audit-ensemble.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +14,19 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/initial.h"
+#include "slpi/problem-build.h"
+#include "slpi/problem-finish.h"
+#include "slpi/problem-shape.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/run.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
 #include "core/steps.h"
 #include "reports/audit-checks.h"
 
@@ -39,7 +48,8 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
     long rows = 64L * 1000 * 1000 / row_bytes;
     if (rows > 20000) rows = 20000;
     if (rows < 2) rows = 2;
-    p->grid.output_every = p->grid.steps > rows ? (int)((p->grid.steps + rows - 1) / rows) : 1;
+    slpi_view_grid_edit(p)->output_every =
+        slpi_view_grid(p)->steps > rows ? (int)((slpi_view_grid(p)->steps + rows - 1) / rows) : 1;
     slpi_audit_figure_name(c, name, 64);
     if (snprintf(data, ndata, "%s/data/%s.tsv", a->outdir, name) >= (int)ndata) {
         slpi_audit_unable(c, "the report folder's path is too long for its data file %s", name);
@@ -58,12 +68,12 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
 /* ---- max DIAG <= X | >= X ; fails */
 void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     int want_fail = !strcmp(slpi_audit_get(ck, "WORD")->s, "fails");
     char name[64], data[SLPI_PATH_MAX + 96];
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
+    int rc = run_case(a, c, p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     if (want_fail) {
         slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
@@ -93,16 +103,17 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     double v = res.diag_maxchange[k], thr = slpi_audit_get(ck, "X")->r;
     slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, v, thr), v);
     slpi_audit_num(c, "steps", (double)res.steps_done);
-    slpi_audit_num(c, "h", p.grid.h);
-    slpi_audit_num(c, "T", p.grid.h * (double)res.steps_done);
+    slpi_audit_num(c, "h", slpi_view_grid(p)->h);
+    slpi_audit_num(c, "T", slpi_view_grid(p)->h * (double)res.steps_done);
     char rows[96] = "";
-    if (p.grid.output_every > 1)
-        snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)", p.grid.output_every);
+    if (slpi_view_grid(p)->output_every > 1)
+        snprintf(rows, sizeof rows, ", taken over the rows written (one per %d steps)",
+                 slpi_view_grid(p)->output_every);
     snprintf(c->evidence, sizeof c->evidence,
              "max_t |%s(t) - %s(0)| = %.3e over %ld steps of h = %.6g "
              "(T = %.6g%s) %s threshold %s %.3g; solver mean %.2f, max %d iterations",
-             diag, diag, v, res.steps_done, p.grid.h, p.grid.h * (double)res.steps_done, rows, slpi_audit_meets(c),
-             slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
+             diag, diag, v, res.steps_done, slpi_view_grid(p)->h, slpi_view_grid(p)->h * (double)res.steps_done, rows,
+             slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
@@ -117,7 +128,7 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
  * change the noise makes). Both runs record the diagnostic at the same rows. */
 void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p, q;
+    slpi_problem *p = c->problem[0], *q = c->problem[1];
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96], kv[96];
     const char *diag = slpi_audit_get(ck, "DIAG")->s, *other = slpi_audit_get(ck, "KEY=VALUE")->s;
@@ -126,11 +137,11 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     char *eq = strchr(kv, '=');
     *eq = 0;
     slpi_run_result res, res2;
-    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
+    int rc = run_case(a, c, p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
-    q = p;
-    if (!rc) rc = slpi_problem_set(&q, kv, eq + 1, &err);
-    if (!rc) rc = slpi_run(&q, slpi_fast_path(), NULL, 0, NULL, &res2, &err);
+    slpi_problem_copy(q, p);
+    if (!rc) rc = slpi_problem_set(q, kv, eq + 1, &err);
+    if (!rc) rc = slpi_run(q, slpi_fast_path(), NULL, 0, NULL, &res2, &err);
     int k = -1, k2 = -1;
     for (int i = 0; !rc && i < res.ndiag; i++)
         if (!strcmp(res.diag_name[i], diag)) k = i;
@@ -148,7 +159,7 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
     snprintf(c->evidence, sizeof c->evidence,
              "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
              "the case, %.3e with %s: ratio %.3g %s %s %s",
-             diag, diag, res.steps_done, p.grid.h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
+             diag, diag, res.steps_done, slpi_view_grid(p)->h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
     snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
              c->kase, name, other);
 }
@@ -156,12 +167,12 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
 void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
     int col = (int)slpi_audit_get(ck, "A")->i;
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
+    int rc = run_case(a, c, p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     slpi_traj t;
     if (rc != SLPI_OK || slpi_traj_read(data, &t, &err) != SLPI_OK) {
@@ -182,8 +193,9 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
              "trajectory of coordinates %d..%d over T = %.6g "
              "(%ld steps, %ld rows written, one per %d step%s) on the sphere of radius %.6f: max ||x(t)| - |x(0)|| "
              "= %.2e, %s <= 1e-12 max(1, |x(0)|) (figure)",
-             col + 1, col + 3, p.grid.h * (double)res.steps_done, res.steps_done, rows, p.grid.output_every,
-             p.grid.output_every > 1 ? "s" : "", r0, dev, slpi_audit_meets(c));
+             col + 1, col + 3, slpi_view_grid(p)->h * (double)res.steps_done, res.steps_done, rows,
+             slpi_view_grid(p)->output_every, slpi_view_grid(p)->output_every > 1 ? "s" : "", r0, dev,
+             slpi_audit_meets(c));
     char body[3 * SLPI_PATH_MAX];
     snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
              "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
@@ -199,12 +211,12 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
  * |omega(T) - omega(0)|_2 / |omega(0)|_2 (mixing moves the field; a frozen one stays). */
 void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
-    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
     enum { NLAT = 64, NLON = 128 };
-    int dim = slpi_problem_state_dim(&p);
+    int dim = slpi_problem_state_dim(p);
     slpi_fast *f = NULL;
     slpi_vort *v = NULL;
     slpi_steps steps = { 0 };
@@ -212,19 +224,19 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
     slpi_fast_at fat = { NULL, x };
     double *grid = malloc(sizeof(double) * 2 * NLAT * NLON), *grid0 = grid + NLAT * NLON;
     int rc = !x || !grid ? slpi_error_set(&err, SLPI_EINPUT, "out of memory") : SLPI_OK;
-    if (!rc) rc = slpi_problem_validate(&p, &err);
-    if (!rc && p.sys.system != SLPI_SYS_EULER_ZEITLIN)
+    if (!rc) rc = slpi_problem_validate(p, &err);
+    if (!rc && slpi_view_system(p)->system != SLPI_SYS_EULER_ZEITLIN)
         rc = slpi_error_set(&err, SLPI_EINPUT, "not an euler-zeitlin case");
-    if (!rc) rc = slpi_fast_create(&f, &p, &err);
+    if (!rc) rc = slpi_fast_create(&f, p, &err);
     if (!rc) rc = slpi_fast_initial_state(f, x, &err);
     fat.f = f;
-    if (!rc) rc = slpi_steps_open(&steps, &p, slpi_fast_step_at, &fat, 1, &err);
-    if (!rc) rc = slpi_vort_create(&v, p.sys.ez.N, &err);
+    if (!rc) rc = slpi_steps_open(&steps, p, slpi_fast_step_at, &fat, 1, &err);
+    if (!rc) rc = slpi_vort_create(&v, slpi_view_system(p)->ez.N, &err);
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.dat", a->outdir, name);
     FILE *out = rc ? NULL : fopen(data, "w");
     if (!rc && out) memcpy(x0, x, sizeof(double) * (size_t)dim);
-    long at[3] = { 0, p.grid.steps / 2, p.grid.steps };
+    long at[3] = { 0, slpi_view_grid(p)->steps / 2, slpi_view_grid(p)->steps };
     double wmax = 0, d2 = 0, n2 = 0;
     for (long s = 0, k = 0; !rc && out && k < 3; s++) {
         if (s == at[k]) {
@@ -262,7 +274,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
         double change = n2 > 0 ? sqrt(d2 / n2) : 0;
         const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
         slpi_audit_outcome(c, slpi_audit_compare(op->e, change, thr->r), change);
-        slpi_audit_num(c, "steps", (double)p.grid.steps);
+        slpi_audit_num(c, "steps", (double)slpi_view_grid(p)->steps);
         slpi_audit_num(c, "c2", c2);
         slpi_audit_num(c, "eig", eig);
         snprintf(c->evidence, sizeof c->evidence,
@@ -270,8 +282,9 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
                  "latitude-longitude grid at t = 0, %g, %g (figure); relative change of the field "
                  "|w(T) - w(0)| / |w(0)| = %.3f (%s %s %s); after the run relative enstrophy change "
                  "%.2e, eigenvalue departure %.2e",
-                 p.sys.ez.N, p.grid.steps, p.grid.h, NLAT, NLON, p.grid.h * (double)at[1], p.grid.h * (double)at[2],
-                 change, slpi_audit_meets(c), op->s, thr->s, c2, eig);
+                 slpi_view_system(p)->ez.N, slpi_view_grid(p)->steps, slpi_view_grid(p)->h, NLAT, NLON,
+                 slpi_view_grid(p)->h * (double)at[1], slpi_view_grid(p)->h * (double)at[2], change,
+                 slpi_audit_meets(c), op->s, thr->s, c2, eig);
         char body[5 * SLPI_PATH_MAX];
         snprintf(body, sizeof body,
                  "unset logscale\nset datafile separator whitespace\n"
@@ -281,7 +294,8 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
                  "1 'red')\nset title 't = 0'\nplot '%s' index 0 using 1:2:3 with image\n"
                  "set title 't = %g'\nplot '%s' index 1 using 1:2:3 with image\n"
                  "set title 't = %g'\nplot '%s' index 2 using 1:2:3 with image\nunset multiplot",
-                 -wmax, wmax, data, p.grid.h * (double)at[1], data, p.grid.h * (double)at[2], data);
+                 -wmax, wmax, data, slpi_view_grid(p)->h * (double)at[1], data, slpi_view_grid(p)->h * (double)at[2],
+                 data);
         slpi_audit_plot(a, c, name, "640,1000", "longitude", "latitude", "", body);
         strcpy(c->figure, name);
     }
@@ -297,14 +311,14 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
 /* ---- ref DIAG STEPS: 0 in the certified ball of DIAG after STEPS steps */
 void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
-    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, &p)) return;
-    if (slpi_problem_validate(&p, &err)) {
+    if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
+    if (slpi_problem_validate(p, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
-    int dim = slpi_problem_state_dim(&p);
+    int dim = slpi_problem_state_dim(p);
     double *x0 = calloc((size_t)dim, sizeof *x0);
     slpi_ref *r = NULL;
     arb_ptr x = _arb_vec_init(dim), xi = _arb_vec_init(dim);
@@ -312,16 +326,16 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     slpi_steps steps = { 0 };
     slpi_ref_diag d;
     slpi_ref_diag_init(&d);
-    int given = slpi_problem_explicit_x0(&p, x0, &err), rc = given < 0;
-    if (!rc && !given) rc = slpi_fast_problem_initial_state(&p, x0, &err);
-    if (!rc) rc = slpi_ref_create(&r, &p, &err);
+    int given = slpi_problem_explicit_x0(p, x0, &err), rc = given < 0;
+    if (!rc && !given) rc = slpi_fast_problem_initial_state(p, x0, &err);
+    if (!rc) rc = slpi_ref_create(&r, p, &err);
     rat.r = r;
-    if (!rc) rc = slpi_steps_open(&steps, &p, slpi_ref_step_at, &rat, 1, &err);
+    if (!rc) rc = slpi_steps_open(&steps, p, slpi_ref_step_at, &rat, 1, &err);
     for (int i = 0; !rc && i < dim; i++) {
         arb_set_d(x + i, x0[i]);
         arb_set_d(xi + i, x0[i]);
     }
-    for (long s = 0; !rc && s < p.grid.steps; s++) {
+    for (long s = 0; !rc && s < slpi_view_grid(p)->steps; s++) {
         slpi_step_status st;
         rc = slpi_steps_take(&steps, s, NULL, &st, &err);
         if (!rc && slpi_step_failed(st)) {
@@ -348,7 +362,7 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
             snprintf(c->evidence, sizeof c->evidence,
                      "certified (Arb, %ld bits): %s = %.3e +- %.3e "
                      "after %ld steps: the ball %s 0",
-                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, p.grid.steps,
+                     steps.info.prec, slpi_audit_get(ck, "DIAG")->s, mid, rad, slpi_view_grid(p)->steps,
                      in ? "contains" : "excludes");
         }
     }
@@ -365,12 +379,12 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
  * accumulates linearly gives 1, a random walk 1/2); pass iff the slope is in [LO, HI]. */
 void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0];
     slpi_error err = {0, ""};
     char name[64], data[SLPI_PATH_MAX + 96];
     const char *diag = slpi_audit_get(ck, "DIAG")->s;
     slpi_run_result res;
-    int rc = run_case(a, c, &p, &res, name, data, sizeof data, &err);
+    int rc = run_case(a, c, p, &res, name, data, sizeof data, &err);
     if (rc < 0) return;
     slpi_traj t;
     if (rc || slpi_traj_read(data, &t, &err)) {
@@ -427,10 +441,10 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
  * Pass iff it lies in [LO, HI]. */
 void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_problem p0;
+    slpi_problem *p0 = c->problem[0], *p = c->problem[1];
     slpi_error err = {0, ""};
     char args[512];
-    if (slpi_audit_case(a, c, &p0, args, sizeof args, &err)) {
+    if (slpi_audit_case(a, c, p0, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
     }
@@ -438,20 +452,22 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
     double dh = slpi_audit_get(ck, "DH")->r, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     long seeds = slpi_audit_get(ck, "SEEDS")->i;
     uint64_t seed0 = 1 + a->seed_offset;   /* seeds seed0 .. seed0 + seeds - 1 */
-    double T = p0.grid.T > 0 ? p0.grid.T : p0.grid.h * (double)p0.grid.steps, hc = INFINITY;
+    double T = slpi_view_grid(p0)->T > 0 ? slpi_view_grid(p0)->T
+                                         : slpi_view_grid(p0)->h * (double)slpi_view_grid(p0)->steps,
+           hc = INFINITY;
     char list[600] = "";
     for (double h = h0; h <= h1 + 1e-12 && isinf(hc); h += dh) {
         int failed = 0, maxit = 0;
         for (long s = 1; s <= seeds && !failed; s++) {
-            slpi_problem p = p0;
+            slpi_problem_copy(p, p0);
             slpi_run_result res;
-            p.grid.h = h;
-            p.grid.T = 0;
-            p.grid.level = -1;
-            p.grid.steps = (long)ceil(T / h);
-            p.noise.seed = seed0 + (uint64_t)(s - 1);
-            int rc = slpi_problem_finish(&p, &err);
-            if (!rc) rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
+            slpi_view_grid_edit(p)->h = h;
+            slpi_view_grid_edit(p)->T = 0;
+            slpi_view_grid_edit(p)->level = -1;
+            slpi_view_grid_edit(p)->steps = (long)ceil(T / h);
+            slpi_view_noise_edit(p)->seed = seed0 + (uint64_t)(s - 1);
+            int rc = slpi_problem_finish(p, &err);
+            if (!rc) rc = slpi_run(p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
             if (rc == SLPI_EINPUT) {
                 slpi_audit_unable(c, "critical: %s", err.msg);
                 return;
@@ -478,115 +494,4 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
              "for H = %s..%s step %s)",
              c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s,
              slpi_audit_get(ck, "DH")->s);
-}
-
-/* Run p into tmp and read it back (tmp removed); 0 or an error code. */
-static int run_traj(const slpi_problem *p, const char *tmp, slpi_traj *t, slpi_error *err)
-{
-    slpi_run_result res;
-    FILE *out = fopen(tmp, "w");
-    int rc = out ? slpi_run(p, slpi_fast_path(), out, 0, NULL, &res, err)
-                 : slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", tmp);
-    if (out) fclose(out);
-    if (!rc) rc = slpi_traj_read(tmp, t, err);
-    remove(tmp);
-    return rc;
-}
-
-/* ---- ensemble PATHS away LO HI | ensemble PATHS spread X: PATHS realizations (path =
- * 0..PATHS-1) of the case against its noise-free path, state coordinates 0..2 (a
- * momentum on its sphere). away: each path's largest distance from the deterministic
- * path over the run; met iff the smallest is <= LO (a path keeps close) and the largest
- * >= HI (a path moves away, into another quarter of the sphere). spread: rms distance of
- * the paths from their mean at T and at T/4; met iff spread(T) / spread(T/4) >= X. */
-void slpi_audit_check_ensemble(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
-{
-    int away = !strcmp(slpi_audit_get(ck, "MODE")->s, "away");   /* else spread */
-    long np = slpi_audit_get(ck, "PATHS")->i;
-    slpi_problem p0, pd;
-    slpi_error err = {0, ""};
-    char args[512], name[64], data[SLPI_PATH_MAX + 96], tmp[SLPI_PATH_MAX + 96];
-    if (slpi_audit_case(a, c, &p0, args, sizeof args, &err) || slpi_problem_finish(&p0, &err)) {
-        slpi_audit_unable(c, "case: %s", err.msg);
-        return;
-    }
-    long steps = p0.grid.steps, q = steps / 4;
-    p0.grid.output_every = steps > 2000 ? (int)(steps / 2000) : 1;
-    slpi_audit_figure_name(c, name, sizeof name);
-    snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);
-    snprintf(tmp, sizeof tmp, "%s/data/%s-path.tsv", a->outdir, name);
-    pd = p0;
-    slpi_traj det;
-    int rc = slpi_problem_set(&pd, "noise", "none", &err);
-    if (!rc) rc = run_traj(&pd, tmp, &det, &err);
-    if (rc) {
-        slpi_audit_unable(c, "ensemble: the noise-free path: %s", err.msg);
-        return;
-    }
-    double *at = calloc((size_t)np * 6, sizeof *at), dmin = INFINITY, dmax = 0;
-    if (!at) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
-    FILE *fig = rc ? NULL : fopen(data, "w");
-    if (fig) fprintf(fig, "# path\tt\t|Pi(t) - Pi_det(t)|\n");
-    for (long r = 0; !rc && r < np; r++) {
-        slpi_problem p = p0;
-        slpi_traj t;
-        p.noise.path = (uint64_t)r;
-        rc = run_traj(&p, tmp, &t, &err);
-        if (rc) break;
-        double dist = 0;
-        for (long k = 0; k < t.nrows && k < det.nrows; k++) {
-            const double *v = t.mid + (size_t)k * (size_t)(t.ncols + 1);
-            const double *w = det.mid + (size_t)k * (size_t)(det.ncols + 1);
-            double d2 = 0;
-            for (int i = 1; i <= 3; i++) d2 += (v[i] - w[i]) * (v[i] - w[i]);
-            dist = fmax(dist, sqrt(d2));
-            if (fig && k % 4 == 0) fprintf(fig, "%ld\t%.9g\t%.9g\n", r, v[0], sqrt(d2));
-            if (t.step[k] == q || t.step[k] == steps)
-                memcpy(at + 6 * r + (t.step[k] == q ? 0 : 3), v + 1, 3 * sizeof(double));
-        }
-        if (fig) fprintf(fig, "\n\n");
-        slpi_traj_free(&t);
-        dmin = fmin(dmin, dist);
-        dmax = fmax(dmax, dist);
-    }
-    slpi_traj_free(&det);
-    if (fig) fclose(fig);
-    if (rc) {
-        slpi_audit_unable(c, "ensemble: %s", err.msg);
-        free(at);
-        return;
-    }
-    double s[2] = {0, 0};
-    for (int w = 0; w < 2; w++) {
-        double m[3] = {0, 0, 0};
-        for (long r = 0; r < np; r++)
-            for (int i = 0; i < 3; i++) m[i] += at[6 * r + 3 * w + i] / (double)np;
-        for (long r = 0; r < np; r++)
-            for (int i = 0; i < 3; i++) s[w] += pow(at[6 * r + 3 * w + i] - m[i], 2) / (double)np;
-        s[w] = sqrt(s[w]);
-    }
-    free(at);
-    if (away)
-        slpi_audit_outcome(c, dmin <= slpi_audit_get(ck, "LO")->r && dmax >= slpi_audit_get(ck, "HI")->r, dmax);
-    else
-        slpi_audit_outcome(c, s[0] > 0 && s[1] / s[0] >= slpi_audit_get(ck, "X")->r,
-                           s[0] > 0 ? s[1] / s[0] : NAN);
-    snprintf(c->evidence, sizeof c->evidence,
-             "%ld paths over T = %g against the noise-free path: the "
-             "closest path stays within %.3f, the farthest moves %.3f away (on the unit sphere); rms "
-             "spread of the paths %.3e at T/4 and %.3e at T (ratio %.2f); %s %s",
-             np, p0.grid.h * (double)steps, dmin, dmax, s[0], s[1], s[0] > 0 ? s[1] / s[0] : 0.0, slpi_audit_meets(c),
-             away ? "min <= LO and max >= HI" : "ratio >= X");
-    /* the numbers behind both readings, for a referee's re-check (docs/claims.md#labels) */
-    slpi_audit_num(c, "closest", dmin);
-    slpi_audit_num(c, "farthest", dmax);
-    slpi_audit_num(c, "spread_quarter", s[0]);
-    slpi_audit_num(c, "spread_end", s[1]);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s path=R (R = 0..%ld) and noise=none",
-             c->kase, np - 1);
-    char body[3 * SLPI_PATH_MAX];
-    snprintf(body, sizeof body, "plot for [i=0:%ld] '%s' index i using 2:3 with lines notitle",
-             np - 1, data);
-    slpi_audit_plot(a, c, name, NULL, "t", "|Pi(t) - Pi_deterministic(t)|", "", body);
-    strcpy(c->figure, name);
 }

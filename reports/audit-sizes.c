@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "slpi/errors.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "reports/reports.h"
@@ -54,10 +54,10 @@ void slpi_audit_size_words(const slpi_audit *a, const slpi_audit_check *c, char 
     int A, B, L, R, seeds;
     long k;
     char kind[16], sys[32] = "", args[512];
-    slpi_problem p;
+    slpi_problem *p = slpi_problem_alloc(); /* NULL (out of memory): no size of the case's run */
     slpi_error err;
-    int have = strcmp(c->kase, "-") && slpi_audit_case(a, c, &p, args, sizeof args, &err) == SLPI_OK;
-    if (have) system_size(&p, sys, sizeof sys);
+    int have = p && strcmp(c->kase, "-") && slpi_audit_case(a, c, p, args, sizeof args, &err) == SLPI_OK;
+    if (have) system_size(p, sys, sizeof sys);
     if (isfinite(paths) && sscanf(c->check, "slope %15s %d %d %d", kind, &A, &B, &L) == 4)
         snprintf(out, n, "%s%.0f coupled paths, h = T/2^%d..T/2^%d, reference T/2^%d", sys, paths, A, B, L);
     else if (sscanf(c->check, "resolvable %d %d %d %d %lf", &A, &B, &L, &R, &rpaper) == 5)
@@ -68,25 +68,26 @@ void slpi_audit_size_words(const slpi_audit *a, const slpi_audit_check *c, char 
         snprintf(out, n, "%s", strcmp(c->kase, "-") ? c->kase : "closed computation");
     else if (sscanf(c->check, "critical %lf %lf %lf %d", &h0, &h1, &dh, &seeds) == 4)
         snprintf(out, n, "%sh = %g..%g by %g, seeds 1..%d, T = %g each", sys, h0, h1, dh, seeds,
-                 slpi_view_grid(&p)->T > 0 ? slpi_view_grid(&p)->T
-                                           : slpi_view_grid(&p)->h * (double)slpi_view_grid(&p)->steps);
+                 slpi_view_grid(p)->T > 0 ? slpi_view_grid(p)->T
+                                          : slpi_view_grid(p)->h * (double)slpi_view_grid(p)->steps);
     else if (!strncmp(c->check, "poisson ", 8) || !strncmp(c->check, "refpoisson ", 11))
-        snprintf(out, n, "%sone step of h = %g", sys, slpi_view_grid(&p)->h);
+        snprintf(out, n, "%sone step of h = %g", sys, slpi_view_grid(p)->h);
     else if (sscanf(c->check, "ref %15s %ld", kind, &k) == 2)
-        snprintf(out, n, "%s%ld certified steps of h = %g", sys, k, slpi_view_grid(&p)->h);
+        snprintf(out, n, "%s%ld certified steps of h = %g", sys, k, slpi_view_grid(p)->h);
     else if (sscanf(c->check, "lifted %lf %ld", &h0, &k) == 2 || sscanf(c->check, "sviident %ld", &k) == 1)
-        snprintf(out, n, "%s%ld step%s of h = %g", sys, k, k == 1 ? "" : "s", slpi_view_grid(&p)->h);
+        snprintf(out, n, "%s%ld step%s of h = %g", sys, k, k == 1 ? "" : "s", slpi_view_grid(p)->h);
     else if (sscanf(c->check, "sviorbit %ld", &k) == 1)
         snprintf(out, n, "%sone step of h = %g from each point of a %ld x %ld grid of the sphere", sys,
-                 slpi_view_grid(&p)->h, k, 2 * k);
+                 slpi_view_grid(p)->h, k, 2 * k);
     else if (isfinite(steps) || !strncmp(c->check, "max ", 4) || !strncmp(c->check, "sphere ", 7) ||
              !strncmp(c->check, "versus ", 7) || !strncmp(c->check, "growth ", 7) ||
              !strncmp(c->check, "snapshots ", 10) || !strcmp(c->check, "fails")) {
-        double s = isfinite(steps) ? steps : (double)slpi_view_grid(&p)->steps,
-               hh = isfinite(h) ? h : slpi_view_grid(&p)->h;
+        double s = isfinite(steps) ? steps : (double)slpi_view_grid(p)->steps,
+               hh = isfinite(h) ? h : slpi_view_grid(p)->h;
         snprintf(out, n, "%s%.0f steps of h = %g (T = %g)", sys, s, hh, isfinite(T) ? T : s * hh);
     } else
         snprintf(out, n, "%s", c->kase);
+    slpi_problem_free(p);
 }
 
 /* The audit's size of a claim in words: its decisive checks' runs or studies, each

@@ -12,7 +12,10 @@
 #include "slpi/registry.h"
 #include "slpi/problem.h"
 #include "core/digest.h"
-#include "core/problem-struct.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "reports/audit-checks.h"
 
 /* ---- convergence studies: slope, gap, resolvable */
@@ -78,15 +81,15 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
                  const slpi_audit_arg *phi, int exact, slpi_conv_kind kind, int kmin, int kmax, int L, long R,
                  slpi_conv_cfg *cfg, slpi_conv_result *res, char *cmd, size_t ncmd)
 {
-    slpi_problem p;
+    slpi_problem *p = c->problem[0]; /* lives while the check runs: cfg->base after return */
     slpi_error err = {0, ""};
     char args[512];
-    if (slpi_audit_case(a, c, &p, args, sizeof args, &err)) {
+    if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return -1;
     }
-    p.grid.level = -1;
-    slpi_conv_init(cfg, &p);
+    slpi_view_grid_edit(p)->level = -1;
+    slpi_conv_init(cfg, p);
     cfg->kind = kind;
     cfg->kmin = kmin;
     cfg->kmax = kmax;
@@ -110,7 +113,7 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     if (exact) {
         cfg->phi = SLPI_PHI_X1;
         cfg->exact = 1;
-        cfg->exact_value = slpi_weak_exact_sde(p.sys.rb.amp, p.grid.T);
+        cfg->exact_value = slpi_weak_exact_sde(slpi_view_system(p)->rb.amp, slpi_view_grid(p)->T);
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --phi x1 --exact");
     }
     char pre[256];
@@ -288,8 +291,8 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     snprintf(c->evidence, sizeof c->evidence,
              "rms gap at level %d (h = %.4g) between %s and %s on the "
              "same %ld paths: %.3e +- %.1e (%s %s %.1e); self-convergence error at h = %.4g: %.3e",
-             L, r.h[r.nlev], slpi_scheme_name(cfg.base->sch.scheme), slpi_audit_get(ck, "SCHEME")->s, r.paths, r.refgap,
-             r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
+             L, r.h[r.nlev], slpi_scheme_name(slpi_view_scheme(cfg.base)->scheme), slpi_audit_get(ck, "SCHEME")->s,
+             r.paths, r.refgap, r.refgap_se, slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, r.h[r.nlev - 1],
              r.cell[SLPI_CONV_SELF][r.nlev - 1].e);
 }
 
@@ -351,9 +354,9 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
         return;
     const slpi_problem *p = cfg.base;
-    if (p->sch.scheme != k) {
+    if (slpi_view_scheme(p)->scheme != k) {
         char why[96];
-        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(p->sch.scheme),
+        snprintf(why, sizeof why, "%s, the check names %s", slpi_scheme_name(slpi_view_scheme(p)->scheme),
                  slpi_audit_get(ck, "SCHEME")->s);
         slpi_audit_unable(c, "the case runs %s: the quadrature is of the check's scheme", why);
         return;
@@ -361,8 +364,10 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     double h[6], e[6], se[6];
     int use[6];
     for (int i = 0; i < 6; i++) {
-        h[i] = ldexp(p->grid.T, -3 - i);
-        e[i] = fabs(slpi_weak_exact_scheme(k, p->sys.rb.amp, p->grid.T, h[i], p->noise.trunc_ell, 1) - cfg.exact_value);
+        h[i] = ldexp(slpi_view_grid(p)->T, -3 - i);
+        e[i] = fabs(slpi_weak_exact_scheme(k, slpi_view_system(p)->rb.amp, slpi_view_grid(p)->T, h[i],
+                                           slpi_view_noise(p)->trunc_ell, 1) -
+                    cfg.exact_value);
         se[i] = 1e-3 * e[i];
         use[i] = 1;
     }
@@ -386,9 +391,9 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
              "Monte Carlo of x_1(T) through the implemented %s step (%ld coupled paths) %s the "
              "quadrature's level differences E x_1 at h = T 2^-%d..T 2^-%d minus the next finer "
              "(to T 2^-%d): %s: max |z| = %.2f (%s 4)",
-             p->sys.rb.amp * p->sys.rb.amp * p->grid.T, e[0], e[1], e[2], e[3], e[4], e[5], s, lo, hi,
-             slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with", r.level[0],
-             r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
+             slpi_view_system(p)->rb.amp * slpi_view_system(p)->rb.amp * slpi_view_grid(p)->T, e[0], e[1], e[2], e[3],
+             e[4], e[5], s, lo, hi, slpi_audit_get(ck, "SCHEME")->s, r.paths, agree ? "agrees with" : "disagrees with",
+             r.level[0], r.level[r.nlev - 1], r.level[r.nlev], dq, zmax, agree ? "<" : "not <");
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX];
     slpi_audit_figure_name(c, name, sizeof name);
     snprintf(data, sizeof data, "%s/data/%s.tsv", a->outdir, name);

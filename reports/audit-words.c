@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "core/blas.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"

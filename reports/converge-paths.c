@@ -14,10 +14,17 @@
 #include "slpi/process.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-finish.h"
+#include "slpi/initial.h"
+#include "slpi/problem-build.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
 #include "core/check.h"
 #include "core/noise.h"
 #include "reports/converge.h"
@@ -61,24 +68,32 @@ static double *noise_at(const slpi_conv_worker *w, const slpi_conv_cfg *c, const
 static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
                       slpi_error *err)
 {
-    slpi_problem p = *c->base;
-    p.sch.scheme = k;
-    if (k != c->base->sch.scheme) {
+    slpi_problem *p = slpi_problem_dup(c->base), *q = NULL;
+    int rc = p ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "converge: out of memory");
+    if (rc == SLPI_OK) slpi_view_scheme_edit(p)->scheme = k;
+    if (rc == SLPI_OK && k != slpi_view_scheme(c->base)->scheme) {
         /* an independent scheme keeps the system and form, with its own solver defaults */
-        slpi_problem q = *c->base;
-        int rc = slpi_problem_set(&q, "scheme", slpi_scheme_name(p.sch.scheme), err);
-        if (rc != SLPI_OK) return rc;
-        p.sol.tol = q.sol.tol;
-        p.sol.maxit = q.sol.maxit;
-        p.sol.on_cap = q.sol.on_cap;
-        p.sol.fixed_iters = q.sol.fixed_iters;
-        p.sch.warm_start = q.sch.warm_start;
+        q = slpi_problem_dup(c->base);
+        rc = q ? slpi_problem_set(q, "scheme", slpi_scheme_name(k), err)
+               : slpi_error_set(err, SLPI_EINPUT, "converge: out of memory");
+        if (rc == SLPI_OK) {
+            slpi_solver_view *sol = slpi_view_solver_edit(p);
+            sol->tol = slpi_view_solver(q)->tol;
+            sol->maxit = slpi_view_solver(q)->maxit;
+            sol->on_cap = slpi_view_solver(q)->on_cap;
+            sol->fixed_iters = slpi_view_solver(q)->fixed_iters;
+            slpi_view_scheme_edit(p)->warm_start = slpi_view_scheme(q)->warm_start;
+        }
     }
-    p.grid.level = l;
-    p.noise.refine = 0;
-    p.noise.noise_file[0] = 0;
-    int rc = slpi_problem_finish(&p, err);
-    if (rc == SLPI_OK) rc = slpi_fast_create(out, &p, err);
+    if (rc == SLPI_OK) {
+        slpi_view_grid_edit(p)->level = l;
+        slpi_view_noise_edit(p)->refine = 0;
+        slpi_view_noise_edit(p)->noise_file[0] = 0;
+        rc = slpi_problem_finish(p, err);
+    }
+    if (rc == SLPI_OK) rc = slpi_fast_create(out, p, err);
+    slpi_problem_free(q);
+    slpi_problem_free(p);
     return rc;
 }
 
@@ -97,8 +112,9 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     memset(w, 0, sizeof *w);
     int rc = SLPI_OK;
     for (int i = 0; i < ly->nlev && rc == SLPI_OK; i++)
-        if ((rc = make_level(c, c->base->sch.scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
-    if (rc == SLPI_OK && (rc = make_level(c, c->base->sch.scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK) w->nf++;
+        if ((rc = make_level(c, slpi_view_scheme(c->base)->scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
+    if (rc == SLPI_OK && (rc = make_level(c, slpi_view_scheme(c->base)->scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK)
+        w->nf++;
     if (rc == SLPI_OK && c->indep
         && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
         w->nf++;
@@ -146,7 +162,8 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
         for (int i = 0; i <= c->L - c->kmin; i++)
             w->lev[q * (c->L - c->kmin + 1) + i] = w->hier + (size_t)(q + 1) * 2 * (size_t)w->S - (2 * w->S >> i);
     for (int i = 0; i < w->nf; i++)
-        w->D[i] = slpi_noise_threshold(slpi_fast_problem(w->f[i])->grid.h, c->base->noise.trunc_ell);
+        w->D[i] =
+            slpi_noise_threshold(slpi_view_grid(slpi_fast_problem(w->f[i]))->h, slpi_view_noise(c->base)->trunc_ell);
     w->x = w->noise + seg * (size_t)w->B;
     w->traj = w->x + nf * d * (size_t)w->B;
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
@@ -170,8 +187,9 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     for (int r0 = 0; r0 < n; r0 += w->tile) {
         int nt = n - r0 < w->tile ? n - r0 : w->tile;
         for (int k = 0; k < M; k++) {
-            slpi_noise_levels(c->base->noise.seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
-                              ldexp(c->base->grid.T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
+            slpi_noise_levels(slpi_view_noise(c->base)->seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
+                              ldexp(slpi_view_grid(c->base)->T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S,
+                              (size_t)w->S, w->lev);
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
                 double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
@@ -202,7 +220,7 @@ static void note_failure(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi
     f->path = (long long)path;
     f->object = i;
     f->level = level_of(c, ly, i);
-    f->h = slpi_fast_problem(w->f[i])->grid.h;
+    f->h = slpi_view_grid(slpi_fast_problem(w->f[i]))->h;
     f->step = step;
     f->status = st;
     f->iterations = info->iterations;
@@ -221,8 +239,10 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
     if (w->kind[i] != SLPI_FAST_SOA_NONE) {
         bad = w->kind[i] == SLPI_FAST_SOA_ISOMP
-            ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_fast_problem(f)->grid.h, x, dW, &w->iters, w->lane_out)
-            : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_fast_problem(f)->grid.h, x, dW, &w->iters, w->lane_out);
+            ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_view_grid(slpi_fast_problem(f))->h, x, dW, &w->iters,
+                                     w->lane_out)
+            : slpi_fast_rb_svi_soa(&w->soa[i], n, slpi_view_grid(slpi_fast_problem(f))->h, x, dW, &w->iters,
+                                   w->lane_out);
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {

@@ -11,6 +11,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 #include "core/expr.h"
 #include "fast/model-tape.h"
 #include "reports/converge.h"

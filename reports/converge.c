@@ -57,6 +57,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 #include "slpi/step.h"
 #include "slpi/run.h"
 #include "core/view-grid.h"

@@ -12,11 +12,16 @@
 #include <stddef.h>
 
 #include "api/api.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
 #include "reports/mlmc.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/problem-shape.h"
 #include "slpi/tools.h"
 #include "slpi/version.h"
 
@@ -28,8 +33,9 @@ void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f)
     slpi_problem_write(p, f, "# problem.");
     fprintf(f, "# slpi mlmc: %s of E phi(X_T), phi = %s; %s on %s%s%s, T = %.17g, seed %llu\n",
             c->plain ? "plain Monte Carlo" : "multilevel Monte Carlo", slpi_conv_phi_name(&c->conv),
-            slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system), p->sys.preset[0] ? ", preset " : "",
-            p->sys.preset, p->grid.T, (unsigned long long)p->noise.seed);
+            slpi_scheme_name(slpi_view_scheme(p)->scheme), slpi_system_name(slpi_view_system(p)->system),
+            slpi_view_system(p)->preset[0] ? ", preset " : "", slpi_view_system(p)->preset, slpi_view_grid(p)->T,
+            (unsigned long long)slpi_view_noise(p)->seed);
     fprintf(f,
             "# requested rmse %.6g (variance <= rmse^2/2, bias <= rmse/sqrt 2), levels %d..%d, %ld pilot paths, "
             "alpha %.3g; %d rounds%s\n",
@@ -40,8 +46,8 @@ void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f)
             "cost", "mean", "var", "N*cost");
     for (int j = 0; j < r->nlev; j++)
         fprintf(f, "%-6d %-24.17g %-10ld %-10ld %-8ld %-8.0f %-14.6e %-10.3e %-10.3e\n", c->l0 + j,
-                ldexp(p->grid.T, -(c->l0 + j)), r->n[j], r->failed[j], r->clipped[j], r->cost[j], r->mean[j], r->var[j],
-                (double)r->drawn[j] * r->cost[j]);
+                ldexp(slpi_view_grid(p)->T, -(c->l0 + j)), r->n[j], r->failed[j], r->clipped[j], r->cost[j], r->mean[j],
+                r->var[j], (double)r->drawn[j] * r->cost[j]);
     fprintf(f, "estimate %.12g  SE %.3e  bias estimate %.3e\n", r->estimate, r->se, r->bias);
     fprintf(f, "cost %.6e steps; plain MC at level %d to the same rmse: %.6e steps (var %.4e); ratio %.3g\n",
             r->total_cost, c->l0 + r->nlev - 1, r->mc_cost, r->var_fine, r->mc_cost / r->total_cost);
@@ -79,10 +85,10 @@ int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE
         clipped += r->clipped[j];
         json_array_append_new(levels,
                               json_pack("{s:i, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}", "level", c->l0 + j, "h",
-                                        ldexp(c->conv.base->grid.T, -(c->l0 + j)), "paths", (json_int_t)r->n[j],
-                                        "drawn", (json_int_t)r->drawn[j], "failed", (json_int_t)r->failed[j], "clipped",
-                                        (json_int_t)r->clipped[j], "cost", r->cost[j], "mean", r->mean[j], "var",
-                                        r->var[j], "seconds", r->seconds[j]));
+                                        ldexp(slpi_view_grid(c->conv.base)->T, -(c->l0 + j)), "paths",
+                                        (json_int_t)r->n[j], "drawn", (json_int_t)r->drawn[j], "failed",
+                                        (json_int_t)r->failed[j], "clipped", (json_int_t)r->clipped[j], "cost",
+                                        r->cost[j], "mean", r->mean[j], "var", r->var[j], "seconds", r->seconds[j]));
     }
     json_t *est = json_pack("{s:f, s:i, s:i, s:I, s:f, s:b, s:s}", "rmse", c->rmse, "level_min", c->l0, "level_max",
                             c->lmax, "pilot_paths", (json_int_t)c->n0, "alpha", c->alpha, "plain", c->plain, "phi",
@@ -105,9 +111,10 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
     slpi_error err = { 0, "" };
     slpi_mlmc_cfg c;
     slpi_mlmc_result r;
-    slpi_problem q = *p; /* the study's problem, with its own level; q outlives the study */
-    q.grid.level = -1;
-    slpi_mlmc_init(&c, &q);
+    slpi_problem *q = slpi_problem_dup(p); /* the study's problem, with its own level; q outlives the study */
+    if (!q) return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "mlmc: out of memory"));
+    slpi_view_grid_edit(q)->level = -1;
+    slpi_mlmc_init(&c, q);
     if (phi) slpi_conv_phi_set(&c.conv, phi);
     c.conv.threads = threads;
     c.rmse = rmse;
@@ -127,5 +134,6 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
             rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
         if (fclose(f) != 0 && rc == SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
     }
+    slpi_problem_free(q);
     return slpi_api_record(&err, rc);
 }

@@ -45,10 +45,15 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/problem.h"
+#include "slpi/problem-finish.h"
+#include "slpi/initial.h"
+#include "slpi/problem-shape.h"
 #include "slpi/noise.h"
 #include "slpi/fast.h"
 #include "slpi/output.h"
-#include "core/problem-struct.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
 #include "core/noise.h"
 #include "core/clock.h"
 #include "core/threads.h"
@@ -86,10 +91,11 @@ static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fas
     double *x = buf + (size_t)M * S, *dW = x + dim, *carry = dW + M;
     for (int k = 0; k < M; k++) {
         double *lev[1] = { buf + (size_t)k * S };
-        slpi_noise_levels(p->noise.seed, path, 1, (uint32_t)k, p->grid.h, 0, 0, S, lev);
+        slpi_noise_levels(slpi_view_noise(p)->seed, path, 1, (uint32_t)k, slpi_view_grid(p)->h, 0, 0, S, lev);
     }
     if (slpi_problem_truncates(p))
-        *clipped += slpi_noise_clip(buf, (size_t)M * S, slpi_noise_threshold(p->grid.h, p->noise.trunc_ell));
+        *clipped += slpi_noise_clip(buf, (size_t)M * S,
+                                    slpi_noise_threshold(slpi_view_grid(p)->h, slpi_view_noise(p)->trunc_ell));
     memcpy(x, x0, (size_t)dim * sizeof *x);
     int nc = slpi_fast_carry_get(f, NULL);
     if (nc > 0) { /* a cold start, as every path of a study */
@@ -109,30 +115,34 @@ static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fas
 static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
                          slpi_error *err)
 {
-    slpi_problem p = *c->conv.base;
-    p.grid.level = level_of(c, 0);
-    p.noise.refine = 0;
-    p.noise.noise_file[0] = 0;
-    int nt = 1, rc = slpi_problem_finish(&p, err);
+    slpi_problem *p = slpi_problem_dup(c->conv.base);
+    if (!p) return slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory");
+    slpi_view_grid_edit(p)->level = level_of(c, 0);
+    slpi_view_noise_edit(p)->refine = 0;
+    slpi_view_noise_edit(p)->noise_file[0] = 0;
+    int nt = 1, rc = slpi_problem_finish(p, err);
     if (rc == SLPI_OK) rc = slpi_threads_resolve(c->conv.threads, "mlmc", &nt, err);
-    if (rc != SLPI_OK) return rc;
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p), bad = SLPI_OK;
-    size_t S = (size_t)1 << p.grid.level;
+    if (rc != SLPI_OK) {
+        slpi_problem_free(p);
+        return rc;
+    }
+    int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p), bad = SLPI_OK;
+    size_t S = (size_t)1 << slpi_view_grid(p)->level;
     long clip = 0;
     slpi_error first = { 0, "" };
     OMP(omp parallel num_threads(nt) reduction(+ : clip))
     {
         slpi_fast *f = NULL;
         slpi_error e = { 0, "" };
-        int wrc = slpi_fast_create(&f, &p, &e);
+        int wrc = slpi_fast_create(&f, p, &e);
         int nc = wrc == SLPI_OK ? slpi_fast_carry_get(f, NULL) : 0;
         double *buf =
             malloc(((size_t)(M > 0 ? M : 1) * S + 3 * (size_t)dim + (size_t)M + (size_t)nc + 1) * sizeof *buf);
         double *x0 = buf ? buf + (size_t)(M > 0 ? M : 1) * S + 2 * (size_t)dim + (size_t)M + (size_t)nc + 1 : NULL;
         if (wrc == SLPI_OK && !buf)
-            wrc = slpi_error_set(&e, SLPI_EINPUT, "mlmc: out of memory (2^%d steps)", p.grid.level);
+            wrc = slpi_error_set(&e, SLPI_EINPUT, "mlmc: out of memory (2^%d steps)", slpi_view_grid(p)->level);
         if (wrc == SLPI_OK) {
-            int given = slpi_problem_explicit_x0(&p, x0, &e);
+            int given = slpi_problem_explicit_x0(p, x0, &e);
             if (given < 0)
                 wrc = SLPI_EINPUT;
             else if (!given)
@@ -141,9 +151,9 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
         OMP(omp for schedule(dynamic, 16))
         for (long i = 0; i < n; i++) {
             if (wrc == SLPI_OK && slpi_interrupt_pending())
-                wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", p.grid.level);
+                wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", slpi_view_grid(p)->level);
             if (wrc != SLPI_OK) continue;
-            v[i] = bottom_path(c, phi, f, &p, path0 + (uint64_t)i, x0, buf, &clip);
+            v[i] = bottom_path(c, phi, f, p, path0 + (uint64_t)i, x0, buf, &clip);
         }
         OMP(omp critical)
         if (wrc != SLPI_OK && bad == SLPI_OK) {
@@ -153,6 +163,7 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
         free(buf);
         slpi_fast_free(f);
     }
+    slpi_problem_free(p);
     *clipped += clip;
     if (bad != SLPI_OK) *err = first;
     return bad;

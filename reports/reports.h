@@ -11,6 +11,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"
+#include "slpi/limits.h"
 #include "slpi/step.h"
 
 /* ------------------------------------------------------------ convergence study */
@@ -174,6 +175,7 @@ typedef enum {
 #define SLPI_CLAIM_NVERDICTS 5
 #define SLPI_AUDIT_MAXVAR 8       /* variants of one claim */
 #define SLPI_AUDIT_MAXNUM 8       /* named numbers of one check */
+#define SLPI_AUDIT_PROBLEMS 3     /* problems one check builds at once */
 
 /* A check string read through the check language's table (reports/audit-lang.c) at load:
  * the row it matched and its arguments, typed. arg[0] is the check word; an optional
@@ -222,6 +224,9 @@ typedef struct {
     int nnum;
     char num_name[SLPI_AUDIT_MAXNUM][12];
     double num[SLPI_AUDIT_MAXNUM];
+    /* the problems its evaluator builds and runs: heap storage (core/problem-store.h)
+     * that slpi_audit_eval allocates before the evaluator and frees after, NULL otherwise */
+    slpi_problem *problem[SLPI_AUDIT_PROBLEMS];
 } slpi_audit_check;
 
 /* A variant of a claim: one reading of a choice the paper leaves open ("@ ID | LABEL |

@@ -7,14 +7,6 @@
 #include <stdio.h>
 
 #include "slpi/errors.h"
-/* The problem's other concerns, included here until reports/ includes them itself (an edit
- * there changes the audit's decision digest: docs/claims.md#decision-digest); every other
- * file includes the ones it uses (docs/architecture.md#fan-out). */
-#include "slpi/limits.h"
-#include "slpi/problem-build.h"
-#include "slpi/problem-finish.h"
-#include "slpi/problem-shape.h"
-#include "slpi/initial.h"
 
 #ifdef __cplusplus
 extern "C" {
